@@ -1,0 +1,153 @@
+//! Human output: rustc-style snippets (via `annotate-snippets`) and a summary line.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
+use super::{Diagnostic, Summary};
+use crate::rules::Severity;
+use crate::source::{SourceFile, Span};
+
+/// Lines longer than this are cropped around the span so a 5 MB line stays readable.
+const MAX_SHOWN_LINE: usize = 400;
+const CROP_CONTEXT: usize = 80;
+
+/// Render diagnostics and the summary line.
+pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet: bool) -> String {
+    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&render_one(&renderer, d));
+        out.push_str("\n\n");
+    }
+    if !quiet {
+        out.push_str(&summary_line(summary));
+        out.push('\n');
+    }
+    out
+}
+
+/// The closing summary line.
+pub fn summary_line(s: &Summary) -> String {
+    let files = plural(s.files, "file");
+    let tools = plural(s.tools, "tool");
+    if s.errors + s.warnings + s.infos == 0 {
+        return format!("All checks passed: {files}, {tools}.");
+    }
+    let mut parts = Vec::new();
+    if s.errors > 0 {
+        parts.push(plural(s.errors, "error"));
+    }
+    if s.warnings > 0 {
+        parts.push(plural(s.warnings, "warning"));
+    }
+    if s.infos > 0 {
+        parts.push(plural(s.infos, "info"));
+    }
+    let mut line = format!("Found {} in {files} ({tools}).", join_and(&parts));
+    let _ = write!(line, " Run `toolc explain CODE` to see a rule's page.");
+    line
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}
+
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A window of a file's text to show, and the line number it starts on.
+struct Window<'a> {
+    text: &'a str,
+    start: usize,
+    line: usize,
+}
+
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while i < text.len() && !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The lines covering `spans`, cropped when a line is huge.
+fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
+    let text = file.text.as_str();
+    let lo = floor_boundary(text, spans.iter().map(|s| s.start).min().unwrap_or(0));
+    let hi = ceil_boundary(text, spans.iter().map(|s| s.end).max().unwrap_or(0));
+    let line_start = text[..lo].rfind('\n').map_or(file.bom_len.min(lo), |i| i + 1);
+    let line_end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
+    let line_end = if text[..line_end].ends_with('\r') { line_end - 1 } else { line_end };
+    let (start, end) = if line_end - line_start > MAX_SHOWN_LINE && hi - lo < MAX_SHOWN_LINE {
+        (floor_boundary(text, lo.saturating_sub(CROP_CONTEXT).max(line_start)), ceil_boundary(text, (hi + CROP_CONTEXT).min(line_end)))
+    } else {
+        (line_start, line_end.max(line_start))
+    };
+    Window { text: &text[start..end], start, line: file.position(start).line }
+}
+
+fn rel(span: Span, w: &Window<'_>) -> std::ops::Range<usize> {
+    let s = span.start.saturating_sub(w.start).min(w.text.len());
+    let e = span.end.saturating_sub(w.start).min(w.text.len()).max(s);
+    floor_boundary(w.text, s)..ceil_boundary(w.text, e)
+}
+
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    }
+}
+
+fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
+    // Related places in the primary file share its snippet; others get one snippet per file.
+    let same_file: Vec<_> = d.related.iter().filter(|r| Arc::ptr_eq(&r.file, &d.file)).collect();
+    let mut spans = vec![d.span];
+    spans.extend(same_file.iter().map(|r| r.span));
+    let w = window(&d.file, &spans);
+    let path = d.file.display.clone();
+    let mut primary = AnnotationKind::Primary.span(rel(d.span, &w));
+    if let Some(label) = &d.label {
+        primary = primary.label(label.as_str());
+    }
+    let mut snippet = Snippet::source(w.text).line_start(w.line).path(path).annotation(primary);
+    for r in &same_file {
+        snippet = snippet.annotation(AnnotationKind::Context.span(rel(r.span, &w)).label(r.message.as_str()));
+    }
+    let title = format!("{} [{}]", d.message, d.rule.name);
+    let mut group = level(d.severity).primary_title(title).id(d.rule.code).element(snippet);
+    let others: Vec<_> = d.related.iter().filter(|r| !Arc::ptr_eq(&r.file, &d.file)).collect();
+    let windows: Vec<_> = others.iter().map(|r| (window(&r.file, &[r.span]), *r)).collect();
+    for (w, r) in &windows {
+        group = group.element(
+            Snippet::source(w.text)
+                .line_start(w.line)
+                .path(r.file.display.clone())
+                .annotation(AnnotationKind::Context.span(rel(r.span, w)).label(r.message.as_str())),
+        );
+    }
+    for note in &d.notes {
+        group = group.element(Level::NOTE.message(note.as_str()));
+    }
+    if let Some(help) = &d.help {
+        group = group.element(Level::HELP.message(help.as_str()));
+    }
+    let report: &[Group<'_>] = &[group];
+    renderer.render(report)
+}

@@ -1,0 +1,92 @@
+//! `--format json`, version 1 (DESIGN.md §3; schema in `docs/json-output.schema.json`).
+
+use serde::Serialize;
+
+use super::{Diagnostic, Summary};
+use crate::source::{SourceFile, Span};
+
+#[derive(Serialize)]
+struct Output<'a> {
+    version: u32,
+    summary: JsonSummary,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    files: usize,
+    tools: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct JsonPosition {
+    line: usize,
+    column: usize,
+    offset: usize,
+}
+
+#[derive(Serialize)]
+struct JsonSpan {
+    start: JsonPosition,
+    end: JsonPosition,
+}
+
+#[derive(Serialize)]
+struct JsonRelated<'a> {
+    path: &'a str,
+    span: JsonSpan,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    name: &'a str,
+    severity: &'a str,
+    message: &'a str,
+    path: &'a str,
+    format: &'a str,
+    span: JsonSpan,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+    related: Vec<JsonRelated<'a>>,
+}
+
+fn json_span(file: &SourceFile, span: Span) -> JsonSpan {
+    let pos = |offset| {
+        let p = file.position(offset);
+        JsonPosition { line: p.line, column: p.column, offset: p.offset }
+    };
+    JsonSpan { start: pos(span.start), end: pos(span.end) }
+}
+
+/// Render the JSON document (pretty-printed, trailing newline).
+pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
+    let output = Output {
+        version: 1,
+        summary: JsonSummary { files: summary.files, tools: summary.tools, errors: summary.errors, warnings: summary.warnings },
+        diagnostics: diagnostics
+            .iter()
+            .map(|d| JsonDiagnostic {
+                code: d.rule.code,
+                name: d.rule.name,
+                severity: d.severity.as_str(),
+                message: &d.message,
+                path: &d.file.display,
+                format: d.file.format.as_str(),
+                span: json_span(&d.file, d.span),
+                help: d.help.as_deref(),
+                related: d
+                    .related
+                    .iter()
+                    .map(|r| JsonRelated { path: &r.file.display, span: json_span(&r.file, r.span), message: &r.message })
+                    .collect(),
+            })
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&output).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

@@ -1,0 +1,138 @@
+//! The one diagnostic model every pass produces, and one emitter per output format.
+
+pub mod human;
+pub mod json;
+
+use std::sync::Arc;
+
+use crate::rules::{Rule, Severity};
+use crate::source::{SourceFile, Span};
+
+/// A secondary place that explains a diagnostic (the first definition, the other file).
+#[derive(Debug, Clone)]
+pub struct Related {
+    /// File of the related place.
+    pub file: Arc<SourceFile>,
+    /// Bytes of the related place.
+    pub span: Span,
+    /// What the place is.
+    pub message: String,
+}
+
+/// One finding: which rule, how serious, what and where, and how to fix it.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    /// The rule that fired.
+    pub rule: &'static Rule,
+    /// Effective severity (the rule's default until configuration is applied).
+    pub severity: Severity,
+    /// What is wrong, lower-case, no trailing period.
+    pub message: String,
+    /// The file the diagnostic is in.
+    pub file: Arc<SourceFile>,
+    /// The offending token.
+    pub span: Span,
+    /// Short text under the offending token.
+    pub label: Option<String>,
+    /// Related places.
+    pub related: Vec<Related>,
+    /// What the runtime will do with this (the "so what").
+    pub notes: Vec<String>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `rule` at `span` in `file`.
+    pub fn new(rule: &'static Rule, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            rule,
+            severity: rule.severity,
+            message: message.into(),
+            file: Arc::clone(file),
+            span,
+            label: None,
+            related: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Set the label under the offending token.
+    pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Add a related place.
+    pub fn related(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related { file: Arc::clone(file), span, message: message.into() });
+        self
+    }
+
+    /// Add a note.
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Set the help text.
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Set the help text when there is one.
+    pub fn maybe_help(mut self, help: Option<String>) -> Diagnostic {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+
+    /// Sort key: path, then position, then code.
+    pub fn sort_key(&self) -> (&str, usize, usize, &'static str, &str) {
+        (&self.file.display, self.span.start, self.span.end, self.rule.code, &self.message)
+    }
+}
+
+/// Counts for the summary line and the JSON `summary` object.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Files read.
+    pub files: usize,
+    /// Tool definitions found.
+    pub tools: usize,
+    /// Error-level diagnostics.
+    pub errors: usize,
+    /// Warning-level diagnostics.
+    pub warnings: usize,
+    /// Info-level diagnostics.
+    pub infos: usize,
+}
+
+impl Summary {
+    /// Count the diagnostics by severity.
+    pub fn count(files: usize, tools: usize, diagnostics: &[Diagnostic]) -> Summary {
+        let mut s = Summary { files, tools, ..Summary::default() };
+        for d in diagnostics {
+            match d.severity {
+                Severity::Error => s.errors += 1,
+                Severity::Warning => s.warnings += 1,
+                Severity::Info => s.infos += 1,
+            }
+        }
+        s
+    }
+}
+
+/// "did you mean `x`?" help for a misspelt name among `candidates`.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_ascii_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
+        .filter(|(score, _)| *score >= 0.84)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}

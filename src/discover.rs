@@ -1,0 +1,219 @@
+//! Discovery: walk the given paths in parallel (honouring `.gitignore`, entering hidden tool
+//! folders such as `.dojops/`) and classify each file by path pattern.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use ignore::{WalkBuilder, WalkState};
+
+use crate::config::Config;
+use crate::source::FormatId;
+
+/// A file to read, and the format it is read as.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Discovered {
+    /// Absolute path.
+    pub path: PathBuf,
+    /// Format.
+    pub format: FormatId,
+}
+
+/// A path that could not be walked.
+#[derive(Debug, Clone)]
+pub struct WalkError {
+    /// The path, when known.
+    pub path: PathBuf,
+    /// What happened.
+    pub message: String,
+}
+
+/// Built-in path patterns per format.
+const BUILTIN: &[(FormatId, &[&str])] = &[
+    (
+        FormatId::DojopsTool,
+        &[
+            "**/.dojops/tools/*/tool.yaml",
+            "**/.dojops/tools/*/plugin.yaml",
+            "**/.dojops/plugins/*/tool.yaml",
+            "**/.dojops/plugins/*/plugin.yaml",
+            "**/.dojops/modules/*/tool.yaml",
+            "**/.dojops/modules/*/plugin.yaml",
+        ],
+    ),
+    (FormatId::DojopsDops, &["**/*.dops"]),
+    (FormatId::DojopsPolicy, &["**/.dojops/policy.yaml"]),
+];
+
+/// Classifies paths into formats.
+pub struct Classifier {
+    builtin: Vec<(FormatId, GlobSet)>,
+    root: PathBuf,
+    includes: Vec<(FormatId, GlobSet)>,
+}
+
+impl Classifier {
+    /// Built-in patterns plus the config's include patterns.
+    pub fn new(config: &Config) -> Classifier {
+        let builtin = BUILTIN
+            .iter()
+            .map(|(format, patterns)| {
+                let mut b = GlobSetBuilder::new();
+                for p in *patterns {
+                    if let Ok(g) = Glob::new(p) {
+                        b.add(g);
+                    }
+                }
+                (*format, b.build().unwrap_or_else(|_| GlobSet::empty()))
+            })
+            .collect();
+        Classifier { builtin, root: config.root.clone(), includes: config.includes.clone() }
+    }
+
+    /// The format of `path` (absolute), if any pattern matches.
+    pub fn classify(&self, path: &Path) -> Option<FormatId> {
+        let slashed = path.to_string_lossy().replace('\\', "/");
+        if let Some((f, _)) = self.builtin.iter().find(|(_, g)| g.is_match(&slashed)) {
+            return Some(*f);
+        }
+        let rel = path.strip_prefix(&self.root).unwrap_or(path);
+        self.includes.iter().find(|(_, g)| g.is_match(rel)).map(|(f, _)| *f)
+    }
+
+    /// The format of a file named explicitly on the command line: by pattern, else by name.
+    pub fn classify_explicit(&self, path: &Path) -> Option<FormatId> {
+        self.classify(path).or_else(|| {
+            let name = path.file_name()?.to_str()?;
+            match name {
+                "tool.yaml" | "plugin.yaml" => Some(FormatId::DojopsTool),
+                "policy.yaml" if path.parent()?.file_name()? == ".dojops" => Some(FormatId::DojopsPolicy),
+                _ if name.ends_with(".dops") => Some(FormatId::DojopsDops),
+                _ => None,
+            }
+        })
+    }
+}
+
+/// Walk `paths` (absolute) and return the tool-definition files found, sorted, and walk errors.
+pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>, Vec<WalkError>) {
+    let found = Mutex::new(Vec::new());
+    let errors = Mutex::new(Vec::new());
+    for root in paths {
+        if root.is_file() {
+            if let Some(format) = classifier.classify_explicit(root) {
+                push(&found, Discovered { path: root.clone(), format });
+            }
+            continue;
+        }
+        if !root.exists() {
+            push(&errors, WalkError { path: root.clone(), message: "no such file or directory".into() });
+            continue;
+        }
+        WalkBuilder::new(root)
+            .hidden(false)
+            .require_git(false)
+            .follow_links(false)
+            .filter_entry(|e| e.file_name() != ".git")
+            .build_parallel()
+            .run(|| {
+                Box::new(|entry| {
+                    match entry {
+                        Ok(e) => {
+                            let is_file = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
+                            if is_file {
+                                if let Some(format) = classifier.classify(e.path()) {
+                                    push(&found, Discovered { path: e.path().to_path_buf(), format });
+                                }
+                            }
+                        }
+                        Err(err) => {
+                            let path = match &err {
+                                ignore::Error::WithPath { path, .. } => path.clone(),
+                                _ => PathBuf::new(),
+                            };
+                            push(&errors, WalkError { path, message: err.to_string() });
+                        }
+                    }
+                    WalkState::Continue
+                })
+            });
+    }
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort();
+    found.dedup();
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errors.sort_by(|a, b| a.path.cmp(&b.path));
+    (found, errors)
+}
+
+fn push<T>(list: &Mutex<Vec<T>>, item: T) {
+    list.lock().unwrap_or_else(|e| e.into_inner()).push(item);
+}
+
+/// `path` as shown to users: relative to `cwd` when possible, `/`-separated.
+pub fn display_path(path: &Path, cwd: &Path) -> String {
+    let rel = relative(path, cwd);
+    let s = rel.to_string_lossy().replace('\\', "/");
+    if s.is_empty() { ".".into() } else { s }
+}
+
+/// `path` relative to `base` (both absolute), with `..` where needed.
+fn relative(path: &Path, base: &Path) -> PathBuf {
+    let path = normalize(path);
+    let base = normalize(base);
+    if let Ok(rel) = path.strip_prefix(&base) {
+        return rel.to_path_buf();
+    }
+    let pc: Vec<_> = path.components().collect();
+    let bc: Vec<_> = base.components().collect();
+    let common = pc.iter().zip(&bc).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return path;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..bc.len() {
+        out.push("..");
+    }
+    for c in &pc[common..] {
+        out.push(c.as_os_str());
+    }
+    out
+}
+
+/// Remove `.` and resolve `..` lexically.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_paths() {
+        assert_eq!(display_path(Path::new("/a/b/c.yaml"), Path::new("/a")), "b/c.yaml");
+        assert_eq!(display_path(Path::new("/a/b/c.yaml"), Path::new("/a/x")), "../b/c.yaml");
+        assert_eq!(display_path(Path::new("/a/./b/../c.yaml"), Path::new("/a")), "c.yaml");
+    }
+
+    #[test]
+    fn classification() {
+        let c = Classifier::new(&Config::default());
+        assert_eq!(c.classify(Path::new("/r/.dojops/tools/x/tool.yaml")), Some(FormatId::DojopsTool));
+        assert_eq!(c.classify(Path::new("/r/.dojops/skills/x.dops")), Some(FormatId::DojopsDops));
+        assert_eq!(c.classify(Path::new("/r/.dojops/policy.yaml")), Some(FormatId::DojopsPolicy));
+        assert_eq!(c.classify(Path::new("/r/tool.yaml")), None);
+    }
+}

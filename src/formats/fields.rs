@@ -1,0 +1,212 @@
+//! Shared lowering helpers: typed access to mapping fields that reports missing keys, wrong
+//! types, bad lengths and unknown keys as diagnostics of the calling format's rules.
+
+use std::sync::Arc;
+
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::rules::Rule;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Entry, Node, NodeKind, Number};
+
+/// The rules a format uses for shape errors.
+#[derive(Debug)]
+pub struct ShapeRules {
+    /// A required key is missing.
+    pub missing: &'static Rule,
+    /// A value has the wrong type.
+    pub wrong_type: &'static Rule,
+    /// A value is outside its allowed set.
+    pub bad_value: &'static Rule,
+    /// A string or list is too short or too long.
+    pub length: &'static Rule,
+    /// A key the format does not know.
+    pub unknown_key: &'static Rule,
+}
+
+/// A mapping being lowered, with the span a "missing key" diagnostic points at.
+#[derive(Clone, Copy)]
+pub struct MapRef<'n> {
+    /// The mapping node.
+    pub node: &'n Node,
+    /// Where to point when a key is missing: the key that holds this mapping.
+    pub anchor: Span,
+    /// Dotted path of this mapping (`generator`), empty at the root.
+    pub path: &'n str,
+}
+
+/// Collects shape diagnostics for one file.
+pub struct Lowerer<'a> {
+    /// The file being lowered.
+    pub file: &'a Arc<SourceFile>,
+    /// The format's shape rules.
+    pub rules: &'a ShapeRules,
+    /// Diagnostics so far.
+    pub diags: Vec<Diagnostic>,
+}
+
+/// `a.b` from a parent path and a key.
+pub fn join_path(parent: &str, key: &str) -> String {
+    if parent.is_empty() { key.to_string() } else { format!("{parent}.{key}") }
+}
+
+impl<'a> Lowerer<'a> {
+    /// A lowerer for `file`.
+    pub fn new(file: &'a Arc<SourceFile>, rules: &'a ShapeRules) -> Lowerer<'a> {
+        Lowerer { file, rules, diags: Vec::new() }
+    }
+
+    /// Record a diagnostic.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// A diagnostic of `rule` in this file.
+    pub fn diag(&self, rule: &'static Rule, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule, self.file, span, message)
+    }
+
+    /// Report a value of the wrong type.
+    pub fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
+        let d = self
+            .diag(self.rules.wrong_type, node.span, format!("`{path}` must be {expected}, found {}", node.type_name()))
+            .label(format!("expected {expected}"));
+        self.push(d);
+    }
+
+    /// The node as a mapping, or a wrong-type diagnostic.
+    pub fn as_map<'n>(&mut self, node: &'n Node, anchor: Span, path: &'n str) -> Option<MapRef<'n>> {
+        if node.as_map().is_some() {
+            Some(MapRef { node, anchor, path })
+        } else {
+            let what = if path.is_empty() { "the document" } else { path };
+            let d = self
+                .diag(self.rules.wrong_type, node.span, format!("`{what}` must be a mapping, found {}", node.type_name()))
+                .label("expected a mapping");
+            self.push(d);
+            None
+        }
+    }
+
+    /// The entry for `key`, or a missing-field diagnostic on the map's anchor.
+    pub fn required<'n>(&mut self, map: MapRef<'n>, key: &str) -> Option<&'n Entry> {
+        let found = map.node.get(key);
+        if found.is_none() {
+            let full = join_path(map.path, key);
+            let label = if map.path.is_empty() { format!("`{key}` is missing") } else { format!("this mapping lacks `{key}`") };
+            let d = self.diag(self.rules.missing, map.anchor, format!("required field `{full}` is missing")).label(label);
+            self.push(d);
+        }
+        found
+    }
+
+    /// A required string field (`min_len`..=`max_len` chars).
+    pub fn required_str<'n>(&mut self, map: MapRef<'n>, key: &str, min_len: usize, max_len: usize) -> Option<(&'n str, Span)> {
+        let entry = self.required(map, key)?;
+        self.str_value(&entry.value, &join_path(map.path, key), min_len, max_len)
+    }
+
+    /// An optional string field.
+    pub fn optional_str<'n>(&mut self, map: MapRef<'n>, key: &str, min_len: usize, max_len: usize) -> Option<(&'n str, Span)> {
+        let entry = map.node.get(key)?;
+        self.str_value(&entry.value, &join_path(map.path, key), min_len, max_len)
+    }
+
+    /// A string value with a length check.
+    pub fn str_value<'n>(&mut self, node: &'n Node, path: &str, min_len: usize, max_len: usize) -> Option<(&'n str, Span)> {
+        let Some(s) = node.as_str() else {
+            self.wrong_type(node, path, "a string");
+            return None;
+        };
+        self.check_len(node.span, path, s.chars().count(), min_len, max_len, "characters");
+        Some((s, node.span))
+    }
+
+    /// Report a length outside `min..=max`.
+    pub fn check_len(&mut self, span: Span, path: &str, len: usize, min: usize, max: usize, unit: &str) {
+        let message = if len < min {
+            if min == 1 { format!("`{path}` must not be empty") } else { format!("`{path}` must have at least {min} {unit}, found {len}") }
+        } else if len > max {
+            format!("`{path}` must have at most {max} {unit}, found {len}")
+        } else {
+            return;
+        };
+        let d = self.diag(self.rules.length, span, message);
+        self.push(d);
+    }
+
+    /// An optional boolean field.
+    pub fn optional_bool(&mut self, map: MapRef<'_>, key: &str) -> Option<bool> {
+        let entry = map.node.get(key)?;
+        match entry.value.kind {
+            NodeKind::Bool(b) => Some(b),
+            _ => {
+                self.wrong_type(&entry.value, &join_path(map.path, key), "a boolean (`true` or `false`)");
+                None
+            }
+        }
+    }
+
+    /// A string that must be one of `allowed`.
+    pub fn enum_value<'n>(&mut self, node: &'n Node, path: &str, allowed: &[&str]) -> Option<&'n str> {
+        let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+        let Some(s) = node.as_str() else {
+            self.wrong_type(node, path, &format!("one of {list}"));
+            return None;
+        };
+        if allowed.contains(&s) {
+            return Some(s);
+        }
+        let hint = did_you_mean(s, allowed.iter().copied());
+        let d = self
+            .diag(self.rules.bad_value, node.span, format!("`{path}` must be one of {list}, found `{s}`"))
+            .label("not an allowed value")
+            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
+        self.push(d);
+        None
+    }
+
+    /// An optional field that must be one of `allowed`.
+    pub fn optional_enum<'n>(&mut self, map: MapRef<'n>, key: &str, allowed: &[&str]) -> Option<&'n str> {
+        let entry = map.node.get(key)?;
+        self.enum_value(&entry.value, &join_path(map.path, key), allowed)
+    }
+
+    /// A list of strings (each non-empty when `non_empty_items`).
+    pub fn str_list<'n>(&mut self, node: &'n Node, path: &str, non_empty_items: bool) -> Vec<(&'n str, Span)> {
+        let Some(items) = node.as_seq() else {
+            self.wrong_type(node, path, "a list of strings");
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let item_path = format!("{path}[{i}]");
+            if let Some(v) = self.str_value(item, &item_path, usize::from(non_empty_items), usize::MAX) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    /// Warn about keys not in `known`, with "did you mean" when one is close.
+    pub fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
+        let Some(entries) = map.node.as_map() else { return };
+        for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+            let full = join_path(map.path, &e.key);
+            let hint = did_you_mean(&e.key, known.iter().copied());
+            let d = self
+                .diag(self.rules.unknown_key, e.key_span, format!("unknown key `{full}`"))
+                .label("unknown key")
+                .note(consequence.to_string())
+                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
+            self.push(d);
+        }
+    }
+}
+
+/// The integer value of a node, if it is an integer.
+pub fn as_int(node: &Node) -> Option<i64> {
+    match node.kind {
+        NodeKind::Number(Number::Int(i)) => Some(i),
+        _ => None,
+    }
+}

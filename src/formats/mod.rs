@@ -1,0 +1,145 @@
+//! One module per source format: each lowers a file's syntax tree into its typed AST,
+//! validates and lints it, and contributes to the cross-file resolve step.
+
+pub mod dojops;
+pub mod fields;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::diagnostics::Diagnostic;
+use crate::rules::syntax as syn;
+use crate::source::{FormatId, SourceFile, Span};
+use crate::syntax::{Parsed, SyntaxErrorKind};
+
+/// Files larger than this are not read at all (a guard on memory, far above any real definition).
+pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What one file contributed: its source, diagnostics, and the typed item for resolve.
+#[derive(Debug)]
+pub struct FileResult {
+    /// The file itself.
+    pub file: Arc<SourceFile>,
+    /// Other files this one pulled in (DojOps schema files), for suppressions and counts.
+    pub companions: Vec<Arc<SourceFile>>,
+    /// Diagnostics found in this file (and its companions).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The typed item, when the file could be lowered.
+    pub item: Item,
+}
+
+/// A lowered file, by format family.
+#[derive(Debug)]
+pub enum Item {
+    /// Nothing usable (unreadable, unparsable).
+    None,
+    /// A DojOps tool, skill or policy.
+    Dojops(dojops::Item),
+}
+
+impl FileResult {
+    /// Number of tool definitions this file holds.
+    pub fn tool_count(&self) -> usize {
+        match &self.item {
+            Item::Dojops(item) => item.tool_count(),
+            Item::None => usize::from(matches!(self.file.format, FormatId::DojopsTool | FormatId::DojopsDops)),
+        }
+    }
+}
+
+/// Read, parse and lower one discovered file.
+pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
+    let (file, fatal) = read_source(path, display, format);
+    if let Some(d) = fatal {
+        return FileResult { file, companions: Vec::new(), diagnostics: vec![d], item: Item::None };
+    }
+    match format {
+        FormatId::DojopsTool | FormatId::DojopsDops | FormatId::DojopsPolicy => dojops::load(file),
+        FormatId::DojopsSchema | FormatId::Config => FileResult { file, companions: Vec::new(), diagnostics: Vec::new(), item: Item::None },
+    }
+}
+
+/// Every cross-file diagnostic, per family.
+pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+    dojops::resolve(results)
+}
+
+/// Read a file as text. Returns the source (lossily decoded if needed) and, when the file
+/// cannot be checked at all, the one diagnostic that says why.
+pub fn read_source(path: &Path, display: String, format: FormatId) -> (Arc<SourceFile>, Option<Diagnostic>) {
+    let empty = |msg: String| {
+        let file = SourceFile::new(path.to_path_buf(), display.clone(), format, String::new());
+        let d = Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), msg);
+        (file, Some(d))
+    };
+    let bytes = match std::fs::metadata(path) {
+        Ok(meta) if meta.len() > MAX_READ_BYTES => {
+            return empty(format!("the file is {} bytes; toolc does not read files over {} MiB", meta.len(), MAX_READ_BYTES / (1024 * 1024)));
+        }
+        Ok(meta) if meta.is_dir() => return empty("expected a file, found a directory".into()),
+        Ok(_) => match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) => return empty(format!("cannot read the file: {e}")),
+        },
+        Err(e) => return empty(format!("cannot read the file: {e}")),
+    };
+    decode(path, display, format, bytes)
+}
+
+/// Turn bytes into a source file, diagnosing binary, non-UTF-8 and empty content.
+pub fn decode(path: &Path, display: String, format: FormatId, bytes: Vec<u8>) -> (Arc<SourceFile>, Option<Diagnostic>) {
+    let nul = bytes.iter().position(|b| *b == 0);
+    let (text, utf8_error) = match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
+        }
+    };
+    let file = SourceFile::new(path.to_path_buf(), display, format, text);
+    let fatal = if let Some(at) = nul {
+        Some(
+            Diagnostic::new(&syn::BINARY_FILE, &file, Span::point(at.min(file.text.len())), "the file contains a NUL byte: it looks binary, not like a tool definition")
+                .label("NUL byte")
+                .help("check that the right file is committed under this name"),
+        )
+    } else if let Some(at) = utf8_error {
+        let span = Span::new(at, at + file.text[at..].chars().next().map_or(0, char::len_utf8));
+        Some(
+            Diagnostic::new(&syn::INVALID_UTF8, &file, span, format!("the file is not valid UTF-8 (first bad byte at offset {at})"))
+                .label("not UTF-8")
+                .help("re-save the file as UTF-8"),
+        )
+    } else if file.body().trim().is_empty() {
+        Some(Diagnostic::new(&syn::EMPTY_FILE, &file, Span::point(0), "the file is empty").help("add the definition, or delete the file"))
+    } else {
+        None
+    };
+    (file, fatal)
+}
+
+/// Turn parse problems into diagnostics.
+pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagnostic> {
+    parsed
+        .errors
+        .iter()
+        .map(|e| {
+            let rule = match e.kind {
+                SyntaxErrorKind::Yaml => &syn::INVALID_YAML,
+                SyntaxErrorKind::Json => &syn::INVALID_JSON,
+                SyntaxErrorKind::DuplicateKey => &syn::DUPLICATE_KEY,
+                SyntaxErrorKind::AliasLimit => &syn::ALIAS_EXPANSION_LIMIT,
+                SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
+                SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
+            };
+            let mut d = Diagnostic::new(rule, file, e.span, e.message.clone());
+            if let Some((span, msg)) = &e.related {
+                d = d.related(file, *span, msg.clone());
+            }
+            if e.kind == SyntaxErrorKind::DuplicateKey {
+                d = d.label("duplicate key").help("remove one of the two keys; parsers disagree on which one wins");
+            }
+            d
+        })
+        .collect()
+}

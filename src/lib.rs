@@ -1,0 +1,137 @@
+//! toolc: a compiler and linter for repositories of LLM tool definitions.
+//!
+//! The pipeline is discover → parse → lower → resolve → validate → lint → emit; [`check`]
+//! runs it and returns every diagnostic, sorted by path and position.
+
+pub mod config;
+pub mod diagnostics;
+pub mod discover;
+pub mod formats;
+pub mod rules;
+pub mod schema;
+pub mod source;
+pub mod suppress;
+pub mod syntax;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::config::{Config, Setting};
+use crate::diagnostics::{Diagnostic, Summary};
+use crate::discover::{Classifier, display_path};
+use crate::rules::{Rule, Severity, syntax as syn};
+use crate::source::{SourceFile, Span};
+use crate::suppress::Suppression;
+
+/// What to check and how to filter the findings.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Files or directories (relative to `cwd` or absolute).
+    pub paths: Vec<PathBuf>,
+    /// The working directory: output paths are relative to it.
+    pub cwd: PathBuf,
+    /// Only these rules (codes, names or prefixes); empty means all.
+    pub select: Vec<String>,
+    /// Never these rules.
+    pub ignore: Vec<String>,
+}
+
+/// The outcome of a check.
+#[derive(Debug)]
+pub struct Report {
+    /// Diagnostics to show, sorted by path then position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Diagnostics silenced by `toolc: ignore` comments (kept for SARIF suppressions).
+    pub suppressed: Vec<Diagnostic>,
+    /// Counts.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// True when some diagnostic is at or above `threshold`.
+    pub fn fails_at(&self, threshold: Severity) -> bool {
+        self.diagnostics.iter().any(|d| d.severity >= threshold)
+    }
+}
+
+/// Run discover → parse → lower → resolve → validate → lint over `options.paths`.
+pub fn check(options: &CheckOptions, config: &Config) -> Report {
+    let classifier = Classifier::new(config);
+    let roots: Vec<PathBuf> = if options.paths.is_empty() {
+        vec![options.cwd.clone()]
+    } else {
+        options.paths.iter().map(|p| discover::normalize(&options.cwd.join(p))).collect()
+    };
+    let (found, walk_errors) = discover::discover(&roots, &classifier);
+
+    let results: Vec<formats::FileResult> = found
+        .par_iter()
+        .map(|d| formats::load(&d.path, display_path(&d.path, &options.cwd), d.format))
+        .collect();
+
+    let mut raw: Vec<Diagnostic> = results.iter().flat_map(|r| r.diagnostics.iter().cloned()).collect();
+    raw.extend(formats::resolve(&results));
+    for e in walk_errors {
+        let file = SourceFile::new(e.path.clone(), display_path(&e.path, &options.cwd), source::FormatId::Config, String::new());
+        raw.push(Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), format!("cannot read this path: {}", e.message)));
+    }
+
+    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
+        let selected = options.select.is_empty() || options.select.iter().any(|s| rules::selector_matches(s, rule));
+        let ignored = options.ignore.iter().any(|s| rules::selector_matches(s, rule));
+        if !selected || ignored {
+            return None;
+        }
+        match config.setting(rule, path) {
+            Setting::Off => None,
+            Setting::Level(s) => Some(s),
+        }
+    };
+
+    let mut sources: Vec<&Arc<SourceFile>> = results.iter().flat_map(|r| std::iter::once(&r.file).chain(&r.companions)).collect();
+    sources.sort_by(|a, b| a.display.cmp(&b.display));
+    sources.dedup_by(|a, b| a.path == b.path);
+    let mut suppressions: HashMap<PathBuf, Vec<Suppression>> =
+        sources.par_iter().map(|f| (f.path.clone(), suppress::scan(f))).filter(|(_, s)| !s.is_empty()).collect();
+
+    let mut diagnostics = Vec::new();
+    let mut suppressed = Vec::new();
+    for mut d in raw {
+        let Some(severity) = enabled(d.rule, &d.file.path) else { continue };
+        d.severity = severity;
+        let line = d.file.position(d.span.start).line;
+        let hit = suppressions.get_mut(&d.file.path).is_some_and(|list| list.iter_mut().fold(false, |hit, s| s.covers(d.rule, line) || hit));
+        if hit {
+            suppressed.push(d);
+        } else {
+            diagnostics.push(d);
+        }
+    }
+    for file in &sources {
+        let Some(list) = suppressions.get(&file.path) else { continue };
+        for code in list.iter().flat_map(|s| &s.codes) {
+            let d = match code.rule {
+                None => Diagnostic::new(&syn::UNKNOWN_SUPPRESSION_CODE, file, code.span, format!("`{}` is not a rule code or name", code.text))
+                    .label("unknown rule")
+                    .maybe_help(diagnostics::did_you_mean(&code.text, rules::all().iter().flat_map(|r| [r.code, r.name])).map(|h| format!("did you mean `{h}`?"))),
+                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => {
+                    Diagnostic::new(&syn::UNUSED_SUPPRESSION, file, code.span, format!("this suppression of `{}` matches no diagnostic", rule.code))
+                        .label("suppresses nothing")
+                        .help("remove it, or move it onto the line of the diagnostic (or the line above)")
+                }
+                Some(_) => continue,
+            };
+            if let Some(severity) = enabled(d.rule, &file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+    }
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let tools = results.iter().map(formats::FileResult::tool_count).sum();
+    let summary = Summary::count(sources.len(), tools, &diagnostics);
+    Report { diagnostics, suppressed, summary }
+}

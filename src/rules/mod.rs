@@ -1,0 +1,126 @@
+//! The rule registry: every rule's code, name, default severity and formats, grouped by family.
+//! The checks themselves live with the format they read (`src/formats/`); the documentation
+//! lives in `rules/<CODE>.md`.
+
+pub mod dojops;
+pub mod references;
+pub mod schema;
+pub mod security;
+pub mod syntax;
+
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; never fails a run.
+    Info,
+    /// Legal but likely wrong; fails only with `--deny-warnings`.
+    Warning,
+    /// The definition is broken.
+    Error,
+}
+
+impl Severity {
+    /// The lowercase name used in output and configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    /// Parse `error` / `warning` / `info`.
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "info" => Some(Severity::Info),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rule: the identity and default behaviour of one kind of diagnostic.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// Family prefix and number, e.g. `DOJ003`. Codes are forever.
+    pub code: &'static str,
+    /// Kebab-case name, e.g. `invalid-tool-name`.
+    pub name: &'static str,
+    /// Severity unless configured otherwise.
+    pub severity: Severity,
+    /// Format ids the rule applies to.
+    pub formats: &'static [&'static str],
+    /// One line saying what the rule checks.
+    pub summary: &'static str,
+}
+
+/// Declares rules as statics plus the family's `RULES` list.
+macro_rules! declare_rules {
+    ($($ident:ident = $code:literal $name:literal $sev:ident [$($fmt:literal),*] $summary:literal;)*) => {
+        $(
+            #[doc = $summary]
+            pub static $ident: $crate::rules::Rule = $crate::rules::Rule {
+                code: $code,
+                name: $name,
+                severity: $crate::rules::Severity::$sev,
+                formats: &[$($fmt),*],
+                summary: $summary,
+            };
+        )*
+        /// Every rule of this family.
+        pub static RULES: &[&$crate::rules::Rule] = &[$(&$ident),*];
+    };
+}
+pub(crate) use declare_rules;
+
+/// Every rule, in code order.
+pub fn all() -> Vec<&'static Rule> {
+    let mut rules: Vec<&'static Rule> = [syntax::RULES, dojops::RULES, schema::RULES, security::RULES, references::RULES]
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    rules.sort_by_key(|r| r.code);
+    rules
+}
+
+/// Find a rule by code (`DOJ003`, any case) or name (`invalid-tool-name`).
+pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
+    all().into_iter().find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
+}
+
+/// True when `selector` (a code, a name, a code prefix such as `DOJ` or `DOJ0`, or `ALL`) selects `rule`.
+pub fn selector_matches(selector: &str, rule: &Rule) -> bool {
+    selector.eq_ignore_ascii_case("ALL")
+        || rule.name == selector
+        || rule.code.len() >= selector.len() && rule.code[..selector.len()].eq_ignore_ascii_case(selector)
+}
+
+/// True when `selector` selects at least one rule.
+pub fn selector_is_known(selector: &str) -> bool {
+    all().iter().any(|r| selector_matches(selector, r))
+}
+
+/// The documentation page of a rule (`rules/<CODE>.md`, embedded at build time).
+pub fn page(rule: &Rule) -> Option<&'static str> {
+    pages::PAGES.iter().find(|(code, _)| *code == rule.code).map(|(_, text)| *text)
+}
+
+/// Every embedded page as (code, text).
+pub fn pages() -> &'static [(&'static str, &'static str)] {
+    pages::PAGES
+}
+
+mod pages {
+    include!(concat!(env!("OUT_DIR"), "/rule_pages.rs"));
+}

@@ -1,0 +1,191 @@
+//! Source files, byte spans and the line index that turns spans into line/column.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    /// First byte of the range.
+    pub start: usize,
+    /// One past the last byte of the range.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (swapped if given backwards).
+    pub fn new(start: usize, end: usize) -> Span {
+        if end < start {
+            Span { start: end, end: start }
+        } else {
+            Span { start, end }
+        }
+    }
+
+    /// An empty span at `offset`.
+    pub fn point(offset: usize) -> Span {
+        Span { start: offset, end: offset }
+    }
+
+    /// This span moved right by `base` bytes.
+    pub fn shifted(self, base: usize) -> Span {
+        Span { start: self.start + base, end: self.end + base }
+    }
+
+    /// The span covering both `self` and `other`.
+    pub fn join(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+
+    /// A sub-span given relative to this span's start.
+    pub fn sub(self, rel_start: usize, rel_end: usize) -> Span {
+        Span::new(self.start + rel_start, self.start + rel_end)
+    }
+
+    /// Length in bytes.
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    /// True when the span covers no bytes.
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A 1-based line/column position (columns count Unicode scalar values) plus its byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column in Unicode scalar values.
+    pub column: usize,
+    /// 0-based byte offset.
+    pub offset: usize,
+}
+
+/// Byte offsets of line starts, for offset → line/column conversion.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Index `text`; `bom_len` bytes at the start (a UTF-8 BOM) are not part of line 1's columns.
+    pub fn new(text: &str, bom_len: usize) -> LineIndex {
+        let mut starts = vec![bom_len];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// Position of a byte offset in `text` (the text this index was built from).
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let offset = offset.min(text.len());
+        let line_idx = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.starts[line_idx].min(offset);
+        let mut boundary = offset;
+        while boundary > start && !text.is_char_boundary(boundary) {
+            boundary -= 1;
+        }
+        let column = text[start..boundary].chars().count() + 1;
+        Position { line: line_idx + 1, column, offset }
+    }
+
+    /// Byte offset where 1-based `line` starts, if the line exists.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line.checked_sub(1)?).copied()
+    }
+
+    /// Number of lines.
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+/// Identifies which format a discovered file is read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FormatId {
+    /// DojOps `tool.yaml` (spec 1) or legacy `plugin.yaml`.
+    DojopsTool,
+    /// A JSON Schema file named by a DojOps `tool.yaml`.
+    DojopsSchema,
+    /// DojOps `.dops` v2 skill.
+    DojopsDops,
+    /// DojOps `.dojops/policy.yaml`.
+    DojopsPolicy,
+    /// The `toolc.toml` configuration itself.
+    Config,
+}
+
+impl FormatId {
+    /// The id used in output (`format` field of JSON diagnostics).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FormatId::DojopsTool | FormatId::DojopsSchema => "dojops-tool",
+            FormatId::DojopsDops => "dojops-dops",
+            FormatId::DojopsPolicy => "dojops-policy",
+            FormatId::Config => "toolc-config",
+        }
+    }
+
+    /// Parse a format id as written in `toolc.toml`.
+    pub fn from_config_name(name: &str) -> Option<FormatId> {
+        match name {
+            "dojops-tool" => Some(FormatId::DojopsTool),
+            "dojops-dops" => Some(FormatId::DojopsDops),
+            "dojops-policy" => Some(FormatId::DojopsPolicy),
+            _ => None,
+        }
+    }
+
+    /// Every format a user can name in configuration.
+    pub const CONFIGURABLE: &'static [&'static str] = &["dojops-tool", "dojops-dops", "dojops-policy"];
+}
+
+/// One file's bytes as text, its display path and line index; shared by every diagnostic on it.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Path as found on disk.
+    pub path: PathBuf,
+    /// Path shown to users: relative to the working directory, `/`-separated.
+    pub display: String,
+    /// Format this file is read as.
+    pub format: FormatId,
+    /// Text of the file (lossily decoded when it is not valid UTF-8).
+    pub text: String,
+    /// Length of a leading UTF-8 byte-order mark (0 or 3).
+    pub bom_len: usize,
+    lines: LineIndex,
+}
+
+impl SourceFile {
+    /// Build a source file from already decoded text.
+    pub fn new(path: PathBuf, display: String, format: FormatId, text: String) -> Arc<SourceFile> {
+        let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let lines = LineIndex::new(&text, bom_len);
+        Arc::new(SourceFile { path, display, format, text, bom_len, lines })
+    }
+
+    /// Line/column of a byte offset.
+    pub fn position(&self, offset: usize) -> Position {
+        self.lines.position(&self.text, offset)
+    }
+
+    /// The line index.
+    pub fn lines(&self) -> &LineIndex {
+        &self.lines
+    }
+
+    /// The text a span covers (empty when the span is out of range or not on char boundaries).
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.start..span.end).unwrap_or("")
+    }
+
+    /// The text after the BOM.
+    pub fn body(&self) -> &str {
+        &self.text[self.bom_len..]
+    }
+}

@@ -1,0 +1,122 @@
+//! Inline suppression comments: `# toolc: ignore CODE[, CODE] -- reason` (YAML, Markdown front
+//! matter) or `<!-- toolc: ignore CODE -- reason -->` (Markdown body).
+//!
+//! A comment alone on its line covers that line and the next; a comment after content covers
+//! its own line only.
+
+use crate::rules::{self, Rule};
+use crate::source::{SourceFile, Span};
+
+/// One code named in a suppression comment.
+#[derive(Debug, Clone)]
+pub struct SuppressedCode {
+    /// The code or name as written.
+    pub text: String,
+    /// Where it is written.
+    pub span: Span,
+    /// The rule it names, if any.
+    pub rule: Option<&'static Rule>,
+    /// Whether it suppressed a diagnostic.
+    pub used: bool,
+}
+
+/// One suppression comment.
+#[derive(Debug, Clone)]
+pub struct Suppression {
+    /// First line covered (1-based).
+    pub first_line: usize,
+    /// Last line covered (1-based).
+    pub last_line: usize,
+    /// The codes it names.
+    pub codes: Vec<SuppressedCode>,
+}
+
+impl Suppression {
+    /// Whether this comment covers a diagnostic of `rule` starting on `line`; marks it used.
+    pub fn covers(&mut self, rule: &Rule, line: usize) -> bool {
+        if line < self.first_line || line > self.last_line {
+            return false;
+        }
+        let mut hit = false;
+        for c in self.codes.iter_mut().filter(|c| c.rule.is_some_and(|r| std::ptr::eq(r, rule))) {
+            c.used = true;
+            hit = true;
+        }
+        hit
+    }
+}
+
+const MARKER: &str = "toolc:";
+
+/// Find every suppression comment in `file`.
+pub fn scan(file: &SourceFile) -> Vec<Suppression> {
+    let text = file.text.as_str();
+    if !text.contains(MARKER) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut line_start = 0;
+    for (idx, line) in text.split('\n').enumerate() {
+        if let Some(s) = parse_line(line, line_start, idx + 1) {
+            out.push(s);
+        }
+        line_start += line.len() + 1;
+    }
+    out
+}
+
+fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppression> {
+    let at = line.find(MARKER)?;
+    let before = line[..at].trim_end();
+    let comment_start = if before.ends_with("<!--") {
+        before.len() - 4
+    } else if before.ends_with('#') {
+        before.len() - 1
+    } else {
+        return None;
+    };
+    let rest = &line[at + MARKER.len()..];
+    let after_ws = rest.trim_start();
+    let directive = after_ws.strip_prefix("ignore")?;
+    if directive.starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    let mut offset = line_start + at + MARKER.len() + (rest.len() - after_ws.len()) + "ignore".len();
+    let end = [directive.find("--"), directive.find("-->")].into_iter().flatten().min().unwrap_or(directive.len());
+    let list = &directive[..end];
+    let mut codes = Vec::new();
+    let mut pos = 0;
+    for piece in list.split(|c: char| c == ',' || c.is_whitespace()) {
+        if !piece.is_empty() {
+            let start = offset + pos;
+            codes.push(SuppressedCode { text: piece.to_string(), span: Span::new(start, start + piece.len()), rule: rules::lookup(piece), used: false });
+        }
+        pos += piece.len() + 1;
+    }
+    offset += list.len();
+    let _ = offset;
+    if codes.is_empty() {
+        return None;
+    }
+    let alone = line[..comment_start].trim().is_empty();
+    Some(Suppression { first_line: line_no, last_line: if alone { line_no + 1 } else { line_no }, codes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+
+    #[test]
+    fn parses_codes_and_coverage() {
+        let text = "a: 1 # toolc: ignore DOJ003, unknown-key -- legacy\n# toolc: ignore SEC001\nb: 2\nc: 'toolc: ignore X'\n";
+        let file = SourceFile::new("f".into(), "f".into(), FormatId::DojopsTool, text.into());
+        let s = scan(&file);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].first_line, s[0].last_line), (1, 1));
+        assert_eq!(s[0].codes.len(), 2);
+        assert_eq!(&text[s[0].codes[0].span.start..s[0].codes[0].span.end], "DOJ003");
+        assert_eq!(s[0].codes[1].rule.map(|r| r.code), Some("DOJ007"));
+        assert_eq!((s[1].first_line, s[1].last_line), (2, 3));
+    }
+}

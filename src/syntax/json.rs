@@ -1,0 +1,163 @@
+//! JSON → [`Node`] via `jsonc-parser` with every extension turned off (strict JSON).
+
+use std::collections::HashMap;
+
+use jsonc_parser::ast::{ObjectPropName, Value};
+use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
+
+use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
+use crate::source::Span;
+
+fn strict() -> ParseOptions {
+    ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+/// Parse `text` (a slice of a file starting at byte `base`) as one strict JSON value.
+pub fn parse(text: &str, base: usize) -> Parsed {
+    let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
+    let mut out = Parsed::default();
+    match jsonc_parser::parse_to_ast(text, &collect, &strict()) {
+        Ok(result) => match result.value {
+            Some(value) => {
+                let mut ctx = Lower { base, errors: &mut out.errors };
+                out.root = ctx.lower(value, 0);
+            }
+            None => out.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::Json,
+                message: "the file holds no JSON value".into(),
+                span: Span::point(base),
+                related: None,
+            }),
+        },
+        Err(err) => {
+            let range = err.range();
+            let message = err.kind().to_string();
+            let kind = if message.contains("nesting depth") { SyntaxErrorKind::TooDeep } else { SyntaxErrorKind::Json };
+            out.errors.push(SyntaxError {
+                kind,
+                message: lowercase_first(&message),
+                span: Span::new(range.start, range.end.max(range.start)).shifted(base),
+                related: None,
+            });
+        }
+    }
+    out
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+struct Lower<'e> {
+    base: usize,
+    errors: &'e mut Vec<SyntaxError>,
+}
+
+impl Lower<'_> {
+    fn span(&self, r: jsonc_parser::common::Range) -> Span {
+        Span::new(r.start, r.end).shifted(self.base)
+    }
+
+    fn lower(&mut self, value: Value<'_>, depth: usize) -> Option<Node> {
+        if depth > MAX_DEPTH {
+            let span = match &value {
+                Value::Object(o) => self.span(o.range),
+                Value::Array(a) => self.span(a.range),
+                _ => Span::point(self.base),
+            };
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::TooDeep,
+                message: format!("the document is nested deeper than {MAX_DEPTH} levels"),
+                span: Span::point(span.start),
+                related: None,
+            });
+            return None;
+        }
+        Some(match value {
+            Value::StringLit(s) => Node::new(self.span(s.range), NodeKind::String(s.value.into_owned())),
+            Value::NumberLit(n) => {
+                let number = n.value.parse::<i64>().map(Number::Int).unwrap_or_else(|_| Number::Float(n.value.parse().unwrap_or(f64::NAN)));
+                Node::new(self.span(n.range), NodeKind::Number(number))
+            }
+            Value::BooleanLit(b) => Node::new(self.span(b.range), NodeKind::Bool(b.value)),
+            Value::NullKeyword(n) => Node::new(self.span(n.range), NodeKind::Null),
+            Value::Array(a) => {
+                let span = self.span(a.range);
+                let mut items = Vec::with_capacity(a.elements.len());
+                for element in a.elements {
+                    items.push(self.lower(element, depth + 1)?);
+                }
+                Node::new(span, NodeKind::Seq(items))
+            }
+            Value::Object(o) => {
+                let span = self.span(o.range);
+                let mut entries = Vec::with_capacity(o.properties.len());
+                let mut seen: HashMap<String, Span> = HashMap::new();
+                for prop in o.properties {
+                    let (key, key_span) = match prop.name {
+                        ObjectPropName::String(s) => (s.value.into_owned(), self.span(s.range)),
+                        ObjectPropName::Word(w) => (w.value.to_string(), self.span(w.range)),
+                    };
+                    let value = self.lower(prop.value, depth + 1)?;
+                    if let Some(first) = seen.get(&key) {
+                        self.errors.push(SyntaxError {
+                            kind: SyntaxErrorKind::DuplicateKey,
+                            message: format!("duplicate key `{key}`"),
+                            span: key_span,
+                            related: Some((*first, "first defined here".into())),
+                        });
+                        continue;
+                    }
+                    seen.insert(key.clone(), key_span);
+                    entries.push(Entry { key, key_span, value });
+                }
+                Node::new(span, NodeKind::Map(entries))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_and_duplicates() {
+        let parsed = parse(r#"{"a": 1, "b": [true, null], "a": 2}"#, 5);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].span, Span::new(5 + 28, 5 + 31));
+        let root = parsed.root.unwrap();
+        assert_eq!(root.get("b").unwrap().value.span, Span::new(5 + 14, 5 + 26));
+    }
+
+    #[test]
+    fn syntax_error_position() {
+        let parsed = parse("{\n  \"a\": 1,\n}", 0);
+        assert!(parsed.root.is_none());
+        assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::Json);
+        assert!(parsed.errors[0].span.start >= 10, "{:?}", parsed.errors[0]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let parsed = parse(&deep, 0);
+        assert!(parsed.root.is_none());
+        assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::TooDeep);
+    }
+}

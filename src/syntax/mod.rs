@@ -1,0 +1,203 @@
+//! Spanned syntax trees shared by every format: YAML, JSON and Markdown front matter all
+//! lower into [`Node`], so rules never care which syntax a file used.
+
+pub mod json;
+pub mod markdown;
+pub mod yaml;
+
+use crate::source::Span;
+
+/// Nodes deeper than this are rejected (by the parsers, and for YAML alias expansion).
+pub const MAX_DEPTH: usize = 200;
+
+/// One value of a spanned document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Bytes of the value in its file.
+    pub span: Span,
+    /// What the value is.
+    pub kind: NodeKind,
+}
+
+/// The kinds of values a document can hold.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    /// `null`, `~` or an empty YAML value.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number, with its source text kept (JSON Schema needs exactness).
+    Number(Number),
+    /// A string (after escape processing).
+    String(String),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A mapping, in source order (duplicates already diagnosed and dropped).
+    Map(Vec<Entry>),
+}
+
+/// A parsed number.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Number {
+    /// An integer that fits in i64.
+    Int(i64),
+    /// Any other number.
+    Float(f64),
+}
+
+/// A mapping entry: key and value, each spanned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The key as text.
+    pub key: String,
+    /// Bytes of the key.
+    pub key_span: Span,
+    /// The value.
+    pub value: Node,
+}
+
+impl Node {
+    /// A new node.
+    pub fn new(span: Span, kind: NodeKind) -> Node {
+        Node { span, kind }
+    }
+
+    /// The mapping entries, if this is a mapping.
+    pub fn as_map(&self) -> Option<&[Entry]> {
+        match &self.kind {
+            NodeKind::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is a sequence.
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.kind {
+            NodeKind::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The entry for `key`, if this is a mapping that has it.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.as_map()?.iter().find(|e| e.key == key)
+    }
+
+    /// The value for `key`, if this is a mapping that has it.
+    pub fn value(&self, key: &str) -> Option<&Node> {
+        self.get(key).map(|e| &e.value)
+    }
+
+    /// A short description of the value's type for messages ("a string", "a mapping").
+    pub fn type_name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Null => "null",
+            NodeKind::Bool(_) => "a boolean",
+            NodeKind::Number(Number::Int(_)) => "an integer",
+            NodeKind::Number(Number::Float(_)) => "a number",
+            NodeKind::String(_) => "a string",
+            NodeKind::Seq(_) => "a list",
+            NodeKind::Map(_) => "a mapping",
+        }
+    }
+
+    /// The JSON value of this node (for JSON Schema validation).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.kind {
+            NodeKind::Null => Value::Null,
+            NodeKind::Bool(b) => Value::Bool(*b),
+            NodeKind::Number(Number::Int(i)) => Value::from(*i),
+            NodeKind::Number(Number::Float(f)) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            NodeKind::String(s) => Value::String(s.clone()),
+            NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
+            NodeKind::Map(entries) => {
+                Value::Object(entries.iter().map(|e| (e.key.clone(), e.value.to_json())).collect())
+            }
+        }
+    }
+
+    /// The node at a JSON pointer (`/properties/a/0`), for mapping validator errors to spans.
+    /// Returns the deepest node reached and whether the key of the last step is meant.
+    pub fn at_pointer(&self, pointer: &str) -> &Node {
+        let mut node = self;
+        for raw in pointer.split('/').skip(1) {
+            let token = raw.replace("~1", "/").replace("~0", "~");
+            let next = match &node.kind {
+                NodeKind::Map(entries) => entries.iter().find(|e| e.key == token).map(|e| &e.value),
+                NodeKind::Seq(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        node
+    }
+
+    /// Number of nodes in this subtree (used as an alias-expansion budget).
+    pub fn size(&self) -> usize {
+        match &self.kind {
+            NodeKind::Seq(items) => 1 + items.iter().map(Node::size).sum::<usize>(),
+            NodeKind::Map(entries) => 1 + entries.iter().map(|e| 1 + e.value.size()).sum::<usize>(),
+            _ => 1,
+        }
+    }
+
+    /// Height of this subtree (1 for a scalar).
+    pub fn height(&self) -> usize {
+        match &self.kind {
+            NodeKind::Seq(items) => 1 + items.iter().map(Node::height).max().unwrap_or(0),
+            NodeKind::Map(entries) => 1 + entries.iter().map(|e| e.value.height()).max().unwrap_or(0),
+            _ => 1,
+        }
+    }
+}
+
+/// A syntax problem found while parsing, before any format rule runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxError {
+    /// Which syntax rule this is.
+    pub kind: SyntaxErrorKind,
+    /// What went wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// A related place (e.g. the first of two duplicate keys).
+    pub related: Option<(Span, String)>,
+}
+
+/// The kinds of syntax problems, each its own rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxErrorKind {
+    /// Malformed YAML.
+    Yaml,
+    /// Malformed JSON.
+    Json,
+    /// A key appears twice in one mapping.
+    DuplicateKey,
+    /// YAML aliases expand beyond the budget.
+    AliasLimit,
+    /// Nesting deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// More than one YAML document where one is expected.
+    MultipleDocuments,
+}
+
+/// The outcome of parsing one document: a tree (when one could be built) and the problems.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The root node; `None` when the text could not be parsed at all.
+    pub root: Option<Node>,
+    /// Problems found.
+    pub errors: Vec<SyntaxError>,
+}

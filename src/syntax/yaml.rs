@@ -1,0 +1,384 @@
+//! YAML → [`Node`], built from `granit-parser` events (byte-accurate spans).
+//!
+//! The tree builder is ours so that duplicate keys, alias expansion limits and depth limits
+//! are diagnostics rather than crashes or hangs.
+
+use std::collections::HashMap;
+
+use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
+
+use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
+use crate::source::Span;
+
+/// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
+const MAX_EXPANDED_NODES: usize = 200_000;
+
+/// Parse `text` (a slice of a file starting at byte `base`) as a single YAML document.
+pub fn parse(text: &str, base: usize) -> Parsed {
+    let mut builder = Builder { base, text, stack: Vec::new(), anchors: HashMap::new(), nodes: 0, out: Parsed::default(), documents: 0, stopped: false };
+    let mut parser = Parser::new_from_str(text);
+    loop {
+        match parser.next_event() {
+            None => break,
+            Some(Ok((event, span))) => {
+                if let Err(stop) = builder.event(event, span) {
+                    builder.out.errors.push(stop);
+                    builder.out.root = None;
+                    break;
+                }
+                if builder.stopped {
+                    break;
+                }
+            }
+            Some(Err(err)) => {
+                let offset = err.marker().byte_offset().unwrap_or(0).min(text.len());
+                let mut message = err.info();
+                if message.is_empty() {
+                    message = "malformed YAML".to_string();
+                }
+                let kind = if message.contains("nesting") || message.contains("recursion") {
+                    SyntaxErrorKind::TooDeep
+                } else {
+                    SyntaxErrorKind::Yaml
+                };
+                builder.out.errors.push(SyntaxError {
+                    kind,
+                    message: lowercase_first(&message),
+                    span: token_span(text, offset).shifted(base),
+                    related: None,
+                });
+                builder.out.root = None;
+                break;
+            }
+        }
+    }
+    builder.out
+}
+
+/// The span of the token at `offset`: up to the next whitespace, at least one character.
+fn token_span(text: &str, offset: usize) -> Span {
+    let rest = &text[offset..];
+    let len = rest
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(rest.len(), |(i, _)| i);
+    let len = if len == 0 { rest.chars().next().map_or(0, char::len_utf8) } else { len };
+    let len = if rest.starts_with(['\n', '\r']) { 0 } else { len };
+    Span::new(offset, offset + len)
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+struct Anchored {
+    node: Node,
+    size: usize,
+    height: usize,
+}
+
+enum Frame {
+    Seq { start: usize, items: Vec<Node>, anchor: usize },
+    Map { start: usize, entries: Vec<Entry>, key: Option<(String, Span)>, seen: HashMap<String, Span>, anchor: usize },
+}
+
+struct Builder<'a> {
+    base: usize,
+    text: &'a str,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Anchored>,
+    nodes: usize,
+    out: Parsed,
+    documents: usize,
+    stopped: bool,
+}
+
+impl Builder<'_> {
+    fn span(&self, s: &YSpan) -> Span {
+        let start = s.start.byte_offset().unwrap_or(0);
+        let end = s.end.byte_offset().unwrap_or(start);
+        Span::new(start, end).shifted(self.base)
+    }
+
+    fn event(&mut self, event: Event<'_>, ys: YSpan) -> Result<(), SyntaxError> {
+        let span = self.span(&ys);
+        match event {
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {}
+            Event::DocumentStart(..) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    self.out.errors.push(SyntaxError {
+                        kind: SyntaxErrorKind::MultipleDocuments,
+                        message: "a second YAML document is not allowed here; only the first is read".into(),
+                        span: token_span(self.text, span.start - self.base).shifted(self.base),
+                        related: None,
+                    });
+                    self.stopped = true;
+                }
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let forced_string = tag.as_ref().is_some_and(|t| t.suffix() == "str");
+                let kind = if style == ScalarStyle::Plain && !forced_string {
+                    resolve_plain(&value)
+                } else {
+                    NodeKind::String(value.into_owned())
+                };
+                self.finish(Node::new(span, kind), anchor)?;
+            }
+            Event::SequenceStart(_, anchor, _) => {
+                self.check_depth(span)?;
+                self.stack.push(Frame::Seq { start: span.start, items: Vec::new(), anchor });
+            }
+            Event::MappingStart(_, anchor, _) => {
+                self.check_depth(span)?;
+                self.stack.push(Frame::Map { start: span.start, entries: Vec::new(), key: None, seen: HashMap::new(), anchor });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = self.stack.pop() else { return Ok(()) };
+                let (node, anchor) = match frame {
+                    Frame::Seq { start, items, anchor } => {
+                        let end = items.last().map_or(span.end, |n| n.span.end);
+                        let end = if self.is_flow_close(span) { span.end } else { end };
+                        (Node::new(Span::new(start, end.max(start)), NodeKind::Seq(items)), anchor)
+                    }
+                    Frame::Map { start, entries, anchor, .. } => {
+                        let end = entries.last().map_or(span.end, |e| e.value.span.end.max(e.key_span.end));
+                        let end = if self.is_flow_close(span) { span.end } else { end };
+                        (Node::new(Span::new(start, end.max(start)), NodeKind::Map(entries)), anchor)
+                    }
+                };
+                self.finish(node, anchor)?;
+            }
+            Event::Alias(id) => {
+                let Some(anchored) = self.anchors.get(&id) else {
+                    return Err(SyntaxError { kind: SyntaxErrorKind::Yaml, message: "unknown anchor".into(), span, related: None });
+                };
+                if self.nodes + anchored.size > MAX_EXPANDED_NODES {
+                    return Err(SyntaxError {
+                        kind: SyntaxErrorKind::AliasLimit,
+                        message: format!("aliases expand this document beyond {MAX_EXPANDED_NODES} nodes"),
+                        span,
+                        related: None,
+                    });
+                }
+                if self.stack.len() + anchored.height > MAX_DEPTH {
+                    return Err(SyntaxError {
+                        kind: SyntaxErrorKind::TooDeep,
+                        message: format!("this alias nests the document deeper than {MAX_DEPTH} levels"),
+                        span,
+                        related: None,
+                    });
+                }
+                let mut node = anchored.node.clone();
+                node.span = span;
+                self.finish(node, 0)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn is_flow_close(&self, span: Span) -> bool {
+        let rel = span.start.saturating_sub(self.base);
+        matches!(self.text.as_bytes().get(rel), Some(b'}' | b']')) && span.len() > 0
+    }
+
+    fn check_depth(&self, span: Span) -> Result<(), SyntaxError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(SyntaxError {
+                kind: SyntaxErrorKind::TooDeep,
+                message: format!("the document is nested deeper than {MAX_DEPTH} levels"),
+                span,
+                related: None,
+            });
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, node: Node, anchor: usize) -> Result<(), SyntaxError> {
+        self.nodes += 1;
+        if anchor != 0 {
+            let size = node.size();
+            let height = node.height();
+            self.anchors.insert(anchor, Anchored { node: node.clone(), size, height });
+        }
+        match self.stack.last_mut() {
+            None => {
+                if self.out.root.is_none() {
+                    self.out.root = Some(node);
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, seen, .. }) => match key.take() {
+                None => {
+                    let text = match &node.kind {
+                        NodeKind::String(s) => s.clone(),
+                        NodeKind::Null => String::new(),
+                        NodeKind::Bool(b) => b.to_string(),
+                        NodeKind::Number(_) => self.text
+                            .get(node.span.start - self.base..node.span.end - self.base)
+                            .unwrap_or_default()
+                            .to_string(),
+                        NodeKind::Seq(_) | NodeKind::Map(_) => {
+                            return Err(SyntaxError {
+                                kind: SyntaxErrorKind::Yaml,
+                                message: "a mapping key must be a plain value, not a list or mapping".into(),
+                                span: node.span,
+                                related: None,
+                            });
+                        }
+                    };
+                    *key = Some((text, node.span));
+                }
+                Some((k, key_span)) => {
+                    if let Some(first) = seen.get(&k) {
+                        self.out.errors.push(SyntaxError {
+                            kind: SyntaxErrorKind::DuplicateKey,
+                            message: format!("duplicate key `{k}`"),
+                            span: key_span,
+                            related: Some((*first, "first defined here".into())),
+                        });
+                    } else {
+                        seen.insert(k.clone(), key_span);
+                        entries.push(Entry { key: k, key_span, value: node });
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Resolve a plain scalar by the YAML 1.2 core schema.
+fn resolve_plain(value: &str) -> NodeKind {
+    match value {
+        "" | "~" | "null" | "Null" | "NULL" => return NodeKind::Null,
+        "true" | "True" | "TRUE" => return NodeKind::Bool(true),
+        "false" | "False" | "FALSE" => return NodeKind::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return NodeKind::Number(Number::Float(f64::INFINITY)),
+        "-.inf" | "-.Inf" | "-.INF" => return NodeKind::Number(Number::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return NodeKind::Number(Number::Float(f64::NAN)),
+        _ => {}
+    }
+    if let Some(int) = parse_int(value) {
+        return NodeKind::Number(int);
+    }
+    if looks_like_float(value) {
+        if let Ok(f) = value.parse::<f64>() {
+            return NodeKind::Number(Number::Float(f));
+        }
+    }
+    NodeKind::String(value.to_string())
+}
+
+fn parse_int(value: &str) -> Option<Number> {
+    let (digits, radix) = if let Some(hex) = value.strip_prefix("0x") {
+        (hex, 16)
+    } else if let Some(oct) = value.strip_prefix("0o") {
+        (oct, 8)
+    } else {
+        let unsigned = value.strip_prefix(['-', '+']).unwrap_or(value);
+        if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        return Some(value.parse::<i64>().map_or_else(|_| Number::Float(value.parse().unwrap_or(f64::NAN)), Number::Int));
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    i64::from_str_radix(digits, radix).ok().map(Number::Int)
+}
+
+fn looks_like_float(value: &str) -> bool {
+    let v = value.strip_prefix(['-', '+']).unwrap_or(value);
+    let (mantissa, exponent) = match v.find(['e', 'E']) {
+        Some(i) => (&v[..i], Some(&v[i + 1..])),
+        None => (v, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((a, b)) => (!a.is_empty() || !b.is_empty()) && a.bytes().all(|c| c.is_ascii_digit()) && b.bytes().all(|c| c.is_ascii_digit()),
+        None => !mantissa.is_empty() && mantissa.bytes().all(|c| c.is_ascii_digit()),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && e.bytes().all(|c| c.is_ascii_digit())
+    });
+    mantissa_ok && exponent_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(text: &str) -> Node {
+        let parsed = parse(text, 0);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        parsed.root.expect("root")
+    }
+
+    #[test]
+    fn scalars_resolve_by_core_schema() {
+        let r = root("a: 1\nb: 1.5\nc: true\nd: ~\ne: '1'\nf: 1.2.0\ng: yes\n");
+        assert_eq!(r.value("a").unwrap().kind, NodeKind::Number(Number::Int(1)));
+        assert_eq!(r.value("b").unwrap().kind, NodeKind::Number(Number::Float(1.5)));
+        assert_eq!(r.value("c").unwrap().kind, NodeKind::Bool(true));
+        assert_eq!(r.value("d").unwrap().kind, NodeKind::Null);
+        assert_eq!(r.value("e").unwrap().as_str(), Some("1"));
+        assert_eq!(r.value("f").unwrap().as_str(), Some("1.2.0"));
+        assert_eq!(r.value("g").unwrap().as_str(), Some("yes"));
+    }
+
+    #[test]
+    fn spans_are_byte_offsets_with_base() {
+        let text = "é: ü\nname: x\n";
+        let parsed = parse(text, 10);
+        let r = parsed.root.unwrap();
+        let e = r.get("name").unwrap();
+        assert_eq!(e.key_span, Span::new(10 + 7, 10 + 11));
+        assert_eq!(e.value.span, Span::new(10 + 13, 10 + 14));
+    }
+
+    #[test]
+    fn duplicate_keys_are_reported_with_the_first() {
+        let parsed = parse("a: 1\nb: 2\na: 3\n", 0);
+        assert_eq!(parsed.errors.len(), 1);
+        let err = &parsed.errors[0];
+        assert_eq!(err.kind, SyntaxErrorKind::DuplicateKey);
+        assert_eq!(err.span, Span::new(10, 11));
+        assert_eq!(err.related.as_ref().unwrap().0, Span::new(0, 1));
+    }
+
+    #[test]
+    fn aliases_expand_and_bombs_stop() {
+        let r = root("a: &x [1, 2]\nb: *x\n");
+        assert_eq!(r.value("b").unwrap().as_seq().unwrap().len(), 2);
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            bomb.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
+        }
+        let parsed = parse(&bomb, 0);
+        assert!(parsed.errors.iter().any(|e| e.kind == SyntaxErrorKind::AliasLimit));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        let parsed = parse(&deep, 0);
+        assert!(parsed.root.is_none());
+        assert!(!parsed.errors.is_empty());
+        let deep_block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        assert!(!parse(&deep_block, 0).errors.is_empty());
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let parsed = parse("a: [1, 2\nb: 3\n", 0);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::Yaml);
+    }
+}
