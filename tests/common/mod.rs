@@ -1,0 +1,92 @@
+//! Helpers shared by the integration tests: build small repositories in temp folders and
+//! run the library or the binary on them.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use toolc::config::{Config, ConfigError};
+use toolc::diagnostics::Diagnostic;
+use toolc::{CheckOptions, Report, check};
+
+/// A temporary repository, removed on drop.
+pub struct Repo {
+    pub root: PathBuf,
+}
+
+static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Repo {
+    /// An empty repository.
+    pub fn new() -> Repo {
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let root = std::env::temp_dir().join(format!("toolc-test-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("create temp repo");
+        Repo { root }
+    }
+
+    /// A repository holding `files` (path, content).
+    pub fn with(files: &[(&str, &str)]) -> Repo {
+        let repo = Repo::new();
+        for (path, content) in files {
+            repo.write(path, content.as_bytes());
+        }
+        repo
+    }
+
+    /// Write one file.
+    pub fn write(&self, path: &str, content: &[u8]) {
+        let full = self.root.join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+        std::fs::write(full, content).expect("write");
+    }
+
+    /// Run `check` on the whole repository, with its `toolc.toml` if any.
+    pub fn check(&self) -> Result<Report, Vec<Diagnostic>> {
+        check_dir(&self.root)
+    }
+
+    /// Codes of the diagnostics (sorted, deduplicated).
+    pub fn codes(&self) -> Vec<String> {
+        let report = self.check().expect("valid config");
+        let mut codes: Vec<String> = report.diagnostics.iter().map(|d| d.rule.code.to_string()).collect();
+        codes.sort();
+        codes.dedup();
+        codes
+    }
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// Run `check` on `dir` as working directory, its config discovered as the CLI does.
+pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
+    let config = match Config::discover(dir, None) {
+        Ok(c) => c,
+        Err(ConfigError::Invalid(diags)) => return Err(diags),
+        Err(e) => panic!("config: {e}"),
+    };
+    let options = CheckOptions { paths: vec![], cwd: dir.to_path_buf(), select: vec![], ignore: vec![] };
+    Ok(check(&options, &config))
+}
+
+/// One line per diagnostic: `path:line:col CODE severity message`, for readable assertions.
+pub fn lines(report: &Report) -> Vec<String> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let p = d.file.position(d.span.start);
+            format!("{}:{}:{} {} {} {}", d.file.display, p.line, p.column, d.rule.code, d.severity, d.message)
+        })
+        .collect()
+}
+
+/// The shared corpus folder.
+pub fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/real-world").join(name)
+}
