@@ -108,14 +108,25 @@ impl Config {
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
         let path = match explicit {
             Some(p) => Some(cwd.join(p)),
-            None => cwd.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file()),
+            None => cwd
+                .ancestors()
+                .map(|d| d.join(FILE_NAME))
+                .find(|p| p.is_file()),
         };
         match path {
-            None => Ok(Config { root: cwd.to_path_buf(), ..Config::default() }),
+            None => Ok(Config {
+                root: cwd.to_path_buf(),
+                ..Config::default()
+            }),
             Some(path) => {
-                let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { path: path.clone(), source })?;
+                let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
                 let display = crate::discover::display_path(&path, cwd);
-                let root = path.parent().map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
+                let root = path
+                    .parent()
+                    .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
                 Config::parse(SourceFile::new(path, display, FormatId::Config, text), root)
             }
         }
@@ -125,7 +136,12 @@ impl Config {
     pub fn parse(file: Arc<SourceFile>, root: PathBuf) -> Result<Config, ConfigError> {
         let mut errors = Vec::new();
         let err = |errors: &mut Vec<Diagnostic>, span: std::ops::Range<usize>, msg: String| {
-            errors.push(Diagnostic::new(&INVALID_CONFIG, &file, Span::new(span.start, span.end), msg));
+            errors.push(Diagnostic::new(
+                &INVALID_CONFIG,
+                &file,
+                Span::new(span.start, span.end),
+                msg,
+            ));
         };
         let raw: RawConfig = match toml::from_str(file.body()) {
             Ok(raw) => raw,
@@ -137,12 +153,19 @@ impl Config {
             }
         };
         let shift = |r: std::ops::Range<usize>| (r.start + file.bom_len)..(r.end + file.bom_len);
-        let settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>, errors: &mut Vec<Diagnostic>| {
+        let settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>,
+                        errors: &mut Vec<Diagnostic>| {
             let mut out = Vec::new();
             for (key, value) in map {
                 if !rules::selector_is_known(key.get_ref()) {
-                    let hint = crate::diagnostics::did_you_mean(key.get_ref(), rules::all().iter().flat_map(|r| [r.code, r.name]));
-                    let mut msg = format!("`{}` is not a rule code, rule name or code prefix", key.get_ref());
+                    let hint = crate::diagnostics::did_you_mean(
+                        key.get_ref(),
+                        rules::all().iter().flat_map(|r| [r.code, r.name]),
+                    );
+                    let mut msg = format!(
+                        "`{}` is not a rule code, rule name or code prefix",
+                        key.get_ref()
+                    );
                     if let Some(h) = hint {
                         msg.push_str(&format!("; did you mean `{h}`?"));
                     }
@@ -154,12 +177,21 @@ impl Config {
                     other => match Severity::parse(other) {
                         Some(s) => Setting::Level(s),
                         None => {
-                            err(errors, shift(value.span()), format!("`{other}` is not a severity: use \"error\", \"warning\", \"info\" or \"off\""));
+                            err(
+                                errors,
+                                shift(value.span()),
+                                format!(
+                                    "`{other}` is not a severity: use \"error\", \"warning\", \"info\" or \"off\""
+                                ),
+                            );
                             continue;
                         }
                     },
                 };
-                out.push(RuleSetting { selector: key.get_ref().clone(), setting });
+                out.push(RuleSetting {
+                    selector: key.get_ref().clone(),
+                    setting,
+                });
             }
             // Broader selectors first, so `DOJ = "off"` then `DOJ003 = "error"` keeps DOJ003.
             out.sort_by_key(|s| s.selector.len());
@@ -168,21 +200,32 @@ impl Config {
         let rules = settings(&raw.rules, &mut errors);
         let mut overrides = Vec::new();
         for o in &raw.overrides {
-            let globs = build_globs(&o.paths, &mut |span, msg| err(&mut errors, shift(span), msg));
+            let globs = build_globs(&o.paths, &mut |span, msg| {
+                err(&mut errors, shift(span), msg)
+            });
             let rules = settings(&o.rules, &mut errors);
-            overrides.push(Override { paths: globs, rules });
+            overrides.push(Override {
+                paths: globs,
+                rules,
+            });
         }
         let mut includes = Vec::new();
         for (name, format) in &raw.formats {
             match FormatId::from_config_name(name.get_ref()) {
                 Some(id) => {
-                    let globs = build_globs(&format.include, &mut |span, msg| err(&mut errors, shift(span), msg));
+                    let globs = build_globs(&format.include, &mut |span, msg| {
+                        err(&mut errors, shift(span), msg)
+                    });
                     includes.push((id, globs));
                 }
                 None => err(
                     &mut errors,
                     shift(name.span()),
-                    format!("`{}` is not a format; known formats: {}", name.get_ref(), FormatId::CONFIGURABLE.join(", ")),
+                    format!(
+                        "`{}` is not a format; known formats: {}",
+                        name.get_ref(),
+                        FormatId::CONFIGURABLE.join(", ")
+                    ),
                 ),
             }
         }
@@ -192,7 +235,15 @@ impl Config {
                     if BUILD_TARGETS.contains(&target.get_ref().as_str()) {
                         Some(target.into_inner())
                     } else {
-                        err(&mut errors, shift(target.span()), format!("`{}` is not a build target; known targets: {}", target.get_ref(), BUILD_TARGETS.join(", ")));
+                        err(
+                            &mut errors,
+                            shift(target.span()),
+                            format!(
+                                "`{}` is not a build target; known targets: {}",
+                                target.get_ref(),
+                                BUILD_TARGETS.join(", ")
+                            ),
+                        );
                         None
                     }
                 })
@@ -201,19 +252,34 @@ impl Config {
         if !errors.is_empty() {
             return Err(ConfigError::Invalid(errors));
         }
-        Ok(Config { file: Some(file), root, rules, overrides, includes, build_targets })
+        Ok(Config {
+            file: Some(file),
+            root,
+            rules,
+            overrides,
+            includes,
+            build_targets,
+        })
     }
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).
     pub fn setting(&self, rule: &Rule, path: &Path) -> Setting {
         let mut setting = Setting::Level(rule.severity);
-        for s in self.rules.iter().filter(|s| rules::selector_matches(&s.selector, rule)) {
+        for s in self
+            .rules
+            .iter()
+            .filter(|s| rules::selector_matches(&s.selector, rule))
+        {
             setting = s.setting;
         }
         if !self.overrides.is_empty() {
             let rel = path.strip_prefix(&self.root).unwrap_or(path);
             for o in self.overrides.iter().filter(|o| o.paths.is_match(rel)) {
-                for s in o.rules.iter().filter(|s| rules::selector_matches(&s.selector, rule)) {
+                for s in o
+                    .rules
+                    .iter()
+                    .filter(|s| rules::selector_matches(&s.selector, rule))
+                {
                     setting = s.setting;
                 }
             }
@@ -225,14 +291,20 @@ impl Config {
 /// Targets `toolc build` knows.
 pub const BUILD_TARGETS: &[&str] = &["openai", "anthropic", "mcp", "gemini", "bundle"];
 
-fn build_globs(patterns: &[Spanned<String>], err: &mut dyn FnMut(std::ops::Range<usize>, String)) -> GlobSet {
+fn build_globs(
+    patterns: &[Spanned<String>],
+    err: &mut dyn FnMut(std::ops::Range<usize>, String),
+) -> GlobSet {
     let mut builder = GlobSetBuilder::new();
     for p in patterns {
         match Glob::new(p.get_ref()) {
             Ok(g) => {
                 builder.add(g);
             }
-            Err(e) => err(p.span(), format!("invalid glob `{}`: {}", p.get_ref(), e.kind())),
+            Err(e) => err(
+                p.span(),
+                format!("invalid glob `{}`: {}", p.get_ref(), e.kind()),
+            ),
         }
     }
     builder.build().unwrap_or_else(|_| GlobSet::empty())
@@ -243,24 +315,47 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Config, ConfigError> {
-        Config::parse(SourceFile::new("toolc.toml".into(), "toolc.toml".into(), FormatId::Config, text.into()), PathBuf::from("/repo"))
+        Config::parse(
+            SourceFile::new(
+                "toolc.toml".into(),
+                "toolc.toml".into(),
+                FormatId::Config,
+                text.into(),
+            ),
+            PathBuf::from("/repo"),
+        )
     }
 
     #[test]
     fn settings_by_code_name_prefix_and_override() {
         let cfg = parse("[rules]\nDOJ = \"off\"\ninvalid-tool-name = \"warning\"\n[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n").unwrap();
         let rule = rules::lookup("DOJ003").unwrap();
-        assert_eq!(cfg.setting(rule, Path::new("/repo/a/tool.yaml")), Setting::Level(Severity::Warning));
-        assert_eq!(cfg.setting(rule, Path::new("/repo/legacy/x/tool.yaml")), Setting::Off);
-        assert_eq!(cfg.setting(rules::lookup("DOJ001").unwrap(), Path::new("/repo/a")), Setting::Off);
+        assert_eq!(
+            cfg.setting(rule, Path::new("/repo/a/tool.yaml")),
+            Setting::Level(Severity::Warning)
+        );
+        assert_eq!(
+            cfg.setting(rule, Path::new("/repo/legacy/x/tool.yaml")),
+            Setting::Off
+        );
+        assert_eq!(
+            cfg.setting(rules::lookup("DOJ001").unwrap(), Path::new("/repo/a")),
+            Setting::Off
+        );
     }
 
     #[test]
     fn bad_config_points_into_the_file() {
-        let Err(ConfigError::Invalid(diags)) = parse("[rules]\nDOJ999 = \"off\"\nSEC001 = \"loud\"\n") else { panic!("expected errors") };
+        let Err(ConfigError::Invalid(diags)) =
+            parse("[rules]\nDOJ999 = \"off\"\nSEC001 = \"loud\"\n")
+        else {
+            panic!("expected errors")
+        };
         assert_eq!(diags.len(), 2);
         assert_eq!(diags[0].span, Span::new(8, 14));
-        let Err(ConfigError::Invalid(diags)) = parse("[rules\n") else { panic!("expected errors") };
+        let Err(ConfigError::Invalid(diags)) = parse("[rules\n") else {
+            panic!("expected errors")
+        };
         assert_eq!(diags.len(), 1);
     }
 }

@@ -67,7 +67,11 @@ impl Classifier {
                 (*format, b.build().unwrap_or_else(|_| GlobSet::empty()))
             })
             .collect();
-        Classifier { builtin, root: config.root.clone(), includes: config.includes.clone() }
+        Classifier {
+            builtin,
+            root: config.root.clone(),
+            includes: config.includes.clone(),
+        }
     }
 
     /// The format of `path` (absolute), if any pattern matches.
@@ -77,7 +81,10 @@ impl Classifier {
             return Some(*f);
         }
         let rel = path.strip_prefix(&self.root).unwrap_or(path);
-        self.includes.iter().find(|(_, g)| g.is_match(rel)).map(|(f, _)| *f)
+        self.includes
+            .iter()
+            .find(|(_, g)| g.is_match(rel))
+            .map(|(f, _)| *f)
     }
 
     /// The format of a file named explicitly on the command line: by pattern, else by name.
@@ -86,7 +93,9 @@ impl Classifier {
             let name = path.file_name()?.to_str()?;
             match name {
                 "tool.yaml" | "plugin.yaml" => Some(FormatId::DojopsTool),
-                "policy.yaml" if path.parent()?.file_name()? == ".dojops" => Some(FormatId::DojopsPolicy),
+                "policy.yaml" if path.parent()?.file_name()? == ".dojops" => {
+                    Some(FormatId::DojopsPolicy)
+                }
                 _ if name.ends_with(".dops") => Some(FormatId::DojopsDops),
                 _ => None,
             }
@@ -101,12 +110,24 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
     for root in paths {
         if root.is_file() {
             if let Some(format) = classifier.classify_explicit(root) {
-                push(&found, Discovered { path: root.clone(), format });
+                push(
+                    &found,
+                    Discovered {
+                        path: root.clone(),
+                        format,
+                    },
+                );
             }
             continue;
         }
         if !root.exists() {
-            push(&errors, WalkError { path: root.clone(), message: "no such file or directory".into() });
+            push(
+                &errors,
+                WalkError {
+                    path: root.clone(),
+                    message: "no such file or directory".into(),
+                },
+            );
             continue;
         }
         WalkBuilder::new(root)
@@ -119,10 +140,17 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
                 Box::new(|entry| {
                     match entry {
                         Ok(e) => {
-                            let is_file = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
+                            let is_file =
+                                e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
                             if is_file {
                                 if let Some(format) = classifier.classify(e.path()) {
-                                    push(&found, Discovered { path: e.path().to_path_buf(), format });
+                                    push(
+                                        &found,
+                                        Discovered {
+                                            path: e.path().to_path_buf(),
+                                            format,
+                                        },
+                                    );
                                 }
                             }
                         }
@@ -131,7 +159,13 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
                                 ignore::Error::WithPath { path, .. } => path.clone(),
                                 _ => PathBuf::new(),
                             };
-                            push(&errors, WalkError { path, message: err.to_string() });
+                            push(
+                                &errors,
+                                WalkError {
+                                    path,
+                                    message: err.to_string(),
+                                },
+                            );
                         }
                     }
                     WalkState::Continue
@@ -203,17 +237,35 @@ mod tests {
 
     #[test]
     fn display_paths() {
-        assert_eq!(display_path(Path::new("/a/b/c.yaml"), Path::new("/a")), "b/c.yaml");
-        assert_eq!(display_path(Path::new("/a/b/c.yaml"), Path::new("/a/x")), "../b/c.yaml");
-        assert_eq!(display_path(Path::new("/a/./b/../c.yaml"), Path::new("/a")), "c.yaml");
+        assert_eq!(
+            display_path(Path::new("/a/b/c.yaml"), Path::new("/a")),
+            "b/c.yaml"
+        );
+        assert_eq!(
+            display_path(Path::new("/a/b/c.yaml"), Path::new("/a/x")),
+            "../b/c.yaml"
+        );
+        assert_eq!(
+            display_path(Path::new("/a/./b/../c.yaml"), Path::new("/a")),
+            "c.yaml"
+        );
     }
 
     #[test]
     fn classification() {
         let c = Classifier::new(&Config::default());
-        assert_eq!(c.classify(Path::new("/r/.dojops/tools/x/tool.yaml")), Some(FormatId::DojopsTool));
-        assert_eq!(c.classify(Path::new("/r/.dojops/skills/x.dops")), Some(FormatId::DojopsDops));
-        assert_eq!(c.classify(Path::new("/r/.dojops/policy.yaml")), Some(FormatId::DojopsPolicy));
+        assert_eq!(
+            c.classify(Path::new("/r/.dojops/tools/x/tool.yaml")),
+            Some(FormatId::DojopsTool)
+        );
+        assert_eq!(
+            c.classify(Path::new("/r/.dojops/skills/x.dops")),
+            Some(FormatId::DojopsDops)
+        );
+        assert_eq!(
+            c.classify(Path::new("/r/.dojops/policy.yaml")),
+            Some(FormatId::DojopsPolicy)
+        );
         assert_eq!(c.classify(Path::new("/r/tool.yaml")), None);
     }
 }

@@ -63,7 +63,11 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
     let roots: Vec<PathBuf> = if options.paths.is_empty() {
         vec![options.cwd.clone()]
     } else {
-        options.paths.iter().map(|p| discover::normalize(&options.cwd.join(p))).collect()
+        options
+            .paths
+            .iter()
+            .map(|p| discover::normalize(&options.cwd.join(p)))
+            .collect()
     };
     let (found, walk_errors) = discover::discover(&roots, &classifier);
 
@@ -72,16 +76,36 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
         .map(|d| formats::load(&d.path, display_path(&d.path, &options.cwd), d.format))
         .collect();
 
-    let mut raw: Vec<Diagnostic> = results.iter().flat_map(|r| r.diagnostics.iter().cloned()).collect();
+    let mut raw: Vec<Diagnostic> = results
+        .iter()
+        .flat_map(|r| r.diagnostics.iter().cloned())
+        .collect();
     raw.extend(formats::resolve(&results));
     for e in walk_errors {
-        let file = SourceFile::new(e.path.clone(), display_path(&e.path, &options.cwd), source::FormatId::Config, String::new());
-        raw.push(Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), format!("cannot read this path: {}", e.message)));
+        let file = SourceFile::new(
+            e.path.clone(),
+            display_path(&e.path, &options.cwd),
+            source::FormatId::Config,
+            String::new(),
+        );
+        raw.push(Diagnostic::new(
+            &syn::UNREADABLE_FILE,
+            &file,
+            Span::point(0),
+            format!("cannot read this path: {}", e.message),
+        ));
     }
 
     let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty() || options.select.iter().any(|s| rules::selector_matches(s, rule));
-        let ignored = options.ignore.iter().any(|s| rules::selector_matches(s, rule));
+        let selected = options.select.is_empty()
+            || options
+                .select
+                .iter()
+                .any(|s| rules::selector_matches(s, rule));
+        let ignored = options
+            .ignore
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
         if !selected || ignored {
             return None;
         }
@@ -91,19 +115,30 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
         }
     };
 
-    let mut sources: Vec<&Arc<SourceFile>> = results.iter().flat_map(|r| std::iter::once(&r.file).chain(&r.companions)).collect();
+    let mut sources: Vec<&Arc<SourceFile>> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .collect();
     sources.sort_by(|a, b| a.display.cmp(&b.display));
     sources.dedup_by(|a, b| a.path == b.path);
-    let mut suppressions: HashMap<PathBuf, Vec<Suppression>> =
-        sources.par_iter().map(|f| (f.path.clone(), suppress::scan(f))).filter(|(_, s)| !s.is_empty()).collect();
+    let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
+        .par_iter()
+        .map(|f| (f.path.clone(), suppress::scan(f)))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
 
     let mut diagnostics = Vec::new();
     let mut suppressed = Vec::new();
     for mut d in raw {
-        let Some(severity) = enabled(d.rule, &d.file.path) else { continue };
+        let Some(severity) = enabled(d.rule, &d.file.path) else {
+            continue;
+        };
         d.severity = severity;
         let line = d.file.position(d.span.start).line;
-        let hit = suppressions.get_mut(&d.file.path).is_some_and(|list| list.iter_mut().fold(false, |hit, s| s.covers(d.rule, line) || hit));
+        let hit = suppressions.get_mut(&d.file.path).is_some_and(|list| {
+            list.iter_mut()
+                .fold(false, |hit, s| s.covers(d.rule, line) || hit)
+        });
         if hit {
             suppressed.push(d);
         } else {
@@ -111,17 +146,33 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
         }
     }
     for file in &sources {
-        let Some(list) = suppressions.get(&file.path) else { continue };
+        let Some(list) = suppressions.get(&file.path) else {
+            continue;
+        };
         for code in list.iter().flat_map(|s| &s.codes) {
             let d = match code.rule {
-                None => Diagnostic::new(&syn::UNKNOWN_SUPPRESSION_CODE, file, code.span, format!("`{}` is not a rule code or name", code.text))
-                    .label("unknown rule")
-                    .maybe_help(diagnostics::did_you_mean(&code.text, rules::all().iter().flat_map(|r| [r.code, r.name])).map(|h| format!("did you mean `{h}`?"))),
-                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => {
-                    Diagnostic::new(&syn::UNUSED_SUPPRESSION, file, code.span, format!("this suppression of `{}` matches no diagnostic", rule.code))
-                        .label("suppresses nothing")
-                        .help("remove it, or move it onto the line of the diagnostic (or the line above)")
-                }
+                None => Diagnostic::new(
+                    &syn::UNKNOWN_SUPPRESSION_CODE,
+                    file,
+                    code.span,
+                    format!("`{}` is not a rule code or name", code.text),
+                )
+                .label("unknown rule")
+                .maybe_help(
+                    diagnostics::did_you_mean(
+                        &code.text,
+                        rules::all().iter().flat_map(|r| [r.code, r.name]),
+                    )
+                    .map(|h| format!("did you mean `{h}`?")),
+                ),
+                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => Diagnostic::new(
+                    &syn::UNUSED_SUPPRESSION,
+                    file,
+                    code.span,
+                    format!("this suppression of `{}` matches no diagnostic", rule.code),
+                )
+                .label("suppresses nothing")
+                .help("remove it, or move it onto the line of the diagnostic (or the line above)"),
                 Some(_) => continue,
             };
             if let Some(severity) = enabled(d.rule, &file.path) {
@@ -133,5 +184,9 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let tools = results.iter().map(formats::FileResult::tool_count).sum();
     let summary = Summary::count(sources.len(), tools, &diagnostics);
-    Report { diagnostics, suppressed, summary }
+    Report {
+        diagnostics,
+        suppressed,
+        summary,
+    }
 }

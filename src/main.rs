@@ -12,7 +12,11 @@ use toolc::rules::{self, Severity};
 use toolc::{CheckOptions, check};
 
 #[derive(Parser)]
-#[command(name = "toolc", version, about = "Compiler and linter for LLM tool definitions")]
+#[command(
+    name = "toolc",
+    version,
+    about = "Compiler and linter for LLM tool definitions"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -99,10 +103,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
     };
     for selector in args.select.iter().chain(&args.ignore) {
         if !rules::selector_is_known(selector) {
-            return usage_error(&format!("`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"));
+            return usage_error(&format!(
+                "`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"
+            ));
         }
     }
-    let color = !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let color =
+        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
     let config = match Config::discover(&cwd, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
@@ -110,7 +117,15 @@ fn run_check(args: CheckArgs) -> ExitCode {
             match args.format {
                 Format::Json => print(&json::render(&diags, &summary)),
                 Format::Human => {
-                    eprint!("{}", human::render(&diags, &summary, color && std::io::stderr().is_terminal(), true));
+                    eprint!(
+                        "{}",
+                        human::render(
+                            &diags,
+                            &summary,
+                            color && std::io::stderr().is_terminal(),
+                            true
+                        )
+                    );
                     eprintln!("error: invalid configuration; nothing was checked");
                     ExitCode::SUCCESS
                 }
@@ -119,15 +134,28 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
-    let options = CheckOptions { paths: args.paths, cwd, select: args.select, ignore: args.ignore };
+    let options = CheckOptions {
+        paths: args.paths,
+        cwd,
+        select: args.select,
+        ignore: args.ignore,
+    };
     let report = check(&options, &config);
     let text = match args.format {
         Format::Human => human::render(&report.diagnostics, &report.summary, color, args.quiet),
         Format::Json => json::render(&report.diagnostics, &report.summary),
     };
     print(&text);
-    let threshold = if args.deny_warnings { Severity::Warning } else { Severity::Error };
-    if report.fails_at(threshold) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    let threshold = if args.deny_warnings {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    if report.fails_at(threshold) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn run_rules(args: &RulesArgs) -> ExitCode {
@@ -146,8 +174,19 @@ fn run_rules(args: &RulesArgs) -> ExitCode {
             let name_width = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
             let mut text = String::new();
             for r in &all {
-                let formats = if r.formats.is_empty() { "all".to_string() } else { r.formats.join(",") };
-                text.push_str(&format!("{}  {:<name_width$}  {:<7}  {:<40}  {}\n", r.code, r.name, r.severity.as_str(), formats, r.summary));
+                let formats = if r.formats.is_empty() {
+                    "all".to_string()
+                } else {
+                    r.formats.join(",")
+                };
+                text.push_str(&format!(
+                    "{}  {:<name_width$}  {:<7}  {:<40}  {}\n",
+                    r.code,
+                    r.name,
+                    r.severity.as_str(),
+                    formats,
+                    r.summary
+                ));
             }
             print(&text)
         }
@@ -156,8 +195,13 @@ fn run_rules(args: &RulesArgs) -> ExitCode {
 
 fn run_explain(query: &str) -> ExitCode {
     let Some(rule) = rules::lookup(query) else {
-        let hint = toolc::diagnostics::did_you_mean(query, rules::all().iter().flat_map(|r| [r.code, r.name]));
-        let extra = hint.map(|h| format!("; did you mean `{h}`?")).unwrap_or_default();
+        let hint = toolc::diagnostics::did_you_mean(
+            query,
+            rules::all().iter().flat_map(|r| [r.code, r.name]),
+        );
+        let extra = hint
+            .map(|h| format!("; did you mean `{h}`?"))
+            .unwrap_or_default();
         return usage_error(&format!("no rule `{query}`{extra} (see `toolc rules`)"));
     };
     match rules::page(rule) {

@@ -14,11 +14,18 @@ pub struct SchemaOptions {
 }
 
 /// Validate `root` (a schema in `file`) against the meta-schema and lint it.
-pub fn check_schema(_file: &Arc<SourceFile>, _root: &Node, _options: SchemaOptions) -> Vec<Diagnostic> {
+pub fn check_schema(
+    _file: &Arc<SourceFile>,
+    _root: &Node,
+    _options: SchemaOptions,
+) -> Vec<Diagnostic> {
     Vec::new()
 }
 
 /// Names of the root schema's `properties`, in source order.
 pub fn root_property_names(root: &Node) -> Vec<&str> {
-    root.value("properties").and_then(Node::as_map).map(|entries| entries.iter().map(|e| e.key.as_str()).collect()).unwrap_or_default()
+    root.value("properties")
+        .and_then(Node::as_map)
+        .map(|entries| entries.iter().map(|e| e.key.as_str()).collect())
+        .unwrap_or_default()
 }

@@ -16,7 +16,10 @@ impl Span {
     /// A span from `start` to `end` (swapped if given backwards).
     pub fn new(start: usize, end: usize) -> Span {
         if end < start {
-            Span { start: end, end: start }
+            Span {
+                start: end,
+                end: start,
+            }
         } else {
             Span { start, end }
         }
@@ -24,17 +27,26 @@ impl Span {
 
     /// An empty span at `offset`.
     pub fn point(offset: usize) -> Span {
-        Span { start: offset, end: offset }
+        Span {
+            start: offset,
+            end: offset,
+        }
     }
 
     /// This span moved right by `base` bytes.
     pub fn shifted(self, base: usize) -> Span {
-        Span { start: self.start + base, end: self.end + base }
+        Span {
+            start: self.start + base,
+            end: self.end + base,
+        }
     }
 
     /// The span covering both `self` and `other`.
     pub fn join(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     /// A sub-span given relative to this span's start.
@@ -74,7 +86,12 @@ impl LineIndex {
     /// Index `text`; `bom_len` bytes at the start (a UTF-8 BOM) are not part of line 1's columns.
     pub fn new(text: &str, bom_len: usize) -> LineIndex {
         let mut starts = vec![bom_len];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex { starts }
     }
 
@@ -91,7 +108,11 @@ impl LineIndex {
             boundary -= 1;
         }
         let column = text[start..boundary].chars().count() + 1;
-        Position { line: line_idx + 1, column, offset }
+        Position {
+            line: line_idx + 1,
+            column,
+            offset,
+        }
     }
 
     /// Byte offset where 1-based `line` starts, if the line exists.
@@ -142,7 +163,8 @@ impl FormatId {
     }
 
     /// Every format a user can name in configuration.
-    pub const CONFIGURABLE: &'static [&'static str] = &["dojops-tool", "dojops-dops", "dojops-policy"];
+    pub const CONFIGURABLE: &'static [&'static str] =
+        &["dojops-tool", "dojops-dops", "dojops-policy"];
 }
 
 /// One file's bytes as text, its display path and line index; shared by every diagnostic on it.
@@ -166,7 +188,14 @@ impl SourceFile {
     pub fn new(path: PathBuf, display: String, format: FormatId, text: String) -> Arc<SourceFile> {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let lines = LineIndex::new(&text, bom_len);
-        Arc::new(SourceFile { path, display, format, text, bom_len, lines })
+        Arc::new(SourceFile {
+            path,
+            display,
+            format,
+            text,
+            bom_len,
+            lines,
+        })
     }
 
     /// Line/column of a byte offset.

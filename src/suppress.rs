@@ -38,7 +38,11 @@ impl Suppression {
             return false;
         }
         let mut hit = false;
-        for c in self.codes.iter_mut().filter(|c| c.rule.is_some_and(|r| std::ptr::eq(r, rule))) {
+        for c in self
+            .codes
+            .iter_mut()
+            .filter(|c| c.rule.is_some_and(|r| std::ptr::eq(r, rule)))
+        {
             c.used = true;
             hit = true;
         }
@@ -81,15 +85,25 @@ fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppressi
     if directive.starts_with(|c: char| c.is_alphanumeric()) {
         return None;
     }
-    let mut offset = line_start + at + MARKER.len() + (rest.len() - after_ws.len()) + "ignore".len();
-    let end = [directive.find("--"), directive.find("-->")].into_iter().flatten().min().unwrap_or(directive.len());
+    let mut offset =
+        line_start + at + MARKER.len() + (rest.len() - after_ws.len()) + "ignore".len();
+    let end = [directive.find("--"), directive.find("-->")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(directive.len());
     let list = &directive[..end];
     let mut codes = Vec::new();
     let mut pos = 0;
     for piece in list.split(|c: char| c == ',' || c.is_whitespace()) {
         if !piece.is_empty() {
             let start = offset + pos;
-            codes.push(SuppressedCode { text: piece.to_string(), span: Span::new(start, start + piece.len()), rule: rules::lookup(piece), used: false });
+            codes.push(SuppressedCode {
+                text: piece.to_string(),
+                span: Span::new(start, start + piece.len()),
+                rule: rules::lookup(piece),
+                used: false,
+            });
         }
         pos += piece.len() + 1;
     }
@@ -99,7 +113,11 @@ fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppressi
         return None;
     }
     let alone = line[..comment_start].trim().is_empty();
-    Some(Suppression { first_line: line_no, last_line: if alone { line_no + 1 } else { line_no }, codes })
+    Some(Suppression {
+        first_line: line_no,
+        last_line: if alone { line_no + 1 } else { line_no },
+        codes,
+    })
 }
 
 #[cfg(test)]
@@ -115,7 +133,10 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].first_line, s[0].last_line), (1, 1));
         assert_eq!(s[0].codes.len(), 2);
-        assert_eq!(&text[s[0].codes[0].span.start..s[0].codes[0].span.end], "DOJ003");
+        assert_eq!(
+            &text[s[0].codes[0].span.start..s[0].codes[0].span.end],
+            "DOJ003"
+        );
         assert_eq!(s[0].codes[1].rule.map(|r| r.code), Some("DOJ007"));
         assert_eq!((s[1].first_line, s[1].last_line), (2, 3));
     }

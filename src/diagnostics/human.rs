@@ -15,7 +15,11 @@ const CROP_CONTEXT: usize = 80;
 
 /// Render diagnostics and the summary line.
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet: bool) -> String {
-    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
     let mut out = String::new();
     for d in diagnostics {
         out.push_str(&render_one(&renderer, d));
@@ -51,7 +55,11 @@ pub fn summary_line(s: &Summary) -> String {
 }
 
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 fn join_and(parts: &[String]) -> String {
@@ -90,15 +98,28 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
     let text = file.text.as_str();
     let lo = floor_boundary(text, spans.iter().map(|s| s.start).min().unwrap_or(0));
     let hi = ceil_boundary(text, spans.iter().map(|s| s.end).max().unwrap_or(0));
-    let line_start = text[..lo].rfind('\n').map_or(file.bom_len.min(lo), |i| i + 1);
+    let line_start = text[..lo]
+        .rfind('\n')
+        .map_or(file.bom_len.min(lo), |i| i + 1);
     let line_end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
-    let line_end = if text[..line_end].ends_with('\r') { line_end - 1 } else { line_end };
+    let line_end = if text[..line_end].ends_with('\r') {
+        line_end - 1
+    } else {
+        line_end
+    };
     let (start, end) = if line_end - line_start > MAX_SHOWN_LINE && hi - lo < MAX_SHOWN_LINE {
-        (floor_boundary(text, lo.saturating_sub(CROP_CONTEXT).max(line_start)), ceil_boundary(text, (hi + CROP_CONTEXT).min(line_end)))
+        (
+            floor_boundary(text, lo.saturating_sub(CROP_CONTEXT).max(line_start)),
+            ceil_boundary(text, (hi + CROP_CONTEXT).min(line_end)),
+        )
     } else {
         (line_start, line_end.max(line_start))
     };
-    Window { text: &text[start..end], start, line: file.position(start).line }
+    Window {
+        text: &text[start..end],
+        start,
+        line: file.position(start).line,
+    }
 }
 
 fn rel(span: Span, w: &Window<'_>) -> std::ops::Range<usize> {
@@ -117,7 +138,11 @@ fn level(severity: Severity) -> Level<'static> {
 
 fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     // Related places in the primary file share its snippet; others get one snippet per file.
-    let same_file: Vec<_> = d.related.iter().filter(|r| Arc::ptr_eq(&r.file, &d.file)).collect();
+    let same_file: Vec<_> = d
+        .related
+        .iter()
+        .filter(|r| Arc::ptr_eq(&r.file, &d.file))
+        .collect();
     let mut spans = vec![d.span];
     spans.extend(same_file.iter().map(|r| r.span));
     let w = window(&d.file, &spans);
@@ -126,20 +151,41 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     if let Some(label) = &d.label {
         primary = primary.label(label.as_str());
     }
-    let mut snippet = Snippet::source(w.text).line_start(w.line).path(path).annotation(primary);
+    let mut snippet = Snippet::source(w.text)
+        .line_start(w.line)
+        .path(path)
+        .annotation(primary);
     for r in &same_file {
-        snippet = snippet.annotation(AnnotationKind::Context.span(rel(r.span, &w)).label(r.message.as_str()));
+        snippet = snippet.annotation(
+            AnnotationKind::Context
+                .span(rel(r.span, &w))
+                .label(r.message.as_str()),
+        );
     }
     let title = format!("{} [{}]", d.message, d.rule.name);
-    let mut group = level(d.severity).primary_title(title).id(d.rule.code).element(snippet);
-    let others: Vec<_> = d.related.iter().filter(|r| !Arc::ptr_eq(&r.file, &d.file)).collect();
-    let windows: Vec<_> = others.iter().map(|r| (window(&r.file, &[r.span]), *r)).collect();
+    let mut group = level(d.severity)
+        .primary_title(title)
+        .id(d.rule.code)
+        .element(snippet);
+    let others: Vec<_> = d
+        .related
+        .iter()
+        .filter(|r| !Arc::ptr_eq(&r.file, &d.file))
+        .collect();
+    let windows: Vec<_> = others
+        .iter()
+        .map(|r| (window(&r.file, &[r.span]), *r))
+        .collect();
     for (w, r) in &windows {
         group = group.element(
             Snippet::source(w.text)
                 .line_start(w.line)
                 .path(r.file.display.clone())
-                .annotation(AnnotationKind::Context.span(rel(r.span, w)).label(r.message.as_str())),
+                .annotation(
+                    AnnotationKind::Context
+                        .span(rel(r.span, w))
+                        .label(r.message.as_str()),
+                ),
         );
     }
     for note in &d.notes {

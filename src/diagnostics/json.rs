@@ -57,16 +57,28 @@ struct JsonDiagnostic<'a> {
 fn json_span(file: &SourceFile, span: Span) -> JsonSpan {
     let pos = |offset| {
         let p = file.position(offset);
-        JsonPosition { line: p.line, column: p.column, offset: p.offset }
+        JsonPosition {
+            line: p.line,
+            column: p.column,
+            offset: p.offset,
+        }
     };
-    JsonSpan { start: pos(span.start), end: pos(span.end) }
+    JsonSpan {
+        start: pos(span.start),
+        end: pos(span.end),
+    }
 }
 
 /// Render the JSON document (pretty-printed, trailing newline).
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let output = Output {
         version: 1,
-        summary: JsonSummary { files: summary.files, tools: summary.tools, errors: summary.errors, warnings: summary.warnings },
+        summary: JsonSummary {
+            files: summary.files,
+            tools: summary.tools,
+            errors: summary.errors,
+            warnings: summary.warnings,
+        },
         diagnostics: diagnostics
             .iter()
             .map(|d| JsonDiagnostic {
@@ -81,12 +93,17 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
                 related: d
                     .related
                     .iter()
-                    .map(|r| JsonRelated { path: &r.file.display, span: json_span(&r.file, r.span), message: &r.message })
+                    .map(|r| JsonRelated {
+                        path: &r.file.display,
+                        span: json_span(&r.file, r.span),
+                        message: &r.message,
+                    })
                     .collect(),
             })
             .collect(),
     };
-    let mut text = serde_json::to_string_pretty(&output).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut text =
+        serde_json::to_string_pretty(&output).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');
     text
 }

@@ -44,7 +44,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic of `rule` at `span` in `file`.
-    pub fn new(rule: &'static Rule, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn new(
+        rule: &'static Rule,
+        file: &Arc<SourceFile>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
             rule,
             severity: rule.severity,
@@ -65,8 +70,17 @@ impl Diagnostic {
     }
 
     /// Add a related place.
-    pub fn related(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.related.push(Related { file: Arc::clone(file), span, message: message.into() });
+    pub fn related(
+        mut self,
+        file: &Arc<SourceFile>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.related.push(Related {
+            file: Arc::clone(file),
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -92,7 +106,13 @@ impl Diagnostic {
 
     /// Sort key: path, then position, then code.
     pub fn sort_key(&self) -> (&str, usize, usize, &'static str, &str) {
-        (&self.file.display, self.span.start, self.span.end, self.rule.code, &self.message)
+        (
+            &self.file.display,
+            self.span.start,
+            self.span.end,
+            self.rule.code,
+            &self.message,
+        )
     }
 }
 
@@ -114,7 +134,11 @@ pub struct Summary {
 impl Summary {
     /// Count the diagnostics by severity.
     pub fn count(files: usize, tools: usize, diagnostics: &[Diagnostic]) -> Summary {
-        let mut s = Summary { files, tools, ..Summary::default() };
+        let mut s = Summary {
+            files,
+            tools,
+            ..Summary::default()
+        };
         for d in diagnostics {
             match d.severity {
                 Severity::Error => s.errors += 1,
@@ -127,7 +151,10 @@ impl Summary {
 }
 
 /// "did you mean `x`?" help for a misspelt name among `candidates`.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lower = name.to_ascii_lowercase();
     candidates
         .into_iter()

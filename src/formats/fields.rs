@@ -46,13 +46,21 @@ pub struct Lowerer<'a> {
 
 /// `a.b` from a parent path and a key.
 pub fn join_path(parent: &str, key: &str) -> String {
-    if parent.is_empty() { key.to_string() } else { format!("{parent}.{key}") }
+    if parent.is_empty() {
+        key.to_string()
+    } else {
+        format!("{parent}.{key}")
+    }
 }
 
 impl<'a> Lowerer<'a> {
     /// A lowerer for `file`.
     pub fn new(file: &'a Arc<SourceFile>, rules: &'a ShapeRules) -> Lowerer<'a> {
-        Lowerer { file, rules, diags: Vec::new() }
+        Lowerer {
+            file,
+            rules,
+            diags: Vec::new(),
+        }
     }
 
     /// Record a diagnostic.
@@ -68,19 +76,36 @@ impl<'a> Lowerer<'a> {
     /// Report a value of the wrong type.
     pub fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
         let d = self
-            .diag(self.rules.wrong_type, node.span, format!("`{path}` must be {expected}, found {}", node.type_name()))
+            .diag(
+                self.rules.wrong_type,
+                node.span,
+                format!("`{path}` must be {expected}, found {}", node.type_name()),
+            )
             .label(format!("expected {expected}"));
         self.push(d);
     }
 
     /// The node as a mapping, or a wrong-type diagnostic.
-    pub fn as_map<'n>(&mut self, node: &'n Node, anchor: Span, path: &'n str) -> Option<MapRef<'n>> {
+    pub fn as_map<'n>(
+        &mut self,
+        node: &'n Node,
+        anchor: Span,
+        path: &'n str,
+    ) -> Option<MapRef<'n>> {
         if node.as_map().is_some() {
             Some(MapRef { node, anchor, path })
         } else {
-            let what = if path.is_empty() { "the document" } else { path };
+            let what = if path.is_empty() {
+                "the document"
+            } else {
+                path
+            };
             let d = self
-                .diag(self.rules.wrong_type, node.span, format!("`{what}` must be a mapping, found {}", node.type_name()))
+                .diag(
+                    self.rules.wrong_type,
+                    node.span,
+                    format!("`{what}` must be a mapping, found {}", node.type_name()),
+                )
                 .label("expected a mapping");
             self.push(d);
             None
@@ -92,39 +117,86 @@ impl<'a> Lowerer<'a> {
         let found = map.node.get(key);
         if found.is_none() {
             let full = join_path(map.path, key);
-            let label = if map.path.is_empty() { format!("`{key}` is missing") } else { format!("this mapping lacks `{key}`") };
-            let d = self.diag(self.rules.missing, map.anchor, format!("required field `{full}` is missing")).label(label);
+            let label = if map.path.is_empty() {
+                format!("`{key}` is missing")
+            } else {
+                format!("this mapping lacks `{key}`")
+            };
+            let d = self
+                .diag(
+                    self.rules.missing,
+                    map.anchor,
+                    format!("required field `{full}` is missing"),
+                )
+                .label(label);
             self.push(d);
         }
         found
     }
 
     /// A required string field (`min_len`..=`max_len` chars).
-    pub fn required_str<'n>(&mut self, map: MapRef<'n>, key: &str, min_len: usize, max_len: usize) -> Option<(&'n str, Span)> {
+    pub fn required_str<'n>(
+        &mut self,
+        map: MapRef<'n>,
+        key: &str,
+        min_len: usize,
+        max_len: usize,
+    ) -> Option<(&'n str, Span)> {
         let entry = self.required(map, key)?;
         self.str_value(&entry.value, &join_path(map.path, key), min_len, max_len)
     }
 
     /// An optional string field.
-    pub fn optional_str<'n>(&mut self, map: MapRef<'n>, key: &str, min_len: usize, max_len: usize) -> Option<(&'n str, Span)> {
+    pub fn optional_str<'n>(
+        &mut self,
+        map: MapRef<'n>,
+        key: &str,
+        min_len: usize,
+        max_len: usize,
+    ) -> Option<(&'n str, Span)> {
         let entry = map.node.get(key)?;
         self.str_value(&entry.value, &join_path(map.path, key), min_len, max_len)
     }
 
     /// A string value with a length check.
-    pub fn str_value<'n>(&mut self, node: &'n Node, path: &str, min_len: usize, max_len: usize) -> Option<(&'n str, Span)> {
+    pub fn str_value<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        min_len: usize,
+        max_len: usize,
+    ) -> Option<(&'n str, Span)> {
         let Some(s) = node.as_str() else {
             self.wrong_type(node, path, "a string");
             return None;
         };
-        self.check_len(node.span, path, s.chars().count(), min_len, max_len, "characters");
+        self.check_len(
+            node.span,
+            path,
+            s.chars().count(),
+            min_len,
+            max_len,
+            "characters",
+        );
         Some((s, node.span))
     }
 
     /// Report a length outside `min..=max`.
-    pub fn check_len(&mut self, span: Span, path: &str, len: usize, min: usize, max: usize, unit: &str) {
+    pub fn check_len(
+        &mut self,
+        span: Span,
+        path: &str,
+        len: usize,
+        min: usize,
+        max: usize,
+        unit: &str,
+    ) {
         let message = if len < min {
-            if min == 1 { format!("`{path}` must not be empty") } else { format!("`{path}` must have at least {min} {unit}, found {len}") }
+            if min == 1 {
+                format!("`{path}` must not be empty")
+            } else {
+                format!("`{path}` must have at least {min} {unit}, found {len}")
+            }
         } else if len > max {
             format!("`{path}` must have at most {max} {unit}, found {len}")
         } else {
@@ -140,15 +212,28 @@ impl<'a> Lowerer<'a> {
         match entry.value.kind {
             NodeKind::Bool(b) => Some(b),
             _ => {
-                self.wrong_type(&entry.value, &join_path(map.path, key), "a boolean (`true` or `false`)");
+                self.wrong_type(
+                    &entry.value,
+                    &join_path(map.path, key),
+                    "a boolean (`true` or `false`)",
+                );
                 None
             }
         }
     }
 
     /// A string that must be one of `allowed`.
-    pub fn enum_value<'n>(&mut self, node: &'n Node, path: &str, allowed: &[&str]) -> Option<&'n str> {
-        let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+    pub fn enum_value<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        allowed: &[&str],
+    ) -> Option<&'n str> {
+        let list = allowed
+            .iter()
+            .map(|a| format!("`{a}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let Some(s) = node.as_str() else {
             self.wrong_type(node, path, &format!("one of {list}"));
             return None;
@@ -158,7 +243,11 @@ impl<'a> Lowerer<'a> {
         }
         let hint = did_you_mean(s, allowed.iter().copied());
         let d = self
-            .diag(self.rules.bad_value, node.span, format!("`{path}` must be one of {list}, found `{s}`"))
+            .diag(
+                self.rules.bad_value,
+                node.span,
+                format!("`{path}` must be one of {list}, found `{s}`"),
+            )
             .label("not an allowed value")
             .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
         self.push(d);
@@ -166,13 +255,23 @@ impl<'a> Lowerer<'a> {
     }
 
     /// An optional field that must be one of `allowed`.
-    pub fn optional_enum<'n>(&mut self, map: MapRef<'n>, key: &str, allowed: &[&str]) -> Option<&'n str> {
+    pub fn optional_enum<'n>(
+        &mut self,
+        map: MapRef<'n>,
+        key: &str,
+        allowed: &[&str],
+    ) -> Option<&'n str> {
         let entry = map.node.get(key)?;
         self.enum_value(&entry.value, &join_path(map.path, key), allowed)
     }
 
     /// A list of strings (each non-empty when `non_empty_items`).
-    pub fn str_list<'n>(&mut self, node: &'n Node, path: &str, non_empty_items: bool) -> Vec<(&'n str, Span)> {
+    pub fn str_list<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        non_empty_items: bool,
+    ) -> Vec<(&'n str, Span)> {
         let Some(items) = node.as_seq() else {
             self.wrong_type(node, path, "a list of strings");
             return Vec::new();
@@ -180,7 +279,9 @@ impl<'a> Lowerer<'a> {
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let item_path = format!("{path}[{i}]");
-            if let Some(v) = self.str_value(item, &item_path, usize::from(non_empty_items), usize::MAX) {
+            if let Some(v) =
+                self.str_value(item, &item_path, usize::from(non_empty_items), usize::MAX)
+            {
                 out.push(v);
             }
         }
@@ -189,12 +290,18 @@ impl<'a> Lowerer<'a> {
 
     /// Warn about keys not in `known`, with "did you mean" when one is close.
     pub fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
-        let Some(entries) = map.node.as_map() else { return };
+        let Some(entries) = map.node.as_map() else {
+            return;
+        };
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
             let full = join_path(map.path, &e.key);
             let hint = did_you_mean(&e.key, known.iter().copied());
             let d = self
-                .diag(self.rules.unknown_key, e.key_span, format!("unknown key `{full}`"))
+                .diag(
+                    self.rules.unknown_key,
+                    e.key_span,
+                    format!("unknown key `{full}`"),
+                )
                 .label("unknown key")
                 .note(consequence.to_string())
                 .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
@@ -209,4 +316,27 @@ pub fn as_int(node: &Node) -> Option<i64> {
         NodeKind::Number(Number::Int(i)) => Some(i),
         _ => None,
     }
+}
+
+/// The span of `needle` (a part of the string value of `node`) in the source: exact when the
+/// scalar is written without escapes, else the whole value.
+pub fn span_in_value(file: &SourceFile, node: &Node, value_offset: usize, needle: &str) -> Span {
+    let source = file.slice(node.span);
+    let value = node.as_str().unwrap_or_default();
+    let quote = usize::from(source.starts_with(['"', '\'']));
+    // Fast path: the source between quotes is the value itself.
+    if source.get(quote..quote + value.len()) == Some(value) {
+        let start = node.span.start + quote + value_offset;
+        return Span::new(start, start + needle.len());
+    }
+    // Escapes or folding changed offsets: find the needle's n-th occurrence in the source.
+    let nth = value[..value_offset.min(value.len())]
+        .matches(needle)
+        .count();
+    source
+        .match_indices(needle)
+        .nth(nth)
+        .map_or(node.span, |(i, _)| {
+            Span::new(node.span.start + i, node.span.start + i + needle.len())
+        })
 }

@@ -42,7 +42,10 @@ impl FileResult {
     pub fn tool_count(&self) -> usize {
         match &self.item {
             Item::Dojops(item) => item.tool_count(),
-            Item::None => usize::from(matches!(self.file.format, FormatId::DojopsTool | FormatId::DojopsDops)),
+            Item::None => usize::from(matches!(
+                self.file.format,
+                FormatId::DojopsTool | FormatId::DojopsDops
+            )),
         }
     }
 }
@@ -51,11 +54,21 @@ impl FileResult {
 pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
     let (file, fatal) = read_source(path, display, format);
     if let Some(d) = fatal {
-        return FileResult { file, companions: Vec::new(), diagnostics: vec![d], item: Item::None };
+        return FileResult {
+            file,
+            companions: Vec::new(),
+            diagnostics: vec![d],
+            item: Item::None,
+        };
     }
     match format {
         FormatId::DojopsTool | FormatId::DojopsDops | FormatId::DojopsPolicy => dojops::load(file),
-        FormatId::DojopsSchema | FormatId::Config => FileResult { file, companions: Vec::new(), diagnostics: Vec::new(), item: Item::None },
+        FormatId::DojopsSchema | FormatId::Config => FileResult {
+            file,
+            companions: Vec::new(),
+            diagnostics: Vec::new(),
+            item: Item::None,
+        },
     }
 }
 
@@ -66,7 +79,11 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 
 /// Read a file as text. Returns the source (lossily decoded if needed) and, when the file
 /// cannot be checked at all, the one diagnostic that says why.
-pub fn read_source(path: &Path, display: String, format: FormatId) -> (Arc<SourceFile>, Option<Diagnostic>) {
+pub fn read_source(
+    path: &Path,
+    display: String,
+    format: FormatId,
+) -> (Arc<SourceFile>, Option<Diagnostic>) {
     let empty = |msg: String| {
         let file = SourceFile::new(path.to_path_buf(), display.clone(), format, String::new());
         let d = Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), msg);
@@ -74,7 +91,11 @@ pub fn read_source(path: &Path, display: String, format: FormatId) -> (Arc<Sourc
     };
     let bytes = match std::fs::metadata(path) {
         Ok(meta) if meta.len() > MAX_READ_BYTES => {
-            return empty(format!("the file is {} bytes; toolc does not read files over {} MiB", meta.len(), MAX_READ_BYTES / (1024 * 1024)));
+            return empty(format!(
+                "the file is {} bytes; toolc does not read files over {} MiB",
+                meta.len(),
+                MAX_READ_BYTES / (1024 * 1024)
+            ));
         }
         Ok(meta) if meta.is_dir() => return empty("expected a file, found a directory".into()),
         Ok(_) => match std::fs::read(path) {
@@ -87,7 +108,12 @@ pub fn read_source(path: &Path, display: String, format: FormatId) -> (Arc<Sourc
 }
 
 /// Turn bytes into a source file, diagnosing binary, non-UTF-8 and empty content.
-pub fn decode(path: &Path, display: String, format: FormatId, bytes: Vec<u8>) -> (Arc<SourceFile>, Option<Diagnostic>) {
+pub fn decode(
+    path: &Path,
+    display: String,
+    format: FormatId,
+    bytes: Vec<u8>,
+) -> (Arc<SourceFile>, Option<Diagnostic>) {
     let nul = bytes.iter().position(|b| *b == 0);
     let (text, utf8_error) = match String::from_utf8(bytes) {
         Ok(text) => (text, None),
@@ -99,19 +125,35 @@ pub fn decode(path: &Path, display: String, format: FormatId, bytes: Vec<u8>) ->
     let file = SourceFile::new(path.to_path_buf(), display, format, text);
     let fatal = if let Some(at) = nul {
         Some(
-            Diagnostic::new(&syn::BINARY_FILE, &file, Span::point(at.min(file.text.len())), "the file contains a NUL byte: it looks binary, not like a tool definition")
-                .label("NUL byte")
-                .help("check that the right file is committed under this name"),
+            Diagnostic::new(
+                &syn::BINARY_FILE,
+                &file,
+                Span::point(at.min(file.text.len())),
+                "the file contains a NUL byte: it looks binary, not like a tool definition",
+            )
+            .label("NUL byte")
+            .help("check that the right file is committed under this name"),
         )
     } else if let Some(at) = utf8_error {
-        let span = Span::new(at, at + file.text[at..].chars().next().map_or(0, char::len_utf8));
+        let span = Span::new(
+            at,
+            at + file.text[at..].chars().next().map_or(0, char::len_utf8),
+        );
         Some(
-            Diagnostic::new(&syn::INVALID_UTF8, &file, span, format!("the file is not valid UTF-8 (first bad byte at offset {at})"))
-                .label("not UTF-8")
-                .help("re-save the file as UTF-8"),
+            Diagnostic::new(
+                &syn::INVALID_UTF8,
+                &file,
+                span,
+                format!("the file is not valid UTF-8 (first bad byte at offset {at})"),
+            )
+            .label("not UTF-8")
+            .help("re-save the file as UTF-8"),
         )
     } else if file.body().trim().is_empty() {
-        Some(Diagnostic::new(&syn::EMPTY_FILE, &file, Span::point(0), "the file is empty").help("add the definition, or delete the file"))
+        Some(
+            Diagnostic::new(&syn::EMPTY_FILE, &file, Span::point(0), "the file is empty")
+                .help("add the definition, or delete the file"),
+        )
     } else {
         None
     };
@@ -137,7 +179,9 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                 d = d.related(file, *span, msg.clone());
             }
             if e.kind == SyntaxErrorKind::DuplicateKey {
-                d = d.label("duplicate key").help("remove one of the two keys; parsers disagree on which one wins");
+                d = d
+                    .label("duplicate key")
+                    .help("remove one of the two keys; parsers disagree on which one wins");
             }
             d
         })

@@ -85,25 +85,34 @@ pub(crate) use declare_rules;
 
 /// Every rule, in code order.
 pub fn all() -> Vec<&'static Rule> {
-    let mut rules: Vec<&'static Rule> = [syntax::RULES, dojops::RULES, schema::RULES, security::RULES, references::RULES]
-        .into_iter()
-        .flatten()
-        .copied()
-        .collect();
+    let mut rules: Vec<&'static Rule> = [
+        syntax::RULES,
+        dojops::RULES,
+        schema::RULES,
+        security::RULES,
+        references::RULES,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+    .collect();
     rules.sort_by_key(|r| r.code);
     rules
 }
 
 /// Find a rule by code (`DOJ003`, any case) or name (`invalid-tool-name`).
 pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
-    all().into_iter().find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
+    all()
+        .into_iter()
+        .find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
 }
 
 /// True when `selector` (a code, a name, a code prefix such as `DOJ` or `DOJ0`, or `ALL`) selects `rule`.
 pub fn selector_matches(selector: &str, rule: &Rule) -> bool {
     selector.eq_ignore_ascii_case("ALL")
         || rule.name == selector
-        || rule.code.len() >= selector.len() && rule.code[..selector.len()].eq_ignore_ascii_case(selector)
+        || rule.code.len() >= selector.len()
+            && rule.code[..selector.len()].eq_ignore_ascii_case(selector)
 }
 
 /// True when `selector` selects at least one rule.
@@ -113,7 +122,10 @@ pub fn selector_is_known(selector: &str) -> bool {
 
 /// The documentation page of a rule (`rules/<CODE>.md`, embedded at build time).
 pub fn page(rule: &Rule) -> Option<&'static str> {
-    pages::PAGES.iter().find(|(code, _)| *code == rule.code).map(|(_, text)| *text)
+    pages::PAGES
+        .iter()
+        .find(|(code, _)| *code == rule.code)
+        .map(|(_, text)| *text)
 }
 
 /// Every embedded page as (code, text).

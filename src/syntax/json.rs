@@ -25,12 +25,18 @@ fn strict() -> ParseOptions {
 
 /// Parse `text` (a slice of a file starting at byte `base`) as one strict JSON value.
 pub fn parse(text: &str, base: usize) -> Parsed {
-    let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
+    let collect = CollectOptions {
+        comments: CommentCollectionStrategy::Off,
+        tokens: false,
+    };
     let mut out = Parsed::default();
     match jsonc_parser::parse_to_ast(text, &collect, &strict()) {
         Ok(result) => match result.value {
             Some(value) => {
-                let mut ctx = Lower { base, errors: &mut out.errors };
+                let mut ctx = Lower {
+                    base,
+                    errors: &mut out.errors,
+                };
                 out.root = ctx.lower(value, 0);
             }
             None => out.errors.push(SyntaxError {
@@ -43,7 +49,11 @@ pub fn parse(text: &str, base: usize) -> Parsed {
         Err(err) => {
             let range = err.range();
             let message = err.kind().to_string();
-            let kind = if message.contains("nesting depth") { SyntaxErrorKind::TooDeep } else { SyntaxErrorKind::Json };
+            let kind = if message.contains("nesting depth") {
+                SyntaxErrorKind::TooDeep
+            } else {
+                SyntaxErrorKind::Json
+            };
             out.errors.push(SyntaxError {
                 kind,
                 message: lowercase_first(&message),
@@ -89,9 +99,15 @@ impl Lower<'_> {
             return None;
         }
         Some(match value {
-            Value::StringLit(s) => Node::new(self.span(s.range), NodeKind::String(s.value.into_owned())),
+            Value::StringLit(s) => {
+                Node::new(self.span(s.range), NodeKind::String(s.value.into_owned()))
+            }
             Value::NumberLit(n) => {
-                let number = n.value.parse::<i64>().map(Number::Int).unwrap_or_else(|_| Number::Float(n.value.parse().unwrap_or(f64::NAN)));
+                let number = n
+                    .value
+                    .parse::<i64>()
+                    .map(Number::Int)
+                    .unwrap_or_else(|_| Number::Float(n.value.parse().unwrap_or(f64::NAN)));
                 Node::new(self.span(n.range), NodeKind::Number(number))
             }
             Value::BooleanLit(b) => Node::new(self.span(b.range), NodeKind::Bool(b.value)),
@@ -124,7 +140,11 @@ impl Lower<'_> {
                         continue;
                     }
                     seen.insert(key.clone(), key_span);
-                    entries.push(Entry { key, key_span, value });
+                    entries.push(Entry {
+                        key,
+                        key_span,
+                        value,
+                    });
                 }
                 Node::new(span, NodeKind::Map(entries))
             }

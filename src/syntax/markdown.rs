@@ -57,14 +57,20 @@ fn is_fence(line: &str) -> bool {
 pub fn split_front_matter(text: &str, start: usize) -> Result<FrontMatter, FrontMatterError> {
     let mut it = lines(text, start);
     let Some((open, yaml_start)) = it.next() else {
-        return Err(FrontMatterError::Missing { first_line: Span::point(start) });
+        return Err(FrontMatterError::Missing {
+            first_line: Span::point(start),
+        });
     };
     if !is_fence(&text[open.start..open.end]) {
         return Err(FrontMatterError::Missing { first_line: open });
     }
     for (line, next) in it {
         if is_fence(&text[line.start..line.end]) {
-            return Ok(FrontMatter { open, yaml: Span::new(yaml_start, line.start), body_start: next });
+            return Ok(FrontMatter {
+                open,
+                yaml: Span::new(yaml_start, line.start),
+                body_start: next,
+            });
         }
     }
     Err(FrontMatterError::Unclosed { open })
@@ -91,7 +97,11 @@ pub fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
             if let Some(last) = sections.last_mut() {
                 last.content.end = line.start;
             }
-            sections.push(Section { title: title.trim().to_string(), heading: line, content: Span::new(next, text.len()) });
+            sections.push(Section {
+                title: title.trim().to_string(),
+                heading: line,
+                content: Span::new(next, text.len()),
+            });
         }
     }
     sections
@@ -113,8 +123,17 @@ mod tests {
 
     #[test]
     fn missing_and_unclosed() {
-        assert!(matches!(split_front_matter("# hi\n", 0), Err(FrontMatterError::Missing { .. })));
-        assert!(matches!(split_front_matter("---\na: 1\n", 0), Err(FrontMatterError::Unclosed { .. })));
-        assert!(matches!(split_front_matter("", 0), Err(FrontMatterError::Missing { .. })));
+        assert!(matches!(
+            split_front_matter("# hi\n", 0),
+            Err(FrontMatterError::Missing { .. })
+        ));
+        assert!(matches!(
+            split_front_matter("---\na: 1\n", 0),
+            Err(FrontMatterError::Unclosed { .. })
+        ));
+        assert!(matches!(
+            split_front_matter("", 0),
+            Err(FrontMatterError::Missing { .. })
+        ));
     }
 }

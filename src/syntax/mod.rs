@@ -116,12 +116,17 @@ impl Node {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(*b),
             NodeKind::Number(Number::Int(i)) => Value::from(*i),
-            NodeKind::Number(Number::Float(f)) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            NodeKind::Number(Number::Float(f)) => {
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            }
             NodeKind::String(s) => Value::String(s.clone()),
             NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
-            NodeKind::Map(entries) => {
-                Value::Object(entries.iter().map(|e| (e.key.clone(), e.value.to_json())).collect())
-            }
+            NodeKind::Map(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|e| (e.key.clone(), e.value.to_json()))
+                    .collect(),
+            ),
         }
     }
 
@@ -157,7 +162,9 @@ impl Node {
     pub fn height(&self) -> usize {
         match &self.kind {
             NodeKind::Seq(items) => 1 + items.iter().map(Node::height).max().unwrap_or(0),
-            NodeKind::Map(entries) => 1 + entries.iter().map(|e| e.value.height()).max().unwrap_or(0),
+            NodeKind::Map(entries) => {
+                1 + entries.iter().map(|e| e.value.height()).max().unwrap_or(0)
+            }
             _ => 1,
         }
     }

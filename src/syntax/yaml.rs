@@ -15,7 +15,16 @@ const MAX_EXPANDED_NODES: usize = 200_000;
 
 /// Parse `text` (a slice of a file starting at byte `base`) as a single YAML document.
 pub fn parse(text: &str, base: usize) -> Parsed {
-    let mut builder = Builder { base, text, stack: Vec::new(), anchors: HashMap::new(), nodes: 0, out: Parsed::default(), documents: 0, stopped: false };
+    let mut builder = Builder {
+        base,
+        text,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        nodes: 0,
+        out: Parsed::default(),
+        documents: 0,
+        stopped: false,
+    };
     let mut parser = Parser::new_from_str(text);
     loop {
         match parser.next_event() {
@@ -62,8 +71,16 @@ fn token_span(text: &str, offset: usize) -> Span {
         .char_indices()
         .find(|(_, c)| c.is_whitespace())
         .map_or(rest.len(), |(i, _)| i);
-    let len = if len == 0 { rest.chars().next().map_or(0, char::len_utf8) } else { len };
-    let len = if rest.starts_with(['\n', '\r']) { 0 } else { len };
+    let len = if len == 0 {
+        rest.chars().next().map_or(0, char::len_utf8)
+    } else {
+        len
+    };
+    let len = if rest.starts_with(['\n', '\r']) {
+        0
+    } else {
+        len
+    };
     Span::new(offset, offset + len)
 }
 
@@ -82,8 +99,18 @@ struct Anchored {
 }
 
 enum Frame {
-    Seq { start: usize, items: Vec<Node>, anchor: usize },
-    Map { start: usize, entries: Vec<Entry>, key: Option<(String, Span)>, seen: HashMap<String, Span>, anchor: usize },
+    Seq {
+        start: usize,
+        items: Vec<Node>,
+        anchor: usize,
+    },
+    Map {
+        start: usize,
+        entries: Vec<Entry>,
+        key: Option<(String, Span)>,
+        seen: HashMap<String, Span>,
+        anchor: usize,
+    },
 }
 
 struct Builder<'a> {
@@ -113,7 +140,9 @@ impl Builder<'_> {
                 if self.documents > 1 {
                     self.out.errors.push(SyntaxError {
                         kind: SyntaxErrorKind::MultipleDocuments,
-                        message: "a second YAML document is not allowed here; only the first is read".into(),
+                        message:
+                            "a second YAML document is not allowed here; only the first is read"
+                                .into(),
                         span: token_span(self.text, span.start - self.base).shifted(self.base),
                         related: None,
                     });
@@ -131,36 +160,80 @@ impl Builder<'_> {
             }
             Event::SequenceStart(_, anchor, _) => {
                 self.check_depth(span)?;
-                self.stack.push(Frame::Seq { start: span.start, items: Vec::new(), anchor });
+                self.stack.push(Frame::Seq {
+                    start: span.start,
+                    items: Vec::new(),
+                    anchor,
+                });
             }
             Event::MappingStart(_, anchor, _) => {
                 self.check_depth(span)?;
-                self.stack.push(Frame::Map { start: span.start, entries: Vec::new(), key: None, seen: HashMap::new(), anchor });
+                self.stack.push(Frame::Map {
+                    start: span.start,
+                    entries: Vec::new(),
+                    key: None,
+                    seen: HashMap::new(),
+                    anchor,
+                });
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let Some(frame) = self.stack.pop() else { return Ok(()) };
+                let Some(frame) = self.stack.pop() else {
+                    return Ok(());
+                };
                 let (node, anchor) = match frame {
-                    Frame::Seq { start, items, anchor } => {
+                    Frame::Seq {
+                        start,
+                        items,
+                        anchor,
+                    } => {
                         let end = items.last().map_or(span.end, |n| n.span.end);
-                        let end = if self.is_flow_close(span) { span.end } else { end };
-                        (Node::new(Span::new(start, end.max(start)), NodeKind::Seq(items)), anchor)
+                        let end = if self.is_flow_close(span) {
+                            span.end
+                        } else {
+                            end
+                        };
+                        (
+                            Node::new(Span::new(start, end.max(start)), NodeKind::Seq(items)),
+                            anchor,
+                        )
                     }
-                    Frame::Map { start, entries, anchor, .. } => {
-                        let end = entries.last().map_or(span.end, |e| e.value.span.end.max(e.key_span.end));
-                        let end = if self.is_flow_close(span) { span.end } else { end };
-                        (Node::new(Span::new(start, end.max(start)), NodeKind::Map(entries)), anchor)
+                    Frame::Map {
+                        start,
+                        entries,
+                        anchor,
+                        ..
+                    } => {
+                        let end = entries
+                            .last()
+                            .map_or(span.end, |e| e.value.span.end.max(e.key_span.end));
+                        let end = if self.is_flow_close(span) {
+                            span.end
+                        } else {
+                            end
+                        };
+                        (
+                            Node::new(Span::new(start, end.max(start)), NodeKind::Map(entries)),
+                            anchor,
+                        )
                     }
                 };
                 self.finish(node, anchor)?;
             }
             Event::Alias(id) => {
                 let Some(anchored) = self.anchors.get(&id) else {
-                    return Err(SyntaxError { kind: SyntaxErrorKind::Yaml, message: "unknown anchor".into(), span, related: None });
+                    return Err(SyntaxError {
+                        kind: SyntaxErrorKind::Yaml,
+                        message: "unknown anchor".into(),
+                        span,
+                        related: None,
+                    });
                 };
                 if self.nodes + anchored.size > MAX_EXPANDED_NODES {
                     return Err(SyntaxError {
                         kind: SyntaxErrorKind::AliasLimit,
-                        message: format!("aliases expand this document beyond {MAX_EXPANDED_NODES} nodes"),
+                        message: format!(
+                            "aliases expand this document beyond {MAX_EXPANDED_NODES} nodes"
+                        ),
                         span,
                         related: None,
                     });
@@ -168,7 +241,9 @@ impl Builder<'_> {
                 if self.stack.len() + anchored.height > MAX_DEPTH {
                     return Err(SyntaxError {
                         kind: SyntaxErrorKind::TooDeep,
-                        message: format!("this alias nests the document deeper than {MAX_DEPTH} levels"),
+                        message: format!(
+                            "this alias nests the document deeper than {MAX_DEPTH} levels"
+                        ),
                         span,
                         related: None,
                     });
@@ -204,7 +279,14 @@ impl Builder<'_> {
         if anchor != 0 {
             let size = node.size();
             let height = node.height();
-            self.anchors.insert(anchor, Anchored { node: node.clone(), size, height });
+            self.anchors.insert(
+                anchor,
+                Anchored {
+                    node: node.clone(),
+                    size,
+                    height,
+                },
+            );
         }
         match self.stack.last_mut() {
             None => {
@@ -213,20 +295,25 @@ impl Builder<'_> {
                 }
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, seen, .. }) => match key.take() {
+            Some(Frame::Map {
+                entries, key, seen, ..
+            }) => match key.take() {
                 None => {
                     let text = match &node.kind {
                         NodeKind::String(s) => s.clone(),
                         NodeKind::Null => String::new(),
                         NodeKind::Bool(b) => b.to_string(),
-                        NodeKind::Number(_) => self.text
+                        NodeKind::Number(_) => self
+                            .text
                             .get(node.span.start - self.base..node.span.end - self.base)
                             .unwrap_or_default()
                             .to_string(),
                         NodeKind::Seq(_) | NodeKind::Map(_) => {
                             return Err(SyntaxError {
                                 kind: SyntaxErrorKind::Yaml,
-                                message: "a mapping key must be a plain value, not a list or mapping".into(),
+                                message:
+                                    "a mapping key must be a plain value, not a list or mapping"
+                                        .into(),
                                 span: node.span,
                                 related: None,
                             });
@@ -244,7 +331,11 @@ impl Builder<'_> {
                         });
                     } else {
                         seen.insert(k.clone(), key_span);
-                        entries.push(Entry { key: k, key_span, value: node });
+                        entries.push(Entry {
+                            key: k,
+                            key_span,
+                            value: node,
+                        });
                     }
                 }
             },
@@ -259,7 +350,9 @@ fn resolve_plain(value: &str) -> NodeKind {
         "" | "~" | "null" | "Null" | "NULL" => return NodeKind::Null,
         "true" | "True" | "TRUE" => return NodeKind::Bool(true),
         "false" | "False" | "FALSE" => return NodeKind::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return NodeKind::Number(Number::Float(f64::INFINITY)),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return NodeKind::Number(Number::Float(f64::INFINITY));
+        }
         "-.inf" | "-.Inf" | "-.INF" => return NodeKind::Number(Number::Float(f64::NEG_INFINITY)),
         ".nan" | ".NaN" | ".NAN" => return NodeKind::Number(Number::Float(f64::NAN)),
         _ => {}
@@ -285,7 +378,10 @@ fn parse_int(value: &str) -> Option<Number> {
         if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        return Some(value.parse::<i64>().map_or_else(|_| Number::Float(value.parse().unwrap_or(f64::NAN)), Number::Int));
+        return Some(value.parse::<i64>().map_or_else(
+            |_| Number::Float(value.parse().unwrap_or(f64::NAN)),
+            Number::Int,
+        ));
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
@@ -300,7 +396,11 @@ fn looks_like_float(value: &str) -> bool {
         None => (v, None),
     };
     let mantissa_ok = match mantissa.split_once('.') {
-        Some((a, b)) => (!a.is_empty() || !b.is_empty()) && a.bytes().all(|c| c.is_ascii_digit()) && b.bytes().all(|c| c.is_ascii_digit()),
+        Some((a, b)) => {
+            (!a.is_empty() || !b.is_empty())
+                && a.bytes().all(|c| c.is_ascii_digit())
+                && b.bytes().all(|c| c.is_ascii_digit())
+        }
         None => !mantissa.is_empty() && mantissa.bytes().all(|c| c.is_ascii_digit()),
     };
     let exponent_ok = exponent.is_none_or(|e| {
@@ -324,7 +424,10 @@ mod tests {
     fn scalars_resolve_by_core_schema() {
         let r = root("a: 1\nb: 1.5\nc: true\nd: ~\ne: '1'\nf: 1.2.0\ng: yes\n");
         assert_eq!(r.value("a").unwrap().kind, NodeKind::Number(Number::Int(1)));
-        assert_eq!(r.value("b").unwrap().kind, NodeKind::Number(Number::Float(1.5)));
+        assert_eq!(
+            r.value("b").unwrap().kind,
+            NodeKind::Number(Number::Float(1.5))
+        );
         assert_eq!(r.value("c").unwrap().kind, NodeKind::Bool(true));
         assert_eq!(r.value("d").unwrap().kind, NodeKind::Null);
         assert_eq!(r.value("e").unwrap().as_str(), Some("1"));
@@ -362,7 +465,12 @@ mod tests {
             bomb.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
         }
         let parsed = parse(&bomb, 0);
-        assert!(parsed.errors.iter().any(|e| e.kind == SyntaxErrorKind::AliasLimit));
+        assert!(
+            parsed
+                .errors
+                .iter()
+                .any(|e| e.kind == SyntaxErrorKind::AliasLimit)
+        );
     }
 
     #[test]

@@ -29,7 +29,12 @@ pub struct Skill {
 
 /// Parse, lower, validate and lint one `.dops` file.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
-    FileResult { file, companions: Vec::new(), diagnostics: Vec::new(), item: FileItem::Dojops(Item::Skill(Skill::default())) }
+    FileResult {
+        file,
+        companions: Vec::new(),
+        diagnostics: Vec::new(),
+        item: FileItem::Dojops(Item::Skill(Skill::default())),
+    }
 }
 
 /// REF001/REF002: dependencies of the skills of one project.

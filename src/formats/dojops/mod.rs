@@ -80,12 +80,20 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     }
     let mut projects: BTreeMap<PathBuf, Project<'_>> = BTreeMap::new();
     for r in results {
-        let FileItem::Dojops(item) = &r.item else { continue };
+        let FileItem::Dojops(item) = &r.item else {
+            continue;
+        };
         let project = projects.entry(project_of(&r.file.path)).or_default();
         match item {
-            Item::Tool(t) => project.members.extend(t.name.as_ref().map(|name| Member { file: &r.file, name })),
+            Item::Tool(t) => project.members.extend(t.name.as_ref().map(|name| Member {
+                file: &r.file,
+                name,
+            })),
             Item::Skill(s) => {
-                project.members.extend(s.name.as_ref().map(|name| Member { file: &r.file, name }));
+                project.members.extend(s.name.as_ref().map(|name| Member {
+                    file: &r.file,
+                    name,
+                }));
                 project.skills.push((&r.file, s));
             }
             Item::Policy(p) => project.policies.push((&r.file, p)),

@@ -1,19 +1,643 @@
 //! DojOps `tool.yaml` (spec 1) and the schema files it names.
+//!
+//! DojOps skips an invalid manifest without a word, so every shape problem here is an error:
+//! the user's tool would otherwise just vanish at run time.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Item, Name};
-use crate::formats::{FileResult, Item as FileItem};
-use crate::source::SourceFile;
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::formats::fields::{Lowerer, MapRef, ShapeRules, as_int, join_path, span_in_value};
+use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
+use crate::rules::{dojops as rules, security};
+use crate::schema::{SchemaOptions, check_schema, root_property_names};
+use crate::source::{FormatId, SourceFile, Span};
+use crate::syntax::{Node, NodeKind, json, yaml};
+
+/// DojOps skips manifests and schema files larger than this.
+pub const MAX_DOJOPS_FILE: usize = 64 * 1024;
+
+/// The shape rules of DojOps files.
+pub static SHAPE: ShapeRules = ShapeRules {
+    missing: &rules::MISSING_REQUIRED_FIELD,
+    wrong_type: &rules::WRONG_FIELD_TYPE,
+    bad_value: &rules::INVALID_ENUM_VALUE,
+    length: &rules::INVALID_FIELD_LENGTH,
+    unknown_key: &rules::UNKNOWN_KEY,
+};
+
+/// What DojOps does with a key it does not know.
+pub const DROPPED_NOTE: &str =
+    "DojOps silently drops keys it does not know: whatever this sets has no effect";
+
+const TOP_KEYS: &[&str] = &[
+    "spec",
+    "name",
+    "version",
+    "type",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "tags",
+    "generator",
+    "files",
+    "verification",
+    "detector",
+    "permissions",
+];
+const GENERATOR_KEYS: &[&str] = &[
+    "strategy",
+    "systemPrompt",
+    "updateMode",
+    "existingDelimiter",
+    "userPromptTemplate",
+];
+const FILE_KEYS: &[&str] = &["path", "serializer"];
+const SERIALIZERS: &[&str] = &["yaml", "json", "hcl", "ini", "toml", "raw"];
+const PERMISSION_KEYS: &[&str] = &["filesystem", "network", "child_process"];
+
+/// The spec's verification whitelist (§8).
+pub const SPEC_BINARIES: &[&str] = &[
+    "terraform",
+    "kubectl",
+    "helm",
+    "ansible-lint",
+    "docker",
+    "hadolint",
+    "yamllint",
+    "jsonlint",
+    "shellcheck",
+    "tflint",
+    "kubeval",
+    "conftest",
+    "checkov",
+    "trivy",
+    "kube-score",
+    "polaris",
+];
+/// Binaries current DojOps also accepts (IMPLEMENTATION-NOTES.md).
+pub const RUNTIME_ONLY_BINARIES: &[&str] = &[
+    "ansible-playbook",
+    "nginx",
+    "promtool",
+    "systemd-analyze",
+    "make",
+    "actionlint",
+    "caddy",
+    "haproxy",
+    "nomad",
+    "podman",
+    "fluentd",
+    "opa",
+    "vault",
+    "circleci",
+    "npx",
+    "tsc",
+    "cfn-lint",
+];
 
 /// A lowered `tool.yaml`.
 #[derive(Debug, Default)]
 pub struct Tool {
     /// `name`, when present and a string.
     pub name: Option<Name>,
+    /// The input schema, when it was found and parsed.
+    pub input_schema: Option<Arc<SourceFile>>,
 }
 
-/// Parse, lower, validate and lint one manifest and its schema files.
+/// Parse, lower, validate and lint one manifest and the schema files it names.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
-    FileResult { file, companions: Vec::new(), diagnostics: Vec::new(), item: FileItem::Dojops(Item::Tool(Tool::default())) }
+    let mut result = FileResult {
+        file: Arc::clone(&file),
+        companions: Vec::new(),
+        diagnostics: Vec::new(),
+        item: FileItem::None,
+    };
+    if file.text.len() > MAX_DOJOPS_FILE {
+        result.diagnostics.push(too_large(&file, "manifest"));
+    }
+    let parsed = yaml::parse(file.body(), file.bom_len);
+    result
+        .diagnostics
+        .extend(syntax_diagnostics(&file, &parsed));
+    let Some(root) = parsed.root else {
+        return result;
+    };
+    let mut lw = Lowerer::new(&file, &SHAPE);
+    let mut tool = Tool::default();
+    if let Some(map) = lw.as_map(&root, Span::point(root.span.start), "") {
+        lower(&mut lw, map, &mut tool, &mut result.companions);
+    }
+    result.diagnostics.extend(lw.diags);
+    result.item = FileItem::Dojops(Item::Tool(tool));
+    result
+}
+
+fn too_large(file: &Arc<SourceFile>, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        &rules::FILE_TOO_LARGE,
+        file,
+        Span::point(file.bom_len),
+        format!(
+            "this {what} is {} bytes, over the 64 KiB DojOps reads",
+            file.text.len()
+        ),
+    )
+    .note("DojOps skips the tool without an error: it will not be registered")
+    .help("split the content or shorten the system prompt")
+}
+
+fn lower(
+    lw: &mut Lowerer<'_>,
+    map: MapRef<'_>,
+    tool: &mut Tool,
+    companions: &mut Vec<Arc<SourceFile>>,
+) {
+    lw.unknown_keys(map, TOP_KEYS, DROPPED_NOTE);
+    check_spec(lw, map);
+    if let Some((name, span)) = lw.required_str(map, "name", 1, 64) {
+        check_name(lw, name, span);
+        tool.name = Some(Name {
+            value: name.to_string(),
+            span,
+        });
+    }
+    if let Some(e) = lw.required(map, "version") {
+        if matches!(e.value.kind, NodeKind::Number(_)) {
+            let text = lw.file.slice(e.value.span).to_string();
+            let d = lw
+                .diag(
+                    &rules::WRONG_FIELD_TYPE,
+                    e.value.span,
+                    format!("`version` must be a string, found the number `{text}`"),
+                )
+                .label("a number, not a string")
+                .help(format!("quote it: `version: \"{text}\"`"));
+            lw.push(d);
+        } else {
+            lw.str_value(&e.value, "version", 1, usize::MAX);
+        }
+    }
+    if let Some(e) = lw.required(map, "type") {
+        lw.enum_value(&e.value, "type", &["tool"]);
+    }
+    lw.required_str(map, "description", 1, 500);
+    let input = lw.required_str(map, "inputSchema", 1, usize::MAX);
+    let output = lw.optional_str(map, "outputSchema", 1, usize::MAX);
+    if let Some(e) = map.node.get("tags") {
+        lw.str_list(&e.value, "tags", false);
+    }
+    let generator = lw
+        .required(map, "generator")
+        .and_then(|e| lw.as_map(&e.value, e.key_span, "generator"));
+    if let Some(g) = generator {
+        lw.unknown_keys(g, GENERATOR_KEYS, DROPPED_NOTE);
+        if let Some(e) = lw.required(g, "strategy") {
+            lw.enum_value(&e.value, "generator.strategy", &["llm"]);
+        }
+        lw.required_str(g, "systemPrompt", 1, usize::MAX);
+        lw.optional_bool(g, "updateMode");
+        lw.optional_str(g, "existingDelimiter", 0, usize::MAX);
+        lw.optional_str(g, "userPromptTemplate", 0, usize::MAX);
+    }
+    let mut template_paths: Vec<&Node> = Vec::new();
+    if let Some(e) = lw.required(map, "files") {
+        match e.value.as_seq() {
+            None => lw.wrong_type(&e.value, "files", "a list of `{path, serializer}` entries"),
+            Some([]) => {
+                let d = lw
+                    .diag(
+                        &rules::INVALID_FIELD_LENGTH,
+                        e.value.span,
+                        "`files` must list at least one output file",
+                    )
+                    .label("empty list");
+                lw.push(d);
+            }
+            Some(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("files[{i}]");
+                    let Some(f) = lw.as_map(item, item.span, &path) else {
+                        continue;
+                    };
+                    lw.unknown_keys(f, FILE_KEYS, DROPPED_NOTE);
+                    if let Some(e) = lw.required(f, "path") {
+                        if lw
+                            .str_value(&e.value, &join_path(&path, "path"), 1, usize::MAX)
+                            .is_some()
+                        {
+                            check_traversal(lw, &e.value, &format!("{path}.path"));
+                        }
+                    }
+                    // Re-fetched through `item` so the borrow outlives this entry's path string.
+                    template_paths.extend(
+                        item.value("path")
+                            .filter(|n| n.as_str().is_some_and(|s| !s.is_empty())),
+                    );
+                    if let Some(e) = lw.required(f, "serializer") {
+                        lw.enum_value(&e.value, &format!("{path}.serializer"), SERIALIZERS);
+                    }
+                }
+            }
+        }
+    }
+    let child_process = map
+        .node
+        .value("permissions")
+        .and_then(|p| p.value("child_process"))
+        .and_then(Node::as_str);
+    if let Some(e) = map.node.get("verification") {
+        if let Some(v) = lw.as_map(&e.value, e.key_span, "verification") {
+            lw.unknown_keys(v, &["command"], DROPPED_NOTE);
+            if let Some((command, _)) = lw.required_str(v, "command", 1, usize::MAX) {
+                if let Some(node) = v.node.value("command") {
+                    check_verification(lw, node, command);
+                }
+                if child_process != Some("required") && !command.trim().is_empty() {
+                    let d = lw
+                        .diag(&rules::VERIFICATION_NEVER_RUNS, e.key_span, "this verification never runs: `permissions.child_process` is not `required`")
+                        .label("declared but never executed")
+                        .note("without `child_process: required` DojOps reports verification as passed without running the command")
+                        .help("add `permissions:\\n  child_process: required`, or remove `verification`");
+                    lw.push(d);
+                }
+            }
+        }
+    }
+    if let Some(e) = map.node.get("detector") {
+        if let Some(d) = lw.as_map(&e.value, e.key_span, "detector") {
+            lw.unknown_keys(d, &["path"], DROPPED_NOTE);
+            if let Some(p) = lw.required(d, "path") {
+                match &p.value.kind {
+                    NodeKind::String(_) => {
+                        if lw
+                            .str_value(&p.value, "detector.path", 1, usize::MAX)
+                            .is_some()
+                        {
+                            check_traversal(lw, &p.value, "detector.path");
+                            template_paths.push(&p.value);
+                        }
+                    }
+                    NodeKind::Seq(items) if items.is_empty() => {
+                        let d = lw
+                            .diag(
+                                &rules::INVALID_FIELD_LENGTH,
+                                p.value.span,
+                                "`detector.path` must not be an empty list",
+                            )
+                            .label("empty list");
+                        lw.push(d);
+                    }
+                    NodeKind::Seq(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            let path = format!("detector.path[{i}]");
+                            if lw.str_value(item, &path, 1, usize::MAX).is_some() {
+                                check_traversal(lw, item, &path);
+                                template_paths.push(item);
+                            }
+                        }
+                    }
+                    _ => lw.wrong_type(&p.value, "detector.path", "a string or a list of strings"),
+                }
+            }
+        }
+    }
+    if let Some(e) = map.node.get("permissions") {
+        if let Some(p) = lw.as_map(&e.value, e.key_span, "permissions") {
+            lw.unknown_keys(p, PERMISSION_KEYS, DROPPED_NOTE);
+            lw.optional_enum(p, "filesystem", &["project", "global"]);
+            lw.optional_enum(p, "network", &["none", "inherit"]);
+            lw.optional_enum(p, "child_process", &["none", "required"]);
+        }
+    }
+    let dir = lw
+        .file
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut input_properties: Option<Vec<String>> = None;
+    for (key, value, is_input) in [
+        ("inputSchema", input, true),
+        ("outputSchema", output, false),
+    ] {
+        let Some((rel, span)) = value else { continue };
+        let Some(schema) = load_schema(lw, &dir, key, rel, span) else {
+            continue;
+        };
+        let (schema_file, root) = schema;
+        if is_input {
+            input_properties = root.as_ref().map(|r| {
+                root_property_names(r)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect()
+            });
+            tool.input_schema = Some(Arc::clone(&schema_file));
+        }
+        companions.push(schema_file);
+    }
+    if let Some(props) = input_properties {
+        for node in template_paths {
+            check_placeholders(lw, node, &props, input.map(|(_, s)| s));
+        }
+    }
+}
+
+fn check_spec(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
+    let Some(e) = lw.required(map, "spec") else {
+        return;
+    };
+    if as_int(&e.value) == Some(1) {
+        return;
+    }
+    let found = match &e.value.kind {
+        NodeKind::String(s) => format!("the string `\"{s}\"`"),
+        _ => format!("`{}`", lw.file.slice(e.value.span)),
+    };
+    let d = lw
+        .diag(
+            &rules::UNSUPPORTED_SPEC_VERSION,
+            e.value.span,
+            format!("`spec` must be the integer `1`, found {found}"),
+        )
+        .label("not spec version 1")
+        .note("DojOps validates `spec` as an integer equal to 1 and skips the tool otherwise")
+        .help("write `spec: 1`");
+    lw.push(d);
+}
+
+/// `my tool` → `my-tool`: the closest name that matches `^[a-z0-9-]+$`.
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').chars().take(64).collect()
+}
+
+fn check_name(lw: &mut Lowerer<'_>, name: &str, span: Span) {
+    if name.is_empty()
+        || name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return;
+    }
+    let fixed = kebab(name);
+    let d = lw
+        .diag(
+            &rules::INVALID_TOOL_NAME,
+            span,
+            format!("tool name `{name}` is not lowercase kebab-case"),
+        )
+        .label("must match ^[a-z0-9-]+$")
+        .note("DojOps skips a tool with an invalid manifest without any error")
+        .maybe_help((!fixed.is_empty()).then(|| format!("rename it to `{fixed}`")));
+    lw.push(d);
+}
+
+fn check_traversal(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
+    let Some(value) = node.as_str() else { return };
+    let mut offset = 0;
+    for segment in value.split(['/', '\\']) {
+        if segment == ".." {
+            let span = span_in_value(lw.file, node, offset, "..");
+            let d = lw
+                .diag(&security::PATH_TRAVERSAL, span, format!("`{path}` climbs out of the project with a `..` segment"))
+                .label("path traversal")
+                .note("DojOps rejects the manifest, so the tool is skipped; a runtime that did not would write outside the project")
+                .help("use a path inside the project, without `..`");
+            lw.push(d);
+            return;
+        }
+        offset += segment.len() + 1;
+    }
+}
+
+fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str) {
+    let trimmed = command.trim();
+    if trimmed.is_empty() {
+        return;
+    }
+    let lead = command.len() - command.trim_start().len();
+    let binary = trimmed.split([' ', '\t']).next().unwrap_or(trimmed);
+    let bin_span = span_in_value(lw.file, node, lead, binary);
+    if binary.contains('\0')
+        || !(SPEC_BINARIES.contains(&binary) || RUNTIME_ONLY_BINARIES.contains(&binary))
+    {
+        let hint = did_you_mean(
+            binary,
+            SPEC_BINARIES.iter().chain(RUNTIME_ONLY_BINARIES).copied(),
+        );
+        let d = lw
+            .diag(&rules::VERIFICATION_BINARY_NOT_ALLOWED, bin_span, format!("`{binary}` is not on DojOps's verification whitelist"))
+            .label("not whitelisted")
+            .note("DojOps fails verification for a binary outside its whitelist, so every run of this tool fails")
+            .help(match hint {
+                Some(h) => format!("did you mean `{h}`? allowed binaries: {}", SPEC_BINARIES.join(", ")),
+                None => format!("use one of: {}", SPEC_BINARIES.join(", ")),
+            });
+        lw.push(d);
+    } else if RUNTIME_ONLY_BINARIES.contains(&binary) {
+        let d = lw
+            .diag(
+                &rules::VERIFICATION_BINARY_NOT_IN_SPEC,
+                bin_span,
+                format!("`{binary}` is whitelisted by current DojOps but not by tool spec 1"),
+            )
+            .label("not in the spec's 16 binaries")
+            .note(
+                "current DojOps runs it; a runtime that follows spec 1 strictly fails verification",
+            )
+            .help(format!(
+                "if the tool must run on strict spec-1 runtimes, use one of: {}",
+                SPEC_BINARIES.join(", ")
+            ));
+        lw.push(d);
+    }
+    if let Some((at, op)) = chaining_operator(trimmed) {
+        let span = span_in_value(lw.file, node, lead + at, op);
+        let d = lw
+            .diag(&security::UNCHECKED_COMMAND_CHAINING, span, format!("the verification command chains another command with `{op}`"))
+            .label("runs unchecked")
+            .note("DojOps only checks the first word against its whitelist; everything after this runs unchecked with the tool's permissions")
+            .help("verify with a single whitelisted command and its arguments");
+        lw.push(d);
+    }
+}
+
+/// The first shell operator that starts another command: `;`, `|`, `&&`, `||`, `$(`, backtick.
+fn chaining_operator(command: &str) -> Option<(usize, &'static str)> {
+    let bytes = command.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        let op = match (*b, next) {
+            (b'&', Some(b'&')) => "&&",
+            (b'|', Some(b'|')) => "||",
+            (b'|', _) => "|",
+            (b';', _) => ";",
+            (b'$', Some(b'(')) => "$(",
+            (b'`', _) => "`",
+            _ => continue,
+        };
+        return Some((i, op));
+    }
+    None
+}
+
+/// Why a schema path is not usable, if it is not.
+fn bad_schema_path(rel: &str) -> Option<&'static str> {
+    let b = rel.as_bytes();
+    let windows_drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+    if rel.starts_with(['/', '\\']) || windows_drive {
+        Some("is an absolute path")
+    } else if rel.split(['/', '\\']).any(|s| s == "..") {
+        Some("climbs out of the tool folder with `..`")
+    } else {
+        None
+    }
+}
+
+/// Read, parse and check a schema file named by `key`; None when it cannot be read.
+fn load_schema(
+    lw: &mut Lowerer<'_>,
+    dir: &Path,
+    key: &str,
+    rel: &str,
+    span: Span,
+) -> Option<(Arc<SourceFile>, Option<Node>)> {
+    if let Some(why) = bad_schema_path(rel) {
+        let d = lw
+            .diag(&rules::INVALID_SCHEMA_PATH, span, format!("`{key}` {why}: `{rel}`"))
+            .label("must be relative to the tool folder")
+            .note("DojOps only loads schema files inside the tool's own folder and skips the tool otherwise")
+            .help(format!("put the schema next to tool.yaml and write `{key}: \"{}\"`", Path::new(rel).file_name().and_then(|n| n.to_str()).unwrap_or("input.schema.json")));
+        lw.push(d);
+        return None;
+    }
+    let path: PathBuf = crate::discover::normalize(&dir.join(rel.replace('\\', "/")));
+    if !path.is_file() {
+        let d = lw
+            .diag(
+                &rules::MISSING_SCHEMA_FILE,
+                span,
+                format!("`{key}` names `{rel}`, which does not exist"),
+            )
+            .label("no such file in the tool folder")
+            .note(if key == "inputSchema" {
+                "DojOps skips a tool whose input schema is missing, without an error"
+            } else {
+                "DojOps cannot load the output schema, so structured output is not enforced"
+            })
+            .help(format!("create `{rel}` next to tool.yaml, or fix the path"));
+        lw.push(d);
+        return None;
+    }
+    let display = sibling_display(&lw.file.display, rel);
+    let (schema_file, fatal) = read_source(&path, display, FormatId::DojopsSchema);
+    if let Some(d) = fatal {
+        lw.push(d);
+        return Some((schema_file, None));
+    }
+    if schema_file.text.len() > MAX_DOJOPS_FILE {
+        lw.push(too_large(&schema_file, "schema"));
+    }
+    let parsed = json::parse(schema_file.body(), schema_file.bom_len);
+    lw.diags.extend(syntax_diagnostics(&schema_file, &parsed));
+    if let Some(root) = &parsed.root {
+        lw.diags.extend(check_schema(
+            &schema_file,
+            root,
+            SchemaOptions { dojops_zod: true },
+        ));
+    }
+    Some((schema_file, parsed.root))
+}
+
+/// Display path of a file next to the manifest, built from the manifest's display path.
+fn sibling_display(manifest: &str, rel: &str) -> String {
+    let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
+    let joined = if dir.is_empty() {
+        rel.replace('\\', "/")
+    } else {
+        format!("{dir}/{}", rel.replace('\\', "/"))
+    };
+    crate::discover::normalize(Path::new(&joined))
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// DOJ012: `{name}` placeholders must name input-schema properties.
+fn check_placeholders(
+    lw: &mut Lowerer<'_>,
+    node: &Node,
+    props: &[String],
+    input_span: Option<Span>,
+) {
+    let Some(value) = node.as_str() else { return };
+    let mut search = 0;
+    while let Some(open) = value[search..].find('{').map(|i| search + i) {
+        let Some(close) = value[open..].find('}').map(|i| open + i) else {
+            break;
+        };
+        let name = &value[open + 1..close];
+        search = close + 1;
+        let is_identifier = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        if !is_identifier || props.iter().any(|p| p == name) {
+            continue;
+        }
+        let span = span_in_value(lw.file, node, open, &value[open..=close]);
+        let hint = did_you_mean(name, props.iter().map(String::as_str));
+        let mut d = lw
+            .diag(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER, span, format!("`{{{name}}}` is not a property of the input schema"))
+            .label("unknown placeholder")
+            .note("DojOps replaces `{key}` with the input value of that property; with no such property the braces stay in the written path")
+            .maybe_help(hint.map(|h| format!("did you mean `{{{h}}}`?")));
+        if hint.is_none() {
+            d = d.help(if props.is_empty() {
+                "the input schema defines no properties".to_string()
+            } else {
+                format!("input properties: {}", props.join(", "))
+            });
+        }
+        if let Some(s) = input_span {
+            d = d.related(lw.file, s, "input schema named here");
+        }
+        lw.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chaining_and_kebab() {
+        assert_eq!(
+            chaining_operator("terraform validate; curl x | sh"),
+            Some((18, ";"))
+        );
+        assert_eq!(chaining_operator("terraform validate"), None);
+        assert_eq!(chaining_operator("helm lint $(pwd)"), Some((10, "$(")));
+        assert_eq!(kebab("My Tool_Name"), "my-tool-name");
+        assert_eq!(
+            bad_schema_path("../x.json"),
+            Some("climbs out of the tool folder with `..`")
+        );
+        assert_eq!(bad_schema_path("C:\\x.json"), Some("is an absolute path"));
+        assert_eq!(bad_schema_path("schemas/input.json"), None);
+        assert_eq!(
+            sibling_display(".dojops/tools/a/tool.yaml", "./in.json"),
+            ".dojops/tools/a/in.json"
+        );
+    }
 }
