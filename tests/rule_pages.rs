@@ -9,21 +9,32 @@ use common::{Repo, check_dir};
 use toolc::rules;
 
 /// Front matter fields and sections every page must have.
-const SECTIONS: &[&str] = &["## What it does", "## Why is this bad?", "## Example", "## Fix"];
+const SECTIONS: &[&str] = &[
+    "## What it does",
+    "## Why is this bad?",
+    "## Example",
+    "## Fix",
+];
 
 /// Fenced blocks with `title="path"` in the section starting at `heading`.
 fn blocks<'a>(page: &'a str, heading: &str) -> Vec<(&'a str, Vec<u8>)> {
-    let Some(start) = page.find(heading) else { return Vec::new() };
+    let Some(start) = page.find(heading) else {
+        return Vec::new();
+    };
     let section = &page[start + heading.len()..];
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     let mut out = Vec::new();
     let mut rest = section;
     while let Some(open) = rest.find("```") {
         let after = &rest[open + 3..];
-        let Some(line_end) = after.find('\n') else { break };
+        let Some(line_end) = after.find('\n') else {
+            break;
+        };
         let info = &after[..line_end];
         let body_start = &after[line_end + 1..];
-        let Some(close) = body_start.find("\n```") else { break };
+        let Some(close) = body_start.find("\n```") else {
+            break;
+        };
         let mut body = format!("{}\n", &body_start[..close]).into_bytes();
         if info.contains("escapes") {
             body = unescape(&body);
@@ -48,7 +59,10 @@ fn codes_for(files: &[(&str, Vec<u8>)]) -> Vec<String> {
         Ok(report) => report.diagnostics,
         Err(config_errors) => config_errors,
     };
-    diags.iter().map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message)).collect()
+    diags
+        .iter()
+        .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
+        .collect()
 }
 
 /// `\xNN` escapes in blocks marked `escapes`, so pages can show bytes that are not UTF-8.
@@ -57,7 +71,9 @@ fn unescape(body: &[u8]) -> Vec<u8> {
     let mut i = 0;
     while i < body.len() {
         if body[i..].starts_with(b"\\x") && i + 4 <= body.len() {
-            if let Ok(b) = u8::from_str_radix(std::str::from_utf8(&body[i + 2..i + 4]).unwrap_or("zz"), 16) {
+            if let Ok(b) =
+                u8::from_str_radix(std::str::from_utf8(&body[i + 2..i + 4]).unwrap_or("zz"), 16)
+            {
                 out.push(b);
                 i += 4;
                 continue;
@@ -71,7 +87,9 @@ fn unescape(body: &[u8]) -> Vec<u8> {
 
 /// Pages whose example cannot be a file in a code block (say so in their front matter).
 fn example_is_untestable(page: &str) -> bool {
-    page.split("\n---").next().is_some_and(|fm| fm.contains("\nexample: untestable"))
+    page.split("\n---")
+        .next()
+        .is_some_and(|fm| fm.contains("\nexample: untestable"))
 }
 
 #[test]
@@ -80,19 +98,43 @@ fn every_rule_has_a_page_and_every_page_a_rule() {
     let pages: BTreeSet<&str> = rules::pages().iter().map(|(code, _)| *code).collect();
     let missing: Vec<_> = registry.difference(&pages).collect();
     let orphans: Vec<_> = pages.difference(&registry).collect();
-    assert!(missing.is_empty(), "rules without a page in rules/: {missing:?}");
-    assert!(orphans.is_empty(), "pages in rules/ without a rule: {orphans:?}");
+    assert!(
+        missing.is_empty(),
+        "rules without a page in rules/: {missing:?}"
+    );
+    assert!(
+        orphans.is_empty(),
+        "pages in rules/ without a rule: {orphans:?}"
+    );
 }
 
 #[test]
 fn pages_have_front_matter_and_sections() {
     for rule in rules::all() {
-        let Some(page) = rules::page(rule) else { continue };
-        assert!(page.starts_with("---\n"), "{}: page must start with front matter", rule.code);
-        for field in [format!("code: {}", rule.code), format!("name: {}", rule.name), format!("severity: {}", rule.severity)] {
-            assert!(page.contains(&field), "{}: front matter lacks `{field}`", rule.code);
+        let Some(page) = rules::page(rule) else {
+            continue;
+        };
+        assert!(
+            page.starts_with("---\n"),
+            "{}: page must start with front matter",
+            rule.code
+        );
+        for field in [
+            format!("code: {}", rule.code),
+            format!("name: {}", rule.name),
+            format!("severity: {}", rule.severity),
+        ] {
+            assert!(
+                page.contains(&field),
+                "{}: front matter lacks `{field}`",
+                rule.code
+            );
         }
-        assert!(page.contains("\nformats:") && page.contains("\nsince:"), "{}: front matter lacks formats/since", rule.code);
+        assert!(
+            page.contains("\nformats:") && page.contains("\nsince:"),
+            "{}: front matter lacks formats/since",
+            rule.code
+        );
         for s in SECTIONS {
             assert!(page.contains(s), "{}: page lacks section `{s}`", rule.code);
         }
@@ -103,27 +145,45 @@ fn pages_have_front_matter_and_sections() {
 fn every_example_produces_exactly_its_rule_and_every_fix_nothing() {
     let mut failures = Vec::new();
     for rule in rules::all() {
-        let Some(page) = rules::page(rule) else { continue };
+        let Some(page) = rules::page(rule) else {
+            continue;
+        };
         if example_is_untestable(page) {
             continue;
         }
         let example = blocks(page, "## Example");
         if example.is_empty() {
-            failures.push(format!("{}: the Example has no code block with a title=\"path\"", rule.code));
+            failures.push(format!(
+                "{}: the Example has no code block with a title=\"path\"",
+                rule.code
+            ));
             continue;
         }
         let found = codes_for(&example);
-        if found.is_empty() || found.iter().any(|f| !f.starts_with(&format!("{} ", rule.code))) {
-            failures.push(format!("{}: the Example should produce only {} but produced {found:#?}", rule.code, rule.code));
+        if found.is_empty()
+            || found
+                .iter()
+                .any(|f| !f.starts_with(&format!("{} ", rule.code)))
+        {
+            failures.push(format!(
+                "{}: the Example should produce only {} but produced {found:#?}",
+                rule.code, rule.code
+            ));
         }
         let fix = blocks(page, "## Fix");
         if fix.is_empty() {
-            failures.push(format!("{}: the Fix has no code block with a title=\"path\"", rule.code));
+            failures.push(format!(
+                "{}: the Fix has no code block with a title=\"path\"",
+                rule.code
+            ));
             continue;
         }
         let found = codes_for(&fix);
         if !found.is_empty() {
-            failures.push(format!("{}: the Fix should produce nothing but produced {found:#?}", rule.code));
+            failures.push(format!(
+                "{}: the Fix should produce nothing but produced {found:#?}",
+                rule.code
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -50,7 +50,11 @@ impl Repo {
     /// Codes of the diagnostics (sorted, deduplicated).
     pub fn codes(&self) -> Vec<String> {
         let report = self.check().expect("valid config");
-        let mut codes: Vec<String> = report.diagnostics.iter().map(|d| d.rule.code.to_string()).collect();
+        let mut codes: Vec<String> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.rule.code.to_string())
+            .collect();
         codes.sort();
         codes.dedup();
         codes
@@ -70,7 +74,12 @@ pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
         Err(ConfigError::Invalid(diags)) => return Err(diags),
         Err(e) => panic!("config: {e}"),
     };
-    let options = CheckOptions { paths: vec![], cwd: dir.to_path_buf(), select: vec![], ignore: vec![] };
+    let options = CheckOptions {
+        paths: vec![],
+        cwd: dir.to_path_buf(),
+        select: vec![],
+        ignore: vec![],
+    };
     Ok(check(&options, &config))
 }
 
@@ -81,12 +90,17 @@ pub fn lines(report: &Report) -> Vec<String> {
         .iter()
         .map(|d| {
             let p = d.file.position(d.span.start);
-            format!("{}:{}:{} {} {} {}", d.file.display, p.line, p.column, d.rule.code, d.severity, d.message)
+            format!(
+                "{}:{}:{} {} {} {}",
+                d.file.display, p.line, p.column, d.rule.code, d.severity, d.message
+            )
         })
         .collect()
 }
 
 /// The shared corpus folder.
 pub fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/real-world").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/real-world")
+        .join(name)
 }

@@ -252,14 +252,14 @@ fn lower(
             lw.unknown_keys(v, &["command"], DROPPED_NOTE);
             if let Some((command, _)) = lw.required_str(v, "command", 1, usize::MAX) {
                 if let Some(node) = v.node.value("command") {
-                    check_verification(lw, node, command);
+                    check_verification(lw, node, command, child_process == Some("required"));
                 }
                 if child_process != Some("required") && !command.trim().is_empty() {
                     let d = lw
                         .diag(&rules::VERIFICATION_NEVER_RUNS, e.key_span, "this verification never runs: `permissions.child_process` is not `required`")
                         .label("declared but never executed")
                         .note("without `child_process: required` DojOps reports verification as passed without running the command")
-                        .help("add `permissions:\\n  child_process: required`, or remove `verification`");
+                        .help("add `child_process: required` under `permissions`, or remove `verification`");
                     lw.push(d);
                 }
             }
@@ -420,7 +420,7 @@ fn check_traversal(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
     }
 }
 
-fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str) {
+fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bool) {
     let trimmed = command.trim();
     if trimmed.is_empty() {
         return;
@@ -431,6 +431,11 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str) {
     if binary.contains('\0')
         || !(SPEC_BINARIES.contains(&binary) || RUNTIME_ONLY_BINARIES.contains(&binary))
     {
+        let consequence = if runs {
+            "DojOps fails verification for a binary outside its whitelist, so every run of this tool fails"
+        } else {
+            "DojOps would fail verification as soon as `child_process: required` is set"
+        };
         let hint = did_you_mean(
             binary,
             SPEC_BINARIES.iter().chain(RUNTIME_ONLY_BINARIES).copied(),
@@ -438,7 +443,7 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str) {
         let d = lw
             .diag(&rules::VERIFICATION_BINARY_NOT_ALLOWED, bin_span, format!("`{binary}` is not on DojOps's verification whitelist"))
             .label("not whitelisted")
-            .note("DojOps fails verification for a binary outside its whitelist, so every run of this tool fails")
+            .note(consequence)
             .help(match hint {
                 Some(h) => format!("did you mean `{h}`? allowed binaries: {}", SPEC_BINARIES.join(", ")),
                 None => format!("use one of: {}", SPEC_BINARIES.join(", ")),
