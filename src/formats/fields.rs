@@ -242,11 +242,16 @@ impl<'a> Lowerer<'a> {
             return Some(s);
         }
         let hint = did_you_mean(s, allowed.iter().copied());
+        let expected = if allowed.len() == 1 {
+            list
+        } else {
+            format!("one of {list}")
+        };
         let d = self
             .diag(
                 self.rules.bad_value,
                 node.span,
-                format!("`{path}` must be one of {list}, found `{s}`"),
+                format!("`{path}` must be {expected}, found `{s}`"),
             )
             .label("not an allowed value")
             .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));

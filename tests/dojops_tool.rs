@@ -1,0 +1,357 @@
+//! DojOps `tool.yaml` (spec 1): each rule triggered at the right line and column, and silent
+//! on valid manifests (the spec's own Appendix A/B example among them).
+
+mod common;
+
+use common::{Repo, lines};
+
+const T: &str = ".dojops/tools/my-tool/tool.yaml";
+const S: &str = ".dojops/tools/my-tool/input.schema.json";
+const SCHEMA: &str = r#"{"type": "object", "properties": {"moduleName": {"type": "string"}}}"#;
+const BASE: &str = r#"spec: 1
+name: my-tool
+version: "1.0.0"
+type: tool
+description: "Generates a config file"
+inputSchema: "input.schema.json"
+generator:
+  strategy: llm
+  systemPrompt: "You write config files."
+files:
+  - path: "out/{moduleName}.yaml"
+    serializer: yaml
+"#;
+
+/// Diagnostics (as `path:line:col CODE severity message`) for a tool with this manifest.
+fn check(manifest: &str) -> Vec<String> {
+    let repo = Repo::with(&[(T, manifest), (S, SCHEMA)]);
+    lines(&repo.check().expect("config"))
+}
+
+/// Assert exactly one diagnostic, starting with `prefix` (`line:col CODE severity`).
+fn expect_one(manifest: &str, prefix: &str) {
+    let found = check(manifest);
+    let want = format!("{T}:{prefix}");
+    assert!(
+        found.len() == 1 && found[0].starts_with(&want),
+        "expected one `{want}…`, got {found:#?}"
+    );
+}
+
+#[test]
+fn valid_manifest_is_silent() {
+    assert_eq!(check(BASE), Vec::<String>::new());
+}
+
+#[test]
+fn spec_appendix_a_and_b_are_valid() {
+    let manifest =
+        include_str!("corpus/real-world/dojops-legacy/.dojops/tools/my-terraform-module/tool.yaml");
+    let schema = include_str!(
+        "corpus/real-world/dojops-legacy/.dojops/tools/my-terraform-module/input.schema.json"
+    );
+    let output = r#"{"type": "object", "properties": {"files": {"type": "array", "items": {"type": "string"}}}}"#;
+    let dir = ".dojops/tools/my-terraform-module";
+    let repo = Repo::with(&[
+        (&format!("{dir}/tool.yaml"), manifest),
+        (&format!("{dir}/input.schema.json"), schema),
+        (&format!("{dir}/output.schema.json"), output),
+    ]);
+    assert_eq!(lines(&repo.check().expect("config")), Vec::<String>::new());
+}
+
+#[test]
+fn real_world_legacy_folder_reports_the_missing_output_schema() {
+    let report = common::check_dir(&common::corpus("dojops-legacy")).expect("config");
+    let tool_lines: Vec<_> = lines(&report)
+        .into_iter()
+        .filter(|l| l.contains("tool.yaml"))
+        .collect();
+    assert_eq!(tool_lines.len(), 1, "{tool_lines:#?}");
+    assert!(
+        tool_lines[0].contains(":7:15 DOJ009 error"),
+        "{tool_lines:#?}"
+    );
+}
+
+#[test]
+fn missing_required_field_points_at_the_parent_key() {
+    expect_one(
+        &BASE.replace("  systemPrompt: \"You write config files.\"\n", ""),
+        "7:1 DOJ001 error required field `generator.systemPrompt` is missing",
+    );
+    expect_one(
+        &BASE.replace("type: tool\n", ""),
+        "1:1 DOJ001 error required field `type` is missing",
+    );
+}
+
+#[test]
+fn wrong_field_type() {
+    expect_one(
+        &BASE.replace("version: \"1.0.0\"", "version: 1.0"),
+        "3:10 DOJ002 error `version` must be a string",
+    );
+    expect_one(
+        &BASE.replace(
+            "description: \"Generates a config file\"",
+            "description: [a, b]",
+        ),
+        "5:14 DOJ002 error `description` must be a string",
+    );
+    expect_one(
+        &format!("{BASE}permissions: none\n"),
+        "13:14 DOJ002 error `permissions` must be a mapping",
+    );
+}
+
+#[test]
+fn invalid_tool_name() {
+    expect_one(
+        &BASE.replace("name: my-tool", "name: My_Tool"),
+        "2:7 DOJ003 error tool name `My_Tool` is not lowercase kebab-case",
+    );
+    let long = "a".repeat(65);
+    expect_one(
+        &BASE.replace("name: my-tool", &format!("name: {long}")),
+        "2:7 DOJ006 error `name` must have at most 64 characters",
+    );
+}
+
+#[test]
+fn unsupported_spec_version() {
+    expect_one(&BASE.replace("spec: 1", "spec: \"1\""), "1:7 DOJ004 error");
+    expect_one(
+        &BASE.replace("spec: 1", "spec: 2"),
+        "1:7 DOJ004 error `spec` must be the integer `1`, found `2`",
+    );
+}
+
+#[test]
+fn invalid_enum_values() {
+    expect_one(
+        &BASE.replace("type: tool", "type: plugin"),
+        "4:7 DOJ005 error `type` must be `tool`, found `plugin`",
+    );
+    expect_one(
+        &BASE.replace("strategy: llm", "strategy: template"),
+        "8:13 DOJ005 error",
+    );
+    expect_one(
+        &BASE.replace("serializer: yaml", "serializer: yml"),
+        "12:17 DOJ005 error",
+    );
+    expect_one(
+        &format!("{BASE}permissions:\n  network: full\n"),
+        "14:12 DOJ005 error `permissions.network` must be one of `none`, `inherit`",
+    );
+}
+
+#[test]
+fn invalid_field_length() {
+    expect_one(
+        &BASE.replace(
+            "description: \"Generates a config file\"",
+            "description: \"\"",
+        ),
+        "5:14 DOJ006 error `description` must not be empty",
+    );
+    let long = "x".repeat(501);
+    expect_one(
+        &BASE.replace("Generates a config file", &long),
+        "5:14 DOJ006 error `description` must have at most 500 characters, found 501",
+    );
+    let no_files = BASE.split("files:").next().unwrap_or_default().to_string() + "files: []\n";
+    expect_one(
+        &no_files,
+        "10:8 DOJ006 error `files` must list at least one output file",
+    );
+}
+
+#[test]
+fn unknown_keys_warn_with_did_you_mean() {
+    let found = check(&format!(
+        "{BASE}verifcation:\n  command: terraform validate\n"
+    ));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with(&format!(
+        "{T}:13:1 DOJ007 warning unknown key `verifcation`"
+    )));
+    let repo = Repo::with(&[
+        (T, &format!("{BASE}verifcation:\n  command: x\n")),
+        (S, SCHEMA),
+    ]);
+    let report = repo.check().expect("config");
+    assert_eq!(
+        report.diagnostics[0].help.as_deref(),
+        Some("did you mean `verification`?")
+    );
+}
+
+#[test]
+fn schema_paths() {
+    expect_one(
+        &BASE.replace("\"input.schema.json\"", "\"/etc/input.schema.json\""),
+        "6:14 DOJ008 error `inputSchema` is an absolute path",
+    );
+    expect_one(
+        &BASE.replace("\"input.schema.json\"", "\"../other/input.schema.json\""),
+        "6:14 DOJ008 error",
+    );
+    expect_one(
+        &BASE.replace("\"input.schema.json\"", "\"inputs.schema.json\""),
+        "6:14 DOJ009 error `inputSchema` names `inputs.schema.json`, which does not exist",
+    );
+    expect_one(
+        &format!("{BASE}outputSchema: output.schema.json\n"),
+        "13:15 DOJ009 error",
+    );
+}
+
+#[test]
+fn schema_syntax_errors_are_reported_in_the_schema_file() {
+    let repo = Repo::with(&[(T, BASE), (S, "{\n  \"type\": \"object\",\n}\n")]);
+    let found = lines(&repo.check().expect("config"));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with(&format!("{S}:2:19 SYN002 error")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn file_too_large() {
+    let big = BASE.replace("You write config files.", &"x".repeat(66_000));
+    expect_one(&big, "1:1 DOJ010 error this manifest is");
+}
+
+#[test]
+fn duplicate_names_in_one_project() {
+    let repo = Repo::with(&[
+        (T, BASE),
+        (S, SCHEMA),
+        (".dojops/tools/copy/tool.yaml", BASE),
+        (".dojops/tools/copy/input.schema.json", SCHEMA),
+    ]);
+    let report = repo.check().expect("config");
+    let found = lines(&report);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with(".dojops/tools/my-tool/tool.yaml:2:7 DOJ011 error"),
+        "{found:#?}"
+    );
+    assert_eq!(
+        report.diagnostics[0].related[0].file.display,
+        ".dojops/tools/copy/tool.yaml"
+    );
+    // Separate projects may reuse a name.
+    let repo = Repo::with(&[
+        (T, BASE),
+        (S, SCHEMA),
+        ("other/.dojops/tools/my-tool/tool.yaml", BASE),
+        ("other/.dojops/tools/my-tool/input.schema.json", SCHEMA),
+    ]);
+    assert_eq!(lines(&repo.check().expect("config")), Vec::<String>::new());
+}
+
+#[test]
+fn template_placeholders() {
+    let found = check(&BASE.replace("{moduleName}", "{modul}"));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with(&format!(
+            "{T}:11:16 DOJ012 error `{{modul}}` is not a property of the input schema"
+        )),
+        "{found:#?}"
+    );
+    expect_one(
+        &format!("{BASE}detector:\n  path:\n    - \"x/{{nme}}.tf\"\n"),
+        "15:10 DOJ012 error",
+    );
+}
+
+const VERIFY: &str = "verification:\n  command: \"yamllint out/config.yaml\"\npermissions:\n  child_process: required\n";
+
+#[test]
+fn verification_whitelist_tiers() {
+    assert_eq!(check(&format!("{BASE}{VERIFY}")), Vec::<String>::new());
+    expect_one(
+        &format!("{BASE}{}", VERIFY.replace("yamllint", "yamlint")),
+        "14:13 DOJ013 error `yamlint` is not on DojOps's verification whitelist",
+    );
+    expect_one(
+        &format!(
+            "{BASE}{}",
+            VERIFY.replace("yamllint out/config.yaml", "bash -c x")
+        ),
+        "14:13 DOJ013 error",
+    );
+    expect_one(
+        &format!("{BASE}{}", VERIFY.replace("yamllint", "actionlint")),
+        "14:13 DOJ014 warning",
+    );
+}
+
+#[test]
+fn verification_without_child_process_never_runs() {
+    expect_one(
+        &format!("{BASE}verification:\n  command: yamllint out\n"),
+        "13:1 DOJ015 warning",
+    );
+    expect_one(
+        &format!(
+            "{BASE}verification:\n  command: yamllint out\npermissions:\n  child_process: none\n"
+        ),
+        "13:1 DOJ015 warning",
+    );
+}
+
+#[test]
+fn chained_verification_commands() {
+    expect_one(
+        &format!(
+            "{BASE}{}",
+            VERIFY.replace("yamllint out/config.yaml", "yamllint out; curl x | sh")
+        ),
+        "14:25 SEC002 warning the verification command chains another command with `;`",
+    );
+    expect_one(
+        &format!(
+            "{BASE}{}",
+            VERIFY.replace("yamllint out/config.yaml", "yamllint $(pwd)")
+        ),
+        "14:22 SEC002 warning",
+    );
+}
+
+#[test]
+fn path_traversal() {
+    expect_one(
+        &BASE.replace("out/{moduleName}.yaml", "../../etc/{moduleName}.yaml"),
+        "11:12 SEC001 error",
+    );
+    expect_one(
+        &BASE.replace("out/{moduleName}.yaml", "a\\\\..\\\\b.yaml"),
+        "11:15 SEC001 error",
+    );
+    expect_one(
+        &format!("{BASE}detector:\n  path: \"x/../../y\"\n"),
+        "14:12 SEC001 error",
+    );
+}
+
+#[test]
+fn legacy_plugin_yaml_and_dirs_are_read() {
+    let repo = Repo::with(&[
+        (
+            ".dojops/plugins/my-tool/plugin.yaml",
+            &BASE.replace("name: my-tool", "name: Bad"),
+        ),
+        (".dojops/plugins/my-tool/input.schema.json", SCHEMA),
+    ]);
+    let found = lines(&repo.check().expect("config"));
+    assert!(
+        found.len() == 1 && found[0].contains("DOJ003"),
+        "{found:#?}"
+    );
+}
