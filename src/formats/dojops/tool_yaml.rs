@@ -441,11 +441,18 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
             SPEC_BINARIES.iter().chain(RUNTIME_ONLY_BINARIES).copied(),
         );
         let d = lw
-            .diag(&rules::VERIFICATION_BINARY_NOT_ALLOWED, bin_span, format!("`{binary}` is not on DojOps's verification whitelist"))
+            .diag(
+                &rules::VERIFICATION_BINARY_NOT_ALLOWED,
+                bin_span,
+                format!("`{binary}` is not on DojOps's verification whitelist"),
+            )
             .label("not whitelisted")
             .note(consequence)
             .help(match hint {
-                Some(h) => format!("did you mean `{h}`? allowed binaries: {}", SPEC_BINARIES.join(", ")),
+                Some(h) => format!(
+                    "did you mean `{h}`? allowed binaries: {}",
+                    SPEC_BINARIES.join(", ")
+                ),
                 None => format!("use one of: {}", SPEC_BINARIES.join(", ")),
             });
         lw.push(d);
