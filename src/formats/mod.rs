@@ -149,7 +149,8 @@ pub fn decode(
             .label("not UTF-8")
             .help("re-save the file as UTF-8"),
         )
-    } else if file.body().trim().is_empty() {
+    } else if file.body().trim().is_empty() && format != FormatId::DojopsPolicy {
+        // Not for a policy: an empty one is DojOps's "no policy" (default-open), like no file.
         Some(
             Diagnostic::new(&syn::EMPTY_FILE, &file, Span::point(0), "the file is empty")
                 .help("add the definition, or delete the file"),

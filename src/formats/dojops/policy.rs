@@ -1,31 +1,578 @@
-//! `.dojops/policy.yaml`: allowlist / blocklist of tools.
+//! `.dojops/policy.yaml`: allowlist / blocklist of tools (spec 1 §9).
+//!
+//! What DojOps does with the file, which these checks follow (its `loadToolPolicy` and
+//! `isToolAllowed`):
+//! - a missing, empty or unparsable file (YAML error, duplicate key, several documents) is no
+//!   policy at all: every tool is allowed ("default-open");
+//! - the allowlist is `allowedTools ?? allowedPlugins`: the legacy key is read only when the new
+//!   one is absent or null, and the chosen value is used only when it is a list (the same for
+//!   `blockedTools` / `blockedPlugins`);
+//! - entries that are not strings are dropped; names are compared exactly;
+//! - a blocked name is denied; with a non-empty allowlist only the listed names are allowed.
+//!
+//! An empty (or comment-only) policy file is not reported: DojOps reads it as "no policy",
+//! exactly like a missing file, which is a legitimate way to say "allow everything".
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{Item, Member};
-use crate::diagnostics::Diagnostic;
-use crate::formats::{FileResult, Item as FileItem};
-use crate::source::SourceFile;
+use super::{Item, Member, Name};
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::formats::fields::{Lowerer, MapRef, ShapeRules};
+use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
+use crate::rules::dojops as rules;
+use crate::rules::syntax as syn;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Node, NodeKind};
 
-/// A lowered policy.
+/// Shape rules of a policy file (the DOJ family's shared ones).
+static SHAPE: ShapeRules = ShapeRules {
+    missing: &rules::MISSING_REQUIRED_FIELD,
+    wrong_type: &rules::WRONG_FIELD_TYPE,
+    bad_value: &rules::INVALID_ENUM_VALUE,
+    length: &rules::INVALID_FIELD_LENGTH,
+    unknown_key: &rules::UNKNOWN_KEY,
+};
+
+const ALLOWED: &str = "allowedTools";
+const BLOCKED: &str = "blockedTools";
+const LEGACY_ALLOWED: &str = "allowedPlugins";
+const LEGACY_BLOCKED: &str = "blockedPlugins";
+const KNOWN_KEYS: &[&str] = &[ALLOWED, BLOCKED, LEGACY_ALLOWED, LEGACY_BLOCKED];
+
+/// More related spans than this on one DOJ017 diagnostic would bury the output; the message
+/// still counts every left-out tool.
+const MAX_RELATED: usize = 50;
+/// Names spelled out in a DOJ017 message before "and N more".
+const MAX_NAMED: usize = 5;
+/// "Did you mean" over every project name is quadratic; above this many comparisons the
+/// suggestions are skipped so a huge project stays fast.
+const MAX_SUGGESTION_WORK: usize = 2_000_000;
+
+/// One list of a policy, as DojOps uses it.
+#[derive(Debug, Clone)]
+pub struct NameList {
+    /// The key the list came from (`allowedTools` or legacy `allowedPlugins`, …).
+    pub key: &'static str,
+    /// Span of that key.
+    pub key_span: Span,
+    /// The string entries, in order (non-strings are dropped, as DojOps drops them).
+    pub entries: Vec<Name>,
+}
+
+/// A lowered policy: the lists DojOps would apply.
 #[derive(Debug, Default)]
-pub struct Policy {}
+pub struct Policy {
+    /// The allowlist in force, if any (it may be empty: then it allows everything).
+    pub allowed: Option<NameList>,
+    /// The blocklist in force, if any.
+    pub blocked: Option<NameList>,
+    /// False when DojOps cannot load the file at all and ignores it (syntax errors).
+    pub in_force: bool,
+}
 
 /// Parse and lower a policy file.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
+    if only_comments(file.body()) {
+        // No document at all is DojOps's "no policy", not a syntax error of this file.
+        let policy = Policy {
+            in_force: true,
+            ..Policy::default()
+        };
+        return FileResult {
+            file,
+            companions: Vec::new(),
+            diagnostics: Vec::new(),
+            item: FileItem::Dojops(Item::Policy(policy)),
+        };
+    }
+    let parsed = crate::syntax::yaml::parse(file.body(), file.bom_len);
+    let mut diagnostics: Vec<Diagnostic> = syntax_diagnostics(&file, &parsed)
+        .into_iter()
+        .map(|d| {
+            let unloadable = [&syn::INVALID_YAML, &syn::DUPLICATE_KEY, &syn::MULTIPLE_DOCUMENTS].contains(&d.rule);
+            if unloadable { d.note("DojOps cannot load this policy and ignores it: every tool is allowed and none is blocked") } else { d }
+        })
+        .collect();
+    let mut policy = Policy {
+        in_force: parsed.errors.is_empty(),
+        ..Policy::default()
+    };
+    if let Some(root) = &parsed.root {
+        let mut lower = Lowerer::new(&file, &SHAPE);
+        lower_root(&mut lower, root, &mut policy);
+        diagnostics.append(&mut lower.diags);
+    }
     FileResult {
         file,
         companions: Vec::new(),
-        diagnostics: Vec::new(),
-        item: FileItem::Dojops(Item::Policy(Policy::default())),
+        diagnostics,
+        item: FileItem::Dojops(Item::Policy(policy)),
     }
 }
 
-/// Checks of a policy against the project's tools.
-pub fn resolve(
-    _file: &Arc<SourceFile>,
-    _policy: &Policy,
-    _members: &[Member<'_>],
+/// True when `text` holds nothing but blank lines and `#` comments.
+fn only_comments(text: &str) -> bool {
+    text.lines().all(|l| {
+        let l = l.trim();
+        l.is_empty() || l.starts_with('#')
+    })
+}
+
+fn lower_root(lower: &mut Lowerer<'_>, root: &Node, policy: &mut Policy) {
+    if matches!(root.kind, NodeKind::Null) {
+        return;
+    }
+    if root.as_map().is_none() {
+        let d = lower
+            .diag(&rules::WRONG_FIELD_TYPE, root.span, format!("a policy must be a mapping with `{ALLOWED}` and/or `{BLOCKED}`, found {}", root.type_name()))
+            .label("expected a mapping")
+            .note("DojOps finds no lists in it and applies no policy: every tool is allowed and none is blocked")
+            .help(format!("write the lists under keys, e.g. `{ALLOWED}: [my-tool]` or `{BLOCKED}: [untrusted-tool]`"));
+        lower.push(d);
+        return;
+    }
+    let map = MapRef {
+        node: root,
+        anchor: root.span,
+        path: "",
+    };
+    lower.unknown_keys(
+        map,
+        KNOWN_KEYS,
+        "DojOps ignores this key: it neither allows nor blocks any tool",
+    );
+    policy.allowed = list_in_force(lower, root, ALLOWED, LEGACY_ALLOWED);
+    policy.blocked = list_in_force(lower, root, BLOCKED, LEGACY_BLOCKED);
+}
+
+/// The list DojOps uses for `key ?? legacy`, diagnosing a shadowed legacy key, a value that is
+/// not a list, and entries that are not strings.
+fn list_in_force(
+    lower: &mut Lowerer<'_>,
+    root: &Node,
+    key: &'static str,
+    legacy: &'static str,
+) -> Option<NameList> {
+    let present = |k: &str| {
+        root.get(k)
+            .filter(|e| !matches!(e.value.kind, NodeKind::Null))
+    };
+    let (chosen, chosen_key) = match (present(key), present(legacy)) {
+        (Some(new), Some(old)) => {
+            let d = lower
+                .diag(&rules::UNKNOWN_KEY, old.key_span, format!("`{legacy}` is ignored because `{key}` is also set"))
+                .label("ignored legacy key")
+                .related(lower.file, new.key_span, format!("DojOps reads `{key}` instead"))
+                .note(format!("DojOps reads the legacy `{legacy}` only when `{key}` is absent; none of its entries take effect"))
+                .help(format!("move its entries into `{key}` and delete `{legacy}`"));
+            lower.push(d);
+            (new, key)
+        }
+        (Some(new), None) => (new, key),
+        (None, Some(old)) => (old, legacy),
+        (None, None) => return None,
+    };
+    let Some(items) = chosen.value.as_seq() else {
+        let effect = if key == ALLOWED {
+            "no allowlist applies and every tool is allowed"
+        } else {
+            "no tool is blocked"
+        };
+        let fix = match chosen.value.as_str() {
+            Some(name) => format!("write it as a list: `{chosen_key}: [{name}]`"),
+            None => format!("write a list of tool names: `{chosen_key}: [my-tool]`"),
+        };
+        let d = lower
+            .diag(
+                &rules::WRONG_FIELD_TYPE,
+                chosen.value.span,
+                format!(
+                    "`{chosen_key}` must be a list of tool names, found {}",
+                    chosen.value.type_name()
+                ),
+            )
+            .label("expected a list")
+            .note(format!(
+                "DojOps ignores `{chosen_key}` unless it is a list: {effect}"
+            ))
+            .help(fix);
+        lower.push(d);
+        return None;
+    };
+    let mut entries = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        if let Some(s) = item.as_str() {
+            entries.push(Name {
+                value: s.to_string(),
+                span: item.span,
+            });
+            continue;
+        }
+        let help = match &item.kind {
+            NodeKind::Null => "remove the empty entry".to_string(),
+            NodeKind::Map(_) | NodeKind::Seq(_) => {
+                "write the tool name itself, one per entry".to_string()
+            }
+            _ => format!(
+                "quote it if it is a tool name: `\"{}\"`",
+                lower.file.slice(item.span)
+            ),
+        };
+        let d = lower
+            .diag(
+                &rules::WRONG_FIELD_TYPE,
+                item.span,
+                format!(
+                    "`{chosen_key}[{i}]` must be a tool name (a string), found {}",
+                    item.type_name()
+                ),
+            )
+            .label("not a string")
+            .note("DojOps drops entries that are not strings: this one names no tool")
+            .help(help);
+        lower.push(d);
+    }
+    Some(NameList {
+        key: chosen_key,
+        key_span: chosen.key_span,
+        entries,
+    })
+}
+
+/// Checks of a policy against the project's tools and skills: DOJ016, DOJ017, DOJ018.
+pub fn resolve(file: &Arc<SourceFile>, policy: &Policy, members: &[Member<'_>]) -> Vec<Diagnostic> {
+    if !policy.in_force {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let defined: HashMap<&str, &Member<'_>> = members
+        .iter()
+        .rev()
+        .map(|m| (m.name.value.as_str(), m))
+        .collect();
+    let blocked: HashMap<&str, &Name> = policy
+        .blocked
+        .iter()
+        .flat_map(|l| l.entries.iter().rev())
+        .map(|n| (n.value.as_str(), n))
+        .collect();
+    if let Some(allowed) = &policy.allowed {
+        out.extend(unknown_allowed(file, allowed, members, &defined));
+        out.extend(allowed_and_blocked(file, allowed, &blocked));
+        out.extend(left_out(file, allowed, members, &blocked));
+    }
+    out
+}
+
+/// DOJ016: allowlist entries that match no tool or skill of the project. Blocklist entries are
+/// not checked: blocking a global tool (`~/.dojops/tools/<name>`) the project does not define is
+/// a legitimate use of the blocklist.
+fn unknown_allowed(
+    file: &Arc<SourceFile>,
+    allowed: &NameList,
+    members: &[Member<'_>],
+    defined: &HashMap<&str, &Member<'_>>,
 ) -> Vec<Diagnostic> {
-    Vec::new()
+    let unknown: Vec<&Name> = allowed
+        .entries
+        .iter()
+        .filter(|n| !defined.contains_key(n.value.as_str()))
+        .collect();
+    let suggest = unknown.len().saturating_mul(members.len()) <= MAX_SUGGESTION_WORK;
+    unknown
+        .into_iter()
+        .map(|n| {
+            let mut d = Diagnostic::new(&rules::POLICY_UNKNOWN_TOOL, file, n.span, format!("`{}` in `{}` matches no tool of this project", n.value, allowed.key))
+                .label("no tool or skill has this name")
+                .note("DojOps compares names exactly: this entry allows nothing, and the tool it was meant for stays blocked");
+            let hint = if suggest { did_you_mean(&n.value, members.iter().map(|m| m.name.value.as_str())) } else { None };
+            match hint.and_then(|h| defined.get(h)) {
+                Some(m) => {
+                    d = d
+                        .related(m.file, m.name.span, format!("did you mean `{}`?", m.name.value))
+                        .help(format!("replace it with `{}`, the name the tool declares", m.name.value));
+                }
+                None => {
+                    d = d.help("remove the entry, or fix it to a tool's `name`; if it names a global tool (`~/.dojops/tools/`), suppress this warning with `# toolc: ignore DOJ016 -- global tool`");
+                }
+            }
+            d
+        })
+        .collect()
+}
+
+/// DOJ018: a name both allowed and blocked; DojOps checks the blocklist first, so it is denied.
+fn allowed_and_blocked(
+    file: &Arc<SourceFile>,
+    allowed: &NameList,
+    blocked: &HashMap<&str, &Name>,
+) -> Vec<Diagnostic> {
+    allowed
+        .entries
+        .iter()
+        .filter_map(|n| {
+            let b = blocked.get(n.value.as_str())?;
+            Some(
+                Diagnostic::new(
+                    &rules::POLICY_ALLOWED_AND_BLOCKED,
+                    file,
+                    n.span,
+                    format!("`{}` is both allowed and blocked", n.value),
+                )
+                .label("has no effect")
+                .related(file, b.span, "blocked here")
+                .note("DojOps checks the blocklist first: the tool is blocked")
+                .help(format!(
+                    "delete `{}` from the list where it does not belong",
+                    n.value
+                )),
+            )
+        })
+        .collect()
+}
+
+/// DOJ017: in allowlist mode (a non-empty allowlist), the project's tools it does not name are
+/// blocked. Tools the blocklist names are left out on purpose and not counted.
+fn left_out(
+    file: &Arc<SourceFile>,
+    allowed: &NameList,
+    members: &[Member<'_>],
+    blocked: &HashMap<&str, &Name>,
+) -> Option<Diagnostic> {
+    if allowed.entries.is_empty() {
+        return None;
+    }
+    let listed: HashSet<&str> = allowed.entries.iter().map(|n| n.value.as_str()).collect();
+    let missing: Vec<&Member<'_>> = members
+        .iter()
+        .filter(|m| {
+            !listed.contains(m.name.value.as_str()) && !blocked.contains_key(m.name.value.as_str())
+        })
+        .collect();
+    let mut names: Vec<&str> = Vec::new();
+    let mut seen = HashSet::new();
+    for m in &missing {
+        if seen.insert(m.name.value.as_str()) {
+            names.push(&m.name.value);
+        }
+    }
+    let (first, rest) = names.split_first()?;
+    let message = if rest.is_empty() {
+        format!(
+            "`{}` leaves out `{first}`, a tool of this project, so DojOps blocks it",
+            allowed.key
+        )
+    } else {
+        let shown: Vec<String> = names
+            .iter()
+            .take(MAX_NAMED)
+            .map(|n| format!("`{n}`"))
+            .collect();
+        let more = names.len().saturating_sub(MAX_NAMED);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        format!(
+            "`{}` leaves out {} tools of this project, so DojOps blocks them: {}{tail}",
+            allowed.key,
+            names.len(),
+            shown.join(", ")
+        )
+    };
+    let fix = if rest.is_empty() {
+        format!("`- {first}`")
+    } else {
+        "them".to_string()
+    };
+    let mut d = Diagnostic::new(&rules::POLICY_BLOCKS_PROJECT_TOOLS, file, allowed.key_span, message)
+        .label("allowlist mode: only the listed tools load")
+        .note(format!("with a non-empty `{}`, DojOps loads only the tools it lists and skips the others without a word", allowed.key))
+        .help(format!("add {fix} to `{}`; to block only some tools, list those in `{BLOCKED}` and drop the allowlist", allowed.key));
+    for m in missing.iter().take(MAX_RELATED) {
+        d = d.related(
+            m.file,
+            m.name.span,
+            format!("`{}` is defined here and is not allowed", m.name.value),
+        );
+    }
+    if missing.len() > MAX_RELATED {
+        d = d.note(format!(
+            "{} more definitions are left out and not shown",
+            missing.len() - MAX_RELATED
+        ));
+    }
+    Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+    use std::path::PathBuf;
+
+    fn policy_file(text: &str) -> Arc<SourceFile> {
+        SourceFile::new(
+            PathBuf::from("/p/.dojops/policy.yaml"),
+            ".dojops/policy.yaml".into(),
+            FormatId::DojopsPolicy,
+            text.into(),
+        )
+    }
+
+    fn lowered(text: &str) -> (Arc<SourceFile>, Policy, Vec<Diagnostic>) {
+        let r = load(policy_file(text));
+        let FileItem::Dojops(Item::Policy(p)) = r.item else {
+            panic!("not a policy")
+        };
+        (r.file, p, r.diagnostics)
+    }
+
+    fn codes(diags: &[Diagnostic]) -> Vec<&'static str> {
+        diags.iter().map(|d| d.rule.code).collect()
+    }
+
+    fn names(list: &Option<NameList>) -> Vec<&str> {
+        list.iter()
+            .flat_map(|l| &l.entries)
+            .map(|n| n.value.as_str())
+            .collect()
+    }
+
+    /// Members named `names`, each in its own tool file (`name: <n>` at offset 6).
+    fn members(names: &[&str]) -> Vec<(Arc<SourceFile>, Name)> {
+        names
+            .iter()
+            .map(|n| {
+                let path = format!(".dojops/tools/{n}/tool.yaml");
+                let file = SourceFile::new(
+                    PathBuf::from(format!("/p/{path}")),
+                    path,
+                    FormatId::DojopsTool,
+                    format!("name: {n}\n"),
+                );
+                (
+                    file,
+                    Name {
+                        value: (*n).to_string(),
+                        span: Span::new(6, 6 + n.len()),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn check(text: &str, tools: &[&str]) -> Vec<Diagnostic> {
+        let (file, policy, diags) = lowered(text);
+        assert!(diags.is_empty(), "{diags:?}");
+        let owned = members(tools);
+        let ms: Vec<Member<'_>> = owned
+            .iter()
+            .map(|(file, name)| Member { file, name })
+            .collect();
+        resolve(&file, &policy, &ms)
+    }
+
+    #[test]
+    fn lists_and_legacy_precedence() {
+        let (_, p, d) = lowered("allowedTools: [a, b]\nblockedPlugins: [c]\n");
+        assert!(d.is_empty());
+        assert_eq!(names(&p.allowed), ["a", "b"]);
+        assert_eq!(names(&p.blocked), ["c"]);
+        assert_eq!(p.blocked.as_ref().map(|l| l.key), Some(LEGACY_BLOCKED));
+
+        let (_, p, d) = lowered("allowedTools: [a]\nallowedPlugins: [b]\n");
+        assert_eq!(codes(&d), ["DOJ007"]);
+        assert_eq!(names(&p.allowed), ["a"]);
+
+        // `allowedTools: ~` falls through to the legacy key, as `??` does.
+        let (_, p, d) = lowered("allowedTools:\nallowedPlugins: [b]\n");
+        assert!(d.is_empty());
+        assert_eq!(names(&p.allowed), ["b"]);
+    }
+
+    #[test]
+    fn shape_errors() {
+        let (_, p, d) =
+            lowered("allowedTools: my-tool\nblockedTools: [x, 42, ~]\nallowTools: [y]\n");
+        assert_eq!(codes(&d), ["DOJ007", "DOJ002", "DOJ002", "DOJ002"]);
+        assert!(p.allowed.is_none());
+        assert_eq!(names(&p.blocked), ["x"]);
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `allowedTools`?"));
+        assert_eq!(
+            d[1].help.as_deref(),
+            Some("write it as a list: `allowedTools: [my-tool]`")
+        );
+
+        let (_, _, d) = lowered("- a\n- b\n");
+        assert_eq!(codes(&d), ["DOJ002"]);
+    }
+
+    #[test]
+    fn empty_and_broken_files() {
+        for text in ["", "# nothing yet\n", "~\n"] {
+            let (_, p, d) = lowered(text);
+            assert!(
+                d.is_empty() && p.in_force && p.allowed.is_none(),
+                "{text:?}"
+            );
+        }
+        let (_, p, d) = lowered("allowedTools: [a\n");
+        assert!(!p.in_force);
+        assert_eq!(codes(&d), ["SYN001"]);
+        assert!(d[0].notes.iter().any(|n| n.contains("ignores it")));
+    }
+
+    #[test]
+    fn unknown_allowed_tool_with_suggestion() {
+        let d = check(
+            "allowedTools: [my-tool, my-toool]\nblockedTools: [global-tool]\n",
+            &["my-tool"],
+        );
+        assert_eq!(codes(&d), ["DOJ016"]);
+        assert_eq!(d[0].span, Span::new(24, 32));
+        assert_eq!(d[0].related.len(), 1);
+        assert_eq!(
+            d[0].related[0].file.display,
+            ".dojops/tools/my-tool/tool.yaml"
+        );
+    }
+
+    #[test]
+    fn left_out_tools_are_named_once_with_related_spans() {
+        let d = check("allowedTools: [a]\n", &["a", "b", "c"]);
+        assert_eq!(codes(&d), ["DOJ017"]);
+        assert_eq!(d[0].span, Span::new(0, 12));
+        assert!(
+            d[0].message.contains("2 tools") && d[0].message.contains("`b`, `c`"),
+            "{}",
+            d[0].message
+        );
+        assert_eq!(d[0].related.len(), 2);
+        // Blocked tools are left out on purpose; an empty allowlist allows everything.
+        assert!(
+            check(
+                "allowedTools: [a]\nblockedTools: [b, c]\n",
+                &["a", "b", "c"]
+            )
+            .is_empty()
+        );
+        assert!(check("allowedTools: []\n", &["a", "b"]).is_empty());
+    }
+
+    #[test]
+    fn allowed_and_blocked() {
+        let d = check("allowedTools: [a]\nblockedTools: [a]\n", &["a"]);
+        assert_eq!(codes(&d), ["DOJ018"]);
+        assert_eq!(d[0].related[0].span, Span::new(33, 34));
+    }
+
+    #[test]
+    fn unloadable_policy_is_not_resolved() {
+        let (file, p, _) = lowered("allowedTools: [a]\nallowedTools: [b]\n");
+        assert!(!p.in_force);
+        assert!(resolve(&file, &p, &[]).is_empty());
+    }
 }
