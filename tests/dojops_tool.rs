@@ -355,3 +355,61 @@ fn legacy_plugin_yaml_and_dirs_are_read() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_missing_field_points_at_its_misspelling() {
+    let repo = Repo::with(&[
+        (T, &BASE.replace("  systemPrompt:", "  sytemPrompt:")),
+        (S, SCHEMA),
+    ]);
+    let report = repo.check().expect("config");
+    let missing = report
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.code == "DOJ001")
+        .expect("DOJ001");
+    assert_eq!(
+        missing.help.as_deref(),
+        Some("rename `sytemPrompt` to `systemPrompt`")
+    );
+    assert_eq!(missing.file.position(missing.related[0].span.start).line, 9);
+    // A present, known key that merely resembles the missing one is not blamed.
+    let repo = Repo::with(&[
+        (
+            T,
+            &BASE.replace(
+                "inputSchema: \"input.schema.json\"",
+                "outputSchema: \"input.schema.json\"",
+            ),
+        ),
+        (S, SCHEMA),
+    ]);
+    let report = repo.check().expect("config");
+    let missing = report
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.code == "DOJ001")
+        .expect("DOJ001");
+    assert!(missing.related.is_empty() && missing.help.is_none());
+}
+
+#[test]
+fn yaml_1_1_booleans_get_a_hint() {
+    let repo = Repo::with(&[
+        (
+            T,
+            &BASE.replace("  strategy: llm\n", "  strategy: llm\n  updateMode: yes\n"),
+        ),
+        (S, SCHEMA),
+    ]);
+    let report = repo.check().expect("config");
+    let found = lines(&report);
+    assert!(
+        found.len() == 1 && found[0].contains(":9:15 DOJ002 error"),
+        "{found:#?}"
+    );
+    assert_eq!(
+        report.diagnostics[0].help.as_deref(),
+        Some("YAML 1.2 reads `yes` as a string, not a boolean: write `true`")
+    );
+}

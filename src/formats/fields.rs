@@ -42,6 +42,8 @@ pub struct Lowerer<'a> {
     pub rules: &'a ShapeRules,
     /// Diagnostics so far.
     pub diags: Vec<Diagnostic>,
+    /// Spans of keys reported as unknown, so a missing field can point at its misspelling.
+    unknown: Vec<Span>,
 }
 
 /// `a.b` from a parent path and a key.
@@ -60,6 +62,7 @@ impl<'a> Lowerer<'a> {
             file,
             rules,
             diags: Vec::new(),
+            unknown: Vec::new(),
         }
     }
 
@@ -122,13 +125,26 @@ impl<'a> Lowerer<'a> {
             } else {
                 format!("this mapping lacks `{key}`")
             };
-            let d = self
+            // A misspelt key next to the missing one is the likeliest cause: say so.
+            let misspelt = map.node.as_map().unwrap_or_default().iter().find(|e| {
+                self.unknown.contains(&e.key_span) && did_you_mean(&e.key, [key]).is_some()
+            });
+            let mut d = self
                 .diag(
                     self.rules.missing,
                     map.anchor,
                     format!("required field `{full}` is missing"),
                 )
                 .label(label);
+            if let Some(e) = misspelt {
+                d = d
+                    .related(
+                        self.file,
+                        e.key_span,
+                        format!("`{}` looks like a misspelling of `{key}`", e.key),
+                    )
+                    .help(format!("rename `{}` to `{key}`", e.key));
+            }
             self.push(d);
         }
         found
@@ -217,6 +233,24 @@ impl<'a> Lowerer<'a> {
                     &join_path(map.path, key),
                     "a boolean (`true` or `false`)",
                 );
+                // YAML 1.1 read these as booleans; YAML 1.2 (and DojOps's parser) reads strings.
+                if let Some(
+                    word @ ("yes" | "no" | "on" | "off" | "y" | "n" | "Yes" | "No" | "On" | "Off"
+                    | "YES" | "NO" | "ON" | "OFF"),
+                ) = entry.value.as_str()
+                {
+                    let fixed = if matches!(word.to_ascii_lowercase().as_str(), "yes" | "on" | "y")
+                    {
+                        "true"
+                    } else {
+                        "false"
+                    };
+                    if let Some(last) = self.diags.last_mut() {
+                        last.help = Some(format!(
+                            "YAML 1.2 reads `{word}` as a string, not a boolean: write `{fixed}`"
+                        ));
+                    }
+                }
                 None
             }
         }
@@ -299,6 +333,7 @@ impl<'a> Lowerer<'a> {
             return;
         };
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+            self.unknown.push(e.key_span);
             let full = join_path(map.path, &e.key);
             let hint = did_you_mean(&e.key, known.iter().copied());
             let d = self
