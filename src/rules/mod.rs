@@ -136,3 +136,26 @@ pub fn pages() -> &'static [(&'static str, &'static str)] {
 mod pages {
     include!(concat!(env!("OUT_DIR"), "/rule_pages.rs"));
 }
+
+/// `docs/rules.md`: an index of every rule and every page, generated from `rules/`.
+pub fn reference_markdown() -> String {
+    let mut out = String::from(
+        "# Rule reference\n\n<!-- Generated from rules/*.md by `cargo test --test docs` with TOOLC_BLESS=1; do not edit. -->\n\n\
+         | code | name | default severity | formats | what it checks |\n|---|---|---|---|---|\n",
+    );
+    let all = all();
+    for r in &all {
+        let formats = if r.formats.is_empty() { "all".to_string() } else { r.formats.join(", ") };
+        out.push_str(&format!("| [{}](#{}) | `{}` | {} | {} | {} |\n", r.code, r.code.to_ascii_lowercase(), r.name, r.severity, formats, r.summary));
+    }
+    for r in &all {
+        let Some(page) = page(r) else { continue };
+        // Drop the front matter and the page's own title; the section gets an anchor title.
+        let body = page.strip_prefix("---\n").and_then(|p| p.split_once("\n---\n")).map_or(page, |(_, b)| b);
+        let body = body.trim_start();
+        let body = if body.starts_with("# ") { body.split_once('\n').map_or("", |(_, rest)| rest) } else { body };
+        out.push_str(&format!("\n## {}\n\n`{}` · {} by default\n", r.code, r.name, r.severity));
+        out.push_str(&body.replace("\n## ", "\n### "));
+    }
+    out
+}
