@@ -4,6 +4,7 @@
 pub mod dojops;
 pub mod fields;
 
+use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -98,10 +99,26 @@ pub fn read_source(
             ));
         }
         Ok(meta) if meta.is_dir() => return empty("expected a file, found a directory".into()),
-        Ok(_) => match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) => return empty(format!("cannot read the file: {e}")),
-        },
+        // A FIFO or device (say, a symlink to /dev/zero) would block or never end.
+        Ok(meta) if !meta.is_file() => {
+            return empty("expected a regular file, found a special file".into());
+        }
+        Ok(_) => {
+            // The size was checked, but the file may grow between stat and read.
+            let mut bytes = Vec::new();
+            let read = std::fs::File::open(path)
+                .and_then(|f| f.take(MAX_READ_BYTES + 1).read_to_end(&mut bytes));
+            match read {
+                Ok(_) if bytes.len() as u64 > MAX_READ_BYTES => {
+                    return empty(format!(
+                        "the file is over {} MiB; toolc does not read files that large",
+                        MAX_READ_BYTES / (1024 * 1024)
+                    ));
+                }
+                Ok(_) => bytes,
+                Err(e) => return empty(format!("cannot read the file: {e}")),
+            }
+        }
         Err(e) => return empty(format!("cannot read the file: {e}")),
     };
     decode(path, display, format, bytes)
@@ -115,6 +132,18 @@ pub fn decode(
     bytes: Vec<u8>,
 ) -> (Arc<SourceFile>, Option<Diagnostic>) {
     let nul = bytes.iter().position(|b| *b == 0);
+    if let Some(at) = nul {
+        // Binary content is neither shown nor kept: the diagnostic names the offset instead.
+        let file = SourceFile::new(path.to_path_buf(), display, format, String::new());
+        let d = Diagnostic::new(
+            &syn::BINARY_FILE,
+            &file,
+            Span::point(0),
+            format!("the file contains a NUL byte at offset {at}: it looks binary, not like a tool definition"),
+        )
+        .help("check that the right file is committed under this name");
+        return (file, Some(d));
+    }
     let (text, utf8_error) = match String::from_utf8(bytes) {
         Ok(text) => (text, None),
         Err(e) => {
@@ -123,18 +152,7 @@ pub fn decode(
         }
     };
     let file = SourceFile::new(path.to_path_buf(), display, format, text);
-    let fatal = if let Some(at) = nul {
-        Some(
-            Diagnostic::new(
-                &syn::BINARY_FILE,
-                &file,
-                Span::point(at.min(file.text.len())),
-                "the file contains a NUL byte: it looks binary, not like a tool definition",
-            )
-            .label("NUL byte")
-            .help("check that the right file is committed under this name"),
-        )
-    } else if let Some(at) = utf8_error {
+    let fatal = if let Some(at) = utf8_error {
         let span = Span::new(
             at,
             at + file.text[at..].chars().next().map_or(0, char::len_utf8),
