@@ -22,7 +22,7 @@ fn blocks<'a>(page: &'a str, heading: &str) -> Vec<(&'a str, Vec<u8>)> {
         return Vec::new();
     };
     let section = &page[start + heading.len()..];
-    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let section = &section[..section_end(section)];
     let mut out = Vec::new();
     let mut rest = section;
     while let Some(open) = rest.find("```") {
@@ -48,6 +48,22 @@ fn blocks<'a>(page: &'a str, heading: &str) -> Vec<(&'a str, Vec<u8>)> {
         rest = &body_start[close + 4..];
     }
     out
+}
+
+/// Where a section ends: at the next `## ` heading outside a code fence (a `.dops` example
+/// has `## Prompt` lines of its own).
+fn section_end(section: &str) -> usize {
+    let mut in_fence = false;
+    let mut offset = 0;
+    for line in section.split_inclusive('\n') {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+        } else if !in_fence && offset > 0 && line.starts_with("## ") {
+            return offset - 1;
+        }
+        offset += line.len();
+    }
+    section.len()
 }
 
 fn codes_for(files: &[(&str, Vec<u8>)]) -> Vec<String> {
