@@ -135,10 +135,11 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
         };
         d.severity = severity;
         let line = d.file.position(d.span.start).line;
-        let hit = suppressions.get_mut(&d.file.path).is_some_and(|list| {
-            list.iter_mut()
-                .fold(false, |hit, s| s.covers(d.rule, line) || hit)
-        });
+        // Every covering comment is marked used, so none of them is reported as unused.
+        let mut hit = false;
+        for s in suppressions.get_mut(&d.file.path).into_iter().flatten() {
+            hit |= s.covers(d.rule, line);
+        }
         if hit {
             suppressed.push(d);
         } else {

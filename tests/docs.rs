@@ -11,5 +11,8 @@ fn rule_reference_is_up_to_date() {
         return;
     }
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(actual == expected, "docs/rules.md is stale: run `TOOLC_BLESS=1 cargo test --test docs` and commit it");
+    assert!(
+        actual == expected,
+        "docs/rules.md is stale: run `TOOLC_BLESS=1 cargo test --test docs` and commit it"
+    );
 }

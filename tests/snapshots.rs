@@ -6,8 +6,17 @@ use std::path::Path;
 use assert_cmd::Command;
 
 fn run(dir: &Path, args: &[&str]) -> (String, i32) {
-    let out = Command::cargo_bin("toolc").expect("binary").current_dir(dir).args(args).env_remove("NO_COLOR").output().expect("run toolc");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+    let out = Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run toolc");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
 }
 
 fn settings() -> insta::Settings {
@@ -40,7 +49,12 @@ fn demo_json() {
 fn real_world_dojops_human() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/real-world");
     let mut all = String::new();
-    for folder in ["dojops-skills", "dojops-kind-tool", "dojops-v1-dops", "dojops-legacy"] {
+    for folder in [
+        "dojops-skills",
+        "dojops-kind-tool",
+        "dojops-v1-dops",
+        "dojops-legacy",
+    ] {
         let (out, _) = run(&corpus.join(folder), &["check", "--no-color"]);
         all.push_str(&format!("===== {folder}\n{out}\n"));
     }

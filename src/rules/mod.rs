@@ -145,16 +145,38 @@ pub fn reference_markdown() -> String {
     );
     let all = all();
     for r in &all {
-        let formats = if r.formats.is_empty() { "all".to_string() } else { r.formats.join(", ") };
-        out.push_str(&format!("| [{}](#{}) | `{}` | {} | {} | {} |\n", r.code, r.code.to_ascii_lowercase(), r.name, r.severity, formats, r.summary));
+        let formats = if r.formats.is_empty() {
+            "all".to_string()
+        } else {
+            r.formats.join(", ")
+        };
+        out.push_str(&format!(
+            "| [{}](#{}) | `{}` | {} | {} | {} |\n",
+            r.code,
+            r.code.to_ascii_lowercase(),
+            r.name,
+            r.severity,
+            formats,
+            r.summary
+        ));
     }
     for r in &all {
         let Some(page) = page(r) else { continue };
         // Drop the front matter and the page's own title; the section gets an anchor title.
-        let body = page.strip_prefix("---\n").and_then(|p| p.split_once("\n---\n")).map_or(page, |(_, b)| b);
+        let body = page
+            .strip_prefix("---\n")
+            .and_then(|p| p.split_once("\n---\n"))
+            .map_or(page, |(_, b)| b);
         let body = body.trim_start();
-        let body = if body.starts_with("# ") { body.split_once('\n').map_or("", |(_, rest)| rest) } else { body };
-        out.push_str(&format!("\n## {}\n\n`{}` · {} by default\n", r.code, r.name, r.severity));
+        let body = if body.starts_with("# ") {
+            body.split_once('\n').map_or("", |(_, rest)| rest)
+        } else {
+            body
+        };
+        out.push_str(&format!(
+            "\n## {}\n\n`{}` · {} by default\n",
+            r.code, r.name, r.severity
+        ));
         out.push_str(&body.replace("\n## ", "\n### "));
     }
     out

@@ -122,6 +122,19 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         .diagnostics
         .extend(syntax_diagnostics(&file, &parsed));
     let Some(root) = parsed.root else {
+        if parsed.errors.is_empty() {
+            // Only comments: legal YAML, but DojOps skips a manifest with no document.
+            result.diagnostics.push(
+                Diagnostic::new(
+                    &crate::rules::syntax::EMPTY_FILE,
+                    &file,
+                    Span::point(file.bom_len),
+                    "the manifest holds only comments",
+                )
+                .note("DojOps skips the tool without an error: it will not be registered")
+                .help("write the manifest, or delete the file"),
+            );
+        }
         return result;
     };
     let mut lw = Lowerer::new(&file, &SHAPE);
@@ -222,13 +235,12 @@ fn lower(
                         continue;
                     };
                     lw.unknown_keys(f, FILE_KEYS, DROPPED_NOTE);
-                    if let Some(e) = lw.required(f, "path") {
-                        if lw
+                    if let Some(e) = lw.required(f, "path")
+                        && lw
                             .str_value(&e.value, &join_path(&path, "path"), 1, usize::MAX)
                             .is_some()
-                        {
-                            check_traversal(lw, &e.value, &format!("{path}.path"));
-                        }
+                    {
+                        check_traversal(lw, &e.value, &format!("{path}.path"));
                     }
                     // Re-fetched through `item` so the borrow outlives this entry's path string.
                     template_paths.extend(
@@ -247,69 +259,69 @@ fn lower(
         .value("permissions")
         .and_then(|p| p.value("child_process"))
         .and_then(Node::as_str);
-    if let Some(e) = map.node.get("verification") {
-        if let Some(v) = lw.as_map(&e.value, e.key_span, "verification") {
-            lw.unknown_keys(v, &["command"], DROPPED_NOTE);
-            if let Some((command, _)) = lw.required_str(v, "command", 1, usize::MAX) {
-                if let Some(node) = v.node.value("command") {
-                    check_verification(lw, node, command, child_process == Some("required"));
-                }
-                if child_process != Some("required") && !command.trim().is_empty() {
-                    let d = lw
+    if let Some(e) = map.node.get("verification")
+        && let Some(v) = lw.as_map(&e.value, e.key_span, "verification")
+    {
+        lw.unknown_keys(v, &["command"], DROPPED_NOTE);
+        if let Some((command, _)) = lw.required_str(v, "command", 1, usize::MAX) {
+            if let Some(node) = v.node.value("command") {
+                check_verification(lw, node, command, child_process == Some("required"));
+            }
+            if child_process != Some("required") && !command.trim().is_empty() {
+                let d = lw
                         .diag(&rules::VERIFICATION_NEVER_RUNS, e.key_span, "this verification never runs: `permissions.child_process` is not `required`")
                         .label("declared but never executed")
                         .note("without `child_process: required` DojOps reports verification as passed without running the command")
                         .help("add `child_process: required` under `permissions`, or remove `verification`");
+                lw.push(d);
+            }
+        }
+    }
+    if let Some(e) = map.node.get("detector")
+        && let Some(d) = lw.as_map(&e.value, e.key_span, "detector")
+    {
+        lw.unknown_keys(d, &["path"], DROPPED_NOTE);
+        if let Some(p) = lw.required(d, "path") {
+            match &p.value.kind {
+                NodeKind::String(_) => {
+                    if lw
+                        .str_value(&p.value, "detector.path", 1, usize::MAX)
+                        .is_some()
+                    {
+                        check_traversal(lw, &p.value, "detector.path");
+                        template_paths.push(&p.value);
+                    }
+                }
+                NodeKind::Seq(items) if items.is_empty() => {
+                    let d = lw
+                        .diag(
+                            &rules::INVALID_FIELD_LENGTH,
+                            p.value.span,
+                            "`detector.path` must not be an empty list",
+                        )
+                        .label("empty list");
                     lw.push(d);
                 }
-            }
-        }
-    }
-    if let Some(e) = map.node.get("detector") {
-        if let Some(d) = lw.as_map(&e.value, e.key_span, "detector") {
-            lw.unknown_keys(d, &["path"], DROPPED_NOTE);
-            if let Some(p) = lw.required(d, "path") {
-                match &p.value.kind {
-                    NodeKind::String(_) => {
-                        if lw
-                            .str_value(&p.value, "detector.path", 1, usize::MAX)
-                            .is_some()
-                        {
-                            check_traversal(lw, &p.value, "detector.path");
-                            template_paths.push(&p.value);
+                NodeKind::Seq(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let path = format!("detector.path[{i}]");
+                        if lw.str_value(item, &path, 1, usize::MAX).is_some() {
+                            check_traversal(lw, item, &path);
+                            template_paths.push(item);
                         }
                     }
-                    NodeKind::Seq(items) if items.is_empty() => {
-                        let d = lw
-                            .diag(
-                                &rules::INVALID_FIELD_LENGTH,
-                                p.value.span,
-                                "`detector.path` must not be an empty list",
-                            )
-                            .label("empty list");
-                        lw.push(d);
-                    }
-                    NodeKind::Seq(items) => {
-                        for (i, item) in items.iter().enumerate() {
-                            let path = format!("detector.path[{i}]");
-                            if lw.str_value(item, &path, 1, usize::MAX).is_some() {
-                                check_traversal(lw, item, &path);
-                                template_paths.push(item);
-                            }
-                        }
-                    }
-                    _ => lw.wrong_type(&p.value, "detector.path", "a string or a list of strings"),
                 }
+                _ => lw.wrong_type(&p.value, "detector.path", "a string or a list of strings"),
             }
         }
     }
-    if let Some(e) = map.node.get("permissions") {
-        if let Some(p) = lw.as_map(&e.value, e.key_span, "permissions") {
-            lw.unknown_keys(p, PERMISSION_KEYS, DROPPED_NOTE);
-            lw.optional_enum(p, "filesystem", &["project", "global"]);
-            lw.optional_enum(p, "network", &["none", "inherit"]);
-            lw.optional_enum(p, "child_process", &["none", "required"]);
-        }
+    if let Some(e) = map.node.get("permissions")
+        && let Some(p) = lw.as_map(&e.value, e.key_span, "permissions")
+    {
+        lw.unknown_keys(p, PERMISSION_KEYS, DROPPED_NOTE);
+        lw.optional_enum(p, "filesystem", &["project", "global"]);
+        lw.optional_enum(p, "network", &["none", "inherit"]);
+        lw.optional_enum(p, "child_process", &["none", "required"]);
     }
     let dir = lw
         .file
