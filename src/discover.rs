@@ -43,6 +43,14 @@ const BUILTIN: &[(FormatId, &[&str])] = &[
     ),
     (FormatId::DojopsDops, &["**/*.dops"]),
     (FormatId::DojopsPolicy, &["**/.dojops/policy.yaml"]),
+    (FormatId::AgentcliManifest, &["**/tools.json"]),
+    (FormatId::ToolMd, &["**/*.tool.md"]),
+    (FormatId::AgentMd, &["**/*.agent.md"]),
+    (
+        FormatId::CycodTool,
+        &["**/.cycod/tools/*.yaml", "**/.cycod/tools/*.yml"],
+    ),
+    (FormatId::ToolRequest, &["**/TR-*.md"]),
 ];
 
 /// Classifies paths into formats.
@@ -97,6 +105,12 @@ impl Classifier {
                     Some(FormatId::DojopsPolicy)
                 }
                 _ if name.ends_with(".dops") => Some(FormatId::DojopsDops),
+                "tools.json" => Some(FormatId::AgentcliManifest),
+                _ if name.ends_with(".tool.md") => Some(FormatId::ToolMd),
+                _ if name.ends_with(".agent.md") => Some(FormatId::AgentMd),
+                _ if name.starts_with("TR-") && name.ends_with(".md") => {
+                    Some(FormatId::ToolRequest)
+                }
                 _ => None,
             }
         })
@@ -140,18 +154,18 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
                 Box::new(|entry| {
                     match entry {
                         Ok(e) => {
-                            let is_file =
-                                e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
-                            if is_file {
-                                if let Some(format) = classifier.classify(e.path()) {
-                                    push(
-                                        &found,
-                                        Discovered {
-                                            path: e.path().to_path_buf(),
-                                            format,
-                                        },
-                                    );
-                                }
+                            // A directory where a manifest belongs is reported, not skipped:
+                            // the tool it stands for would otherwise vanish without a word.
+                            if e.file_type().is_some()
+                                && let Some(format) = classifier.classify(e.path())
+                            {
+                                push(
+                                    &found,
+                                    Discovered {
+                                        path: e.path().to_path_buf(),
+                                        format,
+                                    },
+                                );
                             }
                         }
                         Err(err) => {

@@ -137,6 +137,16 @@ pub enum FormatId {
     DojopsDops,
     /// DojOps `.dojops/policy.yaml`.
     DojopsPolicy,
+    /// agentcli `tools.json` manifest.
+    AgentcliManifest,
+    /// `*.tool.md` tool specification.
+    ToolMd,
+    /// `*.agent.md` agent referencing tools.
+    AgentMd,
+    /// cycod custom tool (`.cycod/tools/*.yaml`).
+    CycodTool,
+    /// `TR-*.md` tool execution request.
+    ToolRequest,
     /// The `toolc.toml` configuration itself.
     Config,
 }
@@ -148,6 +158,11 @@ impl FormatId {
             FormatId::DojopsTool | FormatId::DojopsSchema => "dojops-tool",
             FormatId::DojopsDops => "dojops-dops",
             FormatId::DojopsPolicy => "dojops-policy",
+            FormatId::AgentcliManifest => "agentcli-manifest",
+            FormatId::ToolMd => "tool-md",
+            FormatId::AgentMd => "agent-md",
+            FormatId::CycodTool => "cycod-tool",
+            FormatId::ToolRequest => "tool-request",
             FormatId::Config => "toolc-config",
         }
     }
@@ -158,13 +173,26 @@ impl FormatId {
             "dojops-tool" => Some(FormatId::DojopsTool),
             "dojops-dops" => Some(FormatId::DojopsDops),
             "dojops-policy" => Some(FormatId::DojopsPolicy),
+            "agentcli-manifest" => Some(FormatId::AgentcliManifest),
+            "tool-md" => Some(FormatId::ToolMd),
+            "agent-md" => Some(FormatId::AgentMd),
+            "cycod-tool" => Some(FormatId::CycodTool),
+            "tool-request" => Some(FormatId::ToolRequest),
             _ => None,
         }
     }
 
     /// Every format a user can name in configuration.
-    pub const CONFIGURABLE: &'static [&'static str] =
-        &["dojops-tool", "dojops-dops", "dojops-policy"];
+    pub const CONFIGURABLE: &'static [&'static str] = &[
+        "dojops-tool",
+        "dojops-dops",
+        "dojops-policy",
+        "agentcli-manifest",
+        "tool-md",
+        "agent-md",
+        "cycod-tool",
+        "tool-request",
+    ];
 }
 
 /// One file's bytes as text, its display path and line index; shared by every diagnostic on it.

@@ -1,8 +1,12 @@
 //! One module per source format: each lowers a file's syntax tree into its typed AST,
 //! validates and lints it, and contributes to the cross-file resolve step.
 
+pub mod agentcli;
+pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod tool_md;
+pub mod tool_request;
 
 use std::io::Read;
 use std::path::Path;
@@ -36,6 +40,14 @@ pub enum Item {
     None,
     /// A DojOps tool, skill or policy.
     Dojops(dojops::Item),
+    /// An agentcli `tools.json` manifest.
+    Agentcli(agentcli::Manifest),
+    /// A `*.tool.md` tool or `*.agent.md` agent.
+    ToolMd(tool_md::Item),
+    /// A cycod custom tool.
+    Cycod(cycod::Tool),
+    /// A `TR-*.md` tool execution request.
+    ToolRequest(tool_request::Request),
 }
 
 impl FileResult {
@@ -43,9 +55,16 @@ impl FileResult {
     pub fn tool_count(&self) -> usize {
         match &self.item {
             Item::Dojops(item) => item.tool_count(),
+            Item::Agentcli(m) => m.tool_count(),
+            Item::ToolMd(item) => item.tool_count(),
+            Item::Cycod(_) => 1,
+            Item::ToolRequest(_) => 0,
             Item::None => usize::from(matches!(
                 self.file.format,
-                FormatId::DojopsTool | FormatId::DojopsDops
+                FormatId::DojopsTool
+                    | FormatId::DojopsDops
+                    | FormatId::ToolMd
+                    | FormatId::CycodTool
             )),
         }
     }
@@ -64,6 +83,10 @@ pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
     }
     match format {
         FormatId::DojopsTool | FormatId::DojopsDops | FormatId::DojopsPolicy => dojops::load(file),
+        FormatId::AgentcliManifest => agentcli::load(file),
+        FormatId::ToolMd | FormatId::AgentMd => tool_md::load(file),
+        FormatId::CycodTool => cycod::load(file),
+        FormatId::ToolRequest => tool_request::load(file),
         FormatId::DojopsSchema | FormatId::Config => FileResult {
             file,
             companions: Vec::new(),
@@ -75,7 +98,12 @@ pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
 
 /// Every cross-file diagnostic, per family.
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    dojops::resolve(results)
+    let mut out = dojops::resolve(results);
+    out.extend(agentcli::resolve(results));
+    out.extend(tool_md::resolve(results));
+    out.extend(cycod::resolve(results));
+    out.extend(tool_request::resolve(results));
+    out
 }
 
 /// Read a file as text. Returns the source (lossily decoded if needed) and, when the file

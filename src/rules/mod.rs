@@ -2,11 +2,15 @@
 //! The checks themselves live with the format they read (`src/formats/`); the documentation
 //! lives in `rules/<CODE>.md`.
 
+pub mod agentcli;
+pub mod cycod;
 pub mod dojops;
 pub mod references;
 pub mod schema;
 pub mod security;
 pub mod syntax;
+pub mod tool_md;
+pub mod tool_request;
 
 use std::fmt;
 
@@ -91,6 +95,10 @@ pub fn all() -> Vec<&'static Rule> {
         schema::RULES,
         security::RULES,
         references::RULES,
+        agentcli::RULES,
+        tool_md::RULES,
+        cycod::RULES,
+        tool_request::RULES,
     ]
     .into_iter()
     .flatten()

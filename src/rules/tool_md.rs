@@ -1,0 +1,5 @@
+//! `TMD` rules: `*.tool.md` tool specs and `*.agent.md` agents.
+
+use super::declare_rules;
+
+declare_rules! {}

@@ -1,0 +1,5 @@
+//! `TRQ` rules: `TR-*.md` tool execution requests.
+
+use super::declare_rules;
+
+declare_rules! {}
