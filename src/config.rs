@@ -107,7 +107,9 @@ impl Config {
     /// Find `toolc.toml` upward from `cwd` (or use `explicit`) and load it.
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
         let path = match explicit {
-            Some(p) => Some(cwd.join(p)),
+            // Normalized: globs are matched against paths stripped of this file's folder,
+            // and `--config ../toolc.toml` must give the same folder as `/abs/toolc.toml`.
+            Some(p) => Some(crate::discover::normalize(&cwd.join(p))),
             None => cwd
                 .ancestors()
                 .map(|d| d.join(FILE_NAME))

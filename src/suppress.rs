@@ -70,7 +70,12 @@ pub fn scan(file: &SourceFile) -> Vec<Suppression> {
 }
 
 fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppression> {
-    let at = line.find(MARKER)?;
+    // `toolc:` may also occur in a value before the comment (`a: "toolc: x" # toolc: ignore`).
+    line.match_indices(MARKER)
+        .find_map(|(at, _)| parse_at(line, at, line_start, line_no))
+}
+
+fn parse_at(line: &str, at: usize, line_start: usize, line_no: usize) -> Option<Suppression> {
     let before = line[..at].trim_end();
     let comment_start = if before.ends_with("<!--") {
         before.len() - 4
@@ -85,8 +90,7 @@ fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppressi
     if directive.starts_with(|c: char| c.is_alphanumeric()) {
         return None;
     }
-    let mut offset =
-        line_start + at + MARKER.len() + (rest.len() - after_ws.len()) + "ignore".len();
+    let offset = line_start + at + MARKER.len() + (rest.len() - after_ws.len()) + "ignore".len();
     let end = [directive.find("--"), directive.find("-->")]
         .into_iter()
         .flatten()
@@ -94,10 +98,10 @@ fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppressi
         .unwrap_or(directive.len());
     let list = &directive[..end];
     let mut codes = Vec::new();
-    let mut pos = 0;
     for piece in list.split(|c: char| c == ',' || c.is_whitespace()) {
         if !piece.is_empty() {
-            let start = offset + pos;
+            // Separators may be multi-byte whitespace: take the piece's real offset in `list`.
+            let start = offset + (piece.as_ptr() as usize - list.as_ptr() as usize);
             codes.push(SuppressedCode {
                 text: piece.to_string(),
                 span: Span::new(start, start + piece.len()),
@@ -105,10 +109,7 @@ fn parse_line(line: &str, line_start: usize, line_no: usize) -> Option<Suppressi
                 used: false,
             });
         }
-        pos += piece.len() + 1;
     }
-    offset += list.len();
-    let _ = offset;
     if codes.is_empty() {
         return None;
     }
@@ -139,5 +140,15 @@ mod tests {
         );
         assert_eq!(s[0].codes[1].rule.map(|r| r.code), Some("DOJ007"));
         assert_eq!((s[1].first_line, s[1].last_line), (2, 3));
+    }
+
+    #[test]
+    fn marker_in_a_value_and_wide_separators() {
+        let text = "a: \"toolc: x\" # toolc: ignore\u{3000}DOJ003,\u{3000}SEC001\n";
+        let file = SourceFile::new("f".into(), "f".into(), FormatId::DojopsTool, text.into());
+        let s = scan(&file);
+        assert_eq!(s.len(), 1);
+        let spans: Vec<&str> = s[0].codes.iter().map(|c| file.slice(c.span)).collect();
+        assert_eq!(spans, ["DOJ003", "SEC001"]);
     }
 }

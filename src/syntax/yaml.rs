@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
+use granit_parser::{ErrorKind, Event, Parser, ScalarStyle, Span as YSpan};
 
 use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
 use crate::source::Span;
@@ -40,20 +40,44 @@ pub fn parse(text: &str, base: usize) -> Parsed {
                 }
             }
             Some(Err(err)) => {
-                let offset = err.marker().byte_offset().unwrap_or(0).min(text.len());
+                let offset = floor_char_boundary(
+                    text,
+                    err.marker().byte_offset().unwrap_or(0).min(text.len()),
+                );
                 let mut message = err.info();
                 if message.is_empty() {
                     message = "malformed YAML".to_string();
                 }
-                let kind = if message.contains("nesting") || message.contains("recursion") {
-                    SyntaxErrorKind::TooDeep
-                } else {
-                    SyntaxErrorKind::Yaml
+                let (kind, message, span) = match err.kind() {
+                    ErrorKind::RecursionLimitExceeded => (
+                        SyntaxErrorKind::TooDeep,
+                        "the document is nested deeper than the YAML parser allows".to_string(),
+                        token_span(text, offset),
+                    ),
+                    // The parser marks the start of the scalar or the column after the tab;
+                    // the user needs to see the tab itself.
+                    ErrorKind::TabInPlainScalar
+                    | ErrorKind::TabInBlockIndentation
+                    | ErrorKind::TabInIndentation
+                    | ErrorKind::TabNotAllowed => {
+                        let at = tab_near(text, offset).unwrap_or(offset);
+                        (
+                            SyntaxErrorKind::Yaml,
+                            "a tab is used for indentation; YAML indents with spaces only"
+                                .to_string(),
+                            Span::new(at, at + usize::from(text[at..].starts_with('\t'))),
+                        )
+                    }
+                    _ => (
+                        SyntaxErrorKind::Yaml,
+                        lowercase_first(&message),
+                        token_span(text, offset),
+                    ),
                 };
                 builder.out.errors.push(SyntaxError {
                     kind,
-                    message: lowercase_first(&message),
-                    span: token_span(text, offset).shifted(base),
+                    message,
+                    span: span.shifted(base),
                     related: None,
                 });
                 builder.out.root = None;
@@ -62,6 +86,26 @@ pub fn parse(text: &str, base: usize) -> Parsed {
         }
     }
     builder.out
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The offending tab for a tab error at `offset`: in the indentation of the marked line, or
+/// the first tab after the mark.
+fn tab_near(text: &str, offset: usize) -> Option<usize> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start..offset];
+    if let Some(i) = indent.find('\t')
+        && indent[..i].chars().all(|c| c == ' ')
+    {
+        return Some(line_start + i);
+    }
+    text[offset..].find('\t').map(|i| offset + i)
 }
 
 /// The span of the token at `offset`: up to the next whitespace, at least one character.
@@ -248,6 +292,9 @@ impl Builder<'_> {
                         related: None,
                     });
                 }
+                // The copy counts against the budget in full (`finish` adds the one for its
+                // root): otherwise many aliases of one large anchor pass the check one by one.
+                self.nodes += anchored.size.saturating_sub(1);
                 let mut node = anchored.node.clone();
                 node.span = span;
                 self.finish(node, 0)?;
@@ -259,7 +306,7 @@ impl Builder<'_> {
 
     fn is_flow_close(&self, span: Span) -> bool {
         let rel = span.start.saturating_sub(self.base);
-        matches!(self.text.as_bytes().get(rel), Some(b'}' | b']')) && span.len() > 0
+        matches!(self.text.as_bytes().get(rel), Some(b'}' | b']')) && !span.is_empty()
     }
 
     fn check_depth(&self, span: Span) -> Result<(), SyntaxError> {
@@ -360,10 +407,10 @@ fn resolve_plain(value: &str) -> NodeKind {
     if let Some(int) = parse_int(value) {
         return NodeKind::Number(int);
     }
-    if looks_like_float(value) {
-        if let Ok(f) = value.parse::<f64>() {
-            return NodeKind::Number(Number::Float(f));
-        }
+    if looks_like_float(value)
+        && let Ok(f) = value.parse::<f64>()
+    {
+        return NodeKind::Number(Number::Float(f));
     }
     NodeKind::String(value.to_string())
 }
@@ -471,6 +518,18 @@ mod tests {
                 .iter()
                 .any(|e| e.kind == SyntaxErrorKind::AliasLimit)
         );
+    }
+
+    #[test]
+    fn many_aliases_of_one_large_anchor_share_the_budget() {
+        let mut text = format!("a: &a [{}]\n", vec!["x"; 50_000].join(", "));
+        for i in 0..10 {
+            text.push_str(&format!("b{i}: *a\n"));
+        }
+        let parsed = parse(&text, 0);
+        assert!(parsed.root.is_none());
+        assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::AliasLimit);
+        assert!(root("a: &a [1, 2]\nb: *a\nc: *a\n").value("c").is_some());
     }
 
     #[test]

@@ -1,0 +1,647 @@
+//! Hostile input, end to end: no file may make toolc panic or hang (DESIGN.md §7).
+//!
+//! Every repository here also holds a `sentinel` tool with a known error, so each test proves
+//! toolc went on with the other files after meeting the hostile one.
+
+mod common;
+
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use common::{Repo, check_dir};
+use serde_json::Value;
+use toolc::diagnostics::{human, json as json_out};
+use toolc::syntax::{json, yaml};
+
+const VALID_TOOL: &str = r#"spec: 1
+name: my-tool
+version: "1.0.0"
+type: tool
+description: "Generates a config file"
+inputSchema: "input.schema.json"
+generator:
+  strategy: llm
+  systemPrompt: "You write config files."
+files:
+  - path: "out/config.yaml"
+    serializer: yaml
+"#;
+
+const VALID_SCHEMA: &str = r#"{"type": "object", "properties": {}}"#;
+
+/// A repository with the sentinel tool (DOJ003 on its name) and nothing else.
+fn repo() -> Repo {
+    let repo = Repo::new();
+    repo.write(
+        ".dojops/tools/sentinel/tool.yaml",
+        VALID_TOOL.replace("my-tool", "Sentinel_Tool").as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/sentinel/input.schema.json",
+        VALID_SCHEMA.as_bytes(),
+    );
+    repo
+}
+
+/// Write a tool folder: `tool.yaml` with `manifest`, and the valid input schema.
+fn tool(repo: &Repo, name: &str, manifest: &[u8]) {
+    repo.write(&format!(".dojops/tools/{name}/tool.yaml"), manifest);
+    repo.write(
+        &format!(".dojops/tools/{name}/input.schema.json"),
+        VALID_SCHEMA.as_bytes(),
+    );
+}
+
+fn run(repo: &Repo, args: &[&str]) -> Output {
+    let started = Instant::now();
+    let output = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(&repo.root)
+        .args(args)
+        .timeout(Duration::from_secs(20))
+        .output()
+        .expect("toolc runs");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "toolc did not finish within 20 s"
+    );
+    // 101 is a Rust panic; `None` is a signal (including the timeout's kill).
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "toolc must exit 0 or 1, got {:?}\nstderr: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// `toolc check --format json` in the repository: every diagnostic, parsed.
+fn diagnostics(repo: &Repo) -> Vec<Value> {
+    let output = run(repo, &["check", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let diags = doc["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["code"] == "DOJ003" && d["path"] == ".dojops/tools/sentinel/tool.yaml"),
+        "toolc must go on with the other files: the sentinel's DOJ003 is missing from {diags:#?}"
+    );
+    diags
+}
+
+/// The diagnostics of `code` in `path`.
+fn find<'a>(diags: &'a [Value], code: &str, path: &str) -> Vec<&'a Value> {
+    let found: Vec<_> = diags
+        .iter()
+        .filter(|d| d["code"] == code && d["path"] == path)
+        .collect();
+    assert!(
+        !found.is_empty(),
+        "expected {code} in {path}, got {diags:#?}"
+    );
+    found
+}
+
+fn start(d: &Value) -> (u64, u64) {
+    let s = &d["span"]["start"];
+    (
+        s["line"].as_u64().unwrap_or(0),
+        s["column"].as_u64().unwrap_or(0),
+    )
+}
+
+fn end(d: &Value) -> (u64, u64) {
+    let s = &d["span"]["end"];
+    (
+        s["line"].as_u64().unwrap_or(0),
+        s["column"].as_u64().unwrap_or(0),
+    )
+}
+
+#[test]
+fn yaml_alias_bomb_is_cut_off() {
+    let repo = repo();
+    let mut bomb = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let p = format!("*a{}", i - 1);
+        let items = [p.as_str(); 10].join(", ");
+        bomb.push_str(&format!("a{i}: &a{i} [{items}]\n"));
+    }
+    tool(&repo, "bomb", bomb.as_bytes());
+    // Wide, not deep: many aliases of one anchor that is just under the budget on its own.
+    let mut wide = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..5 {
+        let p = format!("*a{}", i - 1);
+        let items = [p.as_str(); 10].join(", ");
+        wide.push_str(&format!("a{i}: &a{i} [{items}]\n"));
+    }
+    for i in 0..1000 {
+        wide.push_str(&format!("b{i}: *a4\n"));
+    }
+    tool(&repo, "wide", wide.as_bytes());
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN004", ".dojops/tools/bomb/tool.yaml");
+    find(&diags, "SYN004", ".dojops/tools/wide/tool.yaml");
+}
+
+#[test]
+fn deeply_nested_yaml_is_an_error() {
+    let repo = repo();
+    let flow = "[".repeat(100_000) + &"]".repeat(100_000);
+    tool(&repo, "flow", flow.as_bytes());
+    let block = "- ".repeat(100_000) + "x\n";
+    tool(&repo, "block", block.as_bytes());
+    let mapping: String = "{a: ".repeat(100_000) + &"}".repeat(100_000);
+    tool(&repo, "mapping", mapping.as_bytes());
+    let diags = diagnostics(&repo);
+    for name in ["flow", "block", "mapping"] {
+        find(&diags, "SYN005", &format!(".dojops/tools/{name}/tool.yaml"));
+    }
+}
+
+#[test]
+fn deeply_nested_json_schema_is_an_error() {
+    let repo = repo();
+    tool(
+        &repo,
+        "deep",
+        VALID_TOOL.replace("my-tool", "deep").as_bytes(),
+    );
+    let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+    repo.write(".dojops/tools/deep/input.schema.json", deep.as_bytes());
+    tool(
+        &repo,
+        "deep-object",
+        VALID_TOOL.replace("my-tool", "deep-object").as_bytes(),
+    );
+    let deep = r#"{"a": "#.repeat(100_000) + "1" + &"}".repeat(100_000);
+    repo.write(
+        ".dojops/tools/deep-object/input.schema.json",
+        deep.as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN005", ".dojops/tools/deep/input.schema.json");
+    find(
+        &diags,
+        "SYN005",
+        ".dojops/tools/deep-object/input.schema.json",
+    );
+}
+
+#[test]
+fn invalid_utf8_points_at_the_first_bad_byte() {
+    let repo = repo();
+    tool(&repo, "latin1", b"spec: 1\nname: caf\xe9\n");
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN007", ".dojops/tools/latin1/tool.yaml")[0];
+    assert_eq!(start(d), (2, 10));
+    assert_eq!(d["span"]["start"]["offset"], 17);
+}
+
+#[test]
+fn binary_file_named_tool_yaml() {
+    let repo = repo();
+    tool(
+        &repo,
+        "png",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00",
+    );
+    let diags = diagnostics(&repo);
+    let found = find(&diags, "SYN008", ".dojops/tools/png/tool.yaml");
+    assert_eq!(
+        found.len(),
+        1,
+        "one diagnostic for a binary file: {found:#?}"
+    );
+    // Binary content is not shown: the message names where the first NUL is.
+    let message = found[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("offset 8"), "{message}");
+}
+
+#[test]
+fn empty_manifest_and_empty_schema() {
+    let repo = repo();
+    tool(&repo, "empty", b"");
+    tool(&repo, "blank", b"  \n\n");
+    tool(
+        &repo,
+        "empty-schema",
+        VALID_TOOL.replace("my-tool", "empty-schema").as_bytes(),
+    );
+    repo.write(".dojops/tools/empty-schema/input.schema.json", b"");
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN009", ".dojops/tools/empty/tool.yaml");
+    find(&diags, "SYN009", ".dojops/tools/blank/tool.yaml");
+    find(
+        &diags,
+        "SYN009",
+        ".dojops/tools/empty-schema/input.schema.json",
+    );
+}
+
+#[test]
+fn comment_only_manifest_is_not_silently_accepted() {
+    let repo = repo();
+    tool(&repo, "comment", b"# TODO: write this tool\n");
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN009", ".dojops/tools/comment/tool.yaml");
+}
+
+#[test]
+fn five_megabyte_line_is_reported_without_printing_it() {
+    let repo = repo();
+    let huge = "x".repeat(5 * 1024 * 1024);
+    let manifest = VALID_TOOL
+        .replace("my-tool", "huge")
+        .replace("You write config files.", &huge);
+    tool(&repo, "huge", manifest.as_bytes());
+    // The same line as the value of a field with a length limit: a diagnostic on the line itself.
+    let manifest = VALID_TOOL.replace("name: my-tool", &format!("name: {huge}"));
+    tool(&repo, "huge-name", manifest.as_bytes());
+    let diags = diagnostics(&repo);
+    find(&diags, "DOJ010", ".dojops/tools/huge/tool.yaml");
+    find(&diags, "DOJ010", ".dojops/tools/huge-name/tool.yaml");
+    find(&diags, "DOJ006", ".dojops/tools/huge-name/tool.yaml");
+    let output = run(&repo, &["check", "--no-color"]);
+    assert!(
+        output.stdout.len() < 20_000,
+        "human output must not print the 5 MB line: {} bytes",
+        output.stdout.len()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    tool(
+        &repo,
+        "looping",
+        VALID_TOOL.replace("my-tool", "looping").as_bytes(),
+    );
+    symlink("..", repo.root.join(".dojops/tools/looping/parent")).expect("symlink");
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/self")).expect("mkdir");
+    symlink("tool.yaml", repo.root.join(".dojops/tools/self/tool.yaml")).expect("symlink");
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN012", ".dojops/tools/self/tool.yaml");
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["path"].as_str().is_some_and(|p| p.contains("parent"))),
+        "a directory symlink is not followed: {diags:#?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_do_not_block() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    // Reading /dev/zero never ends and a FIFO blocks until someone writes: neither may hang.
+    if std::path::Path::new("/dev/zero").exists() {
+        std::fs::create_dir_all(repo.root.join(".dojops/tools/zero")).expect("mkdir");
+        symlink("/dev/zero", repo.root.join(".dojops/tools/zero/tool.yaml")).expect("symlink");
+    }
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/fifo")).expect("mkdir");
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(repo.root.join(".dojops/tools/fifo/tool.yaml"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let diags = diagnostics(&repo);
+    if std::path::Path::new("/dev/zero").exists() {
+        find(&diags, "SYN012", ".dojops/tools/zero/tool.yaml");
+    }
+    if fifo {
+        find(&diags, "SYN012", ".dojops/tools/fifo/tool.yaml");
+    }
+}
+
+#[test]
+fn ref_cycles_in_an_input_schema_terminate() {
+    let repo = repo();
+    tool(
+        &repo,
+        "self-ref",
+        VALID_TOOL.replace("my-tool", "self-ref").as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/self-ref/input.schema.json",
+        br##"{"$ref": "#"}"##,
+    );
+    tool(
+        &repo,
+        "mutual",
+        VALID_TOOL.replace("my-tool", "mutual").as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/mutual/input.schema.json",
+        br##"{
+  "type": "object",
+  "definitions": {
+    "a": {"type": "object", "properties": {"b": {"$ref": "#/definitions/b"}}},
+    "b": {"type": "object", "properties": {"a": {"$ref": "#/definitions/a"}}}
+  },
+  "properties": {"start": {"$ref": "#/definitions/a"}}
+}"##,
+    );
+    let diags = diagnostics(&repo);
+    // A cycle is legal JSON Schema: it must neither hang nor be called invalid.
+    for d in &diags {
+        let code = d["code"].as_str().unwrap_or_default();
+        assert!(
+            !(code.starts_with("SYN") || code == "SCH001")
+                || d["path"] == ".dojops/tools/sentinel/tool.yaml",
+            "a `$ref` cycle is valid JSON Schema: {d:#}"
+        );
+    }
+}
+
+#[test]
+fn bom_and_crlf_keep_positions_exact() {
+    let repo = repo();
+    let manifest = format!(
+        "\u{feff}{}",
+        VALID_TOOL
+            .replace("name: my-tool", "name: Bad_Name")
+            .replace('\n', "\r\n")
+    );
+    tool(&repo, "bom", manifest.as_bytes());
+    tool(
+        &repo,
+        "bom-syntax",
+        b"\xef\xbb\xbfspec: 1\r\nname: bom-syntax\r\nversion: [1\r\n",
+    );
+    let diags = diagnostics(&repo);
+    let bom: Vec<_> = diags
+        .iter()
+        .filter(|d| d["path"] == ".dojops/tools/bom/tool.yaml")
+        .collect();
+    assert_eq!(bom.len(), 1, "only the bad name: {bom:#?}");
+    assert_eq!(bom[0]["code"], "DOJ003");
+    assert_eq!(start(bom[0]), (2, 7));
+    assert_eq!(end(bom[0]), (2, 15));
+    // BOM (3 bytes) + "spec: 1\r\n" (9) + "name: " (6).
+    assert_eq!(bom[0]["span"]["start"]["offset"], 18);
+    let d = find(&diags, "SYN001", ".dojops/tools/bom-syntax/tool.yaml")[0];
+    assert_eq!(start(d), (3, 10));
+}
+
+#[test]
+fn bom_crlf_error_on_line_three() {
+    let repo = repo();
+    let manifest = format!(
+        "\u{feff}{}",
+        VALID_TOOL
+            .replace("version: \"1.0.0\"", "version: 1.0")
+            .replace('\n', "\r\n")
+    );
+    tool(&repo, "crlf", manifest.as_bytes());
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "DOJ002", ".dojops/tools/crlf/tool.yaml")[0];
+    assert_eq!(start(d), (3, 10));
+    assert_eq!(end(d), (3, 13), "the span stops before the `\\r`");
+}
+
+#[test]
+fn tab_indentation_points_at_the_tab() {
+    let repo = repo();
+    let manifest = VALID_TOOL.replace("\n  strategy: llm", "\n\tstrategy: llm");
+    tool(&repo, "tabs", manifest.as_bytes());
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN001", ".dojops/tools/tabs/tool.yaml")[0];
+    assert_eq!(start(d), (8, 1));
+    assert_eq!(end(d), (8, 2));
+}
+
+#[test]
+fn duplicate_keys_point_at_both() {
+    let repo = repo();
+    let manifest = VALID_TOOL.replace("type: tool\n", "type: tool\nname: other\n");
+    tool(&repo, "dup", manifest.as_bytes());
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN003", ".dojops/tools/dup/tool.yaml")[0];
+    assert_eq!(start(d), (5, 1));
+    let related = &d["related"][0];
+    assert_eq!(related["path"], ".dojops/tools/dup/tool.yaml");
+    assert_eq!(start(related), (2, 1));
+    assert_eq!(end(related), (2, 5));
+    assert_eq!(related["message"], "first defined here");
+}
+
+#[test]
+fn second_yaml_document() {
+    let repo = repo();
+    let manifest = format!("{VALID_TOOL}---\nspec: 2\n");
+    tool(&repo, "two-docs", manifest.as_bytes());
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN006", ".dojops/tools/two-docs/tool.yaml");
+    assert_eq!(start(d[0]), (13, 1));
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["path"] == ".dojops/tools/two-docs/tool.yaml" && d["code"] == "DOJ004"),
+        "only the first document is read: {diags:#?}"
+    );
+}
+
+#[test]
+fn directory_named_tool_yaml() {
+    let repo = repo();
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/dir/tool.yaml")).expect("mkdir");
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN012", ".dojops/tools/dir/tool.yaml");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property tests: random bytes and random mutations, no panic.
+
+/// xorshift64*: deterministic, so a failure reproduces from the printed seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// Up to `max` random bytes.
+    fn bytes(&mut self, max: usize) -> Vec<u8> {
+        let len = self.below(max);
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Fragments that mean something to YAML, JSON or toolc, spliced in by the mutator.
+const FRAGMENTS: &[&[u8]] = &[
+    b":",
+    b": ",
+    b"- ",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b",",
+    b"\"",
+    b"'",
+    b"\\",
+    b"#",
+    b"# toolc: ignore DOJ003 -- x",
+    b"# toolc: ignore NOPE",
+    b"&a ",
+    b"*a",
+    b"*a ",
+    b"!!str ",
+    b"!!binary ",
+    b"? ",
+    b"|",
+    b">-",
+    b"---\n",
+    b"...\n",
+    b"\t",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b"\0",
+    b"\xef\xbb\xbf",
+    b"\xe9",
+    b"\xff\xfe",
+    "é".as_bytes(),
+    "𝄞".as_bytes(),
+    b"  ",
+    b"{name}",
+    b"../",
+    b"0x1F",
+    b"1e999",
+    b"-.inf",
+    b"null",
+    b"%YAML 1.2\n",
+    b"%TAG ! tag:x,2000:\n",
+];
+
+/// `TOOLC_FUZZ_SCALE=100` runs a hundred times as many cases; `TOOLC_FUZZ_SEED` changes them.
+fn scale() -> usize {
+    std::env::var("TOOLC_FUZZ_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+fn rng(seed: u64) -> Rng {
+    let extra = std::env::var("TOOLC_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(0);
+    // xorshift never leaves zero.
+    Rng((seed ^ extra.wrapping_mul(0x9e37_79b9_7f4a_7c15)).max(1))
+}
+
+fn mutate(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
+    let mut out = input.to_vec();
+    for _ in 0..1 + rng.below(6) {
+        let at = rng.below(out.len() + 1);
+        match rng.below(4) {
+            0 => {
+                let end = (at + rng.below(8)).min(out.len());
+                out.drain(at..end);
+            }
+            1 => {
+                let f = FRAGMENTS[rng.below(FRAGMENTS.len())];
+                out.splice(at..at, f.iter().copied());
+            }
+            2 => {
+                if at < out.len() {
+                    out[at] = rng.next() as u8;
+                }
+            }
+            _ => {
+                // Duplicate a slice: repeated keys, repeated structure.
+                let end = (at + rng.below(40)).min(out.len());
+                let copy = out[at..end].to_vec();
+                let to = rng.below(out.len() + 1);
+                out.splice(to..to, copy);
+            }
+        }
+    }
+    out
+}
+
+fn parse_both(text: &str, base: usize) {
+    let _ = yaml::parse(text, base);
+    let _ = json::parse(text, base);
+}
+
+#[test]
+fn parsers_survive_random_bytes() {
+    let mut rng = rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..400 * scale() {
+        let bytes = rng.bytes(300);
+        let text = String::from_utf8_lossy(&bytes);
+        parse_both(&text, rng.below(10));
+    }
+    let json_seed = VALID_SCHEMA.as_bytes();
+    for _ in 0..1000 * scale() {
+        let mutated = mutate(&mut rng, VALID_TOOL.as_bytes());
+        parse_both(&String::from_utf8_lossy(&mutated), 0);
+        let mutated = mutate(&mut rng, json_seed);
+        parse_both(&String::from_utf8_lossy(&mutated), 3);
+    }
+}
+
+#[test]
+fn check_survives_random_mutations_of_a_valid_repository() {
+    let mut rng = rng(0x2545_f491_4f6c_dd1d);
+    let repo = Repo::new();
+    let manifest = ".dojops/tools/my-tool/tool.yaml";
+    let schema = ".dojops/tools/my-tool/input.schema.json";
+    for i in 0..150 * scale() {
+        let tool = mutate(&mut rng, VALID_TOOL.as_bytes());
+        let input = if i % 3 == 0 {
+            mutate(&mut rng, VALID_SCHEMA.as_bytes())
+        } else {
+            VALID_SCHEMA.as_bytes().to_vec()
+        };
+        repo.write(manifest, &tool);
+        repo.write(schema, &input);
+        let result = std::panic::catch_unwind(|| {
+            let report = check_dir(&repo.root).expect("no config in this repository");
+            // The emitters take spans from every pass: render both.
+            let _ = human::render(&report.diagnostics, &report.summary, true, false);
+            let _ = json_out::render(&report.diagnostics, &report.summary);
+        });
+        assert!(
+            result.is_ok(),
+            "check panicked on iteration {i}\ntool.yaml: {:?}\ninput.schema.json: {:?}",
+            String::from_utf8_lossy(&tool),
+            String::from_utf8_lossy(&input)
+        );
+    }
+}
+
+#[test]
+fn check_survives_random_bytes_as_every_file() {
+    let mut rng = rng(0xdead_beef_cafe_f00d);
+    let repo = Repo::new();
+    for i in 0..60 * scale() {
+        let tool = rng.bytes(200);
+        let schema = rng.bytes(100);
+        let policy = rng.bytes(100);
+        let skill = rng.bytes(200);
+        repo.write(".dojops/tools/x/tool.yaml", &tool);
+        repo.write(".dojops/tools/x/input.schema.json", &schema);
+        repo.write(".dojops/policy.yaml", &policy);
+        repo.write(".dojops/skills/x.dops", &skill);
+        let result = std::panic::catch_unwind(|| {
+            let report = check_dir(&repo.root).expect("no config in this repository");
+            let _ = human::render(&report.diagnostics, &report.summary, false, false);
+        });
+        assert!(result.is_ok(), "check panicked on iteration {i}");
+    }
+}
