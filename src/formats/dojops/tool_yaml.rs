@@ -170,11 +170,14 @@ fn lower(
     lw.unknown_keys(map, TOP_KEYS, DROPPED_NOTE);
     check_spec(lw, map);
     if let Some((name, span)) = lw.required_str(map, "name", 1, 64) {
-        check_name(lw, name, span);
-        tool.name = Some(Name {
-            value: name.to_string(),
-            span,
-        });
+        // DojOps never registers a tool with an invalid name, so only a valid one takes part
+        // in duplicate and policy checks (no knock-on findings).
+        if check_name(lw, name, span) && (1..=64).contains(&name.chars().count()) {
+            tool.name = Some(Name {
+                value: name.to_string(),
+                span,
+            });
+        }
     }
     if let Some(e) = lw.required(map, "version") {
         if matches!(e.value.kind, NodeKind::Number(_)) {
@@ -393,13 +396,13 @@ fn kebab(name: &str) -> String {
     out.trim_matches('-').chars().take(64).collect()
 }
 
-fn check_name(lw: &mut Lowerer<'_>, name: &str, span: Span) {
-    if name.is_empty()
-        || name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+/// DOJ003; true when the name matches `^[a-z0-9-]*$` (emptiness is DOJ006's).
+fn check_name(lw: &mut Lowerer<'_>, name: &str, span: Span) -> bool {
+    if name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
     {
-        return;
+        return true;
     }
     let fixed = kebab(name);
     let d = lw
@@ -412,6 +415,7 @@ fn check_name(lw: &mut Lowerer<'_>, name: &str, span: Span) {
         .note("DojOps skips a tool with an invalid manifest without any error")
         .maybe_help((!fixed.is_empty()).then(|| format!("rename it to `{fixed}`")));
     lw.push(d);
+    false
 }
 
 fn check_traversal(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
