@@ -134,6 +134,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    // A path that does not exist is a usage error, not a finding about the repository.
+    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
+        return usage_error(&format!("{}: no such file or directory", missing.display()));
+    }
     let options = CheckOptions {
         paths: args.paths,
         cwd,

@@ -584,3 +584,18 @@ fn output_order_does_not_depend_on_thread_count() {
     };
     assert!(human("1") == human("2"), "human output differs");
 }
+
+#[test]
+fn a_missing_path_argument_is_a_usage_error() {
+    let repo = common::Repo::new();
+    let out = assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .args(["check", "no/such/dir"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no/such/dir: no such file or directory")
+    );
+}

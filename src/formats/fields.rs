@@ -99,15 +99,15 @@ impl<'a> Lowerer<'a> {
             Some(MapRef { node, anchor, path })
         } else {
             let what = if path.is_empty() {
-                "the document"
+                "the document".to_string()
             } else {
-                path
+                format!("`{path}`")
             };
             let d = self
                 .diag(
                     self.rules.wrong_type,
                     node.span,
-                    format!("`{what}` must be a mapping, found {}", node.type_name()),
+                    format!("{what} must be a mapping, found {}", node.type_name()),
                 )
                 .label("expected a mapping");
             self.push(d);
