@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Item, Name};
+use super::{Item, Name, SHAPE};
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::fields::{Lowerer, MapRef, ShapeRules, join_path};
+use crate::formats::fields::{Lowerer, MapRef, join_path};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::{dojops as doj, references as refs, security as sec, syntax as syn};
 use crate::source::{SourceFile, Span};
@@ -132,14 +132,6 @@ const V1_KEYS: &[(&str, &str)] = &[
 
 const REJECTED: &str = "DojOps refuses to load a skill whose front matter breaks its schema";
 const IGNORED_KEY: &str = "DojOps drops keys it does not know, so this one has no effect";
-
-static SHAPE: ShapeRules = ShapeRules {
-    missing: &doj::MISSING_REQUIRED_FIELD,
-    wrong_type: &doj::WRONG_FIELD_TYPE,
-    bad_value: &doj::INVALID_ENUM_VALUE,
-    length: &doj::INVALID_FIELD_LENGTH,
-    unknown_key: &doj::UNKNOWN_KEY,
-};
 
 /// A skill dependency (`dependencies[]`).
 #[derive(Debug, Clone)]

@@ -16,6 +16,15 @@ use crate::diagnostics::Diagnostic;
 use crate::rules::dojops as rules;
 use crate::source::{FormatId, SourceFile, Span};
 
+/// The shape rules every DojOps file shares (missing, wrong type, bad value, length, unknown key).
+pub static SHAPE: crate::formats::fields::ShapeRules = crate::formats::fields::ShapeRules {
+    missing: &rules::MISSING_REQUIRED_FIELD,
+    wrong_type: &rules::WRONG_FIELD_TYPE,
+    bad_value: &rules::INVALID_ENUM_VALUE,
+    length: &rules::INVALID_FIELD_LENGTH,
+    unknown_key: &rules::UNKNOWN_KEY,
+};
+
 /// A lowered DojOps file.
 #[derive(Debug)]
 pub enum Item {

@@ -16,23 +16,14 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{Item, Member, Name};
+use super::{Item, Member, Name, SHAPE};
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::fields::{Lowerer, MapRef, ShapeRules};
+use crate::formats::fields::{Lowerer, MapRef};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::dojops as rules;
 use crate::rules::syntax as syn;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
-
-/// Shape rules of a policy file (the DOJ family's shared ones).
-static SHAPE: ShapeRules = ShapeRules {
-    missing: &rules::MISSING_REQUIRED_FIELD,
-    wrong_type: &rules::WRONG_FIELD_TYPE,
-    bad_value: &rules::INVALID_ENUM_VALUE,
-    length: &rules::INVALID_FIELD_LENGTH,
-    unknown_key: &rules::UNKNOWN_KEY,
-};
 
 const ALLOWED: &str = "allowedTools";
 const BLOCKED: &str = "blockedTools";

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Item, Name};
+use super::{Item, Name, SHAPE};
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::fields::{Lowerer, MapRef, ShapeRules, as_int, join_path, span_in_value};
+use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::rules::{dojops as rules, security};
 use crate::schema::{SchemaOptions, check_schema, root_property_names};
@@ -17,15 +17,6 @@ use crate::syntax::{Node, NodeKind, json, yaml};
 
 /// DojOps skips manifests and schema files larger than this.
 pub const MAX_DOJOPS_FILE: usize = 64 * 1024;
-
-/// The shape rules of DojOps files.
-pub static SHAPE: ShapeRules = ShapeRules {
-    missing: &rules::MISSING_REQUIRED_FIELD,
-    wrong_type: &rules::WRONG_FIELD_TYPE,
-    bad_value: &rules::INVALID_ENUM_VALUE,
-    length: &rules::INVALID_FIELD_LENGTH,
-    unknown_key: &rules::UNKNOWN_KEY,
-};
 
 /// What DojOps does with a key it does not know.
 pub const DROPPED_NOTE: &str =
