@@ -1,0 +1,355 @@
+//! Cross-file checks: duplicate names per `.cycod/tools` folder, tool and MCP references,
+//! and reference cycles between tools.
+//!
+//! A tool sees the tools of its own folder, the tools of folders added by include patterns
+//! (cycod's `--load-tools` folders are loaded beside every scope) and its inline
+//! `with.tools`. Tools found by include patterns also see every scope folder of the
+//! repository, since which scope they are loaded beside is only known at run time.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{NameRef, Tool};
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::formats::{FileResult, Item};
+use crate::rules::{cycod as rules, references as refs};
+use crate::source::SourceFile;
+
+/// `mcp.json` files larger than this are not read (it lists a few servers).
+const MAX_MCP_JSON: u64 = 1024 * 1024;
+
+/// A tool file taking part in resolution.
+struct Member<'a> {
+    file: &'a Arc<SourceFile>,
+    tool: &'a Tool,
+    folder: PathBuf,
+    /// True for a `.cycod/tools` folder, false for a folder added by an include pattern.
+    scope: bool,
+}
+
+/// The folder a tool file belongs to, and whether it is a `.cycod/tools` scope folder.
+fn folder_of(path: &Path) -> (PathBuf, bool) {
+    let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let scope = folder.file_name().is_some_and(|n| n == "tools")
+        && folder
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".cycod");
+    (folder, scope)
+}
+
+pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+    let members: Vec<Member<'_>> = results
+        .iter()
+        .filter_map(|r| match &r.item {
+            Item::Cycod(tool) => {
+                let (folder, scope) = folder_of(&r.file.path);
+                Some(Member {
+                    file: &r.file,
+                    tool,
+                    folder,
+                    scope,
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    if members.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+
+    // Names per folder; the first by path wins, later ones are duplicates.
+    let mut folders: BTreeMap<&Path, HashMap<&str, usize>> = BTreeMap::new();
+    for (i, m) in members.iter().enumerate() {
+        let Some(name) = &m.tool.name else { continue };
+        let index = folders.entry(&m.folder).or_default();
+        match index.get(name.value.as_str()) {
+            Some(&first) => out.push(duplicate(&members, first, i)),
+            None => {
+                index.insert(&name.value, i);
+            }
+        }
+    }
+    let mut included: HashMap<&str, usize> = HashMap::new();
+    let mut anywhere: HashMap<&str, usize> = HashMap::new();
+    for (i, m) in members.iter().enumerate() {
+        let Some(name) = &m.tool.name else { continue };
+        if m.scope {
+            anywhere.entry(&name.value).or_insert(i);
+        } else {
+            included.entry(&name.value).or_insert(i);
+        }
+    }
+
+    // Resolve tool references into edges of the reference graph.
+    let mut edges: Vec<Vec<(usize, &NameRef)>> = vec![Vec::new(); members.len()];
+    for (i, m) in members.iter().enumerate() {
+        let own = folders.get(m.folder.as_path());
+        for r in &m.tool.tool_references {
+            if m.tool.inline_tools.iter().any(|t| *t == r.name) {
+                continue;
+            }
+            let target = own
+                .and_then(|f| f.get(r.name.as_str()))
+                .or_else(|| included.get(r.name.as_str()))
+                .or_else(|| (!m.scope).then(|| anywhere.get(r.name.as_str())).flatten());
+            match target {
+                Some(&t) => edges[i].push((t, r)),
+                None => out.push(unknown_tool(&members, i, r, own, &included)),
+            }
+        }
+    }
+    out.extend(cycles(&members, &edges));
+
+    // MCP names, checked only where the scope has an `mcp.json` to check against.
+    let mut servers: HashMap<&Path, Option<Vec<String>>> = HashMap::new();
+    for m in members.iter().filter(|m| m.scope) {
+        if m.tool.mcp_references.is_empty() {
+            continue;
+        }
+        let known = servers
+            .entry(&m.folder)
+            .or_insert_with(|| mcp_servers(&m.folder));
+        let Some(known) = known else { continue };
+        for r in &m.tool.mcp_references {
+            if known.contains(&r.name) || m.tool.inline_mcps.contains(&r.name) {
+                continue;
+            }
+            let hint = did_you_mean(
+                &r.name,
+                known.iter().chain(&m.tool.inline_mcps).map(String::as_str),
+            );
+            out.push(
+                Diagnostic::new(
+                    &refs::UNKNOWN_MCP_REFERENCE,
+                    m.file,
+                    r.span,
+                    format!("MCP server `{}` is not defined in this scope's `mcp/mcp.json` or in `with.mcps`", r.name),
+                )
+                .label("unknown MCP server")
+                .note("cycod cannot start a server it has no definition for: the tool runs without it")
+                .help(match hint {
+                    Some(h) => format!("did you mean `{h}`?"),
+                    None if known.is_empty() => "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string(),
+                    None => format!("defined servers: {}", known.join(", ")),
+                }),
+            );
+        }
+    }
+    out
+}
+
+fn duplicate(members: &[Member<'_>], first: usize, again: usize) -> Diagnostic {
+    let (f, d) = (&members[first], &members[again]);
+    let name = d.tool.name.as_ref().map_or("", |n| n.value.as_str());
+    let how = |m: &Member<'_>| m.tool.name.as_ref().is_some_and(|n| !n.explicit);
+    let mut diag = Diagnostic::new(
+        &rules::DUPLICATE_TOOL_NAME,
+        d.file,
+        d.tool.name.as_ref().map_or(d.file_span(), |n| n.span),
+        format!("a tool named `{name}` is already defined in this folder"),
+    )
+    .label(if how(d) {
+        "named after its file"
+    } else {
+        "duplicate name"
+    })
+    .note("cycod loads one tool per name from a scope folder: one of the two silently hides the other")
+    .help("rename one of them");
+    if let Some(n) = &f.tool.name {
+        diag = diag.related(f.file, n.span, "first defined here");
+    }
+    diag
+}
+
+impl Member<'_> {
+    fn file_span(&self) -> crate::source::Span {
+        crate::source::Span::point(self.file.bom_len)
+    }
+}
+
+fn unknown_tool(
+    members: &[Member<'_>],
+    from: usize,
+    r: &NameRef,
+    own: Option<&HashMap<&str, usize>>,
+    included: &HashMap<&str, usize>,
+) -> Diagnostic {
+    let m = &members[from];
+    let visible: Vec<(&str, Option<usize>)> = own
+        .into_iter()
+        .flat_map(|f| f.iter())
+        .chain(included.iter())
+        .map(|(n, i)| (*n, Some(*i)))
+        .chain(m.tool.inline_tools.iter().map(|n| (n.as_str(), None)))
+        .collect();
+    let mut names: Vec<&str> = visible.iter().map(|(n, _)| *n).collect();
+    names.sort_unstable();
+    names.dedup();
+    let hint = did_you_mean(&r.name, names.iter().copied());
+    let mut d = Diagnostic::new(
+        &refs::UNKNOWN_TOOL_REFERENCE,
+        m.file,
+        r.span,
+        format!(
+            "`{}` names tool `{}`, which is not defined in this `.cycod/tools` folder or in `with.tools`",
+            r.key, r.name
+        ),
+    )
+    .label("unknown tool")
+    .note("cycod looks the tool up by name when this runs; without it the call fails");
+    match hint {
+        Some(h) => {
+            if let Some(&(_, Some(target))) = visible.iter().find(|(n, _)| *n == h)
+                && let Some(t) = members.get(target)
+                && let Some(name) = &t.tool.name
+            {
+                d = d.related(t.file, name.span, format!("did you mean `{h}`?"));
+            }
+            d = d.help(format!("did you mean `{h}`?"));
+        }
+        None => {
+            d = d.help(format!(
+                "add `{}.yaml` to this folder, or define it inline under `with.tools`",
+                r.name
+            ));
+        }
+    }
+    d
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    New,
+    OnPath,
+    Done,
+}
+
+/// One tool on the walk's path and how many of its edges have been followed.
+struct Frame {
+    tool: usize,
+    next: usize,
+}
+
+/// REF011: one diagnostic per cycle, at the reference that closes it. The walk is
+/// iterative so a long chain of tools cannot overflow the stack.
+fn cycles(members: &[Member<'_>], edges: &[Vec<(usize, &NameRef)>]) -> Vec<Diagnostic> {
+    let mut visit = vec![Visit::New; members.len()];
+    let mut depth = vec![0usize; members.len()];
+    let mut path: Vec<Frame> = Vec::new();
+    let mut out = Vec::new();
+    for start in 0..members.len() {
+        if visit[start] != Visit::New {
+            continue;
+        }
+        visit[start] = Visit::OnPath;
+        path.push(Frame {
+            tool: start,
+            next: 0,
+        });
+        while let Some(top) = path.last_mut() {
+            let from = top.tool;
+            let Some(&(to, r)) = edges[from].get(top.next) else {
+                visit[from] = Visit::Done;
+                path.pop();
+                continue;
+            };
+            top.next += 1;
+            match visit[to] {
+                Visit::New => {
+                    visit[to] = Visit::OnPath;
+                    depth[to] = path.len();
+                    path.push(Frame { tool: to, next: 0 });
+                }
+                Visit::OnPath => {
+                    out.push(cycle_diagnostic(
+                        members,
+                        edges,
+                        &path[depth[to]..],
+                        from,
+                        r,
+                    ));
+                }
+                Visit::Done => {}
+            }
+        }
+    }
+    out
+}
+
+fn label(members: &[Member<'_>], i: usize) -> String {
+    members.get(i).map_or_else(String::new, |m| {
+        m.tool
+            .name
+            .as_ref()
+            .map_or_else(|| m.file.display.clone(), |n| n.value.clone())
+    })
+}
+
+fn cycle_diagnostic(
+    members: &[Member<'_>],
+    edges: &[Vec<(usize, &NameRef)>],
+    cycle: &[Frame],
+    from: usize,
+    closing: &NameRef,
+) -> Diagnostic {
+    let mut names: Vec<String> = cycle.iter().map(|f| label(members, f.tool)).collect();
+    names.push(closing.name.clone());
+    let chain = names.join(" → ");
+    let mut d = Diagnostic::new(
+        &refs::TOOL_REFERENCE_CYCLE,
+        members[from].file,
+        closing.span,
+        format!("tool reference cycle `{chain}`"),
+    )
+    .label(if cycle.len() == 1 {
+        "a tool cannot call itself"
+    } else {
+        "this reference closes the cycle"
+    })
+    .note("running any tool of the cycle calls the next one forever, until cycod gives up")
+    .help("break the cycle: remove this reference or one of the others");
+    // Every frame but the last left the path through the edge just before `next`.
+    for frame in cycle.iter().take(cycle.len().saturating_sub(1)) {
+        let Some(&(_, r)) = frame
+            .next
+            .checked_sub(1)
+            .and_then(|i| edges[frame.tool].get(i))
+        else {
+            continue;
+        };
+        d = d.related(
+            members[frame.tool].file,
+            r.span,
+            format!("`{}` calls `{}` here", label(members, frame.tool), r.name),
+        );
+    }
+    d
+}
+
+/// Server names of the scope's `mcp/mcp.json` (next to `tools/`), when it exists and reads.
+fn mcp_servers(tools_folder: &Path) -> Option<Vec<String>> {
+    let path = tools_folder.parent()?.join("mcp").join("mcp.json");
+    let meta = std::fs::metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_MCP_JSON {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(&path)
+        .ok()?
+        .take(MAX_MCP_JSON)
+        .read_to_string(&mut text)
+        .ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    // cycod reads the key case-insensitively (`McpServers`, `mcpServers`).
+    let servers = value
+        .as_object()?
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("mcpservers"))?
+        .1
+        .as_object()?;
+    Some(servers.keys().cloned().collect())
+}

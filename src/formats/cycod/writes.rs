@@ -1,0 +1,912 @@
+//! Finds the first obvious write in a command: a file removed, moved or redirected into, a
+//! `git push`, an HTTP request that changes something.
+//!
+//! This is a lint for mislabelled `read` tools, so it only reports what is unmistakable: a
+//! small lexer splits the script into simple commands (quotes, comments, heredoc bodies and
+//! `$(…)` handled), and each command is matched against commands and flags that write.
+
+/// The language a command is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// `bash`, `script` with a POSIX shell.
+    Posix,
+    /// `cmd`.
+    Cmd,
+    /// `pwsh`.
+    Pwsh,
+    /// `run`: one process and its arguments, no shell (a `>` is just an argument).
+    Process,
+    /// `python`.
+    Python,
+}
+
+/// An obvious write: where it is in the command and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Write {
+    /// Byte offset in the command text.
+    pub start: usize,
+    /// Byte offset one past the end.
+    pub end: usize,
+    /// What writes, for the message (`rm`, `git push`, `>`).
+    pub what: String,
+}
+
+/// The first obvious write in `script`, if any.
+pub fn first_write(script: &str, dialect: Dialect) -> Option<Write> {
+    if dialect == Dialect::Python {
+        return python_write(script);
+    }
+    let commands = lex(script, dialect);
+    for command in &commands {
+        if let Some(w) = command_write(command, dialect) {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// A word of a command: its unquoted text and where its source starts and ends.
+#[derive(Debug, Clone)]
+struct Word {
+    text: String,
+    start: usize,
+    end: usize,
+}
+
+/// A redirection into a file: the operator's span and its target word.
+#[derive(Debug, Clone)]
+struct Redirect {
+    start: usize,
+    end: usize,
+    target: Option<Word>,
+}
+
+#[derive(Debug, Default)]
+struct Command {
+    words: Vec<Word>,
+    redirects: Vec<Redirect>,
+}
+
+/// A heredoc whose body starts at the next line.
+struct PendingHeredoc {
+    delimiter: String,
+    strip_tabs: bool,
+}
+
+/// Split `script` into simple commands.
+fn lex(script: &str, dialect: Dialect) -> Vec<Command> {
+    let bytes = script.as_bytes();
+    let escape = match dialect {
+        Dialect::Posix | Dialect::Process => b'\\',
+        Dialect::Pwsh => b'`',
+        Dialect::Cmd | Dialect::Python => b'^',
+    };
+    let shell = dialect != Dialect::Process;
+    let mut commands = Vec::new();
+    let mut current = Command::default();
+    let mut word: Option<Word> = None;
+    let mut redirect_pending: Option<(usize, usize)> = None;
+    let mut heredocs: Vec<PendingHeredoc> = Vec::new();
+    let mut i = 0;
+
+    // Ends the word being built: a redirect target, or a word of the command.
+    let finish_word = |word: &mut Option<Word>,
+                       current: &mut Command,
+                       redirect_pending: &mut Option<(usize, usize)>| {
+        if let Some(w) = word.take() {
+            match redirect_pending.take() {
+                Some((start, end)) => current.redirects.push(Redirect {
+                    start,
+                    end,
+                    target: Some(w),
+                }),
+                None => current.words.push(w),
+            }
+        }
+    };
+    let push_char = |word: &mut Option<Word>, c: char, at: usize, end: usize| match word {
+        Some(w) => {
+            w.text.push(c);
+            w.end = end;
+        }
+        None => {
+            *word = Some(Word {
+                text: c.to_string(),
+                start: at,
+                end,
+            });
+        }
+    };
+
+    while i < bytes.len() {
+        let Some(c) = script[i..].chars().next() else {
+            break;
+        };
+        let next = bytes.get(i + 1).copied();
+        let len = c.len_utf8();
+        match c {
+            '\n' => {
+                finish_word(&mut word, &mut current, &mut redirect_pending);
+                end_command(&mut commands, &mut current, &mut redirect_pending);
+                i += 1;
+                if !heredocs.is_empty() {
+                    i = skip_heredoc_bodies(script, i, &mut heredocs);
+                }
+            }
+            ' ' | '\t' | '\r' => {
+                finish_word(&mut word, &mut current, &mut redirect_pending);
+                i += 1;
+            }
+            '#' if shell && dialect != Dialect::Cmd && word.is_none() => {
+                i = script[i..].find('\n').map_or(script.len(), |n| i + n);
+            }
+            '\'' if dialect != Dialect::Cmd => {
+                let close = script[i + 1..]
+                    .find('\'')
+                    .map_or(script.len(), |n| i + 1 + n);
+                let text = &script[i + 1..close];
+                let end = (close + 1).min(script.len());
+                let w = word.get_or_insert_with(|| Word {
+                    text: String::new(),
+                    start: i,
+                    end,
+                });
+                w.text.push_str(text);
+                w.end = end;
+                i = end;
+            }
+            '"' => {
+                let mut j = i + 1;
+                let mut text = String::new();
+                while j < bytes.len() {
+                    let Some(ch) = script[j..].chars().next() else {
+                        break;
+                    };
+                    if ch == '"' {
+                        break;
+                    }
+                    if bytes[j] == escape && j + 1 < bytes.len() {
+                        j += 1;
+                        if let Some(escaped) = script[j..].chars().next() {
+                            text.push(escaped);
+                            j += escaped.len_utf8();
+                        }
+                        continue;
+                    }
+                    text.push(ch);
+                    j += ch.len_utf8();
+                }
+                let end = (j + 1).min(script.len());
+                let w = word.get_or_insert_with(|| Word {
+                    text: String::new(),
+                    start: i,
+                    end,
+                });
+                w.text.push_str(&text);
+                w.end = end;
+                i = end;
+            }
+            _ if bytes[i] == escape && shell && i + 1 < bytes.len() => {
+                // An escaped newline continues the line; any other escaped char is literal.
+                let Some(escaped) = script[i + 1..].chars().next() else {
+                    break;
+                };
+                if escaped != '\n' {
+                    push_char(&mut word, escaped, i, i + 1 + escaped.len_utf8());
+                }
+                i += 1 + escaped.len_utf8();
+            }
+            ';' | '|' | '&' | '(' | ')' | '`' if shell => {
+                if c == '&' && next == Some(b'>') {
+                    // `&>file`: stdout and stderr into a file.
+                    finish_word(&mut word, &mut current, &mut redirect_pending);
+                    let op_end = if bytes.get(i + 2) == Some(&b'>') {
+                        i + 3
+                    } else {
+                        i + 2
+                    };
+                    redirect_pending = Some((i, op_end));
+                    i = op_end;
+                    continue;
+                }
+                if c == '(' && word.as_ref().is_some_and(|w| w.text.ends_with('$')) {
+                    if let Some(w) = word.as_mut() {
+                        w.text.pop();
+                    }
+                }
+                finish_word(&mut word, &mut current, &mut redirect_pending);
+                end_command(&mut commands, &mut current, &mut redirect_pending);
+                i += 1;
+            }
+            '>' if shell => {
+                // `2>&1` and `>&2` duplicate a stream; they write no file.
+                let digits_before = word.as_ref().is_some_and(|w| {
+                    !w.text.is_empty() && w.text.bytes().all(|b| b.is_ascii_digit())
+                });
+                let start = if digits_before {
+                    let s = word.as_ref().map_or(i, |w| w.start);
+                    word = None;
+                    s
+                } else {
+                    finish_word(&mut word, &mut current, &mut redirect_pending);
+                    i
+                };
+                let mut op_end = i + 1;
+                if matches!(bytes.get(op_end), Some(b'>' | b'|')) {
+                    op_end += 1;
+                }
+                if bytes.get(op_end) == Some(&b'&') {
+                    i = op_end + 1;
+                    // Skip the stream number or `-` that follows.
+                    while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'-') {
+                        i += 1;
+                    }
+                    continue;
+                }
+                redirect_pending = Some((start, op_end));
+                i = op_end;
+            }
+            '<' if shell && dialect == Dialect::Posix && next == Some(b'<') => {
+                finish_word(&mut word, &mut current, &mut redirect_pending);
+                if bytes.get(i + 2) == Some(&b'<') {
+                    // A here-string: its word is data.
+                    i += 3;
+                    continue;
+                }
+                let strip_tabs = bytes.get(i + 2) == Some(&b'-');
+                let mut j = i + 2 + usize::from(strip_tabs);
+                while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+                    j += 1;
+                }
+                let start = j;
+                while j < bytes.len()
+                    && !matches!(
+                        bytes[j],
+                        b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'>' | b'<' | b')'
+                    )
+                {
+                    j += 1;
+                }
+                let delimiter: String = script[start..j]
+                    .chars()
+                    .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                    .collect();
+                if !delimiter.is_empty() {
+                    heredocs.push(PendingHeredoc {
+                        delimiter,
+                        strip_tabs,
+                    });
+                }
+                i = j;
+            }
+            '<' if shell => {
+                finish_word(&mut word, &mut current, &mut redirect_pending);
+                i += 1;
+                // The input file is read, not written: swallow its word.
+                redirect_pending = None;
+                while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+                    i += 1;
+                }
+                while i < bytes.len()
+                    && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b')')
+                {
+                    i += 1;
+                }
+            }
+            _ => {
+                push_char(&mut word, c, i, i + len);
+                i += len;
+            }
+        }
+    }
+    finish_word(&mut word, &mut current, &mut redirect_pending);
+    end_command(&mut commands, &mut current, &mut redirect_pending);
+    commands
+}
+
+fn end_command(
+    commands: &mut Vec<Command>,
+    current: &mut Command,
+    redirect_pending: &mut Option<(usize, usize)>,
+) {
+    if let Some((start, end)) = redirect_pending.take() {
+        current.redirects.push(Redirect {
+            start,
+            end,
+            target: None,
+        });
+    }
+    if !current.words.is_empty() || !current.redirects.is_empty() {
+        commands.push(std::mem::take(current));
+    }
+}
+
+/// Skip the bodies of pending heredocs starting at `from` (a line start); returns where
+/// normal lexing resumes.
+fn skip_heredoc_bodies(script: &str, from: usize, heredocs: &mut Vec<PendingHeredoc>) -> usize {
+    let mut pos = from;
+    for doc in heredocs.drain(..) {
+        loop {
+            if pos >= script.len() {
+                return script.len();
+            }
+            let line_end = script[pos..].find('\n').map_or(script.len(), |n| pos + n);
+            let line = script[pos..line_end].trim_end_matches('\r');
+            let line = if doc.strip_tabs {
+                line.trim_start_matches('\t')
+            } else {
+                line
+            };
+            pos = (line_end + 1).min(script.len());
+            // The body keeps the YAML block's indentation stripped, but be lenient with
+            // trailing or leading blanks around the delimiter.
+            if line.trim() == doc.delimiter {
+                break;
+            }
+        }
+    }
+    pos
+}
+
+/// Words that start a command without being it.
+const PREFIXES: &[&str] = &[
+    "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", "time", "sudo", "env",
+    "nohup", "exec", "command", "builtin", "xargs", "call", "&",
+];
+
+/// Targets of `>` that are not files.
+fn harmless_target(target: &str) -> bool {
+    let t = target.to_ascii_lowercase();
+    t.starts_with("/dev/") || t == "nul" || t == "$null" || t.starts_with('&')
+}
+
+fn command_write(command: &Command, dialect: Dialect) -> Option<Write> {
+    if matches!(dialect, Dialect::Posix | Dialect::Cmd | Dialect::Pwsh) {
+        for r in &command.redirects {
+            if r.target.as_ref().is_some_and(|t| harmless_target(&t.text)) {
+                continue;
+            }
+            return Some(Write {
+                start: r.start,
+                end: r.end,
+                what: "a `>` redirection into a file".to_string(),
+            });
+        }
+    }
+    let mut words = command.words.iter().peekable();
+    // Skip assignments (`FOO=bar cmd`) and keywords/wrappers with their options.
+    while let Some(w) = words.peek() {
+        let t = w.text.as_str();
+        let assignment = dialect != Dialect::Cmd
+            && t.split_once('=').is_some_and(|(name, _)| {
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+        let wrapper = PREFIXES.contains(&t) || (t.starts_with('-') && t.len() > 1);
+        if assignment || wrapper || t.is_empty() {
+            words.next();
+        } else {
+            break;
+        }
+    }
+    let head = words.next()?;
+    if matches!(
+        head.text.as_str(),
+        "for" | "case" | "in" | "function" | "rem" | "REM" | "::"
+    ) || head.text.starts_with("::")
+    {
+        return None;
+    }
+    let args: Vec<&Word> = words.collect();
+    let name = head
+        .text
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(&head.text)
+        .trim_end_matches(".exe");
+    let lower = name.to_ascii_lowercase();
+    let whole = |what: &str| {
+        Some(Write {
+            start: head.start,
+            end: head.end,
+            what: format!("`{what}`"),
+        })
+    };
+    let with_arg = |arg: &Word, what: String| {
+        Some(Write {
+            start: head.start,
+            end: arg.end,
+            what: format!("`{what}`"),
+        })
+    };
+    match dialect {
+        Dialect::Cmd => {
+            if CMD_WRITERS.contains(&lower.as_str()) {
+                return whole(name);
+            }
+        }
+        Dialect::Pwsh => {
+            if PWSH_WRITERS.iter().any(|w| w.eq_ignore_ascii_case(name)) {
+                return whole(name);
+            }
+            if matches!(
+                lower.as_str(),
+                "invoke-webrequest" | "invoke-restmethod" | "iwr" | "irm"
+            ) {
+                return pwsh_web_write(&args);
+            }
+        }
+        Dialect::Posix | Dialect::Process | Dialect::Python => {}
+    }
+    if POSIX_WRITERS.contains(&name) && dialect != Dialect::Cmd {
+        return whole(name);
+    }
+    match name {
+        "sed" | "perl" => args
+            .iter()
+            .find(|a| {
+                a.text.starts_with("--in-place")
+                    || (a.text.starts_with('-')
+                        && !a.text.starts_with("--")
+                        && a.text[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+                        && a.text[1..].contains('i'))
+            })
+            .and_then(|a| with_arg(a, format!("{name} {}", a.text))),
+        "tee" => args
+            .iter()
+            .find(|a| !a.text.starts_with('-') && !harmless_target(&a.text))
+            .and(whole("tee")),
+        "git" => subcommand(&args, &["-C", "-c", "--git-dir", "--work-tree"])
+            .filter(|(s, _)| GIT_WRITES.contains(&s.as_str()))
+            .and_then(|(s, w)| with_arg(w, format!("git {s}"))),
+        "kubectl" | "oc" => subcommand(&args, &["-n", "--namespace", "--context", "--kubeconfig"])
+            .filter(|(s, _)| KUBECTL_WRITES.contains(&s.as_str()))
+            .and_then(|(s, w)| with_arg(w, format!("{name} {s}"))),
+        "docker" | "podman" => subcommand(&args, &["-H", "--host", "--context", "--config"])
+            .filter(|(s, _)| DOCKER_WRITES.contains(&s.as_str()))
+            .and_then(|(s, w)| with_arg(w, format!("{name} {s}"))),
+        "npm" | "pnpm" | "yarn" | "pip" | "pip3" => subcommand(&args, &[])
+            .filter(|(s, _)| PACKAGE_WRITES.contains(&s.as_str()))
+            .and_then(|(s, w)| with_arg(w, format!("{name} {s}"))),
+        "terraform" | "tofu" => subcommand(&args, &[])
+            .filter(|(s, _)| matches!(s.as_str(), "apply" | "destroy" | "import" | "taint"))
+            .and_then(|(s, w)| with_arg(w, format!("{name} {s}"))),
+        "curl" => curl_write(&args),
+        "wget" => wget_write(head, &args),
+        "gh" => gh_write(head, &args),
+        _ => None,
+    }
+}
+
+/// Commands that always change files.
+const POSIX_WRITERS: &[&str] = &[
+    "rm", "rmdir", "mv", "cp", "dd", "mkdir", "touch", "chmod", "chown", "chgrp", "ln", "truncate",
+    "shred", "install", "unlink", "rsync", "scp", "mkfifo", "patch",
+];
+const CMD_WRITERS: &[&str] = &[
+    "del", "erase", "rd", "rmdir", "move", "copy", "xcopy", "robocopy", "ren", "rename", "md",
+    "mkdir", "mklink",
+];
+const PWSH_WRITERS: &[&str] = &[
+    "Remove-Item",
+    "Set-Content",
+    "Add-Content",
+    "Out-File",
+    "New-Item",
+    "Move-Item",
+    "Copy-Item",
+    "Rename-Item",
+    "Clear-Content",
+    "Clear-Item",
+    "Set-Item",
+    "Set-ItemProperty",
+    "New-ItemProperty",
+    "Remove-ItemProperty",
+    "Export-Csv",
+    "Export-Clixml",
+    "del",
+    "erase",
+    "rd",
+    "ri",
+    "mi",
+    "cpi",
+    "ni",
+    "md",
+    "ren",
+    "rni",
+];
+const GIT_WRITES: &[&str] = &[
+    "push",
+    "commit",
+    "reset",
+    "clean",
+    "rm",
+    "mv",
+    "rebase",
+    "merge",
+    "apply",
+    "am",
+    "cherry-pick",
+    "revert",
+    "stash",
+    "checkout",
+    "switch",
+    "restore",
+    "pull",
+    "add",
+];
+const KUBECTL_WRITES: &[&str] = &[
+    "apply", "create", "delete", "edit", "patch", "replace", "scale", "set", "label", "annotate",
+    "rollout", "drain", "cordon", "uncordon", "taint", "expose", "run", "cp",
+];
+const DOCKER_WRITES: &[&str] = &[
+    "rm", "rmi", "push", "kill", "stop", "tag", "build", "commit", "cp",
+];
+const PACKAGE_WRITES: &[&str] = &[
+    "install",
+    "i",
+    "add",
+    "remove",
+    "uninstall",
+    "publish",
+    "update",
+    "upgrade",
+    "ci",
+    "link",
+];
+const GH_WRITE_VERBS: &[&str] = &[
+    "create",
+    "delete",
+    "edit",
+    "close",
+    "comment",
+    "merge",
+    "reopen",
+    "review",
+    "upload",
+    "fork",
+    "rename",
+    "archive",
+    "unarchive",
+    "lock",
+    "unlock",
+    "transfer",
+    "pin",
+    "unpin",
+    "ready",
+    "sync",
+    "clone",
+    "download",
+    "set-default",
+];
+
+/// The first argument that is not an option (options in `valued` take the next word).
+fn subcommand<'w>(args: &[&'w Word], valued: &[&str]) -> Option<(String, &'w Word)> {
+    let mut skip_next = false;
+    for a in args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if a.text.starts_with('-') {
+            skip_next = valued.contains(&a.text.as_str());
+            continue;
+        }
+        return Some((a.text.clone(), a));
+    }
+    None
+}
+
+fn is_changing_method(m: &str) -> bool {
+    matches!(
+        m.to_ascii_uppercase().as_str(),
+        "POST" | "PUT" | "PATCH" | "DELETE"
+    )
+}
+
+fn flag_write(from: &Word, to: &Word) -> Option<Write> {
+    Some(Write {
+        start: from.start,
+        end: to.end,
+        what: format!(
+            "`{}`",
+            if std::ptr::eq(from, to) {
+                from.text.clone()
+            } else {
+                format!("{} {}", from.text, to.text)
+            }
+        ),
+    })
+}
+
+/// `curl` that sends data, uses a changing method, or saves to a file.
+fn curl_write(args: &[&Word]) -> Option<Write> {
+    for (k, a) in args.iter().enumerate() {
+        let t = a.text.as_str();
+        let next = args.get(k + 1);
+        if t == "-X" || t == "--request" {
+            if let Some(m) = next.filter(|m| is_changing_method(&m.text)) {
+                return flag_write(a, m);
+            }
+            continue;
+        }
+        if let Some(m) = t
+            .strip_prefix("--request=")
+            .or_else(|| t.strip_prefix("-X"))
+        {
+            if is_changing_method(m) {
+                return flag_write(a, a);
+            }
+            continue;
+        }
+        if matches!(t, "-o" | "--output") {
+            if next.is_some_and(|n| harmless_target(&n.text) || n.text == "-") {
+                continue;
+            }
+            return flag_write(a, a);
+        }
+        if t.starts_with("--data")
+            || t.starts_with("--output=")
+            || matches!(
+                t,
+                "-d" | "-F" | "--form" | "-T" | "--upload-file" | "--json" | "-O" | "--remote-name"
+            )
+        {
+            return flag_write(a, a);
+        }
+        // A cluster of short flags (`-sSLO`) that contains a writing one.
+        if t.len() > 2
+            && t.starts_with('-')
+            && !t.starts_with("--")
+            && t[1..].bytes().all(|b| b.is_ascii_alphabetic())
+            && t[1..].contains(['d', 'F', 'T', 'O'])
+        {
+            return flag_write(a, a);
+        }
+    }
+    None
+}
+
+/// `wget` saves what it downloads unless told to print it (`-O -`) or only check (`--spider`).
+fn wget_write(head: &Word, args: &[&Word]) -> Option<Write> {
+    let mut to_stdout = false;
+    for (k, a) in args.iter().enumerate() {
+        let t = a.text.as_str();
+        if t.starts_with("--post") || t == "--method=POST" {
+            return flag_write(a, a);
+        }
+        if t == "--spider"
+            || t == "--output-document=-"
+            || t == "-O-"
+            || t == "-qO-"
+            || ((t == "-O" || t == "-qO") && args.get(k + 1).is_some_and(|n| n.text == "-"))
+        {
+            to_stdout = true;
+        }
+    }
+    (!to_stdout).then(|| Write {
+        start: head.start,
+        end: head.end,
+        what: "`wget` (it saves the download to a file)".to_string(),
+    })
+}
+
+/// `gh api` with a changing method or fields, and `gh <group> <verb>` verbs that change things.
+fn gh_write(head: &Word, args: &[&Word]) -> Option<Write> {
+    let first = args.first()?;
+    if first.text == "api" {
+        for (k, a) in args.iter().enumerate() {
+            let t = a.text.as_str();
+            if matches!(t, "-X" | "--method") {
+                if let Some(m) = args.get(k + 1).filter(|m| is_changing_method(&m.text)) {
+                    return flag_write(a, m);
+                }
+            } else if let Some(m) = t.strip_prefix("--method=").or_else(|| t.strip_prefix("-X")) {
+                if is_changing_method(m) {
+                    return flag_write(a, a);
+                }
+            } else if matches!(t, "-f" | "-F" | "--field" | "--raw-field" | "--input") {
+                return flag_write(a, a);
+            }
+        }
+        return None;
+    }
+    let verb = args.get(1)?;
+    GH_WRITE_VERBS.contains(&verb.text.as_str()).then(|| Write {
+        start: head.start,
+        end: verb.end,
+        what: format!("`gh {} {}`", first.text, verb.text),
+    })
+}
+
+/// `Invoke-WebRequest`/`Invoke-RestMethod` with a changing `-Method` or an `-OutFile`.
+fn pwsh_web_write(args: &[&Word]) -> Option<Write> {
+    for (k, a) in args.iter().enumerate() {
+        if a.text.eq_ignore_ascii_case("-Method")
+            && let Some(m) = args.get(k + 1).filter(|m| is_changing_method(&m.text))
+        {
+            return flag_write(a, m);
+        }
+        if a.text.eq_ignore_ascii_case("-OutFile") {
+            return flag_write(a, a);
+        }
+    }
+    None
+}
+
+/// Python calls that change files.
+const PYTHON_WRITERS: &[&str] = &[
+    "os.remove(",
+    "os.unlink(",
+    "os.rmdir(",
+    "os.removedirs(",
+    "os.rename(",
+    "os.replace(",
+    "os.mkdir(",
+    "os.makedirs(",
+    "shutil.rmtree(",
+    "shutil.move(",
+    "shutil.copy(",
+    "shutil.copy2(",
+    "shutil.copyfile(",
+    "shutil.copytree(",
+    ".write_text(",
+    ".write_bytes(",
+    ".unlink(",
+    ".rmdir(",
+    ".mkdir(",
+];
+
+/// The first file-changing call in a Python script, or an `open(…)` in a writing mode.
+fn python_write(script: &str) -> Option<Write> {
+    let mut offset = 0;
+    for line in script.split_inclusive('\n') {
+        let code = line.split('#').next().unwrap_or(line);
+        for pattern in PYTHON_WRITERS {
+            if let Some(at) = code.find(pattern) {
+                let name = pattern.trim_start_matches('.').trim_end_matches('(');
+                let lead = usize::from(pattern.starts_with('.'));
+                return Some(Write {
+                    start: offset + at + lead,
+                    end: offset + at + pattern.len() - 1,
+                    what: format!("`{name}`"),
+                });
+            }
+        }
+        let mut search = 0;
+        while let Some(at) = code[search..].find("open(").map(|n| search + n) {
+            search = at + 5;
+            let preceded_ok = at == 0
+                || !code.as_bytes()[at - 1].is_ascii_alphanumeric()
+                    && code.as_bytes()[at - 1] != b'_';
+            let args = &code[at + 5..];
+            let args = &args[..args.find(')').unwrap_or(args.len())];
+            let writing = args.split(['\'', '"']).skip(1).step_by(2).any(|lit| {
+                !lit.is_empty()
+                    && lit.bytes().all(|b| b"rwabxt+".contains(&b))
+                    && lit.contains(['w', 'a', 'x', '+'])
+            });
+            if preceded_ok && writing {
+                return Some(Write {
+                    start: offset + at,
+                    end: offset + at + 4,
+                    what: "`open` in a writing mode".to_string(),
+                });
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(script: &str, dialect: Dialect) -> Option<(String, String)> {
+        first_write(script, dialect).map(|w| (script[w.start..w.end].to_string(), w.what))
+    }
+
+    fn hit(script: &str) -> String {
+        found(script, Dialect::Posix)
+            .map(|(s, _)| s)
+            .unwrap_or_else(|| panic!("no write found in {script:?}"))
+    }
+
+    #[test]
+    fn posix_writes() {
+        assert_eq!(hit("rm -f x"), "rm");
+        assert_eq!(hit("ls && /bin/rm x"), "/bin/rm");
+        assert_eq!(hit("echo hi > out.txt"), ">");
+        assert_eq!(hit("echo hi 2>> log"), "2>>");
+        assert_eq!(hit("git -C repo push origin"), "git -C repo push");
+        assert_eq!(hit("curl -s -X POST https://x"), "-X POST");
+        assert_eq!(hit("curl -XDELETE https://x"), "-XDELETE");
+        assert_eq!(hit("curl -d @f https://x"), "-d");
+        assert_eq!(hit("curl -sSLO https://x"), "-sSLO");
+        assert_eq!(hit("sed -i 's/a/b/' f"), "sed -i");
+        assert_eq!(hit("x=$(mv a b)"), "mv");
+        assert_eq!(hit("gh api --method POST repos/x"), "--method POST");
+        assert_eq!(hit("gh pr comment 1 --body x"), "gh pr comment");
+        assert_eq!(hit("if [ -n x ]; then\n  sudo rm -rf /tmp/x\nfi"), "rm");
+        assert_eq!(hit("cat << EOF > out.json\n{\"a\": 1}\nEOF"), ">");
+        assert_eq!(hit("wget https://x/file"), "wget");
+    }
+
+    #[test]
+    fn posix_reads_are_silent() {
+        for script in [
+            "curl -s 'wttr.in/{LOCATION}?format={FORMAT}'",
+            "grep -r -i \"x > y\" . --include=\"*.rs\"",
+            "echo '{a}' | jq 'map(select(.count > 5))'",
+            "ls 2>/dev/null; ls >/dev/null 2>&1",
+            "cmd 2>&1 | tee",
+            "# rm everything\nls",
+            "cat <<'EOF'\nrm -rf / > x\nEOF\necho done",
+            "jq -r '.[] | \"\\(.author): \\(.count) commits\"'",
+            "curl -s -o /dev/null -w '%{http_code}' https://x",
+            "wget -qO- https://x",
+            "git log --oneline; git status",
+            "gh pr view 1 --json commits | jq -r '.commits[-1].oid'",
+            "echo \"a > b\" 'c > d'",
+            "cat < input.txt | sort",
+        ] {
+            assert_eq!(found(script, Dialect::Posix), None, "{script}");
+        }
+    }
+
+    #[test]
+    fn other_dialects() {
+        assert_eq!(
+            found("dir & del /q x", Dialect::Cmd).map(|x| x.0),
+            Some("del".into())
+        );
+        assert_eq!(found("dir > nul", Dialect::Cmd), None);
+        assert_eq!(
+            found("Get-ChildItem | Remove-Item", Dialect::Pwsh).map(|x| x.0),
+            Some("Remove-Item".into())
+        );
+        assert_eq!(
+            found("Invoke-RestMethod -Uri $u -Method Post", Dialect::Pwsh).map(|x| x.0),
+            Some("-Method Post".into())
+        );
+        assert_eq!(found("Get-Content x > $null", Dialect::Pwsh), None);
+        // `run` is not a shell: `>` is an argument.
+        assert_eq!(found("echo > x", Dialect::Process), None);
+        assert_eq!(
+            found("rm x", Dialect::Process).map(|x| x.0),
+            Some("rm".into())
+        );
+        assert_eq!(
+            found("import os\nos.remove(p)\n", Dialect::Python).map(|x| x.0),
+            Some("os.remove".into())
+        );
+        assert_eq!(
+            found("with open(p, 'w') as f:\n  f.write(x)\n", Dialect::Python).map(|x| x.0),
+            Some("open".into())
+        );
+        assert_eq!(
+            found(
+                "data = open(p).read()\nprint(data['{C}'])\n",
+                Dialect::Python
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn hostile_input_does_not_panic() {
+        for s in [
+            "'", "\"", "\\", "<<", "<<-", "<< EOF", "é>ü", "2>", ">&", "`", "$(", "\"\\", "`\u{e9}",
+        ] {
+            for d in [
+                Dialect::Posix,
+                Dialect::Cmd,
+                Dialect::Pwsh,
+                Dialect::Process,
+                Dialect::Python,
+            ] {
+                let _ = first_write(s, d);
+            }
+        }
+    }
+}
