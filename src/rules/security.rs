@@ -9,4 +9,5 @@ declare_rules! {
     RAW_PARAMETER_REFERENCE = "SEC020" "raw-parameter-reference" Warning ["cycod-tool"] "a `{RAW:NAME}` reference inserts a parameter into a command without escaping";
     MISSING_SECURITY_TAG = "SEC021" "missing-security-tag" Warning ["cycod-tool"] "a cycod tool has no `read`, `write` or `run` tag, so it always needs approval";
     READ_TOOL_WRITES = "SEC022" "read-tool-writes" Warning ["cycod-tool"] "a tool tagged `read` runs a command that obviously writes";
+    UNCONFIRMED_ACTION_TOOL = "SEC030" "unconfirmed-action-tool" Warning ["agent-md"] "an agent may call an `action` tool without human confirmation";
 }

@@ -1,0 +1,248 @@
+//! One `*.agent.md` file: its id, its tool references and the confirmations it asks for.
+//! Whether the referenced tools exist and may be used is checked in `resolve`.
+
+use std::collections::HashMap;
+
+use super::{Spanned, id_problem, is_valid_id, suggest_id};
+use crate::diagnostics::did_you_mean;
+use crate::formats::fields::{Lowerer, MapRef};
+use crate::rules::tool_md as rules;
+use crate::source::Span;
+use crate::syntax::{Node, NodeKind, Number};
+
+/// Top-level keys of the agent format (the AML agent definition), so that only misspellings
+/// and foreign keys are reported.
+const AGENT_KEYS: &[&str] = &[
+    "spec_version",
+    "agent_id",
+    "version",
+    "status",
+    "meta",
+    "runtime",
+    "interface",
+    "input",
+    "output",
+    "tools",
+    "knowledge",
+    "memory",
+    "state",
+    "artifacts",
+    "policies",
+    "guardrails",
+    "ui",
+    "orchestration",
+    "routing",
+    "release",
+    "observability",
+    "evaluation",
+    "testing",
+    "notes",
+];
+const TOOLS_KEYS: &[&str] = &["tool_choice", "refs"];
+const REF_KEYS: &[&str] = &["ref", "approval_required", "max_calls_per_run"];
+const TOOL_CHOICES: &[&str] = &["none", "auto", "required"];
+
+const UNKNOWN_NOTE: &str = "toolc checks only part of the agent format and does not know this key: if it is misspelt, the setting it was meant for is not applied";
+
+/// One entry of `tools.refs`.
+#[derive(Debug, Clone)]
+pub struct ToolRef {
+    /// The referenced tool id.
+    pub id: String,
+    /// Span of the id's value.
+    pub span: Span,
+    /// `approval_required: true`.
+    pub approval_required: bool,
+}
+
+/// A lowered agent file: what the cross-file checks need.
+#[derive(Debug, Default)]
+pub struct Agent {
+    /// `agent_id`, when present and valid.
+    pub id: Option<Spanned<String>>,
+    /// `tools.refs`, first occurrence of each id.
+    pub refs: Vec<ToolRef>,
+    /// `guardrails.tool_calls.require_user_confirmation_for`.
+    pub confirmations: Vec<Spanned<String>>,
+    /// `policies.require_human_approval: true`: every tool call waits for a human.
+    pub approval_for_every_call: bool,
+}
+
+/// Lower the front matter `root` of an agent file into `agent`, reporting into `lw`.
+pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
+    let Some(map) = lw.as_map(root, open, "") else {
+        return;
+    };
+    lw.unknown_keys(map, AGENT_KEYS, UNKNOWN_NOTE);
+    if let Some((id, span)) = lw.required_str(map, "agent_id", 0, usize::MAX) {
+        if is_valid_id(id) {
+            agent.id = Some(Spanned {
+                value: id.to_string(),
+                span,
+            });
+        } else {
+            let d = lw
+                .diag(
+                    &rules::INVALID_AGENT_ID,
+                    span,
+                    format!("agent id `{id}` does not match ^[a-z0-9_-]{{3,64}}$"),
+                )
+                .label(id_problem(id))
+                .help(match suggest_id(id) {
+                    Some(s) => format!("use `{s}` (and name the file `{s}.agent.md`)"),
+                    None => "use 3 to 64 lowercase letters, digits, `_` or `-`".to_string(),
+                });
+            lw.push(d);
+        }
+    }
+    if let Some(e) = lw.required(map, "tools")
+        && let Some(tools) = lw.as_map(&e.value, e.key_span, "tools")
+    {
+        lw.unknown_keys(tools, TOOLS_KEYS, UNKNOWN_NOTE);
+        lw.optional_enum(tools, "tool_choice", TOOL_CHOICES);
+        if let Some(refs) = lw.required(tools, "refs") {
+            tool_refs(lw, &refs.value, agent);
+        }
+    }
+    agent.approval_for_every_call = map
+        .node
+        .value("policies")
+        .and_then(|p| p.value("require_human_approval"))
+        .is_some_and(|v| v.kind == NodeKind::Bool(true));
+    confirmations(lw, map, agent);
+}
+
+fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
+    let Some(items) = node.as_seq() else {
+        lw.wrong_type(node, "tools.refs", "a list of `- ref: <tool_id>` entries");
+        return;
+    };
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("tools.refs[{i}]");
+        if let Some(id) = item.as_str() {
+            let d = lw
+                .diag(
+                    &rules::WRONG_FIELD_TYPE,
+                    item.span,
+                    format!("`{path}` must be a mapping with `ref`, found a string"),
+                )
+                .label("expected `ref: <tool_id>`")
+                .help(format!("write `- ref: \"{id}\"`"));
+            lw.push(d);
+            continue;
+        }
+        let anchor = item
+            .as_map()
+            .and_then(|m| m.first())
+            .map_or(item.span, |e| e.key_span);
+        let Some(r) = lw.as_map(item, anchor, &path) else {
+            continue;
+        };
+        lw.unknown_keys(r, REF_KEYS, UNKNOWN_NOTE);
+        let approval_required = lw.optional_bool(r, "approval_required") == Some(true);
+        if let Some(e) = r.node.get("max_calls_per_run") {
+            max_calls(lw, &e.value, &format!("{path}.max_calls_per_run"));
+        }
+        let Some((id, span)) = lw.required_str(r, "ref", 1, usize::MAX) else {
+            continue;
+        };
+        if let Some(first) = seen.get(id) {
+            let d = lw
+                .diag(
+                    &rules::DUPLICATE_TOOL_REF,
+                    span,
+                    format!("`{id}` is referenced twice by this agent"),
+                )
+                .label("second reference")
+                .related(lw.file, *first, "first referenced here")
+                .note("the agent gets the tool once: which entry's `approval_required` and `max_calls_per_run` apply is up to the compiler")
+                .help("remove one of the two entries, keeping the stricter settings");
+            lw.push(d);
+            continue;
+        }
+        seen.insert(id.to_string(), span);
+        agent.refs.push(ToolRef {
+            id: id.to_string(),
+            span,
+            approval_required,
+        });
+    }
+}
+
+/// TMD039: `max_calls_per_run` must be a positive integer.
+fn max_calls(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
+    let (found, help) = match &node.kind {
+        NodeKind::Number(Number::Int(n)) if *n >= 1 => return,
+        NodeKind::Number(Number::Int(n)) => (
+            format!("{n}"),
+            "use 1 or more; to keep the agent from calling the tool, remove the reference"
+                .to_string(),
+        ),
+        NodeKind::Number(Number::Float(f)) if f.is_finite() && f.fract() == 0.0 && *f >= 1.0 => (
+            format!("the number `{}`", lw.file.slice(node.span)),
+            format!("write `{}`", *f as i64),
+        ),
+        NodeKind::String(s) if s.trim().parse::<u32>().is_ok_and(|n| n >= 1) => (
+            format!("the string `\"{s}\"`"),
+            format!("remove the quotes: `{}`", s.trim()),
+        ),
+        _ => (
+            node.type_name().to_string(),
+            "write a whole number of calls, e.g. `max_calls_per_run: 1`".to_string(),
+        ),
+    };
+    let d = lw
+        .diag(
+            &rules::INVALID_MAX_CALLS,
+            node.span,
+            format!("`{path}` must be a positive integer, found {found}"),
+        )
+        .label("not a positive integer")
+        .note("the runtime caps the tool's calls per run with this number; the compiler rejects any other value")
+        .help(help);
+    lw.push(d);
+}
+
+fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
+    let Some(list) = map
+        .node
+        .value("guardrails")
+        .and_then(|g| g.value("tool_calls"))
+        .and_then(|t| t.value("require_user_confirmation_for"))
+    else {
+        return;
+    };
+    let entries = lw.str_list(
+        list,
+        "guardrails.tool_calls.require_user_confirmation_for",
+        true,
+    );
+    for (id, span) in entries {
+        agent.confirmations.push(Spanned {
+            value: id.to_string(),
+            span,
+        });
+        if id.is_empty() || agent.refs.iter().any(|r| r.id == id) {
+            continue;
+        }
+        let hint = did_you_mean(id, agent.refs.iter().map(|r| r.id.as_str()));
+        let mut d = lw
+            .diag(
+                &rules::CONFIRMATION_FOR_UNREFERENCED_TOOL,
+                span,
+                format!("`{id}` needs user confirmation, but this agent does not reference it"),
+            )
+            .label("not in `tools.refs`")
+            .note("a confirmation only guards tools the agent can call: this entry guards nothing, and the tool it was meant for may be missing from `tools.refs`");
+        d = match hint.and_then(|h| agent.refs.iter().find(|r| r.id == h)) {
+            Some(r) => d
+                .related(lw.file, r.span, format!("did you mean `{}`?", r.id))
+                .help(format!("did you mean `{}`?", r.id)),
+            None => d.help(format!(
+                "add `- ref: \"{id}\"` to `tools.refs`, or remove this entry"
+            )),
+        };
+        lw.push(d);
+    }
+}

@@ -1,0 +1,356 @@
+//! `*.tool.md` tool files and the `*.agent.md` agents that reference them
+//! (`../shared/specs/tool-definition-spec-tool-md.txt`, `tool-md-agents.md`).
+//!
+//! Both are Markdown files whose YAML front matter carries every field; the body is
+//! editorial. Tool ids are repository-wide: [`resolve`] indexes every tool by id once and
+//! checks duplicates and every agent reference against that index.
+
+mod agent;
+mod interface;
+mod resolve;
+mod tool;
+mod transport;
+
+use std::sync::Arc;
+
+pub use agent::{Agent, ToolRef};
+pub use tool::{DocSection, Status, Tool, ToolType};
+
+use super::fields::{Lowerer, ShapeRules};
+use super::{FileResult, Item as FileItem, syntax_diagnostics};
+use crate::diagnostics::Diagnostic;
+use crate::rules::{Rule, Severity, syntax as syn, tool_md as rules};
+use crate::source::{FormatId, SourceFile, Span};
+use crate::syntax::markdown::{FrontMatterError, split_front_matter};
+use crate::syntax::{Parsed, yaml};
+
+/// A lowered tool or agent file.
+#[derive(Debug)]
+pub enum Item {
+    /// A `*.tool.md`.
+    Tool(Tool),
+    /// A `*.agent.md`.
+    Agent(Agent),
+}
+
+impl Item {
+    /// Tool definitions in this item.
+    pub fn tool_count(&self) -> usize {
+        usize::from(matches!(self, Item::Tool(_)))
+    }
+}
+
+/// A value together with the bytes it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// What the compiler does with a tool file that breaks a hard rule.
+const TOOL_REJECTED: &str = "the compiler rejects this tool file: the tool is not registered, and every agent that references it fails to compile";
+/// What the compiler does with an agent file that breaks a hard rule.
+const AGENT_REJECTED: &str =
+    "the compiler rejects this agent file, so the agent cannot be published";
+
+/// Shape rules of tool files.
+static TOOL_SHAPE: ShapeRules = ShapeRules {
+    missing: &rules::MISSING_REQUIRED_FIELD,
+    wrong_type: &rules::WRONG_FIELD_TYPE,
+    bad_value: &rules::INVALID_FIELD_VALUE,
+    length: &rules::INVALID_FIELD_VALUE,
+    unknown_key: &rules::UNKNOWN_KEY,
+};
+
+/// Shape rules of agent files: their format is larger than what toolc checks, so an
+/// unknown key is only a warning.
+static AGENT_SHAPE: ShapeRules = ShapeRules {
+    missing: &rules::MISSING_REQUIRED_FIELD,
+    wrong_type: &rules::WRONG_FIELD_TYPE,
+    bad_value: &rules::INVALID_FIELD_VALUE,
+    length: &rules::INVALID_FIELD_VALUE,
+    unknown_key: &rules::UNKNOWN_AGENT_KEY,
+};
+
+/// Parse, lower, validate and lint one tool or agent file.
+pub fn load(file: Arc<SourceFile>) -> FileResult {
+    let is_agent = file.format == FormatId::AgentMd;
+    let (item, diagnostics) = if is_agent {
+        let (agent, diags) = check_agent(&file);
+        (Item::Agent(agent), diags)
+    } else {
+        let (tool, diags) = check_tool(&file);
+        (Item::Tool(tool), diags)
+    };
+    let consequence = if is_agent {
+        AGENT_REJECTED
+    } else {
+        TOOL_REJECTED
+    };
+    let diagnostics = diagnostics
+        .into_iter()
+        .map(|d| with_consequence(d, consequence))
+        .collect();
+    FileResult {
+        file,
+        companions: Vec::new(),
+        diagnostics,
+        item: FileItem::ToolMd(item),
+    }
+}
+
+/// Cross-file checks: duplicate tool ids and every agent reference.
+pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+    resolve::resolve(results)
+}
+
+/// Every hard error says what the compiler does with the file, unless it says something
+/// more precise already.
+fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
+    if d.notes.is_empty() && d.rule.severity == Severity::Error {
+        d.note(consequence)
+    } else {
+        d
+    }
+}
+
+fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
+    let mut tool = Tool {
+        file_stem: file_stem(file, ".tool.md"),
+        ..Tool::default()
+    };
+    let mut diags = Vec::new();
+    let fm = match split_front_matter(&file.text, file.bom_len) {
+        Ok(fm) => fm,
+        Err(e) => {
+            diags.push(front_matter_error(file, e, false));
+            return (tool, diags);
+        }
+    };
+    tool.documentation = tool::doc_sections(&file.text, fm.body_start);
+    let yaml_text = file.text.get(fm.yaml.start..fm.yaml.end).unwrap_or("");
+    let parsed = yaml::parse(yaml_text, fm.yaml.start);
+    diags.extend(yaml_errors(
+        file,
+        &parsed,
+        yaml_text,
+        "the compiler cannot read this front matter, so the tool is not registered",
+    ));
+    let mut lw = Lowerer::new(file, &TOOL_SHAPE);
+    match &parsed.root {
+        Some(root) => tool::lower(&mut lw, root, &fm, &mut tool),
+        None if parsed.errors.is_empty() => empty_front_matter(
+            &mut lw,
+            fm.open,
+            "spec_version`, `tool_id`, `version`, `status`, `meta`, `type`, `interface` and `use_guidance",
+        ),
+        None => {}
+    }
+    diags.extend(lw.diags);
+    (tool, diags)
+}
+
+fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
+    let mut agent = Agent::default();
+    let mut diags = Vec::new();
+    let fm = match split_front_matter(&file.text, file.bom_len) {
+        Ok(fm) => fm,
+        Err(e) => {
+            diags.push(front_matter_error(file, e, true));
+            return (agent, diags);
+        }
+    };
+    let yaml_text = file.text.get(fm.yaml.start..fm.yaml.end).unwrap_or("");
+    let parsed = yaml::parse(yaml_text, fm.yaml.start);
+    diags.extend(yaml_errors(
+        file,
+        &parsed,
+        yaml_text,
+        "the compiler cannot read this front matter, so the agent is not compiled",
+    ));
+    let mut lw = Lowerer::new(file, &AGENT_SHAPE);
+    match &parsed.root {
+        Some(root) => agent::lower(&mut lw, root, fm.open, &mut agent),
+        None if parsed.errors.is_empty() => {
+            empty_front_matter(&mut lw, fm.open, "agent_id` and `tools")
+        }
+        None => {}
+    }
+    diags.extend(lw.diags);
+    (agent, diags)
+}
+
+/// Syntax errors of the front matter, with what the compiler does about them and, when the
+/// whole front matter lost its indentation, the likely cause.
+fn yaml_errors(
+    file: &Arc<SourceFile>,
+    parsed: &Parsed,
+    yaml_text: &str,
+    consequence: &str,
+) -> Vec<Diagnostic> {
+    let flat = lost_indentation(yaml_text);
+    syntax_diagnostics(file, parsed)
+        .into_iter()
+        .map(|mut d| {
+            if flat && std::ptr::eq(d.rule, &syn::INVALID_YAML) && d.help.is_none() {
+                d.help = Some("no line of this front matter is indented: nested fields such as `meta.name` must be indented under their parent (copying from a web page often drops the indentation)".to_string());
+            }
+            d.note(consequence)
+        })
+        .collect()
+}
+
+/// True when a front matter opens nested blocks (`meta:`) but indents no line at all.
+fn lost_indentation(yaml: &str) -> bool {
+    let lines: Vec<&str> = yaml
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    lines.iter().all(|l| !l.starts_with([' ', '\t']))
+        && lines.iter().any(|l| {
+            let l = l.trim_end();
+            l.ends_with(':') || l.ends_with(": >") || l.ends_with(": |")
+        })
+}
+
+fn empty_front_matter(lw: &mut Lowerer<'_>, open: Span, fields: &str) {
+    let d = lw
+        .diag(
+            &rules::MISSING_REQUIRED_FIELD,
+            open,
+            "the front matter is empty",
+        )
+        .label("no fields follow this line")
+        .help(format!("add `{fields}` between the `---` lines"));
+    lw.push(d);
+}
+
+fn front_matter_error(file: &Arc<SourceFile>, e: FrontMatterError, is_agent: bool) -> Diagnostic {
+    let (what, fields) = if is_agent {
+        ("an agent file", "`agent_id`, `tools`")
+    } else {
+        (
+            "a tool file",
+            "`spec_version`, `tool_id`, `meta`, `interface`, …",
+        )
+    };
+    let consequence = if is_agent {
+        "the compiler finds no fields, so the agent is not compiled"
+    } else {
+        "the compiler finds no fields, so the tool is not registered"
+    };
+    match e {
+        FrontMatterError::Missing { first_line } => Diagnostic::new(
+            &syn::MISSING_FRONT_MATTER,
+            file,
+            first_line,
+            format!("{what} must start with a `---` front-matter line"),
+        )
+        .label("expected `---`")
+        .note(consequence)
+        .help(format!(
+            "put the YAML fields ({fields}) between two `---` lines at the top of the file"
+        )),
+        FrontMatterError::Unclosed { open } => Diagnostic::new(
+            &syn::UNCLOSED_FRONT_MATTER,
+            file,
+            open,
+            "the front matter is opened but never closed",
+        )
+        .label("opened here")
+        .note(consequence)
+        .help("add a `---` line after the last front-matter field, before the Markdown body"),
+    }
+}
+
+/// `name` of `name<suffix>`, the file's own name.
+fn file_stem(file: &SourceFile, suffix: &str) -> Option<String> {
+    file.path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(suffix))
+        .map(str::to_string)
+}
+
+/// True when `id` matches `^[a-z0-9_-]{3,64}$`, the id rule of tools and agents.
+pub fn is_valid_id(id: &str) -> bool {
+    (3..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+/// The closest valid id to `id` (`Send Email` → `send-email`), if there is one.
+pub fn suggest_id(id: &str) -> Option<String> {
+    let mut out = String::new();
+    for c in id.trim().chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out: String = out.trim_matches('-').chars().take(64).collect();
+    let out = out.trim_end_matches('-').to_string();
+    is_valid_id(&out).then_some(out)
+}
+
+/// Why `id` breaks the id rule, for a label.
+fn id_problem(id: &str) -> String {
+    let len = id.chars().count();
+    if len < 3 {
+        format!("{len} characters; ids have at least 3")
+    } else if len > 64 {
+        format!("{len} characters; ids have at most 64")
+    } else {
+        match id
+            .chars()
+            .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-')))
+        {
+            Some(c) if c.is_ascii_uppercase() => "uppercase letters are not allowed".to_string(),
+            Some(c) if c.is_whitespace() => "spaces are not allowed".to_string(),
+            Some(c) => format!("`{c}` is not allowed"),
+            None => "must match ^[a-z0-9_-]{3,64}$".to_string(),
+        }
+    }
+}
+
+/// Move the diagnostics pushed since `mark` from rule `from` to rule `to` (shape helpers
+/// report with the generic rules; some fields have a rule of their own).
+fn retag(lw: &mut Lowerer<'_>, mark: usize, from: &Rule, to: &'static Rule) {
+    for d in lw.diags.iter_mut().skip(mark) {
+        if std::ptr::eq(d.rule, from) {
+            d.rule = to;
+            d.severity = to.severity;
+        }
+    }
+}
+
+/// Give the diagnostics pushed since `mark` a help text when they have none.
+fn help_since(lw: &mut Lowerer<'_>, mark: usize, help: &str) {
+    for d in lw.diags.iter_mut().skip(mark) {
+        if d.help.is_none() {
+            d.help = Some(help.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids() {
+        assert!(is_valid_id("send-email"));
+        assert!(is_valid_id("a_b"));
+        assert!(!is_valid_id("ab"));
+        assert!(!is_valid_id("Send-Email"));
+        assert_eq!(suggest_id("Send Email!"), Some("send-email".to_string()));
+        assert_eq!(suggest_id("x"), None);
+        assert_eq!(id_problem("Send"), "uppercase letters are not allowed");
+        assert_eq!(id_problem("a.b.c"), "`.` is not allowed");
+    }
+}

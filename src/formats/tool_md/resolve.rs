@@ -1,0 +1,227 @@
+//! Repository-wide checks: one tool per id (TMD024), and every agent reference against the
+//! tools (REF020–REF023, SEC030). Tools are indexed by id once, so each reference costs one
+//! lookup; "did you mean" compares only ids with the same first letter, within a budget.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::agent::Agent;
+use super::tool::{Status, Tool, ToolType};
+use super::{Item, Spanned};
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::formats::{FileResult, Item as FileItem};
+use crate::rules::{references as refs, security, tool_md as rules};
+use crate::source::{SourceFile, Span};
+
+/// How many id comparisons "did you mean" may spend on one repository.
+const SUGGESTION_BUDGET: usize = 1_000_000;
+
+/// A tool with a valid id, and its file.
+struct Registered<'a> {
+    file: &'a Arc<SourceFile>,
+    tool: &'a Tool,
+    id: &'a Spanned<String>,
+}
+
+/// Every cross-file diagnostic of tool and agent files.
+pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+    let mut tools: Vec<Registered<'_>> = Vec::new();
+    let mut agents: Vec<(&Arc<SourceFile>, &Agent)> = Vec::new();
+    // Tool files whose id could not be read, by file name: a reference to one of them is
+    // explained by that file's own errors.
+    let mut unreadable: HashMap<&str, &Arc<SourceFile>> = HashMap::new();
+    for r in results {
+        match &r.item {
+            FileItem::ToolMd(Item::Tool(tool)) => match &tool.id {
+                Some(id) => tools.push(Registered {
+                    file: &r.file,
+                    tool,
+                    id,
+                }),
+                None => {
+                    if let Some(stem) = &tool.file_stem {
+                        unreadable.entry(stem.as_str()).or_insert(&r.file);
+                    }
+                }
+            },
+            FileItem::ToolMd(Item::Agent(agent)) => agents.push((&r.file, agent)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    // Results are sorted by path, so the first file with an id is "first defined here".
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
+    for (i, t) in tools.iter().enumerate() {
+        match index.get(t.id.value.as_str()) {
+            Some(&first) => out.push(duplicate(&tools[first], t)),
+            None => {
+                index.insert(&t.id.value, i);
+            }
+        }
+    }
+    let mut by_initial: HashMap<char, Vec<usize>> = HashMap::new();
+    for &i in index.values() {
+        if let Some(c) = tools[i].id.value.chars().next() {
+            by_initial.entry(c).or_default().push(i);
+        }
+    }
+    for ids in by_initial.values_mut() {
+        ids.sort_unstable();
+    }
+    let mut budget = SUGGESTION_BUDGET;
+    for (file, agent) in agents {
+        for r in &agent.refs {
+            let Some(&i) = index.get(r.id.as_str()) else {
+                let candidates =
+                    r.id.chars()
+                        .next()
+                        .and_then(|c| by_initial.get(&c))
+                        .map_or(&[][..], Vec::as_slice);
+                let suggestion = if candidates.len() <= budget {
+                    budget -= candidates.len();
+                    did_you_mean(
+                        &r.id,
+                        candidates.iter().map(|&i| tools[i].id.value.as_str()),
+                    )
+                    .and_then(|s| index.get(s).map(|&i| &tools[i]))
+                } else {
+                    None
+                };
+                out.push(unregistered(
+                    file,
+                    &r.id,
+                    r.span,
+                    suggestion,
+                    unreadable.get(r.id.as_str()).copied(),
+                ));
+                continue;
+            };
+            let t = &tools[i];
+            if let Some(d) = status_diagnostic(file, &r.id, r.span, t) {
+                out.push(d);
+            }
+            let confirmed = r.approval_required
+                || agent.approval_for_every_call
+                || agent.confirmations.iter().any(|c| c.value == r.id);
+            if let Some(kind) = &t.tool.kind
+                && kind.value == ToolType::Action
+                && !confirmed
+            {
+                out.push(
+                    Diagnostic::new(
+                        &security::UNCONFIRMED_ACTION_TOOL,
+                        file,
+                        r.span,
+                        format!("the agent may call the `action` tool `{}` without asking a human", r.id),
+                    )
+                    .label("no confirmation required")
+                    .related(t.file, t.id.span, format!("`{}` is defined here", r.id))
+                    .related(t.file, kind.span, "declared an `action`: calls have side effects")
+                    .note("the model decides when to call it; nothing stops a wrong or injected call from taking effect")
+                    .help(format!("add `approval_required: true` to this ref, or list `{}` in `guardrails.tool_calls.require_user_confirmation_for`", r.id)),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// TMD024 on the later of two tools with one id.
+fn duplicate(first: &Registered<'_>, again: &Registered<'_>) -> Diagnostic {
+    Diagnostic::new(
+        &rules::DUPLICATE_TOOL_ID,
+        again.file,
+        again.id.span,
+        format!(
+            "tool id `{}` is already defined by another tool file",
+            again.id.value
+        ),
+    )
+    .label("duplicate id")
+    .related(first.file, first.id.span, "first defined here")
+    .note("tool ids are unique across the repository: agents refer to tools by id, so they cannot tell these two apart")
+    .help("give one of them a new `tool_id` (and file name), or delete the copy")
+}
+
+/// REF020: a reference to an id no tool file defines.
+fn unregistered(
+    file: &Arc<SourceFile>,
+    id: &str,
+    span: Span,
+    suggestion: Option<&Registered<'_>>,
+    broken: Option<&Arc<SourceFile>>,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        &refs::UNREGISTERED_TOOL_REF,
+        file,
+        span,
+        format!("no tool file defines the tool id `{id}`"),
+    )
+    .label("unknown tool");
+    if let Some(b) = broken {
+        d = d
+            .related(
+                b,
+                Span::point(b.bom_len),
+                format!("`{id}.tool.md` has errors and defines no valid `tool_id`"),
+            )
+            .note("the tool file exists but the compiler rejects it, so the id is not registered")
+            .help(format!("fix the errors in `{}`", b.display));
+        return d;
+    }
+    d = d.note(
+        "references must resolve to a registered `*.tool.md`: the compiler rejects this agent",
+    );
+    match suggestion {
+        Some(s) => d
+            .related(s.file, s.id.span, format!("did you mean `{}`?", s.id.value))
+            .help(format!("did you mean `{}`?", s.id.value)),
+        None => d.help(format!(
+            "add `tools/{id}.tool.md`, or remove this reference"
+        )),
+    }
+}
+
+/// REF021–REF023: a reference to a tool that is disabled, deprecated or still a draft.
+fn status_diagnostic(
+    file: &Arc<SourceFile>,
+    id: &str,
+    span: Span,
+    t: &Registered<'_>,
+) -> Option<Diagnostic> {
+    let status = t.tool.status.as_ref()?;
+    let (rule, message, note, help) = match status.value {
+        Status::Active => return None,
+        Status::Disabled => (
+            &refs::DISABLED_TOOL_REF,
+            format!("`{id}` is disabled, and this agent still references it"),
+            "agents that reference a disabled tool fail hard validation: this agent cannot be compiled",
+            format!(
+                "remove the reference to `{id}`, or replace it with the tool that supersedes it"
+            ),
+        ),
+        Status::Deprecated => (
+            &refs::DEPRECATED_TOOL_REF,
+            format!("`{id}` is deprecated"),
+            "a deprecated tool still works, but it is on its way out: once it is disabled, this agent fails to compile",
+            format!("move this agent off `{id}` to the tool that replaces it"),
+        ),
+        Status::Draft => (
+            &refs::DRAFT_TOOL_REF,
+            format!("`{id}` is still a draft"),
+            "draft tools are not approved for production use, so this agent should not ship with it",
+            format!("wait until `{id}` is `active`, or drop the reference before publishing"),
+        ),
+    };
+    Some(
+        Diagnostic::new(rule, file, span, message)
+            .label(format!("references a `{}` tool", status.value.as_str()))
+            .related(
+                t.file,
+                status.span,
+                format!("`{id}` is `{}` here", status.value.as_str()),
+            )
+            .note(note)
+            .help(help),
+    )
+}
