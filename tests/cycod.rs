@@ -584,6 +584,26 @@ fn tool_references_resolve_in_the_folder_or_inline() {
 }
 
 #[test]
+fn include_pattern_folders_are_loaded_beside_the_scope() {
+    let config = "[formats.cycod-tool]\ninclude = [\"my-tools/*.yaml\"]\n";
+    let helper = "name: helper\nbash: ls\ntags: [read]\n";
+    let uses_scope = "name: wrapper\ntool: search\ntags: [read]\n";
+    let caller = "steps:\n  - tool: helper\n  - tool: helpr\ntags: [read]\n";
+    assert_eq!(
+        check_files(&[
+            ("toolc.toml", config),
+            (T, BASE),
+            ("my-tools/helper.yaml", helper),
+            ("my-tools/wrapper.yaml", uses_scope),
+            (".cycod/tools/caller.yaml", caller),
+        ]),
+        [
+            ".cycod/tools/caller.yaml:3:11 REF010 error `steps[1].tool` names tool `helpr`, which is not defined in this `.cycod/tools` folder or in `with.tools`"
+        ]
+    );
+}
+
+#[test]
 fn reference_cycles() {
     let a = "tool: b\ntags: [run]\n";
     let b = "steps:\n  - tool: c\ntags: [run]\n";

@@ -502,9 +502,7 @@ impl<'a> Cx<'a> {
         let e = node.get("platforms")?;
         let ppath = join_path(path, "platforms");
         let items = self.lw.str_list(&e.value, &ppath, false);
-        if e.value.as_seq().is_none() {
-            return None;
-        }
+        e.value.as_seq()?;
         let mut valid = Vec::new();
         for (value, span) in items {
             if PLATFORMS.contains(&value) {

@@ -86,10 +86,11 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 
     // Resolve tool references into edges of the reference graph.
     let mut edges: Vec<Vec<(usize, &NameRef)>> = vec![Vec::new(); members.len()];
+    let mut suggester = Suggester::new(&folders, &included);
     for (i, m) in members.iter().enumerate() {
         let own = folders.get(m.folder.as_path());
         for r in &m.tool.tool_references {
-            if m.tool.inline_tools.iter().any(|t| *t == r.name) {
+            if m.tool.inline_tools.contains(&r.name) {
                 continue;
             }
             let target = own
@@ -98,7 +99,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                 .or_else(|| (!m.scope).then(|| anywhere.get(r.name.as_str())).flatten());
             match target {
                 Some(&t) => edges[i].push((t, r)),
-                None => out.push(unknown_tool(&members, i, r, own, &included)),
+                None => out.push(unknown_tool(&members, i, r, &mut suggester)),
             }
         }
     }
@@ -171,25 +172,86 @@ impl Member<'_> {
     }
 }
 
+/// How many name comparisons "did you mean" may spend on a whole run's unknown references.
+const SUGGESTION_BUDGET: usize = 1_000_000;
+
+/// "Did you mean" over the tools a reference can see. Only names with the same first letter
+/// are compared, within a fixed budget, so a repository full of misspelt references stays
+/// linear.
+struct Suggester<'a> {
+    by_folder: HashMap<&'a Path, Initials<'a>>,
+    included: Initials<'a>,
+    budget: usize,
+}
+
+/// Tool names (and their member index) by first letter.
+type Initials<'a> = HashMap<char, Vec<(&'a str, usize)>>;
+
+fn by_initial<'a>(names: &HashMap<&'a str, usize>) -> Initials<'a> {
+    let mut out: Initials<'a> = HashMap::new();
+    for (name, &i) in names {
+        if let Some(c) = name.chars().next() {
+            out.entry(c).or_default().push((name, i));
+        }
+    }
+    for list in out.values_mut() {
+        list.sort_unstable();
+    }
+    out
+}
+
+impl<'a> Suggester<'a> {
+    fn new(
+        folders: &BTreeMap<&'a Path, HashMap<&'a str, usize>>,
+        included: &HashMap<&'a str, usize>,
+    ) -> Suggester<'a> {
+        Suggester {
+            by_folder: folders
+                .iter()
+                .map(|(folder, names)| (*folder, by_initial(names)))
+                .collect(),
+            included: by_initial(included),
+            budget: SUGGESTION_BUDGET,
+        }
+    }
+
+    /// The closest visible name and, for a file's tool, its member index.
+    fn suggest<'s>(
+        &mut self,
+        folder: &Path,
+        name: &str,
+        inline: &'s [String],
+    ) -> Option<(&'s str, Option<usize>)>
+    where
+        'a: 's,
+    {
+        let initial = name.chars().next()?;
+        let mut candidates: Vec<(&'s str, Option<usize>)> =
+            inline.iter().map(|n| (n.as_str(), None)).collect();
+        for table in [self.by_folder.get(folder), Some(&self.included)]
+            .into_iter()
+            .flatten()
+        {
+            let list = table.get(&initial).map_or(&[][..], Vec::as_slice);
+            candidates.extend(list.iter().map(|&(n, i)| (n, Some(i))));
+        }
+        if candidates.len() > self.budget {
+            return None;
+        }
+        self.budget -= candidates.len();
+        let best = did_you_mean(name, candidates.iter().map(|(n, _)| *n))?;
+        candidates.into_iter().find(|(n, _)| *n == best)
+    }
+}
+
 fn unknown_tool(
     members: &[Member<'_>],
     from: usize,
     r: &NameRef,
-    own: Option<&HashMap<&str, usize>>,
-    included: &HashMap<&str, usize>,
+    suggester: &mut Suggester<'_>,
 ) -> Diagnostic {
     let m = &members[from];
-    let visible: Vec<(&str, Option<usize>)> = own
-        .into_iter()
-        .flat_map(|f| f.iter())
-        .chain(included.iter())
-        .map(|(n, i)| (*n, Some(*i)))
-        .chain(m.tool.inline_tools.iter().map(|n| (n.as_str(), None)))
-        .collect();
-    let mut names: Vec<&str> = visible.iter().map(|(n, _)| *n).collect();
-    names.sort_unstable();
-    names.dedup();
-    let hint = did_you_mean(&r.name, names.iter().copied());
+    let hint = suggester.suggest(&m.folder, &r.name, &m.tool.inline_tools);
     let mut d = Diagnostic::new(
         &refs::UNKNOWN_TOOL_REFERENCE,
         m.file,
@@ -202,9 +264,8 @@ fn unknown_tool(
     .label("unknown tool")
     .note("cycod looks the tool up by name when this runs; without it the call fails");
     match hint {
-        Some(h) => {
-            if let Some(&(_, Some(target))) = visible.iter().find(|(n, _)| *n == h)
-                && let Some(t) = members.get(target)
+        Some((h, target)) => {
+            if let Some(t) = target.and_then(|t| members.get(t))
                 && let Some(name) = &t.tool.name
             {
                 d = d.related(t.file, name.span, format!("did you mean `{h}`?"));

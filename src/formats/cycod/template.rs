@@ -151,6 +151,24 @@ mod tests {
     }
 
     #[test]
+    fn random_text_does_not_panic() {
+        let alphabet: Vec<char> = "{}$.:RAW_aZ9-é日 ".chars().collect();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..(state % 30) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            for r in scan(&text) {
+                assert_eq!(text.get(r.at..r.at + r.text.len()), Some(r.text));
+            }
+        }
+    }
+
+    #[test]
     fn multibyte_text_is_safe() {
         assert_eq!(targets("é{Ü} {ÉTÉ} ü{A}"), ["{A}"]);
     }

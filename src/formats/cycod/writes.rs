@@ -209,10 +209,11 @@ fn lex(script: &str, dialect: Dialect) -> Vec<Command> {
                     i = op_end;
                     continue;
                 }
-                if c == '(' && word.as_ref().is_some_and(|w| w.text.ends_with('$')) {
-                    if let Some(w) = word.as_mut() {
-                        w.text.pop();
-                    }
+                // `$(`: the `$` belongs to the substitution, not to a word.
+                if c == '('
+                    && let Some(w) = word.as_mut().filter(|w| w.text.ends_with('$'))
+                {
+                    w.text.pop();
                 }
                 finish_word(&mut word, &mut current, &mut redirect_pending);
                 end_command(&mut commands, &mut current, &mut redirect_pending);
@@ -891,6 +892,36 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn random_scripts_do_not_panic() {
+        // A small deterministic generator over the characters the lexer treats specially.
+        let alphabet: Vec<char> = "ab <>|&;()'\"`\\$#\n\t2-=/{}é日EOF".chars().collect();
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            let mut script = String::new();
+            for _ in 0..(state % 40) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                script.push(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            for d in [
+                Dialect::Posix,
+                Dialect::Cmd,
+                Dialect::Pwsh,
+                Dialect::Process,
+                Dialect::Python,
+            ] {
+                if let Some(w) = first_write(&script, d) {
+                    assert!(
+                        w.start <= w.end && script.get(w.start..w.end).is_some(),
+                        "{script:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
