@@ -8,25 +8,9 @@ use std::process::Output;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use common::Repo;
+use common::{Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 use toolc::rules;
-
-const VALID_TOOL: &str = r#"spec: 1
-name: my-tool
-version: "1.0.0"
-type: tool
-description: "Generates a config file"
-inputSchema: "input.schema.json"
-generator:
-  strategy: llm
-  systemPrompt: "You write config files."
-files:
-  - path: "out/config.yaml"
-    serializer: yaml
-"#;
-
-const VALID_SCHEMA: &str = r#"{"type": "object", "properties": {}}"#;
 
 /// Write a tool folder under `dir` (a `tools` folder): `tool.yaml` and its input schema.
 fn tool_at(repo: &Repo, dir: &str, name: &str, manifest: &str) {

@@ -9,26 +9,10 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use common::{Repo, check_dir};
+use common::{Repo, VALID_SCHEMA, VALID_TOOL, check_dir};
 use serde_json::Value;
 use toolc::diagnostics::{human, json as json_out};
 use toolc::syntax::{json, yaml};
-
-const VALID_TOOL: &str = r#"spec: 1
-name: my-tool
-version: "1.0.0"
-type: tool
-description: "Generates a config file"
-inputSchema: "input.schema.json"
-generator:
-  strategy: llm
-  systemPrompt: "You write config files."
-files:
-  - path: "out/config.yaml"
-    serializer: yaml
-"#;
-
-const VALID_SCHEMA: &str = r#"{"type": "object", "properties": {}}"#;
 
 /// A repository with the sentinel tool (DOJ003 on its name) and nothing else.
 fn repo() -> Repo {

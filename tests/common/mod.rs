@@ -104,3 +104,21 @@ pub fn corpus(name: &str) -> PathBuf {
         .join("tests/corpus/real-world")
         .join(name)
 }
+
+/// A complete, valid DojOps tool manifest (pair it with [`VALID_SCHEMA`]).
+pub const VALID_TOOL: &str = r#"spec: 1
+name: my-tool
+version: "1.0.0"
+type: tool
+description: "Generates a config file"
+inputSchema: "input.schema.json"
+generator:
+  strategy: llm
+  systemPrompt: "You write config files."
+files:
+  - path: "out/config.yaml"
+    serializer: yaml
+"#;
+
+/// The smallest valid input schema.
+pub const VALID_SCHEMA: &str = r#"{"type": "object", "properties": {}}"#;
