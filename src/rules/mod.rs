@@ -189,3 +189,50 @@ pub fn reference_markdown() -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_names_are_unique_and_well_formed() {
+        let all = all();
+        let mut codes: Vec<_> = all.iter().map(|r| r.code).collect();
+        let mut names: Vec<_> = all.iter().map(|r| r.name).collect();
+        codes.sort_unstable();
+        names.sort_unstable();
+        let dup_codes: Vec<_> = codes
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        let dup_names: Vec<_> = names
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        assert!(dup_codes.is_empty(), "codes used twice: {dup_codes:?}");
+        // Names select rules in config, --select and suppressions: one name, one rule.
+        assert!(
+            dup_names.is_empty(),
+            "names used twice (prefix the format, e.g. `agentcli-unknown-key`): {dup_names:?}"
+        );
+        for r in &all {
+            let (family, number) = r.code.split_at(3);
+            assert!(
+                family.bytes().all(|b| b.is_ascii_uppercase())
+                    && number.len() == 3
+                    && number.bytes().all(|b| b.is_ascii_digit()),
+                "{}",
+                r.code
+            );
+            assert!(
+                r.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{} is not kebab-case",
+                r.name
+            );
+        }
+    }
+}
