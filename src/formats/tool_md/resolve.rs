@@ -151,27 +151,30 @@ fn unregistered(
     suggestion: Option<&Registered<'_>>,
     broken: Option<&Arc<SourceFile>>,
 ) -> Diagnostic {
-    let mut d = Diagnostic::new(
+    if let Some(b) = broken {
+        return Diagnostic::new(
+            &refs::UNREGISTERED_TOOL_REF,
+            file,
+            span,
+            format!("the tool `{id}` is not registered: its file has errors"),
+        )
+        .label("unregistered tool")
+        .related(
+            b,
+            Span::point(b.bom_len),
+            format!("`{id}.tool.md` defines no valid `tool_id`"),
+        )
+        .note("the compiler rejects the tool file, so nothing registers this id and the agent fails to compile")
+        .help(format!("fix the errors in `{}`", b.display));
+    }
+    let d = Diagnostic::new(
         &refs::UNREGISTERED_TOOL_REF,
         file,
         span,
         format!("no tool file defines the tool id `{id}`"),
     )
-    .label("unknown tool");
-    if let Some(b) = broken {
-        d = d
-            .related(
-                b,
-                Span::point(b.bom_len),
-                format!("`{id}.tool.md` has errors and defines no valid `tool_id`"),
-            )
-            .note("the tool file exists but the compiler rejects it, so the id is not registered")
-            .help(format!("fix the errors in `{}`", b.display));
-        return d;
-    }
-    d = d.note(
-        "references must resolve to a registered `*.tool.md`: the compiler rejects this agent",
-    );
+    .label("unknown tool")
+    .note("references must resolve to a registered `*.tool.md`: the compiler rejects this agent");
     match suggestion {
         Some(s) => d
             .related(s.file, s.id.span, format!("did you mean `{}`?", s.id.value))
