@@ -3,10 +3,10 @@
 use super::declare_rules;
 
 declare_rules! {
-    UNKNOWN_KEY = "CYC001" "unknown-key" Error ["cycod-tool"] "a key the cycod tool model does not have (cycod rejects the file)";
-    WRONG_FIELD_TYPE = "CYC002" "wrong-field-type" Error ["cycod-tool"] "a field has the wrong type";
+    UNKNOWN_KEY = "CYC001" "cycod-unknown-key" Error ["cycod-tool"] "a key the cycod tool model does not have (cycod rejects the file)";
+    WRONG_FIELD_TYPE = "CYC002" "cycod-wrong-field-type" Error ["cycod-tool"] "a field has the wrong type";
     NAME_DIFFERS_FROM_FILE = "CYC003" "name-differs-from-file" Warning ["cycod-tool"] "`name` is not the file name, so the tool answers to a name its file does not show";
-    DUPLICATE_TOOL_NAME = "CYC004" "duplicate-tool-name" Error ["cycod-tool"] "two tools of one `.cycod/tools` folder share a name";
+    DUPLICATE_TOOL_NAME = "CYC004" "cycod-duplicate-tool-name" Error ["cycod-tool"] "two tools of one `.cycod/tools` folder share a name";
     MISSING_COMMAND = "CYC005" "missing-command" Error ["cycod-tool"] "a tool or step has nothing to run";
     MULTIPLE_COMMANDS = "CYC006" "multiple-commands" Warning ["cycod-tool"] "a tool sets several command options; only one of them runs";
     STEP_MULTIPLE_COMMANDS = "CYC007" "step-multiple-commands" Error ["cycod-tool"] "a step sets more than one command option";
@@ -22,7 +22,7 @@ declare_rules! {
     INVALID_PLATFORM = "CYC017" "invalid-platform" Error ["cycod-tool"] "a platform is not `windows`, `linux` or `macos`";
     WINDOWS_ONLY_SHELL = "CYC018" "windows-only-shell" Warning ["cycod-tool"] "a `cmd` or Windows PowerShell command in a tool whose platforms lack `windows`";
     CONFLICTING_SHELL = "CYC019" "conflicting-shell" Warning ["cycod-tool"] "`shell` names another shell than the `bash`/`cmd`/`pwsh`/`python` option it sits beside";
-    INVALID_TIMEOUT = "CYC020" "invalid-timeout" Error ["cycod-tool"] "`timeout` is not a positive whole number of milliseconds";
+    INVALID_TIMEOUT = "CYC020" "cycod-invalid-timeout" Error ["cycod-tool"] "`timeout` is not a positive whole number of milliseconds";
     SHORT_TIMEOUT = "CYC021" "short-timeout" Warning ["cycod-tool"] "`timeout` is under 100 ms, too short for any process to finish";
     MISSING_TOOL_NAME = "CYC022" "missing-tool-name" Error ["cycod-tool"] "a tool has an empty name, or an inline tool has none";
 }

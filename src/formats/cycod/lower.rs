@@ -3,15 +3,12 @@
 
 use std::sync::Arc;
 
-use super::template::{self, STEP_PROPERTIES, Target};
-use super::writes::{self, Dialect};
 use super::{NameRef, Tool, ToolName};
-use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::fields::{Lowerer, ShapeRules, join_path, span_in_value};
+use crate::diagnostics::Diagnostic;
+use crate::formats::fields::{Lowerer, ShapeRules, join_path};
 use crate::rules::cycod as rules;
-use crate::rules::security;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, NodeKind, Number};
+use crate::syntax::{Node, NodeKind, Number};
 
 /// The shape rules of cycod tool files.
 static SHAPE: ShapeRules = ShapeRules {
@@ -23,7 +20,7 @@ static SHAPE: ShapeRules = ShapeRules {
 };
 
 /// What cycod does with a file that has an unknown key.
-const REJECTED: &str =
+pub(super) const REJECTED: &str =
     "cycod's loader rejects a tool file with a key its model does not have: the tool is not loaded";
 
 /// Command options in the order the runtime picks them when several are set.
@@ -31,7 +28,7 @@ const COMMANDS: &[&str] = &[
     "run", "bash", "cmd", "pwsh", "python", "script", "tool", "mcp",
 ];
 /// Options that hold a script or process line (the rest, `tool` and `mcp`, hold names).
-const SCRIPTS: &[&str] = &["run", "bash", "cmd", "pwsh", "python", "script"];
+pub(super) const SCRIPTS: &[&str] = &["run", "bash", "cmd", "pwsh", "python", "script"];
 /// Settings every level (the tool, each step) may have besides its command.
 const LEVEL_KEYS: &[&str] = &[
     "shell",
@@ -51,10 +48,6 @@ const TOOL_ONLY_KEYS: &[&str] = &[
     "with",
     "steps",
 ];
-const PARAMETER_KEYS: &[&str] = &["description", "type", "required", "default"];
-const PARAMETER_TYPES: &[&str] = &["string", "number", "boolean", "array"];
-const PLATFORMS: &[&str] = &["windows", "linux", "macos"];
-const SECURITY_TAGS: &[&str] = &["read", "write", "run"];
 const USES_KEYS: &[&str] = &[
     "config", "configs", "profile", "profiles", "mcp", "mcps", "tool", "tools",
 ];
@@ -105,7 +98,7 @@ fn first_key(node: &Node) -> Span {
 }
 
 /// The text of a scalar as cycod's YAML reader turns it into a string.
-fn scalar_text<'n>(file: &'n SourceFile, node: &'n Node) -> Option<&'n str> {
+pub(super) fn scalar_text<'n>(file: &'n SourceFile, node: &'n Node) -> Option<&'n str> {
     match &node.kind {
         NodeKind::String(s) => Some(s),
         NodeKind::Number(_) | NodeKind::Bool(_) => Some(file.slice(node.span)),
@@ -115,67 +108,72 @@ fn scalar_text<'n>(file: &'n SourceFile, node: &'n Node) -> Option<&'n str> {
 }
 
 /// A parameter of the definition being checked.
-struct Param<'n> {
-    name: &'n str,
-    key_span: Span,
-    used: bool,
+pub(super) struct Param<'n> {
+    pub(super) name: &'n str,
+    pub(super) key_span: Span,
+    pub(super) used: bool,
 }
 
 /// A step's name (given, or `step{n}`) and where to point for it.
-struct StepName {
-    name: String,
-    span: Span,
+pub(super) struct StepName {
+    pub(super) name: String,
+    pub(super) span: Span,
 }
 
 /// A command option that is set.
-struct Command<'n> {
-    key: &'static str,
-    key_span: Span,
-    node: &'n Node,
+pub(super) struct Command<'n> {
+    pub(super) key: &'static str,
+    pub(super) key_span: Span,
+    pub(super) node: &'n Node,
     /// The value; empty counts as not set (the runtime skips empty commands).
-    text: &'n str,
+    pub(super) text: &'n str,
 }
 
 /// The tool itself or one of its steps.
-struct Level<'n> {
+pub(super) struct Level<'n> {
     /// Where to point when the level lacks something.
-    anchor: Span,
-    commands: Vec<Command<'n>>,
-    shell: Option<&'n Node>,
+    pub(super) anchor: Span,
+    pub(super) commands: Vec<Command<'n>>,
+    pub(super) shell: Option<&'n Node>,
 }
 
 impl Level<'_> {
-    fn set(&self) -> impl Iterator<Item = &Command<'_>> {
+    pub(super) fn set(&self) -> impl Iterator<Item = &Command<'_>> {
         self.commands.iter().filter(|c| !c.text.trim().is_empty())
     }
 }
 
 /// A value scanned for `{…}` references, and which step it belongs to.
-struct Field<'n> {
-    node: &'n Node,
-    step: Option<usize>,
+pub(super) struct Field<'n> {
+    pub(super) node: &'n Node,
+    pub(super) step: Option<usize>,
 }
 
-struct Cx<'a> {
-    lw: Lowerer<'a>,
-    tool: Tool,
+pub(super) struct Cx<'a> {
+    pub(super) lw: Lowerer<'a>,
+    pub(super) tool: Tool,
 }
 
 impl<'a> Cx<'a> {
-    fn file(&self) -> &'a Arc<SourceFile> {
+    pub(super) fn file(&self) -> &'a Arc<SourceFile> {
         self.lw.file
     }
 
-    fn push(&mut self, d: Diagnostic) {
+    pub(super) fn push(&mut self, d: Diagnostic) {
         self.lw.push(d);
     }
 
-    fn diag(&self, rule: &'static crate::rules::Rule, span: Span, msg: String) -> Diagnostic {
+    pub(super) fn diag(
+        &self,
+        rule: &'static crate::rules::Rule,
+        span: Span,
+        msg: String,
+    ) -> Diagnostic {
         self.lw.diag(rule, span, msg)
     }
 
     /// A scalar that cycod reads as a string; lists and mappings are a type error.
-    fn string<'n>(&mut self, node: &'n Node, path: &str) -> Option<&'n str>
+    pub(super) fn string<'n>(&mut self, node: &'n Node, path: &str) -> Option<&'n str>
     where
         'a: 'n,
     {
@@ -325,216 +323,6 @@ impl<'a> Cx<'a> {
                 None
             }
         }
-    }
-
-    /// `parameters`: CYC009, CYC010, CYC011 and the shape of each entry.
-    fn parameters<'n>(&mut self, node: &'n Node, path: &str) -> Vec<Param<'n>> {
-        let Some(e) = node.get("parameters") else {
-            return Vec::new();
-        };
-        let params_path = join_path(path, "parameters");
-        if matches!(e.value.kind, NodeKind::Null) {
-            return Vec::new();
-        }
-        let Some(entries) = e.value.as_map() else {
-            self.lw
-                .wrong_type(&e.value, &params_path, "a mapping of parameter names");
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for p in entries {
-            out.push(Param {
-                name: &p.key,
-                key_span: p.key_span,
-                used: false,
-            });
-            let ppath = join_path(&params_path, &p.key);
-            let Some(map) = self.lw.as_map(&p.value, p.key_span, &ppath) else {
-                continue;
-            };
-            self.lw.unknown_keys(map, PARAMETER_KEYS, REJECTED);
-            if let Some(d) = p.value.get("description") {
-                self.string(&d.value, &join_path(&ppath, "description"));
-            }
-            let ty = self.parameter_type(&p.value, &ppath);
-            let required = self.required(&p.value, &ppath);
-            let default = p
-                .value
-                .get("default")
-                .filter(|d| d.value.kind != NodeKind::Null);
-            if let (Some(ty), Some(d)) = (ty, default) {
-                self.default_value(&p.key, &ty, d);
-            }
-            if let (Some(req), Some(d)) = (required, default) {
-                let shown = self.file().slice(d.value.span).to_string();
-                let diag = self
-                    .diag(
-                        &rules::REQUIRED_WITH_DEFAULT,
-                        d.key_span,
-                        format!("parameter `{}` is required, so its default `{shown}` is never used", p.key),
-                    )
-                    .label("never used")
-                    .related(self.file(), req.key_span, "required here")
-                    .note("cycod asks for a required parameter on every call; a default only applies to a parameter that may be left out")
-                    .help("remove `required: true` to let the default apply, or remove the default");
-                self.push(diag);
-            }
-        }
-        out
-    }
-
-    /// The parameter's type, lowercased (cycod compares it case-insensitively); CYC009.
-    fn parameter_type(&mut self, param: &Node, ppath: &str) -> Option<String> {
-        let Some(e) = param.get("type") else {
-            return Some("string".to_string());
-        };
-        let tpath = join_path(ppath, "type");
-        let text = self.string(&e.value, &tpath)?;
-        let lower = text.trim().to_ascii_lowercase();
-        if PARAMETER_TYPES.contains(&lower.as_str()) {
-            return Some(lower);
-        }
-        let hint = match lower.as_str() {
-            "int" | "integer" | "float" | "double" | "decimal" => Some("number"),
-            "bool" => Some("boolean"),
-            "list" | "seq" | "sequence" => Some("array"),
-            "str" | "text" => Some("string"),
-            other => did_you_mean(other, PARAMETER_TYPES.iter().copied()),
-        };
-        let d = self
-            .diag(
-                &rules::INVALID_PARAMETER_TYPE,
-                e.value.span,
-                format!(
-                    "`{tpath}` must be `string`, `number`, `boolean` or `array`, found `{text}`"
-                ),
-            )
-            .label("not a cycod parameter type")
-            .note("cycod rejects a tool with a parameter of any other type")
-            .help(match hint {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => "use `string` and parse the value in the command".to_string(),
-            });
-        self.push(d);
-        None
-    }
-
-    /// `required`, when it is `true`; a non-boolean is CYC002.
-    fn required<'n>(&mut self, param: &'n Node, ppath: &str) -> Option<&'n Entry> {
-        let e = param.get("required")?;
-        let value = match &e.value.kind {
-            NodeKind::Bool(b) => Some(*b),
-            NodeKind::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
-            NodeKind::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
-            NodeKind::Null => Some(false),
-            _ => None,
-        };
-        match value {
-            Some(true) => Some(e),
-            Some(false) => None,
-            None => {
-                self.lw.wrong_type(
-                    &e.value,
-                    &join_path(ppath, "required"),
-                    "a boolean (`true` or `false`)",
-                );
-                None
-            }
-        }
-    }
-
-    /// CYC010: the default must be a value of the parameter's type.
-    fn default_value(&mut self, name: &str, ty: &str, d: &Entry) {
-        let v = &d.value;
-        let ok = match ty {
-            "number" => match &v.kind {
-                NodeKind::Number(Number::Int(_)) => true,
-                NodeKind::Number(Number::Float(f)) => f.is_finite(),
-                NodeKind::String(s) => s.trim().parse::<f64>().is_ok_and(f64::is_finite),
-                _ => false,
-            },
-            "boolean" => match &v.kind {
-                NodeKind::Bool(_) => true,
-                NodeKind::Number(Number::Int(i)) => *i == 0 || *i == 1,
-                NodeKind::String(s) => matches!(
-                    s.trim().to_ascii_lowercase().as_str(),
-                    "true" | "false" | "1" | "0" | "yes" | "no"
-                ),
-                _ => false,
-            },
-            "array" => matches!(v.kind, NodeKind::Seq(_)),
-            _ => !matches!(v.kind, NodeKind::Seq(_) | NodeKind::Map(_)),
-        };
-        if ok {
-            return;
-        }
-        let shown = match &v.kind {
-            NodeKind::Seq(_) | NodeKind::Map(_) => v.type_name().to_string(),
-            _ => format!("`{}`", self.file().slice(v.span)),
-        };
-        let expected = match ty {
-            "number" => "a number",
-            "boolean" => "`true` or `false`",
-            "array" => "a list (`[a, b]`)",
-            _ => "a single value",
-        };
-        let help = match (ty, &v.kind) {
-            ("array", NodeKind::String(s)) => format!("write it as a YAML list: `default: [{s}]`"),
-            ("array", _) => "write it as a YAML list: `default: [a, b]`".to_string(),
-            _ => format!("give a default of type `{ty}`, or change `type`"),
-        };
-        let diag = self
-            .diag(
-                &rules::INVALID_PARAMETER_DEFAULT,
-                v.span,
-                format!(
-                    "the default of `{name}` must be {expected} for `type: {ty}`, found {shown}"
-                ),
-            )
-            .label(format!("not a valid `{ty}`"))
-            .note("cycod rejects a tool whose parameter default does not fit its type")
-            .help(help);
-        self.push(diag);
-    }
-
-    /// `platforms`: CYC017. Returns the valid platforms and the list's span, if set.
-    fn platforms(&mut self, node: &Node, path: &str) -> Option<(Vec<String>, Span)> {
-        let e = node.get("platforms")?;
-        let ppath = join_path(path, "platforms");
-        let items = self.lw.str_list(&e.value, &ppath, false);
-        e.value.as_seq()?;
-        let mut valid = Vec::new();
-        for (value, span) in items {
-            if PLATFORMS.contains(&value) {
-                valid.push(value.to_string());
-                continue;
-            }
-            let lower = value.to_ascii_lowercase();
-            let hint = match lower.as_str() {
-                "win" | "win32" | "win64" | "windows" => Some("windows"),
-                "osx" | "mac" | "darwin" | "macos" => Some("macos"),
-                "unix" | "ubuntu" | "debian" | "linux" => Some("linux"),
-                other => did_you_mean(other, PLATFORMS.iter().copied()),
-            };
-            let d = self
-                .diag(
-                    &rules::INVALID_PLATFORM,
-                    span,
-                    format!("platform `{value}` is not `windows`, `linux` or `macos`"),
-                )
-                .label("unknown platform")
-                .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
-                .help(match hint {
-                    Some(h) => format!("did you mean `{h}`?"),
-                    None => "use `windows`, `linux` or `macos`".to_string(),
-                });
-            self.push(d);
-            if let Some(h) = hint {
-                // Counted as meant, so shell checks do not pile a second finding on a typo.
-                valid.push(h.to_string());
-            }
-        }
-        Some((valid, e.value.span))
     }
 
     /// `uses`: shapes, and the tool and MCP names it refers to.
@@ -976,334 +764,6 @@ impl<'a> Cx<'a> {
             self.push(d);
         }
     }
-
-    /// CYC012-CYC016 and SEC020 over every scanned value; marks parameters used.
-    fn references(&mut self, fields: &[Field<'_>], params: &mut [Param<'_>], steps: &[StepName]) {
-        for field in fields {
-            let Some(value) = field.node.as_str() else {
-                continue;
-            };
-            for r in template::scan(value) {
-                let span = span_in_value(self.file(), field.node, r.at, r.text);
-                match r.target {
-                    Target::Param { name, raw } => {
-                        self.param_reference(name, raw, r.text, span, params, steps)
-                    }
-                    Target::Step { step, property } => {
-                        self.step_reference(step, property, r.text, span, field.step, steps)
-                    }
-                }
-            }
-        }
-    }
-
-    fn param_reference(
-        &mut self,
-        name: &str,
-        raw: bool,
-        text: &str,
-        span: Span,
-        params: &mut [Param<'_>],
-        steps: &[StepName],
-    ) {
-        if let Some(p) = params.iter_mut().find(|p| p.name == name) {
-            p.used = true;
-            if raw {
-                let d = self
-                    .diag(
-                        &security::RAW_PARAMETER_REFERENCE,
-                        span,
-                        format!("`{text}` inserts `{name}` into the command without escaping"),
-                    )
-                    .label("not escaped")
-                    .note("the value comes from the LLM or the caller: quotes, `;` or `$(…)` in it run as shell code")
-                    .help(format!("write `{{{name}}}` so cycod escapes the value"));
-                self.push(d);
-            }
-            return;
-        }
-        let suggestion =
-            did_you_mean(name, params.iter().map(|p| p.name)).filter(|s| !is_compound_of(name, s));
-        let is_step = steps.iter().any(|s| s.name == name);
-        // Lowercase names with no close parameter are most likely jq shorthands (`{name}`)
-        // or Python f-string fields, which cycod leaves alone.
-        let looks_like_parameter = raw || !name.bytes().any(|b| b.is_ascii_lowercase());
-        if !(looks_like_parameter || suggestion.is_some() || is_step) {
-            return;
-        }
-        let mut d = self
-            .diag(
-                &rules::UNKNOWN_PARAMETER_REFERENCE,
-                span,
-                format!("`{text}` is not a parameter of this tool"),
-            )
-            .label("unknown parameter")
-            .note("cycod substitutes only declared parameters: the braces reach the command as they are");
-        if let Some(s) = suggestion {
-            if let Some(p) = params.iter().find(|p| p.name == s) {
-                d = d.related(self.file(), p.key_span, format!("did you mean `{s}`?"));
-            }
-            d = d.help(format!(
-                "did you mean `{{{}{s}}}`?",
-                if raw { "RAW:" } else { "" }
-            ));
-        } else if is_step {
-            d = d.help(format!(
-                "to use the step's output write `{{{name}.output}}`"
-            ));
-        } else {
-            d = d.help(format!(
-                "declare it under `parameters:` (`{name}: {{type: string, description: …}}`)"
-            ));
-        }
-        self.push(d);
-    }
-
-    fn step_reference(
-        &mut self,
-        step: &str,
-        property: &str,
-        text: &str,
-        span: Span,
-        at: Option<usize>,
-        steps: &[StepName],
-    ) {
-        let known_property = STEP_PROPERTIES.contains(&property);
-        let Some(index) = steps.iter().position(|s| s.name == step) else {
-            let suggestion = did_you_mean(step, steps.iter().map(|s| s.name.as_str()));
-            if !known_property && suggestion.is_none() {
-                // `{obj.attr}` in a Python f-string, say: not cycod's.
-                return;
-            }
-            let mut d = self
-                .diag(
-                    &rules::UNKNOWN_STEP_REFERENCE,
-                    span,
-                    format!("`{text}` refers to a step `{step}` this tool does not have"),
-                )
-                .label("unknown step")
-                .note("cycod only fills in outputs of the tool's own steps: the braces reach the command as they are");
-            if let Some(s) = suggestion {
-                if let Some(target) = steps.iter().find(|x| x.name == s) {
-                    d = d.related(self.file(), target.span, format!("did you mean `{s}`?"));
-                }
-                d = d.help(format!("did you mean `{{{s}.{property}}}`?"));
-            } else if steps.is_empty() {
-                d = d.help("this tool has no `steps`; step outputs exist only in multi-step tools");
-            } else {
-                let mut list: Vec<&str> = Vec::new();
-                for s in steps {
-                    if !list.contains(&s.name.as_str()) {
-                        list.push(&s.name);
-                    }
-                }
-                d = d.help(format!("the steps are: {}", list.join(", ")));
-            }
-            self.push(d);
-            return;
-        };
-        if !known_property {
-            let hint = did_you_mean(property, STEP_PROPERTIES.iter().copied());
-            let d = self
-                .diag(
-                    &rules::UNKNOWN_STEP_PROPERTY,
-                    span,
-                    format!("`{text}` reads `{property}`, which a step does not have"),
-                )
-                .label("unknown property")
-                .note("a step has `output`, `stdout`, `stderr` and `exit-code`; anything else is left in the command as written")
-                .help(match hint {
-                    Some(h) => format!("did you mean `{{{step}.{h}}}`?"),
-                    None => format!("use `{{{step}.output}}`, `.stdout`, `.stderr` or `.exit-code`"),
-                });
-            self.push(d);
-            return;
-        }
-        let Some(current) = at else { return };
-        if index < current {
-            return;
-        }
-        let message = if index == current {
-            format!("step `{step}` reads its own output with `{text}`")
-        } else {
-            format!("`{text}` reads the output of step `{step}`, which runs later")
-        };
-        let d = self
-            .diag(&rules::FORWARD_STEP_REFERENCE, span, message)
-            .label("not run yet")
-            .related(self.file(), steps[index].span, "that step is defined here")
-            .note("steps run in order: when this one runs, that output does not exist yet")
-            .help("move the step that produces the output above this one");
-        self.push(d);
-    }
-
-    /// CYC013.
-    fn unused(&mut self, params: &[Param<'_>]) {
-        for p in params.iter().filter(|p| !p.used) {
-            let d = self
-                .diag(
-                    &rules::UNUSED_PARAMETER,
-                    p.key_span,
-                    format!("parameter `{}` is never referenced", p.name),
-                )
-                .label("unused")
-                .note("cycod still asks the LLM for it, but its value reaches no command")
-                .help(format!(
-                    "reference it as `{{{}}}` in the command, `arguments`, `input` or `environment`, or remove it",
-                    p.name
-                ));
-            self.push(d);
-        }
-    }
-
-    /// CYC018 for the commands that run, CYC019 for every level.
-    fn shells(
-        &mut self,
-        levels: &[&Level<'_>],
-        running: &[(&Level<'_>, &Command<'_>)],
-        platforms: Option<&(Vec<String>, Span)>,
-    ) {
-        let no_windows =
-            platforms.filter(|(list, _)| !list.is_empty() && !list.iter().any(|p| p == "windows"));
-        if let Some((_, platforms_span)) = no_windows {
-            for (level, c) in running {
-                let shell = self.shell_of(level);
-                let (shown, span) = match (c.key, shell) {
-                    ("cmd", _) => ("`cmd`", c.key_span),
-                    ("script", Some((s, span))) if s == "cmd" => ("`cmd`", span),
-                    ("script", Some((s, span))) if s == "powershell" => {
-                        ("Windows PowerShell (`powershell`)", span)
-                    }
-                    _ => continue,
-                };
-                let d = self
-                    .diag(
-                        &rules::WINDOWS_ONLY_SHELL,
-                        span,
-                        format!("{shown} runs only on Windows, but `platforms` does not list `windows`"),
-                    )
-                    .label("Windows only")
-                    .related(self.file(), *platforms_span, "platforms declared here")
-                    .note("on the declared platforms cycod cannot start this shell: the command can never run")
-                    .help("add `windows` to `platforms`, or write the command for `bash` or `pwsh`");
-                self.push(d);
-            }
-        }
-        for level in levels {
-            let Some((shell_name, shell_span)) = self.shell_of(level) else {
-                continue;
-            };
-            let Some(alias) = level
-                .set()
-                .find(|c| matches!(c.key, "bash" | "cmd" | "pwsh" | "python"))
-            else {
-                continue;
-            };
-            if shell_name == alias.key || shell_name == "default" || shell_name.is_empty() {
-                continue;
-            }
-            let d = self
-                .diag(
-                    &rules::CONFLICTING_SHELL,
-                    shell_span,
-                    format!(
-                        "`shell: {shell_name}` contradicts `{}:`, which already runs its script with {}",
-                        alias.key, alias.key
-                    ),
-                )
-                .label("another shell")
-                .related(self.file(), alias.key_span, format!("`{}` fixes the shell", alias.key))
-                .note(format!("`{}:` is short for `script:` with `shell: {}`: a script written for one shell fails in the other", alias.key, alias.key))
-                .help(format!(
-                    "remove `shell`, or write `script:` with `shell: {shell_name}` instead of `{}:`",
-                    alias.key
-                ));
-            self.push(d);
-        }
-    }
-
-    /// The level's `shell`, lowercased, and its span.
-    fn shell_of(&self, level: &Level<'_>) -> Option<(String, Span)> {
-        let s = level.shell?;
-        scalar_text(self.file(), s).map(|t| (t.trim().to_ascii_lowercase(), s.span))
-    }
-
-    /// SEC021 and SEC022 for the file's own tool.
-    fn security(
-        &mut self,
-        node: &Node,
-        anchor: Span,
-        tags: &[(&str, Span)],
-        running: &[(&Level<'_>, &Command<'_>)],
-    ) {
-        let security: Vec<&(&str, Span)> = tags
-            .iter()
-            .filter(|(t, _)| SECURITY_TAGS.contains(t))
-            .collect();
-        if security.is_empty() {
-            let tags_entry = node.get("tags");
-            let span = tags_entry.map_or(anchor, |e| e.value.span);
-            let d = self
-                .diag(
-                    &security::MISSING_SECURITY_TAG,
-                    span,
-                    "this tool has no `read`, `write` or `run` tag".to_string(),
-                )
-                .label(if tags_entry.is_some() { "no security tag" } else { "no `tags`" })
-                .note("cycod treats an untagged tool as `run`, the highest risk: every call needs explicit approval and `--auto-approve tool:read` never covers it")
-                .help(if tags_entry.is_some() {
-                    "add the tag that matches what the tool does: `read`, `write` or `run`"
-                } else {
-                    "add `tags: [read]` (or `write`, `run`) to match what the tool does"
-                });
-            self.push(d);
-            return;
-        }
-        let Some(read) = security.iter().find(|(t, _)| *t == "read") else {
-            return;
-        };
-        if security.iter().any(|(t, _)| *t != "read") {
-            return;
-        }
-        for (level, c) in running {
-            let dialect = match (c.key, self.shell_of(level)) {
-                ("run", _) => Dialect::Process,
-                ("cmd", _) => Dialect::Cmd,
-                ("pwsh", _) => Dialect::Pwsh,
-                ("python", _) => Dialect::Python,
-                ("script", Some((s, _))) if s == "cmd" => Dialect::Cmd,
-                ("script", Some((s, _))) if s == "pwsh" || s == "powershell" => Dialect::Pwsh,
-                ("script", Some((s, _))) if s == "python" => Dialect::Python,
-                ("bash" | "script", _) => Dialect::Posix,
-                _ => continue,
-            };
-            let Some(w) = writes::first_write(c.text, dialect) else {
-                continue;
-            };
-            let needle = c.text.get(w.start..w.end).unwrap_or_default();
-            let span = span_in_value(self.file(), c.node, w.start, needle);
-            let d = self
-                    .diag(
-                        &security::READ_TOOL_WRITES,
-                        span,
-                        format!("this tool is tagged `read` but its command writes: {}", w.what),
-                    )
-                    .label("writes")
-                    .related(self.file(), read.1, "tagged `read` here")
-                    .note("`--auto-approve tool:read` lets a read tool run without asking: this one changes files or remote state unasked")
-                    .help("tag it `write` (or `run`) instead of `read`, or remove the write");
-            self.push(d);
-            return;
-        }
-    }
-}
-
-/// True when one name is the other plus a `_`/`-` suffix (`REPO_DIR` and `REPO`): a
-/// different name, not a misspelling.
-fn is_compound_of(a: &str, b: &str) -> bool {
-    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    long.strip_prefix(short)
-        .is_some_and(|rest| rest.starts_with(['_', '-']))
 }
 
 /// Every string in `node` (recursively), as fields to scan.

@@ -6,7 +6,11 @@
 //! patterns play the part of the runtime's `--load-tools` folders.
 
 mod lower;
+mod params;
+mod platforms;
+mod references;
 mod resolve;
+mod security;
 pub mod template;
 pub mod writes;
 

@@ -1,0 +1,124 @@
+//! Platforms and the shells that can run on them (CYC017, CYC018, CYC019).
+
+use super::lower::{Command, Cx, Level, scalar_text};
+use crate::diagnostics::did_you_mean;
+use crate::formats::fields::join_path;
+use crate::rules::cycod as rules;
+use crate::source::Span;
+use crate::syntax::Node;
+
+const PLATFORMS: &[&str] = &["windows", "linux", "macos"];
+
+impl Cx<'_> {
+    /// `platforms`: CYC017. Returns the valid platforms and the list's span, if set.
+    pub(super) fn platforms(&mut self, node: &Node, path: &str) -> Option<(Vec<String>, Span)> {
+        let e = node.get("platforms")?;
+        let ppath = join_path(path, "platforms");
+        let items = self.lw.str_list(&e.value, &ppath, false);
+        e.value.as_seq()?;
+        let mut valid = Vec::new();
+        for (value, span) in items {
+            if PLATFORMS.contains(&value) {
+                valid.push(value.to_string());
+                continue;
+            }
+            let lower = value.to_ascii_lowercase();
+            let hint = match lower.as_str() {
+                "win" | "win32" | "win64" | "windows" => Some("windows"),
+                "osx" | "mac" | "darwin" | "macos" => Some("macos"),
+                "unix" | "ubuntu" | "debian" | "linux" => Some("linux"),
+                other => did_you_mean(other, PLATFORMS.iter().copied()),
+            };
+            let d = self
+                .diag(
+                    &rules::INVALID_PLATFORM,
+                    span,
+                    format!("platform `{value}` is not `windows`, `linux` or `macos`"),
+                )
+                .label("unknown platform")
+                .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
+                .help(match hint {
+                    Some(h) => format!("did you mean `{h}`?"),
+                    None => "use `windows`, `linux` or `macos`".to_string(),
+                });
+            self.push(d);
+            if let Some(h) = hint {
+                // Counted as meant, so shell checks do not pile a second finding on a typo.
+                valid.push(h.to_string());
+            }
+        }
+        Some((valid, e.value.span))
+    }
+
+    /// CYC018 for the commands that run, CYC019 for every level.
+    pub(super) fn shells(
+        &mut self,
+        levels: &[&Level<'_>],
+        running: &[(&Level<'_>, &Command<'_>)],
+        platforms: Option<&(Vec<String>, Span)>,
+    ) {
+        let no_windows =
+            platforms.filter(|(list, _)| !list.is_empty() && !list.iter().any(|p| p == "windows"));
+        if let Some((_, platforms_span)) = no_windows {
+            for (level, c) in running {
+                let shell = self.shell_of(level);
+                let (shown, span) = match (c.key, shell) {
+                    ("cmd", _) => ("`cmd`", c.key_span),
+                    ("script", Some((s, span))) if s == "cmd" => ("`cmd`", span),
+                    ("script", Some((s, span))) if s == "powershell" => {
+                        ("Windows PowerShell (`powershell`)", span)
+                    }
+                    _ => continue,
+                };
+                let d = self
+                    .diag(
+                        &rules::WINDOWS_ONLY_SHELL,
+                        span,
+                        format!("{shown} runs only on Windows, but `platforms` does not list `windows`"),
+                    )
+                    .label("Windows only")
+                    .related(self.file(), *platforms_span, "platforms declared here")
+                    .note("on the declared platforms cycod cannot start this shell: the command can never run")
+                    .help("add `windows` to `platforms`, or write the command for `bash` or `pwsh`");
+                self.push(d);
+            }
+        }
+        for level in levels {
+            let Some((shell_name, shell_span)) = self.shell_of(level) else {
+                continue;
+            };
+            let Some(alias) = level
+                .set()
+                .find(|c| matches!(c.key, "bash" | "cmd" | "pwsh" | "python"))
+            else {
+                continue;
+            };
+            if shell_name == alias.key || shell_name == "default" || shell_name.is_empty() {
+                continue;
+            }
+            let d = self
+                .diag(
+                    &rules::CONFLICTING_SHELL,
+                    shell_span,
+                    format!(
+                        "`shell: {shell_name}` contradicts `{}:`, which already runs its script with {}",
+                        alias.key, alias.key
+                    ),
+                )
+                .label("another shell")
+                .related(self.file(), alias.key_span, format!("`{}` fixes the shell", alias.key))
+                .note(format!("`{}:` is short for `script:` with `shell: {}`: a script written for one shell fails in the other", alias.key, alias.key))
+                .help(format!(
+                    "remove `shell`, or write `script:` with `shell: {shell_name}` instead of `{}:`",
+                    alias.key
+                ));
+            self.push(d);
+        }
+    }
+
+    /// The level's `shell`, lowercased, and its span.
+    pub(super) fn shell_of(&self, level: &Level<'_>) -> Option<(String, Span)> {
+        let s = level.shell?;
+        scalar_text(self.file(), s).map(|t| (t.trim().to_ascii_lowercase(), s.span))
+    }
+}

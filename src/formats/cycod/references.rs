@@ -1,0 +1,185 @@
+//! `{NAME}` and `{step.property}` references checked against the tool's parameters and
+//! steps (CYC012, CYC014, CYC015, CYC016, SEC020).
+
+use super::lower::{Cx, Field, Param, StepName};
+use super::template::{self, STEP_PROPERTIES, Target};
+use crate::diagnostics::did_you_mean;
+use crate::formats::fields::span_in_value;
+use crate::rules::cycod as rules;
+use crate::rules::security;
+use crate::source::Span;
+
+impl Cx<'_> {
+    /// CYC012-CYC016 and SEC020 over every scanned value; marks parameters used.
+    pub(super) fn references(
+        &mut self,
+        fields: &[Field<'_>],
+        params: &mut [Param<'_>],
+        steps: &[StepName],
+    ) {
+        for field in fields {
+            let Some(value) = field.node.as_str() else {
+                continue;
+            };
+            for r in template::scan(value) {
+                let span = span_in_value(self.file(), field.node, r.at, r.text);
+                match r.target {
+                    Target::Param { name, raw } => {
+                        self.param_reference(name, raw, r.text, span, params, steps)
+                    }
+                    Target::Step { step, property } => {
+                        self.step_reference(step, property, r.text, span, field.step, steps)
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn param_reference(
+        &mut self,
+        name: &str,
+        raw: bool,
+        text: &str,
+        span: Span,
+        params: &mut [Param<'_>],
+        steps: &[StepName],
+    ) {
+        if let Some(p) = params.iter_mut().find(|p| p.name == name) {
+            p.used = true;
+            if raw {
+                let d = self
+                    .diag(
+                        &security::RAW_PARAMETER_REFERENCE,
+                        span,
+                        format!("`{text}` inserts `{name}` into the command without escaping"),
+                    )
+                    .label("not escaped")
+                    .note("the value comes from the LLM or the caller: quotes, `;` or `$(…)` in it run as shell code")
+                    .help(format!("write `{{{name}}}` so cycod escapes the value"));
+                self.push(d);
+            }
+            return;
+        }
+        let suggestion =
+            did_you_mean(name, params.iter().map(|p| p.name)).filter(|s| !is_compound_of(name, s));
+        let is_step = steps.iter().any(|s| s.name == name);
+        // Lowercase names with no close parameter are most likely jq shorthands (`{name}`)
+        // or Python f-string fields, which cycod leaves alone.
+        let looks_like_parameter = raw || !name.bytes().any(|b| b.is_ascii_lowercase());
+        if !(looks_like_parameter || suggestion.is_some() || is_step) {
+            return;
+        }
+        let mut d = self
+            .diag(
+                &rules::UNKNOWN_PARAMETER_REFERENCE,
+                span,
+                format!("`{text}` is not a parameter of this tool"),
+            )
+            .label("unknown parameter")
+            .note("cycod substitutes only declared parameters: the braces reach the command as they are");
+        if let Some(s) = suggestion {
+            if let Some(p) = params.iter().find(|p| p.name == s) {
+                d = d.related(self.file(), p.key_span, format!("did you mean `{s}`?"));
+            }
+            d = d.help(format!(
+                "did you mean `{{{}{s}}}`?",
+                if raw { "RAW:" } else { "" }
+            ));
+        } else if is_step {
+            d = d.help(format!(
+                "to use the step's output write `{{{name}.output}}`"
+            ));
+        } else {
+            d = d.help(format!(
+                "declare it under `parameters:` (`{name}: {{type: string, description: …}}`)"
+            ));
+        }
+        self.push(d);
+    }
+
+    pub(super) fn step_reference(
+        &mut self,
+        step: &str,
+        property: &str,
+        text: &str,
+        span: Span,
+        at: Option<usize>,
+        steps: &[StepName],
+    ) {
+        let known_property = STEP_PROPERTIES.contains(&property);
+        let Some(index) = steps.iter().position(|s| s.name == step) else {
+            let suggestion = did_you_mean(step, steps.iter().map(|s| s.name.as_str()));
+            if !known_property && suggestion.is_none() {
+                // `{obj.attr}` in a Python f-string, say: not cycod's.
+                return;
+            }
+            let mut d = self
+                .diag(
+                    &rules::UNKNOWN_STEP_REFERENCE,
+                    span,
+                    format!("`{text}` refers to a step `{step}` this tool does not have"),
+                )
+                .label("unknown step")
+                .note("cycod only fills in outputs of the tool's own steps: the braces reach the command as they are");
+            if let Some(s) = suggestion {
+                if let Some(target) = steps.iter().find(|x| x.name == s) {
+                    d = d.related(self.file(), target.span, format!("did you mean `{s}`?"));
+                }
+                d = d.help(format!("did you mean `{{{s}.{property}}}`?"));
+            } else if steps.is_empty() {
+                d = d.help("this tool has no `steps`; step outputs exist only in multi-step tools");
+            } else {
+                let mut list: Vec<&str> = Vec::new();
+                for s in steps {
+                    if !list.contains(&s.name.as_str()) {
+                        list.push(&s.name);
+                    }
+                }
+                d = d.help(format!("the steps are: {}", list.join(", ")));
+            }
+            self.push(d);
+            return;
+        };
+        if !known_property {
+            let hint = did_you_mean(property, STEP_PROPERTIES.iter().copied());
+            let d = self
+                .diag(
+                    &rules::UNKNOWN_STEP_PROPERTY,
+                    span,
+                    format!("`{text}` reads `{property}`, which a step does not have"),
+                )
+                .label("unknown property")
+                .note("a step has `output`, `stdout`, `stderr` and `exit-code`; anything else is left in the command as written")
+                .help(match hint {
+                    Some(h) => format!("did you mean `{{{step}.{h}}}`?"),
+                    None => format!("use `{{{step}.output}}`, `.stdout`, `.stderr` or `.exit-code`"),
+                });
+            self.push(d);
+            return;
+        }
+        let Some(current) = at else { return };
+        if index < current {
+            return;
+        }
+        let message = if index == current {
+            format!("step `{step}` reads its own output with `{text}`")
+        } else {
+            format!("`{text}` reads the output of step `{step}`, which runs later")
+        };
+        let d = self
+            .diag(&rules::FORWARD_STEP_REFERENCE, span, message)
+            .label("not run yet")
+            .related(self.file(), steps[index].span, "that step is defined here")
+            .note("steps run in order: when this one runs, that output does not exist yet")
+            .help("move the step that produces the output above this one");
+        self.push(d);
+    }
+}
+
+/// True when one name is the other plus a `_`/`-` suffix (`REPO_DIR` and `REPO`): a
+/// different name, not a misspelling.
+fn is_compound_of(a: &str, b: &str) -> bool {
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    long.strip_prefix(short)
+        .is_some_and(|rest| rest.starts_with(['_', '-']))
+}
