@@ -109,8 +109,11 @@ pub(super) fn scalar_text<'n>(file: &'n SourceFile, node: &'n Node) -> Option<&'
 
 /// A parameter of the definition being checked.
 pub(super) struct Param<'n> {
+    /// The name (the mapping key).
     pub(super) name: &'n str,
+    /// Where the name is written.
     pub(super) key_span: Span,
+    /// Whether any scanned value references it.
     pub(super) used: bool,
 }
 
@@ -149,8 +152,11 @@ pub(super) struct Field<'n> {
     pub(super) step: Option<usize>,
 }
 
+/// The checks of one file: its diagnostics so far, and what the cross-file pass will need.
 pub(super) struct Cx<'a> {
+    /// Shape helpers and the diagnostics collected.
     pub(super) lw: Lowerer<'a>,
+    /// Names and references gathered for resolve.
     pub(super) tool: Tool,
 }
 
