@@ -1,7 +1,7 @@
 //! One `*.agent.md` file: its id, its tool references and the confirmations it asks for.
 //! Whether the referenced tools exist and may be used is checked in `resolve`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
 use crate::diagnostics::did_you_mean;
@@ -41,6 +41,9 @@ const AGENT_KEYS: &[&str] = &[
 const TOOLS_KEYS: &[&str] = &["tool_choice", "refs"];
 const REF_KEYS: &[&str] = &["ref", "approval_required", "max_calls_per_run"];
 const TOOL_CHOICES: &[&str] = &["none", "auto", "required"];
+
+/// How many id comparisons "did you mean" may spend on one agent.
+const SUGGESTION_BUDGET: usize = 100_000;
 
 const UNKNOWN_NOTE: &str = "toolc checks only part of the agent format and does not know this key: if it is misspelt, the setting it was meant for is not applied";
 
@@ -218,15 +221,26 @@ fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
         "guardrails.tool_calls.require_user_confirmation_for",
         true,
     );
+    let referenced: HashSet<&str> = agent.refs.iter().map(|r| r.id.as_str()).collect();
+    let mut unreferenced = Vec::new();
     for (id, span) in entries {
         agent.confirmations.push(Spanned {
             value: id.to_string(),
             span,
         });
-        if id.is_empty() || agent.refs.iter().any(|r| r.id == id) {
-            continue;
+        if !id.is_empty() && !referenced.contains(id) {
+            unreferenced.push((id, span));
         }
-        let hint = did_you_mean(id, agent.refs.iter().map(|r| r.id.as_str()));
+    }
+    // Suggestions compare against every ref; a budget keeps a huge agent linear.
+    let mut budget = SUGGESTION_BUDGET;
+    for (id, span) in unreferenced {
+        let hint = if agent.refs.len() <= budget {
+            budget -= agent.refs.len();
+            did_you_mean(id, agent.refs.iter().map(|r| r.id.as_str()))
+        } else {
+            None
+        };
         let mut d = lw
             .diag(
                 &rules::CONFIRMATION_FOR_UNREFERENCED_TOOL,

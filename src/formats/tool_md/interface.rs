@@ -7,7 +7,7 @@ use crate::formats::fields::Lowerer;
 use crate::rules::{schema as sch, tool_md as rules};
 use crate::schema::{SchemaOptions, check_schema};
 use crate::source::Span;
-use crate::syntax::{MAX_DEPTH, Node, NodeKind};
+use crate::syntax::{MAX_DEPTH, Node, NodeKind, Number};
 
 /// The keywords tool.md schemas may use.
 const SUBSET: &[&str] = &[
@@ -290,7 +290,9 @@ fn format(lw: &mut Lowerer<'_>, node: &Node, value: &str) {
 }
 
 /// SCH003 for `default`, `const` and `enum` values that the rest of their schema rejects
-/// (beyond the type and enum mismatches the shared check already reports).
+/// (beyond the type and enum mismatches the shared check already reports). Scalar
+/// constraints are checked directly; a validator is compiled only for what needs one
+/// (`pattern`, `format`, or the items and properties of a list or mapping value).
 fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
     let Some(entries) = schema.as_map() else {
         return;
@@ -311,36 +313,195 @@ fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
         } else {
             vec![value]
         };
-        if instances.is_empty() {
-            continue;
-        }
-        let rest: serde_json::Map<String, serde_json::Value> = entries
-            .iter()
-            .filter(|e| !drop.contains(&e.key.as_str()))
-            .map(|e| (e.key.clone(), e.value.to_json()))
-            .collect();
-        // A schema that does not compile is SCH001's to report.
-        let Ok(validator) = jsonschema::draft7::options()
-            .should_validate_formats(true)
-            .build(&serde_json::Value::Object(rest))
-        else {
-            continue;
-        };
+        let mut validator: Option<Option<jsonschema::Validator>> = None;
         for instance in instances {
-            let json = instance.to_json();
-            let Some((pointer, reason)) = validator
-                .iter_errors(&json)
-                .next()
-                .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
-            else {
+            let problem = direct_problem(schema, key, instance).or_else(|| {
+                if !needs_validator(schema, instance) {
+                    return None;
+                }
+                let compiled = validator.get_or_insert_with(|| {
+                    let rest: serde_json::Map<String, serde_json::Value> = entries
+                        .iter()
+                        .filter(|e| !drop.contains(&e.key.as_str()))
+                        .map(|e| (e.key.clone(), e.value.to_json()))
+                        .collect();
+                    // A schema that does not compile is SCH001's to report.
+                    jsonschema::draft7::options()
+                        .should_validate_formats(true)
+                        .build(&serde_json::Value::Object(rest))
+                        .ok()
+                });
+                let json = instance.to_json();
+                compiled.as_ref()?.iter_errors(&json).next().map(|e| {
+                    let at = instance.at_pointer(e.instance_path().as_str());
+                    (at.span, e.to_string())
+                })
+            });
+            let Some((span, reason)) = problem else {
                 continue;
             };
-            let at = instance.at_pointer(&pointer);
-            if reported.iter().any(|s| overlaps(*s, at.span)) {
+            if reported.iter().any(|s| overlaps(*s, span)) {
                 continue;
             }
-            lw.push(value_diagnostic(lw, key, instance, at.span, &reason));
+            lw.push(value_diagnostic(lw, key, instance, span, &reason));
         }
+    }
+}
+
+/// Whether checking `value` needs more than [`direct_problem`] can do.
+fn needs_validator(schema: &Node, value: &Node) -> bool {
+    match &value.kind {
+        NodeKind::String(_) => schema.get("pattern").is_some() || schema.get("format").is_some(),
+        NodeKind::Seq(_) => schema.get("items").is_some(),
+        NodeKind::Map(_) => ["properties", "required", "additionalProperties"]
+            .iter()
+            .any(|k| schema.get(k).is_some()),
+        _ => false,
+    }
+}
+
+/// The first scalar constraint of `schema` that `value` (its `key`) breaks, and why.
+fn direct_problem(schema: &Node, key: &str, value: &Node) -> Option<(Span, String)> {
+    let fail = |reason: String| Some((value.span, reason));
+    if let Some(types) = declared_types(schema)
+        && !types.iter().any(|t| has_type(value, t))
+    {
+        return fail(format!(
+            "it is {}, but `type` is {}",
+            value.type_name(),
+            types
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ));
+    }
+    if key != "const"
+        && let Some(c) = schema.value("const")
+        && !json_eq(value, c, 0)
+    {
+        return fail("it is not the schema's `const` value".to_string());
+    }
+    if key != "enum"
+        && let Some(options) = schema.value("enum").and_then(Node::as_seq)
+        && !options.iter().any(|o| json_eq(value, o, 0))
+    {
+        return fail("it is not one of the `enum` values".to_string());
+    }
+    let bound = |k: &str| schema.value(k).and_then(number);
+    match &value.kind {
+        NodeKind::String(s) => {
+            let len = s.chars().count() as f64;
+            if let Some(min) = bound("minLength").filter(|m| len < *m) {
+                return fail(format!(
+                    "it is {len} characters long, below `minLength` {min}"
+                ));
+            }
+            if let Some(max) = bound("maxLength").filter(|m| len > *m) {
+                return fail(format!(
+                    "it is {len} characters long, above `maxLength` {max}"
+                ));
+            }
+        }
+        NodeKind::Number(_) => {
+            let n = number(value)?;
+            for (k, breaks, words) in [
+                (
+                    "minimum",
+                    n < bound("minimum").unwrap_or(f64::NEG_INFINITY),
+                    "below",
+                ),
+                (
+                    "maximum",
+                    n > bound("maximum").unwrap_or(f64::INFINITY),
+                    "above",
+                ),
+                (
+                    "exclusiveMinimum",
+                    bound("exclusiveMinimum").is_some_and(|m| n <= m),
+                    "not above",
+                ),
+                (
+                    "exclusiveMaximum",
+                    bound("exclusiveMaximum").is_some_and(|m| n >= m),
+                    "not below",
+                ),
+            ] {
+                if breaks {
+                    let limit = bound(k).unwrap_or_default();
+                    return fail(format!("it is {words} `{k}` {limit}"));
+                }
+            }
+        }
+        NodeKind::Seq(items) => {
+            let len = items.len() as f64;
+            if let Some(min) = bound("minItems").filter(|m| len < *m) {
+                return fail(format!("it has {len} items, below `minItems` {min}"));
+            }
+            if let Some(max) = bound("maxItems").filter(|m| len > *m) {
+                return fail(format!("it has {len} items, above `maxItems` {max}"));
+            }
+        }
+        _ => {}
+    }
+    None
+}
+
+/// The value of a number node.
+fn number(node: &Node) -> Option<f64> {
+    match node.kind {
+        NodeKind::Number(Number::Int(i)) => Some(i as f64),
+        NodeKind::Number(Number::Float(f)) => Some(f),
+        _ => None,
+    }
+}
+
+/// The declared `type`s, when `type` is a type name or a list of them.
+fn declared_types(schema: &Node) -> Option<Vec<&str>> {
+    match &schema.value("type")?.kind {
+        NodeKind::String(s) => Some(vec![s.as_str()]),
+        NodeKind::Seq(items) => items.iter().map(Node::as_str).collect(),
+        _ => None,
+    }
+}
+
+/// True when `value` is of JSON Schema type `ty` (a whole `1.0` is an integer).
+fn has_type(value: &Node, ty: &str) -> bool {
+    match (&value.kind, ty) {
+        (NodeKind::String(_), "string")
+        | (NodeKind::Number(_), "number")
+        | (NodeKind::Bool(_), "boolean")
+        | (NodeKind::Seq(_), "array")
+        | (NodeKind::Map(_), "object")
+        | (NodeKind::Null, "null")
+        | (NodeKind::Number(Number::Int(_)), "integer") => true,
+        (NodeKind::Number(Number::Float(f)), "integer") => f.is_finite() && f.fract() == 0.0,
+        // An unknown type name is SCH001's; it constrains nothing here.
+        (_, other) => !matches!(
+            other,
+            "string" | "number" | "integer" | "boolean" | "array" | "object" | "null"
+        ),
+    }
+}
+
+/// JSON equality: numbers by value, mappings regardless of key order; depth-capped.
+fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match (&a.kind, &b.kind) {
+        (NodeKind::Number(_), NodeKind::Number(_)) => number(a) == number(b),
+        (NodeKind::Seq(x), NodeKind::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y, depth + 1))
+        }
+        (NodeKind::Map(x), NodeKind::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|ex| {
+                    y.iter()
+                        .any(|ey| ex.key == ey.key && json_eq(&ex.value, &ey.value, depth + 1))
+                })
+        }
+        (x, y) => x == y,
     }
 }
 

@@ -2,7 +2,7 @@
 //! tools (REF020–REF023, SEC030). Tools are indexed by id once, so each reference costs one
 //! lookup; "did you mean" compares only ids with the same first letter, within a budget.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::agent::Agent;
@@ -70,6 +70,11 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     }
     let mut budget = SUGGESTION_BUDGET;
     for (file, agent) in agents {
+        let confirmations: HashSet<&str> = agent
+            .confirmations
+            .iter()
+            .map(|c| c.value.as_str())
+            .collect();
         for r in &agent.refs {
             let Some(&i) = index.get(r.id.as_str()) else {
                 let candidates =
@@ -102,7 +107,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             }
             let confirmed = r.approval_required
                 || agent.approval_for_every_call
-                || agent.confirmations.iter().any(|c| c.value == r.id);
+                || confirmations.contains(r.id.as_str());
             if let Some(kind) = &t.tool.kind
                 && kind.value == ToolType::Action
                 && !confirmed

@@ -589,7 +589,7 @@ fn retry_lint(lw: &mut Lowerer<'_>, kind: Option<&Spanned<ToolType>>, facts: &Re
         .diag(&rules::RETRIED_NON_IDEMPOTENT_CALL, span, message)
         .label(format!("retries a non-idempotent `{method}`"))
         .related(lw.file, kind.span, "the tool causes side effects")
-        .note(format!("a `{method}` that failed or timed out may already have taken effect: a retry can repeat the action, e.g. send the email twice"))
+        .note(format!("a `{method}` that failed or timed out may already have taken effect: a retry can repeat the action: a second email, a second ticket, a second payment"))
         .help(help);
     lw.push(d);
 }
