@@ -903,7 +903,7 @@ fn tmd029_outside_tools_folder() {
     expect_one(
         found,
         "search-docs.tool.md",
-        "1:1 TMD029 info",
+        "3:10 TMD029 info",
         "not inside a `tools/` folder",
     );
     assert_eq!(
@@ -1222,6 +1222,153 @@ fn sec030_unconfirmed_action_tool() {
             .trim_end_matches("---\n# Purpose\nAnswers questions and sends follow-up email.\n")
     );
     assert_eq!(with(AGENT, &policy), Vec::<String>::new());
+}
+
+// ── near misses ────────────────────────────────────────────────────────────────────────
+
+const REST_TRANSPORT: &str = "  type: \"rest-api\"\n  base_url: \"https://docs.example.com/v1\"\n  endpoint: \"GET /search\"\n  timeout_ms: 5000\n";
+
+#[test]
+fn near_misses_are_silent() {
+    let tool_only = |text: String| check(&[(TOOL, &text)]);
+    let silent: Vec<(&str, String)> = vec![
+        (
+            "every status of an unreferenced tool",
+            tool_with("status: \"active\"", "status: \"draft\""),
+        ),
+        (
+            "disabled, unreferenced",
+            tool_with("status: \"active\"", "status: \"disabled\""),
+        ),
+        (
+            "a human tool with transport",
+            tool_with("type: \"retrieval\"", "type: \"human\""),
+        ),
+        (
+            "lambda",
+            tool_with(
+                REST_TRANSPORT,
+                "  type: \"lambda\"\n  provider: \"gcp\"\n  function_id: \"projects/p/functions/f\"\n  invocation_type: \"Event\"\n  payload_format: \"raw\"\n",
+            ),
+        ),
+        (
+            "mcp",
+            tool_with(
+                REST_TRANSPORT,
+                "  type: \"mcp\"\n  url: \"https://mcp.example.com/tools\"\n  tool_name: \"search\"\n  protocol_version: \"2024-11-05\"\n",
+            ),
+        ),
+        (
+            "message-queue",
+            tool_with(
+                REST_TRANSPORT,
+                "  type: \"message-queue\"\n  provider: \"kafka\"\n  queue_url: \"orders\"\n  message_format: \"avro\"\n",
+            ),
+        ),
+        (
+            "database",
+            tool_with(
+                REST_TRANSPORT,
+                "  type: \"database\"\n  engine: \"rds-data-api\"\n  query_method: \"orm\"\n",
+            ),
+        ),
+        (
+            "scheme none",
+            tool_with(
+                "    scheme: \"bearer-token\"\n    source: \"env\"\n    name: \"DOCS_TOKEN\"\n",
+                "    scheme: \"none\"\n",
+            ),
+        ),
+        (
+            "env_aws",
+            tool_with(
+                "source: \"env\"\n    name: \"DOCS_TOKEN\"",
+                "source: \"env_aws\"\n    access_key_id: \"AWS_KEY\"\n    secret_access_key: \"AWS_SECRET\"",
+            ),
+        ),
+        (
+            "azure",
+            tool_with(
+                "source: \"env\"\n    name: \"DOCS_TOKEN\"",
+                "source: \"azure_key_vault\"\n    vault_url: \"https://v.vault.azure.net\"\n    secret_name: \"docs\"\n    header: \"X-Api-Key\"",
+            ),
+        ),
+        (
+            "timeout at the low end",
+            tool_with("timeout_ms: 5000", "timeout_ms: 100"),
+        ),
+        (
+            "timeout at the high end",
+            tool_with("timeout_ms: 5000", "timeout_ms: 300000"),
+        ),
+        (
+            "every method",
+            tool_with("\"GET /search\"", "\"OPTIONS /search/{id}\""),
+        ),
+        (
+            "five sentences",
+            tool_with(
+                "\"Search the product documentation. Use it for product questions.\"",
+                "\"One. Two, e.g. this. Three! Four? Five.\"",
+            ),
+        ),
+        (
+            "a nullable type, a format, a const",
+            tool_with(
+                "        type: string\n",
+                "        type: [\"string\", \"null\"]\n        format: \"uuid\"\n        const: \"a1\"\n        pattern: \"^[a-z0-9]+$\"\n",
+            ),
+        ),
+        (
+            "values within their schema",
+            tool_with(
+                "        type: string\n",
+                "        type: string\n        minLength: 2\n        maxLength: 5\n        enum: [\"ab\", \"abcde\"]\n        default: \"ab\"\n",
+            ),
+        ),
+        (
+            "a default object",
+            tool_with(
+                "    required: [\"query\"]\n",
+                "    required: [\"query\"]\n    default: {query: \"x\"}\n",
+            ),
+        ),
+        (
+            "side effects as a list",
+            tool_with(
+                "side_effects: \"None. Read-only.\"",
+                "side_effects: [\"None.\"]",
+            ),
+        ),
+    ];
+    for (what, text) in silent {
+        assert_eq!(tool_only(text), Vec::<String>::new(), "{what}");
+    }
+    let agents: Vec<(&str, String)> = vec![
+        (
+            "confirmed by the guardrail only",
+            agent_with("      approval_required: true\n", ""),
+        ),
+        ("tool_choice none", agent_with("\"auto\"", "\"none\"")),
+        (
+            "tool_choice required",
+            agent_with("\"auto\"", "\"required\""),
+        ),
+        (
+            "more calls",
+            agent_with("max_calls_per_run: 1", "max_calls_per_run: 25"),
+        ),
+        (
+            "the full agent format",
+            agent_with(
+                "guardrails:",
+                "knowledge:\n  refs: [{ref: \"product-docs\"}]\npolicies:\n  pii_redaction: true\nguardrails:",
+            ),
+        ),
+    ];
+    for (what, text) in agents {
+        assert_eq!(with(AGENT, &text), Vec::<String>::new(), "{what}");
+    }
 }
 
 // ── robustness ────────────────────────────────────────────────────────────────────────

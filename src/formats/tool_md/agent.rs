@@ -8,7 +8,7 @@ use crate::diagnostics::did_you_mean;
 use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
-use crate::syntax::{Node, NodeKind, Number};
+use crate::syntax::{Entry, Node, NodeKind, Number};
 
 /// Top-level keys of the agent format (the AML agent definition), so that only misspellings
 /// and foreign keys are reported.
@@ -99,7 +99,7 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
         }
     }
     if let Some(e) = lw.required(map, "tools")
-        && let Some(tools) = lw.as_map(&e.value, e.key_span, "tools")
+        && let Some(tools) = tools_map(lw, e)
     {
         lw.unknown_keys(tools, TOOLS_KEYS, UNKNOWN_NOTE);
         lw.optional_enum(tools, "tool_choice", TOOL_CHOICES);
@@ -113,6 +113,20 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
         .and_then(|p| p.value("require_human_approval"))
         .is_some_and(|v| v.kind == NodeKind::Bool(true));
     confirmations(lw, map, agent);
+}
+
+/// `tools` as a mapping; a bare list of refs gets the fix (it belongs under `tools.refs`).
+fn tools_map<'n>(lw: &mut Lowerer<'_>, e: &'n Entry) -> Option<MapRef<'n>> {
+    let map = lw.as_map(&e.value, e.key_span, "tools");
+    if map.is_none()
+        && e.value
+            .as_seq()
+            .is_some_and(|items| items.iter().any(|i| i.get("ref").is_some()))
+        && let Some(d) = lw.diags.last_mut()
+    {
+        d.help = Some("put the entries under `refs:`: `tools:` then `  refs:` then `    - ref: \"<tool_id>\"`".to_string());
+    }
+    map
 }
 
 fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {

@@ -221,10 +221,13 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, fm: &FrontMatter, tool: &mut Too
             .id
             .as_ref()
             .map_or_else(|| "<tool_id>".to_string(), |i| i.value.clone());
+        // On the id (which names the expected file) rather than line 1, so that a
+        // `# toolc: ignore` comment above it can silence a deliberate layout.
+        let span = tool.id.as_ref().map_or(fm.open, |i| i.span);
         let d = lw
             .diag(
                 &rules::OUTSIDE_TOOLS_FOLDER,
-                fm.open,
+                span,
                 "this tool file is not inside a `tools/` folder",
             )
             .label("tool file outside `tools/`")
