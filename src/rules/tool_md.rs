@@ -3,9 +3,9 @@
 use super::declare_rules;
 
 declare_rules! {
-    MISSING_REQUIRED_FIELD = "TMD001" "missing-required-field" Error ["tool-md", "agent-md"] "a field the spec requires is missing";
-    WRONG_FIELD_TYPE = "TMD002" "wrong-field-type" Error ["tool-md", "agent-md"] "a field has the wrong type";
-    UNKNOWN_KEY = "TMD003" "unknown-key" Error ["tool-md"] "a key outside the closed key sets of a tool file (top level, `meta`, `interface`, `use_guidance`)";
+    MISSING_REQUIRED_FIELD = "TMD001" "tool-md-missing-required-field" Error ["tool-md", "agent-md"] "a field the spec requires is missing";
+    WRONG_FIELD_TYPE = "TMD002" "tool-md-wrong-field-type" Error ["tool-md", "agent-md"] "a field has the wrong type";
+    UNKNOWN_KEY = "TMD003" "tool-md-unknown-key" Error ["tool-md"] "a key outside the closed key sets of a tool file (top level, `meta`, `interface`, `use_guidance`)";
     INVALID_TOOL_ID = "TMD004" "invalid-tool-id" Error ["tool-md"] "`tool_id` does not match ^[a-z0-9_-]{3,64}$";
     INVALID_VERSION = "TMD005" "invalid-version" Error ["tool-md"] "`version` is not a strict MAJOR.MINOR.PATCH version";
     INVALID_TOOL_TYPE = "TMD006" "invalid-tool-type" Error ["tool-md"] "`type` is not `retrieval`, `action`, `function` or `human`";
@@ -15,7 +15,7 @@ declare_rules! {
     MISSING_TRANSPORT_FIELD = "TMD010" "missing-transport-field" Error ["tool-md"] "a transport lacks a field its protocol requires";
     INVALID_ENDPOINT = "TMD011" "invalid-endpoint" Error ["tool-md"] "a `rest-api` endpoint is not `METHOD /path`";
     INVALID_BASE_URL = "TMD012" "invalid-base-url" Error ["tool-md"] "a `rest-api` `base_url` is not an absolute URL without a trailing slash";
-    INVALID_FIELD_VALUE = "TMD013" "invalid-field-value" Error ["tool-md", "agent-md"] "a field holds a value outside its allowed set or range";
+    INVALID_FIELD_VALUE = "TMD013" "tool-md-invalid-field-value" Error ["tool-md", "agent-md"] "a field holds a value outside its allowed set or range";
     MISSING_CREDENTIALS = "TMD014" "missing-credentials" Error ["tool-md"] "a transport has no `credentials` block";
     UNKNOWN_CREDENTIAL_SCHEME = "TMD015" "unknown-credential-scheme" Error ["tool-md"] "`credentials.scheme` is not a scheme the spec defines";
     MISSING_CREDENTIAL_SOURCE = "TMD016" "missing-credential-source" Error ["tool-md"] "an `api-key`, `bearer-token` or `service-account` credential has no `source`";
