@@ -200,16 +200,19 @@ fn function_tool_needs_no_transport() {
 
 #[test]
 fn real_world_aml_folder() {
-    let report = common::check_dir(&common::corpus("aml")).expect("config");
+    let dir = common::corpus("aml");
+    let report = common::check_dir(&dir).expect("config");
     let found = lines(&report);
-    // The published glossary tool is valid. The corpus copy of the spec's minimal example was
-    // extracted from the spec's text, which lost every indentation, so its YAML is broken
-    // (`description: >` has no indented content); the same example indented as in the spec
-    // is `spec_examples_are_valid`.
-    assert!(
-        found.iter().all(|l| !l.contains("glossary-lookup")),
-        "{found:#?}"
-    );
+    // The corpus copy of the spec's minimal example was extracted from the spec's text, which
+    // lost every indentation: as long as it is that copy, its YAML really is broken
+    // (`description: >` with no indented content), and toolc says so once, with the cause.
+    // Indented as in the spec, it is valid (`spec_examples_are_valid`), and then the whole
+    // folder must be silent.
+    let copy = std::fs::read_to_string(dir.join("tools/search-product-kb.tool.md")).expect("read");
+    if copy.lines().any(|l| l.starts_with(' ')) {
+        assert_eq!(found, Vec::<String>::new());
+        return;
+    }
     assert_eq!(
         found,
         vec!["tools/search-product-kb.tool.md:9:1 SYN001 error simple key expected ':'"],
