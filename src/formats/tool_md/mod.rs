@@ -148,6 +148,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         ),
         None => {}
     }
+    add_missing_help(&mut lw.diags, tool.file_stem.as_deref());
     diags.extend(lw.diags);
     (tool, diags)
 }
@@ -178,6 +179,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         }
         None => {}
     }
+    add_missing_help(&mut lw.diags, file_stem(file, ".agent.md").as_deref());
     diags.extend(lw.diags);
     (agent, diags)
 }
@@ -213,6 +215,61 @@ fn lost_indentation(yaml: &str) -> bool {
             let l = l.trim_end();
             l.ends_with(':') || l.ends_with(": >") || l.ends_with(": |")
         })
+}
+
+/// Say what to write for a missing required field (unless a misspelling was found).
+fn add_missing_help(diags: &mut [Diagnostic], stem: Option<&str>) {
+    let id = stem.filter(|s| is_valid_id(s)).unwrap_or("<id>");
+    for d in diags
+        .iter_mut()
+        .filter(|d| std::ptr::eq(d.rule, &rules::MISSING_REQUIRED_FIELD) && d.help.is_none())
+    {
+        let field = d.message.split('`').nth(1).unwrap_or("");
+        d.help = missing_field_help(field, id);
+    }
+}
+
+/// What to add for the missing field `field` (a dotted path), in a file whose id should be `id`.
+fn missing_field_help(field: &str, id: &str) -> Option<String> {
+    const TRANSPORT_TYPES: &str = "`rest-api`, `lambda`, `mcp`, `message-queue` or `database`";
+    const SCHEMES: &str =
+        "`none`, `iam-role`, `api-key`, `bearer-token`, `oauth2` or `service-account`";
+    let last = field.rsplit(['.', ']']).next().unwrap_or(field);
+    let help = match (field, last) {
+        ("transport.type", _) => format!("add `type:` under `transport`: {TRANSPORT_TYPES}"),
+        ("transport.credentials.scheme", _) => {
+            format!("add `scheme:` under `credentials`: {SCHEMES}")
+        }
+        (_, "spec_version") => {
+            "add `spec_version: \"1.2\"`, the AML version this file follows".to_string()
+        }
+        (_, "tool_id") => format!("add `tool_id: \"{id}\"`, the id agents reference the tool by"),
+        (_, "agent_id") => format!("add `agent_id: \"{id}\"`"),
+        (_, "version") => "add `version: \"1.0.0\"`".to_string(),
+        (_, "status") => {
+            "add `status:` with `draft`, `active`, `deprecated` or `disabled`".to_string()
+        }
+        (_, "meta") => "add `meta:` with the tool's `name`, `description` and `owner`".to_string(),
+        (_, "name") => "add `name:` under `meta` with the tool's display name".to_string(),
+        (_, "description") => "add `description:` under `meta`: two to five sentences on what the tool does and when to use it".to_string(),
+        (_, "owner") => {
+            "add `owner:` under `meta` with the team responsible for the tool".to_string()
+        }
+        (_, "type") => "add `type:` with `retrieval`, `action`, `function` or `human`".to_string(),
+        (_, "interface") => {
+            "add `interface:` with an `input` and an `output` JSON Schema".to_string()
+        }
+        (_, key @ ("input" | "output")) => format!(
+            "add `{key}:` under `interface` with a JSON Schema, e.g. `type: object` and its `properties`"
+        ),
+        (_, "use_guidance") => {
+            "add `use_guidance:` with `use_when`, `avoid_when` and `side_effects`".to_string()
+        }
+        (_, "tools" | "refs") => "add `tools:` with `refs:` listing `- ref: \"<tool_id>\"` for each tool the agent uses".to_string(),
+        (_, "ref") => "add `ref: \"<tool_id>\"` naming the tool".to_string(),
+        _ => return None,
+    };
+    Some(help)
 }
 
 fn empty_front_matter(lw: &mut Lowerer<'_>, open: Span, fields: &str) {
