@@ -668,6 +668,34 @@ fn every_defect_in_one_run() {
 }
 
 #[test]
+fn crlf_and_bom_requests_are_valid() {
+    let text = format!("\u{feff}{}", ERA.replace('\n', "\r\n"));
+    assert_eq!(check_at(ERA_PATH, &text), Vec::<String>::new());
+    assert_eq!(
+        check_at(MONTY_PATH, &MONTY.replace('\n', "\r\n")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_flood_of_findings_is_capped_per_rule() {
+    let flood = "--config /etc/x ".repeat(1000);
+    let found = check_at(
+        ERA_PATH,
+        &edit(
+            ERA,
+            "--out /out/summary.json",
+            &format!("--out /out/summary.json {flood}"),
+        ),
+    );
+    assert_eq!(found.len(), 201, "{:#?}", &found[195..]);
+    assert!(
+        found[200]
+            .ends_with("SEC011 error 800 more findings of this rule in this file are not shown")
+    );
+}
+
+#[test]
 fn hostile_inputs_do_not_panic() {
     for text in [
         "",

@@ -91,7 +91,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     }
     FileResult {
         companions: Vec::new(),
-        diagnostics: cx.diags,
+        diagnostics: cap_per_rule(cx.diags, MAX_PER_RULE),
         item: Item::Agentcli(manifest),
         file,
     }
@@ -599,7 +599,8 @@ impl Cx<'_> {
             }
         };
         // What agentcli ends up with: trimmed, upper-cased, first occurrence kept.
-        let mut kept: Vec<(String, usize, Span)> = Vec::new();
+        let mut kept: Vec<String> = Vec::new();
+        let mut first_of: HashMap<String, (usize, Span)> = HashMap::new();
         let mut changed: Vec<Rewritten<'_>> = Vec::new();
         for (j, item) in items.iter().enumerate() {
             let Some(raw) = item.as_str() else {
@@ -647,10 +648,7 @@ impl Cx<'_> {
                 self.push(d);
                 continue;
             }
-            let first = kept
-                .iter()
-                .find(|(k, _, _)| *k == norm)
-                .map(|(_, i, s)| (*i, *s));
+            let first = first_of.get(&norm).copied();
             if first.is_none() {
                 self.credential(item, who, &norm);
             }
@@ -663,7 +661,8 @@ impl Cx<'_> {
                 });
             }
             if first.is_none() {
-                kept.push((norm, j, item.span));
+                first_of.insert(norm.clone(), (j, item.span));
+                kept.push(norm);
             }
         }
         if changed.is_empty() {
@@ -671,7 +670,7 @@ impl Cx<'_> {
         }
         let list = kept
             .iter()
-            .map(|(k, _, _)| format!("{k:?}"))
+            .map(|k| format!("{k:?}"))
             .collect::<Vec<_>>()
             .join(", ");
         for Rewritten {
@@ -843,6 +842,42 @@ fn is_absolute(path: &str) -> bool {
             && b[0].is_ascii_alphabetic()
             && b[1] == b':'
             && matches!(b[2], b'/' | b'\\'))
+}
+
+/// Findings of one rule shown per file; past that a single line says how many more there are.
+pub(crate) const MAX_PER_RULE: usize = 200;
+
+/// At most `max` diagnostics of each rule, then one saying how many were left out: a
+/// generated or hostile file with a million findings must not bury the output (or make it
+/// take minutes to render).
+pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
+    let mut seen: HashMap<&'static str, usize> = HashMap::new();
+    for d in &diags {
+        *seen.entry(d.rule.code).or_default() += 1;
+    }
+    if seen.values().all(|n| *n <= max) {
+        return diags;
+    }
+    let mut kept: HashMap<&'static str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for d in diags {
+        let count = kept.entry(d.rule.code).or_default();
+        *count += 1;
+        if *count <= max {
+            out.push(d);
+        } else if *count == max + 1 {
+            let more = seen.get(d.rule.code).copied().unwrap_or(0) - max;
+            out.push(Diagnostic {
+                message: format!("{more} more findings of this rule in this file are not shown"),
+                label: Some("and more from here on".into()),
+                related: Vec::new(),
+                notes: Vec::new(),
+                help: Some("fix the ones above and run toolc again".into()),
+                ..d
+            });
+        }
+    }
+    out
 }
 
 /// Lexical path cleaning with Go's `path.Clean` rules.

@@ -5,10 +5,10 @@
 //! reach the host, chain commands or leak a credential is rejected, with the exact
 //! characters that make it so.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::agentcli::clean;
+use super::agentcli::{MAX_PER_RULE, cap_per_rule, clean};
 use super::fields::{Lowerer, MapRef, ShapeRules, as_int};
 use super::{FileResult, Item, syntax_diagnostics};
 use crate::diagnostics::{Diagnostic, did_you_mean};
@@ -150,7 +150,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     let mut cx = Cx {
         file: &file,
         diags: Vec::new(),
-        claimed: Vec::new(),
+        claimed: HashSet::new(),
     };
     let request = cx.check();
     let mut diagnostics = cx.diags;
@@ -161,7 +161,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     }
     FileResult {
         companions: Vec::new(),
-        diagnostics,
+        diagnostics: cap_per_rule(diagnostics, MAX_PER_RULE),
         item: Item::ToolRequest(request),
         file,
     }
@@ -239,7 +239,7 @@ struct Cx<'a> {
     diags: Vec<Diagnostic>,
     /// Paths (cleaned) already reported as a misplaced input or output: SEC011 does not
     /// repeat them wherever else they are mentioned.
-    claimed: Vec<String>,
+    claimed: HashSet<String>,
 }
 
 /// A fenced code block of the body.
@@ -762,9 +762,12 @@ impl<'a> Cx<'a> {
             if lower.starts_with("none") || lower.starts_with("no ") || lower.starts_with("n/a") {
                 continue;
             }
-            let in_item: Vec<&PathTok> = tokens
+            // Items and tokens are both in file order.
+            let first = tokens.partition_point(|t| t.span.start < item.start);
+            let in_item: Vec<&PathTok> = tokens[first..]
                 .iter()
-                .filter(|t| t.span.start >= item.start && t.span.end <= item.end)
+                .take_while(|t| t.span.start < item.end)
+                .filter(|t| t.span.end <= item.end)
                 .collect();
             let reported = self.diags.len();
             let hash = self.hash_in(item, &text);
@@ -785,7 +788,7 @@ impl<'a> Cx<'a> {
                 self.push(d);
                 continue;
             };
-            self.claimed.push(clean(&tok.text));
+            self.claimed.insert(clean(&tok.text));
             if sandbox_dir(&tok.text) != Some("/in") {
                 let cleaned = clean(&tok.text);
                 let why = if tok.text.starts_with("/in/") {
@@ -874,9 +877,12 @@ impl<'a> Cx<'a> {
     fn inputs_agree(&mut self, meta: &Meta, body: &BodyFacts) {
         let listed = body.inputs.as_deref().unwrap_or_default();
         let front = meta.inputs.as_deref();
+        let listed_paths: HashSet<&str> = listed.iter().map(|b| b.path.as_str()).collect();
         if let (Some(front), Some(_)) = (front, &body.inputs) {
+            let by_path: HashMap<&str, &Declared> =
+                front.iter().rev().map(|f| (f.path.as_str(), f)).collect();
             for b in listed {
-                match front.iter().find(|f| f.path == b.path) {
+                match by_path.get(b.path.as_str()) {
                     None => {
                         let d = self
                             .diag(&rules::INPUTS_DISAGREE, b.span, format!("`{}` is listed under `## Input Files` but not in the front-matter `inputs`", b.path))
@@ -901,7 +907,7 @@ impl<'a> Cx<'a> {
                 }
             }
             for f in front {
-                if !listed.iter().any(|b| b.path == f.path) {
+                if !listed_paths.contains(f.path.as_str()) {
                     let d = self
                         .diag(&rules::INPUTS_DISAGREE, f.span, format!("`{}` is in the front-matter `inputs` but not listed under `## Input Files`", f.path))
                         .label("missing from `## Input Files`")
@@ -924,7 +930,7 @@ impl<'a> Cx<'a> {
             }
         }
         // Inputs the program reads without declaring them have no hash either.
-        let declared: Vec<&str> = listed
+        let declared: HashSet<&str> = listed
             .iter()
             .chain(front.unwrap_or_default())
             .map(|d| d.path.as_str())
@@ -935,12 +941,13 @@ impl<'a> Cx<'a> {
                     continue;
                 }
                 let path = cleaned_str(&tok.text);
-                if path == "/in"
-                    || declared.contains(&path.as_str())
-                    || declared
-                        .iter()
-                        .any(|d| path.starts_with(&format!("{}/", d.trim_end_matches('/'))))
-                {
+                // A file inside a declared folder is declared with it.
+                let covered = path
+                    .match_indices('/')
+                    .map(|(at, _)| &path[..at])
+                    .chain(std::iter::once(path.as_str()))
+                    .any(|prefix| declared.contains(prefix));
+                if path == "/in" || covered {
                     continue;
                 }
                 let d = self
@@ -964,7 +971,7 @@ impl<'a> Cx<'a> {
                 any_out = true;
                 continue;
             }
-            self.claimed.push(clean(&tok.text));
+            self.claimed.insert(clean(&tok.text));
             let why = if tok.text.starts_with("/out/") {
                 format!(
                     "output `{}` leaves `/out/` once `..` is resolved (`{}`)",
@@ -1218,7 +1225,8 @@ impl<'a> Cx<'a> {
             };
             self.push(d);
         }
-        // Privilege flags are never prose; `sudo` and friends are checked on the command line.
+        // Privilege flags are never prose, so they count anywhere; `sudo` and friends only in
+        // what runs (ERA's command line is checked in `command`).
         let program = sections
             .iter()
             .find(|s| {
@@ -1247,12 +1255,6 @@ impl<'a> Cx<'a> {
                 }
                 let offset = at + word.find(w).unwrap_or(0);
                 let span = line.sub(offset, offset + w.len());
-                if program.is_some_and(|p| p.start <= span.start && span.end <= p.end)
-                    && backend == Backend::Era
-                    && w == "sudo"
-                {
-                    continue;
-                }
                 let d = self
                     .diag(&sec::PRIVILEGED_ACCESS, span, format!("`{w}` asks for privileged access"))
                     .label("privileged")
@@ -1441,7 +1443,11 @@ fn positive_int(lw: &mut Lowerer<'_>, v: &Node, key: &str) {
     }
 }
 
-fn front_matter_inputs(lw: &mut Lowerer<'_>, v: &Node, claimed: &mut Vec<String>) -> Vec<Declared> {
+fn front_matter_inputs(
+    lw: &mut Lowerer<'_>,
+    v: &Node,
+    claimed: &mut HashSet<String>,
+) -> Vec<Declared> {
     let Some(items) = v.as_seq() else {
         lw.wrong_type(v, "inputs", "a list of `{path, sha256}` entries");
         return Vec::new();
@@ -1492,7 +1498,7 @@ fn front_matter_inputs(lw: &mut Lowerer<'_>, v: &Node, claimed: &mut Vec<String>
             },
         };
         if sandbox_dir(p) != Some("/in") {
-            claimed.push(clean(p));
+            claimed.insert(clean(p));
             let d = lw
                 .diag(&rules::INPUT_OUTSIDE_IN, span, format!("input `{p}` is not under `/in/`"))
                 .label("outside /in/")
@@ -1598,10 +1604,18 @@ fn fences(text: &str, body_start: usize) -> Vec<Fence> {
 /// `##` sections, ignoring `## ` lines inside code blocks (a Python comment, say).
 fn body_sections(text: &str, body_start: usize, fences: &[Fence]) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
+    // Both lists are in file order: walk the fences alongside the headings.
+    let mut f = 0;
     for s in h2_sections(text, body_start) {
+        while fences
+            .get(f)
+            .is_some_and(|fence| fence.span.end <= s.heading.start)
+        {
+            f += 1;
+        }
         let fenced = fences
-            .iter()
-            .any(|f| f.span.start < s.heading.start && s.heading.start < f.span.end);
+            .get(f)
+            .is_some_and(|fence| fence.span.start < s.heading.start);
         match out.last_mut() {
             Some(last) if fenced => last.content.end = s.content.end,
             _ if fenced => {}
@@ -2085,28 +2099,32 @@ fn package_install(line: &str) -> Vec<(usize, usize, String)> {
     let words = install_words(line);
     let mut out = Vec::new();
     let lower: Vec<String> = words.iter().map(|(_, w)| w.to_ascii_lowercase()).collect();
+    let pipes: Vec<usize> = line.match_indices('|').map(|(p, _)| p).collect();
+    let first_runner = words
+        .iter()
+        .find(|(_, w)| RUNNERS.contains(&program_name(w).to_ascii_lowercase().as_str()))
+        .map(|(at, _)| *at);
+    // A line naming a fetcher over and over is not worth more than a few looks.
+    let mut fetches = 0;
     let mut i = 0;
     while i < words.len() {
         let hit = INSTALLERS.iter().find_map(|pat| {
-            let fixed: Vec<&str> = pat
-                .iter()
-                .copied()
-                .filter(|p| !p.starts_with('+'))
-                .collect();
-            if lower.len() < i + fixed.len()
-                || !fixed.iter().enumerate().all(|(k, p)| lower[i + k] == *p)
-            {
+            let fixed = pat.iter().take_while(|p| !p.starts_with('+')).count();
+            let matches = lower
+                .get(i..i + fixed)
+                .is_some_and(|ws| ws.iter().zip(pat.iter()).all(|(w, p)| w == p));
+            if !matches {
                 return None;
             }
-            let next = lower.get(i + fixed.len());
-            let ok = match pat.iter().find(|p| p.starts_with('+')) {
+            let next = lower.get(i + fixed);
+            let ok = match pat.get(fixed) {
                 None => true,
                 Some(&"+") => {
                     next.is_some_and(|n| n.starts_with(|c: char| c.is_alphanumeric() || c == '@'))
                 }
                 Some(_) => next.is_some_and(|n| n.contains('/') || n.contains('@')),
             };
-            ok.then_some(fixed.len())
+            ok.then_some(fixed)
         });
         if let Some(n) = hit {
             let (start, _) = words[i];
@@ -2119,33 +2137,39 @@ fn package_install(line: &str) -> Vec<(usize, usize, String)> {
             i += n;
             continue;
         }
-        if FETCHERS.contains(&lower[i].as_str()) {
+        if FETCHERS.contains(&lower[i].as_str()) && fetches < 8 {
+            fetches += 1;
+            let (start, fetcher) = words[i];
             // `curl … | sh`: a download piped into an interpreter on the same line.
-            let (start, _) = words[i];
-            if let Some(pipe) = line[start..].find('|').map(|p| start + p) {
-                let after = &line[pipe + 1..];
-                let runner = words_after(after)
-                    .find(|(_, w)| !matches!(w.to_ascii_lowercase().as_str(), "sudo" | "-" | "&"))
-                    .filter(|(_, w)| RUNNERS.contains(&w.to_ascii_lowercase().as_str()));
-                if let Some((off, w)) = runner {
-                    let end = pipe + 1 + off + w.len();
-                    out.push((start, end, format!("{} … | {w}", &words[i].1)));
-                    i = words
-                        .iter()
-                        .position(|(s, _)| *s >= end)
-                        .unwrap_or(words.len());
+            if let Some(&pipe) = pipes.get(pipes.partition_point(|p| *p < start)) {
+                let after = words.partition_point(|(at, _)| *at <= pipe);
+                let runner = words[after..]
+                    .iter()
+                    .take(4)
+                    .find(|(_, w)| {
+                        !w.starts_with('-')
+                            && !matches!(w.to_ascii_lowercase().as_str(), "sudo" | "env")
+                    })
+                    .filter(|(_, w)| {
+                        RUNNERS.contains(&program_name(w).to_ascii_lowercase().as_str())
+                    });
+                if let Some((at, w)) = runner {
+                    let end = at + w.len();
+                    out.push((start, end, format!("{fetcher} … | {w}")));
+                    i = words.partition_point(|(s, _)| *s < end);
                     continue;
                 }
             }
             // `bash <(curl …)` and `sh -c "$(curl …)"`.
             let before = line[..start].trim_end_matches(['"', '\'']);
             if (before.ends_with("<(") || before.ends_with("$("))
-                && line[..start]
-                    .split_whitespace()
-                    .any(|w| RUNNERS.contains(&program_name(w).to_ascii_lowercase().as_str()))
+                && first_runner.is_some_and(|r| r < start)
             {
-                let end = start + words[i].1.len();
-                out.push((start, end, format!("{} run by a shell", words[i].1)));
+                out.push((
+                    start,
+                    start + fetcher.len(),
+                    format!("{fetcher} run by a shell"),
+                ));
             }
         }
         i += 1;
@@ -2173,10 +2197,6 @@ fn install_words(line: &str) -> Vec<(usize, &str)> {
         out.push((s, &line[s..]));
     }
     out
-}
-
-fn words_after(s: &str) -> impl Iterator<Item = (usize, &str)> {
-    install_words(s).into_iter()
 }
 
 // ── secrets ─────────────────────────────────────────────────────────────────────────────
@@ -2333,6 +2353,9 @@ fn slack_path(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'/'
 }
 
+/// Past this many credentials on one line, the line is reported no further.
+const MAX_SECRETS_PER_LINE: usize = 16;
+
 fn find_secrets(line: &str) -> Vec<SecretHit> {
     let mut out = Vec::new();
     let b = line.as_bytes();
@@ -2357,6 +2380,9 @@ fn find_secrets(line: &str) -> Vec<SecretHit> {
     {
         let mut from = 0;
         while let Some(pos) = line[from..].find(prefix).map(|p| from + p) {
+            if out.len() >= MAX_SECRETS_PER_LINE {
+                return out;
+            }
             from = pos + prefix.len();
             // A token starts a word: `mask-` or `task-…` are not `sk-…`.
             if pos > 0
@@ -2367,6 +2393,8 @@ fn find_secrets(line: &str) -> Vec<SecretHit> {
             }
             let body = b[from..].iter().take_while(|c| allowed(**c)).count();
             let end = from + body;
+            // Whatever the body holds belongs to this token: never scan it again.
+            from = end;
             if body < *min
                 || b.get(end).is_some_and(|c| c.is_ascii_alphanumeric()) && *prefix == "AKIA"
             {
@@ -2386,10 +2414,12 @@ fn find_secrets(line: &str) -> Vec<SecretHit> {
                     &line[pos..(pos + prefix.len() + 2).min(end)]
                 ),
             });
-            from = end;
         }
     }
     for a in assignments(line) {
+        if out.len() >= MAX_SECRETS_PER_LINE {
+            break;
+        }
         if out
             .iter()
             .any(|h| h.start <= a.value.0 && a.value.0 < h.end)
@@ -2461,10 +2491,17 @@ fn assignments(line: &str) -> Vec<Assignment<'_>> {
         }
         (i > start).then_some((start, i))
     };
+    // Only the first colon can end a YAML or JSON key; a value is never rescanned for
+    // separators, so a line of `a=a=a=…` stays linear.
+    let first_colon = line.find(':');
+    let mut resume = 0;
     for (i, c) in line.char_indices() {
+        if i < resume {
+            continue;
+        }
         let sep = match c {
             '=' => true,
-            ':' => {
+            ':' if Some(i) == first_colon => {
                 // YAML or JSON keys only: `name:` first on the line (after `- ` or a quote).
                 let head = line[..i]
                     .trim_start()
@@ -2482,17 +2519,22 @@ fn assignments(line: &str) -> Vec<Assignment<'_>> {
         let before = line[..i].trim_end_matches(['"', '\'', ' ']);
         let name_start = before.len() - before.bytes().rev().take_while(|c| is_name(*c)).count();
         let name = before[name_start..].trim_start_matches('-');
-        if name.is_empty() {
+        if !is_secret_name(name) {
             continue;
         }
         if let Some(value) = value_at(i + 1) {
+            resume = value.1;
             out.push(Assignment { name, value });
+            if out.len() >= MAX_SECRETS_PER_LINE {
+                return out;
+            }
         }
     }
     // `--password hunter2`.
     let mut it = words(line).peekable();
     while let Some((_, w)) = it.next() {
         if let Some(flag) = w.strip_prefix("--").filter(|f| !f.contains('='))
+            && is_secret_name(flag)
             && name_parts(flag)
                 .last()
                 .is_some_and(|p| LITERAL_SECRET_NAMES.contains(&p.as_str()))
@@ -2508,6 +2550,13 @@ fn assignments(line: &str) -> Vec<Assignment<'_>> {
         }
     }
     out
+}
+
+/// Whether a name's last part says it holds a secret (`DB_PASSWORD`, `apiKey`).
+fn is_secret_name(name: &str) -> bool {
+    name_parts(name).last().is_some_and(|p| {
+        LITERAL_SECRET_NAMES.contains(&p.as_str()) || RANDOM_SECRET_NAMES.contains(&p.as_str())
+    })
 }
 
 /// `DB_PASSWORD` → [db, password]; `apiKey` → [api, key].
