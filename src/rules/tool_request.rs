@@ -3,8 +3,8 @@
 use super::declare_rules;
 
 declare_rules! {
-    MISSING_REQUIRED_FIELD = "TRQ001" "missing-required-field" Error ["tool-request"] "a front-matter key the spec requires is missing or empty";
-    WRONG_FIELD_TYPE = "TRQ002" "wrong-field-type" Error ["tool-request"] "a front-matter value has the wrong type";
+    MISSING_REQUIRED_FIELD = "TRQ001" "tool-request-missing-required-field" Error ["tool-request"] "a front-matter key the spec requires is missing or empty";
+    WRONG_FIELD_TYPE = "TRQ002" "tool-request-wrong-field-type" Error ["tool-request"] "a front-matter value has the wrong type";
     INVALID_FIELD_VALUE = "TRQ003" "invalid-field-value" Error ["tool-request"] "a front-matter value is outside what the spec allows (enum, version, timestamp, limit)";
     DUPLICATE_REQUEST_ID = "TRQ004" "duplicate-request-id" Error ["tool-request"] "two requests in the repository share a `request_id`";
     APPROVAL_MISSING = "TRQ005" "approval-missing" Error ["tool-request"] "the approval gate fails: `approved_by`/`approved_utc` empty or `requested_by` missing";
@@ -26,5 +26,5 @@ declare_rules! {
     EMPTY_NETWORK_ALLOWLIST = "TRQ021" "empty-network-allowlist" Warning ["tool-request"] "`network: allowlist` with no allowlist entries";
     NONSTANDARD_FILE_NAME = "TRQ022" "nonstandard-file-name" Warning ["tool-request"] "the file name is not `TR-YYYYMMDD-HHMMSSZ-<slug>.md`";
     FILE_NAME_TIMESTAMP_MISMATCH = "TRQ023" "file-name-timestamp-mismatch" Info ["tool-request"] "the file name's timestamp is not `created_utc`";
-    UNKNOWN_KEY = "TRQ024" "unknown-key" Warning ["tool-request"] "a front-matter key the spec does not define";
+    UNKNOWN_KEY = "TRQ024" "tool-request-unknown-key" Warning ["tool-request"] "a front-matter key the spec does not define";
 }
