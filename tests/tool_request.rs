@@ -238,6 +238,17 @@ fn unexpected_sections() {
         "## Notes\n\nrun it on Friday\n\n## Risk Assessment\n",
         &["36:1 TRQ010 warning `## Notes` is not a section of ERA requests"],
     );
+    // A near miss of an optional section, or of one that exists, is not taken for it.
+    monty(
+        "## Inputs (JSON)\n",
+        "## Inputs\n",
+        &["26:1 TRQ010 warning `## Inputs` is not a section of monty requests"],
+    );
+    era(
+        "## Risk Assessment\n",
+        "## command\n\nsee above\n\n## Risk Assessment\n",
+        &["36:1 TRQ010 warning `## command` is not a section of ERA requests"],
+    );
     monty(
         "## Output Expectations\n",
         "## Command\n\npython x.py\n\n## Output Expectations\n",

@@ -444,10 +444,11 @@ impl<'a> Cx<'a> {
         let expected = backend.sections();
         let mut found: Vec<Option<&Section>> = vec![None; expected.len()];
         let mut near: Vec<Option<Span>> = vec![None; expected.len()];
+        let mut strays: Vec<&Section> = Vec::new();
         let mut furthest: Option<(usize, &Section)> = None;
         for s in sections {
             let Some(i) = expected.iter().position(|(t, _)| *t == s.title) else {
-                self.stray_section(s, backend, &mut near);
+                strays.push(s);
                 continue;
             };
             if let Some(first) = found[i] {
@@ -483,6 +484,11 @@ impl<'a> Cx<'a> {
                 }
                 _ => furthest = Some((i, s)),
             }
+        }
+        // Judged once every wanted section is known, so a near miss of a section that does
+        // exist is reported rather than taken for it.
+        for s in strays {
+            self.stray_section(s, backend, &found, &mut near);
         }
         for (i, (title, required)) in expected.iter().enumerate() {
             if found[i].is_some() || !required {
@@ -568,65 +574,85 @@ impl<'a> Cx<'a> {
         self.inputs_agree(meta, &body);
     }
 
-    /// A `##` section the backend does not read: a near miss of a wanted title, a section of
-    /// the other backend, or something else.
-    fn stray_section(&mut self, s: &Section, backend: Backend, near: &mut [Option<Span>]) {
+    /// A `##` section the backend does not read: a near miss of a wanted title (kept in
+    /// `near` when that title is missing, so TRQ007 can point at it), a section of the other
+    /// backend, or something else (TRQ010).
+    fn stray_section(
+        &mut self,
+        s: &Section,
+        backend: Backend,
+        found: &[Option<&Section>],
+        near: &mut [Option<Span>],
+    ) {
         let expected = backend.sections();
-        let close = expected.iter().position(|(t, _)| {
-            t.eq_ignore_ascii_case(&s.title) || did_you_mean(&s.title, [*t]).is_some()
-        });
-        if let Some(i) = close
-            && !backend
-                .other()
-                .sections()
-                .iter()
-                .any(|(t, _)| *t == s.title)
-        {
-            if near[i].is_none() {
+        let other = backend.other();
+        let of_other = other.sections().iter().any(|(t, _)| *t == s.title);
+        let close = (!of_other)
+            .then(|| {
+                expected.iter().position(|(t, _)| {
+                    t.eq_ignore_ascii_case(&s.title) || did_you_mean(&s.title, [*t]).is_some()
+                })
+            })
+            .flatten();
+        let d = match close {
+            Some(i) if expected[i].1 && found[i].is_none() && near[i].is_none() => {
                 near[i] = Some(s.heading);
+                return;
             }
-            return;
-        }
-        let d = if backend
-            .other()
-            .sections()
-            .iter()
-            .any(|(t, _)| *t == s.title)
-        {
-            let other = backend.other();
-            self.diag(
-                &rules::UNEXPECTED_SECTION,
-                s.heading,
-                format!(
-                    "`## {}` is a section of {} requests, but this request's backend is `{}`",
-                    s.title,
+            Some(i) => {
+                let title = expected[i].0;
+                let already = if found[i].is_some() {
+                    " (the request already has one)"
+                } else {
+                    ""
+                };
+                self.diag(
+                    &rules::UNEXPECTED_SECTION,
+                    s.heading,
+                    format!(
+                        "`## {}` is not a section of {} requests",
+                        s.title,
+                        backend.as_str()
+                    ),
+                )
+                .label(format!("not read as `## {title}`"))
+                .note("the executor ignores it, and a reviewer may take it for part of what runs")
+                .help(format!("did you mean `## {title}`?{already}"))
+            }
+            None if of_other => self
+                .diag(
+                    &rules::UNEXPECTED_SECTION,
+                    s.heading,
+                    format!(
+                        "`## {}` is a section of {} requests, but this request's backend is `{}`",
+                        s.title,
+                        other.as_str(),
+                        backend.as_str()
+                    ),
+                )
+                .label(format!("not read by the {} backend", backend.as_str()))
+                .note("the executor ignores it: what it says does not run")
+                .help(format!(
+                    "set `backend: {}` if this is a {} request, or remove the section",
                     other.as_str(),
-                    backend.as_str()
-                ),
-            )
-            .label(format!("not read by the {} backend", backend.as_str()))
-            .note("the executor ignores it: what it says does not run")
-            .help(format!(
-                "set `backend: {}` if this is a {} request, or remove the section",
-                other.as_str(),
-                other.as_str()
-            ))
-        } else {
-            self.diag(
-                &rules::UNEXPECTED_SECTION,
-                s.heading,
-                format!(
-                    "`## {}` is not a section of {} requests",
-                    s.title,
-                    backend.as_str()
-                ),
-            )
-            .label("unknown section")
-            .note("the executor ignores it, and a reviewer may take it for part of what runs")
-            .help(format!(
-                "the sections are {}; use `###` for sub-headings",
-                order_list(expected)
-            ))
+                    other.as_str()
+                )),
+            None => self
+                .diag(
+                    &rules::UNEXPECTED_SECTION,
+                    s.heading,
+                    format!(
+                        "`## {}` is not a section of {} requests",
+                        s.title,
+                        backend.as_str()
+                    ),
+                )
+                .label("unknown section")
+                .note("the executor ignores it, and a reviewer may take it for part of what runs")
+                .help(format!(
+                    "the sections are {}; use `###` for sub-headings",
+                    order_list(expected)
+                )),
         };
         self.push(d);
     }
