@@ -834,7 +834,7 @@ impl<'a> Cx<'a> {
                 continue;
             }
             out.push(Declared {
-                path: cleaned_str(&tok.text),
+                path: clean(&tok.text),
                 span: tok.span,
                 hash,
                 bad_hash,
@@ -966,7 +966,7 @@ impl<'a> Cx<'a> {
                 if tok.kind != PathKind::Absolute || sandbox_dir(&tok.text) != Some("/in") {
                     continue;
                 }
-                let path = cleaned_str(&tok.text);
+                let path = clean(&tok.text);
                 // A file inside a declared folder is declared with it.
                 let covered = path
                     .match_indices('/')
@@ -1534,7 +1534,7 @@ fn front_matter_inputs(
             continue;
         }
         out.push(Declared {
-            path: cleaned_str(p),
+            path: clean(p),
             span,
             bad_hash: hash.is_none(),
             hash,
@@ -2011,11 +2011,6 @@ fn sandbox_dir(path: &str) -> Option<&'static str> {
     ["/in", "/out"]
         .into_iter()
         .find(|d| cleaned == *d || cleaned.starts_with(&format!("{d}/")))
-}
-
-/// A path cleaned, keeping a trailing slash out of comparisons.
-fn cleaned_str(path: &str) -> String {
-    clean(path)
 }
 
 fn base_name(path: &str) -> &str {
@@ -2803,7 +2798,7 @@ fn file_name_stamp(name: &str) -> Option<i64> {
     if b.len() < 18 || b[8] != b'-' || b[15] != b'Z' || b[16] != b'-' {
         return None;
     }
-    let slug = &rest[17..];
+    let slug = rest.get(17..)?;
     let slug_ok = slug.starts_with(|c: char| c.is_ascii_alphanumeric())
         && slug
             .chars()
