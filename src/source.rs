@@ -80,6 +80,9 @@ pub struct Position {
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// Per line: true when it is all ASCII, so a column is a subtraction, not a count. Without
+    /// it, many diagnostics on one long line (minified JSON) cost quadratic time.
+    ascii: Vec<bool>,
 }
 
 impl LineIndex {
@@ -92,7 +95,15 @@ impl LineIndex {
                 .filter(|(_, b)| *b == b'\n')
                 .map(|(i, _)| i + 1),
         );
-        LineIndex { starts }
+        let ascii = starts
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                let end = starts.get(i + 1).copied().unwrap_or(text.len());
+                text.as_bytes().get(start..end).is_none_or(<[u8]>::is_ascii)
+            })
+            .collect();
+        LineIndex { starts, ascii }
     }
 
     /// Position of a byte offset in `text` (the text this index was built from).
@@ -107,7 +118,11 @@ impl LineIndex {
         while boundary > start && !text.is_char_boundary(boundary) {
             boundary -= 1;
         }
-        let column = text[start..boundary].chars().count() + 1;
+        let column = if self.ascii.get(line_idx).copied().unwrap_or(false) {
+            boundary - start + 1
+        } else {
+            text[start..boundary].chars().count() + 1
+        };
         Position {
             line: line_idx + 1,
             column,

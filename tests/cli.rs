@@ -583,3 +583,44 @@ fn a_missing_path_argument_is_a_usage_error() {
         String::from_utf8_lossy(&out.stderr).contains("no/such/dir: no such file or directory")
     );
 }
+
+#[test]
+fn cropped_long_lines_keep_their_true_column_in_the_header() {
+    // Two tools on one long line: the second's error is far right, so its snippet is cropped.
+    let filler = "x".repeat(2000);
+    let manifest = format!(
+        r#"{{"tools": [{{"name": "a", "description": "{filler}", "command": ["./tools/bin/a"]}}, {{"name": "b", "description": "d", "command": ["echo"]}}]}}"#
+    );
+    let repo = common::Repo::with(&[("tools.json", manifest.as_str())]);
+    let run = |format: &str| {
+        let out = assert_cmd::Command::cargo_bin("toolc")
+            .expect("binary")
+            .current_dir(&repo.root)
+            .args([
+                "check",
+                "--no-color",
+                "--select",
+                "ACL005",
+                "--format",
+                format,
+            ])
+            .output()
+            .expect("run");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("json");
+    let column = json["diagnostics"][0]["span"]["start"]["column"]
+        .as_u64()
+        .expect("column");
+    assert!(column > 2000, "{column}");
+    let human = run("human");
+    assert!(
+        human.contains(&format!("tools.json:1:{column}\n")),
+        "{human}"
+    );
+    assert!(
+        human.len() < 4000,
+        "the long line is cropped: {} bytes",
+        human.len()
+    );
+}

@@ -12,6 +12,8 @@ use crate::source::{SourceFile, Span};
 /// Lines longer than this are cropped around the span so a 5 MB line stays readable.
 const MAX_SHOWN_LINE: usize = 400;
 const CROP_CONTEXT: usize = 80;
+/// A related place shares the primary snippet only when both fit in this many bytes.
+const MAX_SHARED_WINDOW: usize = 16 * 1024;
 
 /// Render diagnostics and the summary line.
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet: bool) -> String {
@@ -137,12 +139,12 @@ fn level(severity: Severity) -> Level<'static> {
 }
 
 fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
-    // Related places in the primary file share its snippet; others get one snippet per file.
-    let same_file: Vec<_> = d
-        .related
-        .iter()
-        .filter(|r| Arc::ptr_eq(&r.file, &d.file))
-        .collect();
+    // Related places near the primary one share its snippet; others (another file, or far
+    // along one huge line) get a snippet each, so no snippet grows to the size of the file.
+    let (same_file, others): (Vec<_>, Vec<_>) = d.related.iter().partition(|r| {
+        Arc::ptr_eq(&r.file, &d.file)
+            && window(&d.file, &[d.span, r.span]).text.len() <= MAX_SHARED_WINDOW
+    });
     let mut spans = vec![d.span];
     spans.extend(same_file.iter().map(|r| r.span));
     let w = window(&d.file, &spans);
@@ -167,11 +169,6 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
         .primary_title(title)
         .id(d.rule.code)
         .element(snippet);
-    let others: Vec<_> = d
-        .related
-        .iter()
-        .filter(|r| !Arc::ptr_eq(&r.file, &d.file))
-        .collect();
     let windows: Vec<_> = others
         .iter()
         .map(|r| (window(&r.file, &[r.span]), *r))
@@ -195,5 +192,34 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
         group = group.element(Level::HELP.message(help.as_str()));
     }
     let report: &[Group<'_>] = &[group];
-    renderer.render(report)
+    let mut text = renderer.render(report);
+    // A cropped window makes the renderer count columns from the crop, not the line start:
+    // put the true column back into each snippet's `path:line:col` header, in order.
+    let mut fixes = vec![header_fix(&d.file, &w, d.span)];
+    fixes.extend(windows.iter().map(|(w, r)| header_fix(&r.file, w, r.span)));
+    let mut cursor = text.find('\n').unwrap_or(0);
+    for (shown, actual) in fixes.into_iter().flatten() {
+        if let Some(at) = text[cursor..].find(&shown).map(|i| cursor + i) {
+            text.replace_range(at..at + shown.len(), &actual);
+            cursor = at + actual.len();
+        }
+    }
+    text
+}
+
+/// The header the renderer prints for a cropped window, and the one it should print.
+fn header_fix(file: &SourceFile, w: &Window<'_>, span: Span) -> Option<(String, String)> {
+    let pos = file.position(span.start);
+    let line_start = file.lines().line_start(pos.line)?;
+    if w.start <= line_start {
+        return None;
+    }
+    let shown = w
+        .text
+        .get(..span.start.saturating_sub(w.start))?
+        .chars()
+        .count()
+        + 1;
+    let header = |col: usize| format!("{}:{}:{col}", file.display, pos.line);
+    Some((header(shown), header(pos.column)))
 }
