@@ -86,14 +86,15 @@ fn unescape(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < body.len() {
-        if body[i..].starts_with(b"\\x") && i + 4 <= body.len() {
-            if let Ok(b) =
-                u8::from_str_radix(std::str::from_utf8(&body[i + 2..i + 4]).unwrap_or("zz"), 16)
-            {
-                out.push(b);
-                i += 4;
-                continue;
-            }
+        let hex = body
+            .get(i + 2..i + 4)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        if body[i..].starts_with(b"\\x")
+            && let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 4;
+            continue;
         }
         out.push(body[i]);
         i += 1;
