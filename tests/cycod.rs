@@ -724,7 +724,7 @@ fn real_world_corpus_gives_exactly_the_real_findings() {
         "pr-gh-pr-multi-comment.yaml:88:21 CYC012 error `{REPO_DIR}` is not a parameter of this tool",
         "pr-gh-pr-multi-comment.yaml:94:1 CYC001 error unknown key `detailed-help`",
         // A backtick escape (`\``) inside a double-quoted scalar: not valid YAML.
-        "pr-gh-pr-section-comment.yaml:68:20 SYN001 error while parsing a quoted scalar, found unknown escape character",
+        "pr-gh-pr-section-comment.yaml:68:71 SYN001 error while parsing a quoted scalar, found unknown escape character",
         "pr-gh-pr-summary-comment.yaml:1:7 CYC003 warning tool name `gh-pr-summary-comment` differs from its file name `pr-gh-pr-summary-comment`",
         "pr-gh-pr-summary-comment.yaml:23:21 CYC012 error `{REPO_DIR}` is not a parameter of this tool",
         "pr-gh-pr-summary-comment.yaml:30:3 CYC002 error environment variable `environment.variables` must be a string, found a mapping",

@@ -231,7 +231,27 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                     .label("duplicate key")
                     .help("remove one of the two keys; parsers disagree on which one wins");
             }
+            if e.kind == SyntaxErrorKind::Yaml && d.help.is_none() {
+                d = d.maybe_help(yaml_hint(&e.message).map(str::to_string));
+            }
             d
         })
         .collect()
+}
+
+/// The usual cause of a YAML parser message, said as a fix.
+fn yaml_hint(message: &str) -> Option<&'static str> {
+    if message.contains("mapping values are not allowed") {
+        Some(
+            "`: ` inside an unquoted value starts a new mapping: quote the whole value, or write it as a block scalar (`key: |` and the value indented on the next lines)",
+        )
+    } else if message.contains("unknown escape character") {
+        Some(
+            "inside double quotes only YAML escapes such as `\\n`, `\\\"` and `\\\\` are allowed: use single quotes or a block scalar for shell text",
+        )
+    } else if message.contains("tab") {
+        Some("YAML does not allow tabs for indentation: indent with spaces")
+    } else {
+        None
+    }
 }

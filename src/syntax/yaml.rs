@@ -68,6 +68,12 @@ pub fn parse(text: &str, base: usize) -> Parsed {
                             Span::new(at, at + usize::from(text[at..].starts_with('\t'))),
                         )
                     }
+                    // The parser marks the start of the scalar; point at the bad escape itself.
+                    ErrorKind::UnknownQuotedScalarEscape => {
+                        let span = bad_escape_after(text, offset)
+                            .unwrap_or_else(|| token_span(text, offset));
+                        (SyntaxErrorKind::Yaml, lowercase_first(&message), span)
+                    }
                     _ => (
                         SyntaxErrorKind::Yaml,
                         lowercase_first(&message),
@@ -106,6 +112,23 @@ fn tab_near(text: &str, offset: usize) -> Option<usize> {
         return Some(line_start + i);
     }
     text[offset..].find('\t').map(|i| offset + i)
+}
+
+/// The first backslash escape after `offset` (on the same line) that YAML's double-quoted
+/// scalars do not define, as a two-character span.
+fn bad_escape_after(text: &str, offset: usize) -> Option<Span> {
+    const VALID: &str = "0abt\tnvfre \"/\\N_LPxuU";
+    let line = &text[offset..text[offset..].find('\n').map_or(text.len(), |i| offset + i)];
+    let mut chars = line.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '\\' {
+            let (_, next) = chars.next()?;
+            if !VALID.contains(next) {
+                return Some(Span::new(offset + i, offset + i + 1 + next.len_utf8()));
+            }
+        }
+    }
+    None
 }
 
 /// The span of the token at `offset`: up to the next whitespace, at least one character.
@@ -540,6 +563,15 @@ mod tests {
         assert!(!parsed.errors.is_empty());
         let deep_block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
         assert!(!parse(&deep_block, 0).errors.is_empty());
+    }
+
+    #[test]
+    fn unknown_escapes_point_at_the_escape() {
+        let text = "a: \"ok \\n then \\` bad\"\n";
+        let parsed = parse(text, 0);
+        assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
+        let span = parsed.errors[0].span;
+        assert_eq!(&text[span.start..span.end], "\\`");
     }
 
     #[test]
