@@ -9,6 +9,7 @@ pub mod discover;
 pub mod formats;
 pub mod rules;
 pub mod schema;
+pub mod scope;
 pub mod source;
 pub mod suppress;
 pub mod syntax;
@@ -60,16 +61,9 @@ impl Report {
 /// Run discover → parse → lower → resolve → validate → lint over `options.paths`.
 pub fn check(options: &CheckOptions, config: &Config) -> Report {
     let classifier = Classifier::new(config);
-    let roots: Vec<PathBuf> = if options.paths.is_empty() {
-        vec![options.cwd.clone()]
-    } else {
-        options
-            .paths
-            .iter()
-            .map(|p| discover::normalize(&options.cwd.join(p)))
-            .collect()
-    };
-    let (found, walk_errors) = discover::discover(&roots, &classifier);
+    // Named files are reported on alone, but read with the repository around them.
+    let scope = scope::Scope::new(&options.paths, &options.cwd, config);
+    let (found, walk_errors) = discover::discover(&scope.roots, &classifier);
 
     let results: Vec<formats::FileResult> = found
         .par_iter()
@@ -181,9 +175,16 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
             }
         }
     }
+    diagnostics.retain(|d| scope.reports_on(&d.file.path));
+    suppressed.retain(|d| scope.reports_on(&d.file.path));
+    sources.retain(|f| scope.reports_on(&f.path));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let tools = results.iter().map(formats::FileResult::tool_count).sum();
+    let tools = results
+        .iter()
+        .filter(|r| scope.reports_on(&r.file.path))
+        .map(formats::FileResult::tool_count)
+        .sum();
     let summary = Summary::count(sources.len(), tools, &diagnostics);
     Report {
         diagnostics,
