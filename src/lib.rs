@@ -7,6 +7,7 @@ pub mod config;
 pub mod diagnostics;
 pub mod discover;
 pub mod formats;
+pub mod ir;
 pub mod rules;
 pub mod schema;
 pub mod scope;

@@ -740,6 +740,7 @@ fn synthetic(n: usize, deps: impl Fn(usize) -> Vec<String>) -> (Arc<SourceFile>,
                     optional: false,
                 })
                 .collect(),
+            doc: None,
         })
         .collect();
     (file, skills)

@@ -59,6 +59,8 @@ pub struct Tool {
     pub description: Option<String>,
     /// `command` (argv), when every element is a string.
     pub command: Vec<String>,
+    /// The entry's tree, kept for the bundle lowering (`crate::ir`).
+    pub doc: Option<crate::syntax::Node>,
 }
 
 /// Parse, lower, validate and lint one manifest.
@@ -233,7 +235,8 @@ impl Cx<'_> {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
-            let tool = self.tool(node, index, &mut seen, &mut programs);
+            let mut tool = self.tool(node, index, &mut seen, &mut programs);
+            tool.doc = Some(node.clone());
             manifest.tools.push(tool);
         }
         self.programs(&programs, tools.key_span);

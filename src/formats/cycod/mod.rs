@@ -34,6 +34,8 @@ pub struct Tool {
     pub inline_tools: Vec<String>,
     /// Names of the MCP servers defined inline under `with.mcps`.
     pub inline_mcps: Vec<String>,
+    /// The file's tree, kept for the bundle lowering (`crate::ir`).
+    pub doc: Option<crate::syntax::Node>,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -82,7 +84,8 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             item: Item::None,
         };
     };
-    let (tool, found) = lower::check_file(&file, &root);
+    let (mut tool, found) = lower::check_file(&file, &root);
+    tool.doc = Some(root);
     diagnostics.extend(found);
     FileResult {
         file,

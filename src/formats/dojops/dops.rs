@@ -151,6 +151,8 @@ pub struct Skill {
     pub name: Option<Name>,
     /// `dependencies` whose `skill` is a valid skill name.
     pub dependencies: Vec<Dependency>,
+    /// The front matter's tree, kept for the bundle lowering (`crate::ir`).
+    pub doc: Option<Node>,
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
@@ -201,7 +203,8 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
         }
         None => Gate::Continue,
     };
-    let SkillLowerer { lw, skill } = lower;
+    let SkillLowerer { lw, mut skill } = lower;
+    skill.doc = parsed.root;
     diags.extend(lw.diags.into_iter().map(with_consequence));
     if gate == Gate::Continue {
         diags.extend(check_sections(file, &fm));

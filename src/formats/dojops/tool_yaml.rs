@@ -95,6 +95,12 @@ pub struct Tool {
     pub name: Option<Name>,
     /// The input schema, when it was found and parsed.
     pub input_schema: Option<Arc<SourceFile>>,
+    /// The manifest's tree, kept for the bundle lowering (`crate::ir`).
+    pub doc: Option<Node>,
+    /// The input schema's tree, for the bundle lowering.
+    pub input_doc: Option<Node>,
+    /// The output schema's tree, for the bundle lowering.
+    pub output_doc: Option<Node>,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names.
@@ -134,6 +140,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         lower(&mut lw, map, &mut tool, &mut result.companions);
     }
     result.diagnostics.extend(lw.diags);
+    tool.doc = Some(root);
     result.item = FileItem::Dojops(Item::Tool(tool));
     result
 }
@@ -341,6 +348,9 @@ fn lower(
                     .collect()
             });
             tool.input_schema = Some(Arc::clone(&schema_file));
+            tool.input_doc = root;
+        } else {
+            tool.output_doc = root;
         }
         companions.push(schema_file);
     }

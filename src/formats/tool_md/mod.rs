@@ -150,6 +150,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
     }
     add_missing_help(&mut lw.diags, tool.file_stem.as_deref());
     diags.extend(lw.diags);
+    tool.doc = parsed.root;
     (tool, diags)
 }
 
@@ -181,6 +182,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
     }
     add_missing_help(&mut lw.diags, file_stem(file, ".agent.md").as_deref());
     diags.extend(lw.diags);
+    agent.doc = parsed.root;
     (agent, diags)
 }
 
