@@ -50,6 +50,36 @@ pub struct Report {
     pub suppressed: Vec<Diagnostic>,
     /// Counts.
     pub summary: Summary,
+    /// Every file reported on (definitions and the files they name), sorted by path.
+    pub files: Vec<Arc<SourceFile>>,
+}
+
+/// Content checked as if it were the file at `path`: an editor's unsaved buffer.
+#[derive(Debug, Clone)]
+pub struct Buffer {
+    /// Where the content belongs (relative to the working directory, or absolute).
+    pub path: PathBuf,
+    /// The content.
+    pub bytes: Vec<u8>,
+}
+
+/// A step of a check, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress {
+    /// Discovery is done: this many files will be read.
+    Found(usize),
+    /// One more file was read and parsed.
+    Loaded,
+}
+
+/// What a run takes beyond [`CheckOptions`]: content not on disk, and a progress callback.
+#[derive(Default)]
+pub struct Inputs<'a> {
+    /// Checked in place of the file at its path, which need not exist; the rest of the
+    /// repository is read as usual, but only this file is reported on.
+    pub buffer: Option<Buffer>,
+    /// Called as the check advances (from several threads).
+    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
 }
 
 impl Report {
@@ -61,14 +91,50 @@ impl Report {
 
 /// Run discover → parse → lower → resolve → validate → lint over `options.paths`.
 pub fn check(options: &CheckOptions, config: &Config) -> Report {
+    check_with(options, config, &Inputs::default())
+}
+
+/// [`check`], with a buffer in place of a file and progress reports.
+pub fn check_with(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> Report {
     let classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = scope::Scope::new(&options.paths, &options.cwd, config);
-    let (found, walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, walk_errors) = discover::discover(&scope.roots, &classifier);
+    let buffer = inputs
+        .buffer
+        .as_ref()
+        .map(|b| (discover::normalize(&options.cwd.join(&b.path)), b));
+    // A buffer whose file is not on disk yet (or not under the walked paths) is still read,
+    // if its name says its format.
+    if let Some((path, _)) = &buffer
+        && !found.iter().any(|d| d.path == *path)
+        && let Some(format) = classifier.classify_explicit(path)
+    {
+        found.push(discover::Discovered {
+            path: path.clone(),
+            format,
+        });
+    }
+    let progress = |step| {
+        if let Some(report) = inputs.progress {
+            report(step);
+        }
+    };
+    progress(Progress::Found(found.len()));
 
     let results: Vec<formats::FileResult> = found
         .par_iter()
-        .map(|d| formats::load(&d.path, display_path(&d.path, &options.cwd), d.format))
+        .map(|d| {
+            let display = display_path(&d.path, &options.cwd);
+            let result = match &buffer {
+                Some((path, b)) if *path == d.path => {
+                    formats::load_bytes(&d.path, display, d.format, b.bytes.clone())
+                }
+                _ => formats::load(&d.path, display, d.format),
+            };
+            progress(Progress::Loaded);
+            result
+        })
         .collect();
 
     let mut raw: Vec<Diagnostic> = results
@@ -179,6 +245,12 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
     diagnostics.retain(|d| scope.reports_on(&d.file.path));
     suppressed.retain(|d| scope.reports_on(&d.file.path));
     sources.retain(|f| scope.reports_on(&f.path));
+    // A buffer is reported on alone, as a file named on the command line is.
+    if let Some((path, _)) = &buffer {
+        diagnostics.retain(|d| d.file.path == *path);
+        suppressed.retain(|d| d.file.path == *path);
+        sources.retain(|f| f.path == *path);
+    }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let tools = results
@@ -186,10 +258,19 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
         .filter(|r| scope.reports_on(&r.file.path))
         .map(formats::FileResult::tool_count)
         .sum();
+    let tools = match &buffer {
+        Some((path, _)) => results
+            .iter()
+            .filter(|r| r.file.path == *path)
+            .map(formats::FileResult::tool_count)
+            .sum(),
+        None => tools,
+    };
     let summary = Summary::count(sources.len(), tools, &diagnostics);
     Report {
         diagnostics,
         suppressed,
         summary,
+        files: sources.into_iter().cloned().collect(),
     }
 }

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use toolc::config::{Config, ConfigError};
-use toolc::diagnostics::{Summary, human, json};
+use toolc::diagnostics::{OutputFormat, Summary, human, json, statistics};
 use toolc::rules::{self, Severity};
-use toolc::{CheckOptions, check};
+use toolc::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 
 #[derive(Parser)]
 #[command(
@@ -39,6 +39,31 @@ enum Command {
 enum Format {
     Human,
     Json,
+    /// GitHub Actions annotations
+    Github,
+    /// SARIF 2.1.0
+    Sarif,
+    /// JUnit XML
+    Junit,
+}
+
+impl Format {
+    fn output(self) -> OutputFormat {
+        match self {
+            Format::Human => OutputFormat::Human,
+            Format::Json => OutputFormat::Json,
+            Format::Github => OutputFormat::Github,
+            Format::Sarif => OutputFormat::Sarif,
+            Format::Junit => OutputFormat::Junit,
+        }
+    }
+}
+
+/// `toolc rules` prints a list, not diagnostics: only these two make sense.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ListFormat {
+    Human,
+    Json,
 }
 
 #[derive(Args)]
@@ -66,13 +91,22 @@ struct CheckArgs {
     /// Print diagnostics only: no summary line
     #[arg(short, long)]
     quiet: bool,
+    /// Also write FORMAT to PATH (repeatable), e.g. `sarif:toolc.sarif`
+    #[arg(long, value_name = "FORMAT:PATH")]
+    output_format: Vec<String>,
+    /// Print how many diagnostics each rule produced instead of the diagnostics
+    #[arg(long)]
+    statistics: bool,
+    /// Read the file's content from stdin and check it as if it were at PATH
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct RulesArgs {
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    format: ListFormat,
 }
 
 fn main() -> ExitCode {
@@ -116,6 +150,22 @@ fn run_check(args: CheckArgs) -> ExitCode {
             let summary = Summary::count(1, 0, &diags);
             match args.format {
                 Format::Json => print(&json::render(&diags, &summary)),
+                Format::Github | Format::Sarif | Format::Junit => {
+                    let report = Report {
+                        diagnostics: diags,
+                        suppressed: Vec::new(),
+                        summary,
+                        files: Vec::new(),
+                    };
+                    let text = toolc::diagnostics::render(
+                        args.format.output(),
+                        &report,
+                        &cwd,
+                        false,
+                        true,
+                    );
+                    print(&text)
+                }
                 Format::Human => {
                     eprint!(
                         "{}",
@@ -144,12 +194,67 @@ fn run_check(args: CheckArgs) -> ExitCode {
         select: args.select,
         ignore: args.ignore,
     };
-    let report = check(&options, &config);
-    let text = match args.format {
-        Format::Human => human::render(&report.diagnostics, &report.summary, color, args.quiet),
-        Format::Json => json::render(&report.diagnostics, &report.summary),
+    let targets = match parse_targets(&args.output_format) {
+        Ok(t) => t,
+        Err(message) => return usage_error(&message),
+    };
+    if args.statistics && !matches!(args.format, Format::Human | Format::Json) {
+        return usage_error(
+            "`--statistics` prints a table (`--format human`) or JSON (`--format json`); write other formats with `--output-format FORMAT:PATH`",
+        );
+    }
+    let buffer = match &args.stdin_filename {
+        Some(path) => match read_stdin(path) {
+            Ok(b) => Some(b),
+            Err(message) => return usage_error(&message),
+        },
+        None => None,
+    };
+    // Machine formats and editors (stdin) read stderr too; a bar there is noise.
+    let bar = (args.format == Format::Human
+        && buffer.is_none()
+        && !args.quiet
+        && std::io::stderr().is_terminal())
+    .then(LazyBar::new);
+    let on_progress = |step: Progress| {
+        if let Some(bar) = &bar {
+            bar.step(step);
+        }
+    };
+    let inputs = Inputs {
+        buffer,
+        progress: Some(&on_progress),
+    };
+    let report = check_with(&options, &config, &inputs);
+    if let Some(bar) = &bar {
+        bar.finish();
+    }
+    let text = if args.statistics {
+        match args.format {
+            Format::Json => statistics::render_json(&report.diagnostics),
+            _ if args.quiet => statistics::render_human(&report.diagnostics),
+            _ => format!(
+                "{}{}\n",
+                statistics::render_human(&report.diagnostics),
+                human::summary_line(&report.summary)
+            ),
+        }
+    } else {
+        toolc::diagnostics::render(
+            args.format.output(),
+            &report,
+            &options.cwd,
+            color,
+            args.quiet,
+        )
     };
     print(&text);
+    for (format, path) in &targets {
+        let text = toolc::diagnostics::render(*format, &report, &options.cwd, false, false);
+        if let Err(e) = std::fs::write(path, text) {
+            return usage_error(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
     let threshold = if args.deny_warnings {
         Severity::Warning
     } else {
@@ -165,7 +270,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
 fn run_rules(args: &RulesArgs) -> ExitCode {
     let all = rules::all();
     match args.format {
-        Format::Json => {
+        ListFormat::Json => {
             let list: Vec<_> = all
                 .iter()
                 .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.as_str(), "formats": r.formats, "summary": r.summary}))
@@ -174,7 +279,7 @@ fn run_rules(args: &RulesArgs) -> ExitCode {
             text.push('\n');
             print(&text)
         }
-        Format::Human => {
+        ListFormat::Human => {
             let name_width = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
             let mut text = String::new();
             for r in &all {
@@ -211,5 +316,105 @@ fn run_explain(query: &str) -> ExitCode {
     match rules::page(rule) {
         Some(page) => print(page),
         None => usage_error(&format!("rule {} has no documentation page", rule.code)),
+    }
+}
+
+/// `--output-format FORMAT:PATH` values, checked before anything runs.
+fn parse_targets(values: &[String]) -> Result<Vec<(OutputFormat, PathBuf)>, String> {
+    let names = || {
+        OutputFormat::ALL
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    values
+        .iter()
+        .map(|value| {
+            let Some((name, path)) = value.split_once(':').filter(|(_, p)| !p.is_empty()) else {
+                return Err(format!(
+                    "`--output-format {value}`: expected FORMAT:PATH, e.g. `sarif:toolc.sarif`"
+                ));
+            };
+            let format = OutputFormat::parse(name).ok_or_else(|| {
+                format!(
+                    "`--output-format {value}`: unknown format `{name}` (one of {})",
+                    names()
+                )
+            })?;
+            Ok((format, PathBuf::from(path)))
+        })
+        .collect()
+}
+
+/// The buffer of `--stdin-filename PATH`: stdin's bytes, to be checked as the file at PATH.
+fn read_stdin(path: &std::path::Path) -> Result<Buffer, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let limit = toolc::formats::MAX_READ_BYTES;
+    std::io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "stdin is over {} MiB; toolc does not read files that large",
+            limit / (1024 * 1024)
+        ));
+    }
+    Ok(Buffer {
+        path: path.to_path_buf(),
+        bytes,
+    })
+}
+
+/// A progress bar on stderr that stays hidden unless the run turns out to be long: most runs
+/// end before a bar would be worth drawing.
+struct LazyBar {
+    bar: indicatif::ProgressBar,
+    start: std::time::Instant,
+    shown: std::sync::atomic::AtomicBool,
+}
+
+impl LazyBar {
+    /// How long a run goes on before the bar appears.
+    const DELAY: std::time::Duration = std::time::Duration::from_millis(300);
+
+    fn new() -> LazyBar {
+        let bar = indicatif::ProgressBar::hidden();
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} reading {pos}/{len} files {wide_bar}",
+        ) {
+            bar.set_style(style);
+        }
+        LazyBar {
+            bar,
+            start: std::time::Instant::now(),
+            shown: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn step(&self, step: Progress) {
+        use std::sync::atomic::Ordering;
+        match step {
+            Progress::Found(n) => self.bar.set_length(n as u64),
+            Progress::Loaded => {
+                self.bar.inc(1);
+                if self.start.elapsed() >= Self::DELAY
+                    && self
+                        .shown
+                        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                {
+                    self.bar
+                        .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
     }
 }

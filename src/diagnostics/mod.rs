@@ -1,7 +1,11 @@
 //! The one diagnostic model every pass produces, and one emitter per output format.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod sarif;
+pub mod statistics;
 
 use std::sync::Arc;
 
@@ -162,4 +166,56 @@ pub fn did_you_mean<'a>(
         .filter(|(score, _)| *score >= 0.84)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
+}
+
+/// An output format of `toolc check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// rustc-style text for people.
+    Human,
+    /// The JSON contract (`docs/json-output.md`).
+    Json,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// SARIF 2.1.0.
+    Sarif,
+    /// JUnit XML.
+    Junit,
+}
+
+impl OutputFormat {
+    /// Every format, by the name the command line uses.
+    pub const ALL: [(&'static str, OutputFormat); 5] = [
+        ("human", OutputFormat::Human),
+        ("json", OutputFormat::Json),
+        ("github", OutputFormat::Github),
+        ("sarif", OutputFormat::Sarif),
+        ("junit", OutputFormat::Junit),
+    ];
+
+    /// The format called `name`.
+    pub fn parse(name: &str) -> Option<OutputFormat> {
+        OutputFormat::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+}
+
+/// Render a report in `format`. `root` is the working directory (SARIF's `%SRCROOT%`);
+/// `color` and `quiet` only matter to the human format.
+pub fn render(
+    format: OutputFormat,
+    report: &crate::Report,
+    root: &std::path::Path,
+    color: bool,
+    quiet: bool,
+) -> String {
+    match format {
+        OutputFormat::Human => human::render(&report.diagnostics, &report.summary, color, quiet),
+        OutputFormat::Json => json::render(&report.diagnostics, &report.summary),
+        OutputFormat::Github => github::render(&report.diagnostics),
+        OutputFormat::Sarif => sarif::render(&report.diagnostics, &report.suppressed, root),
+        OutputFormat::Junit => junit::render(&report.files, &report.diagnostics),
+    }
 }

@@ -73,6 +73,16 @@ impl FileResult {
 /// Read, parse and lower one discovered file.
 pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
     let (file, fatal) = read_source(path, display, format);
+    load_source(file, fatal, format)
+}
+
+/// Parse and lower content given directly (an editor's unsaved buffer) as the file at `path`.
+pub fn load_bytes(path: &Path, display: String, format: FormatId, bytes: Vec<u8>) -> FileResult {
+    let (file, fatal) = decode(path, display, format, bytes);
+    load_source(file, fatal, format)
+}
+
+fn load_source(file: Arc<SourceFile>, fatal: Option<Diagnostic>, format: FormatId) -> FileResult {
     if let Some(d) = fatal {
         return FileResult {
             file,

@@ -136,6 +136,24 @@ pub fn page(rule: &Rule) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// The repository toolc is published from (`repository` in Cargo.toml).
+pub fn repository_url() -> &'static str {
+    match env!("CARGO_PKG_REPOSITORY") {
+        "" => "https://github.com/toolc/toolc",
+        url => url,
+    }
+}
+
+/// Where a rule's page is published: `<repository>/blob/main/rules/<CODE>.md`. Codes are
+/// forever, so the URL is stable; SARIF's `helpUri` points here.
+pub fn page_url(rule: &Rule) -> String {
+    format!(
+        "{}/blob/main/rules/{}.md",
+        repository_url().trim_end_matches('/'),
+        rule.code
+    )
+}
+
 /// Every embedded page as (code, text).
 pub fn pages() -> &'static [(&'static str, &'static str)] {
     pages::PAGES

@@ -1,0 +1,87 @@
+//! `--format github`: one GitHub Actions workflow command per diagnostic, which GitHub shows
+//! as an annotation on the pull request's diff.
+//!
+//! `::error file=PATH,line=L,col=C,endLine=L2,endColumn=C2,title=toolc (CODE name)::message`
+
+use std::fmt::Write as _;
+
+use super::Diagnostic;
+use crate::rules::Severity;
+
+/// Render every diagnostic as a workflow command, one per line.
+pub fn render(diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        render_one(&mut out, d);
+    }
+    out
+}
+
+fn render_one(out: &mut String, d: &Diagnostic) {
+    let command = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    };
+    let start = d.file.position(d.span.start);
+    let end = d.file.position(d.span.end);
+    let title = format!("toolc ({} {})", d.rule.code, d.rule.name);
+    // The message is the annotation's body; the help goes on its own line under it, as in
+    // the human output, so the fix is visible on the diff without opening the log.
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        let _ = write!(message, "\nhelp: {help}");
+    }
+    let _ = writeln!(
+        out,
+        "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        escape_property(&d.file.display),
+        start.line,
+        start.column,
+        end.line,
+        end.column,
+        escape_property(&title),
+        escape_data(&message),
+    );
+}
+
+/// Escape a command's message: GitHub's runner decodes `%25`, `%0D` and `%0A`.
+pub fn escape_data(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escape a property value: as the message, plus `:` and `,`, which end a property.
+pub fn escape_property(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' => out.push_str("%3A"),
+            ',' => out.push_str("%2C"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(escape_data("50% a:b,c\r\nd"), "50%25 a:b,c%0D%0Ad");
+        assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+    }
+}
