@@ -186,6 +186,13 @@ pub fn lower_all(results: &[FileResult]) -> (Vec<Lowered<'_>>, Vec<LeftOut>) {
     let mut tools = Vec::new();
     let mut left_out = Vec::new();
     for r in results {
+        // A file that breaks a hard rule is not compiled (DESIGN.md §2, validate).
+        if r.diagnostics
+            .iter()
+            .any(|d| d.severity == crate::rules::Severity::Error)
+        {
+            continue;
+        }
         for t in lower_file(r) {
             let project = crate::formats::dojops::project_of(&r.file.path);
             let is_dojops = matches!(r.item, Item::Dojops(_));

@@ -3,6 +3,7 @@
 //! The pipeline is discover → parse → lower → resolve → validate → lint → emit; [`check`]
 //! runs it and returns every diagnostic, sorted by path and position.
 
+pub mod bundle;
 pub mod config;
 pub mod diagnostics;
 pub mod discover;
@@ -96,6 +97,15 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
 
 /// [`check`], with a buffer in place of a file and progress reports.
 pub fn check_with(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> Report {
+    run(options, config, inputs).0
+}
+
+/// [`check`], and what `build` would write from the same files.
+pub fn check_and_compile(options: &CheckOptions, config: &Config) -> (Report, bundle::Compiled) {
+    run(options, config, &Inputs::default())
+}
+
+fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report, bundle::Compiled) {
     let classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = scope::Scope::new(&options.paths, &options.cwd, config);
@@ -142,6 +152,8 @@ pub fn check_with(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) 
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
     raw.extend(formats::resolve(&results));
+    let (compiled, compat) = bundle::compile(&results, config);
+    raw.extend(compat);
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -267,10 +279,11 @@ pub fn check_with(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) 
         None => tools,
     };
     let summary = Summary::count(sources.len(), tools, &diagnostics);
-    Report {
+    let report = Report {
         diagnostics,
         suppressed,
         summary,
         files: sources.into_iter().cloned().collect(),
-    }
+    };
+    (report, compiled)
 }

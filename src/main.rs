@@ -4,6 +4,8 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod build_cmd;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use toolc::config::{Config, ConfigError};
@@ -26,6 +28,8 @@ struct Cli {
 enum Command {
     /// Validate and lint tool definitions (default path: `.`)
     Check(CheckArgs),
+    /// Check, then write agent-ready bundles (OpenAI, Anthropic, MCP, Gemini, toolc)
+    Build(build_cmd::BuildArgs),
     /// List every rule: code, name, default severity, formats
     Rules(RulesArgs),
     /// Print a rule's documentation page
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => run_check(args),
+        Command::Build(args) => build_cmd::run(args),
         Command::Rules(args) => run_rules(&args),
         Command::Explain { rule } => run_explain(&rule),
     }

@@ -1,0 +1,158 @@
+//! `toolc build`: argument handling for the bundle build; the work is in `toolc::bundle`.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use toolc::bundle::{self, Target};
+use toolc::config::{Config, ConfigError};
+use toolc::diagnostics::{Summary, human};
+use toolc::rules::Severity;
+use toolc::{CheckOptions, check_and_compile};
+
+/// `toolc build` arguments.
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Files or directories to build from (default: `.`)
+    paths: Vec<PathBuf>,
+    /// Folder to write the bundles to
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Targets (comma-separated or repeated): openai, anthropic, mcp, gemini, bundle; default:
+    /// `[build] targets` in toolc.toml, else all
+    #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
+    target: Vec<String>,
+    /// Write nothing; exit 1 when the bundles in DIR are not what a build would write now
+    #[arg(long)]
+    check: bool,
+    /// Use this configuration file instead of searching for `toolc.toml`
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Never colour the output
+    #[arg(long)]
+    no_color: bool,
+    /// Print diagnostics only: no summary line
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+/// Run `toolc build`.
+pub fn run(args: BuildArgs) -> ExitCode {
+    let Ok(cwd) = std::env::current_dir() else {
+        return fail("cannot determine the working directory");
+    };
+    let color =
+        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let mut config = match Config::discover(&cwd, args.config.as_deref()) {
+        Ok(c) => c,
+        Err(ConfigError::Invalid(diags)) => {
+            let summary = Summary::count(1, 0, &diags);
+            eprint!("{}", human::render(&diags, &summary, false, true));
+            return fail("invalid configuration; nothing was built");
+        }
+        Err(e @ ConfigError::Io { .. }) => return fail(&e.to_string()),
+    };
+    let targets: Vec<Target> = if args.target.is_empty() {
+        bundle::configured_targets(&config)
+    } else {
+        let mut targets = Vec::new();
+        for name in &args.target {
+            match Target::parse(name) {
+                Some(t) => targets.push(t),
+                None => {
+                    return fail(&format!(
+                        "`{name}` is not a build target; known targets: openai, anthropic, mcp, gemini, bundle"
+                    ));
+                }
+            }
+        }
+        targets.sort();
+        targets.dedup();
+        // CMP rules follow the targets being built, not the configured ones.
+        config.build_targets = Some(targets.iter().map(|t| t.as_str().to_string()).collect());
+        targets
+    };
+    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
+        return fail(&format!("{}: no such file or directory", missing.display()));
+    }
+    let options = CheckOptions {
+        paths: args.paths,
+        cwd: cwd.clone(),
+        ..CheckOptions::default()
+    };
+    let (report, compiled) = check_and_compile(&options, &config);
+    if !report.diagnostics.is_empty() {
+        let text = human::render(&report.diagnostics, &report.summary, color, args.quiet);
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+    if report.fails_at(Severity::Error) {
+        eprintln!(
+            "error: {} error(s) found; nothing was written to {}",
+            report.summary.errors,
+            args.out.display()
+        );
+        return ExitCode::from(1);
+    }
+    let problems = bundle::problems(&compiled, &targets);
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("error: {p}");
+        }
+        eprintln!(
+            "error: the targets cannot take these tools; nothing was written to {}",
+            args.out.display()
+        );
+        return ExitCode::from(1);
+    }
+    let out_dir = cwd.join(&args.out);
+    let outputs = bundle::render(&compiled, &targets);
+    for l in &compiled.left_out {
+        eprintln!(
+            "note: `{}` ({}) is not bundled: {}",
+            l.name, l.path, l.reason
+        );
+    }
+    if args.check {
+        let stale = bundle::stale(&out_dir, &outputs);
+        if stale.is_empty() {
+            if !args.quiet {
+                eprintln!(
+                    "{} bundle file(s) in {} are up to date",
+                    outputs.len(),
+                    args.out.display()
+                );
+            }
+            return ExitCode::SUCCESS;
+        }
+        for path in &stale {
+            eprintln!("out of date: {}", args.out.join(path).display());
+        }
+        eprintln!(
+            "error: the bundles in {} are not what `toolc build` writes now; run it and commit the result",
+            args.out.display()
+        );
+        return ExitCode::from(1);
+    }
+    if let Err(e) = bundle::write_all(&out_dir, &outputs) {
+        return fail(&format!("cannot write to {}: {e}", args.out.display()));
+    }
+    if !args.quiet {
+        eprintln!(
+            "wrote {} file(s) to {} ({} tool(s), {} agent(s))",
+            outputs.len(),
+            args.out.display(),
+            compiled.tools.len(),
+            compiled.agents.len()
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,99 @@
+//! `agents/<agent_id>.json`: each `*.agent.md` with its tools resolved. Tools are given by
+//! reference — their canonical name, the `name` in every target file and in
+//! `toolc.bundle.json` — so one agent file serves every provider.
+
+use serde::Serialize;
+
+use crate::formats::tool_md::{self, Agent};
+use crate::formats::{FileResult, Item};
+use crate::ir::Tool;
+
+/// One compiled agent.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AgentBundle {
+    /// `agent_id`.
+    pub agent_id: String,
+    /// `meta.name`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The agent file.
+    pub path: String,
+    /// The tools it may call, in the order the agent lists them.
+    pub tools: Vec<AgentTool>,
+    /// `policies.require_human_approval`: every call waits for a human.
+    pub approval_for_every_call: bool,
+    /// What the model is told about when to use each tool, from `use_guidance`.
+    pub instructions: String,
+}
+
+/// One tool of an agent.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AgentTool {
+    /// The tool's canonical name.
+    pub name: String,
+    /// `approval_required` on the ref, or the guardrail `require_user_confirmation_for`, or
+    /// the agent-wide approval.
+    pub approval_required: bool,
+}
+
+/// Every agent with an id, sorted by id. References that do not resolve were reported by the
+/// check (REF rules); they are not listed.
+pub fn compile(results: &[FileResult], tools: &[Tool]) -> Vec<AgentBundle> {
+    let mut out: Vec<AgentBundle> = results
+        .iter()
+        .filter_map(|r| match &r.item {
+            Item::ToolMd(tool_md::Item::Agent(a)) => agent(a, &r.file.display, tools),
+            _ => None,
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.agent_id, &a.path).cmp(&(&b.agent_id, &b.path)));
+    out
+}
+
+fn agent(a: &Agent, path: &str, tools: &[Tool]) -> Option<AgentBundle> {
+    let id = a.id.as_ref()?;
+    let mut list = Vec::new();
+    let mut instructions = String::new();
+    for r in &a.refs {
+        // Agents reference `*.tool.md` ids.
+        let Some(tool) = tools
+            .iter()
+            .find(|t| t.name == r.id && t.provenance.format == "tool-md")
+        else {
+            continue;
+        };
+        let confirm = a.confirmations.iter().any(|c| c.value == r.id);
+        list.push(AgentTool {
+            name: tool.name.clone(),
+            approval_required: r.approval_required || confirm || a.approval_for_every_call,
+        });
+        if let Some(g) = &tool.guidance {
+            instructions.push_str(&format!("## {}\n", tool.name));
+            for u in &g.use_when {
+                instructions.push_str(&format!("- Use when {u}.\n"));
+            }
+            for u in &g.avoid_when {
+                instructions.push_str(&format!("- Do not use when {u}.\n"));
+            }
+            if let Some(s) = &g.side_effects {
+                instructions.push_str(&format!("- Side effects: {}\n", s.trim()));
+            }
+            instructions.push('\n');
+        }
+    }
+    let name = a
+        .doc
+        .as_ref()
+        .and_then(|d| d.value("meta"))
+        .and_then(|m| m.value("name"))
+        .and_then(crate::syntax::Node::as_str)
+        .map(str::to_string);
+    Some(AgentBundle {
+        agent_id: id.value.clone(),
+        name,
+        path: path.to_string(),
+        tools: list,
+        approval_for_every_call: a.approval_for_every_call,
+        instructions: instructions.trim_end().to_string(),
+    })
+}

@@ -1,0 +1,40 @@
+//! `toolc.bundle.json`: the canonical IR of every tool, with provenance.
+
+use serde::Serialize;
+
+use super::to_json_bytes;
+use crate::ir::{LeftOut, Tool};
+
+/// The bundle format's version; bumped on an incompatible change.
+pub const BUNDLE_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Bundle<'a> {
+    version: u32,
+    tools: &'a [Tool],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    left_out: Vec<Skipped<'a>>,
+}
+
+#[derive(Serialize)]
+struct Skipped<'a> {
+    name: &'a str,
+    path: &'a str,
+    reason: &'a str,
+}
+
+/// The file's bytes.
+pub fn render(tools: &[Tool], left_out: &[LeftOut]) -> Vec<u8> {
+    to_json_bytes(&Bundle {
+        version: BUNDLE_VERSION,
+        tools,
+        left_out: left_out
+            .iter()
+            .map(|l| Skipped {
+                name: &l.name,
+                path: &l.path,
+                reason: &l.reason,
+            })
+            .collect(),
+    })
+}

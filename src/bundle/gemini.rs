@@ -1,0 +1,221 @@
+//! `gemini.tools.json`: `functionDeclarations` with each schema converted to Gemini's
+//! OpenAPI 3.0 subset. A keyword the subset cannot express is a problem (CMP rule), never
+//! silently dropped; only annotations that constrain nothing are left out.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::openai::escape;
+use super::to_json_bytes;
+use crate::ir::Tool;
+
+/// Keywords of the subset, kept as they are (`type` is converted).
+const SUPPORTED: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "properties",
+    "required",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "default",
+    "example",
+    "propertyOrdering",
+];
+/// Annotations that constrain no value: leaving them out changes nothing the model may send.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+/// String formats Gemini accepts.
+const STRING_FORMATS: &[&str] = &["enum", "date-time"];
+
+/// A schema keyword Gemini cannot take: where, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// JSON pointer into the input schema.
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct File {
+    function_declarations: Vec<Declaration>,
+}
+
+#[derive(Serialize)]
+struct Declaration {
+    name: String,
+    description: String,
+    parameters: Value,
+}
+
+/// The file's bytes. Tools whose schema cannot be converted were reported (CMP) and the
+/// build stopped; should one get here, it is left out rather than half-converted.
+pub fn render(tools: &[Tool]) -> Vec<u8> {
+    let declarations = tools
+        .iter()
+        .filter_map(|t| {
+            convert(&t.input_schema).ok().map(|parameters| Declaration {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                parameters,
+            })
+        })
+        .collect();
+    to_json_bytes(&File {
+        function_declarations: declarations,
+    })
+}
+
+/// Convert a JSON Schema to Gemini's subset, or say everything that stands in the way.
+pub fn convert(schema: &Value) -> Result<Value, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let out = convert_at(schema, "", &mut problems);
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
+    let Value::Object(map) = schema else {
+        problems.push(Problem {
+            pointer: at.to_string(),
+            message: "a boolean schema has no Gemini equivalent".into(),
+        });
+        return Value::Null;
+    };
+    let mut out = Map::new();
+    let mut problem = |key: &str, message: String| {
+        problems.push(Problem {
+            pointer: format!("{at}/{}", escape(key)),
+            message,
+        });
+    };
+    let mut nested: Vec<(&str, &Value)> = Vec::new();
+    for (key, value) in map {
+        match key.as_str() {
+            "type" => match gemini_type(value) {
+                Ok((ty, nullable)) => {
+                    out.insert("type".into(), Value::String(ty.into()));
+                    if nullable {
+                        out.insert("nullable".into(), Value::Bool(true));
+                    }
+                }
+                Err(m) => problem(key, m),
+            },
+            // Gemini only ever produces the declared properties: `false` says what it does
+            // anyway. Anything else (extra properties allowed or typed) it cannot express.
+            "additionalProperties" if *value == Value::Bool(false) => {}
+            "format" => {
+                let ty = map.get("type").and_then(Value::as_str);
+                let ok = match (ty, value.as_str()) {
+                    (Some("string"), Some(f)) => STRING_FORMATS.contains(&f),
+                    (Some("integer"), Some(f)) => ["int32", "int64"].contains(&f),
+                    (Some("number"), Some(f)) => ["float", "double"].contains(&f),
+                    _ => false,
+                };
+                if ok {
+                    out.insert(key.clone(), value.clone());
+                } else {
+                    problem(
+                        key,
+                        format!(
+                            "`format: {}` is not one Gemini accepts for this type (strings: enum, date-time; integers: int32, int64; numbers: float, double)",
+                            value
+                        ),
+                    );
+                }
+            }
+            "properties" | "items" | "anyOf" => nested.push((key, value)),
+            k if SUPPORTED.contains(&k) => {
+                out.insert(key.clone(), value.clone());
+            }
+            k if ANNOTATIONS.contains(&k) => {}
+            k => problem(k, format!("`{k}` is not in Gemini's schema subset")),
+        }
+    }
+    for (key, value) in nested {
+        let here = format!("{at}/{key}");
+        let converted = match (key, value) {
+            ("properties", Value::Object(props)) => Value::Object(
+                props
+                    .iter()
+                    .map(|(name, sub)| {
+                        let at = format!("{here}/{}", escape(name));
+                        (name.clone(), convert_at(sub, &at, problems))
+                    })
+                    .collect(),
+            ),
+            ("anyOf", Value::Array(subs)) => Value::Array(
+                subs.iter()
+                    .enumerate()
+                    .map(|(i, sub)| convert_at(sub, &format!("{here}/{i}"), problems))
+                    .collect(),
+            ),
+            ("items", sub @ Value::Object(_)) => convert_at(sub, &here, problems),
+            _ => {
+                problems.push(Problem {
+                    pointer: here,
+                    message: format!("`{key}` has a shape Gemini cannot take"),
+                });
+                continue;
+            }
+        };
+        out.insert(key.into(), converted);
+    }
+    Value::Object(out)
+}
+
+/// A JSON Schema `type` as Gemini's upper-case `Type`, plus whether it was nullable
+/// (`["string", "null"]` is `STRING` with `nullable: true`).
+fn gemini_type(value: &Value) -> Result<(&'static str, bool), String> {
+    let one = |name: &str| -> Result<&'static str, String> {
+        Ok(match name {
+            "string" => "STRING",
+            "number" => "NUMBER",
+            "integer" => "INTEGER",
+            "boolean" => "BOOLEAN",
+            "array" => "ARRAY",
+            "object" => "OBJECT",
+            other => return Err(format!("type `{other}` has no Gemini equivalent")),
+        })
+    };
+    match value {
+        Value::String(s) => one(s).map(|t| (t, false)),
+        Value::Array(types) => {
+            let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+            let non_null: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
+            match non_null.as_slice() {
+                [single] if named.len() == 2 && named.len() == types.len() => {
+                    one(single).map(|t| (t, true))
+                }
+                _ => Err(format!(
+                    "a type array ({value}) is not supported by Gemini; only `[T, \"null\"]` converts (to `nullable`)"
+                )),
+            }
+        }
+        _ => Err("`type` must be a string".into()),
+    }
+}

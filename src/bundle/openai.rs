@@ -1,0 +1,171 @@
+//! `openai.tools.json`: the Chat Completions `tools` array. `strict: true` is set only where
+//! the schema meets strict mode's rules, since OpenAI rejects a strict tool whose schema does
+//! not.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::to_json_bytes;
+use crate::ir::Tool;
+
+/// Keywords strict mode does not support (OpenAI structured outputs).
+pub const STRICT_UNSUPPORTED: &[&str] = &[
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "contains",
+    "uniqueItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+/// Strict mode's limits: properties in all, levels of nesting, enum values in all.
+pub const STRICT_MAX_PROPERTIES: usize = 5000;
+/// Deepest object nesting strict mode accepts.
+pub const STRICT_MAX_DEPTH: usize = 10;
+/// Most enum values (over the whole schema) strict mode accepts.
+pub const STRICT_MAX_ENUM_VALUES: usize = 1000;
+/// Most tools one request may carry.
+pub const MAX_TOOLS: usize = 128;
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    r#type: &'static str,
+    function: Function<'a>,
+}
+
+#[derive(Serialize)]
+struct Function<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    strict: bool,
+}
+
+/// The file's bytes.
+pub fn render(tools: &[Tool]) -> Vec<u8> {
+    let entries: Vec<Entry<'_>> = tools
+        .iter()
+        .map(|t| Entry {
+            r#type: "function",
+            function: Function {
+                name: &t.name,
+                description: &t.description,
+                parameters: &t.input_schema,
+                strict: strict_violations(&t.input_schema).is_empty(),
+            },
+        })
+        .collect();
+    to_json_bytes(&entries)
+}
+
+/// Why a schema cannot be used in strict mode: (JSON pointer, reason). Empty: it can.
+pub fn strict_violations(schema: &Value) -> Vec<(String, String)> {
+    let mut walk = StrictWalk::default();
+    walk.visit(schema, String::new(), 0);
+    if walk.properties > STRICT_MAX_PROPERTIES {
+        walk.out.push((
+            String::new(),
+            format!(
+                "{} properties in all, over strict mode's {STRICT_MAX_PROPERTIES}",
+                walk.properties
+            ),
+        ));
+    }
+    if walk.enum_values > STRICT_MAX_ENUM_VALUES {
+        walk.out.push((
+            String::new(),
+            format!(
+                "{} enum values in all, over strict mode's {STRICT_MAX_ENUM_VALUES}",
+                walk.enum_values
+            ),
+        ));
+    }
+    walk.out
+}
+
+#[derive(Default)]
+struct StrictWalk {
+    out: Vec<(String, String)>,
+    properties: usize,
+    enum_values: usize,
+}
+
+impl StrictWalk {
+    fn visit(&mut self, schema: &Value, at: String, depth: usize) {
+        let Value::Object(map) = schema else { return };
+        for key in STRICT_UNSUPPORTED {
+            if map.contains_key(*key) {
+                self.out
+                    .push((at.clone(), format!("`{key}` is not supported")));
+            }
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            self.enum_values += values.len();
+        }
+        let is_object = map.get("type").and_then(Value::as_str) == Some("object")
+            || map.contains_key("properties");
+        if is_object {
+            if depth > STRICT_MAX_DEPTH {
+                self.out.push((
+                    at.clone(),
+                    format!("objects nest deeper than strict mode's {STRICT_MAX_DEPTH} levels"),
+                ));
+                return;
+            }
+            if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+                self.out.push((
+                    at.clone(),
+                    "an object without `additionalProperties: false`".into(),
+                ));
+            }
+            let required: Vec<&str> = map
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if let Some(Value::Object(props)) = map.get("properties") {
+                self.properties += props.len();
+                for (name, sub) in props {
+                    if !required.contains(&name.as_str()) {
+                        self.out.push((
+                            format!("{at}/properties/{}", escape(name)),
+                            format!("property `{name}` is not in `required`"),
+                        ));
+                    }
+                    self.visit(sub, format!("{at}/properties/{}", escape(name)), depth + 1);
+                }
+            }
+        }
+        for key in ["items", "additionalProperties"] {
+            if let Some(sub @ Value::Object(_)) = map.get(key) {
+                self.visit(sub, format!("{at}/{key}"), depth);
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(subs)) = map.get(key) {
+                for (i, sub) in subs.iter().enumerate() {
+                    self.visit(sub, format!("{at}/{key}/{i}"), depth);
+                }
+            }
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(Value::Object(defs)) = map.get(key) {
+                for (name, sub) in defs {
+                    self.visit(sub, format!("{at}/{key}/{}", escape(name)), depth);
+                }
+            }
+        }
+    }
+}
+
+/// A JSON-pointer token (RFC 6901).
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
