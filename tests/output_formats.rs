@@ -539,3 +539,36 @@ fn stdin_filename_checks_the_buffer_with_the_repository_around_it() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn machine_formats_report_a_bad_configuration_and_exit_2() {
+    let repo = Repo::with(&[("toolc.toml", "[rules]\nNOPE001 = \"off\"\n")]);
+    let out = toolc(&repo.root, &["check", "--format", "sarif"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    assert_valid_sarif(&log);
+    assert_eq!(
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "toolc.toml"
+    );
+    let out = toolc(&repo.root, &["check", "--format", "github"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).starts_with("::error file=toolc.toml,"));
+    let out = toolc(&repo.root, &["check", "--format", "junit"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("<failure"));
+}
+
+#[test]
+fn clean_repository_in_every_format() {
+    let repo = Repo::with(&[("tools/send-email.tool.md", SEND_EMAIL)]);
+    let out = toolc(&repo.root, &["check", "--format", "github"], None);
+    assert_eq!((out.status.code(), stdout(&out)), (Some(0), String::new()));
+    let out = toolc(&repo.root, &["check", "--format", "sarif"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    assert_valid_sarif(&log);
+    assert_eq!(log["runs"][0]["results"], Value::Array(vec![]));
+    let out = toolc(&repo.root, &["check", "--format", "junit"], None);
+    assert!(stdout(&out).contains("tests=\"1\" failures=\"0\""));
+}
