@@ -254,8 +254,8 @@ fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report,
             }
         }
     }
-    diagnostics.retain(|d| scope.reports_on(&d.file.path));
-    suppressed.retain(|d| scope.reports_on(&d.file.path));
+    diagnostics.retain(|d| scope.reports(d));
+    suppressed.retain(|d| scope.reports(d));
     sources.retain(|f| scope.reports_on(&f.path));
     // A buffer is reported on alone, as a file named on the command line is.
     if let Some((path, _)) = &buffer {

@@ -3,12 +3,13 @@
 //! Given folders, toolc walks them and reports on everything found. Given files (as pre-commit
 //! passes the staged ones), it still loads the whole repository around them, because duplicate
 //! names, references and policy are only right when every file is seen, and then reports only
-//! on the named files.
+//! on the named files (and on findings elsewhere that point into them).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::config::Config;
+use crate::diagnostics::Diagnostic;
 use crate::discover::normalize;
 
 /// The paths to walk and the filter on what is reported.
@@ -61,6 +62,19 @@ impl Scope {
                 dirs,
             }),
         }
+    }
+
+    /// True when `d` is to be reported: its file is in scope, or one of its related places is
+    /// in a named file. The second matters for pre-commit: staging a tool that duplicates a
+    /// committed one's name, or disabling a tool an agent uses, puts the error on the other
+    /// file, and the commit that caused it should still fail.
+    pub fn reports(&self, d: &Diagnostic) -> bool {
+        self.reports_on(&d.file.path)
+            || self.only.as_ref().is_some_and(|only| {
+                d.related
+                    .iter()
+                    .any(|r| only.files.contains(&normalize(&r.file.path)))
+            })
     }
 
     /// True when findings in `path` (absolute) are to be reported.

@@ -79,16 +79,17 @@ fn a_duplicate_name_is_reported_when_only_one_file_is_named() {
             .any(|d| d.starts_with(".dojops/tools/b/tool.yaml:2 DOJ011")),
         "{everything:#?}"
     );
-    // The second definition carries the error (the first is its related place), so naming
-    // the copy just added, as pre-commit does, reports it.
+    // The second definition carries the error (the first is its related place).
     let (code, found, summary) = check(&repo.root, &[".dojops/tools/b/tool.yaml"]);
     assert_eq!(code, 1);
     assert_eq!(found, [".dojops/tools/b/tool.yaml:2 DOJ011"]);
     assert_eq!(summary["files"], 1, "{summary}");
     assert_eq!(summary["tools"], 1, "{summary}");
-    // The first definition is clean on its own: only the named file's own findings count.
+    // Naming the first definition reports the error too: it points into that file (as
+    // "first defined here"), and which of the two carries it depends only on path order.
     let (code, found, _) = check(&repo.root, &[".dojops/tools/a/tool.yaml"]);
-    assert_eq!((code, found.len()), (0, 0), "{found:#?}");
+    assert_eq!(code, 1);
+    assert_eq!(found, [".dojops/tools/b/tool.yaml:2 DOJ011"]);
 }
 
 #[test]

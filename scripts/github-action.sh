@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The toolc GitHub Action's work (action.yml installs toolc, then runs this).
+#
+# One `toolc check` run prints annotations (`--format github`, which the runner turns into
+# annotations on the pull request), writes JSON for the job summary and, when asked, SARIF for
+# code scanning. The exit code follows `fail-on`, not toolc's own, so `fail-on: never` can
+# report without gating; toolc failing to run (exit 2) fails the step whatever `fail-on` says.
+#
+# Inputs come from the environment, as action.yml passes them:
+#   INPUT_PATH        paths to check, whitespace-separated (default `.`)
+#   INPUT_ARGS        more `toolc check` arguments (shell-like quoting: `--select "DOJ,SEC"`)
+#   INPUT_CONFIG      a toolc.toml to use instead of the discovered one
+#   INPUT_FAIL_ON     error (default) | warning | never
+#   INPUT_SARIF_FILE  write SARIF 2.1.0 here
+#   TOOLC             the toolc binary (default `toolc` on PATH)
+# and GitHub's: GITHUB_STEP_SUMMARY (the job summary), GITHUB_OUTPUT (step outputs).
+# Needs bash and python3 (both on every GitHub-hosted runner).
+set -euo pipefail
+
+toolc="${TOOLC:-toolc}"
+fail_on="${INPUT_FAIL_ON:-error}"
+case "$fail_on" in
+    error | warning | never) ;;
+    *)
+        echo "::error title=toolc action::fail-on must be error, warning or never, not '$fail_on'"
+        exit 2
+        ;;
+esac
+
+# split TEXT: the words of TEXT, NUL-separated, honouring quotes like a shell (via xargs, so
+# nothing is evaluated). Empty text gives no words.
+split() {
+    if [[ -n "${1//[[:space:]]/}" ]]; then
+        printf '%s' "$1" | xargs printf '%s\0'
+    fi
+}
+
+args=(check --format github)
+if [[ -n "${INPUT_CONFIG:-}" ]]; then
+    args+=(--config "$INPUT_CONFIG")
+fi
+if [[ -n "${INPUT_SARIF_FILE:-}" ]]; then
+    mkdir -p "$(dirname "$INPUT_SARIF_FILE")"
+    args+=(--output-format "sarif:$INPUT_SARIF_FILE")
+fi
+scratch="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/toolc-action.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+report="$scratch/report.json"
+args+=(--output-format "json:$report")
+mapfile -d '' -t extra < <(split "${INPUT_ARGS:-}")
+mapfile -d '' -t paths < <(split "${INPUT_PATH:-.}")
+args+=("${extra[@]}" "${paths[@]}")
+
+set +e
+"$toolc" "${args[@]}"
+code=$?
+set -e
+if [[ $code -ne 0 && $code -ne 1 ]] || [[ ! -s "$report" ]]; then
+    echo "::error title=toolc action::toolc could not run (exit $code): see the log above"
+    exit 2
+fi
+
+# The summary (Markdown) and the counts, from the JSON report; the verdict is decided below.
+counts="$(
+    python3 - "$report" "$fail_on" "${INPUT_SARIF_FILE:-}" "${GITHUB_STEP_SUMMARY:-}" <<'PY'
+import json, sys
+from collections import Counter, defaultdict
+
+report_path, fail_on, sarif, summary_path = sys.argv[1:5]
+with open(report_path, encoding="utf-8") as f:
+    report = json.load(f)
+summary = report.get("summary", {})
+diags = report.get("diagnostics", [])
+errors = sum(d.get("severity") == "error" for d in diags)
+warnings = sum(d.get("severity") == "warning" for d in diags)
+infos = sum(d.get("severity") == "info" for d in diags)
+failing = {"error": errors, "warning": errors + warnings, "never": 0}[fail_on] > 0
+
+
+def cell(text):
+    """A Markdown table cell: pipes escaped, one line."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+lines = ["## toolc", ""]
+checked = f"{plural(summary.get('files', 0), 'file')}, {plural(summary.get('tools', 0), 'tool')}"
+if not diags:
+    lines.append(f"✅ No problems in {checked}.")
+else:
+    mark = "❌" if failing else "⚠️"
+    found = [plural(errors, "error"), plural(warnings, "warning")]
+    if infos:
+        found.append(plural(infos, "info"))
+    lines.append(f"{mark} {', '.join(found)} in {checked}.")
+    lines += ["", "| rule | name | severity | count |", "|---|---|---|---:|"]
+    by_rule = Counter((d.get("code", "?"), d.get("name", ""), d.get("severity", "")) for d in diags)
+    order = {"error": 0, "warning": 1, "info": 2}
+    for (code, name, severity), n in sorted(
+        by_rule.items(), key=lambda kv: (order.get(kv[0][2], 3), -kv[1], kv[0][0])
+    ):
+        lines.append(f"| `{cell(code)}` | {cell(name)} | {cell(severity)} | {n} |")
+    per_file = defaultdict(Counter)
+    for d in diags:
+        per_file[d.get("path", "?")][d.get("severity", "")] += 1
+    worst = sorted(
+        per_file.items(),
+        key=lambda kv: (-kv[1]["error"], -kv[1]["warning"], -sum(kv[1].values()), kv[0]),
+    )[:10]
+    title = "Files with the most findings" if len(per_file) > 10 else "Files"
+    lines += ["", f"### {title}", "", "| file | errors | warnings | infos |", "|---|---:|---:|---:|"]
+    for path, c in worst:
+        lines.append(f"| `{cell(path)}` | {c['error']} | {c['warning']} | {c['info']} |")
+    if len(per_file) > 10:
+        lines.append(f"\n…and {plural(len(per_file) - 10, 'more file')}.")
+verdict = {"never": "never fails the job", "error": "fails the job on errors",
+           "warning": "fails the job on errors and warnings"}[fail_on]
+lines += ["", f"`fail-on: {fail_on}`: toolc {verdict}."]
+if sarif:
+    lines.append(f"SARIF written to `{cell(sarif)}`.")
+if summary_path:
+    with open(summary_path, "a", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+print(errors, warnings, infos, int(failing))
+PY
+)"
+read -r errors warnings infos failing <<<"$counts"
+
+if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
+    {
+        echo "errors=$errors"
+        echo "warnings=$warnings"
+        echo "infos=$infos"
+        echo "sarif-file=${INPUT_SARIF_FILE:-}"
+    } >>"$GITHUB_OUTPUT"
+fi
+
+echo "toolc: $errors error(s), $warnings warning(s), $infos info(s); fail-on: $fail_on"
+if [[ $failing -eq 1 ]]; then
+    exit 1
+fi
+exit 0

@@ -1,0 +1,270 @@
+//! The GitHub Action's script (`scripts/github-action.sh`) run as the runner runs it: inputs as
+//! `INPUT_*` variables, the job summary and step outputs in files, the built toolc binary.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+
+/// What one run of the script left behind.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    summary: String,
+    outputs: String,
+}
+
+/// Run the action's script in `dir` with `inputs` (name without `INPUT_`, value).
+fn action(dir: &Path, inputs: &[(&str, &str)]) -> Run {
+    let github = dir.join(".github-env");
+    std::fs::create_dir_all(&github).expect("mkdir");
+    let summary = github.join("step-summary.md");
+    let outputs = github.join("output.txt");
+    let _ = std::fs::remove_file(&summary);
+    let _ = std::fs::remove_file(&outputs);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/github-action.sh");
+    let mut cmd = Command::new("bash");
+    cmd.arg(&script)
+        .current_dir(dir)
+        .env("TOOLC", env!("CARGO_BIN_EXE_toolc"))
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_WORKSPACE", dir)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("RUNNER_TEMP", &github);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("INPUT_") {
+            cmd.env_remove(name);
+        }
+    }
+    for (name, value) in inputs {
+        cmd.env(format!("INPUT_{name}"), value);
+    }
+    let out = cmd.output().expect("run bash");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+        outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
+    }
+}
+
+/// A repository with one valid DojOps tool, plus `files`.
+fn repo(files: &[(&str, &str)]) -> Repo {
+    let repo = Repo::with(&[
+        (".dojops/tools/my-tool/tool.yaml", VALID_TOOL),
+        (".dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),
+    ]);
+    for (path, content) in files {
+        repo.write(path, content.as_bytes());
+    }
+    repo
+}
+
+/// A tool whose name is invalid (DOJ003, an error, at 2:7).
+fn with_error() -> Repo {
+    repo(&[
+        (
+            ".dojops/tools/bad/tool.yaml",
+            &VALID_TOOL.replace("name: my-tool", "name: Bad_Name"),
+        ),
+        (".dojops/tools/bad/input.schema.json", VALID_SCHEMA),
+    ])
+}
+
+/// A tool with an unknown key (DOJ007, a warning) and nothing worse.
+fn with_warning() -> Repo {
+    repo(&[
+        (
+            ".dojops/tools/odd/tool.yaml",
+            &VALID_TOOL
+                .replace("name: my-tool", "name: odd-tool")
+                .replace("type: tool\n", "type: tool\ncolour: blue\n"),
+        ),
+        (".dojops/tools/odd/input.schema.json", VALID_SCHEMA),
+    ])
+}
+
+#[test]
+fn errors_are_annotated_summarised_and_fail_the_job() {
+    let repo = with_error();
+    let run = action(&repo.root, &[]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let annotation = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("::error "))
+        .unwrap_or_else(|| panic!("no annotation in {}", run.stdout));
+    assert!(
+        annotation.starts_with(
+            "::error file=.dojops/tools/bad/tool.yaml,line=2,col=7,endLine=2,endColumn=15,title=toolc (DOJ003 invalid-tool-name)::"
+        ),
+        "{annotation}"
+    );
+    assert!(run.summary.starts_with("## toolc\n"), "{}", run.summary);
+    assert!(
+        run.summary.contains("❌ 1 error, 0 warnings"),
+        "{}",
+        run.summary
+    );
+    assert!(
+        run.summary
+            .contains("| `DOJ003` | invalid-tool-name | error | 1 |"),
+        "{}",
+        run.summary
+    );
+    assert!(
+        run.summary
+            .contains("| `.dojops/tools/bad/tool.yaml` | 1 | 0 | 0 |"),
+        "{}",
+        run.summary
+    );
+    assert!(run.outputs.contains("errors=1\n"), "{}", run.outputs);
+    assert!(run.outputs.contains("warnings=0\n"), "{}", run.outputs);
+}
+
+#[test]
+fn fail_on_never_reports_without_failing() {
+    let repo = with_error();
+    let run = action(&repo.root, &[("FAIL_ON", "never")]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("::error file="), "{}", run.stdout);
+    assert!(run.summary.contains("⚠️ 1 error"), "{}", run.summary);
+    assert!(run.summary.contains("`fail-on: never`"), "{}", run.summary);
+}
+
+#[test]
+fn warnings_fail_only_with_fail_on_warning() {
+    let repo = with_warning();
+    let run = action(&repo.root, &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("::warning file=.dojops/tools/odd/tool.yaml,"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.summary.contains("| `DOJ007` |"), "{}", run.summary);
+    let run = action(&repo.root, &[("FAIL_ON", "warning")]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.summary.contains("❌ 0 errors, 1 warning"),
+        "{}",
+        run.summary
+    );
+}
+
+#[test]
+fn a_clean_repository_passes_with_a_short_summary() {
+    let repo = repo(&[]);
+    let run = action(&repo.root, &[("FAIL_ON", "warning")]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("::"), "{}", run.stdout);
+    assert!(
+        run.summary.contains("✅ No problems in 2 files, 1 tool."),
+        "{}",
+        run.summary
+    );
+    assert!(!run.summary.contains("| rule |"), "{}", run.summary);
+}
+
+#[test]
+fn sarif_is_written_where_asked() {
+    let repo = with_error();
+    let run = action(&repo.root, &[("SARIF_FILE", "reports/toolc.sarif")]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let text = std::fs::read_to_string(repo.root.join("reports/toolc.sarif")).expect("SARIF file");
+    let sarif: serde_json::Value = serde_json::from_str(&text).expect("SARIF is JSON");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "DOJ003");
+    assert!(
+        run.outputs.contains("sarif-file=reports/toolc.sarif\n"),
+        "{}",
+        run.outputs
+    );
+    assert!(
+        run.summary
+            .contains("SARIF written to `reports/toolc.sarif`"),
+        "{}",
+        run.summary
+    );
+}
+
+#[test]
+fn path_args_and_config_inputs_reach_toolc() {
+    let repo = with_error();
+    repo.write(
+        "elsewhere/.dojops/tools/x/tool.yaml",
+        VALID_TOOL
+            .replace("name: my-tool", "name: Also_Bad")
+            .as_bytes(),
+    );
+    repo.write(
+        "elsewhere/.dojops/tools/x/input.schema.json",
+        VALID_SCHEMA.as_bytes(),
+    );
+    // Only `elsewhere` is checked.
+    let run = action(&repo.root, &[("PATH", "elsewhere")]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("file=elsewhere/.dojops"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("file=.dojops/tools/bad"),
+        "{}",
+        run.stdout
+    );
+    // Quoted arguments stay one argument; `--ignore` removes the only error.
+    let run = action(&repo.root, &[("ARGS", "--ignore 'DOJ003'")]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    // A configuration given by path is used.
+    repo.write("ci/toolc.toml", b"[rules]\nDOJ003 = \"warning\"\n");
+    let run = action(&repo.root, &[("CONFIG", "ci/toolc.toml")]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("::warning file="), "{}", run.stdout);
+}
+
+#[test]
+fn toolc_failing_to_run_fails_the_step_whatever_fail_on_says() {
+    let repo = with_error();
+    repo.write("toolc.toml", b"[rules]\nNOPE999 = \"off\"\n");
+    let run = action(&repo.root, &[("FAIL_ON", "never")]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("::error title=toolc action::toolc could not run (exit 2)"),
+        "{}",
+        run.stdout
+    );
+    let run = action(&repo.root, &[("FAIL_ON", "sometimes")]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.contains("fail-on must be"), "{}", run.stdout);
+}
+
+#[test]
+fn action_yml_runs_this_script_with_every_input() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let action = std::fs::read_to_string(root.join("action.yml")).expect("action.yml");
+    assert!(action.contains("using: composite"));
+    assert!(action.contains("scripts/github-action.sh"));
+    assert!(
+        action.contains("cargo install --locked --root \"$ROOT\" --path \"$GITHUB_ACTION_PATH\"")
+    );
+    assert!(action.contains("uses: actions/cache@"));
+    for input in ["path", "args", "config", "fail-on", "sarif-file", "version"] {
+        assert!(action.contains(&format!("\n  {input}:\n")), "input {input}");
+        if input != "version" {
+            let env = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
+            assert!(
+                action.contains(&format!("{env}: ${{{{ inputs.{input} }}}}")),
+                "{env}"
+            );
+        }
+    }
+}
