@@ -662,7 +662,7 @@ fn shown(file: &SourceFile, node: &Node) -> String {
 
 /// True when `value` is of JSON Schema type `ty`. `1.0` counts as an integer, as drafts 6+
 /// and JavaScript (hence Zod's `.int()`) both say.
-fn has_type(value: &Node, ty: &str) -> bool {
+pub(crate) fn has_type(value: &Node, ty: &str) -> bool {
     match (&value.kind, ty) {
         (NodeKind::String(_), "string")
         | (NodeKind::Number(_), "number")
@@ -677,7 +677,7 @@ fn has_type(value: &Node, ty: &str) -> bool {
 }
 
 /// JSON equality (numbers by value, mappings regardless of order), depth-capped.
-fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
+pub(crate) fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }

@@ -378,13 +378,13 @@ fn direct_problem(schema: &Node, key: &str, value: &Node) -> Option<(Span, Strin
     }
     if key != "const"
         && let Some(c) = schema.value("const")
-        && !json_eq(value, c, 0)
+        && !crate::schema::json_eq(value, c, 0)
     {
         return fail("it is not the schema's `const` value".to_string());
     }
     if key != "enum"
         && let Some(options) = schema.value("enum").and_then(Node::as_seq)
-        && !options.iter().any(|o| json_eq(value, o, 0))
+        && !options.iter().any(|o| crate::schema::json_eq(value, o, 0))
     {
         return fail("it is not one of the `enum` values".to_string());
     }
@@ -465,44 +465,14 @@ fn declared_types(schema: &Node) -> Option<Vec<&str>> {
     }
 }
 
-/// True when `value` is of JSON Schema type `ty` (a whole `1.0` is an integer).
+/// True when `value` is of JSON Schema type `ty`; an unknown type name is SCH001's and
+/// constrains nothing here.
 fn has_type(value: &Node, ty: &str) -> bool {
-    match (&value.kind, ty) {
-        (NodeKind::String(_), "string")
-        | (NodeKind::Number(_), "number")
-        | (NodeKind::Bool(_), "boolean")
-        | (NodeKind::Seq(_), "array")
-        | (NodeKind::Map(_), "object")
-        | (NodeKind::Null, "null")
-        | (NodeKind::Number(Number::Int(_)), "integer") => true,
-        (NodeKind::Number(Number::Float(f)), "integer") => f.is_finite() && f.fract() == 0.0,
-        // An unknown type name is SCH001's; it constrains nothing here.
-        (_, other) => !matches!(
-            other,
+    crate::schema::has_type(value, ty)
+        || !matches!(
+            ty,
             "string" | "number" | "integer" | "boolean" | "array" | "object" | "null"
-        ),
-    }
-}
-
-/// JSON equality: numbers by value, mappings regardless of key order; depth-capped.
-fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    match (&a.kind, &b.kind) {
-        (NodeKind::Number(_), NodeKind::Number(_)) => number(a) == number(b),
-        (NodeKind::Seq(x), NodeKind::Seq(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y, depth + 1))
-        }
-        (NodeKind::Map(x), NodeKind::Map(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|ex| {
-                    y.iter()
-                        .any(|ey| ex.key == ey.key && json_eq(&ex.value, &ey.value, depth + 1))
-                })
-        }
-        (x, y) => x == y,
-    }
+        )
 }
 
 fn value_diagnostic(
