@@ -58,6 +58,7 @@ fn run(root: &Path) -> Report {
         cwd: root.to_path_buf(),
         select: vec![],
         ignore: vec![],
+        targets: None,
     };
     toolc::check(&options, &config)
 }

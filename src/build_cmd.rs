@@ -50,7 +50,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
     };
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let mut config = match Config::discover(&cwd, args.config.as_deref()) {
+    let config = match Config::discover(&cwd, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -62,22 +62,10 @@ pub fn run(args: BuildArgs) -> ExitCode {
     let targets: Vec<Target> = if args.target.is_empty() {
         bundle::configured_targets(&config)
     } else {
-        let mut targets = Vec::new();
-        for name in &args.target {
-            match Target::parse(name) {
-                Some(t) => targets.push(t),
-                None => {
-                    return fail(&format!(
-                        "`{name}` is not a build target; known targets: openai, anthropic, mcp, gemini, bundle"
-                    ));
-                }
-            }
+        match Target::parse_list(&args.target) {
+            Ok(t) => t,
+            Err(message) => return fail(&message),
         }
-        targets.sort();
-        targets.dedup();
-        // CMP rules follow the targets being built, not the configured ones.
-        config.build_targets = Some(targets.iter().map(|t| t.as_str().to_string()).collect());
-        targets
     };
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
         return fail(&format!("{}: no such file or directory", missing.display()));
@@ -85,6 +73,8 @@ pub fn run(args: BuildArgs) -> ExitCode {
     let options = CheckOptions {
         paths: args.paths,
         cwd: cwd.clone(),
+        // The CMP rules hold the tools to the targets being built.
+        targets: Some(targets.clone()),
         ..CheckOptions::default()
     };
     let (report, compiled) = check_and_compile(&options, &config);
@@ -98,17 +88,6 @@ pub fn run(args: BuildArgs) -> ExitCode {
         eprintln!(
             "error: {} error(s) found; nothing was written to {}",
             report.summary.errors,
-            args.out.display()
-        );
-        return ExitCode::from(1);
-    }
-    let problems = bundle::problems(&compiled, &targets);
-    if !problems.is_empty() {
-        for p in &problems {
-            eprintln!("error: {p}");
-        }
-        eprintln!(
-            "error: the targets cannot take these tools; nothing was written to {}",
             args.out.display()
         );
         return ExitCode::from(1);

@@ -167,6 +167,8 @@ pub struct Lowered<'a> {
     pub schema: Option<(&'a Arc<SourceFile>, &'a Node)>,
     /// The span of its description value, else of the name.
     pub description_span: Span,
+    /// The file and tree of its output schema, when it has one.
+    pub output: Option<(&'a Arc<SourceFile>, &'a Node)>,
 }
 
 /// A tool left out of the bundles, and why (reported by `build`, not an error).
@@ -180,17 +182,23 @@ pub struct LeftOut {
     pub reason: String,
 }
 
-/// Every bundled tool of `results` (sorted by name, then path), and the ones left out.
-pub fn lower_all(results: &[FileResult]) -> (Vec<Lowered<'_>>, Vec<LeftOut>) {
+/// True when `r`'s file, or a file it reads (a schema), has an error by `has_error`.
+pub fn has_error_in(r: &FileResult, has_error: &(dyn Fn(&SourceFile) -> bool + Sync)) -> bool {
+    has_error(&r.file) || r.companions.iter().any(|c| has_error(c))
+}
+
+/// Every bundled tool of `results` (sorted by name, then path), and the ones left out. A
+/// file with an error (by `has_error`, after configuration and suppressions) is not
+/// compiled (DESIGN.md §2, validate).
+pub fn lower_all<'a>(
+    results: &'a [FileResult],
+    has_error: &(dyn Fn(&SourceFile) -> bool + Sync),
+) -> (Vec<Lowered<'a>>, Vec<LeftOut>) {
     let blocked = blocked_by_policy(results);
     let mut tools = Vec::new();
     let mut left_out = Vec::new();
     for r in results {
-        // A file that breaks a hard rule is not compiled (DESIGN.md §2, validate).
-        if r.diagnostics
-            .iter()
-            .any(|d| d.severity == crate::rules::Severity::Error)
-        {
+        if has_error_in(r, has_error) {
             continue;
         }
         for t in lower_file(r) {
@@ -340,17 +348,17 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     provenance.tool_hash = Some(provenance.sha256.clone());
     provenance.system_prompt_hash =
         str_at(doc, &["generator", "systemPrompt"]).map(|p| sha256_hex(p.as_bytes()));
-    let schema_file = t.input_schema.as_ref();
-    let schema = match (schema_file, &t.input_doc) {
-        (Some(f), Some(n)) => {
-            // The companion is owned by the FileResult; find it there to borrow for `'a`.
-            r.companions
-                .iter()
-                .find(|c| Arc::ptr_eq(c, f))
-                .map(|c| (c, n))
-        }
+    // The companions are owned by the FileResult; find them there to borrow for `'a`.
+    let companion = |file: &Option<Arc<SourceFile>>, doc: &'a Option<Node>| match (file, doc) {
+        (Some(f), Some(n)) => r
+            .companions
+            .iter()
+            .find(|c| Arc::ptr_eq(c, f))
+            .map(|c| (c, n)),
         _ => None,
     };
+    let schema = companion(&t.input_schema, &t.input_doc);
+    let output = companion(&t.output_schema, &t.output_doc);
     Some(Lowered {
         tool: Tool {
             name: name.value.clone(),
@@ -386,6 +394,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
         name_span: name.span,
         schema,
         description_span: span_at(doc, &["description"], name.span),
+        output,
     })
 }
 
@@ -471,6 +480,7 @@ fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Low
         name_span: name.span,
         schema: None,
         description_span: span_at(doc, &["meta", "description"], name.span),
+        output: None,
     })
 }
 
@@ -511,6 +521,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a agentcli::Tool) -> Option
         name_span,
         schema: schema_node.map(|n| (file, n)),
         description_span: span_at(doc, &["description"], name_span),
+        output: None,
     })
 }
 
@@ -549,6 +560,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a tool_md::Tool) -> Option<L
         (None, _) => Run::InProcess,
     };
     let input = node_at(doc, &["interface", "input"]);
+    let output = node_at(doc, &["interface", "output"]);
     let guidance = doc.value("use_guidance").map(|g| Guidance {
         use_when: strings(g.value("use_when")),
         avoid_when: strings(g.value("avoid_when")),
@@ -566,7 +578,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a tool_md::Tool) -> Option<L
                 .map(|d| d.trim().to_string())
                 .unwrap_or_default(),
             input_schema: input.map_or_else(empty_object_schema, Node::to_json),
-            output_schema: node_at(doc, &["interface", "output"]).map(Node::to_json),
+            output_schema: output.map(Node::to_json),
             run,
             risk: Risk {
                 access,
@@ -586,6 +598,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a tool_md::Tool) -> Option<L
         name_span: id.span,
         schema: input.map(|n| (file, n)),
         description_span: span_at(doc, &["meta", "description"], id.span),
+        output: output.map(|n| (file, n)),
     })
 }
 
@@ -751,5 +764,6 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a cycod::Tool) -> Option<Lower
         name_span: name.span,
         schema: None,
         description_span: span_at(doc, &["description"], name.span),
+        output: None,
     })
 }

@@ -16,7 +16,7 @@ pub mod source;
 pub mod suppress;
 pub mod syntax;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -40,6 +40,9 @@ pub struct CheckOptions {
     pub select: Vec<String>,
     /// Never these rules.
     pub ignore: Vec<String>,
+    /// The targets the CMP rules check for; `None`: `[build] targets` of the configuration
+    /// (none when it has no such table).
+    pub targets: Option<Vec<bundle::Target>>,
 }
 
 /// The outcome of a check.
@@ -152,8 +155,6 @@ fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report,
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
     raw.extend(formats::resolve(&results));
-    let (compiled, compat) = bundle::compile(&results, config);
-    raw.extend(compat);
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -202,23 +203,46 @@ fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report,
 
     let mut diagnostics = Vec::new();
     let mut suppressed = Vec::new();
-    for mut d in raw {
-        let Some(severity) = enabled(d.rule, &d.file.path) else {
-            continue;
-        };
-        d.severity = severity;
-        let line = d.file.position(d.span.start).line;
-        // Every covering comment is marked used, so none of them is reported as unused.
-        let mut hit = false;
-        for s in suppressions.get_mut(&d.file.path).into_iter().flatten() {
-            hit |= s.covers(d.rule, line);
+    // Configuration sets each finding's severity; a covering comment moves it aside.
+    let mut admit = |raw: Vec<Diagnostic>,
+                     diagnostics: &mut Vec<Diagnostic>,
+                     suppressed: &mut Vec<Diagnostic>| {
+        for mut d in raw {
+            let Some(severity) = enabled(d.rule, &d.file.path) else {
+                continue;
+            };
+            d.severity = severity;
+            let line = d.file.position(d.span.start).line;
+            // Every covering comment is marked used, so none of them is reported as unused.
+            let mut hit = false;
+            for s in suppressions.get_mut(&d.file.path).into_iter().flatten() {
+                hit |= s.covers(d.rule, line);
+            }
+            if hit {
+                suppressed.push(d);
+            } else {
+                diagnostics.push(d);
+            }
         }
-        if hit {
-            suppressed.push(d);
-        } else {
-            diagnostics.push(d);
-        }
-    }
+    };
+    admit(raw, &mut diagnostics, &mut suppressed);
+
+    // What is compiled follows the errors as configured: a rule turned off, or an error
+    // suppressed with a reason, no longer keeps its file out of the bundles.
+    let error_files: HashSet<&Path> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.file.path.as_path())
+        .collect();
+    let has_error = |f: &SourceFile| error_files.contains(f.path.as_path());
+    let targets = options
+        .targets
+        .clone()
+        .unwrap_or_else(|| bundle::checked_targets(config));
+    let (compiled, compat) = bundle::compile(&results, &has_error, &targets);
+    drop(error_files);
+    admit(compat, &mut diagnostics, &mut suppressed);
+
     for file in &sources {
         let Some(list) = suppressions.get(&file.path) else {
             continue;

@@ -104,6 +104,10 @@ struct CheckArgs {
     /// Read the file's content from stdin and check it as if it were at PATH
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
+    /// Run the provider-compatibility (CMP) rules for these build targets (openai, anthropic,
+    /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
+    #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
+    target: Vec<String>,
 }
 
 #[derive(Args)]
@@ -193,11 +197,20 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
         return usage_error(&format!("{}: no such file or directory", missing.display()));
     }
+    let build_targets = if args.target.is_empty() {
+        None
+    } else {
+        match toolc::bundle::Target::parse_list(&args.target) {
+            Ok(t) => Some(t),
+            Err(message) => return usage_error(&message),
+        }
+    };
     let options = CheckOptions {
         paths: args.paths,
         cwd,
         select: args.select,
         ignore: args.ignore,
+        targets: build_targets,
     };
     let targets = match parse_targets(&args.output_format) {
         Ok(t) => t,

@@ -149,11 +149,12 @@ fn a_schema_gemini_cannot_take_stops_a_gemini_build() {
     repo.write("tools/bin/a", b"#!/bin/sh\n");
     let run = toolc(&repo.root, &["build", "--out", "dist"], "2");
     assert_eq!(run.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
-        stderr.contains("Gemini") && stderr.contains("/properties/x/format"),
-        "{stderr}"
+        stdout.contains("error[CMP004]") && stdout.contains("at `/properties/x/format`"),
+        "{stdout}"
     );
+    assert!(String::from_utf8_lossy(&run.stderr).contains("nothing was written"));
     assert!(!repo.root.join("dist").exists());
     let run = toolc(
         &repo.root,

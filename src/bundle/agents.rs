@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::formats::tool_md::{self, Agent};
 use crate::formats::{FileResult, Item};
 use crate::ir::Tool;
+use crate::source::SourceFile;
 
 /// One compiled agent.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -38,9 +39,14 @@ pub struct AgentTool {
 
 /// Every agent with an id, sorted by id. References that do not resolve were reported by the
 /// check (REF rules); they are not listed.
-pub fn compile(results: &[FileResult], tools: &[Tool]) -> Vec<AgentBundle> {
+pub fn compile(
+    results: &[FileResult],
+    has_error: &(dyn Fn(&SourceFile) -> bool + Sync),
+    tools: &[Tool],
+) -> Vec<AgentBundle> {
     let mut out: Vec<AgentBundle> = results
         .iter()
+        .filter(|r| !crate::ir::has_error_in(r, has_error))
         .filter_map(|r| match &r.item {
             Item::ToolMd(tool_md::Item::Agent(a)) => agent(a, &r.file.display, tools),
             _ => None,

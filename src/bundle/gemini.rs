@@ -5,8 +5,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::openai::escape;
-use super::to_json_bytes;
+use super::{SchemaProblem, escape, to_json_bytes};
 use crate::ir::Tool;
 
 /// Keywords of the subset, kept as they are (`type` is converted).
@@ -47,15 +46,6 @@ const ANNOTATIONS: &[&str] = &[
 /// String formats Gemini accepts.
 const STRING_FORMATS: &[&str] = &["enum", "date-time"];
 
-/// A schema keyword Gemini cannot take: where, and what.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// JSON pointer into the input schema.
-    pub pointer: String,
-    /// What is wrong.
-    pub message: String,
-}
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct File {
@@ -88,7 +78,7 @@ pub fn render(tools: &[Tool]) -> Vec<u8> {
 }
 
 /// Convert a JSON Schema to Gemini's subset, or say everything that stands in the way.
-pub fn convert(schema: &Value) -> Result<Value, Vec<Problem>> {
+pub fn convert(schema: &Value) -> Result<Value, Vec<SchemaProblem>> {
     let mut problems = Vec::new();
     let out = convert_at(schema, "", &mut problems);
     if problems.is_empty() {
@@ -98,23 +88,41 @@ pub fn convert(schema: &Value) -> Result<Value, Vec<Problem>> {
     }
 }
 
-fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
+/// What to write instead of a keyword Gemini's subset lacks.
+fn keyword_help(key: &str) -> String {
+    match key {
+        "const" => "write `enum` with the one value instead (a string)".into(),
+        "oneOf" => "use `anyOf`, which Gemini's subset has".into(),
+        "allOf" => "merge the subschemas into one schema".into(),
+        "$ref" | "$defs" | "definitions" => {
+            "inline the referenced schema where it is used: Gemini resolves no references".into()
+        }
+        "exclusiveMinimum" | "exclusiveMaximum" => {
+            "use `minimum` / `maximum` (inclusive), adjusted by one step".into()
+        }
+        "additionalProperties" => {
+            "declare each property under `properties`, or take the map as a JSON-encoded string"
+                .into()
+        }
+        _ => format!(
+            "remove `{key}` and state the constraint in `description`, where the model reads it"
+        ),
+    }
+}
+
+fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Value {
     let Value::Object(map) = schema else {
-        problems.push(Problem {
-            pointer: at.to_string(),
-            message: "a boolean schema has no Gemini equivalent".into(),
-        });
+        problems.push(SchemaProblem::value(
+            at,
+            "a boolean schema has no Gemini equivalent",
+            "write an object schema, e.g. `{\"type\": \"string\"}`",
+        ));
         return Value::Null;
     };
     let mut out = Map::new();
-    let mut problem = |key: &str, message: String| {
-        problems.push(Problem {
-            pointer: format!("{at}/{}", escape(key)),
-            message,
-        });
-    };
     let mut nested: Vec<(&str, &Value)> = Vec::new();
     for (key, value) in map {
+        let here = format!("{at}/{}", escape(key));
         match key.as_str() {
             "type" => match gemini_type(value) {
                 Ok((ty, nullable)) => {
@@ -123,10 +131,14 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
                         out.insert("nullable".into(), Value::Bool(true));
                     }
                 }
-                Err(m) => problem(key, m),
+                Err(m) => problems.push(SchemaProblem::value(
+                    &here,
+                    m,
+                    "use one type; for an optional value write `[T, \"null\"]`",
+                )),
             },
-            // Gemini only ever produces the declared properties: `false` says what it does
-            // anyway. Anything else (extra properties allowed or typed) it cannot express.
+            // Gemini's Schema has no such field and sends it back as an unknown name; a
+            // declaration's parameters are closed anyway, so `false` is what Gemini does.
             "additionalProperties" if *value == Value::Bool(false) => {}
             "format" => {
                 let ty = map.get("type").and_then(Value::as_str);
@@ -139,13 +151,29 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
                 if ok {
                     out.insert(key.clone(), value.clone());
                 } else {
-                    problem(
-                        key,
-                        format!(
-                            "`format: {}` is not one Gemini accepts for this type (strings: enum, date-time; integers: int32, int64; numbers: float, double)",
-                            value
-                        ),
-                    );
+                    problems.push(SchemaProblem::value(
+                        &here,
+                        format!("Gemini does not accept `format: {value}` here"),
+                        "Gemini takes `enum` and `date-time` on strings, `int32`/`int64` on integers and `float`/`double` on numbers; remove `format` and say it in `description` (e.g. \"an https URL\")",
+                    ));
+                }
+            }
+            "enum" => {
+                let all_strings = value
+                    .as_array()
+                    .is_some_and(|v| v.iter().all(Value::is_string));
+                if all_strings {
+                    out.insert(key.clone(), value.clone());
+                    // An enum of strings is a string: Gemini wants the type said.
+                    if !map.contains_key("type") {
+                        out.insert("type".into(), Value::String("STRING".into()));
+                    }
+                } else {
+                    problems.push(SchemaProblem::value(
+                        &here,
+                        "Gemini's `enum` takes strings only",
+                        "use `type: string` with string values, or drop `enum` and bound a number with `minimum` / `maximum`",
+                    ));
                 }
             }
             "properties" | "items" | "anyOf" => nested.push((key, value)),
@@ -153,7 +181,11 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
                 out.insert(key.clone(), value.clone());
             }
             k if ANNOTATIONS.contains(&k) => {}
-            k => problem(k, format!("`{k}` is not in Gemini's schema subset")),
+            k => problems.push(SchemaProblem::key(
+                &here,
+                format!("`{k}` is not in Gemini's schema subset"),
+                keyword_help(k),
+            )),
         }
     }
     for (key, value) in nested {
@@ -176,10 +208,11 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
             ),
             ("items", sub @ Value::Object(_)) => convert_at(sub, &here, problems),
             _ => {
-                problems.push(Problem {
-                    pointer: here,
-                    message: format!("`{key}` has a shape Gemini cannot take"),
-                });
+                problems.push(SchemaProblem::value(
+                    &here,
+                    format!("`{key}` has a shape Gemini cannot take"),
+                    "Gemini takes `properties` as a mapping, `items` as one schema and `anyOf` as a list",
+                ));
                 continue;
             }
         };
@@ -187,7 +220,6 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<Problem>) -> Value {
     }
     Value::Object(out)
 }
-
 /// A JSON Schema `type` as Gemini's upper-case `Type`, plus whether it was nullable
 /// (`["string", "null"]` is `STRING` with `nullable: true`).
 fn gemini_type(value: &Value) -> Result<(&'static str, bool), String> {

@@ -4,6 +4,7 @@
 pub mod agents;
 pub mod anthropic;
 pub mod canonical;
+pub mod compat;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
@@ -16,6 +17,7 @@ use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
 use crate::ir::{self, LeftOut, Tool};
+use crate::source::SourceFile;
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -58,6 +60,17 @@ impl Target {
         Target::ALL.into_iter().find(|t| t.as_str() == name)
     }
 
+    /// Parse target names given on the command line: sorted, each once, or a message naming
+    /// the first unknown one.
+    pub fn parse_list(names: &[String]) -> Result<Vec<Target>, String> {
+        if let Some(bad) = names.iter().find(|n| Target::parse(n).is_none()) {
+            return Err(format!(
+                "`{bad}` is not a build target; known targets: openai, anthropic, mcp, gemini, bundle"
+            ));
+        }
+        Ok(parse_targets(names))
+    }
+
     /// The provider's name for messages (`OpenAI`, …).
     pub fn provider(self) -> &'static str {
         match self {
@@ -81,18 +94,31 @@ impl Target {
     }
 }
 
-/// The targets `[build] targets` configures (unknown names were already reported by the
-/// config loader), or every target.
+/// The targets `toolc build` writes when none are named: `[build] targets` (unknown names were
+/// already reported by the config loader), else every target.
 pub fn configured_targets(config: &Config) -> Vec<Target> {
     match &config.build_targets {
-        Some(names) => {
-            let mut targets: Vec<Target> = names.iter().filter_map(|n| Target::parse(n)).collect();
-            targets.sort();
-            targets.dedup();
-            targets
-        }
+        Some(names) => parse_targets(names),
         None => Target::ALL.to_vec(),
     }
+}
+
+/// The targets `toolc check` runs the CMP rules for: `[build] targets`, else none (a
+/// repository that does not say it builds bundles is not held to any provider's limits).
+pub fn checked_targets(config: &Config) -> Vec<Target> {
+    config
+        .build_targets
+        .as_deref()
+        .map(parse_targets)
+        .unwrap_or_default()
+}
+
+/// Known target names as targets, sorted, each once.
+pub fn parse_targets(names: &[String]) -> Vec<Target> {
+    let mut targets: Vec<Target> = names.iter().filter_map(|n| Target::parse(n)).collect();
+    targets.sort();
+    targets.dedup();
+    targets
 }
 
 /// Everything a build writes, computed during the check.
@@ -107,14 +133,17 @@ pub struct Compiled {
 }
 
 /// Lower every tool of `results` and assemble the agents; the diagnostics are the
-/// provider-compatibility findings for the configured targets (none yet: the CMP rules are
-/// not in, and `build` refuses what a target cannot take, see [`problems`]). Files with an
-/// error of their own contribute nothing: the check already says why.
-pub fn compile(results: &[FileResult], _config: &Config) -> (Compiled, Vec<Diagnostic>) {
-    let (lowered, left_out) = ir::lower_all(results);
-    let diagnostics = Vec::new();
+/// provider-compatibility (CMP) findings for `targets`. A file for which `has_error` holds
+/// (itself or a file it reads) contributes nothing: the check already says why.
+pub fn compile(
+    results: &[FileResult],
+    has_error: &(dyn Fn(&SourceFile) -> bool + Sync),
+    targets: &[Target],
+) -> (Compiled, Vec<Diagnostic>) {
+    let (lowered, left_out) = ir::lower_all(results, has_error);
+    let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
-    let agents = agents::compile(results, &tools);
+    let agents = agents::compile(results, has_error, &tools);
     (
         Compiled {
             tools,
@@ -199,98 +228,43 @@ pub fn stale(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Why `targets` cannot take some tool: a name the provider rejects, a root schema that is
-/// not an object, a schema outside Gemini's subset, one name twice. `build` writes nothing
-/// when there is one: a provider refuses the whole request, and nothing is dropped silently.
-pub fn problems(compiled: &Compiled, targets: &[Target]) -> Vec<String> {
-    let mut out = Vec::new();
-    let providers: Vec<Target> = targets
-        .iter()
-        .copied()
-        .filter(|t| *t != Target::Bundle)
-        .collect();
-    for t in &compiled.tools {
-        let at = &t.provenance.path;
-        for p in &providers {
-            if let Some(rule) = name_rule(*p, &t.name) {
-                out.push(format!(
-                    "{at}: tool name `{}` is rejected by {} (must match {rule})",
-                    t.name,
-                    p.provider()
-                ));
-            }
-        }
-        if !providers.is_empty()
-            && t.input_schema
-                .get("type")
-                .and_then(serde_json::Value::as_str)
-                != Some("object")
-        {
-            out.push(format!(
-                "{at}: the input schema of `{}` is not `type: object` at its root, which every provider requires",
-                t.name
-            ));
-        }
-        if providers.contains(&Target::Gemini)
-            && let Err(found) = gemini::convert(&t.input_schema)
-        {
-            for g in found {
-                let pointer = if g.pointer.is_empty() {
-                    "/"
-                } else {
-                    &g.pointer
-                };
-                out.push(format!(
-                    "{at}: Gemini cannot take the input schema of `{}`: {} (at `{pointer}`)",
-                    t.name, g.message
-                ));
-            }
-        }
-    }
-    let mut seen: std::collections::BTreeMap<&str, &str> = std::collections::BTreeMap::new();
-    for t in &compiled.tools {
-        if let Some(first) = seen.insert(&t.name, &t.provenance.path) {
-            out.push(format!(
-                "{}: a tool named `{}` is already in the bundle (from {first})",
-                t.provenance.path, t.name
-            ));
-        }
-    }
-    out
+/// A place in a JSON Schema that a target cannot take, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaProblem {
+    /// JSON pointer (RFC 6901) to the keyword or subschema, from the schema's root.
+    pub pointer: String,
+    /// The diagnostic belongs on the key of the last pointer step (an unsupported keyword),
+    /// not on its value (a bad value).
+    pub on_key: bool,
+    /// What is wrong.
+    pub message: String,
+    /// What to write instead.
+    pub help: String,
 }
 
-/// The pattern `target` requires of a tool name, when `name` does not meet it.
-pub fn name_rule(target: Target, name: &str) -> Option<&'static str> {
-    let len = name.chars().count();
-    let ok = match target {
-        Target::OpenAi | Target::Anthropic => {
-            (1..=64).contains(&len)
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+impl SchemaProblem {
+    /// A keyword that should not be there (reported on its key).
+    pub fn key(pointer: &str, message: impl Into<String>, help: impl Into<String>) -> Self {
+        SchemaProblem {
+            pointer: pointer.to_string(),
+            on_key: true,
+            message: message.into(),
+            help: help.into(),
         }
-        Target::Gemini => {
-            (1..=64).contains(&len)
-                && name
-                    .bytes()
-                    .next()
-                    .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+    }
+
+    /// A value that is wrong (reported on the value).
+    pub fn value(pointer: &str, message: impl Into<String>, help: impl Into<String>) -> Self {
+        SchemaProblem {
+            pointer: pointer.to_string(),
+            on_key: false,
+            message: message.into(),
+            help: help.into(),
         }
-        Target::Mcp => {
-            (1..=128).contains(&len)
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-        }
-        Target::Bundle => true,
-    };
-    (!ok).then_some(match target {
-        Target::OpenAi | Target::Anthropic => "^[a-zA-Z0-9_-]{1,64}$",
-        Target::Gemini => "a letter or `_`, then letters, digits, `_`, `.`, `:` or `-`, at most 64",
-        Target::Mcp => "^[A-Za-z0-9_.-]{1,128}$",
-        Target::Bundle => "",
-    })
+    }
+}
+
+/// A JSON-pointer token (RFC 6901).
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
 }

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::to_json_bytes;
+use super::{SchemaProblem, escape, to_json_bytes};
 use crate::ir::Tool;
 
 /// Keywords strict mode does not support (OpenAI structured outputs).
@@ -65,26 +65,28 @@ pub fn render(tools: &[Tool]) -> Vec<u8> {
     to_json_bytes(&entries)
 }
 
-/// Why a schema cannot be used in strict mode: (JSON pointer, reason). Empty: it can.
-pub fn strict_violations(schema: &Value) -> Vec<(String, String)> {
+/// Why a schema cannot be used in strict mode. Empty: it can.
+pub fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
     let mut walk = StrictWalk::default();
     walk.visit(schema, String::new(), 0);
     if walk.properties > STRICT_MAX_PROPERTIES {
-        walk.out.push((
-            String::new(),
+        walk.out.push(SchemaProblem::value(
+            "",
             format!(
                 "{} properties in all, over strict mode's {STRICT_MAX_PROPERTIES}",
                 walk.properties
             ),
+            "split the tool, or take part of the input as a JSON-encoded string",
         ));
     }
     if walk.enum_values > STRICT_MAX_ENUM_VALUES {
-        walk.out.push((
-            String::new(),
+        walk.out.push(SchemaProblem::value(
+            "",
             format!(
                 "{} enum values in all, over strict mode's {STRICT_MAX_ENUM_VALUES}",
                 walk.enum_values
             ),
+            "take the long lists as plain strings and check them in the tool",
         ));
     }
     walk.out
@@ -92,7 +94,7 @@ pub fn strict_violations(schema: &Value) -> Vec<(String, String)> {
 
 #[derive(Default)]
 struct StrictWalk {
-    out: Vec<(String, String)>,
+    out: Vec<SchemaProblem>,
     properties: usize,
     enum_values: usize,
 }
@@ -102,8 +104,11 @@ impl StrictWalk {
         let Value::Object(map) = schema else { return };
         for key in STRICT_UNSUPPORTED {
             if map.contains_key(*key) {
-                self.out
-                    .push((at.clone(), format!("`{key}` is not supported")));
+                self.out.push(SchemaProblem::key(
+                    &format!("{at}/{key}"),
+                    format!("`{key}` is not supported in strict mode"),
+                    format!("remove `{key}`, or keep the tool non-strict"),
+                ));
             }
         }
         if let Some(Value::Array(values)) = map.get("enum") {
@@ -113,17 +118,28 @@ impl StrictWalk {
             || map.contains_key("properties");
         if is_object {
             if depth > STRICT_MAX_DEPTH {
-                self.out.push((
-                    at.clone(),
+                self.out.push(SchemaProblem::value(
+                    &at,
                     format!("objects nest deeper than strict mode's {STRICT_MAX_DEPTH} levels"),
+                    "flatten the input, or take the deep part as a JSON-encoded string",
                 ));
                 return;
             }
             if map.get("additionalProperties") != Some(&Value::Bool(false)) {
-                self.out.push((
-                    at.clone(),
-                    "an object without `additionalProperties: false`".into(),
-                ));
+                // On the keyword when there is one, else on `type`, else on the object.
+                let (pointer, on_key) = if map.contains_key("additionalProperties") {
+                    (format!("{at}/additionalProperties"), false)
+                } else if map.contains_key("type") {
+                    (format!("{at}/type"), true)
+                } else {
+                    (at.clone(), false)
+                };
+                self.out.push(SchemaProblem {
+                    pointer,
+                    on_key,
+                    message: "an object without `additionalProperties: false`".into(),
+                    help: "add `additionalProperties: false` to this object".into(),
+                });
             }
             let required: Vec<&str> = map
                 .get("required")
@@ -133,13 +149,15 @@ impl StrictWalk {
             if let Some(Value::Object(props)) = map.get("properties") {
                 self.properties += props.len();
                 for (name, sub) in props {
+                    let here = format!("{at}/properties/{}", escape(name));
                     if !required.contains(&name.as_str()) {
-                        self.out.push((
-                            format!("{at}/properties/{}", escape(name)),
+                        self.out.push(SchemaProblem::key(
+                            &here,
                             format!("property `{name}` is not in `required`"),
+                            format!("add `{name}` to `required`; if it may be left out, let it be null too (`type: [\"string\", \"null\"]`)"),
                         ));
                     }
-                    self.visit(sub, format!("{at}/properties/{}", escape(name)), depth + 1);
+                    self.visit(sub, here, depth + 1);
                 }
             }
         }
@@ -163,9 +181,4 @@ impl StrictWalk {
             }
         }
     }
-}
-
-/// A JSON-pointer token (RFC 6901).
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }

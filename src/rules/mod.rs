@@ -3,6 +3,7 @@
 //! lives in `rules/<CODE>.md`.
 
 pub mod agentcli;
+pub mod compat;
 pub mod cycod;
 pub mod dojops;
 pub mod references;
@@ -99,6 +100,7 @@ pub fn all() -> Vec<&'static Rule> {
         tool_md::RULES,
         cycod::RULES,
         tool_request::RULES,
+        compat::RULES,
     ]
     .into_iter()
     .flatten()

@@ -79,6 +79,7 @@ pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
         cwd: dir.to_path_buf(),
         select: vec![],
         ignore: vec![],
+        targets: None,
     };
     Ok(check(&options, &config))
 }

@@ -101,6 +101,8 @@ pub struct Tool {
     pub input_doc: Option<Node>,
     /// The output schema's tree, for the bundle lowering.
     pub output_doc: Option<Node>,
+    /// The output schema, when it was found and parsed.
+    pub output_schema: Option<Arc<SourceFile>>,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names.
@@ -350,6 +352,7 @@ fn lower(
             tool.input_schema = Some(Arc::clone(&schema_file));
             tool.input_doc = root;
         } else {
+            tool.output_schema = Some(Arc::clone(&schema_file));
             tool.output_doc = root;
         }
         companions.push(schema_file);

@@ -1,0 +1,426 @@
+//! The `CMP` rules: what each target provider would reject, or weaken, in the bundle about to
+//! be written. They read the lowered tools (`crate::ir::Lowered`), so a finding points into
+//! the source file, at the name, the description or the schema keyword at fault.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::{SchemaProblem, Target, gemini, openai};
+use crate::diagnostics::Diagnostic;
+use crate::formats::agentcli::{MAX_PER_RULE, cap_per_rule};
+use crate::ir::Lowered;
+use crate::rules::compat as cmp;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Node, NodeKind};
+
+/// OpenAI rejects a function description longer than this (`string_above_max_length`).
+pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
+
+/// Most schema places listed as related spans under one strict-mode finding.
+const MAX_RELATED: usize = 8;
+
+/// Every CMP finding for `tools` when built for `targets`, in tool order.
+pub fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic> {
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let providers: Vec<Target> = targets
+        .iter()
+        .copied()
+        .filter(|t| *t != Target::Bundle)
+        .collect();
+    let mut out: Vec<Diagnostic> = tools
+        .par_iter()
+        .flat_map_iter(|t| tool_findings(t, &providers))
+        .collect();
+    out.extend(duplicate_names(tools));
+    if providers.contains(&Target::OpenAi)
+        && let Some(extra) = tools.get(openai::MAX_TOOLS)
+    {
+        out.push(
+            Diagnostic::new(
+                &cmp::TOO_MANY_OPENAI_TOOLS,
+                extra.file,
+                extra.name_span,
+                format!(
+                    "the OpenAI bundle holds {} tools; OpenAI accepts at most {} in one request",
+                    tools.len(),
+                    openai::MAX_TOOLS
+                ),
+            )
+            .label(format!("tool {} in name order", openai::MAX_TOOLS + 1))
+            .note("a request that sends the whole of openai.tools.json fails")
+            .help("send each request only the tools its agent uses (agents/<id>.json lists them), or split the repository into several builds"),
+        );
+    }
+    out
+}
+
+/// The findings about one tool for `providers` (the targets other than `bundle`).
+fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if providers.is_empty() {
+        return out;
+    }
+    let tool = &t.tool;
+    if let Some(d) = name_finding(t, providers) {
+        out.push(d);
+    }
+    let root_is_object = tool.input_schema.get("type").and_then(Value::as_str) == Some("object");
+    if !root_is_object {
+        out.push(non_object_root(t));
+    } else {
+        if providers.contains(&Target::Gemini)
+            && let Err(problems) = gemini::convert(&tool.input_schema)
+        {
+            let found = problems
+                .iter()
+                .map(|p| schema_finding(&cmp::GEMINI_UNSUPPORTED_SCHEMA, t, p, "Gemini"))
+                .collect();
+            out.extend(cap_per_rule(found, MAX_PER_RULE).into_iter().map(|d| {
+                d.note("Gemini takes function parameters in a subset of OpenAPI 3.0 and rejects the whole request when a declaration holds anything else")
+            }));
+        }
+        if providers.contains(&Target::OpenAi) {
+            out.extend(strict_finding(t));
+        }
+    }
+    // agentcli's own ACL012 already reports a missing description there.
+    if tool.description.trim().is_empty() && tool.provenance.format != "agentcli-manifest" {
+        out.push(
+            Diagnostic::new(
+                &cmp::EMPTY_TOOL_DESCRIPTION,
+                t.file,
+                t.description_span,
+                format!("`{}` has no description", tool.name),
+            )
+            .label("no description")
+            .note("every provider shows the model only a tool's name, description and parameters: with no description it guesses when to call the tool")
+            .help("say in a sentence or two what the tool does and when to use it"),
+        );
+    }
+    let length = tool.description.chars().count();
+    if providers.contains(&Target::OpenAi) && length > OPENAI_MAX_DESCRIPTION {
+        out.push(
+            Diagnostic::new(
+                &cmp::LONG_TOOL_DESCRIPTION,
+                t.file,
+                t.description_span,
+                format!(
+                    "the description of `{}` is {length} characters long, over OpenAI's limit of {OPENAI_MAX_DESCRIPTION}",
+                    tool.name
+                ),
+            )
+            .label(format!("{length} characters"))
+            .note("OpenAI rejects the whole request (`string_above_max_length`) when one function description is longer")
+            .help("keep what the model needs to choose the tool; move the rest into the parameters' descriptions or the agent's instructions"),
+        );
+    }
+    if providers.contains(&Target::Mcp)
+        && let Some(output) = &tool.output_schema
+        && output.get("type").and_then(Value::as_str) != Some("object")
+    {
+        let (file, span) = match t.output {
+            Some((file, root)) => (file, locate(root, "/type", false).unwrap_or(root.span)),
+            None => (t.file, t.name_span),
+        };
+        out.push(
+            Diagnostic::new(
+                &cmp::MCP_OUTPUT_SCHEMA_NOT_OBJECT,
+                file,
+                span,
+                format!(
+                    "the output schema of `{}` is {}, but MCP's `outputSchema` must describe an object",
+                    tool.name,
+                    describe_type(output)
+                ),
+            )
+            .label("not `type: object`")
+            .note("toolc leaves it out of mcp.tools.json: MCP clients get no structured-output schema for this tool")
+            .help("return an object, e.g. `{\"type\": \"object\", \"properties\": {\"result\": …}, \"required\": [\"result\"]}`"),
+        );
+    }
+    out
+}
+
+/// CMP001: the providers whose name pattern rejects the tool's name, in one finding.
+fn name_finding(t: &Lowered<'_>, providers: &[Target]) -> Option<Diagnostic> {
+    let name = &t.tool.name;
+    let rejecting: Vec<Target> = providers
+        .iter()
+        .copied()
+        .filter(|p| !name_is_valid(*p, name))
+        .collect();
+    if rejecting.is_empty() {
+        return None;
+    }
+    let who = list(rejecting.iter().map(|p| p.provider()));
+    let mut d = Diagnostic::new(
+        &cmp::PROVIDER_TOOL_NAME,
+        t.file,
+        t.name_span,
+        format!("tool name `{name}` is rejected by {who}"),
+    )
+    .label(format!("not a valid tool name for {who}"));
+    // OpenAI and Anthropic share a pattern: one note per pattern.
+    let mut patterns: Vec<&str> = rejecting.iter().map(|p| name_pattern(*p)).collect();
+    patterns.dedup();
+    for pattern in patterns {
+        let whose: Vec<&str> = rejecting
+            .iter()
+            .filter(|p| name_pattern(**p) == pattern)
+            .map(|p| p.provider())
+            .collect();
+        let verb = if whose.len() == 1 {
+            "requires"
+        } else {
+            "require"
+        };
+        d = d.note(format!("{} {verb} {pattern}", list(whose.into_iter())));
+    }
+    let suggestion = portable_name(name);
+    let help = if !suggestion.is_empty()
+        && suggestion != *name
+        && providers.iter().all(|p| name_is_valid(*p, &suggestion))
+    {
+        format!(
+            "rename it, e.g. to `{suggestion}`, or leave {who} out of the build targets (`--target`, `[build] targets`)"
+        )
+    } else {
+        format!(
+            "rename it, or leave {who} out of the build targets (`--target`, `[build] targets`)"
+        )
+    };
+    Some(d.help(help))
+}
+
+/// True when `target` accepts `name` as a tool name.
+pub fn name_is_valid(target: Target, name: &str) -> bool {
+    let len = name.chars().count();
+    let bytes = name.as_bytes();
+    match target {
+        Target::OpenAi | Target::Anthropic => {
+            (1..=64).contains(&len)
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        }
+        Target::Gemini => {
+            (1..=64).contains(&len)
+                && bytes
+                    .first()
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+        }
+        Target::Mcp => {
+            (1..=128).contains(&len)
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        }
+        Target::Bundle => true,
+    }
+}
+
+/// What `target` requires of a tool name, for messages.
+pub fn name_pattern(target: Target) -> &'static str {
+    match target {
+        Target::OpenAi | Target::Anthropic => "`^[a-zA-Z0-9_-]{1,64}$`",
+        Target::Gemini => {
+            "a letter or `_` first, then letters, digits, `_`, `.`, `:` or `-`, at most 64 in all"
+        }
+        Target::Mcp => "`^[A-Za-z0-9_.-]{1,128}$`",
+        Target::Bundle => "nothing",
+    }
+}
+
+/// A name every provider accepts, made from `name`: other characters become `_`, a leading
+/// digit or `-` gets a `_` before it, and the result is cut to 64 characters.
+fn portable_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.starts_with(|c: char| !c.is_ascii_alphabetic() && c != '_') {
+        out.insert(0, '_');
+    }
+    out.chars().take(64).collect()
+}
+
+/// CMP003: the root of the input schema is not an object.
+fn non_object_root(t: &Lowered<'_>) -> Diagnostic {
+    let (file, span) = match t.schema {
+        Some((file, root)) => (file, locate(root, "/type", false).unwrap_or(root.span)),
+        None => (t.file, t.name_span),
+    };
+    let found = describe_type(&t.tool.input_schema);
+    Diagnostic::new(
+        &cmp::NON_OBJECT_INPUT_SCHEMA,
+        file,
+        span,
+        format!(
+            "the input schema of `{}` is {found}, not an object",
+            t.tool.name
+        ),
+    )
+    .label("must be `type: object`")
+    .note("OpenAI, Anthropic, MCP and Gemini all pass a tool's arguments as one JSON object and reject any other root schema")
+    .help(if t.tool.input_schema.get("type").is_none() {
+        "add `type: object` at the root of the schema"
+    } else {
+        "make the root an object and the value one of its properties, e.g. `{\"type\": \"object\", \"properties\": {\"value\": …}, \"required\": [\"value\"]}`"
+    })
+}
+
+/// `a \`string\` schema`, `a schema without \`type\``: what a schema's root is, for messages.
+fn describe_type(schema: &Value) -> String {
+    match schema.get("type") {
+        Some(Value::String(t)) => format!("a `{t}` schema"),
+        Some(other) => format!("a schema of type `{other}`"),
+        None if schema.is_object() => "a schema without `type`".into(),
+        None => format!("`{schema}`"),
+    }
+}
+
+/// CMP005: one finding per tool, on the first place strict mode cannot take; the others are
+/// related places.
+fn strict_finding(t: &Lowered<'_>) -> Option<Diagnostic> {
+    let problems = openai::strict_violations(&t.tool.input_schema);
+    let first = problems.first()?;
+    let mut d = schema_finding(&cmp::OPENAI_STRICT_INCOMPATIBLE, t, first, "OpenAI strict mode")
+        .note("toolc bundles it without `strict: true`, so OpenAI does not guarantee that the arguments match the schema");
+    for p in problems.iter().skip(1).take(MAX_RELATED) {
+        let (file, span) = place(t, p);
+        d = d.related(file, span, p.message.clone());
+    }
+    if problems.len() > MAX_RELATED + 1 {
+        d = d.note(format!(
+            "{} more places are not listed",
+            problems.len() - MAX_RELATED - 1
+        ));
+    }
+    Some(d)
+}
+
+/// A finding of `rule` on the schema place `p` of `t`, naming `who` cannot take it.
+fn schema_finding(
+    rule: &'static crate::rules::Rule,
+    t: &Lowered<'_>,
+    p: &SchemaProblem,
+    who: &str,
+) -> Diagnostic {
+    let (file, span) = place(t, p);
+    let at = if p.pointer.is_empty() {
+        "/"
+    } else {
+        &p.pointer
+    };
+    let d = Diagnostic::new(
+        rule,
+        file,
+        span,
+        format!(
+            "{who} cannot take the input schema of `{}`: {}",
+            t.tool.name, p.message
+        ),
+    )
+    .label(format!("at `{at}`"))
+    .help(p.help.clone());
+    if t.schema.is_none() {
+        // The schema was made by toolc from the tool (cycod parameters): say where in it.
+        d.note(format!(
+            "in the schema toolc derives from this tool, at `{at}`"
+        ))
+    } else {
+        d
+    }
+}
+
+/// Where a schema problem is: in the schema's own tree when the format wrote one, else on
+/// the tool's name.
+fn place<'a>(t: &Lowered<'a>, p: &SchemaProblem) -> (&'a Arc<SourceFile>, Span) {
+    match t.schema {
+        Some((file, root)) => (
+            file,
+            locate(root, &p.pointer, p.on_key).unwrap_or(root.span),
+        ),
+        None => (t.file, t.name_span),
+    }
+}
+
+/// The span of the node at `pointer` in `root`, or of its key when `on_key`; `None` when the
+/// pointer leaves the tree (the span of the deepest node reached is then the caller's).
+fn locate(root: &Node, pointer: &str, on_key: bool) -> Option<Span> {
+    let mut node = root;
+    let mut key_span = None;
+    for raw in pointer.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        match &node.kind {
+            NodeKind::Map(entries) => {
+                let e = entries.iter().find(|e| e.key == token)?;
+                key_span = Some(e.key_span);
+                node = &e.value;
+            }
+            NodeKind::Seq(items) => {
+                node = token.parse::<usize>().ok().and_then(|i| items.get(i))?;
+                key_span = None;
+            }
+            _ => return None,
+        }
+    }
+    Some(match key_span {
+        Some(k) if on_key => k,
+        _ => node.span,
+    })
+}
+
+/// CMP002: every tool after the first of its name, pointing back at the first.
+fn duplicate_names(tools: &[Lowered<'_>]) -> Vec<Diagnostic> {
+    let mut first: HashMap<&str, &Lowered<'_>> = HashMap::new();
+    let mut out = Vec::new();
+    // `tools` is sorted by name then path, so the first of a name is the one kept in place.
+    for t in tools {
+        match first.get(t.tool.name.as_str()) {
+            None => {
+                first.insert(&t.tool.name, t);
+            }
+            Some(f) => out.push(
+                Diagnostic::new(
+                    &cmp::DUPLICATE_BUNDLED_NAME,
+                    t.file,
+                    t.name_span,
+                    format!(
+                        "a tool named `{}` is already in the bundle, from {}",
+                        t.tool.name, f.tool.provenance.path
+                    ),
+                )
+                .label("second tool of this name")
+                .related(f.file, f.name_span, "first tool of this name")
+                .note("providers tell tools apart by name alone: OpenAI and Anthropic reject a request with two tools of one name, and an MCP client or agent file cannot say which one it means")
+                .help("rename one of them, or build the two into separate bundles (`toolc build PATH`)"),
+            ),
+        }
+    }
+    out
+}
+
+/// `A`, `A and B`, `A, B and C`.
+fn list<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<&str> = items.collect();
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
