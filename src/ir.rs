@@ -326,7 +326,7 @@ fn span_at(node: &Node, path: &[&str], fallback: Span) -> Span {
 /// A schema that takes nothing: what a tool without inputs is given, so every target gets an
 /// object.
 fn empty_object_schema() -> Value {
-    json!({"type": "object", "properties": {}})
+    json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
 fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<'a>> {
@@ -665,7 +665,7 @@ fn split_command_line(line: &str) -> Vec<String> {
 
 /// cycod `parameters` as a JSON Schema object: each parameter a property with its type
 /// (default string), description and default; `required: true`, or no default, puts it in
-/// `required` as cycod does.
+/// `required` as cycod does; no other property is accepted.
 fn cycod_schema(params: Option<&Node>) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -702,6 +702,8 @@ fn cycod_schema(params: Option<&Node>) -> Value {
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
+    // cycod fills only the parameters it declares into the command.
+    schema.insert("additionalProperties".into(), Value::Bool(false));
     Value::Object(schema)
 }
 

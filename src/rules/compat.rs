@@ -11,6 +11,6 @@ declare_rules! {
     OPENAI_STRICT_INCOMPATIBLE = "CMP005" "openai-strict-incompatible" Info [] "an input schema OpenAI strict mode cannot take, so the tool is bundled without `strict`";
     TOO_MANY_OPENAI_TOOLS = "CMP006" "too-many-openai-tools" Warning [] "more tools than OpenAI accepts in one request (128)";
     EMPTY_TOOL_DESCRIPTION = "CMP007" "empty-tool-description" Warning [] "a bundled tool without a description, which every provider's model chooses tools by";
-    LONG_TOOL_DESCRIPTION = "CMP008" "long-tool-description" Warning [] "a tool description longer than 1,024 characters";
+    LONG_TOOL_DESCRIPTION = "CMP008" "long-tool-description" Error [] "a tool description longer than the 1,024 characters OpenAI accepts";
     MCP_OUTPUT_SCHEMA_NOT_OBJECT = "CMP009" "mcp-output-schema-not-object" Warning [] "an output schema that is not an object, which MCP's `outputSchema` cannot carry";
 }
