@@ -85,11 +85,12 @@ pub fn run(args: BuildArgs) -> ExitCode {
         let _ = out.flush();
     }
     if report.fails_at(Severity::Error) {
-        eprintln!(
-            "error: {} error(s) found; nothing was written to {}",
-            report.summary.errors,
-            args.out.display()
-        );
+        let outcome = if args.check {
+            format!("the bundles in {} were not compared", args.out.display())
+        } else {
+            format!("nothing was written to {}", args.out.display())
+        };
+        eprintln!("error: {} error(s) found; {outcome}", report.summary.errors);
         return ExitCode::from(1);
     }
     let out_dir = cwd.join(&args.out);
@@ -102,7 +103,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
     }
     if args.check {
         let stale = bundle::stale(&out_dir, &outputs);
-        if stale.is_empty() {
+        if stale.is_current() {
             if !args.quiet {
                 eprintln!(
                     "{} bundle file(s) in {} are up to date",
@@ -112,8 +113,14 @@ pub fn run(args: BuildArgs) -> ExitCode {
             }
             return ExitCode::SUCCESS;
         }
-        for path in &stale {
+        for path in &stale.differ {
             eprintln!("out of date: {}", args.out.join(path).display());
+        }
+        for path in &stale.extra {
+            eprintln!(
+                "no longer built: {} (its agent is gone)",
+                args.out.join(path).display()
+            );
         }
         eprintln!(
             "error: the bundles in {} are not what `toolc build` writes now; run it and commit the result",
@@ -121,8 +128,16 @@ pub fn run(args: BuildArgs) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    if let Err(e) = bundle::write_all(&out_dir, &outputs) {
-        return fail(&format!("cannot write to {}: {e}", args.out.display()));
+    match bundle::write_all(&out_dir, &outputs) {
+        Ok(removed) => {
+            for path in removed {
+                eprintln!(
+                    "removed {}: its agent is gone",
+                    args.out.join(path).display()
+                );
+            }
+        }
+        Err(e) => return fail(&format!("cannot write to {}: {e}", args.out.display())),
     }
     if !args.quiet {
         eprintln!(

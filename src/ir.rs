@@ -4,12 +4,14 @@
 //! what the file did not give (a missing description is the empty string, which CMP rules
 //! report).
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::bundle::Selection;
 use crate::formats::dojops::{Item as DojItem, dops, tool_yaml};
 use crate::formats::tool_md::{self, Status, ToolType};
 use crate::formats::{FileResult, Item, agentcli, cycod};
@@ -129,9 +131,9 @@ pub struct Guidance {
     pub use_when: Vec<String>,
     /// `avoid_when`.
     pub avoid_when: Vec<String>,
-    /// `side_effects`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub side_effects: Option<String>,
+    /// `side_effects`, one entry per effect (the spec's list, or a single string).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub side_effects: Vec<String>,
 }
 
 /// Where a tool comes from.
@@ -182,33 +184,31 @@ pub struct LeftOut {
     pub reason: String,
 }
 
-/// True when `r`'s file, or a file it reads (a schema), has an error by `has_error`.
-pub fn has_error_in(r: &FileResult, has_error: &(dyn Fn(&SourceFile) -> bool + Sync)) -> bool {
-    has_error(&r.file) || r.companions.iter().any(|c| has_error(c))
-}
-
-/// Every bundled tool of `results` (sorted by name, then path), and the ones left out. A
-/// file with an error (by `has_error`, after configuration and suppressions) is not
-/// compiled (DESIGN.md §2, validate).
+/// Every bundled tool of the files `selection` takes (sorted by name, then path), and the
+/// ones left out. A file with an error is not compiled (DESIGN.md §2, validate).
 pub fn lower_all<'a>(
     results: &'a [FileResult],
-    has_error: &(dyn Fn(&SourceFile) -> bool + Sync),
+    selection: &Selection<'_>,
 ) -> (Vec<Lowered<'a>>, Vec<LeftOut>) {
-    let blocked = blocked_by_policy(results);
+    let policies = policies(results);
     let mut tools = Vec::new();
     let mut left_out = Vec::new();
     for r in results {
-        if has_error_in(r, has_error) {
+        if !selection.takes(r) {
             continue;
         }
         for t in lower_file(r) {
-            let project = crate::formats::dojops::project_of(&r.file.path);
-            let is_dojops = matches!(r.item, Item::Dojops(_));
-            if is_dojops && blocked.contains(&(project, t.tool.name.clone())) {
+            let refused = match r.item {
+                Item::Dojops(_) => policies
+                    .get(&crate::formats::dojops::project_of(&r.file.path))
+                    .and_then(|p| p.refuses(&t.tool.name)),
+                _ => None,
+            };
+            if let Some(reason) = refused {
                 left_out.push(LeftOut {
                     name: t.tool.name.clone(),
                     path: r.file.display.clone(),
-                    reason: "blocked by the project's .dojops/policy.yaml".into(),
+                    reason: reason.into(),
                 });
                 continue;
             }
@@ -242,9 +242,31 @@ pub fn lower_all<'a>(
     (tools, left_out)
 }
 
-/// (project folder, tool name) pairs a DojOps policy in force blocks.
-fn blocked_by_policy(results: &[FileResult]) -> Vec<(std::path::PathBuf, String)> {
-    let mut out = Vec::new();
+/// The lists of one DojOps project's policy in force.
+#[derive(Default)]
+struct ProjectPolicy {
+    /// `blockedTools` (or its legacy key).
+    blocked: HashSet<String>,
+    /// A non-empty `allowedTools`: every tool it does not name is denied.
+    allowed: Option<HashSet<String>>,
+}
+
+impl ProjectPolicy {
+    /// Why DojOps refuses tool `name`, if it does.
+    fn refuses(&self, name: &str) -> Option<&'static str> {
+        if self.blocked.contains(name) {
+            Some("blocked by the project's .dojops/policy.yaml (`blockedTools`)")
+        } else if self.allowed.as_ref().is_some_and(|a| !a.contains(name)) {
+            Some("not in `allowedTools` of the project's .dojops/policy.yaml")
+        } else {
+            None
+        }
+    }
+}
+
+/// Each DojOps project's policy in force, by project folder.
+fn policies(results: &[FileResult]) -> HashMap<std::path::PathBuf, ProjectPolicy> {
+    let mut out: HashMap<std::path::PathBuf, ProjectPolicy> = HashMap::new();
     for r in results {
         let Item::Dojops(DojItem::Policy(p)) = &r.item else {
             continue;
@@ -252,10 +274,19 @@ fn blocked_by_policy(results: &[FileResult]) -> Vec<(std::path::PathBuf, String)
         if !p.in_force {
             continue;
         }
-        let project = crate::formats::dojops::project_of(&r.file.path);
-        for n in p.blocked.iter().flat_map(|b| &b.entries) {
-            out.push((project.clone(), n.value.clone()));
-        }
+        let project = out
+            .entry(crate::formats::dojops::project_of(&r.file.path))
+            .or_default();
+        let names = |list: &Option<crate::formats::dojops::policy::NameList>| -> HashSet<String> {
+            list.iter()
+                .flat_map(|l| &l.entries)
+                .map(|n| n.value.clone())
+                .collect()
+        };
+        project.blocked = names(&p.blocked);
+        let allowed = names(&p.allowed);
+        // An empty allowlist allows everything.
+        project.allowed = (!allowed.is_empty()).then_some(allowed);
     }
     out
 }
@@ -410,11 +441,13 @@ pub fn dops_input_schema() -> Value {
                 "description": "What to generate or change, in natural language."
             },
             "existingContent": {
-                "type": "string",
-                "description": "The current content of the file to update, when updating."
+                "type": ["string", "null"],
+                "description": "The current content of the file to update, or null when creating it."
             }
         },
-        "required": ["prompt"],
+        // Both required, the second nullable: what OpenAI strict mode asks of an optional
+        // input, and what Gemini reads as `nullable`.
+        "required": ["prompt", "existingContent"],
         "additionalProperties": false
     })
 }
@@ -564,10 +597,14 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a tool_md::Tool) -> Option<L
     let guidance = doc.value("use_guidance").map(|g| Guidance {
         use_when: strings(g.value("use_when")),
         avoid_when: strings(g.value("avoid_when")),
-        side_effects: g
-            .value("side_effects")
-            .and_then(Node::as_str)
-            .map(str::to_string),
+        side_effects: match g.value("side_effects") {
+            Some(n) if n.as_seq().is_some() => strings(Some(n)),
+            Some(n) => n
+                .as_str()
+                .map(|s| vec![s.trim().to_string()])
+                .unwrap_or_default(),
+            None => Vec::new(),
+        },
     });
     Some(Lowered {
         tool: Tool {

@@ -239,7 +239,12 @@ fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report,
         .targets
         .clone()
         .unwrap_or_else(|| bundle::checked_targets(config));
-    let (compiled, compat) = bundle::compile(&results, &has_error, &targets);
+    let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
+    let selection = bundle::Selection {
+        has_error: &has_error,
+        in_scope: &in_scope,
+    };
+    let (compiled, compat) = bundle::compile(&results, &selection, &targets);
     drop(error_files);
     admit(compat, &mut diagnostics, &mut suppressed);
 

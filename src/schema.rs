@@ -1393,6 +1393,9 @@ impl Cx<'_> {
                     },
                 }),
                 _ if ANNOTATIONS.contains(&k) => None,
+                // DojOps's Zod object strips unknown keys, so none reaches the tool: what
+                // `false` asks for, in effect (and what OpenAI strict mode needs, CMP005).
+                "additionalProperties" if mode == Zod::Object && matches!(e.value.kind, NodeKind::Bool(false)) => None,
                 "minLength" | "maxLength" | "pattern" | "minimum" | "maximum" => {
                     if honoured_by_runtime(k, mode) {
                         Some(Dropped::OutsideSpec)
@@ -1902,7 +1905,6 @@ mod tests {
         assert_eq!(
             keys,
             vec![
-                "\"additionalProperties\"",
                 "\"format\"",
                 "\"oneOf\"",
                 "\"minItems\"",
@@ -1913,6 +1915,11 @@ mod tests {
             "{lines:#?}"
         );
         assert!(lines.iter().all(|l| l.starts_with("SCH004")));
+        // `false` is what DojOps's stripping object does anyway; other values are dropped.
+        let open = r#"{"type": "object", "properties": {}, "additionalProperties": true}"#;
+        assert_eq!(run(open, true).len(), 1, "{:#?}", run(open, true));
+        let typed = r#"{"type": "object", "additionalProperties": {"type": "string"}}"#;
+        assert_eq!(run(typed, true).len(), 1, "{:#?}", run(typed, true));
         assert!(
             run(text, false).is_empty(),
             "SCH004 only applies to DojOps schemas"

@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
+use super::Selection;
 use crate::formats::tool_md::{self, Agent};
 use crate::formats::{FileResult, Item};
 use crate::ir::Tool;
-use crate::source::SourceFile;
 
 /// One compiled agent.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -37,16 +37,16 @@ pub struct AgentTool {
     pub approval_required: bool,
 }
 
-/// Every agent with an id, sorted by id. References that do not resolve were reported by the
+/// Every selected agent with an id, sorted by id. References that do not resolve were reported by the
 /// check (REF rules); they are not listed.
 pub fn compile(
     results: &[FileResult],
-    has_error: &(dyn Fn(&SourceFile) -> bool + Sync),
+    selection: &Selection<'_>,
     tools: &[Tool],
 ) -> Vec<AgentBundle> {
     let mut out: Vec<AgentBundle> = results
         .iter()
-        .filter(|r| !crate::ir::has_error_in(r, has_error))
+        .filter(|r| selection.takes(r))
         .filter_map(|r| match &r.item {
             Item::ToolMd(tool_md::Item::Agent(a)) => agent(a, &r.file.display, tools),
             _ => None,
@@ -76,13 +76,13 @@ fn agent(a: &Agent, path: &str, tools: &[Tool]) -> Option<AgentBundle> {
         if let Some(g) = &tool.guidance {
             instructions.push_str(&format!("## {}\n", tool.name));
             for u in &g.use_when {
-                instructions.push_str(&format!("- Use when {u}.\n"));
+                instructions.push_str(&format!("- Use when {}.\n", sentence(u)));
             }
             for u in &g.avoid_when {
-                instructions.push_str(&format!("- Do not use when {u}.\n"));
+                instructions.push_str(&format!("- Do not use when {}.\n", sentence(u)));
             }
-            if let Some(s) = &g.side_effects {
-                instructions.push_str(&format!("- Side effects: {}\n", s.trim()));
+            for s in &g.side_effects {
+                instructions.push_str(&format!("- Side effect: {}.\n", sentence(s)));
             }
             instructions.push('\n');
         }
@@ -102,4 +102,9 @@ fn agent(a: &Agent, path: &str, tools: &[Tool]) -> Option<AgentBundle> {
         approval_for_every_call: a.approval_for_every_call,
         instructions: instructions.trim_end().to_string(),
     })
+}
+
+/// A guidance item as a clause: trimmed, without the full stop the template adds.
+fn sentence(text: &str) -> &str {
+    text.trim().trim_end_matches('.').trim_end()
 }

@@ -141,11 +141,14 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
             // declaration's parameters are closed anyway, so `false` is what Gemini does.
             "additionalProperties" if *value == Value::Bool(false) => {}
             "format" => {
-                let ty = map.get("type").and_then(Value::as_str);
+                let ty = map
+                    .get("type")
+                    .and_then(|t| gemini_type(t).ok())
+                    .map(|(t, _)| t);
                 let ok = match (ty, value.as_str()) {
-                    (Some("string"), Some(f)) => STRING_FORMATS.contains(&f),
-                    (Some("integer"), Some(f)) => ["int32", "int64"].contains(&f),
-                    (Some("number"), Some(f)) => ["float", "double"].contains(&f),
+                    (Some("STRING"), Some(f)) => STRING_FORMATS.contains(&f),
+                    (Some("INTEGER"), Some(f)) => ["int32", "int64"].contains(&f),
+                    (Some("NUMBER"), Some(f)) => ["float", "double"].contains(&f),
                     _ => false,
                 };
                 if ok {
@@ -153,7 +156,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                 } else {
                     problems.push(SchemaProblem::value(
                         &here,
-                        format!("Gemini does not accept `format: {value}` here"),
+                        format!("Gemini does not accept `format: {value}` on this type"),
                         "Gemini takes `enum` and `date-time` on strings, `int32`/`int64` on integers and `float`/`double` on numbers; remove `format` and say it in `description` (e.g. \"an https URL\")",
                     ));
                 }

@@ -132,18 +132,35 @@ pub struct Compiled {
     pub left_out: Vec<LeftOut>,
 }
 
-/// Lower every tool of `results` and assemble the agents; the diagnostics are the
-/// provider-compatibility (CMP) findings for `targets`. A file for which `has_error` holds
-/// (itself or a file it reads) contributes nothing: the check already says why.
+/// Which files a build compiles.
+pub struct Selection<'a> {
+    /// The file, or a file it reads (a schema), has an error: it contributes nothing, the
+    /// check already says why.
+    pub has_error: &'a (dyn Fn(&SourceFile) -> bool + Sync),
+    /// The file is among the paths built (a file named on the command line builds alone).
+    pub in_scope: &'a (dyn Fn(&SourceFile) -> bool + Sync),
+}
+
+impl Selection<'_> {
+    /// True when the tools or agent of `r` go into the bundles.
+    pub fn takes(&self, r: &FileResult) -> bool {
+        (self.in_scope)(&r.file)
+            && !(self.has_error)(&r.file)
+            && !r.companions.iter().any(|c| (self.has_error)(c))
+    }
+}
+
+/// Lower every selected tool of `results` and assemble the selected agents; the diagnostics
+/// are the provider-compatibility (CMP) findings for `targets`.
 pub fn compile(
     results: &[FileResult],
-    has_error: &(dyn Fn(&SourceFile) -> bool + Sync),
+    selection: &Selection<'_>,
     targets: &[Target],
 ) -> (Compiled, Vec<Diagnostic>) {
-    let (lowered, left_out) = ir::lower_all(results, has_error);
+    let (lowered, left_out) = ir::lower_all(results, selection);
     let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
-    let agents = agents::compile(results, has_error, &tools);
+    let agents = agents::compile(results, selection, &tools);
     (
         Compiled {
             tools,
@@ -197,35 +214,87 @@ pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
     out
 }
 
-/// Write `outputs` under `dir`, each through a temporary file in the same folder and a
-/// rename, so a reader (or a failed build) never sees a half-written bundle.
-pub fn write_all(dir: &Path, outputs: &[Output]) -> std::io::Result<()> {
-    for o in outputs {
-        let path = dir.join(&o.path);
-        let parent = path.parent().unwrap_or(dir);
-        std::fs::create_dir_all(parent)?;
-        let name = o
-            .path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("bundle");
-        let tmp = parent.join(format!(".{name}.toolc-tmp-{}", std::process::id()));
-        let written = std::fs::write(&tmp, &o.bytes).and_then(|()| std::fs::rename(&tmp, &path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
+/// Write `outputs` under `dir`: every file first to a temporary file beside it, then, once
+/// all are written, each renamed into place, so a failed build (a full disk, a permission)
+/// replaces nothing. Agent files of agents that no longer exist are removed, since nothing
+/// else would ever remove them. Returns the removed paths, relative to `dir`.
+pub fn write_all(dir: &Path, outputs: &[Output]) -> std::io::Result<Vec<PathBuf>> {
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let result = (|| {
+        for o in outputs {
+            let path = dir.join(&o.path);
+            let parent = path.parent().unwrap_or(dir);
+            std::fs::create_dir_all(parent)?;
+            let name = o
+                .path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("bundle");
+            let tmp = parent.join(format!(".{name}.toolc-tmp-{}", std::process::id()));
+            staged.push((tmp.clone(), path));
+            std::fs::write(&tmp, &o.bytes)?;
         }
-        written?;
+        for (tmp, path) in &staged {
+            std::fs::rename(tmp, path)?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        for (tmp, _) in &staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(e);
     }
-    Ok(())
+    let removed = extra_agent_files(dir, outputs);
+    for rel in &removed {
+        std::fs::remove_file(dir.join(rel))?;
+    }
+    Ok(removed)
 }
 
-/// The outputs whose file under `dir` is missing or differs (for `build --check`).
-pub fn stale(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
-    outputs
-        .iter()
-        .filter(|o| std::fs::read(dir.join(&o.path)).ok().as_deref() != Some(&o.bytes[..]))
-        .map(|o| o.path.clone())
-        .collect()
+/// `agents/*.json` files under `dir` that `outputs` does not write: left from agents that
+/// were removed or renamed.
+fn extra_agent_files(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir.join("agents")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| Path::new("agents").join(e.file_name()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter(|p| !outputs.iter().any(|o| o.path == *p))
+        .collect();
+    out.sort();
+    out
+}
+
+/// What `build --check` finds out of date under `dir`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Staleness {
+    /// Files a build would write that are missing or differ.
+    pub differ: Vec<PathBuf>,
+    /// Agent files a build would remove.
+    pub extra: Vec<PathBuf>,
+}
+
+impl Staleness {
+    /// True when the folder holds exactly what a build would write.
+    pub fn is_current(&self) -> bool {
+        self.differ.is_empty() && self.extra.is_empty()
+    }
+}
+
+/// Compare `dir` with `outputs` (for `build --check`).
+pub fn stale(dir: &Path, outputs: &[Output]) -> Staleness {
+    Staleness {
+        differ: outputs
+            .iter()
+            .filter(|o| std::fs::read(dir.join(&o.path)).ok().as_deref() != Some(&o.bytes[..]))
+            .map(|o| o.path.clone())
+            .collect(),
+        extra: extra_agent_files(dir, outputs),
+    }
 }
 
 /// A place in a JSON Schema that a target cannot take, and why.

@@ -23,6 +23,8 @@ pub const STRICT_UNSUPPORTED: &[&str] = &[
     "uniqueItems",
     "unevaluatedProperties",
     "unevaluatedItems",
+    "dependentRequired",
+    "dependentSchemas",
 ];
 /// Strict mode's limits: properties in all, levels of nesting, enum values in all.
 pub const STRICT_MAX_PROPERTIES: usize = 5000;
@@ -68,6 +70,13 @@ pub fn render(tools: &[Tool]) -> Vec<u8> {
 /// Why a schema cannot be used in strict mode. Empty: it can.
 pub fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
     let mut walk = StrictWalk::default();
+    if schema.get("anyOf").is_some() {
+        walk.out.push(SchemaProblem::key(
+            "/anyOf",
+            "the root of the schema is an `anyOf`",
+            "make the root one object; put the alternatives under one of its properties",
+        ));
+    }
     walk.visit(schema, String::new(), 0);
     if walk.properties > STRICT_MAX_PROPERTIES {
         walk.out.push(SchemaProblem::value(

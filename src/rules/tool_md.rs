@@ -41,5 +41,6 @@ declare_rules! {
     UNKNOWN_AGENT_KEY = "TMD036" "unknown-agent-key" Warning ["agent-md"] "an agent key toolc does not know";
     DUPLICATE_TOOL_REF = "TMD037" "duplicate-tool-ref" Warning ["agent-md"] "an agent references the same tool twice";
     CONFIRMATION_FOR_UNREFERENCED_TOOL = "TMD038" "confirmation-for-unreferenced-tool" Warning ["agent-md"] "`require_user_confirmation_for` names a tool the agent does not reference";
+    DUPLICATE_AGENT_ID = "TMD040" "duplicate-agent-id" Error ["agent-md"] "two agent files in the repository share an `agent_id`";
     INVALID_MAX_CALLS = "TMD039" "invalid-max-calls" Error ["agent-md"] "`max_calls_per_run` is not a positive integer";
 }

@@ -1,5 +1,5 @@
-//! Repository-wide checks: one tool per id (TMD024), and every agent reference against the
-//! tools (REF020–REF023, SEC030). Tools are indexed by id once, so each reference costs one
+//! Repository-wide checks: one tool per id (TMD024), one agent per id (TMD040), and every
+//! agent reference against the tools (REF020–REF023, SEC030). Tools are indexed by id once, so each reference costs one
 //! lookup; "did you mean" compares only ids with the same first letter, within a budget.
 
 use std::collections::{HashMap, HashSet};
@@ -56,6 +56,16 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             Some(&first) => out.push(duplicate(&tools[first], t)),
             None => {
                 index.insert(&t.id.value, i);
+            }
+        }
+    }
+    let mut agent_ids: HashMap<&str, (&Arc<SourceFile>, &Spanned<String>)> = HashMap::new();
+    for (file, agent) in &agents {
+        let Some(id) = &agent.id else { continue };
+        match agent_ids.get(id.value.as_str()) {
+            Some(first) => out.push(duplicate_agent(*first, (file, id))),
+            None => {
+                agent_ids.insert(&id.value, (file, id));
             }
         }
     }
@@ -146,6 +156,26 @@ fn duplicate(first: &Registered<'_>, again: &Registered<'_>) -> Diagnostic {
     .related(first.file, first.id.span, "first defined here")
     .note("tool ids are unique across the repository: agents refer to tools by id, so they cannot tell these two apart")
     .help("give one of them a new `tool_id` (and file name), or delete the copy")
+}
+
+/// TMD040 on the later of two agents with one id.
+fn duplicate_agent(
+    first: (&Arc<SourceFile>, &Spanned<String>),
+    again: (&Arc<SourceFile>, &Spanned<String>),
+) -> Diagnostic {
+    Diagnostic::new(
+        &rules::DUPLICATE_AGENT_ID,
+        again.0,
+        again.1.span,
+        format!(
+            "agent id `{}` is already used by another agent file",
+            again.1.value
+        ),
+    )
+    .label("duplicate id")
+    .related(first.0, first.1.span, "first used here")
+    .note("agent ids are unique across the repository: a runtime loads an agent by id, and `toolc build` writes one `agents/<agent_id>.json`, so one of the two is lost")
+    .help("give one of them a new `agent_id`, or delete the copy")
 }
 
 /// REF020: a reference to an id no tool file defines.
