@@ -1,0 +1,393 @@
+//! Provider-compatibility (CMP) rules: where each finding points, when the rules run, and
+//! how configuration and suppressions decide what a build compiles. The rule pages' own
+//! examples (tests/rule_pages.rs) show each rule firing once and staying silent on its fix.
+
+mod common;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use common::{Repo, lines};
+
+const ALL_TARGETS: &str = "[build]\ntargets = [\"openai\", \"anthropic\", \"mcp\", \"gemini\"]\n";
+
+/// A cycod tool named `name` that every provider takes.
+fn cycod_tool(name: &str) -> String {
+    format!("name: {name}\ndescription: Print {name}\nrun: echo {name}\ntags: [read]\n")
+}
+
+fn report_lines(repo: &Repo) -> Vec<String> {
+    lines(&repo.check().expect("valid configuration"))
+}
+
+fn toolc(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run toolc")
+}
+
+/// A tool.md tool whose input schema is `input` (YAML, indented under `input:`).
+fn tool_md(id: &str, input: &str) -> String {
+    format!(
+        r#"---
+spec_version: "1.2"
+tool_id: "{id}"
+version: "1.0.0"
+status: "active"
+meta:
+  name: "Search Docs"
+  description: "Search the product documentation. Use it for questions about the product."
+  owner: "docs-team"
+type: "retrieval"
+interface:
+  input:
+{input}
+  output:
+    type: object
+transport:
+  type: "rest-api"
+  base_url: "https://docs.example.com/v1"
+  endpoint: "GET /search"
+  credentials:
+    scheme: "bearer-token"
+    source: "env"
+    name: "DOCS_TOKEN"
+use_guidance:
+  use_when: ["the user asks about the product"]
+  avoid_when: ["the question is small talk"]
+---
+"#
+    )
+}
+
+#[test]
+fn gemini_findings_point_at_the_keyword_in_the_source_schema() {
+    let input = "    type: object\n    properties:\n      query:\n        type: string\n        const: \"x\"\n      when:\n        type: string\n        format: email\n    required: [query, when]\n    additionalProperties: false";
+    let repo = Repo::with(&[
+        ("toolc.toml", "[build]\ntargets = [\"gemini\"]\n"),
+        ("tools/search-docs.tool.md", &tool_md("search-docs", input)),
+    ]);
+    assert_eq!(
+        report_lines(&repo),
+        [
+            // An unsupported keyword: on its key.
+            "tools/search-docs.tool.md:17:9 CMP004 error Gemini cannot take the input schema of `search-docs`: `const` is not in Gemini's schema subset",
+            // A bad value: on the value.
+            "tools/search-docs.tool.md:20:17 CMP004 error Gemini cannot take the input schema of `search-docs`: Gemini does not accept `format: \"email\"` on this type",
+        ]
+    );
+}
+
+#[test]
+fn a_nullable_type_keeps_its_gemini_format_and_converts() {
+    let input = "    type: object\n    properties:\n      at:\n        type: [string, \"null\"]\n        format: date-time\n    required: [at]\n    additionalProperties: false";
+    let repo = Repo::with(&[
+        ("toolc.toml", ALL_TARGETS),
+        ("tools/search-docs.tool.md", &tool_md("search-docs", input)),
+    ]);
+    assert_eq!(report_lines(&repo), Vec::<String>::new());
+    let out = Repo::new();
+    let dir = out.root.to_string_lossy().into_owned();
+    let run = toolc(&repo.root, &["build", "--out", &dir]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let gemini: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.root.join("gemini.tools.json")).expect("gemini file"),
+    )
+    .expect("json");
+    assert_eq!(
+        gemini["functionDeclarations"][0]["parameters"]["properties"]["at"],
+        serde_json::json!({"type": "STRING", "nullable": true, "format": "date-time"})
+    );
+    let openai: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.root.join("openai.tools.json")).expect("openai file"),
+    )
+    .expect("json");
+    assert_eq!(openai[0]["function"]["strict"], true, "{openai}");
+}
+
+#[test]
+fn names_are_checked_per_provider_with_one_finding() {
+    let repo = Repo::with(&[
+        ("toolc.toml", ALL_TARGETS),
+        // Gemini and MCP take dots; OpenAI and Anthropic do not.
+        (".cycod/tools/files.list.yaml", &cycod_tool("files.list")),
+        // Only Gemini refuses a leading digit.
+        (".cycod/tools/3d-render.yaml", &cycod_tool("3d-render")),
+        (".cycod/tools/fine_name.yaml", &cycod_tool("fine_name")),
+    ]);
+    assert_eq!(
+        report_lines(&repo),
+        [
+            ".cycod/tools/3d-render.yaml:1:7 CMP001 error tool name `3d-render` is rejected by Gemini",
+            ".cycod/tools/files.list.yaml:1:7 CMP001 error tool name `files.list` is rejected by OpenAI and Anthropic",
+        ]
+    );
+    // Building only for the providers that take the names is fine.
+    let repo_mcp = Repo::with(&[
+        ("toolc.toml", "[build]\ntargets = [\"mcp\"]\n"),
+        (".cycod/tools/files.list.yaml", &cycod_tool("files.list")),
+        (".cycod/tools/3d-render.yaml", &cycod_tool("3d-render")),
+    ]);
+    assert_eq!(report_lines(&repo_mcp), Vec::<String>::new());
+}
+
+#[test]
+fn a_name_taken_in_another_format_is_a_duplicate_with_the_first_as_related() {
+    let repo = Repo::with(&[
+        ("toolc.toml", "[build]\ntargets = [\"bundle\"]\n"),
+        (".cycod/tools/status.yaml", &cycod_tool("status")),
+        (
+            "tools.json",
+            r#"{"tools": [{"name": "status", "description": "Show the status", "command": ["./tools/bin/status"],
+               "schema": {"type": "object", "properties": {}, "additionalProperties": false}}]}"#,
+        ),
+        ("tools/bin/status", "#!/bin/sh\n"),
+    ]);
+    let report = repo.check().expect("config");
+    assert_eq!(
+        lines(&report),
+        [
+            "tools.json:1:21 CMP002 error a tool named `status` is already in the bundle, from .cycod/tools/status.yaml"
+        ]
+    );
+    let related = &report.diagnostics[0].related;
+    assert_eq!(related.len(), 1);
+    assert_eq!(related[0].file.display, ".cycod/tools/status.yaml");
+    assert_eq!(related[0].message, "first tool of this name");
+}
+
+#[test]
+fn more_than_128_tools_for_openai_is_reported_on_the_129th() {
+    let mut files: Vec<(String, String)> = (1..=129)
+        .map(|i| {
+            let name = format!("tool-{i:03}");
+            (format!(".cycod/tools/{name}.yaml"), cycod_tool(&name))
+        })
+        .collect();
+    files.push((
+        "toolc.toml".into(),
+        "[build]\ntargets = [\"openai\"]\n".into(),
+    ));
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = Repo::with(&borrowed);
+    assert_eq!(
+        report_lines(&repo),
+        [
+            ".cycod/tools/tool-129.yaml:1:7 CMP006 warning the OpenAI bundle holds 129 tools; OpenAI accepts at most 128 in one request"
+        ]
+    );
+    std::fs::remove_file(repo.root.join(".cycod/tools/tool-129.yaml")).expect("remove");
+    assert_eq!(report_lines(&repo), Vec::<String>::new());
+    // Other providers have no such limit.
+    repo.write(
+        "tools-extra/.cycod/tools/tool-129.yaml",
+        cycod_tool("tool-129").as_bytes(),
+    );
+    repo.write(
+        "toolc.toml",
+        b"[build]\ntargets = [\"anthropic\", \"mcp\"]\n",
+    );
+    assert_eq!(report_lines(&repo), Vec::<String>::new());
+}
+
+#[test]
+fn check_runs_cmp_rules_only_for_configured_or_named_targets() {
+    let repo = Repo::with(&[(".cycod/tools/files.list.yaml", &cycod_tool("files.list"))]);
+    // No [build] table: the repository is not held to any provider.
+    assert_eq!(report_lines(&repo), Vec::<String>::new());
+    let run = toolc(&repo.root, &["check", "--no-color", "--target", "openai"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stdout).contains("error[CMP001]"),
+        "{run:?}"
+    );
+    let run = toolc(&repo.root, &["check", "--target", "gpt"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("`gpt` is not a build target"));
+    // `build` always checks the targets it builds: all of them by default.
+    let run = toolc(&repo.root, &["build", "--no-color", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("error[CMP001]"));
+    assert!(!repo.root.join("dist").exists());
+    let run = toolc(
+        &repo.root,
+        &["build", "--out", "dist", "--target", "mcp,gemini"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+}
+
+#[test]
+fn cmp_findings_can_be_configured_and_suppressed() {
+    let long = "x".repeat(1100);
+    let tool = format!(
+        "name: wiki\n# toolc: ignore CMP008 -- our OpenAI proxy accepts longer descriptions\ndescription: \"{long}\"\nrun: wiki\ntags: [read]\n"
+    );
+    let repo = Repo::with(&[
+        ("toolc.toml", "[build]\ntargets = [\"openai\"]\n"),
+        (".cycod/tools/wiki.yaml", &tool),
+    ]);
+    assert_eq!(report_lines(&repo), Vec::<String>::new());
+    let report = repo.check().expect("config");
+    assert_eq!(report.suppressed.len(), 1);
+    assert_eq!(report.suppressed[0].rule.code, "CMP008");
+    // Without the comment it is an error; configuration can lower it.
+    repo.write(
+        ".cycod/tools/wiki.yaml",
+        format!("name: wiki\ndescription: \"{long}\"\nrun: wiki\ntags: [read]\n").as_bytes(),
+    );
+    assert_eq!(
+        report_lines(&repo),
+        [
+            ".cycod/tools/wiki.yaml:2:14 CMP008 error the description of `wiki` is 1100 characters long, over OpenAI's limit of 1024"
+        ]
+    );
+    repo.write(
+        "toolc.toml",
+        b"[build]\ntargets = [\"openai\"]\n[rules]\nlong-tool-description = \"warning\"\n",
+    );
+    assert_eq!(
+        report_lines(&repo),
+        [
+            ".cycod/tools/wiki.yaml:2:14 CMP008 warning the description of `wiki` is 1100 characters long, over OpenAI's limit of 1024"
+        ]
+    );
+}
+
+/// What is compiled follows the errors as configured: a rule set to `off` (or a suppressed
+/// error) no longer keeps a tool out of the bundles silently.
+#[test]
+fn a_tool_whose_only_error_is_turned_off_is_bundled() {
+    let tool = "name: report\ndescription: Print the report\nrun: report\ntags: [read]\ncontinue-on-error: true\n";
+    let repo = Repo::with(&[(".cycod/tools/report.yaml", tool)]);
+    let run = toolc(&repo.root, &["build", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(1), "CYC001 is an error: {run:?}");
+    repo.write("toolc.toml", b"[rules]\ncycod-unknown-key = \"off\"\n");
+    let run = toolc(&repo.root, &["build", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let bundle = std::fs::read_to_string(repo.root.join("dist/toolc.bundle.json")).expect("bundle");
+    assert!(bundle.contains("\"name\": \"report\""), "{bundle}");
+}
+
+#[test]
+fn dojops_tools_outside_the_allowlist_are_left_out() {
+    let repo = Repo::with(&[
+        (".dojops/tools/my-tool/tool.yaml", common::VALID_TOOL),
+        (
+            ".dojops/tools/my-tool/input.schema.json",
+            common::VALID_SCHEMA,
+        ),
+        (
+            ".dojops/policy.yaml",
+            "allowedTools:\n  - some-global-tool\n",
+        ),
+        (
+            "toolc.toml",
+            "[rules]\npolicy-blocks-project-tools = \"off\"\npolicy-unknown-tool = \"off\"\n",
+        ),
+    ]);
+    let run = toolc(
+        &repo.root,
+        &["build", "--out", "dist", "--target", "bundle"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("not in `allowedTools`"), "{stderr}");
+    let bundle = std::fs::read_to_string(repo.root.join("dist/toolc.bundle.json")).expect("bundle");
+    let bundle: serde_json::Value = serde_json::from_str(&bundle).expect("json");
+    assert_eq!(bundle["tools"], serde_json::json!([]));
+    assert_eq!(bundle["left_out"][0]["name"], "my-tool");
+}
+
+#[test]
+fn a_named_file_builds_alone() {
+    let repo = Repo::with(&[
+        (".cycod/tools/one.yaml", &cycod_tool("one")),
+        (".cycod/tools/two.yaml", &cycod_tool("two")),
+    ]);
+    let run = toolc(
+        &repo.root,
+        &[
+            "build",
+            ".cycod/tools/one.yaml",
+            "--out",
+            "dist",
+            "--target",
+            "bundle",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let bundle: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(repo.root.join("dist/toolc.bundle.json")).expect("bundle"),
+    )
+    .expect("json");
+    let names: Vec<&str> = bundle["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["one"]);
+}
+
+#[test]
+fn agent_files_of_removed_agents_are_reported_by_check_and_removed_by_build() {
+    let repo = Repo::with(&[(".cycod/tools/one.yaml", &cycod_tool("one"))]);
+    let run = toolc(&repo.root, &["build", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    repo.write("dist/agents/gone.json", b"{}\n");
+    repo.write("dist/agents/notes.txt", b"kept: not an agent file\n");
+    let run = toolc(&repo.root, &["build", "--check", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("no longer built: dist/agents/gone.json"),
+        "{run:?}"
+    );
+    assert!(
+        repo.root.join("dist/agents/gone.json").exists(),
+        "--check writes nothing"
+    );
+    let run = toolc(&repo.root, &["build", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(!repo.root.join("dist/agents/gone.json").exists());
+    assert!(repo.root.join("dist/agents/notes.txt").exists());
+    let run = toolc(&repo.root, &["build", "--check", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+}
+
+/// A failed write replaces nothing: every file is staged before the first rename.
+#[test]
+fn a_failed_write_leaves_the_previous_bundles() {
+    let repo = Repo::with(&[
+        (".cycod/tools/one.yaml", &cycod_tool("one")),
+        (
+            "agents/helper.agent.md",
+            "---\nagent_id: \"helper\"\ntools:\n  tool_choice: \"auto\"\n  refs: []\n---\n# Purpose\nHelps.\n",
+        ),
+    ]);
+    repo.write("dist/openai.tools.json", b"old\n");
+    // A file where the agents folder should be: the agent file, written last, cannot be.
+    repo.write("dist/agents", b"not a folder\n");
+    let run = toolc(&repo.root, &["build", "--out", "dist"]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(
+        std::fs::read_to_string(repo.root.join("dist/openai.tools.json")).expect("read"),
+        "old\n"
+    );
+    let names: Vec<String> = std::fs::read_dir(repo.root.join("dist"))
+        .expect("dist")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n == "openai.tools.json" || n == "agents"),
+        "nothing new and no temporary file left: {names:?}"
+    );
+}
