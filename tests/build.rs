@@ -86,9 +86,8 @@ fn golden_bundles_of_every_format() {
     }
 }
 
-#[test]
-fn every_target_matches_its_provider_shape() {
-    let out = build_fixture("2");
+/// Every provider file under `dir` is valid against the provider's tool shape.
+fn assert_provider_shapes(dir: &Path) {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/providers");
     for target in ["openai", "anthropic", "mcp", "gemini"] {
         let schema: serde_json::Value =
@@ -97,14 +96,57 @@ fn every_target_matches_its_provider_shape() {
         assert!(jsonschema::meta::is_valid(&schema), "{target}: meta-valid");
         let validator = jsonschema::validator_for(&schema).expect("schema compiles");
         let file: serde_json::Value =
-            serde_json::from_str(&read(&out.root, &format!("{target}.tools.json")))
-                .expect("output json");
+            serde_json::from_str(&read(dir, &format!("{target}.tools.json"))).expect("output json");
         let errors: Vec<String> = validator
             .iter_errors(&file)
             .map(|e| format!("{} at {}", e, e.instance_path()))
             .collect();
         assert!(errors.is_empty(), "{target}: {errors:#?}");
     }
+}
+
+#[test]
+fn every_target_matches_its_provider_shape() {
+    let out = build_fixture("2");
+    assert_provider_shapes(&out.root);
+}
+
+/// The README's build walk-through: the demo with every finding fixed checks clean for every
+/// target and builds all five files plus one file per agent, each as its provider takes it.
+#[test]
+fn the_fixed_demo_checks_clean_and_builds_every_bundle() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-fixed");
+    let run = toolc(&demo, &["check", "--no-color"], "2");
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout).lines().last(),
+        Some("All checks passed: 24 files, 16 tools."),
+        "{}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+    assert_eq!(run.status.code(), Some(0));
+    let out = Repo::new();
+    let dir = out.root.to_string_lossy().into_owned();
+    let run = toolc(&demo, &["build", "--out", &dir], "2");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(run.stdout.is_empty(), "no diagnostic at all: {run:?}");
+    let mut written: Vec<String> = OUTPUTS
+        .iter()
+        .filter(|o| !o.starts_with("agents/"))
+        .map(|o| (*o).to_string())
+        .collect();
+    written.extend(["agents/support.json".into(), "agents/triage.json".into()]);
+    for rel in &written {
+        assert!(out.root.join(rel).is_file(), "{rel} written");
+    }
+    assert_provider_shapes(&out.root);
+    let bundle: serde_json::Value =
+        serde_json::from_str(&read(&out.root, "toolc.bundle.json")).expect("json");
+    assert_eq!(bundle["tools"].as_array().map(Vec::len), Some(15));
+    assert_eq!(bundle["left_out"][0]["name"], "legacy-search");
+    // The demo's broken twin does not build.
+    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo");
+    let run = toolc(&broken, &["build", "--out", &dir, "--check"], "2");
+    assert_eq!(run.status.code(), Some(1));
 }
 
 #[test]
