@@ -391,3 +391,34 @@ fn a_failed_write_leaves_the_previous_bundles() {
         "nothing new and no temporary file left: {names:?}"
     );
 }
+
+/// Gemini refuses an `OBJECT` with empty `properties`: a tool that takes nothing is declared
+/// without `parameters`, and an empty nested object is a CMP004 error.
+#[test]
+fn gemini_objects_without_properties() {
+    let repo = Repo::with(&[(".cycod/tools/changelog.yaml", &cycod_tool("changelog"))]);
+    let run = toolc(
+        &repo.root,
+        &["build", "--out", "dist", "--target", "gemini"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let gemini: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(repo.root.join("dist/gemini.tools.json")).expect("gemini file"),
+    )
+    .expect("json");
+    assert_eq!(
+        gemini["functionDeclarations"][0],
+        serde_json::json!({"name": "changelog", "description": "Print changelog"})
+    );
+    let input = "    type: object\n    properties:\n      filters:\n        type: object\n        properties: {}\n    required: [filters]\n    additionalProperties: false";
+    let repo = Repo::with(&[
+        ("toolc.toml", "[build]\ntargets = [\"gemini\"]\n"),
+        ("tools/search-docs.tool.md", &tool_md("search-docs", input)),
+    ]);
+    assert_eq!(
+        report_lines(&repo),
+        [
+            "tools/search-docs.tool.md:17:21 CMP004 error Gemini cannot take the input schema of `search-docs`: an object with no properties, which Gemini refuses"
+        ]
+    );
+}

@@ -56,7 +56,9 @@ struct File {
 struct Declaration {
     name: String,
     description: String,
-    parameters: Value,
+    /// Left out for a tool that takes nothing: Gemini refuses an `OBJECT` without properties.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<Value>,
 }
 
 /// The file's bytes. Tools whose schema cannot be converted were reported (CMP) and the
@@ -68,13 +70,21 @@ pub fn render(tools: &[Tool]) -> Vec<u8> {
             convert(&t.input_schema).ok().map(|parameters| Declaration {
                 name: t.name.clone(),
                 description: t.description.clone(),
-                parameters,
+                parameters: takes_something(&parameters).then_some(parameters),
             })
         })
         .collect();
     to_json_bytes(&File {
         function_declarations: declarations,
     })
+}
+
+/// True when a converted root schema declares at least one property.
+fn takes_something(parameters: &Value) -> bool {
+    parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty())
 }
 
 /// Convert a JSON Schema to Gemini's subset, or say everything that stands in the way.
@@ -194,6 +204,15 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
     for (key, value) in nested {
         let here = format!("{at}/{key}");
         let converted = match (key, value) {
+            // At the root, no properties means no parameters at all (see `render`).
+            ("properties", Value::Object(props)) if props.is_empty() && !at.is_empty() => {
+                problems.push(SchemaProblem::value(
+                    &here,
+                    "an object with no properties, which Gemini refuses",
+                    "declare the properties the object takes, or take it as a JSON-encoded string",
+                ));
+                continue;
+            }
             ("properties", Value::Object(props)) => Value::Object(
                 props
                     .iter()
