@@ -171,6 +171,9 @@ pub struct Lowered<'a> {
     pub description_span: Span,
     /// The file and tree of its output schema, when it has one.
     pub output: Option<(&'a Arc<SourceFile>, &'a Node)>,
+    /// cycod `parameters`, from which its input schema is derived: findings about property
+    /// `X` of that schema belong on parameter `X`.
+    pub parameters: Option<&'a Node>,
 }
 
 /// A tool left out of the bundles, and why (reported by `build`, not an error).
@@ -426,6 +429,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
         schema,
         description_span: span_at(doc, &["description"], name.span),
         output,
+        parameters: None,
     })
 }
 
@@ -514,6 +518,7 @@ fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Low
         schema: None,
         description_span: span_at(doc, &["meta", "description"], name.span),
         output: None,
+        parameters: None,
     })
 }
 
@@ -555,6 +560,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a agentcli::Tool) -> Option
         schema: schema_node.map(|n| (file, n)),
         description_span: span_at(doc, &["description"], name_span),
         output: None,
+        parameters: None,
     })
 }
 
@@ -636,6 +642,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a tool_md::Tool) -> Option<L
         schema: input.map(|n| (file, n)),
         description_span: span_at(doc, &["meta", "description"], id.span),
         output: output.map(|n| (file, n)),
+        parameters: None,
     })
 }
 
@@ -804,5 +811,6 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a cycod::Tool) -> Option<Lower
         schema: None,
         description_span: span_at(doc, &["description"], name.span),
         output: None,
+        parameters: doc.value("parameters"),
     })
 }

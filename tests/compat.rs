@@ -422,3 +422,29 @@ fn gemini_objects_without_properties() {
         ]
     );
 }
+
+/// A property of the schema toolc derives from cycod `parameters` is reported on the
+/// parameter, with cycod's own fix.
+#[test]
+fn strict_findings_on_cycod_point_at_the_parameter() {
+    let tool = "name: weather\ndescription: Get the weather\nbash: curl -s \"wttr.in/{CITY}?format={FORMAT}\"\nparameters:\n  CITY:\n    description: City name\n  FORMAT:\n    description: Output format\n    default: \"3\"\ntags: [read]\n";
+    let repo = Repo::with(&[
+        ("toolc.toml", "[build]\ntargets = [\"openai\"]\n"),
+        (".cycod/tools/weather.yaml", tool),
+    ]);
+    let report = repo.check().expect("config");
+    assert_eq!(
+        lines(&report),
+        [
+            ".cycod/tools/weather.yaml:7:3 CMP005 info OpenAI strict mode cannot take the input schema of `weather`: property `FORMAT` is not in `required`"
+        ]
+    );
+    assert!(
+        report.diagnostics[0]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("remove the parameter's `default`")),
+        "{:?}",
+        report.diagnostics[0].help
+    );
+}

@@ -300,6 +300,10 @@ fn strict_finding(t: &Lowered<'_>) -> Option<Diagnostic> {
     let first = problems.first()?;
     let mut d = schema_finding(&cmp::OPENAI_STRICT_INCOMPATIBLE, t, first, "OpenAI strict mode")
         .note("toolc bundles it without `strict: true`, so OpenAI does not guarantee that the arguments match the schema");
+    if t.parameters.is_some() {
+        // A cycod parameter is optional when it has a default: that is what to change.
+        d = d.help("remove the parameter's `default` (or set `required: true`), so the model always passes it");
+    }
     for p in problems.iter().skip(1).take(MAX_RELATED) {
         let (file, span) = place(t, p);
         d = d.related(file, span, p.message.clone());
@@ -335,26 +339,37 @@ fn schema_finding(
             t.tool.name, p.message
         ),
     )
-    .label(format!("at `{at}`"))
+    .label(p.label.clone())
     .help(p.help.clone());
     if t.schema.is_none() {
         // The schema was made by toolc from the tool (cycod parameters): say where in it.
         d.note(format!(
-            "in the schema toolc derives from this tool, at `{at}`"
+            "in the input schema toolc derives from this tool, at `{at}`"
         ))
     } else {
         d
     }
 }
 
-/// Where a schema problem is: in the schema's own tree when the format wrote one, else on
-/// the tool's name.
+/// Where a schema problem is: in the schema's own tree when the format wrote one; on the
+/// cycod parameter a derived property comes from; else on the tool's name.
 fn place<'a>(t: &Lowered<'a>, p: &SchemaProblem) -> (&'a Arc<SourceFile>, Span) {
-    match t.schema {
-        Some((file, root)) => (
+    if let Some((file, root)) = t.schema {
+        return (
             file,
             locate(root, &p.pointer, p.on_key).unwrap_or(root.span),
-        ),
+        );
+    }
+    let parameter = p
+        .pointer
+        .strip_prefix("/properties/")
+        .map(|rest| rest.split('/').next().unwrap_or(rest))
+        .and_then(|name| {
+            t.parameters?
+                .get(&name.replace("~1", "/").replace("~0", "~"))
+        });
+    match parameter {
+        Some(e) => (t.file, e.key_span),
         None => (t.file, t.name_span),
     }
 }

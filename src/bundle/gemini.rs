@@ -122,11 +122,14 @@ fn keyword_help(key: &str) -> String {
 
 fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Value {
     let Value::Object(map) = schema else {
-        problems.push(SchemaProblem::value(
-            at,
-            "a boolean schema has no Gemini equivalent",
-            "write an object schema, e.g. `{\"type\": \"string\"}`",
-        ));
+        problems.push(
+            SchemaProblem::value(
+                at,
+                "a boolean schema has no Gemini equivalent",
+                "write an object schema, e.g. `{\"type\": \"string\"}`",
+            )
+            .label("boolean schema"),
+        );
         return Value::Null;
     };
     let mut out = Map::new();
@@ -141,11 +144,14 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                         out.insert("nullable".into(), Value::Bool(true));
                     }
                 }
-                Err(m) => problems.push(SchemaProblem::value(
-                    &here,
-                    m,
-                    "use one type; for an optional value write `[T, \"null\"]`",
-                )),
+                Err(m) => problems.push(
+                    SchemaProblem::value(
+                        &here,
+                        m,
+                        "use one type; for an optional value write `[T, \"null\"]`",
+                    )
+                    .label("no Gemini type"),
+                ),
             },
             // Gemini's Schema has no such field and sends it back as an unknown name; a
             // declaration's parameters are closed anyway, so `false` is what Gemini does.
@@ -168,7 +174,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                         &here,
                         format!("Gemini does not accept `format: {value}` on this type"),
                         "Gemini takes `enum` and `date-time` on strings, `int32`/`int64` on integers and `float`/`double` on numbers; remove `format` and say it in `description` (e.g. \"an https URL\")",
-                    ));
+                    ).label("not a Gemini format for this type"));
                 }
             }
             "enum" => {
@@ -186,7 +192,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                         &here,
                         "Gemini's `enum` takes strings only",
                         "use `type: string` with string values, or drop `enum` and bound a number with `minimum` / `maximum`",
-                    ));
+                    ).label("not all strings"));
                 }
             }
             "properties" | "items" | "anyOf" => nested.push((key, value)),
@@ -194,11 +200,14 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                 out.insert(key.clone(), value.clone());
             }
             k if ANNOTATIONS.contains(&k) => {}
-            k => problems.push(SchemaProblem::key(
-                &here,
-                format!("`{k}` is not in Gemini's schema subset"),
-                keyword_help(k),
-            )),
+            k => problems.push(
+                SchemaProblem::key(
+                    &here,
+                    format!("`{k}` is not in Gemini's schema subset"),
+                    keyword_help(k),
+                )
+                .label("not in Gemini's subset"),
+            ),
         }
     }
     for (key, value) in nested {
@@ -210,7 +219,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                     &here,
                     "an object with no properties, which Gemini refuses",
                     "declare the properties the object takes, or take it as a JSON-encoded string",
-                ));
+                ).label("empty"));
                 continue;
             }
             ("properties", Value::Object(props)) => Value::Object(
@@ -234,7 +243,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                     &here,
                     format!("`{key}` has a shape Gemini cannot take"),
                     "Gemini takes `properties` as a mapping, `items` as one schema and `anyOf` as a list",
-                ));
+                ).label("unexpected shape"));
                 continue;
             }
         };

@@ -307,6 +307,8 @@ pub struct SchemaProblem {
     pub on_key: bool,
     /// What is wrong.
     pub message: String,
+    /// A few words under the offending token.
+    pub label: String,
     /// What to write instead.
     pub help: String,
 }
@@ -318,6 +320,7 @@ impl SchemaProblem {
             pointer: pointer.to_string(),
             on_key: true,
             message: message.into(),
+            label: "not supported".into(),
             help: help.into(),
         }
     }
@@ -328,8 +331,15 @@ impl SchemaProblem {
             pointer: pointer.to_string(),
             on_key: false,
             message: message.into(),
+            label: "not supported".into(),
             help: help.into(),
         }
+    }
+
+    /// Set the label under the offending token.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
     }
 }
 

@@ -71,32 +71,41 @@ pub fn render(tools: &[Tool]) -> Vec<u8> {
 pub fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
     let mut walk = StrictWalk::default();
     if schema.get("anyOf").is_some() {
-        walk.out.push(SchemaProblem::key(
-            "/anyOf",
-            "the root of the schema is an `anyOf`",
-            "make the root one object; put the alternatives under one of its properties",
-        ));
+        walk.out.push(
+            SchemaProblem::key(
+                "/anyOf",
+                "the root of the schema is an `anyOf`",
+                "make the root one object; put the alternatives under one of its properties",
+            )
+            .label("not allowed at the root"),
+        );
     }
     walk.visit(schema, String::new(), 0);
     if walk.properties > STRICT_MAX_PROPERTIES {
-        walk.out.push(SchemaProblem::value(
-            "",
-            format!(
-                "{} properties in all, over strict mode's {STRICT_MAX_PROPERTIES}",
-                walk.properties
-            ),
-            "split the tool, or take part of the input as a JSON-encoded string",
-        ));
+        walk.out.push(
+            SchemaProblem::value(
+                "",
+                format!(
+                    "{} properties in all, over strict mode's {STRICT_MAX_PROPERTIES}",
+                    walk.properties
+                ),
+                "split the tool, or take part of the input as a JSON-encoded string",
+            )
+            .label("too many properties"),
+        );
     }
     if walk.enum_values > STRICT_MAX_ENUM_VALUES {
-        walk.out.push(SchemaProblem::value(
-            "",
-            format!(
-                "{} enum values in all, over strict mode's {STRICT_MAX_ENUM_VALUES}",
-                walk.enum_values
-            ),
-            "take the long lists as plain strings and check them in the tool",
-        ));
+        walk.out.push(
+            SchemaProblem::value(
+                "",
+                format!(
+                    "{} enum values in all, over strict mode's {STRICT_MAX_ENUM_VALUES}",
+                    walk.enum_values
+                ),
+                "take the long lists as plain strings and check them in the tool",
+            )
+            .label("too many enum values"),
+        );
     }
     walk.out
 }
@@ -113,11 +122,14 @@ impl StrictWalk {
         let Value::Object(map) = schema else { return };
         for key in STRICT_UNSUPPORTED {
             if map.contains_key(*key) {
-                self.out.push(SchemaProblem::key(
-                    &format!("{at}/{key}"),
-                    format!("`{key}` is not supported in strict mode"),
-                    format!("remove `{key}`, or keep the tool non-strict"),
-                ));
+                self.out.push(
+                    SchemaProblem::key(
+                        &format!("{at}/{key}"),
+                        format!("`{key}` is not supported in strict mode"),
+                        format!("remove `{key}`, or keep the tool non-strict"),
+                    )
+                    .label("not supported in strict mode"),
+                );
             }
         }
         if let Some(Value::Array(values)) = map.get("enum") {
@@ -127,11 +139,14 @@ impl StrictWalk {
             || map.contains_key("properties");
         if is_object {
             if depth > STRICT_MAX_DEPTH {
-                self.out.push(SchemaProblem::value(
-                    &at,
-                    format!("objects nest deeper than strict mode's {STRICT_MAX_DEPTH} levels"),
-                    "flatten the input, or take the deep part as a JSON-encoded string",
-                ));
+                self.out.push(
+                    SchemaProblem::value(
+                        &at,
+                        format!("objects nest deeper than strict mode's {STRICT_MAX_DEPTH} levels"),
+                        "flatten the input, or take the deep part as a JSON-encoded string",
+                    )
+                    .label("too deep"),
+                );
                 return;
             }
             if map.get("additionalProperties") != Some(&Value::Bool(false)) {
@@ -147,6 +162,7 @@ impl StrictWalk {
                     pointer,
                     on_key,
                     message: "an object without `additionalProperties: false`".into(),
+                    label: "this object takes properties it does not declare".into(),
                     help: "add `additionalProperties: false` to this object".into(),
                 });
             }
@@ -164,7 +180,7 @@ impl StrictWalk {
                             &here,
                             format!("property `{name}` is not in `required`"),
                             format!("add `{name}` to `required`; if it may be left out, let it be null too (`type: [\"string\", \"null\"]`)"),
-                        ));
+                        ).label("optional"));
                     }
                     self.visit(sub, here, depth + 1);
                 }
