@@ -85,6 +85,17 @@ pub enum Run {
         #[serde(skip_serializing_if = "Option::is_none")]
         verification: Option<String>,
     },
+    /// Another tool, called by name (cycod `tool:`, with `mcp:` when it is an MCP server's).
+    Tool {
+        /// The tool's name.
+        tool: String,
+        /// The MCP server that has the tool, when it is one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mcp: Option<String>,
+        /// The arguments, as written (with `{PARAM}` templates).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        arguments: Option<Value>,
+    },
     /// Computed in-process by the runtime (tool.md `function` without transport).
     InProcess,
     /// Routed to a human (tool.md `human` without transport).
@@ -680,6 +691,13 @@ fn cycod_run(node: &Node) -> Option<Run> {
                 shell: (*shell).to_string(),
             });
         }
+    }
+    if let Some(tool) = node.value("tool").and_then(Node::as_str) {
+        return Some(Run::Tool {
+            tool: tool.to_string(),
+            mcp: node.value("mcp").and_then(Node::as_str).map(str::to_string),
+            arguments: node.value("arguments").map(Node::to_json),
+        });
     }
     if let Some(script) = node.value("script").and_then(Node::as_str) {
         return Some(Run::Script {

@@ -448,3 +448,36 @@ fn strict_findings_on_cycod_point_at_the_parameter() {
         report.diagnostics[0].help
     );
 }
+
+/// Every cycod step is in the bundle's `run`, a step that calls another tool too.
+#[test]
+fn cycod_tool_steps_are_kept_in_the_bundle() {
+    let tool = "name: release\ndescription: Tag and announce a release\nsteps:\n  - name: tag\n    run: git tag v1\n  - name: announce\n    tool: post-message\n    arguments:\n      TEXT: released v1\ntags: [write]\n";
+    let repo = Repo::with(&[
+        (".cycod/tools/release.yaml", tool),
+        (
+            ".cycod/tools/post-message.yaml",
+            "name: post-message\ndescription: Post a message\nbash: echo {TEXT}\nparameters:\n  TEXT:\n    description: The message\ntags: [write]\n",
+        ),
+    ]);
+    let run = toolc(
+        &repo.root,
+        &["build", "--out", "dist", "--target", "bundle"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let bundle: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(repo.root.join("dist/toolc.bundle.json")).expect("bundle"),
+    )
+    .expect("json");
+    let release = bundle["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "release"))
+        .expect("release bundled");
+    assert_eq!(
+        release["run"],
+        serde_json::json!({"kind": "steps", "steps": [
+            {"kind": "argv", "argv": ["git", "tag", "v1"]},
+            {"kind": "tool", "tool": "post-message", "arguments": {"TEXT": "released v1"}}
+        ]})
+    );
+}
