@@ -29,38 +29,14 @@ fn toolc(dir: &Path, args: &[&str]) -> std::process::Output {
         .expect("run toolc")
 }
 
-/// A tool.md tool whose input schema is `input` (YAML, indented under `input:`).
+/// The common valid tool.md tool with `input` (YAML, indented under `input:`) as its input
+/// schema.
 fn tool_md(id: &str, input: &str) -> String {
-    format!(
-        r#"---
-spec_version: "1.2"
-tool_id: "{id}"
-version: "1.0.0"
-status: "active"
-meta:
-  name: "Search Docs"
-  description: "Search the product documentation. Use it for questions about the product."
-  owner: "docs-team"
-type: "retrieval"
-interface:
-  input:
-{input}
-  output:
-    type: object
-transport:
-  type: "rest-api"
-  base_url: "https://docs.example.com/v1"
-  endpoint: "GET /search"
-  credentials:
-    scheme: "bearer-token"
-    source: "env"
-    name: "DOCS_TOKEN"
-use_guidance:
-  use_when: ["the user asks about the product"]
-  avoid_when: ["the question is small talk"]
----
-"#
-    )
+    let tool =
+        common::BASE_TOOL.replacen("tool_id: \"search-docs\"", &format!("tool_id: \"{id}\""), 1);
+    let start = tool.find("  input:\n").expect("input") + "  input:\n".len();
+    let end = tool.find("  output:\n").expect("output");
+    format!("{}{input}\n{}", &tool[..start], &tool[end..])
 }
 
 #[test]
@@ -74,9 +50,9 @@ fn gemini_findings_point_at_the_keyword_in_the_source_schema() {
         report_lines(&repo),
         [
             // An unsupported keyword: on its key.
-            "tools/search-docs.tool.md:17:9 CMP004 error Gemini cannot take the input schema of `search-docs`: `const` is not in Gemini's schema subset",
+            "tools/search-docs.tool.md:18:9 CMP004 error Gemini cannot take the input schema of `search-docs`: `const` is not in Gemini's schema subset",
             // A bad value: on the value.
-            "tools/search-docs.tool.md:20:17 CMP004 error Gemini cannot take the input schema of `search-docs`: Gemini does not accept `format: \"email\"` on this type",
+            "tools/search-docs.tool.md:21:17 CMP004 error Gemini cannot take the input schema of `search-docs`: Gemini does not accept `format: \"email\"` on this type",
         ]
     );
 }
@@ -418,7 +394,7 @@ fn gemini_objects_without_properties() {
     assert_eq!(
         report_lines(&repo),
         [
-            "tools/search-docs.tool.md:17:21 CMP004 error Gemini cannot take the input schema of `search-docs`: an object with no properties, which Gemini refuses"
+            "tools/search-docs.tool.md:18:21 CMP004 error Gemini cannot take the input schema of `search-docs`: an object with no properties, which Gemini refuses"
         ]
     );
 }

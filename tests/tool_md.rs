@@ -5,58 +5,13 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{Repo, lines};
+use common::{BASE_TOOL, Repo, lines};
 use toolc::formats::{FileResult, tool_md};
 use toolc::source::{FormatId, SourceFile};
 
 const TOOL: &str = "tools/search-docs.tool.md";
 const ACTION: &str = "tools/send-email.tool.md";
 const AGENT: &str = "agents/helper.agent.md";
-
-/// A valid retrieval tool; line numbers below refer to it.
-const BASE_TOOL: &str = r#"---
-spec_version: "1.2"
-tool_id: "search-docs"
-version: "1.0.0"
-status: "active"
-meta:
-  name: "Search Docs"
-  description: "Search the product documentation. Use it for product questions."
-  owner: "docs-team"
-  last_updated: "2025-04-01"
-type: "retrieval"
-interface:
-  input:
-    type: object
-    properties:
-      query:
-        type: string
-        description: "What to look for."
-    required: ["query"]
-  output:
-    type: object
-    properties:
-      hits:
-        type: array
-        items: {type: string}
-    required: ["hits"]
-transport:
-  type: "rest-api"
-  base_url: "https://docs.example.com/v1"
-  endpoint: "GET /search"
-  timeout_ms: 5000
-  credentials:
-    scheme: "bearer-token"
-    source: "env"
-    name: "DOCS_TOKEN"
-use_guidance:
-  use_when: ["the user asks about the product"]
-  avoid_when: ["the question is small talk"]
-  side_effects: "None. Read-only."
----
-# Purpose
-Product documentation search.
-"#;
 
 /// A valid action tool.
 const ACTION_TOOL: &str = r#"---

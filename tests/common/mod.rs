@@ -123,3 +123,48 @@ files:
 
 /// The smallest valid input schema.
 pub const VALID_SCHEMA: &str = r#"{"type": "object", "properties": {}}"#;
+
+/// A valid `*.tool.md` retrieval tool; the tests' line numbers refer to it.
+pub const BASE_TOOL: &str = r#"---
+spec_version: "1.2"
+tool_id: "search-docs"
+version: "1.0.0"
+status: "active"
+meta:
+  name: "Search Docs"
+  description: "Search the product documentation. Use it for product questions."
+  owner: "docs-team"
+  last_updated: "2025-04-01"
+type: "retrieval"
+interface:
+  input:
+    type: object
+    properties:
+      query:
+        type: string
+        description: "What to look for."
+    required: ["query"]
+  output:
+    type: object
+    properties:
+      hits:
+        type: array
+        items: {type: string}
+    required: ["hits"]
+transport:
+  type: "rest-api"
+  base_url: "https://docs.example.com/v1"
+  endpoint: "GET /search"
+  timeout_ms: 5000
+  credentials:
+    scheme: "bearer-token"
+    source: "env"
+    name: "DOCS_TOKEN"
+use_guidance:
+  use_when: ["the user asks about the product"]
+  avoid_when: ["the question is small talk"]
+  side_effects: "None. Read-only."
+---
+# Purpose
+Product documentation search.
+"#;
