@@ -1,5 +1,5 @@
 //! The canonical IR: every tool of every format lowers into one [`Tool`], which the bundle
-//! emitters (`crate::bundle`) and the provider-compatibility rules (`crate::rules::compat`)
+//! emitters (`crate::bundle`) and the provider-compatibility rules (`crate::bundle::compat`)
 //! read. Lowering runs on files that were already checked; it never fails, it only leaves out
 //! what the file did not give (a missing description is the empty string, which CMP rules
 //! report).

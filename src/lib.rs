@@ -245,7 +245,6 @@ fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report,
         in_scope: &in_scope,
     };
     let (compiled, compat) = bundle::compile(&results, &selection, &targets);
-    drop(error_files);
     admit(compat, &mut diagnostics, &mut suppressed);
 
     for file in &sources {
