@@ -100,15 +100,22 @@ pub fn check(options: &CheckOptions, config: &Config) -> Report {
 
 /// [`check`], with a buffer in place of a file and progress reports.
 pub fn check_with(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> Report {
-    run(options, config, inputs).0
+    run(options, config, inputs, false).0
 }
 
 /// [`check`], and what `build` would write from the same files.
 pub fn check_and_compile(options: &CheckOptions, config: &Config) -> (Report, bundle::Compiled) {
-    run(options, config, &Inputs::default())
+    run(options, config, &Inputs::default(), true)
 }
 
-fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report, bundle::Compiled) {
+/// The pipeline; with `bundles`, also what `build` writes (a check alone lowers tools into
+/// the IR only when CMP rules need them).
+fn run(
+    options: &CheckOptions,
+    config: &Config,
+    inputs: &Inputs<'_>,
+    bundles: bool,
+) -> (Report, bundle::Compiled) {
     let classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = scope::Scope::new(&options.paths, &options.cwd, config);
@@ -244,7 +251,11 @@ fn run(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> (Report,
         has_error: &has_error,
         in_scope: &in_scope,
     };
-    let (compiled, compat) = bundle::compile(&results, &selection, &targets);
+    let (compiled, compat) = if bundles || !targets.is_empty() {
+        bundle::compile(&results, &selection, &targets)
+    } else {
+        (bundle::Compiled::default(), Vec::new())
+    };
     admit(compat, &mut diagnostics, &mut suppressed);
 
     for file in &sources {
