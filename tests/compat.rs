@@ -16,6 +16,24 @@ fn cycod_tool(name: &str) -> String {
     format!("name: {name}\ndescription: Print {name}\nrun: echo {name}\ntags: [read]\n")
 }
 
+/// The JSON file at `rel` in `repo`.
+fn read_json(repo: &Repo, rel: &str) -> serde_json::Value {
+    let bytes = std::fs::read(repo.root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Build `paths` of `repo` (all of it when empty) for the `bundle` target only, which must
+/// succeed; its stderr and `toolc.bundle.json`.
+fn build_bundle(repo: &Repo, paths: &[&str]) -> (String, serde_json::Value) {
+    let mut args = vec!["build"];
+    args.extend_from_slice(paths);
+    args.extend(["--out", "dist", "--target", "bundle"]);
+    let run = toolc(&repo.root, &args);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    (stderr, read_json(repo, "dist/toolc.bundle.json"))
+}
+
 fn report_lines(repo: &Repo) -> Vec<String> {
     lines(&repo.check().expect("valid configuration"))
 }
@@ -69,18 +87,12 @@ fn a_nullable_type_keeps_its_gemini_format_and_converts() {
     let dir = out.root.to_string_lossy().into_owned();
     let run = toolc(&repo.root, &["build", "--out", &dir]);
     assert_eq!(run.status.code(), Some(0), "{run:?}");
-    let gemini: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(out.root.join("gemini.tools.json")).expect("gemini file"),
-    )
-    .expect("json");
+    let gemini = read_json(&out, "gemini.tools.json");
     assert_eq!(
         gemini["functionDeclarations"][0]["parameters"]["properties"]["at"],
         serde_json::json!({"type": "STRING", "nullable": true, "format": "date-time"})
     );
-    let openai: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(out.root.join("openai.tools.json")).expect("openai file"),
-    )
-    .expect("json");
+    let openai = read_json(&out, "openai.tools.json");
     assert_eq!(openai[0]["function"]["strict"], true, "{openai}");
 }
 
@@ -267,15 +279,8 @@ fn dojops_tools_outside_the_allowlist_are_left_out() {
             "[rules]\npolicy-blocks-project-tools = \"off\"\npolicy-unknown-tool = \"off\"\n",
         ),
     ]);
-    let run = toolc(
-        &repo.root,
-        &["build", "--out", "dist", "--target", "bundle"],
-    );
-    assert_eq!(run.status.code(), Some(0), "{run:?}");
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    let (stderr, bundle) = build_bundle(&repo, &[]);
     assert!(stderr.contains("not in `allowedTools`"), "{stderr}");
-    let bundle = std::fs::read_to_string(repo.root.join("dist/toolc.bundle.json")).expect("bundle");
-    let bundle: serde_json::Value = serde_json::from_str(&bundle).expect("json");
     assert_eq!(bundle["tools"], serde_json::json!([]));
     assert_eq!(bundle["left_out"][0]["name"], "my-tool");
 }
@@ -286,22 +291,7 @@ fn a_named_file_builds_alone() {
         (".cycod/tools/one.yaml", &cycod_tool("one")),
         (".cycod/tools/two.yaml", &cycod_tool("two")),
     ]);
-    let run = toolc(
-        &repo.root,
-        &[
-            "build",
-            ".cycod/tools/one.yaml",
-            "--out",
-            "dist",
-            "--target",
-            "bundle",
-        ],
-    );
-    assert_eq!(run.status.code(), Some(0), "{run:?}");
-    let bundle: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(repo.root.join("dist/toolc.bundle.json")).expect("bundle"),
-    )
-    .expect("json");
+    let (_, bundle) = build_bundle(&repo, &[".cycod/tools/one.yaml"]);
     let names: Vec<&str> = bundle["tools"]
         .as_array()
         .expect("tools")
@@ -378,10 +368,7 @@ fn gemini_objects_without_properties() {
         &["build", "--out", "dist", "--target", "gemini"],
     );
     assert_eq!(run.status.code(), Some(0), "{run:?}");
-    let gemini: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(repo.root.join("dist/gemini.tools.json")).expect("gemini file"),
-    )
-    .expect("json");
+    let gemini = read_json(&repo, "dist/gemini.tools.json");
     assert_eq!(
         gemini["functionDeclarations"][0],
         serde_json::json!({"name": "changelog", "description": "Print changelog"})
@@ -436,15 +423,7 @@ fn cycod_tool_steps_are_kept_in_the_bundle() {
             "name: post-message\ndescription: Post a message\nbash: echo {TEXT}\nparameters:\n  TEXT:\n    description: The message\ntags: [write]\n",
         ),
     ]);
-    let run = toolc(
-        &repo.root,
-        &["build", "--out", "dist", "--target", "bundle"],
-    );
-    assert_eq!(run.status.code(), Some(0), "{run:?}");
-    let bundle: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(repo.root.join("dist/toolc.bundle.json")).expect("bundle"),
-    )
-    .expect("json");
+    let (_, bundle) = build_bundle(&repo, &[]);
     let release = bundle["tools"]
         .as_array()
         .and_then(|t| t.iter().find(|t| t["name"] == "release"))
