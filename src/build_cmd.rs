@@ -102,7 +102,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
         );
     }
     if args.check {
-        let stale = bundle::stale(&out_dir, &outputs);
+        let stale = bundle::stale(&out_dir, &outputs, &compiled.agent_ids);
         if stale.is_current() {
             if !args.quiet {
                 eprintln!(
@@ -128,7 +128,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    match bundle::write_all(&out_dir, &outputs) {
+    match bundle::write_all(&out_dir, &outputs, &compiled.agent_ids) {
         Ok(removed) => {
             for path in removed {
                 eprintln!(

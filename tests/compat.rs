@@ -301,9 +301,19 @@ fn a_named_file_builds_alone() {
     assert_eq!(names, ["one"]);
 }
 
+/// A minimal valid agent file with id `id`.
+fn agent(id: &str) -> String {
+    format!(
+        "---\nagent_id: \"{id}\"\ntools:\n  tool_choice: \"auto\"\n  refs: []\n---\n# Purpose\nHelps.\n"
+    )
+}
+
 #[test]
 fn agent_files_of_removed_agents_are_reported_by_check_and_removed_by_build() {
-    let repo = Repo::with(&[(".cycod/tools/one.yaml", &cycod_tool("one"))]);
+    let repo = Repo::with(&[
+        (".cycod/tools/one.yaml", &cycod_tool("one")),
+        ("agents/helper.agent.md", &agent("helper")),
+    ]);
     let run = toolc(&repo.root, &["build", "--out", "dist"]);
     assert_eq!(run.status.code(), Some(0), "{run:?}");
     repo.write("dist/agents/gone.json", b"{}\n");
@@ -324,6 +334,13 @@ fn agent_files_of_removed_agents_are_reported_by_check_and_removed_by_build() {
     assert!(repo.root.join("dist/agents/notes.txt").exists());
     let run = toolc(&repo.root, &["build", "--check", "--out", "dist"]);
     assert_eq!(run.status.code(), Some(0), "{run:?}");
+    // A build of one file leaves out the agent, which still exists: its file stays.
+    let run = toolc(
+        &repo.root,
+        &["build", ".cycod/tools/one.yaml", "--out", "dist"],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(repo.root.join("dist/agents/helper.json").is_file());
 }
 
 /// A failed write replaces nothing: every file is staged before the first rename.
@@ -331,10 +348,7 @@ fn agent_files_of_removed_agents_are_reported_by_check_and_removed_by_build() {
 fn a_failed_write_leaves_the_previous_bundles() {
     let repo = Repo::with(&[
         (".cycod/tools/one.yaml", &cycod_tool("one")),
-        (
-            "agents/helper.agent.md",
-            "---\nagent_id: \"helper\"\ntools:\n  tool_choice: \"auto\"\n  refs: []\n---\n# Purpose\nHelps.\n",
-        ),
+        ("agents/helper.agent.md", &agent("helper")),
     ]);
     repo.write("dist/openai.tools.json", b"old\n");
     // A file where the agents folder should be: the agent file, written last, cannot be.

@@ -56,6 +56,17 @@ pub fn compile(
     out
 }
 
+/// The id of every agent file in `results`, whatever its errors or the paths built.
+pub fn all_ids(results: &[FileResult]) -> std::collections::BTreeSet<String> {
+    results
+        .iter()
+        .filter_map(|r| match &r.item {
+            Item::ToolMd(tool_md::Item::Agent(a)) => a.id.as_ref().map(|id| id.value.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn agent(a: &Agent, path: &str, tools: &[Tool]) -> Option<AgentBundle> {
     let id = a.id.as_ref()?;
     let mut list = Vec::new();

@@ -9,6 +9,7 @@ pub mod gemini;
 pub mod mcp;
 pub mod openai;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -65,7 +66,8 @@ impl Target {
     pub fn parse_list(names: &[String]) -> Result<Vec<Target>, String> {
         if let Some(bad) = names.iter().find(|n| Target::parse(n).is_none()) {
             return Err(format!(
-                "`{bad}` is not a build target; known targets: openai, anthropic, mcp, gemini, bundle"
+                "`{bad}` is not a build target; known targets: {}",
+                crate::config::BUILD_TARGETS.join(", ")
             ));
         }
         Ok(parse_targets(names))
@@ -130,6 +132,10 @@ pub struct Compiled {
     pub agents: Vec<agents::AgentBundle>,
     /// Tools left out of the bundles, and why.
     pub left_out: Vec<LeftOut>,
+    /// The id of every agent file of the repository, built or not (out of the paths built,
+    /// or with errors): an agent file in the output folder is stale only when its id is not
+    /// here.
+    pub agent_ids: BTreeSet<String>,
 }
 
 /// Which files a build compiles.
@@ -161,11 +167,13 @@ pub fn compile(
     let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
     let agents = agents::compile(results, selection, &tools);
+    let agent_ids = agents::all_ids(results);
     (
         Compiled {
             tools,
             agents,
             left_out,
+            agent_ids,
         },
         diagnostics,
     )
@@ -218,7 +226,11 @@ pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
 /// all are written, each renamed into place, so a failed build (a full disk, a permission)
 /// replaces nothing. Agent files of agents that no longer exist are removed, since nothing
 /// else would ever remove them. Returns the removed paths, relative to `dir`.
-pub fn write_all(dir: &Path, outputs: &[Output]) -> std::io::Result<Vec<PathBuf>> {
+pub fn write_all(
+    dir: &Path,
+    outputs: &[Output],
+    agent_ids: &BTreeSet<String>,
+) -> std::io::Result<Vec<PathBuf>> {
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let result = (|| {
         for o in outputs {
@@ -245,16 +257,17 @@ pub fn write_all(dir: &Path, outputs: &[Output]) -> std::io::Result<Vec<PathBuf>
         }
         return Err(e);
     }
-    let removed = extra_agent_files(dir, outputs);
+    let removed = gone_agent_files(dir, agent_ids);
     for rel in &removed {
         std::fs::remove_file(dir.join(rel))?;
     }
     Ok(removed)
 }
 
-/// `agents/*.json` files under `dir` that `outputs` does not write: left from agents that
-/// were removed or renamed.
-fn extra_agent_files(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
+/// `agents/*.json` files under `dir` of agents no agent file of the repository has any more
+/// (removed, or given another id). An agent that still exists keeps its file even when this
+/// build leaves it out (a named file or folder builds alone).
+fn gone_agent_files(dir: &Path, agent_ids: &BTreeSet<String>) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir.join("agents")) else {
         return Vec::new();
     };
@@ -263,7 +276,11 @@ fn extra_agent_files(dir: &Path, outputs: &[Output]) -> Vec<PathBuf> {
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .map(|e| Path::new("agents").join(e.file_name()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .filter(|p| !outputs.iter().any(|o| o.path == *p))
+        .filter(|p| {
+            p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_none_or(|id| !agent_ids.contains(id))
+        })
         .collect();
     out.sort();
     out
@@ -286,14 +303,14 @@ impl Staleness {
 }
 
 /// Compare `dir` with `outputs` (for `build --check`).
-pub fn stale(dir: &Path, outputs: &[Output]) -> Staleness {
+pub fn stale(dir: &Path, outputs: &[Output], agent_ids: &BTreeSet<String>) -> Staleness {
     Staleness {
         differ: outputs
             .iter()
             .filter(|o| std::fs::read(dir.join(&o.path)).ok().as_deref() != Some(&o.bytes[..]))
             .map(|o| o.path.clone())
             .collect(),
-        extra: extra_agent_files(dir, outputs),
+        extra: gone_agent_files(dir, agent_ids),
     }
 }
 

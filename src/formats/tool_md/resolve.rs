@@ -1,6 +1,7 @@
 //! Repository-wide checks: one tool per id (TMD024), one agent per id (TMD040), and every
-//! agent reference against the tools (REF020–REF023, SEC030). Tools are indexed by id once, so each reference costs one
-//! lookup; "did you mean" compares only ids with the same first letter, within a budget.
+//! agent reference against the tools (REF020–REF023, SEC030). Tools are indexed by id once,
+//! so each reference costs one lookup; "did you mean" compares only ids with the same first
+//! letter, within a budget.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
