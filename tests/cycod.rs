@@ -701,7 +701,10 @@ timeout: 15000
 
 #[test]
 fn real_world_corpus_gives_exactly_the_real_findings() {
-    let report = common::check_dir(&common::corpus("cycod")).expect("config");
+    let Some(dir) = common::corpus("cycod") else {
+        return;
+    };
+    let report = common::check_dir(&dir).expect("config");
     let p = ".cycod/tools/";
     let want: Vec<String> = [
         // Spec examples: no errors. `required: true` with a default, and no security tag on
@@ -741,7 +744,11 @@ fn real_world_corpus_gives_exactly_the_real_findings() {
 fn section_comment_example_once_its_yaml_is_valid() {
     // The same tool with the backtick escapes removed: the remaining findings are the
     // `{REPO_DIR}` reference and the nested `environment.variables` section.
-    let text = include_str!("corpus/real-world/cycod/.cycod/tools/pr-gh-pr-section-comment.yaml")
+    let Some(dir) = common::corpus("cycod") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join(".cycod/tools/pr-gh-pr-section-comment.yaml"))
+        .expect("read")
         .replace("\\`", "'");
     let found = check_files(&[(".cycod/tools/gh-pr-section-comment.yaml", &text)]);
     let p = ".cycod/tools/gh-pr-section-comment.yaml";

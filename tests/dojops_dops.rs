@@ -202,14 +202,20 @@ fn every_known_parser_is_accepted() {
 #[test]
 fn real_world_v2_skills_are_silent() {
     for corpus in ["dojops-skills", "dojops-kind-tool"] {
-        let report = common::check_dir(&common::corpus(corpus)).expect("config");
+        let Some(dir) = common::corpus(corpus) else {
+            continue;
+        };
+        let report = common::check_dir(&dir).expect("config");
         assert_eq!(lines(&report), Vec::<String>::new(), "{corpus}");
     }
 }
 
 #[test]
 fn real_world_v1_skills_get_one_migration_error_each() {
-    let report = common::check_dir(&common::corpus("dojops-v1-dops")).expect("config");
+    let Some(dir) = common::corpus("dojops-v1-dops") else {
+        return;
+    };
+    let report = common::check_dir(&dir).expect("config");
     assert_eq!(
         lines(&report),
         [

@@ -45,16 +45,17 @@ fn valid_manifest_is_silent() {
 
 #[test]
 fn spec_appendix_a_and_b_are_valid() {
-    let manifest =
-        include_str!("corpus/real-world/dojops-legacy/.dojops/tools/my-terraform-module/tool.yaml");
-    let schema = include_str!(
-        "corpus/real-world/dojops-legacy/.dojops/tools/my-terraform-module/input.schema.json"
-    );
+    let Some(corpus) = common::corpus("dojops-legacy") else {
+        return;
+    };
+    let folder = corpus.join(".dojops/tools/my-terraform-module");
+    let manifest = std::fs::read_to_string(folder.join("tool.yaml")).expect("read");
+    let schema = std::fs::read_to_string(folder.join("input.schema.json")).expect("read");
     let output = r#"{"type": "object", "properties": {"files": {"type": "array", "items": {"type": "string"}}}}"#;
     let dir = ".dojops/tools/my-terraform-module";
     let repo = Repo::with(&[
-        (&format!("{dir}/tool.yaml"), manifest),
-        (&format!("{dir}/input.schema.json"), schema),
+        (&format!("{dir}/tool.yaml"), manifest.as_str()),
+        (&format!("{dir}/input.schema.json"), schema.as_str()),
         (&format!("{dir}/output.schema.json"), output),
     ]);
     assert_eq!(lines(&repo.check().expect("config")), Vec::<String>::new());
@@ -62,7 +63,10 @@ fn spec_appendix_a_and_b_are_valid() {
 
 #[test]
 fn real_world_legacy_folder_reports_the_missing_output_schema() {
-    let report = common::check_dir(&common::corpus("dojops-legacy")).expect("config");
+    let Some(dir) = common::corpus("dojops-legacy") else {
+        return;
+    };
+    let report = common::check_dir(&dir).expect("config");
     let tool_lines: Vec<_> = lines(&report)
         .into_iter()
         .filter(|l| l.contains("tool.yaml"))

@@ -1,4 +1,4 @@
-//! Hostile input, end to end: no file may make toolc panic or hang (DESIGN.md §7).
+//! Hostile input, end to end: no file may make toolc panic or hang.
 //!
 //! Every repository here also holds a `sentinel` tool with a known error, so each test proves
 //! toolc went on with the other files after meeting the hostile one.

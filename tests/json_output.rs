@@ -1,4 +1,4 @@
-//! `--format json` keeps its contract (DESIGN.md §3): the binary's output validates against
+//! `--format json` keeps its contract: the binary's output validates against
 //! `docs/json-output.schema.json`, positions are what an editor needs, paths are relative to
 //! the working directory, the order is stable, and exit codes say what happened.
 
