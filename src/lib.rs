@@ -8,6 +8,7 @@ pub mod config;
 pub mod diagnostics;
 pub mod discover;
 pub mod formats;
+pub mod fs;
 pub mod ir;
 pub mod rules;
 pub mod schema;
@@ -142,16 +143,16 @@ fn run(
     };
     progress(Progress::Found(found.len()));
 
+    // The buffer stands in for the file at its path, for every read of the check.
+    let mut fs = fs::Overlay::default();
+    if let Some((path, b)) = &buffer {
+        fs.set(path.clone(), b.bytes.clone());
+    }
     let results: Vec<formats::FileResult> = found
         .par_iter()
         .map(|d| {
             let display = display_path(&d.path, &options.cwd);
-            let result = match &buffer {
-                Some((path, b)) if *path == d.path => {
-                    formats::load_bytes(&d.path, display, d.format, b.bytes.clone())
-                }
-                _ => formats::load(&d.path, display, d.format),
-            };
+            let result = formats::load_with(&fs, &d.path, display, d.format);
             progress(Progress::Loaded);
             result
         })
@@ -161,7 +162,7 @@ fn run(
         .iter()
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
-    raw.extend(formats::resolve(&results));
+    raw.extend(formats::resolve_with(&fs, &results));
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::fields::span_in_value;
 use super::{FileResult, Item, syntax_diagnostics};
 use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::fs::FileSystem;
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::schema::{SchemaOptions, check_schema};
@@ -63,10 +64,11 @@ pub struct Tool {
     pub doc: Option<crate::syntax::Node>,
 }
 
-/// Parse, lower, validate and lint one manifest.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+/// Parse, lower, validate and lint one manifest; programs are looked for through `fs`.
+pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut cx = Cx {
         file: &file,
+        fs,
         diags: Vec::new(),
     };
     if file.bom_len > 0 {
@@ -140,6 +142,7 @@ struct Rewritten<'n> {
 
 struct Cx<'a> {
     file: &'a Arc<SourceFile>,
+    fs: &'a dyn FileSystem,
     diags: Vec<Diagnostic>,
 }
 
@@ -507,7 +510,7 @@ impl Cx<'_> {
             .iter()
             .filter(|p| {
                 let rel = p.path.trim_start_matches("./");
-                !std::fs::metadata(dir.join(rel)).is_ok_and(|m| m.is_file())
+                !self.fs.is_file(&dir.join(rel))
             })
             .collect();
         let bin_dir = sibling_display(&self.file.display, "tools/bin/");

@@ -8,17 +8,16 @@ pub mod fields;
 pub mod tool_md;
 pub mod tool_request;
 
-use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
 use crate::rules::syntax as syn;
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Parsed, SyntaxErrorKind};
 
-/// Files larger than this are not read at all (a guard on memory, far above any real definition).
-pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
+pub use crate::fs::MAX_READ_BYTES;
 
 /// What one file contributed: its source, diagnostics, and the typed item for resolve.
 #[derive(Debug)]
@@ -70,19 +69,28 @@ impl FileResult {
     }
 }
 
-/// Read, parse and lower one discovered file.
+/// Read (from the disk), parse and lower one discovered file.
 pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
-    let (file, fatal) = read_source(path, display, format);
-    load_source(file, fatal, format)
+    load_with(&crate::fs::Disk, path, display, format)
 }
 
-/// Parse and lower content given directly (an editor's unsaved buffer) as the file at `path`.
-pub fn load_bytes(path: &Path, display: String, format: FormatId, bytes: Vec<u8>) -> FileResult {
-    let (file, fatal) = decode(path, display, format, bytes);
-    load_source(file, fatal, format)
+/// Read through `fs`, parse and lower one discovered file.
+pub fn load_with(
+    fs: &dyn FileSystem,
+    path: &Path,
+    display: String,
+    format: FormatId,
+) -> FileResult {
+    let (file, fatal) = read_source(fs, path, display, format);
+    load_source(fs, file, fatal, format)
 }
 
-fn load_source(file: Arc<SourceFile>, fatal: Option<Diagnostic>, format: FormatId) -> FileResult {
+fn load_source(
+    fs: &dyn FileSystem,
+    file: Arc<SourceFile>,
+    fatal: Option<Diagnostic>,
+    format: FormatId,
+) -> FileResult {
     if let Some(d) = fatal {
         return FileResult {
             file,
@@ -92,8 +100,10 @@ fn load_source(file: Arc<SourceFile>, fatal: Option<Diagnostic>, format: FormatI
         };
     }
     match format {
-        FormatId::DojopsTool | FormatId::DojopsDops | FormatId::DojopsPolicy => dojops::load(file),
-        FormatId::AgentcliManifest => agentcli::load(file),
+        FormatId::DojopsTool | FormatId::DojopsDops | FormatId::DojopsPolicy => {
+            dojops::load(file, fs)
+        }
+        FormatId::AgentcliManifest => agentcli::load(file, fs),
         FormatId::ToolMd | FormatId::AgentMd => tool_md::load(file),
         FormatId::CycodTool => cycod::load(file),
         FormatId::ToolRequest => tool_request::load(file),
@@ -106,61 +116,37 @@ fn load_source(file: Arc<SourceFile>, fatal: Option<Diagnostic>, format: FormatI
     }
 }
 
-/// Every cross-file diagnostic, per family.
+/// Every cross-file diagnostic, per family, reading companion files from the disk.
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+    resolve_with(&crate::fs::Disk, results)
+}
+
+/// Every cross-file diagnostic, per family, reading companion files through `fs`.
+pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
     let mut out = dojops::resolve(results);
     out.extend(agentcli::resolve(results));
     out.extend(tool_md::resolve(results));
-    out.extend(cycod::resolve(results));
+    out.extend(cycod::resolve(results, fs));
     out.extend(tool_request::resolve(results));
     out
 }
 
-/// Read a file as text. Returns the source (lossily decoded if needed) and, when the file
-/// cannot be checked at all, the one diagnostic that says why.
+/// Read a file as text through `fs`. Returns the source (lossily decoded if needed) and,
+/// when the file cannot be checked at all, the one diagnostic that says why.
 pub fn read_source(
+    fs: &dyn FileSystem,
     path: &Path,
     display: String,
     format: FormatId,
 ) -> (Arc<SourceFile>, Option<Diagnostic>) {
-    let empty = |msg: String| {
-        let file = SourceFile::new(path.to_path_buf(), display.clone(), format, String::new());
-        let d = Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), msg);
-        (file, Some(d))
-    };
-    let bytes = match std::fs::metadata(path) {
-        Ok(meta) if meta.len() > MAX_READ_BYTES => {
-            return empty(format!(
-                "the file is {} bytes; toolc does not read files over {} MiB",
-                meta.len(),
-                MAX_READ_BYTES / (1024 * 1024)
-            ));
+    match fs.read(path) {
+        Ok(bytes) => decode(path, display, format, bytes),
+        Err(e) => {
+            let file = SourceFile::new(path.to_path_buf(), display, format, String::new());
+            let d = Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), e.to_string());
+            (file, Some(d))
         }
-        Ok(meta) if meta.is_dir() => return empty("expected a file, found a directory".into()),
-        // A FIFO or device (say, a symlink to /dev/zero) would block or never end.
-        Ok(meta) if !meta.is_file() => {
-            return empty("expected a regular file, found a special file".into());
-        }
-        Ok(meta) => {
-            // The size was checked, but the file may grow between stat and read. Sizing the
-            // buffer from the stat saves the repeated grow-and-read calls of an empty Vec.
-            let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-            let read = std::fs::File::open(path)
-                .and_then(|f| f.take(MAX_READ_BYTES + 1).read_to_end(&mut bytes));
-            match read {
-                Ok(_) if bytes.len() as u64 > MAX_READ_BYTES => {
-                    return empty(format!(
-                        "the file is over {} MiB; toolc does not read files that large",
-                        MAX_READ_BYTES / (1024 * 1024)
-                    ));
-                }
-                Ok(_) => bytes,
-                Err(e) => return empty(format!("cannot read the file: {e}")),
-            }
-        }
-        Err(e) => return empty(format!("cannot read the file: {e}")),
-    };
-    decode(path, display, format, bytes)
+    }
 }
 
 /// Turn bytes into a source file, diagnosing binary, non-UTF-8 and empty content.

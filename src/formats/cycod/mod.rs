@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use super::{FileResult, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
 use crate::source::{SourceFile, Span};
 use crate::syntax::yaml;
 
@@ -97,6 +98,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
 
 /// Cross-file checks per `.cycod/tools` scope: duplicate names, `uses`/`tool:` references,
 /// reference cycles and MCP names.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    resolve::resolve(results)
+/// An `mcp/mcp.json` next to a tools folder is read through `fs`.
+pub fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {
+    resolve::resolve(results, fs)
 }

@@ -7,13 +7,13 @@
 //! repository, since which scope they are loaded beside is only known at run time.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{NameRef, Tool};
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::formats::{FileResult, Item};
+use crate::fs::FileSystem;
 use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
 
@@ -40,7 +40,7 @@ fn folder_of(path: &Path) -> (PathBuf, bool) {
     (folder, scope)
 }
 
-pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {
     let members: Vec<Member<'_>> = results
         .iter()
         .filter_map(|r| match &r.item {
@@ -113,7 +113,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         }
         let known = servers
             .entry(&m.folder)
-            .or_insert_with(|| mcp_servers(&m.folder));
+            .or_insert_with(|| mcp_servers(fs, &m.folder));
         let Some(known) = known else { continue };
         for r in &m.tool.mcp_references {
             if known.contains(&r.name) || m.tool.inline_mcps.contains(&r.name) {
@@ -392,18 +392,13 @@ fn cycle_diagnostic(
 }
 
 /// Server names of the scope's `mcp/mcp.json` (next to `tools/`), when it exists and reads.
-fn mcp_servers(tools_folder: &Path) -> Option<Vec<String>> {
+fn mcp_servers(fs: &dyn FileSystem, tools_folder: &Path) -> Option<Vec<String>> {
     let path = tools_folder.parent()?.join("mcp").join("mcp.json");
-    let meta = std::fs::metadata(&path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_MCP_JSON {
+    let bytes = fs.read(&path).ok()?;
+    if bytes.len() as u64 > MAX_MCP_JSON {
         return None;
     }
-    let mut text = String::new();
-    std::fs::File::open(&path)
-        .ok()?
-        .take(MAX_MCP_JSON)
-        .read_to_string(&mut text)
-        .ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     // cycod reads the key case-insensitively (`McpServers`, `mcpServers`).
     let servers = value

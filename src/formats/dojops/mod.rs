@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::{FileResult, Item as FileItem};
 use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
 use crate::rules::dojops as rules;
 use crate::source::{FormatId, SourceFile, Span};
 
@@ -62,10 +63,10 @@ pub fn project_of(path: &Path) -> PathBuf {
         .unwrap_or_default()
 }
 
-/// Parse and lower one DojOps file.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+/// Parse and lower one DojOps file; a manifest's schema files are read through `fs`.
+pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     match file.format {
-        FormatId::DojopsTool => tool_yaml::load(file),
+        FormatId::DojopsTool => tool_yaml::load(file, fs),
         FormatId::DojopsDops => dops::load(file),
         _ => policy::load(file),
     }

@@ -10,6 +10,7 @@ use super::{Item, Name, SHAPE};
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
+use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{SchemaOptions, check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
@@ -105,8 +106,9 @@ pub struct Tool {
     pub output_schema: Option<Arc<SourceFile>>,
 }
 
-/// Parse, lower, validate and lint one manifest and the schema files it names.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+/// Parse, lower, validate and lint one manifest and the schema files it names (read through
+/// `fs`).
+pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut result = FileResult {
         file: Arc::clone(&file),
         companions: Vec::new(),
@@ -139,7 +141,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     let mut lw = Lowerer::new(&file, &SHAPE);
     let mut tool = Tool::default();
     if let Some(map) = lw.as_map(&root, Span::point(root.span.start), "") {
-        lower(&mut lw, map, &mut tool, &mut result.companions);
+        lower(&mut lw, fs, map, &mut tool, &mut result.companions);
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(root);
@@ -163,6 +165,7 @@ fn too_large(file: &Arc<SourceFile>, what: &str) -> Diagnostic {
 
 fn lower(
     lw: &mut Lowerer<'_>,
+    fs: &dyn FileSystem,
     map: MapRef<'_>,
     tool: &mut Tool,
     companions: &mut Vec<Arc<SourceFile>>,
@@ -338,7 +341,7 @@ fn lower(
         ("outputSchema", output, false),
     ] {
         let Some((rel, span)) = value else { continue };
-        let Some(schema) = load_schema(lw, &dir, key, rel, span) else {
+        let Some(schema) = load_schema(lw, fs, &dir, key, rel, span) else {
             continue;
         };
         let (schema_file, root) = schema;
@@ -539,6 +542,7 @@ fn bad_schema_path(rel: &str) -> Option<&'static str> {
 /// Read, parse and check a schema file named by `key`; None when it cannot be read.
 fn load_schema(
     lw: &mut Lowerer<'_>,
+    fs: &dyn FileSystem,
     dir: &Path,
     key: &str,
     rel: &str,
@@ -554,7 +558,7 @@ fn load_schema(
         return None;
     }
     let path: PathBuf = crate::discover::normalize(&dir.join(rel.replace('\\', "/")));
-    if !path.is_file() {
+    if !fs.is_file(&path) {
         let d = lw
             .diag(
                 &rules::MISSING_SCHEMA_FILE,
@@ -572,7 +576,7 @@ fn load_schema(
         return None;
     }
     let display = sibling_display(&lw.file.display, rel);
-    let (schema_file, fatal) = read_source(&path, display, FormatId::DojopsSchema);
+    let (schema_file, fatal) = read_source(fs, &path, display, FormatId::DojopsSchema);
     if let Some(d) = fatal {
         lw.push(d);
         return Some((schema_file, None));

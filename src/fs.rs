@@ -1,0 +1,198 @@
+//! Every read of a file goes through a [`FileSystem`]: the disk, or the disk under an
+//! overlay of in-memory buffers (an editor's unsaved files, a test's fixtures, stdin).
+//! Discovery (walking folders) is separate: it only names the files to read.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Files larger than this are not read at all (a guard on memory, far above any real definition).
+pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadError {
+    /// The file is larger than [`MAX_READ_BYTES`] (its size, when known before reading).
+    TooLarge(Option<u64>),
+    /// The path is a directory.
+    Directory,
+    /// The path is a FIFO, a device or a socket.
+    Special,
+    /// The operating system's error, as text.
+    Io(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = MAX_READ_BYTES / (1024 * 1024);
+        match self {
+            ReadError::TooLarge(Some(len)) => write!(
+                f,
+                "the file is {len} bytes; toolc does not read files over {mib} MiB"
+            ),
+            ReadError::TooLarge(None) => write!(
+                f,
+                "the file is over {mib} MiB; toolc does not read files that large"
+            ),
+            ReadError::Directory => f.write_str("expected a file, found a directory"),
+            ReadError::Special => f.write_str("expected a regular file, found a special file"),
+            ReadError::Io(e) => write!(f, "cannot read the file: {e}"),
+        }
+    }
+}
+
+/// Where file contents come from.
+pub trait FileSystem: Send + Sync {
+    /// The bytes of the file at `path` (absolute and normalized).
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError>;
+    /// True when `path` names a regular file that [`FileSystem::read`] would return.
+    fn is_file(&self, path: &Path) -> bool;
+}
+
+/// The disk, with the guards every read needs: regular files only, at most [`MAX_READ_BYTES`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Disk;
+
+impl FileSystem for Disk {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        let meta = std::fs::metadata(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        if meta.len() > MAX_READ_BYTES {
+            return Err(ReadError::TooLarge(Some(meta.len())));
+        }
+        if meta.is_dir() {
+            return Err(ReadError::Directory);
+        }
+        // A FIFO or device (say, a symlink to /dev/zero) would block or never end.
+        if !meta.is_file() {
+            return Err(ReadError::Special);
+        }
+        // The size was checked, but the file may grow between stat and read. Sizing the
+        // buffer from the stat saves the repeated grow-and-read calls of an empty Vec.
+        let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_READ_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| ReadError::Io(e.to_string()))?;
+        if bytes.len() as u64 > MAX_READ_BYTES {
+            return Err(ReadError::TooLarge(None));
+        }
+        Ok(bytes)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    }
+}
+
+/// A base file system under any number of in-memory buffers: a buffer takes precedence over
+/// the file at its path, which need not exist.
+pub struct Overlay {
+    base: Box<dyn FileSystem>,
+    buffers: HashMap<PathBuf, Arc<[u8]>>,
+}
+
+impl Default for Overlay {
+    fn default() -> Self {
+        Overlay::new(Box::new(Disk))
+    }
+}
+
+impl std::fmt::Debug for Overlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Overlay")
+            .field("buffers", &self.buffers.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Overlay {
+    /// `base` with no buffers.
+    pub fn new(base: Box<dyn FileSystem>) -> Overlay {
+        Overlay {
+            base,
+            buffers: HashMap::new(),
+        }
+    }
+
+    /// Read `bytes` in place of the file at `path` (absolute and normalized) from now on.
+    pub fn set(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        self.buffers.insert(path, bytes.into());
+    }
+
+    /// Read the file at `path` from the base again. True when there was a buffer.
+    pub fn remove(&mut self, path: &Path) -> bool {
+        self.buffers.remove(path).is_some()
+    }
+
+    /// The paths that have a buffer, sorted.
+    pub fn buffered(&self) -> Vec<&Path> {
+        let mut paths: Vec<&Path> = self.buffers.keys().map(PathBuf::as_path).collect();
+        paths.sort();
+        paths
+    }
+
+    /// True when `path` has a buffer.
+    pub fn has_buffer(&self, path: &Path) -> bool {
+        self.buffers.contains_key(path)
+    }
+}
+
+impl FileSystem for Overlay {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        match self.buffers.get(path) {
+            // Buffers pass the same size guard as the disk: an editor may hold anything.
+            Some(b) if b.len() as u64 > MAX_READ_BYTES => {
+                Err(ReadError::TooLarge(Some(b.len() as u64)))
+            }
+            Some(b) => Ok(b.to_vec()),
+            None => self.base.read(path),
+        }
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.buffers.contains_key(path) || self.base.is_file(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder for one test (no temp-dir crate is a dependency).
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("toolc-fs-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn a_buffer_wins_over_the_disk_and_removing_it_reads_the_disk_again() {
+        let dir = temp_dir("wins");
+        let path = dir.join("a.txt");
+        std::fs::write(&path, "disk").expect("write");
+        let mut fs = Overlay::default();
+        fs.set(path.clone(), b"buffer".to_vec());
+        assert_eq!(fs.read(&path).as_deref(), Ok(&b"buffer"[..]));
+        assert!(fs.remove(&path));
+        assert_eq!(fs.read(&path).as_deref(), Ok(&b"disk"[..]));
+    }
+
+    #[test]
+    fn a_buffer_makes_a_missing_file_exist() {
+        let dir = temp_dir("missing");
+        let path = dir.join("new.json");
+        let mut fs = Overlay::default();
+        assert!(!fs.is_file(&path));
+        assert!(matches!(fs.read(&path), Err(ReadError::Io(_))));
+        fs.set(path.clone(), b"{}".to_vec());
+        assert!(fs.is_file(&path));
+    }
+
+    #[test]
+    fn the_disk_refuses_a_directory() {
+        let dir = temp_dir("directory");
+        assert_eq!(Disk.read(&dir), Err(ReadError::Directory));
+        assert!(!Disk.is_file(&dir));
+    }
+}
