@@ -28,31 +28,6 @@ pub struct WalkError {
     pub message: String,
 }
 
-/// Built-in path patterns per format.
-const BUILTIN: &[(FormatId, &[&str])] = &[
-    (
-        FormatId::DojopsTool,
-        &[
-            "**/.dojops/tools/*/tool.yaml",
-            "**/.dojops/tools/*/plugin.yaml",
-            "**/.dojops/plugins/*/tool.yaml",
-            "**/.dojops/plugins/*/plugin.yaml",
-            "**/.dojops/modules/*/tool.yaml",
-            "**/.dojops/modules/*/plugin.yaml",
-        ],
-    ),
-    (FormatId::DojopsDops, &["**/*.dops"]),
-    (FormatId::DojopsPolicy, &["**/.dojops/policy.yaml"]),
-    (FormatId::AgentcliManifest, &["**/tools.json"]),
-    (FormatId::ToolMd, &["**/*.tool.md"]),
-    (FormatId::AgentMd, &["**/*.agent.md"]),
-    (
-        FormatId::CycodTool,
-        &["**/.cycod/tools/*.yaml", "**/.cycod/tools/*.yml"],
-    ),
-    (FormatId::ToolRequest, &["**/TR-*.md"]),
-];
-
 /// Classifies paths into formats.
 pub struct Classifier {
     builtin: Vec<(FormatId, GlobSet)>,
@@ -63,8 +38,10 @@ pub struct Classifier {
 impl Classifier {
     /// Built-in patterns plus the config's include patterns.
     pub fn new(config: &Config) -> Classifier {
-        let builtin = BUILTIN
+        // Each format names its own patterns; the registry's order is the order they are tried.
+        let builtin = crate::formats::REGISTRY
             .iter()
+            .flat_map(|f| f.patterns())
             .map(|(format, patterns)| {
                 let mut b = GlobSetBuilder::new();
                 for p in *patterns {
@@ -98,21 +75,9 @@ impl Classifier {
     /// The format of a file named explicitly on the command line: by pattern, else by name.
     pub fn classify_explicit(&self, path: &Path) -> Option<FormatId> {
         self.classify(path).or_else(|| {
-            let name = path.file_name()?.to_str()?;
-            match name {
-                "tool.yaml" | "plugin.yaml" => Some(FormatId::DojopsTool),
-                "policy.yaml" if path.parent()?.file_name()? == ".dojops" => {
-                    Some(FormatId::DojopsPolicy)
-                }
-                _ if name.ends_with(".dops") => Some(FormatId::DojopsDops),
-                "tools.json" => Some(FormatId::AgentcliManifest),
-                _ if name.ends_with(".tool.md") => Some(FormatId::ToolMd),
-                _ if name.ends_with(".agent.md") => Some(FormatId::AgentMd),
-                _ if name.starts_with("TR-") && name.ends_with(".md") => {
-                    Some(FormatId::ToolRequest)
-                }
-                _ => None,
-            }
+            crate::formats::REGISTRY
+                .iter()
+                .find_map(|f| f.by_name(path))
         })
     }
 }

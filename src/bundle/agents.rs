@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use super::Selection;
+use crate::formats::FileResult;
 use crate::formats::tool_md::{self, Agent};
-use crate::formats::{FileResult, Item};
 use crate::ir::Tool;
 
 /// One compiled agent.
@@ -47,8 +47,8 @@ pub fn compile(
     let mut out: Vec<AgentBundle> = results
         .iter()
         .filter(|r| selection.takes(r))
-        .filter_map(|r| match &r.item {
-            Item::ToolMd(tool_md::Item::Agent(a)) => agent(a, &r.file.display, tools),
+        .filter_map(|r| match r.item.get::<tool_md::Item>() {
+            Some(tool_md::Item::Agent(a)) => agent(a, &r.file.display, tools),
             _ => None,
         })
         .collect();
@@ -60,8 +60,8 @@ pub fn compile(
 pub fn all_ids(results: &[FileResult]) -> std::collections::BTreeSet<String> {
     results
         .iter()
-        .filter_map(|r| match &r.item {
-            Item::ToolMd(tool_md::Item::Agent(a)) => a.id.as_ref().map(|id| id.value.clone()),
+        .filter_map(|r| match r.item.get::<tool_md::Item>() {
+            Some(tool_md::Item::Agent(a)) => a.id.as_ref().map(|id| id.value.clone()),
             _ => None,
         })
         .collect()

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
-use crate::ir::{self, LeftOut, Tool};
+use crate::ir::{LeftOut, Tool};
 use crate::source::SourceFile;
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.
@@ -163,7 +163,11 @@ pub fn compile(
     selection: &Selection<'_>,
     targets: &[Target],
 ) -> (Compiled, Vec<Diagnostic>) {
-    let (lowered, left_out) = ir::lower_all(results, selection);
+    let takes = |r: &FileResult| selection.takes(r);
+    let crate::ir::Lowering {
+        tools: lowered,
+        left_out,
+    } = crate::formats::lower_all(results, &takes);
     let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
     let agents = agents::compile(results, selection, &tools);

@@ -7,12 +7,15 @@ pub mod dojops;
 pub mod fields;
 pub mod tool_md;
 pub mod tool_request;
+pub mod tree;
 
+use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
+use crate::ir::Lowering;
 use crate::rules::syntax as syn;
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Parsed, SyntaxErrorKind};
@@ -32,41 +35,130 @@ pub struct FileResult {
     pub item: Item,
 }
 
-/// A lowered file, by format family.
-#[derive(Debug)]
-pub enum Item {
+/// A lowered file: the format's own typed item, which only that format (or a reader that
+/// names the type) looks into. No central list of item types exists, so a new format adds
+/// none.
+pub struct Item(Option<Box<dyn Any + Send + Sync>>);
+
+impl Item {
     /// Nothing usable (unreadable, unparsable).
-    None,
-    /// A DojOps tool, skill or policy.
-    Dojops(dojops::Item),
-    /// An agentcli `tools.json` manifest.
-    Agentcli(agentcli::Manifest),
-    /// A `*.tool.md` tool or `*.agent.md` agent.
-    ToolMd(tool_md::Item),
-    /// A cycod custom tool.
-    Cycod(cycod::Tool),
-    /// A `TR-*.md` tool execution request.
-    ToolRequest(tool_request::Request),
+    pub fn none() -> Item {
+        Item(None)
+    }
+
+    /// A format's typed item.
+    pub fn new<T: Any + Send + Sync>(item: T) -> Item {
+        Item(Some(Box::new(item)))
+    }
+
+    /// The item, when it is a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.as_ref()?.downcast_ref()
+    }
+
+    /// The item by value, when it is a `T`.
+    pub fn take<T: Any>(self) -> Option<T> {
+        self.0?.downcast().ok().map(|b| *b)
+    }
+
+    /// True when the file could not be lowered.
+    pub fn is_none(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl std::fmt::Debug for Item {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.is_none() {
+            "Item(none)"
+        } else {
+            "Item(..)"
+        })
+    }
+}
+
+/// One source format (or family of formats that share a name scope): how its files are
+/// found, checked one by one, checked together, and lowered into the IR.
+pub trait Format: Sync {
+    /// The formats this implementation reads, each with its built-in path patterns, in the
+    /// order they are tried.
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])];
+
+    /// The format of a file named explicitly (on the command line, an editor buffer) that no
+    /// pattern matched, judged by its file name alone.
+    fn by_name(&self, path: &Path) -> Option<FormatId>;
+
+    /// Parse, lower, validate and lint one file, reading companion files through `fs`.
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
+
+    /// Cross-file checks over this format's files among `results` (others are skipped).
+    fn resolve(&self, results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic>;
+
+    /// Number of tool definitions `r` (one of this format's files) holds.
+    fn tool_count(&self, r: &FileResult) -> usize;
+
+    /// The tools of this format's files among `results` that `takes` accepts, and the ones
+    /// the runtime would leave out.
+    fn lower<'a>(
+        &self,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a>;
+}
+
+/// Every format, in the order paths are classified. Adding a format is one line here.
+pub static REGISTRY: &[&dyn Format] = &[
+    &dojops::Dojops,
+    &agentcli::Agentcli,
+    &tool_md::ToolMd,
+    &cycod::Cycod,
+    &tool_request::ToolRequest,
+];
+
+/// The implementation that reads `format`, if any (schema files and configuration are read
+/// only as companions).
+pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|f| f.patterns().iter().any(|(id, _)| *id == format))
 }
 
 impl FileResult {
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
-        match &self.item {
-            Item::Dojops(item) => item.tool_count(),
-            Item::Agentcli(m) => m.tool_count(),
-            Item::ToolMd(item) => item.tool_count(),
-            Item::Cycod(_) => 1,
-            Item::ToolRequest(_) => 0,
-            Item::None => usize::from(matches!(
-                self.file.format,
-                FormatId::DojopsTool
-                    | FormatId::DojopsDops
-                    | FormatId::ToolMd
-                    | FormatId::CycodTool
-            )),
-        }
+        format_of(self.file.format).map_or(0, |f| f.tool_count(self))
     }
+}
+
+/// Every bundled tool of the files `takes` accepts (sorted by name, then path), and the ones
+/// left out (sorted by name). A file with an error is not compiled, so `takes` should refuse
+/// it.
+pub fn lower_all<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
+    let mut all = Lowering::default();
+    for format in REGISTRY {
+        let Lowering { tools, left_out } = format.lower(results, takes);
+        all.tools.extend(tools);
+        all.left_out.extend(left_out);
+    }
+    all.tools.sort_by(|a, b| {
+        (
+            &a.tool.name,
+            &a.tool.provenance.path,
+            a.tool.provenance.index,
+        )
+            .cmp(&(
+                &b.tool.name,
+                &b.tool.provenance.path,
+                b.tool.provenance.index,
+            ))
+    });
+    all.left_out
+        .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    all
 }
 
 /// Read (from the disk), parse and lower one discovered file.
@@ -96,7 +188,7 @@ fn load_source(
             file,
             companions: Vec::new(),
             diagnostics: vec![d],
-            item: Item::None,
+            item: Item::none(),
         };
     }
     match format {
@@ -111,7 +203,7 @@ fn load_source(
             file,
             companions: Vec::new(),
             diagnostics: Vec::new(),
-            item: Item::None,
+            item: Item::none(),
         },
     }
 }
@@ -123,12 +215,10 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
 pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
-    let mut out = dojops::resolve(results);
-    out.extend(agentcli::resolve(results));
-    out.extend(tool_md::resolve(results));
-    out.extend(cycod::resolve(results, fs));
-    out.extend(tool_request::resolve(results));
-    out
+    REGISTRY
+        .iter()
+        .flat_map(|f| f.resolve(results, fs))
+        .collect()
 }
 
 /// Read a file as text through `fs`. Returns the source (lossily decoded if needed) and,

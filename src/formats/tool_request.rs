@@ -10,12 +10,16 @@ use std::sync::Arc;
 
 use super::agentcli::{MAX_PER_RULE, cap_per_rule, clean};
 use super::fields::{Lowerer, MapRef, ShapeRules, as_int};
-use super::{FileResult, Item, syntax_diagnostics};
+use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::fs::FileSystem;
+use crate::ir::Lowering;
 use crate::rules::{Severity, security as sec, syntax as syn, tool_request as rules};
+use crate::source::FormatId;
 use crate::source::{SourceFile, Span};
 use crate::syntax::markdown::{FrontMatterError, Section, h2_sections, split_front_matter};
 use crate::syntax::{Node, NodeKind, Number, json, yaml};
+use std::path::Path;
 
 /// What the executor does with a request that breaks a hard rule.
 const REJECTED: &str = "the executor's validator rejects this request: nothing runs";
@@ -162,8 +166,42 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     FileResult {
         companions: Vec::new(),
         diagnostics: cap_per_rule(diagnostics, MAX_PER_RULE),
-        item: Item::ToolRequest(request),
+        item: Item::new(request),
         file,
+    }
+}
+
+/// `TR-*.md` tool execution requests (no tools of their own; ids are repository-wide).
+pub struct ToolRequest;
+
+impl Format for ToolRequest {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[(FormatId::ToolRequest, &["**/TR-*.md"])]
+    }
+
+    fn by_name(&self, path: &Path) -> Option<FormatId> {
+        let name = path.file_name()?.to_str()?;
+        (name.starts_with("TR-") && name.ends_with(".md")).then_some(FormatId::ToolRequest)
+    }
+
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
+        load(file)
+    }
+
+    fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        resolve(results)
+    }
+
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        0
+    }
+
+    fn lower<'a>(
+        &self,
+        _results: &'a [FileResult],
+        _takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        Lowering::default()
     }
 }
 
@@ -171,9 +209,9 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     let mut ids: Vec<(&Arc<SourceFile>, &RequestId)> = results
         .iter()
-        .filter_map(|r| match &r.item {
-            Item::ToolRequest(req) => req.request_id.as_ref().map(|id| (&r.file, id)),
-            _ => None,
+        .filter_map(|r| {
+            let req = r.item.get::<Request>()?;
+            req.request_id.as_ref().map(|id| (&r.file, id))
         })
         .collect();
     ids.sort_by(|a, b| (&a.0.display, a.1.span.start).cmp(&(&b.0.display, b.1.span.start)));

@@ -5,6 +5,7 @@
 //! global scopes are each such a folder); files added by `[formats.cycod-tool] include`
 //! patterns play the part of the runtime's `--load-tools` folders.
 
+mod ir;
 mod lower;
 mod params;
 mod platforms;
@@ -16,11 +17,14 @@ pub mod writes;
 
 use std::sync::Arc;
 
-use super::{FileResult, Item, syntax_diagnostics};
+use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
+use crate::ir::Lowering;
+use crate::source::FormatId;
 use crate::source::{SourceFile, Span};
 use crate::syntax::yaml;
+use std::path::Path;
 
 /// A lowered cycod tool: what the cross-file checks need.
 #[derive(Debug, Default)]
@@ -82,7 +86,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             file,
             companions: Vec::new(),
             diagnostics,
-            item: Item::None,
+            item: Item::none(),
         };
     };
     let (mut tool, found) = lower::check_file(&file, &root);
@@ -92,7 +96,45 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         file,
         companions: Vec::new(),
         diagnostics,
-        item: Item::Cycod(tool),
+        item: Item::new(tool),
+    }
+}
+
+/// cycod custom tools.
+pub struct Cycod;
+
+impl Format for Cycod {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[(
+            FormatId::CycodTool,
+            &["**/.cycod/tools/*.yaml", "**/.cycod/tools/*.yml"],
+        )]
+    }
+
+    fn by_name(&self, _path: &Path) -> Option<FormatId> {
+        // A `.yaml` file says nothing of its format outside a `.cycod/tools` folder.
+        None
+    }
+
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
+        load(file)
+    }
+
+    fn resolve(&self, results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        resolve(results, fs)
+    }
+
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        // One file, one tool, even when it could not be read.
+        1
+    }
+
+    fn lower<'a>(
+        &self,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        ir::lower(results, takes)
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::{NameRef, Tool};
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::{FileResult, Item};
+use crate::formats::FileResult;
 use crate::fs::FileSystem;
 use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
@@ -43,8 +43,8 @@ fn folder_of(path: &Path) -> (PathBuf, bool) {
 pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {
     let members: Vec<Member<'_>> = results
         .iter()
-        .filter_map(|r| match &r.item {
-            Item::Cycod(tool) => {
+        .filter_map(|r| match r.item.get::<Tool>() {
+            Some(tool) => {
                 let (folder, scope) = folder_of(&r.file.path);
                 Some(Member {
                     file: &r.file,

@@ -162,7 +162,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         file,
         companions: Vec::new(),
         diagnostics,
-        item: FileItem::Dojops(Item::Skill(skill)),
+        item: FileItem::new(Item::Skill(skill)),
     }
 }
 

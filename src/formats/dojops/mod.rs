@@ -4,6 +4,7 @@
 //! and the policy of that project applies to them.
 
 pub mod dops;
+pub mod ir;
 pub mod policy;
 pub mod tool_yaml;
 
@@ -11,9 +12,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{FileResult, Item as FileItem};
+use super::{FileResult, Format};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
+use crate::ir::Lowering;
 use crate::rules::dojops as rules;
 use crate::source::{FormatId, SourceFile, Span};
 
@@ -72,6 +74,65 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     }
 }
 
+/// The DojOps family: `tool.yaml`, `.dops` skills and `.dojops/policy.yaml`.
+pub struct Dojops;
+
+impl Format for Dojops {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[
+            (
+                FormatId::DojopsTool,
+                &[
+                    "**/.dojops/tools/*/tool.yaml",
+                    "**/.dojops/tools/*/plugin.yaml",
+                    "**/.dojops/plugins/*/tool.yaml",
+                    "**/.dojops/plugins/*/plugin.yaml",
+                    "**/.dojops/modules/*/tool.yaml",
+                    "**/.dojops/modules/*/plugin.yaml",
+                ],
+            ),
+            (FormatId::DojopsDops, &["**/*.dops"]),
+            (FormatId::DojopsPolicy, &["**/.dojops/policy.yaml"]),
+        ]
+    }
+
+    fn by_name(&self, path: &Path) -> Option<FormatId> {
+        let name = path.file_name()?.to_str()?;
+        match name {
+            "tool.yaml" | "plugin.yaml" => Some(FormatId::DojopsTool),
+            "policy.yaml" if path.parent()?.file_name()? == ".dojops" => {
+                Some(FormatId::DojopsPolicy)
+            }
+            _ if name.ends_with(".dops") => Some(FormatId::DojopsDops),
+            _ => None,
+        }
+    }
+
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+        load(file, fs)
+    }
+
+    fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        resolve(results)
+    }
+
+    fn tool_count(&self, r: &FileResult) -> usize {
+        // A manifest or skill that could not be read still stands for one tool.
+        r.item.get::<Item>().map_or(
+            usize::from(r.file.format != FormatId::DojopsPolicy),
+            Item::tool_count,
+        )
+    }
+
+    fn lower<'a>(
+        &self,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        ir::lower(results, takes)
+    }
+}
+
 /// A tool or skill of a project, for cross-file checks.
 pub struct Member<'a> {
     /// Its file.
@@ -90,7 +151,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     }
     let mut projects: BTreeMap<PathBuf, Project<'_>> = BTreeMap::new();
     for r in results {
-        let FileItem::Dojops(item) = &r.item else {
+        let Some(item) = r.item.get::<Item>() else {
             continue;
         };
         let project = projects.entry(project_of(&r.file.path)).or_default();

@@ -74,7 +74,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             file,
             companions: Vec::new(),
             diagnostics: Vec::new(),
-            item: FileItem::Dojops(Item::Policy(policy)),
+            item: FileItem::new(Item::Policy(policy)),
         };
     }
     let parsed = crate::syntax::yaml::parse(file.body(), file.bom_len);
@@ -98,7 +98,46 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         file,
         companions: Vec::new(),
         diagnostics,
-        item: FileItem::Dojops(Item::Policy(policy)),
+        item: FileItem::new(Item::Policy(policy)),
+    }
+}
+
+impl Policy {
+    /// The lists as sets, to ask about many tools (what DojOps's `isToolAllowed` decides).
+    pub fn lookup(&self) -> Lookup<'_> {
+        let allowed = names_of(&self.allowed);
+        Lookup {
+            blocked: names_of(&self.blocked),
+            // An empty allowlist allows everything.
+            allowed: (!allowed.is_empty()).then_some(allowed),
+        }
+    }
+}
+
+fn names_of(list: &Option<NameList>) -> HashSet<&str> {
+    list.iter()
+        .flat_map(|l| &l.entries)
+        .map(|n| n.value.as_str())
+        .collect()
+}
+
+/// A policy's lists in force, as sets.
+#[derive(Debug, Default)]
+pub struct Lookup<'a> {
+    blocked: HashSet<&'a str>,
+    allowed: Option<HashSet<&'a str>>,
+}
+
+impl Lookup<'_> {
+    /// Why DojOps refuses tool `name`, if it does: the blocklist is checked first.
+    pub fn refuses(&self, name: &str) -> Option<&'static str> {
+        if self.blocked.contains(name) {
+            Some("blocked by the project's .dojops/policy.yaml (`blockedTools`)")
+        } else if self.allowed.as_ref().is_some_and(|a| !a.contains(name)) {
+            Some("not in `allowedTools` of the project's .dojops/policy.yaml")
+        } else {
+            None
+        }
     }
 }
 
@@ -415,7 +454,7 @@ mod tests {
 
     fn lowered(text: &str) -> (Arc<SourceFile>, Policy, Vec<Diagnostic>) {
         let r = load(policy_file(text));
-        let FileItem::Dojops(Item::Policy(p)) = r.item else {
+        let Some(Item::Policy(p)) = r.item.take::<Item>() else {
             panic!("not a policy")
         };
         (r.file, p, r.diagnostics)

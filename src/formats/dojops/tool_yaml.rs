@@ -113,7 +113,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         file: Arc::clone(&file),
         companions: Vec::new(),
         diagnostics: Vec::new(),
-        item: FileItem::None,
+        item: FileItem::none(),
     };
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
@@ -145,7 +145,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(root);
-    result.item = FileItem::Dojops(Item::Tool(tool));
+    result.item = FileItem::new(Item::Tool(tool));
     result
 }
 

@@ -7,6 +7,7 @@
 
 mod agent;
 mod interface;
+mod ir;
 mod resolve;
 mod tool;
 mod transport;
@@ -17,12 +18,15 @@ pub use agent::{Agent, ToolRef};
 pub use tool::{DocSection, Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
-use super::{FileResult, Item as FileItem, syntax_diagnostics};
+use super::{FileResult, Format, Item as FileItem, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
+use crate::ir::Lowering;
 use crate::rules::{Rule, Severity, syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::markdown::{FrontMatterError, split_front_matter};
 use crate::syntax::{Parsed, yaml};
+use std::path::Path;
 
 /// A lowered tool or agent file.
 #[derive(Debug)]
@@ -97,7 +101,54 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         file,
         companions: Vec::new(),
         diagnostics,
-        item: FileItem::ToolMd(item),
+        item: FileItem::new(item),
+    }
+}
+
+/// `*.tool.md` tools and `*.agent.md` agents (one name scope: the repository).
+pub struct ToolMd;
+
+impl Format for ToolMd {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[
+            (FormatId::ToolMd, &["**/*.tool.md"]),
+            (FormatId::AgentMd, &["**/*.agent.md"]),
+        ]
+    }
+
+    fn by_name(&self, path: &Path) -> Option<FormatId> {
+        let name = path.file_name()?.to_str()?;
+        if name.ends_with(".tool.md") {
+            Some(FormatId::ToolMd)
+        } else if name.ends_with(".agent.md") {
+            Some(FormatId::AgentMd)
+        } else {
+            None
+        }
+    }
+
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
+        load(file)
+    }
+
+    fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        resolve(results)
+    }
+
+    fn tool_count(&self, r: &FileResult) -> usize {
+        // A tool file that could not be read still stands for one tool.
+        r.item.get::<Item>().map_or(
+            usize::from(r.file.format == FormatId::ToolMd),
+            Item::tool_count,
+        )
+    }
+
+    fn lower<'a>(
+        &self,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        ir::lower(results, takes)
     }
 }
 

@@ -10,7 +10,7 @@ use super::agent::Agent;
 use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::{FileResult, Item as FileItem};
+use crate::formats::FileResult;
 use crate::rules::{references as refs, security, tool_md as rules};
 use crate::source::{SourceFile, Span};
 
@@ -32,8 +32,8 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     // explained by that file's own errors.
     let mut unreadable: HashMap<&str, &Arc<SourceFile>> = HashMap::new();
     for r in results {
-        match &r.item {
-            FileItem::ToolMd(Item::Tool(tool)) => match &tool.id {
+        match r.item.get::<Item>() {
+            Some(Item::Tool(tool)) => match &tool.id {
                 Some(id) => tools.push(Registered {
                     file: &r.file,
                     tool,
@@ -45,7 +45,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                     }
                 }
             },
-            FileItem::ToolMd(Item::Agent(agent)) => agents.push((&r.file, agent)),
+            Some(Item::Agent(agent)) => agents.push((&r.file, agent)),
             _ => {}
         }
     }

@@ -4,17 +4,21 @@
 //! entry takes every tool with it. toolc reports all of them at once, each with the entry's
 //! index and name the way the runtime words it (`tool[3] "fs_read": …`).
 
+mod ir;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use super::fields::span_in_value;
-use super::{FileResult, Item, syntax_diagnostics};
+use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::fs::FileSystem;
+use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::schema::{SchemaOptions, check_schema};
+use crate::source::FormatId;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Number, json};
 
@@ -96,8 +100,41 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     FileResult {
         companions: Vec::new(),
         diagnostics: cap_per_rule(cx.diags, MAX_PER_RULE),
-        item: Item::Agentcli(manifest),
+        item: Item::new(manifest),
         file,
+    }
+}
+
+/// agentcli `tools.json` manifests.
+pub struct Agentcli;
+
+impl Format for Agentcli {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[(FormatId::AgentcliManifest, &["**/tools.json"])]
+    }
+
+    fn by_name(&self, path: &Path) -> Option<FormatId> {
+        (path.file_name()? == "tools.json").then_some(FormatId::AgentcliManifest)
+    }
+
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+        load(file, fs)
+    }
+
+    fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        resolve(results)
+    }
+
+    fn tool_count(&self, r: &FileResult) -> usize {
+        r.item.get::<Manifest>().map_or(0, Manifest::tool_count)
+    }
+
+    fn lower<'a>(
+        &self,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        ir::lower(results, takes)
     }
 }
 

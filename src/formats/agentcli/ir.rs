@@ -1,0 +1,66 @@
+//! agentcli manifest entries lowered into the canonical IR.
+
+use std::sync::Arc;
+
+use super::{Manifest, Tool as Entry};
+use crate::formats::FileResult;
+use crate::formats::tree::span_at;
+use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance};
+use crate::source::SourceFile;
+use crate::syntax::Node;
+
+/// Every entry of the manifests `takes` accepts.
+pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+    let mut out = Lowering::default();
+    for r in results {
+        if let Some(m) = r.item.get::<Manifest>()
+            && takes(r)
+        {
+            out.tools
+                .extend(m.tools.iter().filter_map(|t| agentcli_tool(&r.file, t)));
+        }
+    }
+    out
+}
+
+fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<'a>> {
+    let doc = t.doc.as_ref()?;
+    let name = t.name.as_ref()?;
+    let name_span = span_at(doc, &["name"], doc.span);
+    let schema_node = doc.value("schema");
+    let mut provenance = provenance(file);
+    provenance.index = Some(t.index);
+    Some(Lowered {
+        tool: Tool {
+            name: name.clone(),
+            title: None,
+            version: None,
+            description: t.description.clone().unwrap_or_default(),
+            input_schema: schema_node.map_or_else(empty_object_schema, Node::to_json),
+            output_schema: None,
+            run: Run::Argv {
+                argv: t.command.clone(),
+            },
+            // agentcli runs any program: nothing in the manifest says what it touches, so
+            // the hints are MCP's own cautious defaults.
+            risk: Risk {
+                access: Access::Run,
+                kind: None,
+                level: None,
+                read_only: false,
+                destructive: true,
+                idempotent: false,
+                open_world: true,
+            },
+            guidance: None,
+            tags: Vec::new(),
+            provenance,
+        },
+        file,
+        name_span,
+        schema: schema_node.map(|n| (file, n)),
+        description_span: span_at(doc, &["description"], name_span),
+        output: None,
+        parameters: None,
+    })
+}

@@ -1,0 +1,223 @@
+//! DojOps tools and skills lowered into the canonical IR; the project's policy decides
+//! which of them DojOps would load.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{Item, dops, policy, project_of, tool_yaml};
+use crate::formats::FileResult;
+use crate::formats::tree::{node_at, span_at, str_at, strings};
+use crate::ir::{
+    Access, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
+    sha256_hex,
+};
+use crate::source::SourceFile;
+use crate::syntax::{Node, NodeKind};
+
+/// The tools and skills of the files `takes` accepts, minus those their project's policy
+/// refuses.
+pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+    let policies = policies(results);
+    let mut out = Lowering::default();
+    for r in results {
+        let Some(item) = r.item.get::<Item>() else {
+            continue;
+        };
+        if !takes(r) {
+            continue;
+        }
+        let lowered = match item {
+            Item::Tool(t) => dojops_tool(r, t),
+            Item::Skill(s) => dojops_skill(&r.file, s),
+            Item::Policy(_) => None,
+        };
+        let Some(t) = lowered else { continue };
+        let refused = policies
+            .get(&project_of(&r.file.path))
+            .and_then(|p| p.refuses(&t.tool.name));
+        match refused {
+            Some(reason) => out.left_out.push(LeftOut {
+                name: t.tool.name.clone(),
+                path: r.file.display.clone(),
+                reason: reason.into(),
+            }),
+            None => out.tools.push(t),
+        }
+    }
+    out
+}
+
+/// Each DojOps project's policy in force, by project folder (the last file by path wins).
+fn policies(results: &[FileResult]) -> HashMap<PathBuf, policy::Lookup<'_>> {
+    let mut out = HashMap::new();
+    for r in results {
+        if let Some(Item::Policy(p)) = r.item.get::<Item>()
+            && p.in_force
+        {
+            out.insert(project_of(&r.file.path), p.lookup());
+        }
+    }
+    out
+}
+
+fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<'a>> {
+    let doc = t.doc.as_ref()?;
+    let name = t.name.as_ref()?;
+    let file = &r.file;
+    let child = str_at(doc, &["permissions", "child_process"]) == Some("required");
+    let network = str_at(doc, &["permissions", "network"]) == Some("inherit");
+    let files = node_at(doc, &["files"])
+        .and_then(Node::as_seq)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|f| str_at(f, &["path"]).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut provenance = provenance(file);
+    provenance.tool_hash = Some(provenance.sha256.clone());
+    provenance.system_prompt_hash =
+        str_at(doc, &["generator", "systemPrompt"]).map(|p| sha256_hex(p.as_bytes()));
+    // The companions are owned by the FileResult; find them there to borrow for `'a`.
+    let companion = |file: &Option<Arc<SourceFile>>, doc: &'a Option<Node>| match (file, doc) {
+        (Some(f), Some(n)) => r
+            .companions
+            .iter()
+            .find(|c| Arc::ptr_eq(c, f))
+            .map(|c| (c, n)),
+        _ => None,
+    };
+    let schema = companion(&t.input_schema, &t.input_doc);
+    let output = companion(&t.output_schema, &t.output_doc);
+    Some(Lowered {
+        tool: Tool {
+            name: name.value.clone(),
+            title: None,
+            version: str_at(doc, &["version"]).map(str::to_string),
+            description: str_at(doc, &["description"])
+                .unwrap_or_default()
+                .to_string(),
+            input_schema: t
+                .input_doc
+                .as_ref()
+                .map_or_else(empty_object_schema, Node::to_json),
+            output_schema: t.output_doc.as_ref().map(Node::to_json),
+            run: Run::Generate {
+                files,
+                verification: str_at(doc, &["verification", "command"]).map(str::to_string),
+            },
+            risk: Risk {
+                access: if child { Access::Run } else { Access::Write },
+                kind: None,
+                level: None,
+                read_only: false,
+                // DojOps writes the generated files over what is there.
+                destructive: true,
+                idempotent: false,
+                open_world: network,
+            },
+            guidance: None,
+            tags: strings(doc.value("tags")),
+            provenance,
+        },
+        file,
+        name_span: name.span,
+        schema,
+        description_span: span_at(doc, &["description"], name.span),
+        output,
+        parameters: None,
+    })
+}
+
+/// The input of a `.dops` skill. DojOps skills take no typed input: the runtime hands the
+/// model a natural-language request and, in update mode, the current content of the file to
+/// change. The bundle says exactly that.
+pub fn dops_input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "prompt": {
+                "type": "string",
+                "description": "What to generate or change, in natural language."
+            },
+            "existingContent": {
+                "type": ["string", "null"],
+                "description": "The current content of the file to update, or null when creating it."
+            }
+        },
+        // Both required, the second nullable: what OpenAI strict mode asks of an optional
+        // input, and what Gemini reads as `nullable`.
+        "required": ["prompt", "existingContent"],
+        "additionalProperties": false
+    })
+}
+
+fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Lowered<'a>> {
+    let doc = s.doc.as_ref()?;
+    let name = s.name.as_ref()?;
+    let perm = |k: &str| str_at(doc, &["permissions", k]);
+    let child = perm("child_process") == Some("required");
+    // The runtime's default filesystem permission is `write`.
+    let write = perm("filesystem") != Some("read");
+    let side_effects_none = str_at(doc, &["capabilities", "sideEffects"]) == Some("none");
+    let read_only = !write && !child || side_effects_none;
+    let access = if child {
+        Access::Run
+    } else if write {
+        Access::Write
+    } else {
+        Access::Read
+    };
+    let files = node_at(doc, &["files"])
+        .and_then(Node::as_seq)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|f| str_at(f, &["path"]).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let idempotent = matches!(
+        node_at(doc, &["execution", "idempotent"]).map(|n| &n.kind),
+        Some(NodeKind::Bool(true))
+    );
+    Some(Lowered {
+        tool: Tool {
+            name: name.value.clone(),
+            title: None,
+            version: str_at(doc, &["meta", "version"]).map(str::to_string),
+            description: str_at(doc, &["meta", "description"])
+                .unwrap_or_default()
+                .to_string(),
+            input_schema: dops_input_schema(),
+            output_schema: None,
+            run: Run::Generate {
+                files,
+                verification: str_at(doc, &["verification", "binary", "command"])
+                    .map(str::to_string),
+            },
+            risk: Risk {
+                access,
+                kind: None,
+                level: str_at(doc, &["risk", "level"]).map(str::to_string),
+                read_only,
+                destructive: !read_only,
+                idempotent: idempotent || read_only,
+                open_world: perm("network") == Some("required"),
+            },
+            guidance: None,
+            tags: strings(node_at(doc, &["meta", "tags"])),
+            provenance: provenance(file),
+        },
+        file,
+        name_span: name.span,
+        schema: None,
+        description_span: span_at(doc, &["meta", "description"], name.span),
+        output: None,
+        parameters: None,
+    })
+}

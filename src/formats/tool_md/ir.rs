@@ -1,0 +1,133 @@
+//! `*.tool.md` tools lowered into the canonical IR; a disabled tool is left out.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{Item, Status, Tool as ToolMd, ToolType};
+use crate::formats::FileResult;
+use crate::formats::tree::{node_at, span_at, str_at, strings};
+use crate::ir::{
+    Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
+};
+use crate::source::SourceFile;
+use crate::syntax::Node;
+
+/// The tools of the files `takes` accepts; `status: disabled` ones are left out.
+pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+    let mut out = Lowering::default();
+    for r in results {
+        let Some(Item::Tool(t)) = r.item.get::<Item>() else {
+            continue;
+        };
+        if !takes(r) {
+            continue;
+        }
+        out.tools.extend(tool_md_tool(&r.file, t));
+        if let Some(s) = &t.status
+            && s.value == Status::Disabled
+            && let Some(id) = &t.id
+        {
+            out.left_out.push(LeftOut {
+                name: id.value.clone(),
+                path: r.file.display.clone(),
+                reason: "`status: disabled`".into(),
+            });
+        }
+    }
+    out
+}
+
+fn tool_kind_name(kind: ToolType) -> &'static str {
+    match kind {
+        ToolType::Retrieval => "retrieval",
+        ToolType::Action => "action",
+        ToolType::Function => "function",
+        ToolType::Human => "human",
+    }
+}
+
+fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<'a>> {
+    let doc = t.doc.as_ref()?;
+    let id = t.id.as_ref()?;
+    if t.status
+        .as_ref()
+        .is_some_and(|s| s.value == Status::Disabled)
+    {
+        return None;
+    }
+    let kind = t.kind.as_ref().map(|k| k.value);
+    let transport = doc.value("transport").map(redacted_transport);
+    let open_world = transport.is_some();
+    let tags = strings(node_at(doc, &["meta", "tags"]));
+    let tagged_read = tags.iter().any(|t| t == "read" || t == "read-only");
+    let read_only = matches!(kind, Some(ToolType::Retrieval | ToolType::Function)) || tagged_read;
+    let access = if read_only {
+        Access::Read
+    } else {
+        Access::Write
+    };
+    let run = match (transport, kind) {
+        (Some(transport), _) => Run::Transport { transport },
+        (None, Some(ToolType::Human)) => Run::Human,
+        (None, _) => Run::InProcess,
+    };
+    let input = node_at(doc, &["interface", "input"]);
+    let output = node_at(doc, &["interface", "output"]);
+    let guidance = doc.value("use_guidance").map(|g| Guidance {
+        use_when: strings(g.value("use_when")),
+        avoid_when: strings(g.value("avoid_when")),
+        side_effects: match g.value("side_effects") {
+            Some(n) if n.as_seq().is_some() => strings(Some(n)),
+            Some(n) => n
+                .as_str()
+                .map(|s| vec![s.trim().to_string()])
+                .unwrap_or_default(),
+            None => Vec::new(),
+        },
+    });
+    Some(Lowered {
+        tool: Tool {
+            name: id.value.clone(),
+            title: str_at(doc, &["meta", "name"]).map(str::to_string),
+            version: str_at(doc, &["version"]).map(str::to_string),
+            description: str_at(doc, &["meta", "description"])
+                .map(|d| d.trim().to_string())
+                .unwrap_or_default(),
+            input_schema: input.map_or_else(empty_object_schema, Node::to_json),
+            output_schema: output.map(Node::to_json),
+            run,
+            risk: Risk {
+                access,
+                kind: kind.map(tool_kind_name),
+                level: None,
+                read_only,
+                // An action changes the world unless the tool says it is read-only.
+                destructive: matches!(kind, Some(ToolType::Action)) && !tagged_read,
+                idempotent: read_only,
+                open_world,
+            },
+            guidance,
+            tags,
+            provenance: provenance(file),
+        },
+        file,
+        name_span: id.span,
+        schema: input.map(|n| (file, n)),
+        description_span: span_at(doc, &["meta", "description"], id.span),
+        output: output.map(|n| (file, n)),
+        parameters: None,
+    })
+}
+
+/// A transport without its secret material: of `credentials`, only the scheme is kept.
+fn redacted_transport(node: &Node) -> Value {
+    let mut value = node.to_json();
+    if let Value::Object(map) = &mut value
+        && let Some(creds) = map.remove("credentials")
+        && let Some(scheme) = creds.get("scheme")
+    {
+        map.insert("credentials".into(), json!({"scheme": scheme}));
+    }
+    value
+}

@@ -1,0 +1,32 @@
+//! Reading values out of a syntax tree by key path, for lowering into the IR.
+
+use crate::source::Span;
+use crate::syntax::Node;
+
+/// The string at `path` under `node`.
+pub fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
+    node_at(node, path).and_then(Node::as_str)
+}
+
+/// The node at `path` under `node`.
+pub fn node_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
+    path.iter().try_fold(node, |n, key| n.value(key))
+}
+
+/// The strings of a sequence (other items skipped); empty when `node` is not a sequence.
+pub fn strings(node: Option<&Node>) -> Vec<String> {
+    node.and_then(Node::as_seq)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Node::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The span of the value at `path`, else `fallback`.
+pub fn span_at(node: &Node, path: &[&str], fallback: Span) -> Span {
+    node_at(node, path).map_or(fallback, |n| n.span)
+}
