@@ -10,25 +10,25 @@ pub mod discover;
 pub mod formats;
 pub mod fs;
 pub mod ir;
+mod pipeline;
 pub mod rules;
 pub mod schema;
 pub mod scope;
 pub mod source;
 pub mod suppress;
 pub mod syntax;
+pub mod workspace;
 
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+pub use source::{Position, Span};
+pub use workspace::Workspace;
+
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
-use crate::config::{Config, Setting};
+use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::discover::{Classifier, display_path};
-use crate::rules::{Rule, Severity, syntax as syn};
-use crate::source::{SourceFile, Span};
-use crate::suppress::Suppression;
+use crate::rules::Severity;
+use crate::source::SourceFile;
 
 /// What to check and how to filter the findings.
 #[derive(Debug, Clone, Default)]
@@ -109,221 +109,19 @@ pub fn check_and_compile(options: &CheckOptions, config: &Config) -> (Report, bu
     run(options, config, &Inputs::default(), true)
 }
 
-/// The pipeline; with `bundles`, also what `build` writes (a check alone lowers tools into
-/// the IR only when CMP rules need them).
+/// One run over the disk, with the stdin buffer (if any) over it and reported on alone.
 fn run(
     options: &CheckOptions,
     config: &Config,
     inputs: &Inputs<'_>,
     bundles: bool,
 ) -> (Report, bundle::Compiled) {
-    let classifier = Classifier::new(config);
-    // Named files are reported on alone, but read with the repository around them.
-    let scope = scope::Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, walk_errors) = discover::discover(&scope.roots, &classifier);
-    let buffer = inputs
-        .buffer
-        .as_ref()
-        .map(|b| (discover::normalize(&options.cwd.join(&b.path)), b));
-    // A buffer whose file is not on disk yet (or not under the walked paths) is still read,
-    // if its name says its format.
-    if let Some((path, _)) = &buffer
-        && !found.iter().any(|d| d.path == *path)
-        && let Some(format) = classifier.classify_explicit(path)
-    {
-        found.push(discover::Discovered {
-            path: path.clone(),
-            format,
-        });
-    }
-    let progress = |step| {
-        if let Some(report) = inputs.progress {
-            report(step);
-        }
-    };
-    progress(Progress::Found(found.len()));
-
-    // The buffer stands in for the file at its path, for every read of the check.
     let mut fs = fs::Overlay::default();
-    if let Some((path, b)) = &buffer {
+    let only = inputs.buffer.as_ref().map(|b| {
+        let path = discover::normalize(&options.cwd.join(&b.path));
         fs.set(path.clone(), b.bytes.clone());
-    }
-    let results: Vec<formats::FileResult> = found
-        .par_iter()
-        .map(|d| {
-            let display = display_path(&d.path, &options.cwd);
-            let result = formats::load_with(&fs, &d.path, display, d.format);
-            progress(Progress::Loaded);
-            result
-        })
-        .collect();
-
-    let mut raw: Vec<Diagnostic> = results
-        .iter()
-        .flat_map(|r| r.diagnostics.iter().cloned())
-        .collect();
-    raw.extend(formats::resolve_with(&fs, &results));
-    for e in walk_errors {
-        let file = SourceFile::new(
-            e.path.clone(),
-            display_path(&e.path, &options.cwd),
-            source::FormatId::Config,
-            String::new(),
-        );
-        raw.push(Diagnostic::new(
-            &syn::UNREADABLE_FILE,
-            &file,
-            Span::point(0),
-            format!("cannot read this path: {}", e.message),
-        ));
-    }
-
-    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty()
-            || options
-                .select
-                .iter()
-                .any(|s| rules::selector_matches(s, rule));
-        let ignored = options
-            .ignore
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
-            return None;
-        }
-        match config.setting(rule, path) {
-            Setting::Off => None,
-            Setting::Level(s) => Some(s),
-        }
-    };
-
-    let mut sources: Vec<&Arc<SourceFile>> = results
-        .iter()
-        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
-        .collect();
-    sources.sort_by(|a, b| a.display.cmp(&b.display));
-    sources.dedup_by(|a, b| a.path == b.path);
-    let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
-        .par_iter()
-        .map(|f| (f.path.clone(), suppress::scan(f)))
-        .filter(|(_, s)| !s.is_empty())
-        .collect();
-
-    let mut diagnostics = Vec::new();
-    let mut suppressed = Vec::new();
-    // Configuration sets each finding's severity; a covering comment moves it aside.
-    let mut admit = |raw: Vec<Diagnostic>,
-                     diagnostics: &mut Vec<Diagnostic>,
-                     suppressed: &mut Vec<Diagnostic>| {
-        for mut d in raw {
-            let Some(severity) = enabled(d.rule, &d.file.path) else {
-                continue;
-            };
-            d.severity = severity;
-            let line = d.file.position(d.span.start).line;
-            // Every covering comment is marked used, so none of them is reported as unused.
-            let mut hit = false;
-            for s in suppressions.get_mut(&d.file.path).into_iter().flatten() {
-                hit |= s.covers(d.rule, line);
-            }
-            if hit {
-                suppressed.push(d);
-            } else {
-                diagnostics.push(d);
-            }
-        }
-    };
-    admit(raw, &mut diagnostics, &mut suppressed);
-
-    // What is compiled follows the errors as configured: a rule turned off, or an error
-    // suppressed with a reason, no longer keeps its file out of the bundles.
-    let error_files: HashSet<&Path> = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.file.path.as_path())
-        .collect();
-    let has_error = |f: &SourceFile| error_files.contains(f.path.as_path());
-    let targets = options
-        .targets
-        .clone()
-        .unwrap_or_else(|| bundle::checked_targets(config));
-    let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
-    let selection = bundle::Selection {
-        has_error: &has_error,
-        in_scope: &in_scope,
-    };
-    let (compiled, compat) = if bundles || !targets.is_empty() {
-        bundle::compile(&results, &selection, &targets)
-    } else {
-        (bundle::Compiled::default(), Vec::new())
-    };
-    admit(compat, &mut diagnostics, &mut suppressed);
-
-    for file in &sources {
-        let Some(list) = suppressions.get(&file.path) else {
-            continue;
-        };
-        for code in list.iter().flat_map(|s| &s.codes) {
-            let d = match code.rule {
-                None => Diagnostic::new(
-                    &syn::UNKNOWN_SUPPRESSION_CODE,
-                    file,
-                    code.span,
-                    format!("`{}` is not a rule code or name", code.text),
-                )
-                .label("unknown rule")
-                .maybe_help(
-                    diagnostics::did_you_mean(
-                        &code.text,
-                        rules::all().iter().flat_map(|r| [r.code, r.name]),
-                    )
-                    .map(|h| format!("did you mean `{h}`?")),
-                ),
-                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => Diagnostic::new(
-                    &syn::UNUSED_SUPPRESSION,
-                    file,
-                    code.span,
-                    format!("this suppression of `{}` matches no diagnostic", rule.code),
-                )
-                .label("suppresses nothing")
-                .help("remove it, or move it onto the line of the diagnostic (or the line above)"),
-                Some(_) => continue,
-            };
-            if let Some(severity) = enabled(d.rule, &file.path) {
-                diagnostics.push(Diagnostic { severity, ..d });
-            }
-        }
-    }
-    diagnostics.retain(|d| scope.reports(d));
-    suppressed.retain(|d| scope.reports(d));
-    sources.retain(|f| scope.reports_on(&f.path));
-    // A buffer is reported on alone, as a file named on the command line is.
-    if let Some((path, _)) = &buffer {
-        diagnostics.retain(|d| d.file.path == *path);
-        suppressed.retain(|d| d.file.path == *path);
-        sources.retain(|f| f.path == *path);
-    }
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let tools = results
-        .iter()
-        .filter(|r| scope.reports_on(&r.file.path))
-        .map(formats::FileResult::tool_count)
-        .sum();
-    let tools = match &buffer {
-        Some((path, _)) => results
-            .iter()
-            .filter(|r| r.file.path == *path)
-            .map(formats::FileResult::tool_count)
-            .sum(),
-        None => tools,
-    };
-    let summary = Summary::count(sources.len(), tools, &diagnostics);
-    let report = Report {
-        diagnostics,
-        suppressed,
-        summary,
-        files: sources.into_iter().cloned().collect(),
-    };
-    (report, compiled)
+        path
+    });
+    let loaded = pipeline::load(options, config, &fs, inputs.progress);
+    pipeline::report(options, config, &loaded, bundles, only.as_deref())
 }

@@ -65,13 +65,17 @@ impl Span {
     }
 }
 
-/// A 1-based line/column position (columns count Unicode scalar values) plus its byte offset.
+/// A 1-based line/column position (columns count Unicode scalar values, and UTF-16 code
+/// units for editors) plus its byte offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
     /// 1-based line.
     pub line: usize,
     /// 1-based column in Unicode scalar values.
     pub column: usize,
+    /// 1-based column in UTF-16 code units, as the Language Server Protocol counts them
+    /// (its 0-based `character` is this minus one).
+    pub utf16_column: usize,
     /// 0-based byte offset.
     pub offset: usize,
 }
@@ -118,14 +122,17 @@ impl LineIndex {
         while boundary > start && !text.is_char_boundary(boundary) {
             boundary -= 1;
         }
-        let column = if self.ascii.get(line_idx).copied().unwrap_or(false) {
-            boundary - start + 1
+        let (column, utf16_column) = if self.ascii.get(line_idx).copied().unwrap_or(false) {
+            (boundary - start + 1, boundary - start + 1)
         } else {
-            text[start..boundary].chars().count() + 1
+            text[start..boundary]
+                .chars()
+                .fold((1, 1), |(c, u), ch| (c + 1, u + ch.len_utf16()))
         };
         Position {
             line: line_idx + 1,
             column,
+            utf16_column,
             offset,
         }
     }
@@ -259,5 +266,26 @@ impl SourceFile {
     /// The text after the BOM.
     pub fn body(&self) -> &str {
         &self.text[self.bom_len..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_columns_count_surrogate_pairs_twice() {
+        // `é` is one UTF-16 unit, the emoji two: an editor puts the cursor after both at 4.
+        let file = SourceFile::new(
+            PathBuf::from("a.md"),
+            "a.md".into(),
+            FormatId::ToolMd,
+            "x: é🔧!\n".into(),
+        );
+        let at = file.text.find('!').unwrap_or_default();
+        let p = file.position(at);
+        assert_eq!((p.line, p.column, p.utf16_column), (1, 6, 7));
+        let ascii = file.position(1);
+        assert_eq!((ascii.column, ascii.utf16_column), (2, 2));
     }
 }

@@ -1,0 +1,305 @@
+//! The check pipeline over one set of files: discover and load ([`load`]), then resolve,
+//! configure, suppress and report ([`report`]). [`crate::check`] runs both once; a
+//! [`crate::Workspace`] keeps what [`load`] gives and re-runs [`report`] after a change.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::config::{Config, Setting};
+use crate::diagnostics::{self, Diagnostic, Summary};
+use crate::discover::{self, Classifier, WalkError, display_path};
+use crate::formats::{self, FileResult};
+use crate::fs::{FileSystem, Overlay};
+use crate::rules::{self, Rule, Severity, syntax as syn};
+use crate::scope::Scope;
+use crate::source::{self, SourceFile, Span};
+use crate::suppress::{self, Suppression};
+use crate::{CheckOptions, Progress, Report, bundle};
+
+/// Every file of a run, loaded: what resolve and the report start from.
+pub(crate) struct Loaded {
+    /// What is walked and what is reported on.
+    pub scope: Scope,
+    /// One result per discovered file, sorted by path.
+    pub results: Vec<FileResult>,
+    /// Paths that could not be walked.
+    pub walk_errors: Vec<WalkError>,
+    /// Cross-file findings of `results` (resolve reads companion files through the file
+    /// system, so it runs here, where the file system is at hand).
+    pub resolved: Vec<Diagnostic>,
+}
+
+/// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
+/// file is not on disk (or not under the walked paths) is still read, if its name says its
+/// format.
+pub(crate) fn load(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+) -> Loaded {
+    let classifier = Classifier::new(config);
+    // Named files are reported on alone, but read with the repository around them.
+    let scope = Scope::new(&options.paths, &options.cwd, config);
+    let (mut found, walk_errors) = discover::discover(&scope.roots, &classifier);
+    for path in fs.buffered() {
+        if !found.iter().any(|d| d.path == path)
+            && let Some(format) = classifier.classify_explicit(path)
+        {
+            found.push(discover::Discovered {
+                path: path.to_path_buf(),
+                format,
+            });
+        }
+    }
+    found.sort();
+    let progress = |step| {
+        if let Some(report) = progress {
+            report(step);
+        }
+    };
+    progress(Progress::Found(found.len()));
+    let results: Vec<FileResult> = found
+        .par_iter()
+        .map(|d| {
+            let display = display_path(&d.path, &options.cwd);
+            let result = formats::load_with(fs, &d.path, display, d.format);
+            progress(Progress::Loaded);
+            result
+        })
+        .collect();
+    let resolved = formats::resolve_with(fs, &results);
+    Loaded {
+        scope,
+        results,
+        walk_errors,
+        resolved,
+    }
+}
+
+/// Reload the file at `path` (absolute, normalized) through `fs` in `loaded`: replaced when it
+/// was loaded, added when it is new and its name says its format, dropped when it is gone;
+/// then resolve again. Returns false when `path` is not a file toolc reads.
+pub(crate) fn reload(
+    loaded: &mut Loaded,
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    path: &Path,
+) -> bool {
+    let at = loaded
+        .results
+        .binary_search_by(|r| r.file.path.as_path().cmp(path));
+    let format = match at {
+        Ok(i) => Some(loaded.results[i].file.format),
+        Err(_) => Classifier::new(config).classify_explicit(path),
+    };
+    let Some(format) = format else {
+        return false;
+    };
+    match (at, fs.is_file(path)) {
+        (Ok(i), false) => {
+            loaded.results.remove(i);
+        }
+        (Err(_), false) => return false,
+        (at, true) => {
+            let display = display_path(path, &options.cwd);
+            let result = formats::load_with(fs, path, display, format);
+            match at {
+                Ok(i) => loaded.results[i] = result,
+                Err(i) => loaded.results.insert(i, result),
+            }
+        }
+    }
+    loaded.resolved = formats::resolve_with(fs, &loaded.results);
+    true
+}
+
+/// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
+/// also what `build` writes (a check alone lowers tools into the IR only when CMP rules need
+/// them). With `only`, that file alone is reported on (an editor's buffer on stdin).
+pub(crate) fn report(
+    options: &CheckOptions,
+    config: &Config,
+    loaded: &Loaded,
+    bundles: bool,
+    only: Option<&Path>,
+) -> (Report, bundle::Compiled) {
+    let Loaded {
+        scope,
+        results,
+        walk_errors,
+        resolved,
+    } = loaded;
+    let mut raw: Vec<Diagnostic> = results
+        .iter()
+        .flat_map(|r| r.diagnostics.iter().cloned())
+        .collect();
+    raw.extend(resolved.iter().cloned());
+    for e in walk_errors {
+        let file = SourceFile::new(
+            e.path.clone(),
+            display_path(&e.path, &options.cwd),
+            source::FormatId::Config,
+            String::new(),
+        );
+        raw.push(Diagnostic::new(
+            &syn::UNREADABLE_FILE,
+            &file,
+            Span::point(0),
+            format!("cannot read this path: {}", e.message),
+        ));
+    }
+
+    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
+        let selected = options.select.is_empty()
+            || options
+                .select
+                .iter()
+                .any(|s| rules::selector_matches(s, rule));
+        let ignored = options
+            .ignore
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+        if !selected || ignored {
+            return None;
+        }
+        match config.setting(rule, path) {
+            Setting::Off => None,
+            Setting::Level(s) => Some(s),
+        }
+    };
+
+    let mut sources: Vec<&Arc<SourceFile>> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .collect();
+    sources.sort_by(|a, b| a.display.cmp(&b.display));
+    sources.dedup_by(|a, b| a.path == b.path);
+    let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
+        .par_iter()
+        .map(|f| (f.path.clone(), suppress::scan(f)))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+
+    let mut diagnostics = Vec::new();
+    let mut suppressed = Vec::new();
+    // Configuration sets each finding's severity; a covering comment moves it aside.
+    let mut admit = |raw: Vec<Diagnostic>,
+                     diagnostics: &mut Vec<Diagnostic>,
+                     suppressed: &mut Vec<Diagnostic>| {
+        for mut d in raw {
+            let Some(severity) = enabled(d.rule, &d.file.path) else {
+                continue;
+            };
+            d.severity = severity;
+            let line = d.file.position(d.span.start).line;
+            // Every covering comment is marked used, so none of them is reported as unused.
+            let mut hit = false;
+            for s in suppressions.get_mut(&d.file.path).into_iter().flatten() {
+                hit |= s.covers(d.rule, line);
+            }
+            if hit {
+                suppressed.push(d);
+            } else {
+                diagnostics.push(d);
+            }
+        }
+    };
+    admit(raw, &mut diagnostics, &mut suppressed);
+
+    // What is compiled follows the errors as configured: a rule turned off, or an error
+    // suppressed with a reason, no longer keeps its file out of the bundles.
+    let error_files: HashSet<&Path> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.file.path.as_path())
+        .collect();
+    let has_error = |f: &SourceFile| error_files.contains(f.path.as_path());
+    let targets = options
+        .targets
+        .clone()
+        .unwrap_or_else(|| bundle::checked_targets(config));
+    let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
+    let selection = bundle::Selection {
+        has_error: &has_error,
+        in_scope: &in_scope,
+    };
+    let (compiled, compat) = if bundles || !targets.is_empty() {
+        bundle::compile(results, &selection, &targets)
+    } else {
+        (bundle::Compiled::default(), Vec::new())
+    };
+    admit(compat, &mut diagnostics, &mut suppressed);
+
+    for file in &sources {
+        let Some(list) = suppressions.get(&file.path) else {
+            continue;
+        };
+        for code in list.iter().flat_map(|s| &s.codes) {
+            let d = match code.rule {
+                None => Diagnostic::new(
+                    &syn::UNKNOWN_SUPPRESSION_CODE,
+                    file,
+                    code.span,
+                    format!("`{}` is not a rule code or name", code.text),
+                )
+                .label("unknown rule")
+                .maybe_help(
+                    diagnostics::did_you_mean(
+                        &code.text,
+                        rules::all().iter().flat_map(|r| [r.code, r.name]),
+                    )
+                    .map(|h| format!("did you mean `{h}`?")),
+                ),
+                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => Diagnostic::new(
+                    &syn::UNUSED_SUPPRESSION,
+                    file,
+                    code.span,
+                    format!("this suppression of `{}` matches no diagnostic", rule.code),
+                )
+                .label("suppresses nothing")
+                .help("remove it, or move it onto the line of the diagnostic (or the line above)"),
+                Some(_) => continue,
+            };
+            if let Some(severity) = enabled(d.rule, &file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+    }
+    diagnostics.retain(|d| scope.reports(d));
+    suppressed.retain(|d| scope.reports(d));
+    sources.retain(|f| scope.reports_on(&f.path));
+    // A buffer is reported on alone, as a file named on the command line is.
+    if let Some(path) = only {
+        diagnostics.retain(|d| d.file.path == path);
+        suppressed.retain(|d| d.file.path == path);
+        sources.retain(|f| f.path == path);
+    }
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let tools = results
+        .iter()
+        .filter(|r| scope.reports_on(&r.file.path))
+        .map(formats::FileResult::tool_count)
+        .sum();
+    let tools = match only {
+        Some(path) => results
+            .iter()
+            .filter(|r| r.file.path == *path)
+            .map(formats::FileResult::tool_count)
+            .sum(),
+        None => tools,
+    };
+    let summary = Summary::count(sources.len(), tools, &diagnostics);
+    let report = Report {
+        diagnostics,
+        suppressed,
+        summary,
+        files: sources.into_iter().cloned().collect(),
+    };
+    (report, compiled)
+}
