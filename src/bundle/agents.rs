@@ -98,13 +98,7 @@ fn agent(a: &Agent, path: &str, tools: &[Tool]) -> Option<AgentBundle> {
             instructions.push('\n');
         }
     }
-    let name = a
-        .doc
-        .as_ref()
-        .and_then(|d| d.value("meta"))
-        .and_then(|m| m.value("name"))
-        .and_then(crate::syntax::Node::as_str)
-        .map(str::to_string);
+    let name = a.name.clone();
     Some(AgentBundle {
         agent_id: id.value.clone(),
         name,

@@ -1,6 +1,6 @@
-//! Reading values out of a syntax tree by key path, for lowering into the IR.
+//! Reading values out of a syntax tree by key path: what a format's lowering into its typed
+//! fields uses (the IR lowering reads those fields, never the tree).
 
-use crate::source::Span;
 use crate::syntax::Node;
 
 /// The string at `path` under `node`.
@@ -24,9 +24,4 @@ pub fn strings(node: Option<&Node>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The span of the value at `path`, else `fallback`.
-pub fn span_at(node: &Node, path: &[&str], fallback: Span) -> Span {
-    node_at(node, path).map_or(fallback, |n| n.span)
 }

@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use super::{Manifest, Tool as Entry};
 use crate::formats::FileResult;
-use crate::formats::tree::span_at;
 use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance};
 use crate::source::SourceFile;
 use crate::syntax::Node;
@@ -24,10 +23,9 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
 }
 
 fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<'a>> {
-    let doc = t.doc.as_ref()?;
     let name = t.name.as_ref()?;
-    let name_span = span_at(doc, &["name"], doc.span);
-    let schema_node = doc.value("schema");
+    let name_span = t.name_span.unwrap_or(t.span);
+    let schema_node = t.schema.as_ref();
     let mut provenance = provenance(file);
     provenance.index = Some(t.index);
     Some(Lowered {
@@ -59,7 +57,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
         file,
         name_span,
         schema: schema_node.map(|n| (file, n)),
-        description_span: span_at(doc, &["description"], name_span),
+        description_span: t.description_span.unwrap_or(name_span),
         output: None,
         parameters: None,
     })

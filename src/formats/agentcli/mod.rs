@@ -64,8 +64,14 @@ pub struct Tool {
     pub description: Option<String>,
     /// `command` (argv), when every element is a string.
     pub command: Vec<String>,
-    /// The entry's tree, kept for the bundle lowering (`crate::ir`).
-    pub doc: Option<crate::syntax::Node>,
+    /// Where the entry is written.
+    pub span: Span,
+    /// Where its `name` value is written.
+    pub name_span: Option<Span>,
+    /// Where its `description` value is written.
+    pub description_span: Option<Span>,
+    /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
+    pub schema: Option<Node>,
 }
 
 /// Parse, lower, validate and lint one manifest; programs are looked for through `fs`.
@@ -276,7 +282,10 @@ impl Cx<'_> {
                 continue;
             }
             let mut tool = self.tool(node, index, &mut seen, &mut programs);
-            tool.doc = Some(node.clone());
+            tool.span = node.span;
+            tool.name_span = node.value("name").map(|n| n.span);
+            tool.description_span = node.value("description").map(|n| n.span);
+            tool.schema = node.value("schema").cloned();
             manifest.tools.push(tool);
         }
         self.programs(&programs, tools.key_span);

@@ -5,11 +5,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::Tool as CycodTool;
+use super::doc::{Action, Param};
 use crate::formats::FileResult;
-use crate::formats::tree::{span_at, str_at, strings};
 use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, provenance};
 use crate::source::SourceFile;
-use crate::syntax::{Node, NodeKind};
 
 /// The tools of the files `takes` accepts.
 pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
@@ -24,47 +23,26 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
     out
 }
 
-/// Keys that hold a cycod script, and the shell each implies.
-const SCRIPT_KEYS: &[(&str, &str)] = &[
-    ("bash", "bash"),
-    ("cmd", "cmd"),
-    ("pwsh", "pwsh"),
-    ("python", "python"),
-];
-
 /// How one cycod step (or a single-step tool) runs.
-fn cycod_run(node: &Node) -> Option<Run> {
-    if let Some(run) = node.value("run").and_then(Node::as_str) {
-        return Some(Run::Argv {
-            argv: split_command_line(run),
-        });
+fn cycod_run(action: &Action) -> Run {
+    match action {
+        Action::Command(line) => Run::Argv {
+            argv: split_command_line(line),
+        },
+        Action::Script { script, shell } => Run::Script {
+            script: script.clone(),
+            shell: shell.clone(),
+        },
+        Action::Tool {
+            tool,
+            mcp,
+            arguments,
+        } => Run::Tool {
+            tool: tool.clone(),
+            mcp: mcp.clone(),
+            arguments: arguments.clone(),
+        },
     }
-    for (key, shell) in SCRIPT_KEYS {
-        if let Some(script) = node.value(key).and_then(Node::as_str) {
-            return Some(Run::Script {
-                script: script.to_string(),
-                shell: (*shell).to_string(),
-            });
-        }
-    }
-    if let Some(tool) = node.value("tool").and_then(Node::as_str) {
-        return Some(Run::Tool {
-            tool: tool.to_string(),
-            mcp: node.value("mcp").and_then(Node::as_str).map(str::to_string),
-            arguments: node.value("arguments").map(Node::to_json),
-        });
-    }
-    if let Some(script) = node.value("script").and_then(Node::as_str) {
-        return Some(Run::Script {
-            script: script.to_string(),
-            shell: node
-                .value("shell")
-                .and_then(Node::as_str)
-                .unwrap_or("default")
-                .to_string(),
-        });
-    }
-    None
 }
 
 /// cycod's `run:` is a process name, in double quotes when it holds spaces, then arguments.
@@ -83,35 +61,26 @@ fn split_command_line(line: &str) -> Vec<String> {
 /// cycod `parameters` as a JSON Schema object: each parameter a property with its type
 /// (default string), description and default; `required: true`, or no default, puts it in
 /// `required` as cycod does; no other property is accepted.
-fn cycod_schema(params: Option<&Node>) -> Value {
+fn cycod_schema(params: &[Param]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for e in params.and_then(Node::as_map).unwrap_or_default() {
-        let p = &e.value;
+    for p in params {
         let mut prop = Map::new();
-        let ty = p
-            .value("type")
-            .and_then(Node::as_str)
-            .map_or("string", cycod_type);
+        let ty = p.kind.as_deref().map_or("string", cycod_type);
         prop.insert("type".into(), Value::String(ty.into()));
         if ty == "array" {
             prop.insert("items".into(), json!({"type": "string"}));
         }
-        if let Some(d) = p.value("description").and_then(Node::as_str) {
-            prop.insert("description".into(), Value::String(d.to_string()));
+        if let Some(d) = &p.description {
+            prop.insert("description".into(), Value::String(d.clone()));
         }
-        let default = p.value("default");
-        if let Some(d) = default {
-            prop.insert("default".into(), d.to_json());
+        if let Some(d) = &p.default {
+            prop.insert("default".into(), d.clone());
         }
-        let explicit = match p.value("required").map(|n| &n.kind) {
-            Some(NodeKind::Bool(b)) => Some(*b),
-            _ => None,
-        };
-        if explicit.unwrap_or(default.is_none()) {
-            required.push(Value::String(e.key.clone()));
+        if p.required.unwrap_or(p.default.is_none()) {
+            required.push(Value::String(p.name.clone()));
         }
-        properties.insert(e.key.clone(), Value::Object(prop));
+        properties.insert(p.name.clone(), Value::Object(prop));
     }
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
@@ -137,7 +106,7 @@ fn cycod_type(ty: &str) -> &'static str {
 fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered<'a>> {
     let doc = t.doc.as_ref()?;
     let name = t.name.as_ref()?;
-    let tags = strings(doc.value("tags"));
+    let tags = doc.tags.clone();
     // cycod's security categories: `read`, `write`, and by default `run`.
     let access = if tags.iter().any(|t| t == "run") {
         Access::Run
@@ -148,11 +117,12 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
     } else {
         Access::Run
     };
-    let run = match doc.value("steps").and_then(Node::as_seq) {
-        Some(steps) => Run::Steps {
-            steps: steps.iter().filter_map(cycod_run).collect(),
+    let run = match (&doc.steps, &doc.action) {
+        (Some(steps), _) => Run::Steps {
+            steps: steps.iter().map(cycod_run).collect(),
         },
-        None => cycod_run(doc).unwrap_or(Run::Steps { steps: Vec::new() }),
+        (None, Some(action)) => cycod_run(action),
+        (None, None) => Run::Steps { steps: Vec::new() },
     };
     let read_only = access == Access::Read;
     Some(Lowered {
@@ -160,10 +130,8 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
             name: name.value.clone(),
             title: None,
             version: None,
-            description: str_at(doc, &["description"])
-                .unwrap_or_default()
-                .to_string(),
-            input_schema: cycod_schema(doc.value("parameters")),
+            description: doc.description.clone().unwrap_or_default(),
+            input_schema: cycod_schema(&doc.params),
             output_schema: None,
             run,
             risk: Risk {
@@ -182,8 +150,8 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
         file,
         name_span: name.span,
         schema: None,
-        description_span: span_at(doc, &["description"], name.span),
+        description_span: doc.description_span.unwrap_or(name.span),
         output: None,
-        parameters: doc.value("parameters"),
+        parameters: doc.parameters.as_ref(),
     })
 }

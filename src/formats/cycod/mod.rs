@@ -5,6 +5,7 @@
 //! global scopes are each such a folder); files added by `[formats.cycod-tool] include`
 //! patterns play the part of the runtime's `--load-tools` folders.
 
+pub mod doc;
 mod ir;
 mod lower;
 mod params;
@@ -39,8 +40,8 @@ pub struct Tool {
     pub inline_tools: Vec<String>,
     /// Names of the MCP servers defined inline under `with.mcps`.
     pub inline_mcps: Vec<String>,
-    /// The file's tree, kept for the bundle lowering (`crate::ir`).
-    pub doc: Option<crate::syntax::Node>,
+    /// What the bundle lowering needs of the file (`ir.rs`).
+    pub doc: Option<doc::ToolDoc>,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -90,7 +91,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         };
     };
     let (mut tool, found) = lower::check_file(&file, &root);
-    tool.doc = Some(root);
+    tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
     FileResult {
         file,

@@ -151,8 +151,8 @@ pub struct Skill {
     pub name: Option<Name>,
     /// `dependencies` whose `skill` is a valid skill name.
     pub dependencies: Vec<Dependency>,
-    /// The front matter's tree, kept for the bundle lowering (`crate::ir`).
-    pub doc: Option<Node>,
+    /// What the bundle lowering needs of the front matter (`ir.rs`).
+    pub doc: Option<super::doc::SkillDoc>,
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
@@ -204,7 +204,7 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
         None => Gate::Continue,
     };
     let SkillLowerer { lw, mut skill } = lower;
-    skill.doc = parsed.root;
+    skill.doc = parsed.root.as_ref().map(super::doc::SkillDoc::lower);
     diags.extend(lw.diags.into_iter().map(with_consequence));
     if gate == Gate::Continue {
         diags.extend(check_sections(file, &fm));

@@ -9,13 +9,12 @@ use serde_json::{Value, json};
 
 use super::{Item, dops, policy, project_of, tool_yaml};
 use crate::formats::FileResult;
-use crate::formats::tree::{node_at, span_at, str_at, strings};
 use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
     sha256_hex,
 };
 use crate::source::SourceFile;
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::Node;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.
@@ -67,21 +66,9 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     let doc = t.doc.as_ref()?;
     let name = t.name.as_ref()?;
     let file = &r.file;
-    let child = str_at(doc, &["permissions", "child_process"]) == Some("required");
-    let network = str_at(doc, &["permissions", "network"]) == Some("inherit");
-    let files = node_at(doc, &["files"])
-        .and_then(Node::as_seq)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|f| str_at(f, &["path"]).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
     let mut provenance = provenance(file);
     provenance.tool_hash = Some(provenance.sha256.clone());
-    provenance.system_prompt_hash =
-        str_at(doc, &["generator", "systemPrompt"]).map(|p| sha256_hex(p.as_bytes()));
+    provenance.system_prompt_hash = doc.system_prompt.as_ref().map(|p| sha256_hex(p.as_bytes()));
     // The companions are owned by the FileResult; find them there to borrow for `'a`.
     let companion = |file: &Option<Arc<SourceFile>>, doc: &'a Option<Node>| match (file, doc) {
         (Some(f), Some(n)) => r
@@ -97,37 +84,39 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
         tool: Tool {
             name: name.value.clone(),
             title: None,
-            version: str_at(doc, &["version"]).map(str::to_string),
-            description: str_at(doc, &["description"])
-                .unwrap_or_default()
-                .to_string(),
+            version: doc.version.clone(),
+            description: doc.description.clone().unwrap_or_default(),
             input_schema: t
                 .input_doc
                 .as_ref()
                 .map_or_else(empty_object_schema, Node::to_json),
             output_schema: t.output_doc.as_ref().map(Node::to_json),
             run: Run::Generate {
-                files,
-                verification: str_at(doc, &["verification", "command"]).map(str::to_string),
+                files: doc.files.clone(),
+                verification: doc.verification.clone(),
             },
             risk: Risk {
-                access: if child { Access::Run } else { Access::Write },
+                access: if doc.runs_programs {
+                    Access::Run
+                } else {
+                    Access::Write
+                },
                 kind: None,
                 level: None,
                 read_only: false,
                 // DojOps writes the generated files over what is there.
                 destructive: true,
                 idempotent: false,
-                open_world: network,
+                open_world: doc.network,
             },
             guidance: None,
-            tags: strings(doc.value("tags")),
+            tags: doc.tags.clone(),
             provenance,
         },
         file,
         name_span: name.span,
         schema,
-        description_span: span_at(doc, &["description"], name.span),
+        description_span: doc.description_span.unwrap_or(name.span),
         output,
         parameters: None,
     })
@@ -159,64 +148,43 @@ pub fn dops_input_schema() -> Value {
 fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Lowered<'a>> {
     let doc = s.doc.as_ref()?;
     let name = s.name.as_ref()?;
-    let perm = |k: &str| str_at(doc, &["permissions", k]);
-    let child = perm("child_process") == Some("required");
-    // The runtime's default filesystem permission is `write`.
-    let write = perm("filesystem") != Some("read");
-    let side_effects_none = str_at(doc, &["capabilities", "sideEffects"]) == Some("none");
-    let read_only = !write && !child || side_effects_none;
-    let access = if child {
+    let read_only = !doc.writes && !doc.runs_programs || doc.no_side_effects;
+    let access = if doc.runs_programs {
         Access::Run
-    } else if write {
+    } else if doc.writes {
         Access::Write
     } else {
         Access::Read
     };
-    let files = node_at(doc, &["files"])
-        .and_then(Node::as_seq)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|f| str_at(f, &["path"]).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    let idempotent = matches!(
-        node_at(doc, &["execution", "idempotent"]).map(|n| &n.kind),
-        Some(NodeKind::Bool(true))
-    );
     Some(Lowered {
         tool: Tool {
             name: name.value.clone(),
             title: None,
-            version: str_at(doc, &["meta", "version"]).map(str::to_string),
-            description: str_at(doc, &["meta", "description"])
-                .unwrap_or_default()
-                .to_string(),
+            version: doc.version.clone(),
+            description: doc.description.clone().unwrap_or_default(),
             input_schema: dops_input_schema(),
             output_schema: None,
             run: Run::Generate {
-                files,
-                verification: str_at(doc, &["verification", "binary", "command"])
-                    .map(str::to_string),
+                files: doc.files.clone(),
+                verification: doc.verification.clone(),
             },
             risk: Risk {
                 access,
                 kind: None,
-                level: str_at(doc, &["risk", "level"]).map(str::to_string),
+                level: doc.risk_level.clone(),
                 read_only,
                 destructive: !read_only,
-                idempotent: idempotent || read_only,
-                open_world: perm("network") == Some("required"),
+                idempotent: doc.idempotent || read_only,
+                open_world: doc.network,
             },
             guidance: None,
-            tags: strings(node_at(doc, &["meta", "tags"])),
+            tags: doc.tags.clone(),
             provenance: provenance(file),
         },
         file,
         name_span: name.span,
         schema: None,
-        description_span: span_at(doc, &["meta", "description"], name.span),
+        description_span: doc.description_span.unwrap_or(name.span),
         output: None,
         parameters: None,
     })

@@ -96,8 +96,8 @@ pub struct Tool {
     pub name: Option<Name>,
     /// The input schema, when it was found and parsed.
     pub input_schema: Option<Arc<SourceFile>>,
-    /// The manifest's tree, kept for the bundle lowering (`crate::ir`).
-    pub doc: Option<Node>,
+    /// What the bundle lowering needs of the manifest (`ir.rs`).
+    pub doc: Option<super::doc::ManifestDoc>,
     /// The input schema's tree, for the bundle lowering.
     pub input_doc: Option<Node>,
     /// The output schema's tree, for the bundle lowering.
@@ -144,7 +144,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         lower(&mut lw, fs, map, &mut tool, &mut result.companions);
     }
     result.diagnostics.extend(lw.diags);
-    tool.doc = Some(root);
+    tool.doc = Some(super::doc::ManifestDoc::lower(&root));
     result.item = FileItem::new(Item::Tool(tool));
     result
 }

@@ -69,8 +69,8 @@ pub struct Agent {
     pub confirmations: Vec<Spanned<String>>,
     /// `policies.require_human_approval: true`: every tool call waits for a human.
     pub approval_for_every_call: bool,
-    /// The front matter's tree, kept for the bundle output (`crate::bundle`).
-    pub doc: Option<crate::syntax::Node>,
+    /// `meta.name`, for the agent bundle.
+    pub name: Option<String>,
 }
 
 /// Lower the front matter `root` of an agent file into `agent`, reporting into `lw`.

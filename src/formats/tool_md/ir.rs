@@ -6,7 +6,6 @@ use serde_json::{Value, json};
 
 use super::{Item, Status, Tool as ToolMd, ToolType};
 use crate::formats::FileResult;
-use crate::formats::tree::{node_at, span_at, str_at, strings};
 use crate::ir::{
     Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
 };
@@ -57,9 +56,9 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
         return None;
     }
     let kind = t.kind.as_ref().map(|k| k.value);
-    let transport = doc.value("transport").map(redacted_transport);
+    let transport = doc.transport.as_ref().map(redacted_transport);
     let open_world = transport.is_some();
-    let tags = strings(node_at(doc, &["meta", "tags"]));
+    let tags = doc.tags.clone();
     let tagged_read = tags.iter().any(|t| t == "read" || t == "read-only");
     let read_only = matches!(kind, Some(ToolType::Retrieval | ToolType::Function)) || tagged_read;
     let access = if read_only {
@@ -72,28 +71,19 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
         (None, Some(ToolType::Human)) => Run::Human,
         (None, _) => Run::InProcess,
     };
-    let input = node_at(doc, &["interface", "input"]);
-    let output = node_at(doc, &["interface", "output"]);
-    let guidance = doc.value("use_guidance").map(|g| Guidance {
-        use_when: strings(g.value("use_when")),
-        avoid_when: strings(g.value("avoid_when")),
-        side_effects: match g.value("side_effects") {
-            Some(n) if n.as_seq().is_some() => strings(Some(n)),
-            Some(n) => n
-                .as_str()
-                .map(|s| vec![s.trim().to_string()])
-                .unwrap_or_default(),
-            None => Vec::new(),
-        },
+    let input = doc.input.as_ref();
+    let output = doc.output.as_ref();
+    let guidance = doc.guidance.as_ref().map(|g| Guidance {
+        use_when: g.use_when.clone(),
+        avoid_when: g.avoid_when.clone(),
+        side_effects: g.side_effects.clone(),
     });
     Some(Lowered {
         tool: Tool {
             name: id.value.clone(),
-            title: str_at(doc, &["meta", "name"]).map(str::to_string),
-            version: str_at(doc, &["version"]).map(str::to_string),
-            description: str_at(doc, &["meta", "description"])
-                .map(|d| d.trim().to_string())
-                .unwrap_or_default(),
+            title: doc.title.clone(),
+            version: doc.version.clone(),
+            description: doc.description.clone().unwrap_or_default(),
             input_schema: input.map_or_else(empty_object_schema, Node::to_json),
             output_schema: output.map(Node::to_json),
             run,
@@ -114,7 +104,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
         file,
         name_span: id.span,
         schema: input.map(|n| (file, n)),
-        description_span: span_at(doc, &["meta", "description"], id.span),
+        description_span: doc.description_span.unwrap_or(id.span),
         output: output.map(|n| (file, n)),
         parameters: None,
     })

@@ -6,6 +6,7 @@
 //! checks duplicates and every agent reference against that index.
 
 mod agent;
+pub mod doc;
 mod interface;
 mod ir;
 mod resolve;
@@ -201,7 +202,10 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
     }
     add_missing_help(&mut lw.diags, tool.file_stem.as_deref());
     diags.extend(lw.diags);
-    tool.doc = parsed.root;
+    tool.doc = parsed
+        .root
+        .as_ref()
+        .map(|r| Box::new(doc::ToolDoc::lower(r)));
     (tool, diags)
 }
 
@@ -233,7 +237,13 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
     }
     add_missing_help(&mut lw.diags, file_stem(file, ".agent.md").as_deref());
     diags.extend(lw.diags);
-    agent.doc = parsed.root;
+    agent.name = parsed
+        .root
+        .as_ref()
+        .and_then(|r| r.value("meta"))
+        .and_then(|m| m.value("name"))
+        .and_then(crate::syntax::Node::as_str)
+        .map(str::to_string);
     (agent, diags)
 }
 

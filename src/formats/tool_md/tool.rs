@@ -120,8 +120,8 @@ pub struct Tool {
     pub file_stem: Option<String>,
     /// The editorial body sections the spec names.
     pub documentation: Vec<DocSection>,
-    /// The front matter's tree, kept for the bundle lowering (`crate::ir`).
-    pub doc: Option<crate::syntax::Node>,
+    /// What the bundle lowering needs of the front matter (`ir.rs`).
+    pub doc: Option<Box<super::doc::ToolDoc>>,
 }
 
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body

@@ -1,0 +1,135 @@
+//! What the bundles need of a cycod tool file beyond the checks, lowered once from the tree
+//! so that the tree can be dropped and the IR reads typed fields.
+
+use serde_json::Value;
+
+use crate::formats::tree::{node_at, str_at, strings};
+use crate::source::Span;
+use crate::syntax::{Node, NodeKind};
+
+/// A cycod tool file's fields that the IR needs.
+#[derive(Debug, Default, Clone)]
+pub struct ToolDoc {
+    /// `description`, when a string.
+    pub description: Option<String>,
+    /// Where `description` is written, whatever its type.
+    pub description_span: Option<Span>,
+    /// `tags` (strings only).
+    pub tags: Vec<String>,
+    /// `parameters` as written: findings about the derived schema point into it.
+    pub parameters: Option<Node>,
+    /// Each parameter, in order.
+    pub params: Vec<Param>,
+    /// `steps`, when it is a list: what each step does (steps that do nothing known are
+    /// left out).
+    pub steps: Option<Vec<Action>>,
+    /// What a single-step tool does.
+    pub action: Option<Action>,
+}
+
+/// One entry of `parameters`.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// The parameter's name.
+    pub name: String,
+    /// `type`, as written.
+    pub kind: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `default`, as JSON.
+    pub default: Option<Value>,
+    /// `required`, when a boolean.
+    pub required: Option<bool>,
+}
+
+/// What a step (or a single-step tool) does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `run:` a command line.
+    Command(String),
+    /// A script and the shell that runs it (`bash:`, `cmd:`, `pwsh:`, `python:`, or
+    /// `script:` with `shell:`, default `default`).
+    Script {
+        /// The script text.
+        script: String,
+        /// The shell.
+        shell: String,
+    },
+    /// `tool:` another tool, with `mcp:` and `arguments:`.
+    Tool {
+        /// The tool's name.
+        tool: String,
+        /// The MCP server, when given.
+        mcp: Option<String>,
+        /// `arguments`, as JSON.
+        arguments: Option<Value>,
+    },
+}
+
+/// Keys that hold a cycod script, and the shell each implies, in the order cycod tries them.
+const SCRIPT_KEYS: &[(&str, &str)] = &[
+    ("bash", "bash"),
+    ("cmd", "cmd"),
+    ("pwsh", "pwsh"),
+    ("python", "python"),
+];
+
+impl ToolDoc {
+    /// Lower the tool file's root mapping.
+    pub fn lower(root: &Node) -> ToolDoc {
+        let parameters = root.value("parameters");
+        let steps = root
+            .value("steps")
+            .and_then(Node::as_seq)
+            .map(|steps| steps.iter().filter_map(action).collect());
+        ToolDoc {
+            description: str_at(root, &["description"]).map(str::to_string),
+            description_span: node_at(root, &["description"]).map(|n| n.span),
+            tags: strings(root.value("tags")),
+            params: parameters
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+                .iter()
+                .map(|e| Param {
+                    name: e.key.clone(),
+                    kind: str_at(&e.value, &["type"]).map(str::to_string),
+                    description: str_at(&e.value, &["description"]).map(str::to_string),
+                    default: e.value.value("default").map(Node::to_json),
+                    required: match e.value.value("required").map(|n| &n.kind) {
+                        Some(NodeKind::Bool(b)) => Some(*b),
+                        _ => None,
+                    },
+                })
+                .collect(),
+            parameters: parameters.cloned(),
+            action: if steps.is_some() { None } else { action(root) },
+            steps,
+        }
+    }
+}
+
+/// What one step (or a single-step tool) does; the first key cycod acts on wins.
+fn action(node: &Node) -> Option<Action> {
+    if let Some(run) = str_at(node, &["run"]) {
+        return Some(Action::Command(run.to_string()));
+    }
+    for (key, shell) in SCRIPT_KEYS {
+        if let Some(script) = str_at(node, &[key]) {
+            return Some(Action::Script {
+                script: script.to_string(),
+                shell: (*shell).to_string(),
+            });
+        }
+    }
+    if let Some(tool) = str_at(node, &["tool"]) {
+        return Some(Action::Tool {
+            tool: tool.to_string(),
+            mcp: str_at(node, &["mcp"]).map(str::to_string),
+            arguments: node.value("arguments").map(Node::to_json),
+        });
+    }
+    str_at(node, &["script"]).map(|script| Action::Script {
+        script: script.to_string(),
+        shell: str_at(node, &["shell"]).unwrap_or("default").to_string(),
+    })
+}

@@ -1,0 +1,68 @@
+//! What the bundles need of a tool file's front matter beyond the checks, lowered once from
+//! the tree so that the tree can be dropped and the IR reads typed fields.
+
+use crate::formats::tree::{node_at, str_at, strings};
+use crate::source::Span;
+use crate::syntax::Node;
+
+/// A `*.tool.md` front matter's fields that the IR needs.
+#[derive(Debug, Default, Clone)]
+pub struct ToolDoc {
+    /// `meta.name`.
+    pub title: Option<String>,
+    /// `version`.
+    pub version: Option<String>,
+    /// `meta.description`, trimmed, when a string.
+    pub description: Option<String>,
+    /// Where `meta.description` is written, whatever its type.
+    pub description_span: Option<Span>,
+    /// `meta.tags` (strings only).
+    pub tags: Vec<String>,
+    /// `transport`, as written (secrets included: the IR redacts them).
+    pub transport: Option<Node>,
+    /// `interface.input`.
+    pub input: Option<Node>,
+    /// `interface.output`.
+    pub output: Option<Node>,
+    /// `use_guidance`.
+    pub guidance: Option<UseGuidance>,
+}
+
+/// `use_guidance`.
+#[derive(Debug, Default, Clone)]
+pub struct UseGuidance {
+    /// `use_when` (strings only).
+    pub use_when: Vec<String>,
+    /// `avoid_when` (strings only).
+    pub avoid_when: Vec<String>,
+    /// `side_effects`: the spec's list, or a single string (trimmed).
+    pub side_effects: Vec<String>,
+}
+
+impl ToolDoc {
+    /// Lower the front matter root.
+    pub fn lower(root: &Node) -> ToolDoc {
+        ToolDoc {
+            title: str_at(root, &["meta", "name"]).map(str::to_string),
+            version: str_at(root, &["version"]).map(str::to_string),
+            description: str_at(root, &["meta", "description"]).map(|d| d.trim().to_string()),
+            description_span: node_at(root, &["meta", "description"]).map(|n| n.span),
+            tags: strings(node_at(root, &["meta", "tags"])),
+            transport: root.value("transport").cloned(),
+            input: node_at(root, &["interface", "input"]).cloned(),
+            output: node_at(root, &["interface", "output"]).cloned(),
+            guidance: root.value("use_guidance").map(|g| UseGuidance {
+                use_when: strings(g.value("use_when")),
+                avoid_when: strings(g.value("avoid_when")),
+                side_effects: match g.value("side_effects") {
+                    Some(n) if n.as_seq().is_some() => strings(Some(n)),
+                    Some(n) => n
+                        .as_str()
+                        .map(|s| vec![s.trim().to_string()])
+                        .unwrap_or_default(),
+                    None => Vec::new(),
+                },
+            }),
+        }
+    }
+}
