@@ -341,3 +341,64 @@ fn yaml_hint(message: &str) -> Option<&'static str> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::discover::Classifier;
+
+    /// Every definition format is read by exactly one registered format; schema files and
+    /// the configuration only as companions.
+    #[test]
+    fn each_format_id_has_one_home() {
+        let ids = [
+            FormatId::DojopsTool,
+            FormatId::DojopsDops,
+            FormatId::DojopsPolicy,
+            FormatId::AgentcliManifest,
+            FormatId::ToolMd,
+            FormatId::AgentMd,
+            FormatId::CycodTool,
+            FormatId::ToolRequest,
+        ];
+        for id in ids {
+            let homes = REGISTRY
+                .iter()
+                .filter(|f| f.patterns().iter().any(|(i, _)| *i == id))
+                .count();
+            assert_eq!(homes, 1, "{id:?}");
+        }
+        assert!(format_of(FormatId::DojopsSchema).is_none());
+        assert!(format_of(FormatId::Config).is_none());
+    }
+
+    /// The registry's patterns and names classify paths as users expect.
+    #[test]
+    fn paths_classify_by_pattern_then_by_name() {
+        let classifier = Classifier::new(&Config::default());
+        let cases = [
+            ("/r/.dojops/tools/x/tool.yaml", Some(FormatId::DojopsTool)),
+            ("/r/.dojops/policy.yaml", Some(FormatId::DojopsPolicy)),
+            ("/r/skills/a.dops", Some(FormatId::DojopsDops)),
+            ("/r/tools.json", Some(FormatId::AgentcliManifest)),
+            ("/r/TR-1.tool.md", Some(FormatId::ToolMd)),
+            ("/r/a.agent.md", Some(FormatId::AgentMd)),
+            ("/r/.cycod/tools/a.yml", Some(FormatId::CycodTool)),
+            ("/r/TR-20250101-000000Z-x.md", Some(FormatId::ToolRequest)),
+            ("/r/notes.md", None),
+        ];
+        for (path, want) in cases {
+            assert_eq!(classifier.classify(Path::new(path)), want, "{path}");
+        }
+        // Outside the patterns only a file named explicitly is recognised, by its name.
+        let tool = Path::new("/r/elsewhere/tool.yaml");
+        assert_eq!(classifier.classify(tool), None);
+        assert_eq!(
+            classifier.classify_explicit(tool),
+            Some(FormatId::DojopsTool)
+        );
+        let cycod = Path::new("/r/elsewhere/a.yaml");
+        assert_eq!(classifier.classify_explicit(cycod), None);
+    }
+}
