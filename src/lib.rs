@@ -122,6 +122,6 @@ fn run(
         fs.set(path.clone(), b.bytes.clone());
         path
     });
-    let loaded = pipeline::load(options, config, &fs, inputs.progress);
+    let loaded = pipeline::load(options, config, &fs, inputs.progress, false);
     pipeline::report(options, config, &loaded, bundles, only.as_deref())
 }

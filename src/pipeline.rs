@@ -30,16 +30,74 @@ pub(crate) struct Loaded {
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
+    /// With `track`: for each definition, the other paths its load read or looked for
+    /// (schema files, programs), so that a change to one of them reloads it.
+    pub reads: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+/// A file system that notes every path asked about, to learn what a file's load depends on.
+struct Recorder<'a> {
+    fs: &'a dyn FileSystem,
+    paths: std::sync::Mutex<Vec<PathBuf>>,
+}
+
+impl Recorder<'_> {
+    fn note(&self, path: &Path) {
+        self.paths
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(path.to_path_buf());
+    }
+}
+
+impl FileSystem for Recorder<'_> {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, crate::fs::ReadError> {
+        self.note(path);
+        self.fs.read(path)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.note(path);
+        self.fs.is_file(path)
+    }
+}
+
+/// Load one file; with `track`, also the other paths its load asked about.
+fn load_one(
+    fs: &dyn FileSystem,
+    options: &CheckOptions,
+    path: &Path,
+    format: source::FormatId,
+    track: bool,
+) -> (FileResult, Option<Vec<PathBuf>>) {
+    let display = display_path(path, &options.cwd);
+    if !track {
+        return (formats::load_with(fs, path, display, format), None);
+    }
+    let recorder = Recorder {
+        fs,
+        paths: std::sync::Mutex::new(Vec::new()),
+    };
+    let result = formats::load_with(&recorder, path, display, format);
+    let mut paths = recorder
+        .paths
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    paths.retain(|p| p != path);
+    paths.sort();
+    paths.dedup();
+    (result, Some(paths))
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
 /// file is not on disk (or not under the walked paths) is still read, if its name says its
-/// format.
+/// format. With `track`, note what each load read besides its file (for [`reload`]).
 pub(crate) fn load(
     options: &CheckOptions,
     config: &Config,
     fs: &Overlay,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
+    track: bool,
 ) -> Loaded {
     let classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
@@ -62,14 +120,19 @@ pub(crate) fn load(
         }
     };
     progress(Progress::Found(found.len()));
-    let results: Vec<FileResult> = found
+    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
         .par_iter()
         .map(|d| {
-            let display = display_path(&d.path, &options.cwd);
-            let result = formats::load_with(fs, &d.path, display, d.format);
+            let loaded = load_one(fs, options, &d.path, d.format, track);
             progress(Progress::Loaded);
-            result
+            loaded
         })
+        .unzip();
+    let reads = results
+        .iter()
+        .zip(reads)
+        .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
+        .filter(|(_, paths)| !paths.is_empty())
         .collect();
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
@@ -77,13 +140,40 @@ pub(crate) fn load(
         results,
         walk_errors,
         resolved,
+        reads,
     }
 }
 
-/// Reload the file at `path` (absolute, normalized) through `fs` in `loaded`: replaced when it
-/// was loaded, added when it is new and its name says its format, dropped when it is gone;
-/// then resolve again. Returns false when `path` is not a file toolc reads.
+/// After the file at `path` (absolute, normalized) changed through `fs`: reload it when it is
+/// a definition (replaced, added when new and its name says its format, dropped when gone),
+/// reload every definition whose load read it (a DojOps schema file), then resolve again.
+/// Returns false when nothing toolc reads depends on `path`.
 pub(crate) fn reload(
+    loaded: &mut Loaded,
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    path: &Path,
+) -> bool {
+    let mut targets: Vec<PathBuf> = loaded
+        .reads
+        .iter()
+        .filter(|(_, paths)| paths.iter().any(|p| p == path))
+        .map(|(definition, _)| definition.clone())
+        .collect();
+    targets.push(path.to_path_buf());
+    let mut any = false;
+    for target in &targets {
+        any |= reload_one(loaded, options, config, fs, target);
+    }
+    if any {
+        loaded.resolved = formats::resolve_with(fs, &loaded.results);
+    }
+    any
+}
+
+/// Reload one definition file; false when `path` is not one.
+fn reload_one(
     loaded: &mut Loaded,
     options: &CheckOptions,
     config: &Config,
@@ -103,18 +193,25 @@ pub(crate) fn reload(
     match (at, fs.is_file(path)) {
         (Ok(i), false) => {
             loaded.results.remove(i);
+            loaded.reads.remove(path);
         }
         (Err(_), false) => return false,
         (at, true) => {
-            let display = display_path(path, &options.cwd);
-            let result = formats::load_with(fs, path, display, format);
+            let (result, reads) = load_one(fs, options, path, format, true);
             match at {
                 Ok(i) => loaded.results[i] = result,
                 Err(i) => loaded.results.insert(i, result),
             }
+            match reads {
+                Some(paths) if !paths.is_empty() => {
+                    loaded.reads.insert(path.to_path_buf(), paths);
+                }
+                _ => {
+                    loaded.reads.remove(path);
+                }
+            }
         }
     }
-    loaded.resolved = formats::resolve_with(fs, &loaded.results);
     true
 }
 
@@ -133,6 +230,7 @@ pub(crate) fn report(
         results,
         walk_errors,
         resolved,
+        ..
     } = loaded;
     let mut raw: Vec<Diagnostic> = results
         .iter()

@@ -92,7 +92,7 @@ impl Workspace {
 
     /// Check the whole repository, reading every file again.
     pub fn check(&mut self) -> Report {
-        let loaded = pipeline::load(&self.options, &self.config, &self.fs, None);
+        let loaded = pipeline::load(&self.options, &self.config, &self.fs, None, true);
         let (report, _) = pipeline::report(&self.options, &self.config, &loaded, false, None);
         self.remember(&report);
         self.loaded = Some(loaded);
@@ -100,7 +100,8 @@ impl Workspace {
     }
 
     /// Re-check after the file at `path` changed (on disk or in a buffer, or was created or
-    /// deleted). The report holds that file and every file whose findings changed with it
+    /// deleted); when it is a file a definition reads (a DojOps schema), that definition is
+    /// reloaded. The report holds that file and every file whose findings changed with it
     /// (an agent whose tool was disabled, a duplicate that is one no more); `files` lists
     /// those still in the repository, so that an editor clears the ones left without
     /// findings. The summary's tool count is the whole repository's.

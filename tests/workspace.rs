@@ -2,11 +2,9 @@
 
 mod common;
 
-use common::Repo;
+use common::{BASE_TOOL as TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
 use toolc::Workspace;
 use toolc::config::Config;
-
-const TOOL: &str = include_str!("../examples/demo-fixed/tools/create-ticket.tool.md");
 
 const AGENT: &str = r#"---
 spec_version: "1.2"
@@ -19,11 +17,8 @@ meta:
 tools:
   tool_choice: "auto"
   refs:
-    - ref: "create-ticket"
+    - ref: "search-docs"
       max_calls_per_run: 1
-guardrails:
-  tool_calls:
-    require_user_confirmation_for: ["create-ticket"]
 ---
 # Purpose
 Opens a ticket for what the docs do not cover.
@@ -49,14 +44,14 @@ fn files(report: &toolc::Report) -> Vec<&str> {
 
 #[test]
 fn an_unsaved_buffer_is_checked_in_place_of_the_file_on_disk() {
-    let repo = Repo::with(&[("tools/create-ticket.tool.md", TOOL)]);
+    let repo = Repo::with(&[("tools/search-docs.tool.md", TOOL)]);
     let mut ws = workspace(&repo);
     assert_eq!(codes(&ws.check()), Vec::<String>::new());
 
-    let broken = TOOL.replace("type: \"action\"", "type: \"actoin\"");
-    ws.set_buffer("tools/create-ticket.tool.md", broken);
-    let report = ws.check_file("tools/create-ticket.tool.md");
-    assert_eq!(codes(&report), ["tools/create-ticket.tool.md TMD006"]);
+    let broken = TOOL.replace("type: \"retrieval\"", "type: \"retreival\"");
+    ws.set_buffer("tools/search-docs.tool.md", broken);
+    let report = ws.check_file("tools/search-docs.tool.md");
+    assert_eq!(codes(&report), ["tools/search-docs.tool.md TMD006"]);
     // The disk still holds the valid file: only the buffer is broken.
     assert!(
         common::check_dir(&repo.root)
@@ -65,39 +60,39 @@ fn an_unsaved_buffer_is_checked_in_place_of_the_file_on_disk() {
             .is_empty()
     );
 
-    ws.set_buffer("tools/create-ticket.tool.md", TOOL);
-    let report = ws.check_file("tools/create-ticket.tool.md");
+    ws.set_buffer("tools/search-docs.tool.md", TOOL);
+    let report = ws.check_file("tools/search-docs.tool.md");
     assert_eq!(codes(&report), Vec::<String>::new());
-    assert_eq!(files(&report), ["tools/create-ticket.tool.md"]);
+    assert_eq!(files(&report), ["tools/search-docs.tool.md"]);
 }
 
 #[test]
 fn disabling_a_tool_reports_the_agent_that_references_it_and_enabling_clears_it() {
     let repo = Repo::with(&[
-        ("tools/create-ticket.tool.md", TOOL),
+        ("tools/search-docs.tool.md", TOOL),
         ("agents/triage.agent.md", AGENT),
     ]);
     let mut ws = workspace(&repo);
     assert_eq!(codes(&ws.check()), Vec::<String>::new());
 
     let disabled = TOOL.replace("status: \"active\"", "status: \"disabled\"");
-    ws.set_buffer("tools/create-ticket.tool.md", disabled);
-    let report = ws.check_file("tools/create-ticket.tool.md");
+    ws.set_buffer("tools/search-docs.tool.md", disabled);
+    let report = ws.check_file("tools/search-docs.tool.md");
     assert_eq!(codes(&report), ["agents/triage.agent.md REF021"]);
 
-    assert!(ws.remove_buffer("tools/create-ticket.tool.md"));
-    let report = ws.check_file("tools/create-ticket.tool.md");
+    assert!(ws.remove_buffer("tools/search-docs.tool.md"));
+    let report = ws.check_file("tools/search-docs.tool.md");
     assert_eq!(codes(&report), Vec::<String>::new());
     // The agent is named, so an editor clears the finding it showed.
     assert_eq!(
         files(&report),
-        ["agents/triage.agent.md", "tools/create-ticket.tool.md"]
+        ["agents/triage.agent.md", "tools/search-docs.tool.md"]
     );
 }
 
 #[test]
 fn a_buffer_for_a_file_not_on_disk_adds_it_and_removing_the_buffer_removes_it() {
-    let repo = Repo::with(&[("tools/create-ticket.tool.md", TOOL)]);
+    let repo = Repo::with(&[("tools/search-docs.tool.md", TOOL)]);
     let mut ws = workspace(&repo);
     ws.check();
     ws.set_buffer("tools/copy.tool.md", TOOL);
@@ -107,7 +102,7 @@ fn a_buffer_for_a_file_not_on_disk_adds_it_and_removing_the_buffer_removes_it() 
         codes(&report),
         [
             "tools/copy.tool.md TMD028",
-            "tools/create-ticket.tool.md TMD024"
+            "tools/search-docs.tool.md TMD024"
         ]
     );
 
@@ -115,5 +110,26 @@ fn a_buffer_for_a_file_not_on_disk_adds_it_and_removing_the_buffer_removes_it() 
     ws.remove_buffer("tools/copy.tool.md");
     let report = ws.check_file("tools/copy.tool.md");
     assert_eq!(codes(&report), Vec::<String>::new());
-    assert_eq!(files(&report), ["tools/create-ticket.tool.md"]);
+    assert_eq!(files(&report), ["tools/search-docs.tool.md"]);
+}
+
+#[test]
+fn a_change_to_a_schema_file_rechecks_the_manifest_that_reads_it() {
+    let repo = Repo::with(&[
+        (".dojops/tools/my-tool/tool.yaml", VALID_TOOL),
+        (".dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),
+    ]);
+    let mut ws = workspace(&repo);
+    assert_eq!(codes(&ws.check()), Vec::<String>::new());
+
+    let schema = ".dojops/tools/my-tool/input.schema.json";
+    ws.set_buffer(schema, r#"{"type": "object", "properties": {}"#);
+    let report = ws.check_file(schema);
+    assert_eq!(
+        codes(&report),
+        [".dojops/tools/my-tool/input.schema.json SYN002"]
+    );
+
+    ws.remove_buffer(schema);
+    assert_eq!(codes(&ws.check_file(schema)), Vec::<String>::new());
 }
