@@ -6,6 +6,7 @@
 pub mod dops;
 pub mod policy;
 pub mod tool_yaml;
+pub mod zod;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@ use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::rules::{dojops as rules, security};
-use crate::schema::{SchemaOptions, check_schema, root_property_names};
+use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Node, NodeKind, json, yaml};
 
@@ -583,11 +583,8 @@ fn load_schema(
     let parsed = json::parse(schema_file.body(), schema_file.bom_len);
     lw.diags.extend(syntax_diagnostics(&schema_file, &parsed));
     if let Some(root) = &parsed.root {
-        lw.diags.extend(check_schema(
-            &schema_file,
-            root,
-            SchemaOptions { dojops_zod: true },
-        ));
+        lw.diags
+            .extend(check_schema(&schema_file, root, super::zod::SCHEMA_OPTIONS));
     }
     Some((schema_file, parsed.root))
 }
