@@ -8,6 +8,7 @@
 mod agent;
 mod interface;
 mod resolve;
+mod subset;
 mod tool;
 mod transport;
 
