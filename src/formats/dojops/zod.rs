@@ -1,8 +1,8 @@
 //! What DojOps's JSON-Schema-to-Zod conversion does with a tool's input and output schemas
-//! (DojOps tool spec 1, §6): it reads `type`, `enum`, `properties`, `required`, `items`,
-//! `description` and `default`, and drops everything else without a word. This is the
-//! [`Runtime`] that the shared schema checks are run with for DojOps, and SCH004, the
-//! keywords it drops.
+//! (DojOps's *Tool Specification v1*, §6, <https://github.com/dojops/dojops>): it reads
+//! `type`, `enum`, `properties`, `required`, `items`, `description` and `default`, and drops
+//! everything else without a word. This is the [`Runtime`] the shared JSON Schema checks run
+//! with for DojOps, and SCH004, the keywords it drops.
 
 use std::sync::Arc;
 

@@ -1,9 +1,9 @@
 //! The JSON Schema subset that tool.md's `interface.input` and `interface.output` may use
-//! (the tool.md spec, "Interface"): its keywords and `format` values, and the walk that
-//! reports everything outside it (TMD020 keywords, TMD021 references, TMD022 formats).
-//! What counts as a JSON Schema keyword at all comes from the shared vocabulary; tool.md
-//! schemas are read as draft-07, so a keyword only earlier drafts define (draft-04's `id`)
-//! is an unknown key here.
+//! (the tool.md specification of AML, <https://github.com/alirion-io/aml>): its keywords and
+//! `format` values, and the walk that reports everything outside it (TMD020 keywords, TMD021
+//! references, TMD022 formats). What counts as a JSON Schema keyword at all comes from the
+//! shared vocabulary; tool.md schemas are read as draft-07, so a keyword only earlier drafts
+//! define (draft-04's `id`) is an unknown key here.
 
 use crate::diagnostics::did_you_mean;
 use crate::formats::fields::Lowerer;
