@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use super::fields::span_in_value;
 use super::{FileResult, Item, syntax_diagnostics};
+use crate::analysis::paths::{base_name, clean, climbing_dotdot, is_absolute_anywhere};
+use crate::analysis::secrets::secret_name;
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
@@ -441,7 +443,7 @@ impl Cx<'_> {
     /// The checks agentcli makes on `command[0]`; the cleaned relative path when it passes.
     fn program(&mut self, node: &Node, who: &Who) -> Option<String> {
         let original = node.as_str()?;
-        if is_absolute(original) {
+        if is_absolute_anywhere(original) {
             return None;
         }
         let raw = original.replace('\\', "/");
@@ -460,7 +462,7 @@ impl Cx<'_> {
                 )
                 .label("climbs out of the manifest's folder")
                 .note(REFUSED)
-                .help(format!("install the program as `{BIN_PREFIX}{}` next to tools.json and name it that way", base_name(&norm)));
+                .help(format!("install the program as `{BIN_PREFIX}{}` next to tools.json and name it that way", base_name(&norm).unwrap_or("NAME")));
             self.push(d);
             return None;
         }
@@ -492,7 +494,7 @@ impl Cx<'_> {
                 .note("agentcli runs only programs from `tools/bin/` next to the manifest, or absolute paths")
                 .help(format!(
                     "put the program in `tools/bin/` next to tools.json and write `\"{BIN_PREFIX}{}\"`",
-                    base_name(&norm)
+                    base_name(&norm).unwrap_or("NAME")
                 ));
             self.push(d);
             return None;
@@ -714,13 +716,7 @@ impl Cx<'_> {
 
     /// SEC010: a passed-through variable whose name says it holds a credential.
     fn credential(&mut self, item: &Node, who: &Who, norm: &str) {
-        let looks_secret = ["_KEY", "_TOKEN", "_SECRET"]
-            .iter()
-            .any(|s| norm.ends_with(s))
-            || ["KEY", "TOKEN", "SECRET"].contains(&norm)
-            || norm.contains("PASSWORD")
-            || norm.contains("PASSWD");
-        if !looks_secret {
+        if secret_name(norm).is_none() {
             return;
         }
         let d = self
@@ -837,16 +833,6 @@ fn is_env_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Absolute on some platform agentcli runs on: `/…`, or a Windows drive path.
-fn is_absolute(path: &str) -> bool {
-    let b = path.as_bytes();
-    path.starts_with('/')
-        || (b.len() >= 3
-            && b[0].is_ascii_alphabetic()
-            && b[1] == b':'
-            && matches!(b[2], b'/' | b'\\'))
-}
-
 /// Findings of one rule shown per file; past that a single line says how many more there are.
 pub(crate) const MAX_PER_RULE: usize = 200;
 
@@ -883,56 +869,6 @@ pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
     out
 }
 
-/// Lexical path cleaning with Go's `path.Clean` rules.
-pub(crate) fn clean(path: &str) -> String {
-    let rooted = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            s => parts.push(s),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_string(),
-        (false, false) => joined,
-    }
-}
-
-/// Byte offset of the first `..` segment of `raw` that climbs to `min_depth` or above it.
-fn climbing_dotdot(raw: &str, min_depth: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut offset = 0;
-    for seg in raw.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." if depth <= min_depth => return Some(offset),
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-        offset += seg.len() + 1;
-    }
-    None
-}
-
-fn base_name(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    if name.is_empty() || name == "." || name == ".." {
-        "NAME"
-    } else {
-        name
-    }
-}
-
 /// Display path of `rel` next to the manifest.
 fn sibling_display(manifest: &str, rel: &str) -> String {
     match manifest.rsplit_once('/') {
@@ -946,18 +882,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clean_follows_go() {
-        assert_eq!(clean("./tools/bin/../hack"), "tools/hack");
-        assert_eq!(clean("../tools/bin/x"), "../tools/bin/x");
-        assert_eq!(clean(""), ".");
-        assert_eq!(clean("./tools/bin/"), "tools/bin");
-        assert_eq!(clean("a/../../b"), "../b");
-        assert_eq!(clean("/../x"), "/x");
-        assert_eq!(climbing_dotdot("./tools/bin/../hack", 2), Some(12));
-        assert_eq!(climbing_dotdot("../x", 0), Some(0));
-        assert_eq!(climbing_dotdot("./a/../../x", 0), Some(7));
+    fn env_names() {
         assert!(is_env_name("OAI_API_KEY") && !is_env_name("1BAD") && !is_env_name(""));
-        assert!(is_absolute("/usr/bin/env") && is_absolute("C:\\bin\\x.exe"));
-        assert!(!is_absolute("./tools/bin/x"));
     }
 }
