@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{SchemaProblem, Target, gemini, openai};
 use crate::diagnostics::Diagnostic;
-use crate::formats::agentcli::{MAX_PER_RULE, cap_per_rule};
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::ir::Lowered;
 use crate::rules::compat as cmp;
 use crate::source::{SourceFile, Span};

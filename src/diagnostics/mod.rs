@@ -1,5 +1,6 @@
 //! The one diagnostic model every pass produces, and one emitter per output format.
 
+pub mod cap;
 pub mod github;
 pub mod human;
 pub mod json;

@@ -12,6 +12,7 @@ use super::fields::span_in_value;
 use super::{FileResult, Item, syntax_diagnostics};
 use crate::analysis::paths::{base_name, clean, climbing_dotdot, is_absolute_anywhere};
 use crate::analysis::secrets::secret_name;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
@@ -831,42 +832,6 @@ fn is_env_name(s: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
         && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// Findings of one rule shown per file; past that a single line says how many more there are.
-pub(crate) const MAX_PER_RULE: usize = 200;
-
-/// At most `max` diagnostics of each rule, then one saying how many were left out: a
-/// generated or hostile file with a million findings must not bury the output (or make it
-/// take minutes to render).
-pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
-    let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    for d in &diags {
-        *seen.entry(d.rule.code).or_default() += 1;
-    }
-    if seen.values().all(|n| *n <= max) {
-        return diags;
-    }
-    let mut kept: HashMap<&'static str, usize> = HashMap::new();
-    let mut out = Vec::new();
-    for d in diags {
-        let count = kept.entry(d.rule.code).or_default();
-        *count += 1;
-        if *count <= max {
-            out.push(d);
-        } else if *count == max + 1 {
-            let more = seen.get(d.rule.code).copied().unwrap_or(0) - max;
-            out.push(Diagnostic {
-                message: format!("{more} more findings of this rule in this file are not shown"),
-                label: Some("and more from here on".into()),
-                related: Vec::new(),
-                notes: Vec::new(),
-                help: Some("fix the ones above and run toolc again".into()),
-                ..d
-            });
-        }
-    }
-    out
 }
 
 /// Display path of `rel` next to the manifest.

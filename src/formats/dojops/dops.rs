@@ -9,11 +9,12 @@ use super::{Item, Name, SHAPE};
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::formats::fields::{Lowerer, MapRef, join_path};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
-use crate::rules::{dojops as doj, references as refs, security as sec, syntax as syn};
+use crate::rules::{dojops as doj, references as refs, security as sec};
 use crate::source::{SourceFile, Span};
-use crate::syntax::markdown::{
-    FrontMatter, FrontMatterError, Section, h2_sections, split_front_matter,
+use crate::syntax::front_matter::{
+    FrontMatter, FrontMatterWording, front_matter_error, split_front_matter,
 };
+use crate::syntax::markdown::{Section, h2_sections};
 use crate::syntax::{Node, NodeKind, Number, yaml};
 
 /// DojOps refuses to read a `.dops` file larger than this.
@@ -174,7 +175,7 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
-            diags.push(front_matter_error(file, e));
+            diags.push(front_matter_error(file, e, &FRONT_MATTER));
             return (Skill::default(), diags);
         }
     };
@@ -242,28 +243,13 @@ fn too_large(file: &Arc<SourceFile>) -> Diagnostic {
     .help("move long examples or reference material out of the skill, or split it into smaller skills")
 }
 
-fn front_matter_error(file: &Arc<SourceFile>, e: FrontMatterError) -> Diagnostic {
-    match e {
-        FrontMatterError::Missing { first_line } => Diagnostic::new(
-            &syn::MISSING_FRONT_MATTER,
-            file,
-            first_line,
-            "a `.dops` file must start with a `---` front-matter line",
-        )
-        .label("expected `---`")
-        .note("DojOps refuses to load the file, so the skill is never available")
-        .help("put the YAML front matter (`dops: v2`, `meta`, `context`, `files`) between two `---` lines at the top of the file"),
-        FrontMatterError::Unclosed { open } => Diagnostic::new(
-            &syn::UNCLOSED_FRONT_MATTER,
-            file,
-            open,
-            "the front matter is opened but never closed",
-        )
-        .label("opened here")
-        .note("DojOps refuses to load the file, so the skill is never available")
-        .help("add a `---` line after the last front-matter field, before `## Prompt`"),
-    }
-}
+/// How SYN010/SYN011 read for a `.dops` file.
+const FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "a `.dops` file",
+    consequence: "DojOps refuses to load the file, so the skill is never available",
+    missing_help: "put the YAML front matter (`dops: v2`, `meta`, `context`, `files`) between two `---` lines at the top of the file",
+    unclosed_help: "add a `---` line after the last front-matter field, before `## Prompt`",
+};
 
 /// Whether the rest of the file is worth checking after the version check.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use super::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
 use crate::rules::{Rule, Severity, syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::markdown::{FrontMatterError, split_front_matter};
+use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
 use crate::syntax::{Parsed, yaml};
 
 /// A lowered tool or agent file.
@@ -126,7 +126,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
-            diags.push(front_matter_error(file, e, false));
+            diags.push(front_matter_error(file, e, &TOOL_FRONT_MATTER));
             return (tool, diags);
         }
     };
@@ -161,7 +161,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
-            diags.push(front_matter_error(file, e, true));
+            diags.push(front_matter_error(file, e, &AGENT_FRONT_MATTER));
             return (agent, diags);
         }
     };
@@ -287,43 +287,21 @@ fn empty_front_matter(lw: &mut Lowerer<'_>, open: Span, fields: &str) {
     lw.push(d);
 }
 
-fn front_matter_error(file: &Arc<SourceFile>, e: FrontMatterError, is_agent: bool) -> Diagnostic {
-    let (what, fields) = if is_agent {
-        ("an agent file", "`agent_id`, `tools`")
-    } else {
-        (
-            "a tool file",
-            "`spec_version`, `tool_id`, `meta`, `interface`, …",
-        )
-    };
-    let consequence = if is_agent {
-        "the compiler finds no fields, so the agent is not compiled"
-    } else {
-        "the compiler finds no fields, so the tool is not registered"
-    };
-    match e {
-        FrontMatterError::Missing { first_line } => Diagnostic::new(
-            &syn::MISSING_FRONT_MATTER,
-            file,
-            first_line,
-            format!("{what} must start with a `---` front-matter line"),
-        )
-        .label("expected `---`")
-        .note(consequence)
-        .help(format!(
-            "put the YAML fields ({fields}) between two `---` lines at the top of the file"
-        )),
-        FrontMatterError::Unclosed { open } => Diagnostic::new(
-            &syn::UNCLOSED_FRONT_MATTER,
-            file,
-            open,
-            "the front matter is opened but never closed",
-        )
-        .label("opened here")
-        .note(consequence)
-        .help("add a `---` line after the last front-matter field, before the Markdown body"),
-    }
-}
+/// How SYN010/SYN011 read for a tool file.
+const TOOL_FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "a tool file",
+    consequence: "the compiler finds no fields, so the tool is not registered",
+    missing_help: "put the YAML fields (`spec_version`, `tool_id`, `meta`, `interface`, …) between two `---` lines at the top of the file",
+    unclosed_help: "add a `---` line after the last front-matter field, before the Markdown body",
+};
+
+/// How SYN010/SYN011 read for an agent file.
+const AGENT_FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "an agent file",
+    consequence: "the compiler finds no fields, so the agent is not compiled",
+    missing_help: "put the YAML fields (`agent_id`, `tools`) between two `---` lines at the top of the file",
+    unclosed_help: "add a `---` line after the last front-matter field, before the Markdown body",
+};
 
 /// `name` of `name<suffix>`, the file's own name.
 fn file_stem(file: &SourceFile, suffix: &str) -> Option<String> {

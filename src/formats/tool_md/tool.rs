@@ -10,7 +10,7 @@ use crate::diagnostics::did_you_mean;
 use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
-use crate::syntax::markdown::FrontMatter;
+use crate::syntax::front_matter::FrontMatter;
 use crate::syntax::{Node, NodeKind};
 
 /// Keys a tool file may have at the top level.

@@ -1,20 +1,16 @@
 //! The front matter: the spec's keys and their types (TRQ001–TRQ003, TRQ024), the approval
 //! gate (TRQ005, TRQ006) and the network allowlist (TRQ021).
 
-use std::collections::HashSet;
-use std::sync::Arc;
-
 use super::file_name::parse_timestamp;
 use super::inputs::{base_name, is_sha256, sandbox_dir};
 use super::{Backend, Cx, Declared, KEYS, Meta, REJECTED, Request, RequestId, SHAPE, Stamp, rules};
 use crate::analysis::paths::clean;
 use crate::analysis::shell::shell_name;
-use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int};
-use crate::rules::syntax as syn;
-use crate::source::{SourceFile, Span};
-use crate::syntax::markdown::FrontMatterError;
+use crate::source::Span;
+use crate::syntax::front_matter::FrontMatterWording;
 use crate::syntax::{Node, NodeKind, Number};
+use std::collections::HashSet;
 
 impl Cx<'_> {
     /// Lower the front matter into what the body checks need, filling in `request`.
@@ -315,26 +311,10 @@ fn front_matter_inputs(
     out
 }
 
-/// SYN010/SYN011 for a request: the front matter is missing or never closed.
-pub(super) fn front_matter_error(file: &Arc<SourceFile>, e: FrontMatterError) -> Diagnostic {
-    match e {
-        FrontMatterError::Missing { first_line } => Diagnostic::new(
-            &syn::MISSING_FRONT_MATTER,
-            file,
-            first_line,
-            "a tool execution request must start with a `---` front-matter line",
-        )
-        .label("expected `---`")
-        .note(REJECTED)
-        .help("put the request's keys (`request_type: tool_request`, `schema_version`, `request_id`, …) between two `---` lines at the top"),
-        FrontMatterError::Unclosed { open } => Diagnostic::new(
-            &syn::UNCLOSED_FRONT_MATTER,
-            file,
-            open,
-            "the front matter is opened but never closed",
-        )
-        .label("opened here")
-        .note(REJECTED)
-        .help("add a `---` line after the last key, before the first `##` section"),
-    }
-}
+/// How SYN010/SYN011 read for a request.
+pub(super) const FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "a tool execution request",
+    consequence: REJECTED,
+    missing_help: "put the request's keys (`request_type: tool_request`, `schema_version`, `request_id`, …) between two `---` lines at the top",
+    unclosed_help: "add a `---` line after the last key, before the first `##` section",
+};

@@ -21,13 +21,13 @@ mod sections;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::agentcli::{MAX_PER_RULE, cap_per_rule};
 use super::fields::ShapeRules;
 use super::{FileResult, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{SourceFile, Span};
-use crate::syntax::markdown::split_front_matter;
+use crate::syntax::front_matter::{front_matter_error, split_front_matter};
 use crate::syntax::yaml;
 
 /// What the executor does with a request that breaks a hard rule.
@@ -254,7 +254,7 @@ impl<'a> Cx<'a> {
         let fm = match split_front_matter(self.text(), self.file.bom_len) {
             Ok(fm) => fm,
             Err(e) => {
-                let d = front_matter::front_matter_error(self.file, e);
+                let d = front_matter_error(self.file, e, &front_matter::FRONT_MATTER);
                 self.push(d);
                 self.file_name(None);
                 return request;
