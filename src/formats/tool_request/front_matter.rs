@@ -1,8 +1,8 @@
 //! The front matter: the spec's keys and their types (TRQ001–TRQ003, TRQ024), the approval
 //! gate (TRQ005, TRQ006) and the network allowlist (TRQ021).
 
-use super::file_name::parse_timestamp;
 use super::inputs::{base_name, is_sha256, sandbox_dir};
+use super::time::parse_timestamp;
 use super::{Backend, Cx, Declared, KEYS, Meta, REJECTED, Request, RequestId, SHAPE, Stamp, rules};
 use crate::analysis::paths::clean;
 use crate::analysis::shell::shell_name;
@@ -105,7 +105,7 @@ impl Cx<'_> {
         let (Some(created), Some(approved)) = (&meta.created, &meta.approved) else {
             return;
         };
-        if approved.secs >= created.secs {
+        if approved.at >= created.at {
             return;
         }
         let d = self
@@ -193,8 +193,8 @@ fn approval(lw: &mut Lowerer<'_>, map: MapRef<'_>, key: &str, what: &str) -> boo
 
 fn timestamp(lw: &mut Lowerer<'_>, key: &str, s: &str, span: Span) -> Option<Stamp> {
     match parse_timestamp(s.trim()) {
-        Ok(secs) => Some(Stamp {
-            secs,
+        Ok(at) => Some(Stamp {
+            at,
             span,
             text: s.trim().to_string(),
         }),

@@ -8,7 +8,7 @@
 //! One file per concern: the front matter (`front_matter`), the body's sections
 //! (`sections`), the ERA command line and what runs (`command`), declared inputs and outputs
 //! (`inputs`), the risk assessment (`risk`), host paths and credentials anywhere in the
-//! request (`host`), and the file name (`file_name`).
+//! request (`host`), the file name (`file_name`) and the timestamps (`time`).
 
 mod command;
 mod file_name;
@@ -17,6 +17,7 @@ mod host;
 mod inputs;
 mod risk;
 mod sections;
+mod time;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -184,8 +185,8 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 /// A parsed ISO-8601 timestamp.
 #[derive(Debug, Clone)]
 struct Stamp {
-    /// Seconds since the Unix epoch, UTC.
-    secs: i64,
+    /// The instant, to the second.
+    at: jiff::Timestamp,
     span: Span,
     text: String,
 }
