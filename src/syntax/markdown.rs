@@ -54,6 +54,170 @@ pub fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
     sections
 }
 
+/// A fenced code block of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The info string's first word (`bash` in ```` ```bash ````), if any.
+    pub info: Option<Span>,
+    /// From the opening fence to the end of the closing fence (or of the file).
+    pub span: Span,
+}
+
+/// Lines of `text` inside `region`, each as (span without line break, text). A region that
+/// ends with a line break yields a last, empty line.
+pub fn lines_in(text: &str, region: Span) -> impl Iterator<Item = (Span, &str)> + '_ {
+    let region_text = text.get(region.start..region.end).unwrap_or("");
+    let mut offset = region.start;
+    region_text.split('\n').map(move |raw| {
+        let start = offset;
+        offset += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        (Span::new(start, start + line.len()), line)
+    })
+}
+
+/// The content of a code block that opens `region` (a ```` ```json ```` around a document),
+/// or `region` itself when it does not start with a fence.
+pub fn inside_fence(text: &str, region: Span) -> Span {
+    let raw = text.get(region.start..region.end).unwrap_or("");
+    let trimmed_start = raw.len() - raw.trim_start().len();
+    if !(raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~")) {
+        return region;
+    }
+    let after_open = raw[trimmed_start..]
+        .find('\n')
+        .map_or(raw.len(), |i| trimmed_start + i + 1);
+    let close = raw[after_open..]
+        .match_indices('\n')
+        .map(|(i, _)| after_open + i + 1)
+        .chain(std::iter::once(after_open))
+        .find(|&i| {
+            let l = raw[i..].trim_start_matches([' ']);
+            l.starts_with("```") || l.starts_with("~~~")
+        })
+        .unwrap_or(raw.len());
+    Span::new(
+        region.start + after_open,
+        region.start + close.max(after_open),
+    )
+}
+
+/// Fenced code blocks of the body (```` ``` ```` or `~~~`, indented at most three spaces).
+pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize, usize, Option<Span>)> = None;
+    for (span, line) in lines_in(text, Span::new(body_start, text.len())) {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if indent > 3 {
+            continue;
+        }
+        let rest = &line[indent..];
+        let Some(ch) = rest.chars().next().filter(|c| *c == '`' || *c == '~') else {
+            continue;
+        };
+        let run = rest.len() - rest.trim_start_matches(ch).len();
+        if run < 3 {
+            continue;
+        }
+        match open {
+            Some((c, n, start, info)) if c == ch && run >= n && rest[run..].trim().is_empty() => {
+                out.push(Fence {
+                    info,
+                    span: Span::new(start, span.end),
+                });
+                open = None;
+            }
+            Some(_) => {}
+            None => {
+                let after = &rest[run..];
+                let lead = after.len() - after.trim_start().len();
+                let word_len = after[lead..]
+                    .find(|c: char| c.is_whitespace() || matches!(c, '{' | ',' | '`'))
+                    .unwrap_or(after.len() - lead);
+                let word_start = indent + run + lead;
+                let info = (word_len > 0).then(|| span.sub(word_start, word_start + word_len));
+                open = Some((ch, run, span.start, info));
+            }
+        }
+    }
+    if let Some((_, _, start, info)) = open {
+        out.push(Fence {
+            info,
+            span: Span::new(start, text.len()),
+        });
+    }
+    out
+}
+
+/// The `## ` sections of the body, ignoring `## ` lines inside code blocks (a Python
+/// comment, say): a fenced line continues the section it is in.
+pub fn sections_outside_fences(text: &str, body_start: usize, fences: &[Fence]) -> Vec<Section> {
+    let mut out: Vec<Section> = Vec::new();
+    // Both lists are in file order: walk the fences alongside the headings.
+    let mut f = 0;
+    for s in h2_sections(text, body_start) {
+        while fences
+            .get(f)
+            .is_some_and(|fence| fence.span.end <= s.heading.start)
+        {
+            f += 1;
+        }
+        let fenced = fences
+            .get(f)
+            .is_some_and(|fence| fence.span.start < s.heading.start);
+        match out.last_mut() {
+            Some(last) if fenced => last.content.end = s.content.end,
+            _ if fenced => {}
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
+/// The first line that looks meant as the heading `## {title}` but is not one: another
+/// level, a missing space, a trailing colon or another case.
+pub fn near_heading(text: &str, body_start: usize, title: &str) -> Option<Span> {
+    lines_in(text, Span::new(body_start, text.len())).find_map(|(span, line)| {
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        (hashes > 0
+            && !line.starts_with("## ")
+            && line
+                .trim_start_matches('#')
+                .trim()
+                .trim_end_matches(':')
+                .eq_ignore_ascii_case(title))
+        .then_some(span)
+    })
+}
+
+/// Text spans of Markdown list items (`- `, `* `, `+ `, `1. `) in `region`.
+pub fn list_items(text: &str, region: Span) -> Vec<Span> {
+    let mut out = Vec::new();
+    for (span, line) in lines_in(text, region) {
+        let lead = line.len() - line.trim_start().len();
+        let rest = &line[lead..];
+        let marker = if rest.starts_with("- ") || rest.starts_with("* ") || rest.starts_with("+ ") {
+            2
+        } else {
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let after = &rest[digits..];
+            if digits > 0 && (after.starts_with(". ") || after.starts_with(") ")) {
+                digits + 2
+            } else {
+                continue;
+            }
+        };
+        let item = &rest[marker..];
+        let pad = item.len() - item.trim_start().len();
+        let start = lead + marker + pad;
+        let end = lead + marker + item.trim_end().len();
+        if end > start {
+            out.push(span.sub(start, end));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +234,82 @@ mod tests {
             "hi\r\n"
         );
         assert_eq!(sections[1].title, "Two");
+    }
+
+    fn texts<'t>(text: &'t str, spans: &[Span]) -> Vec<&'t str> {
+        spans.iter().map(|s| &text[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn lines_keep_offsets_and_drop_carriage_returns() {
+        let text = "ab\r\ncd\n";
+        let found: Vec<(Span, &str)> = lines_in(text, Span::new(0, text.len())).collect();
+        assert_eq!(
+            found,
+            [
+                (Span::new(0, 2), "ab"),
+                (Span::new(4, 6), "cd"),
+                (Span::new(7, 7), "")
+            ]
+        );
+    }
+
+    #[test]
+    fn fences_with_info_words_and_unclosed_ones() {
+        let text =
+            "x\n```bash {.x}\nls\n```\n    ```indented\n~~~~\n```\nstill open\n~~~~\n```py\n";
+        let found = fences(text, 0);
+        assert_eq!(found.len(), 3);
+        let infos: Vec<Option<&str>> = found
+            .iter()
+            .map(|f| f.info.map(|i| &text[i.start..i.end]))
+            .collect();
+        assert_eq!(infos, [Some("bash"), None, Some("py")]);
+        // A ``` line does not close a ~~~~ block.
+        assert_eq!(
+            &text[found[1].span.start..found[1].span.end],
+            "~~~~\n```\nstill open\n~~~~"
+        );
+        assert_eq!(found[2].span.end, text.len());
+    }
+
+    #[test]
+    fn a_heading_inside_a_fence_continues_its_section() {
+        let text = "## Code\n```python\n## a comment\n```\n## Risk\nlow\n";
+        let found = sections_outside_fences(text, 0, &fences(text, 0));
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Code", "Risk"]);
+        assert_eq!(found[0].content.end, text.find("## Risk").unwrap_or(0));
+        // The way DojOps reads the same body.
+        assert_eq!(h2_sections(text, 0).len(), 3);
+    }
+
+    #[test]
+    fn near_miss_headings() {
+        let text = "# command\n##Risk Assessment:\n## Risk Assessment\n";
+        assert_eq!(near_heading(text, 0, "Command"), Some(Span::new(0, 9)));
+        assert_eq!(
+            near_heading(text, 0, "Risk Assessment"),
+            Some(Span::new(10, 28))
+        );
+        assert_eq!(near_heading(text, 0, "Code"), None);
+    }
+
+    #[test]
+    fn list_item_texts() {
+        let text = "- one\n  * two \n+ \n3. three\n4) four\nnot - a list\n5.five\n";
+        assert_eq!(
+            texts(text, &list_items(text, Span::new(0, text.len()))),
+            ["one", "two", "three", "four"]
+        );
+    }
+
+    #[test]
+    fn the_inside_of_a_fenced_region() {
+        let text = "\n```json\n{\"a\": 1}\n```\n";
+        let inside = inside_fence(text, Span::new(0, text.len()));
+        assert_eq!(&text[inside.start..inside.end], "{\"a\": 1}\n");
+        let plain = Span::new(0, 3);
+        assert_eq!(inside_fence("{} ", plain), plain);
     }
 }

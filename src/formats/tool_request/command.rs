@@ -1,7 +1,7 @@
 //! What runs: the ERA command line (TRQ012–TRQ014, SEC012), Monty's JSON inputs (TRQ011),
 //! shell code blocks (TRQ014) and package installation anywhere (TRQ015).
 
-use super::{Cx, Fence, lines_in, rules};
+use super::{Cx, rules};
 use crate::analysis::shell::{
     OpKind, first_word, is_privilege_command, operators, package_installs, program_name,
     shell_name, words,
@@ -9,7 +9,7 @@ use crate::analysis::shell::{
 use crate::rules::security as sec;
 use crate::source::Span;
 use crate::syntax::json;
-use crate::syntax::markdown::Section;
+use crate::syntax::markdown::{Fence, Section, inside_fence, lines_in};
 
 impl Cx<'_> {
     /// TRQ012–TRQ014 and SEC012 on the ERA command line.
@@ -84,27 +84,7 @@ impl Cx<'_> {
 
     pub(super) fn inputs_json(&mut self, s: &Section) {
         // A ```json fence around the document is fine: parse what is inside it.
-        let mut content = s.content;
-        let raw = self.file.slice(content);
-        let trimmed_start = raw.len() - raw.trim_start().len();
-        if raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~") {
-            let after_open = raw[trimmed_start..]
-                .find('\n')
-                .map_or(raw.len(), |i| trimmed_start + i + 1);
-            let close = raw[after_open..]
-                .match_indices('\n')
-                .map(|(i, _)| after_open + i + 1)
-                .chain(std::iter::once(after_open))
-                .find(|&i| {
-                    let l = raw[i..].trim_start_matches([' ']);
-                    l.starts_with("```") || l.starts_with("~~~")
-                })
-                .unwrap_or(raw.len());
-            content = Span::new(
-                content.start + after_open,
-                content.start + close.max(after_open),
-            );
-        }
+        let content = inside_fence(self.text(), s.content);
         let slice = self.file.slice(content);
         if slice.trim().is_empty() {
             let d = self

@@ -2,13 +2,13 @@
 //! privilege escalation in what runs (SEC012), and embedded credentials (SEC013).
 
 use super::inputs::sandbox_dir;
-use super::{Backend, Cx, lines_in};
+use super::{Backend, Cx};
 use crate::analysis::paths::{PathKind, clean, is_harmless_device, is_host_device, path_tokens};
 use crate::analysis::secrets::{SecretKind, mask, scan_line};
 use crate::analysis::shell::{is_escalator, is_privileged_flag, words};
 use crate::rules::security as sec;
 use crate::source::Span;
-use crate::syntax::markdown::Section;
+use crate::syntax::markdown::{Section, lines_in};
 
 impl Cx<'_> {
     /// SEC011/SEC012: host paths and devices.

@@ -3,12 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::sections::list_items;
 use super::{BodyFacts, Cx, Declared, Meta, rules};
 use crate::analysis::paths::{PathKind, PathToken, clean, is_within, path_tokens};
 use crate::analysis::shell::words;
 use crate::source::Span;
-use crate::syntax::markdown::Section;
+use crate::syntax::markdown::{Section, list_items};
 
 impl Cx<'_> {
     /// TRQ016/TRQ017 on the `## Input Files` list; the inputs it declares.

@@ -29,6 +29,7 @@ use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::{front_matter_error, split_front_matter};
+use crate::syntax::markdown::{fences, sections_outside_fences};
 use crate::syntax::yaml;
 
 /// What the executor does with a request that breaks a hard rule.
@@ -223,14 +224,6 @@ struct Cx<'a> {
     claimed: HashSet<String>,
 }
 
-/// A fenced code block of the body.
-struct Fence {
-    /// The info string's first word (`bash` in ```` ```bash ````), if any.
-    info: Option<Span>,
-    /// From the opening fence to the end of the closing fence (or of the file).
-    span: Span,
-}
-
 impl<'a> Cx<'a> {
     fn diag(
         &self,
@@ -278,8 +271,8 @@ impl<'a> Cx<'a> {
             }
         };
         let closing = Span::new(fm.yaml.end, (fm.yaml.end + 3).min(fm.body_start));
-        let fences = sections::fences(self.text(), fm.body_start);
-        let sections = sections::body_sections(self.text(), fm.body_start, &fences);
+        let fences = fences(self.text(), fm.body_start);
+        let sections = sections_outside_fences(self.text(), fm.body_start, &fences);
         self.sections(&sections, &meta, closing, fm.body_start);
         self.approval_order(&meta);
         self.allowlist(&meta);
@@ -301,16 +294,4 @@ struct BodyFacts {
     program_data: Option<Span>,
     /// Inputs listed under `## Input Files`.
     inputs: Option<Vec<Declared>>,
-}
-
-/// Lines of `text` inside `region`, each as (span without line break, text).
-fn lines_in(text: &str, region: Span) -> impl Iterator<Item = (Span, &str)> + '_ {
-    let region_text = text.get(region.start..region.end).unwrap_or("");
-    let mut offset = region.start;
-    region_text.split('\n').map(move |raw| {
-        let start = offset;
-        offset += raw.len() + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        (Span::new(start, start + line.len()), line)
-    })
 }

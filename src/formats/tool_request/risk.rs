@@ -1,9 +1,9 @@
 //! The `## Risk Assessment` section: its four `Label: value` lines (TRQ020).
 
-use super::{Cx, Meta, lines_in, rules};
+use super::{Cx, Meta, rules};
 use crate::diagnostics::did_you_mean;
 use crate::source::Span;
-use crate::syntax::markdown::Section;
+use crate::syntax::markdown::{Section, lines_in};
 
 impl Cx<'_> {
     /// TRQ020: the four lines of the risk assessment.

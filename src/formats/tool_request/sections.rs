@@ -1,10 +1,10 @@
 //! The body's `##` sections: which the backend reads, in which order (TRQ007–TRQ010), and
 //! what each one holds, handed to the check of that section.
 
-use super::{Backend, BodyFacts, Cx, Fence, Meta, lines_in, rules};
+use super::{Backend, BodyFacts, Cx, Meta, rules};
 use crate::diagnostics::did_you_mean;
 use crate::source::Span;
-use crate::syntax::markdown::{Section, h2_sections};
+use crate::syntax::markdown::{Section, near_heading};
 
 impl Cx<'_> {
     /// The sections the backend wants, each checked; TRQ007–TRQ010 on the set.
@@ -233,94 +233,7 @@ impl Cx<'_> {
     }
 }
 
-// ── body structure ──────────────────────────────────────────────────────────────────────
-
-/// Fenced code blocks of the body (```` ``` ```` or `~~~`, indented at most three spaces).
-pub(super) fn fences(text: &str, body_start: usize) -> Vec<Fence> {
-    let mut out = Vec::new();
-    let mut open: Option<(char, usize, usize, Option<Span>)> = None;
-    for (span, line) in lines_in(text, Span::new(body_start, text.len())) {
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        if indent > 3 {
-            continue;
-        }
-        let rest = &line[indent..];
-        let Some(ch) = rest.chars().next().filter(|c| *c == '`' || *c == '~') else {
-            continue;
-        };
-        let run = rest.len() - rest.trim_start_matches(ch).len();
-        if run < 3 {
-            continue;
-        }
-        match open {
-            Some((c, n, start, info)) if c == ch && run >= n && rest[run..].trim().is_empty() => {
-                out.push(Fence {
-                    info,
-                    span: Span::new(start, span.end),
-                });
-                open = None;
-            }
-            Some(_) => {}
-            None => {
-                let after = &rest[run..];
-                let lead = after.len() - after.trim_start().len();
-                let word_len = after[lead..]
-                    .find(|c: char| c.is_whitespace() || matches!(c, '{' | ',' | '`'))
-                    .unwrap_or(after.len() - lead);
-                let word_start = indent + run + lead;
-                let info = (word_len > 0).then(|| span.sub(word_start, word_start + word_len));
-                open = Some((ch, run, span.start, info));
-            }
-        }
-    }
-    if let Some((_, _, start, info)) = open {
-        out.push(Fence {
-            info,
-            span: Span::new(start, text.len()),
-        });
-    }
-    out
-}
-
-/// `##` sections, ignoring `## ` lines inside code blocks (a Python comment, say).
-pub(super) fn body_sections(text: &str, body_start: usize, fences: &[Fence]) -> Vec<Section> {
-    let mut out: Vec<Section> = Vec::new();
-    // Both lists are in file order: walk the fences alongside the headings.
-    let mut f = 0;
-    for s in h2_sections(text, body_start) {
-        while fences
-            .get(f)
-            .is_some_and(|fence| fence.span.end <= s.heading.start)
-        {
-            f += 1;
-        }
-        let fenced = fences
-            .get(f)
-            .is_some_and(|fence| fence.span.start < s.heading.start);
-        match out.last_mut() {
-            Some(last) if fenced => last.content.end = s.content.end,
-            _ if fenced => {}
-            _ => out.push(s),
-        }
-    }
-    out
-}
-
-/// A heading meant as `## {title}` that is not one: wrong level or spelling of the hashes.
-fn near_heading(text: &str, body_start: usize, title: &str) -> Option<Span> {
-    lines_in(text, Span::new(body_start, text.len())).find_map(|(span, line)| {
-        let hashes = line.len() - line.trim_start_matches('#').len();
-        (hashes > 0
-            && !line.starts_with("## ")
-            && line
-                .trim_start_matches('#')
-                .trim()
-                .trim_end_matches(':')
-                .eq_ignore_ascii_case(title))
-        .then_some(span)
-    })
-}
-
+/// The spec's sections, in order, for a help line.
 fn order_list(expected: &[(&str, bool)]) -> String {
     expected
         .iter()
@@ -333,32 +246,4 @@ fn order_list(expected: &[(&str, bool)]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Text spans of Markdown list items (`- `, `* `, `+ `, `1. `) in `region`.
-pub(super) fn list_items(text: &str, region: Span) -> Vec<Span> {
-    let mut out = Vec::new();
-    for (span, line) in lines_in(text, region) {
-        let lead = line.len() - line.trim_start().len();
-        let rest = &line[lead..];
-        let marker = if rest.starts_with("- ") || rest.starts_with("* ") || rest.starts_with("+ ") {
-            2
-        } else {
-            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            let after = &rest[digits..];
-            if digits > 0 && (after.starts_with(". ") || after.starts_with(") ")) {
-                digits + 2
-            } else {
-                continue;
-            }
-        };
-        let item = &rest[marker..];
-        let pad = item.len() - item.trim_start().len();
-        let start = lead + marker + pad;
-        let end = lead + marker + item.trim_end().len();
-        if end > start {
-            out.push(span.sub(start, end));
-        }
-    }
-    out
 }
