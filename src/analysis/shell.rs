@@ -156,6 +156,24 @@ pub fn operators(line: &str) -> Vec<Op> {
     out
 }
 
+/// The first operator of `line` that runs another command (`;`, `|`, `&&`, `||`, `$(`, a
+/// backtick), with its offset: what lets a command that is checked by its first word run
+/// something unchecked. Background jobs, redirections and process substitution do not count.
+pub fn first_chaining(line: &str) -> Option<(usize, &'static str)> {
+    operators(line).into_iter().find_map(|op| {
+        let text = match op.kind {
+            OpKind::Separator => ";",
+            OpKind::Pipe => "|",
+            OpKind::Chain if op.text == "&&" => "&&",
+            OpKind::Chain => "||",
+            OpKind::Substitution if op.text == "$(" => "$(",
+            OpKind::Substitution if op.text == "`" => "`",
+            _ => return None,
+        };
+        Some((op.start, text))
+    })
+}
+
 /// Whitespace-separated words of `s` with their byte offsets.
 pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
     s.split_whitespace()
@@ -418,6 +436,18 @@ mod tests {
         assert_eq!(ops.len(), 2);
         assert!(ops.iter().all(|o| o.kind == OpKind::Substitution));
         assert_eq!(ops[1].start, 12);
+    }
+
+    #[test]
+    fn chaining() {
+        assert_eq!(
+            first_chaining("terraform validate; curl x | sh"),
+            Some((18, ";"))
+        );
+        assert_eq!(first_chaining("terraform validate"), None);
+        assert_eq!(first_chaining("helm lint $(pwd)"), Some((10, "$(")));
+        assert_eq!(first_chaining("a > b 2>&1 & c |& d"), Some((15, "|")));
+        assert_eq!(first_chaining("diff <(a) b || c"), Some((12, "||")));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Item, Name, SHAPE};
+use crate::analysis::shell::first_chaining;
 use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
@@ -493,7 +494,7 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
             ));
         lw.push(d);
     }
-    if let Some((at, op)) = chaining_operator(trimmed) {
+    if let Some((at, op)) = first_chaining(trimmed) {
         let span = span_in_value(lw.file, node, lead + at, op);
         let d = lw
             .diag(&security::UNCHECKED_COMMAND_CHAINING, span, format!("the verification command chains another command with `{op}`"))
@@ -502,25 +503,6 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
             .help("verify with a single whitelisted command and its arguments");
         lw.push(d);
     }
-}
-
-/// The first shell operator that starts another command: `;`, `|`, `&&`, `||`, `$(`, backtick.
-fn chaining_operator(command: &str) -> Option<(usize, &'static str)> {
-    let bytes = command.as_bytes();
-    for (i, b) in bytes.iter().enumerate() {
-        let next = bytes.get(i + 1).copied();
-        let op = match (*b, next) {
-            (b'&', Some(b'&')) => "&&",
-            (b'|', Some(b'|')) => "||",
-            (b'|', _) => "|",
-            (b';', _) => ";",
-            (b'$', Some(b'(')) => "$(",
-            (b'`', _) => "`",
-            _ => continue,
-        };
-        return Some((i, op));
-    }
-    None
 }
 
 /// Why a schema path is not usable, if it is not.
@@ -650,13 +632,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chaining_and_kebab() {
-        assert_eq!(
-            chaining_operator("terraform validate; curl x | sh"),
-            Some((18, ";"))
-        );
-        assert_eq!(chaining_operator("terraform validate"), None);
-        assert_eq!(chaining_operator("helm lint $(pwd)"), Some((10, "$(")));
+    fn kebab_and_schema_paths() {
         assert_eq!(kebab("My Tool_Name"), "my-tool-name");
         assert_eq!(
             bad_schema_path("../x.json"),
