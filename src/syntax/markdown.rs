@@ -37,10 +37,17 @@ pub struct Section {
 /// The `## ` sections of the body starting at `body_start`, split on lines that begin with
 /// `## ` the way DojOps splits them (code fences are not special to it either).
 pub fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
+    sections_at(text, body_start, 2)
+}
+
+/// The sections of heading `level` (`# ` for 1, `## ` for 2) of the body starting at
+/// `body_start`, each up to the next heading of that level, code fences not considered.
+pub fn sections_at(text: &str, body_start: usize, level: usize) -> Vec<Section> {
+    let marker = format!("{} ", "#".repeat(level));
     let mut sections: Vec<Section> = Vec::new();
     for (line, next) in lines(text, body_start) {
         let s = &text[line.start..line.end];
-        if let Some(title) = s.strip_prefix("## ") {
+        if let Some(title) = s.strip_prefix(marker.as_str()) {
             if let Some(last) = sections.last_mut() {
                 last.content.end = line.start;
             }
@@ -149,13 +156,18 @@ pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
     out
 }
 
-/// The `## ` sections of the body, ignoring `## ` lines inside code blocks (a Python
-/// comment, say): a fenced line continues the section it is in.
-pub fn sections_outside_fences(text: &str, body_start: usize, fences: &[Fence]) -> Vec<Section> {
+/// The sections of heading `level` of the body, ignoring heading lines inside code blocks (a
+/// Python comment, say): a fenced line continues the section it is in.
+pub fn sections_outside_fences(
+    text: &str,
+    body_start: usize,
+    level: usize,
+    fences: &[Fence],
+) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
     // Both lists are in file order: walk the fences alongside the headings.
     let mut f = 0;
-    for s in h2_sections(text, body_start) {
+    for s in sections_at(text, body_start, level) {
         while fences
             .get(f)
             .is_some_and(|fence| fence.span.end <= s.heading.start)
@@ -276,12 +288,16 @@ mod tests {
     #[test]
     fn a_heading_inside_a_fence_continues_its_section() {
         let text = "## Code\n```python\n## a comment\n```\n## Risk\nlow\n";
-        let found = sections_outside_fences(text, 0, &fences(text, 0));
+        let found = sections_outside_fences(text, 0, 2, &fences(text, 0));
         let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
         assert_eq!(titles, ["Code", "Risk"]);
         assert_eq!(found[0].content.end, text.find("## Risk").unwrap_or(0));
         // The way DojOps reads the same body.
         assert_eq!(h2_sections(text, 0).len(), 3);
+        let h1 = "# A\n## a.1\n~~~\n# not\n~~~\n# B\n";
+        let found = sections_outside_fences(h1, 0, 1, &fences(h1, 0));
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["A", "B"]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::{
     FrontMatter, FrontMatterWording, front_matter_error, split_front_matter,
 };
-use crate::syntax::markdown::{Section, h2_sections};
+use crate::syntax::markdown::{Section, h2_sections, near_heading};
 use crate::syntax::{Node, NodeKind, Number, yaml};
 
 /// DojOps refuses to read a `.dops` file larger than this.
@@ -1381,21 +1381,8 @@ fn near_miss_heading(
     title: &str,
     sections: &[Section],
 ) -> Option<Span> {
-    let body = file.text.get(body_start..)?;
-    let mut offset = body_start;
-    for line in body.split('\n') {
-        let start = offset;
-        offset += line.len() + 1;
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.starts_with('#')
-            && !line.starts_with("## ")
-            && line
-                .trim_start_matches('#')
-                .trim()
-                .eq_ignore_ascii_case(title)
-        {
-            return Some(Span::new(start, start + line.len()));
-        }
+    if let Some(heading) = near_heading(&file.text, body_start, title) {
+        return Some(heading);
     }
     sections
         .iter()

@@ -11,6 +11,7 @@ use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::front_matter::FrontMatter;
+use crate::syntax::markdown::{fences, sections_outside_fences};
 use crate::syntax::{Node, NodeKind};
 
 /// Keys a tool file may have at the top level.
@@ -127,35 +128,14 @@ pub struct Tool {
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body
 /// starting at `body_start`; headings inside code fences do not count.
 pub fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
-    let mut out: Vec<DocSection> = Vec::new();
-    let mut in_fence = false;
-    let mut pos = body_start.min(text.len());
-    let mut open: Option<usize> = None;
-    while pos < text.len() {
-        let rest = &text[pos..];
-        let (line, next) = match rest.find('\n') {
-            Some(i) => (&rest[..i], pos + i + 1),
-            None => (rest, text.len()),
-        };
-        let trimmed = line.trim_end_matches('\r');
-        if trimmed.trim_start().starts_with("```") || trimmed.trim_start().starts_with("~~~") {
-            in_fence = !in_fence;
-        } else if !in_fence && let Some(title) = trimmed.strip_prefix("# ") {
-            if let Some(i) = open.take() {
-                out[i].content.end = pos;
-            }
-            let title = title.trim().to_lowercase();
-            if matches!(title.as_str(), "purpose" | "side effects" | "notes") {
-                out.push(DocSection {
-                    title,
-                    content: Span::new(next, text.len()),
-                });
-                open = Some(out.len() - 1);
-            }
-        }
-        pos = next;
-    }
-    out
+    sections_outside_fences(text, body_start, 1, &fences(text, body_start))
+        .into_iter()
+        .map(|s| DocSection {
+            title: s.title.to_lowercase(),
+            content: s.content,
+        })
+        .filter(|s| matches!(s.title.as_str(), "purpose" | "side effects" | "notes"))
+        .collect()
 }
 
 /// Lower the front matter `root` of a tool file into `tool`, reporting into `lw`.

@@ -272,7 +272,7 @@ impl<'a> Cx<'a> {
         };
         let closing = Span::new(fm.yaml.end, (fm.yaml.end + 3).min(fm.body_start));
         let fences = fences(self.text(), fm.body_start);
-        let sections = sections_outside_fences(self.text(), fm.body_start, &fences);
+        let sections = sections_outside_fences(self.text(), fm.body_start, 2, &fences);
         self.sections(&sections, &meta, closing, fm.body_start);
         self.approval_order(&meta);
         self.allowlist(&meta);
