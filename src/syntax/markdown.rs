@@ -1,5 +1,9 @@
-//! Markdown bodies: the `## ` sections (the front matter before them is split off by
-//! [`super::front_matter`]).
+//! Markdown bodies: sections, code fences, list items and near-miss headings, each with byte
+//! spans in the whole file (the front matter before them is split off by
+//! [`super::front_matter`]). Blocks are read with pulldown-cmark, so a heading-like line
+//! inside a code block is not taken for a heading.
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
 use crate::source::Span;
 
@@ -109,79 +113,102 @@ pub fn inside_fence(text: &str, region: Span) -> Span {
     )
 }
 
-/// Fenced code blocks of the body (```` ``` ```` or `~~~`, indented at most three spaces).
-pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
-    let mut out = Vec::new();
-    let mut open: Option<(char, usize, usize, Option<Span>)> = None;
-    for (span, line) in lines_in(text, Span::new(body_start, text.len())) {
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        if indent > 3 {
-            continue;
-        }
-        let rest = &line[indent..];
-        let Some(ch) = rest.chars().next().filter(|c| *c == '`' || *c == '~') else {
-            continue;
-        };
-        let run = rest.len() - rest.trim_start_matches(ch).len();
-        if run < 3 {
-            continue;
-        }
-        match open {
-            Some((c, n, start, info)) if c == ch && run >= n && rest[run..].trim().is_empty() => {
-                out.push(Fence {
-                    info,
-                    span: Span::new(start, span.end),
+/// What a CommonMark reading of the body finds: its fenced code blocks and the headings
+/// written as `#`-lines at the start of a line, in order.
+struct Blocks {
+    fences: Vec<Fence>,
+    /// (level, whole heading line).
+    headings: Vec<(usize, Span)>,
+}
+
+/// Read the body starting at `body_start` with pulldown-cmark: a `## ` line inside a code
+/// block, an HTML block or a list item's indentation is not a heading.
+fn blocks(text: &str, body_start: usize) -> Blocks {
+    let body = text.get(body_start..).unwrap_or("");
+    let mut out = Blocks {
+        fences: Vec::new(),
+        headings: Vec::new(),
+    };
+    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+        let start = body_start + range.start;
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
+                let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
+                out.fences.push(Fence {
+                    info: info_word(text, start),
+                    span: Span::new(start, end.max(start)),
                 });
-                open = None;
             }
-            Some(_) => {}
-            None => {
-                let after = &rest[run..];
-                let lead = after.len() - after.trim_start().len();
-                let word_len = after[lead..]
-                    .find(|c: char| c.is_whitespace() || matches!(c, '{' | ',' | '`'))
-                    .unwrap_or(after.len() - lead);
-                let word_start = indent + run + lead;
-                let info = (word_len > 0).then(|| span.sub(word_start, word_start + word_len));
-                open = Some((ch, run, span.start, info));
+            Event::Start(Tag::Heading { level, .. }) => {
+                let line = line_at(text, start);
+                let level = level as usize;
+                let marker = &text[line.start..line.end];
+                let hashes = marker.len() - marker.trim_start_matches('#').len();
+                // Only `## Title` as written at the start of a line: not setext, not indented.
+                if hashes == level && marker[hashes..].starts_with(' ') {
+                    out.headings.push((level, line));
+                }
             }
+            _ => {}
         }
-    }
-    if let Some((_, _, start, info)) = open {
-        out.push(Fence {
-            info,
-            span: Span::new(start, text.len()),
-        });
     }
     out
 }
 
-/// The sections of heading `level` of the body, ignoring heading lines inside code blocks (a
-/// Python comment, say): a fenced line continues the section it is in.
-pub fn sections_outside_fences(
-    text: &str,
-    body_start: usize,
-    level: usize,
-    fences: &[Fence],
-) -> Vec<Section> {
+/// The whole line (without its break) that holds the byte at `at`.
+fn line_at(text: &str, at: usize) -> Span {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let end = if text[..end].ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
+    Span::new(start, end.max(start))
+}
+
+/// The first word of the info string on the opening fence line starting at `at`.
+fn info_word(text: &str, at: usize) -> Option<Span> {
+    let line = line_at(text, at);
+    let rest = &text[at..line.end];
+    let ch = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = rest.len() - rest.trim_start_matches(ch).len();
+    let after = &rest[run..];
+    let lead = after.len() - after.trim_start().len();
+    let word_len = after[lead..]
+        .find(|c: char| c.is_whitespace() || matches!(c, '{' | ',' | '`'))
+        .unwrap_or(after.len() - lead);
+    let word_start = at + run + lead;
+    (word_len > 0).then(|| Span::new(word_start, word_start + word_len))
+}
+
+/// Fenced code blocks of the body (```` ``` ```` or `~~~`), as CommonMark reads them; an
+/// unclosed one runs to the end of its container.
+pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
+    blocks(text, body_start).fences
+}
+
+/// The sections of heading `level` of the body: each from its `#`-line up to the next one of
+/// that level. Heading-like lines inside code blocks (a Python comment, say) are not
+/// headings, so they stay in the section they are in.
+pub fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
-    // Both lists are in file order: walk the fences alongside the headings.
-    let mut f = 0;
-    for s in sections_at(text, body_start, level) {
-        while fences
-            .get(f)
-            .is_some_and(|fence| fence.span.end <= s.heading.start)
-        {
-            f += 1;
+    for (_, line) in blocks(text, body_start)
+        .headings
+        .into_iter()
+        .filter(|(l, _)| *l == level)
+    {
+        if let Some(last) = out.last_mut() {
+            last.content.end = line.start;
         }
-        let fenced = fences
-            .get(f)
-            .is_some_and(|fence| fence.span.start < s.heading.start);
-        match out.last_mut() {
-            Some(last) if fenced => last.content.end = s.content.end,
-            _ if fenced => {}
-            _ => out.push(s),
-        }
+        let next = text[line.end..]
+            .find('\n')
+            .map_or(text.len(), |i| line.end + i + 1);
+        out.push(Section {
+            title: text[line.start + level + 1..line.end].trim().to_string(),
+            heading: line,
+            content: Span::new(next, text.len()),
+        });
     }
     out
 }
@@ -282,22 +309,35 @@ mod tests {
             &text[found[1].span.start..found[1].span.end],
             "~~~~\n```\nstill open\n~~~~"
         );
-        assert_eq!(found[2].span.end, text.len());
+        // An unclosed block runs to the end of the file (its last line break left out).
+        assert_eq!(found[2].span.end, text.len() - 1);
     }
 
     #[test]
     fn a_heading_inside_a_fence_continues_its_section() {
         let text = "## Code\n```python\n## a comment\n```\n## Risk\nlow\n";
-        let found = sections_outside_fences(text, 0, 2, &fences(text, 0));
+        let found = body_sections(text, 0, 2);
         let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
         assert_eq!(titles, ["Code", "Risk"]);
         assert_eq!(found[0].content.end, text.find("## Risk").unwrap_or(0));
         // The way DojOps reads the same body.
         assert_eq!(h2_sections(text, 0).len(), 3);
         let h1 = "# A\n## a.1\n~~~\n# not\n~~~\n# B\n";
-        let found = sections_outside_fences(h1, 0, 1, &fences(h1, 0));
+        let found = body_sections(h1, 0, 1);
         let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
         assert_eq!(titles, ["A", "B"]);
+    }
+
+    #[test]
+    fn headings_are_what_commonmark_reads() {
+        let text = "## A\nSetext\n---\n   ## indented\n    ## code\n- item\n  ```\n## B ##\n";
+        let found = body_sections(text, 0, 2);
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        // A setext or indented heading is not a `## ` line; a fence inside a list item ends
+        // with the item, so `## B` after it is a heading.
+        assert_eq!(titles, ["A", "B ##"]);
+        assert_eq!(found[1].heading, Span::new(text.len() - 8, text.len() - 1));
+        assert_eq!(found[1].content, Span::new(text.len(), text.len()));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::front_matter::FrontMatter;
-use crate::syntax::markdown::{fences, sections_outside_fences};
+use crate::syntax::markdown::body_sections;
 use crate::syntax::{Node, NodeKind};
 
 /// Keys a tool file may have at the top level.
@@ -128,7 +128,7 @@ pub struct Tool {
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body
 /// starting at `body_start`; headings inside code fences do not count.
 pub fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
-    sections_outside_fences(text, body_start, 1, &fences(text, body_start))
+    body_sections(text, body_start, 1)
         .into_iter()
         .map(|s| DocSection {
             title: s.title.to_lowercase(),
