@@ -113,17 +113,42 @@ pub fn inside_fence(text: &str, region: Span) -> Span {
     )
 }
 
-/// What a CommonMark reading of the body finds: its fenced code blocks and the headings
-/// written as `#`-lines at the start of a line, in order.
-struct Blocks {
-    fences: Vec<Fence>,
+/// What a CommonMark reading of a body finds: its fenced code blocks and the headings written
+/// as `#`-lines at the start of a line, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Blocks {
+    /// Fenced code blocks.
+    pub fences: Vec<Fence>,
     /// (level, whole heading line).
     headings: Vec<(usize, Span)>,
 }
 
+impl Blocks {
+    /// The sections of heading `level`: each from its `#`-line up to the next one of that
+    /// level. Heading-like lines inside code blocks (a Python comment, say) are not
+    /// headings, so they stay in the section they are in.
+    pub fn sections(&self, text: &str, level: usize) -> Vec<Section> {
+        let mut out: Vec<Section> = Vec::new();
+        for &(_, line) in self.headings.iter().filter(|(l, _)| *l == level) {
+            if let Some(last) = out.last_mut() {
+                last.content.end = line.start;
+            }
+            let next = text[line.end..]
+                .find('\n')
+                .map_or(text.len(), |i| line.end + i + 1);
+            out.push(Section {
+                title: text[line.start + level + 1..line.end].trim().to_string(),
+                heading: line,
+                content: Span::new(next, text.len()),
+            });
+        }
+        out
+    }
+}
+
 /// Read the body starting at `body_start` with pulldown-cmark: a `## ` line inside a code
 /// block, an HTML block or a list item's indentation is not a heading.
-fn blocks(text: &str, body_start: usize) -> Blocks {
+pub fn blocks(text: &str, body_start: usize) -> Blocks {
     let body = text.get(body_start..).unwrap_or("");
     let mut out = Blocks {
         fences: Vec::new(),
@@ -188,29 +213,9 @@ pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
     blocks(text, body_start).fences
 }
 
-/// The sections of heading `level` of the body: each from its `#`-line up to the next one of
-/// that level. Heading-like lines inside code blocks (a Python comment, say) are not
-/// headings, so they stay in the section they are in.
+/// The sections of heading `level` of the body (see [`Blocks::sections`]).
 pub fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section> {
-    let mut out: Vec<Section> = Vec::new();
-    for (_, line) in blocks(text, body_start)
-        .headings
-        .into_iter()
-        .filter(|(l, _)| *l == level)
-    {
-        if let Some(last) = out.last_mut() {
-            last.content.end = line.start;
-        }
-        let next = text[line.end..]
-            .find('\n')
-            .map_or(text.len(), |i| line.end + i + 1);
-        out.push(Section {
-            title: text[line.start + level + 1..line.end].trim().to_string(),
-            heading: line,
-            content: Span::new(next, text.len()),
-        });
-    }
-    out
+    blocks(text, body_start).sections(text, level)
 }
 
 /// The first line that looks meant as the heading `## {title}` but is not one: another

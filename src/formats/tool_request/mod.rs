@@ -29,7 +29,7 @@ use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::{front_matter_error, split_front_matter};
-use crate::syntax::markdown::{body_sections, fences};
+use crate::syntax::markdown::blocks;
 use crate::syntax::yaml;
 
 /// What the executor does with a request that breaks a hard rule.
@@ -271,12 +271,12 @@ impl<'a> Cx<'a> {
             }
         };
         let closing = Span::new(fm.yaml.end, (fm.yaml.end + 3).min(fm.body_start));
-        let fences = fences(self.text(), fm.body_start);
-        let sections = body_sections(self.text(), fm.body_start, 2);
+        let body = blocks(self.text(), fm.body_start);
+        let sections = body.sections(self.text(), 2);
         self.sections(&sections, &meta, closing, fm.body_start);
         self.approval_order(&meta);
         self.allowlist(&meta);
-        self.shell_fences(&fences);
+        self.shell_fences(&body.fences);
         self.package_installation();
         self.host_paths(&sections, meta.backend);
         self.secrets();
