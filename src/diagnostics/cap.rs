@@ -34,6 +34,7 @@ pub fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
                 related: Vec::new(),
                 notes: Vec::new(),
                 help: Some("fix the ones above and run toolc again".into()),
+                fix: None,
                 ..d
             });
         }
