@@ -175,19 +175,8 @@ impl Summary {
     }
 }
 
-/// "did you mean `x`?" help for a misspelt name among `candidates`.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let lower = name.to_ascii_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
-        .filter(|(score, _)| *score >= 0.84)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
+/// "did you mean `x`?" (kept here for the callers that import it from diagnostics).
+pub use crate::analysis::names::did_you_mean;
 
 /// An output format of `toolc check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,10 +10,12 @@ use std::sync::Arc;
 
 use super::fields::span_in_value;
 use super::{FileResult, Item, syntax_diagnostics};
+use crate::analysis::names::did_you_mean;
 use crate::analysis::paths::{base_name, clean, climbing_dotdot, is_absolute_anywhere};
+use crate::analysis::registry;
 use crate::analysis::secrets::secret_name;
+use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
-use crate::diagnostics::{Diagnostic, did_you_mean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::schema::{SchemaOptions, check_schema};
@@ -230,7 +232,7 @@ impl Cx<'_> {
             );
             return;
         };
-        let mut seen: HashMap<&str, (usize, Span)> = HashMap::new();
+        let mut names: Vec<(usize, &str, Span)> = Vec::new();
         let mut programs = Vec::new();
         for (index, node) in items.iter().enumerate() {
             let who = Who { index, name: None };
@@ -238,18 +240,46 @@ impl Cx<'_> {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
-            let mut tool = self.tool(node, index, &mut seen, &mut programs);
+            let mut tool = self.tool(node, index, &mut names, &mut programs);
             tool.doc = Some(node.clone());
             manifest.tools.push(tool);
         }
+        self.duplicate_names(&names);
         self.programs(&programs, tools.key_span);
+    }
+
+    /// ACL003: the scope of a tool name is its manifest.
+    fn duplicate_names(&mut self, names: &[(usize, &str, Span)]) {
+        for dup in registry::duplicates(names.iter().map(|(_, n, _)| Some(((), *n)))) {
+            let (first, _, first_span) = names[dup.first];
+            let (index, name, span) = names[dup.again];
+            let who = Who {
+                index,
+                name: Some(name.to_string()),
+            };
+            let d = self
+                .diag(
+                    &rules::DUPLICATE_TOOL_NAME,
+                    span,
+                    format!("{who}: duplicate name"),
+                )
+                .label("already used")
+                .related(
+                    self.file,
+                    first_span,
+                    format!("first defined here, as tool[{first}]"),
+                )
+                .note(REFUSED)
+                .help("give each tool its own name; the model calls tools by name");
+            self.push(d);
+        }
     }
 
     fn tool<'n>(
         &mut self,
         node: &'n Node,
         index: usize,
-        seen: &mut HashMap<&'n str, (usize, Span)>,
+        names: &mut Vec<(usize, &'n str, Span)>,
         programs: &mut Vec<Program>,
     ) -> Tool {
         let mut who = Who { index, name: None };
@@ -265,25 +295,7 @@ impl Cx<'_> {
             }) if !s.is_empty() => {
                 who.name = Some(s.clone());
                 tool.name = Some(s.clone());
-                if let Some((first, first_span)) = seen.get(s.as_str()) {
-                    let d = self
-                        .diag(
-                            &rules::DUPLICATE_TOOL_NAME,
-                            *span,
-                            format!("{who}: duplicate name"),
-                        )
-                        .label("already used")
-                        .related(
-                            self.file,
-                            *first_span,
-                            format!("first defined here, as tool[{first}]"),
-                        )
-                        .note(REFUSED)
-                        .help("give each tool its own name; the model calls tools by name");
-                    self.push(d);
-                } else {
-                    seen.insert(s.as_str(), (index, *span));
-                }
+                names.push((index, s.as_str(), *span));
             }
             Some(
                 v @ Node {

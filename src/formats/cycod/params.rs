@@ -2,7 +2,7 @@
 //! (CYC009, CYC010, CYC011, CYC013).
 
 use super::lower::{Cx, Param, REJECTED};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::syntax::{Entry, Node, NodeKind, Number};

@@ -1,7 +1,7 @@
 //! Platforms and the shells that can run on them (CYC017, CYC018, CYC019).
 
 use super::lower::{Command, Cx, Level, scalar_text};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::source::Span;

@@ -3,7 +3,7 @@
 
 use super::lower::{Cx, Field, Param, StepName};
 use super::template::{self, STEP_PROPERTIES, Target};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::formats::fields::span_in_value;
 use crate::rules::cycod as rules;
 use crate::rules::security;

@@ -5,8 +5,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Item, Name, SHAPE};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use super::{Item, Name, NameKind, SHAPE, check_name};
+use crate::analysis::graph::{self, Cycle, Step};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, join_path};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::{dojops as doj, references as refs, security as sec};
@@ -763,22 +765,11 @@ impl<'a> SkillLowerer<'a> {
             return;
         }
         let Some(name) = node.as_str() else { return };
-        match name_problem(name) {
-            None => {
-                self.skill.name = Some(Name {
-                    value: name.to_string(),
-                    span: node.span,
-                })
-            }
-            Some(problem) => {
-                let d = self
-                    .lw
-                    .diag(&doj::INVALID_TOOL_NAME, node.span, problem.message("skill name", name))
-                    .label(problem.label())
-                    .note("DojOps refuses to load a skill whose name breaks the rule, so it is never available")
-                    .help(rename_help(name));
-                self.lw.push(d);
-            }
+        if check_name(&mut self.lw, NameKind::Skill, "meta.name", name, node.span) {
+            self.skill.name = Some(Name {
+                value: name.to_string(),
+                span: node.span,
+            });
         }
     }
 
@@ -1167,17 +1158,13 @@ impl<'a> SkillLowerer<'a> {
                 continue;
             }
             let Some(name) = v.as_str() else { continue };
-            if let Some(problem) = name_problem(name) {
-                let d = self
-                    .lw
-                    .diag(
-                        &doj::INVALID_TOOL_NAME,
-                        v.span,
-                        problem.message("dependency", name),
-                    )
-                    .label(problem.label())
-                    .help(rename_help(name));
-                self.lw.push(d);
+            if !check_name(
+                &mut self.lw,
+                NameKind::Dependency,
+                &skill_path,
+                name,
+                v.span,
+            ) {
                 continue;
             }
             self.skill.dependencies.push(Dependency {
@@ -1195,78 +1182,6 @@ fn item_anchor(item: &Node) -> Span {
     item.as_map()
         .and_then(<[_]>::first)
         .map_or(item.span, |e| e.key_span)
-}
-
-/// What is wrong with a skill name, if anything.
-#[derive(Clone, Copy)]
-enum NameProblem {
-    Empty,
-    TooLong(usize),
-    Pattern,
-}
-
-impl NameProblem {
-    fn message(self, what: &str, name: &str) -> String {
-        match self {
-            NameProblem::Empty => format!("{what} is empty"),
-            NameProblem::TooLong(n) => {
-                format!("{what} `{name}` is {n} characters long; at most 64 are allowed")
-            }
-            NameProblem::Pattern => format!("{what} `{name}` is not lowercase kebab-case"),
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            NameProblem::Empty => "empty name",
-            NameProblem::TooLong(_) => "name too long",
-            NameProblem::Pattern => "must match `^[a-z][a-z0-9-]*$`",
-        }
-    }
-}
-
-fn name_problem(name: &str) -> Option<NameProblem> {
-    let len = name.chars().count();
-    let mut chars = name.chars();
-    if len == 0 {
-        Some(NameProblem::Empty)
-    } else if !chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-    {
-        Some(NameProblem::Pattern)
-    } else if len > 64 {
-        Some(NameProblem::TooLong(len))
-    } else {
-        None
-    }
-}
-
-/// "rename it to `x`" with the nearest valid name, when one can be derived.
-fn rename_help(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.trim().chars().flat_map(char::to_lowercase) {
-        let c = if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            c
-        } else {
-            '-'
-        };
-        if c == '-' && (out.is_empty() || out.ends_with('-')) {
-            continue;
-        }
-        if out.is_empty() && c.is_ascii_digit() {
-            continue;
-        }
-        out.push(c);
-    }
-    let mut out: String = out.chars().take(64).collect();
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() || out == name {
-        "use 1 to 64 lowercase letters, digits and hyphens, starting with a letter".to_string()
-    } else {
-        format!("rename it to `{out}`")
-    }
 }
 
 fn is_https_url(url: &str) -> bool {
@@ -1479,61 +1394,26 @@ fn unknown_dependencies(
     out
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Visit {
-    New,
-    OnPath,
-    Done,
-}
-
-/// One skill on the DFS path and how many of its dependencies have been followed.
-struct Frame {
-    skill: usize,
-    next: usize,
-}
-
 /// REF002: one diagnostic per cycle the depth-first walk closes, at the closing entry.
-/// The walk is iterative so that a long chain of skills cannot overflow the stack.
 fn cycles(skills: &[(&Arc<SourceFile>, &Skill)], index: &HashMap<&str, usize>) -> Vec<Diagnostic> {
-    let mut visit = vec![Visit::New; skills.len()];
-    let mut depth = vec![0usize; skills.len()];
-    let mut path: Vec<Frame> = Vec::new();
-    let mut out = Vec::new();
-    for start in 0..skills.len() {
-        if visit.get(start) != Some(&Visit::New) {
-            continue;
-        }
-        visit[start] = Visit::OnPath;
-        path.push(Frame {
-            skill: start,
-            next: 0,
-        });
-        while let Some(top) = path.last_mut() {
-            let from = top.skill;
-            let Some(dep) = skills[from].1.dependencies.get(top.next) else {
-                visit[from] = Visit::Done;
-                path.pop();
-                continue;
-            };
-            top.next += 1;
-            let Some(&to) = index.get(dep.skill.as_str()) else {
-                continue;
-            };
-            match visit[to] {
-                Visit::New => {
-                    visit[to] = Visit::OnPath;
-                    depth[to] = path.len();
-                    path.push(Frame { skill: to, next: 0 });
-                }
-                Visit::OnPath => {
-                    let file = skills[from].0;
-                    out.push(cycle_diagnostic(skills, &path[depth[to]..], file, dep));
-                }
-                Visit::Done => {}
-            }
-        }
+    // Edges are the dependencies that name a skill of the project; `deps` maps each edge
+    // back to its entry in `dependencies`.
+    let mut targets: Vec<Vec<usize>> = Vec::with_capacity(skills.len());
+    let mut deps: Vec<Vec<usize>> = Vec::with_capacity(skills.len());
+    for (_, skill) in skills {
+        let (t, d): (Vec<usize>, Vec<usize>) = skill
+            .dependencies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, dep)| index.get(dep.skill.as_str()).map(|&to| (to, i)))
+            .unzip();
+        targets.push(t);
+        deps.push(d);
     }
-    out
+    graph::cycles(&targets)
+        .iter()
+        .filter_map(|c| cycle_diagnostic(skills, &deps, c))
+        .collect()
 }
 
 fn skill_label(skills: &[(&Arc<SourceFile>, &Skill)], i: usize) -> String {
@@ -1545,18 +1425,28 @@ fn skill_label(skills: &[(&Arc<SourceFile>, &Skill)], i: usize) -> String {
     })
 }
 
-/// The cycle `cycle[0] → … → cycle[last] → cycle[0]`, closed by `closing` (a dependency of
-/// the last skill); the other entries of the cycle become related places.
+/// The cycle `steps[0] → … → steps[last] → steps[0]`, closed by the last step's dependency;
+/// the other entries of the cycle become related places.
 fn cycle_diagnostic(
     skills: &[(&Arc<SourceFile>, &Skill)],
-    cycle: &[Frame],
-    file: &Arc<SourceFile>,
-    closing: &Dependency,
-) -> Diagnostic {
-    let mut names: Vec<String> = cycle.iter().map(|f| skill_label(skills, f.skill)).collect();
+    deps: &[Vec<usize>],
+    cycle: &Cycle,
+) -> Option<Diagnostic> {
+    let dep = |s: &Step| {
+        let i = *deps.get(s.node)?.get(s.edge)?;
+        skills.get(s.node)?.1.dependencies.get(i)
+    };
+    let last = cycle.closing()?;
+    let closing = dep(&last)?;
+    let file = skills.get(last.node)?.0;
+    let mut names: Vec<String> = cycle
+        .steps
+        .iter()
+        .map(|s| skill_label(skills, s.node))
+        .collect();
     names.push(closing.skill.clone());
     let chain = names.join(" → ");
-    let label = if cycle.len() == 1 {
+    let label = if cycle.steps.len() == 1 {
         "a skill cannot depend on itself"
     } else {
         "this dependency closes the cycle"
@@ -1570,23 +1460,16 @@ fn cycle_diagnostic(
     .label(label)
     .note("skills in a cycle cannot run their dependencies first: none of them can be ordered")
     .help("remove one dependency of the cycle, for example this one");
-    // Every frame but the last left the path through the dependency just before `next`.
-    for frame in cycle.iter().take(cycle.len().saturating_sub(1)) {
-        let Some((file, skill)) = skills.get(frame.skill) else {
+    for step in &cycle.steps[..cycle.steps.len() - 1] {
+        let (Some(dep), Some((file, _))) = (dep(step), skills.get(step.node)) else {
             continue;
         };
-        if let Some(dep) = frame
-            .next
-            .checked_sub(1)
-            .and_then(|i| skill.dependencies.get(i))
-        {
-            let from = skill_label(skills, frame.skill);
-            d = d.related(
-                file,
-                dep.span,
-                format!("`{from}` depends on `{}` here", dep.skill),
-            );
-        }
+        let from = skill_label(skills, step.node);
+        d = d.related(
+            file,
+            dep.span,
+            format!("`{from}` depends on `{}` here", dep.skill),
+        );
     }
-    d
+    Some(d)
 }

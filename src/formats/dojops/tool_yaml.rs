@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Item, Name, SHAPE};
+use super::{Item, Name, NameKind, SHAPE, check_name};
+use crate::analysis::names::did_you_mean;
 use crate::analysis::shell::first_chaining;
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::rules::{dojops as rules, security};
@@ -170,10 +171,10 @@ fn lower(
 ) {
     lw.unknown_keys(map, TOP_KEYS, DROPPED_NOTE);
     check_spec(lw, map);
-    if let Some((name, span)) = lw.required_str(map, "name", 1, 64) {
+    if let Some((name, span)) = lw.required_str(map, "name", 0, usize::MAX) {
         // DojOps never registers a tool with an invalid name, so only a valid one takes part
         // in duplicate and policy checks (no knock-on findings).
-        if check_name(lw, name, span) && (1..=64).contains(&name.chars().count()) {
+        if check_name(lw, NameKind::Tool, "name", name, span) {
             tool.name = Some(Name {
                 value: name.to_string(),
                 span,
@@ -388,41 +389,6 @@ fn check_spec(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     lw.push(d);
 }
 
-/// `my tool` → `my-tool`: the closest name that matches `^[a-z0-9-]+$`.
-fn kebab(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').chars().take(64).collect()
-}
-
-/// DOJ003; true when the name matches `^[a-z0-9-]*$` (emptiness is DOJ006's).
-fn check_name(lw: &mut Lowerer<'_>, name: &str, span: Span) -> bool {
-    if name
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-    {
-        return true;
-    }
-    let fixed = kebab(name);
-    let d = lw
-        .diag(
-            &rules::INVALID_TOOL_NAME,
-            span,
-            format!("tool name `{name}` is not lowercase kebab-case"),
-        )
-        .label("must match ^[a-z0-9-]+$")
-        .note("DojOps skips a tool with an invalid manifest without any error")
-        .maybe_help((!fixed.is_empty()).then(|| format!("rename it to `{fixed}`")));
-    lw.push(d);
-    false
-}
-
 fn check_traversal(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
     let Some(value) = node.as_str() else { return };
     let mut offset = 0;
@@ -633,7 +599,7 @@ mod tests {
 
     #[test]
     fn kebab_and_schema_paths() {
-        assert_eq!(kebab("My Tool_Name"), "my-tool-name");
+        assert_eq!(NameKind::Tool.suggest("My Tool_Name"), "my-tool-name");
         assert_eq!(
             bad_schema_path("../x.json"),
             Some("climbs out of the tool folder with `..`")

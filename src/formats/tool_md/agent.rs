@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::tool_md as rules;
 use crate::source::Span;

@@ -19,6 +19,7 @@ pub use tool::{DocSection, Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
 use super::{FileResult, Item as FileItem, syntax_diagnostics};
+use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
 use crate::rules::{Rule, Severity, syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
@@ -322,17 +323,15 @@ pub fn is_valid_id(id: &str) -> bool {
 
 /// The closest valid id to `id` (`Send Email` → `send-email`), if there is one.
 pub fn suggest_id(id: &str) -> Option<String> {
-    let mut out = String::new();
-    for c in id.trim().chars() {
-        let c = c.to_ascii_lowercase();
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out: String = out.trim_matches('-').chars().take(64).collect();
-    let out = out.trim_end_matches('-').to_string();
+    const ID: NameStyle = NameStyle {
+        keep: |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-',
+        lowercase: true,
+        replacement: '-',
+        collapse: true,
+        first: None,
+        max_len: 64,
+    };
+    let out = suggest_valid_name(id, &ID);
     is_valid_id(&out).then_some(out)
 }
 

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use super::agent::Agent;
 use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+use crate::analysis::registry;
+use crate::diagnostics::Diagnostic;
 use crate::formats::{FileResult, Item as FileItem};
 use crate::rules::{references as refs, security, tool_md as rules};
 use crate::source::{SourceFile, Span};
@@ -51,23 +53,25 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     }
     let mut out = Vec::new();
     // Results are sorted by path, so the first file with an id is "first defined here".
+    // Tool ids and agent ids are each unique across the whole repository.
+    for dup in registry::duplicates(tools.iter().map(|t| Some(((), t.id.value.as_str())))) {
+        out.push(duplicate(&tools[dup.first], &tools[dup.again]));
+    }
     let mut index: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
     for (i, t) in tools.iter().enumerate() {
-        match index.get(t.id.value.as_str()) {
-            Some(&first) => out.push(duplicate(&tools[first], t)),
-            None => {
-                index.insert(&t.id.value, i);
-            }
-        }
+        index.entry(&t.id.value).or_insert(i);
     }
-    let mut agent_ids: HashMap<&str, (&Arc<SourceFile>, &Spanned<String>)> = HashMap::new();
-    for (file, agent) in &agents {
-        let Some(id) = &agent.id else { continue };
-        match agent_ids.get(id.value.as_str()) {
-            Some(first) => out.push(duplicate_agent(*first, (file, id))),
-            None => {
-                agent_ids.insert(&id.value, (file, id));
-            }
+    let agent_ids: Vec<Option<(&Arc<SourceFile>, &Spanned<String>)>> = agents
+        .iter()
+        .map(|(file, agent)| agent.id.as_ref().map(|id| (*file, id)))
+        .collect();
+    for dup in registry::duplicates(
+        agent_ids
+            .iter()
+            .map(|a| a.map(|(_, id)| ((), id.value.as_str()))),
+    ) {
+        if let (Some(first), Some(again)) = (agent_ids[dup.first], agent_ids[dup.again]) {
+            out.push(duplicate_agent(first, again));
         }
     }
     let mut by_initial: HashMap<char, Vec<usize>> = HashMap::new();

@@ -6,7 +6,7 @@ use std::path::Component;
 use super::{
     Spanned, help_since, id_problem, interface, is_valid_id, retag, suggest_id, transport,
 };
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::tool_md as rules;
 use crate::source::Span;

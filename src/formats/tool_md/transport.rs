@@ -718,7 +718,7 @@ fn secret_field(lw: &mut Lowerer<'_>, c: MapRef<'_>, source: &str, key: &str) {
     // field is only found by its likeness to the one that is missing.
     let misspelt = c.node.as_map().unwrap_or_default().iter().find(|e| {
         !KNOWN_CREDENTIAL_FIELDS.contains(&e.key.as_str())
-            && crate::diagnostics::did_you_mean(&e.key, [key]).is_some()
+            && crate::analysis::names::did_you_mean(&e.key, [key]).is_some()
     });
     if let Some(e) = misspelt {
         for d in lw.diags.iter_mut().skip(mark) {
