@@ -24,6 +24,79 @@ pub struct ShapeRules {
     pub unknown_key: &'static Rule,
 }
 
+/// How one call of a shape helper reports its defect when the format has something specific
+/// to say: its own rule (TMD009 for an unknown `transport.type` rather than the generic
+/// TMD013), message, runtime note and help. Empty fields keep the generic ones.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Site<'s> {
+    /// The rule of the defect this call checks (missing key, value outside its set,
+    /// unknown key or bad length), instead of the format's shape rule.
+    pub rule: Option<&'static Rule>,
+    /// The message of that defect, instead of the generic one.
+    pub message: Option<&'s str>,
+    /// What the runtime does about that defect.
+    pub note: Option<&'s str>,
+    /// Help for whatever this call reports, when the helper has none more precise.
+    pub help: Option<&'s str>,
+}
+
+impl<'s> Site<'s> {
+    /// A site reported under `rule`.
+    pub fn rule(rule: &'static Rule) -> Site<'s> {
+        Site {
+            rule: Some(rule),
+            ..Site::default()
+        }
+    }
+
+    /// With this message.
+    pub fn message(self, message: &'s str) -> Site<'s> {
+        Site {
+            message: Some(message),
+            ..self
+        }
+    }
+
+    /// With this note.
+    pub fn note(self, note: &'s str) -> Site<'s> {
+        Site {
+            note: Some(note),
+            ..self
+        }
+    }
+
+    /// With this help.
+    pub fn help(self, help: &'s str) -> Site<'s> {
+        Site {
+            help: Some(help),
+            ..self
+        }
+    }
+
+    /// The site's rule, or `generic`.
+    fn rule_or(&self, generic: &'static Rule) -> &'static Rule {
+        self.rule.unwrap_or(generic)
+    }
+
+    /// The defect's diagnostic with the site's note and help added.
+    fn finish(&self, mut d: Diagnostic) -> Diagnostic {
+        if let Some(note) = self.note {
+            d = d.note(note);
+        }
+        self.fill_help(d)
+    }
+
+    /// The site's help on a diagnostic that has none.
+    fn fill_help(&self, mut d: Diagnostic) -> Diagnostic {
+        if d.help.is_none()
+            && let Some(help) = self.help
+        {
+            d.help = Some(help.to_string());
+        }
+        d
+    }
+}
+
 /// A mapping being lowered, with the span a "missing key" diagnostic points at.
 #[derive(Clone, Copy)]
 pub struct MapRef<'n> {
@@ -79,6 +152,11 @@ impl<'a> Lowerer<'a> {
 
     /// Report a value of the wrong type.
     pub fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
+        self.wrong_type_at(node, path, expected, Site::default());
+    }
+
+    /// Report a value of the wrong type, with the help of `site`.
+    fn wrong_type_at(&mut self, node: &Node, path: &str, expected: &str, site: Site<'_>) {
         let d = self
             .diag(
                 self.rules.wrong_type,
@@ -86,7 +164,7 @@ impl<'a> Lowerer<'a> {
                 format!("`{path}` must be {expected}, found {}", node.type_name()),
             )
             .label(format!("expected {expected}"));
-        self.push(d);
+        self.push(site.fill_help(d));
     }
 
     /// The node as a mapping, or a wrong-type diagnostic.
@@ -118,6 +196,16 @@ impl<'a> Lowerer<'a> {
 
     /// The entry for `key`, or a missing-field diagnostic on the map's anchor.
     pub fn required<'n>(&mut self, map: MapRef<'n>, key: &str) -> Option<&'n Entry> {
+        self.required_at(map, key, Site::default())
+    }
+
+    /// [`Lowerer::required`], reported as `site` says.
+    pub fn required_at<'n>(
+        &mut self,
+        map: MapRef<'n>,
+        key: &str,
+        site: Site<'_>,
+    ) -> Option<&'n Entry> {
         let found = map.node.get(key);
         if found.is_none() {
             let full = join_path(map.path, key);
@@ -130,12 +218,12 @@ impl<'a> Lowerer<'a> {
             let misspelt = map.node.as_map().unwrap_or_default().iter().find(|e| {
                 self.unknown.contains(&e.key_span) && did_you_mean(&e.key, [key]).is_some()
             });
+            let message = site.message.map_or_else(
+                || format!("required field `{full}` is missing"),
+                str::to_string,
+            );
             let mut d = self
-                .diag(
-                    self.rules.missing,
-                    map.anchor,
-                    format!("required field `{full}` is missing"),
-                )
+                .diag(site.rule_or(self.rules.missing), map.anchor, message)
                 .label(label);
             if let Some(e) = misspelt {
                 d = d
@@ -144,9 +232,10 @@ impl<'a> Lowerer<'a> {
                         e.key_span,
                         format!("`{}` looks like a misspelling of `{key}`", e.key),
                     )
-                    .help(format!("rename `{}` to `{key}`", e.key));
+                    .help(format!("rename `{}` to `{key}`", e.key))
+                    .fix(rename_key(self.file, e.key_span, key));
             }
-            self.push(d);
+            self.push(site.finish(d));
         }
         found
     }
@@ -183,17 +272,29 @@ impl<'a> Lowerer<'a> {
         min_len: usize,
         max_len: usize,
     ) -> Option<(&'n str, Span)> {
+        self.str_value_at(node, path, min_len, max_len, Site::default())
+    }
+
+    /// [`Lowerer::str_value`], reported as `site` says.
+    pub fn str_value_at<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        min_len: usize,
+        max_len: usize,
+        site: Site<'_>,
+    ) -> Option<(&'n str, Span)> {
         let Some(s) = node.as_str() else {
-            self.wrong_type(node, path, "a string");
+            self.wrong_type_at(node, path, "a string", site);
             return None;
         };
-        self.check_len(
+        self.check_len_at(
             node.span,
             path,
             s.chars().count(),
-            min_len,
-            max_len,
+            (min_len, max_len),
             "characters",
+            site,
         );
         Some((s, node.span))
     }
@@ -208,6 +309,19 @@ impl<'a> Lowerer<'a> {
         max: usize,
         unit: &str,
     ) {
+        self.check_len_at(span, path, len, (min, max), unit, Site::default());
+    }
+
+    /// [`Lowerer::check_len`] with bounds `(min, max)`, reported as `site` says.
+    pub fn check_len_at(
+        &mut self,
+        span: Span,
+        path: &str,
+        len: usize,
+        (min, max): (usize, usize),
+        unit: &str,
+        site: Site<'_>,
+    ) {
         let message = if len < min {
             if min == 1 {
                 format!("`{path}` must not be empty")
@@ -219,8 +333,9 @@ impl<'a> Lowerer<'a> {
         } else {
             return;
         };
-        let d = self.diag(self.rules.length, span, message);
-        self.push(d);
+        let message = site.message.map_or(message, str::to_string);
+        let d = self.diag(site.rule_or(self.rules.length), span, message);
+        self.push(site.finish(d));
     }
 
     /// An optional boolean field.
@@ -264,13 +379,24 @@ impl<'a> Lowerer<'a> {
         path: &str,
         allowed: &[&str],
     ) -> Option<&'n str> {
+        self.enum_value_at(node, path, allowed, Site::default())
+    }
+
+    /// [`Lowerer::enum_value`], reported as `site` says.
+    pub fn enum_value_at<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        allowed: &[&str],
+        site: Site<'_>,
+    ) -> Option<&'n str> {
         let list = allowed
             .iter()
             .map(|a| format!("`{a}`"))
             .collect::<Vec<_>>()
             .join(", ");
         let Some(s) = node.as_str() else {
-            self.wrong_type(node, path, &format!("one of {list}"));
+            self.wrong_type_at(node, path, &format!("one of {list}"), site);
             return None;
         };
         if allowed.contains(&s) {
@@ -282,15 +408,16 @@ impl<'a> Lowerer<'a> {
         } else {
             format!("one of {list}")
         };
+        let message = site.message.map_or_else(
+            || format!("`{path}` must be {expected}, found `{s}`"),
+            str::to_string,
+        );
         let d = self
-            .diag(
-                self.rules.bad_value,
-                node.span,
-                format!("`{path}` must be {expected}, found `{s}`"),
-            )
+            .diag(site.rule_or(self.rules.bad_value), node.span, message)
             .label("not an allowed value")
-            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
-        self.push(d);
+            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
+            .maybe_fix(hint.map(|h| replace_scalar(self.file, node.span, h, Applicability::Safe)));
+        self.push(site.finish(d));
         None
     }
 
@@ -330,6 +457,11 @@ impl<'a> Lowerer<'a> {
 
     /// Warn about keys not in `known`, with "did you mean" when one is close.
     pub fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
+        self.unknown_keys_at(map, known, Site::default().note(consequence));
+    }
+
+    /// [`Lowerer::unknown_keys`], reported as `site` says (its note is the consequence).
+    pub fn unknown_keys_at(&mut self, map: MapRef<'_>, known: &[&str], site: Site<'_>) {
         let Some(entries) = map.node.as_map() else {
             return;
         };
@@ -339,14 +471,18 @@ impl<'a> Lowerer<'a> {
             let hint = did_you_mean(&e.key, known.iter().copied());
             let d = self
                 .diag(
-                    self.rules.unknown_key,
+                    site.rule_or(self.rules.unknown_key),
                     e.key_span,
                     format!("unknown key `{full}`"),
                 )
                 .label("unknown key")
-                .note(consequence.to_string())
-                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
-            self.push(d);
+                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
+                // Renaming onto a key the mapping already has would only move the problem.
+                .maybe_fix(
+                    hint.filter(|h| map.node.get(h).is_none())
+                        .map(|h| rename_key(self.file, e.key_span, h)),
+                );
+            self.push(site.finish(d));
         }
     }
 }

@@ -21,7 +21,7 @@ use super::fields::{Lowerer, ShapeRules};
 use super::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
-use crate::rules::{Rule, Severity, syntax as syn, tool_md as rules};
+use crate::rules::{Severity, syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
 use crate::syntax::{Parsed, yaml};
@@ -351,26 +351,6 @@ fn id_problem(id: &str) -> String {
             Some(c) if c.is_whitespace() => "spaces are not allowed".to_string(),
             Some(c) => format!("`{c}` is not allowed"),
             None => "must match ^[a-z0-9_-]{3,64}$".to_string(),
-        }
-    }
-}
-
-/// Move the diagnostics pushed since `mark` from rule `from` to rule `to` (shape helpers
-/// report with the generic rules; some fields have a rule of their own).
-fn retag(lw: &mut Lowerer<'_>, mark: usize, from: &Rule, to: &'static Rule) {
-    for d in lw.diags.iter_mut().skip(mark) {
-        if std::ptr::eq(d.rule, from) {
-            d.rule = to;
-            d.severity = to.severity;
-        }
-    }
-}
-
-/// Give the diagnostics pushed since `mark` a help text when they have none.
-fn help_since(lw: &mut Lowerer<'_>, mark: usize, help: &str) {
-    for d in lw.diags.iter_mut().skip(mark) {
-        if d.help.is_none() {
-            d.help = Some(help.to_string());
         }
     }
 }

@@ -3,11 +3,9 @@
 
 use std::path::Component;
 
-use super::{
-    Spanned, help_since, id_problem, interface, is_valid_id, retag, suggest_id, transport,
-};
+use super::{Spanned, id_problem, interface, is_valid_id, suggest_id, transport};
 use crate::analysis::names::did_you_mean;
-use crate::formats::fields::{Lowerer, MapRef};
+use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::front_matter::FrontMatter;
@@ -228,10 +226,7 @@ fn enum_field<'n>(
     rule: &'static crate::rules::Rule,
 ) -> Option<(&'n str, Span)> {
     let e = lw.required(map, key)?;
-    let mark = lw.diags.len();
-    let value = lw.enum_value(&e.value, key, allowed);
-    let generic = lw.rules.bad_value;
-    retag(lw, mark, generic, rule);
+    let value = lw.enum_value_at(&e.value, key, allowed, Site::rule(rule));
     value.map(|v| (v, e.value.span))
 }
 
@@ -533,14 +528,13 @@ fn interface_block(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     };
     lw.unknown_keys(i, INTERFACE_KEYS, CLOSED_NOTE);
     for (key, path) in [("input", "interface.input"), ("output", "interface.output")] {
-        let mark = lw.diags.len();
-        let entry = lw.required(i, key);
-        if key == "output" {
-            // The spec singles this one out: the model cannot read responses without it.
-            for d in lw.diags.iter_mut().skip(mark) {
-                d.notes.push("the model needs the output schema to interpret the tool's responses; without it the compiler rejects the tool".to_string());
-            }
-        }
+        // The spec singles `output` out: the model cannot read responses without it.
+        let site = if key == "output" {
+            Site::default().note("the model needs the output schema to interpret the tool's responses; without it the compiler rejects the tool")
+        } else {
+            Site::default()
+        };
+        let entry = lw.required_at(i, key, site);
         if let Some(e) = entry {
             interface::check(lw, &e.value, path);
         }
@@ -660,29 +654,23 @@ fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         let Some(m) = lw.as_map(&entry.value, entry.key_span, &path) else {
             continue;
         };
-        let mark = lw.diags.len();
+        let help = format!("give `{}` both `meaning:` and `agent_action:`", entry.key);
         for key in ERROR_CODE_KEYS {
-            if let Some(v) = lw.required(m, key) {
-                lw.str_value(&v.value, &format!("{path}.{key}"), 1, usize::MAX);
+            let message = format!("error code field `{path}.{key}` is missing");
+            let site = Site::rule(&rules::INCOMPLETE_ERROR_CODE)
+                .message(&message)
+                .note("the model reads `meaning` to understand the error and `agent_action` to decide what to do next; both are required")
+                .help(&help);
+            if let Some(v) = lw.required_at(m, key, site) {
+                lw.str_value_at(
+                    &v.value,
+                    &format!("{path}.{key}"),
+                    1,
+                    usize::MAX,
+                    Site::default().help(&help),
+                );
             }
         }
-        retag(
-            lw,
-            mark,
-            &rules::MISSING_REQUIRED_FIELD,
-            &rules::INCOMPLETE_ERROR_CODE,
-        );
-        for d in lw.diags.iter_mut().skip(mark) {
-            if std::ptr::eq(d.rule, &rules::INCOMPLETE_ERROR_CODE) {
-                d.message = d.message.replace("required field", "error code field");
-                d.notes.push("the model reads `meaning` to understand the error and `agent_action` to decide what to do next; both are required".to_string());
-            }
-        }
-        help_since(
-            lw,
-            mark,
-            &format!("give `{}` both `meaning:` and `agent_action:`", entry.key),
-        );
         // Keys other than the two are not part of the entry; "did you mean" catches typos.
         for k in m.node.as_map().unwrap_or_default() {
             if !ERROR_CODE_KEYS.contains(&k.key.as_str())
