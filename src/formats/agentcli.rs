@@ -16,6 +16,7 @@ use crate::analysis::registry;
 use crate::analysis::secrets::secret_name;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
+use crate::formats::fields::rename_key;
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::schema::{SchemaOptions, check_schema};
@@ -804,12 +805,18 @@ impl Cx<'_> {
                     )
                     .label(format!("spelt differently from `{k}`"))
                     .note("Go's decoder matches keys case-insensitively; other readers of tools.json (and toolc's other checks) do not")
-                    .help(format!("write it `{k}`")),
+                    .help(format!("write it `{k}`"))
+                    .fix(rename_key(self.file, e.key_span, k)),
                 None => self
                     .diag(&rules::UNKNOWN_KEY, e.key_span, format!("{at}: unknown key `{}`", e.key))
                     .label("unknown key")
                     .note("agentcli ignores keys it does not know: whatever this sets has no effect")
-                    .maybe_help(did_you_mean(&e.key, known.iter().copied()).map(|h| format!("did you mean `{h}`?"))),
+                    .maybe_help(did_you_mean(&e.key, known.iter().copied()).map(|h| format!("did you mean `{h}`?")))
+                    .maybe_fix(
+                        did_you_mean(&e.key, known.iter().copied())
+                            .filter(|h| !entries.iter().any(|x| x.key == *h))
+                            .map(|h| rename_key(self.file, e.key_span, h)),
+                    ),
             };
             self.push(d);
         }

@@ -361,10 +361,18 @@ impl<'a> Lowerer<'a> {
                     } else {
                         "false"
                     };
+                    let fix = replace_text(
+                        self.file,
+                        entry.value.span,
+                        word,
+                        fixed,
+                        Applicability::Safe,
+                    );
                     if let Some(last) = self.diags.last_mut() {
                         last.help = Some(format!(
                             "YAML 1.2 reads `{word}` as a string, not a boolean: write `{fixed}`"
                         ));
+                        last.fix = fix;
                     }
                 }
                 None
@@ -504,6 +512,36 @@ pub fn replace_scalar(
         _ => value.to_string(),
     };
     Fix::replace(applicability, span, replacement).with_message(format!("replace with `{value}`"))
+}
+
+/// [`replace_scalar`] for the scalar `current` at `span`, or `None` when `span` does not hold
+/// exactly that scalar (plain or quoted, no escapes): a fallback span (the whole value of a
+/// folded or escaped string) is never overwritten.
+pub fn replace_exact(
+    file: &SourceFile,
+    span: Span,
+    current: &str,
+    value: &str,
+    applicability: Applicability,
+) -> Option<Fix> {
+    let source = file.slice(span);
+    let inner = source
+        .strip_prefix(['"', '\''])
+        .and_then(|s| s.strip_suffix(['"', '\'']))
+        .unwrap_or(source);
+    (inner == current).then(|| replace_scalar(file, span, value, applicability))
+}
+
+/// A fix replacing the text at `span`, which must read `current`, with `replacement` as
+/// written (a part of a string, such as a `{NAME}` template).
+pub fn replace_text(
+    file: &SourceFile,
+    span: Span,
+    current: &str,
+    replacement: &str,
+    applicability: Applicability,
+) -> Option<Fix> {
+    (file.slice(span) == current).then(|| Fix::replace(applicability, span, replacement))
 }
 
 /// True when YAML would not read `value`, written plain, as that string.

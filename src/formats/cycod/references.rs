@@ -4,7 +4,8 @@
 use super::lower::{Cx, Field, Param, StepName};
 use super::template::{self, STEP_PROPERTIES, Target};
 use crate::analysis::names::did_you_mean;
-use crate::formats::fields::span_in_value;
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{replace_text, span_in_value};
 use crate::rules::cycod as rules;
 use crate::rules::security;
 use crate::source::Span;
@@ -81,10 +82,16 @@ impl Cx<'_> {
             if let Some(p) = params.iter().find(|p| p.name == s) {
                 d = d.related(self.file(), p.key_span, format!("did you mean `{s}`?"));
             }
-            d = d.help(format!(
-                "did you mean `{{{}{s}}}`?",
-                if raw { "RAW:" } else { "" }
-            ));
+            let fixed = format!("{{{}{s}}}", if raw { "RAW:" } else { "" });
+            d = d
+                .help(format!("did you mean `{fixed}`?"))
+                .maybe_fix(replace_text(
+                    self.file(),
+                    span,
+                    text,
+                    &fixed,
+                    Applicability::Unsafe,
+                ));
         } else if is_step {
             d = d.help(format!(
                 "to use the step's output write `{{{name}.output}}`"
@@ -125,7 +132,16 @@ impl Cx<'_> {
                 if let Some(target) = steps.iter().find(|x| x.name == s) {
                     d = d.related(self.file(), target.span, format!("did you mean `{s}`?"));
                 }
-                d = d.help(format!("did you mean `{{{s}.{property}}}`?"));
+                let fixed = format!("{{{s}.{property}}}");
+                d = d
+                    .help(format!("did you mean `{fixed}`?"))
+                    .maybe_fix(replace_text(
+                        self.file(),
+                        span,
+                        text,
+                        &fixed,
+                        Applicability::Unsafe,
+                    ));
             } else if steps.is_empty() {
                 d = d.help("this tool has no `steps`; step outputs exist only in multi-step tools");
             } else {
@@ -153,7 +169,10 @@ impl Cx<'_> {
                 .help(match hint {
                     Some(h) => format!("did you mean `{{{step}.{h}}}`?"),
                     None => format!("use `{{{step}.output}}`, `.stdout`, `.stderr` or `.exit-code`"),
-                });
+                })
+                .maybe_fix(hint.and_then(|h| {
+                    replace_text(self.file(), span, text, &format!("{{{step}.{h}}}"), Applicability::Safe)
+                }));
             self.push(d);
             return;
         }

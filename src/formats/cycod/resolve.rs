@@ -15,7 +15,8 @@ use super::{NameRef, Tool};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::formats::fields::replace_exact;
 use crate::formats::{FileResult, Item};
 use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
@@ -146,7 +147,8 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                     Some(h) => format!("did you mean `{h}`?"),
                     None if known.is_empty() => "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string(),
                     None => format!("defined servers: {}", known.join(", ")),
-                }),
+                })
+                .maybe_fix(hint.and_then(|h| replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe))),
             );
         }
     }
@@ -280,7 +282,15 @@ fn unknown_tool(
             {
                 d = d.related(t.file, name.span, format!("did you mean `{h}`?"));
             }
-            d = d.help(format!("did you mean `{h}`?"));
+            d = d
+                .help(format!("did you mean `{h}`?"))
+                .maybe_fix(replace_exact(
+                    m.file,
+                    r.span,
+                    &r.name,
+                    h,
+                    Applicability::Unsafe,
+                ));
         }
         None => {
             d = d.help(format!(

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Diagnostic;
-use crate::formats::fields::{Lowerer, MapRef, join_path};
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::formats::fields::{Lowerer, MapRef, join_path, replace_exact};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::{dojops as doj, references as refs, security as sec};
 use crate::source::{SourceFile, Span};
@@ -1032,7 +1032,8 @@ impl<'a> SkillLowerer<'a> {
         if parser.is_empty() || KNOWN_PARSERS.contains(&parser) {
             return;
         }
-        let help = match did_you_mean(parser, KNOWN_PARSERS.iter().copied()) {
+        let hint = did_you_mean(parser, KNOWN_PARSERS.iter().copied());
+        let help = match hint {
             Some(p) => format!("did you mean `{p}`?"),
             None => format!(
                 "use one of the parsers DojOps ships: {}",
@@ -1048,7 +1049,10 @@ impl<'a> SkillLowerer<'a> {
             )
             .label("not a parser DojOps knows")
             .note("DojOps refuses to load a skill whose verification names an unknown parser")
-            .help(help);
+            .help(help)
+            .maybe_fix(hint.and_then(|p| {
+                replace_exact(self.lw.file, node.span, parser, p, Applicability::Safe)
+            }));
         self.lw.push(d);
     }
 
@@ -1387,7 +1391,10 @@ fn unknown_dependencies(
                 )
                 .label("no skill with this name in this `.dojops/` project")
                 .note("DojOps reports a missing required dependency when this skill runs")
-                .help(help),
+                .help(help)
+                .maybe_fix(suggestion.and_then(|name| {
+                    replace_exact(file, dep.span, &dep.skill, name, Applicability::Unsafe)
+                })),
             );
         }
     }

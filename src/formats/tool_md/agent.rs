@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
 use crate::analysis::names::did_you_mean;
-use crate::formats::fields::{Lowerer, MapRef};
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{Lowerer, MapRef, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::{Entry, Node, NodeKind, Number};
@@ -96,7 +97,11 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
                 .help(match suggest_id(id) {
                     Some(s) => format!("use `{s}` (and name the file `{s}.agent.md`)"),
                     None => "use 3 to 64 lowercase letters, digits, `_` or `-`".to_string(),
-                });
+                })
+                .maybe_fix(
+                    suggest_id(id)
+                        .and_then(|s| replace_exact(lw.file, span, id, &s, Applicability::Unsafe)),
+                );
             lw.push(d);
         }
     }
@@ -268,7 +273,14 @@ fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
         d = match hint.and_then(|h| agent.refs.iter().find(|r| r.id == h)) {
             Some(r) => d
                 .related(lw.file, r.span, format!("did you mean `{}`?", r.id))
-                .help(format!("did you mean `{}`?", r.id)),
+                .help(format!("did you mean `{}`?", r.id))
+                .maybe_fix(replace_exact(
+                    lw.file,
+                    span,
+                    id,
+                    &r.id,
+                    Applicability::Unsafe,
+                )),
             None => d.help(format!(
                 "add `- ref: \"{id}\"` to `tools.refs`, or remove this entry"
             )),

@@ -11,7 +11,8 @@ use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::formats::fields::replace_exact;
 use crate::formats::{FileResult, Item as FileItem};
 use crate::rules::{references as refs, security, tool_md as rules};
 use crate::source::{SourceFile, Span};
@@ -218,7 +219,14 @@ fn unregistered(
     match suggestion {
         Some(s) => d
             .related(s.file, s.id.span, format!("did you mean `{}`?", s.id.value))
-            .help(format!("did you mean `{}`?", s.id.value)),
+            .help(format!("did you mean `{}`?", s.id.value))
+            .maybe_fix(replace_exact(
+                file,
+                span,
+                id,
+                &s.id.value,
+                Applicability::Unsafe,
+            )),
         None => d.help(format!(
             "add `tools/{id}.tool.md`, or remove this reference"
         )),

@@ -5,7 +5,8 @@ use std::path::Component;
 
 use super::{Spanned, id_problem, interface, is_valid_id, suggest_id, transport};
 use crate::analysis::names::did_you_mean;
-use crate::formats::fields::{Lowerer, MapRef, Site};
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{Lowerer, MapRef, Site, rename_key, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::front_matter::FrontMatter;
@@ -295,7 +296,10 @@ fn tool_id(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Option<Spanned<String>> {
         .help(match suggest_id(id) {
             Some(s) => format!("use `{s}` (and name the file `{s}.tool.md`)"),
             None => "use 3 to 64 lowercase letters, digits, `_` or `-`".to_string(),
-        });
+        })
+        .maybe_fix(
+            suggest_id(id).and_then(|s| replace_exact(lw.file, span, id, &s, Applicability::Unsafe)),
+        );
     lw.push(d);
     None
 }
@@ -684,7 +688,13 @@ fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                     )
                     .label("unknown key")
                     .note(CLOSED_NOTE)
-                    .help(format!("did you mean `{h}`?"));
+                    .help(format!("did you mean `{h}`?"))
+                    .maybe_fix(
+                        m.node
+                            .get(h)
+                            .is_none()
+                            .then(|| rename_key(lw.file, k.key_span, h)),
+                    );
                 lw.push(d);
             }
         }
