@@ -4,7 +4,11 @@
 use std::sync::Arc;
 
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::{Applicability, Diagnostic, Fix};
+mod edits;
+
+pub use edits::{rename_key, replace_exact, replace_scalar, replace_text};
+
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::rules::Rule;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Number};
@@ -493,74 +497,6 @@ impl<'a> Lowerer<'a> {
             self.push(site.finish(d));
         }
     }
-}
-
-/// A fix that writes the string `value` where the scalar at `span` is, keeping the scalar's
-/// quotes, and quoting a plain value YAML would read as something other than a string.
-pub fn replace_scalar(
-    file: &SourceFile,
-    span: Span,
-    value: &str,
-    applicability: Applicability,
-) -> Fix {
-    let source = file.slice(span);
-    let replacement = match source.chars().next() {
-        Some(q @ ('"' | '\'')) if source.len() >= 2 && source.ends_with(q) => {
-            format!("{q}{value}{q}")
-        }
-        _ if needs_quotes(value) => format!("\"{value}\""),
-        _ => value.to_string(),
-    };
-    Fix::replace(applicability, span, replacement).with_message(format!("replace with `{value}`"))
-}
-
-/// [`replace_scalar`] for the scalar `current` at `span`, or `None` when `span` does not hold
-/// exactly that scalar (plain or quoted, no escapes): a fallback span (the whole value of a
-/// folded or escaped string) is never overwritten.
-pub fn replace_exact(
-    file: &SourceFile,
-    span: Span,
-    current: &str,
-    value: &str,
-    applicability: Applicability,
-) -> Option<Fix> {
-    let source = file.slice(span);
-    let inner = source
-        .strip_prefix(['"', '\''])
-        .and_then(|s| s.strip_suffix(['"', '\'']))
-        .unwrap_or(source);
-    (inner == current).then(|| replace_scalar(file, span, value, applicability))
-}
-
-/// A fix replacing the text at `span`, which must read `current`, with `replacement` as
-/// written (a part of a string, such as a `{NAME}` template).
-pub fn replace_text(
-    file: &SourceFile,
-    span: Span,
-    current: &str,
-    replacement: &str,
-    applicability: Applicability,
-) -> Option<Fix> {
-    (file.slice(span) == current).then(|| Fix::replace(applicability, span, replacement))
-}
-
-/// True when YAML would not read `value`, written plain, as that string.
-fn needs_quotes(value: &str) -> bool {
-    value.is_empty()
-        || value.parse::<f64>().is_ok()
-        || matches!(
-            value.to_ascii_lowercase().as_str(),
-            "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off" | "y" | "n"
-        )
-        || value.starts_with(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
-        || value.contains(": ")
-        || value.contains(" #")
-        || value.ends_with(':')
-}
-
-/// A fix that renames the key at `span` to `key` (keys are written plain or quoted alike).
-pub fn rename_key(file: &SourceFile, span: Span, key: &str) -> Fix {
-    replace_scalar(file, span, key, Applicability::Safe)
 }
 
 /// The integer value of a node, if it is an integer.

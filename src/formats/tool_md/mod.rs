@@ -1,5 +1,5 @@
-//! `*.tool.md` tool files and the `*.agent.md` agents that reference them
-//! (`../shared/specs/tool-definition-spec-tool-md.txt`, `tool-md-agents.md`).
+//! `*.tool.md` tool files and the `*.agent.md` agents that reference them: the Tool
+//! Definition Specification and agent files of [AML](https://github.com/alirion-io/aml).
 //!
 //! Both are Markdown files whose YAML front matter carries every field; the body is
 //! editorial. Tool ids are repository-wide: [`resolve`] indexes every tool by id once and
