@@ -215,9 +215,10 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     (skill, diags)
 }
 
-/// Every schema error gets the runtime's consequence unless it already says something more precise.
+/// Every defect of a rule that rejects the file gets the runtime's consequence, unless the
+/// emit site says something more precise already.
 fn with_consequence(d: Diagnostic) -> Diagnostic {
-    if d.notes.is_empty() && d.rule.severity == crate::rules::Severity::Error {
+    if d.notes.is_empty() && d.rule.rejects_file {
         d.note(REJECTED)
     } else {
         d

@@ -21,7 +21,7 @@ use super::fields::{Lowerer, ShapeRules};
 use super::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
-use crate::rules::{Severity, syntax as syn, tool_md as rules};
+use crate::rules::{syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
 use crate::syntax::{Parsed, yaml};
@@ -108,10 +108,10 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     resolve::resolve(results)
 }
 
-/// Every hard error says what the compiler does with the file, unless it says something
-/// more precise already.
+/// Every defect of a rule that rejects the file says what the compiler does with it, unless
+/// the emit site says something more precise already.
 fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
-    if d.notes.is_empty() && d.rule.severity == Severity::Error {
+    if d.notes.is_empty() && d.rule.rejects_file {
         d.note(consequence)
     } else {
         d
