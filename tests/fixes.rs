@@ -225,6 +225,11 @@ fn cases() -> Vec<Case> {
             tool_md("tool_id: \"search-docs\"", "tool_id: \"Search_Docs!\""),
         ),
         case(
+            "TMD005",
+            TOOL_MD,
+            tool_md("version: \"1.0.0\"", "version: \"1.0\""),
+        ),
+        case(
             "TMD006",
             TOOL_MD,
             tool_md("type: \"retrieval\"", "type: \"retreival\""),
@@ -240,6 +245,11 @@ fn cases() -> Vec<Case> {
             tool_md("type: \"rest-api\"", "type: \"rest_api\""),
         ),
         case("TMD010", TOOL_MD, tool_md("  endpoint:", "  endpont:")),
+        case(
+            "TMD011",
+            TOOL_MD,
+            tool_md("endpoint: \"GET /search\"", "endpoint: \"GET search\""),
+        ),
         case(
             "TMD015",
             TOOL_MD,
@@ -268,6 +278,14 @@ fn cases() -> Vec<Case> {
             agent("for: [\"search-docs\"]", "for: [\"search-doc\"]"),
         ),
         case(
+            "TMD039",
+            AGENT_MD,
+            agent(
+                "    - ref: \"search-docs\"\n",
+                "    - ref: \"search-docs\"\n      max_calls_per_run: \"2\"\n",
+            ),
+        ),
+        case(
             "REF020",
             AGENT_MD,
             agent("ref: \"search-docs\"", "ref: \"search-doc\""),
@@ -277,6 +295,16 @@ fn cases() -> Vec<Case> {
             "CYC001",
             CYCOD_TOOL,
             cycod(edit(CYCOD, "platforms:", "platfroms:")),
+        ),
+        case(
+            "CYC003",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "name: search", "name: searcher")),
+        ),
+        case(
+            "CYC022",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "name: search", "name: \"\"")),
         ),
         case(
             "CYC009",
@@ -310,6 +338,11 @@ fn cases() -> Vec<Case> {
                 "[windows, linux, macos]",
                 "[windows, linux, macox]",
             )),
+        ),
+        case(
+            "SEC020",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "{DIRECTORY}", "{RAW:DIRECTORY}")),
         ),
         case(
             "REF010",

@@ -56,7 +56,16 @@ impl Cx<'_> {
                     )
                     .label("not escaped")
                     .note("the value comes from the LLM or the caller: quotes, `;` or `$(…)` in it run as shell code")
-                    .help(format!("write `{{{name}}}` so cycod escapes the value"));
+                    .help(format!("write `{{{name}}}` so cycod escapes the value"))
+                    // Unsafe: the command then receives the value quoted, which can change
+                    // what it does with it.
+                    .maybe_fix(replace_text(
+                        self.file(),
+                        span,
+                        text,
+                        &format!("{{{name}}}"),
+                        Applicability::Unsafe,
+                    ));
                 self.push(d);
             }
             return;

@@ -5,7 +5,7 @@ use std::path::Component;
 
 use super::{Spanned, id_problem, interface, is_valid_id, suggest_id, transport};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Applicability;
+use crate::diagnostics::{Applicability, Fix};
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
@@ -261,7 +261,8 @@ fn spec_version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                 .note(
                     "YAML reads an unquoted `1.20` as the number 1.2, so the version would change",
                 )
-                .help(format!("quote it: `spec_version: \"{raw}\"`"));
+                .help(format!("quote it: `spec_version: \"{raw}\"`"))
+                .fix(Fix::safe(e.value.span, format!("\"{raw}\"")));
             lw.push(d);
         }
         _ => lw.wrong_type(&e.value, "spec_version", "a string"),
@@ -330,10 +331,11 @@ fn version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
             format!("`version` must be MAJOR.MINOR.PATCH: {problem}"),
         )
         .label("not a strict semantic version")
-        .help(match fix {
+        .help(match &fix {
             Some(f) => format!("write `version: \"{f}\"`"),
             None => "write three numbers, e.g. `version: \"1.0.0\"`".to_string(),
-        });
+        })
+        .maybe_fix(fix.map(|f| Fix::unsafe_(e.value.span, format!("\"{f}\""))));
     lw.push(d);
 }
 

@@ -4,6 +4,7 @@
 
 use super::Spanned;
 use super::tool::ToolType;
+use crate::diagnostics::Fix;
 use crate::formats::fields::{Lowerer, MapRef, Site, as_int, rename_key, span_in_value};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
@@ -381,13 +382,13 @@ fn status_code(lw: &mut Lowerer<'_>, item: &Node, i: usize) {
             lw.push(d);
         }
         None => {
-            let fix = item
+            let code = item
                 .as_str()
-                .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
-                .map(|s| format!("write it without quotes: `{s}`"));
+                .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()));
             lw.wrong_type(item, &path, "an HTTP status code (a number)");
-            if let (Some(fix), Some(d)) = (fix, lw.diags.last_mut()) {
-                d.help = Some(fix);
+            if let (Some(code), Some(d)) = (code, lw.diags.last_mut()) {
+                d.help = Some(format!("write it without quotes: `{code}`"));
+                d.fix = Some(Fix::safe(item.span, code));
             }
         }
     }
@@ -474,6 +475,9 @@ fn check_endpoint(lw: &mut Lowerer<'_>, node: &Node, endpoint: &str) -> Option<S
             }
         }
     };
+    let edit = fix
+        .as_ref()
+        .map(|f| Fix::unsafe_(node.span, format!("\"{f}\"")));
     let help = match (&fix, endpoint.starts_with("http")) {
         (Some(f), _) => format!("write `endpoint: \"{f}\"`"),
         (None, true) => "put the scheme and host in `base_url` and write the method and path here, e.g. `POST /send`".to_string(),
@@ -487,7 +491,8 @@ fn check_endpoint(lw: &mut Lowerer<'_>, node: &Node, endpoint: &str) -> Option<S
         )
         .label("must match ^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.+$")
         .note("the runtime reads the HTTP method and the path from this field")
-        .help(help);
+        .help(help)
+        .maybe_fix(edit);
     lw.push(d);
     None
 }
