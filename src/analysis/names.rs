@@ -1,5 +1,7 @@
 //! Names: "did you mean" among known names, and the nearest valid name for an invalid one.
 
+use std::collections::HashMap;
+
 /// The candidate closest to `name` (case-insensitive Jaro-Winkler, at least 0.84), if any:
 /// the "did you mean `x`?" of a misspelt key, value or reference.
 pub fn did_you_mean<'a>(
@@ -13,6 +15,44 @@ pub fn did_you_mean<'a>(
         .filter(|(score, _)| *score >= 0.84)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
+}
+
+/// "Did you mean" over many names at once (every tool of a repository): only names with the
+/// same first character are compared, and only until a budget of comparisons is spent, so a
+/// repository full of misspelt references stays linear. Each name carries a value (an index)
+/// for the caller.
+pub struct Suggester<'a, T> {
+    by_initial: HashMap<char, Vec<(&'a str, T)>>,
+    budget: usize,
+}
+
+impl<'a, T: Copy> Suggester<'a, T> {
+    /// A suggester over `names`, in the order given (ties go to the later name), allowed
+    /// `budget` comparisons in all.
+    pub fn new(names: impl IntoIterator<Item = (&'a str, T)>, budget: usize) -> Suggester<'a, T> {
+        let mut by_initial: HashMap<char, Vec<(&'a str, T)>> = HashMap::new();
+        for (name, value) in names {
+            if let Some(c) = name.chars().next() {
+                by_initial.entry(c).or_default().push((name, value));
+            }
+        }
+        Suggester { by_initial, budget }
+    }
+
+    /// The closest name to `name` and its value, while the budget lasts.
+    pub fn suggest(&mut self, name: &str) -> Option<(&'a str, T)> {
+        let candidates = name
+            .chars()
+            .next()
+            .and_then(|c| self.by_initial.get(&c))
+            .map_or(&[][..], Vec::as_slice);
+        if candidates.len() > self.budget {
+            return None;
+        }
+        self.budget -= candidates.len();
+        let best = did_you_mean(name, candidates.iter().map(|(n, _)| *n))?;
+        candidates.iter().find(|(n, _)| *n == best).copied()
+    }
 }
 
 /// What to do with a first character a name may not start with.
@@ -132,6 +172,18 @@ mod tests {
         );
         assert_eq!(did_you_mean("NAME", ["name"]), Some("name"));
         assert_eq!(did_you_mean("zzz", ["version", "name"]), None);
+    }
+
+    #[test]
+    fn suggester_compares_same_initial_names_within_its_budget() {
+        let names = [("search-docs", 0), ("send-email", 1), ("create-ticket", 2)];
+        let mut s = Suggester::new(names, 100);
+        assert_eq!(s.suggest("send-emial"), Some(("send-email", 1)));
+        // `reate-ticket` starts with another letter: not compared, so no suggestion.
+        assert_eq!(s.suggest("reate-ticket"), None);
+        let mut tight = Suggester::new(names, 3);
+        assert_eq!(tight.suggest("search-doc"), Some(("search-docs", 0)));
+        assert_eq!(tight.suggest("search-doc"), None, "the budget is spent");
     }
 
     #[test]

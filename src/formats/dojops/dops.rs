@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::graph::{self, Cycle, Step};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{Suggester, did_you_mean};
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::fields::{Lowerer, MapRef, join_path, replace_exact};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
@@ -1347,35 +1347,19 @@ fn unknown_dependencies(
     skills: &[(&Arc<SourceFile>, &Skill)],
     index: &HashMap<&str, usize>,
 ) -> Vec<Diagnostic> {
-    // Suggestions compare against names with the same first letter only, and stop after a
-    // fixed number of comparisons, so a project full of misspelt dependencies stays linear.
-    let mut by_initial: HashMap<char, Vec<&str>> = HashMap::new();
-    for (_, skill) in skills {
-        if let Some(name) = &skill.name
-            && let Some(c) = name.value.chars().next()
-        {
-            by_initial.entry(c).or_default().push(&name.value);
-        }
-    }
-    let mut budget = SUGGESTION_BUDGET;
+    let mut suggester = Suggester::new(
+        skills
+            .iter()
+            .filter_map(|(_, skill)| skill.name.as_ref().map(|n| (n.value.as_str(), ()))),
+        SUGGESTION_BUDGET,
+    );
     let mut out = Vec::new();
     for (file, skill) in skills {
         for dep in &skill.dependencies {
             if dep.optional || index.contains_key(dep.skill.as_str()) {
                 continue;
             }
-            let candidates = dep
-                .skill
-                .chars()
-                .next()
-                .and_then(|c| by_initial.get(&c))
-                .map_or(&[][..], Vec::as_slice);
-            let suggestion = if candidates.len() <= budget {
-                budget -= candidates.len();
-                did_you_mean(&dep.skill, candidates.iter().copied())
-            } else {
-                None
-            };
+            let suggestion = suggester.suggest(&dep.skill).map(|(name, ())| name);
             let help = match suggestion {
                 Some(name) => format!("did you mean `{name}`?"),
                 None => format!(

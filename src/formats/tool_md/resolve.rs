@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::agent::Agent;
 use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::Suggester;
 use crate::analysis::registry;
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::fields::replace_exact;
@@ -75,16 +75,15 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             out.push(duplicate_agent(first, again));
         }
     }
-    let mut by_initial: HashMap<char, Vec<usize>> = HashMap::new();
-    for &i in index.values() {
-        if let Some(c) = tools[i].id.value.chars().next() {
-            by_initial.entry(c).or_default().push(i);
-        }
-    }
-    for ids in by_initial.values_mut() {
-        ids.sort_unstable();
-    }
-    let mut budget = SUGGESTION_BUDGET;
+    // Candidates in file order: the first tool of each id.
+    let mut suggester = Suggester::new(
+        tools
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| index.get(t.id.value.as_str()) == Some(i))
+            .map(|(i, t)| (t.id.value.as_str(), i)),
+        SUGGESTION_BUDGET,
+    );
     for (file, agent) in agents {
         let confirmations: HashSet<&str> = agent
             .confirmations
@@ -93,21 +92,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             .collect();
         for r in &agent.refs {
             let Some(&i) = index.get(r.id.as_str()) else {
-                let candidates =
-                    r.id.chars()
-                        .next()
-                        .and_then(|c| by_initial.get(&c))
-                        .map_or(&[][..], Vec::as_slice);
-                let suggestion = if candidates.len() <= budget {
-                    budget -= candidates.len();
-                    did_you_mean(
-                        &r.id,
-                        candidates.iter().map(|&i| tools[i].id.value.as_str()),
-                    )
-                    .and_then(|s| index.get(s).map(|&i| &tools[i]))
-                } else {
-                    None
-                };
+                let suggestion = suggester.suggest(&r.id).map(|(_, i)| &tools[i]);
                 out.push(unregistered(
                     file,
                     &r.id,
