@@ -122,7 +122,12 @@ pub struct Lowerer<'a> {
     pub diags: Vec<Diagnostic>,
     /// Spans of keys reported as unknown, so a missing field can point at its misspelling.
     unknown: Vec<Span>,
+    /// What to add for a missing field, when the format knows (the format's own help).
+    missing_help: Option<MissingHelp>,
 }
+
+/// The help for a missing field (a dotted path) of a file, when the format knows what to write.
+pub type MissingHelp = fn(&str, &SourceFile) -> Option<String>;
 
 /// `a.b` from a parent path and a key.
 pub fn join_path(parent: &str, key: &str) -> String {
@@ -141,7 +146,15 @@ impl<'a> Lowerer<'a> {
             rules,
             diags: Vec::new(),
             unknown: Vec::new(),
+            missing_help: None,
         }
+    }
+
+    /// The same lowerer, saying what to add for a missing field with `help` when neither a
+    /// misspelling nor the call site says more.
+    pub fn with_missing_help(mut self, help: MissingHelp) -> Lowerer<'a> {
+        self.missing_help = Some(help);
+        self
     }
 
     /// Record a diagnostic.
@@ -239,7 +252,14 @@ impl<'a> Lowerer<'a> {
                     .help(format!("rename `{}` to `{key}`", e.key))
                     .fix(rename_key(self.file, e.key_span, key));
             }
-            self.push(site.finish(d));
+            let mut d = site.finish(d);
+            if d.help.is_none()
+                && site.rule.is_none()
+                && let Some(help) = self.missing_help
+            {
+                d.help = help(&full, self.file);
+            }
+            self.push(d);
         }
         found
     }

@@ -140,7 +140,9 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         yaml_text,
         "the compiler cannot read this front matter, so the tool is not registered",
     ));
-    let mut lw = Lowerer::new(file, &TOOL_SHAPE);
+    let mut lw = Lowerer::new(file, &TOOL_SHAPE).with_missing_help(|field, file| {
+        missing_field_help(field, &id_for(file_stem(file, ".tool.md").as_deref()))
+    });
     match &parsed.root {
         Some(root) => tool::lower(&mut lw, root, &fm, &mut tool),
         None if parsed.errors.is_empty() => empty_front_matter(
@@ -150,7 +152,6 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         ),
         None => {}
     }
-    add_missing_help(&mut lw.diags, tool.file_stem.as_deref());
     diags.extend(lw.diags);
     tool.doc = parsed.root;
     (tool, diags)
@@ -174,7 +175,9 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         yaml_text,
         "the compiler cannot read this front matter, so the agent is not compiled",
     ));
-    let mut lw = Lowerer::new(file, &AGENT_SHAPE);
+    let mut lw = Lowerer::new(file, &AGENT_SHAPE).with_missing_help(|field, file| {
+        missing_field_help(field, &id_for(file_stem(file, ".agent.md").as_deref()))
+    });
     match &parsed.root {
         Some(root) => agent::lower(&mut lw, root, fm.open, &mut agent),
         None if parsed.errors.is_empty() => {
@@ -182,7 +185,6 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         }
         None => {}
     }
-    add_missing_help(&mut lw.diags, file_stem(file, ".agent.md").as_deref());
     diags.extend(lw.diags);
     agent.doc = parsed.root;
     (agent, diags)
@@ -221,16 +223,11 @@ fn lost_indentation(yaml: &str) -> bool {
         })
 }
 
-/// Say what to write for a missing required field (unless a misspelling was found).
-fn add_missing_help(diags: &mut [Diagnostic], stem: Option<&str>) {
-    let id = stem.filter(|s| is_valid_id(s)).unwrap_or("<id>");
-    for d in diags
-        .iter_mut()
-        .filter(|d| std::ptr::eq(d.rule, &rules::MISSING_REQUIRED_FIELD) && d.help.is_none())
-    {
-        let field = d.message.split('`').nth(1).unwrap_or("");
-        d.help = missing_field_help(field, id);
-    }
+/// The id a file's name suggests (`<id>` when it is not a valid id).
+fn id_for(stem: Option<&str>) -> String {
+    stem.filter(|s| is_valid_id(s))
+        .unwrap_or("<id>")
+        .to_string()
 }
 
 /// What to add for the missing field `field` (a dotted path), in a file whose id should be `id`.
