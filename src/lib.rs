@@ -3,6 +3,7 @@
 //! The pipeline is discover → parse → lower → resolve → validate → lint → emit; [`check`]
 //! runs it and returns every diagnostic, sorted by path and position.
 
+pub mod analysis;
 pub mod bundle;
 pub mod config;
 pub mod diagnostics;

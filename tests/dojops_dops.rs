@@ -388,15 +388,15 @@ fn skill_names_must_be_kebab_case() {
         "5:9 DOJ003 error skill name `9lives` is not lowercase kebab-case",
     );
     let long = "a".repeat(65);
+    // Length defects are DOJ006 (invalid-field-length), as in `tool.yaml`; DOJ003 is the
+    // pattern only.
     expect_one(
         &BASE.replace("name: nginx", &format!("name: {long}")),
-        &format!(
-            "5:9 DOJ003 error skill name `{long}` is 65 characters long; at most 64 are allowed"
-        ),
+        "5:9 DOJ006 error `meta.name` must have at most 64 characters, found 65",
     );
     expect_one(
         &BASE.replace("name: nginx", "name: \"\""),
-        "5:9 DOJ003 error skill name is empty",
+        "5:9 DOJ006 error `meta.name` must not be empty",
     );
     assert_eq!(
         check(&BASE.replace("name: nginx", &format!("name: {}", "a".repeat(64)))),

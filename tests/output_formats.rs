@@ -398,7 +398,7 @@ fn output_format_writes_files_beside_the_main_output() {
         &std::fs::read_to_string(repo.root.join("out.json")).expect("JSON written"),
     )
     .expect("JSON");
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], 2);
 
     for bad in ["sarif", "xml:out.xml", "sarif:"] {
         let out = toolc(&repo.root, &["check", "--output-format", bad], None);

@@ -2,15 +2,16 @@
 //! be written. They read the lowered tools (`crate::ir::Lowered`), so a finding points into
 //! the source file, at the name, the description or the schema keyword at fault.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::Value;
 
 use super::{SchemaProblem, Target, gemini, openai};
+use crate::analysis::names::{FirstChar, Leading, NameStyle, suggest_valid_name};
+use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
-use crate::formats::agentcli::{MAX_PER_RULE, cap_per_rule};
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::ir::Lowered;
 use crate::rules::compat as cmp;
 use crate::source::{SourceFile, Span};
@@ -242,20 +243,18 @@ pub fn name_pattern(target: Target) -> &'static str {
 /// A name every provider accepts, made from `name`: other characters become `_`, a leading
 /// digit or `-` gets a `_` before it, and the result is cut to 64 characters.
 fn portable_name(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if out.starts_with(|c: char| !c.is_ascii_alphabetic() && c != '_') {
-        out.insert(0, '_');
-    }
-    out.chars().take(64).collect()
+    const PORTABLE: NameStyle = NameStyle {
+        keep: |c| c.is_ascii_alphanumeric() || c == '-',
+        lowercase: false,
+        replacement: '_',
+        collapse: false,
+        first: Some(FirstChar {
+            may_start: |c| c.is_ascii_alphabetic() || c == '_',
+            otherwise: Leading::Prefix('_'),
+        }),
+        max_len: 64,
+    };
+    suggest_valid_name(name, &PORTABLE)
 }
 
 /// CMP003: the root of the input schema is not an object.
@@ -402,32 +401,27 @@ fn locate(root: &Node, pointer: &str, on_key: bool) -> Option<Span> {
 
 /// CMP002: every tool after the first of its name, pointing back at the first.
 fn duplicate_names(tools: &[Lowered<'_>]) -> Vec<Diagnostic> {
-    let mut first: HashMap<&str, &Lowered<'_>> = HashMap::new();
-    let mut out = Vec::new();
-    // `tools` is sorted by name then path, so the first of a name is the one kept in place.
-    for t in tools {
-        match first.get(t.tool.name.as_str()) {
-            None => {
-                first.insert(&t.tool.name, t);
-            }
-            Some(f) => out.push(
-                Diagnostic::new(
-                    &cmp::DUPLICATE_BUNDLED_NAME,
-                    t.file,
-                    t.name_span,
-                    format!(
-                        "a tool named `{}` is already in the bundle, from {}",
-                        t.tool.name, f.tool.provenance.path
-                    ),
-                )
-                .label("second tool of this name")
-                .related(f.file, f.name_span, "first tool of this name")
-                .note("providers tell tools apart by name alone: OpenAI and Anthropic reject a request with two tools of one name, and an MCP client or agent file cannot say which one it means")
-                .help("rename one of them, or build the two into separate bundles (`toolc build PATH`)"),
-            ),
-        }
-    }
-    out
+    // One bundle is the scope. `tools` is sorted by name then path, so the first of a name
+    // is the one kept in place.
+    registry::duplicates(tools.iter().map(|t| Some(((), t.tool.name.as_str()))))
+        .into_iter()
+        .map(|dup| {
+            let (f, t) = (&tools[dup.first], &tools[dup.again]);
+            Diagnostic::new(
+                &cmp::DUPLICATE_BUNDLED_NAME,
+                t.file,
+                t.name_span,
+                format!(
+                    "a tool named `{}` is already in the bundle, from {}",
+                    t.tool.name, f.tool.provenance.path
+                ),
+            )
+            .label("second tool of this name")
+            .related(f.file, f.name_span, "first tool of this name")
+            .note("providers tell tools apart by name alone: OpenAI and Anthropic reject a request with two tools of one name, and an MCP client or agent file cannot say which one it means")
+            .help("rename one of them, or build the two into separate bundles (`toolc build PATH`)")
+        })
+        .collect()
 }
 
 /// `A`, `A and B`, `A, B and C`.

@@ -1,4 +1,5 @@
-//! `--format json`, version 1 (DESIGN.md §3; schema in `docs/json-output.schema.json`).
+//! `--format json`, version 2 (the contract is `docs/json-output.md`, its schema
+//! `docs/json-output.schema.json`).
 
 use serde::Serialize;
 
@@ -41,6 +42,19 @@ struct JsonRelated<'a> {
 }
 
 #[derive(Serialize)]
+struct JsonEdit<'a> {
+    span: JsonSpan,
+    replacement: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    message: &'a str,
+    applicability: &'static str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
 struct JsonDiagnostic<'a> {
     code: &'a str,
     name: &'a str,
@@ -50,8 +64,13 @@ struct JsonDiagnostic<'a> {
     format: &'a str,
     span: JsonSpan,
     #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
+    notes: &'a [String],
     related: Vec<JsonRelated<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
 }
 
 fn json_span(file: &SourceFile, span: Span) -> JsonSpan {
@@ -72,7 +91,7 @@ fn json_span(file: &SourceFile, span: Span) -> JsonSpan {
 /// Render the JSON document (pretty-printed, trailing newline).
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let output = Output {
-        version: 1,
+        version: 2,
         summary: JsonSummary {
             files: summary.files,
             tools: summary.tools,
@@ -89,7 +108,9 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
                 path: &d.file.display,
                 format: d.file.format.as_str(),
                 span: json_span(&d.file, d.span),
+                label: d.label.as_deref(),
                 help: d.help.as_deref(),
+                notes: &d.notes,
                 related: d
                     .related
                     .iter()
@@ -99,6 +120,18 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
                         message: &r.message,
                     })
                     .collect(),
+                fix: d.fix.as_ref().map(|f| JsonFix {
+                    message: &f.message,
+                    applicability: f.applicability.as_str(),
+                    edits: f
+                        .edits
+                        .iter()
+                        .map(|e| JsonEdit {
+                            span: json_span(&d.file, e.span),
+                            replacement: &e.replacement,
+                        })
+                        .collect(),
+                }),
             })
             .collect(),
     };

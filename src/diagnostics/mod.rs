@@ -1,5 +1,7 @@
 //! The one diagnostic model every pass produces, and one emitter per output format.
 
+pub mod cap;
+mod fix;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -8,6 +10,8 @@ pub mod sarif;
 pub mod statistics;
 
 use std::sync::Arc;
+
+pub use fix::{Applicability, Edit, Fix};
 
 use crate::rules::{Rule, Severity};
 use crate::source::{SourceFile, Span};
@@ -44,6 +48,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// How to fix it.
     pub help: Option<String>,
+    /// The edits that fix it, when the fix is mechanical.
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -64,6 +70,7 @@ impl Diagnostic {
             related: Vec::new(),
             notes: Vec::new(),
             help: None,
+            fix: None,
         }
     }
 
@@ -97,6 +104,20 @@ impl Diagnostic {
     /// Set the help text.
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Attach a structured fix.
+    pub fn fix(mut self, fix: Fix) -> Diagnostic {
+        self.fix = Some(fix);
+        self
+    }
+
+    /// Attach a structured fix when there is one.
+    pub fn maybe_fix(mut self, fix: Option<Fix>) -> Diagnostic {
+        if fix.is_some() {
+            self.fix = fix;
+        }
         self
     }
 
@@ -154,19 +175,8 @@ impl Summary {
     }
 }
 
-/// "did you mean `x`?" help for a misspelt name among `candidates`.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let lower = name.to_ascii_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
-        .filter(|(score, _)| *score >= 0.84)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
+/// "did you mean `x`?" (kept here for the callers that import it from diagnostics).
+pub use crate::analysis::names::did_you_mean;
 
 /// An output format of `toolc check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

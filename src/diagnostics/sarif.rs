@@ -10,7 +10,9 @@
 //! - columns count Unicode code points (`columnKind`), like every other toolc output;
 //! - `partialFingerprints` hash the rule, the path and the offending text (never the line), so
 //!   a result keeps its identity when lines are inserted above it;
-//! - diagnostics silenced by `toolc: ignore` are results with an `inSource` suppression.
+//! - diagnostics silenced by `toolc: ignore` are results with an `inSource` suppression;
+//! - a mechanical fix is a `fixes` entry (one artifact change of the result's file); the
+//!   label is the primary location's message and the notes are `properties.notes`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -18,7 +20,7 @@ use std::path::Path;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::Diagnostic;
+use super::{Diagnostic, Fix};
 use crate::rules::{self, Rule, Severity};
 use crate::source::{SourceFile, Span};
 
@@ -104,6 +106,36 @@ struct SarifResult {
     partial_fingerprints: BTreeMap<&'static str, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     suppressions: Vec<Suppression>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<SarifFix>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<Properties>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix {
+    description: Text,
+    artifact_changes: Vec<ArtifactChange>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    deleted_region: Region,
+    inserted_content: Text,
+}
+
+#[derive(Serialize)]
+struct Properties {
+    notes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -178,7 +210,7 @@ pub fn render(diagnostics: &[Diagnostic], suppressed: &[Diagnostic], root: &Path
                 rule_index: index.get(d.rule.code).copied().unwrap_or(0),
                 level: level(d.severity),
                 message: Text { text: message },
-                locations: vec![location(None, &d.file, d.span, None)],
+                locations: vec![location(None, &d.file, d.span, d.label.as_deref())],
                 related_locations: d
                     .related
                     .iter()
@@ -191,6 +223,10 @@ pub fn render(diagnostics: &[Diagnostic], suppressed: &[Diagnostic], root: &Path
                 } else {
                     Vec::new()
                 },
+                fixes: d.fix.iter().map(|f| fix(&d.file, f)).collect(),
+                properties: (!d.notes.is_empty()).then(|| Properties {
+                    notes: d.notes.clone(),
+                }),
             }
         })
         .collect();
@@ -280,22 +316,51 @@ fn section<'a>(page: &'a str, title: &str) -> Option<&'a str> {
     (!text.is_empty()).then_some(text)
 }
 
-fn location(id: Option<usize>, file: &SourceFile, span: Span, message: Option<&str>) -> Location {
+fn fix(file: &SourceFile, f: &Fix) -> SarifFix {
+    SarifFix {
+        description: Text {
+            text: f.message.clone(),
+        },
+        artifact_changes: vec![ArtifactChange {
+            artifact_location: artifact(file),
+            replacements: f
+                .edits
+                .iter()
+                .map(|e| Replacement {
+                    deleted_region: region(file, e.span),
+                    inserted_content: Text {
+                        text: e.replacement.clone(),
+                    },
+                })
+                .collect(),
+        }],
+    }
+}
+
+fn artifact(file: &SourceFile) -> ArtifactLocation {
+    ArtifactLocation {
+        uri: encode_uri_path(&file.display),
+        uri_base_id: Some(SRCROOT),
+    }
+}
+
+fn region(file: &SourceFile, span: Span) -> Region {
     let start = file.position(span.start);
     let end = file.position(span.end);
+    Region {
+        start_line: start.line,
+        start_column: start.column,
+        end_line: end.line,
+        end_column: end.column,
+    }
+}
+
+fn location(id: Option<usize>, file: &SourceFile, span: Span, message: Option<&str>) -> Location {
     Location {
         id,
         physical_location: PhysicalLocation {
-            artifact_location: ArtifactLocation {
-                uri: encode_uri_path(&file.display),
-                uri_base_id: Some(SRCROOT),
-            },
-            region: Region {
-                start_line: start.line,
-                start_column: start.column,
-                end_line: end.line,
-                end_column: end.column,
-            },
+            artifact_location: artifact(file),
+            region: region(file, span),
         },
         message: message.map(|m| Text {
             text: m.to_string(),

@@ -3,7 +3,12 @@
 
 use std::sync::Arc;
 
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+mod edits;
+
+pub use edits::{rename_key, replace_exact, replace_scalar, replace_text};
+
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::rules::Rule;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Number};
@@ -21,6 +26,79 @@ pub struct ShapeRules {
     pub length: &'static Rule,
     /// A key the format does not know.
     pub unknown_key: &'static Rule,
+}
+
+/// How one call of a shape helper reports its defect when the format has something specific
+/// to say: its own rule (TMD009 for an unknown `transport.type` rather than the generic
+/// TMD013), message, runtime note and help. Empty fields keep the generic ones.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Site<'s> {
+    /// The rule of the defect this call checks (missing key, value outside its set,
+    /// unknown key or bad length), instead of the format's shape rule.
+    pub rule: Option<&'static Rule>,
+    /// The message of that defect, instead of the generic one.
+    pub message: Option<&'s str>,
+    /// What the runtime does about that defect.
+    pub note: Option<&'s str>,
+    /// Help for whatever this call reports, when the helper has none more precise.
+    pub help: Option<&'s str>,
+}
+
+impl<'s> Site<'s> {
+    /// A site reported under `rule`.
+    pub fn rule(rule: &'static Rule) -> Site<'s> {
+        Site {
+            rule: Some(rule),
+            ..Site::default()
+        }
+    }
+
+    /// With this message.
+    pub fn message(self, message: &'s str) -> Site<'s> {
+        Site {
+            message: Some(message),
+            ..self
+        }
+    }
+
+    /// With this note.
+    pub fn note(self, note: &'s str) -> Site<'s> {
+        Site {
+            note: Some(note),
+            ..self
+        }
+    }
+
+    /// With this help.
+    pub fn help(self, help: &'s str) -> Site<'s> {
+        Site {
+            help: Some(help),
+            ..self
+        }
+    }
+
+    /// The site's rule, or `generic`.
+    fn rule_or(&self, generic: &'static Rule) -> &'static Rule {
+        self.rule.unwrap_or(generic)
+    }
+
+    /// The defect's diagnostic with the site's note and help added.
+    fn finish(&self, mut d: Diagnostic) -> Diagnostic {
+        if let Some(note) = self.note {
+            d = d.note(note);
+        }
+        self.fill_help(d)
+    }
+
+    /// The site's help on a diagnostic that has none.
+    fn fill_help(&self, mut d: Diagnostic) -> Diagnostic {
+        if d.help.is_none()
+            && let Some(help) = self.help
+        {
+            d.help = Some(help.to_string());
+        }
+        d
+    }
 }
 
 /// A mapping being lowered, with the span a "missing key" diagnostic points at.
@@ -44,7 +122,12 @@ pub struct Lowerer<'a> {
     pub diags: Vec<Diagnostic>,
     /// Spans of keys reported as unknown, so a missing field can point at its misspelling.
     unknown: Vec<Span>,
+    /// What to add for a missing field, when the format knows (the format's own help).
+    missing_help: Option<MissingHelp>,
 }
+
+/// The help for a missing field (a dotted path) of a file, when the format knows what to write.
+pub type MissingHelp = fn(&str, &SourceFile) -> Option<String>;
 
 /// `a.b` from a parent path and a key.
 pub fn join_path(parent: &str, key: &str) -> String {
@@ -63,7 +146,15 @@ impl<'a> Lowerer<'a> {
             rules,
             diags: Vec::new(),
             unknown: Vec::new(),
+            missing_help: None,
         }
+    }
+
+    /// The same lowerer, saying what to add for a missing field with `help` when neither a
+    /// misspelling nor the call site says more.
+    pub fn with_missing_help(mut self, help: MissingHelp) -> Lowerer<'a> {
+        self.missing_help = Some(help);
+        self
     }
 
     /// Record a diagnostic.
@@ -78,6 +169,11 @@ impl<'a> Lowerer<'a> {
 
     /// Report a value of the wrong type.
     pub fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
+        self.wrong_type_at(node, path, expected, Site::default());
+    }
+
+    /// Report a value of the wrong type, with the help of `site`.
+    fn wrong_type_at(&mut self, node: &Node, path: &str, expected: &str, site: Site<'_>) {
         let d = self
             .diag(
                 self.rules.wrong_type,
@@ -85,7 +181,7 @@ impl<'a> Lowerer<'a> {
                 format!("`{path}` must be {expected}, found {}", node.type_name()),
             )
             .label(format!("expected {expected}"));
-        self.push(d);
+        self.push(site.fill_help(d));
     }
 
     /// The node as a mapping, or a wrong-type diagnostic.
@@ -117,6 +213,16 @@ impl<'a> Lowerer<'a> {
 
     /// The entry for `key`, or a missing-field diagnostic on the map's anchor.
     pub fn required<'n>(&mut self, map: MapRef<'n>, key: &str) -> Option<&'n Entry> {
+        self.required_at(map, key, Site::default())
+    }
+
+    /// [`Lowerer::required`], reported as `site` says.
+    pub fn required_at<'n>(
+        &mut self,
+        map: MapRef<'n>,
+        key: &str,
+        site: Site<'_>,
+    ) -> Option<&'n Entry> {
         let found = map.node.get(key);
         if found.is_none() {
             let full = join_path(map.path, key);
@@ -129,12 +235,12 @@ impl<'a> Lowerer<'a> {
             let misspelt = map.node.as_map().unwrap_or_default().iter().find(|e| {
                 self.unknown.contains(&e.key_span) && did_you_mean(&e.key, [key]).is_some()
             });
+            let message = site.message.map_or_else(
+                || format!("required field `{full}` is missing"),
+                str::to_string,
+            );
             let mut d = self
-                .diag(
-                    self.rules.missing,
-                    map.anchor,
-                    format!("required field `{full}` is missing"),
-                )
+                .diag(site.rule_or(self.rules.missing), map.anchor, message)
                 .label(label);
             if let Some(e) = misspelt {
                 d = d
@@ -143,7 +249,15 @@ impl<'a> Lowerer<'a> {
                         e.key_span,
                         format!("`{}` looks like a misspelling of `{key}`", e.key),
                     )
-                    .help(format!("rename `{}` to `{key}`", e.key));
+                    .help(format!("rename `{}` to `{key}`", e.key))
+                    .fix(rename_key(self.file, e.key_span, key));
+            }
+            let mut d = site.finish(d);
+            if d.help.is_none()
+                && site.rule.is_none()
+                && let Some(help) = self.missing_help
+            {
+                d.help = help(&full, self.file);
             }
             self.push(d);
         }
@@ -182,17 +296,29 @@ impl<'a> Lowerer<'a> {
         min_len: usize,
         max_len: usize,
     ) -> Option<(&'n str, Span)> {
+        self.str_value_at(node, path, min_len, max_len, Site::default())
+    }
+
+    /// [`Lowerer::str_value`], reported as `site` says.
+    pub fn str_value_at<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        min_len: usize,
+        max_len: usize,
+        site: Site<'_>,
+    ) -> Option<(&'n str, Span)> {
         let Some(s) = node.as_str() else {
-            self.wrong_type(node, path, "a string");
+            self.wrong_type_at(node, path, "a string", site);
             return None;
         };
-        self.check_len(
+        self.check_len_at(
             node.span,
             path,
             s.chars().count(),
-            min_len,
-            max_len,
+            (min_len, max_len),
             "characters",
+            site,
         );
         Some((s, node.span))
     }
@@ -207,6 +333,19 @@ impl<'a> Lowerer<'a> {
         max: usize,
         unit: &str,
     ) {
+        self.check_len_at(span, path, len, (min, max), unit, Site::default());
+    }
+
+    /// [`Lowerer::check_len`] with bounds `(min, max)`, reported as `site` says.
+    pub fn check_len_at(
+        &mut self,
+        span: Span,
+        path: &str,
+        len: usize,
+        (min, max): (usize, usize),
+        unit: &str,
+        site: Site<'_>,
+    ) {
         let message = if len < min {
             if min == 1 {
                 format!("`{path}` must not be empty")
@@ -218,8 +357,9 @@ impl<'a> Lowerer<'a> {
         } else {
             return;
         };
-        let d = self.diag(self.rules.length, span, message);
-        self.push(d);
+        let message = site.message.map_or(message, str::to_string);
+        let d = self.diag(site.rule_or(self.rules.length), span, message);
+        self.push(site.finish(d));
     }
 
     /// An optional boolean field.
@@ -245,10 +385,18 @@ impl<'a> Lowerer<'a> {
                     } else {
                         "false"
                     };
+                    let fix = replace_text(
+                        self.file,
+                        entry.value.span,
+                        word,
+                        fixed,
+                        Applicability::Safe,
+                    );
                     if let Some(last) = self.diags.last_mut() {
                         last.help = Some(format!(
                             "YAML 1.2 reads `{word}` as a string, not a boolean: write `{fixed}`"
                         ));
+                        last.fix = fix;
                     }
                 }
                 None
@@ -263,13 +411,24 @@ impl<'a> Lowerer<'a> {
         path: &str,
         allowed: &[&str],
     ) -> Option<&'n str> {
+        self.enum_value_at(node, path, allowed, Site::default())
+    }
+
+    /// [`Lowerer::enum_value`], reported as `site` says.
+    pub fn enum_value_at<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        allowed: &[&str],
+        site: Site<'_>,
+    ) -> Option<&'n str> {
         let list = allowed
             .iter()
             .map(|a| format!("`{a}`"))
             .collect::<Vec<_>>()
             .join(", ");
         let Some(s) = node.as_str() else {
-            self.wrong_type(node, path, &format!("one of {list}"));
+            self.wrong_type_at(node, path, &format!("one of {list}"), site);
             return None;
         };
         if allowed.contains(&s) {
@@ -281,15 +440,16 @@ impl<'a> Lowerer<'a> {
         } else {
             format!("one of {list}")
         };
+        let message = site.message.map_or_else(
+            || format!("`{path}` must be {expected}, found `{s}`"),
+            str::to_string,
+        );
         let d = self
-            .diag(
-                self.rules.bad_value,
-                node.span,
-                format!("`{path}` must be {expected}, found `{s}`"),
-            )
+            .diag(site.rule_or(self.rules.bad_value), node.span, message)
             .label("not an allowed value")
-            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
-        self.push(d);
+            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
+            .maybe_fix(hint.map(|h| replace_scalar(self.file, node.span, h, Applicability::Safe)));
+        self.push(site.finish(d));
         None
     }
 
@@ -329,6 +489,11 @@ impl<'a> Lowerer<'a> {
 
     /// Warn about keys not in `known`, with "did you mean" when one is close.
     pub fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
+        self.unknown_keys_at(map, known, Site::default().note(consequence));
+    }
+
+    /// [`Lowerer::unknown_keys`], reported as `site` says (its note is the consequence).
+    pub fn unknown_keys_at(&mut self, map: MapRef<'_>, known: &[&str], site: Site<'_>) {
         let Some(entries) = map.node.as_map() else {
             return;
         };
@@ -338,14 +503,18 @@ impl<'a> Lowerer<'a> {
             let hint = did_you_mean(&e.key, known.iter().copied());
             let d = self
                 .diag(
-                    self.rules.unknown_key,
+                    site.rule_or(self.rules.unknown_key),
                     e.key_span,
                     format!("unknown key `{full}`"),
                 )
                 .label("unknown key")
-                .note(consequence.to_string())
-                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
-            self.push(d);
+                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
+                // Renaming onto a key the mapping already has would only move the problem.
+                .maybe_fix(
+                    hint.filter(|h| map.node.get(h).is_none())
+                        .map(|h| rename_key(self.file, e.key_span, h)),
+                );
+            self.push(site.finish(d));
         }
     }
 }

@@ -67,11 +67,17 @@ pub struct Rule {
     pub formats: &'static [&'static str],
     /// One line saying what the rule checks.
     pub summary: &'static str,
+    /// The format's runtime refuses a file with this defect (declared `rejects`): the format
+    /// says how in a note, unless the emit site says something more precise.
+    pub rejects_file: bool,
 }
 
-/// Declares rules as statics plus the family's `RULES` list.
+/// Declares rules as statics plus the family's `RULES` list. A severity followed by
+/// `rejects` marks a rule whose defect makes the format's runtime refuse the file.
 macro_rules! declare_rules {
-    ($($ident:ident = $code:literal $name:literal $sev:ident [$($fmt:literal),*] $summary:literal;)*) => {
+    (@rejects) => { false };
+    (@rejects rejects) => { true };
+    ($($ident:ident = $code:literal $name:literal $sev:ident $($rejects:ident)? [$($fmt:literal),*] $summary:literal;)*) => {
         $(
             #[doc = $summary]
             pub static $ident: $crate::rules::Rule = $crate::rules::Rule {
@@ -80,6 +86,7 @@ macro_rules! declare_rules {
                 severity: $crate::rules::Severity::$sev,
                 formats: &[$($fmt),*],
                 summary: $summary,
+                rejects_file: $crate::rules::declare_rules!(@rejects $($rejects)?),
             };
         )*
         /// Every rule of this family.

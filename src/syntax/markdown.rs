@@ -1,36 +1,14 @@
-//! Markdown with YAML front matter: an exact splitter (offsets in the whole file) and the
-//! `## ` sections of the body.
+//! Markdown bodies: sections, code fences, list items and near-miss headings, each with byte
+//! spans in the whole file (the front matter before them is split off by
+//! [`super::front_matter`]). Blocks are read with pulldown-cmark, so a heading-like line
+//! inside a code block is not taken for a heading.
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
 use crate::source::Span;
 
-/// Where the front matter of a file is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FrontMatter {
-    /// The opening `---` line (without its line break).
-    pub open: Span,
-    /// The YAML between the fences.
-    pub yaml: Span,
-    /// Byte offset where the Markdown body starts (after the closing fence's line).
-    pub body_start: usize,
-}
-
-/// Why a file has no usable front matter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FrontMatterError {
-    /// The first line is not `---`.
-    Missing {
-        /// The first line, where `---` was expected.
-        first_line: Span,
-    },
-    /// `---` opens a block that no later `---` line closes.
-    Unclosed {
-        /// The opening fence.
-        open: Span,
-    },
-}
-
 /// Lines of `text` from `start`, each as (span without line break, offset after the break).
-fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usize)> + '_ {
+pub(crate) fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usize)> + '_ {
     let mut pos = start;
     std::iter::from_fn(move || {
         if pos >= text.len() {
@@ -49,33 +27,6 @@ fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usize)> + '_ {
     })
 }
 
-fn is_fence(line: &str) -> bool {
-    line.trim_end() == "---"
-}
-
-/// Split the front matter off `text`, whose content starts at `start` (after a BOM).
-pub fn split_front_matter(text: &str, start: usize) -> Result<FrontMatter, FrontMatterError> {
-    let mut it = lines(text, start);
-    let Some((open, yaml_start)) = it.next() else {
-        return Err(FrontMatterError::Missing {
-            first_line: Span::point(start),
-        });
-    };
-    if !is_fence(&text[open.start..open.end]) {
-        return Err(FrontMatterError::Missing { first_line: open });
-    }
-    for (line, next) in it {
-        if is_fence(&text[line.start..line.end]) {
-            return Ok(FrontMatter {
-                open,
-                yaml: Span::new(yaml_start, line.start),
-                body_start: next,
-            });
-        }
-    }
-    Err(FrontMatterError::Unclosed { open })
-}
-
 /// A `## ` section of a Markdown body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section {
@@ -90,10 +41,17 @@ pub struct Section {
 /// The `## ` sections of the body starting at `body_start`, split on lines that begin with
 /// `## ` the way DojOps splits them (code fences are not special to it either).
 pub fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
+    sections_at(text, body_start, 2)
+}
+
+/// The sections of heading `level` (`# ` for 1, `## ` for 2) of the body starting at
+/// `body_start`, each up to the next heading of that level, code fences not considered.
+pub fn sections_at(text: &str, body_start: usize, level: usize) -> Vec<Section> {
+    let marker = format!("{} ", "#".repeat(level));
     let mut sections: Vec<Section> = Vec::new();
     for (line, next) in lines(text, body_start) {
         let s = &text[line.start..line.end];
-        if let Some(title) = s.strip_prefix("## ") {
+        if let Some(title) = s.strip_prefix(marker.as_str()) {
             if let Some(last) = sections.last_mut() {
                 last.content.end = line.start;
             }
@@ -107,33 +65,312 @@ pub fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
     sections
 }
 
+/// A fenced code block of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The info string's first word (`bash` in ```` ```bash ````), if any.
+    pub info: Option<Span>,
+    /// From the opening fence to the end of the closing fence (or of the file).
+    pub span: Span,
+}
+
+/// Lines of `text` inside `region`, each as (span without line break, text). A region that
+/// ends with a line break yields a last, empty line.
+pub fn lines_in(text: &str, region: Span) -> impl Iterator<Item = (Span, &str)> + '_ {
+    let region_text = text.get(region.start..region.end).unwrap_or("");
+    let mut offset = region.start;
+    region_text.split('\n').map(move |raw| {
+        let start = offset;
+        offset += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        (Span::new(start, start + line.len()), line)
+    })
+}
+
+/// The content of a code block that opens `region` (a ```` ```json ```` around a document),
+/// or `region` itself when it does not start with a fence.
+pub fn inside_fence(text: &str, region: Span) -> Span {
+    let raw = text.get(region.start..region.end).unwrap_or("");
+    let trimmed_start = raw.len() - raw.trim_start().len();
+    if !(raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~")) {
+        return region;
+    }
+    let after_open = raw[trimmed_start..]
+        .find('\n')
+        .map_or(raw.len(), |i| trimmed_start + i + 1);
+    let close = raw[after_open..]
+        .match_indices('\n')
+        .map(|(i, _)| after_open + i + 1)
+        .chain(std::iter::once(after_open))
+        .find(|&i| {
+            let l = raw[i..].trim_start_matches([' ']);
+            l.starts_with("```") || l.starts_with("~~~")
+        })
+        .unwrap_or(raw.len());
+    Span::new(
+        region.start + after_open,
+        region.start + close.max(after_open),
+    )
+}
+
+/// What a CommonMark reading of a body finds: its fenced code blocks and the headings written
+/// as `#`-lines at the start of a line, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Blocks {
+    /// Fenced code blocks.
+    pub fences: Vec<Fence>,
+    /// (level, whole heading line).
+    headings: Vec<(usize, Span)>,
+}
+
+impl Blocks {
+    /// The sections of heading `level`: each from its `#`-line up to the next one of that
+    /// level. Heading-like lines inside code blocks (a Python comment, say) are not
+    /// headings, so they stay in the section they are in.
+    pub fn sections(&self, text: &str, level: usize) -> Vec<Section> {
+        let mut out: Vec<Section> = Vec::new();
+        for &(_, line) in self.headings.iter().filter(|(l, _)| *l == level) {
+            if let Some(last) = out.last_mut() {
+                last.content.end = line.start;
+            }
+            let next = text[line.end..]
+                .find('\n')
+                .map_or(text.len(), |i| line.end + i + 1);
+            out.push(Section {
+                title: text[line.start + level + 1..line.end].trim().to_string(),
+                heading: line,
+                content: Span::new(next, text.len()),
+            });
+        }
+        out
+    }
+}
+
+/// Read the body starting at `body_start` with pulldown-cmark: a `## ` line inside a code
+/// block, an HTML block or a list item's indentation is not a heading.
+pub fn blocks(text: &str, body_start: usize) -> Blocks {
+    let body = text.get(body_start..).unwrap_or("");
+    let mut out = Blocks {
+        fences: Vec::new(),
+        headings: Vec::new(),
+    };
+    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+        let start = body_start + range.start;
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
+                let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
+                out.fences.push(Fence {
+                    info: info_word(text, start),
+                    span: Span::new(start, end.max(start)),
+                });
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                let line = line_at(text, start);
+                let level = level as usize;
+                let marker = &text[line.start..line.end];
+                let hashes = marker.len() - marker.trim_start_matches('#').len();
+                // Only `## Title` as written at the start of a line: not setext, not indented.
+                if hashes == level && marker[hashes..].starts_with(' ') {
+                    out.headings.push((level, line));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The whole line (without its break) that holds the byte at `at`.
+fn line_at(text: &str, at: usize) -> Span {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let end = if text[..end].ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
+    Span::new(start, end.max(start))
+}
+
+/// The first word of the info string on the opening fence line starting at `at`.
+fn info_word(text: &str, at: usize) -> Option<Span> {
+    let line = line_at(text, at);
+    let rest = &text[at..line.end];
+    let ch = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = rest.len() - rest.trim_start_matches(ch).len();
+    let after = &rest[run..];
+    let lead = after.len() - after.trim_start().len();
+    let word_len = after[lead..]
+        .find(|c: char| c.is_whitespace() || matches!(c, '{' | ',' | '`'))
+        .unwrap_or(after.len() - lead);
+    let word_start = at + run + lead;
+    (word_len > 0).then(|| Span::new(word_start, word_start + word_len))
+}
+
+/// Fenced code blocks of the body (```` ``` ```` or `~~~`), as CommonMark reads them; an
+/// unclosed one runs to the end of its container.
+pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
+    blocks(text, body_start).fences
+}
+
+/// The sections of heading `level` of the body (see [`Blocks::sections`]).
+pub fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section> {
+    blocks(text, body_start).sections(text, level)
+}
+
+/// The first line that looks meant as the heading `## {title}` but is not one: another
+/// level, a missing space, a trailing colon or another case.
+pub fn near_heading(text: &str, body_start: usize, title: &str) -> Option<Span> {
+    lines_in(text, Span::new(body_start, text.len())).find_map(|(span, line)| {
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        (hashes > 0
+            && !line.starts_with("## ")
+            && line
+                .trim_start_matches('#')
+                .trim()
+                .trim_end_matches(':')
+                .eq_ignore_ascii_case(title))
+        .then_some(span)
+    })
+}
+
+/// Text spans of Markdown list items (`- `, `* `, `+ `, `1. `) in `region`.
+pub fn list_items(text: &str, region: Span) -> Vec<Span> {
+    let mut out = Vec::new();
+    for (span, line) in lines_in(text, region) {
+        let lead = line.len() - line.trim_start().len();
+        let rest = &line[lead..];
+        let marker = if rest.starts_with("- ") || rest.starts_with("* ") || rest.starts_with("+ ") {
+            2
+        } else {
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let after = &rest[digits..];
+            if digits > 0 && (after.starts_with(". ") || after.starts_with(") ")) {
+                digits + 2
+            } else {
+                continue;
+            }
+        };
+        let item = &rest[marker..];
+        let pad = item.len() - item.trim_start().len();
+        let start = lead + marker + pad;
+        let end = lead + marker + item.trim_end().len();
+        if end > start {
+            out.push(span.sub(start, end));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::front_matter::split_front_matter;
 
     #[test]
-    fn front_matter_offsets_are_in_the_whole_file() {
-        let text = "\u{feff}---\r\na: 1\r\n---\r\n## Prompt\r\nhi\r\n";
+    fn sections_after_the_front_matter() {
+        let text = "\u{feff}---\r\na: 1\r\n---\r\n## Prompt\r\nhi\r\n## Two\r\n";
         let fm = split_front_matter(text, 3).unwrap();
-        assert_eq!(&text[fm.yaml.start..fm.yaml.end], "a: 1\r\n");
-        assert_eq!(&text[fm.body_start..fm.body_start + 9], "## Prompt");
         let sections = h2_sections(text, fm.body_start);
         assert_eq!(sections[0].title, "Prompt");
+        assert_eq!(
+            &text[sections[0].content.start..sections[0].content.end],
+            "hi\r\n"
+        );
+        assert_eq!(sections[1].title, "Two");
+    }
+
+    fn texts<'t>(text: &'t str, spans: &[Span]) -> Vec<&'t str> {
+        spans.iter().map(|s| &text[s.start..s.end]).collect()
     }
 
     #[test]
-    fn missing_and_unclosed() {
-        assert!(matches!(
-            split_front_matter("# hi\n", 0),
-            Err(FrontMatterError::Missing { .. })
-        ));
-        assert!(matches!(
-            split_front_matter("---\na: 1\n", 0),
-            Err(FrontMatterError::Unclosed { .. })
-        ));
-        assert!(matches!(
-            split_front_matter("", 0),
-            Err(FrontMatterError::Missing { .. })
-        ));
+    fn lines_keep_offsets_and_drop_carriage_returns() {
+        let text = "ab\r\ncd\n";
+        let found: Vec<(Span, &str)> = lines_in(text, Span::new(0, text.len())).collect();
+        assert_eq!(
+            found,
+            [
+                (Span::new(0, 2), "ab"),
+                (Span::new(4, 6), "cd"),
+                (Span::new(7, 7), "")
+            ]
+        );
+    }
+
+    #[test]
+    fn fences_with_info_words_and_unclosed_ones() {
+        let text =
+            "x\n```bash {.x}\nls\n```\n    ```indented\n~~~~\n```\nstill open\n~~~~\n```py\n";
+        let found = fences(text, 0);
+        assert_eq!(found.len(), 3);
+        let infos: Vec<Option<&str>> = found
+            .iter()
+            .map(|f| f.info.map(|i| &text[i.start..i.end]))
+            .collect();
+        assert_eq!(infos, [Some("bash"), None, Some("py")]);
+        // A ``` line does not close a ~~~~ block.
+        assert_eq!(
+            &text[found[1].span.start..found[1].span.end],
+            "~~~~\n```\nstill open\n~~~~"
+        );
+        // An unclosed block runs to the end of the file (its last line break left out).
+        assert_eq!(found[2].span.end, text.len() - 1);
+    }
+
+    #[test]
+    fn a_heading_inside_a_fence_continues_its_section() {
+        let text = "## Code\n```python\n## a comment\n```\n## Risk\nlow\n";
+        let found = body_sections(text, 0, 2);
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Code", "Risk"]);
+        assert_eq!(found[0].content.end, text.find("## Risk").unwrap_or(0));
+        // The way DojOps reads the same body.
+        assert_eq!(h2_sections(text, 0).len(), 3);
+        let h1 = "# A\n## a.1\n~~~\n# not\n~~~\n# B\n";
+        let found = body_sections(h1, 0, 1);
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["A", "B"]);
+    }
+
+    #[test]
+    fn headings_are_what_commonmark_reads() {
+        let text = "## A\nSetext\n---\n   ## indented\n    ## code\n- item\n  ```\n## B ##\n";
+        let found = body_sections(text, 0, 2);
+        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        // A setext or indented heading is not a `## ` line; a fence inside a list item ends
+        // with the item, so `## B` after it is a heading.
+        assert_eq!(titles, ["A", "B ##"]);
+        assert_eq!(found[1].heading, Span::new(text.len() - 8, text.len() - 1));
+        assert_eq!(found[1].content, Span::new(text.len(), text.len()));
+    }
+
+    #[test]
+    fn near_miss_headings() {
+        let text = "# command\n##Risk Assessment:\n## Risk Assessment\n";
+        assert_eq!(near_heading(text, 0, "Command"), Some(Span::new(0, 9)));
+        assert_eq!(
+            near_heading(text, 0, "Risk Assessment"),
+            Some(Span::new(10, 28))
+        );
+        assert_eq!(near_heading(text, 0, "Code"), None);
+    }
+
+    #[test]
+    fn list_item_texts() {
+        let text = "- one\n  * two \n+ \n3. three\n4) four\nnot - a list\n5.five\n";
+        assert_eq!(
+            texts(text, &list_items(text, Span::new(0, text.len()))),
+            ["one", "two", "three", "four"]
+        );
+    }
+
+    #[test]
+    fn the_inside_of_a_fenced_region() {
+        let text = "\n```json\n{\"a\": 1}\n```\n";
+        let inside = inside_fence(text, Span::new(0, text.len()));
+        assert_eq!(&text[inside.start..inside.end], "{\"a\": 1}\n");
+        let plain = Span::new(0, 3);
+        assert_eq!(inside_fence("{} ", plain), plain);
     }
 }

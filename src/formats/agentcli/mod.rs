@@ -12,7 +12,13 @@ use std::sync::Arc;
 
 use super::fields::span_in_value;
 use super::{FileResult, Format, Item, syntax_diagnostics};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+use crate::analysis::paths::{base_name, clean, climbing_dotdot, is_absolute_anywhere};
+use crate::analysis::registry;
+use crate::analysis::secrets::secret_name;
+use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
+use crate::formats::fields::rename_key;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -273,7 +279,7 @@ impl Cx<'_> {
             );
             return;
         };
-        let mut seen: HashMap<&str, (usize, Span)> = HashMap::new();
+        let mut names: Vec<(usize, &str, Span)> = Vec::new();
         let mut programs = Vec::new();
         for (index, node) in items.iter().enumerate() {
             let who = Who { index, name: None };
@@ -281,21 +287,49 @@ impl Cx<'_> {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
-            let mut tool = self.tool(node, index, &mut seen, &mut programs);
+            let mut tool = self.tool(node, index, &mut names, &mut programs);
             tool.span = node.span;
             tool.name_span = node.value("name").map(|n| n.span);
             tool.description_span = node.value("description").map(|n| n.span);
             tool.schema = node.value("schema").cloned();
             manifest.tools.push(tool);
         }
+        self.duplicate_names(&names);
         self.programs(&programs, tools.key_span);
+    }
+
+    /// ACL003: the scope of a tool name is its manifest.
+    fn duplicate_names(&mut self, names: &[(usize, &str, Span)]) {
+        for dup in registry::duplicates(names.iter().map(|(_, n, _)| Some(((), *n)))) {
+            let (first, _, first_span) = names[dup.first];
+            let (index, name, span) = names[dup.again];
+            let who = Who {
+                index,
+                name: Some(name.to_string()),
+            };
+            let d = self
+                .diag(
+                    &rules::DUPLICATE_TOOL_NAME,
+                    span,
+                    format!("{who}: duplicate name"),
+                )
+                .label("already used")
+                .related(
+                    self.file,
+                    first_span,
+                    format!("first defined here, as tool[{first}]"),
+                )
+                .note(REFUSED)
+                .help("give each tool its own name; the model calls tools by name");
+            self.push(d);
+        }
     }
 
     fn tool<'n>(
         &mut self,
         node: &'n Node,
         index: usize,
-        seen: &mut HashMap<&'n str, (usize, Span)>,
+        names: &mut Vec<(usize, &'n str, Span)>,
         programs: &mut Vec<Program>,
     ) -> Tool {
         let mut who = Who { index, name: None };
@@ -311,25 +345,7 @@ impl Cx<'_> {
             }) if !s.is_empty() => {
                 who.name = Some(s.clone());
                 tool.name = Some(s.clone());
-                if let Some((first, first_span)) = seen.get(s.as_str()) {
-                    let d = self
-                        .diag(
-                            &rules::DUPLICATE_TOOL_NAME,
-                            *span,
-                            format!("{who}: duplicate name"),
-                        )
-                        .label("already used")
-                        .related(
-                            self.file,
-                            *first_span,
-                            format!("first defined here, as tool[{first}]"),
-                        )
-                        .note(REFUSED)
-                        .help("give each tool its own name; the model calls tools by name");
-                    self.push(d);
-                } else {
-                    seen.insert(s.as_str(), (index, *span));
-                }
+                names.push((index, s.as_str(), *span));
             }
             Some(
                 v @ Node {
@@ -490,7 +506,7 @@ impl Cx<'_> {
     /// The checks agentcli makes on `command[0]`; the cleaned relative path when it passes.
     fn program(&mut self, node: &Node, who: &Who) -> Option<String> {
         let original = node.as_str()?;
-        if is_absolute(original) {
+        if is_absolute_anywhere(original) {
             return None;
         }
         let raw = original.replace('\\', "/");
@@ -509,7 +525,7 @@ impl Cx<'_> {
                 )
                 .label("climbs out of the manifest's folder")
                 .note(REFUSED)
-                .help(format!("install the program as `{BIN_PREFIX}{}` next to tools.json and name it that way", base_name(&norm)));
+                .help(format!("install the program as `{BIN_PREFIX}{}` next to tools.json and name it that way", base_name(&norm).unwrap_or("NAME")));
             self.push(d);
             return None;
         }
@@ -541,7 +557,7 @@ impl Cx<'_> {
                 .note("agentcli runs only programs from `tools/bin/` next to the manifest, or absolute paths")
                 .help(format!(
                     "put the program in `tools/bin/` next to tools.json and write `\"{BIN_PREFIX}{}\"`",
-                    base_name(&norm)
+                    base_name(&norm).unwrap_or("NAME")
                 ));
             self.push(d);
             return None;
@@ -763,13 +779,7 @@ impl Cx<'_> {
 
     /// SEC010: a passed-through variable whose name says it holds a credential.
     fn credential(&mut self, item: &Node, who: &Who, norm: &str) {
-        let looks_secret = ["_KEY", "_TOKEN", "_SECRET"]
-            .iter()
-            .any(|s| norm.ends_with(s))
-            || ["KEY", "TOKEN", "SECRET"].contains(&norm)
-            || norm.contains("PASSWORD")
-            || norm.contains("PASSWD");
-        if !looks_secret {
+        if secret_name(norm).is_none() {
             return;
         }
         let d = self
@@ -844,12 +854,18 @@ impl Cx<'_> {
                     )
                     .label(format!("spelt differently from `{k}`"))
                     .note("Go's decoder matches keys case-insensitively; other readers of tools.json (and toolc's other checks) do not")
-                    .help(format!("write it `{k}`")),
+                    .help(format!("write it `{k}`"))
+                    .fix(rename_key(self.file, e.key_span, k)),
                 None => self
                     .diag(&rules::UNKNOWN_KEY, e.key_span, format!("{at}: unknown key `{}`", e.key))
                     .label("unknown key")
                     .note("agentcli ignores keys it does not know: whatever this sets has no effect")
-                    .maybe_help(did_you_mean(&e.key, known.iter().copied()).map(|h| format!("did you mean `{h}`?"))),
+                    .maybe_help(did_you_mean(&e.key, known.iter().copied()).map(|h| format!("did you mean `{h}`?")))
+                    .maybe_fix(
+                        did_you_mean(&e.key, known.iter().copied())
+                            .filter(|h| !entries.iter().any(|x| x.key == *h))
+                            .map(|h| rename_key(self.file, e.key_span, h)),
+                    ),
             };
             self.push(d);
         }
@@ -886,102 +902,6 @@ fn is_env_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Absolute on some platform agentcli runs on: `/…`, or a Windows drive path.
-fn is_absolute(path: &str) -> bool {
-    let b = path.as_bytes();
-    path.starts_with('/')
-        || (b.len() >= 3
-            && b[0].is_ascii_alphabetic()
-            && b[1] == b':'
-            && matches!(b[2], b'/' | b'\\'))
-}
-
-/// Findings of one rule shown per file; past that a single line says how many more there are.
-pub(crate) const MAX_PER_RULE: usize = 200;
-
-/// At most `max` diagnostics of each rule, then one saying how many were left out: a
-/// generated or hostile file with a million findings must not bury the output (or make it
-/// take minutes to render).
-pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
-    let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    for d in &diags {
-        *seen.entry(d.rule.code).or_default() += 1;
-    }
-    if seen.values().all(|n| *n <= max) {
-        return diags;
-    }
-    let mut kept: HashMap<&'static str, usize> = HashMap::new();
-    let mut out = Vec::new();
-    for d in diags {
-        let count = kept.entry(d.rule.code).or_default();
-        *count += 1;
-        if *count <= max {
-            out.push(d);
-        } else if *count == max + 1 {
-            let more = seen.get(d.rule.code).copied().unwrap_or(0) - max;
-            out.push(Diagnostic {
-                message: format!("{more} more findings of this rule in this file are not shown"),
-                label: Some("and more from here on".into()),
-                related: Vec::new(),
-                notes: Vec::new(),
-                help: Some("fix the ones above and run toolc again".into()),
-                ..d
-            });
-        }
-    }
-    out
-}
-
-/// Lexical path cleaning with Go's `path.Clean` rules.
-pub(crate) fn clean(path: &str) -> String {
-    let rooted = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            s => parts.push(s),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_string(),
-        (false, false) => joined,
-    }
-}
-
-/// Byte offset of the first `..` segment of `raw` that climbs to `min_depth` or above it.
-fn climbing_dotdot(raw: &str, min_depth: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut offset = 0;
-    for seg in raw.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." if depth <= min_depth => return Some(offset),
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-        offset += seg.len() + 1;
-    }
-    None
-}
-
-fn base_name(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    if name.is_empty() || name == "." || name == ".." {
-        "NAME"
-    } else {
-        name
-    }
-}
-
 /// Display path of `rel` next to the manifest.
 fn sibling_display(manifest: &str, rel: &str) -> String {
     match manifest.rsplit_once('/') {
@@ -995,18 +915,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clean_follows_go() {
-        assert_eq!(clean("./tools/bin/../hack"), "tools/hack");
-        assert_eq!(clean("../tools/bin/x"), "../tools/bin/x");
-        assert_eq!(clean(""), ".");
-        assert_eq!(clean("./tools/bin/"), "tools/bin");
-        assert_eq!(clean("a/../../b"), "../b");
-        assert_eq!(clean("/../x"), "/x");
-        assert_eq!(climbing_dotdot("./tools/bin/../hack", 2), Some(12));
-        assert_eq!(climbing_dotdot("../x", 0), Some(0));
-        assert_eq!(climbing_dotdot("./a/../../x", 0), Some(7));
+    fn env_names() {
         assert!(is_env_name("OAI_API_KEY") && !is_env_name("1BAD") && !is_env_name(""));
-        assert!(is_absolute("/usr/bin/env") && is_absolute("C:\\bin\\x.exe"));
-        assert!(!is_absolute("./tools/bin/x"));
     }
 }

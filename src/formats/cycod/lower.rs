@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{NameRef, Tool, ToolName};
-use crate::diagnostics::Diagnostic;
-use crate::formats::fields::{Lowerer, ShapeRules, join_path};
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::formats::fields::{Lowerer, ShapeRules, join_path, replace_exact};
 use crate::rules::cycod as rules;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind, Number};
@@ -273,7 +273,10 @@ impl<'a> Cx<'a> {
                             format!("write `name: {s}`, or remove `name` to use the file name")
                         }
                         None => "give the tool a name".to_string(),
-                    });
+                    })
+                    .maybe_fix(stem.and_then(|s| {
+                        replace_exact(self.file(), e.value.span, "", s, Applicability::Unsafe)
+                    }));
                 self.push(d);
                 None
             }
@@ -292,6 +295,13 @@ impl<'a> Cx<'a> {
                     ))
                     .help(format!(
                         "rename the file to `{value}.yaml`, or write `name: {stem}`"
+                    ))
+                    .maybe_fix(replace_exact(
+                        self.file(),
+                        e.value.span,
+                        value,
+                        stem,
+                        Applicability::Unsafe,
                     ));
                 self.push(d);
                 Some(ToolName {

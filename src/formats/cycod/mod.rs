@@ -1,4 +1,5 @@
-//! cycod custom tools (`.cycod/tools/*.yaml`, see `../shared/specs/cycod-custom-tools.txt`).
+//! cycod custom tools (`.cycod/tools/*.yaml`): the Custom Tools Specification of
+//! [cycod](https://github.com/robch/cycod).
 //!
 //! cycod's loader rejects a tool file whose YAML has a key its model does not have, so the
 //! schema here is closed. The name scope is one `.cycod/tools` folder (local, user and

@@ -2,8 +2,9 @@
 //! (CYC009, CYC010, CYC011, CYC013).
 
 use super::lower::{Cx, Param, REJECTED};
-use crate::diagnostics::did_you_mean;
-use crate::formats::fields::join_path;
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{join_path, replace_exact};
 use crate::rules::cycod as rules;
 use crate::syntax::{Entry, Node, NodeKind, Number};
 
@@ -98,7 +99,10 @@ impl Cx<'_> {
             .help(match hint {
                 Some(h) => format!("did you mean `{h}`?"),
                 None => "use `string` and parse the value in the command".to_string(),
-            });
+            })
+            .maybe_fix(hint.and_then(|h| {
+                replace_exact(self.file(), e.value.span, text, h, Applicability::Safe)
+            }));
         self.push(d);
         None
     }

@@ -1,8 +1,9 @@
 //! Platforms and the shells that can run on them (CYC017, CYC018, CYC019).
 
 use super::lower::{Command, Cx, Level, scalar_text};
-use crate::diagnostics::did_you_mean;
-use crate::formats::fields::join_path;
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{join_path, replace_exact, replace_text};
 use crate::rules::cycod as rules;
 use crate::source::Span;
 use crate::syntax::Node;
@@ -40,7 +41,11 @@ impl Cx<'_> {
                 .help(match hint {
                     Some(h) => format!("did you mean `{h}`?"),
                     None => "use `windows`, `linux` or `macos`".to_string(),
-                });
+                })
+                .maybe_fix(hint.and_then(|h| {
+                    replace_exact(self.file(), span, value, h, Applicability::Safe)
+                        .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe))
+                }));
             self.push(d);
             if let Some(h) = hint {
                 // Counted as meant, so shell checks do not pile a second finding on a typo.

@@ -3,8 +3,9 @@
 
 use super::lower::{Cx, Field, Param, StepName};
 use super::template::{self, STEP_PROPERTIES, Target};
-use crate::diagnostics::did_you_mean;
-use crate::formats::fields::span_in_value;
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{replace_text, span_in_value};
 use crate::rules::cycod as rules;
 use crate::rules::security;
 use crate::source::Span;
@@ -55,7 +56,16 @@ impl Cx<'_> {
                     )
                     .label("not escaped")
                     .note("the value comes from the LLM or the caller: quotes, `;` or `$(…)` in it run as shell code")
-                    .help(format!("write `{{{name}}}` so cycod escapes the value"));
+                    .help(format!("write `{{{name}}}` so cycod escapes the value"))
+                    // Unsafe: the command then receives the value quoted, which can change
+                    // what it does with it.
+                    .maybe_fix(replace_text(
+                        self.file(),
+                        span,
+                        text,
+                        &format!("{{{name}}}"),
+                        Applicability::Unsafe,
+                    ));
                 self.push(d);
             }
             return;
@@ -81,10 +91,16 @@ impl Cx<'_> {
             if let Some(p) = params.iter().find(|p| p.name == s) {
                 d = d.related(self.file(), p.key_span, format!("did you mean `{s}`?"));
             }
-            d = d.help(format!(
-                "did you mean `{{{}{s}}}`?",
-                if raw { "RAW:" } else { "" }
-            ));
+            let fixed = format!("{{{}{s}}}", if raw { "RAW:" } else { "" });
+            d = d
+                .help(format!("did you mean `{fixed}`?"))
+                .maybe_fix(replace_text(
+                    self.file(),
+                    span,
+                    text,
+                    &fixed,
+                    Applicability::Unsafe,
+                ));
         } else if is_step {
             d = d.help(format!(
                 "to use the step's output write `{{{name}.output}}`"
@@ -125,7 +141,16 @@ impl Cx<'_> {
                 if let Some(target) = steps.iter().find(|x| x.name == s) {
                     d = d.related(self.file(), target.span, format!("did you mean `{s}`?"));
                 }
-                d = d.help(format!("did you mean `{{{s}.{property}}}`?"));
+                let fixed = format!("{{{s}.{property}}}");
+                d = d
+                    .help(format!("did you mean `{fixed}`?"))
+                    .maybe_fix(replace_text(
+                        self.file(),
+                        span,
+                        text,
+                        &fixed,
+                        Applicability::Unsafe,
+                    ));
             } else if steps.is_empty() {
                 d = d.help("this tool has no `steps`; step outputs exist only in multi-step tools");
             } else {
@@ -153,7 +178,10 @@ impl Cx<'_> {
                 .help(match hint {
                     Some(h) => format!("did you mean `{{{step}.{h}}}`?"),
                     None => format!("use `{{{step}.output}}`, `.stdout`, `.stderr` or `.exit-code`"),
-                });
+                })
+                .maybe_fix(hint.and_then(|h| {
+                    replace_text(self.file(), span, text, &format!("{{{step}.{h}}}"), Applicability::Safe)
+                }));
             self.push(d);
             return;
         }

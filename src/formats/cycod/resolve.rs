@@ -11,8 +11,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{NameRef, Tool};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::graph::{self, Cycle, Step};
+use crate::analysis::names::did_you_mean;
+use crate::analysis::registry;
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::FileResult;
+use crate::formats::fields::replace_exact;
 use crate::fs::FileSystem;
 use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
@@ -62,16 +66,23 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
     let mut out = Vec::new();
 
     // Names per folder; the first by path wins, later ones are duplicates.
+    // The scope of a name is its `.cycod/tools` folder.
+    for dup in registry::duplicates(members.iter().map(|m| {
+        m.tool
+            .name
+            .as_ref()
+            .map(|n| (m.folder.as_path(), n.value.as_str()))
+    })) {
+        out.push(duplicate(&members, dup.first, dup.again));
+    }
     let mut folders: BTreeMap<&Path, HashMap<&str, usize>> = BTreeMap::new();
     for (i, m) in members.iter().enumerate() {
         let Some(name) = &m.tool.name else { continue };
-        let index = folders.entry(&m.folder).or_default();
-        match index.get(name.value.as_str()) {
-            Some(&first) => out.push(duplicate(&members, first, i)),
-            None => {
-                index.insert(&name.value, i);
-            }
-        }
+        folders
+            .entry(&m.folder)
+            .or_default()
+            .entry(&name.value)
+            .or_insert(i);
     }
     let mut included: HashMap<&str, usize> = HashMap::new();
     let mut anywhere: HashMap<&str, usize> = HashMap::new();
@@ -136,7 +147,8 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                     Some(h) => format!("did you mean `{h}`?"),
                     None if known.is_empty() => "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string(),
                     None => format!("defined servers: {}", known.join(", ")),
-                }),
+                })
+                .maybe_fix(hint.and_then(|h| replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe))),
             );
         }
     }
@@ -270,7 +282,15 @@ fn unknown_tool(
             {
                 d = d.related(t.file, name.span, format!("did you mean `{h}`?"));
             }
-            d = d.help(format!("did you mean `{h}`?"));
+            d = d
+                .help(format!("did you mean `{h}`?"))
+                .maybe_fix(replace_exact(
+                    m.file,
+                    r.span,
+                    &r.name,
+                    h,
+                    Applicability::Unsafe,
+                ));
         }
         None => {
             d = d.help(format!(
@@ -282,63 +302,16 @@ fn unknown_tool(
     d
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Visit {
-    New,
-    OnPath,
-    Done,
-}
-
-/// One tool on the walk's path and how many of its edges have been followed.
-struct Frame {
-    tool: usize,
-    next: usize,
-}
-
-/// REF011: one diagnostic per cycle, at the reference that closes it. The walk is
-/// iterative so a long chain of tools cannot overflow the stack.
+/// REF011: one diagnostic per cycle, at the reference that closes it.
 fn cycles(members: &[Member<'_>], edges: &[Vec<(usize, &NameRef)>]) -> Vec<Diagnostic> {
-    let mut visit = vec![Visit::New; members.len()];
-    let mut depth = vec![0usize; members.len()];
-    let mut path: Vec<Frame> = Vec::new();
-    let mut out = Vec::new();
-    for start in 0..members.len() {
-        if visit[start] != Visit::New {
-            continue;
-        }
-        visit[start] = Visit::OnPath;
-        path.push(Frame {
-            tool: start,
-            next: 0,
-        });
-        while let Some(top) = path.last_mut() {
-            let from = top.tool;
-            let Some(&(to, r)) = edges[from].get(top.next) else {
-                visit[from] = Visit::Done;
-                path.pop();
-                continue;
-            };
-            top.next += 1;
-            match visit[to] {
-                Visit::New => {
-                    visit[to] = Visit::OnPath;
-                    depth[to] = path.len();
-                    path.push(Frame { tool: to, next: 0 });
-                }
-                Visit::OnPath => {
-                    out.push(cycle_diagnostic(
-                        members,
-                        edges,
-                        &path[depth[to]..],
-                        from,
-                        r,
-                    ));
-                }
-                Visit::Done => {}
-            }
-        }
-    }
-    out
+    let targets: Vec<Vec<usize>> = edges
+        .iter()
+        .map(|e| e.iter().map(|&(to, _)| to).collect())
+        .collect();
+    graph::cycles(&targets)
+        .iter()
+        .filter_map(|c| cycle_diagnostic(members, edges, c))
+        .collect()
 }
 
 fn label(members: &[Member<'_>], i: usize) -> String {
@@ -353,42 +326,41 @@ fn label(members: &[Member<'_>], i: usize) -> String {
 fn cycle_diagnostic(
     members: &[Member<'_>],
     edges: &[Vec<(usize, &NameRef)>],
-    cycle: &[Frame],
-    from: usize,
-    closing: &NameRef,
-) -> Diagnostic {
-    let mut names: Vec<String> = cycle.iter().map(|f| label(members, f.tool)).collect();
+    cycle: &Cycle,
+) -> Option<Diagnostic> {
+    let edge = |s: &Step| {
+        edges
+            .get(s.node)
+            .and_then(|e| e.get(s.edge))
+            .map(|&(_, r)| r)
+    };
+    let last = cycle.closing()?;
+    let closing = edge(&last)?;
+    let mut names: Vec<String> = cycle.steps.iter().map(|s| label(members, s.node)).collect();
     names.push(closing.name.clone());
     let chain = names.join(" → ");
     let mut d = Diagnostic::new(
         &refs::TOOL_REFERENCE_CYCLE,
-        members[from].file,
+        members[last.node].file,
         closing.span,
         format!("tool reference cycle `{chain}`"),
     )
-    .label(if cycle.len() == 1 {
+    .label(if cycle.steps.len() == 1 {
         "a tool cannot call itself"
     } else {
         "this reference closes the cycle"
     })
     .note("running any tool of the cycle calls the next one forever, until cycod gives up")
     .help("break the cycle: remove this reference or one of the others");
-    // Every frame but the last left the path through the edge just before `next`.
-    for frame in cycle.iter().take(cycle.len().saturating_sub(1)) {
-        let Some(&(_, r)) = frame
-            .next
-            .checked_sub(1)
-            .and_then(|i| edges[frame.tool].get(i))
-        else {
-            continue;
-        };
+    for step in &cycle.steps[..cycle.steps.len() - 1] {
+        let Some(r) = edge(step) else { continue };
         d = d.related(
-            members[frame.tool].file,
+            members[step.node].file,
             r.span,
-            format!("`{}` calls `{}` here", label(members, frame.tool), r.name),
+            format!("`{}` calls `{}` here", label(members, step.node), r.name),
         );
     }
-    d
+    Some(d)
 }
 
 /// Server names of the scope's `mcp/mcp.json` (next to `tools/`), when it exists and reads.

@@ -5,15 +5,18 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Item, Name, SHAPE};
-use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::formats::fields::{Lowerer, MapRef, join_path};
+use super::{Item, Name, NameKind, SHAPE, check_name};
+use crate::analysis::graph::{self, Cycle, Step};
+use crate::analysis::names::{Suggester, did_you_mean};
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::formats::fields::{Lowerer, MapRef, join_path, replace_exact};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
-use crate::rules::{dojops as doj, references as refs, security as sec, syntax as syn};
+use crate::rules::{dojops as doj, references as refs, security as sec};
 use crate::source::{SourceFile, Span};
-use crate::syntax::markdown::{
-    FrontMatter, FrontMatterError, Section, h2_sections, split_front_matter,
+use crate::syntax::front_matter::{
+    FrontMatter, FrontMatterWording, front_matter_error, split_front_matter,
 };
+use crate::syntax::markdown::{Section, h2_sections, near_heading};
 use crate::syntax::{Node, NodeKind, Number, yaml};
 
 /// DojOps refuses to read a `.dops` file larger than this.
@@ -174,7 +177,7 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
-            diags.push(front_matter_error(file, e));
+            diags.push(front_matter_error(file, e, &FRONT_MATTER));
             return (Skill::default(), diags);
         }
     };
@@ -212,9 +215,10 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     (skill, diags)
 }
 
-/// Every schema error gets the runtime's consequence unless it already says something more precise.
+/// Every defect of a rule that rejects the file gets the runtime's consequence, unless the
+/// emit site says something more precise already.
 fn with_consequence(d: Diagnostic) -> Diagnostic {
-    if d.notes.is_empty() && d.rule.severity == crate::rules::Severity::Error {
+    if d.notes.is_empty() && d.rule.rejects_file {
         d.note(REJECTED)
     } else {
         d
@@ -242,28 +246,13 @@ fn too_large(file: &Arc<SourceFile>) -> Diagnostic {
     .help("move long examples or reference material out of the skill, or split it into smaller skills")
 }
 
-fn front_matter_error(file: &Arc<SourceFile>, e: FrontMatterError) -> Diagnostic {
-    match e {
-        FrontMatterError::Missing { first_line } => Diagnostic::new(
-            &syn::MISSING_FRONT_MATTER,
-            file,
-            first_line,
-            "a `.dops` file must start with a `---` front-matter line",
-        )
-        .label("expected `---`")
-        .note("DojOps refuses to load the file, so the skill is never available")
-        .help("put the YAML front matter (`dops: v2`, `meta`, `context`, `files`) between two `---` lines at the top of the file"),
-        FrontMatterError::Unclosed { open } => Diagnostic::new(
-            &syn::UNCLOSED_FRONT_MATTER,
-            file,
-            open,
-            "the front matter is opened but never closed",
-        )
-        .label("opened here")
-        .note("DojOps refuses to load the file, so the skill is never available")
-        .help("add a `---` line after the last front-matter field, before `## Prompt`"),
-    }
-}
+/// How SYN010/SYN011 read for a `.dops` file.
+const FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "a `.dops` file",
+    consequence: "DojOps refuses to load the file, so the skill is never available",
+    missing_help: "put the YAML front matter (`dops: v2`, `meta`, `context`, `files`) between two `---` lines at the top of the file",
+    unclosed_help: "add a `---` line after the last front-matter field, before `## Prompt`",
+};
 
 /// Whether the rest of the file is worth checking after the version check.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -777,22 +766,11 @@ impl<'a> SkillLowerer<'a> {
             return;
         }
         let Some(name) = node.as_str() else { return };
-        match name_problem(name) {
-            None => {
-                self.skill.name = Some(Name {
-                    value: name.to_string(),
-                    span: node.span,
-                })
-            }
-            Some(problem) => {
-                let d = self
-                    .lw
-                    .diag(&doj::INVALID_TOOL_NAME, node.span, problem.message("skill name", name))
-                    .label(problem.label())
-                    .note("DojOps refuses to load a skill whose name breaks the rule, so it is never available")
-                    .help(rename_help(name));
-                self.lw.push(d);
-            }
+        if check_name(&mut self.lw, NameKind::Skill, "meta.name", name, node.span) {
+            self.skill.name = Some(Name {
+                value: name.to_string(),
+                span: node.span,
+            });
         }
     }
 
@@ -1055,7 +1033,8 @@ impl<'a> SkillLowerer<'a> {
         if parser.is_empty() || KNOWN_PARSERS.contains(&parser) {
             return;
         }
-        let help = match did_you_mean(parser, KNOWN_PARSERS.iter().copied()) {
+        let hint = did_you_mean(parser, KNOWN_PARSERS.iter().copied());
+        let help = match hint {
             Some(p) => format!("did you mean `{p}`?"),
             None => format!(
                 "use one of the parsers DojOps ships: {}",
@@ -1071,7 +1050,10 @@ impl<'a> SkillLowerer<'a> {
             )
             .label("not a parser DojOps knows")
             .note("DojOps refuses to load a skill whose verification names an unknown parser")
-            .help(help);
+            .help(help)
+            .maybe_fix(hint.and_then(|p| {
+                replace_exact(self.lw.file, node.span, parser, p, Applicability::Safe)
+            }));
         self.lw.push(d);
     }
 
@@ -1181,17 +1163,13 @@ impl<'a> SkillLowerer<'a> {
                 continue;
             }
             let Some(name) = v.as_str() else { continue };
-            if let Some(problem) = name_problem(name) {
-                let d = self
-                    .lw
-                    .diag(
-                        &doj::INVALID_TOOL_NAME,
-                        v.span,
-                        problem.message("dependency", name),
-                    )
-                    .label(problem.label())
-                    .help(rename_help(name));
-                self.lw.push(d);
+            if !check_name(
+                &mut self.lw,
+                NameKind::Dependency,
+                &skill_path,
+                name,
+                v.span,
+            ) {
                 continue;
             }
             self.skill.dependencies.push(Dependency {
@@ -1209,78 +1187,6 @@ fn item_anchor(item: &Node) -> Span {
     item.as_map()
         .and_then(<[_]>::first)
         .map_or(item.span, |e| e.key_span)
-}
-
-/// What is wrong with a skill name, if anything.
-#[derive(Clone, Copy)]
-enum NameProblem {
-    Empty,
-    TooLong(usize),
-    Pattern,
-}
-
-impl NameProblem {
-    fn message(self, what: &str, name: &str) -> String {
-        match self {
-            NameProblem::Empty => format!("{what} is empty"),
-            NameProblem::TooLong(n) => {
-                format!("{what} `{name}` is {n} characters long; at most 64 are allowed")
-            }
-            NameProblem::Pattern => format!("{what} `{name}` is not lowercase kebab-case"),
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            NameProblem::Empty => "empty name",
-            NameProblem::TooLong(_) => "name too long",
-            NameProblem::Pattern => "must match `^[a-z][a-z0-9-]*$`",
-        }
-    }
-}
-
-fn name_problem(name: &str) -> Option<NameProblem> {
-    let len = name.chars().count();
-    let mut chars = name.chars();
-    if len == 0 {
-        Some(NameProblem::Empty)
-    } else if !chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-    {
-        Some(NameProblem::Pattern)
-    } else if len > 64 {
-        Some(NameProblem::TooLong(len))
-    } else {
-        None
-    }
-}
-
-/// "rename it to `x`" with the nearest valid name, when one can be derived.
-fn rename_help(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.trim().chars().flat_map(char::to_lowercase) {
-        let c = if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            c
-        } else {
-            '-'
-        };
-        if c == '-' && (out.is_empty() || out.ends_with('-')) {
-            continue;
-        }
-        if out.is_empty() && c.is_ascii_digit() {
-            continue;
-        }
-        out.push(c);
-    }
-    let mut out: String = out.chars().take(64).collect();
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() || out == name {
-        "use 1 to 64 lowercase letters, digits and hyphens, starting with a letter".to_string()
-    } else {
-        format!("rename it to `{out}`")
-    }
 }
 
 fn is_https_url(url: &str) -> bool {
@@ -1395,21 +1301,8 @@ fn near_miss_heading(
     title: &str,
     sections: &[Section],
 ) -> Option<Span> {
-    let body = file.text.get(body_start..)?;
-    let mut offset = body_start;
-    for line in body.split('\n') {
-        let start = offset;
-        offset += line.len() + 1;
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.starts_with('#')
-            && !line.starts_with("## ")
-            && line
-                .trim_start_matches('#')
-                .trim()
-                .eq_ignore_ascii_case(title)
-        {
-            return Some(Span::new(start, start + line.len()));
-        }
+    if let Some(heading) = near_heading(&file.text, body_start, title) {
+        return Some(heading);
     }
     sections
         .iter()
@@ -1454,35 +1347,19 @@ fn unknown_dependencies(
     skills: &[(&Arc<SourceFile>, &Skill)],
     index: &HashMap<&str, usize>,
 ) -> Vec<Diagnostic> {
-    // Suggestions compare against names with the same first letter only, and stop after a
-    // fixed number of comparisons, so a project full of misspelt dependencies stays linear.
-    let mut by_initial: HashMap<char, Vec<&str>> = HashMap::new();
-    for (_, skill) in skills {
-        if let Some(name) = &skill.name
-            && let Some(c) = name.value.chars().next()
-        {
-            by_initial.entry(c).or_default().push(&name.value);
-        }
-    }
-    let mut budget = SUGGESTION_BUDGET;
+    let mut suggester = Suggester::new(
+        skills
+            .iter()
+            .filter_map(|(_, skill)| skill.name.as_ref().map(|n| (n.value.as_str(), ()))),
+        SUGGESTION_BUDGET,
+    );
     let mut out = Vec::new();
     for (file, skill) in skills {
         for dep in &skill.dependencies {
             if dep.optional || index.contains_key(dep.skill.as_str()) {
                 continue;
             }
-            let candidates = dep
-                .skill
-                .chars()
-                .next()
-                .and_then(|c| by_initial.get(&c))
-                .map_or(&[][..], Vec::as_slice);
-            let suggestion = if candidates.len() <= budget {
-                budget -= candidates.len();
-                did_you_mean(&dep.skill, candidates.iter().copied())
-            } else {
-                None
-            };
+            let suggestion = suggester.suggest(&dep.skill).map(|(name, ())| name);
             let help = match suggestion {
                 Some(name) => format!("did you mean `{name}`?"),
                 None => format!(
@@ -1499,68 +1376,36 @@ fn unknown_dependencies(
                 )
                 .label("no skill with this name in this `.dojops/` project")
                 .note("DojOps reports a missing required dependency when this skill runs")
-                .help(help),
+                .help(help)
+                .maybe_fix(suggestion.and_then(|name| {
+                    replace_exact(file, dep.span, &dep.skill, name, Applicability::Unsafe)
+                })),
             );
         }
     }
     out
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Visit {
-    New,
-    OnPath,
-    Done,
-}
-
-/// One skill on the DFS path and how many of its dependencies have been followed.
-struct Frame {
-    skill: usize,
-    next: usize,
-}
-
 /// REF002: one diagnostic per cycle the depth-first walk closes, at the closing entry.
-/// The walk is iterative so that a long chain of skills cannot overflow the stack.
 fn cycles(skills: &[(&Arc<SourceFile>, &Skill)], index: &HashMap<&str, usize>) -> Vec<Diagnostic> {
-    let mut visit = vec![Visit::New; skills.len()];
-    let mut depth = vec![0usize; skills.len()];
-    let mut path: Vec<Frame> = Vec::new();
-    let mut out = Vec::new();
-    for start in 0..skills.len() {
-        if visit.get(start) != Some(&Visit::New) {
-            continue;
-        }
-        visit[start] = Visit::OnPath;
-        path.push(Frame {
-            skill: start,
-            next: 0,
-        });
-        while let Some(top) = path.last_mut() {
-            let from = top.skill;
-            let Some(dep) = skills[from].1.dependencies.get(top.next) else {
-                visit[from] = Visit::Done;
-                path.pop();
-                continue;
-            };
-            top.next += 1;
-            let Some(&to) = index.get(dep.skill.as_str()) else {
-                continue;
-            };
-            match visit[to] {
-                Visit::New => {
-                    visit[to] = Visit::OnPath;
-                    depth[to] = path.len();
-                    path.push(Frame { skill: to, next: 0 });
-                }
-                Visit::OnPath => {
-                    let file = skills[from].0;
-                    out.push(cycle_diagnostic(skills, &path[depth[to]..], file, dep));
-                }
-                Visit::Done => {}
-            }
-        }
+    // Edges are the dependencies that name a skill of the project; `deps` maps each edge
+    // back to its entry in `dependencies`.
+    let mut targets: Vec<Vec<usize>> = Vec::with_capacity(skills.len());
+    let mut deps: Vec<Vec<usize>> = Vec::with_capacity(skills.len());
+    for (_, skill) in skills {
+        let (t, d): (Vec<usize>, Vec<usize>) = skill
+            .dependencies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, dep)| index.get(dep.skill.as_str()).map(|&to| (to, i)))
+            .unzip();
+        targets.push(t);
+        deps.push(d);
     }
-    out
+    graph::cycles(&targets)
+        .iter()
+        .filter_map(|c| cycle_diagnostic(skills, &deps, c))
+        .collect()
 }
 
 fn skill_label(skills: &[(&Arc<SourceFile>, &Skill)], i: usize) -> String {
@@ -1572,18 +1417,28 @@ fn skill_label(skills: &[(&Arc<SourceFile>, &Skill)], i: usize) -> String {
     })
 }
 
-/// The cycle `cycle[0] → … → cycle[last] → cycle[0]`, closed by `closing` (a dependency of
-/// the last skill); the other entries of the cycle become related places.
+/// The cycle `steps[0] → … → steps[last] → steps[0]`, closed by the last step's dependency;
+/// the other entries of the cycle become related places.
 fn cycle_diagnostic(
     skills: &[(&Arc<SourceFile>, &Skill)],
-    cycle: &[Frame],
-    file: &Arc<SourceFile>,
-    closing: &Dependency,
-) -> Diagnostic {
-    let mut names: Vec<String> = cycle.iter().map(|f| skill_label(skills, f.skill)).collect();
+    deps: &[Vec<usize>],
+    cycle: &Cycle,
+) -> Option<Diagnostic> {
+    let dep = |s: &Step| {
+        let i = *deps.get(s.node)?.get(s.edge)?;
+        skills.get(s.node)?.1.dependencies.get(i)
+    };
+    let last = cycle.closing()?;
+    let closing = dep(&last)?;
+    let file = skills.get(last.node)?.0;
+    let mut names: Vec<String> = cycle
+        .steps
+        .iter()
+        .map(|s| skill_label(skills, s.node))
+        .collect();
     names.push(closing.skill.clone());
     let chain = names.join(" → ");
-    let label = if cycle.len() == 1 {
+    let label = if cycle.steps.len() == 1 {
         "a skill cannot depend on itself"
     } else {
         "this dependency closes the cycle"
@@ -1597,23 +1452,16 @@ fn cycle_diagnostic(
     .label(label)
     .note("skills in a cycle cannot run their dependencies first: none of them can be ordered")
     .help("remove one dependency of the cycle, for example this one");
-    // Every frame but the last left the path through the dependency just before `next`.
-    for frame in cycle.iter().take(cycle.len().saturating_sub(1)) {
-        let Some((file, skill)) = skills.get(frame.skill) else {
+    for step in &cycle.steps[..cycle.steps.len() - 1] {
+        let (Some(dep), Some((file, _))) = (dep(step), skills.get(step.node)) else {
             continue;
         };
-        if let Some(dep) = frame
-            .next
-            .checked_sub(1)
-            .and_then(|i| skill.dependencies.get(i))
-        {
-            let from = skill_label(skills, frame.skill);
-            d = d.related(
-                file,
-                dep.span,
-                format!("`{from}` depends on `{}` here", dep.skill),
-            );
-        }
+        let from = skill_label(skills, step.node);
+        d = d.related(
+            file,
+            dep.span,
+            format!("`{from}` depends on `{}` here", dep.skill),
+        );
     }
-    d
+    Some(d)
 }

@@ -8,13 +8,17 @@ pub mod dops;
 pub mod ir;
 pub mod policy;
 pub mod tool_yaml;
+pub mod zod;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::fields::{Lowerer, replace_scalar};
 use super::{FileResult, Format};
-use crate::diagnostics::Diagnostic;
+use crate::analysis::names::{FirstChar, Leading, NameStyle, suggest_valid_name};
+use crate::analysis::registry;
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::dojops as rules;
@@ -28,6 +32,110 @@ pub static SHAPE: crate::formats::fields::ShapeRules = crate::formats::fields::S
     length: &rules::INVALID_FIELD_LENGTH,
     unknown_key: &rules::UNKNOWN_KEY,
 };
+
+/// Where a DojOps name is written: `tool.yaml` and `.dops` validate names with different
+/// patterns (`^[a-z0-9-]+$` and `^[a-z][a-z0-9-]*$`), both 1 to 64 characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    /// A `tool.yaml` `name`.
+    Tool,
+    /// A `.dops` `meta.name`.
+    Skill,
+    /// A `.dops` `dependencies[].skill`, which names a skill.
+    Dependency,
+}
+
+/// Longest tool or skill name DojOps accepts.
+const MAX_NAME_LEN: usize = 64;
+
+impl NameKind {
+    fn is_tool(self) -> bool {
+        self == NameKind::Tool
+    }
+
+    /// The nearest name the pattern accepts (possibly empty, or the name itself).
+    pub fn suggest(self, name: &str) -> String {
+        suggest_valid_name(name, &self.style())
+    }
+
+    fn style(self) -> NameStyle {
+        NameStyle {
+            keep: |c| c.is_ascii_lowercase() || c.is_ascii_digit(),
+            lowercase: true,
+            replacement: '-',
+            collapse: true,
+            first: (!self.is_tool()).then_some(FirstChar {
+                may_start: |c| c.is_ascii_lowercase(),
+                otherwise: Leading::Drop,
+            }),
+            max_len: MAX_NAME_LEN,
+        }
+    }
+
+    fn matches(self, name: &str) -> bool {
+        let mut chars = name.chars();
+        let rest_ok = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+        if self.is_tool() {
+            chars.all(rest_ok)
+        } else {
+            chars.next().is_none_or(|c| c.is_ascii_lowercase()) && chars.all(rest_ok)
+        }
+    }
+}
+
+/// The one validator of DojOps tool and skill names: a length defect (empty, over 64
+/// characters) is DOJ006, a pattern defect DOJ003; a name can have both. `path` is the
+/// field (`name`, `meta.name`). True when the name is valid.
+pub fn check_name(
+    lw: &mut Lowerer<'_>,
+    kind: NameKind,
+    path: &str,
+    name: &str,
+    span: Span,
+) -> bool {
+    let len = name.chars().count();
+    lw.check_len(span, path, len, 1, MAX_NAME_LEN, "characters");
+    let length_ok = (1..=MAX_NAME_LEN).contains(&len);
+    if kind.matches(name) {
+        return length_ok;
+    }
+    let what = match kind {
+        NameKind::Tool => "tool name",
+        NameKind::Skill => "skill name",
+        NameKind::Dependency => "dependency",
+    };
+    let fixed = kind.suggest(name);
+    let mut d = lw
+        .diag(
+            &rules::INVALID_TOOL_NAME,
+            span,
+            format!("{what} `{name}` is not lowercase kebab-case"),
+        )
+        .label(if kind.is_tool() {
+            "must match ^[a-z0-9-]+$"
+        } else {
+            "must match `^[a-z][a-z0-9-]*$`"
+        });
+    d = match kind {
+        NameKind::Tool => d.note("DojOps skips a tool with an invalid manifest without any error"),
+        NameKind::Skill => d.note(
+            "DojOps refuses to load a skill whose name breaks the rule, so it is never available",
+        ),
+        NameKind::Dependency => d,
+    };
+    d = if fixed.is_empty() || fixed == name {
+        d.help(if kind.is_tool() {
+            "use 1 to 64 lowercase letters, digits and hyphens"
+        } else {
+            "use 1 to 64 lowercase letters, digits and hyphens, starting with a letter"
+        })
+    } else {
+        d.help(format!("rename it to `{fixed}`"))
+            .fix(replace_scalar(lw.file, span, &fixed, Applicability::Unsafe))
+    };
+    lw.push(d);
+    false
+}
 
 /// A lowered DojOps file.
 #[derive(Debug)]
@@ -185,21 +293,24 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 /// DOJ011: two members of one project with one name (results are sorted by path, so the
 /// first by path is "first defined here").
 fn duplicate_names(members: &[Member<'_>]) -> Vec<Diagnostic> {
-    let mut first: BTreeMap<&str, &Member<'_>> = BTreeMap::new();
-    let mut out = Vec::new();
-    for m in members {
-        match first.get(m.name.value.as_str()) {
-            Some(f) => out.push(
-                Diagnostic::new(&rules::DUPLICATE_TOOL_NAME, m.file, m.name.span, format!("a tool named `{}` is already defined in this project", m.name.value))
-                    .label("duplicate name")
-                    .related(f.file, f.name.span, "first defined here")
-                    .note("DojOps registers one tool per name; one of the two silently replaces the other")
-                    .help("rename one of them"),
-            ),
-            None => {
-                first.insert(&m.name.value, m);
-            }
-        }
-    }
-    out
+    // The caller passes one project's members: the project is the scope.
+    registry::duplicates(members.iter().map(|m| Some(((), m.name.value.as_str()))))
+        .into_iter()
+        .map(|dup| {
+            let (f, m) = (&members[dup.first], &members[dup.again]);
+            Diagnostic::new(
+                &rules::DUPLICATE_TOOL_NAME,
+                m.file,
+                m.name.span,
+                format!(
+                    "a tool named `{}` is already defined in this project",
+                    m.name.value
+                ),
+            )
+            .label("duplicate name")
+            .related(f.file, f.name.span, "first defined here")
+            .note("DojOps registers one tool per name; one of the two silently replaces the other")
+            .help("rename one of them")
+        })
+        .collect()
 }

@@ -6,13 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Item, Name, SHAPE};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use super::{Item, Name, NameKind, SHAPE, check_name};
+use crate::analysis::names::did_you_mean;
+use crate::analysis::shell::first_chaining;
+use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
-use crate::schema::{SchemaOptions, check_schema, root_property_names};
+use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Node, NodeKind, json, yaml};
 
@@ -172,10 +174,10 @@ fn lower(
 ) {
     lw.unknown_keys(map, TOP_KEYS, DROPPED_NOTE);
     check_spec(lw, map);
-    if let Some((name, span)) = lw.required_str(map, "name", 1, 64) {
+    if let Some((name, span)) = lw.required_str(map, "name", 0, usize::MAX) {
         // DojOps never registers a tool with an invalid name, so only a valid one takes part
         // in duplicate and policy checks (no knock-on findings).
-        if check_name(lw, name, span) && (1..=64).contains(&name.chars().count()) {
+        if check_name(lw, NameKind::Tool, "name", name, span) {
             tool.name = Some(Name {
                 value: name.to_string(),
                 span,
@@ -390,41 +392,6 @@ fn check_spec(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     lw.push(d);
 }
 
-/// `my tool` → `my-tool`: the closest name that matches `^[a-z0-9-]+$`.
-fn kebab(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').chars().take(64).collect()
-}
-
-/// DOJ003; true when the name matches `^[a-z0-9-]*$` (emptiness is DOJ006's).
-fn check_name(lw: &mut Lowerer<'_>, name: &str, span: Span) -> bool {
-    if name
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-    {
-        return true;
-    }
-    let fixed = kebab(name);
-    let d = lw
-        .diag(
-            &rules::INVALID_TOOL_NAME,
-            span,
-            format!("tool name `{name}` is not lowercase kebab-case"),
-        )
-        .label("must match ^[a-z0-9-]+$")
-        .note("DojOps skips a tool with an invalid manifest without any error")
-        .maybe_help((!fixed.is_empty()).then(|| format!("rename it to `{fixed}`")));
-    lw.push(d);
-    false
-}
-
 fn check_traversal(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
     let Some(value) = node.as_str() else { return };
     let mut offset = 0;
@@ -496,7 +463,7 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
             ));
         lw.push(d);
     }
-    if let Some((at, op)) = chaining_operator(trimmed) {
+    if let Some((at, op)) = first_chaining(trimmed) {
         let span = span_in_value(lw.file, node, lead + at, op);
         let d = lw
             .diag(&security::UNCHECKED_COMMAND_CHAINING, span, format!("the verification command chains another command with `{op}`"))
@@ -505,25 +472,6 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
             .help("verify with a single whitelisted command and its arguments");
         lw.push(d);
     }
-}
-
-/// The first shell operator that starts another command: `;`, `|`, `&&`, `||`, `$(`, backtick.
-fn chaining_operator(command: &str) -> Option<(usize, &'static str)> {
-    let bytes = command.as_bytes();
-    for (i, b) in bytes.iter().enumerate() {
-        let next = bytes.get(i + 1).copied();
-        let op = match (*b, next) {
-            (b'&', Some(b'&')) => "&&",
-            (b'|', Some(b'|')) => "||",
-            (b'|', _) => "|",
-            (b';', _) => ";",
-            (b'$', Some(b'(')) => "$(",
-            (b'`', _) => "`",
-            _ => continue,
-        };
-        return Some((i, op));
-    }
-    None
 }
 
 /// Why a schema path is not usable, if it is not.
@@ -587,11 +535,8 @@ fn load_schema(
     let parsed = json::parse(schema_file.body(), schema_file.bom_len);
     lw.diags.extend(syntax_diagnostics(&schema_file, &parsed));
     if let Some(root) = &parsed.root {
-        lw.diags.extend(check_schema(
-            &schema_file,
-            root,
-            SchemaOptions { dojops_zod: true },
-        ));
+        lw.diags
+            .extend(check_schema(&schema_file, root, super::zod::SCHEMA_OPTIONS));
     }
     Some((schema_file, parsed.root))
 }
@@ -657,14 +602,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chaining_and_kebab() {
-        assert_eq!(
-            chaining_operator("terraform validate; curl x | sh"),
-            Some((18, ";"))
-        );
-        assert_eq!(chaining_operator("terraform validate"), None);
-        assert_eq!(chaining_operator("helm lint $(pwd)"), Some((10, "$(")));
-        assert_eq!(kebab("My Tool_Name"), "my-tool-name");
+    fn kebab_and_schema_paths() {
+        assert_eq!(NameKind::Tool.suggest("My Tool_Name"), "my-tool-name");
         assert_eq!(
             bad_schema_path("../x.json"),
             Some("climbs out of the tool folder with `..`")

@@ -4,8 +4,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
-use crate::diagnostics::did_you_mean;
-use crate::formats::fields::{Lowerer, MapRef};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::{Applicability, Fix};
+use crate::formats::fields::{Lowerer, MapRef, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::{Entry, Node, NodeKind, Number};
@@ -96,7 +97,11 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
                 .help(match suggest_id(id) {
                     Some(s) => format!("use `{s}` (and name the file `{s}.agent.md`)"),
                     None => "use 3 to 64 lowercase letters, digits, `_` or `-`".to_string(),
-                });
+                })
+                .maybe_fix(
+                    suggest_id(id)
+                        .and_then(|s| replace_exact(lw.file, span, id, &s, Applicability::Unsafe)),
+                );
             lw.push(d);
         }
     }
@@ -191,24 +196,28 @@ fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
 
 /// TMD039: `max_calls_per_run` must be a positive integer.
 fn max_calls(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
-    let (found, help) = match &node.kind {
+    let (found, help, fixed) = match &node.kind {
         NodeKind::Number(Number::Int(n)) if *n >= 1 => return,
         NodeKind::Number(Number::Int(n)) => (
             format!("{n}"),
             "use 1 or more; to keep the agent from calling the tool, remove the reference"
                 .to_string(),
+            None,
         ),
         NodeKind::Number(Number::Float(f)) if f.is_finite() && f.fract() == 0.0 && *f >= 1.0 => (
             format!("the number `{}`", lw.file.slice(node.span)),
             format!("write `{}`", *f as i64),
+            Some((*f as i64).to_string()),
         ),
         NodeKind::String(s) if s.trim().parse::<u32>().is_ok_and(|n| n >= 1) => (
             format!("the string `\"{s}\"`"),
             format!("remove the quotes: `{}`", s.trim()),
+            Some(s.trim().to_string()),
         ),
         _ => (
             node.type_name().to_string(),
             "write a whole number of calls, e.g. `max_calls_per_run: 1`".to_string(),
+            None,
         ),
     };
     let d = lw
@@ -219,7 +228,8 @@ fn max_calls(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
         )
         .label("not a positive integer")
         .note("the runtime caps the tool's calls per run with this number; the compiler rejects any other value")
-        .help(help);
+        .help(help)
+        .maybe_fix(fixed.map(|n| Fix::safe(node.span, n)));
     lw.push(d);
 }
 
@@ -268,7 +278,14 @@ fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
         d = match hint.and_then(|h| agent.refs.iter().find(|r| r.id == h)) {
             Some(r) => d
                 .related(lw.file, r.span, format!("did you mean `{}`?", r.id))
-                .help(format!("did you mean `{}`?", r.id)),
+                .help(format!("did you mean `{}`?", r.id))
+                .maybe_fix(replace_exact(
+                    lw.file,
+                    span,
+                    id,
+                    &r.id,
+                    Applicability::Unsafe,
+                )),
             None => d.help(format!(
                 "add `- ref: \"{id}\"` to `tools.refs`, or remove this entry"
             )),

@@ -1,127 +1,15 @@
-//! `interface.input` and `interface.output`: JSON Schema (the meta-schema and the shared
-//! `SCH` lints) restricted to the subset tool.md supports, with `default`, `const` and
-//! `enum` values checked against the schema they belong to.
+//! `interface.input` and `interface.output`: JSON Schema (<https://json-schema.org>; the
+//! meta-schema and the shared `SCH` lints) restricted to the subset tool.md supports (see
+//! [`super::subset`]), with `default`, `const` and `enum` values checked against the whole
+//! schema they belong to.
 
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use super::subset;
+use crate::diagnostics::Diagnostic;
 use crate::formats::fields::Lowerer;
-use crate::rules::{schema as sch, tool_md as rules};
-use crate::schema::{SchemaOptions, check_schema};
+use crate::rules::schema as sch;
+use crate::schema::{SchemaOptions, check_schema, declared_types, has_type, json_eq};
 use crate::source::Span;
-use crate::syntax::{MAX_DEPTH, Node, NodeKind, Number};
-
-/// The keywords tool.md schemas may use.
-const SUBSET: &[&str] = &[
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "description",
-    "enum",
-    "const",
-    "format",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minItems",
-    "maxItems",
-    "default",
-];
-
-/// Keywords that define or follow references; tool.md has none of them.
-const REFERENCES: &[&str] = &[
-    "$ref",
-    "$id",
-    "definitions",
-    "$defs",
-    "$anchor",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$recursiveRef",
-    "$recursiveAnchor",
-];
-
-/// Keywords that point at another schema (their value is where validators complain).
-const POINTERS: &[&str] = &["$ref", "$dynamicRef", "$recursiveRef"];
-
-/// JSON Schema keywords outside the subset (an unknown key that is none of these is a typo).
-const STANDARD: &[&str] = &[
-    "title",
-    "examples",
-    "$schema",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "contentMediaType",
-    "contentEncoding",
-    "contentSchema",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "dependentRequired",
-    "dependencies",
-    "multipleOf",
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "additionalItems",
-    "prefixItems",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "minProperties",
-    "maxProperties",
-    "patternProperties",
-    "propertyNames",
-];
-
-/// The `format` values tool.md documents.
-const FORMATS: &[&str] = &[
-    "date",
-    "date-time",
-    "time",
-    "email",
-    "uri",
-    "uuid",
-    "ipv4",
-    "ipv6",
-];
-
-/// Other formats JSON Schema defines: real formats, but not ones tool.md supports.
-const OTHER_FORMATS: &[&str] = &[
-    "duration",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uri-template",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-];
-
-const SUBSET_NOTE: &str = "tool.md schemas allow only `type`, `properties`, `required`, `additionalProperties`, `items`, `description`, `enum`, `const`, `format`, `minLength`, `maxLength`, `pattern`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minItems`, `maxItems` and `default`; the compiler rejects any other keyword";
-
-/// What the subset walk found.
-#[derive(Default)]
-struct Walk<'n> {
-    /// Every subschema (a mapping) reached through subset keywords.
-    sites: Vec<&'n Node>,
-    /// Values of `$ref`-like keywords (where `SCH001`/`SCH005` would point too).
-    pointer_values: Vec<Span>,
-}
+use crate::syntax::{Node, NodeKind, Number};
 
 /// Check the schema `node` written at `path` (`interface.input`).
 pub fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
@@ -135,7 +23,7 @@ pub fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
         }
         return;
     }
-    let walk = walk(lw, node);
+    let walk = subset::walk(lw, node);
     let mut shared = check_schema(lw.file, node, SchemaOptions::default());
     // A `$ref` is already an error of the subset; a second one on the same token adds nothing.
     shared.retain(|d| {
@@ -152,141 +40,6 @@ pub fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
             own_values(lw, site, &reported);
         }
     }
-}
-
-/// Every subschema reached through subset keywords; TMD020/TMD021/TMD022 on the way.
-fn walk<'n>(lw: &mut Lowerer<'_>, root: &'n Node) -> Walk<'n> {
-    let mut out = Walk::default();
-    let mut stack: Vec<(&'n Node, usize)> = vec![(root, 0)];
-    while let Some((schema, depth)) = stack.pop() {
-        let Some(entries) = schema.as_map() else {
-            continue;
-        };
-        out.sites.push(schema);
-        let mut children: Vec<&'n Node> = Vec::new();
-        for e in entries {
-            let key = e.key.as_str();
-            if SUBSET.contains(&key) {
-                match (key, &e.value.kind) {
-                    ("properties", NodeKind::Map(props)) => {
-                        children.extend(props.iter().map(|p| &p.value));
-                    }
-                    ("items" | "additionalProperties", NodeKind::Map(_)) => {
-                        children.push(&e.value);
-                    }
-                    ("items", NodeKind::Seq(items)) => children.extend(items.iter()),
-                    ("format", NodeKind::String(f)) => format(lw, &e.value, f),
-                    _ => {}
-                }
-            } else if REFERENCES.contains(&key) {
-                if POINTERS.contains(&key) {
-                    out.pointer_values.push(e.value.span);
-                }
-                reference(lw, e.key_span, key);
-            } else {
-                unsupported(lw, e.key_span, key);
-            }
-        }
-        if depth < MAX_DEPTH {
-            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
-        }
-    }
-    out
-}
-
-fn reference(lw: &mut Lowerer<'_>, span: Span, key: &str) {
-    let (note, help) = match key {
-        "$ref" | "$dynamicRef" | "$recursiveRef" => (
-            "the compiler does not resolve references, and recursive schemas are not supported",
-            "copy the referenced schema here in place of the reference",
-        ),
-        "definitions" | "$defs" => (
-            "nothing may refer to these definitions, since `$ref` is not supported either",
-            "copy each definition to where it is used, then remove this block",
-        ),
-        _ => (
-            "schema identifiers and anchors exist only to be referenced, which tool.md does not support",
-            "remove it",
-        ),
-    };
-    let d = lw
-        .diag(
-            &rules::UNSUPPORTED_SCHEMA_REFERENCE,
-            span,
-            format!("`{key}` is not supported in tool.md schemas"),
-        )
-        .label("references are not supported")
-        .note(note)
-        .note("the compiler rejects a tool whose schema uses `$ref`, `$id` or `definitions`")
-        .help(help);
-    lw.push(d);
-}
-
-fn unsupported(lw: &mut Lowerer<'_>, span: Span, key: &str) {
-    let help = match key {
-        "title" => "fold the title into `description`".to_string(),
-        "examples" => "show an example value in `description`".to_string(),
-        "$schema" => "remove it: tool.md schemas are always read as draft-07".to_string(),
-        "$comment" => "use a YAML comment (`# …`) instead".to_string(),
-        "oneOf" | "anyOf" => "for a fixed set of values use `enum`; for a value that may be null use a type list such as `type: [\"string\", \"null\"]`".to_string(),
-        "allOf" => "merge the combined schemas into this one".to_string(),
-        "patternProperties" | "propertyNames" => "list the keys under `properties`, or allow any with `additionalProperties`".to_string(),
-        "prefixItems" | "additionalItems" => "give `items` one schema that every item matches".to_string(),
-        _ if STANDARD.contains(&key) => {
-            format!("remove `{key}` and state the constraint in `description`")
-        }
-        _ => match did_you_mean(key, SUBSET.iter().copied()) {
-            Some(h) => format!("did you mean `{h}`?"),
-            None => format!("remove `{key}`"),
-        },
-    };
-    let d = lw
-        .diag(
-            &rules::UNSUPPORTED_SCHEMA_KEYWORD,
-            span,
-            format!("`{key}` is not in the tool.md schema subset"),
-        )
-        .label("unsupported keyword")
-        .note(SUBSET_NOTE)
-        .help(help);
-    lw.push(d);
-}
-
-fn format(lw: &mut Lowerer<'_>, node: &Node, value: &str) {
-    if FORMATS.contains(&value) {
-        return;
-    }
-    let list = FORMATS
-        .iter()
-        .map(|f| format!("`{f}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let (message, help) = if OTHER_FORMATS.contains(&value) {
-        (
-            format!("`{value}` is a JSON Schema format, but not one tool.md supports"),
-            format!("use one of {list}, or describe the format in `description`"),
-        )
-    } else {
-        let lower = value.to_ascii_lowercase();
-        let hint = FORMATS
-            .iter()
-            .find(|f| f.replace('-', "") == lower.replace(['-', '_', ' '], ""))
-            .copied()
-            .or_else(|| did_you_mean(value, FORMATS.iter().copied()));
-        (
-            format!("`{value}` is not a format tool.md knows"),
-            match hint {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => format!("use one of {list}, or describe the format in `description`"),
-            },
-        )
-    };
-    let d = lw
-        .diag(&rules::UNKNOWN_SCHEMA_FORMAT, node.span, message)
-        .label("unknown format")
-        .note("validators ignore a format they do not know, so values are not checked against it")
-        .help(help);
-    lw.push(d);
 }
 
 /// SCH003 for `default`, `const` and `enum` values that the rest of their schema rejects
@@ -378,13 +131,13 @@ fn direct_problem(schema: &Node, key: &str, value: &Node) -> Option<(Span, Strin
     }
     if key != "const"
         && let Some(c) = schema.value("const")
-        && !crate::schema::json_eq(value, c, 0)
+        && !json_eq(value, c, 0)
     {
         return fail("it is not the schema's `const` value".to_string());
     }
     if key != "enum"
         && let Some(options) = schema.value("enum").and_then(Node::as_seq)
-        && !options.iter().any(|o| crate::schema::json_eq(value, o, 0))
+        && !options.iter().any(|o| json_eq(value, o, 0))
     {
         return fail("it is not one of the `enum` values".to_string());
     }
@@ -456,25 +209,6 @@ fn number(node: &Node) -> Option<f64> {
     }
 }
 
-/// The declared `type`s, when `type` is a type name or a list of them.
-fn declared_types(schema: &Node) -> Option<Vec<&str>> {
-    match &schema.value("type")?.kind {
-        NodeKind::String(s) => Some(vec![s.as_str()]),
-        NodeKind::Seq(items) => items.iter().map(Node::as_str).collect(),
-        _ => None,
-    }
-}
-
-/// True when `value` is of JSON Schema type `ty`; an unknown type name is SCH001's and
-/// constrains nothing here.
-fn has_type(value: &Node, ty: &str) -> bool {
-    crate::schema::has_type(value, ty)
-        || !matches!(
-            ty,
-            "string" | "number" | "integer" | "boolean" | "array" | "object" | "null"
-        )
-}
-
 fn value_diagnostic(
     lw: &Lowerer<'_>,
     key: &str,
@@ -525,5 +259,86 @@ fn short(s: &str, max: usize) -> String {
     } else {
         let cut: String = one_line.chars().take(max).collect();
         format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::source::{FormatId, SourceFile};
+    use crate::syntax::yaml;
+
+    /// What `step` reports for the schema `yaml`, lowered as a tool.md interface.
+    pub(in crate::formats::tool_md) fn lowered(
+        yaml_text: &str,
+        step: impl FnOnce(&mut Lowerer<'_>, &Node),
+    ) -> Vec<Diagnostic> {
+        let file = Arc::new(SourceFile::new(
+            PathBuf::from("t.tool.md"),
+            "t.tool.md".into(),
+            FormatId::ToolMd,
+            yaml_text.to_string(),
+        ));
+        let root = yaml::parse(&file.text, 0).root.expect("test schema parses");
+        let mut lw = Lowerer::new(&file, &super::super::TOOL_SHAPE);
+        step(&mut lw, &root);
+        lw.diags
+    }
+
+    /// `CODE message` of each diagnostic of a full check of `yaml_text`.
+    fn checked(yaml_text: &str) -> Vec<String> {
+        lowered(yaml_text, |lw, root| check(lw, root, "interface.input"))
+            .iter()
+            .map(|d| format!("{} {}", d.rule.code, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn values_against_their_whole_schema() {
+        assert_eq!(
+            checked("type: integer\nminimum: 1\ndefault: 0\n"),
+            vec!["SCH003 `default` `0` does not satisfy its own schema: it is below 'minimum' 1"]
+        );
+        assert_eq!(
+            checked("type: array\nmaxItems: 1\nenum: [[1], [1, 2]]\n"),
+            vec![
+                "SCH003 `enum` value `[1, 2]` does not satisfy its own schema: it has 2 items, above 'maxItems' 1"
+            ]
+        );
+        let found = checked("type: string\nformat: email\nconst: \"not an address\"\n");
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].starts_with("SCH003 `const`"), "{found:#?}");
+        assert!(
+            checked("type: string\nmaxLength: 3\nenum: [\"ab\", \"abc\"]\ndefault: ab\n")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_reference_is_reported_once() {
+        // The subset rejects the `$ref`; the shared SCH001/SCH005 on the same token is dropped,
+        // and values are not checked against a schema that is not all there.
+        let found = checked("items: {$ref: \"https://x/y\"}\ndefault: 3\ntype: array\n");
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert!(found.iter().any(|l| l.starts_with("TMD021")), "{found:#?}");
+        assert!(
+            found
+                .iter()
+                .any(|l| l.starts_with("SCH003 `default` is an integer")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_schema_must_be_a_mapping() {
+        let found = lowered("[1]\n", |lw, root| check(lw, root, "interface.input"));
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(
+            found[0].help.as_deref(),
+            Some("write the schema under `input:`, e.g. `type: object` with its `properties`")
+        );
     }
 }

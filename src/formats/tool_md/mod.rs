@@ -1,5 +1,5 @@
-//! `*.tool.md` tool files and the `*.agent.md` agents that reference them
-//! (`../shared/specs/tool-definition-spec-tool-md.txt`, `tool-md-agents.md`).
+//! `*.tool.md` tool files and the `*.agent.md` agents that reference them: the Tool
+//! Definition Specification and agent files of [AML](https://github.com/alirion-io/aml).
 //!
 //! Both are Markdown files whose YAML front matter carries every field; the body is
 //! editorial. Tool ids are repository-wide: [`resolve`] indexes every tool by id once and
@@ -10,6 +10,7 @@ pub mod doc;
 mod interface;
 mod ir;
 mod resolve;
+mod subset;
 mod tool;
 mod transport;
 
@@ -20,12 +21,13 @@ pub use tool::{DocSection, Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
 use super::{FileResult, Format, Item as FileItem, syntax_diagnostics};
+use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
-use crate::rules::{Rule, Severity, syntax as syn, tool_md as rules};
+use crate::rules::{syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::markdown::{FrontMatterError, split_front_matter};
+use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
 use crate::syntax::{Parsed, yaml};
 use std::path::Path;
 
@@ -158,10 +160,10 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     resolve::resolve(results)
 }
 
-/// Every hard error says what the compiler does with the file, unless it says something
-/// more precise already.
+/// Every defect of a rule that rejects the file says what the compiler does with it, unless
+/// the emit site says something more precise already.
 fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
-    if d.notes.is_empty() && d.rule.severity == Severity::Error {
+    if d.notes.is_empty() && d.rule.rejects_file {
         d.note(consequence)
     } else {
         d
@@ -177,7 +179,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
-            diags.push(front_matter_error(file, e, false));
+            diags.push(front_matter_error(file, e, &TOOL_FRONT_MATTER));
             return (tool, diags);
         }
     };
@@ -190,7 +192,9 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         yaml_text,
         "the compiler cannot read this front matter, so the tool is not registered",
     ));
-    let mut lw = Lowerer::new(file, &TOOL_SHAPE);
+    let mut lw = Lowerer::new(file, &TOOL_SHAPE).with_missing_help(|field, file| {
+        missing_field_help(field, &id_for(file_stem(file, ".tool.md").as_deref()))
+    });
     match &parsed.root {
         Some(root) => tool::lower(&mut lw, root, &fm, &mut tool),
         None if parsed.errors.is_empty() => empty_front_matter(
@@ -200,7 +204,6 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         ),
         None => {}
     }
-    add_missing_help(&mut lw.diags, tool.file_stem.as_deref());
     diags.extend(lw.diags);
     tool.doc = parsed
         .root
@@ -215,7 +218,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
-            diags.push(front_matter_error(file, e, true));
+            diags.push(front_matter_error(file, e, &AGENT_FRONT_MATTER));
             return (agent, diags);
         }
     };
@@ -227,7 +230,9 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         yaml_text,
         "the compiler cannot read this front matter, so the agent is not compiled",
     ));
-    let mut lw = Lowerer::new(file, &AGENT_SHAPE);
+    let mut lw = Lowerer::new(file, &AGENT_SHAPE).with_missing_help(|field, file| {
+        missing_field_help(field, &id_for(file_stem(file, ".agent.md").as_deref()))
+    });
     match &parsed.root {
         Some(root) => agent::lower(&mut lw, root, fm.open, &mut agent),
         None if parsed.errors.is_empty() => {
@@ -235,7 +240,6 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         }
         None => {}
     }
-    add_missing_help(&mut lw.diags, file_stem(file, ".agent.md").as_deref());
     diags.extend(lw.diags);
     agent.name = parsed
         .root
@@ -280,16 +284,11 @@ fn lost_indentation(yaml: &str) -> bool {
         })
 }
 
-/// Say what to write for a missing required field (unless a misspelling was found).
-fn add_missing_help(diags: &mut [Diagnostic], stem: Option<&str>) {
-    let id = stem.filter(|s| is_valid_id(s)).unwrap_or("<id>");
-    for d in diags
-        .iter_mut()
-        .filter(|d| std::ptr::eq(d.rule, &rules::MISSING_REQUIRED_FIELD) && d.help.is_none())
-    {
-        let field = d.message.split('`').nth(1).unwrap_or("");
-        d.help = missing_field_help(field, id);
-    }
+/// The id a file's name suggests (`<id>` when it is not a valid id).
+fn id_for(stem: Option<&str>) -> String {
+    stem.filter(|s| is_valid_id(s))
+        .unwrap_or("<id>")
+        .to_string()
 }
 
 /// What to add for the missing field `field` (a dotted path), in a file whose id should be `id`.
@@ -347,43 +346,21 @@ fn empty_front_matter(lw: &mut Lowerer<'_>, open: Span, fields: &str) {
     lw.push(d);
 }
 
-fn front_matter_error(file: &Arc<SourceFile>, e: FrontMatterError, is_agent: bool) -> Diagnostic {
-    let (what, fields) = if is_agent {
-        ("an agent file", "`agent_id`, `tools`")
-    } else {
-        (
-            "a tool file",
-            "`spec_version`, `tool_id`, `meta`, `interface`, …",
-        )
-    };
-    let consequence = if is_agent {
-        "the compiler finds no fields, so the agent is not compiled"
-    } else {
-        "the compiler finds no fields, so the tool is not registered"
-    };
-    match e {
-        FrontMatterError::Missing { first_line } => Diagnostic::new(
-            &syn::MISSING_FRONT_MATTER,
-            file,
-            first_line,
-            format!("{what} must start with a `---` front-matter line"),
-        )
-        .label("expected `---`")
-        .note(consequence)
-        .help(format!(
-            "put the YAML fields ({fields}) between two `---` lines at the top of the file"
-        )),
-        FrontMatterError::Unclosed { open } => Diagnostic::new(
-            &syn::UNCLOSED_FRONT_MATTER,
-            file,
-            open,
-            "the front matter is opened but never closed",
-        )
-        .label("opened here")
-        .note(consequence)
-        .help("add a `---` line after the last front-matter field, before the Markdown body"),
-    }
-}
+/// How SYN010/SYN011 read for a tool file.
+const TOOL_FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "a tool file",
+    consequence: "the compiler finds no fields, so the tool is not registered",
+    missing_help: "put the YAML fields (`spec_version`, `tool_id`, `meta`, `interface`, …) between two `---` lines at the top of the file",
+    unclosed_help: "add a `---` line after the last front-matter field, before the Markdown body",
+};
+
+/// How SYN010/SYN011 read for an agent file.
+const AGENT_FRONT_MATTER: FrontMatterWording<'static> = FrontMatterWording {
+    what: "an agent file",
+    consequence: "the compiler finds no fields, so the agent is not compiled",
+    missing_help: "put the YAML fields (`agent_id`, `tools`) between two `---` lines at the top of the file",
+    unclosed_help: "add a `---` line after the last front-matter field, before the Markdown body",
+};
 
 /// `name` of `name<suffix>`, the file's own name.
 fn file_stem(file: &SourceFile, suffix: &str) -> Option<String> {
@@ -404,17 +381,15 @@ pub fn is_valid_id(id: &str) -> bool {
 
 /// The closest valid id to `id` (`Send Email` → `send-email`), if there is one.
 pub fn suggest_id(id: &str) -> Option<String> {
-    let mut out = String::new();
-    for c in id.trim().chars() {
-        let c = c.to_ascii_lowercase();
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out: String = out.trim_matches('-').chars().take(64).collect();
-    let out = out.trim_end_matches('-').to_string();
+    const ID: NameStyle = NameStyle {
+        keep: |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-',
+        lowercase: true,
+        replacement: '-',
+        collapse: true,
+        first: None,
+        max_len: 64,
+    };
+    let out = suggest_valid_name(id, &ID);
     is_valid_id(&out).then_some(out)
 }
 
@@ -434,26 +409,6 @@ fn id_problem(id: &str) -> String {
             Some(c) if c.is_whitespace() => "spaces are not allowed".to_string(),
             Some(c) => format!("`{c}` is not allowed"),
             None => "must match ^[a-z0-9_-]{3,64}$".to_string(),
-        }
-    }
-}
-
-/// Move the diagnostics pushed since `mark` from rule `from` to rule `to` (shape helpers
-/// report with the generic rules; some fields have a rule of their own).
-fn retag(lw: &mut Lowerer<'_>, mark: usize, from: &Rule, to: &'static Rule) {
-    for d in lw.diags.iter_mut().skip(mark) {
-        if std::ptr::eq(d.rule, from) {
-            d.rule = to;
-            d.severity = to.severity;
-        }
-    }
-}
-
-/// Give the diagnostics pushed since `mark` a help text when they have none.
-fn help_since(lw: &mut Lowerer<'_>, mark: usize, help: &str) {
-    for d in lw.diags.iter_mut().skip(mark) {
-        if d.help.is_none() {
-            d.help = Some(help.to_string());
         }
     }
 }

@@ -9,8 +9,11 @@ use std::sync::Arc;
 use super::agent::Agent;
 use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::Suggester;
+use crate::analysis::registry;
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::FileResult;
+use crate::formats::fields::replace_exact;
 use crate::rules::{references as refs, security, tool_md as rules};
 use crate::source::{SourceFile, Span};
 
@@ -51,35 +54,36 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     }
     let mut out = Vec::new();
     // Results are sorted by path, so the first file with an id is "first defined here".
+    // Tool ids and agent ids are each unique across the whole repository.
+    for dup in registry::duplicates(tools.iter().map(|t| Some(((), t.id.value.as_str())))) {
+        out.push(duplicate(&tools[dup.first], &tools[dup.again]));
+    }
     let mut index: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
     for (i, t) in tools.iter().enumerate() {
-        match index.get(t.id.value.as_str()) {
-            Some(&first) => out.push(duplicate(&tools[first], t)),
-            None => {
-                index.insert(&t.id.value, i);
-            }
+        index.entry(&t.id.value).or_insert(i);
+    }
+    let agent_ids: Vec<Option<(&Arc<SourceFile>, &Spanned<String>)>> = agents
+        .iter()
+        .map(|(file, agent)| agent.id.as_ref().map(|id| (*file, id)))
+        .collect();
+    for dup in registry::duplicates(
+        agent_ids
+            .iter()
+            .map(|a| a.map(|(_, id)| ((), id.value.as_str()))),
+    ) {
+        if let (Some(first), Some(again)) = (agent_ids[dup.first], agent_ids[dup.again]) {
+            out.push(duplicate_agent(first, again));
         }
     }
-    let mut agent_ids: HashMap<&str, (&Arc<SourceFile>, &Spanned<String>)> = HashMap::new();
-    for (file, agent) in &agents {
-        let Some(id) = &agent.id else { continue };
-        match agent_ids.get(id.value.as_str()) {
-            Some(first) => out.push(duplicate_agent(*first, (file, id))),
-            None => {
-                agent_ids.insert(&id.value, (file, id));
-            }
-        }
-    }
-    let mut by_initial: HashMap<char, Vec<usize>> = HashMap::new();
-    for &i in index.values() {
-        if let Some(c) = tools[i].id.value.chars().next() {
-            by_initial.entry(c).or_default().push(i);
-        }
-    }
-    for ids in by_initial.values_mut() {
-        ids.sort_unstable();
-    }
-    let mut budget = SUGGESTION_BUDGET;
+    // Candidates in file order: the first tool of each id.
+    let mut suggester = Suggester::new(
+        tools
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| index.get(t.id.value.as_str()) == Some(i))
+            .map(|(i, t)| (t.id.value.as_str(), i)),
+        SUGGESTION_BUDGET,
+    );
     for (file, agent) in agents {
         let confirmations: HashSet<&str> = agent
             .confirmations
@@ -88,21 +92,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             .collect();
         for r in &agent.refs {
             let Some(&i) = index.get(r.id.as_str()) else {
-                let candidates =
-                    r.id.chars()
-                        .next()
-                        .and_then(|c| by_initial.get(&c))
-                        .map_or(&[][..], Vec::as_slice);
-                let suggestion = if candidates.len() <= budget {
-                    budget -= candidates.len();
-                    did_you_mean(
-                        &r.id,
-                        candidates.iter().map(|&i| tools[i].id.value.as_str()),
-                    )
-                    .and_then(|s| index.get(s).map(|&i| &tools[i]))
-                } else {
-                    None
-                };
+                let suggestion = suggester.suggest(&r.id).map(|(_, i)| &tools[i]);
                 out.push(unregistered(
                     file,
                     &r.id,
@@ -214,7 +204,14 @@ fn unregistered(
     match suggestion {
         Some(s) => d
             .related(s.file, s.id.span, format!("did you mean `{}`?", s.id.value))
-            .help(format!("did you mean `{}`?", s.id.value)),
+            .help(format!("did you mean `{}`?", s.id.value))
+            .maybe_fix(replace_exact(
+                file,
+                span,
+                id,
+                &s.id.value,
+                Applicability::Unsafe,
+            )),
         None => d.help(format!(
             "add `tools/{id}.tool.md`, or remove this reference"
         )),

@@ -3,14 +3,14 @@
 
 use std::path::Component;
 
-use super::{
-    Spanned, help_since, id_problem, interface, is_valid_id, retag, suggest_id, transport,
-};
-use crate::diagnostics::did_you_mean;
-use crate::formats::fields::{Lowerer, MapRef};
+use super::{Spanned, id_problem, interface, is_valid_id, suggest_id, transport};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::{Applicability, Fix};
+use crate::formats::fields::{Lowerer, MapRef, Site, rename_key, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
-use crate::syntax::markdown::FrontMatter;
+use crate::syntax::front_matter::FrontMatter;
+use crate::syntax::markdown::body_sections;
 use crate::syntax::{Node, NodeKind};
 
 /// Keys a tool file may have at the top level.
@@ -127,35 +127,14 @@ pub struct Tool {
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body
 /// starting at `body_start`; headings inside code fences do not count.
 pub fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
-    let mut out: Vec<DocSection> = Vec::new();
-    let mut in_fence = false;
-    let mut pos = body_start.min(text.len());
-    let mut open: Option<usize> = None;
-    while pos < text.len() {
-        let rest = &text[pos..];
-        let (line, next) = match rest.find('\n') {
-            Some(i) => (&rest[..i], pos + i + 1),
-            None => (rest, text.len()),
-        };
-        let trimmed = line.trim_end_matches('\r');
-        if trimmed.trim_start().starts_with("```") || trimmed.trim_start().starts_with("~~~") {
-            in_fence = !in_fence;
-        } else if !in_fence && let Some(title) = trimmed.strip_prefix("# ") {
-            if let Some(i) = open.take() {
-                out[i].content.end = pos;
-            }
-            let title = title.trim().to_lowercase();
-            if matches!(title.as_str(), "purpose" | "side effects" | "notes") {
-                out.push(DocSection {
-                    title,
-                    content: Span::new(next, text.len()),
-                });
-                open = Some(out.len() - 1);
-            }
-        }
-        pos = next;
-    }
-    out
+    body_sections(text, body_start, 1)
+        .into_iter()
+        .map(|s| DocSection {
+            title: s.title.to_lowercase(),
+            content: s.content,
+        })
+        .filter(|s| matches!(s.title.as_str(), "purpose" | "side effects" | "notes"))
+        .collect()
 }
 
 /// Lower the front matter `root` of a tool file into `tool`, reporting into `lw`.
@@ -248,10 +227,7 @@ fn enum_field<'n>(
     rule: &'static crate::rules::Rule,
 ) -> Option<(&'n str, Span)> {
     let e = lw.required(map, key)?;
-    let mark = lw.diags.len();
-    let value = lw.enum_value(&e.value, key, allowed);
-    let generic = lw.rules.bad_value;
-    retag(lw, mark, generic, rule);
+    let value = lw.enum_value_at(&e.value, key, allowed, Site::rule(rule));
     value.map(|v| (v, e.value.span))
 }
 
@@ -285,7 +261,8 @@ fn spec_version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                 .note(
                     "YAML reads an unquoted `1.20` as the number 1.2, so the version would change",
                 )
-                .help(format!("quote it: `spec_version: \"{raw}\"`"));
+                .help(format!("quote it: `spec_version: \"{raw}\"`"))
+                .fix(Fix::safe(e.value.span, format!("\"{raw}\"")));
             lw.push(d);
         }
         _ => lw.wrong_type(&e.value, "spec_version", "a string"),
@@ -320,7 +297,10 @@ fn tool_id(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Option<Spanned<String>> {
         .help(match suggest_id(id) {
             Some(s) => format!("use `{s}` (and name the file `{s}.tool.md`)"),
             None => "use 3 to 64 lowercase letters, digits, `_` or `-`".to_string(),
-        });
+        })
+        .maybe_fix(
+            suggest_id(id).and_then(|s| replace_exact(lw.file, span, id, &s, Applicability::Unsafe)),
+        );
     lw.push(d);
     None
 }
@@ -351,10 +331,11 @@ fn version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
             format!("`version` must be MAJOR.MINOR.PATCH: {problem}"),
         )
         .label("not a strict semantic version")
-        .help(match fix {
+        .help(match &fix {
             Some(f) => format!("write `version: \"{f}\"`"),
             None => "write three numbers, e.g. `version: \"1.0.0\"`".to_string(),
-        });
+        })
+        .maybe_fix(fix.map(|f| Fix::unsafe_(e.value.span, format!("\"{f}\""))));
     lw.push(d);
 }
 
@@ -553,14 +534,13 @@ fn interface_block(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     };
     lw.unknown_keys(i, INTERFACE_KEYS, CLOSED_NOTE);
     for (key, path) in [("input", "interface.input"), ("output", "interface.output")] {
-        let mark = lw.diags.len();
-        let entry = lw.required(i, key);
-        if key == "output" {
-            // The spec singles this one out: the model cannot read responses without it.
-            for d in lw.diags.iter_mut().skip(mark) {
-                d.notes.push("the model needs the output schema to interpret the tool's responses; without it the compiler rejects the tool".to_string());
-            }
-        }
+        // The spec singles `output` out: the model cannot read responses without it.
+        let site = if key == "output" {
+            Site::default().note("the model needs the output schema to interpret the tool's responses; without it the compiler rejects the tool")
+        } else {
+            Site::default()
+        };
+        let entry = lw.required_at(i, key, site);
         if let Some(e) = entry {
             interface::check(lw, &e.value, path);
         }
@@ -680,29 +660,23 @@ fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         let Some(m) = lw.as_map(&entry.value, entry.key_span, &path) else {
             continue;
         };
-        let mark = lw.diags.len();
+        let help = format!("give `{}` both `meaning:` and `agent_action:`", entry.key);
         for key in ERROR_CODE_KEYS {
-            if let Some(v) = lw.required(m, key) {
-                lw.str_value(&v.value, &format!("{path}.{key}"), 1, usize::MAX);
+            let message = format!("error code field `{path}.{key}` is missing");
+            let site = Site::rule(&rules::INCOMPLETE_ERROR_CODE)
+                .message(&message)
+                .note("the model reads `meaning` to understand the error and `agent_action` to decide what to do next; both are required")
+                .help(&help);
+            if let Some(v) = lw.required_at(m, key, site) {
+                lw.str_value_at(
+                    &v.value,
+                    &format!("{path}.{key}"),
+                    1,
+                    usize::MAX,
+                    Site::default().help(&help),
+                );
             }
         }
-        retag(
-            lw,
-            mark,
-            &rules::MISSING_REQUIRED_FIELD,
-            &rules::INCOMPLETE_ERROR_CODE,
-        );
-        for d in lw.diags.iter_mut().skip(mark) {
-            if std::ptr::eq(d.rule, &rules::INCOMPLETE_ERROR_CODE) {
-                d.message = d.message.replace("required field", "error code field");
-                d.notes.push("the model reads `meaning` to understand the error and `agent_action` to decide what to do next; both are required".to_string());
-            }
-        }
-        help_since(
-            lw,
-            mark,
-            &format!("give `{}` both `meaning:` and `agent_action:`", entry.key),
-        );
         // Keys other than the two are not part of the entry; "did you mean" catches typos.
         for k in m.node.as_map().unwrap_or_default() {
             if !ERROR_CODE_KEYS.contains(&k.key.as_str())
@@ -716,7 +690,13 @@ fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                     )
                     .label("unknown key")
                     .note(CLOSED_NOTE)
-                    .help(format!("did you mean `{h}`?"));
+                    .help(format!("did you mean `{h}`?"))
+                    .maybe_fix(
+                        m.node
+                            .get(h)
+                            .is_none()
+                            .then(|| rename_key(lw.file, k.key_span, h)),
+                    );
                 lw.push(d);
             }
         }

@@ -2,9 +2,10 @@
 //! and value sets, the credential scheme and its secret source, and the retry and timeout
 //! lints.
 
+use super::Spanned;
 use super::tool::ToolType;
-use super::{Spanned, help_since, retag};
-use crate::formats::fields::{Lowerer, MapRef, as_int, span_in_value};
+use crate::diagnostics::Fix;
+use crate::formats::fields::{Lowerer, MapRef, Site, as_int, rename_key, span_in_value};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::Node;
@@ -158,17 +159,13 @@ pub fn check(lw: &mut Lowerer<'_>, root: MapRef<'_>, kind: Option<&Spanned<ToolT
     };
     let protocol = match lw.required(t, "type") {
         Some(e) => {
-            let mark = lw.diags.len();
-            let value = lw.enum_value(&e.value, "transport.type", TRANSPORT_TYPES);
-            let generic = lw.rules.bad_value;
-            retag(lw, mark, generic, &rules::UNKNOWN_TRANSPORT_TYPE);
-            for d in lw.diags.iter_mut().skip(mark) {
-                if std::ptr::eq(d.rule, &rules::UNKNOWN_TRANSPORT_TYPE) {
-                    d.notes.push(
-                        "the invocation protocol must be one the runtime implements".to_string(),
-                    );
-                }
-            }
+            let value = lw.enum_value_at(
+                &e.value,
+                "transport.type",
+                TRANSPORT_TYPES,
+                Site::rule(&rules::UNKNOWN_TRANSPORT_TYPE)
+                    .note("the invocation protocol must be one the runtime implements"),
+            );
             value.and_then(|v| PROTOCOLS.iter().find(|p| p.name == v))
         }
         None => None,
@@ -189,15 +186,15 @@ fn fields(lw: &mut Lowerer<'_>, t: MapRef<'_>, p: &Protocol) {
     known.extend(p.required);
     known.extend(p.optional);
     let mark = lw.diags.len();
-    lw.unknown_keys(
+    let consequence = format!(
+        "a `{}` transport does not read this key, so whatever it sets has no effect",
+        p.name
+    );
+    lw.unknown_keys_at(
         t,
         &known,
-        &format!(
-            "a `{}` transport does not read this key, so whatever it sets has no effect",
-            p.name
-        ),
+        Site::rule(&rules::UNKNOWN_TRANSPORT_KEY).note(&consequence),
     );
-    retag(lw, mark, &rules::UNKNOWN_KEY, &rules::UNKNOWN_TRANSPORT_KEY);
     for e in t.node.as_map().unwrap_or_default() {
         if known.contains(&e.key.as_str()) {
             continue;
@@ -219,18 +216,15 @@ fn fields(lw: &mut Lowerer<'_>, t: MapRef<'_>, p: &Protocol) {
         }
     }
     for key in p.required {
-        let mark = lw.diags.len();
-        let entry = lw.required(t, key);
-        retag(
-            lw,
-            mark,
-            &rules::MISSING_REQUIRED_FIELD,
-            &rules::MISSING_TRANSPORT_FIELD,
+        let message = format!("a `{}` transport requires `{key}`", p.name);
+        let help = format!("add `{key}: {}`", example(p.name, key));
+        let entry = lw.required_at(
+            t,
+            key,
+            Site::rule(&rules::MISSING_TRANSPORT_FIELD)
+                .message(&message)
+                .help(&help),
         );
-        for d in lw.diags.iter_mut().skip(mark) {
-            d.message = format!("a `{}` transport requires `{key}`", p.name);
-        }
-        help_since(lw, mark, &format!("add `{key}: {}`", example(p.name, key)));
         if let Some(e) = entry
             && !p.enums.iter().any(|(k, _)| k == key)
         {
@@ -321,13 +315,12 @@ fn rest_api(lw: &mut Lowerer<'_>, t: MapRef<'_>) -> RestFacts {
         && let Some(r) = lw.as_map(&e.value, e.key_span, "transport.retry_policy")
     {
         facts.retry_key = Some(e.key_span);
-        let mark = lw.diags.len();
-        lw.unknown_keys(
+        lw.unknown_keys_at(
             r,
             RETRY_KEYS,
-            "the retry policy does not read this key, so whatever it sets has no effect",
+            Site::rule(&rules::UNKNOWN_TRANSPORT_KEY)
+                .note("the retry policy does not read this key, so whatever it sets has no effect"),
         );
-        retag(lw, mark, &rules::UNKNOWN_KEY, &rules::UNKNOWN_TRANSPORT_KEY);
         if let Some(a) = r.node.get("max_attempts") {
             facts.attempts = at_least(lw, &a.value, "transport.retry_policy.max_attempts", 1)
                 .map(|n| (n, a.value.span));
@@ -389,13 +382,13 @@ fn status_code(lw: &mut Lowerer<'_>, item: &Node, i: usize) {
             lw.push(d);
         }
         None => {
-            let fix = item
+            let code = item
                 .as_str()
-                .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()))
-                .map(|s| format!("write it without quotes: `{s}`"));
+                .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()));
             lw.wrong_type(item, &path, "an HTTP status code (a number)");
-            if let (Some(fix), Some(d)) = (fix, lw.diags.last_mut()) {
-                d.help = Some(fix);
+            if let (Some(code), Some(d)) = (code, lw.diags.last_mut()) {
+                d.help = Some(format!("write it without quotes: `{code}`"));
+                d.fix = Some(Fix::safe(item.span, code));
             }
         }
     }
@@ -482,6 +475,9 @@ fn check_endpoint(lw: &mut Lowerer<'_>, node: &Node, endpoint: &str) -> Option<S
             }
         }
     };
+    let edit = fix
+        .as_ref()
+        .map(|f| Fix::unsafe_(node.span, format!("\"{f}\"")));
     let help = match (&fix, endpoint.starts_with("http")) {
         (Some(f), _) => format!("write `endpoint: \"{f}\"`"),
         (None, true) => "put the scheme and host in `base_url` and write the method and path here, e.g. `POST /send`".to_string(),
@@ -495,7 +491,8 @@ fn check_endpoint(lw: &mut Lowerer<'_>, node: &Node, endpoint: &str) -> Option<S
         )
         .label("must match ^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.+$")
         .note("the runtime reads the HTTP method and the path from this field")
-        .help(help);
+        .help(help)
+        .maybe_fix(edit);
     lw.push(d);
     None
 }
@@ -595,63 +592,49 @@ fn retry_lint(lw: &mut Lowerer<'_>, kind: Option<&Spanned<ToolType>>, facts: &Re
 }
 
 fn credentials(lw: &mut Lowerer<'_>, t: MapRef<'_>) {
-    let mark = lw.diags.len();
-    let entry = lw.required(t, "credentials");
-    retag(
-        lw,
-        mark,
-        &rules::MISSING_REQUIRED_FIELD,
-        &rules::MISSING_CREDENTIALS,
+    let entry = lw.required_at(
+        t,
+        "credentials",
+        Site::rule(&rules::MISSING_CREDENTIALS)
+            .message("this transport has no `credentials` block")
+            .note("every transport declares how it authenticates, even an open internal service (`scheme: none`)")
+            .help("add `credentials:` with its `scheme`, e.g. `scheme: \"iam-role\"`, or `scheme: \"none\"` for a trusted internal service"),
     );
-    for d in lw.diags.iter_mut().skip(mark) {
-        d.message = "this transport has no `credentials` block".to_string();
-        d.notes.push("every transport declares how it authenticates, even an open internal service (`scheme: none`)".to_string());
-        if d.help.is_none() {
-            d.help = Some("add `credentials:` with its `scheme`, e.g. `scheme: \"iam-role\"`, or `scheme: \"none\"` for a trusted internal service".to_string());
-        }
-    }
     let Some(entry) = entry else { return };
     let Some(c) = lw.as_map(&entry.value, entry.key_span, "transport.credentials") else {
         return;
     };
     let scheme = match lw.required(c, "scheme") {
-        Some(e) => {
-            let mark = lw.diags.len();
-            let value = lw.enum_value(&e.value, "transport.credentials.scheme", SCHEMES);
-            let generic = lw.rules.bad_value;
-            retag(lw, mark, generic, &rules::UNKNOWN_CREDENTIAL_SCHEME);
-            value
-        }
+        Some(e) => lw.enum_value_at(
+            &e.value,
+            "transport.credentials.scheme",
+            SCHEMES,
+            Site::rule(&rules::UNKNOWN_CREDENTIAL_SCHEME),
+        ),
         None => None,
     };
     let source_entry = c.node.get("source");
     if source_entry.is_none()
         && let Some(s) = scheme.filter(|s| SCHEMES_WITH_SOURCE.contains(s))
     {
-        let mark = lw.diags.len();
-        lw.required(c, "source");
-        retag(
-            lw,
-            mark,
-            &rules::MISSING_REQUIRED_FIELD,
-            &rules::MISSING_CREDENTIAL_SOURCE,
-        );
-        for d in lw.diags.iter_mut().skip(mark) {
-            d.message = format!("a `{s}` credential needs a `source`");
-            d.notes.push("the runtime resolves the secret from its source; without one it has nothing to authenticate with".to_string());
-        }
-        help_since(
-            lw,
-            mark,
-            "add `source:` (env, env_aws, aws_secrets_manager, gcp_secret_manager or azure_key_vault) and its fields, e.g. `source: \"env\"` with `name: \"API_TOKEN\"`",
+        let message = format!("a `{s}` credential needs a `source`");
+        lw.required_at(
+            c,
+            "source",
+            Site::rule(&rules::MISSING_CREDENTIAL_SOURCE)
+                .message(&message)
+                .note("the runtime resolves the secret from its source; without one it has nothing to authenticate with")
+                .help("add `source:` (env, env_aws, aws_secrets_manager, gcp_secret_manager or azure_key_vault) and its fields, e.g. `source: \"env\"` with `name: \"API_TOKEN\"`"),
         );
     }
     if let Some(e) = source_entry {
-        let mark = lw.diags.len();
         let names: Vec<&str> = SOURCES.iter().map(|(n, _)| *n).collect();
-        let value = lw.enum_value(&e.value, "transport.credentials.source", &names);
-        let generic = lw.rules.bad_value;
-        retag(lw, mark, generic, &rules::UNKNOWN_CREDENTIAL_SOURCE);
+        let value = lw.enum_value_at(
+            &e.value,
+            "transport.credentials.source",
+            &names,
+            Site::rule(&rules::UNKNOWN_CREDENTIAL_SOURCE),
+        );
         if let Some((source, needs)) = value.and_then(|v| SOURCES.iter().find(|(n, _)| *n == v)) {
             for key in *needs {
                 secret_field(lw, c, source, key);
@@ -660,22 +643,15 @@ fn credentials(lw: &mut Lowerer<'_>, t: MapRef<'_>) {
     }
     if scheme == Some("oauth2") {
         for key in ["provider", "function_id"] {
-            let mark = lw.diags.len();
-            let found = lw.required(c, key);
-            retag(
-                lw,
-                mark,
-                &rules::MISSING_REQUIRED_FIELD,
-                &rules::INCOMPLETE_OAUTH2,
-            );
-            for d in lw.diags.iter_mut().skip(mark) {
-                d.message = format!("an `oauth2` credential needs `{key}`");
-                d.notes.push("the runtime gets each OAuth 2.0 token from a token-broker function named by `provider` and `function_id`".to_string());
-            }
-            help_since(
-                lw,
-                mark,
-                &format!("add `{key}: {}`", example("lambda", key)),
+            let message = format!("an `oauth2` credential needs `{key}`");
+            let help = format!("add `{key}: {}`", example("lambda", key));
+            let found = lw.required_at(
+                c,
+                key,
+                Site::rule(&rules::INCOMPLETE_OAUTH2)
+                    .message(&message)
+                    .note("the runtime gets each OAuth 2.0 token from a token-broker function named by `provider` and `function_id`")
+                    .help(&help),
             );
             if let Some(f) = found {
                 if key == "provider" {
@@ -690,20 +666,6 @@ fn credentials(lw: &mut Lowerer<'_>, t: MapRef<'_>) {
 
 /// A field the secret `source` needs (TMD018).
 fn secret_field(lw: &mut Lowerer<'_>, c: MapRef<'_>, source: &str, key: &str) {
-    let mark = lw.diags.len();
-    let found = lw.required(c, key);
-    retag(
-        lw,
-        mark,
-        &rules::MISSING_REQUIRED_FIELD,
-        &rules::MISSING_SECRET_FIELD,
-    );
-    for d in lw.diags.iter_mut().skip(mark) {
-        d.message = format!("a credential from `{source}` needs `{key}`");
-        d.notes.push(format!(
-            "without `{key}` the runtime does not know which secret to read, so every call fails to authenticate"
-        ));
-    }
     let example = match key {
         "name" => "\"SERVICE_TOKEN\"",
         "access_key_id" => "\"AWS_ACCESS_KEY_ID\"",
@@ -714,23 +676,42 @@ fn secret_field(lw: &mut Lowerer<'_>, c: MapRef<'_>, source: &str, key: &str) {
         "vault_url" => "\"https://my-vault.vault.azure.net\"",
         _ => "\"service-token\"",
     };
+    let message = format!("a credential from `{source}` needs `{key}`");
+    let note = format!(
+        "without `{key}` the runtime does not know which secret to read, so every call fails to authenticate"
+    );
+    let mut help = format!("add `{key}: {example}`");
     // Credentials are an open set (connection parameters live there too), so a misspelt
     // field is only found by its likeness to the one that is missing.
     let misspelt = c.node.as_map().unwrap_or_default().iter().find(|e| {
         !KNOWN_CREDENTIAL_FIELDS.contains(&e.key.as_str())
-            && crate::diagnostics::did_you_mean(&e.key, [key]).is_some()
+            && crate::analysis::names::did_you_mean(&e.key, [key]).is_some()
     });
     if let Some(e) = misspelt {
-        for d in lw.diags.iter_mut().skip(mark) {
-            d.related.push(crate::diagnostics::Related {
-                file: std::sync::Arc::clone(lw.file),
-                span: e.key_span,
-                message: format!("`{}` looks like a misspelling of `{key}`", e.key),
-            });
-            d.help = Some(format!("rename `{}` to `{key}`", e.key));
-        }
+        help = format!("rename `{}` to `{key}`", e.key);
     }
-    help_since(lw, mark, &format!("add `{key}: {example}`"));
+    let mark = lw.diags.len();
+    let found = lw.required_at(
+        c,
+        key,
+        Site::rule(&rules::MISSING_SECRET_FIELD)
+            .message(&message)
+            .note(&note)
+            .help(&help),
+    );
+    if let Some(e) = misspelt
+        && let Some(d) = lw.diags.get_mut(mark)
+    {
+        let fix = rename_key(lw.file, e.key_span, key);
+        *d = d
+            .clone()
+            .related(
+                lw.file,
+                e.key_span,
+                format!("`{}` looks like a misspelling of `{key}`", e.key),
+            )
+            .fix(fix);
+    }
     if let Some(f) = found {
         lw.str_value(
             &f.value,

@@ -1,0 +1,10 @@
+//! Analysers shared by several formats: each reads plain text (a command line, a value, a
+//! path, a name) and knows nothing of the file format it came from, so every format applies
+//! the same rules and words its own diagnostics.
+
+pub mod graph;
+pub mod names;
+pub mod paths;
+pub mod registry;
+pub mod secrets;
+pub mod shell;

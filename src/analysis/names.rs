@@ -1,0 +1,205 @@
+//! Names: "did you mean" among known names, and the nearest valid name for an invalid one.
+
+use std::collections::HashMap;
+
+/// The candidate closest to `name` (case-insensitive Jaro-Winkler, at least 0.84), if any:
+/// the "did you mean `x`?" of a misspelt key, value or reference.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let lower = name.to_ascii_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
+        .filter(|(score, _)| *score >= 0.84)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// "Did you mean" over many names at once (every tool of a repository): only names with the
+/// same first character are compared, and only until a budget of comparisons is spent, so a
+/// repository full of misspelt references stays linear. Each name carries a value (an index)
+/// for the caller.
+pub struct Suggester<'a, T> {
+    by_initial: HashMap<char, Vec<(&'a str, T)>>,
+    budget: usize,
+}
+
+impl<'a, T: Copy> Suggester<'a, T> {
+    /// A suggester over `names`, in the order given (ties go to the later name), allowed
+    /// `budget` comparisons in all.
+    pub fn new(names: impl IntoIterator<Item = (&'a str, T)>, budget: usize) -> Suggester<'a, T> {
+        let mut by_initial: HashMap<char, Vec<(&'a str, T)>> = HashMap::new();
+        for (name, value) in names {
+            if let Some(c) = name.chars().next() {
+                by_initial.entry(c).or_default().push((name, value));
+            }
+        }
+        Suggester { by_initial, budget }
+    }
+
+    /// The closest name to `name` and its value, while the budget lasts.
+    pub fn suggest(&mut self, name: &str) -> Option<(&'a str, T)> {
+        let candidates = name
+            .chars()
+            .next()
+            .and_then(|c| self.by_initial.get(&c))
+            .map_or(&[][..], Vec::as_slice);
+        if candidates.len() > self.budget {
+            return None;
+        }
+        self.budget -= candidates.len();
+        let best = did_you_mean(name, candidates.iter().map(|(n, _)| *n))?;
+        candidates.iter().find(|(n, _)| *n == best).copied()
+    }
+}
+
+/// What to do with a first character a name may not start with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leading {
+    /// Drop characters until one may start the name.
+    Drop,
+    /// Put this character in front.
+    Prefix(char),
+}
+
+/// A test on one character.
+pub type CharClass = fn(char) -> bool;
+
+/// Which characters may start a name, and what to do about any other.
+#[derive(Debug, Clone, Copy)]
+pub struct FirstChar {
+    /// True for a character a name may start with.
+    pub may_start: CharClass,
+    /// What to do when the first character may not.
+    pub otherwise: Leading,
+}
+
+/// A naming rule, described well enough to turn any string into a name that follows it.
+#[derive(Debug, Clone, Copy)]
+pub struct NameStyle {
+    /// Characters kept as written (after ASCII lowercasing when `lowercase`).
+    pub keep: CharClass,
+    /// Lowercase ASCII letters first.
+    pub lowercase: bool,
+    /// What every other character becomes.
+    pub replacement: char,
+    /// Kebab style: runs of replaced characters become one, and none is left at either
+    /// end (`My Tool!` → `my-tool`). Otherwise each character is replaced on its own.
+    pub collapse: bool,
+    /// The characters a name may start with, when the rule restricts them.
+    pub first: Option<FirstChar>,
+    /// Longest name, in characters.
+    pub max_len: usize,
+}
+
+/// `name` made to follow `style` (it may still be too short, or empty: callers check).
+pub fn suggest_valid_name(name: &str, style: &NameStyle) -> String {
+    let rep = style.replacement;
+    let source = if style.collapse { name.trim() } else { name };
+    let mut out = String::new();
+    for c in source.chars() {
+        let c = if style.lowercase {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        };
+        let c = if (style.keep)(c) {
+            c
+        } else if style.collapse && (out.is_empty() || out.ends_with(rep)) {
+            continue;
+        } else {
+            rep
+        };
+        if out.is_empty()
+            && let Some(first) = style.first
+            && !(first.may_start)(c)
+        {
+            match first.otherwise {
+                Leading::Drop => continue,
+                Leading::Prefix(p) => out.push(p),
+            }
+        }
+        out.push(c);
+    }
+    let trimmed = if style.collapse {
+        out.trim_matches(rep)
+    } else {
+        out.as_str()
+    };
+    let cut: String = trimmed.chars().take(style.max_len).collect();
+    if style.collapse {
+        cut.trim_end_matches(rep).to_string()
+    } else {
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEBAB: NameStyle = NameStyle {
+        keep: |c| c.is_ascii_lowercase() || c.is_ascii_digit(),
+        lowercase: true,
+        replacement: '-',
+        collapse: true,
+        first: Some(FirstChar {
+            may_start: |c| c.is_ascii_lowercase(),
+            otherwise: Leading::Drop,
+        }),
+        max_len: 64,
+    };
+
+    const PORTABLE: NameStyle = NameStyle {
+        keep: |c| c.is_ascii_alphanumeric() || c == '-',
+        lowercase: false,
+        replacement: '_',
+        collapse: false,
+        first: Some(FirstChar {
+            may_start: |c| c.is_ascii_alphabetic() || c == '_',
+            otherwise: Leading::Prefix('_'),
+        }),
+        max_len: 64,
+    };
+
+    #[test]
+    fn did_you_mean_picks_the_closest_above_the_threshold() {
+        assert_eq!(
+            did_you_mean("verison", ["version", "name"]),
+            Some("version")
+        );
+        assert_eq!(did_you_mean("NAME", ["name"]), Some("name"));
+        assert_eq!(did_you_mean("zzz", ["version", "name"]), None);
+    }
+
+    #[test]
+    fn suggester_compares_same_initial_names_within_its_budget() {
+        let names = [("search-docs", 0), ("send-email", 1), ("create-ticket", 2)];
+        let mut s = Suggester::new(names, 100);
+        assert_eq!(s.suggest("send-emial"), Some(("send-email", 1)));
+        // `reate-ticket` starts with another letter: not compared, so no suggestion.
+        assert_eq!(s.suggest("reate-ticket"), None);
+        let mut tight = Suggester::new(names, 3);
+        assert_eq!(tight.suggest("search-doc"), Some(("search-docs", 0)));
+        assert_eq!(tight.suggest("search-doc"), None, "the budget is spent");
+    }
+
+    #[test]
+    fn kebab_names_collapse_and_trim() {
+        assert_eq!(suggest_valid_name("  My Tool!! v2 ", &KEBAB), "my-tool-v2");
+        assert_eq!(suggest_valid_name("2fast", &KEBAB), "fast");
+        assert_eq!(suggest_valid_name("---", &KEBAB), "");
+        let long = "a-".repeat(40);
+        let cut = suggest_valid_name(&long, &KEBAB);
+        assert!(cut.len() <= 64 && !cut.ends_with('-'), "{cut}");
+    }
+
+    #[test]
+    fn portable_names_replace_each_character_and_prefix_a_bad_start() {
+        assert_eq!(suggest_valid_name("9lives.v1", &PORTABLE), "_9lives_v1");
+        assert_eq!(suggest_valid_name("a b", &PORTABLE), "a_b");
+        assert_eq!(suggest_valid_name(&"x".repeat(70), &PORTABLE).len(), 64);
+    }
+}

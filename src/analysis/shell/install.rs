@@ -1,0 +1,228 @@
+//! Package installation in a line: installer commands and downloads run by an interpreter.
+
+use super::program_name;
+
+/// Installer commands, as lower-case word sequences; `+` marks a word that must follow
+/// (`+/`: one naming a module path or version, with `/` or `@`).
+const INSTALLERS: &[&[&str]] = &[
+    &["pip", "install"],
+    &["pip3", "install"],
+    &["pipx", "install"],
+    &["easy_install"],
+    &["conda", "install"],
+    &["mamba", "install"],
+    &["micromamba", "install"],
+    &["poetry", "add"],
+    &["uv", "add"],
+    &["npm", "install"],
+    &["npm", "i", "+"],
+    &["npm", "ci"],
+    &["npm", "add"],
+    &["yarn", "add"],
+    &["pnpm", "add"],
+    &["pnpm", "install"],
+    &["bun", "add"],
+    &["bun", "install"],
+    &["apt-get"],
+    &["apt", "install"],
+    &["apk", "add"],
+    &["yum", "install"],
+    &["dnf", "install"],
+    &["zypper", "install"],
+    &["pacman", "-s"],
+    &["brew", "install"],
+    &["cargo", "install"],
+    &["gem", "install"],
+    &["go", "install", "+/"],
+    &["go", "get", "+/"],
+    &["choco", "install"],
+    &["winget", "install"],
+    &["snap", "install"],
+    &["composer", "require"],
+    &["install-package"],
+    &["install-module"],
+];
+
+/// Programs that fetch from the network.
+const FETCHERS: &[&str] = &[
+    "curl",
+    "wget",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+];
+
+/// Interpreters a download may be piped into.
+const RUNNERS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "python",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "iex",
+    "pwsh",
+    "powershell",
+];
+
+/// A package installation found in a line.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Install {
+    /// Byte offset of its first word.
+    pub start: usize,
+    /// Byte offset after its last word.
+    pub end: usize,
+    /// What it is, for a message (`pip install`, `curl … | sh`).
+    pub what: String,
+}
+
+/// Package installations in one line: installer commands (`pip install`, also written as a
+/// list of strings in code), and downloads run by an interpreter (`curl … | sh`,
+/// `bash <(curl …)`).
+pub fn package_installs(line: &str) -> Vec<Install> {
+    let words = install_words(line);
+    let mut out = Vec::new();
+    let lower: Vec<String> = words.iter().map(|(_, w)| w.to_ascii_lowercase()).collect();
+    let pipes: Vec<usize> = line.match_indices('|').map(|(p, _)| p).collect();
+    let is_runner = |w: &str| RUNNERS.contains(&program_name(w).to_ascii_lowercase().as_str());
+    let first_runner = words.iter().find(|(_, w)| is_runner(w)).map(|(at, _)| *at);
+    // A line naming a fetcher over and over is not worth more than a few looks.
+    let mut fetches = 0;
+    let mut i = 0;
+    while i < words.len() {
+        if let Some(n) = installer_at(&lower, i) {
+            let (start, _) = words[i];
+            let (last_start, last) = words[i + n - 1];
+            let end = last_start + last.len();
+            out.push(Install {
+                start,
+                end,
+                what: line[start..end].to_string(),
+            });
+            i += n;
+            continue;
+        }
+        if FETCHERS.contains(&lower[i].as_str()) && fetches < 8 {
+            fetches += 1;
+            let (start, fetcher) = words[i];
+            // `curl … | sh`: a download piped into an interpreter on the same line.
+            if let Some(&pipe) = pipes.get(pipes.partition_point(|p| *p < start)) {
+                let after = words.partition_point(|(at, _)| *at <= pipe);
+                let runner = words[after..]
+                    .iter()
+                    .take(4)
+                    .find(|(_, w)| {
+                        !w.starts_with('-')
+                            && !matches!(w.to_ascii_lowercase().as_str(), "sudo" | "env")
+                    })
+                    .filter(|(_, w)| is_runner(w));
+                if let Some((at, w)) = runner {
+                    let end = at + w.len();
+                    out.push(Install {
+                        start,
+                        end,
+                        what: format!("{fetcher} … | {w}"),
+                    });
+                    i = words.partition_point(|(s, _)| *s < end);
+                    continue;
+                }
+            }
+            // `bash <(curl …)` and `sh -c "$(curl …)"`.
+            let before = line[..start].trim_end_matches(['"', '\'']);
+            if (before.ends_with("<(") || before.ends_with("$("))
+                && first_runner.is_some_and(|r| r < start)
+            {
+                out.push(Install {
+                    start,
+                    end: start + fetcher.len(),
+                    what: format!("{fetcher} run by a shell"),
+                });
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// How many words of an installer command start at word `i`, if one does.
+fn installer_at(lower: &[String], i: usize) -> Option<usize> {
+    INSTALLERS.iter().find_map(|pat| {
+        let fixed = pat.iter().take_while(|p| !p.starts_with('+')).count();
+        let matches = lower
+            .get(i..i + fixed)
+            .is_some_and(|ws| ws.iter().zip(pat.iter()).all(|(w, p)| w == p));
+        if !matches {
+            return None;
+        }
+        let next = lower.get(i + fixed);
+        let ok = match pat.get(fixed) {
+            None => true,
+            Some(&"+") => {
+                next.is_some_and(|n| n.starts_with(|c: char| c.is_alphanumeric() || c == '@'))
+            }
+            Some(_) => next.is_some_and(|n| n.contains('/') || n.contains('@')),
+        };
+        ok.then_some(fixed)
+    })
+}
+
+/// Words for installer matching: split on whitespace and on quoting or list punctuation, so
+/// `["pip", "install", "x"]` in code reads like `pip install x`.
+fn install_words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in line.char_indices() {
+        let word_char = c.is_alphanumeric() || "-_.@/+:=~".contains(c);
+        match (word_char, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, &line[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[s..]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn installs() {
+        assert_eq!(
+            package_installs("pip install pandas"),
+            [Install {
+                start: 0,
+                end: 11,
+                what: "pip install".into()
+            }]
+        );
+        assert_eq!(
+            package_installs("curl -fsSL https://x.sh | sh")[0].what,
+            "curl … | sh"
+        );
+        assert_eq!(
+            package_installs("bash <(curl -s https://x.sh)")[0].what,
+            "curl run by a shell"
+        );
+        assert_eq!(
+            package_installs("subprocess.run([\"npm\", \"install\"])").len(),
+            1
+        );
+        assert_eq!(package_installs("go install example.com/x@latest").len(), 1);
+        assert!(package_installs("we go get data").is_empty());
+        assert!(package_installs("npm i").is_empty());
+        assert!(package_installs("python -u script.py").is_empty());
+        assert!(package_installs("curl -o /out/x https://x | head").is_empty());
+    }
+}

@@ -1,0 +1,145 @@
+//! Structured fixes: the edits that make a diagnostic go away, for editors and `--format json`.
+
+use crate::source::Span;
+
+/// Whether a fix can be applied without a person looking at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// The edit is what the author meant (a misspelt key with one close match, quoting).
+    Safe,
+    /// The edit removes the diagnostic but may change meaning (a guessed name, a rename
+    /// other files may depend on): apply it only after review.
+    Unsafe,
+}
+
+impl Applicability {
+    /// The lowercase name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// Replace the bytes of `span` with `replacement` (an empty span inserts).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// The bytes to replace, in the diagnostic's file.
+    pub span: Span,
+    /// The new text.
+    pub replacement: String,
+}
+
+/// A mechanical fix: one or more edits of the diagnostic's file, with a message saying what
+/// they do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, e.g. "replace with `name`".
+    pub message: String,
+    /// Whether it is safe to apply unreviewed.
+    pub applicability: Applicability,
+    /// The edits, non-overlapping.
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// A fix that replaces `span` with `replacement`.
+    pub fn replace(
+        applicability: Applicability,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> Fix {
+        let replacement = replacement.into();
+        Fix {
+            message: format!("replace with `{replacement}`"),
+            applicability,
+            edits: vec![Edit { span, replacement }],
+        }
+    }
+
+    /// A safe single replacement.
+    pub fn safe(span: Span, replacement: impl Into<String>) -> Fix {
+        Fix::replace(Applicability::Safe, span, replacement)
+    }
+
+    /// An unsafe single replacement (apply after review).
+    pub fn unsafe_(span: Span, replacement: impl Into<String>) -> Fix {
+        Fix::replace(Applicability::Unsafe, span, replacement)
+    }
+
+    /// The same fix with another message.
+    pub fn with_message(mut self, message: impl Into<String>) -> Fix {
+        self.message = message.into();
+        self
+    }
+
+    /// `text` with the edits applied, or `None` when an edit is out of range, splits a
+    /// character or overlaps another.
+    pub fn apply(&self, text: &str) -> Option<String> {
+        let mut edits: Vec<&Edit> = self.edits.iter().collect();
+        edits.sort_by_key(|e| (e.span.start, e.span.end));
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for e in edits {
+            if e.span.start < at || e.span.end < e.span.start {
+                return None;
+            }
+            out.push_str(text.get(at..e.span.start)?);
+            text.get(e.span.start..e.span.end)?;
+            out.push_str(&e.replacement);
+            at = e.span.end;
+        }
+        out.push_str(text.get(at..)?);
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn apply_replaces_in_order_and_rejects_overlaps() {
+        let text = "nmae: x\nverison: 1\n";
+        let fix = Fix {
+            message: "rename".into(),
+            applicability: Applicability::Safe,
+            edits: vec![
+                Edit {
+                    span: Span::new(8, 15),
+                    replacement: "version".into(),
+                },
+                Edit {
+                    span: Span::new(0, 4),
+                    replacement: "name".into(),
+                },
+            ],
+        };
+        assert_eq!(fix.apply(text).as_deref(), Some("name: x\nversion: 1\n"));
+        let overlapping = Fix {
+            edits: vec![
+                Edit {
+                    span: Span::new(0, 4),
+                    replacement: "a".into(),
+                },
+                Edit {
+                    span: Span::new(2, 6),
+                    replacement: "b".into(),
+                },
+            ],
+            ..fix.clone()
+        };
+        assert_eq!(overlapping.apply(text), None);
+        assert_eq!(Fix::safe(Span::new(40, 41), "x").apply(text), None);
+    }
+
+    #[test]
+    fn replace_says_what_it_writes() {
+        let fix = Fix::unsafe_(Span::new(0, 4), "name");
+        assert_eq!(fix.message, "replace with `name`");
+        assert_eq!(fix.applicability.as_str(), "unsafe");
+        assert_eq!(fix.apply("nmae").as_deref(), Some("name"));
+    }
+}

@@ -1,0 +1,211 @@
+//! References inside a schema: local `$ref`s that point at nothing (SCH001, a validator cannot
+//! compile them) and `$ref`s to remote URIs (SCH005, toolc never reads the network). References
+//! are only read as strings here, never followed.
+
+use super::Cx;
+use super::values::short;
+use super::walk::{Site, resolve_pointer};
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::rules::schema as rules;
+use crate::syntax::Node;
+
+/// The keywords whose value is a reference to another schema.
+const REFERENCES: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
+
+/// A schema's identifier (`$id`, or draft-04's `id`), when it is a string.
+fn identifier(schema: &Node) -> Option<&str> {
+    schema
+        .value("$id")
+        .or_else(|| schema.value("id"))
+        .and_then(Node::as_str)
+}
+
+/// `$id`s declared anywhere (without a trailing `#`), so references to embedded resources are
+/// recognised as local.
+pub(super) fn embedded_ids<'a>(sites: &[Site<'a>]) -> Vec<&'a str> {
+    sites
+        .iter()
+        .filter_map(|s| identifier(s.node))
+        .map(|id| id.trim_end_matches('#'))
+        .collect()
+}
+
+/// The scheme of a reference that is a URI with one, i.e. remote. `C:\schemas\a.json` is a
+/// Windows path, not a URI with scheme `c`.
+pub fn remote_scheme(reference: &str) -> Option<&str> {
+    let colon = reference.find(':')?;
+    let scheme = &reference[..colon];
+    let valid = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let drive = scheme.len() == 1 && reference[colon + 1..].starts_with(['\\', '/']);
+    (valid && !drive && !reference.starts_with('#')).then_some(scheme)
+}
+
+/// Decode `%XX` escapes of a URI fragment.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = s.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl Cx<'_> {
+    /// SCH001 for local `$ref`s that point at nothing (a validator cannot compile them).
+    pub(super) fn dangling_refs(&mut self, sites: &[Site<'_>]) {
+        // A nested `$id` changes what `#...` means below it; rather than model base URIs, skip.
+        if sites.iter().skip(1).any(|s| identifier(s.node).is_some()) {
+            return;
+        }
+        let anchors: Vec<&str> = sites
+            .iter()
+            .flat_map(|s| {
+                let anchor = s
+                    .node
+                    .value("$anchor")
+                    .or_else(|| s.node.value("$dynamicAnchor"))
+                    .and_then(Node::as_str);
+                let id_anchor = identifier(s.node).and_then(|id| id.strip_prefix('#'));
+                [anchor, id_anchor]
+            })
+            .flatten()
+            .collect();
+        for site in sites {
+            let Some(entry) = site.node.get("$ref") else {
+                continue;
+            };
+            let Some(reference) = entry.value.as_str() else {
+                continue;
+            };
+            let Some(fragment) = reference.strip_prefix('#') else {
+                continue;
+            };
+            if fragment.is_empty() {
+                continue;
+            }
+            let fragment = percent_decode(fragment);
+            let problem = if let Some(pointer) = fragment.strip_prefix('/') {
+                resolve_pointer(self.root, pointer).err()
+            } else if anchors.contains(&fragment.as_str()) {
+                None
+            } else {
+                Some(did_you_mean(&fragment, anchors.iter().copied()).map(|a| format!("#{a}")))
+            };
+            let Some(hint) = problem else { continue };
+            let d = Diagnostic::new(
+                &rules::INVALID_JSON_SCHEMA,
+                self.file,
+                entry.value.span,
+                format!(
+                    "`$ref` points at `{}`, which this schema does not define",
+                    short(reference, 80)
+                ),
+            )
+            .label("nothing here")
+            .note("a validator refuses to compile a schema with a reference it cannot resolve")
+            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
+            self.push(d);
+        }
+    }
+
+    /// SCH005: `$ref`s to absolute URLs.
+    pub(super) fn remote_refs(&mut self, site: &Site<'_>, ids: &[&str]) {
+        for key in REFERENCES {
+            let Some(entry) = site.node.get(key) else {
+                continue;
+            };
+            let Some(reference) = entry.value.as_str() else {
+                continue;
+            };
+            let Some(scheme) = remote_scheme(reference) else {
+                continue;
+            };
+            let base = reference.split('#').next().unwrap_or(reference);
+            if ids.iter().any(|id| !id.is_empty() && *id == base) {
+                continue;
+            }
+            let d = Diagnostic::new(
+                &rules::REMOTE_REF,
+                self.file,
+                entry.value.span,
+                format!("`{key}` points at a remote schema `{}`", short(reference, 80)),
+            )
+            .label(format!("`{scheme}:` reference, never fetched"))
+            .note("toolc never reads the network, so nothing behind this reference is checked, and a runtime that cannot reach it fails or skips it");
+            let d = match self.options.runtime.map(|r| r.remote_ref()) {
+                Some((note, help)) => d.note(note).help(help),
+                None => d.help("copy the referenced schema into this file under `definitions` and refer to it as `#/definitions/<name>`"),
+            };
+            self.push(d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{codes, diagnostics, run};
+    use super::*;
+
+    #[test]
+    fn remote_schemes() {
+        assert_eq!(remote_scheme("https://x/y.json"), Some("https"));
+        assert_eq!(remote_scheme("urn:example:b"), Some("urn"));
+        assert_eq!(remote_scheme("#/definitions/a"), None);
+        assert_eq!(remote_scheme("common.json#/definitions/d"), None);
+        assert_eq!(remote_scheme("C:\\schemas\\a.json"), None);
+        assert_eq!(percent_decode("a%20b%ZZ"), "a b%ZZ");
+    }
+
+    #[test]
+    fn sch001_dangling_local_ref() {
+        let text = r##"{"definitions": {"address": {"type": "string"}}, "properties": {"a": {"$ref": "#/definitions/adress"}}}"##;
+        let (_, diags) = diagnostics(text);
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert_eq!(diags[0].rule.code, "SCH001");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("did you mean `#/definitions/address`?")
+        );
+        assert!(codes(r##"{"definitions": {"a": {}}, "$ref": "#/definitions/a"}"##).is_empty());
+        assert!(codes(r##"{"$anchor": "here", "items": {"$ref": "#here"}}"##).is_empty());
+        assert_eq!(
+            codes(r##"{"$anchor": "here", "items": {"$ref": "#hre"}}"##),
+            vec!["SCH001"]
+        );
+    }
+
+    #[test]
+    fn sch005_remote_refs() {
+        let text = r##"{"type": "object", "properties": {
+            "a": {"$ref": "https://example.com/schemas/a.json"},
+            "b": {"$ref": "urn:example:b"},
+            "c": {"$ref": "#/properties/a"},
+            "d": {"$ref": "common.json#/definitions/d"},
+            "e": {"$ref": "http://example.com/embedded#/x"}
+        }, "definitions": {"emb": {"$id": "http://example.com/embedded", "x": {}}}}"##;
+        let lines: Vec<String> = run(text);
+        assert_eq!(
+            lines,
+            vec![
+                "SCH005 \"https://example.com/schemas/a.json\" `$ref` points at a remote schema `https://example.com/schemas/a.json`",
+                "SCH005 \"urn:example:b\" `$ref` points at a remote schema `urn:example:b`",
+            ]
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! Walking a spanned schema tree: every subschema, what a JSON pointer lands on in schema
+//! terms, and exact pointer resolution. Nothing here follows a `$ref`: references are
+//! strings to inspect, never edges to walk, so a reference cycle cannot make a walk loop.
+
+use super::Runtime;
+use super::vocab::{self, Holds};
+use crate::diagnostics::did_you_mean;
+use crate::syntax::{MAX_DEPTH, Node, NodeKind};
+
+/// One subschema (a mapping) found by the walk.
+#[derive(Clone, Copy)]
+pub struct Site<'a> {
+    /// The subschema.
+    pub node: &'a Node,
+    /// Read by the runtime's conversion, when the schema is checked for one: the root, and
+    /// whatever the runtime says it reads below a schema it reads.
+    pub converted: bool,
+    /// A value of some `properties` mapping.
+    pub is_property: bool,
+}
+
+/// Every subschema that is a mapping, found iteratively (depth-capped at [`MAX_DEPTH`]), in
+/// source order.
+pub(crate) fn subschemas<'a>(root: &'a Node, runtime: Option<&dyn Runtime>) -> Vec<Site<'a>> {
+    let mut out = Vec::new();
+    let top = Site {
+        node: root,
+        converted: true,
+        is_property: false,
+    };
+    let mut stack = vec![(top, 0usize)];
+    let mut children: Vec<Site<'_>> = Vec::new();
+    while let Some((site, depth)) = stack.pop() {
+        let Some(entries) = site.node.as_map() else {
+            continue;
+        };
+        out.push(site);
+        if depth >= MAX_DEPTH {
+            continue;
+        }
+        children.clear();
+        for e in entries {
+            let converted =
+                site.converted && runtime.is_some_and(|r| r.reads(site.node, &e.key, &e.value));
+            let child = |node| Site {
+                node,
+                converted,
+                is_property: e.key == "properties",
+            };
+            match (vocab::holds(&e.key), &e.value.kind) {
+                (Holds::One, _) | (Holds::OneOrList, NodeKind::Map(_)) => {
+                    children.push(child(&e.value))
+                }
+                (Holds::Named | Holds::SchemaOrNames, NodeKind::Map(named)) => {
+                    children.extend(named.iter().map(|c| child(&c.value)));
+                }
+                (Holds::List | Holds::OneOrList, NodeKind::Seq(items)) => {
+                    children.extend(items.iter().map(|node| Site {
+                        node,
+                        converted,
+                        is_property: false,
+                    }));
+                }
+                _ => {}
+            }
+        }
+        stack.extend(children.drain(..).rev().map(|c| (c, depth + 1)));
+    }
+    out
+}
+
+/// Where a JSON pointer lands, in schema terms.
+pub(crate) enum Target {
+    /// A subschema itself (described, e.g. "the schema of property `a`").
+    Schema(String),
+    /// The value of a keyword.
+    Keyword(String),
+    /// Something inside a keyword's value (`/required/0`).
+    InValue(String),
+}
+
+/// Decode one JSON pointer segment (`~1` is `/`, `~0` is `~`).
+pub(crate) fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// Classify `pointer` against the structure of a schema; also returns the pointer of the
+/// keyword it lands in or under, when there is one.
+pub(crate) fn locate(root: &Node, pointer: &str) -> (Target, Option<String>) {
+    #[derive(Clone, Copy)]
+    enum State<'k> {
+        Schema,
+        Named(&'k str),
+        List(&'k str),
+        Data,
+    }
+    // The static spelling of a schema-holding keyword, so states need not own strings.
+    let static_name = |seg: &str| vocab::keyword(seg).map_or("keyword", |k| k.name);
+    let mut state = State::Schema;
+    let mut target = Target::Schema("the schema".to_string());
+    let mut keyword_ptr = None;
+    let mut node = root;
+    let mut walked = String::new();
+    for raw in pointer.split('/').skip(1) {
+        let seg = unescape(raw);
+        walked.push('/');
+        walked.push_str(raw);
+        let child = match &node.kind {
+            NodeKind::Map(entries) => entries.iter().find(|e| e.key == seg).map(|e| &e.value),
+            NodeKind::Seq(items) => seg.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        let child = child.unwrap_or(node);
+        state = match state {
+            State::Schema => {
+                keyword_ptr = Some(walked.clone());
+                match (vocab::holds(&seg), &child.kind) {
+                    (Holds::One, _) | (Holds::OneOrList, NodeKind::Map(_) | NodeKind::Bool(_)) => {
+                        target = Target::Schema(format!("the `{seg}` schema"));
+                        keyword_ptr = None;
+                        State::Schema
+                    }
+                    (Holds::Named | Holds::SchemaOrNames, _) => {
+                        target = Target::Keyword(seg.clone());
+                        State::Named(static_name(&seg))
+                    }
+                    (Holds::List | Holds::OneOrList, _) => {
+                        target = Target::Keyword(seg.clone());
+                        State::List(static_name(&seg))
+                    }
+                    _ => {
+                        target = Target::Keyword(seg.clone());
+                        State::Data
+                    }
+                }
+            }
+            State::Named(kw) => {
+                keyword_ptr = None;
+                target = Target::Schema(match kw {
+                    "properties" => format!("the schema of property `{seg}`"),
+                    "definitions" | "$defs" => format!("definition `{seg}`"),
+                    "patternProperties" => format!("the schema for pattern `{seg}`"),
+                    _ => format!("the `{kw}` entry `{seg}`"),
+                });
+                State::Schema
+            }
+            State::List(kw) => {
+                keyword_ptr = None;
+                target = Target::Schema(format!("`{kw}[{seg}]`"));
+                State::Schema
+            }
+            State::Data => {
+                if let Target::Keyword(k) = &target {
+                    target = Target::InValue(k.clone());
+                }
+                State::Data
+            }
+        };
+        node = child;
+    }
+    (target, keyword_ptr)
+}
+
+/// Resolve a JSON pointer (without the leading `/`) exactly; on failure, a "did you mean"
+/// for the first segment that is missing.
+pub(crate) fn resolve_pointer<'a>(
+    root: &'a Node,
+    pointer: &str,
+) -> Result<&'a Node, Option<String>> {
+    let mut node = root;
+    let mut walked = String::from("#");
+    for raw in pointer.split('/') {
+        let seg = unescape(raw);
+        let next = match &node.kind {
+            NodeKind::Map(entries) => entries.iter().find(|e| e.key == seg).map(|e| &e.value),
+            NodeKind::Seq(items) => seg.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(n) => node = n,
+            None => {
+                let hint = node
+                    .as_map()
+                    .and_then(|entries| did_you_mean(&seg, entries.iter().map(|e| e.key.as_str())))
+                    .map(|k| format!("{walked}/{}", k.replace('~', "~0").replace('/', "~1")));
+                return Err(hint);
+            }
+        }
+        walked.push('/');
+        walked.push_str(raw);
+    }
+    Ok(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::json;
+
+    fn parse(text: &str) -> Node {
+        json::parse(text, 0).root.expect("test schema parses")
+    }
+
+    #[test]
+    fn finds_every_subschema_in_source_order() {
+        let root = parse(
+            r#"{"properties": {"a": {"items": {"type": "string"}}, "b": {}},
+                "anyOf": [{"not": {}}], "enum": [{"type": "x"}], "definitions": {"d": true}}"#,
+        );
+        let sites = subschemas(&root, None);
+        // root, a, a.items, b, anyOf[0], anyOf[0].not; `enum` holds data, `true` is no mapping.
+        assert_eq!(sites.len(), 6);
+        assert!(sites[1].is_property && sites[3].is_property && !sites[4].is_property);
+        assert_eq!(
+            sites[2].node.value("type").and_then(Node::as_str),
+            Some("string")
+        );
+        assert!(sites[0].converted && sites[1..].iter().all(|s| !s.converted));
+    }
+
+    #[test]
+    fn locates_pointers_in_schema_terms() {
+        let root = parse(r#"{"properties": {"a": {"required": ["x"]}}, "allOf": [{}]}"#);
+        let (target, kw) = locate(&root, "/properties/a");
+        assert!(matches!(target, Target::Schema(s) if s == "the schema of property `a`"));
+        assert_eq!(kw, None);
+        let (target, kw) = locate(&root, "/properties/a/required/0");
+        assert!(matches!(target, Target::InValue(k) if k == "required"));
+        assert_eq!(kw.as_deref(), Some("/properties/a/required"));
+        let (target, _) = locate(&root, "/allOf/0");
+        assert!(matches!(target, Target::Schema(s) if s == "`allOf[0]`"));
+    }
+
+    #[test]
+    fn resolves_pointers_exactly_with_a_hint() {
+        let root = parse(r#"{"definitions": {"a/b": {"type": "string"}, "list": [1, 2]}}"#);
+        let found = resolve_pointer(&root, "definitions/a~1b/type").expect("resolves");
+        assert_eq!(found.as_str(), Some("string"));
+        assert!(resolve_pointer(&root, "definitions/list/1").is_ok());
+        assert_eq!(
+            resolve_pointer(&root, "definitons/a~1b").err(),
+            Some(Some("#/definitions".to_string()))
+        );
+        assert_eq!(
+            resolve_pointer(&root, "definitions/list/7").err(),
+            Some(None)
+        );
+    }
+}

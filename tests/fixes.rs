@@ -1,0 +1,513 @@
+//! Structured fixes do what they say: for every rule that offers one, a small repository
+//! with the defect is checked with `toolc check --format json`, the edits of that rule's fix
+//! are applied to the file, and a second run no longer reports the rule there. A rule that
+//! offers a fix in any of these runs (or in the demo and the real-world corpus) but has no
+//! case of its own fails the table test.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use assert_cmd::Command;
+use common::{BASE_TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use serde_json::Value;
+
+const DOPS: &str = "---
+dops: v2
+kind: skill
+meta:
+  name: nginx
+  version: 1.0.0
+  description: Generate nginx server blocks
+context:
+  technology: nginx
+  fileFormat: raw
+  outputGuidance: Output the configuration only, without code fences.
+  bestPractices:
+    - Redirect HTTP to HTTPS
+files:
+  - path: nginx.conf
+---
+## Prompt
+
+You are an nginx expert.
+
+## Keywords
+
+nginx, reverse proxy
+";
+
+const CYCOD: &str = r#"name: search
+description: Search files for a pattern
+bash: grep -r "{PATTERN}" {DIRECTORY}
+parameters:
+  PATTERN:
+    type: string
+    description: Pattern to search for
+    required: true
+  DIRECTORY:
+    type: string
+    description: Where to search
+    default: "."
+tags: [search, read]
+platforms: [windows, linux, macos]
+timeout: 10000
+"#;
+
+const STEPS: &str = "steps:
+  - name: fetch
+    bash: curl -s https://example.com
+  - name: count
+    bash: echo '{fetch.output}' | wc -l
+tags: [read]
+";
+
+const AGENTCLI: &str = r#"{
+  "tools": [
+    {
+      "name": "get_time",
+      "description": "Get the current time for an IANA timezone",
+      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
+      "command": ["./tools/bin/get_time"],
+      "timeoutSec": 5
+    }
+  ]
+}
+"#;
+
+const AGENT: &str = r#"---
+spec_version: "1.2"
+agent_id: "support"
+version: "1.0.0"
+status: "active"
+meta:
+  name: "Support Agent"
+  owner: "cx-team"
+runtime:
+  model: "claude-4-sonnet"
+tools:
+  tool_choice: "auto"
+  refs:
+    - ref: "search-docs"
+guardrails:
+  tool_calls:
+    require_user_confirmation_for: ["search-docs"]
+---
+# Purpose
+Answers product questions.
+"#;
+
+const TOOL_YAML: &str = ".dojops/tools/my-tool/tool.yaml";
+const SKILL: &str = ".dojops/skills/nginx.dops";
+const CYCOD_TOOL: &str = ".cycod/tools/search.yaml";
+const TOOL_MD: &str = "tools/search-docs.tool.md";
+const AGENT_MD: &str = "agents/support.agent.md";
+
+/// One fixable defect: the rule, the file it is in, and the repository around it.
+struct Case {
+    code: &'static str,
+    path: &'static str,
+    files: Vec<(&'static str, String)>,
+}
+
+/// `base` with `from` replaced by `to` (which must occur).
+fn edit(base: &str, from: &str, to: &str) -> String {
+    assert!(base.contains(from), "`{from}` is not in the base");
+    base.replacen(from, to, 1)
+}
+
+fn dojops_tool(content: String) -> Vec<(&'static str, String)> {
+    vec![
+        (TOOL_YAML, content),
+        (
+            ".dojops/tools/my-tool/input.schema.json",
+            VALID_SCHEMA.to_string(),
+        ),
+    ]
+}
+
+fn case(code: &'static str, path: &'static str, files: Vec<(&'static str, String)>) -> Case {
+    Case { code, path, files }
+}
+
+fn cases() -> Vec<Case> {
+    let tool_md = |from: &str, to: &str| vec![(TOOL_MD, edit(BASE_TOOL, from, to))];
+    let agent = |from: &str, to: &str| {
+        vec![
+            (AGENT_MD, edit(AGENT, from, to)),
+            (TOOL_MD, BASE_TOOL.to_string()),
+        ]
+    };
+    let cycod = |content: String| vec![(CYCOD_TOOL, content)];
+    vec![
+        // DojOps tool.yaml
+        case(
+            "DOJ001",
+            TOOL_YAML,
+            dojops_tool(edit(VALID_TOOL, "version:", "verison:")),
+        ),
+        case(
+            "DOJ002",
+            TOOL_YAML,
+            dojops_tool(edit(
+                VALID_TOOL,
+                "  strategy: llm\n",
+                "  strategy: llm\n  updateMode: yes\n",
+            )),
+        ),
+        case(
+            "DOJ003",
+            TOOL_YAML,
+            dojops_tool(edit(VALID_TOOL, "name: my-tool", "name: My_Tool")),
+        ),
+        case(
+            "DOJ005",
+            TOOL_YAML,
+            dojops_tool(edit(VALID_TOOL, "serializer: yaml", "serializer: yml")),
+        ),
+        case(
+            "DOJ007",
+            TOOL_YAML,
+            dojops_tool(edit(VALID_TOOL, "version:", "verison:")),
+        ),
+        // DojOps .dops
+        case(
+            "DOJ003",
+            SKILL,
+            vec![(SKILL, edit(DOPS, "name: nginx", "name: Nginx_Proxy"))],
+        ),
+        case(
+            "DOJ021",
+            SKILL,
+            vec![(
+                SKILL,
+                edit(
+                    DOPS,
+                    "files:",
+                    "verification:\n  binary:\n    command: terraform validate -json\n    parser: terraform-jsn\nfiles:",
+                ),
+            )],
+        ),
+        case(
+            "REF001",
+            ".dojops/skills/proxy.dops",
+            vec![
+                (SKILL, DOPS.to_string()),
+                (
+                    ".dojops/skills/proxy.dops",
+                    edit(
+                        &edit(DOPS, "name: nginx", "name: proxy"),
+                        "files:",
+                        "dependencies:\n  - skill: ngnix\nfiles:",
+                    ),
+                ),
+            ],
+        ),
+        // agentcli
+        case(
+            "ACL010",
+            "tools.json",
+            vec![
+                (
+                    "tools.json",
+                    edit(AGENTCLI, "\"timeoutSec\"", "\"timeoutSecs\""),
+                ),
+                ("tools/bin/get_time", "#!/bin/sh\n".to_string()),
+            ],
+        ),
+        // *.tool.md
+        case("TMD001", TOOL_MD, tool_md("use_guidance:", "use_guidence:")),
+        case("TMD003", TOOL_MD, tool_md("use_guidance:", "use_guidence:")),
+        case(
+            "TMD004",
+            TOOL_MD,
+            tool_md("tool_id: \"search-docs\"", "tool_id: \"Search_Docs!\""),
+        ),
+        case(
+            "TMD005",
+            TOOL_MD,
+            tool_md("version: \"1.0.0\"", "version: \"1.0\""),
+        ),
+        case(
+            "TMD006",
+            TOOL_MD,
+            tool_md("type: \"retrieval\"", "type: \"retreival\""),
+        ),
+        case(
+            "TMD007",
+            TOOL_MD,
+            tool_md("status: \"active\"", "status: \"actve\""),
+        ),
+        case(
+            "TMD009",
+            TOOL_MD,
+            tool_md("type: \"rest-api\"", "type: \"rest_api\""),
+        ),
+        case("TMD010", TOOL_MD, tool_md("  endpoint:", "  endpont:")),
+        case(
+            "TMD011",
+            TOOL_MD,
+            tool_md("endpoint: \"GET /search\"", "endpoint: \"GET search\""),
+        ),
+        case(
+            "TMD015",
+            TOOL_MD,
+            tool_md("scheme: \"bearer-token\"", "scheme: \"bearer_token\""),
+        ),
+        case(
+            "TMD017",
+            TOOL_MD,
+            tool_md("source: \"env\"", "source: \"ENV\""),
+        ),
+        case(
+            "TMD018",
+            TOOL_MD,
+            tool_md("    name: \"DOCS_TOKEN\"", "    nmae: \"DOCS_TOKEN\""),
+        ),
+        case("TMD034", TOOL_MD, tool_md("  endpoint:", "  endpont:")),
+        // *.agent.md
+        case(
+            "TMD035",
+            AGENT_MD,
+            agent("agent_id: \"support\"", "agent_id: \"Support Bot\""),
+        ),
+        case(
+            "TMD038",
+            AGENT_MD,
+            agent("for: [\"search-docs\"]", "for: [\"search-doc\"]"),
+        ),
+        case(
+            "TMD039",
+            AGENT_MD,
+            agent(
+                "    - ref: \"search-docs\"\n",
+                "    - ref: \"search-docs\"\n      max_calls_per_run: \"2\"\n",
+            ),
+        ),
+        case(
+            "REF020",
+            AGENT_MD,
+            agent("ref: \"search-docs\"", "ref: \"search-doc\""),
+        ),
+        // cycod
+        case(
+            "CYC001",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "platforms:", "platfroms:")),
+        ),
+        case(
+            "CYC003",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "name: search", "name: searcher")),
+        ),
+        case(
+            "CYC022",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "name: search", "name: \"\"")),
+        ),
+        case(
+            "CYC009",
+            CYCOD_TOOL,
+            cycod(edit(
+                CYCOD,
+                "type: string\n    description: Pattern",
+                "type: str\n    description: Pattern",
+            )),
+        ),
+        case(
+            "CYC012",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "\"{PATTERN}\"", "\"{PATTRN}\"")),
+        ),
+        case(
+            "CYC014",
+            CYCOD_TOOL,
+            cycod(edit(STEPS, "{fetch.output}", "{fetc.output}")),
+        ),
+        case(
+            "CYC016",
+            CYCOD_TOOL,
+            cycod(edit(STEPS, "{fetch.output}", "{fetch.outptu}")),
+        ),
+        case(
+            "CYC017",
+            CYCOD_TOOL,
+            cycod(edit(
+                CYCOD,
+                "[windows, linux, macos]",
+                "[windows, linux, macox]",
+            )),
+        ),
+        case(
+            "SEC020",
+            CYCOD_TOOL,
+            cycod(edit(CYCOD, "{DIRECTORY}", "{RAW:DIRECTORY}")),
+        ),
+        case(
+            "REF010",
+            ".cycod/tools/caller.yaml",
+            vec![
+                (CYCOD_TOOL, CYCOD.to_string()),
+                (
+                    ".cycod/tools/caller.yaml",
+                    "steps:\n  - bash: ls\n  - tool: serch\ntags: [read]\n".to_string(),
+                ),
+            ],
+        ),
+        case(
+            "REF012",
+            CYCOD_TOOL,
+            vec![
+                (
+                    CYCOD_TOOL,
+                    format!("{CYCOD}uses:\n  mcps: [github, githbu]\n"),
+                ),
+                (
+                    ".cycod/mcp/mcp.json",
+                    r#"{"mcpServers": {"github": {"command": "npx"}}}"#.to_string(),
+                ),
+            ],
+        ),
+    ]
+}
+
+/// `toolc check --format json` in `dir`, parsed.
+fn check_json(dir: &Path) -> Value {
+    let out = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(dir)
+        .args(["check", "--format", "json"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("toolc runs");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+fn diagnostics(output: &Value) -> Vec<Value> {
+    output["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `text` with the edits of `fix` applied (from the last offset down).
+fn apply(text: &str, fix: &Value) -> String {
+    let mut edits: Vec<(usize, usize, String)> = fix["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| {
+            let offset = |end: &str| e["span"][end]["offset"].as_u64().expect("offset") as usize;
+            (
+                offset("start"),
+                offset("end"),
+                e["replacement"].as_str().expect("replacement").to_string(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    let mut limit = out.len();
+    for (start, end, replacement) in edits {
+        assert!(
+            start <= end && end <= limit,
+            "edits overlap or leave the file: {fix}"
+        );
+        out.replace_range(start..end, &replacement);
+        limit = start;
+    }
+    out
+}
+
+/// Codes of the diagnostics in `output` that carry a fix.
+fn fixed_codes(output: &Value) -> BTreeSet<String> {
+    diagnostics(output)
+        .iter()
+        .filter(|d| d.get("fix").is_some())
+        .filter_map(|d| d["code"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Run one case: returns the codes of every fix offered in its first run.
+fn run(case: &Case) -> BTreeSet<String> {
+    let repo = Repo::new();
+    for (path, content) in &case.files {
+        repo.write(path, content.as_bytes());
+    }
+    let before = check_json(&repo.root);
+    let found: Vec<Value> = diagnostics(&before)
+        .into_iter()
+        .filter(|d| d["code"] == case.code && d["path"] == case.path)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "{} in {}: expected one diagnostic, found {found:?}",
+        case.code,
+        case.path
+    );
+    let fix = found[0]
+        .get("fix")
+        .unwrap_or_else(|| panic!("{} offers no fix: {}", case.code, found[0]));
+    assert!(
+        matches!(fix["applicability"].as_str(), Some("safe" | "unsafe")),
+        "{fix}"
+    );
+    let text = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+    let fixed = apply(&text, fix);
+    assert_ne!(fixed, text, "{}: the fix changes nothing", case.code);
+    repo.write(case.path, fixed.as_bytes());
+    let after = check_json(&repo.root);
+    let left: Vec<Value> = diagnostics(&after)
+        .into_iter()
+        .filter(|d| d["code"] == case.code && d["path"] == case.path)
+        .collect();
+    assert!(
+        left.is_empty(),
+        "{}: applying the fix did not remove the diagnostic:\n{fixed}\n{left:?}",
+        case.code
+    );
+    fixed_codes(&before)
+}
+
+#[test]
+fn applying_each_fix_removes_its_diagnostic() {
+    for case in cases() {
+        run(&case);
+    }
+}
+
+#[test]
+fn every_rule_that_offers_a_fix_has_a_case() {
+    let tested: BTreeSet<String> = cases().iter().map(|c| c.code.to_string()).collect();
+    let mut offered = BTreeSet::new();
+    for case in cases() {
+        let repo = Repo::new();
+        for (path, content) in &case.files {
+            repo.write(path, content.as_bytes());
+        }
+        offered.extend(fixed_codes(&check_json(&repo.root)));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    offered.extend(fixed_codes(&check_json(&root.join("examples/demo"))));
+    // The real-world corpus lives beside the checkout, when it is there.
+    if let Some(corpus) = common::corpus("") {
+        for entry in std::fs::read_dir(corpus).expect("corpus") {
+            let dir = entry.expect("entry").path();
+            if dir.is_dir() {
+                offered.extend(fixed_codes(&check_json(&dir)));
+            }
+        }
+    }
+    let missing: Vec<&String> = offered.difference(&tested).collect();
+    assert!(
+        missing.is_empty(),
+        "rules that offer a fix but have no case in tests/fixes.rs: {missing:?}"
+    );
+}
