@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use toolc::config::Config;
-use toolc::{CheckOptions, Report};
+use toolc::{CheckOptions, Config, OutputFormat, Report, Workspace};
 
 fn main() {
     divan::main();
@@ -103,54 +102,31 @@ fn check(bencher: Bencher, tools: usize) {
         .bench(|| run(&repo.root));
 }
 
-/// The passes of `check` one by one, on the largest repository, to see where time goes.
-mod phases {
-    use rayon::prelude::*;
-    use toolc::discover::{Classifier, Discovered, discover, display_path};
-    use toolc::formats::{self, FileResult};
-
+/// What an editor and a pre-commit run wait for, on the largest repository.
+mod incremental {
     use super::*;
 
     fn size() -> usize {
         sizes().into_iter().max().unwrap_or(1)
     }
 
-    fn found(repo: &TempRepo) -> Vec<Discovered> {
-        let classifier = Classifier::new(&Config::default());
-        discover(std::slice::from_ref(&repo.root), &classifier).0
-    }
-
-    fn load_all(repo: &TempRepo, found: &[Discovered]) -> Vec<FileResult> {
-        found
-            .par_iter()
-            .map(|d| formats::load(&d.path, display_path(&d.path, &repo.root), d.format))
-            .collect()
-    }
-
-    /// Walk and classify.
+    /// A workspace that checked everything once re-checks one changed tool (an editor's save).
     #[divan::bench(sample_count = 10, sample_size = 1)]
-    fn walk(bencher: Bencher) {
+    fn recheck_one_changed_file(bencher: Bencher) {
         let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
-        let classifier = Classifier::new(&Config::default());
-        bencher.bench(|| discover(std::slice::from_ref(&repo.root), &classifier));
-    }
-
-    /// Read, parse, lower and validate every file (in parallel, as `check` does).
-    #[divan::bench(sample_count = 10, sample_size = 1)]
-    fn load(bencher: Bencher) {
-        let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
-        let found = found(&repo);
-        bencher
-            .counter(ItemsCount::new(found.len()))
-            .bench(|| load_all(&repo, &found));
-    }
-
-    /// Cross-file checks: names, policy, skill dependencies.
-    #[divan::bench(sample_count = 10, sample_size = 1)]
-    fn resolve(bencher: Bencher) {
-        let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
-        let results = load_all(&repo, &found(&repo));
-        bencher.bench(|| formats::resolve(&results));
+        let mut workspace = Workspace::new(Config::default(), &repo.root);
+        workspace.check();
+        let tool = repo.root.join(".dojops/tools/tool-00000/tool.yaml");
+        let original = std::fs::read(&tool).unwrap_or_default();
+        let mut changed = original.clone();
+        changed.extend_from_slice(b"\n# edited\n");
+        let mut flip = false;
+        bencher.bench_local(|| {
+            flip = !flip;
+            let bytes = if flip { &changed } else { &original };
+            workspace.set_buffer(&tool, bytes.clone());
+            workspace.check_file(&tool)
+        });
     }
 
     /// Human output of the whole report, as the CLI prints it.
@@ -158,8 +134,6 @@ mod phases {
     fn render_human(bencher: Bencher) {
         let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
         let report = run(&repo.root);
-        bencher.bench(|| {
-            toolc::diagnostics::human::render(&report.diagnostics, &report.summary, false, false)
-        });
+        bencher.bench(|| report.render(OutputFormat::Human, &repo.root, false));
     }
 }

@@ -130,11 +130,6 @@ impl Overlay {
         paths.sort();
         paths
     }
-
-    /// True when `path` has a buffer.
-    pub fn has_buffer(&self, path: &Path) -> bool {
-        self.buffers.contains_key(path)
-    }
 }
 
 impl FileSystem for Overlay {

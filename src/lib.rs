@@ -3,33 +3,44 @@
 //! The pipeline is discover → parse → lower → resolve → validate → lint → emit; [`check`]
 //! runs it and returns every diagnostic, sorted by path and position.
 
-pub mod analysis;
-pub mod bundle;
-pub mod config;
-pub mod diagnostics;
-pub mod discover;
-pub mod formats;
-pub mod fs;
-pub mod ir;
+pub(crate) mod analysis;
+pub(crate) mod bundle;
+pub(crate) mod config;
+pub(crate) mod diagnostics;
+pub(crate) mod discover;
+pub(crate) mod formats;
+pub(crate) mod fs;
+pub(crate) mod ir;
 mod pipeline;
-pub mod rules;
-pub mod schema;
-pub mod scope;
-pub mod source;
-pub mod suppress;
-pub mod syntax;
-pub mod workspace;
+pub(crate) mod rules;
+pub(crate) mod schema;
+pub(crate) mod scope;
+pub(crate) mod source;
+pub(crate) mod suppress;
+pub(crate) mod syntax;
+pub(crate) mod workspace;
 
-pub use source::{Position, Span};
+pub mod cli;
+
+pub use bundle::Target;
+pub use config::{Config, ConfigError};
+pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
+pub use rules::{Rule, Severity};
+pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
+
+/// Every rule toolc has, in code order.
+pub fn rules() -> Vec<&'static Rule> {
+    rules::all()
+}
+
+/// The rule with this code (`DOJ003`, any case) or name (`invalid-tool-name`).
+pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
+    rules::lookup(code_or_name)
+}
 
 use std::path::PathBuf;
 use std::sync::Arc;
-
-use crate::config::Config;
-use crate::diagnostics::{Diagnostic, Summary};
-use crate::rules::Severity;
-use crate::source::SourceFile;
 
 /// What to check and how to filter the findings.
 #[derive(Debug, Clone, Default)]
@@ -92,6 +103,12 @@ impl Report {
     /// True when some diagnostic is at or above `threshold`.
     pub fn fails_at(&self, threshold: Severity) -> bool {
         self.diagnostics.iter().any(|d| d.severity >= threshold)
+    }
+
+    /// The report as `toolc check --format` prints it; `root` is the working directory
+    /// (SARIF's `%SRCROOT%`), `color` only matters to the human format.
+    pub fn render(&self, format: OutputFormat, root: &std::path::Path, color: bool) -> String {
+        diagnostics::render(format, self, root, color, false)
     }
 }
 

@@ -10,7 +10,6 @@ use std::time::Duration;
 use assert_cmd::Command;
 use common::{Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
-use toolc::rules;
 
 /// Write a tool folder under `dir` (a `tools` folder): `tool.yaml` and its input schema.
 fn tool_at(repo: &Repo, dir: &str, name: &str, manifest: &str) {
@@ -366,7 +365,7 @@ fn rules_lists_every_rule() {
     let output = toolc(Path::new(env!("CARGO_MANIFEST_DIR")), &["rules"]);
     assert_eq!(code(&output), 0);
     let text = stdout(&output);
-    let all = rules::all();
+    let all = toolc::rules();
     assert_eq!(text.lines().count(), all.len(), "{text}");
     for (line, rule) in text.lines().zip(&all) {
         assert!(
@@ -383,8 +382,8 @@ fn rules_lists_every_rule() {
 
 #[test]
 fn explain_by_code_and_by_name() {
-    let rule = rules::lookup("DOJ003").expect("DOJ003 exists");
-    let page = rules::page(rule).expect("DOJ003 has a page");
+    let rule = toolc::rule("DOJ003").expect("DOJ003 exists");
+    let page = rule.page().expect("DOJ003 has a page");
     for query in ["DOJ003", "doj003", "invalid-tool-name"] {
         let output = toolc(Path::new("."), &["explain", query]);
         assert_eq!(code(&output), 0, "{query}: {}", stderr(&output));

@@ -4,14 +4,9 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use common::{Repo, lines};
 use toolc::Report;
-use toolc::diagnostics::Diagnostic;
-use toolc::formats::dojops::Name;
-use toolc::formats::dojops::dops::{self, Dependency, Skill};
-use toolc::source::{FormatId, SourceFile, Span};
+use toolc::{Diagnostic, Span};
 
 const P: &str = ".dojops/skills/nginx.dops";
 
@@ -724,52 +719,6 @@ fn self_dependency_and_acyclic_diamonds() {
         ]
     );
 }
-
-fn synthetic(n: usize, deps: impl Fn(usize) -> Vec<String>) -> (Arc<SourceFile>, Vec<Skill>) {
-    let file = SourceFile::new(
-        "x.dops".into(),
-        "x.dops".into(),
-        FormatId::DojopsDops,
-        String::new(),
-    );
-    let skills = (0..n)
-        .map(|i| Skill {
-            name: Some(Name {
-                value: format!("s{i}"),
-                span: Span::point(0),
-            }),
-            dependencies: deps(i)
-                .into_iter()
-                .map(|skill| Dependency {
-                    skill,
-                    span: Span::point(0),
-                    optional: false,
-                })
-                .collect(),
-            doc: None,
-        })
-        .collect();
-    (file, skills)
-}
-
-#[test]
-fn resolve_is_linear_on_large_projects() {
-    // A chain of 50,000 skills closed into one cycle: deep enough to overflow a recursive walk.
-    let n = 50_000;
-    let (file, skills) = synthetic(n, |i| vec![format!("s{}", (i + 1) % n)]);
-    let input: Vec<_> = skills.iter().map(|s| (&file, s)).collect();
-    let started = std::time::Instant::now();
-    let out = dops::resolve(&input);
-    assert_eq!(out.len(), 1);
-    assert_eq!(out[0].related.len(), n - 1);
-    // Every dependency unknown: suggestions must not compare every pair.
-    let (file, skills) = synthetic(n, |i| vec![format!("s{i}x")]);
-    let input: Vec<_> = skills.iter().map(|s| (&file, s)).collect();
-    assert_eq!(dops::resolve(&input).len(), n);
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
-}
-
-// ── front matter, syntax, encodings ────────────────────────────────────────────────────
 
 #[test]
 fn missing_and_unclosed_front_matter() {

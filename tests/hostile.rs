@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use common::{Repo, VALID_SCHEMA, VALID_TOOL, check_dir};
 use serde_json::Value;
-use toolc::diagnostics::{human, json as json_out};
-use toolc::syntax::{json, yaml};
+use toolc::OutputFormat;
 
 /// A repository with the sentinel tool (DOJ003 on its name) and nothing else.
 fn repo() -> Repo {
@@ -557,28 +556,6 @@ fn mutate(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
     out
 }
 
-fn parse_both(text: &str, base: usize) {
-    let _ = yaml::parse(text, base);
-    let _ = json::parse(text, base);
-}
-
-#[test]
-fn parsers_survive_random_bytes() {
-    let mut rng = rng(0x9e37_79b9_7f4a_7c15);
-    for _ in 0..400 * scale() {
-        let bytes = rng.bytes(300);
-        let text = String::from_utf8_lossy(&bytes);
-        parse_both(&text, rng.below(10));
-    }
-    let json_seed = VALID_SCHEMA.as_bytes();
-    for _ in 0..1000 * scale() {
-        let mutated = mutate(&mut rng, VALID_TOOL.as_bytes());
-        parse_both(&String::from_utf8_lossy(&mutated), 0);
-        let mutated = mutate(&mut rng, json_seed);
-        parse_both(&String::from_utf8_lossy(&mutated), 3);
-    }
-}
-
 #[test]
 fn check_survives_random_mutations_of_a_valid_repository() {
     let mut rng = rng(0x2545_f491_4f6c_dd1d);
@@ -597,8 +574,8 @@ fn check_survives_random_mutations_of_a_valid_repository() {
         let result = std::panic::catch_unwind(|| {
             let report = check_dir(&repo.root).expect("no config in this repository");
             // The emitters take spans from every pass: render both.
-            let _ = human::render(&report.diagnostics, &report.summary, true, false);
-            let _ = json_out::render(&report.diagnostics, &report.summary);
+            let _ = report.render(OutputFormat::Human, &repo.root, true);
+            let _ = report.render(OutputFormat::Json, &repo.root, false);
         });
         assert!(
             result.is_ok(),
@@ -624,7 +601,7 @@ fn check_survives_random_bytes_as_every_file() {
         repo.write(".dojops/skills/x.dops", &skill);
         let result = std::panic::catch_unwind(|| {
             let report = check_dir(&repo.root).expect("no config in this repository");
-            let _ = human::render(&report.diagnostics, &report.summary, false, false);
+            let _ = report.render(OutputFormat::Human, &repo.root, false);
         });
         assert!(result.is_ok(), "check panicked on iteration {i}");
     }

@@ -6,8 +6,6 @@ mod common;
 use std::path::PathBuf;
 
 use common::{BASE_TOOL, Repo, lines};
-use toolc::formats::{FileResult, tool_md};
-use toolc::source::{FormatId, SourceFile};
 
 const TOOL: &str = "tools/search-docs.tool.md";
 const ACTION: &str = "tools/send-email.tool.md";
@@ -1118,7 +1116,7 @@ fn ref021_disabled_tool_ref_fails_every_agent_pointing_at_both_files() {
             "agents/other.agent.md:6:12 REF021 error `search-docs` is disabled, and this agent still references it",
         ]
     );
-    assert!(report.fails_at(toolc::rules::Severity::Error));
+    assert!(report.fails_at(toolc::Severity::Error));
     for d in &report.diagnostics {
         let r = &d.related[0];
         assert_eq!(r.file.display, TOOL);
@@ -1334,23 +1332,10 @@ fn near_misses_are_silent() {
 
 // ── robustness ────────────────────────────────────────────────────────────────────────
 
-fn load(path: &str, format: FormatId, text: &str) -> FileResult {
-    tool_md::load(SourceFile::new(
-        PathBuf::from(path),
-        path.to_string(),
-        format,
-        text.to_string(),
-    ))
-}
-
 #[test]
 fn no_input_makes_it_panic() {
-    let mut inputs: Vec<(String, FormatId)> = Vec::new();
-    for (text, format) in [
-        (BASE_TOOL, FormatId::ToolMd),
-        (ACTION_TOOL, FormatId::ToolMd),
-        (BASE_AGENT, FormatId::AgentMd),
-    ] {
+    let mut inputs: Vec<(String, bool)> = Vec::new();
+    for (text, format) in [(BASE_TOOL, false), (ACTION_TOOL, false), (BASE_AGENT, true)] {
         // Every prefix (on a char boundary) and every file with one line removed.
         for (i, _) in text.char_indices() {
             inputs.push((text[..i].to_string(), format));
@@ -1377,21 +1362,19 @@ fn no_input_makes_it_panic() {
         "---\ntools: {refs: [1, [2], {ref: 3}, {ref: \"x\", max_calls_per_run: .inf}]}\nguardrails: {tool_calls: {require_user_confirmation_for: [null, 1]}}\npolicies: 1\n---\n",
         "---\ntools: [a]\nagent_id: []\n---\n",
     ] {
-        inputs.push((odd.to_string(), FormatId::ToolMd));
-        inputs.push((odd.to_string(), FormatId::AgentMd));
+        inputs.push((odd.to_string(), false));
+        inputs.push((odd.to_string(), true));
     }
-    let results: Vec<FileResult> = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, (text, format))| {
-            let path = if *format == FormatId::AgentMd {
-                format!("agents/a{i}.agent.md")
-            } else {
-                format!("tools/t{i}.tool.md")
-            };
-            load(&path, *format, text)
-        })
-        .collect();
-    // Resolving every file against every other must not panic either.
-    let _ = tool_md::resolve(&results);
+    // Every variant is a file of one repository, so resolving each against every other
+    // runs too.
+    let repo = Repo::new();
+    for (i, (text, agent)) in inputs.iter().enumerate() {
+        let path = if *agent {
+            format!("agents/a{i}.agent.md")
+        } else {
+            format!("tools/t{i}.tool.md")
+        };
+        repo.write(&path, text.as_bytes());
+    }
+    repo.check().expect("no configuration in this repository");
 }

@@ -3,8 +3,8 @@
 mod common;
 
 use common::{BASE_TOOL as TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use toolc::Config;
 use toolc::Workspace;
-use toolc::config::Config;
 
 const AGENT: &str = r#"---
 spec_version: "1.2"

@@ -57,6 +57,7 @@ impl Item {
     }
 
     /// The item by value, when it is a `T`.
+    #[cfg(test)]
     pub fn take<T: Any>(self) -> Option<T> {
         self.0?.downcast().ok().map(|b| *b)
     }
@@ -161,11 +162,6 @@ pub fn lower_all<'a>(
     all
 }
 
-/// Read (from the disk), parse and lower one discovered file.
-pub fn load(path: &Path, display: String, format: FormatId) -> FileResult {
-    load_with(&crate::fs::Disk, path, display, format)
-}
-
 /// Read through `fs`, parse and lower one discovered file.
 pub fn load_with(
     fs: &dyn FileSystem,
@@ -191,26 +187,16 @@ fn load_source(
             item: Item::none(),
         };
     }
-    match format {
-        FormatId::DojopsTool | FormatId::DojopsDops | FormatId::DojopsPolicy => {
-            dojops::load(file, fs)
-        }
-        FormatId::AgentcliManifest => agentcli::load(file, fs),
-        FormatId::ToolMd | FormatId::AgentMd => tool_md::load(file),
-        FormatId::CycodTool => cycod::load(file),
-        FormatId::ToolRequest => tool_request::load(file),
-        FormatId::DojopsSchema | FormatId::Config => FileResult {
+    match format_of(format) {
+        Some(reader) => reader.load(file, fs),
+        // Schema files and configuration are read only as companions of a definition.
+        None => FileResult {
             file,
             companions: Vec::new(),
             diagnostics: Vec::new(),
             item: Item::none(),
         },
     }
-}
-
-/// Every cross-file diagnostic, per family, reading companion files from the disk.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    resolve_with(&crate::fs::Disk, results)
 }
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.

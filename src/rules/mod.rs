@@ -72,6 +72,13 @@ pub struct Rule {
     pub rejects_file: bool,
 }
 
+impl Rule {
+    /// The rule's documentation page (Markdown with front matter), as `toolc explain` prints it.
+    pub fn page(&self) -> Option<&'static str> {
+        page(self)
+    }
+}
+
 /// Declares rules as statics plus the family's `RULES` list. A severity followed by
 /// `rejects` marks a rule whose defect makes the format's runtime refuse the file.
 macro_rules! declare_rules {
@@ -161,11 +168,6 @@ pub fn page_url(rule: &Rule) -> String {
         repository_url().trim_end_matches('/'),
         rule.code
     )
-}
-
-/// Every embedded page as (code, text).
-pub fn pages() -> &'static [(&'static str, &'static str)] {
-    pages::PAGES
 }
 
 mod pages {

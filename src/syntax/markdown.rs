@@ -209,6 +209,7 @@ fn info_word(text: &str, at: usize) -> Option<Span> {
 
 /// Fenced code blocks of the body (```` ``` ```` or `~~~`), as CommonMark reads them; an
 /// unclosed one runs to the end of its container.
+#[cfg(test)]
 pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
     blocks(text, body_start).fences
 }

@@ -209,3 +209,103 @@ pub struct Parsed {
     /// Problems found.
     pub errors: Vec<SyntaxError>,
 }
+
+#[cfg(test)]
+mod robustness {
+    //! Any text in, a tree or errors out: never a panic, whatever the bytes.
+
+    use super::{json, yaml};
+
+    /// Pieces that mean something to YAML or JSON, spliced into valid documents.
+    const FRAGMENTS: &[&str] = &[
+        ":",
+        ": ",
+        "- ",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "\"",
+        "'",
+        "\\",
+        "#",
+        "&a ",
+        "*a",
+        "!!str ",
+        "!!binary ",
+        "? ",
+        "|",
+        ">-",
+        "---\n",
+        "...\n",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "\u{feff}",
+        "é",
+        "𝄞",
+        "1e999",
+        "-.inf",
+        "%YAML 1.2\n",
+        "%TAG ! tag:x,2000:\n",
+        "<<: *a\n",
+    ];
+    const YAML: &str = "name: my-tool\nfiles:\n  - path: \"a/{x}.tf\"\n    description: |\n      text\nanchor: &a {k: [1, 2]}\nref: *a\n";
+    const JSON: &str = r#"{"type": "object", "properties": {"a": {"type": ["string", "null"], "enum": ["x", 1.5e3]}}, "required": ["a"]}"#;
+
+    /// xorshift64*: deterministic, so a failure reproduces.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
+        }
+    }
+
+    fn parse_both(text: &str, base: usize) {
+        let _ = yaml::parse(text, base);
+        let _ = json::parse(text, base);
+    }
+
+    #[test]
+    fn parsers_survive_random_bytes_and_mutations() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..400 {
+            let bytes: Vec<u8> = (0..rng.below(300)).map(|_| rng.below(256) as u8).collect();
+            parse_both(&String::from_utf8_lossy(&bytes), rng.below(10));
+        }
+        for seed in [YAML, JSON].into_iter().cycle().take(2000) {
+            let mut text = seed.to_string();
+            for _ in 0..1 + rng.below(6) {
+                let mut at = rng.below(text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                match rng.below(3) {
+                    0 => text.insert_str(at, FRAGMENTS[rng.below(FRAGMENTS.len())]),
+                    1 => {
+                        let mut end = (at + rng.below(8)).min(text.len());
+                        while !text.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        text.replace_range(at..end.max(at), "");
+                    }
+                    _ => {
+                        let mut end = (at + rng.below(40)).min(text.len());
+                        while !text.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        let copy = text[at..end.max(at)].to_string();
+                        text.insert_str(at, &copy);
+                    }
+                }
+            }
+            parse_both(&text, rng.below(4));
+        }
+    }
+}

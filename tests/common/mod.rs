@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolc::config::{Config, ConfigError};
-use toolc::diagnostics::Diagnostic;
-use toolc::{CheckOptions, Report, check};
+use toolc::{CheckOptions, Config, ConfigError, Diagnostic, Report, check};
 
 /// A temporary repository, removed on drop.
 pub struct Repo {

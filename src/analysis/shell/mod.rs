@@ -8,8 +8,8 @@
 mod install;
 mod lex;
 
-pub use install::{Install, package_installs};
-pub use lex::{Command, Dialect, Redirect, Word, simple_commands};
+pub use install::package_installs;
+pub use lex::{Command, Dialect, Word, simple_commands};
 
 /// Names that denote a shell, as a language tag or as a program.
 const SHELLS: &[&str] = &[

@@ -7,6 +7,8 @@ pub mod doc;
 pub mod dops;
 pub mod ir;
 pub mod policy;
+#[cfg(test)]
+mod scale_tests;
 pub mod tool_yaml;
 pub mod zod;
 

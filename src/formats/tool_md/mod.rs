@@ -16,8 +16,8 @@ mod transport;
 
 use std::sync::Arc;
 
-pub use agent::{Agent, ToolRef};
-pub use tool::{DocSection, Status, Tool, ToolType};
+pub use agent::Agent;
+pub use tool::{Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
 use super::{FileResult, Format, Item as FileItem, syntax_diagnostics};

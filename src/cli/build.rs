@@ -1,4 +1,4 @@
-//! `toolc build`: argument handling for the bundle build; the work is in `toolc::bundle`.
+//! `toolc build`: argument handling for the bundle build; the work is in `crate::bundle`.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use toolc::bundle::{self, Target};
-use toolc::config::{Config, ConfigError};
-use toolc::diagnostics::{Summary, human};
-use toolc::rules::Severity;
-use toolc::{CheckOptions, check_and_compile};
+use crate::bundle::{self, Target};
+use crate::config::{Config, ConfigError};
+use crate::diagnostics::{Summary, human};
+use crate::rules::Severity;
+use crate::{CheckOptions, check_and_compile};
 
 /// `toolc build` arguments.
 #[derive(Args)]

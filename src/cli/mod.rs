@@ -1,0 +1,442 @@
+//! The `toolc` command line: argument handling only; the work is in the library.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+mod build;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::{Config, ConfigError};
+use crate::diagnostics::{OutputFormat, Summary, human, json, statistics};
+use crate::rules::{self, Severity};
+use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
+
+#[derive(Parser)]
+#[command(
+    name = "toolc",
+    version,
+    about = "Compiler and linter for LLM tool definitions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate and lint tool definitions (default path: `.`)
+    Check(CheckArgs),
+    /// Check, then write agent-ready bundles (OpenAI, Anthropic, MCP, Gemini, toolc)
+    Build(build::BuildArgs),
+    /// List every rule: code, name, default severity, formats
+    Rules(RulesArgs),
+    /// Print a rule's documentation page
+    Explain {
+        /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
+        rule: String,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Human,
+    Json,
+    /// GitHub Actions annotations
+    Github,
+    /// SARIF 2.1.0
+    Sarif,
+    /// JUnit XML
+    Junit,
+}
+
+impl Format {
+    fn output(self) -> OutputFormat {
+        match self {
+            Format::Human => OutputFormat::Human,
+            Format::Json => OutputFormat::Json,
+            Format::Github => OutputFormat::Github,
+            Format::Sarif => OutputFormat::Sarif,
+            Format::Junit => OutputFormat::Junit,
+        }
+    }
+}
+
+/// `toolc rules` prints a list, not diagnostics.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ListFormat {
+    Human,
+    Json,
+    /// The whole rule reference (index and every page) as one Markdown document
+    Markdown,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Files or directories to check
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Use this configuration file instead of searching for `toolc.toml`
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Only run these rules (codes, names or code prefixes; comma-separated or repeated)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    select: Vec<String>,
+    /// Never run these rules (codes, names or code prefixes)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    ignore: Vec<String>,
+    /// Exit 1 on warnings too
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Never colour the output
+    #[arg(long)]
+    no_color: bool,
+    /// Print diagnostics only: no summary line
+    #[arg(short, long)]
+    quiet: bool,
+    /// Also write FORMAT to PATH (repeatable), e.g. `sarif:toolc.sarif`
+    #[arg(long, value_name = "FORMAT:PATH")]
+    output_format: Vec<String>,
+    /// Print how many diagnostics each rule produced instead of the diagnostics
+    #[arg(long)]
+    statistics: bool,
+    /// Read the file's content from stdin and check it as if it were at PATH
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
+    /// Run the provider-compatibility (CMP) rules for these build targets (openai, anthropic,
+    /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
+    #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
+    target: Vec<String>,
+}
+
+#[derive(Args)]
+struct RulesArgs {
+    /// Output format
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    format: ListFormat,
+}
+
+/// Run the command line with the process arguments; the binary is this one call.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => run_check(args),
+        Command::Build(args) => build::run(args),
+        Command::Rules(args) => run_rules(&args),
+        Command::Explain { rule } => run_explain(&rule),
+    }
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+fn print(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`toolc check | head`) is not an error worth a panic.
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    ExitCode::SUCCESS
+}
+
+fn run_check(args: CheckArgs) -> ExitCode {
+    let Ok(cwd) = std::env::current_dir() else {
+        return usage_error("cannot determine the working directory");
+    };
+    for selector in args.select.iter().chain(&args.ignore) {
+        if !rules::selector_is_known(selector) {
+            return usage_error(&format!(
+                "`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"
+            ));
+        }
+    }
+    let color =
+        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let config = match Config::discover(&cwd, args.config.as_deref()) {
+        Ok(c) => c,
+        Err(ConfigError::Invalid(diags)) => {
+            let summary = Summary::count(1, 0, &diags);
+            match args.format {
+                Format::Json => print(&json::render(&diags, &summary)),
+                Format::Github | Format::Sarif | Format::Junit => {
+                    let report = Report {
+                        diagnostics: diags,
+                        suppressed: Vec::new(),
+                        summary,
+                        files: Vec::new(),
+                    };
+                    let text = crate::diagnostics::render(
+                        args.format.output(),
+                        &report,
+                        &cwd,
+                        false,
+                        true,
+                    );
+                    print(&text)
+                }
+                Format::Human => {
+                    eprint!(
+                        "{}",
+                        human::render(
+                            &diags,
+                            &summary,
+                            color && std::io::stderr().is_terminal(),
+                            true
+                        )
+                    );
+                    eprintln!("error: invalid configuration; nothing was checked");
+                    ExitCode::SUCCESS
+                }
+            };
+            return ExitCode::from(2);
+        }
+        Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
+    };
+    // A path that does not exist is a usage error, not a finding about the repository.
+    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
+        return usage_error(&format!("{}: no such file or directory", missing.display()));
+    }
+    let build_targets = if args.target.is_empty() {
+        None
+    } else {
+        match crate::bundle::Target::parse_list(&args.target) {
+            Ok(t) => Some(t),
+            Err(message) => return usage_error(&message),
+        }
+    };
+    let options = CheckOptions {
+        paths: args.paths,
+        cwd,
+        select: args.select,
+        ignore: args.ignore,
+        targets: build_targets,
+    };
+    let targets = match parse_targets(&args.output_format) {
+        Ok(t) => t,
+        Err(message) => return usage_error(&message),
+    };
+    if args.statistics && !matches!(args.format, Format::Human | Format::Json) {
+        return usage_error(
+            "`--statistics` prints a table (`--format human`) or JSON (`--format json`); write other formats with `--output-format FORMAT:PATH`",
+        );
+    }
+    let buffer = match &args.stdin_filename {
+        Some(path) => match read_stdin(path) {
+            Ok(b) => Some(b),
+            Err(message) => return usage_error(&message),
+        },
+        None => None,
+    };
+    // Machine formats and editors (stdin) read stderr too; a bar there is noise.
+    let bar = (args.format == Format::Human
+        && buffer.is_none()
+        && !args.quiet
+        && std::io::stderr().is_terminal())
+    .then(LazyBar::new);
+    let on_progress = |step: Progress| {
+        if let Some(bar) = &bar {
+            bar.step(step);
+        }
+    };
+    let inputs = Inputs {
+        buffer,
+        progress: Some(&on_progress),
+    };
+    let report = check_with(&options, &config, &inputs);
+    if let Some(bar) = &bar {
+        bar.finish();
+    }
+    let text = if args.statistics {
+        match args.format {
+            Format::Json => statistics::render_json(&report.diagnostics),
+            _ if args.quiet => statistics::render_human(&report.diagnostics),
+            _ => format!(
+                "{}{}\n",
+                statistics::render_human(&report.diagnostics),
+                human::summary_line(&report.summary)
+            ),
+        }
+    } else {
+        crate::diagnostics::render(
+            args.format.output(),
+            &report,
+            &options.cwd,
+            color,
+            args.quiet,
+        )
+    };
+    print(&text);
+    for (format, path) in &targets {
+        let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
+        if let Err(e) = std::fs::write(path, text) {
+            return usage_error(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    let threshold = if args.deny_warnings {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    if report.fails_at(threshold) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_rules(args: &RulesArgs) -> ExitCode {
+    let all = rules::all();
+    match args.format {
+        ListFormat::Markdown => print(&rules::reference_markdown()),
+        ListFormat::Json => {
+            let list: Vec<_> = all
+                .iter()
+                .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.as_str(), "formats": r.formats, "summary": r.summary}))
+                .collect();
+            let mut text = serde_json::to_string_pretty(&list).unwrap_or_default();
+            text.push('\n');
+            print(&text)
+        }
+        ListFormat::Human => {
+            let name_width = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
+            let mut text = String::new();
+            for r in &all {
+                let formats = if r.formats.is_empty() {
+                    "all".to_string()
+                } else {
+                    r.formats.join(",")
+                };
+                text.push_str(&format!(
+                    "{}  {:<name_width$}  {:<7}  {:<40}  {}\n",
+                    r.code,
+                    r.name,
+                    r.severity.as_str(),
+                    formats,
+                    r.summary
+                ));
+            }
+            print(&text)
+        }
+    }
+}
+
+fn run_explain(query: &str) -> ExitCode {
+    let Some(rule) = rules::lookup(query) else {
+        let hint = crate::diagnostics::did_you_mean(
+            query,
+            rules::all().iter().flat_map(|r| [r.code, r.name]),
+        );
+        let extra = hint
+            .map(|h| format!("; did you mean `{h}`?"))
+            .unwrap_or_default();
+        return usage_error(&format!("no rule `{query}`{extra} (see `toolc rules`)"));
+    };
+    match rules::page(rule) {
+        Some(page) => print(page),
+        None => usage_error(&format!("rule {} has no documentation page", rule.code)),
+    }
+}
+
+/// `--output-format FORMAT:PATH` values, checked before anything runs.
+fn parse_targets(values: &[String]) -> Result<Vec<(OutputFormat, PathBuf)>, String> {
+    let names = || {
+        OutputFormat::ALL
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    values
+        .iter()
+        .map(|value| {
+            let Some((name, path)) = value.split_once(':').filter(|(_, p)| !p.is_empty()) else {
+                return Err(format!(
+                    "`--output-format {value}`: expected FORMAT:PATH, e.g. `sarif:toolc.sarif`"
+                ));
+            };
+            let format = OutputFormat::parse(name).ok_or_else(|| {
+                format!(
+                    "`--output-format {value}`: unknown format `{name}` (one of {})",
+                    names()
+                )
+            })?;
+            Ok((format, PathBuf::from(path)))
+        })
+        .collect()
+}
+
+/// The buffer of `--stdin-filename PATH`: stdin's bytes, to be checked as the file at PATH.
+fn read_stdin(path: &std::path::Path) -> Result<Buffer, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let limit = crate::formats::MAX_READ_BYTES;
+    std::io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "stdin is over {} MiB; toolc does not read files that large",
+            limit / (1024 * 1024)
+        ));
+    }
+    Ok(Buffer {
+        path: path.to_path_buf(),
+        bytes,
+    })
+}
+
+/// A progress bar on stderr that stays hidden unless the run turns out to be long: most runs
+/// end before a bar would be worth drawing.
+struct LazyBar {
+    bar: indicatif::ProgressBar,
+    start: std::time::Instant,
+    shown: std::sync::atomic::AtomicBool,
+}
+
+impl LazyBar {
+    /// How long a run goes on before the bar appears.
+    const DELAY: std::time::Duration = std::time::Duration::from_millis(300);
+
+    fn new() -> LazyBar {
+        let bar = indicatif::ProgressBar::hidden();
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} reading {pos}/{len} files {wide_bar}",
+        ) {
+            bar.set_style(style);
+        }
+        LazyBar {
+            bar,
+            start: std::time::Instant::now(),
+            shown: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn step(&self, step: Progress) {
+        use std::sync::atomic::Ordering;
+        match step {
+            Progress::Found(n) => self.bar.set_length(n as u64),
+            Progress::Loaded => {
+                self.bar.inc(1);
+                if self.start.elapsed() >= Self::DELAY
+                    && self
+                        .shown
+                        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                {
+                    self.bar
+                        .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
