@@ -103,6 +103,52 @@ pub enum ConfigError {
     },
 }
 
+/// Configuration files larger than this are refused (a real one is a few hundred bytes).
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// Read a configuration file safely: only a regular file (never a device, FIFO or folder,
+/// which could block or never end), at most [`MAX_CONFIG_BYTES`], and, for a file found by
+/// walking up from the working directory, never through a link that leaves its folder: a
+/// committed `toolc.toml` linked to `/proc/self/environ` must not be read, or its content
+/// would be echoed in the configuration errors.
+fn read_config_file(path: &Path, found: bool) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file; toolc reads its configuration only from a regular file",
+        ));
+    }
+    if found && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        // The repository is the nearest folder above with `.git`, else the file's own folder.
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let root = folder
+            .ancestors()
+            .find(|d| d.join(".git").exists())
+            .unwrap_or(folder);
+        let root = std::fs::canonicalize(root)?;
+        let target = std::fs::canonicalize(path)?;
+        if !target.starts_with(&root) {
+            return Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "a link to a file outside the repository; toolc does not follow it",
+            ));
+        }
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            "larger than 1 MiB; a configuration file is a few hundred bytes",
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
+}
+
 impl Config {
     /// Find `toolc.toml` upward from `cwd` (or use `explicit`) and load it.
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
@@ -121,9 +167,11 @@ impl Config {
                 ..Config::default()
             }),
             Some(path) => {
-                let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Io {
-                    path: path.clone(),
-                    source,
+                let text = read_config_file(&path, explicit.is_none()).map_err(|source| {
+                    ConfigError::Io {
+                        path: path.clone(),
+                        source,
+                    }
                 })?;
                 let display = crate::discover::display_path(&path, cwd);
                 let root = path
@@ -326,6 +374,45 @@ mod tests {
             ),
             PathBuf::from("/repo"),
         )
+    }
+
+    /// A fresh folder under the system's temporary folder.
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("toolc-config-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp folder");
+        dir
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_found_config_linked_out_of_the_repository_is_not_read() {
+        let outside = temp_dir("outside");
+        std::fs::write(outside.join("secrets"), "API_TOKEN=hunter2-not-toml\n").expect("write");
+        let repo = temp_dir("repo");
+        std::fs::create_dir(repo.join(".git")).expect("mkdir .git");
+        std::os::unix::fs::symlink(outside.join("secrets"), repo.join(FILE_NAME)).expect("link");
+        let err = Config::discover(&repo, None).expect_err("refused");
+        let text = format!("{err}");
+        assert!(text.contains("outside the repository"), "{text}");
+        assert!(!text.contains("hunter2"), "{text}");
+        // A link that stays inside the repository is read as usual.
+        std::fs::write(repo.join("shared.toml"), "[rules]\nDOJ003 = \"off\"\n").expect("write");
+        std::fs::remove_file(repo.join(FILE_NAME)).expect("unlink");
+        std::os::unix::fs::symlink(repo.join("shared.toml"), repo.join(FILE_NAME)).expect("link");
+        assert!(Config::discover(&repo, None).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_a_huge_file_is_refused_without_reading_it_all() {
+        let cwd = temp_dir("device");
+        let err = Config::discover(&cwd, Some(Path::new("/dev/zero"))).expect_err("refused");
+        assert!(format!("{err}").contains("not a regular file"), "{err}");
+        let big = cwd.join("big.toml");
+        std::fs::write(&big, vec![b'#'; 2 * 1024 * 1024]).expect("write");
+        let err = Config::discover(&cwd, Some(&big)).expect_err("refused");
+        assert!(format!("{err}").contains("larger than 1 MiB"), "{err}");
     }
 
     #[test]
