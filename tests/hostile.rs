@@ -656,3 +656,41 @@ fn a_config_that_is_a_device_fails_at_once() {
     let output = run_config_error(&repo, &["check", ".", "--config", "/dev/zero"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// A hostile repository: control characters in names and source lines.
+
+#[test]
+fn control_characters_from_files_never_reach_the_terminal_or_the_ci_log() {
+    let repo = Repo::with(&[
+        (
+            ".cycod/tools/t.yaml",
+            "name: \"x\\n::error file=README.md::injected\\u001b]0;PWNED\\u0007\"\ndescription: d\nbash: echo hi\ntags: [read]\n",
+        ),
+        (
+            ".cycod/tools/u.yaml",
+            "name: ok\u{9b}2J\ndescription: d\nbash: echo hi\ntags: [read]\n",
+        ),
+    ]);
+    for format in ["human", "github"] {
+        let output = run(&repo, &["check", ".", "--format", format]);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("injected"), "{format}: {text}");
+        for c in ['\u{1b}', '\u{7}', '\u{9b}', '\0'] {
+            assert!(!text.contains(c), "{format}: {c:?} printed raw: {text}");
+        }
+        // Only toolc's own annotations start a line with `::`.
+        for line in text.lines().filter(|l| l.starts_with("::")) {
+            assert!(
+                line.contains("title=toolc ("),
+                "{format}: injected line {line}"
+            );
+        }
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.trim_start().starts_with("::error file=README.md")),
+            "{format}: {text}"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::Diagnostic;
+use super::{Diagnostic, visible};
 use crate::rules::Severity;
 
 /// Render every diagnostic as a workflow command, one per line.
@@ -28,14 +28,15 @@ fn render_one(out: &mut String, d: &Diagnostic) {
     let title = format!("toolc ({} {})", d.rule.code, d.rule.name);
     // The message is the annotation's body; the help goes on its own line under it, as in
     // the human output, so the fix is visible on the diff without opening the log.
-    let mut message = d.message.clone();
+    // Controls from the file are shown, not obeyed: only toolc's own line break survives.
+    let mut message = visible(&d.message).into_owned();
     if let Some(help) = &d.help {
-        let _ = write!(message, "\nhelp: {help}");
+        let _ = write!(message, "\nhelp: {}", visible(help));
     }
     let _ = writeln!(
         out,
         "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-        escape_property(&d.file.display),
+        escape_property(&visible(&d.file.display)),
         start.line,
         start.column,
         end.line,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
-use super::{Diagnostic, Summary};
+use super::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 use crate::source::{SourceFile, Span};
 
@@ -74,9 +74,43 @@ fn join_and(parts: &[String]) -> String {
 
 /// A window of a file's text to show, and the line number it starts on.
 struct Window<'a> {
-    text: &'a str,
+    /// The lines as shown: C1 controls (which a terminal obeys) spelled out as `\u{9b}`.
+    text: std::borrow::Cow<'a, str>,
+    /// Where the file's text starts.
     start: usize,
     line: usize,
+    /// For each spelled-out character: its end in the file's window, and how many bytes
+    /// longer the shown text is from there on.
+    shifts: Vec<(usize, usize)>,
+}
+
+impl Window<'_> {
+    /// The offset in the shown text of `offset` in the file's window.
+    fn shown(&self, offset: usize) -> usize {
+        let i = self.shifts.partition_point(|(end, _)| *end <= offset);
+        offset + i.checked_sub(1).map_or(0, |i| self.shifts[i].1)
+    }
+}
+
+/// `raw` with C1 controls spelled out (annotate-snippets shows C0 controls as symbols itself).
+fn spell_out_c1(raw: &str) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
+    let is_c1 = |c: char| ('\u{80}'..='\u{9f}').contains(&c);
+    if !raw.chars().any(is_c1) {
+        return (std::borrow::Cow::Borrowed(raw), Vec::new());
+    }
+    let mut text = String::with_capacity(raw.len() + 16);
+    let mut shifts = Vec::new();
+    for (at, c) in raw.char_indices() {
+        if is_c1(c) {
+            let shown = format!("\\u{{{:x}}}", c as u32);
+            let extra = shifts.last().map_or(0, |(_, e)| *e) + shown.len() - c.len_utf8();
+            text.push_str(&shown);
+            shifts.push((at + c.len_utf8(), extra));
+        } else {
+            text.push(c);
+        }
+    }
+    (std::borrow::Cow::Owned(text), shifts)
 }
 
 fn floor_boundary(text: &str, mut i: usize) -> usize {
@@ -117,17 +151,24 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
     } else {
         (line_start, line_end.max(line_start))
     };
+    let (shown, shifts) = spell_out_c1(&text[start..end]);
     Window {
-        text: &text[start..end],
+        text: shown,
         start,
         line: file.position(start).line,
+        shifts,
     }
 }
 
 fn rel(span: Span, w: &Window<'_>) -> std::ops::Range<usize> {
-    let s = span.start.saturating_sub(w.start).min(w.text.len());
-    let e = span.end.saturating_sub(w.start).min(w.text.len()).max(s);
-    floor_boundary(w.text, s)..ceil_boundary(w.text, e)
+    let s = w
+        .shown(span.start.saturating_sub(w.start))
+        .min(w.text.len());
+    let e = w
+        .shown(span.end.saturating_sub(w.start))
+        .min(w.text.len())
+        .max(s);
+    floor_boundary(&w.text, s)..ceil_boundary(&w.text, e)
 }
 
 fn level(severity: Severity) -> Level<'static> {
@@ -148,55 +189,63 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     let mut spans = vec![d.span];
     spans.extend(same_file.iter().map(|r| r.span));
     let w = window(&d.file, &spans);
-    let path = d.file.display.clone();
+    let path = visible(&d.file.display).into_owned();
     let mut primary = AnnotationKind::Primary.span(rel(d.span, &w));
-    if let Some(label) = &d.label {
-        primary = primary.label(label.as_str());
+    let label = d.label.as_deref().map(visible);
+    if let Some(label) = &label {
+        primary = primary.label(label.as_ref());
     }
-    let mut snippet = Snippet::source(w.text)
+    let mut snippet = Snippet::source(w.text.as_ref())
         .line_start(w.line)
         .path(path)
         .annotation(primary);
-    for r in &same_file {
+    let same_labels: Vec<_> = same_file.iter().map(|r| visible(&r.message)).collect();
+    for (r, label) in same_file.iter().zip(&same_labels) {
         snippet = snippet.annotation(
             AnnotationKind::Context
                 .span(rel(r.span, &w))
-                .label(r.message.as_str()),
+                .label(label.as_ref()),
         );
     }
-    let title = format!("{} [{}]", d.message, d.rule.name);
+    let title = format!("{} [{}]", visible(&d.message), d.rule.name);
     let mut group = level(d.severity)
         .primary_title(title)
         .id(d.rule.code)
         .element(snippet);
     let windows: Vec<_> = others
         .iter()
-        .map(|r| (window(&r.file, &[r.span]), *r))
+        .map(|r| (window(&r.file, &[r.span]), *r, visible(&r.message)))
         .collect();
-    for (w, r) in &windows {
+    for (w, r, label) in &windows {
         group = group.element(
-            Snippet::source(w.text)
+            Snippet::source(w.text.as_ref())
                 .line_start(w.line)
-                .path(r.file.display.clone())
+                .path(visible(&r.file.display).into_owned())
                 .annotation(
                     AnnotationKind::Context
                         .span(rel(r.span, w))
-                        .label(r.message.as_str()),
+                        .label(label.as_ref()),
                 ),
         );
     }
-    for note in &d.notes {
-        group = group.element(Level::NOTE.message(note.as_str()));
+    let notes: Vec<_> = d.notes.iter().map(|n| visible(n)).collect();
+    for note in &notes {
+        group = group.element(Level::NOTE.message(note.as_ref()));
     }
-    if let Some(help) = &d.help {
-        group = group.element(Level::HELP.message(help.as_str()));
+    let help = d.help.as_deref().map(visible);
+    if let Some(help) = &help {
+        group = group.element(Level::HELP.message(help.as_ref()));
     }
     let report: &[Group<'_>] = &[group];
     let mut text = renderer.render(report);
     // A cropped window makes the renderer count columns from the crop, not the line start:
     // put the true column back into each snippet's `path:line:col` header, in order.
     let mut fixes = vec![header_fix(&d.file, &w, d.span)];
-    fixes.extend(windows.iter().map(|(w, r)| header_fix(&r.file, w, r.span)));
+    fixes.extend(
+        windows
+            .iter()
+            .map(|(w, r, _)| header_fix(&r.file, w, r.span)),
+    );
     let mut cursor = text.find('\n').unwrap_or(0);
     for (shown, actual) in fixes.into_iter().flatten() {
         if let Some(at) = text[cursor..].find(&shown).map(|i| cursor + i) {
@@ -216,10 +265,10 @@ fn header_fix(file: &SourceFile, w: &Window<'_>, span: Span) -> Option<(String, 
     }
     let shown = w
         .text
-        .get(..span.start.saturating_sub(w.start))?
+        .get(..w.shown(span.start.saturating_sub(w.start)))?
         .chars()
         .count()
         + 1;
-    let header = |col: usize| format!("{}:{}:{col}", file.display, pos.line);
+    let header = |col: usize| format!("{}:{}:{col}", visible(&file.display), pos.line);
     Some((header(shown), header(pos.column)))
 }

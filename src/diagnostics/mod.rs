@@ -8,6 +8,9 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 pub mod statistics;
+mod visible;
+
+pub(crate) use visible::visible;
 
 use std::sync::Arc;
 

@@ -718,11 +718,10 @@ impl<'a> SkillLowerer<'a> {
         }
         d.related.sort_by_key(|r| r.span.start);
         d.help(
-            "migrate to v2:\n\
-             1. set `dops: v2` (and `kind: skill`)\n\
-             2. replace `input.fields` and `output` with a `context` block: `technology`, `fileFormat`, `outputGuidance`, `bestPractices`\n\
-             3. give every `files` entry `format: raw` and drop `source`, `options` and `content`\n\
-             4. keep the `## Prompt` and `## Keywords` sections",
+            "migrate to v2: (1) set `dops: v2` (and `kind: skill`); (2) replace `input.fields` and \
+             `output` with a `context` block: `technology`, `fileFormat`, `outputGuidance`, \
+             `bestPractices`; (3) give every `files` entry `format: raw` and drop `source`, \
+             `options` and `content`; (4) keep the `## Prompt` and `## Keywords` sections",
         )
     }
 

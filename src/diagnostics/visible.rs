@@ -1,0 +1,55 @@
+//! Text from a repository made safe to print: a file may hold any character, and a
+//! newline, escape sequence or bell in a name or message must not reach the terminal or a
+//! CI log as a control (a `\n::error …::` line is a workflow command on GitHub's runner; an
+//! OSC sequence retitles the terminal).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// `text` with every control character shown instead of obeyed: `\n`, `\r` and `\t` as
+/// those escapes, other C0 controls and DEL as their Unicode control pictures (`␛`, `␇`),
+/// C1 controls as `\u{9b}`.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{7f}' => out.push('\u{2421}'),
+            c if (c as u32) < 0x20 => {
+                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'));
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visible;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        assert!(matches!(
+            visible("tool `a-b` ✓ é"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn controls_are_shown_not_obeyed() {
+        assert_eq!(visible("a\nb\r\tc"), "a\\nb\\r\\tc");
+        assert_eq!(visible("x\u{1b}]0;PWNED\u{7}y"), "x␛]0;PWNED␇y");
+        assert_eq!(visible("\0\u{7f}"), "␀␡");
+        assert_eq!(visible("\u{9b}2J"), "\\u{9b}2J");
+        assert!(!visible("\n::error file=x::y").contains('\n'));
+    }
+}
