@@ -208,7 +208,7 @@ impl Config {
             let mut out = Vec::new();
             for (key, value) in map {
                 if !rules::selector_is_known(key.get_ref()) {
-                    let hint = crate::diagnostics::did_you_mean(
+                    let hint = crate::analysis::names::did_you_mean(
                         key.get_ref(),
                         rules::all().iter().flat_map(|r| [r.code, r.name]),
                     );

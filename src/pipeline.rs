@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::config::{Config, Setting};
-use crate::diagnostics::{self, Diagnostic, Summary};
+use crate::diagnostics::{Diagnostic, Summary};
 use crate::discover::{self, Classifier, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
@@ -347,7 +347,7 @@ pub(crate) fn report(
                 )
                 .label("unknown rule")
                 .maybe_help(
-                    diagnostics::did_you_mean(
+                    crate::analysis::names::did_you_mean(
                         &code.text,
                         rules::all().iter().flat_map(|r| [r.code, r.name]),
                     )

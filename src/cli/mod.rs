@@ -326,7 +326,7 @@ fn run_rules(args: &RulesArgs) -> ExitCode {
 
 fn run_explain(query: &str) -> ExitCode {
     let Some(rule) = rules::lookup(query) else {
-        let hint = crate::diagnostics::did_you_mean(
+        let hint = crate::analysis::names::did_you_mean(
             query,
             rules::all().iter().flat_map(|r| [r.code, r.name]),
         );

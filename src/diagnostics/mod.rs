@@ -178,9 +178,6 @@ impl Summary {
     }
 }
 
-/// "did you mean `x`?" (kept here for the callers that import it from diagnostics).
-pub use crate::analysis::names::did_you_mean;
-
 /// An output format of `toolc check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {

@@ -7,7 +7,8 @@ use super::values::{
     article, declared_types, has_type, json_eq, retype_help, short, shown, types_text,
 };
 use super::walk::Site;
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Diagnostic;
 use crate::rules::schema as rules;
 use crate::syntax::Node;
 

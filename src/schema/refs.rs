@@ -5,7 +5,8 @@
 use super::Cx;
 use super::values::short;
 use super::walk::{Site, resolve_pointer};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Diagnostic;
 use crate::rules::schema as rules;
 use crate::syntax::Node;
 

@@ -4,7 +4,8 @@
 use super::Cx;
 use super::values::{found, short};
 use super::vocab::{self, TYPES};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Diagnostic;
 use crate::rules::schema as rules;
 use crate::syntax::{Node, NodeKind};
 

@@ -4,7 +4,7 @@
 
 use super::Runtime;
 use super::vocab::{self, Holds};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::syntax::{MAX_DEPTH, Node, NodeKind};
 
 /// One subschema (a mapping) found by the walk.

@@ -17,7 +17,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{Item, Member, Name, SHAPE};
-use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::dojops as rules;

@@ -5,7 +5,7 @@
 //! shared vocabulary; tool.md schemas are read as draft-07, so a keyword only earlier drafts
 //! define (draft-04's `id`) is an unknown key here.
 
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::formats::fields::Lowerer;
 use crate::rules::tool_md as rules;
 use crate::schema::vocab::{self, Draft, Keyword, Kind};

@@ -19,11 +19,12 @@ mod risk;
 mod sections;
 mod time;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::fields::ShapeRules;
 use super::{FileResult, Format, Item, syntax_diagnostics};
+use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
@@ -130,6 +131,15 @@ pub struct Request {
     pub backend: Backend,
 }
 
+/// `d` with the validator's verdict as its note, unless it says something more precise.
+fn rejected(d: Diagnostic) -> Diagnostic {
+    if d.notes.is_empty() {
+        d.note(REJECTED)
+    } else {
+        d
+    }
+}
+
 /// Parse, lower, validate and lint one request.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
     let mut cx = Cx {
@@ -139,8 +149,10 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     };
     let request = cx.check();
     let mut diagnostics = cx.diags;
+    // Every defect of a rule the validator enforces says what it does with the request,
+    // unless the emit site says something more precise already.
     for d in &mut diagnostics {
-        if d.notes.is_empty() && d.rule.severity == Severity::Error {
+        if d.notes.is_empty() && d.rule.rejects_file {
             d.notes.push(REJECTED.to_string());
         }
     }
@@ -196,28 +208,24 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         })
         .collect();
     ids.sort_by(|a, b| (&a.0.display, a.1.span.start).cmp(&(&b.0.display, b.1.span.start)));
-    let mut first: HashMap<&str, (&Arc<SourceFile>, Span)> = HashMap::new();
-    let mut out = Vec::new();
-    for (file, id) in ids {
-        match first.get(id.value.as_str()) {
-            Some((first_file, first_span)) => out.push(
-                Diagnostic::new(
-                    &rules::DUPLICATE_REQUEST_ID,
-                    file,
-                    id.span,
-                    format!("request id `{}` is already used by `{}`", id.value, first_file.display),
-                )
-                .label("duplicate request id")
-                .related(first_file, *first_span, "first used here")
-                .note("request ids are the audit trail's key: two requests with one id make approvals and results ambiguous, and the executor rejects the second")
-                .help("give this request its own id (the file name's timestamp and slug make a good one)"),
-            ),
-            None => {
-                first.insert(id.value.as_str(), (file, id.span));
-            }
-        }
-    }
-    out
+    // Request ids are unique across the whole repository: one scope.
+    registry::duplicates(ids.iter().map(|(_, id)| Some(((), id.value.as_str()))))
+        .into_iter()
+        .map(|dup| {
+            let (first_file, first) = ids[dup.first];
+            let (file, id) = ids[dup.again];
+            Diagnostic::new(
+                &rules::DUPLICATE_REQUEST_ID,
+                file,
+                id.span,
+                format!("request id `{}` is already used by `{}`", id.value, first_file.display),
+            )
+            .label("duplicate request id")
+            .related(first_file, first.span, "first used here")
+            .note("request ids are the audit trail's key: two requests with one id make approvals and results ambiguous, and the executor rejects the second")
+            .help("give this request its own id (the file name's timestamp and slug make a good one)")
+        })
+        .collect()
 }
 
 /// A parsed ISO-8601 timestamp.
@@ -285,15 +293,24 @@ impl<'a> Cx<'a> {
         let fm = match split_front_matter(self.text(), self.file.bom_len) {
             Ok(fm) => fm,
             Err(e) => {
+                // The validator cannot read a request without front matter.
                 let d = front_matter_error(self.file, e, &front_matter::FRONT_MATTER);
-                self.push(d);
+                self.push(rejected(d));
                 self.file_name(None);
                 return request;
             }
         };
         let yaml_text = self.text().get(fm.yaml.start..fm.yaml.end).unwrap_or("");
         let parsed = yaml::parse(yaml_text, fm.yaml.start);
-        self.diags.extend(syntax_diagnostics(self.file, &parsed));
+        // Front matter the validator cannot parse rejects the request like a broken rule.
+        self.diags
+            .extend(syntax_diagnostics(self.file, &parsed).into_iter().map(|d| {
+                if d.rule.severity == Severity::Error {
+                    rejected(d)
+                } else {
+                    d
+                }
+            }));
         let meta = match &parsed.root {
             Some(root) => self.front_matter(root, fm.open, &mut request),
             None => {

@@ -1,7 +1,7 @@
 //! The `## Risk Assessment` section: its four `Label: value` lines (TRQ020).
 
 use super::{Cx, Meta, rules};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::source::Span;
 use crate::syntax::markdown::{Section, lines_in};
 

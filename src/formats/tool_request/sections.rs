@@ -2,7 +2,7 @@
 //! what each one holds, handed to the check of that section.
 
 use super::{Backend, BodyFacts, Cx, Meta, rules};
-use crate::diagnostics::did_you_mean;
+use crate::analysis::names::did_you_mean;
 use crate::source::Span;
 use crate::syntax::markdown::{Section, near_heading};
 
