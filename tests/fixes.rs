@@ -98,6 +98,11 @@ guardrails:
 Answers product questions.
 "#;
 
+/// A valid tool request written for the tests (see tests/fixtures/tool-request/valid/).
+const REQUEST: &str =
+    include_str!("fixtures/tool-request/valid/requests/TR-20250131-140500Z-sales-summary.md");
+const REQUEST_PATH: &str = "requests/TR-20250131-140500Z-sales-summary.md";
+
 const TOOL_YAML: &str = ".dojops/tools/my-tool/tool.yaml";
 const SKILL: &str = ".dojops/skills/nginx.dops";
 const CYCOD_TOOL: &str = ".cycod/tools/search.yaml";
@@ -368,6 +373,16 @@ fn cases() -> Vec<Case> {
                     r#"{"mcpServers": {"github": {"command": "npx"}}}"#.to_string(),
                 ),
             ],
+        ),
+        case(
+            "TRQ024",
+            REQUEST_PATH,
+            vec![(REQUEST_PATH, edit(REQUEST, "cpu_limit:", "cpu_limt:"))],
+        ),
+        case(
+            "TRQ001",
+            REQUEST_PATH,
+            vec![(REQUEST_PATH, edit(REQUEST, "purpose:", "purpse:"))],
         ),
     ]
 }
