@@ -174,6 +174,26 @@ mod pages {
     include!(concat!(env!("OUT_DIR"), "/rule_pages.rs"));
 }
 
+/// The value of `key:` in a page's front matter.
+fn front_matter_field<'p>(page: &'p str, key: &str) -> Option<&'p str> {
+    let front = page.strip_prefix("---\n")?.split_once("\n---")?.0;
+    front
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .map(str::trim)
+}
+
+/// `[a, b]` or `a` as "`a`, `b`".
+fn code_list(value: &str) -> String {
+    value
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(',')
+        .map(|p| format!("`{}`", p.trim()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `docs/rules.md`: an index of every rule and every page, generated from `rules/`.
 pub fn reference_markdown() -> String {
     let mut out = String::from(
@@ -211,9 +231,13 @@ pub fn reference_markdown() -> String {
             body
         };
         out.push_str(&format!(
-            "\n## {}\n\n`{}` · {} by default\n",
+            "\n## {}\n\n`{}` · {} by default",
             r.code, r.name, r.severity
         ));
+        if let Some(source) = front_matter_field(page, "source") {
+            out.push_str(&format!(" · checked in {}", code_list(source)));
+        }
+        out.push('\n');
         out.push_str(&body.replace("\n## ", "\n### "));
     }
     out
