@@ -1,4 +1,5 @@
-//! agentcli `tools.json` manifests (see `../shared/specs/agentcli-tools-json.txt`).
+//! agentcli `tools.json` manifests (the goagent project, https://github.com/hyperifyio/goagent;
+//! docs/formats/agentcli-manifest.md).
 //!
 //! agentcli's loader stops at the first problem and refuses the whole manifest, so one bad
 //! entry takes every tool with it. toolc reports all of them at once, each with the entry's

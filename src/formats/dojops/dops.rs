@@ -1,6 +1,6 @@
-//! `.dops` v2 skills (see `../shared/specs/dojops-dops-v2.md`): the front matter lowered
-//! field by field against the runtime's schema, the required body sections, and the
-//! dependencies between the skills of one project.
+//! `.dops` v2 skills (DojOps, https://github.com/dojops/dojops; docs/formats/dojops-dops.md):
+//! the front matter lowered field by field against the runtime's schema, the required body
+//! sections, and the dependencies between the skills of one project.
 
 use std::collections::HashMap;
 use std::sync::Arc;
