@@ -467,32 +467,17 @@ fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> bool {
     true
 }
 
-/// `YYYY-MM-DD` with a real month and day.
+/// `YYYY-MM-DD` with a real month and day (the shape checked here, the calendar by jiff).
 fn is_iso_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|t| t.parse::<u32>().ok());
-    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
-        return false;
-    };
-    if !s
-        .bytes()
-        .enumerate()
-        .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-    {
-        return false;
-    }
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&d)
+    let shape = s.len() == 10
+        && s.bytes().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    shape && s.parse::<jiff::civil::Date>().is_ok()
 }
 
 /// Sentences in `text`: runs ended by `.`, `!` or `?` before whitespace or the end, where
