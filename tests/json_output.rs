@@ -259,6 +259,7 @@ fn output_of_a_troubled_repository_follows_the_contract() {
         output["summary"]["warnings"].as_u64(),
         Some(count("warning"))
     );
+    assert_eq!(output["summary"]["infos"].as_u64(), Some(count("info")));
 }
 
 #[test]

@@ -19,6 +19,7 @@ struct JsonSummary {
     tools: usize,
     errors: usize,
     warnings: usize,
+    infos: usize,
 }
 
 #[derive(Serialize)]
@@ -97,6 +98,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
             tools: summary.tools,
             errors: summary.errors,
             warnings: summary.warnings,
+            infos: summary.infos,
         },
         diagnostics: diagnostics
             .iter()
