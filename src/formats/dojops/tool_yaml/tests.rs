@@ -1,0 +1,18 @@
+//! Unit tests of `tool_yaml.rs`.
+
+use super::*;
+
+#[test]
+fn kebab_and_schema_paths() {
+    assert_eq!(NameKind::Tool.suggest("My Tool_Name"), "my-tool-name");
+    assert_eq!(
+        bad_schema_path("../x.json"),
+        Some("climbs out of the tool folder with `..`")
+    );
+    assert_eq!(bad_schema_path("C:\\x.json"), Some("is an absolute path"));
+    assert_eq!(bad_schema_path("schemas/input.json"), None);
+    assert_eq!(
+        sibling_display(".dojops/tools/a/tool.yaml", "./in.json"),
+        ".dojops/tools/a/in.json"
+    );
+}
