@@ -212,7 +212,12 @@ fn every_example_produces_exactly_its_rule_and_every_fix_nothing() {
             continue;
         }
         let (found, crosses) = findings_for(&example);
-        if crosses && !page.split("\n---").next().is_some_and(|fm| fm.contains("\nscope: ")) {
+        if crosses
+            && !page
+                .split("\n---")
+                .next()
+                .is_some_and(|fm| fm.contains("\nscope: "))
+        {
             failures.push(format!(
                 "{}: the Example's finding points into another file, so the page needs `scope:` in its front matter (what the rule checks across)",
                 rule.code

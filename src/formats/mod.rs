@@ -134,16 +134,21 @@ impl FileResult {
 
 /// Every bundled tool of the files `takes` accepts (sorted by name, then path), and the ones
 /// left out (sorted by name). A file with an error is not compiled, so `takes` should refuse
-/// it.
+/// it. Provenance paths are relative to `root`, the repository root, so a bundle is the same
+/// whichever folder it is built from.
 pub fn lower_all<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
+    root: &Path,
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
     for format in REGISTRY {
         let Lowering { tools, left_out } = format.lower(results, takes);
         all.tools.extend(tools);
         all.left_out.extend(left_out);
+    }
+    for lowered in &mut all.tools {
+        lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
     }
     all.tools.sort_by(|a, b| {
         (
