@@ -136,8 +136,7 @@ fn every_feature_of_the_spec_in_valid_use_is_silent() {
     // A retrieval tool over REST with a secret-manager credential and a nested output, an
     // action tool with error codes, a retry policy and a bearer token from the environment,
     // and a `function` tool without transport.
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tool-md/feature-tour");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tool-md/feature-tour");
     let report = common::check_dir(&dir).expect("config");
     assert_eq!(lines(&report), Vec::<String>::new());
     assert_eq!(report.summary.tools, 3);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod build;
+mod completions;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -16,7 +17,7 @@ use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 #[derive(Parser)]
 #[command(
     name = "toolc",
-    version,
+    version = env!("TOOLC_VERSION"),
     about = "Compiler and linter for LLM tool definitions"
 )]
 struct Cli {
@@ -37,6 +38,8 @@ enum Command {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
         rule: String,
     },
+    /// Print a shell completion script (e.g. `toolc completions bash > /etc/bash_completion.d/toolc`)
+    Completions(completions::CompletionsArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -127,6 +130,7 @@ pub fn main() -> ExitCode {
         Command::Build(args) => build::run(args),
         Command::Rules(args) => run_rules(&args),
         Command::Explain { rule } => run_explain(&rule),
+        Command::Completions(args) => completions::run(&args),
     }
 }
 
