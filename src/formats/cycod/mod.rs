@@ -6,6 +6,7 @@
 //! global scopes are each such a folder); files added by `[formats.cycod-tool] include`
 //! patterns play the part of the runtime's `--load-tools` folders.
 
+mod commands;
 pub mod doc;
 mod ir;
 mod lower;
@@ -15,6 +16,7 @@ mod references;
 mod resolve;
 mod security;
 pub mod template;
+mod uses;
 pub mod writes;
 
 use std::sync::Arc;
