@@ -1,5 +1,7 @@
-//! One tool file: the closed schema, names, what runs, steps, parameters, templates,
-//! platforms and shells, security tags and timeouts.
+//! One tool file: the closed schema, the walk over a definition (the file's own, or an inline
+//! one) that calls each concern's checks, and the name it registers. What runs is in
+//! `commands.rs`, `uses`/`with` in `uses.rs`, parameters, templates, platforms and security
+//! tags in their own files.
 
 use std::sync::Arc;
 
