@@ -1,5 +1,7 @@
 //! One `*.tool.md` file: the front matter lowered field by field against the spec's field
-//! reference, its hard validation failures, and its recommended lints.
+//! reference, its hard validation failures, and its recommended lints. The top-level walk,
+//! `type`, `status` and the file's place are here; `tool/identity.rs`, `tool/meta.rs` and
+//! `tool/guidance.rs` hold their fields, `interface.rs` and `transport.rs` theirs.
 
 mod guidance;
 mod identity;
