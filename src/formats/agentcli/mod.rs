@@ -101,12 +101,8 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
     }
-    FileResult {
-        companions: Vec::new(),
-        diagnostics: cap_per_rule(cx.diags, MAX_PER_RULE),
-        item: Item::new(manifest),
-        file,
-    }
+    let diagnostics = cap_per_rule(cx.diags, MAX_PER_RULE);
+    FileResult::new(file, diagnostics, Item::new(manifest))
 }
 
 /// agentcli `tools.json` manifests.
@@ -125,10 +121,6 @@ impl Format for Agentcli {
         load(file, fs)
     }
 
-    fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
-        resolve(results)
-    }
-
     fn tool_count(&self, r: &FileResult) -> usize {
         r.item.get::<Manifest>().map_or(0, Manifest::tool_count)
     }
@@ -140,11 +132,6 @@ impl Format for Agentcli {
     ) -> Lowering<'a> {
         ir::lower(results, takes)
     }
-}
-
-/// Cross-file checks: none, a manifest is its own name scope.
-pub fn resolve(_results: &[crate::formats::FileResult]) -> Vec<Diagnostic> {
-    Vec::new()
 }
 
 /// `tool[3] "fs_read"` (or `tool[3]` before a name is known), as agentcli writes it.

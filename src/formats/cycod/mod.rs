@@ -86,22 +86,12 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
                 .help("write the tool definition, or delete the file"),
             );
         }
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics,
-            item: Item::none(),
-        };
+        return FileResult::new(file, diagnostics, Item::none());
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: Item::new(tool),
-    }
+    FileResult::new(file, diagnostics, Item::new(tool))
 }
 
 /// cycod custom tools.

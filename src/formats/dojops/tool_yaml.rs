@@ -112,12 +112,7 @@ pub struct Tool {
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
 /// `fs`).
 pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
-    let mut result = FileResult {
-        file: Arc::clone(&file),
-        companions: Vec::new(),
-        diagnostics: Vec::new(),
-        item: FileItem::none(),
-    };
+    let mut result = FileResult::new(Arc::clone(&file), Vec::new(), FileItem::none());
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
     }

@@ -55,12 +55,7 @@ pub struct Skill {
 /// Parse, lower, validate and lint one `.dops` file.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
     let (skill, diagnostics) = check_file(&file);
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: FileItem::new(Item::Skill(skill)),
-    }
+    FileResult::new(file, diagnostics, FileItem::new(Item::Skill(skill)))
 }
 
 fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
