@@ -10,71 +10,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{BASE_TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{
+    BASE_TOOL, CYCOD_STEPS as STEPS, Repo, VALID_AGENTCLI as AGENTCLI, VALID_CYCOD as CYCOD,
+    VALID_DOPS as DOPS, VALID_SCHEMA, VALID_TOOL,
+};
 use serde_json::Value;
-
-const DOPS: &str = "---
-dops: v2
-kind: skill
-meta:
-  name: nginx
-  version: 1.0.0
-  description: Generate nginx server blocks
-context:
-  technology: nginx
-  fileFormat: raw
-  outputGuidance: Output the configuration only, without code fences.
-  bestPractices:
-    - Redirect HTTP to HTTPS
-files:
-  - path: nginx.conf
----
-## Prompt
-
-You are an nginx expert.
-
-## Keywords
-
-nginx, reverse proxy
-";
-
-const CYCOD: &str = r#"name: search
-description: Search files for a pattern
-bash: grep -r "{PATTERN}" {DIRECTORY}
-parameters:
-  PATTERN:
-    type: string
-    description: Pattern to search for
-    required: true
-  DIRECTORY:
-    type: string
-    description: Where to search
-    default: "."
-tags: [search, read]
-platforms: [windows, linux, macos]
-timeout: 10000
-"#;
-
-const STEPS: &str = "steps:
-  - name: fetch
-    bash: curl -s https://example.com
-  - name: count
-    bash: echo '{fetch.output}' | wc -l
-tags: [read]
-";
-
-const AGENTCLI: &str = r#"{
-  "tools": [
-    {
-      "name": "get_time",
-      "description": "Get the current time for an IANA timezone",
-      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
-      "command": ["./tools/bin/get_time"],
-      "timeoutSec": 5
-    }
-  ]
-}
-"#;
 
 const AGENT: &str = r#"---
 spec_version: "1.2"

@@ -92,19 +92,27 @@ pub trait Format: Sync {
     /// Parse, lower, validate and lint one file, reading companion files through `fs`.
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
 
-    /// Cross-file checks over this format's files among `results` (others are skipped).
-    fn resolve(&self, results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic>;
+    /// Cross-file checks over this format's files among `results` (others are skipped);
+    /// none unless the format has a name scope wider than one file.
+    fn resolve(&self, _results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        Vec::new()
+    }
 
-    /// Number of tool definitions `r` (one of this format's files) holds.
-    fn tool_count(&self, r: &FileResult) -> usize;
+    /// Number of tool definitions `r` (one of this format's files) holds; none unless the
+    /// format defines tools.
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        0
+    }
 
     /// The tools of this format's files among `results` that `takes` accepts, and the ones
-    /// the runtime would leave out.
+    /// the runtime would leave out; none unless the format defines tools.
     fn lower<'a>(
         &self,
-        results: &'a [FileResult],
-        takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a>;
+        _results: &'a [FileResult],
+        _takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        Lowering::default()
+    }
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
@@ -126,6 +134,16 @@ pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
 }
 
 impl FileResult {
+    /// A file checked on its own, with no companion files.
+    pub fn new(file: Arc<SourceFile>, diagnostics: Vec<Diagnostic>, item: Item) -> FileResult {
+        FileResult {
+            file,
+            companions: Vec::new(),
+            diagnostics,
+            item,
+        }
+    }
+
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
         format_of(self.file.format).map_or(0, |f| f.tool_count(self))
@@ -185,22 +203,12 @@ fn load_source(
     format: FormatId,
 ) -> FileResult {
     if let Some(d) = fatal {
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: vec![d],
-            item: Item::none(),
-        };
+        return FileResult::new(file, vec![d], Item::none());
     }
     match format_of(format) {
         Some(reader) => reader.load(file, fs),
         // Schema files and configuration are read only as companions of a definition.
-        None => FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: Vec::new(),
-            item: Item::none(),
-        },
+        None => FileResult::new(file, Vec::new(), Item::none()),
     }
 }
 

@@ -6,6 +6,7 @@
 //! global scopes are each such a folder); files added by `[formats.cycod-tool] include`
 //! patterns play the part of the runtime's `--load-tools` folders.
 
+mod commands;
 pub mod doc;
 mod ir;
 mod lower;
@@ -15,6 +16,7 @@ mod references;
 mod resolve;
 mod security;
 pub mod template;
+mod uses;
 pub mod writes;
 
 use std::sync::Arc;
@@ -84,22 +86,12 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
                 .help("write the tool definition, or delete the file"),
             );
         }
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics,
-            item: Item::none(),
-        };
+        return FileResult::new(file, diagnostics, Item::none());
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: Item::new(tool),
-    }
+    FileResult::new(file, diagnostics, Item::new(tool))
 }
 
 /// cycod custom tools.

@@ -100,12 +100,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         .into_iter()
         .map(|d| with_consequence(d, consequence))
         .collect();
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: FileItem::new(item),
-    }
+    FileResult::new(file, diagnostics, FileItem::new(item))
 }
 
 /// `*.tool.md` tools and `*.agent.md` agents (one name scope: the repository).
