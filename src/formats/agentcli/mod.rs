@@ -6,6 +6,7 @@
 //! index and name the way the runtime words it (`tool[3] "fs_read": …`).
 
 mod ir;
+mod outline;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -148,6 +149,10 @@ impl Format for Agentcli {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 
