@@ -498,6 +498,7 @@ fn every_kind_of_reference_goes_to_its_definition() {
         (".dojops/policy.yaml", policy),
         (".cycod/tools/search.yaml", CYCOD),
         (".cycod/tools/caller.yaml", caller),
+        ("tools.json", MANIFEST),
     ]);
     let mut client = Client::start(&repo.root);
     // (file, its text, the reference in it, the file it goes to, the text there)
@@ -549,5 +550,57 @@ fn every_kind_of_reference_goes_to_its_definition() {
         });
         assert_eq!(found["range"]["start"], start, "{path}: {found}");
     }
+
+    // Outlines of a cycod tool and an agentcli manifest: each tool with its parameters.
+    for (path, tool, parameter) in [
+        (".cycod/tools/search.yaml", "search", "PATTERN"),
+        ("tools.json", "get_time", "tz"),
+    ] {
+        let symbols = client.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri(&repo.root.join(path))}}),
+        );
+        assert_eq!(symbols[0]["name"], tool, "{path}: {symbols}");
+        assert_eq!(
+            symbols[0]["children"][0]["name"], parameter,
+            "{path}: {symbols}"
+        );
+    }
+    client.shutdown();
+}
+
+const MANIFEST: &str = r#"{
+  "tools": [
+    {
+      "name": "get_time",
+      "description": "Get the current time for an IANA timezone",
+      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}},
+      "command": ["./tools/bin/get_time"]
+    }
+  ]
+}
+"#;
+
+#[test]
+fn an_edit_of_the_configuration_applies_at_once() {
+    let broken = TOOL.replace("type: \"retrieval\"", "type: \"retreival\"");
+    let repo = Repo::with(&[("toolc.toml", ""), ("tools/search-docs.tool.md", &broken)]);
+    let tool = uri(&repo.root.join("tools/search-docs.tool.md"));
+    let config = uri(&repo.root.join("toolc.toml"));
+    let mut client = Client::start(&repo.root);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["TMD006"]);
+
+    // An unsaved buffer of toolc.toml that turns the rule off clears the tool's finding.
+    client.open(&config, "");
+    client.change(&config, 2, "[rules]\ninvalid-tool-type = \"off\"\n");
+    client.diagnostics(&tool, <[Value]>::is_empty);
+
+    // An invalid configuration is reported on itself; the defaults apply meanwhile.
+    client.change(&config, 3, "[rules]\nno-such-rule = \"off\"\n");
+    let invalid = client.diagnostics(&config, |d| !d.is_empty());
+    assert_eq!(codes(&invalid), ["TLC003"]);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["TMD006"]);
     client.shutdown();
 }

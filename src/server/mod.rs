@@ -22,6 +22,13 @@ use crate::discover::normalize;
 use crate::source::{FormatId, SourceFile};
 use crate::{Report, Workspace};
 
+/// How long the server waits for the next message of a burst before it checks.
+const BURST_GAP: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// At most this many messages are taken into one batch, so a client that never pauses is
+/// still answered.
+const MAX_BATCH: usize = 256;
+
 /// What `toolc server` is started with.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -154,7 +161,14 @@ impl Server {
     fn main_loop(&mut self, connection: &Connection) -> Result<(), ServerError> {
         while let Ok(first) = connection.receiver.recv() {
             let mut batch = vec![first];
-            batch.extend(connection.receiver.try_iter());
+            // The transport hands over one message at a time: what the client sent in a
+            // burst (keystrokes) follows within a moment, and is taken into this batch.
+            while batch.len() < MAX_BATCH {
+                match connection.receiver.recv_timeout(BURST_GAP) {
+                    Ok(message) => batch.push(message),
+                    Err(_) => break,
+                }
+            }
             for message in batch {
                 match message {
                     Message::Request(request) => {
