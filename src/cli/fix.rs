@@ -97,31 +97,33 @@ pub(super) fn run(options: &CheckOptions, config: &Config, mode: Mode, quiet: bo
             if !quiet && fixed.count > 0 {
                 eprintln!("{}", summary("fixed"));
             }
-            if !quiet {
-                let unsafe_left = fixed
-                    .report
-                    .diagnostics
-                    .iter()
-                    .filter(|d| {
-                        d.fix
-                            .as_ref()
-                            .is_some_and(|f| f.applicability == Applicability::Unsafe)
-                    })
-                    .count();
-                if unsafe_left > 0 {
-                    eprintln!(
-                        "{} a fix that may change meaning: review and apply it in an editor (code actions of `toolc server`) or by hand",
-                        if unsafe_left == 1 {
-                            "1 finding has".to_string()
-                        } else {
-                            format!("{unsafe_left} findings have")
-                        }
-                    );
-                }
+            if !quiet && let Some(hint) = unsafe_hint(&fixed.report) {
+                eprintln!("{hint}");
             }
             After::Report(fixed.report)
         }
     }
+}
+
+/// What to say of the findings left with a fix that may change meaning, if any.
+fn unsafe_hint(report: &Report) -> Option<String> {
+    let n = report
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Unsafe)
+        })
+        .count();
+    let who = match n {
+        0 => return None,
+        1 => "1 finding has".to_string(),
+        n => format!("{n} findings have"),
+    };
+    Some(format!(
+        "{who} a fix that may change meaning: review it, then apply it in an editor (a code action of `toolc server`) or by hand"
+    ))
 }
 
 fn findings(n: usize) -> String {
@@ -163,7 +165,9 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
         let mut applied = false;
         if round < MAX_ROUNDS {
             for (path, diagnostics) in &safe {
-                let file = &diagnostics[0].file;
+                let Some(file) = diagnostics.first().map(|d| &d.file) else {
+                    continue;
+                };
                 let edits = combine(diagnostics.iter().filter_map(|d| d.fix.as_ref()));
                 let Some(after) = apply_edits(&file.text, &edits) else {
                     continue;

@@ -2,7 +2,7 @@
 //! symbols. Each reads the last check of the open buffers; none changes state.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lsp_server::{ErrorCode, Request, Response};
@@ -68,7 +68,7 @@ impl Server {
         Some(Doc { path, file, result })
     }
 
-    fn findings_of(&self, path: &PathBuf) -> &[Diagnostic] {
+    fn findings_of(&self, path: &Path) -> &[Diagnostic] {
         self.findings.get(path).map_or(&[], Vec::as_slice)
     }
 }

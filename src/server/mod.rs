@@ -5,6 +5,11 @@
 //! burst of keystrokes costs one check. A check of a changed file also reports every file
 //! whose cross-file findings changed with it (an agent whose tool was disabled); those are
 //! published too. Requests are answered on an up-to-date check.
+//!
+//! The protocol layer is `lsp-server` and `lsp-types`, rust-analyzer's own scaffold: it is
+//! synchronous (two stdio threads and channels), which fits a workspace that checks on the
+//! calling thread and answers one message at a time; an async framework would add a runtime
+//! and locking around the workspace for nothing.
 
 mod convert;
 mod handlers;
