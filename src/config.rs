@@ -194,10 +194,7 @@ impl Config {
                 .find(|p| p.is_file()),
         };
         match path {
-            None => Ok(Config {
-                root: start.to_path_buf(),
-                ..Config::default()
-            }),
+            None => Ok(Config::defaults_at(start)),
             Some(path) => {
                 let text = read_config_file(&path, explicit.is_none()).map_err(|source| {
                     ConfigError::Io {
@@ -215,6 +212,14 @@ impl Config {
                 config.explicit = explicit.is_some();
                 Ok(config)
             }
+        }
+    }
+
+    /// No configuration file: every rule at its default, for the files under `root`.
+    pub(crate) fn defaults_at(root: &Path) -> Config {
+        Config {
+            root: root.to_path_buf(),
+            ..Config::default()
         }
     }
 

@@ -466,3 +466,49 @@ fn every_rule_that_offers_a_fix_has_a_case() {
         "rules that offer a fix but have no case in tests/fixes.rs: {missing:?}"
     );
 }
+
+/// `toolc check --fix --format json` in `dir`: what remains, parsed.
+fn fix_json(dir: &Path) -> Value {
+    let out = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(dir)
+        .args(["check", "--fix", "--format", "json"])
+        .output()
+        .expect("toolc runs");
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn check_fix_applies_every_safe_fix_and_no_unsafe_one() {
+    for case in cases() {
+        let repo = Repo::new();
+        for (path, content) in &case.files {
+            repo.write(path, content.as_bytes());
+        }
+        let of_case = |output: &Value| -> Vec<Value> {
+            diagnostics(output)
+                .into_iter()
+                .filter(|d| d["code"] == case.code && d["path"] == case.path)
+                .collect()
+        };
+        let before = of_case(&check_json(&repo.root));
+        let safe = before[0]["fix"]["applicability"] == "safe";
+        let text = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+        let remaining = fix_json(&repo.root);
+        let after = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+        if safe {
+            assert_ne!(after, text, "{}: --fix changed nothing", case.code);
+            assert!(of_case(&remaining).is_empty(), "{}: {remaining}", case.code);
+        } else {
+            assert_eq!(after, text, "{}: --fix applied an unsafe fix", case.code);
+            assert_eq!(of_case(&remaining).len(), 1, "{}", case.code);
+        }
+        // What --fix reports as remaining is what a fresh check finds.
+        assert_eq!(
+            diagnostics(&remaining),
+            diagnostics(&check_json(&repo.root)),
+            "{}",
+            case.code
+        );
+    }
+}

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 mod build;
 mod completions;
+mod fix;
+mod server;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -33,6 +35,8 @@ enum Command {
     Build(build::BuildArgs),
     /// List every rule: code, name, default severity, formats
     Rules(RulesArgs),
+    /// Run the language server on stdin/stdout, for editors
+    Server(server::ServerArgs),
     /// Print a rule's documentation page
     Explain {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
@@ -113,6 +117,13 @@ struct CheckArgs {
     /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Vec<String>,
+    /// Apply the safe fixes in place, then report what remains
+    #[arg(long, conflicts_with_all = ["diff", "stdin_filename"])]
+    fix: bool,
+    /// Print the safe fixes as a unified diff instead of applying them (exit 1 when there
+    /// is something to fix)
+    #[arg(long, conflicts_with = "stdin_filename")]
+    diff: bool,
 }
 
 #[derive(Args)]
@@ -129,6 +140,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
         Command::Rules(args) => run_rules(&args),
+        Command::Server(args) => server::run(args),
         Command::Explain { rule } => run_explain(&rule),
         Command::Completions(args) => completions::run(&args),
     }
@@ -250,7 +262,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
         buffer,
         progress: Some(&on_progress),
     };
-    let report = check_with(&options, &config, &inputs);
+    let fix_mode = (args.fix || args.diff).then_some(if args.diff {
+        fix::Mode::Diff
+    } else {
+        fix::Mode::Write
+    });
+    let report = match fix_mode {
+        None => check_with(&options, &config, &inputs),
+        Some(mode) => match fix::run(&options, &config, mode, args.quiet) {
+            fix::After::Report(report) => report,
+            fix::After::Exit(code) => return code,
+        },
+    };
     if let Some(bar) = &bar {
         bar.finish();
     }

@@ -62,7 +62,10 @@ impl ConfigTree {
         if base.explicit {
             return (tree, Vec::new());
         }
+        // The run's own file is never nested, nor one at its folder that it fell back from
+        // (an editor's broken configuration, reported on its own).
         let base_file = base.file.as_ref().map(|f| f.path.clone());
+        let base_folder_file = base.root.join(FILE_NAME);
         let mut seen: HashSet<PathBuf> = HashSet::new();
         let mut found: Vec<PathBuf> = Vec::new();
         for file in files {
@@ -80,7 +83,10 @@ impl ConfigTree {
                     break;
                 }
                 let candidate = dir.join(FILE_NAME);
-                if Some(&candidate) != base_file.as_ref() && fs.is_file(&candidate) {
+                if Some(&candidate) != base_file.as_ref()
+                    && candidate != base_folder_file
+                    && fs.is_file(&candidate)
+                {
                     found.push(candidate);
                 }
                 if dir == stop {

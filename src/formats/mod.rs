@@ -5,6 +5,7 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod outline;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
@@ -113,6 +114,12 @@ pub trait Format: Sync {
     ) -> Lowering<'a> {
         Lowering::default()
     }
+
+    /// What an editor navigates in `r` (one of this format's files): the tools and
+    /// parameters it defines, the names and files it references. None by default.
+    fn outline(&self, _r: &FileResult) -> outline::Outline {
+        outline::Outline::default()
+    }
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
@@ -147,6 +154,13 @@ impl FileResult {
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
         format_of(self.file.format).map_or(0, |f| f.tool_count(self))
+    }
+
+    /// The definitions and references an editor navigates in this file.
+    pub fn outline(&self) -> outline::Outline {
+        format_of(self.file.format)
+            .map(|f| f.outline(self))
+            .unwrap_or_default()
     }
 }
 

@@ -9,6 +9,7 @@ mod command;
 mod entries;
 mod env;
 mod ir;
+mod outline;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -131,6 +132,10 @@ impl Format for Agentcli {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

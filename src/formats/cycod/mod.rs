@@ -10,6 +10,7 @@ mod commands;
 pub mod doc;
 mod ir;
 mod lower;
+mod outline;
 mod params;
 mod platforms;
 mod references;
@@ -129,6 +130,10 @@ impl Format for Cycod {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

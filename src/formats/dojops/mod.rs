@@ -6,6 +6,7 @@
 pub mod doc;
 pub mod dops;
 pub mod ir;
+mod outline;
 pub mod policy;
 #[cfg(test)]
 mod scale_tests;
@@ -253,6 +254,10 @@ impl Format for Dojops {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

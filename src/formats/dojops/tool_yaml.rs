@@ -12,6 +12,7 @@ use crate::analysis::paths::sibling_display;
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
+use crate::formats::outline::{Reference, Target};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
@@ -107,6 +108,8 @@ pub struct Tool {
     pub output_doc: Option<Node>,
     /// The output schema, when it was found and parsed.
     pub output_schema: Option<Arc<SourceFile>>,
+    /// `inputSchema` and `outputSchema` values naming a schema file that was read.
+    pub schema_links: Vec<Reference>,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
@@ -343,6 +346,8 @@ fn lower(
             continue;
         };
         let (schema_file, root) = schema;
+        let target = Target::File(schema_file.path.clone());
+        tool.schema_links.push(Reference { span, target });
         if is_input {
             input_properties = root.as_ref().map(|r| {
                 root_property_names(r)

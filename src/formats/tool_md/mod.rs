@@ -9,6 +9,7 @@ mod agent;
 pub mod doc;
 mod interface;
 mod ir;
+mod outline;
 mod resolve;
 mod subset;
 mod tool;
@@ -147,6 +148,10 @@ impl Format for ToolMd {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 
