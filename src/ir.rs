@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::source::{SourceFile, Span};
-use crate::syntax::Node;
+use crate::syntax::Packed;
 
 /// One tool, whatever format it came from. Field order is the output order.
 #[derive(Debug, Clone, Serialize)]
@@ -172,14 +172,14 @@ pub struct Lowered<'a> {
     /// The span of its name (or of the file start when the name comes from the file name).
     pub name_span: Span,
     /// The file and tree of its input schema, when it is written in a file (not synthesized).
-    pub schema: Option<(&'a Arc<SourceFile>, &'a Node)>,
+    pub schema: Option<(&'a Arc<SourceFile>, &'a Packed)>,
     /// The span of its description value, else of the name.
     pub description_span: Span,
     /// The file and tree of its output schema, when it has one.
-    pub output: Option<(&'a Arc<SourceFile>, &'a Node)>,
+    pub output: Option<(&'a Arc<SourceFile>, &'a Packed)>,
     /// cycod `parameters`, from which its input schema is derived: findings about property
     /// `X` of that schema belong on parameter `X`.
-    pub parameters: Option<&'a Node>,
+    pub parameters: Option<&'a Packed>,
 }
 
 /// A tool left out of the bundles, and why (reported by `build`, not an error).
@@ -204,9 +204,13 @@ pub struct Lowering<'a> {
 
 /// Lowercase hex SHA-256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Lowercase hex of a digest.
+pub fn hex(digest: &[u8]) -> String {
     use std::fmt::Write;
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
+    let mut out = String::with_capacity(digest.len() * 2);
     for b in digest.iter() {
         let _ = write!(out, "{b:02x}");
     }
@@ -219,7 +223,8 @@ pub fn provenance(file: &SourceFile) -> Provenance {
         format: file.format.as_str(),
         path: file.display.clone(),
         index: None,
-        sha256: sha256_hex(file.text.as_bytes()),
+        // The digest of the bytes read, so a file from the cache is not read for it.
+        sha256: hex(&file.digest()),
         tool_hash: None,
         system_prompt_hash: None,
     }

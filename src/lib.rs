@@ -5,6 +5,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod bundle;
+pub(crate) mod cache;
 pub(crate) mod config;
 pub(crate) mod diagnostics;
 pub(crate) mod discover;

@@ -1,10 +1,14 @@
 //! Source files, byte spans and the line index that turns spans into line/column.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
 
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 pub struct Span {
     /// First byte of the range.
     pub start: usize,
@@ -149,7 +153,7 @@ impl LineIndex {
 }
 
 /// Identifies which format a discovered file is read as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum FormatId {
     /// DojOps `tool.yaml` (spec 1) or legacy `plugin.yaml`.
     DojopsTool,
@@ -226,36 +230,172 @@ pub struct SourceFile {
     pub display: String,
     /// Format this file is read as.
     pub format: FormatId,
-    /// Text of the file (lossily decoded when it is not valid UTF-8).
-    pub text: String,
+    /// Text of the file (lossily decoded when it is not valid UTF-8); read again from disk on
+    /// first use when the file came from the cache or its text was let go (see [`Text`]).
+    pub text: Text,
     /// Length of a leading UTF-8 byte-order mark (0 or 3).
     pub bom_len: usize,
-    lines: LineIndex,
+    lines: OnceLock<LineIndex>,
+    digest: OnceLock<Digest>,
+}
+
+/// SHA-256 of a file's bytes: what the cache keys a file by, and what a text read again from
+/// disk must match.
+pub type Digest = [u8; 32];
+
+/// The text of a [`SourceFile`]: held, or read again from disk when first needed. A file
+/// whose findings are all known lets its text go to bound memory on large repositories (and a
+/// file from the cache never reads it): rendering a finding on it reads it back. Reading back
+/// checks the bytes against the digest the file was checked with; a file that changed since
+/// (or cannot be read) gives the empty text, so a stale span is never shown over new content.
+pub struct Text {
+    cell: OnceLock<String>,
+    /// Where to read the text again, and what its bytes must hash to.
+    origin: Option<Box<(PathBuf, Digest)>>,
+}
+
+impl Text {
+    fn held(text: String) -> Text {
+        Text {
+            cell: OnceLock::from(text),
+            origin: None,
+        }
+    }
+
+    /// The text as a `&str`.
+    pub fn as_str(&self) -> &str {
+        self
+    }
+
+    /// True when the text is in memory (not to be read back).
+    pub fn is_held(&self) -> bool {
+        self.cell.get().is_some()
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.cell.get_or_init(|| match &self.origin {
+            Some(origin) => read_back(&origin.0, &origin.1),
+            None => String::new(),
+        })
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(text) => std::fmt::Debug::fmt(text, f),
+            None => f.write_str("<not read yet>"),
+        }
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// The text of the file at `path` when its bytes still hash to `digest`, else empty.
+fn read_back(path: &std::path::Path, digest: &Digest) -> String {
+    use crate::fs::FileSystem;
+    let Ok(bytes) = crate::fs::Disk.read(path) else {
+        return String::new();
+    };
+    if sha256(&bytes) != *digest {
+        return String::new();
+    }
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> Digest {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes).into()
 }
 
 impl SourceFile {
     /// Build a source file from already decoded text.
     pub fn new(path: PathBuf, display: String, format: FormatId, text: String) -> Arc<SourceFile> {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let lines = LineIndex::new(&text, bom_len);
         Arc::new(SourceFile {
             path,
             display,
             format,
-            text,
+            text: Text::held(text),
             bom_len,
-            lines,
+            lines: OnceLock::new(),
+            digest: OnceLock::new(),
         })
+    }
+
+    /// A file whose bytes hashed to `digest`, its text read from disk only when needed.
+    pub fn unread(
+        path: PathBuf,
+        display: String,
+        format: FormatId,
+        bom_len: usize,
+        digest: Digest,
+    ) -> Arc<SourceFile> {
+        Arc::new(SourceFile {
+            text: Text {
+                cell: OnceLock::new(),
+                origin: Some(Box::new((path.clone(), digest))),
+            },
+            path,
+            display,
+            format,
+            bom_len,
+            lines: OnceLock::new(),
+            digest: OnceLock::from(digest),
+        })
+    }
+
+    /// Note that the file's bytes hash to `digest` (known when it was read).
+    pub fn set_digest(&self, digest: Digest) {
+        let _ = self.digest.set(digest);
+    }
+
+    /// SHA-256 of the file's bytes (of its text, for a file that was never on disk).
+    pub fn digest(&self) -> Digest {
+        *self.digest.get_or_init(|| sha256(self.text.as_bytes()))
+    }
+
+    /// Let the text go when it can be read back from `self.path` (the file is on disk with
+    /// these bytes) and nothing else holds this file; it is read again if ever needed.
+    pub fn release_text(file: &mut Arc<SourceFile>) {
+        let Some(this) = Arc::get_mut(file) else {
+            return;
+        };
+        let Some(digest) = this.digest.get().copied() else {
+            return;
+        };
+        if this.text.origin.is_none() {
+            this.text.origin = Some(Box::new((this.path.clone(), digest)));
+        }
+        this.text.cell = OnceLock::new();
+        this.lines = OnceLock::new();
     }
 
     /// Line/column of a byte offset.
     pub fn position(&self, offset: usize) -> Position {
-        self.lines.position(&self.text, offset)
+        self.lines().position(&self.text, offset)
     }
 
     /// The line index.
     pub fn lines(&self) -> &LineIndex {
-        &self.lines
+        self.lines
+            .get_or_init(|| LineIndex::new(&self.text, self.bom_len.min(self.text.len())))
     }
 
     /// The text a span covers (empty when the span is out of range or not on char boundaries).
@@ -265,7 +405,7 @@ impl SourceFile {
 
     /// The text after the BOM.
     pub fn body(&self) -> &str {
-        &self.text[self.bom_len..]
+        self.text.get(self.bom_len..).unwrap_or("")
     }
 }
 

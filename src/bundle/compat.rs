@@ -15,7 +15,7 @@ use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::ir::Lowered;
 use crate::rules::compat as cmp;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Node, NodeKind, Packed};
 
 /// OpenAI rejects a function description longer than this (`string_above_max_length`).
 pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
@@ -125,7 +125,10 @@ fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
         && output.get("type").and_then(Value::as_str) != Some("object")
     {
         let (file, span) = match t.output {
-            Some((file, root)) => (file, locate(root, "/type", false).unwrap_or(root.span)),
+            Some((file, root)) => {
+                let root = root.unpack();
+                (file, locate(&root, "/type", false).unwrap_or(root.span))
+            }
             None => (t.file, t.name_span),
         };
         out.push(
@@ -249,7 +252,10 @@ fn portable_name(name: &str) -> String {
 /// CMP003: the root of the input schema is not an object.
 fn non_object_root(t: &Lowered<'_>) -> Diagnostic {
     let (file, span) = match t.schema {
-        Some((file, root)) => (file, locate(root, "/type", false).unwrap_or(root.span)),
+        Some((file, root)) => {
+            let root = root.unpack();
+            (file, locate(&root, "/type", false).unwrap_or(root.span))
+        }
         None => (t.file, t.name_span),
     };
     let found = describe_type(&t.tool.input_schema);
@@ -343,17 +349,20 @@ fn schema_finding(
 /// cycod parameter a derived property comes from; else on the tool's name.
 fn place<'a>(t: &Lowered<'a>, p: &SchemaProblem) -> (&'a Arc<SourceFile>, Span) {
     if let Some((file, root)) = t.schema {
+        let root = root.unpack();
         return (
             file,
-            locate(root, &p.pointer, p.on_key).unwrap_or(root.span),
+            locate(&root, &p.pointer, p.on_key).unwrap_or(root.span),
         );
     }
+    let parameters = t.parameters.map(Packed::unpack);
     let parameter = p
         .pointer
         .strip_prefix("/properties/")
         .map(|rest| rest.split('/').next().unwrap_or(rest))
         .and_then(|name| {
-            t.parameters?
+            parameters
+                .as_ref()?
                 .get(&name.replace("~1", "/").replace("~0", "~"))
         });
     match parameter {

@@ -172,7 +172,7 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
                 let Some(after) = apply_edits(&file.text, &edits) else {
                     continue;
                 };
-                if after == file.text {
+                if after == file.text.as_str() {
                     continue;
                 }
                 count += diagnostics
@@ -184,7 +184,7 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
                     .or_insert_with(|| Changed {
                         path: path.to_path_buf(),
                         display: file.display.clone(),
-                        before: file.text.clone(),
+                        before: file.text.to_string(),
                         after: String::new(),
                     })
                     .after = after.clone();

@@ -272,6 +272,7 @@ pub fn decode(
         .help("check that the right file is committed under this name");
         return (file, Some(d));
     }
+    let digest = crate::source::sha256(&bytes);
     let (text, utf8_error) = match String::from_utf8(bytes) {
         Ok(text) => (text, None),
         Err(e) => {
@@ -280,6 +281,7 @@ pub fn decode(
         }
     };
     let file = SourceFile::new(path.to_path_buf(), display, format, text);
+    file.set_digest(digest);
     let fatal = if let Some(at) = utf8_error {
         let span = Span::new(
             at,

@@ -3,20 +3,22 @@
 //! gives its files' [`Outline`] from their typed items; resolving a reference reads only
 //! outlines, never syntax trees, so a cache of per-file facts can hold them.
 
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::FileResult;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Node, NodeKind, Packed};
 
 /// A name as a reference looks it up: names of one namespace (a format family's registry)
 /// and one scope (a project or tools folder; empty for repository-wide names) are one
 /// registry.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Name {
     /// The registry's family: `tool-md`, `cycod`, `dojops`…
-    pub namespace: &'static str,
+    #[serde(with = "crate::cache::static_str")]
+    pub namespace: crate::cache::StaticStr,
     /// The folder the name is registered in (empty when the whole repository is one scope).
     pub scope: PathBuf,
     /// The name itself.
@@ -24,7 +26,7 @@ pub struct Name {
 }
 
 /// What a reference points at.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Target {
     /// A name another file defines.
     Name(Name),
@@ -33,7 +35,7 @@ pub enum Target {
 }
 
 /// A place in a file that names something defined elsewhere.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reference {
     /// Where the name is written.
     pub span: Span,
@@ -129,7 +131,8 @@ pub struct Location {
 
 /// The parameters of a JSON Schema written in the file: one symbol per key of its root
 /// `properties`, with the property's `type` as detail.
-pub fn parameters(schema: &Node) -> Vec<Symbol> {
+pub fn parameters(schema: &Packed) -> Vec<Symbol> {
+    let schema = schema.unpack();
     let Some(properties) = schema.value("properties").and_then(Node::as_map) else {
         return Vec::new();
     };
@@ -211,7 +214,7 @@ mod tests {
     fn parameters_are_the_root_properties_with_their_types() {
         let text = "type: object\nproperties:\n  query:\n    type: string\n  limit: {}\n";
         let root = yaml::parse(text, 0).root.expect("yaml");
-        let params = parameters(&root);
+        let params = parameters(&Packed::pack(&root));
         let names: Vec<(&str, Option<&str>)> = params
             .iter()
             .map(|p| (p.name.as_str(), p.detail.as_deref()))

@@ -4,7 +4,10 @@
 pub mod front_matter;
 pub mod json;
 pub mod markdown;
+pub mod packed;
 pub mod yaml;
+
+pub use packed::Packed;
 
 use crate::source::Span;
 

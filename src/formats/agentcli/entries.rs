@@ -76,7 +76,7 @@ impl Cx<'_> {
             tool.span = node.span;
             tool.name_span = node.value("name").map(|n| n.span);
             tool.description_span = node.value("description").map(|n| n.span);
-            tool.schema = node.value("schema").cloned();
+            tool.schema = node.value("schema").map(crate::syntax::Packed::pack);
             manifest.tools.push(tool);
         }
         self.duplicate_names(&names);

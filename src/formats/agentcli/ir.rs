@@ -6,7 +6,7 @@ use super::{Manifest, Tool as Entry};
 use crate::formats::FileResult;
 use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance};
 use crate::source::SourceFile;
-use crate::syntax::Node;
+use crate::syntax::Packed;
 
 /// Every entry of the manifests `takes` accepts.
 pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
@@ -34,7 +34,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             title: None,
             version: None,
             description: t.description.clone().unwrap_or_default(),
-            input_schema: schema_node.map_or_else(empty_object_schema, Node::to_json),
+            input_schema: schema_node.map_or_else(empty_object_schema, Packed::to_json),
             output_schema: None,
             run: Run::Argv {
                 argv: t.command.clone(),

@@ -11,6 +11,9 @@ mod env;
 mod ir;
 mod outline;
 
+use serde::{Deserialize, Serialize};
+
+use crate::syntax::Packed;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -39,7 +42,7 @@ const REFUSED: &str =
     "agentcli refuses to load the whole manifest on this error: none of its tools are available";
 
 /// A lowered `tools.json`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
@@ -53,7 +56,7 @@ impl Manifest {
 }
 
 /// One entry of `tools`, as far as it could be read.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct Tool {
     /// Position in the `tools` list.
     pub index: usize,
@@ -70,7 +73,7 @@ pub struct Tool {
     /// Where its `description` value is written.
     pub description_span: Option<Span>,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
-    pub schema: Option<Node>,
+    pub schema: Option<Packed>,
 }
 
 /// Parse, lower, validate and lint one manifest; programs are looked for through `fs`.

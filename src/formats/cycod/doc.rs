@@ -1,6 +1,9 @@
 //! What the bundles need of a cycod tool file beyond the checks, lowered once from the tree
 //! so that the tree can be dropped and the IR reads typed fields.
 
+use serde::{Deserialize, Serialize};
+
+use crate::syntax::Packed;
 use serde_json::Value;
 
 use crate::formats::tree::{node_at, str_at, strings};
@@ -8,7 +11,7 @@ use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
 /// A cycod tool file's fields that the IR needs.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct ToolDoc {
     /// `description`, when a string.
     pub description: Option<String>,
@@ -17,7 +20,7 @@ pub struct ToolDoc {
     /// `tags` (strings only).
     pub tags: Vec<String>,
     /// `parameters` as written: findings about the derived schema point into it.
-    pub parameters: Option<Node>,
+    pub parameters: Option<Packed>,
     /// Each parameter, in order.
     pub params: Vec<Param>,
     /// `steps`, when it is a list: what each step does (steps that do nothing known are
@@ -28,7 +31,7 @@ pub struct ToolDoc {
 }
 
 /// One entry of `parameters`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Param {
     /// The parameter's name.
     pub name: String,
@@ -37,13 +40,14 @@ pub struct Param {
     /// `description`.
     pub description: Option<String>,
     /// `default`, as JSON.
+    #[serde(with = "crate::cache::json_option")]
     pub default: Option<Value>,
     /// `required`, when a boolean.
     pub required: Option<bool>,
 }
 
 /// What a step (or a single-step tool) does.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Action {
     /// `run:` a command line.
     Command(String),
@@ -62,6 +66,7 @@ pub enum Action {
         /// The MCP server, when given.
         mcp: Option<String>,
         /// `arguments`, as JSON.
+        #[serde(with = "crate::cache::json_option")]
         arguments: Option<Value>,
     },
 }
@@ -101,7 +106,7 @@ impl ToolDoc {
                     },
                 })
                 .collect(),
-            parameters: parameters.cloned(),
+            parameters: parameters.map(Packed::pack),
             action: if steps.is_some() { None } else { action(root) },
             steps,
         }

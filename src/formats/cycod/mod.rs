@@ -20,6 +20,7 @@ pub mod template;
 mod uses;
 pub mod writes;
 
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use super::{FileResult, Format, Item, syntax_diagnostics};
@@ -32,7 +33,7 @@ use crate::syntax::yaml;
 use std::path::Path;
 
 /// A lowered cycod tool: what the cross-file checks need.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Tool {
     /// The name the tool is registered under (`name`, else the file stem).
     pub name: Option<ToolName>,
@@ -49,7 +50,7 @@ pub struct Tool {
 }
 
 /// The name a tool answers to, and where it comes from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolName {
     /// The name.
     pub value: String,
@@ -60,7 +61,7 @@ pub struct ToolName {
 }
 
 /// A name written in a tool that must resolve to another definition.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NameRef {
     /// The name as written.
     pub name: String,

@@ -36,6 +36,8 @@ pub fn outline(r: &FileResult) -> Outline {
                 .doc
                 .as_ref()
                 .and_then(|d| d.parameters.as_ref())
+                .map(crate::syntax::Packed::unpack)
+                .as_ref()
                 .and_then(|p| p.as_map())
                 .map(|entries| {
                     entries

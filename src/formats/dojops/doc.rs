@@ -1,12 +1,13 @@
 //! What the bundles need of a DojOps manifest or skill beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
+use serde::{Deserialize, Serialize};
 use crate::formats::tree::{node_at, str_at, strings};
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
 /// A `tool.yaml`'s fields that the IR needs.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct ManifestDoc {
     /// `version`.
     pub version: Option<String>,
@@ -46,7 +47,7 @@ impl ManifestDoc {
 }
 
 /// A `.dops` skill's front matter fields that the IR needs.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct SkillDoc {
     /// `meta.version`.
     pub version: Option<String>,

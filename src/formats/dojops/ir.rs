@@ -14,7 +14,7 @@ use crate::ir::{
     sha256_hex,
 };
 use crate::source::SourceFile;
-use crate::syntax::Node;
+use crate::syntax::Packed;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.
@@ -70,11 +70,11 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     provenance.tool_hash = Some(provenance.sha256.clone());
     provenance.system_prompt_hash = doc.system_prompt.as_ref().map(|p| sha256_hex(p.as_bytes()));
     // The companions are owned by the FileResult; find them there to borrow for `'a`.
-    let companion = |file: &Option<Arc<SourceFile>>, doc: &'a Option<Node>| match (file, doc) {
-        (Some(f), Some(n)) => r
+    let companion = |path: &Option<PathBuf>, doc: &'a Option<Packed>| match (path, doc) {
+        (Some(p), Some(n)) => r
             .companions
             .iter()
-            .find(|c| Arc::ptr_eq(c, f))
+            .find(|c| c.path == *p)
             .map(|c| (c, n)),
         _ => None,
     };
@@ -89,8 +89,8 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
             input_schema: t
                 .input_doc
                 .as_ref()
-                .map_or_else(empty_object_schema, Node::to_json),
-            output_schema: t.output_doc.as_ref().map(Node::to_json),
+                .map_or_else(empty_object_schema, Packed::to_json),
+            output_schema: t.output_doc.as_ref().map(Packed::to_json),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),

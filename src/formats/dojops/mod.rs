@@ -13,6 +13,7 @@ mod scale_tests;
 pub mod tool_yaml;
 pub mod zod;
 
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -141,7 +142,7 @@ pub fn check_name(
 }
 
 /// A lowered DojOps file.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub enum Item {
     /// A `tool.yaml` manifest.
     Tool(tool_yaml::Tool),
@@ -159,7 +160,7 @@ impl Item {
 }
 
 /// A tool or skill name with where it is written.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Name {
     /// The name.
     pub value: String,

@@ -13,6 +13,7 @@
 //! An empty (or comment-only) policy file is not reported: DojOps reads it as "no policy",
 //! exactly like a missing file, which is a legitimate way to say "allow everything".
 
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -42,10 +43,11 @@ const MAX_NAMED: usize = 5;
 const MAX_SUGGESTION_WORK: usize = 2_000_000;
 
 /// One list of a policy, as DojOps uses it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NameList {
     /// The key the list came from (`allowedTools` or legacy `allowedPlugins`, …).
-    pub key: &'static str,
+    #[serde(with = "crate::cache::static_str")]
+    pub key: crate::cache::StaticStr,
     /// Span of that key.
     pub key_span: Span,
     /// The string entries, in order (non-strings are dropped, as DojOps drops them).
@@ -53,7 +55,7 @@ pub struct NameList {
 }
 
 /// A lowered policy: the lists DojOps would apply.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Policy {
     /// The allowlist in force, if any (it may be empty: then it allows everything).
     pub allowed: Option<NameList>,

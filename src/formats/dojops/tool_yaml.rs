@@ -18,7 +18,8 @@ use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Node, NodeKind, json, yaml};
+use crate::syntax::{Node, NodeKind, Packed, json, yaml};
+use serde::{Deserialize, Serialize};
 
 /// DojOps skips manifests and schema files larger than this.
 pub const MAX_DOJOPS_FILE: usize = 64 * 1024;
@@ -94,20 +95,20 @@ pub const RUNTIME_ONLY_BINARIES: &[&str] = &[
 ];
 
 /// A lowered `tool.yaml`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Tool {
     /// `name`, when present and a string.
     pub name: Option<Name>,
-    /// The input schema, when it was found and parsed.
-    pub input_schema: Option<Arc<SourceFile>>,
+    /// The input schema file (one of the result's companions), when it was found and parsed.
+    pub input_schema: Option<PathBuf>,
     /// What the bundle lowering needs of the manifest (`ir.rs`).
     pub doc: Option<super::doc::ManifestDoc>,
     /// The input schema's tree, for the bundle lowering.
-    pub input_doc: Option<Node>,
+    pub input_doc: Option<Packed>,
     /// The output schema's tree, for the bundle lowering.
-    pub output_doc: Option<Node>,
-    /// The output schema, when it was found and parsed.
-    pub output_schema: Option<Arc<SourceFile>>,
+    pub output_doc: Option<Packed>,
+    /// The output schema file (one of the result's companions), when it was found and parsed.
+    pub output_schema: Option<PathBuf>,
     /// `inputSchema` and `outputSchema` values naming a schema file that was read.
     pub schema_links: Vec<Reference>,
 }
@@ -355,11 +356,11 @@ fn lower(
                     .map(str::to_string)
                     .collect()
             });
-            tool.input_schema = Some(Arc::clone(&schema_file));
-            tool.input_doc = root;
+            tool.input_schema = Some(schema_file.path.clone());
+            tool.input_doc = root.as_ref().map(Packed::pack);
         } else {
-            tool.output_schema = Some(Arc::clone(&schema_file));
-            tool.output_doc = root;
+            tool.output_schema = Some(schema_file.path.clone());
+            tool.output_doc = root.as_ref().map(Packed::pack);
         }
         companions.push(schema_file);
     }

@@ -1,6 +1,7 @@
 //! One `*.agent.md` file: its id, its tool references and the confirmations it asks for.
 //! Whether the referenced tools exist and may be used is checked in `resolve`.
 
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
@@ -49,7 +50,7 @@ const SUGGESTION_BUDGET: usize = 100_000;
 const UNKNOWN_NOTE: &str = "toolc checks only part of the agent format and does not know this key: if it is misspelt, the setting it was meant for is not applied";
 
 /// One entry of `tools.refs`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolRef {
     /// The referenced tool id.
     pub id: String,
@@ -60,7 +61,7 @@ pub struct ToolRef {
 }
 
 /// A lowered agent file: what the cross-file checks need.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Agent {
     /// `agent_id`, when present and valid.
     pub id: Option<Spanned<String>>,

@@ -1,12 +1,13 @@
 //! What the bundles need of a tool file's front matter beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
+use serde::{Deserialize, Serialize};
 use crate::formats::tree::{node_at, str_at, strings};
 use crate::source::Span;
-use crate::syntax::Node;
+use crate::syntax::{Node, Packed};
 
 /// A `*.tool.md` front matter's fields that the IR needs.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct ToolDoc {
     /// `meta.name`.
     pub title: Option<String>,
@@ -19,17 +20,17 @@ pub struct ToolDoc {
     /// `meta.tags` (strings only).
     pub tags: Vec<String>,
     /// `transport`, as written (secrets included: the IR redacts them).
-    pub transport: Option<Node>,
+    pub transport: Option<Packed>,
     /// `interface.input`.
-    pub input: Option<Node>,
+    pub input: Option<Packed>,
     /// `interface.output`.
-    pub output: Option<Node>,
+    pub output: Option<Packed>,
     /// `use_guidance`.
     pub guidance: Option<UseGuidance>,
 }
 
 /// `use_guidance`.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct UseGuidance {
     /// `use_when` (strings only).
     pub use_when: Vec<String>,
@@ -48,9 +49,9 @@ impl ToolDoc {
             description: str_at(root, &["meta", "description"]).map(|d| d.trim().to_string()),
             description_span: node_at(root, &["meta", "description"]).map(|n| n.span),
             tags: strings(node_at(root, &["meta", "tags"])),
-            transport: root.value("transport").cloned(),
-            input: node_at(root, &["interface", "input"]).cloned(),
-            output: node_at(root, &["interface", "output"]).cloned(),
+            transport: root.value("transport").map(Packed::pack),
+            input: node_at(root, &["interface", "input"]).map(Packed::pack),
+            output: node_at(root, &["interface", "output"]).map(Packed::pack),
             guidance: root.value("use_guidance").map(|g| UseGuidance {
                 use_when: strings(g.value("use_when")),
                 avoid_when: strings(g.value("avoid_when")),

@@ -10,7 +10,7 @@ use crate::ir::{
     Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
-use crate::syntax::Node;
+use crate::syntax::Packed;
 
 /// The tools of the files `takes` accepts; `status: disabled` ones are left out.
 pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
@@ -84,8 +84,8 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
             title: doc.title.clone(),
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: input.map_or_else(empty_object_schema, Node::to_json),
-            output_schema: output.map(Node::to_json),
+            input_schema: input.map_or_else(empty_object_schema, Packed::to_json),
+            output_schema: output.map(Packed::to_json),
             run,
             risk: Risk {
                 access,
@@ -111,7 +111,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
 }
 
 /// A transport without its secret material: of `credentials`, only the scheme is kept.
-fn redacted_transport(node: &Node) -> Value {
+fn redacted_transport(node: &Packed) -> Value {
     let mut value = node.to_json();
     if let Value::Object(map) = &mut value
         && let Some(creds) = map.remove("credentials")

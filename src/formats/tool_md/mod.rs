@@ -15,6 +15,7 @@ mod subset;
 mod tool;
 mod transport;
 
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub use agent::Agent;
@@ -33,7 +34,7 @@ use crate::syntax::{Parsed, yaml};
 use std::path::Path;
 
 /// A lowered tool or agent file.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub enum Item {
     /// A `*.tool.md`.
     Tool(Tool),
@@ -49,7 +50,7 @@ impl Item {
 }
 
 /// A value together with the bytes it was read from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spanned<T> {
     /// The value.
     pub value: T,

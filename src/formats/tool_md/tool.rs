@@ -7,6 +7,7 @@ mod guidance;
 mod identity;
 mod meta;
 
+use serde::{Deserialize, Serialize};
 use std::path::Component;
 
 use self::guidance::{error_codes, use_guidance};
@@ -39,7 +40,7 @@ const INTERFACE_KEYS: &[&str] = &["input", "output"];
 const CLOSED_NOTE: &str = "the key sets of a tool file are closed: the compiler rejects a file with a key it does not define";
 
 /// The behavioural contract of a tool (`type`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ToolType {
     /// Read-only lookup, no side effects.
     Retrieval,
@@ -66,7 +67,7 @@ impl ToolType {
 }
 
 /// The lifecycle state of a tool (`status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// Not usable in production.
     Draft,
@@ -103,7 +104,7 @@ impl Status {
 }
 
 /// An editorial `# Purpose`, `# Side effects` or `# Notes` section of the body.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocSection {
     /// The heading, lower-cased (`purpose`, `side effects`, `notes`).
     pub title: String,
@@ -112,7 +113,7 @@ pub struct DocSection {
 }
 
 /// A lowered tool file: what the cross-file checks and the bundles need.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Tool {
     /// `tool_id`, when present and valid.
     pub id: Option<Spanned<String>>,

@@ -19,6 +19,7 @@ mod risk;
 mod sections;
 mod time;
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -67,7 +68,7 @@ const KEYS: &[&str] = &[
 ];
 
 /// The backend that runs a request.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Backend {
     /// Runs one command line (the default when `backend` is missing).
     #[default]
@@ -113,7 +114,7 @@ impl Backend {
 }
 
 /// A `request_id` and where it is written.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RequestId {
     /// The id.
     pub value: String,
@@ -122,7 +123,7 @@ pub struct RequestId {
 }
 
 /// A lowered request.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Request {
     /// `request_id`, when it is a non-empty string.
     pub request_id: Option<RequestId>,

@@ -10,6 +10,7 @@ mod sections;
 mod verification;
 mod version;
 
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use self::access::SkillLowerer;
@@ -31,7 +32,7 @@ const MAX_FILE_BYTES: usize = 1024 * 1024;
 const REJECTED: &str = "DojOps refuses to load a skill whose front matter breaks its schema";
 
 /// A skill dependency (`dependencies[]`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Dependency {
     /// The skill depended on.
     pub skill: String,
@@ -42,7 +43,7 @@ pub struct Dependency {
 }
 
 /// A lowered `.dops` file.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Skill {
     /// `meta.name`, when present and a valid skill name.
     pub name: Option<Name>,

@@ -1,0 +1,335 @@
+//! A syntax tree kept after its file is checked, packed into bytes. A format keeps the trees
+//! its later passes read (a schema the bundles lower, the spans the CMP rules point at) as
+//! [`Packed`]: about the size of their source text instead of several times it, and written
+//! to the cache as they are. Readers [`Packed::unpack`] the tree when they need it.
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::ser::Serializer;
+use serde::{Deserialize, Serialize};
+
+use super::{Entry, MAX_DEPTH, Node, NodeKind, Number};
+use crate::source::Span;
+
+/// A [`Node`] tree in a compact byte form.
+#[derive(Clone, PartialEq)]
+pub struct Packed(Box<[u8]>);
+
+const NULL: u8 = 0;
+const FALSE: u8 = 1;
+const TRUE: u8 = 2;
+const INT: u8 = 3;
+const FLOAT: u8 = 4;
+const STRING: u8 = 5;
+const SEQ: u8 = 6;
+const MAP: u8 = 7;
+
+impl Packed {
+    /// Pack `node`.
+    pub fn pack(node: &Node) -> Packed {
+        let mut out = Writer {
+            bytes: Vec::new(),
+            last: 0,
+        };
+        out.node(node);
+        Packed(out.bytes.into_boxed_slice())
+    }
+
+    /// The tree again.
+    pub fn unpack(&self) -> Node {
+        let mut reader = Reader {
+            bytes: &self.0,
+            at: 0,
+            last: 0,
+        };
+        // Bytes come from `pack` or passed `valid` when read from the cache.
+        reader
+            .node(0)
+            .unwrap_or_else(|| Node::new(Span::point(0), NodeKind::Null))
+    }
+
+    /// The JSON value of the tree.
+    pub fn to_json(&self) -> serde_json::Value {
+        self.unpack().to_json()
+    }
+
+    /// True when `bytes` are one whole packed tree (what bytes from the cache must be).
+    fn valid(bytes: &[u8]) -> bool {
+        let mut reader = Reader {
+            bytes,
+            at: 0,
+            last: 0,
+        };
+        reader.skip(0).is_some() && reader.at == bytes.len()
+    }
+}
+
+impl std::fmt::Debug for Packed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.unpack(), f)
+    }
+}
+
+impl Serialize for Packed {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Packed {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Packed, D::Error> {
+        struct Bytes;
+        impl<'de> Visitor<'de> for Bytes {
+            type Value = Packed;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a packed syntax tree")
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Packed, E> {
+                if Packed::valid(v) {
+                    Ok(Packed(v.into()))
+                } else {
+                    Err(E::custom("not a packed syntax tree"))
+                }
+            }
+            fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Packed, E> {
+                self.visit_bytes(&v)
+            }
+        }
+        deserializer.deserialize_bytes(Bytes)
+    }
+}
+
+struct Writer {
+    bytes: Vec<u8>,
+    /// Start of the last span written: spans are written as the difference, mostly small.
+    last: usize,
+}
+
+impl Writer {
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.bytes.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.bytes.push(v as u8);
+    }
+
+    fn span(&mut self, span: Span) {
+        let delta = span.start as i64 - self.last as i64;
+        self.varint(((delta << 1) ^ (delta >> 63)) as u64);
+        self.varint(span.len() as u64);
+        self.last = span.start;
+    }
+
+    fn str(&mut self, s: &str) {
+        self.varint(s.len() as u64);
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    fn node(&mut self, node: &Node) {
+        let tag = match &node.kind {
+            NodeKind::Null => NULL,
+            NodeKind::Bool(false) => FALSE,
+            NodeKind::Bool(true) => TRUE,
+            NodeKind::Number(Number::Int(_)) => INT,
+            NodeKind::Number(Number::Float(_)) => FLOAT,
+            NodeKind::String(_) => STRING,
+            NodeKind::Seq(_) => SEQ,
+            NodeKind::Map(_) => MAP,
+        };
+        self.bytes.push(tag);
+        self.span(node.span);
+        match &node.kind {
+            NodeKind::Null | NodeKind::Bool(_) => {}
+            NodeKind::Number(Number::Int(i)) => self.varint(((i << 1) ^ (i >> 63)) as u64),
+            NodeKind::Number(Number::Float(f)) => self.bytes.extend_from_slice(&f.to_le_bytes()),
+            NodeKind::String(s) => self.str(s),
+            NodeKind::Seq(items) => {
+                self.varint(items.len() as u64);
+                for item in items {
+                    self.node(item);
+                }
+            }
+            NodeKind::Map(entries) => {
+                self.varint(entries.len() as u64);
+                for e in entries {
+                    self.str(&e.key);
+                    self.span(e.key_span);
+                    self.node(&e.value);
+                }
+            }
+        }
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    last: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+
+    fn varint(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    fn zigzag(&mut self) -> Option<i64> {
+        let v = self.varint()?;
+        Some((v >> 1) as i64 ^ -((v & 1) as i64))
+    }
+
+    fn len(&mut self) -> Option<usize> {
+        // No count or length can exceed the bytes left: a corrupt count fails here, before
+        // anything is allocated for it.
+        let n = usize::try_from(self.varint()?).ok()?;
+        (n <= self.bytes.len() - self.at).then_some(n)
+    }
+
+    fn span(&mut self) -> Option<Span> {
+        let start = usize::try_from(self.last as i64 + self.zigzag()?).ok()?;
+        let len = usize::try_from(self.varint()?).ok()?;
+        self.last = start;
+        Some(Span::new(start, start.checked_add(len)?))
+    }
+
+    fn str(&mut self) -> Option<&str> {
+        let n = self.len()?;
+        let s = std::str::from_utf8(self.bytes.get(self.at..self.at + n)?).ok()?;
+        self.at += n;
+        Some(s)
+    }
+
+    fn float(&mut self) -> Option<f64> {
+        let b: [u8; 8] = self.bytes.get(self.at..self.at + 8)?.try_into().ok()?;
+        self.at += 8;
+        Some(f64::from_le_bytes(b))
+    }
+
+    fn node(&mut self, depth: usize) -> Option<Node> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let tag = self.byte()?;
+        let span = self.span()?;
+        let kind = match tag {
+            NULL => NodeKind::Null,
+            FALSE => NodeKind::Bool(false),
+            TRUE => NodeKind::Bool(true),
+            INT => NodeKind::Number(Number::Int(self.zigzag()?)),
+            FLOAT => NodeKind::Number(Number::Float(self.float()?)),
+            STRING => NodeKind::String(self.str()?.to_string()),
+            SEQ => {
+                let n = self.len()?;
+                let mut items = Vec::with_capacity(n);
+                for _ in 0..n {
+                    items.push(self.node(depth + 1)?);
+                }
+                NodeKind::Seq(items)
+            }
+            MAP => {
+                let n = self.len()?;
+                let mut entries = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let key = self.str()?.to_string();
+                    let key_span = self.span()?;
+                    let value = self.node(depth + 1)?;
+                    entries.push(Entry {
+                        key,
+                        key_span,
+                        value,
+                    });
+                }
+                NodeKind::Map(entries)
+            }
+            _ => return None,
+        };
+        Some(Node::new(span, kind))
+    }
+
+    /// [`Reader::node`] without building anything: checks the bytes.
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let tag = self.byte()?;
+        self.span()?;
+        match tag {
+            NULL | FALSE | TRUE => {}
+            INT => {
+                self.zigzag()?;
+            }
+            FLOAT => {
+                self.float()?;
+            }
+            STRING => {
+                self.str()?;
+            }
+            SEQ => {
+                for _ in 0..self.len()? {
+                    self.skip(depth + 1)?;
+                }
+            }
+            MAP => {
+                for _ in 0..self.len()? {
+                    self.str()?;
+                    self.span()?;
+                    self.skip(depth + 1)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{json, yaml};
+
+    #[test]
+    fn a_tree_unpacks_to_itself() {
+        let yaml_text = "a: [1, -2, 3.5, true, null, \"é\"]\nb:\n  c: {d: x}\n";
+        let json_text = r#"{"type": "object", "properties": {"n": {"minimum": -9e300}}}"#;
+        for root in [
+            yaml::parse(yaml_text, 0).root,
+            json::parse(json_text, 7).root,
+        ] {
+            let root = root.expect("parses");
+            let packed = Packed::pack(&root);
+            assert_eq!(packed.unpack(), root);
+            assert!(Packed::valid(&packed.0));
+        }
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused_not_trusted() {
+        let root = json::parse(r#"{"a": [1, 2, {"b": "c"}]}"#, 0)
+            .root
+            .expect("parses");
+        let packed = Packed::pack(&root);
+        for cut in 0..packed.0.len() {
+            assert!(!Packed::valid(&packed.0[..cut]), "cut at {cut}");
+        }
+        let mut huge = vec![SEQ, 0, 0];
+        huge.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);
+        assert!(!Packed::valid(&huge));
+        let deep: Vec<u8> = std::iter::repeat_n([SEQ, 0, 0, 1], MAX_DEPTH + 2)
+            .flatten()
+            .collect();
+        assert!(!Packed::valid(&deep));
+    }
+}
