@@ -99,6 +99,9 @@ pub struct Inputs<'a> {
     pub buffer: Option<Buffer>,
     /// Called as the check advances (from several threads).
     pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    /// Take unchanged files from the repository's cache (`.toolc_cache/` at the project
+    /// root) and store the others there.
+    pub cache: bool,
 }
 
 impl Report {
@@ -142,6 +145,16 @@ fn run(
         fs.set(path.clone(), b.bytes.clone());
         path
     });
-    let loaded = pipeline::load(options, config, &fs, inputs.progress, false);
+    let cache = inputs
+        .cache
+        .then(|| cache::Cache::open(&config.project_root()));
+    let loaded = pipeline::load(options, config, &fs, inputs.progress, false, cache.as_ref());
+    if let Some(cache) = cache {
+        if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
+            let s = cache.stats();
+            eprintln!("toolc: cache: {} files from the cache, {} loaded", s.hits, s.loaded);
+        }
+        cache.save(&loaded.scope.roots);
+    }
     pipeline::report(options, config, &loaded, bundles, only.as_deref())
 }

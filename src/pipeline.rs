@@ -17,7 +17,8 @@ use crate::fs::{FileSystem, Overlay};
 use crate::rules::{self, Rule, Severity, syntax as syn};
 use crate::scope::Scope;
 use crate::source::{self, SourceFile, Span};
-use crate::suppress::{self, Suppression};
+use crate::suppress::Suppression;
+use crate::cache::{Cache, Stat, Tracker};
 use crate::{CheckOptions, Progress, Report, bundle};
 
 /// Every file of a run, loaded: what resolve and the report start from.
@@ -40,58 +41,47 @@ pub(crate) struct Loaded {
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
 }
 
-/// A file system that notes every path asked about, to learn what a file's load depends on.
-struct Recorder<'a> {
-    fs: &'a dyn FileSystem,
-    paths: std::sync::Mutex<Vec<PathBuf>>,
+/// Where a run may take files from the cache, and which files it must read as they are now.
+#[derive(Clone, Copy)]
+pub(crate) struct Cached<'a> {
+    /// The repository's cache.
+    pub cache: &'a Cache,
+    /// Files with a buffer over the disk: never from the cache, nor stored.
+    pub buffered: &'a HashSet<&'a Path>,
 }
 
-impl Recorder<'_> {
-    fn note(&self, path: &Path) {
-        self.paths
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(path.to_path_buf());
-    }
-}
-
-impl FileSystem for Recorder<'_> {
-    fn read(&self, path: &Path) -> Result<Vec<u8>, crate::fs::ReadError> {
-        self.note(path);
-        self.fs.read(path)
-    }
-
-    fn is_file(&self, path: &Path) -> bool {
-        self.note(path);
-        self.fs.is_file(path)
-    }
-}
-
-/// Load one file; with `track`, also the other paths its load asked about.
+/// Load one file; with `track`, also the other paths its load asked about. With `cached`,
+/// the file comes from the cache when nothing it was loaded from changed, and is stored
+/// otherwise.
 fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
     path: &Path,
     format: source::FormatId,
     track: bool,
+    cached: Option<Cached<'_>>,
 ) -> (FileResult, Option<Vec<PathBuf>>) {
+    let cached = cached.filter(|c| !c.buffered.contains(path));
+    if let Some(c) = cached
+        && let Some(result) = c.cache.get(path, format, &options.cwd, fs, c.buffered)
+    {
+        return (result, None);
+    }
     let display = display_path(path, &options.cwd);
-    if !track {
+    if !track && cached.is_none() {
         return (formats::load_with(fs, path, display, format), None);
     }
-    let recorder = Recorder {
-        fs,
-        paths: std::sync::Mutex::new(Vec::new()),
-    };
-    let result = formats::load_with(&recorder, path, display, format);
-    let mut paths = recorder
-        .paths
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner());
-    paths.retain(|p| p != path);
-    paths.sort();
-    paths.dedup();
-    (result, Some(paths))
+    // Taken before the read: a change during the load shows as new metadata next time.
+    let stat = cached.and_then(|_| Stat::of(path));
+    let tracker = Tracker::new(fs);
+    let result = formats::load_with(&tracker, path, display, format);
+    let (deps, comparable) = tracker.finish(path);
+    let paths = track.then(|| deps.iter().map(|d| d.path().to_path_buf()).collect());
+    if let Some(c) = cached {
+        let stat = stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
+        c.cache.put(path, stat, &result, deps);
+    }
+    (result, paths)
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
@@ -103,6 +93,7 @@ pub(crate) fn load(
     fs: &Overlay,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
+    cache: Option<&Cache>,
 ) -> Loaded {
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
@@ -160,14 +151,25 @@ pub(crate) fn load(
         }
     };
     progress(Progress::Found(found.len()));
-    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
+    let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
+    let cached = cache.map(|cache| Cached {
+        cache,
+        buffered: &buffered,
+    });
+    let (mut results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
         .par_iter()
         .map(|d| {
-            let loaded = load_one(fs, options, &d.path, d.format, track);
+            let loaded = load_one(fs, options, &d.path, d.format, track, cached);
             progress(Progress::Loaded);
             loaded
         })
         .unzip();
+    if !track {
+        // A file with no finding of its own lets its text go: large repositories stay
+        // within a small multiple of their size, and a finding elsewhere that points into
+        // it reads it back.
+        results.par_iter_mut().for_each(|r| release_texts(r, &buffered));
+    }
     let reads = results
         .iter()
         .zip(reads)
@@ -183,6 +185,19 @@ pub(crate) fn load(
         walk_errors,
         resolved,
         reads,
+    }
+}
+
+/// Let the texts of `r`'s files go when nothing in them is to be shown (no diagnostics) and
+/// they can be read back from disk (not a buffer).
+fn release_texts(r: &mut FileResult, buffered: &HashSet<&Path>) {
+    if !r.diagnostics.is_empty() {
+        return;
+    }
+    for file in std::iter::once(&mut r.file).chain(&mut r.companions) {
+        if !buffered.contains(file.path.as_path()) {
+            SourceFile::release_text(file);
+        }
     }
 }
 
@@ -241,7 +256,7 @@ fn reload_one(
         }
         (Err(_), false) => return false,
         (at, true) => {
-            let (result, reads) = load_one(fs, options, path, format, true);
+            let (result, reads) = load_one(fs, options, path, format, true, None);
             match at {
                 Ok(i) => loaded.results[i] = result,
                 Err(i) => loaded.results.insert(i, result),
@@ -326,7 +341,7 @@ pub(crate) fn report(
     sources.dedup_by(|a, b| a.path == b.path);
     let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
         .par_iter()
-        .map(|f| (f.path.clone(), suppress::scan(f)))
+        .map(|f| (f.path.clone(), f.suppressions().to_vec()))
         .filter(|(_, s)| !s.is_empty())
         .collect();
 
@@ -341,11 +356,14 @@ pub(crate) fn report(
                 continue;
             };
             d.severity = severity;
-            let line = d.file.position(d.span.start).line;
             // Every covering comment is marked used, so none of them is reported as unused.
             let mut hit = false;
-            for s in suppressions.get_mut(&d.file.path).into_iter().flatten() {
-                hit |= s.covers(d.rule, line);
+            if let Some(list) = suppressions.get_mut(&d.file.path) {
+                // Only here is the line needed: a file without comments is not read for it.
+                let line = d.file.position(d.span.start).line;
+                for s in list {
+                    hit |= s.covers(d.rule, line);
+                }
             }
             if hit {
                 suppressed.push(d);

@@ -5,6 +5,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+use crate::suppress::Suppression;
+
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
@@ -237,6 +239,7 @@ pub struct SourceFile {
     pub bom_len: usize,
     lines: OnceLock<LineIndex>,
     digest: OnceLock<Digest>,
+    suppressions: OnceLock<Vec<Suppression>>,
 }
 
 /// SHA-256 of a file's bytes: what the cache keys a file by, and what a text read again from
@@ -336,16 +339,19 @@ impl SourceFile {
             bom_len,
             lines: OnceLock::new(),
             digest: OnceLock::new(),
+            suppressions: OnceLock::new(),
         })
     }
 
-    /// A file whose bytes hashed to `digest`, its text read from disk only when needed.
+    /// A file whose bytes hashed to `digest` and hold `suppressions`, its text read from disk
+    /// only when needed.
     pub fn unread(
         path: PathBuf,
         display: String,
         format: FormatId,
         bom_len: usize,
         digest: Digest,
+        suppressions: Vec<Suppression>,
     ) -> Arc<SourceFile> {
         Arc::new(SourceFile {
             text: Text {
@@ -358,6 +364,7 @@ impl SourceFile {
             bom_len,
             lines: OnceLock::new(),
             digest: OnceLock::from(digest),
+            suppressions: OnceLock::from(suppressions),
         })
     }
 
@@ -380,11 +387,18 @@ impl SourceFile {
         let Some(digest) = this.digest.get().copied() else {
             return;
         };
+        // What is read from the text later is read now, while it is here.
+        this.suppressions();
         if this.text.origin.is_none() {
             this.text.origin = Some(Box::new((this.path.clone(), digest)));
         }
         this.text.cell = OnceLock::new();
         this.lines = OnceLock::new();
+    }
+
+    /// The suppression comments in the file.
+    pub fn suppressions(&self) -> &[Suppression] {
+        self.suppressions.get_or_init(|| crate::suppress::scan(self))
     }
 
     /// Line/column of a byte offset.

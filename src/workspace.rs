@@ -104,7 +104,7 @@ impl Workspace {
 
     /// Check the whole repository, reading every file again.
     pub fn check(&mut self) -> Report {
-        let loaded = pipeline::load(&self.options, &self.config, &self.fs, None, true);
+        let loaded = pipeline::load(&self.options, &self.config, &self.fs, None, true, None);
         let (report, _) = pipeline::report(&self.options, &self.config, &loaded, false, None);
         self.remember(&report);
         self.loaded = Some(loaded);

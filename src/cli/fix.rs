@@ -141,7 +141,7 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
     let mut count = 0;
     let mut round = 0;
     loop {
-        let loaded = pipeline::load(options, config, &fs, None, false);
+        let loaded = pipeline::load(options, config, &fs, None, false, None);
         let (report, _) = pipeline::report(options, config, &loaded, false, None);
         // Every syntax finding counts, even one configuration turned off or a comment
         // suppressed.

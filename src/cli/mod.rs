@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod build;
+mod clean;
 mod completions;
 mod fix;
 mod server;
@@ -44,6 +45,8 @@ enum Command {
     },
     /// Print a shell completion script (e.g. `toolc completions bash > /etc/bash_completion.d/toolc`)
     Completions(completions::CompletionsArgs),
+    /// Remove the cache (`.toolc_cache/` at the repository root)
+    Clean(clean::CleanArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -124,6 +127,9 @@ struct CheckArgs {
     /// is something to fix)
     #[arg(long, conflicts_with = "stdin_filename")]
     diff: bool,
+    /// Read every file again: neither read nor write the cache in `.toolc_cache/`
+    #[arg(long)]
+    no_cache: bool,
 }
 
 #[derive(Args)]
@@ -143,6 +149,7 @@ pub fn main() -> ExitCode {
         Command::Server(args) => server::run(args),
         Command::Explain { rule } => run_explain(&rule),
         Command::Completions(args) => completions::run(&args),
+        Command::Clean(args) => clean::run(&args),
     }
 }
 
@@ -261,6 +268,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let inputs = Inputs {
         buffer,
         progress: Some(&on_progress),
+        cache: !args.no_cache,
     };
     let fix_mode = (args.fix || args.diff).then_some(if args.diff {
         fix::Mode::Diff

@@ -69,6 +69,40 @@ impl Item {
     }
 }
 
+/// How a format's items are written to the cache and read back. A format opts into the
+/// cache by deriving `Serialize` and `Deserialize` on its item type (syntax trees kept as
+/// [`crate::syntax::Packed`], `&'static str` and JSON fields through the adapters in
+/// `crate::cache`) and returning `Some(ItemCodec::of::<ItsItem>())` from [`Format::cache`].
+/// A format that does not is checked afresh on every run, which is always correct.
+#[derive(Clone, Copy)]
+pub struct ItemCodec {
+    encode: fn(&Item) -> Option<Vec<u8>>,
+    decode: fn(&[u8]) -> Option<Item>,
+}
+
+impl ItemCodec {
+    /// The codec of items of type `T`.
+    pub fn of<T>() -> ItemCodec
+    where
+        T: Any + Send + Sync + serde::Serialize + serde::de::DeserializeOwned,
+    {
+        ItemCodec {
+            encode: |item| postcard::to_allocvec(item.get::<T>()?).ok(),
+            decode: |bytes| postcard::from_bytes::<T>(bytes).ok().map(Item::new),
+        }
+    }
+
+    /// `item` as bytes; `None` when it is not of the codec's type.
+    pub fn encode(&self, item: &Item) -> Option<Vec<u8>> {
+        (self.encode)(item)
+    }
+
+    /// The item `bytes` encode; `None` when they do not decode (damaged, or another type).
+    pub fn decode(&self, bytes: &[u8]) -> Option<Item> {
+        (self.decode)(bytes)
+    }
+}
+
 impl std::fmt::Debug for Item {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(if self.is_none() {
@@ -119,6 +153,12 @@ pub trait Format: Sync {
     /// parameters it defines, the names and files it references. None by default.
     fn outline(&self, _r: &FileResult) -> outline::Outline {
         outline::Outline::default()
+    }
+
+    /// How this format's items are cached ([`ItemCodec`]); none by default: the format's
+    /// files are then loaded on every run.
+    fn cache(&self) -> Option<ItemCodec> {
+        None
     }
 }
 

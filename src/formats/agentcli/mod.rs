@@ -121,6 +121,10 @@ impl Format for Agentcli {
         (path.file_name()? == "tools.json").then_some(FormatId::AgentcliManifest)
     }
 
+    fn cache(&self) -> Option<crate::formats::ItemCodec> {
+        Some(crate::formats::ItemCodec::of::<Manifest>())
+    }
+
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         load(file, fs)
     }

@@ -112,6 +112,10 @@ impl Format for Cycod {
         None
     }
 
+    fn cache(&self) -> Option<crate::formats::ItemCodec> {
+        Some(crate::formats::ItemCodec::of::<Tool>())
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }

@@ -233,6 +233,10 @@ impl Format for Dojops {
         }
     }
 
+    fn cache(&self) -> Option<crate::formats::ItemCodec> {
+        Some(crate::formats::ItemCodec::of::<Item>())
+    }
+
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         load(file, fs)
     }

@@ -127,6 +127,10 @@ impl Format for ToolMd {
         }
     }
 
+    fn cache(&self) -> Option<crate::formats::ItemCodec> {
+        Some(crate::formats::ItemCodec::of::<Item>())
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }

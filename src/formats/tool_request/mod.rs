@@ -176,6 +176,10 @@ impl Format for ToolRequest {
         (name.starts_with("TR-") && name.ends_with(".md")).then_some(FormatId::ToolRequest)
     }
 
+    fn cache(&self) -> Option<crate::formats::ItemCodec> {
+        Some(crate::formats::ItemCodec::of::<Request>())
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }

@@ -1,0 +1,151 @@
+//! What a file's load depends on besides its own bytes: every other path it read or looked
+//! for, with what was there, so that a later run can tell whether any of it changed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fs::{FileSystem, ReadError};
+use crate::source::{Digest, sha256};
+
+/// The metadata compared before a file is hashed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stat {
+    /// Size in bytes.
+    pub len: u64,
+    /// Modification time, seconds since the epoch.
+    pub mtime_secs: i64,
+    /// Modification time, nanoseconds within the second.
+    pub mtime_nanos: u32,
+    /// The inode (0 where there is none): an editor's save by rename gives a new one.
+    pub inode: u64,
+}
+
+impl Stat {
+    /// The metadata of the regular file at `path` (following links), if it is one.
+    pub fn of(path: &Path) -> Option<Stat> {
+        let m = std::fs::metadata(path).ok()?;
+        m.is_file().then(|| Stat::of_metadata(&m))
+    }
+
+    /// The fields of `m`.
+    pub fn of_metadata(m: &std::fs::Metadata) -> Stat {
+        let (mtime_secs, mtime_nanos) = match m.modified() {
+            Ok(t) => match t.duration_since(std::time::UNIX_EPOCH) {
+                Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
+                Err(e) => (-(e.duration().as_secs() as i64), e.duration().subsec_nanos()),
+            },
+            Err(_) => (0, 0),
+        };
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(m);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Stat {
+            len: m.len(),
+            mtime_secs,
+            mtime_nanos,
+            inode,
+        }
+    }
+}
+
+/// One other path a load asked about, and what it found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dep {
+    path: PathBuf,
+    seen: Seen,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+enum Seen {
+    /// No file there.
+    Absent,
+    /// A file there, only asked about.
+    Present,
+    /// A file there, read: its metadata before the read and the digest of what was read.
+    Read(Stat, Digest),
+}
+
+impl Dep {
+    /// The path asked about.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// True when `fs` still shows what the load saw.
+    pub fn unchanged(&self, fs: &dyn FileSystem) -> bool {
+        match &self.seen {
+            Seen::Absent => !fs.is_file(&self.path),
+            Seen::Present => fs.is_file(&self.path),
+            Seen::Read(stat, digest) => {
+                Stat::of(&self.path) == Some(*stat)
+                    || fs.read(&self.path).is_ok_and(|b| sha256(&b) == *digest)
+            }
+        }
+    }
+}
+
+/// A file system that notes every path a load asks about, with what it found.
+pub struct Tracker<'a> {
+    fs: &'a dyn FileSystem,
+    seen: Mutex<Vec<Dep>>,
+    /// A read failed in a way that a later run cannot compare: the load is not cached.
+    opaque: Mutex<bool>,
+}
+
+impl<'a> Tracker<'a> {
+    /// Track the asks made of `fs`.
+    pub fn new(fs: &'a dyn FileSystem) -> Tracker<'a> {
+        Tracker {
+            fs,
+            seen: Mutex::new(Vec::new()),
+            opaque: Mutex::new(false),
+        }
+    }
+
+    fn note(&self, path: &Path, seen: Seen) {
+        let mut list = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        match list.iter_mut().find(|d| d.path == path) {
+            // A read says more than a look.
+            Some(d) if matches!(seen, Seen::Read(..)) || d.seen == Seen::Absent => d.seen = seen,
+            Some(_) => {}
+            None => list.push(Dep {
+                path: path.to_path_buf(),
+                seen,
+            }),
+        }
+    }
+
+    /// The paths asked about other than `own`, sorted, and whether a later run can check
+    /// all of them again (false when a read failed: what failed is not compared).
+    pub fn finish(self, own: &Path) -> (Vec<Dep>, bool) {
+        let opaque = self.opaque.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut deps = self.seen.into_inner().unwrap_or_else(|e| e.into_inner());
+        deps.retain(|d| d.path != own);
+        deps.sort_by(|a, b| a.path.cmp(&b.path));
+        (deps, !opaque)
+    }
+}
+
+impl FileSystem for Tracker<'_> {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        let before = Stat::of(path);
+        let result = self.fs.read(path);
+        match (&result, before) {
+            (Ok(bytes), Some(stat)) => self.note(path, Seen::Read(stat, sha256(bytes))),
+            _ => {
+                self.note(path, Seen::Absent);
+                *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            }
+        }
+        result
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        let found = self.fs.is_file(path);
+        self.note(path, if found { Seen::Present } else { Seen::Absent });
+        found
+    }
+}
