@@ -147,7 +147,7 @@ fn run(
     });
     let cache = inputs
         .cache
-        .then(|| cache::Cache::open(&config.project_root()));
+        .then(|| cache::Cache::open(&cache::root_for(config, &options.cwd)));
     let loaded = pipeline::load(options, config, &fs, inputs.progress, false, cache.as_ref());
     if let Some(cache) = cache {
         if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {

@@ -341,6 +341,21 @@ fn mark(dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The folder whose `.toolc_cache/` a run in `cwd` with `config` uses: the git repository
+/// around the configuration (or `cwd`), else the configuration's folder, else `cwd`; the same
+/// for `check .` and `check FILE` run from one place.
+pub fn root_for(config: &crate::config::Config, cwd: &Path) -> PathBuf {
+    let from = if config.file.is_some() {
+        crate::discover::normalize(&config.root)
+    } else {
+        cwd.to_path_buf()
+    };
+    from.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&from)
+        .to_path_buf()
+}
+
 /// Remove the cache of the repository at `root`. Returns the folder when there was one.
 pub fn clean(root: &Path) -> std::io::Result<Option<PathBuf>> {
     let dir = root.join(DIR);

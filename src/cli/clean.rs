@@ -24,8 +24,8 @@ pub(super) fn run(args: &CleanArgs) -> ExitCode {
     let paths: Vec<PathBuf> = args.path.iter().cloned().collect();
     // A configuration that does not parse still says where the repository is.
     let root = match Config::discover_for(&cwd, &paths, args.config.as_deref()) {
-        Ok(config) => config.project_root(),
-        Err(_) => crate::config::tree::repository_of(&cwd.join(args.path.clone().unwrap_or_default())),
+        Ok(config) => crate::cache::root_for(&config, &cwd),
+        Err(_) => crate::config::tree::repository_of(&cwd),
     };
     match crate::cache::clean(&root) {
         Ok(Some(dir)) => {

@@ -1,0 +1,313 @@
+//! The content cache in `.toolc_cache/`: a second run takes unchanged files from it, a change
+//! (to a file, to a file its load read) loads that file again, the configuration applies to
+//! cached files as to fresh ones, a damaged cache is ignored, concurrent runs leave a whole
+//! cache, `toolc clean` and `--no-cache` do what they say, and results are the same with and
+//! without it on every corpus.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+
+/// `toolc check ARGS --format json` in `dir`, with the cache counters on stderr.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(dir)
+        .env("TOOLC_DEBUG_CACHE", "1")
+        .arg("check")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("toolc runs")
+}
+
+/// (files taken from the cache, files loaded) as the run reported them.
+fn counts(out: &Output) -> (usize, usize) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find_map(|l| l.strip_prefix("toolc: cache: "))
+        .unwrap_or_else(|| panic!("no cache line in {err}"));
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+/// The JSON report, as text.
+fn json(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A repository of three DojOps tools, one with a finding.
+fn repo() -> Repo {
+    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
+    for (name, tool) in [
+        ("a", VALID_TOOL.replace("my-tool", "tool-a")),
+        ("b", VALID_TOOL.replace("my-tool", "tool-b")),
+        ("c", VALID_TOOL.replace("my-tool", "Tool_C")),
+    ] {
+        repo.write(&format!(".dojops/tools/{name}/tool.yaml"), tool.as_bytes());
+        repo.write(
+            &format!(".dojops/tools/{name}/input.schema.json"),
+            VALID_SCHEMA.as_bytes(),
+        );
+    }
+    repo
+}
+
+fn cache_file(root: &Path) -> PathBuf {
+    let dir = root.join(".toolc_cache");
+    let version = std::fs::read_dir(&dir)
+        .expect("the cache folder")
+        .filter_map(Result::ok)
+        .find(|e| e.path().is_dir())
+        .expect("a version folder")
+        .path();
+    version.join("files.bin")
+}
+
+#[test]
+fn a_second_run_takes_every_file_from_the_cache_and_says_the_same() {
+    let repo = repo();
+    let fresh = run(&repo.root, &[]);
+    assert_eq!(counts(&fresh), (0, 3));
+    let again = run(&repo.root, &[]);
+    assert_eq!(counts(&again), (3, 0));
+    assert_eq!(json(&fresh), json(&again));
+    assert!(json(&again).contains("DOJ003"), "{}", json(&again));
+    let uncached = run(&repo.root, &["--no-cache"]);
+    assert_eq!(json(&uncached), json(&again));
+    // The cache ignores itself for git.
+    let ignore = std::fs::read_to_string(repo.root.join(".toolc_cache/.gitignore"))
+        .expect("a .gitignore in the cache folder");
+    assert!(ignore.lines().any(|l| l == "*"));
+}
+
+#[test]
+fn a_changed_file_is_the_only_one_loaded_again() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    let fixed = VALID_TOOL.replace("my-tool", "tool-c");
+    repo.write(".dojops/tools/c/tool.yaml", fixed.as_bytes());
+    let out = run(&repo.root, &[]);
+    assert_eq!(counts(&out), (2, 1));
+    assert!(!json(&out).contains("DOJ003"), "{}", json(&out));
+    assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
+}
+
+#[test]
+fn the_same_bytes_written_again_are_still_a_hit() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    let tool = VALID_TOOL.replace("my-tool", "tool-a");
+    // A new inode and modification time, the same content (an editor's save of no change).
+    let path = repo.root.join(".dojops/tools/a/tool.yaml");
+    std::fs::remove_file(&path).expect("remove");
+    repo.write(".dojops/tools/a/tool.yaml", tool.as_bytes());
+    assert_eq!(counts(&run(&repo.root, &[])), (3, 0));
+}
+
+#[test]
+fn a_change_to_a_schema_file_reloads_the_tool_that_reads_it() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    repo.write(".dojops/tools/a/input.schema.json", b"{\"type\": \"object\",");
+    let out = run(&repo.root, &[]);
+    assert_eq!(counts(&out), (2, 1));
+    assert!(json(&out).contains("SYN002"), "{}", json(&out));
+    std::fs::remove_file(repo.root.join(".dojops/tools/b/input.schema.json")).expect("rm");
+    let out = run(&repo.root, &[]);
+    assert_eq!(counts(&out), (2, 1));
+    assert!(json(&out).contains("DOJ009"), "{}", json(&out));
+    assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
+}
+
+#[test]
+fn a_new_and_a_deleted_file_are_seen() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    repo.write(
+        ".dojops/tools/d/tool.yaml",
+        VALID_TOOL.replace("my-tool", "tool-a").as_bytes(),
+    );
+    repo.write(".dojops/tools/d/input.schema.json", VALID_SCHEMA.as_bytes());
+    let out = run(&repo.root, &[]);
+    assert_eq!(counts(&out), (3, 1));
+    // A duplicate name: the cross-file rule runs on cached and fresh files alike.
+    assert!(json(&out).contains("DOJ011"), "{}", json(&out));
+    std::fs::remove_dir_all(repo.root.join(".dojops/tools/d")).expect("rm");
+    let out = run(&repo.root, &[]);
+    assert_eq!(counts(&out), (3, 0));
+    assert!(!json(&out).contains("DOJ011"), "{}", json(&out));
+}
+
+#[test]
+fn the_configuration_applies_to_files_from_the_cache() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    repo.write(
+        "toolc.toml",
+        b"[rules]\ninvalid-tool-name = \"warning\"\n",
+    );
+    let out = run(&repo.root, &[]);
+    // Loading a file reads no configuration: the entries stay good.
+    assert_eq!(counts(&out), (3, 0));
+    assert!(json(&out).contains("\"severity\": \"warning\""), "{}", json(&out));
+    assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
+    let selected = run(&repo.root, &["--ignore", "DOJ003"]);
+    assert!(!json(&selected).contains("DOJ003"));
+    repo.write("toolc.toml", b"[rules]\nDOJ003 = \"off\"\n");
+    let out = run(&repo.root, &[]);
+    assert!(!json(&out).contains("DOJ003"), "{}", json(&out));
+}
+
+#[test]
+fn a_damaged_cache_is_ignored() {
+    let repo = repo();
+    let expected = json(&run(&repo.root, &["--no-cache"]));
+    run(&repo.root, &[]);
+    let file = cache_file(&repo.root);
+    let bytes = std::fs::read(&file).expect("cache file");
+    let middle = bytes.len() / 2;
+    let mut flipped = bytes.clone();
+    flipped[middle] ^= 0x55;
+    let damages: Vec<Vec<u8>> = vec![
+        flipped,
+        bytes[..middle].to_vec(),
+        b"not a cache at all".to_vec(),
+        Vec::new(),
+    ];
+    for damaged in damages {
+        std::fs::write(&file, &damaged).expect("damage the cache");
+        let out = run(&repo.root, &[]);
+        assert_eq!(counts(&out), (0, 3));
+        assert_eq!(json(&out), expected);
+        // The run wrote a good cache again.
+        assert_eq!(counts(&run(&repo.root, &[])), (3, 0));
+    }
+}
+
+#[test]
+fn concurrent_runs_agree_and_leave_a_whole_cache() {
+    let repo = repo();
+    let expected = json(&run(&repo.root, &["--no-cache"]));
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("toolc"))
+                .current_dir(&repo.root)
+                .args(["check", "--format", "json"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("toolc starts")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().expect("toolc ends");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    }
+    let out = run(&repo.root, &[]);
+    assert_eq!(counts(&out), (3, 0));
+    assert_eq!(json(&out), expected);
+    // No temporary file is left behind.
+    let dir = cache_file(&repo.root);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.parent().expect("folder"))
+        .expect("list")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn clean_removes_the_cache_and_no_cache_never_writes_one() {
+    let repo = repo();
+    run(&repo.root, &["--no-cache"]);
+    assert!(!repo.root.join(".toolc_cache").exists());
+    run(&repo.root, &[]);
+    assert!(repo.root.join(".toolc_cache").is_dir());
+    let out = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(&repo.root)
+        .arg("clean")
+        .output()
+        .expect("toolc runs");
+    assert!(out.status.success());
+    assert!(!repo.root.join(".toolc_cache").exists());
+    assert_eq!(counts(&run(&repo.root, &[])), (0, 3));
+}
+
+#[test]
+fn naming_one_file_uses_the_cache_of_the_whole_repository() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    let out = run(&repo.root, &[".dojops/tools/c/tool.yaml"]);
+    assert_eq!(counts(&out), (3, 0));
+    assert!(json(&out).contains("DOJ003"));
+    let other = run(&repo.root, &[".dojops/tools/a/tool.yaml"]);
+    assert!(!json(&other).contains("DOJ003"));
+}
+
+/// Copy `from` (a folder) to a fresh folder under `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir").filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().expect("file type");
+        if kind.is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+/// The report with and without the cache, cold and warm, in every output format.
+fn assert_same_with_and_without_cache(dir: &Path) {
+    let repo = Repo::new();
+    copy_dir(dir, &repo.root);
+    for format in ["json", "human", "sarif", "github", "junit"] {
+        let args = ["--output-format", "json:/dev/null"];
+        let with = |extra: &[&str]| {
+            let out = Command::cargo_bin("toolc")
+                .expect("the toolc binary is built")
+                .current_dir(&repo.root)
+                .args(["check", "--format", format, "--no-color"])
+                .args(extra)
+                .output()
+                .expect("toolc runs");
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+        };
+        let uncached = with(&["--no-cache"]);
+        assert_eq!(with(&args), uncached, "{} cold, {format}", dir.display());
+        assert_eq!(with(&args), uncached, "{} warm, {format}", dir.display());
+    }
+}
+
+#[test]
+fn the_examples_say_the_same_with_and_without_the_cache() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for entry in std::fs::read_dir(root).expect("examples").filter_map(Result::ok) {
+        if entry.path().is_dir() {
+            assert_same_with_and_without_cache(&entry.path());
+        }
+    }
+}
+
+#[test]
+fn the_real_world_corpus_says_the_same_with_and_without_the_cache() {
+    let Some(corpus) = common::corpus("") else {
+        return;
+    };
+    for entry in std::fs::read_dir(corpus).expect("corpus").filter_map(Result::ok) {
+        if entry.path().is_dir() {
+            assert_same_with_and_without_cache(&entry.path());
+        }
+    }
+}
