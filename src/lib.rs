@@ -152,7 +152,10 @@ fn run(
     if let Some(cache) = cache {
         if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
             let s = cache.stats();
-            eprintln!("toolc: cache: {} files from the cache, {} loaded", s.hits, s.loaded);
+            eprintln!(
+                "toolc: cache: {} files from the cache, {} loaded",
+                s.hits, s.loaded
+            );
         }
         cache.save(&loaded.scope.roots);
     }

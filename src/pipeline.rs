@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::cache::{Cache, Stat, Tracker};
 use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
@@ -18,7 +19,6 @@ use crate::rules::{self, Rule, Severity, syntax as syn};
 use crate::scope::Scope;
 use crate::source::{self, SourceFile, Span};
 use crate::suppress::Suppression;
-use crate::cache::{Cache, Stat, Tracker};
 use crate::{CheckOptions, Progress, Report, bundle};
 
 /// Every file of a run, loaded: what resolve and the report start from.
@@ -78,7 +78,8 @@ fn load_one(
     let (deps, comparable) = tracker.finish(path);
     let paths = track.then(|| deps.iter().map(|d| d.path().to_path_buf()).collect());
     if let Some(c) = cached {
-        let stat = stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
+        let stat =
+            stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
         c.cache.put(path, stat, &result, deps);
     }
     (result, paths)
@@ -168,7 +169,9 @@ pub(crate) fn load(
         // A file with no finding of its own lets its text go: large repositories stay
         // within a small multiple of their size, and a finding elsewhere that points into
         // it reads it back.
-        results.par_iter_mut().for_each(|r| release_texts(r, &buffered));
+        results
+            .par_iter_mut()
+            .for_each(|r| release_texts(r, &buffered));
     }
     let reads = results
         .iter()

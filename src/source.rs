@@ -317,8 +317,7 @@ fn read_back(path: &std::path::Path, digest: &Digest) -> String {
     if sha256(&bytes) != *digest {
         return String::new();
     }
-    String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// SHA-256 of `bytes`.
@@ -398,7 +397,8 @@ impl SourceFile {
 
     /// The suppression comments in the file.
     pub fn suppressions(&self) -> &[Suppression] {
-        self.suppressions.get_or_init(|| crate::suppress::scan(self))
+        self.suppressions
+            .get_or_init(|| crate::suppress::scan(self))
     }
 
     /// Line/column of a byte offset.

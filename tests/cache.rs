@@ -117,7 +117,10 @@ fn the_same_bytes_written_again_are_still_a_hit() {
 fn a_change_to_a_schema_file_reloads_the_tool_that_reads_it() {
     let repo = repo();
     run(&repo.root, &[]);
-    repo.write(".dojops/tools/a/input.schema.json", b"{\"type\": \"object\",");
+    repo.write(
+        ".dojops/tools/a/input.schema.json",
+        b"{\"type\": \"object\",",
+    );
     let out = run(&repo.root, &[]);
     assert_eq!(counts(&out), (2, 1));
     assert!(json(&out).contains("SYN002"), "{}", json(&out));
@@ -151,14 +154,15 @@ fn a_new_and_a_deleted_file_are_seen() {
 fn the_configuration_applies_to_files_from_the_cache() {
     let repo = repo();
     run(&repo.root, &[]);
-    repo.write(
-        "toolc.toml",
-        b"[rules]\ninvalid-tool-name = \"warning\"\n",
-    );
+    repo.write("toolc.toml", b"[rules]\ninvalid-tool-name = \"warning\"\n");
     let out = run(&repo.root, &[]);
     // Loading a file reads no configuration: the entries stay good.
     assert_eq!(counts(&out), (3, 0));
-    assert!(json(&out).contains("\"severity\": \"warning\""), "{}", json(&out));
+    assert!(
+        json(&out).contains("\"severity\": \"warning\""),
+        "{}",
+        json(&out)
+    );
     assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
     let selected = run(&repo.root, &["--ignore", "DOJ003"]);
     assert!(!json(&selected).contains("DOJ003"));
@@ -257,7 +261,10 @@ fn naming_one_file_uses_the_cache_of_the_whole_repository() {
 /// Copy `from` (a folder) to a fresh folder under `to`.
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir").filter_map(Result::ok) {
+    for entry in std::fs::read_dir(from)
+        .expect("read dir")
+        .filter_map(Result::ok)
+    {
         let target = to.join(entry.file_name());
         let kind = entry.file_type().expect("file type");
         if kind.is_dir() {
@@ -282,7 +289,10 @@ fn assert_same_with_and_without_cache(dir: &Path) {
                 .args(extra)
                 .output()
                 .expect("toolc runs");
-            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+            )
         };
         let uncached = with(&["--no-cache"]);
         assert_eq!(with(&args), uncached, "{} cold, {format}", dir.display());
@@ -293,7 +303,10 @@ fn assert_same_with_and_without_cache(dir: &Path) {
 #[test]
 fn the_examples_say_the_same_with_and_without_the_cache() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    for entry in std::fs::read_dir(root).expect("examples").filter_map(Result::ok) {
+    for entry in std::fs::read_dir(root)
+        .expect("examples")
+        .filter_map(Result::ok)
+    {
         if entry.path().is_dir() {
             assert_same_with_and_without_cache(&entry.path());
         }
@@ -305,7 +318,10 @@ fn the_real_world_corpus_says_the_same_with_and_without_the_cache() {
     let Some(corpus) = common::corpus("") else {
         return;
     };
-    for entry in std::fs::read_dir(corpus).expect("corpus").filter_map(Result::ok) {
+    for entry in std::fs::read_dir(corpus)
+        .expect("corpus")
+        .filter_map(Result::ok)
+    {
         if entry.path().is_dir() {
             assert_same_with_and_without_cache(&entry.path());
         }

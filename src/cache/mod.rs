@@ -142,12 +142,22 @@ impl Cache {
     /// The cache of the repository at `root`; empty when there is none yet or it cannot be
     /// used (another build's, damaged, unreadable).
     pub fn open(root: &Path) -> Cache {
+        Cache::open_as(root, build_id())
+    }
+
+    /// [`Cache::open`] for the build called `build`.
+    fn open_as(root: &Path, build: String) -> Cache {
         let version: String = env!("CARGO_PKG_VERSION")
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         let file = root.join(DIR).join(version).join("files.bin");
-        let build = build_id();
         let old = std::fs::read(&file)
             .ok()
             .and_then(|bytes| read_entries(&bytes, &build))
@@ -247,8 +257,8 @@ impl Cache {
 
     /// Modified too close to now for its metadata to tell a later change apart.
     fn is_racy(&self, stat: &Stat) -> bool {
-        let mtime = SystemTime::UNIX_EPOCH
-            + Duration::new(stat.mtime_secs.max(0) as u64, stat.mtime_nanos);
+        let mtime =
+            SystemTime::UNIX_EPOCH + Duration::new(stat.mtime_secs.max(0) as u64, stat.mtime_nanos);
         mtime + Duration::from_secs(2) >= self.started
     }
 
@@ -329,7 +339,10 @@ fn write(path: &Path, file: &CacheFile) -> std::io::Result<()> {
 fn mark(dir: &Path) -> std::io::Result<()> {
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
-        std::fs::write(ignore, "# Written by toolc: the whole folder is a cache.\n*\n")?;
+        std::fs::write(
+            ignore,
+            "# Written by toolc: the whole folder is a cache.\n*\n",
+        )?;
     }
     let tag = dir.join("CACHEDIR.TAG");
     if !tag.exists() {
@@ -367,5 +380,117 @@ pub fn clean(root: &Path) -> std::io::Result<Option<PathBuf>> {
         Ok(_) => Ok(None),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::Disk;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("toolc-cache-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join(".dojops/tools/a")).expect("mkdir");
+        dir
+    }
+
+    /// One tool with a finding (a name that is not kebab-case) and its schema.
+    fn tool(dir: &Path) -> PathBuf {
+        let path = dir.join(".dojops/tools/a/tool.yaml");
+        std::fs::write(
+            &path,
+            "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n",
+        )
+        .expect("write");
+        std::fs::write(
+            dir.join(".dojops/tools/a/input.schema.json"),
+            r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
+        )
+        .expect("write");
+        path
+    }
+
+    fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
+        let stat = Stat::of(path);
+        let tracker = Tracker::new(&Disk);
+        let result = crate::formats::load_with(&tracker, path, "a".into(), FormatId::DojopsTool);
+        let (deps, _) = tracker.finish(path);
+        assert!(!deps.is_empty(), "the schema file is a dependency");
+        cache.put(path, stat, &result, deps);
+        result
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_the_file_it_was_made_from() {
+        let dir = temp("roundtrip");
+        let path = tool(&dir);
+        let cache = Cache::open_as(&dir, "build A".into());
+        let fresh = load_and_store(&cache, &path);
+        cache.save(std::slice::from_ref(&dir));
+        let cache = Cache::open_as(&dir, "build A".into());
+        let hit = cache
+            .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
+            .expect("a hit");
+        assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
+        let show = |r: &FileResult| -> Vec<String> {
+            r.diagnostics
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {:?} {} {:?} {:?}",
+                        d.rule.code, d.span, d.message, d.help, d.fix
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(show(&hit), show(&fresh));
+        assert!(!show(&hit).is_empty());
+        assert_eq!(hit.companions.len(), fresh.companions.len());
+        assert_eq!(hit.tool_count(), 1);
+        // The text is read back from disk only when asked for, and is the file's.
+        assert!(!hit.file.text.is_held());
+        assert_eq!(hit.file.text.as_str(), fresh.file.text.as_str());
+        // Another build, or the same build with a file gone wrong, never uses it.
+        let other = Cache::open_as(&dir, "build B".into());
+        assert!(
+            other
+                .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
+                .is_none()
+        );
+        let cache = Cache::open_as(&dir, "build A".into());
+        assert!(
+            cache
+                .get(&path, FormatId::CycodTool, &dir, &Disk, &HashSet::new())
+                .is_none(),
+            "another format is a miss"
+        );
+        // A schema file with an editor's buffer over it is read as the buffer says.
+        let schema = dir.join(".dojops/tools/a/input.schema.json");
+        let buffered = HashSet::from([schema.as_path()]);
+        assert!(
+            cache
+                .get(&path, FormatId::DojopsTool, &dir, &Disk, &buffered)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn text_read_back_must_match_the_digest() {
+        let dir = temp("digest");
+        let path = tool(&dir);
+        let bytes = std::fs::read(&path).expect("read");
+        let file = crate::source::SourceFile::unread(
+            path.clone(),
+            "a".into(),
+            FormatId::DojopsTool,
+            0,
+            sha256(&bytes),
+            Vec::new(),
+        );
+        std::fs::write(&path, "name: changed\n").expect("write");
+        // Changed since it was checked: no stale text under old spans.
+        assert_eq!(file.text.as_str(), "");
+        assert_eq!(file.position(10).line, 1);
     }
 }

@@ -34,7 +34,10 @@ impl Stat {
         let (mtime_secs, mtime_nanos) = match m.modified() {
             Ok(t) => match t.duration_since(std::time::UNIX_EPOCH) {
                 Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
-                Err(e) => (-(e.duration().as_secs() as i64), e.duration().subsec_nanos()),
+                Err(e) => (
+                    -(e.duration().as_secs() as i64),
+                    e.duration().subsec_nanos(),
+                ),
             },
             Err(_) => (0, 0),
         };

@@ -33,7 +33,10 @@ pub(super) fn run(args: &CleanArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(None) => {
-            eprintln!("no cache at {}", crate::discover::display_path(&root.join(crate::cache::DIR), &cwd));
+            eprintln!(
+                "no cache at {}",
+                crate::discover::display_path(&root.join(crate::cache::DIR), &cwd)
+            );
             ExitCode::SUCCESS
         }
         Err(e) => super::usage_error(&format!("cannot remove the cache: {e}")),

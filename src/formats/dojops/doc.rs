@@ -1,10 +1,10 @@
 //! What the bundles need of a DojOps manifest or skill beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use serde::{Deserialize, Serialize};
 use crate::formats::tree::{node_at, str_at, strings};
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
+use serde::{Deserialize, Serialize};
 
 /// A `tool.yaml`'s fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]

@@ -71,11 +71,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     provenance.system_prompt_hash = doc.system_prompt.as_ref().map(|p| sha256_hex(p.as_bytes()));
     // The companions are owned by the FileResult; find them there to borrow for `'a`.
     let companion = |path: &Option<PathBuf>, doc: &'a Option<Packed>| match (path, doc) {
-        (Some(p), Some(n)) => r
-            .companions
-            .iter()
-            .find(|c| c.path == *p)
-            .map(|c| (c, n)),
+        (Some(p), Some(n)) => r.companions.iter().find(|c| c.path == *p).map(|c| (c, n)),
         _ => None,
     };
     let schema = companion(&t.input_schema, &t.input_doc);

@@ -1,10 +1,10 @@
 //! What the bundles need of a tool file's front matter beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use serde::{Deserialize, Serialize};
 use crate::formats::tree::{node_at, str_at, strings};
 use crate::source::Span;
 use crate::syntax::{Node, Packed};
+use serde::{Deserialize, Serialize};
 
 /// A `*.tool.md` front matter's fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
