@@ -157,22 +157,20 @@ pub(crate) fn load(
         cache,
         buffered: &buffered,
     });
-    let (mut results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
+    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
         .par_iter()
         .map(|d| {
-            let loaded = load_one(fs, options, &d.path, d.format, track, cached);
+            let (mut result, reads) = load_one(fs, options, &d.path, d.format, track, cached);
+            if !track {
+                // A file with no finding of its own lets its text go as soon as it is
+                // loaded: a large repository is never all in memory at once, and a
+                // finding elsewhere that points into it reads it back.
+                release_texts(&mut result, &buffered);
+            }
             progress(Progress::Loaded);
-            loaded
+            (result, reads)
         })
         .unzip();
-    if !track {
-        // A file with no finding of its own lets its text go: large repositories stay
-        // within a small multiple of their size, and a finding elsewhere that points into
-        // it reads it back.
-        results
-            .par_iter_mut()
-            .for_each(|r| release_texts(r, &buffered));
-    }
     let reads = results
         .iter()
         .zip(reads)
@@ -449,6 +447,15 @@ pub(crate) fn report(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    // A file whose text was let go (or that came from the cache) is read back now, while
+    // it is there: the report is whole whatever happens to the files after the check.
+    diagnostics
+        .par_iter()
+        .chain(suppressed.par_iter())
+        .flat_map_iter(|d| std::iter::once(&d.file).chain(d.related.iter().map(|r| &r.file)))
+        .for_each(|f| {
+            f.lines();
+        });
     let tools = results
         .iter()
         .filter(|r| scope.reports_on(&r.file.path))

@@ -18,18 +18,25 @@
 //!   miss).
 //! - **Versions.** The cache file lives under the toolc version and records the build (the
 //!   version, the commit and the executable's size and time): any other build ignores it.
-//! - **Trust.** The file ends with a SHA-256 of its content; a damaged, truncated or foreign
-//!   file is ignored as a whole, an entry that does not decode completely is a miss. Nothing
-//!   read from the cache can make a check fail differently than without it.
-//! - **Concurrency.** A run writes a new cache file beside the old one and renames it into
-//!   place: a reader sees the old file or the new one, never half of one; of two runs ending
-//!   together the last rename wins, and both files are whole.
+//! - **Trust.** Each entry carries the SHA-256 of its bytes, checked when it is used: a
+//!   damaged entry is a miss, a file of another build or layout (or not a cache file at all)
+//!   is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
+//!   from the cache can make a check say anything else than it would without it.
+//! - **Memory.** Opening the cache reads each entry's metadata; an entry's stored result is
+//!   read from the file only when it is used, and new entries are written out as files are
+//!   loaded, so no run holds the whole cache in memory.
+//! - **Concurrency.** A run writes a new cache file beside the old one (copying the old
+//!   entries still good from the old file it keeps open) and renames it into place: a reader
+//!   sees the old file or the new one, never half of one; of two runs ending together the
+//!   last rename wins, and both files are whole. A run that changed nothing writes nothing.
 
 mod codec;
 mod serde_helpers;
 mod track;
 
 use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -49,57 +56,43 @@ use codec::Stored;
 pub const DIR: &str = ".toolc_cache";
 
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 1;
+const LAYOUT: u32 = 2;
 
 /// How the cache file starts.
 const MAGIC: &[u8; 8] = b"toolc\0c\0";
 
-/// One cached file.
+/// What the cache file says first: which build wrote it.
 #[derive(Serialize, Deserialize)]
-struct Entry {
+struct Header {
+    layout: u32,
+    build: String,
+}
+
+/// What an entry says of its file, read when the cache is opened. The file's stored result
+/// follows it in the cache file and is read only when the entry is used.
+#[derive(Serialize, Deserialize)]
+struct Meta {
+    path: PathBuf,
     format: FormatId,
     stat: Stat,
     digest: Digest,
-    /// Stored within a second of its modification: the metadata filter is not trusted.
+    /// Stored within two seconds of its modification: the metadata filter is not trusted.
     racy: bool,
     deps: Vec<Dep>,
-    /// A [`Stored`], encoded: decoded only when the entry is used.
-    result: Blob,
 }
 
-/// Bytes that serde writes as one byte string (not one element per byte).
-#[derive(Clone)]
-struct Blob(Vec<u8>);
-
-impl Serialize for Blob {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&self.0)
-    }
+/// Where an old entry's record lies in the old cache file. A record is the lengths of its
+/// two parts, the SHA-256 of both, the encoded [`Meta`] and the encoded [`Stored`].
+struct Old {
+    meta: Meta,
+    at: u64,
+    meta_len: u32,
+    blob_len: u32,
+    sum: Digest,
 }
 
-impl<'de> Deserialize<'de> for Blob {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Blob, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = Blob;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("bytes")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Blob, E> {
-                Ok(Blob(v.to_vec()))
-            }
-        }
-        d.deserialize_bytes(V)
-    }
-}
-
-/// The whole cache file, before its checksum.
-#[derive(Serialize, Deserialize)]
-struct CacheFile {
-    layout: u32,
-    build: String,
-    entries: Vec<(PathBuf, Entry)>,
-}
+/// Bytes before a record's parts: two lengths and a digest.
+const RECORD_HEAD: usize = 4 + 4 + 32;
 
 /// What one run did with the cache, for `--statistics` and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -110,21 +103,35 @@ pub struct CacheStats {
     pub loaded: usize,
 }
 
-/// The cache of one repository for one run: the entries read at the start, and what the run
-/// adds; [`Cache::save`] writes them back.
+/// The cache of one repository for one run: the entries of the cache file at the start
+/// (their results stay on disk until used), and the new cache file the run writes as it goes;
+/// [`Cache::save`] completes it and renames it into place.
 pub struct Cache {
     file: PathBuf,
     build: String,
     started: SystemTime,
-    old: HashMap<PathBuf, Entry>,
+    /// The cache file read at the start, kept open: a rename by another run does not change
+    /// what it reads.
+    source: Option<Mutex<File>>,
+    old: HashMap<PathBuf, Old>,
     /// Old entries that were used as they are.
     kept: Mutex<HashSet<PathBuf>>,
-    /// Entries made (or whose metadata was refreshed) in this run.
-    fresh: Mutex<Vec<(PathBuf, Entry)>>,
+    /// The new cache file, opened at the first change.
+    out: Mutex<Option<Output>>,
     /// True when the file on disk no longer says what this run found.
     changed: AtomicBool,
     hits: AtomicUsize,
     loaded: AtomicUsize,
+}
+
+/// A cache file being written.
+struct Output {
+    tmp: PathBuf,
+    writer: BufWriter<File>,
+    /// Paths with a record in it.
+    written: HashSet<PathBuf>,
+    /// False after a failed write: the file is then not used.
+    ok: bool,
 }
 
 /// The build that writes and reads a cache: another build never trusts its entries.
@@ -158,17 +165,21 @@ impl Cache {
             })
             .collect();
         let file = root.join(DIR).join(version).join("files.bin");
-        let old = std::fs::read(&file)
-            .ok()
-            .and_then(|bytes| read_entries(&bytes, &build))
-            .unwrap_or_default();
+        let (source, old) = match File::open(&file) {
+            Ok(f) => {
+                let old = read_index(&f, &build).unwrap_or_default();
+                (Some(Mutex::new(f)), old)
+            }
+            Err(_) => (None, HashMap::new()),
+        };
         Cache {
             file,
             build,
             started: SystemTime::now(),
+            source,
             old,
             kept: Mutex::new(HashSet::new()),
-            fresh: Mutex::new(Vec::new()),
+            out: Mutex::new(None),
             changed: AtomicBool::new(false),
             hits: AtomicUsize::new(0),
             loaded: AtomicUsize::new(0),
@@ -194,21 +205,24 @@ impl Cache {
         fs: &dyn FileSystem,
         buffered: &HashSet<&Path>,
     ) -> Option<FileResult> {
-        let entry = self.old.get(path)?;
-        if entry.format != format || entry.deps.iter().any(|d| buffered.contains(d.path())) {
+        let old = self.old.get(path)?;
+        let meta = &old.meta;
+        if meta.format != format || meta.deps.iter().any(|d| buffered.contains(d.path())) {
             return None;
         }
         let now = Stat::of(path)?;
-        let same = !entry.racy && now == entry.stat;
-        if !same && sha256(&fs.read(path).ok()?) != entry.digest {
+        let same = !meta.racy && now == meta.stat;
+        if !same && sha256(&fs.read(path).ok()?) != meta.digest {
             return None;
         }
-        if !entry.deps.iter().all(|d| d.unchanged(fs)) {
+        if !meta.deps.iter().all(|d| d.unchanged(fs)) {
             return None;
         }
-        let stored: Stored = postcard::from_bytes(&entry.result.0).ok()?;
+        let record = self.read_record(old)?;
+        let blob = record.get(old.meta_len as usize..)?;
+        let stored: Stored = postcard::from_bytes(blob).ok()?;
         let result = stored.load(path, format, cwd)?;
-        if result.file.digest() != entry.digest {
+        if result.file.digest() != meta.digest {
             return None;
         }
         self.hits.fetch_add(1, Ordering::Relaxed);
@@ -218,22 +232,21 @@ impl Cache {
         } else {
             // Same bytes under new metadata: remember the new metadata, so the next run
             // does not hash the file again.
-            self.changed.store(true, Ordering::Relaxed);
-            let entry = Entry {
+            let meta = Meta {
+                path: path.to_path_buf(),
                 format,
                 stat: now,
-                digest: entry.digest,
+                digest: meta.digest,
                 racy,
-                deps: entry.deps.clone(),
-                result: entry.result.clone(),
+                deps: meta.deps.clone(),
             };
-            lock(&self.fresh).push((path.to_path_buf(), entry));
+            self.write_record(&meta, blob);
         }
         Some(result)
     }
 
     /// Remember `result`, loaded from the file at `path` whose metadata was `stat` before it
-    /// was read, and whose load read or looked for `deps`.
+    /// was read (none: not to be stored), and whose load read or looked for `deps`.
     pub fn put(&self, path: &Path, stat: Option<Stat>, result: &FileResult, deps: Vec<Dep>) {
         self.loaded.fetch_add(1, Ordering::Relaxed);
         self.changed.store(true, Ordering::Relaxed);
@@ -241,18 +254,18 @@ impl Cache {
         let Some(stored) = Stored::of(result) else {
             return;
         };
-        let Ok(bytes) = postcard::to_allocvec(&stored) else {
+        let Ok(blob) = postcard::to_allocvec(&stored) else {
             return;
         };
-        let entry = Entry {
+        let meta = Meta {
+            path: path.to_path_buf(),
             format: result.file.format,
             racy: self.is_racy(&stat),
             stat,
             digest: result.file.digest(),
             deps,
-            result: Blob(bytes),
         };
-        lock(&self.fresh).push((path.to_path_buf(), entry));
+        self.write_record(&meta, &blob);
     }
 
     /// Modified too close to now for its metadata to tell a later change apart.
@@ -262,20 +275,94 @@ impl Cache {
         mtime + Duration::from_secs(2) >= self.started
     }
 
-    /// Write the cache back when this run changed it: its own entries, and the old entries
-    /// of files outside the walked `roots` (an old entry under them that was not used is of
-    /// a file that is gone or changed).
-    pub fn save(self, roots: &[PathBuf]) {
-        let mut entries = self.fresh.into_inner().unwrap_or_else(|e| e.into_inner());
-        let kept = self.kept.into_inner().unwrap_or_else(|e| e.into_inner());
-        let mut changed = self.changed.into_inner();
-        let renewed: HashSet<PathBuf> = entries.iter().map(|(p, _)| p.clone()).collect();
-        for (path, entry) in self.old {
-            if renewed.contains(&path) {
+    /// The record of `old` (its meta and its blob), when it is whole.
+    fn read_record(&self, old: &Old) -> Option<Vec<u8>> {
+        let mut source = lock(self.source.as_ref()?);
+        let len = old.meta_len as usize + old.blob_len as usize;
+        let mut record = vec![0; len];
+        source.seek(SeekFrom::Start(old.at)).ok()?;
+        source.read_exact(&mut record).ok()?;
+        (sha256(&record) == old.sum).then_some(record)
+    }
+
+    /// Add a record to the new cache file.
+    fn write_record(&self, meta: &Meta, blob: &[u8]) {
+        self.changed.store(true, Ordering::Relaxed);
+        let Ok(meta_bytes) = postcard::to_allocvec(meta) else {
+            return;
+        };
+        let mut out = lock(&self.out);
+        if out.is_none() {
+            *out = self.create_output();
+        }
+        let Some(output) = out.as_mut().filter(|o| o.ok) else {
+            return;
+        };
+        let mut sum = sha2::Sha256::default();
+        sha2::Digest::update(&mut sum, &meta_bytes);
+        sha2::Digest::update(&mut sum, blob);
+        let sum: Digest = sha2::Digest::finalize(sum).into();
+        let (Ok(meta_len), Ok(blob_len)) =
+            (u32::try_from(meta_bytes.len()), u32::try_from(blob.len()))
+        else {
+            return;
+        };
+        let w = &mut output.writer;
+        let written = w
+            .write_all(&meta_len.to_le_bytes())
+            .and_then(|()| w.write_all(&blob_len.to_le_bytes()))
+            .and_then(|()| w.write_all(&sum))
+            .and_then(|()| w.write_all(&meta_bytes))
+            .and_then(|()| w.write_all(blob));
+        output.ok &= written.is_ok();
+        output.written.insert(meta.path.clone());
+    }
+
+    /// A new cache file beside the old one, its header written.
+    fn create_output(&self) -> Option<Output> {
+        let dir = self.file.parent()?;
+        std::fs::create_dir_all(dir).ok()?;
+        mark(dir.parent()?).ok()?;
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = dir.join(format!(".files.{}.{nanos}.tmp", std::process::id()));
+        let mut writer = BufWriter::with_capacity(256 * 1024, File::create(&tmp).ok()?);
+        let header = postcard::to_allocvec(&Header {
+            layout: LAYOUT,
+            build: self.build.clone(),
+        })
+        .ok()?;
+        let ok = writer
+            .write_all(MAGIC)
+            .and_then(|()| writer.write_all(&(header.len() as u32).to_le_bytes()))
+            .and_then(|()| writer.write_all(&header))
+            .is_ok();
+        Some(Output {
+            tmp,
+            writer,
+            written: HashSet::new(),
+            ok,
+        })
+    }
+
+    /// Finish the new cache file when this run changed anything: the records it wrote, and
+    /// the old records still good (used as they are, or of files outside the walked
+    /// `roots`); an old record of a file under them that was not used is of a file that is
+    /// gone or changed.
+    pub fn save(mut self, roots: &[PathBuf]) {
+        let kept = std::mem::take(self.kept.get_mut().unwrap_or_else(|e| e.into_inner()));
+        let mut out = self.out.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        let mut changed = *self.changed.get_mut();
+        // (offset, length) of the old records to copy.
+        let mut copy: Vec<(u64, u64)> = Vec::new();
+        for (path, old) in &self.old {
+            if out.as_ref().is_some_and(|o| o.written.contains(path)) {
                 continue;
             }
-            if kept.contains(&path) || !roots.iter().any(|r| path.starts_with(r)) {
-                entries.push((path, entry));
+            if kept.contains(path) || !roots.iter().any(|r| path.starts_with(r)) {
+                let len = RECORD_HEAD as u64 + u64::from(old.meta_len) + u64::from(old.blob_len);
+                copy.push((old.at - RECORD_HEAD as u64, len));
             } else {
                 changed = true;
             }
@@ -283,15 +370,28 @@ impl Cache {
         if !changed {
             return;
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        entries.dedup_by(|a, b| a.0 == b.0);
-        let file = CacheFile {
-            layout: LAYOUT,
-            build: self.build,
-            entries,
-        };
+        if out.is_none() {
+            out = self.create_output();
+        }
+        let Some(mut output) = out else { return };
+        copy.sort_unstable();
+        if let Some(source) = self.source.as_mut() {
+            let source = source.get_mut().unwrap_or_else(|e| e.into_inner());
+            for (at, len) in copy {
+                let copied = source
+                    .seek(SeekFrom::Start(at))
+                    .and_then(|_| std::io::copy(&mut (&mut *source).take(len), &mut output.writer));
+                output.ok &= copied.is_ok_and(|n| n == len);
+            }
+        }
+        let Output {
+            tmp, writer, ok, ..
+        } = output;
         // A cache that cannot be written costs the next run time, never a result.
-        let _ = write(&self.file, &file);
+        let done = ok && writer.into_inner().is_ok() && std::fs::rename(&tmp, &self.file).is_ok();
+        if !done {
+            let _ = std::fs::remove_file(&tmp);
+        }
     }
 }
 
@@ -299,40 +399,61 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The entries of a cache file's bytes, when they are whole and of this `build`.
-fn read_entries(bytes: &[u8], build: &str) -> Option<HashMap<PathBuf, Entry>> {
-    let body = bytes.strip_prefix(MAGIC.as_slice())?;
-    let (body, sum) = body.split_at_checked(body.len().checked_sub(32)?)?;
-    if sha256(body).as_slice() != sum {
+/// The entries of the cache file `file` (its header, then each record's meta), when it was
+/// written by this `build`. A record whose meta does not read ends the list; a record's
+/// content is checked against its digest when it is used.
+fn read_index(file: &File, build: &str) -> Option<HashMap<PathBuf, Old>> {
+    let mut r = BufReader::with_capacity(256 * 1024, file);
+    let mut magic = [0; 8];
+    r.read_exact(&mut magic).ok()?;
+    if &magic != MAGIC {
         return None;
     }
-    let file: CacheFile = postcard::from_bytes(body).ok()?;
-    if file.layout != LAYOUT || file.build != build {
+    let mut len = [0; 4];
+    r.read_exact(&mut len).ok()?;
+    let header_len = u32::from_le_bytes(len) as usize;
+    if header_len > 4096 {
         return None;
     }
-    Some(file.entries.into_iter().collect())
-}
-
-/// Write `file` to `path` through a temporary file renamed into place.
-fn write(path: &Path, file: &CacheFile) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    if let Some(top) = dir.parent() {
-        mark(top)?;
+    let mut header = vec![0; header_len];
+    r.read_exact(&mut header).ok()?;
+    let header: Header = postcard::from_bytes(&header).ok()?;
+    if header.layout != LAYOUT || header.build != build {
+        return None;
     }
-    let body = postcard::to_allocvec(file).map_err(std::io::Error::other)?;
-    let mut bytes = Vec::with_capacity(MAGIC.len() + body.len() + 32);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&body);
-    bytes.extend_from_slice(&sha256(&body));
-    let nanos = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = dir.join(format!(".files.{}.{nanos}.tmp", std::process::id()));
-    std::fs::write(&tmp, &bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let mut at = (MAGIC.len() + 4 + header_len) as u64;
+    let mut old = HashMap::new();
+    let mut head = [0; RECORD_HEAD];
+    let mut meta_bytes = Vec::new();
+    while r.read_exact(&mut head).is_ok() {
+        let meta_len = u32::from_le_bytes(head[0..4].try_into().ok()?);
+        let blob_len = u32::from_le_bytes(head[4..8].try_into().ok()?);
+        let sum: Digest = head[8..].try_into().ok()?;
+        meta_bytes.resize(meta_len as usize, 0);
+        if r.read_exact(&mut meta_bytes).is_err() {
+            break;
+        }
+        let Ok(meta) = postcard::from_bytes::<Meta>(&meta_bytes) else {
+            break;
+        };
+        if r.seek_relative(i64::from(blob_len)).is_err() {
+            break;
+        }
+        at += RECORD_HEAD as u64;
+        let path = meta.path.clone();
+        old.insert(
+            path,
+            Old {
+                meta,
+                at,
+                meta_len,
+                blob_len,
+                sum,
+            },
+        );
+        at += u64::from(meta_len) + u64::from(blob_len);
+    }
+    Some(old)
 }
 
 /// Make `dir` (the `.toolc_cache` folder) ignored by git and by backup tools.
