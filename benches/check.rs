@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use toolc::{CheckOptions, Config, OutputFormat, Report, Workspace};
+use toolc::{CheckOptions, Config, Inputs, OutputFormat, Report, Workspace};
 
 fn main() {
     divan::main();
@@ -51,15 +51,24 @@ impl Drop for TempRepo {
 }
 
 fn run(root: &Path) -> Report {
+    run_on(root, &[], false)
+}
+
+/// `toolc check PATHS` in `root` as the command line runs it, with or without the cache.
+fn run_on(root: &Path, paths: &[&str], cache: bool) -> Report {
     let config = Config::discover(root, None).unwrap_or_default();
     let options = CheckOptions {
-        paths: vec![],
+        paths: paths.iter().map(PathBuf::from).collect(),
         cwd: root.to_path_buf(),
         select: vec![],
         ignore: vec![],
         targets: None,
     };
-    toolc::check(&options, &config)
+    let inputs = Inputs {
+        cache,
+        ..Inputs::default()
+    };
+    toolc::check_with(&options, &config, &inputs)
 }
 
 /// Every broken tool is reported, and nothing else is (the policy and skills are valid).
@@ -127,6 +136,78 @@ mod incremental {
             workspace.set_buffer(&tool, bytes.clone());
             workspace.check_file(&tool)
         });
+    }
+
+    /// The content cache (`.toolc_cache/`), warm: a full re-check with nothing changed.
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn cached_recheck_nothing_changed(bencher: Bencher) {
+        let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
+        let cold = run_on(&repo.root, &[], true);
+        assert_eq!(
+            run_on(&repo.root, &[], true).diagnostics.len(),
+            cold.diagnostics.len()
+        );
+        bencher.bench_local(|| run_on(&repo.root, &[], true));
+    }
+
+    /// A full re-check with a warm cache after one tool changed (it alone is loaded).
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn cached_recheck_one_file_changed(bencher: Bencher) {
+        let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
+        run_on(&repo.root, &[], true);
+        let mut edit = Edit::new(&repo.root);
+        bencher.bench_local(|| {
+            edit.flip();
+            run_on(&repo.root, &[], true)
+        });
+    }
+
+    /// What a pre-commit hook runs on a one-file commit: `toolc check FILE` with a warm cache,
+    /// the file changed since the last run.
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn cached_check_one_named_file(bencher: Bencher) {
+        let repo = TempRepo::new(&repogen::Spec::with_tools(size()));
+        run_on(&repo.root, &[], true);
+        let mut edit = Edit::new(&repo.root);
+        bencher.bench_local(|| {
+            edit.flip();
+            run_on(&repo.root, &[Edit::PATH], true)
+        });
+    }
+
+    /// One tool file, changed back and forth between two contents.
+    struct Edit {
+        path: PathBuf,
+        original: Vec<u8>,
+        changed: Vec<u8>,
+        flip: bool,
+    }
+
+    impl Edit {
+        const PATH: &'static str = ".dojops/tools/tool-00000/tool.yaml";
+
+        fn new(root: &Path) -> Edit {
+            let path = root.join(Edit::PATH);
+            let original = std::fs::read(&path).unwrap_or_default();
+            let mut changed = original.clone();
+            changed.extend_from_slice(b"\n# edited\n");
+            Edit {
+                path,
+                original,
+                changed,
+                flip: false,
+            }
+        }
+
+        fn flip(&mut self) {
+            self.flip = !self.flip;
+            let bytes = if self.flip {
+                &self.changed
+            } else {
+                &self.original
+            };
+            let _ = std::fs::write(&self.path, bytes);
+        }
     }
 
     /// Human output of the whole report, as the CLI prints it.
