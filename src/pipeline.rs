@@ -61,7 +61,7 @@ fn load_one(
     track: bool,
     cached: Option<Cached<'_>>,
 ) -> (FileResult, Option<Vec<PathBuf>>) {
-    let cached = cached.filter(|c| !c.buffered.contains(path));
+    let cached = cached.filter(|c| c.buffered.is_empty() || !c.buffered.contains(path));
     if let Some(c) = cached
         && let Some(result) = c.cache.get(path, format, &options.cwd, fs, c.buffered)
     {

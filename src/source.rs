@@ -237,9 +237,10 @@ pub struct SourceFile {
     pub text: Text,
     /// Length of a leading UTF-8 byte-order mark (0 or 3).
     pub bom_len: usize,
-    lines: OnceLock<LineIndex>,
+    // Boxed: most files never need them, and a repository has many files.
+    lines: OnceLock<Box<LineIndex>>,
     digest: OnceLock<Digest>,
-    suppressions: OnceLock<Vec<Suppression>>,
+    suppressions: OnceLock<Box<[Suppression]>>,
 }
 
 /// SHA-256 of a file's bytes: what the cache keys a file by, and what a text read again from
@@ -363,7 +364,7 @@ impl SourceFile {
             bom_len,
             lines: OnceLock::new(),
             digest: OnceLock::from(digest),
-            suppressions: OnceLock::from(suppressions),
+            suppressions: OnceLock::from(suppressions.into_boxed_slice()),
         })
     }
 
@@ -398,7 +399,7 @@ impl SourceFile {
     /// The suppression comments in the file.
     pub fn suppressions(&self) -> &[Suppression] {
         self.suppressions
-            .get_or_init(|| crate::suppress::scan(self))
+            .get_or_init(|| crate::suppress::scan(self).into_boxed_slice())
     }
 
     /// Line/column of a byte offset.
@@ -408,8 +409,12 @@ impl SourceFile {
 
     /// The line index.
     pub fn lines(&self) -> &LineIndex {
-        self.lines
-            .get_or_init(|| LineIndex::new(&self.text, self.bom_len.min(self.text.len())))
+        self.lines.get_or_init(|| {
+            Box::new(LineIndex::new(
+                &self.text,
+                self.bom_len.min(self.text.len()),
+            ))
+        })
     }
 
     /// The text a span covers (empty when the span is out of range or not on char boundaries).

@@ -85,6 +85,8 @@ struct Meta {
 /// two parts, the SHA-256 of both, the encoded [`Meta`] and the encoded [`Stored`].
 struct Old {
     meta: Meta,
+    /// Used as it is by this run.
+    kept: AtomicBool,
     at: u64,
     meta_len: u32,
     blob_len: u32,
@@ -114,8 +116,6 @@ pub struct Cache {
     /// what it reads.
     source: Option<Mutex<File>>,
     old: HashMap<PathBuf, Old>,
-    /// Old entries that were used as they are.
-    kept: Mutex<HashSet<PathBuf>>,
     /// The new cache file, opened at the first change.
     out: Mutex<Option<Output>>,
     /// True when the file on disk no longer says what this run found.
@@ -178,7 +178,6 @@ impl Cache {
             started: SystemTime::now(),
             source,
             old,
-            kept: Mutex::new(HashSet::new()),
             out: Mutex::new(None),
             changed: AtomicBool::new(false),
             hits: AtomicUsize::new(0),
@@ -207,7 +206,9 @@ impl Cache {
     ) -> Option<FileResult> {
         let old = self.old.get(path)?;
         let meta = &old.meta;
-        if meta.format != format || meta.deps.iter().any(|d| buffered.contains(d.path())) {
+        if meta.format != format
+            || (!buffered.is_empty() && meta.deps.iter().any(|d| buffered.contains(d.path())))
+        {
             return None;
         }
         let now = Stat::of(path)?;
@@ -228,7 +229,7 @@ impl Cache {
         self.hits.fetch_add(1, Ordering::Relaxed);
         let racy = self.is_racy(&now);
         if same && !racy {
-            lock(&self.kept).insert(path.to_path_buf());
+            old.kept.store(true, Ordering::Relaxed);
         } else {
             // Same bytes under new metadata: remember the new metadata, so the next run
             // does not hash the file again.
@@ -351,7 +352,6 @@ impl Cache {
     /// `roots`); an old record of a file under them that was not used is of a file that is
     /// gone or changed.
     pub fn save(mut self, roots: &[PathBuf]) {
-        let kept = std::mem::take(self.kept.get_mut().unwrap_or_else(|e| e.into_inner()));
         let mut out = self.out.get_mut().unwrap_or_else(|e| e.into_inner()).take();
         let mut changed = *self.changed.get_mut();
         // (offset, length) of the old records to copy.
@@ -360,7 +360,7 @@ impl Cache {
             if out.as_ref().is_some_and(|o| o.written.contains(path)) {
                 continue;
             }
-            if kept.contains(path) || !roots.iter().any(|r| path.starts_with(r)) {
+            if old.kept.load(Ordering::Relaxed) || !roots.iter().any(|r| path.starts_with(r)) {
                 let len = RECORD_HEAD as u64 + u64::from(old.meta_len) + u64::from(old.blob_len);
                 copy.push((old.at - RECORD_HEAD as u64, len));
             } else {
@@ -445,6 +445,7 @@ fn read_index(file: &File, build: &str) -> Option<HashMap<PathBuf, Old>> {
             path,
             Old {
                 meta,
+                kept: AtomicBool::new(false),
                 at,
                 meta_len,
                 blob_len,
