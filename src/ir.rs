@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use crate::source::{SourceFile, Span};
 use crate::syntax::Packed;
@@ -200,11 +199,6 @@ pub struct Lowering<'a> {
     pub tools: Vec<Lowered<'a>>,
     /// Tools the runtime would not load, and why.
     pub left_out: Vec<LeftOut>,
-}
-
-/// Lowercase hex SHA-256.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
 }
 
 /// Lowercase hex of a digest.

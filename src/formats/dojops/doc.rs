@@ -19,8 +19,9 @@ pub struct ManifestDoc {
     pub tags: Vec<String>,
     /// `files[].path`.
     pub files: Vec<String>,
-    /// `generator.systemPrompt`.
-    pub system_prompt: Option<String>,
+    /// SHA-256 of `generator.systemPrompt` (the bundle's `systemPromptHash`: the prompt
+    /// itself, often the longest text of a manifest, is not kept).
+    pub system_prompt_sha256: Option<crate::source::Digest>,
     /// `verification.command`.
     pub verification: Option<String>,
     /// `permissions.child_process: required`.
@@ -38,7 +39,8 @@ impl ManifestDoc {
             description_span: node_at(root, &["description"]).map(|n| n.span),
             tags: strings(root.value("tags")),
             files: file_paths(root),
-            system_prompt: str_at(root, &["generator", "systemPrompt"]).map(str::to_string),
+            system_prompt_sha256: str_at(root, &["generator", "systemPrompt"])
+                .map(|p| crate::source::sha256(p.as_bytes())),
             verification: str_at(root, &["verification", "command"]).map(str::to_string),
             runs_programs: str_at(root, &["permissions", "child_process"]) == Some("required"),
             network: str_at(root, &["permissions", "network"]) == Some("inherit"),

@@ -10,8 +10,7 @@ use serde_json::{Value, json};
 use super::{Item, dops, policy, project_of, tool_yaml};
 use crate::formats::FileResult;
 use crate::ir::{
-    Access, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
-    sha256_hex,
+    Access, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, hex, provenance,
 };
 use crate::source::SourceFile;
 use crate::syntax::Packed;
@@ -68,7 +67,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     let file = &r.file;
     let mut provenance = provenance(file);
     provenance.tool_hash = Some(provenance.sha256.clone());
-    provenance.system_prompt_hash = doc.system_prompt.as_ref().map(|p| sha256_hex(p.as_bytes()));
+    provenance.system_prompt_hash = doc.system_prompt_sha256.as_ref().map(|d| hex(d));
     // The companions are owned by the FileResult; find them there to borrow for `'a`.
     let companion = |path: &Option<PathBuf>, doc: &'a Option<Packed>| match (path, doc) {
         (Some(p), Some(n)) => r.companions.iter().find(|c| c.path == *p).map(|c| (c, n)),
