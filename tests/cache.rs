@@ -334,3 +334,25 @@ fn the_real_world_corpus_says_the_same_with_and_without_the_cache() {
         }
     }
 }
+
+/// A committed `.toolc_cache` that is a link leads nowhere: nothing is read or written
+/// through it, and the check says what it says without a cache.
+#[cfg(unix)]
+#[test]
+fn a_cache_folder_that_is_a_link_is_not_used() {
+    let repo = repo();
+    let outside = Repo::new();
+    std::os::unix::fs::symlink(&outside.root, repo.root.join(".toolc_cache")).expect("link");
+    let expected = json(&run(&repo.root, &["--no-cache"]));
+    for _ in 0..2 {
+        let out = run(&repo.root, &[]);
+        assert_eq!(counts(&out), (0, 3));
+        assert_eq!(json(&out), expected);
+    }
+    let written: Vec<_> = std::fs::read_dir(&outside.root)
+        .expect("list")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert!(written.is_empty(), "{written:?}");
+}

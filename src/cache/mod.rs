@@ -165,7 +165,14 @@ impl Cache {
             })
             .collect();
         let file = root.join(DIR).join(version).join("files.bin");
-        let (source, old) = match File::open(&file) {
+        // Only a regular file in real folders: a committed link must not lead the cache's
+        // reads (or writes, see `create_output`) out of the repository.
+        let opened = if usable(&file) && is_regular(&file) {
+            File::open(&file)
+        } else {
+            Err(std::io::ErrorKind::NotFound.into())
+        };
+        let (source, old) = match opened {
             Ok(f) => {
                 let old = read_index(&f, &build).unwrap_or_default();
                 (Some(Mutex::new(f)), old)
@@ -321,14 +328,27 @@ impl Cache {
 
     /// A new cache file beside the old one, its header written.
     fn create_output(&self) -> Option<Output> {
+        if !usable(&self.file) {
+            return None;
+        }
         let dir = self.file.parent()?;
         std::fs::create_dir_all(dir).ok()?;
+        // Created between the check and here is no different from created before it.
+        if !usable(&self.file) {
+            return None;
+        }
         mark(dir.parent()?).ok()?;
         let nanos = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
         let tmp = dir.join(format!(".files.{}.{nanos}.tmp", std::process::id()));
-        let mut writer = BufWriter::with_capacity(256 * 1024, File::create(&tmp).ok()?);
+        // A new file, never one that is there (nor a link that is there).
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .ok()?;
+        let mut writer = BufWriter::with_capacity(256 * 1024, created);
         let header = postcard::to_allocvec(&Header {
             layout: LAYOUT,
             build: self.build.clone(),
@@ -457,23 +477,42 @@ fn read_index(file: &File, build: &str) -> Option<HashMap<PathBuf, Old>> {
     Some(old)
 }
 
-/// Make `dir` (the `.toolc_cache` folder) ignored by git and by backup tools.
+/// True when the folders of the cache file `file` (the version folder and `.toolc_cache`)
+/// are real folders or not there yet: never links.
+fn usable(file: &Path) -> bool {
+    file.ancestors().skip(1).take(2).all(|dir| {
+        std::fs::symlink_metadata(dir).map_or_else(
+            |e| e.kind() == std::io::ErrorKind::NotFound,
+            |m| m.file_type().is_dir(),
+        )
+    })
+}
+
+/// True when `path` is a regular file itself (not a link to one).
+fn is_regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// Make `dir` (the `.toolc_cache` folder) ignored by git and by backup tools. Each file is
+/// created only when nothing is at its path, so nothing there is written through.
 fn mark(dir: &Path) -> std::io::Result<()> {
-    let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(
-            ignore,
-            "# Written by toolc: the whole folder is a cache.\n*\n",
-        )?;
-    }
-    let tag = dir.join("CACHEDIR.TAG");
-    if !tag.exists() {
-        std::fs::write(
-            tag,
-            "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by toolc.\n",
-        )?;
-    }
-    Ok(())
+    let create = |name: &str, text: &str| match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.join(name))
+    {
+        Ok(mut f) => f.write_all(text.as_bytes()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    };
+    create(
+        ".gitignore",
+        "# Written by toolc: the whole folder is a cache.\n*\n",
+    )?;
+    create(
+        "CACHEDIR.TAG",
+        "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by toolc.\n",
+    )
 }
 
 /// The folder whose `.toolc_cache/` a run in `cwd` with `config` uses: the git repository
@@ -506,113 +545,4 @@ pub fn clean(root: &Path) -> std::io::Result<Option<PathBuf>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fs::Disk;
-
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("toolc-cache-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join(".dojops/tools/a")).expect("mkdir");
-        dir
-    }
-
-    /// One tool with a finding (a name that is not kebab-case) and its schema.
-    fn tool(dir: &Path) -> PathBuf {
-        let path = dir.join(".dojops/tools/a/tool.yaml");
-        std::fs::write(
-            &path,
-            "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n",
-        )
-        .expect("write");
-        std::fs::write(
-            dir.join(".dojops/tools/a/input.schema.json"),
-            r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
-        )
-        .expect("write");
-        path
-    }
-
-    fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
-        let stat = Stat::of(path);
-        let tracker = Tracker::new(&Disk);
-        let result = crate::formats::load_with(&tracker, path, "a".into(), FormatId::DojopsTool);
-        let (deps, _) = tracker.finish(path);
-        assert!(!deps.is_empty(), "the schema file is a dependency");
-        cache.put(path, stat, &result, deps);
-        result
-    }
-
-    #[test]
-    fn an_entry_reads_back_as_the_file_it_was_made_from() {
-        let dir = temp("roundtrip");
-        let path = tool(&dir);
-        let cache = Cache::open_as(&dir, "build A".into());
-        let fresh = load_and_store(&cache, &path);
-        cache.save(std::slice::from_ref(&dir));
-        let cache = Cache::open_as(&dir, "build A".into());
-        let hit = cache
-            .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
-            .expect("a hit");
-        assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
-        let show = |r: &FileResult| -> Vec<String> {
-            r.diagnostics
-                .iter()
-                .map(|d| {
-                    format!(
-                        "{} {:?} {} {:?} {:?}",
-                        d.rule.code, d.span, d.message, d.help, d.fix
-                    )
-                })
-                .collect()
-        };
-        assert_eq!(show(&hit), show(&fresh));
-        assert!(!show(&hit).is_empty());
-        assert_eq!(hit.companions.len(), fresh.companions.len());
-        assert_eq!(hit.tool_count(), 1);
-        // The text is read back from disk only when asked for, and is the file's.
-        assert!(!hit.file.text.is_held());
-        assert_eq!(hit.file.text.as_str(), fresh.file.text.as_str());
-        // Another build, or the same build with a file gone wrong, never uses it.
-        let other = Cache::open_as(&dir, "build B".into());
-        assert!(
-            other
-                .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
-                .is_none()
-        );
-        let cache = Cache::open_as(&dir, "build A".into());
-        assert!(
-            cache
-                .get(&path, FormatId::CycodTool, &dir, &Disk, &HashSet::new())
-                .is_none(),
-            "another format is a miss"
-        );
-        // A schema file with an editor's buffer over it is read as the buffer says.
-        let schema = dir.join(".dojops/tools/a/input.schema.json");
-        let buffered = HashSet::from([schema.as_path()]);
-        assert!(
-            cache
-                .get(&path, FormatId::DojopsTool, &dir, &Disk, &buffered)
-                .is_none()
-        );
-    }
-
-    #[test]
-    fn text_read_back_must_match_the_digest() {
-        let dir = temp("digest");
-        let path = tool(&dir);
-        let bytes = std::fs::read(&path).expect("read");
-        let file = crate::source::SourceFile::unread(
-            path.clone(),
-            "a".into(),
-            FormatId::DojopsTool,
-            0,
-            sha256(&bytes),
-            Vec::new(),
-        );
-        std::fs::write(&path, "name: changed\n").expect("write");
-        // Changed since it was checked: no stale text under old spans.
-        assert_eq!(file.text.as_str(), "");
-        assert_eq!(file.position(10).line, 1);
-    }
-}
+mod tests;

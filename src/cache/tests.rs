@@ -1,0 +1,110 @@
+//! The cache's entries read back as what was stored, and only then.
+
+use super::*;
+use crate::fs::Disk;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolc-cache-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join(".dojops/tools/a")).expect("mkdir");
+    dir
+}
+
+/// One tool with a finding (a name that is not kebab-case) and its schema.
+fn tool(dir: &Path) -> PathBuf {
+    let path = dir.join(".dojops/tools/a/tool.yaml");
+    std::fs::write(
+        &path,
+        "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join(".dojops/tools/a/input.schema.json"),
+        r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
+    )
+    .expect("write");
+    path
+}
+
+fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
+    let stat = Stat::of(path);
+    let tracker = Tracker::new(&Disk);
+    let result = crate::formats::load_with(&tracker, path, "a".into(), FormatId::DojopsTool);
+    let (deps, _) = tracker.finish(path);
+    assert!(!deps.is_empty(), "the schema file is a dependency");
+    cache.put(path, stat, &result, deps);
+    result
+}
+
+#[test]
+fn an_entry_reads_back_as_the_file_it_was_made_from() {
+    let dir = temp("roundtrip");
+    let path = tool(&dir);
+    let cache = Cache::open_as(&dir, "build A".into());
+    let fresh = load_and_store(&cache, &path);
+    cache.save(std::slice::from_ref(&dir));
+    let cache = Cache::open_as(&dir, "build A".into());
+    let hit = cache
+        .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
+        .expect("a hit");
+    assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
+    let show = |r: &FileResult| -> Vec<String> {
+        r.diagnostics
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {:?} {} {:?} {:?}",
+                    d.rule.code, d.span, d.message, d.help, d.fix
+                )
+            })
+            .collect()
+    };
+    assert_eq!(show(&hit), show(&fresh));
+    assert!(!show(&hit).is_empty());
+    assert_eq!(hit.companions.len(), fresh.companions.len());
+    assert_eq!(hit.tool_count(), 1);
+    // The text is read back from disk only when asked for, and is the file's.
+    assert!(!hit.file.text.is_held());
+    assert_eq!(hit.file.text.as_str(), fresh.file.text.as_str());
+    // Another build, or the same build with a file gone wrong, never uses it.
+    let other = Cache::open_as(&dir, "build B".into());
+    assert!(
+        other
+            .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
+            .is_none()
+    );
+    let cache = Cache::open_as(&dir, "build A".into());
+    assert!(
+        cache
+            .get(&path, FormatId::CycodTool, &dir, &Disk, &HashSet::new())
+            .is_none(),
+        "another format is a miss"
+    );
+    // A schema file with an editor's buffer over it is read as the buffer says.
+    let schema = dir.join(".dojops/tools/a/input.schema.json");
+    let buffered = HashSet::from([schema.as_path()]);
+    assert!(
+        cache
+            .get(&path, FormatId::DojopsTool, &dir, &Disk, &buffered)
+            .is_none()
+    );
+}
+
+#[test]
+fn text_read_back_must_match_the_digest() {
+    let dir = temp("digest");
+    let path = tool(&dir);
+    let bytes = std::fs::read(&path).expect("read");
+    let file = crate::source::SourceFile::unread(
+        path.clone(),
+        "a".into(),
+        FormatId::DojopsTool,
+        0,
+        sha256(&bytes),
+        Vec::new(),
+    );
+    std::fs::write(&path, "name: changed\n").expect("write");
+    // Changed since it was checked: no stale text under old spans.
+    assert_eq!(file.text.as_str(), "");
+    assert_eq!(file.position(10).line, 1);
+}
