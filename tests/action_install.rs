@@ -186,11 +186,21 @@ fn a_release_with_the_right_checksum_is_installed() {
     let url = serve(files);
     let (out, exe, log) = install(&dir.0, "v9.9.9", &url);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("installed the v9.9.9 release binary"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("installed the v9.9.9 release binary"),
+        "{stdout}"
+    );
     let ran = Command::new(&exe).output().expect("installed binary runs");
     assert_eq!(String::from_utf8_lossy(&ran.stdout), "fake toolc 9.9.9\n");
-    assert!(!log.exists(), "cargo was called although the release installed");
+    assert!(
+        !log.exists(),
+        "cargo was called although the release installed"
+    );
 }
 
 #[test]
@@ -207,8 +217,14 @@ fn a_checksum_mismatch_fails_closed() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{stdout}");
     assert!(stdout.contains("checksum mismatch"), "{stdout}");
-    assert!(!exe.exists(), "a binary with a wrong checksum was installed");
-    assert!(!log.exists(), "a wrong checksum must not fall back to a build");
+    assert!(
+        !exe.exists(),
+        "a binary with a wrong checksum was installed"
+    );
+    assert!(
+        !log.exists(),
+        "a wrong checksum must not fall back to a build"
+    );
 }
 
 #[test]
@@ -219,13 +235,20 @@ fn a_missing_release_falls_back_to_cargo_install() {
     let dir = Temp::new("missing");
     let url = serve(HashMap::new());
     let (out, exe, log) = install(&dir.0, "9.9.9", &url);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(!exe.exists());
     let calls = std::fs::read_to_string(&log).expect("cargo was called");
     let root = dir.0.join("root");
     assert_eq!(
         calls.trim(),
-        format!("install --locked --root {} --version 9.9.9 toolc", root.display())
+        format!(
+            "install --locked --root {} --version 9.9.9 toolc",
+            root.display()
+        )
     );
 }
 
@@ -236,10 +259,11 @@ fn without_a_version_the_action_source_is_built() {
     }
     let dir = Temp::new("source");
     let (out, _, log) = install(&dir.0, "", "http://127.0.0.1:9");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    let calls = std::fs::read_to_string(&log).expect("cargo was called");
     assert!(
-        calls.trim().ends_with("--path /action/source"),
-        "{calls}"
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
     );
+    let calls = std::fs::read_to_string(&log).expect("cargo was called");
+    assert!(calls.trim().ends_with("--path /action/source"), "{calls}");
 }
