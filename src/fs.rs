@@ -118,6 +118,11 @@ impl Confined {
         } else {
             paths.iter().map(|p| cwd.join(p)).collect()
         };
+        // Real paths first: `a/../b` must look for `.git` above `b`, not above `a`.
+        let named: Vec<PathBuf> = named
+            .iter()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| crate::discover::normalize(p)))
+            .collect();
         let roots: Vec<PathBuf> = named
             .iter()
             .map(|p| {
