@@ -245,19 +245,10 @@ pub fn decode(
         .help("check that the right file is committed under this name");
         return (file, Some(d));
     }
-    let (text, utf8_error) = match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
-        }
-    };
-    let file = SourceFile::new(path.to_path_buf(), display, format, text);
+    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, &bytes);
     let fatal = if let Some(at) = utf8_error {
-        let span = Span::new(
-            at,
-            at + file.text[at..].chars().next().map_or(0, char::len_utf8),
-        );
+        // `at` is the stored offset, which is also where the first U+FFFD sits in the text.
+        let span = Span::new(at, at + '\u{fffd}'.len_utf8());
         Some(
             Diagnostic::new(
                 &syn::INVALID_UTF8,
