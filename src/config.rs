@@ -51,6 +51,8 @@ pub struct Config {
     pub includes: Vec<(FormatId, GlobSet)>,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
+    /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
+    pub baseline: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -63,6 +65,13 @@ struct RawConfig {
     #[serde(default)]
     formats: BTreeMap<Spanned<String>, RawFormat>,
     build: Option<RawBuild>,
+    baseline: Option<RawBaseline>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBaseline {
+    path: String,
 }
 
 #[derive(Deserialize)]
@@ -302,6 +311,9 @@ impl Config {
         if !errors.is_empty() {
             return Err(ConfigError::Invalid(errors));
         }
+        let baseline = raw
+            .baseline
+            .map(|b| crate::discover::normalize(&root.join(b.path)));
         Ok(Config {
             file: Some(file),
             root,
@@ -309,6 +321,7 @@ impl Config {
             overrides,
             includes,
             build_targets,
+            baseline,
         })
     }
 

@@ -215,6 +215,32 @@ fn reload_one(
     true
 }
 
+/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
+/// not run there (`--select`, `--ignore`, configured `off`).
+pub(crate) fn enabled(
+    options: &CheckOptions,
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> Option<Severity> {
+    let selected = options.select.is_empty()
+        || options
+            .select
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+    let ignored = options
+        .ignore
+        .iter()
+        .any(|s| rules::selector_matches(s, rule));
+    if !selected || ignored {
+        return None;
+    }
+    match config.setting(rule, path) {
+        Setting::Off => None,
+        Setting::Level(s) => Some(s),
+    }
+}
+
 /// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
 /// also what `build` writes (a check alone lowers tools into the IR only when CMP rules need
 /// them). With `only`, that file alone is reported on (an editor's buffer on stdin).
@@ -252,24 +278,7 @@ pub(crate) fn report(
         ));
     }
 
-    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty()
-            || options
-                .select
-                .iter()
-                .any(|s| rules::selector_matches(s, rule));
-        let ignored = options
-            .ignore
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
-            return None;
-        }
-        match config.setting(rule, path) {
-            Setting::Off => None,
-            Setting::Level(s) => Some(s),
-        }
-    };
+    let enabled = |rule: &Rule, path: &Path| enabled(options, config, rule, path);
 
     let mut sources: Vec<&Arc<SourceFile>> = results
         .iter()
@@ -379,6 +388,22 @@ pub(crate) fn report(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut baselined = Vec::new();
+    if let Some(path) = &config.baseline {
+        let covers = |rule: &Rule, file: &Path| {
+            scope.reports_on(file)
+                && only.is_none_or(|o| o == file)
+                && enabled(rule, file).is_some()
+        };
+        let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
+        baselined = applied.baselined;
+        for d in applied.problems {
+            if let Some(severity) = enabled(d.rule, &d.file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
     let tools = results
         .iter()
         .filter(|r| scope.reports_on(&r.file.path))
@@ -396,6 +421,7 @@ pub(crate) fn report(
     let report = Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files: sources.into_iter().cloned().collect(),
     };

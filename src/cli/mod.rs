@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod baseline;
 mod build;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -110,6 +111,8 @@ struct CheckArgs {
     /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Vec<String>,
+    #[command(flatten)]
+    baseline: baseline::BaselineArgs,
 }
 
 #[derive(Args)]
@@ -156,7 +159,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let config = match Config::discover(&cwd, args.config.as_deref()) {
+    let mut config = match Config::discover(&cwd, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -166,6 +169,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
                     let report = Report {
                         diagnostics: diags,
                         suppressed: Vec::new(),
+                        baselined: Vec::new(),
                         summary,
                         files: Vec::new(),
                     };
@@ -195,6 +199,15 @@ fn run_check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
+    };
+    let baseline_mode = match baseline::configure(
+        &args.baseline,
+        &cwd,
+        &mut config,
+        args.stdin_filename.is_some(),
+    ) {
+        Ok(mode) => mode,
+        Err(message) => return usage_error(&message),
     };
     // A path that does not exist is a usage error, not a finding about the repository.
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
@@ -250,7 +263,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let Some(bar) = &bar {
         bar.finish();
     }
-    let text = if args.statistics {
+    if let baseline::Mode::Write(target) = &baseline_mode {
+        return baseline::write(target, &options, &config, &report);
+    }
+    let mut text = if args.statistics {
         match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
             _ if args.quiet => statistics::render_human(&report.diagnostics),
@@ -269,6 +285,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
             args.quiet,
         )
     };
+    if args.format == Format::Human && !args.quiet {
+        text.extend(baseline::note(&report, &config, &options.cwd));
+    }
     print(&text);
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);

@@ -225,7 +225,12 @@ pub fn render(
         OutputFormat::Human => human::render(&report.diagnostics, &report.summary, color, quiet),
         OutputFormat::Json => json::render(&report.diagnostics, &report.summary),
         OutputFormat::Github => github::render(&report.diagnostics),
-        OutputFormat::Sarif => sarif::render(&report.diagnostics, &report.suppressed, root),
+        OutputFormat::Sarif => sarif::render(
+            &report.diagnostics,
+            &report.suppressed,
+            &report.baselined,
+            root,
+        ),
         OutputFormat::Junit => junit::render(&report.files, &report.diagnostics),
     }
 }
