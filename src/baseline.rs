@@ -103,13 +103,10 @@ pub(crate) fn fingerprint(d: &Diagnostic, root: &Path) -> String {
         .collect()
 }
 
-/// `/`-separated path of `file` relative to `root`, or its display path when outside it.
+/// `/`-separated path of `file` relative to `root` (with `..` when outside it): the same
+/// whatever the working directory.
 fn relative_path(file: &SourceFile, root: &Path) -> String {
-    normalize(&file.path)
-        .strip_prefix(root)
-        .ok()
-        .and_then(Path::to_str)
-        .map_or_else(|| file.display.clone(), |p| p.replace('\\', "/"))
+    display_path(&file.path, root)
 }
 
 /// Runs of whitespace as one space, none at the ends: re-indenting is not a change.
@@ -411,7 +408,10 @@ pub(crate) fn write_for(
 ) -> Result<Written, String> {
     let scope = crate::scope::Scope::new(&options.paths, &options.cwd, config);
     let covers = |rule: &Rule, file: &Path| {
-        scope.reports_on(file) && crate::pipeline::enabled(options, config, rule, file).is_some()
+        scope.covers(file) && crate::pipeline::enabled(options, config, rule, file).is_some()
     };
     write(path, diagnostics, &covers)
 }
+
+#[cfg(test)]
+mod tests;

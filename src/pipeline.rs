@@ -391,9 +391,7 @@ pub(crate) fn report(
     let mut baselined = Vec::new();
     if let Some(path) = &config.baseline {
         let covers = |rule: &Rule, file: &Path| {
-            scope.reports_on(file)
-                && only.is_none_or(|o| o == file)
-                && enabled(rule, file).is_some()
+            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
         };
         let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
         baselined = applied.baselined;

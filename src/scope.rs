@@ -77,6 +77,13 @@ impl Scope {
             })
     }
 
+    /// True when a run of this scope checks `path` (absolute): it is walked and reported on.
+    /// A file that no longer exists is covered when the folder it was in is.
+    pub fn covers(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        self.roots.iter().any(|r| path.starts_with(r)) && self.reports_on(&path)
+    }
+
     /// True when findings in `path` (absolute) are to be reported.
     pub fn reports_on(&self, path: &Path) -> bool {
         let Some(only) = &self.only else {

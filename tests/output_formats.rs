@@ -134,7 +134,7 @@ fn sarif_is_valid_and_complete() {
         let uri = loc["artifactLocation"]["uri"].as_str().expect("uri");
         assert!(!uri.starts_with('/') && !uri.contains("://"), "{uri}");
         assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
-        assert!(r["partialFingerprints"]["toolc/v1"].is_string());
+        assert!(r["partialFingerprints"]["toolc/v2"].is_string());
     }
     let listed: BTreeSet<String> = rules
         .iter()
@@ -194,7 +194,7 @@ fn fingerprints(log: &Value) -> BTreeMap<(String, String), u64> {
             (
                 (
                     r["ruleId"].as_str().unwrap_or("").to_string(),
-                    r["partialFingerprints"]["toolc/v1"]
+                    r["partialFingerprints"]["toolc/v2"]
                         .as_str()
                         .unwrap_or("")
                         .to_string(),
