@@ -313,3 +313,70 @@ fn baseline_usage_errors_and_invalid_files() {
         "{found:?}"
     );
 }
+
+/// Copy the files under `from` into `to`, keeping relative paths.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from)
+        .expect("read corpus folder")
+        .flatten()
+    {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
+/// On published repositories (a catalog with no finding, spec examples with many): the
+/// baseline written, the re-run clean, a new finding reported, a removed one stale.
+#[test]
+fn on_public_repositories_new_findings_show_and_removed_ones_go_stale() {
+    for name in ["dojops-catalog", "cycod"] {
+        let Some(corpus) = common::corpus(name) else {
+            continue;
+        };
+        let repo = Repo::new();
+        copy_tree(&corpus, &repo.root);
+        let written = toolc(&repo.root, &["check", "--write-baseline"]);
+        assert_eq!(code(&written), 0, "{name}: {}", text(&written.stderr));
+        let args = ["--baseline", "toolc-baseline.json"];
+        assert!(findings(&repo.root, &args).is_empty(), "{name}: not clean");
+
+        let baseline: Value = serde_json::from_slice(
+            &std::fs::read(repo.root.join("toolc-baseline.json")).expect("baseline"),
+        )
+        .expect("JSON");
+        let removed = baseline["entries"][0]["path"].as_str().map(str::to_string);
+        if let Some(path) = &removed {
+            std::fs::remove_file(repo.root.join(path)).expect("remove a file with a finding");
+        }
+        tool(
+            &repo,
+            "new",
+            &VALID_TOOL.replace("name: my-tool", "name: New_Tool"),
+        );
+        let after = findings(&repo.root, &args);
+        let new = (
+            ".dojops/tools/new/tool.yaml".to_string(),
+            "DOJ003".to_string(),
+        );
+        assert!(after.contains(&new), "{name}: {after:?}");
+        let stale = ("toolc-baseline.json".to_string(), "TLC004".to_string());
+        assert_eq!(
+            after.contains(&stale),
+            removed.is_some(),
+            "{name}: {after:?}"
+        );
+        assert!(
+            after
+                .iter()
+                .all(|(path, _)| path == "toolc-baseline.json"
+                    || path.starts_with(".dojops/tools/new/")),
+            "{name}: only the new tool and the stale entries: {after:?}"
+        );
+    }
+}
