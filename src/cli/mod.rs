@@ -50,6 +50,12 @@ enum Format {
     Sarif,
     /// JUnit XML
     Junit,
+    /// GitLab Code Quality report
+    Gitlab,
+    /// Reviewdog Diagnostic Format (rdjson)
+    Rdjson,
+    /// Markdown summary for a pull-request comment
+    Markdown,
 }
 
 impl Format {
@@ -60,6 +66,9 @@ impl Format {
             Format::Github => OutputFormat::Github,
             Format::Sarif => OutputFormat::Sarif,
             Format::Junit => OutputFormat::Junit,
+            Format::Gitlab => OutputFormat::Gitlab,
+            Format::Rdjson => OutputFormat::Rdjson,
+            Format::Markdown => OutputFormat::Markdown,
         }
     }
 }
@@ -165,7 +174,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
             let summary = Summary::count(1, 0, &diags);
             match args.format {
                 Format::Json => print(&json::render(&diags, &summary)),
-                Format::Github | Format::Sarif | Format::Junit => {
+                Format::Github
+                | Format::Sarif
+                | Format::Junit
+                | Format::Gitlab
+                | Format::Rdjson
+                | Format::Markdown => {
                     let report = Report {
                         diagnostics: diags,
                         suppressed: Vec::new(),
@@ -291,6 +305,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
     print(&text);
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
+        // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+            && let Err(e) = std::fs::create_dir_all(parent)
+        {
+            return usage_error(&format!("cannot create {}: {e}", parent.display()));
+        }
         if let Err(e) = std::fs::write(path, text) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
