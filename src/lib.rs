@@ -19,6 +19,7 @@ pub(crate) mod scope;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;
+pub(crate) mod unclaimed;
 pub(crate) mod workspace;
 
 pub mod cli;

@@ -27,6 +27,8 @@ pub(crate) struct Loaded {
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
     pub walk_errors: Vec<WalkError>,
+    /// Files no format reads that the run should mention (named ones, near-miss names).
+    pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
@@ -102,7 +104,7 @@ pub(crate) fn load(
     let classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, walk_errors, misnamed) = discover::discover(&scope.roots, &classifier);
     for path in fs.buffered() {
         if !found.iter().any(|d| d.path == path)
             && let Some(format) = classifier.classify_explicit(path)
@@ -134,11 +136,27 @@ pub(crate) fn load(
         .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
         .filter(|(_, paths)| !paths.is_empty())
         .collect();
+    // A named file is read when it is a definition or a file one of them reads (a schema).
+    let read: HashSet<&Path> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(|f| f.path.as_path())
+        .collect();
+    let mut unclaimed =
+        crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
+            read.contains(p)
+        });
+    unclaimed.extend(
+        misnamed
+            .iter()
+            .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
+    );
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
         scope,
         results,
         walk_errors,
+        unclaimed,
         resolved,
         reads,
     }
@@ -263,6 +281,7 @@ pub(crate) fn report(
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
     raw.extend(resolved.iter().cloned());
+    raw.extend(loaded.unclaimed.iter().cloned());
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod baseline;
 mod build;
+mod empty;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -122,6 +123,8 @@ struct CheckArgs {
     target: Vec<String>,
     #[command(flatten)]
     baseline: baseline::BaselineArgs,
+    #[command(flatten)]
+    empty: empty::EmptyArgs,
 }
 
 #[derive(Args)]
@@ -269,6 +272,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
             bar.step(step);
         }
     };
+    // An editor's buffer of a file no format reads is simply not checked.
+    let no_buffer = buffer.is_none();
     let inputs = Inputs {
         buffer,
         progress: Some(&on_progress),
@@ -280,10 +285,15 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let baseline::Mode::Write(target) = &baseline_mode {
         return baseline::write(target, &options, &config, &report);
     }
+    let refused = no_buffer
+        .then(|| empty::refusal(&args.empty, &options.paths, &report))
+        .flatten();
+    // "All checks passed" would contradict the error that follows.
+    let quiet = args.quiet || refused.is_some();
     let mut text = if args.statistics {
         match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
-            _ if args.quiet => statistics::render_human(&report.diagnostics),
+            _ if quiet => statistics::render_human(&report.diagnostics),
             _ => format!(
                 "{}{}\n",
                 statistics::render_human(&report.diagnostics),
@@ -291,15 +301,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
             ),
         }
     } else {
-        crate::diagnostics::render(
-            args.format.output(),
-            &report,
-            &options.cwd,
-            color,
-            args.quiet,
-        )
+        crate::diagnostics::render(args.format.output(), &report, &options.cwd, color, quiet)
     };
-    if args.format == Format::Human && !args.quiet {
+    if args.format == Format::Human && !quiet {
         text.extend(baseline::note(&report, &config, &options.cwd));
     }
     print(&text);
@@ -314,6 +318,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
         if let Err(e) = std::fs::write(path, text) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
+    }
+    if let Some(message) = refused {
+        return usage_error(&message);
     }
     let threshold = if args.deny_warnings {
         Severity::Warning

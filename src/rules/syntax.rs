@@ -21,4 +21,5 @@ declare_rules! {
     INVALID_CONFIG = "TLC003" "invalid-config" Error [] "`toolc.toml` is malformed or names unknown rules, formats or severities";
     STALE_BASELINE_ENTRY = "TLC004" "stale-baseline-entry" Warning [] "entries of the baseline match no finding any more";
     INVALID_BASELINE = "TLC005" "invalid-baseline" Error [] "the baseline file is missing or is not a toolc baseline";
+    UNRECOGNIZED_FILE = "TLC006" "unrecognized-file" Warning [] "a file named on the command line, or misnamed where a format looks, is read by no format";
 }
