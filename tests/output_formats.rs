@@ -405,9 +405,17 @@ fn output_format_writes_files_beside_the_main_output() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("--output-format"));
     }
+    // Missing folders are created; a file in the way of one is an exit 2.
     let out = toolc(
         &repo.root,
         &["check", "--output-format", "sarif:no/such/dir/x.sarif"],
+        None,
+    );
+    assert_ne!(out.status.code(), Some(2));
+    assert!(repo.root.join("no/such/dir/x.sarif").is_file());
+    let out = toolc(
+        &repo.root,
+        &["check", "--output-format", "sarif:junit.xml/x.sarif"],
         None,
     );
     assert_eq!(out.status.code(), Some(2));
