@@ -501,14 +501,29 @@ impl<'a> Lowerer<'a> {
             self.unknown.push(e.key_span);
             let full = join_path(map.path, &e.key);
             let hint = did_you_mean(&e.key, known.iter().copied());
-            let d = self
-                .diag(
+            // A misspelt approval, permission or network key loses its gate without a word.
+            let safety = hint.filter(|h| crate::analysis::names::misspelt_safety_key(&e.key, h));
+            let d = match safety {
+                Some(h) => self.diag(
+                    &crate::rules::security::MISSPELT_SAFETY_KEY,
+                    e.key_span,
+                    format!(
+                        "unknown key `{full}` is a misspelling of `{h}`: the safety setting it was meant to make is not in effect"
+                    ),
+                ),
+                None => self.diag(
                     site.rule_or(self.rules.unknown_key),
                     e.key_span,
                     format!("unknown key `{full}`"),
-                )
+                ),
+            };
+            let help = match safety {
+                Some(h) => Some(format!("rename it to `{h}`")),
+                None => hint.map(|h| format!("did you mean `{h}`?")),
+            };
+            let d = d
                 .label("unknown key")
-                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
+                .maybe_help(help)
                 // Renaming onto a key the mapping already has would only move the problem.
                 .maybe_fix(
                     hint.filter(|h| map.node.get(h).is_none())
