@@ -53,6 +53,8 @@ pub struct Config {
     pub build_targets: Option<Vec<String>>,
     /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
     pub baseline: Option<PathBuf>,
+    /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
+    pub build_out: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -93,6 +95,7 @@ struct RawFormat {
 #[serde(deny_unknown_fields)]
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
+    out: Option<String>,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -288,6 +291,11 @@ impl Config {
                 ),
             }
         }
+        let build_out = raw
+            .build
+            .as_ref()
+            .and_then(|b| b.out.as_ref())
+            .map(|out| crate::discover::normalize(&root.join(out)));
         let build_targets = raw.build.and_then(|b| b.targets).map(|t| {
             t.into_iter()
                 .filter_map(|target| {
@@ -322,6 +330,7 @@ impl Config {
             includes,
             build_targets,
             baseline,
+            build_out,
         })
     }
 
