@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod baseline;
 mod build;
 mod empty;
+mod rule_list;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -32,8 +33,9 @@ enum Command {
     Check(CheckArgs),
     /// Check, then write agent-ready bundles (OpenAI, Anthropic, MCP, Gemini, toolc)
     Build(build::BuildArgs),
-    /// List every rule: code, name, default severity, formats
-    Rules(RulesArgs),
+    /// List the rules (all, a family such as `SEC`, or those of one format): code, name,
+    /// default severity, summary, formats
+    Rules(rule_list::RulesArgs),
     /// Print a rule's documentation page
     Explain {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
@@ -72,15 +74,6 @@ impl Format {
             Format::Markdown => OutputFormat::Markdown,
         }
     }
-}
-
-/// `toolc rules` prints a list, not diagnostics.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-enum ListFormat {
-    Human,
-    Json,
-    /// The whole rule reference (index and every page) as one Markdown document
-    Markdown,
 }
 
 #[derive(Args)]
@@ -127,20 +120,13 @@ struct CheckArgs {
     empty: empty::EmptyArgs,
 }
 
-#[derive(Args)]
-struct RulesArgs {
-    /// Output format
-    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
-    format: ListFormat,
-}
-
 /// Run the command line with the process arguments; the binary is this one call.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
-        Command::Rules(args) => run_rules(&args),
+        Command::Rules(args) => rule_list::run(&args),
         Command::Explain { rule } => run_explain(&rule),
     }
 }
@@ -331,42 +317,6 @@ fn run_check(args: CheckArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-fn run_rules(args: &RulesArgs) -> ExitCode {
-    let all = rules::all();
-    match args.format {
-        ListFormat::Markdown => print(&rules::reference_markdown()),
-        ListFormat::Json => {
-            let list: Vec<_> = all
-                .iter()
-                .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.as_str(), "formats": r.formats, "summary": r.summary}))
-                .collect();
-            let mut text = serde_json::to_string_pretty(&list).unwrap_or_default();
-            text.push('\n');
-            print(&text)
-        }
-        ListFormat::Human => {
-            let name_width = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
-            let mut text = String::new();
-            for r in &all {
-                let formats = if r.formats.is_empty() {
-                    "all".to_string()
-                } else {
-                    r.formats.join(",")
-                };
-                text.push_str(&format!(
-                    "{}  {:<name_width$}  {:<7}  {:<40}  {}\n",
-                    r.code,
-                    r.name,
-                    r.severity.as_str(),
-                    formats,
-                    r.summary
-                ));
-            }
-            print(&text)
-        }
     }
 }
 
