@@ -27,7 +27,10 @@ fn the_configured_folder_is_used_without_out() {
         "{missing:?}"
     );
 
-    repo.write("toolc.toml", b"[build]\nout = \"dist/tools\"\ntargets = [\"openai\"]\n");
+    repo.write(
+        "toolc.toml",
+        b"[build]\nout = \"dist/tools\"\ntargets = [\"openai\"]\n",
+    );
     let built = toolc(&repo, &["build"]);
     assert_eq!(built.status.code(), Some(0), "{built:?}");
     assert!(repo.root.join("dist/tools/openai.tools.json").is_file());

@@ -22,7 +22,10 @@ fn check(ref_keys: &str) -> Vec<String> {
 
 #[test]
 fn the_valid_agent_is_clean() {
-    assert_eq!(check("      approval_required: true\n"), Vec::<String>::new());
+    assert_eq!(
+        check("      approval_required: true\n"),
+        Vec::<String>::new()
+    );
 }
 
 #[test]
@@ -35,7 +38,10 @@ fn a_misspelt_approval_key_is_an_error_with_the_rename() {
     );
     let repo = Repo::with(&[
         ("tools/search-docs.tool.md", BASE_TOOL),
-        ("agents/helper.agent.md", &agent("      approvel_required: true\n")),
+        (
+            "agents/helper.agent.md",
+            &agent("      approvel_required: true\n"),
+        ),
     ]);
     let report = repo.check().expect("valid config");
     let d = &report.diagnostics[0];

@@ -8,6 +8,7 @@ pub mod fields;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
+pub(crate) mod yaml_words;
 
 use std::any::Any;
 use std::path::Path;
@@ -285,7 +286,12 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                 SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
                 SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
             };
-            let mut d = Diagnostic::new(rule, file, e.span, e.message.clone());
+            // YAML parser text becomes toolc's words, with the usual cause as the help.
+            let phrase = (e.kind == SyntaxErrorKind::Yaml).then(|| yaml_words::phrase(&e.message));
+            let message = phrase
+                .as_ref()
+                .map_or_else(|| e.message.clone(), |p| p.message.clone());
+            let mut d = Diagnostic::new(rule, file, e.span, message);
             if let Some((span, msg)) = &e.related {
                 d = d.related(file, *span, msg.clone());
             }
@@ -294,29 +300,14 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                     .label("duplicate key")
                     .help("remove one of the two keys; parsers disagree on which one wins");
             }
-            if e.kind == SyntaxErrorKind::Yaml && d.help.is_none() {
-                d = d.maybe_help(yaml_hint(&e.message).map(str::to_string));
+            if let Some(p) = phrase
+                && d.help.is_none()
+            {
+                d = d.help(p.help);
             }
             d
         })
         .collect()
-}
-
-/// The usual cause of a YAML parser message, said as a fix.
-fn yaml_hint(message: &str) -> Option<&'static str> {
-    if message.contains("mapping values are not allowed") {
-        Some(
-            "`: ` inside an unquoted value starts a new mapping: quote the whole value, or write it as a block scalar (`key: |` and the value indented on the next lines)",
-        )
-    } else if message.contains("unknown escape character") {
-        Some(
-            "inside double quotes only YAML escapes such as `\\n`, `\\\"` and `\\\\` are allowed: use single quotes or a block scalar for shell text",
-        )
-    } else if message.contains("tab") {
-        Some("YAML does not allow tabs for indentation: indent with spaces")
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::{Suggester, did_you_mean};
 use crate::diagnostics::{Applicability, Diagnostic};
-use crate::formats::fields::{Lowerer, MapRef, join_path, replace_exact};
+use crate::formats::fields::{Lowerer, MapRef, Site, join_path, replace_exact};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::{dojops as doj, references as refs, security as sec};
 use crate::source::{SourceFile, Span};
@@ -410,9 +410,7 @@ impl<'a> SkillLowerer<'a> {
 
     /// A required key, with `help` saying what to add when it is missing.
     fn required<'n>(&mut self, map: MapRef<'n>, key: &str, help: &str) -> Option<&'n Node> {
-        let mark = self.lw.diags.len();
-        let entry = self.lw.required(map, key);
-        self.help_since(mark, help);
+        let entry = self.lw.required_at(map, key, Site::default().help(help));
         entry.map(|e| &e.value)
     }
 
@@ -424,10 +422,7 @@ impl<'a> SkillLowerer<'a> {
         path: &'n str,
         help: &str,
     ) -> Option<MapRef<'n>> {
-        let mark = self.lw.diags.len();
-        let entry = self.lw.required(map, key);
-        self.help_since(mark, help);
-        let entry = entry?;
+        let entry = self.lw.required_at(map, key, Site::default().help(help))?;
         self.map(&entry.value, entry.key_span, path)
     }
 
