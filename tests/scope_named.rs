@@ -60,7 +60,9 @@ fn a_named_folder_sees_the_tools_of_the_rest_of_the_repository() {
     // A problem in the folder not named is not reported.
     repo.write(
         "tools/search-docs.tool.md",
-        BASE_TOOL.replace("version: \"1.0.0\"", "version: \"1.0\"").as_bytes(),
+        BASE_TOOL
+            .replace("version: \"1.0.0\"", "version: \"1.0\"")
+            .as_bytes(),
     );
     assert_eq!(check(&repo.root, &["agents"]), (0, vec![]));
     let (code, found) = check(&repo.root, &["tools"]);
