@@ -32,6 +32,8 @@ pub(crate) struct Loaded {
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
     pub walk_errors: Vec<WalkError>,
+    /// Files no format reads that the run should mention (named ones, near-miss names).
+    pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
@@ -107,7 +109,7 @@ pub(crate) fn load(
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, mut walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, mut walk_errors, misnamed) = discover::discover(&scope.roots, &classifier);
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
@@ -132,7 +134,7 @@ pub(crate) fn load(
         for nested in configs.nested() {
             classifier.add_includes(nested);
         }
-        let (more, errors) = discover::discover(&nested_roots, &classifier);
+        let (more, errors, _) = discover::discover(&nested_roots, &classifier);
         found.extend(
             more.into_iter()
                 .filter(|d| d.format != source::FormatId::Config),
@@ -174,6 +176,21 @@ pub(crate) fn load(
         .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
         .filter(|(_, paths)| !paths.is_empty())
         .collect();
+    // A named file is read when it is a definition or a file one of them reads (a schema).
+    let read: HashSet<&Path> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(|f| f.path.as_path())
+        .collect();
+    let mut unclaimed =
+        crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
+            read.contains(p)
+        });
+    unclaimed.extend(
+        misnamed
+            .iter()
+            .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
+    );
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
         scope,
@@ -181,6 +198,7 @@ pub(crate) fn load(
         config_errors,
         results,
         walk_errors,
+        unclaimed,
         resolved,
         reads,
     }
@@ -259,6 +277,32 @@ fn reload_one(
     true
 }
 
+/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
+/// not run there (`--select`, `--ignore`, configured `off`).
+pub(crate) fn enabled(
+    options: &CheckOptions,
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> Option<Severity> {
+    let selected = options.select.is_empty()
+        || options
+            .select
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+    let ignored = options
+        .ignore
+        .iter()
+        .any(|s| rules::selector_matches(s, rule));
+    if !selected || ignored {
+        return None;
+    }
+    match config.setting(rule, path) {
+        Setting::Off => None,
+        Setting::Level(s) => Some(s),
+    }
+}
+
 /// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
 /// also what `build` writes (a check alone lowers tools into the IR only when CMP rules need
 /// them). With `only`, that file alone is reported on (an editor's buffer on stdin).
@@ -284,6 +328,7 @@ pub(crate) fn report(
         .collect();
     raw.extend(resolved.iter().cloned());
     raw.extend(config_errors.iter().cloned());
+    raw.extend(loaded.unclaimed.iter().cloned());
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -299,24 +344,7 @@ pub(crate) fn report(
         ));
     }
 
-    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty()
-            || options
-                .select
-                .iter()
-                .any(|s| rules::selector_matches(s, rule));
-        let ignored = options
-            .ignore
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
-            return None;
-        }
-        match configs.for_path(path).setting(rule, path) {
-            Setting::Off => None,
-            Setting::Level(s) => Some(s),
-        }
-    };
+    let enabled = |rule: &Rule, path: &Path| enabled(options, configs.for_path(path), rule, path);
 
     let mut sources: Vec<&Arc<SourceFile>> = results
         .iter()
@@ -428,6 +456,20 @@ pub(crate) fn report(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut baselined = Vec::new();
+    if let Some(path) = &config.baseline {
+        let covers = |rule: &Rule, file: &Path| {
+            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
+        };
+        let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
+        baselined = applied.baselined;
+        for d in applied.problems {
+            if let Some(severity) = enabled(d.rule, &d.file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
     let tools = results
         .iter()
         .filter(|r| scope.reports_on(&r.file.path))
@@ -445,6 +487,7 @@ pub(crate) fn report(
     let report = Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files: sources.into_iter().cloned().collect(),
     };

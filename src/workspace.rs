@@ -162,6 +162,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     let keep = |d: &Diagnostic| paths.contains(&d.file.path);
     let diagnostics: Vec<Diagnostic> = report.diagnostics.into_iter().filter(keep).collect();
     let suppressed = report.suppressed.into_iter().filter(keep).collect();
+    let baselined = report.baselined.into_iter().filter(keep).collect();
     let files: Vec<_> = report
         .files
         .into_iter()
@@ -171,6 +172,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files,
     }

@@ -182,6 +182,20 @@ fn invalid_utf8_points_at_the_first_bad_byte() {
     assert_eq!(d["span"]["start"]["offset"], 17);
 }
 
+/// Found by fuzzing: offsets after a byte that is not UTF-8 were counted in the decoded text
+/// (three bytes per U+FFFD), so a bad last byte gave an end offset past the end of the file.
+#[test]
+fn offsets_in_a_file_that_is_not_utf8_are_offsets_of_the_stored_bytes() {
+    let repo = repo();
+    let manifest: &[u8] = b"spec: 1\nname: caf\xe9";
+    tool(&repo, "latin1", manifest);
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN007", ".dojops/tools/latin1/tool.yaml")[0];
+    assert_eq!(d["span"]["start"]["offset"], 17);
+    assert_eq!(d["span"]["end"]["offset"], manifest.len());
+    assert_eq!(end(d), (2, 11));
+}
+
 #[test]
 fn binary_file_named_tool_yaml() {
     let repo = repo();
