@@ -5,11 +5,13 @@
 //! A finding carries its byte range and what it is, never the secret itself: callers show
 //! it through [`mask`] so a report does not leak what it warns about.
 
+mod named;
 mod names;
 
 use std::collections::HashMap;
 
 use names::assignments;
+pub use named::named_value_secrets;
 pub use names::{SecretName, secret_name};
 
 /// Past this many credentials on one line, the line is scanned no further.
