@@ -159,8 +159,9 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         lw.push(d);
     }
     let mut declared: Vec<Declared> = Vec::new();
-    for key in ["runtimeArguments", "packageArguments"] {
-        for (i, node) in inputs::list(lw, pkg, key).iter().enumerate() {
+    let package_args = inputs::list(lw, pkg, "packageArguments");
+    for (key, list) in [("runtimeArguments", runtime_args), ("packageArguments", package_args)] {
+        for (i, node) in list.iter().enumerate() {
             let item = format!("{path}.{key}[{i}]");
             declared.extend(inputs::argument(lw, node, &item, &format!("`{path}`")));
         }
@@ -359,8 +360,9 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
     } else {
         lw.enum_value(&type_entry.value, &format!("{path}.type"), allowed)
     };
+    let Some(kind) = kind else { return };
     let headers = inputs::list(lw, t, "headers");
-    if kind == Some("stdio") {
+    if kind == "stdio" {
         if let Some(url) = t.node.get("url") {
             let d = lw
                 .diag(

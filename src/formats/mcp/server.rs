@@ -59,7 +59,7 @@ pub struct ServerJson {
 
 /// Check the root of a `server.json`.
 pub fn check(file: &Arc<SourceFile>, root: &Node) -> (ServerJson, Vec<crate::diagnostics::Diagnostic>) {
-    let mut lw = Lowerer::new(file, &SHAPE);
+    let mut lw = Lowerer::new(file, &SHAPE).with_missing_help(missing_help);
     let mut out = ServerJson::default();
     let brace = Span::new(root.span.start, root.span.start + 1);
     if let Some(map) = lw.as_map(root, brace, "") {
@@ -67,11 +67,11 @@ pub fn check(file: &Arc<SourceFile>, root: &Node) -> (ServerJson, Vec<crate::dia
         schema(&mut lw, map);
         out.name = name(&mut lw, map);
         let description = lw.required_str(map, "description", 1, 100);
-        if description.is_some_and(|(d, _)| d.trim().is_empty()) {
+        if description.is_some_and(|(d, _)| !d.is_empty() && d.trim().is_empty()) {
             blank(&mut lw, map, "description");
         }
         out.version = version(&mut lw, map);
-        if lw.optional_str(map, "title", 1, 100).is_some_and(|(t, _)| t.trim().is_empty()) {
+        if lw.optional_str(map, "title", 1, 100).is_some_and(|(t, _)| !t.is_empty() && t.trim().is_empty()) {
             blank(&mut lw, map, "title");
         }
         if let Some(entry) = map.node.get("websiteUrl")
@@ -86,6 +86,37 @@ pub fn check(file: &Arc<SourceFile>, root: &Node) -> (ServerJson, Vec<crate::dia
         packages::remotes(&mut lw, map);
     }
     (out, lw.diags)
+}
+
+/// What to write for a missing required field (a dotted path).
+fn missing_help(path: &str, _file: &SourceFile) -> Option<String> {
+    let key = path.rsplit('.').next().unwrap_or(path);
+    let (example, more) = match (path, key) {
+        ("name", _) => ("\"name\": \"io.github.<user>/<server>\"", ""),
+        ("description", _) => (
+            "\"description\": \"...\"",
+            ": at most 100 characters saying what the server offers",
+        ),
+        ("version", _) => ("\"version\": \"1.0.0\"", ""),
+        ("repository.url", _) => ("\"url\": \"https://github.com/<owner>/<repo>\"", ""),
+        ("repository.source", _) => ("\"source\": \"github\"", ""),
+        (_, "registryType") => (
+            "\"registryType\": \"npm\"",
+            " (or `pypi`, `nuget`, `oci`, `mcpb`)",
+        ),
+        (_, "identifier") => ("\"identifier\": \"...\"", ": the package name, image or download URL"),
+        (_, "transport") => ("\"transport\": {\"type\": \"stdio\"}", ""),
+        (_, "type") if path.contains("Arguments") => ("\"type\": \"positional\"", " (or `named`)"),
+        (_, "type") => (
+            "\"type\": \"streamable-http\"",
+            " (or `sse`; `stdio` for a package run locally)",
+        ),
+        (_, "url") => ("\"url\": \"https://...\"", ""),
+        (_, "name") => ("\"name\": \"...\"", ""),
+        (_, "src") => ("\"src\": \"https://.../icon.png\"", ""),
+        _ => return None,
+    };
+    Some(format!("add `{example}`{more}"))
 }
 
 /// MCP009: `$schema`.
