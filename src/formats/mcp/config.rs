@@ -51,6 +51,10 @@ pub fn check(
     };
     if let Some(others) = client.other_top_keys() {
         let mut known = vec![servers_entry.key.as_str()];
+        if map.node.get(&servers_entry.key).is_none() {
+            // Nested under `mcp`: MCP017 already says so.
+            known.push("mcp");
+        }
         known.extend_from_slice(others);
         lw.unknown_keys_at(
             map,
