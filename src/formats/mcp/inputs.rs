@@ -196,7 +196,16 @@ fn undefined_in_value(
             .help(match hint {
                 Some(h) => format!("did you mean `{{{h}}}`?"),
                 None => format!("declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`", r.body),
-            });
+            })
+            .maybe_fix(hint.and_then(|h| {
+                crate::formats::fields::replace_text(
+                    lw.file,
+                    at,
+                    r.text(text),
+                    &format!("{{{h}}}"),
+                    crate::diagnostics::Applicability::Safe,
+                )
+            }));
         lw.push(d);
     }
 }

@@ -8,7 +8,8 @@ use super::{keys, templates, versions};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
 use crate::analysis::urls::Url;
-use crate::formats::fields::{Lowerer, MapRef, span_in_value};
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{Lowerer, MapRef, replace_text, span_in_value};
 use crate::rules::mcp as rules;
 use crate::source::Span;
 
@@ -415,7 +416,14 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
         }
         undefined = true;
         let at = span_in_value(lw.file, &entry.value, r.start, r.text(url));
-        let hint = did_you_mean(r.body, declared.iter().map(|(n, _)| n.as_str()));
+        // A flag (`--port`) is a variable name too, but not one to suggest.
+        let hint = did_you_mean(
+            r.body,
+            declared
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .filter(|n| !n.starts_with('-')),
+        );
         let source = if remote {
             "this remote's `variables`"
         } else {
@@ -433,7 +441,10 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
                 (Some(h), _) => format!("did you mean `{{{h}}}`?"),
                 (None, true) => format!("declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`", r.body),
                 (None, false) => "declare it as an argument's `valueHint` or an environment variable".into(),
-            });
+            })
+            .maybe_fix(hint.and_then(|h| {
+                replace_text(lw.file, at, r.text(url), &format!("{{{h}}}"), Applicability::Safe)
+            }));
         lw.push(d);
     }
     if remote && !undefined && !starts_with_variable {

@@ -70,7 +70,6 @@ pub fn check(
     if let (Some((url, _)), Some(e)) = (url, url_entry) {
         refs::check(lw, client, &e.value, url, inputs);
     }
-    let remedy = remedy(client);
     let env = string_map(lw, map, "env", &path, true);
     for (name, node, text) in &env {
         refs::check(lw, client, node, text, inputs);
@@ -79,7 +78,8 @@ pub fn check(
             name,
             owner: &who,
         };
-        secrets::literal_secret(lw, node, (text, 0), &place, false, &remedy);
+        let help = remedy(client, name);
+        secrets::literal_secret(lw, node, (text, 0), &place, false, &help.as_remedy());
     }
     let headers = string_map(lw, map, "headers", &path, false);
     for (name, node, text) in &headers {
@@ -89,9 +89,10 @@ pub fn check(
             name,
             owner: &who,
         };
-        secrets::literal_secret(lw, node, (text, 0), &place, false, &remedy);
+        let help = remedy(client, "API_TOKEN");
+        secrets::literal_secret(lw, node, (text, 0), &place, false, &help.as_remedy());
     }
-    arg_secrets(lw, &args, &who, &remedy);
+    arg_secrets(lw, &args, &who, &remedy(client, "API_TOKEN").as_remedy());
     if let Some((cmd, _)) = command {
         unpinned(lw, cmd, &args, &who);
     }
@@ -200,18 +201,33 @@ fn string_map<'n>(
     out
 }
 
-/// How a client wants a credential written instead.
-fn remedy(client: Client) -> Remedy<'static> {
-    let help = match client {
-        Client::VsCode => "reference an input instead (`\"${input:api-token}\"`, with `{\"type\": \"promptString\", \"id\": \"api-token\", \"description\": \"...\", \"password\": true}` in `inputs`), then revoke the leaked credential",
-        Client::ClaudeCode => "reference an environment variable instead (`\"${API_TOKEN}\"`, set before Claude Code starts), then revoke the leaked credential",
-        Client::Cursor => "reference an environment variable instead (`\"${env:API_TOKEN}\"`), then revoke the leaked credential",
-        Client::ClaudeDesktop | Client::Unknown => "keep the credential out of the file (read it from the environment or a secret store), then revoke the leaked one",
-    };
-    Remedy {
-        note: "the configuration is committed with the project: everyone who can read the repository has the credential",
-        help,
+/// How a client wants a credential written instead: a reference to `var`.
+struct Help {
+    help: String,
+}
+
+impl Help {
+    fn as_remedy(&self) -> Remedy<'_> {
+        Remedy {
+            note: "the configuration is committed with the project: everyone who can read the repository has the credential",
+            help: &self.help,
+        }
     }
+}
+
+fn remedy(client: Client, var: &str) -> Help {
+    let var = if var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !var.is_empty() {
+        var
+    } else {
+        "API_TOKEN"
+    };
+    let help = match client {
+        Client::VsCode => format!("reference an input instead (`\"${{input:{id}}}\"`, with `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\", \"password\": true}}` in `inputs`), then revoke the leaked credential", id = var.to_ascii_lowercase().replace('_', "-")),
+        Client::ClaudeCode => format!("reference an environment variable instead (`\"${{{var}}}\"`, set before Claude Code starts), then revoke the leaked credential"),
+        Client::Cursor => format!("reference an environment variable instead (`\"${{env:{var}}}\"`), then revoke the leaked credential"),
+        Client::ClaudeDesktop | Client::Unknown => "keep the credential out of the file (read it from the environment or a secret store), then revoke the leaked one".to_string(),
+    };
+    Help { help }
 }
 
 /// MCP019 in `args`: tokens anywhere, and values of secret-like flags (`--api-key VALUE`,
