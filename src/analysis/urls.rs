@@ -27,9 +27,7 @@ impl<'s> Url<'s> {
             return None;
         }
         let authority_start = scheme.len() + 3;
-        let authority = rest
-            .find(['/', '?', '#'])
-            .map_or(rest, |end| &rest[..end]);
+        let authority = rest.find(['/', '?', '#']).map_or(rest, |end| &rest[..end]);
         let host_at = authority.rfind('@').map_or(0, |i| i + 1);
         let host_port = &authority[host_at..];
         let host = if let Some(inner) = host_port.strip_prefix('[') {
@@ -40,8 +38,7 @@ impl<'s> Url<'s> {
         if host.is_empty() || host.contains(char::is_whitespace) {
             return None;
         }
-        let host_start =
-            authority_start + host_at + usize::from(host_port.starts_with('['));
+        let host_start = authority_start + host_at + usize::from(host_port.starts_with('['));
         Some(Url {
             scheme,
             host,
@@ -79,7 +76,10 @@ mod tests {
     fn absolute_urls_and_their_hosts() {
         let u = Url::parse("https://user:pw@api.example.com:8443/mcp?x=1").expect("a URL");
         assert_eq!((u.scheme, u.host), ("https", "api.example.com"));
-        assert_eq!(&"https://user:pw@api.example.com:8443/mcp?x=1"[u.host_start..][..3], "api");
+        assert_eq!(
+            &"https://user:pw@api.example.com:8443/mcp?x=1"[u.host_start..][..3],
+            "api"
+        );
         assert!(u.is_https() && !u.is_loopback());
         let v6 = Url::parse("http://[::1]:3000/mcp").expect("a URL");
         assert!(v6.is_http() && v6.is_loopback());

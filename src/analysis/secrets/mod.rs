@@ -10,8 +10,8 @@ mod names;
 
 use std::collections::HashMap;
 
-use names::assignments;
 pub use named::named_value_secrets;
+use names::assignments;
 pub use names::{SecretName, secret_name};
 
 /// Past this many credentials on one line, the line is scanned no further.

@@ -82,10 +82,7 @@ mod tests {
     #[test]
     fn literal_values_of_secret_names() {
         assert_eq!(found("GITHUB_TOKEN", "hunter2hunter2"), ["hunter2hunter2"]);
-        assert_eq!(
-            found("Authorization", "Bearer abcdefgh12"),
-            ["abcdefgh12"]
-        );
+        assert_eq!(found("Authorization", "Bearer abcdefgh12"), ["abcdefgh12"]);
         assert_eq!(
             found("OPENAI_API_KEY", "Zq8x3Lw9Pk2Rv7Tn4Ys1"),
             ["Zq8x3Lw9Pk2Rv7Tn4Ys1"]

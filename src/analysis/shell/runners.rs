@@ -53,7 +53,14 @@ const NPX: Runner = Runner {
     name: "npx",
     ecosystem: Ecosystem::Npm,
     package_options: &["-p", "--package"],
-    valued_options: &["-c", "--call", "--registry", "--cache", "--userconfig", "--prefix"],
+    valued_options: &[
+        "-c",
+        "--call",
+        "--registry",
+        "--cache",
+        "--userconfig",
+        "--prefix",
+    ],
 };
 
 const NPM_EXEC: Runner = Runner {
@@ -187,7 +194,11 @@ pub fn unpinned_runs(argv: &[&str]) -> Vec<UnpinnedRun> {
                 }
             }
         }
-        i += if takes_value && inline.is_none() { 2 } else { 1 };
+        i += if takes_value && inline.is_none() {
+            2
+        } else {
+            1
+        };
     }
     // With `-p`/`--from` the positional word is the command the package provides.
     if !by_option && let Some(p) = positional {
@@ -325,7 +336,12 @@ mod tests {
     #[test]
     fn npx_packages_without_an_exact_version_are_unpinned() {
         assert_eq!(
-            packages(&["npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"]),
+            packages(&[
+                "npx",
+                "-y",
+                "@modelcontextprotocol/server-filesystem",
+                "/tmp"
+            ]),
             [(2, "@modelcontextprotocol/server-filesystem".into(), None)]
         );
         assert_eq!(

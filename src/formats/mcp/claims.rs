@@ -89,9 +89,13 @@ mod tests {
         )));
         assert!(is_server_json(&root(r#"{"name": "a/b", "verison": "1"}"#)));
         assert!(is_server_json(&root(r#"{"packages": []}"#)));
-        assert!(!is_server_json(&root(r#"{"port": 3000, "host": "0.0.0.0"}"#)));
+        assert!(!is_server_json(&root(
+            r#"{"port": 3000, "host": "0.0.0.0"}"#
+        )));
         assert!(!is_server_json(&root(r#"{"name": "app", "port": 3000}"#)));
-        assert!(!is_server_json(&root(r#"{"$schema": "https://json.schemastore.org/x"}"#)));
+        assert!(!is_server_json(&root(
+            r#"{"$schema": "https://json.schemastore.org/x"}"#
+        )));
         assert!(!is_server_json(&root("[1, 2]")));
     }
 

@@ -123,7 +123,10 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
     }
     // VS Code's settings.json nests servers under `mcp`; a file pasted from there.
     if let Some(mcp) = map.node.get("mcp")
-        && let Some(inner) = mcp.value.get("servers").or_else(|| mcp.value.get("mcpServers"))
+        && let Some(inner) = mcp
+            .value
+            .get("servers")
+            .or_else(|| mcp.value.get("mcpServers"))
     {
         let d = lw
             .diag(
@@ -160,7 +163,8 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
         lw.unknown_keys_at(
             map,
             INPUT_KEYS,
-            Site::rule(&rules::UNKNOWN_KEY).note("VS Code ignores keys of an input it does not know"),
+            Site::rule(&rules::UNKNOWN_KEY)
+                .note("VS Code ignores keys of an input it does not know"),
         );
         if let Some(t) = lw.required(map, "type") {
             lw.enum_value(&t.value, &format!("{path}.type"), INPUT_TYPES);
@@ -185,7 +189,11 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
         let Some((id, span)) = id else { continue };
         if let Some(first) = out.iter().find(|x| x.id == id) {
             let d = lw
-                .diag(&rules::DUPLICATE_NAME, span, format!("input id `{id}` is declared twice"))
+                .diag(
+                    &rules::DUPLICATE_NAME,
+                    span,
+                    format!("input id `{id}` is declared twice"),
+                )
                 .label("declared again")
                 .related(lw.file, first.span, "first declared here")
                 .note("`${input:…}` can reach only one of them")
@@ -233,7 +241,10 @@ fn unused(lw: &mut Lowerer<'_>, inputs: &[Input]) {
             .diag(
                 &rules::UNUSED_INPUT,
                 input.span,
-                format!("input `{}` is declared but no server references it", input.id),
+                format!(
+                    "input `{}` is declared but no server references it",
+                    input.id
+                ),
             )
             .label("never referenced")
             .note("VS Code never asks for it: a server that needs this value does not get it")

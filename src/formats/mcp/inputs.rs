@@ -56,7 +56,8 @@ const ARGUMENT_KEYS: &[&str] = &[
 
 const FORMATS: &[&str] = &["string", "number", "boolean", "filepath"];
 
-const UNREAD: &str = "clients read only the keys the schema defines: whatever this sets has no effect";
+const UNREAD: &str =
+    "clients read only the keys the schema defines: whatever this sets has no effect";
 
 /// What to write instead of a secret in `server.json`.
 const SECRET_REMEDY: Remedy<'static> = Remedy {
@@ -88,13 +89,15 @@ pub fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n [Node] 
     }
 }
 
-/// Check the input fields of `map`, and its `variables` when it may have them. Returns the
-/// value and whether the input is declared secret.
-fn input<'n>(
-    lw: &mut Lowerer<'_>,
-    map: MapRef<'n>,
-    with_variables: bool,
-) -> (Option<(&'n str, Span)>, Option<(&'n str, Span)>, bool) {
+/// What an input holds: its `value`, its `default`, and whether it is declared secret.
+struct Held<'n> {
+    value: Option<(&'n str, Span)>,
+    default: Option<(&'n str, Span)>,
+    secret: bool,
+}
+
+/// Check the input fields of `map`, and its `variables` when it may have them.
+fn input<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, with_variables: bool) -> Held<'n> {
     lw.optional_str(map, "description", 0, usize::MAX);
     lw.optional_str(map, "placeholder", 0, usize::MAX);
     lw.optional_bool(map, "isRequired");
@@ -103,7 +106,11 @@ fn input<'n>(
     let value = lw.optional_str(map, "value", 0, usize::MAX);
     let default = lw.optional_str(map, "default", 0, usize::MAX);
     let choices: Vec<(&str, Span)> = match map.node.get("choices") {
-        Some(e) => lw.str_list(&e.value, &crate::formats::fields::join_path(map.path, "choices"), false),
+        Some(e) => lw.str_list(
+            &e.value,
+            &crate::formats::fields::join_path(map.path, "choices"),
+            false,
+        ),
         None => Vec::new(),
     };
     if let Some((d, span)) = default
@@ -132,7 +139,11 @@ fn input<'n>(
             undefined_in_value(lw, map, text, span, &declared);
         }
     }
-    (value, default, secret)
+    Held {
+        value,
+        default,
+        secret,
+    }
 }
 
 /// The names `variables` declares (each an input of its own).
@@ -178,13 +189,20 @@ fn undefined_in_value(
         return;
     };
     for r in templates::brace_variables(text) {
-        let identifier = r.body.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && r.body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let identifier = r
+            .body
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && r.body
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !identifier || declared.iter().any(|(n, _)| n == r.body) {
             continue;
         }
         let at = crate::formats::fields::span_in_value(lw.file, node, r.start, r.text(text));
-        let hint = crate::analysis::names::did_you_mean(r.body, declared.iter().map(|(n, _)| n.as_str()));
+        let hint =
+            crate::analysis::names::did_you_mean(r.body, declared.iter().map(|(n, _)| n.as_str()));
         let d = lw
             .diag(
                 &rules::UNDEFINED_VARIABLE,
@@ -223,7 +241,11 @@ pub fn key_value(
     let name = lw
         .required(map, "name")
         .and_then(|e| lw.str_value(&e.value, &format!("{path}.name"), 0, usize::MAX));
-    let (value, default, secret) = input(lw, map, true);
+    let Held {
+        value,
+        default,
+        secret,
+    } = input(lw, map, true);
     let name_text = name.map_or("", |(n, _)| n);
     for (text, span) in [value, default].into_iter().flatten() {
         if let Some(node) = [map.node.value("value"), map.node.value("default")]
@@ -255,7 +277,9 @@ pub fn argument(lw: &mut Lowerer<'_>, node: &Node, path: &str, owner: &str) -> V
     let name = lw.optional_str(map, "name", 0, usize::MAX);
     let hint = lw.optional_str(map, "valueHint", 0, usize::MAX);
     match kind {
-        Some("positional") if map.node.get("valueHint").is_none() && map.node.get("value").is_none() => {
+        Some("positional")
+            if map.node.get("valueHint").is_none() && map.node.get("value").is_none() =>
+        {
             let d = lw
                 .diag(
                     &rules::MISSING_REQUIRED_FIELD,
@@ -267,14 +291,16 @@ pub fn argument(lw: &mut Lowerer<'_>, node: &Node, path: &str, owner: &str) -> V
                 .help("add `\"valueHint\": \"...\"` naming what the user supplies, or a fixed `\"value\"`");
             lw.push(d);
         }
-        Some("named") => {
-            if name.is_none() {
-                lw.required_at(map, "name", Site::default().note(REFUSED));
-            }
+        Some("named") if name.is_none() => {
+            lw.required_at(map, "name", Site::default().note(REFUSED));
         }
         _ => {}
     }
-    let (value, default, secret) = input(lw, map, true);
+    let Held {
+        value,
+        default,
+        secret,
+    } = input(lw, map, true);
     if kind == Some("named")
         && let Some((flag, flag_span)) = name
     {
@@ -307,7 +333,11 @@ pub fn argument(lw: &mut Lowerer<'_>, node: &Node, path: &str, owner: &str) -> V
 fn named(lw: &mut Lowerer<'_>, flag: &str, span: Span, values: [Option<(&str, Span)>; 2]) {
     if flag.is_empty() {
         let d = lw
-            .diag(&rules::MISSING_REQUIRED_FIELD, span, "a named argument's `name` is empty")
+            .diag(
+                &rules::MISSING_REQUIRED_FIELD,
+                span,
+                "a named argument's `name` is empty",
+            )
             .label("empty flag")
             .note(REFUSED)
             .help("write the flag, with its dashes, such as `--port`");
@@ -315,7 +345,11 @@ fn named(lw: &mut Lowerer<'_>, flag: &str, span: Span, values: [Option<(&str, Sp
         return;
     }
     if let Some(c) = flag.chars().find(|c| matches!(c, '<' | '>' | ' ' | '$')) {
-        let shown = if c == ' ' { "a space".to_string() } else { format!("`{c}`") };
+        let shown = if c == ' ' {
+            "a space".to_string()
+        } else {
+            format!("`{c}`")
+        };
         let d = lw
             .diag(
                 &rules::INVALID_NAMED_ARGUMENT,

@@ -75,9 +75,7 @@ impl Format for Mcp {
         if name == "server.json" {
             Some(FormatId::McpServer)
         } else {
-            CONFIG_NAMES
-                .contains(&name)
-                .then_some(FormatId::McpConfig)
+            CONFIG_NAMES.contains(&name).then_some(FormatId::McpConfig)
         }
     }
 

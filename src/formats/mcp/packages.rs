@@ -43,7 +43,10 @@ const BASE_URLS: &[(&str, &[&str])] = &[
     ("pypi", &["https://pypi.org"]),
     (
         "nuget",
-        &["https://api.nuget.org/v3/index.json", "https://api.nuget.org"],
+        &[
+            "https://api.nuget.org/v3/index.json",
+            "https://api.nuget.org",
+        ],
     ),
 ];
 
@@ -113,11 +116,15 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
             )
             .label("not a specific version")
             .note(REFUSED)
-            .help("write the exact version of the package this server release runs, such as `1.0.2`");
+            .help(
+                "write the exact version of the package this server release runs, such as `1.0.2`",
+            );
         lw.push(d);
     }
     if let Some((h, span)) = hash
-        && !(h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+        && !(h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
     {
         let d = lw
             .diag(
@@ -147,7 +154,10 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
     }
     let runtime_args = inputs::list(lw, pkg, "runtimeArguments");
     if !runtime_args.is_empty() && hint.is_none() && pkg.node.get("runtimeHint").is_none() {
-        let at = pkg.node.get("runtimeArguments").map_or(pkg.anchor, |e| e.key_span);
+        let at = pkg
+            .node
+            .get("runtimeArguments")
+            .map_or(pkg.anchor, |e| e.key_span);
         let d = lw
             .diag(
                 &rules::MISSING_RUNTIME_HINT,
@@ -161,18 +171,28 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
     }
     let mut declared: Vec<Declared> = Vec::new();
     let package_args = inputs::list(lw, pkg, "packageArguments");
-    for (key, list) in [("runtimeArguments", runtime_args), ("packageArguments", package_args)] {
+    for (key, list) in [
+        ("runtimeArguments", runtime_args),
+        ("packageArguments", package_args),
+    ] {
         for (i, node) in list.iter().enumerate() {
             let item = format!("{path}.{key}[{i}]");
             declared.extend(inputs::argument(lw, node, &item, &format!("`{path}`")));
         }
     }
     let mut env: Vec<Declared> = Vec::new();
-    for (i, node) in inputs::list(lw, pkg, "environmentVariables").iter().enumerate() {
+    for (i, node) in inputs::list(lw, pkg, "environmentVariables")
+        .iter()
+        .enumerate()
+    {
         let item = format!("{path}.environmentVariables[{i}]");
-        if let Some(name) =
-            inputs::key_value(lw, node, &item, "environment variable", &format!("`{path}`"))
-        {
+        if let Some(name) = inputs::key_value(
+            lw,
+            node,
+            &item,
+            "environment variable",
+            &format!("`{path}`"),
+        ) {
             env.push(name);
         }
     }
@@ -217,7 +237,12 @@ fn registry_rules(
             Some(h) => format!("did you mean `{h}`?"),
             None => format!("use one of {}", quoted(REGISTRY_TYPES)),
         };
-        report(lw, kind_span, format!("registry type `{kind}` is not one the official registry publishes"), help);
+        report(
+            lw,
+            kind_span,
+            format!("registry type `{kind}` is not one the official registry publishes"),
+            help,
+        );
         return;
     }
     if VERSIONED_TYPES.contains(&kind) && version.is_none() && pkg.node.get("version").is_none() {
@@ -225,7 +250,9 @@ fn registry_rules(
             lw,
             pkg.anchor,
             format!("{kind} package `{path}` has no `version`"),
-            format!("add `\"version\": \"...\"`: the registry looks the {kind} package up by name and version"),
+            format!(
+                "add `\"version\": \"...\"`: the registry looks the {kind} package up by name and version"
+            ),
         );
     }
     if let Some((url, span)) = base
@@ -236,7 +263,10 @@ fn registry_rules(
             lw,
             span,
             format!("registry base URL `{url}` is not accepted for {kind} packages"),
-            format!("use {} or leave `registryBaseUrl` out (private registries and mirrors are not accepted)", quoted(allowed)),
+            format!(
+                "use {} or leave `registryBaseUrl` out (private registries and mirrors are not accepted)",
+                quoted(allowed)
+            ),
         );
     }
     let Some((id, id_span)) = identifier else {
@@ -279,7 +309,9 @@ fn registry_rules(
                 report(
                     lw,
                     id_span,
-                    format!("OCI image `{id}` is on `{host}`, a registry the official registry does not accept"),
+                    format!(
+                        "OCI image `{id}` is on `{host}`, a registry the official registry does not accept"
+                    ),
                     format!("push the image to one of {}", quoted(OCI_HOSTS)),
                 );
             }
@@ -389,7 +421,8 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
     let Some(entry) = lw.required(t, "url") else {
         return;
     };
-    let Some((url, span)) = lw.str_value(&entry.value, &format!("{path}.url"), 0, usize::MAX) else {
+    let Some((url, span)) = lw.str_value(&entry.value, &format!("{path}.url"), 0, usize::MAX)
+    else {
         return;
     };
     let starts_with_variable = url.starts_with('{');
@@ -439,11 +472,22 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
             .note(REFUSED)
             .help(match (hint, remote) {
                 (Some(h), _) => format!("did you mean `{{{h}}}`?"),
-                (None, true) => format!("declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`", r.body),
-                (None, false) => "declare it as an argument's `valueHint` or an environment variable".into(),
+                (None, true) => format!(
+                    "declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`",
+                    r.body
+                ),
+                (None, false) => {
+                    "declare it as an argument's `valueHint` or an environment variable".into()
+                }
             })
             .maybe_fix(hint.and_then(|h| {
-                replace_text(lw.file, at, r.text(url), &format!("{{{h}}}"), Applicability::Safe)
+                replace_text(
+                    lw.file,
+                    at,
+                    r.text(url),
+                    &format!("{{{h}}}"),
+                    Applicability::Safe,
+                )
             }));
         lw.push(d);
     }
@@ -460,7 +504,10 @@ fn remote_url(lw: &mut Lowerer<'_>, span: Span, url: &str, path: &str) {
     };
     let (message, label, help) = if !u.is_https() {
         (
-            format!("remote `{path}.url` uses `{}://`; remotes must use HTTPS", u.scheme),
+            format!(
+                "remote `{path}.url` uses `{}://`; remotes must use HTTPS",
+                u.scheme
+            ),
             "not HTTPS",
             "serve the remote over `https://`",
         )

@@ -39,9 +39,10 @@ pub fn check(lw: &mut Lowerer<'_>, client: Client, node: &Node, text: &str, inpu
         };
         let Some(problem) = problem else { continue };
         let span = span_in_value(lw.file, node, r.start, r.text(text));
-        let fix = problem.replacement.as_deref().and_then(|new| {
-            replace_text(lw.file, span, r.text(text), new, Applicability::Safe)
-        });
+        let fix = problem
+            .replacement
+            .as_deref()
+            .and_then(|new| replace_text(lw.file, span, r.text(text), new, Applicability::Safe));
         let d = lw
             .diag(&rules::UNDEFINED_VARIABLE, span, problem.message)
             .label(problem.label)
@@ -96,9 +97,13 @@ fn shell(r: &Reference<'_>) -> Option<Problem> {
         });
     }
     Some(Problem {
-        message: format!("`${{{}}}` is not an environment variable reference Claude Code expands", r.body),
+        message: format!(
+            "`${{{}}}` is not an environment variable reference Claude Code expands",
+            r.body
+        ),
         label: "not `${NAME}` or `${NAME:-default}`",
-        help: "write `${NAME}` or `${NAME:-default}`, with NAME made of letters, digits and `_`".into(),
+        help: "write `${NAME}` or `${NAME:-default}`, with NAME made of letters, digits and `_`"
+            .into(),
         replacement: None,
     })
 }
@@ -152,7 +157,10 @@ fn editor(
             });
         }
         return Some(Problem {
-            message: format!("{who} does not expand `${{{}}}`: environment variables are written `${{env:{name}}}`", r.body),
+            message: format!(
+                "{who} does not expand `${{{}}}`: environment variables are written `${{env:{name}}}`",
+                r.body
+            ),
             label: "not expanded",
             help: format!("write `${{env:{name}}}`"),
             replacement,
@@ -197,7 +205,9 @@ fn input(id: &str, inputs: &mut [Input]) -> Option<Problem> {
         label: "undefined input",
         help: match &close {
             Some(c) => format!("did you mean `${{input:{c}}}`?"),
-            None => format!("add `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\"}}` to `inputs`"),
+            None => format!(
+                "add `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\"}}` to `inputs`"
+            ),
         },
         replacement: close.map(|c| format!("${{input:{c}}}")),
     })

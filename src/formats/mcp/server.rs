@@ -58,7 +58,10 @@ pub struct ServerJson {
 }
 
 /// Check the root of a `server.json`.
-pub fn check(file: &Arc<SourceFile>, root: &Node) -> (ServerJson, Vec<crate::diagnostics::Diagnostic>) {
+pub fn check(
+    file: &Arc<SourceFile>,
+    root: &Node,
+) -> (ServerJson, Vec<crate::diagnostics::Diagnostic>) {
     let mut lw = Lowerer::new(file, &SHAPE).with_missing_help(missing_help);
     let mut out = ServerJson::default();
     let brace = Span::new(root.span.start, root.span.start + 1);
@@ -71,7 +74,10 @@ pub fn check(file: &Arc<SourceFile>, root: &Node) -> (ServerJson, Vec<crate::dia
             blank(&mut lw, map, "description");
         }
         out.version = version(&mut lw, map);
-        if lw.optional_str(map, "title", 1, 100).is_some_and(|(t, _)| !t.is_empty() && t.trim().is_empty()) {
+        if lw
+            .optional_str(map, "title", 1, 100)
+            .is_some_and(|(t, _)| !t.is_empty() && t.trim().is_empty())
+        {
             blank(&mut lw, map, "title");
         }
         if let Some(entry) = map.node.get("websiteUrl")
@@ -104,7 +110,10 @@ fn missing_help(path: &str, _file: &SourceFile) -> Option<String> {
             "\"registryType\": \"npm\"",
             " (or `pypi`, `nuget`, `oci`, `mcpb`)",
         ),
-        (_, "identifier") => ("\"identifier\": \"...\"", ": the package name, image or download URL"),
+        (_, "identifier") => (
+            "\"identifier\": \"...\"",
+            ": the package name, image or download URL",
+        ),
         (_, "transport") => ("\"transport\": {\"type\": \"stdio\"}", ""),
         (_, "type") if path.contains("Arguments") => ("\"type\": \"positional\"", " (or `named`)"),
         (_, "type") => (
@@ -299,8 +308,9 @@ fn repository(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         let problem = match source {
             "github" => (!repository_url(url, "github.com", false))
                 .then_some("a GitHub repository URL is `https://github.com/<owner>/<repo>`"),
-            "gitlab" => (!repository_url(url, "gitlab.com", true))
-                .then_some("a GitLab repository URL is `https://gitlab.com/<group>[/<subgroup>…]/<repo>`"),
+            "gitlab" => (!repository_url(url, "gitlab.com", true)).then_some(
+                "a GitLab repository URL is `https://gitlab.com/<group>[/<subgroup>…]/<repo>`",
+            ),
             _ => {
                 let d = lw
                     .diag(
@@ -501,11 +511,27 @@ mod tests {
 
     #[test]
     fn repository_urls_and_subfolders() {
-        assert!(repository_url("https://github.com/o/r", "github.com", false));
-        assert!(repository_url("https://www.github.com/o/r/", "github.com", false));
+        assert!(repository_url(
+            "https://github.com/o/r",
+            "github.com",
+            false
+        ));
+        assert!(repository_url(
+            "https://www.github.com/o/r/",
+            "github.com",
+            false
+        ));
         assert!(!repository_url("https://github.com/o", "github.com", false));
-        assert!(!repository_url("https://github.com/o/r/tree/main", "github.com", false));
-        assert!(repository_url("https://gitlab.com/g/s/r", "gitlab.com", true));
+        assert!(!repository_url(
+            "https://github.com/o/r/tree/main",
+            "github.com",
+            false
+        ));
+        assert!(repository_url(
+            "https://gitlab.com/g/s/r",
+            "gitlab.com",
+            true
+        ));
         assert!(subfolder_problem("src/weather").is_none());
         for bad in ["/src", "src/", "a//b", "../x", "a b"] {
             assert!(subfolder_problem(bad).is_some(), "{bad}");

@@ -43,13 +43,11 @@ pub fn check(
         None => lw.optional_str(map, "type", 0, usize::MAX).map(|(t, _)| t),
     };
     let command = lw.optional_str(map, "command", 1, usize::MAX);
-    let url_entry = map
-        .node
-        .as_map()
-        .unwrap_or_default()
-        .iter()
-        .find(|e| URL_KEYS.contains(&e.key.as_str()) && client.server_keys().contains(&e.key.as_str()));
-    let url = url_entry.and_then(|e| lw.str_value(&e.value, &format!("{path}.{}", e.key), 1, usize::MAX));
+    let url_entry = map.node.as_map().unwrap_or_default().iter().find(|e| {
+        URL_KEYS.contains(&e.key.as_str()) && client.server_keys().contains(&e.key.as_str())
+    });
+    let url =
+        url_entry.and_then(|e| lw.str_value(&e.value, &format!("{path}.{}", e.key), 1, usize::MAX));
     transport(lw, map, &who, kind, command.is_some(), url_entry);
     let args = args(lw, map, &path);
     for key in ["cwd", "envFile"] {
@@ -137,15 +135,15 @@ fn transport(
             "use `\"type\": \"http\"` (or `sse`) for a remote server, or give the `command` that starts it",
         ),
         (true, false) if remote_type => (
-            format!("{who} has `type` `{}` but only a `command`", kind.unwrap_or("")),
+            format!(
+                "{who} has `type` `{}` but only a `command`",
+                kind.unwrap_or("")
+            ),
             "use `\"type\": \"stdio\"` for a server the client starts, or give the `url` to connect to",
         ),
         _ => return,
     };
-    let at = map
-        .node
-        .get("type")
-        .map_or(map.anchor, |e| e.value.span);
+    let at = map.node.get("type").map_or(map.anchor, |e| e.value.span);
     let d = lw
         .diag(&rules::CONFLICTING_TRANSPORT, at, message)
         .label("contradicts the server's other keys")
@@ -284,7 +282,14 @@ fn unpinned(lw: &mut Lowerer<'_>, command: &str, args: &[(&Node, &str)], who: &s
 }
 
 /// MCP021: `http://` to another machine.
-fn plaintext(lw: &mut Lowerer<'_>, url: &str, span: crate::source::Span, node: &Node, who: &str, headers: bool) {
+fn plaintext(
+    lw: &mut Lowerer<'_>,
+    url: &str,
+    span: crate::source::Span,
+    node: &Node,
+    who: &str,
+    headers: bool,
+) {
     if url.contains("${") {
         return;
     }
@@ -294,7 +299,12 @@ fn plaintext(lw: &mut Lowerer<'_>, url: &str, span: crate::source::Span, node: &
     if !u.is_http() || u.is_loopback() {
         return;
     }
-    let host_span = crate::formats::fields::span_in_value(lw.file, node, 0, &url[..u.host_start + u.host.len()]);
+    let host_span = crate::formats::fields::span_in_value(
+        lw.file,
+        node,
+        0,
+        &url[..u.host_start + u.host.len()],
+    );
     let note = if headers {
         "every request, with its headers (tokens included), crosses the network unencrypted: anyone on the path can read or change it"
     } else {

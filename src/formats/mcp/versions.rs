@@ -69,7 +69,9 @@ pub fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
             "`mcp-publisher validate` warns about a schema that is not the current one, and fields added since are not checked against it; the registry's changelog lists what changed",
         ),
         SchemaRef::UnknownVersion(date) => (
-            format!("`$schema` names a schema version toolc does not know ({date}); the newest it knows is {CURRENT_SCHEMA}"),
+            format!(
+                "`$schema` names a schema version toolc does not know ({date}); the newest it knows is {CURRENT_SCHEMA}"
+            ),
             "unknown schema version",
             "toolc checks the file against the rules of the schema versions it knows",
         ),
@@ -93,24 +95,31 @@ pub fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
 /// MCP009 on a file without `$schema`: the fix writes the current one before the first key.
 pub fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
     let brace = crate::source::Span::new(root.span.start, root.span.start + 1);
-    let fix = root.as_map().and_then(|entries| entries.first()).map(|first| {
-        let file = lw.file;
-        let line_start = file.text[..first.key_span.start]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
-        let indent = &file.text[line_start..first.key_span.start];
-        let indent = if indent.trim().is_empty() { indent } else { " " };
-        let sep = if line_start > root.span.start {
-            format!("\n{indent}")
-        } else {
-            " ".to_string()
-        };
-        Fix::safe(
-            crate::source::Span::point(first.key_span.start),
-            format!("\"$schema\": \"{}\",{sep}", current_schema_url()),
-        )
-        .with_message("add the current `$schema`")
-    });
+    let fix = root
+        .as_map()
+        .and_then(|entries| entries.first())
+        .map(|first| {
+            let file = lw.file;
+            let line_start = file.text[..first.key_span.start]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let indent = &file.text[line_start..first.key_span.start];
+            let indent = if indent.trim().is_empty() {
+                indent
+            } else {
+                " "
+            };
+            let sep = if line_start > root.span.start {
+                format!("\n{indent}")
+            } else {
+                " ".to_string()
+            };
+            Fix::safe(
+                crate::source::Span::point(first.key_span.start),
+                format!("\"$schema\": \"{}\",{sep}", current_schema_url()),
+            )
+            .with_message("add the current `$schema`")
+        });
     let d = lw
         .diag(&rules::OUTDATED_SERVER_SCHEMA, brace, "`$schema` is missing")
         .label("no `$schema`")
@@ -190,16 +199,14 @@ pub fn is_semver(v: &str) -> bool {
     let number = |p: &str| {
         !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (p == "0" || !p.starts_with('0'))
     };
-    let ident = |p: &str| {
-        !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    };
+    let ident =
+        |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3
         && parts.iter().all(|p| number(p))
         && pre.is_none_or(|p| {
-            p.split('.').all(|i| {
-                ident(i) && (!i.bytes().all(|b| b.is_ascii_digit()) || number(i))
-            })
+            p.split('.')
+                .all(|i| ident(i) && (!i.bytes().all(|b| b.is_ascii_digit()) || number(i)))
         })
         && build.is_none_or(|b| b.split('.').all(ident))
 }
@@ -212,23 +219,49 @@ mod tests {
     fn schema_urls() {
         assert_eq!(schema_ref(&current_schema_url()), SchemaRef::Current);
         assert_eq!(
-            schema_ref("https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"),
+            schema_ref(
+                "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
+            ),
             SchemaRef::Older("2025-09-29")
         );
         assert_eq!(
-            schema_ref("https://static.modelcontextprotocol.io/schemas/2027-01-01/server.schema.json"),
+            schema_ref(
+                "https://static.modelcontextprotocol.io/schemas/2027-01-01/server.schema.json"
+            ),
             SchemaRef::UnknownVersion("2027-01-01")
         );
-        assert_eq!(schema_ref("https://example.com/x.json"), SchemaRef::Unpublished);
+        assert_eq!(
+            schema_ref("https://example.com/x.json"),
+            SchemaRef::Unpublished
+        );
         assert_eq!(SCHEMA_VERSIONS.last(), Some(&CURRENT_SCHEMA));
     }
 
     #[test]
     fn floating_versions() {
-        for v in ["latest", "^1.2.3", "~1.2.3", ">=1.0.0", "< 2", "1.x", "1.2.*", "X.1", "1.2.3 - 2.0.0", "1.2 || 1.3"] {
+        for v in [
+            "latest",
+            "^1.2.3",
+            "~1.2.3",
+            ">=1.0.0",
+            "< 2",
+            "1.x",
+            "1.2.*",
+            "X.1",
+            "1.2.3 - 2.0.0",
+            "1.2 || 1.3",
+        ] {
             assert!(floating(v).is_some(), "{v}");
         }
-        for v in ["1.0.2", "2.1.0-alpha", "v1.2.3", "2025.4.7", "1.0", "20250101", "1.0.0-x.1"] {
+        for v in [
+            "1.0.2",
+            "2.1.0-alpha",
+            "v1.2.3",
+            "2025.4.7",
+            "1.0",
+            "20250101",
+            "1.0.0-x.1",
+        ] {
             assert!(floating(v).is_none(), "{v}");
         }
     }
@@ -238,7 +271,14 @@ mod tests {
         for v in ["1.0.2", "2.1.0-alpha", "1.0.0-rc.1+build.5", "0.0.0"] {
             assert!(is_semver(v), "{v}");
         }
-        for v in ["v1.0.0", "1.0", "01.0.0", "1.0.0-01", "1.0.0-", "2025.04.07"] {
+        for v in [
+            "v1.0.0",
+            "1.0",
+            "01.0.0",
+            "1.0.0-01",
+            "1.0.0-",
+            "2025.04.07",
+        ] {
             assert!(!is_semver(v), "{v}");
         }
     }
