@@ -245,14 +245,48 @@ fn registry_rules(
         );
         return;
     }
-    if VERSIONED_TYPES.contains(&kind) && version.is_none() && pkg.node.get("version").is_none() {
+    if VERSIONED_TYPES.contains(&kind) && pkg.node.get("version").is_none() {
+        let d = lw
+            .diag(
+                &rules::MISSING_REQUIRED_FIELD,
+                pkg.anchor,
+                format!("{kind} package `{path}` has no `version`"),
+            )
+            .label("no `version`")
+            .note(format!("registries look a {kind} package up by name and version: without one the registry cannot verify it and clients cannot install this release"))
+            .help("add `\"version\": \"...\"`, the exact package version this server release runs");
+        lw.push(d);
+    }
+    if kind == "npm"
+        && let Some((v, span)) = version
+        && !versions::is_semver(v)
+        && !versions::is_release_placeholder(v)
+        && versions::floating(v).is_none()
+    {
+        let d = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                span,
+                format!("npm package version `{v}` is not a semantic version"),
+            )
+            .label("not MAJOR.MINOR.PATCH")
+            .note("every npm version is a semantic version: no npm release is called this")
+            .help("write the exact version from package.json, such as `1.0.2`");
+        lw.push(d);
+    }
+    if matches!(kind, "oci" | "mcpb")
+        && let Some((url, span)) = base
+    {
         report(
             lw,
-            pkg.anchor,
-            format!("{kind} package `{path}` has no `version`"),
-            format!(
-                "add `\"version\": \"...\"`: the registry looks the {kind} package up by name and version"
-            ),
+            span,
+            format!("{kind} packages take no `registryBaseUrl` (found `{url}`)"),
+            if kind == "oci" {
+                "remove it: an OCI identifier names its registry itself (`ghcr.io/owner/image:tag`)"
+                    .into()
+            } else {
+                "remove it: an MCPB identifier is the download URL itself".into()
+            },
         );
     }
     if let Some((url, span)) = base

@@ -188,7 +188,21 @@ fn name_problem(name: &str) -> Option<String> {
         }
         None
     };
-    part(namespace, "namespace", &[]).or_else(|| part(server, "name after `/`", &['_']))
+    part(namespace, "namespace", &[])
+        .or_else(|| {
+            // Reverse DNS: every dot-separated label is a DNS label.
+            namespace
+                .split('.')
+                .find(|l| l.is_empty() || l.starts_with('-') || l.ends_with('-'))
+                .map(|l| {
+                    if l.is_empty() {
+                        "the namespace has an empty label (`..`)".to_string()
+                    } else {
+                        format!("the namespace label `{l}` starts or ends with `-`")
+                    }
+                })
+        })
+        .or_else(|| part(server, "name after `/`", &['_']))
 }
 
 /// MCP001, MCP004, MCP007, MCP008: the server's `version`.
@@ -205,7 +219,10 @@ fn version(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Option<String> {
             .note(REFUSED)
             .help("write the exact version this server.json describes, such as `1.0.2`");
         lw.push(d);
-    } else if !version.is_empty() && !versions::is_semver(version) {
+    } else if !version.is_empty()
+        && !versions::is_semver(version)
+        && !versions::is_release_placeholder(version)
+    {
         let bare = version.strip_prefix('v').filter(|v| versions::is_semver(v));
         let d = lw
             .diag(
@@ -507,6 +524,8 @@ mod tests {
         assert!(name_problem("-io.x/w").is_some());
         assert!(name_problem("io.x/w_").is_some());
         assert!(name_problem("io_x/w").is_some());
+        assert!(name_problem("io..github/w").is_some());
+        assert!(name_problem("io.-x/w").is_some());
     }
 
     #[test]

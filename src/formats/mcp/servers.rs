@@ -14,6 +14,17 @@ use crate::syntax::{Entry, Node, NodeKind};
 /// Transport types that connect to a URL.
 const REMOTE_TYPES: &[&str] = &["http", "sse", "streamable-http", "streamableHttp", "ws"];
 
+/// Transport types some client documents, for files whose client is not known.
+const ANY_CLIENT_TYPES: &[&str] = &[
+    "stdio",
+    "local",
+    "http",
+    "sse",
+    "streamable-http",
+    "streamableHttp",
+    "ws",
+];
+
 /// Keys some clients read as the URL of a remote server.
 const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
 
@@ -38,16 +49,29 @@ pub fn check(
             client.name()
         )),
     );
-    let kind = match client.transport_types() {
-        Some(allowed) => lw.optional_enum(map, "type", allowed),
-        None => lw.optional_str(map, "type", 0, usize::MAX).map(|(t, _)| t),
-    };
-    let command = lw.optional_str(map, "command", 1, usize::MAX);
+    let kind = lw.optional_enum(
+        map,
+        "type",
+        client.transport_types().unwrap_or(ANY_CLIENT_TYPES),
+    );
+    let command = lw.optional_str(map, "command", 0, usize::MAX);
     let url_entry = map.node.as_map().unwrap_or_default().iter().find(|e| {
         URL_KEYS.contains(&e.key.as_str()) && client.server_keys().contains(&e.key.as_str())
     });
     let url =
-        url_entry.and_then(|e| lw.str_value(&e.value, &format!("{path}.{}", e.key), 1, usize::MAX));
+        url_entry.and_then(|e| lw.str_value(&e.value, &format!("{path}.{}", e.key), 0, usize::MAX));
+    for (key, value) in [("command", command), ("url", url)] {
+        if let Some((text, span)) = value
+            && text.trim().is_empty()
+        {
+            let d = lw
+                .diag(&rules::MISSING_REQUIRED_FIELD, span, format!("{who} has an empty `{key}`"))
+                .label(format!("empty `{key}`"))
+                .note("there is nothing to start or connect to: the client reports the server as failed")
+                .help(format!("write the {}", if key == "url" { "server's URL" } else { "program that starts the server" }));
+            lw.push(d);
+        }
+    }
     transport(lw, map, &who, kind, command.is_some(), url_entry);
     let args = args(lw, map, &path);
     for key in ["cwd", "envFile"] {
@@ -96,6 +120,13 @@ pub fn check(
     }
     if let (Some((url, span)), Some(e)) = (url, url_entry) {
         plaintext(lw, url, span, &e.value, &who, !headers.is_empty());
+        let place = Place {
+            what: "key",
+            name: &e.key,
+            owner: &who,
+        };
+        let help = remedy(client, "API_TOKEN");
+        secrets::literal_secret(lw, &e.value, (url, 0), &place, false, &help.as_remedy());
     }
 }
 

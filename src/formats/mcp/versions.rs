@@ -92,7 +92,8 @@ pub fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
     lw.push(d);
 }
 
-/// MCP009 on a file without `$schema`: the fix writes the current one before the first key.
+/// MCP001 on a file without `$schema`, which `mcp-publisher` requires (the schema does
+/// not): the fix writes the current one before the first key.
 pub fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
     let brace = crate::source::Span::new(root.span.start, root.span.start + 1);
     let fix = root
@@ -121,12 +122,32 @@ pub fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
             .with_message("add the current `$schema`")
         });
     let d = lw
-        .diag(&rules::OUTDATED_SERVER_SCHEMA, brace, "`$schema` is missing")
+        .diag(
+            &rules::MISSING_REQUIRED_FIELD,
+            brace,
+            "required field `$schema` is missing",
+        )
         .label("no `$schema`")
-        .note("`mcp-publisher` refuses to publish a server.json without `$schema` (\"$schema field is required\"), and editors cannot check the file without it")
+        .note("`mcp-publisher` refuses a server.json without `$schema` (\"$schema field is required\"), although the schema itself lists it as optional; editors cannot check the file without it either")
         .help(format!("add `\"$schema\": \"{}\"`", current_schema_url()))
         .maybe_fix(fix);
     lw.push(d);
+}
+
+/// A placeholder a release pipeline fills in before publishing (`${VERSION}`,
+/// `{{VERSION}}`, `<<Version>>`): checked once rendered, not in the source.
+pub fn is_release_placeholder(value: &str) -> bool {
+    let inner = value
+        .strip_prefix("${")
+        .and_then(|v| v.strip_suffix('}'))
+        .or_else(|| value.strip_prefix("{{").and_then(|v| v.strip_suffix("}}")))
+        .or_else(|| value.strip_prefix("<<").and_then(|v| v.strip_suffix(">>")));
+    inner.is_some_and(|i| {
+        let i = i.trim();
+        !i.is_empty()
+            && i.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    })
 }
 
 /// Why a version is not one specific version: `latest`, or the kind of range it is.
@@ -138,7 +159,18 @@ pub fn floating(version: &str) -> Option<&'static str> {
     if v.is_empty() {
         return None;
     }
-    let comparator = ["^", "~", ">=", "<=", ">", "<", "="]
+    if is_release_placeholder(v) {
+        return None;
+    }
+    // NuGet intervals: `[1.0,2.0)`, `(,1.0]`.
+    if v.starts_with(['[', '(']) && v.ends_with([']', ')']) && v.contains(',') {
+        return Some("an interval (`[1.0,2.0)`) makes it a range");
+    }
+    // Requirement lists: `>=1.0,<2.0` (PyPI), `>=1.2, <2` (Cargo).
+    if v.contains(',') && v.starts_with(['>', '<', '=', '~', '!', '^']) {
+        return Some("a list of requirements makes it a range");
+    }
+    let comparator = ["^", "~=", "~", ">=", "<=", "!=", "==", ">", "<", "="]
         .iter()
         .find_map(|op| v.strip_prefix(op));
     if let Some(rest) = comparator
@@ -240,6 +272,9 @@ mod tests {
     #[test]
     fn floating_versions() {
         for v in [
+            ">=1.0,<2.0",
+            "[1.0,2.0)",
+            "~=1.4",
             "latest",
             "^1.2.3",
             "~1.2.3",
@@ -264,6 +299,14 @@ mod tests {
         ] {
             assert!(floating(v).is_none(), "{v}");
         }
+    }
+
+    #[test]
+    fn release_placeholders() {
+        for v in ["${VERSION}", "{{VERSION}}", "{{ version }}", "<<Version>>"] {
+            assert!(is_release_placeholder(v) && floating(v).is_none(), "{v}");
+        }
+        assert!(!is_release_placeholder("${}") && !is_release_placeholder("1.0.0"));
     }
 
     #[test]
