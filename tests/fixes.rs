@@ -409,12 +409,18 @@ fn cases() -> Vec<Case> {
         case(
             "MCP001",
             "server.json",
-            vec![("server.json", edit(SERVER_JSON, "\"description\"", "\"descripton\""))],
+            vec![(
+                "server.json",
+                edit(SERVER_JSON, "\"description\"", "\"descripton\""),
+            )],
         ),
         case(
             "MCP005",
             "server.json",
-            vec![("server.json", edit(SERVER_JSON, "\"websiteUrl\"", "\"websiteURL\""))],
+            vec![(
+                "server.json",
+                edit(SERVER_JSON, "\"websiteUrl\"", "\"websiteURL\""),
+            )],
         ),
         case(
             "MCP008",
@@ -429,22 +435,38 @@ fn cases() -> Vec<Case> {
         case(
             "MCP011",
             "server.json",
-            vec![("server.json", edit(SERVER_JSON, "https://example.com/weather", "http://example.com/weather"))],
+            vec![(
+                "server.json",
+                edit(
+                    SERVER_JSON,
+                    "https://example.com/weather",
+                    "http://example.com/weather",
+                ),
+            )],
         ),
         case(
             "MCP012",
             "server.json",
-            vec![("server.json", edit(SERVER_JSON, "{region}.example", "{regoin}.example"))],
+            vec![(
+                "server.json",
+                edit(SERVER_JSON, "{region}.example", "{regoin}.example"),
+            )],
         ),
         case(
             "MCP003",
             ".mcp.json",
-            vec![(".mcp.json", edit(MCP_JSON, "\"type\": \"http\"", "\"type\": \"htpp\""))],
+            vec![(
+                ".mcp.json",
+                edit(MCP_JSON, "\"type\": \"http\"", "\"type\": \"htpp\""),
+            )],
         ),
         case(
             "MCP017",
             ".vscode/mcp.json",
-            vec![(".vscode/mcp.json", edit(MCP_JSON, "Bearer ${DOCS_TOKEN}", "Bearer ${env:DOCS_TOKEN}"))],
+            vec![(
+                ".vscode/mcp.json",
+                edit(MCP_JSON, "Bearer ${DOCS_TOKEN}", "Bearer ${env:DOCS_TOKEN}"),
+            )],
         ),
         case(
             "MCP021",
