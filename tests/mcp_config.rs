@@ -270,6 +270,16 @@ fn inputs_are_declared_once_and_used() {
 }
 
 #[test]
+fn the_same_server_name_twice_is_a_duplicate_key() {
+    let twice = edit(CLAUDE, "\"fetch\":", "\"filesystem\":");
+    let found = check(&[(".mcp.json", &twice)]);
+    assert!(
+        found.len() == 1 && found[0].starts_with(".mcp.json:8:5 SYN003 error duplicate key `filesystem`"),
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn server_names_that_differ_only_in_case() {
     expect_one(
         ".mcp.json",
