@@ -63,8 +63,16 @@ fn defect(i: usize) -> Option<usize> {
 }
 
 fn server_json(i: usize, broken: Option<&str>) -> String {
-    let version = if broken == Some("latest") { "latest" } else { "1.4.2" };
-    let scheme = if broken == Some("http-remote") { "http" } else { "https" };
+    let version = if broken == Some("latest") {
+        "latest"
+    } else {
+        "1.4.2"
+    };
+    let scheme = if broken == Some("http-remote") {
+        "http"
+    } else {
+        "https"
+    };
     format!(
         r#"{{
   "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
@@ -102,8 +110,16 @@ fn server_json(i: usize, broken: Option<&str>) -> String {
 }
 
 fn vscode(i: usize, broken: Option<&str>) -> String {
-    let key = if broken == Some("servers-key") { "mcpServers" } else { "servers" };
-    let input = if broken == Some("input") { "docs-kye" } else { "docs-key" };
+    let key = if broken == Some("servers-key") {
+        "mcpServers"
+    } else {
+        "servers"
+    };
+    let input = if broken == Some("input") {
+        "docs-kye"
+    } else {
+        "docs-key"
+    };
     format!(
         r#"{{
   // Team {i}'s servers.
@@ -240,7 +256,8 @@ fn assert_only_broken_servers_reported(written: &Written, report: &Report) {
 
 #[divan::bench(args = sizes(), sample_count = 10, sample_size = 1)]
 fn check(bencher: Bencher, servers: usize) {
-    let root = std::env::temp_dir().join(format!("toolc-bench-mcp-{}-{servers}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("toolc-bench-mcp-{}-{servers}", std::process::id()));
     let written = write_fresh(&root, servers).expect("write the repository");
     if !bench_mode() {
         assert_only_broken_servers_reported(&written, &run(&root));

@@ -274,7 +274,8 @@ fn the_same_server_name_twice_is_a_duplicate_key() {
     let twice = edit(CLAUDE, "\"fetch\":", "\"filesystem\":");
     let found = check(&[(".mcp.json", &twice)]);
     assert!(
-        found.len() == 1 && found[0].starts_with(".mcp.json:8:5 SYN003 error duplicate key `filesystem`"),
+        found.len() == 1
+            && found[0].starts_with(".mcp.json:8:5 SYN003 error duplicate key `filesystem`"),
         "{found:#?}"
     );
 }

@@ -79,7 +79,13 @@ fn every_fixture_gives_exactly_its_finding() {
         let report = check_dir(&fixtures().join(dir)).expect("config");
         let found: Vec<String> = lines(&report)
             .iter()
-            .map(|l| l.splitn(4, ' ').skip(1).take(2).collect::<Vec<_>>().join(" "))
+            .map(|l| {
+                l.splitn(4, ' ')
+                    .skip(1)
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect();
         let want: Vec<String> = want.iter().map(|w| (*w).to_string()).collect();
         assert_eq!(found, want, "{dir}: {:#?}", lines(&report));
@@ -99,7 +105,14 @@ fn skillsaw() -> Option<PathBuf> {
 fn skillsaw_errors(program: &Path, dir: &Path) -> Vec<(String, String)> {
     let out = Command::new(program)
         .current_dir(dir)
-        .args(["lint", "--no-progress", "--no-color", "--format", "json", "."])
+        .args([
+            "lint",
+            "--no-progress",
+            "--no-color",
+            "--format",
+            "json",
+            ".",
+        ])
         .output()
         .expect("run skillsaw");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -141,7 +154,9 @@ fn toolc_reports_every_error_skillsaw_reports() {
     let mut missed = Vec::new();
     for (dir, why) in SKILLSAW_WRONG {
         assert!(
-            errors.iter().any(|(f, _)| f.starts_with(&format!("{dir}/"))),
+            errors
+                .iter()
+                .any(|(f, _)| f.starts_with(&format!("{dir}/"))),
             "{dir}: skillsaw no longer reports it ({why}): remove it from SKILLSAW_WRONG"
         );
     }
@@ -165,7 +180,10 @@ fn toolc_reports_every_error_skillsaw_reports() {
         "skillsaw reports an error in {} of {} fixtures; toolc in {}",
         flagged.len(),
         CASES.len(),
-        CASES.iter().filter(|(_, w)| w.is_some_and(|w| w.ends_with("error"))).count()
+        CASES
+            .iter()
+            .filter(|(_, w)| w.is_some_and(|w| w.ends_with("error")))
+            .count()
     );
     assert!(
         missed.is_empty(),
