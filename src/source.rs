@@ -169,6 +169,8 @@ pub enum FormatId {
     CycodTool,
     /// `TR-*.md` tool execution request.
     ToolRequest,
+    /// `SKILL.md` of an Agent Skill.
+    AgentSkill,
     /// The `toolc.toml` configuration itself.
     Config,
 }
@@ -185,6 +187,7 @@ impl FormatId {
             FormatId::AgentMd => "agent-md",
             FormatId::CycodTool => "cycod-tool",
             FormatId::ToolRequest => "tool-request",
+            FormatId::AgentSkill => "agent-skill",
             FormatId::Config => "toolc-config",
         }
     }
@@ -200,6 +203,7 @@ impl FormatId {
             "agent-md" => Some(FormatId::AgentMd),
             "cycod-tool" => Some(FormatId::CycodTool),
             "tool-request" => Some(FormatId::ToolRequest),
+            "agent-skill" => Some(FormatId::AgentSkill),
             _ => None,
         }
     }
@@ -214,6 +218,7 @@ impl FormatId {
         "agent-md",
         "cycod-tool",
         "tool-request",
+        "agent-skill",
     ];
 }
 

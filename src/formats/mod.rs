@@ -1,6 +1,7 @@
 //! One module per source format: each lowers a file's syntax tree into its typed AST,
 //! validates and lints it, and contributes to the cross-file resolve step.
 
+pub mod agent_skill;
 pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
@@ -114,6 +115,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &tool_md::ToolMd,
     &cycod::Cycod,
     &tool_request::ToolRequest,
+    &agent_skill::AgentSkill,
 ];
 
 /// The implementation that reads `format`, if any (schema files and configuration are read
@@ -141,9 +143,14 @@ pub fn lower_all<'a>(
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
     for format in REGISTRY {
-        let Lowering { tools, left_out } = format.lower(results, takes);
+        let Lowering {
+            tools,
+            left_out,
+            skills,
+        } = format.lower(results, takes);
         all.tools.extend(tools);
         all.left_out.extend(left_out);
+        all.skills.extend(skills);
     }
     all.tools.sort_by(|a, b| {
         (
@@ -158,6 +165,8 @@ pub fn lower_all<'a>(
             ))
     });
     all.left_out
+        .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    all.skills
         .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     all
 }
@@ -347,6 +356,7 @@ mod tests {
             FormatId::AgentMd,
             FormatId::CycodTool,
             FormatId::ToolRequest,
+            FormatId::AgentSkill,
         ];
         for id in ids {
             let homes = REGISTRY
@@ -372,6 +382,7 @@ mod tests {
             ("/r/a.agent.md", Some(FormatId::AgentMd)),
             ("/r/.cycod/tools/a.yml", Some(FormatId::CycodTool)),
             ("/r/TR-20250101-000000Z-x.md", Some(FormatId::ToolRequest)),
+            ("/r/.claude/skills/pdf/SKILL.md", Some(FormatId::AgentSkill)),
             ("/r/notes.md", None),
         ];
         for (path, want) in cases {

@@ -9,6 +9,7 @@ pub mod dojops;
 pub mod references;
 pub mod schema;
 pub mod security;
+pub mod skill;
 pub mod syntax;
 pub mod tool_md;
 pub mod tool_request;
@@ -114,6 +115,7 @@ pub fn all() -> Vec<&'static Rule> {
         tool_md::RULES,
         cycod::RULES,
         tool_request::RULES,
+        skill::RULES,
         compat::RULES,
     ]
     .into_iter()

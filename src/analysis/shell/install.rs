@@ -79,6 +79,8 @@ pub struct Install {
     pub end: usize,
     /// What it is, for a message (`pip install`, `curl … | sh`).
     pub what: String,
+    /// A download run by an interpreter (`curl … | sh`), rather than an installer command.
+    pub runs_download: bool,
 }
 
 /// Package installations in one line: installer commands (`pip install`, also written as a
@@ -103,6 +105,7 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                 start,
                 end,
                 what: line[start..end].to_string(),
+                runs_download: false,
             });
             i += n;
             continue;
@@ -127,6 +130,7 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                         start,
                         end,
                         what: format!("{fetcher} … | {w}"),
+                        runs_download: true,
                     });
                     i = words.partition_point(|(s, _)| *s < end);
                     continue;
@@ -141,6 +145,7 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                     start,
                     end: start + fetcher.len(),
                     what: format!("{fetcher} run by a shell"),
+                    runs_download: true,
                 });
             }
         }
@@ -204,7 +209,8 @@ mod tests {
             [Install {
                 start: 0,
                 end: 11,
-                what: "pip install".into()
+                what: "pip install".into(),
+                runs_download: false,
             }]
         );
         assert_eq!(

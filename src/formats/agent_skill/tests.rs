@@ -1,0 +1,1 @@
+//! Unit tests of the skill checks that need no folder on disk.
