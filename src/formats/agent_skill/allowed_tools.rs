@@ -116,6 +116,9 @@ fn entry_problem(entry: &str) -> Option<Problem> {
             label,
         })
     };
+    if entry.contains(')') && !entry.contains('(') {
+        return None; // Reported as an unmatched parenthesis.
+    }
     let (name, rest) = entry.split_once('(').unwrap_or((entry, ""));
     if name.is_empty() {
         return problem(
@@ -219,10 +222,7 @@ mod tests {
         assert_eq!(without_commas("Read, Grep,Glob"), "Read Grep Glob");
         assert_eq!(without_commas("Bash(a,b), Read"), "Bash(a,b) Read");
         assert_eq!(problems("Bash(git:* Read"), [("(", "unclosed parenthesis")]);
-        assert_eq!(
-            problems("Read)"),
-            [(")", "unmatched parenthesis"), ("Read)", "not a tool name")]
-        );
+        assert_eq!(problems("Read)"), [(")", "unmatched parenthesis")]);
         assert_eq!(problems("Bash()"), [("Bash()", "empty pattern")]);
         assert_eq!(problems("(x)"), [("(x)", "no tool name")]);
         assert_eq!(problems("Bash(x)y"), [("Bash(x)y", "text after `)`")]);

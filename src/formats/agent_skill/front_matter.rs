@@ -279,9 +279,10 @@ impl Cx<'_> {
                 )
                 .label("not the folder's name")
                 .note("agents find a skill by its folder and call it by its name: the spec requires them to be equal, and the reference validator rejects the skill")
-                .help(match valid_folder {
-                    Some(f) => format!("write `name: {f}`, or rename the folder to `{value}`"),
-                    None => format!("rename the folder to `{value}`"),
+                .help(match (valid_folder, name::problem(&value).is_none()) {
+                    (Some(f), true) => format!("write `name: {f}`, or rename the folder to `{value}`"),
+                    (Some(f), false) => format!("write `name: {f}`"),
+                    (None, _) => format!("rename the folder to `{value}`"),
                 })
                 .maybe_fix(valid_folder.and_then(|f| {
                     replace_exact(self.file, node.span, &raw, f, Applicability::Unsafe)

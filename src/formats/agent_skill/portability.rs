@@ -112,8 +112,12 @@ impl Cx<'_> {
         let Some(region) = text.get(yaml.start..yaml.end) else {
             return;
         };
+        let mut skip_to = 0;
         for (i, c) in region.char_indices() {
             let at = yaml.start + i;
+            if at < skip_to {
+                continue;
+            }
             while masks.peek().is_some_and(|m| m.end <= at) {
                 masks.next();
             }
@@ -124,8 +128,16 @@ impl Cx<'_> {
                 '\n' => comment = false,
                 _ if comment => {}
                 '#' => comment = true,
-                '&' => found.push((Construct::Anchor, token_at(text, at))),
-                '!' => found.push((Construct::Tag, token_at(text, at))),
+                '&' | '!' => {
+                    let construct = if c == '&' {
+                        Construct::Anchor
+                    } else {
+                        Construct::Tag
+                    };
+                    let token = token_at(text, at);
+                    skip_to = token.end;
+                    found.push((construct, token));
+                }
                 '\t' => found.push((Construct::Tab, Span::new(at, at + 1))),
                 _ => {}
             }

@@ -62,10 +62,30 @@ impl Cx<'_> {
         .help(if shebang {
             format!("make it executable: `chmod +x {rel}` (and `git add --chmod=+x {rel}`)")
         } else {
-            format!("start it with a `#!` line naming its interpreter (`#!/usr/bin/env python3`) and make it executable (`chmod +x {rel}`)")
+            format!("start it with a `#!` line naming its interpreter (`{}`) and make it executable (`chmod +x {rel}`)", shebang_for(rel))
         });
         self.push(d);
     }
+}
+
+/// The usual `#!` line of a script with this name's extension.
+fn shebang_for(rel: &str) -> String {
+    let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let interpreter = match ext.as_deref() {
+        Some("sh") => return "#!/bin/sh".to_string(),
+        Some("py") => "python3",
+        Some("js" | "mjs" | "cjs") => "node",
+        Some("ts") => "-S npx tsx",
+        Some("rb") => "ruby",
+        Some("pl") => "perl",
+        Some("php") => "php",
+        Some("lua") => "lua",
+        Some("r") => "Rscript",
+        Some("zsh") => "zsh",
+        Some("fish") => "fish",
+        _ => "bash",
+    };
+    format!("#!/usr/bin/env {interpreter}")
 }
 
 /// A program run directly: a known script extension, or none.
