@@ -116,6 +116,36 @@ fn references_one_level_deep_and_files_nothing_leads_to() {
 }
 
 #[test]
+fn a_folder_nothing_leads_into_is_one_finding() {
+    // A skill at the root of a whole project: its sources ship with it.
+    let text = "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user mentions PDFs.\n---\nRun `bin/pdf-tools` on the file.\n";
+    let repo = Repo::new();
+    let root = repo.root.join("pdf-tools");
+    for (path, content) in [
+        ("SKILL.md", text),
+        ("bin/pdf-tools", "#!/bin/sh\n"),
+        ("bin/helper.sh", "#!/bin/sh\n"),
+        ("src/main.rs", "fn main() {}\n"),
+        ("src/lib.rs", "\n"),
+        ("src/README.md", "# Sources\n"),
+        ("tests/it.rs", "\n"),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+    let report = common::check_dir(&root).expect("config");
+    assert_eq!(
+        lines(&report),
+        [
+            "SKILL.md:2:7 SKL018 warning `bin/helper.sh` ships with the skill, but neither `SKILL.md` nor a file it links names it",
+            "SKILL.md:2:7 SKL018 warning `src/` (2 files) ships with the skill, but neither `SKILL.md` nor a file it links names it",
+            "SKILL.md:2:7 SKL018 warning `tests/it.rs` ships with the skill, but neither `SKILL.md` nor a file it links names it",
+        ]
+    );
+}
+
+#[test]
 fn scripts_run_as_they_are() {
     let body = "Run `scripts/run.py`, `scripts/tool` and `scripts/ok.sh`.\n";
     let files = [

@@ -12,8 +12,8 @@
 //! One file per concern: the front matter (`front_matter`) and the name rule (`name`),
 //! `allowed-tools` (`allowed_tools`), what the reference reader refuses (`portability`),
 //! the folder listing (`folder`), links and paths (`references`), size and description
-//! (`body`), `scripts/` (`scripts`), credentials and downloads (`security`), and the bundle
-//! index (`ir`).
+//! (`body`), `scripts/` (`scripts`), files nothing leads to (`unreferenced`), credentials
+//! and downloads (`security`), and the bundle index (`ir`).
 
 mod allowed_tools;
 mod body;
@@ -25,6 +25,7 @@ mod portability;
 mod references;
 mod scripts;
 mod security;
+mod unreferenced;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! What `SKILL.md` leads to: links and paths named in it and, one step further each time, in
 //! the files it links. Broken ones (SKL011), ones that leave the skill's folder (SKL012),
-//! files reached only through another file (SKL015) and files nothing leads to (SKL018).
+//! and files reached only through another file (SKL015); what nothing leads to is in
+//! `unreferenced`.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
@@ -18,36 +19,6 @@ const MAX_FOLLOWED: usize = 200;
 /// The folders the spec names for a skill's files: a path starting with one, anywhere in
 /// `SKILL.md`, is meant to exist.
 const SKILL_DIRS: &[&str] = &["scripts/", "references/", "assets/"];
-
-/// File names that ship with any repository or package and are not meant for the agent.
-const CONVENTIONAL: &[&str] = &[
-    "readme",
-    "license",
-    "licence",
-    "copying",
-    "notice",
-    "changelog",
-    "changes",
-    "history",
-    "contributing",
-    "code_of_conduct",
-    "security",
-    "authors",
-    "contributors",
-    "codeowners",
-    "maintainers",
-    "requirements",
-    "package.json",
-    "package-lock.json",
-    "pyproject.toml",
-    "uv.lock",
-    "poetry.lock",
-    "pipfile",
-    "go.mod",
-    "go.sum",
-    "gemfile",
-    "tsconfig.json",
-];
 
 /// One reference in a file of the skill.
 struct Reference {
@@ -273,43 +244,6 @@ impl Cx<'_> {
         .help(format!("link `{rel}` from `SKILL.md` directly"));
         self.push(d);
     }
-
-    /// SKL018: files of the folder that nothing leads to.
-    fn unreferenced(
-        &mut self,
-        depth_of: &HashMap<String, usize>,
-        reached_dirs: &BTreeSet<String>,
-        anchor: Span,
-    ) {
-        let license = self.license.clone().unwrap_or_default();
-        let unreached: Vec<String> = self
-            .folder
-            .files
-            .keys()
-            .filter(|f| !depth_of.contains_key(*f))
-            .filter(|f| {
-                !reached_dirs.iter().any(|d| {
-                    d.is_empty()
-                        || f.strip_prefix(d.as_str())
-                            .is_some_and(|r| r.starts_with('/'))
-                })
-            })
-            .filter(|f| !is_conventional(f) && !license.contains(f.as_str()))
-            .cloned()
-            .collect();
-        for f in unreached {
-            let d = self
-                .diag(
-                    &rules::UNREFERENCED_FILE,
-                    anchor,
-                    format!("`{f}` ships with the skill, but neither `SKILL.md` nor a file it links names it"),
-                )
-                .label("this skill")
-                .note("whoever installs the skill gets the file, but the agent is never told to read or run it, and a review of `SKILL.md` does not see it")
-                .help(format!("link `{f}` from `SKILL.md` (or from a file it links), or move it out of the skill's folder"));
-            self.push(d);
-        }
-    }
 }
 
 /// Where `written` (as found in a file of folder `dir`) leads.
@@ -438,13 +372,6 @@ fn words(text: &str) -> impl Iterator<Item = (Span, &str)> + '_ {
     })
 }
 
-/// A file every repository or package has, not meant for the agent (`LICENSE`, `README.md`,
-/// `package.json`).
-fn is_conventional(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
-    CONVENTIONAL.iter().any(|c| name.starts_with(c))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,7 +409,5 @@ mod tests {
         assert!(!names_skill_dir("scripts/"));
         assert!(!names_skill_dir("scripts/<name>.py"));
         assert!(!names_skill_dir("src/scripts/run.sh"));
-        assert!(is_conventional("LICENSE.txt") && is_conventional("docs/README_CN.md"));
-        assert!(!is_conventional("test_cases.md"));
     }
 }
