@@ -1,7 +1,7 @@
 //! Agent Skills (`SKILL.md` and its folder): every rule at its line and column, silent on
 //! valid skills, the real-world corpus with exactly its true findings, and the skills index
 //! of `toolc.bundle.json`. The front matter against the reference validator is in
-//! tests/agent_skill_reference.rs.
+//! tests/agent_skill_validators.rs.
 
 mod common;
 

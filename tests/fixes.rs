@@ -431,6 +431,15 @@ fn cases() -> Vec<Case> {
         ),
         case("SKL010", SKILL_MD, skill(format!("\u{feff}{AGENT_SKILL}"))),
         case(
+            "SKL020",
+            SKILL_MD,
+            skill(edit(
+                AGENT_SKILL,
+                "name: pdf-tools",
+                "name: \" pdf-tools \"",
+            )),
+        ),
+        case(
             "SKL011",
             SKILL_MD,
             skill(edit(

@@ -22,4 +22,5 @@ declare_rules! {
     DUPLICATE_NAME = "SKL017" "duplicate-skill-name" Error ["agent-skill"] "two skills in one skills folder share a `name`";
     UNREFERENCED_FILE = "SKL018" "unreferenced-skill-file" Warning ["agent-skill"] "a file ships in the skill's folder but `SKILL.md` never leads to it";
     VAGUE_DESCRIPTION = "SKL019" "vague-skill-description" Info ["agent-skill"] "the description does not say what the skill does and when to use it";
+    UNPORTABLE_NAME = "SKL020" "unportable-skill-name" Warning ["agent-skill"] "a name the reference validator accepts only after trimming or normalizing it, or with letters outside `a-z`";
 }

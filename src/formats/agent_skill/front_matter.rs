@@ -289,11 +289,56 @@ impl Cx<'_> {
                         .map(|fix| fix.with_message(format!("rename the skill to `{f}`")))
                 }));
             lw.push(d);
+        } else {
+            self.portable_name(lw, node, &raw, &value, folder.as_deref());
         }
         Some(Named {
             value,
             span: node.span,
         })
+    }
+
+    /// SKL020: a name the reference accepts only because it trims, normalizes or takes
+    /// letters of any script, which agents and linters that read it as written refuse.
+    fn portable_name(
+        &self,
+        lw: &mut Lowerer<'_>,
+        node: &Node,
+        raw: &str,
+        value: &str,
+        folder: Option<&str>,
+    ) {
+        let (message, fix) = if raw != raw.trim() {
+            ("`name` has spaces around it".to_string(), Some(value))
+        } else if raw != value {
+            (
+                format!("`{raw}` is the name `{value}` only after Unicode normalization"),
+                Some(value),
+            )
+        } else if !value.is_ascii() {
+            (
+                format!("`{value}` has characters outside `a-z`, `0-9` and `-`"),
+                None,
+            )
+        } else if let Some(folder) = folder.filter(|f| *f != value) {
+            (
+                format!(
+                    "the folder `{folder}` is named `{value}` only after Unicode normalization"
+                ),
+                None,
+            )
+        } else {
+            return;
+        };
+        let d = lw
+            .diag(&rules::UNPORTABLE_NAME, node.span, message)
+            .label("not portable")
+            .note("the reference validator trims and normalizes the name and takes letters of any script, but the spec, Claude Code and VS Code document `a-z`, `0-9` and `-`, and agents compare names and folders as written")
+            .help("write the name, and name the folder, in lowercase ASCII letters, digits and hyphens")
+            .maybe_fix(fix.and_then(|v| {
+                replace_exact(self.file, node.span, raw, v, Applicability::Safe)
+            }));
+        lw.push(d);
     }
 
     /// SKL005 for `compatibility`: 1–500 characters when given.

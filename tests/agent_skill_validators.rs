@@ -1,10 +1,14 @@
-//! Agent Skills against the reference validator: a table of front matters, each with the
-//! verdict of `skills-ref validate` (the `agentskills` command of the `skills-ref` package)
-//! and the rules toolc reports. toolc reports an error wherever the reference rejects a
-//! skill, and where it accepts one toolc's errors are the table's documented "further"
-//! findings only. When `agentskills` is installed, the test also runs it on every case, on
-//! the test fixtures and on the real-world corpus, and checks that it still says what the
-//! table says and that toolc never contradicts it.
+//! Agent Skills against other validators. First the reference validator: a table of front
+//! matters, each with the verdict of `skills-ref validate` (the `agentskills` command of the
+//! `skills-ref` package) and the rules toolc reports. toolc reports an error wherever the
+//! reference rejects a skill, and where it accepts one toolc's errors are the table's
+//! documented "further" findings only. When `agentskills` is installed, the test also runs it
+//! on every case, on the test fixtures and on the real-world corpus, and checks that it still
+//! says what the table says and that toolc never contradicts it. Then skillsaw (`pip install
+//! skillsaw`), when installed: every error it reports on the same skills, toolc reports in the
+//! same file, within a line (skillsaw points at a key, toolc at its value): as an error, or,
+//! where skillsaw rejects what the reference accepts (a number as the name, a name it trims
+//! or normalizes, letters outside `a-z`), as the warning of SKL009 or SKL020.
 
 mod common;
 
@@ -84,7 +88,7 @@ fn cases() -> Vec<Case> {
             "surrounding spaces in the name",
             skill("\" pdf-tools \"", ""),
             Valid,
-            &[],
+            &["SKL020"],
         ),
         case(
             "a description of 1024 characters",
@@ -298,7 +302,7 @@ fn cases() -> Vec<Case> {
             "a name in another script",
             "---\nname: 实时比分\ndescription: 桌面级赛事追踪助手。当用户询问比分、比赛状态、球队排名或者赛程安排时使用这个技能来回答。\n---\n".into(),
             Valid,
-            &[],
+            &["SKL020"],
         )
     });
     out.push(Case {
@@ -307,7 +311,7 @@ fn cases() -> Vec<Case> {
             "a name equal to its folder after NFKC",
             skill("ab-tools", ""),
             Valid,
-            &[],
+            &["SKL020"],
         )
     });
     out.push(Case {
@@ -486,4 +490,124 @@ fn skill_dirs(root: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+// ── skillsaw ────────────────────────────────────────────────────────────────────────────
+
+/// One error skillsaw reports: its rule, file (relative to the linted folder) and line.
+struct Finding {
+    rule: String,
+    path: String,
+    line: Option<u64>,
+}
+
+/// skillsaw's errors on the folder `root`, or `None` when skillsaw is not installed.
+fn skillsaw_errors(root: &Path) -> Option<Vec<Finding>> {
+    let out = Command::new("skillsaw")
+        .current_dir(root)
+        .args([
+            "lint",
+            "--format",
+            "json",
+            "--no-progress",
+            "--no-baseline",
+            ".",
+        ])
+        .output()
+        .ok()?;
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let violations = report["violations"].as_array()?;
+    Some(
+        violations
+            .iter()
+            .filter(|v| v["severity"] == "error")
+            .map(|v| Finding {
+                rule: v["rule_id"].as_str().unwrap_or("").to_string(),
+                path: v["file_path"]
+                    .as_str()
+                    .unwrap_or("")
+                    .trim_start_matches("./")
+                    .to_string(),
+                line: v["line"].as_u64(),
+            })
+            .collect(),
+    )
+}
+
+fn skillsaw_installed() -> bool {
+    let installed = Command::new("skillsaw")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("skipped: `skillsaw` (pip install skillsaw) is not installed");
+    }
+    installed
+}
+
+/// Every skillsaw error on `root` is a toolc error in the same file, on its line or the
+/// next (skillsaw points at a key, toolc at its value).
+fn covers_skillsaw(root: &Path) -> usize {
+    let errors = skillsaw_errors(root).expect("skillsaw runs");
+    let report = common::check_dir(root).expect("config");
+    // Where skillsaw and the reference disagree, toolc follows the reference and warns.
+    let toolc: Vec<(String, u64)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error || ["SKL009", "SKL020"].contains(&d.rule.code))
+        .map(|d| {
+            (
+                d.file.display.clone(),
+                d.file.position(d.span.start).line as u64,
+            )
+        })
+        .collect();
+    let missed: Vec<String> = errors
+        .iter()
+        .filter(|f| {
+            !toolc
+                .iter()
+                .any(|(path, line)| *path == f.path && f.line.is_none_or(|l| line.abs_diff(l) <= 1))
+        })
+        .map(|f| format!("{}:{} {}", f.path, f.line.unwrap_or(0), f.rule))
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "{}: skillsaw's errors without a toolc error at their place: {missed:#?}",
+        root.display()
+    );
+    errors.len()
+}
+
+#[test]
+fn toolc_reports_every_error_skillsaw_reports() {
+    if !skillsaw_installed() {
+        return;
+    }
+    // Every case of the table in one repository, each in a skills folder of its own.
+    let repo = Repo::new();
+    for (i, case) in cases().iter().enumerate() {
+        repo.write(
+            &format!("case-{i:02}/skills/{}/SKILL.md", case.folder),
+            case.text.as_bytes(),
+        );
+    }
+    let mut total = covers_skillsaw(&repo.root);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    total += covers_skillsaw(&root.join("tests/fixtures/agent-skill/valid"));
+    total += covers_skillsaw(&root.join("examples/demo"));
+    if let Some(corpus) = common::corpus("agent-skills") {
+        for folder in [
+            "0g-compute-skills",
+            "link-jumper-skill",
+            "nba-scores-skill",
+            "resume-writing",
+        ] {
+            total += covers_skillsaw(&corpus.join(folder));
+        }
+    }
+    assert!(
+        total > 0,
+        "skillsaw reported no error at all: is it reading the skills?"
+    );
 }
