@@ -63,9 +63,10 @@ impl Cx<'_> {
             body_start,
         }]);
         let mut followed = 0;
+        let stems = stems(&self.folder.files);
         while let Some(doc) = queue.pop_front() {
             let markdown = is_markdown(&doc.rel);
-            for r in self.references_in(&doc, markdown) {
+            for r in self.references_in(&doc, markdown, &stems) {
                 let target = resolve(dir_of(&doc.rel), &r.written);
                 let rel = match target {
                     Target::External => continue,
@@ -127,8 +128,9 @@ impl Cx<'_> {
         }
     }
 
-    /// The links (in Markdown) and path-like words of a followed file.
-    fn references_in(&self, doc: &Doc, markdown: bool) -> Vec<Reference> {
+    /// The links (in Markdown) and path-like words of a followed file; in code, also the
+    /// words that are the stem of a file beside it (`import nba_api` for `nba_api.py`).
+    fn references_in(&self, doc: &Doc, markdown: bool, stems: &Stems) -> Vec<Reference> {
         let text = doc.file.text.as_str();
         let mut out: Vec<Reference> = if markdown {
             links(text, doc.body_start)
@@ -156,33 +158,20 @@ impl Cx<'_> {
                     span,
                     link: false,
                 });
-            } else if !markdown && let Some(sibling) = self.sibling_by_stem(&doc.rel, word) {
-                // Code names a module by its stem (`import nba_api` for `nba_api.py`).
+            } else if !markdown
+                && let Some(sibling) = stems.get(&match dir_of(&doc.rel) {
+                    "" => word.to_string(),
+                    dir => format!("{dir}/{word}"),
+                })
+            {
                 out.push(Reference {
-                    written: sibling,
+                    written: sibling.clone(),
                     span,
                     link: false,
                 });
             }
         }
         out
-    }
-
-    /// The file name of a file beside `rel` whose stem is `word`, if any.
-    fn sibling_by_stem(&self, rel: &str, word: &str) -> Option<String> {
-        if word.len() < 3
-            || !word
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-        {
-            return None;
-        }
-        let dir = dir_of(rel);
-        self.folder.files.keys().find_map(|f| {
-            let name = f.strip_prefix(dir)?.trim_start_matches('/');
-            let (stem, _) = name.rsplit_once('.')?;
-            (stem == word && !name.contains('/')).then(|| name.to_string())
-        })
     }
 
     /// SKL012.
@@ -244,6 +233,22 @@ impl Cx<'_> {
         .help(format!("link `{rel}` from `SKILL.md` directly"));
         self.push(d);
     }
+}
+
+/// File names by path without extension (`scripts/nba_api` → `nba_api.py`), for code that
+/// names a module without its extension.
+type Stems = HashMap<String, String>;
+
+fn stems<V>(files: &std::collections::BTreeMap<String, V>) -> Stems {
+    files
+        .keys()
+        .filter_map(|f| {
+            let name = f.rsplit('/').next().unwrap_or(f);
+            let (stem, _) = name.rsplit_once('.')?;
+            let path = &f[..f.len() - name.len() + stem.len()];
+            (stem.len() >= 3).then(|| (path.to_string(), name.to_string()))
+        })
+        .collect()
 }
 
 /// Where `written` (as found in a file of folder `dir`) leads.
