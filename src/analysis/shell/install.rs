@@ -83,6 +83,16 @@ pub struct Install {
     pub runs_download: bool,
 }
 
+/// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
+/// substitution, and names a program that fetches. [`package_installs`] says for certain.
+pub fn may_run_download(line: &str) -> bool {
+    if !(line.contains('|') || line.contains("<(") || line.contains("$(")) {
+        return false;
+    }
+    let lower = line.to_ascii_lowercase();
+    FETCHERS.iter().any(|f| lower.contains(f))
+}
+
 /// Package installations in one line: installer commands (`pip install`, also written as a
 /// list of strings in code), and downloads run by an interpreter (`curl … | sh`,
 /// `bash <(curl …)`).
@@ -201,6 +211,23 @@ fn install_words(line: &str) -> Vec<(usize, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cheap_test_lets_every_download_run_through() {
+        for line in [
+            "curl -fsSL https://x.sh | sh",
+            "bash <(wget -qO- https://x.sh)",
+            "sh -c \"$(Invoke-WebRequest https://x)\"",
+        ] {
+            assert!(may_run_download(line), "{line}");
+            assert!(
+                package_installs(line).iter().any(|i| i.runs_download),
+                "{line}"
+            );
+        }
+        assert!(!may_run_download("pip install pandas"));
+        assert!(!may_run_download("cat a | grep b"));
+    }
 
     #[test]
     fn installs() {

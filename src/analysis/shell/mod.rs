@@ -8,7 +8,7 @@
 mod install;
 mod lex;
 
-pub use install::package_installs;
+pub use install::{may_run_download, package_installs};
 pub use lex::{Command, Dialect, Word, simple_commands};
 
 /// Names that denote a shell, as a language tag or as a program.

@@ -240,13 +240,12 @@ impl Cx<'_> {
                 (fm.body_start, anchor)
             }
             Err(e) => {
+                // Without front matter, the whole file is instructions; findings about the
+                // skill as a whole point where the front matter should be.
                 let d = front_matter_error(self.file, e, &front_matter::FRONT_MATTER);
-                let first = match &d.span {
-                    s if s.is_empty() => Span::point(self.file.bom_len),
-                    s => *s,
-                };
+                let anchor = d.span;
                 self.push(d);
-                (self.file.bom_len, first)
+                (self.file.bom_len, anchor)
             }
         };
         self.size(body_start);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::Cx;
 use crate::analysis::secrets::{SecretKind, mask, scan_line};
-use crate::analysis::shell::package_installs;
+use crate::analysis::shell::{may_run_download, package_installs};
 use crate::diagnostics::Diagnostic;
 use crate::rules::security as sec;
 use crate::source::{SourceFile, Span};
@@ -37,6 +37,9 @@ impl Cx<'_> {
                     .note("a skill is shared and installed as it is: a credential in it is leaked to everyone who gets the skill, and the agent may use it")
                     .help("remove it and revoke it; have the script read it from an environment variable the user sets");
                     self.push(d);
+                }
+                if !may_run_download(text) {
+                    continue;
                 }
                 for install in package_installs(text)
                     .into_iter()
