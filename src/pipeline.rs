@@ -67,6 +67,11 @@ impl FileSystem for Recorder<'_> {
         self.note(path);
         self.fs.is_file(path)
     }
+
+    fn list_dir(&self, path: &Path) -> Vec<crate::fs::DirEntry> {
+        self.note(path);
+        self.fs.list_dir(path)
+    }
 }
 
 /// Load one file; with `track`, also the other paths its load asked about.

@@ -9,7 +9,7 @@ mod install;
 mod lex;
 mod runners;
 
-pub use install::package_installs;
+pub use install::{may_run_download, package_installs};
 pub use lex::{Command, Dialect, Word, simple_commands};
 pub use runners::unpinned_runs;
 
