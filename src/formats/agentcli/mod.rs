@@ -77,6 +77,8 @@ pub struct Tool {
     pub name_span: Option<Span>,
     /// Where its `description` value is written.
     pub description_span: Option<Span>,
+    /// Where its `command` is written.
+    pub command_span: Option<Span>,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Node>,
 }
@@ -292,6 +294,7 @@ impl Cx<'_> {
             tool.span = node.span;
             tool.name_span = node.value("name").map(|n| n.span);
             tool.description_span = node.value("description").map(|n| n.span);
+            tool.command_span = crate::formats::tree::site_at(node, &["command"]);
             tool.schema = node.value("schema").cloned();
             manifest.tools.push(tool);
         }
