@@ -51,6 +51,9 @@ pub struct Config {
     pub includes: Vec<(FormatId, GlobSet)>,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
+    /// `[lock] required`: `check` reports tools that no longer match `toolc.lock` (what
+    /// `--locked` turns on).
+    pub lock_required: bool,
 }
 
 #[derive(Deserialize)]
@@ -63,6 +66,7 @@ struct RawConfig {
     #[serde(default)]
     formats: BTreeMap<Spanned<String>, RawFormat>,
     build: Option<RawBuild>,
+    lock: Option<RawLock>,
 }
 
 #[derive(Deserialize)]
@@ -84,6 +88,13 @@ struct RawFormat {
 #[serde(deny_unknown_fields)]
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLock {
+    #[serde(default)]
+    required: bool,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -309,6 +320,7 @@ impl Config {
             overrides,
             includes,
             build_targets,
+            lock_required: raw.lock.is_some_and(|l| l.required),
         })
     }
 

@@ -5,12 +5,14 @@
 
 pub(crate) mod analysis;
 pub(crate) mod bundle;
+pub(crate) mod change;
 pub(crate) mod config;
 pub(crate) mod diagnostics;
 pub(crate) mod discover;
 pub(crate) mod formats;
 pub(crate) mod fs;
 pub(crate) mod ir;
+pub(crate) mod lock;
 mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod schema;
@@ -23,6 +25,7 @@ pub(crate) mod workspace;
 pub mod cli;
 
 pub use bundle::Target;
+pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
 pub use config::{Config, ConfigError};
 pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
 pub use rules::{Rule, Severity};

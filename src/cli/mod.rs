@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod build;
+mod diff;
+mod lock;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -32,6 +34,10 @@ enum Command {
     Build(build::BuildArgs),
     /// List every rule: code, name, default severity, formats
     Rules(RulesArgs),
+    /// Report breaking changes between a git revision (or a folder) and the working tree
+    Diff(diff::DiffArgs),
+    /// Write `toolc.lock`: every tool's definition as reviewed (`check --locked` reports drift)
+    Lock(lock::LockArgs),
     /// Print a rule's documentation page
     Explain {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
@@ -110,6 +116,9 @@ struct CheckArgs {
     /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Vec<String>,
+    /// Also report every tool that no longer matches `toolc.lock` (`[lock] required = true`)
+    #[arg(long)]
+    locked: bool,
 }
 
 #[derive(Args)]
@@ -126,6 +135,8 @@ pub fn main() -> ExitCode {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
         Command::Rules(args) => run_rules(&args),
+        Command::Diff(args) => diff::run(args),
+        Command::Lock(args) => lock::run(args),
         Command::Explain { rule } => run_explain(&rule),
     }
 }
@@ -156,7 +167,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let config = match Config::discover(&cwd, args.config.as_deref()) {
+    let mut config = match Config::discover(&cwd, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -196,6 +207,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    config.lock_required |= args.locked;
     // A path that does not exist is a usage error, not a finding about the repository.
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
         return usage_error(&format!("{}: no such file or directory", missing.display()));
