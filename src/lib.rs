@@ -32,6 +32,14 @@ pub use rules::{Rule, Severity};
 pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
 
+pub use lock::Written as LockWritten;
+
+/// Write `toolc.lock` for every tool of the repository `cwd` is in (the configuration's
+/// folder, else the nearest folder with `.git`, else `cwd`), as `toolc lock` does.
+pub fn lock(cwd: &std::path::Path, config: &Config) -> std::io::Result<LockWritten> {
+    lock::lock(cwd, config)
+}
+
 /// Every rule toolc has, in code order.
 pub fn rules() -> Vec<&'static Rule> {
     rules::all()

@@ -8,8 +8,6 @@ use clap::Args;
 use super::usage_error;
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::{Summary, human};
-use crate::fs::Overlay;
-use crate::{CheckOptions, pipeline};
 
 /// `toolc lock` arguments.
 #[derive(Args)]
@@ -36,15 +34,7 @@ pub fn run(args: LockArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
-    let root = crate::lock::root(&config, &cwd);
-    // The whole repository is locked, wherever toolc runs from.
-    let options = CheckOptions {
-        cwd: root.clone(),
-        ..CheckOptions::default()
-    };
-    let loaded = pipeline::load(&options, &config, &Overlay::default(), None, false);
-    let lowering = crate::formats::lower_all(&loaded.results, &|_| true);
-    match crate::lock::write(&lowering.tools, &root) {
+    match crate::lock::lock(&cwd, &config) {
         Ok(written) => {
             if !args.quiet {
                 let path = crate::discover::display_path(&written.path, &cwd);
@@ -58,7 +48,9 @@ pub fn run(args: LockArgs) -> ExitCode {
         }
         Err(e) => usage_error(&format!(
             "cannot write {}: {e}",
-            root.join(crate::lock::FILE_NAME).display()
+            crate::lock::root(&config, &cwd)
+                .join(crate::lock::FILE_NAME)
+                .display()
         )),
     }
 }

@@ -162,6 +162,20 @@ pub struct Written {
     pub changed: bool,
 }
 
+/// Lock every tool of the repository `cwd` is in (see [`root`]), as it is now.
+pub fn lock(cwd: &Path, config: &Config) -> std::io::Result<Written> {
+    let root = root(config, cwd);
+    // The whole repository is locked, wherever toolc runs from.
+    let options = crate::CheckOptions {
+        cwd: root.clone(),
+        ..crate::CheckOptions::default()
+    };
+    let fs = crate::fs::Overlay::default();
+    let loaded = crate::pipeline::load(&options, config, &fs, None, false);
+    let lowering = crate::formats::lower_all(&loaded.results, &|_| true);
+    write(&lowering.tools, &root)
+}
+
 /// Write `toolc.lock` for `tools` into `root` (atomically: a temporary file, then a rename).
 pub fn write(tools: &[Lowered<'_>], root: &Path) -> std::io::Result<Written> {
     let entries = entries(tools, root);
