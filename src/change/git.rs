@@ -127,12 +127,23 @@ pub fn default_base(cwd: &Path) -> Result<(String, String), GitError> {
             let label = if base == head {
                 "HEAD".to_string()
             } else {
-                format!("the merge base with {branch} ({})", short(&base))
+                format!("the merge base with `{branch}` (`{}`)", short(&base))
             };
             return Ok((base, label));
         }
     }
     Ok((head, "HEAD".to_string()))
+}
+
+/// The merge base of `HEAD` and `rev` (what `git diff REV...` compares with).
+pub fn merge_base(cwd: &Path, rev: &str) -> Result<String, GitError> {
+    let head = resolve(cwd, "HEAD")?;
+    let tip = resolve(cwd, rev)?;
+    run(cwd, &["merge-base", &head, &tip]).map(text).map_err(|_| {
+        GitError(format!(
+            "`HEAD` and `{rev}` have no common commit (a shallow clone? fetch the history, e.g. `fetch-depth: 0`)"
+        ))
+    })
 }
 
 /// The first 10 hex digits of a hash.

@@ -102,6 +102,16 @@ fn load_git(
     let error = |e: git::GitError| DiffError(e.0);
     let top = git::top_level(cwd).map_err(error)?;
     let (commit, label) = match rev {
+        // `REF...`: the merge base, as `git diff REF...` reads it.
+        Some(rev) if rev.ends_with("...") && rev.len() > 3 => {
+            let branch = rev.trim_end_matches("...");
+            let commit = git::merge_base(cwd, branch).map_err(error)?;
+            let label = format!(
+                "the merge base with `{branch}` (`{}`)",
+                git::short(&commit)
+            );
+            (commit, label)
+        }
         Some(rev) => {
             let commit = git::resolve(cwd, rev).map_err(error)?;
             (commit, format!("`{rev}`"))
