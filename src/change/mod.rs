@@ -163,6 +163,12 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         &display,
     );
 
+    let old_files: HashSet<*const crate::source::SourceFile> = old
+        .results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(std::sync::Arc::as_ptr)
+        .collect();
     let mut changes = Vec::new();
     let mut findings = Vec::new();
     let mut pairs = Vec::new();
@@ -222,7 +228,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         });
         findings.extend(diags.into_iter().map(|d| Finding {
             tool,
-            home: home_of(&d, &old, &home_path),
+            home: home_of(&d, &old, &old_files, &home_path),
             diagnostic: d,
         }));
     }
@@ -272,13 +278,13 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
 
 /// Where a finding belongs in the working tree: its own file when that is on the new side,
 /// else the new home of the old file it points at.
-fn home_of(d: &Diagnostic, old: &input::OldSide, fallback: &std::path::Path) -> PathBuf {
-    let is_old = old.results.iter().any(|r| {
-        std::iter::once(&r.file)
-            .chain(&r.companions)
-            .any(|f| std::sync::Arc::ptr_eq(f, &d.file))
-    });
-    if is_old {
+fn home_of(
+    d: &Diagnostic,
+    old: &input::OldSide,
+    old_files: &HashSet<*const crate::source::SourceFile>,
+    fallback: &std::path::Path,
+) -> PathBuf {
+    if old_files.contains(&std::sync::Arc::as_ptr(&d.file)) {
         old.home(&d.file.path)
     } else if d.file.path.as_os_str().is_empty() {
         fallback.to_path_buf()

@@ -2,9 +2,8 @@
 //! tool that is now left out (disabled, refused by policy), else a tool of the same format
 //! whose definition is equal but for its name (a rename); what is left was removed or added.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-use serde_json::Value;
 
 use crate::ir::{LeftOut, Lowered};
 use crate::lock::canonical;
@@ -60,16 +59,17 @@ pub fn pair(
     fn key<'l>(l: &'l Lowered<'_>) -> (&'static str, &'l str) {
         (l.tool.provenance.format, l.tool.name.as_str())
     }
+    let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (j, n) in new.iter().enumerate() {
+        by_key.entry(key(n)).or_default().push(j);
+    }
     for (i, o) in old.iter().enumerate() {
         let o_home = home(&o.file.path);
-        let candidates: Vec<usize> = (0..new.len())
-            .filter(|&j| !taken[j] && key(&new[j]) == key(o))
-            .collect();
-        let best = candidates
-            .iter()
-            .copied()
+        let candidates = by_key.get(&key(o)).map_or(&[][..], Vec::as_slice);
+        let free = || candidates.iter().copied().filter(|&j| !taken[j]);
+        let best = free()
             .find(|&j| new[j].file.path == o_home)
-            .or_else(|| candidates.first().copied());
+            .or_else(|| free().next());
         match best {
             Some(j) => {
                 taken[j] = true;
@@ -90,25 +90,26 @@ pub fn pair(
             None => gone.push(i),
         }
     }
-    // Renames: compare definitions only among what is left, each computed once.
-    let old_defs: Vec<(usize, Value)> = gone
-        .iter()
-        .map(|&i| (i, canonical::without_name(&old[i].tool)))
-        .collect();
-    let new_defs: Vec<Option<Value>> = (0..new.len())
-        .map(|j| (!taken[j]).then(|| canonical::without_name(&new[j].tool)))
-        .collect();
-    for (i, def) in old_defs {
+    // Renames: definitions without their names, hashed, among what is left.
+    let mut by_definition: HashMap<(&str, String), Vec<usize>> = HashMap::new();
+    for j in (0..new.len()).filter(|&j| !taken[j]) {
+        let def = canonical::sha256(&canonical::without_name(&new[j].tool));
+        by_definition
+            .entry((new[j].tool.provenance.format, def))
+            .or_default()
+            .push(j);
+    }
+    for i in gone {
         let o = &old[i];
-        let same = |j: usize| {
-            !taken[j]
-                && new[j].tool.provenance.format == o.tool.provenance.format
-                && new_defs[j].as_ref() == Some(&def)
-        };
+        let def = canonical::sha256(&canonical::without_name(&o.tool));
+        let candidates = by_definition
+            .get(&(o.tool.provenance.format, def))
+            .map_or(&[][..], Vec::as_slice);
         let o_home = home(&o.file.path);
-        let found = (0..new.len())
-            .find(|&j| same(j) && new[j].file.path == o_home)
-            .or_else(|| (0..new.len()).find(|&j| same(j)));
+        let free = || candidates.iter().copied().filter(|&j| !taken[j]);
+        let found = free()
+            .find(|&j| new[j].file.path == o_home)
+            .or_else(|| free().next());
         match found {
             Some(j) => {
                 taken[j] = true;

@@ -80,10 +80,12 @@ pub fn agents(
         .filter(|l| l.tool.provenance.format == tool_md)
         .map(|l| (l.tool.name.as_str(), l))
         .collect();
-    let has = |id: &str| {
-        new.iter()
-            .any(|l| l.tool.provenance.format == tool_md && l.tool.name == id)
-    };
+    let now: std::collections::HashSet<&str> = new
+        .iter()
+        .filter(|l| l.tool.provenance.format == tool_md)
+        .map(|l| l.tool.name.as_str())
+        .collect();
+    let has = |id: &str| now.contains(id);
     let mut out = Vec::new();
     for r in results {
         let Some(tool_md::Item::Agent(agent)) = r.item.get::<tool_md::Item>() else {

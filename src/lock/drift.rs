@@ -2,7 +2,7 @@
 //! longer matches is reported at each part that changed; a tool the lock does not list, and a
 //! listed tool that is gone, are reported too.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -77,13 +77,23 @@ pub fn drift(config: &Config, cwd: &Path, scope: &Scope, results: &[FileResult])
     let lock_file = SourceFile::new(path, display, FormatId::Config, text);
     let lowering = formats::lower_all(results, &|_| true);
     let mut taken = vec![false; locked.len()];
+    let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (i, l) in locked.iter().enumerate() {
+        by_key
+            .entry((l.entry.format.as_str(), l.entry.name.as_str()))
+            .or_default()
+            .push(i);
+    }
     let mut out = Vec::new();
     for tool in &lowering.tools {
         let now = entry(tool, &root);
-        let same_key = |l: &Locked| l.entry.format == now.format && l.entry.name == now.name;
-        let found = (0..locked.len())
-            .find(|&i| !taken[i] && same_key(&locked[i]) && locked[i].entry.path == now.path)
-            .or_else(|| (0..locked.len()).find(|&i| !taken[i] && same_key(&locked[i])));
+        let candidates = by_key
+            .get(&(now.format.as_str(), now.name.as_str()))
+            .map_or(&[][..], Vec::as_slice);
+        let free = || candidates.iter().copied().filter(|&i| !taken[i]);
+        let found = free()
+            .find(|&i| locked[i].entry.path == now.path)
+            .or_else(|| free().next());
         match found {
             Some(i) => {
                 taken[i] = true;
