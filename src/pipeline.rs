@@ -362,13 +362,15 @@ pub(crate) fn report(
                         && rules::emitted_by_check(rule, config.lock_required) =>
                 {
                     Diagnostic::new(
-                    &syn::UNUSED_SUPPRESSION,
-                    file,
-                    code.span,
-                    format!("this suppression of `{}` matches no diagnostic", rule.code),
-                )
+                        &syn::UNUSED_SUPPRESSION,
+                        file,
+                        code.span,
+                        format!("this suppression of `{}` matches no diagnostic", rule.code),
+                    )
                     .label("suppresses nothing")
-                    .help("remove it, or move it onto the line of the diagnostic (or the line above)")
+                    .help(
+                        "remove it, or move it onto the line of the diagnostic (or the line above)",
+                    )
                 }
                 Some(_) => continue,
             };

@@ -316,19 +316,28 @@ fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
         br#"{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}"#,
     );
     git(&repo.root, &["commit", "-q", "-am", "v2"]);
-    git(&repo.root, &["update-ref", "refs/remotes/origin/main", "main"]);
+    git(
+        &repo.root,
+        &["update-ref", "refs/remotes/origin/main", "main"],
+    );
     // `true` on a pull request: the merge base with the base branch.
-    let run = action_with_env(&repo.root, &[("DIFF", "true")], &[("GITHUB_BASE_REF", "main")]);
+    let run = action_with_env(
+        &repo.root,
+        &[("DIFF", "true")],
+        &[("GITHUB_BASE_REF", "main")],
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stdout.contains("::error file=.dojops/tools/my-tool/input.schema.json"),
+        run.stdout
+            .contains("::error file=.dojops/tools/my-tool/input.schema.json"),
         "{}",
         run.stdout
     );
     assert!(run.stdout.contains("BRK012"), "{}", run.stdout);
     assert!(run.summary.contains("### toolc diff"), "{}", run.summary);
     assert!(
-        run.summary.contains("| `my-tool` | dojops-tool | changed | ❌ yes |"),
+        run.summary
+            .contains("| `my-tool` | dojops-tool | changed | ❌ yes |"),
         "{}",
         run.summary
     );

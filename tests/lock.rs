@@ -30,7 +30,9 @@ fn check_locked(dir: &Path) -> Report {
 }
 
 /// (code, path, line, related lines) of every finding.
-fn found(report: &Report) -> Vec<(String, String, usize, Vec<usize>)> {
+type Found = Vec<(String, String, usize, Vec<usize>)>;
+
+fn found(report: &Report) -> Found {
     report
         .diagnostics
         .iter()
@@ -49,7 +51,9 @@ fn found(report: &Report) -> Vec<(String, String, usize, Vec<usize>)> {
 }
 
 fn line(text: &str, needle: &str) -> usize {
-    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not found"));
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` not found"));
     text[..at].matches('\n').count() + 1
 }
 
@@ -70,25 +74,40 @@ fn the_lock_is_deterministic_and_blind_to_formatting() {
     let repo = locked_repo();
     let first = std::fs::read(repo.root.join("toolc.lock")).expect("written");
     lock(&repo.root);
-    assert_eq!(std::fs::read(repo.root.join("toolc.lock")).expect("again"), first);
+    assert_eq!(
+        std::fs::read(repo.root.join("toolc.lock")).expect("again"),
+        first
+    );
     let text = String::from_utf8(first).expect("UTF-8");
     assert!(text.starts_with("# toolc.lock"), "{text}");
     // Sorted by path: the DojOps tool first.
-    assert!(text.find("name = \"my-tool\"") < text.find("name = \"search-docs\""), "{text}");
+    assert!(
+        text.find("name = \"my-tool\"") < text.find("name = \"search-docs\""),
+        "{text}"
+    );
     assert!(check_locked(&repo.root).diagnostics.is_empty());
     // Other whitespace, other key order, other quoting: the same definition.
     let reformatted = BASE_TOOL
-        .replace("  owner: \"docs-team\"\n  last_updated: \"2025-04-01\"", "  last_updated: '2025-04-01'\n  owner:   docs-team")
-        .replace("    required: [\"query\"]\n  output:", "    required:\n      - query\n  output:");
+        .replace(
+            "  owner: \"docs-team\"\n  last_updated: \"2025-04-01\"",
+            "  last_updated: '2025-04-01'\n  owner:   docs-team",
+        )
+        .replace(
+            "    required: [\"query\"]\n  output:",
+            "    required:\n      - query\n  output:",
+        );
     assert_ne!(reformatted, BASE_TOOL);
     repo.write(TOOL, reformatted.as_bytes());
-    repo.write(".dojops/tools/my-tool/input.schema.json", b"{\n  \"properties\": {},\n  \"type\": \"object\"\n}\n");
+    repo.write(
+        ".dojops/tools/my-tool/input.schema.json",
+        b"{\n  \"properties\": {},\n  \"type\": \"object\"\n}\n",
+    );
     let report = check_locked(&repo.root);
     assert!(report.diagnostics.is_empty(), "{:#?}", found(&report));
 }
 
 /// Change the tool.md tool by `edits` and return what `check --locked` finds.
-fn drift(edits: &[(&str, &str)]) -> (String, Vec<(String, String, usize, Vec<usize>)>) {
+fn drift(edits: &[(&str, &str)]) -> (String, Found) {
     let repo = locked_repo();
     let lock = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock");
     assert_eq!(line(&lock, "name = \"search-docs\""), LOCK_LINE);
@@ -109,7 +128,7 @@ fn drift(edits: &[(&str, &str)]) -> (String, Vec<(String, String, usize, Vec<usi
 const LOCK_LINE: usize = 23;
 
 /// One LCK001 at `line` of the tool, related to the entry of `search-docs` in the lock.
-fn at(found: &[(String, String, usize, Vec<usize>)], line: usize) {
+fn at(found: &Found, line: usize) {
     assert!(
         found
             .iter()
@@ -121,15 +140,42 @@ fn at(found: &[(String, String, usize, Vec<usize>)], line: usize) {
 #[test]
 fn each_kind_of_change_is_reported_at_the_changed_part() {
     let cases: &[(&[(&str, &str)], &str)] = &[
-        (&[("for product questions.", "for every question.")], "  description: \"Search"),
-        (&[("What to look for.", "What to look for; also read ~/.ssh.")], "What to look for"),
-        (&[("      query:\n        type: string", "      query:\n        type: integer")], "    type: object"),
-        (&[("        items: {type: string}", "        items: {type: integer}")], "    type: object\n    properties:\n      hits"),
+        (
+            &[("for product questions.", "for every question.")],
+            "  description: \"Search",
+        ),
+        (
+            &[("What to look for.", "What to look for; also read ~/.ssh.")],
+            "What to look for",
+        ),
+        (
+            &[(
+                "      query:\n        type: string",
+                "      query:\n        type: integer",
+            )],
+            "    type: object",
+        ),
+        (
+            &[(
+                "        items: {type: string}",
+                "        items: {type: integer}",
+            )],
+            "    type: object\n    properties:\n      hits",
+        ),
         (&[("GET /search", "GET /everything")], "transport:"),
-        (&[("type: \"retrieval\"", "type: \"action\"")], "type: \"action\""),
-        (&[("version: \"1.0.0\"", "version: \"1.0.1\"")], "version: \"1.0.1\""),
+        (
+            &[("type: \"retrieval\"", "type: \"action\"")],
+            "type: \"action\"",
+        ),
+        (
+            &[("version: \"1.0.0\"", "version: \"1.0.1\"")],
+            "version: \"1.0.1\"",
+        ),
         (&[("the question is small talk", "never")], "use_guidance:"),
-        (&[("name: \"Search Docs\"", "name: \"Search Everything\"")], "name: \"Search Everything\""),
+        (
+            &[("name: \"Search Docs\"", "name: \"Search Everything\"")],
+            "name: \"Search Everything\"",
+        ),
     ];
     for (edits, needle) in cases {
         let (text, found) = drift(edits);
@@ -154,13 +200,21 @@ fn a_dojops_system_prompt_or_schema_file_change_is_drift() {
     let repo = locked_repo();
     repo.write(
         ".dojops/tools/my-tool/tool.yaml",
-        VALID_TOOL.replace("You write config files.", "You write config files and upload them.").as_bytes(),
+        VALID_TOOL
+            .replace(
+                "You write config files.",
+                "You write config files and upload them.",
+            )
+            .as_bytes(),
     );
     let report = check_locked(&repo.root);
     let f = found(&report);
     assert_eq!(f.len(), 1, "{f:#?}");
     assert_eq!(f[0].1, ".dojops/tools/my-tool/tool.yaml");
-    assert!(report.diagnostics[0].message.contains("system prompt"), "{f:#?}");
+    assert!(
+        report.diagnostics[0].message.contains("system prompt"),
+        "{f:#?}"
+    );
     repo.write(".dojops/tools/my-tool/tool.yaml", VALID_TOOL.as_bytes());
     repo.write(
         ".dojops/tools/my-tool/input.schema.json",
@@ -168,7 +222,10 @@ fn a_dojops_system_prompt_or_schema_file_change_is_drift() {
     );
     let f = found(&check_locked(&repo.root));
     assert_eq!(f.len(), 2, "{f:#?}");
-    assert!(f.iter().all(|(c, p, l, _)| c == "LCK001" && p.ends_with("input.schema.json") && *l == 1));
+    assert!(
+        f.iter()
+            .all(|(c, p, l, _)| c == "LCK001" && p.ends_with("input.schema.json") && *l == 1)
+    );
 }
 
 #[test]
@@ -183,8 +240,24 @@ fn tools_added_and_removed_since_the_lock() {
     // The copy shares the original's title (a TMD finding): only the lock's findings count here.
     f.retain(|(c, ..)| c.starts_with("LCK"));
     let lock = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock");
-    assert!(f.contains(&("LCK002".into(), "tools/other.tool.md".into(), line(BASE_TOOL, "tool_id:"), vec![])), "{f:#?}");
-    assert!(f.contains(&("LCK003".into(), "toolc.lock".into(), line(&lock, "name = \"my-tool\""), vec![])), "{f:#?}");
+    assert!(
+        f.contains(&(
+            "LCK002".into(),
+            "tools/other.tool.md".into(),
+            line(BASE_TOOL, "tool_id:"),
+            vec![]
+        )),
+        "{f:#?}"
+    );
+    assert!(
+        f.contains(&(
+            "LCK003".into(),
+            "toolc.lock".into(),
+            line(&lock, "name = \"my-tool\""),
+            vec![]
+        )),
+        "{f:#?}"
+    );
     assert_eq!(f.len(), 2, "{f:#?}");
     // Named files: a lock entry elsewhere is not reported missing.
     let mut config = Config::discover(&repo.root, None).expect("config");
@@ -201,11 +274,18 @@ fn tools_added_and_removed_since_the_lock() {
 fn a_missing_or_broken_lock_is_reported() {
     let repo = Repo::with(&[(TOOL, BASE_TOOL)]);
     let f = found(&check_locked(&repo.root));
-    assert_eq!(f, [("LCK004".to_string(), "toolc.lock".to_string(), 1, vec![])]);
+    assert_eq!(
+        f,
+        [("LCK004".to_string(), "toolc.lock".to_string(), 1, vec![])]
+    );
     repo.write("toolc.lock", b"version = 7\n");
     let report = check_locked(&repo.root);
     assert_eq!(found(&report)[0].0, "LCK004");
-    assert!(report.diagnostics[0].message.contains("lock version 7"), "{}", report.diagnostics[0].message);
+    assert!(
+        report.diagnostics[0].message.contains("lock version 7"),
+        "{}",
+        report.diagnostics[0].message
+    );
     repo.write("toolc.lock", b"version = 1\n[[tool]]\nname = \"x\"\n");
     assert_eq!(found(&check_locked(&repo.root))[0].0, "LCK004");
 }
@@ -237,10 +317,18 @@ fn the_lock_workflow_on_the_command_line() {
     assert_eq!(code, 0);
     assert!(err.contains("toolc.lock is up to date"), "{err}");
     assert_eq!(toolc(&repo.root, &["check", "--locked"]).0, 0);
-    repo.write(TOOL, BASE_TOOL.replace("GET /search", "POST /search").as_bytes());
+    repo.write(
+        TOOL,
+        BASE_TOOL.replace("GET /search", "POST /search").as_bytes(),
+    );
     let (code, out, _) = toolc(&repo.root, &["check", "--locked"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("error[LCK001]: how `search-docs` runs changed since `toolc.lock` was written"), "{out}");
+    assert!(
+        out.contains(
+            "error[LCK001]: how `search-docs` runs changed since `toolc.lock` was written"
+        ),
+        "{out}"
+    );
     // Without --locked, no lock is checked; `[lock] required = true` checks it always.
     assert_eq!(toolc(&repo.root, &["check"]).0, 0);
     repo.write("toolc.toml", b"[lock]\nrequired = true\n");

@@ -263,7 +263,11 @@ fn run_versions(page: &str, kind: Kind) -> Result<(Vec<String>, Vec<String>), St
         _ => lock_codes((!before.is_empty()).then_some(&before[..]), &after),
     };
     let (fix_before, fix_after) = versions(page, "## Fix");
-    let fix_before = if fix_before.is_empty() { before } else { fix_before };
+    let fix_before = if fix_before.is_empty() {
+        before
+    } else {
+        fix_before
+    };
     let relock = section(page, "## Fix").contains("\ntoolc lock\n");
     let fix = match (kind, fix_after.is_empty()) {
         (Kind::Lock, true) if relock => lock_codes(Some(&after), &after),

@@ -85,7 +85,16 @@ fn run_change(old: &Run, new: &Run) -> Option<(String, Option<String>)> {
             "runs its program with different arguments".into(),
             Some(words::diff(&a.join(" "), &b.join(" "))),
         ),
-        (Run::Script { script: a, shell: sa }, Run::Script { script: b, shell: sb }) => (
+        (
+            Run::Script {
+                script: a,
+                shell: sa,
+            },
+            Run::Script {
+                script: b,
+                shell: sb,
+            },
+        ) => (
             if sa == sb {
                 format!("runs a different `{sb}` script")
             } else {
@@ -98,27 +107,31 @@ fn run_change(old: &Run, new: &Run) -> Option<(String, Option<String>)> {
             let shown: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
             let (ka, kb) = (a.get("type"), b.get("type"));
             let what = if ka != kb {
-                format!(
-                    "now uses {} instead of {}",
-                    summary(new),
-                    summary(old)
-                )
+                format!("now uses {} instead of {}", summary(new), summary(old))
             } else {
                 format!("calls a different endpoint ({} changed)", shown.join(", "))
             };
             let before = keys
                 .iter()
                 .filter_map(|k| {
-                    let show = |v: Option<&Value>| v.map_or("(none)".to_string(), super::schema::short);
-                    (a.get(k) != b.get(k)).then(|| format!("`{k}`: {} → {}", show(a.get(k)), show(b.get(k))))
+                    let show =
+                        |v: Option<&Value>| v.map_or("(none)".to_string(), super::schema::short);
+                    (a.get(k) != b.get(k))
+                        .then(|| format!("`{k}`: {} → {}", show(a.get(k)), show(b.get(k))))
                 })
                 .collect::<Vec<_>>()
                 .join("; ");
             (what, Some(before))
         }
         (
-            Run::Generate { files: fa, verification: va },
-            Run::Generate { files: fb, verification: vb },
+            Run::Generate {
+                files: fa,
+                verification: va,
+            },
+            Run::Generate {
+                files: fb,
+                verification: vb,
+            },
         ) => {
             if fa != fb {
                 (format!("now writes {} (was {})", list(fb), list(fa)), None)
@@ -133,7 +146,11 @@ fn run_change(old: &Run, new: &Run) -> Option<(String, Option<String>)> {
             }
         }
         (Run::Steps { steps: a }, Run::Steps { steps: b }) => {
-            let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+            let at = a
+                .iter()
+                .zip(b)
+                .position(|(x, y)| x != y)
+                .unwrap_or(a.len().min(b.len()));
             (
                 format!("runs different steps (from step {} on)", at + 1),
                 None,
@@ -257,7 +274,10 @@ fn texts(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
             &new.description,
         ));
     }
-    let (ot, nt) = (old.title.as_deref().unwrap_or(""), new.title.as_deref().unwrap_or(""));
+    let (ot, nt) = (
+        old.title.as_deref().unwrap_or(""),
+        new.title.as_deref().unwrap_or(""),
+    );
     if ot.trim() != nt.trim() {
         out.push(text_change(
             pair,
@@ -279,11 +299,20 @@ fn text_change(
     old: &str,
     new: &str,
 ) -> Diagnostic {
-    Diagnostic::new(&rules::DESCRIPTION_CHANGED, pair.new.file, new_span, message)
-        .label("the model reads this")
-        .related(pair.old.file, old_span, format!("in {}: the old text", pair.base))
-        .note(format!("changed: {}", words::diff(old, new)))
-        .help("read the new text as the model will: instructions hidden in a description are obeyed")
+    Diagnostic::new(
+        &rules::DESCRIPTION_CHANGED,
+        pair.new.file,
+        new_span,
+        message,
+    )
+    .label("the model reads this")
+    .related(
+        pair.old.file,
+        old_span,
+        format!("in {}: the old text", pair.base),
+    )
+    .note(format!("changed: {}", words::diff(old, new)))
+    .help("read the new text as the model will: instructions hidden in a description are obeyed")
 }
 
 fn guidance(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
@@ -318,7 +347,10 @@ fn guidance(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     )
     .help("read the new guidance as the model will: it decides when the tool is called");
     for (key, o, n) in changed {
-        d = d.note(format!("`{key}` changed: {}", words::diff(&o.join(" / "), &n.join(" / "))));
+        d = d.note(format!(
+            "`{key}` changed: {}",
+            words::diff(&o.join(" / "), &n.join(" / "))
+        ));
     }
     out.push(d);
 }
@@ -354,8 +386,12 @@ mod tests {
 
     #[test]
     fn a_new_program_is_named() {
-        let a = Run::Argv { argv: vec!["ls".into(), "-l".into()] };
-        let b = Run::Argv { argv: vec!["rm".into(), "-rf".into()] };
+        let a = Run::Argv {
+            argv: vec!["ls".into(), "-l".into()],
+        };
+        let b = Run::Argv {
+            argv: vec!["rm".into(), "-rf".into()],
+        };
         let (what, text) = run_change(&a, &b).expect("changed");
         assert_eq!(what, "now runs program `rm` instead of `ls`");
         assert_eq!(text.as_deref(), Some("[-ls -l-] {+rm -rf+}"));

@@ -54,7 +54,8 @@ fn change(kind: Kind, old: Option<&Value>, new: Option<&Value>) -> Option<Change
     }
     let (Some(o), Some(n)) = (old, new) else {
         // Added tightens, removed relaxes; a `false` flag is no constraint at all.
-        let set = |v: Option<&Value>| v.is_some_and(|v| kind != Kind::Flag || v == &Value::Bool(true));
+        let set =
+            |v: Option<&Value>| v.is_some_and(|v| kind != Kind::Flag || v == &Value::Bool(true));
         return match (set(old), set(new)) {
             (false, true) => Some(Change::Tightened),
             (true, false) => Some(Change::Relaxed),
@@ -62,8 +63,16 @@ fn change(kind: Kind, old: Option<&Value>, new: Option<&Value>) -> Option<Change
         };
     };
     match (kind, o.as_f64(), n.as_f64()) {
-        (Kind::Lower, Some(o), Some(n)) => Some(if n > o { Change::Tightened } else { Change::Relaxed }),
-        (Kind::Upper, Some(o), Some(n)) => Some(if n < o { Change::Tightened } else { Change::Relaxed }),
+        (Kind::Lower, Some(o), Some(n)) => Some(if n > o {
+            Change::Tightened
+        } else {
+            Change::Relaxed
+        }),
+        (Kind::Upper, Some(o), Some(n)) => Some(if n < o {
+            Change::Tightened
+        } else {
+            Change::Relaxed
+        }),
         (Kind::Flag, _, _) => Some(if n == &Value::Bool(true) {
             Change::Tightened
         } else {
@@ -84,7 +93,12 @@ fn describe(keyword: &str, old: Option<&Value>, new: Option<&Value>) -> String {
 }
 
 /// Compare the constraints of one schema node of both sides.
-pub fn compare(walk: &mut Walk<'_>, o: &Map<String, Value>, n: &Map<String, Value>, path: &[String]) {
+pub fn compare(
+    walk: &mut Walk<'_>,
+    o: &Map<String, Value>,
+    n: &Map<String, Value>,
+    path: &[String],
+) {
     for (keyword, kind) in KEYWORDS {
         let (old, new) = (o.get(*keyword), n.get(*keyword));
         let Some(change) = change(*kind, old, new) else {
@@ -93,12 +107,19 @@ pub fn compare(walk: &mut Walk<'_>, o: &Map<String, Value>, n: &Map<String, Valu
         report(walk, path, keyword, old, new, change);
     }
     // `additionalProperties: false` newly set closes the object; lifting it opens it.
-    let closed = |m: &Map<String, Value>| m.get("additionalProperties") == Some(&Value::Bool(false));
-    let is_object = |m: &Map<String, Value>| m.contains_key("properties") || m.get("type") == Some(&Value::from("object"));
+    let closed =
+        |m: &Map<String, Value>| m.get("additionalProperties") == Some(&Value::Bool(false));
+    let is_object = |m: &Map<String, Value>| {
+        m.contains_key("properties") || m.get("type") == Some(&Value::from("object"))
+    };
     if is_object(n) && closed(o) != closed(n) {
         let keyword = "additionalProperties";
         let (old, new) = (o.get(keyword), n.get(keyword));
-        let change = if closed(n) { Change::Tightened } else { Change::Relaxed };
+        let change = if closed(n) {
+            Change::Tightened
+        } else {
+            Change::Relaxed
+        };
         report(walk, path, keyword, old, new, change);
     }
 }
@@ -115,8 +136,16 @@ fn report(
     at.push(keyword.to_string());
     let subject = walk.subject(path);
     let what = describe(keyword, old, new);
-    let new_span = if new.is_some() { walk.new.at(&at) } else { walk.new.key(path) };
-    let old_span = if old.is_some() { walk.old.at(&at) } else { walk.old.key(path) };
+    let new_span = if new.is_some() {
+        walk.new.at(&at)
+    } else {
+        walk.new.key(path)
+    };
+    let old_span = if old.is_some() {
+        walk.old.at(&at)
+    } else {
+        walk.old.key(path)
+    };
     let before = match old {
         Some(o) => format!("`{keyword}: {}`", short(o)),
         None => format!("no `{keyword}`"),
@@ -135,8 +164,9 @@ fn report(
             } else {
                 "fewer values pass now".into()
             });
-            d.notes
-                .push("a caller that sent a value valid before may now have its call refused".into());
+            d.notes.push(
+                "a caller that sent a value valid before may now have its call refused".into(),
+            );
             d.help = Some("tighten input constraints in a new major version".into());
         }
         (Direction::Output, Change::Relaxed | Change::Both) => {
@@ -168,7 +198,13 @@ mod tests {
         assert!(change(Kind::Lower, None, Some(&v(1))) == Some(Change::Tightened));
         assert!(change(Kind::Lower, Some(&v(1)), None) == Some(Change::Relaxed));
         assert!(change(Kind::Flag, None, Some(&Value::Bool(false))).is_none());
-        assert!(change(Kind::Flag, Some(&Value::Bool(false)), Some(&Value::Bool(true))) == Some(Change::Tightened));
+        assert!(
+            change(
+                Kind::Flag,
+                Some(&Value::Bool(false)),
+                Some(&Value::Bool(true))
+            ) == Some(Change::Tightened)
+        );
         let p = |s: &str| Value::from(s);
         assert!(change(Kind::Exact, Some(&p("a")), Some(&p("b"))) == Some(Change::Both));
         assert!(change(Kind::Exact, Some(&p("a")), Some(&p("a"))).is_none());

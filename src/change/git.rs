@@ -93,7 +93,13 @@ pub fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
     let spec = format!("{rev}^{{commit}}");
     run(
         cwd,
-        &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec],
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &spec,
+        ],
     )
     .map(text)
     .map_err(|_| GitError(format!("`{rev}` is not a commit of this repository")))
@@ -107,7 +113,10 @@ pub fn default_base(cwd: &Path) -> Result<(String, String), GitError> {
         GitError("the repository has no commit yet: there is nothing to compare with".into())
     })?;
     let mut candidates = Vec::new();
-    if let Ok(remote_head) = run(cwd, &["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"]) {
+    if let Ok(remote_head) = run(
+        cwd,
+        &["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"],
+    ) {
         let name = text(remote_head);
         candidates.push(
             name.strip_prefix("refs/remotes/")

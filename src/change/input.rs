@@ -106,10 +106,7 @@ fn load_git(
         Some(rev) if rev.ends_with("...") && rev.len() > 3 => {
             let branch = rev.trim_end_matches("...");
             let commit = git::merge_base(cwd, branch).map_err(error)?;
-            let label = format!(
-                "the merge base with `{branch}` (`{}`)",
-                git::short(&commit)
-            );
+            let label = format!("the merge base with `{branch}` (`{}`)", git::short(&commit));
             (commit, label)
         }
         Some(rev) => {

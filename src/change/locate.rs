@@ -184,7 +184,10 @@ mod tests {
         let root = parsed.root.expect("parsed");
         let at = Located::tree(&f, &root, false);
         let slice = |s: Span| &text[s.start..s.end];
-        assert_eq!(slice(at.at(&path(&["properties", "q", "type"]))), "\"string\"");
+        assert_eq!(
+            slice(at.at(&path(&["properties", "q", "type"]))),
+            "\"string\""
+        );
         assert_eq!(slice(at.key(&path(&["properties", "q"]))), "\"q\"");
         assert_eq!(
             slice(at.item(&path(&["properties", "q", "enum"]), &Value::from("b"))),

@@ -189,7 +189,12 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                     continue;
                 }
                 pairs.push((tool, o, n));
-                (ChangeKind::Changed, pair.new, pair.new.file.path.clone(), diags)
+                (
+                    ChangeKind::Changed,
+                    pair.new,
+                    pair.new.file.path.clone(),
+                    diags,
+                )
             }
             Pairing::Renamed { old: o, new: n } => {
                 let pair = Pair {
@@ -201,7 +206,12 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                 let from = pair.old.tool.name.clone();
                 pairs.push((tool, o, n));
                 let d = tools::renamed(&pair);
-                (ChangeKind::Renamed { from }, pair.new, pair.new.file.path.clone(), vec![d])
+                (
+                    ChangeKind::Renamed { from },
+                    pair.new,
+                    pair.new.file.path.clone(),
+                    vec![d],
+                )
             }
             Pairing::Disabled { old: o, left_out } => {
                 let l = &old_tools.tools[o];

@@ -20,7 +20,11 @@ fn change_text(c: &ToolChange) -> String {
 }
 
 fn findings_text(counts: [usize; 3]) -> String {
-    let words = [("error", counts[0]), ("warning", counts[1]), ("info", counts[2])];
+    let words = [
+        ("error", counts[0]),
+        ("warning", counts[1]),
+        ("info", counts[2]),
+    ];
     let parts: Vec<String> = words
         .iter()
         .filter(|(_, n)| *n > 0)
@@ -40,7 +44,9 @@ fn count(report: &DiffReport, f: &dyn Fn(&ChangeKind) -> bool) -> usize {
 /// "3 tools changed, 1 added, 1 removed; 1 is breaking", or that nothing changed.
 fn headline(report: &DiffReport) -> String {
     let added = count(report, &|c| *c == ChangeKind::Added);
-    let removed = count(report, &|c| matches!(c, ChangeKind::Removed | ChangeKind::Disabled));
+    let removed = count(report, &|c| {
+        matches!(c, ChangeKind::Removed | ChangeKind::Disabled)
+    });
     let changed = count(report, &|c| {
         matches!(c, ChangeKind::Changed | ChangeKind::Renamed { .. })
     });
@@ -138,7 +144,9 @@ pub fn markdown(report: &DiffReport) -> String {
             findings_text(t.findings)
         ));
     }
-    out.push_str("\nRun `toolc diff` locally for the findings, each with its place on both sides.\n");
+    out.push_str(
+        "\nRun `toolc diff` locally for the findings, each with its place on both sides.\n",
+    );
     out
 }
 
@@ -168,7 +176,9 @@ pub fn json(report: &DiffReport) -> String {
         base: &report.base,
         summary: Counts {
             added: count(report, &|c| *c == ChangeKind::Added),
-            removed: count(report, &|c| matches!(c, ChangeKind::Removed | ChangeKind::Disabled)),
+            removed: count(report, &|c| {
+                matches!(c, ChangeKind::Removed | ChangeKind::Disabled)
+            }),
             changed: count(report, &|c| {
                 matches!(c, ChangeKind::Changed | ChangeKind::Renamed { .. })
             }),

@@ -86,7 +86,10 @@ pub fn pair(
             .iter()
             .position(|l| l.name == o.tool.name && l.path == path)
         {
-            Some(l) => out.push(Pairing::Disabled { old: i, left_out: l }),
+            Some(l) => out.push(Pairing::Disabled {
+                old: i,
+                left_out: l,
+            }),
             None => gone.push(i),
         }
     }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{DiffOptions, Finding, Pair, ToolChange, version};
+use crate::Report;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
@@ -17,7 +18,6 @@ use crate::rules::{self, Rule, Severity};
 use crate::scope::Scope;
 use crate::source::SourceFile;
 use crate::suppress::{self, Suppression};
-use crate::Report;
 
 /// What the report is assembled against.
 pub struct Inputs<'a> {

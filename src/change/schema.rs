@@ -211,7 +211,7 @@ impl<'a> Walk<'a> {
                     new_span,
                     old_span,
                     message,
-                    format!("{}", type_text(&old)),
+                    type_text(&old),
                 );
                 d.label = Some(if lost.is_empty() {
                     "narrower than before".into()
@@ -221,7 +221,9 @@ impl<'a> Walk<'a> {
                 d.notes.push(
                     "a caller that sends a value of the old type now has its call refused".into(),
                 );
-                d.help = Some("accept the old type as well (a type list), or bump the major version".into());
+                d.help = Some(
+                    "accept the old type as well (a type list), or bump the major version".into(),
+                );
             }
             Direction::Output if !gained.is_empty() || (new.is_none() && old.is_some()) => {
                 let message = format!(
@@ -254,7 +256,13 @@ impl<'a> Walk<'a> {
                 _ => None,
             }
         };
-        let key = |m: &Map<String, Value>| if m.contains_key("enum") { "enum" } else { "const" };
+        let key = |m: &Map<String, Value>| {
+            if m.contains_key("enum") {
+                "enum"
+            } else {
+                "const"
+            }
+        };
         let (Some(old), new) = (values(o), values(n)) else {
             if let Some(new) = values(n)
                 && self.direction == Direction::Input
@@ -310,7 +318,10 @@ impl<'a> Walk<'a> {
                         &rules::OUTPUT_ENUM_VALUE_ADDED,
                         new_span,
                         old_span,
-                        format!("{subject} may now be {}, a value consumers have not seen", short(value)),
+                        format!(
+                            "{subject} may now be {}, a value consumers have not seen",
+                            short(value)
+                        ),
                         "the values consumers know".into(),
                     );
                     d.label = Some("new value".into());
@@ -329,8 +340,9 @@ impl<'a> Walk<'a> {
                     format!("`{}` listed the values", key(o)),
                 );
                 d.label = Some(format!("`{}` removed", key(o)));
-                d.notes
-                    .push("a consumer that switches over the old values may not handle others".into());
+                d.notes.push(
+                    "a consumer that switches over the old values may not handle others".into(),
+                );
             }
             (Direction::Input, None) => {}
         }
@@ -395,8 +407,14 @@ impl<'a> Walk<'a> {
 
     fn properties(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, path: &mut Pointer) {
         let empty = Map::new();
-        let op = o.get("properties").and_then(Value::as_object).unwrap_or(&empty);
-        let np = n.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let op = o
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let np = n
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         let (oreq, nreq) = (required(o), required(n));
         let mut removed: Vec<&String> = op.keys().filter(|k| !np.contains_key(*k)).collect();
         let mut added: Vec<&String> = np.keys().filter(|k| !op.contains_key(*k)).collect();

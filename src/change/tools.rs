@@ -109,7 +109,11 @@ pub fn agents(
                 format!("this agent uses tool `{}`, which {what}", reference.id),
             )
             .label("no such tool now")
-            .related(tool.file, tool.name_span, format!("in {base}: defined here"))
+            .related(
+                tool.file,
+                tool.name_span,
+                format!("in {base}: defined here"),
+            )
             .note("the agent no longer compiles, and calls it plans with this tool fail");
             d = match renamed.get(reference.id.as_str()) {
                 Some(to) => d.help(format!("reference `{to}` instead")),

@@ -96,7 +96,12 @@ pub fn run(args: DiffArgs) -> ExitCode {
     if args.format == DiffFormat::Markdown && !args.stat {
         return usage_error("`--format markdown` prints the `--stat` table: add `--stat`");
     }
-    if args.stat && !matches!(args.format, DiffFormat::Human | DiffFormat::Json | DiffFormat::Markdown) {
+    if args.stat
+        && !matches!(
+            args.format,
+            DiffFormat::Human | DiffFormat::Json | DiffFormat::Markdown
+        )
+    {
         return usage_error(
             "`--stat` prints a table (`human`, `markdown`) or JSON; write other formats with `--output-format FORMAT:PATH`",
         );
@@ -142,7 +147,8 @@ pub fn run(args: DiffArgs) -> ExitCode {
             _ => change::output::human(&outcome),
         },
         (false, Some(format)) => {
-            let mut text = crate::diagnostics::render(format, &outcome.report, &cwd, color, args.quiet);
+            let mut text =
+                crate::diagnostics::render(format, &outcome.report, &cwd, color, args.quiet);
             if format == OutputFormat::Human && !args.quiet {
                 text.push_str(&format!("Compared with {}.\n", outcome.base));
             }
@@ -160,7 +166,9 @@ pub fn run(args: DiffArgs) -> ExitCode {
     for value in &markdown_paths {
         let path = value.trim_start_matches("markdown:");
         if path.is_empty() {
-            return usage_error(&format!("`--output-format {value}`: expected markdown:PATH"));
+            return usage_error(&format!(
+                "`--output-format {value}`: expected markdown:PATH"
+            ));
         }
         if let Err(e) = std::fs::write(path, change::output::markdown(&outcome)) {
             return usage_error(&format!("cannot write {path}: {e}"));

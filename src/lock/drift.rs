@@ -19,19 +19,22 @@ use crate::rules::lock as rules;
 use crate::scope::Scope;
 use crate::source::{FormatId, SourceFile, Span};
 
-const REVIEW: &str =
-    "review the change, then run `toolc lock` and commit `toolc.lock` with it";
+const REVIEW: &str = "review the change, then run `toolc lock` and commit `toolc.lock` with it";
 
 /// The drift of the tools of `results` from the lock of `config`'s repository.
-pub fn drift(config: &Config, cwd: &Path, scope: &Scope, results: &[FileResult]) -> Vec<Diagnostic> {
+pub fn drift(
+    config: &Config,
+    cwd: &Path,
+    scope: &Scope,
+    results: &[FileResult],
+) -> Vec<Diagnostic> {
     let root = root(config, cwd);
     let path = root.join(FILE_NAME);
     let display = crate::discover::display_path(&path, cwd);
     let invalid = |text: String, span: Span, message: String, help: &str| {
         let file = SourceFile::new(path.clone(), display.clone(), FormatId::Config, text);
         vec![
-            Diagnostic::new(&rules::INVALID_LOCK_FILE, &file, span, message)
-                .help(help.to_string()),
+            Diagnostic::new(&rules::INVALID_LOCK_FILE, &file, span, message).help(help.to_string()),
         ]
     };
     let text = match Disk.read(&path) {
@@ -138,7 +141,12 @@ pub fn drift(config: &Config, cwd: &Path, scope: &Scope, results: &[FileResult])
 }
 
 /// One LCK001 per part and text of `tool` that differs from its lock entry.
-fn changed(tool: &Lowered<'_>, locked: &Locked, now: &Entry, lock: &Arc<SourceFile>) -> Vec<Diagnostic> {
+fn changed(
+    tool: &Lowered<'_>,
+    locked: &Locked,
+    now: &Entry,
+    lock: &Arc<SourceFile>,
+) -> Vec<Diagnostic> {
     let name = &now.name;
     let mut places: Vec<(String, &Arc<SourceFile>, Span, bool)> = Vec::new();
     let differs = |a: &std::collections::BTreeMap<String, String>,
@@ -158,13 +166,37 @@ fn changed(tool: &Lowered<'_>, locked: &Locked, now: &Entry, lock: &Arc<SourceFi
             }
             "output_schema" => {
                 let at = Located::output(tool);
-                (format!("the output schema of `{name}`"), at.file, at.at(&[]))
+                (
+                    format!("the output schema of `{name}`"),
+                    at.file,
+                    at.at(&[]),
+                )
             }
-            "run" => (format!("how `{name}` runs"), tool.file, site(tool.sites.run)),
-            "risk" => (format!("what `{name}` may touch"), tool.file, site(tool.sites.risk)),
-            "version" => (format!("the version of `{name}`"), tool.file, site(tool.sites.version)),
-            "tags" => (format!("the tags of `{name}`"), tool.file, site(tool.sites.tags)),
-            "system_prompt_sha256" => (format!("the system prompt of `{name}`"), tool.file, tool.name_span),
+            "run" => (
+                format!("how `{name}` runs"),
+                tool.file,
+                site(tool.sites.run),
+            ),
+            "risk" => (
+                format!("what `{name}` may touch"),
+                tool.file,
+                site(tool.sites.risk),
+            ),
+            "version" => (
+                format!("the version of `{name}`"),
+                tool.file,
+                site(tool.sites.version),
+            ),
+            "tags" => (
+                format!("the tags of `{name}`"),
+                tool.file,
+                site(tool.sites.tags),
+            ),
+            "system_prompt_sha256" => (
+                format!("the system prompt of `{name}`"),
+                tool.file,
+                tool.name_span,
+            ),
             other => (format!("`{other}` of `{name}`"), tool.file, tool.name_span),
         };
         places.push((subject, file, span, false));
@@ -173,24 +205,51 @@ fn changed(tool: &Lowered<'_>, locked: &Locked, now: &Entry, lock: &Arc<SourceFi
     for text in differs(&locked.entry.texts, &now.texts) {
         let segments: Vec<String> = text.split('/').map(str::to_string).collect();
         let (subject, file, span) = match segments.first().map(String::as_str) {
-            Some("description") => (format!("the description of `{name}`"), tool.file, tool.description_span),
-            Some("title") => (format!("the title of `{name}`"), tool.file, site(tool.sites.title)),
+            Some("description") => (
+                format!("the description of `{name}`"),
+                tool.file,
+                tool.description_span,
+            ),
+            Some("title") => (
+                format!("the title of `{name}`"),
+                tool.file,
+                site(tool.sites.title),
+            ),
             Some("guidance") => {
                 if guidance {
                     continue;
                 }
                 guidance = true;
-                (format!("the use guidance of `{name}`"), tool.file, site(tool.sites.guidance))
+                (
+                    format!("the use guidance of `{name}`"),
+                    tool.file,
+                    site(tool.sites.guidance),
+                )
             }
             Some(side @ ("input_schema" | "output_schema")) => {
-                let at = if side == "input_schema" { Located::input(tool) } else { Located::output(tool) };
+                let at = if side == "input_schema" {
+                    Located::input(tool)
+                } else {
+                    Located::output(tool)
+                };
                 let path = &segments[1..];
                 let field = path.last().map_or("description", String::as_str);
                 let owner = display(&path[..path.len().saturating_sub(1)]);
                 let subject = match (side, owner.is_empty()) {
-                    ("input_schema", false) => format!("the {field} of parameter `{owner}` of `{name}`"),
-                    ("output_schema", false) => format!("the {field} of output property `{owner}` of `{name}`"),
-                    _ => format!("the {field} of the {} schema of `{name}`", if side == "input_schema" { "input" } else { "output" }),
+                    ("input_schema", false) => {
+                        format!("the {field} of parameter `{owner}` of `{name}`")
+                    }
+                    ("output_schema", false) => {
+                        format!("the {field} of output property `{owner}` of `{name}`")
+                    }
+                    _ => format!(
+                        "the {field} of the {} schema of `{name}`",
+                        if side == "input_schema" {
+                            "input"
+                        } else {
+                            "output"
+                        }
+                    ),
                 };
                 (subject, at.file, at.at(path))
             }
@@ -199,7 +258,12 @@ fn changed(tool: &Lowered<'_>, locked: &Locked, now: &Entry, lock: &Arc<SourceFi
         places.push((subject, file, span, true));
     }
     if places.is_empty() {
-        places.push((format!("the definition of `{name}`"), tool.file, tool.name_span, false));
+        places.push((
+            format!("the definition of `{name}`"),
+            tool.file,
+            tool.name_span,
+            false,
+        ));
     }
     places
         .into_iter()

@@ -25,8 +25,7 @@ const HEADER: &str = "\
 /// A TOML key: bare when it can be, else a quoted string.
 fn key(k: &str) -> String {
     let bare = !k.is_empty()
-        && k
-            .bytes()
+        && k.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if bare { k.to_string() } else { string(k) }
 }

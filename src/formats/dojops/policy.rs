@@ -112,7 +112,10 @@ impl Policy {
             blocked: names_of(&self.blocked).rev().collect(),
             // An empty allowlist allows everything.
             allowed: (!allowed.is_empty()).then(|| {
-                let key_span = self.allowed.as_ref().map_or_else(Span::default, |l| l.key_span);
+                let key_span = self
+                    .allowed
+                    .as_ref()
+                    .map_or_else(Span::default, |l| l.key_span);
                 (allowed, key_span)
             }),
         }
