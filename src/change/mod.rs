@@ -12,6 +12,7 @@ mod input;
 pub(crate) mod locate;
 pub mod output;
 mod pairing;
+mod properties;
 mod report;
 pub(crate) mod schema;
 mod tools;

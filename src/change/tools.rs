@@ -114,7 +114,7 @@ pub fn agents(
                 tool.name_span,
                 format!("in {base}: defined here"),
             )
-            .note("the agent no longer compiles, and calls it plans with this tool fail");
+            .note("the agent no longer compiles, and the plans it made with this tool fail");
             d = match renamed.get(reference.id.as_str()) {
                 Some(to) => d.help(format!("reference `{to}` instead")),
                 None => d.help("restore the tool, or remove it from the agent's `tools.refs`"),
