@@ -73,8 +73,9 @@ pub fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
         if e.0.starts_with("`git` is not installed") {
             return e;
         }
+        let said = e.0.split_once(" failed: ").map_or("", |(_, said)| said);
         GitError(format!(
-            "{} is not in a git repository; compare with a folder instead (`--against DIR`)",
+            "{} is not in a git repository that git will read ({said}); compare with a folder instead (`--against DIR`)",
             cwd.display()
         ))
     })?;

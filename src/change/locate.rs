@@ -54,8 +54,10 @@ impl<'a> Located<'a> {
     fn tree(file: &'a Arc<SourceFile>, node: &'a Node, parameters: bool) -> Located<'a> {
         // A schema spans many lines: point at its first one.
         let start = node.span.start.min(file.text.len());
-        let line_end = file.text[start..]
-            .find('\n')
+        let line_end = file
+            .text
+            .get(start..)
+            .and_then(|rest| rest.find('\n'))
             .map_or(file.text.len(), |n| start + n);
         Located {
             file,

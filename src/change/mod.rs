@@ -146,9 +146,14 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         cwd: options.cwd.clone(),
         ..CheckOptions::default()
     };
-    let new = pipeline::load(&check, config, &Overlay::default(), None, false);
-    let found: HashSet<PathBuf> = new.results.iter().map(|r| r.file.path.clone()).collect();
+    let mut new = pipeline::load(&check, config, &Overlay::default(), None, false);
     let against = Against::parse(options.against.as_deref(), &options.cwd);
+    // A folder compared with may sit in the working tree (`--against old/`): it is not part of
+    // the new version.
+    if let Against::Dir(dir) = &against {
+        new.results.retain(|r| !r.file.path.starts_with(dir));
+    }
+    let found: HashSet<PathBuf> = new.results.iter().map(|r| r.file.path.clone()).collect();
     let old = input::load(&against, &options.cwd, &new.scope, config, &found)?;
     let all = |_: &crate::formats::FileResult| true;
     let old_tools = crate::formats::lower_all(&old.results, &all);
