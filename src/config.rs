@@ -1,4 +1,8 @@
 //! `toolc.toml`: per-rule severities, per-path overrides, extra include patterns per format.
+//! Each file is governed by the nearest `toolc.toml` above it ([`tree`]); `extend` inherits
+//! another configuration file of the repository.
+
+pub(crate) mod tree;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,8 +38,21 @@ struct RuleSetting {
 /// Rule settings that apply to paths matching some globs.
 #[derive(Debug, Clone)]
 struct Override {
+    /// The folder the globs are relative to (its configuration file's folder).
+    root: PathBuf,
     paths: GlobSet,
     rules: Vec<RuleSetting>,
+}
+
+/// Extra paths a format reads, from `[formats.<id>] include`.
+#[derive(Debug, Clone)]
+pub struct Include {
+    /// The format.
+    pub format: FormatId,
+    /// The folder the globs are relative to (its configuration file's folder).
+    pub root: PathBuf,
+    /// The globs.
+    pub globs: GlobSet,
 }
 
 /// Loaded configuration (defaults when there is no file).
@@ -47,18 +64,23 @@ pub struct Config {
     pub root: PathBuf,
     rules: Vec<RuleSetting>,
     overrides: Vec<Override>,
-    /// Extra include patterns per format.
-    pub includes: Vec<(FormatId, GlobSet)>,
+    /// Extra include patterns per format (inherited ones keep their own folder).
+    pub includes: Vec<Include>,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
     /// `[lock] required`: `check` reports tools that no longer match `toolc.lock` (what
     /// `--locked` turns on).
     pub lock_required: bool,
+    /// `extend = "…"`, as written, and its span (resolved by [`Config::load`]).
+    extend: Option<(String, Span)>,
+    /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
+    pub explicit: bool,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
+    extend: Option<Spanned<String>>,
     #[serde(default)]
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
@@ -163,20 +185,27 @@ fn read_config_file(path: &Path, found: bool) -> std::io::Result<String> {
 impl Config {
     /// Find `toolc.toml` upward from `cwd` (or use `explicit`) and load it.
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        Config::discover_from(cwd, cwd, explicit)
+    }
+
+    /// Find `toolc.toml` upward from `start` (or use `explicit`, relative to `cwd`) and load
+    /// it; paths in its diagnostics are shown relative to `cwd`.
+    fn discover_from(
+        start: &Path,
+        cwd: &Path,
+        explicit: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
         let path = match explicit {
             // Normalized: globs are matched against paths stripped of this file's folder,
             // and `--config ../toolc.toml` must give the same folder as `/abs/toolc.toml`.
             Some(p) => Some(crate::discover::normalize(&cwd.join(p))),
-            None => cwd
+            None => start
                 .ancestors()
                 .map(|d| d.join(FILE_NAME))
                 .find(|p| p.is_file()),
         };
         match path {
-            None => Ok(Config {
-                root: cwd.to_path_buf(),
-                ..Config::default()
-            }),
+            None => Ok(Config::defaults_at(start)),
             Some(path) => {
                 let text = read_config_file(&path, explicit.is_none()).map_err(|source| {
                     ConfigError::Io {
@@ -188,8 +217,132 @@ impl Config {
                 let root = path
                     .parent()
                     .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
-                Config::parse(SourceFile::new(path, display, FormatId::Config, text), root)
+                let file = SourceFile::new(path, display, FormatId::Config, text);
+                let read = |p: &Path| read_config_file(p, true);
+                let mut config = Config::load(file, root, cwd, &read)?;
+                config.explicit = explicit.is_some();
+                Ok(config)
             }
+        }
+    }
+
+    /// No configuration file: every rule at its default, for the files under `root`.
+    pub(crate) fn defaults_at(root: &Path) -> Config {
+        Config {
+            root: root.to_path_buf(),
+            ..Config::default()
+        }
+    }
+
+    /// The configuration of a run over `paths`: `explicit` (relative to `cwd`) when given, else
+    /// the nearest `toolc.toml` above the first path (so `toolc build examples/demo` reads the
+    /// demo's own file), else above `cwd`.
+    pub fn discover_for(
+        cwd: &Path,
+        paths: &[PathBuf],
+        explicit: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        if explicit.is_some() {
+            return Config::discover(cwd, explicit);
+        }
+        let from = paths
+            .first()
+            .map(|p| crate::discover::normalize(&cwd.join(p)));
+        let from = match from {
+            Some(p) if p.is_dir() => p,
+            Some(p) => p
+                .parent()
+                .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf),
+            None => cwd.to_path_buf(),
+        };
+        Config::discover_from(&from, cwd, None)
+    }
+
+    /// Parse `file` and, when it says `extend = "…"`, the files it extends (read with `read`),
+    /// each at most once and never outside the repository of `file`.
+    pub(crate) fn load(
+        file: Arc<SourceFile>,
+        root: PathBuf,
+        cwd: &Path,
+        read: &dyn Fn(&Path) -> std::io::Result<String>,
+    ) -> Result<Config, ConfigError> {
+        let repository = tree::boundary(&root, cwd);
+        let mut chain = vec![Config::parse(file, root)?];
+        while let Some((extend, span)) = chain.last().and_then(Config::extend_target) {
+            let last = chain.last().and_then(|c| c.file.clone());
+            let invalid = |message: String| match &last {
+                Some(f) => {
+                    ConfigError::Invalid(vec![Diagnostic::new(&INVALID_CONFIG, f, span, message)])
+                }
+                None => ConfigError::Io {
+                    path: extend.clone(),
+                    source: std::io::Error::other(message),
+                },
+            };
+            if !extend.starts_with(&repository) {
+                return Err(invalid(format!(
+                    "`extend` names `{}`, outside the repository (`{}`); toolc reads nothing outside it",
+                    extend.display(),
+                    repository.display()
+                )));
+            }
+            if chain
+                .iter()
+                .any(|c| c.file.as_ref().is_some_and(|f| f.path == extend))
+            {
+                return Err(invalid(format!(
+                    "`extend` names `{}`, which already extends this file: the chain is a cycle",
+                    extend.display()
+                )));
+            }
+            let text = read(&extend)
+                .map_err(|e| invalid(format!("cannot read `{}`: {e}", extend.display())))?;
+            let display = crate::discover::display_path(&extend, cwd);
+            let folder = extend
+                .parent()
+                .map_or_else(|| repository.clone(), Path::to_path_buf);
+            let parent = SourceFile::new(extend, display, FormatId::Config, text);
+            chain.push(Config::parse(parent, folder)?);
+        }
+        let mut config = chain.pop().unwrap_or_default();
+        while let Some(child) = chain.pop() {
+            config = config.extended_by(child);
+        }
+        Ok(config)
+    }
+
+    /// The absolute path `extend` names, and the span of its value.
+    fn extend_target(&self) -> Option<(PathBuf, Span)> {
+        let (value, span) = self.extend.as_ref()?;
+        Some((crate::discover::normalize(&self.root.join(value)), *span))
+    }
+
+    /// `self` with `child`'s settings on top: the child's rules and overrides win, includes
+    /// add up, the child's `[build] targets` replace the parent's.
+    fn extended_by(mut self, child: Config) -> Config {
+        self.rules.extend(child.rules);
+        self.overrides.extend(child.overrides);
+        self.includes.extend(child.includes);
+        Config {
+            file: child.file,
+            root: child.root,
+            rules: self.rules,
+            overrides: self.overrides,
+            includes: self.includes,
+            build_targets: child.build_targets.or(self.build_targets),
+            lock_required: child.lock_required || self.lock_required,
+            explicit: child.explicit,
+            extend: None,
+        }
+    }
+
+    /// The folder paths in bundles are relative to: the configuration's folder, else the
+    /// repository around `root` (the nearest folder with `.git`), else `root`.
+    pub fn project_root(&self) -> PathBuf {
+        if self.file.is_some() {
+            self.root.clone()
+        } else {
+            tree::repository_of(&self.root)
         }
     }
 
@@ -266,6 +419,7 @@ impl Config {
             });
             let rules = settings(&o.rules, &mut errors);
             overrides.push(Override {
+                root: root.clone(),
                 paths: globs,
                 rules,
             });
@@ -277,7 +431,11 @@ impl Config {
                     let globs = build_globs(&format.include, &mut |span, msg| {
                         err(&mut errors, shift(span), msg)
                     });
-                    includes.push((id, globs));
+                    includes.push(Include {
+                        format: id,
+                        root: root.clone(),
+                        globs,
+                    });
                 }
                 None => err(
                     &mut errors,
@@ -313,6 +471,10 @@ impl Config {
         if !errors.is_empty() {
             return Err(ConfigError::Invalid(errors));
         }
+        let extend = raw.extend.map(|e| {
+            let span = shift(e.span());
+            (e.into_inner(), Span::new(span.start, span.end))
+        });
         Ok(Config {
             file: Some(file),
             root,
@@ -321,6 +483,8 @@ impl Config {
             includes,
             build_targets,
             lock_required: raw.lock.is_some_and(|l| l.required),
+            extend,
+            explicit: false,
         })
     }
 
@@ -334,16 +498,17 @@ impl Config {
         {
             setting = s.setting;
         }
-        if !self.overrides.is_empty() {
-            let rel = path.strip_prefix(&self.root).unwrap_or(path);
-            for o in self.overrides.iter().filter(|o| o.paths.is_match(rel)) {
-                for s in o
-                    .rules
-                    .iter()
-                    .filter(|s| rules::selector_matches(&s.selector, rule))
-                {
-                    setting = s.setting;
-                }
+        for o in &self.overrides {
+            let rel = path.strip_prefix(&o.root).unwrap_or(path);
+            if !o.paths.is_match(rel) {
+                continue;
+            }
+            for s in o
+                .rules
+                .iter()
+                .filter(|s| rules::selector_matches(&s.selector, rule))
+            {
+                setting = s.setting;
             }
         }
         setting

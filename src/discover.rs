@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 
-use crate::config::Config;
+use crate::config::{Config, Include};
 use crate::source::FormatId;
 
 /// A file to read, and the format it is read as.
@@ -31,8 +31,7 @@ pub struct WalkError {
 /// Classifies paths into formats.
 pub struct Classifier {
     builtin: Vec<(FormatId, GlobSet)>,
-    root: PathBuf,
-    includes: Vec<(FormatId, GlobSet)>,
+    includes: Vec<Include>,
 }
 
 impl Classifier {
@@ -54,22 +53,35 @@ impl Classifier {
             .collect();
         Classifier {
             builtin,
-            root: config.root.clone(),
             includes: config.includes.clone(),
         }
     }
 
+    /// Also the include patterns of `config` (a nested `toolc.toml`).
+    pub fn add_includes(&mut self, config: &Config) {
+        self.includes.extend(config.includes.iter().cloned());
+    }
+
     /// The format of `path` (absolute), if any pattern matches.
     pub fn classify(&self, path: &Path) -> Option<FormatId> {
+        // Nested configuration files are found by the same walk (the pipeline sets them apart).
+        if path
+            .file_name()
+            .is_some_and(|n| n == crate::config::FILE_NAME)
+        {
+            return Some(FormatId::Config);
+        }
         let slashed = path.to_string_lossy().replace('\\', "/");
         if let Some((f, _)) = self.builtin.iter().find(|(_, g)| g.is_match(&slashed)) {
             return Some(*f);
         }
-        let rel = path.strip_prefix(&self.root).unwrap_or(path);
         self.includes
             .iter()
-            .find(|(_, g)| g.is_match(rel))
-            .map(|(f, _)| *f)
+            .find(|i| {
+                path.strip_prefix(&i.root)
+                    .is_ok_and(|rel| i.globs.is_match(rel))
+            })
+            .map(|i| i.format)
     }
 
     /// The format of a file named explicitly on the command line: by pattern, else by name.

@@ -17,6 +17,7 @@ mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod scope;
+pub(crate) mod server;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;
@@ -34,10 +35,10 @@ pub use workspace::Workspace;
 
 pub use lock::Written as LockWritten;
 
-/// Write `toolc.lock` for every tool of the repository `cwd` is in (the configuration's
-/// folder, else the nearest folder with `.git`, else `cwd`), as `toolc lock` does.
-pub fn lock(cwd: &std::path::Path, config: &Config) -> std::io::Result<LockWritten> {
-    lock::lock(cwd, config)
+/// Write `toolc.lock` for every tool of the project `config` governs (the configuration's
+/// folder, else the repository around its folder), as `toolc lock` does.
+pub fn lock(config: &Config) -> std::io::Result<LockWritten> {
+    lock::lock(config)
 }
 
 /// Every rule toolc has, in code order.

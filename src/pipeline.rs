@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::discover::{self, Classifier, WalkError, display_path};
@@ -23,6 +24,10 @@ use crate::{CheckOptions, Progress, Report, bundle};
 pub(crate) struct Loaded {
     /// What is walked and what is reported on.
     pub scope: Scope,
+    /// The configuration of each file (the nearest `toolc.toml` above it).
+    pub configs: ConfigTree,
+    /// Nested configuration files that cannot be used.
+    pub config_errors: Vec<Diagnostic>,
     /// One result per discovered file, sorted by path.
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
@@ -99,13 +104,48 @@ pub(crate) fn load(
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
 ) -> Loaded {
-    let classifier = Classifier::new(config);
+    let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, mut walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (config_files, definitions): (Vec<_>, Vec<_>) = found
+        .into_iter()
+        .partition(|d| d.format == source::FormatId::Config);
+    found = definitions;
+    let (configs, config_errors) = ConfigTree::discover(
+        config,
+        found
+            .iter()
+            .chain(&config_files)
+            .map(|d| d.path.as_path())
+            .chain(fs.buffered()),
+        fs,
+        &options.cwd,
+    );
+    // A nested configuration's own include patterns find more files in its folder.
+    let nested_roots: Vec<PathBuf> = configs
+        .nested()
+        .filter(|c| !c.includes.is_empty())
+        .map(|c| c.root.clone())
+        .collect();
+    if !nested_roots.is_empty() {
+        for nested in configs.nested() {
+            classifier.add_includes(nested);
+        }
+        let (more, errors) = discover::discover(&nested_roots, &classifier);
+        found.extend(
+            more.into_iter()
+                .filter(|d| d.format != source::FormatId::Config),
+        );
+        walk_errors.extend(errors);
+        found.sort();
+        found.dedup();
+        walk_errors.dedup_by(|a, b| a.path == b.path);
+    }
     for path in fs.buffered() {
         if !found.iter().any(|d| d.path == path)
             && let Some(format) = classifier.classify_explicit(path)
+            && format != source::FormatId::Config
         {
             found.push(discover::Discovered {
                 path: path.to_path_buf(),
@@ -137,6 +177,8 @@ pub(crate) fn load(
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
         scope,
+        configs,
+        config_errors,
         results,
         walk_errors,
         resolved,
@@ -185,7 +227,9 @@ fn reload_one(
         .binary_search_by(|r| r.file.path.as_path().cmp(path));
     let format = match at {
         Ok(i) => Some(loaded.results[i].file.format),
-        Err(_) => Classifier::new(config).classify_explicit(path),
+        Err(_) => Classifier::new(config)
+            .classify_explicit(path)
+            .filter(|f| *f != source::FormatId::Config),
     };
     let Some(format) = format else {
         return false;
@@ -227,6 +271,8 @@ pub(crate) fn report(
 ) -> (Report, bundle::Compiled) {
     let Loaded {
         scope,
+        configs,
+        config_errors,
         results,
         walk_errors,
         resolved,
@@ -237,6 +283,7 @@ pub(crate) fn report(
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
     raw.extend(resolved.iter().cloned());
+    raw.extend(config_errors.iter().cloned());
     if config.lock_required {
         raw.extend(crate::lock::drift(config, &options.cwd, scope, results));
     }
@@ -268,7 +315,7 @@ pub(crate) fn report(
         if !selected || ignored {
             return None;
         }
-        match config.setting(rule, path) {
+        match configs.for_path(path).setting(rule, path) {
             Setting::Off => None,
             Setting::Level(s) => Some(s),
         }
@@ -325,9 +372,11 @@ pub(crate) fn report(
         .clone()
         .unwrap_or_else(|| bundle::checked_targets(config));
     let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
+    let root = config.project_root();
     let selection = bundle::Selection {
         has_error: &has_error,
         in_scope: &in_scope,
+        root: &root,
     };
     let (compiled, compat) = if bundles || !targets.is_empty() {
         bundle::compile(results, &selection, &targets)

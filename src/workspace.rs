@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::discover::normalize;
+use crate::formats::FileResult;
 use crate::fs::{FileSystem, Overlay};
 use crate::pipeline::{self, Loaded};
 use crate::{CheckOptions, Report};
@@ -74,6 +75,17 @@ impl Workspace {
     /// The configuration in force.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The repository root: every path is relative to it.
+    pub fn root(&self) -> &Path {
+        &self.options.cwd
+    }
+
+    /// The files of the last check, sorted by path (none before the first check): what an
+    /// editor's navigation reads.
+    pub(crate) fn results(&self) -> &[FileResult] {
+        self.loaded.as_ref().map_or(&[], |l| &l.results)
     }
 
     /// Read `bytes` in place of the file at `path` (relative to the root, or absolute) from

@@ -4,22 +4,10 @@
 
 mod common;
 
-use common::{Repo, lines};
+use common::{Repo, VALID_AGENTCLI as BASE, lines};
 
 const M: &str = "tools.json";
 const BIN: &str = "tools/bin/get_time";
-const BASE: &str = r#"{
-  "tools": [
-    {
-      "name": "get_time",
-      "description": "Get the current time for an IANA timezone",
-      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
-      "command": ["./tools/bin/get_time"],
-      "timeoutSec": 5
-    }
-  ]
-}
-"#;
 
 /// Diagnostics (as `path:line:col CODE severity message`) for this manifest, with the
 /// `get_time` program shipped next to it.

@@ -3,25 +3,9 @@
 
 mod common;
 
-use common::{Repo, lines};
+use common::{CYCOD_STEPS as STEPS, Repo, VALID_CYCOD as BASE, lines};
 
 const T: &str = ".cycod/tools/search.yaml";
-const BASE: &str = r#"name: search
-description: Search files for a pattern
-bash: grep -r "{PATTERN}" {DIRECTORY}
-parameters:
-  PATTERN:
-    type: string
-    description: Pattern to search for
-    required: true
-  DIRECTORY:
-    type: string
-    description: Where to search
-    default: "."
-tags: [search, read]
-platforms: [windows, linux, macos]
-timeout: 10000
-"#;
 
 /// Diagnostics (as `path:line:col CODE severity message`) for a repository of these files.
 fn check_files(files: &[(&str, &str)]) -> Vec<String> {
@@ -402,14 +386,6 @@ fn raw_references_are_a_security_warning() {
 }
 
 // CYC014 unknown-step-reference, CYC015 forward-step-reference, CYC016 unknown-step-property
-
-const STEPS: &str = "steps:
-  - name: fetch
-    bash: curl -s https://example.com
-  - name: count
-    bash: echo '{fetch.output}' | wc -l
-tags: [read]
-";
 
 #[test]
 fn step_references() {

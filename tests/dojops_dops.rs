@@ -4,37 +4,11 @@
 
 mod common;
 
-use common::{Repo, lines};
+use common::{Repo, VALID_DOPS as BASE, lines};
 use toolc::Report;
 use toolc::{Diagnostic, Span};
 
 const P: &str = ".dojops/skills/nginx.dops";
-
-/// A minimal valid skill; line numbers below refer to it.
-const BASE: &str = "---
-dops: v2
-kind: skill
-meta:
-  name: nginx
-  version: 1.0.0
-  description: Generate nginx server blocks
-context:
-  technology: nginx
-  fileFormat: raw
-  outputGuidance: Output the configuration only, without code fences.
-  bestPractices:
-    - Redirect HTTP to HTTPS
-files:
-  - path: nginx.conf
----
-## Prompt
-
-You are an nginx expert.
-
-## Keywords
-
-nginx, reverse proxy
-";
 
 /// Every optional block, each with valid values.
 const FULL: &str = r#"---

@@ -10,71 +10,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{BASE_TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{
+    BASE_TOOL, CYCOD_STEPS as STEPS, Repo, VALID_AGENTCLI as AGENTCLI, VALID_CYCOD as CYCOD,
+    VALID_DOPS as DOPS, VALID_SCHEMA, VALID_TOOL,
+};
 use serde_json::Value;
-
-const DOPS: &str = "---
-dops: v2
-kind: skill
-meta:
-  name: nginx
-  version: 1.0.0
-  description: Generate nginx server blocks
-context:
-  technology: nginx
-  fileFormat: raw
-  outputGuidance: Output the configuration only, without code fences.
-  bestPractices:
-    - Redirect HTTP to HTTPS
-files:
-  - path: nginx.conf
----
-## Prompt
-
-You are an nginx expert.
-
-## Keywords
-
-nginx, reverse proxy
-";
-
-const CYCOD: &str = r#"name: search
-description: Search files for a pattern
-bash: grep -r "{PATTERN}" {DIRECTORY}
-parameters:
-  PATTERN:
-    type: string
-    description: Pattern to search for
-    required: true
-  DIRECTORY:
-    type: string
-    description: Where to search
-    default: "."
-tags: [search, read]
-platforms: [windows, linux, macos]
-timeout: 10000
-"#;
-
-const STEPS: &str = "steps:
-  - name: fetch
-    bash: curl -s https://example.com
-  - name: count
-    bash: echo '{fetch.output}' | wc -l
-tags: [read]
-";
-
-const AGENTCLI: &str = r#"{
-  "tools": [
-    {
-      "name": "get_time",
-      "description": "Get the current time for an IANA timezone",
-      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
-      "command": ["./tools/bin/get_time"],
-      "timeoutSec": 5
-    }
-  ]
-}
-"#;
 
 const AGENT: &str = r#"---
 spec_version: "1.2"
@@ -525,4 +465,50 @@ fn every_rule_that_offers_a_fix_has_a_case() {
         missing.is_empty(),
         "rules that offer a fix but have no case in tests/fixes.rs: {missing:?}"
     );
+}
+
+/// `toolc check --fix --format json` in `dir`: what remains, parsed.
+fn fix_json(dir: &Path) -> Value {
+    let out = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(dir)
+        .args(["check", "--fix", "--format", "json"])
+        .output()
+        .expect("toolc runs");
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn check_fix_applies_every_safe_fix_and_no_unsafe_one() {
+    for case in cases() {
+        let repo = Repo::new();
+        for (path, content) in &case.files {
+            repo.write(path, content.as_bytes());
+        }
+        let of_case = |output: &Value| -> Vec<Value> {
+            diagnostics(output)
+                .into_iter()
+                .filter(|d| d["code"] == case.code && d["path"] == case.path)
+                .collect()
+        };
+        let before = of_case(&check_json(&repo.root));
+        let safe = before[0]["fix"]["applicability"] == "safe";
+        let text = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+        let remaining = fix_json(&repo.root);
+        let after = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+        if safe {
+            assert_ne!(after, text, "{}: --fix changed nothing", case.code);
+            assert!(of_case(&remaining).is_empty(), "{}: {remaining}", case.code);
+        } else {
+            assert_eq!(after, text, "{}: --fix applied an unsafe fix", case.code);
+            assert_eq!(of_case(&remaining).len(), 1, "{}", case.code);
+        }
+        // What --fix reports as remaining is what a fresh check finds.
+        assert_eq!(
+            diagnostics(&remaining),
+            diagnostics(&check_json(&repo.root)),
+            "{}",
+            case.code
+        );
+    }
 }

@@ -15,7 +15,7 @@ const TOOL: &str = "tools/search-docs.tool.md";
 /// Lock the repository at `dir` through the library.
 fn lock(dir: &Path) {
     let config = Config::discover(dir, None).expect("config");
-    toolc::lock(dir, &config).expect("lock written");
+    toolc::lock(&config).expect("lock written");
 }
 
 /// `check --locked` in `dir`.

@@ -118,6 +118,12 @@ fn section_end(section: &str) -> usize {
 }
 
 fn codes_for(files: &[(&str, Vec<u8>)]) -> Vec<String> {
+    findings_for(files).0
+}
+
+/// `CODE path: message` of each diagnostic, and whether any of them points into a second file
+/// (a related span elsewhere: the rule is checked across files).
+fn findings_for(files: &[(&str, Vec<u8>)]) -> (Vec<String>, bool) {
     let repo = Repo::new();
     for (path, content) in files {
         repo.write(path, content);
@@ -126,10 +132,14 @@ fn codes_for(files: &[(&str, Vec<u8>)]) -> Vec<String> {
         Ok(report) => report.diagnostics,
         Err(config_errors) => config_errors,
     };
-    diags
+    let crosses = diags
+        .iter()
+        .any(|d| d.related.iter().any(|r| r.file.path != d.file.path));
+    let lines = diags
         .iter()
         .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
-        .collect()
+        .collect();
+    (lines, crosses)
 }
 
 /// `\xNN` escapes in blocks marked `escapes`, so pages can show bytes that are not UTF-8.
@@ -223,7 +233,7 @@ fn lock_codes(locked: Option<&[(&str, Vec<u8>)]>, after: &[(&str, Vec<u8>)]) -> 
         let Ok(c) = config(&repo.root) else {
             return vec!["config".into()];
         };
-        if let Err(e) = toolc::lock(&repo.root, &c) {
+        if let Err(e) = toolc::lock(&c) {
             return vec![format!("lock: {e}")];
         }
         for (path, _) in files {
@@ -373,7 +383,18 @@ fn every_example_produces_exactly_its_rule_and_every_fix_nothing() {
             ));
             continue;
         }
-        let found = codes_for(&example);
+        let (found, crosses) = findings_for(&example);
+        if crosses
+            && !page
+                .split("\n---")
+                .next()
+                .is_some_and(|fm| fm.contains("\nscope: "))
+        {
+            failures.push(format!(
+                "{}: the Example's finding points into another file, so the page needs `scope:` in its front matter (what the rule checks across)",
+                rule.code
+            ));
+        }
         if found.is_empty()
             || found
                 .iter()

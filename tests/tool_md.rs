@@ -132,11 +132,11 @@ fn valid_repository_is_silent() {
 }
 
 #[test]
-fn spec_examples_are_valid() {
-    // The spec's minimal example, its `send-email` example assembled from its fragments, and
-    // a `function` tool without transport.
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tool-md/spec-examples");
+fn every_feature_of_the_spec_in_valid_use_is_silent() {
+    // A retrieval tool over REST with a secret-manager credential and a nested output, an
+    // action tool with error codes, a retry policy and a bearer token from the environment,
+    // and a `function` tool without transport.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tool-md/feature-tour");
     let report = common::check_dir(&dir).expect("config");
     assert_eq!(lines(&report), Vec::<String>::new());
     assert_eq!(report.summary.tools, 3);
@@ -161,7 +161,7 @@ fn real_world_aml_folder() {
     // The corpus copy of the spec's minimal example was extracted from the spec's text, which
     // lost every indentation: as long as it is that copy, its YAML really is broken
     // (`description: >` with no indented content), and toolc says so once, with the cause.
-    // Indented as in the spec, it is valid (`spec_examples_are_valid`), and then the whole
+    // Indented as in the spec, it is valid, and then the whole
     // folder must be silent; so must it when the corpus holds no such copy.
     let copy = dir.join("tools/search-product-kb.tool.md");
     let copy = std::fs::read_to_string(&copy).ok();

@@ -94,6 +94,21 @@ pub struct NameStyle {
     pub max_len: usize,
 }
 
+/// A name every LLM provider accepts (OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`,
+/// which also starts as Gemini requires): other characters become `_`, a leading digit or
+/// `-` gets a `_` before it, at most 64 characters.
+pub const PORTABLE: NameStyle = NameStyle {
+    keep: |c| c.is_ascii_alphanumeric() || c == '-',
+    lowercase: false,
+    replacement: '_',
+    collapse: false,
+    first: Some(FirstChar {
+        may_start: |c| c.is_ascii_alphabetic() || c == '_',
+        otherwise: Leading::Prefix('_'),
+    }),
+    max_len: 64,
+};
+
 /// `name` made to follow `style` (it may still be too short, or empty: callers check).
 pub fn suggest_valid_name(name: &str, style: &NameStyle) -> String {
     let rep = style.replacement;
@@ -148,18 +163,6 @@ mod tests {
         first: Some(FirstChar {
             may_start: |c| c.is_ascii_lowercase(),
             otherwise: Leading::Drop,
-        }),
-        max_len: 64,
-    };
-
-    const PORTABLE: NameStyle = NameStyle {
-        keep: |c| c.is_ascii_alphanumeric() || c == '-',
-        lowercase: false,
-        replacement: '_',
-        collapse: false,
-        first: Some(FirstChar {
-            may_start: |c| c.is_ascii_alphabetic() || c == '_',
-            otherwise: Leading::Prefix('_'),
         }),
         max_len: 64,
     };

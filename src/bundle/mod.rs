@@ -145,6 +145,8 @@ pub struct Selection<'a> {
     pub has_error: &'a (dyn Fn(&SourceFile) -> bool + Sync),
     /// The file is among the paths built (a file named on the command line builds alone).
     pub in_scope: &'a (dyn Fn(&SourceFile) -> bool + Sync),
+    /// The repository root: paths in bundles are relative to it.
+    pub root: &'a std::path::Path,
 }
 
 impl Selection<'_> {
@@ -167,7 +169,7 @@ pub fn compile(
     let crate::ir::Lowering {
         tools: lowered,
         left_out,
-    } = crate::formats::lower_all(results, &takes);
+    } = crate::formats::lower_all(results, &takes, selection.root);
     let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
     let agents = agents::compile(results, selection, &tools);

@@ -156,8 +156,9 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let found: HashSet<PathBuf> = new.results.iter().map(|r| r.file.path.clone()).collect();
     let old = input::load(&against, &options.cwd, &new.scope, config, &found)?;
     let all = |_: &crate::formats::FileResult| true;
-    let old_tools = crate::formats::lower_all(&old.results, &all);
-    let new_tools = crate::formats::lower_all(&new.results, &all);
+    let root = config.project_root();
+    let old_tools = crate::formats::lower_all(&old.results, &all, &root);
+    let new_tools = crate::formats::lower_all(&new.results, &all, &root);
     let base = old.label.as_str();
     let home = |p: &std::path::Path| old.home(p);
     let display = |p: &std::path::Path| crate::discover::display_path(p, &options.cwd);
@@ -271,7 +272,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let report = report::assemble(
         report::Inputs {
             options,
-            config,
+            configs: &new.configs,
             scope: &new.scope,
             results: &new.results,
             tools: new_tools.tools.len(),

@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use super::{DiffOptions, Finding, Pair, ToolChange, version};
 use crate::Report;
-use crate::config::{Config, Setting};
+use crate::config::Setting;
+use crate::config::tree::ConfigTree;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
 use crate::rules::{self, Rule, Severity};
@@ -23,8 +24,8 @@ use crate::suppress::{self, Suppression};
 pub struct Inputs<'a> {
     /// The diff's options (select, ignore).
     pub options: &'a DiffOptions,
-    /// The configuration.
-    pub config: &'a Config,
+    /// The configuration of each file (the nearest `toolc.toml` above it).
+    pub configs: &'a ConfigTree,
     /// What is reported on.
     pub scope: &'a Scope,
     /// The working tree's files.
@@ -50,7 +51,7 @@ impl Inputs<'_> {
         if !selected || ignored {
             return None;
         }
-        match self.config.setting(rule, path) {
+        match self.configs.for_path(path).setting(rule, path) {
             Setting::Off => None,
             Setting::Level(s) => Some(s),
         }

@@ -50,7 +50,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
     };
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let config = match Config::discover(&cwd, args.config.as_deref()) {
+    let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);

@@ -115,7 +115,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
         Ok(t) => t,
         Err(message) => return usage_error(&message),
     };
-    let config = match Config::discover(&cwd, args.config.as_deref()) {
+    let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);

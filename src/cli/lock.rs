@@ -34,7 +34,7 @@ pub fn run(args: LockArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
-    match crate::lock::lock(&cwd, &config) {
+    match crate::lock::lock(&config) {
         Ok(written) => {
             if !args.quiet {
                 let path = crate::discover::display_path(&written.path, &cwd);
@@ -48,7 +48,7 @@ pub fn run(args: LockArgs) -> ExitCode {
         }
         Err(e) => usage_error(&format!(
             "cannot write {}: {e}",
-            crate::lock::root(&config, &cwd)
+            crate::lock::root(&config)
                 .join(crate::lock::FILE_NAME)
                 .display()
         )),

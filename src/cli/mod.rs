@@ -5,8 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod build;
+mod completions;
 mod diff;
+mod fix;
 mod lock;
+mod server;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -18,7 +21,7 @@ use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 #[derive(Parser)]
 #[command(
     name = "toolc",
-    version,
+    version = env!("TOOLC_VERSION"),
     about = "Compiler and linter for LLM tool definitions"
 )]
 struct Cli {
@@ -34,6 +37,8 @@ enum Command {
     Build(build::BuildArgs),
     /// List every rule: code, name, default severity, formats
     Rules(RulesArgs),
+    /// Run the language server on stdin/stdout, for editors
+    Server(server::ServerArgs),
     /// Report breaking changes between a git revision (or a folder) and the working tree
     Diff(diff::DiffArgs),
     /// Write `toolc.lock`: every tool's definition as reviewed (`check --locked` reports drift)
@@ -43,6 +48,8 @@ enum Command {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
         rule: String,
     },
+    /// Print a shell completion script (e.g. `toolc completions bash > /etc/bash_completion.d/toolc`)
+    Completions(completions::CompletionsArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -116,6 +123,13 @@ struct CheckArgs {
     /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Vec<String>,
+    /// Apply the safe fixes in place, then report what remains
+    #[arg(long, conflicts_with_all = ["diff", "stdin_filename"])]
+    fix: bool,
+    /// Print the safe fixes as a unified diff instead of applying them (exit 1 when there
+    /// is something to fix)
+    #[arg(long, conflicts_with = "stdin_filename")]
+    diff: bool,
     /// Also report every tool that no longer matches `toolc.lock` (`[lock] required = true`)
     #[arg(long)]
     locked: bool,
@@ -135,9 +149,11 @@ pub fn main() -> ExitCode {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
         Command::Rules(args) => run_rules(&args),
+        Command::Server(args) => server::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Lock(args) => lock::run(args),
         Command::Explain { rule } => run_explain(&rule),
+        Command::Completions(args) => completions::run(&args),
     }
 }
 
@@ -167,7 +183,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let mut config = match Config::discover(&cwd, args.config.as_deref()) {
+    let mut config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -258,7 +274,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
         buffer,
         progress: Some(&on_progress),
     };
-    let report = check_with(&options, &config, &inputs);
+    let fix_mode = (args.fix || args.diff).then_some(if args.diff {
+        fix::Mode::Diff
+    } else {
+        fix::Mode::Write
+    });
+    let report = match fix_mode {
+        None => check_with(&options, &config, &inputs),
+        Some(mode) => match fix::run(&options, &config, mode, args.quiet) {
+            fix::After::Report(report) => report,
+            fix::After::Exit(code) => return code,
+        },
+    };
     if let Some(bar) = &bar {
         bar.finish();
     }

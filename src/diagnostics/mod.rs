@@ -1,7 +1,7 @@
 //! The one diagnostic model every pass produces, and one emitter per output format.
 
 pub mod cap;
-mod fix;
+pub mod fix;
 pub mod github;
 pub mod human;
 pub mod json;

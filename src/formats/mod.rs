@@ -5,6 +5,7 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod outline;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
@@ -92,19 +93,33 @@ pub trait Format: Sync {
     /// Parse, lower, validate and lint one file, reading companion files through `fs`.
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
 
-    /// Cross-file checks over this format's files among `results` (others are skipped).
-    fn resolve(&self, results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic>;
+    /// Cross-file checks over this format's files among `results` (others are skipped);
+    /// none unless the format has a name scope wider than one file.
+    fn resolve(&self, _results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        Vec::new()
+    }
 
-    /// Number of tool definitions `r` (one of this format's files) holds.
-    fn tool_count(&self, r: &FileResult) -> usize;
+    /// Number of tool definitions `r` (one of this format's files) holds; none unless the
+    /// format defines tools.
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        0
+    }
 
     /// The tools of this format's files among `results` that `takes` accepts, and the ones
-    /// the runtime would leave out.
+    /// the runtime would leave out; none unless the format defines tools.
     fn lower<'a>(
         &self,
-        results: &'a [FileResult],
-        takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a>;
+        _results: &'a [FileResult],
+        _takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        Lowering::default()
+    }
+
+    /// What an editor navigates in `r` (one of this format's files): the tools and
+    /// parameters it defines, the names and files it references. None by default.
+    fn outline(&self, _r: &FileResult) -> outline::Outline {
+        outline::Outline::default()
+    }
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
@@ -126,24 +141,46 @@ pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
 }
 
 impl FileResult {
+    /// A file checked on its own, with no companion files.
+    pub fn new(file: Arc<SourceFile>, diagnostics: Vec<Diagnostic>, item: Item) -> FileResult {
+        FileResult {
+            file,
+            companions: Vec::new(),
+            diagnostics,
+            item,
+        }
+    }
+
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
         format_of(self.file.format).map_or(0, |f| f.tool_count(self))
+    }
+
+    /// The definitions and references an editor navigates in this file.
+    pub fn outline(&self) -> outline::Outline {
+        format_of(self.file.format)
+            .map(|f| f.outline(self))
+            .unwrap_or_default()
     }
 }
 
 /// Every bundled tool of the files `takes` accepts (sorted by name, then path), and the ones
 /// left out (sorted by name). A file with an error is not compiled, so `takes` should refuse
-/// it.
+/// it. Provenance paths are relative to `root`, the repository root, so a bundle is the same
+/// whichever folder it is built from.
 pub fn lower_all<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
+    root: &Path,
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
     for format in REGISTRY {
         let Lowering { tools, left_out } = format.lower(results, takes);
         all.tools.extend(tools);
         all.left_out.extend(left_out);
+    }
+    for lowered in &mut all.tools {
+        lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
     }
     all.tools.sort_by(|a, b| {
         (
@@ -180,22 +217,12 @@ fn load_source(
     format: FormatId,
 ) -> FileResult {
     if let Some(d) = fatal {
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: vec![d],
-            item: Item::none(),
-        };
+        return FileResult::new(file, vec![d], Item::none());
     }
     match format_of(format) {
         Some(reader) => reader.load(file, fs),
         // Schema files and configuration are read only as companions of a definition.
-        None => FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: Vec::new(),
-            item: Item::none(),
-        },
+        None => FileResult::new(file, Vec::new(), Item::none()),
     }
 }
 

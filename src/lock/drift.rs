@@ -28,7 +28,7 @@ pub fn drift(
     scope: &Scope,
     results: &[FileResult],
 ) -> Vec<Diagnostic> {
-    let root = root(config, cwd);
+    let root = root(config);
     let path = root.join(FILE_NAME);
     let display = crate::discover::display_path(&path, cwd);
     let invalid = |text: String, span: Span, message: String, help: &str| {
@@ -78,7 +78,7 @@ pub fn drift(
         }
     };
     let lock_file = SourceFile::new(path, display, FormatId::Config, text);
-    let lowering = formats::lower_all(results, &|_| true);
+    let lowering = formats::lower_all(results, &|_| true, &root);
     let mut taken = vec![false; locked.len()];
     let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
     for (i, l) in locked.iter().enumerate() {

@@ -46,15 +46,9 @@ pub struct Entry {
 }
 
 /// The folder `toolc.lock` lives in: the configuration's, else the repository's top folder
-/// (the nearest with `.git`), else the working directory.
-pub fn root(config: &Config, cwd: &Path) -> PathBuf {
-    if config.file.is_some() {
-        return config.root.clone();
-    }
-    cwd.ancestors()
-        .find(|d| d.join(".git").exists())
-        .unwrap_or(cwd)
-        .to_path_buf()
+/// (the nearest with `.git`), else the working directory; where bundle paths are relative to.
+pub fn root(config: &Config) -> PathBuf {
+    config.project_root()
 }
 
 fn short(value: &Value) -> String {
@@ -163,8 +157,8 @@ pub struct Written {
 }
 
 /// Lock every tool of the repository `cwd` is in (see [`root`]), as it is now.
-pub fn lock(cwd: &Path, config: &Config) -> std::io::Result<Written> {
-    let root = root(config, cwd);
+pub fn lock(config: &Config) -> std::io::Result<Written> {
+    let root = root(config);
     // The whole repository is locked, wherever toolc runs from.
     let options = crate::CheckOptions {
         cwd: root.clone(),
@@ -172,7 +166,7 @@ pub fn lock(cwd: &Path, config: &Config) -> std::io::Result<Written> {
     };
     let fs = crate::fs::Overlay::default();
     let loaded = crate::pipeline::load(&options, config, &fs, None, false);
-    let lowering = crate::formats::lower_all(&loaded.results, &|_| true);
+    let lowering = crate::formats::lower_all(&loaded.results, &|_| true, &root);
     write(&lowering.tools, &root)
 }
 

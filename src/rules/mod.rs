@@ -250,6 +250,9 @@ pub fn reference_markdown() -> String {
             out.push_str(&format!(" · checked in {}", code_list(source)));
         }
         out.push('\n');
+        if let Some(scope) = front_matter_field(page, "scope") {
+            out.push_str(&format!("\nChecked across {scope}.\n"));
+        }
         out.push_str(&body.replace("\n## ", "\n### "));
     }
     out

@@ -176,3 +176,71 @@ use_guidance:
 # Purpose
 Product documentation search.
 "#;
+
+/// A minimal valid `.dops` v2 skill; the tests' line numbers refer to it.
+pub const VALID_DOPS: &str = "---
+dops: v2
+kind: skill
+meta:
+  name: nginx
+  version: 1.0.0
+  description: Generate nginx server blocks
+context:
+  technology: nginx
+  fileFormat: raw
+  outputGuidance: Output the configuration only, without code fences.
+  bestPractices:
+    - Redirect HTTP to HTTPS
+files:
+  - path: nginx.conf
+---
+## Prompt
+
+You are an nginx expert.
+
+## Keywords
+
+nginx, reverse proxy
+";
+
+/// A valid cycod tool (`.cycod/tools/search.yaml`); the tests' line numbers refer to it.
+pub const VALID_CYCOD: &str = r#"name: search
+description: Search files for a pattern
+bash: grep -r "{PATTERN}" {DIRECTORY}
+parameters:
+  PATTERN:
+    type: string
+    description: Pattern to search for
+    required: true
+  DIRECTORY:
+    type: string
+    description: Where to search
+    default: "."
+tags: [search, read]
+platforms: [windows, linux, macos]
+timeout: 10000
+"#;
+
+/// A valid cycod tool of two steps, the second reading the first's output.
+pub const CYCOD_STEPS: &str = "steps:
+  - name: fetch
+    bash: curl -s https://example.com
+  - name: count
+    bash: echo '{fetch.output}' | wc -l
+tags: [read]
+";
+
+/// A valid agentcli `tools.json` of one tool (`./tools/bin/get_time`); the tests' line
+/// numbers refer to it.
+pub const VALID_AGENTCLI: &str = r#"{
+  "tools": [
+    {
+      "name": "get_time",
+      "description": "Get the current time for an IANA timezone",
+      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
+      "command": ["./tools/bin/get_time"],
+      "timeoutSec": 5
+    }
+  ]
+}
+"#;

@@ -6,15 +6,18 @@
 //! global scopes are each such a folder); files added by `[formats.cycod-tool] include`
 //! patterns play the part of the runtime's `--load-tools` folders.
 
+mod commands;
 pub mod doc;
 mod ir;
 mod lower;
+mod outline;
 mod params;
 mod platforms;
 mod references;
 mod resolve;
 mod security;
 pub mod template;
+mod uses;
 pub mod writes;
 
 use std::sync::Arc;
@@ -84,22 +87,12 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
                 .help("write the tool definition, or delete the file"),
             );
         }
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics,
-            item: Item::none(),
-        };
+        return FileResult::new(file, diagnostics, Item::none());
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: Item::new(tool),
-    }
+    FileResult::new(file, diagnostics, Item::new(tool))
 }
 
 /// cycod custom tools.
@@ -137,6 +130,10 @@ impl Format for Cycod {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

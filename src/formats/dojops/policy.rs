@@ -71,12 +71,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             in_force: true,
             ..Policy::default()
         };
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: Vec::new(),
-            item: FileItem::new(Item::Policy(policy)),
-        };
+        return FileResult::new(file, Vec::new(), FileItem::new(Item::Policy(policy)));
     }
     let parsed = crate::syntax::yaml::parse(file.body(), file.bom_len);
     let mut diagnostics: Vec<Diagnostic> = syntax_diagnostics(&file, &parsed)
@@ -95,12 +90,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         lower_root(&mut lower, root, &mut policy);
         diagnostics.append(&mut lower.diags);
     }
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: FileItem::new(Item::Policy(policy)),
-    }
+    FileResult::new(file, diagnostics, FileItem::new(Item::Policy(policy)))
 }
 
 impl Policy {

@@ -8,9 +8,11 @@ use std::sync::Arc;
 
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::names::did_you_mean;
+use crate::analysis::paths::sibling_display;
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
+use crate::formats::outline::{Reference, Target};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
@@ -106,17 +108,14 @@ pub struct Tool {
     pub output_doc: Option<Node>,
     /// The output schema, when it was found and parsed.
     pub output_schema: Option<Arc<SourceFile>>,
+    /// `inputSchema` and `outputSchema` values naming a schema file that was read.
+    pub schema_links: Vec<Reference>,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
 /// `fs`).
 pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
-    let mut result = FileResult {
-        file: Arc::clone(&file),
-        companions: Vec::new(),
-        diagnostics: Vec::new(),
-        item: FileItem::none(),
-    };
+    let mut result = FileResult::new(Arc::clone(&file), Vec::new(), FileItem::none());
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
     }
@@ -347,6 +346,8 @@ fn lower(
             continue;
         };
         let (schema_file, root) = schema;
+        let target = Target::File(schema_file.path.clone());
+        tool.schema_links.push(Reference { span, target });
         if is_input {
             input_properties = root.as_ref().map(|r| {
                 root_property_names(r)
@@ -539,19 +540,6 @@ fn load_schema(
             .extend(check_schema(&schema_file, root, super::zod::SCHEMA_OPTIONS));
     }
     Some((schema_file, parsed.root))
-}
-
-/// Display path of a file next to the manifest, built from the manifest's display path.
-fn sibling_display(manifest: &str, rel: &str) -> String {
-    let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
-    let joined = if dir.is_empty() {
-        rel.replace('\\', "/")
-    } else {
-        format!("{dir}/{}", rel.replace('\\', "/"))
-    };
-    crate::discover::normalize(Path::new(&joined))
-        .to_string_lossy()
-        .replace('\\', "/")
 }
 
 /// DOJ012: `{name}` placeholders must name input-schema properties.

@@ -9,6 +9,7 @@ mod agent;
 pub mod doc;
 mod interface;
 mod ir;
+mod outline;
 mod resolve;
 mod subset;
 mod tool;
@@ -100,12 +101,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         .into_iter()
         .map(|d| with_consequence(d, consequence))
         .collect();
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: FileItem::new(item),
-    }
+    FileResult::new(file, diagnostics, FileItem::new(item))
 }
 
 /// `*.tool.md` tools and `*.agent.md` agents (one name scope: the repository).
@@ -152,6 +148,10 @@ impl Format for ToolMd {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

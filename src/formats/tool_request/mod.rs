@@ -28,7 +28,6 @@ use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::{front_matter_error, split_front_matter};
@@ -156,12 +155,11 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             d.notes.push(REJECTED.to_string());
         }
     }
-    FileResult {
-        companions: Vec::new(),
-        diagnostics: cap_per_rule(diagnostics, MAX_PER_RULE),
-        item: Item::new(request),
+    FileResult::new(
         file,
-    }
+        cap_per_rule(diagnostics, MAX_PER_RULE),
+        Item::new(request),
+    )
 }
 
 /// `TR-*.md` tool execution requests (no tools of their own; ids are repository-wide).
@@ -183,18 +181,6 @@ impl Format for ToolRequest {
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
         resolve(results)
-    }
-
-    fn tool_count(&self, _r: &FileResult) -> usize {
-        0
-    }
-
-    fn lower<'a>(
-        &self,
-        _results: &'a [FileResult],
-        _takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        Lowering::default()
     }
 }
 
