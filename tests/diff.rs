@@ -282,6 +282,10 @@ fn a_removed_tool_points_at_the_old_file_and_a_renamed_one_at_both() {
     let report = diff(&repo.root, "HEAD~1");
     let hit = hits(&report);
     assert_eq!(codes(&report), ["BRK001"], "{hit:#?}");
+    assert!(
+        !hit[0].notes.iter().any(|n| n.contains("has errors")),
+        "{hit:#?}"
+    );
     assert_eq!(
         (hit[0].path.as_str(), hit[0].line),
         ("tools.json", line(TOOLS_V1, "\"name\""))
@@ -352,5 +356,22 @@ fn configuration_paths_and_ignored_files_apply() {
         hits(&report).iter().all(|h| h.path == "tools.json"),
         "{:#?}",
         hits(&report)
+    );
+}
+
+#[test]
+fn a_tool_whose_file_no_longer_parses_is_removed_and_the_note_says_why() {
+    let weather =
+        "name: weather\ndescription: Get the weather\nbash: curl -s wttr.in\ntags: [read]\n";
+    let repo = history(
+        &[(".cycod/tools/weather.yaml", weather)],
+        &[(".cycod/tools/weather.yaml", Some("name: [weather\n"))],
+    );
+    let report = diff(&repo.root, "HEAD~1");
+    let hit = hits(&report);
+    assert_eq!(codes(&report), ["BRK001"], "{hit:#?}");
+    assert!(
+        hit[0].notes.iter().any(|n| n.contains("has errors")),
+        "{hit:#?}"
     );
 }

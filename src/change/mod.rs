@@ -227,7 +227,13 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             }
             Pairing::Removed { old: o } => {
                 let l = &old_tools.tools[o];
-                let d = tools::removed(l, base);
+                let home = old.home(&l.file.path);
+                let now = new
+                    .results
+                    .binary_search_by(|r| r.file.path.as_path().cmp(&home))
+                    .ok()
+                    .map(|i| &new.results[i]);
+                let d = tools::removed(l, now, base);
                 (ChangeKind::Removed, l, old.home(&l.file.path), vec![d])
             }
             Pairing::Added { new: n } => {

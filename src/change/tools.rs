@@ -10,17 +10,28 @@ use crate::formats::tool_md;
 use crate::ir::{LeftOut, Lowered};
 use crate::rules::breaking as rules;
 
-/// BRK001, on the old file: the tool is not there to point at in the new one.
-pub fn removed(old: &Lowered<'_>, base: &str) -> Diagnostic {
+/// BRK001, on the old file: the tool is not there to point at in the new one. `now` is the
+/// working tree's version of its file, when there is one.
+pub fn removed(old: &Lowered<'_>, now: Option<&FileResult>, base: &str) -> Diagnostic {
     let name = &old.tool.name;
-    Diagnostic::new(
+    let d = Diagnostic::new(
         &rules::TOOL_REMOVED,
         old.file,
         old.name_span,
         format!("tool `{name}` was removed"),
     )
-    .label(format!("defined here in {base}, gone now"))
-    .note(format!(
+    .label(format!("defined here in {base}, gone now"));
+    let broken = now.is_some_and(|r| {
+        r.diagnostics
+            .iter()
+            .any(|d| d.severity == crate::rules::Severity::Error)
+    });
+    let d = if broken {
+        d.note("its file is still there but has errors: the runtime loads no tool from it, and `toolc check` says why")
+    } else {
+        d
+    };
+    d.note(format!(
         "agents, saved plans and programs that call `{name}` now fail: the runtime has no such tool"
     ))
     .help("keep the tool (say it is deprecated in its description) until nothing calls it, or remove it in a major version")
