@@ -146,7 +146,10 @@ fn run(
     inputs: &Inputs<'_>,
     bundles: bool,
 ) -> (Report, bundle::Compiled) {
-    let mut fs = fs::Overlay::default();
+    let mut fs = fs::Overlay::new(Box::new(fs::Confined::for_paths(
+        &options.paths,
+        &options.cwd,
+    )));
     let only = inputs.buffer.as_ref().map(|b| {
         let path = discover::normalize(&options.cwd.join(&b.path));
         fs.set(path.clone(), b.bytes.clone());

@@ -49,7 +49,9 @@ impl Workspace {
     /// The repository at `root` (absolute), checked with `config`; output paths are relative
     /// to `root`.
     pub fn new(config: Config, root: impl Into<PathBuf>) -> Workspace {
-        Workspace::with_file_system(config, root, Box::new(crate::fs::Disk))
+        let root = root.into();
+        let disk = crate::fs::Confined::for_paths(&[], &root);
+        Workspace::with_file_system(config, root, Box::new(disk))
     }
 
     /// [`Workspace::new`], reading files from `base` instead of the disk (tests, virtual
