@@ -349,3 +349,25 @@ fn suppressions_of_diff_and_lock_rules_are_not_unused_in_a_plain_check() {
     let report = repo.check().expect("config");
     assert!(report.diagnostics.is_empty(), "{:#?}", found(&report));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_lock_linked_out_of_the_repository_is_not_read() {
+    let outside = Repo::with(&[("secret.toml", "version = \"hunter2\"\n")]);
+    let repo = Repo::with(&[(TOOL, BASE_TOOL)]);
+    std::fs::create_dir(repo.root.join(".git")).expect("repository root");
+    std::os::unix::fs::symlink(
+        outside.root.join("secret.toml"),
+        repo.root.join("toolc.lock"),
+    )
+    .expect("link");
+    let report = check_locked(&repo.root);
+    let f = found(&report);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "LCK004");
+    let d = &report.diagnostics[0];
+    assert!(
+        !d.message.contains("hunter2") && !d.file.text.contains("hunter2"),
+        "{d:?}"
+    );
+}

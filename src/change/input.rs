@@ -11,7 +11,7 @@ use super::git;
 use crate::config::Config;
 use crate::discover::{self, Classifier, display_path};
 use crate::formats::{self, FileResult};
-use crate::fs::{Disk, FileSystem};
+use crate::fs::{Confined, FileSystem};
 use crate::scope::Scope;
 
 /// What the working tree is compared with.
@@ -85,8 +85,10 @@ fn load_dir(dir: &Path, cwd: &Path, config: &Config) -> OldSide {
     config.root = dir.to_path_buf();
     let classifier = Classifier::new(&config);
     let (found, _) = discover::discover(&[dir.to_path_buf()], &classifier);
+    // The folder's links are followed only within its own repository, as the working tree's.
+    let fs = Confined::for_paths(&[dir.to_path_buf()], cwd);
     OldSide {
-        results: load_all(&Disk, found, cwd),
+        results: load_all(&fs, found, cwd),
         label: format!("`{}`", display_path(dir, cwd)),
         moved: Some((dir.to_path_buf(), cwd.to_path_buf())),
     }

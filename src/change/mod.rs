@@ -24,7 +24,7 @@ use std::path::PathBuf;
 
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
-use crate::fs::Overlay;
+use crate::fs::{Confined, Overlay};
 use crate::ir::Lowered;
 use crate::source::Span;
 use crate::{CheckOptions, Report, pipeline};
@@ -146,7 +146,9 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         cwd: options.cwd.clone(),
         ..CheckOptions::default()
     };
-    let mut new = pipeline::load(&check, config, &Overlay::default(), None, false);
+    // Links out of the repository are never followed, as in `check`.
+    let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
+    let mut new = pipeline::load(&check, config, &fs, None, false);
     let against = Against::parse(options.against.as_deref(), &options.cwd);
     // A folder compared with may sit in the working tree (`--against old/`): it is not part of
     // the new version.

@@ -13,7 +13,7 @@ use crate::change::schema::display;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::{self, FileResult};
-use crate::fs::{Disk, FileSystem, ReadError};
+use crate::fs::{Confined, FileSystem, ReadError};
 use crate::ir::Lowered;
 use crate::rules::lock as rules;
 use crate::scope::Scope;
@@ -37,7 +37,8 @@ pub fn drift(
             Diagnostic::new(&rules::INVALID_LOCK_FILE, &file, span, message).help(help.to_string()),
         ]
     };
-    let text = match Disk.read(&path) {
+    // A lock that links out of the repository is not read (or echoed in a finding).
+    let text = match Confined::new([root.as_path()]).read(&path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => {

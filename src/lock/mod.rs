@@ -164,7 +164,7 @@ pub fn lock(config: &Config) -> std::io::Result<Written> {
         cwd: root.clone(),
         ..crate::CheckOptions::default()
     };
-    let fs = crate::fs::Overlay::default();
+    let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
     let loaded = crate::pipeline::load(&options, config, &fs, None, false);
     let lowering = crate::formats::lower_all(&loaded.results, &|_| true, &root);
     write(&lowering.tools, &root)
