@@ -6,7 +6,10 @@
 //! worktrees, alternates, split indexes, new object formats), and adds no dependency; `gix`
 //! would add about a hundred crates to build for three read-only plumbing calls. What git
 //! must not do here is asked explicitly: no lazy fetch of missing objects in a partial clone
-//! (`GIT_NO_LAZY_FETCH`), no prompt, no optional lock on the index, no pager.
+//! (`GIT_NO_LAZY_FETCH`), no prompt, no optional lock on the index, no pager. Only plumbing
+//! that reads objects and refs runs (`rev-parse`, `merge-base`, `ls-tree`, `cat-file`), none of
+//! which refreshes the index, so a repository's `core.fsmonitor` hook is never started; links
+//! and submodules in the tree are skipped, never followed.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
