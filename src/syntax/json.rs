@@ -49,6 +49,7 @@ fn parse_with(text: &str, base: usize, options: &ParseOptions) -> Parsed {
         Ok(result) => match result.value {
             Some(value) => {
                 let mut ctx = Lower {
+                    text,
                     base,
                     errors: &mut out.errors,
                 };
@@ -89,6 +90,7 @@ fn lowercase_first(s: &str) -> String {
 }
 
 struct Lower<'e> {
+    text: &'e str,
     base: usize,
     errors: &'e mut Vec<SyntaxError>,
 }
@@ -96,6 +98,32 @@ struct Lower<'e> {
 impl Lower<'_> {
     fn span(&self, r: jsonc_parser::common::Range) -> Span {
         Span::new(r.start, r.end).shifted(self.base)
+    }
+
+    /// A raw control character (U+0000–U+001F) inside the string at `r` is an error: JSON
+    /// requires them escaped, and the runtimes' decoders (Go's, Python's, Node's) refuse the
+    /// file, while jsonc-parser reads it.
+    fn check_raw_controls(&mut self, r: jsonc_parser::common::Range) {
+        let Some(raw) = self.text.get(r.start..r.end) else {
+            return;
+        };
+        if let Some(at) = raw.bytes().position(|b| b < 0x20) {
+            let byte = raw.as_bytes()[at];
+            let escape = match byte {
+                b'\n' => "`\\n`",
+                b'\t' => "`\\t`",
+                b'\r' => "`\\r`",
+                _ => "`\\u00XX`",
+            };
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::Json,
+                message: format!(
+                    "a raw control character (U+{byte:04X}) inside a string: JSON requires it escaped, as {escape}"
+                ),
+                span: Span::new(r.start + at, r.start + at + 1).shifted(self.base),
+                related: None,
+            });
+        }
     }
 
     fn lower(&mut self, value: Value<'_>, depth: usize) -> Option<Node> {
@@ -115,6 +143,7 @@ impl Lower<'_> {
         }
         Some(match value {
             Value::StringLit(s) => {
+                self.check_raw_controls(s.range);
                 Node::new(self.span(s.range), NodeKind::String(s.value.into_owned()))
             }
             Value::NumberLit(n) => {
@@ -141,7 +170,10 @@ impl Lower<'_> {
                 let mut seen: HashMap<String, Span> = HashMap::new();
                 for prop in o.properties {
                     let (key, key_span) = match prop.name {
-                        ObjectPropName::String(s) => (s.value.into_owned(), self.span(s.range)),
+                        ObjectPropName::String(s) => {
+                            self.check_raw_controls(s.range);
+                            (s.value.into_owned(), self.span(s.range))
+                        }
                         ObjectPropName::Word(w) => (w.value.to_string(), self.span(w.range)),
                     };
                     let value = self.lower(prop.value, depth + 1)?;
@@ -186,6 +218,23 @@ mod tests {
         assert!(parsed.root.is_none());
         assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::Json);
         assert!(parsed.errors[0].span.start >= 10, "{:?}", parsed.errors[0]);
+    }
+
+    #[test]
+    fn raw_control_characters_in_strings_are_errors() {
+        let parsed = parse("{\"a\tb\": \"x\ny\", \"ok\": \"\\t\"}", 0);
+        let found: Vec<(usize, &str)> = parsed
+            .errors
+            .iter()
+            .map(|e| (e.span.start, e.message.as_str()))
+            .collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, 3);
+        assert!(found[0].1.contains("U+0009"), "{found:?}");
+        assert_eq!(found[1].0, 10);
+        assert!(found[1].1.contains("`\\n`"), "{found:?}");
+        // The values are still read, so the rest of the file is checked.
+        assert!(parsed.root.is_some());
     }
 
     #[test]
