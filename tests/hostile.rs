@@ -777,3 +777,45 @@ fn control_characters_from_files_never_reach_the_terminal_or_the_ci_log() {
         );
     }
 }
+
+#[test]
+fn findings_per_rule_and_file_are_capped_in_every_format() {
+    let repo = repo();
+    // A thousand unknown keys in a `tool.yaml` and in a cycod tool: formats that do not cap
+    // their own findings are capped all the same.
+    let keys: String = (0..1000).map(|i| format!("extra_key_{i}: 1\n")).collect();
+    tool(
+        &repo,
+        "noisy",
+        format!("{}{keys}", VALID_TOOL.replace("my-tool", "noisy")).as_bytes(),
+    );
+    repo.write(
+        ".cycod/tools/noisy.yaml",
+        format!("name: noisy\ndescription: Lists files\nbash: ls\ntags: [read]\n{keys}").as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    for path in [".dojops/tools/noisy/tool.yaml", ".cycod/tools/noisy.yaml"] {
+        let mut per_rule: std::collections::HashMap<&str, usize> = Default::default();
+        for d in diags.iter().filter(|d| d["path"] == path) {
+            *per_rule
+                .entry(d["code"].as_str().unwrap_or(""))
+                .or_default() += 1;
+        }
+        let (code, most) = per_rule
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(c, n)| (c.to_string(), *n))
+            .unwrap_or_default();
+        assert_eq!(most, 201, "{path}: {per_rule:?}");
+        let more = diags
+            .iter()
+            .filter(|d| d["path"] == path && d["code"] == code.as_str())
+            .filter_map(|d| d["message"].as_str())
+            .find(|m| m.contains("more findings of this rule"));
+        assert_eq!(
+            more,
+            Some("800 more findings of this rule in this file are not shown"),
+            "{path}"
+        );
+    }
+}

@@ -18,6 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
@@ -232,7 +233,14 @@ fn load_source(
         return FileResult::new(file, vec![d], Item::none());
     }
     match format_of(format) {
-        Some(reader) => reader.load(file, fs),
+        // Every format's findings are capped per rule and file, whatever the format does
+        // itself: a generated or hostile file must not bury the output or exhaust memory.
+        Some(reader) => {
+            let mut result = reader.load(file, fs);
+            let diagnostics = std::mem::take(&mut result.diagnostics);
+            result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
+            result
+        }
         // Schema files and configuration are read only as companions of a definition.
         None => FileResult::new(file, Vec::new(), Item::none()),
     }
