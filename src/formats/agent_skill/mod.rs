@@ -34,7 +34,6 @@ use std::sync::Arc;
 use super::{FileResult, Format, Item, decode, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{Rule, Severity, skill as rules};
@@ -98,7 +97,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     } = cx;
     FileResult {
         companions,
-        diagnostics: cap_per_rule(diags, MAX_PER_RULE),
+        diagnostics: diags,
         item: Item::new(Skill { root, ..skill }),
         file,
     }

@@ -16,7 +16,6 @@ use std::sync::Arc;
 
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -104,7 +103,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
     }
-    let diagnostics = cap_per_rule(cx.diags, MAX_PER_RULE);
+    let diagnostics = cx.diags;
     FileResult::new(file, diagnostics, Item::new(manifest))
 }
 

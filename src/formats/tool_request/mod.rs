@@ -26,7 +26,6 @@ use super::fields::ShapeRules;
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{FormatId, SourceFile, Span};
@@ -155,11 +154,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             d.notes.push(REJECTED.to_string());
         }
     }
-    FileResult::new(
-        file,
-        cap_per_rule(diagnostics, MAX_PER_RULE),
-        Item::new(request),
-    )
+    FileResult::new(file, diagnostics, Item::new(request))
 }
 
 /// `TR-*.md` tool execution requests (no tools of their own; ids are repository-wide).
