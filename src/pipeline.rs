@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::discover::{self, Classifier, WalkError, display_path};
+use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
 use crate::rules::{self, Rule, Severity, syntax as syn};
@@ -32,6 +32,9 @@ pub(crate) struct Loaded {
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
     pub walk_errors: Vec<WalkError>,
+    /// Files at a format's paths whose content is not that format's (another tool's
+    /// `tools.json`): not read further, not reported on, only counted. Sorted.
+    pub unclaimed: Vec<PathBuf>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
@@ -67,23 +70,27 @@ impl FileSystem for Recorder<'_> {
     }
 }
 
-/// Load one file; with `track`, also the other paths its load asked about.
+/// Load one file, unless its content says it is not `format`'s (`None`); with `track`, also
+/// the other paths its load asked about.
 fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
-    path: &Path,
-    format: source::FormatId,
+    d: &Discovered,
     track: bool,
-) -> (FileResult, Option<Vec<PathBuf>>) {
+) -> Option<(FileResult, Option<Vec<PathBuf>>)> {
+    let (path, format) = (d.path.as_path(), d.format);
     let display = display_path(path, &options.cwd);
     if !track {
-        return (formats::load_with(fs, path, display, format), None);
+        return Some((
+            formats::load_claimed(fs, path, display, format, d.claim)?,
+            None,
+        ));
     }
     let recorder = Recorder {
         fs,
         paths: std::sync::Mutex::new(Vec::new()),
     };
-    let result = formats::load_with(&recorder, path, display, format);
+    let result = formats::load_claimed(&recorder, path, display, format, d.claim)?;
     let mut paths = recorder
         .paths
         .into_inner()
@@ -91,7 +98,7 @@ fn load_one(
     paths.retain(|p| p != path);
     paths.sort();
     paths.dedup();
-    (result, Some(paths))
+    Some((result, Some(paths)))
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
@@ -103,6 +110,18 @@ pub(crate) fn load(
     fs: &Overlay,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
+) -> Loaded {
+    load_named(options, config, fs, progress, track, None)
+}
+
+/// [`load`], with `named` (the path of `--stdin-filename`) checked whatever its content.
+pub(crate) fn load_named(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+    track: bool,
+    named: Option<&Path>,
 ) -> Loaded {
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
@@ -128,6 +147,9 @@ pub(crate) fn load(
         .filter(|c| !c.includes.is_empty())
         .map(|c| c.root.clone())
         .collect();
+    for nested in configs.nested() {
+        classifier.add_excludes(nested);
+    }
     if !nested_roots.is_empty() {
         for nested in configs.nested() {
             classifier.add_includes(nested);
@@ -139,7 +161,7 @@ pub(crate) fn load(
         );
         walk_errors.extend(errors);
         found.sort();
-        found.dedup();
+        discover::dedup(&mut found);
         walk_errors.dedup_by(|a, b| a.path == b.path);
     }
     for path in fs.buffered() {
@@ -147,10 +169,18 @@ pub(crate) fn load(
             && let Some(format) = classifier.classify_explicit(path)
             && format != source::FormatId::Config
         {
-            found.push(discover::Discovered {
+            found.push(Discovered {
                 path: path.to_path_buf(),
                 format,
+                claim: classifier.claim_of(path, format),
             });
+        }
+    }
+    // A nested configuration's exclude globs are known only now; nothing overrides them.
+    found.retain(|d| !classifier.excluded(&d.path));
+    for d in &mut found {
+        if named == Some(d.path.as_path()) {
+            d.claim = discover::Claim::Always;
         }
     }
     found.sort();
@@ -160,14 +190,22 @@ pub(crate) fn load(
         }
     };
     progress(Progress::Found(found.len()));
-    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
+    let loaded: Vec<_> = found
         .par_iter()
         .map(|d| {
-            let loaded = load_one(fs, options, &d.path, d.format, track);
+            let loaded = load_one(fs, options, d, track);
             progress(Progress::Loaded);
             loaded
         })
-        .unzip();
+        .collect();
+    let unclaimed = found
+        .iter()
+        .zip(&loaded)
+        .filter(|(_, l)| l.is_none())
+        .map(|(d, _)| d.path.clone())
+        .collect();
+    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) =
+        loaded.into_iter().flatten().unzip();
     let reads = results
         .iter()
         .zip(reads)
@@ -181,6 +219,7 @@ pub(crate) fn load(
         config_errors,
         results,
         walk_errors,
+        unclaimed,
         resolved,
         reads,
     }
@@ -214,7 +253,8 @@ pub(crate) fn reload(
     any
 }
 
-/// Reload one definition file; false when `path` is not one.
+/// Reload one definition file; false when `path` is not one. A file whose content stops (or
+/// starts) having its format's shape leaves (or joins) the results.
 fn reload_one(
     loaded: &mut Loaded,
     options: &CheckOptions,
@@ -222,18 +262,26 @@ fn reload_one(
     fs: &Overlay,
     path: &Path,
 ) -> bool {
+    let classifier = Classifier::new(config);
+    if classifier.excluded(path) {
+        return false;
+    }
     let at = loaded
         .results
         .binary_search_by(|r| r.file.path.as_path().cmp(path));
     let format = match at {
         Ok(i) => Some(loaded.results[i].file.format),
-        Err(_) => Classifier::new(config)
+        Err(_) => classifier
             .classify_explicit(path)
             .filter(|f| *f != source::FormatId::Config),
     };
     let Some(format) = format else {
         return false;
     };
+    let unclaimed_at = loaded.unclaimed.binary_search_by(|p| p.as_path().cmp(path));
+    if let Ok(u) = unclaimed_at {
+        loaded.unclaimed.remove(u);
+    }
     match (at, fs.is_file(path)) {
         (Ok(i), false) => {
             loaded.results.remove(i);
@@ -241,7 +289,20 @@ fn reload_one(
         }
         (Err(_), false) => return false,
         (at, true) => {
-            let (result, reads) = load_one(fs, options, path, format, true);
+            let d = Discovered {
+                path: path.to_path_buf(),
+                format,
+                claim: classifier.claim_of(path, format),
+            };
+            let Some((result, reads)) = load_one(fs, options, &d, true) else {
+                if let Ok(i) = at {
+                    loaded.results.remove(i);
+                    loaded.reads.remove(path);
+                }
+                let u = unclaimed_at.unwrap_or_else(|u| u);
+                loaded.unclaimed.insert(u, path.to_path_buf());
+                return true;
+            };
             match at {
                 Ok(i) => loaded.results[i] = result,
                 Err(i) => loaded.results.insert(i, result),

@@ -126,6 +126,18 @@ impl Format for ToolMd {
         }
     }
 
+    fn claims(&self, format: FormatId, text: &str) -> bool {
+        // Other agent frameworks use `*.agent.md` too (GitHub Copilot's custom agents have
+        // `name`, `description`, `tools`), and AML's own documentation pages show a file
+        // inside a fenced block: only front matter with AML's own keys is AML's.
+        let keys: &[&str] = if format == FormatId::AgentMd {
+            &["agent_id", "spec_version"]
+        } else {
+            &["tool_id", "spec_version"]
+        };
+        crate::syntax::sniff::front_matter_has_any(text, keys)
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }
