@@ -337,6 +337,7 @@ pub(crate) fn report(
         results,
         walk_errors,
         resolved,
+        unclaimed,
         ..
     } = loaded;
     let mut raw: Vec<Diagnostic> = results
@@ -502,7 +503,11 @@ pub(crate) fn report(
             .sum(),
         None => tools,
     };
-    let summary = Summary::count(sources.len(), tools, &diagnostics);
+    let mut summary = Summary::count(sources.len(), tools, &diagnostics);
+    summary.unclaimed = match only {
+        Some(_) => 0,
+        None => unclaimed.iter().filter(|p| scope.reports_on(p)).count(),
+    };
     let report = Report {
         diagnostics,
         suppressed,

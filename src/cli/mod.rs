@@ -110,6 +110,17 @@ struct CheckArgs {
     /// Print how many diagnostics each rule produced instead of the diagnostics
     #[arg(long)]
     statistics: bool,
+    /// Also say how many files at format paths were left alone as another tool's
+    #[arg(short, long)]
+    verbose: bool,
+    /// Never read paths matching GLOB (relative to the working directory; repeatable), even
+    /// when named: added to `[discovery] exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Check a file named on the command line only when its content has its format's shape,
+    /// as for files found by walking (for pre-commit, which names every file a pattern matches)
+    #[arg(long)]
+    only_claimed: bool,
     /// Read the file's content from stdin and check it as if it were at PATH
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
@@ -172,7 +183,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
+    let mut config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -212,6 +223,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    if !args.exclude.is_empty()
+        && let Err(message) = config.exclude(&cwd, &args.exclude)
+    {
+        return usage_error(&format!("`--exclude`: {message}"));
+    }
+    config.named_by_content = args.only_claimed;
     // A path that does not exist is a usage error, not a finding about the repository.
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
         return usage_error(&format!("{}: no such file or directory", missing.display()));
@@ -277,13 +294,17 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let Some(bar) = &bar {
         bar.finish();
     }
+    let mut unclaimed = (args.statistics || args.verbose)
+        .then(|| unclaimed_line(&report.summary))
+        .flatten();
     let text = if args.statistics {
         match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
             _ if args.quiet => statistics::render_human(&report.diagnostics),
             _ => format!(
-                "{}{}\n",
+                "{}{}{}\n",
                 statistics::render_human(&report.diagnostics),
+                unclaimed.take().map(|l| l + "\n").unwrap_or_default(),
                 human::summary_line(&report.summary)
             ),
         }
@@ -297,6 +318,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
         )
     };
     print(&text);
+    if let Some(line) = unclaimed {
+        eprintln!("{line}");
+    }
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
         if let Err(e) = std::fs::write(path, text) {
@@ -313,6 +337,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `--verbose`/`--statistics`: the files at format paths whose content is another tool's, in
+/// one line, or nothing when there are none.
+fn unclaimed_line(summary: &Summary) -> Option<String> {
+    let n = summary.unclaimed;
+    (n > 0).then(|| {
+        let (files, were) = if n == 1 { ("file", "was") } else { ("files", "were") };
+        format!(
+            "{n} {files} at format paths {were} not claimed: their content is not in their format's shape (another tool's file); name a file to check it anyway"
+        )
+    })
 }
 
 fn run_rules(args: &RulesArgs) -> ExitCode {
