@@ -7,9 +7,11 @@
 
 mod install;
 mod lex;
+mod literal;
 
 pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};
+pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};
 
 /// Names that denote a shell, as a language tag or as a program.
 const SHELLS: &[&str] = &[
