@@ -262,7 +262,10 @@ fn reload_one(
     fs: &Overlay,
     path: &Path,
 ) -> bool {
-    let classifier = Classifier::new(config);
+    let mut classifier = Classifier::new(config);
+    for nested in loaded.configs.nested() {
+        classifier.add_excludes(nested);
+    }
     if classifier.excluded(path) {
         return false;
     }
