@@ -353,11 +353,11 @@ fn real_world_catalog_reports_its_verification_defects_and_nothing_else() {
     assert_eq!(
         found,
         [
-            "built-in/github-actions.dops:153:26 DOJ023 error DojOps runs this command without a shell: `.github/workflows/*.yml`, `2>&1` and `||` reach `actionlint` as literal arguments",
-            "built-in/jenkinsfile.dops:90:59 DOJ023 error DojOps runs this command without a shell: `||` reaches `npx` as a literal argument",
+            "built-in/github-actions.dops:153:26 DOJ023 warning DojOps runs this command without a shell: `.github/workflows/*.yml`, `2>&1` and `||` reach `actionlint` as literal arguments",
+            "built-in/jenkinsfile.dops:90:59 DOJ023 warning DojOps runs this command without a shell: `||` reaches `npx` as a literal argument",
             "containers/traefik.dops:152:15 DOJ013 error `traefik` is not on DojOps's verification allowlist",
             "security/falco.dops:129:15 DOJ013 error `falco` is not on DojOps's verification allowlist",
-            "security/trivy-config.dops:186:56 DOJ023 error DojOps runs this command without a shell: `||` reaches `trivy` as a literal argument",
+            "security/trivy-config.dops:186:56 DOJ023 warning DojOps runs this command without a shell: `||` reaches `trivy` as a literal argument",
         ],
         "{found:#?}"
     );

@@ -111,7 +111,7 @@ fn doj023_shell_syntax_in_a_command_run_without_a_shell() {
     assert_eq!(
         dops("actionlint .github/workflows/*.yml 2>&1 || true"),
         [
-            ".dojops/skills/ci.dops:17:26 DOJ023 error DojOps runs this command without a shell: `.github/workflows/*.yml`, `2>&1` and `||` reach `actionlint` as literal arguments"
+            ".dojops/skills/ci.dops:17:26 DOJ023 warning DojOps runs this command without a shell: `.github/workflows/*.yml`, `2>&1` and `||` reach `actionlint` as literal arguments"
         ]
     );
     let repo = Repo::with(&[(
@@ -138,7 +138,7 @@ fn doj023_shell_syntax_in_a_command_run_without_a_shell() {
     ] {
         let found = dops(command);
         assert!(
-            found.len() == 1 && found[0].contains(" DOJ023 error "),
+            found.len() == 1 && found[0].contains(" DOJ023 warning "),
             "{command}: {found:#?}"
         );
     }

@@ -25,5 +25,5 @@ declare_rules! {
     MISSING_DOPS_SECTION = "DOJ020" "missing-dops-section" Error rejects ["dojops-dops"] "a `.dops` file lacks its `## Prompt` or `## Keywords` section";
     UNKNOWN_VERIFICATION_PARSER = "DOJ021" "unknown-verification-parser" Error rejects ["dojops-dops"] "`verification.binary.parser` is not a parser DojOps knows";
     INSECURE_ICON_URL = "DOJ022" "insecure-icon-url" Error rejects ["dojops-dops"] "`meta.icon` is not an `https://` URL of at most 2048 characters";
-    VERIFICATION_SHELL_SYNTAX = "DOJ023" "verification-shell-syntax" Error ["dojops-dops"] "a `.dops` verification command uses shell syntax, which DojOps passes to the program as literal arguments";
+    VERIFICATION_SHELL_SYNTAX = "DOJ023" "verification-shell-syntax" Warning ["dojops-dops"] "a `.dops` verification command uses shell syntax, which DojOps passes to the program as literal arguments";
 }
