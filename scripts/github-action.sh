@@ -10,6 +10,7 @@
 #   INPUT_PATH        paths to check, whitespace-separated (default `.`)
 #   INPUT_ARGS        more `toolc check` arguments (shell-like quoting: `--select "DOJ,SEC"`)
 #   INPUT_CONFIG      a toolc.toml to use instead of the discovered one
+#   INPUT_BASELINE    a baseline file: the findings it records are not reported
 #   INPUT_FAIL_ON     error (default) | warning | never
 #   INPUT_SARIF_FILE  write SARIF 2.1.0 here
 #   TOOLC             the toolc binary (default `toolc` on PATH)
@@ -38,6 +39,9 @@ split() {
 args=(check --format github)
 if [[ -n "${INPUT_CONFIG:-}" ]]; then
     args+=(--config "$INPUT_CONFIG")
+fi
+if [[ -n "${INPUT_BASELINE:-}" ]]; then
+    args+=(--baseline "$INPUT_BASELINE")
 fi
 if [[ -n "${INPUT_SARIF_FILE:-}" ]]; then
     mkdir -p "$(dirname "$INPUT_SARIF_FILE")"

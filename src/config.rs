@@ -82,6 +82,10 @@ pub struct Config {
     extend: Option<(String, Span)>,
     /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
     pub explicit: bool,
+    /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
+    pub baseline: Option<PathBuf>,
+    /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
+    pub build_out: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +100,13 @@ struct RawConfig {
     formats: BTreeMap<Spanned<String>, RawFormat>,
     discovery: Option<RawDiscovery>,
     build: Option<RawBuild>,
+    baseline: Option<RawBaseline>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBaseline {
+    path: String,
 }
 
 #[derive(Deserialize)]
@@ -124,6 +135,7 @@ struct RawFormat {
 #[serde(deny_unknown_fields)]
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
+    out: Option<String>,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -294,6 +306,8 @@ impl Config {
             excludes: self.excludes,
             named_by_content: child.named_by_content,
             build_targets: child.build_targets.or(self.build_targets),
+            baseline: child.baseline.or(self.baseline),
+            build_out: child.build_out.or(self.build_out),
             explicit: child.explicit,
             extend: None,
         }
@@ -421,6 +435,11 @@ impl Config {
             })
             .into_iter()
             .collect();
+        let build_out = raw
+            .build
+            .as_ref()
+            .and_then(|b| b.out.as_ref())
+            .map(|out| crate::discover::normalize(&root.join(out)));
         let build_targets = raw.build.and_then(|b| b.targets).map(|t| {
             t.into_iter()
                 .filter_map(|target| {
@@ -448,6 +467,9 @@ impl Config {
             let span = shift(e.span());
             (e.into_inner(), Span::new(span.start, span.end))
         });
+        let baseline = raw
+            .baseline
+            .map(|b| crate::discover::normalize(&root.join(b.path)));
         Ok(Config {
             file: Some(file),
             root,
@@ -459,6 +481,8 @@ impl Config {
             build_targets,
             extend,
             explicit: false,
+            baseline,
+            build_out,
         })
     }
 

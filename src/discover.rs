@@ -149,10 +149,16 @@ impl Classifier {
     }
 }
 
-/// Walk `paths` (absolute) and return the tool-definition files found, sorted, and walk errors.
-pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>, Vec<WalkError>) {
+/// Walk `paths` (absolute) and return the tool-definition files found, the walk errors, and
+/// the walked files a format would read under a near-miss name (`tool.yml` where DojOps reads
+/// `tool.yaml`), each sorted.
+pub fn discover(
+    paths: &[PathBuf],
+    classifier: &Classifier,
+) -> (Vec<Discovered>, Vec<WalkError>, Vec<PathBuf>) {
     let found = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
+    let misnamed = Mutex::new(Vec::new());
     for root in paths {
         if classifier.excluded(root) {
             continue;
@@ -207,6 +213,10 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
                                         claim: classifier.claim_of(e.path(), format),
                                     },
                                 );
+                            } else if e.file_type().is_some_and(|t| t.is_file())
+                                && let Some(path) = crate::unclaimed::misnamed(e.path(), classifier)
+                            {
+                                push(&misnamed, path);
                             }
                         }
                         Err(err) => {
@@ -232,7 +242,9 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
     dedup(&mut found);
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_by(|a, b| a.path.cmp(&b.path));
-    (found, errors)
+    let mut misnamed = misnamed.into_inner().unwrap_or_else(|e| e.into_inner());
+    misnamed.sort();
+    (found, errors, misnamed)
 }
 
 /// Drop the second find of a file (sorted: a claimed-always find comes first and stays).

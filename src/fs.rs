@@ -21,6 +21,8 @@ pub enum ReadError {
     Special,
     /// The operating system's error, as text.
     Io(String),
+    /// The path is, or passes through, a symbolic link that leads out of the repository.
+    LeavesRepository,
 }
 
 impl std::fmt::Display for ReadError {
@@ -38,6 +40,9 @@ impl std::fmt::Display for ReadError {
             ReadError::Directory => f.write_str("expected a file, found a directory"),
             ReadError::Special => f.write_str("expected a regular file, found a special file"),
             ReadError::Io(e) => write!(f, "cannot read the file: {e}"),
+            ReadError::LeavesRepository => f.write_str(
+                "this path is a symbolic link (or passes through one) that leads out of the repository; toolc does not follow it",
+            ),
         }
     }
 }
@@ -81,6 +86,85 @@ impl FileSystem for Disk {
 
     fn is_file(&self, path: &Path) -> bool {
         std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    }
+}
+
+/// The disk, confined to some folders (the repositories being checked): a path that is, or
+/// passes through, a symbolic link whose target lies outside all of them is never read, and is
+/// not a file. A committed link to `/etc/passwd` or to a secrets file must not be read, or its
+/// content would be echoed in a snippet. Plain `..` paths are not links: rules judge those.
+/// Existence is answered as the disk answers it: what matters is that nothing is read.
+#[derive(Debug, Clone, Default)]
+pub struct Confined {
+    roots: Vec<PathBuf>,
+}
+
+impl Confined {
+    /// The disk within `roots` (each resolved to its real path).
+    pub fn new<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Confined {
+        Confined {
+            roots: roots
+                .into_iter()
+                .filter_map(|r| std::fs::canonicalize(r).ok())
+                .collect(),
+        }
+    }
+
+    /// The folders toolc may read within for the paths a run names (relative to `cwd`): the
+    /// git repository of each (the nearest folder with `.git`), else the path's own folder.
+    pub fn for_paths(paths: &[PathBuf], cwd: &Path) -> Confined {
+        let named: Vec<PathBuf> = if paths.is_empty() {
+            vec![cwd.to_path_buf()]
+        } else {
+            paths.iter().map(|p| cwd.join(p)).collect()
+        };
+        // Real paths first: `a/../b` must look for `.git` above `b`, not above `a`.
+        let named: Vec<PathBuf> = named
+            .iter()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| crate::discover::normalize(p)))
+            .collect();
+        let roots: Vec<PathBuf> = named
+            .iter()
+            .map(|p| {
+                let folder = if p.is_dir() {
+                    p.as_path()
+                } else {
+                    p.parent().unwrap_or(p)
+                };
+                folder
+                    .ancestors()
+                    .find(|d| d.join(".git").exists())
+                    .unwrap_or(folder)
+                    .to_path_buf()
+            })
+            .collect();
+        Confined::new(roots.iter().map(PathBuf::as_path))
+    }
+
+    /// False when `path` resolves, through a link, to somewhere outside every root.
+    fn allows(&self, path: &Path) -> bool {
+        match std::fs::canonicalize(path) {
+            // Not a link anywhere along the path: nothing to follow.
+            Ok(real) if real == path => true,
+            Ok(real) => self.roots.iter().any(|r| real.starts_with(r)),
+            // A dangling path: Disk reports it as it is.
+            Err(_) => true,
+        }
+    }
+}
+
+impl FileSystem for Confined {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        if !self.allows(path) {
+            return Err(ReadError::LeavesRepository);
+        }
+        Disk.read(path)
+    }
+
+    // A link out of the repository still "is" a file, so the reader that asked gets the read
+    // error (and says the link leaves the repository) rather than "does not exist".
+    fn is_file(&self, path: &Path) -> bool {
+        Disk.is_file(path)
     }
 }
 

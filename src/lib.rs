@@ -4,6 +4,7 @@
 //! runs it and returns every diagnostic, sorted by path and position.
 
 pub(crate) mod analysis;
+pub(crate) mod baseline;
 pub(crate) mod bundle;
 pub(crate) mod config;
 pub(crate) mod diagnostics;
@@ -19,6 +20,7 @@ pub(crate) mod server;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;
+pub(crate) mod unclaimed;
 pub(crate) mod workspace;
 
 pub mod cli;
@@ -66,6 +68,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Diagnostics silenced by `toolc: ignore` comments (kept for SARIF suppressions).
     pub suppressed: Vec<Diagnostic>,
+    /// Diagnostics hidden by the baseline (kept for SARIF, as externally suppressed).
+    pub baselined: Vec<Diagnostic>,
     /// Counts.
     pub summary: Summary,
     /// Every file reported on (definitions and the files they name), sorted by path.
@@ -135,7 +139,10 @@ fn run(
     inputs: &Inputs<'_>,
     bundles: bool,
 ) -> (Report, bundle::Compiled) {
-    let mut fs = fs::Overlay::default();
+    let mut fs = fs::Overlay::new(Box::new(fs::Confined::for_paths(
+        &options.paths,
+        &options.cwd,
+    )));
     let only = inputs.buffer.as_ref().map(|b| {
         let path = discover::normalize(&options.cwd.join(&b.path));
         fs.set(path.clone(), b.bytes.clone());

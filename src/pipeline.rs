@@ -34,7 +34,9 @@ pub(crate) struct Loaded {
     pub walk_errors: Vec<WalkError>,
     /// Files at a format's paths whose content is not that format's (another tool's
     /// `tools.json`): not read further, not reported on, only counted. Sorted.
-    pub unclaimed: Vec<PathBuf>,
+    pub not_claimed: Vec<PathBuf>,
+    /// Files no format reads that the run should mention (named ones, near-miss names).
+    pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
@@ -126,7 +128,7 @@ pub(crate) fn load_named(
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, mut walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, mut walk_errors, mut misnamed) = discover::discover(&scope.roots, &classifier);
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
@@ -154,7 +156,7 @@ pub(crate) fn load_named(
         for nested in configs.nested() {
             classifier.add_includes(nested);
         }
-        let (more, errors) = discover::discover(&nested_roots, &classifier);
+        let (more, errors, _) = discover::discover(&nested_roots, &classifier);
         found.extend(
             more.into_iter()
                 .filter(|d| d.format != source::FormatId::Config),
@@ -178,6 +180,7 @@ pub(crate) fn load_named(
     }
     // A nested configuration's exclude globs are known only now; nothing overrides them.
     found.retain(|d| !classifier.excluded(&d.path));
+    misnamed.retain(|p| !classifier.excluded(p));
     for d in &mut found {
         if named == Some(d.path.as_path()) {
             d.claim = discover::Claim::Always;
@@ -198,7 +201,7 @@ pub(crate) fn load_named(
             loaded
         })
         .collect();
-    let unclaimed = found
+    let not_claimed: Vec<PathBuf> = found
         .iter()
         .zip(&loaded)
         .filter(|(_, l)| l.is_none())
@@ -212,6 +215,23 @@ pub(crate) fn load_named(
         .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
         .filter(|(_, paths)| !paths.is_empty())
         .collect();
+    // A named file is read when it is a definition or a file one of them reads (a schema).
+    let read: HashSet<&Path> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(|f| f.path.as_path())
+        .collect();
+    // A named file left alone on purpose (excluded, or another tool's with `--only-claimed`)
+    // is not a file nothing reads.
+    let mut unclaimed =
+        crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
+            read.contains(p) || not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
+        });
+    unclaimed.extend(
+        misnamed
+            .iter()
+            .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
+    );
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
         scope,
@@ -219,6 +239,7 @@ pub(crate) fn load_named(
         config_errors,
         results,
         walk_errors,
+        not_claimed,
         unclaimed,
         resolved,
         reads,
@@ -281,9 +302,11 @@ fn reload_one(
     let Some(format) = format else {
         return false;
     };
-    let unclaimed_at = loaded.unclaimed.binary_search_by(|p| p.as_path().cmp(path));
-    if let Ok(u) = unclaimed_at {
-        loaded.unclaimed.remove(u);
+    let not_claimed_at = loaded
+        .not_claimed
+        .binary_search_by(|p| p.as_path().cmp(path));
+    if let Ok(u) = not_claimed_at {
+        loaded.not_claimed.remove(u);
     }
     match (at, fs.is_file(path)) {
         (Ok(i), false) => {
@@ -302,8 +325,8 @@ fn reload_one(
                     loaded.results.remove(i);
                     loaded.reads.remove(path);
                 }
-                let u = unclaimed_at.unwrap_or_else(|u| u);
-                loaded.unclaimed.insert(u, path.to_path_buf());
+                let u = not_claimed_at.unwrap_or_else(|u| u);
+                loaded.not_claimed.insert(u, path.to_path_buf());
                 return true;
             };
             match at {
@@ -323,6 +346,32 @@ fn reload_one(
     true
 }
 
+/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
+/// not run there (`--select`, `--ignore`, configured `off`).
+pub(crate) fn enabled(
+    options: &CheckOptions,
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> Option<Severity> {
+    let selected = options.select.is_empty()
+        || options
+            .select
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+    let ignored = options
+        .ignore
+        .iter()
+        .any(|s| rules::selector_matches(s, rule));
+    if !selected || ignored {
+        return None;
+    }
+    match config.setting(rule, path) {
+        Setting::Off => None,
+        Setting::Level(s) => Some(s),
+    }
+}
+
 /// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
 /// also what `build` writes (a check alone lowers tools into the IR only when CMP rules need
 /// them). With `only`, that file alone is reported on (an editor's buffer on stdin).
@@ -340,7 +389,7 @@ pub(crate) fn report(
         results,
         walk_errors,
         resolved,
-        unclaimed,
+        not_claimed,
         ..
     } = loaded;
     let mut raw: Vec<Diagnostic> = results
@@ -349,6 +398,7 @@ pub(crate) fn report(
         .collect();
     raw.extend(resolved.iter().cloned());
     raw.extend(config_errors.iter().cloned());
+    raw.extend(loaded.unclaimed.iter().cloned());
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -364,24 +414,7 @@ pub(crate) fn report(
         ));
     }
 
-    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty()
-            || options
-                .select
-                .iter()
-                .any(|s| rules::selector_matches(s, rule));
-        let ignored = options
-            .ignore
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
-            return None;
-        }
-        match configs.for_path(path).setting(rule, path) {
-            Setting::Off => None,
-            Setting::Level(s) => Some(s),
-        }
-    };
+    let enabled = |rule: &Rule, path: &Path| enabled(options, configs.for_path(path), rule, path);
 
     let mut sources: Vec<&Arc<SourceFile>> = results
         .iter()
@@ -493,6 +526,20 @@ pub(crate) fn report(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut baselined = Vec::new();
+    if let Some(path) = &config.baseline {
+        let covers = |rule: &Rule, file: &Path| {
+            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
+        };
+        let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
+        baselined = applied.baselined;
+        for d in applied.problems {
+            if let Some(severity) = enabled(d.rule, &d.file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
     let tools = results
         .iter()
         .filter(|r| scope.reports_on(&r.file.path))
@@ -507,13 +554,14 @@ pub(crate) fn report(
         None => tools,
     };
     let mut summary = Summary::count(sources.len(), tools, &diagnostics);
-    summary.unclaimed = match only {
+    summary.not_claimed = match only {
         Some(_) => 0,
-        None => unclaimed.iter().filter(|p| scope.reports_on(p)).count(),
+        None => not_claimed.iter().filter(|p| scope.reports_on(p)).count(),
     };
     let report = Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files: sources.into_iter().cloned().collect(),
     };

@@ -49,7 +49,9 @@ impl Workspace {
     /// The repository at `root` (absolute), checked with `config`; output paths are relative
     /// to `root`.
     pub fn new(config: Config, root: impl Into<PathBuf>) -> Workspace {
-        Workspace::with_file_system(config, root, Box::new(crate::fs::Disk))
+        let root = root.into();
+        let disk = crate::fs::Confined::for_paths(&[], &root);
+        Workspace::with_file_system(config, root, Box::new(disk))
     }
 
     /// [`Workspace::new`], reading files from `base` instead of the disk (tests, virtual
@@ -160,6 +162,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     let keep = |d: &Diagnostic| paths.contains(&d.file.path);
     let diagnostics: Vec<Diagnostic> = report.diagnostics.into_iter().filter(keep).collect();
     let suppressed = report.suppressed.into_iter().filter(keep).collect();
+    let baselined = report.baselined.into_iter().filter(keep).collect();
     let files: Vec<_> = report
         .files
         .into_iter()
@@ -169,6 +172,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files,
     }

@@ -73,7 +73,7 @@ fn other_tools_files_at_our_paths_are_not_claimed() {
     let report = repo.check().expect("config");
     assert_eq!(lines(&report), Vec::<String>::new());
     assert_eq!(report.summary.files, 0);
-    assert_eq!(report.summary.unclaimed, 7);
+    assert_eq!(report.summary.not_claimed, 7);
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn the_same_paths_holding_our_files_are_checked_in_full() {
     let found = lines(&report);
     assert_eq!(codes(&found), ["TMD035", "ACL002"], "{found:#?}");
     assert_eq!(report.summary.files, 3);
-    assert_eq!(report.summary.unclaimed, 0);
+    assert_eq!(report.summary.not_claimed, 0);
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn an_include_claims_what_it_matches() {
         found[0].starts_with("mcp/tools.json:1:1 ACL002 error"),
         "{found:#?}"
     );
-    assert_eq!(report.summary.unclaimed, 1);
+    assert_eq!(report.summary.not_claimed, 1);
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn an_exclude_glob_silences_a_path_completely() {
     let report = repo.check().expect("config");
     let paths: Vec<&str> = report.files.iter().map(|f| f.display.as_str()).collect();
     assert_eq!(paths, ["tools.json"]);
-    assert_eq!(report.summary.unclaimed, 0);
+    assert_eq!(report.summary.not_claimed, 0);
     // Named on the command line, an excluded file is still not read.
     let report = check_named(&repo.root, &["vendor/x/tools.json"]);
     assert_eq!(lines(&report), Vec::<String>::new());
@@ -206,7 +206,13 @@ fn an_exclude_glob_silences_a_path_completely() {
     // `--exclude` adds globs relative to the working directory, for named files too.
     let out = toolc(
         &repo.root,
-        &["check", "--exclude", "tools.json", "tools.json"],
+        &[
+            "check",
+            "--allow-empty",
+            "--exclude",
+            "tools.json",
+            "tools.json",
+        ],
         None,
     );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -258,26 +264,33 @@ fn verbose_and_statistics_count_what_was_not_claimed() {
         (".github/agents/debug.agent.md", COPILOT_AGENT),
     ]);
     let line = "2 files at format paths were not claimed";
-    let out = toolc(&repo.root, &["check"], None);
-    assert!(!String::from_utf8_lossy(&out.stderr).contains(line));
-    let out = toolc(&repo.root, &["check", "--verbose"], None);
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains(line),
-        "{out:?}"
-    );
+    let stderr = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+    let out = toolc(&repo.root, &["check", "--allow-empty"], None);
+    assert!(!stderr(&out).contains(line));
     assert_eq!(out.status.code(), Some(0));
-    let out = toolc(&repo.root, &["check", "--statistics"], None);
+    let out = toolc(&repo.root, &["check", "--allow-empty", "--verbose"], None);
+    assert!(stderr(&out).contains(line), "{out:?}");
+    assert_eq!(out.status.code(), Some(0));
+    let out = toolc(
+        &repo.root,
+        &["check", "--allow-empty", "--statistics"],
+        None,
+    );
     assert!(
         String::from_utf8_lossy(&out.stdout).contains(line),
         "{out:?}"
     );
-    let out = toolc(
-        &repo.root,
-        &["check", "--statistics", "--format", "json"],
-        None,
-    );
+    let json = ["check", "--allow-empty", "--statistics", "--format", "json"];
+    let out = toolc(&repo.root, &json, None);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[]");
-    assert!(String::from_utf8_lossy(&out.stderr).contains(line));
+    assert!(stderr(&out).contains(line));
+    // A run that found nothing to check says why it found nothing.
+    let out = toolc(&repo.root, &["check"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(2 files at format paths were not claimed"),
+        "{out:?}"
+    );
 }
 
 // ── an editor's buffer: claimed as its content changes ────────────────────────────────
@@ -312,7 +325,7 @@ fn real_world_foreign_files_get_no_finding_at_all() {
     let report = check_dir(&dir).expect("config");
     assert_eq!(lines(&report), Vec::<String>::new());
     assert_eq!(report.summary.files, 0);
-    assert_eq!(report.summary.unclaimed, 3);
+    assert_eq!(report.summary.not_claimed, 3);
 }
 
 #[test]

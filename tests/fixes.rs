@@ -93,6 +93,15 @@ fn cases() -> Vec<Case> {
             dojops_tool(edit(VALID_TOOL, "version:", "verison:")),
         ),
         case(
+            "SEC031",
+            TOOL_YAML,
+            dojops_tool(edit(
+                VALID_TOOL,
+                "    serializer: yaml\n",
+                "    serializer: yaml\npermisions:\n  network: none\n",
+            )),
+        ),
+        case(
             "DOJ002",
             TOOL_YAML,
             dojops_tool(edit(

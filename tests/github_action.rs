@@ -231,6 +231,38 @@ fn path_args_and_config_inputs_reach_toolc() {
 }
 
 #[test]
+fn the_baseline_input_hides_recorded_findings() {
+    let repo = with_error();
+    let written = Command::new(env!("CARGO_BIN_EXE_toolc"))
+        .current_dir(&repo.root)
+        .args(["check", "--write-baseline=ci/toolc-baseline.json"])
+        .output()
+        .expect("toolc runs");
+    assert!(written.status.success(), "{written:?}");
+    let run = action(&repo.root, &[("BASELINE", "ci/toolc-baseline.json")]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("::error "), "{}", run.stdout);
+    assert!(run.outputs.contains("errors=0\n"), "{}", run.outputs);
+    // A new finding is still reported and fails the step.
+    repo.write(
+        ".dojops/tools/new/tool.yaml",
+        VALID_TOOL
+            .replace("name: my-tool", "name: New_Bad")
+            .as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/new/input.schema.json",
+        VALID_SCHEMA.as_bytes(),
+    );
+    let run = action(&repo.root, &[("BASELINE", "ci/toolc-baseline.json")]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.outputs.contains("errors=1\n"), "{}", run.outputs);
+    // A baseline that does not exist fails the step: exit 2.
+    let run = action(&repo.root, &[("BASELINE", "nope.json")]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+}
+
+#[test]
 fn toolc_failing_to_run_fails_the_step_whatever_fail_on_says() {
     let repo = with_error();
     repo.write("toolc.toml", b"[rules]\nNOPE999 = \"off\"\n");
@@ -253,11 +285,21 @@ fn action_yml_runs_this_script_with_every_input() {
     let action = std::fs::read_to_string(root.join("action.yml")).expect("action.yml");
     assert!(action.contains("using: composite"));
     assert!(action.contains("scripts/github-action.sh"));
-    assert!(
-        action.contains("cargo install --locked --root \"$ROOT\" --path \"$GITHUB_ACTION_PATH\"")
-    );
+    // Installing is the installer's job (tests/action_install.rs runs it), with the version
+    // the action resolved and its own source to build from when there is none.
+    assert!(action.contains("scripts/install-toolc.sh"));
+    assert!(action.contains("VERSION: ${{ steps.key.outputs.version }}"));
+    assert!(action.contains("ACTION_PATH: ${{ github.action_path }}"));
     assert!(action.contains("uses: actions/cache@"));
-    for input in ["path", "args", "config", "fail-on", "sarif-file", "version"] {
+    for input in [
+        "path",
+        "args",
+        "config",
+        "baseline",
+        "fail-on",
+        "sarif-file",
+        "version",
+    ] {
         assert!(action.contains(&format!("\n  {input}:\n")), "input {input}");
         if input != "version" {
             let env = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));

@@ -182,6 +182,20 @@ fn invalid_utf8_points_at_the_first_bad_byte() {
     assert_eq!(d["span"]["start"]["offset"], 17);
 }
 
+/// Found by fuzzing: offsets after a byte that is not UTF-8 were counted in the decoded text
+/// (three bytes per U+FFFD), so a bad last byte gave an end offset past the end of the file.
+#[test]
+fn offsets_in_a_file_that_is_not_utf8_are_offsets_of_the_stored_bytes() {
+    let repo = repo();
+    let manifest: &[u8] = b"spec: 1\nname: caf\xe9";
+    tool(&repo, "latin1", manifest);
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN007", ".dojops/tools/latin1/tool.yaml")[0];
+    assert_eq!(d["span"]["start"]["offset"], 17);
+    assert_eq!(d["span"]["end"]["offset"], manifest.len());
+    assert_eq!(end(d), (2, 11));
+}
+
 #[test]
 fn binary_file_named_tool_yaml() {
     let repo = repo();
@@ -275,6 +289,75 @@ fn symlink_loops() {
             .any(|d| d["path"].as_str().is_some_and(|p| p.contains("parent"))),
         "a directory symlink is not followed: {diags:#?}"
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_repository_are_never_followed() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    // A secrets file outside the repository, and committed links to it.
+    let outside = std::env::temp_dir().join(format!("toolc-outside-{}", std::process::id()));
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    let secret = outside.join("secrets");
+    std::fs::write(&secret, "name: hunter2-do-not-print\n").expect("write");
+    std::fs::write(outside.join("schema.json"), "{\"hunter2-do-not-print\": 1").expect("write");
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/leak")).expect("mkdir");
+    symlink(&secret, repo.root.join(".dojops/tools/leak/tool.yaml")).expect("symlink");
+    tool(
+        &repo,
+        "schema-leak",
+        VALID_TOOL.replace("my-tool", "schema-leak").as_bytes(),
+    );
+    let schema = repo
+        .root
+        .join(".dojops/tools/schema-leak/input.schema.json");
+    std::fs::remove_file(&schema).expect("unlink");
+    symlink(outside.join("schema.json"), &schema).expect("symlink");
+    // A link that stays inside the repository is read as usual.
+    tool(
+        &repo,
+        "inside",
+        VALID_TOOL.replace("my-tool", "inside").as_bytes(),
+    );
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/alias")).expect("mkdir");
+    symlink(
+        repo.root.join(".dojops/tools/inside/tool.yaml"),
+        repo.root.join(".dojops/tools/alias/tool.yaml"),
+    )
+    .expect("symlink");
+
+    let output = run(&repo, &["check", "--no-color"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !text.contains("hunter2"),
+        "a linked file's content was printed:\n{text}"
+    );
+    let diags = diagnostics(&repo);
+    let leak = find(&diags, "SYN012", ".dojops/tools/leak/tool.yaml");
+    assert!(
+        leak[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("leads out of the repository")),
+        "{leak:#?}"
+    );
+    let schema_findings: Vec<&Value> = diags
+        .iter()
+        .filter(|d| {
+            d["path"]
+                .as_str()
+                .is_some_and(|p| p.contains("schema-leak"))
+        })
+        .collect();
+    assert!(
+        schema_findings.iter().any(|d| d["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("out of the repository"))),
+        "{schema_findings:#?}"
+    );
+    // The alias inside the repository is read: it duplicates `inside`'s name.
+    find(&diags, "DOJ011", ".dojops/tools/inside/tool.yaml");
+    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[cfg(unix)]

@@ -178,7 +178,9 @@ fn real_world_aml_folder() {
     }
     assert_eq!(
         found,
-        vec!["tools/search-product-kb.tool.md:9:1 SYN001 error simple key expected ':'"],
+        vec![
+            "tools/search-product-kb.tool.md:9:1 SYN001 error a key is missing its `:`, or runs over more than one line"
+        ],
     );
     let help = report.diagnostics[0].help.as_deref().unwrap_or("");
     assert!(

@@ -9,6 +9,7 @@ pub mod outline;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
+pub(crate) mod yaml_words;
 
 use std::any::Any;
 use std::path::Path;
@@ -291,19 +292,10 @@ pub fn decode(
         .help("check that the right file is committed under this name");
         return (file, Some(d));
     }
-    let (text, utf8_error) = match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
-        }
-    };
-    let file = SourceFile::new(path.to_path_buf(), display, format, text);
+    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, &bytes);
     let fatal = if let Some(at) = utf8_error {
-        let span = Span::new(
-            at,
-            at + file.text[at..].chars().next().map_or(0, char::len_utf8),
-        );
+        // `at` is the stored offset, which is also where the first U+FFFD sits in the text.
+        let span = Span::new(at, at + '\u{fffd}'.len_utf8());
         Some(
             Diagnostic::new(
                 &syn::INVALID_UTF8,
@@ -340,7 +332,12 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                 SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
                 SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
             };
-            let mut d = Diagnostic::new(rule, file, e.span, e.message.clone());
+            // YAML parser text becomes toolc's words, with the usual cause as the help.
+            let phrase = (e.kind == SyntaxErrorKind::Yaml).then(|| yaml_words::phrase(&e.message));
+            let message = phrase
+                .as_ref()
+                .map_or_else(|| e.message.clone(), |p| p.message.clone());
+            let mut d = Diagnostic::new(rule, file, e.span, message);
             if let Some((span, msg)) = &e.related {
                 d = d.related(file, *span, msg.clone());
             }
@@ -349,29 +346,14 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                     .label("duplicate key")
                     .help("remove one of the two keys; parsers disagree on which one wins");
             }
-            if e.kind == SyntaxErrorKind::Yaml && d.help.is_none() {
-                d = d.maybe_help(yaml_hint(&e.message).map(str::to_string));
+            if let Some(p) = phrase
+                && d.help.is_none()
+            {
+                d = d.help(p.help);
             }
             d
         })
         .collect()
-}
-
-/// The usual cause of a YAML parser message, said as a fix.
-fn yaml_hint(message: &str) -> Option<&'static str> {
-    if message.contains("mapping values are not allowed") {
-        Some(
-            "`: ` inside an unquoted value starts a new mapping: quote the whole value, or write it as a block scalar (`key: |` and the value indented on the next lines)",
-        )
-    } else if message.contains("unknown escape character") {
-        Some(
-            "inside double quotes only YAML escapes such as `\\n`, `\\\"` and `\\\\` are allowed: use single quotes or a block scalar for shell text",
-        )
-    } else if message.contains("tab") {
-        Some("YAML does not allow tabs for indentation: indent with spaces")
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

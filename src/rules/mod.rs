@@ -131,10 +131,31 @@ pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
 }
 
+/// Prefixes that name a format in a rule name (`cycod-unknown-key`); without one, the name
+/// says the kind of problem (`unknown-key`), and that name selects the rule in every format.
+const FORMAT_PREFIXES: &[&str] = &[
+    "agentcli-",
+    "cycod-",
+    "dojops-",
+    "tool-md-",
+    "tool-request-",
+];
+
+/// The kind of problem a rule's name says: the name without its format prefix.
+pub fn kind(name: &str) -> &str {
+    FORMAT_PREFIXES
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .unwrap_or(name)
+}
+
 /// True when `selector` (a code, a name, a code prefix such as `DOJ` or `DOJ0`, or `ALL`) selects `rule`.
+/// A name without a format prefix selects every rule of that kind: `unknown-key` is DOJ007
+/// and also `agentcli-unknown-key`, `cycod-unknown-key`, ….
 pub fn selector_matches(selector: &str, rule: &Rule) -> bool {
     selector.eq_ignore_ascii_case("ALL")
         || rule.name == selector
+        || kind(rule.name) == selector
         || rule.code.len() >= selector.len()
             && rule.code[..selector.len()].eq_ignore_ascii_case(selector)
 }

@@ -13,4 +13,5 @@ declare_rules! {
     MISSING_SECURITY_TAG = "SEC021" "missing-security-tag" Warning ["cycod-tool"] "a cycod tool has no `read`, `write` or `run` tag, so it always needs approval";
     READ_TOOL_WRITES = "SEC022" "read-tool-writes" Warning ["cycod-tool"] "a tool tagged `read` runs a command that obviously writes";
     UNCONFIRMED_ACTION_TOOL = "SEC030" "unconfirmed-action-tool" Warning ["agent-md"] "an agent may call an `action` tool without human confirmation";
+    MISSPELT_SAFETY_KEY = "SEC031" "misspelt-safety-key" Error [] "an unknown key is a near misspelling of a key that sets an approval, confirmation, permission, policy or network gate";
 }
