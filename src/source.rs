@@ -169,6 +169,10 @@ pub enum FormatId {
     CycodTool,
     /// `TR-*.md` tool execution request.
     ToolRequest,
+    /// MCP Registry `server.json` (server metadata).
+    McpServer,
+    /// MCP client configuration (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …).
+    McpConfig,
     /// The `toolc.toml` configuration itself.
     Config,
 }
@@ -185,6 +189,8 @@ impl FormatId {
             FormatId::AgentMd => "agent-md",
             FormatId::CycodTool => "cycod-tool",
             FormatId::ToolRequest => "tool-request",
+            FormatId::McpServer => "mcp-server",
+            FormatId::McpConfig => "mcp-config",
             FormatId::Config => "toolc-config",
         }
     }
@@ -200,6 +206,8 @@ impl FormatId {
             "agent-md" => Some(FormatId::AgentMd),
             "cycod-tool" => Some(FormatId::CycodTool),
             "tool-request" => Some(FormatId::ToolRequest),
+            "mcp-server" => Some(FormatId::McpServer),
+            "mcp-config" => Some(FormatId::McpConfig),
             _ => None,
         }
     }
@@ -214,6 +222,8 @@ impl FormatId {
         "agent-md",
         "cycod-tool",
         "tool-request",
+        "mcp-server",
+        "mcp-config",
     ];
 }
 

@@ -119,7 +119,7 @@ fn the_fixed_demo_checks_clean_and_builds_every_bundle() {
     let run = toolc(&demo, &["check", "--no-color"], "2");
     assert_eq!(
         String::from_utf8_lossy(&run.stdout).lines().last(),
-        Some("All checks passed: 24 files, 16 tools."),
+        Some("All checks passed: 26 files, 16 tools."),
         "{}",
         String::from_utf8_lossy(&run.stdout)
     );

@@ -69,11 +69,19 @@ fn other_tools_files_at_our_paths_are_not_claimed() {
         ),
         ("notes/TR-42.md", "# TR-42: translation notes\n"),
         ("empty/tools.json", ""),
+        (
+            "app/server.json",
+            "{\"port\": 3000, \"host\": \"0.0.0.0\"}\n",
+        ),
+        ("editor/mcp.json", "{\"name\": \"x\"}\n"),
     ]);
     let report = repo.check().expect("config");
     assert_eq!(lines(&report), Vec::<String>::new());
     assert_eq!(report.summary.files, 0);
-    assert_eq!(report.summary.not_claimed, 7);
+    assert_eq!(report.summary.not_claimed, 9);
+    // Named, another tool's `server.json` is checked in full.
+    let report = check_named(&repo.root, &["app/server.json"]);
+    assert!(!report.diagnostics.is_empty());
 }
 
 #[test]

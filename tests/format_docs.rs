@@ -123,6 +123,8 @@ fn every_format_has_a_page() {
             "dojops-dops",
             "dojops-policy",
             "dojops-tool",
+            "mcp-config",
+            "mcp-server",
             "tool-md",
             "tool-request",
         ]

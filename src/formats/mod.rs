@@ -5,6 +5,7 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod mcp;
 pub mod outline;
 pub mod tool_md;
 pub mod tool_request;
@@ -141,6 +142,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &tool_md::ToolMd,
     &cycod::Cycod,
     &tool_request::ToolRequest,
+    &mcp::Mcp,
 ];
 
 /// The implementation that reads `format`, if any (schema files and configuration are read
@@ -375,6 +377,8 @@ mod tests {
             FormatId::AgentMd,
             FormatId::CycodTool,
             FormatId::ToolRequest,
+            FormatId::McpServer,
+            FormatId::McpConfig,
         ];
         for id in ids {
             let homes = REGISTRY
@@ -400,6 +404,9 @@ mod tests {
             ("/r/a.agent.md", Some(FormatId::AgentMd)),
             ("/r/.cycod/tools/a.yml", Some(FormatId::CycodTool)),
             ("/r/TR-20250101-000000Z-x.md", Some(FormatId::ToolRequest)),
+            ("/r/server.json", Some(FormatId::McpServer)),
+            ("/r/.mcp.json", Some(FormatId::McpConfig)),
+            ("/r/.vscode/mcp.json", Some(FormatId::McpConfig)),
             ("/r/notes.md", None),
         ];
         for (path, want) in cases {

@@ -6,6 +6,7 @@ pub mod agentcli;
 pub mod compat;
 pub mod cycod;
 pub mod dojops;
+pub mod mcp;
 pub mod references;
 pub mod schema;
 pub mod security;
@@ -115,6 +116,7 @@ pub fn all() -> Vec<&'static Rule> {
         cycod::RULES,
         tool_request::RULES,
         compat::RULES,
+        mcp::RULES,
     ]
     .into_iter()
     .flatten()

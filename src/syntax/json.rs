@@ -25,12 +25,27 @@ fn strict() -> ParseOptions {
 
 /// Parse `text` (a slice of a file starting at byte `base`) as one strict JSON value.
 pub fn parse(text: &str, base: usize) -> Parsed {
+    parse_with(text, base, &strict())
+}
+
+/// Parse `text` as JSON with comments and trailing commas, as VS Code reads its
+/// `.vscode/*.json` files.
+pub fn parse_jsonc(text: &str, base: usize) -> Parsed {
+    let options = ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        ..strict()
+    };
+    parse_with(text, base, &options)
+}
+
+fn parse_with(text: &str, base: usize, options: &ParseOptions) -> Parsed {
     let collect = CollectOptions {
         comments: CommentCollectionStrategy::Off,
         tokens: false,
     };
     let mut out = Parsed::default();
-    match jsonc_parser::parse_to_ast(text, &collect, &strict()) {
+    match jsonc_parser::parse_to_ast(text, &collect, options) {
         Ok(result) => match result.value {
             Some(value) => {
                 let mut ctx = Lower {
