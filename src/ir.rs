@@ -193,13 +193,30 @@ pub struct LeftOut {
     pub reason: String,
 }
 
-/// What lowering a set of files gives: the tools to bundle, and the ones left out.
+/// What lowering a set of files gives: the tools to bundle, the ones left out, and the
+/// skills an agent can load beside them.
 #[derive(Debug, Default)]
 pub struct Lowering<'a> {
     /// Tools to bundle.
     pub tools: Vec<Lowered<'a>>,
     /// Tools the runtime would not load, and why.
     pub left_out: Vec<LeftOut>,
+    /// Agent Skills: not tools, but listed in toolc's own bundle.
+    pub skills: Vec<SkillEntry>,
+}
+
+/// An Agent Skill as `toolc.bundle.json` lists it: enough for a runtime to offer it (name,
+/// description) and load it (path), and to notice a change (sha256).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SkillEntry {
+    /// `name`.
+    pub name: String,
+    /// `description`, trimmed.
+    pub description: String,
+    /// The `SKILL.md`, relative to the working directory, with `/`.
+    pub path: String,
+    /// SHA-256 (hex) of the `SKILL.md` bytes.
+    pub sha256: String,
 }
 
 /// Lowercase hex SHA-256.

@@ -70,6 +70,11 @@ impl FileSystem for Recorder<'_> {
         self.note(path);
         self.fs.is_file(path)
     }
+
+    fn list_dir(&self, path: &Path) -> Vec<crate::fs::DirEntry> {
+        self.note(path);
+        self.fs.list_dir(path)
+    }
 }
 
 /// Load one file, unless its content says it is not `format`'s (`None`); with `track`, also

@@ -173,6 +173,8 @@ pub enum FormatId {
     McpServer,
     /// MCP client configuration (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …).
     McpConfig,
+    /// `SKILL.md` of an Agent Skill.
+    AgentSkill,
     /// The `toolc.toml` configuration itself.
     Config,
 }
@@ -191,6 +193,7 @@ impl FormatId {
             FormatId::ToolRequest => "tool-request",
             FormatId::McpServer => "mcp-server",
             FormatId::McpConfig => "mcp-config",
+            FormatId::AgentSkill => "agent-skill",
             FormatId::Config => "toolc-config",
         }
     }
@@ -208,6 +211,7 @@ impl FormatId {
             "tool-request" => Some(FormatId::ToolRequest),
             "mcp-server" => Some(FormatId::McpServer),
             "mcp-config" => Some(FormatId::McpConfig),
+            "agent-skill" => Some(FormatId::AgentSkill),
             _ => None,
         }
     }
@@ -224,6 +228,7 @@ impl FormatId {
         "tool-request",
         "mcp-server",
         "mcp-config",
+        "agent-skill",
     ];
 }
 

@@ -118,6 +118,7 @@ fn every_format_has_a_page() {
         ids,
         [
             "agent-md",
+            "agent-skill",
             "agentcli-manifest",
             "cycod-tool",
             "dojops-dops",

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
-use crate::ir::{LeftOut, Tool};
+use crate::ir::{LeftOut, SkillEntry, Tool};
 use crate::source::SourceFile;
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.
@@ -132,6 +132,8 @@ pub struct Compiled {
     pub agents: Vec<agents::AgentBundle>,
     /// Tools left out of the bundles, and why.
     pub left_out: Vec<LeftOut>,
+    /// Agent Skills, listed in `toolc.bundle.json`, sorted by name then path.
+    pub skills: Vec<SkillEntry>,
     /// The id of every agent file of the repository, built or not (out of the paths built,
     /// or with errors): an agent file in the output folder is stale only when its id is not
     /// here.
@@ -169,6 +171,7 @@ pub fn compile(
     let crate::ir::Lowering {
         tools: lowered,
         left_out,
+        skills,
     } = crate::formats::lower_all(results, &takes, selection.root);
     let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
@@ -179,6 +182,7 @@ pub fn compile(
             tools,
             agents,
             left_out,
+            skills,
             agent_ids,
         },
         diagnostics,
@@ -212,7 +216,9 @@ pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
             Target::Anthropic => anthropic::render(&compiled.tools),
             Target::Mcp => mcp::render(&compiled.tools),
             Target::Gemini => gemini::render(&compiled.tools),
-            Target::Bundle => canonical::render(&compiled.tools, &compiled.left_out),
+            Target::Bundle => {
+                canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills)
+            }
         };
         out.push(Output {
             path: PathBuf::from(target.file_name()),

@@ -1,6 +1,7 @@
 //! One module per source format: each lowers a file's syntax tree into its typed AST,
 //! validates and lints it, and contributes to the cross-file resolve step.
 
+pub mod agent_skill;
 pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
@@ -143,6 +144,7 @@ pub static REGISTRY: &[&dyn Format] = &[
     &cycod::Cycod,
     &tool_request::ToolRequest,
     &mcp::Mcp,
+    &agent_skill::AgentSkill,
 ];
 
 /// The implementation that reads `format`, if any (schema files and configuration are read
@@ -189,9 +191,14 @@ pub fn lower_all<'a>(
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
     for format in REGISTRY {
-        let Lowering { tools, left_out } = format.lower(results, takes);
+        let Lowering {
+            tools,
+            left_out,
+            skills,
+        } = format.lower(results, takes);
         all.tools.extend(tools);
         all.left_out.extend(left_out);
+        all.skills.extend(skills);
     }
     for lowered in &mut all.tools {
         lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
@@ -209,6 +216,8 @@ pub fn lower_all<'a>(
             ))
     });
     all.left_out
+        .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    all.skills
         .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     all
 }
@@ -379,6 +388,7 @@ mod tests {
             FormatId::ToolRequest,
             FormatId::McpServer,
             FormatId::McpConfig,
+            FormatId::AgentSkill,
         ];
         for id in ids {
             let homes = REGISTRY
@@ -407,6 +417,7 @@ mod tests {
             ("/r/server.json", Some(FormatId::McpServer)),
             ("/r/.mcp.json", Some(FormatId::McpConfig)),
             ("/r/.vscode/mcp.json", Some(FormatId::McpConfig)),
+            ("/r/.claude/skills/pdf/SKILL.md", Some(FormatId::AgentSkill)),
             ("/r/notes.md", None),
         ];
         for (path, want) in cases {

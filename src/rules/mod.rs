@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod references;
 pub mod schema;
 pub mod security;
+pub mod skill;
 pub mod syntax;
 pub mod tool_md;
 pub mod tool_request;
@@ -115,6 +116,7 @@ pub fn all() -> Vec<&'static Rule> {
         tool_md::RULES,
         cycod::RULES,
         tool_request::RULES,
+        skill::RULES,
         compat::RULES,
         mcp::RULES,
     ]

@@ -10,7 +10,7 @@ mod lex;
 mod literal;
 mod runners;
 
-pub use install::package_installs;
+pub use install::{may_run_download, package_installs};
 pub use lex::{Command, Dialect, Word, simple_commands};
 pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};
 pub use runners::unpinned_runs;
