@@ -13,8 +13,12 @@
 #   INPUT_BASELINE    a baseline file: the findings it records are not reported
 #   INPUT_FAIL_ON     error (default) | warning | never
 #   INPUT_SARIF_FILE  write SARIF 2.1.0 here
+#   INPUT_DIFF        also run `toolc diff`: `true` against the pull request's base (the merge
+#                     base with origin/$GITHUB_BASE_REF; off a pull request, toolc's default),
+#                     or a git revision to compare with; empty or `false`: no diff
 #   TOOLC             the toolc binary (default `toolc` on PATH)
-# and GitHub's: GITHUB_STEP_SUMMARY (the job summary), GITHUB_OUTPUT (step outputs).
+# and GitHub's: GITHUB_STEP_SUMMARY (the job summary), GITHUB_OUTPUT (step outputs),
+# GITHUB_BASE_REF (a pull request's base branch).
 # Needs bash and python3 (both on every GitHub-hosted runner).
 set -euo pipefail
 
@@ -64,17 +68,51 @@ if [[ $code -ne 0 && $code -ne 1 ]] || [[ ! -s "$report" ]]; then
     exit 2
 fi
 
-# The summary (Markdown) and the counts, from the JSON report; the verdict is decided below.
+# Breaking changes: `toolc diff` annotates them too, and its `--stat` table joins the summary.
+diff_report=""
+diff_table=""
+if [[ -n "${INPUT_DIFF:-}" && "${INPUT_DIFF}" != "false" ]]; then
+    against="$INPUT_DIFF"
+    if [[ "$against" == "true" ]]; then
+        against=""
+        if [[ -n "${GITHUB_BASE_REF:-}" ]]; then
+            against="origin/${GITHUB_BASE_REF}..."
+        fi
+    fi
+    diff_report="$scratch/diff.json"
+    diff_table="$scratch/diff.md"
+    diff_args=(diff --format github --output-format "json:$diff_report" --output-format "markdown:$diff_table")
+    if [[ -n "${INPUT_CONFIG:-}" ]]; then
+        diff_args+=(--config "$INPUT_CONFIG")
+    fi
+    if [[ -n "$against" ]]; then
+        diff_args+=(--against "$against")
+    fi
+    diff_args+=("${paths[@]}")
+    set +e
+    "$toolc" "${diff_args[@]}"
+    code=$?
+    set -e
+    if [[ $code -ne 0 && $code -ne 1 ]] || [[ ! -s "$diff_report" ]]; then
+        echo "::error title=toolc action::toolc diff could not run (exit $code): see the log above"
+        exit 2
+    fi
+fi
+
+# The summary (Markdown) and the counts, from the JSON reports; the verdict is decided below.
 counts="$(
-    python3 - "$report" "$fail_on" "${INPUT_SARIF_FILE:-}" "${GITHUB_STEP_SUMMARY:-}" <<'PY'
+    python3 - "$report" "$fail_on" "${INPUT_SARIF_FILE:-}" "${GITHUB_STEP_SUMMARY:-}" "$diff_report" "$diff_table" <<'PY'
 import json, sys
 from collections import Counter, defaultdict
 
-report_path, fail_on, sarif, summary_path = sys.argv[1:5]
+report_path, fail_on, sarif, summary_path, diff_path, diff_table = sys.argv[1:7]
 with open(report_path, encoding="utf-8") as f:
     report = json.load(f)
 summary = report.get("summary", {})
 diags = report.get("diagnostics", [])
+if diff_path:
+    with open(diff_path, encoding="utf-8") as f:
+        diags = diags + json.load(f).get("diagnostics", [])
 errors = sum(d.get("severity") == "error" for d in diags)
 warnings = sum(d.get("severity") == "warning" for d in diags)
 infos = sum(d.get("severity") == "info" for d in diags)
@@ -120,6 +158,9 @@ else:
         lines.append(f"| `{cell(path)}` | {c['error']} | {c['warning']} | {c['info']} |")
     if len(per_file) > 10:
         lines.append(f"\n…and {plural(len(per_file) - 10, 'more file')}.")
+if diff_table:
+    with open(diff_table, encoding="utf-8") as f:
+        lines += [""] + f.read().rstrip("\n").split("\n")
 verdict = {"never": "never fails the job", "error": "fails the job on errors",
            "warning": "fails the job on errors and warnings"}[fail_on]
 lines += ["", f"`fail-on: {fail_on}`: toolc {verdict}."]

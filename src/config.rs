@@ -78,6 +78,9 @@ pub struct Config {
     pub named_by_content: bool,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
+    /// `[lock] required`: `check` reports tools that no longer match `toolc.lock` (what
+    /// `--locked` turns on).
+    pub lock_required: bool,
     /// `extend = "…"`, as written, and its span (resolved by [`Config::load`]).
     extend: Option<(String, Span)>,
     /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
@@ -100,6 +103,7 @@ struct RawConfig {
     formats: BTreeMap<Spanned<String>, RawFormat>,
     discovery: Option<RawDiscovery>,
     build: Option<RawBuild>,
+    lock: Option<RawLock>,
     baseline: Option<RawBaseline>,
 }
 
@@ -136,6 +140,13 @@ struct RawFormat {
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
     out: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLock {
+    #[serde(default)]
+    required: bool,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -308,6 +319,7 @@ impl Config {
             build_targets: child.build_targets.or(self.build_targets),
             baseline: child.baseline.or(self.baseline),
             build_out: child.build_out.or(self.build_out),
+            lock_required: child.lock_required || self.lock_required,
             explicit: child.explicit,
             extend: None,
         }
@@ -479,6 +491,7 @@ impl Config {
             excludes,
             named_by_content: false,
             build_targets,
+            lock_required: raw.lock.is_some_and(|l| l.required),
             extend,
             explicit: false,
             baseline,

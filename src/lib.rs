@@ -6,12 +6,14 @@
 pub(crate) mod analysis;
 pub(crate) mod baseline;
 pub(crate) mod bundle;
+pub(crate) mod change;
 pub(crate) mod config;
 pub(crate) mod diagnostics;
 pub(crate) mod discover;
 pub(crate) mod formats;
 pub(crate) mod fs;
 pub(crate) mod ir;
+pub(crate) mod lock;
 mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod schema;
@@ -26,11 +28,20 @@ pub(crate) mod workspace;
 pub mod cli;
 
 pub use bundle::Target;
+pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
 pub use config::{Config, ConfigError};
 pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
 pub use rules::{Rule, Severity};
 pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
+
+pub use lock::Written as LockWritten;
+
+/// Write `toolc.lock` for every tool of the project `config` governs (the configuration's
+/// folder, else the repository around its folder), as `toolc lock` does.
+pub fn lock(config: &Config) -> std::io::Result<LockWritten> {
+    lock::lock(config)
+}
 
 /// Every rule toolc has, in code order.
 pub fn rules() -> Vec<&'static Rule> {

@@ -404,6 +404,9 @@ pub(crate) fn report(
     raw.extend(resolved.iter().cloned());
     raw.extend(config_errors.iter().cloned());
     raw.extend(loaded.unclaimed.iter().cloned());
+    if config.lock_required {
+        raw.extend(crate::lock::drift(config, &options.cwd, scope, results));
+    }
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -505,14 +508,22 @@ pub(crate) fn report(
                     )
                     .map(|h| format!("did you mean `{h}`?")),
                 ),
-                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => Diagnostic::new(
-                    &syn::UNUSED_SUPPRESSION,
-                    file,
-                    code.span,
-                    format!("this suppression of `{}` matches no diagnostic", rule.code),
-                )
-                .label("suppresses nothing")
-                .help("remove it, or move it onto the line of the diagnostic (or the line above)"),
+                Some(rule)
+                    if !code.used
+                        && enabled(rule, &file.path).is_some()
+                        && rules::emitted_by_check(rule, config.lock_required) =>
+                {
+                    Diagnostic::new(
+                        &syn::UNUSED_SUPPRESSION,
+                        file,
+                        code.span,
+                        format!("this suppression of `{}` matches no diagnostic", rule.code),
+                    )
+                    .label("suppresses nothing")
+                    .help(
+                        "remove it, or move it onto the line of the diagnostic (or the line above)",
+                    )
+                }
                 Some(_) => continue,
             };
             if let Some(severity) = enabled(d.rule, &file.path) {

@@ -19,6 +19,11 @@ struct Run {
 
 /// Run the action's script in `dir` with `inputs` (name without `INPUT_`, value).
 fn action(dir: &Path, inputs: &[(&str, &str)]) -> Run {
+    action_with_env(dir, inputs, &[])
+}
+
+/// [`action`], with more environment variables (`GITHUB_BASE_REF`).
+fn action_with_env(dir: &Path, inputs: &[(&str, &str)], env: &[(&str, &str)]) -> Run {
     let github = dir.join(".github-env");
     std::fs::create_dir_all(&github).expect("mkdir");
     let summary = github.join("step-summary.md");
@@ -42,6 +47,12 @@ fn action(dir: &Path, inputs: &[(&str, &str)]) -> Run {
     }
     for (name, value) in inputs {
         cmd.env(format!("INPUT_{name}"), value);
+    }
+    cmd.env_remove("GITHUB_BASE_REF")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    for (name, value) in env {
+        cmd.env(name, value);
     }
     let out = cmd.output().expect("run bash");
     Run {
@@ -298,6 +309,7 @@ fn action_yml_runs_this_script_with_every_input() {
         "baseline",
         "fail-on",
         "sarif-file",
+        "diff",
         "version",
     ] {
         assert!(action.contains(&format!("\n  {input}:\n")), "input {input}");
@@ -309,4 +321,68 @@ fn action_yml_runs_this_script_with_every_input() {
             );
         }
     }
+}
+
+/// Run git in `dir` with a fixed identity and no user configuration.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "toolc")
+        .env("GIT_AUTHOR_EMAIL", "toolc@example.com")
+        .env("GIT_COMMITTER_NAME", "toolc")
+        .env("GIT_COMMITTER_EMAIL", "toolc@example.com")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+}
+
+#[test]
+fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
+    let repo = repo(&[]);
+    git(&repo.root, &["init", "-q", "-b", "main"]);
+    git(&repo.root, &["add", "-A"]);
+    git(&repo.root, &["commit", "-q", "-m", "v1"]);
+    git(&repo.root, &["checkout", "-q", "-b", "feature"]);
+    repo.write(
+        ".dojops/tools/my-tool/input.schema.json",
+        br#"{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}"#,
+    );
+    git(&repo.root, &["commit", "-q", "-am", "v2"]);
+    git(
+        &repo.root,
+        &["update-ref", "refs/remotes/origin/main", "main"],
+    );
+    // `true` on a pull request: the merge base with the base branch.
+    let run = action_with_env(
+        &repo.root,
+        &[("DIFF", "true")],
+        &[("GITHUB_BASE_REF", "main")],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("::error file=.dojops/tools/my-tool/input.schema.json"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("BRK012"), "{}", run.stdout);
+    assert!(run.summary.contains("### toolc diff"), "{}", run.summary);
+    assert!(
+        run.summary
+            .contains("| `my-tool` | dojops-tool | changed | ❌ yes |"),
+        "{}",
+        run.summary
+    );
+    assert!(run.outputs.contains("errors=2"), "{}", run.outputs);
+    // A revision; `false` runs no diff.
+    let run = action(&repo.root, &[("DIFF", "main")]);
+    assert_eq!(run.code, 1);
+    let run = action(&repo.root, &[("DIFF", "false")]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(!run.summary.contains("toolc diff"));
+    let run = action(&repo.root, &[("DIFF", "no-such-branch")]);
+    assert_eq!(run.code, 2);
 }

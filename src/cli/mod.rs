@@ -7,8 +7,10 @@ use std::process::ExitCode;
 mod baseline;
 mod build;
 mod completions;
+mod diff;
 mod empty;
 mod fix;
+mod lock;
 mod rule_list;
 mod server;
 
@@ -41,6 +43,10 @@ enum Command {
     Rules(rule_list::RulesArgs),
     /// Run the language server on stdin/stdout, for editors
     Server(server::ServerArgs),
+    /// Report breaking changes between a git revision (or a folder) and the working tree
+    Diff(diff::DiffArgs),
+    /// Write `toolc.lock`: every tool's definition as reviewed (`check --locked` reports drift)
+    Lock(lock::LockArgs),
     /// Print a rule's documentation page
     Explain {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
@@ -143,6 +149,9 @@ struct CheckArgs {
     baseline: baseline::BaselineArgs,
     #[command(flatten)]
     empty: empty::EmptyArgs,
+    /// Also report every tool that no longer matches `toolc.lock` (`[lock] required = true`)
+    #[arg(long)]
+    locked: bool,
 }
 
 /// Run the command line with the process arguments; the binary is this one call.
@@ -153,6 +162,8 @@ pub fn main() -> ExitCode {
         Command::Build(args) => build::run(args),
         Command::Rules(args) => rule_list::run(&args),
         Command::Server(args) => server::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Lock(args) => lock::run(args),
         Command::Explain { rule } => run_explain(&rule),
         Command::Completions(args) => completions::run(&args),
     }
@@ -245,6 +256,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         Ok(mode) => mode,
         Err(message) => return usage_error(&message),
     };
+    config.lock_required |= args.locked;
     // A path that does not exist is a usage error, not a finding about the repository.
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
         return usage_error(&format!("{}: no such file or directory", missing.display()));

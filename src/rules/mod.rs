@@ -3,9 +3,11 @@
 //! lives in `rules/<CODE>.md`.
 
 pub mod agentcli;
+pub mod breaking;
 pub mod compat;
 pub mod cycod;
 pub mod dojops;
+pub mod lock;
 pub mod mcp;
 pub mod references;
 pub mod schema;
@@ -119,6 +121,8 @@ pub fn all() -> Vec<&'static Rule> {
         skill::RULES,
         compat::RULES,
         mcp::RULES,
+        breaking::RULES,
+        lock::RULES,
     ]
     .into_iter()
     .flatten()
@@ -126,6 +130,14 @@ pub fn all() -> Vec<&'static Rule> {
     .collect();
     rules.sort_by_key(|r| r.code);
     rules
+}
+
+/// True when `toolc check` can emit `rule` (with `toolc.lock` checked or not): a suppression
+/// of a rule only `toolc diff` emits, or of a lock rule when no lock is checked, is not unused.
+pub fn emitted_by_check(rule: &Rule, locked: bool) -> bool {
+    let only_diff = breaking::RULES.iter().any(|r| std::ptr::eq(*r, rule));
+    let only_locked = lock::RULES.iter().any(|r| std::ptr::eq(*r, rule));
+    !only_diff && (locked || !only_locked)
 }
 
 /// Find a rule by code (`DOJ003`, any case) or name (`invalid-tool-name`).

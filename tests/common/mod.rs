@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod change;
+
 use std::path::{Path, PathBuf};
 
 use toolc::{CheckOptions, Config, ConfigError, Diagnostic, Report, check};

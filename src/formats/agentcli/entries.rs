@@ -79,6 +79,7 @@ impl Cx<'_> {
             tool.span = node.span;
             tool.name_span = node.value("name").map(|n| n.span);
             tool.description_span = node.value("description").map(|n| n.span);
+            tool.command_span = crate::formats::tree::site_at(node, &["command"]);
             tool.schema = node.value("schema").cloned();
             manifest.tools.push(tool);
         }

@@ -70,6 +70,8 @@ pub struct Tool {
     pub name_span: Option<Span>,
     /// Where its `description` value is written.
     pub description_span: Option<Span>,
+    /// Where its `command` is written.
+    pub command_span: Option<Span>,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Node>,
 }
