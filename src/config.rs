@@ -2,7 +2,13 @@
 //! Each file is governed by the nearest `toolc.toml` above it ([`tree`]); `extend` inherits
 //! another configuration file of the repository.
 
+mod exclude;
+mod read;
 pub(crate) mod tree;
+
+use read::read_config_file;
+
+pub use exclude::Exclude;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,6 +72,10 @@ pub struct Config {
     overrides: Vec<Override>,
     /// Extra include patterns per format (inherited ones keep their own folder).
     pub includes: Vec<Include>,
+    /// `[discovery] exclude` (inherited ones keep their own folder) and `--exclude`.
+    pub excludes: Vec<Exclude>,
+    /// `--only-claimed`: files named on the command line are claimed by their content too.
+    pub named_by_content: bool,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
     /// `[lock] required`: `check` reports tools that no longer match `toolc.lock` (what
@@ -91,6 +101,7 @@ struct RawConfig {
     overrides: Vec<RawOverride>,
     #[serde(default)]
     formats: BTreeMap<Spanned<String>, RawFormat>,
+    discovery: Option<RawDiscovery>,
     build: Option<RawBuild>,
     lock: Option<RawLock>,
     baseline: Option<RawBaseline>,
@@ -100,6 +111,13 @@ struct RawConfig {
 #[serde(deny_unknown_fields)]
 struct RawBaseline {
     path: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDiscovery {
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -146,52 +164,6 @@ pub enum ConfigError {
         /// The cause.
         source: std::io::Error,
     },
-}
-
-/// Configuration files larger than this are refused (a real one is a few hundred bytes).
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
-
-/// Read a configuration file safely: only a regular file (never a device, FIFO or folder,
-/// which could block or never end), at most [`MAX_CONFIG_BYTES`], and, for a file found by
-/// walking up from the working directory, never through a link that leaves its folder: a
-/// committed `toolc.toml` linked to `/proc/self/environ` must not be read, or its content
-/// would be echoed in the configuration errors.
-fn read_config_file(path: &Path, found: bool) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read};
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file; toolc reads its configuration only from a regular file",
-        ));
-    }
-    if found && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        // The repository is the nearest folder above with `.git`, else the file's own folder.
-        let folder = path.parent().unwrap_or(Path::new("."));
-        let root = folder
-            .ancestors()
-            .find(|d| d.join(".git").exists())
-            .unwrap_or(folder);
-        let root = std::fs::canonicalize(root)?;
-        let target = std::fs::canonicalize(path)?;
-        if !target.starts_with(&root) {
-            return Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "a link to a file outside the repository; toolc does not follow it",
-            ));
-        }
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            "larger than 1 MiB; a configuration file is a few hundred bytes",
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
 }
 
 impl Config {
@@ -335,12 +307,15 @@ impl Config {
         self.rules.extend(child.rules);
         self.overrides.extend(child.overrides);
         self.includes.extend(child.includes);
+        self.excludes.extend(child.excludes);
         Config {
             file: child.file,
             root: child.root,
             rules: self.rules,
             overrides: self.overrides,
             includes: self.includes,
+            excludes: self.excludes,
+            named_by_content: child.named_by_content,
             build_targets: child.build_targets.or(self.build_targets),
             baseline: child.baseline.or(self.baseline),
             build_out: child.build_out.or(self.build_out),
@@ -462,6 +437,16 @@ impl Config {
                 ),
             }
         }
+        let excludes = raw
+            .discovery
+            .map(|d| Exclude {
+                root: root.clone(),
+                globs: build_globs(&d.exclude, &mut |span, msg| {
+                    err(&mut errors, shift(span), msg)
+                }),
+            })
+            .into_iter()
+            .collect();
         let build_out = raw
             .build
             .as_ref()
@@ -503,6 +488,8 @@ impl Config {
             rules,
             overrides,
             includes,
+            excludes,
+            named_by_content: false,
             build_targets,
             lock_required: raw.lock.is_some_and(|l| l.required),
             extend,
@@ -510,6 +497,17 @@ impl Config {
             baseline,
             build_out,
         })
+    }
+
+    /// Never read paths matching `patterns` (relative to `root`): `--exclude`.
+    pub fn exclude(&mut self, root: &Path, patterns: &[String]) -> Result<(), String> {
+        self.excludes.push(Exclude::new(root, patterns)?);
+        Ok(())
+    }
+
+    /// True when an exclude glob of this configuration matches `path` (absolute).
+    pub fn excludes(&self, path: &Path) -> bool {
+        self.excludes.iter().any(|e| e.matches(path))
     }
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).

@@ -159,6 +159,13 @@ fn run(
         fs.set(path.clone(), b.bytes.clone());
         path
     });
-    let loaded = pipeline::load(options, config, &fs, inputs.progress, false);
+    let loaded = pipeline::load_named(
+        options,
+        config,
+        &fs,
+        inputs.progress,
+        false,
+        only.as_deref(),
+    );
     pipeline::report(options, config, &loaded, bundles, only.as_deref())
 }

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::discover::{self, Classifier, WalkError, display_path};
+use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
 use crate::rules::{self, Rule, Severity, syntax as syn};
@@ -32,6 +32,9 @@ pub(crate) struct Loaded {
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
     pub walk_errors: Vec<WalkError>,
+    /// Files at a format's paths whose content is not that format's (another tool's
+    /// `tools.json`): not read further, not reported on, only counted. Sorted.
+    pub not_claimed: Vec<PathBuf>,
     /// Files no format reads that the run should mention (named ones, near-miss names).
     pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
@@ -74,23 +77,27 @@ impl FileSystem for Recorder<'_> {
     }
 }
 
-/// Load one file; with `track`, also the other paths its load asked about.
+/// Load one file, unless its content says it is not `format`'s (`None`); with `track`, also
+/// the other paths its load asked about.
 fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
-    path: &Path,
-    format: source::FormatId,
+    d: &Discovered,
     track: bool,
-) -> (FileResult, Option<Vec<PathBuf>>) {
+) -> Option<(FileResult, Option<Vec<PathBuf>>)> {
+    let (path, format) = (d.path.as_path(), d.format);
     let display = display_path(path, &options.cwd);
     if !track {
-        return (formats::load_with(fs, path, display, format), None);
+        return Some((
+            formats::load_claimed(fs, path, display, format, d.claim)?,
+            None,
+        ));
     }
     let recorder = Recorder {
         fs,
         paths: std::sync::Mutex::new(Vec::new()),
     };
-    let result = formats::load_with(&recorder, path, display, format);
+    let result = formats::load_claimed(&recorder, path, display, format, d.claim)?;
     let mut paths = recorder
         .paths
         .into_inner()
@@ -98,7 +105,7 @@ fn load_one(
     paths.retain(|p| p != path);
     paths.sort();
     paths.dedup();
-    (result, Some(paths))
+    Some((result, Some(paths)))
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
@@ -111,10 +118,22 @@ pub(crate) fn load(
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
 ) -> Loaded {
+    load_named(options, config, fs, progress, track, None)
+}
+
+/// [`load`], with `named` (the path of `--stdin-filename`) checked whatever its content.
+pub(crate) fn load_named(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+    track: bool,
+    named: Option<&Path>,
+) -> Loaded {
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, mut walk_errors, misnamed) = discover::discover(&scope.roots, &classifier);
+    let (mut found, mut walk_errors, mut misnamed) = discover::discover(&scope.roots, &classifier);
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
@@ -135,6 +154,9 @@ pub(crate) fn load(
         .filter(|c| !c.includes.is_empty())
         .map(|c| c.root.clone())
         .collect();
+    for nested in configs.nested() {
+        classifier.add_excludes(nested);
+    }
     if !nested_roots.is_empty() {
         for nested in configs.nested() {
             classifier.add_includes(nested);
@@ -146,7 +168,7 @@ pub(crate) fn load(
         );
         walk_errors.extend(errors);
         found.sort();
-        found.dedup();
+        discover::dedup(&mut found);
         walk_errors.dedup_by(|a, b| a.path == b.path);
     }
     for path in fs.buffered() {
@@ -154,10 +176,19 @@ pub(crate) fn load(
             && let Some(format) = classifier.classify_explicit(path)
             && format != source::FormatId::Config
         {
-            found.push(discover::Discovered {
+            found.push(Discovered {
                 path: path.to_path_buf(),
                 format,
+                claim: classifier.claim_of(path, format),
             });
+        }
+    }
+    // A nested configuration's exclude globs are known only now; nothing overrides them.
+    found.retain(|d| !classifier.excluded(&d.path));
+    misnamed.retain(|p| !classifier.excluded(p));
+    for d in &mut found {
+        if named == Some(d.path.as_path()) {
+            d.claim = discover::Claim::Always;
         }
     }
     found.sort();
@@ -167,14 +198,22 @@ pub(crate) fn load(
         }
     };
     progress(Progress::Found(found.len()));
-    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
+    let loaded: Vec<_> = found
         .par_iter()
         .map(|d| {
-            let loaded = load_one(fs, options, &d.path, d.format, track);
+            let loaded = load_one(fs, options, d, track);
             progress(Progress::Loaded);
             loaded
         })
-        .unzip();
+        .collect();
+    let not_claimed: Vec<PathBuf> = found
+        .iter()
+        .zip(&loaded)
+        .filter(|(_, l)| l.is_none())
+        .map(|(d, _)| d.path.clone())
+        .collect();
+    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) =
+        loaded.into_iter().flatten().unzip();
     let reads = results
         .iter()
         .zip(reads)
@@ -187,9 +226,11 @@ pub(crate) fn load(
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .map(|f| f.path.as_path())
         .collect();
+    // A named file left alone on purpose (excluded, or another tool's with `--only-claimed`)
+    // is not a file nothing reads.
     let mut unclaimed =
         crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
-            read.contains(p)
+            read.contains(p) || not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
         });
     unclaimed.extend(
         misnamed
@@ -203,6 +244,7 @@ pub(crate) fn load(
         config_errors,
         results,
         walk_errors,
+        not_claimed,
         unclaimed,
         resolved,
         reads,
@@ -237,7 +279,8 @@ pub(crate) fn reload(
     any
 }
 
-/// Reload one definition file; false when `path` is not one.
+/// Reload one definition file; false when `path` is not one. A file whose content stops (or
+/// starts) having its format's shape leaves (or joins) the results.
 fn reload_one(
     loaded: &mut Loaded,
     options: &CheckOptions,
@@ -245,18 +288,31 @@ fn reload_one(
     fs: &Overlay,
     path: &Path,
 ) -> bool {
+    let mut classifier = Classifier::new(config);
+    for nested in loaded.configs.nested() {
+        classifier.add_excludes(nested);
+    }
+    if classifier.excluded(path) {
+        return false;
+    }
     let at = loaded
         .results
         .binary_search_by(|r| r.file.path.as_path().cmp(path));
     let format = match at {
         Ok(i) => Some(loaded.results[i].file.format),
-        Err(_) => Classifier::new(config)
+        Err(_) => classifier
             .classify_explicit(path)
             .filter(|f| *f != source::FormatId::Config),
     };
     let Some(format) = format else {
         return false;
     };
+    let not_claimed_at = loaded
+        .not_claimed
+        .binary_search_by(|p| p.as_path().cmp(path));
+    if let Ok(u) = not_claimed_at {
+        loaded.not_claimed.remove(u);
+    }
     match (at, fs.is_file(path)) {
         (Ok(i), false) => {
             loaded.results.remove(i);
@@ -264,7 +320,20 @@ fn reload_one(
         }
         (Err(_), false) => return false,
         (at, true) => {
-            let (result, reads) = load_one(fs, options, path, format, true);
+            let d = Discovered {
+                path: path.to_path_buf(),
+                format,
+                claim: classifier.claim_of(path, format),
+            };
+            let Some((result, reads)) = load_one(fs, options, &d, true) else {
+                if let Ok(i) = at {
+                    loaded.results.remove(i);
+                    loaded.reads.remove(path);
+                }
+                let u = not_claimed_at.unwrap_or_else(|u| u);
+                loaded.not_claimed.insert(u, path.to_path_buf());
+                return true;
+            };
             match at {
                 Ok(i) => loaded.results[i] = result,
                 Err(i) => loaded.results.insert(i, result),
@@ -325,6 +394,7 @@ pub(crate) fn report(
         results,
         walk_errors,
         resolved,
+        not_claimed,
         ..
     } = loaded;
     let mut raw: Vec<Diagnostic> = results
@@ -499,7 +569,11 @@ pub(crate) fn report(
             .sum(),
         None => tools,
     };
-    let summary = Summary::count(sources.len(), tools, &diagnostics);
+    let mut summary = Summary::count(sources.len(), tools, &diagnostics);
+    summary.not_claimed = match only {
+        Some(_) => 0,
+        None => not_claimed.iter().filter(|p| scope.reports_on(p)).count(),
+    };
     let report = Report {
         diagnostics,
         suppressed,

@@ -72,10 +72,14 @@ pub fn load(
     }
 }
 
+/// Load what was found; a file whose content is another tool's is left out, as on the new
+/// side, or it would look like a removed definition.
 fn load_all(fs: &dyn FileSystem, found: Vec<discover::Discovered>, cwd: &Path) -> Vec<FileResult> {
     found
         .par_iter()
-        .map(|d| formats::load_with(fs, &d.path, display_path(&d.path, cwd), d.format))
+        .filter_map(|d| {
+            formats::load_claimed(fs, &d.path, display_path(&d.path, cwd), d.format, d.claim)
+        })
         .collect()
 }
 
@@ -139,14 +143,23 @@ fn load_git(
             classifier.classify(path)
         };
         let Some(format) = format else { continue };
+        if classifier.excluded(path) {
+            continue;
+        }
         // A file the working tree's walk skips (`.gitignore`) is skipped on this side too, or
         // its tools would look removed.
         if !found.contains(path) && path.is_file() {
             continue;
         }
+        let claim = if named {
+            classifier.named_claim(path, format)
+        } else {
+            classifier.claim_of(path, format)
+        };
         discovered.push(discover::Discovered {
             path: path.to_path_buf(),
             format,
+            claim,
         });
     }
     discovered.sort();

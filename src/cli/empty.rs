@@ -27,8 +27,16 @@ pub(super) fn refusal(args: &EmptyArgs, paths: &[PathBuf], report: &Report) -> O
         let names: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
         format!("in {}", names.join(", "))
     };
+    // Files at format paths that were left alone explain an empty run better than the list.
+    let not_claimed = match report.summary.not_claimed {
+        0 => String::new(),
+        1 => " (1 file at a format path was not claimed: its content is another tool's)".into(),
+        n => format!(
+            " ({n} files at format paths were not claimed: their content is another tool's)"
+        ),
+    };
     Some(format!(
-        "no tool definition found {place}: nothing was checked\n\
+        "no tool definition found {place}{not_claimed}: nothing was checked\n\
          help: toolc reads `.dojops/tools/<name>/tool.yaml`, `*.dops`, `tools.json`, `*.tool.md`, \
          `*.agent.md`, `.cycod/tools/*.yaml` and `TR-*.md` (docs/formats/); check the path, or \
          pass `--allow-empty` when a run with nothing to check is fine"

@@ -120,6 +120,17 @@ struct CheckArgs {
     /// Print how many diagnostics each rule produced instead of the diagnostics
     #[arg(long)]
     statistics: bool,
+    /// Also say how many files at format paths were left alone as another tool's
+    #[arg(short, long)]
+    verbose: bool,
+    /// Never read paths matching GLOB (relative to the working directory; repeatable), even
+    /// when named: added to `[discovery] exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Check a file named on the command line only when its content has its format's shape,
+    /// as for files found by walking (for pre-commit, which names every file a pattern matches)
+    #[arg(long)]
+    only_claimed: bool,
     /// Read the file's content from stdin and check it as if it were at PATH
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
@@ -230,6 +241,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    if !args.exclude.is_empty()
+        && let Err(message) = config.exclude(&cwd, &args.exclude)
+    {
+        return usage_error(&format!("`--exclude`: {message}"));
+    }
+    config.named_by_content = args.only_claimed;
     let baseline_mode = match baseline::configure(
         &args.baseline,
         &cwd,
@@ -315,13 +332,17 @@ fn run_check(args: CheckArgs) -> ExitCode {
         .flatten();
     // "All checks passed" would contradict the error that follows.
     let quiet = args.quiet || refused.is_some();
+    let mut not_claimed = (args.statistics || args.verbose)
+        .then(|| not_claimed_line(&report.summary))
+        .flatten();
     let mut text = if args.statistics {
         match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
             _ if quiet => statistics::render_human(&report.diagnostics),
             _ => format!(
-                "{}{}\n",
+                "{}{}{}\n",
                 statistics::render_human(&report.diagnostics),
+                not_claimed.take().map(|l| l + "\n").unwrap_or_default(),
                 human::summary_line(&report.summary)
             ),
         }
@@ -332,6 +353,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
         text.extend(baseline::note(&report, &config, &options.cwd));
     }
     print(&text);
+    if let Some(line) = not_claimed {
+        eprintln!("{line}");
+    }
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
         // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
@@ -357,6 +381,18 @@ fn run_check(args: CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `--verbose`/`--statistics`: the files at format paths whose content is another tool's, in
+/// one line, or nothing when there are none.
+fn not_claimed_line(summary: &Summary) -> Option<String> {
+    let n = summary.not_claimed;
+    (n > 0).then(|| {
+        let (files, were) = if n == 1 { ("file", "was") } else { ("files", "were") };
+        format!(
+            "{n} {files} at format paths {were} not claimed: their content is not in their format's shape (another tool's file); name a file to check it anyway"
+        )
+    })
 }
 
 fn run_explain(query: &str) -> ExitCode {

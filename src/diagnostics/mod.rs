@@ -160,6 +160,8 @@ pub struct Summary {
     pub warnings: usize,
     /// Info-level diagnostics.
     pub infos: usize,
+    /// Files at a format's paths left alone because their content is another tool's.
+    pub not_claimed: usize,
 }
 
 impl Summary {

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
+use crate::discover::Claim;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
@@ -93,6 +94,16 @@ pub trait Format: Sync {
     /// The format of a file named explicitly (on the command line, an editor buffer) that no
     /// pattern matched, judged by its file name alone.
     fn by_name(&self, path: &Path) -> Option<FormatId>;
+
+    /// Whether `text`, the content of a file found at one of this format's paths, has the
+    /// shape `format` requires at its root: true when the file is this format's, false when it
+    /// belongs to another tool that uses the same file name (it is then left alone, unreported).
+    /// Asked only of files found by walking; a file named on the command line, given on stdin
+    /// or matched by an `include` is always checked. By default every file is claimed: right
+    /// for a format whose paths are its own (`.dojops/…`, `.cycod/tools/…`).
+    fn claims(&self, _format: FormatId, _text: &str) -> bool {
+        true
+    }
 
     /// Parse, lower, validate and lint one file, reading companion files through `fs`.
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
@@ -212,15 +223,23 @@ pub fn lower_all<'a>(
     all
 }
 
-/// Read through `fs`, parse and lower one discovered file.
-pub fn load_with(
+/// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
+/// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
+/// and the file is not toolc's to report.
+pub fn load_claimed(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
     format: FormatId,
-) -> FileResult {
+    claim: Claim,
+) -> Option<FileResult> {
     let (file, fatal) = read_source(fs, path, display, format);
-    load_source(fs, file, fatal, format)
+    if claim == Claim::ByContent
+        && format_of(format).is_some_and(|f| !f.claims(format, file.body()))
+    {
+        return None;
+    }
+    Some(load_source(fs, file, fatal, format))
 }
 
 fn load_source(

@@ -84,6 +84,20 @@ pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
     Ok(check(&options, &config))
 }
 
+/// Run `check` on `paths` (relative to `dir`) named as on the command line, from `dir`: a
+/// named file is checked whatever its content.
+pub fn check_named(dir: &Path, paths: &[&str]) -> Report {
+    let config = Config::discover(dir, None).expect("valid config");
+    let options = CheckOptions {
+        paths: paths.iter().map(PathBuf::from).collect(),
+        cwd: dir.to_path_buf(),
+        select: vec![],
+        ignore: vec![],
+        targets: None,
+    };
+    check(&options, &config)
+}
+
 /// One line per diagnostic: `path:line:col CODE severity message`, for readable assertions.
 pub fn lines(report: &Report) -> Vec<String> {
     report

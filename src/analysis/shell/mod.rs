@@ -7,10 +7,12 @@
 
 mod install;
 mod lex;
+mod literal;
 mod runners;
 
 pub use install::{may_run_download, package_installs};
 pub use lex::{Command, Dialect, Word, simple_commands};
+pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};
 pub use runners::unpinned_runs;
 
 /// Names that denote a shell, as a language tag or as a program.

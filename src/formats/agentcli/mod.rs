@@ -5,6 +5,7 @@
 //! entry takes every tool with it. toolc reports all of them at once, each with the entry's
 //! index and name the way the runtime words it (`tool[3] "fs_read": …`).
 
+mod claim;
 mod command;
 mod entries;
 mod env;
@@ -117,6 +118,10 @@ impl Format for Agentcli {
 
     fn by_name(&self, path: &Path) -> Option<FormatId> {
         (path.file_name()? == "tools.json").then_some(FormatId::AgentcliManifest)
+    }
+
+    fn claims(&self, _format: FormatId, text: &str) -> bool {
+        claim::is_manifest(text)
     }
 
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {

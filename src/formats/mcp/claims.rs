@@ -3,7 +3,7 @@
 //! only when its content has the shape: a file without it is not ours and gets no finding.
 
 use crate::analysis::names::did_you_mean;
-use crate::syntax::Node;
+use crate::syntax::{Node, json};
 
 /// Keys only a `server.json` has, together.
 const SERVER_JSON_KEYS: &[&str] = &[
@@ -22,6 +22,23 @@ const SERVER_JSON_KEYS: &[&str] = &[
     "website_url",
     "status",
 ];
+
+/// Whether `text` is an MCP file of its kind (`server`: a `server.json`, else a client
+/// configuration): read leniently, with comments and trailing commas as the clients allow,
+/// then judged by its shape; text that does not parse, by what it names.
+pub fn claims(server: bool, text: &str) -> bool {
+    let parsed = json::parse_jsonc(text, 0);
+    match &parsed.root {
+        Some(root) if parsed.errors.is_empty() => {
+            if server {
+                is_server_json(root)
+            } else {
+                is_client_config(root)
+            }
+        }
+        _ => looks_like(text, server),
+    }
+}
 
 /// A `server.json`: its `$schema` is the registry's, or it lists `packages` or `remotes`,
 /// or every key is a server.json key (or a misspelling of one) and the file names,
@@ -76,7 +93,6 @@ fn is_registry_schema(url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::json;
 
     fn root(text: &str) -> Node {
         json::parse(text, 0).root.expect("JSON")

@@ -34,7 +34,6 @@ use std::sync::Arc;
 use super::fields::ShapeRules;
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::mcp as rules;
@@ -79,6 +78,10 @@ impl Format for Mcp {
         }
     }
 
+    fn claims(&self, format: FormatId, text: &str) -> bool {
+        claims::claims(format == FormatId::McpServer, text)
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }
@@ -102,7 +105,7 @@ impl Format for Mcp {
     }
 }
 
-/// Parse, claim and check one file.
+/// Parse and check one file (claimed already: [`Format::claims`]).
 pub fn load(file: Arc<SourceFile>) -> FileResult {
     let server = file.format == FormatId::McpServer;
     let client = client::Client::of(&file.path);
@@ -111,24 +114,6 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     } else {
         json::parse(file.body(), file.bom_len)
     };
-    let claimed = match &parsed.root {
-        Some(root) if parsed.errors.is_empty() => {
-            if server {
-                claims::is_server_json(root)
-            } else {
-                claims::is_client_config(root)
-            }
-        }
-        _ => claims::looks_like(file.body(), server),
-    };
-    if !claimed {
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: Vec::new(),
-            item: Item::none(),
-        };
-    }
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let item = match &parsed.root {
         Some(root) if server => {
@@ -156,7 +141,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     FileResult {
         file,
         companions: Vec::new(),
-        diagnostics: cap_per_rule(diagnostics, MAX_PER_RULE),
+        diagnostics,
         item,
     }
 }

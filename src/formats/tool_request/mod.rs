@@ -170,6 +170,12 @@ impl Format for ToolRequest {
         (name.starts_with("TR-") && name.ends_with(".md")).then_some(FormatId::ToolRequest)
     }
 
+    fn claims(&self, _format: FormatId, text: &str) -> bool {
+        // `TR-*.md` is a common enough name (a translation, a ticket) to need the request's
+        // own keys.
+        crate::syntax::sniff::front_matter_has_any(text, &["request_type", "request_id"])
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }
