@@ -39,6 +39,8 @@ fn a_found_config_linked_out_of_the_repository_is_not_read() {
     std::fs::remove_file(repo.join(FILE_NAME)).expect("unlink");
     std::os::unix::fs::symlink(repo.join("shared.toml"), repo.join(FILE_NAME)).expect("link");
     assert!(Config::discover(&repo, None).is_ok());
+    let _ = std::fs::remove_dir_all(&repo);
+    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[cfg(unix)]
@@ -51,6 +53,7 @@ fn a_device_or_a_huge_file_is_refused_without_reading_it_all() {
     std::fs::write(&big, vec![b'#'; 2 * 1024 * 1024]).expect("write");
     let err = Config::discover(&cwd, Some(&big)).expect_err("refused");
     assert!(format!("{err}").contains("larger than 1 MiB"), "{err}");
+    let _ = std::fs::remove_dir_all(&cwd);
 }
 
 #[test]
