@@ -819,3 +819,66 @@ fn findings_per_rule_and_file_are_capped_in_every_format() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn build_never_writes_or_deletes_through_a_committed_link() {
+    use std::os::unix::fs::symlink;
+    let repo = Repo::new();
+    tool(&repo, "my-tool", VALID_TOOL.as_bytes());
+    let outside = std::env::temp_dir().join(format!("toolc-outside-build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    std::fs::write(outside.join("keep.json"), "{}").expect("write");
+    for linked in ["dist", "dist/agents"] {
+        let _ = std::fs::remove_dir_all(repo.root.join("dist"));
+        if linked == "dist/agents" {
+            std::fs::create_dir_all(repo.root.join("dist")).expect("mkdir");
+        }
+        symlink(&outside, repo.root.join(linked)).expect("symlink");
+        let out = Command::cargo_bin("toolc")
+            .expect("binary")
+            .current_dir(&repo.root)
+            .args(["build", "--out", "dist"])
+            .timeout(Duration::from_secs(20))
+            .output()
+            .expect("toolc runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{linked}: {stderr}");
+        assert!(stderr.contains("symbolic link"), "{linked}: {stderr}");
+        let mut left: Vec<String> = std::fs::read_dir(&outside)
+            .expect("outside")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["keep.json"],
+            "{linked}: something was written or deleted outside"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+#[test]
+fn a_rebuild_replaces_every_bundle_file_or_none() {
+    let repo = Repo::new();
+    tool(&repo, "my-tool", VALID_TOOL.as_bytes());
+    let build = || {
+        Command::cargo_bin("toolc")
+            .expect("binary")
+            .current_dir(&repo.root)
+            .args(["build", "--out", "dist"])
+            .output()
+            .expect("toolc runs")
+    };
+    assert!(build().status.success());
+    // A second build over the first leaves no temporary or set-aside file behind.
+    assert!(build().status.success());
+    let names: Vec<String> = std::fs::read_dir(repo.root.join("dist"))
+        .expect("dist")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("toolc-tmp")), "{names:?}");
+    assert!(names.iter().any(|n| n == "openai.tools.json"), "{names:?}");
+}
