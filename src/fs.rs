@@ -254,6 +254,30 @@ impl FileSystem for Confined {
     }
 }
 
+/// Write a report file (`--output-format FORMAT:PATH`), creating its folders, but never
+/// through a symbolic link: a committed `reports` link must not make a CI run write outside
+/// the checkout. Every existing part of `path` that is relative to the working directory is
+/// checked.
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut at = PathBuf::new();
+    for part in path.components() {
+        at.push(part);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} is a symbolic link; toolc never writes through one",
+                    at.display()
+                ),
+            ));
+        }
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, bytes)
+}
+
 /// A base file system under any number of in-memory buffers: a buffer takes precedence over
 /// the file at its path, which need not exist.
 pub struct Overlay {

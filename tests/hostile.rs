@@ -882,3 +882,25 @@ fn a_rebuild_replaces_every_bundle_file_or_none() {
     assert!(names.iter().all(|n| !n.contains("toolc-tmp")), "{names:?}");
     assert!(names.iter().any(|n| n == "openai.tools.json"), "{names:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn report_files_are_never_written_through_a_committed_link() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    let outside = std::env::temp_dir().join(format!("toolc-outside-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    symlink(&outside, repo.root.join("reports")).expect("symlink");
+    let out = Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .args(["check", "--output-format", "sarif:reports/toolc.sarif"])
+        .output()
+        .expect("toolc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    assert!(!outside.join("toolc.sarif").exists());
+    let _ = std::fs::remove_dir_all(&outside);
+}

@@ -2,7 +2,7 @@
 //! `crate::change`.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -159,7 +159,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
     print(&text);
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &outcome.report, &cwd, false, false);
-        if let Err(e) = std::fs::write(path, text) {
+        if let Err(e) = crate::fs::write_output(path, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }
@@ -170,7 +170,8 @@ pub fn run(args: DiffArgs) -> ExitCode {
                 "`--output-format {value}`: expected markdown:PATH"
             ));
         }
-        if let Err(e) = std::fs::write(path, change::output::markdown(&outcome)) {
+        let markdown = change::output::markdown(&outcome);
+        if let Err(e) = crate::fs::write_output(Path::new(path), markdown.as_bytes()) {
             return usage_error(&format!("cannot write {path}: {e}"));
         }
     }

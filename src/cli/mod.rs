@@ -359,12 +359,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
         // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
-            && let Err(e) = std::fs::create_dir_all(parent)
-        {
-            return usage_error(&format!("cannot create {}: {e}", parent.display()));
-        }
-        if let Err(e) = std::fs::write(path, text) {
+        if let Err(e) = crate::fs::write_output(path, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }
