@@ -120,8 +120,28 @@ failing = {"error": errors, "warning": errors + warnings, "never": 0}[fail_on] >
 
 
 def cell(text):
-    """A Markdown table cell: pipes escaped, one line."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell: one line, and nothing in it read as Markdown or HTML (rule names
+    are toolc's, but file names are the committer's text: `[x](https://…)` or `<img …>` must
+    show as written)."""
+    text = "".join(ch if ch >= " " else " " for ch in str(text))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for ch in "\\`*_[]|~":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def code(text):
+    """A code span in a table cell, whatever backticks or pipes the text holds: fenced with
+    more backticks than its longest run, so a file name cannot end the span and start
+    Markdown."""
+    text = "".join(ch if ch >= " " else " " for ch in str(text)).replace("|", "\\|")
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def plural(n, word):
@@ -141,10 +161,10 @@ else:
     lines += ["", "| rule | name | severity | count |", "|---|---|---|---:|"]
     by_rule = Counter((d.get("code", "?"), d.get("name", ""), d.get("severity", "")) for d in diags)
     order = {"error": 0, "warning": 1, "info": 2}
-    for (code, name, severity), n in sorted(
+    for (rule, name, severity), n in sorted(
         by_rule.items(), key=lambda kv: (order.get(kv[0][2], 3), -kv[1], kv[0][0])
     ):
-        lines.append(f"| `{cell(code)}` | {cell(name)} | {cell(severity)} | {n} |")
+        lines.append(f"| {code(rule)} | {cell(name)} | {cell(severity)} | {n} |")
     per_file = defaultdict(Counter)
     for d in diags:
         per_file[d.get("path", "?")][d.get("severity", "")] += 1
@@ -155,7 +175,7 @@ else:
     title = "Files with the most findings" if len(per_file) > 10 else "Files"
     lines += ["", f"### {title}", "", "| file | errors | warnings | infos |", "|---|---:|---:|---:|"]
     for path, c in worst:
-        lines.append(f"| `{cell(path)}` | {c['error']} | {c['warning']} | {c['info']} |")
+        lines.append(f"| {code(path)} | {c['error']} | {c['warning']} | {c['info']} |")
     if len(per_file) > 10:
         lines.append(f"\n…and {plural(len(per_file) - 10, 'more file')}.")
 if diff_table:
@@ -165,7 +185,7 @@ verdict = {"never": "never fails the job", "error": "fails the job on errors",
            "warning": "fails the job on errors and warnings"}[fail_on]
 lines += ["", f"`fail-on: {fail_on}`: toolc {verdict}."]
 if sarif:
-    lines.append(f"SARIF written to `{cell(sarif)}`.")
+    lines.append(f"SARIF written to {code(sarif)}.")
 if summary_path:
     with open(summary_path, "a", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

@@ -386,3 +386,27 @@ fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
     let run = action(&repo.root, &[("DIFF", "no-such-branch")]);
     assert_eq!(run.code, 2);
 }
+
+#[cfg(unix)]
+#[test]
+fn file_names_in_the_summary_are_shown_as_written_not_as_markdown() {
+    // A folder name a stranger can commit: backticks, a link, HTML.
+    let folder = ".dojops/tools/`x`[click](https:evil)<img>";
+    let bad = VALID_TOOL.replace("name: my-tool", "name: Bad_Name");
+    let repo = repo(&[
+        (&format!("{folder}/tool.yaml"), bad.as_str()),
+        (&format!("{folder}/input.schema.json"), VALID_SCHEMA),
+    ]);
+    let run = action(&repo.root, &[("fail-on", "never")]);
+    let line = run
+        .summary
+        .lines()
+        .find(|l| l.contains("click"))
+        .unwrap_or_else(|| panic!("{}", run.summary));
+    // One code span fenced by more backticks than the name holds: the link and the tag stay
+    // text inside it.
+    assert!(
+        line.starts_with("| ``.dojops/tools/`x`[click](https:evil)<img>/tool.yaml`` |"),
+        "{line}"
+    );
+}
