@@ -71,11 +71,11 @@ fn links_and_paths_that_name_nothing() {
 
 #[test]
 fn links_that_leave_the_skill() {
-    let body = "[shared](../shared/STYLE.md), [abs](/etc/hosts), [home](~/notes.md), [web](https://example.com/a.md), [top](#steps)\n";
+    let body = "[shared](../common/STYLE.md), [abs](/etc/hosts), [home](~/notes.md), [web](https://example.com/a.md), [top](#steps)\n";
     assert_eq!(
         check(&[(SKILL, &skill_md(body))]),
         [
-            ".claude/skills/pdf-tools/SKILL.md:5:10 SKL012 error `../shared/STYLE.md` climbs out of the skill's folder",
+            ".claude/skills/pdf-tools/SKILL.md:5:10 SKL012 error `../common/STYLE.md` climbs out of the skill's folder",
             ".claude/skills/pdf-tools/SKILL.md:5:37 SKL012 error `/etc/hosts` is an absolute path, outside the skill's folder",
             ".claude/skills/pdf-tools/SKILL.md:5:57 SKL012 error `~/notes.md` is an absolute path, outside the skill's folder",
         ]
