@@ -38,7 +38,8 @@ pub(super) fn refusal(args: &EmptyArgs, paths: &[PathBuf], report: &Report) -> O
     Some(format!(
         "no tool definition found {place}{not_claimed}: nothing was checked\n\
          help: toolc reads `.dojops/tools/<name>/tool.yaml`, `*.dops`, `tools.json`, `*.tool.md`, \
-         `*.agent.md`, `.cycod/tools/*.yaml` and `TR-*.md` (docs/formats/); check the path, or \
+         `*.agent.md`, `.cycod/tools/*.yaml`, `TR-*.md`, `SKILL.md`, `server.json` and MCP client \
+         configs such as `.mcp.json` (docs/formats/); check the path, or \
          pass `--allow-empty` when a run with nothing to check is fine"
     ))
 }
