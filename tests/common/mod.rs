@@ -258,3 +258,22 @@ pub const VALID_AGENTCLI: &str = r#"{
   ]
 }
 "#;
+
+/// A draft agent referencing the `search-docs` tool of [`BASE_TOOL`].
+pub const TRIAGE_AGENT: &str = r#"---
+spec_version: "1.2"
+agent_id: "triage"
+version: "0.3.0"
+status: "draft"
+meta:
+  name: "Triage Agent"
+  owner: "cx-team"
+tools:
+  tool_choice: "auto"
+  refs:
+    - ref: "search-docs"
+      max_calls_per_run: 1
+---
+# Purpose
+Opens a ticket for what the docs do not cover.
+"#;
