@@ -210,11 +210,7 @@ impl Confined {
                 } else {
                     p.parent().unwrap_or(p)
                 };
-                folder
-                    .ancestors()
-                    .find(|d| d.join(".git").exists())
-                    .unwrap_or(folder)
-                    .to_path_buf()
+                crate::config::tree::repository_of(folder)
             })
             .collect();
         Confined::new(roots.iter().map(PathBuf::as_path))
