@@ -2,7 +2,13 @@
 //! Each file is governed by the nearest `toolc.toml` above it ([`tree`]); `extend` inherits
 //! another configuration file of the repository.
 
+mod exclude;
+mod read;
 pub(crate) mod tree;
+
+use read::read_config_file;
+
+pub use exclude::Exclude;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,12 +72,23 @@ pub struct Config {
     overrides: Vec<Override>,
     /// Extra include patterns per format (inherited ones keep their own folder).
     pub includes: Vec<Include>,
+    /// `[discovery] exclude` (inherited ones keep their own folder) and `--exclude`.
+    pub excludes: Vec<Exclude>,
+    /// `--only-claimed`: files named on the command line are claimed by their content too.
+    pub named_by_content: bool,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
+    /// `[lock] required`: `check` reports tools that no longer match `toolc.lock` (what
+    /// `--locked` turns on).
+    pub lock_required: bool,
     /// `extend = "…"`, as written, and its span (resolved by [`Config::load`]).
     extend: Option<(String, Span)>,
     /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
     pub explicit: bool,
+    /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
+    pub baseline: Option<PathBuf>,
+    /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
+    pub build_out: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -84,7 +101,23 @@ struct RawConfig {
     overrides: Vec<RawOverride>,
     #[serde(default)]
     formats: BTreeMap<Spanned<String>, RawFormat>,
+    discovery: Option<RawDiscovery>,
     build: Option<RawBuild>,
+    lock: Option<RawLock>,
+    baseline: Option<RawBaseline>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBaseline {
+    path: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDiscovery {
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -106,6 +139,14 @@ struct RawFormat {
 #[serde(deny_unknown_fields)]
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
+    out: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLock {
+    #[serde(default)]
+    required: bool,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -123,52 +164,6 @@ pub enum ConfigError {
         /// The cause.
         source: std::io::Error,
     },
-}
-
-/// Configuration files larger than this are refused (a real one is a few hundred bytes).
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
-
-/// Read a configuration file safely: only a regular file (never a device, FIFO or folder,
-/// which could block or never end), at most [`MAX_CONFIG_BYTES`], and, for a file found by
-/// walking up from the working directory, never through a link that leaves its folder: a
-/// committed `toolc.toml` linked to `/proc/self/environ` must not be read, or its content
-/// would be echoed in the configuration errors.
-fn read_config_file(path: &Path, found: bool) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read};
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file; toolc reads its configuration only from a regular file",
-        ));
-    }
-    if found && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        // The repository is the nearest folder above with `.git`, else the file's own folder.
-        let folder = path.parent().unwrap_or(Path::new("."));
-        let root = folder
-            .ancestors()
-            .find(|d| d.join(".git").exists())
-            .unwrap_or(folder);
-        let root = std::fs::canonicalize(root)?;
-        let target = std::fs::canonicalize(path)?;
-        if !target.starts_with(&root) {
-            return Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "a link to a file outside the repository; toolc does not follow it",
-            ));
-        }
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            "larger than 1 MiB; a configuration file is a few hundred bytes",
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
 }
 
 impl Config {
@@ -312,13 +307,19 @@ impl Config {
         self.rules.extend(child.rules);
         self.overrides.extend(child.overrides);
         self.includes.extend(child.includes);
+        self.excludes.extend(child.excludes);
         Config {
             file: child.file,
             root: child.root,
             rules: self.rules,
             overrides: self.overrides,
             includes: self.includes,
+            excludes: self.excludes,
+            named_by_content: child.named_by_content,
             build_targets: child.build_targets.or(self.build_targets),
+            baseline: child.baseline.or(self.baseline),
+            build_out: child.build_out.or(self.build_out),
+            lock_required: child.lock_required || self.lock_required,
             explicit: child.explicit,
             extend: None,
         }
@@ -436,6 +437,21 @@ impl Config {
                 ),
             }
         }
+        let excludes = raw
+            .discovery
+            .map(|d| Exclude {
+                root: root.clone(),
+                globs: build_globs(&d.exclude, &mut |span, msg| {
+                    err(&mut errors, shift(span), msg)
+                }),
+            })
+            .into_iter()
+            .collect();
+        let build_out = raw
+            .build
+            .as_ref()
+            .and_then(|b| b.out.as_ref())
+            .map(|out| crate::discover::normalize(&root.join(out)));
         let build_targets = raw.build.and_then(|b| b.targets).map(|t| {
             t.into_iter()
                 .filter_map(|target| {
@@ -463,16 +479,35 @@ impl Config {
             let span = shift(e.span());
             (e.into_inner(), Span::new(span.start, span.end))
         });
+        let baseline = raw
+            .baseline
+            .map(|b| crate::discover::normalize(&root.join(b.path)));
         Ok(Config {
             file: Some(file),
             root,
             rules,
             overrides,
             includes,
+            excludes,
+            named_by_content: false,
             build_targets,
+            lock_required: raw.lock.is_some_and(|l| l.required),
             extend,
             explicit: false,
+            baseline,
+            build_out,
         })
+    }
+
+    /// Never read paths matching `patterns` (relative to `root`): `--exclude`.
+    pub fn exclude(&mut self, root: &Path, patterns: &[String]) -> Result<(), String> {
+        self.excludes.push(Exclude::new(root, patterns)?);
+        Ok(())
+    }
+
+    /// True when an exclude glob of this configuration matches `path` (absolute).
+    pub fn excludes(&self, path: &Path) -> bool {
+        self.excludes.iter().any(|e| e.matches(path))
     }
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).
@@ -525,90 +560,4 @@ fn build_globs(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<Config, ConfigError> {
-        Config::parse(
-            SourceFile::new(
-                "toolc.toml".into(),
-                "toolc.toml".into(),
-                FormatId::Config,
-                text.into(),
-            ),
-            PathBuf::from("/repo"),
-        )
-    }
-
-    /// A fresh folder under the system's temporary folder.
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("toolc-config-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp folder");
-        dir
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_found_config_linked_out_of_the_repository_is_not_read() {
-        let outside = temp_dir("outside");
-        std::fs::write(outside.join("secrets"), "API_TOKEN=hunter2-not-toml\n").expect("write");
-        let repo = temp_dir("repo");
-        std::fs::create_dir(repo.join(".git")).expect("mkdir .git");
-        std::os::unix::fs::symlink(outside.join("secrets"), repo.join(FILE_NAME)).expect("link");
-        let err = Config::discover(&repo, None).expect_err("refused");
-        let text = format!("{err}");
-        assert!(text.contains("outside the repository"), "{text}");
-        assert!(!text.contains("hunter2"), "{text}");
-        // A link that stays inside the repository is read as usual.
-        std::fs::write(repo.join("shared.toml"), "[rules]\nDOJ003 = \"off\"\n").expect("write");
-        std::fs::remove_file(repo.join(FILE_NAME)).expect("unlink");
-        std::os::unix::fs::symlink(repo.join("shared.toml"), repo.join(FILE_NAME)).expect("link");
-        assert!(Config::discover(&repo, None).is_ok());
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_device_or_a_huge_file_is_refused_without_reading_it_all() {
-        let cwd = temp_dir("device");
-        let err = Config::discover(&cwd, Some(Path::new("/dev/zero"))).expect_err("refused");
-        assert!(format!("{err}").contains("not a regular file"), "{err}");
-        let big = cwd.join("big.toml");
-        std::fs::write(&big, vec![b'#'; 2 * 1024 * 1024]).expect("write");
-        let err = Config::discover(&cwd, Some(&big)).expect_err("refused");
-        assert!(format!("{err}").contains("larger than 1 MiB"), "{err}");
-    }
-
-    #[test]
-    fn settings_by_code_name_prefix_and_override() {
-        let cfg = parse("[rules]\nDOJ = \"off\"\ninvalid-tool-name = \"warning\"\n[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n").unwrap();
-        let rule = rules::lookup("DOJ003").unwrap();
-        assert_eq!(
-            cfg.setting(rule, Path::new("/repo/a/tool.yaml")),
-            Setting::Level(Severity::Warning)
-        );
-        assert_eq!(
-            cfg.setting(rule, Path::new("/repo/legacy/x/tool.yaml")),
-            Setting::Off
-        );
-        assert_eq!(
-            cfg.setting(rules::lookup("DOJ001").unwrap(), Path::new("/repo/a")),
-            Setting::Off
-        );
-    }
-
-    #[test]
-    fn bad_config_points_into_the_file() {
-        let Err(ConfigError::Invalid(diags)) =
-            parse("[rules]\nDOJ999 = \"off\"\nSEC001 = \"loud\"\n")
-        else {
-            panic!("expected errors")
-        };
-        assert_eq!(diags.len(), 2);
-        assert_eq!(diags[0].span, Span::new(8, 14));
-        let Err(ConfigError::Invalid(diags)) = parse("[rules\n") else {
-            panic!("expected errors")
-        };
-        assert_eq!(diags.len(), 1);
-    }
-}
+mod tests;

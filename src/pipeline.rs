@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::cache::{Cache, Stat, Tracker};
+use crate::cache::{Cache, Dep, Stat, Tracker};
 use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::discover::{self, Classifier, WalkError, display_path};
+use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
 use crate::rules::{self, Rule, Severity, syntax as syn};
@@ -33,6 +33,11 @@ pub(crate) struct Loaded {
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
     pub walk_errors: Vec<WalkError>,
+    /// Files at a format's paths whose content is not that format's (another tool's
+    /// `tools.json`): not read further, not reported on, only counted. Sorted.
+    pub not_claimed: Vec<PathBuf>,
+    /// Files no format reads that the run should mention (named ones, near-miss names).
+    pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
@@ -46,43 +51,55 @@ pub(crate) struct Loaded {
 pub(crate) struct Cached<'a> {
     /// The repository's cache.
     pub cache: &'a Cache,
+    /// The disk under the run's buffers: what cached files are checked against, and where
+    /// their texts are read back from.
+    pub fs: &'a Arc<dyn FileSystem>,
     /// Files with a buffer over the disk: never from the cache, nor stored.
     pub buffered: &'a HashSet<&'a Path>,
 }
 
-/// Load one file; with `track`, also the other paths its load asked about. With `cached`,
-/// the file comes from the cache when nothing it was loaded from changed, and is stored
-/// otherwise.
+/// Load one file, unless its content says it is not `format`'s (`None`); with `track`, also
+/// the other paths its load asked about. With `cached`, the file comes from the cache when
+/// nothing it was loaded from changed, and is stored otherwise.
 fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
-    path: &Path,
-    format: source::FormatId,
+    d: &Discovered,
     track: bool,
     cached: Option<Cached<'_>>,
-) -> (FileResult, Option<Vec<PathBuf>>) {
+) -> Option<(FileResult, Option<Vec<PathBuf>>)> {
+    let (path, format) = (d.path.as_path(), d.format);
     let cached = cached.filter(|c| c.buffered.is_empty() || !c.buffered.contains(path));
     if let Some(c) = cached
-        && let Some(result) = c.cache.get(path, format, &options.cwd, fs, c.buffered)
+        && let Some(hit) = c
+            .cache
+            .get(path, format, d.claim, &options.cwd, c.fs, c.buffered)
     {
-        return (result, None);
+        return hit.result.map(|result| (result, track.then_some(hit.deps)));
     }
     let display = display_path(path, &options.cwd);
     if !track && cached.is_none() {
-        return (formats::load_with(fs, path, display, format), None);
+        return Some((
+            formats::load_claimed(fs, path, display, format, d.claim)?,
+            None,
+        ));
     }
     // Taken before the read: a change during the load shows as new metadata next time.
     let stat = cached.and_then(|_| Stat::of(path));
     let tracker = Tracker::new(fs);
-    let result = formats::load_with(&tracker, path, display, format);
+    let judged = formats::load_judged(&tracker, path, display, format, d.claim);
     let (deps, comparable) = tracker.finish(path);
-    let paths = track.then(|| deps.iter().map(|d| d.path().to_path_buf()).collect());
     if let Some(c) = cached {
         let stat =
             stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
-        c.cache.put(path, stat, &result, deps);
+        c.cache.put(path, stat, d.claim, judged.as_ref(), &deps);
     }
-    (result, paths)
+    let paths = track.then(|| {
+        let mut paths: Vec<PathBuf> = deps.into_iter().map(Dep::into_path).collect();
+        paths.dedup();
+        paths
+    });
+    Some((judged.ok()?, paths))
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
@@ -94,12 +111,24 @@ pub(crate) fn load(
     fs: &Overlay,
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
+) -> Loaded {
+    load_named(options, config, fs, progress, track, None, None)
+}
+
+/// [`load`], with `named` (the path of `--stdin-filename`) checked whatever its content.
+pub(crate) fn load_named(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+    track: bool,
+    named: Option<&Path>,
     cache: Option<&Cache>,
 ) -> Loaded {
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, mut walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, mut walk_errors, mut misnamed) = discover::discover(&scope.roots, &classifier);
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
@@ -120,18 +149,21 @@ pub(crate) fn load(
         .filter(|c| !c.includes.is_empty())
         .map(|c| c.root.clone())
         .collect();
+    for nested in configs.nested() {
+        classifier.add_excludes(nested);
+    }
     if !nested_roots.is_empty() {
         for nested in configs.nested() {
             classifier.add_includes(nested);
         }
-        let (more, errors) = discover::discover(&nested_roots, &classifier);
+        let (more, errors, _) = discover::discover(&nested_roots, &classifier);
         found.extend(
             more.into_iter()
                 .filter(|d| d.format != source::FormatId::Config),
         );
         walk_errors.extend(errors);
         found.sort();
-        found.dedup();
+        discover::dedup(&mut found);
         walk_errors.dedup_by(|a, b| a.path == b.path);
     }
     for path in fs.buffered() {
@@ -139,10 +171,19 @@ pub(crate) fn load(
             && let Some(format) = classifier.classify_explicit(path)
             && format != source::FormatId::Config
         {
-            found.push(discover::Discovered {
+            found.push(Discovered {
                 path: path.to_path_buf(),
                 format,
+                claim: classifier.claim_of(path, format),
             });
+        }
+    }
+    // A nested configuration's exclude globs are known only now; nothing overrides them.
+    found.retain(|d| !classifier.excluded(&d.path));
+    misnamed.retain(|p| !classifier.excluded(p));
+    for d in &mut found {
+        if named == Some(d.path.as_path()) {
+            d.claim = discover::Claim::Always;
         }
     }
     found.sort();
@@ -155,28 +196,54 @@ pub(crate) fn load(
     let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
     let cached = cache.map(|cache| Cached {
         cache,
+        fs: fs.base(),
         buffered: &buffered,
     });
-    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
+    let loaded: Vec<_> = found
         .par_iter()
         .map(|d| {
-            let (mut result, reads) = load_one(fs, options, &d.path, d.format, track, cached);
-            if !track {
+            let mut loaded = load_one(fs, options, d, track, cached);
+            if !track && let Some((result, _)) = &mut loaded {
                 // A file with no finding of its own lets its text go as soon as it is
                 // loaded: a large repository is never all in memory at once, and a
                 // finding elsewhere that points into it reads it back.
-                release_texts(&mut result, &buffered);
+                release_texts(result, fs.base(), &buffered);
             }
             progress(Progress::Loaded);
-            (result, reads)
+            loaded
         })
-        .unzip();
+        .collect();
+    let not_claimed: Vec<PathBuf> = found
+        .iter()
+        .zip(&loaded)
+        .filter(|(_, l)| l.is_none())
+        .map(|(d, _)| d.path.clone())
+        .collect();
+    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) =
+        loaded.into_iter().flatten().unzip();
     let reads = results
         .iter()
         .zip(reads)
         .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
         .filter(|(_, paths)| !paths.is_empty())
         .collect();
+    // A named file is read when it is a definition or a file one of them reads (a schema).
+    let read: HashSet<&Path> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(|f| f.path.as_path())
+        .collect();
+    // A named file left alone on purpose (excluded, or another tool's with `--only-claimed`)
+    // is not a file nothing reads.
+    let mut unclaimed =
+        crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
+            read.contains(p) || not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
+        });
+    unclaimed.extend(
+        misnamed
+            .iter()
+            .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
+    );
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
         scope,
@@ -184,6 +251,8 @@ pub(crate) fn load(
         config_errors,
         results,
         walk_errors,
+        not_claimed,
+        unclaimed,
         resolved,
         reads,
     }
@@ -191,13 +260,13 @@ pub(crate) fn load(
 
 /// Let the texts of `r`'s files go when nothing in them is to be shown (no diagnostics) and
 /// they can be read back from disk (not a buffer).
-fn release_texts(r: &mut FileResult, buffered: &HashSet<&Path>) {
+fn release_texts(r: &mut FileResult, disk: &Arc<dyn FileSystem>, buffered: &HashSet<&Path>) {
     if !r.diagnostics.is_empty() {
         return;
     }
     for file in std::iter::once(&mut r.file).chain(&mut r.companions) {
         if !buffered.contains(file.path.as_path()) {
-            SourceFile::release_text(file);
+            SourceFile::release_text(file, disk);
         }
     }
 }
@@ -230,7 +299,8 @@ pub(crate) fn reload(
     any
 }
 
-/// Reload one definition file; false when `path` is not one.
+/// Reload one definition file; false when `path` is not one. A file whose content stops (or
+/// starts) having its format's shape leaves (or joins) the results.
 fn reload_one(
     loaded: &mut Loaded,
     options: &CheckOptions,
@@ -238,18 +308,31 @@ fn reload_one(
     fs: &Overlay,
     path: &Path,
 ) -> bool {
+    let mut classifier = Classifier::new(config);
+    for nested in loaded.configs.nested() {
+        classifier.add_excludes(nested);
+    }
+    if classifier.excluded(path) {
+        return false;
+    }
     let at = loaded
         .results
         .binary_search_by(|r| r.file.path.as_path().cmp(path));
     let format = match at {
         Ok(i) => Some(loaded.results[i].file.format),
-        Err(_) => Classifier::new(config)
+        Err(_) => classifier
             .classify_explicit(path)
             .filter(|f| *f != source::FormatId::Config),
     };
     let Some(format) = format else {
         return false;
     };
+    let not_claimed_at = loaded
+        .not_claimed
+        .binary_search_by(|p| p.as_path().cmp(path));
+    if let Ok(u) = not_claimed_at {
+        loaded.not_claimed.remove(u);
+    }
     match (at, fs.is_file(path)) {
         (Ok(i), false) => {
             loaded.results.remove(i);
@@ -257,7 +340,20 @@ fn reload_one(
         }
         (Err(_), false) => return false,
         (at, true) => {
-            let (result, reads) = load_one(fs, options, path, format, true, None);
+            let d = Discovered {
+                path: path.to_path_buf(),
+                format,
+                claim: classifier.claim_of(path, format),
+            };
+            let Some((result, reads)) = load_one(fs, options, &d, true, None) else {
+                if let Ok(i) = at {
+                    loaded.results.remove(i);
+                    loaded.reads.remove(path);
+                }
+                let u = not_claimed_at.unwrap_or_else(|u| u);
+                loaded.not_claimed.insert(u, path.to_path_buf());
+                return true;
+            };
             match at {
                 Ok(i) => loaded.results[i] = result,
                 Err(i) => loaded.results.insert(i, result),
@@ -273,6 +369,32 @@ fn reload_one(
         }
     }
     true
+}
+
+/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
+/// not run there (`--select`, `--ignore`, configured `off`).
+pub(crate) fn enabled(
+    options: &CheckOptions,
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> Option<Severity> {
+    let selected = options.select.is_empty()
+        || options
+            .select
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+    let ignored = options
+        .ignore
+        .iter()
+        .any(|s| rules::selector_matches(s, rule));
+    if !selected || ignored {
+        return None;
+    }
+    match config.setting(rule, path) {
+        Setting::Off => None,
+        Setting::Level(s) => Some(s),
+    }
 }
 
 /// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
@@ -292,6 +414,7 @@ pub(crate) fn report(
         results,
         walk_errors,
         resolved,
+        not_claimed,
         ..
     } = loaded;
     let mut raw: Vec<Diagnostic> = results
@@ -300,6 +423,10 @@ pub(crate) fn report(
         .collect();
     raw.extend(resolved.iter().cloned());
     raw.extend(config_errors.iter().cloned());
+    raw.extend(loaded.unclaimed.iter().cloned());
+    if config.lock_required {
+        raw.extend(crate::lock::drift(config, &options.cwd, scope, results));
+    }
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -315,24 +442,7 @@ pub(crate) fn report(
         ));
     }
 
-    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty()
-            || options
-                .select
-                .iter()
-                .any(|s| rules::selector_matches(s, rule));
-        let ignored = options
-            .ignore
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
-            return None;
-        }
-        match configs.for_path(path).setting(rule, path) {
-            Setting::Off => None,
-            Setting::Level(s) => Some(s),
-        }
-    };
+    let enabled = |rule: &Rule, path: &Path| enabled(options, configs.for_path(path), rule, path);
 
     let mut sources: Vec<&Arc<SourceFile>> = results
         .iter()
@@ -421,14 +531,22 @@ pub(crate) fn report(
                     )
                     .map(|h| format!("did you mean `{h}`?")),
                 ),
-                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => Diagnostic::new(
-                    &syn::UNUSED_SUPPRESSION,
-                    file,
-                    code.span,
-                    format!("this suppression of `{}` matches no diagnostic", rule.code),
-                )
-                .label("suppresses nothing")
-                .help("remove it, or move it onto the line of the diagnostic (or the line above)"),
+                Some(rule)
+                    if !code.used
+                        && enabled(rule, &file.path).is_some()
+                        && rules::emitted_by_check(rule, config.lock_required) =>
+                {
+                    Diagnostic::new(
+                        &syn::UNUSED_SUPPRESSION,
+                        file,
+                        code.span,
+                        format!("this suppression of `{}` matches no diagnostic", rule.code),
+                    )
+                    .label("suppresses nothing")
+                    .help(
+                        "remove it, or move it onto the line of the diagnostic (or the line above)",
+                    )
+                }
                 Some(_) => continue,
             };
             if let Some(severity) = enabled(d.rule, &file.path) {
@@ -447,6 +565,20 @@ pub(crate) fn report(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut baselined = Vec::new();
+    if let Some(path) = &config.baseline {
+        let covers = |rule: &Rule, file: &Path| {
+            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
+        };
+        let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
+        baselined = applied.baselined;
+        for d in applied.problems {
+            if let Some(severity) = enabled(d.rule, &d.file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
     // A file whose text was let go (or that came from the cache) is read back now, while
     // it is there: the report is whole whatever happens to the files after the check.
     diagnostics
@@ -469,10 +601,15 @@ pub(crate) fn report(
             .sum(),
         None => tools,
     };
-    let summary = Summary::count(sources.len(), tools, &diagnostics);
+    let mut summary = Summary::count(sources.len(), tools, &diagnostics);
+    summary.not_claimed = match only {
+        Some(_) => 0,
+        None => not_claimed.iter().filter(|p| scope.reports_on(p)).count(),
+    };
     let report = Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files: sources.into_iter().cloned().collect(),
     };

@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+use crate::fs::FileSystem;
 use crate::suppress::Suppression;
 
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
@@ -175,6 +176,12 @@ pub enum FormatId {
     CycodTool,
     /// `TR-*.md` tool execution request.
     ToolRequest,
+    /// MCP Registry `server.json` (server metadata).
+    McpServer,
+    /// MCP client configuration (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …).
+    McpConfig,
+    /// `SKILL.md` of an Agent Skill.
+    AgentSkill,
     /// The `toolc.toml` configuration itself.
     Config,
 }
@@ -191,6 +198,9 @@ impl FormatId {
             FormatId::AgentMd => "agent-md",
             FormatId::CycodTool => "cycod-tool",
             FormatId::ToolRequest => "tool-request",
+            FormatId::McpServer => "mcp-server",
+            FormatId::McpConfig => "mcp-config",
+            FormatId::AgentSkill => "agent-skill",
             FormatId::Config => "toolc-config",
         }
     }
@@ -206,6 +216,9 @@ impl FormatId {
             "agent-md" => Some(FormatId::AgentMd),
             "cycod-tool" => Some(FormatId::CycodTool),
             "tool-request" => Some(FormatId::ToolRequest),
+            "mcp-server" => Some(FormatId::McpServer),
+            "mcp-config" => Some(FormatId::McpConfig),
+            "agent-skill" => Some(FormatId::AgentSkill),
             _ => None,
         }
     }
@@ -220,6 +233,9 @@ impl FormatId {
         "agent-md",
         "cycod-tool",
         "tool-request",
+        "mcp-server",
+        "mcp-config",
+        "agent-skill",
     ];
 }
 
@@ -253,15 +269,79 @@ pub type Digest = [u8; 32];
 /// checks the bytes against the digest the file was checked with; a file that changed since
 /// (or cannot be read) gives the empty text, so a stale span is never shown over new content.
 pub struct Text {
-    cell: OnceLock<String>,
-    /// Where to read the text again, and what its bytes must hash to.
-    origin: Option<Box<(PathBuf, Digest)>>,
+    cell: OnceLock<Decoded>,
+    origin: Option<Box<Origin>>,
+}
+
+/// Where a text let go is read again, and what its bytes must hash to.
+struct Origin {
+    path: PathBuf,
+    digest: Digest,
+    /// The run's file system (the disk confined to the repository): a path that became a
+    /// link out of the repository since is not read back either.
+    fs: Arc<dyn FileSystem>,
+}
+
+/// A file's bytes decoded: the text, and where U+FFFD stands for bytes that are not UTF-8
+/// (spans are offsets into the text, but every output gives offsets into the file as stored).
+struct Decoded {
+    text: String,
+    replaced: Box<[Replaced]>,
+}
+
+/// One U+FFFD of a lossily decoded file and how many stored bytes it stands for.
+#[derive(Debug, Clone, Copy)]
+struct Replaced {
+    /// Offset of the U+FFFD in the decoded text.
+    at: usize,
+    /// Length of the invalid byte sequence it replaced.
+    stored_len: usize,
+}
+
+/// The three bytes of U+FFFD in UTF-8.
+const REPLACEMENT_LEN: usize = '\u{fffd}'.len_utf8();
+
+impl Decoded {
+    /// `bytes` as text, each invalid UTF-8 sequence one U+FFFD; with the stored offset of the
+    /// first one.
+    fn of(bytes: &[u8]) -> (Decoded, Option<usize>) {
+        let mut text = String::with_capacity(bytes.len());
+        let mut replaced = Vec::new();
+        let mut first_invalid = None;
+        let mut stored = 0;
+        for chunk in bytes.utf8_chunks() {
+            text.push_str(chunk.valid());
+            stored += chunk.valid().len();
+            let invalid = chunk.invalid();
+            if !invalid.is_empty() {
+                first_invalid.get_or_insert(stored);
+                replaced.push(Replaced {
+                    at: text.len(),
+                    stored_len: invalid.len(),
+                });
+                text.push('\u{fffd}');
+                stored += invalid.len();
+            }
+        }
+        let decoded = Decoded {
+            text,
+            replaced: replaced.into_boxed_slice(),
+        };
+        (decoded, first_invalid)
+    }
+
+    fn empty() -> Decoded {
+        Decoded {
+            text: String::new(),
+            replaced: Box::default(),
+        }
+    }
 }
 
 impl Text {
-    fn held(text: String) -> Text {
+    fn held(decoded: Decoded) -> Text {
         Text {
-            cell: OnceLock::from(text),
+            cell: OnceLock::from(decoded),
             origin: None,
         }
     }
@@ -275,23 +355,27 @@ impl Text {
     pub fn is_held(&self) -> bool {
         self.cell.get().is_some()
     }
+
+    fn decoded(&self) -> &Decoded {
+        self.cell.get_or_init(|| match &self.origin {
+            Some(origin) => origin.read_back(),
+            None => Decoded::empty(),
+        })
+    }
 }
 
 impl std::ops::Deref for Text {
     type Target = str;
 
     fn deref(&self) -> &str {
-        self.cell.get_or_init(|| match &self.origin {
-            Some(origin) => read_back(&origin.0, &origin.1),
-            None => String::new(),
-        })
+        &self.decoded().text
     }
 }
 
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.cell.get() {
-            Some(text) => std::fmt::Debug::fmt(text, f),
+            Some(decoded) => std::fmt::Debug::fmt(&decoded.text, f),
             None => f.write_str("<not read yet>"),
         }
     }
@@ -309,16 +393,17 @@ impl PartialEq<&str> for Text {
     }
 }
 
-/// The text of the file at `path` when its bytes still hash to `digest`, else empty.
-fn read_back(path: &std::path::Path, digest: &Digest) -> String {
-    use crate::fs::FileSystem;
-    let Ok(bytes) = crate::fs::Disk.read(path) else {
-        return String::new();
-    };
-    if sha256(&bytes) != *digest {
-        return String::new();
+impl Origin {
+    /// The text of the file when its bytes still hash to the digest, else empty.
+    fn read_back(&self) -> Decoded {
+        let Ok(bytes) = self.fs.read(&self.path) else {
+            return Decoded::empty();
+        };
+        if sha256(&bytes) != self.digest {
+            return Decoded::empty();
+        }
+        Decoded::of(&bytes).0
     }
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// SHA-256 of `bytes`.
@@ -330,12 +415,33 @@ pub fn sha256(bytes: &[u8]) -> Digest {
 impl SourceFile {
     /// Build a source file from already decoded text.
     pub fn new(path: PathBuf, display: String, format: FormatId, text: String) -> Arc<SourceFile> {
-        let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        SourceFile::of_decoded(
+            path,
+            display,
+            format,
+            Decoded {
+                text,
+                replaced: Box::default(),
+            },
+        )
+    }
+
+    fn of_decoded(
+        path: PathBuf,
+        display: String,
+        format: FormatId,
+        decoded: Decoded,
+    ) -> Arc<SourceFile> {
+        let bom_len = if decoded.text.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
         Arc::new(SourceFile {
             path,
             display,
             format,
-            text: Text::held(text),
+            text: Text::held(decoded),
             bom_len,
             lines: OnceLock::new(),
             digest: OnceLock::new(),
@@ -343,8 +449,23 @@ impl SourceFile {
         })
     }
 
-    /// A file whose bytes hashed to `digest` and hold `suppressions`, its text read from disk
-    /// only when needed.
+    /// Build a source file from the bytes as stored: each invalid UTF-8 sequence becomes one
+    /// U+FFFD, and the offset of the first one is returned with the file. The file knows the
+    /// digest of its bytes.
+    pub fn from_bytes(
+        path: PathBuf,
+        display: String,
+        format: FormatId,
+        bytes: &[u8],
+    ) -> (Arc<SourceFile>, Option<usize>) {
+        let (decoded, first_invalid) = Decoded::of(bytes);
+        let file = SourceFile::of_decoded(path, display, format, decoded);
+        file.set_digest(sha256(bytes));
+        (file, first_invalid)
+    }
+
+    /// A file whose bytes hashed to `digest` and hold `suppressions`, its text read through
+    /// `fs` only when needed.
     pub fn unread(
         path: PathBuf,
         display: String,
@@ -352,11 +473,16 @@ impl SourceFile {
         bom_len: usize,
         digest: Digest,
         suppressions: Vec<Suppression>,
+        fs: &Arc<dyn FileSystem>,
     ) -> Arc<SourceFile> {
         Arc::new(SourceFile {
             text: Text {
                 cell: OnceLock::new(),
-                origin: Some(Box::new((path.clone(), digest))),
+                origin: Some(Box::new(Origin {
+                    path: path.clone(),
+                    digest,
+                    fs: Arc::clone(fs),
+                })),
             },
             path,
             display,
@@ -378,9 +504,10 @@ impl SourceFile {
         *self.digest.get_or_init(|| sha256(self.text.as_bytes()))
     }
 
-    /// Let the text go when it can be read back from `self.path` (the file is on disk with
-    /// these bytes) and nothing else holds this file; it is read again if ever needed.
-    pub fn release_text(file: &mut Arc<SourceFile>) {
+    /// Let the text go when it can be read back from `self.path` through `fs` (the file is
+    /// there with these bytes) and nothing else holds this file; it is read again if ever
+    /// needed.
+    pub fn release_text(file: &mut Arc<SourceFile>, fs: &Arc<dyn FileSystem>) {
         let Some(this) = Arc::get_mut(file) else {
             return;
         };
@@ -390,7 +517,11 @@ impl SourceFile {
         // What is read from the text later is read now, while it is here.
         this.suppressions();
         if this.text.origin.is_none() {
-            this.text.origin = Some(Box::new((this.path.clone(), digest)));
+            this.text.origin = Some(Box::new(Origin {
+                path: this.path.clone(),
+                digest,
+                fs: Arc::clone(fs),
+            }));
         }
         this.text.cell = OnceLock::new();
         this.lines = OnceLock::new();
@@ -402,9 +533,28 @@ impl SourceFile {
             .get_or_init(|| crate::suppress::scan(self).into_boxed_slice())
     }
 
-    /// Line/column of a byte offset.
+    /// Line/column of a byte offset into `text`; the position's `offset` is the byte offset
+    /// in the file as stored (they differ after a byte that is not UTF-8).
     pub fn position(&self, offset: usize) -> Position {
-        self.lines().position(&self.text, offset)
+        let mut position = self.lines().position(&self.text, offset);
+        position.offset = self.stored_offset(position.offset);
+        position
+    }
+
+    /// The offset in the stored file of `offset` in the decoded text. Inside a U+FFFD, the
+    /// start maps to the start of the bytes it replaced and any later offset to their end.
+    pub fn stored_offset(&self, offset: usize) -> usize {
+        let mut shift: isize = 0;
+        for r in &self.text.decoded().replaced {
+            if offset <= r.at {
+                break;
+            }
+            if offset < r.at + REPLACEMENT_LEN {
+                return r.at.saturating_add_signed(shift) + r.stored_len;
+            }
+            shift += r.stored_len as isize - REPLACEMENT_LEN as isize;
+        }
+        offset.saturating_add_signed(shift)
     }
 
     /// The line index.
@@ -446,5 +596,24 @@ mod tests {
         assert_eq!((p.line, p.column, p.utf16_column), (1, 6, 7));
         let ascii = file.position(1);
         assert_eq!((ascii.column, ascii.utf16_column), (2, 2));
+    }
+
+    #[test]
+    fn offsets_after_invalid_bytes_are_offsets_in_the_stored_file() {
+        // One bad byte (3 bytes of U+FFFD in the text), then a truncated 3-byte sequence (two
+        // stored bytes, one U+FFFD), then the last byte of the file is bad.
+        let bytes = b"a\xffb\xe2\x82c\xfe";
+        let (file, first) =
+            SourceFile::from_bytes("f".into(), "f".into(), FormatId::DojopsTool, bytes);
+        assert_eq!(first, Some(1));
+        assert_eq!(file.text, "a\u{fffd}b\u{fffd}c\u{fffd}");
+        let b = file.text.find('b').unwrap_or_default();
+        let c = file.text.find('c').unwrap_or_default();
+        assert_eq!(file.position(b).offset, 2);
+        assert_eq!(file.position(c).offset, 5);
+        // The end of the last replacement is the end of the file, never past it.
+        assert_eq!(file.position(file.text.len()).offset, bytes.len());
+        assert_eq!(file.stored_offset(c + 1), 6);
+        assert_eq!(file.stored_offset(c + 2), bytes.len());
     }
 }

@@ -49,7 +49,9 @@ impl Workspace {
     /// The repository at `root` (absolute), checked with `config`; output paths are relative
     /// to `root`.
     pub fn new(config: Config, root: impl Into<PathBuf>) -> Workspace {
-        Workspace::with_file_system(config, root, Box::new(crate::fs::Disk))
+        let root = root.into();
+        let disk = crate::fs::Confined::for_paths(&[], &root);
+        Workspace::with_file_system(config, root, Box::new(disk))
     }
 
     /// [`Workspace::new`], reading files from `base` instead of the disk (tests, virtual
@@ -104,7 +106,7 @@ impl Workspace {
 
     /// Check the whole repository, reading every file again.
     pub fn check(&mut self) -> Report {
-        let loaded = pipeline::load(&self.options, &self.config, &self.fs, None, true, None);
+        let loaded = pipeline::load(&self.options, &self.config, &self.fs, None, true);
         let (report, _) = pipeline::report(&self.options, &self.config, &loaded, false, None);
         self.remember(&report);
         self.loaded = Some(loaded);
@@ -160,6 +162,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     let keep = |d: &Diagnostic| paths.contains(&d.file.path);
     let diagnostics: Vec<Diagnostic> = report.diagnostics.into_iter().filter(keep).collect();
     let suppressed = report.suppressed.into_iter().filter(keep).collect();
+    let baselined = report.baselined.into_iter().filter(keep).collect();
     let files: Vec<_> = report
         .files
         .into_iter()
@@ -169,6 +172,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files,
     }

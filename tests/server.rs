@@ -10,29 +10,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use common::{BASE_TOOL as TOOL, Repo};
+use common::{BASE_TOOL as TOOL, Repo, TRIAGE_AGENT as AGENT, VALID_DOPS as SKILL};
 use serde_json::{Value, json};
 
 /// How long a test waits for one message before it fails.
 const WAIT: Duration = Duration::from_secs(60);
-
-const AGENT: &str = r#"---
-spec_version: "1.2"
-agent_id: "triage"
-version: "0.3.0"
-status: "draft"
-meta:
-  name: "Triage Agent"
-  owner: "cx-team"
-tools:
-  tool_choice: "auto"
-  refs:
-    - ref: "search-docs"
-      max_calls_per_run: 1
----
-# Purpose
-Opens a ticket for what the docs do not cover.
-"#;
 
 /// A client speaking to one server process.
 struct Client {
@@ -443,31 +425,6 @@ fn findings_on_disk_are_published_at_start_and_a_fix_all_action_applies_the_safe
 
     client.shutdown();
 }
-
-const SKILL: &str = "---
-dops: v2
-kind: skill
-meta:
-  name: nginx
-  version: 1.0.0
-  description: Generate nginx server blocks
-context:
-  technology: nginx
-  fileFormat: raw
-  outputGuidance: Output the configuration only, without code fences.
-  bestPractices:
-    - Redirect HTTP to HTTPS
-files:
-  - path: nginx.conf
----
-## Prompt
-
-You are an nginx expert.
-
-## Keywords
-
-nginx, reverse proxy
-";
 
 const CYCOD: &str = "name: search
 description: Search files for a pattern

@@ -17,6 +17,18 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// Roots of the key names that carry safety meaning: a human approval or confirmation gate,
+/// permissions, a policy, network access.
+const SAFETY_ROOTS: &[&str] = &["approv", "confirm", "permission", "polic", "network"];
+
+/// True when `key`, unknown, is a near misspelling (at most two edits) of `known`, a key that
+/// carries safety meaning: the gate it was written to set is silently not in effect.
+pub fn misspelt_safety_key(key: &str, known: &str) -> bool {
+    let known_lower = known.to_ascii_lowercase();
+    SAFETY_ROOTS.iter().any(|r| known_lower.contains(r))
+        && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), &known_lower) <= 2
+}
+
 /// "Did you mean" over many names at once (every tool of a repository): only names with the
 /// same first character are compared, and only until a budget of comparisons is spent, so a
 /// repository full of misspelt references stays linear. Each name carries a value (an index)

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Related};
 use crate::formats::{self, FileResult, Item};
+use crate::fs::FileSystem;
 use crate::rules::{self, Severity};
 use crate::source::{Digest, FormatId, SourceFile, Span};
 use crate::suppress::{SuppressedCode, Suppression};
@@ -148,7 +149,13 @@ impl Stored {
 
     /// The loaded file again, at `path` read as `format`, shown as `display` (paths are shown
     /// relative to the working directory, which may differ from the run that stored it).
-    pub fn load(self, path: &Path, format: FormatId, cwd: &Path) -> Option<FileResult> {
+    pub fn load(
+        self,
+        path: &Path,
+        format: FormatId,
+        cwd: &Path,
+        fs: &Arc<dyn FileSystem>,
+    ) -> Option<FileResult> {
         let first = self.files.first()?;
         if first.path != path || first.format != format {
             return None;
@@ -181,7 +188,15 @@ impl Stored {
                     })
                     .collect();
                 let display = crate::discover::display_path(&f.path, cwd);
-                SourceFile::unread(f.path, display, f.format, f.bom_len, f.digest, suppressions)
+                SourceFile::unread(
+                    f.path,
+                    display,
+                    f.format,
+                    f.bom_len,
+                    f.digest,
+                    suppressions,
+                    fs,
+                )
             })
             .collect();
         let file = |i: usize| files.get(i);

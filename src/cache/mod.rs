@@ -38,8 +38,8 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -47,16 +47,17 @@ use serde::{Deserialize, Serialize};
 pub use serde_helpers::{StaticStr, json_option, static_str};
 pub use track::{Dep, Stat, Tracker};
 
+use crate::discover::Claim;
 use crate::formats::FileResult;
 use crate::fs::FileSystem;
-use crate::source::{Digest, FormatId, sha256};
+use crate::source::{Digest, FormatId, SourceFile, sha256};
 use codec::Stored;
 
 /// The cache folder's name, at the repository root.
 pub const DIR: &str = ".toolc_cache";
 
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 2;
+const LAYOUT: u32 = 3;
 
 /// How the cache file starts.
 const MAGIC: &[u8; 8] = b"toolc\0c\0";
@@ -74,6 +75,9 @@ struct Header {
 struct Meta {
     path: PathBuf,
     format: FormatId,
+    /// Whether the content has the format's shape, when that was asked (a file found by
+    /// walking, [`Claim::ByContent`]); a file not claimed has no stored result.
+    claimed: Option<bool>,
     stat: Stat,
     digest: Digest,
     /// Stored within two seconds of its modification: the metadata filter is not trusted.
@@ -95,6 +99,15 @@ struct Old {
 
 /// Bytes before a record's parts: two lengths and a digest.
 const RECORD_HEAD: usize = 4 + 4 + 32;
+
+/// A file the cache answers for: its result (none when its content is not its format's), and
+/// the other paths its load read or looked for.
+pub struct Hit {
+    /// What loading the file gives.
+    pub result: Option<FileResult>,
+    /// What else the load asked about.
+    pub deps: Vec<PathBuf>,
+}
 
 /// What one run did with the cache, for `--statistics` and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -200,20 +213,28 @@ impl Cache {
         }
     }
 
-    /// The file at `path`, read as `format`, from the cache, when neither it nor anything its
-    /// load read has changed (and none of that has a buffer in `buffered`). `fs` is where the
-    /// run reads files; `cwd` what paths are shown relative to.
+    /// The file at `path`, read as `format` and claimed as `claim` says, from the cache,
+    /// when neither it nor anything its load read has changed (and none of that has a buffer
+    /// in `buffered`). `fs` is the disk the run reads (texts are read back through it); `cwd`
+    /// what paths are shown relative to.
     pub fn get(
         &self,
         path: &Path,
         format: FormatId,
+        claim: Claim,
         cwd: &Path,
-        fs: &dyn FileSystem,
+        fs: &Arc<dyn FileSystem>,
         buffered: &HashSet<&Path>,
-    ) -> Option<FileResult> {
+    ) -> Option<Hit> {
         let old = self.old.get(path)?;
         let meta = &old.meta;
+        let has_result = meta.claimed != Some(false);
+        let answers = match claim {
+            Claim::ByContent => meta.claimed.is_some(),
+            Claim::Always => has_result,
+        };
         if meta.format != format
+            || !answers
             || (!buffered.is_empty() && meta.deps.iter().any(|d| buffered.contains(d.path())))
         {
             return None;
@@ -223,16 +244,21 @@ impl Cache {
         if !same && sha256(&fs.read(path).ok()?) != meta.digest {
             return None;
         }
-        if !meta.deps.iter().all(|d| d.unchanged(fs)) {
+        if !meta.deps.iter().all(|d| d.unchanged(fs.as_ref())) {
             return None;
         }
         let record = self.read_record(old)?;
         let blob = record.get(old.meta_len as usize..)?;
-        let stored: Stored = postcard::from_bytes(blob).ok()?;
-        let result = stored.load(path, format, cwd)?;
-        if result.file.digest() != meta.digest {
-            return None;
-        }
+        let result = if has_result {
+            let stored: Stored = postcard::from_bytes(blob).ok()?;
+            let result = stored.load(path, format, cwd, fs)?;
+            if result.file.digest() != meta.digest {
+                return None;
+            }
+            Some(result)
+        } else {
+            None
+        };
         self.hits.fetch_add(1, Ordering::Relaxed);
         let racy = self.is_racy(&now);
         if same && !racy {
@@ -243,6 +269,7 @@ impl Cache {
             let meta = Meta {
                 path: path.to_path_buf(),
                 format,
+                claimed: meta.claimed,
                 stat: now,
                 digest: meta.digest,
                 racy,
@@ -250,28 +277,46 @@ impl Cache {
             };
             self.write_record(&meta, blob);
         }
-        Some(result)
+        Some(Hit {
+            result,
+            deps: meta.deps.iter().map(|d| d.path().to_path_buf()).collect(),
+        })
     }
 
-    /// Remember `result`, loaded from the file at `path` whose metadata was `stat` before it
-    /// was read (none: not to be stored), and whose load read or looked for `deps`.
-    pub fn put(&self, path: &Path, stat: Option<Stat>, result: &FileResult, deps: Vec<Dep>) {
+    /// Remember what loading the file at `path` as `claim` says gave (`Err`: the file, not
+    /// claimed by its content), when its metadata was `stat` before it was read (none: not
+    /// to be stored), and its load read or looked for `deps`.
+    pub fn put(
+        &self,
+        path: &Path,
+        stat: Option<Stat>,
+        claim: Claim,
+        outcome: Result<&FileResult, &Arc<SourceFile>>,
+        deps: &[Dep],
+    ) {
         self.loaded.fetch_add(1, Ordering::Relaxed);
         self.changed.store(true, Ordering::Relaxed);
         let Some(stat) = stat else { return };
-        let Some(stored) = Stored::of(result) else {
-            return;
-        };
-        let Ok(blob) = postcard::to_allocvec(&stored) else {
-            return;
+        let (file, blob) = match outcome {
+            Ok(result) => {
+                let Some(stored) = Stored::of(result) else {
+                    return;
+                };
+                let Ok(blob) = postcard::to_allocvec(&stored) else {
+                    return;
+                };
+                (&result.file, blob)
+            }
+            Err(file) => (file, Vec::new()),
         };
         let meta = Meta {
             path: path.to_path_buf(),
-            format: result.file.format,
+            format: file.format,
+            claimed: (claim == Claim::ByContent).then_some(outcome.is_ok()),
             racy: self.is_racy(&stat),
             stat,
-            digest: result.file.digest(),
-            deps,
+            digest: file.digest(),
+            deps: deps.to_vec(),
         };
         self.write_record(&meta, &blob);
     }

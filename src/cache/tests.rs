@@ -26,14 +26,24 @@ fn tool(dir: &Path) -> PathBuf {
     path
 }
 
+fn disk() -> Arc<dyn FileSystem> {
+    Arc::new(Disk)
+}
+
 fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
     let stat = Stat::of(path);
     let tracker = Tracker::new(&Disk);
-    let result = crate::formats::load_with(&tracker, path, "a".into(), FormatId::DojopsTool);
+    let result = crate::formats::load_judged(
+        &tracker,
+        path,
+        "a".into(),
+        FormatId::DojopsTool,
+        Claim::ByContent,
+    );
     let (deps, _) = tracker.finish(path);
     assert!(!deps.is_empty(), "the schema file is a dependency");
-    cache.put(path, stat, &result, deps);
-    result
+    cache.put(path, stat, Claim::ByContent, result.as_ref(), &deps);
+    result.expect("claimed")
 }
 
 #[test]
@@ -45,7 +55,15 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     cache.save(std::slice::from_ref(&dir));
     let cache = Cache::open_as(&dir, "build A".into());
     let hit = cache
-        .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
+        .get(
+            &path,
+            FormatId::DojopsTool,
+            Claim::ByContent,
+            &dir,
+            &disk(),
+            &HashSet::new(),
+        )
+        .and_then(|h| h.result)
         .expect("a hit");
     assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
     let show = |r: &FileResult| -> Vec<String> {
@@ -70,13 +88,27 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let other = Cache::open_as(&dir, "build B".into());
     assert!(
         other
-            .get(&path, FormatId::DojopsTool, &dir, &Disk, &HashSet::new())
+            .get(
+                &path,
+                FormatId::DojopsTool,
+                Claim::ByContent,
+                &dir,
+                &disk(),
+                &HashSet::new()
+            )
             .is_none()
     );
     let cache = Cache::open_as(&dir, "build A".into());
     assert!(
         cache
-            .get(&path, FormatId::CycodTool, &dir, &Disk, &HashSet::new())
+            .get(
+                &path,
+                FormatId::CycodTool,
+                Claim::ByContent,
+                &dir,
+                &disk(),
+                &HashSet::new()
+            )
             .is_none(),
         "another format is a miss"
     );
@@ -85,7 +117,14 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let buffered = HashSet::from([schema.as_path()]);
     assert!(
         cache
-            .get(&path, FormatId::DojopsTool, &dir, &Disk, &buffered)
+            .get(
+                &path,
+                FormatId::DojopsTool,
+                Claim::ByContent,
+                &dir,
+                &disk(),
+                &buffered
+            )
             .is_none()
     );
 }
@@ -102,6 +141,7 @@ fn text_read_back_must_match_the_digest() {
         0,
         sha256(&bytes),
         Vec::new(),
+        &disk(),
     );
     std::fs::write(&path, "name: changed\n").expect("write");
     // Changed since it was checked: no stale text under old spans.

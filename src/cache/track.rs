@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{FileSystem, ReadError};
+use crate::fs::{DirEntry, EntryKind, FileSystem, ReadError};
 use crate::source::{Digest, sha256};
 
 /// The metadata compared before a file is hashed.
@@ -23,9 +23,10 @@ pub struct Stat {
 }
 
 impl Stat {
-    /// The metadata of the regular file at `path` (following links), if it is one.
+    /// The metadata of the regular file at `path`, if it is one: a link is not (what it
+    /// leads to is read, when it may be, through the run's file system, never from the cache).
     pub fn of(path: &Path) -> Option<Stat> {
-        let m = std::fs::metadata(path).ok()?;
+        let m = std::fs::symlink_metadata(path).ok()?;
         m.is_file().then(|| Stat::of_metadata(&m))
     }
 
@@ -69,12 +70,40 @@ enum Seen {
     Present,
     /// A file there, read: its metadata before the read and the digest of what was read.
     Read(Stat, Digest),
+    /// A folder there, listed: the digest of its listing.
+    Listed(Digest),
+}
+
+/// The digest of a folder listing: names, kinds and execute bits.
+fn listing_digest(entries: &[DirEntry]) -> Digest {
+    let mut text = Vec::new();
+    for e in entries {
+        text.extend_from_slice(e.name.as_bytes());
+        text.push(0);
+        text.push(match e.kind {
+            EntryKind::File => b'f',
+            EntryKind::Dir => b'd',
+            EntryKind::Link => b'l',
+            EntryKind::Other => b'o',
+        });
+        text.push(match e.executable {
+            Some(true) => b'x',
+            Some(false) => b'-',
+            None => b'?',
+        });
+    }
+    sha256(&text)
 }
 
 impl Dep {
     /// The path asked about.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The path asked about, owned.
+    pub fn into_path(self) -> PathBuf {
+        self.path
     }
 
     /// True when `fs` still shows what the load saw.
@@ -86,6 +115,7 @@ impl Dep {
                 Stat::of(&self.path) == Some(*stat)
                     || fs.read(&self.path).is_ok_and(|b| sha256(&b) == *digest)
             }
+            Seen::Listed(digest) => listing_digest(&fs.list_dir(&self.path)) == *digest,
         }
     }
 }
@@ -110,7 +140,12 @@ impl<'a> Tracker<'a> {
 
     fn note(&self, path: &Path, seen: Seen) {
         let mut list = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        match list.iter_mut().find(|d| d.path == path) {
+        // A listing is compared apart from what was read or looked for at the same path.
+        let listed = matches!(seen, Seen::Listed(_));
+        let same = list
+            .iter_mut()
+            .find(|d| d.path == path && matches!(d.seen, Seen::Listed(_)) == listed);
+        match same {
             // A read says more than a look.
             Some(d) if matches!(seen, Seen::Read(..)) || d.seen == Seen::Absent => d.seen = seen,
             Some(_) => {}
@@ -150,5 +185,11 @@ impl FileSystem for Tracker<'_> {
         let found = self.fs.is_file(path);
         self.note(path, if found { Seen::Present } else { Seen::Absent });
         found
+    }
+
+    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
+        let entries = self.fs.list_dir(path);
+        self.note(path, Seen::Listed(listing_digest(&entries)));
+        entries
     }
 }

@@ -136,12 +136,15 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 
 /// Check, apply every safe fix that applies together, and check again, in memory.
 fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
-    let mut fs = Overlay::default();
+    let mut fs = Overlay::new(Box::new(crate::fs::Confined::for_paths(
+        &options.paths,
+        &options.cwd,
+    )));
     let mut files: BTreeMap<PathBuf, Changed> = BTreeMap::new();
     let mut count = 0;
     let mut round = 0;
     loop {
-        let loaded = pipeline::load(options, config, &fs, None, false, None);
+        let loaded = pipeline::load(options, config, &fs, None, false);
         let (report, _) = pipeline::report(options, config, &loaded, false, None);
         // Every syntax finding counts, even one configuration turned off or a comment
         // suppressed.

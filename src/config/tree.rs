@@ -21,17 +21,18 @@ pub(crate) struct ConfigTree {
 
 /// The repository around `folder`: the nearest folder above with `.git`, else `folder`.
 pub(crate) fn repository_of(folder: &Path) -> PathBuf {
-    folder
-        .ancestors()
-        .find(|d| d.join(".git").exists())
-        .unwrap_or(folder)
-        .to_path_buf()
+    git_root(folder).unwrap_or(folder).to_path_buf()
+}
+
+/// The nearest folder at or above `folder` that holds `.git`.
+pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
+    folder.ancestors().find(|d| d.join(".git").exists())
 }
 
 /// The folder a configuration file in `folder` may read within: its git repository, else
 /// the working directory when `folder` is inside it, else `folder` itself.
 pub(crate) fn boundary(folder: &Path, cwd: &Path) -> PathBuf {
-    if let Some(git) = folder.ancestors().find(|d| d.join(".git").exists()) {
+    if let Some(git) = git_root(folder) {
         git.to_path_buf()
     } else if folder.starts_with(cwd) {
         cwd.to_path_buf()

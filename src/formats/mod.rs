@@ -1,20 +1,25 @@
 //! One module per source format: each lowers a file's syntax tree into its typed AST,
 //! validates and lints it, and contributes to the cross-file resolve step.
 
+pub mod agent_skill;
 pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod mcp;
 pub mod outline;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
+pub(crate) mod yaml_words;
 
 use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
+use crate::discover::Claim;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
@@ -92,6 +97,14 @@ impl ItemCodec {
         }
     }
 
+    /// A codec of its own: for a format whose files lower into more than one item type.
+    pub fn new(
+        encode: fn(&Item) -> Option<Vec<u8>>,
+        decode: fn(&[u8]) -> Option<Item>,
+    ) -> ItemCodec {
+        ItemCodec { encode, decode }
+    }
+
     /// `item` as bytes; `None` when it is not of the codec's type.
     pub fn encode(&self, item: &Item) -> Option<Vec<u8>> {
         (self.encode)(item)
@@ -123,6 +136,16 @@ pub trait Format: Sync {
     /// The format of a file named explicitly (on the command line, an editor buffer) that no
     /// pattern matched, judged by its file name alone.
     fn by_name(&self, path: &Path) -> Option<FormatId>;
+
+    /// Whether `text`, the content of a file found at one of this format's paths, has the
+    /// shape `format` requires at its root: true when the file is this format's, false when it
+    /// belongs to another tool that uses the same file name (it is then left alone, unreported).
+    /// Asked only of files found by walking; a file named on the command line, given on stdin
+    /// or matched by an `include` is always checked. By default every file is claimed: right
+    /// for a format whose paths are its own (`.dojops/…`, `.cycod/tools/…`).
+    fn claims(&self, _format: FormatId, _text: &str) -> bool {
+        true
+    }
 
     /// Parse, lower, validate and lint one file, reading companion files through `fs`.
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
@@ -169,6 +192,8 @@ pub static REGISTRY: &[&dyn Format] = &[
     &tool_md::ToolMd,
     &cycod::Cycod,
     &tool_request::ToolRequest,
+    &mcp::Mcp,
+    &agent_skill::AgentSkill,
 ];
 
 /// The implementation that reads `format`, if any (schema files and configuration are read
@@ -215,9 +240,14 @@ pub fn lower_all<'a>(
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
     for format in REGISTRY {
-        let Lowering { tools, left_out } = format.lower(results, takes);
+        let Lowering {
+            tools,
+            left_out,
+            skills,
+        } = format.lower(results, takes);
         all.tools.extend(tools);
         all.left_out.extend(left_out);
+        all.skills.extend(skills);
     }
     for lowered in &mut all.tools {
         lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
@@ -236,18 +266,39 @@ pub fn lower_all<'a>(
     });
     all.left_out
         .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    all.skills
+        .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     all
 }
 
-/// Read through `fs`, parse and lower one discovered file.
-pub fn load_with(
+/// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
+/// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
+/// and the file is not toolc's to report.
+pub fn load_claimed(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
     format: FormatId,
-) -> FileResult {
+    claim: Claim,
+) -> Option<FileResult> {
+    load_judged(fs, path, display, format, claim).ok()
+}
+
+/// [`load_claimed`], with the file read when it is not claimed (what the cache keeps of it).
+pub fn load_judged(
+    fs: &dyn FileSystem,
+    path: &Path,
+    display: String,
+    format: FormatId,
+    claim: Claim,
+) -> Result<FileResult, Arc<SourceFile>> {
     let (file, fatal) = read_source(fs, path, display, format);
-    load_source(fs, file, fatal, format)
+    if claim == Claim::ByContent
+        && format_of(format).is_some_and(|f| !f.claims(format, file.body()))
+    {
+        return Err(file);
+    }
+    Ok(load_source(fs, file, fatal, format))
 }
 
 fn load_source(
@@ -260,7 +311,14 @@ fn load_source(
         return FileResult::new(file, vec![d], Item::none());
     }
     match format_of(format) {
-        Some(reader) => reader.load(file, fs),
+        // Every format's findings are capped per rule and file, whatever the format does
+        // itself: a generated or hostile file must not bury the output or exhaust memory.
+        Some(reader) => {
+            let mut result = reader.load(file, fs);
+            let diagnostics = std::mem::take(&mut result.diagnostics);
+            result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
+            result
+        }
         // Schema files and configuration are read only as companions of a definition.
         None => FileResult::new(file, Vec::new(), Item::none()),
     }
@@ -312,21 +370,10 @@ pub fn decode(
         .help("check that the right file is committed under this name");
         return (file, Some(d));
     }
-    let digest = crate::source::sha256(&bytes);
-    let (text, utf8_error) = match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
-        }
-    };
-    let file = SourceFile::new(path.to_path_buf(), display, format, text);
-    file.set_digest(digest);
+    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, &bytes);
     let fatal = if let Some(at) = utf8_error {
-        let span = Span::new(
-            at,
-            at + file.text[at..].chars().next().map_or(0, char::len_utf8),
-        );
+        // `at` is the stored offset, which is also where the first U+FFFD sits in the text.
+        let span = Span::new(at, at + '\u{fffd}'.len_utf8());
         Some(
             Diagnostic::new(
                 &syn::INVALID_UTF8,
@@ -363,7 +410,12 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                 SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
                 SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
             };
-            let mut d = Diagnostic::new(rule, file, e.span, e.message.clone());
+            // YAML parser text becomes toolc's words, with the usual cause as the help.
+            let phrase = (e.kind == SyntaxErrorKind::Yaml).then(|| yaml_words::phrase(&e.message));
+            let message = phrase
+                .as_ref()
+                .map_or_else(|| e.message.clone(), |p| p.message.clone());
+            let mut d = Diagnostic::new(rule, file, e.span, message);
             if let Some((span, msg)) = &e.related {
                 d = d.related(file, *span, msg.clone());
             }
@@ -372,29 +424,14 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                     .label("duplicate key")
                     .help("remove one of the two keys; parsers disagree on which one wins");
             }
-            if e.kind == SyntaxErrorKind::Yaml && d.help.is_none() {
-                d = d.maybe_help(yaml_hint(&e.message).map(str::to_string));
+            if let Some(p) = phrase
+                && d.help.is_none()
+            {
+                d = d.help(p.help);
             }
             d
         })
         .collect()
-}
-
-/// The usual cause of a YAML parser message, said as a fix.
-fn yaml_hint(message: &str) -> Option<&'static str> {
-    if message.contains("mapping values are not allowed") {
-        Some(
-            "`: ` inside an unquoted value starts a new mapping: quote the whole value, or write it as a block scalar (`key: |` and the value indented on the next lines)",
-        )
-    } else if message.contains("unknown escape character") {
-        Some(
-            "inside double quotes only YAML escapes such as `\\n`, `\\\"` and `\\\\` are allowed: use single quotes or a block scalar for shell text",
-        )
-    } else if message.contains("tab") {
-        Some("YAML does not allow tabs for indentation: indent with spaces")
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]
@@ -416,6 +453,9 @@ mod tests {
             FormatId::AgentMd,
             FormatId::CycodTool,
             FormatId::ToolRequest,
+            FormatId::McpServer,
+            FormatId::McpConfig,
+            FormatId::AgentSkill,
         ];
         for id in ids {
             let homes = REGISTRY
@@ -441,6 +481,10 @@ mod tests {
             ("/r/a.agent.md", Some(FormatId::AgentMd)),
             ("/r/.cycod/tools/a.yml", Some(FormatId::CycodTool)),
             ("/r/TR-20250101-000000Z-x.md", Some(FormatId::ToolRequest)),
+            ("/r/server.json", Some(FormatId::McpServer)),
+            ("/r/.mcp.json", Some(FormatId::McpConfig)),
+            ("/r/.vscode/mcp.json", Some(FormatId::McpConfig)),
+            ("/r/.claude/skills/pdf/SKILL.md", Some(FormatId::AgentSkill)),
             ("/r/notes.md", None),
         ];
         for (path, want) in cases {

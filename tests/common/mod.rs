@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod change;
+
 use std::path::{Path, PathBuf};
 
 use toolc::{CheckOptions, Config, ConfigError, Diagnostic, Report, check};
@@ -80,6 +82,20 @@ pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
         targets: None,
     };
     Ok(check(&options, &config))
+}
+
+/// Run `check` on `paths` (relative to `dir`) named as on the command line, from `dir`: a
+/// named file is checked whatever its content.
+pub fn check_named(dir: &Path, paths: &[&str]) -> Report {
+    let config = Config::discover(dir, None).expect("valid config");
+    let options = CheckOptions {
+        paths: paths.iter().map(PathBuf::from).collect(),
+        cwd: dir.to_path_buf(),
+        select: vec![],
+        ignore: vec![],
+        targets: None,
+    };
+    check(&options, &config)
 }
 
 /// One line per diagnostic: `path:line:col CODE severity message`, for readable assertions.
@@ -241,4 +257,23 @@ pub const VALID_AGENTCLI: &str = r#"{
     }
   ]
 }
+"#;
+
+/// A draft agent referencing the `search-docs` tool of [`BASE_TOOL`].
+pub const TRIAGE_AGENT: &str = r#"---
+spec_version: "1.2"
+agent_id: "triage"
+version: "0.3.0"
+status: "draft"
+meta:
+  name: "Triage Agent"
+  owner: "cx-team"
+tools:
+  tool_choice: "auto"
+  refs:
+    - ref: "search-docs"
+      max_calls_per_run: 1
+---
+# Purpose
+Opens a ticket for what the docs do not cover.
 "#;

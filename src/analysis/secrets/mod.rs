@@ -5,10 +5,12 @@
 //! A finding carries its byte range and what it is, never the secret itself: callers show
 //! it through [`mask`] so a report does not leak what it warns about.
 
+mod named;
 mod names;
 
 use std::collections::HashMap;
 
+pub use named::named_value_secrets;
 use names::assignments;
 pub use names::{SecretName, secret_name};
 

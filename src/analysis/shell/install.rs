@@ -79,6 +79,18 @@ pub struct Install {
     pub end: usize,
     /// What it is, for a message (`pip install`, `curl … | sh`).
     pub what: String,
+    /// A download run by an interpreter (`curl … | sh`), rather than an installer command.
+    pub runs_download: bool,
+}
+
+/// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
+/// substitution, and names a program that fetches. [`package_installs`] says for certain.
+pub fn may_run_download(line: &str) -> bool {
+    if !(line.contains('|') || line.contains("<(") || line.contains("$(")) {
+        return false;
+    }
+    let lower = line.to_ascii_lowercase();
+    FETCHERS.iter().any(|f| lower.contains(f))
 }
 
 /// Package installations in one line: installer commands (`pip install`, also written as a
@@ -103,6 +115,7 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                 start,
                 end,
                 what: line[start..end].to_string(),
+                runs_download: false,
             });
             i += n;
             continue;
@@ -127,6 +140,7 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                         start,
                         end,
                         what: format!("{fetcher} … | {w}"),
+                        runs_download: true,
                     });
                     i = words.partition_point(|(s, _)| *s < end);
                     continue;
@@ -141,6 +155,7 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                     start,
                     end: start + fetcher.len(),
                     what: format!("{fetcher} run by a shell"),
+                    runs_download: true,
                 });
             }
         }
@@ -198,13 +213,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_cheap_test_lets_every_download_run_through() {
+        for line in [
+            "curl -fsSL https://x.sh | sh",
+            "bash <(wget -qO- https://x.sh)",
+            "sh -c \"$(Invoke-WebRequest https://x)\"",
+        ] {
+            assert!(may_run_download(line), "{line}");
+            assert!(
+                package_installs(line).iter().any(|i| i.runs_download),
+                "{line}"
+            );
+        }
+        assert!(!may_run_download("pip install pandas"));
+        assert!(!may_run_download("cat a | grep b"));
+    }
+
+    #[test]
     fn installs() {
         assert_eq!(
             package_installs("pip install pandas"),
             [Install {
                 start: 0,
                 end: 11,
-                what: "pip install".into()
+                what: "pip install".into(),
+                runs_download: false,
             }]
         );
         assert_eq!(

@@ -11,6 +11,9 @@ use crate::schema::{SchemaOptions, check_schema};
 use crate::source::Span;
 use crate::syntax::{Entry, Node, NodeKind};
 
+/// Keywords OpenAI and Anthropic refuse at the root of a tool's input schema.
+const ROOT_REFUSED: &[&str] = &["oneOf", "anyOf", "allOf", "enum", "not"];
+
 impl Cx<'_> {
     pub(super) fn manifest(&mut self, root: &Node, manifest: &mut Manifest) {
         let Some(entries) = root.as_map() else {
@@ -76,6 +79,7 @@ impl Cx<'_> {
             tool.span = node.span;
             tool.name_span = node.value("name").map(|n| n.span);
             tool.description_span = node.value("description").map(|n| n.span);
+            tool.command_span = crate::formats::tree::site_at(node, &["command"]);
             tool.schema = node.value("schema").map(crate::syntax::Packed::pack);
             manifest.tools.push(tool);
         }
@@ -233,6 +237,7 @@ impl Cx<'_> {
                 return;
             }
         }
+        self.refused_at_root(schema, who);
         let prefix = format!("{who}: ");
         self.diags.extend(
             check_schema(self.file, schema, SchemaOptions::default())
@@ -258,6 +263,33 @@ impl Cx<'_> {
                 .label("open to extra arguments")
                 .note("the model may invent arguments the tool does not expect; agentcli hands them to the tool's stdin unchecked")
                 .help("add `\"additionalProperties\": false` next to `\"properties\"`");
+            self.push(d);
+        }
+    }
+
+    /// ACL015: keywords the providers refuse at the root of a function's `parameters`.
+    fn refused_at_root(&mut self, schema: &Node, who: &Who) {
+        for e in schema.as_map().into_iter().flatten() {
+            if !ROOT_REFUSED.contains(&e.key.as_str()) {
+                continue;
+            }
+            let help = if e.key == "enum" {
+                "put the `enum` on the property it constrains; the root stays a plain `type: object`"
+            } else {
+                "keep the root a plain `type: object`: make the alternatives' properties optional, say in `description` which to give, and let the tool reject a wrong combination (or split it into one tool per alternative)"
+            };
+            let d = self
+                .diag(
+                    &rules::REFUSED_ROOT_KEYWORD,
+                    e.key_span,
+                    format!(
+                        "{who}: the parameter schema has `{}` at its top level, which OpenAI and Anthropic refuse",
+                        e.key
+                    ),
+                )
+                .label("not allowed at the top level")
+                .note("agentcli sends the schema unchanged as the function's `parameters`: OpenAI answers 400 and Anthropic rejects the tool list, so every request that offers the tools fails, not only calls to this one")
+                .help(help);
             self.push(d);
         }
     }

@@ -5,6 +5,7 @@
 //! entry takes every tool with it. toolc reports all of them at once, each with the entry's
 //! index and name the way the runtime words it (`tool[3] "fs_read": …`).
 
+mod claim;
 mod command;
 mod entries;
 mod env;
@@ -19,7 +20,6 @@ use std::sync::Arc;
 
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -72,6 +72,8 @@ pub struct Tool {
     pub name_span: Option<Span>,
     /// Where its `description` value is written.
     pub description_span: Option<Span>,
+    /// Where its `command` is written.
+    pub command_span: Option<Span>,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Packed>,
 }
@@ -105,7 +107,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
     }
-    let diagnostics = cap_per_rule(cx.diags, MAX_PER_RULE);
+    let diagnostics = cx.diags;
     FileResult::new(file, diagnostics, Item::new(manifest))
 }
 
@@ -123,6 +125,10 @@ impl Format for Agentcli {
 
     fn cache(&self) -> Option<crate::formats::ItemCodec> {
         Some(crate::formats::ItemCodec::of::<Manifest>())
+    }
+
+    fn claims(&self, _format: FormatId, text: &str) -> bool {
+        claim::is_manifest(text)
     }
 
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::syntax::Packed;
 use serde_json::Value;
 
-use crate::formats::tree::{node_at, str_at, strings};
+use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
@@ -28,6 +29,8 @@ pub struct ToolDoc {
     pub steps: Option<Vec<Action>>,
     /// What a single-step tool does.
     pub action: Option<Action>,
+    /// Where its parts are written.
+    pub sites: Sites,
 }
 
 /// One entry of `parameters`.
@@ -109,6 +112,24 @@ impl ToolDoc {
             parameters: parameters.map(Packed::pack),
             action: if steps.is_some() { None } else { action(root) },
             steps,
+            sites: Sites {
+                run: first_site(
+                    root,
+                    &[
+                        &["steps"],
+                        &["run"],
+                        &["bash"],
+                        &["cmd"],
+                        &["pwsh"],
+                        &["python"],
+                        &["tool"],
+                        &["script"],
+                    ],
+                ),
+                risk: site_at(root, &["tags"]),
+                tags: site_at(root, &["tags"]),
+                ..Sites::default()
+            },
         }
     }
 }

@@ -3,6 +3,7 @@
 //! Name scope is one `.dojops/` project: tools and skills of one project share a registry,
 //! and the policy of that project applies to them.
 
+mod allowlist;
 pub mod doc;
 pub mod dops;
 pub mod ir;

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::allowlist::{RUNTIME_ONLY_BINARIES, SPEC_BINARIES};
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::paths::sibling_display;
@@ -53,46 +54,6 @@ const GENERATOR_KEYS: &[&str] = &[
 const FILE_KEYS: &[&str] = &["path", "serializer"];
 const SERIALIZERS: &[&str] = &["yaml", "json", "hcl", "ini", "toml", "raw"];
 const PERMISSION_KEYS: &[&str] = &["filesystem", "network", "child_process"];
-
-/// The spec's verification whitelist (§8).
-pub const SPEC_BINARIES: &[&str] = &[
-    "terraform",
-    "kubectl",
-    "helm",
-    "ansible-lint",
-    "docker",
-    "hadolint",
-    "yamllint",
-    "jsonlint",
-    "shellcheck",
-    "tflint",
-    "kubeval",
-    "conftest",
-    "checkov",
-    "trivy",
-    "kube-score",
-    "polaris",
-];
-/// Binaries current DojOps also accepts (IMPLEMENTATION-NOTES.md).
-pub const RUNTIME_ONLY_BINARIES: &[&str] = &[
-    "ansible-playbook",
-    "nginx",
-    "promtool",
-    "systemd-analyze",
-    "make",
-    "actionlint",
-    "caddy",
-    "haproxy",
-    "nomad",
-    "podman",
-    "fluentd",
-    "opa",
-    "vault",
-    "circleci",
-    "npx",
-    "tsc",
-    "cfn-lint",
-];
 
 /// A lowered `tool.yaml`.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -420,18 +381,13 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
     let lead = command.len() - command.trim_start().len();
     let binary = trimmed.split([' ', '\t']).next().unwrap_or(trimmed);
     let bin_span = span_in_value(lw.file, node, lead, binary);
-    if binary.contains('\0')
-        || !(SPEC_BINARIES.contains(&binary) || RUNTIME_ONLY_BINARIES.contains(&binary))
-    {
+    if binary.contains('\0') || !super::allowlist::allows(binary) {
         let consequence = if runs {
             "DojOps fails verification for a binary outside its whitelist, so every run of this tool fails"
         } else {
             "DojOps would fail verification as soon as `child_process: required` is set"
         };
-        let hint = did_you_mean(
-            binary,
-            SPEC_BINARIES.iter().chain(RUNTIME_ONLY_BINARIES).copied(),
-        );
+        let hint = did_you_mean(binary, super::allowlist::allowed());
         let d = lw
             .diag(
                 &rules::VERIFICATION_BINARY_NOT_ALLOWED,

@@ -5,6 +5,7 @@
 
 mod guidance;
 mod identity;
+mod layout;
 mod meta;
 
 use serde::{Deserialize, Serialize};
@@ -148,6 +149,7 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, fm: &FrontMatter, tool: &mut Too
         return;
     };
     lw.unknown_keys(map, TOP_KEYS, CLOSED_NOTE);
+    layout::old_layout(lw, map);
     spec_version(lw, map);
     let id = tool_id(lw, map);
     tool.id = id.clone();

@@ -27,7 +27,6 @@ use super::fields::ShapeRules;
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{FormatId, SourceFile, Span};
@@ -156,11 +155,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             d.notes.push(REJECTED.to_string());
         }
     }
-    FileResult::new(
-        file,
-        cap_per_rule(diagnostics, MAX_PER_RULE),
-        Item::new(request),
-    )
+    FileResult::new(file, diagnostics, Item::new(request))
 }
 
 /// `TR-*.md` tool execution requests (no tools of their own; ids are repository-wide).
@@ -178,6 +173,12 @@ impl Format for ToolRequest {
 
     fn cache(&self) -> Option<crate::formats::ItemCodec> {
         Some(crate::formats::ItemCodec::of::<Request>())
+    }
+
+    fn claims(&self, _format: FormatId, text: &str) -> bool {
+        // `TR-*.md` is a common enough name (a translation, a ticket) to need the request's
+        // own keys.
+        crate::syntax::sniff::front_matter_has_any(text, &["request_type", "request_id"])
     }
 
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {

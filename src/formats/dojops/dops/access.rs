@@ -4,7 +4,7 @@
 
 use super::version::V1_KEYS;
 use super::{SHAPE, Skill};
-use crate::formats::fields::{Lowerer, MapRef, join_path};
+use crate::formats::fields::{Lowerer, MapRef, Site, join_path};
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind, Number};
 
@@ -167,9 +167,7 @@ impl SkillLowerer<'_> {
         key: &str,
         help: &str,
     ) -> Option<&'n Node> {
-        let mark = self.lw.diags.len();
-        let entry = self.lw.required(map, key);
-        self.help_since(mark, help);
+        let entry = self.lw.required_at(map, key, Site::default().help(help));
         entry.map(|e| &e.value)
     }
 
@@ -181,10 +179,7 @@ impl SkillLowerer<'_> {
         path: &'n str,
         help: &str,
     ) -> Option<MapRef<'n>> {
-        let mark = self.lw.diags.len();
-        let entry = self.lw.required(map, key);
-        self.help_since(mark, help);
-        let entry = entry?;
+        let entry = self.lw.required_at(map, key, Site::default().help(help))?;
         self.map(&entry.value, entry.key_span, path)
     }
 

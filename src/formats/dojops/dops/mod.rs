@@ -3,6 +3,7 @@
 //! sections, and the dependencies between the skills of one project.
 
 mod access;
+mod command;
 mod dependencies;
 mod files;
 mod front_matter;

@@ -1,4 +1,5 @@
-//! `verification`: structural checks, the binary check and its parser (DOJ021), severities.
+//! `verification`: structural checks, the binary check and its parser (DOJ021), severities;
+//! the binary's command itself is checked in `command.rs`.
 
 use super::SHAPE;
 use super::access::SkillLowerer;
@@ -51,7 +52,14 @@ impl SkillLowerer<'_> {
             self.structural(node);
         }
         if let Some(bin) = self.section(ver, "binary", "verification.binary", BINARY_KEYS) {
-            self.binary(bin);
+            // DojOps runs the binary check only with this permission (it skips it otherwise).
+            let runs = root
+                .node
+                .value("permissions")
+                .and_then(|p| p.value("child_process"))
+                .and_then(Node::as_str)
+                == Some("required");
+            self.binary(bin, runs);
         }
         if let Some(sev) = self.section(ver, "severity", "verification.severity", SEVERITY_KEYS) {
             for key in SEVERITY_KEYS {
@@ -95,13 +103,14 @@ impl SkillLowerer<'_> {
         }
     }
 
-    fn binary(&mut self, bin: MapRef<'_>) {
+    fn binary(&mut self, bin: MapRef<'_>, runs: bool) {
         if let Some(v) = self.required(
             bin,
             "command",
             "add `command: …` under `verification.binary`: the check to run on the generated files",
-        ) {
-            self.string(v, "verification.binary.command", 1, usize::MAX);
+        ) && let Some(command) = self.string(v, "verification.binary.command", 1, usize::MAX)
+        {
+            self.verification_command(v, command, runs);
         }
         if let Some(v) = self.required(
             bin,
