@@ -2,9 +2,9 @@
 //! folders such as `.dojops/`) and classify each file by path pattern.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::{Candidate, Glob, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 
 use crate::config::{Config, Exclude, Include};
@@ -44,7 +44,13 @@ pub struct WalkError {
 
 /// Classifies paths into formats.
 pub struct Classifier {
-    builtin: Vec<(FormatId, GlobSet)>,
+    /// Every format's patterns in one set, and the format of each pattern (in the order
+    /// formats are tried).
+    builtin: GlobSet,
+    builtin_formats: Vec<FormatId>,
+    /// The file names the patterns can match (their last parts), when each has one: most
+    /// paths of a repository are ruled out by name before the whole path is matched.
+    names: Option<GlobSet>,
     includes: Vec<Include>,
     excludes: Vec<Exclude>,
     named_by_content: bool,
@@ -54,21 +60,29 @@ impl Classifier {
     /// Built-in patterns plus the config's include patterns.
     pub fn new(config: &Config) -> Classifier {
         // Each format names its own patterns; the registry's order is the order they are tried.
-        let builtin = crate::formats::REGISTRY
-            .iter()
-            .flat_map(|f| f.patterns())
-            .map(|(format, patterns)| {
-                let mut b = GlobSetBuilder::new();
-                for p in *patterns {
-                    if let Ok(g) = Glob::new(p) {
-                        b.add(g);
+        let mut set = GlobSetBuilder::new();
+        let mut names = Some(GlobSetBuilder::new());
+        let mut builtin_formats = Vec::new();
+        for (format, patterns) in crate::formats::REGISTRY.iter().flat_map(|f| f.patterns()) {
+            for p in *patterns {
+                if let Ok(g) = Glob::new(p) {
+                    set.add(g);
+                    builtin_formats.push(*format);
+                    match (name_of(p).map(|n| Glob::new(&n)), names.as_mut()) {
+                        (Some(Ok(g)), Some(n)) => {
+                            n.add(g);
+                        }
+                        _ => names = None,
                     }
                 }
-                (*format, b.build().unwrap_or_else(|_| GlobSet::empty()))
-            })
-            .collect();
+            }
+        }
+        let builtin = set.build().unwrap_or_else(|_| GlobSet::empty());
+        let names = names.and_then(|n| n.build().ok());
         Classifier {
             builtin,
+            builtin_formats,
+            names,
             includes: config.includes.clone(),
             excludes: config.excludes.clone(),
             named_by_content: config.named_by_content,
@@ -126,9 +140,17 @@ impl Classifier {
         {
             return Some(FormatId::Config);
         }
-        let slashed = path.to_string_lossy().replace('\\', "/");
-        if let Some((f, _)) = self.builtin.iter().find(|(_, g)| g.is_match(&slashed)) {
-            return Some(*f);
+        let named = match (&self.names, path.file_name()) {
+            (Some(names), Some(name)) => names.is_match(name),
+            _ => true,
+        };
+        if named {
+            let candidate = Candidate::new(path);
+            if self.builtin.is_match_candidate(&candidate)
+                && let Some(first) = self.builtin.matches_candidate(&candidate).into_iter().min()
+            {
+                return self.builtin_formats.get(first).copied();
+            }
         }
         self.includes
             .iter()
@@ -149,6 +171,124 @@ impl Classifier {
     }
 }
 
+/// What the file name of a path `pattern` matches must match: the pattern's last part when
+/// it is a name or `*` and a suffix, else the suffix after its last `*` (a `*` may match a
+/// `/`); `None` when nothing about the name is known.
+fn name_of(pattern: &str) -> Option<String> {
+    let last = pattern.rsplit('/').next()?;
+    let tail = last.rsplit('*').next()?;
+    if tail.is_empty() || tail.contains(['?', '[', ']', '{', '}', '\\']) {
+        return None;
+    }
+    Some(if last.contains('*') {
+        format!("*{tail}")
+    } else {
+        tail.to_string()
+    })
+}
+
+/// What a walked path is. Links are not followed: a link is a link, whatever it leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Kind {
+    /// A regular file.
+    File,
+    /// A folder.
+    Dir,
+    /// A symbolic link.
+    Link,
+    /// Anything else (a FIFO, a socket, a device), or not known.
+    Other,
+}
+
+/// Which folders a walk does not enter (the exclude globs).
+pub type Prune = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+
+/// Called with each folder a walk is about to list, before it is listed.
+pub type OnDir = Arc<dyn Fn(&Path) + Send + Sync>;
+
+/// Called with each path a walk reaches and what it is (from several threads).
+pub type Visit<'a> = &'a (dyn Fn(&Path, Kind) + Sync);
+
+/// Where walks come from: the disk ([`Fresh`]), or a snapshot of an earlier walk that is
+/// still true (the cache's).
+pub trait Walks: Sync {
+    /// Visit every path under the folder `root` (itself included) that no ignore file hides,
+    /// leaving out the folders `prune` rejects and all under them; returns what could not be
+    /// walked.
+    fn walk(&self, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError>;
+}
+
+/// Walks of the disk, as they are now.
+pub struct Fresh;
+
+impl Walks for Fresh {
+    fn walk(&self, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError> {
+        walk_fresh(root, prune, None, visit)
+    }
+}
+
+/// Walk the folder `root` in parallel, honouring ignore files, never entering `.git` or a
+/// folder `prune` rejects; `on_dir` sees each folder below the root before it is listed.
+pub fn walk_fresh(
+    root: &Path,
+    prune: &Prune,
+    on_dir: Option<OnDir>,
+    visit: Visit<'_>,
+) -> Vec<WalkError> {
+    let errors = Mutex::new(Vec::new());
+    // The walker wants an owned filter: excluded folders are pruned, never entered.
+    let prune = Arc::clone(prune);
+    WalkBuilder::new(root)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(move |e| {
+            if e.file_name() == ".git" {
+                return false;
+            }
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && prune(e.path()) {
+                return false;
+            }
+            // Called before the walker lists the folder: what it sees is at least as new.
+            if is_dir && let Some(on_dir) = &on_dir {
+                on_dir(e.path());
+            }
+            true
+        })
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                match entry {
+                    Ok(e) => {
+                        let kind = match e.file_type() {
+                            Some(t) if t.is_symlink() => Kind::Link,
+                            Some(t) if t.is_dir() => Kind::Dir,
+                            Some(t) if t.is_file() => Kind::File,
+                            _ => Kind::Other,
+                        };
+                        visit(e.path(), kind);
+                    }
+                    Err(err) => {
+                        let path = match &err {
+                            ignore::Error::WithPath { path, .. } => path.clone(),
+                            _ => PathBuf::new(),
+                        };
+                        push(
+                            &errors,
+                            WalkError {
+                                path,
+                                message: err.to_string(),
+                            },
+                        );
+                    }
+                }
+                WalkState::Continue
+            })
+        });
+    errors.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Walk `paths` (absolute) and return the tool-definition files found, the walk errors, and
 /// the walked files a format would read under a near-miss name (`tool.yml` where DojOps reads
 /// `tool.yaml`), each sorted.
@@ -156,9 +296,44 @@ pub fn discover(
     paths: &[PathBuf],
     classifier: &Classifier,
 ) -> (Vec<Discovered>, Vec<WalkError>, Vec<PathBuf>) {
+    discover_with(paths, classifier, &Fresh)
+}
+
+/// [`discover`], walking through `walks`.
+pub fn discover_with(
+    paths: &[PathBuf],
+    classifier: &Classifier,
+    walks: &dyn Walks,
+) -> (Vec<Discovered>, Vec<WalkError>, Vec<PathBuf>) {
     let found = Mutex::new(Vec::new());
-    let errors = Mutex::new(Vec::new());
     let misnamed = Mutex::new(Vec::new());
+    let mut errors = Vec::new();
+    let excludes = classifier.excludes.clone();
+    let prune: Prune = Arc::new(move |p: &Path| excludes.iter().any(|x| x.matches(p)));
+    let visit = |path: &Path, kind: Kind| {
+        // Excluded folders were never entered; an excluded file is left out here.
+        if kind != Kind::Dir && classifier.excluded(path) {
+            return;
+        }
+        // A directory where a manifest belongs is reported, not skipped: the tool it stands
+        // for would otherwise vanish without a word.
+        if let Some(format) = classifier.classify(path) {
+            let claim = classifier.claim_of(path, format);
+            let path = path.to_path_buf();
+            push(
+                &found,
+                Discovered {
+                    path,
+                    format,
+                    claim,
+                },
+            );
+        } else if kind == Kind::File
+            && let Some(path) = crate::unclaimed::misnamed(path, classifier)
+        {
+            push(&misnamed, path);
+        }
+    };
     for root in paths {
         if classifier.excluded(root) {
             continue;
@@ -177,70 +352,17 @@ pub fn discover(
             continue;
         }
         if !root.exists() {
-            push(
-                &errors,
-                WalkError {
-                    path: root.clone(),
-                    message: "no such file or directory".into(),
-                },
-            );
+            errors.push(WalkError {
+                path: root.clone(),
+                message: "no such file or directory".into(),
+            });
             continue;
         }
-        // The walker wants an owned filter: excluded folders are pruned, never entered.
-        let excludes = classifier.excludes.clone();
-        WalkBuilder::new(root)
-            .hidden(false)
-            .require_git(false)
-            .follow_links(false)
-            .filter_entry(move |e| {
-                e.file_name() != ".git" && !excludes.iter().any(|x| x.matches(e.path()))
-            })
-            .build_parallel()
-            .run(|| {
-                Box::new(|entry| {
-                    match entry {
-                        Ok(e) => {
-                            // A directory where a manifest belongs is reported, not skipped:
-                            // the tool it stands for would otherwise vanish without a word.
-                            if e.file_type().is_some()
-                                && let Some(format) = classifier.classify(e.path())
-                            {
-                                push(
-                                    &found,
-                                    Discovered {
-                                        path: e.path().to_path_buf(),
-                                        format,
-                                        claim: classifier.claim_of(e.path(), format),
-                                    },
-                                );
-                            } else if e.file_type().is_some_and(|t| t.is_file())
-                                && let Some(path) = crate::unclaimed::misnamed(e.path(), classifier)
-                            {
-                                push(&misnamed, path);
-                            }
-                        }
-                        Err(err) => {
-                            let path = match &err {
-                                ignore::Error::WithPath { path, .. } => path.clone(),
-                                _ => PathBuf::new(),
-                            };
-                            push(
-                                &errors,
-                                WalkError {
-                                    path,
-                                    message: err.to_string(),
-                                },
-                            );
-                        }
-                    }
-                    WalkState::Continue
-                })
-            });
+        errors.extend(walks.walk(root, &prune, &visit));
     }
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
     found.sort();
     dedup(&mut found);
-    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut misnamed = misnamed.into_inner().unwrap_or_else(|e| e.into_inner());
     misnamed.sort();
@@ -258,9 +380,29 @@ fn push<T>(list: &Mutex<Vec<T>>, item: T) {
 
 /// `path` as shown to users: relative to `cwd` when possible, `/`-separated.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
+    // The usual case, without building paths: a plain path under a plain folder.
+    if let (Some(p), Some(c)) = (path.to_str(), cwd.to_str())
+        && plain(p)
+        && plain(c)
+        && let Some(rest) = p.strip_prefix(c)
+        && (rest.is_empty() || rest.starts_with('/') || c.ends_with('/'))
+        && !rest.contains('\\')
+    {
+        let rest = rest.trim_start_matches('/');
+        return if rest.is_empty() {
+            ".".into()
+        } else {
+            rest.to_string()
+        };
+    }
     let rel = relative(path, cwd);
     let s = rel.to_string_lossy().replace('\\', "/");
     if s.is_empty() { ".".into() } else { s }
+}
+
+/// True when `path` is absolute, `/`-separated and has no `.` or `..` part.
+fn plain(path: &str) -> bool {
+    path.starts_with('/') && !path.split('/').any(|part| part == "." || part == "..")
 }
 
 /// `path` relative to `base` (both absolute), with `..` where needed.

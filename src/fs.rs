@@ -88,6 +88,11 @@ pub trait FileSystem: Send + Sync {
     fn list_dir(&self, _path: &Path) -> Vec<DirEntry> {
         Vec::new()
     }
+    /// True when something is at `path` (a repository's `.git`, say): answered as the disk
+    /// answers it, since nothing is read.
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
 }
 
 /// The disk, with the guards every read needs: regular files only, at most [`MAX_READ_BYTES`].
@@ -341,6 +346,10 @@ impl FileSystem for Overlay {
 
     fn is_file(&self, path: &Path) -> bool {
         self.buffers.contains_key(path) || self.base.is_file(path)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.buffers.contains_key(path) || self.base.exists(path)
     }
 
     fn list_dir(&self, path: &Path) -> Vec<DirEntry> {

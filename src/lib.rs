@@ -165,7 +165,7 @@ fn run(
     });
     let cache = inputs
         .cache
-        .then(|| cache::Cache::open(&cache::root_for(config, &options.cwd)));
+        .then(|| cache::Cache::open(&cache::root_for(config, &options.cwd), &options.cwd));
     let loaded = pipeline::load_named(
         options,
         config,
@@ -185,5 +185,18 @@ fn run(
         }
         cache.save(&loaded.scope.roots);
     }
-    pipeline::report(options, config, &loaded, bundles, only.as_deref())
+    let report = pipeline::report(options, config, &loaded, bundles, only.as_deref());
+    drop_later(loaded);
+    report
+}
+
+/// Drop `value` on another thread: freeing a repository's worth of small objects one by one
+/// is time the caller does not wait for (a process that exits first never pays it).
+pub(crate) fn drop_later<T: Send + 'static>(value: T) {
+    if std::thread::Builder::new()
+        .spawn(move || drop(value))
+        .is_err()
+    {
+        // No thread to be had: it is dropped here.
+    }
 }

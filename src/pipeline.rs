@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::cache::{Cache, Dep, Stat, Tracker};
+use crate::cache::{Cache, Dep, Known, Stat, Tracker};
 use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
@@ -73,7 +73,7 @@ fn load_one(
     if let Some(c) = cached
         && let Some(hit) = c
             .cache
-            .get(path, format, d.claim, &options.cwd, c.fs, c.buffered)
+            .get(path, format, d.claim, &options.cwd, c.fs, c.buffered, track)
     {
         return hit.result.map(|result| (result, track.then_some(hit.deps)));
     }
@@ -128,11 +128,19 @@ pub(crate) fn load_named(
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, mut walk_errors, mut misnamed) = discover::discover(&scope.roots, &classifier);
+    let walks: &dyn discover::Walks = match cache {
+        Some(c) => c.walks(),
+        None => &discover::Fresh,
+    };
+    let (mut found, mut walk_errors, mut misnamed) =
+        discover::discover_with(&scope.roots, &classifier, walks);
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
     found = definitions;
+    let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
+    // The walks know which folders have a `toolc.toml` (unless a buffer says otherwise).
+    let known = cache.map(|c| Known::with_buffers(fs, c.walks(), &buffered));
     let (configs, config_errors) = ConfigTree::discover(
         config,
         found
@@ -140,7 +148,9 @@ pub(crate) fn load_named(
             .chain(&config_files)
             .map(|d| d.path.as_path())
             .chain(fs.buffered()),
-        fs,
+        known
+            .as_ref()
+            .map_or(fs as &dyn FileSystem, |k| k as &dyn FileSystem),
         &options.cwd,
     );
     // A nested configuration's own include patterns find more files in its folder.
@@ -156,7 +166,7 @@ pub(crate) fn load_named(
         for nested in configs.nested() {
             classifier.add_includes(nested);
         }
-        let (more, errors, _) = discover::discover(&nested_roots, &classifier);
+        let (more, errors, _) = discover::discover_with(&nested_roots, &classifier, walks);
         found.extend(
             more.into_iter()
                 .filter(|d| d.format != source::FormatId::Config),
@@ -193,7 +203,6 @@ pub(crate) fn load_named(
         }
     };
     progress(Progress::Found(found.len()));
-    let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
     let cached = cache.map(|cache| Cached {
         cache,
         fs: fs.base(),
@@ -227,24 +236,31 @@ pub(crate) fn load_named(
         .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
         .filter(|(_, paths)| !paths.is_empty())
         .collect();
-    // A named file is read when it is a definition or a file one of them reads (a schema).
-    let read: HashSet<&Path> = results
-        .iter()
-        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
-        .map(|f| f.path.as_path())
-        .collect();
+    // A named file is read when it is a definition or a file one of them reads (a schema);
+    // asked only of the few files named.
+    let read = |p: &Path| {
+        results
+            .binary_search_by(|r| r.file.path.as_path().cmp(p))
+            .is_ok()
+            || results
+                .iter()
+                .any(|r| r.companions.iter().any(|c| c.path == p))
+    };
     // A named file left alone on purpose (excluded, or another tool's with `--only-claimed`)
     // is not a file nothing reads.
     let mut unclaimed =
         crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
-            read.contains(p) || not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
+            read(p) || not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
         });
     unclaimed.extend(
         misnamed
             .iter()
             .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
     );
-    let resolved = formats::resolve_with(fs, &results);
+    let resolved = match cache {
+        Some(c) => c.resolve(fs, &results, &scope.roots),
+        None => formats::resolve_with(fs, &results),
+    };
     Loaded {
         scope,
         configs,

@@ -22,7 +22,10 @@ pub struct Stored {
     files: Vec<StoredFile>,
     diagnostics: Vec<StoredDiagnostic>,
     /// The format's item, encoded by its codec; `None` when the file could not be lowered.
+    #[serde(with = "super::serde_helpers::bytes_option")]
     item: Option<Vec<u8>>,
+    /// The number of tool definitions the file holds.
+    tools: u32,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -41,7 +44,7 @@ struct StoredSuppression {
     codes: Vec<(String, Span)>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone)]
 struct StoredDiagnostic {
     code: String,
     severity: u8,
@@ -55,7 +58,7 @@ struct StoredDiagnostic {
     fix: Option<StoredFix>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone)]
 struct StoredFix {
     message: String,
     safe: bool,
@@ -113,37 +116,13 @@ impl Stored {
         let diagnostics = r
             .diagnostics
             .iter()
-            .map(|d| {
-                Some(StoredDiagnostic {
-                    code: d.rule.code.to_string(),
-                    severity: severity_code(d.severity),
-                    message: d.message.clone(),
-                    file: index(&d.file)?,
-                    span: d.span,
-                    label: d.label.clone(),
-                    related: d
-                        .related
-                        .iter()
-                        .map(|x| Some((index(&x.file)?, x.span, x.message.clone())))
-                        .collect::<Option<_>>()?,
-                    notes: d.notes.clone(),
-                    help: d.help.clone(),
-                    fix: d.fix.as_ref().map(|f| StoredFix {
-                        message: f.message.clone(),
-                        safe: f.applicability == Applicability::Safe,
-                        edits: f
-                            .edits
-                            .iter()
-                            .map(|e| (e.span, e.replacement.clone()))
-                            .collect(),
-                    }),
-                })
-            })
+            .map(|d| StoredDiagnostic::of(d, &index))
             .collect::<Option<_>>()?;
         Some(Stored {
             files,
             diagnostics,
             item,
+            tools: u32::try_from(r.tool_count()).ok()?,
         })
     }
 
@@ -161,8 +140,9 @@ impl Stored {
             return None;
         }
         let codec = formats::format_of(format)?.cache()?;
-        let item = match &self.item {
-            Some(bytes) => codec.decode(bytes)?,
+        let item = match self.item {
+            // Decoded when something looks into it.
+            Some(bytes) => Item::encoded(codec, bytes, self.tools as usize),
             None => Item::none(),
         };
         let files: Vec<Arc<SourceFile>> = self
@@ -203,44 +183,7 @@ impl Stored {
         let diagnostics = self
             .diagnostics
             .into_iter()
-            .map(|d| {
-                let rule = rules::lookup(&d.code).filter(|r| r.code == d.code)?;
-                let related = d
-                    .related
-                    .into_iter()
-                    .map(|(i, span, message)| {
-                        Some(Related {
-                            file: Arc::clone(file(i)?),
-                            span,
-                            message,
-                        })
-                    })
-                    .collect::<Option<_>>()?;
-                Some(Diagnostic {
-                    rule,
-                    severity: severity_of(d.severity)?,
-                    message: d.message,
-                    file: Arc::clone(file(d.file)?),
-                    span: d.span,
-                    label: d.label,
-                    related,
-                    notes: d.notes,
-                    help: d.help,
-                    fix: d.fix.map(|f| Fix {
-                        message: f.message,
-                        applicability: if f.safe {
-                            Applicability::Safe
-                        } else {
-                            Applicability::Unsafe
-                        },
-                        edits: f
-                            .edits
-                            .into_iter()
-                            .map(|(span, replacement)| Edit { span, replacement })
-                            .collect(),
-                    }),
-                })
-            })
+            .map(|d| d.load(&file))
             .collect::<Option<Vec<_>>>()?;
         let mut files = files.into_iter();
         let main = files.next()?;
@@ -250,5 +193,112 @@ impl Stored {
             diagnostics,
             item,
         })
+    }
+}
+
+impl StoredDiagnostic {
+    /// `d`, its files named by `index`.
+    fn of(d: &Diagnostic, index: &dyn Fn(&Arc<SourceFile>) -> Option<usize>) -> Option<Self> {
+        Some(StoredDiagnostic {
+            code: d.rule.code.to_string(),
+            severity: severity_code(d.severity),
+            message: d.message.clone(),
+            file: index(&d.file)?,
+            span: d.span,
+            label: d.label.clone(),
+            related: d
+                .related
+                .iter()
+                .map(|x| Some((index(&x.file)?, x.span, x.message.clone())))
+                .collect::<Option<_>>()?,
+            notes: d.notes.clone(),
+            help: d.help.clone(),
+            fix: d.fix.as_ref().map(|f| StoredFix {
+                message: f.message.clone(),
+                safe: f.applicability == Applicability::Safe,
+                edits: f
+                    .edits
+                    .iter()
+                    .map(|e| (e.span, e.replacement.clone()))
+                    .collect(),
+            }),
+        })
+    }
+
+    /// The diagnostic again, its files found by `file`.
+    fn load<'f>(self, file: &dyn Fn(usize) -> Option<&'f Arc<SourceFile>>) -> Option<Diagnostic> {
+        let rule = rules::lookup(&self.code).filter(|r| r.code == self.code)?;
+        let related = self
+            .related
+            .into_iter()
+            .map(|(i, span, message)| {
+                Some(Related {
+                    file: Arc::clone(file(i)?),
+                    span,
+                    message,
+                })
+            })
+            .collect::<Option<_>>()?;
+        Some(Diagnostic {
+            rule,
+            severity: severity_of(self.severity)?,
+            message: self.message,
+            file: Arc::clone(file(self.file)?),
+            span: self.span,
+            label: self.label,
+            related,
+            notes: self.notes,
+            help: self.help,
+            fix: self.fix.map(|f| Fix {
+                message: f.message,
+                applicability: if f.safe {
+                    Applicability::Safe
+                } else {
+                    Applicability::Unsafe
+                },
+                edits: f
+                    .edits
+                    .into_iter()
+                    .map(|(span, replacement)| Edit { span, replacement })
+                    .collect(),
+            }),
+        })
+    }
+}
+
+/// Findings over many files (the cross-file ones), the files named by path.
+#[derive(Serialize, Deserialize)]
+pub struct Findings {
+    files: Vec<PathBuf>,
+    diagnostics: Vec<StoredDiagnostic>,
+}
+
+impl Findings {
+    /// `diagnostics` as stored.
+    pub fn of(diagnostics: &[Diagnostic]) -> Option<Findings> {
+        let mut files: Vec<PathBuf> = diagnostics
+            .iter()
+            .flat_map(|d| std::iter::once(&d.file).chain(d.related.iter().map(|r| &r.file)))
+            .map(|f| f.path.clone())
+            .collect();
+        files.sort();
+        files.dedup();
+        let index = |f: &Arc<SourceFile>| files.binary_search(&f.path).ok();
+        let diagnostics = diagnostics
+            .iter()
+            .map(|d| StoredDiagnostic::of(d, &index))
+            .collect::<Option<_>>()?;
+        Some(Findings { files, diagnostics })
+    }
+
+    /// The findings again, on the files `find` gives for their paths (none: not usable).
+    pub fn load(&self, find: &dyn Fn(&Path) -> Option<Arc<SourceFile>>) -> Option<Vec<Diagnostic>> {
+        let files: Vec<Arc<SourceFile>> =
+            self.files.iter().map(|p| find(p)).collect::<Option<_>>()?;
+        let file = |i: usize| files.get(i);
+        self.diagnostics
+            .iter()
+            .map(|d| d.clone().load(&file))
+            .collect()
     }
 }

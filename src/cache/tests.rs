@@ -50,10 +50,10 @@ fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
 fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let dir = temp("roundtrip");
     let path = tool(&dir);
-    let cache = Cache::open_as(&dir, "build A".into());
+    let cache = Cache::open_as(&dir, &dir, "build A".into());
     let fresh = load_and_store(&cache, &path);
     cache.save(std::slice::from_ref(&dir));
-    let cache = Cache::open_as(&dir, "build A".into());
+    let cache = Cache::open_as(&dir, &dir, "build A".into());
     let hit = cache
         .get(
             &path,
@@ -62,6 +62,7 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
             &dir,
             &disk(),
             &HashSet::new(),
+            false,
         )
         .and_then(|h| h.result)
         .expect("a hit");
@@ -85,7 +86,7 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     assert!(!hit.file.text.is_held());
     assert_eq!(hit.file.text.as_str(), fresh.file.text.as_str());
     // Another build, or the same build with a file gone wrong, never uses it.
-    let other = Cache::open_as(&dir, "build B".into());
+    let other = Cache::open_as(&dir, &dir, "build B".into());
     assert!(
         other
             .get(
@@ -94,11 +95,12 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
                 Claim::ByContent,
                 &dir,
                 &disk(),
-                &HashSet::new()
+                &HashSet::new(),
+                false
             )
             .is_none()
     );
-    let cache = Cache::open_as(&dir, "build A".into());
+    let cache = Cache::open_as(&dir, &dir, "build A".into());
     assert!(
         cache
             .get(
@@ -107,7 +109,8 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
                 Claim::ByContent,
                 &dir,
                 &disk(),
-                &HashSet::new()
+                &HashSet::new(),
+                false
             )
             .is_none(),
         "another format is a miss"
@@ -123,7 +126,8 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
                 Claim::ByContent,
                 &dir,
                 &disk(),
-                &buffered
+                &buffered,
+                false
             )
             .is_none()
     );

@@ -62,8 +62,9 @@ pub struct Dep {
     seen: Seen,
 }
 
+/// What a load found at a path it asked about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-enum Seen {
+pub enum Seen {
     /// No file there.
     Absent,
     /// A file there, only asked about.
@@ -96,6 +97,16 @@ fn listing_digest(entries: &[DirEntry]) -> Digest {
 }
 
 impl Dep {
+    /// `seen` at `path`.
+    pub fn new(path: PathBuf, seen: Seen) -> Dep {
+        Dep { path, seen }
+    }
+
+    /// What was found there.
+    pub fn seen(&self) -> &Seen {
+        &self.seen
+    }
+
     /// The path asked about.
     pub fn path(&self) -> &Path {
         &self.path
@@ -105,17 +116,18 @@ impl Dep {
     pub fn into_path(self) -> PathBuf {
         self.path
     }
+}
 
-    /// True when `fs` still shows what the load saw.
-    pub fn unchanged(&self, fs: &dyn FileSystem) -> bool {
-        match &self.seen {
-            Seen::Absent => !fs.is_file(&self.path),
-            Seen::Present => fs.is_file(&self.path),
+impl Seen {
+    /// True when `fs` still shows this at `path`.
+    pub fn unchanged(&self, path: &Path, fs: &dyn FileSystem) -> bool {
+        match self {
+            Seen::Absent => !fs.is_file(path),
+            Seen::Present => fs.is_file(path),
             Seen::Read(stat, digest) => {
-                Stat::of(&self.path) == Some(*stat)
-                    || fs.read(&self.path).is_ok_and(|b| sha256(&b) == *digest)
+                Stat::of(path) == Some(*stat) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
             }
-            Seen::Listed(digest) => listing_digest(&fs.list_dir(&self.path)) == *digest,
+            Seen::Listed(digest) => listing_digest(&fs.list_dir(path)) == *digest,
         }
     }
 }

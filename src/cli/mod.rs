@@ -379,11 +379,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
     } else {
         Severity::Error
     };
-    if report.fails_at(threshold) {
+    let code = if report.fails_at(threshold) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    };
+    crate::drop_later(report);
+    code
 }
 
 /// `--verbose`/`--statistics`: the files at format paths whose content is another tool's, in

@@ -2,7 +2,7 @@
 //! replaces the one above it for its folder, unless it says `extend = "../toolc.toml"` to
 //! inherit; `--config` governs every file and nested files are not read.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Config, ConfigError, FILE_NAME};
@@ -27,6 +27,35 @@ pub(crate) fn repository_of(folder: &Path) -> PathBuf {
 /// The nearest folder at or above `folder` that holds `.git`.
 pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
     folder.ancestors().find(|d| d.join(".git").exists())
+}
+
+/// [`git_root`] of many folders, each folder's answer found once (through `fs`, which may
+/// know it without asking the disk).
+#[derive(Default)]
+struct GitRoots<'p> {
+    known: HashMap<&'p std::ffi::OsStr, Option<&'p Path>>,
+}
+
+impl<'p> GitRoots<'p> {
+    fn of(&mut self, folder: &'p Path, fs: &dyn FileSystem) -> Option<&'p Path> {
+        let mut asked = Vec::new();
+        let mut found = None;
+        for dir in folder.ancestors() {
+            if let Some(known) = self.known.get(dir.as_os_str()) {
+                found = *known;
+                break;
+            }
+            asked.push(dir);
+            if fs.exists(&dir.join(".git")) {
+                found = Some(dir);
+                break;
+            }
+        }
+        for dir in asked {
+            self.known.insert(dir.as_os_str(), found);
+        }
+        found
+    }
 }
 
 /// The folder a configuration file in `folder` may read within: its git repository, else
@@ -67,20 +96,25 @@ impl ConfigTree {
         // (an editor's broken configuration, reported on its own).
         let base_file = base.file.as_ref().map(|f| f.path.clone());
         let base_folder_file = base.root.join(FILE_NAME);
-        let mut seen: HashSet<PathBuf> = HashSet::new();
+        // Hashed as text: a `Path` hashes part by part, and every folder is looked up.
+        let mut seen: HashSet<&std::ffi::OsStr> = HashSet::new();
+        let mut git_roots = GitRoots::default();
         let mut found: Vec<PathBuf> = Vec::new();
         for file in files {
             let Some(parent) = file.parent() else {
                 continue;
             };
+            if seen.contains(parent.as_os_str()) {
+                continue;
+            }
             // Above the base configuration's folder (or the repository) nothing is nested.
             let stop = if parent.starts_with(&base.root) {
-                base.root.clone()
+                base.root.as_path()
             } else {
-                repository_of(parent)
+                git_roots.of(parent, fs).unwrap_or(parent)
             };
             for dir in parent.ancestors() {
-                if !seen.insert(dir.to_path_buf()) {
+                if !seen.insert(dir.as_os_str()) {
                     break;
                 }
                 let candidate = dir.join(FILE_NAME);

@@ -6,6 +6,7 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+mod item;
 pub mod mcp;
 pub mod outline;
 pub mod tool_md;
@@ -13,7 +14,6 @@ pub mod tool_request;
 pub mod tree;
 pub(crate) mod yaml_words;
 
-use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,6 +27,7 @@ use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Parsed, SyntaxErrorKind};
 
 pub use crate::fs::MAX_READ_BYTES;
+pub use item::{Item, ItemCodec};
 
 /// What one file contributed: its source, diagnostics, and the typed item for resolve.
 #[derive(Debug)]
@@ -39,91 +40,6 @@ pub struct FileResult {
     pub diagnostics: Vec<Diagnostic>,
     /// The typed item, when the file could be lowered.
     pub item: Item,
-}
-
-/// A lowered file: the format's own typed item, which only that format (or a reader that
-/// names the type) looks into. No central list of item types exists, so a new format adds
-/// none.
-pub struct Item(Option<Box<dyn Any + Send + Sync>>);
-
-impl Item {
-    /// Nothing usable (unreadable, unparsable).
-    pub fn none() -> Item {
-        Item(None)
-    }
-
-    /// A format's typed item.
-    pub fn new<T: Any + Send + Sync>(item: T) -> Item {
-        Item(Some(Box::new(item)))
-    }
-
-    /// The item, when it is a `T`.
-    pub fn get<T: Any>(&self) -> Option<&T> {
-        self.0.as_ref()?.downcast_ref()
-    }
-
-    /// The item by value, when it is a `T`.
-    #[cfg(test)]
-    pub fn take<T: Any>(self) -> Option<T> {
-        self.0?.downcast().ok().map(|b| *b)
-    }
-
-    /// True when the file could not be lowered.
-    pub fn is_none(&self) -> bool {
-        self.0.is_none()
-    }
-}
-
-/// How a format's items are written to the cache and read back. A format opts into the
-/// cache by deriving `Serialize` and `Deserialize` on its item type (syntax trees kept as
-/// [`crate::syntax::Packed`], `&'static str` and JSON fields through the adapters in
-/// `crate::cache`) and returning `Some(ItemCodec::of::<ItsItem>())` from [`Format::cache`].
-/// A format that does not is checked afresh on every run, which is always correct.
-#[derive(Clone, Copy)]
-pub struct ItemCodec {
-    encode: fn(&Item) -> Option<Vec<u8>>,
-    decode: fn(&[u8]) -> Option<Item>,
-}
-
-impl ItemCodec {
-    /// The codec of items of type `T`.
-    pub fn of<T>() -> ItemCodec
-    where
-        T: Any + Send + Sync + serde::Serialize + serde::de::DeserializeOwned,
-    {
-        ItemCodec {
-            encode: |item| postcard::to_allocvec(item.get::<T>()?).ok(),
-            decode: |bytes| postcard::from_bytes::<T>(bytes).ok().map(Item::new),
-        }
-    }
-
-    /// A codec of its own: for a format whose files lower into more than one item type.
-    pub fn new(
-        encode: fn(&Item) -> Option<Vec<u8>>,
-        decode: fn(&[u8]) -> Option<Item>,
-    ) -> ItemCodec {
-        ItemCodec { encode, decode }
-    }
-
-    /// `item` as bytes; `None` when it is not of the codec's type.
-    pub fn encode(&self, item: &Item) -> Option<Vec<u8>> {
-        (self.encode)(item)
-    }
-
-    /// The item `bytes` encode; `None` when they do not decode (damaged, or another type).
-    pub fn decode(&self, bytes: &[u8]) -> Option<Item> {
-        (self.decode)(bytes)
-    }
-}
-
-impl std::fmt::Debug for Item {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.is_none() {
-            "Item(none)"
-        } else {
-            "Item(..)"
-        })
-    }
 }
 
 /// One source format (or family of formats that share a name scope): how its files are
@@ -218,7 +134,9 @@ impl FileResult {
 
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
-        format_of(self.file.format).map_or(0, |f| f.tool_count(self))
+        self.item
+            .stored_tool_count()
+            .unwrap_or_else(|| format_of(self.file.format).map_or(0, |f| f.tool_count(self)))
     }
 
     /// The definitions and references an editor navigates in this file.

@@ -8,7 +8,7 @@ pub mod packed;
 pub mod sniff;
 pub mod yaml;
 
-pub use packed::Packed;
+pub use packed::{Later, Packed};
 
 use crate::source::Span;
 

@@ -13,7 +13,7 @@ use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, hex, provenance,
 };
 use crate::source::SourceFile;
-use crate::syntax::Packed;
+use crate::syntax::Later;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.
@@ -73,10 +73,14 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     let mut provenance = provenance(file);
     provenance.tool_hash = Some(provenance.sha256.clone());
     provenance.system_prompt_hash = doc.system_prompt_sha256.as_ref().map(|d| hex(d));
-    // The companions are owned by the FileResult; find them there to borrow for `'a`.
-    let companion = |path: &Option<PathBuf>, doc: &'a Option<Packed>| match (path, doc) {
-        (Some(p), Some(n)) => r.companions.iter().find(|c| c.path == *p).map(|c| (c, n)),
-        _ => None,
+    // The companions are owned by the FileResult; find them there to borrow for `'a`. The
+    // trees are parsed again from them (read back from disk when their text was let go).
+    let companion = |path: &Option<PathBuf>, later: &'a Later| {
+        let file = r
+            .companions
+            .iter()
+            .find(|c| Some(&c.path) == path.as_ref())?;
+        Some((file, later.get_or_parse(|| tool_yaml::schema_tree(file))?))
     };
     let schema = companion(&t.input_schema, &t.input_doc);
     let output = companion(&t.output_schema, &t.output_doc);
@@ -86,11 +90,8 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: t
-                .input_doc
-                .as_ref()
-                .map_or_else(empty_object_schema, Packed::to_json),
-            output_schema: t.output_doc.as_ref().map(Packed::to_json),
+            input_schema: schema.map_or_else(empty_object_schema, |(_, tree)| tree.to_json()),
+            output_schema: output.map(|(_, tree)| tree.to_json()),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),

@@ -19,7 +19,7 @@ use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Node, NodeKind, Packed, json, yaml};
+use crate::syntax::{Later, Node, NodeKind, json, yaml};
 use serde::{Deserialize, Serialize};
 
 /// DojOps skips manifests and schema files larger than this.
@@ -55,6 +55,11 @@ const FILE_KEYS: &[&str] = &["path", "serializer"];
 const SERIALIZERS: &[&str] = &["yaml", "json", "hcl", "ini", "toml", "raw"];
 const PERMISSION_KEYS: &[&str] = &["filesystem", "network", "child_process"];
 
+/// The tree of the schema file `file`, as the load parsed it.
+pub fn schema_tree(file: &SourceFile) -> Option<Node> {
+    json::parse(file.body(), file.bom_len).root
+}
+
 /// A lowered `tool.yaml`.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Tool {
@@ -64,10 +69,11 @@ pub struct Tool {
     pub input_schema: Option<PathBuf>,
     /// What the bundle lowering needs of the manifest (`ir.rs`).
     pub doc: Option<super::doc::ManifestDoc>,
-    /// The input schema's tree, for the bundle lowering.
-    pub input_doc: Option<Packed>,
-    /// The output schema's tree, for the bundle lowering.
-    pub output_doc: Option<Packed>,
+    /// The input schema's tree, for the bundle lowering (parsed again from the schema file
+    /// when it is lowered: a check never needs it).
+    pub input_doc: Later,
+    /// The output schema's tree, likewise.
+    pub output_doc: Later,
     /// The output schema file (one of the result's companions), when it was found and parsed.
     pub output_schema: Option<PathBuf>,
     /// `inputSchema` and `outputSchema` values naming a schema file that was read.
@@ -318,10 +324,10 @@ fn lower(
                     .collect()
             });
             tool.input_schema = Some(schema_file.path.clone());
-            tool.input_doc = root.as_ref().map(Packed::pack);
+            tool.input_doc = Later::new(root.is_some());
         } else {
             tool.output_schema = Some(schema_file.path.clone());
-            tool.output_doc = root.as_ref().map(Packed::pack);
+            tool.output_doc = Later::new(root.is_some());
         }
         companions.push(schema_file);
     }
@@ -490,6 +496,7 @@ fn load_schema(
     if schema_file.text.len() > MAX_DOJOPS_FILE {
         lw.push(too_large(&schema_file, "schema"));
     }
+    // `schema_tree` parses it the same way when the bundles need the tree again.
     let parsed = json::parse(schema_file.body(), schema_file.bom_len);
     lw.diags.extend(syntax_diagnostics(&schema_file, &parsed));
     if let Some(root) = &parsed.root {

@@ -1,0 +1,170 @@
+//! Cross-file findings remembered. Resolve reads every file's item; when every file of a run
+//! is what it was (the same stored records, in the same order, from the same working
+//! directory) and nothing resolve read through the file system changed, its findings are
+//! those of the last run, and the items stay encoded.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+use super::codec::Findings;
+use super::track::{Dep, Tracker};
+use crate::diagnostics::Diagnostic;
+use crate::formats::{self, FileResult};
+use crate::fs::FileSystem;
+use crate::source::{Digest, SourceFile};
+
+/// Runs over this many sets of roots keep their findings.
+const KEPT: usize = 8;
+
+/// One run's cross-file findings.
+#[derive(Serialize, Deserialize)]
+pub struct Resolved {
+    roots: Vec<PathBuf>,
+    key: Digest,
+    deps: Vec<Dep>,
+    findings: Findings,
+    /// Taken from the last run as it was.
+    #[serde(skip)]
+    reused: bool,
+}
+
+/// The findings of earlier runs, and what this run's files were.
+pub struct Resolves {
+    old: Mutex<Vec<Resolved>>,
+    new: Mutex<Option<Resolved>>,
+    /// The SHA-256 of each record written by this run, by path.
+    sums: Mutex<HashMap<String, Digest>>,
+}
+
+impl Resolves {
+    /// The findings kept by earlier runs.
+    pub fn new(old: Vec<Resolved>) -> Resolves {
+        Resolves {
+            old: Mutex::new(old),
+            new: Mutex::new(None),
+            sums: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The file at `path` is the one whose new record has SHA-256 `sum`.
+    pub fn note(&self, path: &Path, sum: Digest) {
+        if let Some(path) = path.to_str() {
+            self.sums
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(path.to_string(), sum);
+        }
+    }
+
+    /// What identifies the input of resolve: each file's stored record (a new one, else the
+    /// one `kept` gives), and where paths are shown from. None when a file has none.
+    fn key(
+        &self,
+        results: &[FileResult],
+        cwd: &Path,
+        kept: &dyn Fn(&Path) -> Option<Digest>,
+    ) -> Option<Digest> {
+        let sums = self.sums.lock().unwrap_or_else(|e| e.into_inner());
+        let mut hash = sha2::Sha256::default();
+        sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
+        for r in results {
+            let path = r.file.path.to_str()?;
+            let sum = match sums.get(path) {
+                Some(sum) => *sum,
+                None => kept(&r.file.path)?,
+            };
+            sha2::Digest::update(&mut hash, [0]);
+            sha2::Digest::update(&mut hash, path.as_bytes());
+            sha2::Digest::update(&mut hash, sum);
+        }
+        Some(sha2::Digest::finalize(hash).into())
+    }
+
+    /// The cross-file findings of `results` (walked from `roots`, shown from `cwd`, each with
+    /// a record this run wrote or that `kept` gives): the last run's when nothing changed
+    /// (`known` checks what resolve read then), else resolved now through `fs` and
+    /// remembered.
+    pub fn resolve(
+        &self,
+        fs: &dyn FileSystem,
+        known: &dyn FileSystem,
+        results: &[FileResult],
+        roots: &[PathBuf],
+        cwd: &Path,
+        kept: &dyn Fn(&Path) -> Option<Digest>,
+    ) -> Vec<Diagnostic> {
+        let key = self.key(results, cwd, kept);
+        if let Some(key) = key
+            && let Some(found) = self.reuse(key, roots, results, known)
+        {
+            return found;
+        }
+        let tracker = Tracker::new(fs);
+        let found = formats::resolve_with(&tracker, results);
+        let (deps, comparable) = tracker.finish(Path::new(""));
+        if let Some(key) = key
+            && comparable
+            && let Some(findings) = Findings::of(&found)
+        {
+            *self.new.lock().unwrap_or_else(|e| e.into_inner()) = Some(Resolved {
+                roots: roots.to_vec(),
+                key,
+                deps,
+                findings,
+                reused: false,
+            });
+        }
+        found
+    }
+
+    fn reuse(
+        &self,
+        key: Digest,
+        roots: &[PathBuf],
+        results: &[FileResult],
+        known: &dyn FileSystem,
+    ) -> Option<Vec<Diagnostic>> {
+        let mut old = self.old.lock().unwrap_or_else(|e| e.into_inner());
+        let at = old.iter().position(|r| r.roots == roots && r.key == key)?;
+        if !old[at]
+            .deps
+            .iter()
+            .all(|d| d.seen().unchanged(d.path(), known))
+        {
+            return None;
+        }
+        let found = old[at].findings.load(&|path| find(results, path))?;
+        let mut kept = old.remove(at);
+        kept.reused = true;
+        *self.new.lock().unwrap_or_else(|e| e.into_inner()) = Some(kept);
+        Some(found)
+    }
+
+    /// What to keep for the next run, and whether it differs from what was kept.
+    pub fn finish(self) -> (Vec<Resolved>, bool) {
+        let mut old = self.old.into_inner().unwrap_or_else(|e| e.into_inner());
+        let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
+        let changed = new.as_ref().is_some_and(|n| !n.reused);
+        if let Some(new) = new {
+            old.retain(|r| r.roots != new.roots);
+            old.insert(0, new);
+            old.truncate(KEPT);
+        }
+        (old, changed)
+    }
+}
+
+/// The file at `path` among `results` (a definition, or a file one of them read).
+fn find(results: &[FileResult], path: &Path) -> Option<Arc<SourceFile>> {
+    if let Ok(i) = results.binary_search_by(|r| r.file.path.as_path().cmp(path)) {
+        return Some(Arc::clone(&results[i].file));
+    }
+    results
+        .iter()
+        .flat_map(|r| &r.companions)
+        .find(|f| f.path == path)
+        .map(Arc::clone)
+}

@@ -1,0 +1,543 @@
+//! The walk of a repository, remembered: each folder's entries (what no ignore file hides)
+//! under the folder's modification time, so that a run where no folder changed stats each
+//! folder once instead of listing it and reading its ignore files again.
+//!
+//! - **Why a folder's time is enough.** Adding, removing or renaming an entry changes the
+//!   modification time of its folder (and a save by rename gives the file a new inode, which
+//!   the content cache sees). What else decides a walk is recorded with it: the ignore files
+//!   of each folder and of the folders above the root (`.gitignore`, `.ignore`,
+//!   `.git/info/exclude`, also behind a worktree's `.git` file) and git's global excludes
+//!   file, each by its metadata; any of them changed, and the root is walked again.
+//! - **What a walk is.** The entries a walk yields depend on the exclude globs only through
+//!   the folders not entered; a folder excluded then but not now has no recorded entries, and
+//!   the root is walked again. Excluded files are left out by the classifier either way.
+//! - **Races.** A folder's time is taken before the walker lists it; a folder modified within
+//!   two seconds of the walk is not trusted next time (a change in the same clock tick keeps
+//!   the time).
+//! - **What else it answers.** Whether a name in an unchanged folder is a regular file (the
+//!   `toolc.toml` looked for above each definition, a schema file a tool does not have) is
+//!   what it was when it was last asked: [`Walks::is_file`] answers from there, and notes
+//!   the new answers for the next run.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, SystemTime};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::Stat;
+use crate::discover::{self, Kind, Prune, Visit, WalkError};
+use crate::fs::{DirEntry, FileSystem, ReadError};
+
+/// A folder's metadata: what changes when an entry is added, removed or renamed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct DirStat {
+    mtime_secs: i64,
+    mtime_nanos: u32,
+    inode: u64,
+}
+
+impl DirStat {
+    /// The folder at `path` itself (`follow`: or what a link there leads to, for a root).
+    fn of(path: &Path, follow: bool) -> Option<DirStat> {
+        let m = if follow {
+            std::fs::metadata(path)
+        } else {
+            std::fs::symlink_metadata(path)
+        }
+        .ok()?;
+        m.is_dir().then(|| {
+            let s = Stat::of_metadata(&m);
+            DirStat {
+                mtime_secs: s.mtime_secs,
+                mtime_nanos: s.mtime_nanos,
+                inode: s.inode,
+            }
+        })
+    }
+}
+
+/// A file an ignore decision reads, and what was there (`None`: nothing).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Input {
+    path: PathBuf,
+    stat: Option<Stat>,
+}
+
+impl Input {
+    fn now(path: PathBuf) -> Input {
+        let stat = std::fs::metadata(&path).ok().map(|m| Stat::of_metadata(&m));
+        Input { path, stat }
+    }
+
+    /// Unchanged; an input that was not there, in the folder `dir` whose entries are
+    /// unchanged, is still not there.
+    fn unchanged_in(&self, dir: &Path) -> bool {
+        (self.stat.is_none() && self.path.parent() == Some(dir)) || self.unchanged()
+    }
+
+    fn unchanged(&self) -> bool {
+        std::fs::metadata(&self.path)
+            .ok()
+            .map(|m| Stat::of_metadata(&m))
+            == self.stat
+    }
+}
+
+/// One folder of a walk.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Folder {
+    /// Relative to the root, `/`-separated; empty for the root.
+    rel: String,
+    stat: DirStat,
+    /// Modified too close to the walk for its time to be trusted.
+    racy: bool,
+    /// Its entries that no ignore file hides (names and kinds); a sub-folder that was not
+    /// entered (excluded) has no [`Folder`] of its own.
+    entries: Vec<(String, Kind)>,
+    /// The ignore files this folder's walk read (present or not).
+    inputs: Vec<Input>,
+    /// It holds a `.git` (the walk does not enter it).
+    git: bool,
+    /// Names asked about: whether each was a regular file (links are never noted).
+    probes: Vec<(String, bool)>,
+}
+
+/// One root's walk.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct RootWalk {
+    root: PathBuf,
+    /// Ignore files above the root, and git's global ones.
+    inputs: Vec<Input>,
+    folders: Vec<Folder>,
+}
+
+/// The ignore files a walk reads for the folder `dir`.
+fn folder_inputs(dir: &Path) -> Vec<Input> {
+    let mut out = vec![
+        Input::now(dir.join(".gitignore")),
+        Input::now(dir.join(".ignore")),
+    ];
+    let git = dir.join(".git");
+    match std::fs::symlink_metadata(&git) {
+        Ok(m) if m.is_dir() => out.push(Input::now(git.join("info/exclude"))),
+        Ok(_) => {
+            // A worktree: `.git` names the real git folder, whose common folder holds the
+            // exclude file.
+            out.push(Input::now(git.clone()));
+            if let Some(gitdir) = first_line(&git)
+                .and_then(|l| l.strip_prefix("gitdir: ").map(|d| dir.join(d.trim_end())))
+            {
+                let commondir = gitdir.join("commondir");
+                out.push(Input::now(commondir.clone()));
+                if let Some(common) = first_line(&commondir) {
+                    out.push(Input::now(
+                        gitdir.join(common.trim_end()).join("info/exclude"),
+                    ));
+                }
+            }
+        }
+        Err(_) => {}
+    }
+    out
+}
+
+/// True when the folder `dir` holds a `.git` (a folder, or a worktree's file), as
+/// `config::tree::git_root` asks.
+fn has_git(dir: &Path) -> bool {
+    dir.join(".git").exists()
+}
+
+fn first_line(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(text.lines().next()?.to_string())
+}
+
+/// The ignore files above `root` and git's global configuration, as the walker reads them.
+fn root_inputs(root: &Path) -> Vec<Input> {
+    let mut out: Vec<Input> = root.ancestors().skip(1).flat_map(folder_inputs).collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|x| !x.as_os_str().is_empty())
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let global = [
+        std::env::var_os("GIT_CONFIG_GLOBAL").map(PathBuf::from),
+        home.map(|h| h.join(".gitconfig")),
+        xdg.as_ref().map(|x| x.join("git/config")),
+        xdg.map(|x| x.join("git/ignore")),
+        ignore::gitignore::gitconfig_excludes_path(),
+    ];
+    out.extend(global.into_iter().flatten().map(Input::now));
+    out
+}
+
+/// The walks of a run: those of the last run still true, and the new ones.
+pub struct Walks {
+    /// The last run's walks not taken up by this run yet, by root.
+    old: Mutex<HashMap<PathBuf, RootWalk>>,
+    started: SystemTime,
+    /// The walks of this run (confirmed or new); only ever added to.
+    now: RwLock<Vec<RootWalk>>,
+    /// Answers learned this run: (walk, folder, name, is a regular file).
+    learned: Mutex<Vec<(usize, usize, String, bool)>>,
+    /// Something to write: a new walk or a new answer.
+    changed: Mutex<bool>,
+}
+
+impl Walks {
+    /// The walks decoded from `bytes` (none when they do not decode).
+    pub fn new(bytes: Option<&[u8]>) -> Walks {
+        let old: Vec<RootWalk> = bytes
+            .and_then(|b| postcard::from_bytes(b).ok())
+            .unwrap_or_default();
+        Walks {
+            old: Mutex::new(old.into_iter().map(|w| (w.root.clone(), w)).collect()),
+            started: SystemTime::now(),
+            now: RwLock::new(Vec::new()),
+            learned: Mutex::new(Vec::new()),
+            changed: Mutex::new(false),
+        }
+    }
+
+    /// What to write for the next run, when anything changed: this run's walks with what
+    /// they learned, and the last run's walks of other roots.
+    pub fn encode(self) -> Option<Vec<u8>> {
+        if !*self.changed.lock().unwrap_or_else(|e| e.into_inner()) {
+            crate::drop_later(self);
+            return None;
+        }
+        let mut now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
+        let learned = self.learned.into_inner().unwrap_or_else(|e| e.into_inner());
+        for (w, f, name, is_file) in learned {
+            if let Some(folder) = now.get_mut(w).and_then(|w| w.folders.get_mut(f))
+                && !folder.probes.iter().any(|(n, _)| *n == name)
+            {
+                folder.probes.push((name, is_file));
+            }
+        }
+        let mut all: Vec<RootWalk> = self
+            .old
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_values()
+            .filter(|w| !now.iter().any(|n| n.root == w.root))
+            .collect();
+        all.extend(now);
+        all.sort_by(|a, b| a.root.cmp(&b.root));
+        postcard::to_allocvec(&all).ok()
+    }
+
+    fn set_changed(&self) {
+        *self.changed.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    }
+
+    /// The folder `dir` of this run's walks, when its probes can be trusted: the walk's and
+    /// the folder's numbers.
+    fn trusted(walks: &[RootWalk], dir: &Path) -> Option<(usize, usize)> {
+        let dir = dir.to_str()?;
+        walks.iter().enumerate().find_map(|(w, walk)| {
+            let root = walk.root.to_str()?;
+            let rest = dir.strip_prefix(root)?;
+            let f = if rest.is_empty() {
+                0
+            } else {
+                let rel = rest.strip_prefix(std::path::MAIN_SEPARATOR)?;
+                1 + walk
+                    .folders
+                    .get(1..)?
+                    .binary_search_by(|f| f.rel.as_str().cmp(rel))
+                    .ok()?
+            };
+            (!walk.folders.get(f)?.racy).then_some((w, f))
+        })
+    }
+
+    /// Whether `path` is a regular file, when an unchanged folder of this run's walks knows
+    /// it from an earlier run.
+    pub fn known_file(&self, path: &Path) -> Option<bool> {
+        let name = path.file_name()?.to_str()?;
+        let now = self.now.read().unwrap_or_else(|e| e.into_inner());
+        let (w, f) = Walks::trusted(&now, path.parent()?)?;
+        now[w].folders[f]
+            .probes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, is_file)| *is_file)
+    }
+
+    /// Whether the folder `dir` holds a `.git`, when an unchanged folder of this run's walks
+    /// knows.
+    pub fn known_git(&self, dir: &Path) -> Option<bool> {
+        let now = self.now.read().unwrap_or_else(|e| e.into_inner());
+        let (w, f) = Walks::trusted(&now, dir)?;
+        Some(now[w].folders[f].git)
+    }
+
+    /// Note what the disk said of `path` (not known yet), for the next run.
+    pub fn learn(&self, path: &Path) {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+        else {
+            return;
+        };
+        let Some((w, f)) = Walks::trusted(&self.now.read().unwrap_or_else(|e| e.into_inner()), dir)
+        else {
+            return;
+        };
+        // A link is asked about each time: what it leads to may change without its folder.
+        let is_file = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => return,
+            Ok(m) => m.is_file(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(_) => return,
+        };
+        self.learned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((w, f, name.to_string(), is_file));
+        self.set_changed();
+    }
+
+    /// True when `old` is still the walk of its root with `prune`: no folder it entered
+    /// changed, and each folder to enter now was entered then.
+    fn still_true(old: &RootWalk, prune: &Prune) -> bool {
+        let root_same = DirStat::of(&old.root, true)
+            .is_some_and(|s| old.folders.first().is_some_and(|f| f.stat == s));
+        if !root_same || !old.inputs.iter().all(Input::unchanged) {
+            return false;
+        }
+        let rels: HashSet<&str> = old.folders.iter().map(|f| f.rel.as_str()).collect();
+        old.folders.par_iter().enumerate().all(|(i, folder)| {
+            let path = join(&old.root, &folder.rel);
+            if i > 0 && prune(&path) {
+                return true;
+            }
+            let same = !folder.racy
+                && (i == 0 || DirStat::of(&path, false) == Some(folder.stat))
+                && folder.inputs.iter().all(|x| x.unchanged_in(&path));
+            // Excluded when it was walked, entered now: not known.
+            same && folder.entries.iter().all(|(name, kind)| {
+                *kind != Kind::Dir
+                    || rels.contains(child_rel(&folder.rel, name).as_str())
+                    || prune(&path.join(name))
+            })
+        })
+    }
+
+    /// Visit the entries of `old` (still true) as a walk with `prune` would.
+    fn replay(old: &RootWalk, prune: &Prune, visit: Visit<'_>) {
+        visit(&old.root, Kind::Dir);
+        old.folders.par_iter().enumerate().for_each(|(i, folder)| {
+            let mut path = join(&old.root, &folder.rel);
+            if i > 0 && prune(&path) {
+                return;
+            }
+            for (name, kind) in &folder.entries {
+                path.push(name);
+                if *kind != Kind::Dir || !prune(&path) {
+                    visit(&path, *kind);
+                }
+                path.pop();
+            }
+        });
+    }
+
+    /// Walk `root` afresh, visiting each entry, and note the walk.
+    fn record(&self, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError> {
+        let root_stat = DirStat::of(root, true);
+        let root_inputs = root_inputs(root);
+        type Seen = (PathBuf, Option<DirStat>, Vec<Input>, bool);
+        let stats: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let on_dir: discover::OnDir = {
+            let stats = Arc::clone(&stats);
+            Arc::new(move |dir: &Path| {
+                let entry = (
+                    dir.to_path_buf(),
+                    DirStat::of(dir, false),
+                    folder_inputs(dir),
+                    has_git(dir),
+                );
+                stats.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+            })
+        };
+        let root_folder_inputs = folder_inputs(root);
+        let root_git = has_git(root);
+        let seen: Mutex<Vec<(PathBuf, Kind)>> = Mutex::new(Vec::new());
+        let noting = |path: &Path, kind: Kind| {
+            visit(path, kind);
+            seen.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((path.to_path_buf(), kind));
+        };
+        let errors = discover::walk_fresh(root, prune, Some(on_dir), &noting);
+        let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
+        let Some(root_stat) = root_stat.filter(|_| errors.is_empty()) else {
+            return errors;
+        };
+        let stats = std::mem::take(&mut *stats.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut folders: Vec<Folder> =
+            vec![self.folder(String::new(), root_stat, root_folder_inputs, root_git)];
+        let mut index: HashMap<PathBuf, usize> = HashMap::from([(root.to_path_buf(), 0)]);
+        for (dir, stat, inputs, git) in stats {
+            let (Some(stat), Ok(rel)) = (stat, dir.strip_prefix(root)) else {
+                // A folder that went away while it was walked: not a walk to keep.
+                return errors;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            index.insert(dir, folders.len());
+            folders.push(self.folder(rel, stat, inputs, git));
+        }
+        for (path, kind) in seen {
+            if path == root {
+                continue;
+            }
+            let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+                continue;
+            };
+            let Some(&i) = index.get(parent) else {
+                return errors;
+            };
+            folders[i]
+                .entries
+                .push((name.to_string_lossy().into_owned(), kind));
+        }
+        for f in &mut folders {
+            f.entries.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        // The root first: its time is the root's.
+        folders[1..].sort_by(|a, b| a.rel.cmp(&b.rel));
+        let walk = RootWalk {
+            root: root.to_path_buf(),
+            inputs: root_inputs,
+            folders,
+        };
+        self.confirm(walk);
+        self.set_changed();
+        errors
+    }
+
+    fn folder(&self, rel: String, stat: DirStat, inputs: Vec<Input>, git: bool) -> Folder {
+        let mtime =
+            SystemTime::UNIX_EPOCH + Duration::new(stat.mtime_secs.max(0) as u64, stat.mtime_nanos);
+        Folder {
+            rel,
+            stat,
+            racy: mtime + Duration::from_secs(2) >= self.started,
+            entries: Vec::new(),
+            inputs,
+            git,
+            probes: Vec::new(),
+        }
+    }
+
+    /// Take `walk` as this run's walk of its root; its folders answer [`Walks::known_file`].
+    fn confirm(&self, walk: RootWalk) {
+        let mut now = self.now.write().unwrap_or_else(|e| e.into_inner());
+        // In place: what was learned names walks by their place in the list.
+        match now.iter_mut().find(|w| w.root == walk.root) {
+            Some(w) => *w = walk,
+            None => now.push(walk),
+        }
+    }
+}
+
+impl discover::Walks for Walks {
+    fn walk(&self, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError> {
+        let old = self
+            .old
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(root);
+        if let Some(old) = old
+            && Walks::still_true(&old, prune)
+        {
+            Walks::replay(&old, prune, visit);
+            self.confirm(old);
+            return Vec::new();
+        }
+        self.record(root, prune, visit)
+    }
+}
+
+fn join(root: &Path, rel: &str) -> PathBuf {
+    if rel.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rel)
+    }
+}
+
+fn child_rel(rel: &str, name: &str) -> String {
+    if rel.is_empty() {
+        name.to_string()
+    } else {
+        format!("{rel}/{name}")
+    }
+}
+
+/// A file system that answers "is there a regular file" from the walks where it can (see
+/// [`Walks::known_file`]), and notes what the disk answers otherwise; never for a path with
+/// a buffer over it.
+pub struct Known<'a> {
+    fs: &'a dyn FileSystem,
+    walks: &'a Walks,
+    buffered: Option<&'a HashSet<&'a Path>>,
+}
+
+impl<'a> Known<'a> {
+    /// `fs` (the disk), answered from `walks`.
+    pub fn new(fs: &'a dyn FileSystem, walks: &'a Walks) -> Known<'a> {
+        Known {
+            fs,
+            walks,
+            buffered: None,
+        }
+    }
+
+    /// `fs` (buffers over the disk), answered from `walks` for the paths not in `buffered`.
+    pub fn with_buffers(
+        fs: &'a dyn FileSystem,
+        walks: &'a Walks,
+        buffered: &'a HashSet<&'a Path>,
+    ) -> Known<'a> {
+        Known {
+            fs,
+            walks,
+            buffered: Some(buffered),
+        }
+    }
+}
+
+impl FileSystem for Known<'_> {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        self.fs.read(path)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        if self.buffered.is_some_and(|b| b.contains(path)) {
+            return self.fs.is_file(path);
+        }
+        if let Some(known) = self.walks.known_file(path) {
+            return known;
+        }
+        let found = self.fs.is_file(path);
+        self.walks.learn(path);
+        found
+    }
+
+    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
+        self.fs.list_dir(path)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        if path.file_name().is_some_and(|n| n == ".git")
+            && !self.buffered.is_some_and(|b| b.contains(path))
+            && let Some(known) = path.parent().and_then(|dir| self.walks.known_git(dir))
+        {
+            return known;
+        }
+        self.fs.exists(path)
+    }
+}

@@ -1,0 +1,158 @@
+//! A lowered file's typed item, and how the cache keeps it.
+
+use std::any::Any;
+use std::sync::{Mutex, OnceLock};
+
+type Boxed = Box<dyn Any + Send + Sync>;
+
+/// A lowered file: the format's own typed item, which only that format (or a reader that
+/// names the type) looks into. No central list of item types exists, so a new format adds
+/// none. An item read back from the cache stays encoded until something looks into it: a run
+/// where nothing changed never decodes most of them.
+pub struct Item(Inner);
+
+enum Inner {
+    None,
+    Ready(Boxed),
+    Encoded(Box<Encoded>),
+}
+
+/// An item as the cache stored it.
+struct Encoded {
+    /// Its bytes, until it is decoded.
+    bytes: Mutex<Option<Box<[u8]>>>,
+    codec: ItemCodec,
+    /// What the format's `tool_count` said of it.
+    tools: usize,
+    decoded: OnceLock<Option<Boxed>>,
+}
+
+impl Item {
+    /// Nothing usable (unreadable, unparsable).
+    pub fn none() -> Item {
+        Item(Inner::None)
+    }
+
+    /// A format's typed item.
+    pub fn new<T: Any + Send + Sync>(item: T) -> Item {
+        Item(Inner::Ready(Box::new(item)))
+    }
+
+    /// An item `codec` encoded as `bytes`, which held `tools` tool definitions; decoded when
+    /// first looked into.
+    pub fn encoded(codec: ItemCodec, bytes: Vec<u8>, tools: usize) -> Item {
+        Item(Inner::Encoded(Box::new(Encoded {
+            bytes: Mutex::new(Some(bytes.into_boxed_slice())),
+            codec,
+            tools,
+            decoded: OnceLock::new(),
+        })))
+    }
+
+    /// The item, when it is a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.boxed()?.downcast_ref()
+    }
+
+    fn boxed(&self) -> Option<&Boxed> {
+        match &self.0 {
+            Inner::None => None,
+            Inner::Ready(b) => Some(b),
+            Inner::Encoded(e) => e.decoded.get_or_init(|| e.decode()).as_ref(),
+        }
+    }
+
+    /// The item by value, when it is a `T`.
+    #[cfg(test)]
+    pub fn take<T: Any>(self) -> Option<T> {
+        let boxed = match self.0 {
+            Inner::None => None,
+            Inner::Ready(b) => Some(b),
+            Inner::Encoded(e) => {
+                let Encoded { decoded, .. } = *e;
+                decoded.into_inner()?
+            }
+        };
+        boxed?.downcast().ok().map(|b| *b)
+    }
+
+    /// True when the file could not be lowered.
+    pub fn is_none(&self) -> bool {
+        matches!(self.0, Inner::None)
+    }
+
+    /// The number of tool definitions the item held when it was stored, without decoding it.
+    pub fn stored_tool_count(&self) -> Option<usize> {
+        match &self.0 {
+            Inner::Encoded(e) => Some(e.tools),
+            _ => None,
+        }
+    }
+}
+
+impl Encoded {
+    fn decode(&self) -> Option<Boxed> {
+        let bytes = self
+            .bytes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()?;
+        match (self.codec.decode)(&bytes)?.0 {
+            Inner::Ready(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Item {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.is_none() {
+            "Item(none)"
+        } else {
+            "Item(..)"
+        })
+    }
+}
+
+/// How a format's items are written to the cache and read back. A format opts into the
+/// cache by deriving `Serialize` and `Deserialize` on its item type (syntax trees kept as
+/// [`crate::syntax::Packed`], `&'static str` and JSON fields through the adapters in
+/// `crate::cache`) and returning `Some(ItemCodec::of::<ItsItem>())` from
+/// [`super::Format::cache`]. A format that does not is checked afresh on every run, which is
+/// always correct.
+#[derive(Clone, Copy)]
+pub struct ItemCodec {
+    encode: fn(&Item) -> Option<Vec<u8>>,
+    decode: fn(&[u8]) -> Option<Item>,
+}
+
+impl ItemCodec {
+    /// The codec of items of type `T`.
+    pub fn of<T>() -> ItemCodec
+    where
+        T: Any + Send + Sync + serde::Serialize + serde::de::DeserializeOwned,
+    {
+        ItemCodec {
+            encode: |item| postcard::to_allocvec(item.get::<T>()?).ok(),
+            decode: |bytes| postcard::from_bytes::<T>(bytes).ok().map(Item::new),
+        }
+    }
+
+    /// A codec of its own: for a format whose files lower into more than one item type.
+    pub fn new(
+        encode: fn(&Item) -> Option<Vec<u8>>,
+        decode: fn(&[u8]) -> Option<Item>,
+    ) -> ItemCodec {
+        ItemCodec { encode, decode }
+    }
+
+    /// `item` as bytes; `None` when it is not of the codec's type.
+    pub fn encode(&self, item: &Item) -> Option<Vec<u8>> {
+        if let Inner::Encoded(e) = &item.0
+            && let Some(bytes) = e.bytes.lock().unwrap_or_else(|e| e.into_inner()).as_deref()
+        {
+            return Some(bytes.to_vec());
+        }
+        (self.encode)(item)
+    }
+}
