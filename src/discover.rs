@@ -133,32 +133,57 @@ impl Classifier {
 
     /// The format of `path` (absolute), if any pattern matches.
     pub fn classify(&self, path: &Path) -> Option<FormatId> {
+        self.classify_hinted(path, None).0
+    }
+
+    /// [`Classifier::classify`], given what the built-in patterns say of `path` when that is
+    /// known (from an earlier walk); returns that too.
+    pub fn classify_hinted(
+        &self,
+        path: &Path,
+        builtin: Option<Option<FormatId>>,
+    ) -> (Option<FormatId>, Option<FormatId>) {
         // Nested configuration files are found by the same walk (the pipeline sets them apart).
         if path
             .file_name()
             .is_some_and(|n| n == crate::config::FILE_NAME)
         {
-            return Some(FormatId::Config);
+            return (Some(FormatId::Config), None);
         }
-        let named = match (&self.names, path.file_name()) {
-            (Some(names), Some(name)) => names.is_match(name),
-            _ => true,
-        };
-        if named {
-            let candidate = Candidate::new(path);
-            if self.builtin.is_match_candidate(&candidate)
-                && let Some(first) = self.builtin.matches_candidate(&candidate).into_iter().min()
-            {
-                return self.builtin_formats.get(first).copied();
-            }
+        let builtin = builtin.unwrap_or_else(|| self.builtin_format(path));
+        if builtin.is_some() {
+            return (builtin, builtin);
         }
-        self.includes
+        let included = self
+            .includes
             .iter()
             .find(|i| {
                 path.strip_prefix(&i.root)
                     .is_ok_and(|rel| i.globs.is_match(rel))
             })
-            .map(|i| i.format)
+            .map(|i| i.format);
+        (included, None)
+    }
+
+    /// What the built-in patterns say of `path` (the same for every configuration).
+    fn builtin_format(&self, path: &Path) -> Option<FormatId> {
+        let named = match (&self.names, path.file_name()) {
+            (Some(names), Some(name)) => names.is_match(name),
+            _ => true,
+        };
+        if !named {
+            return None;
+        }
+        let candidate = Candidate::new(path);
+        if !self.builtin.is_match_candidate(&candidate) {
+            return None;
+        }
+        let first = self
+            .builtin
+            .matches_candidate(&candidate)
+            .into_iter()
+            .min()?;
+        self.builtin_formats.get(first).copied()
     }
 
     /// The format of a file named explicitly on the command line: by pattern, else by name.
@@ -206,8 +231,10 @@ pub type Prune = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
 /// Called with each folder a walk is about to list, before it is listed.
 pub type OnDir = Arc<dyn Fn(&Path) + Send + Sync>;
 
-/// Called with each path a walk reaches and what it is (from several threads).
-pub type Visit<'a> = &'a (dyn Fn(&Path, Kind) + Sync);
+/// Called with each path a walk reaches, what it is and (from an earlier walk) what the
+/// built-in patterns say of it, from several threads; returns what the built-in patterns
+/// say of it.
+pub type Visit<'a> = &'a (dyn Fn(&Path, Kind, Option<Option<FormatId>>) -> Option<FormatId> + Sync);
 
 /// Where walks come from: the disk ([`Fresh`]), or a snapshot of an earlier walk that is
 /// still true (the cache's).
@@ -267,7 +294,7 @@ pub fn walk_fresh(
                             Some(t) if t.is_file() => Kind::File,
                             _ => Kind::Other,
                         };
-                        visit(e.path(), kind);
+                        visit(e.path(), kind, None);
                     }
                     Err(err) => {
                         let path = match &err {
@@ -310,14 +337,15 @@ pub fn discover_with(
     let mut errors = Vec::new();
     let excludes = classifier.excludes.clone();
     let prune: Prune = Arc::new(move |p: &Path| excludes.iter().any(|x| x.matches(p)));
-    let visit = |path: &Path, kind: Kind| {
+    let visit = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
+        let (format, builtin) = classifier.classify_hinted(path, hint);
         // Excluded folders were never entered; an excluded file is left out here.
         if kind != Kind::Dir && classifier.excluded(path) {
-            return;
+            return builtin;
         }
         // A directory where a manifest belongs is reported, not skipped: the tool it stands
         // for would otherwise vanish without a word.
-        if let Some(format) = classifier.classify(path) {
+        if let Some(format) = format {
             let claim = classifier.claim_of(path, format);
             let path = path.to_path_buf();
             push(
@@ -333,6 +361,7 @@ pub fn discover_with(
         {
             push(&misnamed, path);
         }
+        builtin
     };
     for root in paths {
         if classifier.excluded(root) {

@@ -1,40 +1,28 @@
 //! What the cache holds of one loaded file, and the way back: a [`FileResult`] without its
-//! text (files, diagnostics, suppression comments, the format's item as bytes). Anything that
-//! does not read back exactly (an unknown rule code, a file index out of range, an item its
-//! format cannot decode) makes the whole entry unusable, and the file is checked again.
+//! text, in parts (see `store`): its files (in the index), its findings and suppression
+//! comments ([`Notes`], only when there are any) and its item (decoded when first looked
+//! into). Anything that does not read back exactly (an unknown rule code, a file index out of
+//! range) makes the whole entry unusable, and the file is checked again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::store::{FileMeta, NewFile, Parts};
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Related};
 use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
 use crate::rules::{self, Severity};
-use crate::source::{Digest, FormatId, SourceFile, Span};
+use crate::source::{FormatId, SourceFile, Span};
 use crate::suppress::{SuppressedCode, Suppression};
 
-/// A loaded file as the cache stores it.
+/// A file's findings and the suppression comments of its files (the file, then its
+/// companions).
 #[derive(Serialize, Deserialize)]
-pub struct Stored {
-    /// The file itself, then its companions: diagnostics name files by index in this list.
-    files: Vec<StoredFile>,
+struct Notes {
+    suppressions: Vec<Vec<StoredSuppression>>,
     diagnostics: Vec<StoredDiagnostic>,
-    /// The format's item, encoded by its codec; `None` when the file could not be lowered.
-    #[serde(with = "super::serde_helpers::bytes_option")]
-    item: Option<Vec<u8>>,
-    /// The number of tool definitions the file holds.
-    tools: u32,
-}
-
-#[derive(Serialize, Deserialize)]
-struct StoredFile {
-    path: PathBuf,
-    format: FormatId,
-    bom_len: usize,
-    digest: Digest,
-    suppressions: Vec<StoredSuppression>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -82,117 +70,149 @@ fn severity_of(code: u8) -> Option<Severity> {
     }
 }
 
-impl Stored {
-    /// What to store of `r`; `None` when its format does not opt into the cache, or a
-    /// diagnostic points into a file that is neither `r`'s nor a companion's.
-    pub fn of(r: &FileResult) -> Option<Stored> {
-        let codec = formats::format_of(r.file.format)?.cache()?;
-        let item = if r.item.is_none() {
-            None
-        } else {
-            Some(codec.encode(&r.item)?)
-        };
-        let sources: Vec<&Arc<SourceFile>> =
-            std::iter::once(&r.file).chain(&r.companions).collect();
-        let index = |f: &Arc<SourceFile>| sources.iter().position(|s| s.path == f.path);
-        let files = sources
-            .iter()
-            .map(|f| StoredFile {
-                path: f.path.clone(),
+/// What to store of `r`; `None` when its format does not opt into the cache, or a
+/// diagnostic points into a file that is neither `r`'s nor a companion's.
+pub fn parts(r: &FileResult) -> Option<Parts> {
+    let codec = formats::format_of(r.file.format)?.cache()?;
+    let item = if r.item.is_none() {
+        None
+    } else {
+        Some(codec.encode(&r.item)?)
+    };
+    let sources: Vec<&Arc<SourceFile>> = std::iter::once(&r.file).chain(&r.companions).collect();
+    let index = |f: &Arc<SourceFile>| sources.iter().position(|s| s.path == f.path);
+    let files = sources
+        .iter()
+        .map(|f| {
+            Some(NewFile {
+                path: f.path.to_str()?.to_string(),
                 format: f.format,
                 bom_len: f.bom_len,
                 digest: f.digest(),
-                suppressions: f
-                    .suppressions()
-                    .iter()
-                    .map(|s| StoredSuppression {
-                        first_line: s.first_line,
-                        last_line: s.last_line,
-                        codes: s.codes.iter().map(|c| (c.text.clone(), c.span)).collect(),
-                    })
-                    .collect(),
             })
-            .collect();
-        let diagnostics = r
-            .diagnostics
-            .iter()
-            .map(|d| StoredDiagnostic::of(d, &index))
-            .collect::<Option<_>>()?;
-        Some(Stored {
-            files,
-            diagnostics,
-            item,
-            tools: u32::try_from(r.tool_count()).ok()?,
         })
-    }
+        .collect::<Option<_>>()?;
+    let suppressions: Vec<Vec<StoredSuppression>> = sources
+        .iter()
+        .map(|f| {
+            f.suppressions()
+                .iter()
+                .map(|s| StoredSuppression {
+                    first_line: s.first_line,
+                    last_line: s.last_line,
+                    codes: s.codes.iter().map(|c| (c.text.clone(), c.span)).collect(),
+                })
+                .collect()
+        })
+        .collect();
+    let diagnostics: Vec<StoredDiagnostic> = r
+        .diagnostics
+        .iter()
+        .map(|d| StoredDiagnostic::of(d, &index))
+        .collect::<Option<_>>()?;
+    let notes = if diagnostics.is_empty() && suppressions.iter().all(Vec::is_empty) {
+        None
+    } else {
+        Some(
+            postcard::to_allocvec(&Notes {
+                suppressions,
+                diagnostics,
+            })
+            .ok()?,
+        )
+    };
+    Some(Parts {
+        files,
+        notes,
+        item,
+        tools: u32::try_from(r.tool_count()).ok()?,
+    })
+}
 
-    /// The loaded file again, at `path` read as `format`, shown as `display` (paths are shown
-    /// relative to the working directory, which may differ from the run that stored it).
-    pub fn load(
-        self,
-        path: &Path,
-        format: FormatId,
-        cwd: &Path,
-        fs: &Arc<dyn FileSystem>,
-    ) -> Option<FileResult> {
-        let first = self.files.first()?;
-        if first.path != path || first.format != format {
-            return None;
-        }
-        let codec = formats::format_of(format)?.cache()?;
-        let item = match self.item {
-            // Decoded when something looks into it.
-            Some(bytes) => Item::encoded(codec, bytes, self.tools as usize),
-            None => Item::none(),
-        };
-        let files: Vec<Arc<SourceFile>> = self
-            .files
-            .into_iter()
-            .map(|f| {
-                let suppressions = f
-                    .suppressions
-                    .into_iter()
-                    .map(|s| Suppression {
-                        first_line: s.first_line,
-                        last_line: s.last_line,
-                        codes: s
-                            .codes
-                            .into_iter()
-                            .map(|(text, span)| SuppressedCode {
-                                rule: rules::lookup(&text),
-                                text,
-                                span,
-                                used: false,
-                            })
-                            .collect(),
-                    })
-                    .collect();
-                let display = crate::discover::display_path(&f.path, cwd);
-                SourceFile::unread(
-                    f.path,
-                    display,
-                    f.format,
-                    f.bom_len,
-                    f.digest,
-                    suppressions,
-                    fs,
-                )
-            })
-            .collect();
-        let file = |i: usize| files.get(i);
-        let diagnostics = self
-            .diagnostics
-            .into_iter()
-            .map(|d| d.load(&file))
-            .collect::<Option<Vec<_>>>()?;
-        let mut files = files.into_iter();
-        let main = files.next()?;
-        Some(FileResult {
-            file: main,
-            companions: files.collect(),
-            diagnostics,
-            item,
+/// The loaded file again, at `path` read as `format`, from its stored `files` (the file,
+/// then its companions), `notes` and item (`fetch`, holding `tools` tools); paths are shown
+/// relative to `cwd` (the run that stored it was in the same place) and texts read back
+/// through `fs`.
+#[allow(clippy::too_many_arguments)]
+pub fn rebuild<'a>(
+    path: &Path,
+    format: FormatId,
+    files: impl Iterator<Item = FileMeta<'a>>,
+    notes: Option<&[u8]>,
+    fetch: Option<formats::Fetch>,
+    tools: u32,
+    cwd: &Path,
+    fs: &Arc<dyn FileSystem>,
+) -> Option<FileResult> {
+    let notes: Option<Notes> = match notes {
+        Some(bytes) => Some(postcard::from_bytes(bytes).ok()?),
+        None => None,
+    };
+    let (mut suppressions, diagnostics) = match notes {
+        Some(n) => (n.suppressions.into_iter(), n.diagnostics),
+        None => (Vec::new().into_iter(), Vec::new()),
+    };
+    let files: Vec<Arc<SourceFile>> = files
+        .map(|f| {
+            let suppressions = suppressions
+                .next()
+                .unwrap_or_default()
+                .into_iter()
+                .map(StoredSuppression::load)
+                .collect();
+            let path = PathBuf::from(f.path);
+            let display = crate::discover::display_path(&path, cwd);
+            SourceFile::unread(
+                path,
+                display,
+                f.format,
+                f.bom_len,
+                f.digest,
+                suppressions,
+                fs,
+            )
         })
+        .collect();
+    let first = files.first()?;
+    if first.path != path || first.format != format {
+        return None;
+    }
+    let codec = formats::format_of(format)?.cache()?;
+    let item = match fetch {
+        Some(fetch) => Item::encoded(codec, fetch, tools as usize),
+        None => Item::none(),
+    };
+    let file = |i: usize| files.get(i);
+    let diagnostics = diagnostics
+        .into_iter()
+        .map(|d| d.load(&file))
+        .collect::<Option<Vec<_>>>()?;
+    let mut files = files.into_iter();
+    let main = files.next()?;
+    Some(FileResult {
+        file: main,
+        companions: files.collect(),
+        diagnostics,
+        item,
+    })
+}
+
+impl StoredSuppression {
+    fn load(self) -> Suppression {
+        Suppression {
+            first_line: self.first_line,
+            last_line: self.last_line,
+            codes: self
+                .codes
+                .into_iter()
+                .map(|(text, span)| SuppressedCode {
+                    rule: rules::lookup(&text),
+                    text,
+                    span,
+                    used: false,
+                })
+                .collect(),
+        }
     }
 }
 

@@ -40,7 +40,7 @@ mod store;
 mod track;
 mod walk;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,12 +55,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Diagnostic;
 use crate::discover::Claim;
+use crate::formats::Fetch;
 use crate::formats::FileResult;
 use crate::fs::FileSystem;
-use crate::source::{Digest, FormatId, SourceFile, sha256};
-use codec::Stored;
+use crate::source::{FormatId, SourceFile, sha256};
 use resolve::{Resolved, Resolves};
-use store::{Meta, Old, Writer};
+use store::{Meta, Old, Parts, Writer};
 
 /// What the cache keeps besides each file's record.
 #[derive(Serialize, Deserialize, Default)]
@@ -104,6 +104,8 @@ pub struct Cache {
     out: Mutex<Option<Writer>>,
     walks: Walks,
     resolves: Resolves,
+    /// Entries used as they are, under new metadata (number, metadata, racy).
+    restat: Mutex<HashMap<usize, (Stat, bool)>>,
     hits: AtomicUsize,
     loaded: AtomicUsize,
 }
@@ -129,10 +131,10 @@ impl Cache {
     /// [`Cache::open`] for the build called `build`.
     fn open_as(root: &Path, cwd: &Path, build: String) -> Cache {
         let file = disk::version_dir(root).join("files.bin");
-        let old = Old::open(&file, &build);
+        let mut old = Old::open(&file, &build);
         let extra: Extra = old
-            .as_ref()
-            .and_then(|o| postcard::from_bytes(o.extra()).ok())
+            .as_mut()
+            .and_then(|o| postcard::from_bytes(&o.take_extra()).ok())
             .unwrap_or_default();
         Cache {
             file,
@@ -143,6 +145,7 @@ impl Cache {
             out: Mutex::new(None),
             walks: Walks::new(Some(&extra.walks)),
             resolves: Resolves::new(extra.resolved),
+            restat: Mutex::new(HashMap::new()),
             hits: AtomicUsize::new(0),
             loaded: AtomicUsize::new(0),
         }
@@ -201,41 +204,39 @@ impl Cache {
         if !old.deps(i).all(|(p, seen)| seen.unchanged(p, &known)) {
             return None;
         }
-        let record = old.record(i)?;
-        let result = if has_result {
-            let stored: Stored = postcard::from_bytes(&record).ok()?;
-            let result = stored.load(path, format, cwd, fs)?;
-            if result.file.digest() != entry.digest {
-                return None;
-            }
-            Some(result)
+        let result = if entry.has_result() {
+            let notes = old.notes(i)?;
+            let fetch = old
+                .item(i)
+                .map(|source| -> Fetch { Box::new(move || source.read()) });
+            Some(codec::rebuild(
+                path,
+                format,
+                old.files(i),
+                notes.as_deref(),
+                fetch,
+                entry.tools,
+                cwd,
+                fs,
+            )?)
         } else {
             None
         };
         self.hits.fetch_add(1, Ordering::Relaxed);
-        let racy = self.is_racy(&now);
         let deps = if track {
             old.deps(i).map(|(p, _)| p.to_path_buf()).collect()
         } else {
             Vec::new()
         };
-        if same && !racy {
-            old.keep(i);
-        } else {
+        old.keep(i);
+        let racy = self.is_racy(&now);
+        if !same || racy {
             // Same bytes under new metadata: remember the new metadata, so the next run
             // does not hash the file again.
-            let meta = Meta {
-                format,
-                claimed: entry.claimed,
-                stat: now,
-                digest: entry.digest,
-                racy,
-            };
-            let deps = old
-                .deps(i)
-                .map(|(p, seen)| Dep::new(p.to_path_buf(), seen.clone()))
-                .collect();
-            self.write(path, meta, deps, &record, *entry.sum());
+            self.restat
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(i, (now, racy));
         }
         Some(Hit { result, deps })
     }
@@ -253,15 +254,14 @@ impl Cache {
     ) {
         self.loaded.fetch_add(1, Ordering::Relaxed);
         let Some(stat) = stat else { return };
-        let (file, blob) = match outcome {
+        let (file, parts) = match outcome {
             Ok(result) => {
-                let Some(blob) = Stored::of(result).and_then(|s| postcard::to_allocvec(&s).ok())
-                else {
+                let Some(parts) = codec::parts(result) else {
                     return;
                 };
-                (&result.file, blob)
+                (&result.file, parts)
             }
-            Err(file) => (file, Vec::new()),
+            Err(file) => (file, Parts::default()),
         };
         let meta = Meta {
             format: file.format,
@@ -270,19 +270,6 @@ impl Cache {
             stat,
             digest: file.digest(),
         };
-        self.write(path, meta, deps.to_vec(), &blob, sha256(&blob));
-    }
-
-    /// Modified too close to now for its metadata to tell a later change apart.
-    fn is_racy(&self, stat: &Stat) -> bool {
-        let mtime =
-            SystemTime::UNIX_EPOCH + Duration::new(stat.mtime_secs.max(0) as u64, stat.mtime_nanos);
-        mtime + Duration::from_secs(2) >= self.started
-    }
-
-    /// Add a record to the new cache file (in place of the old one's for `path`).
-    fn write(&self, path: &Path, meta: Meta, deps: Vec<Dep>, blob: &[u8], sum: Digest) {
-        self.resolves.note(path, sum);
         if let Some(old) = &self.old
             && let Some((i, _)) = old.find(path)
         {
@@ -293,8 +280,16 @@ impl Cache {
             *out = Writer::create(&self.file, &self.build, &self.cwd);
         }
         if let Some(w) = out.as_mut() {
-            w.record(path, meta, deps, blob, sum);
+            let sum = w.record(path, meta, deps, parts);
+            self.resolves.note(path, sum);
         }
+    }
+
+    /// Modified too close to now for its metadata to tell a later change apart.
+    fn is_racy(&self, stat: &Stat) -> bool {
+        let mtime =
+            SystemTime::UNIX_EPOCH + Duration::new(stat.mtime_secs.max(0) as u64, stat.mtime_nanos);
+        mtime + Duration::from_secs(2) >= self.started
     }
 
     /// The cross-file findings of `results` (walked from `roots`), resolved through `fs`, or
@@ -328,32 +323,29 @@ impl Cache {
             out,
             walks,
             resolves,
+            restat,
             ..
         } = self;
         let elsewhere = |p: &Path| !under(p, roots);
         let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
-        let walks = walks.encode();
+        let restat = restat.into_inner().unwrap_or_else(|e| e.into_inner());
         let (resolved, resolved_changed) = resolves.finish();
-        if walks.is_some()
+        if walks.changed()
             || resolved_changed
+            || !restat.is_empty()
             || store::differs(old.as_ref(), out.as_ref(), &elsewhere)
         {
-            let walks = walks.or_else(|| {
-                old.as_ref()
-                    .and_then(|o| postcard::from_bytes::<Extra>(o.extra()).ok())
-                    .map(|e| e.walks)
-            });
             let extra = Extra {
-                walks: walks.unwrap_or_default(),
+                walks: walks.encode().unwrap_or_default(),
                 resolved,
             };
             if let Ok(extra) = postcard::to_allocvec(&extra)
                 && let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd))
             {
-                out.finish(&file, old.as_ref(), &elsewhere, &extra);
+                out.finish(&file, old.as_ref(), &restat, &elsewhere, &extra);
             }
         } else {
-            crate::drop_later(resolved);
+            crate::drop_later((resolved, walks));
         }
         crate::drop_later(old);
     }

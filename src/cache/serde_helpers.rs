@@ -61,61 +61,6 @@ pub mod json_option {
     }
 }
 
-/// An `Option<Vec<u8>>` field written as one run of bytes (serde's own writes a list of
-/// numbers, read back one by one).
-pub mod bytes_option {
-    use serde::de::{self, Deserializer, Visitor};
-    use serde::{Serialize, Serializer};
-
-    /// A byte slice, as bytes.
-    struct Raw<'a>(&'a [u8]);
-
-    impl Serialize for Raw<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_bytes(self.0)
-        }
-    }
-
-    /// Write the bytes, when there are some.
-    pub fn serialize<S: Serializer>(value: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(v) => s.serialize_some(&Raw(v)),
-            None => s.serialize_none(),
-        }
-    }
-
-    struct Bytes;
-
-    impl<'de> Visitor<'de> for Bytes {
-        type Value = Option<Vec<u8>>;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("bytes, or nothing")
-        }
-
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_byte_buf(Bytes)
-        }
-
-        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
-            Ok(Some(v.to_vec()))
-        }
-
-        fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Self::Value, E> {
-            Ok(Some(v))
-        }
-    }
-
-    /// Read the bytes back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
-        d.deserialize_option(Bytes)
-    }
-}
-
 /// A `Vec<u8>` field written as one run of bytes.
 pub mod bytes {
     use serde::{Deserializer, Serializer};

@@ -97,11 +97,6 @@ fn listing_digest(entries: &[DirEntry]) -> Digest {
 }
 
 impl Dep {
-    /// `seen` at `path`.
-    pub fn new(path: PathBuf, seen: Seen) -> Dep {
-        Dep { path, seen }
-    }
-
     /// What was found there.
     pub fn seen(&self) -> &Seen {
         &self.seen

@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use super::Stat;
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
 use crate::fs::{DirEntry, FileSystem, ReadError};
+use crate::source::FormatId;
 
 /// A folder's metadata: what changes when an entry is added, removed or renamed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,9 +95,9 @@ struct Folder {
     stat: DirStat,
     /// Modified too close to the walk for its time to be trusted.
     racy: bool,
-    /// Its entries that no ignore file hides (names and kinds); a sub-folder that was not
-    /// entered (excluded) has no [`Folder`] of its own.
-    entries: Vec<(String, Kind)>,
+    /// Its entries that no ignore file hides: name, kind, what the built-in patterns say of
+    /// it; a sub-folder that was not entered (excluded) has no [`Folder`] of its own.
+    entries: Vec<(String, Kind, Option<FormatId>)>,
     /// The ignore files this folder's walk read (present or not).
     inputs: Vec<Input>,
     /// It holds a `.git` (the walk does not enter it).
@@ -202,13 +203,14 @@ impl Walks {
         }
     }
 
-    /// What to write for the next run, when anything changed: this run's walks with what
-    /// they learned, and the last run's walks of other roots.
+    /// True when this run walked afresh or learned something.
+    pub fn changed(&self) -> bool {
+        *self.changed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What to write for the next run: this run's walks with what they learned, and the last
+    /// run's walks of other roots.
     pub fn encode(self) -> Option<Vec<u8>> {
-        if !*self.changed.lock().unwrap_or_else(|e| e.into_inner()) {
-            crate::drop_later(self);
-            return None;
-        }
         let mut now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
         let learned = self.learned.into_inner().unwrap_or_else(|e| e.into_inner());
         for (w, f, name, is_file) in learned {
@@ -318,7 +320,7 @@ impl Walks {
                 && (i == 0 || DirStat::of(&path, false) == Some(folder.stat))
                 && folder.inputs.iter().all(|x| x.unchanged_in(&path));
             // Excluded when it was walked, entered now: not known.
-            same && folder.entries.iter().all(|(name, kind)| {
+            same && folder.entries.iter().all(|(name, kind, _)| {
                 *kind != Kind::Dir
                     || rels.contains(child_rel(&folder.rel, name).as_str())
                     || prune(&path.join(name))
@@ -328,16 +330,16 @@ impl Walks {
 
     /// Visit the entries of `old` (still true) as a walk with `prune` would.
     fn replay(old: &RootWalk, prune: &Prune, visit: Visit<'_>) {
-        visit(&old.root, Kind::Dir);
+        visit(&old.root, Kind::Dir, None);
         old.folders.par_iter().enumerate().for_each(|(i, folder)| {
             let mut path = join(&old.root, &folder.rel);
             if i > 0 && prune(&path) {
                 return;
             }
-            for (name, kind) in &folder.entries {
+            for (name, kind, builtin) in &folder.entries {
                 path.push(name);
                 if *kind != Kind::Dir || !prune(&path) {
-                    visit(&path, *kind);
+                    visit(&path, *kind, Some(*builtin));
                 }
                 path.pop();
             }
@@ -364,12 +366,15 @@ impl Walks {
         };
         let root_folder_inputs = folder_inputs(root);
         let root_git = has_git(root);
-        let seen: Mutex<Vec<(PathBuf, Kind)>> = Mutex::new(Vec::new());
-        let noting = |path: &Path, kind: Kind| {
-            visit(path, kind);
-            seen.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((path.to_path_buf(), kind));
+        let seen: Mutex<Vec<(PathBuf, Kind, Option<FormatId>)>> = Mutex::new(Vec::new());
+        let noting = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
+            let builtin = visit(path, kind, hint);
+            seen.lock().unwrap_or_else(|e| e.into_inner()).push((
+                path.to_path_buf(),
+                kind,
+                builtin,
+            ));
+            builtin
         };
         let errors = discover::walk_fresh(root, prune, Some(on_dir), &noting);
         let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -389,7 +394,7 @@ impl Walks {
             index.insert(dir, folders.len());
             folders.push(self.folder(rel, stat, inputs, git));
         }
-        for (path, kind) in seen {
+        for (path, kind, builtin) in seen {
             if path == root {
                 continue;
             }
@@ -401,7 +406,7 @@ impl Walks {
             };
             folders[i]
                 .entries
-                .push((name.to_string_lossy().into_owned(), kind));
+                .push((name.to_string_lossy().into_owned(), kind, builtin));
         }
         for f in &mut folders {
             f.entries.sort_by(|a, b| a.0.cmp(&b.0));

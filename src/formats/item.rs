@@ -17,10 +17,13 @@ enum Inner {
     Encoded(Box<Encoded>),
 }
 
+/// Where an encoded item's bytes come from (read from the cache file when it is decoded).
+pub type Fetch = Box<dyn FnOnce() -> Option<Vec<u8>> + Send>;
+
 /// An item as the cache stored it.
 struct Encoded {
-    /// Its bytes, until it is decoded.
-    bytes: Mutex<Option<Box<[u8]>>>,
+    /// How to get its bytes, until it is decoded.
+    fetch: Mutex<Option<Fetch>>,
     codec: ItemCodec,
     /// What the format's `tool_count` said of it.
     tools: usize,
@@ -38,11 +41,11 @@ impl Item {
         Item(Inner::Ready(Box::new(item)))
     }
 
-    /// An item `codec` encoded as `bytes`, which held `tools` tool definitions; decoded when
-    /// first looked into.
-    pub fn encoded(codec: ItemCodec, bytes: Vec<u8>, tools: usize) -> Item {
+    /// An item `codec` encoded as the bytes `fetch` gives, which held `tools` tool
+    /// definitions; fetched and decoded when first looked into.
+    pub fn encoded(codec: ItemCodec, fetch: Fetch, tools: usize) -> Item {
         Item(Inner::Encoded(Box::new(Encoded {
-            bytes: Mutex::new(Some(bytes.into_boxed_slice())),
+            fetch: Mutex::new(Some(fetch)),
             codec,
             tools,
             decoded: OnceLock::new(),
@@ -92,12 +95,12 @@ impl Item {
 
 impl Encoded {
     fn decode(&self) -> Option<Boxed> {
-        let bytes = self
-            .bytes
+        let fetch = self
+            .fetch
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()?;
-        match (self.codec.decode)(&bytes)?.0 {
+        match (self.codec.decode)(&fetch()?)?.0 {
             Inner::Ready(b) => Some(b),
             _ => None,
         }
@@ -148,11 +151,6 @@ impl ItemCodec {
 
     /// `item` as bytes; `None` when it is not of the codec's type.
     pub fn encode(&self, item: &Item) -> Option<Vec<u8>> {
-        if let Inner::Encoded(e) = &item.0
-            && let Some(bytes) = e.bytes.lock().unwrap_or_else(|e| e.into_inner()).as_deref()
-        {
-            return Some(bytes.to_vec());
-        }
         (self.encode)(item)
     }
 }
