@@ -175,18 +175,27 @@ fn run(
         only.as_deref(),
         cache.as_ref(),
     );
-    if let Some(cache) = cache {
-        if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
-            let s = cache.stats();
-            eprintln!(
-                "toolc: cache: {} files from the cache, {} loaded",
-                s.hits, s.loaded
-            );
-        }
-        cache.save(&loaded.scope.roots);
-    }
     let report = pipeline::report(options, config, &loaded, bundles, only.as_deref());
-    drop_later(loaded);
+    match cache {
+        Some(cache) => {
+            if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
+                let s = cache.stats();
+                eprintln!(
+                    "toolc: cache: {} files from the cache, {} loaded",
+                    s.hits, s.loaded
+                );
+            }
+            let roots = loaded.scope.roots.clone();
+            if cache.changed(&roots) {
+                // Writing the cache needs memory of its own: the files' results go first.
+                drop(loaded);
+            } else {
+                drop_later(loaded);
+            }
+            cache.save(&roots);
+        }
+        None => drop_later(loaded),
+    }
     report
 }
 

@@ -301,7 +301,8 @@ pub(crate) fn reload(
     let mut targets: Vec<PathBuf> = loaded
         .reads
         .iter()
-        .filter(|(_, paths)| paths.iter().any(|p| p == path))
+        // Compared as text (paths are normalized): a `Path` compares part by part.
+        .filter(|(_, paths)| paths.iter().any(|p| p.as_os_str() == path.as_os_str()))
         .map(|(definition, _)| definition.clone())
         .collect();
     targets.push(path.to_path_buf());
@@ -465,7 +466,7 @@ pub(crate) fn report(
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .collect();
     sources.sort_by(|a, b| a.display.cmp(&b.display));
-    sources.dedup_by(|a, b| a.path == b.path);
+    sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());
     let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
         .par_iter()
         .map(|f| (f.path.clone(), f.suppressions().to_vec()))

@@ -3,7 +3,7 @@
 //! [`Workspace::check_file`] reloads one changed file, keeps every other file's loaded result,
 //! runs the cross-file checks again, and reports the files whose findings changed.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::config::Config;
@@ -159,14 +159,17 @@ fn by_file(diagnostics: &[Diagnostic]) -> HashMap<PathBuf, Vec<Finding>> {
 
 /// `report` narrowed to `paths`.
 fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
-    let keep = |d: &Diagnostic| paths.contains(&d.file.path);
+    // Looked up as text: a `Path` compares part by part, and every file is looked up.
+    let texts: HashSet<&std::ffi::OsStr> = paths.iter().map(|p| p.as_os_str()).collect();
+    let paths = |p: &Path| texts.contains(p.as_os_str());
+    let keep = |d: &Diagnostic| paths(&d.file.path);
     let diagnostics: Vec<Diagnostic> = report.diagnostics.into_iter().filter(keep).collect();
     let suppressed = report.suppressed.into_iter().filter(keep).collect();
     let baselined = report.baselined.into_iter().filter(keep).collect();
     let files: Vec<_> = report
         .files
         .into_iter()
-        .filter(|f| paths.contains(&f.path))
+        .filter(|f| paths(&f.path))
         .collect();
     let summary = Summary::count(files.len(), report.summary.tools, &diagnostics);
     Report {

@@ -46,19 +46,26 @@ pub fn open(file: &Path) -> Option<File> {
     }
 }
 
+/// The folders of the cache file `file`, created (and marked) when they are not there yet;
+/// false when they cannot be used.
+pub fn prepare(file: &Path) -> bool {
+    let Some(dir) = file.parent() else {
+        return false;
+    };
+    if !usable(file) || std::fs::create_dir_all(dir).is_err() {
+        return false;
+    }
+    // Created between the check and here is no different from created before it.
+    usable(file) && dir.parent().is_some_and(|d| mark(d).is_ok())
+}
+
 /// A new temporary file beside the cache file `file` (its folders created and marked), never
 /// one that is there already nor a link.
 pub fn create_beside(file: &Path) -> Option<(PathBuf, File)> {
-    if !usable(file) {
+    if !prepare(file) {
         return None;
     }
     let dir = file.parent()?;
-    std::fs::create_dir_all(dir).ok()?;
-    // Created between the check and here is no different from created before it.
-    if !usable(file) {
-        return None;
-    }
-    mark(dir.parent()?).ok()?;
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());

@@ -132,6 +132,10 @@ impl Cache {
     fn open_as(root: &Path, cwd: &Path, build: String) -> Cache {
         let file = disk::version_dir(root).join("files.bin");
         let mut old = Old::open(&file, &build);
+        if old.is_none() {
+            // Made before the walk, which sees the folder as it stays.
+            disk::prepare(&file);
+        }
         let extra: Extra = old
             .as_mut()
             .and_then(|o| postcard::from_bytes(&o.take_extra()).ok())
@@ -308,6 +312,20 @@ impl Cache {
         };
         self.resolves
             .resolve(fs, &known, results, roots, &self.cwd, &kept)
+    }
+
+    /// True when [`Cache::save`] has anything to write for a run over `roots`.
+    pub fn changed(&self, roots: &[PathBuf]) -> bool {
+        let elsewhere = |p: &Path| !under(p, roots);
+        let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        self.walks.changed()
+            || self.resolves.changed()
+            || !self
+                .restat
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_empty()
+            || store::differs(self.old.as_ref(), out.as_ref(), &elsewhere)
     }
 
     /// Finish the new cache file when this run changed anything: the records it wrote, and

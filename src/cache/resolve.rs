@@ -143,6 +143,15 @@ impl Resolves {
         Some(found)
     }
 
+    /// True when this run's findings are not the kept ones.
+    pub fn changed(&self) -> bool {
+        self.new
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|n| !n.reused)
+    }
+
     /// What to keep for the next run, and whether it differs from what was kept.
     pub fn finish(self) -> (Vec<Resolved>, bool) {
         let mut old = self.old.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -21,6 +21,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
 
@@ -115,12 +116,14 @@ struct RootWalk {
     folders: Vec<Folder>,
 }
 
-/// The ignore files a walk reads for the folder `dir`.
-fn folder_inputs(dir: &Path) -> Vec<Input> {
-    let mut out = vec![
-        Input::now(dir.join(".gitignore")),
-        Input::now(dir.join(".ignore")),
-    ];
+/// The ignore files a walk reads for the folder `dir`; those not there in `dir` itself
+/// only with `keep_absent` (a file created there changes the folder's time).
+fn folder_inputs(dir: &Path, keep_absent: bool) -> Vec<Input> {
+    let mut out: Vec<Input> = [".gitignore", ".ignore"]
+        .into_iter()
+        .map(|name| Input::now(dir.join(name)))
+        .filter(|input| keep_absent || input.stat.is_some())
+        .collect();
     let git = dir.join(".git");
     match std::fs::symlink_metadata(&git) {
         Ok(m) if m.is_dir() => out.push(Input::now(git.join("info/exclude"))),
@@ -158,7 +161,11 @@ fn first_line(path: &Path) -> Option<String> {
 
 /// The ignore files above `root` and git's global configuration, as the walker reads them.
 fn root_inputs(root: &Path) -> Vec<Input> {
-    let mut out: Vec<Input> = root.ancestors().skip(1).flat_map(folder_inputs).collect();
+    let mut out: Vec<Input> = root
+        .ancestors()
+        .skip(1)
+        .flat_map(|dir| folder_inputs(dir, true))
+        .collect();
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let xdg = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
@@ -358,58 +365,68 @@ impl Walks {
                 let entry = (
                     dir.to_path_buf(),
                     DirStat::of(dir, false),
-                    folder_inputs(dir),
+                    folder_inputs(dir, false),
                     has_git(dir),
                 );
                 stats.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
             })
         };
-        let root_folder_inputs = folder_inputs(root);
+        let root_folder_inputs = folder_inputs(root, false);
         let root_git = has_git(root);
-        let seen: Mutex<Vec<(PathBuf, Kind, Option<FormatId>)>> = Mutex::new(Vec::new());
+        // Each folder's entries by name (a repository's paths are not all held at once).
+        type Entries = Vec<(String, Kind, Option<FormatId>)>;
+        let seen: Mutex<HashMap<String, Entries>> = Mutex::new(HashMap::new());
+        let unusable = AtomicBool::new(false);
         let noting = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
             let builtin = visit(path, kind, hint);
-            seen.lock().unwrap_or_else(|e| e.into_inner()).push((
-                path.to_path_buf(),
-                kind,
-                builtin,
-            ));
+            if path != root {
+                match (
+                    path.parent().and_then(Path::to_str),
+                    path.file_name().and_then(|n| n.to_str()),
+                ) {
+                    (Some(parent), Some(name)) => seen
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .entry(parent.to_string())
+                        .or_default()
+                        .push((name.to_string(), kind, builtin)),
+                    // A name that is not UTF-8 cannot be kept: this walk is not remembered.
+                    _ => unusable.store(true, Ordering::Relaxed),
+                }
+            }
             builtin
         };
         let errors = discover::walk_fresh(root, prune, Some(on_dir), &noting);
-        let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
-        let Some(root_stat) = root_stat.filter(|_| errors.is_empty()) else {
+        let mut seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
+        let Some(root_stat) = root_stat.filter(|_| errors.is_empty() && !unusable.into_inner())
+        else {
             return errors;
         };
         let stats = std::mem::take(&mut *stats.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut folders: Vec<Folder> =
-            vec![self.folder(String::new(), root_stat, root_folder_inputs, root_git)];
-        let mut index: HashMap<PathBuf, usize> = HashMap::from([(root.to_path_buf(), 0)]);
+        let mut folders: Vec<Folder> = Vec::with_capacity(stats.len() + 1);
+        let mut take = |dir: &Path| -> Option<Entries> {
+            let mut entries = seen.remove(dir.to_str()?).unwrap_or_default();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            entries.shrink_to_fit();
+            Some(entries)
+        };
+        let mut root_folder = self.folder(String::new(), root_stat, root_folder_inputs, root_git);
+        root_folder.entries = take(root).unwrap_or_default();
+        folders.push(root_folder);
         for (dir, stat, inputs, git) in stats {
-            let (Some(stat), Ok(rel)) = (stat, dir.strip_prefix(root)) else {
+            let (Some(stat), Ok(rel), Some(entries)) = (stat, dir.strip_prefix(root), take(&dir))
+            else {
                 // A folder that went away while it was walked: not a walk to keep.
                 return errors;
             };
             let rel = rel.to_string_lossy().replace('\\', "/");
-            index.insert(dir, folders.len());
-            folders.push(self.folder(rel, stat, inputs, git));
+            let mut folder = self.folder(rel, stat, inputs, git);
+            folder.entries = entries;
+            folders.push(folder);
         }
-        for (path, kind, builtin) in seen {
-            if path == root {
-                continue;
-            }
-            let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-                continue;
-            };
-            let Some(&i) = index.get(parent) else {
-                return errors;
-            };
-            folders[i]
-                .entries
-                .push((name.to_string_lossy().into_owned(), kind, builtin));
-        }
-        for f in &mut folders {
-            f.entries.sort_by(|a, b| a.0.cmp(&b.0));
+        if !seen.is_empty() {
+            // Entries of a folder whose time was not taken: not a walk to keep.
+            return errors;
         }
         // The root first: its time is the root's.
         folders[1..].sort_by(|a, b| a.rel.cmp(&b.rel));

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::super::track::{Dep, Seen};
 use super::super::{Stat, disk};
+use super::Old;
 use super::{Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name};
-use super::{Old, name_in};
 use crate::source::{Digest, FormatId, sha256};
 
 /// What a new record says of its file (its path, dependencies and result apart).
@@ -161,30 +161,50 @@ impl Writer {
         elsewhere: &dyn Fn(&Path) -> bool,
         extra: &[u8],
     ) -> bool {
-        if let Some(old) = old {
-            let (carried, _) = old.carried(elsewhere);
-            self.copy(old, &carried, restat);
-        }
+        let carried = match old {
+            Some(old) => {
+                let (carried, _) = old.carried(elsewhere);
+                let moved = self.copy(old, &carried);
+                carried
+                    .into_iter()
+                    .map(|i| Carried {
+                        old,
+                        i,
+                        notes: moved.get(&(i, false)).copied(),
+                        item: moved.get(&(i, true)).copied(),
+                        restat: restat.get(&i).copied(),
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
         let extra_at = self.at;
         self.write(extra);
-        let index = self.index();
+        let index = self.index(&carried);
         let index_at = self.at;
-        let Ok(index_bytes) = postcard::to_allocvec(&index) else {
-            let _ = std::fs::remove_file(&self.tmp);
-            return false;
+        // Straight into the file while it is hashed: the index of a large repository is not
+        // held twice.
+        let mut sink = Sink {
+            out: &mut self.out,
+            hash: sha2::Sha256::default(),
+            buf: Vec::with_capacity(64 * 1024),
+            len: 0,
+            ok: self.ok,
         };
-        self.write(&index_bytes);
-        let mut sum = sha2::Sha256::default();
-        sha2::Digest::update(&mut sum, extra);
-        sha2::Digest::update(&mut sum, &index_bytes);
-        let sum: Digest = sha2::Digest::finalize(sum).into();
+        sha2::Digest::update(&mut sink.hash, extra);
+        let sink = match postcard::to_extend(&index, sink) {
+            Ok(sink) => sink.flushed(),
+            Err(_) => {
+                let _ = std::fs::remove_file(&self.tmp);
+                return false;
+            }
+        };
+        drop(index);
+        self.ok = sink.ok;
+        self.at += sink.len;
+        let sum: Digest = sha2::Digest::finalize(sink.hash).into();
         let mut footer = Vec::with_capacity(FOOTER);
-        for n in [
-            extra_at,
-            extra.len() as u64,
-            index_at,
-            index_bytes.len() as u64,
-        ] {
+        for n in [extra_at, extra.len() as u64, index_at, sink.len] {
             footer.extend_from_slice(&n.to_le_bytes());
         }
         footer.extend_from_slice(&sum);
@@ -200,9 +220,9 @@ impl Writer {
         }
     }
 
-    /// Copy the blobs of the entries `which` of `old`, neighbours in one go, noting their
-    /// new offsets.
-    fn copy(&mut self, old: &Old, which: &[usize], restat: &HashMap<usize, (Stat, bool)>) {
+    /// Copy the blobs of the entries `which` of `old`, neighbours in one go; returns their
+    /// new offsets (by entry, and whether the blob is the item).
+    fn copy(&mut self, old: &Old, which: &[usize]) -> HashMap<(usize, bool), u64> {
         let entries = &old.index.entries;
         // Every blob to copy, in file order: (offset, length, entry, is the item).
         let mut blobs: Vec<(u64, u32, usize, bool)> = which
@@ -239,116 +259,176 @@ impl Writer {
             }
             k = j;
         }
-        let names = &old.index.names;
-        let name = |n: Name| name_in(names, n).to_string();
-        for &i in which {
-            let e = &entries[i];
-            let at = |b: Option<Blob>, is_item: bool| {
-                b.and_then(|b| {
-                    Some(Blob {
-                        at: *moved.get(&(i, is_item))?,
-                        ..b
-                    })
-                })
-            };
-            let mut meta = Meta {
-                format: e.format,
-                claimed: e.claimed,
-                stat: e.stat,
-                digest: e.digest,
-                racy: e.racy,
-            };
-            if let Some((stat, racy)) = restat.get(&i) {
-                (meta.stat, meta.racy) = (*stat, *racy);
-            }
-            let (from, to) = e.files;
-            let files = old.index.files[from as usize..to as usize]
-                .iter()
-                .map(|f| NewFile {
-                    path: name(f.path),
-                    format: f.format,
-                    bom_len: f.bom_len as usize,
-                    digest: f.digest,
-                })
-                .collect();
-            let (from, to) = e.deps;
-            let deps = old.index.deps[from as usize..to as usize]
-                .iter()
-                .map(|d| (name(d.path), d.seen.clone()))
-                .collect();
-            self.new.push(New {
-                path: name(e.path),
-                cwd: Arc::from(name_in(names, e.cwd)),
-                meta,
-                deps,
-                files,
-                notes: at(e.notes, false),
-                item: at(e.item, true),
-                tools: e.tools,
-                sum: e.sum,
-            });
-        }
+        moved
     }
 
-    /// The index of every entry, sorted by path (a path written twice: the last).
-    fn index(&mut self) -> Index {
-        let mut new = std::mem::take(&mut self.new);
+    /// The index of every entry, new and `carried`, sorted by path (a path written twice:
+    /// the last).
+    fn index(&mut self, carried: &[Carried<'_>]) -> Index {
+        let new = std::mem::take(&mut self.new);
+        let mut all: Vec<(&str, Source<'_>)> = carried
+            .iter()
+            .map(|c| (c.path(), Source::Carried(c)))
+            .chain(new.iter().map(|n| (n.path.as_str(), Source::New(n))))
+            .collect();
         // The last record of a path wins: stable sort, then keep the last of each run.
-        new.sort_by(|a, b| a.path.cmp(&b.path));
+        all.sort_by(|a, b| a.0.cmp(b.0));
         let mut index = Index::default();
-        let mut names: HashMap<String, Name> = HashMap::new();
-        let mut push = |index: &mut Index, s: &str| -> Name {
-            if let Some(n) = names.get(s) {
-                return *n;
-            }
-            let from = index.names.len() as u32;
-            index.names.push_str(s);
-            let n = (from, index.names.len() as u32);
-            names.insert(s.to_string(), n);
-            n
-        };
-        let count = new.len();
-        for (k, n) in new.iter().enumerate() {
-            if k + 1 < count && new[k + 1].path == n.path {
+        // Each path once (a schema file is a dependency and a companion).
+        let mut names = Names::default();
+        let count = all.len();
+        for k in 0..count {
+            if k + 1 < count && all[k + 1].0 == all[k].0 {
                 continue;
             }
-            let path = push(&mut index, &n.path);
-            let cwd = push(&mut index, &n.cwd);
-            let deps_from = index.deps.len() as u32;
-            for (p, seen) in &n.deps {
-                let path = push(&mut index, p);
-                index.deps.push(DepEntry {
-                    path,
-                    seen: seen.clone(),
-                });
-            }
-            let files_from = index.files.len() as u32;
-            for f in &n.files {
-                let path = push(&mut index, &f.path);
-                index.files.push(FileEntry {
-                    path,
-                    format: f.format,
-                    bom_len: f.bom_len as u32,
-                    digest: f.digest,
-                });
-            }
-            index.entries.push(Entry {
-                path,
-                cwd,
-                format: n.meta.format,
-                claimed: n.meta.claimed,
-                stat: n.meta.stat,
-                digest: n.meta.digest,
-                racy: n.meta.racy,
-                deps: (deps_from, index.deps.len() as u32),
-                files: (files_from, index.files.len() as u32),
-                notes: n.notes,
-                item: n.item,
-                tools: n.tools,
-                sum: n.sum,
-            });
+            let entry = match &all[k].1 {
+                Source::New(n) => n.entry(&mut index, &mut names),
+                Source::Carried(c) => c.entry(&mut index, &mut names),
+            };
+            index.entries.push(entry);
         }
         index
+    }
+}
+
+/// Where an entry of a new index comes from.
+enum Source<'a> {
+    New(&'a New),
+    Carried(&'a Carried<'a>),
+}
+
+/// An entry of the old file carried into the new one: its number, its blobs' new offsets
+/// and its new metadata, if any.
+struct Carried<'a> {
+    old: &'a Old,
+    i: usize,
+    notes: Option<u64>,
+    item: Option<u64>,
+    restat: Option<(Stat, bool)>,
+}
+
+impl<'a> Carried<'a> {
+    fn path(&self) -> &'a str {
+        self.old.name(self.old.index.entries[self.i].path)
+    }
+
+    fn entry(&self, index: &mut Index, names: &mut Names<'a>) -> Entry {
+        let old = self.old;
+        let e = &old.index.entries[self.i];
+        let moved = |b: Option<Blob>, at: Option<u64>| Some(Blob { at: at?, ..b? });
+        let deps_from = index.deps.len() as u32;
+        for d in &old.index.deps[e.deps.0 as usize..e.deps.1 as usize] {
+            let path = names.push(&mut index.names, old.name(d.path));
+            index.deps.push(DepEntry {
+                path,
+                seen: d.seen.clone(),
+            });
+        }
+        let files_from = index.files.len() as u32;
+        for f in &old.index.files[e.files.0 as usize..e.files.1 as usize] {
+            let path = names.push(&mut index.names, old.name(f.path));
+            index.files.push(FileEntry { path, ..*f });
+        }
+        let (stat, racy) = self.restat.unwrap_or((e.stat, e.racy));
+        Entry {
+            path: names.push(&mut index.names, self.path()),
+            cwd: names.push(&mut index.names, old.name(e.cwd)),
+            stat,
+            racy,
+            deps: (deps_from, index.deps.len() as u32),
+            files: (files_from, index.files.len() as u32),
+            notes: moved(e.notes, self.notes),
+            item: moved(e.item, self.item),
+            ..e.clone()
+        }
+    }
+}
+
+impl New {
+    fn entry<'a>(&'a self, index: &mut Index, names: &mut Names<'a>) -> Entry {
+        let deps_from = index.deps.len() as u32;
+        for (p, seen) in &self.deps {
+            let path = names.push(&mut index.names, p);
+            index.deps.push(DepEntry {
+                path,
+                seen: seen.clone(),
+            });
+        }
+        let files_from = index.files.len() as u32;
+        for f in &self.files {
+            let path = names.push(&mut index.names, &f.path);
+            index.files.push(FileEntry {
+                path,
+                format: f.format,
+                bom_len: f.bom_len as u32,
+                digest: f.digest,
+            });
+        }
+        Entry {
+            path: names.push(&mut index.names, &self.path),
+            cwd: names.push(&mut index.names, &self.cwd),
+            format: self.meta.format,
+            claimed: self.meta.claimed,
+            stat: self.meta.stat,
+            digest: self.meta.digest,
+            racy: self.meta.racy,
+            deps: (deps_from, index.deps.len() as u32),
+            files: (files_from, index.files.len() as u32),
+            notes: self.notes,
+            item: self.item,
+            tools: self.tools,
+            sum: self.sum,
+        }
+    }
+}
+
+/// The paths of an index being built, each written once.
+#[derive(Default)]
+struct Names<'n> {
+    at: HashMap<&'n str, Name>,
+}
+
+impl<'n> Names<'n> {
+    fn push(&mut self, names: &mut String, s: &'n str) -> Name {
+        *self.at.entry(s).or_insert_with(|| {
+            let from = names.len() as u32;
+            names.push_str(s);
+            (from, names.len() as u32)
+        })
+    }
+}
+
+/// Bytes on their way into the cache file, hashed as they go.
+struct Sink<'a> {
+    out: &'a mut BufWriter<File>,
+    hash: sha2::Sha256,
+    buf: Vec<u8>,
+    len: u64,
+    ok: bool,
+}
+
+impl Sink<'_> {
+    fn flush(&mut self) {
+        sha2::Digest::update(&mut self.hash, &self.buf);
+        self.ok &= self.out.write_all(&self.buf).is_ok();
+        self.len += self.buf.len() as u64;
+        self.buf.clear();
+    }
+
+    fn flushed(mut self) -> Self {
+        self.flush();
+        self
+    }
+}
+
+impl Extend<u8> for Sink<'_> {
+    fn extend<I: IntoIterator<Item = u8>>(&mut self, bytes: I) {
+        for b in bytes {
+            self.buf.push(b);
+            if self.buf.len() == self.buf.capacity() {
+                self.flush();
+            }
+        }
     }
 }
 

@@ -175,6 +175,15 @@ pub struct Name {
 /// category folders, which no project loads together) and, for a manifest found through an
 /// include pattern, the folder above the tool's own folder.
 pub fn project_of(path: &Path) -> PathBuf {
+    // The usual case, as text: every file of a repository is asked about.
+    if let Some(text) = path.to_str()
+        && let Some(at) = text.rfind("/.dojops/")
+        && !text.ends_with("/.dojops")
+        && !text.contains("/./")
+        && !text.contains("/../")
+    {
+        return PathBuf::from(&text[..at + "/.dojops".len()]);
+    }
     if let Some(project) = path
         .ancestors()
         .find(|a| a.file_name().is_some_and(|n| n == ".dojops"))

@@ -114,6 +114,9 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(super::doc::ManifestDoc::lower(&root));
+    // Kept until the end of the run, for every tool of the repository: no spare room.
+    tool.schema_links.shrink_to_fit();
+    result.companions.shrink_to_fit();
     result.item = FileItem::new(Item::Tool(tool));
     result
 }
