@@ -87,12 +87,16 @@ fn load_one(
     // Taken before the read: a change during the load shows as new metadata next time.
     let stat = cached.and_then(|_| Stat::of(path));
     let tracker = Tracker::new(fs);
-    let judged = formats::load_judged(&tracker, path, display, format, d.claim);
+    let mut judged = formats::load_judged(&tracker, path, display, format, d.claim);
     let (deps, comparable) = tracker.finish(path);
     if let Some(c) = cached {
         let stat =
             stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
-        c.cache.put(path, stat, d.claim, judged.as_ref(), &deps);
+        let stored = c.cache.put(path, stat, d.claim, judged.as_ref(), &deps);
+        // A run that does not track (the command line) holds the stored form: smaller.
+        if let (false, Some(item), Ok(result)) = (track, stored, judged.as_mut()) {
+            result.item = item;
+        }
     }
     let paths = track.then(|| {
         let mut paths: Vec<PathBuf> = deps.into_iter().map(Dep::into_path).collect();

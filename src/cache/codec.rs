@@ -197,6 +197,17 @@ pub fn rebuild<'a>(
     })
 }
 
+/// The rule whose code is `code` (looked up once per run for every code).
+fn rule(code: &str) -> Option<&'static rules::Rule> {
+    static BY_CODE: std::sync::OnceLock<
+        std::collections::HashMap<&'static str, &'static rules::Rule>,
+    > = std::sync::OnceLock::new();
+    BY_CODE
+        .get_or_init(|| rules::all().into_iter().map(|r| (r.code, r)).collect())
+        .get(code)
+        .copied()
+}
+
 impl StoredSuppression {
     fn load(self) -> Suppression {
         Suppression {
@@ -247,7 +258,7 @@ impl StoredDiagnostic {
 
     /// The diagnostic again, its files found by `file`.
     fn load<'f>(self, file: &dyn Fn(usize) -> Option<&'f Arc<SourceFile>>) -> Option<Diagnostic> {
-        let rule = rules::lookup(&self.code).filter(|r| r.code == self.code)?;
+        let rule = rule(&self.code)?;
         let related = self
             .related
             .into_iter()

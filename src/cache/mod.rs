@@ -56,7 +56,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostics::Diagnostic;
 use crate::discover::Claim;
 use crate::formats::Fetch;
-use crate::formats::FileResult;
+use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
 use crate::source::{FormatId, SourceFile, sha256};
 use resolve::{Resolved, Resolves};
@@ -247,7 +247,8 @@ impl Cache {
 
     /// Remember what loading the file at `path` as `claim` says gave (`Err`: the file, not
     /// claimed by its content), when its metadata was `stat` before it was read (none: not
-    /// to be stored), and its load read or looked for `deps`.
+    /// to be stored), and its load read or looked for `deps`. Returns the stored item, to
+    /// hold in place of the decoded one (it is smaller until something looks into it).
     pub fn put(
         &self,
         path: &Path,
@@ -255,17 +256,20 @@ impl Cache {
         claim: Claim,
         outcome: Result<&FileResult, &Arc<SourceFile>>,
         deps: &[Dep],
-    ) {
+    ) -> Option<Item> {
         self.loaded.fetch_add(1, Ordering::Relaxed);
-        let Some(stat) = stat else { return };
+        let stat = stat?;
         let (file, parts) = match outcome {
-            Ok(result) => {
-                let Some(parts) = codec::parts(result) else {
-                    return;
-                };
-                (&result.file, parts)
-            }
+            Ok(result) => (&result.file, codec::parts(result)?),
             Err(file) => (file, Parts::default()),
+        };
+        let stored = match (&parts.item, formats::format_of(file.format)?.cache()) {
+            (Some(bytes), Some(codec)) => {
+                let bytes = bytes.clone();
+                let fetch: Fetch = Box::new(move || Some(bytes));
+                Some(Item::encoded(codec, fetch, parts.tools as usize))
+            }
+            _ => None,
         };
         let meta = Meta {
             format: file.format,
@@ -283,10 +287,10 @@ impl Cache {
         if out.is_none() {
             *out = Writer::create(&self.file, &self.build, &self.cwd);
         }
-        if let Some(w) = out.as_mut() {
-            let sum = w.record(path, meta, deps, parts);
-            self.resolves.note(path, sum);
-        }
+        let w = out.as_mut()?;
+        let sum = w.record(path, meta, deps, parts);
+        self.resolves.note(path, sum);
+        stored
     }
 
     /// Modified too close to now for its metadata to tell a later change apart.

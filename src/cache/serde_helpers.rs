@@ -88,3 +88,32 @@ pub mod bytes {
         d.deserialize_byte_buf(Bytes)
     }
 }
+
+/// A SHA-256 field written as one run of 32 bytes (serde's own writes 32 numbers, read back
+/// one by one: the index of a large repository holds hundreds of thousands of them).
+pub mod digest {
+    use serde::{Deserializer, Serializer};
+
+    use crate::source::Digest;
+
+    /// Write the digest.
+    pub fn serialize<S: Serializer>(value: &Digest, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(value)
+    }
+
+    /// Read the digest back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Digest, D::Error> {
+        struct Bytes;
+        impl<'de> serde::de::Visitor<'de> for Bytes {
+            type Value = Digest;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("32 bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Digest, E> {
+                v.try_into()
+                    .map_err(|_| E::invalid_length(v.len(), &"32 bytes"))
+            }
+        }
+        d.deserialize_bytes(Bytes)
+    }
+}

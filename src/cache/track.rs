@@ -70,9 +70,9 @@ pub enum Seen {
     /// A file there, only asked about.
     Present,
     /// A file there, read: its metadata before the read and the digest of what was read.
-    Read(Stat, Digest),
+    Read(Stat, #[serde(with = "super::serde_helpers::digest")] Digest),
     /// A folder there, listed: the digest of its listing.
-    Listed(Digest),
+    Listed(#[serde(with = "super::serde_helpers::digest")] Digest),
 }
 
 /// The digest of a folder listing: names, kinds and execute bits.

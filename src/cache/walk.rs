@@ -119,13 +119,25 @@ struct RootWalk {
 /// The ignore files a walk reads for the folder `dir`; those not there in `dir` itself
 /// only with `keep_absent` (a file created there changes the folder's time).
 fn folder_inputs(dir: &Path, keep_absent: bool) -> Vec<Input> {
+    folder_inputs_and_git(dir, keep_absent).0
+}
+
+/// [`folder_inputs`], and whether `dir` holds a `.git` (as `config::tree::git_root` asks:
+/// a link there counts when it leads somewhere).
+fn folder_inputs_and_git(dir: &Path, keep_absent: bool) -> (Vec<Input>, bool) {
     let mut out: Vec<Input> = [".gitignore", ".ignore"]
         .into_iter()
         .map(|name| Input::now(dir.join(name)))
         .filter(|input| keep_absent || input.stat.is_some())
         .collect();
     let git = dir.join(".git");
-    match std::fs::symlink_metadata(&git) {
+    let meta = std::fs::symlink_metadata(&git);
+    let has_git = match &meta {
+        Ok(m) if m.file_type().is_symlink() => git.exists(),
+        Ok(_) => true,
+        Err(_) => false,
+    };
+    match meta {
         Ok(m) if m.is_dir() => out.push(Input::now(git.join("info/exclude"))),
         Ok(_) => {
             // A worktree: `.git` names the real git folder, whose common folder holds the
@@ -145,13 +157,7 @@ fn folder_inputs(dir: &Path, keep_absent: bool) -> Vec<Input> {
         }
         Err(_) => {}
     }
-    out
-}
-
-/// True when the folder `dir` holds a `.git` (a folder, or a worktree's file), as
-/// `config::tree::git_root` asks.
-fn has_git(dir: &Path) -> bool {
-    dir.join(".git").exists()
+    (out, has_git)
 }
 
 fn first_line(path: &Path) -> Option<String> {
@@ -311,7 +317,7 @@ impl Walks {
 
     /// True when `old` is still the walk of its root with `prune`: no folder it entered
     /// changed, and each folder to enter now was entered then.
-    fn still_true(old: &RootWalk, prune: &Prune) -> bool {
+    fn still_true(old: &RootWalk, prune: &Prune, verified: &Mutex<Vec<usize>>) -> bool {
         let root_same = DirStat::of(&old.root, true)
             .is_some_and(|s| old.folders.first().is_some_and(|f| f.stat == s));
         if !root_same || !old.inputs.iter().all(Input::unchanged) {
@@ -323,15 +329,32 @@ impl Walks {
             if i > 0 && prune(&path) {
                 return true;
             }
-            let same = !folder.racy
-                && (i == 0 || DirStat::of(&path, false) == Some(folder.stat))
+            let same = (i == 0 || DirStat::of(&path, false) == Some(folder.stat))
                 && folder.inputs.iter().all(|x| x.unchanged_in(&path));
+            // Modified too close to the walk for its time to say: listed again.
+            let listed = same
+                && (!folder.racy || {
+                    let again = relist(&path, prune);
+                    let kept = folder
+                        .entries
+                        .iter()
+                        .filter(|(n, k, _)| *k != Kind::Dir || !prune(&path.join(n)))
+                        .map(|(n, k, _)| (n.as_str(), *k));
+                    let same = again
+                        .as_ref()
+                        .is_some_and(|again| again.iter().map(|(n, k)| (n.as_str(), *k)).eq(kept));
+                    if same {
+                        verified.lock().unwrap_or_else(|e| e.into_inner()).push(i);
+                    }
+                    same
+                });
             // Excluded when it was walked, entered now: not known.
-            same && folder.entries.iter().all(|(name, kind, _)| {
-                *kind != Kind::Dir
-                    || rels.contains(child_rel(&folder.rel, name).as_str())
-                    || prune(&path.join(name))
-            })
+            listed
+                && folder.entries.iter().all(|(name, kind, _)| {
+                    *kind != Kind::Dir
+                        || rels.contains(child_rel(&folder.rel, name).as_str())
+                        || prune(&path.join(name))
+                })
         })
     }
 
@@ -362,17 +385,13 @@ impl Walks {
         let on_dir: discover::OnDir = {
             let stats = Arc::clone(&stats);
             Arc::new(move |dir: &Path| {
-                let entry = (
-                    dir.to_path_buf(),
-                    DirStat::of(dir, false),
-                    folder_inputs(dir, false),
-                    has_git(dir),
-                );
+                let stat = DirStat::of(dir, false);
+                let (inputs, git) = folder_inputs_and_git(dir, false);
+                let entry = (dir.to_path_buf(), stat, inputs, git);
                 stats.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
             })
         };
-        let root_folder_inputs = folder_inputs(root, false);
-        let root_git = has_git(root);
+        let (root_folder_inputs, root_git) = folder_inputs_and_git(root, false);
         // Each folder's entries by name (a repository's paths are not all held at once).
         type Entries = Vec<(String, Kind, Option<FormatId>)>;
         let seen: Mutex<HashMap<String, Entries>> = Mutex::new(HashMap::new());
@@ -440,13 +459,18 @@ impl Walks {
         errors
     }
 
-    fn folder(&self, rel: String, stat: DirStat, inputs: Vec<Input>, git: bool) -> Folder {
+    /// Modified too close to this run for its time to tell a later change apart.
+    fn is_racy(&self, stat: DirStat) -> bool {
         let mtime =
             SystemTime::UNIX_EPOCH + Duration::new(stat.mtime_secs.max(0) as u64, stat.mtime_nanos);
+        mtime + Duration::from_secs(2) >= self.started
+    }
+
+    fn folder(&self, rel: String, stat: DirStat, inputs: Vec<Input>, git: bool) -> Folder {
         Folder {
             rel,
             stat,
-            racy: mtime + Duration::from_secs(2) >= self.started,
+            racy: self.is_racy(stat),
             entries: Vec::new(),
             inputs,
             git,
@@ -472,15 +496,60 @@ impl discover::Walks for Walks {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(root);
-        if let Some(old) = old
-            && Walks::still_true(&old, prune)
-        {
-            Walks::replay(&old, prune, visit);
-            self.confirm(old);
-            return Vec::new();
+        let verified = Mutex::new(Vec::new());
+        match old {
+            Some(mut old) if Walks::still_true(&old, prune, &verified) => {
+                Walks::replay(&old, prune, visit);
+                // Listed again now, long enough after their last change: their time says
+                // enough from now on.
+                for i in verified.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                    let folder = &mut old.folders[i];
+                    if !self.is_racy(folder.stat) {
+                        folder.racy = false;
+                        self.set_changed();
+                    }
+                }
+                self.confirm(old);
+                Vec::new()
+            }
+            // The old walk goes before the new one is made.
+            old => {
+                drop(old);
+                self.record(root, prune, visit)
+            }
         }
-        self.record(root, prune, visit)
     }
+}
+
+/// The entries of the folder `dir` as a walk lists them (names and kinds, sorted by name),
+/// leaving out the folders `prune` rejects; none when it cannot be listed.
+fn relist(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
+    let mut out = Vec::new();
+    let walk = ignore::WalkBuilder::new(dir)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(false)
+        .max_depth(Some(1))
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for entry in walk {
+        let e = entry.ok()?;
+        if e.depth() == 0 {
+            continue;
+        }
+        let kind = match e.file_type() {
+            Some(t) if t.is_symlink() => Kind::Link,
+            Some(t) if t.is_dir() => Kind::Dir,
+            Some(t) if t.is_file() => Kind::File,
+            _ => Kind::Other,
+        };
+        if kind == Kind::Dir && prune(e.path()) {
+            continue;
+        }
+        out.push((e.file_name().to_str()?.to_string(), kind));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(out)
 }
 
 fn join(root: &Path, rel: &str) -> PathBuf {

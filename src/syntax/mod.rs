@@ -3,12 +3,14 @@
 
 pub mod front_matter;
 pub mod json;
+pub mod later;
 pub mod markdown;
 pub mod packed;
 pub mod sniff;
 pub mod yaml;
 
-pub use packed::{Later, Packed};
+pub use later::{Deferred, Later};
+pub use packed::Packed;
 
 use crate::source::Span;
 

@@ -6,7 +6,6 @@
 use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 use super::{Entry, MAX_DEPTH, Node, NodeKind, Number};
 use crate::source::Span;
@@ -96,54 +95,6 @@ impl<'de> Deserialize<'de> for Packed {
             }
         }
         deserializer.deserialize_bytes(Bytes)
-    }
-}
-
-/// A tree that is not kept: its file had one when it was checked, and it is parsed again
-/// from the file's text when something asks for it (a bundle, a CMP rule). A run that only
-/// checks never holds these trees, and the cache does not store them.
-#[derive(Debug, Default)]
-pub struct Later {
-    /// The file had a tree.
-    exists: bool,
-    tree: OnceLock<Option<Packed>>,
-}
-
-impl Later {
-    /// A tree there is (`exists`) or is not.
-    pub fn new(exists: bool) -> Later {
-        Later {
-            exists,
-            tree: OnceLock::new(),
-        }
-    }
-
-    /// The tree, parsed by `parse` the first time.
-    pub fn get_or_parse(&self, parse: impl FnOnce() -> Option<Node>) -> Option<&Packed> {
-        if !self.exists {
-            return None;
-        }
-        self.tree
-            .get_or_init(|| parse().map(|n| Packed::pack(&n)))
-            .as_ref()
-    }
-}
-
-impl Clone for Later {
-    fn clone(&self) -> Later {
-        Later::new(self.exists)
-    }
-}
-
-impl Serialize for Later {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bool(self.exists)
-    }
-}
-
-impl<'de> Deserialize<'de> for Later {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Later, D::Error> {
-        bool::deserialize(deserializer).map(Later::new)
     }
 }
 

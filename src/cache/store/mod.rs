@@ -66,6 +66,7 @@ struct Index {
 pub struct Blob {
     at: u64,
     len: u32,
+    #[serde(with = "super::serde_helpers::digest")]
     sum: Digest,
 }
 
@@ -85,6 +86,7 @@ pub struct Entry {
     /// Its metadata when it was read.
     pub stat: Stat,
     /// The SHA-256 of its bytes.
+    #[serde(with = "super::serde_helpers::digest")]
     pub digest: Digest,
     /// Stored within two seconds of its modification: the metadata filter is not trusted.
     pub racy: bool,
@@ -98,6 +100,7 @@ pub struct Entry {
     /// The number of tool definitions it holds.
     pub tools: u32,
     /// What identifies the stored result (its files, notes and item).
+    #[serde(with = "super::serde_helpers::digest")]
     sum: Digest,
 }
 
@@ -119,6 +122,7 @@ struct FileEntry {
     path: Name,
     format: FormatId,
     bom_len: u32,
+    #[serde(with = "super::serde_helpers::digest")]
     digest: Digest,
 }
 

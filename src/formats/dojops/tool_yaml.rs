@@ -19,7 +19,7 @@ use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Later, Node, NodeKind, json, yaml};
+use crate::syntax::{Deferred, Later, Node, NodeKind, json, yaml};
 use serde::{Deserialize, Serialize};
 
 /// DojOps skips manifests and schema files larger than this.
@@ -67,8 +67,9 @@ pub struct Tool {
     pub name: Option<Name>,
     /// The input schema file (one of the result's companions), when it was found and parsed.
     pub input_schema: Option<PathBuf>,
-    /// What the bundle lowering needs of the manifest (`ir.rs`).
-    pub doc: Option<super::doc::ManifestDoc>,
+    /// What the bundle lowering needs of the manifest (`ir.rs`); read back from the cache,
+    /// decoded only then.
+    pub doc: Option<Deferred<super::doc::ManifestDoc>>,
     /// The input schema's tree, for the bundle lowering (parsed again from the schema file
     /// when it is lowered: a check never needs it).
     pub input_doc: Later,
@@ -113,7 +114,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         lower(&mut lw, fs, map, &mut tool, &mut result.companions);
     }
     result.diagnostics.extend(lw.diags);
-    tool.doc = Some(super::doc::ManifestDoc::lower(&root));
+    tool.doc = Some(Deferred::new(super::doc::ManifestDoc::lower(&root)));
     // Kept until the end of the run, for every tool of the repository: no spare room.
     tool.schema_links.shrink_to_fit();
     result.companions.shrink_to_fit();
