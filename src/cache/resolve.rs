@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::codec::Findings;
@@ -98,10 +99,12 @@ impl Resolves {
     ) -> Vec<Diagnostic> {
         let key = self.key(results, cwd, kept);
         if let Some(key) = key
-            && let Some(found) = self.reuse(key, roots, results, known)
+            && let Some(found) = self.reuse(key, results, known)
         {
             return found;
         }
+        // Every item is looked into: decoded on both cores first.
+        results.par_iter().for_each(|r| r.item.prepare());
         let tracker = Tracker::new(fs);
         let found = formats::resolve_with(&tracker, results);
         let (deps, comparable) = tracker.finish(Path::new(""));
@@ -123,12 +126,13 @@ impl Resolves {
     fn reuse(
         &self,
         key: Digest,
-        roots: &[PathBuf],
         results: &[FileResult],
         known: &dyn FileSystem,
     ) -> Option<Vec<Diagnostic>> {
         let mut old = self.old.lock().unwrap_or_else(|e| e.into_inner());
-        let at = old.iter().position(|r| r.roots == roots && r.key == key)?;
+        // The findings depend on the files, not on the roots that found them (`check .`
+        // and `check FILE` load the same repository).
+        let at = old.iter().position(|r| r.key == key)?;
         if !old[at]
             .deps
             .iter()
@@ -158,7 +162,7 @@ impl Resolves {
         let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
         let changed = new.as_ref().is_some_and(|n| !n.reused);
         if let Some(new) = new {
-            old.retain(|r| r.roots != new.roots);
+            old.retain(|r| r.roots != new.roots && r.key != new.key);
             old.insert(0, new);
             old.truncate(KEPT);
         }

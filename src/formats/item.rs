@@ -57,6 +57,12 @@ impl Item {
         self.boxed()?.downcast_ref()
     }
 
+    /// Decode it now, when it came from the cache (callers decode many at once, in
+    /// parallel, before a pass that looks into each).
+    pub fn prepare(&self) {
+        self.boxed();
+    }
+
     fn boxed(&self) -> Option<&Boxed> {
         match &self.0 {
             Inner::None => None,
