@@ -86,7 +86,7 @@ fn load_one(
     }
     // Taken before the read: a change during the load shows as new metadata next time.
     let stat = cached.and_then(|_| Stat::of(path));
-    let tracker = Tracker::new(fs);
+    let tracker = Tracker::for_file(fs, path);
     let mut judged = formats::load_judged(&tracker, path, display, format, d.claim);
     let (deps, comparable) = tracker.finish(path);
     if let Some(c) = cached {

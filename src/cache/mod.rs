@@ -287,9 +287,7 @@ impl Cache {
         if out.is_none() {
             *out = Writer::create(&self.file, &self.build, &self.cwd);
         }
-        let w = out.as_mut()?;
-        let sum = w.record(path, meta, deps, parts);
-        self.resolves.note(path, sum);
+        out.as_mut()?.record(path, meta, deps, parts);
         stored
     }
 
@@ -309,13 +307,18 @@ impl Cache {
         roots: &[PathBuf],
     ) -> Vec<Diagnostic> {
         let known = Known::new(fs, &self.walks);
-        let kept = |path: &Path| {
+        let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let written = out.as_ref().map(Writer::sums).unwrap_or_default();
+        let stored = |path: &Path| {
+            if let Some(sum) = path.to_str().and_then(|p| written.get(p)) {
+                return Some(*sum);
+            }
             let old = self.old.as_ref()?;
             let (i, entry) = old.find(path)?;
             old.is_kept(i).then(|| *entry.sum())
         };
         self.resolves
-            .resolve(fs, &known, results, roots, &self.cwd, &kept)
+            .resolve(fs, &known, results, roots, &self.cwd, &stored)
     }
 
     /// True when [`Cache::save`] has anything to write for a run over `roots`.

@@ -3,7 +3,6 @@
 //! directory) and nothing resolve read through the file system changed, its findings are
 //! those of the last run, and the items stay encoded.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -36,8 +35,6 @@ pub struct Resolved {
 pub struct Resolves {
     old: Mutex<Vec<Resolved>>,
     new: Mutex<Option<Resolved>>,
-    /// The SHA-256 of each record written by this run, by path.
-    sums: Mutex<HashMap<String, Digest>>,
 }
 
 impl Resolves {
@@ -46,37 +43,21 @@ impl Resolves {
         Resolves {
             old: Mutex::new(old),
             new: Mutex::new(None),
-            sums: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The file at `path` is the one whose new record has SHA-256 `sum`.
-    pub fn note(&self, path: &Path, sum: Digest) {
-        if let Some(path) = path.to_str() {
-            self.sums
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(path.to_string(), sum);
-        }
-    }
-
-    /// What identifies the input of resolve: each file's stored record (a new one, else the
-    /// one `kept` gives), and where paths are shown from. None when a file has none.
+    /// What identifies the input of resolve: each file's stored result (as `stored` says
+    /// it), and where paths are shown from. None when a file has none.
     fn key(
-        &self,
         results: &[FileResult],
         cwd: &Path,
-        kept: &dyn Fn(&Path) -> Option<Digest>,
+        stored: &dyn Fn(&Path) -> Option<Digest>,
     ) -> Option<Digest> {
-        let sums = self.sums.lock().unwrap_or_else(|e| e.into_inner());
         let mut hash = sha2::Sha256::default();
         sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
         for r in results {
             let path = r.file.path.to_str()?;
-            let sum = match sums.get(path) {
-                Some(sum) => *sum,
-                None => kept(&r.file.path)?,
-            };
+            let sum = stored(&r.file.path)?;
             sha2::Digest::update(&mut hash, [0]);
             sha2::Digest::update(&mut hash, path.as_bytes());
             sha2::Digest::update(&mut hash, sum);
@@ -85,9 +66,8 @@ impl Resolves {
     }
 
     /// The cross-file findings of `results` (walked from `roots`, shown from `cwd`, each with
-    /// a record this run wrote or that `kept` gives): the last run's when nothing changed
-    /// (`known` checks what resolve read then), else resolved now through `fs` and
-    /// remembered.
+    /// the stored result `stored` gives): the last run's when nothing changed (`known`
+    /// checks what resolve read then), else resolved now through `fs` and remembered.
     pub fn resolve(
         &self,
         fs: &dyn FileSystem,
@@ -95,9 +75,9 @@ impl Resolves {
         results: &[FileResult],
         roots: &[PathBuf],
         cwd: &Path,
-        kept: &dyn Fn(&Path) -> Option<Digest>,
+        stored: &dyn Fn(&Path) -> Option<Digest>,
     ) -> Vec<Diagnostic> {
-        let key = self.key(results, cwd, kept);
+        let key = Resolves::key(results, cwd, stored);
         if let Some(key) = key
             && let Some(found) = self.reuse(key, results, known)
         {

@@ -130,6 +130,8 @@ impl Seen {
 /// A file system that notes every path a load asks about, with what it found.
 pub struct Tracker<'a> {
     fs: &'a dyn FileSystem,
+    /// The file whose load this is: its own bytes are the cache's key already.
+    own: Option<&'a Path>,
     seen: Mutex<Vec<Dep>>,
     /// A read failed in a way that a later run cannot compare: the load is not cached.
     opaque: Mutex<bool>,
@@ -140,8 +142,18 @@ impl<'a> Tracker<'a> {
     pub fn new(fs: &'a dyn FileSystem) -> Tracker<'a> {
         Tracker {
             fs,
+            own: None,
             seen: Mutex::new(Vec::new()),
             opaque: Mutex::new(false),
+        }
+    }
+
+    /// Track the asks made of `fs` by the load of the file at `own` (whose reads are not
+    /// noted: the cache keys the file by its own metadata and bytes).
+    pub fn for_file(fs: &'a dyn FileSystem, own: &'a Path) -> Tracker<'a> {
+        Tracker {
+            own: Some(own),
+            ..Tracker::new(fs)
         }
     }
 
@@ -176,6 +188,13 @@ impl<'a> Tracker<'a> {
 
 impl FileSystem for Tracker<'_> {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        if self.own == Some(path) {
+            let result = self.fs.read(path);
+            if result.is_err() {
+                *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            }
+            return result;
+        }
         let before = Stat::of(path);
         let result = self.fs.read(path);
         match (&result, before) {

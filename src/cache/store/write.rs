@@ -8,6 +8,8 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use super::super::track::{Dep, Seen};
 use super::super::{Stat, disk};
 use super::Old;
@@ -15,7 +17,7 @@ use super::{Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT
 use crate::source::{Digest, FormatId, sha256};
 
 /// What a new record says of its file (its path, dependencies and result apart).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Serialize, Deserialize)]
 pub struct Meta {
     /// The format it was read as.
     pub format: FormatId,
@@ -24,6 +26,7 @@ pub struct Meta {
     /// Its metadata before it was read.
     pub stat: Stat,
     /// The SHA-256 of its bytes.
+    #[serde(with = "super::super::serde_helpers::digest")]
     pub digest: Digest,
     /// See [`Entry::racy`].
     pub racy: bool,
@@ -55,17 +58,33 @@ pub struct Parts {
     pub tools: u32,
 }
 
-/// An entry of the new index, until the index is written.
-struct New {
-    path: String,
-    cwd: Arc<str>,
+/// An entry of the new index, until the index is written: kept encoded, one after the
+/// other in one buffer (a large repository's entries are not many small allocations among
+/// the ones parsing makes and frees).
+#[derive(Serialize, Deserialize)]
+struct New<'a> {
+    path: &'a str,
+    cwd: &'a str,
     meta: Meta,
-    deps: Vec<(String, Seen)>,
-    files: Vec<NewFile>,
+    #[serde(borrow)]
+    deps: Vec<(&'a str, Seen)>,
+    #[serde(borrow)]
+    files: Vec<FileRec<'a>>,
     notes: Option<Blob>,
     item: Option<Blob>,
     tools: u32,
+    #[serde(with = "super::super::serde_helpers::digest")]
     sum: Digest,
+}
+
+/// A file of a new entry.
+#[derive(Serialize, Deserialize)]
+struct FileRec<'a> {
+    path: &'a str,
+    format: FormatId,
+    bom_len: u32,
+    #[serde(with = "super::super::serde_helpers::digest")]
+    digest: Digest,
 }
 
 /// A cache file being written.
@@ -75,7 +94,9 @@ pub struct Writer {
     cwd: Arc<str>,
     out: BufWriter<File>,
     at: u64,
-    new: Vec<New>,
+    /// The new entries ([`New`]), encoded, and where each starts.
+    new: Vec<u8>,
+    starts: Vec<usize>,
     /// False after a failed write: the file is then not used.
     ok: bool,
 }
@@ -95,6 +116,7 @@ impl Writer {
             out: BufWriter::with_capacity(256 * 1024, file),
             at: 0,
             new: Vec::new(),
+            starts: Vec::new(),
             ok: true,
         };
         w.write(MAGIC);
@@ -105,7 +127,21 @@ impl Writer {
 
     /// True when no record was added.
     pub fn is_empty(&self) -> bool {
-        self.new.is_empty()
+        self.starts.is_empty()
+    }
+
+    /// The new entries, decoded (borrowing their text from the buffer).
+    fn entries(&self) -> impl Iterator<Item = New<'_>> {
+        let ends = self.starts.iter().skip(1).copied().chain([self.new.len()]);
+        self.starts
+            .iter()
+            .zip(ends)
+            .filter_map(|(&from, to)| postcard::from_bytes(self.new.get(from..to)?).ok())
+    }
+
+    /// What identifies each new entry's stored result, by path.
+    pub fn sums(&self) -> HashMap<&str, Digest> {
+        self.entries().map(|n| (n.path, n.sum)).collect()
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -126,29 +162,47 @@ impl Writer {
         Some(blob)
     }
 
-    /// Add the record of the file at `path`; returns what identifies the stored result.
-    pub fn record(&mut self, path: &Path, meta: Meta, deps: &[Dep], parts: Parts) -> Digest {
+    /// Add the record of the file at `path`.
+    pub fn record(&mut self, path: &Path, meta: Meta, deps: &[Dep], parts: Parts) {
         let notes = self.blob(parts.notes.as_deref());
         let item = self.blob(parts.item.as_deref());
         let sum = result_sum(notes.as_ref(), item.as_ref(), &parts.files, parts.tools);
-        if let Some(path) = path.to_str() {
-            let deps = deps
+        let deps: Option<Vec<(&str, Seen)>> = deps
+            .iter()
+            .map(|d| Some((d.path().to_str()?, d.seen().clone())))
+            .collect();
+        if let (Some(path), Some(deps)) = (path.to_str(), deps) {
+            let files = parts
+                .files
                 .iter()
-                .filter_map(|d| Some((d.path().to_str()?.to_string(), d.seen().clone())))
+                .map(|f| FileRec {
+                    path: &f.path,
+                    format: f.format,
+                    bom_len: f.bom_len as u32,
+                    digest: f.digest,
+                })
                 .collect();
-            self.new.push(New {
-                path: path.to_string(),
-                cwd: Arc::clone(&self.cwd),
+            let new = New {
+                path,
+                cwd: &self.cwd,
                 meta,
                 deps,
-                files: parts.files,
+                files,
                 notes,
                 item,
                 tools: parts.tools,
                 sum,
-            });
+            };
+            let start = self.new.len();
+            match postcard::to_extend(&new, std::mem::take(&mut self.new)) {
+                Ok(buffer) => {
+                    self.new = buffer;
+                    self.starts.push(start);
+                }
+                // Not encoded: the cache is not written (this run's results stand).
+                Err(_) => self.ok = false,
+            }
         }
-        sum
     }
 
     /// Complete the file with the entries of `old` to carry over (see [`Old::carried`]; with
@@ -264,12 +318,12 @@ impl Writer {
 
     /// The index of every entry, new and `carried`, sorted by path (a path written twice:
     /// the last).
-    fn index(&mut self, carried: &[Carried<'_>]) -> Index {
-        let new = std::mem::take(&mut self.new);
+    fn index(&self, carried: &[Carried<'_>]) -> Index {
+        let new: Vec<New<'_>> = self.entries().collect();
         let mut all: Vec<(&str, Source<'_>)> = carried
             .iter()
             .map(|c| (c.path(), Source::Carried(c)))
-            .chain(new.iter().map(|n| (n.path.as_str(), Source::New(n))))
+            .chain(new.iter().map(|n| (n.path, Source::New(n))))
             .collect();
         // The last record of a path wins: stable sort, then keep the last of each run.
         all.sort_by(|a, b| a.0.cmp(b.0));
@@ -293,7 +347,7 @@ impl Writer {
 
 /// Where an entry of a new index comes from.
 enum Source<'a> {
-    New(&'a New),
+    New(&'a New<'a>),
     Carried(&'a Carried<'a>),
 }
 
@@ -344,8 +398,8 @@ impl<'a> Carried<'a> {
     }
 }
 
-impl New {
-    fn entry<'a>(&'a self, index: &mut Index, names: &mut Names<'a>) -> Entry {
+impl<'a> New<'a> {
+    fn entry(&self, index: &mut Index, names: &mut Names<'a>) -> Entry {
         let deps_from = index.deps.len() as u32;
         for (p, seen) in &self.deps {
             let path = names.push(&mut index.names, p);
@@ -356,17 +410,17 @@ impl New {
         }
         let files_from = index.files.len() as u32;
         for f in &self.files {
-            let path = names.push(&mut index.names, &f.path);
+            let path = names.push(&mut index.names, f.path);
             index.files.push(FileEntry {
                 path,
                 format: f.format,
-                bom_len: f.bom_len as u32,
+                bom_len: f.bom_len,
                 digest: f.digest,
             });
         }
         Entry {
-            path: names.push(&mut index.names, &self.path),
-            cwd: names.push(&mut index.names, &self.cwd),
+            path: names.push(&mut index.names, self.path),
+            cwd: names.push(&mut index.names, self.cwd),
             format: self.meta.format,
             claimed: self.meta.claimed,
             stat: self.meta.stat,
