@@ -7,26 +7,32 @@
 //!   text, plus the companion files its load read (DojOps schema files). Everything the
 //!   configuration decides (severities, `select`/`ignore`, suppression, cross-file rules,
 //!   CMP targets) runs after the cache on every run, so a configuration change never needs
-//!   an invalidation; what the configuration decides *before* a load, the file's format, is
-//!   part of the entry and a mismatch is a miss.
+//!   an invalidation; what it decides *before* a load (the file's format, whether its content
+//!   is asked to have the format's shape) is part of the entry, and so is the working
+//!   directory (messages name files relative to it).
 //! - **Keys.** An entry is for one path and holds the file's size, modification time and
 //!   inode (a first filter, as ruff does) and the SHA-256 of its bytes. A file whose metadata
 //!   is unchanged is not read; one whose metadata changed is hashed, and is a hit when its
 //!   bytes did not. A file modified within two seconds of the run that stored it is always
-//!   hashed (a change in the same clock tick keeps its mtime). Every other path the load read
-//!   or looked for is checked the same way (a schema file created, changed or deleted is a
-//!   miss).
+//!   hashed (a change in the same clock tick keeps its mtime). Every other path the load read,
+//!   looked for or listed is checked the same way (a schema file created, changed or deleted
+//!   is a miss). Links are never taken from the cache: their files are read (through the
+//!   run's file system, which reads nothing out of the repository) on every run.
+//! - **Walks.** The walk of each root is kept too (`walk.rs`): a run where no folder changed
+//!   lists none, and the names looked for in unchanged folders (a `toolc.toml`, a schema a
+//!   tool does not have) are answered from there.
+//! - **Cross-file findings.** When every file is what it was, resolve's findings are the
+//!   last run's (`resolve.rs`), and the items are never decoded.
 //! - **Versions.** The cache file lives under the toolc version and records the build (the
 //!   version, the commit and the executable's size and time): any other build ignores it.
-//! - **Trust.** Each entry carries the SHA-256 of its bytes, checked when it is used: a
-//!   damaged entry is a miss, a file of another build or layout (or not a cache file at all)
+//! - **Trust.** The index and every blob carry their SHA-256, checked when they are read: a
+//!   damaged blob is a miss, a file of another build or layout (or not a cache file at all)
 //!   is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
 //!   from the cache can make a check say anything else than it would without it.
-//! - **Memory.** Opening the cache reads its index (`store.rs`); an entry's stored result is
-//!   read from the file only when it is used, and new entries are written out as files are
-//!   loaded, so no run holds the whole cache in memory.
-//! - **Walks.** The walk of each root is kept with the entries (`walk.rs`): a run where no
-//!   folder changed lists none.
+//! - **Memory.** Opening the cache reads its index (`store/`); a file's findings are read
+//!   when it is looked up and its item when something looks into it; new entries are written
+//!   out as files are loaded, and the cache is completed after the report, when the files'
+//!   results are gone.
 //! - **Concurrency.** A run writes a new cache file beside the old one (copying the old
 //!   entries still good from the old file it keeps open) and renames it into place: a reader
 //!   sees the old file or the new one, never half of one; of two runs ending together the
@@ -34,6 +40,7 @@
 
 mod codec;
 mod disk;
+mod known;
 mod resolve;
 mod serde_helpers;
 mod store;
@@ -47,9 +54,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 pub use disk::{DIR, clean, root_for};
+pub use known::Known;
 pub use serde_helpers::{StaticStr, json_option, static_str};
 pub use track::{Dep, Stat, Tracker};
-pub use walk::{Known, Walks};
+pub use walk::Walks;
 
 use serde::{Deserialize, Serialize};
 

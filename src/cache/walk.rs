@@ -30,7 +30,6 @@ use serde::{Deserialize, Serialize};
 
 use super::Stat;
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
-use crate::fs::{DirEntry, FileSystem, ReadError};
 use crate::source::FormatId;
 
 /// A folder's metadata: what changes when an entry is added, removed or renamed.
@@ -565,70 +564,5 @@ fn child_rel(rel: &str, name: &str) -> String {
         name.to_string()
     } else {
         format!("{rel}/{name}")
-    }
-}
-
-/// A file system that answers "is there a regular file" from the walks where it can (see
-/// [`Walks::known_file`]), and notes what the disk answers otherwise; never for a path with
-/// a buffer over it.
-pub struct Known<'a> {
-    fs: &'a dyn FileSystem,
-    walks: &'a Walks,
-    buffered: Option<&'a HashSet<&'a Path>>,
-}
-
-impl<'a> Known<'a> {
-    /// `fs` (the disk), answered from `walks`.
-    pub fn new(fs: &'a dyn FileSystem, walks: &'a Walks) -> Known<'a> {
-        Known {
-            fs,
-            walks,
-            buffered: None,
-        }
-    }
-
-    /// `fs` (buffers over the disk), answered from `walks` for the paths not in `buffered`.
-    pub fn with_buffers(
-        fs: &'a dyn FileSystem,
-        walks: &'a Walks,
-        buffered: &'a HashSet<&'a Path>,
-    ) -> Known<'a> {
-        Known {
-            fs,
-            walks,
-            buffered: Some(buffered),
-        }
-    }
-}
-
-impl FileSystem for Known<'_> {
-    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
-        self.fs.read(path)
-    }
-
-    fn is_file(&self, path: &Path) -> bool {
-        if self.buffered.is_some_and(|b| b.contains(path)) {
-            return self.fs.is_file(path);
-        }
-        if let Some(known) = self.walks.known_file(path) {
-            return known;
-        }
-        let found = self.fs.is_file(path);
-        self.walks.learn(path);
-        found
-    }
-
-    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
-        self.fs.list_dir(path)
-    }
-
-    fn exists(&self, path: &Path) -> bool {
-        if path.file_name().is_some_and(|n| n == ".git")
-            && !self.buffered.is_some_and(|b| b.contains(path))
-            && let Some(known) = path.parent().and_then(|dir| self.walks.known_git(dir))
-        {
-            return known;
-        }
-        self.fs.exists(path)
     }
 }

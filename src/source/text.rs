@@ -1,0 +1,160 @@
+//! The text of a source file: held, or read again from disk when first needed (with the map
+//! of where decoding replaced bytes that are not UTF-8), and the digest that checks it.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use crate::fs::FileSystem;
+
+/// SHA-256 of a file's bytes: what the cache keys a file by, and what a text read again from
+/// disk must match.
+pub type Digest = [u8; 32];
+
+/// The text of a [`SourceFile`]: held, or read again from disk when first needed. A file
+/// whose findings are all known lets its text go to bound memory on large repositories (and a
+/// file from the cache never reads it): rendering a finding on it reads it back. Reading back
+/// checks the bytes against the digest the file was checked with; a file that changed since
+/// (or cannot be read) gives the empty text, so a stale span is never shown over new content.
+pub struct Text {
+    pub(super) cell: OnceLock<Decoded>,
+    pub(super) origin: Option<Box<Origin>>,
+}
+
+/// Where a text let go is read again, and what its bytes must hash to.
+pub(super) struct Origin {
+    pub(super) path: PathBuf,
+    pub(super) digest: Digest,
+    /// The run's file system (the disk confined to the repository): a path that became a
+    /// link out of the repository since is not read back either.
+    pub(super) fs: Arc<dyn FileSystem>,
+}
+
+/// A file's bytes decoded: the text, and where U+FFFD stands for bytes that are not UTF-8
+/// (spans are offsets into the text, but every output gives offsets into the file as stored).
+pub(super) struct Decoded {
+    pub(super) text: String,
+    pub(super) replaced: Box<[Replaced]>,
+}
+
+/// One U+FFFD of a lossily decoded file and how many stored bytes it stands for.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Replaced {
+    /// Offset of the U+FFFD in the decoded text.
+    pub(super) at: usize,
+    /// Length of the invalid byte sequence it replaced.
+    pub(super) stored_len: usize,
+}
+
+/// The three bytes of U+FFFD in UTF-8.
+pub(super) const REPLACEMENT_LEN: usize = '\u{fffd}'.len_utf8();
+
+impl Decoded {
+    /// `bytes` as text, each invalid UTF-8 sequence one U+FFFD; with the stored offset of the
+    /// first one.
+    pub(super) fn of(bytes: &[u8]) -> (Decoded, Option<usize>) {
+        let mut text = String::with_capacity(bytes.len());
+        let mut replaced = Vec::new();
+        let mut first_invalid = None;
+        let mut stored = 0;
+        for chunk in bytes.utf8_chunks() {
+            text.push_str(chunk.valid());
+            stored += chunk.valid().len();
+            let invalid = chunk.invalid();
+            if !invalid.is_empty() {
+                first_invalid.get_or_insert(stored);
+                replaced.push(Replaced {
+                    at: text.len(),
+                    stored_len: invalid.len(),
+                });
+                text.push('\u{fffd}');
+                stored += invalid.len();
+            }
+        }
+        let decoded = Decoded {
+            text,
+            replaced: replaced.into_boxed_slice(),
+        };
+        (decoded, first_invalid)
+    }
+
+    fn empty() -> Decoded {
+        Decoded {
+            text: String::new(),
+            replaced: Box::default(),
+        }
+    }
+}
+
+impl Text {
+    pub(super) fn held(decoded: Decoded) -> Text {
+        Text {
+            cell: OnceLock::from(decoded),
+            origin: None,
+        }
+    }
+
+    /// The text as a `&str`.
+    pub fn as_str(&self) -> &str {
+        self
+    }
+
+    /// True when the text is in memory (not to be read back).
+    pub fn is_held(&self) -> bool {
+        self.cell.get().is_some()
+    }
+
+    pub(super) fn decoded(&self) -> &Decoded {
+        self.cell.get_or_init(|| match &self.origin {
+            Some(origin) => origin.read_back(),
+            None => Decoded::empty(),
+        })
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.decoded().text
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(decoded) => std::fmt::Debug::fmt(&decoded.text, f),
+            None => f.write_str("<not read yet>"),
+        }
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Origin {
+    /// The text of the file when its bytes still hash to the digest, else empty.
+    fn read_back(&self) -> Decoded {
+        let Ok(bytes) = self.fs.read(&self.path) else {
+            return Decoded::empty();
+        };
+        if sha256(&bytes) != self.digest {
+            return Decoded::empty();
+        }
+        Decoded::of(&bytes).0
+    }
+}
+
+/// SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> Digest {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes).into()
+}
