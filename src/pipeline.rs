@@ -471,10 +471,11 @@ pub(crate) fn report(
         .collect();
     sources.sort_by(|a, b| a.display.cmp(&b.display));
     sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());
+    // Most files have no suppression comment: only those that do are copied.
     let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
         .par_iter()
+        .filter(|f| !f.suppressions().is_empty())
         .map(|f| (f.path.clone(), f.suppressions().to_vec()))
-        .filter(|(_, s)| !s.is_empty())
         .collect();
 
     let mut diagnostics = Vec::new();

@@ -292,12 +292,16 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         skills: Vec<(&'a Arc<SourceFile>, &'a dops::Skill)>,
         policies: Vec<(&'a Arc<SourceFile>, &'a policy::Policy)>,
     }
-    let mut projects: BTreeMap<PathBuf, Project<'_>> = BTreeMap::new();
+    // Keyed by the text of the path: a `PathBuf` compares part by part, and every file of
+    // the repository is looked up (the findings are sorted later, whatever this order).
+    let mut projects: BTreeMap<std::ffi::OsString, Project<'_>> = BTreeMap::new();
     for r in results {
         let Some(item) = r.item.get::<Item>() else {
             continue;
         };
-        let project = projects.entry(project_of(&r.file.path)).or_default();
+        let project = projects
+            .entry(project_of(&r.file.path).into_os_string())
+            .or_default();
         match item {
             Item::Tool(t) => project.members.extend(t.name.as_ref().map(|name| Member {
                 file: &r.file,
