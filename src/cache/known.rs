@@ -52,9 +52,11 @@ impl FileSystem for Known<'_> {
         if let Some(known) = self.walks.known_file(path) {
             return known;
         }
-        let found = self.fs.is_file(path);
-        self.walks.learn(path);
-        found
+        // Not a link: the disk's own answer is the run's (a link is asked through `fs`,
+        // which does not follow it out of the repository).
+        self.walks
+            .learn(path)
+            .unwrap_or_else(|| self.fs.is_file(path))
     }
 
     fn list_dir(&self, path: &Path) -> Vec<DirEntry> {

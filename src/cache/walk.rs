@@ -290,28 +290,30 @@ impl Walks {
         Some(now[w].folders[f].git)
     }
 
-    /// Note what the disk said of `path` (not known yet), for the next run.
-    pub fn learn(&self, path: &Path) {
-        let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
-        else {
-            return;
-        };
-        let Some((w, f)) = Walks::trusted(&self.now.read().unwrap_or_else(|e| e.into_inner()), dir)
-        else {
-            return;
-        };
-        // A link is asked about each time: what it leads to may change without its folder.
+    /// Whether `path` is a regular file, asked of the disk and noted for the next run when
+    /// its folder is an unchanged one of this run's walks; none when the disk's answer is not
+    /// one to note (a link: what it leads to may change without its folder), to be asked
+    /// again through the run's file system.
+    pub fn learn(&self, path: &Path) -> Option<bool> {
         let is_file = match std::fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_symlink() => return,
+            Ok(m) if m.file_type().is_symlink() => return None,
             Ok(m) => m.is_file(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-            Err(_) => return,
+            Err(_) => return None,
         };
-        self.learned
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((w, f, name.to_string(), is_file));
-        self.set_changed();
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+        else {
+            return Some(is_file);
+        };
+        let trusted = Walks::trusted(&self.now.read().unwrap_or_else(|e| e.into_inner()), dir);
+        if let Some((w, f)) = trusted {
+            self.learned
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((w, f, name.to_string(), is_file));
+            self.set_changed();
+        }
+        Some(is_file)
     }
 
     /// True when `old` is still the walk of its root with `prune`: no folder it entered
