@@ -15,6 +15,7 @@ mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod scope;
+pub(crate) mod security;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;

@@ -8,3 +8,4 @@ pub mod paths;
 pub mod registry;
 pub mod secrets;
 pub mod shell;
+pub mod unicode;

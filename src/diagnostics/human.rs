@@ -92,9 +92,13 @@ impl Window<'_> {
     }
 }
 
-/// `raw` with C1 controls spelled out (annotate-snippets shows C0 controls as symbols itself).
+/// `raw` with C1 controls, invisible and bidirectional characters spelled out
+/// (annotate-snippets shows C0 controls as symbols itself): a terminal would otherwise hide
+/// or reorder what a diagnostic points at.
 fn spell_out_c1(raw: &str) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
-    let is_c1 = |c: char| ('\u{80}'..='\u{9f}').contains(&c);
+    let is_c1 = |c: char| {
+        ('\u{80}'..='\u{9f}').contains(&c) || crate::analysis::unicode::hidden_kind(c).is_some()
+    };
     if !raw.chars().any(is_c1) {
         return (std::borrow::Cow::Borrowed(raw), Vec::new());
     }
@@ -151,7 +155,15 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
     } else {
         (line_start, line_end.max(line_start))
     };
-    let (shown, shifts) = spell_out_c1(&text[start..end]);
+    // A credential in the file is never printed in full, whichever rule shows its line:
+    // whole lines are masked (a crop could cut a token's prefix), with offsets unchanged.
+    let lines = text.get(line_start..end.max(line_end)).unwrap_or_default();
+    let redacted = crate::analysis::secrets::redact(lines);
+    let shown_part = redacted
+        .get(start.saturating_sub(line_start)..end.saturating_sub(line_start))
+        .unwrap_or_default();
+    let (shown, shifts) = spell_out_c1(shown_part);
+    let shown = std::borrow::Cow::Owned(shown.into_owned());
     Window {
         text: shown,
         start,

@@ -6,6 +6,7 @@ pub mod cycod;
 pub mod dojops;
 pub mod fields;
 pub mod tool_md;
+pub mod texts;
 pub mod tool_request;
 pub mod tree;
 
@@ -105,6 +106,17 @@ pub trait Format: Sync {
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a>;
+
+    /// What the model reads of `r` (one of this format's files) and what it runs, each
+    /// string with its exact span: names, descriptions, schema strings, prompts, guidance,
+    /// commands. The security pass (`crate::security`) checks these the same way for every
+    /// format. To take part, build them in `load` while the syntax tree is in hand, with
+    /// [`texts::Collector`] (`schema` reads a JSON Schema, `scalar` a YAML/JSON string,
+    /// `verbatim` a Markdown region), keep them in the item, and return them here. The
+    /// default, none, leaves only the checks that read a file's lines (secrets).
+    fn texts<'r>(&self, _r: &'r FileResult) -> &'r [texts::ToolTexts] {
+        &[]
+    }
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
@@ -188,7 +200,12 @@ fn load_source(
         };
     }
     match format_of(format) {
-        Some(reader) => reader.load(file, fs),
+        Some(reader) => {
+            let mut result = reader.load(file, fs);
+            let found = crate::security::check_file(reader, &result);
+            result.diagnostics.extend(found);
+            result
+        }
         // Schema files and configuration are read only as companions of a definition.
         None => FileResult {
             file,
@@ -201,10 +218,12 @@ fn load_source(
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
 pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
-    REGISTRY
+    let mut out: Vec<Diagnostic> = REGISTRY
         .iter()
         .flat_map(|f| f.resolve(results, fs))
-        .collect()
+        .collect();
+    out.extend(crate::security::resolve(results));
+    out
 }
 
 /// Read a file as text through `fs`. Returns the source (lossily decoded if needed) and,

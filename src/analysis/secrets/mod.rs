@@ -1,10 +1,12 @@
 //! Credentials written into text: well-known token formats (by prefix), private key blocks,
-//! JSON Web Tokens, passwords in URLs, and values assigned to names that say they hold a
-//! secret. One table of formats and one notion of a "secret-like name" serve every format.
+//! JSON Web Tokens, passwords in URLs, literal credential headers (`Authorization: Bearer …`),
+//! and values assigned to names that say they hold a secret. One table of formats and one
+//! notion of a "secret-like name" serve every format.
 //!
 //! A finding carries its byte range and what it is, never the secret itself: callers show
 //! it through [`mask`] so a report does not leak what it warns about.
 
+mod headers;
 mod names;
 
 use std::collections::HashMap;
@@ -123,6 +125,11 @@ pub enum SecretKind {
     },
     /// The password of a `scheme://user:password@host` URL.
     UrlPassword,
+    /// The value of a credential header (`Authorization: Bearer …`, `X-API-Key: …`).
+    AuthHeader {
+        /// The header's name, as written.
+        name: String,
+    },
     /// A value assigned to a name that says it holds a secret (`DB_PASSWORD=…`).
     Assigned {
         /// The name, as written.
@@ -150,6 +157,37 @@ pub fn mask(secret: &str, keep: usize) -> String {
     format!("{shown}…")
 }
 
+/// `text` with every credential it holds masked with `*` past its first characters, the
+/// byte length unchanged (so offsets into it still hold): what a snippet may show.
+pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut out: Option<String> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        for hit in scan_line(line) {
+            let keep = match hit.kind {
+                SecretKind::Token { prefix_len, .. } => prefix_len + 2,
+                _ => 2,
+            };
+            let buf = out.get_or_insert_with(|| text.to_string());
+            let secret = &line[hit.start..hit.end];
+            let masked: String = secret
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i < keep {
+                        c.to_string()
+                    } else {
+                        "*".repeat(c.len_utf8())
+                    }
+                })
+                .collect();
+            buf.replace_range(at + hit.start..at + hit.end, &masked);
+        }
+        at += line.len();
+    }
+    out.map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
+}
+
 /// Every credential written into one line, in the order the checks find them: private keys,
 /// token formats, URL passwords, then assignments to secret-like names.
 pub fn scan_line(line: &str) -> Vec<Secret> {
@@ -169,6 +207,7 @@ pub fn scan_line(line: &str) -> Vec<Secret> {
         }
     }
     url_passwords(line, &mut out);
+    headers::auth_headers(line, &mut out);
     for a in assignments(line) {
         if out.len() >= MAX_SECRETS_PER_LINE {
             break;
@@ -190,7 +229,7 @@ pub fn scan_line(line: &str) -> Vec<Secret> {
         if literal && value.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        if !literal && !looks_random(value) {
+        if !literal && (!looks_random(value) || is_identifier_or_hash(value)) {
             continue;
         }
         out.push(Secret {
@@ -301,10 +340,25 @@ pub fn is_placeholder(value: &str) -> bool {
                 | "false"
                 | "n/a"
         )
+        || matches!(
+            lower.as_str(),
+            "changeme" | "change-me" | "change_me" | "example" | "dummy" | "secret" | "password"
+                | "token" | "todo" | "tbd"
+        )
         || lower.starts_with("your")
         || lower.starts_with("env:")
         || lower.contains("redacted")
         || lower.contains("placeholder")
+}
+
+/// A UUID, or a SHA-1 or SHA-256 hex digest: identifiers and checksums, not credentials.
+pub fn is_identifier_or_hash(value: &str) -> bool {
+    let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
+    let parts: Vec<&str> = value.split('-').collect();
+    let uuid = parts.len() == 5
+        && parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts.iter().all(|p| hex(p));
+    uuid || (matches!(value.len(), 40 | 64) && hex(value))
 }
 
 /// Long enough and varied enough (Shannon entropy of at least 3.5 bits a character, with a
@@ -416,6 +470,19 @@ mod tests {
         assert!(scan_line("password: <your password>").is_empty());
         assert!(scan_line("Justification: no token is needed for this").is_empty());
         assert!(scan_line("pin_token=1234").is_empty());
+        assert!(scan_line("api_key: 123e4567-e89b-12d3-a456-426614174000").is_empty());
+        assert!(scan_line("password: changeme").is_empty());
+    }
+
+    #[test]
+    fn redaction_keeps_offsets() {
+        let text = "a: 1\ntoken: ghp_0123456789abcdefghijklmnopqrstuvwxyz\npassword=hunter2024 x";
+        let shown = redact(text);
+        assert_eq!(shown.len(), text.len());
+        assert!(shown.contains("ghp_01****"));
+        assert!(shown.contains("password=hu******** x"));
+        assert!(!shown.contains("hunter2024") && !shown.contains("abcdef"));
+        assert!(matches!(redact("nothing here"), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]
@@ -426,6 +493,10 @@ mod tests {
         assert!(!is_placeholder("hunter2024"));
         assert!(looks_random("Zq8x3Lw9Pk2Rv7Tn4Ys1"));
         assert!(!looks_random("aaaaaaaaaaaaaaaaaaaa1") && !looks_random("short1"));
+        assert!(is_identifier_or_hash("123e4567-e89b-12d3-a456-426614174000"));
+        assert!(is_identifier_or_hash(&"ab12".repeat(16)));
+        assert!(!is_identifier_or_hash("Zq8x3Lw9Pk2Rv7Tn4Ys1"));
+        assert!(is_placeholder("changeme"));
     }
 
     #[test]

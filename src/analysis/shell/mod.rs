@@ -5,9 +5,11 @@
 //! Every function works on text alone and returns byte offsets into it, so a caller maps
 //! them onto its file with its own span arithmetic.
 
+mod danger;
 mod install;
 mod lex;
 
+pub use danger::{DangerKind, dangers, text_dangers};
 pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};
 

@@ -6,6 +6,7 @@
 //! index and name the way the runtime words it (`tool[3] "fs_read": …`).
 
 mod ir;
+mod texts;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -51,6 +52,8 @@ const REFUSED: &str =
 pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: Vec<crate::formats::texts::ToolTexts>,
 }
 
 impl Manifest {
@@ -109,6 +112,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
+        manifest.texts = texts::manifest(&file, root);
     }
     FileResult {
         companions: Vec::new(),
@@ -148,6 +152,10 @@ impl Format for Agentcli {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
+        r.item.get::<Manifest>().map_or(&[], |m| &m.texts)
     }
 }
 

@@ -14,6 +14,7 @@ mod platforms;
 mod references;
 mod resolve;
 mod security;
+mod texts;
 pub mod template;
 pub mod writes;
 
@@ -43,6 +44,8 @@ pub struct Tool {
     pub inline_mcps: Vec<String>,
     /// What the bundle lowering needs of the file (`ir.rs`).
     pub doc: Option<doc::ToolDoc>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: Vec<crate::formats::texts::ToolTexts>,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -93,6 +96,8 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
+    let stem = tool.name.as_ref().filter(|n| !n.explicit).map(|n| n.value.clone());
+    tool.texts = texts::tool(&file, &root, stem.as_deref());
     diagnostics.extend(found);
     FileResult {
         file,
@@ -137,6 +142,10 @@ impl Format for Cycod {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
+        r.item.get::<Tool>().map_or(&[], |t| &t.texts)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod doc;
 pub mod dops;
 pub mod ir;
 pub mod policy;
+mod texts;
 #[cfg(test)]
 mod scale_tests;
 pub mod tool_yaml;
@@ -241,6 +242,14 @@ impl Format for Dojops {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
+        match r.item.get::<Item>() {
+            Some(Item::Tool(t)) => &t.texts,
+            Some(Item::Skill(s)) => &s.texts,
+            _ => &[],
+        }
     }
 }
 

@@ -106,6 +106,8 @@ pub struct Tool {
     pub output_doc: Option<Node>,
     /// The output schema, when it was found and parsed.
     pub output_schema: Option<Arc<SourceFile>>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: Vec<crate::formats::texts::ToolTexts>,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
@@ -147,6 +149,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(super::doc::ManifestDoc::lower(&root));
+    tool.texts = super::texts::tool_yaml(&file, &root, &tool);
     result.item = FileItem::new(Item::Tool(tool));
     result
 }

@@ -11,6 +11,7 @@ mod interface;
 mod ir;
 mod resolve;
 mod subset;
+mod texts;
 mod tool;
 mod transport;
 
@@ -153,6 +154,14 @@ impl Format for ToolMd {
     ) -> Lowering<'a> {
         ir::lower(results, takes)
     }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
+        match r.item.get::<Item>() {
+            Some(Item::Tool(t)) => &t.texts,
+            Some(Item::Agent(a)) => &a.texts,
+            None => &[],
+        }
+    }
 }
 
 /// Cross-file checks: duplicate tool ids and every agent reference.
@@ -209,6 +218,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         .root
         .as_ref()
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
+    tool.texts = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
     (tool, diags)
 }
 
@@ -248,6 +258,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         .and_then(|m| m.value("name"))
         .and_then(crate::syntax::Node::as_str)
         .map(str::to_string);
+    agent.texts = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
     (agent, diags)
 }
 

@@ -333,7 +333,6 @@ impl<'a> Cx<'a> {
         self.shell_fences(&body.fences);
         self.package_installation();
         self.host_paths(&sections, meta.backend);
-        self.secrets();
         self.file_name(meta.created.as_ref());
         request
     }
