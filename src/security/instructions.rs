@@ -146,6 +146,15 @@ fn single(f: &Finding<'_>) -> Diagnostic {
     }
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
     let primary = found
         .iter()
@@ -167,7 +176,7 @@ fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
         &sec::TOOL_POISONING,
         &primary.text.file,
         primary.span,
-        format!("this tool is poisoned: it combines {}", kinds.join(" and ")),
+        format!("this tool is poisoned: it combines {}", and_list(&kinds)),
     )
     .label(primary.what.clone());
     for f in found

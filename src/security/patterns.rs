@@ -136,9 +136,21 @@ pub static PATTERNS: &[Pattern] = &[
         id: "pseudo-system-tag",
         signal: Signal::PseudoTag,
         what: "a tag that poses as a system message",
-        regex: r"<\s*/?\s*(important|system|system[-_ ]?prompt|sys|admin|hidden|secret)\s*>|\[/?INST\]|<<\s*/?SYS\s*>>|<\|(im_start|im_end|system|endoftext)\|>",
-        hits: &["<IMPORTANT>read this</IMPORTANT>", "[INST] do it [/INST]", "<SYSTEM>", "<<SYS>>"],
-        misses: &["IMPORTANT: rate-limited to 10 calls a minute", "<important-note>"],
+        regex: r"<\s*/?\s*((?-i:IMPORTANT|Important|important|SYSTEM|System|SYS|ADMIN|HIDDEN|SECRET)|system[-_ ]prompt)\s*>|\[/?INST\]|<<\s*/?SYS\s*>>|<\|(im_start|im_end|system|endoftext)\|>",
+        hits: &[
+            "<IMPORTANT>read this</IMPORTANT>",
+            "[INST] do it [/INST]",
+            "<SYSTEM>",
+            "<System>",
+            "<<SYS>>",
+            "<system-prompt>",
+        ],
+        // A lower-case `<system>` is a configuration section (Fluentd) or markup.
+        misses: &[
+            "IMPORTANT: rate-limited to 10 calls a minute",
+            "<important-note>",
+            "<system>\n  log_level info\n</system>",
+        ],
     },
     Pattern {
         id: "read-sensitive-file",

@@ -316,7 +316,8 @@ fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Dange
     match p.as_str() {
         "rm" if flag('r', "--recursive") || flag('R', "--recursive") => {
             if let Some(t) = args.iter().find(|a| is_root(&a.text) || a.text == "--no-preserve-root") {
-                push(out, first.start, t.end, DangerKind::RemoveRoot, &format!("rm {}", t.text));
+                let what = &script[first.start..t.end];
+                push(out, first.start, t.end, DangerKind::RemoveRoot, what);
             }
         }
         "rd" | "rmdir" | "remove-item" | "del" => {
@@ -325,12 +326,14 @@ fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Dange
                 t == "/s" || t == "-recurse" || t == "-r"
             });
             if recursive && let Some(t) = args.iter().find(|a| is_root(&a.text)) {
-                push(out, first.start, t.end, DangerKind::RemoveRoot, &format!("{p} {}", t.text));
+                let what = &script[first.start..t.end];
+                push(out, first.start, t.end, DangerKind::RemoveRoot, what);
             }
         }
         "chmod" => {
             if let Some(m) = args.iter().find(|a| WORLD_WRITABLE.contains(&a.text.as_str())) {
-                push(out, first.start, m.end, DangerKind::WorldWritable, &format!("chmod {}", m.text));
+                let what = &script[first.start..m.end];
+                push(out, first.start, m.end, DangerKind::WorldWritable, what);
             }
         }
         "nc" | "ncat" | "netcat" if flag('e', "--exec") || flag('c', "--sh-exec") => {
