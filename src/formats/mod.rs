@@ -107,15 +107,16 @@ pub trait Format: Sync {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a>;
 
-    /// What the model reads of `r` (one of this format's files) and what it runs, each
-    /// string with its exact span: names, descriptions, schema strings, prompts, guidance,
-    /// commands. The security pass (`crate::security`) checks these the same way for every
-    /// format. To take part, build them in `load` while the syntax tree is in hand, with
-    /// [`texts::Collector`] (`schema` reads a JSON Schema, `scalar` a YAML/JSON string,
-    /// `verbatim` a Markdown region), keep them in the item, and return them here. The
-    /// default, none, leaves only the checks that read a file's lines (secrets).
-    fn texts<'r>(&self, _r: &'r FileResult) -> &'r [texts::ToolTexts] {
-        &[]
+    /// What the model reads of `r` (one of this format's files) and what it runs, checked:
+    /// names, descriptions, schema strings, prompts, guidance, commands, each with its exact
+    /// span, go through the security pass (`crate::security`) the same way for every format.
+    /// To take part, build a [`texts::ToolTexts`] per tool in `load` while the syntax tree is
+    /// in hand, with [`texts::Collector`] (`schema` reads a JSON Schema, `scalar` a YAML or
+    /// JSON string, `verbatim` a Markdown region), pass them to [`texts::FileTexts::check`],
+    /// keep the result in the item, and return it here. The default, none, leaves only the
+    /// checks that read a file's lines (hidden characters, secrets).
+    fn texts<'r>(&self, _r: &'r FileResult) -> Option<&'r texts::FileTexts> {
+        None
     }
 }
 

@@ -4,12 +4,16 @@
 //! checked together, each with the exact bytes it is written on.
 //!
 //! A format builds its [`ToolTexts`] in `load`, while its syntax tree is in hand, with a
-//! [`Collector`], keeps them in its item and hands them out through
-//! [`super::Format::texts`].
+//! [`Collector`] (the texts borrow from the tree), and hands them to [`FileTexts::check`]:
+//! the per-file checks run there and then, and only what the cross-file checks need is
+//! kept (names, and the few sentences that name a call). The format keeps the
+//! [`FileTexts`] in its item and returns them from [`super::Format::texts`].
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, scalar};
 
@@ -106,11 +110,12 @@ pub enum Shell {
 
 /// One string the model reads (or a command that runs), and where it is written.
 #[derive(Debug, Clone)]
-pub struct Text {
+pub struct Text<'a> {
     /// What it is.
     pub kind: TextKind,
-    /// The string as the runtime reads it (escapes decoded, block scalars unfolded).
-    pub value: String,
+    /// The string as the runtime reads it (escapes decoded, block scalars unfolded),
+    /// borrowed from the syntax tree while the file is loaded.
+    pub value: Cow<'a, str>,
     /// The file it is written in (a DojOps schema file is a companion of its manifest).
     pub file: Arc<SourceFile>,
     /// The bytes it is written on: the scalar with its quotes or block header, or a Markdown
@@ -118,7 +123,17 @@ pub struct Text {
     pub span: Span,
 }
 
-impl Text {
+impl Text<'_> {
+    /// The same text, owning its value.
+    pub fn into_owned(self) -> Text<'static> {
+        Text {
+            kind: self.kind,
+            value: Cow::Owned(self.value.into_owned()),
+            file: self.file,
+            span: self.span,
+        }
+    }
+
     /// Where bytes `range` of [`Text::value`] are written: exact inside quoted, escaped and
     /// block scalars.
     pub fn span_of(&self, range: Range<usize>) -> Span {
@@ -130,65 +145,85 @@ impl Text {
 
 /// Everything of one tool (or agent, skill, request) that the model reads or that runs.
 #[derive(Debug, Clone, Default)]
-pub struct ToolTexts {
+pub struct ToolTexts<'a> {
     /// Its name, when it has one.
-    pub name: Option<Text>,
+    pub name: Option<Text<'a>>,
     /// True for a tool a model calls by its name (not an agent or a request): only those
     /// can impersonate or shadow one another.
     pub callable: bool,
     /// Its other texts, in source order.
-    pub texts: Vec<Text>,
+    pub texts: Vec<Text<'a>>,
     /// Where its endpoints' credentials are declared, when it sends any (a transport's
     /// `credentials` block): an [`TextKind::Endpoint`] in plain `http://` then leaks them.
     pub credentials: Option<Span>,
 }
 
-impl ToolTexts {
+impl<'a> ToolTexts<'a> {
     /// The name (when there is one) and every other text.
-    pub fn all(&self) -> impl Iterator<Item = &Text> {
+    pub fn all(&self) -> impl Iterator<Item = &Text<'a>> {
         self.name.iter().chain(&self.texts)
     }
 }
 
-/// Builds the texts of one file from its syntax tree.
-pub struct Collector {
-    file: Arc<SourceFile>,
-    texts: Vec<Text>,
+/// A file's texts once the security pass has checked them: its findings, and what the
+/// cross-file checks (look-alike names, shadowing) still need.
+#[derive(Debug, Default)]
+pub struct FileTexts {
+    /// Findings on the texts.
+    pub findings: Vec<Diagnostic>,
+    /// Hidden characters already reported, which the scan of the file's lines skips.
+    pub covered: Vec<(usize, usize)>,
+    /// Each tool's name and the texts cross-file checks read.
+    pub kept: Vec<ToolTexts<'static>>,
 }
 
-impl Collector {
+impl FileTexts {
+    /// Check the texts of a file's tools now, and keep what cross-file checks need.
+    pub fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+        crate::security::check_texts(tools)
+    }
+}
+
+/// Builds the texts of one file from its syntax tree; they borrow from it.
+pub struct Collector<'a> {
+    file: &'a Arc<SourceFile>,
+    texts: Vec<Text<'a>>,
+}
+
+impl<'a> Collector<'a> {
     /// A collector for texts written in `file`.
-    pub fn new(file: &Arc<SourceFile>) -> Collector {
+    pub fn new(file: &'a Arc<SourceFile>) -> Collector<'a> {
         Collector {
-            file: Arc::clone(file),
+            file,
             texts: Vec::new(),
         }
     }
 
     /// A text with its value and span, as given.
-    pub fn text(&mut self, kind: TextKind, value: &str, span: Span) {
+    pub fn text(&mut self, kind: TextKind, value: impl Into<Cow<'a, str>>, span: Span) {
+        let value = value.into();
         if value.is_empty() {
             return;
         }
         self.texts.push(Text {
             kind,
-            value: value.to_string(),
-            file: Arc::clone(&self.file),
+            value,
+            file: Arc::clone(self.file),
             span,
         });
     }
 
     /// The string `node` holds, if it is one.
-    pub fn scalar(&mut self, kind: TextKind, node: Option<&Node>) {
+    pub fn scalar(&mut self, kind: TextKind, node: Option<&'a Node>) {
         if let Some(node) = node
             && let NodeKind::String(s) = &node.kind
         {
-            self.text(kind, s, node.span);
+            self.text(kind, s.as_str(), node.span);
         }
     }
 
     /// A string, or each string of a sequence.
-    pub fn strings(&mut self, kind: TextKind, node: Option<&Node>) {
+    pub fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
             Some(NodeKind::Seq(items)) => {
                 for item in items {
@@ -200,7 +235,7 @@ impl Collector {
     }
 
     /// Every string anywhere inside `node` (a default, an example, a nested value).
-    pub fn nested(&mut self, kind: TextKind, node: &Node) {
+    pub fn nested(&mut self, kind: TextKind, node: &'a Node) {
         match &node.kind {
             NodeKind::String(_) => self.scalar(kind, Some(node)),
             NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
@@ -215,19 +250,19 @@ impl Collector {
     }
 
     /// A mapping key (a parameter name).
-    pub fn key(&mut self, kind: TextKind, entry: &Entry) {
-        self.text(kind, &entry.key, entry.key_span);
+    pub fn key(&mut self, kind: TextKind, entry: &'a Entry) {
+        self.text(kind, entry.key.as_str(), entry.key_span);
     }
 
     /// A region of the file read as is (Markdown).
     pub fn verbatim(&mut self, kind: TextKind, span: Span) {
-        let value = self.file.slice(span).to_string();
-        self.text(kind, &value, span);
+        let file: &'a SourceFile = self.file;
+        self.text(kind, file.slice(span), span);
     }
 
     /// The strings of a JSON Schema the model reads: property names, descriptions and
     /// titles, enum and const values, defaults and examples, in every subschema.
-    pub fn schema(&mut self, node: &Node) {
+    pub fn schema(&mut self, node: &'a Node) {
         let Some(entries) = node.as_map() else {
             return;
         };
@@ -269,7 +304,7 @@ impl Collector {
     }
 
     /// The texts collected.
-    pub fn finish(self) -> Vec<Text> {
+    pub fn finish(self) -> Vec<Text<'a>> {
         self.texts
     }
 }
@@ -293,7 +328,7 @@ mod tests {
         let mut c = Collector::new(&file);
         c.schema(&root);
         let texts = c.finish();
-        let got: Vec<(TextKind, &str)> = texts.iter().map(|t| (t.kind, t.value.as_str())).collect();
+        let got: Vec<(TextKind, &str)> = texts.iter().map(|t| (t.kind, t.value.as_ref())).collect();
         assert_eq!(
             got,
             [

@@ -5,7 +5,6 @@
 //! texts; the file's own lines are scanned too, for the places no text covers (comments,
 //! keys of formats without texts).
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::analysis::unicode::{Hidden, HiddenKind, char_name, code_point, hidden_chars};
@@ -17,42 +16,37 @@ use crate::source::{SourceFile, Span};
 /// How much of a hidden message is shown.
 const MAX_SHOWN: usize = 80;
 
-/// Hidden characters already reported from a text, by file and offset: the line scan skips
-/// them.
-#[derive(Default)]
-pub struct Covered(HashSet<(usize, usize)>);
-
-impl Covered {
-    fn insert(&mut self, file: &Arc<SourceFile>, span: Span) {
-        self.0.insert((Arc::as_ptr(file) as usize, span.start));
-    }
-
-    fn contains(&self, file: &Arc<SourceFile>, at: usize) -> bool {
-        self.0.contains(&(Arc::as_ptr(file) as usize, at))
-    }
+/// Where a hidden character reported from a text is written (file identity and offset):
+/// the scan of the file's lines skips it.
+fn key(file: &Arc<SourceFile>, at: usize) -> (usize, usize) {
+    (Arc::as_ptr(file) as usize, at)
 }
 
-/// Hidden characters in each text of `tool`.
-pub fn check_texts(tool: &ToolTexts, covered: &mut Covered, out: &mut Vec<Diagnostic>) {
+/// Hidden characters in each text of `tool`; each one's place goes into `covered`.
+pub fn check_texts(
+    tool: &ToolTexts<'_>,
+    covered: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Diagnostic>,
+) {
     for text in tool.all() {
         let strict = text.kind.is_identifier() || text.kind.runs();
         for h in hidden_chars(&text.value, strict) {
             let span = text.span_of(h.start..h.end);
-            covered.insert(&text.file, span);
+            covered.push(key(&text.file, span.start));
             out.push(diagnostic(text, &h, span, strict));
         }
     }
 }
 
 /// Hidden characters in the lines of `file` that no text reported.
-pub fn check_file(file: &Arc<SourceFile>, covered: &Covered, out: &mut Vec<Diagnostic>) {
+pub fn check_file(file: &Arc<SourceFile>, covered: &[(usize, usize)], out: &mut Vec<Diagnostic>) {
     let body = &file.text[file.bom_len..];
     if body.is_ascii() {
         return;
     }
     for h in hidden_chars(body, false) {
         let span = Span::new(file.bom_len + h.start, file.bom_len + h.end);
-        if covered.contains(file, span.start) {
+        if covered.contains(&key(file, span.start)) {
             continue;
         }
         let message = format!("the file {}", describe(&h));
@@ -63,7 +57,7 @@ pub fn check_file(file: &Arc<SourceFile>, covered: &Covered, out: &mut Vec<Diagn
     }
 }
 
-fn diagnostic(text: &Text, h: &Hidden, span: Span, strict: bool) -> Diagnostic {
+fn diagnostic(text: &Text<'_>, h: &Hidden, span: Span, strict: bool) -> Diagnostic {
     let rule = if strict {
         &sec::HIDDEN_CHARACTER_IN_NAME
     } else {

@@ -30,7 +30,7 @@ enum Class {
 
 /// One signal found in a tool.
 struct Finding<'t> {
-    text: &'t Text,
+    text: &'t Text<'t>,
     span: Span,
     rule: &'static Rule,
     class: Option<Class>,
@@ -41,7 +41,7 @@ struct Finding<'t> {
 }
 
 /// Every signal in the texts of `tool`, as warnings or as one SEC053.
-pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
+pub fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) {
     let mut found: Vec<Finding<'_>> = Vec::new();
     for text in tool.all() {
         let value = text.kind.is_schema_value();
@@ -72,7 +72,7 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
             rule: &sec::SIDE_CHANNEL_PARAMETER,
             class: Some(Class::Send),
             what: side.why.to_string(),
-            quoted: side.text.value.clone(),
+            quoted: side.text.value.to_string(),
         });
     }
     let mut classes: Vec<Class> = found.iter().filter_map(|f| f.class).collect();
@@ -85,7 +85,7 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn finding<'t>(text: &'t Text, m: &Match, value: bool) -> Finding<'t> {
+fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {
     let signal = m.pattern.signal;
     let (rule, class) = match signal {
         Signal::Override | Signal::Conceal | Signal::PseudoTag => {

@@ -4,7 +4,8 @@
 //! the model, so they are checked like code: hidden characters, look-alike names, poisoned
 //! instructions, shadowing, secrets, dangerous commands and credentials sent in clear text.
 //!
-//! [`check_file`] runs on each file as it is loaded; [`resolve`] compares the tools of the
+//! [`check_texts`] runs while a format loads a file (its texts borrow the syntax tree);
+//! [`check_file`] adds the scans of the file's lines; [`resolve`] compares the tools of the
 //! whole repository (look-alike names, shadowing).
 
 mod commands;
@@ -18,22 +19,50 @@ mod shadowing;
 mod transport;
 
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::ToolTexts;
+use crate::formats::texts::{FileTexts, TextKind, ToolTexts};
 use crate::formats::{FileResult, Format, format_of};
 
-/// The findings on one file, read as `format`.
-pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let mut covered = hidden::Covered::default();
-    for tool in format.texts(r) {
-        hidden::check_texts(tool, &mut covered, &mut out);
-        names::mixed_scripts(tool, &mut out);
-        instructions::check(tool, &mut out);
-        commands::check(tool, &mut out);
-        transport::check(tool, &mut out);
+/// Check the texts of one file's tools, and keep what the cross-file checks read: each
+/// tool's name, and the texts that could direct another tool's calls.
+pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+    let mut out = FileTexts::default();
+    for tool in &tools {
+        hidden::check_texts(tool, &mut out.covered, &mut out.findings);
+        names::mixed_scripts(tool, &mut out.findings);
+        instructions::check(tool, &mut out.findings);
+        commands::check(tool, &mut out.findings);
+        transport::check(tool, &mut out.findings);
     }
+    out.kept = tools
+        .into_iter()
+        .map(|tool| ToolTexts {
+            name: tool.name.map(|n| n.into_owned()),
+            callable: tool.callable,
+            texts: tool
+                .texts
+                .into_iter()
+                .filter(|t| {
+                    matches!(
+                        t.kind,
+                        TextKind::Description | TextKind::ParamDescription | TextKind::Guidance
+                    ) && shadowing::may_direct_calls(&t.value)
+                })
+                .map(|t| t.into_owned())
+                .collect(),
+            credentials: tool.credentials,
+        })
+        .collect();
+    out
+}
+
+/// The findings on one file read as `format`: those on its texts, then the scans of its
+/// lines (and its companions').
+pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
+    let texts = format.texts(r);
+    let mut out: Vec<Diagnostic> = texts.map_or_else(Vec::new, |t| t.findings.clone());
+    let covered = texts.map_or(&[][..], |t| &t.covered);
     for file in std::iter::once(&r.file).chain(&r.companions) {
-        hidden::check_file(file, &covered, &mut out);
+        hidden::check_file(file, covered, &mut out);
         secrets::check(file, &mut out);
     }
     out
@@ -41,9 +70,10 @@ pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
 
 /// The findings that compare the tools of the whole repository.
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    let tools: Vec<&ToolTexts> = results
+    let tools: Vec<&ToolTexts<'static>> = results
         .iter()
-        .flat_map(|r| format_of(r.file.format).map_or(&[][..], |f| f.texts(r)))
+        .filter_map(|r| format_of(r.file.format)?.texts(r))
+        .flat_map(|t| &t.kept)
         .collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));

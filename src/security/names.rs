@@ -79,8 +79,8 @@ fn mixed_script(text: &Text) -> Option<Diagnostic> {
 
 /// Tool names whose skeleton equals another tool's name, reported on the one that is not
 /// plain ASCII (two ASCII names, such as `modern` and `modem`, are only a typo apart).
-pub fn confusables(tools: &[&ToolTexts]) -> Vec<Diagnostic> {
-    let mut by_skeleton: HashMap<String, Vec<&Text>> = HashMap::new();
+pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
+    let mut by_skeleton: HashMap<String, Vec<&Text<'static>>> = HashMap::new();
     for name in tools.iter().filter(|t| t.callable).filter_map(|t| t.name.as_ref()) {
         by_skeleton
             .entry(skeleton(&name.value).collect())

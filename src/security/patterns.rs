@@ -276,7 +276,11 @@ static MATCHER: LazyLock<Option<(RegexSet, Vec<Regex>)>> = LazyLock::new(|| {
     Some((set, each))
 });
 
-/// The first match of each pattern in `text`, in table order.
+/// Past this many narrowing steps a match is taken as it is.
+const MAX_NARROWING: usize = 8;
+
+/// The first match of each pattern in `text`, in table order, narrowed to its last start
+/// (`Copy a file, then send the history to …` is reported from `send`).
 pub fn find(text: &str) -> Vec<Match> {
     let Some((set, each)) = MATCHER.as_ref() else {
         return Vec::new();
@@ -284,7 +288,18 @@ pub fn find(text: &str) -> Vec<Match> {
     set.matches(text)
         .into_iter()
         .filter_map(|i| {
-            let m = each[i].find(text)?;
+            let mut m = each[i].find(text)?;
+            for _ in 0..MAX_NARROWING {
+                let next = text[m.start()..]
+                    .char_indices()
+                    .nth(1)
+                    .map(|(n, _)| m.start() + n)
+                    .and_then(|from| each[i].find_at(text, from));
+                match next {
+                    Some(n) if n.start() < m.end() => m = n,
+                    _ => break,
+                }
+            }
             Some(Match {
                 pattern: &PATTERNS[i],
                 start: m.start(),

@@ -21,13 +21,13 @@ const SENTENCE_WORDS: usize = 6;
 /// A parameter name that is a side channel, and why.
 pub struct SideChannel<'t> {
     /// The parameter name.
-    pub text: &'t Text,
+    pub text: &'t Text<'t>,
     /// Why it is one (`a note to the model`).
     pub why: &'static str,
 }
 
 /// The parameters of `tool` whose names are side channels.
-pub fn side_channels(tool: &ToolTexts) -> Vec<SideChannel<'_>> {
+pub fn side_channels<'t>(tool: &'t ToolTexts<'t>) -> Vec<SideChannel<'t>> {
     tool.texts
         .iter()
         .filter(|t| t.kind == TextKind::ParamName)

@@ -5,34 +5,26 @@
 
 use std::sync::Arc;
 
-use crate::analysis::secrets::{SecretKind, mask, scan_line};
+use crate::analysis::secrets::{SecretKind, mask, scan_text};
 use crate::diagnostics::Diagnostic;
 use crate::rules::security as sec;
 use crate::source::{SourceFile, Span};
-use crate::syntax::markdown::lines_in;
 
 /// Past this many secrets in one file, the rest are not worth one finding each.
 const MAX_PER_FILE: usize = 50;
 
 /// Every credential in the lines of `file`.
 pub fn check(file: &Arc<SourceFile>, out: &mut Vec<Diagnostic>) {
-    let mut count = 0;
-    let region = Span::new(file.bom_len, file.text.len());
-    for (line, s) in lines_in(&file.text, region) {
-        for hit in scan_line(s) {
-            if count >= MAX_PER_FILE {
-                return;
-            }
-            count += 1;
-            let span = line.sub(hit.start, hit.end);
-            let message = message(&hit.kind, &s[hit.start..hit.end]);
-            out.push(
-                Diagnostic::new(&sec::EMBEDDED_SECRET, file, span, message)
-                    .label("credential")
-                    .note("anyone who can read the repository can use it, and it stays in the history after it is deleted")
-                    .help("remove it and revoke it; have the runtime supply it (an environment variable or a secret store, referenced by name)"),
-            );
-        }
+    let body = &file.text[file.bom_len..];
+    for hit in scan_text(body).into_iter().take(MAX_PER_FILE) {
+        let span = Span::new(file.bom_len + hit.start, file.bom_len + hit.end);
+        let message = message(&hit.kind, &body[hit.start..hit.end]);
+        out.push(
+            Diagnostic::new(&sec::EMBEDDED_SECRET, file, span, message)
+                .label("credential")
+                .note("anyone who can read the repository can use it, and it stays in the history after it is deleted")
+                .help("remove it and revoke it; have the runtime supply it (an environment variable or a secret store, referenced by name)"),
+        );
     }
 }
 

@@ -27,12 +27,18 @@ static ORDER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)(?-u:\b)(always|must|never|make\s+sure|ensure|be\s+sure|do\s+not|don't|bcc|cc|add|set|include|append|replace|change|redirect|override|forward|send\s+a\s+copy|copy)(?-u:\b)").ok()
 });
 
+/// Whether `text` says when something is called at all: only such texts are kept for
+/// [`check`].
+pub fn may_direct_calls(text: &str) -> bool {
+    CALL.as_ref().is_some_and(|call| call.is_match(text))
+}
+
 /// Every sentence of a tool's prose that directs a call to another tool.
-pub fn check(tools: &[&ToolTexts]) -> Vec<Diagnostic> {
+pub fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
     let (Some(call), Some(order)) = (CALL.as_ref(), ORDER.as_ref()) else {
         return Vec::new();
     };
-    let mut by_name: HashMap<String, &Text> = HashMap::new();
+    let mut by_name: HashMap<String, &Text<'static>> = HashMap::new();
     for name in tools
         .iter()
         .filter(|t| t.callable)
@@ -111,9 +117,9 @@ fn sentences(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// tool's name.
 fn mention<'t>(
     sentence: &str,
-    by_name: &HashMap<String, &'t Text>,
+    by_name: &HashMap<String, &'t Text<'static>>,
     own: Option<&str>,
-) -> Option<(std::ops::Range<usize>, &'t Text)> {
+) -> Option<(std::ops::Range<usize>, &'t Text<'static>)> {
     let is_name_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/');
     let mut from: Option<usize> = None;
     let ends = sentence.char_indices().chain(std::iter::once((sentence.len(), ' ')));

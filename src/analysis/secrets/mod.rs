@@ -10,6 +10,9 @@ mod headers;
 mod names;
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
 
 use names::assignments;
 pub use names::{SecretName, secret_name};
@@ -151,6 +154,49 @@ pub struct Secret {
     pub kind: SecretKind,
 }
 
+/// Words without which no line holds a credential (any case): token prefixes, URLs, key
+/// blocks, credential headers and the parts of secret-like names.
+const TRIGGERS: &[&str] = &[
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "hooks.slack.com",
+    "sk-", "akia", "asia", "eyj", "-----begin", "://", "pass", "pwd", "token", "secret", "key",
+    "credential", "auth",
+];
+
+/// The triggers, as one automaton: a file is searched once, and only lines with a trigger
+/// are scanned.
+static TRIGGER: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(TRIGGERS)
+        .ok()
+});
+
+/// Every credential in `text`, with offsets into it, line by line; lines without a trigger
+/// word are skipped without a look.
+pub fn scan_text(text: &str) -> Vec<Secret> {
+    let mut out = Vec::new();
+    let Some(trigger) = TRIGGER.as_ref() else {
+        return out;
+    };
+    let mut from = 0;
+    while from < text.len() {
+        let Some(m) = trigger.find(&text[from..]) else {
+            break;
+        };
+        let at = from + m.start();
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let line = text[start..end].strip_suffix('\r').unwrap_or(&text[start..end]);
+        for mut s in scan_line(line) {
+            s.start += start;
+            s.end += start;
+            out.push(s);
+        }
+        from = end + 1;
+    }
+    out
+}
+
 /// `keep` characters of `secret`, then `…`: enough to find it, not enough to use it.
 pub fn mask(secret: &str, keep: usize) -> String {
     let shown: String = secret.chars().take(keep).collect();
@@ -161,29 +207,24 @@ pub fn mask(secret: &str, keep: usize) -> String {
 /// byte length unchanged (so offsets into it still hold): what a snippet may show.
 pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out: Option<String> = None;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        for hit in scan_line(line) {
-            let keep = match hit.kind {
-                SecretKind::Token { prefix_len, .. } => prefix_len + 2,
-                _ => 2,
-            };
-            let buf = out.get_or_insert_with(|| text.to_string());
-            let secret = &line[hit.start..hit.end];
-            let masked: String = secret
-                .chars()
-                .enumerate()
-                .map(|(i, c)| {
-                    if i < keep {
-                        c.to_string()
-                    } else {
-                        "*".repeat(c.len_utf8())
-                    }
-                })
-                .collect();
-            buf.replace_range(at + hit.start..at + hit.end, &masked);
-        }
-        at += line.len();
+    for hit in scan_text(text) {
+        let keep = match hit.kind {
+            SecretKind::Token { prefix_len, .. } => prefix_len + 2,
+            _ => 2,
+        };
+        let masked: String = text[hit.start..hit.end]
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if i < keep {
+                    c.to_string()
+                } else {
+                    "*".repeat(c.len_utf8())
+                }
+            })
+            .collect();
+        out.get_or_insert_with(|| text.to_string())
+            .replace_range(hit.start..hit.end, &masked);
     }
     out.map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
 }

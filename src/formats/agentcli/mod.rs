@@ -53,7 +53,7 @@ pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: Vec<crate::formats::texts::ToolTexts>,
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 impl Manifest {
@@ -112,7 +112,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
-        manifest.texts = texts::manifest(&file, root);
+        manifest.texts = crate::formats::texts::FileTexts::check(texts::manifest(&file, root));
     }
     FileResult {
         companions: Vec::new(),
@@ -154,8 +154,8 @@ impl Format for Agentcli {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
-        r.item.get::<Manifest>().map_or(&[], |m| &m.texts)
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        r.item.get::<Manifest>().map(|m| &m.texts)
     }
 }
 

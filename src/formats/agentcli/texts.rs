@@ -9,7 +9,7 @@ use crate::source::SourceFile;
 use crate::syntax::Node;
 
 /// One [`ToolTexts`] per object entry of `tools`.
-pub fn manifest(file: &Arc<SourceFile>, root: &Node) -> Vec<ToolTexts> {
+pub fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
     let entries = root
         .value("tools")
         .and_then(Node::as_seq)
@@ -38,7 +38,7 @@ pub fn manifest(file: &Arc<SourceFile>, root: &Node) -> Vec<ToolTexts> {
 
 /// Each argument of `command` runs as is; the script of `["sh", "-c", SCRIPT]` is also read
 /// as a shell script.
-fn command(c: &mut Collector, node: Option<&Node>) {
+fn command<'a>(c: &mut Collector<'a>, node: Option<&'a Node>) {
     let items = node.and_then(Node::as_seq).unwrap_or_default();
     let program = items.first().and_then(Node::as_str).unwrap_or_default();
     let posix = matches!(

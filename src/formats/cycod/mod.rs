@@ -45,7 +45,7 @@ pub struct Tool {
     /// What the bundle lowering needs of the file (`ir.rs`).
     pub doc: Option<doc::ToolDoc>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: Vec<crate::formats::texts::ToolTexts>,
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -97,7 +97,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
     let stem = tool.name.as_ref().filter(|n| !n.explicit).map(|n| n.value.clone());
-    tool.texts = texts::tool(&file, &root, stem.as_deref());
+    tool.texts = crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
     FileResult {
         file,
@@ -144,8 +144,8 @@ impl Format for Cycod {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
-        r.item.get::<Tool>().map_or(&[], |t| &t.texts)
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        r.item.get::<Tool>().map(|t| &t.texts)
     }
 }
 

@@ -18,7 +18,11 @@ const RUN_KEYS: &[(&str, Shell)] = &[
 ];
 
 /// The texts of the tool file whose tree is `root`; `stem` names a tool without `name`.
-pub fn tool(file: &Arc<SourceFile>, root: &Node, stem: Option<&str>) -> Vec<ToolTexts> {
+pub fn tool<'a>(
+    file: &'a Arc<SourceFile>,
+    root: &'a Node,
+    stem: Option<&str>,
+) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     c.scalar(TextKind::Description, root.value("description"));
     c.strings(TextKind::Instructions, root.value("tags"));
@@ -50,7 +54,7 @@ pub fn tool(file: &Arc<SourceFile>, root: &Node, stem: Option<&str>) -> Vec<Tool
         // The file stem is the name: it is written nowhere in the file.
         None => stem.map(|s| Text {
             kind: TextKind::Name,
-            value: s.to_string(),
+            value: s.to_string().into(),
             file: Arc::clone(file),
             span: Span::point(file.bom_len),
         }),
@@ -64,7 +68,7 @@ pub fn tool(file: &Arc<SourceFile>, root: &Node, stem: Option<&str>) -> Vec<Tool
 }
 
 /// The command or script of a tool or step mapping.
-fn runs(c: &mut Collector, node: &Node) {
+fn runs<'a>(c: &mut Collector<'a>, node: &'a Node) {
     for (key, shell) in RUN_KEYS {
         c.scalar(TextKind::Command(*shell), node.value(key));
     }

@@ -244,11 +244,11 @@ impl Format for Dojops {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
-        match r.item.get::<Item>() {
-            Some(Item::Tool(t)) => &t.texts,
-            Some(Item::Skill(s)) => &s.texts,
-            _ => &[],
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        match r.item.get::<Item>()? {
+            Item::Tool(t) => Some(&t.texts),
+            Item::Skill(s) => Some(&s.texts),
+            Item::Policy(_) => None,
         }
     }
 }

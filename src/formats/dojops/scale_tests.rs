@@ -29,7 +29,7 @@ fn synthetic(n: usize, deps: impl Fn(usize) -> Vec<String>) -> (Arc<SourceFile>,
                 })
                 .collect(),
             doc: None,
-            texts: Vec::new(),
+            texts: Default::default(),
         })
         .collect();
     (file, skills)

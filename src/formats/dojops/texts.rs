@@ -5,13 +5,13 @@
 use std::sync::Arc;
 
 use super::tool_yaml::Tool;
-use crate::formats::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::formats::texts::{Collector, Shell, Text, TextKind, ToolTexts};
 use crate::source::SourceFile;
 use crate::syntax::Node;
 use crate::syntax::markdown::h2_sections;
 
 /// The texts of a `tool.yaml` (`root`) and of the schema files its load read (in `tool`).
-pub fn tool_yaml(file: &Arc<SourceFile>, root: &Node, tool: &Tool) -> Vec<ToolTexts> {
+pub fn tool_yaml<'a>(file: &'a Arc<SourceFile>, root: &'a Node, tool: &'a Tool) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     c.scalar(TextKind::Description, root.value("description"));
     if let Some(generator) = root.value("generator") {
@@ -46,7 +46,11 @@ pub fn tool_yaml(file: &Arc<SourceFile>, root: &Node, tool: &Tool) -> Vec<ToolTe
 }
 
 /// The texts of a `.dops` skill: its front matter `root` and the body from `body_start`.
-pub fn skill(file: &Arc<SourceFile>, root: Option<&Node>, body_start: usize) -> Vec<ToolTexts> {
+pub fn skill<'a>(
+    file: &'a Arc<SourceFile>,
+    root: Option<&'a Node>,
+    body_start: usize,
+) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     let meta = root.and_then(|r| r.value("meta"));
     if let Some(meta) = meta {
@@ -81,7 +85,7 @@ pub fn skill(file: &Arc<SourceFile>, root: Option<&Node>, body_start: usize) -> 
 }
 
 /// A name scalar as a [`TextKind::Name`] text.
-fn name(file: &Arc<SourceFile>, node: Option<&Node>) -> Option<crate::formats::texts::Text> {
+fn name<'a>(file: &'a Arc<SourceFile>, node: Option<&'a Node>) -> Option<Text<'a>> {
     let mut c = Collector::new(file);
     c.scalar(TextKind::Name, node);
     c.finish().pop()

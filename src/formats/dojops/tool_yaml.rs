@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::shell::first_chaining;
+use crate::formats::texts::FileTexts;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
@@ -107,7 +108,7 @@ pub struct Tool {
     /// The output schema, when it was found and parsed.
     pub output_schema: Option<Arc<SourceFile>>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: Vec<crate::formats::texts::ToolTexts>,
+    pub texts: FileTexts,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
@@ -149,7 +150,8 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(super::doc::ManifestDoc::lower(&root));
-    tool.texts = super::texts::tool_yaml(&file, &root, &tool);
+    let texts = FileTexts::check(super::texts::tool_yaml(&file, &root, &tool));
+    tool.texts = texts;
     result.item = FileItem::new(Item::Tool(tool));
     result
 }

@@ -155,11 +155,10 @@ impl Format for ToolMd {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> &'r [crate::formats::texts::ToolTexts] {
-        match r.item.get::<Item>() {
-            Some(Item::Tool(t)) => &t.texts,
-            Some(Item::Agent(a)) => &a.texts,
-            None => &[],
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        match r.item.get::<Item>()? {
+            Item::Tool(t) => Some(&t.texts),
+            Item::Agent(a) => Some(&a.texts),
         }
     }
 }
@@ -218,7 +217,8 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         .root
         .as_ref()
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
-    tool.texts = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
+    let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
+    tool.texts = crate::formats::texts::FileTexts::check(checked);
     (tool, diags)
 }
 
@@ -258,7 +258,8 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         .and_then(|m| m.value("name"))
         .and_then(crate::syntax::Node::as_str)
         .map(str::to_string);
-    agent.texts = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
+    let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
+    agent.texts = crate::formats::texts::FileTexts::check(checked);
     (agent, diags)
 }
 

@@ -16,12 +16,12 @@ const NO_CREDENTIALS: &[&str] = &["none", "iam-role"];
 
 /// The texts of a `*.tool.md` (`agent` false) or `*.agent.md`: front matter `root` and the
 /// body from `body_start`.
-pub fn file(
-    file: &Arc<SourceFile>,
-    root: Option<&Node>,
+pub fn file<'a>(
+    file: &'a Arc<SourceFile>,
+    root: Option<&'a Node>,
     body_start: usize,
     agent: bool,
-) -> Vec<ToolTexts> {
+) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     let meta = root.and_then(|r| r.value("meta"));
     if let Some(meta) = meta {

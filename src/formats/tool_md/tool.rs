@@ -123,7 +123,7 @@ pub struct Tool {
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<Box<super::doc::ToolDoc>>,
     /// What the model reads, for the security pass (`texts.rs`).
-    pub texts: Vec<crate::formats::texts::ToolTexts>,
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body
