@@ -72,6 +72,10 @@ pub fn hidden_kind(c: char) -> Option<HiddenKind> {
 /// characters next to its letters, and the tag sequence of a subdivision flag (🏴 + tags).
 /// A run of tag characters is one finding that spells what it hides.
 pub fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
+    // Every hidden character is outside ASCII, and most texts are ASCII.
+    if text.is_ascii() {
+        return Vec::new();
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = Vec::new();
     let mut i = 0;

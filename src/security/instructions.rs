@@ -41,22 +41,14 @@ struct Finding<'t> {
 }
 
 /// Every signal in the texts of `tool`, as warnings or as one SEC053.
-pub fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) {
+/// `any` says whether one look at all the tool's texts ([`patterns::look`]) saw a pattern.
+pub fn check<'t>(tool: &'t ToolTexts<'t>, any: bool, out: &mut Vec<Diagnostic>) {
     let mut found: Vec<Finding<'_>> = Vec::new();
-    for text in tool.all() {
+    let read = tool
+        .all()
+        .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
+    for text in read {
         let value = text.kind.is_schema_value();
-        let prose = matches!(
-            text.kind,
-            TextKind::Title
-                | TextKind::Description
-                | TextKind::ParamDescription
-                | TextKind::Guidance
-                | TextKind::Prompt
-                | TextKind::Instructions
-        );
-        if !value && !prose {
-            continue;
-        }
         for m in patterns::find(&text.value) {
             let signal = m.pattern.signal;
             if signal == Signal::Directive && !value {
@@ -83,6 +75,19 @@ pub fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) {
     } else {
         out.extend(found.iter().map(single));
     }
+}
+
+/// Texts read as prose, where only the patterns of instructions count (not bare orders).
+pub fn is_prose(kind: TextKind) -> bool {
+    matches!(
+        kind,
+        TextKind::Title
+            | TextKind::Description
+            | TextKind::ParamDescription
+            | TextKind::Guidance
+            | TextKind::Prompt
+            | TextKind::Instructions
+    )
 }
 
 fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {

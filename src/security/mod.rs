@@ -19,40 +19,59 @@ mod shadowing;
 mod transport;
 
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::{FileTexts, TextKind, ToolTexts};
+use crate::formats::texts::{FileTexts, Text, TextKind, ToolTexts};
 use crate::formats::{FileResult, Format, format_of};
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
 pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
     let mut out = FileTexts::default();
+    let mut joined = String::new();
     for tool in &tools {
         hidden::check_texts(tool, &mut out.covered, &mut out.findings);
         names::mixed_scripts(tool, &mut out.findings);
-        instructions::check(tool, &mut out.findings);
+        joined.clear();
+        for t in tool
+            .all()
+            .filter(|t| t.kind.is_schema_value() || instructions::is_prose(t.kind))
+        {
+            joined.push_str(&t.value);
+            joined.push('\n');
+        }
+        let look = patterns::look(&joined);
+        instructions::check(tool, look.instructions, &mut out.findings);
         commands::check(tool, &mut out.findings);
         transport::check(tool, &mut out.findings);
+        // Built afresh rather than collected in place: a collected `Vec` would keep the
+        // capacity of every text the tool had, for each file, for the whole run.
+        out.kept.push(kept(tool, look.calls));
     }
-    out.kept = tools
-        .into_iter()
-        .map(|tool| ToolTexts {
-            name: tool.name.map(|n| n.into_owned()),
-            callable: tool.callable,
-            texts: tool
-                .texts
-                .into_iter()
-                .filter(|t| {
-                    matches!(
-                        t.kind,
-                        TextKind::Description | TextKind::ParamDescription | TextKind::Guidance
-                    ) && shadowing::may_direct_calls(&t.value)
-                })
-                .map(|t| t.into_owned())
-                .collect(),
-            credentials: tool.credentials,
-        })
-        .collect();
     out
+}
+
+/// What the cross-file checks read of a tool: its name, and the prose that says when
+/// something is called (only such a sentence can direct another tool's calls); `calls`
+/// says whether one look at all its texts saw such a sentence.
+fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
+    let texts = tool
+        .texts
+        .iter()
+        .filter(|t| {
+            calls
+                && matches!(
+                    t.kind,
+                    TextKind::Description | TextKind::ParamDescription | TextKind::Guidance
+                )
+                && patterns::calls(&t.value)
+        })
+        .map(|t| t.clone().into_owned())
+        .collect();
+    ToolTexts {
+        name: tool.name.clone().map(Text::into_owned),
+        callable: tool.callable,
+        texts,
+        credentials: tool.credentials,
+    }
 }
 
 /// The findings on one file read as `format`: those on its texts, then the scans of its

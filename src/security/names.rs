@@ -80,8 +80,13 @@ fn mixed_script(text: &Text) -> Option<Diagnostic> {
 /// Tool names whose skeleton equals another tool's name, reported on the one that is not
 /// plain ASCII (two ASCII names, such as `modern` and `modem`, are only a typo apart).
 pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
+    let names = || tools.iter().filter(|t| t.callable).filter_map(|t| t.name.as_ref());
+    // Only a name outside ASCII is reported: without one, no skeleton is worth computing.
+    if names().all(|n| n.value.is_ascii()) {
+        return Vec::new();
+    }
     let mut by_skeleton: HashMap<String, Vec<&Text<'static>>> = HashMap::new();
-    for name in tools.iter().filter(|t| t.callable).filter_map(|t| t.name.as_ref()) {
+    for name in names() {
         by_skeleton
             .entry(skeleton(&name.value).collect())
             .or_default()

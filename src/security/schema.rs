@@ -35,8 +35,26 @@ pub fn side_channels<'t>(tool: &'t ToolTexts<'t>) -> Vec<SideChannel<'t>> {
         .collect()
 }
 
+/// Parts a side-channel name has one of, checked before the name is split into words.
+const HINTS: &[&str] = &[
+    "side", "note", "message", "instruction", "feedback", "memo", "thought", "content",
+];
+
 /// Why a parameter name is a side channel, if it is one.
 pub fn side_channel(name: &str) -> Option<&'static str> {
+    // Cheap first: most names have none of the parts and too few words to be a sentence.
+    let separators = name
+        .chars()
+        .filter(|c| !c.is_alphanumeric() || c.is_uppercase())
+        .count();
+    let hint = HINTS.iter().any(|h| {
+        name.as_bytes()
+            .windows(h.len())
+            .any(|w| w.eq_ignore_ascii_case(h.as_bytes()))
+    });
+    if !hint && separators + 1 < SENTENCE_WORDS && !name.contains(' ') {
+        return None;
+    }
     let words = words(name);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let joined = words.concat();

@@ -8,8 +8,9 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::bytes::Regex;
 
+use super::patterns;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::formats::texts::{Text, TextKind, ToolTexts};
 use crate::rules::security as sec;
@@ -17,25 +18,14 @@ use crate::rules::security as sec;
 /// Shortest tool name looked for: shorter ones are ordinary words.
 const MIN_NAME: usize = 4;
 
-/// "When/before/after … called/calling/used …": the sentence is about a call.
-static CALL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(when|whenever|before|after|each\s+time|every\s+time|any\s+time)(?-u:\b).{0,80}?(?-u:\b)(call|calls|called|calling|invoke|invokes|invoked|invoking|use|uses|used|using|run|runs|running)(?-u:\b)").ok()
-});
-
 /// An order about the call's arguments or conduct.
 static ORDER: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(always|must|never|make\s+sure|ensure|be\s+sure|do\s+not|don't|bcc|cc|add|set|include|append|replace|change|redirect|override|forward|send\s+a\s+copy|copy)(?-u:\b)").ok()
+    Regex::new(r"(?i-u)\b(always|must|never|make\s+sure|ensure|be\s+sure|do\s+not|don't|bcc|cc|add|set|include|append|replace|change|redirect|override|forward|send\s+a\s+copy|copy)\b").ok()
 });
-
-/// Whether `text` says when something is called at all: only such texts are kept for
-/// [`check`].
-pub fn may_direct_calls(text: &str) -> bool {
-    CALL.as_ref().is_some_and(|call| call.is_match(text))
-}
 
 /// Every sentence of a tool's prose that directs a call to another tool.
 pub fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
-    let (Some(call), Some(order)) = (CALL.as_ref(), ORDER.as_ref()) else {
+    let Some(order) = ORDER.as_ref() else {
         return Vec::new();
     };
     let mut by_name: HashMap<String, &Text<'static>> = HashMap::new();
@@ -56,11 +46,8 @@ pub fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
                 TextKind::Description | TextKind::ParamDescription | TextKind::Guidance
             )
         }) {
-            if !call.is_match(&text.value) {
-                continue;
-            }
             for (start, sentence) in sentences(&text.value) {
-                if !call.is_match(sentence) || !order.is_match(sentence) {
+                if !patterns::calls(sentence) || !order.is_match(sentence.as_bytes()) {
                     continue;
                 }
                 let Some((at, other)) = mention(sentence, &by_name, own.as_deref()) else {

@@ -102,14 +102,28 @@ pub struct Danger {
     pub what: String,
 }
 
+/// Programs the checks of single commands look at: a script naming none of them is not
+/// split into commands at all.
+const WATCHED: &[&str] = &[
+    "rm", "rd", "rmdir", "remove-item", "del", "chmod", "nc", "ncat", "netcat", "socat",
+    "powershell", "pwsh", "sudo", "doas", "pkexec", "su", "chroot", "unshare", "sh", "bash",
+    "zsh", "dash", "ksh", "ash",
+];
+
 /// Every dangerous command of `script`, run as `dialect`, in order.
 pub fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
     let mut out = Vec::new();
     if dialect != Dialect::Process {
         lines(script, &mut out);
     }
-    for command in simple_commands(script, dialect) {
-        simple(script, &command, dialect, &mut out);
+    let watched = words(script).any(|(_, w)| {
+        let p = program_name(w);
+        WATCHED.iter().any(|x| x.eq_ignore_ascii_case(p))
+    });
+    if watched {
+        for command in simple_commands(script, dialect) {
+            simple(script, &command, dialect, &mut out);
+        }
     }
     finish(script, out)
 }
@@ -158,7 +172,8 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
         let base = at;
         at += line.len();
         let trimmed = line.trim_start();
-        if trimmed.starts_with('#') || trimmed.to_ascii_lowercase().starts_with("rem ") {
+        let remark = trimmed.get(..4).is_some_and(|r| r.eq_ignore_ascii_case("rem "));
+        if trimmed.starts_with('#') || remark {
             continue;
         }
         let line = line.trim_end_matches(['\n', '\r']);
@@ -169,9 +184,8 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
                 push(out, base + i, base + i + dev.len(), DangerKind::ReverseShell, dev);
             }
         }
-        let lower = line.to_ascii_lowercase();
-        if (lower.contains("exec(") || lower.contains("eval("))
-            && let Some(i) = lower.find("b64decode")
+        if let Some(i) = line.find("b64decode")
+            && (line.contains("exec(") || line.contains("eval("))
         {
             push(out, base + i, base + i + 9, DangerKind::DecodeExecute, "exec of b64decode");
         }
@@ -180,6 +194,9 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
 
 /// `A | B | C` where an earlier stage fetches or decodes and a later one runs its input.
 fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
+    if !line.contains('|') {
+        return;
+    }
     let mut stages: Vec<(usize, usize)> = Vec::new();
     let mut from = 0;
     let mut flush = |stages: &mut Vec<(usize, usize)>| {
@@ -248,6 +265,9 @@ fn is_decoder(stage: &str) -> bool {
 
 /// `bash -c "$(curl …)"`, `sh <(wget …)`, `eval "$(echo … | base64 -d)"`, `iex (iwr …)`.
 fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
+    if !line.contains(['(', '`']) {
+        return;
+    }
     let ws: Vec<(usize, &str)> = words(line).collect();
     let lower: Vec<String> = ws
         .iter()
