@@ -47,12 +47,15 @@ struct HttpUrl {
 pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
     for text in &tool.texts {
         let in_command = matches!(text.kind, TextKind::Command(_));
+        if !in_command && text.kind != TextKind::Endpoint {
+            continue;
+        }
         let plain = text
             .value
             .as_bytes()
             .windows(7)
             .any(|w| w.eq_ignore_ascii_case(b"http://"));
-        if !plain || (!in_command && text.kind != TextKind::Endpoint) {
+        if !plain {
             continue;
         }
         for (line_start, line) in lines(&text.value) {
