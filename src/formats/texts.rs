@@ -175,6 +175,8 @@ pub struct FileTexts {
     pub covered: Vec<(usize, usize)>,
     /// Each tool's name and the texts cross-file checks read.
     pub kept: Vec<ToolTexts<'static>>,
+    /// The POSIX shell scripts, for ShellCheck (run once for the whole repository).
+    pub scripts: Vec<Text<'static>>,
 }
 
 impl FileTexts {
@@ -294,8 +296,15 @@ impl<'a> Collector<'a> {
                     Some(items) => items.iter().for_each(|s| self.schema(s)),
                     None => self.schema(v),
                 },
-                "additionalProperties" | "unevaluatedProperties" | "unevaluatedItems"
-                | "contains" | "propertyNames" | "not" | "if" | "then" | "else" => {
+                "additionalProperties"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contains"
+                | "propertyNames"
+                | "not"
+                | "if"
+                | "then"
+                | "else" => {
                     self.schema(v);
                 }
                 _ => {}

@@ -9,6 +9,7 @@ pub mod dojops;
 pub mod references;
 pub mod schema;
 pub mod security;
+pub mod shellcheck;
 pub mod syntax;
 pub mod tool_md;
 pub mod tool_request;
@@ -109,6 +110,7 @@ pub fn all() -> Vec<&'static Rule> {
         dojops::RULES,
         schema::RULES,
         security::RULES,
+        shellcheck::RULES,
         references::RULES,
         agentcli::RULES,
         tool_md::RULES,

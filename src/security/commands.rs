@@ -28,7 +28,12 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
                     rule,
                     &text.file,
                     text.span_of(d.start..d.end),
-                    format!("{} {}: `{}`", text.kind.what(), rule_phrase(d.kind), visible(&d.what)),
+                    format!(
+                        "{} {}: `{}`",
+                        text.kind.what(),
+                        rule_phrase(d.kind),
+                        visible(&d.what)
+                    ),
                 )
                 .label(label)
                 .note(note)

@@ -100,7 +100,11 @@ fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {
         Signal::Exfiltration => (&sec::EXFILTRATION, Some(Class::Send)),
         Signal::Directive => (&sec::INSTRUCTION_IN_VALUE, None),
     };
-    let rule = if value { &sec::INSTRUCTION_IN_VALUE } else { rule };
+    let rule = if value {
+        &sec::INSTRUCTION_IN_VALUE
+    } else {
+        rule
+    };
     Finding {
         text,
         span: text.span_of(m.start..m.end),
@@ -125,7 +129,12 @@ fn single(f: &Finding<'_>) -> Diagnostic {
     let message = if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
         format!("the parameter name `{}` is {}", quote(&f.quoted), f.what)
     } else {
-        format!("{} holds {}: \"{}\"", f.text.kind.what(), f.what, quote(&f.quoted))
+        format!(
+            "{} holds {}: \"{}\"",
+            f.text.kind.what(),
+            f.what,
+            quote(&f.quoted)
+        )
     };
     let d = Diagnostic::new(f.rule, &f.text.file, f.span, message);
     if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
@@ -189,7 +198,11 @@ fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
         .filter(|f| !std::ptr::eq(*f, primary))
         .take(MAX_RELATED)
     {
-        d = d.related(&f.text.file, f.span, format!("{}: \"{}\"", f.what, quote(&f.quoted)));
+        d = d.related(
+            &f.text.file,
+            f.span,
+            format!("{}: \"{}\"", f.what, quote(&f.quoted)),
+        );
     }
     d.note("independent signs in one tool (a sensitive file, a way to send it out, an instruction to keep it from the user) are how tool-poisoning attacks read: the model follows them when it reads the tool list, even if the tool is never called")
         .help("remove the instructions from the tool's texts and the side-channel parameters; check who added them")

@@ -16,10 +16,11 @@ mod patterns;
 mod schema;
 mod secrets;
 mod shadowing;
+pub mod shellcheck;
 mod transport;
 
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::{FileTexts, Text, TextKind, ToolTexts};
+use crate::formats::texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
 use crate::formats::{FileResult, Format, format_of};
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
@@ -45,6 +46,12 @@ pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
         // Built afresh rather than collected in place: a collected `Vec` would keep the
         // capacity of every text the tool had, for each file, for the whole run.
         out.kept.push(kept(tool, look.calls));
+        out.scripts.extend(
+            tool.texts
+                .iter()
+                .filter(|t| t.kind == TextKind::Command(Shell::Posix))
+                .map(|t| t.clone().into_owned()),
+        );
     }
     out
 }
@@ -89,12 +96,14 @@ pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
 
 /// The findings that compare the tools of the whole repository.
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    let tools: Vec<&ToolTexts<'static>> = results
+    let files: Vec<&FileTexts> = results
         .iter()
         .filter_map(|r| format_of(r.file.format)?.texts(r))
-        .flat_map(|t| &t.kept)
         .collect();
+    let tools: Vec<&ToolTexts<'static>> = files.iter().flat_map(|t| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
+    let scripts: Vec<&Text<'static>> = files.iter().flat_map(|t| &t.scripts).collect();
+    out.extend(shellcheck::check(&scripts));
     out
 }

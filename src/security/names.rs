@@ -46,7 +46,9 @@ fn mixed_script(text: &Text) -> Option<Diagnostic> {
         .max_by_key(|(s, n)| (**n, **s == Script::Latin))
         .map(|(s, _)| *s)?;
     let (at, odd) = text.value.char_indices().find(|(_, c)| {
-        c.is_alphanumeric() && !matches!(c.script(), Script::Common | Script::Inherited) && c.script() != main
+        c.is_alphanumeric()
+            && !matches!(c.script(), Script::Common | Script::Inherited)
+            && c.script() != main
     })?;
     let mut scripts: Vec<&str> = counts.keys().map(|s| s.full_name()).collect();
     scripts.sort_unstable();
@@ -80,7 +82,12 @@ fn mixed_script(text: &Text) -> Option<Diagnostic> {
 /// Tool names whose skeleton equals another tool's name, reported on the one that is not
 /// plain ASCII (two ASCII names, such as `modern` and `modem`, are only a typo apart).
 pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
-    let names = || tools.iter().filter(|t| t.callable).filter_map(|t| t.name.as_ref());
+    let names = || {
+        tools
+            .iter()
+            .filter(|t| t.callable)
+            .filter_map(|t| t.name.as_ref())
+    };
     // Only a name outside ASCII is reported: without one, no skeleton is worth computing.
     if names().all(|n| n.value.is_ascii()) {
         return Vec::new();

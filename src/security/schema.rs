@@ -7,12 +7,28 @@ use crate::formats::texts::{Text, TextKind, ToolTexts};
 
 /// Words that name the model.
 const MODEL_WORDS: &[&str] = &[
-    "assistant", "model", "ai", "llm", "agent", "claude", "gpt", "chatgpt", "copilot", "bot",
+    "assistant",
+    "model",
+    "ai",
+    "llm",
+    "agent",
+    "claude",
+    "gpt",
+    "chatgpt",
+    "copilot",
+    "bot",
 ];
 
 /// Words that name a message.
 const NOTE_WORDS: &[&str] = &[
-    "note", "notes", "message", "instructions", "instruction", "feedback", "memo", "thoughts",
+    "note",
+    "notes",
+    "message",
+    "instructions",
+    "instruction",
+    "feedback",
+    "memo",
+    "thoughts",
 ];
 
 /// Past this many words a name is a sentence.
@@ -37,7 +53,14 @@ pub fn side_channels<'t>(tool: &'t ToolTexts<'t>) -> Vec<SideChannel<'t>> {
 
 /// Parts a side-channel name has one of, checked before the name is split into words.
 const HINTS: &[&str] = &[
-    "side", "note", "message", "instruction", "feedback", "memo", "thought", "content",
+    "side",
+    "note",
+    "message",
+    "instruction",
+    "feedback",
+    "memo",
+    "thought",
+    "content",
 ];
 
 /// Why a parameter name is a side channel, if it is one.

@@ -36,9 +36,14 @@ fn message(kind: &SecretKind, secret: &str) -> String {
             "{what} (`{}`) is embedded in the file",
             mask(secret, prefix_len + 2)
         ),
-        SecretKind::UrlPassword => "a URL carries a password: a credential written into the file".into(),
+        SecretKind::UrlPassword => {
+            "a URL carries a password: a credential written into the file".into()
+        }
         SecretKind::AuthHeader { name } => {
-            format!("the `{name}` header has a literal credential (`{}`)", mask(secret, 2))
+            format!(
+                "the `{name}` header has a literal credential (`{}`)",
+                mask(secret, 2)
+            )
         }
         SecretKind::Assigned {
             name,

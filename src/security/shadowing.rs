@@ -39,7 +39,9 @@ pub fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
         .filter_map(|t| t.name.as_ref())
         .filter(|n| n.value.chars().count() >= MIN_NAME)
     {
-        by_name.entry(name.value.to_ascii_lowercase()).or_insert(name);
+        by_name
+            .entry(name.value.to_ascii_lowercase())
+            .or_insert(name);
     }
     let mut out = Vec::new();
     for tool in tools.iter().filter(|t| t.callable) {
@@ -113,7 +115,9 @@ fn mention<'t>(
 ) -> Option<(std::ops::Range<usize>, &'t Text<'static>)> {
     let is_name_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/');
     let mut from: Option<usize> = None;
-    let ends = sentence.char_indices().chain(std::iter::once((sentence.len(), ' ')));
+    let ends = sentence
+        .char_indices()
+        .chain(std::iter::once((sentence.len(), ' ')));
     for (i, c) in ends {
         if is_name_char(c) {
             from.get_or_insert(i);

@@ -186,10 +186,16 @@ mod tests {
 
     #[test]
     fn urls_hosts_and_credentials() {
-        let found = http_urls("curl http://api.example.com/x?api_key=abc and http://localhost:8080/");
+        let found =
+            http_urls("curl http://api.example.com/x?api_key=abc and http://localhost:8080/");
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].carries, Some("the URL carries a credential in its query"));
-        assert!(http_urls("https://x.example and http://127.0.0.1:9/ and http://[::1]:80/").is_empty());
+        assert_eq!(
+            found[0].carries,
+            Some("the URL carries a credential in its query")
+        );
+        assert!(
+            http_urls("https://x.example and http://127.0.0.1:9/ and http://[::1]:80/").is_empty()
+        );
         assert_eq!(
             http_urls("http://bob:pw@db.example/")[0].carries,
             Some("the URL carries a user and password")

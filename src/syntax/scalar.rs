@@ -63,15 +63,16 @@ fn align(raw: &str, src: &mut usize, c: char, escapes: bool) -> Option<(usize, u
     let bytes = raw.as_bytes();
     while *src < raw.len() {
         let at = *src;
-        if escapes && bytes[at] == b'\\' {
-            if let Some((decoded, len)) = escape(&raw[at..]) {
-                *src = at + len;
-                match decoded {
-                    Some(d) if d == c => return Some((at, at + len)),
-                    // A decoded character other than `c` cannot be skipped as decoration.
-                    Some(_) => return None,
-                    None => continue,
-                }
+        if escapes
+            && bytes[at] == b'\\'
+            && let Some((decoded, len)) = escape(&raw[at..])
+        {
+            *src = at + len;
+            match decoded {
+                Some(d) if d == c => return Some((at, at + len)),
+                // A decoded character other than `c` cannot be skipped as decoration.
+                Some(_) => return None,
+                None => continue,
             }
         }
         let here = raw[at..].chars().next()?;

@@ -56,7 +56,9 @@ pub(super) fn auth_headers(line: &str, out: &mut Vec<Secret>) {
             skip(&mut i);
             let word_end = |i: usize| {
                 i + line[i..]
-                    .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '}' | ')' | ';'))
+                    .find(|c: char| {
+                        c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '}' | ')' | ';')
+                    })
                     .unwrap_or(line.len() - i)
             };
             let mut start = i;
@@ -100,11 +102,25 @@ mod tests {
 
     #[test]
     fn literal_header_credentials() {
-        assert_eq!(found("curl -H \"Authorization: Bearer abc123def456ghi\" x"), ["abc123def456ghi"]);
+        assert_eq!(
+            found("curl -H \"Authorization: Bearer abc123def456ghi\" x"),
+            ["abc123def456ghi"]
+        );
         assert_eq!(found("  X-API-Key: 9f8e7d6c5b4a3210"), ["9f8e7d6c5b4a3210"]);
-        assert_eq!(found(r#"{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}"#), ["dXNlcjpwYXNzd29yZA=="]);
-        let kinds: Vec<SecretKind> = scan_line("authorization: token 12345678abcd").into_iter().map(|s| s.kind).collect();
-        assert_eq!(kinds, [SecretKind::AuthHeader { name: "authorization".into() }]);
+        assert_eq!(
+            found(r#"{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}"#),
+            ["dXNlcjpwYXNzd29yZA=="]
+        );
+        let kinds: Vec<SecretKind> = scan_line("authorization: token 12345678abcd")
+            .into_iter()
+            .map(|s| s.kind)
+            .collect();
+        assert_eq!(
+            kinds,
+            [SecretKind::AuthHeader {
+                name: "authorization".into()
+            }]
+        );
     }
 
     #[test]

@@ -158,10 +158,42 @@ pub struct Secret {
 /// the parts of secret-like names and credential headers in the three ways names are cased
 /// (`key`, `Key`, `KEY`). Few enough for a SIMD search (Teddy) of every file.
 const TRIGGERS: &[&str] = &[
-    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "hooks.slack.com",
-    "sk-", "AKIA", "ASIA", "eyJ", "-----BEGIN", "://", "pass", "Pass", "PASS", "pwd", "Pwd",
-    "PWD", "token", "Token", "TOKEN", "secret", "Secret", "SECRET", "key", "Key", "KEY",
-    "credential", "Credential", "CREDENTIAL", "auth", "Auth", "AUTH",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xox",
+    "hooks.slack.com",
+    "sk-",
+    "AKIA",
+    "ASIA",
+    "eyJ",
+    "-----BEGIN",
+    "://",
+    "pass",
+    "Pass",
+    "PASS",
+    "pwd",
+    "Pwd",
+    "PWD",
+    "token",
+    "Token",
+    "TOKEN",
+    "secret",
+    "Secret",
+    "SECRET",
+    "key",
+    "Key",
+    "KEY",
+    "credential",
+    "Credential",
+    "CREDENTIAL",
+    "auth",
+    "Auth",
+    "AUTH",
 ];
 
 /// The triggers before this index are of formats (tokens, keys, URLs); the rest are of
@@ -193,7 +225,9 @@ pub fn scan_text(text: &str) -> Vec<Secret> {
         let at = from + m.start();
         let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
         let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-        let line = text[start..end].strip_suffix('\r').unwrap_or(&text[start..end]);
+        let line = text[start..end]
+            .strip_suffix('\r')
+            .unwrap_or(&text[start..end]);
         let formats = trigger
             .find_iter(line)
             .any(|m| m.pattern().as_usize() < NAME_TRIGGERS);
@@ -401,8 +435,16 @@ pub fn is_placeholder(value: &str) -> bool {
         )
         || matches!(
             lower.as_str(),
-            "changeme" | "change-me" | "change_me" | "example" | "dummy" | "secret" | "password"
-                | "token" | "todo" | "tbd"
+            "changeme"
+                | "change-me"
+                | "change_me"
+                | "example"
+                | "dummy"
+                | "secret"
+                | "password"
+                | "token"
+                | "todo"
+                | "tbd"
         )
         || lower.starts_with("your")
         || lower.starts_with("env:")
@@ -541,7 +583,10 @@ mod tests {
         assert!(shown.contains("ghp_01****"));
         assert!(shown.contains("password=hu******** x"));
         assert!(!shown.contains("hunter2024") && !shown.contains("abcdef"));
-        assert!(matches!(redact("nothing here"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            redact("nothing here"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -552,7 +597,9 @@ mod tests {
         assert!(!is_placeholder("hunter2024"));
         assert!(looks_random("Zq8x3Lw9Pk2Rv7Tn4Ys1"));
         assert!(!looks_random("aaaaaaaaaaaaaaaaaaaa1") && !looks_random("short1"));
-        assert!(is_identifier_or_hash("123e4567-e89b-12d3-a456-426614174000"));
+        assert!(is_identifier_or_hash(
+            "123e4567-e89b-12d3-a456-426614174000"
+        ));
         assert!(is_identifier_or_hash(&"ab12".repeat(16)));
         assert!(!is_identifier_or_hash("Zq8x3Lw9Pk2Rv7Tn4Ys1"));
         assert!(is_placeholder("changeme"));

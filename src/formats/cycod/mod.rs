@@ -14,8 +14,8 @@ mod platforms;
 mod references;
 mod resolve;
 mod security;
-mod texts;
 pub mod template;
+mod texts;
 pub mod writes;
 
 use std::sync::Arc;
@@ -96,8 +96,13 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
-    let stem = tool.name.as_ref().filter(|n| !n.explicit).map(|n| n.value.clone());
-    tool.texts = crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
+    let stem = tool
+        .name
+        .as_ref()
+        .filter(|n| !n.explicit)
+        .map(|n| n.value.clone());
+    tool.texts =
+        crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
     FileResult {
         file,

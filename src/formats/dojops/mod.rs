@@ -7,9 +7,9 @@ pub mod doc;
 pub mod dops;
 pub mod ir;
 pub mod policy;
-mod texts;
 #[cfg(test)]
 mod scale_tests;
+mod texts;
 pub mod tool_yaml;
 pub mod zod;
 

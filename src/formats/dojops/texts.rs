@@ -11,7 +11,11 @@ use crate::syntax::Node;
 use crate::syntax::markdown::h2_sections;
 
 /// The texts of a `tool.yaml` (`root`) and of the schema files its load read (in `tool`).
-pub fn tool_yaml<'a>(file: &'a Arc<SourceFile>, root: &'a Node, tool: &'a Tool) -> Vec<ToolTexts<'a>> {
+pub fn tool_yaml<'a>(
+    file: &'a Arc<SourceFile>,
+    root: &'a Node,
+    tool: &'a Tool,
+) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     c.scalar(TextKind::Description, root.value("description"));
     if let Some(generator) = root.value("generator") {
