@@ -7,6 +7,12 @@
 use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_script::{Script, UnicodeScript};
 
+/// Past this many hidden characters a text is reported no further.
+pub const MAX_HIDDEN: usize = 100;
+
+/// How much of what a run of tag characters spells is kept.
+const MAX_SPELLED: usize = 200;
+
 /// What kind of hidden character a character is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HiddenKind {
@@ -70,33 +76,41 @@ pub fn hidden_kind(c: char) -> Option<HiddenKind> {
 /// writing needs stay silent: a joiner inside an emoji sequence or between letters of a
 /// script that joins, direction marks in right-to-left text, a script's own format
 /// characters next to its letters, and the tag sequence of a subdivision flag (🏴 + tags).
-/// A run of tag characters is one finding that spells what it hides.
+/// A run of tag characters is one finding that spells what it hides. At most
+/// [`MAX_HIDDEN`] are returned.
 pub fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
     // Every hidden character is outside ASCII, and most texts are ASCII.
     if text.is_ascii() {
         return Vec::new();
     }
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut rtl: Option<bool> = None;
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
+    let mut prev: Option<char> = None;
+    let mut it = text.char_indices().peekable();
+    while let Some((at, c)) = it.next() {
+        if out.len() >= MAX_HIDDEN {
+            break;
+        }
         let Some(kind) = hidden_kind(c) else {
-            i += 1;
+            prev = Some(c);
             continue;
         };
         if kind == HiddenKind::Tag {
-            let run = chars[i..]
-                .iter()
-                .take_while(|(_, t)| hidden_kind(*t) == Some(HiddenKind::Tag))
-                .count();
-            let end = chars.get(i + run).map_or(text.len(), |(e, _)| *e);
-            let flag = i > 0 && chars[i - 1].1 == '\u{1f3f4}';
+            let flag = prev == Some('\u{1f3f4}');
+            let mut spelled: String = tag_ascii(c).into_iter().collect();
+            let mut end = at + c.len_utf8();
+            while let Some((next_at, t)) = it.peek().copied() {
+                if hidden_kind(t) != Some(HiddenKind::Tag) {
+                    break;
+                }
+                it.next();
+                end = next_at + t.len_utf8();
+                if spelled.len() < MAX_SPELLED {
+                    spelled.extend(tag_ascii(t));
+                }
+                prev = Some(t);
+            }
             if strict || !flag {
-                let spelled: String = chars[i..i + run]
-                    .iter()
-                    .filter_map(|(_, t)| tag_ascii(*t))
-                    .collect();
                 out.push(Hidden {
                     start: at,
                     end,
@@ -105,12 +119,11 @@ pub fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
                     spelled: Some(spelled),
                 });
             }
-            i += run;
             continue;
         }
-        let prev = i.checked_sub(1).map(|p| chars[p].1);
-        let next = chars.get(i + 1).map(|(_, n)| *n);
-        if strict || !needed_in_prose(c, kind, prev, next, text) {
+        let next = it.peek().map(|(_, n)| *n);
+        let mut is_rtl_text = || *rtl.get_or_insert_with(|| text.chars().any(is_rtl));
+        if strict || !needed_in_prose(c, kind, prev, next, &mut is_rtl_text) {
             out.push(Hidden {
                 start: at,
                 end: at + c.len_utf8(),
@@ -119,7 +132,7 @@ pub fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
                 spelled: None,
             });
         }
-        i += 1;
+        prev = Some(c);
     }
     out
 }
@@ -139,7 +152,7 @@ fn needed_in_prose(
     kind: HiddenKind,
     prev: Option<char>,
     next: Option<char>,
-    text: &str,
+    rtl_text: &mut dyn FnMut() -> bool,
 ) -> bool {
     let letter_of_joining_script = |n: Option<char>| {
         n.is_some_and(|n| {
@@ -158,7 +171,7 @@ fn needed_in_prose(
         }
         '\u{200c}' => letter_of_joining_script(prev) && letter_of_joining_script(next),
         // Direction marks are how right-to-left text is written correctly.
-        '\u{200e}' | '\u{200f}' | '\u{61c}' => text.chars().any(is_rtl),
+        '\u{200e}' | '\u{200f}' | '\u{61c}' => rtl_text(),
         _ if kind == HiddenKind::Format => {
             // A script's own format characters (Arabic number signs) next to its letters.
             let script = c.script();

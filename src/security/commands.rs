@@ -7,6 +7,9 @@ use crate::diagnostics::{Diagnostic, visible};
 use crate::formats::texts::{Shell, TextKind, ToolTexts};
 use crate::rules::{Rule, security as sec};
 
+/// A script that does this many dangerous things says enough with these.
+const MAX_PER_COMMAND: usize = 20;
+
 /// Every dangerous command in what `tool` runs.
 pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
     for text in &tool.texts {
@@ -21,7 +24,7 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
             // Python source: only what its lines say in shell terms.
             Shell::Python => text_dangers(&text.value),
         };
-        for d in found {
+        for d in found.into_iter().take(MAX_PER_COMMAND) {
             let (rule, label, note, help) = words(d.kind);
             out.push(
                 Diagnostic::new(

