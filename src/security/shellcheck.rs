@@ -4,6 +4,11 @@
 //! variable; a repository's own files never choose the program that runs). Without it
 //! nothing is reported, and `--statistics` says how many scripts were skipped.
 //!
+//! Parameter templates (`{NAME}`, `{RAW:NAME}`: cycod fills them in before the shell runs)
+//! are handed to ShellCheck as variables of the same length (`$_NAME`), so their braces are
+//! not read as shell syntax, and ShellCheck's findings on them are dropped: the runtime, not
+//! the script, decides how they are quoted.
+//!
 //! Scripts are written to a private temporary folder and checked in batches, one
 //! ShellCheck process per batch; each distinct script is checked once per process, so an
 //! editor's re-check only runs ShellCheck on what changed. Its positions (line, and column
@@ -98,11 +103,17 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = Vec::new();
     for text in scripts {
+        let templates = templates(&text.value);
         for c in cache
             .get(&*text.value)
             .map(|c| c.as_slice())
             .unwrap_or_default()
             .iter()
+            .filter(|c| {
+                let start = offset(&text.value, c.line, c.column);
+                let end = offset(&text.value, c.end_line, c.end_column).max(start + 1);
+                !templates.iter().any(|t| t.start < end && start < t.end)
+            })
             .take(MAX_PER_SCRIPT)
         {
             out.push(diagnostic(text, c));
@@ -131,6 +142,45 @@ fn diagnostic(text: &Text<'static>, c: &Comment) -> Diagnostic {
         "found by ShellCheck in an embedded script; https://www.shellcheck.net/wiki/SC{}",
         c.code
     ))
+}
+
+/// Where `script` has parameter templates: `{NAME}` or `{RAW:NAME}` (not `${…}`).
+fn templates(script: &str) -> Vec<std::ops::Range<usize>> {
+    let b = script.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'{' && (i == 0 || b[i - 1] != b'$') {
+            let len = b[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':'))
+                .count();
+            let first = b
+                .get(i + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+            if len > 0 && first && b.get(i + 1 + len) == Some(&b'}') {
+                out.push(i..i + len + 2);
+                i += len + 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `script` with each template replaced by a variable of the same length (`{NAME}` →
+/// `$_NAME`), so positions do not move.
+fn as_variables(script: &str) -> String {
+    let mut out = script.to_string();
+    for t in templates(script) {
+        let inner: String = script[t.start + 1..t.end - 1]
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        out.replace_range(t, &format!("$_{inner}"));
+    }
+    out
 }
 
 /// The byte offset of ShellCheck's 1-based `line` and `column` (counted in characters)
@@ -181,7 +231,7 @@ fn run_batch(dir: &Path, batch: usize, scripts: &[&str]) -> Option<Vec<Vec<Comme
             .create_new(true)
             .open(&path)
             .ok()?;
-        std::io::Write::write_all(&mut f, script.as_bytes()).ok()?;
+        std::io::Write::write_all(&mut f, as_variables(script).as_bytes()).ok()?;
         files.push(path);
     }
     let program = program()?;
@@ -249,6 +299,17 @@ mod tests {
         assert_eq!(offset(script, 2, 5), script.rfind('$').unwrap_or(0));
         assert_eq!(offset(script, 9, 1), script.len());
         assert_eq!(offset(script, 1, 99), "echo é $x".len());
+    }
+
+    #[test]
+    fn templates_become_variables_of_the_same_length() {
+        let script = "gh pr view {PR} --repo ${REPO} -q '{RAW:Q}' && echo {a b}";
+        assert_eq!(
+            as_variables(script),
+            "gh pr view $_PR --repo ${REPO} -q '$_RAW_Q' && echo {a b}"
+        );
+        assert_eq!(as_variables(script).len(), script.len());
+        assert_eq!(templates("x{1}"), Vec::<std::ops::Range<usize>>::new());
     }
 
     #[test]
