@@ -10,10 +10,15 @@
 #   INPUT_PATH        paths to check, whitespace-separated (default `.`)
 #   INPUT_ARGS        more `toolc check` arguments (shell-like quoting: `--select "DOJ,SEC"`)
 #   INPUT_CONFIG      a toolc.toml to use instead of the discovered one
+#   INPUT_BASELINE    a baseline file: the findings it records are not reported
 #   INPUT_FAIL_ON     error (default) | warning | never
 #   INPUT_SARIF_FILE  write SARIF 2.1.0 here
+#   INPUT_DIFF        also run `toolc diff`: `true` against the pull request's base (the merge
+#                     base with origin/$GITHUB_BASE_REF; off a pull request, toolc's default),
+#                     or a git revision to compare with; empty or `false`: no diff
 #   TOOLC             the toolc binary (default `toolc` on PATH)
-# and GitHub's: GITHUB_STEP_SUMMARY (the job summary), GITHUB_OUTPUT (step outputs).
+# and GitHub's: GITHUB_STEP_SUMMARY (the job summary), GITHUB_OUTPUT (step outputs),
+# GITHUB_BASE_REF (a pull request's base branch).
 # Needs bash and python3 (both on every GitHub-hosted runner).
 set -euo pipefail
 
@@ -39,6 +44,9 @@ args=(check --format github)
 if [[ -n "${INPUT_CONFIG:-}" ]]; then
     args+=(--config "$INPUT_CONFIG")
 fi
+if [[ -n "${INPUT_BASELINE:-}" ]]; then
+    args+=(--baseline "$INPUT_BASELINE")
+fi
 if [[ -n "${INPUT_SARIF_FILE:-}" ]]; then
     mkdir -p "$(dirname "$INPUT_SARIF_FILE")"
     args+=(--output-format "sarif:$INPUT_SARIF_FILE")
@@ -60,17 +68,51 @@ if [[ $code -ne 0 && $code -ne 1 ]] || [[ ! -s "$report" ]]; then
     exit 2
 fi
 
-# The summary (Markdown) and the counts, from the JSON report; the verdict is decided below.
+# Breaking changes: `toolc diff` annotates them too, and its `--stat` table joins the summary.
+diff_report=""
+diff_table=""
+if [[ -n "${INPUT_DIFF:-}" && "${INPUT_DIFF}" != "false" ]]; then
+    against="$INPUT_DIFF"
+    if [[ "$against" == "true" ]]; then
+        against=""
+        if [[ -n "${GITHUB_BASE_REF:-}" ]]; then
+            against="origin/${GITHUB_BASE_REF}..."
+        fi
+    fi
+    diff_report="$scratch/diff.json"
+    diff_table="$scratch/diff.md"
+    diff_args=(diff --format github --output-format "json:$diff_report" --output-format "markdown:$diff_table")
+    if [[ -n "${INPUT_CONFIG:-}" ]]; then
+        diff_args+=(--config "$INPUT_CONFIG")
+    fi
+    if [[ -n "$against" ]]; then
+        diff_args+=(--against "$against")
+    fi
+    diff_args+=("${paths[@]}")
+    set +e
+    "$toolc" "${diff_args[@]}"
+    code=$?
+    set -e
+    if [[ $code -ne 0 && $code -ne 1 ]] || [[ ! -s "$diff_report" ]]; then
+        echo "::error title=toolc action::toolc diff could not run (exit $code): see the log above"
+        exit 2
+    fi
+fi
+
+# The summary (Markdown) and the counts, from the JSON reports; the verdict is decided below.
 counts="$(
-    python3 - "$report" "$fail_on" "${INPUT_SARIF_FILE:-}" "${GITHUB_STEP_SUMMARY:-}" <<'PY'
+    python3 - "$report" "$fail_on" "${INPUT_SARIF_FILE:-}" "${GITHUB_STEP_SUMMARY:-}" "$diff_report" "$diff_table" <<'PY'
 import json, sys
 from collections import Counter, defaultdict
 
-report_path, fail_on, sarif, summary_path = sys.argv[1:5]
+report_path, fail_on, sarif, summary_path, diff_path, diff_table = sys.argv[1:7]
 with open(report_path, encoding="utf-8") as f:
     report = json.load(f)
 summary = report.get("summary", {})
 diags = report.get("diagnostics", [])
+if diff_path:
+    with open(diff_path, encoding="utf-8") as f:
+        diags = diags + json.load(f).get("diagnostics", [])
 errors = sum(d.get("severity") == "error" for d in diags)
 warnings = sum(d.get("severity") == "warning" for d in diags)
 infos = sum(d.get("severity") == "info" for d in diags)
@@ -78,8 +120,28 @@ failing = {"error": errors, "warning": errors + warnings, "never": 0}[fail_on] >
 
 
 def cell(text):
-    """A Markdown table cell: pipes escaped, one line."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell: one line, and nothing in it read as Markdown or HTML (rule names
+    are toolc's, but file names are the committer's text: `[x](https://…)` or `<img …>` must
+    show as written)."""
+    text = "".join(ch if ch >= " " else " " for ch in str(text))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for ch in "\\`*_[]|~":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def code(text):
+    """A code span in a table cell, whatever backticks or pipes the text holds: fenced with
+    more backticks than its longest run, so a file name cannot end the span and start
+    Markdown."""
+    text = "".join(ch if ch >= " " else " " for ch in str(text)).replace("|", "\\|")
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def plural(n, word):
@@ -99,10 +161,10 @@ else:
     lines += ["", "| rule | name | severity | count |", "|---|---|---|---:|"]
     by_rule = Counter((d.get("code", "?"), d.get("name", ""), d.get("severity", "")) for d in diags)
     order = {"error": 0, "warning": 1, "info": 2}
-    for (code, name, severity), n in sorted(
+    for (rule, name, severity), n in sorted(
         by_rule.items(), key=lambda kv: (order.get(kv[0][2], 3), -kv[1], kv[0][0])
     ):
-        lines.append(f"| `{cell(code)}` | {cell(name)} | {cell(severity)} | {n} |")
+        lines.append(f"| {code(rule)} | {cell(name)} | {cell(severity)} | {n} |")
     per_file = defaultdict(Counter)
     for d in diags:
         per_file[d.get("path", "?")][d.get("severity", "")] += 1
@@ -113,14 +175,17 @@ else:
     title = "Files with the most findings" if len(per_file) > 10 else "Files"
     lines += ["", f"### {title}", "", "| file | errors | warnings | infos |", "|---|---:|---:|---:|"]
     for path, c in worst:
-        lines.append(f"| `{cell(path)}` | {c['error']} | {c['warning']} | {c['info']} |")
+        lines.append(f"| {code(path)} | {c['error']} | {c['warning']} | {c['info']} |")
     if len(per_file) > 10:
         lines.append(f"\n…and {plural(len(per_file) - 10, 'more file')}.")
+if diff_table:
+    with open(diff_table, encoding="utf-8") as f:
+        lines += [""] + f.read().rstrip("\n").split("\n")
 verdict = {"never": "never fails the job", "error": "fails the job on errors",
            "warning": "fails the job on errors and warnings"}[fail_on]
 lines += ["", f"`fail-on: {fail_on}`: toolc {verdict}."]
 if sarif:
-    lines.append(f"SARIF written to `{cell(sarif)}`.")
+    lines.append(f"SARIF written to {code(sarif)}.")
 if summary_path:
     with open(summary_path, "a", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

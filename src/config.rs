@@ -1,4 +1,14 @@
 //! `toolc.toml`: per-rule severities, per-path overrides, extra include patterns per format.
+//! Each file is governed by the nearest `toolc.toml` above it ([`tree`]); `extend` inherits
+//! another configuration file of the repository.
+
+mod exclude;
+mod read;
+pub(crate) mod tree;
+
+use read::read_config_file;
+
+pub use exclude::Exclude;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,8 +44,21 @@ struct RuleSetting {
 /// Rule settings that apply to paths matching some globs.
 #[derive(Debug, Clone)]
 struct Override {
+    /// The folder the globs are relative to (its configuration file's folder).
+    root: PathBuf,
     paths: GlobSet,
     rules: Vec<RuleSetting>,
+}
+
+/// Extra paths a format reads, from `[formats.<id>] include`.
+#[derive(Debug, Clone)]
+pub struct Include {
+    /// The format.
+    pub format: FormatId,
+    /// The folder the globs are relative to (its configuration file's folder).
+    pub root: PathBuf,
+    /// The globs.
+    pub globs: GlobSet,
 }
 
 /// Loaded configuration (defaults when there is no file).
@@ -47,22 +70,54 @@ pub struct Config {
     pub root: PathBuf,
     rules: Vec<RuleSetting>,
     overrides: Vec<Override>,
-    /// Extra include patterns per format.
-    pub includes: Vec<(FormatId, GlobSet)>,
+    /// Extra include patterns per format (inherited ones keep their own folder).
+    pub includes: Vec<Include>,
+    /// `[discovery] exclude` (inherited ones keep their own folder) and `--exclude`.
+    pub excludes: Vec<Exclude>,
+    /// `--only-claimed`: files named on the command line are claimed by their content too.
+    pub named_by_content: bool,
     /// `[build] targets`.
     pub build_targets: Option<Vec<String>>,
+    /// `[lock] required`: `check` reports tools that no longer match `toolc.lock` (what
+    /// `--locked` turns on).
+    pub lock_required: bool,
+    /// `extend = "…"`, as written, and its span (resolved by [`Config::load`]).
+    extend: Option<(String, Span)>,
+    /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
+    pub explicit: bool,
+    /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
+    pub baseline: Option<PathBuf>,
+    /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
+    pub build_out: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
+    extend: Option<Spanned<String>>,
     #[serde(default)]
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
     #[serde(default)]
     formats: BTreeMap<Spanned<String>, RawFormat>,
+    discovery: Option<RawDiscovery>,
     build: Option<RawBuild>,
+    lock: Option<RawLock>,
+    baseline: Option<RawBaseline>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBaseline {
+    path: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDiscovery {
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -84,6 +139,14 @@ struct RawFormat {
 #[serde(deny_unknown_fields)]
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
+    out: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLock {
+    #[serde(default)]
+    required: bool,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -103,69 +166,30 @@ pub enum ConfigError {
     },
 }
 
-/// Configuration files larger than this are refused (a real one is a few hundred bytes).
-const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
-
-/// Read a configuration file safely: only a regular file (never a device, FIFO or folder,
-/// which could block or never end), at most [`MAX_CONFIG_BYTES`], and, for a file found by
-/// walking up from the working directory, never through a link that leaves its folder: a
-/// committed `toolc.toml` linked to `/proc/self/environ` must not be read, or its content
-/// would be echoed in the configuration errors.
-fn read_config_file(path: &Path, found: bool) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read};
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file; toolc reads its configuration only from a regular file",
-        ));
-    }
-    if found && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        // The repository is the nearest folder above with `.git`, else the file's own folder.
-        let folder = path.parent().unwrap_or(Path::new("."));
-        let root = folder
-            .ancestors()
-            .find(|d| d.join(".git").exists())
-            .unwrap_or(folder);
-        let root = std::fs::canonicalize(root)?;
-        let target = std::fs::canonicalize(path)?;
-        if !target.starts_with(&root) {
-            return Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "a link to a file outside the repository; toolc does not follow it",
-            ));
-        }
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            "larger than 1 MiB; a configuration file is a few hundred bytes",
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
-}
-
 impl Config {
     /// Find `toolc.toml` upward from `cwd` (or use `explicit`) and load it.
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        Config::discover_from(cwd, cwd, explicit)
+    }
+
+    /// Find `toolc.toml` upward from `start` (or use `explicit`, relative to `cwd`) and load
+    /// it; paths in its diagnostics are shown relative to `cwd`.
+    fn discover_from(
+        start: &Path,
+        cwd: &Path,
+        explicit: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
         let path = match explicit {
             // Normalized: globs are matched against paths stripped of this file's folder,
             // and `--config ../toolc.toml` must give the same folder as `/abs/toolc.toml`.
             Some(p) => Some(crate::discover::normalize(&cwd.join(p))),
-            None => cwd
+            None => start
                 .ancestors()
                 .map(|d| d.join(FILE_NAME))
                 .find(|p| p.is_file()),
         };
         match path {
-            None => Ok(Config {
-                root: cwd.to_path_buf(),
-                ..Config::default()
-            }),
+            None => Ok(Config::defaults_at(start)),
             Some(path) => {
                 let text = read_config_file(&path, explicit.is_none()).map_err(|source| {
                     ConfigError::Io {
@@ -177,8 +201,137 @@ impl Config {
                 let root = path
                     .parent()
                     .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
-                Config::parse(SourceFile::new(path, display, FormatId::Config, text), root)
+                let file = SourceFile::new(path, display, FormatId::Config, text);
+                let read = |p: &Path| read_config_file(p, true);
+                let mut config = Config::load(file, root, cwd, &read)?;
+                config.explicit = explicit.is_some();
+                Ok(config)
             }
+        }
+    }
+
+    /// No configuration file: every rule at its default, for the files under `root`.
+    pub(crate) fn defaults_at(root: &Path) -> Config {
+        Config {
+            root: root.to_path_buf(),
+            ..Config::default()
+        }
+    }
+
+    /// The configuration of a run over `paths`: `explicit` (relative to `cwd`) when given, else
+    /// the nearest `toolc.toml` above the first path (so `toolc build examples/demo` reads the
+    /// demo's own file), else above `cwd`.
+    pub fn discover_for(
+        cwd: &Path,
+        paths: &[PathBuf],
+        explicit: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
+        if explicit.is_some() {
+            return Config::discover(cwd, explicit);
+        }
+        let from = paths
+            .first()
+            .map(|p| crate::discover::normalize(&cwd.join(p)));
+        let from = match from {
+            Some(p) if p.is_dir() => p,
+            Some(p) => p
+                .parent()
+                .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf),
+            None => cwd.to_path_buf(),
+        };
+        Config::discover_from(&from, cwd, None)
+    }
+
+    /// Parse `file` and, when it says `extend = "…"`, the files it extends (read with `read`),
+    /// each at most once and never outside the repository of `file`.
+    pub(crate) fn load(
+        file: Arc<SourceFile>,
+        root: PathBuf,
+        cwd: &Path,
+        read: &dyn Fn(&Path) -> std::io::Result<String>,
+    ) -> Result<Config, ConfigError> {
+        let repository = tree::boundary(&root, cwd);
+        let mut chain = vec![Config::parse(file, root)?];
+        while let Some((extend, span)) = chain.last().and_then(Config::extend_target) {
+            let last = chain.last().and_then(|c| c.file.clone());
+            let invalid = |message: String| match &last {
+                Some(f) => {
+                    ConfigError::Invalid(vec![Diagnostic::new(&INVALID_CONFIG, f, span, message)])
+                }
+                None => ConfigError::Io {
+                    path: extend.clone(),
+                    source: std::io::Error::other(message),
+                },
+            };
+            if !extend.starts_with(&repository) {
+                return Err(invalid(format!(
+                    "`extend` names `{}`, outside the repository (`{}`); toolc reads nothing outside it",
+                    extend.display(),
+                    repository.display()
+                )));
+            }
+            if chain
+                .iter()
+                .any(|c| c.file.as_ref().is_some_and(|f| f.path == extend))
+            {
+                return Err(invalid(format!(
+                    "`extend` names `{}`, which already extends this file: the chain is a cycle",
+                    extend.display()
+                )));
+            }
+            let text = read(&extend)
+                .map_err(|e| invalid(format!("cannot read `{}`: {e}", extend.display())))?;
+            let display = crate::discover::display_path(&extend, cwd);
+            let folder = extend
+                .parent()
+                .map_or_else(|| repository.clone(), Path::to_path_buf);
+            let parent = SourceFile::new(extend, display, FormatId::Config, text);
+            chain.push(Config::parse(parent, folder)?);
+        }
+        let mut config = chain.pop().unwrap_or_default();
+        while let Some(child) = chain.pop() {
+            config = config.extended_by(child);
+        }
+        Ok(config)
+    }
+
+    /// The absolute path `extend` names, and the span of its value.
+    fn extend_target(&self) -> Option<(PathBuf, Span)> {
+        let (value, span) = self.extend.as_ref()?;
+        Some((crate::discover::normalize(&self.root.join(value)), *span))
+    }
+
+    /// `self` with `child`'s settings on top: the child's rules and overrides win, includes
+    /// add up, the child's `[build] targets` replace the parent's.
+    fn extended_by(mut self, child: Config) -> Config {
+        self.rules.extend(child.rules);
+        self.overrides.extend(child.overrides);
+        self.includes.extend(child.includes);
+        self.excludes.extend(child.excludes);
+        Config {
+            file: child.file,
+            root: child.root,
+            rules: self.rules,
+            overrides: self.overrides,
+            includes: self.includes,
+            excludes: self.excludes,
+            named_by_content: child.named_by_content,
+            build_targets: child.build_targets.or(self.build_targets),
+            baseline: child.baseline.or(self.baseline),
+            build_out: child.build_out.or(self.build_out),
+            lock_required: child.lock_required || self.lock_required,
+            explicit: child.explicit,
+            extend: None,
+        }
+    }
+
+    /// The folder paths in bundles are relative to: the configuration's folder, else the
+    /// repository around `root` (the nearest folder with `.git`), else `root`.
+    pub fn project_root(&self) -> PathBuf {
+        if self.file.is_some() {
+            self.root.clone()
+        } else {
+            tree::repository_of(&self.root)
         }
     }
 
@@ -255,6 +408,7 @@ impl Config {
             });
             let rules = settings(&o.rules, &mut errors);
             overrides.push(Override {
+                root: root.clone(),
                 paths: globs,
                 rules,
             });
@@ -266,7 +420,11 @@ impl Config {
                     let globs = build_globs(&format.include, &mut |span, msg| {
                         err(&mut errors, shift(span), msg)
                     });
-                    includes.push((id, globs));
+                    includes.push(Include {
+                        format: id,
+                        root: root.clone(),
+                        globs,
+                    });
                 }
                 None => err(
                     &mut errors,
@@ -279,6 +437,21 @@ impl Config {
                 ),
             }
         }
+        let excludes = raw
+            .discovery
+            .map(|d| Exclude {
+                root: root.clone(),
+                globs: build_globs(&d.exclude, &mut |span, msg| {
+                    err(&mut errors, shift(span), msg)
+                }),
+            })
+            .into_iter()
+            .collect();
+        let build_out = raw
+            .build
+            .as_ref()
+            .and_then(|b| b.out.as_ref())
+            .map(|out| crate::discover::normalize(&root.join(out)));
         let build_targets = raw.build.and_then(|b| b.targets).map(|t| {
             t.into_iter()
                 .filter_map(|target| {
@@ -302,14 +475,39 @@ impl Config {
         if !errors.is_empty() {
             return Err(ConfigError::Invalid(errors));
         }
+        let extend = raw.extend.map(|e| {
+            let span = shift(e.span());
+            (e.into_inner(), Span::new(span.start, span.end))
+        });
+        let baseline = raw
+            .baseline
+            .map(|b| crate::discover::normalize(&root.join(b.path)));
         Ok(Config {
             file: Some(file),
             root,
             rules,
             overrides,
             includes,
+            excludes,
+            named_by_content: false,
             build_targets,
+            lock_required: raw.lock.is_some_and(|l| l.required),
+            extend,
+            explicit: false,
+            baseline,
+            build_out,
         })
+    }
+
+    /// Never read paths matching `patterns` (relative to `root`): `--exclude`.
+    pub fn exclude(&mut self, root: &Path, patterns: &[String]) -> Result<(), String> {
+        self.excludes.push(Exclude::new(root, patterns)?);
+        Ok(())
+    }
+
+    /// True when an exclude glob of this configuration matches `path` (absolute).
+    pub fn excludes(&self, path: &Path) -> bool {
+        self.excludes.iter().any(|e| e.matches(path))
     }
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).
@@ -322,16 +520,17 @@ impl Config {
         {
             setting = s.setting;
         }
-        if !self.overrides.is_empty() {
-            let rel = path.strip_prefix(&self.root).unwrap_or(path);
-            for o in self.overrides.iter().filter(|o| o.paths.is_match(rel)) {
-                for s in o
-                    .rules
-                    .iter()
-                    .filter(|s| rules::selector_matches(&s.selector, rule))
-                {
-                    setting = s.setting;
-                }
+        for o in &self.overrides {
+            let rel = path.strip_prefix(&o.root).unwrap_or(path);
+            if !o.paths.is_match(rel) {
+                continue;
+            }
+            for s in o
+                .rules
+                .iter()
+                .filter(|s| rules::selector_matches(&s.selector, rule))
+            {
+                setting = s.setting;
             }
         }
         setting
@@ -361,90 +560,4 @@ fn build_globs(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<Config, ConfigError> {
-        Config::parse(
-            SourceFile::new(
-                "toolc.toml".into(),
-                "toolc.toml".into(),
-                FormatId::Config,
-                text.into(),
-            ),
-            PathBuf::from("/repo"),
-        )
-    }
-
-    /// A fresh folder under the system's temporary folder.
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("toolc-config-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp folder");
-        dir
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_found_config_linked_out_of_the_repository_is_not_read() {
-        let outside = temp_dir("outside");
-        std::fs::write(outside.join("secrets"), "API_TOKEN=hunter2-not-toml\n").expect("write");
-        let repo = temp_dir("repo");
-        std::fs::create_dir(repo.join(".git")).expect("mkdir .git");
-        std::os::unix::fs::symlink(outside.join("secrets"), repo.join(FILE_NAME)).expect("link");
-        let err = Config::discover(&repo, None).expect_err("refused");
-        let text = format!("{err}");
-        assert!(text.contains("outside the repository"), "{text}");
-        assert!(!text.contains("hunter2"), "{text}");
-        // A link that stays inside the repository is read as usual.
-        std::fs::write(repo.join("shared.toml"), "[rules]\nDOJ003 = \"off\"\n").expect("write");
-        std::fs::remove_file(repo.join(FILE_NAME)).expect("unlink");
-        std::os::unix::fs::symlink(repo.join("shared.toml"), repo.join(FILE_NAME)).expect("link");
-        assert!(Config::discover(&repo, None).is_ok());
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_device_or_a_huge_file_is_refused_without_reading_it_all() {
-        let cwd = temp_dir("device");
-        let err = Config::discover(&cwd, Some(Path::new("/dev/zero"))).expect_err("refused");
-        assert!(format!("{err}").contains("not a regular file"), "{err}");
-        let big = cwd.join("big.toml");
-        std::fs::write(&big, vec![b'#'; 2 * 1024 * 1024]).expect("write");
-        let err = Config::discover(&cwd, Some(&big)).expect_err("refused");
-        assert!(format!("{err}").contains("larger than 1 MiB"), "{err}");
-    }
-
-    #[test]
-    fn settings_by_code_name_prefix_and_override() {
-        let cfg = parse("[rules]\nDOJ = \"off\"\ninvalid-tool-name = \"warning\"\n[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n").unwrap();
-        let rule = rules::lookup("DOJ003").unwrap();
-        assert_eq!(
-            cfg.setting(rule, Path::new("/repo/a/tool.yaml")),
-            Setting::Level(Severity::Warning)
-        );
-        assert_eq!(
-            cfg.setting(rule, Path::new("/repo/legacy/x/tool.yaml")),
-            Setting::Off
-        );
-        assert_eq!(
-            cfg.setting(rules::lookup("DOJ001").unwrap(), Path::new("/repo/a")),
-            Setting::Off
-        );
-    }
-
-    #[test]
-    fn bad_config_points_into_the_file() {
-        let Err(ConfigError::Invalid(diags)) =
-            parse("[rules]\nDOJ999 = \"off\"\nSEC001 = \"loud\"\n")
-        else {
-            panic!("expected errors")
-        };
-        assert_eq!(diags.len(), 2);
-        assert_eq!(diags[0].span, Span::new(8, 14));
-        let Err(ConfigError::Invalid(diags)) = parse("[rules\n") else {
-            panic!("expected errors")
-        };
-        assert_eq!(diags.len(), 1);
-    }
-}
+mod tests;

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 
-use crate::config::Config;
+use crate::config::{Config, Exclude, Include};
 use crate::source::FormatId;
 
 /// A file to read, and the format it is read as.
@@ -17,6 +17,20 @@ pub struct Discovered {
     pub path: PathBuf,
     /// Format.
     pub format: FormatId,
+    /// Whether the file is checked whatever its content.
+    pub claim: Claim,
+}
+
+/// Whether a file at a format's path is that format's file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Claim {
+    /// Always: the user named it (on the command line, on stdin, in an `include`), so even a
+    /// manifest too broken to recognise is reported. Sorted first, so that it wins when the
+    /// same file is also found by walking.
+    Always,
+    /// When its content has the format's shape ([`crate::formats::Format::claims`]): a broad
+    /// pattern (`**/tools.json`) also matches files of other tools, which are not toolc's.
+    ByContent,
 }
 
 /// A path that could not be walked.
@@ -31,8 +45,9 @@ pub struct WalkError {
 /// Classifies paths into formats.
 pub struct Classifier {
     builtin: Vec<(FormatId, GlobSet)>,
-    root: PathBuf,
-    includes: Vec<(FormatId, GlobSet)>,
+    includes: Vec<Include>,
+    excludes: Vec<Exclude>,
+    named_by_content: bool,
 }
 
 impl Classifier {
@@ -54,22 +69,74 @@ impl Classifier {
             .collect();
         Classifier {
             builtin,
-            root: config.root.clone(),
             includes: config.includes.clone(),
+            excludes: config.excludes.clone(),
+            named_by_content: config.named_by_content,
         }
+    }
+
+    /// Also the exclude globs of `config` (a nested `toolc.toml`).
+    pub fn add_excludes(&mut self, config: &Config) {
+        self.excludes.extend(config.excludes.iter().cloned());
+    }
+
+    /// True when an exclude glob matches `path` (absolute) or a folder above it: such a path
+    /// is never read, whatever names it.
+    pub fn excluded(&self, path: &Path) -> bool {
+        self.excludes.iter().any(|e| e.matches(path))
+    }
+
+    /// How a file found at `path` as `format` is claimed: always when an `include` of that
+    /// format names it, else by its content.
+    pub fn claim_of(&self, path: &Path, format: FormatId) -> Claim {
+        let included = self.includes.iter().any(|i| {
+            i.format == format
+                && path
+                    .strip_prefix(&i.root)
+                    .is_ok_and(|rel| i.globs.is_match(rel))
+        });
+        if included {
+            Claim::Always
+        } else {
+            Claim::ByContent
+        }
+    }
+
+    /// How a file named explicitly is claimed: always, unless `--only-claimed` asks for its
+    /// content to decide as for a file found by walking.
+    pub fn named_claim(&self, path: &Path, format: FormatId) -> Claim {
+        if self.named_by_content {
+            self.claim_of(path, format)
+        } else {
+            Claim::Always
+        }
+    }
+
+    /// Also the include patterns of `config` (a nested `toolc.toml`).
+    pub fn add_includes(&mut self, config: &Config) {
+        self.includes.extend(config.includes.iter().cloned());
     }
 
     /// The format of `path` (absolute), if any pattern matches.
     pub fn classify(&self, path: &Path) -> Option<FormatId> {
+        // Nested configuration files are found by the same walk (the pipeline sets them apart).
+        if path
+            .file_name()
+            .is_some_and(|n| n == crate::config::FILE_NAME)
+        {
+            return Some(FormatId::Config);
+        }
         let slashed = path.to_string_lossy().replace('\\', "/");
         if let Some((f, _)) = self.builtin.iter().find(|(_, g)| g.is_match(&slashed)) {
             return Some(*f);
         }
-        let rel = path.strip_prefix(&self.root).unwrap_or(path);
         self.includes
             .iter()
-            .find(|(_, g)| g.is_match(rel))
-            .map(|(f, _)| *f)
+            .find(|i| {
+                path.strip_prefix(&i.root)
+                    .is_ok_and(|rel| i.globs.is_match(rel))
+            })
+            .map(|i| i.format)
     }
 
     /// The format of a file named explicitly on the command line: by pattern, else by name.
@@ -82,11 +149,20 @@ impl Classifier {
     }
 }
 
-/// Walk `paths` (absolute) and return the tool-definition files found, sorted, and walk errors.
-pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>, Vec<WalkError>) {
+/// Walk `paths` (absolute) and return the tool-definition files found, the walk errors, and
+/// the walked files a format would read under a near-miss name (`tool.yml` where DojOps reads
+/// `tool.yaml`), each sorted.
+pub fn discover(
+    paths: &[PathBuf],
+    classifier: &Classifier,
+) -> (Vec<Discovered>, Vec<WalkError>, Vec<PathBuf>) {
     let found = Mutex::new(Vec::new());
     let errors = Mutex::new(Vec::new());
+    let misnamed = Mutex::new(Vec::new());
     for root in paths {
+        if classifier.excluded(root) {
+            continue;
+        }
         if root.is_file() {
             if let Some(format) = classifier.classify_explicit(root) {
                 push(
@@ -94,6 +170,7 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
                     Discovered {
                         path: root.clone(),
                         format,
+                        claim: classifier.named_claim(root, format),
                     },
                 );
             }
@@ -109,11 +186,15 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
             );
             continue;
         }
+        // The walker wants an owned filter: excluded folders are pruned, never entered.
+        let excludes = classifier.excludes.clone();
         WalkBuilder::new(root)
             .hidden(false)
             .require_git(false)
             .follow_links(false)
-            .filter_entry(|e| e.file_name() != ".git")
+            .filter_entry(move |e| {
+                e.file_name() != ".git" && !excludes.iter().any(|x| x.matches(e.path()))
+            })
             .build_parallel()
             .run(|| {
                 Box::new(|entry| {
@@ -129,8 +210,13 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
                                     Discovered {
                                         path: e.path().to_path_buf(),
                                         format,
+                                        claim: classifier.claim_of(e.path(), format),
                                     },
                                 );
+                            } else if e.file_type().is_some_and(|t| t.is_file())
+                                && let Some(path) = crate::unclaimed::misnamed(e.path(), classifier)
+                            {
+                                push(&misnamed, path);
                             }
                         }
                         Err(err) => {
@@ -153,10 +239,17 @@ pub fn discover(paths: &[PathBuf], classifier: &Classifier) -> (Vec<Discovered>,
     }
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
     found.sort();
-    found.dedup();
+    dedup(&mut found);
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_by(|a, b| a.path.cmp(&b.path));
-    (found, errors)
+    let mut misnamed = misnamed.into_inner().unwrap_or_else(|e| e.into_inner());
+    misnamed.sort();
+    (found, errors, misnamed)
+}
+
+/// Drop the second find of a file (sorted: a claimed-always find comes first and stays).
+pub fn dedup(found: &mut Vec<Discovered>) {
+    found.dedup_by(|later, first| later.path == first.path && later.format == first.format);
 }
 
 fn push<T>(list: &Mutex<Vec<T>>, item: T) {

@@ -10,6 +10,36 @@ use std::sync::Arc;
 /// Files larger than this are not read at all (a guard on memory, far above any real definition).
 pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Entries of one folder listed at most: a folder of generated files cannot make a listing
+/// take unbounded time or memory.
+pub const MAX_DIR_ENTRIES: usize = 10_000;
+
+/// What a folder entry is. Links are reported as links and never followed, so a listing
+/// cannot lead out of the repository.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A folder.
+    Dir,
+    /// A symbolic link (to anything).
+    Link,
+    /// A FIFO, device or socket.
+    Other,
+}
+
+/// One entry of a folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirEntry {
+    /// The entry's name (lossily decoded).
+    pub name: String,
+    /// What it is.
+    pub kind: EntryKind,
+    /// Whether any execute bit is set, where the platform says (Unix); `None` elsewhere and
+    /// for in-memory buffers.
+    pub executable: Option<bool>,
+}
+
 /// Why a file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadError {
@@ -21,6 +51,8 @@ pub enum ReadError {
     Special,
     /// The operating system's error, as text.
     Io(String),
+    /// The path is, or passes through, a symbolic link that leads out of the repository.
+    LeavesRepository,
 }
 
 impl std::fmt::Display for ReadError {
@@ -38,6 +70,9 @@ impl std::fmt::Display for ReadError {
             ReadError::Directory => f.write_str("expected a file, found a directory"),
             ReadError::Special => f.write_str("expected a regular file, found a special file"),
             ReadError::Io(e) => write!(f, "cannot read the file: {e}"),
+            ReadError::LeavesRepository => f.write_str(
+                "this path is a symbolic link (or passes through one) that leads out of the repository; toolc does not follow it",
+            ),
         }
     }
 }
@@ -48,6 +83,11 @@ pub trait FileSystem: Send + Sync {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError>;
     /// True when `path` names a regular file that [`FileSystem::read`] would return.
     fn is_file(&self, path: &Path) -> bool;
+    /// The entries of the folder at `path`, sorted by name, at most [`MAX_DIR_ENTRIES`];
+    /// empty when it is not a readable folder.
+    fn list_dir(&self, _path: &Path) -> Vec<DirEntry> {
+        Vec::new()
+    }
 }
 
 /// The disk, with the guards every read needs: regular files only, at most [`MAX_READ_BYTES`].
@@ -82,6 +122,156 @@ impl FileSystem for Disk {
     fn is_file(&self, path: &Path) -> bool {
         std::fs::metadata(path).is_ok_and(|m| m.is_file())
     }
+
+    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return Vec::new();
+        };
+        let mut out: Vec<DirEntry> = entries
+            .filter_map(Result::ok)
+            .take(MAX_DIR_ENTRIES)
+            .filter_map(|e| {
+                // The entry itself, not what a link points at.
+                let meta = e.file_type().ok()?;
+                let kind = if meta.is_symlink() {
+                    EntryKind::Link
+                } else if meta.is_dir() {
+                    EntryKind::Dir
+                } else if meta.is_file() {
+                    EntryKind::File
+                } else {
+                    EntryKind::Other
+                };
+                let executable = (kind == EntryKind::File)
+                    .then(|| e.metadata().ok().and_then(|m| is_executable(&m)))
+                    .flatten();
+                Some(DirEntry {
+                    name: e.file_name().to_string_lossy().into_owned(),
+                    kind,
+                    executable,
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> Option<bool> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(meta.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &std::fs::Metadata) -> Option<bool> {
+    None
+}
+
+/// The disk, confined to some folders (the repositories being checked): a path that is, or
+/// passes through, a symbolic link whose target lies outside all of them is never read, and is
+/// not a file. A committed link to `/etc/passwd` or to a secrets file must not be read, or its
+/// content would be echoed in a snippet. Plain `..` paths are not links: rules judge those.
+/// Existence is answered as the disk answers it: what matters is that nothing is read.
+#[derive(Debug, Clone, Default)]
+pub struct Confined {
+    roots: Vec<PathBuf>,
+}
+
+impl Confined {
+    /// The disk within `roots` (each resolved to its real path).
+    pub fn new<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Confined {
+        Confined {
+            roots: roots
+                .into_iter()
+                .filter_map(|r| std::fs::canonicalize(r).ok())
+                .collect(),
+        }
+    }
+
+    /// The folders toolc may read within for the paths a run names (relative to `cwd`): the
+    /// git repository of each (the nearest folder with `.git`), else the path's own folder.
+    pub fn for_paths(paths: &[PathBuf], cwd: &Path) -> Confined {
+        let named: Vec<PathBuf> = if paths.is_empty() {
+            vec![cwd.to_path_buf()]
+        } else {
+            paths.iter().map(|p| cwd.join(p)).collect()
+        };
+        // Real paths first: `a/../b` must look for `.git` above `b`, not above `a`.
+        let named: Vec<PathBuf> = named
+            .iter()
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| crate::discover::normalize(p)))
+            .collect();
+        let roots: Vec<PathBuf> = named
+            .iter()
+            .map(|p| {
+                let folder = if p.is_dir() {
+                    p.as_path()
+                } else {
+                    p.parent().unwrap_or(p)
+                };
+                crate::config::tree::repository_of(folder)
+            })
+            .collect();
+        Confined::new(roots.iter().map(PathBuf::as_path))
+    }
+
+    /// False when `path` resolves, through a link, to somewhere outside every root.
+    fn allows(&self, path: &Path) -> bool {
+        match std::fs::canonicalize(path) {
+            // Not a link anywhere along the path: nothing to follow.
+            Ok(real) if real == path => true,
+            Ok(real) => self.roots.iter().any(|r| real.starts_with(r)),
+            // A dangling path: Disk reports it as it is.
+            Err(_) => true,
+        }
+    }
+}
+
+impl FileSystem for Confined {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        if !self.allows(path) {
+            return Err(ReadError::LeavesRepository);
+        }
+        Disk.read(path)
+    }
+
+    // A link out of the repository still "is" a file, so the reader that asked gets the read
+    // error (and says the link leaves the repository) rather than "does not exist".
+    fn is_file(&self, path: &Path) -> bool {
+        Disk.is_file(path)
+    }
+
+    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
+        if !self.allows(path) {
+            return Vec::new();
+        }
+        Disk.list_dir(path)
+    }
+}
+
+/// Write a report file (`--output-format FORMAT:PATH`), creating its folders, but never
+/// through a symbolic link: a committed `reports` link must not make a CI run write outside
+/// the checkout. Every existing part of `path` that is relative to the working directory is
+/// checked.
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut at = PathBuf::new();
+    for part in path.components() {
+        at.push(part);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} is a symbolic link; toolc never writes through one",
+                    at.display()
+                ),
+            ));
+        }
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, bytes)
 }
 
 /// A base file system under any number of in-memory buffers: a buffer takes precedence over
@@ -147,6 +337,28 @@ impl FileSystem for Overlay {
     fn is_file(&self, path: &Path) -> bool {
         self.buffers.contains_key(path) || self.base.is_file(path)
     }
+
+    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
+        let mut out = self.base.list_dir(path);
+        // A buffer is a file in its folder, whether or not the disk has it yet.
+        for buffered in self.buffers.keys().filter(|b| b.parent() == Some(path)) {
+            let Some(name) = buffered.file_name() else {
+                continue;
+            };
+            let name = name.to_string_lossy().into_owned();
+            match out.iter_mut().find(|e| e.name == name) {
+                Some(e) => e.kind = EntryKind::File,
+                None => out.push(DirEntry {
+                    name,
+                    kind: EntryKind::File,
+                    executable: None,
+                }),
+            }
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out.truncate(MAX_DIR_ENTRIES);
+        out
+    }
 }
 
 #[cfg(test)]
@@ -182,6 +394,31 @@ mod tests {
         assert!(matches!(fs.read(&path), Err(ReadError::Io(_))));
         fs.set(path.clone(), b"{}".to_vec());
         assert!(fs.is_file(&path));
+    }
+
+    #[test]
+    fn listings_name_links_without_following_them_and_include_buffers() {
+        let dir = temp_dir("listing");
+        std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
+        std::fs::write(dir.join("b.txt"), "b").expect("write");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/etc", dir.join("link")).expect("link");
+        let mut fs = Overlay::default();
+        fs.set(dir.join("a.md"), b"new".to_vec());
+        let found: Vec<(String, EntryKind)> = fs
+            .list_dir(&dir)
+            .into_iter()
+            .map(|e| (e.name, e.kind))
+            .collect();
+        let mut want = vec![
+            ("a.md".to_string(), EntryKind::File),
+            ("b.txt".to_string(), EntryKind::File),
+        ];
+        #[cfg(unix)]
+        want.push(("link".to_string(), EntryKind::Link));
+        want.push(("sub".to_string(), EntryKind::Dir));
+        assert_eq!(found, want);
+        assert!(Disk.list_dir(&dir.join("b.txt")).is_empty());
     }
 
     #[test]

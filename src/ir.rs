@@ -180,6 +180,42 @@ pub struct Lowered<'a> {
     /// cycod `parameters`, from which its input schema is derived: findings about property
     /// `X` of that schema belong on parameter `X`.
     pub parameters: Option<&'a Node>,
+    /// Where its other parts are written, in `file`.
+    pub sites: Sites,
+}
+
+/// Where the parts of a tool beyond its name, description and schemas are written (spans in
+/// the tool's own file), for findings about a change to them (`toolc diff`, `toolc check
+/// --locked`); `None` when the part is not written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sites {
+    /// Its version.
+    pub version: Option<Span>,
+    /// Its human title.
+    pub title: Option<Span>,
+    /// How it runs: the command, script, transport or generated files.
+    pub run: Option<Span>,
+    /// What declares its risk: type, permissions, risk level, security tags.
+    pub risk: Option<Span>,
+    /// Its use guidance.
+    pub guidance: Option<Span>,
+    /// Its tags.
+    pub tags: Option<Span>,
+}
+
+/// A place in a file: what left a tool out, say.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The file.
+    pub file: Arc<SourceFile>,
+    /// The bytes.
+    pub span: Span,
+}
+
+impl PartialEq for Site {
+    fn eq(&self, other: &Site) -> bool {
+        self.file.path == other.file.path && self.span == other.span
+    }
 }
 
 /// A tool left out of the bundles, and why (reported by `build`, not an error).
@@ -191,15 +227,34 @@ pub struct LeftOut {
     pub path: String,
     /// Why it is not bundled.
     pub reason: String,
+    /// What leaves it out (`status: disabled`, the policy's list), when known.
+    pub site: Option<Site>,
 }
 
-/// What lowering a set of files gives: the tools to bundle, and the ones left out.
+/// What lowering a set of files gives: the tools to bundle, the ones left out, and the
+/// skills an agent can load beside them.
 #[derive(Debug, Default)]
 pub struct Lowering<'a> {
     /// Tools to bundle.
     pub tools: Vec<Lowered<'a>>,
     /// Tools the runtime would not load, and why.
     pub left_out: Vec<LeftOut>,
+    /// Agent Skills: not tools, but listed in toolc's own bundle.
+    pub skills: Vec<SkillEntry>,
+}
+
+/// An Agent Skill as `toolc.bundle.json` lists it: enough for a runtime to offer it (name,
+/// description) and load it (path), and to notice a change (sha256).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SkillEntry {
+    /// `name`.
+    pub name: String,
+    /// `description`, trimmed.
+    pub description: String,
+    /// The `SKILL.md`, relative to the working directory, with `/`.
+    pub path: String,
+    /// SHA-256 (hex) of the `SKILL.md` bytes.
+    pub sha256: String,
 }
 
 /// Lowercase hex SHA-256.

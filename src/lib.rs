@@ -4,31 +4,45 @@
 //! runs it and returns every diagnostic, sorted by path and position.
 
 pub(crate) mod analysis;
+pub(crate) mod baseline;
 pub(crate) mod bundle;
+pub(crate) mod change;
 pub(crate) mod config;
 pub(crate) mod diagnostics;
 pub(crate) mod discover;
 pub(crate) mod formats;
 pub(crate) mod fs;
 pub(crate) mod ir;
+pub(crate) mod lock;
 mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod scope;
 pub(crate) mod security;
+pub(crate) mod server;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;
+pub(crate) mod unclaimed;
 pub(crate) mod workspace;
 
 pub mod cli;
 
 pub use bundle::Target;
+pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
 pub use config::{Config, ConfigError};
 pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
 pub use rules::{Rule, Severity};
 pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
+
+pub use lock::Written as LockWritten;
+
+/// Write `toolc.lock` for every tool of the project `config` governs (the configuration's
+/// folder, else the repository around its folder), as `toolc lock` does.
+pub fn lock(config: &Config) -> std::io::Result<LockWritten> {
+    lock::lock(config)
+}
 
 /// Every rule toolc has, in code order.
 pub fn rules() -> Vec<&'static Rule> {
@@ -66,6 +80,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Diagnostics silenced by `toolc: ignore` comments (kept for SARIF suppressions).
     pub suppressed: Vec<Diagnostic>,
+    /// Diagnostics hidden by the baseline (kept for SARIF, as externally suppressed).
+    pub baselined: Vec<Diagnostic>,
     /// Counts.
     pub summary: Summary,
     /// Every file reported on (definitions and the files they name), sorted by path.
@@ -135,12 +151,22 @@ fn run(
     inputs: &Inputs<'_>,
     bundles: bool,
 ) -> (Report, bundle::Compiled) {
-    let mut fs = fs::Overlay::default();
+    let mut fs = fs::Overlay::new(Box::new(fs::Confined::for_paths(
+        &options.paths,
+        &options.cwd,
+    )));
     let only = inputs.buffer.as_ref().map(|b| {
         let path = discover::normalize(&options.cwd.join(&b.path));
         fs.set(path.clone(), b.bytes.clone());
         path
     });
-    let loaded = pipeline::load(options, config, &fs, inputs.progress, false);
+    let loaded = pipeline::load_named(
+        options,
+        config,
+        &fs,
+        inputs.progress,
+        false,
+        only.as_deref(),
+    );
     pipeline::report(options, config, &loaded, bundles, only.as_deref())
 }

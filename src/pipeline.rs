@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::discover::{self, Classifier, WalkError, display_path};
+use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
 use crate::rules::{self, Rule, Severity, syntax as syn};
@@ -23,10 +24,19 @@ use crate::{CheckOptions, Progress, Report, bundle};
 pub(crate) struct Loaded {
     /// What is walked and what is reported on.
     pub scope: Scope,
+    /// The configuration of each file (the nearest `toolc.toml` above it).
+    pub configs: ConfigTree,
+    /// Nested configuration files that cannot be used.
+    pub config_errors: Vec<Diagnostic>,
     /// One result per discovered file, sorted by path.
     pub results: Vec<FileResult>,
     /// Paths that could not be walked.
     pub walk_errors: Vec<WalkError>,
+    /// Files at a format's paths whose content is not that format's (another tool's
+    /// `tools.json`): not read further, not reported on, only counted. Sorted.
+    pub not_claimed: Vec<PathBuf>,
+    /// Files no format reads that the run should mention (named ones, near-miss names).
+    pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results` (resolve reads companion files through the file
     /// system, so it runs here, where the file system is at hand).
     pub resolved: Vec<Diagnostic>,
@@ -60,25 +70,34 @@ impl FileSystem for Recorder<'_> {
         self.note(path);
         self.fs.is_file(path)
     }
+
+    fn list_dir(&self, path: &Path) -> Vec<crate::fs::DirEntry> {
+        self.note(path);
+        self.fs.list_dir(path)
+    }
 }
 
-/// Load one file; with `track`, also the other paths its load asked about.
+/// Load one file, unless its content says it is not `format`'s (`None`); with `track`, also
+/// the other paths its load asked about.
 fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
-    path: &Path,
-    format: source::FormatId,
+    d: &Discovered,
     track: bool,
-) -> (FileResult, Option<Vec<PathBuf>>) {
+) -> Option<(FileResult, Option<Vec<PathBuf>>)> {
+    let (path, format) = (d.path.as_path(), d.format);
     let display = display_path(path, &options.cwd);
     if !track {
-        return (formats::load_with(fs, path, display, format), None);
+        return Some((
+            formats::load_claimed(fs, path, display, format, d.claim)?,
+            None,
+        ));
     }
     let recorder = Recorder {
         fs,
         paths: std::sync::Mutex::new(Vec::new()),
     };
-    let result = formats::load_with(&recorder, path, display, format);
+    let result = formats::load_claimed(&recorder, path, display, format, d.claim)?;
     let mut paths = recorder
         .paths
         .into_inner()
@@ -86,7 +105,7 @@ fn load_one(
     paths.retain(|p| p != path);
     paths.sort();
     paths.dedup();
-    (result, Some(paths))
+    Some((result, Some(paths)))
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
@@ -99,18 +118,77 @@ pub(crate) fn load(
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
 ) -> Loaded {
-    let classifier = Classifier::new(config);
+    load_named(options, config, fs, progress, track, None)
+}
+
+/// [`load`], with `named` (the path of `--stdin-filename`) checked whatever its content.
+pub(crate) fn load_named(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    progress: Option<&(dyn Fn(Progress) + Sync)>,
+    track: bool,
+    named: Option<&Path>,
+) -> Loaded {
+    let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
-    let (mut found, walk_errors) = discover::discover(&scope.roots, &classifier);
+    let (mut found, mut walk_errors, mut misnamed) = discover::discover(&scope.roots, &classifier);
+    let (config_files, definitions): (Vec<_>, Vec<_>) = found
+        .into_iter()
+        .partition(|d| d.format == source::FormatId::Config);
+    found = definitions;
+    let (configs, config_errors) = ConfigTree::discover(
+        config,
+        found
+            .iter()
+            .chain(&config_files)
+            .map(|d| d.path.as_path())
+            .chain(fs.buffered()),
+        fs,
+        &options.cwd,
+    );
+    // A nested configuration's own include patterns find more files in its folder.
+    let nested_roots: Vec<PathBuf> = configs
+        .nested()
+        .filter(|c| !c.includes.is_empty())
+        .map(|c| c.root.clone())
+        .collect();
+    for nested in configs.nested() {
+        classifier.add_excludes(nested);
+    }
+    if !nested_roots.is_empty() {
+        for nested in configs.nested() {
+            classifier.add_includes(nested);
+        }
+        let (more, errors, _) = discover::discover(&nested_roots, &classifier);
+        found.extend(
+            more.into_iter()
+                .filter(|d| d.format != source::FormatId::Config),
+        );
+        walk_errors.extend(errors);
+        found.sort();
+        discover::dedup(&mut found);
+        walk_errors.dedup_by(|a, b| a.path == b.path);
+    }
     for path in fs.buffered() {
         if !found.iter().any(|d| d.path == path)
             && let Some(format) = classifier.classify_explicit(path)
+            && format != source::FormatId::Config
         {
-            found.push(discover::Discovered {
+            found.push(Discovered {
                 path: path.to_path_buf(),
                 format,
+                claim: classifier.claim_of(path, format),
             });
+        }
+    }
+    // A nested configuration's exclude globs are known only now; nothing overrides them.
+    found.retain(|d| !classifier.excluded(&d.path));
+    misnamed.retain(|p| !classifier.excluded(p));
+    for d in &mut found {
+        if named == Some(d.path.as_path()) {
+            d.claim = discover::Claim::Always;
         }
     }
     found.sort();
@@ -120,25 +198,54 @@ pub(crate) fn load(
         }
     };
     progress(Progress::Found(found.len()));
-    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) = found
+    let loaded: Vec<_> = found
         .par_iter()
         .map(|d| {
-            let loaded = load_one(fs, options, &d.path, d.format, track);
+            let loaded = load_one(fs, options, d, track);
             progress(Progress::Loaded);
             loaded
         })
-        .unzip();
+        .collect();
+    let not_claimed: Vec<PathBuf> = found
+        .iter()
+        .zip(&loaded)
+        .filter(|(_, l)| l.is_none())
+        .map(|(d, _)| d.path.clone())
+        .collect();
+    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) =
+        loaded.into_iter().flatten().unzip();
     let reads = results
         .iter()
         .zip(reads)
         .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
         .filter(|(_, paths)| !paths.is_empty())
         .collect();
+    // A named file is read when it is a definition or a file one of them reads (a schema).
+    let read: HashSet<&Path> = results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(|f| f.path.as_path())
+        .collect();
+    // A named file left alone on purpose (excluded, or another tool's with `--only-claimed`)
+    // is not a file nothing reads.
+    let mut unclaimed =
+        crate::unclaimed::named_files(&options.paths, &options.cwd, &classifier, &|p| {
+            read.contains(p) || not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
+        });
+    unclaimed.extend(
+        misnamed
+            .iter()
+            .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
+    );
     let resolved = formats::resolve_with(fs, &results);
     Loaded {
         scope,
+        configs,
+        config_errors,
         results,
         walk_errors,
+        not_claimed,
+        unclaimed,
         resolved,
         reads,
     }
@@ -172,7 +279,8 @@ pub(crate) fn reload(
     any
 }
 
-/// Reload one definition file; false when `path` is not one.
+/// Reload one definition file; false when `path` is not one. A file whose content stops (or
+/// starts) having its format's shape leaves (or joins) the results.
 fn reload_one(
     loaded: &mut Loaded,
     options: &CheckOptions,
@@ -180,16 +288,31 @@ fn reload_one(
     fs: &Overlay,
     path: &Path,
 ) -> bool {
+    let mut classifier = Classifier::new(config);
+    for nested in loaded.configs.nested() {
+        classifier.add_excludes(nested);
+    }
+    if classifier.excluded(path) {
+        return false;
+    }
     let at = loaded
         .results
         .binary_search_by(|r| r.file.path.as_path().cmp(path));
     let format = match at {
         Ok(i) => Some(loaded.results[i].file.format),
-        Err(_) => Classifier::new(config).classify_explicit(path),
+        Err(_) => classifier
+            .classify_explicit(path)
+            .filter(|f| *f != source::FormatId::Config),
     };
     let Some(format) = format else {
         return false;
     };
+    let not_claimed_at = loaded
+        .not_claimed
+        .binary_search_by(|p| p.as_path().cmp(path));
+    if let Ok(u) = not_claimed_at {
+        loaded.not_claimed.remove(u);
+    }
     match (at, fs.is_file(path)) {
         (Ok(i), false) => {
             loaded.results.remove(i);
@@ -197,7 +320,20 @@ fn reload_one(
         }
         (Err(_), false) => return false,
         (at, true) => {
-            let (result, reads) = load_one(fs, options, path, format, true);
+            let d = Discovered {
+                path: path.to_path_buf(),
+                format,
+                claim: classifier.claim_of(path, format),
+            };
+            let Some((result, reads)) = load_one(fs, options, &d, true) else {
+                if let Ok(i) = at {
+                    loaded.results.remove(i);
+                    loaded.reads.remove(path);
+                }
+                let u = not_claimed_at.unwrap_or_else(|u| u);
+                loaded.not_claimed.insert(u, path.to_path_buf());
+                return true;
+            };
             match at {
                 Ok(i) => loaded.results[i] = result,
                 Err(i) => loaded.results.insert(i, result),
@@ -215,6 +351,32 @@ fn reload_one(
     true
 }
 
+/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
+/// not run there (`--select`, `--ignore`, configured `off`).
+pub(crate) fn enabled(
+    options: &CheckOptions,
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> Option<Severity> {
+    let selected = options.select.is_empty()
+        || options
+            .select
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+    let ignored = options
+        .ignore
+        .iter()
+        .any(|s| rules::selector_matches(s, rule));
+    if !selected || ignored {
+        return None;
+    }
+    match config.setting(rule, path) {
+        Setting::Off => None,
+        Setting::Level(s) => Some(s),
+    }
+}
+
 /// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
 /// also what `build` writes (a check alone lowers tools into the IR only when CMP rules need
 /// them). With `only`, that file alone is reported on (an editor's buffer on stdin).
@@ -227,9 +389,12 @@ pub(crate) fn report(
 ) -> (Report, bundle::Compiled) {
     let Loaded {
         scope,
+        configs,
+        config_errors,
         results,
         walk_errors,
         resolved,
+        not_claimed,
         ..
     } = loaded;
     let mut raw: Vec<Diagnostic> = results
@@ -237,6 +402,11 @@ pub(crate) fn report(
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
     raw.extend(resolved.iter().cloned());
+    raw.extend(config_errors.iter().cloned());
+    raw.extend(loaded.unclaimed.iter().cloned());
+    if config.lock_required {
+        raw.extend(crate::lock::drift(config, &options.cwd, scope, results));
+    }
     for e in walk_errors {
         let file = SourceFile::new(
             e.path.clone(),
@@ -252,24 +422,7 @@ pub(crate) fn report(
         ));
     }
 
-    let enabled = |rule: &Rule, path: &Path| -> Option<Severity> {
-        let selected = options.select.is_empty()
-            || options
-                .select
-                .iter()
-                .any(|s| rules::selector_matches(s, rule));
-        let ignored = options
-            .ignore
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
-            return None;
-        }
-        match config.setting(rule, path) {
-            Setting::Off => None,
-            Setting::Level(s) => Some(s),
-        }
-    };
+    let enabled = |rule: &Rule, path: &Path| enabled(options, configs.for_path(path), rule, path);
 
     let mut sources: Vec<&Arc<SourceFile>> = results
         .iter()
@@ -322,9 +475,11 @@ pub(crate) fn report(
         .clone()
         .unwrap_or_else(|| bundle::checked_targets(config));
     let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
+    let root = config.project_root();
     let selection = bundle::Selection {
         has_error: &has_error,
         in_scope: &in_scope,
+        root: &root,
     };
     let (compiled, compat) = if bundles || !targets.is_empty() {
         bundle::compile(results, &selection, &targets)
@@ -353,14 +508,22 @@ pub(crate) fn report(
                     )
                     .map(|h| format!("did you mean `{h}`?")),
                 ),
-                Some(rule) if !code.used && enabled(rule, &file.path).is_some() => Diagnostic::new(
-                    &syn::UNUSED_SUPPRESSION,
-                    file,
-                    code.span,
-                    format!("this suppression of `{}` matches no diagnostic", rule.code),
-                )
-                .label("suppresses nothing")
-                .help("remove it, or move it onto the line of the diagnostic (or the line above)"),
+                Some(rule)
+                    if !code.used
+                        && enabled(rule, &file.path).is_some()
+                        && rules::emitted_by_check(rule, config.lock_required) =>
+                {
+                    Diagnostic::new(
+                        &syn::UNUSED_SUPPRESSION,
+                        file,
+                        code.span,
+                        format!("this suppression of `{}` matches no diagnostic", rule.code),
+                    )
+                    .label("suppresses nothing")
+                    .help(
+                        "remove it, or move it onto the line of the diagnostic (or the line above)",
+                    )
+                }
                 Some(_) => continue,
             };
             if let Some(severity) = enabled(d.rule, &file.path) {
@@ -379,6 +542,20 @@ pub(crate) fn report(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut baselined = Vec::new();
+    if let Some(path) = &config.baseline {
+        let covers = |rule: &Rule, file: &Path| {
+            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
+        };
+        let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
+        baselined = applied.baselined;
+        for d in applied.problems {
+            if let Some(severity) = enabled(d.rule, &d.file.path) {
+                diagnostics.push(Diagnostic { severity, ..d });
+            }
+        }
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
     let tools = results
         .iter()
         .filter(|r| scope.reports_on(&r.file.path))
@@ -392,10 +569,15 @@ pub(crate) fn report(
             .sum(),
         None => tools,
     };
-    let summary = Summary::count(sources.len(), tools, &diagnostics);
+    let mut summary = Summary::count(sources.len(), tools, &diagnostics);
+    summary.not_claimed = match only {
+        Some(_) => 0,
+        None => not_claimed.iter().filter(|p| scope.reports_on(p)).count(),
+    };
     let report = Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files: sources.into_iter().cloned().collect(),
     };

@@ -1,9 +1,10 @@
 //! What `check` walks and what it reports on.
 //!
-//! Given folders, toolc walks them and reports on everything found. Given files (as pre-commit
-//! passes the staged ones), it still loads the whole repository around them, because duplicate
-//! names, references and policy are only right when every file is seen, and then reports only
-//! on the named files (and on findings elsewhere that point into them).
+//! Whatever is named (files, as pre-commit passes the staged ones; a folder, as a CI job scoped
+//! to one), toolc loads the whole project around it,
+//! because duplicate names, references and policy are only right when every file is seen, and
+//! then reports only on what was named (and on findings elsewhere that point into named
+//! files). The project is the nearest folder with `toolc.toml`, else the repository.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -28,36 +29,37 @@ struct Only {
 }
 
 impl Scope {
-    /// The scope of `paths` (relative to `cwd` or absolute); no paths means `cwd`.
+    /// The scope of `paths` (relative to `cwd` or absolute); no paths means `cwd`, all of it
+    /// and nothing around it. Each named file or folder is read with its project around it
+    /// (see [`project_root`]), and only what was named is reported on, so naming a file, a
+    /// folder or the project's root gives the same findings for what was named.
     pub fn new(paths: &[PathBuf], cwd: &Path, config: &Config) -> Scope {
+        // Run without paths, the working directory is the project: a folder one runs toolc in
+        // (an example, a test fixture inside a larger repository) is checked as it stands.
         if paths.is_empty() {
             return Scope {
                 roots: vec![cwd.to_path_buf()],
                 only: None,
             };
         }
-        let absolute: Vec<PathBuf> = paths.iter().map(|p| normalize(&cwd.join(p))).collect();
+        let named: Vec<PathBuf> = paths.iter().map(|p| normalize(&cwd.join(p))).collect();
         let (files, dirs): (Vec<PathBuf>, Vec<PathBuf>) =
-            absolute.into_iter().partition(|p| p.is_file());
-        if files.is_empty() {
-            return Scope {
-                roots: dirs,
-                only: None,
-            };
-        }
+            named.iter().cloned().partition(|p| p.is_file());
         // The named files stay roots themselves: one whose name says its format but that
         // matches no pattern is only found that way.
         let mut roots = dirs.clone();
         roots.extend(files.iter().cloned());
-        for file in &files {
-            let root = repository_root(file, cwd, config);
+        let mut whole = true;
+        for path in named.iter().filter(|p| p.exists()) {
+            let root = project_root(path, cwd, config);
+            whole &= root == *path;
             if !roots.contains(&root) {
                 roots.push(root);
             }
         }
         Scope {
             roots,
-            only: Some(Only {
+            only: (!whole).then(|| Only {
                 files: files.into_iter().collect(),
                 dirs,
             }),
@@ -77,6 +79,13 @@ impl Scope {
             })
     }
 
+    /// True when a run of this scope checks `path` (absolute): it is walked and reported on.
+    /// A file that no longer exists is covered when the folder it was in is.
+    pub fn covers(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        self.roots.iter().any(|r| path.starts_with(r)) && self.reports_on(&path)
+    }
+
     /// True when findings in `path` (absolute) are to be reported.
     pub fn reports_on(&self, path: &Path) -> bool {
         let Some(only) = &self.only else {
@@ -88,22 +97,30 @@ impl Scope {
     }
 }
 
-/// The repository a named file belongs to: the nearest folder holding `.git` (a folder, or a
-/// file in worktrees and submodules), else the configuration's folder, else the working
-/// directory, else the file's own folder.
-fn repository_root(file: &Path, cwd: &Path, config: &Config) -> PathBuf {
-    let parent = file.parent().unwrap_or(file);
-    if let Some(git) = parent.ancestors().find(|d| d.join(".git").exists()) {
-        return git.to_path_buf();
+/// The project a named file or folder belongs to, whose files cross-file rules see with it:
+/// the nearest folder at or above it that holds `toolc.toml` (a project of its own, such as
+/// an example in a larger repository), else the nearest holding `.git` (a folder, or a file
+/// in worktrees and submodules), else the configuration's folder, else the working directory,
+/// else the path's own folder.
+fn project_root(path: &Path, cwd: &Path, config: &Config) -> PathBuf {
+    let start = if path.is_file() {
+        path.parent().unwrap_or(path)
+    } else {
+        path
+    };
+    for dir in start.ancestors() {
+        if dir.join(crate::config::FILE_NAME).is_file() || dir.join(".git").exists() {
+            return dir.to_path_buf();
+        }
     }
     let config_root = normalize(&config.root);
-    if config.file.is_some() && file.starts_with(&config_root) {
+    if config.file.is_some() && path.starts_with(&config_root) {
         return config_root;
     }
-    if file.starts_with(cwd) {
+    if path.starts_with(cwd) {
         return cwd.to_path_buf();
     }
-    parent.to_path_buf()
+    start.to_path_buf()
 }
 
 #[cfg(test)]
@@ -111,7 +128,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn folders_only_report_on_everything_walked() {
+    fn a_folder_that_does_not_exist_is_walked_alone() {
         let cwd = std::env::temp_dir();
         let scope = Scope::new(&[PathBuf::from("no-such-folder")], &cwd, &Config::default());
         assert_eq!(scope.roots, [cwd.join("no-such-folder")]);

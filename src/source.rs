@@ -169,6 +169,12 @@ pub enum FormatId {
     CycodTool,
     /// `TR-*.md` tool execution request.
     ToolRequest,
+    /// MCP Registry `server.json` (server metadata).
+    McpServer,
+    /// MCP client configuration (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …).
+    McpConfig,
+    /// `SKILL.md` of an Agent Skill.
+    AgentSkill,
     /// The `toolc.toml` configuration itself.
     Config,
 }
@@ -185,6 +191,9 @@ impl FormatId {
             FormatId::AgentMd => "agent-md",
             FormatId::CycodTool => "cycod-tool",
             FormatId::ToolRequest => "tool-request",
+            FormatId::McpServer => "mcp-server",
+            FormatId::McpConfig => "mcp-config",
+            FormatId::AgentSkill => "agent-skill",
             FormatId::Config => "toolc-config",
         }
     }
@@ -200,6 +209,9 @@ impl FormatId {
             "agent-md" => Some(FormatId::AgentMd),
             "cycod-tool" => Some(FormatId::CycodTool),
             "tool-request" => Some(FormatId::ToolRequest),
+            "mcp-server" => Some(FormatId::McpServer),
+            "mcp-config" => Some(FormatId::McpConfig),
+            "agent-skill" => Some(FormatId::AgentSkill),
             _ => None,
         }
     }
@@ -214,6 +226,9 @@ impl FormatId {
         "agent-md",
         "cycod-tool",
         "tool-request",
+        "mcp-server",
+        "mcp-config",
+        "agent-skill",
     ];
 }
 
@@ -231,7 +246,22 @@ pub struct SourceFile {
     /// Length of a leading UTF-8 byte-order mark (0 or 3).
     pub bom_len: usize,
     lines: LineIndex,
+    /// Where decoding put U+FFFD in place of bytes that are not UTF-8, in text order: spans
+    /// are offsets into `text`, but every output gives offsets into the file as stored.
+    replaced: Vec<Replaced>,
 }
+
+/// One U+FFFD of a lossily decoded file and how many stored bytes it stands for.
+#[derive(Debug, Clone, Copy)]
+struct Replaced {
+    /// Offset of the U+FFFD in the decoded text.
+    at: usize,
+    /// Length of the invalid byte sequence it replaced.
+    stored_len: usize,
+}
+
+/// The three bytes of U+FFFD in UTF-8.
+const REPLACEMENT_LEN: usize = '\u{fffd}'.len_utf8();
 
 impl SourceFile {
     /// Build a source file from already decoded text.
@@ -245,12 +275,72 @@ impl SourceFile {
             text,
             bom_len,
             lines,
+            replaced: Vec::new(),
         })
     }
 
-    /// Line/column of a byte offset.
+    /// Build a source file from the bytes as stored: each invalid UTF-8 sequence becomes one
+    /// U+FFFD, and the offset of the first one is returned with the file.
+    pub fn from_bytes(
+        path: PathBuf,
+        display: String,
+        format: FormatId,
+        bytes: &[u8],
+    ) -> (Arc<SourceFile>, Option<usize>) {
+        let mut text = String::with_capacity(bytes.len());
+        let mut replaced = Vec::new();
+        let mut first_invalid = None;
+        let mut stored = 0;
+        for chunk in bytes.utf8_chunks() {
+            text.push_str(chunk.valid());
+            stored += chunk.valid().len();
+            let invalid = chunk.invalid();
+            if !invalid.is_empty() {
+                first_invalid.get_or_insert(stored);
+                replaced.push(Replaced {
+                    at: text.len(),
+                    stored_len: invalid.len(),
+                });
+                text.push('\u{fffd}');
+                stored += invalid.len();
+            }
+        }
+        let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let lines = LineIndex::new(&text, bom_len);
+        let file = Arc::new(SourceFile {
+            path,
+            display,
+            format,
+            text,
+            bom_len,
+            lines,
+            replaced,
+        });
+        (file, first_invalid)
+    }
+
+    /// Line/column of a byte offset into `text`; the position's `offset` is the byte offset
+    /// in the file as stored (they differ after a byte that is not UTF-8).
     pub fn position(&self, offset: usize) -> Position {
-        self.lines.position(&self.text, offset)
+        let mut position = self.lines.position(&self.text, offset);
+        position.offset = self.stored_offset(position.offset);
+        position
+    }
+
+    /// The offset in the stored file of `offset` in the decoded text. Inside a U+FFFD, the
+    /// start maps to the start of the bytes it replaced and any later offset to their end.
+    pub fn stored_offset(&self, offset: usize) -> usize {
+        let mut shift: isize = 0;
+        for r in &self.replaced {
+            if offset <= r.at {
+                break;
+            }
+            if offset < r.at + REPLACEMENT_LEN {
+                return r.at.saturating_add_signed(shift) + r.stored_len;
+            }
+            shift += r.stored_len as isize - REPLACEMENT_LEN as isize;
+        }
+        offset.saturating_add_signed(shift)
     }
 
     /// The line index.
@@ -287,5 +377,24 @@ mod tests {
         assert_eq!((p.line, p.column, p.utf16_column), (1, 6, 7));
         let ascii = file.position(1);
         assert_eq!((ascii.column, ascii.utf16_column), (2, 2));
+    }
+
+    #[test]
+    fn offsets_after_invalid_bytes_are_offsets_in_the_stored_file() {
+        // One bad byte (3 bytes of U+FFFD in the text), then a truncated 3-byte sequence (two
+        // stored bytes, one U+FFFD), then the last byte of the file is bad.
+        let bytes = b"a\xffb\xe2\x82c\xfe";
+        let (file, first) =
+            SourceFile::from_bytes("f".into(), "f".into(), FormatId::DojopsTool, bytes);
+        assert_eq!(first, Some(1));
+        assert_eq!(file.text, "a\u{fffd}b\u{fffd}c\u{fffd}");
+        let b = file.text.find('b').unwrap_or_default();
+        let c = file.text.find('c').unwrap_or_default();
+        assert_eq!(file.position(b).offset, 2);
+        assert_eq!(file.position(c).offset, 5);
+        // The end of the last replacement is the end of the file, never past it.
+        assert_eq!(file.position(file.text.len()).offset, bytes.len());
+        assert_eq!(file.stored_offset(c + 1), 6);
+        assert_eq!(file.stored_offset(c + 2), bytes.len());
     }
 }

@@ -41,7 +41,12 @@ impl Suppression {
         for c in self
             .codes
             .iter_mut()
-            .filter(|c| c.rule.is_some_and(|r| std::ptr::eq(r, rule)))
+            // `unknown-key` covers that kind of problem in every format, as in `--ignore`.
+            .filter(|c| {
+                c.rule.is_some_and(|r| {
+                    std::ptr::eq(r, rule) || crate::rules::kind(rule.name) == c.text
+                })
+            })
         {
             c.used = true;
             hit = true;

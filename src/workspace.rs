@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::discover::normalize;
+use crate::formats::FileResult;
 use crate::fs::{FileSystem, Overlay};
 use crate::pipeline::{self, Loaded};
 use crate::{CheckOptions, Report};
@@ -48,7 +49,9 @@ impl Workspace {
     /// The repository at `root` (absolute), checked with `config`; output paths are relative
     /// to `root`.
     pub fn new(config: Config, root: impl Into<PathBuf>) -> Workspace {
-        Workspace::with_file_system(config, root, Box::new(crate::fs::Disk))
+        let root = root.into();
+        let disk = crate::fs::Confined::for_paths(&[], &root);
+        Workspace::with_file_system(config, root, Box::new(disk))
     }
 
     /// [`Workspace::new`], reading files from `base` instead of the disk (tests, virtual
@@ -74,6 +77,17 @@ impl Workspace {
     /// The configuration in force.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The repository root: every path is relative to it.
+    pub fn root(&self) -> &Path {
+        &self.options.cwd
+    }
+
+    /// The files of the last check, sorted by path (none before the first check): what an
+    /// editor's navigation reads.
+    pub(crate) fn results(&self) -> &[FileResult] {
+        self.loaded.as_ref().map_or(&[], |l| &l.results)
     }
 
     /// Read `bytes` in place of the file at `path` (relative to the root, or absolute) from
@@ -148,6 +162,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     let keep = |d: &Diagnostic| paths.contains(&d.file.path);
     let diagnostics: Vec<Diagnostic> = report.diagnostics.into_iter().filter(keep).collect();
     let suppressed = report.suppressed.into_iter().filter(keep).collect();
+    let baselined = report.baselined.into_iter().filter(keep).collect();
     let files: Vec<_> = report
         .files
         .into_iter()
@@ -157,6 +172,7 @@ fn only(report: Report, paths: &BTreeSet<PathBuf>) -> Report {
     Report {
         diagnostics,
         suppressed,
+        baselined,
         summary,
         files,
     }

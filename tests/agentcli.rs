@@ -4,22 +4,10 @@
 
 mod common;
 
-use common::{Repo, lines};
+use common::{Repo, VALID_AGENTCLI as BASE, lines};
 
 const M: &str = "tools.json";
 const BIN: &str = "tools/bin/get_time";
-const BASE: &str = r#"{
-  "tools": [
-    {
-      "name": "get_time",
-      "description": "Get the current time for an IANA timezone",
-      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
-      "command": ["./tools/bin/get_time"],
-      "timeoutSec": 5
-    }
-  ]
-}
-"#;
 
 /// Diagnostics (as `path:line:col CODE severity message`) for this manifest, with the
 /// `get_time` program shipped next to it.
@@ -28,9 +16,17 @@ fn check(manifest: &str) -> Vec<String> {
     lines(&repo.check().expect("config"))
 }
 
+/// [`check`], with the manifest named on the command line: checked in full even when it is
+/// too broken to have a manifest's shape (found by walking, such a `tools.json` is another
+/// tool's and left alone).
+fn check_named(manifest: &str) -> Vec<String> {
+    let repo = Repo::with(&[(M, manifest), (BIN, "#!/bin/sh\n")]);
+    lines(&common::check_named(&repo.root, &[M]))
+}
+
 /// Assert exactly one diagnostic, starting with `prefix` (`line:col CODE severity message…`).
 fn expect_one(manifest: &str, prefix: &str) {
-    let found = check(manifest);
+    let found = check_named(manifest);
     let want = format!("{M}:{prefix}");
     assert!(
         found.len() == 1 && found[0].starts_with(&want),
@@ -237,7 +233,7 @@ fn runtime_accepted_command_forms_are_silent() {
 fn missing_tools_and_command() {
     // A misspelt `tools` is named in the help, and reported as unknown on its own.
     let repo = Repo::with(&[(M, "{\"tool\": []}\n")]);
-    let report = repo.check().expect("config");
+    let report = common::check_named(&repo.root, &[M]);
     assert_eq!(
         lines(&report),
         [

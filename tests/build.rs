@@ -119,7 +119,7 @@ fn the_fixed_demo_checks_clean_and_builds_every_bundle() {
     let run = toolc(&demo, &["check", "--no-color"], "2");
     assert_eq!(
         String::from_utf8_lossy(&run.stdout).lines().last(),
-        Some("All checks passed: 24 files, 16 tools."),
+        Some("All checks passed: 29 files, 16 tools."),
         "{}",
         String::from_utf8_lossy(&run.stdout)
     );
@@ -143,6 +143,7 @@ fn the_fixed_demo_checks_clean_and_builds_every_bundle() {
         serde_json::from_str(&read(&out.root, "toolc.bundle.json")).expect("json");
     assert_eq!(bundle["tools"].as_array().map(Vec::len), Some(15));
     assert_eq!(bundle["left_out"][0]["name"], "legacy-search");
+    assert_eq!(bundle["skills"][0]["name"], "changelog-writer");
     // The demo's broken twin does not build.
     let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo");
     let run = toolc(&broken, &["build", "--out", &dir, "--check"], "2");

@@ -3,25 +3,9 @@
 
 mod common;
 
-use common::{Repo, lines};
+use common::{CYCOD_STEPS as STEPS, Repo, VALID_CYCOD as BASE, lines};
 
 const T: &str = ".cycod/tools/search.yaml";
-const BASE: &str = r#"name: search
-description: Search files for a pattern
-bash: grep -r "{PATTERN}" {DIRECTORY}
-parameters:
-  PATTERN:
-    type: string
-    description: Pattern to search for
-    required: true
-  DIRECTORY:
-    type: string
-    description: Where to search
-    default: "."
-tags: [search, read]
-platforms: [windows, linux, macos]
-timeout: 10000
-"#;
 
 /// Diagnostics (as `path:line:col CODE severity message`) for a repository of these files.
 fn check_files(files: &[(&str, &str)]) -> Vec<String> {
@@ -403,14 +387,6 @@ fn raw_references_are_a_security_warning() {
 
 // CYC014 unknown-step-reference, CYC015 forward-step-reference, CYC016 unknown-step-property
 
-const STEPS: &str = "steps:
-  - name: fetch
-    bash: curl -s https://example.com
-  - name: count
-    bash: echo '{fetch.output}' | wc -l
-tags: [read]
-";
-
 #[test]
 fn step_references() {
     silent(STEPS);
@@ -712,7 +688,7 @@ fn real_world_corpus_gives_exactly_the_real_findings() {
         "analyze-data.yaml:34:5 CYC011 info parameter `ANALYSIS_TYPE` is required, so its default `\"summary\"` is never used",
         // As printed in the spec, the jq line is a plain scalar holding `: `: every YAML
         // parser (cycod's included) rejects the file before any template is read.
-        "github-commit-stats.yaml:11:90 SYN001 error mapping values are not allowed in this context",
+        "github-commit-stats.yaml:11:90 SYN001 error `: ` inside an unquoted value starts a new mapping here",
         "multi-step-tool.yaml:1:1 SEC021 warning this tool has no `read`, `write` or `run` tag",
         // The PR-comment examples: keys the model does not have, `{REPO_DIR}` never defined.
         "pr-gh-pr-line-comment.yaml:1:7 CYC003 warning tool name `gh-pr-line-comment` differs from its file name `pr-gh-pr-line-comment`",
@@ -727,7 +703,7 @@ fn real_world_corpus_gives_exactly_the_real_findings() {
         "pr-gh-pr-multi-comment.yaml:88:21 CYC012 error `{REPO_DIR}` is not a parameter of this tool",
         "pr-gh-pr-multi-comment.yaml:94:1 CYC001 error unknown key `detailed-help`",
         // A backtick escape (`\``) inside a double-quoted scalar: not valid YAML.
-        "pr-gh-pr-section-comment.yaml:68:71 SYN001 error while parsing a quoted scalar, found unknown escape character",
+        "pr-gh-pr-section-comment.yaml:68:71 SYN001 error a backslash escape that YAML does not know, inside double quotes",
         "pr-gh-pr-summary-comment.yaml:1:7 CYC003 warning tool name `gh-pr-summary-comment` differs from its file name `pr-gh-pr-summary-comment`",
         "pr-gh-pr-summary-comment.yaml:23:21 CYC012 error `{REPO_DIR}` is not a parameter of this tool",
         "pr-gh-pr-summary-comment.yaml:30:3 CYC002 error environment variable `environment.variables` must be a string, found a mapping",

@@ -394,7 +394,11 @@ fn a_missing_field_points_at_its_misspelling() {
         .iter()
         .find(|d| d.rule.code == "DOJ001")
         .expect("DOJ001");
-    assert!(missing.related.is_empty() && missing.help.is_none());
+    assert!(missing.related.is_empty());
+    assert_eq!(
+        missing.help.as_deref(),
+        Some("add `inputSchema:` with its value at the top level")
+    );
 }
 
 #[test]

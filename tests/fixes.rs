@@ -10,71 +10,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{BASE_TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{
+    BASE_TOOL, CYCOD_STEPS as STEPS, Repo, VALID_AGENTCLI as AGENTCLI, VALID_CYCOD as CYCOD,
+    VALID_DOPS as DOPS, VALID_SCHEMA, VALID_TOOL,
+};
 use serde_json::Value;
-
-const DOPS: &str = "---
-dops: v2
-kind: skill
-meta:
-  name: nginx
-  version: 1.0.0
-  description: Generate nginx server blocks
-context:
-  technology: nginx
-  fileFormat: raw
-  outputGuidance: Output the configuration only, without code fences.
-  bestPractices:
-    - Redirect HTTP to HTTPS
-files:
-  - path: nginx.conf
----
-## Prompt
-
-You are an nginx expert.
-
-## Keywords
-
-nginx, reverse proxy
-";
-
-const CYCOD: &str = r#"name: search
-description: Search files for a pattern
-bash: grep -r "{PATTERN}" {DIRECTORY}
-parameters:
-  PATTERN:
-    type: string
-    description: Pattern to search for
-    required: true
-  DIRECTORY:
-    type: string
-    description: Where to search
-    default: "."
-tags: [search, read]
-platforms: [windows, linux, macos]
-timeout: 10000
-"#;
-
-const STEPS: &str = "steps:
-  - name: fetch
-    bash: curl -s https://example.com
-  - name: count
-    bash: echo '{fetch.output}' | wc -l
-tags: [read]
-";
-
-const AGENTCLI: &str = r#"{
-  "tools": [
-    {
-      "name": "get_time",
-      "description": "Get the current time for an IANA timezone",
-      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
-      "command": ["./tools/bin/get_time"],
-      "timeoutSec": 5
-    }
-  ]
-}
-"#;
 
 const AGENT: &str = r#"---
 spec_version: "1.2"
@@ -98,6 +38,27 @@ guardrails:
 Answers product questions.
 "#;
 
+/// A valid MCP Registry server.json (the current schema).
+const SERVER_JSON: &str = r#"{
+  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+  "name": "io.github.example/weather",
+  "description": "Weather forecasts and alerts for any city.",
+  "version": "1.0.0",
+  "websiteUrl": "https://example.com/weather",
+  "remotes": [
+    {"type": "streamable-http", "url": "https://{region}.example.com/mcp", "variables": {"region": {"default": "eu"}}}
+  ]
+}
+"#;
+
+/// A valid Claude Code `.mcp.json`.
+const MCP_JSON: &str = r#"{
+  "mcpServers": {
+    "docs": {"type": "http", "url": "https://docs.example.com/mcp", "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}}
+  }
+}
+"#;
+
 /// A valid tool request written for the tests (see tests/fixtures/tool-request/valid/).
 const REQUEST: &str =
     include_str!("fixtures/tool-request/valid/requests/TR-20250131-140500Z-sales-summary.md");
@@ -108,6 +69,20 @@ const SKILL: &str = ".dojops/skills/nginx.dops";
 const CYCOD_TOOL: &str = ".cycod/tools/search.yaml";
 const TOOL_MD: &str = "tools/search-docs.tool.md";
 const AGENT_MD: &str = "agents/support.agent.md";
+const SKILL_MD: &str = ".claude/skills/pdf-tools/SKILL.md";
+
+/// A valid Agent Skill in the folder `pdf-tools`.
+const AGENT_SKILL: &str = "---
+name: pdf-tools
+description: Extracts text and tables from PDF files. Use when the user mentions PDFs.
+allowed-tools: Read Grep
+metadata:
+  version: \"1.10\"
+---
+# PDF tools
+
+The field types are in [the form reference](references/FORMS.md).
+";
 
 /// One fixable defect: the rule, the file it is in, and the repository around it.
 struct Case {
@@ -151,6 +126,15 @@ fn cases() -> Vec<Case> {
             "DOJ001",
             TOOL_YAML,
             dojops_tool(edit(VALID_TOOL, "version:", "verison:")),
+        ),
+        case(
+            "SEC031",
+            TOOL_YAML,
+            dojops_tool(edit(
+                VALID_TOOL,
+                "    serializer: yaml\n",
+                "    serializer: yaml\npermisions:\n  network: none\n",
+            )),
         ),
         case(
             "DOJ002",
@@ -384,6 +368,135 @@ fn cases() -> Vec<Case> {
             REQUEST_PATH,
             vec![(REQUEST_PATH, edit(REQUEST, "purpose:", "purpse:"))],
         ),
+        // MCP server.json and client configurations
+        case(
+            "MCP001",
+            "server.json",
+            vec![(
+                "server.json",
+                edit(SERVER_JSON, "\"description\"", "\"descripton\""),
+            )],
+        ),
+        case(
+            "MCP005",
+            "server.json",
+            vec![(
+                "server.json",
+                edit(SERVER_JSON, "\"websiteUrl\"", "\"websiteURL\""),
+            )],
+        ),
+        case(
+            "MCP008",
+            "server.json",
+            vec![("server.json", edit(SERVER_JSON, "\"1.0.0\"", "\"v1.0.0\""))],
+        ),
+        case(
+            "MCP009",
+            "server.json",
+            vec![("server.json", edit(SERVER_JSON, "2025-12-11", "2025-10-17"))],
+        ),
+        case(
+            "MCP011",
+            "server.json",
+            vec![(
+                "server.json",
+                edit(
+                    SERVER_JSON,
+                    "https://example.com/weather",
+                    "http://example.com/weather",
+                ),
+            )],
+        ),
+        case(
+            "MCP012",
+            "server.json",
+            vec![(
+                "server.json",
+                edit(SERVER_JSON, "{region}.example", "{regoin}.example"),
+            )],
+        ),
+        case(
+            "MCP003",
+            ".mcp.json",
+            vec![(
+                ".mcp.json",
+                edit(MCP_JSON, "\"type\": \"http\"", "\"type\": \"htpp\""),
+            )],
+        ),
+        case(
+            "MCP017",
+            ".vscode/mcp.json",
+            vec![(
+                ".vscode/mcp.json",
+                edit(MCP_JSON, "Bearer ${DOCS_TOKEN}", "Bearer ${env:DOCS_TOKEN}"),
+            )],
+        ),
+        case(
+            "MCP021",
+            ".mcp.json",
+            vec![(".mcp.json", edit(MCP_JSON, "https://docs", "http://docs"))],
+        ),
+        // Agent Skills
+        case(
+            "SKL001",
+            SKILL_MD,
+            skill(edit(AGENT_SKILL, "name:", "nmae:")),
+        ),
+        case(
+            "SKL003",
+            SKILL_MD,
+            skill(edit(AGENT_SKILL, "name: pdf-tools", "name: PDF_Tools")),
+        ),
+        case(
+            "SKL004",
+            SKILL_MD,
+            skill(edit(AGENT_SKILL, "name: pdf-tools", "name: pdf-kit")),
+        ),
+        case(
+            "SKL006",
+            SKILL_MD,
+            skill(edit(AGENT_SKILL, "allowed-tools:", "allowed-tool:")),
+        ),
+        case(
+            "SKL008",
+            SKILL_MD,
+            skill(edit(AGENT_SKILL, "Read Grep", "Read, Grep")),
+        ),
+        case(
+            "SKL009",
+            SKILL_MD,
+            skill(edit(AGENT_SKILL, "\"1.10\"", "1.10")),
+        ),
+        case("SKL010", SKILL_MD, skill(format!("\u{feff}{AGENT_SKILL}"))),
+        case(
+            "SKL020",
+            SKILL_MD,
+            skill(edit(
+                AGENT_SKILL,
+                "name: pdf-tools",
+                "name: \" pdf-tools \"",
+            )),
+        ),
+        case(
+            "SKL011",
+            SKILL_MD,
+            skill(edit(
+                AGENT_SKILL,
+                "references/FORMS.md",
+                "references/FORM.md",
+            )),
+        ),
+    ]
+}
+
+/// A skill whose `SKILL.md` is `text`, with the reference file it links.
+fn skill(text: String) -> Vec<(&'static str, String)> {
+    vec![
+        (SKILL_MD, text),
+        (
+            ".claude/skills/pdf-tools/references/FORMS.md",
+            "# Form fields\n".to_string(),
+        ),
     ]
 }
 
@@ -525,4 +638,50 @@ fn every_rule_that_offers_a_fix_has_a_case() {
         missing.is_empty(),
         "rules that offer a fix but have no case in tests/fixes.rs: {missing:?}"
     );
+}
+
+/// `toolc check --fix --format json` in `dir`: what remains, parsed.
+fn fix_json(dir: &Path) -> Value {
+    let out = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(dir)
+        .args(["check", "--fix", "--format", "json"])
+        .output()
+        .expect("toolc runs");
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn check_fix_applies_every_safe_fix_and_no_unsafe_one() {
+    for case in cases() {
+        let repo = Repo::new();
+        for (path, content) in &case.files {
+            repo.write(path, content.as_bytes());
+        }
+        let of_case = |output: &Value| -> Vec<Value> {
+            diagnostics(output)
+                .into_iter()
+                .filter(|d| d["code"] == case.code && d["path"] == case.path)
+                .collect()
+        };
+        let before = of_case(&check_json(&repo.root));
+        let safe = before[0]["fix"]["applicability"] == "safe";
+        let text = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+        let remaining = fix_json(&repo.root);
+        let after = std::fs::read_to_string(repo.root.join(case.path)).expect("read");
+        if safe {
+            assert_ne!(after, text, "{}: --fix changed nothing", case.code);
+            assert!(of_case(&remaining).is_empty(), "{}: {remaining}", case.code);
+        } else {
+            assert_eq!(after, text, "{}: --fix applied an unsafe fix", case.code);
+            assert_eq!(of_case(&remaining).len(), 1, "{}", case.code);
+        }
+        // What --fix reports as remaining is what a fresh check finds.
+        assert_eq!(
+            diagnostics(&remaining),
+            diagnostics(&check_json(&repo.root)),
+            "{}",
+            case.code
+        );
+    }
 }

@@ -118,11 +118,14 @@ fn every_format_has_a_page() {
         ids,
         [
             "agent-md",
+            "agent-skill",
             "agentcli-manifest",
             "cycod-tool",
             "dojops-dops",
             "dojops-policy",
             "dojops-tool",
+            "mcp-config",
+            "mcp-server",
             "tool-md",
             "tool-request",
         ]
@@ -151,10 +154,13 @@ fn every_example_checks_clean_and_is_read_as_its_format() {
         );
         assert_eq!(code, Some(0), "{id}.md: {report}");
 
-        // Made binary, the first example must be an error in the page's own format: proof
-        // that toolc reads that path as this format, rather than ignoring the file.
+        // With a byte that is not UTF-8 at its end, the first example must be an error in the
+        // page's own format: proof that toolc reads that path as this format, rather than
+        // ignoring the file (its content still has the format's shape, so it is claimed).
         let first = &examples[0];
-        repo.write(&first.path, b"\0");
+        let mut bytes = first.content.as_bytes().to_vec();
+        bytes.push(0xff);
+        repo.write(&first.path, &bytes);
         let (code, report) = check_json(&repo.root);
         assert_eq!(code, Some(1), "{id}.md: {report}");
         let found: Vec<(String, String, String)> = diagnostics(&report)
@@ -165,8 +171,8 @@ fn every_example_checks_clean_and_is_read_as_its_format() {
             })
             .collect();
         assert!(
-            found.contains(&("SYN008".into(), first.path.clone(), id.clone())),
-            "{id}.md: `{}` made binary is not read as {id}: {found:?}",
+            found.contains(&("SYN007".into(), first.path.clone(), id.clone())),
+            "{id}.md: `{}` made invalid UTF-8 is not read as {id}: {found:?}",
             first.path
         );
     }

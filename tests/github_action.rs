@@ -19,6 +19,11 @@ struct Run {
 
 /// Run the action's script in `dir` with `inputs` (name without `INPUT_`, value).
 fn action(dir: &Path, inputs: &[(&str, &str)]) -> Run {
+    action_with_env(dir, inputs, &[])
+}
+
+/// [`action`], with more environment variables (`GITHUB_BASE_REF`).
+fn action_with_env(dir: &Path, inputs: &[(&str, &str)], env: &[(&str, &str)]) -> Run {
     let github = dir.join(".github-env");
     std::fs::create_dir_all(&github).expect("mkdir");
     let summary = github.join("step-summary.md");
@@ -42,6 +47,12 @@ fn action(dir: &Path, inputs: &[(&str, &str)]) -> Run {
     }
     for (name, value) in inputs {
         cmd.env(format!("INPUT_{name}"), value);
+    }
+    cmd.env_remove("GITHUB_BASE_REF")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    for (name, value) in env {
+        cmd.env(name, value);
     }
     let out = cmd.output().expect("run bash");
     Run {
@@ -231,6 +242,38 @@ fn path_args_and_config_inputs_reach_toolc() {
 }
 
 #[test]
+fn the_baseline_input_hides_recorded_findings() {
+    let repo = with_error();
+    let written = Command::new(env!("CARGO_BIN_EXE_toolc"))
+        .current_dir(&repo.root)
+        .args(["check", "--write-baseline=ci/toolc-baseline.json"])
+        .output()
+        .expect("toolc runs");
+    assert!(written.status.success(), "{written:?}");
+    let run = action(&repo.root, &[("BASELINE", "ci/toolc-baseline.json")]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("::error "), "{}", run.stdout);
+    assert!(run.outputs.contains("errors=0\n"), "{}", run.outputs);
+    // A new finding is still reported and fails the step.
+    repo.write(
+        ".dojops/tools/new/tool.yaml",
+        VALID_TOOL
+            .replace("name: my-tool", "name: New_Bad")
+            .as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/new/input.schema.json",
+        VALID_SCHEMA.as_bytes(),
+    );
+    let run = action(&repo.root, &[("BASELINE", "ci/toolc-baseline.json")]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.outputs.contains("errors=1\n"), "{}", run.outputs);
+    // A baseline that does not exist fails the step: exit 2.
+    let run = action(&repo.root, &[("BASELINE", "nope.json")]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+}
+
+#[test]
 fn toolc_failing_to_run_fails_the_step_whatever_fail_on_says() {
     let repo = with_error();
     repo.write("toolc.toml", b"[rules]\nNOPE999 = \"off\"\n");
@@ -253,11 +296,22 @@ fn action_yml_runs_this_script_with_every_input() {
     let action = std::fs::read_to_string(root.join("action.yml")).expect("action.yml");
     assert!(action.contains("using: composite"));
     assert!(action.contains("scripts/github-action.sh"));
-    assert!(
-        action.contains("cargo install --locked --root \"$ROOT\" --path \"$GITHUB_ACTION_PATH\"")
-    );
+    // Installing is the installer's job (tests/action_install.rs runs it), with the version
+    // the action resolved and its own source to build from when there is none.
+    assert!(action.contains("scripts/install-toolc.sh"));
+    assert!(action.contains("VERSION: ${{ steps.key.outputs.version }}"));
+    assert!(action.contains("ACTION_PATH: ${{ github.action_path }}"));
     assert!(action.contains("uses: actions/cache@"));
-    for input in ["path", "args", "config", "fail-on", "sarif-file", "version"] {
+    for input in [
+        "path",
+        "args",
+        "config",
+        "baseline",
+        "fail-on",
+        "sarif-file",
+        "diff",
+        "version",
+    ] {
         assert!(action.contains(&format!("\n  {input}:\n")), "input {input}");
         if input != "version" {
             let env = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
@@ -267,4 +321,92 @@ fn action_yml_runs_this_script_with_every_input() {
             );
         }
     }
+}
+
+/// Run git in `dir` with a fixed identity and no user configuration.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "toolc")
+        .env("GIT_AUTHOR_EMAIL", "toolc@example.com")
+        .env("GIT_COMMITTER_NAME", "toolc")
+        .env("GIT_COMMITTER_EMAIL", "toolc@example.com")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+}
+
+#[test]
+fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
+    let repo = repo(&[]);
+    git(&repo.root, &["init", "-q", "-b", "main"]);
+    git(&repo.root, &["add", "-A"]);
+    git(&repo.root, &["commit", "-q", "-m", "v1"]);
+    git(&repo.root, &["checkout", "-q", "-b", "feature"]);
+    repo.write(
+        ".dojops/tools/my-tool/input.schema.json",
+        br#"{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}"#,
+    );
+    git(&repo.root, &["commit", "-q", "-am", "v2"]);
+    git(
+        &repo.root,
+        &["update-ref", "refs/remotes/origin/main", "main"],
+    );
+    // `true` on a pull request: the merge base with the base branch.
+    let run = action_with_env(
+        &repo.root,
+        &[("DIFF", "true")],
+        &[("GITHUB_BASE_REF", "main")],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("::error file=.dojops/tools/my-tool/input.schema.json"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("BRK012"), "{}", run.stdout);
+    assert!(run.summary.contains("### toolc diff"), "{}", run.summary);
+    assert!(
+        run.summary
+            .contains("| `my-tool` | dojops-tool | changed | ❌ yes |"),
+        "{}",
+        run.summary
+    );
+    assert!(run.outputs.contains("errors=2"), "{}", run.outputs);
+    // A revision; `false` runs no diff.
+    let run = action(&repo.root, &[("DIFF", "main")]);
+    assert_eq!(run.code, 1);
+    let run = action(&repo.root, &[("DIFF", "false")]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(!run.summary.contains("toolc diff"));
+    let run = action(&repo.root, &[("DIFF", "no-such-branch")]);
+    assert_eq!(run.code, 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn file_names_in_the_summary_are_shown_as_written_not_as_markdown() {
+    // A folder name a stranger can commit: backticks, a link, HTML.
+    let folder = ".dojops/tools/`x`[click](https:evil)<img>";
+    let bad = VALID_TOOL.replace("name: my-tool", "name: Bad_Name");
+    let repo = repo(&[
+        (&format!("{folder}/tool.yaml"), bad.as_str()),
+        (&format!("{folder}/input.schema.json"), VALID_SCHEMA),
+    ]);
+    let run = action(&repo.root, &[("fail-on", "never")]);
+    let line = run
+        .summary
+        .lines()
+        .find(|l| l.contains("click"))
+        .unwrap_or_else(|| panic!("{}", run.summary));
+    // One code span fenced by more backticks than the name holds: the link and the tag stay
+    // text inside it.
+    assert!(
+        line.starts_with("| ``.dojops/tools/`x`[click](https:evil)<img>/tool.yaml`` |"),
+        "{line}"
+    );
 }

@@ -182,6 +182,20 @@ fn invalid_utf8_points_at_the_first_bad_byte() {
     assert_eq!(d["span"]["start"]["offset"], 17);
 }
 
+/// Found by fuzzing: offsets after a byte that is not UTF-8 were counted in the decoded text
+/// (three bytes per U+FFFD), so a bad last byte gave an end offset past the end of the file.
+#[test]
+fn offsets_in_a_file_that_is_not_utf8_are_offsets_of_the_stored_bytes() {
+    let repo = repo();
+    let manifest: &[u8] = b"spec: 1\nname: caf\xe9";
+    tool(&repo, "latin1", manifest);
+    let diags = diagnostics(&repo);
+    let d = find(&diags, "SYN007", ".dojops/tools/latin1/tool.yaml")[0];
+    assert_eq!(d["span"]["start"]["offset"], 17);
+    assert_eq!(d["span"]["end"]["offset"], manifest.len());
+    assert_eq!(end(d), (2, 11));
+}
+
 #[test]
 fn binary_file_named_tool_yaml() {
     let repo = repo();
@@ -275,6 +289,75 @@ fn symlink_loops() {
             .any(|d| d["path"].as_str().is_some_and(|p| p.contains("parent"))),
         "a directory symlink is not followed: {diags:#?}"
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_repository_are_never_followed() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    // A secrets file outside the repository, and committed links to it.
+    let outside = std::env::temp_dir().join(format!("toolc-outside-{}", std::process::id()));
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    let secret = outside.join("secrets");
+    std::fs::write(&secret, "name: hunter2-do-not-print\n").expect("write");
+    std::fs::write(outside.join("schema.json"), "{\"hunter2-do-not-print\": 1").expect("write");
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/leak")).expect("mkdir");
+    symlink(&secret, repo.root.join(".dojops/tools/leak/tool.yaml")).expect("symlink");
+    tool(
+        &repo,
+        "schema-leak",
+        VALID_TOOL.replace("my-tool", "schema-leak").as_bytes(),
+    );
+    let schema = repo
+        .root
+        .join(".dojops/tools/schema-leak/input.schema.json");
+    std::fs::remove_file(&schema).expect("unlink");
+    symlink(outside.join("schema.json"), &schema).expect("symlink");
+    // A link that stays inside the repository is read as usual.
+    tool(
+        &repo,
+        "inside",
+        VALID_TOOL.replace("my-tool", "inside").as_bytes(),
+    );
+    std::fs::create_dir_all(repo.root.join(".dojops/tools/alias")).expect("mkdir");
+    symlink(
+        repo.root.join(".dojops/tools/inside/tool.yaml"),
+        repo.root.join(".dojops/tools/alias/tool.yaml"),
+    )
+    .expect("symlink");
+
+    let output = run(&repo, &["check", "--no-color"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !text.contains("hunter2"),
+        "a linked file's content was printed:\n{text}"
+    );
+    let diags = diagnostics(&repo);
+    let leak = find(&diags, "SYN012", ".dojops/tools/leak/tool.yaml");
+    assert!(
+        leak[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("leads out of the repository")),
+        "{leak:#?}"
+    );
+    let schema_findings: Vec<&Value> = diags
+        .iter()
+        .filter(|d| {
+            d["path"]
+                .as_str()
+                .is_some_and(|p| p.contains("schema-leak"))
+        })
+        .collect();
+    assert!(
+        schema_findings.iter().any(|d| d["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("out of the repository"))),
+        "{schema_findings:#?}"
+    );
+    // The alias inside the repository is read: it duplicates `inside`'s name.
+    find(&diags, "DOJ011", ".dojops/tools/inside/tool.yaml");
+    let _ = std::fs::remove_dir_all(&outside);
 }
 
 #[cfg(unix)]
@@ -693,4 +776,131 @@ fn control_characters_from_files_never_reach_the_terminal_or_the_ci_log() {
             "{format}: {text}"
         );
     }
+}
+
+#[test]
+fn findings_per_rule_and_file_are_capped_in_every_format() {
+    let repo = repo();
+    // A thousand unknown keys in a `tool.yaml` and in a cycod tool: formats that do not cap
+    // their own findings are capped all the same.
+    let keys: String = (0..1000).map(|i| format!("extra_key_{i}: 1\n")).collect();
+    tool(
+        &repo,
+        "noisy",
+        format!("{}{keys}", VALID_TOOL.replace("my-tool", "noisy")).as_bytes(),
+    );
+    repo.write(
+        ".cycod/tools/noisy.yaml",
+        format!("name: noisy\ndescription: Lists files\nbash: ls\ntags: [read]\n{keys}").as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    for path in [".dojops/tools/noisy/tool.yaml", ".cycod/tools/noisy.yaml"] {
+        let mut per_rule: std::collections::HashMap<&str, usize> = Default::default();
+        for d in diags.iter().filter(|d| d["path"] == path) {
+            *per_rule
+                .entry(d["code"].as_str().unwrap_or(""))
+                .or_default() += 1;
+        }
+        let (code, most) = per_rule
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(c, n)| (c.to_string(), *n))
+            .unwrap_or_default();
+        assert_eq!(most, 201, "{path}: {per_rule:?}");
+        let more = diags
+            .iter()
+            .filter(|d| d["path"] == path && d["code"] == code.as_str())
+            .filter_map(|d| d["message"].as_str())
+            .find(|m| m.contains("more findings of this rule"));
+        assert_eq!(
+            more,
+            Some("800 more findings of this rule in this file are not shown"),
+            "{path}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn build_never_writes_or_deletes_through_a_committed_link() {
+    use std::os::unix::fs::symlink;
+    let repo = Repo::new();
+    tool(&repo, "my-tool", VALID_TOOL.as_bytes());
+    let outside = std::env::temp_dir().join(format!("toolc-outside-build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    std::fs::write(outside.join("keep.json"), "{}").expect("write");
+    for linked in ["dist", "dist/agents"] {
+        let _ = std::fs::remove_dir_all(repo.root.join("dist"));
+        if linked == "dist/agents" {
+            std::fs::create_dir_all(repo.root.join("dist")).expect("mkdir");
+        }
+        symlink(&outside, repo.root.join(linked)).expect("symlink");
+        let out = Command::cargo_bin("toolc")
+            .expect("binary")
+            .current_dir(&repo.root)
+            .args(["build", "--out", "dist"])
+            .timeout(Duration::from_secs(20))
+            .output()
+            .expect("toolc runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{linked}: {stderr}");
+        assert!(stderr.contains("symbolic link"), "{linked}: {stderr}");
+        let mut left: Vec<String> = std::fs::read_dir(&outside)
+            .expect("outside")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["keep.json"],
+            "{linked}: something was written or deleted outside"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+#[test]
+fn a_rebuild_replaces_every_bundle_file_or_none() {
+    let repo = Repo::new();
+    tool(&repo, "my-tool", VALID_TOOL.as_bytes());
+    let build = || {
+        Command::cargo_bin("toolc")
+            .expect("binary")
+            .current_dir(&repo.root)
+            .args(["build", "--out", "dist"])
+            .output()
+            .expect("toolc runs")
+    };
+    assert!(build().status.success());
+    // A second build over the first leaves no temporary or set-aside file behind.
+    assert!(build().status.success());
+    let names: Vec<String> = std::fs::read_dir(repo.root.join("dist"))
+        .expect("dist")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("toolc-tmp")), "{names:?}");
+    assert!(names.iter().any(|n| n == "openai.tools.json"), "{names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn report_files_are_never_written_through_a_committed_link() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    let outside = std::env::temp_dir().join(format!("toolc-outside-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    symlink(&outside, repo.root.join("reports")).expect("symlink");
+    let out = Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .args(["check", "--output-format", "sarif:reports/toolc.sarif"])
+        .output()
+        .expect("toolc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    assert!(!outside.join("toolc.sarif").exists());
+    let _ = std::fs::remove_dir_all(&outside);
 }

@@ -134,7 +134,7 @@ fn sarif_is_valid_and_complete() {
         let uri = loc["artifactLocation"]["uri"].as_str().expect("uri");
         assert!(!uri.starts_with('/') && !uri.contains("://"), "{uri}");
         assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
-        assert!(r["partialFingerprints"]["toolc/v1"].is_string());
+        assert!(r["partialFingerprints"]["toolc/v2"].is_string());
     }
     let listed: BTreeSet<String> = rules
         .iter()
@@ -194,7 +194,7 @@ fn fingerprints(log: &Value) -> BTreeMap<(String, String), u64> {
             (
                 (
                     r["ruleId"].as_str().unwrap_or("").to_string(),
-                    r["partialFingerprints"]["toolc/v1"]
+                    r["partialFingerprints"]["toolc/v2"]
                         .as_str()
                         .unwrap_or("")
                         .to_string(),
@@ -405,9 +405,17 @@ fn output_format_writes_files_beside_the_main_output() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("--output-format"));
     }
+    // Missing folders are created; a file in the way of one is an exit 2.
     let out = toolc(
         &repo.root,
         &["check", "--output-format", "sarif:no/such/dir/x.sarif"],
+        None,
+    );
+    assert_ne!(out.status.code(), Some(2));
+    assert!(repo.root.join("no/such/dir/x.sarif").is_file());
+    let out = toolc(
+        &repo.root,
+        &["check", "--output-format", "sarif:junit.xml/x.sarif"],
         None,
     );
     assert_eq!(out.status.code(), Some(2));

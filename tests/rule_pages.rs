@@ -1,5 +1,7 @@
 //! Rules are documents: every rule has a page, every page has a rule, and every page's
-//! Example produces exactly its rule while its Fix produces nothing.
+//! Example produces exactly its rule while its Fix produces nothing. Rules about two versions
+//! (`example: diff`, `example: lock` in the front matter) give a `### Before` and a `### After`
+//! version, compared by `toolc diff` or locked and checked with `--locked`.
 
 mod common;
 
@@ -42,11 +44,20 @@ const SECTIONS: &[&str] = &[
 
 /// Fenced blocks with `title="path"` in the section starting at `heading`.
 fn blocks<'a>(page: &'a str, heading: &str) -> Vec<(&'a str, Vec<u8>)> {
+    blocks_in(section(page, heading))
+}
+
+/// The text of the section starting at `heading` (empty when there is none).
+fn section<'a>(page: &'a str, heading: &str) -> &'a str {
     let Some(start) = page.find(heading) else {
-        return Vec::new();
+        return "";
     };
     let section = &page[start + heading.len()..];
-    let section = &section[..section_end(section)];
+    &section[..section_end(section)]
+}
+
+/// Fenced blocks with `title="path"` in `section`.
+fn blocks_in(section: &str) -> Vec<(&str, Vec<u8>)> {
     let mut out = Vec::new();
     let mut rest = section;
     while let Some(open) = rest.find("```") {
@@ -74,6 +85,22 @@ fn blocks<'a>(page: &'a str, heading: &str) -> Vec<(&'a str, Vec<u8>)> {
     out
 }
 
+/// Files of one version of a repository: (path, content).
+type Files<'a> = Vec<(&'a str, Vec<u8>)>;
+
+/// The `### Before` and `### After` files of the section starting at `heading`, for pages
+/// whose rule compares two versions.
+fn versions<'a>(page: &'a str, heading: &str) -> (Files<'a>, Files<'a>) {
+    let text = section(page, heading);
+    let before = text.find("### Before");
+    let after = text.find("### After");
+    let part = |from: Option<usize>, to: Option<usize>| match from {
+        Some(f) => blocks_in(&text[f..to.filter(|t| *t > f).unwrap_or(text.len())]),
+        None => Vec::new(),
+    };
+    (part(before, after), part(after, None))
+}
+
 /// Where a section ends: at the next `## ` heading outside a code fence (a `.dops` example
 /// has `## Prompt` lines of its own).
 fn section_end(section: &str) -> usize {
@@ -91,6 +118,12 @@ fn section_end(section: &str) -> usize {
 }
 
 fn codes_for(files: &[(&str, Vec<u8>)]) -> Vec<String> {
+    findings_for(files).0
+}
+
+/// `CODE path: message` of each diagnostic, and whether any of them points into a second file
+/// (a related span elsewhere: the rule is checked across files).
+fn findings_for(files: &[(&str, Vec<u8>)]) -> (Vec<String>, bool) {
     let repo = Repo::new();
     for (path, content) in files {
         repo.write(path, content);
@@ -99,10 +132,14 @@ fn codes_for(files: &[(&str, Vec<u8>)]) -> Vec<String> {
         Ok(report) => report.diagnostics,
         Err(config_errors) => config_errors,
     };
-    diags
+    let crosses = diags
+        .iter()
+        .any(|d| d.related.iter().any(|r| r.file.path != d.file.path));
+    let lines = diags
         .iter()
         .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
-        .collect()
+        .collect();
+    (lines, crosses)
 }
 
 /// `\xNN` escapes in blocks marked `escapes`, so pages can show bytes that are not UTF-8.
@@ -131,6 +168,126 @@ fn example_is_untestable(page: &str) -> bool {
     page.split("\n---")
         .next()
         .is_some_and(|fm| fm.contains("\nexample: untestable"))
+}
+
+/// How a page's Example and Fix are run, from `example:` in its front matter.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The files are checked (`toolc check`).
+    Check,
+    /// `### Before` and `### After` are two versions, compared (`toolc diff --against`).
+    Diff,
+    /// `### Before` is locked (`toolc lock`; no Before: no lock), then `### After` is checked
+    /// with `--locked`. A Fix that runs `toolc lock` locks the Example's After instead.
+    Lock,
+}
+
+fn example_kind(page: &str) -> Kind {
+    let front = page.split("\n---").next().unwrap_or("");
+    if front.contains("\nexample: diff") {
+        Kind::Diff
+    } else if front.contains("\nexample: lock") {
+        Kind::Lock
+    } else {
+        Kind::Check
+    }
+}
+
+/// Findings of `toolc diff` from `before` to `after`, each in a repository of its own.
+fn diff_codes(before: &[(&str, Vec<u8>)], after: &[(&str, Vec<u8>)]) -> Vec<String> {
+    let (old, new) = (Repo::new(), Repo::new());
+    for (path, content) in before {
+        old.write(path, content);
+    }
+    for (path, content) in after {
+        new.write(path, content);
+    }
+    let config = match toolc::Config::discover(&new.root, None) {
+        Ok(c) => c,
+        Err(e) => return vec![format!("config: {e}")],
+    };
+    let options = toolc::DiffOptions {
+        cwd: new.root.clone(),
+        against: Some(old.root.display().to_string()),
+        ..toolc::DiffOptions::default()
+    };
+    match toolc::diff(&options, &config) {
+        Ok(report) => report
+            .report
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
+            .collect(),
+        Err(e) => vec![format!("diff: {e}")],
+    }
+}
+
+/// Findings of `toolc check --locked` on `after`, with `locked` locked first (none: no lock).
+fn lock_codes(locked: Option<&[(&str, Vec<u8>)]>, after: &[(&str, Vec<u8>)]) -> Vec<String> {
+    let repo = Repo::new();
+    let config = |root: &std::path::Path| toolc::Config::discover(root, None);
+    if let Some(files) = locked {
+        for (path, content) in files {
+            repo.write(path, content);
+        }
+        let Ok(c) = config(&repo.root) else {
+            return vec!["config".into()];
+        };
+        if let Err(e) = toolc::lock(&c) {
+            return vec![format!("lock: {e}")];
+        }
+        for (path, _) in files {
+            let _ = std::fs::remove_file(repo.root.join(path));
+        }
+    }
+    for (path, content) in after {
+        repo.write(path, content);
+    }
+    let Ok(mut c) = config(&repo.root) else {
+        return vec!["config".into()];
+    };
+    c.lock_required = true;
+    let options = toolc::CheckOptions {
+        cwd: repo.root.clone(),
+        ..toolc::CheckOptions::default()
+    };
+    toolc::check(&options, &c)
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
+        .collect()
+}
+
+/// What the Example and the Fix of a page that compares two versions produce, or why they
+/// cannot be run.
+fn run_versions(page: &str, kind: Kind) -> Result<(Vec<String>, Vec<String>), String> {
+    let (before, after) = versions(page, "## Example");
+    if after.is_empty() {
+        return Err("the Example has no `### After` block with a title=\"path\"".into());
+    }
+    if kind == Kind::Diff && before.is_empty() {
+        return Err("the Example has no `### Before` block with a title=\"path\"".into());
+    }
+    let example = match kind {
+        Kind::Diff => diff_codes(&before, &after),
+        _ => lock_codes((!before.is_empty()).then_some(&before[..]), &after),
+    };
+    let (fix_before, fix_after) = versions(page, "## Fix");
+    let fix_before = if fix_before.is_empty() {
+        before
+    } else {
+        fix_before
+    };
+    let relock = section(page, "## Fix").contains("\ntoolc lock\n");
+    let fix = match (kind, fix_after.is_empty()) {
+        (Kind::Lock, true) if relock => lock_codes(Some(&after), &after),
+        (_, true) => {
+            return Err("the Fix has no `### After` block with a title=\"path\"".into());
+        }
+        (Kind::Diff, false) => diff_codes(&fix_before, &fix_after),
+        (_, false) => lock_codes(Some(&fix_before), &fix_after),
+    };
+    Ok((example, fix))
 }
 
 #[test]
@@ -193,6 +350,31 @@ fn every_example_produces_exactly_its_rule_and_every_fix_nothing() {
         if example_is_untestable(page) {
             continue;
         }
+        let kind = example_kind(page);
+        if kind != Kind::Check {
+            match run_versions(page, kind) {
+                Err(why) => failures.push(format!("{}: {why}", rule.code)),
+                Ok((example, fix)) => {
+                    if example.is_empty()
+                        || example
+                            .iter()
+                            .any(|f| !f.starts_with(&format!("{} ", rule.code)))
+                    {
+                        failures.push(format!(
+                            "{}: the Example should produce only {} but produced {example:#?}",
+                            rule.code, rule.code
+                        ));
+                    }
+                    if !fix.is_empty() {
+                        failures.push(format!(
+                            "{}: the Fix should produce nothing but produced {fix:#?}",
+                            rule.code
+                        ));
+                    }
+                }
+            }
+            continue;
+        }
         let example = blocks(page, "## Example");
         if example.is_empty() {
             failures.push(format!(
@@ -201,7 +383,18 @@ fn every_example_produces_exactly_its_rule_and_every_fix_nothing() {
             ));
             continue;
         }
-        let found = codes_for(&example);
+        let (found, crosses) = findings_for(&example);
+        if crosses
+            && !page
+                .split("\n---")
+                .next()
+                .is_some_and(|fm| fm.contains("\nscope: "))
+        {
+            failures.push(format!(
+                "{}: the Example's finding points into another file, so the page needs `scope:` in its front matter (what the rule checks across)",
+                rule.code
+            ));
+        }
         if found.is_empty()
             || found
                 .iter()

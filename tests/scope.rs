@@ -115,18 +115,47 @@ fn a_named_file_from_a_subfolder_finds_the_repository_by_its_git_folder() {
 }
 
 #[test]
-fn named_files_that_are_not_tool_definitions_are_ignored_silently() {
+fn a_named_file_no_format_reads_is_a_warning_and_checking_nothing_fails() {
     let repo = repo();
+    // The warning says the file was not checked; a run that read no definition is exit 2.
     let (code, found, summary) = check(&repo.root, &["README.md"]);
-    assert_eq!((code, found.len()), (0, 0), "{found:#?}");
+    assert_eq!(code, 2);
+    assert_eq!(found, ["README.md:1 TLC006"]);
     assert_eq!(summary["files"], 0, "{summary}");
     let out = toolc(&repo.root, &["check", "README.md"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        stderr.contains("no tool definition found in `README.md`"),
+        "{stderr}"
     );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("All checks passed"));
+    // `--allow-empty` (the pre-commit hook's) accepts it; the warning stays.
+    let (code, found, _) = check(&repo.root, &["--allow-empty", "README.md"]);
+    assert_eq!((code, found.len()), (0, 1), "{found:#?}");
+    // Beside a definition, the same file is a warning among the findings.
+    let (code, found, _) = check(&repo.root, &["README.md", ".dojops/tools/a/tool.yaml"]);
+    assert_eq!(code, 1, "DOJ011, as above: {found:#?}");
+    assert!(
+        found.contains(&"README.md:1 TLC006".to_string()),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn an_empty_folder_fails_and_a_misnamed_manifest_says_the_expected_name() {
+    let repo = Repo::new();
+    std::fs::create_dir_all(repo.root.join("empty")).expect("mkdir");
+    let out = toolc(&repo.root, &["check", "empty"]);
+    assert_eq!(out.status.code(), Some(2));
+    repo.write(".dojops/tools/x/tool.yml", VALID_TOOL.as_bytes());
+    let out = toolc(&repo.root, &["check", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2), "the only manifest is not read");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let d = &json["diagnostics"][0];
+    assert_eq!(d["code"], "TLC006");
+    assert_eq!(d["path"], ".dojops/tools/x/tool.yml");
+    assert_eq!(d["help"], "rename it to `tool.yaml`");
 }
 
 #[test]

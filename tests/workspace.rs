@@ -2,27 +2,9 @@
 
 mod common;
 
-use common::{BASE_TOOL as TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{BASE_TOOL as TOOL, Repo, TRIAGE_AGENT as AGENT, VALID_SCHEMA, VALID_TOOL};
 use toolc::Config;
 use toolc::Workspace;
-
-const AGENT: &str = r#"---
-spec_version: "1.2"
-agent_id: "triage"
-version: "0.3.0"
-status: "draft"
-meta:
-  name: "Triage Agent"
-  owner: "cx-team"
-tools:
-  tool_choice: "auto"
-  refs:
-    - ref: "search-docs"
-      max_calls_per_run: 1
----
-# Purpose
-Opens a ticket for what the docs do not cover.
-"#;
 
 fn workspace(repo: &Repo) -> Workspace {
     let config = Config::discover(&repo.root, None).expect("config");

@@ -9,3 +9,4 @@ pub mod registry;
 pub mod secrets;
 pub mod shell;
 pub mod unicode;
+pub mod urls;

@@ -17,6 +17,18 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// Roots of the key names that carry safety meaning: a human approval or confirmation gate,
+/// permissions, a policy, network access.
+const SAFETY_ROOTS: &[&str] = &["approv", "confirm", "permission", "polic", "network"];
+
+/// True when `key`, unknown, is a near misspelling (at most two edits) of `known`, a key that
+/// carries safety meaning: the gate it was written to set is silently not in effect.
+pub fn misspelt_safety_key(key: &str, known: &str) -> bool {
+    let known_lower = known.to_ascii_lowercase();
+    SAFETY_ROOTS.iter().any(|r| known_lower.contains(r))
+        && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), &known_lower) <= 2
+}
+
 /// "Did you mean" over many names at once (every tool of a repository): only names with the
 /// same first character are compared, and only until a budget of comparisons is spent, so a
 /// repository full of misspelt references stays linear. Each name carries a value (an index)
@@ -94,6 +106,21 @@ pub struct NameStyle {
     pub max_len: usize,
 }
 
+/// A name every LLM provider accepts (OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`,
+/// which also starts as Gemini requires): other characters become `_`, a leading digit or
+/// `-` gets a `_` before it, at most 64 characters.
+pub const PORTABLE: NameStyle = NameStyle {
+    keep: |c| c.is_ascii_alphanumeric() || c == '-',
+    lowercase: false,
+    replacement: '_',
+    collapse: false,
+    first: Some(FirstChar {
+        may_start: |c| c.is_ascii_alphabetic() || c == '_',
+        otherwise: Leading::Prefix('_'),
+    }),
+    max_len: 64,
+};
+
 /// `name` made to follow `style` (it may still be too short, or empty: callers check).
 pub fn suggest_valid_name(name: &str, style: &NameStyle) -> String {
     let rep = style.replacement;
@@ -148,18 +175,6 @@ mod tests {
         first: Some(FirstChar {
             may_start: |c| c.is_ascii_lowercase(),
             otherwise: Leading::Drop,
-        }),
-        max_len: 64,
-    };
-
-    const PORTABLE: NameStyle = NameStyle {
-        keep: |c| c.is_ascii_alphanumeric() || c == '-',
-        lowercase: false,
-        replacement: '_',
-        collapse: false,
-        first: Some(FirstChar {
-            may_start: |c| c.is_ascii_alphabetic() || c == '_',
-            otherwise: Leading::Prefix('_'),
         }),
         max_len: 64,
     };

@@ -192,6 +192,22 @@ pub fn is_harmless_device(cleaned: &str) -> bool {
     HARMLESS_DEVICES.contains(&cleaned)
 }
 
+/// Display path of `rel` next to the file displayed as `file`: joined to the file's folder
+/// and cleaned (`./` and `..` resolved lexically, `\` read as `/`); a trailing `/` (a folder)
+/// is kept.
+pub fn sibling_display(file: &str, rel: &str) -> String {
+    let rel = rel.replace('\\', "/");
+    let joined = match file.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{rel}"),
+        None => rel.clone(),
+    };
+    let mut out = clean(&joined);
+    if rel.ends_with('/') && !out.ends_with('/') {
+        out.push('/');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +286,22 @@ mod tests {
         assert!(!is_absolute_anywhere("./tools/bin/x") && !is_absolute_anywhere("C:x"));
         assert!(is_host_device("/dev/sda") && is_host_device("/dev"));
         assert!(!is_host_device("/dev/null") && !is_host_device("/device"));
+    }
+
+    #[test]
+    fn siblings_of_a_file() {
+        assert_eq!(
+            sibling_display(".dojops/tools/a/tool.yaml", "./in.json"),
+            ".dojops/tools/a/in.json"
+        );
+        assert_eq!(
+            sibling_display("x/tools.json", "tools/bin/"),
+            "x/tools/bin/"
+        );
+        assert_eq!(sibling_display("tools.json", "tools/bin/"), "tools/bin/");
+        assert_eq!(
+            sibling_display("a/b/tool.yaml", "s\\..\\in.json"),
+            "a/b/in.json"
+        );
     }
 }

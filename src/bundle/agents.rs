@@ -48,7 +48,11 @@ pub fn compile(
         .iter()
         .filter(|r| selection.takes(r))
         .filter_map(|r| match r.item.get::<tool_md::Item>() {
-            Some(tool_md::Item::Agent(a)) => agent(a, &r.file.display, tools),
+            Some(tool_md::Item::Agent(a)) => agent(
+                a,
+                &crate::discover::display_path(&r.file.path, selection.root),
+                tools,
+            ),
             _ => None,
         })
         .collect();

@@ -1,9 +1,10 @@
-//! `toolc.bundle.json`: the canonical IR of every tool, with provenance.
+//! `toolc.bundle.json`: the canonical IR of every tool, with provenance, and an index of the
+//! repository's Agent Skills.
 
 use serde::Serialize;
 
 use super::to_json_bytes;
-use crate::ir::{LeftOut, Tool};
+use crate::ir::{LeftOut, SkillEntry, Tool};
 
 /// The bundle format's version; bumped on an incompatible change.
 pub const BUNDLE_VERSION: u32 = 1;
@@ -14,6 +15,8 @@ struct Bundle<'a> {
     tools: &'a [Tool],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     left_out: Vec<Skipped<'a>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    skills: &'a [SkillEntry],
 }
 
 #[derive(Serialize)]
@@ -24,7 +27,7 @@ struct Skipped<'a> {
 }
 
 /// The file's bytes.
-pub fn render(tools: &[Tool], left_out: &[LeftOut]) -> Vec<u8> {
+pub fn render(tools: &[Tool], left_out: &[LeftOut], skills: &[SkillEntry]) -> Vec<u8> {
     to_json_bytes(&Bundle {
         version: BUNDLE_VERSION,
         tools,
@@ -36,5 +39,6 @@ pub fn render(tools: &[Tool], left_out: &[LeftOut]) -> Vec<u8> {
                 reason: &l.reason,
             })
             .collect(),
+        skills,
     })
 }

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::{SchemaProblem, Target, gemini, openai};
-use crate::analysis::names::{FirstChar, Leading, NameStyle, suggest_valid_name};
+use crate::analysis::names::{PORTABLE, suggest_valid_name};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
@@ -243,17 +243,6 @@ pub fn name_pattern(target: Target) -> &'static str {
 /// A name every provider accepts, made from `name`: other characters become `_`, a leading
 /// digit or `-` gets a `_` before it, and the result is cut to 64 characters.
 fn portable_name(name: &str) -> String {
-    const PORTABLE: NameStyle = NameStyle {
-        keep: |c| c.is_ascii_alphanumeric() || c == '-',
-        lowercase: false,
-        replacement: '_',
-        collapse: false,
-        first: Some(FirstChar {
-            may_start: |c| c.is_ascii_alphabetic() || c == '_',
-            otherwise: Leading::Prefix('_'),
-        }),
-        max_len: 64,
-    };
     suggest_valid_name(name, &PORTABLE)
 }
 

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
-use crate::ir::{LeftOut, Tool};
+use crate::ir::{LeftOut, SkillEntry, Tool};
 use crate::source::SourceFile;
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.
@@ -132,6 +132,8 @@ pub struct Compiled {
     pub agents: Vec<agents::AgentBundle>,
     /// Tools left out of the bundles, and why.
     pub left_out: Vec<LeftOut>,
+    /// Agent Skills, listed in `toolc.bundle.json`, sorted by name then path.
+    pub skills: Vec<SkillEntry>,
     /// The id of every agent file of the repository, built or not (out of the paths built,
     /// or with errors): an agent file in the output folder is stale only when its id is not
     /// here.
@@ -145,6 +147,8 @@ pub struct Selection<'a> {
     pub has_error: &'a (dyn Fn(&SourceFile) -> bool + Sync),
     /// The file is among the paths built (a file named on the command line builds alone).
     pub in_scope: &'a (dyn Fn(&SourceFile) -> bool + Sync),
+    /// The repository root: paths in bundles are relative to it.
+    pub root: &'a std::path::Path,
 }
 
 impl Selection<'_> {
@@ -167,7 +171,8 @@ pub fn compile(
     let crate::ir::Lowering {
         tools: lowered,
         left_out,
-    } = crate::formats::lower_all(results, &takes);
+        skills,
+    } = crate::formats::lower_all(results, &takes, selection.root);
     let diagnostics = compat::check(&lowered, targets);
     let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
     let agents = agents::compile(results, selection, &tools);
@@ -177,6 +182,7 @@ pub fn compile(
             tools,
             agents,
             left_out,
+            skills,
             agent_ids,
         },
         diagnostics,
@@ -210,7 +216,9 @@ pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
             Target::Anthropic => anthropic::render(&compiled.tools),
             Target::Mcp => mcp::render(&compiled.tools),
             Target::Gemini => gemini::render(&compiled.tools),
-            Target::Bundle => canonical::render(&compiled.tools, &compiled.left_out),
+            Target::Bundle => {
+                canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills)
+            }
         };
         out.push(Output {
             path: PathBuf::from(target.file_name()),
@@ -235,6 +243,9 @@ pub fn write_all(
     outputs: &[Output],
     agent_ids: &BTreeSet<String>,
 ) -> std::io::Result<Vec<PathBuf>> {
+    // Nothing is written or deleted through a link: a committed `dist/agents` link must not
+    // make a build write, or delete, outside the output folder.
+    refuse_links(dir, outputs)?;
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let result = (|| {
         for o in outputs {
@@ -246,12 +257,8 @@ pub fn write_all(
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or("bundle");
-            let tmp = parent.join(format!(".{name}.toolc-tmp-{}", std::process::id()));
-            staged.push((tmp.clone(), path));
-            std::fs::write(&tmp, &o.bytes)?;
-        }
-        for (tmp, path) in &staged {
-            std::fs::rename(tmp, path)?;
+            let tmp = create_exclusive(parent, name, &o.bytes)?;
+            staged.push((tmp, path));
         }
         Ok(())
     })();
@@ -261,11 +268,126 @@ pub fn write_all(
         }
         return Err(e);
     }
+    replace_all(&staged)?;
     let removed = gone_agent_files(dir, agent_ids);
     for rel in &removed {
         std::fs::remove_file(dir.join(rel))?;
     }
     Ok(removed)
+}
+
+/// An error when `dir`, a folder an output goes into, or an output file is a symbolic link.
+fn refuse_links(dir: &Path, outputs: &[Output]) -> std::io::Result<()> {
+    let is_link = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+    let mut checked: BTreeSet<PathBuf> = BTreeSet::new();
+    // `agents/` too: stale agent files are deleted from it even when no agent is written.
+    let mut candidates = vec![dir.to_path_buf(), dir.join("agents")];
+    for o in outputs {
+        let mut at = dir.to_path_buf();
+        for part in o.path.components() {
+            at.push(part);
+            candidates.push(at.clone());
+        }
+    }
+    for p in candidates {
+        if checked.insert(p.clone()) && is_link(&p) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} is a symbolic link; toolc never writes or deletes through one",
+                    p.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
+/// a name nobody can predict, so a planted link or file cannot redirect it.
+fn create_exclusive(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    for attempt in 0..16u32 {
+        let tag = crate::ir::sha256_hex(
+            format!("{seed}-{}-{attempt}-{name}", std::process::id()).as_bytes(),
+        );
+        let tmp = folder.join(format!(".{name}.toolc-tmp-{}", &tag[..16]));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(mut f) => {
+                if let Err(e) = f.write_all(bytes).and_then(|()| f.sync_all()) {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(e);
+                }
+                return Ok(tmp);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("cannot create a temporary file in {}", folder.display()),
+    ))
+}
+
+/// Move every staged file into place, or none: each file it replaces is set aside first, and a
+/// failure part-way puts every one back, so the previous bundle stays complete.
+fn replace_all(staged: &[(PathBuf, PathBuf)]) -> std::io::Result<()> {
+    let mut done: Vec<(&PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut failure = None;
+    for (tmp, path) in staged {
+        let backup = if path.exists() {
+            let backup = tmp.with_extension("old");
+            if let Err(e) = std::fs::rename(path, &backup) {
+                failure = Some(e);
+                break;
+            }
+            Some(backup)
+        } else {
+            None
+        };
+        if let Err(e) = std::fs::rename(tmp, path) {
+            if let Some(b) = &backup {
+                let _ = std::fs::rename(b, path);
+            }
+            failure = Some(e);
+            break;
+        }
+        done.push((path, backup));
+    }
+    match failure {
+        None => {
+            for (_, backup) in done {
+                if let Some(b) = backup {
+                    let _ = std::fs::remove_file(b);
+                }
+            }
+            Ok(())
+        }
+        Some(e) => {
+            for (path, backup) in done.into_iter().rev() {
+                match backup {
+                    Some(b) => {
+                        let _ = std::fs::rename(b, path);
+                    }
+                    None => {
+                        let _ = std::fs::remove_file(path);
+                    }
+                }
+            }
+            for (tmp, _) in staged {
+                let _ = std::fs::remove_file(tmp);
+            }
+            Err(e)
+        }
+    }
 }
 
 /// `agents/*.json` files under `dir` of agents no agent file of the repository has any more

@@ -17,9 +17,9 @@ use crate::{CheckOptions, check_and_compile};
 pub struct BuildArgs {
     /// Files or directories to build from (default: `.`)
     paths: Vec<PathBuf>,
-    /// Folder to write the bundles to
+    /// Folder to write the bundles to (default: `[build] out` in toolc.toml)
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    out: Option<PathBuf>,
     /// Targets (comma-separated or repeated): openai, anthropic, mcp, gemini, bundle; default:
     /// `[build] targets` in toolc.toml, else all
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
@@ -50,7 +50,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
     };
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let config = match Config::discover(&cwd, args.config.as_deref()) {
+    let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -58,6 +58,19 @@ pub fn run(args: BuildArgs) -> ExitCode {
             return fail("invalid configuration; nothing was built");
         }
         Err(e @ ConfigError::Io { .. }) => return fail(&e.to_string()),
+    };
+    // Messages name the folder as given, or relative to here when it comes from toolc.toml.
+    let (out_dir, shown) = match (&args.out, &config.build_out) {
+        (Some(out), _) => (cwd.join(out), out.clone()),
+        (None, Some(out)) => (
+            out.clone(),
+            PathBuf::from(crate::discover::display_path(out, &cwd)),
+        ),
+        (None, None) => {
+            return fail(
+                "no output folder: pass `--out DIR`, or set `out` under `[build]` in toolc.toml",
+            );
+        }
     };
     let targets: Vec<Target> = if args.target.is_empty() {
         bundle::configured_targets(&config)
@@ -86,14 +99,13 @@ pub fn run(args: BuildArgs) -> ExitCode {
     }
     if report.fails_at(Severity::Error) {
         let outcome = if args.check {
-            format!("the bundles in {} were not compared", args.out.display())
+            format!("the bundles in {} were not compared", shown.display())
         } else {
-            format!("nothing was written to {}", args.out.display())
+            format!("nothing was written to {}", shown.display())
         };
         eprintln!("error: {} error(s) found; {outcome}", report.summary.errors);
         return ExitCode::from(1);
     }
-    let out_dir = cwd.join(&args.out);
     let outputs = bundle::render(&compiled, &targets);
     for l in &compiled.left_out {
         eprintln!(
@@ -108,42 +120,39 @@ pub fn run(args: BuildArgs) -> ExitCode {
                 eprintln!(
                     "{} bundle file(s) in {} are up to date",
                     outputs.len(),
-                    args.out.display()
+                    shown.display()
                 );
             }
             return ExitCode::SUCCESS;
         }
         for path in &stale.differ {
-            eprintln!("out of date: {}", args.out.join(path).display());
+            eprintln!("out of date: {}", shown.join(path).display());
         }
         for path in &stale.extra {
             eprintln!(
                 "no longer built: {} (its agent is gone)",
-                args.out.join(path).display()
+                shown.join(path).display()
             );
         }
         eprintln!(
             "error: the bundles in {} are not what `toolc build` writes now; run it and commit the result",
-            args.out.display()
+            shown.display()
         );
         return ExitCode::from(1);
     }
     match bundle::write_all(&out_dir, &outputs, &compiled.agent_ids) {
         Ok(removed) => {
             for path in removed {
-                eprintln!(
-                    "removed {}: its agent is gone",
-                    args.out.join(path).display()
-                );
+                eprintln!("removed {}: its agent is gone", shown.join(path).display());
             }
         }
-        Err(e) => return fail(&format!("cannot write to {}: {e}", args.out.display())),
+        Err(e) => return fail(&format!("cannot write to {}: {e}", shown.display())),
     }
     if !args.quiet {
         eprintln!(
             "wrote {} file(s) to {} ({} tool(s), {} agent(s))",
             outputs.len(),
-            args.out.display(),
+            shown.display(),
             compiled.tools.len(),
             compiled.agents.len()
         );

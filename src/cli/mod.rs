@@ -4,7 +4,15 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod baseline;
 mod build;
+mod completions;
+mod diff;
+mod empty;
+mod fix;
+mod lock;
+mod rule_list;
+mod server;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -16,7 +24,7 @@ use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 #[derive(Parser)]
 #[command(
     name = "toolc",
-    version,
+    version = env!("TOOLC_VERSION"),
     about = "Compiler and linter for LLM tool definitions"
 )]
 struct Cli {
@@ -30,13 +38,22 @@ enum Command {
     Check(CheckArgs),
     /// Check, then write agent-ready bundles (OpenAI, Anthropic, MCP, Gemini, toolc)
     Build(build::BuildArgs),
-    /// List every rule: code, name, default severity, formats
-    Rules(RulesArgs),
+    /// List the rules (all, a family such as `SEC`, or those of one format): code, name,
+    /// default severity, summary, formats
+    Rules(rule_list::RulesArgs),
+    /// Run the language server on stdin/stdout, for editors
+    Server(server::ServerArgs),
+    /// Report breaking changes between a git revision (or a folder) and the working tree
+    Diff(diff::DiffArgs),
+    /// Write `toolc.lock`: every tool's definition as reviewed (`check --locked` reports drift)
+    Lock(lock::LockArgs),
     /// Print a rule's documentation page
     Explain {
         /// A rule code (`DOJ003`) or name (`invalid-tool-name`)
         rule: String,
     },
+    /// Print a shell completion script (e.g. `toolc completions bash > /etc/bash_completion.d/toolc`)
+    Completions(completions::CompletionsArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -49,6 +66,12 @@ enum Format {
     Sarif,
     /// JUnit XML
     Junit,
+    /// GitLab Code Quality report
+    Gitlab,
+    /// Reviewdog Diagnostic Format (rdjson)
+    Rdjson,
+    /// Markdown summary for a pull-request comment
+    Markdown,
 }
 
 impl Format {
@@ -59,17 +82,11 @@ impl Format {
             Format::Github => OutputFormat::Github,
             Format::Sarif => OutputFormat::Sarif,
             Format::Junit => OutputFormat::Junit,
+            Format::Gitlab => OutputFormat::Gitlab,
+            Format::Rdjson => OutputFormat::Rdjson,
+            Format::Markdown => OutputFormat::Markdown,
         }
     }
-}
-
-/// `toolc rules` prints a list, not diagnostics.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-enum ListFormat {
-    Human,
-    Json,
-    /// The whole rule reference (index and every page) as one Markdown document
-    Markdown,
 }
 
 #[derive(Args)]
@@ -103,6 +120,17 @@ struct CheckArgs {
     /// Print how many diagnostics each rule produced instead of the diagnostics
     #[arg(long)]
     statistics: bool,
+    /// Also say how many files at format paths were left alone as another tool's
+    #[arg(short, long)]
+    verbose: bool,
+    /// Never read paths matching GLOB (relative to the working directory; repeatable), even
+    /// when named: added to `[discovery] exclude`
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Check a file named on the command line only when its content has its format's shape,
+    /// as for files found by walking (for pre-commit, which names every file a pattern matches)
+    #[arg(long)]
+    only_claimed: bool,
     /// Read the file's content from stdin and check it as if it were at PATH
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
@@ -110,13 +138,20 @@ struct CheckArgs {
     /// mcp, gemini, bundle); default: `[build] targets` in toolc.toml, else none
     #[arg(long, value_delimiter = ',', value_name = "TARGETS")]
     target: Vec<String>,
-}
-
-#[derive(Args)]
-struct RulesArgs {
-    /// Output format
-    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
-    format: ListFormat,
+    /// Apply the safe fixes in place, then report what remains
+    #[arg(long, conflicts_with_all = ["diff", "stdin_filename"])]
+    fix: bool,
+    /// Print the safe fixes as a unified diff instead of applying them (exit 1 when there
+    /// is something to fix)
+    #[arg(long, conflicts_with = "stdin_filename")]
+    diff: bool,
+    #[command(flatten)]
+    baseline: baseline::BaselineArgs,
+    #[command(flatten)]
+    empty: empty::EmptyArgs,
+    /// Also report every tool that no longer matches `toolc.lock` (`[lock] required = true`)
+    #[arg(long)]
+    locked: bool,
 }
 
 /// Run the command line with the process arguments; the binary is this one call.
@@ -125,8 +160,12 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
-        Command::Rules(args) => run_rules(&args),
+        Command::Rules(args) => rule_list::run(&args),
+        Command::Server(args) => server::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Lock(args) => lock::run(args),
         Command::Explain { rule } => run_explain(&rule),
+        Command::Completions(args) => completions::run(&args),
     }
 }
 
@@ -156,16 +195,22 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
     let color =
         !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let config = match Config::discover(&cwd, args.config.as_deref()) {
+    let mut config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
             match args.format {
                 Format::Json => print(&json::render(&diags, &summary)),
-                Format::Github | Format::Sarif | Format::Junit => {
+                Format::Github
+                | Format::Sarif
+                | Format::Junit
+                | Format::Gitlab
+                | Format::Rdjson
+                | Format::Markdown => {
                     let report = Report {
                         diagnostics: diags,
                         suppressed: Vec::new(),
+                        baselined: Vec::new(),
                         summary,
                         files: Vec::new(),
                     };
@@ -196,6 +241,22 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    if !args.exclude.is_empty()
+        && let Err(message) = config.exclude(&cwd, &args.exclude)
+    {
+        return usage_error(&format!("`--exclude`: {message}"));
+    }
+    config.named_by_content = args.only_claimed;
+    let baseline_mode = match baseline::configure(
+        &args.baseline,
+        &cwd,
+        &mut config,
+        args.stdin_filename.is_some(),
+    ) {
+        Ok(mode) => mode,
+        Err(message) => return usage_error(&message),
+    };
+    config.lock_required |= args.locked;
     // A path that does not exist is a usage error, not a finding about the repository.
     if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
         return usage_error(&format!("{}: no such file or directory", missing.display()));
@@ -242,39 +303,68 @@ fn run_check(args: CheckArgs) -> ExitCode {
             bar.step(step);
         }
     };
+    // An editor's buffer of a file no format reads is simply not checked.
+    let no_buffer = buffer.is_none();
     let inputs = Inputs {
         buffer,
         progress: Some(&on_progress),
     };
-    let report = check_with(&options, &config, &inputs);
+    let fix_mode = (args.fix || args.diff).then_some(if args.diff {
+        fix::Mode::Diff
+    } else {
+        fix::Mode::Write
+    });
+    let report = match fix_mode {
+        None => check_with(&options, &config, &inputs),
+        Some(mode) => match fix::run(&options, &config, mode, args.quiet) {
+            fix::After::Report(report) => report,
+            fix::After::Exit(code) => return code,
+        },
+    };
     if let Some(bar) = &bar {
         bar.finish();
     }
-    let text = if args.statistics {
+    if let baseline::Mode::Write(target) = &baseline_mode {
+        return baseline::write(target, &options, &config, &report);
+    }
+    let refused = no_buffer
+        .then(|| empty::refusal(&args.empty, &options.paths, &report))
+        .flatten();
+    // "All checks passed" would contradict the error that follows.
+    let quiet = args.quiet || refused.is_some();
+    let mut not_claimed = (args.statistics || args.verbose)
+        .then(|| not_claimed_line(&report.summary))
+        .flatten();
+    let mut text = if args.statistics {
         match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
-            _ if args.quiet => statistics::render_human(&report.diagnostics),
+            _ if quiet => statistics::render_human(&report.diagnostics),
             _ => format!(
-                "{}{}\n",
+                "{}{}{}\n",
                 statistics::render_human(&report.diagnostics),
+                not_claimed.take().map(|l| l + "\n").unwrap_or_default(),
                 human::summary_line(&report.summary)
             ),
         }
     } else {
-        crate::diagnostics::render(
-            args.format.output(),
-            &report,
-            &options.cwd,
-            color,
-            args.quiet,
-        )
+        crate::diagnostics::render(args.format.output(), &report, &options.cwd, color, quiet)
     };
+    if args.format == Format::Human && !quiet {
+        text.extend(baseline::note(&report, &config, &options.cwd));
+    }
     print(&text);
+    if let Some(line) = not_claimed {
+        eprintln!("{line}");
+    }
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
-        if let Err(e) = std::fs::write(path, text) {
+        // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
+        if let Err(e) = crate::fs::write_output(path, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
+    }
+    if let Some(message) = refused {
+        return usage_error(&message);
     }
     let threshold = if args.deny_warnings {
         Severity::Warning
@@ -288,40 +378,16 @@ fn run_check(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn run_rules(args: &RulesArgs) -> ExitCode {
-    let all = rules::all();
-    match args.format {
-        ListFormat::Markdown => print(&rules::reference_markdown()),
-        ListFormat::Json => {
-            let list: Vec<_> = all
-                .iter()
-                .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.as_str(), "formats": r.formats, "summary": r.summary}))
-                .collect();
-            let mut text = serde_json::to_string_pretty(&list).unwrap_or_default();
-            text.push('\n');
-            print(&text)
-        }
-        ListFormat::Human => {
-            let name_width = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
-            let mut text = String::new();
-            for r in &all {
-                let formats = if r.formats.is_empty() {
-                    "all".to_string()
-                } else {
-                    r.formats.join(",")
-                };
-                text.push_str(&format!(
-                    "{}  {:<name_width$}  {:<7}  {:<40}  {}\n",
-                    r.code,
-                    r.name,
-                    r.severity.as_str(),
-                    formats,
-                    r.summary
-                ));
-            }
-            print(&text)
-        }
-    }
+/// `--verbose`/`--statistics`: the files at format paths whose content is another tool's, in
+/// one line, or nothing when there are none.
+fn not_claimed_line(summary: &Summary) -> Option<String> {
+    let n = summary.not_claimed;
+    (n > 0).then(|| {
+        let (files, were) = if n == 1 { ("file", "was") } else { ("files", "were") };
+        format!(
+            "{n} {files} at format paths {were} not claimed: their content is not in their format's shape (another tool's file); name a file to check it anyway"
+        )
+    })
 }
 
 fn run_explain(query: &str) -> ExitCode {

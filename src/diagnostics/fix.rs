@@ -96,6 +96,45 @@ impl Fix {
     }
 }
 
+/// The edits of as many of `fixes` (of one file) as can be applied together, sorted: fixes
+/// are taken in order of their first edit, each unless one of its edits overlaps an edit
+/// already taken (a fix offered by two diagnostics is taken once). What the rest fix, a
+/// check after applying these finds again.
+pub fn combine<'a>(fixes: impl IntoIterator<Item = &'a Fix>) -> Vec<&'a Edit> {
+    let mut fixes: Vec<&Fix> = fixes.into_iter().collect();
+    fixes.sort_by_key(|f| f.edits.iter().map(|e| (e.span.start, e.span.end)).min());
+    let mut taken: Vec<&Edit> = Vec::new();
+    for fix in fixes {
+        let clashes = fix.edits.iter().any(|e| {
+            taken.iter().any(|t| {
+                // Two insertions at one point have no order: they clash too.
+                (e.span.start < t.span.end && t.span.start < e.span.end) || e.span == t.span
+            })
+        });
+        if !clashes {
+            taken.extend(&fix.edits);
+        }
+    }
+    taken.sort_by_key(|e| (e.span.start, e.span.end));
+    taken
+}
+
+/// True when every edit of `fix` is among `edits`: applying them fixes its diagnostic.
+pub fn is_applied_by(fix: &Fix, edits: &[&Edit]) -> bool {
+    fix.edits.iter().all(|e| edits.contains(&e))
+}
+
+/// `text` with `edits` (sorted, non-overlapping, as [`combine`] gives them) applied, or
+/// `None` when one is out of range or splits a character.
+pub fn apply_edits(text: &str, edits: &[&Edit]) -> Option<String> {
+    let fix = Fix {
+        message: String::new(),
+        applicability: Applicability::Safe,
+        edits: edits.iter().map(|e| (*e).clone()).collect(),
+    };
+    fix.apply(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +172,21 @@ mod tests {
         };
         assert_eq!(overlapping.apply(text), None);
         assert_eq!(Fix::safe(Span::new(40, 41), "x").apply(text), None);
+    }
+
+    #[test]
+    fn combine_takes_each_fix_once_and_skips_clashes() {
+        let a = Fix::safe(Span::new(0, 4), "name");
+        let same = a.clone();
+        let clash = Fix::safe(Span::new(2, 6), "x");
+        let b = Fix::safe(Span::new(8, 15), "version");
+        let edits = combine([&b, &a, &same, &clash]);
+        let spans: Vec<Span> = edits.iter().map(|e| e.span).collect();
+        assert_eq!(spans, [Span::new(0, 4), Span::new(8, 15)]);
+        assert_eq!(
+            apply_edits("nmae: x\nverison: 1\n", &edits).as_deref(),
+            Some("name: x\nversion: 1\n")
+        );
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! The one diagnostic model every pass produces, and one emitter per output format.
 
 pub mod cap;
-mod fix;
+pub mod fix;
 pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod markdown;
+pub mod rdjson;
 pub mod sarif;
 pub mod statistics;
 mod visible;
@@ -157,6 +160,8 @@ pub struct Summary {
     pub warnings: usize,
     /// Info-level diagnostics.
     pub infos: usize,
+    /// Files at a format's paths left alone because their content is another tool's.
+    pub not_claimed: usize,
 }
 
 impl Summary {
@@ -191,16 +196,25 @@ pub enum OutputFormat {
     Sarif,
     /// JUnit XML.
     Junit,
+    /// GitLab Code Quality report.
+    Gitlab,
+    /// Reviewdog Diagnostic Format (`DiagnosticResult` JSON).
+    Rdjson,
+    /// A Markdown summary for a pull-request comment.
+    Markdown,
 }
 
 impl OutputFormat {
     /// Every format, by the name the command line uses.
-    pub const ALL: [(&'static str, OutputFormat); 5] = [
+    pub const ALL: [(&'static str, OutputFormat); 8] = [
         ("human", OutputFormat::Human),
         ("json", OutputFormat::Json),
         ("github", OutputFormat::Github),
         ("sarif", OutputFormat::Sarif),
         ("junit", OutputFormat::Junit),
+        ("gitlab", OutputFormat::Gitlab),
+        ("rdjson", OutputFormat::Rdjson),
+        ("markdown", OutputFormat::Markdown),
     ];
 
     /// The format called `name`.
@@ -212,7 +226,8 @@ impl OutputFormat {
     }
 }
 
-/// Render a report in `format`. `root` is the working directory (SARIF's `%SRCROOT%`);
+/// Render a report in `format`. `root` is the working directory (SARIF's `%SRCROOT%`, what
+/// fingerprints' paths are relative to);
 /// `color` and `quiet` only matter to the human format.
 pub fn render(
     format: OutputFormat,
@@ -225,7 +240,17 @@ pub fn render(
         OutputFormat::Human => human::render(&report.diagnostics, &report.summary, color, quiet),
         OutputFormat::Json => json::render(&report.diagnostics, &report.summary),
         OutputFormat::Github => github::render(&report.diagnostics),
-        OutputFormat::Sarif => sarif::render(&report.diagnostics, &report.suppressed, root),
+        OutputFormat::Sarif => sarif::render(
+            &report.diagnostics,
+            &report.suppressed,
+            &report.baselined,
+            root,
+        ),
         OutputFormat::Junit => junit::render(&report.files, &report.diagnostics),
+        OutputFormat::Gitlab => gitlab::render(&report.diagnostics, root),
+        OutputFormat::Rdjson => rdjson::render(&report.diagnostics),
+        OutputFormat::Markdown => {
+            markdown::render(&report.diagnostics, &report.summary, report.baselined.len())
+        }
     }
 }

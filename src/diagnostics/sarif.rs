@@ -8,9 +8,11 @@
 //! - artifact URIs are relative to the working directory, with `uriBaseId` `%SRCROOT%`, and
 //!   `originalUriBaseIds` says what `%SRCROOT%` was on this machine;
 //! - columns count Unicode code points (`columnKind`), like every other toolc output;
-//! - `partialFingerprints` hash the rule, the path and the offending text (never the line), so
-//!   a result keeps its identity when lines are inserted above it;
-//! - diagnostics silenced by `toolc: ignore` are results with an `inSource` suppression;
+//! - `partialFingerprints` are the baseline's fingerprints (rule, path, the offending text and
+//!   its surroundings, never the line number; see `crate::baseline`), so a result keeps its
+//!   identity when lines are inserted above it;
+//! - diagnostics silenced by `toolc: ignore` are results with an `inSource` suppression, those
+//!   hidden by the baseline results with an `external` one;
 //! - a mechanical fix is a `fixes` entry (one artifact change of the result's file); the
 //!   label is the primary location's message and the notes are `properties.notes`.
 
@@ -18,15 +20,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::{Diagnostic, Fix};
 use crate::rules::{self, Rule, Severity};
 use crate::source::{SourceFile, Span};
 
-/// The key of toolc's fingerprint in `partialFingerprints`; bump the version if the hashed
-/// content ever changes, so old and new fingerprints are never compared.
-pub const FINGERPRINT_KEY: &str = "toolc/v1";
+/// The key of toolc's fingerprint in `partialFingerprints`.
+pub use crate::baseline::FINGERPRINT_KEY;
 
 /// The base every artifact URI is relative to.
 pub const SRCROOT: &str = "%SRCROOT%";
@@ -177,13 +177,29 @@ struct Suppression {
     kind: &'static str,
 }
 
-/// Render the SARIF log of `diagnostics` and `suppressed` (pretty JSON, trailing newline).
-/// `root` is the working directory the relative paths start from.
-pub fn render(diagnostics: &[Diagnostic], suppressed: &[Diagnostic], root: &Path) -> String {
-    let mut all: Vec<(&Diagnostic, bool)> = diagnostics
+/// How a result was silenced, if it was.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Silenced {
+    No,
+    /// By a `toolc: ignore` comment.
+    InSource,
+    /// By the baseline.
+    External,
+}
+
+/// Render the SARIF log of `diagnostics`, `suppressed` and `baselined` (pretty JSON, trailing
+/// newline). `root` is the working directory the relative paths start from.
+pub fn render(
+    diagnostics: &[Diagnostic],
+    suppressed: &[Diagnostic],
+    baselined: &[Diagnostic],
+    root: &Path,
+) -> String {
+    let mut all: Vec<(&Diagnostic, Silenced)> = diagnostics
         .iter()
-        .map(|d| (d, false))
-        .chain(suppressed.iter().map(|d| (d, true)))
+        .map(|d| (d, Silenced::No))
+        .chain(suppressed.iter().map(|d| (d, Silenced::InSource)))
+        .chain(baselined.iter().map(|d| (d, Silenced::External)))
         .collect();
     all.sort_by(|a, b| a.0.sort_key().cmp(&b.0.sort_key()));
 
@@ -192,14 +208,15 @@ pub fn render(diagnostics: &[Diagnostic], suppressed: &[Diagnostic], root: &Path
     fired.dedup_by_key(|r| r.code);
     let index: HashMap<&str, usize> = fired.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
 
-    // Identical (rule, path, text) triples are told apart by their order in the file.
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    // Identical fingerprints are told apart by their order in the file.
+    let fingerprints = crate::baseline::numbered(
+        all.iter().map(|(d, _)| *d),
+        &crate::discover::normalize(root),
+    );
     let results = all
         .iter()
-        .map(|&(d, is_suppressed)| {
-            let hash = fingerprint_hash(d);
-            let n = seen.entry(hash.clone()).or_insert(0);
-            *n += 1;
+        .zip(fingerprints)
+        .map(|(&(d, silenced), (hash, n))| {
             let mut message = d.message.clone();
             if let Some(help) = &d.help {
                 message.push_str("\nhelp: ");
@@ -218,10 +235,10 @@ pub fn render(diagnostics: &[Diagnostic], suppressed: &[Diagnostic], root: &Path
                     .map(|(i, r)| location(Some(i + 1), &r.file, r.span, Some(&r.message)))
                     .collect(),
                 partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, format!("{hash}:{n}"))]),
-                suppressions: if is_suppressed {
-                    vec![Suppression { kind: "inSource" }]
-                } else {
-                    Vec::new()
+                suppressions: match silenced {
+                    Silenced::No => Vec::new(),
+                    Silenced::InSource => vec![Suppression { kind: "inSource" }],
+                    Silenced::External => vec![Suppression { kind: "external" }],
                 },
                 fixes: d.fix.iter().map(|f| fix(&d.file, f)).collect(),
                 properties: (!d.notes.is_empty()).then(|| Properties {
@@ -366,36 +383,6 @@ fn location(id: Option<usize>, file: &SourceFile, span: Span, message: Option<&s
             text: m.to_string(),
         }),
     }
-}
-
-/// The hash part of a result's fingerprint: rule, path and the offending text. The line
-/// number is deliberately not in it; a point span (a missing key) uses its line's text.
-fn fingerprint_hash(d: &Diagnostic) -> String {
-    let text = &d.file.text;
-    let mut offending = text.get(d.span.start..d.span.end).unwrap_or("").trim();
-    if offending.is_empty() {
-        let at = d.span.start.min(text.len());
-        let line_start = text
-            .get(..at)
-            .and_then(|t| t.rfind('\n'))
-            .map_or(0, |i| i + 1);
-        let line_end = text
-            .get(at..)
-            .and_then(|t| t.find('\n'))
-            .map_or(text.len(), |i| at + i);
-        offending = text.get(line_start..line_end).unwrap_or("").trim();
-    }
-    let mut hasher = Sha256::new();
-    for part in [d.rule.code, d.file.display.as_str(), offending] {
-        hasher.update(part.as_bytes());
-        hasher.update([0]);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Percent-encode a `/`-separated path for a URI: everything but unreserved characters and `/`.

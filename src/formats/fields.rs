@@ -239,8 +239,21 @@ impl<'a> Lowerer<'a> {
                 || format!("required field `{full}` is missing"),
                 str::to_string,
             );
+            // The top-level mapping has no key of its own: underline its first key rather
+            // than one character at the start of the file.
+            let first_key = map
+                .node
+                .as_map()
+                .and_then(|m| m.first())
+                .map(|e| e.key_span);
+            let (anchor, label) = match first_key {
+                Some(span) if map.anchor.is_empty() && map.path.is_empty() => {
+                    (span, format!("the top-level mapping lacks `{key}`"))
+                }
+                _ => (map.anchor, label),
+            };
             let mut d = self
-                .diag(site.rule_or(self.rules.missing), map.anchor, message)
+                .diag(site.rule_or(self.rules.missing), anchor, message)
                 .label(label);
             if let Some(e) = misspelt {
                 d = d
@@ -258,6 +271,13 @@ impl<'a> Lowerer<'a> {
                 && let Some(help) = self.missing_help
             {
                 d.help = help(&full, self.file);
+            }
+            if d.help.is_none() {
+                d.help = Some(if map.path.is_empty() {
+                    format!("add `{key}:` with its value at the top level")
+                } else {
+                    format!("add `{key}:` with its value to `{}`", map.path)
+                });
             }
             self.push(d);
         }
@@ -501,14 +521,32 @@ impl<'a> Lowerer<'a> {
             self.unknown.push(e.key_span);
             let full = join_path(map.path, &e.key);
             let hint = did_you_mean(&e.key, known.iter().copied());
-            let d = self
-                .diag(
+            // A misspelt approval, permission or network key loses its gate without a word
+            // (unless the mapping sets the real key too).
+            let safety = hint.filter(|h| {
+                map.node.get(h).is_none() && crate::analysis::names::misspelt_safety_key(&e.key, h)
+            });
+            let d = match safety {
+                Some(h) => self.diag(
+                    &crate::rules::security::MISSPELT_SAFETY_KEY,
+                    e.key_span,
+                    format!(
+                        "unknown key `{full}` is a misspelling of `{h}`: the safety setting it was meant to make is not in effect"
+                    ),
+                ),
+                None => self.diag(
                     site.rule_or(self.rules.unknown_key),
                     e.key_span,
                     format!("unknown key `{full}`"),
-                )
+                ),
+            };
+            let help = match safety {
+                Some(h) => Some(format!("rename it to `{h}`")),
+                None => hint.map(|h| format!("did you mean `{h}`?")),
+            };
+            let d = d
                 .label("unknown key")
-                .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
+                .maybe_help(help)
                 // Renaming onto a key the mapping already has would only move the problem.
                 .maybe_fix(
                     hint.filter(|h| map.node.get(h).is_none())

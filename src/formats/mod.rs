@@ -1,20 +1,26 @@
 //! One module per source format: each lowers a file's syntax tree into its typed AST,
 //! validates and lints it, and contributes to the cross-file resolve step.
 
+pub mod agent_skill;
 pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod mcp;
+pub mod outline;
 pub mod texts;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
+pub(crate) mod yaml_words;
 
 use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
+use crate::discover::Claim;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
@@ -90,22 +96,46 @@ pub trait Format: Sync {
     /// pattern matched, judged by its file name alone.
     fn by_name(&self, path: &Path) -> Option<FormatId>;
 
+    /// Whether `text`, the content of a file found at one of this format's paths, has the
+    /// shape `format` requires at its root: true when the file is this format's, false when it
+    /// belongs to another tool that uses the same file name (it is then left alone, unreported).
+    /// Asked only of files found by walking; a file named on the command line, given on stdin
+    /// or matched by an `include` is always checked. By default every file is claimed: right
+    /// for a format whose paths are its own (`.dojops/…`, `.cycod/tools/…`).
+    fn claims(&self, _format: FormatId, _text: &str) -> bool {
+        true
+    }
+
     /// Parse, lower, validate and lint one file, reading companion files through `fs`.
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
 
-    /// Cross-file checks over this format's files among `results` (others are skipped).
-    fn resolve(&self, results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic>;
+    /// Cross-file checks over this format's files among `results` (others are skipped);
+    /// none unless the format has a name scope wider than one file.
+    fn resolve(&self, _results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        Vec::new()
+    }
 
-    /// Number of tool definitions `r` (one of this format's files) holds.
-    fn tool_count(&self, r: &FileResult) -> usize;
+    /// Number of tool definitions `r` (one of this format's files) holds; none unless the
+    /// format defines tools.
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        0
+    }
 
     /// The tools of this format's files among `results` that `takes` accepts, and the ones
-    /// the runtime would leave out.
+    /// the runtime would leave out; none unless the format defines tools.
     fn lower<'a>(
         &self,
-        results: &'a [FileResult],
-        takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a>;
+        _results: &'a [FileResult],
+        _takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        Lowering::default()
+    }
+
+    /// What an editor navigates in `r` (one of this format's files): the tools and
+    /// parameters it defines, the names and files it references. None by default.
+    fn outline(&self, _r: &FileResult) -> outline::Outline {
+        outline::Outline::default()
+    }
 
     /// What the model reads of `r` (one of this format's files) and what it runs, checked:
     /// names, descriptions, schema strings, prompts, guidance, commands, each with its exact
@@ -127,6 +157,8 @@ pub static REGISTRY: &[&dyn Format] = &[
     &tool_md::ToolMd,
     &cycod::Cycod,
     &tool_request::ToolRequest,
+    &mcp::Mcp,
+    &agent_skill::AgentSkill,
 ];
 
 /// The implementation that reads `format`, if any (schema files and configuration are read
@@ -139,24 +171,51 @@ pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
 }
 
 impl FileResult {
+    /// A file checked on its own, with no companion files.
+    pub fn new(file: Arc<SourceFile>, diagnostics: Vec<Diagnostic>, item: Item) -> FileResult {
+        FileResult {
+            file,
+            companions: Vec::new(),
+            diagnostics,
+            item,
+        }
+    }
+
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
         format_of(self.file.format).map_or(0, |f| f.tool_count(self))
+    }
+
+    /// The definitions and references an editor navigates in this file.
+    pub fn outline(&self) -> outline::Outline {
+        format_of(self.file.format)
+            .map(|f| f.outline(self))
+            .unwrap_or_default()
     }
 }
 
 /// Every bundled tool of the files `takes` accepts (sorted by name, then path), and the ones
 /// left out (sorted by name). A file with an error is not compiled, so `takes` should refuse
-/// it.
+/// it. Provenance paths are relative to `root`, the repository root, so a bundle is the same
+/// whichever folder it is built from.
 pub fn lower_all<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
+    root: &Path,
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
     for format in REGISTRY {
-        let Lowering { tools, left_out } = format.lower(results, takes);
+        let Lowering {
+            tools,
+            left_out,
+            skills,
+        } = format.lower(results, takes);
         all.tools.extend(tools);
         all.left_out.extend(left_out);
+        all.skills.extend(skills);
+    }
+    for lowered in &mut all.tools {
+        lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
     }
     all.tools.sort_by(|a, b| {
         (
@@ -172,18 +231,28 @@ pub fn lower_all<'a>(
     });
     all.left_out
         .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    all.skills
+        .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     all
 }
 
-/// Read through `fs`, parse and lower one discovered file.
-pub fn load_with(
+/// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
+/// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
+/// and the file is not toolc's to report.
+pub fn load_claimed(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
     format: FormatId,
-) -> FileResult {
+    claim: Claim,
+) -> Option<FileResult> {
     let (file, fatal) = read_source(fs, path, display, format);
-    load_source(fs, file, fatal, format)
+    if claim == Claim::ByContent
+        && format_of(format).is_some_and(|f| !f.claims(format, file.body()))
+    {
+        return None;
+    }
+    Some(load_source(fs, file, fatal, format))
 }
 
 fn load_source(
@@ -193,27 +262,21 @@ fn load_source(
     format: FormatId,
 ) -> FileResult {
     if let Some(d) = fatal {
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: vec![d],
-            item: Item::none(),
-        };
+        return FileResult::new(file, vec![d], Item::none());
     }
     match format_of(format) {
+        // Every format's findings are capped per rule and file, whatever the format does
+        // itself: a generated or hostile file must not bury the output or exhaust memory.
         Some(reader) => {
             let mut result = reader.load(file, fs);
             let found = crate::security::check_file(reader, &result);
-            result.diagnostics.extend(found);
+            let mut diagnostics = std::mem::take(&mut result.diagnostics);
+            diagnostics.extend(found);
+            result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
             result
         }
         // Schema files and configuration are read only as companions of a definition.
-        None => FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: Vec::new(),
-            item: Item::none(),
-        },
+        None => FileResult::new(file, Vec::new(), Item::none()),
     }
 }
 
@@ -265,19 +328,10 @@ pub fn decode(
         .help("check that the right file is committed under this name");
         return (file, Some(d));
     }
-    let (text, utf8_error) = match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
-        }
-    };
-    let file = SourceFile::new(path.to_path_buf(), display, format, text);
+    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, &bytes);
     let fatal = if let Some(at) = utf8_error {
-        let span = Span::new(
-            at,
-            at + file.text[at..].chars().next().map_or(0, char::len_utf8),
-        );
+        // `at` is the stored offset, which is also where the first U+FFFD sits in the text.
+        let span = Span::new(at, at + '\u{fffd}'.len_utf8());
         Some(
             Diagnostic::new(
                 &syn::INVALID_UTF8,
@@ -314,7 +368,12 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                 SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
                 SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
             };
-            let mut d = Diagnostic::new(rule, file, e.span, e.message.clone());
+            // YAML parser text becomes toolc's words, with the usual cause as the help.
+            let phrase = (e.kind == SyntaxErrorKind::Yaml).then(|| yaml_words::phrase(&e.message));
+            let message = phrase
+                .as_ref()
+                .map_or_else(|| e.message.clone(), |p| p.message.clone());
+            let mut d = Diagnostic::new(rule, file, e.span, message);
             if let Some((span, msg)) = &e.related {
                 d = d.related(file, *span, msg.clone());
             }
@@ -323,29 +382,14 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
                     .label("duplicate key")
                     .help("remove one of the two keys; parsers disagree on which one wins");
             }
-            if e.kind == SyntaxErrorKind::Yaml && d.help.is_none() {
-                d = d.maybe_help(yaml_hint(&e.message).map(str::to_string));
+            if let Some(p) = phrase
+                && d.help.is_none()
+            {
+                d = d.help(p.help);
             }
             d
         })
         .collect()
-}
-
-/// The usual cause of a YAML parser message, said as a fix.
-fn yaml_hint(message: &str) -> Option<&'static str> {
-    if message.contains("mapping values are not allowed") {
-        Some(
-            "`: ` inside an unquoted value starts a new mapping: quote the whole value, or write it as a block scalar (`key: |` and the value indented on the next lines)",
-        )
-    } else if message.contains("unknown escape character") {
-        Some(
-            "inside double quotes only YAML escapes such as `\\n`, `\\\"` and `\\\\` are allowed: use single quotes or a block scalar for shell text",
-        )
-    } else if message.contains("tab") {
-        Some("YAML does not allow tabs for indentation: indent with spaces")
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]
@@ -367,6 +411,9 @@ mod tests {
             FormatId::AgentMd,
             FormatId::CycodTool,
             FormatId::ToolRequest,
+            FormatId::McpServer,
+            FormatId::McpConfig,
+            FormatId::AgentSkill,
         ];
         for id in ids {
             let homes = REGISTRY
@@ -392,6 +439,10 @@ mod tests {
             ("/r/a.agent.md", Some(FormatId::AgentMd)),
             ("/r/.cycod/tools/a.yml", Some(FormatId::CycodTool)),
             ("/r/TR-20250101-000000Z-x.md", Some(FormatId::ToolRequest)),
+            ("/r/server.json", Some(FormatId::McpServer)),
+            ("/r/.mcp.json", Some(FormatId::McpConfig)),
+            ("/r/.vscode/mcp.json", Some(FormatId::McpConfig)),
+            ("/r/.claude/skills/pdf/SKILL.md", Some(FormatId::AgentSkill)),
             ("/r/notes.md", None),
         ];
         for (path, want) in cases {

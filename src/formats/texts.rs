@@ -103,6 +103,9 @@ pub enum Shell {
     Pwsh,
     /// Python source.
     Python,
+    /// Source in another language that is not a shell (JavaScript, Ruby, Perl…): only the
+    /// shell commands it writes as text are read.
+    Source,
     /// A command line (or one element of an argument vector) run as one process, without
     /// a shell: operators and globs are literal arguments.
     Process,

@@ -25,3 +25,19 @@ pub fn strings(node: Option<&Node>) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// Where the value at `path` under `node` is written, for pointing at it: a scalar's own
+/// bytes, or the key of a mapping or list (whose value spans many lines).
+pub fn site_at(node: &Node, path: &[&str]) -> Option<crate::source::Span> {
+    let (last, parents) = path.split_last()?;
+    let entry = node_at(node, parents)?.get(last)?;
+    Some(match entry.value.kind {
+        crate::syntax::NodeKind::Map(_) | crate::syntax::NodeKind::Seq(_) => entry.key_span,
+        _ => entry.value.span,
+    })
+}
+
+/// The first of `paths` that is written under `node`, as [`site_at`] points at it.
+pub fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source::Span> {
+    paths.iter().find_map(|p| site_at(node, p))
+}

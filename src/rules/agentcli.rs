@@ -17,4 +17,5 @@ declare_rules! {
     MISSING_DESCRIPTION = "ACL012" "missing-description" Warning ["agentcli-manifest"] "a tool has no `description` for the model to choose it by";
     OPEN_PARAMETER_SCHEMA = "ACL013" "open-parameter-schema" Info ["agentcli-manifest"] "a parameter schema does not set `additionalProperties: false`";
     BYTE_ORDER_MARK = "ACL014" "byte-order-mark" Error ["agentcli-manifest"] "the manifest starts with a UTF-8 byte-order mark, which agentcli's JSON decoder rejects";
+    REFUSED_ROOT_KEYWORD = "ACL015" "refused-root-schema-keyword" Error ["agentcli-manifest"] "a parameter schema has `oneOf`, `anyOf`, `allOf`, `enum` or `not` at its top level, which the model providers refuse";
 }

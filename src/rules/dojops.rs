@@ -15,7 +15,7 @@ declare_rules! {
     FILE_TOO_LARGE = "DOJ010" "file-too-large" Error rejects ["dojops-tool", "dojops-dops"] "a manifest, schema or skill is larger than DojOps reads";
     DUPLICATE_TOOL_NAME = "DOJ011" "duplicate-tool-name" Error rejects ["dojops-tool", "dojops-dops"] "two tools or skills in one `.dojops/` project share a name";
     UNKNOWN_TEMPLATE_PLACEHOLDER = "DOJ012" "unknown-template-placeholder" Error rejects ["dojops-tool"] "a `{name}` placeholder in a path names no input-schema property";
-    VERIFICATION_BINARY_NOT_ALLOWED = "DOJ013" "verification-binary-not-allowed" Error rejects ["dojops-tool"] "the verification command's binary is not on DojOps's whitelist";
+    VERIFICATION_BINARY_NOT_ALLOWED = "DOJ013" "verification-binary-not-allowed" Error rejects ["dojops-tool", "dojops-dops"] "the verification command's binary is not on DojOps's allowlist";
     VERIFICATION_BINARY_NOT_IN_SPEC = "DOJ014" "verification-binary-not-in-spec" Warning ["dojops-tool"] "the verification binary is whitelisted by current DojOps but not by spec 1";
     VERIFICATION_NEVER_RUNS = "DOJ015" "verification-never-runs" Warning ["dojops-tool"] "verification is declared without `child_process: required`, so it never runs";
     POLICY_UNKNOWN_TOOL = "DOJ016" "policy-unknown-tool" Warning ["dojops-policy"] "a policy allowlist names a tool the project does not define";
@@ -25,4 +25,5 @@ declare_rules! {
     MISSING_DOPS_SECTION = "DOJ020" "missing-dops-section" Error rejects ["dojops-dops"] "a `.dops` file lacks its `## Prompt` or `## Keywords` section";
     UNKNOWN_VERIFICATION_PARSER = "DOJ021" "unknown-verification-parser" Error rejects ["dojops-dops"] "`verification.binary.parser` is not a parser DojOps knows";
     INSECURE_ICON_URL = "DOJ022" "insecure-icon-url" Error rejects ["dojops-dops"] "`meta.icon` is not an `https://` URL of at most 2048 characters";
+    VERIFICATION_SHELL_SYNTAX = "DOJ023" "verification-shell-syntax" Warning ["dojops-dops"] "a `.dops` verification command uses shell syntax, which DojOps passes to the program as literal arguments";
 }

@@ -3,13 +3,17 @@
 //! lives in `rules/<CODE>.md`.
 
 pub mod agentcli;
+pub mod breaking;
 pub mod compat;
 pub mod cycod;
 pub mod dojops;
+pub mod lock;
+pub mod mcp;
 pub mod references;
 pub mod schema;
 pub mod security;
 pub mod shellcheck;
+pub mod skill;
 pub mod syntax;
 pub mod tool_md;
 pub mod tool_request;
@@ -116,7 +120,11 @@ pub fn all() -> Vec<&'static Rule> {
         tool_md::RULES,
         cycod::RULES,
         tool_request::RULES,
+        skill::RULES,
         compat::RULES,
+        mcp::RULES,
+        breaking::RULES,
+        lock::RULES,
     ]
     .into_iter()
     .flatten()
@@ -126,6 +134,14 @@ pub fn all() -> Vec<&'static Rule> {
     rules
 }
 
+/// True when `toolc check` can emit `rule` (with `toolc.lock` checked or not): a suppression
+/// of a rule only `toolc diff` emits, or of a lock rule when no lock is checked, is not unused.
+pub fn emitted_by_check(rule: &Rule, locked: bool) -> bool {
+    let only_diff = breaking::RULES.iter().any(|r| std::ptr::eq(*r, rule));
+    let only_locked = lock::RULES.iter().any(|r| std::ptr::eq(*r, rule));
+    !only_diff && (locked || !only_locked)
+}
+
 /// Find a rule by code (`DOJ003`, any case) or name (`invalid-tool-name`).
 pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
     all()
@@ -133,10 +149,31 @@ pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
 }
 
+/// Prefixes that name a format in a rule name (`cycod-unknown-key`); without one, the name
+/// says the kind of problem (`unknown-key`), and that name selects the rule in every format.
+const FORMAT_PREFIXES: &[&str] = &[
+    "agentcli-",
+    "cycod-",
+    "dojops-",
+    "tool-md-",
+    "tool-request-",
+];
+
+/// The kind of problem a rule's name says: the name without its format prefix.
+pub fn kind(name: &str) -> &str {
+    FORMAT_PREFIXES
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .unwrap_or(name)
+}
+
 /// True when `selector` (a code, a name, a code prefix such as `DOJ` or `DOJ0`, or `ALL`) selects `rule`.
+/// A name without a format prefix selects every rule of that kind: `unknown-key` is DOJ007
+/// and also `agentcli-unknown-key`, `cycod-unknown-key`, ….
 pub fn selector_matches(selector: &str, rule: &Rule) -> bool {
     selector.eq_ignore_ascii_case("ALL")
         || rule.name == selector
+        || kind(rule.name) == selector
         || rule.code.len() >= selector.len()
             && rule.code[..selector.len()].eq_ignore_ascii_case(selector)
 }
@@ -240,6 +277,9 @@ pub fn reference_markdown() -> String {
             out.push_str(&format!(" · checked in {}", code_list(source)));
         }
         out.push('\n');
+        if let Some(scope) = front_matter_field(page, "scope") {
+            out.push_str(&format!("\nChecked across {scope}.\n"));
+        }
         out.push_str(&body.replace("\n## ", "\n### "));
     }
     out

@@ -15,10 +15,13 @@ declare_rules! {
     MISSING_SECURITY_TAG = "SEC021" "missing-security-tag" Warning ["cycod-tool"] "a cycod tool has no `read`, `write` or `run` tag, so it always needs approval";
     READ_TOOL_WRITES = "SEC022" "read-tool-writes" Warning ["cycod-tool"] "a tool tagged `read` runs a command that obviously writes";
     UNCONFIRMED_ACTION_TOOL = "SEC030" "unconfirmed-action-tool" Warning ["agent-md"] "an agent may call an `action` tool without human confirmation";
-    HIDDEN_CHARACTER_IN_NAME = "SEC040" "hidden-character-in-name" Error [] "a name, id, enum value, endpoint or command holds an invisible or bidirectional character";
-    HIDDEN_CHARACTER = "SEC041" "hidden-character" Warning [] "text the model reads holds an invisible or bidirectional character, or hidden tag characters";
-    MIXED_SCRIPT_NAME = "SEC042" "mixed-script-name" Error [] "a tool or parameter name mixes scripts (a Cyrillic `е` among Latin letters)";
-    CONFUSABLE_NAME = "SEC043" "confusable-name" Error [] "a tool name looks the same as another tool's name (UTS #39 confusables)";
+    MISSPELT_SAFETY_KEY = "SEC031" "misspelt-safety-key" Error [] "an unknown key is a near misspelling of a key that sets an approval, confirmation, permission, policy or network gate";
+    DOWNLOAD_AND_EXECUTE = "SEC040" "download-and-execute" Error [] "a command, or an instruction the agent follows, runs what it downloads (`curl … | sh`, `bash <(wget …)`)";
+    DECODE_AND_EXECUTE = "SEC041" "decode-and-execute" Error [] "a command runs what it decodes (`base64 -d | sh`, `powershell -enc`)";
+    REVERSE_SHELL = "SEC042" "reverse-shell" Error [] "a command connects a shell to a remote host (`nc -e`, `/dev/tcp/`)";
+    DESTRUCTIVE_COMMAND = "SEC043" "destructive-command" Error [] "a command deletes the root or home folder recursively (`rm -rf /`, `rm -rf ~`)";
+    WORLD_WRITABLE = "SEC044" "world-writable-permissions" Warning [] "a command makes files writable by every user (`chmod 777`)";
+    PRIVILEGE_ESCALATION = "SEC045" "privilege-escalation" Warning [] "a command runs with root privileges (`sudo`, `doas`)";
     INSTRUCTION_OVERRIDE = "SEC050" "instruction-override" Warning [] "text tells the model to ignore its instructions or keep something from the user, or poses as a system message";
     SENSITIVE_FILE_ACCESS = "SEC051" "sensitive-file-access" Warning [] "text asks the model to read keys, credentials or agent configuration (`~/.ssh/id_rsa`, `mcp.json`)";
     EXFILTRATION = "SEC052" "exfiltration-instruction" Warning [] "text asks the model to send conversation or secret data out, or embeds an image URL that carries data";
@@ -26,11 +29,9 @@ declare_rules! {
     SIDE_CHANNEL_PARAMETER = "SEC054" "side-channel-parameter" Warning [] "a parameter name is a side channel or a sentence (`sidenote`, `note_to_assistant`)";
     INSTRUCTION_IN_VALUE = "SEC055" "instruction-in-schema-value" Warning [] "an enum value, default or example holds instructions to the model";
     TOOL_SHADOWING = "SEC056" "tool-shadowing" Warning [] "a tool's text tells the model how to call another tool of the repository";
-    DOWNLOAD_AND_EXECUTE = "SEC060" "download-and-execute" Error [] "a command runs what it downloads (`curl … | sh`)";
-    DECODE_AND_EXECUTE = "SEC061" "decode-and-execute" Error [] "a command runs what it decodes (`base64 -d | sh`, `powershell -enc`)";
-    REVERSE_SHELL = "SEC062" "reverse-shell" Error [] "a command connects a shell to a remote host (`nc -e`, `/dev/tcp/`)";
-    DESTRUCTIVE_COMMAND = "SEC063" "destructive-command" Error [] "a command deletes the root or home folder recursively (`rm -rf /`, `rm -rf ~`)";
-    WORLD_WRITABLE = "SEC064" "world-writable-permissions" Warning [] "a command makes files writable by every user (`chmod 777`)";
-    PRIVILEGE_ESCALATION = "SEC065" "privilege-escalation" Warning [] "a command runs with root privileges (`sudo`, `doas`)";
+    HIDDEN_CHARACTER_IN_NAME = "SEC060" "hidden-character-in-name" Error [] "a name, id, enum value, endpoint or command holds an invisible or bidirectional character";
+    HIDDEN_CHARACTER = "SEC061" "hidden-character" Warning [] "text the model reads holds an invisible or bidirectional character, or hidden tag characters";
+    MIXED_SCRIPT_NAME = "SEC062" "mixed-script-name" Error [] "a tool or parameter name mixes scripts (a Cyrillic `е` among Latin letters)";
+    CONFUSABLE_NAME = "SEC063" "confusable-name" Error [] "a tool name looks the same as another tool's name (UTS #39 confusables)";
     PLAINTEXT_CREDENTIALS = "SEC070" "plaintext-credentials" Error [] "credentials are sent over plain `http://`";
 }

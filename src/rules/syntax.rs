@@ -1,5 +1,5 @@
 //! `SYN` rules (files that cannot be read as their syntax) and `TLC` rules (toolc's own
-//! configuration and suppression comments).
+//! configuration, suppression comments and baseline).
 
 use super::declare_rules;
 
@@ -19,4 +19,7 @@ declare_rules! {
     UNUSED_SUPPRESSION = "TLC001" "unused-suppression" Warning [] "a `toolc: ignore` comment suppresses nothing";
     UNKNOWN_SUPPRESSION_CODE = "TLC002" "unknown-suppression-code" Warning [] "a `toolc: ignore` comment names a rule that does not exist";
     INVALID_CONFIG = "TLC003" "invalid-config" Error [] "`toolc.toml` is malformed or names unknown rules, formats or severities";
+    STALE_BASELINE_ENTRY = "TLC004" "stale-baseline-entry" Warning [] "entries of the baseline match no finding any more";
+    INVALID_BASELINE = "TLC005" "invalid-baseline" Error [] "the baseline file is missing or is not a toolc baseline";
+    UNRECOGNIZED_FILE = "TLC006" "unrecognized-file" Warning [] "a file named on the command line, or misnamed where a format looks, is read by no format";
 }

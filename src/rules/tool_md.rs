@@ -43,4 +43,5 @@ declare_rules! {
     CONFIRMATION_FOR_UNREFERENCED_TOOL = "TMD038" "confirmation-for-unreferenced-tool" Warning ["agent-md"] "`require_user_confirmation_for` names a tool the agent does not reference";
     DUPLICATE_AGENT_ID = "TMD040" "duplicate-agent-id" Error rejects ["agent-md"] "two agent files in the repository share an `agent_id`";
     INVALID_MAX_CALLS = "TMD039" "invalid-max-calls" Error rejects ["agent-md"] "`max_calls_per_run` is not a positive integer";
+    OLD_TOOL_LAYOUT = "TMD041" "old-tool-layout" Error rejects ["tool-md"] "a tool file follows an older layout of the spec (`parameters`, `response_schema`, `transport.auth`)";
 }

@@ -1,10 +1,13 @@
-//! SEC060–SEC065: dangerous commands in everything a definition runs (cycod `run`, scripts
-//! and steps, agentcli `command`, DojOps verification), found by the shared shell analyser
-//! ([`crate::analysis::shell::dangers`]).
+//! SEC040–SEC045: dangerous commands in everything a definition runs (cycod `run`, scripts
+//! and steps, agentcli `command`, DojOps verification, MCP server commands, a skill's
+//! scripts), found by the shared shell analyser ([`crate::analysis::shell::dangers`]); and
+//! SEC040 in the prose an agent follows (a skill's instructions), line by line.
 
-use crate::analysis::shell::{DangerKind, Dialect, dangers, text_dangers};
+use crate::analysis::shell::{
+    DangerKind, Dialect, dangers, downloads_run, may_run_download, text_dangers,
+};
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Shell, TextKind, ToolTexts};
+use crate::formats::texts::{Shell, Text, TextKind, ToolTexts};
 use crate::rules::{Rule, security as sec};
 
 /// A script that does this many dangerous things says enough with these.
@@ -14,6 +17,9 @@ const MAX_PER_COMMAND: usize = 20;
 pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
     for text in &tool.texts {
         let TextKind::Command(shell) = text.kind else {
+            if text.kind == TextKind::Instructions {
+                told_to_download(text, out);
+            }
             continue;
         };
         let found = match shell {
@@ -21,8 +27,8 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
             Shell::Cmd => dangers(&text.value, Dialect::Cmd),
             Shell::Pwsh => dangers(&text.value, Dialect::Pwsh),
             Shell::Process => dangers(&text.value, Dialect::Process),
-            // Python source: only what its lines say in shell terms.
-            Shell::Python => text_dangers(&text.value),
+            // Other languages: only what their lines say in shell terms.
+            Shell::Python | Shell::Source => text_dangers(&text.value),
         };
         for d in found.into_iter().take(MAX_PER_COMMAND) {
             let (rule, label, note, help) = words(d.kind);
@@ -40,6 +46,40 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
                 )
                 .label(label)
                 .note(note)
+                .help(help),
+            );
+        }
+    }
+}
+
+/// SEC040 in instructions an agent follows: a line telling it to run a download. Only that
+/// danger: prose may well name `sudo` or `rm -rf /` to warn against them.
+fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
+    let mut at = 0;
+    let mut found = 0;
+    for line in text.value.split_inclusive('\n') {
+        let base = at;
+        at += line.len();
+        if !may_run_download(line) {
+            continue;
+        }
+        // Backticks in Markdown mark code, not a command substitution.
+        let plain = line.replace('`', " ");
+        for d in downloads_run(&plain) {
+            if found == MAX_PER_COMMAND {
+                return;
+            }
+            found += 1;
+            let (rule, _, note, help) = words(d.kind);
+            out.push(
+                Diagnostic::new(
+                    rule,
+                    &text.file,
+                    text.span_of(base + d.start..base + d.end),
+                    format!("{} tells the agent to run a download: `{}`", text.kind.what(), visible(&d.what)),
+                )
+                .label("download run by an interpreter")
+                .note(format!("an agent follows these instructions as written: {note}"))
                 .help(help),
             );
         }

@@ -1,4 +1,4 @@
-//! SEC040/SEC041: invisible and bidirectional characters in what the model reads. In a name,
+//! SEC060/SEC061: invisible and bidirectional characters in what the model reads. In a name,
 //! id, enum value or command every one counts (an error); in prose the ones real writing
 //! needs (emoji joiners, direction marks in right-to-left text) stay silent (a warning
 //! otherwise). Characters written as escapes (`\u202e` in JSON) are found in the decoded

@@ -1,4 +1,4 @@
-//! SEC042/SEC043: names that look like other names. A tool or parameter name whose letters
+//! SEC062/SEC063: names that look like other names. A tool or parameter name whose letters
 //! come from several scripts (a Cyrillic `е` in `send_email`) is an error on its own; a tool
 //! name whose UTS #39 skeleton equals another tool's name impersonates it.
 

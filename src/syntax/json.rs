@@ -25,15 +25,31 @@ fn strict() -> ParseOptions {
 
 /// Parse `text` (a slice of a file starting at byte `base`) as one strict JSON value.
 pub fn parse(text: &str, base: usize) -> Parsed {
+    parse_with(text, base, &strict())
+}
+
+/// Parse `text` as JSON with comments and trailing commas, as VS Code reads its
+/// `.vscode/*.json` files.
+pub fn parse_jsonc(text: &str, base: usize) -> Parsed {
+    let options = ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        ..strict()
+    };
+    parse_with(text, base, &options)
+}
+
+fn parse_with(text: &str, base: usize, options: &ParseOptions) -> Parsed {
     let collect = CollectOptions {
         comments: CommentCollectionStrategy::Off,
         tokens: false,
     };
     let mut out = Parsed::default();
-    match jsonc_parser::parse_to_ast(text, &collect, &strict()) {
+    match jsonc_parser::parse_to_ast(text, &collect, options) {
         Ok(result) => match result.value {
             Some(value) => {
                 let mut ctx = Lower {
+                    text,
                     base,
                     errors: &mut out.errors,
                 };
@@ -74,6 +90,7 @@ fn lowercase_first(s: &str) -> String {
 }
 
 struct Lower<'e> {
+    text: &'e str,
     base: usize,
     errors: &'e mut Vec<SyntaxError>,
 }
@@ -81,6 +98,32 @@ struct Lower<'e> {
 impl Lower<'_> {
     fn span(&self, r: jsonc_parser::common::Range) -> Span {
         Span::new(r.start, r.end).shifted(self.base)
+    }
+
+    /// A raw control character (U+0000–U+001F) inside the string at `r` is an error: JSON
+    /// requires them escaped, and the runtimes' decoders (Go's, Python's, Node's) refuse the
+    /// file, while jsonc-parser reads it.
+    fn check_raw_controls(&mut self, r: jsonc_parser::common::Range) {
+        let Some(raw) = self.text.get(r.start..r.end) else {
+            return;
+        };
+        if let Some(at) = raw.bytes().position(|b| b < 0x20) {
+            let byte = raw.as_bytes()[at];
+            let escape = match byte {
+                b'\n' => "`\\n`",
+                b'\t' => "`\\t`",
+                b'\r' => "`\\r`",
+                _ => "`\\u00XX`",
+            };
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::Json,
+                message: format!(
+                    "a raw control character (U+{byte:04X}) inside a string: JSON requires it escaped, as {escape}"
+                ),
+                span: Span::new(r.start + at, r.start + at + 1).shifted(self.base),
+                related: None,
+            });
+        }
     }
 
     fn lower(&mut self, value: Value<'_>, depth: usize) -> Option<Node> {
@@ -100,6 +143,7 @@ impl Lower<'_> {
         }
         Some(match value {
             Value::StringLit(s) => {
+                self.check_raw_controls(s.range);
                 Node::new(self.span(s.range), NodeKind::String(s.value.into_owned()))
             }
             Value::NumberLit(n) => {
@@ -126,7 +170,10 @@ impl Lower<'_> {
                 let mut seen: HashMap<String, Span> = HashMap::new();
                 for prop in o.properties {
                     let (key, key_span) = match prop.name {
-                        ObjectPropName::String(s) => (s.value.into_owned(), self.span(s.range)),
+                        ObjectPropName::String(s) => {
+                            self.check_raw_controls(s.range);
+                            (s.value.into_owned(), self.span(s.range))
+                        }
                         ObjectPropName::Word(w) => (w.value.to_string(), self.span(w.range)),
                     };
                     let value = self.lower(prop.value, depth + 1)?;
@@ -171,6 +218,23 @@ mod tests {
         assert!(parsed.root.is_none());
         assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::Json);
         assert!(parsed.errors[0].span.start >= 10, "{:?}", parsed.errors[0]);
+    }
+
+    #[test]
+    fn raw_control_characters_in_strings_are_errors() {
+        let parsed = parse("{\"a\tb\": \"x\ny\", \"ok\": \"\\t\"}", 0);
+        let found: Vec<(usize, &str)> = parsed
+            .errors
+            .iter()
+            .map(|e| (e.span.start, e.message.as_str()))
+            .collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, 3);
+        assert!(found[0].1.contains("U+0009"), "{found:?}");
+        assert_eq!(found[1].0, 10);
+        assert!(found[1].1.contains("`\\n`"), "{found:?}");
+        // The values are still read, so the rest of the file is checked.
+        assert!(parsed.root.is_some());
     }
 
     #[test]

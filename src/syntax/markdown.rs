@@ -3,7 +3,7 @@
 //! [`super::front_matter`]). Blocks are read with pulldown-cmark, so a heading-like line
 //! inside a code block is not taken for a heading.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag};
 
 use crate::source::Span;
 
@@ -207,6 +207,93 @@ fn info_word(text: &str, at: usize) -> Option<Span> {
     (word_len > 0).then(|| Span::new(word_start, word_start + word_len))
 }
 
+/// A link or image of a Markdown body, as CommonMark reads it (not inside code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The destination, as written (backslash escapes and `<…>` removed).
+    pub dest: String,
+    /// Where the destination is written: in the link itself, or in the `[label]: dest`
+    /// definition a reference link uses; the whole link when it cannot be found.
+    pub span: Span,
+    /// An image (`![alt](dest)`) rather than a link.
+    pub image: bool,
+}
+
+/// The links and images of the body starting at `body_start`, in order. Autolinks and email
+/// links are left out: they are never paths.
+pub fn links(text: &str, body_start: usize) -> Vec<Link> {
+    let body = text.get(body_start..).unwrap_or("");
+    let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
+    let defs: Vec<(String, Span)> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(label, def)| {
+            let span = dest_in(body, def.span.clone(), &def.dest)
+                .unwrap_or_else(|| Span::new(def.span.start, def.span.end));
+            (label.to_lowercase(), span.shifted(body_start))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (event, range) in parser {
+        let (link_type, dest, id, image) = match event {
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                id,
+                ..
+            }) => (link_type, dest_url, id, false),
+            Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                id,
+                ..
+            }) => (link_type, dest_url, id, true),
+            _ => continue,
+        };
+        if matches!(link_type, LinkType::Autolink | LinkType::Email) {
+            continue;
+        }
+        let whole = Span::new(range.start, range.end).shifted(body_start);
+        let span = match link_type {
+            LinkType::Inline => dest_in(body, range, &dest).map(|s| s.shifted(body_start)),
+            _ => {
+                let label = id.to_lowercase();
+                defs.iter().find(|(l, _)| *l == label).map(|(_, s)| *s)
+            }
+        };
+        out.push(Link {
+            dest: dest.to_string(),
+            span: span.unwrap_or(whole),
+            image,
+        });
+    }
+    out
+}
+
+/// Where `dest` is written in `body[range]`: after the last `](` (an inline link) or the
+/// label's `]:` (a definition), skipping `<`.
+fn dest_in(body: &str, range: std::ops::Range<usize>, dest: &str) -> Option<Span> {
+    let source = body.get(range.clone())?;
+    let after = source
+        .rfind("](")
+        .map(|i| i + 2)
+        .or_else(|| source.find("]:").map(|i| i + 2))?;
+    let rest = &source[after..];
+    let lead = rest.len() - rest.trim_start().trim_start_matches('<').len();
+    let start = range.start + after + lead;
+    let written = body.get(start..)?;
+    written
+        .starts_with(dest)
+        .then(|| Span::new(start, start + dest.len()))
+        .or_else(|| {
+            // Escapes make the written form longer: take it up to the destination's end.
+            let end = written
+                .find(|c: char| c.is_whitespace() || c == '>' || c == ')')
+                .unwrap_or(written.len());
+            (end > 0).then(|| Span::new(start, start + end))
+        })
+}
+
 /// Fenced code blocks of the body (```` ``` ```` or `~~~`), as CommonMark reads them; an
 /// unclosed one runs to the end of its container.
 #[cfg(test)]
@@ -344,6 +431,26 @@ mod tests {
         assert_eq!(titles, ["A", "B ##"]);
         assert_eq!(found[1].heading, Span::new(text.len() - 8, text.len() - 1));
         assert_eq!(found[1].content, Span::new(text.len(), text.len()));
+    }
+
+    #[test]
+    fn links_point_at_their_destination() {
+        let text = "---\n---\nSee [a](references/a.md \"t\") and ![img](<assets/x y.png>).\n\
+                    `[not](code.md)` [ref][r] <https://x.example> [e](#top)\n\n[r]: scripts/run.sh\n";
+        let found = links(text, 8);
+        let dests: Vec<(&str, &str, bool)> = found
+            .iter()
+            .map(|l| (l.dest.as_str(), &text[l.span.start..l.span.end], l.image))
+            .collect();
+        assert_eq!(
+            dests,
+            [
+                ("references/a.md", "references/a.md", false),
+                ("assets/x y.png", "assets/x y.png", true),
+                ("scripts/run.sh", "scripts/run.sh", false),
+                ("#top", "#top", false),
+            ]
+        );
     }
 
     #[test]

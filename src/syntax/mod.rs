@@ -5,6 +5,7 @@ pub mod front_matter;
 pub mod json;
 pub mod markdown;
 pub mod scalar;
+pub mod sniff;
 pub mod yaml;
 
 use crate::source::Span;

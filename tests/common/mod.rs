@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod change;
+
 use std::path::{Path, PathBuf};
 
 use toolc::{CheckOptions, Config, ConfigError, Diagnostic, Report, check};
@@ -80,6 +82,20 @@ pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
         targets: None,
     };
     Ok(check(&options, &config))
+}
+
+/// Run `check` on `paths` (relative to `dir`) named as on the command line, from `dir`: a
+/// named file is checked whatever its content.
+pub fn check_named(dir: &Path, paths: &[&str]) -> Report {
+    let config = Config::discover(dir, None).expect("valid config");
+    let options = CheckOptions {
+        paths: paths.iter().map(PathBuf::from).collect(),
+        cwd: dir.to_path_buf(),
+        select: vec![],
+        ignore: vec![],
+        targets: None,
+    };
+    check(&options, &config)
 }
 
 /// One line per diagnostic: `path:line:col CODE severity message`, for readable assertions.
@@ -173,4 +189,91 @@ use_guidance:
 ---
 # Purpose
 Product documentation search.
+"#;
+
+/// A minimal valid `.dops` v2 skill; the tests' line numbers refer to it.
+pub const VALID_DOPS: &str = "---
+dops: v2
+kind: skill
+meta:
+  name: nginx
+  version: 1.0.0
+  description: Generate nginx server blocks
+context:
+  technology: nginx
+  fileFormat: raw
+  outputGuidance: Output the configuration only, without code fences.
+  bestPractices:
+    - Redirect HTTP to HTTPS
+files:
+  - path: nginx.conf
+---
+## Prompt
+
+You are an nginx expert.
+
+## Keywords
+
+nginx, reverse proxy
+";
+
+/// A valid cycod tool (`.cycod/tools/search.yaml`); the tests' line numbers refer to it.
+pub const VALID_CYCOD: &str = r#"name: search
+description: Search files for a pattern
+bash: grep -r "{PATTERN}" {DIRECTORY}
+parameters:
+  PATTERN:
+    type: string
+    description: Pattern to search for
+    required: true
+  DIRECTORY:
+    type: string
+    description: Where to search
+    default: "."
+tags: [search, read]
+platforms: [windows, linux, macos]
+timeout: 10000
+"#;
+
+/// A valid cycod tool of two steps, the second reading the first's output.
+pub const CYCOD_STEPS: &str = "steps:
+  - name: fetch
+    bash: curl -s https://example.com
+  - name: count
+    bash: echo '{fetch.output}' | wc -l
+tags: [read]
+";
+
+/// A valid agentcli `tools.json` of one tool (`./tools/bin/get_time`); the tests' line
+/// numbers refer to it.
+pub const VALID_AGENTCLI: &str = r#"{
+  "tools": [
+    {
+      "name": "get_time",
+      "description": "Get the current time for an IANA timezone",
+      "schema": {"type": "object", "properties": {"tz": {"type": "string"}}, "additionalProperties": false},
+      "command": ["./tools/bin/get_time"],
+      "timeoutSec": 5
+    }
+  ]
+}
+"#;
+
+/// A draft agent referencing the `search-docs` tool of [`BASE_TOOL`].
+pub const TRIAGE_AGENT: &str = r#"---
+spec_version: "1.2"
+agent_id: "triage"
+version: "0.3.0"
+status: "draft"
+meta:
+  name: "Triage Agent"
+  owner: "cx-team"
+tools:
+  tool_choice: "auto"
+  refs:
+    - ref: "search-docs"
+      max_calls_per_run: 1
+---
+# Purpose
+Opens a ticket for what the docs do not cover.
 "#;

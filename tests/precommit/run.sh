@@ -5,7 +5,8 @@
 #   - a repository with an error: the hook fails and shows the error;
 #   - a clean repository: the hook passes;
 #   - a commit that stages only the copy of a duplicated tool: the hook fails on it, because
-#     toolc reads the repository around the staged files.
+#     toolc reads the repository around the staged files;
+#   - the Python wheel built by maturin, installed by pip through a `language: python` hook.
 # Run by .ci/run after `cargo test`. Needs python3 with venv, git and cargo; PyPI and
 # crates.io are the only network it uses.
 #
@@ -145,4 +146,28 @@ run "$good" run
 grep -q 'DOJ011' "$work/out" || { cat "$work/out"; fail "the duplicate name is not shown"; }
 echo "precommit: ok: a staged file is checked against the rest of the repository"
 
-echo "precommit: 3 passed, 0 failed"
+# 4. The Python wheel (maturin, `bindings = "bin"`) behind a `language: python` hook, as the
+#    pre-commit mirror serves it: build the wheel, install it in a fresh venv, then run the
+#    mirror's hook through `try-repo` (pip installs the wheel; nothing is compiled).
+"$work/venv/bin/pip" install --quiet 'maturin>=1.5,<2'
+start=$SECONDS
+(cd "$snap" && "$work/venv/bin/maturin" build --release --locked --out "$work/wheels" --quiet) \
+    >"$work/out" 2>&1 || { cat "$work/out"; fail "maturin could not build the wheel"; }
+wheel="$(ls "$work"/wheels/toolc-*.whl | head -n 1)"
+echo "precommit: maturin built $(basename "$wheel"): $((SECONDS - start))s"
+python3 -m venv "$work/wheel-venv"
+"$work/wheel-venv/bin/pip" install --quiet "$wheel"
+"$work/wheel-venv/bin/toolc" --version | grep -q '^toolc ' || fail "the wheel's toolc does not run"
+mirror="$work/mirror"
+bash "$snap/scripts/pre-commit-mirror.sh" "toolc @ file://$wheel" "$mirror"
+git -C "$mirror" init --quiet
+git -C "$mirror" add -A
+git -C "$mirror" commit --quiet -m mirror
+start=$SECONDS
+run "$bad" try-repo "$mirror" toolc-check --all-files
+echo "precommit: try-repo of the python mirror (pip installs the wheel): $((SECONDS - start))s"
+[ "$status" -ne 0 ] || { cat "$work/out"; fail "the python hook passed on a repository with an error"; }
+grep -q 'DOJ003' "$work/out" || { cat "$work/out"; fail "the python hook did not show the error"; }
+echo "precommit: ok: the wheel installs and runs as a language: python hook"
+
+echo "precommit: 4 passed, 0 failed"

@@ -7,11 +7,13 @@
 //! it through [`mask`] so a report does not leak what it warns about.
 
 mod headers;
+mod named;
 mod names;
 mod text;
 
 use std::collections::HashMap;
 
+pub use named::named_value_secrets;
 use names::assignments;
 pub use names::{SecretName, secret_name};
 pub use text::{redact, scan_text};
@@ -161,7 +163,6 @@ pub fn mask(secret: &str, keep: usize) -> String {
 
 /// Every credential written into one line, in the order the checks find them: private keys,
 /// token formats, URL passwords, then assignments to secret-like names.
-#[cfg(test)]
 pub fn scan_line(line: &str) -> Vec<Secret> {
     scan(line, true)
 }

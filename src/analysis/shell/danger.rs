@@ -157,6 +157,29 @@ pub fn text_dangers(source: &str) -> Vec<Danger> {
     finish(source, out)
 }
 
+/// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
+/// substitution, and names a program that fetches. [`downloads_run`] says for certain.
+pub fn may_run_download(line: &str) -> bool {
+    if !(line.contains('|') || line.contains("<(") || line.contains("$(") || line.contains('`'))
+    {
+        return false;
+    }
+    let lower = line.to_ascii_lowercase();
+    FETCHERS.iter().any(|f| lower.contains(f))
+}
+
+/// The downloads run by an interpreter in one line of text (`curl … | sh`,
+/// `bash <(wget …)`): the one test of download-and-execute, for scripts, package
+/// installation and instructions alike.
+pub fn downloads_run(line: &str) -> Vec<Danger> {
+    let mut out = Vec::new();
+    pipelines(line, 0, &mut out);
+    substitutions(line, 0, &mut out);
+    let mut out = finish(line, out);
+    out.retain(|d| d.kind == DangerKind::DownloadExecute);
+    out
+}
+
 fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
     if (script.contains("import socket") || script.contains("socket.socket"))
         && script.contains("connect")

@@ -1,6 +1,7 @@
-//! Package installation in a line: installer commands and downloads run by an interpreter.
+//! Package installation in a line: installer commands, and downloads run by an interpreter
+//! (found by [`super::danger`]).
 
-use super::program_name;
+use super::danger::{downloads_run, may_run_download};
 
 /// Installer commands, as lower-case word sequences; `+` marks a word that must follow
 /// (`+/`: one naming a module path or version, with `/` or `@`).
@@ -43,33 +44,6 @@ const INSTALLERS: &[&[&str]] = &[
     &["install-module"],
 ];
 
-/// Programs that fetch from the network.
-const FETCHERS: &[&str] = &[
-    "curl",
-    "wget",
-    "iwr",
-    "irm",
-    "invoke-webrequest",
-    "invoke-restmethod",
-];
-
-/// Interpreters a download may be piped into.
-const RUNNERS: &[&str] = &[
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "python",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "iex",
-    "pwsh",
-    "powershell",
-];
-
 /// A package installation found in a line.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Install {
@@ -79,6 +53,8 @@ pub struct Install {
     pub end: usize,
     /// What it is, for a message (`pip install`, `curl … | sh`).
     pub what: String,
+    /// A download run by an interpreter (`curl … | sh`), rather than an installer command.
+    pub runs_download: bool,
 }
 
 /// Package installations in one line: installer commands (`pip install`, also written as a
@@ -88,11 +64,6 @@ pub fn package_installs(line: &str) -> Vec<Install> {
     let words = install_words(line);
     let mut out = Vec::new();
     let lower: Vec<String> = words.iter().map(|(_, w)| w.to_ascii_lowercase()).collect();
-    let pipes: Vec<usize> = line.match_indices('|').map(|(p, _)| p).collect();
-    let is_runner = |w: &str| RUNNERS.contains(&program_name(w).to_ascii_lowercase().as_str());
-    let first_runner = words.iter().find(|(_, w)| is_runner(w)).map(|(at, _)| *at);
-    // A line naming a fetcher over and over is not worth more than a few looks.
-    let mut fetches = 0;
     let mut i = 0;
     while i < words.len() {
         if let Some(n) = installer_at(&lower, i) {
@@ -103,48 +74,22 @@ pub fn package_installs(line: &str) -> Vec<Install> {
                 start,
                 end,
                 what: line[start..end].to_string(),
+                runs_download: false,
             });
             i += n;
             continue;
         }
-        if FETCHERS.contains(&lower[i].as_str()) && fetches < 8 {
-            fetches += 1;
-            let (start, fetcher) = words[i];
-            // `curl … | sh`: a download piped into an interpreter on the same line.
-            if let Some(&pipe) = pipes.get(pipes.partition_point(|p| *p < start)) {
-                let after = words.partition_point(|(at, _)| *at <= pipe);
-                let runner = words[after..]
-                    .iter()
-                    .take(4)
-                    .find(|(_, w)| {
-                        !w.starts_with('-')
-                            && !matches!(w.to_ascii_lowercase().as_str(), "sudo" | "env")
-                    })
-                    .filter(|(_, w)| is_runner(w));
-                if let Some((at, w)) = runner {
-                    let end = at + w.len();
-                    out.push(Install {
-                        start,
-                        end,
-                        what: format!("{fetcher} … | {w}"),
-                    });
-                    i = words.partition_point(|(s, _)| *s < end);
-                    continue;
-                }
-            }
-            // `bash <(curl …)` and `sh -c "$(curl …)"`.
-            let before = line[..start].trim_end_matches(['"', '\'']);
-            if (before.ends_with("<(") || before.ends_with("$("))
-                && first_runner.is_some_and(|r| r < start)
-            {
-                out.push(Install {
-                    start,
-                    end: start + fetcher.len(),
-                    what: format!("{fetcher} run by a shell"),
-                });
-            }
-        }
         i += 1;
+    }
+    // Downloads run by an interpreter are found by the one analyser of dangerous commands.
+    if may_run_download(line) {
+        out.extend(downloads_run(line).into_iter().map(|d| Install {
+            start: d.start,
+            end: d.end,
+            what: d.what,
+            runs_download: true,
+        }));
+        out.sort_by_key(|i| i.start);
     }
     out
 }
@@ -198,13 +143,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_cheap_test_lets_every_download_run_through() {
+        for line in [
+            "curl -fsSL https://x.sh | sh",
+            "bash <(wget -qO- https://x.sh)",
+            "sh -c \"$(Invoke-WebRequest https://x)\"",
+        ] {
+            assert!(may_run_download(line), "{line}");
+            assert!(
+                package_installs(line).iter().any(|i| i.runs_download),
+                "{line}"
+            );
+        }
+        assert!(!may_run_download("pip install pandas"));
+        assert!(!may_run_download("cat a | grep b"));
+    }
+
+    #[test]
     fn installs() {
         assert_eq!(
             package_installs("pip install pandas"),
             [Install {
                 start: 0,
                 end: 11,
-                what: "pip install".into()
+                what: "pip install".into(),
+                runs_download: false,
             }]
         );
         assert_eq!(
@@ -213,7 +176,7 @@ mod tests {
         );
         assert_eq!(
             package_installs("bash <(curl -s https://x.sh)")[0].what,
-            "curl run by a shell"
+            "bash run on curl"
         );
         assert_eq!(
             package_installs("subprocess.run([\"npm\", \"install\"])").len(),

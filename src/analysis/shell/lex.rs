@@ -11,6 +11,16 @@ pub enum Dialect {
     Pwsh,
     /// One process and its arguments, no shell: a `>` is just an argument.
     Process,
+    /// Python source: not a shell, so split like [`Dialect::Process`]; analysers that read
+    /// Python (cycod's write finder) look at it on their own.
+    Python,
+}
+
+impl Dialect {
+    /// True for the shells, whose operators (`;`, `|`, `>`, …) split and redirect commands.
+    pub fn is_shell(self) -> bool {
+        matches!(self, Dialect::Posix | Dialect::Cmd | Dialect::Pwsh)
+    }
 }
 
 /// A word of a command: its unquoted text and where its source starts and ends.
@@ -51,16 +61,16 @@ struct PendingHeredoc {
 }
 
 /// Split `script` into simple commands: at line breaks and at `;`, `|`, `&`, `(`, `)` and
-/// backticks (none of them for [`Dialect::Process`]), with comments, here-documents and
+/// backticks (none of them outside a shell), with comments, here-documents and
 /// input redirections left out.
 pub fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
     let bytes = script.as_bytes();
     let escape = match dialect {
-        Dialect::Posix | Dialect::Process => b'\\',
+        Dialect::Posix | Dialect::Process | Dialect::Python => b'\\',
         Dialect::Pwsh => b'`',
         Dialect::Cmd => b'^',
     };
-    let shell = dialect != Dialect::Process;
+    let shell = dialect.is_shell();
     let mut commands = Vec::new();
     let mut current = Command::default();
     let mut word: Option<Word> = None;
@@ -387,5 +397,13 @@ mod tests {
         let cmd = simple_commands("echo a^&b & dir", Dialect::Cmd);
         assert_eq!(words(&cmd[0]), ["echo", "a&b"]);
         assert_eq!(words(&cmd[1]), ["dir"]);
+    }
+
+    #[test]
+    fn python_is_not_a_shell() {
+        assert!(!Dialect::Python.is_shell() && !Dialect::Process.is_shell());
+        assert!(Dialect::Posix.is_shell() && Dialect::Cmd.is_shell() && Dialect::Pwsh.is_shell());
+        let py = simple_commands("open(p, 'w') > x ; y", Dialect::Python);
+        assert_eq!(py.len(), 1);
     }
 }

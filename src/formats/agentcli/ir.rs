@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use super::{Manifest, Tool as Entry};
 use crate::formats::FileResult;
-use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance};
+use crate::ir::{
+    Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
+};
 use crate::source::SourceFile;
 use crate::syntax::Node;
 
@@ -60,5 +62,9 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
         description_span: t.description_span.unwrap_or(name_span),
         output: None,
         parameters: None,
+        sites: Sites {
+            run: t.command_span,
+            ..Sites::default()
+        },
     })
 }

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::formats::tree::{node_at, str_at, strings};
+use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
@@ -25,6 +26,8 @@ pub struct ToolDoc {
     pub steps: Option<Vec<Action>>,
     /// What a single-step tool does.
     pub action: Option<Action>,
+    /// Where its parts are written.
+    pub sites: Sites,
 }
 
 /// One entry of `parameters`.
@@ -104,6 +107,24 @@ impl ToolDoc {
             parameters: parameters.cloned(),
             action: if steps.is_some() { None } else { action(root) },
             steps,
+            sites: Sites {
+                run: first_site(
+                    root,
+                    &[
+                        &["steps"],
+                        &["run"],
+                        &["bash"],
+                        &["cmd"],
+                        &["pwsh"],
+                        &["python"],
+                        &["tool"],
+                        &["script"],
+                    ],
+                ),
+                risk: site_at(root, &["tags"]),
+                tags: site_at(root, &["tags"]),
+                ..Sites::default()
+            },
         }
     }
 }

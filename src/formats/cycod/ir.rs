@@ -153,5 +153,6 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
         description_span: doc.description_span.unwrap_or(name.span),
         output: None,
         parameters: doc.parameters.as_ref(),
+        sites: doc.sites,
     })
 }

@@ -6,9 +6,11 @@
 //! global scopes are each such a folder); files added by `[formats.cycod-tool] include`
 //! patterns play the part of the runtime's `--load-tools` folders.
 
+mod commands;
 pub mod doc;
 mod ir;
 mod lower;
+mod outline;
 mod params;
 mod platforms;
 mod references;
@@ -16,6 +18,7 @@ mod resolve;
 mod security;
 pub mod template;
 mod texts;
+mod uses;
 pub mod writes;
 
 use std::sync::Arc;
@@ -87,12 +90,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
                 .help("write the tool definition, or delete the file"),
             );
         }
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics,
-            item: Item::none(),
-        };
+        return FileResult::new(file, diagnostics, Item::none());
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
@@ -104,12 +102,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     tool.texts =
         crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: Item::new(tool),
-    }
+    FileResult::new(file, diagnostics, Item::new(tool))
 }
 
 /// cycod custom tools.
@@ -151,6 +144,10 @@ impl Format for Cycod {
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
         r.item.get::<Tool>().map(|t| &t.texts)
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

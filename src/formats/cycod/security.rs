@@ -2,7 +2,8 @@
 //! SEC022).
 
 use super::lower::{Command, Cx, Level};
-use super::writes::{self, Dialect};
+use super::writes;
+use crate::analysis::shell::Dialect;
 use crate::formats::fields::span_in_value;
 use crate::rules::security;
 use crate::source::Span;

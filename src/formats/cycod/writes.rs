@@ -6,22 +6,7 @@
 //! (quotes, comments, heredoc bodies and `$(…)` handled), and each command is matched
 //! against commands and flags that write.
 
-use crate::analysis::shell::{self, Command, Word, simple_commands};
-
-/// The language a command is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    /// `bash`, `script` with a POSIX shell.
-    Posix,
-    /// `cmd`.
-    Cmd,
-    /// `pwsh`.
-    Pwsh,
-    /// `run`: one process and its arguments, no shell (a `>` is just an argument).
-    Process,
-    /// `python`.
-    Python,
-}
+use crate::analysis::shell::{Command, Dialect, Word, simple_commands};
 
 /// An obvious write: where it is in the command and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,13 +24,7 @@ pub fn first_write(script: &str, dialect: Dialect) -> Option<Write> {
     if dialect == Dialect::Python {
         return python_write(script);
     }
-    let shell = match dialect {
-        Dialect::Posix => shell::Dialect::Posix,
-        Dialect::Cmd => shell::Dialect::Cmd,
-        Dialect::Pwsh => shell::Dialect::Pwsh,
-        Dialect::Process | Dialect::Python => shell::Dialect::Process,
-    };
-    let commands = simple_commands(script, shell);
+    let commands = simple_commands(script, dialect);
     for command in &commands {
         if let Some(w) = command_write(command, dialect) {
             return Some(w);
@@ -67,7 +46,7 @@ fn harmless_target(target: &str) -> bool {
 }
 
 fn command_write(command: &Command, dialect: Dialect) -> Option<Write> {
-    if matches!(dialect, Dialect::Posix | Dialect::Cmd | Dialect::Pwsh) {
+    if dialect.is_shell() {
         for r in &command.redirects {
             if r.target.as_ref().is_some_and(|t| harmless_target(&t.text)) {
                 continue;

@@ -1,7 +1,8 @@
 //! What the bundles need of a DojOps manifest or skill beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{node_at, str_at, strings};
+use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
@@ -26,6 +27,8 @@ pub struct ManifestDoc {
     pub runs_programs: bool,
     /// `permissions.network: inherit`.
     pub network: bool,
+    /// Where its parts are written.
+    pub sites: Sites,
 }
 
 impl ManifestDoc {
@@ -41,6 +44,13 @@ impl ManifestDoc {
             verification: str_at(root, &["verification", "command"]).map(str::to_string),
             runs_programs: str_at(root, &["permissions", "child_process"]) == Some("required"),
             network: str_at(root, &["permissions", "network"]) == Some("inherit"),
+            sites: Sites {
+                version: site_at(root, &["version"]),
+                run: first_site(root, &[&["files"], &["verification"], &["generator"]]),
+                risk: site_at(root, &["permissions"]),
+                tags: site_at(root, &["tags"]),
+                ..Sites::default()
+            },
         }
     }
 }
@@ -72,6 +82,8 @@ pub struct SkillDoc {
     pub no_side_effects: bool,
     /// `execution.idempotent: true`.
     pub idempotent: bool,
+    /// Where its parts are written.
+    pub sites: Sites,
 }
 
 impl SkillDoc {
@@ -94,6 +106,13 @@ impl SkillDoc {
                 node_at(root, &["execution", "idempotent"]).map(|n| &n.kind),
                 Some(NodeKind::Bool(true))
             ),
+            sites: Sites {
+                version: site_at(root, &["meta", "version"]),
+                run: first_site(root, &[&["files"], &["verification"]]),
+                risk: first_site(root, &[&["permissions"], &["risk"], &["capabilities"]]),
+                tags: site_at(root, &["meta", "tags"]),
+                ..Sites::default()
+            },
         }
     }
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::{Item, dops, policy, project_of, tool_yaml};
 use crate::formats::FileResult;
 use crate::ir::{
-    Access, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
+    Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
     sha256_hex,
 };
 use crate::source::SourceFile;
@@ -36,12 +36,16 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
         let Some(t) = lowered else { continue };
         let refused = policies
             .get(&project_of(&r.file.path))
-            .and_then(|p| p.refuses(&t.tool.name));
+            .and_then(|(file, p)| Some((file, p.refusal(&t.tool.name)?)));
         match refused {
-            Some(reason) => out.left_out.push(LeftOut {
+            Some((policy, (reason, span))) => out.left_out.push(LeftOut {
                 name: t.tool.name.clone(),
                 path: r.file.display.clone(),
                 reason: reason.into(),
+                site: Some(Site {
+                    file: Arc::clone(policy),
+                    span,
+                }),
             }),
             None => out.tools.push(t),
         }
@@ -49,14 +53,15 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
     out
 }
 
-/// Each DojOps project's policy in force, by project folder (the last file by path wins).
-fn policies(results: &[FileResult]) -> HashMap<PathBuf, policy::Lookup<'_>> {
+/// Each DojOps project's policy in force and its file, by project folder (the last file by
+/// path wins).
+fn policies(results: &[FileResult]) -> HashMap<PathBuf, (&Arc<SourceFile>, policy::Lookup<'_>)> {
     let mut out = HashMap::new();
     for r in results {
         if let Some(Item::Policy(p)) = r.item.get::<Item>()
             && p.in_force
         {
-            out.insert(project_of(&r.file.path), p.lookup());
+            out.insert(project_of(&r.file.path), (&r.file, p.lookup()));
         }
     }
     out
@@ -119,6 +124,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
         description_span: doc.description_span.unwrap_or(name.span),
         output,
         parameters: None,
+        sites: doc.sites,
     })
 }
 
@@ -187,5 +193,6 @@ fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Low
         description_span: doc.description_span.unwrap_or(name.span),
         output: None,
         parameters: None,
+        sites: doc.sites,
     })
 }

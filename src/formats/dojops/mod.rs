@@ -3,9 +3,11 @@
 //! Name scope is one `.dojops/` project: tools and skills of one project share a registry,
 //! and the policy of that project applies to them.
 
+mod allowlist;
 pub mod doc;
 pub mod dops;
 pub mod ir;
+mod outline;
 pub mod policy;
 #[cfg(test)]
 mod scale_tests;
@@ -167,14 +169,26 @@ pub struct Name {
     pub span: Span,
 }
 
-/// The `.dojops/` project folder a file belongs to: the nearest `.dojops` ancestor, or the
-/// folder above the tool's own folder for manifests found through include patterns.
+/// The scope DojOps loads together, which cross-file checks (duplicate names, policy, skill
+/// dependencies) run within: the nearest `.dojops` ancestor; outside any `.dojops/` folder, a
+/// `.dops` skill's own folder (catalog repositories keep skills of the same name in separate
+/// category folders, which no project loads together) and, for a manifest found through an
+/// include pattern, the folder above the tool's own folder.
 pub fn project_of(path: &Path) -> PathBuf {
-    path.ancestors()
+    if let Some(project) = path
+        .ancestors()
         .find(|a| a.file_name().is_some_and(|n| n == ".dojops"))
-        .map(Path::to_path_buf)
-        .or_else(|| path.parent().and_then(Path::parent).map(Path::to_path_buf))
-        .unwrap_or_default()
+    {
+        return project.to_path_buf();
+    }
+    let is_skill = path.extension().is_some_and(|e| e == "dops");
+    let folder = path.parent();
+    let scope = if is_skill {
+        folder
+    } else {
+        folder.and_then(Path::parent)
+    };
+    scope.map(Path::to_path_buf).unwrap_or_default()
 }
 
 /// Parse and lower one DojOps file; a manifest's schema files are read through `fs`.
@@ -250,6 +264,10 @@ impl Format for Dojops {
             Item::Skill(s) => Some(&s.texts),
             Item::Policy(_) => None,
         }
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

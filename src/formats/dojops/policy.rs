@@ -71,12 +71,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             in_force: true,
             ..Policy::default()
         };
-        return FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics: Vec::new(),
-            item: FileItem::new(Item::Policy(policy)),
-        };
+        return FileResult::new(file, Vec::new(), FileItem::new(Item::Policy(policy)));
     }
     let parsed = crate::syntax::yaml::parse(file.body(), file.bom_len);
     let mut diagnostics: Vec<Diagnostic> = syntax_diagnostics(&file, &parsed)
@@ -95,47 +90,57 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         lower_root(&mut lower, root, &mut policy);
         diagnostics.append(&mut lower.diags);
     }
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: FileItem::new(Item::Policy(policy)),
-    }
+    FileResult::new(file, diagnostics, FileItem::new(Item::Policy(policy)))
 }
 
 impl Policy {
     /// The lists as sets, to ask about many tools (what DojOps's `isToolAllowed` decides).
     pub fn lookup(&self) -> Lookup<'_> {
-        let allowed = names_of(&self.allowed);
+        let allowed: HashSet<&str> = names_of(&self.allowed).map(|(n, _)| n).collect();
         Lookup {
-            blocked: names_of(&self.blocked),
+            // The first entry of a name is where it is blocked.
+            blocked: names_of(&self.blocked).rev().collect(),
             // An empty allowlist allows everything.
-            allowed: (!allowed.is_empty()).then_some(allowed),
+            allowed: (!allowed.is_empty()).then(|| {
+                let key_span = self
+                    .allowed
+                    .as_ref()
+                    .map_or_else(Span::default, |l| l.key_span);
+                (allowed, key_span)
+            }),
         }
     }
 }
 
-fn names_of(list: &Option<NameList>) -> HashSet<&str> {
+fn names_of(list: &Option<NameList>) -> impl DoubleEndedIterator<Item = (&str, Span)> {
     list.iter()
         .flat_map(|l| &l.entries)
-        .map(|n| n.value.as_str())
-        .collect()
+        .map(|n| (n.value.as_str(), n.span))
 }
 
 /// A policy's lists in force, as sets.
 #[derive(Debug, Default)]
 pub struct Lookup<'a> {
-    blocked: HashSet<&'a str>,
-    allowed: Option<HashSet<&'a str>>,
+    blocked: HashMap<&'a str, Span>,
+    allowed: Option<(HashSet<&'a str>, Span)>,
 }
 
 impl Lookup<'_> {
-    /// Why DojOps refuses tool `name`, if it does: the blocklist is checked first.
-    pub fn refuses(&self, name: &str) -> Option<&'static str> {
-        if self.blocked.contains(name) {
-            Some("blocked by the project's .dojops/policy.yaml (`blockedTools`)")
-        } else if self.allowed.as_ref().is_some_and(|a| !a.contains(name)) {
-            Some("not in `allowedTools` of the project's .dojops/policy.yaml")
+    /// Why DojOps refuses tool `name` and where the policy says so (the blocklist is checked
+    /// first): the blocklist entry, or the key of the allowlist that does not name it.
+    pub fn refusal(&self, name: &str) -> Option<(&'static str, Span)> {
+        if let Some(span) = self.blocked.get(name) {
+            Some((
+                "blocked by the project's .dojops/policy.yaml (`blockedTools`)",
+                *span,
+            ))
+        } else if let Some((allowed, key_span)) = &self.allowed
+            && !allowed.contains(name)
+        {
+            Some((
+                "not in `allowedTools` of the project's .dojops/policy.yaml",
+                *key_span,
+            ))
         } else {
             None
         }

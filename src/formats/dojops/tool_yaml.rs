@@ -6,11 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::allowlist::{RUNTIME_ONLY_BINARIES, SPEC_BINARIES};
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::names::did_you_mean;
+use crate::analysis::paths::sibling_display;
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
+use crate::formats::outline::{Reference, Target};
 use crate::formats::texts::FileTexts;
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
@@ -52,46 +55,6 @@ const FILE_KEYS: &[&str] = &["path", "serializer"];
 const SERIALIZERS: &[&str] = &["yaml", "json", "hcl", "ini", "toml", "raw"];
 const PERMISSION_KEYS: &[&str] = &["filesystem", "network", "child_process"];
 
-/// The spec's verification whitelist (§8).
-pub const SPEC_BINARIES: &[&str] = &[
-    "terraform",
-    "kubectl",
-    "helm",
-    "ansible-lint",
-    "docker",
-    "hadolint",
-    "yamllint",
-    "jsonlint",
-    "shellcheck",
-    "tflint",
-    "kubeval",
-    "conftest",
-    "checkov",
-    "trivy",
-    "kube-score",
-    "polaris",
-];
-/// Binaries current DojOps also accepts (IMPLEMENTATION-NOTES.md).
-pub const RUNTIME_ONLY_BINARIES: &[&str] = &[
-    "ansible-playbook",
-    "nginx",
-    "promtool",
-    "systemd-analyze",
-    "make",
-    "actionlint",
-    "caddy",
-    "haproxy",
-    "nomad",
-    "podman",
-    "fluentd",
-    "opa",
-    "vault",
-    "circleci",
-    "npx",
-    "tsc",
-    "cfn-lint",
-];
-
 /// A lowered `tool.yaml`.
 #[derive(Debug, Default)]
 pub struct Tool {
@@ -109,17 +72,14 @@ pub struct Tool {
     pub output_schema: Option<Arc<SourceFile>>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
     pub texts: FileTexts,
+    /// `inputSchema` and `outputSchema` values naming a schema file that was read.
+    pub schema_links: Vec<Reference>,
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
 /// `fs`).
 pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
-    let mut result = FileResult {
-        file: Arc::clone(&file),
-        companions: Vec::new(),
-        diagnostics: Vec::new(),
-        item: FileItem::none(),
-    };
+    let mut result = FileResult::new(Arc::clone(&file), Vec::new(), FileItem::none());
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
     }
@@ -352,6 +312,8 @@ fn lower(
             continue;
         };
         let (schema_file, root) = schema;
+        let target = Target::File(schema_file.path.clone());
+        tool.schema_links.push(Reference { span, target });
         if is_input {
             input_properties = root.as_ref().map(|r| {
                 root_property_names(r)
@@ -423,18 +385,13 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
     let lead = command.len() - command.trim_start().len();
     let binary = trimmed.split([' ', '\t']).next().unwrap_or(trimmed);
     let bin_span = span_in_value(lw.file, node, lead, binary);
-    if binary.contains('\0')
-        || !(SPEC_BINARIES.contains(&binary) || RUNTIME_ONLY_BINARIES.contains(&binary))
-    {
+    if binary.contains('\0') || !super::allowlist::allows(binary) {
         let consequence = if runs {
             "DojOps fails verification for a binary outside its whitelist, so every run of this tool fails"
         } else {
             "DojOps would fail verification as soon as `child_process: required` is set"
         };
-        let hint = did_you_mean(
-            binary,
-            SPEC_BINARIES.iter().chain(RUNTIME_ONLY_BINARIES).copied(),
-        );
+        let hint = did_you_mean(binary, super::allowlist::allowed());
         let d = lw
             .diag(
                 &rules::VERIFICATION_BINARY_NOT_ALLOWED,
@@ -544,19 +501,6 @@ fn load_schema(
             .extend(check_schema(&schema_file, root, super::zod::SCHEMA_OPTIONS));
     }
     Some((schema_file, parsed.root))
-}
-
-/// Display path of a file next to the manifest, built from the manifest's display path.
-fn sibling_display(manifest: &str, rel: &str) -> String {
-    let dir = manifest.rsplit_once('/').map_or("", |(d, _)| d);
-    let joined = if dir.is_empty() {
-        rel.replace('\\', "/")
-    } else {
-        format!("{dir}/{}", rel.replace('\\', "/"))
-    };
-    crate::discover::normalize(Path::new(&joined))
-        .to_string_lossy()
-        .replace('\\', "/")
 }
 
 /// DOJ012: `{name}` placeholders must name input-schema properties.

@@ -1,7 +1,8 @@
 //! What the bundles need of a tool file's front matter beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{node_at, str_at, strings};
+use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -26,6 +27,8 @@ pub struct ToolDoc {
     pub output: Option<Node>,
     /// `use_guidance`.
     pub guidance: Option<UseGuidance>,
+    /// Where its parts are written.
+    pub sites: Sites,
 }
 
 /// `use_guidance`.
@@ -63,6 +66,14 @@ impl ToolDoc {
                     None => Vec::new(),
                 },
             }),
+            sites: Sites {
+                version: site_at(root, &["version"]),
+                title: site_at(root, &["meta", "name"]),
+                run: first_site(root, &[&["transport"], &["type"]]),
+                risk: first_site(root, &[&["type"], &["meta", "tags"]]),
+                guidance: site_at(root, &["use_guidance"]),
+                tags: site_at(root, &["meta", "tags"]),
+            },
         }
     }
 }

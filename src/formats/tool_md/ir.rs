@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use super::{Item, Status, Tool as ToolMd, ToolType};
 use crate::formats::FileResult;
 use crate::ir::{
-    Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Tool, empty_object_schema, provenance,
+    Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema,
+    provenance,
 };
 use crate::source::SourceFile;
 use crate::syntax::Node;
@@ -31,6 +32,10 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
                 name: id.value.clone(),
                 path: r.file.display.clone(),
                 reason: "`status: disabled`".into(),
+                site: Some(Site {
+                    file: Arc::clone(&r.file),
+                    span: s.span,
+                }),
             });
         }
     }
@@ -107,6 +112,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
         description_span: doc.description_span.unwrap_or(id.span),
         output: output.map(|n| (file, n)),
         parameters: None,
+        sites: doc.sites,
     })
 }
 

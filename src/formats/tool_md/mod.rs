@@ -9,6 +9,7 @@ mod agent;
 pub mod doc;
 mod interface;
 mod ir;
+mod outline;
 mod resolve;
 mod subset;
 mod texts;
@@ -101,13 +102,31 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         .into_iter()
         .map(|d| with_consequence(d, consequence))
         .collect();
-    FileResult {
-        file,
-        companions: Vec::new(),
-        diagnostics,
-        item: FileItem::new(item),
-    }
+    FileResult::new(file, diagnostics, FileItem::new(item))
 }
+
+/// Top-level keys only an AML tool file has (other `*.tool.md` files share none of them).
+const AML_TOOL_KEYS: &[&str] = &[
+    "tool_id",
+    "spec_version",
+    "interface",
+    "transport",
+    "use_guidance",
+    "error_codes",
+    "response_schema",
+];
+/// Top-level keys only an AML agent has: not `name`, `description`, `tools` or `model`, which
+/// Copilot's agents have too.
+const AML_AGENT_KEYS: &[&str] = &[
+    "agent_id",
+    "spec_version",
+    "guardrails",
+    "runtime",
+    "knowledge",
+    "policies",
+    "orchestration",
+    "routing",
+];
 
 /// `*.tool.md` tools and `*.agent.md` agents (one name scope: the repository).
 pub struct ToolMd;
@@ -129,6 +148,18 @@ impl Format for ToolMd {
         } else {
             None
         }
+    }
+
+    fn claims(&self, format: FormatId, text: &str) -> bool {
+        // Other agent frameworks use `*.agent.md` too (GitHub Copilot's custom agents have
+        // `name`, `description`, `tools`, `model`), and AML's own documentation pages show a
+        // file inside a fenced block: only front matter with a key of AML's own is AML's.
+        let keys = if format == FormatId::AgentMd {
+            AML_AGENT_KEYS
+        } else {
+            AML_TOOL_KEYS
+        };
+        crate::syntax::sniff::front_matter_has_any(text, keys)
     }
 
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
@@ -160,6 +191,10 @@ impl Format for ToolMd {
             Item::Tool(t) => Some(&t.texts),
             Item::Agent(a) => Some(&a.texts),
         }
+    }
+
+    fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
+        outline::outline(r)
     }
 }
 

@@ -26,9 +26,7 @@ use super::fields::ShapeRules;
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::{front_matter_error, split_front_matter};
@@ -156,12 +154,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
             d.notes.push(REJECTED.to_string());
         }
     }
-    FileResult {
-        companions: Vec::new(),
-        diagnostics: cap_per_rule(diagnostics, MAX_PER_RULE),
-        item: Item::new(request),
-        file,
-    }
+    FileResult::new(file, diagnostics, Item::new(request))
 }
 
 /// `TR-*.md` tool execution requests (no tools of their own; ids are repository-wide).
@@ -177,24 +170,18 @@ impl Format for ToolRequest {
         (name.starts_with("TR-") && name.ends_with(".md")).then_some(FormatId::ToolRequest)
     }
 
+    fn claims(&self, _format: FormatId, text: &str) -> bool {
+        // `TR-*.md` is a common enough name (a translation, a ticket) to need the request's
+        // own keys.
+        crate::syntax::sniff::front_matter_has_any(text, &["request_type", "request_id"])
+    }
+
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
         load(file)
     }
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
         resolve(results)
-    }
-
-    fn tool_count(&self, _r: &FileResult) -> usize {
-        0
-    }
-
-    fn lower<'a>(
-        &self,
-        _results: &'a [FileResult],
-        _takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        Lowering::default()
     }
 }
 

@@ -1,0 +1,417 @@
+//! Baselines for gradual adoption: `toolc check --write-baseline` records today's findings,
+//! and later runs with that baseline (`--baseline FILE`, `[baseline] path` in `toolc.toml`)
+//! hide exactly those, so a repository with hundreds of findings can gate on new ones now and
+//! pay the old ones down later.
+//!
+//! A finding is recognised by its fingerprint, never by its line: the rule, the path, the
+//! flagged text and what surrounds it (the rest of its line, and the line it is nested under).
+//! Lines inserted above keep it baselined. Each entry hides one finding, so the same problem
+//! a second time in the same place is new. SARIF's `partialFingerprints` are these fingerprints.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::diagnostics::Diagnostic;
+use crate::discover::{display_path, normalize};
+use crate::rules::{self, Rule, syntax as syn};
+use crate::source::{FormatId, SourceFile, Span};
+
+/// The name of the fingerprint scheme, in baseline files and as SARIF's `partialFingerprints`
+/// key; a change to what is hashed must change it, so old and new are never compared.
+pub const FINGERPRINT_KEY: &str = "toolc/v2";
+
+/// Where `--write-baseline` writes when neither it nor the configuration names a file.
+pub const DEFAULT_FILE_NAME: &str = "toolc-baseline.json";
+
+/// The baseline file format's version.
+const VERSION: u32 = 1;
+
+/// Baselines larger than this are refused (an entry is about 200 bytes).
+const MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How much of the flagged token's line, on either side of it, is part of its surroundings:
+/// a whole line of YAML, but only the neighbourhood of a token on a long minified JSON line.
+const CONTEXT_CHARS: usize = 60;
+
+/// The baseline file: one entry per recorded finding.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    version: u32,
+    fingerprint: String,
+    entries: Vec<Entry>,
+}
+
+/// One recorded finding. Only `fingerprint` is matched; the rest is for people reading the
+/// file and for reports about stale entries.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    path: String,
+    code: String,
+    fingerprint: String,
+    message: String,
+}
+
+/// Whether a finding is one a run checks: its file is in scope and its rule enabled there.
+pub(crate) type Covers<'a> = dyn Fn(&Rule, &Path) -> bool + 'a;
+
+/// What applying a baseline did.
+#[derive(Debug, Default)]
+pub(crate) struct Applied {
+    /// Findings the baseline hides.
+    pub baselined: Vec<Diagnostic>,
+    /// Problems with the baseline itself (unreadable, stale entries), to be reported.
+    pub problems: Vec<Diagnostic>,
+}
+
+/// The fingerprint of `d`, with its path taken relative to `root`.
+pub(crate) fn fingerprint(d: &Diagnostic, root: &Path) -> String {
+    let text = &d.file.text;
+    let start = d.span.start.min(text.len());
+    let line = line_around(text, start);
+    let token = text.get(start..d.span.end.min(text.len())).unwrap_or("");
+    let before = text.get(line.start..start).unwrap_or("");
+    let after = text
+        .get(d.span.end.clamp(start, line.end)..line.end)
+        .unwrap_or("");
+    let before: String = {
+        let tail: Vec<char> = before.chars().rev().take(CONTEXT_CHARS).collect();
+        tail.into_iter().rev().collect()
+    };
+    let after: String = after.chars().take(CONTEXT_CHARS).collect();
+    let parent = parent_line(text, line.start);
+    let path = relative_path(&d.file, root);
+    let mut hasher = Sha256::new();
+    for part in [d.rule.code, path.as_str()] {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    }
+    for part in [token, &before, &after, parent] {
+        hasher.update(squeeze(part).as_bytes());
+        hasher.update([0]);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `/`-separated path of `file` relative to `root` (with `..` when outside it): the same
+/// whatever the working directory.
+fn relative_path(file: &SourceFile, root: &Path) -> String {
+    display_path(&file.path, root)
+}
+
+/// Runs of whitespace as one space, none at the ends: re-indenting is not a change.
+fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The bytes of the line holding `at`, without its newline.
+fn line_around(text: &str, at: usize) -> std::ops::Range<usize> {
+    let start = text
+        .get(..at)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let end = text
+        .get(at..)
+        .and_then(|t| t.find('\n'))
+        .map_or(text.len(), |i| at + i);
+    start..end
+}
+
+/// The nearest non-blank line above the line starting at `line_start` that is indented less:
+/// the key a YAML or pretty JSON line is nested under. Empty at the top level.
+fn parent_line(text: &str, line_start: usize) -> &str {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own_end = text
+        .get(line_start..)
+        .and_then(|t| t.find('\n'))
+        .map_or(text.len(), |i| line_start + i);
+    let own = indent(text.get(line_start..own_end).unwrap_or(""));
+    if own == 0 {
+        return "";
+    }
+    text.get(..line_start)
+        .unwrap_or("")
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty() && indent(l) < own)
+        .map_or("", str::trim)
+}
+
+/// Fingerprints of `diagnostics` in their order, each with its number among equal ones
+/// (1-based): SARIF's `HASH:N`.
+pub(crate) fn numbered<'a>(
+    diagnostics: impl Iterator<Item = &'a Diagnostic>,
+    root: &Path,
+) -> Vec<(String, usize)> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    diagnostics
+        .map(|d| {
+            let hash = fingerprint(d, root);
+            let n = seen.entry(hash.clone()).or_insert(0);
+            *n += 1;
+            (hash, *n)
+        })
+        .collect()
+}
+
+/// A baseline as read: its entries, the file (for diagnostics) and the folder paths are
+/// relative to.
+struct Loaded {
+    entries: Vec<Entry>,
+    file: Arc<SourceFile>,
+    root: PathBuf,
+}
+
+/// Read and parse the baseline at `path`; the error is the TLC005 diagnostic to report.
+fn load(path: &Path, cwd: &Path) -> Result<Loaded, Box<Diagnostic>> {
+    let display = display_path(path, cwd);
+    let root = normalize(path.parent().unwrap_or(Path::new(".")));
+    let problem = |file: &Arc<SourceFile>, span: Span, message: String, help: &str| {
+        Box::new(
+            Diagnostic::new(&syn::INVALID_BASELINE, file, span, message)
+                .note("no finding is hidden until the baseline is readable")
+                .help(help.to_string()),
+        )
+    };
+    let bytes = match read(path) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            let file =
+                SourceFile::new(path.to_path_buf(), display, FormatId::Config, String::new());
+            return Err(problem(
+                &file,
+                Span::point(0),
+                format!("cannot read the baseline: {message}"),
+                "write it with `toolc check --write-baseline`, or stop naming it (`--baseline`, `[baseline] path` in toolc.toml)",
+            ));
+        }
+    };
+    let (file, _) = SourceFile::from_bytes(path.to_path_buf(), display, FormatId::Config, &bytes);
+    let parsed: File = match serde_json::from_str(file.body()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let at = offset_of(file.body(), e.line(), e.column()) + file.bom_len;
+            return Err(problem(
+                &file,
+                Span::point(at),
+                format!("not a toolc baseline: {e}"),
+                "write it again with `toolc check --write-baseline`",
+            ));
+        }
+    };
+    if parsed.version != VERSION || parsed.fingerprint != FINGERPRINT_KEY {
+        let message = format!(
+            "the baseline is version {} with fingerprints `{}`; this toolc reads version {VERSION} with `{FINGERPRINT_KEY}`",
+            parsed.version, parsed.fingerprint
+        );
+        return Err(problem(
+            &file,
+            Span::point(file.bom_len),
+            message,
+            "write it again with `toolc check --write-baseline` (its findings are recorded anew)",
+        ));
+    }
+    Ok(Loaded {
+        entries: parsed.entries,
+        file,
+        root,
+    })
+}
+
+/// The bytes of a regular file of at most [`MAX_BYTES`] (never a device or FIFO, which could
+/// block or never end).
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("larger than {} MiB", MAX_BYTES / (1024 * 1024)));
+    }
+    Ok(bytes)
+}
+
+/// Byte offset of a 1-based line and column (serde_json's error position) in `text`.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
+/// Hide the findings of `diagnostics` that the baseline at `path` records, and report its
+/// entries that match nothing among the findings this run `covers`.
+pub(crate) fn apply(
+    path: &Path,
+    cwd: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+    covers: &Covers<'_>,
+) -> Applied {
+    let baseline = match load(path, cwd) {
+        Ok(b) => b,
+        Err(problem) => {
+            return Applied {
+                baselined: Vec::new(),
+                problems: vec![*problem],
+            };
+        }
+    };
+    let mut unmatched: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, entry) in baseline.entries.iter().enumerate().rev() {
+        unmatched.entry(&entry.fingerprint).or_default().push(i);
+    }
+    let mut matched = vec![false; baseline.entries.len()];
+    let mut baselined = Vec::new();
+    diagnostics.retain(|d| {
+        let hash = fingerprint(d, &baseline.root);
+        match unmatched.get_mut(hash.as_str()).and_then(Vec::pop) {
+            Some(i) => {
+                matched[i] = true;
+                baselined.push(d.clone());
+                false
+            }
+            None => true,
+        }
+    });
+    let stale: Vec<&Entry> = baseline
+        .entries
+        .iter()
+        .zip(&matched)
+        .filter(|(entry, matched)| !**matched && entry_covered(entry, &baseline.root, covers))
+        .map(|(entry, _)| entry)
+        .collect();
+    Applied {
+        baselined,
+        problems: stale_warning(&baseline.file, &stale).into_iter().collect(),
+    }
+}
+
+/// True when this run checks what `entry` recorded: its file is in scope and its rule on. An
+/// entry of a rule this toolc no longer has is always covered, so it shows up as stale.
+fn entry_covered(entry: &Entry, root: &Path, covers: &Covers<'_>) -> bool {
+    let path = normalize(&root.join(&entry.path));
+    match rules::lookup(&entry.code) {
+        Some(rule) => covers(rule, &path),
+        None => covers(&syn::STALE_BASELINE_ENTRY, &path),
+    }
+}
+
+/// One TLC004 warning for all stale entries: at the first, the others as related places.
+fn stale_warning(file: &Arc<SourceFile>, stale: &[&Entry]) -> Option<Diagnostic> {
+    let first = stale.first()?;
+    let span_of = |entry: &Entry| {
+        file.text
+            .find(&format!("\"{}\"", entry.fingerprint))
+            .map_or(Span::point(0), |at| {
+                Span::new(at, at + entry.fingerprint.len() + 2)
+            })
+    };
+    let what = |entry: &Entry| format!("{} in {}: {}", entry.code, entry.path, entry.message);
+    let count = stale.len();
+    let (noun, verb) = if count == 1 {
+        ("entry", "matches")
+    } else {
+        ("entries", "match")
+    };
+    let mut d = Diagnostic::new(
+        &syn::STALE_BASELINE_ENTRY,
+        file,
+        span_of(first),
+        format!("{count} baseline {noun} {verb} no finding any more"),
+    )
+    .label(what(first))
+    .note("a stale entry would hide the same problem if it came back")
+    .help("run `toolc check --write-baseline` to prune the baseline (fixed findings leave it)");
+    for entry in &stale[1..] {
+        d = d.related(file, span_of(entry), what(entry));
+    }
+    Some(d)
+}
+
+/// What `--write-baseline` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Written {
+    /// Entries recorded from this run's findings.
+    pub recorded: usize,
+    /// Entries kept from the previous baseline because this run did not check their files or rules.
+    pub kept: usize,
+}
+
+/// Write the baseline at `path`: one entry per finding of `diagnostics`, plus the entries of
+/// the baseline already there that this run does not cover (another folder, a rule not
+/// selected), so a partial run never forgets the rest.
+pub(crate) fn write(
+    path: &Path,
+    diagnostics: &[Diagnostic],
+    covers: &Covers<'_>,
+) -> Result<Written, String> {
+    let root = normalize(path.parent().unwrap_or(Path::new(".")));
+    let previous = match read(path) {
+        Ok(bytes) => serde_json::from_slice::<File>(&bytes)
+            .ok()
+            .filter(|f| f.version == VERSION && f.fingerprint == FINGERPRINT_KEY)
+            .map(|f| f.entries)
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let mut entries: Vec<Entry> = previous
+        .into_iter()
+        .filter(|entry| !entry_covered(entry, &root, covers))
+        .collect();
+    let kept = entries.len();
+    entries.extend(diagnostics.iter().map(|d| Entry {
+        path: relative_path(&d.file, &root),
+        code: d.rule.code.to_string(),
+        fingerprint: fingerprint(d, &root),
+        message: d.message.clone(),
+    }));
+    let recorded = entries.len() - kept;
+    entries.sort();
+    let file = File {
+        version: VERSION,
+        fingerprint: FINGERPRINT_KEY.to_string(),
+        entries,
+    };
+    let mut text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
+    text.push('\n');
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(Written { recorded, kept })
+}
+
+/// [`write`] for a run of `options`: what it covers is its scope and its enabled rules.
+pub(crate) fn write_for(
+    path: &Path,
+    options: &crate::CheckOptions,
+    config: &crate::Config,
+    diagnostics: &[Diagnostic],
+) -> Result<Written, String> {
+    let scope = crate::scope::Scope::new(&options.paths, &options.cwd, config);
+    let covers = |rule: &Rule, file: &Path| {
+        scope.covers(file) && crate::pipeline::enabled(options, config, rule, file).is_some()
+    };
+    write(path, diagnostics, &covers)
+}
+
+#[cfg(test)]
+mod tests;

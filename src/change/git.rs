@@ -1,0 +1,352 @@
+//! The old side of a diff read from git with the `git` program: which commit, which files,
+//! and their bytes, never through a checkout and never over the network.
+//!
+//! Why the `git` program and not a library: it is on every machine that has a repository to
+//! compare (CI checkouts included), reads every repository layout git itself writes (packs,
+//! worktrees, alternates, split indexes, new object formats), and adds no dependency; `gix`
+//! would add about a hundred crates to build for three read-only plumbing calls. What git
+//! must not do here is asked explicitly: no lazy fetch of missing objects in a partial clone
+//! (`GIT_NO_LAZY_FETCH`), no prompt, no optional lock on the index, no pager. Only plumbing
+//! that reads objects and refs runs (`rev-parse`, `merge-base`, `ls-tree`, `cat-file`), none of
+//! which refreshes the index, so a repository's `core.fsmonitor` hook is never started; links
+//! and submodules in the tree are skipped, never followed.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+
+use crate::fs::{FileSystem, MAX_READ_BYTES, ReadError};
+
+/// Why git could not give the old side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitError(pub String);
+
+impl std::fmt::Display for GitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A git command run in `cwd`, with everything that could reach the network, block on a
+/// prompt or write to the repository turned off.
+fn git(cwd: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(cwd)
+        .env("GIT_NO_LAZY_FETCH", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_PAGER", "cat")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// Run a git command to completion; its stdout, or its stderr's first line as the error.
+fn run(cwd: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    let out = git(cwd).args(args).output().map_err(|e| {
+        GitError(if e.kind() == std::io::ErrorKind::NotFound {
+            "`git` is not installed or not on PATH; compare with a folder instead (`--against DIR`)"
+                .to_string()
+        } else {
+            format!("cannot run git: {e}")
+        })
+    })?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        Err(GitError(format!(
+            "`git {}` failed: {}",
+            args.join(" "),
+            first.trim()
+        )))
+    }
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8_lossy(&bytes).trim().to_string()
+}
+
+/// The repository `cwd` is in: its top folder as seen from `cwd` (the working directory with
+/// git's prefix taken off, so a symlinked path stays what the user typed).
+pub fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
+    let prefix = run(cwd, &["rev-parse", "--show-prefix"]).map_err(|e| {
+        if e.0.starts_with("`git` is not installed") {
+            return e;
+        }
+        let said = e.0.split_once(" failed: ").map_or("", |(_, said)| said);
+        GitError(format!(
+            "{} is not in a git repository that git will read ({said}); compare with a folder instead (`--against DIR`)",
+            cwd.display()
+        ))
+    })?;
+    let prefix = text(prefix);
+    let depth = Path::new(&prefix).components().count();
+    let mut top = cwd.to_path_buf();
+    for _ in 0..depth {
+        top.pop();
+    }
+    Ok(top)
+}
+
+/// The commit `rev` names (a branch, tag, hash, `HEAD~1`…), as a full hash.
+pub fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
+    // `--end-of-options`: a revision that starts with `-` is a name, never an option.
+    let spec = format!("{rev}^{{commit}}");
+    run(
+        cwd,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &spec,
+        ],
+    )
+    .map(text)
+    .map_err(|_| GitError(format!("`{rev}` is not a commit of this repository")))
+}
+
+/// What a diff compares with when no `--against` is given: the merge base of `HEAD` with the
+/// default branch (the remote's `HEAD`, else `main`, else `master`), else `HEAD` itself. With
+/// the commit, a label saying how it was chosen.
+pub fn default_base(cwd: &Path) -> Result<(String, String), GitError> {
+    let head = resolve(cwd, "HEAD").map_err(|_| {
+        GitError("the repository has no commit yet: there is nothing to compare with".into())
+    })?;
+    let mut candidates = Vec::new();
+    if let Ok(remote_head) = run(
+        cwd,
+        &["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"],
+    ) {
+        let name = text(remote_head);
+        candidates.push(
+            name.strip_prefix("refs/remotes/")
+                .unwrap_or(&name)
+                .to_string(),
+        );
+    }
+    for name in ["main", "master", "origin/main", "origin/master"] {
+        candidates.push(name.to_string());
+    }
+    for branch in candidates {
+        let Ok(tip) = resolve(cwd, &branch) else {
+            continue;
+        };
+        if let Ok(base) = run(cwd, &["merge-base", &head, &tip]) {
+            let base = text(base);
+            let label = if base == head {
+                "HEAD".to_string()
+            } else {
+                format!("the merge base with `{branch}` (`{}`)", short(&base))
+            };
+            return Ok((base, label));
+        }
+    }
+    Ok((head, "HEAD".to_string()))
+}
+
+/// The merge base of `HEAD` and `rev` (what `git diff REV...` compares with).
+pub fn merge_base(cwd: &Path, rev: &str) -> Result<String, GitError> {
+    let head = resolve(cwd, "HEAD")?;
+    let tip = resolve(cwd, rev)?;
+    run(cwd, &["merge-base", &head, &tip]).map(text).map_err(|_| {
+        GitError(format!(
+            "`HEAD` and `{rev}` have no common commit (a shallow clone? fetch the history, e.g. `fetch-depth: 0`)"
+        ))
+    })
+}
+
+/// The first 10 hex digits of a hash.
+pub fn short(hash: &str) -> &str {
+    hash.get(..10).unwrap_or(hash)
+}
+
+/// One blob of a tree.
+#[derive(Debug, Clone)]
+struct Blob {
+    oid: String,
+    size: u64,
+}
+
+/// A commit's tree, read as a file system: absolute paths under the repository's top folder
+/// map to the blobs of the commit. Nothing is read from the disk.
+pub struct Tree {
+    blobs: HashMap<PathBuf, Blob>,
+    reader: Mutex<Option<BlobReader>>,
+    cwd: PathBuf,
+}
+
+impl Tree {
+    /// The tree of `commit`, its paths placed under `top` (the repository's top folder).
+    pub fn read(cwd: &Path, top: &Path, commit: &str) -> Result<Tree, GitError> {
+        let listing = run(cwd, &["ls-tree", "-r", "-l", "-z", "--full-tree", commit])?;
+        let mut blobs = HashMap::new();
+        for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
+            if let Some((path, blob)) = parse_entry(record) {
+                blobs.insert(top.join(path), blob);
+            }
+        }
+        Ok(Tree {
+            blobs,
+            reader: Mutex::new(None),
+            cwd: cwd.to_path_buf(),
+        })
+    }
+
+    /// Every file of the tree (absolute), sorted.
+    pub fn paths(&self) -> Vec<&Path> {
+        let mut paths: Vec<&Path> = self.blobs.keys().map(PathBuf::as_path).collect();
+        paths.sort();
+        paths
+    }
+}
+
+/// `<mode> SP <type> SP <oid> SP <size> TAB <path>`; regular files only (a link's blob is its
+/// target, a submodule has none).
+fn parse_entry(record: &[u8]) -> Option<(PathBuf, Blob)> {
+    let tab = record.iter().position(|b| *b == b'\t')?;
+    let head = std::str::from_utf8(&record[..tab]).ok()?;
+    let path = std::str::from_utf8(&record[tab + 1..]).ok()?;
+    let mut fields = head.split_whitespace();
+    let mode = fields.next()?;
+    let kind = fields.next()?;
+    let oid = fields.next()?;
+    let size = fields.next()?.parse().ok()?;
+    if kind != "blob" || !matches!(mode, "100644" | "100755") {
+        return None;
+    }
+    // A path that climbs out of the tree is not a path git writes; never follow one.
+    if Path::new(path)
+        .components()
+        .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return None;
+    }
+    Some((
+        PathBuf::from(path),
+        Blob {
+            oid: oid.to_string(),
+            size,
+        },
+    ))
+}
+
+impl FileSystem for Tree {
+    fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        let Some(blob) = self.blobs.get(path) else {
+            return Err(ReadError::Io("not in the compared commit".into()));
+        };
+        if blob.size > MAX_READ_BYTES {
+            return Err(ReadError::TooLarge(Some(blob.size)));
+        }
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        if reader.is_none() {
+            *reader = Some(BlobReader::start(&self.cwd).map_err(|e| ReadError::Io(e.0))?);
+        }
+        let result = match reader.as_mut() {
+            Some(r) => r.read(&blob.oid, blob.size),
+            None => Err(GitError("git is not running".into())),
+        };
+        // A reader that failed mid-object is out of step with git: start a new one next time.
+        if result.is_err() {
+            *reader = None;
+        }
+        result.map_err(|e| ReadError::Io(e.0))
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.blobs.contains_key(path)
+    }
+}
+
+/// One `git cat-file --batch` for every read of a diff, instead of a process per file.
+struct BlobReader {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl BlobReader {
+    fn start(cwd: &Path) -> Result<BlobReader, GitError> {
+        let mut child = git(cwd)
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| GitError(format!("cannot run `git cat-file`: {e}")))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(GitError("cannot talk to `git cat-file`".into()));
+        };
+        Ok(BlobReader {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+        })
+    }
+
+    /// The bytes of blob `oid`, which the listing says is `size` bytes long.
+    fn read(&mut self, oid: &str, size: u64) -> Result<Vec<u8>, GitError> {
+        let fail = |what: &str| GitError(format!("`git cat-file` {what} for {oid}"));
+        writeln!(self.stdin, "{oid}").map_err(|_| fail("stopped"))?;
+        self.stdin.flush().map_err(|_| fail("stopped"))?;
+        let mut header = String::new();
+        self.stdout
+            .read_line(&mut header)
+            .map_err(|_| fail("stopped"))?;
+        // `<oid> blob <size>`, or `<oid> missing`.
+        let mut fields = header.split_whitespace();
+        let (Some(_), Some("blob"), Some(len)) = (fields.next(), fields.next(), fields.next())
+        else {
+            return Err(fail("found no blob"));
+        };
+        let len: u64 = len.parse().map_err(|_| fail("gave a bad header"))?;
+        if len != size || len > MAX_READ_BYTES {
+            return Err(fail("gave an unexpected size"));
+        }
+        let mut bytes = Vec::with_capacity(len as usize);
+        (&mut self.stdout)
+            .take(len)
+            .read_to_end(&mut bytes)
+            .map_err(|_| fail("stopped"))?;
+        let mut newline = [0u8; 1];
+        self.stdout
+            .read_exact(&mut newline)
+            .map_err(|_| fail("stopped"))?;
+        if bytes.len() as u64 != len {
+            return Err(fail("stopped"));
+        }
+        Ok(bytes)
+    }
+}
+
+impl Drop for BlobReader {
+    fn drop(&mut self) {
+        // Closing stdin ends `cat-file --batch`; wait so no zombie is left.
+        let _ = self.stdin.flush();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_entries_keep_regular_files_only() {
+        let blob = b"100644 blob 0123abcd 12\ttools/a.tool.md";
+        let (path, b) = parse_entry(blob).expect("a file");
+        assert_eq!(path, PathBuf::from("tools/a.tool.md"));
+        assert_eq!(b.size, 12);
+        assert!(parse_entry(b"120000 blob 0123abcd 5\tlink").is_none());
+        assert!(parse_entry(b"160000 commit 0123abcd -\tsub").is_none());
+        assert!(parse_entry(b"100644 blob 0123abcd 5\t../escape").is_none());
+        assert!(parse_entry(b"garbage").is_none());
+    }
+}

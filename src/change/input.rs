@@ -1,0 +1,171 @@
+//! The old side of a diff: the files of a git commit (read from git, see `git.rs`) or of a
+//! folder, discovered and loaded by the same formats as the working tree.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::DiffError;
+use super::git;
+use crate::config::Config;
+use crate::discover::{self, Classifier, display_path};
+use crate::formats::{self, FileResult};
+use crate::fs::{Confined, FileSystem};
+use crate::scope::Scope;
+
+/// What the working tree is compared with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Against {
+    /// A git revision; `None`: the default base (see [`git::default_base`]).
+    Git(Option<String>),
+    /// A folder, compared as if it were the working directory.
+    Dir(PathBuf),
+}
+
+impl Against {
+    /// `--against VALUE`: a folder when one exists at that path, else a git revision.
+    pub fn parse(value: Option<&str>, cwd: &Path) -> Against {
+        match value {
+            Some(v) if cwd.join(v).is_dir() => Against::Dir(discover::normalize(&cwd.join(v))),
+            Some(v) => Against::Git(Some(v.to_string())),
+            None => Against::Git(None),
+        }
+    }
+}
+
+/// The old version, loaded.
+pub struct OldSide {
+    /// One result per definition file, sorted by path.
+    pub results: Vec<FileResult>,
+    /// How messages name the old version (`` `HEAD~1` ``, a folder).
+    pub label: String,
+    /// For a folder: the folder and the working directory it stands for.
+    moved: Option<(PathBuf, PathBuf)>,
+}
+
+impl OldSide {
+    /// Where an old file is in the working tree.
+    pub fn home(&self, path: &Path) -> PathBuf {
+        match &self.moved {
+            Some((old_root, new_root)) => match path.strip_prefix(old_root) {
+                Ok(rel) => new_root.join(rel),
+                Err(_) => path.to_path_buf(),
+            },
+            None => path.to_path_buf(),
+        }
+    }
+}
+
+/// Load the old side. `scope` is the new side's (what is walked); `found` the definition
+/// files the new side found, to skip old files the walk ignores (`.gitignore`).
+pub fn load(
+    against: &Against,
+    cwd: &Path,
+    scope: &Scope,
+    config: &Config,
+    found: &HashSet<PathBuf>,
+) -> Result<OldSide, DiffError> {
+    match against {
+        Against::Dir(dir) => Ok(load_dir(dir, cwd, config)),
+        Against::Git(rev) => load_git(rev.as_deref(), cwd, scope, config, found),
+    }
+}
+
+/// Load what was found; a file whose content is another tool's is left out, as on the new
+/// side, or it would look like a removed definition.
+fn load_all(fs: &dyn FileSystem, found: Vec<discover::Discovered>, cwd: &Path) -> Vec<FileResult> {
+    found
+        .par_iter()
+        .filter_map(|d| {
+            formats::load_claimed(fs, &d.path, display_path(&d.path, cwd), d.format, d.claim)
+        })
+        .collect()
+}
+
+fn load_dir(dir: &Path, cwd: &Path, config: &Config) -> OldSide {
+    // The folder stands for the working directory: include patterns are relative to it.
+    let mut config = config.clone();
+    config.root = dir.to_path_buf();
+    let classifier = Classifier::new(&config);
+    let (found, _, _) = discover::discover(&[dir.to_path_buf()], &classifier);
+    // The folder's links are followed only within its own repository, as the working tree's.
+    let fs = Confined::for_paths(&[dir.to_path_buf()], cwd);
+    OldSide {
+        results: load_all(&fs, found, cwd),
+        label: format!("`{}`", display_path(dir, cwd)),
+        moved: Some((dir.to_path_buf(), cwd.to_path_buf())),
+    }
+}
+
+fn load_git(
+    rev: Option<&str>,
+    cwd: &Path,
+    scope: &Scope,
+    config: &Config,
+    found: &HashSet<PathBuf>,
+) -> Result<OldSide, DiffError> {
+    let error = |e: git::GitError| DiffError(e.0);
+    let top = git::top_level(cwd).map_err(error)?;
+    let (commit, label) = match rev {
+        // `REF...`: the merge base, as `git diff REF...` reads it.
+        Some(rev) if rev.ends_with("...") && rev.len() > 3 => {
+            let branch = rev.trim_end_matches("...");
+            let commit = git::merge_base(cwd, branch).map_err(error)?;
+            let label = format!("the merge base with `{branch}` (`{}`)", git::short(&commit));
+            (commit, label)
+        }
+        Some(rev) => {
+            let commit = git::resolve(cwd, rev).map_err(error)?;
+            (commit, format!("`{rev}`"))
+        }
+        None => {
+            let (commit, label) = git::default_base(cwd).map_err(error)?;
+            let label = if label == "HEAD" {
+                "`HEAD`".to_string()
+            } else {
+                label
+            };
+            (commit, label)
+        }
+    };
+    let tree = git::Tree::read(cwd, &top, &commit).map_err(error)?;
+    let classifier = Classifier::new(config);
+    let mut discovered = Vec::new();
+    for path in tree.paths() {
+        if !scope.roots.iter().any(|r| path.starts_with(r)) {
+            continue;
+        }
+        let named = scope.roots.iter().any(|r| r == path);
+        let format = if named {
+            classifier.classify_explicit(path)
+        } else {
+            classifier.classify(path)
+        };
+        let Some(format) = format else { continue };
+        if classifier.excluded(path) {
+            continue;
+        }
+        // A file the working tree's walk skips (`.gitignore`) is skipped on this side too, or
+        // its tools would look removed.
+        if !found.contains(path) && path.is_file() {
+            continue;
+        }
+        let claim = if named {
+            classifier.named_claim(path, format)
+        } else {
+            classifier.claim_of(path, format)
+        };
+        discovered.push(discover::Discovered {
+            path: path.to_path_buf(),
+            format,
+            claim,
+        });
+    }
+    discovered.sort();
+    Ok(OldSide {
+        results: load_all(&tree, discovered, cwd),
+        label,
+        moved: None,
+    })
+}

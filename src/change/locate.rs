@@ -1,0 +1,205 @@
+//! Where a part of a tool's schema is written: the IR holds schemas as JSON values, findings
+//! point at the file that wrote them (a schema file, a front matter's `interface.input`, or
+//! cycod `parameters`, from which the schema is derived).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::ir::Lowered;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Node, NodeKind};
+
+/// One side's schema (input or output) and where it is written.
+#[derive(Clone, Copy)]
+pub struct Located<'a> {
+    /// The file to point into.
+    pub file: &'a Arc<SourceFile>,
+    /// The written tree: the schema, or cycod `parameters`.
+    root: Option<&'a Node>,
+    /// The tree is cycod `parameters`: property `X` of the schema is its entry `X`.
+    parameters: bool,
+    /// Where to point when the schema is not written (derived, or absent): the tool's name.
+    fallback: Span,
+}
+
+impl<'a> Located<'a> {
+    /// The input schema of `tool`.
+    pub fn input(tool: &'a Lowered<'a>) -> Located<'a> {
+        match (tool.schema, tool.parameters) {
+            (Some((file, node)), _) => Located::tree(file, node, false),
+            (None, Some(params)) => Located::tree(tool.file, params, true),
+            (None, None) => Located {
+                file: tool.file,
+                root: None,
+                parameters: false,
+                fallback: tool.name_span,
+            },
+        }
+    }
+
+    /// The output schema of `tool`.
+    pub fn output(tool: &'a Lowered<'a>) -> Located<'a> {
+        match tool.output {
+            Some((file, node)) => Located::tree(file, node, false),
+            None => Located {
+                file: tool.file,
+                root: None,
+                parameters: false,
+                fallback: tool.name_span,
+            },
+        }
+    }
+
+    fn tree(file: &'a Arc<SourceFile>, node: &'a Node, parameters: bool) -> Located<'a> {
+        // A schema spans many lines: point at its first one.
+        let start = node.span.start.min(file.text.len());
+        let line_end = file
+            .text
+            .get(start..)
+            .and_then(|rest| rest.find('\n'))
+            .map_or(file.text.len(), |n| start + n);
+        Located {
+            file,
+            root: Some(node),
+            parameters,
+            fallback: Span::new(start, line_end.min(node.span.end.max(start))),
+        }
+    }
+
+    /// The JSON path as written in the tree: cycod writes property `X` as `parameters.X`.
+    fn written<'p>(&self, path: &'p [String]) -> Vec<&'p str> {
+        let mut out = Vec::with_capacity(path.len());
+        let mut rest = path;
+        while let Some((first, tail)) = rest.split_first() {
+            if self.parameters && first == "properties" && out.is_empty() {
+                rest = tail;
+                continue;
+            }
+            out.push(first.as_str());
+            rest = tail;
+        }
+        out
+    }
+
+    /// The deepest written entry along `path`: its key span and value.
+    fn deepest(&self, path: &[String]) -> Option<(Option<Span>, &'a Node, usize)> {
+        let mut node = self.root?;
+        let mut key = None;
+        let written = self.written(path);
+        let mut depth = 0;
+        for segment in &written {
+            let Some(entry) = node.get(segment) else {
+                break;
+            };
+            key = Some(entry.key_span);
+            node = &entry.value;
+            depth += 1;
+        }
+        Some((key, node, written.len() - depth))
+    }
+
+    /// Where the value at `path` is written: a scalar's bytes, the key of a mapping or list,
+    /// else the deepest written key along the path, else the schema (or the tool's name).
+    pub fn at(&self, path: &[String]) -> Span {
+        match self.deepest(path) {
+            Some((key, node, 0)) => match node.kind {
+                NodeKind::Map(_) | NodeKind::Seq(_) => key.unwrap_or(self.fallback),
+                _ => node.span,
+            },
+            Some((Some(key), _, _)) => key,
+            _ => self.fallback,
+        }
+    }
+
+    /// Where the key at `path` is written (a property's name), else as [`Located::at`].
+    pub fn key(&self, path: &[String]) -> Span {
+        match self.deepest(path) {
+            Some((Some(key), _, 0)) => key,
+            _ => self.at(path),
+        }
+    }
+
+    /// Where `value` is written in the list at `path` (an `enum` value, a `required` name),
+    /// else where the list is.
+    pub fn item(&self, path: &[String], value: &Value) -> Span {
+        if let Some((_, node, 0)) = self.deepest(path)
+            && let Some(items) = node.as_seq()
+            && let Some(item) = items.iter().find(|i| i.to_json() == *value)
+        {
+            return item.span;
+        }
+        self.at(path)
+    }
+
+    /// Where property `name` of the object at `parent` is said to be required: its entry in
+    /// `required`, or for cycod its `required`/`default` key, else its name.
+    pub fn required(&self, parent: &[String], name: &str) -> Span {
+        let mut property = parent.to_vec();
+        property.extend(["properties".to_string(), name.to_string()]);
+        if self.parameters {
+            for key in ["required", "default"] {
+                let mut p = property.clone();
+                p.push(key.to_string());
+                if let Some((Some(k), _, 0)) = self.deepest(&p) {
+                    return k;
+                }
+            }
+            return self.key(&property);
+        }
+        let mut required = parent.to_vec();
+        required.push("required".to_string());
+        if let Some((_, node, 0)) = self.deepest(&required)
+            && let Some(item) = node
+                .as_seq()
+                .and_then(|items| items.iter().find(|i| i.as_str() == Some(name)))
+        {
+            return item.span;
+        }
+        self.key(&property)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+
+    fn file(text: &str) -> Arc<SourceFile> {
+        SourceFile::new(
+            "/r/s.json".into(),
+            "s.json".into(),
+            FormatId::DojopsSchema,
+            text.into(),
+        )
+    }
+
+    fn path(p: &[&str]) -> Vec<String> {
+        p.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn points_at_values_keys_items_and_the_deepest_written_key() {
+        let text = r#"{"type": "object", "properties": {"q": {"type": "string", "enum": ["a", "b"]}}, "required": ["q"]}"#;
+        let f = file(text);
+        let parsed = crate::syntax::json::parse(&f.text, 0);
+        let root = parsed.root.expect("parsed");
+        let at = Located::tree(&f, &root, false);
+        let slice = |s: Span| &text[s.start..s.end];
+        assert_eq!(
+            slice(at.at(&path(&["properties", "q", "type"]))),
+            "\"string\""
+        );
+        assert_eq!(slice(at.key(&path(&["properties", "q"]))), "\"q\"");
+        assert_eq!(
+            slice(at.item(&path(&["properties", "q", "enum"]), &Value::from("b"))),
+            "\"b\""
+        );
+        assert_eq!(slice(at.required(&[], "q")), "\"q\"");
+        // Not written: the deepest key that is.
+        assert_eq!(
+            slice(at.at(&path(&["properties", "q", "maxLength"]))),
+            "\"q\""
+        );
+    }
+}

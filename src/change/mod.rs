@@ -1,0 +1,353 @@
+//! `toolc diff`: change control on the canonical IR. Both versions of a repository are loaded
+//! by the same formats and lowered into [`crate::ir::Tool`]s; tools are paired by format and
+//! name (`pairing.rs`), then compared whole (`tools.rs`), schema by schema (`schema.rs`,
+//! `constraints.rs`), by behaviour (`behaviour.rs`) and by version (`version.rs`). Findings are
+//! ordinary diagnostics of the `BRK` rules, configured and suppressed like `check`'s
+//! (`report.rs`), on the new side with the old side as a related place.
+
+mod behaviour;
+mod constraints;
+pub mod git;
+mod input;
+pub(crate) mod locate;
+pub mod output;
+mod pairing;
+mod properties;
+mod report;
+pub(crate) mod schema;
+mod tools;
+mod version;
+mod words;
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::diagnostics::Diagnostic;
+use crate::fs::{Confined, Overlay};
+use crate::ir::Lowered;
+use crate::source::Span;
+use crate::{CheckOptions, Report, pipeline};
+
+pub use input::Against;
+use pairing::Pairing;
+
+/// What to compare and how to filter the findings.
+#[derive(Debug, Clone, Default)]
+pub struct DiffOptions {
+    /// Files or directories to report on (relative to `cwd` or absolute); empty: all.
+    pub paths: Vec<PathBuf>,
+    /// The working directory.
+    pub cwd: PathBuf,
+    /// `--against`: a git revision or a folder; `None`: the merge base with the default branch,
+    /// else `HEAD`.
+    pub against: Option<String>,
+    /// Only these rules (codes, names or prefixes); empty means all.
+    pub select: Vec<String>,
+    /// Never these rules.
+    pub ignore: Vec<String>,
+}
+
+/// Why a diff could not run (exit code 2): no repository, an unknown revision, no git.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffError(pub String);
+
+impl std::fmt::Display for DiffError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DiffError {}
+
+/// What became of a tool between the versions.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// New in the working tree.
+    Added,
+    /// Gone.
+    Removed,
+    /// Now left out (disabled, refused by policy).
+    Disabled,
+    /// The same definition under a new name.
+    Renamed {
+        /// The old name.
+        from: String,
+    },
+    /// Its definition changed.
+    Changed,
+}
+
+/// One tool's change, for the `--stat` summary.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ToolChange {
+    /// The tool's name (the new one when renamed).
+    pub name: String,
+    /// Its format id.
+    pub format: &'static str,
+    /// Its file (the old one when removed), relative to the working directory.
+    pub path: String,
+    /// What happened to it.
+    #[serde(flatten)]
+    pub change: ChangeKind,
+    /// Some error-level finding is about it (suppressed ones included: an accepted break is
+    /// still a break).
+    pub breaking: bool,
+    /// Findings about it, by severity: errors, warnings, infos.
+    pub findings: [usize; 3],
+}
+
+/// The outcome of a diff.
+#[derive(Debug)]
+pub struct DiffReport {
+    /// The findings, as `check` reports them.
+    pub report: Report,
+    /// Every tool added, removed or changed, sorted by name then path.
+    pub tools: Vec<ToolChange>,
+    /// How the old version is named (`` `HEAD` ``, a folder).
+    pub base: String,
+}
+
+/// The two versions of one tool.
+pub(crate) struct Pair<'a> {
+    /// The old tool.
+    pub old: &'a Lowered<'a>,
+    /// The new tool.
+    pub new: &'a Lowered<'a>,
+    /// How messages name the old version.
+    pub base: &'a str,
+}
+
+impl Pair<'_> {
+    /// `site` in the new tool's file, else its name.
+    pub fn new_site(&self, site: Option<Span>) -> Span {
+        site.unwrap_or(self.new.name_span)
+    }
+
+    /// `site` in the old tool's file, else its name.
+    pub fn old_site(&self, site: Option<Span>) -> Span {
+        site.unwrap_or(self.old.name_span)
+    }
+}
+
+/// A finding before configuration: which tool (index into the changes) it is about.
+pub(crate) struct Finding {
+    pub tool: usize,
+    /// Where the finding is in the working tree, for scoping (an old file's new home).
+    pub home: PathBuf,
+    pub diagnostic: Diagnostic,
+}
+
+/// Compare the repository at `options.against` with the working tree.
+pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffError> {
+    let check = CheckOptions {
+        paths: options.paths.clone(),
+        cwd: options.cwd.clone(),
+        ..CheckOptions::default()
+    };
+    // Links out of the repository are never followed, as in `check`.
+    let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
+    let mut new = pipeline::load(&check, config, &fs, None, false);
+    let against = Against::parse(options.against.as_deref(), &options.cwd);
+    // A folder compared with may sit in the working tree (`--against old/`): it is not part of
+    // the new version.
+    if let Against::Dir(dir) = &against {
+        new.results.retain(|r| !r.file.path.starts_with(dir));
+    }
+    let found: HashSet<PathBuf> = new.results.iter().map(|r| r.file.path.clone()).collect();
+    let old = input::load(&against, &options.cwd, &new.scope, config, &found)?;
+    let all = |_: &crate::formats::FileResult| true;
+    let root = config.project_root();
+    let old_tools = crate::formats::lower_all(&old.results, &all, &root);
+    let new_tools = crate::formats::lower_all(&new.results, &all, &root);
+    let base = old.label.as_str();
+    let home = |p: &std::path::Path| old.home(p);
+    let display = |p: &std::path::Path| crate::discover::display_path(p, &options.cwd);
+    let pairings = pairing::pair(
+        &old_tools.tools,
+        &new_tools.tools,
+        &new_tools.left_out,
+        &home,
+        &display,
+    );
+
+    let old_files: HashSet<*const crate::source::SourceFile> = old
+        .results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .map(std::sync::Arc::as_ptr)
+        .collect();
+    let mut changes = Vec::new();
+    let mut findings = Vec::new();
+    let mut pairs = Vec::new();
+    let mut renamed = HashMap::new();
+    for p in &pairings {
+        let tool = changes.len();
+        let (change, lowered, home_path, diags) = match *p {
+            Pairing::Same { old: o, new: n } => {
+                let pair = Pair {
+                    old: &old_tools.tools[o],
+                    new: &new_tools.tools[n],
+                    base,
+                };
+                let diags = compare(&pair);
+                let same = crate::lock::canonical::definition(&pair.old.tool)
+                    == crate::lock::canonical::definition(&pair.new.tool);
+                if same && diags.is_empty() {
+                    continue;
+                }
+                pairs.push((tool, o, n));
+                (
+                    ChangeKind::Changed,
+                    pair.new,
+                    pair.new.file.path.clone(),
+                    diags,
+                )
+            }
+            Pairing::Renamed { old: o, new: n } => {
+                let pair = Pair {
+                    old: &old_tools.tools[o],
+                    new: &new_tools.tools[n],
+                    base,
+                };
+                renamed.insert(pair.old.tool.name.as_str(), pair.new.tool.name.as_str());
+                let from = pair.old.tool.name.clone();
+                pairs.push((tool, o, n));
+                let d = tools::renamed(&pair);
+                (
+                    ChangeKind::Renamed { from },
+                    pair.new,
+                    pair.new.file.path.clone(),
+                    vec![d],
+                )
+            }
+            Pairing::Disabled { old: o, left_out } => {
+                let l = &old_tools.tools[o];
+                let d = tools::disabled(l, &new_tools.left_out[left_out], base);
+                (ChangeKind::Disabled, l, old.home(&l.file.path), vec![d])
+            }
+            Pairing::Removed { old: o } => {
+                let l = &old_tools.tools[o];
+                let home = old.home(&l.file.path);
+                let now = new
+                    .results
+                    .binary_search_by(|r| r.file.path.as_path().cmp(&home))
+                    .ok()
+                    .map(|i| &new.results[i]);
+                let d = tools::removed(l, now, base);
+                (ChangeKind::Removed, l, old.home(&l.file.path), vec![d])
+            }
+            Pairing::Added { new: n } => {
+                let l = &new_tools.tools[n];
+                (ChangeKind::Added, l, l.file.path.clone(), Vec::new())
+            }
+        };
+        changes.push(ToolChange {
+            name: lowered.tool.name.clone(),
+            format: lowered.tool.provenance.format,
+            path: display(&home_path),
+            change,
+            breaking: false,
+            findings: [0; 3],
+        });
+        findings.extend(diags.into_iter().map(|d| Finding {
+            tool,
+            home: home_of(&d, &old, &old_files, &home_path),
+            diagnostic: d,
+        }));
+    }
+    let agent_findings = tools::agents(
+        &new.results,
+        &old_tools.tools,
+        &new_tools.tools,
+        &renamed,
+        base,
+    );
+    let versioned: Vec<(usize, Pair<'_>)> = pairs
+        .iter()
+        .map(|&(tool, o, n)| {
+            (
+                tool,
+                Pair {
+                    old: &old_tools.tools[o],
+                    new: &new_tools.tools[n],
+                    base,
+                },
+            )
+        })
+        .collect();
+    let report = report::assemble(
+        report::Inputs {
+            options,
+            configs: &new.configs,
+            scope: &new.scope,
+            results: &new.results,
+            tools: new_tools.tools.len(),
+        },
+        findings,
+        agent_findings,
+        &versioned,
+        &mut changes,
+    );
+    changes.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    changes.retain(|c| {
+        new.scope.reports_on(&options.cwd.join(&c.path)) || c.findings.iter().sum::<usize>() > 0
+    });
+    Ok(DiffReport {
+        report,
+        tools: changes,
+        base: old.label.clone(),
+    })
+}
+
+/// Where a finding belongs in the working tree: its own file when that is on the new side,
+/// else the new home of the old file it points at.
+fn home_of(
+    d: &Diagnostic,
+    old: &input::OldSide,
+    old_files: &HashSet<*const crate::source::SourceFile>,
+    fallback: &std::path::Path,
+) -> PathBuf {
+    if old_files.contains(&std::sync::Arc::as_ptr(&d.file)) {
+        old.home(&d.file.path)
+    } else if d.file.path.as_os_str().is_empty() {
+        fallback.to_path_buf()
+    } else {
+        d.file.path.clone()
+    }
+}
+
+/// Every finding about one tool present on both sides.
+fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut input = schema::Walk {
+        direction: schema::Direction::Input,
+        old: locate::Located::input(pair.old),
+        new: locate::Located::input(pair.new),
+        base: pair.base,
+        out: Vec::new(),
+    };
+    input.node(
+        &pair.old.tool.input_schema,
+        &pair.new.tool.input_schema,
+        &mut Vec::new(),
+    );
+    out.append(&mut input.out);
+    if let Some(old_output) = &pair.old.tool.output_schema {
+        let mut output = schema::Walk {
+            direction: schema::Direction::Output,
+            old: locate::Located::output(pair.old),
+            new: locate::Located::output(pair.new),
+            base: pair.base,
+            out: Vec::new(),
+        };
+        match &pair.new.tool.output_schema {
+            Some(new_output) => output.node(old_output, new_output, &mut Vec::new()),
+            None => output.output_removed(),
+        }
+        out.append(&mut output.out);
+    }
+    behaviour::compare(pair, &mut out);
+    out
+}

@@ -1,0 +1,165 @@
+//! A diff's findings as a report: configured (`[rules]`, `[[overrides]]`, `--select`,
+//! `--ignore`), checked for a missing major bump, suppressed by `# toolc: ignore` comments in
+//! the working tree's files, scoped to the paths asked about, sorted and counted.
+//!
+//! A suppression of a `BRK` rule that matches nothing is not reported: whether it matches
+//! depends on what the working tree is compared with, and after the change is merged it
+//! matches nothing by design.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{DiffOptions, Finding, Pair, ToolChange, version};
+use crate::Report;
+use crate::config::Setting;
+use crate::config::tree::ConfigTree;
+use crate::diagnostics::{Diagnostic, Summary};
+use crate::formats::FileResult;
+use crate::rules::{self, Rule, Severity};
+use crate::scope::Scope;
+use crate::source::SourceFile;
+use crate::suppress::{self, Suppression};
+
+/// What the report is assembled against.
+pub struct Inputs<'a> {
+    /// The diff's options (select, ignore).
+    pub options: &'a DiffOptions,
+    /// The configuration of each file (the nearest `toolc.toml` above it).
+    pub configs: &'a ConfigTree,
+    /// What is reported on.
+    pub scope: &'a Scope,
+    /// The working tree's files.
+    pub results: &'a [FileResult],
+    /// How many tools the working tree has.
+    pub tools: usize,
+}
+
+impl Inputs<'_> {
+    /// The severity of `rule` on a file at `path`, or `None` when it is off.
+    fn severity(&self, rule: &Rule, path: &std::path::Path) -> Option<Severity> {
+        let selected = self.options.select.is_empty()
+            || self
+                .options
+                .select
+                .iter()
+                .any(|s| rules::selector_matches(s, rule));
+        let ignored = self
+            .options
+            .ignore
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+        if !selected || ignored {
+            return None;
+        }
+        match self.configs.for_path(path).setting(rule, path) {
+            Setting::Off => None,
+            Setting::Level(s) => Some(s),
+        }
+    }
+}
+
+/// Configure, check versions, suppress, scope and count the findings; `changes` gets each
+/// tool's counts.
+pub fn assemble(
+    inputs: Inputs<'_>,
+    findings: Vec<Finding>,
+    agents: Vec<Diagnostic>,
+    pairs: &[(usize, Pair<'_>)],
+    changes: &mut [ToolChange],
+) -> Report {
+    let mut configured: Vec<Finding> = findings
+        .into_iter()
+        .chain(agents.into_iter().map(|d| Finding {
+            tool: usize::MAX,
+            home: d.file.path.clone(),
+            diagnostic: d,
+        }))
+        .filter_map(|mut f| {
+            f.diagnostic.severity = inputs.severity(f.diagnostic.rule, &f.home)?;
+            Some(f)
+        })
+        .collect();
+    // The version check counts the breaking changes as configured, suppressed or not: a
+    // suppression accepts a break, it does not make it compatible.
+    let mut versions = Vec::new();
+    for (tool, pair) in pairs {
+        let breaking: Vec<&Diagnostic> = configured
+            .iter()
+            .filter(|f| f.tool == *tool && f.diagnostic.severity == Severity::Error)
+            .map(|f| &f.diagnostic)
+            .collect();
+        if let Some(mut d) = version::check(pair, &breaking) {
+            let home = d.file.path.clone();
+            if let Some(severity) = inputs.severity(d.rule, &home) {
+                d.severity = severity;
+                versions.push(Finding {
+                    tool: *tool,
+                    home,
+                    diagnostic: d,
+                });
+            }
+        }
+    }
+    configured.extend(versions);
+
+    let sources: Vec<&Arc<SourceFile>> = inputs
+        .results
+        .iter()
+        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+        .collect();
+    // Keyed by the file itself: an old file has the same path as its new version.
+    let mut suppressions: HashMap<*const SourceFile, Vec<Suppression>> = sources
+        .iter()
+        .map(|f| (Arc::as_ptr(f), suppress::scan(f)))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    let mut diagnostics = Vec::new();
+    let mut suppressed = Vec::new();
+    for f in configured {
+        if !(inputs.scope.reports_on(&f.home) || inputs.scope.reports(&f.diagnostic)) {
+            continue;
+        }
+        if let Some(change) = changes.get_mut(f.tool) {
+            let slot = match f.diagnostic.severity {
+                Severity::Error => 0,
+                Severity::Warning => 1,
+                Severity::Info => 2,
+            };
+            change.findings[slot] += 1;
+            change.breaking |= slot == 0;
+        }
+        let d = f.diagnostic;
+        let line = d.file.position(d.span.start).line;
+        let mut hit = false;
+        for s in suppressions
+            .get_mut(&Arc::as_ptr(&d.file))
+            .into_iter()
+            .flatten()
+        {
+            hit |= s.covers(d.rule, line);
+        }
+        if hit {
+            suppressed.push(d);
+        } else {
+            diagnostics.push(d);
+        }
+    }
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut files: Vec<Arc<SourceFile>> = inputs
+        .results
+        .iter()
+        .filter(|r| inputs.scope.reports_on(&r.file.path))
+        .map(|r| Arc::clone(&r.file))
+        .collect();
+    files.sort_by(|a, b| a.display.cmp(&b.display));
+    let summary = Summary::count(files.len(), inputs.tools, &diagnostics);
+    Report {
+        diagnostics,
+        suppressed,
+        // A diff compares two versions: no baseline of today's findings applies to it.
+        baselined: Vec::new(),
+        summary,
+        files,
+    }
+}

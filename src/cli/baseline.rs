@@ -1,0 +1,139 @@
+//! `toolc check --baseline FILE` and `--write-baseline [FILE]`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::Report;
+use crate::baseline::{self, DEFAULT_FILE_NAME};
+use crate::config::Config;
+use crate::discover::{display_path, normalize};
+
+/// The baseline options of `toolc check`.
+#[derive(Args)]
+pub(super) struct BaselineArgs {
+    /// Hide the findings recorded in this baseline (instead of `[baseline] path` of toolc.toml)
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every current finding as the baseline and exit 0 (FILE: the baseline in use, else
+    /// `toolc-baseline.json`); entries of files and rules this run does not check are kept
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    write_baseline: Option<Option<PathBuf>>,
+}
+
+/// What the run does with the baseline.
+pub(super) enum Mode {
+    /// Check, hiding what the configured baseline (if any) records.
+    Check,
+    /// Check without a baseline, then record the findings in this file.
+    Write(Target),
+}
+
+/// Where `--write-baseline` writes, and whether later runs will read it unasked.
+pub(super) struct Target {
+    path: PathBuf,
+    configured: bool,
+}
+
+/// Point `config` at the baseline to use, and say whether this run writes one.
+pub(super) fn configure(
+    args: &BaselineArgs,
+    cwd: &Path,
+    config: &mut Config,
+    stdin: bool,
+) -> Result<Mode, String> {
+    if let Some(path) = &args.baseline {
+        let full = normalize(&cwd.join(path));
+        // Missing is fine when this run is the one that writes it.
+        if args.write_baseline.is_none() && !full.is_file() {
+            return Err(format!(
+                "--baseline {}: no such file (write it with `toolc check --write-baseline {0}`)",
+                path.display()
+            ));
+        }
+        config.baseline = Some(full);
+    }
+    let Some(target) = &args.write_baseline else {
+        return Ok(Mode::Check);
+    };
+    if stdin {
+        return Err("`--write-baseline` records a whole run, not a buffer on stdin".into());
+    }
+    let path = match target {
+        Some(path) => normalize(&cwd.join(path)),
+        None => config
+            .baseline
+            .clone()
+            .unwrap_or_else(|| cwd.join(DEFAULT_FILE_NAME)),
+    };
+    let configured = args.baseline.is_none() && config.baseline.as_ref() == Some(&path);
+    if path.is_dir() {
+        return Err(format!(
+            "--write-baseline {}: a folder; name the file, e.g. `--write-baseline={DEFAULT_FILE_NAME}` (a path to check goes before the option)",
+            display_path(&path, cwd)
+        ));
+    }
+    // Recorded against no baseline: every finding of today goes in.
+    config.baseline = None;
+    Ok(Mode::Write(Target { path, configured }))
+}
+
+/// Record `report`'s findings in `target` and say so on stderr.
+pub(super) fn write(
+    target: &Target,
+    options: &crate::CheckOptions,
+    config: &Config,
+    report: &Report,
+) -> ExitCode {
+    match baseline::write_for(&target.path, options, config, &report.diagnostics) {
+        Ok(written) => {
+            let kept = if written.kept > 0 {
+                format!(
+                    ", kept {} of files or rules this run did not check",
+                    written.kept
+                )
+            } else {
+                String::new()
+            };
+            let shown = display_path(&target.path, &options.cwd);
+            let next = if target.configured {
+                "`toolc check` now reports only new findings".to_string()
+            } else {
+                format!(
+                    "to report only new findings, run `toolc check --baseline {shown}` or set `[baseline] path` in toolc.toml"
+                )
+            };
+            eprintln!(
+                "toolc: recorded {} in {shown}{kept}; {next}",
+                plural(written.recorded, "finding"),
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The line after the human summary when the baseline hid findings.
+pub(super) fn note(report: &Report, config: &Config, cwd: &Path) -> Option<String> {
+    let path = config.baseline.as_deref()?;
+    if report.baselined.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} hidden by the baseline {}.\n",
+        plural(report.baselined.len(), "finding"),
+        display_path(path, cwd)
+    ))
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

@@ -1,0 +1,188 @@
+//! `toolc diff`: argument handling for the breaking-change report; the work is in
+//! `crate::change`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::{parse_targets, print, usage_error};
+use crate::change::{self, DiffOptions};
+use crate::config::{Config, ConfigError};
+use crate::diagnostics::{OutputFormat, Summary, human};
+use crate::rules::{self, Severity};
+
+/// How `toolc diff` prints.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum DiffFormat {
+    Human,
+    Json,
+    /// GitHub Actions annotations
+    Github,
+    /// SARIF 2.1.0
+    Sarif,
+    /// JUnit XML
+    Junit,
+    /// A Markdown table (with `--stat`), for a pull-request comment or job summary
+    Markdown,
+}
+
+impl DiffFormat {
+    fn output(self) -> Option<OutputFormat> {
+        match self {
+            DiffFormat::Human => Some(OutputFormat::Human),
+            DiffFormat::Json => Some(OutputFormat::Json),
+            DiffFormat::Github => Some(OutputFormat::Github),
+            DiffFormat::Sarif => Some(OutputFormat::Sarif),
+            DiffFormat::Junit => Some(OutputFormat::Junit),
+            DiffFormat::Markdown => None,
+        }
+    }
+}
+
+/// `toolc diff` arguments.
+#[derive(Args)]
+pub struct DiffArgs {
+    /// Files or directories to report on (default: `.`)
+    paths: Vec<PathBuf>,
+    /// What to compare with: a git revision (branch, tag, commit, `HEAD~1`) or a folder;
+    /// default: the merge base with the default branch, else `HEAD`
+    #[arg(long, value_name = "REF|DIR")]
+    against: Option<String>,
+    /// Print one line per changed tool (added, removed, changed; breaking or not) instead of
+    /// the findings
+    #[arg(long)]
+    stat: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    format: DiffFormat,
+    /// Also write FORMAT to PATH (repeatable), e.g. `sarif:toolc.sarif`; `markdown:PATH`
+    /// writes the `--stat` table
+    #[arg(long, value_name = "FORMAT:PATH")]
+    output_format: Vec<String>,
+    /// Use this configuration file instead of searching for `toolc.toml`
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Only run these rules (codes, names or code prefixes; comma-separated or repeated)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    select: Vec<String>,
+    /// Never run these rules (codes, names or code prefixes)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    ignore: Vec<String>,
+    /// Exit 1 on warnings too
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Never colour the output
+    #[arg(long)]
+    no_color: bool,
+    /// Print findings only: no summary line
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// Run `toolc diff`.
+pub fn run(args: DiffArgs) -> ExitCode {
+    let Ok(cwd) = std::env::current_dir() else {
+        return usage_error("cannot determine the working directory");
+    };
+    for selector in args.select.iter().chain(&args.ignore) {
+        if !rules::selector_is_known(selector) {
+            return usage_error(&format!(
+                "`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"
+            ));
+        }
+    }
+    if args.format == DiffFormat::Markdown && !args.stat {
+        return usage_error("`--format markdown` prints the `--stat` table: add `--stat`");
+    }
+    if args.stat
+        && !matches!(
+            args.format,
+            DiffFormat::Human | DiffFormat::Json | DiffFormat::Markdown
+        )
+    {
+        return usage_error(
+            "`--stat` prints a table (`human`, `markdown`) or JSON; write other formats with `--output-format FORMAT:PATH`",
+        );
+    }
+    let (markdown_paths, others): (Vec<String>, Vec<String>) = args
+        .output_format
+        .iter()
+        .cloned()
+        .partition(|v| v.starts_with("markdown:"));
+    let targets = match parse_targets(&others) {
+        Ok(t) => t,
+        Err(message) => return usage_error(&message),
+    };
+    let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
+        Ok(c) => c,
+        Err(ConfigError::Invalid(diags)) => {
+            let summary = Summary::count(1, 0, &diags);
+            eprint!("{}", human::render(&diags, &summary, false, true));
+            return usage_error("invalid configuration; nothing was compared");
+        }
+        Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
+    };
+    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
+        return usage_error(&format!("{}: no such file or directory", missing.display()));
+    }
+    let options = DiffOptions {
+        paths: args.paths,
+        cwd: cwd.clone(),
+        against: args.against,
+        select: args.select,
+        ignore: args.ignore,
+    };
+    let outcome = match change::diff(&options, &config) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let color =
+        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let text = match (args.stat, args.format.output()) {
+        (true, _) => match args.format {
+            DiffFormat::Json => change::output::json(&outcome),
+            DiffFormat::Markdown => change::output::markdown(&outcome),
+            _ => change::output::human(&outcome),
+        },
+        (false, Some(format)) => {
+            let mut text =
+                crate::diagnostics::render(format, &outcome.report, &cwd, color, args.quiet);
+            if format == OutputFormat::Human && !args.quiet {
+                text.push_str(&format!("Compared with {}.\n", outcome.base));
+            }
+            text
+        }
+        (false, None) => String::new(),
+    };
+    print(&text);
+    for (format, path) in &targets {
+        let text = crate::diagnostics::render(*format, &outcome.report, &cwd, false, false);
+        if let Err(e) = crate::fs::write_output(path, text.as_bytes()) {
+            return usage_error(&format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    for value in &markdown_paths {
+        let path = value.trim_start_matches("markdown:");
+        if path.is_empty() {
+            return usage_error(&format!(
+                "`--output-format {value}`: expected markdown:PATH"
+            ));
+        }
+        let markdown = change::output::markdown(&outcome);
+        if let Err(e) = crate::fs::write_output(Path::new(path), markdown.as_bytes()) {
+            return usage_error(&format!("cannot write {path}: {e}"));
+        }
+    }
+    let threshold = if args.deny_warnings {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    if outcome.report.fails_at(threshold) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

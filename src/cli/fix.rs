@@ -1,0 +1,225 @@
+//! `check --fix` and `check --diff`: apply the safe structured fixes of the findings, in
+//! memory first, checking again after each round until nothing safe is left to fix; then
+//! write the files (`--fix`) or print the edits as a unified diff (`--diff`).
+//!
+//! A fix replaces only the bytes of its edits, so formatting and comments around them stay.
+//! A file with a syntax finding (any `SYN` rule) is never touched: its tree may not be what
+//! its author meant, and neither may a fix computed from it.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::config::Config;
+use crate::diagnostics::fix::{apply_edits, combine, is_applied_by};
+use crate::diagnostics::{Applicability, Diagnostic};
+use crate::fs::Overlay;
+use crate::{CheckOptions, Report, pipeline};
+
+/// Fixes can make new findings with fixes of their own; past this many rounds the rest is
+/// left for the next run.
+const MAX_ROUNDS: usize = 10;
+
+/// What to do with the fixed files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Write them in place (`--fix`).
+    Write,
+    /// Print the edits as a unified diff and write nothing (`--diff`).
+    Diff,
+}
+
+/// What the command does once the fixes are handled.
+pub(super) enum After {
+    /// Print what remains, as `check` prints a report, and exit by it.
+    Report(Report),
+    /// Exit now with this code (`--diff` printed the edits; a file could not be written).
+    Exit(ExitCode),
+}
+
+/// A file the fixes changed.
+struct Changed {
+    path: PathBuf,
+    display: String,
+    before: String,
+    after: String,
+}
+
+/// The outcome of fixing in memory.
+struct Fixed {
+    /// The check of the fixed files: what remains.
+    report: Report,
+    /// Findings fixed, over every round.
+    count: usize,
+    /// Changed files, by path.
+    files: BTreeMap<PathBuf, Changed>,
+}
+
+/// Fix, then write or print; `quiet` leaves out the summary on stderr.
+pub(super) fn run(options: &CheckOptions, config: &Config, mode: Mode, quiet: bool) -> After {
+    let fixed = fix_in_memory(options, config);
+    let files = fixed.files.len();
+    let summary = |verb: &str| {
+        format!(
+            "{verb} {} in {files} {}",
+            findings(fixed.count),
+            plural(files, "file", "files")
+        )
+    };
+    match mode {
+        Mode::Diff => {
+            let mut out = String::new();
+            for c in fixed.files.values() {
+                out.push_str(&unified_diff(c));
+            }
+            super::print(&out);
+            if !quiet {
+                eprintln!("{}", summary("would fix"));
+            }
+            // As a check in CI: something to fix fails it.
+            After::Exit(if files == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Mode::Write => {
+            let mut failed = false;
+            for c in fixed.files.values() {
+                if let Err(why) = write(c) {
+                    eprintln!("error: {}: {why}; the file was not changed", c.display);
+                    failed = true;
+                }
+            }
+            if failed {
+                return After::Exit(ExitCode::from(2));
+            }
+            if !quiet && fixed.count > 0 {
+                eprintln!("{}", summary("fixed"));
+            }
+            if !quiet && let Some(hint) = unsafe_hint(&fixed.report) {
+                eprintln!("{hint}");
+            }
+            After::Report(fixed.report)
+        }
+    }
+}
+
+/// What to say of the findings left with a fix that may change meaning, if any.
+fn unsafe_hint(report: &Report) -> Option<String> {
+    let n = report
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Unsafe)
+        })
+        .count();
+    let who = match n {
+        0 => return None,
+        1 => "1 finding has".to_string(),
+        n => format!("{n} findings have"),
+    };
+    Some(format!(
+        "{who} a fix that may change meaning: review it, then apply it in an editor (a code action of `toolc server`) or by hand"
+    ))
+}
+
+fn findings(n: usize) -> String {
+    format!("{n} {}", plural(n, "finding", "findings"))
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// Check, apply every safe fix that applies together, and check again, in memory.
+fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
+    let mut fs = Overlay::new(Box::new(crate::fs::Confined::for_paths(
+        &options.paths,
+        &options.cwd,
+    )));
+    let mut files: BTreeMap<PathBuf, Changed> = BTreeMap::new();
+    let mut count = 0;
+    let mut round = 0;
+    loop {
+        let loaded = pipeline::load(options, config, &fs, None, false);
+        let (report, _) = pipeline::report(options, config, &loaded, false, None);
+        // Every syntax finding counts, even one configuration turned off or a comment
+        // suppressed.
+        let broken: HashSet<&Path> = loaded
+            .results
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .filter(|d| d.rule.code.starts_with("SYN"))
+            .map(|d| d.file.path.as_path())
+            .collect();
+        let mut safe: BTreeMap<&Path, Vec<&Diagnostic>> = BTreeMap::new();
+        for d in &report.diagnostics {
+            let is_safe = d
+                .fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Safe);
+            if is_safe && !broken.contains(d.file.path.as_path()) {
+                safe.entry(d.file.path.as_path()).or_default().push(d);
+            }
+        }
+        let mut applied = false;
+        if round < MAX_ROUNDS {
+            for (path, diagnostics) in &safe {
+                let Some(file) = diagnostics.first().map(|d| &d.file) else {
+                    continue;
+                };
+                let edits = combine(diagnostics.iter().filter_map(|d| d.fix.as_ref()));
+                let Some(after) = apply_edits(&file.text, &edits) else {
+                    continue;
+                };
+                if after == file.text {
+                    continue;
+                }
+                count += diagnostics
+                    .iter()
+                    .filter(|d| d.fix.as_ref().is_some_and(|f| is_applied_by(f, &edits)))
+                    .count();
+                files
+                    .entry(path.to_path_buf())
+                    .or_insert_with(|| Changed {
+                        path: path.to_path_buf(),
+                        display: file.display.clone(),
+                        before: file.text.clone(),
+                        after: String::new(),
+                    })
+                    .after = after.clone();
+                fs.set(path.to_path_buf(), after.into_bytes());
+                applied = true;
+            }
+        }
+        if !applied {
+            return Fixed {
+                report,
+                count,
+                files,
+            };
+        }
+        round += 1;
+    }
+}
+
+/// Write the fixed text, unless the file changed on disk since it was read.
+fn write(c: &Changed) -> Result<(), String> {
+    let now = std::fs::read(&c.path).map_err(|e| format!("cannot read it again: {e}"))?;
+    if now != c.before.as_bytes() {
+        return Err("it changed on disk while toolc was fixing it".to_string());
+    }
+    std::fs::write(&c.path, &c.after).map_err(|e| format!("cannot write it: {e}"))
+}
+
+/// The change to one file as a unified diff with three lines of context.
+fn unified_diff(c: &Changed) -> String {
+    similar::TextDiff::from_lines(&c.before, &c.after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{}", c.display), &format!("b/{}", c.display))
+        .to_string()
+}

@@ -1,0 +1,275 @@
+//! Which `toolc.toml` governs a file: the nearest one above it, as in ruff. A nested file
+//! replaces the one above it for its folder, unless it says `extend = "../toolc.toml"` to
+//! inherit; `--config` governs every file and nested files are not read.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::{Config, ConfigError, FILE_NAME};
+use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
+use crate::rules::syntax::INVALID_CONFIG;
+use crate::source::{FormatId, SourceFile, Span};
+
+/// The configuration of a run and every nested `toolc.toml` below it.
+#[derive(Debug, Clone)]
+pub(crate) struct ConfigTree {
+    base: Config,
+    /// Folder → the configuration of its `toolc.toml`.
+    nested: BTreeMap<PathBuf, Config>,
+}
+
+/// The repository around `folder`: the nearest folder above with `.git`, else `folder`.
+pub(crate) fn repository_of(folder: &Path) -> PathBuf {
+    git_root(folder).unwrap_or(folder).to_path_buf()
+}
+
+/// The nearest folder at or above `folder` that holds `.git`.
+pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
+    folder.ancestors().find(|d| d.join(".git").exists())
+}
+
+/// The folder a configuration file in `folder` may read within: its git repository, else
+/// the working directory when `folder` is inside it, else `folder` itself.
+pub(crate) fn boundary(folder: &Path, cwd: &Path) -> PathBuf {
+    if let Some(git) = git_root(folder) {
+        git.to_path_buf()
+    } else if folder.starts_with(cwd) {
+        cwd.to_path_buf()
+    } else {
+        folder.to_path_buf()
+    }
+}
+
+impl ConfigTree {
+    /// `base` alone.
+    pub fn single(base: &Config) -> ConfigTree {
+        ConfigTree {
+            base: base.clone(),
+            nested: BTreeMap::new(),
+        }
+    }
+
+    /// `base` and the nested `toolc.toml` files in the folders above `files` (read through
+    /// `fs`, so an editor's unsaved configuration counts), with the diagnostics of those that
+    /// cannot be used; a file whose nearest configuration is broken falls back to `base`.
+    pub fn discover<'p>(
+        base: &Config,
+        files: impl IntoIterator<Item = &'p Path>,
+        fs: &dyn FileSystem,
+        cwd: &Path,
+    ) -> (ConfigTree, Vec<Diagnostic>) {
+        let mut tree = ConfigTree::single(base);
+        if base.explicit {
+            return (tree, Vec::new());
+        }
+        // The run's own file is never nested, nor one at its folder that it fell back from
+        // (an editor's broken configuration, reported on its own).
+        let base_file = base.file.as_ref().map(|f| f.path.clone());
+        let base_folder_file = base.root.join(FILE_NAME);
+        let mut seen: HashSet<PathBuf> = HashSet::new();
+        let mut found: Vec<PathBuf> = Vec::new();
+        for file in files {
+            let Some(parent) = file.parent() else {
+                continue;
+            };
+            // Above the base configuration's folder (or the repository) nothing is nested.
+            let stop = if parent.starts_with(&base.root) {
+                base.root.clone()
+            } else {
+                repository_of(parent)
+            };
+            for dir in parent.ancestors() {
+                if !seen.insert(dir.to_path_buf()) {
+                    break;
+                }
+                let candidate = dir.join(FILE_NAME);
+                if Some(&candidate) != base_file.as_ref()
+                    && candidate != base_folder_file
+                    && fs.is_file(&candidate)
+                {
+                    found.push(candidate);
+                }
+                if dir == stop {
+                    break;
+                }
+            }
+        }
+        found.sort();
+        let mut errors = Vec::new();
+        for path in found {
+            let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            match load_nested(&path, &folder, fs, cwd) {
+                Ok(config) => {
+                    tree.nested.insert(folder, config);
+                }
+                Err(ConfigError::Invalid(diags)) => errors.extend(diags),
+                Err(ConfigError::Io { path: bad, source }) => {
+                    let display = crate::discover::display_path(&path, cwd);
+                    let file = SourceFile::new(path, display, FormatId::Config, String::new());
+                    errors.push(Diagnostic::new(
+                        &INVALID_CONFIG,
+                        &file,
+                        Span::point(0),
+                        format!("cannot read {}: {source}", bad.display()),
+                    ));
+                }
+            }
+        }
+        (tree, errors)
+    }
+
+    /// The configuration that governs the file at `path` (absolute).
+    pub fn for_path(&self, path: &Path) -> &Config {
+        for dir in path.ancestors().skip(1) {
+            if let Some(config) = self.nested.get(dir) {
+                return config;
+            }
+        }
+        &self.base
+    }
+
+    /// The nested configurations, by folder.
+    pub fn nested(&self) -> impl Iterator<Item = &Config> {
+        self.nested.values()
+    }
+}
+
+/// Read and load one nested configuration file through `fs`.
+fn load_nested(
+    path: &Path,
+    folder: &Path,
+    fs: &dyn FileSystem,
+    cwd: &Path,
+) -> Result<Config, ConfigError> {
+    let read = |p: &Path| -> std::io::Result<String> {
+        let bytes = fs
+            .read(p)
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        String::from_utf8(bytes).map_err(|_| std::io::Error::other("not valid UTF-8"))
+    };
+    let text = read(path).map_err(|source| ConfigError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let display = crate::discover::display_path(path, cwd);
+    let file = SourceFile::new(path.to_path_buf(), display, FormatId::Config, text);
+    Config::load(file, folder.to_path_buf(), cwd, &read)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::Overlay;
+    use crate::rules::{self, Severity};
+
+    fn overlay(files: &[(&str, &str)]) -> Overlay {
+        let mut fs = Overlay::new(Box::new(Empty));
+        for (path, text) in files {
+            fs.set(PathBuf::from(path), text.as_bytes().to_vec());
+        }
+        fs
+    }
+
+    /// A disk with nothing on it, so only the overlay's buffers exist.
+    struct Empty;
+
+    impl FileSystem for Empty {
+        fn read(&self, _: &Path) -> Result<Vec<u8>, crate::fs::ReadError> {
+            Err(crate::fs::ReadError::Io("no such file".into()))
+        }
+
+        fn is_file(&self, _: &Path) -> bool {
+            false
+        }
+    }
+
+    fn base() -> Config {
+        Config {
+            root: PathBuf::from("/r"),
+            ..Config::default()
+        }
+    }
+
+    fn level(tree: &ConfigTree, code: &str, path: &str) -> super::super::Setting {
+        let rule = rules::lookup(code).expect("rule");
+        tree.for_path(Path::new(path))
+            .setting(rule, Path::new(path))
+    }
+
+    #[test]
+    fn the_nearest_configuration_governs_and_extend_inherits() {
+        let fs = overlay(&[
+            ("/r/a/toolc.toml", "[rules]\nDOJ003 = \"off\"\n"),
+            (
+                "/r/a/b/toolc.toml",
+                "extend = \"../toolc.toml\"\n[rules]\nDOJ006 = \"warning\"\n",
+            ),
+            ("/r/c/toolc.toml", "[rules]\nDOJ006 = \"info\"\n"),
+        ]);
+        let files = [
+            Path::new("/r/a/b/x/tool.yaml"),
+            Path::new("/r/a/y.dops"),
+            Path::new("/r/c/z.dops"),
+            Path::new("/r/d/w.dops"),
+        ];
+        let (tree, errors) = ConfigTree::discover(&base(), files, &fs, Path::new("/r"));
+        assert!(errors.is_empty(), "{errors:?}");
+        use super::super::Setting::{Level, Off};
+        assert_eq!(level(&tree, "DOJ003", "/r/a/b/x/tool.yaml"), Off);
+        assert_eq!(
+            level(&tree, "DOJ006", "/r/a/b/x/tool.yaml"),
+            Level(Severity::Warning)
+        );
+        assert_eq!(level(&tree, "DOJ003", "/r/a/y.dops"), Off);
+        // Without `extend`, a nested file replaces the one above it.
+        assert_eq!(level(&tree, "DOJ006", "/r/c/z.dops"), Level(Severity::Info));
+        assert_eq!(
+            level(&tree, "DOJ003", "/r/d/w.dops"),
+            Level(Severity::Error)
+        );
+    }
+
+    #[test]
+    fn an_explicit_configuration_governs_everything() {
+        let fs = overlay(&[("/r/a/toolc.toml", "[rules]\nDOJ003 = \"off\"\n")]);
+        let explicit = Config {
+            explicit: true,
+            ..base()
+        };
+        let files = [Path::new("/r/a/tool.yaml")];
+        let (tree, _) = ConfigTree::discover(&explicit, files, &fs, Path::new("/r"));
+        assert_eq!(
+            level(&tree, "DOJ003", "/r/a/tool.yaml"),
+            super::super::Setting::Level(Severity::Error)
+        );
+    }
+
+    #[test]
+    fn broken_nested_files_and_extend_cycles_are_diagnosed() {
+        let fs = overlay(&[
+            ("/r/a/toolc.toml", "[rules\n"),
+            ("/r/b/toolc.toml", "extend = \"../c/toolc.toml\"\n"),
+            ("/r/c/toolc.toml", "extend = \"../b/toolc.toml\"\n"),
+            ("/r/d/toolc.toml", "extend = \"../nowhere.toml\"\n"),
+        ]);
+        let files = [
+            Path::new("/r/a/x.dops"),
+            Path::new("/r/b/x.dops"),
+            Path::new("/r/d/x.dops"),
+        ];
+        let (tree, errors) = ConfigTree::discover(&base(), files, &fs, Path::new("/r"));
+        let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(errors.len(), 3, "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("cycle")), "{messages:?}");
+        assert!(
+            messages.iter().any(|m| m.contains("cannot read")),
+            "{messages:?}"
+        );
+        // A file under a broken configuration falls back to the run's configuration.
+        assert_eq!(
+            level(&tree, "DOJ003", "/r/a/x.dops"),
+            super::super::Setting::Level(Severity::Error)
+        );
+    }
+}

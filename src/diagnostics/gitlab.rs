@@ -1,0 +1,102 @@
+//! `--format gitlab`: a GitLab Code Quality report (`artifacts:reports:codequality`), the
+//! subset of the Code Climate issue format GitLab reads: a JSON array of issues, each with
+//! `description`, `check_name`, `fingerprint`, `severity` and `location` (`path` and
+//! `lines.begin`/`lines.end`).
+//!
+//! The merge request widget compares the fingerprints of the base and head pipelines to say
+//! what is new and what was fixed, and shows only the first issue of a fingerprint: they are
+//! the baseline's content fingerprints (never the line), made unique per issue.
+
+use std::path::Path;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::Diagnostic;
+use crate::rules::Severity;
+
+#[derive(Serialize)]
+struct Issue<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    description: String,
+    check_name: &'a str,
+    fingerprint: String,
+    severity: &'static str,
+    categories: [&'static str; 1],
+    location: Location<'a>,
+}
+
+#[derive(Serialize)]
+struct Location<'a> {
+    path: &'a str,
+    lines: Lines,
+}
+
+#[derive(Serialize)]
+struct Lines {
+    begin: usize,
+    end: usize,
+}
+
+/// GitLab's five severities; toolc uses three of them.
+fn severity(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "major",
+        Severity::Warning => "minor",
+        Severity::Info => "info",
+    }
+}
+
+/// The first issue of a fingerprint keeps the baseline fingerprint; later equal ones (the same
+/// problem again under the same key) get one derived from it and their number.
+fn unique(hash: String, n: usize) -> String {
+    if n == 1 {
+        return hash;
+    }
+    Sha256::digest(format!("{hash}:{n}"))
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Render the report (pretty JSON array, trailing newline); `root` is the working directory
+/// paths are relative to.
+pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
+    let fingerprints =
+        crate::baseline::numbered(diagnostics.iter(), &crate::discover::normalize(root));
+    let issues: Vec<Issue<'_>> = diagnostics
+        .iter()
+        .zip(fingerprints)
+        .map(|(d, (hash, n))| {
+            let mut description = format!("{} {}", d.rule.code, d.message);
+            if let Some(help) = &d.help {
+                description.push_str("; help: ");
+                description.push_str(help);
+            }
+            Issue {
+                kind: "issue",
+                description,
+                check_name: d.rule.code,
+                fingerprint: unique(hash, n),
+                severity: severity(d.severity),
+                categories: [if d.rule.code.starts_with("SEC") {
+                    "Security"
+                } else {
+                    "Bug Risk"
+                }],
+                location: Location {
+                    path: &d.file.display,
+                    lines: Lines {
+                        begin: d.file.position(d.span.start).line,
+                        end: d.file.position(d.span.end).line,
+                    },
+                },
+            }
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&issues).unwrap_or_else(|_| "[]".to_string());
+    text.push('\n');
+    text
+}

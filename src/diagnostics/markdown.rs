@@ -1,0 +1,118 @@
+//! `--format markdown`: a summary to post as a pull-request or merge-request comment (or a
+//! job summary): the verdict, a table of rules, and the findings in a folded list.
+//!
+//! A comment has a size limit (65,536 characters on GitHub), so the list stops after
+//! [`MAX_LISTED`] findings and says how many more there are; the counts are always complete.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::{Diagnostic, Summary, visible};
+use crate::rules::{self, Severity};
+
+/// Findings listed one by one; the rest are only counted.
+pub const MAX_LISTED: usize = 100;
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Text for one table cell: on one line, pipes escaped, control characters shown.
+fn cell(text: &str) -> String {
+    visible(text).replace('|', "\\|").replace(['\r', '\n'], " ")
+}
+
+/// Render the summary of `diagnostics`; `baselined` findings are only counted.
+pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -> String {
+    let mut out = String::from("## toolc\n\n");
+    let checked = format!(
+        "{}, {}",
+        plural(summary.files, "file"),
+        plural(summary.tools, "tool")
+    );
+    if diagnostics.is_empty() {
+        let _ = writeln!(out, "✅ No problems in {checked}.");
+    } else {
+        let mark = if summary.errors > 0 { "❌" } else { "⚠️" };
+        let mut found = vec![
+            plural(summary.errors, "error"),
+            plural(summary.warnings, "warning"),
+        ];
+        if summary.infos > 0 {
+            found.push(plural(summary.infos, "info"));
+        }
+        let _ = writeln!(out, "{mark} {} in {checked}.", found.join(", "));
+    }
+    if baselined > 0 {
+        let _ = writeln!(
+            out,
+            "\n{} recorded in the baseline {} not shown.",
+            plural(baselined, "finding"),
+            if baselined == 1 { "is" } else { "are" }
+        );
+    }
+    if diagnostics.is_empty() {
+        return out;
+    }
+
+    // Worst first, then the most frequent.
+    let mut by_rule: BTreeMap<(Severity, &str), (usize, &Diagnostic)> = BTreeMap::new();
+    for d in diagnostics {
+        by_rule.entry((d.severity, d.rule.code)).or_insert((0, d)).0 += 1;
+    }
+    let mut rows: Vec<_> = by_rule.into_iter().collect();
+    rows.sort_by(|((sa, ca), (na, _)), ((sb, cb), (nb, _))| {
+        sb.cmp(sa).then(nb.cmp(na)).then(ca.cmp(cb))
+    });
+    out.push_str("\n| rule | name | severity | count |\n|---|---|---|---:|\n");
+    for ((severity, code), (count, d)) in &rows {
+        let _ = writeln!(
+            out,
+            "| [`{code}`]({}) | {} | {severity} | {count} |",
+            rules::page_url(d.rule),
+            d.rule.name
+        );
+    }
+
+    let _ = write!(
+        out,
+        "\n<details><summary>{}</summary>\n\n| location | rule | message |\n|---|---|---|\n",
+        plural(diagnostics.len(), "finding")
+    );
+    let mut listed: Vec<&Diagnostic> = diagnostics.iter().collect();
+    listed.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then(a.sort_key().cmp(&b.sort_key()))
+    });
+    for d in listed.iter().take(MAX_LISTED) {
+        let at = d.file.position(d.span.start);
+        let mut message = cell(&d.message);
+        if let Some(help) = &d.help {
+            let _ = write!(message, "<br>help: {}", cell(help));
+        }
+        let _ = writeln!(
+            out,
+            "| `{}:{}:{}` | {} `{}` | {message} |",
+            cell(&d.file.display).replace('`', "'"),
+            at.line,
+            at.column,
+            d.severity,
+            d.rule.code
+        );
+    }
+    if diagnostics.len() > MAX_LISTED {
+        let more = diagnostics.len() - MAX_LISTED;
+        let noun = if more == 1 { "finding" } else { "findings" };
+        let _ = writeln!(
+            out,
+            "\n…and {more} more {noun}: run `toolc check` for all of them."
+        );
+    }
+    out.push_str("\n</details>\n");
+    out
+}

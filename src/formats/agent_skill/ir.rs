@@ -1,0 +1,29 @@
+//! Skills are not tools: none goes into the provider bundles, but `toolc.bundle.json` lists
+//! every skill without errors, so a runtime can load one index of what a repository offers.
+
+use super::Skill;
+use crate::formats::FileResult;
+use crate::ir::{Lowering, SkillEntry, sha256_hex};
+
+/// The skills of the files `takes` accepts, each with a name and a description.
+pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+    let skills = results
+        .iter()
+        .filter_map(|r| {
+            let skill = r.item.get::<Skill>()?;
+            if !takes(r) {
+                return None;
+            }
+            Some(SkillEntry {
+                name: skill.name.as_ref()?.value.clone(),
+                description: skill.description.clone()?,
+                path: r.file.display.clone(),
+                sha256: sha256_hex(r.file.text.as_bytes()),
+            })
+        })
+        .collect();
+    Lowering {
+        skills,
+        ..Lowering::default()
+    }
+}

@@ -1,0 +1,298 @@
+//! Agent Skills: a folder headed by a `SKILL.md` (YAML front matter with `name` and
+//! `description`, then Markdown instructions), with optional `scripts/`, `references/` and
+//! `assets/`. The format of the [Agent Skills specification](https://agentskills.io/specification)
+//! (agentskills/agentskills), read by Claude Code, VS Code and other agents. See
+//! docs/formats/agent-skill.md.
+//!
+//! The reference validator (`skills-ref validate`) checks the front matter; every skill it
+//! rejects is an error here too (its parser's quirks included, in `portability`). Beyond it:
+//! the agents' own keys, `allowed-tools` entries, every file the instructions lead to, the
+//! scripts, the size of the instructions, and the security checks.
+//!
+//! One file per concern: the front matter (`front_matter`) and the name rule (`name`),
+//! `allowed-tools` (`allowed_tools`), what the reference reader refuses (`portability`),
+//! the folder listing (`folder`), links and paths (`references`), size and description
+//! (`body`), `scripts/` (`scripts`), files nothing leads to (`unreferenced`), what the
+//! security pass reads (`texts`), and the bundle index (`ir`).
+
+mod allowed_tools;
+mod body;
+mod folder;
+mod front_matter;
+mod ir;
+mod name;
+mod portability;
+mod references;
+mod scripts;
+mod texts;
+mod unreferenced;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{FileResult, Format, Item, decode, syntax_diagnostics};
+use crate::analysis::registry;
+use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
+use crate::ir::Lowering;
+use crate::rules::{Rule, Severity, skill as rules};
+use crate::source::{FormatId, SourceFile, Span};
+use crate::syntax::front_matter::{front_matter_error, split_front_matter};
+use crate::syntax::yaml;
+use folder::Folder;
+
+/// What the reference validator does with a skill that breaks the rule.
+const REJECTED: &str = "the reference validator (`skills-ref validate`) rejects this skill, and agents that follow the spec may not load it";
+
+/// Files of a skill read at most this large (a script or reference page, not a data set).
+const MAX_COMPANION_BYTES: usize = 1024 * 1024;
+
+/// A `name` as the reference compares it (trimmed, NFKC), and where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named {
+    /// The normalized name.
+    pub value: String,
+    /// The span of its value.
+    pub span: Span,
+}
+
+/// A lowered `SKILL.md`.
+#[derive(Debug, Default)]
+pub struct Skill {
+    /// The skill's folder (the one holding `SKILL.md`).
+    pub root: PathBuf,
+    /// `name`, when it is text.
+    pub name: Option<Named>,
+    /// `description`, trimmed, when it is text.
+    pub description: Option<String>,
+    /// What the agent reads and runs, for the security pass (`texts.rs`).
+    pub texts: super::texts::FileTexts,
+}
+
+/// Parse, lower, validate and lint one `SKILL.md` and the folder it heads.
+pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+    let root = file
+        .path
+        .parent()
+        .map_or_else(PathBuf::new, Path::to_path_buf);
+    let folder = Folder::list(fs, &root);
+    let display_dir = file
+        .display
+        .strip_suffix("SKILL.md")
+        .unwrap_or("")
+        .to_string();
+    let mut cx = Cx {
+        file: &file,
+        fs,
+        root: root.clone(),
+        display_dir,
+        folder,
+        license: None,
+        diags: Vec::new(),
+        companions: Vec::new(),
+        read: HashMap::new(),
+    };
+    let skill = cx.check();
+    let Cx {
+        diags, companions, ..
+    } = cx;
+    FileResult {
+        companions,
+        diagnostics: diags,
+        item: Item::new(Skill { root, ..skill }),
+        file,
+    }
+}
+
+/// `SKILL.md` files, each heading a skill folder (names are unique per skills folder).
+pub struct AgentSkill;
+
+impl Format for AgentSkill {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[(FormatId::AgentSkill, &["**/SKILL.md"])]
+    }
+
+    fn by_name(&self, path: &Path) -> Option<FormatId> {
+        (path.file_name()? == "SKILL.md").then_some(FormatId::AgentSkill)
+    }
+
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+        load(file, fs)
+    }
+
+    fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        resolve(results)
+    }
+
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        0
+    }
+
+    fn lower<'a>(
+        &self,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        ir::lower(results, takes)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r super::texts::FileTexts> {
+        r.item.get::<Skill>().map(|s| &s.texts)
+    }
+}
+
+/// SKL017: two skills of one skills folder (the folder that holds the skill folders) with
+/// one name. Agents list the skills of a folder by name, so one hides the other.
+pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+    let mut skills: Vec<(&Arc<SourceFile>, &Skill)> = results
+        .iter()
+        .filter_map(|r| Some((&r.file, r.item.get::<Skill>()?)))
+        .collect();
+    skills.sort_by(|a, b| a.0.display.cmp(&b.0.display));
+    let entries = skills.iter().map(|(_, s)| {
+        let name = s.name.as_ref()?;
+        Some((s.root.parent(), name.value.as_str()))
+    });
+    registry::duplicates(entries)
+        .into_iter()
+        .filter_map(|dup| {
+            let (first_file, first) = skills[dup.first];
+            let (file, skill) = skills[dup.again];
+            let (first_name, name) = (first.name.as_ref()?, skill.name.as_ref()?);
+            Some(
+                Diagnostic::new(
+                    &rules::DUPLICATE_NAME,
+                    file,
+                    name.span,
+                    format!("skill `{}` is already defined by `{}`", name.value, first_file.display),
+                )
+                .label("duplicate skill name")
+                .related(first_file, first_name.span, "first defined here")
+                .note("agents list the skills of a folder by name: one of the two is hidden, and which one depends on the agent")
+                .help("give each skill its own name (and folder)"),
+            )
+        })
+        .collect()
+}
+
+/// The state of one skill's check.
+pub(crate) struct Cx<'a> {
+    file: &'a Arc<SourceFile>,
+    fs: &'a dyn FileSystem,
+    /// The skill's folder.
+    root: PathBuf,
+    /// How the skill's folder is shown (`skills/pdf/`, or `""`).
+    display_dir: String,
+    folder: Folder,
+    /// `license`, which may name a bundled file.
+    license: Option<String>,
+    diags: Vec<Diagnostic>,
+    /// Files of the skill read so far (reported on as part of this skill).
+    companions: Vec<Arc<SourceFile>>,
+    /// Each file read once: relative path → file (`None`: not readable as text).
+    read: HashMap<String, Option<Arc<SourceFile>>>,
+}
+
+impl Cx<'_> {
+    fn diag(&self, rule: &'static Rule, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule, self.file, span, message)
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn check(&mut self) -> Skill {
+        let mut skill = Skill::default();
+        self.byte_order_mark();
+        let text = self.file.text.as_str();
+        let (body_start, anchor, parsed) = match split_front_matter(text, self.file.bom_len) {
+            Ok(fm) => {
+                self.cut_short(&fm);
+                let yaml_text = text.get(fm.yaml.start..fm.yaml.end).unwrap_or("");
+                let parsed = yaml::parse(yaml_text, fm.yaml.start);
+                self.diags
+                    .extend(syntax_diagnostics(self.file, &parsed).into_iter().map(|d| {
+                        if d.rule.severity == Severity::Error {
+                            d.note(REJECTED)
+                        } else {
+                            d
+                        }
+                    }));
+                match &parsed.root {
+                    Some(root) => {
+                        self.strict_yaml(root, fm.yaml);
+                        let meta = self.front_matter(root, fm.open);
+                        self.license = meta.license;
+                        if let Some((description, span)) = &meta.description {
+                            self.description_quality(description, *span);
+                            skill.description = Some(description.trim().to_string());
+                        }
+                        skill.name = meta.name;
+                    }
+                    None if parsed.errors.is_empty() => {
+                        let d = self
+                            .diag(&rules::MISSING_REQUIRED_FIELD, fm.open, "the front matter is empty")
+                            .label("no keys follow this line")
+                            .note(REJECTED)
+                            .help("add `name:` (the folder's name) and `description:` (what the skill does and when to use it) between the `---` lines");
+                        self.push(d);
+                    }
+                    None => {}
+                }
+                let anchor = skill.name.as_ref().map_or(fm.open, |n| n.span);
+                (fm.body_start, anchor, Some(parsed))
+            }
+            Err(e) => {
+                // Without front matter, the whole file is instructions; findings about the
+                // skill as a whole point where the front matter should be.
+                let d = front_matter_error(self.file, e, &front_matter::FRONT_MATTER);
+                let anchor = d.span;
+                self.push(d);
+                (self.file.bom_len, anchor, None)
+            }
+        };
+        self.size(body_start);
+        self.references(body_start, anchor);
+        let scripts = self.scripts();
+        let root = parsed.as_ref().and_then(|p| p.root.as_ref());
+        skill.texts = super::texts::FileTexts::check(texts::skill(
+            self.file,
+            root,
+            body_start,
+            &self.companions,
+            &scripts,
+        ));
+        skill
+    }
+
+    /// The file of the skill at `rel`, read once through the file system, as text; `None`
+    /// when it is missing, binary, not UTF-8, empty or too large.
+    fn companion(&mut self, rel: &str) -> Option<Arc<SourceFile>> {
+        if let Some(known) = self.read.get(rel) {
+            return known.clone();
+        }
+        let path = self.root.join(rel);
+        let file = self
+            .fs
+            .read(&path)
+            .ok()
+            .filter(|b| b.len() <= MAX_COMPANION_BYTES)
+            .and_then(|bytes| {
+                let display = format!("{}{rel}", self.display_dir);
+                match decode(&path, display, FormatId::AgentSkill, bytes) {
+                    (file, None) => Some(file),
+                    (_, Some(_)) => None,
+                }
+            });
+        if let Some(f) = &file {
+            self.companions.push(Arc::clone(f));
+        }
+        self.read.insert(rel.to_string(), file.clone());
+        file
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,225 @@
+//! SKL010: front matter that YAML allows but the reference validator does not read as
+//! written. It checks that the file starts with `---`, takes the front matter up to the
+//! first `---` anywhere after it, and reads it with a strict YAML subset that refuses flow
+//! collections, anchors, aliases, tags and tabs between tokens.
+
+use super::{Cx, rules};
+use crate::diagnostics::{Applicability, Fix};
+use crate::source::Span;
+use crate::syntax::front_matter::FrontMatter;
+use crate::syntax::{Node, NodeKind};
+
+/// What the reference validator does with such front matter.
+const REFUSED: &str = "the reference validator (`skills-ref validate`) refuses this front matter, and so may agents whose YAML reader is as strict";
+
+/// One construct the strict reader refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Construct {
+    Flow,
+    Alias,
+    Anchor,
+    Tag,
+    Tab,
+}
+
+impl Construct {
+    fn message(self) -> &'static str {
+        match self {
+            Construct::Flow => "a flow collection (`[…]` or `{…}`) in the front matter",
+            Construct::Alias => "an alias (`*name`) in the front matter",
+            Construct::Anchor => "an anchor (`&name`) in the front matter",
+            Construct::Tag => "a tag (`!…`) in the front matter",
+            Construct::Tab => "a tab between YAML tokens in the front matter",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Construct::Flow => "flow style",
+            Construct::Alias => "alias",
+            Construct::Anchor => "anchor",
+            Construct::Tag => "tag",
+            Construct::Tab => "tab",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Construct::Flow => {
+                "write a list one `- item` per line and a mapping one `key: value` per line (`allowed-tools` is one space-separated string)"
+            }
+            Construct::Alias | Construct::Anchor => "write the value out in full where it is used",
+            Construct::Tag => "drop the tag: every value of a skill's front matter is text",
+            Construct::Tab => "use spaces, or quote the value if the tab belongs to it",
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// A byte-order mark before the opening `---`.
+    pub(super) fn byte_order_mark(&mut self) {
+        if self.file.bom_len == 0 {
+            return;
+        }
+        let span = Span::new(0, self.file.bom_len);
+        let d = self
+            .diag(
+                &rules::UNPORTABLE_FRONT_MATTER,
+                span,
+                "the file starts with a byte-order mark, so it does not start with `---`",
+            )
+            .label("byte-order mark")
+            .note(REFUSED)
+            .help("save the file as UTF-8 without a byte-order mark")
+            .fix(
+                Fix::replace(Applicability::Safe, span, "")
+                    .with_message("remove the byte-order mark"),
+            );
+        self.push(d);
+    }
+
+    /// `---` before the closing fence: the reference validator's front matter ends there.
+    pub(super) fn cut_short(&mut self, fm: &FrontMatter) {
+        let from = fm.open.start + 3;
+        let Some(region) = self.file.text.get(from..fm.yaml.end) else {
+            return;
+        };
+        let Some(at) = region.find("---") else {
+            return;
+        };
+        let start = from + at;
+        let d = self
+            .diag(
+                &rules::UNPORTABLE_FRONT_MATTER,
+                Span::new(start, start + 3),
+                "`---` inside the front matter: the reference validator ends the front matter here",
+            )
+            .label("read as the closing `---`")
+            .note("the reference validator splits the file at the first three hyphens after the opening line, so what follows is not read as front matter")
+            .help("write the value without three hyphens in a row (an em dash, or `- -`)");
+        self.push(d.note(REFUSED));
+    }
+
+    /// Flow collections, aliases, anchors, tags and tabs of the front matter under `root`.
+    pub(super) fn strict_yaml(&mut self, root: &Node, yaml: Span) {
+        let mut found: Vec<(Construct, Span)> = Vec::new();
+        let mut masks: Vec<Span> = Vec::new();
+        self.visit(root, false, &mut masks, &mut found);
+        masks.sort();
+        let text = &self.file.text;
+        let mut masks = masks.into_iter().peekable();
+        let mut comment = false;
+        let Some(region) = text.get(yaml.start..yaml.end) else {
+            return;
+        };
+        let mut skip_to = 0;
+        for (i, c) in region.char_indices() {
+            let at = yaml.start + i;
+            if at < skip_to {
+                continue;
+            }
+            while masks.peek().is_some_and(|m| m.end <= at) {
+                masks.next();
+            }
+            if masks.peek().is_some_and(|m| m.start <= at && at < m.end) {
+                continue;
+            }
+            match c {
+                '\n' => comment = false,
+                _ if comment => {}
+                '#' => comment = true,
+                '&' | '!' => {
+                    let construct = if c == '&' {
+                        Construct::Anchor
+                    } else {
+                        Construct::Tag
+                    };
+                    let token = token_at(text, at);
+                    skip_to = token.end;
+                    found.push((construct, token));
+                }
+                '\t' => found.push((Construct::Tab, Span::new(at, at + 1))),
+                _ => {}
+            }
+        }
+        found.sort_by_key(|(_, span)| *span);
+        for (construct, span) in found {
+            let d = self
+                .diag(&rules::UNPORTABLE_FRONT_MATTER, span, construct.message())
+                .label(construct.label())
+                .note(REFUSED)
+                .help(construct.help());
+            self.push(d);
+        }
+    }
+
+    /// Note the constructs of `node` and mask the text its scalars (and keys) cover.
+    fn visit(
+        &self,
+        node: &Node,
+        in_flow: bool,
+        masks: &mut Vec<Span>,
+        found: &mut Vec<(Construct, Span)>,
+    ) {
+        let source = self.file.slice(node.span);
+        if source.starts_with('*') {
+            found.push((Construct::Alias, token_at(&self.file.text, node.span.start)));
+            masks.push(node.span);
+            return;
+        }
+        match &node.kind {
+            NodeKind::Seq(items) => {
+                let flow = source.starts_with('[');
+                if flow && !in_flow {
+                    found.push((Construct::Flow, node.span));
+                }
+                for item in items {
+                    self.visit(item, in_flow || flow, masks, found);
+                }
+            }
+            NodeKind::Map(entries) => {
+                let flow = source.starts_with('{');
+                if flow && !in_flow {
+                    found.push((Construct::Flow, node.span));
+                }
+                for e in entries {
+                    masks.push(e.key_span);
+                    self.visit(&e.value, in_flow || flow, masks, found);
+                }
+            }
+            _ => {
+                masks.push(node.span);
+                let plain = !source.starts_with(['"', '\'']) && !self.is_block_scalar(node.span);
+                if plain && let Some(i) = source.find('\t') {
+                    let at = node.span.start + i;
+                    found.push((Construct::Tab, Span::new(at, at + 1)));
+                }
+            }
+        }
+    }
+
+    /// True when the scalar at `span` is the content of a `|` or `>` block scalar.
+    fn is_block_scalar(&self, span: Span) -> bool {
+        let before = self.file.text.get(..span.start).unwrap_or("");
+        let Some(header) = before.trim_end().rsplit('\n').next() else {
+            return false;
+        };
+        // The content starts on a line after its header, so only whitespace separates them.
+        if !before[before.trim_end().len()..].contains('\n') {
+            return false;
+        }
+        let header = header.split(" #").next().unwrap_or(header).trim_end();
+        let indicators =
+            header.trim_end_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+        indicators.ends_with(['|', '>'])
+    }
+}
+
+/// The word starting at `at` (an anchor, alias or tag), up to whitespace.
+fn token_at(text: &str, at: usize) -> Span {
+    let rest = text.get(at..).unwrap_or("");
+    let len = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, ',' | ']' | '}'))
+        .unwrap_or(rest.len());
+    Span::new(at, at + len.max(1))
+}

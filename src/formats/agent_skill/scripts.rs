@@ -1,0 +1,115 @@
+//! The programs in `scripts/`: each should run as it is (SKL016), and is read for the
+//! security checks.
+
+use std::sync::Arc;
+
+use super::{Cx, rules};
+use crate::source::{SourceFile, Span};
+
+/// Extensions of programs run directly (Windows scripts have no `#!` line and no mode bits).
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "php", "lua", "r",
+];
+
+impl Cx<'_> {
+    /// The text files of `scripts/` (each read once), for SKL016 and the security checks.
+    pub(super) fn scripts(&mut self) -> Vec<Arc<SourceFile>> {
+        let paths: Vec<(String, Option<bool>)> = self
+            .folder
+            .files_under("scripts")
+            .map(|p| {
+                (
+                    p.clone(),
+                    self.folder.files.get(p).and_then(|f| f.executable),
+                )
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (rel, executable) in paths {
+            let Some(file) = self.companion(&rel) else {
+                continue;
+            };
+            if is_program(&rel) {
+                self.runnable(&file, &rel, executable);
+            }
+            out.push(file);
+        }
+        out
+    }
+
+    /// SKL016: no `#!` line, or no execute bit.
+    fn runnable(&mut self, file: &Arc<SourceFile>, rel: &str, executable: Option<bool>) {
+        let text = file.body();
+        let shebang = text.starts_with("#!");
+        let first_line = Span::new(
+            file.bom_len,
+            file.bom_len + text.find('\n').unwrap_or(text.len()),
+        );
+        let problem = match (shebang, executable) {
+            (false, Some(false)) => "has no `#!` line and is not executable",
+            (false, _) => "has no `#!` line",
+            (true, Some(false)) => "is not executable",
+            (true, _) => return,
+        };
+        let d = crate::diagnostics::Diagnostic::new(
+            &rules::SCRIPT_NOT_EXECUTABLE,
+            file,
+            first_line,
+            format!("`{rel}` {problem}"),
+        )
+        .label(if shebang { "not executable" } else { "no `#!` line" })
+        .note("an agent runs a skill's script as `scripts/…` from the skill's folder: without a `#!` line and the execute bit the system does not know how to run it")
+        .help(if shebang {
+            format!("make it executable: `chmod +x {rel}` (and `git add --chmod=+x {rel}`)")
+        } else {
+            format!("start it with a `#!` line naming its interpreter (`{}`) and make it executable (`chmod +x {rel}`)", shebang_for(rel))
+        });
+        self.push(d);
+    }
+}
+
+/// The usual `#!` line of a script with this name's extension.
+fn shebang_for(rel: &str) -> String {
+    let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let interpreter = match ext.as_deref() {
+        Some("sh") => return "#!/bin/sh".to_string(),
+        Some("py") => "python3",
+        Some("js" | "mjs" | "cjs") => "node",
+        Some("ts") => "-S npx tsx",
+        Some("rb") => "ruby",
+        Some("pl") => "perl",
+        Some("php") => "php",
+        Some("lua") => "lua",
+        Some("r") => "Rscript",
+        Some("zsh") => "zsh",
+        Some("fish") => "fish",
+        _ => "bash",
+    };
+    format!("#!/usr/bin/env {interpreter}")
+}
+
+/// A program run directly: a known script extension, or none.
+fn is_program(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if name == "__init__.py" {
+        return false;
+    }
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => {
+            SCRIPT_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_program;
+
+    #[test]
+    fn programs() {
+        assert!(is_program("scripts/run.py") && is_program("scripts/tool"));
+        assert!(!is_program("scripts/README.md") && !is_program("scripts/__init__.py"));
+        assert!(!is_program("scripts/run.ps1") && !is_program("scripts/data.json"));
+    }
+}

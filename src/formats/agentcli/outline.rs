@@ -1,0 +1,36 @@
+//! What an editor navigates in a `tools.json`: each tool entry and its schema's parameters.
+
+use super::Manifest;
+use crate::formats::FileResult;
+use crate::formats::outline::{self, Outline, Symbol, SymbolKind};
+use crate::source::Span;
+
+/// The outline of a `tools.json`: one symbol per object entry of `tools`.
+pub fn outline(r: &FileResult) -> Outline {
+    let Some(manifest) = r.item.get::<Manifest>() else {
+        return Outline::default();
+    };
+    let symbols = manifest
+        .tools
+        .iter()
+        .map(|tool| {
+            let name = tool
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("tools[{}]", tool.index));
+            let name_span = tool.name_span.unwrap_or(Span::point(tool.span.start));
+            let params = tool
+                .schema
+                .as_ref()
+                .map(outline::parameters)
+                .unwrap_or_default();
+            Symbol::new(name, SymbolKind::Tool, name_span, tool.span)
+                .detail(tool.description.clone())
+                .children(params)
+        })
+        .collect();
+    Outline {
+        symbols,
+        references: Vec::new(),
+    }
+}

@@ -1,0 +1,123 @@
+//! What a tool draws on besides its command: `uses` (the tools, MCP servers, configs and
+//! profiles it refers to by name) and `with` (the ones it defines inline, each inline tool
+//! checked as a whole definition).
+
+use super::lower::{Cx, REJECTED};
+use super::{NameRef, ToolName};
+use crate::formats::fields::join_path;
+use crate::rules::cycod as rules;
+use crate::source::Span;
+use crate::syntax::Node;
+
+const USES_KEYS: &[&str] = &[
+    "config", "configs", "profile", "profiles", "mcp", "mcps", "tool", "tools",
+];
+const WITH_KEYS: &[&str] = &["config", "mcps", "tools"];
+
+impl Cx<'_> {
+    /// `uses`: shapes, and the tool and MCP names it refers to.
+    pub(super) fn uses(&mut self, node: &Node, path: &str) {
+        let Some(e) = node.get("uses") else { return };
+        let upath = join_path(path, "uses");
+        let Some(map) = self.lw.as_map(&e.value, e.key_span, &upath) else {
+            return;
+        };
+        self.lw.unknown_keys(map, USES_KEYS, REJECTED);
+        for u in e.value.as_map().unwrap_or_default() {
+            let key = join_path(&upath, &u.key);
+            let names: Vec<(String, Span)> = match u.key.as_str() {
+                "config" | "profile" | "mcp" | "tool" => self
+                    .string(&u.value, &key)
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| (s.trim().to_string(), u.value.span))
+                    .into_iter()
+                    .collect(),
+                "configs" | "profiles" | "mcps" | "tools" => self
+                    .lw
+                    .str_list(&u.value, &key, true)
+                    .into_iter()
+                    .map(|(s, span)| (s.to_string(), span))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let target = match u.key.as_str() {
+                "tool" | "tools" => &mut self.tool.tool_references,
+                "mcp" | "mcps" => &mut self.tool.mcp_references,
+                _ => continue,
+            };
+            target.extend(names.into_iter().map(|(name, span)| NameRef {
+                name,
+                span,
+                key: key.clone(),
+            }));
+        }
+    }
+
+    /// `with`: inline config, MCP servers and tools (each inline tool checked in full).
+    pub(super) fn with(&mut self, node: &Node, path: &str) {
+        let Some(e) = node.get("with") else { return };
+        let wpath = join_path(path, "with");
+        let Some(map) = self.lw.as_map(&e.value, e.key_span, &wpath) else {
+            return;
+        };
+        self.lw.unknown_keys(map, WITH_KEYS, REJECTED);
+        if let Some(c) = e.value.get("config") {
+            self.lw
+                .as_map(&c.value, c.key_span, &join_path(&wpath, "config"));
+        }
+        if let Some(m) = e.value.get("mcps") {
+            let mpath = join_path(&wpath, "mcps");
+            match m.value.as_seq() {
+                None => self
+                    .lw
+                    .wrong_type(&m.value, &mpath, "a list of MCP servers"),
+                Some(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let ipath = format!("{mpath}[{i}]");
+                        if self.lw.as_map(item, item.span, &ipath).is_some()
+                            && let Some(name) = item.value("name").and_then(Node::as_str)
+                        {
+                            self.tool.inline_mcps.push(name.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(t) = e.value.get("tools") {
+            let tpath = join_path(&wpath, "tools");
+            match t.value.as_seq() {
+                None => self
+                    .lw
+                    .wrong_type(&t.value, &tpath, "a list of tool definitions"),
+                Some(items) => {
+                    let mut seen: Vec<ToolName> = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
+                        let ipath = format!("{tpath}[{i}]");
+                        let Some(name) = self.definition(item, item.span, &ipath, None) else {
+                            continue;
+                        };
+                        if let Some(first) = seen.iter().find(|n| n.value == name.value) {
+                            let d = self
+                                .diag(
+                                    &rules::DUPLICATE_TOOL_NAME,
+                                    name.span,
+                                    format!(
+                                        "an inline tool named `{}` is already defined above",
+                                        name.value
+                                    ),
+                                )
+                                .label("duplicate name")
+                                .related(self.file(), first.span, "first defined here")
+                                .note("a reference to this name can only reach one of the two")
+                                .help("rename one of them");
+                            self.push(d);
+                            continue;
+                        }
+                        self.tool.inline_tools.push(name.value.clone());
+                        seen.push(name);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! MCP client configurations: the root (which key lists the servers), VS Code's `inputs`,
+//! and the checks across servers (names that collide, inputs nobody uses). Each server is
+//! checked in `servers`.
+
+use std::sync::Arc;
+
+use super::client::{Client, Expansion};
+use super::refs::Input;
+use super::{SHAPE, servers};
+use crate::analysis::registry;
+use crate::diagnostics::Diagnostic;
+use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
+use crate::rules::mcp as rules;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Entry, Node};
+
+const INPUT_KEYS: &[&str] = &[
+    "type",
+    "id",
+    "description",
+    "password",
+    "default",
+    "options",
+    "command",
+    "args",
+];
+
+const INPUT_TYPES: &[&str] = &["promptString", "pickString", "command"];
+
+/// What a lowered client configuration holds.
+#[derive(Debug, Default)]
+pub struct ClientConfig {
+    /// The server names, in order.
+    pub servers: Vec<String>,
+}
+
+/// Check a client configuration whose root is `root`.
+pub fn check(
+    file: &Arc<SourceFile>,
+    root: &Node,
+    client: Client,
+) -> (ClientConfig, Vec<Diagnostic>) {
+    let mut lw = Lowerer::new(file, &SHAPE);
+    let mut out = ClientConfig::default();
+    let brace = Span::new(root.span.start, root.span.start + 1);
+    let Some(map) = lw.as_map(root, brace, "") else {
+        return (out, lw.diags);
+    };
+    let Some(servers_entry) = servers_key(&mut lw, map, client) else {
+        return (out, lw.diags);
+    };
+    if let Some(others) = client.other_top_keys() {
+        let mut known = vec![servers_entry.key.as_str()];
+        if map.node.get(&servers_entry.key).is_none() {
+            // Nested under `mcp`: MCP017 already says so.
+            known.push("mcp");
+        }
+        known.extend_from_slice(others);
+        lw.unknown_keys_at(
+            map,
+            &known,
+            Site::rule(&rules::UNKNOWN_KEY).note(&format!(
+                "{} ignores top-level keys it does not know",
+                client.name()
+            )),
+        );
+    }
+    let mut inputs = match (client.expansion(), map.node.get("inputs")) {
+        (Expansion::Editor { inputs: true, .. } | Expansion::Unchecked, Some(entry)) => {
+            inputs_of(&mut lw, entry)
+        }
+        _ => Vec::new(),
+    };
+    let path = servers_entry.key.clone();
+    let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span, &path) else {
+        return (out, lw.diags);
+    };
+    let entries = servers_map.node.as_map().unwrap_or_default();
+    for entry in entries {
+        out.servers.push(entry.key.clone());
+        servers::check(&mut lw, client, &path, entry, &mut inputs);
+    }
+    same_names(&mut lw, entries);
+    if matches!(client.expansion(), Expansion::Editor { inputs: true, .. }) {
+        unused(&mut lw, &inputs);
+    }
+    (out, lw.diags)
+}
+
+/// The entry that lists the servers; MCP017 when it is the key another client reads.
+fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Option<&'n Entry> {
+    let find = |key: &str| map.node.get(key).filter(|e| e.value.as_map().is_some());
+    let Some(expected) = client.servers_key() else {
+        return find("mcpServers").or_else(|| find("servers"));
+    };
+    if let Some(entry) = map.node.get(expected) {
+        return Some(entry);
+    }
+    let other = if expected == "servers" {
+        "mcpServers"
+    } else {
+        "servers"
+    };
+    if let Some(entry) = find(other) {
+        let d = lw
+            .diag(
+                &rules::WRONG_SERVERS_KEY,
+                entry.key_span,
+                format!(
+                    "{} reads servers from `{expected}`, not `{other}`",
+                    client.name()
+                ),
+            )
+            .label(format!("should be `{expected}`"))
+            .note(format!(
+                "{} loads none of the servers listed here",
+                client.name()
+            ))
+            .help(format!("rename `{other}` to `{expected}`"))
+            .fix(rename_key(lw.file, entry.key_span, expected));
+        lw.push(d);
+        return Some(entry);
+    }
+    // VS Code's settings.json nests servers under `mcp`; a file pasted from there.
+    if let Some(mcp) = map.node.get("mcp")
+        && let Some(inner) = mcp
+            .value
+            .get("servers")
+            .or_else(|| mcp.value.get("mcpServers"))
+    {
+        let d = lw
+            .diag(
+                &rules::WRONG_SERVERS_KEY,
+                mcp.key_span,
+                format!(
+                    "{} reads servers from a top-level `{expected}`, not from `mcp.{}`",
+                    client.name(),
+                    inner.key
+                ),
+            )
+            .label("settings.json layout")
+            .note(format!("`mcp.servers` is how VS Code's settings.json nests them; {} loads none of the servers listed here", client.name()))
+            .help(format!("move the servers to a top-level `\"{expected}\"` object"));
+        lw.push(d);
+        return Some(inner);
+    }
+    None
+}
+
+/// VS Code's `inputs`: each needs a `type`, an `id` and a `description`; ids are unique.
+fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
+    let Some(items) = entry.value.as_seq() else {
+        lw.wrong_type(&entry.value, "inputs", "a list of inputs");
+        return Vec::new();
+    };
+    let mut out: Vec<Input> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("inputs[{i}]");
+        let brace = Span::new(item.span.start, item.span.start + 1);
+        let Some(map) = lw.as_map(item, brace, &path) else {
+            continue;
+        };
+        lw.unknown_keys_at(
+            map,
+            INPUT_KEYS,
+            Site::rule(&rules::UNKNOWN_KEY)
+                .note("VS Code ignores keys of an input it does not know"),
+        );
+        if let Some(t) = lw.required(map, "type") {
+            lw.enum_value(&t.value, &format!("{path}.type"), INPUT_TYPES);
+        }
+        lw.required_str(map, "description", 0, usize::MAX);
+        let password = lw.optional_bool(map, "password").unwrap_or(false);
+        let id = lw.required_str(map, "id", 1, usize::MAX);
+        if let Some((default, _)) = lw.optional_str(map, "default", 0, usize::MAX)
+            && let Some(node) = map.node.value("default")
+        {
+            let place = super::secrets::Place {
+                what: "input",
+                name: id.map_or("", |(i, _)| i),
+                owner: "this configuration",
+            };
+            let remedy = super::secrets::Remedy {
+                note: "this file is shared with everyone who can read the repository: the default is a leaked credential",
+                help: "remove the default: VS Code asks for the value and stores it securely",
+            };
+            super::secrets::literal_secret(lw, node, (default, 0), &place, password, &remedy);
+        }
+        let Some((id, span)) = id else { continue };
+        if let Some(first) = out.iter().find(|x| x.id == id) {
+            let d = lw
+                .diag(
+                    &rules::DUPLICATE_NAME,
+                    span,
+                    format!("input id `{id}` is declared twice"),
+                )
+                .label("declared again")
+                .related(lw.file, first.span, "first declared here")
+                .note("`${input:…}` can reach only one of them")
+                .help("give each input its own id");
+            lw.push(d);
+            continue;
+        }
+        out.push(Input {
+            id: id.to_string(),
+            span,
+            used: false,
+        });
+    }
+    out
+}
+
+/// MCP022: server names that differ only in case.
+fn same_names(lw: &mut Lowerer<'_>, entries: &[Entry]) {
+    let keys = entries
+        .iter()
+        .map(|e| Some(((), e.key.to_ascii_lowercase())));
+    for dup in registry::duplicates(keys) {
+        let (again, first) = (&entries[dup.again], &entries[dup.first]);
+        let d = lw
+            .diag(
+                &rules::DUPLICATE_NAME,
+                again.key_span,
+                format!(
+                    "server `{}` differs from server `{}` only in case",
+                    again.key, first.key
+                ),
+            )
+            .label("same name, other case")
+            .related(lw.file, first.key_span, "the other server")
+            .note("tools are named after their server (`mcp__github__…`), and clients compare names differently: one server may hide the other, and approvals meant for one apply to both")
+            .help("give the servers names that differ by more than case");
+        lw.push(d);
+    }
+}
+
+/// MCP023: inputs no server references.
+fn unused(lw: &mut Lowerer<'_>, inputs: &[Input]) {
+    for input in inputs.iter().filter(|i| !i.used) {
+        let d = lw
+            .diag(
+                &rules::UNUSED_INPUT,
+                input.span,
+                format!(
+                    "input `{}` is declared but no server references it",
+                    input.id
+                ),
+            )
+            .label("never referenced")
+            .note("VS Code never asks for it: a server that needs this value does not get it")
+            .help(format!(
+                "reference it as `${{input:{}}}` where the value is needed, or remove it",
+                input.id
+            ));
+        lw.push(d);
+    }
+}

@@ -1,0 +1,378 @@
+//! What a `server.json` asks the client to fill in: inputs (a value, a default, choices),
+//! their `{variables}`, key-value inputs (environment variables and headers) and command-line
+//! arguments (positional or named).
+
+use super::secrets::{self, Place, Remedy};
+use super::server::REFUSED;
+use super::{keys, templates};
+use crate::formats::fields::{Lowerer, MapRef, Site};
+use crate::rules::mcp as rules;
+use crate::source::Span;
+use crate::syntax::Node;
+
+/// Keys of an input (the schema's `Input`).
+const INPUT_KEYS: &[&str] = &[
+    "description",
+    "isRequired",
+    "format",
+    "value",
+    "isSecret",
+    "default",
+    "placeholder",
+    "choices",
+];
+
+/// An input with `variables`, and the name of a header or environment variable.
+const KEY_VALUE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "isRequired",
+    "format",
+    "value",
+    "isSecret",
+    "default",
+    "placeholder",
+    "choices",
+    "variables",
+];
+
+/// Keys of an argument, positional or named (the registry reads `name` and `valueHint` of
+/// either kind).
+const ARGUMENT_KEYS: &[&str] = &[
+    "type",
+    "name",
+    "valueHint",
+    "isRepeated",
+    "description",
+    "isRequired",
+    "format",
+    "value",
+    "isSecret",
+    "default",
+    "placeholder",
+    "choices",
+    "variables",
+];
+
+const FORMATS: &[&str] = &["string", "number", "boolean", "filepath"];
+
+const UNREAD: &str =
+    "clients read only the keys the schema defines: whatever this sets has no effect";
+
+/// What to write instead of a secret in `server.json`.
+const SECRET_REMEDY: Remedy<'static> = Remedy {
+    note: "server.json is published to the registry and read by anyone: the credential is leaked",
+    help: "remove the value and set `\"isSecret\": true`, so each client asks its user for the secret",
+};
+
+/// A declared name that `{name}` templates may use, and where it is declared.
+pub type Declared = (String, Span);
+
+/// A mapping item of a list: the item as a map, anchored at its opening brace.
+pub fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> Option<MapRef<'n>> {
+    let brace = Span::new(node.span.start, node.span.start + 1);
+    lw.as_map(node, brace, path)
+}
+
+/// The items of the list at `map.key`, or a wrong-type diagnostic.
+pub fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n [Node] {
+    let Some(entry) = map.node.get(key) else {
+        return &[];
+    };
+    match entry.value.as_seq() {
+        Some(items) => items,
+        None => {
+            let path = crate::formats::fields::join_path(map.path, key);
+            lw.wrong_type(&entry.value, &path, "a list");
+            &[]
+        }
+    }
+}
+
+/// What an input holds: its `value`, its `default`, and whether it is declared secret.
+struct Held<'n> {
+    value: Option<(&'n str, Span)>,
+    default: Option<(&'n str, Span)>,
+    secret: bool,
+}
+
+/// Check the input fields of `map`, and its `variables` when it may have them.
+fn input<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, with_variables: bool) -> Held<'n> {
+    lw.optional_str(map, "description", 0, usize::MAX);
+    lw.optional_str(map, "placeholder", 0, usize::MAX);
+    lw.optional_bool(map, "isRequired");
+    let secret = lw.optional_bool(map, "isSecret").unwrap_or(false);
+    lw.optional_enum(map, "format", FORMATS);
+    let value = lw.optional_str(map, "value", 0, usize::MAX);
+    let default = lw.optional_str(map, "default", 0, usize::MAX);
+    let choices: Vec<(&str, Span)> = match map.node.get("choices") {
+        Some(e) => lw.str_list(
+            &e.value,
+            &crate::formats::fields::join_path(map.path, "choices"),
+            false,
+        ),
+        None => Vec::new(),
+    };
+    if let Some((d, span)) = default
+        && !choices.is_empty()
+        && !choices.iter().any(|(c, _)| *c == d)
+    {
+        let list = choices
+            .iter()
+            .map(|(c, _)| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let diag = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                span,
+                format!("default `{d}` is not one of the choices ({list})"),
+            )
+            .label("not a choice")
+            .note("the user must pick one of `choices`, so the default can never be used")
+            .help("make the default one of the choices, or add it to them");
+        lw.push(diag);
+    }
+    if with_variables {
+        let declared = variables(lw, map);
+        for (text, span) in [value, default].into_iter().flatten() {
+            undefined_in_value(lw, map, text, span, &declared);
+        }
+    }
+    Held {
+        value,
+        default,
+        secret,
+    }
+}
+
+/// The names `variables` declares (each an input of its own).
+fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
+    let Some(entry) = map.node.get("variables") else {
+        return Vec::new();
+    };
+    let path = crate::formats::fields::join_path(map.path, "variables");
+    let Some(vars) = lw.as_map(&entry.value, entry.key_span, &path) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in vars.node.as_map().unwrap_or_default() {
+        out.push((e.key.clone(), e.key_span));
+        let var_path = format!("{path}.{}", e.key);
+        if let Some(var) = lw.as_map(&e.value, e.key_span, &var_path) {
+            keys::unknown_keys(lw, var, INPUT_KEYS, UNREAD);
+            input(lw, var, false);
+        }
+    }
+    out
+}
+
+/// Check every variable of a remote transport, and return their names.
+pub fn remote_variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
+    variables(lw, map)
+}
+
+/// MCP012: `{name}` in a value or default that `variables` does not declare: clients leave
+/// it in the text as written.
+fn undefined_in_value(
+    lw: &mut Lowerer<'_>,
+    map: MapRef<'_>,
+    text: &str,
+    span: Span,
+    declared: &[Declared],
+) {
+    let Some(node) = [map.node.value("value"), map.node.value("default")]
+        .into_iter()
+        .flatten()
+        .find(|n| n.span == span)
+    else {
+        return;
+    };
+    for r in templates::brace_variables(text) {
+        let identifier = r
+            .body
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && r.body
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !identifier || declared.iter().any(|(n, _)| n == r.body) {
+            continue;
+        }
+        let at = crate::formats::fields::span_in_value(lw.file, node, r.start, r.text(text));
+        let hint =
+            crate::analysis::names::did_you_mean(r.body, declared.iter().map(|(n, _)| n.as_str()));
+        let d = lw
+            .diag(
+                &rules::UNDEFINED_VARIABLE,
+                at,
+                format!("`{{{}}}` names no entry of `variables`", r.body),
+            )
+            .label("undefined variable")
+            .note("clients replace only the names `variables` declares: this one reaches the server as the literal text")
+            .help(match hint {
+                Some(h) => format!("did you mean `{{{h}}}`?"),
+                None => format!("declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`", r.body),
+            })
+            .maybe_fix(hint.and_then(|h| {
+                crate::formats::fields::replace_text(
+                    lw.file,
+                    at,
+                    r.text(text),
+                    &format!("{{{h}}}"),
+                    crate::diagnostics::Applicability::Safe,
+                )
+            }));
+        lw.push(d);
+    }
+}
+
+/// An environment variable or header: its name (and its span) when it has one.
+pub fn key_value(
+    lw: &mut Lowerer<'_>,
+    node: &Node,
+    path: &str,
+    what: &str,
+    owner: &str,
+) -> Option<Declared> {
+    let map = item(lw, node, path)?;
+    keys::unknown_keys(lw, map, KEY_VALUE_KEYS, UNREAD);
+    let name = lw
+        .required(map, "name")
+        .and_then(|e| lw.str_value(&e.value, &format!("{path}.name"), 0, usize::MAX));
+    let Held {
+        value,
+        default,
+        secret,
+    } = input(lw, map, true);
+    let name_text = name.map_or("", |(n, _)| n);
+    for (text, span) in [value, default].into_iter().flatten() {
+        if let Some(node) = [map.node.value("value"), map.node.value("default")]
+            .into_iter()
+            .flatten()
+            .find(|n| n.span == span)
+        {
+            let place = Place {
+                what,
+                name: name_text,
+                owner,
+            };
+            secrets::literal_secret(lw, node, (text, 0), &place, secret, &SECRET_REMEDY);
+        }
+    }
+    name.map(|(n, s)| (n.to_string(), s))
+}
+
+/// What an argument declares for `{name}` templates: its `name` and its `valueHint`.
+pub fn argument(lw: &mut Lowerer<'_>, node: &Node, path: &str, owner: &str) -> Vec<Declared> {
+    let Some(map) = item(lw, node, path) else {
+        return Vec::new();
+    };
+    keys::unknown_keys(lw, map, ARGUMENT_KEYS, UNREAD);
+    let kind = lw
+        .required(map, "type")
+        .and_then(|e| lw.enum_value(&e.value, &format!("{path}.type"), &["positional", "named"]));
+    lw.optional_bool(map, "isRepeated");
+    let name = lw.optional_str(map, "name", 0, usize::MAX);
+    let hint = lw.optional_str(map, "valueHint", 0, usize::MAX);
+    match kind {
+        Some("positional")
+            if map.node.get("valueHint").is_none() && map.node.get("value").is_none() =>
+        {
+            let d = lw
+                .diag(
+                    &rules::MISSING_REQUIRED_FIELD,
+                    map.anchor,
+                    format!("positional argument `{path}` has neither `valueHint` nor `value`"),
+                )
+                .label("needs `valueHint` or `value`")
+                .note(REFUSED)
+                .help("add `\"valueHint\": \"...\"` naming what the user supplies, or a fixed `\"value\"`");
+            lw.push(d);
+        }
+        Some("named") if name.is_none() => {
+            lw.required_at(map, "name", Site::default().note(REFUSED));
+        }
+        _ => {}
+    }
+    let Held {
+        value,
+        default,
+        secret,
+    } = input(lw, map, true);
+    if kind == Some("named")
+        && let Some((flag, flag_span)) = name
+    {
+        named(lw, flag, flag_span, [value, default]);
+    }
+    if let Some((flag, _)) = name {
+        for (text, span) in [value, default].into_iter().flatten() {
+            if let Some(node) = [map.node.value("value"), map.node.value("default")]
+                .into_iter()
+                .flatten()
+                .find(|n| n.span == span)
+            {
+                let place = Place {
+                    what: "argument",
+                    name: flag.trim_start_matches('-'),
+                    owner,
+                };
+                secrets::literal_secret(lw, node, (text, 0), &place, secret, &SECRET_REMEDY);
+            }
+        }
+    }
+    [name, hint]
+        .into_iter()
+        .flatten()
+        .map(|(n, s)| (n.to_string(), s))
+        .collect()
+}
+
+/// MCP013: a named argument's flag must be only the flag, and its value must not repeat it.
+fn named(lw: &mut Lowerer<'_>, flag: &str, span: Span, values: [Option<(&str, Span)>; 2]) {
+    if flag.is_empty() {
+        let d = lw
+            .diag(
+                &rules::MISSING_REQUIRED_FIELD,
+                span,
+                "a named argument's `name` is empty",
+            )
+            .label("empty flag")
+            .note(REFUSED)
+            .help("write the flag, with its dashes, such as `--port`");
+        lw.push(d);
+        return;
+    }
+    if let Some(c) = flag.chars().find(|c| matches!(c, '<' | '>' | ' ' | '$')) {
+        let shown = if c == ' ' {
+            "a space".to_string()
+        } else {
+            format!("`{c}`")
+        };
+        let d = lw
+            .diag(
+                &rules::INVALID_NAMED_ARGUMENT,
+                span,
+                format!("named argument `{flag}` holds {shown}: `name` is the flag alone"),
+            )
+            .label("not just a flag")
+            .note(REFUSED)
+            .help("keep only the flag in `name` (`--port`) and put the value in `value` or `valueHint`");
+        lw.push(d);
+    }
+    for (value, vspan) in values.into_iter().flatten() {
+        if value.starts_with(flag) {
+            let d = lw
+                .diag(
+                    &rules::INVALID_NAMED_ARGUMENT,
+                    vspan,
+                    format!("the value `{value}` starts with the flag `{flag}`, which clients add themselves"),
+                )
+                .label("repeats the flag")
+                .note(REFUSED)
+                .help(format!("write only what follows `{flag}`"));
+            lw.push(d);
+        }
+    }
+}

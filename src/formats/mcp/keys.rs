@@ -1,0 +1,80 @@
+//! Keys nobody reads: misspellings (with a fix when one known key is close) and the
+//! snake_case names `server.json` used before its 2025-09-16 schema.
+
+use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
+use crate::rules::mcp as rules;
+
+/// `server.json` keys renamed to camelCase by the 2025-09-16 schema.
+const RENAMED: &[(&str, &str)] = &[
+    ("registry_type", "registryType"),
+    ("registry_base_url", "registryBaseUrl"),
+    ("file_sha256", "fileSha256"),
+    ("runtime_hint", "runtimeHint"),
+    ("runtime_arguments", "runtimeArguments"),
+    ("package_arguments", "packageArguments"),
+    ("environment_variables", "environmentVariables"),
+    ("is_required", "isRequired"),
+    ("is_secret", "isSecret"),
+    ("value_hint", "valueHint"),
+    ("is_repeated", "isRepeated"),
+    ("website_url", "websiteUrl"),
+];
+
+/// `server.json` keys removed by a schema version, and what replaced them.
+const REMOVED: &[(&str, &str)] = &[(
+    "status",
+    "the 2025-09-29 schema removed `status` from server.json: the registry keeps each version's status itself",
+)];
+
+/// Report the keys of `map` not in `known`: `note` says what happens to them. In a
+/// `server.json`, keys of older schema versions say what they became.
+pub fn unknown_keys(lw: &mut Lowerer<'_>, map: MapRef<'_>, known: &[&str], note: &str) {
+    let from = lw.diags.len();
+    lw.unknown_keys_at(map, known, Site::rule(&rules::UNKNOWN_KEY).note(note));
+    let file = lw.file;
+    for d in &mut lw.diags[from..] {
+        let key = file.slice(d.span).trim_matches('"').to_string();
+        if let Some((_, new)) = RENAMED.iter().find(|(old, _)| *old == key) {
+            if !known.contains(new) {
+                continue;
+            }
+            d.message = format!("`{key}` was renamed `{new}` in the 2025-09-16 schema");
+            d.label = Some("old key name".into());
+            d.notes = vec![
+                "the registry and clients read only the camelCase name: this value is lost".into(),
+            ];
+            d.help = Some(format!("rename it to `{new}`"));
+            d.fix = (map.node.get(new).is_none()).then(|| rename_key(file, d.span, new));
+        } else if let Some((_, why)) = REMOVED.iter().find(|(old, _)| *old == key) {
+            d.message = format!("`{key}` is no longer part of server.json");
+            d.notes = vec![(*why).to_string()];
+            d.help = Some(format!("remove `{key}`"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rename_is_to_camel_case() {
+        for (old, new) in RENAMED {
+            let camel: String = old
+                .split('_')
+                .enumerate()
+                .map(|(i, p)| {
+                    if i == 0 {
+                        p.to_string()
+                    } else {
+                        let mut c = p.chars();
+                        c.next()
+                            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                            .unwrap_or_default()
+                    }
+                })
+                .collect();
+            assert_eq!(camel, *new);
+        }
+    }
+}

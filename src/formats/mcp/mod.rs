@@ -1,0 +1,147 @@
+//! MCP (Model Context Protocol) files: `server.json`, the server metadata the MCP Registry
+//! publishes (https://github.com/modelcontextprotocol/registry, `docs/reference/server-json/`;
+//! docs/formats/mcp-server.md), and the client configurations that start or reach servers
+//! (`.mcp.json` for Claude Code, `.vscode/mcp.json` for VS Code, `.cursor/mcp.json` for
+//! Cursor, …; docs/formats/mcp-config.md).
+//!
+//! `server.json` is checked as `mcp-publisher validate` and the official registry do, but
+//! all at once and at the token: the published schema's rules (`server`, `packages`,
+//! `inputs`), the registry's semantic checks and its publishing rules. A configuration is
+//! checked as its client reads it (`client`): the key it lists servers under, a command or
+//! a URL per server (`servers`), the `${…}` references it expands (`refs`), and what a
+//! shared file should never hold: literal credentials, unpinned packages, plaintext URLs.
+//!
+//! Both names are common (`server.json` especially), so a file is claimed only when its
+//! content has the format's shape (`claims`); any other file at these paths is not ours and
+//! gets no finding. Neither holds tools: `build` leaves them out.
+
+mod claims;
+mod client;
+mod config;
+mod inputs;
+mod keys;
+mod packages;
+mod refs;
+mod secrets;
+mod server;
+mod servers;
+mod templates;
+mod versions;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::fields::ShapeRules;
+use super::{FileResult, Format, Item, syntax_diagnostics};
+use crate::diagnostics::Diagnostic;
+use crate::fs::FileSystem;
+use crate::ir::Lowering;
+use crate::rules::mcp as rules;
+use crate::source::{FormatId, SourceFile};
+use crate::syntax::json;
+
+static SHAPE: ShapeRules = ShapeRules {
+    missing: &rules::MISSING_REQUIRED_FIELD,
+    wrong_type: &rules::WRONG_FIELD_TYPE,
+    bad_value: &rules::INVALID_VALUE,
+    length: &rules::FIELD_LENGTH,
+    unknown_key: &rules::UNKNOWN_KEY,
+};
+
+/// Names of client configuration files.
+const CONFIG_NAMES: &[&str] = &[".mcp.json", "mcp.json", "claude_desktop_config.json"];
+
+/// MCP server metadata and client configurations.
+pub struct Mcp;
+
+impl Format for Mcp {
+    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
+        &[
+            (FormatId::McpServer, &["**/server.json"]),
+            (
+                FormatId::McpConfig,
+                &[
+                    "**/.mcp.json",
+                    "**/mcp.json",
+                    "**/claude_desktop_config.json",
+                ],
+            ),
+        ]
+    }
+
+    fn by_name(&self, path: &Path) -> Option<FormatId> {
+        let name = path.file_name()?.to_str()?;
+        if name == "server.json" {
+            Some(FormatId::McpServer)
+        } else {
+            CONFIG_NAMES.contains(&name).then_some(FormatId::McpConfig)
+        }
+    }
+
+    fn claims(&self, format: FormatId, text: &str) -> bool {
+        claims::claims(format == FormatId::McpServer, text)
+    }
+
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
+        load(file)
+    }
+
+    fn resolve(&self, _results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
+        // Each file is its own scope: a server's name, inputs and variables live in it.
+        Vec::new()
+    }
+
+    fn tool_count(&self, _r: &FileResult) -> usize {
+        0
+    }
+
+    fn lower<'a>(
+        &self,
+        _results: &'a [FileResult],
+        _takes: &dyn Fn(&FileResult) -> bool,
+    ) -> Lowering<'a> {
+        // Server metadata and client configurations describe servers, not tools.
+        Lowering::default()
+    }
+}
+
+/// Parse and check one file (claimed already: [`Format::claims`]).
+pub fn load(file: Arc<SourceFile>) -> FileResult {
+    let server = file.format == FormatId::McpServer;
+    let client = client::Client::of(&file.path);
+    let parsed = if !server && client.reads_comments() {
+        json::parse_jsonc(file.body(), file.bom_len)
+    } else {
+        json::parse(file.body(), file.bom_len)
+    };
+    let mut diagnostics = syntax_diagnostics(&file, &parsed);
+    let item = match &parsed.root {
+        Some(root) if server => {
+            let (item, diags) = server::check(&file, root);
+            diagnostics.extend(diags);
+            Item::new(item)
+        }
+        Some(root) => {
+            let (item, diags) = config::check(&file, root, client);
+            diagnostics.extend(diags);
+            Item::new(item)
+        }
+        None => Item::none(),
+    };
+    let note = if server {
+        server::REFUSED.to_string()
+    } else {
+        format!("{} fails to load this server", client.name())
+    };
+    for d in &mut diagnostics {
+        if d.notes.is_empty() && d.rule.rejects_file {
+            d.notes.push(note.clone());
+        }
+    }
+    FileResult {
+        file,
+        companions: Vec::new(),
+        diagnostics,
+        item,
+    }
+}

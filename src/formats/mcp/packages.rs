@@ -1,0 +1,600 @@
+//! `packages` (how a client installs and runs the server locally) and `remotes` (where it
+//! connects to a hosted one), with their transports, as the schema, the registry's semantic
+//! checks and the official registry's publishing rules require.
+
+use super::inputs::{self, Declared};
+use super::server::REFUSED;
+use super::{keys, templates, versions};
+use crate::analysis::names::did_you_mean;
+use crate::analysis::registry;
+use crate::analysis::urls::Url;
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{Lowerer, MapRef, replace_text, span_in_value};
+use crate::rules::mcp as rules;
+use crate::source::Span;
+
+const PACKAGE_KEYS: &[&str] = &[
+    "registryType",
+    "registryBaseUrl",
+    "identifier",
+    "version",
+    "fileSha256",
+    "runtimeHint",
+    "transport",
+    "runtimeArguments",
+    "packageArguments",
+    "environmentVariables",
+    "postInstallInstructions",
+];
+
+const TRANSPORT_KEYS: &[&str] = &["type", "url", "headers"];
+const REMOTE_KEYS: &[&str] = &["type", "url", "headers", "variables"];
+const POST_INSTALL_KEYS: &[&str] = &["description", "command", "documentation", "optional"];
+
+/// Registry types the official registry publishes (its publishing guide and schema examples).
+const REGISTRY_TYPES: &[&str] = &["npm", "pypi", "nuget", "oci", "mcpb", "maven", "cargo"];
+
+/// Registry types whose packages are fetched by name and version.
+const VERSIONED_TYPES: &[&str] = &["npm", "pypi", "nuget", "maven", "cargo"];
+
+/// The registry base URLs the official registry accepts, per registry type.
+const BASE_URLS: &[(&str, &[&str])] = &[
+    ("npm", &["https://registry.npmjs.org"]),
+    ("pypi", &["https://pypi.org"]),
+    (
+        "nuget",
+        &[
+            "https://api.nuget.org/v3/index.json",
+            "https://api.nuget.org",
+        ],
+    ),
+];
+
+/// Hosts of OCI images the official registry accepts (`*.` matches any subdomain).
+const OCI_HOSTS: &[&str] = &[
+    "docker.io",
+    "ghcr.io",
+    "*.pkg.dev",
+    "*.azurecr.io",
+    "mcr.microsoft.com",
+];
+
+/// Hosts of MCPB release downloads the official registry accepts.
+const MCPB_HOSTS: &[&str] = &["github.com", "gitlab.com"];
+
+const UNREAD: &str =
+    "clients read only the keys the schema defines: whatever this sets has no effect";
+
+/// What the official registry does when a publishing rule fails.
+const NOT_PUBLISHED: &str =
+    "the file is valid server.json, but the official registry refuses to publish it";
+
+/// Check every package.
+pub fn packages(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
+    for (i, node) in inputs::list(lw, map, "packages").iter().enumerate() {
+        let path = format!("packages[{i}]");
+        if let Some(pkg) = inputs::item(lw, node, &path) {
+            package(lw, pkg, &path);
+        }
+    }
+}
+
+fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
+    keys::unknown_keys(lw, pkg, PACKAGE_KEYS, UNREAD);
+    let kind = lw
+        .required(pkg, "registryType")
+        .and_then(|e| lw.str_value(&e.value, &format!("{path}.registryType"), 0, usize::MAX));
+    let identifier = lw
+        .required(pkg, "identifier")
+        .and_then(|e| lw.str_value(&e.value, &format!("{path}.identifier"), 0, usize::MAX));
+    let version = lw.optional_str(pkg, "version", 1, 255);
+    let base = lw.optional_str(pkg, "registryBaseUrl", 0, usize::MAX);
+    let hash = lw.optional_str(pkg, "fileSha256", 0, usize::MAX);
+    let hint = lw.optional_str(pkg, "runtimeHint", 0, usize::MAX);
+    if let Some((id, span)) = identifier
+        && id.contains(' ')
+    {
+        let d = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                span,
+                format!("package identifier `{id}` contains a space"),
+            )
+            .label("space in the identifier")
+            .note(REFUSED)
+            .help("write the package name or download URL alone");
+        lw.push(d);
+    }
+    if let Some((v, span)) = version
+        && let Some(why) = versions::floating(v)
+    {
+        let d = lw
+            .diag(
+                &rules::FLOATING_VERSION,
+                span,
+                format!("package version `{v}` is not one specific version: {why}"),
+            )
+            .label("not a specific version")
+            .note(REFUSED)
+            .help(
+                "write the exact version of the package this server release runs, such as `1.0.2`",
+            );
+        lw.push(d);
+    }
+    if let Some((h, span)) = hash
+        && !(h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    {
+        let d = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                span,
+                "`fileSha256` is not 64 lowercase hexadecimal digits",
+            )
+            .label("not a SHA-256 in lowercase hex")
+            .note(REFUSED)
+            .help("write the output of `sha256sum` (or `shasum -a 256`) on the package file");
+        lw.push(d);
+    }
+    if let Some((kind, kind_span)) = kind {
+        registry_rules(lw, pkg, path, (kind, kind_span), identifier, version, base);
+        if kind == "mcpb" && hash.is_none() && pkg.node.get("fileSha256").is_none() {
+            let d = lw
+                .diag(
+                    &rules::MISSING_FILE_HASH,
+                    pkg.anchor,
+                    format!("MCPB package `{path}` has no `fileSha256`"),
+                )
+                .label("no `fileSha256`")
+                .note("the schema requires a hash for MCPB packages: clients verify the downloaded file against it before running it")
+                .help("add `\"fileSha256\": \"<sha256 of the .mcpb file>\"`");
+            lw.push(d);
+        }
+    }
+    let runtime_args = inputs::list(lw, pkg, "runtimeArguments");
+    if !runtime_args.is_empty() && hint.is_none() && pkg.node.get("runtimeHint").is_none() {
+        let at = pkg
+            .node
+            .get("runtimeArguments")
+            .map_or(pkg.anchor, |e| e.key_span);
+        let d = lw
+            .diag(
+                &rules::MISSING_RUNTIME_HINT,
+                at,
+                format!("`{path}` gives `runtimeArguments` but no `runtimeHint`"),
+            )
+            .label("for which runtime?")
+            .note("the arguments are for the runtime command (`npx`, `uvx`, `docker`), which clients learn from `runtimeHint`")
+            .help("add `\"runtimeHint\": \"npx\"` (or the runtime these arguments are for)");
+        lw.push(d);
+    }
+    let mut declared: Vec<Declared> = Vec::new();
+    let package_args = inputs::list(lw, pkg, "packageArguments");
+    for (key, list) in [
+        ("runtimeArguments", runtime_args),
+        ("packageArguments", package_args),
+    ] {
+        for (i, node) in list.iter().enumerate() {
+            let item = format!("{path}.{key}[{i}]");
+            declared.extend(inputs::argument(lw, node, &item, &format!("`{path}`")));
+        }
+    }
+    let mut env: Vec<Declared> = Vec::new();
+    for (i, node) in inputs::list(lw, pkg, "environmentVariables")
+        .iter()
+        .enumerate()
+    {
+        let item = format!("{path}.environmentVariables[{i}]");
+        if let Some(name) = inputs::key_value(
+            lw,
+            node,
+            &item,
+            "environment variable",
+            &format!("`{path}`"),
+        ) {
+            env.push(name);
+        }
+    }
+    duplicates(lw, &env, "environment variable", false);
+    declared.extend(env);
+    post_install(lw, pkg, path);
+    if let Some(entry) = pkg.node.get("transport") {
+        let tpath = format!("{path}.transport");
+        if let Some(t) = lw.as_map(&entry.value, entry.key_span, &tpath) {
+            transport(lw, t, &tpath, &declared, false);
+        }
+    } else {
+        lw.required(pkg, "transport");
+    }
+}
+
+/// MCP014: what the official registry requires of each registry type.
+fn registry_rules(
+    lw: &mut Lowerer<'_>,
+    pkg: MapRef<'_>,
+    path: &str,
+    (kind, kind_span): (&str, Span),
+    identifier: Option<(&str, Span)>,
+    version: Option<(&str, Span)>,
+    base: Option<(&str, Span)>,
+) {
+    let report = |lw: &mut Lowerer<'_>, span: Span, message: String, help: String| {
+        let d = lw
+            .diag(&rules::REGISTRY_REQUIREMENT, span, message)
+            .note(NOT_PUBLISHED)
+            .help(help);
+        lw.push(d);
+    };
+    if !REGISTRY_TYPES.contains(&kind) {
+        let hint = did_you_mean(kind, REGISTRY_TYPES.iter().copied()).or(match kind {
+            "docker" => Some("oci"),
+            "pip" | "python" => Some("pypi"),
+            "node" => Some("npm"),
+            _ => None,
+        });
+        let help = match hint {
+            Some(h) => format!("did you mean `{h}`?"),
+            None => format!("use one of {}", quoted(REGISTRY_TYPES)),
+        };
+        report(
+            lw,
+            kind_span,
+            format!("registry type `{kind}` is not one the official registry publishes"),
+            help,
+        );
+        return;
+    }
+    if VERSIONED_TYPES.contains(&kind) && pkg.node.get("version").is_none() {
+        let d = lw
+            .diag(
+                &rules::MISSING_REQUIRED_FIELD,
+                pkg.anchor,
+                format!("{kind} package `{path}` has no `version`"),
+            )
+            .label("no `version`")
+            .note(format!("registries look a {kind} package up by name and version: without one the registry cannot verify it and clients cannot install this release"))
+            .help("add `\"version\": \"...\"`, the exact package version this server release runs");
+        lw.push(d);
+    }
+    if kind == "npm"
+        && let Some((v, span)) = version
+        && !versions::is_semver(v)
+        && !versions::is_release_placeholder(v)
+        && versions::floating(v).is_none()
+    {
+        let d = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                span,
+                format!("npm package version `{v}` is not a semantic version"),
+            )
+            .label("not MAJOR.MINOR.PATCH")
+            .note("every npm version is a semantic version: no npm release is called this")
+            .help("write the exact version from package.json, such as `1.0.2`");
+        lw.push(d);
+    }
+    if matches!(kind, "oci" | "mcpb")
+        && let Some((url, span)) = base
+    {
+        report(
+            lw,
+            span,
+            format!("{kind} packages take no `registryBaseUrl` (found `{url}`)"),
+            if kind == "oci" {
+                "remove it: an OCI identifier names its registry itself (`ghcr.io/owner/image:tag`)"
+                    .into()
+            } else {
+                "remove it: an MCPB identifier is the download URL itself".into()
+            },
+        );
+    }
+    if let Some((url, span)) = base
+        && let Some((_, allowed)) = BASE_URLS.iter().find(|(k, _)| *k == kind)
+        && !allowed.contains(&url.trim_end_matches('/'))
+    {
+        report(
+            lw,
+            span,
+            format!("registry base URL `{url}` is not accepted for {kind} packages"),
+            format!(
+                "use {} or leave `registryBaseUrl` out (private registries and mirrors are not accepted)",
+                quoted(allowed)
+            ),
+        );
+    }
+    let Some((id, id_span)) = identifier else {
+        return;
+    };
+    match kind {
+        "mcpb" => {
+            let problem = match Url::parse(id) {
+                None => Some("it is not a download URL".to_string()),
+                Some(u) if !u.is_https() => Some("it is not HTTPS".to_string()),
+                Some(u) if !MCPB_HOSTS.contains(&u.host.trim_start_matches("www.")) => {
+                    Some(format!("`{}` is not GitHub or GitLab releases", u.host))
+                }
+                Some(_) if !id.to_ascii_lowercase().contains("mcp") => {
+                    Some("the URL does not contain `mcp`".to_string())
+                }
+                Some(_) => None,
+            };
+            if let Some(problem) = problem {
+                report(
+                    lw,
+                    id_span,
+                    format!("MCPB package URL `{id}` is not accepted: {problem}"),
+                    "publish the .mcpb file as a GitHub or GitLab release asset whose URL contains `mcp`, and give its `https://` URL".into(),
+                );
+            }
+        }
+        "oci" => {
+            let first = id.split('/').next().unwrap_or("");
+            let host = if id.contains('/') && (first.contains('.') || first.contains(':')) {
+                first.split(':').next().unwrap_or(first)
+            } else {
+                "docker.io"
+            };
+            let accepted = OCI_HOSTS.iter().any(|h| match h.strip_prefix("*.") {
+                Some(suffix) => host.ends_with(&format!(".{suffix}")),
+                None => host == *h || host == "registry-1.docker.io" && *h == "docker.io",
+            });
+            if !accepted {
+                report(
+                    lw,
+                    id_span,
+                    format!(
+                        "OCI image `{id}` is on `{host}`, a registry the official registry does not accept"
+                    ),
+                    format!("push the image to one of {}", quoted(OCI_HOSTS)),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `postInstallInstructions` (schema draft): each needs a `description`.
+fn post_install(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
+    for (i, node) in inputs::list(lw, pkg, "postInstallInstructions")
+        .iter()
+        .enumerate()
+    {
+        let item = format!("{path}.postInstallInstructions[{i}]");
+        let Some(step) = inputs::item(lw, node, &item) else {
+            continue;
+        };
+        keys::unknown_keys(lw, step, POST_INSTALL_KEYS, UNREAD);
+        lw.required_str(step, "description", 0, usize::MAX);
+        lw.optional_str(step, "command", 0, usize::MAX);
+        lw.optional_bool(step, "optional");
+        if let Some((url, span)) = lw.optional_str(step, "documentation", 0, usize::MAX)
+            && Url::parse(url).is_none()
+        {
+            let d = lw
+                .diag(
+                    &rules::INVALID_VALUE,
+                    span,
+                    format!("`{item}.documentation` must be an absolute URL, found `{url}`"),
+                )
+                .label("not an absolute URL")
+                .note(REFUSED)
+                .help("write the full `https://` URL of the instructions");
+            lw.push(d);
+        }
+    }
+}
+
+/// Check every remote.
+pub fn remotes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
+    for (i, node) in inputs::list(lw, map, "remotes").iter().enumerate() {
+        let path = format!("remotes[{i}]");
+        if let Some(remote) = inputs::item(lw, node, &path) {
+            keys::unknown_keys(lw, remote, REMOTE_KEYS, UNREAD);
+            let declared = inputs::remote_variables(lw, remote);
+            transport(lw, remote, &path, &declared, true);
+        }
+    }
+}
+
+/// A transport: a package's (`stdio`, `streamable-http`, `sse`; URL variables name the
+/// package's arguments and environment variables) or a remote's (`streamable-http` or
+/// `sse` over HTTPS to another machine; URL variables name its `variables`).
+fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declared], remote: bool) {
+    if !remote {
+        keys::unknown_keys(lw, t, TRANSPORT_KEYS, UNREAD);
+    }
+    let allowed: &[&str] = if remote {
+        &["streamable-http", "sse"]
+    } else {
+        &["stdio", "streamable-http", "sse"]
+    };
+    let Some(type_entry) = lw.required(t, "type") else {
+        return;
+    };
+    let kind = if remote && type_entry.value.as_str() == Some("stdio") {
+        let d = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                type_entry.value.span,
+                format!("`{path}.type` is `stdio`, but a remote is reached over the network"),
+            )
+            .label("not a remote transport")
+            .note(REFUSED)
+            .help("use `streamable-http` (or `sse`) for a remote; a server run locally over stdio is a `packages` entry");
+        lw.push(d);
+        return;
+    } else {
+        lw.enum_value(&type_entry.value, &format!("{path}.type"), allowed)
+    };
+    let Some(kind) = kind else { return };
+    let headers = inputs::list(lw, t, "headers");
+    if kind == "stdio" {
+        if let Some(url) = t.node.get("url") {
+            let d = lw
+                .diag(
+                    &rules::INVALID_VALUE,
+                    url.key_span,
+                    format!("`{path}` is `stdio` but has a `url`"),
+                )
+                .label("not read for stdio")
+                .note(REFUSED)
+                .help("remove `url`, or use `streamable-http` if the package serves HTTP");
+            lw.push(d);
+        }
+        return;
+    }
+    let mut names: Vec<Declared> = Vec::new();
+    for (i, node) in headers.iter().enumerate() {
+        let item = format!("{path}.headers[{i}]");
+        if let Some(name) = inputs::key_value(lw, node, &item, "header", &format!("`{path}`")) {
+            names.push(name);
+        }
+    }
+    duplicates(lw, &names, "header", true);
+    let Some(entry) = lw.required(t, "url") else {
+        return;
+    };
+    let Some((url, span)) = lw.str_value(&entry.value, &format!("{path}.url"), 0, usize::MAX)
+    else {
+        return;
+    };
+    let starts_with_variable = url.starts_with('{');
+    let shape_ok = !url.contains(char::is_whitespace)
+        && (url.starts_with("http://") || url.starts_with("https://") || starts_with_variable)
+        && url.len() > "http://".len();
+    if !shape_ok {
+        let d = lw
+            .diag(
+                &rules::INVALID_VALUE,
+                span,
+                format!("`{path}.url` must start with `https://` (or `http://`, or a `{{variable}}`) and hold no spaces"),
+            )
+            .label("not a URL template")
+            .note(REFUSED)
+            .help("write the full URL, such as `https://api.example.com/mcp`");
+        lw.push(d);
+        return;
+    }
+    let mut undefined = false;
+    for r in templates::brace_variables(url) {
+        if declared.iter().any(|(n, _)| n == r.body) {
+            continue;
+        }
+        undefined = true;
+        let at = span_in_value(lw.file, &entry.value, r.start, r.text(url));
+        // A flag (`--port`) is a variable name too, but not one to suggest.
+        let hint = did_you_mean(
+            r.body,
+            declared
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .filter(|n| !n.starts_with('-')),
+        );
+        let source = if remote {
+            "this remote's `variables`"
+        } else {
+            "the package's arguments (`name`, `valueHint`) or environment variables"
+        };
+        let d = lw
+            .diag(
+                &rules::UNDEFINED_VARIABLE,
+                at,
+                format!("`{{{}}}` in `{path}.url` names nothing in {source}", r.body),
+            )
+            .label("undefined variable")
+            .note(REFUSED)
+            .help(match (hint, remote) {
+                (Some(h), _) => format!("did you mean `{{{h}}}`?"),
+                (None, true) => format!(
+                    "declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`",
+                    r.body
+                ),
+                (None, false) => {
+                    "declare it as an argument's `valueHint` or an environment variable".into()
+                }
+            })
+            .maybe_fix(hint.and_then(|h| {
+                replace_text(
+                    lw.file,
+                    at,
+                    r.text(url),
+                    &format!("{{{h}}}"),
+                    Applicability::Safe,
+                )
+            }));
+        lw.push(d);
+    }
+    if remote && !undefined && !starts_with_variable {
+        remote_url(lw, span, url, path);
+    }
+}
+
+/// MCP011: a remote must be HTTPS and not on this machine.
+fn remote_url(lw: &mut Lowerer<'_>, span: Span, url: &str, path: &str) {
+    let filled = url.replace(['{', '}'], "");
+    let Some(u) = Url::parse(&filled) else {
+        return;
+    };
+    let (message, label, help) = if !u.is_https() {
+        (
+            format!(
+                "remote `{path}.url` uses `{}://`; remotes must use HTTPS",
+                u.scheme
+            ),
+            "not HTTPS",
+            "serve the remote over `https://`",
+        )
+    } else if u.is_loopback() {
+        (
+            format!("remote `{path}.url` points at this machine (`{}`)", u.host),
+            "local address",
+            "a remote is a hosted server: give its public address, or publish a local server as a package",
+        )
+    } else {
+        return;
+    };
+    let d = lw
+        .diag(&rules::INSECURE_SERVER_URL, span, message)
+        .label(label)
+        .note(REFUSED)
+        .help(help);
+    lw.push(d);
+}
+
+/// MCP022: names given twice in one list (`fold`: compared ignoring case, as HTTP does).
+fn duplicates(lw: &mut Lowerer<'_>, names: &[Declared], what: &str, fold: bool) {
+    let keys = names.iter().map(|(n, _)| {
+        Some((
+            (),
+            if fold {
+                n.to_ascii_lowercase()
+            } else {
+                n.clone()
+            },
+        ))
+    });
+    for dup in registry::duplicates(keys) {
+        let (name, span) = &names[dup.again];
+        let (_, first) = &names[dup.first];
+        let d = lw
+            .diag(
+                &rules::DUPLICATE_NAME,
+                *span,
+                format!("{what} `{name}` is declared twice"),
+            )
+            .label("declared again")
+            .related(lw.file, *first, "first declared here")
+            .note("clients set it once: which of the two declarations wins is up to each client")
+            .help("keep one declaration");
+        lw.push(d);
+    }
+}
+
+fn quoted(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

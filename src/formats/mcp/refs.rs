@@ -1,0 +1,271 @@
+//! MCP012 in client configurations: `${…}` references the client leaves unexpanded, so the
+//! server receives the text as written. Each client has its own syntax: Claude Code expands
+//! `${VAR}` and `${VAR:-default}` from the environment; VS Code and Cursor expand editor
+//! variables (`${env:VAR}`, `${workspaceFolder}`) and VS Code `${input:id}` from `inputs`.
+
+use super::client::{Client, Expansion};
+use super::templates::{Reference, dollar_references};
+use crate::analysis::names::did_you_mean;
+use crate::diagnostics::Applicability;
+use crate::formats::fields::{Lowerer, replace_text, span_in_value};
+use crate::rules::mcp as rules;
+use crate::source::Span;
+use crate::syntax::Node;
+
+/// An entry of `inputs`, and whether some server references it.
+#[derive(Debug)]
+pub struct Input {
+    /// Its `id`.
+    pub id: String,
+    /// Where the `id` value is written.
+    pub span: Span,
+    /// Whether a `${input:id}` names it.
+    pub used: bool,
+}
+
+/// Editor variables with a prefix and an argument (`${env:HOME}`), per VS Code.
+const VS_CODE_PREFIXES: &[&str] = &["env", "config", "command", "input", "workspaceFolder"];
+
+/// Check the references in the string `node` (`text` is its value).
+pub fn check(lw: &mut Lowerer<'_>, client: Client, node: &Node, text: &str, inputs: &mut [Input]) {
+    for r in dollar_references(text) {
+        let problem = match client.expansion() {
+            Expansion::Unchecked => None,
+            Expansion::Shell => shell(&r),
+            Expansion::Editor {
+                inputs: has_inputs,
+                predefined,
+            } => editor(client, &r, has_inputs, predefined, inputs),
+        };
+        let Some(problem) = problem else { continue };
+        let span = span_in_value(lw.file, node, r.start, r.text(text));
+        let fix = problem
+            .replacement
+            .as_deref()
+            .and_then(|new| replace_text(lw.file, span, r.text(text), new, Applicability::Safe));
+        let d = lw
+            .diag(&rules::UNDEFINED_VARIABLE, span, problem.message)
+            .label(problem.label)
+            .note(format!(
+                "{} leaves a reference it does not expand in the text: the server receives `{}` as written",
+                client.name(),
+                r.text(text)
+            ))
+            .help(problem.help)
+            .maybe_fix(fix);
+        lw.push(d);
+    }
+}
+
+/// What is wrong with one reference.
+struct Problem {
+    message: String,
+    label: &'static str,
+    help: String,
+    /// The reference written so that the client expands it.
+    replacement: Option<String>,
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+fn is_env_name(s: &str) -> bool {
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Claude Code: `${VAR}` or `${VAR:-default}`.
+fn shell(r: &Reference<'_>) -> Option<Problem> {
+    let name = r.body.split_once(":-").map_or(r.body, |(n, _)| n);
+    if is_env_name(name) {
+        return None;
+    }
+    if let Some(var) = r.body.strip_prefix("env:").filter(|v| is_env_name(v)) {
+        return Some(Problem {
+            message: format!("Claude Code does not expand `${{env:{var}}}`: it reads `${{{var}}}`"),
+            label: "editor syntax",
+            help: format!("write `${{{var}}}`"),
+            replacement: Some(format!("${{{var}}}")),
+        });
+    }
+    if let Some(id) = r.body.strip_prefix("input:") {
+        return Some(Problem {
+            message: format!("Claude Code has no `inputs`: `${{input:{id}}}` is VS Code syntax"),
+            label: "VS Code syntax",
+            help: "read the value from an environment variable: `${NAME}`, set before Claude Code starts".into(),
+            replacement: None,
+        });
+    }
+    Some(Problem {
+        message: format!(
+            "`${{{}}}` is not an environment variable reference Claude Code expands",
+            r.body
+        ),
+        label: "not `${NAME}` or `${NAME:-default}`",
+        help: "write `${NAME}` or `${NAME:-default}`, with NAME made of letters, digits and `_`"
+            .into(),
+        replacement: None,
+    })
+}
+
+/// VS Code and Cursor: editor variables, and VS Code's `${input:id}`.
+fn editor(
+    client: Client,
+    r: &Reference<'_>,
+    has_inputs: bool,
+    predefined: &[&str],
+    inputs: &mut [Input],
+) -> Option<Problem> {
+    let who = client.name();
+    if predefined.contains(&r.body) {
+        return None;
+    }
+    if let Some((prefix, arg)) = r.body.split_once(':') {
+        match prefix {
+            "input" if has_inputs => return input(arg, inputs),
+            "input" => {
+                return Some(Problem {
+                    message: format!("{who} has no `inputs`: `${{input:{arg}}}` is VS Code syntax"),
+                    label: "VS Code syntax",
+                    help: "read the value from the environment with `${env:NAME}`".into(),
+                    replacement: None,
+                });
+            }
+            "env" if arg.is_empty() => {
+                return Some(Problem {
+                    message: "`${env:}` names no environment variable".into(),
+                    label: "empty name",
+                    help: "write `${env:NAME}`".into(),
+                    replacement: None,
+                });
+            }
+            "env" => return None,
+            _ if has_inputs && VS_CODE_PREFIXES.contains(&prefix) => return None,
+            _ => {}
+        }
+    }
+    if is_env_name(r.body) || r.body.split_once(":-").is_some_and(|(n, _)| is_env_name(n)) {
+        let name = r.body.split_once(":-").map_or(r.body, |(n, _)| n);
+        let replacement = (name == r.body).then(|| format!("${{env:{name}}}"));
+        let close = did_you_mean(r.body, predefined.iter().copied());
+        if let Some(p) = close {
+            return Some(Problem {
+                message: format!("`${{{}}}` is not a variable {who} knows", r.body),
+                label: "unknown variable",
+                help: format!("did you mean `${{{p}}}`?"),
+                replacement: Some(format!("${{{p}}}")),
+            });
+        }
+        return Some(Problem {
+            message: format!(
+                "{who} does not expand `${{{}}}`: environment variables are written `${{env:{name}}}`",
+                r.body
+            ),
+            label: "not expanded",
+            help: format!("write `${{env:{name}}}`"),
+            replacement,
+        });
+    }
+    let close = did_you_mean(r.body, predefined.iter().copied());
+    Some(Problem {
+        message: format!("`${{{}}}` is not a variable {who} knows", r.body),
+        label: "unknown variable",
+        help: match close {
+            Some(p) => format!("did you mean `${{{p}}}`?"),
+            None => format!(
+                "use `${{env:NAME}}`{} or one of {}",
+                if has_inputs { ", `${input:id}`" } else { "" },
+                predefined
+                    .iter()
+                    .take(4)
+                    .map(|p| format!("`${{{p}}}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+        replacement: close.map(|p| format!("${{{p}}}")),
+    })
+}
+
+/// `${input:id}`: `id` must be an entry of `inputs`.
+fn input(id: &str, inputs: &mut [Input]) -> Option<Problem> {
+    if let Some(found) = inputs.iter_mut().find(|i| i.id == id) {
+        found.used = true;
+        return None;
+    }
+    let close = did_you_mean(id, inputs.iter().map(|i| i.id.as_str())).map(str::to_string);
+    if let Some(c) = &close
+        && let Some(found) = inputs.iter_mut().find(|i| i.id == *c)
+    {
+        // The misspelt reference still means that input: it is not unused.
+        found.used = true;
+    }
+    Some(Problem {
+        message: format!("`${{input:{id}}}` names no entry of `inputs`"),
+        label: "undefined input",
+        help: match &close {
+            Some(c) => format!("did you mean `${{input:{c}}}`?"),
+            None => format!(
+                "add `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\"}}` to `inputs`"
+            ),
+        },
+        replacement: close.map(|c| format!("${{input:{c}}}")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(body: &str) -> Reference<'_> {
+        Reference {
+            start: 0,
+            end: 0,
+            body,
+        }
+    }
+
+    #[test]
+    fn claude_code_reads_shell_references_only() {
+        assert!(shell(&r("API_KEY")).is_none());
+        assert!(shell(&r("API_KEY:-none")).is_none());
+        assert_eq!(
+            shell(&r("env:API_KEY")).and_then(|p| p.replacement),
+            Some("${API_KEY}".into())
+        );
+        assert!(shell(&r("input:key")).is_some());
+        assert!(shell(&r("1BAD")).is_some());
+    }
+
+    #[test]
+    fn vs_code_reads_inputs_and_editor_variables() {
+        let mut inputs = vec![Input {
+            id: "api-key".into(),
+            span: Span::default(),
+            used: false,
+        }];
+        let vs = |body: &str, inputs: &mut [Input]| {
+            let Expansion::Editor { predefined, .. } = Client::VsCode.expansion() else {
+                unreachable!()
+            };
+            editor(Client::VsCode, &r(body), true, predefined, inputs)
+        };
+        assert!(vs("input:api-key", &mut inputs).is_none());
+        assert!(inputs[0].used);
+        assert!(vs("workspaceFolder", &mut inputs).is_none());
+        assert!(vs("env:HOME", &mut inputs).is_none());
+        assert_eq!(
+            vs("input:api-kye", &mut inputs).and_then(|p| p.replacement),
+            Some("${input:api-key}".into())
+        );
+        assert_eq!(
+            vs("GITHUB_TOKEN", &mut inputs).and_then(|p| p.replacement),
+            Some("${env:GITHUB_TOKEN}".into())
+        );
+        assert!(vs("env:", &mut inputs).is_some());
+        assert_eq!(
+            vs("workspacefolder", &mut inputs).and_then(|p| p.replacement),
+            Some("${workspaceFolder}".into())
+        );
+    }
+}

@@ -1,0 +1,362 @@
+//! One server of a client configuration: a command to run (`command`, `args`, `env`) or a
+//! URL to connect to (`type`, `url`, `headers`), its references, the credentials written
+//! into it, the packages it runs unpinned and plaintext URLs.
+
+use super::client::Client;
+use super::refs::{self, Input};
+use super::secrets::{self, Place, Remedy};
+use crate::analysis::shell::unpinned_runs;
+use crate::analysis::urls::Url;
+use crate::formats::fields::{Lowerer, MapRef, Site};
+use crate::rules::mcp as rules;
+use crate::syntax::{Entry, Node, NodeKind};
+
+/// Transport types that connect to a URL.
+const REMOTE_TYPES: &[&str] = &["http", "sse", "streamable-http", "streamableHttp", "ws"];
+
+/// Transport types some client documents, for files whose client is not known.
+const ANY_CLIENT_TYPES: &[&str] = &[
+    "stdio",
+    "local",
+    "http",
+    "sse",
+    "streamable-http",
+    "streamableHttp",
+    "ws",
+];
+
+/// Keys some clients read as the URL of a remote server.
+const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
+
+/// Check the server `entry` of the servers object at `parent`.
+pub fn check(
+    lw: &mut Lowerer<'_>,
+    client: Client,
+    parent: &str,
+    entry: &Entry,
+    inputs: &mut [Input],
+) {
+    let path = format!("{parent}.{}", entry.key);
+    let Some(map) = lw.as_map(&entry.value, entry.key_span, &path) else {
+        return;
+    };
+    let who = format!("server `{}`", entry.key);
+    lw.unknown_keys_at(
+        map,
+        client.server_keys(),
+        Site::rule(&rules::UNKNOWN_KEY).note(&format!(
+            "{} ignores keys it does not know: whatever this sets has no effect",
+            client.name()
+        )),
+    );
+    let kind = lw.optional_enum(
+        map,
+        "type",
+        client.transport_types().unwrap_or(ANY_CLIENT_TYPES),
+    );
+    let command = lw.optional_str(map, "command", 0, usize::MAX);
+    let url_entry = map.node.as_map().unwrap_or_default().iter().find(|e| {
+        URL_KEYS.contains(&e.key.as_str()) && client.server_keys().contains(&e.key.as_str())
+    });
+    let url =
+        url_entry.and_then(|e| lw.str_value(&e.value, &format!("{path}.{}", e.key), 0, usize::MAX));
+    for (key, value) in [("command", command), ("url", url)] {
+        if let Some((text, span)) = value
+            && text.trim().is_empty()
+        {
+            let d = lw
+                .diag(&rules::MISSING_REQUIRED_FIELD, span, format!("{who} has an empty `{key}`"))
+                .label(format!("empty `{key}`"))
+                .note("there is nothing to start or connect to: the client reports the server as failed")
+                .help(format!("write the {}", if key == "url" { "server's URL" } else { "program that starts the server" }));
+            lw.push(d);
+        }
+    }
+    transport(lw, map, &who, kind, command.is_some(), url_entry);
+    let args = args(lw, map, &path);
+    for key in ["cwd", "envFile"] {
+        if let Some((text, _)) = lw.optional_str(map, key, 0, usize::MAX)
+            && let Some(node) = map.node.value(key)
+        {
+            refs::check(lw, client, node, text, inputs);
+        }
+    }
+    if let Some((cmd, _)) = command
+        && let Some(node) = map.node.value("command")
+    {
+        refs::check(lw, client, node, cmd, inputs);
+    }
+    for (node, text) in &args {
+        refs::check(lw, client, node, text, inputs);
+    }
+    if let (Some((url, _)), Some(e)) = (url, url_entry) {
+        refs::check(lw, client, &e.value, url, inputs);
+    }
+    let env = string_map(lw, map, "env", &path, true);
+    for (name, node, text) in &env {
+        refs::check(lw, client, node, text, inputs);
+        let place = Place {
+            what: "environment variable",
+            name,
+            owner: &who,
+        };
+        let help = remedy(client, name);
+        secrets::literal_secret(lw, node, (text, 0), &place, false, &help.as_remedy());
+    }
+    let headers = string_map(lw, map, "headers", &path, false);
+    for (name, node, text) in &headers {
+        refs::check(lw, client, node, text, inputs);
+        let place = Place {
+            what: "header",
+            name,
+            owner: &who,
+        };
+        let help = remedy(client, "API_TOKEN");
+        secrets::literal_secret(lw, node, (text, 0), &place, false, &help.as_remedy());
+    }
+    arg_secrets(lw, &args, &who, &remedy(client, "API_TOKEN").as_remedy());
+    if let Some((cmd, _)) = command {
+        unpinned(lw, cmd, &args, &who);
+    }
+    if let (Some((url, span)), Some(e)) = (url, url_entry) {
+        plaintext(lw, url, span, &e.value, &who, !headers.is_empty());
+        let place = Place {
+            what: "key",
+            name: &e.key,
+            owner: &who,
+        };
+        let help = remedy(client, "API_TOKEN");
+        secrets::literal_secret(lw, &e.value, (url, 0), &place, false, &help.as_remedy());
+    }
+}
+
+/// MCP001, MCP018: a command or a URL, and a `type` that agrees.
+fn transport(
+    lw: &mut Lowerer<'_>,
+    map: MapRef<'_>,
+    who: &str,
+    kind: Option<&str>,
+    has_command: bool,
+    url: Option<&Entry>,
+) {
+    let has_url = url.is_some();
+    let remote_type = kind.is_some_and(|k| REMOTE_TYPES.contains(&k));
+    let local_type = kind.is_some_and(|k| matches!(k, "stdio" | "local"));
+    let (message, help) = match (has_command, has_url) {
+        (false, false) => {
+            let key = if remote_type { "url" } else { "command" };
+            let d = lw
+                .diag(
+                    &rules::MISSING_REQUIRED_FIELD,
+                    map.anchor,
+                    format!("{who} has neither `command` nor `url`"),
+                )
+                .label(format!("needs `{key}`"))
+                .note("the client cannot start or reach this server, and reports it as failed")
+                .help("add `\"command\"` (with `args`) for a server run locally, or `\"url\"` for a remote one");
+            lw.push(d);
+            return;
+        }
+        (true, true) => (
+            format!("{who} sets both `command` and `url`"),
+            "keep `command` for a server run locally, or `url` for a remote one, not both",
+        ),
+        (false, true) if local_type => (
+            format!("{who} has `type` `{}` but only a `url`", kind.unwrap_or("")),
+            "use `\"type\": \"http\"` (or `sse`) for a remote server, or give the `command` that starts it",
+        ),
+        (true, false) if remote_type => (
+            format!(
+                "{who} has `type` `{}` but only a `command`",
+                kind.unwrap_or("")
+            ),
+            "use `\"type\": \"stdio\"` for a server the client starts, or give the `url` to connect to",
+        ),
+        _ => return,
+    };
+    let at = map.node.get("type").map_or(map.anchor, |e| e.value.span);
+    let d = lw
+        .diag(&rules::CONFLICTING_TRANSPORT, at, message)
+        .label("contradicts the server's other keys")
+        .note("each client settles the conflict its own way (or refuses the server): the same file starts different servers in different clients")
+        .help(help);
+    lw.push(d);
+}
+
+/// `args`: a list of strings, with each node.
+fn args<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, path: &str) -> Vec<(&'n Node, &'n str)> {
+    let Some(entry) = map.node.get("args") else {
+        return Vec::new();
+    };
+    let Some(items) = entry.value.as_seq() else {
+        lw.wrong_type(&entry.value, &format!("{path}.args"), "a list of strings");
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str() {
+            Some(s) => out.push((item, s)),
+            None => lw.wrong_type(item, &format!("{path}.args[{i}]"), "a string"),
+        }
+    }
+    out
+}
+
+/// `env` or `headers`: an object of strings (`env` also takes numbers and `null`, which
+/// clients turn into text or an unset variable), with each name, node and text.
+fn string_map<'n>(
+    lw: &mut Lowerer<'_>,
+    map: MapRef<'n>,
+    key: &str,
+    path: &str,
+    loose: bool,
+) -> Vec<(&'n str, &'n Node, &'n str)> {
+    let Some(entry) = map.node.get(key) else {
+        return Vec::new();
+    };
+    let full = format!("{path}.{key}");
+    let Some(object) = entry.value.as_map() else {
+        lw.wrong_type(&entry.value, &full, "an object");
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in object {
+        match &e.value.kind {
+            NodeKind::String(s) => out.push((e.key.as_str(), &e.value, s.as_str())),
+            NodeKind::Number(_) | NodeKind::Null if loose => {}
+            _ => lw.wrong_type(&e.value, &format!("{full}.{}", e.key), "a string"),
+        }
+    }
+    out
+}
+
+/// How a client wants a credential written instead: a reference to `var`.
+struct Help {
+    help: String,
+}
+
+impl Help {
+    fn as_remedy(&self) -> Remedy<'_> {
+        Remedy {
+            note: "the configuration is committed with the project: everyone who can read the repository has the credential",
+            help: &self.help,
+        }
+    }
+}
+
+fn remedy(client: Client, var: &str) -> Help {
+    let var = if var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !var.is_empty() {
+        var
+    } else {
+        "API_TOKEN"
+    };
+    let help = match client {
+        Client::VsCode => format!("reference an input instead (`\"${{input:{id}}}\"`, with `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\", \"password\": true}}` in `inputs`), then revoke the leaked credential", id = var.to_ascii_lowercase().replace('_', "-")),
+        Client::ClaudeCode => format!("reference an environment variable instead (`\"${{{var}}}\"`, set before Claude Code starts), then revoke the leaked credential"),
+        Client::Cursor => format!("reference an environment variable instead (`\"${{env:{var}}}\"`), then revoke the leaked credential"),
+        Client::ClaudeDesktop | Client::Unknown => "keep the credential out of the file (read it from the environment or a secret store), then revoke the leaked one".to_string(),
+    };
+    Help { help }
+}
+
+/// MCP019 in `args`: tokens anywhere, and values of secret-like flags (`--api-key VALUE`,
+/// `--token=VALUE`).
+fn arg_secrets(lw: &mut Lowerer<'_>, args: &[(&Node, &str)], who: &str, remedy: &Remedy<'_>) {
+    let mut flag: Option<&str> = None;
+    for (node, text) in args {
+        let (name, value, offset) = match text.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f.trim_start_matches('-'), v, f.len() + 1),
+            _ => (flag.unwrap_or(""), *text, 0),
+        };
+        flag = text
+            .strip_prefix('-')
+            .filter(|_| !text.contains('='))
+            .map(|f| f.trim_start_matches('-'));
+        if value.is_empty() {
+            continue;
+        }
+        let place = Place {
+            what: "argument",
+            name: if name.is_empty() { "value" } else { name },
+            owner: who,
+        };
+        secrets::literal_secret(lw, node, (value, offset), &place, false, remedy);
+    }
+}
+
+/// MCP020: a package runner that fetches an unpinned package.
+fn unpinned(lw: &mut Lowerer<'_>, command: &str, args: &[(&Node, &str)], who: &str) {
+    let mut argv: Vec<&str> = vec![command];
+    argv.extend(args.iter().map(|(_, t)| *t));
+    for run in unpinned_runs(&argv) {
+        let Some(index) = run.index.checked_sub(1) else {
+            continue;
+        };
+        let Some((node, _)) = args.get(index) else {
+            continue;
+        };
+        let version = match &run.floating {
+            Some(v) => format!("`{v}`, which is not one version"),
+            None => "no version".to_string(),
+        };
+        let d = lw
+            .diag(
+                &rules::UNPINNED_PACKAGE_RUNNER,
+                node.span,
+                format!("{who} runs `{}` through `{}` with {version}", run.package, run.runner),
+            )
+            .label("unpinned package")
+            .note(format!("`{}` downloads whatever version the registry serves when the server starts: a new release, or a hijacked one, runs with this project's access without review", run.runner))
+            .help(format!("pin the version you reviewed: `{}`", run.ecosystem.pinned(&run.package)));
+        lw.push(d);
+    }
+}
+
+/// MCP021: `http://` to another machine.
+fn plaintext(
+    lw: &mut Lowerer<'_>,
+    url: &str,
+    span: crate::source::Span,
+    node: &Node,
+    who: &str,
+    headers: bool,
+) {
+    if url.contains("${") {
+        return;
+    }
+    let Some(u) = Url::parse(url) else {
+        return;
+    };
+    if !u.is_http() || u.is_loopback() {
+        return;
+    }
+    let host_span = crate::formats::fields::span_in_value(
+        lw.file,
+        node,
+        0,
+        &url[..u.host_start + u.host.len()],
+    );
+    let note = if headers {
+        "every request, with its headers (tokens included), crosses the network unencrypted: anyone on the path can read or change it"
+    } else {
+        "every request and tool result crosses the network unencrypted: anyone on the path can read or change it"
+    };
+    let fix = crate::formats::fields::replace_exact(
+        lw.file,
+        span,
+        url,
+        &format!("https://{}", &url["http://".len().min(url.len())..]),
+        crate::diagnostics::Applicability::Unsafe,
+    );
+    let d = lw
+        .diag(
+            &rules::PLAINTEXT_URL,
+            host_span,
+            format!("{who} connects to `{}` over plain `http://`", u.host),
+        )
+        .label("not encrypted")
+        .note(note)
+        .help("use `https://`")
+        .maybe_fix(fix);
+    lw.push(d);
+}

@@ -1,0 +1,178 @@
+//! The `toolc.lock` file: TOML, one `[[tool]]` table per tool with its parts and texts one per
+//! line, so a reviewer sees in the lock's diff which part of which tool changed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::Entry;
+use crate::source::Span;
+
+/// The lock's file name, in the lock's folder.
+pub const FILE_NAME: &str = "toolc.lock";
+
+/// The version of the lock format; a lock of another version is refused, not guessed at.
+pub const VERSION: u32 = 1;
+
+const HEADER: &str = "\
+# toolc.lock: the reviewed definition of every tool, written by `toolc lock`.
+# Commit it. `toolc check --locked` fails when a tool no longer matches it; after reviewing
+# the change, run `toolc lock` again and commit the new lock with it. Do not edit by hand.
+";
+
+/// A TOML key: bare when it can be, else a quoted string.
+fn key(k: &str) -> String {
+    let bare = !k.is_empty()
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if bare { k.to_string() } else { string(k) }
+}
+
+/// A TOML basic string.
+fn string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The lock's text for `entries` (already in order).
+pub fn render(entries: &[Entry]) -> String {
+    let mut out = format!("{HEADER}version = {VERSION}\n");
+    for e in entries {
+        let _ = write!(
+            out,
+            "\n[[tool]]\nname = {}\nformat = {}\npath = {}\nsha256 = {}\n",
+            string(&e.name),
+            string(&e.format),
+            string(&e.path),
+            string(&e.sha256)
+        );
+        for (table, map) in [("parts", &e.parts), ("texts", &e.texts)] {
+            if map.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "\n[tool.{table}]");
+            for (k, v) in map {
+                let _ = writeln!(out, "{} = {}", key(k), string(v));
+            }
+        }
+    }
+    out
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLock {
+    version: Spanned<u32>,
+    #[serde(default)]
+    tool: Vec<RawEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    name: Spanned<String>,
+    format: String,
+    path: String,
+    sha256: String,
+    #[serde(default)]
+    parts: BTreeMap<String, String>,
+    #[serde(default)]
+    texts: BTreeMap<String, String>,
+}
+
+/// A lock entry read from the file, with where its name is written.
+#[derive(Debug, Clone)]
+pub struct Locked {
+    /// The entry.
+    pub entry: Entry,
+    /// Where the entry's `name` is written in the lock.
+    pub span: Span,
+}
+
+/// Why a lock could not be read: a message, and where in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// Read the entries of a lock's text.
+pub fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
+    let raw: RawLock = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        ParseError {
+            message: e.message().trim().to_string(),
+            span: Span::new(span.start, span.end),
+        }
+    })?;
+    if *raw.version.get_ref() != VERSION {
+        let span = raw.version.span();
+        return Err(ParseError {
+            message: format!(
+                "lock version {} is not one this toolc reads (it writes version {VERSION})",
+                raw.version.get_ref()
+            ),
+            span: Span::new(span.start, span.end),
+        });
+    }
+    Ok(raw
+        .tool
+        .into_iter()
+        .map(|r| {
+            let span = r.name.span();
+            Locked {
+                entry: Entry {
+                    format: r.format,
+                    path: r.path,
+                    name: r.name.into_inner(),
+                    sha256: r.sha256,
+                    parts: r.parts,
+                    texts: r.texts,
+                },
+                span: Span::new(span.start, span.end),
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str) -> Entry {
+        Entry {
+            format: "tool-md".into(),
+            path: "tools/a \"b\".tool.md".into(),
+            name: name.into(),
+            sha256: "ab".repeat(32),
+            parts: BTreeMap::from([("run".to_string(), "0123456789abcdef".to_string())]),
+            texts: BTreeMap::from([(
+                "input_schema/properties/q/description".to_string(),
+                "fedcba9876543210".to_string(),
+            )]),
+        }
+    }
+
+    #[test]
+    fn what_is_written_reads_back() {
+        let entries = vec![entry("a"), entry("b")];
+        let text = render(&entries);
+        assert!(text.contains("\n[tool.texts]\n\"input_schema/properties/q/description\" = "));
+        let read = parse(&text).expect("parses");
+        let back: Vec<Entry> = read.iter().map(|l| l.entry.clone()).collect();
+        assert_eq!(back, entries);
+        assert_eq!(&text[read[1].span.start..read[1].span.end], "\"b\"");
+    }
+
+    #[test]
+    fn other_versions_and_broken_files_are_errors() {
+        let e = parse("version = 2\n").expect_err("refused");
+        assert!(e.message.contains("lock version 2"), "{}", e.message);
+        assert_eq!(e.span, Span::new(10, 11));
+        assert!(parse("version = \n").is_err());
+        assert!(parse("version = 1\n[[tool]]\nname = 3\n").is_err());
+    }
+}

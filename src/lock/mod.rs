@@ -1,0 +1,192 @@
+//! `toolc.lock`: what every tool's definition was when it was last reviewed. `toolc lock`
+//! writes it ([`write`]); `toolc check --locked` (or `[lock] required = true`) reports each
+//! tool that no longer matches it, at the part that changed (`drift.rs`).
+//!
+//! Per tool the lock keeps its format, file, name and the SHA-256 of its canonical definition
+//! (`canonical.rs`: the IR without provenance, keys sorted, so whitespace and key order do not
+//! count), and, to say *what* changed, a short hash of each part (schemas without their texts,
+//! how it runs, risk, version, tags) and of each text the model reads (descriptions, titles,
+//! guidance). The full hash decides whether a tool drifted; the short ones only locate it.
+
+pub mod canonical;
+mod drift;
+mod file;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::ir::Lowered;
+
+pub use drift::drift;
+pub use file::FILE_NAME;
+
+/// Hex digits kept of a part's or text's hash: enough to tell versions apart; the definition's
+/// full hash is what guards against a change.
+const SHORT: usize = 16;
+
+/// One tool as the lock records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Format id.
+    pub format: String,
+    /// The file, relative to the lock's folder, with `/`.
+    pub path: String,
+    /// The tool's name.
+    pub name: String,
+    /// SHA-256 of the canonical definition.
+    pub sha256: String,
+    /// Short hash of each part, by part name.
+    pub parts: BTreeMap<String, String>,
+    /// Short hash of each model-visible text, by where it is (`description`,
+    /// `input_schema/properties/q/description`, `guidance/use_when/0`).
+    pub texts: BTreeMap<String, String>,
+}
+
+/// The folder `toolc.lock` lives in: the configuration's, else the repository's top folder
+/// (the nearest with `.git`), else the working directory; where bundle paths are relative to.
+pub fn root(config: &Config) -> PathBuf {
+    config.project_root()
+}
+
+fn short(value: &Value) -> String {
+    let mut hash = canonical::sha256(value);
+    hash.truncate(SHORT);
+    hash
+}
+
+/// The texts of a schema (`description` and `title` strings at any depth) moved out into
+/// `texts` under `prefix`; what is left is the schema's structure.
+fn split_texts(value: &mut Value, prefix: &str, texts: &mut BTreeMap<String, String>) {
+    match value {
+        Value::Object(map) => {
+            for key in ["description", "title"] {
+                if let Some(Value::String(_)) = map.get(key)
+                    && let Some(text) = map.remove(key)
+                {
+                    texts.insert(format!("{prefix}/{key}"), short(&text));
+                }
+            }
+            for (k, v) in map.iter_mut() {
+                split_texts(v, &format!("{prefix}/{k}"), texts);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter_mut().enumerate() {
+                split_texts(v, &format!("{prefix}/{i}"), texts);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The lock entry of a lowered tool; `root` is the lock's folder.
+pub fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
+    let definition = canonical::definition(&tool.tool);
+    let mut parts = BTreeMap::new();
+    let mut texts = BTreeMap::new();
+    if let Value::Object(map) = definition.clone() {
+        for (key, mut value) in map {
+            match key.as_str() {
+                "name" => {}
+                "description" | "title" => {
+                    if value.as_str().is_some_and(|s| !s.is_empty()) {
+                        texts.insert(key, short(&value));
+                    }
+                }
+                // Every guidance item is a text (below).
+                "guidance" => {}
+                "input_schema" | "output_schema" => {
+                    split_texts(&mut value, &key, &mut texts);
+                    parts.insert(key, short(&value));
+                }
+                _ => {
+                    parts.insert(key, short(&value));
+                }
+            }
+        }
+    }
+    if let Some(g) = &tool.tool.guidance {
+        for (list, items) in [
+            ("use_when", &g.use_when),
+            ("avoid_when", &g.avoid_when),
+            ("side_effects", &g.side_effects),
+        ] {
+            for (i, item) in items.iter().enumerate() {
+                texts.insert(
+                    format!("guidance/{list}/{i}"),
+                    short(&Value::String(item.clone())),
+                );
+            }
+        }
+    }
+    let rel = tool.file.path.strip_prefix(root).unwrap_or(&tool.file.path);
+    Entry {
+        format: tool.tool.provenance.format.to_string(),
+        path: rel.to_string_lossy().replace('\\', "/"),
+        name: tool.tool.name.clone(),
+        sha256: canonical::sha256(&definition),
+        parts,
+        texts,
+    }
+}
+
+/// The entries of `tools`, in the lock's order: by path, then format, then name.
+pub fn entries(tools: &[Lowered<'_>], root: &Path) -> Vec<Entry> {
+    let mut out: Vec<(Option<usize>, Entry)> = tools
+        .iter()
+        .map(|t| (t.tool.provenance.index, entry(t, root)))
+        .collect();
+    out.sort_by(|a, b| {
+        (&a.1.path, &a.1.format, &a.1.name, a.0).cmp(&(&b.1.path, &b.1.format, &b.1.name, b.0))
+    });
+    out.into_iter().map(|(_, e)| e).collect()
+}
+
+/// What `toolc lock` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// The lock file.
+    pub path: PathBuf,
+    /// How many tools it lists.
+    pub tools: usize,
+    /// False when the file already said exactly this.
+    pub changed: bool,
+}
+
+/// Lock every tool of the repository `cwd` is in (see [`root`]), as it is now.
+pub fn lock(config: &Config) -> std::io::Result<Written> {
+    let root = root(config);
+    // The whole repository is locked, wherever toolc runs from.
+    let options = crate::CheckOptions {
+        cwd: root.clone(),
+        ..crate::CheckOptions::default()
+    };
+    let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
+    let loaded = crate::pipeline::load(&options, config, &fs, None, false);
+    let lowering = crate::formats::lower_all(&loaded.results, &|_| true, &root);
+    write(&lowering.tools, &root)
+}
+
+/// Write `toolc.lock` for `tools` into `root` (atomically: a temporary file, then a rename).
+pub fn write(tools: &[Lowered<'_>], root: &Path) -> std::io::Result<Written> {
+    let entries = entries(tools, root);
+    let text = file::render(&entries);
+    let path = root.join(FILE_NAME);
+    let changed = std::fs::read(&path).map_or(true, |old| old != text.as_bytes());
+    if changed {
+        let tmp = root.join(format!(".{FILE_NAME}.tmp-{}", std::process::id()));
+        std::fs::write(&tmp, &text)?;
+        if let Err(e) = std::fs::rename(&tmp, &path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    }
+    Ok(Written {
+        path,
+        tools: entries.len(),
+        changed,
+    })
+}

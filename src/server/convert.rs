@@ -1,0 +1,298 @@
+//! Between toolc's byte spans and paths and the protocol's UTF-16 positions and `file:` URIs.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use lsp_types as lsp;
+
+use crate::diagnostics::{Applicability, Diagnostic, Fix};
+use crate::formats::outline::{Symbol, SymbolKind};
+use crate::rules::{self, Severity};
+use crate::source::{SourceFile, Span};
+
+/// Bytes that stand for themselves in the path of a `file:` URI; every other byte is
+/// percent-encoded.
+fn unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/')
+}
+
+/// The `file:` URI of an absolute path.
+pub fn uri_of(path: &Path) -> Option<lsp::Uri> {
+    let text = path.to_str()?;
+    let text = if cfg!(windows) {
+        text.replace('\\', "/")
+    } else {
+        text.to_string()
+    };
+    let mut out = String::from("file://");
+    // A Windows path (`C:/x`) gets the slash a URI path starts with.
+    if !text.starts_with('/') {
+        out.push('/');
+    }
+    for b in text.bytes() {
+        if unreserved(b) || b == b':' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    lsp::Uri::from_str(&out).ok()
+}
+
+/// The path a `file:` URI names (`None` for other schemes, or a path that is not UTF-8).
+pub fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    // `file://host/path`: only the local host (empty or `localhost`) is a local path.
+    let path = match rest.strip_prefix("localhost") {
+        Some(p) if p.starts_with('/') => p,
+        _ if rest.starts_with('/') => rest,
+        _ => return None,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let decoded = percent_decode(path)?;
+    // `/C:/x` is the Windows path `C:/x`.
+    let bytes = decoded.as_bytes();
+    let windows = bytes.len() >= 3 && bytes[2] == b':' && bytes[1].is_ascii_alphabetic();
+    if cfg!(windows) && windows {
+        return Some(PathBuf::from(&decoded[1..]));
+    }
+    Some(PathBuf::from(decoded))
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The protocol position of byte `offset` in `file`: 0-based line, UTF-16 column.
+pub fn position(file: &SourceFile, offset: usize) -> lsp::Position {
+    let p = file.position(offset);
+    lsp::Position::new(to_u32(p.line - 1), to_u32(p.utf16_column - 1))
+}
+
+/// The protocol range of `span` in `file`.
+pub fn range(file: &SourceFile, span: Span) -> lsp::Range {
+    lsp::Range::new(position(file, span.start), position(file, span.end))
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The byte offset of a protocol position in `text`. A column past the end of its line is
+/// the end of the line; a line past the end is the end of the text. A leading byte-order
+/// mark is not part of line 0's columns (as for [`SourceFile::position`]).
+pub fn offset(text: &str, at: lsp::Position) -> usize {
+    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    for _ in 0..at.line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line = &text[start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let mut units = 0;
+    for (i, ch) in line.char_indices() {
+        if units >= at.character as usize {
+            return start + i;
+        }
+        units += ch.len_utf16();
+    }
+    start + line.len()
+}
+
+/// `text` with a protocol change applied (a range replaced, or everything).
+pub fn apply_change(text: &str, change: &lsp::TextDocumentContentChangeEvent) -> String {
+    let Some(r) = change.range else {
+        return change.text.clone();
+    };
+    let start = offset(text, r.start);
+    let end = offset(text, r.end).max(start);
+    let mut out = String::with_capacity(text.len() + change.text.len());
+    out.push_str(&text[..start]);
+    out.push_str(&change.text);
+    out.push_str(&text[end..]);
+    out
+}
+
+/// The protocol severity of a toolc severity.
+fn severity(s: Severity) -> lsp::DiagnosticSeverity {
+    match s {
+        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+        Severity::Info => lsp::DiagnosticSeverity::INFORMATION,
+    }
+}
+
+/// A toolc diagnostic as the protocol publishes it: the message with its help, the rule's
+/// code linking to its page, related places as related information.
+pub fn diagnostic(d: &Diagnostic) -> lsp::Diagnostic {
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let related: Vec<lsp::DiagnosticRelatedInformation> = d
+        .related
+        .iter()
+        .filter_map(|r| {
+            Some(lsp::DiagnosticRelatedInformation {
+                location: lsp::Location::new(uri_of(&r.file.path)?, range(&r.file, r.span)),
+                message: r.message.clone(),
+            })
+        })
+        .collect();
+    let unused = std::ptr::eq(d.rule, &rules::syntax::UNUSED_SUPPRESSION);
+    lsp::Diagnostic {
+        range: range(&d.file, d.span),
+        severity: Some(severity(d.severity)),
+        code: Some(lsp::NumberOrString::String(d.rule.code.to_string())),
+        code_description: lsp::Uri::from_str(&rules::page_url(d.rule))
+            .ok()
+            .map(|href| lsp::CodeDescription { href }),
+        source: Some("toolc".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        // Editors grey out an unused suppression, as they do unused code.
+        tags: unused.then(|| vec![lsp::DiagnosticTag::UNNECESSARY]),
+        data: None,
+    }
+}
+
+/// The edits of `fix` (in `file`) as protocol text edits.
+pub fn text_edits(file: &SourceFile, fix: &Fix) -> Vec<lsp::TextEdit> {
+    fix.edits
+        .iter()
+        .map(|e| lsp::TextEdit::new(range(file, e.span), e.replacement.clone()))
+        .collect()
+}
+
+/// A quick fix that applies `fix` of `d`.
+pub fn quick_fix(d: &Diagnostic, fix: &Fix) -> Option<lsp::CodeAction> {
+    let uri = uri_of(&d.file.path)?;
+    let edit = lsp::WorkspaceEdit {
+        changes: Some(HashMap::from([(uri, text_edits(&d.file, fix))])),
+        ..lsp::WorkspaceEdit::default()
+    };
+    let safe = fix.applicability == Applicability::Safe;
+    let title = if safe {
+        format!("{} ({})", fix.message, d.rule.code)
+    } else {
+        format!(
+            "{} ({}, review it: may change meaning)",
+            fix.message, d.rule.code
+        )
+    };
+    Some(lsp::CodeAction {
+        title,
+        kind: Some(lsp::CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![diagnostic(d)]),
+        edit: Some(edit),
+        command: None,
+        is_preferred: Some(safe),
+        disabled: None,
+        data: None,
+    })
+}
+
+/// An outline symbol of `file` as a protocol document symbol.
+pub fn document_symbol(file: &SourceFile, s: &Symbol) -> lsp::DocumentSymbol {
+    let kind = match s.kind {
+        SymbolKind::Tool | SymbolKind::Skill => lsp::SymbolKind::FUNCTION,
+        SymbolKind::Agent => lsp::SymbolKind::CLASS,
+        SymbolKind::Parameter => lsp::SymbolKind::FIELD,
+    };
+    let children: Vec<lsp::DocumentSymbol> = s
+        .children
+        .iter()
+        .map(|c| document_symbol(file, c))
+        .collect();
+    #[allow(deprecated)] // `deprecated` has no default; `tags` replaces it.
+    lsp::DocumentSymbol {
+        name: s.name.clone(),
+        detail: s.detail.clone(),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: range(file, s.span),
+        selection_range: range(file, s.name_span),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+
+    fn file(text: &str) -> std::sync::Arc<SourceFile> {
+        SourceFile::new(
+            PathBuf::from("/r/a.tool.md"),
+            "a.tool.md".into(),
+            FormatId::ToolMd,
+            text.into(),
+        )
+    }
+
+    #[test]
+    fn positions_count_utf16_units_both_ways() {
+        let text = "a: é🔧x\nb: y\n";
+        let f = file(text);
+        let x = text.find('x').unwrap_or_default();
+        let p = position(&f, x);
+        assert_eq!((p.line, p.character), (0, 6));
+        assert_eq!(offset(text, p), x);
+        assert_eq!(
+            offset(text, lsp::Position::new(1, 3)),
+            text.find('y').unwrap_or(0)
+        );
+        // Past the end of a line is its end; past the last line is the end of the text.
+        assert_eq!(offset(text, lsp::Position::new(1, 99)), text.len() - 1);
+        assert_eq!(offset(text, lsp::Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}ab";
+        let f = file(text);
+        assert_eq!(position(&f, 4).character, 1);
+        assert_eq!(offset(text, lsp::Position::new(0, 1)), 4);
+    }
+
+    #[test]
+    fn uris_round_trip_with_escapes() {
+        let path = Path::new("/work/my tools/ü#1.tool.md");
+        let uri = uri_of(path).expect("uri");
+        assert_eq!(uri.as_str(), "file:///work/my%20tools/%C3%BC%231.tool.md");
+        assert_eq!(path_of(&uri).as_deref(), Some(path));
+        let other = lsp::Uri::from_str("untitled:Untitled-1").expect("uri");
+        assert_eq!(path_of(&other), None);
+    }
+
+    #[test]
+    fn a_ranged_change_replaces_its_range() {
+        let change = lsp::TextDocumentContentChangeEvent {
+            range: Some(lsp::Range::new(
+                lsp::Position::new(0, 3),
+                lsp::Position::new(0, 5),
+            )),
+            range_length: None,
+            text: "Z".into(),
+        };
+        assert_eq!(apply_change("é🔧ab\n", &change), "é🔧Z\n");
+    }
+}

@@ -1,0 +1,151 @@
+//! Files no format reads, said out loud: a file named on the command line that no format
+//! claims, and a file where a format expects its definition under a near-miss name
+//! (`.dojops/tools/x/tool.yml` beside the `tool.yaml` DojOps reads). Without this, a typo in
+//! a name or a path checks nothing and passes.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::Diagnostic;
+use crate::discover::{Classifier, display_path, normalize};
+use crate::rules::syntax::UNRECOGNIZED_FILE;
+use crate::source::{FormatId, SourceFile, Span};
+
+/// The file names each format reads, for a help that says what toolc would have read.
+const EXPECTED: &str = "`tool.yaml`/`plugin.yaml` in `.dojops/tools/<name>/`, `*.dops`, \
+`.dojops/policy.yaml`, `tools.json`, `*.tool.md`, `*.agent.md`, `.cycod/tools/*.yaml` and \
+`TR-*.md`";
+
+/// The names a misnamed definition likely meant: its extension swapped between `.yml` and
+/// `.yaml`, lowercased, a plural suffix made singular, a request's prefix in capitals.
+fn candidates(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(stem) = name.strip_suffix(".yml") {
+        out.push(format!("{stem}.yaml"));
+    } else if let Some(stem) = name.strip_suffix(".yaml") {
+        out.push(format!("{stem}.yml"));
+    }
+    let lower = name.to_lowercase();
+    if lower != name {
+        out.push(lower.clone());
+        if let Some(stem) = lower.strip_suffix(".yml") {
+            out.push(format!("{stem}.yaml"));
+        }
+    }
+    for (plural, singular) in [(".tools.md", ".tool.md"), (".agents.md", ".agent.md")] {
+        if let Some(stem) = name.strip_suffix(plural) {
+            out.push(format!("{stem}{singular}"));
+        }
+    }
+    if let Some(rest) = name
+        .strip_prefix("tr-")
+        .or_else(|| name.strip_prefix("Tr-"))
+    {
+        out.push(format!("TR-{rest}"));
+    }
+    out
+}
+
+/// The name a format would read `path` under, and that format, when one is a near miss.
+/// `explicit`: also by name alone (a file named on the command line), not only by pattern.
+fn near_miss(path: &Path, classifier: &Classifier, explicit: bool) -> Option<(String, FormatId)> {
+    let name = path.file_name()?.to_str()?;
+    candidates(name).into_iter().find_map(|candidate| {
+        let renamed = path.with_file_name(&candidate);
+        let format = if explicit {
+            classifier.classify_explicit(&renamed)
+        } else {
+            classifier.classify(&renamed)
+        };
+        format.map(|f| (candidate, f))
+    })
+}
+
+/// A walked file that a format would read under a near-miss name, if `path` is one.
+pub(crate) fn misnamed(path: &Path, classifier: &Classifier) -> Option<PathBuf> {
+    near_miss(path, classifier, false).map(|_| path.to_path_buf())
+}
+
+/// One TLC006 warning for `path` (absolute), a file no format reads.
+pub(crate) fn diagnostic(
+    path: &Path,
+    cwd: &Path,
+    classifier: &Classifier,
+    named: bool,
+) -> Diagnostic {
+    let display = display_path(path, cwd);
+    let file = SourceFile::new(
+        path.to_path_buf(),
+        display.clone(),
+        FormatId::Config,
+        String::new(),
+    );
+    let d = Diagnostic::new(
+        &UNRECOGNIZED_FILE,
+        &file,
+        Span::point(0),
+        format!("no format reads `{display}`, so it was not checked"),
+    );
+    match near_miss(path, classifier, named) {
+        Some((name, format)) => d
+            .label("not read")
+            .note(format!(
+                "the {} format reads this file only as `{name}`",
+                format.as_str()
+            ))
+            .help(format!("rename it to `{name}`")),
+        None => d
+            .label("not read")
+            .note(format!("toolc reads {EXPECTED}"))
+            .help(
+                "check the path; to read a file under another name, add it to `[formats.<format>] include` in toolc.toml",
+            ),
+    }
+}
+
+/// TLC006 for every file among `named` (as given, relative to `cwd`) that no format reads:
+/// `read` holds every file that was discovered.
+pub(crate) fn named_files(
+    named: &[PathBuf],
+    cwd: &Path,
+    classifier: &Classifier,
+    read: &dyn Fn(&Path) -> bool,
+) -> Vec<Diagnostic> {
+    named
+        .iter()
+        .map(|p| normalize(&cwd.join(p)))
+        .filter(|p| p.is_file() && !read(p))
+        .map(|p| diagnostic(&p, cwd, classifier, true))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_are_the_names_a_format_reads() {
+        let classifier = Classifier::new(&crate::Config::default());
+        let miss = |p: &str| near_miss(Path::new(p), &classifier, false).map(|(n, _)| n);
+        assert_eq!(
+            miss("/r/.dojops/tools/x/tool.yml").as_deref(),
+            Some("tool.yaml")
+        );
+        assert_eq!(
+            miss("/r/.dojops/tools/x/Tool.yaml").as_deref(),
+            Some("tool.yaml")
+        );
+        assert_eq!(
+            miss("/r/tools/search.tools.md").as_deref(),
+            Some("search.tool.md")
+        );
+        assert_eq!(
+            miss("/r/requests/tr-2025.md").as_deref(),
+            Some("TR-2025.md")
+        );
+        assert_eq!(miss("/r/docs/notes.yml"), None);
+        // By name alone only for a file named on the command line.
+        assert_eq!(miss("/r/tool.yml"), None);
+        let named = near_miss(Path::new("/r/tool.yml"), &classifier, true).map(|(n, _)| n);
+        assert_eq!(named.as_deref(), Some("tool.yaml"));
+    }
+}

@@ -1,0 +1,363 @@
+//! MCP client configurations: each client's documented shape checks clean, every rule fires
+//! at its token in the client whose syntax it concerns, secrets are never echoed, and JSON
+//! files of other tools at the same paths are not claimed.
+
+mod common;
+
+use common::{Repo, lines};
+
+/// Claude Code's project file, with the shapes its documentation shows.
+const CLAUDE: &str = r#"{
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem@2025.8.21", "${HOME:-/tmp}"],
+      "env": {"LOG_LEVEL": "info", "GITHUB_TOKEN": "${GITHUB_TOKEN}"}
+    },
+    "fetch": {"command": "uvx", "args": ["mcp-server-fetch==2025.4.7"]},
+    "api": {
+      "type": "http",
+      "url": "https://api.example.com/mcp",
+      "headers": {"Authorization": "Bearer ${API_TOKEN}"}
+    },
+    "local": {"type": "sse", "url": "http://localhost:3000/sse"}
+  }
+}
+"#;
+
+/// VS Code's workspace file: comments, trailing commas, inputs and editor variables.
+const VSCODE: &str = r#"{
+  // Inputs are asked for once and stored securely.
+  "inputs": [
+    {"type": "promptString", "id": "api-key", "description": "Perplexity API key", "password": true},
+  ],
+  "servers": {
+    "perplexity": {
+      "type": "stdio",
+      "command": "npx",
+      "args": ["-y", "server-perplexity-ask@0.1.3"],
+      "env": {"PERPLEXITY_API_KEY": "${input:api-key}", "ROOT": "${workspaceFolder}", "HOME_DIR": "${env:HOME}"},
+    },
+    "context7": {"type": "http", "url": "https://mcp.context7.com/mcp"},
+  },
+}
+"#;
+
+/// Cursor's project file.
+const CURSOR: &str = r#"{
+  "mcpServers": {
+    "linear": {"url": "https://mcp.linear.app/sse", "headers": {"Authorization": "Bearer ${env:LINEAR_TOKEN}"}},
+    "local": {"command": "node", "args": ["${workspaceFolder}/server.js"]}
+  }
+}
+"#;
+
+fn check(files: &[(&str, &str)]) -> Vec<String> {
+    let repo = Repo::with(files);
+    lines(&repo.check().expect("config"))
+}
+
+/// Exactly one diagnostic in `path`, starting `<path>:<prefix>`.
+fn expect_one(path: &str, text: &str, prefix: &str) {
+    let found = check(&[(path, text)]);
+    let want = format!("{path}:{prefix}");
+    assert!(
+        found.len() == 1 && found[0].starts_with(&want),
+        "expected one `{want}…`, got {found:#?}"
+    );
+}
+
+fn edit(base: &str, from: &str, to: &str) -> String {
+    assert!(base.contains(from), "the base lacks {from}");
+    base.replacen(from, to, 1)
+}
+
+#[test]
+fn documented_configurations_are_silent() {
+    let found = check(&[
+        (".mcp.json", CLAUDE),
+        (".vscode/mcp.json", VSCODE),
+        (".cursor/mcp.json", CURSOR),
+        (
+            "claude_desktop_config.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"mcp-x\"}}, \"globalShortcut\": \"\"}\n",
+        ),
+    ]);
+    assert_eq!(found, Vec::<String>::new());
+}
+
+#[test]
+fn each_client_reads_its_own_servers_key() {
+    let found = check(&[(
+        ".vscode/mcp.json",
+        &edit(VSCODE, "\"servers\"", "\"mcpServers\""),
+    )]);
+    assert!(
+        found.len() == 1 && found[0].starts_with(".vscode/mcp.json:6:3 MCP017 error VS Code reads servers from `servers`, not `mcpServers`"),
+        "{found:#?}"
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"mcpServers\"", "\"servers\""),
+        "2:3 MCP017 error Claude Code reads servers from `mcpServers`",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        "{\"mcp\": {\"servers\": {\"x\": {\"command\": \"mcp-x\"}}}}\n",
+        "1:2 MCP017 error VS Code reads servers from a top-level `servers`, not from `mcp.servers`",
+    );
+}
+
+#[test]
+fn a_server_needs_a_command_or_a_url_that_its_type_agrees_with() {
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"command\": \"uvx\", ", ""),
+        "8:5 MCP001 error server `fetch` has neither `command` nor `url`",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "\"command\": \"uvx\", ",
+            "\"command\": \"uvx\", \"url\": \"https://x.example.com\", ",
+        ),
+        "8:5 MCP018 error server `fetch` sets both",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"type\": \"sse\"", "\"type\": \"stdio\""),
+        "14:23 MCP018 error server `local` has `type` `stdio` but only a `url`",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"type\": \"sse\"", "\"type\": \"websocket\""),
+        "14:23 MCP003",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "\"args\": [\"mcp-server-fetch==2025.4.7\"]",
+            "\"args\": \"mcp-server-fetch\"",
+        ),
+        "8:41 MCP002",
+    );
+}
+
+#[test]
+fn empty_commands_unknown_types_and_credentials_in_urls() {
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"command\": \"uvx\"", "\"command\": \"\""),
+        "8:26 MCP001 error server `fetch` has an empty `command`",
+    );
+    expect_one(
+        ".cursor/mcp.json",
+        &edit(
+            CURSOR,
+            "\"linear\": {",
+            "\"linear\": {\"type\": \"websocket\", ",
+        ),
+        "3:24 MCP003",
+    );
+    let found = check(&[(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "https://api.example.com/mcp",
+            "https://bot:s3cretPassw0rd@api.example.com/mcp",
+        ),
+    )]);
+    assert!(
+        found.len() == 1 && found[0].starts_with(".mcp.json:11:27 MCP019 error key `url` of server `api` holds a password inside a URL"),
+        "{found:#?}"
+    );
+    assert!(!found[0].contains("s3cret"), "the password is echoed");
+}
+
+#[test]
+fn unknown_keys_get_a_suggestion() {
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"env\": {\"LOG", "\"enviroment\": {\"LOG"),
+        "6:7 MCP005 warning unknown key `mcpServers.filesystem.enviroment`",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "{\n  \"mcpServers\"",
+            "{\n  \"version\": 1,\n  \"mcpServers\"",
+        ),
+        "2:3 MCP005",
+    );
+    // Keys other clients document are known when the client is not.
+    let cline = "{\"mcpServers\": {\"x\": {\"command\": \"mcp-x\", \"disabled\": false, \"autoApprove\": []}}}\n";
+    assert_eq!(check(&[("mcp.json", cline)]), Vec::<String>::new());
+}
+
+#[test]
+fn references_each_client_does_not_expand() {
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "${API_TOKEN}", "${env:API_TOKEN}"),
+        "12:44 MCP012 error Claude Code does not expand `${env:API_TOKEN}`",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "${API_TOKEN}", "${input:token}"),
+        "12:44 MCP012 error Claude Code has no `inputs`",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &edit(VSCODE, "${input:api-key}", "${input:apikey}"),
+        "11:38 MCP012 error `${input:apikey}` names no entry of `inputs`",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &edit(VSCODE, "${env:HOME}", "${HOME}"),
+        "11:100 MCP012 error VS Code does not expand `${HOME}`",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &edit(VSCODE, "${workspaceFolder}", "${workspaceRoot}"),
+        "11:66 MCP012 error `${workspaceRoot}` is not a variable VS Code knows",
+    );
+    expect_one(
+        ".cursor/mcp.json",
+        &edit(CURSOR, "${env:LINEAR_TOKEN}", "${LINEAR_TOKEN}"),
+        "3:90 MCP012 error Cursor does not expand `${LINEAR_TOKEN}`",
+    );
+    expect_one(
+        ".cursor/mcp.json",
+        &edit(CURSOR, "${env:LINEAR_TOKEN}", "${input:linear}"),
+        "3:90 MCP012 error Cursor has no `inputs`",
+    );
+}
+
+#[test]
+fn inputs_are_declared_once_and_used() {
+    let unused = edit(
+        VSCODE,
+        "true},\n  ],",
+        "true},\n    {\"type\": \"promptString\", \"id\": \"spare\", \"description\": \"Not used\"},\n  ],",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &unused,
+        "5:36 MCP023 warning input `spare` is declared but no server references it",
+    );
+    let twice = edit(
+        VSCODE,
+        "true},\n  ],",
+        "true},\n    {\"type\": \"promptString\", \"id\": \"api-key\", \"description\": \"Again\"},\n  ],",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &twice,
+        "5:36 MCP022 error input id `api-key` is declared twice",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &edit(
+            VSCODE,
+            "\"type\": \"promptString\"",
+            "\"type\": \"promptstring\"",
+        ),
+        "4:14 MCP003",
+    );
+}
+
+#[test]
+fn the_same_server_name_twice_is_a_duplicate_key() {
+    let twice = edit(CLAUDE, "\"fetch\":", "\"filesystem\":");
+    let found = check(&[(".mcp.json", &twice)]);
+    assert!(
+        found.len() == 1
+            && found[0].starts_with(".mcp.json:8:5 SYN003 error duplicate key `filesystem`"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn server_names_that_differ_only_in_case() {
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "\"fetch\":", "\"Filesystem\":"),
+        "8:5 MCP022 error server `Filesystem` differs from server `filesystem` only in case",
+    );
+}
+
+#[test]
+fn secrets_are_reported_masked() {
+    let token = "ghp_R8c2ZkQ1yX4mP7tW9vB3nL6sD0fH5jA2eG8u";
+    let found = check(&[(".mcp.json", &edit(CLAUDE, "${GITHUB_TOKEN}", token))]);
+    assert!(
+        found.len() == 1
+            && found[0].starts_with(".mcp.json:6:53 MCP019 error environment variable `GITHUB_TOKEN` of server `filesystem` holds a GitHub personal access token (`ghp_R8…`)"),
+        "{found:#?}"
+    );
+    assert!(!found[0].contains(token), "the token is echoed");
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "Bearer ${API_TOKEN}", "Bearer hunter2hunter2"),
+        "12:44 MCP019 error header `Authorization` of server `api` holds a literal credential",
+    );
+    let found = check(&[(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "\"${HOME:-/tmp}\"",
+            "\"--api-key=Zq8x3Lw9Pk2Rv7Tn4Ys1\"",
+        ),
+    )]);
+    assert!(
+        found.len() == 1 && found[0].starts_with(".mcp.json:5:86 MCP019 error argument `api-key`"),
+        "{found:#?}"
+    );
+    assert!(!found[0].contains("Zq8x3Lw9"), "the key is echoed");
+}
+
+#[test]
+fn unpinned_packages_and_plaintext_urls() {
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "@2025.8.21", ""),
+        "5:22 MCP020 warning server `filesystem` runs `@modelcontextprotocol/server-filesystem` through `npx` with no version",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "==2025.4.7", ""),
+        "8:42 MCP020 warning server `fetch` runs `mcp-server-fetch` through `uvx`",
+    );
+    expect_one(
+        ".vscode/mcp.json",
+        &edit(VSCODE, "@0.1.3", "@latest"),
+        "10:22 MCP020 warning server `perplexity` runs `server-perplexity-ask` through `npx` with `latest`",
+    );
+    expect_one(
+        ".mcp.json",
+        &edit(CLAUDE, "https://api.example.com", "http://api.example.com"),
+        "11:15 MCP021 warning server `api` connects to `api.example.com` over plain `http://`",
+    );
+}
+
+#[test]
+fn other_tools_json_at_these_paths_is_not_claimed() {
+    for (path, text) in [
+        ("mcp.json", "{\"servers\": [\"a\", \"b\"]}\n"),
+        ("mcp.json", "{\"name\": \"not a config\"}\n"),
+        ("tools/mcp.json", "[]\n"),
+        (".vscode/mcp.json", "// nothing\n{}\n"),
+    ] {
+        assert_eq!(
+            check(&[(path, text)]),
+            Vec::<String>::new(),
+            "{path}: {text}"
+        );
+    }
+    // A broken file that lists servers is ours: its syntax error is real.
+    let found = check(&[(".mcp.json", "{\"mcpServers\": {,}}\n")]);
+    assert!(found.iter().any(|l| l.contains("SYN")), "{found:#?}");
+}

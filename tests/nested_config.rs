@@ -1,0 +1,212 @@
+//! Configuration that follows the files: each file is governed by the nearest `toolc.toml`
+//! above it, `extend` inherits, `--config` overrides; bundles name paths relative to the
+//! repository root whichever folder `build` runs from.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+
+use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use serde_json::Value;
+
+/// A `tool.yaml` whose name breaks DOJ003 (and nothing else).
+fn bad_name_tool() -> String {
+    VALID_TOOL.replace("name: my-tool", "name: My_Tool")
+}
+
+fn toolc(dir: &Path, args: &[&str]) -> Output {
+    assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run toolc")
+}
+
+/// `path CODE` of each finding of `toolc check --format json ARGS` run in `dir`.
+fn findings(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = toolc(dir, &all);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    let mut found: Vec<String> = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}",
+                d["path"].as_str().unwrap_or(""),
+                d["code"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn tool_repo(extra: &[(&str, &str)]) -> Repo {
+    let bad = bad_name_tool();
+    let mut files = vec![
+        (".dojops/tools/a/tool.yaml", bad.as_str()),
+        (".dojops/tools/a/input.schema.json", VALID_SCHEMA),
+        ("legacy/.dojops/tools/a/tool.yaml", bad.as_str()),
+        ("legacy/.dojops/tools/a/input.schema.json", VALID_SCHEMA),
+    ];
+    files.extend_from_slice(extra);
+    let repo = Repo::with(&files);
+    std::fs::create_dir_all(repo.root.join(".git")).expect("mkdir .git");
+    repo
+}
+
+#[test]
+fn the_nearest_configuration_governs_each_file() {
+    let repo = tool_repo(&[
+        ("toolc.toml", "[rules]\nDOJ003 = \"warning\"\n"),
+        ("legacy/toolc.toml", "[rules]\nDOJ003 = \"off\"\n"),
+    ]);
+    assert_eq!(
+        findings(&repo.root, &[]),
+        [".dojops/tools/a/tool.yaml DOJ003"]
+    );
+    // Run from inside the nested folder, or naming it from the root: the same answer.
+    assert_eq!(
+        findings(&repo.root.join("legacy"), &[]),
+        Vec::<String>::new()
+    );
+    assert_eq!(findings(&repo.root, &["legacy"]), Vec::<String>::new());
+}
+
+#[test]
+fn extend_inherits_and_the_nested_file_wins() {
+    let repo = tool_repo(&[
+        ("toolc.toml", "[rules]\nDOJ003 = \"off\"\n"),
+        (
+            "legacy/toolc.toml",
+            "extend = \"../toolc.toml\"\n[rules]\nunknown-key = \"off\"\n",
+        ),
+        ("other/toolc.toml", "[rules]\nunknown-key = \"off\"\n"),
+        ("other/.dojops/tools/a/tool.yaml", &bad_name_tool()),
+        ("other/.dojops/tools/a/input.schema.json", VALID_SCHEMA),
+    ]);
+    // legacy/ inherits DOJ003 = off; other/ does not extend, so DOJ003 is back on there.
+    assert_eq!(
+        findings(&repo.root, &[]),
+        ["other/.dojops/tools/a/tool.yaml DOJ003"]
+    );
+}
+
+#[test]
+fn an_explicit_config_overrides_every_nested_file() {
+    let repo = tool_repo(&[("legacy/toolc.toml", "[rules]\nDOJ003 = \"off\"\n")]);
+    std::fs::write(repo.root.join("ci.toml"), "[rules]\nDOJ003 = \"info\"\n").expect("write");
+    let out = toolc(
+        &repo.root,
+        &["check", "--config", "ci.toml", "--format", "json"],
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let severities: Vec<&str> = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["severity"].as_str())
+        .collect();
+    assert_eq!(severities, ["info", "info"]);
+}
+
+#[test]
+fn a_broken_nested_configuration_is_reported_and_fails_the_check() {
+    let repo = tool_repo(&[
+        ("legacy/toolc.toml", "[rules]\nDOJ03 = \"off\"\n"),
+        ("sub/toolc.toml", "extend = \"../../outside.toml\"\n"),
+        ("sub/.dojops/tools/a/tool.yaml", VALID_TOOL),
+        ("sub/.dojops/tools/a/input.schema.json", VALID_SCHEMA),
+    ]);
+    let found = findings(&repo.root, &[]);
+    assert!(
+        found.contains(&"legacy/toolc.toml TLC003".to_string()),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&"sub/toolc.toml TLC003".to_string()),
+        "{found:?}"
+    );
+    let out = toolc(&repo.root, &["check", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("outside the repository"), "{text}");
+}
+
+#[test]
+fn a_nested_configuration_adds_its_own_include_patterns() {
+    let repo = tool_repo(&[
+        (
+            "team/toolc.toml",
+            "[formats.dojops-tool]\ninclude = [\"defs/*/tool.yaml\"]\n",
+        ),
+        ("team/defs/x/tool.yaml", &bad_name_tool()),
+        ("team/defs/x/input.schema.json", VALID_SCHEMA),
+        // The same pattern is the nested file's own: it does not reach other folders.
+        ("defs/y/tool.yaml", &bad_name_tool()),
+    ]);
+    let found = findings(&repo.root, &["--select", "DOJ003"]);
+    assert!(
+        found.contains(&"team/defs/x/tool.yaml DOJ003".to_string()),
+        "{found:?}"
+    );
+    assert!(!found.iter().any(|f| f.starts_with("defs/")), "{found:?}");
+}
+
+#[test]
+fn build_reads_the_built_folder_configuration_and_names_paths_from_its_root() {
+    let repo = Repo::with(&[
+        (
+            "proj/toolc.toml",
+            "[build]\ntargets = [\"openai\", \"bundle\"]\n",
+        ),
+        ("proj/.dojops/tools/my-tool/tool.yaml", VALID_TOOL),
+        ("proj/.dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),
+    ]);
+    let out = toolc(&repo.root, &["build", "proj", "--out", "proj/dist"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut written: Vec<String> = std::fs::read_dir(repo.root.join("proj/dist"))
+        .expect("dist")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["openai.tools.json", "toolc.bundle.json"]);
+    let bundle: Value = serde_json::from_slice(
+        &std::fs::read(repo.root.join("proj/dist/toolc.bundle.json")).expect("bundle"),
+    )
+    .expect("JSON");
+    let path = bundle.to_string();
+    assert!(
+        path.contains("\".dojops/tools/my-tool/tool.yaml\""),
+        "provenance relative to the project: {path}"
+    );
+    // `build --check` agrees from the project folder itself and from a folder beside it.
+    let here = toolc(
+        &repo.root.join("proj"),
+        &["build", "--out", "dist", "--check"],
+    );
+    assert!(
+        here.status.success(),
+        "{}",
+        String::from_utf8_lossy(&here.stderr)
+    );
+    std::fs::create_dir_all(repo.root.join("elsewhere")).expect("mkdir");
+    let there = toolc(
+        &repo.root.join("elsewhere"),
+        &["build", "../proj", "--out", "../proj/dist", "--check"],
+    );
+    assert!(
+        there.status.success(),
+        "{}",
+        String::from_utf8_lossy(&there.stderr)
+    );
+}
