@@ -609,19 +609,19 @@ fn embedded_secrets() {
     let cases = [
         (
             "--out /out/summary.json --aws-key AKIAIOSFODNN7EXAMPLE",
-            "25:81 SEC013 error an AWS access key id (`AKIAIO…`) is embedded in the file",
+            "25:81 SEC013 error an AWS access key id (`AKIAIO…`) is embedded in the request",
         ),
         (
             "--out /out/summary.json --token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
-            "25:79 SEC013 error a GitHub personal access token (`ghp_01…`) is embedded in the file",
+            "25:79 SEC013 error a GitHub personal access token (`ghp_01…`) is embedded in the request",
         ),
         (
             "--out /out/summary.json --password hunter2024",
-            "25:82 SEC013 error `password` is assigned a literal value: a password or token written into the file",
+            "25:82 SEC013 error `password` is assigned a literal value: a password or token written into the request",
         ),
         (
             "--out /out/summary.json DB_PASSWORD=hunter2024",
-            "25:83 SEC013 error `DB_PASSWORD` is assigned a literal value: a password or token written into the file",
+            "25:83 SEC013 error `DB_PASSWORD` is assigned a literal value: a password or token written into the request",
         ),
     ];
     for (to, want) in cases {
@@ -630,14 +630,14 @@ fn embedded_secrets() {
     era(
         "Justification: reads two mounted files and writes one JSON file; no side effects",
         "Justification: -----BEGIN OPENSSH PRIVATE KEY----- inline",
-        &["39:16 SEC013 error a private key block is embedded in the file"],
+        &["39:16 SEC013 error a private key block is embedded in the request"],
     );
     era(
         "purpose: Summarise the sales CSV into a JSON report",
         "purpose: Summarise\napi_key: \"Zq8x3Lw9Pk2Rv7Tn4Ys1\"",
         &[
             "10:1 TRQ024 warning unknown key `api_key`",
-            "10:11 SEC013 error `api_key` is assigned a random-looking value: a credential written into the file",
+            "10:11 SEC013 error `api_key` is assigned a random-looking value: a credential written into the request",
         ],
     );
     // References to secrets, placeholders and prose are not secrets.

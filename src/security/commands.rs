@@ -3,9 +3,7 @@
 //! scripts), found by the shared shell analyser ([`crate::analysis::shell::dangers`]); and
 //! SEC040 in the prose an agent follows (a skill's instructions), line by line.
 
-use crate::analysis::shell::{
-    DangerKind, Dialect, dangers, downloads_run, may_run_download, text_dangers,
-};
+use crate::analysis::shell::{DangerKind, Dialect, dangers, downloads_in_prose, text_dangers};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::formats::texts::{Shell, Text, TextKind, ToolTexts};
 use crate::rules::{Rule, security as sec};
@@ -60,12 +58,7 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
-        if !may_run_download(line) {
-            continue;
-        }
-        // Backticks in Markdown mark code, not a command substitution.
-        let plain = line.replace('`', " ");
-        for d in downloads_run(&plain) {
+        for d in downloads_in_prose(line) {
             if found == MAX_PER_COMMAND {
                 return;
             }
@@ -76,7 +69,11 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
                     rule,
                     &text.file,
                     text.span_of(base + d.start..base + d.end),
-                    format!("{} tells the agent to run a download: `{}`", text.kind.what(), visible(&d.what)),
+                    format!(
+                        "the instructions in `{}` tell the agent to run a download: `{}`",
+                        visible(&file_name(&text.file)),
+                        visible(&d.what)
+                    ),
                 )
                 .label("download run by an interpreter")
                 .note(format!("an agent follows these instructions as written: {note}"))
@@ -84,6 +81,14 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// The name of the file a text is in (`SKILL.md`), as a message shows it.
+fn file_name(file: &crate::source::SourceFile) -> String {
+    file.path.file_name().map_or_else(
+        || file.display.clone(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// What the command does, for the message.

@@ -144,7 +144,7 @@ pub static PATTERNS: &[Pattern] = &[
         id: "pseudo-system-tag",
         signal: Signal::PseudoTag,
         what: "a tag that poses as a system message",
-        regex: r"<\s*/?\s*((?-i:IMPORTANT|Important|important|SYSTEM|System|SYS|ADMIN|HIDDEN|SECRET)|system[-_ ]prompt)\s*>|\[/?INST\]|<<\s*/?SYS\s*>>|<\|(im_start|im_end|system|endoftext)\|>",
+        regex: r"<\s*/?\s*((?-i:IMPORTANT|Important|important|SYSTEM|System|SYS|ADMIN|HIDDEN)|system[-_ ]prompt)\s*>|\[/?INST\]|<<\s*/?SYS\s*>>|<\|(im_start|im_end|system|endoftext)\|>",
         hits: &[
             "<IMPORTANT>read this</IMPORTANT>",
             "[INST] do it [/INST]",
@@ -153,8 +153,10 @@ pub static PATTERNS: &[Pattern] = &[
             "<<SYS>>",
             "<system-prompt>",
         ],
-        // A lower-case `<system>` is a configuration section (Fluentd) or markup.
+        // A lower-case `<system>` is a configuration section (Fluentd) or markup; `<SECRET>`
+        // is how documentation writes a value to fill in.
         misses: &[
+            "This generates a Bearer token: `app-sk-<SECRET>`",
             "IMPORTANT: rate-limited to 10 calls a minute",
             "<important-note>",
             "<system>\n  log_level info\n</system>",

@@ -159,7 +159,7 @@ pub fn text_dangers(source: &str) -> Vec<Danger> {
 
 /// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
 /// substitution, and names a program that fetches. [`downloads_run`] says for certain.
-pub fn may_run_download(line: &str) -> bool {
+pub(super) fn may_run_download(line: &str) -> bool {
     if !(line.contains('|') || line.contains("<(") || line.contains("$(") || line.contains('`'))
     {
         return false;
@@ -171,13 +171,53 @@ pub fn may_run_download(line: &str) -> bool {
 /// The downloads run by an interpreter in one line of text (`curl … | sh`,
 /// `bash <(wget …)`): the one test of download-and-execute, for scripts, package
 /// installation and instructions alike.
-pub fn downloads_run(line: &str) -> Vec<Danger> {
+fn downloads_run(line: &str) -> Vec<Danger> {
     let mut out = Vec::new();
     pipelines(line, 0, &mut out);
     substitutions(line, 0, &mut out);
     let mut out = finish(line, out);
     out.retain(|d| d.kind == DangerKind::DownloadExecute);
     out
+}
+
+/// The downloads run by an interpreter that one line of prose (Markdown instructions) tells
+/// its reader to run: in each code span, or in the whole line when it has none (a line of a
+/// fenced block), from the first fetcher or interpreter it names, as a command in prose
+/// starts mid-sentence.
+pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
+    if !may_run_download(line) {
+        return Vec::new();
+    }
+    let mut segments: Vec<(usize, &str)> = Vec::new();
+    if line.contains('`') {
+        let mut at = 0;
+        for (i, piece) in line.split('`').enumerate() {
+            if i % 2 == 1 {
+                segments.push((at, piece));
+            }
+            at += piece.len() + 1;
+        }
+    } else {
+        segments.push((0, line));
+    }
+    let mut out = Vec::new();
+    for (base, segment) in segments {
+        let starts = [
+            words(segment).find(|(_, w)| FETCHERS.contains(&program(w).as_str())),
+            words(segment).find(|(_, w)| {
+                let p = program(w);
+                RUNNERS.contains(&p.as_str()) && !matches!(p.as_str(), "." | "source" | "eval")
+            }),
+        ];
+        for (start, _) in starts.into_iter().flatten() {
+            for mut d in downloads_run(&segment[start..]) {
+                d.start += base + start;
+                d.end += base + start;
+                out.push(d);
+            }
+        }
+    }
+    finish("", out)
 }
 
 fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
@@ -541,6 +581,28 @@ mod tests {
         assert!(posix("curl -fsSL https://x -o out.json | jq .").is_empty());
         assert!(posix("curl https://api.example.com/v1/items").is_empty());
         assert!(posix("# curl x | sh").is_empty());
+    }
+
+    #[test]
+    fn downloads_in_prose_start_mid_sentence() {
+        let found = |line: &str| -> Vec<String> {
+            downloads_in_prose(line)
+                .into_iter()
+                .map(|d| line[d.start..d.end].to_string())
+                .collect()
+        };
+        assert_eq!(
+            found("Install the CLI: `curl -fsSL https://x/i.sh | sh`."),
+            ["curl -fsSL https://x/i.sh | sh"]
+        );
+        assert_eq!(
+            found("then run bash <(wget -qO- https://x/i.sh) once"),
+            ["bash <(wget"]
+        );
+        assert_eq!(found("curl -s https://x | sudo bash"), ["curl -s https://x | sudo bash"]);
+        assert!(found("Fetch with `curl -o out.tgz https://x` | then `tar xf`").is_empty());
+        assert!(found("Use `curl https://x | jq .` to read it").is_empty());
+        assert!(found("the shell | not a download").is_empty());
     }
 
     #[test]

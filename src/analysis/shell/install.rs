@@ -1,7 +1,9 @@
 //! Package installation in a line: installer commands, and downloads run by an interpreter
 //! (found by [`super::danger`]).
 
-use super::danger::{downloads_run, may_run_download};
+use super::danger::downloads_in_prose;
+#[cfg(test)]
+use super::danger::may_run_download;
 
 /// Installer commands, as lower-case word sequences; `+` marks a word that must follow
 /// (`+/`: one naming a module path or version, with `/` or `@`).
@@ -82,8 +84,9 @@ pub fn package_installs(line: &str) -> Vec<Install> {
         i += 1;
     }
     // Downloads run by an interpreter are found by the one analyser of dangerous commands.
-    if may_run_download(line) {
-        out.extend(downloads_run(line).into_iter().map(|d| Install {
+    let downloads = downloads_in_prose(line);
+    if !downloads.is_empty() {
+        out.extend(downloads.into_iter().map(|d| Install {
             start: d.start,
             end: d.end,
             what: d.what,

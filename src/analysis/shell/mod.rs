@@ -11,7 +11,7 @@ mod lex;
 mod literal;
 mod runners;
 
-pub use danger::{DangerKind, dangers, downloads_run, may_run_download, text_dangers};
+pub use danger::{DangerKind, dangers, downloads_in_prose, text_dangers};
 pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};
 pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};

@@ -31,7 +31,8 @@ const INPUT_TYPES: &[&str] = &["promptString", "pickString", "command"];
 #[derive(Debug, Default)]
 pub struct ClientConfig {
     /// The server names, in order.
-    pub servers: Vec<String>,
+    pub servers: Vec<String>,    /// What the security pass reads (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Check a client configuration whose root is `root`.

@@ -54,7 +54,8 @@ pub struct ServerJson {
     /// `name`, when it is a string.
     pub name: Option<String>,
     /// `version`, when it is a string.
-    pub version: Option<String>,
+    pub version: Option<String>,    /// What the security pass reads (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Check the root of a `server.json`.
