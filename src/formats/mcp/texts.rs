@@ -2,8 +2,8 @@
 //! and description, the descriptions, choices and defaults of its inputs (arguments,
 //! environment variables, headers), the arguments that become part of the command that
 //! starts it, its post-install steps and its URLs; in a client configuration, each server's
-//! name, the command and arguments it runs (the script of `sh -c`), the URLs it connects to,
-//! and the descriptions, options and defaults of VS Code's `inputs`.
+//! name, the command and arguments it runs (the script of `sh -c`) and the URLs it connects
+//! to.
 //!
 //! Plain `http://` is MCP011 and MCP021, which know the server's transport and its headers:
 //! no endpoint here is marked as sending credentials, so SEC070 speaks only of a URL that
@@ -92,7 +92,8 @@ fn input<'a>(c: &mut Collector<'a>, node: &'a Node, given: TextKind) {
     }
 }
 
-/// The texts of a client configuration whose root is `root`: one per server.
+/// The texts of a client configuration whose root is `root`: one per server. Only its name
+/// reaches the model (clients prefix the server's tools with it); the rest runs or connects.
 pub fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
     let servers = ["mcpServers", "servers"]
         .iter()
@@ -101,7 +102,7 @@ pub fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a
             let mcp = root.value("mcp")?;
             mcp.value("servers").or_else(|| mcp.value("mcpServers"))
         });
-    let mut out: Vec<ToolTexts<'a>> = servers
+    servers
         .and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
@@ -109,7 +110,6 @@ pub fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a
         .map(|entry| {
             let server = &entry.value;
             let mut c = Collector::new(file);
-            c.scalar(TextKind::Description, server.value("description"));
             command(&mut c, server.value("command"), server.value("args"));
             for key in URL_KEYS {
                 c.scalar(TextKind::Endpoint, server.value(key));
@@ -123,22 +123,7 @@ pub fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a
                 credentials: None,
             }
         })
-        .collect();
-    let mut c = Collector::new(file);
-    for i in seq(root.value("inputs")) {
-        c.scalar(TextKind::ParamName, i.value("id"));
-        c.scalar(TextKind::ParamDescription, i.value("description"));
-        c.strings(TextKind::EnumValue, i.value("options"));
-        c.scalar(TextKind::Default, i.value("default"));
-    }
-    let inputs = c.finish();
-    if !inputs.is_empty() {
-        out.push(ToolTexts {
-            texts: inputs,
-            ..ToolTexts::default()
-        });
-    }
-    out
+        .collect()
 }
 
 /// `command` and `args` run as one process, without a shell; the script of
