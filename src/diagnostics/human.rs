@@ -12,6 +12,11 @@ use crate::source::{SourceFile, Span};
 /// Lines longer than this are cropped around the span so a 5 MB line stays readable.
 const MAX_SHOWN_LINE: usize = 400;
 const CROP_CONTEXT: usize = 80;
+/// Bytes masked for credentials on each side of a crop of a huge line: more than the longest
+/// credential written on one line (a private key block with escaped newlines).
+const REDACT_MARGIN: usize = 16 * 1024;
+/// Bytes searched on each side of a span for the ends of its line.
+const LINE_SEARCH: usize = 64 * 1024;
 /// A related place shares the primary snippet only when both fit in this many bytes.
 const MAX_SHARED_WINDOW: usize = 16 * 1024;
 
@@ -138,10 +143,16 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
     let text = file.text.as_str();
     let lo = floor_boundary(text, spans.iter().map(|s| s.start).min().unwrap_or(0));
     let hi = ceil_boundary(text, spans.iter().map(|s| s.end).max().unwrap_or(0));
-    let line_start = text[..lo]
-        .rfind('\n')
-        .map_or(file.bom_len.min(lo), |i| i + 1);
-    let line_end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
+    // The line's ends are looked for only so far: past that the line is huge and cropped
+    // anyway, and a thousand findings on a 50 MB line must not scan it a thousand times.
+    let back = floor_boundary(text, lo.saturating_sub(LINE_SEARCH));
+    let line_start = match text[back..lo].rfind('\n') {
+        Some(i) => back + i + 1,
+        None if back <= file.bom_len => file.bom_len.min(lo),
+        None => back,
+    };
+    let ahead = ceil_boundary(text, hi.saturating_add(LINE_SEARCH));
+    let line_end = text[hi..ahead].find('\n').map_or(ahead, |i| hi + i);
     let line_end = if text[..line_end].ends_with('\r') {
         line_end - 1
     } else {
@@ -156,11 +167,21 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
         (line_start, line_end.max(line_start))
     };
     // A credential in the file is never printed in full, whichever rule shows its line:
-    // whole lines are masked (a crop could cut a token's prefix), with offsets unchanged.
-    let lines = text.get(line_start..end.max(line_end)).unwrap_or_default();
+    // whole lines are masked (a crop could cut a token's prefix), with offsets unchanged; of
+    // a huge line, a margin around the crop wider than any credential, so showing a
+    // thousand findings on one line does not scan it a thousand times.
+    let (from, to) = if line_end - line_start > MAX_SHOWN_LINE {
+        (
+            floor_boundary(text, start.saturating_sub(REDACT_MARGIN).max(line_start)),
+            ceil_boundary(text, (end + REDACT_MARGIN).min(line_end)),
+        )
+    } else {
+        (line_start, end.max(line_end))
+    };
+    let lines = text.get(from..to).unwrap_or_default();
     let redacted = crate::analysis::secrets::redact(lines);
     let shown_part = redacted
-        .get(start.saturating_sub(line_start)..end.saturating_sub(line_start))
+        .get(start.saturating_sub(from)..end.saturating_sub(from))
         .unwrap_or_default();
     let (shown, shifts) = spell_out_c1(shown_part);
     let shown = std::borrow::Cow::Owned(shown.into_owned());

@@ -76,7 +76,9 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                 )
                 .label("download run by an interpreter")
-                .note(format!("an agent follows these instructions as written: {note}"))
+                .note(format!(
+                    "an agent follows these instructions as written: {note}"
+                ))
                 .help(help),
             );
         }

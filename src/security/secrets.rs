@@ -54,13 +54,17 @@ pub fn check(file: &Arc<SourceFile>, reported: &[Diagnostic], out: &mut Vec<Diag
     let taken: Vec<Span> = reported
         .iter()
         .filter(|d| {
-            Arc::ptr_eq(&d.file, file) && REPORTED_BY_FORMAT.iter().any(|r| std::ptr::eq(*r, d.rule))
+            Arc::ptr_eq(&d.file, file)
+                && REPORTED_BY_FORMAT.iter().any(|r| std::ptr::eq(*r, d.rule))
         })
         .map(|d| d.span)
         .collect();
     for hit in scan_text(body).into_iter().take(MAX_PER_FILE) {
         let span = Span::new(file.bom_len + hit.start, file.bom_len + hit.end);
-        if taken.iter().any(|t| t.start < span.end && span.start < t.end) {
+        if taken
+            .iter()
+            .any(|t| t.start < span.end && span.start < t.end)
+        {
             continue;
         }
         let message = message(&hit.kind, &body[hit.start..hit.end], place.noun);
@@ -93,14 +97,14 @@ fn message(kind: &SecretKind, secret: &str, noun: &str) -> String {
         SecretKind::Assigned {
             name,
             literal: true,
-        } => format!(
-            "`{name}` is assigned a literal value: a password or token written into {noun}"
-        ),
+        } => {
+            format!("`{name}` is assigned a literal value: a password or token written into {noun}")
+        }
         SecretKind::Assigned {
             name,
             literal: false,
-        } => format!(
-            "`{name}` is assigned a random-looking value: a credential written into {noun}"
-        ),
+        } => {
+            format!("`{name}` is assigned a random-looking value: a credential written into {noun}")
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! of [`simple_commands`], so quotes and escapes are resolved first.
 
 use super::lex::{Command, Dialect, Word, simple_commands};
-use super::{OpKind, is_privilege_command, operators, program_name, words};
+use super::{OpKind, is_privilege_command, ops, program_name, words};
 
 /// Programs that fetch from the network.
 const FETCHERS: &[&str] = &[
@@ -44,6 +44,10 @@ const RUNNERS: &[&str] = &[
     "source",
     ".",
 ];
+
+/// Dangers found in one script at most: past that it says enough, and a hostile line of a
+/// million pipelines costs no million findings.
+const MAX_DANGERS: usize = 64;
 
 /// Words that only prefix the program they run.
 const PREFIXES: &[&str] = &["sudo", "doas", "env", "command", "exec", "nohup", "time"];
@@ -160,8 +164,7 @@ pub fn text_dangers(source: &str) -> Vec<Danger> {
 /// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
 /// substitution, and names a program that fetches. [`downloads_run`] says for certain.
 pub(super) fn may_run_download(line: &str) -> bool {
-    if !(line.contains('|') || line.contains("<(") || line.contains("$(") || line.contains('`'))
-    {
+    if !(line.contains('|') || line.contains("<(") || line.contains("$(") || line.contains('`')) {
         return false;
     }
     let lower = line.to_ascii_lowercase();
@@ -202,6 +205,9 @@ pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
     }
     let mut out = Vec::new();
     for (base, segment) in segments {
+        if out.len() >= MAX_DANGERS {
+            break;
+        }
         let starts = [
             words(segment).find(|(_, w)| FETCHERS.contains(&program(w).as_str())),
             words(segment).find(|(_, w)| {
@@ -213,7 +219,9 @@ pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
             for mut d in downloads_run(&segment[start..]) {
                 d.start += base + start;
                 d.end += base + start;
-                out.push(d);
+                if out.len() < MAX_DANGERS {
+                    out.push(d);
+                }
             }
         }
     }
@@ -236,6 +244,9 @@ fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
 }
 
 fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: DangerKind, what: &str) {
+    if out.len() >= MAX_DANGERS {
+        return;
+    }
     out.push(Danger {
         start,
         end: end.max(start),
@@ -327,7 +338,7 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
         }
         stages.clear();
     };
-    for op in operators(line) {
+    for op in ops(line) {
         match op.kind {
             OpKind::Pipe => {
                 stages.push((from, op.start));
@@ -599,7 +610,10 @@ mod tests {
             found("then run bash <(wget -qO- https://x/i.sh) once"),
             ["bash <(wget"]
         );
-        assert_eq!(found("curl -s https://x | sudo bash"), ["curl -s https://x | sudo bash"]);
+        assert_eq!(
+            found("curl -s https://x | sudo bash"),
+            ["curl -s https://x | sudo bash"]
+        );
         assert!(found("Fetch with `curl -o out.tgz https://x` | then `tar xf`").is_empty());
         assert!(found("Use `curl https://x | jq .` to read it").is_empty());
         assert!(found("the shell | not a download").is_empty());

@@ -63,25 +63,32 @@ pub struct Install {
 /// list of strings in code), and downloads run by an interpreter (`curl … | sh`,
 /// `bash <(curl …)`).
 pub fn package_installs(line: &str) -> Vec<Install> {
-    let words = install_words(line);
     let mut out = Vec::new();
-    let lower: Vec<String> = words.iter().map(|(_, w)| w.to_ascii_lowercase()).collect();
-    let mut i = 0;
-    while i < words.len() {
-        if let Some(n) = installer_at(&lower, i) {
-            let (start, _) = words[i];
-            let (last_start, last) = words[i + n - 1];
-            let end = last_start + last.len();
-            out.push(Install {
-                start,
-                end,
-                what: line[start..end].to_string(),
-                runs_download: false,
-            });
-            i += n;
-            continue;
+    // Most lines name no installer at all: they are passed over without a word kept.
+    let named = install_words(line).any(|(_, w)| {
+        INSTALLERS
+            .iter()
+            .any(|pat| pat.first().is_some_and(|p| p.eq_ignore_ascii_case(w)))
+    });
+    if named {
+        let words: Vec<(usize, &str)> = install_words(line).collect();
+        let mut i = 0;
+        while i < words.len() {
+            if let Some(n) = installer_at(&words, i) {
+                let (start, _) = words[i];
+                let (last_start, last) = words[i + n - 1];
+                let end = last_start + last.len();
+                out.push(Install {
+                    start,
+                    end,
+                    what: line[start..end].to_string(),
+                    runs_download: false,
+                });
+                i += n;
+                continue;
+            }
+            i += 1;
         }
-        i += 1;
     }
     // Downloads run by an interpreter are found by the one analyser of dangerous commands.
     let downloads = downloads_in_prose(line);
@@ -98,16 +105,22 @@ pub fn package_installs(line: &str) -> Vec<Install> {
 }
 
 /// How many words of an installer command start at word `i`, if one does.
-fn installer_at(lower: &[String], i: usize) -> Option<usize> {
+fn installer_at(words: &[(usize, &str)], i: usize) -> Option<usize> {
+    let first = words.get(i)?.1;
     INSTALLERS.iter().find_map(|pat| {
+        if !pat.first().is_some_and(|p| p.eq_ignore_ascii_case(first)) {
+            return None;
+        }
         let fixed = pat.iter().take_while(|p| !p.starts_with('+')).count();
-        let matches = lower
-            .get(i..i + fixed)
-            .is_some_and(|ws| ws.iter().zip(pat.iter()).all(|(w, p)| w == p));
+        let matches = words.get(i..i + fixed).is_some_and(|ws| {
+            ws.iter()
+                .zip(pat.iter())
+                .all(|((_, w), p)| w.eq_ignore_ascii_case(p))
+        });
         if !matches {
             return None;
         }
-        let next = lower.get(i + fixed);
+        let next = words.get(i + fixed).map(|(_, w)| *w);
         let ok = match pat.get(fixed) {
             None => true,
             Some(&"+") => {
@@ -121,24 +134,17 @@ fn installer_at(lower: &[String], i: usize) -> Option<usize> {
 
 /// Words for installer matching: split on whitespace and on quoting or list punctuation, so
 /// `["pip", "install", "x"]` in code reads like `pip install x`.
-fn install_words(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in line.char_indices() {
-        let word_char = c.is_alphanumeric() || "-_.@/+:=~".contains(c);
-        match (word_char, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
-    }
-    out
+fn install_words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let is_word = |c: char| c.is_alphanumeric() || "-_.@/+:=~".contains(c);
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let start = from + line.get(from..)?.find(is_word)?;
+        let end = line[start..]
+            .find(|c: char| !is_word(c))
+            .map_or(line.len(), |i| start + i);
+        from = end;
+        Some((start, &line[start..end]))
+    })
 }
 
 #[cfg(test)]

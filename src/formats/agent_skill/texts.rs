@@ -18,7 +18,10 @@ pub fn skill<'a>(
     scripts: &[Arc<SourceFile>],
 ) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
-    c.scalar(TextKind::Description, root.and_then(|r| r.value("description")));
+    c.scalar(
+        TextKind::Description,
+        root.and_then(|r| r.value("description")),
+    );
     if body_start < file.text.len() {
         c.verbatim(
             TextKind::Instructions,
@@ -96,7 +99,10 @@ mod tests {
     fn scripts_are_read_in_their_language() {
         assert_eq!(shell("s/run", "#!/bin/bash\necho"), Shell::Posix);
         assert_eq!(shell("s/run.py", "#!/usr/bin/env python3\n"), Shell::Python);
-        assert_eq!(shell("s/run", "#!/usr/bin/env -S node --x\n"), Shell::Source);
+        assert_eq!(
+            shell("s/run", "#!/usr/bin/env -S node --x\n"),
+            Shell::Source
+        );
         assert_eq!(shell("s/run.sh", "echo"), Shell::Posix);
         assert_eq!(shell("s/run.ps1", "Write-Host"), Shell::Pwsh);
         assert_eq!(shell("s/run.bat", "echo"), Shell::Cmd);

@@ -19,6 +19,26 @@ impl Cx<'_> {
             if self.claimed.contains(&clean(&tok.text)) {
                 continue;
             }
+            let rule = match tok.kind {
+                PathKind::Absolute => {
+                    let cleaned = clean(&tok.text);
+                    if sandbox_dir(&tok.text).is_some() || is_harmless_device(&cleaned) {
+                        continue;
+                    }
+                    if is_host_device(&cleaned) {
+                        &sec::PRIVILEGED_ACCESS
+                    } else {
+                        &sec::HOST_PATH_ACCESS
+                    }
+                }
+                PathKind::Home | PathKind::Parent => &sec::HOST_PATH_ACCESS,
+            };
+            // Past the cap a finding is only counted: a request of a million paths builds
+            // no million messages.
+            if self.diags.is_full(rule) {
+                self.diags.count(rule);
+                continue;
+            }
             let d = match tok.kind {
                 PathKind::Absolute => {
                     if sandbox_dir(&tok.text).is_some() {
