@@ -65,11 +65,7 @@ pub struct Install {
 pub fn package_installs(line: &str) -> Vec<Install> {
     let mut out = Vec::new();
     // Most lines name no installer at all: they are passed over without a word kept.
-    let named = install_words(line).any(|(_, w)| {
-        INSTALLERS
-            .iter()
-            .any(|pat| pat.first().is_some_and(|p| p.eq_ignore_ascii_case(w)))
-    });
+    let named = install_words(line).any(|(_, w)| starts_installer(w));
     if named {
         let words: Vec<(usize, &str)> = install_words(line).collect();
         let mut i = 0;
@@ -102,6 +98,52 @@ pub fn package_installs(line: &str) -> Vec<Install> {
         out.sort_by_key(|i| i.start);
     }
     out
+}
+
+/// Whether `word` is the first word of an installer command (of [`INSTALLERS`]), compared
+/// without allocating: most words of most lines are not.
+fn starts_installer(word: &str) -> bool {
+    let b = word.as_bytes();
+    if !(2..=15).contains(&b.len()) {
+        return false;
+    }
+    let mut lower = [0u8; 15];
+    for (l, c) in lower.iter_mut().zip(b) {
+        *l = c.to_ascii_lowercase();
+    }
+    matches!(
+        &lower[..b.len()],
+        b"pip"
+            | b"pip3"
+            | b"pipx"
+            | b"easy_install"
+            | b"conda"
+            | b"mamba"
+            | b"micromamba"
+            | b"poetry"
+            | b"uv"
+            | b"npm"
+            | b"yarn"
+            | b"pnpm"
+            | b"bun"
+            | b"apt-get"
+            | b"apt"
+            | b"apk"
+            | b"yum"
+            | b"dnf"
+            | b"zypper"
+            | b"pacman"
+            | b"brew"
+            | b"cargo"
+            | b"gem"
+            | b"go"
+            | b"choco"
+            | b"winget"
+            | b"snap"
+            | b"composer"
+            | b"install-package"
+            | b"install-module"
+    )
 }
 
 /// How many words of an installer command start at word `i`, if one does.
@@ -166,6 +208,15 @@ mod tests {
         }
         assert!(!may_run_download("pip install pandas"));
         assert!(!may_run_download("cat a | grep b"));
+    }
+
+    #[test]
+    fn every_installer_is_recognised_by_its_first_word() {
+        for pat in INSTALLERS {
+            assert!(starts_installer(pat[0]), "{pat:?}");
+            assert!(starts_installer(&pat[0].to_ascii_uppercase()), "{pat:?}");
+        }
+        assert!(!starts_installer("good") && !starts_installer("g"));
     }
 
     #[test]

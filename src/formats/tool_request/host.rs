@@ -2,7 +2,6 @@
 //! privilege escalation in what runs (SEC012). Embedded credentials (SEC013) are found in
 //! every format's files by the security pass (`crate::security`).
 
-use super::inputs::sandbox_dir;
 use super::{Backend, Cx};
 use crate::analysis::paths::{PathKind, clean, is_harmless_device, is_host_device, path_tokens};
 use crate::analysis::shell::{is_escalator, is_privileged_flag, words};
@@ -16,13 +15,13 @@ impl Cx<'_> {
         let start = self.file.bom_len;
         let text = self.text();
         for tok in path_tokens(text, Span::new(start, text.len())) {
-            if self.claimed.contains(&clean(&tok.text)) {
+            let cleaned = clean(&tok.text);
+            if self.claimed.contains(&cleaned) {
                 continue;
             }
             let rule = match tok.kind {
                 PathKind::Absolute => {
-                    let cleaned = clean(&tok.text);
-                    if sandbox_dir(&tok.text).is_some() || is_harmless_device(&cleaned) {
+                    if in_sandbox(&cleaned) || is_harmless_device(&cleaned) {
                         continue;
                     }
                     if is_host_device(&cleaned) {
@@ -41,13 +40,6 @@ impl Cx<'_> {
             }
             let d = match tok.kind {
                 PathKind::Absolute => {
-                    if sandbox_dir(&tok.text).is_some() {
-                        continue;
-                    }
-                    let cleaned = clean(&tok.text);
-                    if is_harmless_device(&cleaned) {
-                        continue;
-                    }
                     if is_host_device(&cleaned) {
                         self.diag(&sec::PRIVILEGED_ACCESS, tok.span, format!("`{}` is a host device", tok.text))
                             .label("device access")
@@ -132,4 +124,13 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// Whether a cleaned path is `/in`, `/out` or inside one of them.
+fn in_sandbox(cleaned: &str) -> bool {
+    ["/in", "/out"].iter().any(|d| {
+        cleaned
+            .strip_prefix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
