@@ -22,6 +22,7 @@ const MAX_SHARED_WINDOW: usize = 16 * 1024;
 
 /// Render diagnostics and the summary line.
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet: bool) -> String {
+    let diagnostics = &*super::masked::masked(diagnostics);
     let renderer = if color {
         Renderer::styled()
     } else {

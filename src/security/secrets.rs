@@ -85,6 +85,11 @@ fn message(kind: &SecretKind, secret: &str, noun: &str) -> String {
             "{what} (`{}`) is embedded in {noun}",
             mask(secret, prefix_len + 2)
         ),
+        SecretKind::UserPassword => {
+            format!(
+                "a command is given a password (`user:password`): a credential written into {noun}"
+            )
+        }
         SecretKind::UrlPassword => {
             format!("a URL carries a password: a credential written into {noun}")
         }

@@ -1,5 +1,6 @@
 //! Literal credentials in HTTP headers: `Authorization: Bearer …`, `X-API-Key: …`, as
-//! written in a `curl -H`, a YAML or JSON header map, or prose.
+//! written in a `curl -H`, a YAML or JSON header map, or prose; and `user:password` pairs
+//! given to a command (`curl -u`, `wget --user=`).
 
 use super::{MAX_SECRETS_PER_LINE, Secret, SecretKind, is_placeholder, looks_random};
 
@@ -85,6 +86,58 @@ pub(super) fn auth_headers(line: &str, out: &mut Vec<Secret>) {
             });
             from = end;
         }
+    }
+}
+
+/// Options of HTTP clients that take a `user:password` pair (`curl -u`, `--user`).
+const USER_OPTIONS: &[&str] = &["-u", "--user", "--proxy-user"];
+
+/// Passwords given literally in a `user:password` option of an HTTP client in `line` (not
+/// `docker run -u uid:gid`: the line must fetch something).
+pub(super) fn user_passwords(line: &str, out: &mut Vec<Secret>) {
+    if !(line.contains("://") || line.contains("curl") || line.contains("wget")) {
+        return;
+    }
+    let mut words = line
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w));
+    while let Some((at, word)) = words.next() {
+        if out.len() >= MAX_SECRETS_PER_LINE {
+            return;
+        }
+        let (value_at, value) = match word.split_once('=') {
+            Some((option, value)) if USER_OPTIONS.contains(&option) => {
+                (at + option.len() + 1, value)
+            }
+            None if USER_OPTIONS.contains(&word) => match words.next() {
+                Some(next) => next,
+                None => return,
+            },
+            _ => continue,
+        };
+        let quote = usize::from(value.starts_with(['"', '\'']));
+        let value = value.trim_matches(['"', '\'']);
+        let Some((user, password)) = value.split_once(':') else {
+            continue;
+        };
+        if user.is_empty()
+            || user.starts_with('$')
+            || password.len() < 4
+            || password.bytes().all(|b| b.is_ascii_digit())
+            || is_placeholder(password)
+            || password.contains('$')
+        {
+            continue;
+        }
+        let start = value_at + quote + user.len() + 1;
+        if out.iter().any(|h| h.start <= start && start < h.end) {
+            continue;
+        }
+        out.push(Secret {
+            start,
+            end: start + password.len(),
+            kind: SecretKind::UserPassword,
+        });
     }
 }
 

@@ -129,6 +129,8 @@ pub enum SecretKind {
     },
     /// The password of a `scheme://user:password@host` URL.
     UrlPassword,
+    /// The password of a `user:password` pair given to a command (`curl -u`, `--user`).
+    UserPassword,
     /// The value of a credential header (`Authorization: Bearer …`, `X-API-Key: …`).
     AuthHeader {
         /// The header's name, as written.
@@ -188,6 +190,7 @@ pub(super) fn scan(line: &str, formats: bool) -> Vec<Secret> {
         url_passwords(line, &mut out);
     }
     headers::auth_headers(line, &mut out);
+    headers::user_passwords(line, &mut out);
     for a in assignments(line) {
         if out.len() >= MAX_SECRETS_PER_LINE {
             break;
@@ -422,6 +425,31 @@ mod tests {
             }
         ));
         assert!(scan_line("eyJhbGciOiJIUzI1NiJ9eyJzdWIiOiIxMjM0In0").is_empty());
+    }
+
+    #[test]
+    fn every_pair_of_a_one_line_json_object() {
+        let line = r#"{"env": {"LOG": "debug", "DB_PASSWORD": "Winter2025!x", "A": "b"}}"#;
+        let found: Vec<&str> = scan_line(line)
+            .iter()
+            .map(|s| &line[s.start..s.end])
+            .collect();
+        assert_eq!(found, ["Winter2025!x"]);
+        assert!(scan_line(r#"{"a": "x:y", "note": "password: see the vault"}"#).is_empty());
+    }
+
+    #[test]
+    fn user_passwords_given_to_commands() {
+        let line = "curl -u admin:Winter2025 https://x and wget --user=bob:hunter2024 y";
+        let found: Vec<&str> = scan_line(line)
+            .iter()
+            .map(|s| &line[s.start..s.end])
+            .collect();
+        assert_eq!(found, ["Winter2025", "hunter2024"]);
+        assert!(scan_line("curl -u \"$USER:$PASS\" https://x").is_empty());
+        assert!(scan_line("curl -u admin https://x; sort -u a:b").is_empty());
+        assert!(scan_line("python -u run.py --user alice").is_empty());
+        assert!(scan_line("docker run -u app:app img; curl -u 1000:1000 https://x").is_empty());
     }
 
     #[test]

@@ -26,6 +26,8 @@ const TRIGGERS: &[&str] = &[
     "eyJ",
     "-----BEGIN",
     "://",
+    "-u ",
+    "--user",
     "pass",
     "Pass",
     "PASS",
@@ -51,7 +53,7 @@ const TRIGGERS: &[&str] = &[
 
 /// The triggers before this index are of formats (tokens, keys, URLs); the rest are of
 /// names, which only headers and assignments use.
-const NAME_TRIGGERS: usize = 15;
+const NAME_TRIGGERS: usize = 17;
 
 /// The triggers, as one automaton: a file is searched once, and only lines with a trigger
 /// are scanned.

@@ -62,6 +62,7 @@ pub fn literal_secret(
                 format!("{what} (`{}`)", mask(text, prefix_len + 2))
             }
             SecretKind::UrlPassword => "a password inside a URL".to_string(),
+            SecretKind::UserPassword => "a `user:password` pair".to_string(),
             SecretKind::Assigned { literal: true, .. } | SecretKind::AuthHeader { .. } => {
                 "a literal credential".to_string()
             }
