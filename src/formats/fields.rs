@@ -536,11 +536,7 @@ impl<'a> Lowerer<'a> {
             return;
         };
         let unknown_rule = site.rule_or(self.rules.unknown_key);
-        let safety: Vec<&str> = known
-            .iter()
-            .copied()
-            .filter(|k| crate::analysis::names::is_safety_key(k))
-            .collect();
+        let mut safety: Option<Vec<&str>> = None;
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
             if self.unknown.len() < MAX_MISSPELLING_LOOKS {
                 self.unknown.insert(e.key_span);
@@ -548,9 +544,19 @@ impl<'a> Lowerer<'a> {
             // Past the cap, an unknown key is only counted, unless it may be a misspelt
             // safety key (another rule; two edits at most, so its length is within two): a
             // file of a million keys costs no suggestions.
-            if self.diags.is_full(unknown_rule)
-                && !safety.iter().any(|k| k.len().abs_diff(e.key.len()) <= 2)
-            {
+            if self.diags.is_full(unknown_rule) && {
+                let safety = safety.get_or_insert_with(|| {
+                    known
+                        .iter()
+                        .copied()
+                        .filter(|k| crate::analysis::names::is_safety_key(k))
+                        .collect()
+                });
+                !safety.iter().any(|k| {
+                    k.len().abs_diff(e.key.len()) <= 2
+                        && crate::analysis::names::misspelt_safety_key(&e.key, k)
+                })
+            } {
                 self.diags.count(unknown_rule);
                 continue;
             }
