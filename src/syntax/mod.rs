@@ -4,6 +4,7 @@
 pub mod front_matter;
 pub mod json;
 pub mod markdown;
+pub mod scalar;
 pub mod sniff;
 pub mod yaml;
 

@@ -102,6 +102,15 @@ pub(super) fn assignments(line: &str) -> Vec<Assignment<'_>> {
                     && head.bytes().all(is_name)
                     && b.get(i + 1).is_some_and(|n| *n == b' ' || *n == b'"')
             }
+            // A quoted JSON key further along the line (`{"A": "x", "DB_PASSWORD": "y"}`):
+            // looked at back to its opening quote only, so the line stays linear.
+            ':' => {
+                let key = line[..i].trim_end_matches(' ');
+                key.strip_suffix('"').is_some_and(|inner| {
+                    let name = inner.bytes().rev().take_while(|c| is_name(*c)).count();
+                    name > 0 && inner[..inner.len() - name].ends_with('"')
+                })
+            }
             _ => false,
         };
         if !sep {

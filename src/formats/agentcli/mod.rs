@@ -11,6 +11,7 @@ mod entries;
 mod env;
 mod ir;
 mod outline;
+mod texts;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -43,6 +44,8 @@ const REFUSED: &str =
 pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 impl Manifest {
@@ -103,6 +106,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
+        manifest.texts = crate::formats::texts::FileTexts::check(texts::manifest(&file, root));
     }
     let diagnostics = cx.diags;
     FileResult::new(file, diagnostics, Item::new(manifest))
@@ -142,6 +146,10 @@ impl Format for Agentcli {
 
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
         outline::outline(r)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        r.item.get::<Manifest>().map(|m| &m.texts)
     }
 }
 

@@ -14,6 +14,7 @@ use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::outline::{Reference, Target};
+use crate::formats::texts::FileTexts;
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
@@ -69,6 +70,8 @@ pub struct Tool {
     pub output_doc: Option<Node>,
     /// The output schema, when it was found and parsed.
     pub output_schema: Option<Arc<SourceFile>>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: FileTexts,
     /// `inputSchema` and `outputSchema` values naming a schema file that was read.
     pub schema_links: Vec<Reference>,
 }
@@ -107,6 +110,8 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(super::doc::ManifestDoc::lower(&root));
+    let texts = FileTexts::check(super::texts::tool_yaml(&file, &root, &tool));
+    tool.texts = texts;
     result.item = FileItem::new(Item::Tool(tool));
     result
 }

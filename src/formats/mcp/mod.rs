@@ -26,12 +26,14 @@ mod secrets;
 mod server;
 mod servers;
 mod templates;
+mod texts;
 mod versions;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::fields::ShapeRules;
+use super::texts::FileTexts;
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
@@ -103,6 +105,13 @@ impl Format for Mcp {
         // Server metadata and client configurations describe servers, not tools.
         Lowering::default()
     }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r FileTexts> {
+        r.item
+            .get::<server::ServerJson>()
+            .map(|s| &s.texts)
+            .or_else(|| r.item.get::<config::ClientConfig>().map(|c| &c.texts))
+    }
 }
 
 /// Parse and check one file (claimed already: [`Format::claims`]).
@@ -117,13 +126,15 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let item = match &parsed.root {
         Some(root) if server => {
-            let (item, diags) = server::check(&file, root);
+            let (mut item, diags) = server::check(&file, root);
             diagnostics.extend(diags);
+            item.texts = FileTexts::check(texts::server(&file, root));
             Item::new(item)
         }
         Some(root) => {
-            let (item, diags) = config::check(&file, root, client);
+            let (mut item, diags) = config::check(&file, root, client);
             diagnostics.extend(diags);
+            item.texts = FileTexts::check(texts::config(&file, root));
             Item::new(item)
         }
         None => Item::none(),

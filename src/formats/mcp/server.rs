@@ -55,6 +55,8 @@ pub struct ServerJson {
     pub name: Option<String>,
     /// `version`, when it is a string.
     pub version: Option<String>,
+    /// What the security pass reads (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Check the root of a `server.json`.
@@ -91,7 +93,7 @@ pub fn check(
         packages::packages(&mut lw, map);
         packages::remotes(&mut lw, map);
     }
-    (out, lw.diags)
+    (out, lw.diags.into_vec())
 }
 
 /// What to write for a missing required field (a dotted path).
