@@ -348,7 +348,7 @@ fn the_bundle_lists_skills_without_errors() {
     assert_eq!(
         listed,
         [
-            ("pdf-processing", ".claude/skills/pdf-processing/SKILL.md"),
+            ("form-filler", ".claude/skills/form-filler/SKILL.md"),
             ("release-notes", "skills/release-notes/SKILL.md")
         ]
     );
