@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -83,7 +84,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut cx = Cx {
         file: &file,
         fs,
-        diags: Vec::new(),
+        diags: Findings::default(),
     };
     if file.bom_len > 0 {
         let d = cx
@@ -108,7 +109,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         cx.manifest(root, &mut manifest);
         manifest.texts = crate::formats::texts::FileTexts::check(texts::manifest(&file, root));
     }
-    let diagnostics = cx.diags;
+    let diagnostics = cx.diags.into_vec();
     FileResult::new(file, diagnostics, Item::new(manifest))
 }
 
@@ -172,7 +173,7 @@ impl std::fmt::Display for Who {
 struct Cx<'a> {
     file: &'a Arc<SourceFile>,
     fs: &'a dyn FileSystem,
-    diags: Vec<Diagnostic>,
+    diags: Findings,
 }
 
 impl Cx<'_> {
