@@ -18,6 +18,15 @@ pub fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {
     }
 }
 
+/// `d` as output may show it (one diagnostic of [`masked`]), for the language server.
+pub fn masked_one(d: &Diagnostic) -> Cow<'_, Diagnostic> {
+    if quotes_secret(d) {
+        Cow::Owned(mask(d))
+    } else {
+        Cow::Borrowed(d)
+    }
+}
+
 fn holds(text: &str) -> bool {
     !scan_text(text).is_empty()
 }

@@ -8,7 +8,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
-mod masked;
+pub(crate) mod masked;
 pub mod rdjson;
 pub mod sarif;
 pub mod statistics;
