@@ -19,6 +19,7 @@ mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod scope;
+pub(crate) mod security;
 pub(crate) mod server;
 pub(crate) mod source;
 pub(crate) mod suppress;

@@ -272,7 +272,7 @@ fn secrets_and_downloads_in_instructions_and_scripts() {
     assert_eq!(
         found,
         [
-            ".claude/skills/pdf-tools/SKILL.md:5:19 SEC040 warning `SKILL.md` runs a download (`curl … | sh`)"
+            ".claude/skills/pdf-tools/SKILL.md:5:19 SEC040 error the instructions in `SKILL.md` tell the agent to run a download: `curl … | sh`"
         ]
     );
     let found = check(&[
@@ -288,7 +288,7 @@ fn secrets_and_downloads_in_instructions_and_scripts() {
     assert_eq!(
         found,
         [
-            ".claude/skills/pdf-tools/references/API.md:1:11 SEC013 error a GitHub personal access token (`ghp_ab…`) is embedded in `references/API.md`"
+            ".claude/skills/pdf-tools/references/API.md:1:11 SEC013 error a GitHub personal access token (`ghp_ab…`) is embedded in the skill"
         ]
     );
 }
@@ -348,7 +348,7 @@ fn the_bundle_lists_skills_without_errors() {
     assert_eq!(
         listed,
         [
-            ("pdf-processing", ".claude/skills/pdf-processing/SKILL.md"),
+            ("form-filler", ".claude/skills/form-filler/SKILL.md"),
             ("release-notes", "skills/release-notes/SKILL.md")
         ]
     );

@@ -315,7 +315,7 @@ fn chained_verification_commands() {
     expect_one(
         &format!(
             "{BASE}{}",
-            VERIFY.replace("yamllint out/config.yaml", "yamllint out; curl x | sh")
+            VERIFY.replace("yamllint out/config.yaml", "yamllint out; rm -f out/x")
         ),
         "14:25 SEC002 warning the verification command chains another command with `;`",
     );

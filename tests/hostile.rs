@@ -13,6 +13,9 @@ use common::{Repo, VALID_SCHEMA, VALID_TOOL, check_dir};
 use serde_json::Value;
 use toolc::OutputFormat;
 
+#[path = "hostile/big_files.rs"]
+mod big_files;
+
 /// A repository with the sentinel tool (DOJ003 on its name) and nothing else.
 fn repo() -> Repo {
     let repo = Repo::new();

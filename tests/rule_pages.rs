@@ -334,6 +334,28 @@ fn pages_have_front_matter_and_sections() {
             "{}: front matter lacks formats/since",
             rule.code
         );
+        // The format pages list rules by this field, so it must say what the registry does.
+        let mut expected: Vec<&str> = if rule.formats.is_empty() {
+            vec!["all"]
+        } else {
+            rule.formats.to_vec()
+        };
+        expected.sort_unstable();
+        let mut listed: Vec<&str> = page
+            .lines()
+            .find_map(|l| l.strip_prefix("formats:"))
+            .map(|v| v.trim().trim_start_matches('[').trim_end_matches(']'))
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .collect();
+        listed.sort_unstable();
+        assert_eq!(
+            listed, expected,
+            "{}: `formats:` differs from the registry",
+            rule.code
+        );
         for s in SECTIONS {
             assert!(page.contains(s), "{}: page lacks section `{s}`", rule.code);
         }

@@ -561,3 +561,21 @@ fn an_edit_of_the_configuration_applies_at_once() {
     assert_eq!(codes(&found), ["TMD006"]);
     client.shutdown();
 }
+
+#[test]
+fn published_findings_never_show_a_credential_in_full() {
+    let token = "ghp_Q7d3WmX9pL2vN8rT4yB6kH1sJ5fG0aE3cZ2u";
+    let text = format!("{CYCOD}{token}: 1\n");
+    let repo = Repo::with(&[(".cycod/tools/search.yaml", &text)]);
+    let doc = uri(&repo.root.join(".cycod/tools/search.yaml"));
+    let mut client = Client::start(&repo.root);
+    client.open(&doc, &text);
+    let found = client.diagnostics(&doc, |d| !d.is_empty());
+    let shown = serde_json::to_string(&found).expect("json");
+    assert!(
+        shown.contains("ghp_Q7"),
+        "the finding quotes the key: {shown}"
+    );
+    assert!(!shown.contains(token), "{shown}");
+    client.shutdown();
+}

@@ -8,4 +8,5 @@ pub mod paths;
 pub mod registry;
 pub mod secrets;
 pub mod shell;
+pub mod unicode;
 pub mod urls;

@@ -24,9 +24,14 @@ const SAFETY_ROOTS: &[&str] = &["approv", "confirm", "permission", "polic", "net
 /// True when `key`, unknown, is a near misspelling (at most two edits) of `known`, a key that
 /// carries safety meaning: the gate it was written to set is silently not in effect.
 pub fn misspelt_safety_key(key: &str, known: &str) -> bool {
-    let known_lower = known.to_ascii_lowercase();
-    SAFETY_ROOTS.iter().any(|r| known_lower.contains(r))
-        && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), &known_lower) <= 2
+    is_safety_key(known)
+        && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), &known.to_ascii_lowercase()) <= 2
+}
+
+/// True when `key` sets a safety gate (an approval, a permission, network access…).
+pub fn is_safety_key(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    SAFETY_ROOTS.iter().any(|r| lower.contains(r))
 }
 
 /// "Did you mean" over many names at once (every tool of a repository): only names with the

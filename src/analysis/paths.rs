@@ -52,17 +52,19 @@ pub fn path_tokens(text: &str, region: Span) -> Vec<PathToken> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut prev: Option<char> = None;
-    let mut skip_to = 0;
-    for (i, c) in slice.char_indices() {
-        if i < skip_to {
-            prev = Some(c);
-            continue;
-        }
+    let bytes = slice.as_bytes();
+    let mut i = 0;
+    // Only `/`, `~`, `.` and `$` can start a path: the bytes between are passed over without
+    // a look (all four are ASCII, so a match is always a character boundary).
+    while let Some(at) = bytes[i..]
+        .iter()
+        .position(|b| matches!(b, b'/' | b'~' | b'.' | b'$'))
+    {
+        i += at;
         let rest = &slice[i..];
-        let starts = opens_path(prev) || (c == '/' && slice[..i].ends_with("file://"));
-        let kind = match c {
-            '/' if starts
+        let prev = slice[..i].chars().next_back();
+        let kind = match bytes[i] {
+            b'/' if (opens_path(prev) || slice[..i].ends_with("file://"))
                 && rest[1..]
                     .chars()
                     .next()
@@ -70,9 +72,9 @@ pub fn path_tokens(text: &str, region: Span) -> Vec<PathToken> {
             {
                 Some(PathKind::Absolute)
             }
-            '~' if opens_path(prev) && home_prefix(rest) => Some(PathKind::Home),
-            '.' if opens_path(prev) && rest.starts_with("../") => Some(PathKind::Parent),
-            '$' if rest.starts_with("${HOME}")
+            b'~' if opens_path(prev) && home_prefix(rest) => Some(PathKind::Home),
+            b'.' if opens_path(prev) && rest.starts_with("../") => Some(PathKind::Parent),
+            b'$' if rest.starts_with("${HOME}")
                 || (rest.starts_with("$HOME")
                     && !rest[5..].starts_with(|n: char| n.is_alphanumeric() || n == '_')) =>
             {
@@ -80,22 +82,23 @@ pub fn path_tokens(text: &str, region: Span) -> Vec<PathToken> {
             }
             _ => None,
         };
-        if let Some(kind) = kind {
-            let len = rest.find(ends_path).unwrap_or(rest.len());
-            let token = rest[..len].trim_end_matches(['.', ':', '!', '?']);
-            let token = if token.is_empty() {
-                &rest[..len]
-            } else {
-                token
-            };
-            out.push(PathToken {
-                span: region.sub(i, i + token.len()),
-                text: token.to_string(),
-                kind,
-            });
-            skip_to = i + len.max(1);
-        }
-        prev = Some(c);
+        let Some(kind) = kind else {
+            i += 1;
+            continue;
+        };
+        let len = rest.find(ends_path).unwrap_or(rest.len());
+        let token = rest[..len].trim_end_matches(['.', ':', '!', '?']);
+        let token = if token.is_empty() {
+            &rest[..len]
+        } else {
+            token
+        };
+        out.push(PathToken {
+            span: region.sub(i, i + token.len()),
+            text: token.to_string(),
+            kind,
+        });
+        i += len.max(1);
     }
     out
 }

@@ -44,6 +44,7 @@ struct StoredDiagnostic {
     notes: Vec<String>,
     help: Option<String>,
     fix: Option<StoredFix>,
+    omitted: usize,
 }
 
 #[derive(Serialize, Deserialize, Clone)]
@@ -77,7 +78,11 @@ pub fn parts(r: &FileResult) -> Option<Parts> {
     let item = if r.item.is_none() {
         None
     } else {
-        Some(codec.encode(&r.item)?)
+        let files: Vec<Arc<SourceFile>> = std::iter::once(&r.file)
+            .chain(&r.companions)
+            .cloned()
+            .collect();
+        Some(codec.encode(&r.item, &files)?)
     };
     let sources: Vec<&Arc<SourceFile>> = std::iter::once(&r.file).chain(&r.companions).collect();
     let index = |f: &Arc<SourceFile>| sources.iter().position(|s| s.path == f.path);
@@ -179,7 +184,7 @@ pub fn rebuild<'a>(
     }
     let codec = formats::format_of(format)?.cache()?;
     let item = match fetch {
-        Some(fetch) => Item::encoded(codec, fetch, tools as usize),
+        Some(fetch) => Item::encoded(codec, fetch, tools as usize, files.clone()),
         None => Item::none(),
     };
     let file = |i: usize| files.get(i);
@@ -244,6 +249,7 @@ impl StoredDiagnostic {
                 .collect::<Option<_>>()?,
             notes: d.notes.clone(),
             help: d.help.clone(),
+            omitted: d.omitted,
             fix: d.fix.as_ref().map(|f| StoredFix {
                 message: f.message.clone(),
                 safe: f.applicability == Applicability::Safe,
@@ -280,6 +286,7 @@ impl StoredDiagnostic {
             related,
             notes: self.notes,
             help: self.help,
+            omitted: self.omitted,
             fix: self.fix.map(|f| Fix {
                 message: f.message,
                 applicability: if f.safe {

@@ -275,7 +275,14 @@ impl Cache {
             (Some(bytes), Some(codec)) => {
                 let bytes = bytes.clone();
                 let fetch: Fetch = Box::new(move || Some(bytes));
-                Some(Item::encoded(codec, fetch, parts.tools as usize))
+                let files = match outcome {
+                    Ok(r) => std::iter::once(&r.file)
+                        .chain(&r.companions)
+                        .cloned()
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+                Some(Item::encoded(codec, fetch, parts.tools as usize, files))
             }
             _ => None,
         };

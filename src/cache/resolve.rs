@@ -26,6 +26,8 @@ pub struct Resolved {
     key: Digest,
     deps: Vec<Dep>,
     findings: Findings,
+    /// Scripts ShellCheck did not check (it could not be run).
+    skipped: usize,
     /// Taken from the last run as it was.
     #[serde(skip)]
     reused: bool,
@@ -55,6 +57,9 @@ impl Resolves {
     ) -> Option<Digest> {
         let mut hash = sha2::Sha256::default();
         sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
+        // The programs resolve runs are part of its input: another ShellCheck, other
+        // findings.
+        sha2::Digest::update(&mut hash, shellcheck_identity());
         for r in results {
             let path = r.file.path.to_str()?;
             let sum = stored(&r.file.path)?;
@@ -88,6 +93,7 @@ impl Resolves {
         let tracker = Tracker::new(fs);
         let found = formats::resolve_with(&tracker, results);
         let (deps, comparable) = tracker.finish(Path::new(""));
+        let skipped = crate::security::shellcheck::skipped();
         if let Some(key) = key
             && comparable
             && let Some(findings) = Findings::of(&found)
@@ -97,6 +103,7 @@ impl Resolves {
                 key,
                 deps,
                 findings,
+                skipped,
                 reused: false,
             });
         }
@@ -122,6 +129,7 @@ impl Resolves {
         }
         let found = old[at].findings.load(&|path| find(results, path))?;
         let mut kept = old.remove(at);
+        crate::security::shellcheck::restore_skipped(kept.skipped);
         kept.reused = true;
         *self.new.lock().unwrap_or_else(|e| e.into_inner()) = Some(kept);
         Some(found)
@@ -148,6 +156,33 @@ impl Resolves {
         }
         (old, changed)
     }
+}
+
+/// What identifies the ShellCheck a run would use: `TOOLC_SHELLCHECK`, or the first
+/// `shellcheck` on `PATH`, with its metadata (none found: nothing).
+fn shellcheck_identity() -> Vec<u8> {
+    let named = std::env::var_os("TOOLC_SHELLCHECK");
+    let program: Option<PathBuf> = match &named {
+        Some(p) if p.is_empty() => None,
+        Some(p) if Path::new(p).components().count() > 1 => Some(PathBuf::from(p)),
+        other => {
+            let name = other.clone().unwrap_or_else(|| "shellcheck".into());
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join(&name))
+                    .find(|p| p.is_file())
+            })
+        }
+    };
+    let mut out = format!("{named:?}").into_bytes();
+    if let Some(program) = program {
+        out.extend(program.to_string_lossy().as_bytes());
+        if let Ok(m) = std::fs::metadata(&program) {
+            let s = super::Stat::of_metadata(&m);
+            out.extend(format!(" {} {} {}", s.len, s.mtime_secs, s.mtime_nanos).as_bytes());
+        }
+    }
+    out
 }
 
 /// The file at `path` among `results` (a definition, or a file one of them read).

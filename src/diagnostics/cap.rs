@@ -1,9 +1,16 @@
 //! A cap on the findings of one rule in one file, so a generated or hostile file with a
 //! million findings cannot bury the output (or make it take minutes to render).
+//!
+//! [`Findings`] applies the cap as findings are found, so past it a finding costs a count,
+//! not memory (and an emit site may skip building it: [`Findings::is_full`]);
+//! [`cap_per_rule`] applies it to a finished list. Both leave one line per capped rule that
+//! stands for the rest ([`Diagnostic::omitted`]), and capping twice changes nothing.
 
 use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
 
 use super::Diagnostic;
+use crate::rules::Rule;
 
 /// Findings of one rule shown per file; past that a single line says how many more there are.
 pub const MAX_PER_RULE: usize = 200;
@@ -14,47 +21,187 @@ pub const MAX_PER_RULE: usize = 200;
 pub fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
     let mut seen: HashMap<&'static str, usize> = HashMap::new();
     for d in &diags {
-        *seen.entry(d.rule.code).or_default() += 1;
+        *seen.entry(d.rule.code).or_default() += d.omitted.max(1);
     }
-    if seen.values().all(|n| *n <= max) {
+    if seen.values().all(|n| *n <= max) && diags.iter().all(|d| d.omitted == 0) {
         return diags;
     }
     let mut kept: HashMap<&'static str, usize> = HashMap::new();
     let mut out = Vec::new();
     for d in diags {
+        let total = seen.get(d.rule.code).copied().unwrap_or(0);
         let count = kept.entry(d.rule.code).or_default();
-        *count += 1;
-        if *count <= max {
+        if *count > max {
+            continue;
+        }
+        if d.omitted == 0 && (*count < max || total <= max) {
+            *count += 1;
             out.push(d);
-        } else if *count == max + 1 {
-            let more = seen.get(d.rule.code).copied().unwrap_or(0) - max;
-            out.push(Diagnostic {
-                message: format!("{more} more findings of this rule in this file are not shown"),
-                label: Some("and more from here on".into()),
-                related: Vec::new(),
-                notes: Vec::new(),
-                help: Some("fix the ones above and run toolc again".into()),
-                fix: None,
-                ..d
-            });
+        } else {
+            let more = total - *count;
+            *count = max + 1;
+            out.push(summary(d, more));
         }
     }
     out
 }
 
+/// `d` turned into the line that stands for `more` findings of its rule left out.
+fn summary(d: Diagnostic, more: usize) -> Diagnostic {
+    Diagnostic {
+        message: format!("{more} more findings of this rule in this file are not shown"),
+        label: Some("and more from here on".into()),
+        related: Vec::new(),
+        notes: Vec::new(),
+        help: Some("fix the ones above and run toolc again".into()),
+        fix: None,
+        omitted: more,
+        ..d
+    }
+}
+
+/// The findings of one file, capped per rule as they are found: the first [`MAX_PER_RULE`]
+/// of each rule are kept, the next one stands for all the rest, which are only counted.
+#[derive(Debug, Default)]
+pub struct Findings {
+    list: Vec<Diagnostic>,
+    /// Per rule: findings so far, and where the line standing for the rest is.
+    rules: HashMap<&'static str, (usize, Option<usize>)>,
+    /// The last finding pushed was kept (not only counted).
+    last_kept: bool,
+    /// Findings pushed or counted so far, kept or not.
+    total: usize,
+}
+
+impl Findings {
+    /// Add a finding (counted only, past the cap).
+    pub fn push(&mut self, d: Diagnostic) {
+        self.total += 1;
+        let (count, rest) = self.rules.entry(d.rule.code).or_default();
+        *count += 1;
+        self.last_kept = rest.is_none() && *count <= MAX_PER_RULE;
+        match rest {
+            Some(at) => {
+                if let Some(line) = self.list.get_mut(*at) {
+                    line.omitted += 1;
+                }
+            }
+            None if *count > MAX_PER_RULE => {
+                *rest = Some(self.list.len());
+                self.list.push(summary(d, 1));
+            }
+            None => self.list.push(d),
+        }
+    }
+
+    /// How many findings were pushed or counted, kept or not: a check can tell whether a
+    /// step found anything.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// The finding pushed last, to add to it, unless it was only counted.
+    pub fn last_mut(&mut self) -> Option<&mut Diagnostic> {
+        if self.last_kept {
+            self.list.last_mut()
+        } else {
+            None
+        }
+    }
+
+    /// True when a finding of `rule` would only be counted: an emit site may then call
+    /// [`Findings::count`] instead of building it.
+    pub fn is_full(&self, rule: &Rule) -> bool {
+        self.rules
+            .get(rule.code)
+            .is_some_and(|(_, rest)| rest.is_some())
+    }
+
+    /// Count a finding of `rule` that [`Findings::is_full`] said need not be built.
+    pub fn count(&mut self, rule: &Rule) {
+        self.last_kept = false;
+        self.total += 1;
+        if let Some((count, Some(at))) = self.rules.get_mut(rule.code) {
+            *count += 1;
+            if let Some(line) = self.list.get_mut(*at) {
+                line.omitted += 1;
+            }
+        }
+    }
+
+    /// The findings, with the line that stands for the rest of each capped rule.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.list
+            .into_iter()
+            .map(|d| match d.omitted {
+                0 => d,
+                more => summary(d, more),
+            })
+            .collect()
+    }
+}
+
+impl Deref for Findings {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        &self.list
+    }
+}
+
+/// Findings already kept may be added to (a help, a note): that changes no count.
+impl DerefMut for Findings {
+    fn deref_mut(&mut self) -> &mut [Diagnostic] {
+        &mut self.list
+    }
+}
+
+impl Extend<Diagnostic> for Findings {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, iter: I) {
+        for d in iter {
+            self.push(d);
+        }
+    }
+}
+
+impl IntoIterator for Findings {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
+impl From<Findings> for Vec<Diagnostic> {
+    fn from(f: Findings) -> Vec<Diagnostic> {
+        f.into_vec()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::source::{FormatId, SourceFile, Span};
 
-    #[test]
-    fn past_the_cap_one_line_says_how_many_more() {
-        let file = SourceFile::new(
+    fn file() -> Arc<SourceFile> {
+        SourceFile::new(
             "tools.json".into(),
             "tools.json".into(),
             FormatId::AgentcliManifest,
             "{}".into(),
-        );
+        )
+    }
+
+    fn messages(diags: &[Diagnostic]) -> Vec<&str> {
+        diags.iter().map(|d| d.message.as_str()).collect()
+    }
+
+    #[test]
+    fn past_the_cap_one_line_says_how_many_more() {
+        let file = file();
         let rule = &crate::rules::security::HOST_PATH_ACCESS;
         let other = &crate::rules::security::EMBEDDED_SECRET;
         let mut diags: Vec<Diagnostic> = (0..5)
@@ -62,9 +209,8 @@ mod tests {
             .collect();
         diags.push(Diagnostic::new(other, &file, Span::point(0), "other"));
         let capped = cap_per_rule(diags, 3);
-        let messages: Vec<&str> = capped.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
-            messages,
+            messages(&capped),
             [
                 "finding 0",
                 "finding 1",
@@ -73,5 +219,30 @@ mod tests {
                 "other"
             ]
         );
+        // Capping again changes nothing.
+        let again = cap_per_rule(capped.clone(), 3);
+        assert_eq!(messages(&again), messages(&capped));
+    }
+
+    #[test]
+    fn findings_are_capped_as_they_come_and_counted_past_the_cap() {
+        let file = file();
+        let rule = &crate::rules::security::HOST_PATH_ACCESS;
+        let mut found = Findings::default();
+        for i in 0..MAX_PER_RULE + 500 {
+            if found.is_full(rule) {
+                found.count(rule);
+            } else {
+                found.push(Diagnostic::new(rule, &file, Span::point(0), format!("{i}")));
+            }
+        }
+        assert_eq!(found.len(), MAX_PER_RULE + 1);
+        let list = found.into_vec();
+        assert_eq!(
+            list.last().map(|d| d.message.as_str()),
+            Some("500 more findings of this rule in this file are not shown")
+        );
+        let again = cap_per_rule(list.clone(), MAX_PER_RULE);
+        assert_eq!(messages(&again), messages(&list));
     }
 }

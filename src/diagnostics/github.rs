@@ -10,6 +10,7 @@ use crate::rules::Severity;
 
 /// Render every diagnostic as a workflow command, one per line.
 pub fn render(diagnostics: &[Diagnostic]) -> String {
+    let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::new();
     for d in diagnostics {
         render_one(&mut out, d);

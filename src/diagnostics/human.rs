@@ -12,11 +12,17 @@ use crate::source::{SourceFile, Span};
 /// Lines longer than this are cropped around the span so a 5 MB line stays readable.
 const MAX_SHOWN_LINE: usize = 400;
 const CROP_CONTEXT: usize = 80;
+/// Bytes masked for credentials on each side of a crop of a huge line: more than the longest
+/// credential written on one line (a private key block with escaped newlines).
+const REDACT_MARGIN: usize = 16 * 1024;
+/// Bytes searched on each side of a span for the ends of its line.
+const LINE_SEARCH: usize = 64 * 1024;
 /// A related place shares the primary snippet only when both fit in this many bytes.
 const MAX_SHARED_WINDOW: usize = 16 * 1024;
 
 /// Render diagnostics and the summary line.
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet: bool) -> String {
+    let diagnostics = &*super::masked::masked(diagnostics);
     let renderer = if color {
         Renderer::styled()
     } else {
@@ -92,9 +98,13 @@ impl Window<'_> {
     }
 }
 
-/// `raw` with C1 controls spelled out (annotate-snippets shows C0 controls as symbols itself).
+/// `raw` with C1 controls, invisible and bidirectional characters spelled out
+/// (annotate-snippets shows C0 controls as symbols itself): a terminal would otherwise hide
+/// or reorder what a diagnostic points at.
 fn spell_out_c1(raw: &str) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
-    let is_c1 = |c: char| ('\u{80}'..='\u{9f}').contains(&c);
+    let is_c1 = |c: char| {
+        ('\u{80}'..='\u{9f}').contains(&c) || crate::analysis::unicode::hidden_kind(c).is_some()
+    };
     if !raw.chars().any(is_c1) {
         return (std::borrow::Cow::Borrowed(raw), Vec::new());
     }
@@ -134,10 +144,16 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
     let text = file.text.as_str();
     let lo = floor_boundary(text, spans.iter().map(|s| s.start).min().unwrap_or(0));
     let hi = ceil_boundary(text, spans.iter().map(|s| s.end).max().unwrap_or(0));
-    let line_start = text[..lo]
-        .rfind('\n')
-        .map_or(file.bom_len.min(lo), |i| i + 1);
-    let line_end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
+    // The line's ends are looked for only so far: past that the line is huge and cropped
+    // anyway, and a thousand findings on a 50 MB line must not scan it a thousand times.
+    let back = floor_boundary(text, lo.saturating_sub(LINE_SEARCH));
+    let line_start = match text[back..lo].rfind('\n') {
+        Some(i) => back + i + 1,
+        None if back <= file.bom_len => file.bom_len.min(lo),
+        None => back,
+    };
+    let ahead = ceil_boundary(text, hi.saturating_add(LINE_SEARCH));
+    let line_end = text[hi..ahead].find('\n').map_or(ahead, |i| hi + i);
     let line_end = if text[..line_end].ends_with('\r') {
         line_end - 1
     } else {
@@ -151,7 +167,25 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
     } else {
         (line_start, line_end.max(line_start))
     };
-    let (shown, shifts) = spell_out_c1(&text[start..end]);
+    // A credential in the file is never printed in full, whichever rule shows its line:
+    // whole lines are masked (a crop could cut a token's prefix), with offsets unchanged; of
+    // a huge line, a margin around the crop wider than any credential, so showing a
+    // thousand findings on one line does not scan it a thousand times.
+    let (from, to) = if line_end - line_start > MAX_SHOWN_LINE {
+        (
+            floor_boundary(text, start.saturating_sub(REDACT_MARGIN).max(line_start)),
+            ceil_boundary(text, (end + REDACT_MARGIN).min(line_end)),
+        )
+    } else {
+        (line_start, end.max(line_end))
+    };
+    let lines = text.get(from..to).unwrap_or_default();
+    let redacted = crate::analysis::secrets::redact(lines);
+    let shown_part = redacted
+        .get(start.saturating_sub(from)..end.saturating_sub(from))
+        .unwrap_or_default();
+    let (shown, shifts) = spell_out_c1(shown_part);
+    let shown = std::borrow::Cow::Owned(shown.into_owned());
     Window {
         text: shown,
         start,

@@ -12,6 +12,7 @@ use crate::source::SourceFile;
 
 /// Render the report of `files` (every file checked) and their `diagnostics`.
 pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
+    let diagnostics = &*super::masked::masked(diagnostics);
     // format → path → diagnostics; files without findings are passing test cases. A
     // diagnostic in a file that was not in the list (the configuration) gets its own case.
     let mut suites: BTreeMap<&str, BTreeMap<&str, Vec<&Diagnostic>>> = BTreeMap::new();

@@ -28,6 +28,7 @@ fn cell(text: &str) -> String {
 
 /// Render the summary of `diagnostics`; `baselined` findings are only counted.
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -> String {
+    let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::from("## toolc\n\n");
     let checked = format!(
         "{}, {}",

@@ -8,6 +8,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub(crate) mod masked;
 pub mod rdjson;
 pub mod sarif;
 pub mod statistics;
@@ -56,6 +57,9 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The edits that fix it, when the fix is mechanical.
     pub fix: Option<Fix>,
+    /// How many findings of its rule in its file this one stands for when the per-rule cap
+    /// left them out (itself included); 0 for an ordinary finding.
+    pub omitted: usize,
 }
 
 impl Diagnostic {
@@ -77,6 +81,7 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             fix: None,
+            omitted: 0,
         }
     }
 

@@ -195,6 +195,9 @@ pub fn render(
     baselined: &[Diagnostic],
     root: &Path,
 ) -> String {
+    let diagnostics = &*super::masked::masked(diagnostics);
+    let suppressed = &*super::masked::masked(suppressed);
+    let baselined = &*super::masked::masked(baselined);
     let mut all: Vec<(&Diagnostic, Silenced)> = diagnostics
         .iter()
         .map(|d| (d, Silenced::No))

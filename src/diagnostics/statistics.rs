@@ -58,6 +58,13 @@ pub fn render_human(diagnostics: &[Diagnostic]) -> String {
             c.count, c.code, c.name, c.severity
         );
     }
+    let skipped = crate::security::shellcheck::skipped();
+    if skipped > 0 {
+        let _ = writeln!(
+            out,
+            "ShellCheck did not run (not on PATH, or TOOLC_SHELLCHECK is empty): {skipped} embedded shell script(s) were not checked (SHC001–SHC003)"
+        );
+    }
     out
 }
 

@@ -1,16 +1,20 @@
 //! Text from a repository made safe to print: a file may hold any character, and a
 //! newline, escape sequence or bell in a name or message must not reach the terminal or a
 //! CI log as a control (a `\n::error …::` line is a workflow command on GitHub's runner; an
-//! OSC sequence retitles the terminal).
+//! OSC sequence retitles the terminal). Invisible and bidirectional characters are spelled
+//! out too, so a hidden character shows where a diagnostic points at it.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use crate::analysis::unicode::hidden_kind;
+
 /// `text` with every control character shown instead of obeyed: `\n`, `\r` and `\t` as
 /// those escapes, other C0 controls and DEL as their Unicode control pictures (`␛`, `␇`),
-/// C1 controls as `\u{9b}`.
+/// C1 controls, invisible and bidirectional characters as `\u{9b}`.
 pub fn visible(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    let shown = |c: char| c.is_control() || hidden_kind(c).is_some();
+    if !text.chars().any(shown) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -23,7 +27,7 @@ pub fn visible(text: &str) -> Cow<'_, str> {
             c if (c as u32) < 0x20 => {
                 out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'));
             }
-            c if c.is_control() => {
+            c if shown(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -51,5 +55,6 @@ mod tests {
         assert_eq!(visible("\0\u{7f}"), "␀␡");
         assert_eq!(visible("\u{9b}2J"), "\\u{9b}2J");
         assert!(!visible("\n::error file=x::y").contains('\n'));
+        assert_eq!(visible("a\u{202e}b\u{e0041}"), "a\\u{202e}b\\u{e0041}");
     }
 }

@@ -1,6 +1,7 @@
 //! Shared lowering helpers: typed access to mapping fields that reports missing keys, wrong
 //! types, bad lengths and unknown keys as diagnostics of the calling format's rules.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::analysis::names::did_you_mean;
@@ -8,6 +9,7 @@ mod edits;
 
 pub use edits::{rename_key, replace_exact, replace_scalar, replace_text};
 
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::rules::Rule;
 use crate::source::{SourceFile, Span};
@@ -118,16 +120,20 @@ pub struct Lowerer<'a> {
     pub file: &'a Arc<SourceFile>,
     /// The format's shape rules.
     pub rules: &'a ShapeRules,
-    /// Diagnostics so far.
-    pub diags: Vec<Diagnostic>,
-    /// Spans of keys reported as unknown, so a missing field can point at its misspelling.
-    unknown: Vec<Span>,
+    /// Diagnostics so far, capped per rule as they come.
+    pub diags: Findings,
+    /// Spans of keys reported as unknown (the first ones), so a missing field can point at
+    /// its misspelling.
+    unknown: HashSet<Span>,
     /// What to add for a missing field, when the format knows (the format's own help).
     missing_help: Option<MissingHelp>,
 }
 
 /// The help for a missing field (a dotted path) of a file, when the format knows what to write.
 pub type MissingHelp = fn(&str, &SourceFile) -> Option<String>;
+
+/// Unknown keys remembered per file to compare with a missing required key, at most.
+const MAX_MISSPELLING_LOOKS: usize = 1000;
 
 /// `a.b` from a parent path and a key.
 pub fn join_path(parent: &str, key: &str) -> String {
@@ -144,8 +150,8 @@ impl<'a> Lowerer<'a> {
         Lowerer {
             file,
             rules,
-            diags: Vec::new(),
-            unknown: Vec::new(),
+            diags: Findings::default(),
+            unknown: HashSet::new(),
             missing_help: None,
         }
     }
@@ -231,10 +237,22 @@ impl<'a> Lowerer<'a> {
             } else {
                 format!("this mapping lacks `{key}`")
             };
-            // A misspelt key next to the missing one is the likeliest cause: say so.
-            let misspelt = map.node.as_map().unwrap_or_default().iter().find(|e| {
-                self.unknown.contains(&e.key_span) && did_you_mean(&e.key, [key]).is_some()
-            });
+            // A misspelt key next to the missing one is the likeliest cause: say so. Only the
+            // first unknown keys are remembered, so a mapping of a million keys stays linear.
+            let mut misspelt = None;
+            let mut left = self.unknown.len();
+            for e in map.node.as_map().unwrap_or_default() {
+                if left == 0 {
+                    break;
+                }
+                if self.unknown.contains(&e.key_span) {
+                    left -= 1;
+                    if did_you_mean(&e.key, [key]).is_some() {
+                        misspelt = Some(e);
+                        break;
+                    }
+                }
+            }
             let message = site.message.map_or_else(
                 || format!("required field `{full}` is missing"),
                 str::to_string,
@@ -517,8 +535,31 @@ impl<'a> Lowerer<'a> {
         let Some(entries) = map.node.as_map() else {
             return;
         };
+        let unknown_rule = site.rule_or(self.rules.unknown_key);
+        let mut safety: Option<Vec<&str>> = None;
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
-            self.unknown.push(e.key_span);
+            if self.unknown.len() < MAX_MISSPELLING_LOOKS {
+                self.unknown.insert(e.key_span);
+            }
+            // Past the cap, an unknown key is only counted, unless it may be a misspelt
+            // safety key (another rule; two edits at most, so its length is within two): a
+            // file of a million keys costs no suggestions.
+            if self.diags.is_full(unknown_rule) && {
+                let safety = safety.get_or_insert_with(|| {
+                    known
+                        .iter()
+                        .copied()
+                        .filter(|k| crate::analysis::names::is_safety_key(k))
+                        .collect()
+                });
+                !safety.iter().any(|k| {
+                    k.len().abs_diff(e.key.len()) <= 2
+                        && crate::analysis::names::misspelt_safety_key(&e.key, k)
+                })
+            } {
+                self.diags.count(unknown_rule);
+                continue;
+            }
             let full = join_path(map.path, &e.key);
             let hint = did_you_mean(&e.key, known.iter().copied());
             // A misspelt approval, permission or network key loses its gate without a word
@@ -535,7 +576,7 @@ impl<'a> Lowerer<'a> {
                     ),
                 ),
                 None => self.diag(
-                    site.rule_or(self.rules.unknown_key),
+                    unknown_rule,
                     e.key_span,
                     format!("unknown key `{full}`"),
                 ),

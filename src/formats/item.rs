@@ -1,7 +1,10 @@
 //! A lowered file's typed item, and how the cache keeps it.
 
 use std::any::Any;
-use std::sync::{Mutex, OnceLock};
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::source::SourceFile;
 
 type Boxed = Box<dyn Any + Send + Sync>;
 
@@ -25,6 +28,8 @@ struct Encoded {
     /// How to get its bytes, until it is decoded.
     fetch: Mutex<Option<Fetch>>,
     codec: ItemCodec,
+    /// The result's files (the file, then its companions), which the item names by place.
+    files: Box<[Arc<SourceFile>]>,
     /// What the format's `tool_count` said of it.
     tools: usize,
     decoded: OnceLock<Option<Boxed>>,
@@ -42,11 +47,18 @@ impl Item {
     }
 
     /// An item `codec` encoded as the bytes `fetch` gives, which held `tools` tool
-    /// definitions; fetched and decoded when first looked into.
-    pub fn encoded(codec: ItemCodec, fetch: Fetch, tools: usize) -> Item {
+    /// definitions and names the result's `files` by place; fetched and decoded when first
+    /// looked into.
+    pub fn encoded(
+        codec: ItemCodec,
+        fetch: Fetch,
+        tools: usize,
+        files: Vec<Arc<SourceFile>>,
+    ) -> Item {
         Item(Inner::Encoded(Box::new(Encoded {
             fetch: Mutex::new(Some(fetch)),
             codec,
+            files: files.into_boxed_slice(),
             tools,
             decoded: OnceLock::new(),
         })))
@@ -106,7 +118,8 @@ impl Encoded {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()?;
-        match (self.codec.decode)(&fetch()?)?.0 {
+        let bytes = fetch()?;
+        match with_files(&self.files, || (self.codec.decode)(&bytes))?.0 {
             Inner::Ready(b) => Some(b),
             _ => None,
         }
@@ -155,8 +168,50 @@ impl ItemCodec {
         ItemCodec { encode, decode }
     }
 
-    /// `item` as bytes; `None` when it is not of the codec's type.
-    pub fn encode(&self, item: &Item) -> Option<Vec<u8>> {
-        (self.encode)(item)
+    /// `item` as bytes, naming the result's `files` (the file, then its companions) by
+    /// place; `None` when it is not of the codec's type or names another file.
+    pub fn encode(&self, item: &Item, files: &[Arc<SourceFile>]) -> Option<Vec<u8>> {
+        with_files(files, || (self.encode)(item))
+    }
+}
+
+thread_local! {
+    /// The files of the result whose item is being encoded or decoded on this thread.
+    static FILES: RefCell<Vec<Arc<SourceFile>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run `f` with `files` as the result's files for [`file_ref`].
+fn with_files<R>(files: &[Arc<SourceFile>], f: impl FnOnce() -> R) -> R {
+    let before = FILES.with(|cell| cell.replace(files.to_vec()));
+    let out = f();
+    FILES.with(|cell| cell.replace(before));
+    out
+}
+
+/// An `Arc<SourceFile>` field of an item (a security text's file), written as its place
+/// among the result's files and read back as that file.
+pub mod file_ref {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serializer, de, ser};
+
+    use super::FILES;
+    use crate::source::SourceFile;
+
+    /// Write the file's place.
+    pub fn serialize<S: Serializer>(file: &Arc<SourceFile>, s: S) -> Result<S::Ok, S::Error> {
+        let at = FILES.with(|cell| cell.borrow().iter().position(|f| f.path == file.path));
+        match at {
+            Some(at) => s.serialize_u32(at as u32),
+            None => Err(ser::Error::custom("a file that is not the result's")),
+        }
+    }
+
+    /// Read the file back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<SourceFile>, D::Error> {
+        let at = u32::deserialize(d)? as usize;
+        FILES
+            .with(|cell| cell.borrow().get(at).cloned())
+            .ok_or_else(|| de::Error::custom("no such file"))
     }
 }

@@ -9,6 +9,7 @@ pub mod fields;
 mod item;
 pub mod mcp;
 pub mod outline;
+pub mod texts;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
@@ -97,6 +98,18 @@ pub trait Format: Sync {
     /// How this format's items are cached ([`ItemCodec`]); none by default: the format's
     /// files are then loaded on every run.
     fn cache(&self) -> Option<ItemCodec> {
+        None
+    }
+
+    /// What the model reads of `r` (one of this format's files) and what it runs, checked:
+    /// names, descriptions, schema strings, prompts, guidance, commands, each with its exact
+    /// span, go through the security pass (`crate::security`) the same way for every format.
+    /// To take part, build a [`texts::ToolTexts`] per tool in `load` while the syntax tree is
+    /// in hand, with [`texts::Collector`] (`schema` reads a JSON Schema, `scalar` a YAML or
+    /// JSON string, `verbatim` a Markdown region), pass them to [`texts::FileTexts::check`],
+    /// keep the result in the item, and return it here. The default, none, leaves only the
+    /// checks that read a file's lines (hidden characters, secrets).
+    fn texts<'r>(&self, _r: &'r FileResult) -> Option<&'r texts::FileTexts> {
         None
     }
 }
@@ -233,7 +246,9 @@ fn load_source(
         // itself: a generated or hostile file must not bury the output or exhaust memory.
         Some(reader) => {
             let mut result = reader.load(file, fs);
-            let diagnostics = std::mem::take(&mut result.diagnostics);
+            let found = crate::security::check_file(reader, &result);
+            let mut diagnostics = std::mem::take(&mut result.diagnostics);
+            diagnostics.extend(found);
             result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
             result
         }
@@ -244,10 +259,12 @@ fn load_source(
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
 pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
-    REGISTRY
+    let mut out: Vec<Diagnostic> = REGISTRY
         .iter()
         .flat_map(|f| f.resolve(results, fs))
-        .collect()
+        .collect();
+    out.extend(crate::security::resolve(results));
+    out
 }
 
 /// Read a file as text through `fs`. Returns the source (lossily decoded if needed) and,

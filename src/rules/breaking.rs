@@ -16,11 +16,11 @@ declare_rules! {
     ENUM_VALUE_REMOVED = "BRK015" "enum-value-removed" Error [] "a value was removed from an input parameter's `enum`";
     CONSTRAINT_TIGHTENED = "BRK016" "constraint-tightened" Error [] "an input constraint was added or tightened (length, range, pattern, format, items, `additionalProperties: false`)";
     DEFAULT_CHANGED = "BRK017" "default-changed" Warning [] "an input parameter's default value changed";
-    OUTPUT_PROPERTY_REMOVED = "BRK020" "output-property-removed" Error [] "a property of the output was removed";
-    OUTPUT_PROPERTY_MADE_OPTIONAL = "BRK021" "output-property-made-optional" Warning [] "a required output property became optional";
-    OUTPUT_TYPE_WIDENED = "BRK022" "output-type-widened" Error [] "an output value may now have a type it could not have before";
-    OUTPUT_ENUM_VALUE_ADDED = "BRK023" "output-enum-value-added" Warning [] "an output value may now be an `enum` value consumers have not seen";
-    OUTPUT_CONSTRAINT_RELAXED = "BRK024" "output-constraint-relaxed" Warning [] "an output constraint was removed or loosened";
+    OUTPUT_PROPERTY_REMOVED = "BRK020" "output-property-removed" Error ["dojops-tool", "tool-md"] "a property of the output was removed";
+    OUTPUT_PROPERTY_MADE_OPTIONAL = "BRK021" "output-property-made-optional" Warning ["dojops-tool", "tool-md"] "a required output property became optional";
+    OUTPUT_TYPE_WIDENED = "BRK022" "output-type-widened" Error ["dojops-tool", "tool-md"] "an output value may now have a type it could not have before";
+    OUTPUT_ENUM_VALUE_ADDED = "BRK023" "output-enum-value-added" Warning ["dojops-tool", "tool-md"] "an output value may now be an `enum` value consumers have not seen";
+    OUTPUT_CONSTRAINT_RELAXED = "BRK024" "output-constraint-relaxed" Warning ["dojops-tool", "tool-md"] "an output constraint was removed or loosened";
     RUN_CHANGED = "BRK030" "run-changed" Warning [] "how a tool runs changed: command, program, script, endpoint or transport";
     RISK_RAISED = "BRK031" "risk-raised" Warning [] "a tool may now do more: write or run, act, change data, reach the network";
     DESCRIPTION_CHANGED = "BRK032" "description-changed" Info [] "a description the model reads changed (tool or parameter)";

@@ -12,6 +12,7 @@ pub mod mcp;
 pub mod references;
 pub mod schema;
 pub mod security;
+pub mod shellcheck;
 pub mod skill;
 pub mod syntax;
 pub mod tool_md;
@@ -113,6 +114,7 @@ pub fn all() -> Vec<&'static Rule> {
         dojops::RULES,
         schema::RULES,
         security::RULES,
+        shellcheck::RULES,
         references::RULES,
         agentcli::RULES,
         tool_md::RULES,

@@ -6,6 +6,7 @@ pub mod json;
 pub mod later;
 pub mod markdown;
 pub mod packed;
+pub mod scalar;
 pub mod sniff;
 pub mod yaml;
 

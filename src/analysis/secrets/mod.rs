@@ -1,18 +1,22 @@
 //! Credentials written into text: well-known token formats (by prefix), private key blocks,
-//! JSON Web Tokens, passwords in URLs, and values assigned to names that say they hold a
-//! secret. One table of formats and one notion of a "secret-like name" serve every format.
+//! JSON Web Tokens, passwords in URLs, literal credential headers (`Authorization: Bearer …`),
+//! and values assigned to names that say they hold a secret. One table of formats and one
+//! notion of a "secret-like name" serve every format.
 //!
 //! A finding carries its byte range and what it is, never the secret itself: callers show
 //! it through [`mask`] so a report does not leak what it warns about.
 
+mod headers;
 mod named;
 mod names;
+mod text;
 
 use std::collections::HashMap;
 
 pub use named::named_value_secrets;
 use names::assignments;
 pub use names::{SecretName, secret_name};
+pub use text::{redact, scan_text};
 
 /// Past this many credentials on one line, the line is scanned no further.
 const MAX_SECRETS_PER_LINE: usize = 16;
@@ -125,6 +129,13 @@ pub enum SecretKind {
     },
     /// The password of a `scheme://user:password@host` URL.
     UrlPassword,
+    /// The password of a `user:password` pair given to a command (`curl -u`, `--user`).
+    UserPassword,
+    /// The value of a credential header (`Authorization: Bearer …`, `X-API-Key: …`).
+    AuthHeader {
+        /// The header's name, as written.
+        name: String,
+    },
     /// A value assigned to a name that says it holds a secret (`DB_PASSWORD=…`).
     Assigned {
         /// The name, as written.
@@ -155,22 +166,31 @@ pub fn mask(secret: &str, keep: usize) -> String {
 /// Every credential written into one line, in the order the checks find them: private keys,
 /// token formats, URL passwords, then assignments to secret-like names.
 pub fn scan_line(line: &str) -> Vec<Secret> {
+    scan(line, true)
+}
+
+/// [`scan_line`]; without `formats`, only what a name says (headers and assignments).
+pub(super) fn scan(line: &str, formats: bool) -> Vec<Secret> {
     let mut out = Vec::new();
-    if let Some(at) = line.find("-----BEGIN ")
-        && let Some(i) = line[at..].find("PRIVATE KEY-----")
-    {
-        out.push(Secret {
-            start: at,
-            end: at + i + 16,
-            kind: SecretKind::PrivateKey,
-        });
-    }
-    for format in TOKEN_FORMATS {
-        if tokens(line, format, &mut out) {
-            return out;
+    if formats {
+        if let Some(at) = line.find("-----BEGIN ")
+            && let Some(i) = line[at..].find("PRIVATE KEY-----")
+        {
+            out.push(Secret {
+                start: at,
+                end: at + i + 16,
+                kind: SecretKind::PrivateKey,
+            });
         }
+        for format in TOKEN_FORMATS {
+            if tokens(line, format, &mut out) {
+                return out;
+            }
+        }
+        url_passwords(line, &mut out);
     }
-    url_passwords(line, &mut out);
+    headers::auth_headers(line, &mut out);
+    headers::user_passwords(line, &mut out);
     for a in assignments(line) {
         if out.len() >= MAX_SECRETS_PER_LINE {
             break;
@@ -192,7 +212,7 @@ pub fn scan_line(line: &str) -> Vec<Secret> {
         if literal && value.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        if !literal && !looks_random(value) {
+        if !literal && (!looks_random(value) || is_identifier_or_hash(value)) {
             continue;
         }
         out.push(Secret {
@@ -303,10 +323,33 @@ pub fn is_placeholder(value: &str) -> bool {
                 | "false"
                 | "n/a"
         )
+        || matches!(
+            lower.as_str(),
+            "changeme"
+                | "change-me"
+                | "change_me"
+                | "example"
+                | "dummy"
+                | "secret"
+                | "password"
+                | "token"
+                | "todo"
+                | "tbd"
+        )
         || lower.starts_with("your")
         || lower.starts_with("env:")
         || lower.contains("redacted")
         || lower.contains("placeholder")
+}
+
+/// A UUID, or a SHA-1 or SHA-256 hex digest: identifiers and checksums, not credentials.
+pub fn is_identifier_or_hash(value: &str) -> bool {
+    let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
+    let parts: Vec<&str> = value.split('-').collect();
+    let uuid = parts.len() == 5
+        && parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts.iter().all(|p| hex(p));
+    uuid || (matches!(value.len(), 40 | 64) && hex(value))
 }
 
 /// Long enough and varied enough (Shannon entropy of at least 3.5 bits a character, with a
@@ -385,6 +428,31 @@ mod tests {
     }
 
     #[test]
+    fn every_pair_of_a_one_line_json_object() {
+        let line = r#"{"env": {"LOG": "debug", "DB_PASSWORD": "Winter2025!x", "A": "b"}}"#;
+        let found: Vec<&str> = scan_line(line)
+            .iter()
+            .map(|s| &line[s.start..s.end])
+            .collect();
+        assert_eq!(found, ["Winter2025!x"]);
+        assert!(scan_line(r#"{"a": "x:y", "note": "password: see the vault"}"#).is_empty());
+    }
+
+    #[test]
+    fn user_passwords_given_to_commands() {
+        let line = "curl -u admin:Winter2025 https://x and wget --user=bob:hunter2024 y";
+        let found: Vec<&str> = scan_line(line)
+            .iter()
+            .map(|s| &line[s.start..s.end])
+            .collect();
+        assert_eq!(found, ["Winter2025", "hunter2024"]);
+        assert!(scan_line("curl -u \"$USER:$PASS\" https://x").is_empty());
+        assert!(scan_line("curl -u admin https://x; sort -u a:b").is_empty());
+        assert!(scan_line("python -u run.py --user alice").is_empty());
+        assert!(scan_line("docker run -u app:app img; curl -u 1000:1000 https://x").is_empty());
+    }
+
+    #[test]
     fn url_passwords() {
         let line = "clone https://bob:s3cretPass@example.com/repo.git";
         let found = scan_line(line);
@@ -418,6 +486,22 @@ mod tests {
         assert!(scan_line("password: <your password>").is_empty());
         assert!(scan_line("Justification: no token is needed for this").is_empty());
         assert!(scan_line("pin_token=1234").is_empty());
+        assert!(scan_line("api_key: 123e4567-e89b-12d3-a456-426614174000").is_empty());
+        assert!(scan_line("password: changeme").is_empty());
+    }
+
+    #[test]
+    fn redaction_keeps_offsets() {
+        let text = "a: 1\ntoken: ghp_0123456789abcdefghijklmnopqrstuvwxyz\npassword=hunter2024 x";
+        let shown = redact(text);
+        assert_eq!(shown.len(), text.len());
+        assert!(shown.contains("ghp_01****"));
+        assert!(shown.contains("password=hu******** x"));
+        assert!(!shown.contains("hunter2024") && !shown.contains("abcdef"));
+        assert!(matches!(
+            redact("nothing here"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -428,6 +512,12 @@ mod tests {
         assert!(!is_placeholder("hunter2024"));
         assert!(looks_random("Zq8x3Lw9Pk2Rv7Tn4Ys1"));
         assert!(!looks_random("aaaaaaaaaaaaaaaaaaaa1") && !looks_random("short1"));
+        assert!(is_identifier_or_hash(
+            "123e4567-e89b-12d3-a456-426614174000"
+        ));
+        assert!(is_identifier_or_hash(&"ab12".repeat(16)));
+        assert!(!is_identifier_or_hash("Zq8x3Lw9Pk2Rv7Tn4Ys1"));
+        assert!(is_placeholder("changeme"));
     }
 
     #[test]

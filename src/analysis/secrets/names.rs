@@ -56,6 +56,24 @@ pub(super) struct Assignment<'a> {
 }
 
 /// Assignments to secret-like names in a line.
+/// True when the value that starts at byte `i` (after spaces and a quote) ends within four
+/// bytes: shorter than any credential.
+fn short_value(b: &[u8], mut i: usize) -> bool {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    let quote = b.get(i).copied().filter(|q| *q == b'"' || *q == b'\'');
+    if quote.is_some() {
+        i += 1;
+    }
+    let end = (i + 4).min(b.len());
+    end < i + 4
+        || b[i..end].iter().any(|c| match quote {
+            Some(q) => *c == q,
+            None => c.is_ascii_whitespace() || matches!(c, b';' | b'&' | b',' | b'`' | b')' | b'}'),
+        })
+}
+
 pub(super) fn assignments(line: &str) -> Vec<Assignment<'_>> {
     let b = line.as_bytes();
     let mut out = Vec::new();
@@ -102,9 +120,24 @@ pub(super) fn assignments(line: &str) -> Vec<Assignment<'_>> {
                     && head.bytes().all(is_name)
                     && b.get(i + 1).is_some_and(|n| *n == b' ' || *n == b'"')
             }
+            // A quoted JSON key further along the line (`{"A": "x", "DB_PASSWORD": "y"}`):
+            // looked at back to its opening quote only, so the line stays linear.
+            ':' => {
+                let key = line[..i].trim_end_matches(' ');
+                key.strip_suffix('"').is_some_and(|inner| {
+                    let name = inner.bytes().rev().take_while(|c| is_name(*c)).count();
+                    name > 0 && inner[..inner.len() - name].ends_with('"')
+                })
+            }
             _ => false,
         };
         if !sep {
+            continue;
+        }
+        // A value too short to be anything but a placeholder is never a credential: the
+        // name need not be looked at. (Only a few bytes are looked at, so a line of
+        // `a=a=a=…` stays linear.)
+        if short_value(b, i + 1) {
             continue;
         }
         let before = line[..i].trim_end_matches(['"', '\'', ' ']);

@@ -1,6 +1,9 @@
-//! Package installation in a line: installer commands and downloads run by an interpreter.
+//! Package installation in a line: installer commands, and downloads run by an interpreter
+//! (found by [`super::danger`]).
 
-use super::program_name;
+use super::danger::downloads_in_prose;
+#[cfg(test)]
+use super::danger::may_run_download;
 
 /// Installer commands, as lower-case word sequences; `+` marks a word that must follow
 /// (`+/`: one naming a module path or version, with `/` or `@`).
@@ -43,33 +46,6 @@ const INSTALLERS: &[&[&str]] = &[
     &["install-module"],
 ];
 
-/// Programs that fetch from the network.
-const FETCHERS: &[&str] = &[
-    "curl",
-    "wget",
-    "iwr",
-    "irm",
-    "invoke-webrequest",
-    "invoke-restmethod",
-];
-
-/// Interpreters a download may be piped into.
-const RUNNERS: &[&str] = &[
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "python",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "iex",
-    "pwsh",
-    "powershell",
-];
-
 /// A package installation found in a line.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Install {
@@ -83,98 +59,110 @@ pub struct Install {
     pub runs_download: bool,
 }
 
-/// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
-/// substitution, and names a program that fetches. [`package_installs`] says for certain.
-pub fn may_run_download(line: &str) -> bool {
-    if !(line.contains('|') || line.contains("<(") || line.contains("$(")) {
-        return false;
-    }
-    let lower = line.to_ascii_lowercase();
-    FETCHERS.iter().any(|f| lower.contains(f))
-}
-
 /// Package installations in one line: installer commands (`pip install`, also written as a
 /// list of strings in code), and downloads run by an interpreter (`curl … | sh`,
 /// `bash <(curl …)`).
 pub fn package_installs(line: &str) -> Vec<Install> {
-    let words = install_words(line);
     let mut out = Vec::new();
-    let lower: Vec<String> = words.iter().map(|(_, w)| w.to_ascii_lowercase()).collect();
-    let pipes: Vec<usize> = line.match_indices('|').map(|(p, _)| p).collect();
-    let is_runner = |w: &str| RUNNERS.contains(&program_name(w).to_ascii_lowercase().as_str());
-    let first_runner = words.iter().find(|(_, w)| is_runner(w)).map(|(at, _)| *at);
-    // A line naming a fetcher over and over is not worth more than a few looks.
-    let mut fetches = 0;
-    let mut i = 0;
-    while i < words.len() {
-        if let Some(n) = installer_at(&lower, i) {
-            let (start, _) = words[i];
-            let (last_start, last) = words[i + n - 1];
-            let end = last_start + last.len();
-            out.push(Install {
-                start,
-                end,
-                what: line[start..end].to_string(),
-                runs_download: false,
-            });
-            i += n;
-            continue;
-        }
-        if FETCHERS.contains(&lower[i].as_str()) && fetches < 8 {
-            fetches += 1;
-            let (start, fetcher) = words[i];
-            // `curl … | sh`: a download piped into an interpreter on the same line.
-            if let Some(&pipe) = pipes.get(pipes.partition_point(|p| *p < start)) {
-                let after = words.partition_point(|(at, _)| *at <= pipe);
-                let runner = words[after..]
-                    .iter()
-                    .take(4)
-                    .find(|(_, w)| {
-                        !w.starts_with('-')
-                            && !matches!(w.to_ascii_lowercase().as_str(), "sudo" | "env")
-                    })
-                    .filter(|(_, w)| is_runner(w));
-                if let Some((at, w)) = runner {
-                    let end = at + w.len();
-                    out.push(Install {
-                        start,
-                        end,
-                        what: format!("{fetcher} … | {w}"),
-                        runs_download: true,
-                    });
-                    i = words.partition_point(|(s, _)| *s < end);
-                    continue;
-                }
-            }
-            // `bash <(curl …)` and `sh -c "$(curl …)"`.
-            let before = line[..start].trim_end_matches(['"', '\'']);
-            if (before.ends_with("<(") || before.ends_with("$("))
-                && first_runner.is_some_and(|r| r < start)
-            {
+    // Most lines name no installer at all: they are passed over without a word kept.
+    let named = install_words(line).any(|(_, w)| starts_installer(w));
+    if named {
+        let words: Vec<(usize, &str)> = install_words(line).collect();
+        let mut i = 0;
+        while i < words.len() {
+            if let Some(n) = installer_at(&words, i) {
+                let (start, _) = words[i];
+                let (last_start, last) = words[i + n - 1];
+                let end = last_start + last.len();
                 out.push(Install {
                     start,
-                    end: start + fetcher.len(),
-                    what: format!("{fetcher} run by a shell"),
-                    runs_download: true,
+                    end,
+                    what: line[start..end].to_string(),
+                    runs_download: false,
                 });
+                i += n;
+                continue;
             }
+            i += 1;
         }
-        i += 1;
+    }
+    // Downloads run by an interpreter are found by the one analyser of dangerous commands.
+    let downloads = downloads_in_prose(line);
+    if !downloads.is_empty() {
+        out.extend(downloads.into_iter().map(|d| Install {
+            start: d.start,
+            end: d.end,
+            what: d.what,
+            runs_download: true,
+        }));
+        out.sort_by_key(|i| i.start);
     }
     out
 }
 
+/// Whether `word` is the first word of an installer command (of [`INSTALLERS`]), compared
+/// without allocating: most words of most lines are not.
+fn starts_installer(word: &str) -> bool {
+    let b = word.as_bytes();
+    if !(2..=15).contains(&b.len()) {
+        return false;
+    }
+    let mut lower = [0u8; 15];
+    for (l, c) in lower.iter_mut().zip(b) {
+        *l = c.to_ascii_lowercase();
+    }
+    matches!(
+        &lower[..b.len()],
+        b"pip"
+            | b"pip3"
+            | b"pipx"
+            | b"easy_install"
+            | b"conda"
+            | b"mamba"
+            | b"micromamba"
+            | b"poetry"
+            | b"uv"
+            | b"npm"
+            | b"yarn"
+            | b"pnpm"
+            | b"bun"
+            | b"apt-get"
+            | b"apt"
+            | b"apk"
+            | b"yum"
+            | b"dnf"
+            | b"zypper"
+            | b"pacman"
+            | b"brew"
+            | b"cargo"
+            | b"gem"
+            | b"go"
+            | b"choco"
+            | b"winget"
+            | b"snap"
+            | b"composer"
+            | b"install-package"
+            | b"install-module"
+    )
+}
+
 /// How many words of an installer command start at word `i`, if one does.
-fn installer_at(lower: &[String], i: usize) -> Option<usize> {
+fn installer_at(words: &[(usize, &str)], i: usize) -> Option<usize> {
+    let first = words.get(i)?.1;
     INSTALLERS.iter().find_map(|pat| {
+        if !pat.first().is_some_and(|p| p.eq_ignore_ascii_case(first)) {
+            return None;
+        }
         let fixed = pat.iter().take_while(|p| !p.starts_with('+')).count();
-        let matches = lower
-            .get(i..i + fixed)
-            .is_some_and(|ws| ws.iter().zip(pat.iter()).all(|(w, p)| w == p));
+        let matches = words.get(i..i + fixed).is_some_and(|ws| {
+            ws.iter()
+                .zip(pat.iter())
+                .all(|((_, w), p)| w.eq_ignore_ascii_case(p))
+        });
         if !matches {
             return None;
         }
-        let next = lower.get(i + fixed);
+        let next = words.get(i + fixed).map(|(_, w)| *w);
         let ok = match pat.get(fixed) {
             None => true,
             Some(&"+") => {
@@ -188,24 +176,17 @@ fn installer_at(lower: &[String], i: usize) -> Option<usize> {
 
 /// Words for installer matching: split on whitespace and on quoting or list punctuation, so
 /// `["pip", "install", "x"]` in code reads like `pip install x`.
-fn install_words(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in line.char_indices() {
-        let word_char = c.is_alphanumeric() || "-_.@/+:=~".contains(c);
-        match (word_char, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
-    }
-    out
+fn install_words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let is_word = |c: char| c.is_alphanumeric() || "-_.@/+:=~".contains(c);
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let start = from + line.get(from..)?.find(is_word)?;
+        let end = line[start..]
+            .find(|c: char| !is_word(c))
+            .map_or(line.len(), |i| start + i);
+        from = end;
+        Some((start, &line[start..end]))
+    })
 }
 
 #[cfg(test)]
@@ -230,6 +211,15 @@ mod tests {
     }
 
     #[test]
+    fn every_installer_is_recognised_by_its_first_word() {
+        for pat in INSTALLERS {
+            assert!(starts_installer(pat[0]), "{pat:?}");
+            assert!(starts_installer(&pat[0].to_ascii_uppercase()), "{pat:?}");
+        }
+        assert!(!starts_installer("good") && !starts_installer("g"));
+    }
+
+    #[test]
     fn installs() {
         assert_eq!(
             package_installs("pip install pandas"),
@@ -246,7 +236,7 @@ mod tests {
         );
         assert_eq!(
             package_installs("bash <(curl -s https://x.sh)")[0].what,
-            "curl run by a shell"
+            "bash run on curl"
         );
         assert_eq!(
             package_installs("subprocess.run([\"npm\", \"install\"])").len(),

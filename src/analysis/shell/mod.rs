@@ -5,12 +5,14 @@
 //! Every function works on text alone and returns byte offsets into it, so a caller maps
 //! them onto its file with its own span arithmetic.
 
+mod danger;
 mod install;
 mod lex;
 mod literal;
 mod runners;
 
-pub use install::{may_run_download, package_installs};
+pub use danger::{DangerKind, dangers, downloads_in_prose, text_dangers};
+pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};
 pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};
 pub use runners::unpinned_runs;
@@ -102,69 +104,76 @@ pub struct Op {
 /// Every shell operator of `line`, on its exact characters. Quotes do not protect: a strict
 /// validator rejects these characters wherever they are.
 pub fn operators(line: &str) -> Vec<Op> {
+    ops(line).collect()
+}
+
+/// [`operators`], one at a time: a caller that reads a huge line keeps none of them.
+pub fn ops(line: &str) -> impl Iterator<Item = Op> + '_ {
     let b = line.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        let at = |j: usize| b.get(j).copied();
-        let (len, kind) = match (b[i], at(i + 1), at(i + 2)) {
-            (b'$', Some(b'('), _) => (2, OpKind::Substitution),
-            (b'`', _, _) => {
-                // A pair of backticks is one substitution: report the opening one only.
-                let close = b[i + 1..]
-                    .iter()
-                    .position(|c| *c == b'`')
-                    .map(|p| i + 1 + p);
-                out.push(Op {
-                    start: i,
-                    end: i + 1,
-                    text: "`".into(),
-                    kind: OpKind::Substitution,
-                });
-                i = close.map_or(b.len(), |c| c + 1);
-                continue;
-            }
-            (b'<', Some(b'<'), Some(b'<')) => (3, OpKind::Heredoc),
-            (b'<', Some(b'<'), _) => (2, OpKind::Heredoc),
-            (b'<', Some(b'('), _) => (2, OpKind::Substitution),
-            (b'<', _, _) => (1, OpKind::Redirect),
-            (b'>', Some(b'>'), _) => (2, OpKind::Redirect),
-            (b'>', Some(b'&'), _) => (2, OpKind::Redirect),
-            (b'>', Some(b'('), _) => (2, OpKind::Substitution),
-            (b'>', _, _) => (1, OpKind::Redirect),
-            (b'&', Some(b'&'), _) => (2, OpKind::Chain),
-            (b'&', Some(b'>'), Some(b'>')) => (3, OpKind::Redirect),
-            (b'&', Some(b'>'), _) => (2, OpKind::Redirect),
-            (b'&', _, _) => (1, OpKind::Background),
-            (b'|', Some(b'|'), _) => (2, OpKind::Chain),
-            (b'|', Some(b'&'), _) => (2, OpKind::Pipe),
-            (b'|', _, _) => (1, OpKind::Pipe),
-            (b';', _, _) => (1, OpKind::Separator),
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        // `2>` and `2>>`: the descriptor belongs to the operator.
-        let start = if kind == OpKind::Redirect
-            && b[i] == b'>'
-            && i > 0
-            && b[i - 1].is_ascii_digit()
-            && (i == 1 || b[i - 2].is_ascii_whitespace())
-        {
-            i - 1
-        } else {
-            i
-        };
-        out.push(Op {
-            start,
-            end: i + len,
-            text: line[start..i + len].to_string(),
-            kind,
-        });
-        i += len;
-    }
-    out
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let at = |j: usize| b.get(j).copied();
+            let (len, kind) = match (b[i], at(i + 1), at(i + 2)) {
+                (b'$', Some(b'('), _) => (2, OpKind::Substitution),
+                (b'`', _, _) => {
+                    // A pair of backticks is one substitution: report the opening one only.
+                    let close = b[i + 1..]
+                        .iter()
+                        .position(|c| *c == b'`')
+                        .map(|p| i + 1 + p);
+                    let start = i;
+                    i = close.map_or(b.len(), |c| c + 1);
+                    return Some(Op {
+                        start,
+                        end: start + 1,
+                        text: "`".into(),
+                        kind: OpKind::Substitution,
+                    });
+                }
+                (b'<', Some(b'<'), Some(b'<')) => (3, OpKind::Heredoc),
+                (b'<', Some(b'<'), _) => (2, OpKind::Heredoc),
+                (b'<', Some(b'('), _) => (2, OpKind::Substitution),
+                (b'<', _, _) => (1, OpKind::Redirect),
+                (b'>', Some(b'>'), _) => (2, OpKind::Redirect),
+                (b'>', Some(b'&'), _) => (2, OpKind::Redirect),
+                (b'>', Some(b'('), _) => (2, OpKind::Substitution),
+                (b'>', _, _) => (1, OpKind::Redirect),
+                (b'&', Some(b'&'), _) => (2, OpKind::Chain),
+                (b'&', Some(b'>'), Some(b'>')) => (3, OpKind::Redirect),
+                (b'&', Some(b'>'), _) => (2, OpKind::Redirect),
+                (b'&', _, _) => (1, OpKind::Background),
+                (b'|', Some(b'|'), _) => (2, OpKind::Chain),
+                (b'|', Some(b'&'), _) => (2, OpKind::Pipe),
+                (b'|', _, _) => (1, OpKind::Pipe),
+                (b';', _, _) => (1, OpKind::Separator),
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            // `2>` and `2>>`: the descriptor belongs to the operator.
+            let start = if kind == OpKind::Redirect
+                && b[i] == b'>'
+                && i > 0
+                && b[i - 1].is_ascii_digit()
+                && (i == 1 || b[i - 2].is_ascii_whitespace())
+            {
+                i - 1
+            } else {
+                i
+            };
+            let op = Op {
+                start,
+                end: i + len,
+                text: line[start..i + len].to_string(),
+                kind,
+            };
+            i += len;
+            return Some(op);
+        }
+        None
+    })
 }
 
 /// The first operator of `line` that runs another command (`;`, `|`, `&&`, `||`, `$(`, a

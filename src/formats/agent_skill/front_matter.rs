@@ -79,7 +79,7 @@ impl Cx<'_> {
         let file = self.file;
         let mut lw = Lowerer::new(file, &SHAPE);
         let Some(map) = lw.as_map(root, open, "") else {
-            self.extend_rejected(lw.diags);
+            self.extend_rejected(lw.diags.into_vec());
             return meta;
         };
         self.keys(&mut lw, map);

@@ -12,8 +12,8 @@
 //! One file per concern: the front matter (`front_matter`) and the name rule (`name`),
 //! `allowed-tools` (`allowed_tools`), what the reference reader refuses (`portability`),
 //! the folder listing (`folder`), links and paths (`references`), size and description
-//! (`body`), `scripts/` (`scripts`), files nothing leads to (`unreferenced`), credentials
-//! and downloads (`security`), and the bundle index (`ir`).
+//! (`body`), `scripts/` (`scripts`), files nothing leads to (`unreferenced`), what the
+//! security pass reads (`texts`), and the bundle index (`ir`).
 
 mod allowed_tools;
 mod body;
@@ -24,7 +24,7 @@ mod name;
 mod portability;
 mod references;
 mod scripts;
-mod security;
+mod texts;
 mod unreferenced;
 
 use std::collections::HashMap;
@@ -66,6 +66,8 @@ pub struct Skill {
     pub name: Option<Named>,
     /// `description`, trimmed, when it is text.
     pub description: Option<String>,
+    /// What the agent reads and runs, for the security pass (`texts.rs`).
+    pub texts: super::texts::FileTexts,
 }
 
 /// Parse, lower, validate and lint one `SKILL.md` and the folder it heads.
@@ -140,6 +142,10 @@ impl Format for AgentSkill {
     ) -> Lowering<'a> {
         ir::lower(results, takes)
     }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r super::texts::FileTexts> {
+        r.item.get::<Skill>().map(|s| &s.texts)
+    }
 }
 
 /// SKL017: two skills of one skills folder (the folder that holds the skill folders) with
@@ -207,7 +213,7 @@ impl Cx<'_> {
         let mut skill = Skill::default();
         self.byte_order_mark();
         let text = self.file.text.as_str();
-        let (body_start, anchor) = match split_front_matter(text, self.file.bom_len) {
+        let (body_start, anchor, parsed) = match split_front_matter(text, self.file.bom_len) {
             Ok(fm) => {
                 self.cut_short(&fm);
                 let yaml_text = text.get(fm.yaml.start..fm.yaml.end).unwrap_or("");
@@ -242,7 +248,7 @@ impl Cx<'_> {
                     None => {}
                 }
                 let anchor = skill.name.as_ref().map_or(fm.open, |n| n.span);
-                (fm.body_start, anchor)
+                (fm.body_start, anchor, Some(parsed))
             }
             Err(e) => {
                 // Without front matter, the whole file is instructions; findings about the
@@ -250,13 +256,20 @@ impl Cx<'_> {
                 let d = front_matter_error(self.file, e, &front_matter::FRONT_MATTER);
                 let anchor = d.span;
                 self.push(d);
-                (self.file.bom_len, anchor)
+                (self.file.bom_len, anchor, None)
             }
         };
         self.size(body_start);
         self.references(body_start, anchor);
-        self.scripts();
-        self.security();
+        let scripts = self.scripts();
+        let root = parsed.as_ref().and_then(|p| p.root.as_ref());
+        skill.texts = super::texts::FileTexts::check(texts::skill(
+            self.file,
+            root,
+            body_start,
+            &self.companions,
+            &scripts,
+        ));
         skill
     }
 
@@ -284,14 +297,6 @@ impl Cx<'_> {
         }
         self.read.insert(rel.to_string(), file.clone());
         file
-    }
-
-    /// The path of a file of this skill relative to the skill's folder.
-    fn relative(&self, file: &SourceFile) -> String {
-        file.path
-            .strip_prefix(&self.root)
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_else(|_| file.display.clone())
     }
 }
 

@@ -298,6 +298,11 @@ impl Cx<'_> {
     fn unknown_keys(&mut self, entries: &[Entry], known: &[&str], who: Option<&Who>) {
         let at = who.map_or("the manifest".to_string(), ToString::to_string);
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+            // Past the cap an unknown key is only counted: no suggestion is looked for.
+            if self.diags.is_full(&rules::UNKNOWN_KEY) {
+                self.diags.count(&rules::UNKNOWN_KEY);
+                continue;
+            }
             let d = match known.iter().find(|k| k.eq_ignore_ascii_case(&e.key)) {
                 Some(k) => self
                     .diag(

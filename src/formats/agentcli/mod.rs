@@ -11,6 +11,7 @@ mod entries;
 mod env;
 mod ir;
 mod outline;
+mod texts;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +21,7 @@ use std::sync::Arc;
 
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -46,6 +48,8 @@ const REFUSED: &str =
 pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 impl Manifest {
@@ -83,7 +87,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut cx = Cx {
         file: &file,
         fs,
-        diags: Vec::new(),
+        diags: Findings::default(),
     };
     if file.bom_len > 0 {
         let d = cx
@@ -106,8 +110,9 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
+        manifest.texts = crate::formats::texts::FileTexts::check(texts::manifest(&file, root));
     }
-    let diagnostics = cx.diags;
+    let diagnostics = cx.diags.into_vec();
     FileResult::new(file, diagnostics, Item::new(manifest))
 }
 
@@ -150,6 +155,10 @@ impl Format for Agentcli {
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
         outline::outline(r)
     }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        r.item.get::<Manifest>().map(|m| &m.texts)
+    }
 }
 
 /// `tool[3] "fs_read"` (or `tool[3]` before a name is known), as agentcli writes it.
@@ -171,7 +180,7 @@ impl std::fmt::Display for Who {
 struct Cx<'a> {
     file: &'a Arc<SourceFile>,
     fs: &'a dyn FileSystem,
-    diags: Vec<Diagnostic>,
+    diags: Findings,
 }
 
 impl Cx<'_> {

@@ -63,7 +63,7 @@ pub(super) fn check_file(file: &Arc<SourceFile>, root: &Node) -> (Tool, Vec<Diag
     let anchor = first_key(root);
     let name = cx.definition(root, anchor, "", Some(&stem));
     cx.tool.name = name;
-    (cx.tool, cx.lw.diags)
+    (cx.tool, cx.lw.diags.into_vec())
 }
 
 /// The first key of a mapping (where to point for something missing at the top), else the

@@ -17,6 +17,7 @@ mod references;
 mod resolve;
 mod security;
 pub mod template;
+mod texts;
 mod uses;
 pub mod writes;
 
@@ -47,6 +48,8 @@ pub struct Tool {
     pub inline_mcps: Vec<String>,
     /// What the bundle lowering needs of the file (`ir.rs`).
     pub doc: Option<doc::ToolDoc>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -92,6 +95,13 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     };
     let (mut tool, found) = lower::check_file(&file, &root);
     tool.doc = Some(doc::ToolDoc::lower(&root));
+    let stem = tool
+        .name
+        .as_ref()
+        .filter(|n| !n.explicit)
+        .map(|n| n.value.clone());
+    tool.texts =
+        crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
     FileResult::new(file, diagnostics, Item::new(tool))
 }
@@ -135,6 +145,10 @@ impl Format for Cycod {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        r.item.get::<Tool>().map(|t| &t.texts)
     }
 
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {

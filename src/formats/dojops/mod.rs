@@ -11,6 +11,7 @@ mod outline;
 pub mod policy;
 #[cfg(test)]
 mod scale_tests;
+mod texts;
 pub mod tool_yaml;
 pub mod zod;
 
@@ -269,6 +270,14 @@ impl Format for Dojops {
         takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
         ir::lower(results, takes)
+    }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        match r.item.get::<Item>()? {
+            Item::Tool(t) => Some(&t.texts),
+            Item::Skill(s) => Some(&s.texts),
+            Item::Policy(_) => None,
+        }
     }
 
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {

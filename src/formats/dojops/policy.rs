@@ -90,7 +90,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     if let Some(root) = &parsed.root {
         let mut lower = Lowerer::new(&file, &SHAPE);
         lower_root(&mut lower, root, &mut policy);
-        diagnostics.append(&mut lower.diags);
+        diagnostics.extend(std::mem::take(&mut lower.diags));
     }
     FileResult::new(file, diagnostics, FileItem::new(Item::Policy(policy)))
 }

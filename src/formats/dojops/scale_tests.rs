@@ -29,6 +29,7 @@ fn synthetic(n: usize, deps: impl Fn(usize) -> Vec<String>) -> (Arc<SourceFile>,
                 })
                 .collect(),
             doc: None,
+            texts: Default::default(),
         })
         .collect();
     (file, skills)

@@ -14,6 +14,7 @@ use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::outline::{Reference, Target};
+use crate::formats::texts::FileTexts;
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
@@ -77,6 +78,8 @@ pub struct Tool {
     pub output_doc: Later,
     /// The output schema file (one of the result's companions), when it was found and parsed.
     pub output_schema: Option<PathBuf>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: FileTexts,
     /// `inputSchema` and `outputSchema` values naming a schema file that was read.
     pub schema_links: Vec<Reference>,
 }
@@ -110,11 +113,22 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     };
     let mut lw = Lowerer::new(&file, &SHAPE);
     let mut tool = Tool::default();
+    // The schema files' trees, while the texts are collected from them: not kept after.
+    let mut schemas: Vec<(Arc<SourceFile>, Node)> = Vec::new();
     if let Some(map) = lw.as_map(&root, Span::point(root.span.start), "") {
-        lower(&mut lw, fs, map, &mut tool, &mut result.companions);
+        lower(
+            &mut lw,
+            fs,
+            map,
+            &mut tool,
+            &mut result.companions,
+            &mut schemas,
+        );
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Some(Deferred::new(super::doc::ManifestDoc::lower(&root)));
+    let texts = FileTexts::check(super::texts::tool_yaml(&file, &root, &schemas));
+    tool.texts = texts;
     // Kept until the end of the run, for every tool of the repository: no spare room.
     tool.schema_links.shrink_to_fit();
     result.companions.shrink_to_fit();
@@ -142,6 +156,7 @@ fn lower(
     map: MapRef<'_>,
     tool: &mut Tool,
     companions: &mut Vec<Arc<SourceFile>>,
+    schemas: &mut Vec<(Arc<SourceFile>, Node)>,
 ) {
     lw.unknown_keys(map, TOP_KEYS, DROPPED_NOTE);
     check_spec(lw, map);
@@ -332,6 +347,9 @@ fn lower(
         } else {
             tool.output_schema = Some(schema_file.path.clone());
             tool.output_doc = Later::new(root.is_some());
+        }
+        if let Some(root) = root {
+            schemas.push((Arc::clone(&schema_file), root));
         }
         companions.push(schema_file);
     }

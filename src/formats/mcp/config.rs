@@ -28,10 +28,12 @@ const INPUT_KEYS: &[&str] = &[
 const INPUT_TYPES: &[&str] = &["promptString", "pickString", "command"];
 
 /// What a lowered client configuration holds.
-#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct ClientConfig {
     /// The server names, in order.
     pub servers: Vec<String>,
+    /// What the security pass reads (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Check a client configuration whose root is `root`.
@@ -44,10 +46,10 @@ pub fn check(
     let mut out = ClientConfig::default();
     let brace = Span::new(root.span.start, root.span.start + 1);
     let Some(map) = lw.as_map(root, brace, "") else {
-        return (out, lw.diags);
+        return (out, lw.diags.into_vec());
     };
     let Some(servers_entry) = servers_key(&mut lw, map, client) else {
-        return (out, lw.diags);
+        return (out, lw.diags.into_vec());
     };
     if let Some(others) = client.other_top_keys() {
         let mut known = vec![servers_entry.key.as_str()];
@@ -73,7 +75,7 @@ pub fn check(
     };
     let path = servers_entry.key.clone();
     let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span, &path) else {
-        return (out, lw.diags);
+        return (out, lw.diags.into_vec());
     };
     let entries = servers_map.node.as_map().unwrap_or_default();
     for entry in entries {
@@ -84,7 +86,7 @@ pub fn check(
     if matches!(client.expansion(), Expansion::Editor { inputs: true, .. }) {
         unused(&mut lw, &inputs);
     }
-    (out, lw.diags)
+    (out, lw.diags.into_vec())
 }
 
 /// The entry that lists the servers; MCP017 when it is the key another client reads.

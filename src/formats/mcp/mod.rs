@@ -26,12 +26,14 @@ mod secrets;
 mod server;
 mod servers;
 mod templates;
+mod texts;
 mod versions;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::fields::ShapeRules;
+use super::texts::FileTexts;
 use super::{FileResult, Format, Item, ItemCodec, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
@@ -107,13 +109,27 @@ impl Format for Mcp {
         // Server metadata and client configurations describe servers, not tools.
         Lowering::default()
     }
+
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r FileTexts> {
+        r.item
+            .get::<server::ServerJson>()
+            .map(|s| &s.texts)
+            .or_else(|| r.item.get::<config::ClientConfig>().map(|c| &c.texts))
+    }
 }
 
 /// A lowered file as the cache keeps it: either kind of item.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Deserialize)]
 enum Cached {
     Server(server::ServerJson),
     Config(config::ClientConfig),
+}
+
+/// [`Cached`], written from the item it borrows.
+#[derive(serde::Serialize)]
+enum CachedRef<'a> {
+    Server(&'a server::ServerJson),
+    Config(&'a config::ClientConfig),
 }
 
 fn encode(item: &Item) -> Option<Vec<u8>> {
@@ -121,8 +137,8 @@ fn encode(item: &Item) -> Option<Vec<u8>> {
         item.get::<server::ServerJson>(),
         item.get::<config::ClientConfig>(),
     ) {
-        (Some(s), _) => Cached::Server(s.clone()),
-        (None, Some(c)) => Cached::Config(c.clone()),
+        (Some(s), _) => CachedRef::Server(s),
+        (None, Some(c)) => CachedRef::Config(c),
         (None, None) => return None,
     };
     postcard::to_allocvec(&cached).ok()
@@ -147,13 +163,15 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let item = match &parsed.root {
         Some(root) if server => {
-            let (item, diags) = server::check(&file, root);
+            let (mut item, diags) = server::check(&file, root);
             diagnostics.extend(diags);
+            item.texts = FileTexts::check(texts::server(&file, root));
             Item::new(item)
         }
         Some(root) => {
-            let (item, diags) = config::check(&file, root, client);
+            let (mut item, diags) = config::check(&file, root, client);
             diagnostics.extend(diags);
+            item.texts = FileTexts::check(texts::config(&file, root));
             Item::new(item)
         }
         None => Item::none(),

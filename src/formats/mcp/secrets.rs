@@ -62,7 +62,10 @@ pub fn literal_secret(
                 format!("{what} (`{}`)", mask(text, prefix_len + 2))
             }
             SecretKind::UrlPassword => "a password inside a URL".to_string(),
-            SecretKind::Assigned { literal: true, .. } => "a literal credential".to_string(),
+            SecretKind::UserPassword => "a `user:password` pair".to_string(),
+            SecretKind::Assigned { literal: true, .. } | SecretKind::AuthHeader { .. } => {
+                "a literal credential".to_string()
+            }
             SecretKind::Assigned { literal: false, .. } => {
                 "a random-looking credential".to_string()
             }

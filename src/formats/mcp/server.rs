@@ -49,12 +49,14 @@ pub const REFUSED: &str =
     "`mcp-publisher validate` reports this and the registry refuses to publish the server";
 
 /// What a lowered `server.json` says about itself.
-#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct ServerJson {
     /// `name`, when it is a string.
     pub name: Option<String>,
     /// `version`, when it is a string.
     pub version: Option<String>,
+    /// What the security pass reads (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Check the root of a `server.json`.
@@ -91,7 +93,7 @@ pub fn check(
         packages::packages(&mut lw, map);
         packages::remotes(&mut lw, map);
     }
-    (out, lw.diags)
+    (out, lw.diags.into_vec())
 }
 
 /// What to write for a missing required field (a dotted path).

@@ -73,6 +73,8 @@ pub struct Agent {
     pub approval_for_every_call: bool,
     /// `meta.name`, for the agent bundle.
     pub name: Option<String>,
+    /// What the model reads, for the security pass (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Lower the front matter `root` of an agent file into `agent`, reporting into `lw`.

@@ -285,7 +285,7 @@ pub(super) mod tests {
         let root = yaml::parse(&file.text, 0).root.expect("test schema parses");
         let mut lw = Lowerer::new(&file, &super::super::TOOL_SHAPE);
         step(&mut lw, &root);
-        lw.diags
+        lw.diags.into_vec()
     }
 
     /// `CODE message` of each diagnostic of a full check of `yaml_text`.

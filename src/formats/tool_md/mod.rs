@@ -12,6 +12,7 @@ mod ir;
 mod outline;
 mod resolve;
 mod subset;
+mod texts;
 mod tool;
 mod transport;
 
@@ -190,6 +191,13 @@ impl Format for ToolMd {
         ir::lower(results, takes)
     }
 
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+        match r.item.get::<Item>()? {
+            Item::Tool(t) => Some(&t.texts),
+            Item::Agent(a) => Some(&a.texts),
+        }
+    }
+
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
         outline::outline(r)
     }
@@ -249,6 +257,8 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         .root
         .as_ref()
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
+    let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
+    tool.texts = crate::formats::texts::FileTexts::check(checked);
     (tool, diags)
 }
 
@@ -288,6 +298,8 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         .and_then(|m| m.value("name"))
         .and_then(crate::syntax::Node::as_str)
         .map(str::to_string);
+    let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
+    agent.texts = crate::formats::texts::FileTexts::check(checked);
     (agent, diags)
 }
 

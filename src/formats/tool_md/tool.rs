@@ -128,6 +128,8 @@ pub struct Tool {
     pub documentation: Vec<DocSection>,
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<Box<super::doc::ToolDoc>>,
+    /// What the model reads, for the security pass (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body

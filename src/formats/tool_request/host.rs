@@ -1,10 +1,9 @@
 //! Anywhere in the request: host paths and devices (SEC011, SEC012), privileged flags and
-//! privilege escalation in what runs (SEC012), and embedded credentials (SEC013).
+//! privilege escalation in what runs (SEC012). Embedded credentials (SEC013) are found in
+//! every format's files by the security pass (`crate::security`).
 
-use super::inputs::sandbox_dir;
 use super::{Backend, Cx};
 use crate::analysis::paths::{PathKind, clean, is_harmless_device, is_host_device, path_tokens};
-use crate::analysis::secrets::{SecretKind, mask, scan_line};
 use crate::analysis::shell::{is_escalator, is_privileged_flag, words};
 use crate::rules::security as sec;
 use crate::source::Span;
@@ -16,18 +15,31 @@ impl Cx<'_> {
         let start = self.file.bom_len;
         let text = self.text();
         for tok in path_tokens(text, Span::new(start, text.len())) {
-            if self.claimed.contains(&clean(&tok.text)) {
+            let cleaned = clean(&tok.text);
+            if self.claimed.contains(&cleaned) {
+                continue;
+            }
+            let rule = match tok.kind {
+                PathKind::Absolute => {
+                    if in_sandbox(&cleaned) || is_harmless_device(&cleaned) {
+                        continue;
+                    }
+                    if is_host_device(&cleaned) {
+                        &sec::PRIVILEGED_ACCESS
+                    } else {
+                        &sec::HOST_PATH_ACCESS
+                    }
+                }
+                PathKind::Home | PathKind::Parent => &sec::HOST_PATH_ACCESS,
+            };
+            // Past the cap a finding is only counted: a request of a million paths builds
+            // no million messages.
+            if self.diags.is_full(rule) {
+                self.diags.count(rule);
                 continue;
             }
             let d = match tok.kind {
                 PathKind::Absolute => {
-                    if sandbox_dir(&tok.text).is_some() {
-                        continue;
-                    }
-                    let cleaned = clean(&tok.text);
-                    if is_harmless_device(&cleaned) {
-                        continue;
-                    }
                     if is_host_device(&cleaned) {
                         self.diag(&sec::PRIVILEGED_ACCESS, tok.span, format!("`{}` is a host device", tok.text))
                             .label("device access")
@@ -112,48 +124,13 @@ impl Cx<'_> {
             }
         }
     }
-
-    /// SEC013: credentials written into the request.
-    pub(super) fn secrets(&mut self) {
-        let start = self.file.bom_len;
-        let text = self.text();
-        for (line, s) in lines_in(text, Span::new(start, text.len())) {
-            for hit in scan_line(s) {
-                let span = line.sub(hit.start, hit.end);
-                let message = secret_message(&hit.kind, &s[hit.start..hit.end]);
-                let d = self
-                    .diag(&sec::EMBEDDED_SECRET, span, message)
-                    .label("credential")
-                    .note("a request is an audit artifact that many people and systems read: a credential in it is leaked, and the run could use it to reach outside the sandbox")
-                    .help("remove it and revoke it; a run that needs a credential is not a sandboxed request");
-                self.push(d);
-            }
-        }
-    }
 }
 
-/// What SEC013 says about a credential, showing at most its first characters.
-fn secret_message(kind: &SecretKind, secret: &str) -> String {
-    match kind {
-        SecretKind::PrivateKey => "a private key block is embedded in the request".into(),
-        SecretKind::Token { what, prefix_len } => format!(
-            "{what} (`{}`) is embedded in the request",
-            mask(secret, prefix_len + 2)
-        ),
-        SecretKind::UrlPassword => {
-            "a URL carries a password: a credential written into the request".into()
-        }
-        SecretKind::Assigned {
-            name,
-            literal: true,
-        } => format!(
-            "`{name}` is assigned a literal value: a password or token written into the request"
-        ),
-        SecretKind::Assigned {
-            name,
-            literal: false,
-        } => format!(
-            "`{name}` is assigned a random-looking value: a credential written into the request"
-        ),
-    }
+/// Whether a cleaned path is `/in`, `/out` or inside one of them.
+fn in_sandbox(cleaned: &str) -> bool {
+    ["/in", "/out"].iter().any(|d| {
+        cleaned
+            .strip_prefix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }

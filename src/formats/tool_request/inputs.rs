@@ -27,9 +27,9 @@ impl Cx<'_> {
                 .take_while(|t| t.span.start < item.end)
                 .filter(|t| t.span.end <= item.end)
                 .collect();
-            let reported = self.diags.len();
+            let reported = self.diags.total();
             let hash = self.hash_in(item, &text);
-            let bad_hash = self.diags.len() > reported;
+            let bad_hash = self.diags.total() > reported;
             let chosen = in_item
                 .iter()
                 .find(|t| t.kind == PathKind::Absolute && t.text.starts_with("/in/"))

@@ -27,6 +27,7 @@ use super::fields::ShapeRules;
 use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::fs::FileSystem;
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{FormatId, SourceFile, Span};
@@ -143,11 +144,11 @@ fn rejected(d: Diagnostic) -> Diagnostic {
 pub fn load(file: Arc<SourceFile>) -> FileResult {
     let mut cx = Cx {
         file: &file,
-        diags: Vec::new(),
+        diags: Findings::default(),
         claimed: HashSet::new(),
     };
     let request = cx.check();
-    let mut diagnostics = cx.diags;
+    let mut diagnostics = cx.diags.into_vec();
     // Every defect of a rule the validator enforces says what it does with the request,
     // unless the emit site says something more precise already.
     for d in &mut diagnostics {
@@ -255,7 +256,7 @@ struct Meta {
 
 struct Cx<'a> {
     file: &'a Arc<SourceFile>,
-    diags: Vec<Diagnostic>,
+    diags: Findings,
     /// Paths (cleaned) already reported as a misplaced input or output: SEC011 does not
     /// repeat them wherever else they are mentioned.
     claimed: HashSet<String>,
@@ -325,7 +326,6 @@ impl<'a> Cx<'a> {
         self.shell_fences(&body.fences);
         self.package_installation();
         self.host_paths(&sections, meta.backend);
-        self.secrets();
         self.file_name(meta.created.as_ref());
         request
     }

@@ -52,6 +52,8 @@ pub struct Skill {
     pub dependencies: Vec<Dependency>,
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<super::doc::SkillDoc>,
+    /// What the model reads and what runs, for the security pass (`texts.rs`).
+    pub texts: crate::formats::texts::FileTexts,
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
@@ -99,6 +101,11 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     };
     let SkillLowerer { lw, mut skill } = lower;
     skill.doc = parsed.root.as_ref().map(super::doc::SkillDoc::lower);
+    skill.texts = crate::formats::texts::FileTexts::check(super::texts::skill(
+        file,
+        parsed.root.as_ref(),
+        fm.body_start,
+    ));
     diags.extend(lw.diags.into_iter().map(with_consequence));
     if gate == Gate::Continue {
         diags.extend(check_sections(file, &fm));

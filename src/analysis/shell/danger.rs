@@ -1,0 +1,563 @@
+//! Commands that no tool definition should run: what is downloaded or decoded piped into an
+//! interpreter, reverse shells, recursive deletion of the root or home folder, world-writable
+//! permissions and privilege escalation.
+//!
+//! Pipelines and substitutions are read line by line on the text (so a command inside a
+//! quoted `bash -c "…"` counts); deletion, permissions and privileges on the simple commands
+//! of [`simple_commands`], so quotes and escapes are resolved first.
+
+use super::lex::{Command, Dialect, Word, simple_commands};
+use super::{OpKind, is_privilege_command, ops, program_name, words};
+
+/// Programs that fetch from the network.
+const FETCHERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+];
+
+/// Programs that run the text they are given.
+const RUNNERS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "fish",
+    "python",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "iex",
+    "invoke-expression",
+    "pwsh",
+    "powershell",
+    "cmd",
+    "eval",
+    "source",
+    ".",
+];
+
+/// Dangers found in one script at most: past that it says enough, and a hostile line of a
+/// million pipelines costs no million findings.
+const MAX_DANGERS: usize = 64;
+
+/// Words that only prefix the program they run.
+const PREFIXES: &[&str] = &["sudo", "doas", "env", "command", "exec", "nohup", "time"];
+
+/// Targets whose recursive deletion wipes the system or the user's files.
+const ROOT_TARGETS: &[&str] = &[
+    "/",
+    "/*",
+    "/.",
+    "~",
+    "~/",
+    "~/*",
+    "$HOME",
+    "$HOME/",
+    "$HOME/*",
+    "${HOME}",
+    "${HOME}/",
+    "${HOME}/*",
+    "%USERPROFILE%",
+    "%SYSTEMDRIVE%\\",
+    "$env:USERPROFILE",
+];
+
+/// Modes that let every user write.
+const WORLD_WRITABLE: &[&str] = &[
+    "777", "0777", "666", "0666", "a+rwx", "ugo+rwx", "a=rwx", "ugo=rwx", "o+w", "a+w", "o+rwx",
+];
+
+/// What makes a command dangerous.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DangerKind {
+    /// A download run by an interpreter (`curl … | sh`).
+    DownloadExecute,
+    /// Decoded or unpacked text run by an interpreter (`base64 -d | sh`).
+    DecodeExecute,
+    /// A shell connected to a remote host (`nc -e`, `/dev/tcp/`).
+    ReverseShell,
+    /// Recursive deletion of the root or home folder.
+    RemoveRoot,
+    /// Permissions that let every user write.
+    WorldWritable,
+    /// A command run with root privileges.
+    Privileged,
+}
+
+/// A dangerous command found in a script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Danger {
+    /// Byte offset where it starts.
+    pub start: usize,
+    /// Byte offset where it ends.
+    pub end: usize,
+    /// What it is.
+    pub kind: DangerKind,
+    /// The command, shortened for a message (`curl … | sh`).
+    pub what: String,
+}
+
+/// Programs the checks of single commands look at: a script naming none of them is not
+/// split into commands at all.
+const WATCHED: &[&str] = &[
+    "rm",
+    "rd",
+    "rmdir",
+    "remove-item",
+    "del",
+    "chmod",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "powershell",
+    "pwsh",
+    "sudo",
+    "doas",
+    "pkexec",
+    "su",
+    "chroot",
+    "unshare",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+];
+
+/// Every dangerous command of `script`, run as `dialect`, in order.
+pub fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
+    let mut out = Vec::new();
+    if dialect != Dialect::Process {
+        lines(script, &mut out);
+    }
+    let watched = words(script).any(|(_, w)| {
+        let p = program_name(w);
+        WATCHED.iter().any(|x| x.eq_ignore_ascii_case(p))
+    });
+    if watched {
+        for command in simple_commands(script, dialect) {
+            simple(script, &command, dialect, &mut out);
+        }
+    }
+    finish(script, out)
+}
+
+/// The dangerous commands written as text in source that is not a shell (Python): shell
+/// strings it hands on (`"curl … | sh"`), `/dev/tcp`, a socket wired to a process.
+pub fn text_dangers(source: &str) -> Vec<Danger> {
+    let mut out = Vec::new();
+    lines(source, &mut out);
+    finish(source, out)
+}
+
+/// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
+/// substitution, and names a program that fetches. [`downloads_run`] says for certain.
+pub(super) fn may_run_download(line: &str) -> bool {
+    if !(line.contains('|') || line.contains("<(") || line.contains("$(") || line.contains('`')) {
+        return false;
+    }
+    let lower = line.to_ascii_lowercase();
+    FETCHERS.iter().any(|f| lower.contains(f))
+}
+
+/// The downloads run by an interpreter in one line of text (`curl … | sh`,
+/// `bash <(wget …)`): the one test of download-and-execute, for scripts, package
+/// installation and instructions alike.
+fn downloads_run(line: &str) -> Vec<Danger> {
+    let mut out = Vec::new();
+    pipelines(line, 0, &mut out);
+    substitutions(line, 0, &mut out);
+    let mut out = finish(line, out);
+    out.retain(|d| d.kind == DangerKind::DownloadExecute);
+    out
+}
+
+/// The downloads run by an interpreter that one line of prose (Markdown instructions) tells
+/// its reader to run: in each code span, or in the whole line when it has none (a line of a
+/// fenced block), from the first fetcher or interpreter it names, as a command in prose
+/// starts mid-sentence.
+pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
+    if !may_run_download(line) {
+        return Vec::new();
+    }
+    let mut segments: Vec<(usize, &str)> = Vec::new();
+    if line.contains('`') {
+        let mut at = 0;
+        for (i, piece) in line.split('`').enumerate() {
+            if i % 2 == 1 {
+                segments.push((at, piece));
+            }
+            at += piece.len() + 1;
+        }
+    } else {
+        segments.push((0, line));
+    }
+    let mut out = Vec::new();
+    for (base, segment) in segments {
+        if out.len() >= MAX_DANGERS {
+            break;
+        }
+        let starts = [
+            words(segment).find(|(_, w)| FETCHERS.contains(&program(w).as_str())),
+            words(segment).find(|(_, w)| {
+                let p = program(w);
+                RUNNERS.contains(&p.as_str()) && !matches!(p.as_str(), "." | "source" | "eval")
+            }),
+        ];
+        for (start, _) in starts.into_iter().flatten() {
+            for mut d in downloads_run(&segment[start..]) {
+                d.start += base + start;
+                d.end += base + start;
+                if out.len() < MAX_DANGERS {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    finish("", out)
+}
+
+fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
+    if (script.contains("import socket") || script.contains("socket.socket"))
+        && script.contains("connect")
+        && let Some((at, w)) = ["pty.spawn", "subprocess", "os.dup2"]
+            .iter()
+            .find_map(|w| script.find(w).map(|at| (at, *w)))
+    {
+        let what = "a socket wired to a process";
+        push(&mut out, at, at + w.len(), DangerKind::ReverseShell, what);
+    }
+    out.sort_by_key(|d| (d.start, d.end));
+    out.dedup_by(|a, b| a.kind == b.kind && a.start < b.end && b.start < a.end);
+    out
+}
+
+fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: DangerKind, what: &str) {
+    if out.len() >= MAX_DANGERS {
+        return;
+    }
+    out.push(Danger {
+        start,
+        end: end.max(start),
+        kind,
+        what: what.to_string(),
+    });
+}
+
+/// The lower-case program of a word (`/usr/bin/curl` → `curl`).
+fn program(word: &str) -> String {
+    program_name(word).to_ascii_lowercase()
+}
+
+/// Text checks, line by line: pipelines, substitutions, encoded commands, `/dev/tcp`.
+fn lines(script: &str, out: &mut Vec<Danger>) {
+    let mut at = 0;
+    for line in script.split_inclusive('\n') {
+        let base = at;
+        at += line.len();
+        let trimmed = line.trim_start();
+        let remark = trimmed
+            .get(..4)
+            .is_some_and(|r| r.eq_ignore_ascii_case("rem "));
+        if trimmed.starts_with('#') || remark {
+            continue;
+        }
+        let line = line.trim_end_matches(['\n', '\r']);
+        pipelines(line, base, out);
+        substitutions(line, base, out);
+        for dev in ["/dev/tcp/", "/dev/udp/"] {
+            if let Some(i) = line.find(dev) {
+                push(
+                    out,
+                    base + i,
+                    base + i + dev.len(),
+                    DangerKind::ReverseShell,
+                    dev,
+                );
+            }
+        }
+        if let Some(i) = line.find("b64decode")
+            && (line.contains("exec(") || line.contains("eval("))
+        {
+            push(
+                out,
+                base + i,
+                base + i + 9,
+                DangerKind::DecodeExecute,
+                "exec of b64decode",
+            );
+        }
+    }
+}
+
+/// `A | B | C` where an earlier stage fetches or decodes and a later one runs its input.
+fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
+    if !line.contains('|') {
+        return;
+    }
+    let mut stages: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    let mut flush = |stages: &mut Vec<(usize, usize)>| {
+        let mut source: Option<(usize, usize, DangerKind, String)> = None;
+        for (i, (s, e)) in stages.iter().enumerate() {
+            let stage = &line[*s..*e];
+            let Some((w_at, w, _)) = stage_program(stage) else {
+                continue;
+            };
+            if i > 0
+                && RUNNERS.contains(&w.as_str())
+                && let Some((start, _, kind, name)) = &source
+            {
+                let end = s + w_at + w.len();
+                push(
+                    out,
+                    base + start,
+                    base + end,
+                    *kind,
+                    &format!("{name} … | {w}"),
+                );
+                source = None;
+                continue;
+            }
+            if FETCHERS.contains(&w.as_str()) {
+                source = Some((s + w_at, 0, DangerKind::DownloadExecute, w));
+            } else if is_decoder(stage) {
+                source = Some((s + w_at, 0, DangerKind::DecodeExecute, w));
+            }
+        }
+        stages.clear();
+    };
+    for op in ops(line) {
+        match op.kind {
+            OpKind::Pipe => {
+                stages.push((from, op.start));
+                from = op.end;
+            }
+            OpKind::Separator | OpKind::Chain | OpKind::Background => {
+                stages.push((from, op.start));
+                flush(&mut stages);
+                from = op.end;
+            }
+            _ => {}
+        }
+    }
+    stages.push((from, line.len()));
+    flush(&mut stages);
+}
+
+/// The program a pipeline stage runs, past `sudo` and `env`: offset, lower-case name, and
+/// the word as written.
+fn stage_program(stage: &str) -> Option<(usize, String, &str)> {
+    words(stage)
+        .find(|(_, w)| {
+            let p = program(w);
+            !PREFIXES.contains(&p.as_str()) && !w.starts_with('-') && !w.contains('=')
+        })
+        .map(|(at, w)| (at, program(w), w))
+}
+
+/// A stage that decodes or unpacks its input (`base64 -d`, `xxd -r`, `openssl enc -d`).
+fn is_decoder(stage: &str) -> bool {
+    let ws: Vec<String> = words(stage).map(|(_, w)| program(w)).collect();
+    let has = |f: &str| ws.iter().any(|w| w == f);
+    (ws.iter().any(|w| w.starts_with("base64"))
+        && (has("-d") || has("--decode") || has("-D") || has("-di")))
+        || (has("xxd") && has("-r"))
+        || (has("openssl") && has("-d"))
+        || has("uudecode")
+}
+
+/// `bash -c "$(curl …)"`, `sh <(wget …)`, `eval "$(echo … | base64 -d)"`, `iex (iwr …)`.
+fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
+    if !line.contains(['(', '`']) {
+        return;
+    }
+    let ws: Vec<(usize, &str)> = words(line).collect();
+    let lower: Vec<String> = ws
+        .iter()
+        .map(|(_, w)| program(w.trim_start_matches(['"', '\'', '(', '$', '<', '`'])))
+        .collect();
+    let runner = ws
+        .iter()
+        .zip(&lower)
+        .position(|((_, w), l)| RUNNERS.contains(&l.as_str()) && !w.starts_with(['$', '<', '(']));
+    let Some(runner) = runner else {
+        return;
+    };
+    for (i, ((at, w), l)) in ws.iter().zip(&lower).enumerate().skip(runner + 1) {
+        let opened = w.starts_with(['$', '<', '(', '`', '"', '\''])
+            || ws[..i].iter().any(|(_, p)| {
+                p.contains("$(") || p.contains("<(") || p.contains('`') || p.ends_with('(')
+            });
+        if !opened {
+            continue;
+        }
+        let kind = if FETCHERS.contains(&l.as_str()) || l.contains("downloadstring") {
+            DangerKind::DownloadExecute
+        } else if l.starts_with("base64") && line[*at..].contains(" -d")
+            || line[*at..].contains("--decode")
+        {
+            DangerKind::DecodeExecute
+        } else {
+            continue;
+        };
+        let (r_at, r) = ws[runner];
+        push(
+            out,
+            base + r_at,
+            base + at + w.len(),
+            kind,
+            &format!("{} run on {}", program(r), l),
+        );
+        return;
+    }
+}
+
+/// Checks on one simple command: privileges, deletion, permissions, `nc -e`, shells given a
+/// script with `-c`.
+fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Danger>) {
+    let mut ws: &[Word] = &command.words;
+    while let Some(first) = ws.first() {
+        let p = program(&first.text);
+        if is_privilege_command(&p) {
+            push(out, first.start, first.end, DangerKind::Privileged, &p);
+        }
+        if PREFIXES.contains(&p.as_str())
+            || first.text.contains('=')
+            || first.text.starts_with('-') && p != "-"
+        {
+            ws = &ws[1..];
+        } else {
+            break;
+        }
+    }
+    let Some(first) = ws.first() else {
+        return;
+    };
+    let p = program(&first.text);
+    let args = &ws[1..];
+    let flag = |short: char, long: &str| {
+        args.iter().any(|a| {
+            let t = a.text.as_str();
+            t == long || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(short))
+        })
+    };
+    match p.as_str() {
+        "rm" if flag('r', "--recursive") || flag('R', "--recursive") => {
+            if let Some(t) = args
+                .iter()
+                .find(|a| is_root(&a.text) || a.text == "--no-preserve-root")
+            {
+                let what = &script[first.start..t.end];
+                push(out, first.start, t.end, DangerKind::RemoveRoot, what);
+            }
+        }
+        "rd" | "rmdir" | "remove-item" | "del" => {
+            let recursive = args.iter().any(|a| {
+                let t = a.text.to_ascii_lowercase();
+                t == "/s" || t == "-recurse" || t == "-r"
+            });
+            if recursive && let Some(t) = args.iter().find(|a| is_root(&a.text)) {
+                let what = &script[first.start..t.end];
+                push(out, first.start, t.end, DangerKind::RemoveRoot, what);
+            }
+        }
+        "chmod" => {
+            if let Some(m) = args
+                .iter()
+                .find(|a| WORLD_WRITABLE.contains(&a.text.as_str()))
+            {
+                let what = &script[first.start..m.end];
+                push(out, first.start, m.end, DangerKind::WorldWritable, what);
+            }
+        }
+        "nc" | "ncat" | "netcat" if flag('e', "--exec") || flag('c', "--sh-exec") => {
+            push(
+                out,
+                first.start,
+                first.end,
+                DangerKind::ReverseShell,
+                &format!("{p} -e"),
+            );
+        }
+        "socat" => {
+            if let Some(a) = args.iter().find(|a| {
+                let t = a.text.to_ascii_lowercase();
+                t.starts_with("exec:") || t.starts_with("system:")
+            }) {
+                push(
+                    out,
+                    first.start,
+                    a.end,
+                    DangerKind::ReverseShell,
+                    "socat exec:",
+                );
+            }
+        }
+        "powershell" | "pwsh" => {
+            if let Some(a) = args.iter().find(|a| {
+                let t = a.text.to_ascii_lowercase();
+                matches!(t.as_str(), "-e" | "-enc" | "-ec" | "-encodedcommand")
+            }) {
+                push(
+                    out,
+                    first.start,
+                    a.end,
+                    DangerKind::DecodeExecute,
+                    &format!("{p} {}", a.text),
+                );
+            }
+        }
+        _ => {}
+    }
+    // Without a shell, `bash -c "…"` is where the shell comes in: read its script.
+    if dialect == Dialect::Process
+        && matches!(p.as_str(), "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash")
+        && let Some(i) = args.iter().position(|a| a.text == "-c")
+        && let Some(s) = args.get(i + 1)
+    {
+        let raw = &script[s.start..s.end];
+        let offset = if raw == s.text {
+            s.start
+        } else if raw.get(1..raw.len().saturating_sub(1)) == Some(s.text.as_str()) {
+            s.start + 1
+        } else {
+            usize::MAX
+        };
+        for mut d in dangers(&s.text, Dialect::Posix) {
+            // Escapes inside the quotes moved the offsets: the whole script word stands for it.
+            (d.start, d.end) = if offset == usize::MAX {
+                (s.start, s.end)
+            } else {
+                (offset + d.start, offset + d.end)
+            };
+            out.push(d);
+        }
+    }
+}
+
+/// A deletion target that is the root, a drive or the home folder.
+fn is_root(word: &str) -> bool {
+    let upper = word.to_ascii_uppercase();
+    ROOT_TARGETS.iter().any(|t| t.eq_ignore_ascii_case(word))
+        || (upper.len() <= 4
+            && upper
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_alphabetic)
+            && matches!(&upper[1..], ":" | ":\\" | ":\\*" | ":/"))
+}
+
+#[cfg(test)]
+mod tests;

