@@ -100,10 +100,15 @@ impl Scope {
 /// The project a named file or folder belongs to, whose files cross-file rules see with it:
 /// the nearest folder at or above it that holds `toolc.toml` (a project of its own, such as
 /// an example in a larger repository), else the nearest holding `.git` (a folder, or a file
-/// in worktrees and submodules), else the configuration's folder, else the working directory,
-/// else the path's own folder.
+/// in worktrees and submodules), else the configuration's folder. Outside any project, a
+/// named folder is a project of its own, and a named file is read with the working directory
+/// around it when it is inside it (else with its own folder).
+///
+/// A folder is never widened to the working directory: run from a large parent (a home
+/// folder, `/tmp`) on a folder that is in no repository, that would walk the whole parent.
 fn project_root(path: &Path, cwd: &Path, config: &Config) -> PathBuf {
-    let start = if path.is_file() {
+    let is_file = path.is_file();
+    let start = if is_file {
         path.parent().unwrap_or(path)
     } else {
         path
@@ -117,7 +122,7 @@ fn project_root(path: &Path, cwd: &Path, config: &Config) -> PathBuf {
     if config.file.is_some() && path.starts_with(&config_root) {
         return config_root;
     }
-    if path.starts_with(cwd) {
+    if is_file && path.starts_with(cwd) {
         return cwd.to_path_buf();
     }
     start.to_path_buf()
@@ -133,5 +138,24 @@ mod tests {
         let scope = Scope::new(&[PathBuf::from("no-such-folder")], &cwd, &Config::default());
         assert_eq!(scope.roots, [cwd.join("no-such-folder")]);
         assert!(scope.reports_on(Path::new("/elsewhere/x.tool.md")));
+    }
+
+    #[test]
+    fn a_folder_in_no_project_is_not_widened_to_the_working_directory() {
+        let cwd = std::env::temp_dir().join(format!("toolc-scope-{}", std::process::id()));
+        let folder = cwd.join("tools");
+        std::fs::create_dir_all(&folder).expect("folder");
+        let file = folder.join("a.tool.md");
+        std::fs::write(&file, "---\nname: a\n---\n").expect("file");
+        let in_git = cwd.ancestors().any(|d| d.join(".git").exists());
+        let by_folder = Scope::new(std::slice::from_ref(&folder), &cwd, &Config::default());
+        let by_file = Scope::new(std::slice::from_ref(&file), &cwd, &Config::default());
+        std::fs::remove_dir_all(&cwd).ok();
+        if in_git {
+            eprintln!("skipped: the temporary folder is inside a git repository");
+            return;
+        }
+        assert_eq!(by_folder.roots, [folder]);
+        assert!(by_file.roots.contains(&cwd), "{:?}", by_file.roots);
     }
 }
