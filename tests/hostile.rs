@@ -16,6 +16,11 @@ use toolc::OutputFormat;
 #[path = "hostile/big_files.rs"]
 mod big_files;
 
+/// How long a run may take before it counts as hung. Generous on purpose: this is the debug
+/// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a
+/// quadratic blow-up still runs into it.
+const HANG_LIMIT: Duration = Duration::from_secs(90);
+
 /// A repository with the sentinel tool (DOJ003 on its name) and nothing else.
 fn repo() -> Repo {
     let repo = Repo::new();
@@ -45,12 +50,12 @@ fn run(repo: &Repo, args: &[&str]) -> Output {
         .expect("the toolc binary is built")
         .current_dir(&repo.root)
         .args(args)
-        .timeout(Duration::from_secs(20))
+        .timeout(HANG_LIMIT)
         .output()
         .expect("toolc runs");
     assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "toolc did not finish within 20 s"
+        started.elapsed() < HANG_LIMIT,
+        "toolc did not finish within {HANG_LIMIT:?}"
     );
     // 101 is a Rust panic; `None` is a signal (including the timeout's kill).
     assert!(
@@ -702,7 +707,7 @@ fn run_config_error(repo: &Repo, args: &[&str]) -> Output {
         .expect("the toolc binary is built")
         .current_dir(&repo.root)
         .args(args)
-        .timeout(Duration::from_secs(20))
+        .timeout(HANG_LIMIT)
         .output()
         .expect("toolc runs");
     assert_eq!(
@@ -843,7 +848,7 @@ fn build_never_writes_or_deletes_through_a_committed_link() {
             .expect("binary")
             .current_dir(&repo.root)
             .args(["build", "--out", "dist"])
-            .timeout(Duration::from_secs(20))
+            .timeout(HANG_LIMIT)
             .output()
             .expect("toolc runs");
         let stderr = String::from_utf8_lossy(&out.stderr);

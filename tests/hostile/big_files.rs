@@ -27,12 +27,12 @@ fn check_limited(repo: &Repo) -> Vec<Value> {
     command.args(["check", "--format", "json"]);
     let output = Command::from_std(command)
         .current_dir(&repo.root)
-        .timeout(Duration::from_secs(20))
+        .timeout(HANG_LIMIT)
         .output()
         .expect("toolc runs");
     assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "toolc did not finish within 20 s"
+        started.elapsed() < HANG_LIMIT,
+        "toolc did not finish within {HANG_LIMIT:?}"
     );
     assert!(
         matches!(output.status.code(), Some(0 | 1)),
