@@ -1,0 +1,79 @@
+//! Unknown keys: each one reported with "did you mean", or as a misspelt safety key (which
+//! is another rule), and only counted once its rule is full.
+
+use super::{Lowerer, MAX_MISSPELLING_LOOKS, MapRef, Site, join_path, rename_key};
+use crate::analysis::names::did_you_mean;
+
+impl Lowerer<'_> {
+    /// Warn about keys not in `known`, with "did you mean" when one is close.
+    pub fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
+        self.unknown_keys_at(map, known, Site::default().note(consequence));
+    }
+
+    /// [`Lowerer::unknown_keys`], reported as `site` says (its note is the consequence).
+    pub fn unknown_keys_at(&mut self, map: MapRef<'_>, known: &[&str], site: Site<'_>) {
+        let Some(entries) = map.node.as_map() else {
+            return;
+        };
+        let unknown_rule = site.rule_or(self.rules.unknown_key);
+        let mut safety: Option<Vec<&str>> = None;
+        for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+            if self.unknown.len() < MAX_MISSPELLING_LOOKS {
+                self.unknown.insert(e.key_span);
+            }
+            // Past the cap, an unknown key is only counted, unless it may be a misspelt
+            // safety key (another rule; two edits at most, so its length is within two): a
+            // file of a million keys costs no suggestions.
+            if self.diags.is_full(unknown_rule) && {
+                let safety = safety.get_or_insert_with(|| {
+                    known
+                        .iter()
+                        .copied()
+                        .filter(|k| crate::analysis::names::is_safety_key(k))
+                        .collect()
+                });
+                !safety.iter().any(|k| {
+                    k.len().abs_diff(e.key.len()) <= 2
+                        && crate::analysis::names::misspelt_safety_key(&e.key, k)
+                })
+            } {
+                self.diags.count(unknown_rule);
+                continue;
+            }
+            let full = join_path(map.path, &e.key);
+            let hint = did_you_mean(&e.key, known.iter().copied());
+            // A misspelt approval, permission or network key loses its gate without a word
+            // (unless the mapping sets the real key too).
+            let safety = hint.filter(|h| {
+                map.node.get(h).is_none() && crate::analysis::names::misspelt_safety_key(&e.key, h)
+            });
+            let d = match safety {
+                Some(h) => self.diag(
+                    &crate::rules::security::MISSPELT_SAFETY_KEY,
+                    e.key_span,
+                    format!(
+                        "unknown key `{full}` is a misspelling of `{h}`: the safety setting it was meant to make is not in effect"
+                    ),
+                ),
+                None => self.diag(
+                    unknown_rule,
+                    e.key_span,
+                    format!("unknown key `{full}`"),
+                ),
+            };
+            let help = match safety {
+                Some(h) => Some(format!("rename it to `{h}`")),
+                None => hint.map(|h| format!("did you mean `{h}`?")),
+            };
+            let d = d
+                .label("unknown key")
+                .maybe_help(help)
+                // Renaming onto a key the mapping already has would only move the problem.
+                .maybe_fix(
+                    hint.filter(|h| map.node.get(h).is_none())
+                        .map(|h| rename_key(self.file, e.key_span, h)),
+                );
+            self.push(site.finish(d));
+        }
+    }
+}
