@@ -1,6 +1,6 @@
 //! `toolc build`: argument handling for the bundle build; the work is in `crate::bundle`.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,8 +48,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return fail("cannot determine the working directory");
     };
-    let color =
-        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let color = super::rule_args::stdout_color(args.no_color);
     let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {

@@ -1,17 +1,17 @@
 //! `toolc diff`: argument handling for the breaking-change report; the work is in
 //! `crate::change`.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use super::rule_args::{RuleArgs, stdout_color};
 use super::{parse_targets, print, usage_error};
 use crate::change::{self, DiffOptions};
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::{OutputFormat, Summary, human};
-use crate::rules::{self, Severity};
+use crate::rules::Severity;
 
 /// How `toolc diff` prints.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -61,18 +61,8 @@ pub struct DiffArgs {
     /// writes the `--stat` table
     #[arg(long, value_name = "FORMAT:PATH")]
     output_format: Vec<String>,
-    /// Use this configuration file instead of searching for `toolc.toml`
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Only run these rules (codes, names or code prefixes; comma-separated or repeated)
-    #[arg(long, value_delimiter = ',', value_name = "RULES")]
-    select: Vec<String>,
-    /// Never run these rules (codes, names or code prefixes)
-    #[arg(long, value_delimiter = ',', value_name = "RULES")]
-    ignore: Vec<String>,
-    /// Exit 1 on warnings too
-    #[arg(long)]
-    deny_warnings: bool,
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Never colour the output
     #[arg(long)]
     no_color: bool,
@@ -86,12 +76,8 @@ pub fn run(args: DiffArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return usage_error("cannot determine the working directory");
     };
-    for selector in args.select.iter().chain(&args.ignore) {
-        if !rules::selector_is_known(selector) {
-            return usage_error(&format!(
-                "`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"
-            ));
-        }
+    if let Some(message) = args.rules.unknown_selector() {
+        return usage_error(&message);
     }
     if args.format == DiffFormat::Markdown && !args.stat {
         return usage_error("`--format markdown` prints the `--stat` table: add `--stat`");
@@ -115,7 +101,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
         Ok(t) => t,
         Err(message) => return usage_error(&message),
     };
-    let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
+    let config = match Config::discover_for(&cwd, &args.paths, args.rules.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -131,15 +117,14 @@ pub fn run(args: DiffArgs) -> ExitCode {
         paths: args.paths,
         cwd: cwd.clone(),
         against: args.against,
-        select: args.select,
-        ignore: args.ignore,
+        select: args.rules.select,
+        ignore: args.rules.ignore,
     };
     let outcome = match change::diff(&options, &config) {
         Ok(o) => o,
         Err(e) => return usage_error(&e.to_string()),
     };
-    let color =
-        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let color = stdout_color(args.no_color);
     let text = match (args.stat, args.format.output()) {
         (true, _) => match args.format {
             DiffFormat::Json => change::output::json(&outcome),
@@ -175,7 +160,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
             return usage_error(&format!("cannot write {path}: {e}"));
         }
     }
-    let threshold = if args.deny_warnings {
+    let threshold = if args.rules.deny_warnings {
         Severity::Warning
     } else {
         Severity::Error

@@ -12,6 +12,7 @@ mod diff;
 mod empty;
 mod fix;
 mod lock;
+mod rule_args;
 mod rule_list;
 mod server;
 
@@ -99,18 +100,8 @@ struct CheckArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Use this configuration file instead of searching for `toolc.toml`
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Only run these rules (codes, names or code prefixes; comma-separated or repeated)
-    #[arg(long, value_delimiter = ',', value_name = "RULES")]
-    select: Vec<String>,
-    /// Never run these rules (codes, names or code prefixes)
-    #[arg(long, value_delimiter = ',', value_name = "RULES")]
-    ignore: Vec<String>,
-    /// Exit 1 on warnings too
-    #[arg(long)]
-    deny_warnings: bool,
+    #[command(flatten)]
+    rules: rule_args::RuleArgs,
     /// Never colour the output
     #[arg(long)]
     no_color: bool,
@@ -193,16 +184,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return usage_error("cannot determine the working directory");
     };
-    for selector in args.select.iter().chain(&args.ignore) {
-        if !rules::selector_is_known(selector) {
-            return usage_error(&format!(
-                "`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"
-            ));
-        }
+    if let Some(message) = args.rules.unknown_selector() {
+        return usage_error(&message);
     }
-    let color =
-        !args.no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
-    let mut config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
+    let color = rule_args::stdout_color(args.no_color);
+    let mut config = match Config::discover_for(&cwd, &args.paths, args.rules.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
             let summary = Summary::count(1, 0, &diags);
@@ -279,8 +265,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let options = CheckOptions {
         paths: args.paths,
         cwd,
-        select: args.select,
-        ignore: args.ignore,
+        select: args.rules.select,
+        ignore: args.rules.ignore,
         targets: build_targets,
     };
     let targets = match parse_targets(&args.output_format) {
@@ -374,7 +360,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let Some(message) = refused {
         return usage_error(&message);
     }
-    let threshold = if args.deny_warnings {
+    let threshold = if args.rules.deny_warnings {
         Severity::Warning
     } else {
         Severity::Error
