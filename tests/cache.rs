@@ -7,58 +7,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use assert_cmd::Command;
+use common::cache::{copy_dir, counts, json, run, three_tools};
 use common::{Repo, VALID_SCHEMA, VALID_TOOL};
-
-/// `toolc check ARGS --format json` in `dir`, with the cache counters on stderr.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("toolc")
-        .expect("the toolc binary is built")
-        .current_dir(dir)
-        .env("TOOLC_DEBUG_CACHE", "1")
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .expect("toolc runs")
-}
-
-/// (files taken from the cache, files loaded) as the run reported them.
-fn counts(out: &Output) -> (usize, usize) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    let line = err
-        .lines()
-        .find_map(|l| l.strip_prefix("toolc: cache: "))
-        .unwrap_or_else(|| panic!("no cache line in {err}"));
-    let numbers: Vec<usize> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    (numbers[0], numbers[1])
-}
-
-/// The JSON report, as text.
-fn json(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// A repository of three DojOps tools, one with a finding.
 fn repo() -> Repo {
-    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
-    for (name, tool) in [
-        ("a", VALID_TOOL.replace("my-tool", "tool-a")),
-        ("b", VALID_TOOL.replace("my-tool", "tool-b")),
-        ("c", VALID_TOOL.replace("my-tool", "Tool_C")),
-    ] {
-        repo.write(&format!(".dojops/tools/{name}/tool.yaml"), tool.as_bytes());
-        repo.write(
-            &format!(".dojops/tools/{name}/input.schema.json"),
-            VALID_SCHEMA.as_bytes(),
-        );
-    }
-    repo
+    three_tools()
 }
 
 fn cache_file(root: &Path) -> PathBuf {
@@ -263,23 +219,6 @@ fn naming_one_file_uses_the_cache_of_the_whole_repository() {
     assert!(json(&out).contains("DOJ003"));
     let other = run(&repo.root, &[".dojops/tools/a/tool.yaml"]);
     assert!(!json(&other).contains("DOJ003"));
-}
-
-/// Copy `from` (a folder) to a fresh folder under `to`.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from)
-        .expect("read dir")
-        .filter_map(Result::ok)
-    {
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type().expect("file type");
-        if kind.is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
 }
 
 /// The report with and without the cache, cold and warm, in every output format.

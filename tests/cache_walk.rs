@@ -9,47 +9,10 @@ mod common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::Output;
 use std::time::{Duration, SystemTime};
 
-use assert_cmd::Command;
+use common::cache::{copy_dir, counts, json, run, run_with, three_tools};
 use common::{Repo, VALID_SCHEMA, VALID_TOOL};
-
-/// `toolc check ARGS --format json` in `dir`, with the cache counters on stderr.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    run_with(dir, args, None)
-}
-
-fn run_with(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::cargo_bin("toolc").expect("the toolc binary is built");
-    cmd.current_dir(dir)
-        .env("TOOLC_DEBUG_CACHE", "1")
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"]);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    cmd.output().expect("toolc runs")
-}
-
-/// (files taken from the cache, files loaded) as the run reported them.
-fn counts(out: &Output) -> (usize, usize) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    let line = err
-        .lines()
-        .find_map(|l| l.strip_prefix("toolc: cache: "))
-        .unwrap_or_else(|| panic!("no cache line in {err}"));
-    let numbers: Vec<usize> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    (numbers[0], numbers[1])
-}
-
-fn json(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Date every file and folder under `dir` an hour back.
 fn age(dir: &Path) {
@@ -78,18 +41,7 @@ fn age(dir: &Path) {
 
 /// Three DojOps tools, one with a finding, dated an hour back.
 fn repo() -> Repo {
-    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
-    for (name, tool) in [
-        ("a", VALID_TOOL.replace("my-tool", "tool-a")),
-        ("b", VALID_TOOL.replace("my-tool", "tool-b")),
-        ("c", VALID_TOOL.replace("my-tool", "Tool_C")),
-    ] {
-        repo.write(&format!(".dojops/tools/{name}/tool.yaml"), tool.as_bytes());
-        repo.write(
-            &format!(".dojops/tools/{name}/input.schema.json"),
-            VALID_SCHEMA.as_bytes(),
-        );
-    }
+    let repo = three_tools();
     warm(&repo);
     repo
 }
@@ -248,23 +200,6 @@ fn another_versions_cache_is_left_alone() {
         std::fs::read(other.join("files.bin")).expect("read"),
         b"toolc\0c\0 from another version"
     );
-}
-
-/// Copy `from` (a folder) to `to`.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from)
-        .expect("read dir")
-        .filter_map(Result::ok)
-    {
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type().expect("file type");
-        if kind.is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod cache;
 pub mod change;
 
 use std::path::{Path, PathBuf};
