@@ -7,6 +7,7 @@ pub mod cycod;
 pub mod dojops;
 pub mod fields;
 mod item;
+mod release;
 pub mod mcp;
 pub mod outline;
 pub mod texts;
