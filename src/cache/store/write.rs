@@ -13,7 +13,8 @@ use super::super::track::Dep;
 use super::super::{Stat, disk};
 use super::Old;
 use super::{
-    Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name, hash, name_in,
+    Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name, hash,
+    name_in,
 };
 use crate::source::{Digest, FormatId, sha256};
 
@@ -254,7 +255,11 @@ impl Writer {
         footer.extend_from_slice(END);
         self.write(&footer);
         let Writer {
-            tmp, out, ok, index, ..
+            tmp,
+            out,
+            ok,
+            index,
+            ..
         } = self;
         drop(index);
         // A cache that cannot be written costs the next run time, never a result.
