@@ -117,9 +117,10 @@ impl Writer {
         let entries = &self.index.entries;
         let named = |e: &&Entry| name_in(&self.index.names, e.path) == path;
         match self.by_path.get(&hash(path)) {
+            None => None,
             Some(&i) if named(&&entries[i as usize]) => Some(entries[i as usize].sum),
-            // Another path with the same hash, or none.
-            _ => entries.iter().rev().find(named).map(|e| e.sum),
+            // Another path with the same hash.
+            Some(_) => entries.iter().rev().find(named).map(|e| e.sum),
         }
     }
 
