@@ -220,7 +220,8 @@ pub(crate) fn load_named(
                 // A file with no finding of its own lets its text go as soon as it is
                 // loaded: a large repository is never all in memory at once, and a
                 // finding elsewhere that points into it reads it back.
-                release_texts(result, fs.base(), &buffered);
+                // (Its item is decoded now, on this core, unless the cache holds it encoded.)
+                result.release_texts(fs.base(), &buffered, cached.is_none());
             }
             progress(Progress::Loaded);
             loaded
@@ -275,19 +276,6 @@ pub(crate) fn load_named(
         unclaimed,
         resolved,
         reads,
-    }
-}
-
-/// Let the texts of `r`'s files go when nothing in them is to be shown (no diagnostics) and
-/// they can be read back from disk (not a buffer).
-fn release_texts(r: &mut FileResult, disk: &Arc<dyn FileSystem>, buffered: &HashSet<&Path>) {
-    if !r.diagnostics.is_empty() {
-        return;
-    }
-    for file in std::iter::once(&mut r.file).chain(&mut r.companions) {
-        if !buffered.contains(file.path.as_path()) {
-            SourceFile::release_text(file, disk);
-        }
     }
 }
 

@@ -379,6 +379,22 @@ impl SourceFile {
         this.lines = OnceLock::new();
     }
 
+    /// The same file without its text (read back from `self.path` through `fs` if ever
+    /// needed): for a file others hold too (an item's texts name it), which
+    /// [`SourceFile::release_text`] cannot change in place. None when its digest is unknown.
+    pub fn without_text(&self, fs: &Arc<dyn FileSystem>) -> Option<Arc<SourceFile>> {
+        let digest = *self.digest.get()?;
+        Some(SourceFile::unread(
+            self.path.clone(),
+            self.display.clone(),
+            self.format,
+            self.bom_len,
+            digest,
+            self.suppressions().to_vec(),
+            fs,
+        ))
+    }
+
     /// The suppression comments in the file.
     pub fn suppressions(&self) -> &[Suppression] {
         self.suppressions

@@ -323,10 +323,9 @@ impl Cache {
     ) -> Vec<Diagnostic> {
         let known = Known::new(fs, &self.walks);
         let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let written = out.as_ref().map(Writer::sums).unwrap_or_default();
         let stored = |path: &Path| {
-            if let Some(sum) = path.to_str().and_then(|p| written.get(p)) {
-                return Some(*sum);
+            if let Some(sum) = path.to_str().and_then(|p| out.as_ref()?.sum(p)) {
+                return Some(sum);
             }
             let old = self.old.as_ref()?;
             let (i, entry) = old.find(path)?;

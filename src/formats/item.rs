@@ -83,6 +83,33 @@ impl Item {
         }
     }
 
+    /// Make the item name `new` in place of the result's files `old` (the same files, held
+    /// apart: without their texts), through `codec`, holding `tools` tool definitions. An
+    /// item in hand is encoded naming `old` and left to decode naming `new`. False when it
+    /// cannot be (it is then as it was).
+    pub fn repoint(
+        &mut self,
+        codec: ItemCodec,
+        old: &[Arc<SourceFile>],
+        new: Vec<Arc<SourceFile>>,
+        tools: usize,
+    ) -> bool {
+        match &mut self.0 {
+            Inner::None => true,
+            Inner::Encoded(e) if e.decoded.get().is_none() => {
+                e.files = new.into_boxed_slice();
+                true
+            }
+            _ => {
+                let Some(bytes) = codec.encode(self, old) else {
+                    return false;
+                };
+                *self = Item::encoded(codec, Box::new(move || Some(bytes)), tools, new);
+                true
+            }
+        }
+    }
+
     /// The item by value, when it is a `T`.
     #[cfg(test)]
     pub fn take<T: Any>(self) -> Option<T> {

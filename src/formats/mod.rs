@@ -9,6 +9,7 @@ pub mod fields;
 mod item;
 pub mod mcp;
 pub mod outline;
+mod release;
 pub mod texts;
 pub mod tool_md;
 pub mod tool_request;

@@ -53,6 +53,9 @@ pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
                 .map(|t| t.clone().into_owned()),
         );
     }
+    // Held for the whole run, for every file: without the spare room a push leaves.
+    out.kept.shrink_to_fit();
+    out.scripts.shrink_to_fit();
     out
 }
 

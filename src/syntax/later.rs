@@ -106,7 +106,10 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Deferred<T> {
 impl<T: Serialize> Serialize for Deferred<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let bytes = match self.value.get() {
-            Some(v) => postcard::to_allocvec(v).map_err(serde::ser::Error::custom)?,
+            // The value itself (not the `Option` it is kept in), as `get` decodes it.
+            Some(Some(v)) => postcard::to_allocvec(&**v).map_err(serde::ser::Error::custom)?,
+            // Bytes that did not decode: none that would.
+            Some(None) => Vec::new(),
             None => self
                 .bytes
                 .lock()
@@ -136,5 +139,21 @@ impl<'de, T> Deserialize<'de> for Deferred<T> {
             value: OnceLock::new(),
             bytes: std::sync::Mutex::new(Some(bytes)),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Deferred;
+
+    #[test]
+    fn a_deferred_value_reads_back_after_a_round_trip() {
+        let d = Deferred::new((Some("v1".to_string()), vec![3u32, 4]));
+        let bytes = postcard::to_allocvec(&d).unwrap();
+        let back: Deferred<(Option<String>, Vec<u32>)> = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(back.get(), Some(&(Some("v1".to_string()), vec![3, 4])));
+        let again = postcard::to_allocvec(&back).unwrap();
+        let back: Deferred<(Option<String>, Vec<u32>)> = postcard::from_bytes(&again).unwrap();
+        assert_eq!(back.get(), Some(&(Some("v1".to_string()), vec![3, 4])));
     }
 }

@@ -6,14 +6,16 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::super::track::{Dep, Seen};
+use super::super::track::Dep;
 use super::super::{Stat, disk};
 use super::Old;
-use super::{Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name};
+use super::{
+    Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name, hash,
+    name_in,
+};
 use crate::source::{Digest, FormatId, sha256};
 
 /// What a new record says of its file (its path, dependencies and result apart).
@@ -58,45 +60,20 @@ pub struct Parts {
     pub tools: u32,
 }
 
-/// An entry of the new index, until the index is written: kept encoded, one after the
-/// other in one buffer (a large repository's entries are not many small allocations among
-/// the ones parsing makes and frees).
-#[derive(Serialize, Deserialize)]
-struct New<'a> {
-    path: &'a str,
-    cwd: &'a str,
-    meta: Meta,
-    #[serde(borrow)]
-    deps: Vec<(&'a str, Seen)>,
-    #[serde(borrow)]
-    files: Vec<FileRec<'a>>,
-    notes: Option<Blob>,
-    item: Option<Blob>,
-    tools: u32,
-    #[serde(with = "super::super::serde_helpers::digest")]
-    sum: Digest,
-}
-
-/// A file of a new entry.
-#[derive(Serialize, Deserialize)]
-struct FileRec<'a> {
-    path: &'a str,
-    format: FormatId,
-    bom_len: u32,
-    #[serde(with = "super::super::serde_helpers::digest")]
-    digest: Digest,
-}
-
 /// A cache file being written.
 pub struct Writer {
     tmp: PathBuf,
-    /// This run's working directory.
-    cwd: Arc<str>,
     out: BufWriter<File>,
     at: u64,
-    /// The new entries ([`New`]), encoded, and where each starts.
-    new: Vec<u8>,
-    starts: Vec<usize>,
+    /// The new entries, as the index holds them (in the order they came, sorted when the
+    /// file is finished): a large repository's entries are a few large buffers, not many
+    /// small allocations among the ones parsing makes and frees, and not held twice.
+    index: Index,
+    names: Names,
+    /// This run's working directory, in `index.names`.
+    cwd: Name,
+    /// The last new entry of each path, by a hash of the path.
+    by_path: HashMap<u64, u32>,
     /// False after a failed write: the file is then not used.
     ok: bool,
 }
@@ -104,19 +81,24 @@ pub struct Writer {
 impl Writer {
     /// A new file beside the cache file `dest`, for `build`, by a run in `cwd`.
     pub fn create(dest: &Path, build: &str, cwd: &Path) -> Option<Writer> {
+        let cwd = cwd.to_str()?;
         let (tmp, file) = disk::create_beside(dest)?;
         let header = postcard::to_allocvec(&Header {
             layout: LAYOUT,
             build: build.to_string(),
         })
         .ok()?;
+        let mut index = Index::default();
+        let mut names = Names::default();
+        let cwd = names.push(&mut index.names, cwd);
         let mut w = Writer {
             tmp,
-            cwd: Arc::from(cwd.to_str()?),
             out: BufWriter::with_capacity(256 * 1024, file),
             at: 0,
-            new: Vec::new(),
-            starts: Vec::new(),
+            index,
+            names,
+            cwd,
+            by_path: HashMap::new(),
             ok: true,
         };
         w.write(MAGIC);
@@ -127,21 +109,19 @@ impl Writer {
 
     /// True when no record was added.
     pub fn is_empty(&self) -> bool {
-        self.starts.is_empty()
+        self.index.entries.is_empty()
     }
 
-    /// The new entries, decoded (borrowing their text from the buffer).
-    fn entries(&self) -> impl Iterator<Item = New<'_>> {
-        let ends = self.starts.iter().skip(1).copied().chain([self.new.len()]);
-        self.starts
-            .iter()
-            .zip(ends)
-            .filter_map(|(&from, to)| postcard::from_bytes(self.new.get(from..to)?).ok())
-    }
-
-    /// What identifies each new entry's stored result, by path.
-    pub fn sums(&self) -> HashMap<&str, Digest> {
-        self.entries().map(|n| (n.path, n.sum)).collect()
+    /// What identifies the stored result of the last new entry of `path`, if any.
+    pub fn sum(&self, path: &str) -> Option<Digest> {
+        let entries = &self.index.entries;
+        let named = |e: &&Entry| name_in(&self.index.names, e.path) == path;
+        match self.by_path.get(&hash(path)) {
+            None => None,
+            Some(&i) if named(&&entries[i as usize]) => Some(entries[i as usize].sum),
+            // Another path with the same hash.
+            Some(_) => entries.iter().rev().find(named).map(|e| e.sum),
+        }
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -167,42 +147,49 @@ impl Writer {
         let notes = self.blob(parts.notes.as_deref());
         let item = self.blob(parts.item.as_deref());
         let sum = result_sum(notes.as_ref(), item.as_ref(), &parts.files, parts.tools);
-        let deps: Option<Vec<(&str, Seen)>> = deps
-            .iter()
-            .map(|d| Some((d.path().to_str()?, d.seen().clone())))
-            .collect();
-        if let (Some(path), Some(deps)) = (path.to_str(), deps) {
-            let files = parts
-                .files
-                .iter()
-                .map(|f| FileRec {
-                    path: &f.path,
-                    format: f.format,
-                    bom_len: f.bom_len as u32,
-                    digest: f.digest,
-                })
-                .collect();
-            let new = New {
+        let (Some(path), true) = (
+            path.to_str(),
+            deps.iter().all(|d| d.path().to_str().is_some()),
+        ) else {
+            return;
+        };
+        let Writer { index, names, .. } = self;
+        let deps_from = index.deps.len() as u32;
+        for d in deps {
+            let path = names.push(&mut index.names, d.path().to_str().unwrap_or_default());
+            index.deps.push(DepEntry {
                 path,
-                cwd: &self.cwd,
-                meta,
-                deps,
-                files,
-                notes,
-                item,
-                tools: parts.tools,
-                sum,
-            };
-            let start = self.new.len();
-            match postcard::to_extend(&new, std::mem::take(&mut self.new)) {
-                Ok(buffer) => {
-                    self.new = buffer;
-                    self.starts.push(start);
-                }
-                // Not encoded: the cache is not written (this run's results stand).
-                Err(_) => self.ok = false,
-            }
+                seen: d.seen().clone(),
+            });
         }
+        let files_from = index.files.len() as u32;
+        for f in &parts.files {
+            let path = names.push(&mut index.names, &f.path);
+            index.files.push(FileEntry {
+                path,
+                format: f.format,
+                bom_len: f.bom_len as u32,
+                digest: f.digest,
+            });
+        }
+        let entry = Entry {
+            path: names.push(&mut index.names, path),
+            cwd: self.cwd,
+            format: meta.format,
+            claimed: meta.claimed,
+            stat: meta.stat,
+            digest: meta.digest,
+            racy: meta.racy,
+            deps: (deps_from, index.deps.len() as u32),
+            files: (files_from, index.files.len() as u32),
+            notes,
+            item,
+            tools: parts.tools,
+            sum,
+        };
+        self.by_path
+            .insert(hash(path), self.index.entries.len() as u32);
+        self.index.entries.push(entry);
     }
 
     /// Complete the file with the entries of `old` to carry over (see [`Old::carried`]; with
@@ -215,26 +202,31 @@ impl Writer {
         elsewhere: &dyn Fn(&Path) -> bool,
         extra: &[u8],
     ) -> bool {
-        let carried = match old {
-            Some(old) => {
-                let (carried, _) = old.carried(elsewhere);
-                let moved = self.copy(old, &carried);
-                carried
-                    .into_iter()
-                    .map(|i| Carried {
-                        old,
-                        i,
-                        notes: moved.get(&(i, false)).copied(),
-                        item: moved.get(&(i, true)).copied(),
-                        restat: restat.get(&i).copied(),
-                    })
-                    .collect()
+        self.by_path = HashMap::new();
+        // The last record of a path wins: the new ones latest first, then the carried ones,
+        // sorted stably, and the first of each path kept.
+        self.index.entries.reverse();
+        if let Some(old) = old {
+            let (carried, _) = old.carried(elsewhere);
+            let moved = self.copy(old, &carried);
+            for i in carried {
+                let c = Carried {
+                    old,
+                    i,
+                    notes: moved.get(&(i, false)).copied(),
+                    item: moved.get(&(i, true)).copied(),
+                    restat: restat.get(&i).copied(),
+                };
+                let entry = c.entry(&mut self.index, &mut self.names);
+                self.index.entries.push(entry);
             }
-            None => Vec::new(),
-        };
+        }
+        self.names = Names::default();
+        let Index { names, entries, .. } = &mut self.index;
+        entries.sort_by(|a, b| name_in(names, a.path).cmp(name_in(names, b.path)));
+        entries.dedup_by(|later, first| name_in(names, later.path) == name_in(names, first.path));
         let extra_at = self.at;
         self.write(extra);
-        let index = self.index(&carried);
         let index_at = self.at;
         // Straight into the file while it is hashed: the index of a large repository is not
         // held twice.
@@ -246,14 +238,13 @@ impl Writer {
             ok: self.ok,
         };
         sha2::Digest::update(&mut sink.hash, extra);
-        let sink = match postcard::to_extend(&index, sink) {
+        let sink = match postcard::to_extend(&self.index, sink) {
             Ok(sink) => sink.flushed(),
             Err(_) => {
                 let _ = std::fs::remove_file(&self.tmp);
                 return false;
             }
         };
-        drop(index);
         self.ok = sink.ok;
         self.at += sink.len;
         let sum: Digest = sha2::Digest::finalize(sink.hash).into();
@@ -264,7 +255,14 @@ impl Writer {
         footer.extend_from_slice(&sum);
         footer.extend_from_slice(END);
         self.write(&footer);
-        let Writer { tmp, out, ok, .. } = self;
+        let Writer {
+            tmp,
+            out,
+            ok,
+            index,
+            ..
+        } = self;
+        drop(index);
         // A cache that cannot be written costs the next run time, never a result.
         if ok && out.into_inner().is_ok() {
             disk::commit(&tmp, dest)
@@ -273,7 +271,6 @@ impl Writer {
             false
         }
     }
-
     /// Copy the blobs of the entries `which` of `old`, neighbours in one go; returns their
     /// new offsets (by entry, and whether the blob is the item).
     fn copy(&mut self, old: &Old, which: &[usize]) -> HashMap<(usize, bool), u64> {
@@ -315,40 +312,6 @@ impl Writer {
         }
         moved
     }
-
-    /// The index of every entry, new and `carried`, sorted by path (a path written twice:
-    /// the last).
-    fn index(&self, carried: &[Carried<'_>]) -> Index {
-        let new: Vec<New<'_>> = self.entries().collect();
-        let mut all: Vec<(&str, Source<'_>)> = carried
-            .iter()
-            .map(|c| (c.path(), Source::Carried(c)))
-            .chain(new.iter().map(|n| (n.path, Source::New(n))))
-            .collect();
-        // The last record of a path wins: stable sort, then keep the last of each run.
-        all.sort_by(|a, b| a.0.cmp(b.0));
-        let mut index = Index::default();
-        // Each path once (a schema file is a dependency and a companion).
-        let mut names = Names::default();
-        let count = all.len();
-        for k in 0..count {
-            if k + 1 < count && all[k + 1].0 == all[k].0 {
-                continue;
-            }
-            let entry = match &all[k].1 {
-                Source::New(n) => n.entry(&mut index, &mut names),
-                Source::Carried(c) => c.entry(&mut index, &mut names),
-            };
-            index.entries.push(entry);
-        }
-        index
-    }
-}
-
-/// Where an entry of a new index comes from.
-enum Source<'a> {
-    New(&'a New<'a>),
-    Carried(&'a Carried<'a>),
 }
 
 /// An entry of the old file carried into the new one: its number, its blobs' new offsets
@@ -361,12 +324,12 @@ struct Carried<'a> {
     restat: Option<(Stat, bool)>,
 }
 
-impl<'a> Carried<'a> {
-    fn path(&self) -> &'a str {
+impl Carried<'_> {
+    fn path(&self) -> &str {
         self.old.name(self.old.index.entries[self.i].path)
     }
 
-    fn entry(&self, index: &mut Index, names: &mut Names<'a>) -> Entry {
+    fn entry(&self, index: &mut Index, names: &mut Names) -> Entry {
         let old = self.old;
         let e = &old.index.entries[self.i];
         let moved = |b: Option<Blob>, at: Option<u64>| Some(Blob { at: at?, ..b? });
@@ -398,57 +361,26 @@ impl<'a> Carried<'a> {
     }
 }
 
-impl<'a> New<'a> {
-    fn entry(&self, index: &mut Index, names: &mut Names<'a>) -> Entry {
-        let deps_from = index.deps.len() as u32;
-        for (p, seen) in &self.deps {
-            let path = names.push(&mut index.names, p);
-            index.deps.push(DepEntry {
-                path,
-                seen: seen.clone(),
-            });
-        }
-        let files_from = index.files.len() as u32;
-        for f in &self.files {
-            let path = names.push(&mut index.names, f.path);
-            index.files.push(FileEntry {
-                path,
-                format: f.format,
-                bom_len: f.bom_len,
-                digest: f.digest,
-            });
-        }
-        Entry {
-            path: names.push(&mut index.names, self.path),
-            cwd: names.push(&mut index.names, self.cwd),
-            format: self.meta.format,
-            claimed: self.meta.claimed,
-            stat: self.meta.stat,
-            digest: self.meta.digest,
-            racy: self.meta.racy,
-            deps: (deps_from, index.deps.len() as u32),
-            files: (files_from, index.files.len() as u32),
-            notes: self.notes,
-            item: self.item,
-            tools: self.tools,
-            sum: self.sum,
-        }
-    }
-}
-
-/// The paths of an index being built, each written once.
+/// The paths of an index being built, each written once (but for two paths of one hash,
+/// each then written apart).
 #[derive(Default)]
-struct Names<'n> {
-    at: HashMap<&'n str, Name>,
+struct Names {
+    at: HashMap<u64, Name>,
 }
 
-impl<'n> Names<'n> {
-    fn push(&mut self, names: &mut String, s: &'n str) -> Name {
-        *self.at.entry(s).or_insert_with(|| {
-            let from = names.len() as u32;
-            names.push_str(s);
-            (from, names.len() as u32)
-        })
+impl Names {
+    fn push(&mut self, names: &mut String, s: &str) -> Name {
+        let h = hash(s);
+        if let Some(&n) = self.at.get(&h)
+            && name_in(names, n) == s
+        {
+            return n;
+        }
+        let from = names.len() as u32;
+        names.push_str(s);
+        let n = (from, names.len() as u32);
+        self.at.insert(h, n);
+        n
     }
 }
 

@@ -148,8 +148,9 @@ pub fn check_name(
 pub enum Item {
     /// A `tool.yaml` manifest.
     Tool(tool_yaml::Tool),
-    /// A `.dops` skill.
-    Skill(dops::Skill),
+    /// A `.dops` skill (boxed: it is larger than a manifest, and every manifest's item
+    /// would be as large).
+    Skill(Box<dops::Skill>),
     /// A `.dojops/policy.yaml`.
     Policy(policy::Policy),
 }

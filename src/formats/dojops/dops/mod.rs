@@ -59,7 +59,11 @@ pub struct Skill {
 /// Parse, lower, validate and lint one `.dops` file.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
     let (skill, diagnostics) = check_file(&file);
-    FileResult::new(file, diagnostics, FileItem::new(Item::Skill(skill)))
+    FileResult::new(
+        file,
+        diagnostics,
+        FileItem::new(Item::Skill(Box::new(skill))),
+    )
 }
 
 fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
