@@ -138,6 +138,7 @@ pub(crate) fn load_named(
     };
     let (mut found, mut walk_errors, mut misnamed) =
         discover::discover_with(&scope.roots, &classifier, walks);
+    crate::timing::mark("discover");
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
@@ -157,6 +158,7 @@ pub(crate) fn load_named(
             .map_or(fs as &dyn FileSystem, |k| k as &dyn FileSystem),
         &options.cwd,
     );
+    crate::timing::mark("configs");
     // A nested configuration's own include patterns find more files in its folder.
     let nested_roots: Vec<PathBuf> = configs
         .nested()
@@ -226,6 +228,7 @@ pub(crate) fn load_named(
             loaded
         })
         .collect();
+    crate::timing::mark("load");
     let not_claimed: Vec<PathBuf> = found
         .iter()
         .zip(&loaded)
@@ -265,6 +268,7 @@ pub(crate) fn load_named(
         Some(c) => c.resolve(fs, &results, &scope.roots),
         None => formats::resolve_with(fs, &results),
     };
+    crate::timing::mark("resolve");
     Loaded {
         scope,
         configs,
