@@ -430,7 +430,7 @@ pub fn display_path(path: &Path, cwd: &Path) -> String {
 }
 
 /// True when `path` is absolute, `/`-separated and has no `.` or `..` part.
-fn plain(path: &str) -> bool {
+pub(crate) fn plain(path: &str) -> bool {
     path.starts_with('/') && !path.split('/').any(|part| part == "." || part == "..")
 }
 

@@ -473,6 +473,17 @@ pub(crate) fn report(
         .iter()
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .collect();
+    if !scope.reports_all() {
+        // Only the files in scope are reported on, and only those with suppression comments
+        // are looked at for the others (`check FILE` in a large repository): the rest go
+        // before sorting. A path's files all stay or all go.
+        let commented: HashSet<&Path> = sources
+            .iter()
+            .filter(|f| !f.suppressions().is_empty())
+            .map(|f| f.path.as_path())
+            .collect();
+        sources.retain(|f| commented.contains(f.path.as_path()) || scope.reports_on(&f.path));
+    }
     sources.sort_by(|a, b| a.display.cmp(&b.display));
     sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());
     // Most files have no suppression comment: only those that do are copied.

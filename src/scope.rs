@@ -86,14 +86,27 @@ impl Scope {
         self.roots.iter().any(|r| path.starts_with(r)) && self.reports_on(&path)
     }
 
+    /// True when findings in every file are to be reported.
+    pub fn reports_all(&self) -> bool {
+        self.only.is_none()
+    }
+
     /// True when findings in `path` (absolute) are to be reported.
     pub fn reports_on(&self, path: &Path) -> bool {
         let Some(only) = &self.only else {
             return true;
         };
-        // Companion files (schemas) can be reached through `..`; compare like with like.
-        let path = normalize(path);
-        only.files.contains(&path) || only.dirs.iter().any(|d| path.starts_with(d))
+        // Companion files (schemas) can be reached through `..`; compare like with like (a
+        // path without `.` or `..` parts is its own normal form: asked of every file).
+        let normal;
+        let path = match path.to_str() {
+            Some(text) if crate::discover::plain(text) => path,
+            _ => {
+                normal = normalize(path);
+                normal.as_path()
+            }
+        };
+        only.files.contains(path) || only.dirs.iter().any(|d| path.starts_with(d))
     }
 }
 
