@@ -40,7 +40,7 @@
 
 mod codec;
 mod disk;
-mod hash;
+pub(crate) mod hash;
 mod known;
 mod resolve;
 mod serde_helpers;
