@@ -178,7 +178,7 @@ pub(crate) fn load_named(
                 .filter(|d| d.format != source::FormatId::Config),
         );
         walk_errors.extend(errors);
-        found.sort();
+        discover::sort(&mut found);
         discover::dedup(&mut found);
         walk_errors.dedup_by(|a, b| a.path == b.path);
     }
@@ -202,7 +202,7 @@ pub(crate) fn load_named(
             d.claim = discover::Claim::Always;
         }
     }
-    found.sort();
+    discover::sort(&mut found);
     let progress = |step| {
         if let Some(report) = progress {
             report(step);
@@ -482,7 +482,10 @@ pub(crate) fn report(
             .filter(|f| !f.suppressions().is_empty())
             .map(|f| f.path.as_path())
             .collect();
-        sources.retain(|f| commented.contains(f.path.as_path()) || scope.reports_on(&f.path));
+        sources.retain(|f| {
+            scope.reports_on(&f.path)
+                || (!commented.is_empty() && commented.contains(f.path.as_path()))
+        });
     }
     sources.sort_by(|a, b| a.display.cmp(&b.display));
     sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());

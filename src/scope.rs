@@ -7,11 +7,13 @@
 //! files). The project is the nearest folder with `toolc.toml`, else the repository.
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use crate::cache::hash::QuickSet;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
-use crate::discover::normalize;
+use crate::discover::{canonical, normalize};
 
 /// The paths to walk and the filter on what is reported.
 #[derive(Debug, Clone)]
@@ -25,6 +27,9 @@ pub struct Scope {
 #[derive(Debug, Clone)]
 struct Only {
     files: HashSet<PathBuf>,
+    /// The texts of `files`, when each is spelt its one way (see [`canonical`]): every file
+    /// of a run is asked about, and a `Path` hashes part by part.
+    texts: Option<QuickSet<OsString>>,
     dirs: Vec<PathBuf>,
 }
 
@@ -60,6 +65,10 @@ impl Scope {
         Scope {
             roots,
             only: (!whole).then(|| Only {
+                texts: files
+                    .iter()
+                    .all(|f| canonical(f))
+                    .then(|| files.iter().map(|f| f.as_os_str().to_owned()).collect()),
                 files: files.into_iter().collect(),
                 dirs,
             }),
@@ -96,6 +105,12 @@ impl Scope {
         let Some(only) = &self.only else {
             return true;
         };
+        if let Some(texts) = &only.texts
+            && only.dirs.is_empty()
+            && canonical(path)
+        {
+            return texts.contains(path.as_os_str());
+        }
         // Companion files (schemas) can be reached through `..`; compare like with like (a
         // path without `.` or `..` parts is its own normal form: asked of every file).
         let normal;
