@@ -32,6 +32,9 @@ pub type ByHash<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
 /// A set of texts (paths as `&str` or `&OsStr`) hashed with [`of`]'s mixing.
 pub type QuickSet<T> = std::collections::HashSet<T, BuildHasherDefault<Quick>>;
 
+/// A map from texts (paths as `&str` or `&OsStr`) hashed with [`of`]'s mixing.
+pub type QuickMap<K, V> = HashMap<K, V, BuildHasherDefault<Quick>>;
+
 /// A hasher of bytes, eight at a time (see [`of`]).
 #[derive(Default)]
 pub struct Quick(u64);

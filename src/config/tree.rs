@@ -2,11 +2,11 @@
 //! replaces the one above it for its folder, unless it says `extend = "../toolc.toml"` to
 //! inherit; `--config` governs every file and nested files are not read.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{Config, ConfigError, FILE_NAME};
-use crate::cache::hash::QuickSet;
+use crate::cache::hash::{QuickMap, QuickSet};
 use crate::diagnostics::Diagnostic;
 use crate::discover::canonical;
 use crate::fs::FileSystem;
@@ -35,7 +35,7 @@ pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
 /// know it without asking the disk).
 #[derive(Default)]
 struct GitRoots<'p> {
-    known: HashMap<&'p std::ffi::OsStr, Option<&'p Path>>,
+    known: QuickMap<&'p std::ffi::OsStr, Option<&'p Path>>,
 }
 
 impl<'p> GitRoots<'p> {
