@@ -390,7 +390,7 @@ pub fn discover_with(
         errors.extend(walks.walk(root, &prune, &visit));
     }
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    found.sort();
+    sort(&mut found);
     dedup(&mut found);
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut misnamed = misnamed.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -398,9 +398,59 @@ pub fn discover_with(
     (found, errors, misnamed)
 }
 
+/// Sort `found` by path (as `Path`s compare), format and claim.
+pub fn sort(found: &mut [Discovered]) {
+    // Thousands of paths: compared as text when every one is spelt its one way (a `Path`
+    // compares part by part).
+    if found.iter().all(|d| canonical(&d.path)) {
+        found.sort_by(|a, b| {
+            cmp_canonical(&a.path, &b.path)
+                .then(a.format.cmp(&b.format))
+                .then(a.claim.cmp(&b.claim))
+        });
+    } else {
+        found.sort();
+    }
+}
+
 /// Drop the second find of a file (sorted: a claimed-always find comes first and stays).
 pub fn dedup(found: &mut Vec<Discovered>) {
-    found.dedup_by(|later, first| later.path == first.path && later.format == first.format);
+    let same_path: fn(&Path, &Path) -> bool = if found.iter().all(|d| canonical(&d.path)) {
+        |a, b| a.as_os_str() == b.as_os_str()
+    } else {
+        |a, b| a == b
+    };
+    found.dedup_by(|later, first| {
+        same_path(&later.path, &first.path) && later.format == first.format
+    });
+}
+
+/// True when `path` is absolute and spelt the one way it can be (`/`-separated, no empty,
+/// `.` or `..` part, no `/` at the end): two such paths are the same exactly when their
+/// texts are, and compare as [`cmp_canonical`] says.
+pub(crate) fn canonical(path: &Path) -> bool {
+    path.to_str().is_some_and(|text| {
+        text == "/"
+            || (text.starts_with('/')
+                && text[1..]
+                    .split('/')
+                    .all(|part| !part.is_empty() && part != "." && part != ".."))
+    })
+}
+
+/// `Path::cmp` of two [`canonical`] paths, on their texts: part by part is text by text with
+/// the separator before every other byte.
+pub(crate) fn cmp_canonical(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let key = |c: u8| if c == b'/' { 0 } else { u16::from(c) + 1 };
+    match (a.get(same), b.get(same)) {
+        (Some(x), Some(y)) => key(*x).cmp(&key(*y)),
+        _ => a.len().cmp(&b.len()),
+    }
 }
 
 fn push<T>(list: &Mutex<Vec<T>>, item: T) {
@@ -430,7 +480,7 @@ pub fn display_path(path: &Path, cwd: &Path) -> String {
 }
 
 /// True when `path` is absolute, `/`-separated and has no `.` or `..` part.
-fn plain(path: &str) -> bool {
+pub(crate) fn plain(path: &str) -> bool {
     path.starts_with('/') && !path.split('/').any(|part| part == "." || part == "..")
 }
 
@@ -477,6 +527,41 @@ pub fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_in_their_one_spelling_sort_as_paths_do() {
+        let mut paths: Vec<&Path> = [
+            "/",
+            "/a",
+            "/a/b",
+            "/a-b",
+            "/a.b/c",
+            "/a/b/c",
+            "/ab",
+            "/a/b-c",
+            "/a/b/-",
+            "/b",
+            "/a/\u{e9}",
+            "/a/z",
+            "/A",
+        ]
+        .into_iter()
+        .map(Path::new)
+        .collect();
+        assert!(paths.iter().all(|p| canonical(p)));
+        for odd in ["r/a", "/r//a", "/r/./a", "/r/../a", "/r/a/"] {
+            assert!(!canonical(Path::new(odd)), "{odd}");
+        }
+        let mut by_text = paths.clone();
+        by_text.sort_by(|a, b| cmp_canonical(a, b));
+        paths.sort();
+        assert_eq!(by_text, paths);
+        for a in &paths {
+            for b in &paths {
+                assert_eq!(cmp_canonical(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn display_paths() {

@@ -24,6 +24,7 @@ pub(crate) mod server;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;
+pub(crate) mod timing;
 pub(crate) mod unclaimed;
 pub(crate) mod workspace;
 
@@ -164,9 +165,11 @@ fn run(
         fs.set(path.clone(), b.bytes.clone());
         path
     });
+    timing::mark("start");
     let cache = inputs
         .cache
         .then(|| cache::Cache::open(&cache::root_for(config, &options.cwd), &options.cwd));
+    timing::mark("open cache");
     let loaded = pipeline::load_named(
         options,
         config,
@@ -177,6 +180,7 @@ fn run(
         cache.as_ref(),
     );
     let report = pipeline::report(options, config, &loaded, bundles, only.as_deref());
+    timing::mark("report");
     match cache {
         Some(cache) => {
             if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
@@ -194,6 +198,7 @@ fn run(
                 drop_later(loaded);
             }
             cache.save(&roots);
+            timing::mark("save");
         }
         None => drop_later(loaded),
     }

@@ -138,6 +138,7 @@ pub(crate) fn load_named(
     };
     let (mut found, mut walk_errors, mut misnamed) =
         discover::discover_with(&scope.roots, &classifier, walks);
+    crate::timing::mark("discover");
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);
@@ -157,6 +158,7 @@ pub(crate) fn load_named(
             .map_or(fs as &dyn FileSystem, |k| k as &dyn FileSystem),
         &options.cwd,
     );
+    crate::timing::mark("configs");
     // A nested configuration's own include patterns find more files in its folder.
     let nested_roots: Vec<PathBuf> = configs
         .nested()
@@ -176,7 +178,7 @@ pub(crate) fn load_named(
                 .filter(|d| d.format != source::FormatId::Config),
         );
         walk_errors.extend(errors);
-        found.sort();
+        discover::sort(&mut found);
         discover::dedup(&mut found);
         walk_errors.dedup_by(|a, b| a.path == b.path);
     }
@@ -200,7 +202,7 @@ pub(crate) fn load_named(
             d.claim = discover::Claim::Always;
         }
     }
-    found.sort();
+    discover::sort(&mut found);
     let progress = |step| {
         if let Some(report) = progress {
             report(step);
@@ -227,6 +229,7 @@ pub(crate) fn load_named(
             loaded
         })
         .collect();
+    crate::timing::mark("load");
     let not_claimed: Vec<PathBuf> = found
         .iter()
         .zip(&loaded)
@@ -266,6 +269,7 @@ pub(crate) fn load_named(
         Some(c) => c.resolve(fs, &results, &scope.roots),
         None => formats::resolve_with(fs, &results),
     };
+    crate::timing::mark("resolve");
     Loaded {
         scope,
         configs,
@@ -457,6 +461,20 @@ pub(crate) fn report(
         .iter()
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .collect();
+    if !scope.reports_all() {
+        // Only the files in scope are reported on, and only those with suppression comments
+        // are looked at for the others (`check FILE` in a large repository): the rest go
+        // before sorting. A path's files all stay or all go.
+        let commented: HashSet<&Path> = sources
+            .iter()
+            .filter(|f| !f.suppressions().is_empty())
+            .map(|f| f.path.as_path())
+            .collect();
+        sources.retain(|f| {
+            scope.reports_on(&f.path)
+                || (!commented.is_empty() && commented.contains(f.path.as_path()))
+        });
+    }
     sources.sort_by(|a, b| a.display.cmp(&b.display));
     sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());
     // Most files have no suppression comment: only those that do are copied.

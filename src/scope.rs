@@ -7,11 +7,13 @@
 //! files). The project is the nearest folder with `toolc.toml`, else the repository.
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use crate::cache::hash::QuickSet;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
-use crate::discover::normalize;
+use crate::discover::{canonical, normalize};
 
 /// The paths to walk and the filter on what is reported.
 #[derive(Debug, Clone)]
@@ -25,6 +27,9 @@ pub struct Scope {
 #[derive(Debug, Clone)]
 struct Only {
     files: HashSet<PathBuf>,
+    /// The texts of `files`, when each is spelt its one way (see [`canonical`]): every file
+    /// of a run is asked about, and a `Path` hashes part by part.
+    texts: Option<QuickSet<OsString>>,
     dirs: Vec<PathBuf>,
 }
 
@@ -60,6 +65,10 @@ impl Scope {
         Scope {
             roots,
             only: (!whole).then(|| Only {
+                texts: files
+                    .iter()
+                    .all(|f| canonical(f))
+                    .then(|| files.iter().map(|f| f.as_os_str().to_owned()).collect()),
                 files: files.into_iter().collect(),
                 dirs,
             }),
@@ -86,14 +95,33 @@ impl Scope {
         self.roots.iter().any(|r| path.starts_with(r)) && self.reports_on(&path)
     }
 
+    /// True when findings in every file are to be reported.
+    pub fn reports_all(&self) -> bool {
+        self.only.is_none()
+    }
+
     /// True when findings in `path` (absolute) are to be reported.
     pub fn reports_on(&self, path: &Path) -> bool {
         let Some(only) = &self.only else {
             return true;
         };
-        // Companion files (schemas) can be reached through `..`; compare like with like.
-        let path = normalize(path);
-        only.files.contains(&path) || only.dirs.iter().any(|d| path.starts_with(d))
+        if let Some(texts) = &only.texts
+            && only.dirs.is_empty()
+            && canonical(path)
+        {
+            return texts.contains(path.as_os_str());
+        }
+        // Companion files (schemas) can be reached through `..`; compare like with like (a
+        // path without `.` or `..` parts is its own normal form: asked of every file).
+        let normal;
+        let path = match path.to_str() {
+            Some(text) if crate::discover::plain(text) => path,
+            _ => {
+                normal = normalize(path);
+                normal.as_path()
+            }
+        };
+        only.files.contains(path) || only.dirs.iter().any(|d| path.starts_with(d))
     }
 }
 

@@ -46,7 +46,10 @@ impl FileSystem for Known<'_> {
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        if self.buffered.is_some_and(|b| b.contains(path)) {
+        if self
+            .buffered
+            .is_some_and(|b| !b.is_empty() && b.contains(path))
+        {
             return self.fs.is_file(path);
         }
         if let Some(known) = self.walks.known_file(path) {
@@ -65,7 +68,9 @@ impl FileSystem for Known<'_> {
 
     fn exists(&self, path: &Path) -> bool {
         if path.file_name().is_some_and(|n| n == ".git")
-            && !self.buffered.is_some_and(|b| b.contains(path))
+            && !self
+                .buffered
+                .is_some_and(|b| !b.is_empty() && b.contains(path))
             && let Some(known) = path.parent().and_then(|dir| self.walks.known_git(dir))
         {
             return known;

@@ -40,6 +40,7 @@
 
 mod codec;
 mod disk;
+pub(crate) mod hash;
 mod known;
 mod resolve;
 mod serde_helpers;
@@ -139,15 +140,18 @@ impl Cache {
     /// [`Cache::open`] for the build called `build`.
     fn open_as(root: &Path, cwd: &Path, build: String) -> Cache {
         let file = disk::version_dir(root).join("files.bin");
-        let mut old = Old::open(&file, &build);
-        if old.is_none() {
-            // Made before the walk, which sees the folder as it stays.
-            disk::prepare(&file);
-        }
-        let extra: Extra = old
-            .as_mut()
-            .and_then(|o| postcard::from_bytes(&o.take_extra()).ok())
-            .unwrap_or_default();
+        let decode = |bytes: &[u8]| {
+            let extra: Extra = postcard::from_bytes(bytes).unwrap_or_default();
+            (Walks::new(Some(&extra.walks)), extra.resolved)
+        };
+        let (old, (walks, resolved)) = match Old::open(&file, &build, decode) {
+            Some((old, extra)) => (Some(old), extra),
+            None => {
+                // Made before the walk, which sees the folder as it stays.
+                disk::prepare(&file);
+                (None, (Walks::new(None), Vec::new()))
+            }
+        };
         Cache {
             file,
             build,
@@ -155,8 +159,8 @@ impl Cache {
             started: SystemTime::now(),
             old,
             out: Mutex::new(None),
-            walks: Walks::new(Some(&extra.walks)),
-            resolves: Resolves::new(extra.resolved),
+            walks,
+            resolves: Resolves::new(resolved),
             restat: Mutex::new(HashMap::new()),
             hits: AtomicUsize::new(0),
             loaded: AtomicUsize::new(0),

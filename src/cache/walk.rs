@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::Stat;
+use super::hash::{self, ByHash};
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
 use crate::source::FormatId;
 
@@ -113,6 +114,10 @@ struct RootWalk {
     /// Ignore files above the root, and git's global ones.
     inputs: Vec<Input>,
     folders: Vec<Folder>,
+    /// Folder numbers by the hash of their `rel` (made when the walk is confirmed: a
+    /// folder is looked up for every file and every name asked about).
+    #[serde(skip)]
+    by_rel: ByHash<u32>,
 }
 
 /// The ignore files a walk reads for the folder `dir`; those not there in `dir` itself
@@ -259,11 +264,17 @@ impl Walks {
                 0
             } else {
                 let rel = rest.strip_prefix(std::path::MAIN_SEPARATOR)?;
-                1 + walk
-                    .folders
-                    .get(1..)?
-                    .binary_search_by(|f| f.rel.as_str().cmp(rel))
-                    .ok()?
+                let f = *walk.by_rel.get(&hash::of(rel))? as usize;
+                if walk.folders.get(f)?.rel != rel {
+                    // Another folder of the same hash (or none): searched for.
+                    1 + walk
+                        .folders
+                        .get(1..)?
+                        .binary_search_by(|f| f.rel.as_str().cmp(rel))
+                        .ok()?
+                } else {
+                    f
+                }
             };
             (!walk.folders.get(f)?.racy).then_some((w, f))
         })
@@ -454,6 +465,7 @@ impl Walks {
             root: root.to_path_buf(),
             inputs: root_inputs,
             folders,
+            by_rel: ByHash::default(),
         };
         self.confirm(walk);
         self.set_changed();
@@ -480,7 +492,14 @@ impl Walks {
     }
 
     /// Take `walk` as this run's walk of its root; its folders answer [`Walks::known_file`].
-    fn confirm(&self, walk: RootWalk) {
+    fn confirm(&self, mut walk: RootWalk) {
+        let mut by_rel = ByHash::default();
+        by_rel.reserve(walk.folders.len());
+        // The root (empty `rel`) is found without the map.
+        for (f, folder) in walk.folders.iter().enumerate().skip(1) {
+            by_rel.entry(hash::of(&folder.rel)).or_insert(f as u32);
+        }
+        walk.by_rel = by_rel;
         let mut now = self.now.write().unwrap_or_else(|e| e.into_inner());
         // In place: what was learned names walks by their place in the list.
         match now.iter_mut().find(|w| w.root == walk.root) {

@@ -347,6 +347,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         text.extend(baseline::note(&report, &config, &options.cwd));
     }
     print(&text);
+    crate::timing::mark("render");
     if let Some(line) = not_claimed {
         eprintln!("{line}");
     }

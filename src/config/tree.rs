@@ -2,11 +2,13 @@
 //! replaces the one above it for its folder, unless it says `extend = "../toolc.toml"` to
 //! inherit; `--config` governs every file and nested files are not read.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{Config, ConfigError, FILE_NAME};
+use crate::cache::hash::{QuickMap, QuickSet};
 use crate::diagnostics::Diagnostic;
+use crate::discover::canonical;
 use crate::fs::FileSystem;
 use crate::rules::syntax::INVALID_CONFIG;
 use crate::source::{FormatId, SourceFile, Span};
@@ -33,7 +35,7 @@ pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
 /// know it without asking the disk).
 #[derive(Default)]
 struct GitRoots<'p> {
-    known: HashMap<&'p std::ffi::OsStr, Option<&'p Path>>,
+    known: QuickMap<&'p std::ffi::OsStr, Option<&'p Path>>,
 }
 
 impl<'p> GitRoots<'p> {
@@ -70,6 +72,15 @@ pub(crate) fn boundary(folder: &Path, cwd: &Path) -> PathBuf {
     }
 }
 
+/// `Path::starts_with` of two [`canonical`] paths, on their texts.
+fn under_text(path: &Path, folder: &Path) -> bool {
+    let (p, f) = (
+        path.as_os_str().as_encoded_bytes(),
+        folder.as_os_str().as_encoded_bytes(),
+    );
+    p.starts_with(f) && (p.len() == f.len() || f == b"/" || p.get(f.len()) == Some(&b'/'))
+}
+
 impl ConfigTree {
     /// `base` alone.
     pub fn single(base: &Config) -> ConfigTree {
@@ -96,8 +107,12 @@ impl ConfigTree {
         // (an editor's broken configuration, reported on its own).
         let base_file = base.file.as_ref().map(|f| f.path.clone());
         let base_folder_file = base.root.join(FILE_NAME);
-        // Hashed as text: a `Path` hashes part by part, and every folder is looked up.
-        let mut seen: HashSet<&std::ffi::OsStr> = HashSet::new();
+        // Every folder above every file is asked about: paths in their one spelling are
+        // compared as text (a `Path` compares and hashes part by part).
+        let base_plain = canonical(&base.root)
+            && canonical(&base_folder_file)
+            && base_file.as_deref().is_none_or(canonical);
+        let mut seen: QuickSet<&std::ffi::OsStr> = QuickSet::default();
         let mut git_roots = GitRoots::default();
         let mut found: Vec<PathBuf> = Vec::new();
         for file in files {
@@ -107,8 +122,16 @@ impl ConfigTree {
             if seen.contains(parent.as_os_str()) {
                 continue;
             }
+            // The folders above a file in its one spelling are too.
+            let plain = base_plain && canonical(file);
+            let same = |a: &Path, b: &Path| a.as_os_str() == b.as_os_str() || (!plain && a == b);
+            let under_base = if plain {
+                under_text(parent, &base.root)
+            } else {
+                parent.starts_with(&base.root)
+            };
             // Above the base configuration's folder (or the repository) nothing is nested.
-            let stop = if parent.starts_with(&base.root) {
+            let stop = if under_base {
                 base.root.as_path()
             } else {
                 git_roots.of(parent, fs).unwrap_or(parent)
@@ -118,13 +141,13 @@ impl ConfigTree {
                     break;
                 }
                 let candidate = dir.join(FILE_NAME);
-                if Some(&candidate) != base_file.as_ref()
-                    && candidate != base_folder_file
+                if !base_file.as_deref().is_some_and(|f| same(&candidate, f))
+                    && !same(&candidate, &base_folder_file)
                     && fs.is_file(&candidate)
                 {
                     found.push(candidate);
                 }
-                if dir == stop {
+                if same(dir, stop) {
                     break;
                 }
             }
@@ -262,6 +285,26 @@ mod tests {
             level(&tree, "DOJ003", "/r/d/w.dops"),
             Level(Severity::Error)
         );
+    }
+
+    #[test]
+    fn paths_in_their_one_spelling_compare_as_text() {
+        assert!(under_text(Path::new("/r/a"), Path::new("/r")));
+        assert!(under_text(Path::new("/r"), Path::new("/r")));
+        assert!(under_text(Path::new("/r"), Path::new("/")));
+        assert!(!under_text(Path::new("/ra"), Path::new("/r")));
+    }
+
+    #[test]
+    fn a_configuration_spelt_another_way_is_still_the_runs_own() {
+        let fs = overlay(&[("/r/a/toolc.toml", "[rules]\nDOJ003 = \"off\"\n")]);
+        let spelt = Config {
+            root: PathBuf::from("/r/./a/"),
+            ..Config::default()
+        };
+        let (tree, _) =
+            ConfigTree::discover(&spelt, [Path::new("/r/a/x.dops")], &fs, Path::new("/r"));
+        assert_eq!(tree.nested().count(), 0);
     }
 
     #[test]

@@ -16,7 +16,6 @@
 
 mod write;
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
@@ -26,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use write::{Meta, NewFile, Parts, Writer};
 
+use super::hash::{self, ByHash};
 use super::track::Seen;
 use super::{Stat, disk};
 use crate::source::{Digest, FormatId, sha256};
@@ -150,17 +150,22 @@ pub struct Old {
     file: Arc<File>,
     index: Index,
     /// Entry numbers by a hash of their path (a path is looked up once per file and run).
-    by_hash: HashMap<u64, u32>,
+    by_hash: ByHash<u32>,
     /// Used as it is by this run: copied into the next file.
     kept: Vec<AtomicBool>,
     /// A new record replaces it.
     replaced: Vec<AtomicBool>,
-    extra: Vec<u8>,
 }
 
 impl Old {
-    /// The cache file `path`, when it is whole and was written by `build`.
-    pub fn open(path: &Path, build: &str) -> Option<Old> {
+    /// The cache file `path`, when it is whole and was written by `build`, and what
+    /// `extra` makes of what it keeps besides the files (on another core, while the index
+    /// is read; its bytes are checked before anything is returned).
+    pub fn open<T: Send>(
+        path: &Path,
+        build: &str,
+        extra: impl FnOnce(&[u8]) -> T + Send,
+    ) -> Option<(Old, T)> {
         let file = disk::open(path)?;
         let len = file.metadata().ok()?.len();
         let mut head = [0; 12];
@@ -197,41 +202,54 @@ impl Old {
         }
         let mut tail = vec![0; usize::try_from(extra_len + index_len).ok()?];
         read_at(&file, &mut tail, extra_at)?;
-        if sha256(&tail) != footer[32..64] {
+        let (extra_bytes, index_bytes) = tail.split_at(usize::try_from(extra_len).ok()?);
+        // Checking the bytes and decoding them are the larger part of opening the cache:
+        // both at once. Decoding reads any bytes safely; what it gives is used only once the
+        // check has passed.
+        let (sum, (index, extra)) = rayon::join(
+            || sha256(&tail),
+            || {
+                rayon::join(
+                    || -> Option<(Index, ByHash<u32>)> {
+                        let index: Index = postcard::from_bytes(index_bytes).ok()?;
+                        if !index.whole(extra_at) {
+                            return None;
+                        }
+                        let mut by_hash = ByHash::default();
+                        by_hash.reserve(index.entries.len());
+                        for (i, e) in index.entries.iter().enumerate() {
+                            // On a clash the first wins; `find` falls back to searching.
+                            by_hash
+                                .entry(hash::of(name_in(&index.names, e.path)))
+                                .or_insert(i as u32);
+                        }
+                        Some((index, by_hash))
+                    },
+                    || extra(extra_bytes),
+                )
+            },
+        );
+        if sum != footer[32..64] {
             return None;
         }
-        let index_bytes = tail.split_off(extra_len as usize);
-        let index: Index = postcard::from_bytes(&index_bytes).ok()?;
-        if !index.whole(extra_at) {
-            return None;
-        }
+        let (index, by_hash) = index?;
         let n = index.entries.len();
-        let mut by_hash = HashMap::with_capacity(n);
-        for (i, e) in index.entries.iter().enumerate() {
-            // On a clash the first wins; `find` falls back to searching.
-            by_hash
-                .entry(hash(name_in(&index.names, e.path)))
-                .or_insert(i as u32);
-        }
-        Some(Old {
-            file: Arc::new(file),
-            index,
-            by_hash,
-            kept: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            replaced: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            extra: tail,
-        })
-    }
-
-    /// What is stored besides the files (taken: it is read once).
-    pub fn take_extra(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.extra)
+        Some((
+            Old {
+                file: Arc::new(file),
+                index,
+                by_hash,
+                kept: (0..n).map(|_| AtomicBool::new(false)).collect(),
+                replaced: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            },
+            extra,
+        ))
     }
 
     /// The entry of the file at `path`, and its number.
     pub fn find(&self, path: &Path) -> Option<(usize, &Entry)> {
         let path = path.to_str()?;
-        let i = match self.by_hash.get(&hash(path)) {
+        let i = match self.by_hash.get(&hash::of(path)) {
             Some(&i) if self.name(self.index.entries[i as usize].path) == path => i as usize,
             _ => self
                 .index
@@ -386,14 +404,6 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> Option<()> {
         offset += n as u64;
     }
     Some(())
-}
-
-/// A quick hash of a path (FNV-1a): no key is chosen by anyone who could make them clash
-/// on purpose to any effect but a slower lookup.
-fn hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 fn name_in(names: &str, (from, to): Name) -> &str {
