@@ -116,7 +116,7 @@ impl Writer {
     pub fn sum(&self, path: &str) -> Option<Digest> {
         let entries = &self.index.entries;
         let named = |e: &&Entry| name_in(&self.index.names, e.path) == path;
-        match self.by_path.get(&hash(path)) {
+        match self.by_path.get(&hash::of(path)) {
             None => None,
             Some(&i) if named(&&entries[i as usize]) => Some(entries[i as usize].sum),
             // Another path with the same hash.
@@ -188,7 +188,7 @@ impl Writer {
             sum,
         };
         self.by_path
-            .insert(hash(path), self.index.entries.len() as u32);
+            .insert(hash::of(path), self.index.entries.len() as u32);
         self.index.entries.push(entry);
     }
 
@@ -370,7 +370,7 @@ struct Names {
 
 impl Names {
     fn push(&mut self, names: &mut String, s: &str) -> Name {
-        let h = hash(s);
+        let h = hash::of(s);
         if let Some(&n) = self.at.get(&h)
             && name_in(names, n) == s
         {
