@@ -5,6 +5,7 @@
 //!
 //!     cargo bench --bench scale                          # 100,000 tools
 //!     TOOLC_SCALE_TOOLS=10000 cargo bench --bench scale  # another size
+//!     TOOLC_SCALE_KEEP=1 cargo bench --bench scale       # keep the repository afterwards
 //!
 //! Under `cargo test --benches` it runs once on 60 tools and checks that every mode reports
 //! the same findings. Peak memory is the child's high-water mark (`VmHWM`), CPU time its
@@ -66,7 +67,12 @@ fn main() {
     measure("check FILE, warm, unchanged", &[FILE]);
     edit(&path, &original);
     measure("check FILE, warm, the file changed", &[FILE]);
-    let _ = std::fs::remove_dir_all(&root);
+    if std::env::var_os("TOOLC_SCALE_KEEP").is_some() {
+        // For timing the release binary by hand on the same repository.
+        println!("kept {}", root.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&root);
+    }
     if !bench {
         // Whole runs report the same findings whichever way they read the files.
         let whole: Vec<usize> = findings
