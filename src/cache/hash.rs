@@ -6,24 +6,11 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The hash of `text`, eight bytes at a time.
+/// The hash of `text`, eight bytes at a time: what [`Quick`] gives for it.
 pub fn of(text: &str) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let bytes = text.as_bytes();
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut w = [0; 8];
-        w.copy_from_slice(word);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(31);
-    }
-    let mut w = [0; 8];
-    w[..words.remainder().len()].copy_from_slice(words.remainder());
-    h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    // Every bit of the input reaches the low bits, which pick the bucket.
-    h ^= h >> 32;
-    h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
-    h ^ (h >> 32)
+    let mut quick = Quick::default();
+    quick.write(text.as_bytes());
+    quick.finish()
 }
 
 /// A map from [`of`] (already a hash: used as it is).
@@ -41,6 +28,7 @@ pub struct Quick(u64);
 
 impl Hasher for Quick {
     fn finish(&self) -> u64 {
+        // Every bit of the input reaches the low bits, which pick the bucket.
         let mut h = self.0;
         h ^= h >> 32;
         h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);

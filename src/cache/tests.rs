@@ -30,6 +30,26 @@ fn disk() -> Arc<dyn FileSystem> {
     Arc::new(Disk)
 }
 
+/// `cache`'s answer for `path` read as `format` (claimed by content), run from `dir`, with
+/// `buffered` the files an editor holds.
+fn lookup(
+    cache: &Cache,
+    path: &Path,
+    format: FormatId,
+    dir: &Path,
+    buffered: &HashSet<&Path>,
+) -> Option<Hit> {
+    cache.get(
+        path,
+        format,
+        Claim::ByContent,
+        dir,
+        &disk(),
+        buffered,
+        false,
+    )
+}
+
 fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
     let stat = Stat::of(path);
     let tracker = Tracker::new(&Disk);
@@ -54,16 +74,7 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let fresh = load_and_store(&cache, &path);
     cache.save(std::slice::from_ref(&dir));
     let cache = Cache::open_as(&dir, &dir, "build A".into());
-    let hit = cache
-        .get(
-            &path,
-            FormatId::DojopsTool,
-            Claim::ByContent,
-            &dir,
-            &disk(),
-            &HashSet::new(),
-            false,
-        )
+    let hit = lookup(&cache, &path, FormatId::DojopsTool, &dir, &HashSet::new())
         .and_then(|h| h.result)
         .expect("a hit");
     assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
@@ -87,50 +98,16 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     assert_eq!(hit.file.text.as_str(), fresh.file.text.as_str());
     // Another build, or the same build with a file gone wrong, never uses it.
     let other = Cache::open_as(&dir, &dir, "build B".into());
-    assert!(
-        other
-            .get(
-                &path,
-                FormatId::DojopsTool,
-                Claim::ByContent,
-                &dir,
-                &disk(),
-                &HashSet::new(),
-                false
-            )
-            .is_none()
-    );
+    assert!(lookup(&other, &path, FormatId::DojopsTool, &dir, &HashSet::new()).is_none());
     let cache = Cache::open_as(&dir, &dir, "build A".into());
     assert!(
-        cache
-            .get(
-                &path,
-                FormatId::CycodTool,
-                Claim::ByContent,
-                &dir,
-                &disk(),
-                &HashSet::new(),
-                false
-            )
-            .is_none(),
+        lookup(&cache, &path, FormatId::CycodTool, &dir, &HashSet::new()).is_none(),
         "another format is a miss"
     );
     // A schema file with an editor's buffer over it is read as the buffer says.
     let schema = dir.join(".dojops/tools/a/input.schema.json");
     let buffered = HashSet::from([schema.as_path()]);
-    assert!(
-        cache
-            .get(
-                &path,
-                FormatId::DojopsTool,
-                Claim::ByContent,
-                &dir,
-                &disk(),
-                &buffered,
-                false
-            )
-            .is_none()
-    );
+    assert!(lookup(&cache, &path, FormatId::DojopsTool, &dir, &buffered).is_none());
 }
 
 #[test]
