@@ -158,29 +158,17 @@ impl Resolves {
     }
 }
 
-/// What identifies the ShellCheck a run would use: `TOOLC_SHELLCHECK`, or the first
-/// `shellcheck` on `PATH`, with its metadata (none found: nothing).
+/// What identifies the ShellCheck a run would use: `TOOLC_SHELLCHECK` (off and not found
+/// differ in what `--statistics` says), then the program found, with its metadata.
 fn shellcheck_identity() -> Vec<u8> {
-    let named = std::env::var_os("TOOLC_SHELLCHECK");
-    let program: Option<PathBuf> = match &named {
-        Some(p) if p.is_empty() => None,
-        Some(p) if Path::new(p).components().count() > 1 => Some(PathBuf::from(p)),
-        other => {
-            let name = other.clone().unwrap_or_else(|| "shellcheck".into());
-            std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|dir| dir.join(&name))
-                    .find(|p| p.is_file())
-            })
-        }
+    let mut out = format!("{:?}", std::env::var_os("TOOLC_SHELLCHECK")).into_bytes();
+    let Some(program) = crate::security::shellcheck::located() else {
+        return out;
     };
-    let mut out = format!("{named:?}").into_bytes();
-    if let Some(program) = program {
-        out.extend(program.to_string_lossy().as_bytes());
-        if let Ok(m) = std::fs::metadata(&program) {
-            let s = super::Stat::of_metadata(&m);
-            out.extend(format!(" {} {} {}", s.len, s.mtime_secs, s.mtime_nanos).as_bytes());
-        }
+    out.extend(program.to_string_lossy().as_bytes());
+    if let Ok(m) = std::fs::metadata(&program) {
+        let s = super::Stat::of_metadata(&m);
+        out.extend(format!(" {} {} {}", s.len, s.mtime_secs, s.mtime_nanos).as_bytes());
     }
     out
 }

@@ -227,6 +227,19 @@ fn program() -> Option<std::ffi::OsString> {
     }
 }
 
+/// The ShellCheck a run would start, as [`program`] names it and `PATH` finds it (a name
+/// with a folder part is taken as it is); `None` when it is off or not found.
+pub fn located() -> Option<PathBuf> {
+    let name = program()?;
+    if Path::new(&name).components().count() > 1 {
+        return Some(PathBuf::from(name));
+    }
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|dir| dir.join(&name))
+        .find(|p| p.is_file())
+}
+
 /// One ShellCheck process over a batch of scripts.
 fn run_batch(dir: &Path, batch: usize, scripts: &[&str]) -> Option<Vec<Vec<Comment>>> {
     let mut files = Vec::with_capacity(scripts.len());
