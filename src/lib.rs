@@ -170,6 +170,12 @@ fn run(
         .cache
         .then(|| cache::Cache::open(&cache::root_for(config, &options.cwd), &options.cwd));
     timing::mark("open cache");
+    let use_cache = cache.as_ref().map(|cache| pipeline::UseCache {
+        cache,
+        reported_only: !bundles
+            && !config.lock_required
+            && pipeline::checked_targets(options, config).is_empty(),
+    });
     let loaded = pipeline::load_named(
         options,
         config,
@@ -177,7 +183,7 @@ fn run(
         inputs.progress,
         false,
         only.as_deref(),
-        cache.as_ref(),
+        use_cache,
     );
     let report = pipeline::report(options, config, &loaded, bundles, only.as_deref());
     timing::mark("report");
@@ -186,8 +192,8 @@ fn run(
             if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
                 let s = cache.stats();
                 eprintln!(
-                    "toolc: cache: {} files from the cache, {} loaded",
-                    s.hits, s.loaded
+                    "toolc: cache: {} files from the cache, {} loaded, {} results left in it",
+                    s.hits, s.loaded, s.left
                 );
             }
             let roots = loaded.scope.roots.clone();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::cache::{Cache, Dep, Known, Stat, Tracker};
+use crate::cache::{Cache, Deferred, Dep, Found, Known, Lookup, Stat, Tracker};
 use crate::config::tree::ConfigTree;
 use crate::config::{Config, Setting};
 use crate::diagnostics::{Diagnostic, Summary};
@@ -50,6 +50,16 @@ pub(crate) struct Loaded {
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
 }
 
+/// How a run uses the repository's cache.
+#[derive(Clone, Copy)]
+pub(crate) struct UseCache<'a> {
+    /// The cache.
+    pub cache: &'a Cache,
+    /// The report needs the results of the files it reports on only (no bundle, no lockfile
+    /// check): the others may stay in the cache.
+    pub reported_only: bool,
+}
+
 /// Where a run may take files from the cache, and which files it must read as they are now.
 #[derive(Clone, Copy)]
 pub(crate) struct Cached<'a> {
@@ -60,33 +70,60 @@ pub(crate) struct Cached<'a> {
     pub fs: &'a Arc<dyn FileSystem>,
     /// Files with a buffer over the disk: never from the cache, nor stored.
     pub buffered: &'a HashSet<&'a Path>,
+    /// With it, the files the run reports on: the results of others may stay in the cache.
+    pub reported: Option<&'a (dyn Fn(&Path) -> bool + Sync)>,
 }
 
-/// Load one file, unless its content says it is not `format`'s (`None`); with `track`, also
-/// the other paths its load asked about. With `cached`, the file comes from the cache when
-/// nothing it was loaded from changed, and is stored otherwise.
+/// What loading one discovered file gives.
+enum Slot {
+    /// Its result; with `track`, the other paths its load asked about.
+    Loaded(FileResult, Option<Vec<PathBuf>>),
+    /// Left in the cache, unchanged (the run does not report on it).
+    Deferred(Deferred),
+    /// Its content says it is not its format's.
+    NotClaimed,
+}
+
+/// Load one file (with `track`, also say what other paths its load asked about). With
+/// `cached`, the file comes from the cache when nothing it was loaded from changed (and is
+/// left there when the run does not need its result), and is stored otherwise.
 fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
     d: &Discovered,
     track: bool,
     cached: Option<Cached<'_>>,
-) -> Option<(FileResult, Option<Vec<PathBuf>>)> {
+) -> Slot {
     let (path, format) = (d.path.as_path(), d.format);
     let cached = cached.filter(|c| c.buffered.is_empty() || !c.buffered.contains(path));
-    if let Some(c) = cached
-        && let Some(hit) = c
-            .cache
-            .get(path, format, d.claim, &options.cwd, c.fs, c.buffered, track)
-    {
-        return hit.result.map(|result| (result, track.then_some(hit.deps)));
+    if let Some(c) = cached {
+        let lookup = Lookup {
+            path,
+            format,
+            claim: d.claim,
+            cwd: &options.cwd,
+            fs: c.fs,
+            buffered: c.buffered,
+            track,
+            reported: c.reported,
+        };
+        match c.cache.get(&lookup) {
+            Some(Found::Hit(hit)) => {
+                return match hit.result {
+                    Some(result) => Slot::Loaded(result, track.then_some(hit.deps)),
+                    None => Slot::NotClaimed,
+                };
+            }
+            Some(Found::Deferred(deferred)) => return Slot::Deferred(deferred),
+            None => {}
+        }
     }
     let display = display_path(path, &options.cwd);
     if !track && cached.is_none() {
-        return Some((
-            formats::load_claimed(fs, path, display, format, d.claim)?,
-            None,
-        ));
+        return match formats::load_claimed(fs, path, display, format, d.claim) {
+            Some(result) => Slot::Loaded(result, None),
+            None => Slot::NotClaimed,
+        };
     }
     // Taken before the read: a change during the load shows as new metadata next time.
     let stat = cached.and_then(|_| Stat::of(path));
@@ -107,7 +144,10 @@ fn load_one(
         paths.dedup();
         paths
     });
-    Some((judged.ok()?, paths))
+    match judged {
+        Ok(result) => Slot::Loaded(result, paths),
+        Err(_) => Slot::NotClaimed,
+    }
 }
 
 /// Discover the files of `options.paths` and load each through `fs`. A buffer of `fs` whose
@@ -131,13 +171,13 @@ pub(crate) fn load_named(
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
     named: Option<&Path>,
-    cache: Option<&Cache>,
+    cache: Option<UseCache<'_>>,
 ) -> Loaded {
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
     let walks: &dyn discover::Walks = match cache {
-        Some(c) => c.walks(),
+        Some(c) => c.cache.walks(),
         None => &discover::Fresh,
     };
     let (mut found, mut walk_errors, mut misnamed) =
@@ -149,7 +189,7 @@ pub(crate) fn load_named(
     found = definitions;
     let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
     // The walks know which folders have a `toolc.toml` (unless a buffer says otherwise).
-    let known = cache.map(|c| Known::with_buffers(fs, c.walks(), &buffered));
+    let known = cache.map(|c| Known::with_buffers(fs, c.cache.walks(), &buffered));
     let (configs, config_errors) = ConfigTree::discover(
         config,
         found
@@ -213,16 +253,24 @@ pub(crate) fn load_named(
         }
     };
     progress(Progress::Found(found.len()));
-    let cached = cache.map(|cache| Cached {
-        cache,
+    let reported = |p: &Path| scope.reports_on(p);
+    // Only what the report needs is rebuilt from the cache: a file the run does not report
+    // on matters to it only through the cross-file findings, kept while nothing changed.
+    let defer = cache.is_some_and(|c| c.reported_only)
+        && !track
+        && buffered.is_empty()
+        && !scope.reports_all();
+    let cached = cache.map(|c| Cached {
+        cache: c.cache,
         fs: fs.base(),
         buffered: &buffered,
+        reported: defer.then_some(&reported as &(dyn Fn(&Path) -> bool + Sync)),
     });
-    let loaded: Vec<_> = found
+    let loaded: Vec<Slot> = found
         .par_iter()
         .map(|d| {
             let mut loaded = load_one(fs, options, d, track, cached);
-            if !track && let Some((result, _)) = &mut loaded {
+            if !track && let Slot::Loaded(result, _) = &mut loaded {
                 // A file with no finding of its own lets its text go as soon as it is
                 // loaded: a large repository is never all in memory at once, and a
                 // finding elsewhere that points into it reads it back.
@@ -234,20 +282,25 @@ pub(crate) fn load_named(
         })
         .collect();
     crate::timing::mark("load");
-    let not_claimed: Vec<PathBuf> = found
-        .iter()
-        .zip(&loaded)
-        .filter(|(_, l)| l.is_none())
-        .map(|(d, _)| d.path.clone())
-        .collect();
-    let (results, reads): (Vec<FileResult>, Vec<Option<Vec<PathBuf>>>) =
-        loaded.into_iter().flatten().unzip();
-    let reads = results
-        .iter()
-        .zip(reads)
-        .filter_map(|(r, paths)| Some((r.file.path.clone(), paths?)))
-        .filter(|(_, paths)| !paths.is_empty())
-        .collect();
+    let mut not_claimed = Vec::new();
+    let mut results = Vec::with_capacity(loaded.len());
+    let mut deferred = Vec::new();
+    let mut reads = HashMap::new();
+    for (d, slot) in found.iter().zip(loaded) {
+        match slot {
+            Slot::Loaded(result, paths) => {
+                if let Some(paths) = paths.filter(|p| !p.is_empty()) {
+                    reads.insert(result.file.path.clone(), paths);
+                }
+                results.push(result);
+            }
+            Slot::Deferred(mut left) => {
+                left.at = results.len() + deferred.len();
+                deferred.push(left);
+            }
+            Slot::NotClaimed => not_claimed.push(d.path.clone()),
+        }
+    }
     // A named file is read when it is a definition or a file one of them reads (a schema);
     // asked only of the few files named.
     let read = |p: &Path| {
@@ -270,7 +323,9 @@ pub(crate) fn load_named(
             .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
     );
     let resolved = match cache {
-        Some(c) => c.resolve(fs, &results, &scope.roots),
+        Some(c) => c
+            .cache
+            .resolve(fs, fs.base(), &mut results, deferred, &scope.roots),
         None => formats::resolve_with(fs, &results),
     };
     crate::timing::mark("resolve");
@@ -311,6 +366,14 @@ pub(crate) fn enabled(
         Setting::Off => None,
         Setting::Level(s) => Some(s),
     }
+}
+
+/// The bundle targets whose compatibility rules a check of `options` runs.
+pub(crate) fn checked_targets(options: &CheckOptions, config: &Config) -> Vec<bundle::Target> {
+    options
+        .targets
+        .clone()
+        .unwrap_or_else(|| bundle::checked_targets(config))
 }
 
 /// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
@@ -424,10 +487,7 @@ pub(crate) fn report(
         .map(|d| d.file.path.as_path())
         .collect();
     let has_error = |f: &SourceFile| error_files.contains(f.path.as_path());
-    let targets = options
-        .targets
-        .clone()
-        .unwrap_or_else(|| bundle::checked_targets(config));
+    let targets = checked_targets(options, config);
     let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
     let root = config.project_root();
     let selection = bundle::Selection {

@@ -39,6 +39,7 @@
 //!   last rename wins, and both files are whole. A run that changed nothing writes nothing.
 
 mod codec;
+mod defer;
 mod disk;
 pub(crate) mod hash;
 mod known;
@@ -48,12 +49,13 @@ mod store;
 mod track;
 mod walk;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+pub use defer::{Deferred, Found, Lookup};
 pub use disk::{DIR, clean, root_for};
 pub use known::Known;
 pub use serde_helpers::{StaticStr, json_option, static_str};
@@ -97,6 +99,8 @@ pub struct CacheStats {
     pub hits: usize,
     /// Files loaded (and stored, when their format is cached).
     pub loaded: usize,
+    /// Files taken from the cache whose results stayed there (`check FILE`).
+    pub left: usize,
 }
 
 /// The cache of one repository for one run: the cache file as it was at the start (its
@@ -117,6 +121,7 @@ pub struct Cache {
     restat: Mutex<HashMap<usize, (Stat, bool)>>,
     hits: AtomicUsize,
     loaded: AtomicUsize,
+    left: AtomicUsize,
 }
 
 /// The build that writes and reads a cache: another build never trusts its entries.
@@ -164,6 +169,7 @@ impl Cache {
             restat: Mutex::new(HashMap::new()),
             hits: AtomicUsize::new(0),
             loaded: AtomicUsize::new(0),
+            left: AtomicUsize::new(0),
         }
     }
 
@@ -172,6 +178,7 @@ impl Cache {
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             loaded: self.loaded.load(Ordering::Relaxed),
+            left: self.left.load(Ordering::Relaxed),
         }
     }
 
@@ -180,70 +187,86 @@ impl Cache {
         &self.walks
     }
 
-    /// The file at `path`, read as `format` and claimed as `claim` says, from the cache,
-    /// when neither it nor anything its load read has changed (and none of that has a buffer
-    /// in `buffered`). `fs` is the disk the run reads (texts are read back through it); `cwd`
-    /// what paths are shown relative to; with `track`, the hit says what the load read.
-    #[allow(clippy::too_many_arguments)]
-    pub fn get(
-        &self,
-        path: &Path,
-        format: FormatId,
-        claim: Claim,
-        cwd: &Path,
-        fs: &Arc<dyn FileSystem>,
-        buffered: &HashSet<&Path>,
-        track: bool,
-    ) -> Option<Hit> {
+    /// The file `q` asks about, from the cache, when neither it nor anything its load read
+    /// has changed (and none of that has a buffer in `q.buffered`).
+    pub fn get(&self, q: &Lookup<'_>) -> Option<Found> {
         let old = self.old.as_ref()?;
-        let (i, entry) = old.find(path)?;
-        if Some(old.cwd(i)) != cwd.to_str() {
+        let (i, entry) = old.find(q.path)?;
+        if Some(old.cwd(i)) != q.cwd.to_str() {
             return None;
         }
         let has_result = entry.claimed != Some(false);
-        let answers = match claim {
+        let answers = match q.claim {
             Claim::ByContent => entry.claimed.is_some(),
             Claim::Always => has_result,
         };
-        if entry.format != format
+        if entry.format != q.format
             || !answers
-            || (!buffered.is_empty() && old.deps(i).any(|(p, _)| buffered.contains(p)))
+            || (!q.buffered.is_empty() && old.deps(i).any(|(p, _)| q.buffered.contains(p)))
         {
             return None;
         }
-        let now = Stat::of(path)?;
+        let now = Stat::of(q.path)?;
         let same = !entry.racy && now == entry.stat;
-        if !same && sha256(&fs.read(path).ok()?) != entry.digest {
+        if !same && sha256(&q.fs.read(q.path).ok()?) != entry.digest {
             return None;
         }
-        let known = Known::new(fs.as_ref(), &self.walks);
+        let known = Known::new(q.fs.as_ref(), &self.walks);
         if !old.deps(i).all(|(p, seen)| seen.unchanged(p, &known)) {
             return None;
         }
-        let result = if entry.has_result() {
-            let notes = old.notes(i)?;
-            let fetch = old
-                .item(i)
-                .map(|source| -> Fetch { Box::new(move || source.read()) });
-            Some(codec::rebuild(
-                path,
-                format,
-                old.files(i),
-                notes.as_deref(),
-                fetch,
-                entry.tools,
-                cwd,
-                fs,
-            )?)
+        if self.defers(i, q) {
+            self.settle(i, now, same);
+            self.left.fetch_add(1, Ordering::Relaxed);
+            return Some(Found::Deferred(Deferred::new(q, i)));
+        }
+        let result = if has_result {
+            Some(self.rebuild(i, q.path, q.format, q.cwd, q.fs)?)
         } else {
             None
         };
-        self.hits.fetch_add(1, Ordering::Relaxed);
-        let deps = if track {
+        self.settle(i, now, same);
+        let deps = if q.track {
             old.deps(i).map(|(p, _)| p.to_path_buf()).collect()
         } else {
             Vec::new()
         };
+        Some(Found::Hit(Hit { result, deps }))
+    }
+
+    /// The result entry `i` holds for the file at `path`, read as `format`.
+    fn rebuild(
+        &self,
+        i: usize,
+        path: &Path,
+        format: FormatId,
+        cwd: &Path,
+        fs: &Arc<dyn FileSystem>,
+    ) -> Option<FileResult> {
+        let old = self.old.as_ref()?;
+        let entry = old.entry(i);
+        let notes = old.notes(i)?;
+        let fetch = old
+            .item(i)
+            .map(|source| -> Fetch { Box::new(move || source.read()) });
+        codec::rebuild(
+            path,
+            format,
+            old.files(i),
+            notes.as_deref(),
+            fetch,
+            entry.tools,
+            cwd,
+            fs,
+        )
+    }
+
+    /// Entry `i` is used as it is (`now`: the file's metadata, `same` as stored).
+    fn settle(&self, i: usize, now: Stat, same: bool) {
+        let Some(old) = &self.old else {
+            return;
+        };
+        self.hits.fetch_add(1, Ordering::Relaxed);
         old.keep(i);
         let racy = self.is_racy(&now);
         if !same || racy {
@@ -254,7 +277,6 @@ impl Cache {
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(i, (now, racy));
         }
-        Some(Hit { result, deps })
     }
 
     /// Remember what loading the file at `path` as `claim` says gave (`Err`: the file, not
@@ -317,26 +339,41 @@ impl Cache {
         mtime + Duration::from_secs(2) >= self.started
     }
 
-    /// The cross-file findings of `results` (walked from `roots`), resolved through `fs`, or
-    /// the last run's when nothing they depend on changed.
+    /// The cross-file findings of `results` and `deferred` (walked from `roots`), resolved
+    /// through `fs`, or the last run's when nothing they depend on changed. When resolve
+    /// runs, `results` gets the deferred files' results (`disk`: where their texts are read
+    /// back from).
     pub fn resolve(
         &self,
         fs: &dyn FileSystem,
-        results: &[FileResult],
+        disk: &Arc<dyn FileSystem>,
+        results: &mut Vec<FileResult>,
+        deferred: Vec<Deferred>,
         roots: &[PathBuf],
     ) -> Vec<Diagnostic> {
         let known = Known::new(fs, &self.walks);
-        let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let stored = |path: &Path| {
-            if let Some(sum) = path.to_str().and_then(|p| out.as_ref()?.sum(p)) {
-                return Some(sum);
-            }
-            let old = self.old.as_ref()?;
-            let (i, entry) = old.find(path)?;
-            old.is_kept(i).then(|| *entry.sum())
+        let key = {
+            let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+            let stored = |path: &Path| {
+                if let Some(sum) = path.to_str().and_then(|p| out.as_ref()?.sum(p)) {
+                    return Some(sum);
+                }
+                let old = self.old.as_ref()?;
+                let (i, entry) = old.find(path)?;
+                old.is_kept(i).then(|| *entry.sum())
+            };
+            Resolves::key(in_order(results, &deferred), &self.cwd, &stored)
         };
-        self.resolves
-            .resolve(fs, &known, results, roots, &self.cwd, &stored)
+        if let Some(key) = key {
+            let find = |path: &Path| {
+                resolve::find(results, path).or_else(|| self.deferred_file(&deferred, path, disk))
+            };
+            if let Some(found) = self.resolves.reuse(key, &find, &known) {
+                return found;
+            }
+        }
+        self.materialize(results, deferred, fs, disk);
+        self.resolves.resolve_now(key, fs, results, roots)
     }
 
     /// True when [`Cache::save`] has anything to write for a run over `roots`.
@@ -392,6 +429,27 @@ impl Cache {
         }
         crate::drop_later(old);
     }
+}
+
+/// The paths of `results` and `deferred`, in the run's order.
+fn in_order<'a>(
+    results: &'a [FileResult],
+    deferred: &'a [Deferred],
+) -> impl Iterator<Item = &'a Path> {
+    let mut results = results.iter();
+    let mut deferred = deferred.iter().peekable();
+    let mut place = 0;
+    std::iter::from_fn(move || {
+        let path = match deferred.peek() {
+            Some(d) if d.at == place => deferred.next().map(Deferred::path),
+            _ => results
+                .next()
+                .map(|r| r.file.path.as_path())
+                .or_else(|| deferred.next().map(Deferred::path)),
+        };
+        place += 1;
+        path
+    })
 }
 
 /// True when `path` is one of `roots` or under one (compared as text where it can be: both

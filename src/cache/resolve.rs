@@ -49,9 +49,10 @@ impl Resolves {
     }
 
     /// What identifies the input of resolve: each file's stored result (as `stored` says
-    /// it), and where paths are shown from. None when a file has none.
-    fn key(
-        results: &[FileResult],
+    /// it), in the run's order of `paths`, and where paths are shown from. None when a file
+    /// has none.
+    pub fn key<'p>(
+        paths: impl Iterator<Item = &'p Path>,
         cwd: &Path,
         stored: &dyn Fn(&Path) -> Option<Digest>,
     ) -> Option<Digest> {
@@ -60,34 +61,24 @@ impl Resolves {
         // The programs resolve runs are part of its input: another ShellCheck, other
         // findings.
         sha2::Digest::update(&mut hash, shellcheck_identity());
-        for r in results {
-            let path = r.file.path.to_str()?;
-            let sum = stored(&r.file.path)?;
+        for path in paths {
+            let sum = stored(path)?;
             sha2::Digest::update(&mut hash, [0]);
-            sha2::Digest::update(&mut hash, path.as_bytes());
+            sha2::Digest::update(&mut hash, path.to_str()?.as_bytes());
             sha2::Digest::update(&mut hash, sum);
         }
         Some(sha2::Digest::finalize(hash).into())
     }
 
-    /// The cross-file findings of `results` (walked from `roots`, shown from `cwd`, each with
-    /// the stored result `stored` gives): the last run's when nothing changed (`known`
-    /// checks what resolve read then), else resolved now through `fs` and remembered.
-    pub fn resolve(
+    /// The cross-file findings of `results` (walked from `roots`) resolved now through `fs`,
+    /// and remembered under `key` (none: not to be remembered).
+    pub fn resolve_now(
         &self,
+        key: Option<Digest>,
         fs: &dyn FileSystem,
-        known: &dyn FileSystem,
         results: &[FileResult],
         roots: &[PathBuf],
-        cwd: &Path,
-        stored: &dyn Fn(&Path) -> Option<Digest>,
     ) -> Vec<Diagnostic> {
-        let key = Resolves::key(results, cwd, stored);
-        if let Some(key) = key
-            && let Some(found) = self.reuse(key, results, known)
-        {
-            return found;
-        }
         // Every item is looked into: decoded on both cores first.
         results.par_iter().for_each(|r| r.item.prepare());
         let tracker = Tracker::new(fs);
@@ -110,10 +101,12 @@ impl Resolves {
         found
     }
 
-    fn reuse(
+    /// The findings kept under `key`, when nothing they were resolved from changed (`known`
+    /// checks what resolve read then); `find` gives the run's file at a path.
+    pub fn reuse(
         &self,
         key: Digest,
-        results: &[FileResult],
+        find: &dyn Fn(&Path) -> Option<Arc<SourceFile>>,
         known: &dyn FileSystem,
     ) -> Option<Vec<Diagnostic>> {
         let mut old = self.old.lock().unwrap_or_else(|e| e.into_inner());
@@ -127,7 +120,7 @@ impl Resolves {
         {
             return None;
         }
-        let found = old[at].findings.load(&|path| find(results, path))?;
+        let found = old[at].findings.load(find)?;
         let mut kept = old.remove(at);
         crate::security::shellcheck::restore_skipped(kept.skipped);
         kept.reused = true;
@@ -174,7 +167,7 @@ fn shellcheck_identity() -> Vec<u8> {
 }
 
 /// The file at `path` among `results` (a definition, or a file one of them read).
-fn find(results: &[FileResult], path: &Path) -> Option<Arc<SourceFile>> {
+pub fn find(results: &[FileResult], path: &Path) -> Option<Arc<SourceFile>> {
     if let Ok(i) = results.binary_search_by(|r| r.file.path.as_path().cmp(path)) {
         return Some(Arc::clone(&results[i].file));
     }

@@ -1,6 +1,8 @@
 //! The cache's entries read back as what was stored, and only then.
 
 use super::*;
+use std::collections::HashSet;
+
 use crate::fs::Disk;
 
 fn temp(name: &str) -> PathBuf {
@@ -39,15 +41,21 @@ fn lookup(
     dir: &Path,
     buffered: &HashSet<&Path>,
 ) -> Option<Hit> {
-    cache.get(
+    let fs = disk();
+    let lookup = Lookup {
         path,
         format,
-        Claim::ByContent,
-        dir,
-        &disk(),
+        claim: Claim::ByContent,
+        cwd: dir,
+        fs: &fs,
         buffered,
-        false,
-    )
+        track: false,
+        reported: None,
+    };
+    match cache.get(&lookup)? {
+        Found::Hit(hit) => Some(hit),
+        Found::Deferred(_) => panic!("a lookup that does not defer got a deferred file"),
+    }
 }
 
 fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
@@ -77,7 +85,14 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let hit = lookup(&cache, &path, FormatId::DojopsTool, &dir, &HashSet::new())
         .and_then(|h| h.result)
         .expect("a hit");
-    assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
+    assert_eq!(
+        cache.stats(),
+        CacheStats {
+            hits: 1,
+            loaded: 0,
+            left: 0
+        }
+    );
     let show = |r: &FileResult| -> Vec<String> {
         r.diagnostics
             .iter()

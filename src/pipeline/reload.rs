@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Loaded, load_one};
+use super::{Loaded, Slot, load_one};
 use crate::CheckOptions;
 use crate::config::Config;
 use crate::discover::{Classifier, Discovered};
@@ -86,7 +86,7 @@ fn reload_one(
                 format,
                 claim: classifier.claim_of(path, format),
             };
-            let Some((result, reads)) = load_one(fs, options, &d, true, None) else {
+            let Slot::Loaded(result, reads) = load_one(fs, options, &d, true, None) else {
                 if let Ok(i) = at {
                     loaded.results.remove(i);
                     loaded.reads.remove(path);

@@ -114,6 +114,11 @@ impl Entry {
     pub fn has_result(&self) -> bool {
         self.claimed != Some(false)
     }
+
+    /// True when the file has findings or suppression comments of its own.
+    pub fn has_notes(&self) -> bool {
+        self.notes.is_some()
+    }
 }
 
 /// A file of a stored result, as the index lists it.
@@ -262,6 +267,11 @@ impl Old {
 
     fn name(&self, name: Name) -> &str {
         name_in(&self.index.names, name)
+    }
+
+    /// Entry `i`.
+    pub fn entry(&self, i: usize) -> &Entry {
+        &self.index.entries[i]
     }
 
     /// The working directory of the run that stored entry `i`.
