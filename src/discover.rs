@@ -389,6 +389,7 @@ pub fn discover_with(
         }
         errors.extend(walks.walk(root, &prune, &visit));
     }
+    crate::timing::mark("walk");
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
     sort(&mut found);
     dedup(&mut found);
@@ -436,6 +437,16 @@ pub(crate) fn canonical(path: &Path) -> bool {
                     .split('/')
                     .all(|part| !part.is_empty() && part != "." && part != ".."))
     })
+}
+
+/// `Path::parent` of a [`canonical`] path, found on its text.
+pub(crate) fn parent_canonical(path: &Path) -> Option<&Path> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    match bytes.iter().rposition(|&b| b == b'/')? {
+        0 if bytes.len() == 1 => None,
+        0 => Some(Path::new("/")),
+        at => path.to_str().map(|text| Path::new(&text[..at])),
+    }
 }
 
 /// `Path::cmp` of two [`canonical`] paths, on their texts: part by part is text by text with
@@ -527,6 +538,15 @@ pub fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_parent_of_a_path_in_its_one_spelling_is_found_on_its_text() {
+        for text in ["/", "/a", "/a/b", "/a/b.c/d", "/é/ü"] {
+            let path = Path::new(text);
+            assert!(canonical(path), "{text}");
+            assert_eq!(parent_canonical(path), path.parent(), "{text}");
+        }
+    }
 
     #[test]
     fn paths_in_their_one_spelling_sort_as_paths_do() {

@@ -182,7 +182,7 @@ pub(crate) fn load_named(
     };
     let (mut found, mut walk_errors, mut misnamed) =
         discover::discover_with(&scope.roots, &classifier, walks);
-    crate::timing::mark("discover");
+    crate::timing::mark("sort found");
     let (config_files, definitions): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == source::FormatId::Config);

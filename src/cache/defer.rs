@@ -81,7 +81,7 @@ impl Cache {
     /// asks for without reading anything (its first file is the one asked about, its format
     /// has a cache encoding).
     pub(super) fn defers(&self, i: usize, q: &Lookup<'_>) -> bool {
-        let (Some(old), Some(reported), false) = (&self.old, q.reported, q.track) else {
+        let (Some(old), Some(reported), false) = (self.old(), q.reported, q.track) else {
             return false;
         };
         let entry = old.entry(i);
@@ -103,7 +103,7 @@ impl Cache {
         path: &Path,
         disk: &Arc<dyn FileSystem>,
     ) -> Option<Arc<SourceFile>> {
-        let old = self.old.as_ref()?;
+        let old = self.old()?;
         let d = match deferred.binary_search_by(|d| d.path.as_path().cmp(path)) {
             Ok(k) => &deferred[k],
             Err(_) => {

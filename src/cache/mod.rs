@@ -71,7 +71,7 @@ use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
 use crate::source::{FormatId, SourceFile, sha256};
 use resolve::{Resolved, Resolves};
-use store::{Meta, Old, Parts, Writer};
+use store::{Meta, Old, Opened, Parts, Writer};
 
 /// What the cache keeps besides each file's record.
 #[derive(Serialize, Deserialize, Default)]
@@ -112,7 +112,7 @@ pub struct Cache {
     /// The run's working directory: messages name files relative to it.
     cwd: PathBuf,
     started: SystemTime,
-    old: Option<Old>,
+    old: Option<Opened>,
     /// The new cache file, opened at the first new record.
     out: Mutex<Option<Writer>>,
     walks: Walks,
@@ -173,6 +173,11 @@ impl Cache {
         }
     }
 
+    /// The cache file as it was at the start (its index decoded).
+    fn old(&self) -> Option<&Old> {
+        self.old.as_ref()?.get()
+    }
+
     /// What this run did so far.
     pub fn stats(&self) -> CacheStats {
         CacheStats {
@@ -190,7 +195,7 @@ impl Cache {
     /// The file `q` asks about, from the cache, when neither it nor anything its load read
     /// has changed (and none of that has a buffer in `q.buffered`).
     pub fn get(&self, q: &Lookup<'_>) -> Option<Found> {
-        let old = self.old.as_ref()?;
+        let old = self.old()?;
         let (i, entry) = old.find(q.path)?;
         if Some(old.cwd(i)) != q.cwd.to_str() {
             return None;
@@ -243,7 +248,7 @@ impl Cache {
         cwd: &Path,
         fs: &Arc<dyn FileSystem>,
     ) -> Option<FileResult> {
-        let old = self.old.as_ref()?;
+        let old = self.old()?;
         let entry = old.entry(i);
         let notes = old.notes(i)?;
         let fetch = old
@@ -263,7 +268,7 @@ impl Cache {
 
     /// Entry `i` is used as it is (`now`: the file's metadata, `same` as stored).
     fn settle(&self, i: usize, now: Stat, same: bool) {
-        let Some(old) = &self.old else {
+        let Some(old) = self.old() else {
             return;
         };
         self.hits.fetch_add(1, Ordering::Relaxed);
@@ -319,7 +324,7 @@ impl Cache {
             stat,
             digest: file.digest(),
         };
-        if let Some(old) = &self.old
+        if let Some(old) = self.old()
             && let Some((i, _)) = old.find(path)
         {
             old.replace(i);
@@ -358,7 +363,7 @@ impl Cache {
                 if let Some(sum) = path.to_str().and_then(|p| out.as_ref()?.sum(p)) {
                     return Some(sum);
                 }
-                let old = self.old.as_ref()?;
+                let old = self.old()?;
                 let (i, entry) = old.find(path)?;
                 old.is_kept(i).then(|| *entry.sum())
             };
@@ -387,7 +392,7 @@ impl Cache {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .is_empty()
-            || store::differs(self.old.as_ref(), out.as_ref(), &elsewhere)
+            || store::differs(self.old(), out.as_ref(), &elsewhere)
     }
 
     /// Finish the new cache file when this run changed anything: the records it wrote, and
@@ -407,6 +412,7 @@ impl Cache {
             ..
         } = self;
         let elsewhere = |p: &Path| !under(p, roots);
+        let old = old.and_then(Opened::into_inner);
         let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
         let restat = restat.into_inner().unwrap_or_else(|e| e.into_inner());
         let (resolved, resolved_changed) = resolves.finish();

@@ -519,7 +519,9 @@ impl discover::Walks for Walks {
         let verified = Mutex::new(Vec::new());
         match old {
             Some(mut old) if Walks::still_true(&old, prune, &verified) => {
+                crate::timing::mark("still true");
                 Walks::replay(&old, prune, visit);
+                crate::timing::mark("replay");
                 // Listed again now, long enough after their last change: their time says
                 // enough from now on.
                 for i in verified.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -530,6 +532,7 @@ impl discover::Walks for Walks {
                     }
                 }
                 self.confirm(old);
+                crate::timing::mark("confirm");
                 Vec::new()
             }
             // The old walk goes before the new one is made.

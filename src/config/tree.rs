@@ -5,10 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::{Config, ConfigError, FILE_NAME};
 use crate::cache::hash::{QuickMap, QuickSet};
 use crate::diagnostics::Diagnostic;
-use crate::discover::canonical;
+use crate::discover::{canonical, parent_canonical};
 use crate::fs::FileSystem;
 use crate::rules::syntax::INVALID_CONFIG;
 use crate::source::{FormatId, SourceFile, Span};
@@ -114,16 +116,27 @@ impl ConfigTree {
             && base_file.as_deref().is_none_or(canonical);
         let mut seen: QuickSet<&std::ffi::OsStr> = QuickSet::default();
         let mut git_roots = GitRoots::default();
-        let mut found: Vec<PathBuf> = Vec::new();
+        // The folders to look in are gathered here; looking (thousands of folders in a large
+        // repository) is shared out among the cores.
+        let mut folders: Vec<&Path> = Vec::new();
+        let mut all_plain = base_plain;
         for file in files {
-            let Some(parent) = file.parent() else {
+            // The folders above a file in its one spelling are too, and are found on its text.
+            let plain = base_plain && canonical(file);
+            let up = |p: &'p Path| {
+                if plain {
+                    parent_canonical(p)
+                } else {
+                    p.parent()
+                }
+            };
+            let Some(parent) = up(file) else {
                 continue;
             };
             if seen.contains(parent.as_os_str()) {
                 continue;
             }
-            // The folders above a file in its one spelling are too.
-            let plain = base_plain && canonical(file);
+            all_plain &= plain;
             let same = |a: &Path, b: &Path| a.as_os_str() == b.as_os_str() || (!plain && a == b);
             let under_base = if plain {
                 under_text(parent, &base.root)
@@ -136,22 +149,30 @@ impl ConfigTree {
             } else {
                 git_roots.of(parent, fs).unwrap_or(parent)
             };
-            for dir in parent.ancestors() {
-                if !seen.insert(dir.as_os_str()) {
+            let mut dir = Some(parent);
+            while let Some(d) = dir {
+                if !seen.insert(d.as_os_str()) {
                     break;
                 }
-                let candidate = dir.join(FILE_NAME);
-                if !base_file.as_deref().is_some_and(|f| same(&candidate, f))
-                    && !same(&candidate, &base_folder_file)
-                    && fs.is_file(&candidate)
-                {
-                    found.push(candidate);
-                }
-                if same(dir, stop) {
+                folders.push(d);
+                if same(d, stop) {
                     break;
                 }
+                dir = up(d);
             }
         }
+        let mut found: Vec<PathBuf> = folders
+            .par_iter()
+            .filter_map(|dir| {
+                let candidate = dir.join(FILE_NAME);
+                let same =
+                    |a: &Path, b: &Path| a.as_os_str() == b.as_os_str() || (!all_plain && a == b);
+                (!base_file.as_deref().is_some_and(|f| same(&candidate, f))
+                    && !same(&candidate, &base_folder_file)
+                    && fs.is_file(&candidate))
+                .then_some(candidate)
+            })
+            .collect();
         found.sort();
         let mut errors = Vec::new();
         for path in found {

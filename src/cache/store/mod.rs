@@ -18,8 +18,9 @@ mod write;
 
 use std::fs::File;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 
 use serde::{Deserialize, Serialize};
 
@@ -162,15 +163,39 @@ pub struct Old {
     replaced: Vec<AtomicBool>,
 }
 
+/// An old cache file whose index is decoded on another thread.
+pub struct Opened {
+    index: Mutex<Option<JoinHandle<Option<Old>>>>,
+    old: OnceLock<Option<Old>>,
+}
+
+impl Opened {
+    /// The old cache file, once its index is decoded; none when it does not decode.
+    pub fn get(&self) -> Option<&Old> {
+        self.old
+            .get_or_init(|| {
+                let handle = self.index.lock().unwrap_or_else(|e| e.into_inner()).take();
+                handle.and_then(|h| h.join().ok().flatten())
+            })
+            .as_ref()
+    }
+
+    /// [`Opened::get`], owned.
+    pub fn into_inner(self) -> Option<Old> {
+        self.get();
+        self.old.into_inner().flatten()
+    }
+}
+
 impl Old {
-    /// The cache file `path`, when it is whole and was written by `build`, and what
-    /// `extra` makes of what it keeps besides the files (on another core, while the index
-    /// is read; its bytes are checked before anything is returned).
+    /// The cache file `path`, when it is whole and was written by `build` (its index still
+    /// being decoded), and what `extra` makes of what it keeps besides the files (its bytes
+    /// are checked before anything is returned).
     pub fn open<T: Send>(
         path: &Path,
         build: &str,
         extra: impl FnOnce(&[u8]) -> T + Send,
-    ) -> Option<(Old, T)> {
+    ) -> Option<(Opened, T)> {
         let file = disk::open(path)?;
         let len = file.metadata().ok()?.len();
         let mut head = [0; 12];
@@ -207,48 +232,49 @@ impl Old {
         }
         let mut tail = vec![0; usize::try_from(extra_len + index_len).ok()?];
         read_at(&file, &mut tail, extra_at)?;
-        let (extra_bytes, index_bytes) = tail.split_at(usize::try_from(extra_len).ok()?);
-        // Checking the bytes and decoding them are the larger part of opening the cache:
-        // both at once. Decoding reads any bytes safely; what it gives is used only once the
-        // check has passed.
-        let (sum, (index, extra)) = rayon::join(
-            || sha256(&tail),
-            || {
-                rayon::join(
-                    || -> Option<(Index, ByHash<u32>)> {
-                        let index: Index = postcard::from_bytes(index_bytes).ok()?;
-                        if !index.whole(extra_at) {
-                            return None;
-                        }
-                        let mut by_hash = ByHash::default();
-                        by_hash.reserve(index.entries.len());
-                        for (i, e) in index.entries.iter().enumerate() {
-                            // On a clash the first wins; `find` falls back to searching.
-                            by_hash
-                                .entry(hash::of(name_in(&index.names, e.path)))
-                                .or_insert(i as u32);
-                        }
-                        Some((index, by_hash))
-                    },
-                    || extra(extra_bytes),
-                )
-            },
-        );
+        let split = usize::try_from(extra_len).ok()?;
+        // Checking the bytes and decoding what the walk needs first are the larger part of
+        // opening the cache: both at once. Decoding reads any bytes safely; what it gives is
+        // used only once the check has passed. The index is decoded on a thread of its own
+        // while the walk goes on; the first lookup waits for it.
+        let (sum, extra) = rayon::join(|| sha256(&tail), || extra(&tail[..split]));
         if sum != footer[32..64] {
             return None;
         }
-        let (index, by_hash) = index?;
-        let n = index.entries.len();
+        let index = std::thread::Builder::new()
+            .spawn(move || Old::decode(file, &tail[split..], extra_at))
+            .ok()?;
         Some((
-            Old {
-                file: Arc::new(file),
-                index,
-                by_hash,
-                kept: (0..n).map(|_| AtomicBool::new(false)).collect(),
-                replaced: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            Opened {
+                index: Mutex::new(Some(index)),
+                old: OnceLock::new(),
             },
             extra,
         ))
+    }
+
+    /// The old cache file `file` of the index `bytes` (ending at `end`), once decoded.
+    fn decode(file: File, bytes: &[u8], end: u64) -> Option<Old> {
+        let index: Index = postcard::from_bytes(bytes).ok()?;
+        if !index.whole(end) {
+            return None;
+        }
+        let mut by_hash = ByHash::default();
+        by_hash.reserve(index.entries.len());
+        for (i, e) in index.entries.iter().enumerate() {
+            // On a clash the first wins; `find` falls back to searching.
+            by_hash
+                .entry(hash::of(name_in(&index.names, e.path)))
+                .or_insert(i as u32);
+        }
+        let n = index.entries.len();
+        Some(Old {
+            file: Arc::new(file),
+            index,
+            by_hash,
+            kept: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            replaced: (0..n).map(|_| AtomicBool::new(false)).collect(),
+        })
     }
 
     /// The entry of the file at `path`, and its number.
