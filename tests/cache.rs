@@ -295,3 +295,70 @@ fn a_cache_folder_that_is_a_link_is_not_used() {
         .collect();
     assert!(written.is_empty(), "{written:?}");
 }
+
+/// A stand-in for ShellCheck that notes each script it is given in `$FAKE_SHELLCHECK_LOG` and
+/// says one thing of each.
+const FAKE_SHELLCHECK: &str = r#"#!/bin/sh
+out='{"comments":['
+sep=''
+seen=''
+for arg in "$@"; do
+  if [ "$seen" = yes ]; then
+    cat "$arg" >> "$FAKE_SHELLCHECK_LOG"
+    echo >> "$FAKE_SHELLCHECK_LOG"
+    out="$out$sep{\"file\":\"$arg\",\"line\":1,\"endLine\":1,\"column\":1,\"endColumn\":5,\"level\":\"warning\",\"code\":2034,\"message\":\"fake\"}"
+    sep=','
+  fi
+  [ "$arg" = -- ] && seen=yes
+done
+echo "$out]}"
+"#;
+
+#[test]
+fn shellcheck_runs_again_only_on_scripts_it_has_not_seen() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
+    let tool = |name: &str, script: &str| {
+        format!(
+            "name: {name}\ndescription: Show a thing\nsteps:\n  - name: show\n    bash: {script}\ntags: [read]\n"
+        )
+    };
+    repo.write(".cycod/tools/a.yaml", tool("a", "echo one").as_bytes());
+    repo.write(".cycod/tools/b.yaml", tool("b", "echo two").as_bytes());
+    let tools = Repo::new();
+    let program = tools.root.join("shellcheck");
+    std::fs::write(&program, FAKE_SHELLCHECK).expect("write the stand-in");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let log = tools.root.join("log");
+    let check = |extra: &[&str]| {
+        let out = Command::cargo_bin("toolc")
+            .expect("the toolc binary is built")
+            .current_dir(&repo.root)
+            .env("TOOLC_SHELLCHECK", &program)
+            .env("FAKE_SHELLCHECK_LOG", &log)
+            .args(["check", "--format", "json"])
+            .args(extra)
+            .output()
+            .expect("toolc runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let checked = || std::fs::read_to_string(&log).unwrap_or_default();
+    let first = check(&[]);
+    assert_eq!(
+        first.matches("\"message\": \"SC2034: fake\"").count(),
+        2,
+        "{first}"
+    );
+    assert_eq!(checked().lines().count(), 2, "{}", checked());
+    // One script changed: ShellCheck sees that one alone; what it said of the other is kept.
+    repo.write(".cycod/tools/b.yaml", tool("b", "echo three").as_bytes());
+    let second = check(&[]);
+    assert_eq!(checked().lines().count(), 3, "{}", checked());
+    assert!(checked().ends_with("echo three\n"), "{}", checked());
+    assert_eq!(
+        second.matches("\"message\": \"SC2034: fake\"").count(),
+        2,
+        "{second}"
+    );
+    assert_eq!(second, check(&["--no-cache"]));
+}

@@ -69,6 +69,7 @@ use crate::discover::Claim;
 use crate::formats::Fetch;
 use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
+use crate::security::shellcheck;
 use crate::source::{FormatId, SourceFile, sha256};
 use resolve::{Resolved, Resolves};
 use store::{Meta, Old, Opened, Parts, Writer};
@@ -81,6 +82,8 @@ struct Extra {
     walks: Vec<u8>,
     /// The cross-file findings of the last runs.
     resolved: Vec<Resolved>,
+    /// What ShellCheck said of the scripts resolve checked.
+    shellcheck: shellcheck::Said,
 }
 
 /// A file the cache answers for: its result (none when its content is not its format's), and
@@ -147,6 +150,7 @@ impl Cache {
         let file = disk::version_dir(root).join("files.bin");
         let decode = |bytes: &[u8]| {
             let extra: Extra = postcard::from_bytes(bytes).unwrap_or_default();
+            shellcheck::remember(extra.shellcheck);
             (Walks::new(Some(&extra.walks)), extra.resolved)
         };
         let (old, (walks, resolved)) = match Old::open(&file, &build, decode) {
@@ -424,6 +428,7 @@ impl Cache {
             let extra = Extra {
                 walks: walks.encode().unwrap_or_default(),
                 resolved,
+                shellcheck: shellcheck::said(),
             };
             if let Ok(extra) = postcard::to_allocvec(&extra)
                 && let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd))

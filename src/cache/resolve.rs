@@ -60,7 +60,7 @@ impl Resolves {
         sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
         // The programs resolve runs are part of its input: another ShellCheck, other
         // findings.
-        sha2::Digest::update(&mut hash, shellcheck_identity());
+        sha2::Digest::update(&mut hash, crate::security::shellcheck::identity());
         for path in paths {
             let sum = stored(path)?;
             sha2::Digest::update(&mut hash, [0]);
@@ -149,21 +149,6 @@ impl Resolves {
         }
         (old, changed)
     }
-}
-
-/// What identifies the ShellCheck a run would use: `TOOLC_SHELLCHECK` (off and not found
-/// differ in what `--statistics` says), then the program found, with its metadata.
-fn shellcheck_identity() -> Vec<u8> {
-    let mut out = format!("{:?}", std::env::var_os("TOOLC_SHELLCHECK")).into_bytes();
-    let Some(program) = crate::security::shellcheck::located() else {
-        return out;
-    };
-    out.extend(program.to_string_lossy().as_bytes());
-    if let Ok(m) = std::fs::metadata(&program) {
-        let s = super::Stat::of_metadata(&m);
-        out.extend(format!(" {} {} {}", s.len, s.mtime_secs, s.mtime_nanos).as_bytes());
-    }
-    out
 }
 
 /// The file at `path` among `results` (a definition, or a file one of them read).

@@ -11,23 +11,24 @@
 //!
 //! Scripts are written to a private temporary folder and checked in batches, one
 //! ShellCheck process per batch; each distinct script is checked once per process, so an
-//! editor's re-check only runs ShellCheck on what changed. Its positions (line, and column
+//! editor's re-check only runs ShellCheck on what changed, and the content cache keeps what
+//! it said between runs ([`said`], [`remember`]) for the same ShellCheck. Its positions (line, and column
 //! counted in characters) are mapped back through the text's scalar to the exact bytes in
 //! the definition.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use rayon::prelude::*;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Diagnostic;
 use crate::formats::texts::Text;
 use crate::rules::shellcheck as shc;
-use crate::source::Span;
+use crate::source::{Digest, Span, sha256};
 
 /// Scripts per ShellCheck process.
 const BATCH: usize = 200;
@@ -41,12 +42,28 @@ const MAX_PER_SCRIPT: usize = 50;
 /// Scripts left unchecked by the last run because ShellCheck could not be run.
 static SKIPPED: AtomicUsize = AtomicUsize::new(0);
 
-/// ShellCheck's findings per script text.
-static CACHE: LazyLock<Mutex<HashMap<String, Arc<Vec<Comment>>>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
+/// What ShellCheck said of the scripts this process has seen.
+static CACHE: LazyLock<Mutex<Memory>> = LazyLock::new(|| Mutex::new(Memory::default()));
+
+#[derive(Default)]
+struct Memory {
+    /// Findings per script, by the SHA-256 of its text.
+    by_digest: HashMap<Digest, Arc<Vec<Comment>>>,
+    /// The scripts this process checked; none when it checked none (its cross-file findings
+    /// were the last run's).
+    used: Option<HashSet<Digest>>,
+}
+
+/// What ShellCheck said of scripts, kept by the content cache between runs.
+#[derive(Serialize, Deserialize, Default)]
+pub struct Said {
+    /// The ShellCheck that said it ([`identity`]).
+    program: Vec<u8>,
+    scripts: Vec<(Digest, Vec<Comment>)>,
+}
 
 /// One finding of ShellCheck's `json1` output.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 struct Comment {
     file: String,
     line: usize,
@@ -82,36 +99,46 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
         SKIPPED.store(0, Ordering::Relaxed);
         return Vec::new();
     }
-    let mut missing: Vec<&str> = {
+    let digests: Vec<Digest> = scripts.iter().map(|t| sha256(t.value.as_bytes())).collect();
+    let mut missing: Vec<(&Digest, &str)> = {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        scripts
+        digests
             .iter()
-            .map(|t| &*t.value)
-            .filter(|s| !cache.contains_key(*s))
+            .zip(scripts)
+            .filter(|(d, _)| !cache.by_digest.contains_key(*d))
+            .map(|(d, t)| (d, &*t.value))
             .collect()
     };
     missing.sort_unstable();
-    missing.dedup();
+    missing.dedup_by(|a, b| a.0 == b.0);
     if !missing.is_empty() {
-        let Some(found) = run_all(&missing) else {
+        let texts: Vec<&str> = missing.iter().map(|(_, t)| *t).collect();
+        let Some(found) = run_all(&texts) else {
             SKIPPED.store(scripts.len(), Ordering::Relaxed);
             return Vec::new();
         };
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() + found.len() > MAX_CACHED {
-            cache.clear();
+        if cache.by_digest.len() + found.len() > MAX_CACHED {
+            cache.by_digest.clear();
         }
-        for (script, comments) in missing.iter().zip(found) {
-            cache.insert((*script).to_string(), Arc::new(comments));
+        for ((digest, _), mut comments) in missing.iter().zip(found) {
+            // The temporary file a finding came from means nothing once it is gone.
+            comments.iter_mut().for_each(|c| c.file.clear());
+            cache.by_digest.insert(**digest, Arc::new(comments));
         }
     }
     SKIPPED.store(0, Ordering::Relaxed);
-    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .used
+        .get_or_insert_with(HashSet::new)
+        .extend(digests.iter().copied());
     let mut out = Vec::new();
-    for text in scripts {
+    for (text, digest) in scripts.iter().zip(&digests) {
         let templates = templates(&text.value);
         for c in cache
-            .get(&*text.value)
+            .by_digest
+            .get(digest)
             .map(|c| c.as_slice())
             .unwrap_or_default()
             .iter()
@@ -204,6 +231,51 @@ fn offset(script: &str, line: usize, column: usize) -> usize {
         at += l.len();
     }
     script.len()
+}
+
+/// What ShellCheck said in this process, to keep: of the scripts it checked, or (when it
+/// checked none) of all it was told about.
+pub fn said() -> Said {
+    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let scripts = cache
+        .by_digest
+        .iter()
+        .filter(|(d, _)| cache.used.as_ref().is_none_or(|used| used.contains(*d)))
+        .map(|(d, c)| (*d, c.as_ref().clone()))
+        .collect();
+    Said {
+        program: identity(),
+        scripts,
+    }
+}
+
+/// Take what an earlier run's ShellCheck said, when it is the one this run would start.
+pub fn remember(said: Said) {
+    if said.scripts.is_empty() || said.program != identity() {
+        return;
+    }
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    for (digest, comments) in said.scripts {
+        cache
+            .by_digest
+            .entry(digest)
+            .or_insert_with(|| Arc::new(comments));
+    }
+}
+
+/// What identifies the ShellCheck a run would use: `TOOLC_SHELLCHECK` (off and not found
+/// differ in what `--statistics` says), then the program found, with its metadata.
+pub fn identity() -> Vec<u8> {
+    let mut out = format!("{:?}", std::env::var_os("TOOLC_SHELLCHECK")).into_bytes();
+    let Some(program) = located() else {
+        return out;
+    };
+    out.extend(program.to_string_lossy().as_bytes());
+    if let Ok(m) = std::fs::metadata(&program) {
+        let s = crate::cache::Stat::of_metadata(&m);
+        out.extend(format!(" {} {} {}", s.len, s.mtime_secs, s.mtime_nanos).as_bytes());
+    }
+    out
 }
 
 /// The comments of each script, in order; `None` when ShellCheck cannot be run.
