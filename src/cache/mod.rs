@@ -22,14 +22,18 @@
 //!   lists none, and the names looked for in unchanged folders (a `toolc.toml`, a schema a
 //!   tool does not have) are answered from there.
 //! - **Cross-file findings.** When every file is what it was, resolve's findings are the
-//!   last run's (`resolve.rs`), and the items are never decoded.
+//!   last run's (`resolve.rs`), and the items are never decoded; `check FILE` then leaves
+//!   the results of the files it does not report on in the cache (`defer.rs`). What
+//!   ShellCheck said of each script is kept for the same ShellCheck, so resolve running
+//!   again checks only new scripts.
 //! - **Versions.** The cache file lives under the toolc version and records the build (the
 //!   version, the commit and the executable's size and time): any other build ignores it.
 //! - **Trust.** The index and every blob carry their SHA-256, checked when they are read: a
 //!   damaged blob is a miss, a file of another build or layout (or not a cache file at all)
 //!   is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
 //!   from the cache can make a check say anything else than it would without it.
-//! - **Memory.** Opening the cache reads its index (`store/`); a file's findings are read
+//! - **Memory.** Opening the cache reads its index (`store/`, decoded on a thread of its own
+//!   while the walk goes on); a file's findings are read
 //!   when it is looked up and its item when something looks into it; new entries are written
 //!   out as files are loaded, and the cache is completed after the report, when the files'
 //!   results are gone.
