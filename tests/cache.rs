@@ -362,3 +362,33 @@ fn shellcheck_runs_again_only_on_scripts_it_has_not_seen() {
     );
     assert_eq!(second, check(&["--no-cache"]));
 }
+
+#[test]
+fn a_cache_written_by_another_copy_of_the_build_is_not_trusted() {
+    // A cache file committed to a repository names a build by what anyone can know of a
+    // release (its version, size and modification time): the binary that reads it is
+    // another file, and ignores it.
+    let repo = repo();
+    assert_eq!(counts(&run(&repo.root, &[])), (0, 3));
+    assert_eq!(counts(&run(&repo.root, &[])), (3, 0));
+    let original = assert_cmd::cargo::cargo_bin("toolc");
+    let elsewhere = Repo::new();
+    let copy = elsewhere.root.join("toolc");
+    std::fs::copy(&original, &copy).expect("copy the binary");
+    let modified = std::fs::metadata(&original)
+        .and_then(|m| m.modified())
+        .expect("the binary's time");
+    std::fs::File::options()
+        .write(true)
+        .open(&copy)
+        .and_then(|f| f.set_modified(modified))
+        .expect("date the copy as the original");
+    let out = Command::new(&copy)
+        .current_dir(&repo.root)
+        .env("TOOLC_DEBUG_CACHE", "1")
+        .args(["check", "--format", "json"])
+        .output()
+        .expect("the copy runs");
+    assert_eq!(counts(&out), (0, 3));
+    assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
+}

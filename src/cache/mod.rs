@@ -27,7 +27,9 @@
 //!   ShellCheck said of each script is kept for the same ShellCheck, so resolve running
 //!   again checks only new scripts.
 //! - **Versions.** The cache file lives under the toolc version and records the build (the
-//!   version, the commit and the executable's size and time): any other build ignores it.
+//!   version, the commit and the executable's size, times and inode, including the
+//!   status-change time no one can set): any other build ignores it, and a cache file
+//!   committed to a repository is another build's.
 //! - **Trust.** The index and every blob carry their SHA-256, checked when they are read: a
 //!   damaged blob is a miss, a file of another build or layout (or not a cache file at all)
 //!   is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
@@ -131,13 +133,29 @@ pub struct Cache {
     left: AtomicUsize,
 }
 
-/// The build that writes and reads a cache: another build never trusts its entries.
+/// The build that writes and reads a cache: another build never trusts its entries. Besides
+/// the version, the executable's size, modification time and inode, its status-change time:
+/// no one can set that, so a cache file committed to a repository (to make a check in CI
+/// say nothing) cannot name the build that will read it, even for a release whose size and
+/// time are public.
 fn build_id() -> String {
     let exe = std::env::current_exe()
         .ok()
         .and_then(|p| std::fs::metadata(p).ok())
-        .map(|m| Stat::of_metadata(&m))
-        .map(|s| format!("{}.{}.{}", s.len, s.mtime_secs, s.mtime_nanos))
+        .map(|m| {
+            let s = Stat::of_metadata(&m);
+            #[cfg(unix)]
+            let changed = {
+                use std::os::unix::fs::MetadataExt;
+                format!("{}.{}", m.ctime(), m.ctime_nsec())
+            };
+            #[cfg(not(unix))]
+            let changed = String::new();
+            format!(
+                "{}.{}.{}.{}.{changed}",
+                s.len, s.mtime_secs, s.mtime_nanos, s.inode
+            )
+        })
         .unwrap_or_default();
     format!("{} {exe}", env!("TOOLC_VERSION"))
 }
