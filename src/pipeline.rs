@@ -9,21 +9,21 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::cache::{Cache, Deferred, Dep, Found, Known, Lookup, Stat, Tracker};
+use crate::config::Config;
 use crate::config::tree::ConfigTree;
-use crate::config::{Config, Setting};
-use crate::diagnostics::{Diagnostic, Summary};
+use crate::diagnostics::Diagnostic;
 use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
-use crate::rules::{self, Rule, Severity, syntax as syn};
 use crate::scope::Scope;
-use crate::source::{self, SourceFile, Span};
-use crate::suppress::Suppression;
-use crate::{CheckOptions, Progress, Report, bundle};
+use crate::source;
+use crate::{CheckOptions, Progress};
 
 mod reload;
+mod report;
 
 pub(crate) use reload::reload;
+pub(crate) use report::{checked_targets, enabled, report};
 
 /// Every file of a run, loaded: what resolve and the report start from.
 pub(crate) struct Loaded {
@@ -56,7 +56,7 @@ pub(crate) struct UseCache<'a> {
     /// The cache.
     pub cache: &'a Cache,
     /// The report needs the results of the files it reports on only (no bundle, no lockfile
-    /// check): the others may stay in the cache.
+    /// check, no compatibility target): the others may stay in the cache.
     pub reported_only: bool,
 }
 
@@ -340,269 +340,4 @@ pub(crate) fn load_named(
         resolved,
         reads,
     }
-}
-
-/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
-/// not run there (`--select`, `--ignore`, configured `off`).
-pub(crate) fn enabled(
-    options: &CheckOptions,
-    config: &Config,
-    rule: &Rule,
-    path: &Path,
-) -> Option<Severity> {
-    let selected = options.select.is_empty()
-        || options
-            .select
-            .iter()
-            .any(|s| rules::selector_matches(s, rule));
-    let ignored = options
-        .ignore
-        .iter()
-        .any(|s| rules::selector_matches(s, rule));
-    if !selected || ignored {
-        return None;
-    }
-    match config.setting(rule, path) {
-        Setting::Off => None,
-        Setting::Level(s) => Some(s),
-    }
-}
-
-/// The bundle targets whose compatibility rules a check of `options` runs.
-pub(crate) fn checked_targets(options: &CheckOptions, config: &Config) -> Vec<bundle::Target> {
-    options
-        .targets
-        .clone()
-        .unwrap_or_else(|| bundle::checked_targets(config))
-}
-
-/// Configure, suppress and filter the findings of `loaded` into a report; with `bundles`,
-/// also what `build` writes (a check alone lowers tools into the IR only when CMP rules need
-/// them). With `only`, that file alone is reported on (an editor's buffer on stdin).
-pub(crate) fn report(
-    options: &CheckOptions,
-    config: &Config,
-    loaded: &Loaded,
-    bundles: bool,
-    only: Option<&Path>,
-) -> (Report, bundle::Compiled) {
-    let Loaded {
-        scope,
-        configs,
-        config_errors,
-        results,
-        walk_errors,
-        resolved,
-        not_claimed,
-        ..
-    } = loaded;
-    let mut raw: Vec<Diagnostic> = results
-        .iter()
-        .flat_map(|r| r.diagnostics.iter().cloned())
-        .collect();
-    raw.extend(resolved.iter().cloned());
-    raw.extend(config_errors.iter().cloned());
-    raw.extend(loaded.unclaimed.iter().cloned());
-    if config.lock_required {
-        raw.extend(crate::lock::drift(config, &options.cwd, scope, results));
-    }
-    for e in walk_errors {
-        let file = SourceFile::new(
-            e.path.clone(),
-            display_path(&e.path, &options.cwd),
-            source::FormatId::Config,
-            String::new(),
-        );
-        raw.push(Diagnostic::new(
-            &syn::UNREADABLE_FILE,
-            &file,
-            Span::point(0),
-            format!("cannot read this path: {}", e.message),
-        ));
-    }
-
-    let enabled = |rule: &Rule, path: &Path| enabled(options, configs.for_path(path), rule, path);
-
-    let mut sources: Vec<&Arc<SourceFile>> = results
-        .iter()
-        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
-        .collect();
-    if !scope.reports_all() {
-        // Only the files in scope are reported on, and only those with suppression comments
-        // are looked at for the others (`check FILE` in a large repository): the rest go
-        // before sorting. A path's files all stay or all go.
-        let commented: HashSet<&Path> = sources
-            .iter()
-            .filter(|f| !f.suppressions().is_empty())
-            .map(|f| f.path.as_path())
-            .collect();
-        sources.retain(|f| {
-            scope.reports_on(&f.path)
-                || (!commented.is_empty() && commented.contains(f.path.as_path()))
-        });
-    }
-    sources.sort_by(|a, b| a.display.cmp(&b.display));
-    sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());
-    // Most files have no suppression comment: only those that do are copied.
-    let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources
-        .par_iter()
-        .filter(|f| !f.suppressions().is_empty())
-        .map(|f| (f.path.clone(), f.suppressions().to_vec()))
-        .collect();
-
-    let mut diagnostics = Vec::new();
-    let mut suppressed = Vec::new();
-    // Configuration sets each finding's severity; a covering comment moves it aside.
-    let mut admit = |raw: Vec<Diagnostic>,
-                     diagnostics: &mut Vec<Diagnostic>,
-                     suppressed: &mut Vec<Diagnostic>| {
-        for mut d in raw {
-            let Some(severity) = enabled(d.rule, &d.file.path) else {
-                continue;
-            };
-            d.severity = severity;
-            // Every covering comment is marked used, so none of them is reported as unused.
-            let mut hit = false;
-            if let Some(list) = suppressions.get_mut(&d.file.path) {
-                // Only here is the line needed: a file without comments is not read for it.
-                let line = d.file.position(d.span.start).line;
-                for s in list {
-                    hit |= s.covers(d.rule, line);
-                }
-            }
-            if hit {
-                suppressed.push(d);
-            } else {
-                diagnostics.push(d);
-            }
-        }
-    };
-    admit(raw, &mut diagnostics, &mut suppressed);
-
-    // What is compiled follows the errors as configured: a rule turned off, or an error
-    // suppressed with a reason, no longer keeps its file out of the bundles.
-    let error_files: HashSet<&Path> = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| d.file.path.as_path())
-        .collect();
-    let has_error = |f: &SourceFile| error_files.contains(f.path.as_path());
-    let targets = checked_targets(options, config);
-    let in_scope = |f: &SourceFile| scope.reports_on(&f.path);
-    let root = config.project_root();
-    let selection = bundle::Selection {
-        has_error: &has_error,
-        in_scope: &in_scope,
-        root: &root,
-    };
-    let (compiled, compat) = if bundles || !targets.is_empty() {
-        bundle::compile(results, &selection, &targets)
-    } else {
-        (bundle::Compiled::default(), Vec::new())
-    };
-    admit(compat, &mut diagnostics, &mut suppressed);
-
-    for file in &sources {
-        let Some(list) = suppressions.get(&file.path) else {
-            continue;
-        };
-        for code in list.iter().flat_map(|s| &s.codes) {
-            let d = match code.rule {
-                None => Diagnostic::new(
-                    &syn::UNKNOWN_SUPPRESSION_CODE,
-                    file,
-                    code.span,
-                    format!("`{}` is not a rule code or name", code.text),
-                )
-                .label("unknown rule")
-                .maybe_help(
-                    crate::analysis::names::did_you_mean(
-                        &code.text,
-                        rules::all().iter().flat_map(|r| [r.code, r.name]),
-                    )
-                    .map(|h| format!("did you mean `{h}`?")),
-                ),
-                Some(rule)
-                    if !code.used
-                        && enabled(rule, &file.path).is_some()
-                        && rules::emitted_by_check(rule, config.lock_required) =>
-                {
-                    Diagnostic::new(
-                        &syn::UNUSED_SUPPRESSION,
-                        file,
-                        code.span,
-                        format!("this suppression of `{}` matches no diagnostic", rule.code),
-                    )
-                    .label("suppresses nothing")
-                    .help(
-                        "remove it, or move it onto the line of the diagnostic (or the line above)",
-                    )
-                }
-                Some(_) => continue,
-            };
-            if let Some(severity) = enabled(d.rule, &file.path) {
-                diagnostics.push(Diagnostic { severity, ..d });
-            }
-        }
-    }
-    diagnostics.retain(|d| scope.reports(d));
-    suppressed.retain(|d| scope.reports(d));
-    sources.retain(|f| scope.reports_on(&f.path));
-    // A buffer is reported on alone, as a file named on the command line is.
-    if let Some(path) = only {
-        diagnostics.retain(|d| d.file.path == path);
-        suppressed.retain(|d| d.file.path == path);
-        sources.retain(|f| f.path == path);
-    }
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let mut baselined = Vec::new();
-    if let Some(path) = &config.baseline {
-        let covers = |rule: &Rule, file: &Path| {
-            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
-        };
-        let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
-        baselined = applied.baselined;
-        for d in applied.problems {
-            if let Some(severity) = enabled(d.rule, &d.file.path) {
-                diagnostics.push(Diagnostic { severity, ..d });
-            }
-        }
-        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    }
-    // A file whose text was let go (or that came from the cache) is read back now, while
-    // it is there: the report is whole whatever happens to the files after the check.
-    diagnostics
-        .par_iter()
-        .chain(suppressed.par_iter())
-        .flat_map_iter(|d| std::iter::once(&d.file).chain(d.related.iter().map(|r| &r.file)))
-        .for_each(|f| {
-            f.lines();
-        });
-    let tools = results
-        .iter()
-        .filter(|r| scope.reports_on(&r.file.path))
-        .map(formats::FileResult::tool_count)
-        .sum();
-    let tools = match only {
-        Some(path) => results
-            .iter()
-            .filter(|r| r.file.path == *path)
-            .map(formats::FileResult::tool_count)
-            .sum(),
-        None => tools,
-    };
-    let mut summary = Summary::count(sources.len(), tools, &diagnostics);
-    summary.not_claimed = match only {
-        Some(_) => 0,
-        None => not_claimed.iter().filter(|p| scope.reports_on(p)).count(),
-    };
-    let report = Report {
-        diagnostics,
-        suppressed,
-        baselined,
-        summary,
-        files: sources.into_iter().cloned().collect(),
-    };
-    (report, compiled)
 }

@@ -296,6 +296,7 @@ fn a_cache_folder_that_is_a_link_is_not_used() {
     assert!(written.is_empty(), "{written:?}");
 }
 
+#[cfg(unix)]
 /// A stand-in for ShellCheck that notes each script it is given in `$FAKE_SHELLCHECK_LOG` and
 /// says one thing of each.
 const FAKE_SHELLCHECK: &str = r#"#!/bin/sh
@@ -314,6 +315,7 @@ done
 echo "$out]}"
 "#;
 
+#[cfg(unix)]
 #[test]
 fn shellcheck_runs_again_only_on_scripts_it_has_not_seen() {
     use std::os::unix::fs::PermissionsExt;
@@ -363,6 +365,7 @@ fn shellcheck_runs_again_only_on_scripts_it_has_not_seen() {
     assert_eq!(second, check(&["--no-cache"]));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_cache_written_by_another_copy_of_the_build_is_not_trusted() {
     // A cache file committed to a repository names a build by what anyone can know of a

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use common::cache::{all_counts, copy_dir, json, run, three_tools};
-use common::{Repo, VALID_TOOL};
+use common::{Repo, VALID_SCHEMA, VALID_TOOL};
 
 /// `toolc check ARGS` in `dir`, human output without colour: (exit code, stdout).
 fn human(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
@@ -64,18 +64,24 @@ fn a_kept_cross_file_finding_shows_the_file_left_in_the_cache() {
 #[test]
 fn a_change_elsewhere_is_seen_by_a_named_file() {
     let repo = three_tools();
+    repo.write(
+        ".dojops/tools/d/tool.yaml",
+        VALID_TOOL.replace("my-tool", "tool-d").as_bytes(),
+    );
+    repo.write(".dojops/tools/d/input.schema.json", VALID_SCHEMA.as_bytes());
     run(&repo.root, &[]);
     let before = run(&repo.root, &[".dojops/tools/a/tool.yaml"]);
     assert!(!json(&before).contains("DOJ011"));
-    assert_eq!(all_counts(&before), (3, 0, 1));
-    // Another tool, not named, takes `a`'s name.
+    // `b` and `d` are clean and not named: left in the cache (`c` has a finding of its own).
+    assert_eq!(all_counts(&before), (4, 0, 2));
+    // `b`, not named, takes `a`'s name.
     repo.write(
         ".dojops/tools/b/tool.yaml",
         VALID_TOOL.replace("my-tool", "tool-a").as_bytes(),
     );
     let out = run(&repo.root, &[".dojops/tools/a/tool.yaml"]);
-    // Resolve runs again: the file left in the cache is rebuilt for it.
-    assert_eq!(all_counts(&out), (2, 1, 0));
+    // Resolve runs again: `d`, left in the cache at first, is rebuilt for it, in its place.
+    assert_eq!(all_counts(&out), (3, 1, 0));
     assert!(json(&out).contains("DOJ011"), "{}", json(&out));
     assert_same_named(&repo.root, ".dojops/tools/a/tool.yaml");
     // And gone again when it is renamed back.
@@ -90,6 +96,12 @@ fn a_change_elsewhere_is_seen_by_a_named_file() {
 #[test]
 fn a_named_schema_file_is_reported_on_through_its_tool() {
     let repo = three_tools();
+    run(&repo.root, &[]);
+    // The tool that reads the named schema is rebuilt (a file of its result is reported on);
+    // `b` is left in the cache, `c` has a finding of its own.
+    let named = run(&repo.root, &[".dojops/tools/a/input.schema.json"]);
+    assert_eq!(all_counts(&named), (3, 0, 1));
+    assert_same_named(&repo.root, ".dojops/tools/a/input.schema.json");
     repo.write(
         ".dojops/tools/a/input.schema.json",
         b"{\"type\": \"objet\"}\n",

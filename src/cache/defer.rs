@@ -34,8 +34,9 @@ pub struct Lookup<'a> {
     pub buffered: &'a HashSet<&'a Path>,
     /// Say what the load read besides the file ([`Hit::deps`]).
     pub track: bool,
-    /// With it, a file for which it says no (nor for any file its load read) may be left
-    /// in the cache ([`Found::Deferred`]): the files the run reports on.
+    /// The files the run reports on: with it, a file for which it says no (nor for any other
+    /// file of its result, such as its schema files) may be left in the cache
+    /// ([`Found::Deferred`]).
     pub reported: Option<&'a (dyn Fn(&Path) -> bool + Sync)>,
 }
 
@@ -144,19 +145,48 @@ impl Cache {
                 (d.at, result)
             })
             .collect();
-        let mut rest = std::mem::take(results).into_iter();
-        let mut merged = Vec::with_capacity(rest.len() + rebuilt.len());
-        let mut place = 0;
-        for (at, result) in rebuilt {
-            while place < at {
-                let Some(r) = rest.next() else { break };
-                merged.push(r);
-                place += 1;
-            }
-            merged.extend(result);
-            place += 1;
-        }
-        merged.extend(rest);
-        *results = merged;
+        let rest = std::mem::take(results).into_iter().map(Some);
+        *results = interleave(rest, rebuilt.into_iter()).flatten().collect();
+    }
+}
+
+/// The paths of `results` and `deferred`, in the run's order.
+pub(super) fn in_order<'a>(
+    results: &'a [FileResult],
+    deferred: &'a [Deferred],
+) -> impl Iterator<Item = &'a Path> {
+    interleave(
+        results.iter().map(|r| r.file.path.as_path()),
+        deferred.iter().map(|d| (d.at, d.path())),
+    )
+}
+
+/// `firsts`, with each of `placed` (by its place in the whole, in order) put in its place.
+fn interleave<T>(
+    mut firsts: impl Iterator<Item = T>,
+    placed: impl Iterator<Item = (usize, T)>,
+) -> impl Iterator<Item = T> {
+    let mut placed = placed.peekable();
+    let mut place = 0;
+    std::iter::from_fn(move || {
+        let next = match placed.peek() {
+            Some((at, _)) if *at == place => placed.next().map(|(_, t)| t),
+            _ => firsts.next().or_else(|| placed.next().map(|(_, t)| t)),
+        };
+        place += 1;
+        next
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn placed_items_go_back_in_their_places() {
+        let placed = [(0, 'a'), (2, 'c'), (4, 'e'), (6, 'g')];
+        let merged: String = super::interleave("bdf".chars(), placed.into_iter()).collect();
+        assert_eq!(merged, "abcdefg");
+        // Placed last, after the others ran out.
+        let merged: String = super::interleave("ab".chars(), [(2, 'c')].into_iter()).collect();
+        assert_eq!(merged, "abc");
     }
 }

@@ -134,10 +134,10 @@ pub struct Cache {
 }
 
 /// The build that writes and reads a cache: another build never trusts its entries. Besides
-/// the version, the executable's size, modification time and inode, its status-change time:
-/// no one can set that, so a cache file committed to a repository (to make a check in CI
-/// say nothing) cannot name the build that will read it, even for a release whose size and
-/// time are public.
+/// the version, the executable's size, modification time and inode, and on Unix its
+/// status-change time: no one can set that, so a cache file committed to a repository (to
+/// make a check in CI say nothing) cannot name the build that will read it, even for a
+/// release whose size and time are public.
 fn build_id() -> String {
     let exe = std::env::current_exe()
         .ok()
@@ -156,7 +156,13 @@ fn build_id() -> String {
                 s.len, s.mtime_secs, s.mtime_nanos, s.inode
             )
         })
-        .unwrap_or_default();
+        // An executable that cannot be named is a build no cache file names.
+        .unwrap_or_else(|| {
+            let now = SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .unwrap_or_default();
+            format!("unknown.{}.{}", std::process::id(), now.as_nanos())
+        });
     format!("{} {exe}", env!("TOOLC_VERSION"))
 }
 
@@ -172,11 +178,20 @@ impl Cache {
         let file = disk::version_dir(root).join("files.bin");
         let decode = |bytes: &[u8]| {
             let extra: Extra = postcard::from_bytes(bytes).unwrap_or_default();
-            shellcheck::remember(extra.shellcheck);
-            (Walks::new(Some(&extra.walks)), extra.resolved)
+            (
+                Walks::new(Some(&extra.walks)),
+                extra.resolved,
+                extra.shellcheck,
+            )
         };
+        // What this process's ShellCheck said is kept for this repository's run alone.
+        shellcheck::start_run();
         let (old, (walks, resolved)) = match Old::open(&file, &build, decode) {
-            Some((old, extra)) => (Some(old), extra),
+            Some((old, (walks, resolved, said))) => {
+                // Only once the cache file's checksum has passed.
+                shellcheck::remember(said);
+                (Some(old), (walks, resolved))
+            }
             None => {
                 // Made before the walk, which sees the folder as it stays.
                 disk::prepare(&file);
@@ -219,7 +234,8 @@ impl Cache {
     }
 
     /// The file `q` asks about, from the cache, when neither it nor anything its load read
-    /// has changed (and none of that has a buffer in `q.buffered`).
+    /// has changed (and none of that has a buffer in `q.buffered`): its result, or, when `q`
+    /// allows it ([`Lookup::reported`]), a note that it stays in the cache.
     pub fn get(&self, q: &Lookup<'_>) -> Option<Found> {
         let old = self.old()?;
         let (i, entry) = old.find(q.path)?;
@@ -393,7 +409,7 @@ impl Cache {
                 let (i, entry) = old.find(path)?;
                 old.is_kept(i).then(|| *entry.sum())
             };
-            Resolves::key(in_order(results, &deferred), &self.cwd, &stored)
+            Resolves::key(defer::in_order(results, &deferred), &self.cwd, &stored)
         };
         if let Some(key) = key {
             let find = |path: &Path| {
@@ -462,27 +478,6 @@ impl Cache {
         }
         crate::drop_later(old);
     }
-}
-
-/// The paths of `results` and `deferred`, in the run's order.
-fn in_order<'a>(
-    results: &'a [FileResult],
-    deferred: &'a [Deferred],
-) -> impl Iterator<Item = &'a Path> {
-    let mut results = results.iter();
-    let mut deferred = deferred.iter().peekable();
-    let mut place = 0;
-    std::iter::from_fn(move || {
-        let path = match deferred.peek() {
-            Some(d) if d.at == place => deferred.next().map(Deferred::path),
-            _ => results
-                .next()
-                .map(|r| r.file.path.as_path())
-                .or_else(|| deferred.next().map(Deferred::path)),
-        };
-        place += 1;
-        path
-    })
 }
 
 /// True when `path` is one of `roots` or under one (compared as text where it can be: both

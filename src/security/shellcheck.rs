@@ -33,8 +33,9 @@ use crate::source::{Digest, Span, sha256};
 /// Scripts per ShellCheck process.
 const BATCH: usize = 200;
 
-/// Distinct scripts remembered between runs; past this the memory starts over.
-const MAX_CACHED: usize = 20_000;
+/// Distinct scripts remembered (about 100 bytes each, most without findings); past this only
+/// the scripts of the check at hand stay.
+const MAX_CACHED: usize = 200_000;
 
 /// Findings per script are capped: a pathological script says enough with these.
 const MAX_PER_SCRIPT: usize = 50;
@@ -97,6 +98,8 @@ pub fn restore_skipped(n: usize) {
 pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     if scripts.is_empty() {
         SKIPPED.store(0, Ordering::Relaxed);
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        cache.used.get_or_insert_with(HashSet::new);
         return Vec::new();
     }
     let digests: Vec<Digest> = scripts.iter().map(|t| sha256(t.value.as_bytes())).collect();
@@ -119,7 +122,13 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
         };
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         if cache.by_digest.len() + found.len() > MAX_CACHED {
-            cache.by_digest.clear();
+            // Past the bound, only the scripts of this check stay (with the new ones).
+            let now: HashSet<&Digest> = digests.iter().collect();
+            cache.by_digest.retain(|d, _| now.contains(d));
+            let Memory { by_digest, used } = &mut *cache;
+            if let Some(used) = used {
+                used.retain(|d| by_digest.contains_key(d));
+            }
         }
         for ((digest, _), mut comments) in missing.iter().zip(found) {
             // The temporary file a finding came from means nothing once it is gone.
@@ -249,13 +258,20 @@ pub fn said() -> Said {
     }
 }
 
-/// Take what an earlier run's ShellCheck said, when it is the one this run would start.
+/// A run with a cache starts: what it keeps is what it checks from now on.
+pub fn start_run() {
+    CACHE.lock().unwrap_or_else(|e| e.into_inner()).used = None;
+}
+
+/// Take what an earlier run's ShellCheck said, when it is the one this run would start (up to
+/// the bound on what a process remembers).
 pub fn remember(said: Said) {
     if said.scripts.is_empty() || said.program != identity() {
         return;
     }
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    for (digest, comments) in said.scripts {
+    let room = MAX_CACHED.saturating_sub(cache.by_digest.len());
+    for (digest, comments) in said.scripts.into_iter().take(room) {
         cache
             .by_digest
             .entry(digest)

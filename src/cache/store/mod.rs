@@ -12,7 +12,9 @@
 //! for the entries): the index alone rebuilds a clean file's result. A blob is read when it
 //! is used (its findings when the file is looked up, its item when something looks into it)
 //! and checked against its SHA-256 then. Anything that does not read back whole (another
-//! build, a short file, a bad digest) is no cache at all.
+//! build, a short file, a bad digest) is no cache at all; an index that passes the check but
+//! does not decode (the index is decoded last, while the walk goes on) leaves the walks and
+//! kept findings, which name files by content, and no file entry.
 
 mod write;
 
