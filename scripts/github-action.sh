@@ -40,7 +40,9 @@ split() {
     fi
 }
 
-args=(check --format github)
+# A job's checkout is new and no later job reads a cache this one would write (a cache is
+# trusted only by the executable file that wrote it): writing one is time for nothing.
+args=(check --format github --no-cache)
 if [[ -n "${INPUT_CONFIG:-}" ]]; then
     args+=(--config "$INPUT_CONFIG")
 fi

@@ -221,6 +221,8 @@ fn path_args_and_config_inputs_reach_toolc() {
     // Only `elsewhere` is checked.
     let run = action(&repo.root, &[("PATH", "elsewhere")]);
     assert_eq!(run.code, 1);
+    // A job writes no cache: no later job would read it.
+    assert!(!repo.root.join(".toolc_cache").exists());
     assert!(
         run.stdout.contains("file=elsewhere/.dojops"),
         "{}",
