@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
 
+use compact_str::CompactString;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -92,19 +93,19 @@ impl Input {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Folder {
     /// Relative to the root, `/`-separated; empty for the root.
-    rel: String,
+    rel: CompactString,
     stat: DirStat,
     /// Modified too close to the walk for its time to be trusted.
     racy: bool,
     /// Its entries that no ignore file hides: name, kind, what the built-in patterns say of
     /// it; a sub-folder that was not entered (excluded) has no [`Folder`] of its own.
-    entries: Vec<(String, Kind, Option<FormatId>)>,
+    entries: Vec<(CompactString, Kind, Option<FormatId>)>,
     /// The ignore files this folder's walk read (present or not).
     inputs: Vec<Input>,
     /// It holds a `.git` (the walk does not enter it).
     git: bool,
     /// Names asked about: whether each was a regular file (links are never noted).
-    probes: Vec<(String, bool)>,
+    probes: Vec<(CompactString, bool)>,
 }
 
 /// One root's walk.
@@ -234,7 +235,7 @@ impl Walks {
             if let Some(folder) = now.get_mut(w).and_then(|w| w.folders.get_mut(f))
                 && !folder.probes.iter().any(|(n, _)| *n == name)
             {
-                folder.probes.push((name, is_file));
+                folder.probes.push((name.into(), is_file));
             }
         }
         let mut all: Vec<RootWalk> = self
@@ -405,7 +406,7 @@ impl Walks {
         };
         let (root_folder_inputs, root_git) = folder_inputs_and_git(root, false);
         // Each folder's entries by name (a repository's paths are not all held at once).
-        type Entries = Vec<(String, Kind, Option<FormatId>)>;
+        type Entries = Vec<(CompactString, Kind, Option<FormatId>)>;
         let seen: Mutex<HashMap<String, Entries>> = Mutex::new(HashMap::new());
         let unusable = AtomicBool::new(false);
         let noting = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
@@ -420,7 +421,7 @@ impl Walks {
                         .unwrap_or_else(|e| e.into_inner())
                         .entry(parent.to_string())
                         .or_default()
-                        .push((name.to_string(), kind, builtin)),
+                        .push((CompactString::from(name), kind, builtin)),
                     // A name that is not UTF-8 cannot be kept: this walk is not remembered.
                     _ => unusable.store(true, Ordering::Relaxed),
                 }
@@ -441,7 +442,12 @@ impl Walks {
             entries.shrink_to_fit();
             Some(entries)
         };
-        let mut root_folder = self.folder(String::new(), root_stat, root_folder_inputs, root_git);
+        let mut root_folder = self.folder(
+            CompactString::default(),
+            root_stat,
+            root_folder_inputs,
+            root_git,
+        );
         root_folder.entries = take(root).unwrap_or_default();
         folders.push(root_folder);
         for (dir, stat, inputs, git) in stats {
@@ -451,7 +457,7 @@ impl Walks {
                 return errors;
             };
             let rel = rel.to_string_lossy().replace('\\', "/");
-            let mut folder = self.folder(rel, stat, inputs, git);
+            let mut folder = self.folder(rel.into(), stat, inputs, git);
             folder.entries = entries;
             folders.push(folder);
         }
@@ -479,7 +485,7 @@ impl Walks {
         mtime + Duration::from_secs(2) >= self.started
     }
 
-    fn folder(&self, rel: String, stat: DirStat, inputs: Vec<Input>, git: bool) -> Folder {
+    fn folder(&self, rel: CompactString, stat: DirStat, inputs: Vec<Input>, git: bool) -> Folder {
         Folder {
             rel,
             stat,
