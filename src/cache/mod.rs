@@ -134,10 +134,10 @@ pub struct Cache {
 }
 
 /// The build that writes and reads a cache: another build never trusts its entries. Besides
-/// the version, the executable's size, modification time and inode, and on Unix its
-/// status-change time: no one can set that, so a cache file committed to a repository (to
-/// make a check in CI say nothing) cannot name the build that will read it, even for a
-/// release whose size and time are public.
+/// the version, the executable's size, modification time and inode, and its status-change
+/// time on Unix (its creation time on Windows): no one can know that ahead, so a cache file
+/// committed to a repository (to make a check in CI say nothing) cannot name the build that
+/// will read it, even for a release whose size and time are public.
 fn build_id() -> String {
     let exe = std::env::current_exe()
         .ok()
@@ -149,7 +149,11 @@ fn build_id() -> String {
                 use std::os::unix::fs::MetadataExt;
                 format!("{}.{}", m.ctime(), m.ctime_nsec())
             };
-            #[cfg(not(unix))]
+            // Set when the file is made (an install, an extraction): no one can know it
+            // ahead.
+            #[cfg(windows)]
+            let changed = std::os::windows::fs::MetadataExt::creation_time(&m).to_string();
+            #[cfg(not(any(unix, windows)))]
             let changed = String::new();
             format!(
                 "{}.{}.{}.{}.{changed}",
