@@ -362,7 +362,7 @@ impl Cache {
             file,
             build,
             cwd,
-            old,
+            mut old,
             out,
             walks,
             resolves,
@@ -385,7 +385,8 @@ impl Cache {
             if let Ok(extra) = postcard::to_allocvec(&extra)
                 && let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd))
             {
-                out.finish(&file, old.as_ref(), &restat, &elsewhere, &extra);
+                // The old index becomes the new one.
+                out.finish(&file, old.take(), &restat, &elsewhere, &extra);
             }
         } else {
             crate::drop_later((resolved, walks));
