@@ -16,7 +16,8 @@ pub type Digest = [u8; 32];
 /// checks the bytes against the digest the file was checked with; a file that changed since
 /// (or cannot be read) gives the empty text, so a stale span is never shown over new content.
 pub struct Text {
-    pub(super) cell: OnceLock<Decoded>,
+    // Boxed: most files of a large repository let their text go, and hold this empty.
+    pub(super) cell: OnceLock<Box<Decoded>>,
     /// Set once, when the text is let go (or was never read).
     pub(super) origin: OnceLock<Origin>,
 }
@@ -90,7 +91,7 @@ impl Decoded {
 impl Text {
     pub(super) fn held(decoded: Decoded) -> Text {
         Text {
-            cell: OnceLock::from(decoded),
+            cell: OnceLock::from(Box::new(decoded)),
             origin: OnceLock::new(),
         }
     }
@@ -106,9 +107,11 @@ impl Text {
     }
 
     pub(super) fn decoded(&self) -> &Decoded {
-        self.cell.get_or_init(|| match self.origin.get() {
-            Some(origin) => origin.read_back(),
-            None => Decoded::empty(),
+        self.cell.get_or_init(|| {
+            Box::new(match self.origin.get() {
+                Some(origin) => origin.read_back(),
+                None => Decoded::empty(),
+            })
         })
     }
 }
