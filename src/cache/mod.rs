@@ -382,9 +382,7 @@ impl Cache {
                 walks: walks.encode().unwrap_or_default(),
                 resolved,
             };
-            if let Ok(extra) = postcard::to_allocvec(&extra)
-                && let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd))
-            {
+            if let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd)) {
                 // The old index becomes the new one.
                 out.finish(&file, old.take(), &restat, &elsewhere, &extra);
             }

@@ -200,7 +200,7 @@ impl Writer {
         old: Option<Old>,
         restat: &HashMap<usize, (Stat, bool)>,
         elsewhere: &dyn Fn(&Path) -> bool,
-        extra: &[u8],
+        extra: &impl Serialize,
     ) -> bool {
         self.by_path = HashMap::new();
         if let Some(old) = old {
@@ -235,30 +235,32 @@ impl Writer {
         entries.sort_by(|a, b| name_in(names, a.path).cmp(name_in(names, b.path)));
         entries.dedup_by(|later, first| name_in(names, later.path) == name_in(names, first.path));
         let extra_at = self.at;
-        self.write(extra);
-        let index_at = self.at;
-        // Straight into the file while it is hashed: the index of a large repository is not
-        // held twice.
-        let mut sink = Sink {
+        // Both straight into the file while they are hashed: neither what else the cache
+        // keeps nor the index of a large repository is held twice.
+        let sink = Sink {
             out: &mut self.out,
             hash: sha2::Sha256::default(),
             buf: Vec::with_capacity(64 * 1024),
             len: 0,
             ok: self.ok,
         };
-        sha2::Digest::update(&mut sink.hash, extra);
-        let sink = match postcard::to_extend(&self.index, sink) {
-            Ok(sink) => sink.flushed(),
-            Err(_) => {
-                let _ = std::fs::remove_file(&self.tmp);
-                return false;
-            }
+        let written = postcard::to_extend(extra, sink)
+            .map(Sink::flushed)
+            .and_then(|sink| {
+                let extra_len = sink.len;
+                postcard::to_extend(&self.index, sink).map(|s| (extra_len, s.flushed()))
+            });
+        let Ok((extra_len, sink)) = written else {
+            let _ = std::fs::remove_file(&self.tmp);
+            return false;
         };
+        let index_at = extra_at + extra_len;
+        let index_len = sink.len - extra_len;
         self.ok = sink.ok;
         self.at += sink.len;
         let sum: Digest = sha2::Digest::finalize(sink.hash).into();
         let mut footer = Vec::with_capacity(FOOTER);
-        for n in [extra_at, extra.len() as u64, index_at, sink.len] {
+        for n in [extra_at, extra_len, index_at, index_len] {
             footer.extend_from_slice(&n.to_le_bytes());
         }
         footer.extend_from_slice(&sum);
@@ -280,6 +282,7 @@ impl Writer {
             false
         }
     }
+
     /// Make the old index the new one: the entries `carried` stay where they are (with the
     /// blobs' new offsets `moved` and the new metadata of `restat`), with the paths and lists
     /// they point into, and this run's records are added after them, ahead of the carried
