@@ -66,7 +66,7 @@ fn policies(results: &[FileResult]) -> HashMap<PathBuf, (&Arc<SourceFile>, polic
 }
 
 fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<'a>> {
-    let doc = t.doc.as_ref()?.get()?;
+    let doc = t.doc(&r.file)?;
     let name = t.name.as_ref()?;
     let file = &r.file;
     let mut provenance = provenance(file);

@@ -20,7 +20,7 @@ use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Deferred, Later, Node, NodeKind, json, yaml};
+use crate::syntax::{Again, Later, Node, NodeKind, json, yaml};
 use serde::{Deserialize, Serialize};
 
 /// DojOps skips manifests and schema files larger than this.
@@ -66,15 +66,26 @@ pub fn schema_tree(file: &SourceFile) -> Option<Node> {
 pub struct Tool {
     /// `name`, when present and a string.
     pub name: Option<Name>,
-    /// What the bundle lowering needs of the manifest (`ir.rs`); read back from the cache,
-    /// decoded only then.
-    pub doc: Option<Deferred<super::doc::ManifestDoc>>,
+    /// What the bundle lowering needs of the manifest (`ir.rs`): lowered again from the
+    /// manifest when it is asked for ([`Tool::doc`]).
+    pub doc: Again<super::doc::ManifestDoc>,
     /// The input schema file, when it was found and read.
     pub input: Option<SchemaFile>,
     /// The output schema file, likewise.
     pub output: Option<SchemaFile>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
     pub texts: FileTexts,
+}
+
+impl Tool {
+    /// What the bundle lowering needs of the manifest `file` (this item's): lowered again
+    /// from its text (read back from disk when it was let go) the first time.
+    pub fn doc(&self, file: &SourceFile) -> Option<&super::doc::ManifestDoc> {
+        self.doc.get_or_make(|| {
+            let parsed = yaml::parse(file.body(), file.bom_len);
+            parsed.root.as_ref().map(super::doc::ManifestDoc::lower)
+        })
+    }
 }
 
 /// A schema file a manifest names (`inputSchema`, `outputSchema`), found and read: one of
@@ -144,7 +155,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         );
     }
     result.diagnostics.extend(lw.diags);
-    tool.doc = Some(Deferred::new(super::doc::ManifestDoc::lower(&root)));
+    tool.doc = Again::new(super::doc::ManifestDoc::lower(&root));
     let texts = FileTexts::check(super::texts::tool_yaml(&file, &root, &schemas));
     tool.texts = texts;
     // Kept until the end of the run, for every tool of the repository: no spare room.
