@@ -327,14 +327,15 @@ impl SourceFile {
         suppressions: Vec<Suppression>,
         fs: &Arc<dyn FileSystem>,
     ) -> Arc<SourceFile> {
-        Arc::new(SourceFile {
+        // The text, when read back, is read from this file's path and checked against its
+        // digest: the file refers to itself rather than holding them twice.
+        Arc::new_cyclic(|owner| SourceFile {
             text: Text {
                 cell: OnceLock::new(),
-                origin: Some(Box::new(Origin {
-                    path: path.clone(),
-                    digest,
+                origin: OnceLock::from(Origin {
+                    owner: owner.clone(),
                     fs: Arc::clone(fs),
-                })),
+                }),
             },
             path,
             display,
@@ -363,20 +364,20 @@ impl SourceFile {
         let Some(this) = Arc::get_mut(file) else {
             return;
         };
-        let Some(digest) = this.digest.get().copied() else {
+        if this.digest.get().is_none() {
             return;
-        };
+        }
         // What is read from the text later is read now, while it is here.
         this.suppressions();
-        if this.text.origin.is_none() {
-            this.text.origin = Some(Box::new(Origin {
-                path: this.path.clone(),
-                digest,
-                fs: Arc::clone(fs),
-            }));
-        }
         this.text.cell = OnceLock::new();
         this.lines = OnceLock::new();
+        if this.text.origin.get().is_none() {
+            let owner = Arc::downgrade(file);
+            let _ = file.text.origin.set(Origin {
+                owner,
+                fs: Arc::clone(fs),
+            });
+        }
     }
 
     /// The same file without its text (read back from `self.path` through `fs` if ever

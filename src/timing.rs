@@ -1,5 +1,6 @@
-//! Where a run's wall time goes, on stderr under `TOOLC_DEBUG_TIMES` (for measuring; silent
-//! otherwise): each mark prints the time since the previous one.
+//! Where a run's wall time and memory go, on stderr under `TOOLC_DEBUG_TIMES` (for
+//! measuring; silent otherwise): each mark prints the time since the previous one, and on
+//! Linux the resident memory now and at its peak so far.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -20,9 +21,29 @@ pub(crate) fn mark(label: &str) {
     let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(then) = *last {
         eprintln!(
-            "toolc: time: {label:<12} {:>7.2} ms",
-            (now - then).as_secs_f64() * 1e3
+            "toolc: time: {label:<12} {:>7.2} ms{}",
+            (now - then).as_secs_f64() * 1e3,
+            memory()
         );
     }
     *last = Some(now);
+}
+
+/// The resident memory and its peak, from `/proc/self/status` (empty where there is none).
+fn memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| -> Option<f64> {
+        let kib: f64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        Some(kib / 1024.0)
+    };
+    match (field("VmRSS:"), field("VmHWM:")) {
+        (Some(rss), Some(peak)) => format!("  rss {rss:>7.1} MiB  peak {peak:>7.1} MiB"),
+        _ => String::new(),
+    }
 }

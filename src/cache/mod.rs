@@ -458,7 +458,7 @@ impl Cache {
             ..
         } = self;
         let elsewhere = |p: &Path| !under(p, roots);
-        let old = old.and_then(Opened::into_inner);
+        let mut old = old.and_then(Opened::into_inner);
         let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
         let restat = restat.into_inner().unwrap_or_else(|e| e.into_inner());
         let (resolved, resolved_changed) = resolves.finish();
@@ -472,10 +472,9 @@ impl Cache {
                 resolved,
                 shellcheck: shellcheck::said(),
             };
-            if let Ok(extra) = postcard::to_allocvec(&extra)
-                && let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd))
-            {
-                out.finish(&file, old.as_ref(), &restat, &elsewhere, &extra);
+            if let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd)) {
+                // The old index becomes the new one.
+                out.finish(&file, old.take(), &restat, &elsewhere, &extra);
             }
         } else {
             crate::drop_later((resolved, walks));

@@ -144,3 +144,65 @@ fn text_read_back_must_match_the_digest() {
     assert_eq!(file.text.as_str(), "");
     assert_eq!(file.position(10).line, 1);
 }
+
+/// The tool of `tool`, in folder `name` (its name `name`), written anew.
+fn tool_named(dir: &Path, name: &str) -> PathBuf {
+    let folder = dir.join(".dojops/tools").join(name);
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let path = folder.join("tool.yaml");
+    let text = std::fs::read_to_string(tool(dir))
+        .expect("read")
+        .replace("Tool_A", name);
+    std::fs::write(&path, text).expect("write");
+    std::fs::copy(
+        dir.join(".dojops/tools/a/input.schema.json"),
+        folder.join("input.schema.json"),
+    )
+    .expect("copy");
+    path
+}
+
+/// One run over `paths`: each from the cache when it is there, else loaded and stored;
+/// returns how many came from the cache.
+fn run_over(dir: &Path, paths: &[PathBuf]) -> usize {
+    let cache = Cache::open_as(dir, dir, "build A".into());
+    let mut hits = 0;
+    for path in paths {
+        match lookup(&cache, path, FormatId::DojopsTool, dir, &HashSet::new()) {
+            Some(hit) => {
+                hits += 1;
+                let fresh = std::fs::read_to_string(path).expect("read");
+                let hit = hit.result.expect("a result");
+                assert_eq!(hit.file.text.as_str(), fresh, "{}", path.display());
+            }
+            None => {
+                load_and_store(&cache, path);
+            }
+        }
+    }
+    cache.save(&[dir.to_path_buf()]);
+    hits
+}
+
+#[test]
+fn a_saved_index_carries_the_old_entries_whether_in_place_or_copied() {
+    let dir = temp("carried");
+    // Dated back: a file of the last two seconds is always hashed again, a hit either way.
+    let names: Vec<String> = (0..8).map(|i| format!("t{i}")).collect();
+    let paths: Vec<PathBuf> = names.iter().map(|n| tool_named(&dir, n)).collect();
+    assert_eq!(run_over(&dir, &paths), 0);
+    assert_eq!(run_over(&dir, &paths), paths.len());
+    // One file changed: the old index is carried in place, the new record wins.
+    std::fs::write(
+        &paths[3],
+        std::fs::read_to_string(&paths[3]).expect("read") + "# edited\n",
+    )
+    .expect("write");
+    assert_eq!(run_over(&dir, &paths), paths.len() - 1);
+    assert_eq!(run_over(&dir, &paths), paths.len());
+    // Most files gone: what the old index holds for them is dropped, the rest copied.
+    assert_eq!(run_over(&dir, &paths[..2]), 2);
+    assert_eq!(run_over(&dir, &paths[..2]), 2);
+    assert_eq!(run_over(&dir, &paths), 2);
+    assert_eq!(run_over(&dir, &paths), paths.len());
+}

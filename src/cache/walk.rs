@@ -247,7 +247,10 @@ impl Walks {
             .collect();
         all.extend(now);
         all.sort_by(|a, b| a.root.cmp(&b.root));
-        postcard::to_allocvec(&all).ok()
+        // Measured first: a buffer grown by doubling would hold up to twice the walks of a
+        // large repository (megabytes) while the cache is saved.
+        let size = postcard::experimental::serialized_size(&all).ok()?;
+        postcard::to_extend(&all, Vec::with_capacity(size)).ok()
     }
 
     fn set_changed(&self) {

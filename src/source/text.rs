@@ -1,9 +1,9 @@
 //! The text of a source file: held, or read again from disk when first needed (with the map
 //! of where decoding replaced bytes that are not UTF-8), and the digest that checks it.
 
-use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 
+use super::SourceFile;
 use crate::fs::FileSystem;
 
 /// SHA-256 of a file's bytes: what the cache keys a file by, and what a text read again from
@@ -16,14 +16,17 @@ pub type Digest = [u8; 32];
 /// checks the bytes against the digest the file was checked with; a file that changed since
 /// (or cannot be read) gives the empty text, so a stale span is never shown over new content.
 pub struct Text {
-    pub(super) cell: OnceLock<Decoded>,
-    pub(super) origin: Option<Box<Origin>>,
+    // Boxed: most files of a large repository let their text go, and hold this empty.
+    pub(super) cell: OnceLock<Box<Decoded>>,
+    /// Set once, when the text is let go (or was never read).
+    pub(super) origin: OnceLock<Origin>,
 }
 
 /// Where a text let go is read again, and what its bytes must hash to.
 pub(super) struct Origin {
-    pub(super) path: PathBuf,
-    pub(super) digest: Digest,
+    /// The file whose text this is: its path and digest say where to read and what the
+    /// bytes must hash to (held once, by the file: a repository's released files are many).
+    pub(super) owner: Weak<SourceFile>,
     /// The run's file system (the disk confined to the repository): a path that became a
     /// link out of the repository since is not read back either.
     pub(super) fs: Arc<dyn FileSystem>,
@@ -88,8 +91,8 @@ impl Decoded {
 impl Text {
     pub(super) fn held(decoded: Decoded) -> Text {
         Text {
-            cell: OnceLock::from(decoded),
-            origin: None,
+            cell: OnceLock::from(Box::new(decoded)),
+            origin: OnceLock::new(),
         }
     }
 
@@ -104,9 +107,11 @@ impl Text {
     }
 
     pub(super) fn decoded(&self) -> &Decoded {
-        self.cell.get_or_init(|| match &self.origin {
-            Some(origin) => origin.read_back(),
-            None => Decoded::empty(),
+        self.cell.get_or_init(|| {
+            Box::new(match self.origin.get() {
+                Some(origin) => origin.read_back(),
+                None => Decoded::empty(),
+            })
         })
     }
 }
@@ -143,10 +148,17 @@ impl PartialEq<&str> for Text {
 impl Origin {
     /// The text of the file when its bytes still hash to the digest, else empty.
     fn read_back(&self) -> Decoded {
-        let Ok(bytes) = self.fs.read(&self.path) else {
+        // The owner is alive: its text is being read.
+        let Some(file) = self.owner.upgrade() else {
             return Decoded::empty();
         };
-        if sha256(&bytes) != self.digest {
+        let Some(digest) = file.digest.get() else {
+            return Decoded::empty();
+        };
+        let Ok(bytes) = self.fs.read(&file.path) else {
+            return Decoded::empty();
+        };
+        if sha256(&bytes) != *digest {
             return Decoded::empty();
         }
         Decoded::of(&bytes).0

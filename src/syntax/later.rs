@@ -1,10 +1,10 @@
 //! Parts of an item that a check does not need, kept out of its way: a syntax tree parsed
-//! again from its file when the bundles ask for it ([`Later`]), a part left encoded until
-//! then ([`Deferred`]).
+//! again from its file when the bundles ask for it ([`Later`]), and likewise any other part
+//! ([`Again`]).
 
 use std::sync::OnceLock;
 
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::Deserializer;
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
@@ -58,102 +58,75 @@ impl<'de> Deserialize<'de> for Later {
     }
 }
 
-/// A part of an item only the bundles read (a manifest's description, tags, files), kept
-/// as it is when the file is loaded but, read back from the cache, left encoded until the
-/// bundles ask for it: a check that only resolves names never decodes it.
-pub struct Deferred<T> {
-    // Boxed: an item holding it stays small until it is decoded.
+/// A part of an item only the bundles read (a manifest's description, tags, files), worked
+/// out again from its file when they ask for it, as a [`Later`] tree is: kept as it is when
+/// the file is loaded, but neither stored in the cache nor kept once the item has been
+/// through its encoding (a check never reads it, and every tool's item is held).
+pub struct Again<T> {
+    // Boxed: an item holding it stays small until it is worked out.
     value: OnceLock<Option<Box<T>>>,
-    /// The encoded value, until it is decoded.
-    bytes: std::sync::Mutex<Option<Box<[u8]>>>,
 }
 
-impl<T> Deferred<T> {
-    /// `value`, decoded already.
-    pub fn new(value: T) -> Deferred<T> {
-        Deferred {
+impl<T> Again<T> {
+    /// `value`, worked out already.
+    pub fn new(value: T) -> Again<T> {
+        Again {
             value: OnceLock::from(Some(Box::new(value))),
-            bytes: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The value, worked out by `make` the first time (none when it cannot be).
+    pub fn get_or_make(&self, make: impl FnOnce() -> Option<T>) -> Option<&T> {
+        self.value.get_or_init(|| make().map(Box::new)).as_deref()
+    }
+}
+
+impl<T> Default for Again<T> {
+    fn default() -> Again<T> {
+        Again {
+            value: OnceLock::new(),
         }
     }
 }
 
-impl<T: serde::de::DeserializeOwned> Deferred<T> {
-    /// The value, decoded the first time (none when its bytes do not decode).
-    pub fn get(&self) -> Option<&T> {
-        self.value
-            .get_or_init(|| {
-                let bytes = self
-                    .bytes
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .take()?;
-                postcard::from_bytes(&bytes).ok().map(Box::new)
-            })
-            .as_deref()
-    }
-}
-
-impl<T: std::fmt::Debug> std::fmt::Debug for Deferred<T> {
+impl<T: std::fmt::Debug> std::fmt::Debug for Again<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.value.get() {
             Some(v) => v.fmt(f),
-            None => f.write_str("Deferred(..)"),
+            None => f.write_str("Again(..)"),
         }
     }
 }
 
-impl<T: Serialize> Serialize for Deferred<T> {
+impl<T> Serialize for Again<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let bytes = match self.value.get() {
-            // The value itself (not the `Option` it is kept in), as `get` decodes it.
-            Some(Some(v)) => postcard::to_allocvec(&**v).map_err(serde::ser::Error::custom)?,
-            // Bytes that did not decode: none that would.
-            Some(None) => Vec::new(),
-            None => self
-                .bytes
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .as_deref()
-                .map(<[u8]>::to_vec)
-                .unwrap_or_default(),
-        };
-        serializer.serialize_bytes(&bytes)
+        serializer.serialize_unit()
     }
 }
 
-impl<'de, T> Deserialize<'de> for Deferred<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Deferred<T>, D::Error> {
-        struct Bytes;
-        impl<'de> Visitor<'de> for Bytes {
-            type Value = Box<[u8]>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an encoded value")
-            }
-            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Box<[u8]>, E> {
-                Ok(v.into())
-            }
-        }
-        let bytes = deserializer.deserialize_bytes(Bytes)?;
-        Ok(Deferred {
-            value: OnceLock::new(),
-            bytes: std::sync::Mutex::new(Some(bytes)),
-        })
+impl<'de, T> Deserialize<'de> for Again<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Again<T>, D::Error> {
+        <()>::deserialize(deserializer).map(|()| Again::default())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Deferred;
+    use super::Again;
 
     #[test]
-    fn a_deferred_value_reads_back_after_a_round_trip() {
-        let d = Deferred::new((Some("v1".to_string()), vec![3u32, 4]));
-        let bytes = postcard::to_allocvec(&d).unwrap();
-        let back: Deferred<(Option<String>, Vec<u32>)> = postcard::from_bytes(&bytes).unwrap();
-        assert_eq!(back.get(), Some(&(Some("v1".to_string()), vec![3, 4])));
-        let again = postcard::to_allocvec(&back).unwrap();
-        let back: Deferred<(Option<String>, Vec<u32>)> = postcard::from_bytes(&again).unwrap();
-        assert_eq!(back.get(), Some(&(Some("v1".to_string()), vec![3, 4])));
+    fn a_value_is_worked_out_again_after_a_round_trip() {
+        let a = Again::new((Some("v1".to_string()), vec![3u32, 4]));
+        assert_eq!(
+            a.get_or_make(|| None),
+            Some(&(Some("v1".to_string()), vec![3, 4]))
+        );
+        let bytes = postcard::to_allocvec(&a).unwrap();
+        assert!(bytes.is_empty(), "nothing is stored");
+        let back: Again<(Option<String>, Vec<u32>)> = postcard::from_bytes(&bytes).unwrap();
+        let made = back.get_or_make(|| Some((None, vec![5])));
+        assert_eq!(made, Some(&(None, vec![5])));
+        // Worked out once.
+        assert_eq!(back.get_or_make(|| None), Some(&(None, vec![5])));
     }
 }

@@ -10,7 +10,7 @@ pub mod scalar;
 pub mod sniff;
 pub mod yaml;
 
-pub use later::{Deferred, Later};
+pub use later::{Again, Later};
 pub use packed::Packed;
 
 use crate::source::Span;

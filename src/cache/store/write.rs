@@ -197,59 +197,70 @@ impl Writer {
     pub fn finish(
         mut self,
         dest: &Path,
-        old: Option<&Old>,
+        old: Option<Old>,
         restat: &HashMap<usize, (Stat, bool)>,
         elsewhere: &dyn Fn(&Path) -> bool,
-        extra: &[u8],
+        extra: &impl Serialize,
     ) -> bool {
         self.by_path = HashMap::new();
-        // The last record of a path wins: the new ones latest first, then the carried ones,
-        // sorted stably, and the first of each path kept.
-        self.index.entries.reverse();
         if let Some(old) = old {
             let (carried, _) = old.carried(elsewhere);
-            let moved = self.copy(old, &carried);
-            for i in carried {
-                let c = Carried {
-                    old,
-                    i,
-                    notes: moved.get(&(i, false)).copied(),
-                    item: moved.get(&(i, true)).copied(),
-                    restat: restat.get(&i).copied(),
-                };
-                let entry = c.entry(&mut self.index, &mut self.names);
-                self.index.entries.push(entry);
+            let moved = self.copy(&old, &carried);
+            if old.mostly_carried(&carried) {
+                if !self.carry_in_place(old, &carried, &moved, restat) {
+                    let _ = std::fs::remove_file(&self.tmp);
+                    return false;
+                }
+            } else {
+                // The last record of a path wins: the new ones latest first, then the
+                // carried ones, sorted stably, and the first of each path kept.
+                self.index.entries.reverse();
+                for i in carried {
+                    let c = Carried {
+                        old: &old,
+                        i,
+                        notes: moved.get(&(i, false)).copied(),
+                        item: moved.get(&(i, true)).copied(),
+                        restat: restat.get(&i).copied(),
+                    };
+                    let entry = c.entry(&mut self.index, &mut self.names);
+                    self.index.entries.push(entry);
+                }
             }
+        } else {
+            self.index.entries.reverse();
         }
         self.names = Names::default();
         let Index { names, entries, .. } = &mut self.index;
         entries.sort_by(|a, b| name_in(names, a.path).cmp(name_in(names, b.path)));
         entries.dedup_by(|later, first| name_in(names, later.path) == name_in(names, first.path));
         let extra_at = self.at;
-        self.write(extra);
-        let index_at = self.at;
-        // Straight into the file while it is hashed: the index of a large repository is not
-        // held twice.
-        let mut sink = Sink {
+        // Both straight into the file while they are hashed: neither what else the cache
+        // keeps nor the index of a large repository is held twice.
+        let sink = Sink {
             out: &mut self.out,
             hash: sha2::Sha256::default(),
             buf: Vec::with_capacity(64 * 1024),
             len: 0,
             ok: self.ok,
         };
-        sha2::Digest::update(&mut sink.hash, extra);
-        let sink = match postcard::to_extend(&self.index, sink) {
-            Ok(sink) => sink.flushed(),
-            Err(_) => {
-                let _ = std::fs::remove_file(&self.tmp);
-                return false;
-            }
+        let written = postcard::to_extend(extra, sink)
+            .map(Sink::flushed)
+            .and_then(|sink| {
+                let extra_len = sink.len;
+                postcard::to_extend(&self.index, sink).map(|s| (extra_len, s.flushed()))
+            });
+        let Ok((extra_len, sink)) = written else {
+            let _ = std::fs::remove_file(&self.tmp);
+            return false;
         };
+        let index_at = extra_at + extra_len;
+        let index_len = sink.len - extra_len;
         self.ok = sink.ok;
         self.at += sink.len;
         let sum: Digest = sha2::Digest::finalize(sink.hash).into();
         let mut footer = Vec::with_capacity(FOOTER);
-        for n in [extra_at, extra.len() as u64, index_at, sink.len] {
+        for n in [extra_at, extra_len, index_at, index_len] {
             footer.extend_from_slice(&n.to_le_bytes());
         }
         footer.extend_from_slice(&sum);
@@ -271,6 +282,86 @@ impl Writer {
             false
         }
     }
+
+    /// Make the old index the new one: the entries `carried` stay where they are (with the
+    /// blobs' new offsets `moved` and the new metadata of `restat`), with the paths and lists
+    /// they point into, and this run's records are added after them, ahead of the carried
+    /// entries of the same paths. Nothing is copied: a large repository's index is not held
+    /// twice while the file is written. False when the index grew past what it can address.
+    fn carry_in_place(
+        &mut self,
+        old: Old,
+        carried: &[usize],
+        moved: &HashMap<(usize, bool), u64>,
+        restat: &HashMap<usize, (Stat, bool)>,
+    ) -> bool {
+        let Old {
+            index: mut base, ..
+        } = old;
+        let mut keep = carried.iter().copied().peekable();
+        let mut i = 0;
+        base.entries.retain_mut(|e| {
+            let this = i;
+            i += 1;
+            if keep.next_if_eq(&this).is_none() {
+                return false;
+            }
+            let at = |b: Option<Blob>, is_item| {
+                Some(Blob {
+                    at: *moved.get(&(this, is_item))?,
+                    ..b?
+                })
+            };
+            e.notes = at(e.notes, false);
+            e.item = at(e.item, true);
+            if let Some(&(stat, racy)) = restat.get(&this) {
+                e.stat = stat;
+                e.racy = racy;
+            }
+            true
+        });
+        let new = std::mem::take(&mut self.index);
+        let (Ok(names_at), Ok(files_at), Ok(deps_at)) = (
+            u32::try_from(base.names.len()),
+            u32::try_from(base.files.len()),
+            u32::try_from(base.deps.len()),
+        ) else {
+            return false;
+        };
+        if u32::try_from(base.names.len() + new.names.len()).is_err() {
+            return false;
+        }
+        let name = |(from, to): Name| (from + names_at, to + names_at);
+        base.names.push_str(&new.names);
+        base.files.extend(new.files.into_iter().map(|f| FileEntry {
+            path: name(f.path),
+            ..f
+        }));
+        base.deps.extend(new.deps.into_iter().map(|d| DepEntry {
+            path: name(d.path),
+            seen: d.seen,
+        }));
+        // After the carried ones: of a path's entries, the last wins (see `finish`).
+        base.entries.extend(new.entries.into_iter().map(|e| Entry {
+            path: name(e.path),
+            cwd: name(e.cwd),
+            deps: (e.deps.0 + deps_at, e.deps.1 + deps_at),
+            files: (e.files.0 + files_at, e.files.1 + files_at),
+            ..e
+        }));
+        let Index { names, entries, .. } = &mut base;
+        entries.sort_by(|a, b| name_in(names, a.path).cmp(name_in(names, b.path)));
+        entries.dedup_by(|later, first| {
+            let same = name_in(names, later.path) == name_in(names, first.path);
+            if same {
+                std::mem::swap(later, first);
+            }
+            same
+        });
+        self.index = base;
+        true
+    }
+
     /// Copy the blobs of the entries `which` of `old`, neighbours in one go; returns their
     /// new offsets (by entry, and whether the blob is the item).
     fn copy(&mut self, old: &Old, which: &[usize]) -> HashMap<(usize, bool), u64> {
@@ -311,6 +402,24 @@ impl Writer {
             k = j;
         }
         moved
+    }
+}
+
+impl Old {
+    /// True when the entries `carried` use most of the lists of the index (what the others
+    /// used is of files gone or changed): the index is then carried over in place, its
+    /// unused part kept until it is a quarter of it, when the carried entries are copied
+    /// into a compact index instead.
+    fn mostly_carried(&self, carried: &[usize]) -> bool {
+        let used: usize = carried
+            .iter()
+            .map(|&i| {
+                let e = &self.index.entries[i];
+                (e.files.1 - e.files.0) as usize + (e.deps.1 - e.deps.0) as usize
+            })
+            .sum();
+        let held = self.index.files.len() + self.index.deps.len();
+        used * 4 >= held * 3
     }
 }
 

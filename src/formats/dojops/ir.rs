@@ -13,7 +13,6 @@ use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, hex, provenance,
 };
 use crate::source::SourceFile;
-use crate::syntax::Later;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.
@@ -67,23 +66,24 @@ fn policies(results: &[FileResult]) -> HashMap<PathBuf, (&Arc<SourceFile>, polic
 }
 
 fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<'a>> {
-    let doc = t.doc.as_ref()?.get()?;
+    let doc = t.doc(&r.file)?;
     let name = t.name.as_ref()?;
     let file = &r.file;
     let mut provenance = provenance(file);
     provenance.tool_hash = Some(provenance.sha256.clone());
     provenance.system_prompt_hash = doc.system_prompt_sha256.as_ref().map(|d| hex(d));
-    // The companions are owned by the FileResult; find them there to borrow for `'a`. The
-    // trees are parsed again from them (read back from disk when their text was let go).
-    let companion = |path: &Option<PathBuf>, later: &'a Later| {
-        let file = r
-            .companions
-            .iter()
-            .find(|c| Some(&c.path) == path.as_ref())?;
-        Some((file, later.get_or_parse(|| tool_yaml::schema_tree(file))?))
+    // The trees are parsed again from the schema files (read back from disk when their
+    // text was let go).
+    let companion = |link: &'a Option<tool_yaml::SchemaFile>| {
+        let link = link.as_ref()?;
+        Some((
+            &link.file,
+            link.tree
+                .get_or_parse(|| tool_yaml::schema_tree(&link.file))?,
+        ))
     };
-    let schema = companion(&t.input_schema, &t.input_doc);
-    let output = companion(&t.output_schema, &t.output_doc);
+    let schema = companion(&t.input);
+    let output = companion(&t.output);
     Some(Lowered {
         tool: Tool {
             name: name.value.clone(),

@@ -39,7 +39,11 @@ pub fn outline(r: &FileResult) -> Outline {
                         .defines(member(path, &n.value))
                 })
                 .collect(),
-            references: tool.schema_links.clone(),
+            references: [&tool.input, &tool.output]
+                .into_iter()
+                .flatten()
+                .map(super::tool_yaml::SchemaFile::reference)
+                .collect(),
         },
         Some(Item::Skill(skill)) => Outline {
             symbols: skill

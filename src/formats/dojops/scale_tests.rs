@@ -28,7 +28,7 @@ fn synthetic(n: usize, deps: impl Fn(usize) -> Vec<String>) -> (Arc<SourceFile>,
                     optional: false,
                 })
                 .collect(),
-            doc: None,
+            doc: Default::default(),
             texts: Default::default(),
         })
         .collect();

@@ -20,7 +20,7 @@ use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Deferred, Later, Node, NodeKind, json, yaml};
+use crate::syntax::{Again, Later, Node, NodeKind, json, yaml};
 use serde::{Deserialize, Serialize};
 
 /// DojOps skips manifests and schema files larger than this.
@@ -66,22 +66,51 @@ pub fn schema_tree(file: &SourceFile) -> Option<Node> {
 pub struct Tool {
     /// `name`, when present and a string.
     pub name: Option<Name>,
-    /// The input schema file (one of the result's companions), when it was found and parsed.
-    pub input_schema: Option<PathBuf>,
-    /// What the bundle lowering needs of the manifest (`ir.rs`); read back from the cache,
-    /// decoded only then.
-    pub doc: Option<Deferred<super::doc::ManifestDoc>>,
-    /// The input schema's tree, for the bundle lowering (parsed again from the schema file
-    /// when it is lowered: a check never needs it).
-    pub input_doc: Later,
-    /// The output schema's tree, likewise.
-    pub output_doc: Later,
-    /// The output schema file (one of the result's companions), when it was found and parsed.
-    pub output_schema: Option<PathBuf>,
+    /// What the bundle lowering needs of the manifest (`ir.rs`): lowered again from the
+    /// manifest when it is asked for ([`Tool::doc`]).
+    pub doc: Again<super::doc::ManifestDoc>,
+    /// The input schema file, when it was found and read.
+    pub input: Option<SchemaFile>,
+    /// The output schema file, likewise.
+    pub output: Option<SchemaFile>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
     pub texts: FileTexts,
-    /// `inputSchema` and `outputSchema` values naming a schema file that was read.
-    pub schema_links: Vec<Reference>,
+}
+
+impl Tool {
+    /// What the bundle lowering needs of the manifest `file` (this item's): lowered again
+    /// from its text (read back from disk when it was let go) the first time.
+    pub fn doc(&self, file: &SourceFile) -> Option<&super::doc::ManifestDoc> {
+        self.doc.get_or_make(|| {
+            let parsed = yaml::parse(file.body(), file.bom_len);
+            parsed.root.as_ref().map(super::doc::ManifestDoc::lower)
+        })
+    }
+}
+
+/// A schema file a manifest names (`inputSchema`, `outputSchema`), found and read: one of
+/// the result's companions, which the item holds rather than a copy of its path (a
+/// repository holds every tool's item).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SchemaFile {
+    /// The file.
+    #[serde(with = "crate::formats::item::file_ref")]
+    pub file: Arc<SourceFile>,
+    /// Where the manifest names it.
+    pub span: Span,
+    /// Its tree, for the bundle lowering (parsed again from the file when it is lowered: a
+    /// check never needs it).
+    pub tree: Later,
+}
+
+impl SchemaFile {
+    /// The manifest's reference to it (for an editor).
+    pub fn reference(&self) -> Reference {
+        Reference {
+            span: self.span,
+            target: Target::File(self.file.path.clone()),
+        }
+    }
 }
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
@@ -126,11 +155,10 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         );
     }
     result.diagnostics.extend(lw.diags);
-    tool.doc = Some(Deferred::new(super::doc::ManifestDoc::lower(&root)));
+    tool.doc = Again::new(super::doc::ManifestDoc::lower(&root));
     let texts = FileTexts::check(super::texts::tool_yaml(&file, &root, &schemas));
     tool.texts = texts;
     // Kept until the end of the run, for every tool of the repository: no spare room.
-    tool.schema_links.shrink_to_fit();
     result.companions.shrink_to_fit();
     result.item = FileItem::new(Item::Tool(tool));
     result
@@ -333,8 +361,11 @@ fn lower(
             continue;
         };
         let (schema_file, root) = schema;
-        let target = Target::File(schema_file.path.clone());
-        tool.schema_links.push(Reference { span, target });
+        let link = SchemaFile {
+            file: Arc::clone(&schema_file),
+            span,
+            tree: Later::new(root.is_some()),
+        };
         if is_input {
             input_properties = root.as_ref().map(|r| {
                 root_property_names(r)
@@ -342,11 +373,9 @@ fn lower(
                     .map(str::to_string)
                     .collect()
             });
-            tool.input_schema = Some(schema_file.path.clone());
-            tool.input_doc = Later::new(root.is_some());
+            tool.input = Some(link);
         } else {
-            tool.output_schema = Some(schema_file.path.clone());
-            tool.output_doc = Later::new(root.is_some());
+            tool.output = Some(link);
         }
         if let Some(root) = root {
             schemas.push((Arc::clone(&schema_file), root));
