@@ -129,8 +129,9 @@ impl Scope {
 /// the nearest folder at or above it that holds `toolc.toml` (a project of its own, such as
 /// an example in a larger repository), else the nearest holding `.git` (a folder, or a file
 /// in worktrees and submodules), else the configuration's folder. Outside any project, a
-/// named folder is a project of its own, and a named file is read with the working directory
-/// around it when it is inside it (else with its own folder).
+/// named folder is a project of its own, and a named file is read with the folder that holds
+/// its format's folder (`.dojops/`, `.claude/`, …) when it is in one, else with the working
+/// directory around it when it is inside it (else with its own folder).
 ///
 /// A folder is never widened to the working directory: run from a large parent (a home
 /// folder, `/tmp`) on a folder that is in no repository, that would walk the whole parent.
@@ -150,11 +151,28 @@ fn project_root(path: &Path, cwd: &Path, config: &Config) -> PathBuf {
     if config.file.is_some() && path.starts_with(&config_root) {
         return config_root;
     }
-    if is_file && path.starts_with(cwd) {
-        return cwd.to_path_buf();
+    if is_file {
+        // A file in a tool's own folder (`.dojops/`, `.claude/`, …) is read with the folder
+        // that holds it: the working directory may be far larger (a home folder, `/tmp`).
+        if let Some(format_root) = start
+            .ancestors()
+            .find(|d| {
+                d.file_name()
+                    .is_some_and(|n| FORMAT_FOLDERS.iter().any(|f| n == *f))
+            })
+            .and_then(Path::parent)
+        {
+            return format_root.to_path_buf();
+        }
+        if path.starts_with(cwd) {
+            return cwd.to_path_buf();
+        }
     }
     start.to_path_buf()
 }
+
+/// The folders the formats keep their files in, at the top of a project.
+const FORMAT_FOLDERS: &[&str] = &[".dojops", ".cycod", ".claude", ".vscode", ".cursor"];
 
 #[cfg(test)]
 mod tests {
@@ -185,5 +203,24 @@ mod tests {
         }
         assert_eq!(by_folder.roots, [folder]);
         assert!(by_file.roots.contains(&cwd), "{:?}", by_file.roots);
+    }
+
+    #[test]
+    fn a_file_in_a_format_folder_in_no_project_is_read_with_that_folders_project() {
+        let cwd = std::env::temp_dir().join(format!("toolc-scope-fmt-{}", std::process::id()));
+        let project = cwd.join("big").join("proj");
+        let tool = project.join(".dojops/tools/a/tool.yaml");
+        std::fs::create_dir_all(tool.parent().expect("folder")).expect("folders");
+        std::fs::write(&tool, "name: a\n").expect("file");
+        let in_git = cwd.ancestors().any(|d| d.join(".git").exists());
+        let scope = Scope::new(std::slice::from_ref(&tool), &cwd, &Config::default());
+        std::fs::remove_dir_all(&cwd).ok();
+        if in_git {
+            eprintln!("skipped: the temporary folder is inside a git repository");
+            return;
+        }
+        // Not the working directory around it, which could hold anything.
+        assert!(scope.roots.contains(&project), "{:?}", scope.roots);
+        assert!(!scope.roots.contains(&cwd), "{:?}", scope.roots);
     }
 }

@@ -145,8 +145,12 @@ impl Cache {
                 (d.at, result)
             })
             .collect();
+        // Made at its size: at 100,000 files a list grown by doubling is tens of megabytes
+        // more at the moment resolve starts.
+        let mut merged = Vec::with_capacity(results.len() + rebuilt.len());
         let rest = std::mem::take(results).into_iter().map(Some);
-        *results = interleave(rest, rebuilt.into_iter()).flatten().collect();
+        merged.extend(interleave(rest, rebuilt.into_iter()).flatten());
+        *results = merged;
     }
 }
 
