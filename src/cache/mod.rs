@@ -83,9 +83,8 @@ use store::{Meta, Old, Opened, Parts, Writer};
 /// What the cache keeps besides each file's record.
 #[derive(Serialize, Deserialize, Default)]
 struct Extra {
-    /// The walks ([`Walks`]), encoded.
-    #[serde(with = "serde_helpers::bytes")]
-    walks: Vec<u8>,
+    /// The walks ([`Walks`]).
+    walks: walk::Kept,
     /// The cross-file findings of the last runs.
     resolved: Vec<Resolved>,
     /// What ShellCheck said of the scripts resolve checked.
@@ -183,7 +182,7 @@ impl Cache {
         let decode = |bytes: &[u8]| {
             let extra: Extra = postcard::from_bytes(bytes).unwrap_or_default();
             (
-                Walks::new(Some(&extra.walks)),
+                Walks::new(Some(extra.walks)),
                 extra.resolved,
                 extra.shellcheck,
             )
@@ -468,7 +467,7 @@ impl Cache {
             || store::differs(old.as_ref(), out.as_ref(), &elsewhere)
         {
             let extra = Extra {
-                walks: walks.encode().unwrap_or_default(),
+                walks: walks.keep(),
                 resolved,
                 shellcheck: shellcheck::said(),
             };

@@ -61,34 +61,6 @@ pub mod json_option {
     }
 }
 
-/// A `Vec<u8>` field written as one run of bytes.
-pub mod bytes {
-    use serde::{Deserializer, Serializer};
-
-    /// Write the bytes.
-    pub fn serialize<S: Serializer>(value: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(value)
-    }
-
-    /// Read the bytes back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        struct Bytes;
-        impl<'de> serde::de::Visitor<'de> for Bytes {
-            type Value = Vec<u8>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("bytes")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-                Ok(v.to_vec())
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
-                Ok(v)
-            }
-        }
-        d.deserialize_byte_buf(Bytes)
-    }
-}
-
 /// A SHA-256 field written as one run of 32 bytes (serde's own writes 32 numbers, read back
 /// one by one: the index of a large repository holds hundreds of thousands of them).
 pub mod digest {

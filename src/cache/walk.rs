@@ -193,6 +193,11 @@ fn root_inputs(root: &Path) -> Vec<Input> {
     out
 }
 
+/// The walks as the cache keeps them: encoded straight into the cache file when it is saved
+/// (a buffer of their own would be megabytes more at the end of a large first run).
+#[derive(Serialize, Deserialize, Default)]
+pub struct Kept(Vec<RootWalk>);
+
 /// The walks of a run: those of the last run still true, and the new ones.
 pub struct Walks {
     /// The last run's walks not taken up by this run yet, by root.
@@ -207,11 +212,9 @@ pub struct Walks {
 }
 
 impl Walks {
-    /// The walks decoded from `bytes` (none when they do not decode).
-    pub fn new(bytes: Option<&[u8]>) -> Walks {
-        let old: Vec<RootWalk> = bytes
-            .and_then(|b| postcard::from_bytes(b).ok())
-            .unwrap_or_default();
+    /// The walks the last run kept (none: no walk is known).
+    pub fn new(kept: Option<Kept>) -> Walks {
+        let old = kept.map(|k| k.0).unwrap_or_default();
         Walks {
             old: Mutex::new(old.into_iter().map(|w| (w.root.clone(), w)).collect()),
             started: SystemTime::now(),
@@ -226,9 +229,9 @@ impl Walks {
         *self.changed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// What to write for the next run: this run's walks with what they learned, and the last
+    /// What to keep for the next run: this run's walks with what they learned, and the last
     /// run's walks of other roots.
-    pub fn encode(self) -> Option<Vec<u8>> {
+    pub fn keep(self) -> Kept {
         let mut now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
         let learned = self.learned.into_inner().unwrap_or_else(|e| e.into_inner());
         for (w, f, name, is_file) in learned {
@@ -247,10 +250,7 @@ impl Walks {
             .collect();
         all.extend(now);
         all.sort_by(|a, b| a.root.cmp(&b.root));
-        // Measured first: a buffer grown by doubling would hold up to twice the walks of a
-        // large repository (megabytes) while the cache is saved.
-        let size = postcard::experimental::serialized_size(&all).ok()?;
-        postcard::to_extend(&all, Vec::with_capacity(size)).ok()
+        Kept(all)
     }
 
     fn set_changed(&self) {
