@@ -80,15 +80,16 @@ use crate::source::{FormatId, SourceFile, sha256};
 use resolve::{Resolved, Resolves};
 use store::{Meta, Old, Opened, Parts, Writer};
 
-/// What the cache keeps besides each file's record.
+/// What the cache keeps besides each file's record (read back with ShellCheck's findings as
+/// [`shellcheck::Said`], written from memory as [`shellcheck::SaidNow`]).
 #[derive(Serialize, Deserialize, Default)]
-struct Extra {
+struct Extra<Said = shellcheck::Said> {
     /// The walks ([`Walks`]).
     walks: walk::Kept,
     /// The cross-file findings of the last runs.
     resolved: Vec<Resolved>,
     /// What ShellCheck said of the scripts resolve checked.
-    shellcheck: shellcheck::Said,
+    shellcheck: Said,
 }
 
 /// A file the cache answers for: its result (none when its content is not its format's), and
@@ -469,7 +470,7 @@ impl Cache {
             let extra = Extra {
                 walks: walks.keep(),
                 resolved,
-                shellcheck: shellcheck::said(),
+                shellcheck: shellcheck::SaidNow,
             };
             if let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd)) {
                 // The old index becomes the new one.

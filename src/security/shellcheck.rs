@@ -242,19 +242,36 @@ fn offset(script: &str, line: usize, column: usize) -> usize {
     script.len()
 }
 
-/// What ShellCheck said in this process, to keep: of the scripts it checked, or (when it
-/// checked none) of all it was told about.
-pub fn said() -> Said {
-    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    let scripts = cache
-        .by_digest
-        .iter()
-        .filter(|(d, _)| cache.used.as_ref().is_none_or(|used| used.contains(*d)))
-        .map(|(d, c)| (*d, c.as_ref().clone()))
-        .collect();
-    Said {
-        program: identity(),
-        scripts,
+/// What ShellCheck said in this process, to keep, written as [`Said`] reads it back: of the
+/// scripts it checked, or (when it checked none) of all it was told about. Written straight
+/// from memory when the cache is saved (at 100,000 tools a copy would be megabytes at the
+/// moment a first run peaks).
+pub struct SaidNow;
+
+impl Serialize for SaidNow {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeSeq, SerializeStruct};
+        struct Scripts<'a>(&'a Memory);
+        impl Serialize for Scripts<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let Memory { by_digest, used } = self.0;
+                let kept = || {
+                    by_digest
+                        .iter()
+                        .filter(|(d, _)| used.as_ref().is_none_or(|used| used.contains(*d)))
+                };
+                let mut seq = s.serialize_seq(Some(kept().count()))?;
+                for (digest, comments) in kept() {
+                    seq.serialize_element(&(digest, comments.as_ref()))?;
+                }
+                seq.end()
+            }
+        }
+        let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let mut said = s.serialize_struct("Said", 2)?;
+        said.serialize_field("program", &identity())?;
+        said.serialize_field("scripts", &Scripts(&cache))?;
+        said.end()
     }
 }
 
