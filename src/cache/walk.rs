@@ -193,8 +193,7 @@ fn root_inputs(root: &Path) -> Vec<Input> {
     out
 }
 
-/// The walks as the cache keeps them: encoded straight into the cache file when it is saved
-/// (a buffer of their own would be megabytes more at the end of a large first run).
+/// The walks as the cache keeps them, encoded straight into the cache file.
 #[derive(Serialize, Deserialize, Default)]
 pub struct Kept(Vec<RootWalk>);
 

@@ -11,6 +11,7 @@ mod outline;
 pub mod policy;
 #[cfg(test)]
 mod scale_tests;
+mod schema_file;
 mod texts;
 pub mod tool_yaml;
 pub mod zod;

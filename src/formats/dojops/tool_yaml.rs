@@ -13,7 +13,6 @@ use crate::analysis::paths::sibling_display;
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
-use crate::formats::outline::{Reference, Target};
 use crate::formats::texts::FileTexts;
 use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
 use crate::fs::FileSystem;
@@ -88,30 +87,7 @@ impl Tool {
     }
 }
 
-/// A schema file a manifest names (`inputSchema`, `outputSchema`), found and read: one of
-/// the result's companions, which the item holds rather than a copy of its path (a
-/// repository holds every tool's item).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct SchemaFile {
-    /// The file.
-    #[serde(with = "crate::formats::item::file_ref")]
-    pub file: Arc<SourceFile>,
-    /// Where the manifest names it.
-    pub span: Span,
-    /// Its tree, for the bundle lowering (parsed again from the file when it is lowered: a
-    /// check never needs it).
-    pub tree: Later,
-}
-
-impl SchemaFile {
-    /// The manifest's reference to it (for an editor).
-    pub fn reference(&self) -> Reference {
-        Reference {
-            span: self.span,
-            target: Target::File(self.file.path.clone()),
-        }
-    }
-}
+pub use super::schema_file::SchemaFile;
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
 /// `fs`).
