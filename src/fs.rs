@@ -101,27 +101,11 @@ pub struct Disk;
 
 impl FileSystem for Disk {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        // Checked before opening: opening a FIFO would block.
         let meta = std::fs::metadata(path).map_err(|e| ReadError::Io(e.to_string()))?;
-        if meta.len() > MAX_READ_BYTES {
-            return Err(ReadError::TooLarge(Some(meta.len())));
-        }
-        if meta.is_dir() {
-            return Err(ReadError::Directory);
-        }
-        // A FIFO or device (say, a symlink to /dev/zero) would block or never end.
-        if !meta.is_file() {
-            return Err(ReadError::Special);
-        }
-        // The size was checked, but the file may grow between stat and read. Sizing the
-        // buffer from the stat saves the repeated grow-and-read calls of an empty Vec.
-        let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_READ_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| ReadError::Io(e.to_string()))?;
-        if bytes.len() as u64 > MAX_READ_BYTES {
-            return Err(ReadError::TooLarge(None));
-        }
-        Ok(bytes)
+        check_kind(&meta)?;
+        let file = std::fs::File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        read_open(file, meta.len())
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -162,6 +146,35 @@ impl FileSystem for Disk {
     }
 }
 
+/// Refuse what [`Disk::read`] never reads: folders, special files, files over the limit.
+fn check_kind(meta: &std::fs::Metadata) -> Result<(), ReadError> {
+    if meta.len() > MAX_READ_BYTES {
+        return Err(ReadError::TooLarge(Some(meta.len())));
+    }
+    if meta.is_dir() {
+        return Err(ReadError::Directory);
+    }
+    // A FIFO or device (say, a symlink to /dev/zero) would block or never end.
+    if !meta.is_file() {
+        return Err(ReadError::Special);
+    }
+    Ok(())
+}
+
+/// The bytes of the regular file `file`, `len` bytes long when it was checked.
+fn read_open(file: std::fs::File, len: u64) -> Result<Vec<u8>, ReadError> {
+    // The size was checked, but the file may grow between stat and read. Sizing the buffer
+    // from the stat saves the repeated grow-and-read calls of an empty Vec.
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    file.take(MAX_READ_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    if bytes.len() as u64 > MAX_READ_BYTES {
+        return Err(ReadError::TooLarge(None));
+    }
+    Ok(bytes)
+}
+
 #[cfg(unix)]
 fn is_executable(meta: &std::fs::Metadata) -> Option<bool> {
     use std::os::unix::fs::PermissionsExt;
@@ -181,16 +194,22 @@ fn is_executable(_meta: &std::fs::Metadata) -> Option<bool> {
 #[derive(Debug, Clone, Default)]
 pub struct Confined {
     roots: Vec<PathBuf>,
+    /// The roots opened, to open files beneath them without following links (Linux).
+    #[cfg(target_os = "linux")]
+    opened: Vec<Option<Arc<rustix::fd::OwnedFd>>>,
 }
 
 impl Confined {
     /// The disk within `roots` (each resolved to its real path).
     pub fn new<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Confined {
+        let roots: Vec<PathBuf> = roots
+            .into_iter()
+            .filter_map(|r| std::fs::canonicalize(r).ok())
+            .collect();
         Confined {
-            roots: roots
-                .into_iter()
-                .filter_map(|r| std::fs::canonicalize(r).ok())
-                .collect(),
+            #[cfg(target_os = "linux")]
+            opened: roots.iter().map(|r| beneath::open_root(r)).collect(),
+            roots,
         }
     }
 
@@ -235,6 +254,11 @@ impl Confined {
 
 impl FileSystem for Confined {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        // Most files are reached through no link at all: one call proves it and opens them.
+        #[cfg(target_os = "linux")]
+        if let Some(read) = beneath::read(&self.roots, &self.opened, path) {
+            return read;
+        }
         if !self.allows(path) {
             return Err(ReadError::LeavesRepository);
         }
@@ -252,6 +276,65 @@ impl FileSystem for Confined {
             return Vec::new();
         }
         Disk.list_dir(path)
+    }
+}
+
+/// Reading beneath a root with `openat2(RESOLVE_NO_SYMLINKS)`: a file whose path under a
+/// root (itself a real path) passes through no link is inside it, which saves resolving the
+/// path's every part (a `readlink` each) on every read.
+#[cfg(target_os = "linux")]
+mod beneath {
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+
+    use rustix::fd::OwnedFd;
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
+
+    use super::ReadError;
+
+    /// The folder `root`, opened to be looked in (none where it cannot be).
+    pub(super) fn open_root(root: &Path) -> Option<Arc<OwnedFd>> {
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        rustix::fs::open(root, flags, Mode::empty())
+            .ok()
+            .map(Arc::new)
+    }
+
+    /// The read of `path` when it lies beneath one of `roots` through no link; `None` when
+    /// that is not known (a link on the way, a kernel without `openat2`): the caller decides.
+    pub(super) fn read(
+        roots: &[PathBuf],
+        opened: &[Option<Arc<OwnedFd>>],
+        path: &Path,
+    ) -> Option<Result<Vec<u8>, ReadError>> {
+        let (rel, fd) = roots.iter().zip(opened).find_map(|(root, fd)| {
+            let rel = path.strip_prefix(root).ok()?;
+            Some((rel, fd.as_ref()?))
+        })?;
+        let rel = if rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            rel
+        };
+        // Non-blocking: a FIFO must not hold the open (its kind is refused right after).
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+        let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH;
+        match rustix::fs::openat2(fd.as_ref(), rel, flags, Mode::empty(), resolve) {
+            Ok(opened) => {
+                let file = std::fs::File::from(opened);
+                let meta = match file.metadata() {
+                    Ok(meta) => meta,
+                    Err(e) => return Some(Err(ReadError::Io(e.to_string()))),
+                };
+                Some(super::check_kind(&meta).and_then(|()| super::read_open(file, meta.len())))
+            }
+            Err(e) if e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR => {
+                Some(Err(ReadError::Io(std::io::Error::from(e).to_string())))
+            }
+            // A link on the way (ELOOP), `..` (EXDEV), no `openat2` (ENOSYS), a sandbox
+            // that refuses it (EPERM), anything else: resolved the slow way.
+            Err(_) => None,
+        }
     }
 }
 
@@ -440,5 +523,46 @@ mod tests {
         let dir = temp_dir("directory");
         assert_eq!(Disk.read(&dir), Err(ReadError::Directory));
         assert!(!Disk.is_file(&dir));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn confined_reads_within_and_refuses_links_out_and_special_files() {
+        use std::os::unix::fs::symlink;
+        let outside = temp_dir("confined-outside");
+        std::fs::write(outside.join("secret.txt"), "hunter2").expect("write");
+        let repo = temp_dir("confined-repo");
+        std::fs::create_dir_all(repo.join("a/b")).expect("mkdir");
+        std::fs::write(repo.join("a/b/tool.yaml"), "name: x").expect("write");
+        symlink(&outside, repo.join("out")).expect("link");
+        symlink(repo.join("a"), repo.join("in")).expect("link");
+        let fifo = repo.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let fs = Confined::new([repo.as_path()]);
+        let repo = std::fs::canonicalize(&repo).expect("real path");
+
+        assert_eq!(
+            fs.read(&repo.join("a/b/tool.yaml")).as_deref(),
+            Ok(&b"name: x"[..])
+        );
+        // Through a link that stays inside: read.
+        assert_eq!(
+            fs.read(&repo.join("in/b/tool.yaml")).as_deref(),
+            Ok(&b"name: x"[..])
+        );
+        // Through a link that leaves: never read.
+        assert_eq!(
+            fs.read(&repo.join("out/secret.txt")),
+            Err(ReadError::LeavesRepository)
+        );
+        assert_eq!(fs.read(&repo.join("a")), Err(ReadError::Directory));
+        assert!(matches!(
+            fs.read(&repo.join("a/nope.yaml")),
+            Err(ReadError::Io(_))
+        ));
+        // A FIFO is refused at once (opening it for reading must not wait for a writer).
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(fs.read(&repo.join("fifo")), Err(ReadError::Special));
+        }
     }
 }
