@@ -3,6 +3,7 @@
 //! Discovery (walking folders) is separate: it only names the files to read.
 
 use std::collections::HashMap;
+use std::fs::Metadata;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -77,10 +78,27 @@ impl std::fmt::Display for ReadError {
     }
 }
 
+/// A read, with the file's metadata from before it when the file system has it.
+pub struct Noted {
+    /// What the read gave.
+    pub bytes: Result<Vec<u8>, ReadError>,
+    /// The metadata of the path (not followed through a link), taken before the read.
+    pub before: Option<Metadata>,
+}
+
 /// Where file contents come from.
 pub trait FileSystem: Send + Sync {
     /// The bytes of the file at `path` (absolute and normalized).
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError>;
+    /// [`FileSystem::read`], with the file's metadata as it was before the bytes were read
+    /// (without following a link at `path`), where the file system has it: the cache keys
+    /// what it stores by that metadata, and asking for it apart is one more call per file.
+    fn read_noted(&self, path: &Path) -> Noted {
+        Noted {
+            bytes: self.read(path),
+            before: None,
+        }
+    }
     /// True when `path` names a regular file that [`FileSystem::read`] would return.
     fn is_file(&self, path: &Path) -> bool;
     /// The entries of the folder at `path`, sorted by name, at most [`MAX_DIR_ENTRIES`];
@@ -106,6 +124,14 @@ impl FileSystem for Disk {
         check_kind(&meta)?;
         let file = std::fs::File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
         read_open(file, meta.len())
+    }
+
+    fn read_noted(&self, path: &Path) -> Noted {
+        let before = std::fs::symlink_metadata(path).ok();
+        Noted {
+            bytes: self.read(path),
+            before,
+        }
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -254,15 +280,22 @@ impl Confined {
 
 impl FileSystem for Confined {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        self.read_noted(path).bytes
+    }
+
+    fn read_noted(&self, path: &Path) -> Noted {
         // Most files are reached through no link at all: one call proves it and opens them.
         #[cfg(target_os = "linux")]
         if let Some(read) = beneath::read(&self.roots, &self.opened, path) {
             return read;
         }
         if !self.allows(path) {
-            return Err(ReadError::LeavesRepository);
+            return Noted {
+                bytes: Err(ReadError::LeavesRepository),
+                before: None,
+            };
         }
-        Disk.read(path)
+        Disk.read_noted(path)
     }
 
     // A link out of the repository still "is" a file, so the reader that asked gets the read
@@ -290,7 +323,7 @@ mod beneath {
     use rustix::fd::OwnedFd;
     use rustix::fs::{Mode, OFlags, ResolveFlags};
 
-    use super::ReadError;
+    use super::{Noted, ReadError};
 
     /// The folder `root`, opened to be looked in (none where it cannot be).
     pub(super) fn open_root(root: &Path) -> Option<Arc<OwnedFd>> {
@@ -306,7 +339,7 @@ mod beneath {
         roots: &[PathBuf],
         opened: &[Option<Arc<OwnedFd>>],
         path: &Path,
-    ) -> Option<Result<Vec<u8>, ReadError>> {
+    ) -> Option<Noted> {
         let (rel, fd) = roots.iter().zip(opened).find_map(|(root, fd)| {
             let rel = path.strip_prefix(root).ok()?;
             Some((rel, fd.as_ref()?))
@@ -320,16 +353,30 @@ mod beneath {
         let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
         let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH;
         match rustix::fs::openat2(fd.as_ref(), rel, flags, Mode::empty(), resolve) {
+            // No link on the way: the open file's metadata is the path's.
             Ok(opened) => {
                 let file = std::fs::File::from(opened);
                 let meta = match file.metadata() {
                     Ok(meta) => meta,
-                    Err(e) => return Some(Err(ReadError::Io(e.to_string()))),
+                    Err(e) => {
+                        return Some(Noted {
+                            bytes: Err(ReadError::Io(e.to_string())),
+                            before: None,
+                        });
+                    }
                 };
-                Some(super::check_kind(&meta).and_then(|()| super::read_open(file, meta.len())))
+                let read =
+                    super::check_kind(&meta).and_then(|()| super::read_open(file, meta.len()));
+                Some(Noted {
+                    bytes: read,
+                    before: Some(meta),
+                })
             }
             Err(e) if e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR => {
-                Some(Err(ReadError::Io(std::io::Error::from(e).to_string())))
+                Some(Noted {
+                    bytes: Err(ReadError::Io(std::io::Error::from(e).to_string())),
+                    before: None,
+                })
             }
             // A link on the way (ELOOP), `..` (EXDEV), no `openat2` (ENOSYS), a sandbox
             // that refuses it (EPERM), anything else: resolved the slow way.
@@ -425,6 +472,17 @@ impl FileSystem for Overlay {
             Some(b) => Ok(b.to_vec()),
             None => self.base.read(path),
         }
+    }
+
+    fn read_noted(&self, path: &Path) -> Noted {
+        // A buffer has no metadata: what is read from one is never stored.
+        if self.buffers.contains_key(path) {
+            return Noted {
+                bytes: self.read(path),
+                before: None,
+            };
+        }
+        self.base.read_noted(path)
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -536,6 +594,7 @@ mod tests {
         std::fs::write(repo.join("a/b/tool.yaml"), "name: x").expect("write");
         symlink(&outside, repo.join("out")).expect("link");
         symlink(repo.join("a"), repo.join("in")).expect("link");
+        symlink(repo.join("a/b/tool.yaml"), repo.join("alias.yaml")).expect("link");
         let fifo = repo.join("fifo");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         let fs = Confined::new([repo.as_path()]);
@@ -555,6 +614,13 @@ mod tests {
             fs.read(&repo.join("out/secret.txt")),
             Err(ReadError::LeavesRepository)
         );
+        // The metadata from before a read is the path's own, never a link's target's: the
+        // cache keys what it stores by it.
+        let plain = fs.read_noted(&repo.join("a/b/tool.yaml"));
+        assert!(plain.before.is_some_and(|m| m.is_file() && m.len() == 7));
+        let linked = fs.read_noted(&repo.join("alias.yaml"));
+        assert!(linked.bytes.is_ok());
+        assert!(!linked.before.is_some_and(|m| m.is_file()));
         assert_eq!(fs.read(&repo.join("a")), Err(ReadError::Directory));
         assert!(matches!(
             fs.read(&repo.join("a/nope.yaml")),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::cache::{Cache, Deferred, Dep, Found, Known, Lookup, Stat, Tracker};
+use crate::cache::{Cache, Deferred, Dep, Found, Known, Lookup, Tracker};
 use crate::config::Config;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
@@ -125,10 +125,11 @@ fn load_one(
             None => Slot::NotClaimed,
         };
     }
-    // Taken before the read: a change during the load shows as new metadata next time.
-    let stat = cached.and_then(|_| Stat::of(path));
     let tracker = Tracker::for_file(fs, path);
     let mut judged = formats::load_judged(&tracker, path, display, format, d.claim);
+    // From before the load's first read of the file (the open file's own, which saves
+    // asking for it apart).
+    let stat = cached.and_then(|_| tracker.own_stat());
     let (deps, comparable) = tracker.finish(path);
     if let Some(c) = cached {
         let stat =

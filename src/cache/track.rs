@@ -135,6 +135,9 @@ pub struct Tracker<'a> {
     seen: Mutex<Vec<Dep>>,
     /// A read failed in a way that a later run cannot compare: the load is not cached.
     opaque: Mutex<bool>,
+    /// The metadata of `own` before it was first read (`Some(None)`: it was read, and is not
+    /// a regular file or its file system has no metadata).
+    own_stat: Mutex<Option<Option<Stat>>>,
 }
 
 impl<'a> Tracker<'a> {
@@ -145,6 +148,7 @@ impl<'a> Tracker<'a> {
             own: None,
             seen: Mutex::new(Vec::new()),
             opaque: Mutex::new(false),
+            own_stat: Mutex::new(None),
         }
     }
 
@@ -175,6 +179,15 @@ impl<'a> Tracker<'a> {
         }
     }
 
+    /// The metadata of the file whose load this is, from before the load first read it;
+    /// none when it was not read or is not a regular file on the disk.
+    pub fn own_stat(&self) -> Option<Stat> {
+        self.own_stat
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .flatten()
+    }
+
     /// The paths asked about other than `own`, sorted, and whether a later run can check
     /// all of them again (false when a read failed: what failed is not compared).
     pub fn finish(self, own: &Path) -> (Vec<Dep>, bool) {
@@ -188,15 +201,24 @@ impl<'a> Tracker<'a> {
 
 impl FileSystem for Tracker<'_> {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        let noted = self.fs.read_noted(path);
+        let result = noted.bytes;
+        // Taken before the read: a change during the load shows as new metadata next time.
+        let before = noted
+            .before
+            .filter(|m| m.is_file())
+            .map(|m| Stat::of_metadata(&m));
         if self.own == Some(path) {
-            let result = self.fs.read(path);
             if result.is_err() {
                 *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
             }
+            // The first read's: a second one may see a later change.
+            let mut own = self.own_stat.lock().unwrap_or_else(|e| e.into_inner());
+            if own.is_none() {
+                *own = Some(before);
+            }
             return result;
         }
-        let before = Stat::of(path);
-        let result = self.fs.read(path);
         match (&result, before) {
             (Ok(bytes), Some(stat)) => self.note(path, Seen::Read(stat, sha256(bytes))),
             _ => {
