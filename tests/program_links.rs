@@ -318,3 +318,35 @@ fn a_deliberate_link_is_silenced_for_its_file_in_toolc_toml() {
     let (_, diags) = check(&repo.root, &["--no-cache"]);
     assert_eq!(findings(&diags), Vec::<String>::new());
 }
+
+#[test]
+fn a_link_out_to_a_path_that_is_not_utf8_is_reported_and_cached() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let outside = Outside::new("bytes");
+    let odd = outside.root.join(OsStr::from_bytes(b"de\xffploy"));
+    if std::fs::write(&odd, SECRET).is_err() {
+        eprintln!("skipped: this file system refuses a name that is not UTF-8");
+        return;
+    }
+    let repo = Repo::new();
+    repo.write(
+        "tools.json",
+        manifest(&[("deploy", "./tools/bin/deploy")]).as_bytes(),
+    );
+    link(&repo, &odd, "tools/bin/deploy");
+    let first = common::cache::run(&repo.root, &[]);
+    let second = common::cache::run(&repo.root, &[]);
+    assert_eq!(
+        common::cache::counts(&second),
+        (1, 0),
+        "the second run is a hit"
+    );
+    for out in [first, second] {
+        let json = common::cache::json(&out);
+        assert!(
+            json.contains("SEC003") && json.contains("de\u{fffd}ploy"),
+            "{json}"
+        );
+    }
+}

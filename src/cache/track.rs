@@ -73,8 +73,9 @@ pub enum Seen {
     Read(Stat, #[serde(with = "super::serde_helpers::digest")] Digest),
     /// A folder there, listed: the digest of its listing.
     Listed(#[serde(with = "super::serde_helpers::digest")] Digest),
-    /// Asked whether a link on its way leads out of the repository: where to, if it does.
-    LinkOut(Option<PathBuf>),
+    /// Asked whether a link on its way leads out of the repository: where to, if it does
+    /// (as text: a path that is not UTF-8 would make the whole index unwritable).
+    LinkOut(Option<String>),
 }
 
 /// The question a [`Seen`] answers: each is compared apart from the others at one path.
@@ -119,6 +120,11 @@ fn listing_digest(entries: &[DirEntry]) -> Digest {
     sha256(&text)
 }
 
+/// Where a link out leads, as [`Seen::LinkOut`] keeps it.
+fn target_text(target: Option<PathBuf>) -> Option<String> {
+    target.map(|t| t.to_string_lossy().into_owned())
+}
+
 impl Dep {
     /// What was found there.
     pub fn seen(&self) -> &Seen {
@@ -146,7 +152,7 @@ impl Seen {
                 Stat::of(path) == Some(*stat) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
             }
             Seen::Listed(digest) => listing_digest(&fs.list_dir(path)) == *digest,
-            Seen::LinkOut(target) => fs.link_out(path) == *target,
+            Seen::LinkOut(target) => target_text(fs.link_out(path)) == *target,
         }
     }
 }
@@ -246,7 +252,7 @@ impl FileSystem for Tracker<'_> {
 
     fn link_out(&self, path: &Path) -> Option<PathBuf> {
         let target = self.fs.link_out(path);
-        self.note(path, Seen::LinkOut(target.clone()));
+        self.note(path, Seen::LinkOut(target_text(target.clone())));
         target
     }
 }
