@@ -111,6 +111,13 @@ pub trait FileSystem: Send + Sync {
     fn exists(&self, path: &Path) -> bool {
         path.exists()
     }
+    /// Where `path` really is when it is, or passes through, a symbolic link whose target
+    /// lies outside the repository; `None` when it stays inside, when it does not resolve (a
+    /// dangling link), and for file systems without links. The target is only resolved,
+    /// never opened or read.
+    fn link_out(&self, _path: &Path) -> Option<PathBuf> {
+        None
+    }
 }
 
 /// The disk, with the guards every read needs: regular files only, at most [`MAX_READ_BYTES`].
@@ -268,12 +275,18 @@ impl Confined {
 
     /// False when `path` resolves, through a link, to somewhere outside every root.
     fn allows(&self, path: &Path) -> bool {
+        self.outside(path).is_none()
+    }
+
+    /// The real path of `path` when a link on its way leads outside every root.
+    fn outside(&self, path: &Path) -> Option<PathBuf> {
         match std::fs::canonicalize(path) {
             // Not a link anywhere along the path: nothing to follow.
-            Ok(real) if real == path => true,
-            Ok(real) => self.roots.iter().any(|r| real.starts_with(r)),
+            Ok(real) if real == path => None,
+            Ok(real) if self.roots.iter().any(|r| real.starts_with(r)) => None,
+            Ok(real) => Some(real),
             // A dangling path: Disk reports it as it is.
-            Err(_) => true,
+            Err(_) => None,
         }
     }
 }
@@ -310,6 +323,15 @@ impl FileSystem for Confined {
         }
         Disk.list_dir(path)
     }
+
+    fn link_out(&self, path: &Path) -> Option<PathBuf> {
+        // Most paths pass through no link at all: one call proves it.
+        #[cfg(target_os = "linux")]
+        if beneath::no_link(&self.roots, &self.opened, path) {
+            return None;
+        }
+        self.outside(path)
+    }
 }
 
 /// Reading beneath a root with `openat2(RESOLVE_NO_SYMLINKS)`: a file whose path under a
@@ -333,6 +355,34 @@ mod beneath {
             .map(Arc::new)
     }
 
+    /// `path` relative to the root it lies beneath (`.` for the root), with that root opened.
+    fn beneath<'a>(
+        roots: &[PathBuf],
+        opened: &'a [Option<Arc<OwnedFd>>],
+        path: &'a Path,
+    ) -> Option<(&'a Path, &'a Arc<OwnedFd>)> {
+        let (rel, fd) = roots.iter().zip(opened).find_map(|(root, fd)| {
+            let rel = path.strip_prefix(root).ok()?;
+            Some((rel, fd.as_ref()?))
+        })?;
+        if rel.as_os_str().is_empty() {
+            Some((Path::new("."), fd))
+        } else {
+            Some((rel, fd))
+        }
+    }
+
+    /// True when `path` exists beneath one of `roots` and no link is on its way (itself
+    /// included); false when that is not known. Nothing is opened for reading.
+    pub(super) fn no_link(roots: &[PathBuf], opened: &[Option<Arc<OwnedFd>>], path: &Path) -> bool {
+        let Some((rel, fd)) = beneath(roots, opened, path) else {
+            return false;
+        };
+        let flags = OFlags::PATH | OFlags::CLOEXEC;
+        let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH;
+        rustix::fs::openat2(fd.as_ref(), rel, flags, Mode::empty(), resolve).is_ok()
+    }
+
     /// The read of `path` when it lies beneath one of `roots` through no link; `None` when
     /// that is not known (a link on the way, a kernel without `openat2`): the caller decides.
     pub(super) fn read(
@@ -340,15 +390,7 @@ mod beneath {
         opened: &[Option<Arc<OwnedFd>>],
         path: &Path,
     ) -> Option<Noted> {
-        let (rel, fd) = roots.iter().zip(opened).find_map(|(root, fd)| {
-            let rel = path.strip_prefix(root).ok()?;
-            Some((rel, fd.as_ref()?))
-        })?;
-        let rel = if rel.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            rel
-        };
+        let (rel, fd) = beneath(roots, opened, path)?;
         // Non-blocking: a FIFO must not hold the open (its kind is refused right after).
         let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
         let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH;
@@ -493,6 +535,14 @@ impl FileSystem for Overlay {
         self.buffers.contains_key(path) || self.base.exists(path)
     }
 
+    // A buffer is the file itself, not a link.
+    fn link_out(&self, path: &Path) -> Option<PathBuf> {
+        if self.buffers.contains_key(path) {
+            return None;
+        }
+        self.base.link_out(path)
+    }
+
     fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
         let mut out = self.base.list_dir(path);
         // A buffer is a file in its folder, whether or not the disk has it yet.
@@ -517,118 +567,4 @@ impl FileSystem for Overlay {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A fresh folder for one test (no temp-dir crate is a dependency).
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("toolc-fs-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        dir
-    }
-
-    #[test]
-    fn a_buffer_wins_over_the_disk_and_removing_it_reads_the_disk_again() {
-        let dir = temp_dir("wins");
-        let path = dir.join("a.txt");
-        std::fs::write(&path, "disk").expect("write");
-        let mut fs = Overlay::default();
-        fs.set(path.clone(), b"buffer".to_vec());
-        assert_eq!(fs.read(&path).as_deref(), Ok(&b"buffer"[..]));
-        assert!(fs.remove(&path));
-        assert_eq!(fs.read(&path).as_deref(), Ok(&b"disk"[..]));
-    }
-
-    #[test]
-    fn a_buffer_makes_a_missing_file_exist() {
-        let dir = temp_dir("missing");
-        let path = dir.join("new.json");
-        let mut fs = Overlay::default();
-        assert!(!fs.is_file(&path));
-        assert!(matches!(fs.read(&path), Err(ReadError::Io(_))));
-        fs.set(path.clone(), b"{}".to_vec());
-        assert!(fs.is_file(&path));
-    }
-
-    #[test]
-    fn listings_name_links_without_following_them_and_include_buffers() {
-        let dir = temp_dir("listing");
-        std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
-        std::fs::write(dir.join("b.txt"), "b").expect("write");
-        #[cfg(unix)]
-        std::os::unix::fs::symlink("/etc", dir.join("link")).expect("link");
-        let mut fs = Overlay::default();
-        fs.set(dir.join("a.md"), b"new".to_vec());
-        let found: Vec<(String, EntryKind)> = fs
-            .list_dir(&dir)
-            .into_iter()
-            .map(|e| (e.name, e.kind))
-            .collect();
-        let mut want = vec![
-            ("a.md".to_string(), EntryKind::File),
-            ("b.txt".to_string(), EntryKind::File),
-        ];
-        #[cfg(unix)]
-        want.push(("link".to_string(), EntryKind::Link));
-        want.push(("sub".to_string(), EntryKind::Dir));
-        assert_eq!(found, want);
-        assert!(Disk.list_dir(&dir.join("b.txt")).is_empty());
-    }
-
-    #[test]
-    fn the_disk_refuses_a_directory() {
-        let dir = temp_dir("directory");
-        assert_eq!(Disk.read(&dir), Err(ReadError::Directory));
-        assert!(!Disk.is_file(&dir));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn confined_reads_within_and_refuses_links_out_and_special_files() {
-        use std::os::unix::fs::symlink;
-        let outside = temp_dir("confined-outside");
-        std::fs::write(outside.join("secret.txt"), "hunter2").expect("write");
-        let repo = temp_dir("confined-repo");
-        std::fs::create_dir_all(repo.join("a/b")).expect("mkdir");
-        std::fs::write(repo.join("a/b/tool.yaml"), "name: x").expect("write");
-        symlink(&outside, repo.join("out")).expect("link");
-        symlink(repo.join("a"), repo.join("in")).expect("link");
-        symlink(repo.join("a/b/tool.yaml"), repo.join("alias.yaml")).expect("link");
-        let fifo = repo.join("fifo");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        let fs = Confined::new([repo.as_path()]);
-        let repo = std::fs::canonicalize(&repo).expect("real path");
-
-        assert_eq!(
-            fs.read(&repo.join("a/b/tool.yaml")).as_deref(),
-            Ok(&b"name: x"[..])
-        );
-        // Through a link that stays inside: read.
-        assert_eq!(
-            fs.read(&repo.join("in/b/tool.yaml")).as_deref(),
-            Ok(&b"name: x"[..])
-        );
-        // Through a link that leaves: never read.
-        assert_eq!(
-            fs.read(&repo.join("out/secret.txt")),
-            Err(ReadError::LeavesRepository)
-        );
-        // The metadata from before a read is the path's own, never a link's target's: the
-        // cache keys what it stores by it.
-        let plain = fs.read_noted(&repo.join("a/b/tool.yaml"));
-        assert!(plain.before.is_some_and(|m| m.is_file() && m.len() == 7));
-        let linked = fs.read_noted(&repo.join("alias.yaml"));
-        assert!(linked.bytes.is_ok());
-        assert!(!linked.before.is_some_and(|m| m.is_file()));
-        assert_eq!(fs.read(&repo.join("a")), Err(ReadError::Directory));
-        assert!(matches!(
-            fs.read(&repo.join("a/nope.yaml")),
-            Err(ReadError::Io(_))
-        ));
-        // A FIFO is refused at once (opening it for reading must not wait for a writer).
-        if made.is_ok_and(|s| s.success()) {
-            assert_eq!(fs.read(&repo.join("fifo")), Err(ReadError::Special));
-        }
-    }
-}
+mod tests;

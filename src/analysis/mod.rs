@@ -5,6 +5,7 @@
 pub mod graph;
 pub mod names;
 pub mod paths;
+pub mod programs;
 pub mod registry;
 pub mod secrets;
 pub mod shell;

@@ -2,7 +2,7 @@
 //! folder is a regular file, whether a folder holds a `.git`), and asks the disk otherwise.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::Walks;
 use crate::fs::{DirEntry, FileSystem, ReadError};
@@ -64,6 +64,18 @@ impl FileSystem for Known<'_> {
 
     fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
         self.fs.list_dir(path)
+    }
+
+    fn link_out(&self, path: &Path) -> Option<PathBuf> {
+        // A regular file the walks know is no link, in a folder they entered without
+        // following one.
+        let buffered = self
+            .buffered
+            .is_some_and(|b| !b.is_empty() && b.contains(path));
+        if !buffered && self.walks.known_file(path) == Some(true) {
+            return None;
+        }
+        self.fs.link_out(path)
     }
 
     fn exists(&self, path: &Path) -> bool {

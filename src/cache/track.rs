@@ -73,6 +73,30 @@ pub enum Seen {
     Read(Stat, #[serde(with = "super::serde_helpers::digest")] Digest),
     /// A folder there, listed: the digest of its listing.
     Listed(#[serde(with = "super::serde_helpers::digest")] Digest),
+    /// Asked whether a link on its way leads out of the repository: where to, if it does
+    /// (as text: a path that is not UTF-8 would make the whole index unwritable).
+    LinkOut(Option<String>),
+}
+
+/// The question a [`Seen`] answers: each is compared apart from the others at one path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Question {
+    /// Is there a file (and what is in it)?
+    File,
+    /// What does the folder hold?
+    Listing,
+    /// Does a link lead out?
+    LinkOut,
+}
+
+impl Seen {
+    fn question(&self) -> Question {
+        match self {
+            Seen::Absent | Seen::Present | Seen::Read(..) => Question::File,
+            Seen::Listed(_) => Question::Listing,
+            Seen::LinkOut(_) => Question::LinkOut,
+        }
+    }
 }
 
 /// The digest of a folder listing: names, kinds and execute bits.
@@ -94,6 +118,11 @@ fn listing_digest(entries: &[DirEntry]) -> Digest {
         });
     }
     sha256(&text)
+}
+
+/// Where a link out leads, as [`Seen::LinkOut`] keeps it.
+fn target_text(target: Option<PathBuf>) -> Option<String> {
+    target.map(|t| t.to_string_lossy().into_owned())
 }
 
 impl Dep {
@@ -123,6 +152,7 @@ impl Seen {
                 Stat::of(path) == Some(*stat) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
             }
             Seen::Listed(digest) => listing_digest(&fs.list_dir(path)) == *digest,
+            Seen::LinkOut(target) => target_text(fs.link_out(path)) == *target,
         }
     }
 }
@@ -163,11 +193,12 @@ impl<'a> Tracker<'a> {
 
     fn note(&self, path: &Path, seen: Seen) {
         let mut list = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        // A listing is compared apart from what was read or looked for at the same path.
-        let listed = matches!(seen, Seen::Listed(_));
+        // A listing (or a link's target) is compared apart from what was read or looked for
+        // at the same path.
+        let question = seen.question();
         let same = list
             .iter_mut()
-            .find(|d| d.path == path && matches!(d.seen, Seen::Listed(_)) == listed);
+            .find(|d| d.path == path && d.seen.question() == question);
         match same {
             // A read says more than a look.
             Some(d) if matches!(seen, Seen::Read(..)) || d.seen == Seen::Absent => d.seen = seen,
@@ -239,5 +270,11 @@ impl FileSystem for Tracker<'_> {
         let entries = self.fs.list_dir(path);
         self.note(path, Seen::Listed(listing_digest(&entries)));
         entries
+    }
+
+    fn link_out(&self, path: &Path) -> Option<PathBuf> {
+        let target = self.fs.link_out(path);
+        self.note(path, Seen::LinkOut(target_text(target.clone())));
+        target
     }
 }

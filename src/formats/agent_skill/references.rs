@@ -63,6 +63,7 @@ impl Cx<'_> {
             body_start,
         }]);
         let mut followed = 0;
+        let mut linked_scripts: BTreeSet<String> = BTreeSet::new();
         let stems = stems(&self.folder.files);
         while let Some(doc) = queue.pop_front() {
             let markdown = is_markdown(&doc.rel);
@@ -92,12 +93,15 @@ impl Cx<'_> {
                     continue;
                 }
                 if !self.folder.files.contains_key(&rel) {
-                    if !self.folder.exists(&rel)
-                        && !self.folder.truncated
-                        && markdown
-                        && (r.link || (doc.depth == 0 && names_skill_dir(&r.written)))
-                    {
-                        self.broken(&doc, &r, &rel);
+                    let meant =
+                        markdown && (r.link || (doc.depth == 0 && names_skill_dir(&r.written)));
+                    if !self.folder.exists(&rel) {
+                        if meant && !self.folder.truncated {
+                            self.broken(&doc, &r, &rel);
+                        }
+                    } else if meant && linked_scripts.insert(rel.clone()) {
+                        // A link (or a path through one): where it leads, for SEC003.
+                        self.linked_script(&doc.file, r.span, &rel);
                     }
                     continue;
                 }

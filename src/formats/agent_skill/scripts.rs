@@ -1,9 +1,12 @@
 //! The programs in `scripts/`: each should run as it is (SKL016), and is read for the
-//! security checks.
+//! security checks; one the instructions name through a link out of the repository is
+//! reported (SEC003), never read.
 
 use std::sync::Arc;
 
 use super::{Cx, rules};
+use crate::analysis::programs::{self, linked_out};
+use crate::rules::security as sec;
 use crate::source::{SourceFile, Span};
 
 /// Extensions of programs run directly (Windows scripts have no `#!` line and no mode bits).
@@ -64,6 +67,30 @@ impl Cx<'_> {
         } else {
             format!("start it with a `#!` line naming its interpreter (`{}`) and make it executable (`chmod +x {rel}`)", shebang_for(rel))
         });
+        self.push(d);
+    }
+}
+
+impl Cx<'_> {
+    /// SEC003: a script the instructions name (`rel`, at `span` in `file`) that is a link,
+    /// or lies in a linked folder, leading out of the repository.
+    pub(super) fn linked_script(&mut self, file: &Arc<SourceFile>, span: Span, rel: &str) {
+        if !rel.starts_with("scripts/") {
+            return;
+        }
+        let Some(out) = linked_out(self.fs, &self.root.join(rel)) else {
+            return;
+        };
+        let d = crate::diagnostics::Diagnostic::new(
+            &sec::PROGRAM_OUTSIDE_REPOSITORY,
+            file,
+            span,
+            format!("`{rel}` leads out of the repository, to `{}`", out.shown()),
+        )
+        .label(out.label())
+        .note("an agent runs a skill's script as `scripts/…` from the skill's folder, and follows the link")
+        .note(programs::WHY)
+        .help(programs::help(sec::PROGRAM_OUTSIDE_REPOSITORY.code, &self.file.display));
         self.push(d);
     }
 }

@@ -7,8 +7,10 @@ use super::{Cx, REFUSED, Tool, Who, field};
 use crate::analysis::paths::{
     base_name, clean, climbing_dotdot, is_absolute_anywhere, sibling_display,
 };
+use crate::analysis::programs::{self, LinkedOut, linked_out};
 use crate::formats::fields::span_in_value;
 use crate::rules::agentcli as rules;
+use crate::rules::security as sec;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind, Number};
 
@@ -165,16 +167,19 @@ impl Cx<'_> {
         Some(norm)
     }
 
-    /// ACL011: relative programs that are not next to the manifest (one summary when none is).
+    /// ACL011: relative programs that are not next to the manifest (one summary when none is);
+    /// SEC003: ones that are there through a link out of the repository.
     pub(super) fn programs(&mut self, programs: &[Program], tools_key: Span) {
         let dir = self.file.path.parent().unwrap_or(Path::new(""));
-        let missing: Vec<&Program> = programs
-            .iter()
-            .filter(|p| {
-                let rel = p.path.trim_start_matches("./");
-                !self.fs.is_file(&dir.join(rel))
-            })
-            .collect();
+        let mut missing: Vec<&Program> = Vec::new();
+        for p in programs {
+            let path = dir.join(p.path.trim_start_matches("./"));
+            if !self.fs.is_file(&path) {
+                missing.push(p);
+            } else if let Some(out) = linked_out(self.fs, &path) {
+                self.program_outside(p, &out);
+            }
+        }
         let bin_dir = sibling_display(&self.file.display, "tools/bin/");
         if missing.len() >= 2 && missing.len() == programs.len() {
             let mut d = self
@@ -208,6 +213,31 @@ impl Cx<'_> {
                 .help("build or install the program there, or fix the path");
             self.push(d);
         }
+    }
+
+    /// SEC003: a program that is there, but through a link out of the repository.
+    fn program_outside(&mut self, p: &Program, out: &LinkedOut) {
+        let d = self
+            .diag(
+                &sec::PROGRAM_OUTSIDE_REPOSITORY,
+                p.span,
+                format!(
+                    "{}: `{}` leads out of the repository, to `{}`",
+                    p.who,
+                    p.path,
+                    out.shown()
+                ),
+            )
+            .label(out.label())
+            .note(
+                "agentcli runs `./tools/bin/NAME` from the manifest's folder and follows the link",
+            )
+            .note(programs::WHY)
+            .help(programs::help(
+                sec::PROGRAM_OUTSIDE_REPOSITORY.code,
+                &self.file.display,
+            ));
+        self.push(d);
     }
 
     pub(super) fn timeout(&mut self, node: &Node, who: &Who) {

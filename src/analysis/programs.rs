@@ -1,0 +1,45 @@
+//! Programs a definition runs from inside the repository, as the run's file system finds
+//! them: one that is a symbolic link, or lies in a linked folder, whose real path is outside
+//! the repository runs code that no review of the repository sees. The link is resolved to
+//! say where it leads; what is there is never opened or read.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::visible;
+use crate::fs::FileSystem;
+
+/// A program that leads out of the repository through a link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedOut {
+    /// Where the program really is.
+    pub target: PathBuf,
+}
+
+/// The program at `path` (absolute), when a link on its way leads out of the repository.
+/// A dangling link leads nowhere: that is a missing program, for the format's own rule.
+pub fn linked_out(fs: &dyn FileSystem, path: &Path) -> Option<LinkedOut> {
+    fs.link_out(path).map(|target| LinkedOut { target })
+}
+
+impl LinkedOut {
+    /// Where the program really is, for a message (control characters made visible).
+    pub fn shown(&self) -> String {
+        visible(&self.target.to_string_lossy()).into_owned()
+    }
+
+    /// The label under the name of the program.
+    pub fn label(&self) -> String {
+        format!("a link to `{}`, outside the repository", self.shown())
+    }
+}
+
+/// Why a program outside the repository matters, whichever format runs it.
+pub const WHY: &str = "the definition is reviewed with the repository, but what it runs is not in it: no review sees what the program does or when it changes, and it is whatever that path holds on each machine";
+
+/// How to fix it, or keep a deliberate link quiet for the file `display` with the rule `code`.
+pub fn help(code: &str, display: &str) -> String {
+    format!(
+        "commit the program itself (or link to a file inside the repository); if the link is deliberate (a program every machine installs there), turn {code} off for this file in toolc.toml: `[[overrides]]` with `paths = [\"{}\"]` and `rules = {{ {code} = \"off\" }}`",
+        visible(display)
+    )
+}

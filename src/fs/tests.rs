@@ -1,0 +1,156 @@
+//! The file systems: buffers over the disk, and the disk confined to a repository.
+
+use super::*;
+
+/// A fresh folder for one test (no temp-dir crate is a dependency).
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolc-fs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn a_buffer_wins_over_the_disk_and_removing_it_reads_the_disk_again() {
+    let dir = temp_dir("wins");
+    let path = dir.join("a.txt");
+    std::fs::write(&path, "disk").expect("write");
+    let mut fs = Overlay::default();
+    fs.set(path.clone(), b"buffer".to_vec());
+    assert_eq!(fs.read(&path).as_deref(), Ok(&b"buffer"[..]));
+    assert!(fs.remove(&path));
+    assert_eq!(fs.read(&path).as_deref(), Ok(&b"disk"[..]));
+}
+
+#[test]
+fn a_buffer_makes_a_missing_file_exist() {
+    let dir = temp_dir("missing");
+    let path = dir.join("new.json");
+    let mut fs = Overlay::default();
+    assert!(!fs.is_file(&path));
+    assert!(matches!(fs.read(&path), Err(ReadError::Io(_))));
+    fs.set(path.clone(), b"{}".to_vec());
+    assert!(fs.is_file(&path));
+}
+
+#[test]
+fn listings_name_links_without_following_them_and_include_buffers() {
+    let dir = temp_dir("listing");
+    std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
+    std::fs::write(dir.join("b.txt"), "b").expect("write");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("/etc", dir.join("link")).expect("link");
+    let mut fs = Overlay::default();
+    fs.set(dir.join("a.md"), b"new".to_vec());
+    let found: Vec<(String, EntryKind)> = fs
+        .list_dir(&dir)
+        .into_iter()
+        .map(|e| (e.name, e.kind))
+        .collect();
+    let mut want = vec![
+        ("a.md".to_string(), EntryKind::File),
+        ("b.txt".to_string(), EntryKind::File),
+    ];
+    #[cfg(unix)]
+    want.push(("link".to_string(), EntryKind::Link));
+    want.push(("sub".to_string(), EntryKind::Dir));
+    assert_eq!(found, want);
+    assert!(Disk.list_dir(&dir.join("b.txt")).is_empty());
+}
+
+#[test]
+fn the_disk_refuses_a_directory() {
+    let dir = temp_dir("directory");
+    assert_eq!(Disk.read(&dir), Err(ReadError::Directory));
+    assert!(!Disk.is_file(&dir));
+}
+
+#[cfg(unix)]
+#[test]
+fn confined_reads_within_and_refuses_links_out_and_special_files() {
+    use std::os::unix::fs::symlink;
+    let outside = temp_dir("confined-outside");
+    std::fs::write(outside.join("secret.txt"), "hunter2").expect("write");
+    let repo = temp_dir("confined-repo");
+    std::fs::create_dir_all(repo.join("a/b")).expect("mkdir");
+    std::fs::write(repo.join("a/b/tool.yaml"), "name: x").expect("write");
+    symlink(&outside, repo.join("out")).expect("link");
+    symlink(repo.join("a"), repo.join("in")).expect("link");
+    symlink(repo.join("a/b/tool.yaml"), repo.join("alias.yaml")).expect("link");
+    let fifo = repo.join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let fs = Confined::new([repo.as_path()]);
+    let repo = std::fs::canonicalize(&repo).expect("real path");
+
+    assert_eq!(
+        fs.read(&repo.join("a/b/tool.yaml")).as_deref(),
+        Ok(&b"name: x"[..])
+    );
+    // Through a link that stays inside: read.
+    assert_eq!(
+        fs.read(&repo.join("in/b/tool.yaml")).as_deref(),
+        Ok(&b"name: x"[..])
+    );
+    // Through a link that leaves: never read.
+    assert_eq!(
+        fs.read(&repo.join("out/secret.txt")),
+        Err(ReadError::LeavesRepository)
+    );
+    // The metadata from before a read is the path's own, never a link's target's: the
+    // cache keys what it stores by it.
+    let plain = fs.read_noted(&repo.join("a/b/tool.yaml"));
+    assert!(plain.before.is_some_and(|m| m.is_file() && m.len() == 7));
+    let linked = fs.read_noted(&repo.join("alias.yaml"));
+    assert!(linked.bytes.is_ok());
+    assert!(!linked.before.is_some_and(|m| m.is_file()));
+    assert_eq!(fs.read(&repo.join("a")), Err(ReadError::Directory));
+    assert!(matches!(
+        fs.read(&repo.join("a/nope.yaml")),
+        Err(ReadError::Io(_))
+    ));
+    // A FIFO is refused at once (opening it for reading must not wait for a writer).
+    if made.is_ok_and(|s| s.success()) {
+        assert_eq!(fs.read(&repo.join("fifo")), Err(ReadError::Special));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn confined_says_where_a_link_out_leads_without_reading_it() {
+    use std::os::unix::fs::symlink;
+    let outside = temp_dir("link-out-outside");
+    std::fs::write(outside.join("deploy"), "#!/bin/sh").expect("write");
+    let repo = temp_dir("link-out-repo");
+    std::fs::create_dir_all(repo.join("bin")).expect("mkdir");
+    std::fs::write(repo.join("bin/plain"), "#!/bin/sh").expect("write");
+    symlink(outside.join("deploy"), repo.join("bin/out")).expect("link");
+    symlink("plain", repo.join("bin/in")).expect("link");
+    symlink(outside.join("nothing"), repo.join("bin/dangling")).expect("link");
+    symlink(&outside, repo.join("linked")).expect("link");
+    let fs = Confined::new([repo.as_path()]);
+    let repo = std::fs::canonicalize(&repo).expect("real path");
+    let outside = std::fs::canonicalize(&outside).expect("real path");
+
+    assert_eq!(fs.link_out(&repo.join("bin/plain")), None);
+    assert_eq!(fs.link_out(&repo.join("bin/in")), None);
+    assert_eq!(fs.link_out(&repo.join("bin/dangling")), None);
+    assert_eq!(fs.link_out(&repo.join("bin/missing")), None);
+    assert_eq!(
+        fs.link_out(&repo.join("bin/out")),
+        Some(outside.join("deploy"))
+    );
+    // Through a linked folder on the way.
+    assert_eq!(
+        fs.link_out(&repo.join("linked/deploy")),
+        Some(outside.join("deploy"))
+    );
+    // A buffer is the file itself; other file systems have no links.
+    let mut overlay = Overlay::new(Box::new(fs));
+    overlay.set(repo.join("bin/out"), b"buffer".to_vec());
+    assert_eq!(overlay.link_out(&repo.join("bin/out")), None);
+    assert_eq!(
+        overlay.link_out(&repo.join("linked/deploy")),
+        Some(outside.join("deploy"))
+    );
+    assert_eq!(Disk.link_out(&repo.join("bin/out")), None);
+}
