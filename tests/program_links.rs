@@ -124,6 +124,7 @@ fn a_program_linked_out_of_the_repository_is_reported_on_the_path_that_names_it(
         ("alias", "./tools/bin/alias"),
         ("dangling", "./tools/bin/dangling"),
         ("relative", "./tools/bin/relative"),
+        ("folder", "./tools/bin/folder"),
     ]);
     repo.write("tools.json", text.as_bytes());
     repo.write("tools/bin/plain", b"#!/bin/sh\n");
@@ -138,6 +139,8 @@ fn a_program_linked_out_of_the_repository_is_reported_on_the_path_that_names_it(
     let from_root = from_root.strip_prefix("/").expect("absolute");
     let climb = format!("{}{}", "../".repeat(depth), from_root.display());
     link(&repo, Path::new(&climb), "tools/bin/relative");
+    // A link to a folder outside: out of the repository, not a missing program.
+    link(&repo, &outside.root.join("bin"), "tools/bin/folder");
     // A program in a linked folder on the way.
     let sub = manifest(&[("far", "./tools/bin/deploy")]);
     repo.write("sub/tools.json", sub.as_bytes());
@@ -172,6 +175,11 @@ fn a_program_linked_out_of_the_repository_is_reported_on_the_path_that_names_it(
                 "SEC003 tools.json:7:{} tool[4] \"relative\": `./tools/bin/relative` leads out of the repository, to `{}`",
                 col(7, "./tools/bin/relative"),
                 target.display()
+            ),
+            format!(
+                "SEC003 tools.json:8:{} tool[5] \"folder\": `./tools/bin/folder` leads out of the repository, to `{}`",
+                col(8, "./tools/bin/folder"),
+                outside.root.join("bin").display()
             ),
         ]
     );
@@ -278,6 +286,18 @@ fn the_cache_notices_a_program_turning_into_a_link_out_and_back() {
     link(&repo, &outside.root.join("deploy"), "tools/bin/deploy");
     assert_eq!(codes(&repo), vec!["SEC003"]);
     assert_eq!(codes(&repo), vec!["SEC003"]);
+    // Retargeted to another place outside: the same listing and the same rule, a new target.
+    link(&repo, &outside.root.join("bin/deploy"), "tools/bin/deploy");
+    let (_, diags) = check(&repo.root, &[]);
+    let message = diags
+        .first()
+        .and_then(|d| d["message"].as_str())
+        .unwrap_or_default();
+    let now = outside.root.join("bin/deploy");
+    assert!(
+        message.ends_with(&format!("to `{}`", now.display())),
+        "{message}"
+    );
     // Retargeted inside: the folder's listing is the same, the answer is not.
     link(&repo, Path::new("local"), "tools/bin/deploy");
     assert_eq!(codes(&repo), Vec::<String>::new());
@@ -290,32 +310,45 @@ fn the_cache_notices_a_program_turning_into_a_link_out_and_back() {
 #[test]
 fn a_deliberate_link_is_silenced_for_its_file_in_toolc_toml() {
     let repo = Repo::new();
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
     repo.write(
-        "tools.json",
+        "agents/tools.json",
         manifest(&[("sh", "./tools/bin/sh")]).as_bytes(),
     );
-    link(&repo, Path::new("/bin/sh"), "tools/bin/sh");
+    link(&repo, Path::new("/bin/sh"), "agents/tools/bin/sh");
     if std::fs::canonicalize("/bin/sh").is_err() {
         eprintln!("skipped: no /bin/sh");
         return;
     }
-    let (_, diags) = check(&repo.root, &["--no-cache"]);
+    // Run from the folder above the repository: the help still names the file as the
+    // configuration's `paths` are written, relative to the repository's top.
+    let above = repo.root.parent().expect("a parent folder");
+    let name = repo
+        .root
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("a name");
+    let (_, diags) = check(above, &["--no-cache", name]);
     let found = findings(&diags);
     assert!(
-        found.len() == 1 && found[0].starts_with("SEC003 tools.json:3:"),
+        found.len() == 1 && found[0].starts_with(&format!("SEC003 {name}/agents/tools.json:3:")),
         "{found:#?}"
     );
     let help = diags[0]["help"].as_str().unwrap_or("");
     assert!(
-        help.contains("paths = [\"tools.json\"]") && help.contains("SEC003 = \"off\""),
+        help.contains(&format!("`{name}/toolc.toml`"))
+            && help.contains("paths = [\"agents/tools.json\"]")
+            && help.contains("SEC003 = \"off\""),
         "{help}"
     );
-    // What the help says to write.
+    // What the help says to write, where it says to write it.
     repo.write(
         "toolc.toml",
-        b"[[overrides]]\npaths = [\"tools.json\"]\nrules = { SEC003 = \"off\" }\n",
+        b"[[overrides]]\npaths = [\"agents/tools.json\"]\nrules = { SEC003 = \"off\" }\n",
     );
-    let (_, diags) = check(&repo.root, &["--no-cache"]);
+    let (_, diags) = check(above, &["--no-cache", name]);
+    assert_eq!(findings(&diags), Vec::<String>::new());
+    let (_, diags) = check(&repo.root.join("agents"), &["--no-cache"]);
     assert_eq!(findings(&diags), Vec::<String>::new());
 }
 

@@ -27,19 +27,36 @@ impl LinkedOut {
         visible(&self.target.to_string_lossy()).into_owned()
     }
 
-    /// The label under the name of the program.
+    /// The label under the name of the program (the message says where it leads).
     pub fn label(&self) -> String {
-        format!("a link to `{}`, outside the repository", self.shown())
+        "a link on this path leads outside the repository".to_string()
     }
 }
 
 /// Why a program outside the repository matters, whichever format runs it.
 pub const WHY: &str = "the definition is reviewed with the repository, but what it runs is not in it: no review sees what the program does or when it changes, and it is whatever that path holds on each machine";
 
-/// How to fix it, or keep a deliberate link quiet for the file `display` with the rule `code`.
-pub fn help(code: &str, display: &str) -> String {
+/// How to fix it, or keep a deliberate link quiet for the file at `file` (absolute, shown as
+/// `display`) with the rule `code`: an override in the `toolc.toml` that configures the file
+/// (or would: at the top of its repository), whose `paths` are relative to that folder, not
+/// to where toolc was run; written as a TOML string.
+pub fn help(code: &str, file: &Path, display: &str) -> String {
+    let folder = file.parent().unwrap_or(file);
+    let top = crate::config::tree::configuration_folder_of(folder);
+    let rel = file.strip_prefix(top).unwrap_or(file);
+    let rel = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    // Where that toolc.toml is, as the file is shown (relative to the working directory).
+    let config = match display.strip_suffix(rel.as_str()) {
+        Some(above) => format!("`{}{}`", visible(above), crate::config::FILE_NAME),
+        None => crate::config::FILE_NAME.to_string(),
+    };
+    let quoted = toml::Value::String(rel).to_string();
     format!(
-        "commit the program itself (or link to a file inside the repository); if the link is deliberate (a program every machine installs there), turn {code} off for this file in toolc.toml: `[[overrides]]` with `paths = [\"{}\"]` and `rules = {{ {code} = \"off\" }}`",
-        visible(display)
+        "commit the program itself (or link to a file inside the repository); if the link is deliberate (a program every machine installs there), turn {code} off for this file in {config}: `[[overrides]]` with `paths = [{}]` and `rules = {{ {code} = \"off\" }}`",
+        visible(&quoted)
     )
 }

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::Walks;
-use crate::fs::{DirEntry, FileSystem, ReadError};
+use crate::fs::{DirEntry, FileSystem, Noted, ReadError};
 
 /// A file system that answers "is there a regular file" from the walks where it can (see
 /// [`Walks::known_file`]), and notes what the disk answers otherwise; never for a path with
@@ -43,6 +43,10 @@ impl<'a> Known<'a> {
 impl FileSystem for Known<'_> {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
         self.fs.read(path)
+    }
+
+    fn read_noted(&self, path: &Path) -> Noted {
+        self.fs.read_noted(path)
     }
 
     fn is_file(&self, path: &Path) -> bool {

@@ -206,3 +206,28 @@ fn a_saved_index_carries_the_old_entries_whether_in_place_or_copied() {
     assert_eq!(run_over(&dir, &paths), 2);
     assert_eq!(run_over(&dir, &paths), paths.len());
 }
+
+/// A file changed between two reads of one load: the load is not stored (its result may
+/// come from either), and the first read's record stays.
+#[test]
+fn a_dependency_read_twice_with_other_bytes_makes_the_load_unstorable() {
+    let dir = temp("read-twice");
+    let own = dir.join("tool.yaml");
+    let schema = dir.join("input.schema.json");
+    std::fs::write(&own, "name: x\n").expect("write");
+    std::fs::write(&schema, "{}").expect("write");
+    let tracker = Tracker::for_file(&Disk, &own);
+    assert!(tracker.read(&schema).is_ok());
+    assert!(tracker.read(&schema).is_ok());
+    let (deps, comparable) = Tracker::finish(tracker, &own);
+    assert!(comparable, "the same bytes twice: storable");
+    assert_eq!(deps.len(), 1);
+
+    let tracker = Tracker::for_file(&Disk, &own);
+    assert!(tracker.read(&schema).is_ok());
+    std::fs::write(&schema, "{\"type\": \"object\"}").expect("write");
+    assert!(tracker.read(&schema).is_ok());
+    let (deps, comparable) = tracker.finish(&own);
+    assert!(!comparable, "other bytes the second time: not storable");
+    assert!(matches!(deps[0].seen(), track::Seen::Read(stat, _) if stat.len == 2));
+}

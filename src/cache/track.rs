@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{DirEntry, EntryKind, FileSystem, ReadError};
+use crate::fs::{DirEntry, EntryKind, FileSystem, Noted, ReadError};
 use crate::source::{Digest, sha256};
 
 /// The metadata compared before a file is hashed.
@@ -200,6 +200,19 @@ impl<'a> Tracker<'a> {
             .iter_mut()
             .find(|d| d.path == path && d.seen.question() == question);
         match same {
+            // Read twice, and not the same bytes: what the load made of them cannot be told
+            // from one record. The first read's record stays; the load is not stored.
+            Some(Dep {
+                seen: Seen::Read(_, first),
+                ..
+            }) if matches!(&seen, Seen::Read(_, again) if again != first) => {
+                drop(list);
+                *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            }
+            Some(Dep {
+                seen: Seen::Read(..),
+                ..
+            }) => {}
             // A read says more than a look.
             Some(d) if matches!(seen, Seen::Read(..)) || d.seen == Seen::Absent => d.seen = seen,
             Some(_) => {}
@@ -232,15 +245,19 @@ impl<'a> Tracker<'a> {
 
 impl FileSystem for Tracker<'_> {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        self.read_noted(path).bytes
+    }
+
+    fn read_noted(&self, path: &Path) -> Noted {
         let noted = self.fs.read_noted(path);
-        let result = noted.bytes;
         // Taken before the read: a change during the load shows as new metadata next time.
         let before = noted
             .before
+            .as_ref()
             .filter(|m| m.is_file())
-            .map(|m| Stat::of_metadata(&m));
+            .map(Stat::of_metadata);
         if self.own == Some(path) {
-            if result.is_err() {
+            if noted.bytes.is_err() {
                 *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
             }
             // The first read's: a second one may see a later change.
@@ -248,16 +265,16 @@ impl FileSystem for Tracker<'_> {
             if own.is_none() {
                 *own = Some(before);
             }
-            return result;
+            return noted;
         }
-        match (&result, before) {
+        match (&noted.bytes, before) {
             (Ok(bytes), Some(stat)) => self.note(path, Seen::Read(stat, sha256(bytes))),
             _ => {
                 self.note(path, Seen::Absent);
                 *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
             }
         }
-        result
+        noted
     }
 
     fn is_file(&self, path: &Path) -> bool {

@@ -103,6 +103,12 @@ fn confined_reads_within_and_refuses_links_out_and_special_files() {
     let linked = fs.read_noted(&repo.join("alias.yaml"));
     assert!(linked.bytes.is_ok());
     assert!(!linked.before.is_some_and(|m| m.is_file()));
+    // `..` out of the root is never read, even with no link on the way.
+    let climbing = repo
+        .join("..")
+        .join(outside.file_name().expect("a name"))
+        .join("secret.txt");
+    assert_eq!(fs.read(&climbing), Err(ReadError::LeavesRepository));
     assert_eq!(fs.read(&repo.join("a")), Err(ReadError::Directory));
     assert!(matches!(
         fs.read(&repo.join("a/nope.yaml")),
@@ -110,7 +116,16 @@ fn confined_reads_within_and_refuses_links_out_and_special_files() {
     ));
     // A FIFO is refused at once (opening it for reading must not wait for a writer).
     if made.is_ok_and(|s| s.success()) {
-        assert_eq!(fs.read(&repo.join("fifo")), Err(ReadError::Special));
+        // On a thread: were the open to block, the test fails instead of hanging.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (fs, fifo) = (fs.clone(), repo.join("fifo"));
+        std::thread::spawn(move || tx.send(fs.read(&fifo)));
+        let read = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(
+            read,
+            Ok(Err(ReadError::Special)),
+            "reading a FIFO must not block"
+        );
     }
 }
 

@@ -90,7 +90,11 @@ impl Cx<'_> {
         .label(out.label())
         .note("an agent runs a skill's script as `scripts/…` from the skill's folder, and follows the link")
         .note(programs::WHY)
-        .help(programs::help(sec::PROGRAM_OUTSIDE_REPOSITORY.code, &self.file.display));
+        .help(programs::help(
+            sec::PROGRAM_OUTSIDE_REPOSITORY.code,
+            &self.file.path,
+            &self.file.display,
+        ));
         self.push(d);
     }
 }

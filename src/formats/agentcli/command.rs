@@ -174,10 +174,11 @@ impl Cx<'_> {
         let mut missing: Vec<&Program> = Vec::new();
         for p in programs {
             let path = dir.join(p.path.trim_start_matches("./"));
-            if !self.fs.is_file(&path) {
-                missing.push(p);
-            } else if let Some(out) = linked_out(self.fs, &path) {
+            // A link out to anything there (a folder too) is that, not a missing program.
+            if let Some(out) = linked_out(self.fs, &path) {
                 self.program_outside(p, &out);
+            } else if !self.fs.is_file(&path) {
+                missing.push(p);
             }
         }
         let bin_dir = sibling_display(&self.file.display, "tools/bin/");
@@ -235,6 +236,7 @@ impl Cx<'_> {
             .note(programs::WHY)
             .help(programs::help(
                 sec::PROGRAM_OUTSIDE_REPOSITORY.code,
+                &self.file.path,
                 &self.file.display,
             ));
         self.push(d);
