@@ -229,7 +229,7 @@ pub struct Confined {
     roots: Vec<PathBuf>,
     /// The roots opened, to open files beneath them without following links (Linux).
     #[cfg(target_os = "linux")]
-    opened: Vec<Option<Arc<rustix::fd::OwnedFd>>>,
+    opened: Vec<beneath::Root>,
 }
 
 impl Confined {
@@ -241,7 +241,10 @@ impl Confined {
             .collect();
         Confined {
             #[cfg(target_os = "linux")]
-            opened: roots.iter().map(|r| beneath::open_root(r)).collect(),
+            opened: roots
+                .iter()
+                .filter_map(|r| beneath::Root::open(r))
+                .collect(),
             roots,
         }
     }
@@ -254,10 +257,15 @@ impl Confined {
         } else {
             paths.iter().map(|p| cwd.join(p)).collect()
         };
+        let spelt: Vec<PathBuf> = named
+            .iter()
+            .map(|p| crate::discover::normalize(p))
+            .collect();
         // Real paths first: `a/../b` must look for `.git` above `b`, not above `a`.
         let named: Vec<PathBuf> = named
             .iter()
-            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| crate::discover::normalize(p)))
+            .zip(&spelt)
+            .map(|(p, spelt)| std::fs::canonicalize(p).unwrap_or_else(|_| spelt.clone()))
             .collect();
         let roots: Vec<PathBuf> = named
             .iter()
@@ -270,7 +278,21 @@ impl Confined {
                 crate::config::tree::repository_of(folder)
             })
             .collect();
-        Confined::new(roots.iter().map(PathBuf::as_path))
+        let confined = Confined::new(roots.iter().map(PathBuf::as_path));
+        // A run reads paths as they were named: through a link above the repository, they
+        // are another spelling of the same root.
+        #[cfg(target_os = "linux")]
+        let confined = {
+            let mut confined = confined;
+            for ((spelt, real), root) in spelt.iter().zip(&named).zip(&roots) {
+                let same = confined.opened.iter().find(|r| r.is(root)).cloned();
+                if let (Some(spelling), Some(same)) = (spelling_of(root, real, spelt), same) {
+                    confined.opened.push(same.spelt(spelling));
+                }
+            }
+            confined
+        };
+        confined
     }
 
     /// False when `path` resolves, through a link, to somewhere outside every root.
@@ -299,7 +321,7 @@ impl FileSystem for Confined {
     fn read_noted(&self, path: &Path) -> Noted {
         // Most files are reached through no link at all: one call proves it and opens them.
         #[cfg(target_os = "linux")]
-        if let Some(read) = beneath::read(&self.roots, &self.opened, path) {
+        if let Some(read) = beneath::read(&self.opened, path) {
             return read;
         }
         if !self.allows(path) {
@@ -327,7 +349,7 @@ impl FileSystem for Confined {
     fn link_out(&self, path: &Path) -> Option<PathBuf> {
         // Most paths pass through no link at all: one call proves it.
         #[cfg(target_os = "linux")]
-        if beneath::no_link(&self.roots, &self.opened, path) {
+        if beneath::no_link(&self.opened, path) {
             return None;
         }
         self.outside(path)
@@ -337,6 +359,22 @@ impl FileSystem for Confined {
 /// Reading beneath a root through no link, in one call (Linux).
 #[cfg(target_os = "linux")]
 mod beneath;
+
+/// How the path `spelt` (normalized) spells the folder `root`, when `spelt` is `real` (its
+/// real path, at or below `root`) reached through a link above `root`: `spelt` less the
+/// parts `real` has below `root`. None when it spells it as it is, or not at all.
+#[cfg(target_os = "linux")]
+fn spelling_of(root: &Path, real: &Path, spelt: &Path) -> Option<PathBuf> {
+    let below = real.strip_prefix(root).ok()?;
+    let mut spelling = spelt.to_path_buf();
+    for part in below.components().rev() {
+        if spelling.file_name() != Some(part.as_os_str()) {
+            return None;
+        }
+        spelling.pop();
+    }
+    (spelling != root).then_some(spelling)
+}
 
 /// Write a report file (`--output-format FORMAT:PATH`), creating its folders, but never
 /// through a symbolic link: a committed `reports` link must not make a CI run write outside

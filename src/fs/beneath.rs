@@ -28,23 +28,45 @@ fn open_beneath(fd: &OwnedFd, rel: &Path, flags: OFlags) -> rustix::io::Result<O
     opened
 }
 
-/// The folder `root`, opened to be looked in (none where it cannot be).
-pub(super) fn open_root(root: &Path) -> Option<Arc<OwnedFd>> {
-    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    rustix::fs::open(root, flags, Mode::empty())
-        .ok()
-        .map(Arc::new)
+/// A folder toolc may read within, opened, under one of its spellings: its real path, or the
+/// path a run named it by through a link above it (`/tmp/linked/repo`).
+#[derive(Debug, Clone)]
+pub(super) struct Root {
+    spelling: PathBuf,
+    fd: Arc<OwnedFd>,
+}
+
+impl Root {
+    /// The folder at `real` (its real path), opened to be looked in; none where it cannot be.
+    pub(super) fn open(real: &Path) -> Option<Root> {
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(real, flags, Mode::empty()).ok()?;
+        Some(Root {
+            spelling: real.to_path_buf(),
+            fd: Arc::new(fd),
+        })
+    }
+
+    /// The same folder, spelt `spelling`: what lies beneath the spelling is opened beneath
+    /// the folder itself, so a link above it changed since cannot lead elsewhere.
+    pub(super) fn spelt(&self, spelling: PathBuf) -> Root {
+        Root {
+            spelling,
+            fd: Arc::clone(&self.fd),
+        }
+    }
+
+    /// True when this is the folder opened from `real`.
+    pub(super) fn is(&self, real: &Path) -> bool {
+        self.spelling == real
+    }
 }
 
 /// `path` relative to the root it lies beneath (`.` for the root), with that root opened.
-fn beneath<'a>(
-    roots: &[PathBuf],
-    opened: &'a [Option<Arc<OwnedFd>>],
-    path: &'a Path,
-) -> Option<(&'a Path, &'a Arc<OwnedFd>)> {
-    let (rel, fd) = roots.iter().zip(opened).find_map(|(root, fd)| {
-        let rel = path.strip_prefix(root).ok()?;
-        Some((rel, fd.as_ref()?))
+fn beneath<'a>(roots: &'a [Root], path: &'a Path) -> Option<(&'a Path, &'a OwnedFd)> {
+    let (rel, fd) = roots.iter().find_map(|root| {
+        let rel = path.strip_prefix(&root.spelling).ok()?;
+        Some((rel, root.fd.as_ref()))
     })?;
     if rel.as_os_str().is_empty() {
         Some((Path::new("."), fd))
@@ -55,8 +77,8 @@ fn beneath<'a>(
 
 /// True when `path` exists beneath one of `roots` and no link is on its way (itself
 /// included); false when that is not known. Nothing is opened for reading.
-pub(super) fn no_link(roots: &[PathBuf], opened: &[Option<Arc<OwnedFd>>], path: &Path) -> bool {
-    let Some((rel, fd)) = beneath(roots, opened, path) else {
+pub(super) fn no_link(roots: &[Root], path: &Path) -> bool {
+    let Some((rel, fd)) = beneath(roots, path) else {
         return false;
     };
     open_beneath(fd, rel, OFlags::PATH | OFlags::CLOEXEC).is_ok()
@@ -64,12 +86,8 @@ pub(super) fn no_link(roots: &[PathBuf], opened: &[Option<Arc<OwnedFd>>], path: 
 
 /// The read of `path` when it lies beneath one of `roots` through no link; `None` when
 /// that is not known (a link on the way, a kernel without `openat2`): the caller decides.
-pub(super) fn read(
-    roots: &[PathBuf],
-    opened: &[Option<Arc<OwnedFd>>],
-    path: &Path,
-) -> Option<Noted> {
-    let (rel, fd) = beneath(roots, opened, path)?;
+pub(super) fn read(roots: &[Root], path: &Path) -> Option<Noted> {
+    let (rel, fd) = beneath(roots, path)?;
     // Non-blocking: a FIFO must not hold the open (its kind is refused right after).
     let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
     match open_beneath(fd, rel, flags) {

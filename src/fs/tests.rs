@@ -169,3 +169,49 @@ fn confined_says_where_a_link_out_leads_without_reading_it() {
     );
     assert_eq!(Disk.link_out(&repo.join("bin/out")), None);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_root_named_through_a_link_above_it_is_another_spelling_of_it() {
+    let real = Path::new("/srv/real/repo");
+    // Named as `/home/me/link/repo/tools` where `/home/me/link` leads to `/srv/real`.
+    assert_eq!(
+        spelling_of(
+            real,
+            &real.join("tools"),
+            Path::new("/home/me/link/repo/tools")
+        ),
+        Some(PathBuf::from("/home/me/link/repo"))
+    );
+    assert_eq!(spelling_of(real, real, real), None);
+    // Not the same parts below the root: no spelling.
+    assert_eq!(
+        spelling_of(real, &real.join("tools"), Path::new("/home/me/other")),
+        None
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_repository_named_through_a_link_reads_inside_and_refuses_links_out() {
+    use std::os::unix::fs::symlink;
+    let base = temp_dir("spelt");
+    std::fs::create_dir_all(base.join("real/repo/.git")).expect("mkdir");
+    std::fs::write(base.join("real/repo/tool.yaml"), "name: x").expect("write");
+    std::fs::write(base.join("secret.txt"), "hunter2").expect("write");
+    symlink(base.join("secret.txt"), base.join("real/repo/leak.yaml")).expect("link");
+    symlink(base.join("real"), base.join("link")).expect("link");
+    let named = base.join("link/repo");
+    let fs = Confined::for_paths(std::slice::from_ref(&named), &base);
+    assert_eq!(
+        fs.read(&named.join("tool.yaml")).as_deref(),
+        Ok(&b"name: x"[..])
+    );
+    assert_eq!(
+        fs.read(&named.join("leak.yaml")),
+        Err(ReadError::LeavesRepository)
+    );
+    // Climbing out from under the spelling.
+    let climbing = named.join("..").join("..").join("secret.txt");
+    assert_eq!(fs.read(&climbing), Err(ReadError::LeavesRepository));
+}
