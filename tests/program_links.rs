@@ -247,18 +247,45 @@ fn a_skill_script_linked_out_is_reported_where_the_instructions_name_it() {
         Path::new("check.sh"),
         ".claude/skills/deploy/scripts/again.sh",
     );
+    // Named in a file the instructions link to: reported there, and silenced for that file.
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    let skill = skill.replace(
+        "# Deploy\n",
+        "# Deploy\n\nSee [operations](references/ops.md).\n",
+    );
+    repo.write(".claude/skills/deploy/SKILL.md", skill.as_bytes());
+    repo.write(
+        ".claude/skills/deploy/references/ops.md",
+        b"# Operations\n\nRoll back with [the script](../scripts/rollback.sh).\n",
+    );
+    link(
+        &repo,
+        &outside.root.join("deploy"),
+        ".claude/skills/deploy/scripts/rollback.sh",
+    );
     let (output, diags) = check(&repo.root, &["--no-cache"]);
     assert!(!output.contains("hunter2"), "{output}");
+    let ops = diags
+        .iter()
+        .find(|d| d["path"] == ".claude/skills/deploy/references/ops.md")
+        .cloned()
+        .expect("a finding in the linked file");
+    let help = ops["help"].as_str().unwrap_or_default();
+    assert!(
+        help.contains("paths = [\".claude/skills/deploy/references/ops.md\"]"),
+        "{help}"
+    );
+    let diags: Vec<Value> = diags.into_iter().filter(|d| *d != ops).collect();
     let col = skill
         .lines()
-        .nth(7)
+        .nth(9)
         .and_then(|l| l.find("scripts/deploy.sh"))
         .expect("mention")
         + 1;
     assert_eq!(
         findings(&diags),
         vec![format!(
-            "SEC003 .claude/skills/deploy/SKILL.md:8:{col} `scripts/deploy.sh` leads out of the repository, to `{}`",
+            "SEC003 .claude/skills/deploy/SKILL.md:10:{col} `scripts/deploy.sh` leads out of the repository, to `{}`",
             outside.root.join("deploy").display()
         )]
     );

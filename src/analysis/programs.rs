@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::visible;
+use crate::diagnostics::{Diagnostic, visible};
 use crate::fs::FileSystem;
 
 /// A program that leads out of the repository through a link.
@@ -26,21 +26,27 @@ impl LinkedOut {
     pub fn shown(&self) -> String {
         visible(&self.target.to_string_lossy()).into_owned()
     }
+}
 
-    /// The label under the name of the program (the message says where it leads).
-    pub fn label(&self) -> String {
-        "a link on this path leads outside the repository".to_string()
-    }
+/// `d`, a finding on the name of a program that leads out of the repository, with what every
+/// such finding says: the label, how `runs` (the format's runtime) runs the program, why it
+/// matters, and how to fix it or keep it quiet for the file the finding is in.
+pub fn explain(d: Diagnostic, runs: &str) -> Diagnostic {
+    let help = help(d.rule.code, &d.file.path, &d.file.display);
+    d.label("a link on this path leads outside the repository")
+        .note(runs)
+        .note(WHY)
+        .help(help)
 }
 
 /// Why a program outside the repository matters, whichever format runs it.
-pub const WHY: &str = "the definition is reviewed with the repository, but what it runs is not in it: no review sees what the program does or when it changes, and it is whatever that path holds on each machine";
+const WHY: &str = "the definition is reviewed with the repository, but what it runs is not in it: no review sees what the program does or when it changes, and it is whatever that path holds on each machine";
 
 /// How to fix it, or keep a deliberate link quiet for the file at `file` (absolute, shown as
 /// `display`) with the rule `code`: an override in the `toolc.toml` that configures the file
 /// (or would: at the top of its repository), whose `paths` are relative to that folder, not
 /// to where toolc was run; written as a TOML string.
-pub fn help(code: &str, file: &Path, display: &str) -> String {
+fn help(code: &str, file: &Path, display: &str) -> String {
     let folder = file.parent().unwrap_or(file);
     let top = crate::config::tree::configuration_folder_of(folder);
     let rel = file.strip_prefix(top).unwrap_or(file);

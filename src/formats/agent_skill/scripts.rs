@@ -86,15 +86,12 @@ impl Cx<'_> {
             file,
             span,
             format!("`{rel}` leads out of the repository, to `{}`", out.shown()),
-        )
-        .label(out.label())
-        .note("an agent runs a skill's script as `scripts/…` from the skill's folder, and follows the link")
-        .note(programs::WHY)
-        .help(programs::help(
-            sec::PROGRAM_OUTSIDE_REPOSITORY.code,
-            &self.file.path,
-            &self.file.display,
-        ));
+        );
+        // The override names the file the finding is in (SKILL.md or a file it links to).
+        let d = programs::explain(
+            d,
+            "an agent runs a skill's script as `scripts/…` from the skill's folder, and follows the link",
+        );
         self.push(d);
     }
 }

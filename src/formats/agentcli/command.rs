@@ -218,27 +218,20 @@ impl Cx<'_> {
 
     /// SEC003: a program that is there, but through a link out of the repository.
     fn program_outside(&mut self, p: &Program, out: &LinkedOut) {
-        let d = self
-            .diag(
-                &sec::PROGRAM_OUTSIDE_REPOSITORY,
-                p.span,
-                format!(
-                    "{}: `{}` leads out of the repository, to `{}`",
-                    p.who,
-                    p.path,
-                    out.shown()
-                ),
-            )
-            .label(out.label())
-            .note(
-                "agentcli runs `./tools/bin/NAME` from the manifest's folder and follows the link",
-            )
-            .note(programs::WHY)
-            .help(programs::help(
-                sec::PROGRAM_OUTSIDE_REPOSITORY.code,
-                &self.file.path,
-                &self.file.display,
-            ));
+        let d = self.diag(
+            &sec::PROGRAM_OUTSIDE_REPOSITORY,
+            p.span,
+            format!(
+                "{}: `{}` leads out of the repository, to `{}`",
+                p.who,
+                p.path,
+                out.shown()
+            ),
+        );
+        let d = programs::explain(
+            d,
+            "agentcli runs `./tools/bin/NAME` from the manifest's folder and follows the link",
+        );
         self.push(d);
     }
 
