@@ -142,10 +142,8 @@ fn project_root(path: &Path, cwd: &Path, config: &Config) -> PathBuf {
     } else {
         path
     };
-    for dir in start.ancestors() {
-        if dir.join(crate::config::FILE_NAME).is_file() || dir.join(".git").exists() {
-            return dir.to_path_buf();
-        }
+    if let Some(project) = crate::config::tree::project_of(start) {
+        return project.to_path_buf();
     }
     let config_root = normalize(&config.root);
     if config.file.is_some() && path.starts_with(&config_root) {

@@ -48,7 +48,7 @@ const WHY: &str = "the definition is reviewed with the repository, but what it r
 /// to where toolc was run; written as a TOML string.
 fn help(code: &str, file: &Path, display: &str) -> String {
     let folder = file.parent().unwrap_or(file);
-    let top = crate::config::tree::configuration_folder_of(folder);
+    let top = crate::config::tree::project_of(folder).unwrap_or(folder);
     let rel = file.strip_prefix(top).unwrap_or(file);
     let rel = rel
         .components()

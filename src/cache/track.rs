@@ -2,7 +2,7 @@
 //! for, with what was there, so that a later run can tell whether any of it changed.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -165,9 +165,9 @@ pub struct Tracker<'a> {
     seen: Mutex<Vec<Dep>>,
     /// A read failed in a way that a later run cannot compare: the load is not cached.
     opaque: Mutex<bool>,
-    /// The metadata of `own` before it was first read (`Some(None)`: it was read, and is not
-    /// a regular file or its file system has no metadata).
-    own_stat: Mutex<Option<Option<Stat>>>,
+    /// The metadata of `own` before it was first read (set by the first read; `None` in it:
+    /// not a regular file, or its file system has no metadata).
+    own_stat: OnceLock<Option<Stat>>,
 }
 
 impl<'a> Tracker<'a> {
@@ -178,7 +178,7 @@ impl<'a> Tracker<'a> {
             own: None,
             seen: Mutex::new(Vec::new()),
             opaque: Mutex::new(false),
-            own_stat: Mutex::new(None),
+            own_stat: OnceLock::new(),
         }
     }
 
@@ -226,10 +226,7 @@ impl<'a> Tracker<'a> {
     /// The metadata of the file whose load this is, from before the load first read it;
     /// none when it was not read or is not a regular file on the disk.
     pub fn own_stat(&self) -> Option<Stat> {
-        self.own_stat
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .flatten()
+        self.own_stat.get().copied().flatten()
     }
 
     /// The paths asked about other than `own`, sorted, and whether a later run can check
@@ -261,10 +258,7 @@ impl FileSystem for Tracker<'_> {
                 *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
             }
             // The first read's: a second one may see a later change.
-            let mut own = self.own_stat.lock().unwrap_or_else(|e| e.into_inner());
-            if own.is_none() {
-                *own = Some(before);
-            }
+            let _ = self.own_stat.set(before);
             return noted;
         }
         match (&noted.bytes, before) {

@@ -28,13 +28,12 @@ pub(crate) fn repository_of(folder: &Path) -> PathBuf {
     git_root(folder).unwrap_or(folder).to_path_buf()
 }
 
-/// The folder whose `toolc.toml` holds the configuration for files in `folder`, or would:
-/// the nearest at or above it that holds `toolc.toml` or `.git`, else `folder` itself.
-pub(crate) fn configuration_folder_of(folder: &Path) -> &Path {
+/// The project `folder` is in: the nearest folder at or above it that holds `toolc.toml`
+/// (whose configuration its files take) or `.git` (where one would go).
+pub(crate) fn project_of(folder: &Path) -> Option<&Path> {
     folder
         .ancestors()
         .find(|d| d.join(super::FILE_NAME).is_file() || d.join(".git").exists())
-        .unwrap_or(folder)
 }
 
 /// The nearest folder at or above `folder` that holds `.git`.
