@@ -237,19 +237,21 @@ fn run(root: &Path) -> Report {
 fn assert_only_broken_servers_reported(written: &Written, report: &Report) {
     for d in &report.diagnostics {
         let hit = written.broken.iter().any(|(dir, rule)| {
-            d.file.display.starts_with(&format!("{dir}/")) && d.rule.code == *rule
+            d.file.display().starts_with(&format!("{dir}/")) && d.rule.code == *rule
         });
         assert!(
             hit,
             "unexpected: {} {} {}",
-            d.file.display, d.rule.code, d.message
+            d.file.display(),
+            d.rule.code,
+            d.message
         );
     }
     for (dir, rule) in &written.broken {
         let hit = report
             .diagnostics
             .iter()
-            .any(|d| d.file.display.starts_with(&format!("{dir}/")) && d.rule.code == *rule);
+            .any(|d| d.file.display().starts_with(&format!("{dir}/")) && d.rule.code == *rule);
         assert!(hit, "{dir} is broken ({rule}) but it was not reported");
     }
 }

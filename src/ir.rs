@@ -275,7 +275,7 @@ pub fn hex(digest: &[u8]) -> String {
 pub fn provenance(file: &SourceFile) -> Provenance {
     Provenance {
         format: file.format.as_str(),
-        path: file.display.clone(),
+        path: file.display().to_string(),
         index: None,
         // The digest of the bytes read, so a file from the cache is not read for it.
         sha256: hex(&file.digest()),

@@ -1,6 +1,6 @@
 //! Source files, byte spans and the line index that turns spans into line/column.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
@@ -249,8 +249,10 @@ impl FormatId {
 pub struct SourceFile {
     /// Path as found on disk.
     pub path: PathBuf,
-    /// Path shown to users: relative to the working directory, `/`-separated.
-    pub display: String,
+    /// Path shown to users (see [`SourceFile::display`]), when it is not the end of `path`.
+    display_own: Option<Box<str>>,
+    /// Where the path shown to users starts in `path`, when it is its end.
+    display_at: u32,
     /// Format this file is read as.
     pub format: FormatId,
     /// Text of the file (lossily decoded when it is not valid UTF-8); read again from disk on
@@ -264,7 +266,34 @@ pub struct SourceFile {
     suppressions: OnceLock<Box<[Suppression]>>,
 }
 
+/// The path shown to users as `SourceFile` keeps it: where it starts in `path` when it is
+/// the end of it (a file under the working directory: most of them), else its own text. A
+/// large repository has hundreds of thousands of files.
+fn display_parts(path: &Path, display: String) -> (Option<Box<str>>, u32) {
+    if let Some(full) = path.to_str()
+        && let Some(at) = full.len().checked_sub(display.len())
+        && full.ends_with(display.as_str())
+        && (at == 0 || full[..at].ends_with('/'))
+        && let Ok(at) = u32::try_from(at)
+    {
+        return (None, at);
+    }
+    (Some(display.into_boxed_str()), 0)
+}
+
 impl SourceFile {
+    /// Path shown to users: relative to the working directory, `/`-separated.
+    pub fn display(&self) -> &str {
+        match &self.display_own {
+            Some(own) => own,
+            None => self
+                .path
+                .to_str()
+                .and_then(|p| p.get(self.display_at as usize..))
+                .unwrap_or_default(),
+        }
+    }
+
     /// Build a source file from already decoded text.
     pub fn new(path: PathBuf, display: String, format: FormatId, text: String) -> Arc<SourceFile> {
         SourceFile::of_decoded(
@@ -289,9 +318,11 @@ impl SourceFile {
         } else {
             0
         };
+        let (display_own, display_at) = display_parts(&path, display);
         Arc::new(SourceFile {
             path,
-            display,
+            display_own,
+            display_at,
             format,
             text: Text::held(decoded),
             bom_len,
@@ -329,6 +360,7 @@ impl SourceFile {
     ) -> Arc<SourceFile> {
         // The text, when read back, is read from this file's path and checked against its
         // digest: the file refers to itself rather than holding them twice.
+        let (display_own, display_at) = display_parts(&path, display);
         Arc::new_cyclic(|owner| SourceFile {
             text: Text {
                 cell: OnceLock::new(),
@@ -338,7 +370,8 @@ impl SourceFile {
                 }),
             },
             path,
-            display,
+            display_own,
+            display_at,
             format,
             bom_len,
             lines: OnceLock::new(),
@@ -387,7 +420,7 @@ impl SourceFile {
         let digest = *self.digest.get()?;
         Some(SourceFile::unread(
             self.path.clone(),
-            self.display.clone(),
+            self.display().to_string(),
             self.format,
             self.bom_len,
             digest,
@@ -450,6 +483,32 @@ impl SourceFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_display_path_is_shared_with_the_path_only_when_it_ends_it() {
+        let shown = |path: &str, display: &str| {
+            let file = SourceFile::new(path.into(), display.into(), FormatId::ToolMd, "".into());
+            (file.display().to_string(), file.display_own.is_none())
+        };
+        assert_eq!(
+            shown("/r/tools/a.tool.md", "tools/a.tool.md"),
+            ("tools/a.tool.md".into(), true)
+        );
+        assert_eq!(
+            shown("tools/a.tool.md", "tools/a.tool.md"),
+            ("tools/a.tool.md".into(), true)
+        );
+        // A suffix that does not start at a folder boundary is not the display path.
+        assert_eq!(
+            shown("/r/xtools/a.tool.md", "tools/a.tool.md"),
+            ("tools/a.tool.md".into(), false)
+        );
+        assert_eq!(
+            shown("/r/a.tool.md", "../r/a.tool.md"),
+            ("../r/a.tool.md".into(), false)
+        );
+        assert_eq!(shown("/r/a.tool.md", "<stdin>"), ("<stdin>".into(), false));
+    }
 
     #[test]
     fn utf16_columns_count_surrogate_pairs_twice() {

@@ -557,7 +557,7 @@ fn covers_skillsaw(root: &Path) -> usize {
         .filter(|d| d.severity == Severity::Error || ["SKL009", "SKL020"].contains(&d.rule.code))
         .map(|d| {
             (
-                d.file.display.clone(),
+                d.file.display().to_string(),
                 d.file.position(d.span.start).line as u64,
             )
         })

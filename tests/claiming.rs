@@ -204,7 +204,7 @@ fn an_exclude_glob_silences_a_path_completely() {
         ("tools.json", broken),
     ]);
     let report = repo.check().expect("config");
-    let paths: Vec<&str> = report.files.iter().map(|f| f.display.as_str()).collect();
+    let paths: Vec<&str> = report.files.iter().map(|f| f.display()).collect();
     assert_eq!(paths, ["tools.json"]);
     assert_eq!(report.summary.not_claimed, 0);
     // Named on the command line, an excluded file is still not read.
@@ -252,7 +252,7 @@ fn a_nested_configuration_excludes_in_its_folder() {
         ("gen/tools.json", broken),
     ]);
     let report = check_dir(&repo.root).expect("config");
-    let paths: Vec<&str> = report.files.iter().map(|f| f.display.as_str()).collect();
+    let paths: Vec<&str> = report.files.iter().map(|f| f.display()).collect();
     assert_eq!(paths, ["gen/tools.json"]);
 }
 

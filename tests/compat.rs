@@ -143,7 +143,7 @@ fn a_name_taken_in_another_format_is_a_duplicate_with_the_first_as_related() {
     );
     let related = &report.diagnostics[0].related;
     assert_eq!(related.len(), 1);
-    assert_eq!(related[0].file.display, ".cycod/tools/status.yaml");
+    assert_eq!(related[0].file.display(), ".cycod/tools/status.yaml");
     assert_eq!(related[0].message, "first tool of this name");
 }
 

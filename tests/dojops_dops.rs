@@ -675,7 +675,7 @@ fn a_cycle_is_reported_once_at_its_closing_entry() {
     let related: Vec<_> = report.diagnostics[0]
         .related
         .iter()
-        .map(|r| (r.file.display.as_str(), r.message.as_str()))
+        .map(|r| (r.file.display(), r.message.as_str()))
         .collect();
     assert_eq!(
         related,

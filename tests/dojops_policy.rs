@@ -78,7 +78,7 @@ fn doj016_suggests_the_closest_tool_name() {
         Some("replace it with `other-tool`, the name the tool declares")
     );
     assert_eq!(
-        d.related[0].file.display,
+        d.related[0].file.display(),
         ".dojops/tools/other-tool/tool.yaml"
     );
 }
@@ -116,7 +116,7 @@ fn doj017_allowlist_leaves_out_project_tools() {
         .iter()
         .map(|r| {
             let p = r.file.position(r.span.start);
-            format!("{}:{}:{}", r.file.display, p.line, p.column)
+            format!("{}:{}:{}", r.file.display(), p.line, p.column)
         })
         .collect();
     assert_eq!(
@@ -301,7 +301,7 @@ fn real_world_dojops_legacy_policy() {
     let others: Vec<&str> = report
         .diagnostics
         .iter()
-        .filter(|d| d.file.display != POLICY)
+        .filter(|d| d.file.display() != POLICY)
         .map(|d| d.rule.code)
         .collect();
     assert!(others.iter().all(|c| *c == "DOJ009"), "{others:?}");
@@ -312,7 +312,7 @@ fn real_world_dojops_legacy_policy() {
         .expect("DOJ017");
     assert_eq!(doj017.related.len(), 1);
     assert_eq!(
-        doj017.related[0].file.display,
+        doj017.related[0].file.display(),
         ".dojops/tools/my-terraform-module/tool.yaml"
     );
 }

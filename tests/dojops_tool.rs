@@ -245,7 +245,7 @@ fn duplicate_names_in_one_project() {
         "{found:#?}"
     );
     assert_eq!(
-        report.diagnostics[0].related[0].file.display,
+        report.diagnostics[0].related[0].file.display(),
         ".dojops/tools/copy/tool.yaml"
     );
     // Separate projects may reuse a name.

@@ -39,7 +39,7 @@ fn found(report: &Report) -> Found {
         .map(|d| {
             (
                 d.rule.code.to_string(),
-                d.file.display.clone(),
+                d.file.display().to_string(),
                 d.file.position(d.span.start).line,
                 d.related
                     .iter()

@@ -137,7 +137,7 @@ fn findings_for(files: &[(&str, Vec<u8>)]) -> (Vec<String>, bool) {
         .any(|d| d.related.iter().any(|r| r.file.path != d.file.path));
     let lines = diags
         .iter()
-        .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
+        .map(|d| format!("{} {}: {}", d.rule.code, d.file.display(), d.message))
         .collect();
     (lines, crosses)
 }
@@ -216,7 +216,7 @@ fn diff_codes(before: &[(&str, Vec<u8>)], after: &[(&str, Vec<u8>)]) -> Vec<Stri
             .report
             .diagnostics
             .iter()
-            .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
+            .map(|d| format!("{} {}: {}", d.rule.code, d.file.display(), d.message))
             .collect(),
         Err(e) => vec![format!("diff: {e}")],
     }
@@ -254,7 +254,7 @@ fn lock_codes(locked: Option<&[(&str, Vec<u8>)]>, after: &[(&str, Vec<u8>)]) -> 
     toolc::check(&options, &c)
         .diagnostics
         .iter()
-        .map(|d| format!("{} {}: {}", d.rule.code, d.file.display, d.message))
+        .map(|d| format!("{} {}: {}", d.rule.code, d.file.display(), d.message))
         .collect()
 }
 

@@ -84,7 +84,13 @@ fn sec_findings(dir: &Path) -> Vec<String> {
         .filter(|d| is_pass_rule(d.rule.code))
         .map(|d| {
             let p = d.file.position(d.span.start);
-            format!("{}:{}:{} {}", d.file.display, p.line, p.column, d.rule.code)
+            format!(
+                "{}:{}:{} {}",
+                d.file.display(),
+                p.line,
+                p.column,
+                d.rule.code
+            )
         })
         .collect();
     found.sort();

@@ -168,7 +168,7 @@ fn toolc_reports_every_error_skillsaw_reports() {
             continue;
         }
         let report = check_dir(&fixtures().join(dir)).expect("config");
-        if !report.diagnostics.iter().any(|d| d.file.display == rel) {
+        if !report.diagnostics.iter().any(|d| d.file.display() == rel) {
             missed.push(format!("{file}: {message}"));
         }
     }

@@ -213,7 +213,7 @@ fn missing_and_unclosed_front_matter() {
     assert_eq!(found.len(), 2, "{found:#?}");
     assert!(found[0].starts_with("agents/helper.agent.md:6:12 REF020 error the tool `search-docs` is not registered: its file has errors"));
     assert!(found[1].starts_with(&format!("{TOOL}:1:1 SYN011 error")));
-    assert_eq!(report.diagnostics[0].related[0].file.display, TOOL);
+    assert_eq!(report.diagnostics[0].related[0].file.display(), TOOL);
     expect_one(
         check_named(&[(AGENT, "agent_id: helper\n")]),
         AGENT,
@@ -790,7 +790,7 @@ fn tmd024_duplicate_tool_id() {
         "tool id `search-docs` is already defined",
     );
     let related = &report.diagnostics[0].related[0];
-    assert_eq!(related.file.display, copy);
+    assert_eq!(related.file.display(), copy);
     assert_eq!(related.file.position(related.span.start).line, 3);
 }
 
@@ -1106,7 +1106,7 @@ fn ref020_unregistered_tool_ref() {
     );
     let d = &report.diagnostics[0];
     assert_eq!(d.help.as_deref(), Some("did you mean `search-docs`?"));
-    assert_eq!(d.related[0].file.display, TOOL);
+    assert_eq!(d.related[0].file.display(), TOOL);
 }
 
 #[test]
@@ -1131,7 +1131,7 @@ fn ref021_disabled_tool_ref_fails_every_agent_pointing_at_both_files() {
     assert!(report.fails_at(toolc::Severity::Error));
     for d in &report.diagnostics {
         let r = &d.related[0];
-        assert_eq!(r.file.display, TOOL);
+        assert_eq!(r.file.display(), TOOL);
         assert_eq!(r.file.slice(r.span), "\"disabled\"");
     }
 }
@@ -1175,7 +1175,7 @@ fn sec030_unconfirmed_action_tool() {
     );
     let r = &report.diagnostics[0].related[0];
     assert_eq!(
-        (r.file.display.as_str(), r.file.slice(r.span)),
+        (r.file.display(), r.file.slice(r.span)),
         (ACTION, "\"send-email\"")
     );
     // Either confirmation is enough, and so is an agent-wide approval policy.

@@ -136,7 +136,7 @@ fn duplicate_request_id_across_the_repository() {
     );
     let related = &report.diagnostics[0].related[0];
     assert_eq!(
-        related.file.display,
+        related.file.display(),
         "archive/TR-20250131-140500Z-sales-summary-copy.md"
     );
     assert_eq!(related.file.position(related.span.start).line, 4);

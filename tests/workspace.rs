@@ -16,12 +16,12 @@ fn codes(report: &toolc::Report) -> Vec<String> {
     report
         .diagnostics
         .iter()
-        .map(|d| format!("{} {}", d.file.display, d.rule.code))
+        .map(|d| format!("{} {}", d.file.display(), d.rule.code))
         .collect()
 }
 
 fn files(report: &toolc::Report) -> Vec<&str> {
-    report.files.iter().map(|f| f.display.as_str()).collect()
+    report.files.iter().map(|f| f.display()).collect()
 }
 
 #[test]

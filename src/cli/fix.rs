@@ -186,7 +186,7 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
                     .entry(path.to_path_buf())
                     .or_insert_with(|| Changed {
                         path: path.to_path_buf(),
-                        display: file.display.clone(),
+                        display: file.display().to_string(),
                         before: file.text.to_string(),
                         after: String::new(),
                     })

@@ -20,7 +20,7 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
         suites
             .entry(f.format.as_str())
             .or_default()
-            .entry(&f.display)
+            .entry(&f.display())
             .or_default();
     }
     let format_of: HashMap<&Path, &str> = files
@@ -35,7 +35,7 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
         suites
             .entry(format)
             .or_default()
-            .entry(&d.file.display)
+            .entry(&d.file.display())
             .or_default()
             .push(d);
     }
@@ -72,14 +72,22 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
                 let start = d.file.position(d.span.start);
                 let mut body = format!(
                     "{}:{}:{}: {}[{}] {}",
-                    d.file.display, start.line, start.column, d.severity, d.rule.code, d.message
+                    d.file.display(),
+                    start.line,
+                    start.column,
+                    d.severity,
+                    d.rule.code,
+                    d.message
                 );
                 for r in &d.related {
                     let p = r.file.position(r.span.start);
                     let _ = write!(
                         body,
                         "\n  {}:{}:{}: {}",
-                        r.file.display, p.line, p.column, r.message
+                        r.file.display(),
+                        p.line,
+                        p.column,
+                        r.message
                     );
                 }
                 if let Some(help) = &d.help {

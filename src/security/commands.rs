@@ -88,7 +88,7 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
 /// The name of the file a text is in (`SKILL.md`), as a message shows it.
 fn file_name(file: &crate::source::SourceFile) -> String {
     file.path.file_name().map_or_else(
-        || file.display.clone(),
+        || file.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
 }

@@ -105,7 +105,7 @@ pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
             let Some(original) = names
                 .iter()
                 .filter(|o| o.value != name.value)
-                .min_by_key(|o| (!o.value.is_ascii(), &o.file.display, o.span.start))
+                .min_by_key(|o| (!o.value.is_ascii(), o.file.display(), o.span.start))
             else {
                 continue;
             };
@@ -119,7 +119,7 @@ pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
                         "the tool name `{}` looks the same as `{}` ({}:{})",
                         visible(&name.value),
                         visible(&original.value),
-                        visible(&original.file.display),
+                        visible(&original.file.display()),
                         at.line
                     ),
                 )

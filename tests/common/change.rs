@@ -77,7 +77,7 @@ pub fn hits(report: &DiffReport) -> Vec<Hit> {
         .map(|d| Hit {
             code: d.rule.code.to_string(),
             severity: d.severity,
-            path: d.file.display.clone(),
+            path: d.file.display().to_string(),
             line: d.file.position(d.span.start).line,
             message: d.message.clone(),
             related: d
@@ -85,7 +85,7 @@ pub fn hits(report: &DiffReport) -> Vec<Hit> {
                 .iter()
                 .map(|r| {
                     (
-                        r.file.display.clone(),
+                        r.file.display().to_string(),
                         r.file.position(r.span.start).line,
                         r.message.clone(),
                     )

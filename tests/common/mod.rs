@@ -108,7 +108,12 @@ pub fn lines(report: &Report) -> Vec<String> {
             let p = d.file.position(d.span.start);
             format!(
                 "{}:{}:{} {} {} {}",
-                d.file.display, p.line, p.column, d.rule.code, d.severity, d.message
+                d.file.display(),
+                p.line,
+                p.column,
+                d.rule.code,
+                d.severity,
+                d.message
             )
         })
         .collect()

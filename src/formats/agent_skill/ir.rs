@@ -17,7 +17,7 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
             Some(SkillEntry {
                 name: skill.name.as_ref()?.value.clone(),
                 description: skill.description.clone()?,
-                path: r.file.display.clone(),
+                path: r.file.display().to_string(),
                 // The digest of the bytes read: a file from the cache is not read for it.
                 sha256: hex(&r.file.digest()),
             })

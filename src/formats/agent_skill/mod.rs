@@ -78,7 +78,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         .map_or_else(PathBuf::new, Path::to_path_buf);
     let folder = Folder::list(fs, &root);
     let display_dir = file
-        .display
+        .display()
         .strip_suffix("SKILL.md")
         .unwrap_or("")
         .to_string();
@@ -155,7 +155,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         .iter()
         .filter_map(|r| Some((&r.file, r.item.get::<Skill>()?)))
         .collect();
-    skills.sort_by(|a, b| a.0.display.cmp(&b.0.display));
+    skills.sort_by(|a, b| a.0.display().cmp(&b.0.display()));
     let entries = skills.iter().map(|(_, s)| {
         let name = s.name.as_ref()?;
         Some((s.root.parent(), name.value.as_str()))
@@ -171,7 +171,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                     &rules::DUPLICATE_NAME,
                     file,
                     name.span,
-                    format!("skill `{}` is already defined by `{}`", name.value, first_file.display),
+                    format!("skill `{}` is already defined by `{}`", name.value, first_file.display()),
                 )
                 .label("duplicate skill name")
                 .related(first_file, first_name.span, "first defined here")

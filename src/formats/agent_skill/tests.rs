@@ -128,7 +128,7 @@ fn reads_stay_inside_the_skill_folder() {
         ]
     );
     // A companion is shown by its path beside `SKILL.md`'s.
-    let shown: Vec<&str> = r.companions.iter().map(|c| c.display.as_str()).collect();
+    let shown: Vec<&str> = r.companions.iter().map(|c| c.display()).collect();
     assert_eq!(shown, ["skills/pdf-tools/references/GUIDE.md"]);
 }
 

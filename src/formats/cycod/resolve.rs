@@ -319,7 +319,7 @@ fn label(members: &[Member<'_>], i: usize) -> String {
         m.tool
             .name
             .as_ref()
-            .map_or_else(|| m.file.display.clone(), |n| n.value.clone())
+            .map_or_else(|| m.file.display().to_string(), |n| n.value.clone())
     })
 }
 

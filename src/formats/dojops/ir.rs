@@ -38,7 +38,7 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
         match refused {
             Some((policy, (reason, span))) => out.left_out.push(LeftOut {
                 name: t.tool.name.clone(),
-                path: r.file.display.clone(),
+                path: r.file.display().to_string(),
                 reason: reason.into(),
                 site: Some(Site {
                     file: Arc::clone(policy),

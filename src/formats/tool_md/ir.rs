@@ -30,7 +30,7 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
         {
             out.left_out.push(LeftOut {
                 name: id.value.clone(),
-                path: r.file.display.clone(),
+                path: r.file.display().to_string(),
                 reason: "`status: disabled`".into(),
                 site: Some(Site {
                     file: Arc::clone(&r.file),

@@ -191,7 +191,7 @@ fn unregistered(
             format!("`{id}.tool.md` defines no valid `tool_id`"),
         )
         .note("the compiler rejects the tool file, so nothing registers this id and the agent fails to compile")
-        .help(format!("fix the errors in `{}`", b.display));
+        .help(format!("fix the errors in `{}`", b.display()));
     }
     let d = Diagnostic::new(
         &refs::UNREGISTERED_TOOL_REF,

@@ -200,7 +200,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             req.request_id.as_ref().map(|id| (&r.file, id))
         })
         .collect();
-    ids.sort_by(|a, b| (&a.0.display, a.1.span.start).cmp(&(&b.0.display, b.1.span.start)));
+    ids.sort_by(|a, b| (&a.0.display(), a.1.span.start).cmp(&(&b.0.display(), b.1.span.start)));
     // Request ids are unique across the whole repository: one scope.
     registry::duplicates(ids.iter().map(|(_, id)| Some(((), id.value.as_str()))))
         .into_iter()
@@ -211,7 +211,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                 &rules::DUPLICATE_REQUEST_ID,
                 file,
                 id.span,
-                format!("request id `{}` is already used by `{}`", id.value, first_file.display),
+                format!("request id `{}` is already used by `{}`", id.value, first_file.display()),
             )
             .label("duplicate request id")
             .related(first_file, first.span, "first used here")

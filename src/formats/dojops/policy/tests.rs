@@ -125,7 +125,7 @@ fn unknown_allowed_tool_with_suggestion() {
     assert_eq!(d[0].span, Span::new(24, 32));
     assert_eq!(d[0].related.len(), 1);
     assert_eq!(
-        d[0].related[0].file.display,
+        d[0].related[0].file.display(),
         ".dojops/tools/my-tool/tool.yaml"
     );
 }
