@@ -32,7 +32,7 @@ impl LinkedOut {
 /// such finding says: the label, how `runs` (the format's runtime) runs the program, why it
 /// matters, and how to fix it or keep it quiet for the file the finding is in.
 pub fn explain(d: Diagnostic, runs: &str) -> Diagnostic {
-    let help = help(d.rule.code, &d.file.path, &d.file.display());
+    let help = help(d.rule.code, &d.file.path, d.file.display());
     d.label("a link on this path leads outside the repository")
         .note(runs)
         .note(WHY)

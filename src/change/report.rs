@@ -152,7 +152,7 @@ pub fn assemble(
         .filter(|r| inputs.scope.reports_on(&r.file.path))
         .map(|r| Arc::clone(&r.file))
         .collect();
-    files.sort_by(|a, b| a.display().cmp(&b.display()));
+    files.sort_by(|a, b| a.display().cmp(b.display()));
     let summary = Summary::count(files.len(), inputs.tools, &diagnostics);
     Report {
         diagnostics,

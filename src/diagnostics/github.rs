@@ -37,7 +37,7 @@ fn render_one(out: &mut String, d: &Diagnostic) {
     let _ = writeln!(
         out,
         "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-        escape_property(&visible(&d.file.display())),
+        escape_property(&visible(d.file.display())),
         start.line,
         start.column,
         end.line,

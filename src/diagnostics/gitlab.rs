@@ -88,7 +88,7 @@ pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
                     "Bug Risk"
                 }],
                 location: Location {
-                    path: &d.file.display(),
+                    path: d.file.display(),
                     lines: Lines {
                         begin: d.file.position(d.span.start).line,
                         end: d.file.position(d.span.end).line,

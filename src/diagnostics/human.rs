@@ -223,7 +223,7 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     let mut spans = vec![d.span];
     spans.extend(same_file.iter().map(|r| r.span));
     let w = window(&d.file, &spans);
-    let path = visible(&d.file.display()).into_owned();
+    let path = visible(d.file.display()).into_owned();
     let mut primary = AnnotationKind::Primary.span(rel(d.span, &w));
     let label = d.label.as_deref().map(visible);
     if let Some(label) = &label {
@@ -254,7 +254,7 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
         group = group.element(
             Snippet::source(w.text.as_ref())
                 .line_start(w.line)
-                .path(visible(&r.file.display()).into_owned())
+                .path(visible(r.file.display()).into_owned())
                 .annotation(
                     AnnotationKind::Context
                         .span(rel(r.span, w))
@@ -303,6 +303,6 @@ fn header_fix(file: &SourceFile, w: &Window<'_>, span: Span) -> Option<(String, 
         .chars()
         .count()
         + 1;
-    let header = |col: usize| format!("{}:{}:{col}", visible(&file.display()), pos.line);
+    let header = |col: usize| format!("{}:{}:{col}", visible(file.display()), pos.line);
     Some((header(shown), header(pos.column)))
 }

@@ -108,7 +108,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
                 name: d.rule.name,
                 severity: d.severity.as_str(),
                 message: &d.message,
-                path: &d.file.display(),
+                path: d.file.display(),
                 format: d.file.format.as_str(),
                 span: json_span(&d.file, d.span),
                 label: d.label.as_deref(),
@@ -118,7 +118,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
                     .related
                     .iter()
                     .map(|r| JsonRelated {
-                        path: &r.file.display(),
+                        path: r.file.display(),
                         span: json_span(&r.file, r.span),
                         message: &r.message,
                     })

@@ -20,7 +20,7 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
         suites
             .entry(f.format.as_str())
             .or_default()
-            .entry(&f.display())
+            .entry(f.display())
             .or_default();
     }
     let format_of: HashMap<&Path, &str> = files
@@ -35,7 +35,7 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
         suites
             .entry(format)
             .or_default()
-            .entry(&d.file.display())
+            .entry(d.file.display())
             .or_default()
             .push(d);
     }

@@ -99,7 +99,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -
         let _ = writeln!(
             out,
             "| `{}:{}:{}` | {} `{}` | {message} |",
-            cell(&d.file.display()).replace('`', "'"),
+            cell(d.file.display()).replace('`', "'"),
             at.line,
             at.column,
             d.severity,

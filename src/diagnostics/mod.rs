@@ -143,7 +143,7 @@ impl Diagnostic {
     /// Sort key: path, then position, then code.
     pub fn sort_key(&self) -> (&str, usize, usize, &'static str, &str) {
         (
-            &self.file.display(),
+            self.file.display(),
             self.span.start,
             self.span.end,
             self.rule.code,

@@ -123,7 +123,7 @@ pub fn render(diagnostics: &[Diagnostic]) -> String {
                 RdDiagnostic {
                     message,
                     location: Location {
-                        path: &d.file.display(),
+                        path: d.file.display(),
                         range: range(&d.file, d.span),
                     },
                     severity: severity(d.severity),

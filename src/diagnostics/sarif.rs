@@ -359,7 +359,7 @@ fn fix(file: &SourceFile, f: &Fix) -> SarifFix {
 
 fn artifact(file: &SourceFile) -> ArtifactLocation {
     ArtifactLocation {
-        uri: encode_uri_path(&file.display()),
+        uri: encode_uri_path(file.display()),
         uri_base_id: Some(SRCROOT),
     }
 }

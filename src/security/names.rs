@@ -119,7 +119,7 @@ pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
                         "the tool name `{}` looks the same as `{}` ({}:{})",
                         visible(&name.value),
                         visible(&original.value),
-                        visible(&original.file.display()),
+                        visible(original.file.display()),
                         at.line
                     ),
                 )

@@ -155,7 +155,7 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         .iter()
         .filter_map(|r| Some((&r.file, r.item.get::<Skill>()?)))
         .collect();
-    skills.sort_by(|a, b| a.0.display().cmp(&b.0.display()));
+    skills.sort_by(|a, b| a.0.display().cmp(b.0.display()));
     let entries = skills.iter().map(|(_, s)| {
         let name = s.name.as_ref()?;
         Some((s.root.parent(), name.value.as_str()))

@@ -181,7 +181,7 @@ impl Cx<'_> {
                 missing.push(p);
             }
         }
-        let bin_dir = sibling_display(&self.file.display(), "tools/bin/");
+        let bin_dir = sibling_display(self.file.display(), "tools/bin/");
         if missing.len() >= 2 && missing.len() == programs.len() {
             let mut d = self
                 .diag(

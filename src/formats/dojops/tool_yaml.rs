@@ -514,7 +514,7 @@ fn load_schema(
         lw.push(d);
         return None;
     }
-    let display = sibling_display(&lw.file.display(), rel);
+    let display = sibling_display(lw.file.display(), rel);
     let (schema_file, fatal) = read_source(fs, &path, display, FormatId::DojopsSchema);
     if let Some(d) = fatal {
         lw.push(d);
