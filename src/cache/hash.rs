@@ -7,6 +7,32 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The hash of `text`, eight bytes at a time: what [`Quick`] gives for it.
+/// What checks that bytes read back from the cache file are the bytes written (XXH3-128):
+/// it guards against damage, not forgery (a cache file is another build's unless this build
+/// wrote it), and is many times cheaper than SHA-256 over the megabytes a run reads.
+pub type Check = [u8; 16];
+
+/// The [`Check`] of `bytes`.
+pub fn check(bytes: &[u8]) -> Check {
+    xxhash_rust::xxh3::xxh3_128(bytes).to_le_bytes()
+}
+
+/// A [`Check`] computed over bytes given in parts.
+#[derive(Default, Clone)]
+pub struct Checker(xxhash_rust::xxh3::Xxh3Default);
+
+impl Checker {
+    /// Add `bytes`.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    /// The check of every part given.
+    pub fn finish(&self) -> Check {
+        self.0.digest128().to_le_bytes()
+    }
+}
+
 pub fn of(text: &str) -> u64 {
     let mut quick = Quick::default();
     quick.write(text.as_bytes());

@@ -61,31 +61,33 @@ pub mod json_option {
     }
 }
 
-/// A SHA-256 field written as one run of 32 bytes (serde's own writes 32 numbers, read back
-/// one by one: the index of a large repository holds hundreds of thousands of them).
+/// A digest or check field written as one run of bytes (serde's own writes one number per
+/// byte, read back one by one: the index of a large repository holds hundreds of thousands).
 pub mod digest {
     use serde::{Deserializer, Serializer};
 
-    use crate::source::Digest;
-
-    /// Write the digest.
-    pub fn serialize<S: Serializer>(value: &Digest, s: S) -> Result<S::Ok, S::Error> {
+    /// Write the bytes.
+    pub fn serialize<S: Serializer, const N: usize>(
+        value: &[u8; N],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.serialize_bytes(value)
     }
 
-    /// Read the digest back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Digest, D::Error> {
-        struct Bytes;
-        impl<'de> serde::de::Visitor<'de> for Bytes {
-            type Value = Digest;
+    /// Read the bytes back.
+    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
+        d: D,
+    ) -> Result<[u8; N], D::Error> {
+        struct Bytes<const N: usize>;
+        impl<'de, const N: usize> serde::de::Visitor<'de> for Bytes<N> {
+            type Value = [u8; N];
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("32 bytes")
+                write!(f, "{N} bytes")
             }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Digest, E> {
-                v.try_into()
-                    .map_err(|_| E::invalid_length(v.len(), &"32 bytes"))
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<[u8; N], E> {
+                v.try_into().map_err(|_| E::invalid_length(v.len(), &self))
             }
         }
-        d.deserialize_bytes(Bytes)
+        d.deserialize_bytes(Bytes::<N>)
     }
 }

@@ -5,14 +5,14 @@
 //! ```text
 //! MAGIC | header length (u32) | header | blobs… | extra | index | footer
 //! footer: extra offset, extra length, index offset, index length (u64 each),
-//!         SHA-256 of extra and index, END
+//!         XXH3-128 of extra and index, END
 //! ```
 //!
 //! Opening the cache reads the footer and the index (one allocation for all the paths, a few
 //! for the entries): the index alone rebuilds a clean file's result. A blob is read when it
 //! is used (its findings when the file is looked up, its item when something looks into it)
-//! and checked against its SHA-256 then. Anything that does not read back whole (another
-//! build, a short file, a bad digest) is no cache at all; an index that passes the check but
+//! and checked against its check then. Anything that does not read back whole (another
+//! build, a short file, a bad check) is no cache at all; an index that passes the check but
 //! does not decode (the index is decoded last, while the walk goes on) leaves the walks and
 //! kept findings, which name files by content, and no file entry.
 
@@ -28,18 +28,18 @@ use serde::{Deserialize, Serialize};
 
 pub use write::{Meta, NewFile, Parts, Writer};
 
-use super::hash::{self, ByHash};
+use super::hash::{self, ByHash, Check};
 use super::track::Seen;
 use super::{Stat, disk};
-use crate::source::{Digest, FormatId, sha256};
+use crate::source::{Digest, FormatId};
 
 /// How the cache file starts.
 const MAGIC: &[u8; 8] = b"toolc\0c\0";
 /// How it ends.
 const END: &[u8; 8] = b"toolc\0i\0";
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 8;
-const FOOTER: usize = 8 * 4 + 32 + 8;
+const LAYOUT: u32 = 9;
+const FOOTER: usize = 8 * 4 + 16 + 8;
 
 /// What the cache file says first: which build wrote it.
 #[derive(Serialize, Deserialize)]
@@ -64,13 +64,13 @@ struct Index {
     deps: Vec<DepEntry>,
 }
 
-/// Where a blob is, and its SHA-256.
+/// Where a blob is, and its check.
 #[derive(Serialize, Deserialize, Clone, Copy)]
 pub struct Blob {
     at: u64,
     len: u32,
     #[serde(with = "super::serde_helpers::digest")]
-    sum: Digest,
+    sum: Check,
 }
 
 /// What the cache knows of one file before any blob is read.
@@ -239,8 +239,8 @@ impl Old {
         // opening the cache: both at once. Decoding reads any bytes safely; what it gives is
         // used only once the check has passed. The index is decoded on a thread of its own
         // while the walk goes on; the first lookup waits for it.
-        let (sum, extra) = rayon::join(|| sha256(&tail), || extra(&tail[..split]));
-        if sum != footer[32..64] {
+        let (sum, extra) = rayon::join(|| hash::check(&tail), || extra(&tail[..split]));
+        if sum != footer[32..48] {
             return None;
         }
         let index = std::thread::Builder::new()
@@ -421,7 +421,7 @@ impl ItemSource {
 fn read_blob(file: &File, blob: Blob) -> Option<Vec<u8>> {
     let mut bytes = vec![0; blob.len as usize];
     read_at(file, &mut bytes, blob.at)?;
-    (sha256(&bytes) == blob.sum).then_some(bytes)
+    (hash::check(&bytes) == blob.sum).then_some(bytes)
 }
 
 /// Fill `buf` from `file` at `offset`, without moving a shared position (threads read at

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::super::hash::QuickSet;
+use super::super::hash::{Checker, QuickSet};
 use super::super::track::Dep;
 use super::super::{Stat, disk};
 use super::Old;
@@ -17,7 +17,7 @@ use super::{
     Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name, hash,
     name_in,
 };
-use crate::source::{Digest, FormatId, sha256};
+use crate::source::{Digest, FormatId};
 
 /// What a new record says of its file (its path, dependencies and result apart).
 #[derive(Clone, Copy, Serialize, Deserialize)]
@@ -137,7 +137,7 @@ impl Writer {
         let blob = Blob {
             at: self.at,
             len: u32::try_from(bytes.len()).ok()?,
-            sum: sha256(bytes),
+            sum: hash::check(bytes),
         };
         self.write(bytes);
         Some(blob)
@@ -238,7 +238,7 @@ impl Writer {
         // keeps nor the index of a large repository is held twice.
         let sink = Sink {
             out: &mut self.out,
-            hash: sha2::Sha256::default(),
+            hash: Checker::default(),
             buf: Vec::with_capacity(64 * 1024),
             len: 0,
             ok: self.ok,
@@ -257,7 +257,7 @@ impl Writer {
         let index_len = sink.len - extra_len;
         self.ok = sink.ok;
         self.at += sink.len;
-        let sum: Digest = sha2::Digest::finalize(sink.hash).into();
+        let sum = sink.hash.finish();
         let mut footer = Vec::with_capacity(FOOTER);
         for n in [extra_at, extra_len, index_at, index_len] {
             footer.extend_from_slice(&n.to_le_bytes());
@@ -489,7 +489,7 @@ impl Names {
 /// Bytes on their way into the cache file, hashed as they go.
 struct Sink<'a> {
     out: &'a mut BufWriter<File>,
-    hash: sha2::Sha256,
+    hash: Checker,
     buf: Vec<u8>,
     len: u64,
     ok: bool,
@@ -497,7 +497,7 @@ struct Sink<'a> {
 
 impl Sink<'_> {
     fn flush(&mut self) {
-        sha2::Digest::update(&mut self.hash, &self.buf);
+        self.hash.update(&self.buf);
         self.ok &= self.out.write_all(&self.buf).is_ok();
         self.len += self.buf.len() as u64;
         self.buf.clear();
@@ -526,7 +526,7 @@ fn result_sum(notes: Option<&Blob>, item: Option<&Blob>, files: &[NewFile], tool
     for blob in [notes, item] {
         match blob {
             Some(b) => sha2::Digest::update(&mut hash, b.sum),
-            None => sha2::Digest::update(&mut hash, [0; 32]),
+            None => sha2::Digest::update(&mut hash, [0; 16]),
         }
     }
     for f in files {
