@@ -350,21 +350,6 @@ impl Cache {
             Ok(result) => (&result.file, codec::parts(result)?),
             Err(file) => (file, Parts::default()),
         };
-        let stored = match (&parts.item, formats::format_of(file.format)?.cache()) {
-            (Some(bytes), Some(codec)) => {
-                let bytes = bytes.clone();
-                let fetch: Fetch = Box::new(move || Some(bytes));
-                let files = match outcome {
-                    Ok(r) => std::iter::once(&r.file)
-                        .chain(&r.companions)
-                        .cloned()
-                        .collect(),
-                    Err(_) => Vec::new(),
-                };
-                Some(Item::encoded(codec, fetch, parts.tools as usize, files))
-            }
-            _ => None,
-        };
         let meta = Meta {
             format: file.format,
             claimed: (claim == Claim::ByContent).then_some(outcome.is_ok()),
@@ -377,12 +362,30 @@ impl Cache {
         {
             old.replace(i);
         }
-        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        if out.is_none() {
-            *out = Writer::create(&self.file, &self.build, &self.cwd);
+        // Hashed on this core: the writer is one for all of them.
+        let checked = parts.checked();
+        {
+            let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+            if out.is_none() {
+                *out = Writer::create(&self.file, &self.build, &self.cwd);
+            }
+            out.as_mut()?.record(path, meta, deps, &parts, &checked);
         }
-        out.as_mut()?.record(path, meta, deps, parts);
-        stored
+        // Written: the item's bytes are the stored item's now.
+        match (parts.item, formats::format_of(file.format)?.cache()) {
+            (Some(bytes), Some(codec)) => {
+                let fetch: Fetch = Box::new(move || Some(bytes));
+                let files = match outcome {
+                    Ok(r) => std::iter::once(&r.file)
+                        .chain(&r.companions)
+                        .cloned()
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+                Some(Item::encoded(codec, fetch, parts.tools as usize, files))
+            }
+            _ => None,
+        }
     }
 
     /// Modified too close to now for its metadata to tell a later change apart.

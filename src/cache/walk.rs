@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::Stat;
-use super::hash::{self, ByHash};
+use super::hash::{self, ByHash, QuickMap};
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
 use crate::source::FormatId;
 
@@ -409,7 +409,7 @@ impl Walks {
         let (root_folder_inputs, root_git) = folder_inputs_and_git(root, false);
         // Each folder's entries by name (a repository's paths are not all held at once).
         type Entries = Vec<(CompactString, Kind, Option<FormatId>)>;
-        let seen: Mutex<HashMap<String, Entries>> = Mutex::new(HashMap::new());
+        let seen: Mutex<QuickMap<String, Entries>> = Mutex::new(QuickMap::default());
         let unusable = AtomicBool::new(false);
         let noting = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
             let builtin = visit(path, kind, hint);
@@ -418,12 +418,17 @@ impl Walks {
                     path.parent().and_then(Path::to_str),
                     path.file_name().and_then(|n| n.to_str()),
                 ) {
-                    (Some(parent), Some(name)) => seen
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .entry(parent.to_string())
-                        .or_default()
-                        .push((CompactString::from(name), kind, builtin)),
+                    (Some(parent), Some(name)) => {
+                        let entry = (CompactString::from(name), kind, builtin);
+                        let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+                        // A folder's key is made once, by its first entry.
+                        match seen.get_mut(parent) {
+                            Some(entries) => entries.push(entry),
+                            None => {
+                                seen.insert(parent.to_string(), vec![entry]);
+                            }
+                        }
+                    }
                     // A name that is not UTF-8 cannot be kept: this walk is not remembered.
                     _ => unusable.store(true, Ordering::Relaxed),
                 }
@@ -439,10 +444,7 @@ impl Walks {
         let stats = std::mem::take(&mut *stats.lock().unwrap_or_else(|e| e.into_inner()));
         let mut folders: Vec<Folder> = Vec::with_capacity(stats.len() + 1);
         let mut take = |dir: &Path| -> Option<Entries> {
-            let mut entries = seen.remove(dir.to_str()?).unwrap_or_default();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            entries.shrink_to_fit();
-            Some(entries)
+            Some(seen.remove(dir.to_str()?).unwrap_or_default())
         };
         let mut root_folder = self.folder(
             CompactString::default(),
@@ -467,8 +469,12 @@ impl Walks {
             // Entries of a folder whose time was not taken: not a walk to keep.
             return errors;
         }
-        // The root first: its time is the root's.
-        folders[1..].sort_by(|a, b| a.rel.cmp(&b.rel));
+        // The root first: its time is the root's. (A hundred thousand folders: on every core.)
+        folders[1..].par_sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+        folders.par_iter_mut().for_each(|f| {
+            f.entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            f.entries.shrink_to_fit();
+        });
         let walk = RootWalk {
             root: root.to_path_buf(),
             inputs: root_inputs,

@@ -16,6 +16,7 @@
 //! does not decode (the index is decoded last, while the walk goes on) leaves the walks and
 //! kept findings, which name files by content, and no file entry.
 
+mod sink;
 mod write;
 
 use std::fs::File;

@@ -7,12 +7,14 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 
-use super::super::hash::{Checker, QuickSet};
+use super::super::hash::{Check, Checker, QuickSet};
 use super::super::track::Dep;
 use super::super::{Stat, disk};
 use super::Old;
+use super::sink::Sink;
 use super::{
     Blob, DepEntry, END, Entry, FOOTER, FileEntry, Header, Index, LAYOUT, MAGIC, Name, hash,
     name_in,
@@ -59,6 +61,27 @@ pub struct Parts {
     pub item: Option<Vec<u8>>,
     /// Tool definitions held.
     pub tools: u32,
+}
+
+/// What checks and identifies a result to store, worked out before the writer is taken
+/// (the writer is one for all the cores).
+pub struct Checked {
+    notes: Option<Check>,
+    item: Option<Check>,
+    sum: Digest,
+}
+
+impl Parts {
+    /// The checks of the blobs and the identity of the result.
+    pub fn checked(&self) -> Checked {
+        let notes = self.notes.as_deref().map(hash::check);
+        let item = self.item.as_deref().map(hash::check);
+        Checked {
+            notes,
+            item,
+            sum: result_sum(notes, item, &self.files, self.tools),
+        }
+    }
 }
 
 /// A cache file being written.
@@ -132,22 +155,29 @@ impl Writer {
         }
     }
 
-    fn blob(&mut self, bytes: Option<&[u8]>) -> Option<Blob> {
-        let bytes = bytes?;
+    fn blob(&mut self, bytes: Option<&[u8]>, check: Option<Check>) -> Option<Blob> {
+        let (bytes, sum) = (bytes?, check?);
         let blob = Blob {
             at: self.at,
             len: u32::try_from(bytes.len()).ok()?,
-            sum: hash::check(bytes),
+            sum,
         };
         self.write(bytes);
         Some(blob)
     }
 
     /// Add the record of the file at `path`.
-    pub fn record(&mut self, path: &Path, meta: Meta, deps: &[Dep], parts: Parts) {
-        let notes = self.blob(parts.notes.as_deref());
-        let item = self.blob(parts.item.as_deref());
-        let sum = result_sum(notes.as_ref(), item.as_ref(), &parts.files, parts.tools);
+    pub fn record(
+        &mut self,
+        path: &Path,
+        meta: Meta,
+        deps: &[Dep],
+        parts: &Parts,
+        checked: &Checked,
+    ) {
+        let notes = self.blob(parts.notes.as_deref(), checked.notes);
+        let item = self.blob(parts.item.as_deref(), checked.item);
+        let sum = checked.sum;
         let (Some(path), true) = (
             path.to_str(),
             deps.iter().all(|d| d.path().to_str().is_some()),
@@ -243,11 +273,11 @@ impl Writer {
             len: 0,
             ok: self.ok,
         };
-        let written = postcard::to_extend(extra, sink)
+        let written = postcard::serialize_with_flavor(extra, sink)
             .map(Sink::flushed)
             .and_then(|sink| {
                 let extra_len = sink.len;
-                postcard::to_extend(&self.index, sink).map(|s| (extra_len, s.flushed()))
+                postcard::serialize_with_flavor(&self.index, sink).map(|s| (extra_len, s.flushed()))
             });
         let Ok((extra_len, sink)) = written else {
             let _ = std::fs::remove_file(&self.tmp);
@@ -486,46 +516,12 @@ impl Names {
     }
 }
 
-/// Bytes on their way into the cache file, hashed as they go.
-struct Sink<'a> {
-    out: &'a mut BufWriter<File>,
-    hash: Checker,
-    buf: Vec<u8>,
-    len: u64,
-    ok: bool,
-}
-
-impl Sink<'_> {
-    fn flush(&mut self) {
-        self.hash.update(&self.buf);
-        self.ok &= self.out.write_all(&self.buf).is_ok();
-        self.len += self.buf.len() as u64;
-        self.buf.clear();
-    }
-
-    fn flushed(mut self) -> Self {
-        self.flush();
-        self
-    }
-}
-
-impl Extend<u8> for Sink<'_> {
-    fn extend<I: IntoIterator<Item = u8>>(&mut self, bytes: I) {
-        for b in bytes {
-            self.buf.push(b);
-            if self.buf.len() == self.buf.capacity() {
-                self.flush();
-            }
-        }
-    }
-}
-
 /// What identifies a stored result: the digests of its blobs and of its files.
-fn result_sum(notes: Option<&Blob>, item: Option<&Blob>, files: &[NewFile], tools: u32) -> Digest {
+fn result_sum(notes: Option<Check>, item: Option<Check>, files: &[NewFile], tools: u32) -> Digest {
     let mut hash = sha2::Sha256::default();
-    for blob in [notes, item] {
-        match blob {
-            Some(b) => sha2::Digest::update(&mut hash, b.sum),
+    for check in [notes, item] {
+        match check {
+            Some(c) => sha2::Digest::update(&mut hash, c),
             None => sha2::Digest::update(&mut hash, [0; 16]),
         }
     }
@@ -549,5 +545,5 @@ fn first_of_each_path_sorted(index: &mut Index) {
     seen.reserve(entries.len());
     entries.retain(|e| seen.insert(name_in(names, e.path)));
     drop(seen);
-    entries.sort_unstable_by(|a, b| name_in(names, a.path).cmp(name_in(names, b.path)));
+    entries.par_sort_unstable_by(|a, b| name_in(names, a.path).cmp(name_in(names, b.path)));
 }
