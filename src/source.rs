@@ -247,7 +247,8 @@ impl FormatId {
 /// One file's bytes as text, its display path and line index; shared by every diagnostic on it.
 #[derive(Debug)]
 pub struct SourceFile {
-    /// Path as found on disk.
+    /// Path as found on disk (the display path may be read from its end: never changed
+    /// once made).
     pub path: PathBuf,
     /// Path shown to users (see [`SourceFile::display`]), when it is not the end of `path`.
     display_own: Option<Box<str>>,

@@ -2,11 +2,11 @@
 //! per run (thousands of times): SipHash over their bytes, or a `Path`'s hash part by part,
 //! was a visible share of a warm run. No key is chosen by anyone who could make them clash
 //! on purpose to any effect but a slower lookup: every lookup compares the text it finds.
+//! Also the check of the cache file's bytes ([`Check`]).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The hash of `text`, eight bytes at a time: what [`Quick`] gives for it.
 /// What checks that bytes read back from the cache file are the bytes written (XXH3-128):
 /// it guards against damage, not forgery (a cache file is another build's unless this build
 /// wrote it), and is many times cheaper than SHA-256 over the megabytes a run reads.
@@ -33,6 +33,7 @@ impl Checker {
     }
 }
 
+/// The hash of `text`, eight bytes at a time: what [`Quick`] gives for it.
 pub fn of(text: &str) -> u64 {
     let mut quick = Quick::default();
     quick.write(text.as_bytes());

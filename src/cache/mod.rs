@@ -33,8 +33,8 @@
 //!   status-change time no one can set): any other build ignores it, and a cache file
 //!   committed to a repository is another build's.
 //! - **Trust.** The index and every blob carry a check (XXH3-128: it finds damage; forgery
-//!   is what the build id stops), checked when they are read: a damaged blob is a miss, a file of another build or layout (or not a cache file at all)
-//!   is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
+//!   is what the build id stops), checked when they are read: a damaged blob is a miss, a
+//!   file of another build or layout (or not a cache file at all) is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
 //!   from the cache can make a check say anything else than it would without it.
 //! - **Memory.** Opening the cache reads its index (`store/`, decoded on a thread of its own
 //!   while the walk goes on); a file's findings are read
@@ -362,17 +362,19 @@ impl Cache {
         {
             old.replace(i);
         }
+        let codec = formats::format_of(file.format)?.cache();
         // Hashed on this core: the writer is one for all of them.
-        let checked = parts.checked();
+        let checked = parts.checked(deps);
         {
             let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
             if out.is_none() {
                 *out = Writer::create(&self.file, &self.build, &self.cwd);
             }
-            out.as_mut()?.record(path, meta, deps, &parts, &checked);
+            out.as_mut()?.record(path, meta, deps, &checked)?;
         }
         // Written: the item's bytes are the stored item's now.
-        match (parts.item, formats::format_of(file.format)?.cache()) {
+        let tools = checked.parts.tools as usize;
+        match (checked.parts.item, codec) {
             (Some(bytes), Some(codec)) => {
                 let fetch: Fetch = Box::new(move || Some(bytes));
                 let files = match outcome {
@@ -382,7 +384,7 @@ impl Cache {
                         .collect(),
                     Err(_) => Vec::new(),
                 };
-                Some(Item::encoded(codec, fetch, parts.tools as usize, files))
+                Some(Item::encoded(codec, fetch, tools, files))
             }
             _ => None,
         }

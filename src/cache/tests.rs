@@ -231,3 +231,32 @@ fn a_dependency_read_twice_with_other_bytes_makes_the_load_unstorable() {
     assert!(!comparable, "other bytes the second time: not storable");
     assert!(matches!(deps[0].seen(), track::Seen::Read(stat, _) if stat.len == 2));
 }
+
+#[test]
+fn a_result_is_identified_by_what_its_load_read_not_by_when() {
+    let sum = |seen: track::Seen| {
+        let parts = store::Parts {
+            tools: 1,
+            ..Default::default()
+        };
+        let dep = track::Dep::new(PathBuf::from("/r/a/input.schema.json"), seen);
+        *parts.checked(&[dep]).sum()
+    };
+    let read = |mtime_secs, byte| {
+        let stat = Stat {
+            len: 2,
+            mtime_secs,
+            mtime_nanos: 0,
+            inode: 1,
+        };
+        sum(track::Seen::Read(stat, [byte; 32]))
+    };
+    // Touched with the same bytes: the same result; other bytes: another one.
+    assert_eq!(read(1, 7), read(2, 7));
+    assert_ne!(read(1, 7), read(1, 8));
+    assert_ne!(sum(track::Seen::Absent), sum(track::Seen::Present));
+    assert_ne!(
+        sum(track::Seen::LinkOut(None)),
+        sum(track::Seen::LinkOut(Some(String::new())))
+    );
+}

@@ -126,6 +126,12 @@ fn target_text(target: Option<PathBuf>) -> Option<String> {
 }
 
 impl Dep {
+    /// `seen` at `path` (the tracker makes them as loads read).
+    #[cfg(test)]
+    pub fn new(path: PathBuf, seen: Seen) -> Dep {
+        Dep { path, seen }
+    }
+
     /// What was found there.
     pub fn seen(&self) -> &Seen {
         &self.seen

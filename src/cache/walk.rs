@@ -349,7 +349,7 @@ impl Walks {
             // Modified too close to the walk for its time to say: listed again.
             let listed = same
                 && (!folder.racy || {
-                    let again = relist(&path, prune);
+                    let again = discover::list_one(&path, prune);
                     let kept = folder
                         .entries
                         .iter()
@@ -556,37 +556,6 @@ impl discover::Walks for Walks {
             }
         }
     }
-}
-
-/// The entries of the folder `dir` as a walk lists them (names and kinds, sorted by name),
-/// leaving out the folders `prune` rejects; none when it cannot be listed.
-fn relist(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
-    let mut out = Vec::new();
-    let walk = ignore::WalkBuilder::new(dir)
-        .hidden(false)
-        .require_git(false)
-        .follow_links(false)
-        .max_depth(Some(1))
-        .filter_entry(|e| e.file_name() != ".git")
-        .build();
-    for entry in walk {
-        let e = entry.ok()?;
-        if e.depth() == 0 {
-            continue;
-        }
-        let kind = match e.file_type() {
-            Some(t) if t.is_symlink() => Kind::Link,
-            Some(t) if t.is_dir() => Kind::Dir,
-            Some(t) if t.is_file() => Kind::File,
-            _ => Kind::Other,
-        };
-        if kind == Kind::Dir && prune(e.path()) {
-            continue;
-        }
-        out.push((e.file_name().to_str()?.to_string(), kind));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Some(out)
 }
 
 fn join(root: &Path, rel: &str) -> PathBuf {

@@ -11,7 +11,7 @@
 //! Opening the cache reads the footer and the index (one allocation for all the paths, a few
 //! for the entries): the index alone rebuilds a clean file's result. A blob is read when it
 //! is used (its findings when the file is looked up, its item when something looks into it)
-//! and checked against its check then. Anything that does not read back whole (another
+//! and checked then. Anything that does not read back whole (another
 //! build, a short file, a bad check) is no cache at all; an index that passes the check but
 //! does not decode (the index is decoded last, while the walk goes on) leaves the walks and
 //! kept findings, which name files by content, and no file entry.
@@ -39,7 +39,7 @@ const MAGIC: &[u8; 8] = b"toolc\0c\0";
 /// How it ends.
 const END: &[u8; 8] = b"toolc\0i\0";
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 9;
+const LAYOUT: u32 = 10;
 const FOOTER: usize = 8 * 4 + 16 + 8;
 
 /// What the cache file says first: which build wrote it.

@@ -11,7 +11,7 @@ use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 
 use super::super::hash::{Check, Checker, QuickSet};
-use super::super::track::Dep;
+use super::super::track::{Dep, Seen};
 use super::super::{Stat, disk};
 use super::Old;
 use super::sink::Sink;
@@ -63,23 +63,36 @@ pub struct Parts {
     pub tools: u32,
 }
 
-/// What checks and identifies a result to store, worked out before the writer is taken
-/// (the writer is one for all the cores).
+/// A result to store with what checks and identifies it, worked out before the writer is
+/// taken (the writer is one for all the cores).
 pub struct Checked {
+    /// The result.
+    pub parts: Parts,
     notes: Option<Check>,
     item: Option<Check>,
     sum: Digest,
 }
 
+impl Checked {
+    /// What identifies the result.
+    #[cfg(test)]
+    pub fn sum(&self) -> &Digest {
+        &self.sum
+    }
+}
+
 impl Parts {
-    /// The checks of the blobs and the identity of the result.
-    pub fn checked(&self) -> Checked {
+    /// The result with the checks of its blobs and its identity (which `deps`, what its
+    /// load read besides its files, are part of).
+    pub fn checked(self, deps: &[Dep]) -> Checked {
         let notes = self.notes.as_deref().map(hash::check);
         let item = self.item.as_deref().map(hash::check);
+        let sum = result_sum(notes, item, &self.files, self.tools, deps);
         Checked {
+            parts: self,
             notes,
             item,
-            sum: result_sum(notes, item, &self.files, self.tools),
+            sum,
         }
     }
 }
@@ -155,35 +168,38 @@ impl Writer {
         }
     }
 
-    fn blob(&mut self, bytes: Option<&[u8]>, check: Option<Check>) -> Option<Blob> {
-        let (bytes, sum) = (bytes?, check?);
+    /// Write `bytes` (checked by `check`); none when there are none. Err when they cannot be
+    /// (longer than a blob can be).
+    fn blob(&mut self, bytes: Option<&[u8]>, check: Option<Check>) -> Result<Option<Blob>, ()> {
+        let (Some(bytes), Some(sum)) = (bytes, check) else {
+            return Ok(None);
+        };
         let blob = Blob {
             at: self.at,
-            len: u32::try_from(bytes.len()).ok()?,
+            len: u32::try_from(bytes.len()).map_err(|_| ())?,
             sum,
         };
         self.write(bytes);
-        Some(blob)
+        Ok(Some(blob))
     }
 
     /// Add the record of the file at `path`.
+    /// None when it cannot be recorded (a path that is not UTF-8, a blob too long).
     pub fn record(
         &mut self,
         path: &Path,
         meta: Meta,
         deps: &[Dep],
-        parts: &Parts,
         checked: &Checked,
-    ) {
-        let notes = self.blob(parts.notes.as_deref(), checked.notes);
-        let item = self.blob(parts.item.as_deref(), checked.item);
+    ) -> Option<()> {
+        let path = path.to_str()?;
+        if !deps.iter().all(|d| d.path().to_str().is_some()) {
+            return None;
+        }
+        let parts = &checked.parts;
+        let notes = self.blob(parts.notes.as_deref(), checked.notes).ok()?;
+        let item = self.blob(parts.item.as_deref(), checked.item).ok()?;
         let sum = checked.sum;
-        let (Some(path), true) = (
-            path.to_str(),
-            deps.iter().all(|d| d.path().to_str().is_some()),
-        ) else {
-            return;
-        };
         let Writer { index, names, .. } = self;
         let deps_from = index.deps.len() as u32;
         for d in deps {
@@ -221,6 +237,7 @@ impl Writer {
         self.by_path
             .insert(hash::of(path), self.index.entries.len() as u32);
         self.index.entries.push(entry);
+        Some(())
     }
 
     /// Complete the file with the entries of `old` to carry over (see [`Old::carried`]; with
@@ -516,8 +533,16 @@ impl Names {
     }
 }
 
-/// What identifies a stored result: the digests of its blobs and of its files.
-fn result_sum(notes: Option<Check>, item: Option<Check>, files: &[NewFile], tools: u32) -> Digest {
+/// What identifies a stored result: the checks of its blobs, and the digests of its files
+/// and of what else its load read (a result changes only with what it was made from, and
+/// these say so in SHA-256, which no one can make collide on purpose).
+fn result_sum(
+    notes: Option<Check>,
+    item: Option<Check>,
+    files: &[NewFile],
+    tools: u32,
+    deps: &[Dep],
+) -> Digest {
     let mut hash = sha2::Sha256::default();
     for check in [notes, item] {
         match check {
@@ -532,6 +557,30 @@ fn result_sum(notes: Option<Check>, item: Option<Check>, files: &[NewFile], tool
         sha2::Digest::update(&mut hash, f.digest);
     }
     sha2::Digest::update(&mut hash, tools.to_le_bytes());
+    for d in deps {
+        let path = d.path().as_os_str().as_encoded_bytes();
+        sha2::Digest::update(&mut hash, (path.len() as u64).to_le_bytes());
+        sha2::Digest::update(&mut hash, path);
+        // What was there, not when: a file touched but the same leaves the result the same.
+        match d.seen() {
+            Seen::Absent => sha2::Digest::update(&mut hash, [1]),
+            Seen::Present => sha2::Digest::update(&mut hash, [2]),
+            Seen::Read(_, digest) => {
+                sha2::Digest::update(&mut hash, [3]);
+                sha2::Digest::update(&mut hash, digest);
+            }
+            Seen::Listed(digest) => {
+                sha2::Digest::update(&mut hash, [4]);
+                sha2::Digest::update(&mut hash, digest);
+            }
+            Seen::LinkOut(None) => sha2::Digest::update(&mut hash, [5]),
+            Seen::LinkOut(Some(to)) => {
+                sha2::Digest::update(&mut hash, [6]);
+                sha2::Digest::update(&mut hash, (to.len() as u64).to_le_bytes());
+                sha2::Digest::update(&mut hash, to.as_bytes());
+            }
+        }
+    }
     sha2::Digest::finalize(hash).into()
 }
 
