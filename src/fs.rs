@@ -126,10 +126,29 @@ pub struct Disk;
 
 impl FileSystem for Disk {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
-        // Checked before opening: opening a FIFO would block.
-        let meta = std::fs::metadata(path).map_err(|e| ReadError::Io(e.to_string()))?;
-        check_kind(&meta)?;
-        let file = std::fs::File::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
+        let io = |e: std::io::Error| ReadError::Io(e.to_string());
+        // Opened without waiting, then its kind checked on the open file: a FIFO swapped in
+        // after a check of the path would hold a plain open for ever.
+        #[cfg(target_os = "linux")]
+        let (file, meta) = {
+            use std::os::unix::fs::OpenOptionsExt;
+            let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(flags.bits() as i32)
+                .open(path)
+                .map_err(io)?;
+            let meta = file.metadata().map_err(io)?;
+            check_kind(&meta)?;
+            (file, meta)
+        };
+        // Elsewhere checked before opening (a FIFO would block the open).
+        #[cfg(not(target_os = "linux"))]
+        let (file, meta) = {
+            let meta = std::fs::metadata(path).map_err(io)?;
+            check_kind(&meta)?;
+            (std::fs::File::open(path).map_err(io)?, meta)
+        };
         read_open(file, meta.len())
     }
 

@@ -118,13 +118,24 @@ fn confined_reads_within_and_refuses_links_out_and_special_files() {
     if made.is_ok_and(|s| s.success()) {
         // On a thread: were the open to block, the test fails instead of hanging.
         let (tx, rx) = std::sync::mpsc::channel();
-        let (fs, fifo) = (fs.clone(), repo.join("fifo"));
-        std::thread::spawn(move || tx.send(fs.read(&fifo)));
+        let (reader, fifo) = (fs.clone(), repo.join("fifo"));
+        std::thread::spawn(move || tx.send(reader.read(&fifo)));
         let read = rx.recv_timeout(std::time::Duration::from_secs(10));
         assert_eq!(
             read,
             Ok(Err(ReadError::Special)),
             "reading a FIFO must not block"
+        );
+        // Through a link (the slow way, the path resolved and then read as it is): the same.
+        symlink(repo.join("fifo"), repo.join("fifo-link")).expect("link");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (fs, link) = (fs.clone(), repo.join("fifo-link"));
+        std::thread::spawn(move || tx.send(fs.read(&link)));
+        let read = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(
+            read,
+            Ok(Err(ReadError::Special)),
+            "reading a FIFO through a link must not block"
         );
     }
 }
