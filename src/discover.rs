@@ -259,6 +259,24 @@ impl Walks for Fresh {
     }
 }
 
+/// A walk of `root` as every walk of toolc's is: hidden files seen, ignore files honoured
+/// with or without git, links not followed.
+fn walker(root: &Path) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(root);
+    builder.hidden(false).require_git(false).follow_links(false);
+    builder
+}
+
+/// What the walk found at `e` (a link as a link).
+fn kind_of(e: &ignore::DirEntry) -> Kind {
+    match e.file_type() {
+        Some(t) if t.is_symlink() => Kind::Link,
+        Some(t) if t.is_dir() => Kind::Dir,
+        Some(t) if t.is_file() => Kind::File,
+        _ => Kind::Other,
+    }
+}
+
 /// Walk the folder `root` in parallel, honouring ignore files, never entering `.git` or a
 /// folder `prune` rejects; `on_dir` sees each folder below the root before it is listed.
 pub fn walk_fresh(
@@ -270,10 +288,7 @@ pub fn walk_fresh(
     let errors = Mutex::new(Vec::new());
     // The walker wants an owned filter: excluded folders are pruned, never entered.
     let prune = Arc::clone(prune);
-    WalkBuilder::new(root)
-        .hidden(false)
-        .require_git(false)
-        .follow_links(false)
+    walker(root)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
                 return false;
@@ -293,13 +308,7 @@ pub fn walk_fresh(
             Box::new(|entry| {
                 match entry {
                     Ok(e) => {
-                        let kind = match e.file_type() {
-                            Some(t) if t.is_symlink() => Kind::Link,
-                            Some(t) if t.is_dir() => Kind::Dir,
-                            Some(t) if t.is_file() => Kind::File,
-                            _ => Kind::Other,
-                        };
-                        visit(e.path(), kind, None);
+                        visit(e.path(), kind_of(&e), None);
                     }
                     Err(err) => {
                         let path = match &err {
@@ -325,10 +334,7 @@ pub fn walk_fresh(
 /// leaving out the folders `prune` rejects; none when it cannot be listed.
 pub fn list_one(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
     let mut out = Vec::new();
-    let walk = ignore::WalkBuilder::new(dir)
-        .hidden(false)
-        .require_git(false)
-        .follow_links(false)
+    let walk = walker(dir)
         .max_depth(Some(1))
         .filter_entry(|e| e.file_name() != ".git")
         .build();
@@ -337,12 +343,7 @@ pub fn list_one(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
         if e.depth() == 0 {
             continue;
         }
-        let kind = match e.file_type() {
-            Some(t) if t.is_symlink() => Kind::Link,
-            Some(t) if t.is_dir() => Kind::Dir,
-            Some(t) if t.is_file() => Kind::File,
-            _ => Kind::Other,
-        };
+        let kind = kind_of(&e);
         if kind == Kind::Dir && prune(e.path()) {
             continue;
         }

@@ -130,7 +130,7 @@ impl FileSystem for Disk {
         // Opened without waiting, then its kind checked on the open file: a FIFO swapped in
         // after a check of the path would hold a plain open for ever.
         #[cfg(target_os = "linux")]
-        let (file, meta) = {
+        {
             use std::os::unix::fs::OpenOptionsExt;
             let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
             let file = std::fs::OpenOptions::new()
@@ -138,18 +138,15 @@ impl FileSystem for Disk {
                 .custom_flags(flags.bits() as i32)
                 .open(path)
                 .map_err(io)?;
-            let meta = file.metadata().map_err(io)?;
-            check_kind(&meta)?;
-            (file, meta)
+            return read_opened(file).bytes;
         };
         // Elsewhere checked before opening (a FIFO would block the open).
         #[cfg(not(target_os = "linux"))]
-        let (file, meta) = {
+        {
             let meta = std::fs::metadata(path).map_err(io)?;
             check_kind(&meta)?;
-            (std::fs::File::open(path).map_err(io)?, meta)
-        };
-        read_open(file, meta.len())
+            read_open(std::fs::File::open(path).map_err(io)?, meta.len())
+        }
     }
 
     fn read_noted(&self, path: &Path) -> Noted {
@@ -211,6 +208,22 @@ fn check_kind(meta: &std::fs::Metadata) -> Result<(), ReadError> {
         return Err(ReadError::Special);
     }
     Ok(())
+}
+
+/// The read of `file`, opened without waiting (a FIFO opens at once), once its own metadata
+/// says it is a regular file within the limit; with that metadata.
+#[cfg(target_os = "linux")]
+fn read_opened(file: std::fs::File) -> Noted {
+    match file.metadata() {
+        Ok(meta) => Noted {
+            bytes: check_kind(&meta).and_then(|()| read_open(file, meta.len())),
+            before: Some(meta),
+        },
+        Err(e) => Noted {
+            bytes: Err(ReadError::Io(e.to_string())),
+            before: None,
+        },
+    }
 }
 
 /// The bytes of the regular file `file`, `len` bytes long when it was checked.

@@ -491,24 +491,22 @@ mod tests {
             let file = SourceFile::new(path.into(), display.into(), FormatId::ToolMd, "".into());
             (file.display().to_string(), file.display_own.is_none())
         };
-        assert_eq!(
-            shown("/r/tools/a.tool.md", "tools/a.tool.md"),
-            ("tools/a.tool.md".into(), true)
-        );
-        assert_eq!(
-            shown("tools/a.tool.md", "tools/a.tool.md"),
-            ("tools/a.tool.md".into(), true)
-        );
-        // A suffix that does not start at a folder boundary is not the display path.
-        assert_eq!(
-            shown("/r/xtools/a.tool.md", "tools/a.tool.md"),
-            ("tools/a.tool.md".into(), false)
-        );
-        assert_eq!(
-            shown("/r/a.tool.md", "../r/a.tool.md"),
-            ("../r/a.tool.md".into(), false)
-        );
-        assert_eq!(shown("/r/a.tool.md", "<stdin>"), ("<stdin>".into(), false));
+        // (path, display, shared): a suffix that does not start at a folder boundary, or a
+        // display path outside the path, is kept apart.
+        let cases = [
+            ("/r/tools/a.tool.md", "tools/a.tool.md", true),
+            ("tools/a.tool.md", "tools/a.tool.md", true),
+            ("/r/xtools/a.tool.md", "tools/a.tool.md", false),
+            ("/r/a.tool.md", "../r/a.tool.md", false),
+            ("/r/a.tool.md", "<stdin>", false),
+        ];
+        for (path, display, shared) in cases {
+            assert_eq!(
+                shown(path, display),
+                (display.to_string(), shared),
+                "{path}"
+            );
+        }
     }
 
     #[test]

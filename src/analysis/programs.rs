@@ -49,12 +49,7 @@ const WHY: &str = "the definition is reviewed with the repository, but what it r
 fn help(code: &str, file: &Path, display: &str) -> String {
     let folder = file.parent().unwrap_or(file);
     let top = crate::config::tree::project_of(folder).unwrap_or(folder);
-    let rel = file.strip_prefix(top).unwrap_or(file);
-    let rel = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/");
+    let rel = crate::discover::display_path(file, top);
     // Where that toolc.toml is, as the file is shown (relative to the working directory).
     let config = match display.strip_suffix(rel.as_str()) {
         Some(above) => format!("`{}{}`", visible(above), crate::config::FILE_NAME),

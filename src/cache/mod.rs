@@ -34,8 +34,9 @@
 //!   committed to a repository is another build's.
 //! - **Trust.** The index and every blob carry a check (XXH3-128: it finds damage; forgery
 //!   is what the build id stops), checked when they are read: a damaged blob is a miss, a
-//!   file of another build or layout (or not a cache file at all) is ignored as a whole, an entry that does not decode completely is a miss. Nothing read
-//!   from the cache can make a check say anything else than it would without it.
+//!   file of another build or layout (or not a cache file at all) is ignored as a whole, an
+//!   entry that does not decode completely is a miss. Nothing read from the cache can make
+//!   a check say anything else than it would without it.
 //! - **Memory.** Opening the cache reads its index (`store/`, decoded on a thread of its own
 //!   while the walk goes on); a file's findings are read
 //!   when it is looked up and its item when something looks into it; new entries are written

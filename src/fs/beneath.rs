@@ -92,23 +92,7 @@ pub(super) fn read(roots: &[Root], path: &Path) -> Option<Noted> {
     let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
     match open_beneath(fd, rel, flags) {
         // No link on the way: the open file's metadata is the path's.
-        Ok(opened) => {
-            let file = std::fs::File::from(opened);
-            let meta = match file.metadata() {
-                Ok(meta) => meta,
-                Err(e) => {
-                    return Some(Noted {
-                        bytes: Err(ReadError::Io(e.to_string())),
-                        before: None,
-                    });
-                }
-            };
-            let read = super::check_kind(&meta).and_then(|()| super::read_open(file, meta.len()));
-            Some(Noted {
-                bytes: read,
-                before: Some(meta),
-            })
-        }
+        Ok(opened) => Some(super::read_opened(std::fs::File::from(opened))),
         Err(e) if e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR => Some(Noted {
             bytes: Err(ReadError::Io(std::io::Error::from(e).to_string())),
             before: None,
