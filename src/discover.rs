@@ -428,16 +428,16 @@ pub fn discover_with(
     }
     crate::timing::mark("walk");
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    sort(&mut found);
-    dedup(&mut found);
+    sort_unique(&mut found);
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut misnamed = misnamed.into_inner().unwrap_or_else(|e| e.into_inner());
     misnamed.sort();
     (found, errors, misnamed)
 }
 
-/// Sort `found` by path (as `Path`s compare), format and claim.
-pub fn sort(found: &mut [Discovered]) {
+/// Sort `found` by path (as `Path`s compare), format and claim, and keep the first find of
+/// each path and format (a claimed-always find comes first and stays).
+pub fn sort_unique(found: &mut Vec<Discovered>) {
     // Thousands of paths: compared as text when every one is spelt its one way (a `Path`
     // compares part by part).
     if found.iter().all(|d| canonical(&d.path)) {
@@ -446,21 +446,13 @@ pub fn sort(found: &mut [Discovered]) {
                 .then(a.format.cmp(&b.format))
                 .then(a.claim.cmp(&b.claim))
         });
+        found.dedup_by(|later, first| {
+            later.path.as_os_str() == first.path.as_os_str() && later.format == first.format
+        });
     } else {
         found.sort();
+        found.dedup_by(|later, first| later.path == first.path && later.format == first.format);
     }
-}
-
-/// Drop the second find of a file (sorted: a claimed-always find comes first and stays).
-pub fn dedup(found: &mut Vec<Discovered>) {
-    let same_path: fn(&Path, &Path) -> bool = if found.iter().all(|d| canonical(&d.path)) {
-        |a, b| a.as_os_str() == b.as_os_str()
-    } else {
-        |a, b| a == b
-    };
-    found.dedup_by(|later, first| {
-        same_path(&later.path, &first.path) && later.format == first.format
-    });
 }
 
 fn push<T>(list: &Mutex<Vec<T>>, item: T) {

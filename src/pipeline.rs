@@ -177,6 +177,9 @@ pub(crate) fn load_named(
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
+    if let Some(c) = cache {
+        c.cache.prefetch(&scope.roots);
+    }
     let walks: &dyn discover::Walks = match cache {
         Some(c) => c.cache.walks(),
         None => &discover::Fresh,
@@ -223,10 +226,10 @@ pub(crate) fn load_named(
                 .filter(|d| d.format != source::FormatId::Config),
         );
         walk_errors.extend(errors);
-        discover::sort(&mut found);
-        discover::dedup(&mut found);
+        discover::sort_unique(&mut found);
         walk_errors.dedup_by(|a, b| a.path == b.path);
     }
+    let walked = found.len();
     for path in fs.buffered() {
         if !found.iter().any(|d| d.path == path)
             && let Some(format) = classifier.classify_explicit(path)
@@ -247,7 +250,11 @@ pub(crate) fn load_named(
             d.claim = discover::Claim::Always;
         }
     }
-    discover::sort(&mut found);
+    // Sorted and unique as walked (a claim is the last key, and each path and format is
+    // there once): only buffers come after.
+    if found.len() > walked {
+        discover::sort_unique(&mut found);
+    }
     let progress = |step| {
         if let Some(report) = progress {
             report(step);

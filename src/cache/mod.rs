@@ -235,6 +235,14 @@ impl Cache {
         }
     }
 
+    /// Stat ahead the files this cache knows under `roots` (the run's), so that their
+    /// lookups find the answer waiting.
+    pub fn prefetch(&self, roots: &[PathBuf]) {
+        if let Some(old) = &self.old {
+            old.prefetch(roots);
+        }
+    }
+
     /// The walks of this run.
     pub fn walks(&self) -> &Walks {
         &self.walks
@@ -260,13 +268,13 @@ impl Cache {
         {
             return None;
         }
-        let now = Stat::of(q.path)?;
+        let now = old.stat(i)?;
         let same = !entry.racy && now == entry.stat;
         if !same && sha256(&q.fs.read(q.path).ok()?) != entry.digest {
             return None;
         }
         let known = Known::new(q.fs.as_ref(), &self.walks);
-        if !old.deps(i).all(|(p, seen)| seen.unchanged(p, &known)) {
+        if !old.deps_unchanged(i, &known) {
             return None;
         }
         if self.defers(i, q) {

@@ -2,6 +2,7 @@
 
 use super::*;
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
 
 use crate::fs::Disk;
 
@@ -205,6 +206,44 @@ fn a_saved_index_carries_the_old_entries_whether_in_place_or_copied() {
     assert_eq!(run_over(&dir, &paths[..2]), 2);
     assert_eq!(run_over(&dir, &paths), 2);
     assert_eq!(run_over(&dir, &paths), paths.len());
+}
+
+#[test]
+fn files_stated_ahead_answer_their_lookups_and_changes_still_show() {
+    let dir = temp("ahead");
+    let names = ["t0", "t1", "t2"];
+    let paths: Vec<PathBuf> = names.iter().map(|n| tool_named(&dir, n)).collect();
+    assert_eq!(run_over(&dir, &paths), 0);
+    assert_eq!(run_over(&dir, &paths), 3);
+    // Only the run's roots are stated ahead: here, one tool's folder.
+    let cache = Cache::open_as(&dir, &dir, "build A".into());
+    let old = cache.old().expect("the cache file");
+    let t0 = dir.join(".dojops/tools/t0");
+    old.prefetch(std::slice::from_ref(&t0), &AtomicBool::new(false));
+    let stated = |p: &Path| old.stated(old.find(p).expect("an entry").0);
+    assert!(stated(&paths[0]));
+    assert!(!stated(&paths[1]) && !stated(&paths[2]));
+    drop(cache);
+    // A file and another's schema changed: stated ahead (on the cache's own thread, racing
+    // the lookups), both are misses, and the cache saved after it keeps every entry.
+    std::fs::write(
+        &paths[1],
+        std::fs::read_to_string(&paths[1]).expect("read") + "# edited\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join(".dojops/tools/t2/input.schema.json"), "{}").expect("write");
+    let cache = Cache::open_as(&dir, &dir, "build A".into());
+    cache.prefetch(std::slice::from_ref(&dir));
+    let hits: Vec<bool> = paths
+        .iter()
+        .map(|p| lookup(&cache, p, FormatId::DojopsTool, &dir, &HashSet::new()).is_some())
+        .collect();
+    assert_eq!(hits, [true, false, false]);
+    for path in &paths[1..] {
+        load_and_store(&cache, path);
+    }
+    cache.save(std::slice::from_ref(&dir));
+    assert_eq!(run_over(&dir, &paths), 3);
 }
 
 /// A file changed between two reads of one load: the load is not stored (its result may

@@ -151,11 +151,21 @@ impl Dep {
 impl Seen {
     /// True when `fs` still shows this at `path`.
     pub fn unchanged(&self, path: &Path, fs: &dyn FileSystem) -> bool {
+        self.unchanged_with(path, fs, || Stat::of(path))
+    }
+
+    /// [`Seen::unchanged`], with the file's metadata now from `stat`.
+    pub fn unchanged_with(
+        &self,
+        path: &Path,
+        fs: &dyn FileSystem,
+        stat: impl FnOnce() -> Option<Stat>,
+    ) -> bool {
         match self {
             Seen::Absent => !fs.is_file(path),
             Seen::Present => fs.is_file(path),
-            Seen::Read(stat, digest) => {
-                Stat::of(path) == Some(*stat) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
+            Seen::Read(stat_then, digest) => {
+                stat() == Some(*stat_then) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
             }
             Seen::Listed(digest) => listing_digest(&fs.list_dir(path)) == *digest,
             Seen::LinkOut(target) => target_text(fs.link_out(path)) == *target,

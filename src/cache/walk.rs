@@ -19,7 +19,7 @@
 //!   what it was when it was last asked: [`Walks::is_file`] answers from there, and notes
 //!   the new answers for the next run.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -119,6 +119,34 @@ struct RootWalk {
     /// folder is looked up for every file and every name asked about).
     #[serde(skip)]
     by_rel: ByHash<u32>,
+}
+
+impl RootWalk {
+    /// Number the folders by the hash of their `rel` (once per run: a folder is looked up for
+    /// every file and every name asked about).
+    fn number_folders(&mut self) {
+        let mut by_rel = ByHash::default();
+        by_rel.reserve(self.folders.len());
+        // The root (empty `rel`) is found without the map.
+        for (f, folder) in self.folders.iter().enumerate().skip(1) {
+            by_rel.entry(hash::of(&folder.rel)).or_insert(f as u32);
+        }
+        self.by_rel = by_rel;
+    }
+
+    /// The number of the folder at `rel` (not the root's), once numbered.
+    fn folder(&self, rel: &str) -> Option<usize> {
+        let f = *self.by_rel.get(&hash::of(rel))? as usize;
+        if self.folders.get(f)?.rel == rel {
+            return Some(f);
+        }
+        // Another folder of the same hash (or none): searched for.
+        let found = self
+            .folders
+            .get(1..)?
+            .binary_search_by(|f| f.rel.as_str().cmp(rel));
+        found.ok().map(|f| f + 1)
+    }
 }
 
 /// The ignore files a walk reads for the folder `dir`; those not there in `dir` itself
@@ -266,18 +294,7 @@ impl Walks {
             let f = if rest.is_empty() {
                 0
             } else {
-                let rel = rest.strip_prefix(std::path::MAIN_SEPARATOR)?;
-                let f = *walk.by_rel.get(&hash::of(rel))? as usize;
-                if walk.folders.get(f)?.rel != rel {
-                    // Another folder of the same hash (or none): searched for.
-                    1 + walk
-                        .folders
-                        .get(1..)?
-                        .binary_search_by(|f| f.rel.as_str().cmp(rel))
-                        .ok()?
-                } else {
-                    f
-                }
+                walk.folder(rest.strip_prefix(std::path::MAIN_SEPARATOR)?)?
             };
             (!walk.folders.get(f)?.racy).then_some((w, f))
         })
@@ -286,9 +303,9 @@ impl Walks {
     /// Whether `path` is a regular file, when an unchanged folder of this run's walks knows
     /// it from an earlier run.
     pub fn known_file(&self, path: &Path) -> Option<bool> {
-        let name = path.file_name()?.to_str()?;
+        let (dir, name) = split_name(path)?;
         let now = self.now.read().unwrap_or_else(|e| e.into_inner());
-        let (w, f) = Walks::trusted(&now, path.parent()?)?;
+        let (w, f) = Walks::trusted(&now, dir)?;
         now[w].folders[f]
             .probes
             .iter()
@@ -315,8 +332,7 @@ impl Walks {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
             Err(_) => return None,
         };
-        let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
-        else {
+        let Some((dir, name)) = split_name(path) else {
             return Some(is_file);
         };
         let trusted = Walks::trusted(&self.now.read().unwrap_or_else(|e| e.into_inner()), dir);
@@ -338,7 +354,6 @@ impl Walks {
         if !root_same || !old.inputs.iter().all(Input::unchanged) {
             return false;
         }
-        let rels: HashSet<&str> = old.folders.iter().map(|f| f.rel.as_str()).collect();
         old.folders.par_iter().enumerate().all(|(i, folder)| {
             let path = join(&old.root, &folder.rel);
             if i > 0 && prune(&path) {
@@ -367,7 +382,7 @@ impl Walks {
             listed
                 && folder.entries.iter().all(|(name, kind, _)| {
                     *kind != Kind::Dir
-                        || rels.contains(child_rel(&folder.rel, name).as_str())
+                        || old.folder(&child_rel(&folder.rel, name)).is_some()
                         || prune(&path.join(name))
                 })
         })
@@ -475,12 +490,13 @@ impl Walks {
             f.entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             f.entries.shrink_to_fit();
         });
-        let walk = RootWalk {
+        let mut walk = RootWalk {
             root: root.to_path_buf(),
             inputs: root_inputs,
             folders,
             by_rel: ByHash::default(),
         };
+        walk.number_folders();
         self.confirm(walk);
         self.set_changed();
         errors
@@ -506,14 +522,7 @@ impl Walks {
     }
 
     /// Take `walk` as this run's walk of its root; its folders answer [`Walks::known_file`].
-    fn confirm(&self, mut walk: RootWalk) {
-        let mut by_rel = ByHash::default();
-        by_rel.reserve(walk.folders.len());
-        // The root (empty `rel`) is found without the map.
-        for (f, folder) in walk.folders.iter().enumerate().skip(1) {
-            by_rel.entry(hash::of(&folder.rel)).or_insert(f as u32);
-        }
-        walk.by_rel = by_rel;
+    fn confirm(&self, walk: RootWalk) {
         let mut now = self.now.write().unwrap_or_else(|e| e.into_inner());
         // In place: what was learned names walks by their place in the list.
         match now.iter_mut().find(|w| w.root == walk.root) {
@@ -531,6 +540,10 @@ impl discover::Walks for Walks {
             .unwrap_or_else(|e| e.into_inner())
             .remove(root);
         let verified = Mutex::new(Vec::new());
+        let old = old.map(|mut old| {
+            old.number_folders();
+            old
+        });
         match old {
             Some(mut old) if Walks::still_true(&old, prune, &verified) => {
                 crate::timing::mark("still true");
@@ -556,6 +569,19 @@ impl discover::Walks for Walks {
             }
         }
     }
+}
+
+/// The folder and the name of `path` (found on its text where it can be: asked for every
+/// file and every name looked for; a path spelt another way is not in any walk either).
+fn split_name(path: &Path) -> Option<(&Path, &str)> {
+    #[cfg(unix)]
+    if let Some((dir, name)) = path.to_str().and_then(|t| t.rsplit_once('/'))
+        && !dir.is_empty()
+        && !["", ".", ".."].contains(&name)
+    {
+        return Some((Path::new(dir), name));
+    }
+    Some((path.parent()?, path.file_name()?.to_str()?))
 }
 
 fn join(root: &Path, rel: &str) -> PathBuf {

@@ -91,6 +91,28 @@ fn under_text(path: &Path, folder: &Path) -> bool {
     p.starts_with(f) && (p.len() == f.len() || f == b"/" || p.get(f.len()) == Some(&b'/'))
 }
 
+/// True when `path` is a plain name right in the [`canonical`] folder `dir` (then it is
+/// canonical too, and `dir` is its parent).
+fn plainly_in(path: &Path, dir: &Path) -> bool {
+    let (p, d) = (
+        path.as_os_str().as_encoded_bytes(),
+        dir.as_os_str().as_encoded_bytes(),
+    );
+    let Some(name) = p.strip_prefix(d) else {
+        return false;
+    };
+    // The root's children follow its `/` directly.
+    let name = if d == b"/" {
+        name
+    } else {
+        match name.strip_prefix(b"/") {
+            Some(name) => name,
+            None => return false,
+        }
+    };
+    !name.is_empty() && name != b"." && name != b".." && !name.contains(&b'/')
+}
+
 impl ConfigTree {
     /// `base` alone.
     pub fn single(base: &Config) -> ConfigTree {
@@ -122,13 +144,22 @@ impl ConfigTree {
         let base_plain = canonical(&base.root)
             && canonical(&base_folder_file)
             && base_file.as_deref().is_none_or(canonical);
+        let files = files.into_iter();
+        // A folder per file, about, in a large repository.
         let mut seen: QuickSet<&std::ffi::OsStr> = QuickSet::default();
+        seen.reserve(files.size_hint().0);
         let mut git_roots = GitRoots::default();
         // The folders to look in are gathered here; looking (thousands of folders in a large
         // repository) is shared out among the cores.
         let mut folders: Vec<&Path> = Vec::new();
         let mut all_plain = base_plain;
+        // The parent of the file before, when plain: files come in the walk's order, so most
+        // share it, and a file plainly in it needs nothing more.
+        let mut last: Option<&'p Path> = None;
         for file in files {
+            if last.is_some_and(|dir| plainly_in(file, dir)) {
+                continue;
+            }
             // The folders above a file in its one spelling are too, and are found on its text.
             let plain = base_plain && canonical(file);
             let up = |p: &'p Path| {
@@ -141,7 +172,8 @@ impl ConfigTree {
             let Some(parent) = up(file) else {
                 continue;
             };
-            if seen.contains(parent.as_os_str()) {
+            last = plain.then_some(parent);
+            if !seen.insert(parent.as_os_str()) {
                 continue;
             }
             all_plain &= plain;
@@ -157,7 +189,8 @@ impl ConfigTree {
             } else {
                 git_roots.of(parent, fs).unwrap_or(parent)
             };
-            let mut dir = Some(parent);
+            folders.push(parent);
+            let mut dir = if same(parent, stop) { None } else { up(parent) };
             while let Some(d) = dir {
                 if !seen.insert(d.as_os_str()) {
                     break;
@@ -255,6 +288,27 @@ mod tests {
             fs.set(PathBuf::from(path), text.as_bytes().to_vec());
         }
         fs
+    }
+
+    #[test]
+    fn a_plain_name_in_a_folder_is_told_on_its_text() {
+        for (path, dir, expected) in [
+            ("/r/a/tool.yaml", "/r/a", true),
+            ("/x", "/", true),
+            ("/r/a/b/tool.yaml", "/r/a", false),
+            ("/r/ab/tool.yaml", "/r/a", false),
+            ("/r/a/", "/r/a", false),
+            ("/r/a/..", "/r/a", false),
+            ("/r/a/.", "/r/a", false),
+            ("/r/a", "/r/a", false),
+            ("/r/b/tool.yaml", "/r/a", false),
+        ] {
+            assert_eq!(
+                plainly_in(Path::new(path), Path::new(dir)),
+                expected,
+                "{path} in {dir}"
+            );
+        }
     }
 
     /// A disk with nothing on it, so only the overlay's buffers exist.

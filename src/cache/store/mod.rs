@@ -5,23 +5,24 @@
 //! ```text
 //! MAGIC | header length (u32) | header | blobs… | extra | index | footer
 //! footer: extra offset, extra length, index offset, index length (u64 each),
-//!         XXH3-128 of extra and index, END
+//!         XXH3-128 of extra, XXH3-128 of index, END
 //! ```
 //!
 //! Opening the cache reads the footer and the index (one allocation for all the paths, a few
 //! for the entries): the index alone rebuilds a clean file's result. A blob is read when it
 //! is used (its findings when the file is looked up, its item when something looks into it)
 //! and checked then. Anything that does not read back whole (another
-//! build, a short file, a bad check) is no cache at all; an index that passes the check but
-//! does not decode (the index is decoded last, while the walk goes on) leaves the walks and
-//! kept findings, which name files by content, and no file entry.
+//! build, a short file, a bad check) is no cache at all; an index that fails its own check or
+//! does not decode (the index is read and decoded last, while the walk goes on) leaves the
+//! walks and kept findings, which name files by content, and no file entry.
 
 mod sink;
 mod write;
 
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
@@ -39,8 +40,8 @@ const MAGIC: &[u8; 8] = b"toolc\0c\0";
 /// How it ends.
 const END: &[u8; 8] = b"toolc\0i\0";
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 10;
-const FOOTER: usize = 8 * 4 + 16 + 8;
+const LAYOUT: u32 = 11;
+const FOOTER: usize = 8 * 4 + 16 + 16 + 8;
 
 /// What the cache file says first: which build wrote it.
 #[derive(Serialize, Deserialize)]
@@ -164,12 +165,24 @@ pub struct Old {
     kept: Vec<AtomicBool>,
     /// A new record replaces it.
     replaced: Vec<AtomicBool>,
+    /// Each entry's file's metadata now, taken once by whoever asks first (the lookup, or
+    /// the thread that stats ahead of it).
+    stats: Vec<OnceLock<Option<Stat>>>,
+    /// The same for each dependency.
+    dep_stats: Vec<OnceLock<Option<Stat>>>,
 }
 
-/// An old cache file whose index is decoded on another thread.
+/// An old cache file whose index is decoded on another thread, which then stats the files
+/// it names ahead of their lookups (once told where the run looks: [`Opened::prefetch`]).
 pub struct Opened {
-    index: Mutex<Option<JoinHandle<Option<Old>>>>,
-    old: OnceLock<Option<Old>>,
+    /// Where the decoded index comes from (the thread ending without sending: none).
+    index: Mutex<Option<Receiver<Option<Arc<Old>>>>>,
+    old: OnceLock<Option<Arc<Old>>>,
+    /// The run's roots, for the thread to stat their files (dropped unsent: none).
+    roots: Mutex<Option<Sender<Vec<PathBuf>>>>,
+    /// Tells the thread to stop stating.
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Opened {
@@ -177,16 +190,38 @@ impl Opened {
     pub fn get(&self) -> Option<&Old> {
         self.old
             .get_or_init(|| {
-                let handle = self.index.lock().unwrap_or_else(|e| e.into_inner()).take();
-                handle.and_then(|h| h.join().ok().flatten())
+                let index = self.index.lock().unwrap_or_else(|e| e.into_inner()).take();
+                index.and_then(|rx| rx.recv().ok().flatten())
             })
-            .as_ref()
+            .as_deref()
     }
 
-    /// [`Opened::get`], owned.
-    pub fn into_inner(self) -> Option<Old> {
+    /// Stat the files of the entries under `roots` ahead of their lookups (at most once).
+    pub fn prefetch(&self, roots: &[PathBuf]) {
+        if let Some(tx) = self.roots.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = tx.send(roots.to_vec());
+        }
+    }
+
+    /// [`Opened::get`], owned (the thread stopped first).
+    pub fn into_inner(mut self) -> Option<Old> {
         self.get();
-        self.old.into_inner().flatten()
+        self.stop.store(true, Ordering::Relaxed);
+        self.roots
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        Arc::try_unwrap(self.old.take().flatten()?).ok()
+    }
+}
+
+impl Drop for Opened {
+    fn drop(&mut self) {
+        // Stats no one will ask for.
+        self.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -233,30 +268,59 @@ impl Old {
         {
             return None;
         }
-        let mut tail = vec![0; usize::try_from(extra_len + index_len).ok()?];
-        read_at(&file, &mut tail, extra_at)?;
-        let split = usize::try_from(extra_len).ok()?;
-        // Checking the bytes and decoding what the walk needs first are the larger part of
-        // opening the cache: both at once. Decoding reads any bytes safely; what it gives is
-        // used only once the check has passed. The index is decoded on a thread of its own
-        // while the walk goes on; the first lookup waits for it.
-        let (sum, extra) = rayon::join(|| hash::check(&tail), || extra(&tail[..split]));
-        if sum != footer[32..48] {
+        let check_at = |at: usize| -> Option<Check> { footer.get(at..at + 16)?.try_into().ok() };
+        let (extra_sum, index_sum) = (check_at(32)?, check_at(48)?);
+        // The index is read, checked and decoded on a thread of its own while the walk goes
+        // on (the first lookup waits for it); what the walk needs is read first.
+        let mut kept = vec![0; usize::try_from(extra_len).ok()?];
+        read_at(&file, &mut kept, extra_at)?;
+        // Decoding reads any bytes safely; what it gives is used only once the check has
+        // passed. Both at once: they are the larger part of opening the cache.
+        let (sum, extra) = rayon::join(|| hash::check(&kept), || extra(&kept));
+        if sum != extra_sum {
             return None;
         }
-        let index = std::thread::Builder::new()
-            .spawn(move || Old::decode(file, &tail[split..], extra_at))
+        drop(kept);
+        let index_len = usize::try_from(index_len).ok()?;
+        let (index_tx, index_rx) = std::sync::mpsc::channel();
+        let (roots_tx, roots_rx) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .spawn(move || {
+                let old = Old::read(file, (index_at, index_len), index_sum, extra_at);
+                let old = old.map(Arc::new);
+                let _ = index_tx.send(old.clone());
+                if let (Some(old), Ok(roots)) = (old, roots_rx.recv()) {
+                    old.prefetch(&roots, &stopped);
+                }
+            })
             .ok()?;
         Some((
             Opened {
-                index: Mutex::new(Some(index)),
+                index: Mutex::new(Some(index_rx)),
                 old: OnceLock::new(),
+                roots: Mutex::new(Some(roots_tx)),
+                stop,
+                thread: Some(thread),
             },
             extra,
         ))
     }
 
-    /// The old cache file `file` of the index `bytes` (ending at `end`), once decoded.
+    /// The old cache file `file` whose index is the `(offset, length)` bytes `at`, when
+    /// they pass their check `sum` and decode (blobs ending before `end`).
+    fn read(file: File, at: (u64, usize), sum: Check, end: u64) -> Option<Old> {
+        let mut bytes = vec![0; at.1];
+        read_at(&file, &mut bytes, at.0)?;
+        if hash::check(&bytes) != sum {
+            return None;
+        }
+        Old::decode(file, &bytes, end)
+    }
+
+    /// The old cache file `file` of the index `bytes` (blobs ending before `end`), once
+    /// decoded.
     fn decode(file: File, bytes: &[u8], end: u64) -> Option<Old> {
         let index: Index = postcard::from_bytes(bytes).ok()?;
         if !index.whole(end) {
@@ -271,12 +335,64 @@ impl Old {
                 .or_insert(i as u32);
         }
         let n = index.entries.len();
+        let deps = index.deps.len();
         Some(Old {
             file: Arc::new(file),
             index,
             by_hash,
             kept: (0..n).map(|_| AtomicBool::new(false)).collect(),
             replaced: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            stats: (0..n).map(|_| OnceLock::new()).collect(),
+            dep_stats: (0..deps).map(|_| OnceLock::new()).collect(),
+        })
+    }
+
+    /// Stat the files of the entries under `roots`, and the files their loads read, last
+    /// first (lookups go in path order: the two meet instead of racing for the same files),
+    /// until done or told to `stop`.
+    pub(super) fn prefetch(&self, roots: &[PathBuf], stop: &AtomicBool) {
+        for (i, e) in self.index.entries.iter().enumerate().rev() {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if !super::under(Path::new(self.name(e.path)), roots) {
+                continue;
+            }
+            self.stat(i);
+            let (from, to) = e.deps;
+            for j in from as usize..to as usize {
+                if matches!(self.index.deps[j].seen, Seen::Read(..)) {
+                    self.dep_stat(j);
+                }
+            }
+        }
+    }
+
+    /// The metadata of entry `i`'s file now (none: not a regular file).
+    pub fn stat(&self, i: usize) -> Option<Stat> {
+        let path = self.index.entries[i].path;
+        *self.stats[i].get_or_init(|| Stat::of(Path::new(self.name(path))))
+    }
+
+    /// True when entry `i`'s file was stated this run.
+    #[cfg(test)]
+    pub fn stated(&self, i: usize) -> bool {
+        self.stats[i].get().is_some()
+    }
+
+    /// The metadata of dependency `j`'s file now.
+    fn dep_stat(&self, j: usize) -> Option<Stat> {
+        let path = self.index.deps[j].path;
+        *self.dep_stats[j].get_or_init(|| Stat::of(Path::new(self.name(path))))
+    }
+
+    /// True when every path entry `i`'s load asked about shows what it did (through `fs`).
+    pub fn deps_unchanged(&self, i: usize, fs: &dyn crate::fs::FileSystem) -> bool {
+        let (from, to) = self.index.entries[i].deps;
+        (from as usize..to as usize).all(|j| {
+            let dep = &self.index.deps[j];
+            dep.seen
+                .unchanged_with(Path::new(self.name(dep.path)), fs, || self.dep_stat(j))
         })
     }
 

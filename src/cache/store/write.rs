@@ -290,13 +290,15 @@ impl Writer {
             len: 0,
             ok: self.ok,
         };
+        // Checked apart: a run checks what else the cache keeps first, and the index on the
+        // thread that decodes it.
         let written = postcard::serialize_with_flavor(extra, sink)
             .map(Sink::flushed)
-            .and_then(|sink| {
-                let extra_len = sink.len;
-                postcard::serialize_with_flavor(&self.index, sink).map(|s| (extra_len, s.flushed()))
+            .and_then(|mut sink| {
+                let extra = (sink.len, std::mem::take(&mut sink.hash).finish());
+                postcard::serialize_with_flavor(&self.index, sink).map(|s| (extra, s.flushed()))
             });
-        let Ok((extra_len, sink)) = written else {
+        let Ok(((extra_len, extra_sum), sink)) = written else {
             let _ = std::fs::remove_file(&self.tmp);
             return false;
         };
@@ -304,12 +306,13 @@ impl Writer {
         let index_len = sink.len - extra_len;
         self.ok = sink.ok;
         self.at += sink.len;
-        let sum = sink.hash.finish();
+        let index_sum = sink.hash.finish();
         let mut footer = Vec::with_capacity(FOOTER);
         for n in [extra_at, extra_len, index_at, index_len] {
             footer.extend_from_slice(&n.to_le_bytes());
         }
-        footer.extend_from_slice(&sum);
+        footer.extend_from_slice(&extra_sum);
+        footer.extend_from_slice(&index_sum);
         footer.extend_from_slice(END);
         self.write(&footer);
         let Writer {
