@@ -355,6 +355,9 @@ pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagno
             if let Some((span, msg)) = &e.related {
                 d = d.related(file, *span, msg.clone());
             }
+            if let Some(explain) = e.explain {
+                d = d.label(explain.label).help(explain.help);
+            }
             if e.kind == SyntaxErrorKind::DuplicateKey {
                 d = d
                     .label("duplicate key")

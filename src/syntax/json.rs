@@ -3,9 +3,12 @@
 use std::collections::HashMap;
 
 use jsonc_parser::ast::{ObjectPropName, Value};
+use jsonc_parser::errors::ParseErrorKind;
 use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
 
-use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
+use super::{
+    Entry, Explain, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind,
+};
 use crate::source::Span;
 
 fn strict() -> ParseOptions {
@@ -60,25 +63,79 @@ fn parse_with(text: &str, base: usize, options: &ParseOptions) -> Parsed {
                 message: "the file holds no JSON value".into(),
                 span: Span::point(base),
                 related: None,
+                explain: None,
             }),
         },
         Err(err) => {
             let range = err.range();
-            let message = err.kind().to_string();
-            let kind = if message.contains("nesting depth") {
-                SyntaxErrorKind::TooDeep
-            } else {
-                SyntaxErrorKind::Json
-            };
-            out.errors.push(SyntaxError {
-                kind,
-                message: lowercase_first(&message),
-                span: Span::new(range.start, range.end.max(range.start)).shifted(base),
-                related: None,
+            let opener = |what: &Unclosed| text.as_bytes().get(range.start) == Some(&what.open);
+            out.errors.push(match unclosed(err.kind()).filter(opener) {
+                // The parser spans the whole unclosed value: the missing closer belongs at
+                // the end, and the opener is what to match it with.
+                Some(what) => SyntaxError {
+                    kind: SyntaxErrorKind::Json,
+                    message: format!(
+                        "unterminated {}: the file ends before its closing `{}`",
+                        what.name, what.close
+                    ),
+                    span: Span::point(text.trim_end().len()).shifted(base),
+                    related: Some((
+                        Span::new(range.start, range.start + 1).shifted(base),
+                        format!("this `{}` is never closed", char::from(what.open)),
+                    )),
+                    explain: Some(what.explain),
+                },
+                None => {
+                    let message = err.kind().to_string();
+                    let kind = if message.contains("nesting depth") {
+                        SyntaxErrorKind::TooDeep
+                    } else {
+                        SyntaxErrorKind::Json
+                    };
+                    SyntaxError {
+                        kind,
+                        message: lowercase_first(&message),
+                        span: Span::new(range.start, range.end.max(range.start)).shifted(base),
+                        related: None,
+                        explain: None,
+                    }
+                }
             });
         }
     }
     out
+}
+
+/// An object or array the file ends inside.
+struct Unclosed {
+    name: &'static str,
+    open: u8,
+    close: char,
+    explain: Explain,
+}
+
+fn unclosed(kind: &ParseErrorKind) -> Option<Unclosed> {
+    match kind {
+        ParseErrorKind::UnterminatedObject => Some(Unclosed {
+            name: "object",
+            open: b'{',
+            close: '}',
+            explain: Explain {
+                label: "expected `}` here",
+                help: "add the `}` that closes the object where its members end",
+            },
+        }),
+        ParseErrorKind::UnterminatedArray => Some(Unclosed {
+            name: "array",
+            open: b'[',
+            close: ']',
+            explain: Explain {
+                label: "expected `]` here",
+                help: "add the `]` that closes the array where its items end",
+            },
+        }),
+        _ => None,
+    }
 }
 
 fn lowercase_first(s: &str) -> String {
@@ -122,6 +179,7 @@ impl Lower<'_> {
                 ),
                 span: Span::new(r.start + at, r.start + at + 1).shifted(self.base),
                 related: None,
+                explain: None,
             });
         }
     }
@@ -138,6 +196,7 @@ impl Lower<'_> {
                 message: format!("the document is nested deeper than {MAX_DEPTH} levels"),
                 span: Span::point(span.start),
                 related: None,
+                explain: None,
             });
             return None;
         }
@@ -183,6 +242,7 @@ impl Lower<'_> {
                             message: format!("duplicate key `{key}`"),
                             span: key_span,
                             related: Some((*first, "first defined here".into())),
+                            explain: None,
                         });
                         continue;
                     }
@@ -218,6 +278,26 @@ mod tests {
         assert!(parsed.root.is_none());
         assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::Json);
         assert!(parsed.errors[0].span.start >= 10, "{:?}", parsed.errors[0]);
+    }
+
+    #[test]
+    fn a_file_ending_inside_an_object_or_array_points_at_its_end_and_its_opener() {
+        for (text, open, close) in [
+            ("{\n  \"a\": {\"b\": 1}\n\n", 0, '}'),
+            ("[1, [2, 3]\n", 0, ']'),
+            ("{\"a\": [1, 2", 6, ']'),
+        ] {
+            let parsed = parse(text, 10);
+            let e = &parsed.errors[0];
+            assert_eq!(e.kind, SyntaxErrorKind::Json, "{text:?}");
+            assert_eq!(e.span, Span::point(10 + text.trim_end().len()), "{text:?}");
+            let (at, message) = e.related.as_ref().expect("the opener");
+            assert_eq!(*at, Span::new(10 + open, 10 + open + 1), "{text:?}");
+            assert!(message.contains("never closed"), "{message}");
+            let explain = e.explain.expect("a label and a help");
+            assert!(explain.label.contains(close), "{text:?}");
+            assert!(e.message.contains(close), "{}", e.message);
+        }
     }
 
     #[test]

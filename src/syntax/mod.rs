@@ -189,6 +189,17 @@ pub struct SyntaxError {
     pub span: Span,
     /// A related place (e.g. the first of two duplicate keys).
     pub related: Option<(Span, String)>,
+    /// What to say at the span and what to do, when the parser's words do not say it.
+    pub explain: Option<Explain>,
+}
+
+/// A label for a syntax error's span, and its help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Explain {
+    /// Said at the span.
+    pub label: &'static str,
+    /// What to do.
+    pub help: &'static str,
 }
 
 /// The kinds of syntax problems, each its own rule.

@@ -85,6 +85,7 @@ pub fn parse(text: &str, base: usize) -> Parsed {
                     message,
                     span: span.shifted(base),
                     related: None,
+                    explain: None,
                 });
                 builder.out.root = None;
                 break;
@@ -212,6 +213,7 @@ impl Builder<'_> {
                                 .into(),
                         span: token_span(self.text, span.start - self.base).shifted(self.base),
                         related: None,
+                        explain: None,
                     });
                     self.stopped = true;
                 }
@@ -293,6 +295,7 @@ impl Builder<'_> {
                         message: "unknown anchor".into(),
                         span,
                         related: None,
+                        explain: None,
                     });
                 };
                 if self.nodes + anchored.size > MAX_EXPANDED_NODES {
@@ -303,6 +306,7 @@ impl Builder<'_> {
                         ),
                         span,
                         related: None,
+                        explain: None,
                     });
                 }
                 if self.stack.len() + anchored.height > MAX_DEPTH {
@@ -313,6 +317,7 @@ impl Builder<'_> {
                         ),
                         span,
                         related: None,
+                        explain: None,
                     });
                 }
                 // The copy counts against the budget in full (`finish` adds the one for its
@@ -339,6 +344,7 @@ impl Builder<'_> {
                 message: format!("the document is nested deeper than {MAX_DEPTH} levels"),
                 span,
                 related: None,
+                explain: None,
             });
         }
         Ok(())
@@ -386,6 +392,7 @@ impl Builder<'_> {
                                         .into(),
                                 span: node.span,
                                 related: None,
+                                explain: None,
                             });
                         }
                     };
@@ -398,6 +405,7 @@ impl Builder<'_> {
                             message: format!("duplicate key `{k}`"),
                             span: key_span,
                             related: Some((*first, "first defined here".into())),
+                            explain: None,
                         });
                     } else {
                         seen.insert(k.clone(), key_span);
