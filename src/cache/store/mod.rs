@@ -270,17 +270,10 @@ impl Old {
         }
         let check_at = |at: usize| -> Option<Check> { footer.get(at..at + 16)?.try_into().ok() };
         let (extra_sum, index_sum) = (check_at(32)?, check_at(48)?);
-        // The index is read, checked and decoded on a thread of its own while the walk goes
-        // on (the first lookup waits for it); what the walk needs is read first.
+        // The index is read, checked and decoded on a thread of its own while what the walk
+        // needs is decoded here, and the walk goes on (the first lookup waits for it).
         let mut kept = vec![0; usize::try_from(extra_len).ok()?];
         read_at(&file, &mut kept, extra_at)?;
-        // Decoding reads any bytes safely; what it gives is used only once the check has
-        // passed. Both at once: they are the larger part of opening the cache.
-        let (sum, extra) = rayon::join(|| hash::check(&kept), || extra(&kept));
-        if sum != extra_sum {
-            return None;
-        }
-        drop(kept);
         let index_len = usize::try_from(index_len).ok()?;
         let (index_tx, index_rx) = std::sync::mpsc::channel();
         let (roots_tx, roots_rx) = std::sync::mpsc::channel::<Vec<PathBuf>>();
@@ -296,6 +289,15 @@ impl Old {
                 }
             })
             .ok()?;
+        // Decoding reads any bytes safely; what it gives is used only once the check has
+        // passed. Both at once: they are the larger part of opening the cache.
+        let (sum, extra) = rayon::join(|| hash::check(&kept), || extra(&kept));
+        if sum != extra_sum {
+            // The thread's index goes nowhere: no one asks for it.
+            stop.store(true, Ordering::Relaxed);
+            return None;
+        }
+        drop(kept);
         Some((
             Opened {
                 index: Mutex::new(Some(index_rx)),
