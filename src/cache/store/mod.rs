@@ -284,7 +284,10 @@ impl Old {
                 let old = Old::read(file, (index_at, index_len), index_sum, extra_at);
                 let old = old.map(Arc::new);
                 let _ = index_tx.send(old.clone());
-                if let (Some(old), Ok(roots)) = (old, roots_rx.recv()) {
+                // Waits for the roots until the cache is saved or dropped (the sender with it).
+                if let Some(old) = old
+                    && let Ok(roots) = roots_rx.recv()
+                {
                     old.prefetch(&roots, &stopped);
                 }
             })
