@@ -19,6 +19,8 @@
 //!   what it was when it was last asked: [`Walks::is_file`] answers from there, and notes
 //!   the new answers for the next run.
 
+mod inputs;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +35,7 @@ use super::Stat;
 use super::hash::{self, ByHash, QuickMap};
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
 use crate::source::FormatId;
+use inputs::{Input, folder_inputs_and_git, root_inputs};
 
 /// A folder's metadata: what changes when an entry is added, removed or renamed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,33 +62,6 @@ impl DirStat {
                 inode: s.inode,
             }
         })
-    }
-}
-
-/// A file an ignore decision reads, and what was there (`None`: nothing).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Input {
-    path: PathBuf,
-    stat: Option<Stat>,
-}
-
-impl Input {
-    fn now(path: PathBuf) -> Input {
-        let stat = std::fs::metadata(&path).ok().map(|m| Stat::of_metadata(&m));
-        Input { path, stat }
-    }
-
-    /// Unchanged; an input that was not there, in the folder `dir` whose entries are
-    /// unchanged, is still not there.
-    fn unchanged_in(&self, dir: &Path) -> bool {
-        (self.stat.is_none() && self.path.parent() == Some(dir)) || self.unchanged()
-    }
-
-    fn unchanged(&self) -> bool {
-        std::fs::metadata(&self.path)
-            .ok()
-            .map(|m| Stat::of_metadata(&m))
-            == self.stat
     }
 }
 
@@ -147,78 +123,6 @@ impl RootWalk {
             .binary_search_by(|f| f.rel.as_str().cmp(rel));
         found.ok().map(|f| f + 1)
     }
-}
-
-/// The ignore files a walk reads for the folder `dir`; those not there in `dir` itself
-/// only with `keep_absent` (a file created there changes the folder's time).
-fn folder_inputs(dir: &Path, keep_absent: bool) -> Vec<Input> {
-    folder_inputs_and_git(dir, keep_absent).0
-}
-
-/// [`folder_inputs`], and whether `dir` holds a `.git` (as `config::tree::git_root` asks:
-/// a link there counts when it leads somewhere).
-fn folder_inputs_and_git(dir: &Path, keep_absent: bool) -> (Vec<Input>, bool) {
-    let mut out: Vec<Input> = [".gitignore", ".ignore"]
-        .into_iter()
-        .map(|name| Input::now(dir.join(name)))
-        .filter(|input| keep_absent || input.stat.is_some())
-        .collect();
-    let git = dir.join(".git");
-    let meta = std::fs::symlink_metadata(&git);
-    let has_git = match &meta {
-        Ok(m) if m.file_type().is_symlink() => git.exists(),
-        Ok(_) => true,
-        Err(_) => false,
-    };
-    match meta {
-        Ok(m) if m.is_dir() => out.push(Input::now(git.join("info/exclude"))),
-        Ok(_) => {
-            // A worktree: `.git` names the real git folder, whose common folder holds the
-            // exclude file.
-            out.push(Input::now(git.clone()));
-            if let Some(gitdir) = first_line(&git)
-                .and_then(|l| l.strip_prefix("gitdir: ").map(|d| dir.join(d.trim_end())))
-            {
-                let commondir = gitdir.join("commondir");
-                out.push(Input::now(commondir.clone()));
-                if let Some(common) = first_line(&commondir) {
-                    out.push(Input::now(
-                        gitdir.join(common.trim_end()).join("info/exclude"),
-                    ));
-                }
-            }
-        }
-        Err(_) => {}
-    }
-    (out, has_git)
-}
-
-fn first_line(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    Some(text.lines().next()?.to_string())
-}
-
-/// The ignore files above `root` and git's global configuration, as the walker reads them.
-fn root_inputs(root: &Path) -> Vec<Input> {
-    let mut out: Vec<Input> = root
-        .ancestors()
-        .skip(1)
-        .flat_map(|dir| folder_inputs(dir, true))
-        .collect();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|x| !x.as_os_str().is_empty())
-        .or_else(|| home.as_ref().map(|h| h.join(".config")));
-    let global = [
-        std::env::var_os("GIT_CONFIG_GLOBAL").map(PathBuf::from),
-        home.map(|h| h.join(".gitconfig")),
-        xdg.as_ref().map(|x| x.join("git/config")),
-        xdg.map(|x| x.join("git/ignore")),
-        ignore::gitignore::gitconfig_excludes_path(),
-    ];
-    out.extend(global.into_iter().flatten().map(Input::now));
-    out
 }
 
 /// The walks as the cache keeps them, encoded straight into the cache file.

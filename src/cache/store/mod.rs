@@ -16,6 +16,7 @@
 //! does not decode (the index is read and decoded last, while the walk goes on) leaves the
 //! walks and kept findings, which name files by content, and no file entry.
 
+mod identity;
 mod sink;
 mod write;
 
