@@ -94,23 +94,10 @@ fn under_text(path: &Path, folder: &Path) -> bool {
 /// True when `path` is a plain name right in the [`canonical`] folder `dir` (then it is
 /// canonical too, and `dir` is its parent).
 fn plainly_in(path: &Path, dir: &Path) -> bool {
-    let (p, d) = (
-        path.as_os_str().as_encoded_bytes(),
-        dir.as_os_str().as_encoded_bytes(),
-    );
-    let Some(name) = p.strip_prefix(d) else {
-        return false;
-    };
-    // The root's children follow its `/` directly.
-    let name = if d == b"/" {
-        name
-    } else {
-        match name.strip_prefix(b"/") {
-            Some(name) => name,
-            None => return false,
-        }
-    };
-    !name.is_empty() && name != b"." && name != b".." && !name.contains(&b'/')
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let name = bytes.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    !matches!(name, b"" | b"." | b"..")
+        && parent_canonical(path).is_some_and(|parent| parent.as_os_str() == dir.as_os_str())
 }
 
 impl ConfigTree {
