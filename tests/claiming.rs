@@ -114,6 +114,22 @@ fn a_manifest_broken_by_a_syntax_error_is_still_claimed() {
     );
 }
 
+#[test]
+fn a_manifest_missing_its_tools_wrapper_is_claimed_and_reported() {
+    // agentcli refuses a bare list of tools whole; found by walking, it must not pass silently.
+    let repo = Repo::with(&[
+        (
+            "tools.json",
+            "[{\"name\": \"a\", \"command\": [\"./tools/bin/a\"]}]\n",
+        ),
+        ("tools/bin/a", "#!/bin/sh\n"),
+    ]);
+    let report = repo.check().expect("config");
+    let found = lines(&report);
+    assert_eq!(codes(&found), ["ACL002"], "{found:#?}");
+    assert_eq!(report.summary.not_claimed, 0);
+}
+
 // ── what the user names is always checked ─────────────────────────────────────────────
 
 #[test]

@@ -7,14 +7,19 @@ use crate::syntax::sniff::json_value;
 
 /// True when `text` has a manifest's shape: an object whose `tools` is a list with at least
 /// one object whose `command` is a list (keys matched case-insensitively, as agentcli's
-/// decoder does). Text that is not valid JSON is a manifest when it names both keys, so a
-/// manifest broken by a stray comma is still reported.
+/// decoder does), or such a list on its own — a manifest missing its `{"tools": ...}`
+/// wrapper, which agentcli refuses whole and toolc must say so. Text that is not valid JSON is
+/// a manifest when it names both keys, so a manifest broken by a stray comma is still reported.
 pub fn is_manifest(text: &str) -> bool {
     let Some(root) = json_value(text) else {
         return text.contains("\"tools\"") && text.contains("\"command\"");
     };
-    let Some(Value::Array(tools)) = field(&root, "tools") else {
-        return false;
+    let tools = match &root {
+        Value::Array(bare) => bare,
+        _ => match field(&root, "tools") {
+            Some(Value::Array(tools)) => tools,
+            _ => return false,
+        },
     };
     tools
         .iter()
@@ -53,6 +58,10 @@ mod tests {
             r#"{"tools": [{"name": "q", "title": "Q", "docType": "x"}]}"#
         ));
         assert!(!is_manifest("{}"));
+        // The tool list without its wrapper: agentcli fails on it, so toolc reads it.
+        assert!(is_manifest(
+            r#"[{"name": "a", "command": ["./tools/bin/a"]}]"#
+        ));
         assert!(!is_manifest(""));
         assert!(!is_manifest(r#"{"tools": [{"command": "./run"}]}"#));
     }
