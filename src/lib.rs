@@ -185,30 +185,48 @@ fn run(
         only.as_deref(),
         use_cache,
     );
-    let report = pipeline::report(options, config, &loaded, bundles, only.as_deref());
-    timing::mark("report");
-    match cache {
-        Some(cache) => {
-            if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
-                let s = cache.stats();
-                eprintln!(
-                    "toolc: cache: {} files from the cache, {} loaded, {} results left in it",
-                    s.hits, s.loaded, s.left
-                );
-            }
-            let roots = loaded.scope.roots.clone();
-            if cache.changed(&roots) {
-                // Writing the cache needs memory of its own: the files' results go first.
-                drop(loaded);
-            } else {
-                drop_later(loaded);
-            }
-            cache.save(&roots);
-            timing::mark("save");
-        }
-        None => drop_later(loaded),
+    let report = |loaded: &pipeline::Loaded| {
+        let report = pipeline::report(options, config, loaded, bundles, only.as_deref());
+        timing::mark("report");
+        report
+    };
+    let Some(cache) = cache else {
+        let made = report(&loaded);
+        drop_later(loaded);
+        return made;
+    };
+    if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
+        let s = cache.stats();
+        eprintln!(
+            "toolc: cache: {} files from the cache, {} loaded, {} results left in it",
+            s.hits, s.loaded, s.left
+        );
     }
-    report
+    let roots = loaded.scope.roots.clone();
+    if cache.started_empty() {
+        // A first run writes the whole cache: on the other core, while the report is made
+        // (no result reads from a cache file there was not).
+        let made = std::thread::scope(|threads| {
+            let saving = threads.spawn(|| cache.save(&roots));
+            let made = report(&loaded);
+            let _ = saving.join();
+            made
+        });
+        timing::mark("save");
+        drop_later(loaded);
+        return made;
+    }
+    let made = report(&loaded);
+    if cache.changed(&roots) {
+        // Writing the cache needs memory of its own, and the old cache file can be carried
+        // over only once no result reads from it: the files' results go first.
+        drop(loaded);
+    } else {
+        drop_later(loaded);
+    }
+    cache.save(&roots);
+    timing::mark("save");
+    made
 }
 
 /// Drop `value` on another thread: freeing a repository's worth of small objects one by one

@@ -226,6 +226,12 @@ impl Cache {
         self.old.as_ref()?.get()
     }
 
+    /// True when there was no cache file to start from (or it was not this build's): then
+    /// no result of the run reads from it, and it can be written while they are still held.
+    pub fn started_empty(&self) -> bool {
+        self.old.is_none()
+    }
+
     /// What this run did so far.
     pub fn stats(&self) -> CacheStats {
         CacheStats {

@@ -136,8 +136,6 @@ pub struct Walks {
     started: SystemTime,
     /// The walks of this run (confirmed or new); only ever added to.
     now: RwLock<Vec<RootWalk>>,
-    /// Answers learned this run: (walk, folder, name, is a regular file).
-    learned: Mutex<Vec<(usize, usize, String, bool)>>,
     /// Something to write: a new walk or a new answer.
     changed: Mutex<bool>,
 }
@@ -150,7 +148,6 @@ impl Walks {
             old: Mutex::new(old.into_iter().map(|w| (w.root.clone(), w)).collect()),
             started: SystemTime::now(),
             now: RwLock::new(Vec::new()),
-            learned: Mutex::new(Vec::new()),
             changed: Mutex::new(false),
         }
     }
@@ -163,15 +160,7 @@ impl Walks {
     /// What to keep for the next run: this run's walks with what they learned, and the last
     /// run's walks of other roots.
     pub fn keep(self) -> Kept {
-        let mut now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
-        let learned = self.learned.into_inner().unwrap_or_else(|e| e.into_inner());
-        for (w, f, name, is_file) in learned {
-            if let Some(folder) = now.get_mut(w).and_then(|w| w.folders.get_mut(f))
-                && !folder.probes.iter().any(|(n, _)| *n == name)
-            {
-                folder.probes.push((name.into(), is_file));
-            }
-        }
+        let now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut all: Vec<RootWalk> = self
             .old
             .into_inner()
@@ -239,12 +228,17 @@ impl Walks {
         let Some((dir, name)) = split_name(path) else {
             return Some(is_file);
         };
-        let trusted = Walks::trusted(&self.now.read().unwrap_or_else(|e| e.into_inner()), dir);
-        if let Some((w, f)) = trusted {
-            self.learned
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((w, f, name.to_string(), is_file));
+        // Noted in its folder now, while memory is low (a first run learns an answer for
+        // every folder of the repository), not when the cache is written.
+        let mut now = self.now.write().unwrap_or_else(|e| e.into_inner());
+        if let Some((w, f)) = Walks::trusted(&now, dir) {
+            let probes = &mut now[w].folders[f].probes;
+            if !probes.iter().any(|(n, _)| n == name) {
+                // Most folders are asked one name (`toolc.toml`): room for one, not four.
+                probes.reserve_exact(1);
+                probes.push((name.into(), is_file));
+            }
+            drop(now);
             self.set_changed();
         }
         Some(is_file)
@@ -428,7 +422,6 @@ impl Walks {
     /// Take `walk` as this run's walk of its root; its folders answer [`Walks::known_file`].
     fn confirm(&self, walk: RootWalk) {
         let mut now = self.now.write().unwrap_or_else(|e| e.into_inner());
-        // In place: what was learned names walks by their place in the list.
         match now.iter_mut().find(|w| w.root == walk.root) {
             Some(w) => *w = walk,
             None => now.push(walk),
