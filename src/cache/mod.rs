@@ -498,6 +498,8 @@ impl Cache {
                 // The old index becomes the new one.
                 out.finish(&file, old.take(), &restat, &elsewhere, &extra);
             }
+            // A hundred thousand folders' entries: freed where no one waits.
+            crate::drop_later(extra);
         } else {
             crate::drop_later((resolved, walks));
         }

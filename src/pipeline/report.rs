@@ -117,7 +117,8 @@ pub(crate) fn report(
                 || (!commented.is_empty() && commented.contains(f.path.as_path()))
         });
     }
-    sources.sort_by(|a, b| a.display().cmp(b.display()));
+    // A quarter of a million paths at 100,000 tools: on every core.
+    sources.par_sort_by(|a, b| a.display().cmp(b.display()));
     sources.dedup_by(|a, b| a.path.as_os_str() == b.path.as_os_str());
     // Most files have no suppression comment: only those that do are copied.
     let mut suppressions: HashMap<PathBuf, Vec<Suppression>> = sources

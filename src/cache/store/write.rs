@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 
-use super::super::hash::{Check, Checker, QuickSet};
+use super::super::hash::{ByHash, Check, Checker, QuickSet};
 use super::super::track::Dep;
 use super::super::{Stat, disk};
 use super::Old;
@@ -77,7 +77,7 @@ pub struct Writer {
     /// This run's working directory, in `index.names`.
     cwd: Name,
     /// The last new entry of each path, by a hash of the path.
-    by_path: HashMap<u64, u32>,
+    by_path: ByHash<u32>,
     /// False after a failed write: the file is then not used.
     ok: bool,
 }
@@ -102,7 +102,7 @@ impl Writer {
             index,
             names,
             cwd,
-            by_path: HashMap::new(),
+            by_path: ByHash::default(),
             ok: true,
         };
         w.write(MAGIC);
@@ -217,7 +217,7 @@ impl Writer {
         elsewhere: &dyn Fn(&Path) -> bool,
         extra: &impl Serialize,
     ) -> bool {
-        self.by_path = HashMap::new();
+        self.by_path = ByHash::default();
         if let Some(old) = old {
             let (carried, _) = old.carried(elsewhere);
             let moved = self.copy(&old, &carried);
@@ -484,7 +484,7 @@ impl Carried<'_> {
 /// each then written apart).
 #[derive(Default)]
 struct Names {
-    at: HashMap<u64, Name>,
+    at: ByHash<Name>,
 }
 
 impl Names {
