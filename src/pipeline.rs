@@ -268,6 +268,9 @@ pub(crate) fn load_named(
         && !track
         && buffered.is_empty()
         && !scope.reports_all();
+    if let Some(c) = cache {
+        c.cache.expect(found.len());
+    }
     let cached = cache.map(|c| Cached {
         cache: c.cache,
         fs: fs.base(),

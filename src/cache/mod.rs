@@ -347,6 +347,21 @@ impl Cache {
         }
     }
 
+    /// This run is about to load `files` files: a first run stores a record of each, and
+    /// its new index makes room for them now.
+    pub fn expect(&self, files: usize) {
+        if self.old.is_some() || files == 0 {
+            return;
+        }
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        if out.is_none() {
+            *out = Writer::create(&self.file, &self.build, &self.cwd);
+        }
+        if let Some(out) = out.as_mut() {
+            out.reserve(files);
+        }
+    }
+
     /// Remember what loading the file at `path` as `claim` says gave (`Err`: the file, not
     /// claimed by its content), when its metadata was `stat` before it was read (none: not
     /// to be stored), and its load read or looked for `deps`. Returns the stored item, to

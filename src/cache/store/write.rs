@@ -150,6 +150,16 @@ impl Writer {
         Ok(Some(blob))
     }
 
+    /// Make room for `records` more records at once (a first run stores one for every file
+    /// it finds: grown by doubling, the index would copy itself over and over and end with
+    /// up to half of it unused).
+    pub fn reserve(&mut self, records: usize) {
+        self.index.entries.reserve_exact(records);
+        self.index.files.reserve_exact(records);
+        self.by_path.reserve(records);
+        self.names.at.reserve(records);
+    }
+
     /// Add the record of the file at `path`.
     /// None when it cannot be recorded (a path that is not UTF-8, a blob too long).
     pub fn record(
