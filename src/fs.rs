@@ -50,10 +50,34 @@ pub enum ReadError {
     Directory,
     /// The path is a FIFO, a device or a socket.
     Special,
+    /// Nothing is there (or a folder on the way is not a folder): the operating system's
+    /// error, as text.
+    Missing(String),
     /// The operating system's error, as text.
     Io(String),
     /// The path is, or passes through, a symbolic link that leads out of the repository.
     LeavesRepository,
+}
+
+impl ReadError {
+    /// The error of an operating-system call.
+    pub fn from_io(e: &std::io::Error) -> ReadError {
+        match e.kind() {
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
+                ReadError::Missing(e.to_string())
+            }
+            _ => ReadError::Io(e.to_string()),
+        }
+    }
+
+    /// True when [`FileSystem::is_file`] says no for the path: nothing there, a folder or a
+    /// special file. A reader that reads straight away learns it without asking first.
+    pub fn is_not_a_file(&self) -> bool {
+        matches!(
+            self,
+            ReadError::Missing(_) | ReadError::Directory | ReadError::Special
+        )
+    }
 }
 
 impl std::fmt::Display for ReadError {
@@ -70,7 +94,7 @@ impl std::fmt::Display for ReadError {
             ),
             ReadError::Directory => f.write_str("expected a file, found a directory"),
             ReadError::Special => f.write_str("expected a regular file, found a special file"),
-            ReadError::Io(e) => write!(f, "cannot read the file: {e}"),
+            ReadError::Missing(e) | ReadError::Io(e) => write!(f, "cannot read the file: {e}"),
             ReadError::LeavesRepository => f.write_str(
                 "this path is a symbolic link (or passes through one) that leads out of the repository; toolc does not follow it",
             ),
@@ -126,7 +150,7 @@ pub struct Disk;
 
 impl FileSystem for Disk {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
-        let io = |e: std::io::Error| ReadError::Io(e.to_string());
+        let io = |e: std::io::Error| ReadError::from_io(&e);
         // Opened without waiting, then its kind checked on the open file: a FIFO swapped in
         // after a check of the path would hold a plain open for ever.
         #[cfg(target_os = "linux")]
@@ -220,7 +244,7 @@ fn read_opened(file: std::fs::File) -> Noted {
             before: Some(meta),
         },
         Err(e) => Noted {
-            bytes: Err(ReadError::Io(e.to_string())),
+            bytes: Err(ReadError::from_io(&e)),
             before: None,
         },
     }
@@ -233,7 +257,7 @@ fn read_open(file: std::fs::File, len: u64) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::with_capacity(len as usize + 1);
     file.take(MAX_READ_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| ReadError::Io(e.to_string()))?;
+        .map_err(|e| ReadError::from_io(&e))?;
     if bytes.len() as u64 > MAX_READ_BYTES {
         return Err(ReadError::TooLarge(None));
     }

@@ -299,3 +299,27 @@ fn a_result_is_identified_by_what_its_load_read_not_by_when() {
         sum(track::Seen::LinkOut(Some(String::new())))
     );
 }
+
+/// A read of what is not a file (nothing there, a folder) is noted as its absence, which a
+/// later run can compare, so the load stays storable; a read that failed otherwise is not.
+#[test]
+fn reading_what_is_not_a_file_notes_its_absence() {
+    let dir = temp("read-absent");
+    let own = dir.join("tool.yaml");
+    let missing = dir.join("output.schema.json");
+    let folder = dir.join("input.schema.json");
+    std::fs::write(&own, "name: x\n").expect("write");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let tracker = Tracker::for_file(&Disk, &own);
+    assert!(tracker.read(&missing).is_err_and(|e| e.is_not_a_file()));
+    assert!(tracker.read(&folder).is_err_and(|e| e.is_not_a_file()));
+    let (deps, comparable) = tracker.finish(&own);
+    assert!(comparable, "absences are compared again: storable");
+    assert!(
+        deps.iter()
+            .all(|d| matches!(d.seen(), track::Seen::Absent) && d.seen().unchanged(d.path(), &Disk))
+    );
+    // Created since: no longer what was seen.
+    std::fs::write(&missing, "{}").expect("write");
+    assert!(!deps.iter().all(|d| d.seen().unchanged(d.path(), &Disk)));
+}

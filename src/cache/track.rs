@@ -279,6 +279,9 @@ impl FileSystem for Tracker<'_> {
         }
         match (&noted.bytes, before) {
             (Ok(bytes), Some(stat)) => self.note(path, Seen::Read(stat, sha256(bytes))),
+            // What `is_file` would have said no to (a reader that reads without asking
+            // first): a later run compares it the same way.
+            (Err(e), _) if e.is_not_a_file() => self.note(path, Seen::Absent),
             _ => {
                 self.note(path, Seen::Absent);
                 *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;

@@ -237,7 +237,7 @@ fn parse_entry(record: &[u8]) -> Option<(PathBuf, Blob)> {
 impl FileSystem for Tree {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
         let Some(blob) = self.blobs.get(path) else {
-            return Err(ReadError::Io("not in the compared commit".into()));
+            return Err(ReadError::Missing("not in the compared commit".into()));
         };
         if blob.size > MAX_READ_BYTES {
             return Err(ReadError::TooLarge(Some(blob.size)));

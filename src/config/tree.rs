@@ -303,7 +303,7 @@ mod tests {
 
     impl FileSystem for Empty {
         fn read(&self, _: &Path) -> Result<Vec<u8>, crate::fs::ReadError> {
-            Err(crate::fs::ReadError::Io("no such file".into()))
+            Err(crate::fs::ReadError::Missing("no such file".into()))
         }
 
         fn is_file(&self, _: &Path) -> bool {

@@ -276,7 +276,17 @@ pub fn read_source(
     display: String,
     format: FormatId,
 ) -> (Arc<SourceFile>, Option<Diagnostic>) {
-    match fs.read(path) {
+    source_of(fs.read(path), path, display, format)
+}
+
+/// [`read_source`] from a read already made.
+pub fn source_of(
+    read: Result<Vec<u8>, crate::fs::ReadError>,
+    path: &Path,
+    display: String,
+    format: FormatId,
+) -> (Arc<SourceFile>, Option<Diagnostic>) {
+    match read {
         Ok(bytes) => decode(path, display, format, bytes),
         Err(e) => {
             let file = SourceFile::new(path.to_path_buf(), display, format, String::new());

@@ -94,7 +94,7 @@ pub(super) fn read(roots: &[Root], path: &Path) -> Option<Noted> {
         // No link on the way: the open file's metadata is the path's.
         Ok(opened) => Some(super::read_opened(std::fs::File::from(opened))),
         Err(e) if e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR => Some(Noted {
-            bytes: Err(ReadError::Io(std::io::Error::from(e).to_string())),
+            bytes: Err(ReadError::Missing(std::io::Error::from(e).to_string())),
             before: None,
         }),
         // A link on the way (ELOOP), `..` (EXDEV), no `openat2` (ENOSYS), a sandbox

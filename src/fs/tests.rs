@@ -28,7 +28,7 @@ fn a_buffer_makes_a_missing_file_exist() {
     let path = dir.join("new.json");
     let mut fs = Overlay::default();
     assert!(!fs.is_file(&path));
-    assert!(matches!(fs.read(&path), Err(ReadError::Io(_))));
+    assert!(matches!(fs.read(&path), Err(ReadError::Missing(_))));
     fs.set(path.clone(), b"{}".to_vec());
     assert!(fs.is_file(&path));
 }
@@ -112,7 +112,7 @@ fn confined_reads_within_and_refuses_links_out_and_special_files() {
     assert_eq!(fs.read(&repo.join("a")), Err(ReadError::Directory));
     assert!(matches!(
         fs.read(&repo.join("a/nope.yaml")),
-        Err(ReadError::Io(_))
+        Err(ReadError::Missing(_))
     ));
     // A FIFO is refused at once (opening it for reading must not wait for a writer), read
     // directly and through a link (the slow way: the path resolved, then read as it is).

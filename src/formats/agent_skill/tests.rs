@@ -38,7 +38,7 @@ struct Nothing;
 
 impl FileSystem for Nothing {
     fn read(&self, _path: &Path) -> Result<Vec<u8>, ReadError> {
-        Err(ReadError::Io("no such file".into()))
+        Err(ReadError::Missing("no such file".into()))
     }
 
     fn is_file(&self, _path: &Path) -> bool {

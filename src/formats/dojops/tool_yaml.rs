@@ -14,7 +14,7 @@ use crate::analysis::shell::first_chaining;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
 use crate::formats::texts::FileTexts;
-use crate::formats::{FileResult, Item as FileItem, read_source, syntax_diagnostics};
+use crate::formats::{FileResult, Item as FileItem, source_of, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::schema::{check_schema, root_property_names};
@@ -497,7 +497,9 @@ fn load_schema(
         return None;
     }
     let path: PathBuf = crate::discover::normalize(&dir.join(rel.replace('\\', "/")));
-    if !fs.is_file(&path) {
+    // Read straight away: asking first whether it is a file is a call more per tool.
+    let read = fs.read(&path);
+    if read.as_ref().is_err_and(|e| e.is_not_a_file()) {
         let d = lw
             .diag(
                 &rules::MISSING_SCHEMA_FILE,
@@ -515,7 +517,7 @@ fn load_schema(
         return None;
     }
     let display = sibling_display(lw.file.display(), rel);
-    let (schema_file, fatal) = read_source(fs, &path, display, FormatId::DojopsSchema);
+    let (schema_file, fatal) = source_of(read, &path, display, FormatId::DojopsSchema);
     if let Some(d) = fatal {
         lw.push(d);
         return Some((schema_file, None));
