@@ -4,10 +4,10 @@
 //! cache, and is rebuilt only when a kept cross-file finding names it or resolve has to run
 //! again.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -97,10 +97,12 @@ impl Cache {
     }
 
     /// The file at `path` among the files of `deferred` (sorted by path): a deferred file, or
-    /// a file its load read.
-    pub(super) fn deferred_file(
-        &self,
+    /// a file its load read (found through `companions`, made on the first such question:
+    /// every kept finding may ask one).
+    pub(super) fn deferred_file<'d>(
+        &'d self,
         deferred: &[Deferred],
+        companions: &OnceLock<HashMap<&'d str, usize>>,
         path: &Path,
         disk: &Arc<dyn FileSystem>,
     ) -> Option<Arc<SourceFile>> {
@@ -108,10 +110,17 @@ impl Cache {
         let d = match deferred.binary_search_by(|d| d.path.as_path().cmp(path)) {
             Ok(k) => &deferred[k],
             Err(_) => {
-                let text = path.to_str()?;
-                deferred
-                    .iter()
-                    .find(|d| old.files(d.entry).skip(1).any(|f| f.path == text))?
+                let by_path = companions.get_or_init(|| {
+                    let mut by_path = HashMap::new();
+                    for (k, d) in deferred.iter().enumerate() {
+                        for f in old.files(d.entry).skip(1) {
+                            // The first deferred file that read it, as a search in order finds.
+                            by_path.entry(f.path).or_insert(k);
+                        }
+                    }
+                    by_path
+                });
+                &deferred[*by_path.get(path.to_str()?)?]
             }
         };
         let result = self.rebuild(d.entry, &d.path, d.format, &self.cwd, disk)?;

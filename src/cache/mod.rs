@@ -453,8 +453,10 @@ impl Cache {
             Resolves::key(defer::in_order(results, &deferred), &self.cwd, &stored)
         };
         if let Some(key) = key {
+            let companions = std::sync::OnceLock::new();
             let find = |path: &Path| {
-                resolve::find(results, path).or_else(|| self.deferred_file(&deferred, path, disk))
+                resolve::find(results, path)
+                    .or_else(|| self.deferred_file(&deferred, &companions, path, disk))
             };
             if let Some(found) = self.resolves.reuse(key, &find, &known) {
                 return found;
