@@ -350,16 +350,21 @@ impl Cache {
     /// This run is about to load `files` files: a first run stores a record of each, and
     /// its new index makes room for them now.
     pub fn expect(&self, files: usize) {
-        if self.old.is_some() || files == 0 {
+        if !self.started_empty() || files == 0 {
             return;
         }
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(out) = self.writer(&mut out) {
+            out.reserve(files);
+        }
+    }
+
+    /// The new cache file, opened when nothing opened it yet (none when it cannot be).
+    fn writer<'o>(&self, out: &'o mut Option<Writer>) -> Option<&'o mut Writer> {
         if out.is_none() {
             *out = Writer::create(&self.file, &self.build, &self.cwd);
         }
-        if let Some(out) = out.as_mut() {
-            out.reserve(files);
-        }
+        out.as_mut()
     }
 
     /// Remember what loading the file at `path` as `claim` says gave (`Err`: the file, not
@@ -397,10 +402,7 @@ impl Cache {
         let checked = parts.checked(deps);
         {
             let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-            if out.is_none() {
-                *out = Writer::create(&self.file, &self.build, &self.cwd);
-            }
-            out.as_mut()?.record(path, meta, deps, &checked)?;
+            self.writer(&mut out)?.record(path, meta, deps, &checked)?;
         }
         // Written: the item's bytes are the stored item's now.
         let tools = checked.parts.tools as usize;

@@ -322,4 +322,19 @@ fn reading_what_is_not_a_file_notes_its_absence() {
     // Created since: no longer what was seen.
     std::fs::write(&missing, "{}").expect("write");
     assert!(!deps.iter().all(|d| d.seen().unchanged(d.path(), &Disk)));
+
+    // A read the system refused (not an absence): a later run could not compare it.
+    struct Refusing;
+    impl FileSystem for Refusing {
+        fn read(&self, _: &Path) -> Result<Vec<u8>, crate::fs::ReadError> {
+            Err(crate::fs::ReadError::Io("permission denied".into()))
+        }
+        fn is_file(&self, _: &Path) -> bool {
+            true
+        }
+    }
+    let tracker = Tracker::for_file(&Refusing, &own);
+    assert!(tracker.read(&missing).is_err_and(|e| !e.is_not_a_file()));
+    let (_, comparable) = tracker.finish(&own);
+    assert!(!comparable, "a refused read: not storable");
 }
