@@ -1,32 +1,71 @@
 //! Where a run's wall time and memory go, on stderr under `TOOLC_DEBUG_TIMES` (for
-//! measuring; silent otherwise): each mark prints the time since the previous one, and on
-//! Linux the resident memory now and at its peak so far.
+//! measuring; silent otherwise): each mark prints the time since the previous one and since
+//! the first, and on Linux the resident memory now and at its peak so far (not under
+//! `TOOLC_DEBUG_TIMES=wall`: reading it stalls the other threads' page faults).
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-static LAST: Mutex<Option<Instant>> = Mutex::new(None);
+/// The first mark and the last.
+static MARKS: Mutex<Option<(Instant, Instant)>> = Mutex::new(None);
 
-fn on() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("TOOLC_DEBUG_TIMES").is_some())
+/// What to print: nothing, times, or times and memory.
+#[derive(Clone, Copy, PartialEq)]
+enum Show {
+    Nothing,
+    Wall,
+    WallAndMemory,
+}
+
+fn show() -> Show {
+    static SHOW: OnceLock<Show> = OnceLock::new();
+    *SHOW.get_or_init(|| match std::env::var_os("TOOLC_DEBUG_TIMES") {
+        None => Show::Nothing,
+        Some(v) if v == "wall" => Show::Wall,
+        Some(_) => Show::WallAndMemory,
+    })
 }
 
 /// The phase `label` ends now.
 pub(crate) fn mark(label: &str) {
-    if !on() {
+    note(label, true);
+}
+
+/// Something another thread finished now (the time since the last mark is not the time it
+/// took).
+pub(crate) fn event(label: &str) {
+    note(label, false);
+}
+
+fn note(label: &str, phase: bool) {
+    let show = show();
+    if show == Show::Nothing {
         return;
     }
     let now = Instant::now();
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(then) = *last {
-        eprintln!(
-            "toolc: time: {label:<12} {:>7.2} ms{}",
-            (now - then).as_secs_f64() * 1e3,
-            memory()
-        );
+    let mut marks = MARKS.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((first, last)) = *marks else {
+        *marks = Some((now, now));
+        return;
+    };
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    let took = if phase {
+        format!("{:>7.2} ms", ms(now - last))
+    } else {
+        "          ".to_string()
+    };
+    let memory = if show == Show::WallAndMemory {
+        memory()
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "toolc: time: {label:<12} {took} at {:>7.2} ms{memory}",
+        ms(now - first)
+    );
+    if phase {
+        *marks = Some((first, now));
     }
-    *last = Some(now);
 }
 
 /// The resident memory and its peak, from `/proc/self/status` (empty where there is none).

@@ -294,6 +294,25 @@ impl Walks {
             if i > 0 && prune(&path) {
                 return;
             }
+            // Each entry's path is the folder's text and its name (`PathBuf::pop` would parse
+            // the path again for each).
+            if let Some(text) = path.to_str() {
+                let mut entry = String::with_capacity(text.len() + 64);
+                for (name, kind, builtin) in &folder.entries {
+                    entry.clear();
+                    entry.push_str(text);
+                    // (A root of `/` ends with it already.)
+                    if !text.ends_with(std::path::MAIN_SEPARATOR) {
+                        entry.push(std::path::MAIN_SEPARATOR);
+                    }
+                    entry.push_str(name);
+                    let entry = Path::new(&entry);
+                    if *kind != Kind::Dir || !prune(entry) {
+                        visit(entry, *kind, Some(*builtin));
+                    }
+                }
+                return;
+            }
             for (name, kind, builtin) in &folder.entries {
                 path.push(name);
                 if *kind != Kind::Dir || !prune(&path) {

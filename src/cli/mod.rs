@@ -153,6 +153,7 @@ struct CheckArgs {
 
 /// Run the command line with the process arguments; the binary is this one call.
 pub fn main() -> ExitCode {
+    crate::timing::mark("main");
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => run_check(args),

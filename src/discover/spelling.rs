@@ -8,13 +8,30 @@ use std::path::{Component, Path, PathBuf};
 /// `.` or `..` part, no `/` at the end): two such paths are the same exactly when their
 /// texts are, and compare as [`cmp_canonical`] says.
 pub(crate) fn canonical(path: &Path) -> bool {
-    path.to_str().is_some_and(|text| {
-        text == "/"
-            || (text.starts_with('/')
-                && text[1..]
-                    .split('/')
-                    .all(|part| !part.is_empty() && part != "." && part != ".."))
-    })
+    // Asked of every file found and every folder above it: the bytes are looked at once.
+    let Some(text) = path.to_str() else {
+        return false;
+    };
+    let bytes = text.as_bytes();
+    if bytes == b"/" {
+        return true;
+    }
+    if bytes.first() != Some(&b'/') {
+        return false;
+    }
+    // Each part starts after a `/`: it may be neither empty (`//`, or a `/` at the end) nor
+    // `.` nor `..`.
+    let mut rest = &bytes[1..];
+    loop {
+        let end = rest.iter().position(|&b| b == b'/').unwrap_or(rest.len());
+        if matches!(&rest[..end], b"" | b"." | b"..") {
+            return false;
+        }
+        if end == rest.len() {
+            return true;
+        }
+        rest = &rest[end + 1..];
+    }
 }
 
 /// `Path::parent` of a [`canonical`] path, found on its text.
@@ -115,7 +132,9 @@ mod tests {
 
     #[test]
     fn the_parent_of_a_path_in_its_one_spelling_is_found_on_its_text() {
-        for text in ["/", "/a", "/a/b", "/a/b.c/d", "/é/ü"] {
+        for text in [
+            "/", "/a", "/a/b", "/a/b.c/d", "/é/ü", "/a/.b", "/..c/d", "/a/...",
+        ] {
             let path = Path::new(text);
             assert!(canonical(path), "{text}");
             assert_eq!(parent_canonical(path), path.parent(), "{text}");
@@ -143,7 +162,9 @@ mod tests {
         .map(Path::new)
         .collect();
         assert!(paths.iter().all(|p| canonical(p)));
-        for odd in ["r/a", "/r//a", "/r/./a", "/r/../a", "/r/a/"] {
+        for odd in [
+            "r/a", "", "//", "/.", "/..", "/r//a", "/r/./a", "/r/../a", "/r/a/", "/r/.", "/r/..",
+        ] {
             assert!(!canonical(Path::new(odd)), "{odd}");
         }
         let mut by_text = paths.clone();

@@ -16,6 +16,7 @@
 //! does not decode (the index is read and decoded last, while the walk goes on) leaves the
 //! walks and kept findings, which name files by content, and no file entry.
 
+mod flat;
 mod identity;
 mod sink;
 mod write;
@@ -41,7 +42,7 @@ const MAGIC: &[u8; 8] = b"toolc\0c\0";
 /// How it ends.
 const END: &[u8; 8] = b"toolc\0i\0";
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 11;
+const LAYOUT: u32 = 12;
 const FOOTER: usize = 8 * 4 + 16 + 16 + 8;
 
 /// What the cache file says first: which build wrote it.
@@ -57,8 +58,8 @@ type Name = (u32, u32);
 /// A range of a list of the index.
 type Range = (u32, u32);
 
-/// Every file's entry, sorted by path.
-#[derive(Serialize, Deserialize, Default)]
+/// Every file's entry, sorted by path (written as [`flat`] encodes it).
+#[derive(Default)]
 struct Index {
     /// Every path, each once.
     names: String,
@@ -68,16 +69,15 @@ struct Index {
 }
 
 /// Where a blob is, and its check.
-#[derive(Serialize, Deserialize, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Blob {
     at: u64,
     len: u32,
-    #[serde(with = "super::serde_helpers::digest")]
     sum: Check,
 }
 
 /// What the cache knows of one file before any blob is read.
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Clone)]
 pub struct Entry {
     path: Name,
     /// The working directory of the run that stored it: messages name files relative to it.
@@ -92,7 +92,6 @@ pub struct Entry {
     /// Its metadata when it was read.
     pub stat: Stat,
     /// The SHA-256 of its bytes.
-    #[serde(with = "super::serde_helpers::digest")]
     pub digest: Digest,
     /// Stored within two seconds of its modification: the metadata filter is not trusted.
     pub racy: bool,
@@ -106,7 +105,6 @@ pub struct Entry {
     /// The number of tool definitions it holds.
     pub tools: u32,
     /// What identifies the stored result (its files, notes and item).
-    #[serde(with = "super::serde_helpers::digest")]
     sum: Digest,
 }
 
@@ -128,12 +126,11 @@ impl Entry {
 }
 
 /// A file of a stored result, as the index lists it.
-#[derive(Serialize, Deserialize, Clone, Copy)]
+#[derive(Clone, Copy)]
 struct FileEntry {
     path: Name,
     format: FormatId,
     bom_len: u32,
-    #[serde(with = "super::serde_helpers::digest")]
     digest: Digest,
 }
 
@@ -150,7 +147,6 @@ pub struct FileMeta<'a> {
     pub digest: Digest,
 }
 
-#[derive(Serialize, Deserialize)]
 struct DepEntry {
     path: Name,
     seen: Seen,
@@ -283,6 +279,7 @@ impl Old {
         let thread = std::thread::Builder::new()
             .spawn(move || {
                 let old = Old::read(file, (index_at, index_len), index_sum, extra_at);
+                crate::timing::event("index ready");
                 let old = old.map(Arc::new);
                 let _ = index_tx.send(old.clone());
                 // Waits for the roots until the cache is saved or dropped (the sender with it).
@@ -290,6 +287,7 @@ impl Old {
                     && let Ok(roots) = roots_rx.recv()
                 {
                     old.prefetch(&roots, &stopped);
+                    crate::timing::event("stated ahead");
                 }
             })
             .ok()?;
@@ -322,13 +320,14 @@ impl Old {
         if hash::check(&bytes) != sum {
             return None;
         }
+        crate::timing::event("index read");
         Old::decode(file, &bytes, end)
     }
 
     /// The old cache file `file` of the index `bytes` (blobs ending before `end`), once
     /// decoded.
     fn decode(file: File, bytes: &[u8], end: u64) -> Option<Old> {
-        let index: Index = postcard::from_bytes(bytes).ok()?;
+        let index = flat::decode(bytes)?;
         if !index.whole(end) {
             return None;
         }

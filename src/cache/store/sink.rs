@@ -1,5 +1,5 @@
-//! The writer's way into the cache file: bytes hashed as they are written, as a postcard
-//! flavor (the index of a large repository is tens of megabytes, never held whole).
+//! The writer's way into the cache file: bytes hashed as they are written, directly or as a
+//! postcard flavor (the index of a large repository is tens of megabytes, never held whole).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -28,6 +28,20 @@ impl Sink<'_> {
         self.buf.clear();
     }
 
+    /// Write `data` (through the buffer, or straight on when it is longer).
+    pub fn put(&mut self, data: &[u8]) {
+        if self.buf.len() + data.len() > self.buf.capacity() {
+            self.flush();
+        }
+        if data.len() > self.buf.capacity() {
+            self.hash.update(data);
+            self.ok &= self.out.write_all(data).is_ok();
+            self.len += data.len() as u64;
+        } else {
+            self.buf.extend_from_slice(data);
+        }
+    }
+
     /// Everything given is written.
     pub fn flushed(mut self) -> Self {
         self.flush();
@@ -41,16 +55,7 @@ impl<'a> postcard::ser_flavors::Flavor for Sink<'a> {
     type Output = Sink<'a>;
 
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        if self.buf.len() + data.len() > self.buf.capacity() {
-            self.flush();
-        }
-        if data.len() > self.buf.capacity() {
-            self.hash.update(data);
-            self.ok &= self.out.write_all(data).is_ok();
-            self.len += data.len() as u64;
-        } else {
-            self.buf.extend_from_slice(data);
-        }
+        self.put(data);
         Ok(())
     }
 

@@ -269,16 +269,13 @@ impl Writer {
         };
         // Checked apart: a run checks what else the cache keeps first, and the index on the
         // thread that decodes it.
-        let written = postcard::serialize_with_flavor(extra, sink)
-            .map(Sink::flushed)
-            .and_then(|mut sink| {
-                let extra = (sink.len, std::mem::take(&mut sink.hash).finish());
-                postcard::serialize_with_flavor(&self.index, sink).map(|s| (extra, s.flushed()))
-            });
-        let Ok(((extra_len, extra_sum), sink)) = written else {
+        let Ok(mut sink) = postcard::serialize_with_flavor(extra, sink).map(Sink::flushed) else {
             let _ = std::fs::remove_file(&self.tmp);
             return false;
         };
+        let (extra_len, extra_sum) = (sink.len, std::mem::take(&mut sink.hash).finish());
+        super::flat::encode(&self.index, &mut |part| sink.put(part));
+        let sink = sink.flushed();
         let index_at = extra_at + extra_len;
         let index_len = sink.len - extra_len;
         self.ok = sink.ok;
