@@ -50,6 +50,7 @@
 mod codec;
 mod defer;
 mod disk;
+mod fixed;
 pub(crate) mod hash;
 mod known;
 mod resolve;

@@ -19,6 +19,7 @@
 //!   what it was when it was last asked: [`Walks::is_file`] answers from there, and notes
 //!   the new answers for the next run.
 
+mod flat;
 mod inputs;
 
 use std::collections::HashMap;
@@ -29,7 +30,6 @@ use std::time::{Duration, SystemTime};
 
 use compact_str::CompactString;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use super::Stat;
 use super::hash::{self, ByHash, QuickMap};
@@ -38,7 +38,7 @@ use crate::source::FormatId;
 use inputs::{Input, folder_inputs_and_git, root_inputs};
 
 /// A folder's metadata: what changes when an entry is added, removed or renamed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct DirStat {
     mtime_secs: i64,
     mtime_nanos: u32,
@@ -66,7 +66,7 @@ impl DirStat {
 }
 
 /// One folder of a walk.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 struct Folder {
     /// Relative to the root, `/`-separated; empty for the root.
     rel: CompactString,
@@ -85,7 +85,7 @@ struct Folder {
 }
 
 /// One root's walk.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 struct RootWalk {
     root: PathBuf,
     /// Ignore files above the root, and git's global ones.
@@ -93,7 +93,6 @@ struct RootWalk {
     folders: Vec<Folder>,
     /// Folder numbers by the hash of their `rel` (made when the walk is confirmed: a
     /// folder is looked up for every file and every name asked about).
-    #[serde(skip)]
     by_rel: ByHash<u32>,
 }
 
@@ -125,8 +124,8 @@ impl RootWalk {
     }
 }
 
-/// The walks as the cache keeps them, encoded straight into the cache file.
-#[derive(Serialize, Deserialize, Default)]
+/// The walks as the cache keeps them, encoded straight into the cache file ([`flat`]).
+#[derive(Default)]
 pub struct Kept(Vec<RootWalk>);
 
 /// The walks of a run: those of the last run still true, and the new ones.

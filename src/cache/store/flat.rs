@@ -15,13 +15,12 @@
 
 use std::sync::OnceLock;
 
-use super::super::Stat;
+use super::super::fixed::{Reader, STAT, put_stat, put_str, put_u32};
 use super::super::hash::Check;
 use super::super::track::Seen;
 use super::{Blob, DepEntry, Entry, FileEntry, Index, Name};
 use crate::source::FormatId;
 
-const STAT: usize = 8 + 8 + 4 + 8;
 const BLOB: usize = 8 + 4 + 16;
 const ENTRY: usize = 8 + 8 + 4 + STAT + 32 + 8 + 8 + 2 * BLOB + 4 + 32;
 const FILE: usize = 8 + 1 + 4 + 32;
@@ -89,8 +88,7 @@ pub(super) fn encode(index: &Index, out: &mut impl FnMut(&[u8])) {
             }
             Seen::LinkOut(Some(to)) => {
                 buf.push(LINK_OUT);
-                put_u32(&mut buf, to.len() as u32);
-                buf.extend_from_slice(to.as_bytes());
+                put_str(&mut buf, to);
             }
             Seen::LinkOut(None) => buf.push(LINK_IN),
         }
@@ -165,16 +163,13 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Index> {
             PRESENT => Seen::Present,
             READ => Seen::Read(r.stat()?, r.array()?),
             LISTED => Seen::Listed(r.array()?),
-            LINK_OUT => {
-                let len = r.u32()? as usize;
-                Seen::LinkOut(Some(String::from_utf8(r.take(len)?.to_vec()).ok()?))
-            }
+            LINK_OUT => Seen::LinkOut(Some(r.str()?.to_string())),
             LINK_IN => Seen::LinkOut(None),
             _ => return None,
         };
         deps.push(DepEntry { path, seen });
     }
-    r.0.is_empty().then_some(Index {
+    r.is_done().then_some(Index {
         names,
         entries,
         files,
@@ -195,20 +190,9 @@ fn format_of(n: u8) -> Option<FormatId> {
     table.get(usize::from(n)).copied()
 }
 
-fn put_u32(buf: &mut Vec<u8>, n: u32) {
-    buf.extend_from_slice(&n.to_le_bytes());
-}
-
 fn put_name(buf: &mut Vec<u8>, (from, to): Name) {
     put_u32(buf, from);
     put_u32(buf, to);
-}
-
-fn put_stat(buf: &mut Vec<u8>, s: &Stat) {
-    buf.extend_from_slice(&s.len.to_le_bytes());
-    buf.extend_from_slice(&s.mtime_secs.to_le_bytes());
-    buf.extend_from_slice(&s.mtime_nanos.to_le_bytes());
-    buf.extend_from_slice(&s.inode.to_le_bytes());
 }
 
 /// A blob, or zeros in its place.
@@ -223,58 +207,15 @@ fn put_blob(buf: &mut Vec<u8>, blob: Option<Blob>) {
     buf.extend_from_slice(&b.sum);
 }
 
-/// What is left to decode.
-struct Reader<'a>(&'a [u8]);
+/// Reading what [`encode`] writes.
+trait IndexFields {
+    fn name(&mut self) -> Option<Name>;
+    fn blob(&mut self, there: bool) -> Option<Option<Blob>>;
+}
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let (head, rest) = self.0.split_at_checked(n)?;
-        self.0 = rest;
-        Some(head)
-    }
-
-    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
-        self.take(N)?.try_into().ok()
-    }
-
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.array::<1>()?[0])
-    }
-
-    fn flag(&mut self) -> Option<bool> {
-        match self.u8()? {
-            0 => Some(false),
-            1 => Some(true),
-            _ => None,
-        }
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.array()?))
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.array()?))
-    }
-
-    /// A list's length, when that many records of at least `each` bytes can be there (a
-    /// damaged count allocates nothing).
-    fn count(&mut self, each: usize) -> Option<usize> {
-        let n = self.u32()? as usize;
-        (n.checked_mul(each)? <= self.0.len()).then_some(n)
-    }
-
+impl IndexFields for Reader<'_> {
     fn name(&mut self) -> Option<Name> {
         Some((self.u32()?, self.u32()?))
-    }
-
-    fn stat(&mut self) -> Option<Stat> {
-        Some(Stat {
-            len: self.u64()?,
-            mtime_secs: i64::from_le_bytes(self.array()?),
-            mtime_nanos: self.u32()?,
-            inode: self.u64()?,
-        })
     }
 
     fn blob(&mut self, there: bool) -> Option<Option<Blob>> {
@@ -288,6 +229,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::Stat;
     use crate::source::Digest;
 
     fn stat(n: u64) -> Stat {

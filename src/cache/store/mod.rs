@@ -42,7 +42,7 @@ const MAGIC: &[u8; 8] = b"toolc\0c\0";
 /// How it ends.
 const END: &[u8; 8] = b"toolc\0i\0";
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 12;
+const LAYOUT: u32 = 13;
 const FOOTER: usize = 8 * 4 + 16 + 16 + 8;
 
 /// What the cache file says first: which build wrote it.

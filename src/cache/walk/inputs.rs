@@ -4,12 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::super::Stat;
 
 /// A file an ignore decision reads, and what was there (`None`: nothing).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Input {
     pub(super) path: PathBuf,
     pub(super) stat: Option<Stat>,
