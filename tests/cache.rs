@@ -395,3 +395,21 @@ fn a_cache_written_by_another_copy_of_the_build_is_not_trusted() {
     assert_eq!(counts(&out), (0, 3));
     assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
 }
+
+#[test]
+fn a_repository_copied_with_its_cache_keeps_nothing_of_the_old_place() {
+    let repo = repo();
+    run(&repo.root, &[]);
+    let copy = Repo::new();
+    copy_dir(&repo.root, &copy.root);
+    // The copied records name the old place: none answers for the copy.
+    assert_eq!(counts(&run(&copy.root, &[])), (0, 3));
+    // ...and none is carried on (each run would read and write them again, for ever).
+    let old = format!("{}{}", repo.root.display(), std::path::MAIN_SEPARATOR);
+    let bytes = std::fs::read(cache_file(&copy.root)).expect("cache file");
+    assert!(
+        !bytes.windows(old.len()).any(|w| w == old.as_bytes()),
+        "the copy's cache still names {old}"
+    );
+    assert_eq!(counts(&run(&copy.root, &[])), (3, 0));
+}

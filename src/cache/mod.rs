@@ -120,6 +120,9 @@ pub struct CacheStats {
 /// records stay on disk until used), the walks, and the new cache file the run writes as it
 /// goes; [`Cache::save`] completes it and renames it into place.
 pub struct Cache {
+    /// The repository whose cache it is: what it holds of files elsewhere (a repository
+    /// moved or copied with its cache) is not kept.
+    root: PathBuf,
     file: PathBuf,
     build: String,
     /// The run's working directory: messages name files relative to it.
@@ -207,6 +210,7 @@ impl Cache {
             }
         };
         Cache {
+            root: root.to_path_buf(),
             file,
             build,
             cwd: cwd.to_path_buf(),
@@ -471,7 +475,7 @@ impl Cache {
 
     /// True when [`Cache::save`] has anything to write for a run over `roots`.
     pub fn changed(&self, roots: &[PathBuf]) -> bool {
-        let elsewhere = |p: &Path| !under(p, roots);
+        let elsewhere = elsewhere_in(&self.root, roots);
         let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         self.walks.changed()
             || self.resolves.changed()
@@ -489,6 +493,7 @@ impl Cache {
     /// gone or changed.
     pub fn save(self, roots: &[PathBuf]) {
         let Cache {
+            root,
             file,
             build,
             cwd,
@@ -499,7 +504,7 @@ impl Cache {
             restat,
             ..
         } = self;
-        let elsewhere = |p: &Path| !under(p, roots);
+        let elsewhere = elsewhere_in(&root, roots);
         let mut old = old.and_then(Opened::into_inner);
         let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
         let restat = restat.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -510,7 +515,7 @@ impl Cache {
             || store::differs(old.as_ref(), out.as_ref(), &elsewhere)
         {
             let extra = Extra {
-                walks: walks.keep(),
+                walks: walks.keep(&root),
                 resolved,
                 shellcheck: shellcheck::SaidNow,
             };
@@ -527,16 +532,27 @@ impl Cache {
     }
 }
 
+/// Whether an old record of the file at a path is of a file this run did not look at (not
+/// under `roots`) but of the repository at `root` (a record of a file elsewhere is dropped).
+fn elsewhere_in<'a>(root: &'a Path, roots: &'a [PathBuf]) -> impl Fn(&Path) -> bool + 'a {
+    move |p: &Path| !under(p, roots) && under_one(p, root)
+}
+
 /// True when `path` is one of `roots` or under one (compared as text where it can be: both
 /// come from the same normalized walk).
 fn under(path: &Path, roots: &[PathBuf]) -> bool {
+    roots.iter().any(|r| under_one(path, r))
+}
+
+/// [`under`] for one root.
+fn under_one(path: &Path, root: &Path) -> bool {
     use std::path::MAIN_SEPARATOR;
-    roots.iter().any(|r| match (path.to_str(), r.to_str()) {
+    match (path.to_str(), root.to_str()) {
         (Some(p), Some(root)) => p.strip_prefix(root).is_some_and(|rest| {
             rest.is_empty() || rest.starts_with(MAIN_SEPARATOR) || root.ends_with(MAIN_SEPARATOR)
         }),
-        _ => path.starts_with(r),
-    })
+        _ => path.starts_with(root),
+    }
 }
 
 #[cfg(test)]

@@ -157,15 +157,16 @@ impl Walks {
     }
 
     /// What to keep for the next run: this run's walks with what they learned, and the last
-    /// run's walks of other roots.
-    pub fn keep(self) -> Kept {
+    /// run's walks of other roots in the repository at `repo` (a walk of a folder elsewhere,
+    /// from before the repository was moved or copied, is not).
+    pub fn keep(self, repo: &Path) -> Kept {
         let now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut all: Vec<RootWalk> = self
             .old
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .into_values()
-            .filter(|w| !now.iter().any(|n| n.root == w.root))
+            .filter(|w| !now.iter().any(|n| n.root == w.root) && super::under_one(&w.root, repo))
             .collect();
         all.extend(now);
         all.sort_by(|a, b| a.root.cmp(&b.root));

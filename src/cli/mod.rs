@@ -155,7 +155,7 @@ struct CheckArgs {
 pub fn main() -> ExitCode {
     crate::timing::mark("main");
     let cli = Cli::parse();
-    match cli.command {
+    let code = match cli.command {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
         Command::Rules(args) => rule_list::run(&args),
@@ -165,7 +165,9 @@ pub fn main() -> ExitCode {
         Command::Explain { rule } => run_explain(&rule),
         Command::Completions(args) => completions::run(&args),
         Command::Clean(args) => clean::run(&args),
-    }
+    };
+    crate::timing::event("end");
+    code
 }
 
 fn usage_error(message: &str) -> ExitCode {
