@@ -43,25 +43,44 @@ pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
 
 /// [`git_root`] of many folders, each folder's answer found once (through `fs`, which may
 /// know it without asking the disk).
-#[derive(Default)]
 struct GitRoots<'p> {
     known: QuickMap<&'p std::ffi::OsStr, Option<&'p Path>>,
 }
 
 impl<'p> GitRoots<'p> {
-    fn of(&mut self, folder: &'p Path, fs: &dyn FileSystem) -> Option<&'p Path> {
+    /// Room for the answers of `folders` folders (asked once per folder of a repository
+    /// whose files have no configuration above them).
+    fn with_capacity(folders: usize) -> GitRoots<'p> {
+        let mut known = QuickMap::default();
+        known.reserve(folders);
+        GitRoots { known }
+    }
+
+    /// The nearest folder at or above `folder` that holds `.git`; `plain`: `folder` is
+    /// [`canonical`] (its parents are then found on its text).
+    fn of(&mut self, folder: &'p Path, plain: bool, fs: &dyn FileSystem) -> Option<&'p Path> {
         let mut asked = Vec::new();
         let mut found = None;
-        for dir in folder.ancestors() {
-            if let Some(known) = self.known.get(dir.as_os_str()) {
+        let mut probe = PathBuf::new();
+        let mut dir = Some(folder);
+        while let Some(d) = dir {
+            if let Some(known) = self.known.get(d.as_os_str()) {
                 found = *known;
                 break;
             }
-            asked.push(dir);
-            if fs.exists(&dir.join(".git")) {
-                found = Some(dir);
+            asked.push(d);
+            probe.clear();
+            probe.push(d);
+            probe.push(".git");
+            if fs.exists(&probe) {
+                found = Some(d);
                 break;
             }
+            dir = if plain {
+                parent_canonical(d)
+            } else {
+                d.parent()
+            };
         }
         for dir in asked {
             self.known.insert(dir.as_os_str(), found);
@@ -135,7 +154,7 @@ impl ConfigTree {
         // A folder per file, about, in a large repository.
         let mut seen: QuickSet<&std::ffi::OsStr> = QuickSet::default();
         seen.reserve(files.size_hint().0);
-        let mut git_roots = GitRoots::default();
+        let mut git_roots = GitRoots::with_capacity(files.size_hint().0);
         // The folders to look in are gathered here; looking (thousands of folders in a large
         // repository) is shared out among the cores.
         let mut folders: Vec<&Path> = Vec::new();
@@ -174,7 +193,7 @@ impl ConfigTree {
             let stop = if under_base {
                 base.root.as_path()
             } else {
-                git_roots.of(parent, fs).unwrap_or(parent)
+                git_roots.of(parent, plain, fs).unwrap_or(parent)
             };
             folders.push(parent);
             let mut dir = if same(parent, stop) { None } else { up(parent) };
