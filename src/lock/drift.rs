@@ -50,7 +50,7 @@ pub fn drift(
                 );
             }
         },
-        Err(ReadError::Io(_) | ReadError::Missing(_)) if !path.exists() => {
+        Err(ReadError::Missing(_)) => {
             return invalid(
                 String::new(),
                 Span::point(0),
