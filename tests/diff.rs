@@ -375,3 +375,27 @@ fn a_tool_whose_file_no_longer_parses_is_removed_and_the_note_says_why() {
         "{hit:#?}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_definition_that_is_a_link_reads_in_the_old_commit_as_it_does_on_disk() {
+    // `tools.json` is a link to a file that is not a definition by its name.
+    let repo = Repo::with(&[("defs/fetch.data", TOOLS_V1)]);
+    std::os::unix::fs::symlink("defs/fetch.data", repo.root.join("tools.json")).expect("link");
+    common::change::git(&repo.root, &["init", "-q", "-b", "main"]);
+    common::change::git(&repo.root, &["add", "-A"]);
+    common::change::git(&repo.root, &["commit", "-q", "-m", "v1"]);
+    // Nothing changed: the linked tool is in both versions.
+    let report = diff(&repo.root, "HEAD");
+    assert!(report.tools.is_empty(), "{:?}", report.tools);
+    assert!(codes(&report).is_empty(), "{:?}", codes(&report));
+    // A breaking change made through the link is that change, not a new tool.
+    let v2 = TOOLS_V1.replace("[\"GET\", \"HEAD\"]", "[\"GET\"]");
+    repo.write("defs/fetch.data", v2.as_bytes());
+    common::change::git(&repo.root, &["commit", "-q", "-am", "v2"]);
+    let report = diff(&repo.root, "HEAD~1");
+    assert_eq!(codes(&report), ["BRK015"]);
+    assert_eq!(report.tools.len(), 1, "{:?}", report.tools);
+    assert!(report.tools[0].breaking);
+    assert_eq!(report.tools[0].path, "tools.json");
+}

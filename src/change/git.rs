@@ -180,18 +180,55 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// The tree of `commit`, its paths placed under `top` (the repository's top folder).
+    /// The tree of `commit`, its paths placed under `top` (the repository's top folder). A
+    /// link to a file of the tree reads as that file, as it does on the disk (a link out of
+    /// the tree, to a folder or to nothing is left out).
     pub fn read(cwd: &Path, top: &Path, commit: &str) -> Result<Tree, GitError> {
         let listing = run(cwd, &["ls-tree", "-r", "-l", "-z", "--full-tree", commit])?;
-        let mut blobs = HashMap::new();
+        let mut files: HashMap<PathBuf, Blob> = HashMap::new();
+        let mut links: Vec<(PathBuf, Blob)> = Vec::new();
         for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-            if let Some((path, blob)) = parse_entry(record) {
-                blobs.insert(top.join(path), blob);
+            match parse_entry(record) {
+                Some((path, Entry::File(blob))) => {
+                    files.insert(path, blob);
+                }
+                Some((path, Entry::Link(blob))) => links.push((path, blob)),
+                None => {}
+            }
+        }
+        let mut reader = None;
+        if !links.is_empty() {
+            let mut git = BlobReader::start(cwd)?;
+            let mut targets = HashMap::new();
+            let mut in_step = true;
+            // A link's blob is its target; one longer than a path can be is no link.
+            for (path, blob) in links.iter().filter(|(_, b)| b.size <= 4096) {
+                match git.read(&blob.oid, blob.size) {
+                    Ok(bytes) => {
+                        if let Ok(target) = String::from_utf8(bytes) {
+                            targets.insert(path.clone(), target);
+                        }
+                    }
+                    // Out of step with git after a failed read: the links after it are left out.
+                    Err(_) => {
+                        in_step = false;
+                        break;
+                    }
+                }
+            }
+            reader = in_step.then_some(git);
+            for (path, _) in &links {
+                if let Some(blob) = follow(path, &targets, &files) {
+                    files.insert(path.clone(), blob);
+                }
             }
         }
         Ok(Tree {
-            blobs,
-            reader: Mutex::new(None),
+            blobs: files
+                .into_iter()
+                .map(|(path, blob)| (top.join(path), blob))
+                .collect(),
+            reader: Mutex::new(reader),
             cwd: cwd.to_path_buf(),
         })
     }
@@ -204,9 +241,50 @@ impl Tree {
     }
 }
 
-/// `<mode> SP <type> SP <oid> SP <size> TAB <path>`; regular files only (a link's blob is its
-/// target, a submodule has none).
-fn parse_entry(record: &[u8]) -> Option<(PathBuf, Blob)> {
+/// The file the link at `path` leads to, through other links of the tree (`targets`, each
+/// link's target text) but never out of it: a target is taken on its text, relative to the
+/// link's folder.
+fn follow(
+    path: &Path,
+    targets: &HashMap<PathBuf, String>,
+    files: &HashMap<PathBuf, Blob>,
+) -> Option<Blob> {
+    let mut at = path.to_path_buf();
+    // As many links as the operating system follows before it gives up.
+    for _ in 0..40 {
+        let target = targets.get(&at)?;
+        let mut next = at.parent()?.to_path_buf();
+        for part in Path::new(target).components() {
+            match part {
+                std::path::Component::Normal(name) => next.push(name),
+                std::path::Component::CurDir => {}
+                // Climbing above the tree's top is leaving it.
+                std::path::Component::ParentDir => {
+                    if !next.pop() {
+                        return None;
+                    }
+                }
+                // An absolute target leads out of the tree.
+                _ => return None,
+            }
+        }
+        if let Some(blob) = files.get(&next) {
+            return Some(blob.clone());
+        }
+        at = next;
+    }
+    None
+}
+
+/// What a tree entry is: a regular file, or a link (whose blob is its target).
+enum Entry {
+    File(Blob),
+    Link(Blob),
+}
+
+/// `<mode> SP <type> SP <oid> SP <size> TAB <path>`; regular files and links only (a
+/// submodule has no blob).
+fn parse_entry(record: &[u8]) -> Option<(PathBuf, Entry)> {
     let tab = record.iter().position(|b| *b == b'\t')?;
     let head = std::str::from_utf8(&record[..tab]).ok()?;
     let path = std::str::from_utf8(&record[tab + 1..]).ok()?;
@@ -215,9 +293,11 @@ fn parse_entry(record: &[u8]) -> Option<(PathBuf, Blob)> {
     let kind = fields.next()?;
     let oid = fields.next()?;
     let size = fields.next()?.parse().ok()?;
-    if kind != "blob" || !matches!(mode, "100644" | "100755") {
-        return None;
-    }
+    let link = match (kind, mode) {
+        ("blob", "100644" | "100755") => false,
+        ("blob", "120000") => true,
+        _ => return None,
+    };
     // A path that climbs out of the tree is not a path git writes; never follow one.
     if Path::new(path)
         .components()
@@ -225,11 +305,16 @@ fn parse_entry(record: &[u8]) -> Option<(PathBuf, Blob)> {
     {
         return None;
     }
+    let blob = Blob {
+        oid: oid.to_string(),
+        size,
+    };
     Some((
         PathBuf::from(path),
-        Blob {
-            oid: oid.to_string(),
-            size,
+        if link {
+            Entry::Link(blob)
+        } else {
+            Entry::File(blob)
         },
     ))
 }
@@ -339,14 +424,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tree_entries_keep_regular_files_only() {
+    fn tree_entries_keep_regular_files_and_links_only() {
         let blob = b"100644 blob 0123abcd 12\ttools/a.tool.md";
-        let (path, b) = parse_entry(blob).expect("a file");
+        let (path, entry) = parse_entry(blob).expect("a file");
         assert_eq!(path, PathBuf::from("tools/a.tool.md"));
-        assert_eq!(b.size, 12);
-        assert!(parse_entry(b"120000 blob 0123abcd 5\tlink").is_none());
+        assert!(matches!(entry, Entry::File(b) if b.size == 12));
+        let (path, entry) = parse_entry(b"120000 blob 0123abcd 5\tlink").expect("a link");
+        assert_eq!(path, PathBuf::from("link"));
+        assert!(matches!(entry, Entry::Link(b) if b.size == 5));
         assert!(parse_entry(b"160000 commit 0123abcd -\tsub").is_none());
         assert!(parse_entry(b"100644 blob 0123abcd 5\t../escape").is_none());
         assert!(parse_entry(b"garbage").is_none());
+    }
+
+    #[test]
+    fn a_link_leads_to_a_file_of_the_tree_and_never_out_of_it() {
+        let blob = |oid: &str| Blob {
+            oid: oid.into(),
+            size: 1,
+        };
+        let files: HashMap<PathBuf, Blob> = [("shared/a.md", "a"), ("b.md", "b")]
+            .into_iter()
+            .map(|(p, o)| (PathBuf::from(p), blob(o)))
+            .collect();
+        let targets: HashMap<PathBuf, String> = [
+            ("tools/a.md", "../shared/a.md"),
+            ("tools/chain.md", "./a.md"),
+            ("tools/up.md", "../../b.md"),
+            ("tools/abs.md", "/etc/passwd"),
+            ("tools/loop.md", "loop.md"),
+            ("tools/dangling.md", "nothing.md"),
+            ("tools/folder.md", "../shared"),
+            ("top.md", "b.md"),
+        ]
+        .into_iter()
+        .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+        .collect();
+        let oid = |p: &str| follow(Path::new(p), &targets, &files).map(|b| b.oid);
+        assert_eq!(oid("tools/a.md").as_deref(), Some("a"));
+        assert_eq!(oid("tools/chain.md").as_deref(), Some("a"));
+        assert_eq!(oid("top.md").as_deref(), Some("b"));
+        for out in [
+            "tools/up.md",
+            "tools/abs.md",
+            "tools/loop.md",
+            "tools/dangling.md",
+            "tools/folder.md",
+        ] {
+            assert_eq!(oid(out), None, "{out}");
+        }
     }
 }
