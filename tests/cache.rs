@@ -402,9 +402,9 @@ fn a_repository_copied_with_its_cache_keeps_nothing_of_the_old_place() {
     run(&repo.root, &[]);
     let copy = Repo::new();
     copy_dir(&repo.root, &copy.root);
-    // The copied records name the old place: none answers for the copy.
+    // The copied cache file was written for the old place: the copy starts afresh...
     assert_eq!(counts(&run(&copy.root, &[])), (0, 3));
-    // ...and none is carried on (each run would read and write them again, for ever).
+    // ...and carries none of its records on (each run would read and write them again).
     let old = format!("{}{}", repo.root.display(), std::path::MAIN_SEPARATOR);
     let bytes = std::fs::read(cache_file(&copy.root)).expect("cache file");
     assert!(
@@ -412,4 +412,30 @@ fn a_repository_copied_with_its_cache_keeps_nothing_of_the_old_place() {
         "the copy's cache still names {old}"
     );
     assert_eq!(counts(&run(&copy.root, &[])), (3, 0));
+}
+
+#[test]
+fn projects_checked_from_one_working_directory_keep_each_others_records() {
+    // No git and no configuration: both projects' records go to the cache of the working
+    // directory, and a run over one keeps the other's.
+    let work = Repo::new();
+    let projects: Vec<Repo> = (0..2)
+        .map(|_| {
+            let project = Repo::new();
+            for name in ["a", "b"] {
+                let tool = VALID_TOOL.replace("my-tool", &format!("tool-{name}"));
+                project.write(&format!(".dojops/tools/{name}/tool.yaml"), tool.as_bytes());
+                project.write(
+                    &format!(".dojops/tools/{name}/input.schema.json"),
+                    VALID_SCHEMA.as_bytes(),
+                );
+            }
+            project
+        })
+        .collect();
+    let path = |p: &Repo| p.root.display().to_string();
+    assert_eq!(counts(&run(&work.root, &[&path(&projects[0])])), (0, 2));
+    assert_eq!(counts(&run(&work.root, &[&path(&projects[1])])), (0, 2));
+    assert_eq!(counts(&run(&work.root, &[&path(&projects[0])])), (2, 0));
+    assert_eq!(counts(&run(&work.root, &[&path(&projects[1])])), (2, 0));
 }

@@ -120,8 +120,8 @@ pub struct CacheStats {
 /// records stay on disk until used), the walks, and the new cache file the run writes as it
 /// goes; [`Cache::save`] completes it and renames it into place.
 pub struct Cache {
-    /// The repository whose cache it is: what it holds of files elsewhere (a repository
-    /// moved or copied with its cache) is not kept.
+    /// The repository whose cache it is (a cache file written for another place is not
+    /// read: a repository moved or copied with its cache starts afresh).
     root: PathBuf,
     file: PathBuf,
     build: String,
@@ -197,7 +197,7 @@ impl Cache {
         };
         // What this process's ShellCheck said is kept for this repository's run alone.
         shellcheck::start_run();
-        let (old, (walks, resolved)) = match Old::open(&file, &build, decode) {
+        let (old, (walks, resolved)) = match Old::open(&file, &build, root, decode) {
             Some((old, (walks, resolved, said))) => {
                 // Only once the cache file's checksum has passed.
                 shellcheck::remember(said);
@@ -367,7 +367,7 @@ impl Cache {
     /// The new cache file, opened when nothing opened it yet (none when it cannot be).
     fn writer<'o>(&self, out: &'o mut Option<Writer>) -> Option<&'o mut Writer> {
         if out.is_none() {
-            *out = Writer::create(&self.file, &self.build, &self.cwd);
+            *out = Writer::create(&self.file, &self.build, &self.root, &self.cwd);
         }
         out.as_mut()
     }
@@ -475,7 +475,7 @@ impl Cache {
 
     /// True when [`Cache::save`] has anything to write for a run over `roots`.
     pub fn changed(&self, roots: &[PathBuf]) -> bool {
-        let elsewhere = elsewhere_in(&self.root, roots);
+        let elsewhere = |p: &Path| !under(p, roots);
         let out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         self.walks.changed()
             || self.resolves.changed()
@@ -504,7 +504,7 @@ impl Cache {
             restat,
             ..
         } = self;
-        let elsewhere = elsewhere_in(&root, roots);
+        let elsewhere = |p: &Path| !under(p, roots);
         let mut old = old.and_then(Opened::into_inner);
         let out = out.into_inner().unwrap_or_else(|e| e.into_inner());
         let restat = restat.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -515,11 +515,11 @@ impl Cache {
             || store::differs(old.as_ref(), out.as_ref(), &elsewhere)
         {
             let extra = Extra {
-                walks: walks.keep(&root),
+                walks: walks.keep(),
                 resolved,
                 shellcheck: shellcheck::SaidNow,
             };
-            if let Some(out) = out.or_else(|| Writer::create(&file, &build, &cwd)) {
+            if let Some(out) = out.or_else(|| Writer::create(&file, &build, &root, &cwd)) {
                 // The old index becomes the new one.
                 out.finish(&file, old.take(), &restat, &elsewhere, &extra);
             }
@@ -530,12 +530,6 @@ impl Cache {
         }
         crate::drop_later(old);
     }
-}
-
-/// Whether an old record of the file at a path is of a file this run did not look at (not
-/// under `roots`) but of the repository at `root` (a record of a file elsewhere is dropped).
-fn elsewhere_in<'a>(root: &'a Path, roots: &'a [PathBuf]) -> impl Fn(&Path) -> bool + 'a {
-    move |p: &Path| !under(p, roots) && under_one(p, root)
 }
 
 /// True when `path` is one of `roots` or under one (compared as text where it can be: both

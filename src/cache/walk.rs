@@ -157,16 +157,15 @@ impl Walks {
     }
 
     /// What to keep for the next run: this run's walks with what they learned, and the last
-    /// run's walks of other roots in the repository at `repo` (a walk of a folder elsewhere,
-    /// from before the repository was moved or copied, is not).
-    pub fn keep(self, repo: &Path) -> Kept {
+    /// run's walks of other roots.
+    pub fn keep(self) -> Kept {
         let now = self.now.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut all: Vec<RootWalk> = self
             .old
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .into_values()
-            .filter(|w| !now.iter().any(|n| n.root == w.root) && super::under_one(&w.root, repo))
+            .filter(|w| !now.iter().any(|n| n.root == w.root))
             .collect();
         all.extend(now);
         all.sort_by(|a, b| a.root.cmp(&b.root));
@@ -301,8 +300,9 @@ impl Walks {
                 for (name, kind, builtin) in &folder.entries {
                     entry.clear();
                     entry.push_str(text);
-                    // (A root of `/` ends with it already.)
-                    if !text.ends_with(std::path::MAIN_SEPARATOR) {
+                    // As `PathBuf::push` does: no separator after one (a root of `/`, `C:\`)
+                    // or after nothing.
+                    if !text.is_empty() && !text.ends_with(std::path::is_separator) {
                         entry.push(std::path::MAIN_SEPARATOR);
                     }
                     entry.push_str(name);

@@ -197,28 +197,35 @@ impl Tree {
             }
         }
         let mut reader = None;
-        if !links.is_empty() {
-            let mut git = BlobReader::start(cwd)?;
+        // Without `git cat-file`, links are left out (a read through one fails later anyway).
+        if !links.is_empty()
+            && let Ok(mut git) = BlobReader::start(cwd)
+        {
+            // A link's blob is its target: each blob read once (links may share one), none
+            // longer than a path can be.
+            let mut by_blob: HashMap<String, Option<String>> = HashMap::new();
             let mut targets = HashMap::new();
             let mut in_step = true;
-            // A link's blob is its target; one longer than a path can be is no link.
             for (path, blob) in links.iter().filter(|(_, b)| b.size <= 4096) {
-                match git.read(&blob.oid, blob.size) {
-                    Ok(bytes) => {
-                        if let Ok(target) = String::from_utf8(bytes) {
-                            targets.insert(path.clone(), target);
+                if !by_blob.contains_key(&blob.oid) {
+                    let target = match git.read_or_missing(&blob.oid, blob.size) {
+                        Ok(bytes) => bytes.and_then(|b| String::from_utf8(b).ok()),
+                        // Out of step with git: the links after it are left out.
+                        Err(_) => {
+                            in_step = false;
+                            break;
                         }
-                    }
-                    // Out of step with git after a failed read: the links after it are left out.
-                    Err(_) => {
-                        in_step = false;
-                        break;
-                    }
+                    };
+                    by_blob.insert(blob.oid.clone(), target);
+                }
+                if let Some(Some(target)) = by_blob.get(&blob.oid) {
+                    targets.insert(path.clone(), target.clone());
                 }
             }
             reader = in_step.then_some(git);
+            let mut memo = HashMap::new();
             for (path, _) in &links {
-                if let Some(blob) = follow(path, &targets, &files) {
+                if let Some(blob) = follow(path, &targets, &files, &mut memo) {
                     files.insert(path.clone(), blob);
                 }
             }
@@ -243,37 +250,59 @@ impl Tree {
 
 /// The file the link at `path` leads to, through other links of the tree (`targets`, each
 /// link's target text) but never out of it: a target is taken on its text, relative to the
-/// link's folder.
+/// link's folder. What each link leads to is noted in `memo`, so that many links through the
+/// same ones are followed once.
 fn follow(
     path: &Path,
     targets: &HashMap<PathBuf, String>,
     files: &HashMap<PathBuf, Blob>,
+    memo: &mut HashMap<PathBuf, Option<Blob>>,
 ) -> Option<Blob> {
+    let mut chain: Vec<PathBuf> = Vec::new();
     let mut at = path.to_path_buf();
     // As many links as the operating system follows before it gives up.
-    for _ in 0..40 {
-        let target = targets.get(&at)?;
-        let mut next = at.parent()?.to_path_buf();
-        for part in Path::new(target).components() {
-            match part {
-                std::path::Component::Normal(name) => next.push(name),
-                std::path::Component::CurDir => {}
-                // Climbing above the tree's top is leaving it.
-                std::path::Component::ParentDir => {
-                    if !next.pop() {
-                        return None;
-                    }
-                }
-                // An absolute target leads out of the tree.
-                _ => return None,
-            }
+    let found = loop {
+        if let Some(known) = memo.get(&at) {
+            break known.clone();
         }
+        if chain.len() == 40 || chain.contains(&at) {
+            break None;
+        }
+        let Some(target) = targets.get(&at) else {
+            break None;
+        };
+        chain.push(at.clone());
+        let Some(next) = beside(&at, target) else {
+            break None;
+        };
         if let Some(blob) = files.get(&next) {
-            return Some(blob.clone());
+            break Some(blob.clone());
         }
         at = next;
+    };
+    for link in chain {
+        memo.insert(link, found.clone());
     }
-    None
+    found
+}
+
+/// The path `target` names from the link at `link`, on its text; none when it leaves the
+/// tree (absolute, or climbing above its top).
+fn beside(link: &Path, target: &str) -> Option<PathBuf> {
+    let mut next = link.parent()?.to_path_buf();
+    for part in Path::new(target).components() {
+        match part {
+            std::path::Component::Normal(name) => next.push(name),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !next.pop() {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(next)
 }
 
 /// What a tree entry is: a regular file, or a link (whose blob is its target).
@@ -377,6 +406,13 @@ impl BlobReader {
 
     /// The bytes of blob `oid`, which the listing says is `size` bytes long.
     fn read(&mut self, oid: &str, size: u64) -> Result<Vec<u8>, GitError> {
+        self.read_or_missing(oid, size)?
+            .ok_or_else(|| GitError(format!("`git cat-file` found no blob for {oid}")))
+    }
+
+    /// [`BlobReader::read`], with a blob git does not have (a partial clone's) as none: git
+    /// is still in step after it.
+    fn read_or_missing(&mut self, oid: &str, size: u64) -> Result<Option<Vec<u8>>, GitError> {
         let fail = |what: &str| GitError(format!("`git cat-file` {what} for {oid}"));
         writeln!(self.stdin, "{oid}").map_err(|_| fail("stopped"))?;
         self.stdin.flush().map_err(|_| fail("stopped"))?;
@@ -388,7 +424,10 @@ impl BlobReader {
         let mut fields = header.split_whitespace();
         let (Some(_), Some("blob"), Some(len)) = (fields.next(), fields.next(), fields.next())
         else {
-            return Err(fail("found no blob"));
+            return match header.split_whitespace().nth(1) {
+                Some("missing") => Ok(None),
+                _ => Err(fail("found no blob")),
+            };
         };
         let len: u64 = len.parse().map_err(|_| fail("gave a bad header"))?;
         if len != size || len > MAX_READ_BYTES {
@@ -406,7 +445,7 @@ impl BlobReader {
         if bytes.len() as u64 != len {
             return Err(fail("stopped"));
         }
-        Ok(bytes)
+        Ok(Some(bytes))
     }
 }
 
@@ -453,6 +492,8 @@ mod tests {
             ("tools/up.md", "../../b.md"),
             ("tools/abs.md", "/etc/passwd"),
             ("tools/loop.md", "loop.md"),
+            ("tools/ping.md", "pong.md"),
+            ("tools/pong.md", "./ping.md"),
             ("tools/dangling.md", "nothing.md"),
             ("tools/folder.md", "../shared"),
             ("top.md", "b.md"),
@@ -460,7 +501,8 @@ mod tests {
         .into_iter()
         .map(|(p, t)| (PathBuf::from(p), t.to_string()))
         .collect();
-        let oid = |p: &str| follow(Path::new(p), &targets, &files).map(|b| b.oid);
+        let mut memo = HashMap::new();
+        let mut oid = |p: &str| follow(Path::new(p), &targets, &files, &mut memo).map(|b| b.oid);
         assert_eq!(oid("tools/a.md").as_deref(), Some("a"));
         assert_eq!(oid("tools/chain.md").as_deref(), Some("a"));
         assert_eq!(oid("top.md").as_deref(), Some("b"));
@@ -468,6 +510,8 @@ mod tests {
             "tools/up.md",
             "tools/abs.md",
             "tools/loop.md",
+            "tools/ping.md",
+            "tools/pong.md",
             "tools/dangling.md",
             "tools/folder.md",
         ] {

@@ -45,20 +45,25 @@ pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
 /// know it without asking the disk).
 struct GitRoots<'p> {
     known: QuickMap<&'p std::ffi::OsStr, Option<&'p Path>>,
+    /// Room to make for answers when the first is asked for.
+    expected: usize,
 }
 
 impl<'p> GitRoots<'p> {
-    /// Room for the answers of `folders` folders (asked once per folder of a repository
-    /// whose files have no configuration above them).
+    /// Room for the answers of up to `folders` folders, made when one is first asked for
+    /// (each folder of a repository whose files have no configuration above them is; none
+    /// when every file is under the base configuration).
     fn with_capacity(folders: usize) -> GitRoots<'p> {
-        let mut known = QuickMap::default();
-        known.reserve(folders);
-        GitRoots { known }
+        GitRoots {
+            known: QuickMap::default(),
+            expected: folders,
+        }
     }
 
     /// The nearest folder at or above `folder` that holds `.git`; `plain`: `folder` is
     /// [`canonical`] (its parents are then found on its text).
     fn of(&mut self, folder: &'p Path, plain: bool, fs: &dyn FileSystem) -> Option<&'p Path> {
+        self.known.reserve(std::mem::take(&mut self.expected));
         let mut asked = Vec::new();
         let mut found = None;
         let mut probe = PathBuf::new();

@@ -117,7 +117,8 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Index> {
             _ => return None,
         };
         let racy = e.flag()?;
-        let blobs = e.u8()?;
+        // Which of the two blobs are there; no other bit means anything.
+        let blobs = e.u8().filter(|b| b & !3 == 0)?;
         let stat = e.stat()?;
         let digest = e.array()?;
         let deps = e.name()?;
@@ -360,7 +361,14 @@ mod tests {
             assert_eq!(format as u8, n);
         }
         assert_eq!(format_of(FormatId::Config as u8), Some(FormatId::Config));
-        assert_eq!(format_of(FormatId::Config as u8 + 1), None);
+        assert_eq!(
+            format_of(FormatId::DojopsTool as u8),
+            Some(FormatId::DojopsTool)
+        );
+        // Past the formats there are (postcard reads a byte above 127 as part of a longer
+        // number): nothing.
+        assert_eq!(format_of(127), None);
+        assert_eq!(format_of(255), None);
     }
 
     #[test]

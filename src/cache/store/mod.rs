@@ -42,14 +42,16 @@ const MAGIC: &[u8; 8] = b"toolc\0c\0";
 /// How it ends.
 const END: &[u8; 8] = b"toolc\0i\0";
 /// Bumped when the layout of the cache file changes.
-const LAYOUT: u32 = 13;
+const LAYOUT: u32 = 14;
 const FOOTER: usize = 8 * 4 + 16 + 16 + 8;
 
-/// What the cache file says first: which build wrote it.
+/// What the cache file says first: which build wrote it, for which repository (a repository
+/// moved or copied with its cache starts afresh: every record names the old place).
 #[derive(Serialize, Deserialize)]
 struct Header {
     layout: u32,
     build: String,
+    repository: String,
 }
 
 /// A byte range in [`Index::names`].
@@ -223,12 +225,13 @@ impl Drop for Opened {
 }
 
 impl Old {
-    /// The cache file `path`, when it is whole and was written by `build` (its index still
-    /// being decoded), and what `extra` makes of what it keeps besides the files (its bytes
-    /// are checked before anything is returned).
+    /// The cache file `path`, when it is whole and was written by `build` for the repository
+    /// at `repository` (its index still being decoded), and what `extra` makes of what it
+    /// keeps besides the files (its bytes are checked before anything is returned).
     pub fn open<T: Send>(
         path: &Path,
         build: &str,
+        repository: &Path,
         extra: impl FnOnce(&[u8]) -> T + Send,
     ) -> Option<(Opened, T)> {
         let file = disk::open(path)?;
@@ -245,7 +248,10 @@ impl Old {
         let mut header = vec![0; header_len];
         read_at(&file, &mut header, 12)?;
         let header: Header = postcard::from_bytes(&header).ok()?;
-        if header.layout != LAYOUT || header.build != build {
+        if header.layout != LAYOUT
+            || header.build != build
+            || header.repository != repository.to_string_lossy()
+        {
             return None;
         }
         let mut footer = [0; FOOTER];

@@ -83,13 +83,15 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// A new file beside the cache file `dest`, for `build`, by a run in `cwd`.
-    pub fn create(dest: &Path, build: &str, cwd: &Path) -> Option<Writer> {
+    /// A new file beside the cache file `dest`, for `build` and the repository at
+    /// `repository`, by a run in `cwd`.
+    pub fn create(dest: &Path, build: &str, repository: &Path, cwd: &Path) -> Option<Writer> {
         let cwd = cwd.to_str()?;
         let (tmp, file) = disk::create_beside(dest)?;
         let header = postcard::to_allocvec(&Header {
             layout: LAYOUT,
             build: build.to_string(),
+            repository: repository.to_string_lossy().into_owned(),
         })
         .ok()?;
         let mut index = Index::default();
