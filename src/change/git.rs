@@ -482,12 +482,12 @@ mod tests {
             oid: oid.into(),
             size: 1,
         };
-        let files: HashMap<PathBuf, Blob> = [("shared/a.md", "a"), ("b.md", "b")]
+        let files: HashMap<PathBuf, Blob> = [("common/a.md", "a"), ("b.md", "b")]
             .into_iter()
             .map(|(p, o)| (PathBuf::from(p), blob(o)))
             .collect();
         let targets: HashMap<PathBuf, String> = [
-            ("tools/a.md", "../shared/a.md"),
+            ("tools/a.md", "../common/a.md"),
             ("tools/chain.md", "./a.md"),
             ("tools/up.md", "../../b.md"),
             ("tools/abs.md", "/etc/passwd"),
@@ -495,7 +495,7 @@ mod tests {
             ("tools/ping.md", "pong.md"),
             ("tools/pong.md", "./ping.md"),
             ("tools/dangling.md", "nothing.md"),
-            ("tools/folder.md", "../shared"),
+            ("tools/folder.md", "../common"),
             ("top.md", "b.md"),
         ]
         .into_iter()
