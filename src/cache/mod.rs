@@ -535,18 +535,13 @@ impl Cache {
 /// True when `path` is one of `roots` or under one (compared as text where it can be: both
 /// come from the same normalized walk).
 fn under(path: &Path, roots: &[PathBuf]) -> bool {
-    roots.iter().any(|r| under_one(path, r))
-}
-
-/// [`under`] for one root.
-fn under_one(path: &Path, root: &Path) -> bool {
     use std::path::MAIN_SEPARATOR;
-    match (path.to_str(), root.to_str()) {
+    roots.iter().any(|r| match (path.to_str(), r.to_str()) {
         (Some(p), Some(root)) => p.strip_prefix(root).is_some_and(|rest| {
             rest.is_empty() || rest.starts_with(MAIN_SEPARATOR) || root.ends_with(MAIN_SEPARATOR)
         }),
-        _ => path.starts_with(root),
-    }
+        _ => path.starts_with(r),
+    })
 }
 
 #[cfg(test)]
