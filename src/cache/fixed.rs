@@ -25,6 +25,13 @@ pub fn put_stat(buf: &mut Vec<u8>, s: &Stat) {
 /// The bytes of a [`Stat`].
 pub const STAT: usize = 8 + 8 + 4 + 8;
 
+/// The variant of a field-less enum whose number is `n`: its place in the declaration, which
+/// is what `as u8` writes and serde's derive numbers (so a new variant needs nothing here).
+pub fn variant<T: for<'a> serde::Deserialize<'a>>(n: u8) -> Option<T> {
+    // A byte above 127 is the start of a longer number to postcard: no variant.
+    postcard::from_bytes(&[n]).ok()
+}
+
 /// What is left to decode: each read is none when the bytes run out.
 pub struct Reader<'a>(pub &'a [u8]);
 
@@ -96,5 +103,35 @@ impl<'a> Reader<'a> {
     /// True when every byte was read.
     pub fn is_done(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variant;
+    use crate::discover::Kind;
+    use crate::source::FormatId;
+
+    #[test]
+    fn every_variant_reads_back_from_its_number() {
+        let mut formats = 0;
+        for n in 0u8.. {
+            let Some(format) = variant::<FormatId>(n) else {
+                break;
+            };
+            assert_eq!(format as u8, n);
+            formats += 1;
+        }
+        assert!(formats > FormatId::Config as usize);
+        assert_eq!(
+            variant::<FormatId>(FormatId::Config as u8),
+            Some(FormatId::Config)
+        );
+        for kind in [Kind::File, Kind::Dir, Kind::Link, Kind::Other] {
+            assert_eq!(variant::<Kind>(kind as u8), Some(kind));
+        }
+        assert_eq!(variant::<Kind>(Kind::Other as u8 + 1), None);
+        assert_eq!(variant::<FormatId>(127), None);
+        assert_eq!(variant::<FormatId>(255), None);
     }
 }

@@ -13,13 +13,10 @@
 //! blob:   offset (u64) | length (u32) | check (16 bytes)
 //! ```
 
-use std::sync::OnceLock;
-
-use super::super::fixed::{Reader, STAT, put_stat, put_str, put_u32};
+use super::super::fixed::{Reader, STAT, put_stat, put_str, put_u32, variant};
 use super::super::hash::Check;
 use super::super::track::Seen;
 use super::{Blob, DepEntry, Entry, FileEntry, Index, Name};
-use crate::source::FormatId;
 
 const BLOB: usize = 8 + 4 + 16;
 const ENTRY: usize = 8 + 8 + 4 + STAT + 32 + 8 + 8 + 2 * BLOB + 4 + 32;
@@ -109,7 +106,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Index> {
         let mut e = Reader(r.take(ENTRY)?);
         let path = e.name()?;
         let cwd = e.name()?;
-        let format = format_of(e.u8()?)?;
+        let format = variant(e.u8()?)?;
         let claimed = match e.u8()? {
             0 => None,
             1 => Some(false),
@@ -149,7 +146,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Index> {
         let mut f = Reader(r.take(FILE)?);
         files.push(FileEntry {
             path: f.name()?,
-            format: format_of(f.u8()?)?,
+            format: variant(f.u8()?)?,
             bom_len: f.u32()?,
             digest: f.array()?,
         });
@@ -176,19 +173,6 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Index> {
         files,
         deps,
     })
-}
-
-/// The format whose number is `n` (`FormatId as u8`).
-fn format_of(n: u8) -> Option<FormatId> {
-    // The numbers are the variants' order, as serde's derive numbers them: the table is made
-    // once by asking it, so a new format needs nothing here.
-    static TABLE: OnceLock<Vec<FormatId>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0u8..128)
-            .map_while(|n| postcard::from_bytes::<FormatId>(&[n]).ok())
-            .collect()
-    });
-    table.get(usize::from(n)).copied()
 }
 
 fn put_name(buf: &mut Vec<u8>, (from, to): Name) {
@@ -231,7 +215,7 @@ impl IndexFields for Reader<'_> {
 mod tests {
     use super::*;
     use crate::cache::Stat;
-    use crate::source::Digest;
+    use crate::source::{Digest, FormatId};
 
     fn stat(n: u64) -> Stat {
         Stat {
@@ -352,23 +336,6 @@ mod tests {
         let index = sample();
         let back = decode(&encoded(&index)).expect("decodes");
         assert_eq!(shown(&back), shown(&index));
-    }
-
-    #[test]
-    fn every_format_has_a_number_that_reads_back() {
-        for n in 0u8.. {
-            let Some(format) = format_of(n) else { break };
-            assert_eq!(format as u8, n);
-        }
-        assert_eq!(format_of(FormatId::Config as u8), Some(FormatId::Config));
-        assert_eq!(
-            format_of(FormatId::DojopsTool as u8),
-            Some(FormatId::DojopsTool)
-        );
-        // Past the formats there are (postcard reads a byte above 127 as part of a longer
-        // number): nothing.
-        assert_eq!(format_of(127), None);
-        assert_eq!(format_of(255), None);
     }
 
     #[test]

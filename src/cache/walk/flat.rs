@@ -21,7 +21,7 @@ use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeTuple};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::super::fixed::{Reader, put_stat, put_str, put_u32};
+use super::super::fixed::{Reader, put_stat, put_str, put_u32, variant};
 use super::{DirStat, Folder, Input, Kept, RootWalk};
 use crate::discover::Kind;
 use crate::source::FormatId;
@@ -252,12 +252,6 @@ fn read_folder(r: &mut Reader<'_>) -> Option<Folder> {
         git,
         probes,
     })
-}
-
-/// The variant of a field-less enum whose number (`as u8`, its place in the declaration, as
-/// serde's derive numbers it) is `n`.
-fn variant<T: for<'a> Deserialize<'a>>(n: u8) -> Option<T> {
-    postcard::from_bytes(&[n]).ok()
 }
 
 #[cfg(test)]
