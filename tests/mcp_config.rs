@@ -198,6 +198,27 @@ fn unknown_keys_get_a_suggestion() {
 }
 
 #[test]
+fn notes_written_as_keys_are_not_unknown_keys() {
+    // JSON has no comments: `_docs`, `_comment`, `//` and `$comment` are notes for the reader.
+    let noted = edit(
+        CLAUDE,
+        "\"command\": \"npx\",",
+        "\"_docs\": \"wraps the file system\", \"//\": \"pinned\", \"$comment\": \"x\", \"command\": \"npx\",",
+    );
+    assert_eq!(check(&[(".mcp.json", &noted)]), Vec::<String>::new());
+    // Beside notes, a misspelt key is still reported.
+    expect_one(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "\"command\": \"npx\",",
+            "\"comand\": \"npx\", \"command\": \"npx\",",
+        ),
+        "4:7 MCP005",
+    );
+}
+
+#[test]
 fn references_each_client_does_not_expand() {
     expect_one(
         ".mcp.json",

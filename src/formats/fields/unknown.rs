@@ -17,7 +17,16 @@ impl Lowerer<'_> {
         };
         let unknown_rule = site.rule_or(self.rules.unknown_key);
         let mut safety: Option<Vec<&str>> = None;
-        for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
+        // JSON has no comments, so its authors write notes as keys; YAML has comments.
+        let json = self
+            .file
+            .path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("json"));
+        for e in entries
+            .iter()
+            .filter(|e| !known.contains(&e.key.as_str()) && !(json && is_note_key(&e.key)))
+        {
             if self.unknown.len() < MAX_MISSPELLING_LOOKS {
                 self.unknown.insert(e.key_span);
             }
@@ -76,4 +85,10 @@ impl Lowerer<'_> {
             self.push(site.finish(d));
         }
     }
+}
+
+/// A key written as a note to the reader of a JSON file (`_docs`, `_comment`, `//`,
+/// `$comment`), which every reader ignores on purpose.
+fn is_note_key(key: &str) -> bool {
+    key.starts_with('_') || key.starts_with("//") || key == "$comment"
 }
