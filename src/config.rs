@@ -89,12 +89,16 @@ pub struct Config {
     pub baseline: Option<PathBuf>,
     /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
     pub build_out: Option<PathBuf>,
+    /// `preview = true`: preview rules run (`--preview` too). `None` when the file is silent,
+    /// so an extending file keeps what it extends.
+    pub preview: Option<bool>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
     extend: Option<Spanned<String>>,
+    preview: Option<bool>,
     #[serde(default)]
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
@@ -322,6 +326,7 @@ impl Config {
             lock_required: child.lock_required || self.lock_required,
             explicit: child.explicit,
             extend: None,
+            preview: child.preview.or(self.preview),
         }
     }
 
@@ -496,6 +501,7 @@ impl Config {
             explicit: false,
             baseline,
             build_out,
+            preview: raw.preview,
         })
     }
 
@@ -508,6 +514,21 @@ impl Config {
     /// True when an exclude glob of this configuration matches `path` (absolute).
     pub fn excludes(&self, path: &Path) -> bool {
         self.excludes.iter().any(|e| e.matches(path))
+    }
+
+    /// True when the preview rule `rule` runs on a file at `path`: `preview = true`, or a
+    /// setting that names this very rule (its code or name, not a prefix) turns it on.
+    pub fn runs_preview(&self, rule: &Rule, path: &Path) -> bool {
+        let names_it = |s: &&RuleSetting| {
+            s.setting != Setting::Off
+                && (s.selector.eq_ignore_ascii_case(rule.code) || s.selector == rule.name)
+        };
+        self.preview == Some(true)
+            || self.rules.iter().any(|s| names_it(&s))
+            || self.overrides.iter().any(|o| {
+                o.paths.is_match(path.strip_prefix(&o.root).unwrap_or(path))
+                    && o.rules.iter().any(|s| names_it(&s))
+            })
     }
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).

@@ -34,7 +34,7 @@ pub use bundle::Target;
 pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
 pub use config::{Config, ConfigError};
 pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
-pub use rules::{Rule, Severity};
+pub use rules::{Basis, Rule, Severity};
 pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
 
@@ -73,6 +73,8 @@ pub struct CheckOptions {
     /// The targets the CMP rules check for; `None`: `[build] targets` of the configuration
     /// (none when it has no such table).
     pub targets: Option<Vec<bundle::Target>>,
+    /// `--preview`: preview rules run, whatever the configuration says.
+    pub preview: bool,
 }
 
 /// The outcome of a check.

@@ -21,6 +21,7 @@ use crate::{CheckOptions, Progress};
 
 mod reload;
 mod report;
+pub(crate) use report::preview_runs;
 
 pub(crate) use reload::reload;
 pub(crate) use report::{checked_targets, enabled, report};

@@ -210,16 +210,18 @@ fn size_and_budget() {
 
 #[test]
 fn vague_descriptions() {
+    // A preview rule: on only with preview.
+    let preview = ("toolc.toml", "preview = true\n");
     let text = "---\nname: pdf-tools\ndescription: Helps with PDFs.\n---\n";
     assert_eq!(
-        check(&[(SKILL, text)]),
+        check(&[(SKILL, text), preview]),
         [
             ".claude/skills/pdf-tools/SKILL.md:3:14 SKL019 info the description is too short to say what the skill does and when to use it"
         ]
     );
     let text = "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files, fills forms and merges documents.\n---\n";
     assert_eq!(
-        check(&[(SKILL, text)]),
+        check(&[(SKILL, text), preview]),
         [
             ".claude/skills/pdf-tools/SKILL.md:3:14 SKL019 info the description does not say when to use the skill"
         ]

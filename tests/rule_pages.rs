@@ -359,6 +359,31 @@ fn pages_have_front_matter_and_sections() {
         for s in SECTIONS {
             assert!(page.contains(s), "{}: page lacks section `{s}`", rule.code);
         }
+        let front = page.split("\n---").next().unwrap_or("");
+        assert_eq!(
+            front.contains("\npreview: true"),
+            rule.preview,
+            "{}: `preview: true` in the front matter and the registry disagree",
+            rule.code
+        );
+        if rule.preview {
+            // Its Example would be silent, and its Fix trivially so, without preview on.
+            for heading in ["## Example", "## Fix"] {
+                assert!(
+                    blocks(page, heading)
+                        .iter()
+                        .any(|(path, body)| *path == "toolc.toml"
+                            && String::from_utf8_lossy(body).contains("preview = true")),
+                    "{}: a preview rule's {heading} needs a `toolc.toml` block with `preview = true`",
+                    rule.code
+                );
+            }
+            assert!(
+                page.contains("**Preview rule**"),
+                "{}: a preview rule's page says so (`**Preview rule**`)",
+                rule.code
+            );
+        }
     }
 }
 

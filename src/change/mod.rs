@@ -46,6 +46,8 @@ pub struct DiffOptions {
     pub select: Vec<String>,
     /// Never these rules.
     pub ignore: Vec<String>,
+    /// `--preview`: preview rules run too.
+    pub preview: bool,
 }
 
 /// Why a diff could not run (exit code 2): no repository, an unknown revision, no git.
@@ -144,6 +146,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let check = CheckOptions {
         paths: options.paths.clone(),
         cwd: options.cwd.clone(),
+        preview: options.preview,
         ..CheckOptions::default()
     };
     // Links out of the repository are never followed, as in `check`.

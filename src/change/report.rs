@@ -48,10 +48,20 @@ impl Inputs<'_> {
             .ignore
             .iter()
             .any(|s| rules::selector_matches(s, rule));
-        if !selected || ignored {
+        let config = self.configs.for_path(path);
+        if !selected
+            || ignored
+            || !crate::pipeline::preview_runs(
+                self.options.preview,
+                &self.options.select,
+                config,
+                rule,
+                path,
+            )
+        {
             return None;
         }
-        match self.configs.for_path(path).setting(rule, path) {
+        match config.setting(rule, path) {
             Setting::Off => None,
             Setting::Level(s) => Some(s),
         }

@@ -119,6 +119,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
         against: args.against,
         select: args.rules.select,
         ignore: args.rules.ignore,
+        preview: args.rules.preview,
     };
     let outcome = match change::diff(&options, &config) {
         Ok(o) => o,

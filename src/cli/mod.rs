@@ -271,6 +271,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         select: args.rules.select,
         ignore: args.rules.ignore,
         targets: build_targets,
+        preview: args.rules.preview,
     };
     let targets = match parse_targets(&args.output_format) {
         Ok(t) => t,

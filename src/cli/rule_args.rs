@@ -22,6 +22,9 @@ pub struct RuleArgs {
     /// Exit 1 on warnings too
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Run preview rules too (heuristics not yet proven precise; `preview = true` in toolc.toml)
+    #[arg(long)]
+    pub preview: bool,
 }
 
 impl RuleArgs {

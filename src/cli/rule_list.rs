@@ -66,7 +66,7 @@ pub(super) fn run(args: &RulesArgs) -> ExitCode {
         ListFormat::Json => {
             let list: Vec<_> = listed
                 .iter()
-                .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.as_str(), "formats": r.formats, "summary": r.summary}))
+                .map(|r| serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.as_str(), "preview": r.preview, "formats": r.formats, "summary": r.summary}))
                 .collect();
             let mut text = serde_json::to_string_pretty(&list).unwrap_or_default();
             text.push('\n');
@@ -96,7 +96,8 @@ fn human(listed: &[&Rule], width: Option<usize>) -> String {
         } else {
             r.formats.join(", ")
         };
-        let summary = format!("{} ({formats})", r.summary);
+        let preview = if r.preview { " (preview)" } else { "" };
+        let summary = format!("{} ({formats}){preview}", r.summary);
         text.push_str(&format!(
             "{}  {:<name_width$}  {:<7}  ",
             r.code,

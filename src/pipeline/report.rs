@@ -35,13 +35,30 @@ pub(crate) fn enabled(
         .ignore
         .iter()
         .any(|s| rules::selector_matches(s, rule));
-    if !selected || ignored {
+    if !selected || ignored || !preview_runs(options.preview, &options.select, config, rule, path) {
         return None;
     }
     match config.setting(rule, path) {
         Setting::Off => None,
         Setting::Level(s) => Some(s),
     }
+}
+
+/// False for a preview rule that nothing turned on: not `--preview`, not `preview = true`,
+/// not a `--select` or configured setting naming the rule itself.
+pub(crate) fn preview_runs(
+    preview: bool,
+    select: &[String],
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> bool {
+    !rule.preview
+        || preview
+        || select
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(rule.code) || s == rule.name)
+        || config.runs_preview(rule, path)
 }
 
 /// The bundle targets whose compatibility rules a check of `options` runs.

@@ -4,27 +4,27 @@
 use super::declare_rules;
 
 declare_rules! {
-    TOOL_REMOVED = "BRK001" "tool-removed" Error [] "a tool that existed in the old version is gone";
-    TOOL_RENAMED = "BRK002" "tool-renamed" Error [] "a tool's name changed while its definition stayed the same";
-    TOOL_DISABLED = "BRK003" "tool-disabled" Error [] "a tool is now disabled (`status: disabled`) or refused by the DojOps policy";
-    AGENT_REFERENCE_BROKEN = "BRK004" "agent-reference-broken" Error ["agent-md"] "an agent references a tool that the change removed, renamed or disabled";
-    PARAMETER_REMOVED = "BRK010" "parameter-removed" Error [] "an input parameter was removed";
-    PARAMETER_RENAMED = "BRK011" "parameter-renamed" Error [] "an input parameter was renamed";
-    REQUIRED_PARAMETER_ADDED = "BRK012" "required-parameter-added" Error [] "a new input parameter is required";
-    PARAMETER_MADE_REQUIRED = "BRK013" "parameter-made-required" Error [] "an optional input parameter became required";
-    PARAMETER_TYPE_CHANGED = "BRK014" "parameter-type-changed" Error [] "an input parameter's type changed or narrowed";
-    ENUM_VALUE_REMOVED = "BRK015" "enum-value-removed" Error [] "a value was removed from an input parameter's `enum`";
-    CONSTRAINT_TIGHTENED = "BRK016" "constraint-tightened" Error [] "an input constraint was added or tightened (length, range, pattern, format, items, `additionalProperties: false`)";
+    TOOL_REMOVED = "BRK001" "tool-removed" Error gate [] "a tool that existed in the old version is gone";
+    TOOL_RENAMED = "BRK002" "tool-renamed" Error gate [] "a tool's name changed while its definition stayed the same";
+    TOOL_DISABLED = "BRK003" "tool-disabled" Error gate [] "a tool is now disabled (`status: disabled`) or refused by the DojOps policy";
+    AGENT_REFERENCE_BROKEN = "BRK004" "agent-reference-broken" Error gate ["agent-md"] "an agent references a tool that the change removed, renamed or disabled";
+    PARAMETER_REMOVED = "BRK010" "parameter-removed" Error gate [] "an input parameter was removed";
+    PARAMETER_RENAMED = "BRK011" "parameter-renamed" Error gate [] "an input parameter was renamed";
+    REQUIRED_PARAMETER_ADDED = "BRK012" "required-parameter-added" Error gate [] "a new input parameter is required";
+    PARAMETER_MADE_REQUIRED = "BRK013" "parameter-made-required" Error gate [] "an optional input parameter became required";
+    PARAMETER_TYPE_CHANGED = "BRK014" "parameter-type-changed" Error gate [] "an input parameter's type changed or narrowed";
+    ENUM_VALUE_REMOVED = "BRK015" "enum-value-removed" Error gate [] "a value was removed from an input parameter's `enum`";
+    CONSTRAINT_TIGHTENED = "BRK016" "constraint-tightened" Error gate [] "an input constraint was added or tightened (length, range, pattern, format, items, `additionalProperties: false`)";
     DEFAULT_CHANGED = "BRK017" "default-changed" Warning [] "an input parameter's default value changed";
-    OUTPUT_PROPERTY_REMOVED = "BRK020" "output-property-removed" Error ["dojops-tool", "tool-md"] "a property of the output was removed";
+    OUTPUT_PROPERTY_REMOVED = "BRK020" "output-property-removed" Error gate ["dojops-tool", "tool-md"] "a property of the output was removed";
     OUTPUT_PROPERTY_MADE_OPTIONAL = "BRK021" "output-property-made-optional" Warning ["dojops-tool", "tool-md"] "a required output property became optional";
-    OUTPUT_TYPE_WIDENED = "BRK022" "output-type-widened" Error ["dojops-tool", "tool-md"] "an output value may now have a type it could not have before";
+    OUTPUT_TYPE_WIDENED = "BRK022" "output-type-widened" Error gate ["dojops-tool", "tool-md"] "an output value may now have a type it could not have before";
     OUTPUT_ENUM_VALUE_ADDED = "BRK023" "output-enum-value-added" Warning ["dojops-tool", "tool-md"] "an output value may now be an `enum` value consumers have not seen";
     OUTPUT_CONSTRAINT_RELAXED = "BRK024" "output-constraint-relaxed" Warning ["dojops-tool", "tool-md"] "an output constraint was removed or loosened";
     RUN_CHANGED = "BRK030" "run-changed" Warning [] "how a tool runs changed: command, program, script, endpoint or transport";
     RISK_RAISED = "BRK031" "risk-raised" Warning [] "a tool may now do more: write or run, act, change data, reach the network";
     DESCRIPTION_CHANGED = "BRK032" "description-changed" Info [] "a description the model reads changed (tool or parameter)";
     GUIDANCE_CHANGED = "BRK033" "guidance-changed" Info ["tool-md"] "a tool's use guidance changed";
-    MAJOR_BUMP_MISSING = "BRK040" "major-bump-missing" Error ["tool-md", "dojops-tool", "dojops-dops"] "a breaking change without a major bump of the tool's version";
-    VERSION_DECREASED = "BRK041" "version-decreased" Error ["tool-md", "dojops-tool", "dojops-dops"] "a tool's version went down";
+    MAJOR_BUMP_MISSING = "BRK040" "major-bump-missing" Error gate ["tool-md", "dojops-tool", "dojops-dops"] "a breaking change without a major bump of the tool's version";
+    VERSION_DECREASED = "BRK041" "version-decreased" Error gate ["tool-md", "dojops-tool", "dojops-dops"] "a tool's version went down";
 }

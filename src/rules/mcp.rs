@@ -14,16 +14,16 @@ declare_rules! {
     OUTDATED_SERVER_SCHEMA = "MCP009" "outdated-server-schema" Warning ["mcp-server"] "`$schema` names an older schema version, or is not a published one";
     MISSING_FILE_HASH = "MCP010" "missing-file-hash" Error rejects ["mcp-server"] "an MCPB package has no `fileSha256` for clients to verify the download with";
     INSECURE_SERVER_URL = "MCP011" "insecure-server-url" Error rejects ["mcp-server"] "a remote, website or icon URL is not HTTPS, or a remote points at this machine";
-    UNDEFINED_VARIABLE = "MCP012" "undefined-mcp-variable" Error ["mcp-server", "mcp-config"] "a variable reference names nothing declared, or uses a syntax its client does not expand";
+    UNDEFINED_VARIABLE = "MCP012" "undefined-mcp-variable" Error breaks ["mcp-server", "mcp-config"] "a variable reference names nothing declared, or uses a syntax its client does not expand";
     INVALID_NAMED_ARGUMENT = "MCP013" "invalid-named-argument" Error rejects ["mcp-server"] "a named argument's `name` holds a value or a placeholder, or its `value` repeats the flag";
     REGISTRY_REQUIREMENT = "MCP014" "registry-requirement" Warning ["mcp-server"] "a package does not meet what the official registry requires of its type (registry, base URL, image host, MCPB URL)";
     DROPPED_META = "MCP015" "dropped-meta" Warning ["mcp-server"] "`_meta` holds keys the official registry drops when publishing";
     MISSING_RUNTIME_HINT = "MCP016" "missing-runtime-hint" Warning ["mcp-server"] "a package gives `runtimeArguments` but no `runtimeHint` saying which runtime they are for";
     WRONG_SERVERS_KEY = "MCP017" "wrong-servers-key" Error rejects ["mcp-config"] "the servers are listed under the key another client reads (`servers` or `mcpServers`): this client loads none";
-    CONFLICTING_TRANSPORT = "MCP018" "conflicting-transport" Error ["mcp-config"] "a server's `type` contradicts its `command` or `url`, or it sets both";
-    LITERAL_SECRET = "MCP019" "mcp-literal-secret" Error ["mcp-server", "mcp-config"] "a credential is written literally in `env`, `headers`, arguments, a URL or a default value";
+    CONFLICTING_TRANSPORT = "MCP018" "conflicting-transport" Error breaks ["mcp-config"] "a server's `type` contradicts its `command` or `url`, or it sets both";
+    LITERAL_SECRET = "MCP019" "mcp-literal-secret" Error threat ["mcp-server", "mcp-config"] "a credential is written literally in `env`, `headers`, arguments, a URL or a default value";
     UNPINNED_PACKAGE_RUNNER = "MCP020" "unpinned-package-runner" Warning ["mcp-config"] "a server runs a package through `npx`, `uvx`, `pipx run`, … without pinning its version";
     PLAINTEXT_URL = "MCP021" "plaintext-mcp-url" Warning ["mcp-config"] "a server URL uses `http://` to a host other than this machine";
-    DUPLICATE_NAME = "MCP022" "mcp-duplicate-name" Error ["mcp-server", "mcp-config"] "two servers, inputs, headers or environment variables share a name";
+    DUPLICATE_NAME = "MCP022" "mcp-duplicate-name" Error breaks ["mcp-server", "mcp-config"] "two servers, inputs, headers or environment variables share a name";
     UNUSED_INPUT = "MCP023" "unused-mcp-input" Warning ["mcp-config"] "an input is declared but no server references it";
 }

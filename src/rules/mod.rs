@@ -75,6 +75,26 @@ pub struct Rule {
     /// The format's runtime refuses a file with this defect (declared `rejects`): the format
     /// says how in a note, unless the emit site says something more precise.
     pub rejects_file: bool,
+    /// Why the rule is an error by default, when it is one (see `docs/severity.md`).
+    pub basis: Option<Basis>,
+    /// A heuristic not yet proven precise on real repositories: off unless preview is on
+    /// (`--preview`, `preview = true`) or a setting names the rule itself.
+    pub preview: bool,
+}
+
+/// What earns a rule the default severity `error` (the severity policy in `docs/severity.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// The format's runtime refuses the file (declared `rejects`).
+    Refused,
+    /// The runtime accepts the file but misbehaves for certain: a tool that cannot run, a
+    /// reference to nothing, a value it drops (declared `breaks`).
+    Breaks,
+    /// A credential or an attack that is certain from the text (declared `threat`).
+    Threat,
+    /// A gate the user asked toolc to keep: a breaking change, a lock, toolc's own
+    /// configuration and baseline (declared `gate`).
+    Gate,
 }
 
 impl Rule {
@@ -84,12 +104,34 @@ impl Rule {
     }
 }
 
-/// Declares rules as statics plus the family's `RULES` list. A severity followed by
-/// `rejects` marks a rule whose defect makes the format's runtime refuse the file.
+/// Declares rules as statics plus the family's `RULES` list. Flags may follow the severity:
+/// `rejects` (the format's runtime refuses the file), `breaks` (the runtime misbehaves for
+/// certain), `threat` (a certain credential or attack), `gate` (a gate the user asked for):
+/// one of them is the basis of every `Error`; and `preview` (off by default).
 macro_rules! declare_rules {
-    (@rejects) => { false };
-    (@rejects rejects) => { true };
-    ($($ident:ident = $code:literal $name:literal $sev:ident $($rejects:ident)? [$($fmt:literal),*] $summary:literal;)*) => {
+    (@has $flag:ident) => { false };
+    (@has rejects rejects $($rest:ident)*) => { true };
+    (@has breaks breaks $($rest:ident)*) => { true };
+    (@has threat threat $($rest:ident)*) => { true };
+    (@has gate gate $($rest:ident)*) => { true };
+    (@has preview preview $($rest:ident)*) => { true };
+    (@has $flag:ident $other:ident $($rest:ident)*) => {
+        $crate::rules::declare_rules!(@has $flag $($rest)*)
+    };
+    (@basis $($flag:ident)*) => {
+        if $crate::rules::declare_rules!(@has rejects $($flag)*) {
+            Some($crate::rules::Basis::Refused)
+        } else if $crate::rules::declare_rules!(@has breaks $($flag)*) {
+            Some($crate::rules::Basis::Breaks)
+        } else if $crate::rules::declare_rules!(@has threat $($flag)*) {
+            Some($crate::rules::Basis::Threat)
+        } else if $crate::rules::declare_rules!(@has gate $($flag)*) {
+            Some($crate::rules::Basis::Gate)
+        } else {
+            None
+        }
+    };
+    ($($ident:ident = $code:literal $name:literal $sev:ident $($flag:ident)* [$($fmt:literal),*] $summary:literal;)*) => {
         $(
             #[doc = $summary]
             pub static $ident: $crate::rules::Rule = $crate::rules::Rule {
@@ -98,7 +140,9 @@ macro_rules! declare_rules {
                 severity: $crate::rules::Severity::$sev,
                 formats: &[$($fmt),*],
                 summary: $summary,
-                rejects_file: $crate::rules::declare_rules!(@rejects $($rejects)?),
+                rejects_file: $crate::rules::declare_rules!(@has rejects $($flag)*),
+                basis: $crate::rules::declare_rules!(@basis $($flag)*),
+                preview: $crate::rules::declare_rules!(@has preview $($flag)*),
             };
         )*
         /// Every rule of this family.

@@ -81,6 +81,7 @@ pub fn check_dir(dir: &Path) -> Result<Report, Vec<Diagnostic>> {
         select: vec![],
         ignore: vec![],
         targets: None,
+        preview: false,
     };
     Ok(check(&options, &config))
 }
@@ -95,6 +96,7 @@ pub fn check_named(dir: &Path, paths: &[&str]) -> Report {
         select: vec![],
         ignore: vec![],
         targets: None,
+        preview: false,
     };
     check(&options, &config)
 }
