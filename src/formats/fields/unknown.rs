@@ -25,7 +25,7 @@ impl Lowerer<'_> {
             .is_some_and(|x| x.eq_ignore_ascii_case("json"));
         for e in entries
             .iter()
-            .filter(|e| !known.contains(&e.key.as_str()) && !(json && is_note_key(&e.key)))
+            .filter(|e| !(known.contains(&e.key.as_str()) || json && is_note_key(&e.key)))
         {
             if self.unknown.len() < MAX_MISSPELLING_LOOKS {
                 self.unknown.insert(e.key_span);
