@@ -66,6 +66,7 @@ fn run_on(root: &Path, paths: &[&str], cache: bool) -> Report {
         select: vec![],
         ignore: vec![],
         targets: None,
+        preview: false,
     };
     let inputs = Inputs {
         cache,

@@ -229,6 +229,7 @@ fn run(root: &Path) -> Report {
         select: vec![],
         ignore: vec![],
         targets: None,
+        preview: false,
     };
     toolc::check(&options, &config)
 }

@@ -153,6 +153,7 @@ fn child() {
         select: vec![],
         ignore: vec![],
         targets: None,
+        preview: false,
     };
     let inputs = Inputs {
         cache,
