@@ -4,6 +4,7 @@
 
 pub mod graph;
 pub mod names;
+pub mod passages;
 pub mod paths;
 pub mod programs;
 pub mod registry;

@@ -63,6 +63,16 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Give the diagnostic the severity configured for its rule. A finding its check already
+    /// put below its rule's default (an attack quoted as an example) stays at most that low.
+    pub fn configure(&mut self, configured: Severity) {
+        self.severity = if self.severity < self.rule.severity {
+            configured.min(self.severity)
+        } else {
+            configured
+        };
+    }
+
     /// A diagnostic of `rule` at `span` in `file`.
     pub fn new(
         rule: &'static Rule,

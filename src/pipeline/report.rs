@@ -154,7 +154,7 @@ pub(crate) fn report(
             let Some(severity) = enabled(d.rule, &d.file.path) else {
                 continue;
             };
-            d.severity = severity;
+            d.configure(severity);
             // Every covering comment is marked used, so none of them is reported as unused.
             let mut hit = false;
             if let Some(list) = suppressions.get_mut(&d.file.path) {
@@ -259,7 +259,9 @@ pub(crate) fn report(
         baselined = applied.baselined;
         for d in applied.problems {
             if let Some(severity) = enabled(d.rule, &d.file.path) {
-                diagnostics.push(Diagnostic { severity, ..d });
+                let mut d = d;
+                d.configure(severity);
+                diagnostics.push(d);
             }
         }
         diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -295,7 +295,11 @@ pub fn reference_markdown() -> String {
             r.code,
             r.code.to_ascii_lowercase(),
             r.name,
-            r.severity,
+            if r.preview {
+                format!("{} (preview)", r.severity)
+            } else {
+                r.severity.to_string()
+            },
             formats,
             r.summary
         ));

