@@ -96,3 +96,43 @@ fn ignore_files_that_never_end_block_or_leave_are_not_read() {
         "{diags:#?}"
     );
 }
+
+/// Row 15: a definition over the 64 MiB read cap is an error finding in every format, even
+/// where a file is claimed by its content (which cannot be read): never a silent skip, never
+/// "All checks passed". The files are sparse: nothing is written or read to make them.
+#[test]
+fn a_definition_over_the_read_cap_is_an_error_in_every_format() {
+    let repo = Repo::new();
+    let paths = [
+        "tools.json",
+        "server.json",
+        ".mcp.json",
+        "search.tool.md",
+        "triage.agent.md",
+        "TR-1.md",
+        "skills/big/SKILL.md",
+        ".cycod/tools/big.yaml",
+        ".dojops/tools/big/tool.yaml",
+        ".dojops/skills/big.dops",
+    ];
+    for path in paths {
+        let full = repo.root.join(path);
+        std::fs::create_dir_all(full.parent().expect("a folder")).expect("mkdir");
+        std::fs::File::create(&full)
+            .and_then(|f| f.set_len(65 * 1024 * 1024))
+            .expect("a sparse file");
+    }
+    for args in [&["check", "--no-cache"][..], &["check"], &["check"]] {
+        let output = run(&repo, args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        assert!(!text.contains("All checks passed"), "{text}");
+        for path in paths {
+            assert!(
+                text.contains(&format!("--> {path}:1:1")),
+                "{path} was skipped without a word: {text}"
+            );
+        }
+        assert!(text.contains("does not read files over 64 MiB"), "{text}");
+    }
+}
