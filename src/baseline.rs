@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostics::Diagnostic;
 use crate::discover::{display_path, normalize};
+use crate::fs::RepoPath;
 use crate::rules::{self, Rule, syntax as syn};
 use crate::source::{FormatId, SourceFile, Span};
 
@@ -29,9 +30,6 @@ pub const DEFAULT_FILE_NAME: &str = "toolc-baseline.json";
 
 /// The baseline file format's version.
 const VERSION: u32 = 1;
-
-/// Baselines larger than this are refused (an entry is about 200 bytes).
-const MAX_BYTES: u64 = 64 * 1024 * 1024;
 
 /// How much of the flagged token's line, on either side of it, is part of its surroundings:
 /// a whole line of YAML, but only the neighbourhood of a token on a long minified JSON line.
@@ -172,8 +170,9 @@ struct Loaded {
     root: PathBuf,
 }
 
-/// Read and parse the baseline at `path`; the error is the TLC005 diagnostic to report.
-fn load(path: &Path, cwd: &Path) -> Result<Loaded, Box<Diagnostic>> {
+/// Read and parse the baseline at `at`; the error is the TLC005 diagnostic to report.
+fn load(at: &RepoPath, cwd: &Path) -> Result<Loaded, Box<Diagnostic>> {
+    let path = at.path();
     let display = display_path(path, cwd);
     let root = normalize(path.parent().unwrap_or(Path::new(".")));
     let problem = |file: &Arc<SourceFile>, span: Span, message: String, help: &str| {
@@ -183,7 +182,7 @@ fn load(path: &Path, cwd: &Path) -> Result<Loaded, Box<Diagnostic>> {
                 .help(help.to_string()),
         )
     };
-    let bytes = match read(path) {
+    let bytes = match read(at) {
         Ok(bytes) => bytes,
         Err(message) => {
             let file =
@@ -228,22 +227,10 @@ fn load(path: &Path, cwd: &Path) -> Result<Loaded, Box<Diagnostic>> {
     })
 }
 
-/// The bytes of a regular file of at most [`MAX_BYTES`] (never a device or FIFO, which could
-/// block or never end).
-fn read(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(format!("larger than {} MiB", MAX_BYTES / (1024 * 1024)));
-    }
-    Ok(bytes)
+/// The bytes of the baseline: a regular file of at most [`crate::fs::MAX_READ_BYTES`] (never a device
+/// or FIFO, which could block or never end), never through a link out of the repository.
+fn read(at: &RepoPath) -> Result<Vec<u8>, String> {
+    at.read().map_err(|e| e.to_string())
 }
 
 /// Byte offset of a 1-based line and column (serde_json's error position) in `text`.
@@ -259,7 +246,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 /// Hide the findings of `diagnostics` that the baseline at `path` records, and report its
 /// entries that match nothing among the findings this run `covers`.
 pub(crate) fn apply(
-    path: &Path,
+    path: &RepoPath,
     cwd: &Path,
     diagnostics: &mut Vec<Diagnostic>,
     covers: &Covers<'_>,
@@ -358,12 +345,13 @@ pub(crate) struct Written {
 /// the baseline already there that this run does not cover (another folder, a rule not
 /// selected), so a partial run never forgets the rest.
 pub(crate) fn write(
-    path: &Path,
+    at: &RepoPath,
     diagnostics: &[Diagnostic],
     covers: &Covers<'_>,
 ) -> Result<Written, String> {
+    let path = at.path();
     let root = normalize(path.parent().unwrap_or(Path::new(".")));
-    let previous = match read(path) {
+    let previous = match read(at) {
         Ok(bytes) => serde_json::from_slice::<File>(&bytes)
             .ok()
             .filter(|f| f.version == VERSION && f.fingerprint == FINGERPRINT_KEY)
@@ -391,17 +379,14 @@ pub(crate) fn write(
     };
     let mut text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
     text.push('\n');
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    at.write(text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(Written { recorded, kept })
 }
 
 /// [`write`] for a run of `options`: what it covers is its scope and its enabled rules.
 pub(crate) fn write_for(
-    path: &Path,
+    path: &RepoPath,
     options: &crate::CheckOptions,
     config: &crate::Config,
     diagnostics: &[Diagnostic],

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::diagnostics::Diagnostic;
+use crate::fs::{RepoPath, Repository};
 use crate::rules::{self, Rule, Severity, syntax::INVALID_CONFIG};
 use crate::source::{FormatId, SourceFile, Span};
 
@@ -86,9 +87,9 @@ pub struct Config {
     /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
     pub explicit: bool,
     /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
-    pub baseline: Option<PathBuf>,
+    pub baseline: Option<RepoPath>,
     /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
-    pub build_out: Option<PathBuf>,
+    pub build_out: Option<RepoPath>,
     /// `preview = true`: preview rules run (`--preview` too). `None` when the file is silent,
     /// so an extending file keeps what it extends.
     pub preview: Option<bool>,
@@ -114,7 +115,7 @@ struct RawConfig {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBaseline {
-    path: String,
+    path: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -143,7 +144,7 @@ struct RawFormat {
 #[serde(deny_unknown_fields)]
 struct RawBuild {
     targets: Option<Vec<Spanned<String>>>,
-    out: Option<String>,
+    out: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -186,7 +187,20 @@ impl Config {
         let path = match explicit {
             // Normalized: globs are matched against paths stripped of this file's folder,
             // and `--config ../toolc.toml` must give the same folder as `/abs/toolc.toml`.
-            Some(p) => Some(crate::discover::normalize(&cwd.join(p))),
+            // Named on the command line (by a workflow's input, say): a committed link out
+            // of the repository is not followed.
+            Some(p) => match crate::fs::boundary::named(p, cwd) {
+                Ok(named) => Some(named.path().to_path_buf()),
+                Err(refused) => {
+                    return Err(ConfigError::Io {
+                        path: crate::discover::normalize(&cwd.join(p)),
+                        source: std::io::Error::new(
+                            std::io::ErrorKind::PermissionDenied,
+                            refused.to_string(),
+                        ),
+                    });
+                }
+            },
             None => start
                 .ancestors()
                 .map(|d| d.join(FILE_NAME))
@@ -452,11 +466,31 @@ impl Config {
             })
             .into_iter()
             .collect();
+        // Paths the file chooses stay in its repository, out of `.git`, and off links that
+        // leave it: a hostile `toolc.toml` must not point a write at a hook or outside.
+        let repository = Repository::of(&root);
+        let confine = |key: &str, value: &Spanned<String>, errors: &mut Vec<Diagnostic>| {
+            match repository.configured(Path::new(value.get_ref()), &root) {
+                Ok(path) => Some(path),
+                Err(refused) => {
+                    err(
+                        errors,
+                        shift(value.span()),
+                        format!("{key} `{}` is {refused}", value.get_ref()),
+                    );
+                    None
+                }
+            }
+        };
         let build_out = raw
             .build
             .as_ref()
             .and_then(|b| b.out.as_ref())
-            .map(|out| crate::discover::normalize(&root.join(out)));
+            .and_then(|out| confine("`[build] out`", out, &mut errors));
+        let baseline = raw
+            .baseline
+            .as_ref()
+            .and_then(|b| confine("`[baseline] path`", &b.path, &mut errors));
         let build_targets = raw.build.and_then(|b| b.targets).map(|t| {
             t.into_iter()
                 .filter_map(|target| {
@@ -484,9 +518,6 @@ impl Config {
             let span = shift(e.span());
             (e.into_inner(), Span::new(span.start, span.end))
         });
-        let baseline = raw
-            .baseline
-            .map(|b| crate::discover::normalize(&root.join(b.path)));
         Ok(Config {
             file: Some(file),
             root,

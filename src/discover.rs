@@ -10,6 +10,7 @@ use ignore::{WalkBuilder, WalkState};
 use crate::config::{Config, Exclude, Include};
 use crate::source::FormatId;
 
+mod ignore_files;
 mod spelling;
 
 pub(crate) use spelling::{canonical, cmp_canonical, parent_canonical, plain};
@@ -285,9 +286,16 @@ pub fn walk_fresh(
     on_dir: Option<OnDir>,
     visit: Visit<'_>,
 ) -> Vec<WalkError> {
-    let errors = Mutex::new(Vec::new());
+    let errors = Arc::new(Mutex::new(Vec::new()));
+    // The walker reads ignore files itself: those it must not read keep it out of their
+    // folder, the root's (and those above it) out of the whole walk.
+    let guard = ignore_files::Guard::for_root(root);
+    if let Some(refused) = guard.check_root(root) {
+        return vec![refused];
+    }
     // The walker wants an owned filter: excluded folders are pruned, never entered.
     let prune = Arc::clone(prune);
+    let refused = Arc::clone(&errors);
     walker(root)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
@@ -295,6 +303,10 @@ pub fn walk_fresh(
             }
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
             if is_dir && prune(e.path()) {
+                return false;
+            }
+            if is_dir && let Some(error) = guard.check(e.path()) {
+                push(&refused, error);
                 return false;
             }
             // Called before the walker lists the folder: what it sees is at least as new.
@@ -327,13 +339,17 @@ pub fn walk_fresh(
                 WalkState::Continue
             })
         });
-    errors.into_inner().unwrap_or_else(|e| e.into_inner())
+    let errors = std::mem::take(&mut *errors.lock().unwrap_or_else(|e| e.into_inner()));
+    errors
 }
 
 /// The entries of the folder `dir` as a walk lists them (names and kinds, sorted by name),
 /// leaving out the folders `prune` rejects; none when it cannot be listed.
 pub fn list_one(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
     let mut out = Vec::new();
+    if ignore_files::Guard::for_root(dir).check_root(dir).is_some() {
+        return None;
+    }
     let walk = walker(dir)
         .max_depth(Some(1))
         .filter_entry(|e| e.file_name() != ".git")

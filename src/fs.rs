@@ -308,10 +308,16 @@ impl Confined {
     /// The folders toolc may read within for the paths a run names (relative to `cwd`): the
     /// git repository of each (the nearest folder with `.git`), else the path's own folder.
     pub fn for_paths(paths: &[PathBuf], cwd: &Path) -> Confined {
+        // A named path a link leads out of its repository from gives no root: its target
+        // is never a place toolc may read in.
         let named: Vec<PathBuf> = if paths.is_empty() {
             vec![cwd.to_path_buf()]
         } else {
-            paths.iter().map(|p| cwd.join(p)).collect()
+            paths
+                .iter()
+                .filter(|p| boundary::named(p, cwd).is_ok())
+                .map(|p| cwd.join(p))
+                .collect()
         };
         let spelt: Vec<PathBuf> = named
             .iter()
@@ -412,6 +418,9 @@ impl FileSystem for Confined {
     }
 }
 
+pub mod boundary;
+pub use boundary::{RepoPath, Repository};
+
 /// Reading beneath a root through no link, in one call (Linux).
 #[cfg(target_os = "linux")]
 mod beneath;
@@ -432,28 +441,14 @@ fn spelling_of(root: &Path, real: &Path, spelt: &Path) -> Option<PathBuf> {
     (spelling != root).then_some(spelling)
 }
 
-/// Write a report file (`--output-format FORMAT:PATH`), creating its folders, but never
-/// through a symbolic link: a committed `reports` link must not make a CI run write outside
-/// the checkout. Every existing part of `path` that is relative to the working directory is
-/// checked.
-pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut at = PathBuf::new();
-    for part in path.components() {
-        at.push(part);
-        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::PermissionDenied,
-                format!(
-                    "{} is a symbolic link; toolc never writes through one",
-                    at.display()
-                ),
-            ));
-        }
-    }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, bytes)
+/// Write a report file (`--output-format FORMAT:PATH`, relative to `cwd`), creating its
+/// folders, but never through a symbolic link: a committed `reports` link must not make a CI
+/// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
+pub fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = boundary::named(path, cwd).map_err(|e| {
+        std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string())
+    })?;
+    target.write(bytes)
 }
 
 /// A base file system under any number of in-memory buffers: a buffer takes precedence over

@@ -15,6 +15,10 @@ use toolc::OutputFormat;
 
 #[path = "hostile/big_files.rs"]
 mod big_files;
+#[path = "hostile/paths.rs"]
+mod paths;
+#[path = "hostile/reads.rs"]
+mod reads;
 
 /// How long a run may take before it counts as hung. Generous on purpose: this is the debug
 /// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a

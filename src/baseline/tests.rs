@@ -91,10 +91,17 @@ fn diag_in(dir: &Path, path: &str, text: &str, token: &str, after: usize) -> Dia
     d
 }
 
+/// `name` in `dir`, as configuration names it.
+fn at(dir: &Path, name: &str) -> RepoPath {
+    crate::fs::Repository::of(dir)
+        .configured(Path::new(name), dir)
+        .expect("inside")
+}
+
 #[test]
 fn each_entry_hides_one_finding_and_unmatched_entries_are_stale_only_in_scope() {
     let dir = temp_dir("apply");
-    let baseline = dir.join(DEFAULT_FILE_NAME);
+    let baseline = at(&dir, DEFAULT_FILE_NAME);
     let text = "a:\n  x: yml\na:\n  x: yml\n";
     let one = diag_in(&dir, "t.yaml", text, "yml", 0);
     let gone = diag_in(&dir, "gone.yaml", "name: X\n", "X", 0);
@@ -143,11 +150,11 @@ fn an_unreadable_or_foreign_baseline_is_one_error_and_hides_nothing() {
     let dir = temp_dir("invalid");
     let all = |_: &Rule, _: &Path| true;
     let mut diagnostics = vec![diag_in(&dir, "t.yaml", TOOL, "yml", 0)];
-    let missing = apply(&dir.join("nope.json"), &dir, &mut diagnostics, &all);
+    let missing = apply(&at(&dir, "nope.json"), &dir, &mut diagnostics, &all);
     assert_eq!(missing.problems[0].rule.code, "TLC005");
     let path = dir.join("b.json");
     std::fs::write(&path, "{\"version\": 1,\n \"entries\": 3}\n").expect("write");
-    let bad = apply(&path, &dir, &mut diagnostics, &all);
+    let bad = apply(&at(&dir, "b.json"), &dir, &mut diagnostics, &all);
     assert_eq!(bad.problems[0].rule.code, "TLC005");
     assert_eq!(
         bad.problems[0]
@@ -161,7 +168,7 @@ fn an_unreadable_or_foreign_baseline_is_one_error_and_hides_nothing() {
         "{\"version\": 9, \"fingerprint\": \"x\", \"entries\": []}",
     )
     .expect("write");
-    let foreign = apply(&path, &dir, &mut diagnostics, &all);
+    let foreign = apply(&at(&dir, "b.json"), &dir, &mut diagnostics, &all);
     assert!(foreign.problems[0].message.contains("version 9"));
     assert_eq!(diagnostics.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);

@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
 use crate::ir::{LeftOut, SkillEntry, Tool};
+use crate::fs::RepoPath;
 use crate::source::SourceFile;
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.
@@ -239,12 +240,14 @@ pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
 /// replaces nothing. Agent files of agents that no longer exist are removed, since nothing
 /// else would ever remove them. Returns the removed paths, relative to `dir`.
 pub fn write_all(
-    dir: &Path,
+    out: &RepoPath,
     outputs: &[Output],
     agent_ids: &BTreeSet<String>,
 ) -> std::io::Result<Vec<PathBuf>> {
-    // Nothing is written or deleted through a link: a committed `dist/agents` link must not
-    // make a build write, or delete, outside the output folder.
+    // Nothing is written or deleted through a link: a committed `dist` or `dist/agents` link
+    // must not make a build write, or delete, outside the output folder.
+    out.refuse_links()?;
+    let dir = out.path();
     refuse_links(dir, outputs)?;
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let result = (|| {
@@ -257,7 +260,7 @@ pub fn write_all(
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or("bundle");
-            let tmp = create_exclusive(parent, name, &o.bytes)?;
+            let tmp = crate::fs::boundary::create_exclusive(parent, name, &o.bytes)?;
             staged.push((tmp, path));
         }
         Ok(())
@@ -301,40 +304,6 @@ fn refuse_links(dir: &Path, outputs: &[Output]) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
-/// a name nobody can predict, so a planted link or file cannot redirect it.
-fn create_exclusive(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
-    use std::io::Write;
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    for attempt in 0..16u32 {
-        let tag = crate::ir::sha256_hex(
-            format!("{seed}-{}-{attempt}-{name}", std::process::id()).as_bytes(),
-        );
-        let tmp = folder.join(format!(".{name}.toolc-tmp-{}", &tag[..16]));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(mut f) => {
-                if let Err(e) = f.write_all(bytes).and_then(|()| f.sync_all()) {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(e);
-                }
-                return Ok(tmp);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::AlreadyExists,
-        format!("cannot create a temporary file in {}", folder.display()),
-    ))
 }
 
 /// Move every staged file into place, or none: each file it replaces is set aside first, and a
@@ -429,14 +398,27 @@ impl Staleness {
 }
 
 /// Compare `dir` with `outputs` (for `build --check`).
-pub fn stale(dir: &Path, outputs: &[Output], agent_ids: &BTreeSet<String>) -> Staleness {
+pub fn stale(out: &RepoPath, outputs: &[Output], agent_ids: &BTreeSet<String>) -> Staleness {
+    // What is behind a link is not read, not even to compare: it is not the bundle.
+    let read = |rel: &Path| {
+        let file = out.join(rel)?;
+        file.refuse_links().ok()?;
+        file.read().ok()
+    };
+    let agents_linked = out
+        .join(Path::new("agents"))
+        .is_none_or(|a| a.refuse_links().is_err());
     Staleness {
         differ: outputs
             .iter()
-            .filter(|o| std::fs::read(dir.join(&o.path)).ok().as_deref() != Some(&o.bytes[..]))
+            .filter(|o| read(&o.path).as_deref() != Some(&o.bytes[..]))
             .map(|o| o.path.clone())
             .collect(),
-        extra: gone_agent_files(dir, agent_ids),
+        extra: if agents_linked {
+            Vec::new()
+        } else {
+            gone_agent_files(out.path(), agent_ids)
+        },
     }
 }
 

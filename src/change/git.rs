@@ -109,6 +109,12 @@ pub fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
     .map_err(|_| GitError(format!("`{rev}` is not a commit of this repository")))
 }
 
+/// True when git names a commit `rev` in the repository `cwd` is in (false outside one, or
+/// without git).
+pub fn is_commit(cwd: &Path, rev: &str) -> bool {
+    resolve(cwd, rev).is_ok()
+}
+
 /// What a diff compares with when no `--against` is given: the merge base of `HEAD` with the
 /// default branch (the remote's `HEAD`, else `main`, else `master`), else `HEAD` itself. With
 /// the commit, a label saying how it was chosen.

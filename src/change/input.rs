@@ -24,12 +24,25 @@ pub enum Against {
 }
 
 impl Against {
-    /// `--against VALUE`: a folder when one exists at that path, else a git revision.
-    pub fn parse(value: Option<&str>, cwd: &Path) -> Against {
-        match value {
-            Some(v) if cwd.join(v).is_dir() => Against::Dir(discover::normalize(&cwd.join(v))),
-            Some(v) => Against::Git(Some(v.to_string())),
-            None => Against::Git(None),
+    /// `--against VALUE`: a git revision when git knows one by that name (`REF...` when it
+    /// knows `REF`), else a folder when one is at that path, else a revision (whose error
+    /// says it is none). Revisions come first: a committed folder named `origin/main...`
+    /// must not stand in for the merge base it spells. A folder is named on the command
+    /// line, so a link out of the repository is not followed to it.
+    pub fn parse(value: Option<&str>, cwd: &Path) -> Result<Against, DiffError> {
+        let Some(v) = value else {
+            return Ok(Against::Git(None));
+        };
+        let branch = match v.strip_suffix("...") {
+            Some(branch) if !branch.is_empty() => branch,
+            _ => v,
+        };
+        if git::is_commit(cwd, branch) || !cwd.join(v).is_dir() {
+            return Ok(Against::Git(Some(v.to_string())));
+        }
+        match crate::fs::boundary::named(Path::new(v), cwd) {
+            Ok(dir) => Ok(Against::Dir(dir.path().to_path_buf())),
+            Err(refused) => Err(DiffError(format!("--against {v} is {refused}"))),
         }
     }
 }

@@ -152,7 +152,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     // Links out of the repository are never followed, as in `check`.
     let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
     let mut new = pipeline::load(&check, config, &fs, None, false);
-    let against = Against::parse(options.against.as_deref(), &options.cwd);
+    let against = Against::parse(options.against.as_deref(), &options.cwd)?;
     // A folder compared with may sit in the working tree (`--against old/`): it is not part of
     // the new version.
     if let Against::Dir(dir) = &against {

@@ -8,7 +8,9 @@ use clap::Args;
 use crate::Report;
 use crate::baseline::{self, DEFAULT_FILE_NAME};
 use crate::config::Config;
-use crate::discover::{display_path, normalize};
+use crate::discover::display_path;
+use crate::fs::RepoPath;
+use crate::fs::boundary::named;
 
 /// The baseline options of `toolc check`.
 #[derive(Args)]
@@ -32,7 +34,7 @@ pub(super) enum Mode {
 
 /// Where `--write-baseline` writes, and whether later runs will read it unasked.
 pub(super) struct Target {
-    path: PathBuf,
+    path: RepoPath,
     configured: bool,
 }
 
@@ -44,15 +46,16 @@ pub(super) fn configure(
     stdin: bool,
 ) -> Result<Mode, String> {
     if let Some(path) = &args.baseline {
-        let full = normalize(&cwd.join(path));
         // Missing is fine when this run is the one that writes it.
-        if args.write_baseline.is_none() && !full.is_file() {
+        if args.write_baseline.is_none() && !cwd.join(path).is_file() {
             return Err(format!(
                 "--baseline {}: no such file (write it with `toolc check --write-baseline {0}`)",
                 path.display()
             ));
         }
-        config.baseline = Some(full);
+        let named = named(path, cwd)
+            .map_err(|e| format!("--baseline {} is {e}", path.display()))?;
+        config.baseline = Some(named);
     }
     let Some(target) = &args.write_baseline else {
         return Ok(Mode::Check);
@@ -61,17 +64,19 @@ pub(super) fn configure(
         return Err("`--write-baseline` records a whole run, not a buffer on stdin".into());
     }
     let path = match target {
-        Some(path) => normalize(&cwd.join(path)),
-        None => config
-            .baseline
-            .clone()
-            .unwrap_or_else(|| cwd.join(DEFAULT_FILE_NAME)),
+        Some(path) => named(path, cwd)
+            .map_err(|e| format!("--write-baseline {} is {e}", path.display()))?,
+        None => match &config.baseline {
+            Some(configured) => configured.clone(),
+            None => named(Path::new(DEFAULT_FILE_NAME), cwd)
+                .map_err(|e| format!("{DEFAULT_FILE_NAME} is {e}"))?,
+        },
     };
     let configured = args.baseline.is_none() && config.baseline.as_ref() == Some(&path);
-    if path.is_dir() {
+    if path.path().is_dir() {
         return Err(format!(
             "--write-baseline {}: a folder; name the file, e.g. `--write-baseline={DEFAULT_FILE_NAME}` (a path to check goes before the option)",
-            display_path(&path, cwd)
+            display_path(path.path(), cwd)
         ));
     }
     // Recorded against no baseline: every finding of today goes in.
@@ -96,7 +101,7 @@ pub(super) fn write(
             } else {
                 String::new()
             };
-            let shown = display_path(&target.path, &options.cwd);
+            let shown = display_path(target.path.path(), &options.cwd);
             let next = if target.configured {
                 "`toolc check` now reports only new findings".to_string()
             } else {
@@ -119,7 +124,7 @@ pub(super) fn write(
 
 /// The line after the human summary when the baseline hid findings.
 pub(super) fn note(report: &Report, config: &Config, cwd: &Path) -> Option<String> {
-    let path = config.baseline.as_deref()?;
+    let path = config.baseline.as_ref()?.path();
     if report.baselined.is_empty() {
         return None;
     }

@@ -60,10 +60,14 @@ pub fn run(args: BuildArgs) -> ExitCode {
     };
     // Messages name the folder as given, or relative to here when it comes from toolc.toml.
     let (out_dir, shown) = match (&args.out, &config.build_out) {
-        (Some(out), _) => (cwd.join(out), out.clone()),
+        // Named here: anywhere the user says, but never through a link out of a repository.
+        (Some(out), _) => match crate::fs::boundary::named(out, &cwd) {
+            Ok(dir) => (dir, out.clone()),
+            Err(e) => return fail(&format!("--out {} is {e}", out.display())),
+        },
         (None, Some(out)) => (
             out.clone(),
-            PathBuf::from(crate::discover::display_path(out, &cwd)),
+            PathBuf::from(crate::discover::display_path(out.path(), &cwd)),
         ),
         (None, None) => {
             return fail(
@@ -79,8 +83,8 @@ pub fn run(args: BuildArgs) -> ExitCode {
             Err(message) => return fail(&message),
         }
     };
-    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
-        return fail(&format!("{}: no such file or directory", missing.display()));
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return fail(&message);
     }
     let options = CheckOptions {
         paths: args.paths,

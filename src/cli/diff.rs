@@ -110,8 +110,8 @@ pub fn run(args: DiffArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
-    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
-        return usage_error(&format!("{}: no such file or directory", missing.display()));
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return usage_error(&message);
     }
     let options = DiffOptions {
         paths: args.paths,
@@ -145,7 +145,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
     print(&text);
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &outcome.report, &cwd, false, false);
-        if let Err(e) = crate::fs::write_output(path, text.as_bytes()) {
+        if let Err(e) = crate::fs::write_output(path, &cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }
@@ -157,7 +157,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
             ));
         }
         let markdown = change::output::markdown(&outcome);
-        if let Err(e) = crate::fs::write_output(Path::new(path), markdown.as_bytes()) {
+        if let Err(e) = crate::fs::write_output(Path::new(path), &cwd, markdown.as_bytes()) {
             return usage_error(&format!("cannot write {path}: {e}"));
         }
     }

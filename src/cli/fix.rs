@@ -86,7 +86,7 @@ pub(super) fn run(options: &CheckOptions, config: &Config, mode: Mode, quiet: bo
         Mode::Write => {
             let mut failed = false;
             for c in fixed.files.values() {
-                if let Err(why) = write(c) {
+                if let Err(why) = write(c, &options.cwd) {
                     eprintln!("error: {}: {why}; the file was not changed", c.display);
                     failed = true;
                 }
@@ -206,13 +206,19 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
     }
 }
 
-/// Write the fixed text, unless the file changed on disk since it was read.
-fn write(c: &Changed) -> Result<(), String> {
-    let now = std::fs::read(&c.path).map_err(|e| format!("cannot read it again: {e}"))?;
+/// Write the fixed text, unless the file changed on disk since it was read: atomically, and
+/// never through a link (a link to a file elsewhere in the repository is left for its target
+/// to be fixed by name) or to a file a link leads out to.
+fn write(c: &Changed, cwd: &Path) -> Result<(), String> {
+    let at = crate::fs::boundary::named(&c.path, cwd).map_err(|e| format!("it is {e}"))?;
+    let now = at
+        .read()
+        .map_err(|e| format!("cannot read it again: {e}"))?;
     if now != c.before.as_bytes() {
         return Err("it changed on disk while toolc was fixing it".to_string());
     }
-    std::fs::write(&c.path, &c.after).map_err(|e| format!("cannot write it: {e}"))
+    at.write(c.after.as_bytes())
+        .map_err(|e| format!("cannot write it: {e}"))
 }
 
 /// The change to one file as a unified diff with three lines of context.

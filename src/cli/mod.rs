@@ -254,8 +254,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
     };
     config.lock_required |= args.locked;
     // A path that does not exist is a usage error, not a finding about the repository.
-    if let Some(missing) = args.paths.iter().find(|p| !cwd.join(p).exists()) {
-        return usage_error(&format!("{}: no such file or directory", missing.display()));
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return usage_error(&message);
     }
     let build_targets = if args.target.is_empty() {
         None
@@ -358,7 +358,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     for (format, path) in &targets {
         let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
         // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
-        if let Err(e) = crate::fs::write_output(path, text.as_bytes()) {
+        if let Err(e) = crate::fs::write_output(path, &options.cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }

@@ -224,8 +224,13 @@ pub fn load_judged(
     format: FormatId,
     claim: Claim,
 ) -> Result<FileResult, Arc<SourceFile>> {
-    let (file, fatal) = read_source(fs, path, display, format);
+    let read = fs.read(path);
+    // A file too large to read cannot show whether it has the format's shape: it is claimed,
+    // so the refusal is reported rather than the file skipped without a word.
+    let unjudged = matches!(read, Err(crate::fs::ReadError::TooLarge(_)));
+    let (file, fatal) = source_of(read, path, display, format);
     if claim == Claim::ByContent
+        && !unjudged
         && format_of(format).is_some_and(|f| !f.claims(format, file.body()))
     {
         return Err(file);
@@ -268,18 +273,8 @@ pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnost
     out
 }
 
-/// Read a file as text through `fs`. Returns the source (lossily decoded if needed) and,
-/// when the file cannot be checked at all, the one diagnostic that says why.
-pub fn read_source(
-    fs: &dyn FileSystem,
-    path: &Path,
-    display: String,
-    format: FormatId,
-) -> (Arc<SourceFile>, Option<Diagnostic>) {
-    source_of(fs.read(path), path, display, format)
-}
-
-/// [`read_source`] from a read already made.
+/// A file as text, from a read made through a [`FileSystem`]: the source (lossily decoded if
+/// needed) and, when the file cannot be checked at all, the one diagnostic that says why.
 pub fn source_of(
     read: Result<Vec<u8>, crate::fs::ReadError>,
     path: &Path,

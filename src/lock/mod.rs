@@ -174,15 +174,19 @@ pub fn lock(config: &Config) -> std::io::Result<Written> {
 pub fn write(tools: &[Lowered<'_>], root: &Path) -> std::io::Result<Written> {
     let entries = entries(tools, root);
     let text = file::render(&entries);
-    let path = root.join(FILE_NAME);
-    let changed = std::fs::read(&path).map_or(true, |old| old != text.as_bytes());
+    // Through the boundary: never a lock file linked out of the repository, read or written.
+    let at = crate::fs::Repository::of(root)
+        .configured(Path::new(FILE_NAME), root)
+        .map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!("{FILE_NAME} is {e}"),
+            )
+        })?;
+    let path = at.path().to_path_buf();
+    let changed = at.read().map_or(true, |old| old != text.as_bytes());
     if changed {
-        let tmp = root.join(format!(".{FILE_NAME}.tmp-{}", std::process::id()));
-        std::fs::write(&tmp, &text)?;
-        if let Err(e) = std::fs::rename(&tmp, &path) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
+        at.write(text.as_bytes())?;
     }
     Ok(Written {
         path,

@@ -77,8 +77,20 @@ pub(super) fn folder_inputs_and_git(dir: &Path, keep_absent: bool) -> (Vec<Input
     (out, has_git)
 }
 
+/// The first line of a small regular file (a worktree's `.git`, git's `commondir`): a link
+/// to a device or a FIFO is not opened, and no more than a few KiB are read.
 fn first_line(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    use std::io::Read;
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(4096)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let text = String::from_utf8_lossy(&bytes);
     Some(text.lines().next()?.to_string())
 }
 

@@ -1,0 +1,335 @@
+//! The one way a path that configuration or the command line chooses becomes a path toolc
+//! reads or writes. A repository under review controls its `toolc.toml` and its committed
+//! links; through them it must not make toolc read a file outside it (`/proc/self/environ`),
+//! write into `.git` (a hook runs at the next commit), write or delete outside it, or write
+//! through a link at all.
+//!
+//! - [`Repository::configured`]: a path from configuration (`[baseline] path`, `[build] out`,
+//!   the lock file): inside the repository, never in `.git`, never reached through a link
+//!   that leaves it.
+//! - [`named`]: a path given on the command line: it may lie outside any repository, but only
+//!   when no link leads there; a link on its way must stay inside the repository it is in.
+//!
+//! Either gives a [`RepoPath`], read with [`RepoPath::read`] (regular files only, capped,
+//! links resolved inside the repository only) and written with [`RepoPath::write`] (never
+//! through a link, atomically: a new file beside it, renamed over it).
+
+use std::path::{Component, Path, PathBuf};
+
+use super::{Disk, FileSystem, ReadError};
+use crate::discover::normalize;
+
+/// The folder a path must stay in: the nearest folder with `.git` at or above a folder,
+/// else that folder itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repository {
+    /// As it is spelt (normalized): below it, writes check every part for links.
+    spelt: PathBuf,
+    /// Its real path (links above it resolved), where it exists: reads resolve into it.
+    real: PathBuf,
+}
+
+impl Repository {
+    /// The repository `folder` is in (absolute).
+    pub fn of(folder: &Path) -> Repository {
+        Repository::at(crate::config::tree::repository_of(&normalize(folder)))
+    }
+
+    /// The repository whose top folder is `spelt`.
+    fn at(spelt: PathBuf) -> Repository {
+        let real = std::fs::canonicalize(&spelt).unwrap_or_else(|_| spelt.clone());
+        Repository { spelt, real }
+    }
+
+    /// The path configuration names as `raw`, relative to `base` (the configuration's
+    /// folder): refused when it lies outside the repository (`..`, an absolute path
+    /// elsewhere), inside `.git`, or when a link on its way leads out of the repository or
+    /// into `.git`.
+    pub fn configured(&self, raw: &Path, base: &Path) -> Result<RepoPath, Refused> {
+        let path = normalize(&base.join(raw));
+        let Ok(rel) = path.strip_prefix(&self.spelt) else {
+            return Err(Refused::Outside {
+                root: self.spelt.clone(),
+            });
+        };
+        if names_git(rel) {
+            return Err(Refused::IntoGit);
+        }
+        let path = RepoPath {
+            path,
+            repository: self.clone(),
+        };
+        path.resolves_inside()?;
+        Ok(path)
+    }
+}
+
+/// A path given on the command line as `raw`, relative to `cwd`. Without a link on its way
+/// it may be anywhere (the user named it), except inside a repository's `.git`. With one,
+/// the deepest link on its way is inside some repository (or the working directory), and
+/// where the path leads must stay inside that: a committed `evil.yaml` linked to
+/// `/etc/passwd`, named on the command line, is still never read or written.
+pub fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
+    let path = normalize(&cwd.join(raw));
+    let repository = match deepest_link(&path) {
+        Some(link) => {
+            let parent = link.parent().unwrap_or(&link);
+            Repository::at(crate::config::tree::boundary(parent, cwd))
+        }
+        None => {
+            let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+            let folder = if is_dir {
+                path.as_path()
+            } else {
+                path.parent().unwrap_or(&path)
+            };
+            Repository::of(folder)
+        }
+    };
+    if path
+        .strip_prefix(&repository.spelt)
+        .is_ok_and(|rel| names_git(rel))
+    {
+        return Err(Refused::IntoGit);
+    }
+    let path = RepoPath { path, repository };
+    path.resolves_inside()?;
+    Ok(path)
+}
+
+/// Every path of `paths` given on the command line (relative to `cwd`) exists and passes
+/// [`named`]; the error is the message for the user.
+pub fn check_named(paths: &[PathBuf], cwd: &Path) -> Result<(), String> {
+    for p in paths {
+        if !cwd.join(p).exists() {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+        named(p, cwd).map_err(|e| format!("{} is {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// The deepest part of `path` (itself included) that is a symbolic link.
+fn deepest_link(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.file_type().is_symlink()))
+        .map(Path::to_path_buf)
+}
+
+/// True when a part of `rel` is `.git`: git runs what is in there (hooks, `core.fsmonitor`).
+fn names_git(rel: &Path) -> bool {
+    rel.components()
+        .any(|c| matches!(c, Component::Normal(n) if n.eq_ignore_ascii_case(".git")))
+}
+
+/// `path` with every link resolved, as far as it exists: the real path of its deepest
+/// existing ancestor, joined with the parts that do not exist yet. `None` when nothing of it
+/// resolves.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return Some(out);
+        }
+        rest.push(at.file_name()?);
+        at = at.parent()?;
+    }
+}
+
+/// Why a path was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// It lies outside the repository (`..`, an absolute path elsewhere).
+    Outside {
+        /// The repository.
+        root: PathBuf,
+    },
+    /// It lies inside `.git`, where git finds what it runs.
+    IntoGit,
+    /// A symbolic link on its way leads into `.git`.
+    LinkIntoGit,
+    /// A symbolic link on its way leads out of the repository, to `target`.
+    LinkOut {
+        /// Where the path really is (only resolved, never read).
+        target: PathBuf,
+    },
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Outside { root } => write!(
+                f,
+                "outside the repository (`{}`); configuration names nothing outside it",
+                root.display()
+            ),
+            Refused::IntoGit => f.write_str(
+                "inside `.git`; toolc never reads or writes there (git runs what it finds there)",
+            ),
+            Refused::LinkIntoGit => f.write_str(
+                "reached through a symbolic link that leads into `.git`; toolc never reads or writes there",
+            ),
+            Refused::LinkOut { target } => write!(
+                f,
+                "reached through a symbolic link that leads out of the repository (to `{}`); toolc does not follow it",
+                target.display()
+            ),
+        }
+    }
+}
+
+/// A path that passed the boundary: [`Repository::configured`] or [`named`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoPath {
+    path: PathBuf,
+    repository: Repository,
+}
+
+impl RepoPath {
+    /// The path (absolute, normalized).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `rel` (plain names, no `..`) below this path: what a folder holds.
+    pub fn join(&self, rel: &Path) -> Option<RepoPath> {
+        let plain = rel.components().all(|c| matches!(c, Component::Normal(_)));
+        (plain && !names_git(rel)).then(|| RepoPath {
+            path: self.path.join(rel),
+            repository: self.repository.clone(),
+        })
+    }
+
+    /// An error when, links resolved, the path leaves its repository or enters `.git`.
+    fn resolves_inside(&self) -> Result<(), Refused> {
+        let Some(real) = resolved(&self.path) else {
+            return Ok(());
+        };
+        // Nothing on the way is a link: where it is named is where it is.
+        if real == self.path {
+            return Ok(());
+        }
+        match real.strip_prefix(&self.repository.real) {
+            Ok(rel) if names_git(rel) => Err(Refused::LinkIntoGit),
+            Ok(_) => Ok(()),
+            Err(_) => Err(Refused::LinkOut { target: real }),
+        }
+    }
+
+    /// The bytes of the file: a regular file of at most [`super::MAX_READ_BYTES`], never
+    /// through a link that leaves the repository (checked again now, not only when the
+    /// path was made).
+    pub fn read(&self) -> Result<Vec<u8>, ReadError> {
+        self.resolves_inside()
+            .map_err(|_| ReadError::LeavesRepository)?;
+        Disk.read(&self.path)
+    }
+
+    /// An error when the path or a folder on its way below its repository's top (all of
+    /// them, outside a repository) is a symbolic link: nothing is written or deleted
+    /// through one.
+    pub fn refuse_links(&self) -> std::io::Result<()> {
+        let below = self.path.strip_prefix(&self.repository.spelt).ok();
+        let (mut at, rest) = match below {
+            Some(rel) => (self.repository.spelt.clone(), rel),
+            None => (PathBuf::new(), self.path.as_path()),
+        };
+        for part in rest.components() {
+            at.push(part);
+            if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    format!(
+                        "{} is a symbolic link; toolc never writes or deletes through one",
+                        at.display()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Create the folder (and those above it), never through a link.
+    pub fn create_dir_all(&self) -> std::io::Result<()> {
+        self.refuse_links()?;
+        std::fs::create_dir_all(&self.path)?;
+        // What was created is checked again: a folder is never a link when made by us.
+        self.refuse_links()
+    }
+
+    /// Replace the file with `bytes`: written to a new file beside it (created exclusively,
+    /// under a name nobody can predict), then renamed over it, so a reader never sees half
+    /// of it and a link planted at the path is replaced, never followed. Its folders are
+    /// created; the file keeps its permissions.
+    pub fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+        let parent = match self.path.parent() {
+            Some(p) => RepoPath {
+                path: p.to_path_buf(),
+                repository: self.repository.clone(),
+            },
+            None => return Err(std::io::Error::other("no folder to write in")),
+        };
+        self.refuse_links()?;
+        parent.create_dir_all()?;
+        if std::fs::symlink_metadata(&self.path).is_ok_and(|m| m.is_dir()) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                format!("{} is a folder", self.path.display()),
+            ));
+        }
+        let name = self
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("file");
+        let tmp = create_exclusive(&parent.path, name, bytes)?;
+        if let Ok(meta) = std::fs::metadata(&self.path) {
+            let _ = std::fs::set_permissions(&tmp, meta.permissions());
+        }
+        std::fs::rename(&tmp, &self.path).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+    }
+}
+
+/// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
+/// a name nobody can predict, so a planted link or file cannot redirect it. Returns its path.
+pub(crate) fn create_exclusive(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    for attempt in 0..16u32 {
+        let tag = crate::ir::sha256_hex(
+            format!("{seed}-{}-{attempt}-{name}", std::process::id()).as_bytes(),
+        );
+        let short = tag.get(..16).unwrap_or(&tag);
+        let tmp = folder.join(format!(".{name}.toolc-tmp-{short}"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(mut f) => {
+                if let Err(e) = f.write_all(bytes).and_then(|()| f.sync_all()) {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(e);
+                }
+                return Ok(tmp);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("cannot create a temporary file in {}", folder.display()),
+    ))
+}
+
+#[cfg(test)]
+#[path = "boundary_tests.rs"]
+mod tests;

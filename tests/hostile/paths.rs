@@ -1,0 +1,306 @@
+//! A hostile repository choosing paths: through its `toolc.toml`, its committed links and
+//! the values a workflow passes on the command line, it tries to make toolc read a file
+//! outside it, write into `.git` or outside, or compare with the wrong version. Every attack
+//! runs the built binary and checks that nothing outside was read, printed or written.
+
+use super::*;
+
+/// What stands for a secret outside the repository.
+const SECRET: &str = "GITHUB_TOKEN=ghp_not_a_real_secret_value";
+
+/// A folder outside every test repository, with `environ` holding [`SECRET`]; removed on drop.
+struct Outside {
+    root: std::path::PathBuf,
+}
+
+impl Outside {
+    fn new(name: &str) -> Outside {
+        let root = std::env::temp_dir().join(format!(
+            "toolc-outside-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("mkdir");
+        std::fs::write(root.join("environ"), format!("{SECRET}\n")).expect("write");
+        Outside { root }
+    }
+
+    /// The names of the files in it, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.root)
+            .expect("outside")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// A git repository (a `.git` folder with a hook) holding the sentinel tool.
+fn git_repo() -> Repo {
+    let repo = repo();
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    repo.write(".git/hooks/pre-commit", b"#!/bin/sh\nexit 0\n");
+    repo
+}
+
+/// Run toolc in `repo`: exit code and everything it printed.
+fn attack(repo: &Repo, args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(&repo.root)
+        .args(args)
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!all.contains("ghp_not_a_real"), "a file outside was echoed: {all}");
+    (output.status.code(), all)
+}
+
+#[cfg(unix)]
+fn link(target: &std::path::Path, at: &std::path::Path) {
+    if let Some(parent) = at.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::os::unix::fs::symlink(target, at).expect("symlink");
+}
+
+/// Row 1: `[baseline] path` naming a git hook (or a link to one, or a place outside) is a
+/// configuration error, and `--write-baseline` writes nothing.
+#[cfg(unix)]
+#[test]
+fn a_configured_baseline_never_writes_into_git_or_outside() {
+    let outside = Outside::new("baseline-write");
+    let repo = git_repo();
+    link(
+        &repo.root.join(".git/hooks/pre-commit"),
+        &repo.root.join("hook.json"),
+    );
+    let elsewhere = outside.root.join("baseline.json");
+    for path in [
+        ".git/hooks/pre-commit",
+        "sub/../.git/hooks/pre-commit",
+        "hook.json",
+        "../outside.json",
+        elsewhere.to_str().expect("UTF-8"),
+    ] {
+        repo.write("toolc.toml", format!("[baseline]\npath = {path:?}\n").as_bytes());
+        let (code, all) = attack(&repo, &["check", "--write-baseline"]);
+        assert_eq!(code, Some(2), "{path}: {all}");
+        assert!(all.contains("`[baseline] path`"), "{path}: {all}");
+        assert_eq!(
+            std::fs::read_to_string(repo.root.join(".git/hooks/pre-commit")).expect("hook"),
+            "#!/bin/sh\nexit 0\n",
+            "{path}: the hook was overwritten"
+        );
+    }
+    assert_eq!(outside.names(), ["environ"]);
+    assert!(!repo.root.join("../outside.json").exists());
+}
+
+/// Row 2: a baseline outside the repository, configured or reached through a committed link
+/// named by `--baseline`, is never read, so its first line is never printed.
+#[cfg(unix)]
+#[test]
+fn a_baseline_outside_the_repository_is_never_read_or_echoed() {
+    let outside = Outside::new("baseline-read");
+    let repo = git_repo();
+    let environ = outside.root.join("environ");
+    repo.write(
+        "toolc.toml",
+        format!("[baseline]\npath = {:?}\n", environ.to_str().expect("UTF-8")).as_bytes(),
+    );
+    let (code, all) = attack(&repo, &["check"]);
+    assert_eq!(code, Some(2), "{all}");
+    assert!(all.contains("outside the repository"), "{all}");
+    std::fs::remove_file(repo.root.join("toolc.toml")).expect("rm");
+    link(&environ, &repo.root.join("toolc-baseline.json"));
+    let (code, all) = attack(&repo, &["check", "--baseline", "toolc-baseline.json"]);
+    assert_eq!(code, Some(2), "{all}");
+    assert!(all.contains("symbolic link"), "{all}");
+}
+
+/// Row 8: `--write-baseline` never writes through a committed `toolc-baseline.json` link,
+/// wherever it leads.
+#[cfg(unix)]
+#[test]
+fn write_baseline_never_writes_through_a_committed_link() {
+    let outside = Outside::new("baseline-link");
+    let repo = git_repo();
+    for target in [
+        outside.root.join("stolen.json"),
+        repo.root.join(".git/hooks/pre-commit"),
+        repo.root.join("elsewhere.json"),
+    ] {
+        let at = repo.root.join("toolc-baseline.json");
+        let _ = std::fs::remove_file(&at);
+        link(&target, &at);
+        let (code, all) = attack(&repo, &["check", "--write-baseline"]);
+        assert_eq!(code, Some(2), "{}: {all}", target.display());
+        assert!(all.contains("symbolic link"), "{all}");
+        assert!(
+            std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()),
+            "the link was replaced"
+        );
+    }
+    assert_eq!(outside.names(), ["environ"]);
+    assert!(!repo.root.join("elsewhere.json").exists());
+    assert_eq!(
+        std::fs::read_to_string(repo.root.join(".git/hooks/pre-commit")).expect("hook"),
+        "#!/bin/sh\nexit 0\n"
+    );
+    // A plain file is written in place, atomically: no temporary file is left beside it.
+    std::fs::remove_file(repo.root.join("toolc-baseline.json")).expect("rm");
+    let (code, all) = attack(&repo, &["check", "--write-baseline"]);
+    assert_eq!(code, Some(0), "{all}");
+    let names: Vec<String> = std::fs::read_dir(&repo.root)
+        .expect("repo")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("toolc-tmp")), "{names:?}");
+    assert!(names.iter().any(|n| n == "toolc-baseline.json"), "{names:?}");
+}
+
+/// Row 4: `[build] out` outside the repository, or through a committed link, writes and
+/// deletes nothing there.
+#[cfg(unix)]
+#[test]
+fn a_configured_build_folder_never_leaves_the_repository() {
+    let outside = Outside::new("build-out");
+    std::fs::create_dir_all(outside.root.join("agents")).expect("mkdir");
+    std::fs::write(outside.root.join("agents/victim.json"), "{}").expect("write");
+    let repo = Repo::new();
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    tool(&repo, "my-tool", VALID_TOOL.as_bytes());
+    link(&outside.root, &repo.root.join("linked"));
+    let absolute = outside.root.to_str().expect("UTF-8").to_string();
+    for out in [absolute.as_str(), "../elsewhere", "linked/dist", ".git/dist"] {
+        repo.write("toolc.toml", format!("[build]\nout = {out:?}\n").as_bytes());
+        let (code, all) = attack(&repo, &["build"]);
+        assert_eq!(code, Some(2), "{out}: {all}");
+        assert!(all.contains("`[build] out`"), "{out}: {all}");
+    }
+    assert_eq!(outside.names(), ["agents", "environ"]);
+    assert!(outside.root.join("agents/victim.json").exists());
+    assert!(!repo.root.join(".git/dist").exists());
+    // `--out` through the committed link is refused as well.
+    std::fs::remove_file(repo.root.join("toolc.toml")).expect("rm");
+    let (code, all) = attack(&repo, &["build", "--out", "linked/dist"]);
+    assert_eq!(code, Some(2), "{all}");
+    assert_eq!(outside.names(), ["agents", "environ"]);
+}
+
+/// Row 5: a file or folder named on the command line that is a committed link out of the
+/// repository is neither read nor printed, and `--fix` writes through no link at all.
+#[cfg(unix)]
+#[test]
+fn named_paths_that_link_out_are_refused_and_fix_writes_through_no_link() {
+    let outside = Outside::new("named");
+    let cycod = "name: leaked\ndescription: ghp_not_a_real_secret_value\nbash: echo hi\ntags: [read]\nverison: 1\n";
+    std::fs::create_dir_all(outside.root.join(".cycod/tools")).expect("mkdir");
+    std::fs::write(outside.root.join(".cycod/tools/leaked.yaml"), cycod).expect("write");
+    let repo = git_repo();
+    link(
+        &outside.root.join(".cycod/tools/leaked.yaml"),
+        &repo.root.join(".cycod/tools/evil.yaml"),
+    );
+    link(&outside.root, &repo.root.join("evildir"));
+    for named in [
+        ".cycod/tools/evil.yaml",
+        "evildir",
+        "evildir/.cycod/tools/leaked.yaml",
+    ] {
+        for args in [vec!["check", named], vec!["check", "--fix", named]] {
+            let (code, all) = attack(&repo, &args);
+            assert_eq!(code, Some(2), "{args:?}: {all}");
+            assert!(all.contains("symbolic link"), "{args:?}: {all}");
+        }
+        let (code, all) = attack(&repo, &["build", "--out", "dist", named]);
+        assert_eq!(code, Some(2), "build {named}: {all}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(outside.root.join(".cycod/tools/leaked.yaml")).expect("read"),
+        cycod
+    );
+    // A link that stays inside is read, but `--fix` does not write through it: it fixes
+    // the file it leads to only when that file is named.
+    let misspelt = VALID_TOOL.replace("version:", "verison:");
+    repo.write("shared/tool.yaml", misspelt.as_bytes());
+    repo.write(
+        ".dojops/tools/linked/input.schema.json",
+        VALID_SCHEMA.as_bytes(),
+    );
+    link(
+        &repo.root.join("shared/tool.yaml"),
+        &repo.root.join(".dojops/tools/linked/tool.yaml"),
+    );
+    let (code, all) = attack(&repo, &["check", "--fix", ".dojops/tools/linked"]);
+    assert_eq!(code, Some(2), "{all}");
+    assert!(all.contains("symbolic link"), "{all}");
+    assert_eq!(
+        std::fs::read_to_string(repo.root.join("shared/tool.yaml")).expect("read"),
+        misspelt
+    );
+}
+
+/// Row 6: `--config` (the Action's `config:` input) naming a committed link out of the
+/// repository is refused before anything is read.
+#[cfg(unix)]
+#[test]
+fn a_config_named_on_the_command_line_is_not_followed_out() {
+    let outside = Outside::new("config");
+    let repo = git_repo();
+    link(&outside.root.join("environ"), &repo.root.join("ci/toolc.toml"));
+    let (code, all) = attack(&repo, &["check", "--config", "ci/toolc.toml"]);
+    assert_eq!(code, Some(2), "{all}");
+    assert!(all.contains("symbolic link"), "{all}");
+    // A link to a configuration inside the repository is still read.
+    repo.write("real.toml", b"[rules]\nDOJ003 = \"off\"\n");
+    link(&repo.root.join("real.toml"), &repo.root.join("ci/inside.toml"));
+    let (code, all) = attack(&repo, &["check", "--config", "ci/inside.toml"]);
+    assert_eq!(code, Some(0), "{all}");
+}
+
+/// Row 7: `--against 'main...'` is the merge base even when the repository commits a folder
+/// of that very name holding a copy of the new version (which would hide the removal).
+#[test]
+fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
+    use common::change::{git, toolc};
+    let tool_md = |id: &str| {
+        common::BASE_TOOL.replacen("tool_id: \"search-docs\"", &format!("tool_id: {id}"), 1)
+    };
+    let repo = Repo::with(&[
+        ("tools/kb-search.tool.md", &tool_md("kb-search")),
+        ("tools/kb-other.tool.md", &tool_md("kb-other")),
+    ]);
+    git(&repo.root, &["init", "-q", "-b", "main"]);
+    git(&repo.root, &["add", "-A"]);
+    git(&repo.root, &["commit", "-q", "-m", "v1"]);
+    git(&repo.root, &["checkout", "-q", "-b", "feature"]);
+    std::fs::remove_file(repo.root.join("tools/kb-other.tool.md")).expect("rm");
+    // The decoy: today's tools, under the name of the revision the workflow compares with.
+    repo.write(
+        "main.../tools/kb-search.tool.md",
+        tool_md("kb-search").as_bytes(),
+    );
+    git(&repo.root, &["add", "-A"]);
+    git(&repo.root, &["commit", "-q", "-m", "v2"]);
+    let (code, stdout, stderr) = toolc(&repo.root, &["diff", "--against", "main...", "--stat"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("kb-other"), "the removal is hidden: {stdout}");
+    assert!(
+        stdout.contains("merge base") || stderr.contains("merge base"),
+        "{stdout}{stderr}"
+    );
+}

@@ -1,0 +1,138 @@
+//! A hostile repository making reads costly: ignore files that never end or block, and
+//! definitions too large to read. Each read is capped, and what was not read is said.
+
+use super::*;
+use std::path::Path;
+
+#[cfg(unix)]
+fn link(target: &std::path::Path, at: &std::path::Path) {
+    std::fs::create_dir_all(at.parent().expect("a folder")).expect("mkdir");
+    std::os::unix::fs::symlink(target, at).expect("symlink");
+}
+
+/// `toolc check --format json` under a 2 GB address-space limit (Unix): exit code and the
+/// diagnostics.
+fn check_json_limited(repo: &Repo, args: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let bin = assert_cmd::cargo::cargo_bin("toolc");
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(&bin)
+        .args(["check", "--format", "json"])
+        .args(args);
+    let output = Command::from_std(command)
+        .current_dir(&repo.root)
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+        panic!(
+            "JSON output expected, got {:?}\nstderr: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (
+        output.status.code(),
+        doc["diagnostics"].as_array().cloned().unwrap_or_default(),
+    )
+}
+
+/// Row 3: a committed `.gitignore` or `.ignore` linked to `/dev/zero`, to a FIFO, or larger
+/// than any real one is never read: its folder is not walked, a finding says why, and the run
+/// goes on (with and without the cache).
+#[cfg(unix)]
+#[test]
+fn ignore_files_that_never_end_block_or_leave_are_not_read() {
+    let repo = repo();
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    for name in ["zero", "fifo", "big", "outside"] {
+        repo.write(
+            &format!("{name}/.cycod/tools/t.yaml"),
+            b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+        );
+    }
+    link(Path::new("/dev/zero"), &repo.root.join("zero/.gitignore"));
+    let made = std::process::Command::new("mkfifo")
+        .arg(repo.root.join("fifo/.ignore"))
+        .status()
+        .is_ok_and(|s| s.success());
+    repo.write("big/.gitignore", &b"*.tmp\n".repeat(400_000));
+    link(Path::new("/etc/hostname"), &repo.root.join("outside/.gitignore"));
+    for args in [&["--no-cache"][..], &[], &[]] {
+        let (code, diags) = check_json_limited(&repo, args);
+        assert_eq!(code, Some(1), "{diags:#?}");
+        let mut refused = vec!["zero/.gitignore", "big/.gitignore", "outside/.gitignore"];
+        if made {
+            refused.push("fifo/.ignore");
+        }
+        for path in refused {
+            let d = find(&diags, "SYN012", path)[0];
+            assert!(
+                d["message"].as_str().unwrap_or("").contains("does not read it"),
+                "{d}"
+            );
+        }
+        assert!(
+            diags
+                .iter()
+                .any(|d| d["code"] == "DOJ003" && d["path"] == ".dojops/tools/sentinel/tool.yaml"),
+            "the run must go on: {diags:#?}"
+        );
+    }
+    // At the root of a run (or above it in the repository), the whole walk is refused.
+    std::fs::remove_dir_all(repo.root.join("zero")).expect("rm");
+    link(Path::new("/dev/zero"), &repo.root.join(".ignore"));
+    repo.write(
+        "clean/.cycod/tools/t.yaml",
+        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    );
+    let (code, diags) = check_json_limited(&repo, &["--no-cache", "--allow-empty", "clean"]);
+    assert_eq!(code, Some(1), "{diags:#?}");
+    assert!(
+        diags.iter().any(|d| d["code"] == "SYN012"
+            && d["message"].as_str().unwrap_or("").contains(".ignore")),
+        "{diags:#?}"
+    );
+}
+
+/// Row 15: a definition over the 64 MiB read cap is an error finding in every format, even
+/// where a file is claimed by its content (which cannot be read): never a silent skip, never
+/// "All checks passed". The files are sparse: nothing is written or read to make them.
+#[test]
+fn a_definition_over_the_read_cap_is_an_error_in_every_format() {
+    let repo = Repo::new();
+    let paths = [
+        "tools.json",
+        "server.json",
+        ".mcp.json",
+        "search.tool.md",
+        "triage.agent.md",
+        "TR-1.md",
+        "skills/big/SKILL.md",
+        ".cycod/tools/big.yaml",
+        ".dojops/tools/big/tool.yaml",
+        ".dojops/skills/big.dops",
+    ];
+    for path in paths {
+        let full = repo.root.join(path);
+        std::fs::create_dir_all(full.parent().expect("a folder")).expect("mkdir");
+        std::fs::File::create(&full)
+            .and_then(|f| f.set_len(65 * 1024 * 1024))
+            .expect("a sparse file");
+    }
+    for args in [&["check", "--no-cache"][..], &["check"], &["check"]] {
+        let output = run(&repo, args);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        assert!(!text.contains("All checks passed"), "{text}");
+        for path in paths {
+            assert!(
+                text.contains(&format!("--> {path}:1:1")),
+                "{path} was skipped without a word: {text}"
+            );
+        }
+        assert!(text.contains("does not read files over 64 MiB"), "{text}");
+    }
+}
