@@ -59,7 +59,8 @@ pub fn check(file: &Arc<SourceFile>, reported: &[Diagnostic], out: &mut Vec<Diag
         })
         .map(|d| d.span)
         .collect();
-    for hit in scan_text(body).into_iter().take(MAX_PER_FILE) {
+    let reported = scan_text(body).into_iter().filter(|s| s.reported);
+    for hit in reported.take(MAX_PER_FILE) {
         let span = Span::new(file.bom_len + hit.start, file.bom_len + hit.end);
         if taken
             .iter()

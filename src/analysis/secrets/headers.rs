@@ -2,7 +2,10 @@
 //! written in a `curl -H`, a YAML or JSON header map, or prose; and `user:password` pairs
 //! given to a command (`curl -u`, `wget --user=`).
 
-use super::{MAX_SECRETS_PER_LINE, Secret, SecretKind, is_placeholder, looks_random};
+use base64::Engine as _;
+
+use super::strength::{Bar, strong};
+use super::{MAX_SECRETS_PER_LINE, Secret, SecretKind, maybe_password};
 
 /// Headers whose value is a credential (lower case).
 const HEADERS: &[&str] = &[
@@ -19,9 +22,6 @@ const HEADERS: &[&str] = &[
 
 /// Authentication schemes that prefix a credential.
 const SCHEMES: &[&str] = &["bearer", "basic", "token", "bot", "digest", "apikey"];
-
-/// Shortest credential worth reporting.
-const MIN_CREDENTIAL: usize = 8;
 
 /// Credentials given literally as the value of a credential header in `line`.
 pub(super) fn auth_headers(line: &str, out: &mut Vec<Secret>) {
@@ -73,46 +73,108 @@ pub(super) fn auth_headers(line: &str, out: &mut Vec<Secret>) {
             };
             let mut start = i;
             let mut end = word_end(start);
-            if SCHEMES.contains(&lower[start..end].as_ref()) {
+            let scheme = &lower[start..end];
+            let basic = scheme == "basic";
+            if SCHEMES.contains(&scheme) {
                 start = end;
                 skip(&mut start);
                 end = word_end(start);
             }
             let value = &line[start..end];
-            if value.len() < MIN_CREDENTIAL
-                || is_placeholder(value)
-                || !(value.chars().any(|c| c.is_ascii_digit()) || looks_random(value))
-                || out.iter().any(|h| h.start <= start && start < h.end)
-            {
+            if value.is_empty() || out.iter().any(|h| h.holds(start)) {
                 continue;
             }
-            out.push(Secret {
+            let secret = Secret::new(
                 start,
                 end,
-                kind: SecretKind::AuthHeader {
+                SecretKind::AuthHeader {
                     name: line[at..at + header.len()].to_string(),
                 },
-            });
+            );
+            let judged = if basic { basic_password(value) } else { None };
+            if judged.unwrap_or_else(|| strong(value, Bar::Password)) {
+                out.push(secret);
+            } else if maybe_password(value) {
+                out.push(secret.masked_only());
+            }
             from = end;
         }
     }
 }
 
-/// Options of HTTP clients that take a `user:password` pair (`curl -u`, `--user`).
-const USER_OPTIONS: &[&str] = &["-u", "--user", "--proxy-user"];
+/// Whether a `Basic` credential is a real one: it decodes to `user:password`, judged by
+/// its password (`dXNlcjpwYXNzd29yZA==` is `user:password`, an example). `None` when it
+/// does not decode that way.
+fn basic_password(value: &str) -> Option<bool> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(value)
+        .ok()?;
+    let pair = String::from_utf8(bytes).ok()?;
+    let (user, password) = pair.split_once(':')?;
+    Some(password != user && strong(password, Bar::Password))
+}
 
-/// Passwords given literally in a `user:password` option of an HTTP client in `line` (not
-/// `docker run -u uid:gid`: the line must fetch something).
-pub(super) fn user_passwords(line: &str, out: &mut Vec<Secret>) {
-    if !(line.contains("://") || line.contains("curl") || line.contains("wget")) {
+/// Options of HTTP clients that take a `user:password` pair (`curl -u`, `--user`).
+const USER_OPTIONS: &[&str] = &["-u", "--user", "-U", "--proxy-user", "--http-user"];
+
+/// HTTP clients whose options [`USER_OPTIONS`] are.
+const HTTP_CLIENTS: &[&str] = &["curl", "curl.exe", "wget", "wget2"];
+
+/// Lines of a backslash-continued command looked back over for its program.
+const MAX_CONTINUED: usize = 32;
+
+/// Whether `line` continues (`\\` at the end of the lines before, in `before`) a command
+/// that an HTTP client began.
+fn continues_client(before: &str) -> bool {
+    let mut lines = before.strip_suffix('\n').unwrap_or(before).rsplit('\n');
+    for _ in 0..MAX_CONTINUED {
+        let Some(continued) = lines
+            .next()
+            .and_then(|l| l.trim_end_matches('\r').trim_end().strip_suffix('\\'))
+        else {
+            return false;
+        };
+        if crate::analysis::shell::words(continued).any(|(_, w)| is_client(w)) {
+            return true;
+        }
+    }
+    false
+}
+
+fn is_client(word: &str) -> bool {
+    HTTP_CLIENTS.contains(&crate::analysis::shell::program_name(word))
+}
+
+/// Passwords given literally in a `user:password` option of an HTTP client (`curl -u`,
+/// `wget --http-user`) in `line`, whose text before is `before`. Not a script's own `-u`
+/// (`-u https://…`), not `docker run -u uid:gid`: the option must follow `curl` or `wget`
+/// in the same command (perhaps on a line before, continued with `\\`), and its value be a
+/// `user:password` pair whose password is random or a strong password.
+pub(super) fn user_passwords(line: &str, before: &str, out: &mut Vec<Secret>) {
+    if !line.contains("-u") && !line.contains("-U") && !line.contains("-user") {
         return;
     }
-    let mut words = line
-        .split_whitespace()
-        .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w));
+    let mut in_client: Option<bool> = None;
+    let mut words = crate::analysis::shell::words(line);
     while let Some((at, word)) = words.next() {
         if out.len() >= MAX_SECRETS_PER_LINE {
             return;
+        }
+        if is_client(word) {
+            in_client = Some(true);
+            continue;
+        }
+        if matches!(word, "|" | "||" | "&&" | ";" | "&") || word.ends_with(';') {
+            in_client = Some(false);
+            continue;
+        }
+        let option = word.split_once('=').map_or(word, |(o, _)| o);
+        if !USER_OPTIONS.contains(&option) {
+            continue;
+        }
+        // Only an option's line looks back for the command it continues.
+        if !*in_client.get_or_insert_with(|| continues_client(before)) {
+            continue;
         }
         let (value_at, value) = match word.split_once('=') {
             Some((option, value)) if USER_OPTIONS.contains(&option) => {
@@ -129,24 +191,20 @@ pub(super) fn user_passwords(line: &str, out: &mut Vec<Secret>) {
         let Some((user, password)) = value.split_once(':') else {
             continue;
         };
-        if user.is_empty()
-            || user.starts_with('$')
-            || password.len() < 4
-            || password.bytes().all(|b| b.is_ascii_digit())
-            || is_placeholder(password)
-            || password.contains('$')
-        {
-            continue;
-        }
+        let user_ok = !user.is_empty()
+            && user
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'+'));
         let start = value_at + quote + user.len() + 1;
-        if out.iter().any(|h| h.start <= start && start < h.end) {
+        if !user_ok || password.contains('$') || out.iter().any(|h| h.holds(start)) {
             continue;
         }
-        out.push(Secret {
-            start,
-            end: start + password.len(),
-            kind: SecretKind::UserPassword,
-        });
+        let secret = Secret::new(start, start + password.len(), SecretKind::UserPassword);
+        if password != user && strong(password, Bar::Password) {
+            out.push(secret);
+        } else if maybe_password(password) {
+            out.push(secret.masked_only());
+        }
     }
 }
 
@@ -155,9 +213,11 @@ mod tests {
     use super::super::scan_line;
     use super::*;
 
+    /// The reported credentials of `line`.
     fn found(line: &str) -> Vec<&str> {
         scan_line(line)
             .into_iter()
+            .filter(|s| s.reported)
             .map(|s| &line[s.start..s.end])
             .collect()
     }
@@ -165,15 +225,18 @@ mod tests {
     #[test]
     fn literal_header_credentials() {
         assert_eq!(
-            found("curl -H \"Authorization: Bearer abc123def456ghi\" x"),
-            ["abc123def456ghi"]
+            found("curl -H \"Authorization: Bearer q7Rx2mVp9Lk4Wz8N\" x"),
+            ["q7Rx2mVp9Lk4Wz8N"]
         );
-        assert_eq!(found("  X-API-Key: 9f8e7d6c5b4a3210"), ["9f8e7d6c5b4a3210"]);
         assert_eq!(
-            found(r#"{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}"#),
-            ["dXNlcjpwYXNzd29yZA=="]
+            found("  X-API-Key: 9f8e7d6c5b4a3210f1e2d3c4"),
+            ["9f8e7d6c5b4a3210f1e2d3c4"]
         );
-        let kinds: Vec<SecretKind> = scan_line("authorization: token 12345678abcd")
+        // `Basic` is judged by the password it decodes to.
+        let strong = base64::engine::general_purpose::STANDARD.encode("deploy:k9#mQ2!vL7pX");
+        let line = format!(r#"{{"Authorization": "Basic {strong}"}}"#);
+        assert_eq!(found(&line), [strong.as_str()]);
+        let kinds: Vec<SecretKind> = scan_line("authorization: token 9f3Kq2LmX8vR4tZ7")
             .into_iter()
             .map(|s| s.kind)
             .collect();
@@ -186,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn references_and_prose_are_not_credentials() {
+    fn references_placeholders_and_prose_are_not_credentials() {
         for line in [
             "Authorization: Bearer ${API_TOKEN}",
             "-H 'Authorization: Bearer $TOKEN'",
@@ -194,8 +257,50 @@ mod tests {
             "Authorization: Bearer {{token}}",
             "the Authorization header carries a bearer token",
             "Authorization: required",
+            "   -H \"Authorization: Bearer token123\" \\",
+            "-H \"Authorization: Bearer token\"",
+            "Authorization: Bearer abc123def456ghi",
+            // `user:password`, base64.
+            r#"{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}"#,
         ] {
             assert!(found(line).is_empty(), "{line}");
         }
+    }
+
+    #[test]
+    fn user_passwords_given_to_http_clients() {
+        let line = "curl -u admin:k9#mQ2!vL7pX https://x && wget --http-user=bob:Zq8x3Lw9Pk2Rv7Tn y";
+        assert_eq!(found(line), ["k9#mQ2!vL7pX", "Zq8x3Lw9Pk2Rv7Tn"]);
+        // A continued `curl` command: its options are on the lines after.
+        let text = "curl -X POST \\\n  -u admin:k9#mQ2!vL7pX \\\n  https://x\n";
+        let hits: Vec<&str> = crate::analysis::secrets::scan_text(text)
+            .into_iter()
+            .filter(|s| s.reported)
+            .map(|s| &text[s.start..s.end])
+            .collect();
+        assert_eq!(hits, ["k9#mQ2!vL7pX"]);
+        for line in [
+            "curl -u \"$USER:$PASS\" https://x",
+            "curl -u admin https://x; sort -u a:b",
+            "python -u run.py --user alice",
+            "docker run -u app:app img; curl -u 1000:1000 https://x",
+            // A script's own `-u URL`, next to a header.
+            "python evaluation.py -t sse -u https://example.com/mcp -H \"Authorization: Bearer token\" eval.xml",
+            "   -u https://example.com/mcp \\",
+            // A weak or placeholder password is not reported.
+            "curl -u admin:Winter2025 https://x",
+            "curl -u user:password https://x",
+            // Not a command of an HTTP client.
+            "ssh -u deploy:k9#mQ2!vL7pX host",
+        ] {
+            assert!(found(line).is_empty(), "{line}");
+        }
+        // A script's continued command line is not curl's.
+        let text = "python evaluation.py \\\n   -u https://example.com/mcp \\\n   -u ops:k9#mQ2!vL7pX\n";
+        assert!(
+            crate::analysis::secrets::scan_text(text)
+                .iter()
+                .all(|s| !s.reported)
+        );
     }
 }

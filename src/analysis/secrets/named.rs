@@ -13,10 +13,17 @@ const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "apikey", 
 /// The credentials in `value`, given to `name` (an environment variable or header name),
 /// as byte ranges into `value`. A value that refers to another (`${API_TOKEN}`,
 /// `${input:token}`, `{token}`) or stands for one (`<your token>`) holds none.
+/// A token of a known format whose checksum proves it made up holds none either.
 pub fn named_value_secrets(name: &str, value: &str) -> Vec<Secret> {
     let found = scan_line(value);
-    if !found.is_empty() {
-        return found;
+    if found.iter().any(|s| s.reported) {
+        return found.into_iter().filter(|s| s.reported).collect();
+    }
+    if found
+        .iter()
+        .any(|s| matches!(s.kind, SecretKind::Token { .. }))
+    {
+        return Vec::new();
     }
     let (offset, credential) = without_scheme(value);
     let credential = credential.trim_end();
@@ -34,14 +41,14 @@ pub fn named_value_secrets(name: &str, value: &str) -> Vec<Secret> {
     if !secret {
         return Vec::new();
     }
-    vec![Secret {
-        start: offset,
-        end: offset + credential.len(),
-        kind: SecretKind::Assigned {
+    vec![Secret::new(
+        offset,
+        offset + credential.len(),
+        SecretKind::Assigned {
             name: name.to_string(),
             literal,
         },
-    }]
+    )]
 }
 
 /// `Bearer abc` → (7, `abc`): the credential after an authentication scheme, if any.
@@ -82,14 +89,21 @@ mod tests {
     #[test]
     fn literal_values_of_secret_names() {
         assert_eq!(found("GITHUB_TOKEN", "hunter2hunter2"), ["hunter2hunter2"]);
-        assert_eq!(found("Authorization", "Bearer abcdefgh12"), ["abcdefgh12"]);
+        assert_eq!(found("Authorization", "Bearer q7Rx2mVp9L"), ["q7Rx2mVp9L"]);
         assert_eq!(
             found("OPENAI_API_KEY", "Zq8x3Lw9Pk2Rv7Tn4Ys1"),
             ["Zq8x3Lw9Pk2Rv7Tn4Ys1"]
         );
         // A well-known format is found whatever the name.
-        let token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
-        assert_eq!(found("X", token), [token]);
+        let body = "R8c2ZkQ1yX4mP7tW9vB3nL6sD0fH5j";
+        let token = format!("ghp_{body}{}", super::super::formats::base62_checksum(body));
+        assert_eq!(found("X", &token), [token.as_str()]);
+    }
+
+    #[test]
+    fn a_made_up_token_is_not_a_literal_credential() {
+        // Shaped like a GitHub token, but its checksum fails: an example.
+        assert!(found("GITHUB_TOKEN", "ghp_R8c2ZkQ1yX4mP7tW9vB3nL6sD0fH5jA2eG8u").is_empty());
     }
 
     #[test]
@@ -102,5 +116,7 @@ mod tests {
         assert!(found("API_KEY", "not-random").is_empty());
         assert!(found("LOG_LEVEL", "Zq8x3Lw9Pk2Rv7Tn4Ys1").is_empty());
         assert!(found("PIN_TOKEN", "1234").is_empty());
+        assert!(found("DD_API_KEY", "ENC[datadog_api_key]").is_empty());
+        assert!(found("GITHUB_TOKEN", "ghp_xxx").is_empty());
     }
 }

@@ -19,6 +19,19 @@ const RANDOM_SECRET_NAMES: &[&str] = &[
 /// Variables named like a password that hold something else: the shell's working folders.
 const NOT_SECRET_NAMES: &[&str] = &["PWD", "OLDPWD"];
 
+/// Name parts that say the value is public by design: a publishable or anonymous key,
+/// a site key, a public key. (`NEXT_PUBLIC_…`, `publishableKey`, `SUPABASE_ANON_KEY`.)
+const PUBLIC_NAME_PARTS: &[&str] = &["public", "publishable", "pubkey", "anon", "site"];
+
+/// Whether a secret-like name says its value is public: a [`PUBLIC_NAME_PARTS`] part, or an
+/// Algolia key that is not the admin one (Algolia's search-only keys are meant for
+/// browsers and docs sites; the admin key is called so).
+pub(super) fn is_public(name: &str) -> bool {
+    let parts = name_parts(name);
+    let has = |w: &str| parts.iter().any(|p| p == w);
+    PUBLIC_NAME_PARTS.iter().any(|w| has(w)) || (has("algolia") && !has("admin") && !has("write"))
+}
+
 /// How a name says it holds a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretName {
@@ -53,9 +66,10 @@ pub(super) struct Assignment<'a> {
     pub(super) name: &'a str,
     /// The value's byte range in the line.
     pub(super) value: (usize, usize),
+    /// Whether the value is quoted (a string literal, where unquoted code is an expression).
+    pub(super) quoted: bool,
 }
 
-/// Assignments to secret-like names in a line.
 /// True when the value that starts at byte `i` (after spaces and a quote) ends within four
 /// bytes: shorter than any credential.
 fn short_value(b: &[u8], mut i: usize) -> bool {
@@ -74,11 +88,12 @@ fn short_value(b: &[u8], mut i: usize) -> bool {
         })
 }
 
+/// Assignments to secret-like names in a line.
 pub(super) fn assignments(line: &str) -> Vec<Assignment<'_>> {
     let b = line.as_bytes();
     let mut out = Vec::new();
     let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
-    let value_at = |mut i: usize| -> Option<(usize, usize)> {
+    let value_at = |mut i: usize| -> Option<(usize, usize, bool)> {
         while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
             i += 1;
         }
@@ -92,13 +107,13 @@ pub(super) fn assignments(line: &str) -> Vec<Assignment<'_>> {
             if Some(c) == quote
                 || (quote.is_none()
                     && (c.is_ascii_whitespace()
-                        || matches!(c, b';' | b'&' | b',' | b'`' | b')' | b'}')))
+                        || matches!(c, b';' | b'&' | b',' | b'`' | b')' | b'}' | b'"' | b'\'')))
             {
                 break;
             }
             i += 1;
         }
-        (i > start).then_some((start, i))
+        (i > start).then_some((start, i, quote.is_some()))
     };
     // Only the first colon can end a YAML or JSON key; a value is never rescanned for
     // separators, so a line of `a=a=a=…` stays linear.
@@ -146,27 +161,36 @@ pub(super) fn assignments(line: &str) -> Vec<Assignment<'_>> {
         if secret_name(name).is_none() {
             continue;
         }
-        if let Some(value) = value_at(i + 1) {
-            resume = value.1;
-            out.push(Assignment { name, value });
+        if let Some((start, end, quoted)) = value_at(i + 1) {
+            resume = end;
+            out.push(Assignment {
+                name,
+                value: (start, end),
+                quoted,
+            });
             if out.len() >= MAX_SECRETS_PER_LINE {
                 return out;
             }
         }
     }
-    // `--password hunter2`.
+    // `--password hunter2`, `--api-key …`.
     let mut it = crate::analysis::shell::words(line).peekable();
     while let Some((_, w)) = it.next() {
+        if out.len() >= MAX_SECRETS_PER_LINE {
+            break;
+        }
         if let Some(flag) = w.strip_prefix("--").filter(|f| !f.contains('='))
-            && secret_name(flag) == Some(SecretName::Literal)
+            && secret_name(flag).is_some()
             && let Some((at, v)) = it.peek().copied()
             && !v.starts_with('-')
         {
+            let quoted = v.starts_with(['"', '\'']);
             let v = v.trim_matches(['"', '\'']);
             let start = at + line[at..].find(v).unwrap_or(0);
             out.push(Assignment {
                 name: flag,
                 value: (start, start + v.len()),
+                quoted,
             });
         }
     }
@@ -221,5 +245,21 @@ mod tests {
         assert_eq!(secret_name("TOKENIZER"), None);
         assert_eq!(name_parts("apiKey"), ["apikey"]);
         assert_eq!(name_parts("DB_PASSWORD"), ["db", "password"]);
+    }
+
+    #[test]
+    fn public_names() {
+        for name in [
+            "NEXT_PUBLIC_SUPABASE_ANON_KEY",
+            "publishableKey",
+            "RECAPTCHA_SITE_KEY",
+            "x-algolia-api-key",
+            "ALGOLIA_SEARCH_KEY",
+        ] {
+            assert!(is_public(name), "{name}");
+        }
+        for name in ["ALGOLIA_ADMIN_KEY", "OPENAI_API_KEY", "DB_PASSWORD"] {
+            assert!(!is_public(name), "{name}");
+        }
     }
 }

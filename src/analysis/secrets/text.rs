@@ -5,29 +5,18 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
-use super::{Secret, SecretKind, scan};
+use super::{Around, Secret, SecretKind, scan};
 
-/// Words without which no line holds a credential: token prefixes, URLs, key blocks, and
-/// the parts of secret-like names and credential headers in the three ways names are cased
-/// (`key`, `Key`, `KEY`). Few enough for a SIMD search (Teddy) of every file.
-const TRIGGERS: &[&str] = &[
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "glpat-",
-    "xox",
-    "hooks.slack.com",
-    "sk-",
-    "AKIA",
-    "ASIA",
-    "eyJ",
-    "-----BEGIN",
+/// Words without which no line holds a credential besides a token of a known format
+/// (whose prefixes come first, from [`super::formats::prefixes`]): URLs, HTTP clients'
+/// user options, and the parts of secret-like names and credential headers in the three
+/// ways names are cased (`key`, `Key`, `KEY`). Few enough for a SIMD search (Teddy) of
+/// every file.
+const NAME_WORDS: &[&str] = &[
     "://",
     "-u ",
-    "--user",
+    "-U ",
+    "-user",
     "pass",
     "Pass",
     "PASS",
@@ -51,25 +40,34 @@ const TRIGGERS: &[&str] = &[
     "AUTH",
 ];
 
-/// The triggers before this index are of formats (tokens, keys, URLs); the rest are of
-/// names, which only headers and assignments use.
-const NAME_TRIGGERS: usize = 17;
+/// The triggers, as one automaton, and how many of them are format prefixes: a file is
+/// searched once, and only lines with a trigger are scanned (for formats only when a
+/// prefix is on the line).
+struct Triggers {
+    automaton: AhoCorasick,
+    formats: usize,
+}
 
-/// The triggers, as one automaton: a file is searched once, and only lines with a trigger
-/// are scanned.
-static TRIGGER: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+static TRIGGER: LazyLock<Option<Triggers>> = LazyLock::new(|| {
+    let prefixes: Vec<&str> = super::formats::prefixes().collect();
+    let formats = prefixes.len();
     // Leftmost matching is what lets the automaton use its SIMD prefilter.
-    AhoCorasick::builder()
+    let automaton = AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostFirst)
-        .build(TRIGGERS)
-        .ok()
+        .build(prefixes.into_iter().chain(NAME_WORDS.iter().copied()))
+        .ok()?;
+    Some(Triggers { automaton, formats })
 });
 
-/// Every credential in `text`, with offsets into it, line by line; lines without a trigger
-/// word are skipped without a look.
+/// Every credential in `text` (reported or only masked: see [`Secret::reported`]), with
+/// offsets into it, line by line; lines without a trigger word are skipped without a look.
 pub fn scan_text(text: &str) -> Vec<Secret> {
     let mut out = Vec::new();
-    let Some(trigger) = TRIGGER.as_ref() else {
+    let Some(Triggers {
+        automaton: trigger,
+        formats,
+    }) = TRIGGER.as_ref()
+    else {
         return out;
     };
     let mut from = 0;
@@ -83,12 +81,19 @@ pub fn scan_text(text: &str) -> Vec<Secret> {
         let line = text[start..end]
             .strip_suffix('\r')
             .unwrap_or(&text[start..end]);
-        let formats = trigger
+        let has_format = trigger
             .find_iter(line)
-            .any(|m| m.pattern().as_usize() < NAME_TRIGGERS);
-        for mut s in scan(line, formats) {
+            .any(|m| m.pattern().as_usize() < *formats);
+        let after = text.get(end + 1..).unwrap_or("");
+        let around = Around {
+            before: &text[..start],
+            after,
+            after_at: end + 1 - start,
+        };
+        for mut s in scan(line, around, has_format) {
             s.start += start;
             s.end += start;
+            s.masked_end += start;
             out.push(s);
         }
         from = end + 1;
@@ -105,11 +110,16 @@ pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
             SecretKind::Token { prefix_len, .. } => prefix_len + 2,
             _ => 2,
         };
-        let masked: String = text[hit.start..hit.end]
+        // A key block's body runs over lines: its line breaks and indents stay.
+        let end = hit.masked_end.clamp(hit.end, text.len());
+        let Some(secret) = text.get(hit.start..end) else {
+            continue;
+        };
+        let masked: String = secret
             .chars()
             .enumerate()
             .map(|(i, c)| {
-                if i < keep {
+                if i < keep || c.is_whitespace() {
                     c.to_string()
                 } else {
                     "*".repeat(c.len_utf8())
@@ -117,7 +127,7 @@ pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
             })
             .collect();
         out.get_or_insert_with(|| text.to_string())
-            .replace_range(hit.start..hit.end, &masked);
+            .replace_range(hit.start..end, &masked);
     }
     out.map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
 }
