@@ -192,9 +192,9 @@ pub(super) fn user_passwords(line: &str, before: &str, out: &mut Vec<Secret>) {
             continue;
         };
         let user_ok = !user.is_empty()
-            && user
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'+'));
+            && user.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'+')
+            });
         let start = value_at + quote + user.len() + 1;
         if !user_ok || password.contains('$') || out.iter().any(|h| h.holds(start)) {
             continue;
@@ -269,7 +269,8 @@ mod tests {
 
     #[test]
     fn user_passwords_given_to_http_clients() {
-        let line = "curl -u admin:k9#mQ2!vL7pX https://x && wget --http-user=bob:Zq8x3Lw9Pk2Rv7Tn y";
+        let line =
+            "curl -u admin:k9#mQ2!vL7pX https://x && wget --http-user=bob:Zq8x3Lw9Pk2Rv7Tn y";
         assert_eq!(found(line), ["k9#mQ2!vL7pX", "Zq8x3Lw9Pk2Rv7Tn"]);
         // A continued `curl` command: its options are on the lines after.
         let text = "curl -X POST \\\n  -u admin:k9#mQ2!vL7pX \\\n  https://x\n";
@@ -296,7 +297,8 @@ mod tests {
             assert!(found(line).is_empty(), "{line}");
         }
         // A script's continued command line is not curl's.
-        let text = "python evaluation.py \\\n   -u https://example.com/mcp \\\n   -u ops:k9#mQ2!vL7pX\n";
+        let text =
+            "python evaluation.py \\\n   -u https://example.com/mcp \\\n   -u ops:k9#mQ2!vL7pX\n";
         assert!(
             crate::analysis::secrets::scan_text(text)
                 .iter()

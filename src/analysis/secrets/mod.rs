@@ -20,8 +20,8 @@ mod text;
 pub use named::named_value_secrets;
 use names::assignments;
 pub use names::{SecretName, secret_name};
-pub use strength::{is_placeholder, looks_random};
 use strength::{Bar, is_expression, is_location, strong};
+pub use strength::{is_placeholder, looks_random};
 pub use text::{redact, scan_text};
 
 /// Past this many credentials on one line, the line is scanned no further.

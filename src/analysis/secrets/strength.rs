@@ -29,9 +29,9 @@ const PASSWORD_ENTROPY: f64 = 3.0;
 
 /// Values that stand for a secret when they are the whole value (lower case).
 const PLACEHOLDER_WORDS: &[&str] = &[
-    "none", "null", "nil", "empty", "required", "optional", "true", "false", "n/a", "todo",
-    "tbd", "secret", "password", "passwd", "token", "test", "pass", "admin", "root", "user",
-    "guest", "default", "demo", "example",
+    "none", "null", "nil", "empty", "required", "optional", "true", "false", "n/a", "todo", "tbd",
+    "secret", "password", "passwd", "token", "test", "pass", "admin", "root", "user", "guest",
+    "default", "demo", "example",
 ];
 
 /// Parts that make a value a placeholder wherever they are in it (lower case).
@@ -92,11 +92,14 @@ pub fn is_placeholder(value: &str) -> bool {
 fn is_sequence(v: &str) -> bool {
     let b = v.as_bytes();
     let step = |x: u8, y: u8| {
-        x.is_ascii_alphanumeric() && y.to_ascii_lowercase() == x.to_ascii_lowercase().wrapping_add(1)
+        x.is_ascii_alphanumeric()
+            && y.to_ascii_lowercase() == x.to_ascii_lowercase().wrapping_add(1)
     };
     b.len() >= 8
         && (1..=2).any(|stride| {
-            let steps = (stride..b.len()).filter(|i| step(b[i - stride], b[*i])).count();
+            let steps = (stride..b.len())
+                .filter(|i| step(b[i - stride], b[*i]))
+                .count();
             steps * 2 >= b.len() - stride
         })
 }
@@ -106,7 +109,9 @@ fn is_sequence(v: &str) -> bool {
 /// `req.body.password`). `quoted` values are string literals, so only a property path of
 /// identifiers counts there (`"config.api.token"` names a setting).
 pub(super) fn is_expression(value: &str, quoted: bool) -> bool {
-    (!quoted && value.contains(['(', ')', '[', ']'])) || is_property_path(value) || is_option_list(value)
+    (!quoted && value.contains(['(', ')', '[', ']']))
+        || is_property_path(value)
+        || is_option_list(value)
 }
 
 /// `id=npm_token,src=.npmrc`: options of a command, not a credential (base64 has `=` only
@@ -140,7 +145,9 @@ pub(super) fn is_location(value: &str) -> bool {
 }
 
 /// Digest algorithms that name a checksum (`sha256:…`, `sha512-…`).
-const DIGESTS: &[&str] = &["md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake3"];
+const DIGESTS: &[&str] = &[
+    "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake3",
+];
 
 /// A UUID, a SHA-1 or SHA-256 hex digest, or a digest named by its algorithm
 /// (`sha256:…`, `sha512-…`): identifiers and checksums, not credentials.
@@ -190,7 +197,9 @@ pub fn looks_random(value: &str) -> bool {
     };
     value.len() >= min
         && !value.contains(char::is_whitespace)
-        && value.bytes().any(|b| !(b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'-')))
+        && value
+            .bytes()
+            .any(|b| !(b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'-')))
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && entropy(value) >= bar
         && !is_word_sequence(value)
@@ -200,8 +209,10 @@ pub fn looks_random(value: &str) -> bool {
 /// Only hex digits (of one case).
 fn is_hex(value: &str) -> bool {
     let b = value.as_bytes();
-    (b.iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
-        || b.iter().all(|c| c.is_ascii_digit() || (b'A'..=b'F').contains(c)))
+    (b.iter()
+        .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+        || b.iter()
+            .all(|c| c.is_ascii_digit() || (b'A'..=b'F').contains(c)))
         && !b.is_empty()
 }
 
@@ -279,8 +290,8 @@ pub fn is_word_sequence(value: &str) -> bool {
     for i in 0..b.len() {
         match letter(b, i) {
             Some(c) => {
-                let camel = c.is_ascii_uppercase()
-                    && word.last().is_some_and(|p| p.is_ascii_lowercase());
+                let camel =
+                    c.is_ascii_uppercase() && word.last().is_some_and(|p| p.is_ascii_lowercase());
                 if camel {
                     close(&mut word);
                 }
@@ -298,7 +309,12 @@ fn is_word(word: &[u8]) -> bool {
     if word.len() < 3 {
         return false;
     }
-    let vowel = |c: &u8| matches!(c.to_ascii_lowercase(), b'a' | b'e' | b'i' | b'o' | b'u' | b'y');
+    let vowel = |c: &u8| {
+        matches!(
+            c.to_ascii_lowercase(),
+            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+        )
+    };
     let vowels = word.iter().filter(|c| vowel(c)).count();
     let mut run = 0;
     let mut longest = 0;
@@ -403,7 +419,13 @@ mod tests {
         // A password of mixed classes is a password, not a generated key.
         assert!(strong("k9#mQ2!vL7pX", Bar::Password));
         assert!(!strong("k9#mQ2!v", Bar::Random));
-        for v in ["mysecret", "hardcoded", "token123", "Test123!", "1234567890123"] {
+        for v in [
+            "mysecret",
+            "hardcoded",
+            "token123",
+            "Test123!",
+            "1234567890123",
+        ] {
             assert!(!strong(v, Bar::Password), "{v}");
         }
         // Identifiers and digests are not credentials.

@@ -105,7 +105,10 @@ fn fine_grained_and_gitlab_tokens() {
 #[test]
 fn aws_access_key_ids() {
     let id = format!("AKIA{}", random(16, UPPER_BASE32, 6));
-    assert_eq!(reported(&format!("key {id} here")), ["an AWS access key id"]);
+    assert_eq!(
+        reported(&format!("key {id} here")),
+        ["an AWS access key id"]
+    );
     let temporary = format!("ASIA{}", random(16, UPPER_BASE32, 7));
     assert_eq!(reported(&temporary), ["an AWS temporary access key id"]);
     for line in [
@@ -225,7 +228,11 @@ fn json_web_tokens_decode() {
 
 #[test]
 fn private_key_blocks_need_a_body() {
-    let body = random(64, b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 29);
+    let body = random(
+        64,
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        29,
+    );
     let joined = format!(
         r#"{{"key": "-----BEGIN RSA PRIVATE KEY-----\n{body}\n{body}\n-----END RSA PRIVATE KEY-----\n"}}"#
     );
@@ -245,4 +252,3 @@ fn private_key_blocks_need_a_body() {
         assert!(reported(&line).is_empty(), "{line}");
     }
 }
-
