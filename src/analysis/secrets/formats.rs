@@ -424,9 +424,17 @@ fn jwt(c: &Cursor<'_>) -> Option<Token> {
     Some(Token::new(c.at + len, "a JSON Web Token", 5))
 }
 
-/// Claims only an example has: a subject that is a placeholder (`1234567890`), or a
-/// placeholder person or address (`John Doe`, `user@example.com`).
+/// The claims RFC 7519 registers: a token that is used has some of them (who issued it,
+/// for whom, until when).
+const REGISTERED_CLAIMS: &[&str] = &["iss", "sub", "aud", "exp", "nbf", "iat", "jti"];
+
+/// Claims only an example has: none of the registered ones (`{"some": "payload"}`), a
+/// subject that is a placeholder (`1234567890`), or a placeholder person or address
+/// (`John Doe`, `user@example.com`).
 fn example_claims(payload: &serde_json::Map<String, serde_json::Value>) -> bool {
+    if !REGISTERED_CLAIMS.iter().any(|c| payload.contains_key(*c)) {
+        return true;
+    }
     let placeholder_sub = payload
         .get("sub")
         .and_then(|v| v.as_str())

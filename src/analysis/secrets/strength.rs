@@ -27,6 +27,17 @@ const MIN_PASSWORD: usize = 8;
 /// Bits a character a password carries at least: eight different characters in eight.
 const PASSWORD_ENTROPY: f64 = 3.0;
 
+/// Credentials published as examples by the standards that define them (OAuth 2.0's
+/// RFC 6749 and RFC 6750): known to everyone, so no secret wherever they are copied.
+const PUBLISHED_EXAMPLES: &[&str] = &[
+    "2YotnFZFEjr1zCsicMWpAA",
+    "tGzv3JOkF0XG5Qx2TlKWIA",
+    "mF_9.B5f-4.1JqM",
+    "czZCaGRSa3F0MzpnWDFmQmF0M2JW",
+    "gX1fBat3bV",
+    "SplxlOBeZQQYbYS6WxSbIA",
+];
+
 /// Values that stand for a secret when they are the whole value (lower case).
 const PLACEHOLDER_WORDS: &[&str] = &[
     "none", "null", "nil", "empty", "required", "optional", "true", "false", "n/a", "todo", "tbd",
@@ -42,6 +53,8 @@ const PLACEHOLDER_PARTS: &[&str] = &[
     "sample",
     "dummy",
     "fake",
+    "demo",
+    "test",
     "changeme",
     "change_me",
     "change-me",
@@ -85,10 +98,13 @@ pub fn is_placeholder(value: &str) -> bool {
         || lower.starts_with("arn:")
         || lower.starts_with("vault:")
         || is_sequence(v)
+        || PUBLISHED_EXAMPLES.iter().any(|e| v.contains(e))
 }
 
-/// Mostly a run of consecutive characters, in any case, alone or interleaved with another
-/// (`abcdefgh…0123456789`, `AbCdEf…`, `A1B2C3…`): a made-up example.
+/// Consecutive characters, in any case, alone or interleaved with another
+/// (`abcdefgh…0123456789`, `AbCdEf…`, `A1B2C3…`), for half the value or in a run of eight
+/// (or five interleaved): a made-up example. A generated value has no such run (one in
+/// 62⁷ a place).
 fn is_sequence(v: &str) -> bool {
     let b = v.as_bytes();
     let step = |x: u8, y: u8| {
@@ -96,22 +112,47 @@ fn is_sequence(v: &str) -> bool {
             && y.to_ascii_lowercase() == x.to_ascii_lowercase().wrapping_add(1)
     };
     b.len() >= 8
-        && (1..=2).any(|stride| {
-            let steps = (stride..b.len())
-                .filter(|i| step(b[i - stride], b[*i]))
-                .count();
-            steps * 2 >= b.len() - stride
+        && [(1, 7), (2, 4)].into_iter().any(|(stride, long_run)| {
+            let (mut steps, mut runs, mut longest) = (0, [0usize; 2], 0);
+            for i in stride..b.len() {
+                let run = &mut runs[i % stride];
+                if step(b[i - stride], b[i]) {
+                    steps += 1;
+                    *run += 1;
+                    longest = longest.max(*run);
+                } else {
+                    *run = 0;
+                }
+            }
+            steps * 2 >= b.len() - stride || longest >= long_run
         })
 }
 
 /// A value that is code computing the secret, not the secret: a call (`os.environ.get(…)`,
 /// `generateToken()`), an index (`ENV['X']`), or a property path (`process.env.API_KEY`,
-/// `req.body.password`). `quoted` values are string literals, so only a property path of
-/// identifiers counts there (`"config.api.token"` names a setting).
+/// `req.body.password`), or options (`id=npm_token,src=.npmrc`). `quoted` values are string
+/// literals, so only a whole call, a property path of identifiers (`"config.api.token"`
+/// names a setting) or options count there.
 pub(super) fn is_expression(value: &str, quoted: bool) -> bool {
     (!quoted && value.contains(['(', ')', '[', ']']))
+        // The middle of a concatenation: `"(pw=" + safe + ")"`.
+        || value.starts_with(' ')
+        || value.ends_with(' ')
+        || is_call(value)
         || is_property_path(value)
         || is_option_list(value)
+}
+
+/// `name(…)` as a whole, even quoted: a configuration's function (`"env('PASSWORD')"`).
+fn is_call(value: &str) -> bool {
+    let Some((name, _)) = value.split_once('(') else {
+        return false;
+    };
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        && value.ends_with(')')
 }
 
 /// `id=npm_token,src=.npmrc`: options of a command, not a credential (base64 has `=` only
@@ -236,7 +277,16 @@ fn looks_like_password(value: &str) -> bool {
 }
 
 /// Whether `value` clears `bar` and is no placeholder.
+/// A base64 value is judged by what it decodes to, when that is text or a key.
 pub(super) fn strong(value: &str, bar: Bar) -> bool {
+    if is_placeholder(value) || is_location(value) {
+        return false;
+    }
+    super::decoded::judged(value).unwrap_or_else(|| strong_as_written(value, bar))
+}
+
+/// [`strong`], without decoding.
+pub(super) fn strong_as_written(value: &str, bar: Bar) -> bool {
     if is_placeholder(value) || is_location(value) {
         return false;
     }
@@ -270,8 +320,8 @@ fn letter(b: &[u8], i: usize) -> Option<u8> {
 
 /// Most of the letters (three quarters) are in words: runs of three or more letters with
 /// a vowel, in lower case or capitalised (`secure`, `Password`), or upper-case runs with as
-/// many vowels as words have (`ADMIN`). camelCase splits into words; random strings break
-/// into short runs of mixed case without vowels.
+/// many vowels as words have, one in five (`PASSWORD`). camelCase splits into words;
+/// random strings break into short runs of mixed case without vowels.
 pub fn is_word_sequence(value: &str) -> bool {
     // Hex has letters for digits: `deadbeef` in a digest is no word.
     if is_hex(value) {
@@ -326,7 +376,7 @@ fn is_word(word: &[u8]) -> bool {
     let shaped = if rest.iter().all(u8::is_ascii_lowercase) {
         vowels > 0
     } else if word.iter().all(u8::is_ascii_uppercase) {
-        vowels * 10 >= word.len() * 3
+        vowels * 5 >= word.len()
     } else {
         false
     };
@@ -375,6 +425,7 @@ mod tests {
             ("generateToken()", false),
             ("ENV['API_KEY']", false),
             ("config.api.token", true),
+            ("env('PASSWORD')", true),
         ] {
             assert!(is_expression(v, quoted), "{v}");
         }

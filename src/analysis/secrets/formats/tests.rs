@@ -210,6 +210,7 @@ fn json_web_tokens_decode() {
     let anon = b64url(r#"{"iss":"supabase","role":"anon","exp":1983812996}"#);
     let example = b64url(r#"{"sub":"1234567890","name":"John Doe","iat":1516239022}"#);
     let no_alg = b64url(r#"{"typ":"JWT"}"#);
+    let unregistered = b64url(r#"{"some":"payload"}"#);
     for line in [
         // Truncated, as docs show them.
         "\"idToken\": \"eyJhbGciOiJSUzI1NiIs...\"".to_string(),
@@ -219,6 +220,7 @@ fn json_web_tokens_decode() {
         // A browser's anonymous key, an example's claims, no algorithm, not JSON.
         format!("{header}.{anon}.{signature}"),
         format!("{header}.{example}.{signature}"),
+        format!("{header}.{unregistered}.{signature}"),
         format!("{no_alg}.{payload}.{signature}"),
         format!("eyJ{}.{payload}.{signature}", random(20, BASE62, 28)),
     ] {
