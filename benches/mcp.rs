@@ -142,7 +142,7 @@ fn vscode(i: usize, broken: Option<&str>) -> String {
 
 fn cursor(i: usize, broken: Option<&str>) -> String {
     let token = if broken == Some("token") {
-        "ghp_R8c2ZkQ1yX4mP7tW9vB3nL6sD0fH5jA2eG8u"
+        "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"
     } else {
         "${env:DOCS_API_KEY}"
     };

@@ -284,7 +284,8 @@ fn secrets_and_downloads_in_instructions_and_scripts() {
         ),
         (
             ".claude/skills/pdf-tools/references/API.md",
-            "Use token ghp_abcdefghijklmnopqrstuvwxyz0123456789 to call it.\n",
+            // Made up, with a valid checksum.
+            "Use token 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 to call it.\n",
         ),
     ]);
     assert_eq!(

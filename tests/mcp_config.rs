@@ -312,7 +312,8 @@ fn server_names_that_differ_only_in_case() {
 
 #[test]
 fn secrets_are_reported_masked() {
-    let token = "ghp_R8c2ZkQ1yX4mP7tW9vB3nL6sD0fH5jA2eG8u";
+    // Made up, with a valid checksum.
+    let token = "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";
     let found = check(&[(".mcp.json", &edit(CLAUDE, "${GITHUB_TOKEN}", token))]);
     assert!(
         found.len() == 1

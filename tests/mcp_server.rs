@@ -443,7 +443,7 @@ fn duplicates_and_secrets() {
     expect_one(
         &with(
             "\"Bearer {token}\", \"variables\": {\"token\": {\"isSecret\": true}}",
-            "\"Bearer ghp_R8c2ZkQ1yX4mP7tW9vB3nL6sD0fH5jA2eG8u\"",
+            "\"Bearer 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\"",
         ),
         "36:62 MCP019 error header `Authorization`",
     );

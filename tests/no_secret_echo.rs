@@ -11,8 +11,9 @@ mod common;
 
 use common::{Repo, VALID_SCHEMA};
 
-/// The planted credential (a made-up GitHub token), and what may be shown of it.
-const TOKEN: &str = "ghp_Q7d3WmX9pL2vN8rT4yB6kH1sJ5fG0aE3cZ2u";
+/// The planted credential (a made-up GitHub token with a valid checksum), and what may be
+/// shown of it.
+const TOKEN: &str = "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";
 const SHOWN: &str = "ghp_Q7";
 
 /// A literal password, assigned to a secret-like name.

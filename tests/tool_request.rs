@@ -608,19 +608,20 @@ fn privileged_access() {
 fn embedded_secrets() {
     let cases = [
         (
-            "--out /out/summary.json --aws-key AKIAIOSFODNN7EXAMPLE",
-            "25:81 SEC013 error an AWS access key id (`AKIAIO…`) is embedded in the request",
+            "--out /out/summary.json --aws-key AKIAQ3EGRVHW5Z2KXM7P",
+            "25:81 SEC013 error an AWS access key id (`AKIAQ3…`) is embedded in the request",
         ),
         (
-            "--out /out/summary.json --token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+            // Made up, with a valid checksum.
+            "--out /out/summary.json --token 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",
             "25:79 SEC013 error a GitHub personal access token (`ghp_01…`) is embedded in the request",
         ),
         (
-            "--out /out/summary.json --password hunter2024",
+            "--out /out/summary.json --password q7Rx2mVp9Lk4Wz8N",
             "25:82 SEC013 error `password` is assigned a literal value: a password or token written into the request",
         ),
         (
-            "--out /out/summary.json DB_PASSWORD=hunter2024",
+            "--out /out/summary.json DB_PASSWORD=q7Rx2mVp9Lk4Wz8N",
             "25:83 SEC013 error `DB_PASSWORD` is assigned a literal value: a password or token written into the request",
         ),
     ];
@@ -629,7 +630,7 @@ fn embedded_secrets() {
     }
     era(
         "Justification: reads two mounted files and writes one JSON file; no side effects",
-        "Justification: -----BEGIN OPENSSH PRIVATE KEY----- inline",
+        "Justification: -----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACDq7Rx2mVp9Lk4Wz8NfJ3bT6yHc1sD5",
         &["39:16 SEC013 error a private key block is embedded in the request"],
     );
     era(

@@ -60,26 +60,86 @@ impl Token {
 
 /// The formats, by prefix. A prefix must start a word (not `task-…` for `sk-`).
 const FORMATS: &[Format] = &[
-    Format { prefix: "ghp_", check: github },
-    Format { prefix: "gho_", check: github },
-    Format { prefix: "ghu_", check: github },
-    Format { prefix: "ghs_", check: github },
-    Format { prefix: "ghr_", check: github },
-    Format { prefix: "github_pat_", check: github_fine_grained },
-    Format { prefix: "glpat-", check: gitlab },
-    Format { prefix: "xox", check: slack },
-    Format { prefix: "xapp-", check: slack },
-    Format { prefix: "hooks.slack.com/", check: slack_webhook },
-    Format { prefix: "sk_live_", check: stripe },
-    Format { prefix: "rk_live_", check: stripe },
-    Format { prefix: "sk-", check: sk },
-    Format { prefix: "AKIA", check: aws },
-    Format { prefix: "ASIA", check: aws },
-    Format { prefix: "ABIA", check: aws },
-    Format { prefix: "ACCA", check: aws },
-    Format { prefix: "AIza", check: google },
-    Format { prefix: "eyJ", check: jwt },
-    Format { prefix: "-----BEGIN ", check: private_key },
+    Format {
+        prefix: "ghp_",
+        check: github,
+    },
+    Format {
+        prefix: "gho_",
+        check: github,
+    },
+    Format {
+        prefix: "ghu_",
+        check: github,
+    },
+    Format {
+        prefix: "ghs_",
+        check: github,
+    },
+    Format {
+        prefix: "ghr_",
+        check: github,
+    },
+    Format {
+        prefix: "github_pat_",
+        check: github_fine_grained,
+    },
+    Format {
+        prefix: "glpat-",
+        check: gitlab,
+    },
+    Format {
+        prefix: "xox",
+        check: slack,
+    },
+    Format {
+        prefix: "xapp-",
+        check: slack,
+    },
+    Format {
+        prefix: "hooks.slack.com/",
+        check: slack_webhook,
+    },
+    Format {
+        prefix: "sk_live_",
+        check: stripe,
+    },
+    Format {
+        prefix: "rk_live_",
+        check: stripe,
+    },
+    Format {
+        prefix: "sk-",
+        check: sk,
+    },
+    Format {
+        prefix: "AKIA",
+        check: aws,
+    },
+    Format {
+        prefix: "ASIA",
+        check: aws,
+    },
+    Format {
+        prefix: "ABIA",
+        check: aws,
+    },
+    Format {
+        prefix: "ACCA",
+        check: aws,
+    },
+    Format {
+        prefix: "AIza",
+        check: google,
+    },
+    Format {
+        prefix: "eyJ",
+        check: jwt,
+    },
+    Format {
+        prefix: "-----BEGIN ",
+        check: private_key,
+    },
 ];
 
 /// Every format's prefix, in [`FORMATS`] order: the words without which a line holds no
@@ -132,7 +192,10 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
 
 /// Bytes from `from` while `ok`: the greedy body of a token.
 fn run(b: &[u8], from: usize, ok: fn(u8) -> bool) -> usize {
-    b[from.min(b.len())..].iter().take_while(|c| ok(**c)).count()
+    b[from.min(b.len())..]
+        .iter()
+        .take_while(|c| ok(**c))
+        .count()
 }
 
 fn alnum(c: u8) -> bool {
@@ -207,7 +270,9 @@ fn gitlab(c: &Cursor<'_>) -> Option<Token> {
         return None;
     }
     if len >= 27 && b.get(end) == Some(&b'.') {
-        end += 1 + run(b, end + 1, |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'.');
+        end += 1 + run(b, end + 1, |c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'.'
+        });
     }
     Some(Token::new(end, "a GitLab personal access token", 8))
 }
@@ -220,7 +285,9 @@ fn slack(c: &Cursor<'_>) -> Option<Token> {
         c.at + 5
     } else {
         let kind = *b.get(c.at + 3)?;
-        if !matches!(kind, b'a' | b'b' | b'e' | b'o' | b'p' | b'r' | b's') || b.get(c.at + 4) != Some(&b'-') {
+        if !matches!(kind, b'a' | b'b' | b'e' | b'o' | b'p' | b'r' | b's')
+            || b.get(c.at + 4) != Some(&b'-')
+        {
             return None;
         }
         c.at + 5
@@ -245,7 +312,9 @@ fn slack_webhook(c: &Cursor<'_>) -> Option<Token> {
         .into_iter()
         .find(|k| rest.starts_with(k))?;
     let from = c.at + 16 + kind.len();
-    let len = run(b, from, |c| c.is_ascii_alphanumeric() || c == b'/' || c == b'+');
+    let len = run(b, from, |c| {
+        c.is_ascii_alphanumeric() || c == b'/' || c == b'+'
+    });
     let body = &c.line[from..from + len];
     let last = body.rsplit('/').next().unwrap_or("");
     ((40..=64).contains(&len) && last.len() >= 20 && plausible(last))
@@ -269,9 +338,13 @@ fn sk(c: &Cursor<'_>) -> Option<Token> {
     let b = c.line.as_bytes();
     let rest = &c.line[c.at + 3..];
     if let Some(kind) = rest.strip_prefix("ant-") {
-        let name = run(kind.as_bytes(), 0, |c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        let name = run(kind.as_bytes(), 0, |c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit()
+        });
         let version_ok = name >= 3
-            && kind.as_bytes()[name - 2..name].iter().all(u8::is_ascii_digit)
+            && kind.as_bytes()[name - 2..name]
+                .iter()
+                .all(u8::is_ascii_digit)
             && kind.as_bytes().get(name) == Some(&b'-');
         if !version_ok {
             return None;
@@ -287,8 +360,10 @@ fn sk(c: &Cursor<'_>) -> Option<Token> {
             let from = c.at + 3 + kind.len();
             let len = run(b, from, word_dash);
             let body = &c.line[from..from + len];
-            return (len >= 40 && plausible(body) && (body.contains("T3BlbkFJ") || looks_random(body)))
-                .then(|| Token::new(from + len, "an OpenAI API key", 3 + kind.len() + 2));
+            return (len >= 40
+                && plausible(body)
+                && (body.contains("T3BlbkFJ") || looks_random(body)))
+            .then(|| Token::new(from + len, "an OpenAI API key", 3 + kind.len() + 2));
         }
     }
     let from = c.at + 3;
@@ -308,7 +383,9 @@ fn aws(c: &Cursor<'_>) -> Option<Token> {
     let from = c.at + 4;
     let len = run(b, from, alnum);
     let body = &c.line[from..from + len];
-    let base32 = body.bytes().all(|c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c));
+    let base32 = body
+        .bytes()
+        .all(|c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c));
     let what = if c.line[c.at..].starts_with("ASIA") {
         "an AWS temporary access key id"
     } else {
@@ -347,9 +424,17 @@ fn jwt(c: &Cursor<'_>) -> Option<Token> {
     Some(Token::new(c.at + len, "a JSON Web Token", 5))
 }
 
-/// Claims only an example has: a subject that is a placeholder (`1234567890`), or a
-/// placeholder person or address (`John Doe`, `user@example.com`).
+/// The claims RFC 7519 registers: a token that is used has some of them (who issued it,
+/// for whom, until when).
+const REGISTERED_CLAIMS: &[&str] = &["iss", "sub", "aud", "exp", "nbf", "iat", "jti"];
+
+/// Claims only an example has: none of the registered ones (`{"some": "payload"}`), a
+/// subject that is a placeholder (`1234567890`), or a placeholder person or address
+/// (`John Doe`, `user@example.com`).
 fn example_claims(payload: &serde_json::Map<String, serde_json::Value>) -> bool {
+    if !REGISTERED_CLAIMS.iter().any(|c| payload.contains_key(*c)) {
+        return true;
+    }
     let placeholder_sub = payload
         .get("sub")
         .and_then(|v| v.as_str())
@@ -431,7 +516,10 @@ fn key_body(on_line: &str, after: &str, after_at: usize) -> (String, usize) {
         if body.is_empty() && line.contains(':') && !line.contains("-----") {
             continue;
         }
-        if !line.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')) {
+        if !line
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        {
             break;
         }
         body.push_str(line);

@@ -2,8 +2,6 @@
 //! written in a `curl -H`, a YAML or JSON header map, or prose; and `user:password` pairs
 //! given to a command (`curl -u`, `wget --user=`).
 
-use base64::Engine as _;
-
 use super::strength::{Bar, strong};
 use super::{MAX_SECRETS_PER_LINE, Secret, SecretKind, maybe_password};
 
@@ -91,8 +89,10 @@ pub(super) fn auth_headers(line: &str, out: &mut Vec<Secret>) {
                     name: line[at..at + header.len()].to_string(),
                 },
             );
-            let judged = if basic { basic_password(value) } else { None };
-            if judged.unwrap_or_else(|| strong(value, Bar::Password)) {
+            // A header carries a generated token; `Basic` a `user:password` pair, judged by
+            // its password once decoded.
+            let bar = if basic { Bar::Password } else { Bar::Random };
+            if strong(value, bar) {
                 out.push(secret);
             } else if maybe_password(value) {
                 out.push(secret.masked_only());
@@ -100,18 +100,6 @@ pub(super) fn auth_headers(line: &str, out: &mut Vec<Secret>) {
             from = end;
         }
     }
-}
-
-/// Whether a `Basic` credential is a real one: it decodes to `user:password`, judged by
-/// its password (`dXNlcjpwYXNzd29yZA==` is `user:password`, an example). `None` when it
-/// does not decode that way.
-fn basic_password(value: &str) -> Option<bool> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(value)
-        .ok()?;
-    let pair = String::from_utf8(bytes).ok()?;
-    let (user, password) = pair.split_once(':')?;
-    Some(password != user && strong(password, Bar::Password))
 }
 
 /// Options of HTTP clients that take a `user:password` pair (`curl -u`, `--user`).
@@ -192,9 +180,9 @@ pub(super) fn user_passwords(line: &str, before: &str, out: &mut Vec<Secret>) {
             continue;
         };
         let user_ok = !user.is_empty()
-            && user
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'+'));
+            && user.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'+')
+            });
         let start = value_at + quote + user.len() + 1;
         if !user_ok || password.contains('$') || out.iter().any(|h| h.holds(start)) {
             continue;
@@ -229,10 +217,11 @@ mod tests {
             ["q7Rx2mVp9Lk4Wz8N"]
         );
         assert_eq!(
-            found("  X-API-Key: 9f8e7d6c5b4a3210f1e2d3c4"),
-            ["9f8e7d6c5b4a3210f1e2d3c4"]
+            found("  X-API-Key: b71e0f9c4d2a86e35f1c07ab"),
+            ["b71e0f9c4d2a86e35f1c07ab"]
         );
         // `Basic` is judged by the password it decodes to.
+        use base64::Engine as _;
         let strong = base64::engine::general_purpose::STANDARD.encode("deploy:k9#mQ2!vL7pX");
         let line = format!(r#"{{"Authorization": "Basic {strong}"}}"#);
         assert_eq!(found(&line), [strong.as_str()]);
@@ -269,7 +258,8 @@ mod tests {
 
     #[test]
     fn user_passwords_given_to_http_clients() {
-        let line = "curl -u admin:k9#mQ2!vL7pX https://x && wget --http-user=bob:Zq8x3Lw9Pk2Rv7Tn y";
+        let line =
+            "curl -u admin:k9#mQ2!vL7pX https://x && wget --http-user=bob:Zq8x3Lw9Pk2Rv7Tn y";
         assert_eq!(found(line), ["k9#mQ2!vL7pX", "Zq8x3Lw9Pk2Rv7Tn"]);
         // A continued `curl` command: its options are on the lines after.
         let text = "curl -X POST \\\n  -u admin:k9#mQ2!vL7pX \\\n  https://x\n";
@@ -296,7 +286,8 @@ mod tests {
             assert!(found(line).is_empty(), "{line}");
         }
         // A script's continued command line is not curl's.
-        let text = "python evaluation.py \\\n   -u https://example.com/mcp \\\n   -u ops:k9#mQ2!vL7pX\n";
+        let text =
+            "python evaluation.py \\\n   -u https://example.com/mcp \\\n   -u ops:k9#mQ2!vL7pX\n";
         assert!(
             crate::analysis::secrets::scan_text(text)
                 .iter()

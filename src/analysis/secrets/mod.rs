@@ -10,6 +10,7 @@
 //! only masked, never reported ([`Secret::reported`]): a token whose checksum proves it
 //! made up, a weak literal password.
 
+mod decoded;
 mod formats;
 mod headers;
 mod named;
@@ -20,8 +21,8 @@ mod text;
 pub use named::named_value_secrets;
 use names::assignments;
 pub use names::{SecretName, secret_name};
-pub use strength::{is_placeholder, looks_random};
 use strength::{Bar, is_expression, is_location, strong};
+pub use strength::{is_placeholder, looks_random};
 pub use text::{redact, scan_text};
 
 /// Past this many credentials on one line, the line is scanned no further.
@@ -167,7 +168,12 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
             continue;
         }
         let literal = name == SecretName::Literal;
-        let bar = if literal { Bar::Password } else { Bar::Random };
+        // People choose passwords; tokens and keys are generated.
+        let bar = if names::says_password(a.name) {
+            Bar::Password
+        } else {
+            Bar::Random
+        };
         let secret = Secret::new(
             a.value.0,
             a.value.1,

@@ -15,14 +15,21 @@ const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "apikey", 
 /// `${input:token}`, `{token}`) or stands for one (`<your token>`) holds none.
 /// A token of a known format whose checksum proves it made up holds none either.
 pub fn named_value_secrets(name: &str, value: &str) -> Vec<Secret> {
-    let found = scan_line(value);
-    if found.iter().any(|s| s.reported) {
-        return found.into_iter().filter(|s| s.reported).collect();
+    // Where a name says the value is a credential, a weak literal password is one too;
+    // only a token proven made up is not.
+    let (fakes, found): (Vec<Secret>, Vec<Secret>) = scan_line(value)
+        .into_iter()
+        .partition(|s| !s.reported && matches!(s.kind, SecretKind::Token { .. }));
+    if !found.is_empty() {
+        return found
+            .into_iter()
+            .map(|mut s| {
+                s.reported = true;
+                s
+            })
+            .collect();
     }
-    if found
-        .iter()
-        .any(|s| matches!(s.kind, SecretKind::Token { .. }))
-    {
+    if !fakes.is_empty() {
         return Vec::new();
     }
     let (offset, credential) = without_scheme(value);

@@ -32,6 +32,19 @@ pub(super) fn is_public(name: &str) -> bool {
     PUBLIC_NAME_PARTS.iter().any(|w| has(w)) || (has("algolia") && !has("admin") && !has("write"))
 }
 
+/// Name parts of a password, which people choose (rather than a generated token or key).
+const PASSWORD_NAMES: &[&str] = &["password", "passwd", "pwd", "passphrase"];
+
+/// Whether a secret-like name says its value is a password (`DB_PASSWORD`, `passphrase`).
+pub(super) fn says_password(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    name_parts(name)
+        .last()
+        .is_some_and(|last| PASSWORD_NAMES.contains(&last.as_str()))
+        || lower.contains("password")
+        || lower.contains("passwd")
+}
+
 /// How a name says it holds a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretName {
@@ -245,6 +258,8 @@ mod tests {
         assert_eq!(secret_name("TOKENIZER"), None);
         assert_eq!(name_parts("apiKey"), ["apikey"]);
         assert_eq!(name_parts("DB_PASSWORD"), ["db", "password"]);
+        assert!(says_password("DB_PASSWORD") && says_password("userPwd"));
+        assert!(!says_password("GITHUB_TOKEN") && !says_password("api_key"));
     }
 
     #[test]

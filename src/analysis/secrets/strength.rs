@@ -27,11 +27,22 @@ const MIN_PASSWORD: usize = 8;
 /// Bits a character a password carries at least: eight different characters in eight.
 const PASSWORD_ENTROPY: f64 = 3.0;
 
+/// Credentials published as examples by the standards that define them (OAuth 2.0's
+/// RFC 6749 and RFC 6750): known to everyone, so no secret wherever they are copied.
+const PUBLISHED_EXAMPLES: &[&str] = &[
+    "2YotnFZFEjr1zCsicMWpAA",
+    "tGzv3JOkF0XG5Qx2TlKWIA",
+    "mF_9.B5f-4.1JqM",
+    "czZCaGRSa3F0MzpnWDFmQmF0M2JW",
+    "gX1fBat3bV",
+    "SplxlOBeZQQYbYS6WxSbIA",
+];
+
 /// Values that stand for a secret when they are the whole value (lower case).
 const PLACEHOLDER_WORDS: &[&str] = &[
-    "none", "null", "nil", "empty", "required", "optional", "true", "false", "n/a", "todo",
-    "tbd", "secret", "password", "passwd", "token", "test", "pass", "admin", "root", "user",
-    "guest", "default", "demo", "example",
+    "none", "null", "nil", "empty", "required", "optional", "true", "false", "n/a", "todo", "tbd",
+    "secret", "password", "passwd", "token", "test", "pass", "admin", "root", "user", "guest",
+    "default", "demo", "example",
 ];
 
 /// Parts that make a value a placeholder wherever they are in it (lower case).
@@ -42,6 +53,8 @@ const PLACEHOLDER_PARTS: &[&str] = &[
     "sample",
     "dummy",
     "fake",
+    "demo",
+    "test",
     "changeme",
     "change_me",
     "change-me",
@@ -85,28 +98,61 @@ pub fn is_placeholder(value: &str) -> bool {
         || lower.starts_with("arn:")
         || lower.starts_with("vault:")
         || is_sequence(v)
+        || PUBLISHED_EXAMPLES.iter().any(|e| v.contains(e))
 }
 
-/// Mostly a run of consecutive characters, in any case, alone or interleaved with another
-/// (`abcdefgh…0123456789`, `AbCdEf…`, `A1B2C3…`): a made-up example.
+/// Consecutive characters, in any case, alone or interleaved with another
+/// (`abcdefgh…0123456789`, `AbCdEf…`, `A1B2C3…`), for half the value or in a run of eight
+/// (or five interleaved): a made-up example. A generated value has no such run (one in
+/// 62⁷ a place).
 fn is_sequence(v: &str) -> bool {
     let b = v.as_bytes();
     let step = |x: u8, y: u8| {
-        x.is_ascii_alphanumeric() && y.to_ascii_lowercase() == x.to_ascii_lowercase().wrapping_add(1)
+        x.is_ascii_alphanumeric()
+            && y.to_ascii_lowercase() == x.to_ascii_lowercase().wrapping_add(1)
     };
     b.len() >= 8
-        && (1..=2).any(|stride| {
-            let steps = (stride..b.len()).filter(|i| step(b[i - stride], b[*i])).count();
-            steps * 2 >= b.len() - stride
+        && [(1, 7), (2, 4)].into_iter().any(|(stride, long_run)| {
+            let (mut steps, mut runs, mut longest) = (0, [0usize; 2], 0);
+            for i in stride..b.len() {
+                let run = &mut runs[i % stride];
+                if step(b[i - stride], b[i]) {
+                    steps += 1;
+                    *run += 1;
+                    longest = longest.max(*run);
+                } else {
+                    *run = 0;
+                }
+            }
+            steps * 2 >= b.len() - stride || longest >= long_run
         })
 }
 
 /// A value that is code computing the secret, not the secret: a call (`os.environ.get(…)`,
 /// `generateToken()`), an index (`ENV['X']`), or a property path (`process.env.API_KEY`,
-/// `req.body.password`). `quoted` values are string literals, so only a property path of
-/// identifiers counts there (`"config.api.token"` names a setting).
+/// `req.body.password`), or options (`id=npm_token,src=.npmrc`). `quoted` values are string
+/// literals, so only a whole call, a property path of identifiers (`"config.api.token"`
+/// names a setting) or options count there.
 pub(super) fn is_expression(value: &str, quoted: bool) -> bool {
-    (!quoted && value.contains(['(', ')', '[', ']'])) || is_property_path(value) || is_option_list(value)
+    (!quoted && value.contains(['(', ')', '[', ']']))
+        // The middle of a concatenation: `"(pw=" + safe + ")"`.
+        || value.starts_with(' ')
+        || value.ends_with(' ')
+        || is_call(value)
+        || is_property_path(value)
+        || is_option_list(value)
+}
+
+/// `name(…)` as a whole, even quoted: a configuration's function (`"env('PASSWORD')"`).
+fn is_call(value: &str) -> bool {
+    let Some((name, _)) = value.split_once('(') else {
+        return false;
+    };
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        && value.ends_with(')')
 }
 
 /// `id=npm_token,src=.npmrc`: options of a command, not a credential (base64 has `=` only
@@ -140,7 +186,9 @@ pub(super) fn is_location(value: &str) -> bool {
 }
 
 /// Digest algorithms that name a checksum (`sha256:…`, `sha512-…`).
-const DIGESTS: &[&str] = &["md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake3"];
+const DIGESTS: &[&str] = &[
+    "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake3",
+];
 
 /// A UUID, a SHA-1 or SHA-256 hex digest, or a digest named by its algorithm
 /// (`sha256:…`, `sha512-…`): identifiers and checksums, not credentials.
@@ -190,7 +238,9 @@ pub fn looks_random(value: &str) -> bool {
     };
     value.len() >= min
         && !value.contains(char::is_whitespace)
-        && value.bytes().any(|b| !(b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'-')))
+        && value
+            .bytes()
+            .any(|b| !(b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'-')))
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && entropy(value) >= bar
         && !is_word_sequence(value)
@@ -200,8 +250,10 @@ pub fn looks_random(value: &str) -> bool {
 /// Only hex digits (of one case).
 fn is_hex(value: &str) -> bool {
     let b = value.as_bytes();
-    (b.iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
-        || b.iter().all(|c| c.is_ascii_digit() || (b'A'..=b'F').contains(c)))
+    (b.iter()
+        .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+        || b.iter()
+            .all(|c| c.is_ascii_digit() || (b'A'..=b'F').contains(c)))
         && !b.is_empty()
 }
 
@@ -225,7 +277,16 @@ fn looks_like_password(value: &str) -> bool {
 }
 
 /// Whether `value` clears `bar` and is no placeholder.
+/// A base64 value is judged by what it decodes to, when that is text or a key.
 pub(super) fn strong(value: &str, bar: Bar) -> bool {
+    if is_placeholder(value) || is_location(value) {
+        return false;
+    }
+    super::decoded::judged(value).unwrap_or_else(|| strong_as_written(value, bar))
+}
+
+/// [`strong`], without decoding.
+pub(super) fn strong_as_written(value: &str, bar: Bar) -> bool {
     if is_placeholder(value) || is_location(value) {
         return false;
     }
@@ -259,8 +320,8 @@ fn letter(b: &[u8], i: usize) -> Option<u8> {
 
 /// Most of the letters (three quarters) are in words: runs of three or more letters with
 /// a vowel, in lower case or capitalised (`secure`, `Password`), or upper-case runs with as
-/// many vowels as words have (`ADMIN`). camelCase splits into words; random strings break
-/// into short runs of mixed case without vowels.
+/// many vowels as words have, one in five (`PASSWORD`). camelCase splits into words;
+/// random strings break into short runs of mixed case without vowels.
 pub fn is_word_sequence(value: &str) -> bool {
     // Hex has letters for digits: `deadbeef` in a digest is no word.
     if is_hex(value) {
@@ -279,8 +340,8 @@ pub fn is_word_sequence(value: &str) -> bool {
     for i in 0..b.len() {
         match letter(b, i) {
             Some(c) => {
-                let camel = c.is_ascii_uppercase()
-                    && word.last().is_some_and(|p| p.is_ascii_lowercase());
+                let camel =
+                    c.is_ascii_uppercase() && word.last().is_some_and(|p| p.is_ascii_lowercase());
                 if camel {
                     close(&mut word);
                 }
@@ -298,7 +359,12 @@ fn is_word(word: &[u8]) -> bool {
     if word.len() < 3 {
         return false;
     }
-    let vowel = |c: &u8| matches!(c.to_ascii_lowercase(), b'a' | b'e' | b'i' | b'o' | b'u' | b'y');
+    let vowel = |c: &u8| {
+        matches!(
+            c.to_ascii_lowercase(),
+            b'a' | b'e' | b'i' | b'o' | b'u' | b'y'
+        )
+    };
     let vowels = word.iter().filter(|c| vowel(c)).count();
     let mut run = 0;
     let mut longest = 0;
@@ -310,7 +376,7 @@ fn is_word(word: &[u8]) -> bool {
     let shaped = if rest.iter().all(u8::is_ascii_lowercase) {
         vowels > 0
     } else if word.iter().all(u8::is_ascii_uppercase) {
-        vowels * 10 >= word.len() * 3
+        vowels * 5 >= word.len()
     } else {
         false
     };
@@ -359,6 +425,7 @@ mod tests {
             ("generateToken()", false),
             ("ENV['API_KEY']", false),
             ("config.api.token", true),
+            ("env('PASSWORD')", true),
         ] {
             assert!(is_expression(v, quoted), "{v}");
         }
@@ -403,7 +470,13 @@ mod tests {
         // A password of mixed classes is a password, not a generated key.
         assert!(strong("k9#mQ2!vL7pX", Bar::Password));
         assert!(!strong("k9#mQ2!v", Bar::Random));
-        for v in ["mysecret", "hardcoded", "token123", "Test123!", "1234567890123"] {
+        for v in [
+            "mysecret",
+            "hardcoded",
+            "token123",
+            "Test123!",
+            "1234567890123",
+        ] {
             assert!(!strong(v, Bar::Password), "{v}");
         }
         // Identifiers and digests are not credentials.

@@ -142,6 +142,7 @@ fn code_computing_a_secret_is_not_one() {
         "let privateKey = Curve25519.KeyAgreement.PrivateKey()",
         "api_key = config[\"api_key\"]",
         "apiKey: process.env.API_KEY!,",
+        "password = \"env('PASSWORD')\"",
         "# Build with: docker build --secret id=npm_token,src=.npmrc .",
     ] {
         assert!(reported(line).is_empty(), "{line}");
@@ -173,6 +174,13 @@ fn placeholders_and_references_are_not_secrets() {
         "token: '%GITHUB_TOKEN%'",
         "private_key: ./keys/deploy.pem",
         "token_url: https://auth.example.com/oauth/token",
+        // A badge's short token is no generated credential.
+        "![cov](https://img.shields.io/codecov/c/gh/o/r?logo=codecov&token=B1EnafGlRL)",
+        // Examples an RFC published, and base64 that decodes to a phrase.
+        "     Authorization: Bearer mF_9.B5f-4.1JqM",
+        r#"       "access_token":"2YotnFZFEjr1zCsicMWpAA","#,
+        "  password: 'bm90IG15IHJlYWwgcGFzc3dvcmQ=',",
+        "  auth: 'aXNhYWNzOm5vdCBteSByZWFsIHBhc3N3b3Jk',",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
@@ -188,6 +196,8 @@ fn example_passwords_are_not_reported() {
         "  password: 'securePassword123'",
         "password=Passw0rd123!",
         "DB_PASSWORD=Winter2025!Tr0mb0ne",
+        "printf 'password=KspDemo_7zQ2mX9pL4vN6sR8'",
+        "let token = \"custom_A1B2C3D4.0123456789abcdef\";",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
@@ -206,6 +216,15 @@ fn keys_meant_to_be_public_are_not_secrets() {
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
+    // A public key in DER (SubjectPublicKeyInfo), base64, as a registry publishes its keys.
+    use base64::Engine as _;
+    let mut spki = vec![0x30, 0x59, 0x30, 0x13, 0x06, 0x07];
+    spki.extend([0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01]);
+    spki.extend([0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07]);
+    spki.extend([0x03, 0x42, 0x00, 0x04]);
+    spki.extend((0u8..64).map(|i| i.wrapping_mul(97).wrapping_add(13)));
+    let public = base64::engine::general_purpose::STANDARD.encode(&spki);
+    assert!(reported(&format!("  key: \"{public}\"")).is_empty());
     assert_eq!(
         reported("ALGOLIA_ADMIN_KEY=3e42dbd4f895fe93ff5cf40d860c4a85"),
         ["3e42dbd4f895fe93ff5cf40d860c4a85"]

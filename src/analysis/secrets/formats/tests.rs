@@ -105,7 +105,10 @@ fn fine_grained_and_gitlab_tokens() {
 #[test]
 fn aws_access_key_ids() {
     let id = format!("AKIA{}", random(16, UPPER_BASE32, 6));
-    assert_eq!(reported(&format!("key {id} here")), ["an AWS access key id"]);
+    assert_eq!(
+        reported(&format!("key {id} here")),
+        ["an AWS access key id"]
+    );
     let temporary = format!("ASIA{}", random(16, UPPER_BASE32, 7));
     assert_eq!(reported(&temporary), ["an AWS temporary access key id"]);
     for line in [
@@ -207,6 +210,7 @@ fn json_web_tokens_decode() {
     let anon = b64url(r#"{"iss":"supabase","role":"anon","exp":1983812996}"#);
     let example = b64url(r#"{"sub":"1234567890","name":"John Doe","iat":1516239022}"#);
     let no_alg = b64url(r#"{"typ":"JWT"}"#);
+    let unregistered = b64url(r#"{"some":"payload"}"#);
     for line in [
         // Truncated, as docs show them.
         "\"idToken\": \"eyJhbGciOiJSUzI1NiIs...\"".to_string(),
@@ -216,6 +220,7 @@ fn json_web_tokens_decode() {
         // A browser's anonymous key, an example's claims, no algorithm, not JSON.
         format!("{header}.{anon}.{signature}"),
         format!("{header}.{example}.{signature}"),
+        format!("{header}.{unregistered}.{signature}"),
         format!("{no_alg}.{payload}.{signature}"),
         format!("eyJ{}.{payload}.{signature}", random(20, BASE62, 28)),
     ] {
@@ -225,7 +230,11 @@ fn json_web_tokens_decode() {
 
 #[test]
 fn private_key_blocks_need_a_body() {
-    let body = random(64, b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 29);
+    let body = random(
+        64,
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        29,
+    );
     let joined = format!(
         r#"{{"key": "-----BEGIN RSA PRIVATE KEY-----\n{body}\n{body}\n-----END RSA PRIVATE KEY-----\n"}}"#
     );
@@ -245,4 +254,3 @@ fn private_key_blocks_need_a_body() {
         assert!(reported(&line).is_empty(), "{line}");
     }
 }
-
