@@ -43,7 +43,6 @@ impl Cx<'_> {
                     .find(|(_, l)| mark.opened_by(l))
                     .map(|(span, _)| (mark, line_of(text, outer.span.start), span))
             });
-        let fence = open.fence();
         let mut d = self
             .diag(
                 &rules::UNCLOSED_CODE_FENCE,
@@ -57,11 +56,10 @@ impl Cx<'_> {
                 .related(self.file, outer_line, "this block holds a fence of its own")
                 .related(self.file, inner_line, "whose closing line closes the outer block")
                 .help(format!(
-                    "open and close the outer block with a longer fence ({}: `{}`) so the fence inside it does not close it",
-                    outer.longer().said(),
-                    outer.longer().fence()
+                    "open and close the outer block with a longer fence ({}) so the fence inside it does not close it",
+                    outer.longer().said()
                 )),
-            None => d.help(format!("close the block with a line of `{fence}` where its code ends")),
+            None => d.help(format!("close the block with a line of {} where its code ends", open.said())),
         };
         self.push(d);
     }
@@ -88,11 +86,6 @@ struct Open {
 }
 
 impl Open {
-    /// The fence as written (```` ``` ````).
-    fn fence(self) -> String {
-        self.mark.to_string().repeat(self.run)
-    }
-
     /// A fence one mark longer.
     fn longer(self) -> Open {
         Open {
@@ -149,11 +142,8 @@ mod tests {
         assert!(open.closed_by("```") && open.closed_by("  > ````  "));
         assert!(!open.closed_by("```bash") && !open.closed_by("~~~") && !open.closed_by("``"));
         assert!(open.opened_by("  ```python") && !open.opened_by("```"));
-        assert_eq!(
-            (open.fence(), open.longer().fence()),
-            ("```".to_string(), "````".to_string())
-        );
         assert_eq!(open.said(), "3 backticks");
+        assert_eq!(open.longer().said(), "4 backticks");
         assert!(opening("  ~~~~\n", 0).is_some_and(|o| o.mark == '~' && o.run == 4));
         assert!(opening("text\n", 0).is_none());
     }

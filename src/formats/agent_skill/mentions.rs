@@ -345,9 +345,10 @@ pub(super) fn has_extension(name: &str) -> bool {
     })
 }
 
-/// A dotted module name (`core.gif_builder`), which names `core/gif_builder.py`.
+/// A dotted module name (`core.gif_builder`), which names `core/gif_builder.py`; not an
+/// abbreviation such as `e.g`.
 fn is_module(word: &str) -> bool {
-    word.contains('.') && is_identifier(word)
+    word.contains('.') && is_identifier(word) && word.split('.').all(|p| p.len() >= 2)
 }
 
 /// A name a program may import (`helpers`, `core.gif_builder`).
@@ -405,6 +406,7 @@ mod tests {
     fn found(text: &str) -> Vec<(String, Form, bool, Run)> {
         in_markdown(text, 0)
             .into_iter()
+            .filter(|r| r.written.contains('/'))
             .map(|r| (r.written, r.form, r.aside, r.run))
             .collect()
     }
