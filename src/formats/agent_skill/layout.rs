@@ -124,23 +124,38 @@ fn intro(text: &str, at: usize) -> String {
         .to_lowercase()
 }
 
-/// The line holding `offset`, without its break.
-pub(super) fn line_at(text: &str, offset: usize) -> Span {
-    let offset = offset.min(text.len());
-    let start = text
-        .get(..offset)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let end = text
-        .get(offset..)
-        .and_then(|t| t.find('\n'))
-        .map_or(text.len(), |i| offset + i);
-    let end = if text.get(..end).is_some_and(|t| t.ends_with('\r')) {
-        end - 1
-    } else {
-        end
-    };
-    Span::new(start, end.max(start))
+/// Where each line of a text starts, to find the line of an offset in logarithmic time.
+pub(super) struct Lines {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Lines {
+    pub fn new(text: &str) -> Lines {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// The line holding `offset` in `text` (the text `self` was made of), without its break.
+    pub fn at(&self, text: &str, offset: usize) -> Span {
+        let i = self.starts.partition_point(|s| *s <= offset).max(1) - 1;
+        let start = self.starts.get(i).copied().unwrap_or(0);
+        let end = self
+            .starts
+            .get(i + 1)
+            .map_or(self.len, |next| next.saturating_sub(1));
+        let end = if text.get(..end).is_some_and(|t| t.ends_with('\r')) {
+            end - 1
+        } else {
+            end
+        };
+        Span::new(start, end.max(start))
+    }
 }
 
 #[cfg(test)]
@@ -159,7 +174,11 @@ mod tests {
         assert_eq!(layout.headings_at(at("a.sh")), "steps");
         assert_eq!(layout.headings_at(at("rm -rf")), "steps / never do this");
         assert_eq!(layout.headings_at(0), "steps");
-        let line = line_at(text, at("now"));
+        let lines = Lines::new(text);
+        let line = lines.at(text, at("now"));
         assert_eq!(&text[line.start..line.end], "Run `a.sh` now.");
+        let crlf = "a\r\nbc\r\n";
+        let line = Lines::new(crlf).at(crlf, 4);
+        assert_eq!(&crlf[line.start..line.end], "bc");
     }
 }

@@ -7,7 +7,7 @@ use crate::source::Span;
 use crate::syntax::markdown::links;
 
 use super::commands::{self, Role};
-use super::layout::{Code, Layout, line_at};
+use super::layout::{Code, Layout, Lines};
 
 /// How a path is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +128,13 @@ const SHELL_INFO: &[&str] = &[
     "cmd",
 ];
 
+/// Bytes before a path read for what the line says about it: enough for a sentence, and a
+/// bound on the work for a path on a very long line.
+const WINDOW: usize = 240;
+
+/// Longest command line read for the role of a path in it.
+const MAX_COMMAND: usize = 2_000;
+
 /// Code block info words of documents shown as they should be written.
 const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
 
@@ -135,10 +142,12 @@ const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
 /// front matter is read for words too: `license: see LICENSE.txt`).
 pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
     let layout = Layout::read(text, body_start);
+    let lines = Lines::new(text);
     let mut out: Vec<Reference> = links(text, body_start)
         .into_iter()
         .map(|l| {
-            let line = line_lower(text, l.span.start);
+            let line = lines.at(text, l.span.start);
+            let line = window(text, line.start, l.span.start).to_lowercase();
             Reference {
                 written: l.dest,
                 span: l.span,
@@ -162,7 +171,7 @@ pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
         if !might_be_path(word) && !is_module(word) {
             continue;
         }
-        out.push(mention(text, &layout, span, word));
+        out.push(mention(text, &layout, &lines, span, word));
     }
     out
 }
@@ -184,9 +193,9 @@ pub(super) fn in_program(text: &str) -> Vec<Reference> {
 }
 
 /// A path named in the text of a Markdown file, judged by its place.
-fn mention(text: &str, layout: &Layout, span: Span, word: &str) -> Reference {
-    let line = line_at(text, span.start);
-    let before = text.get(line.start..span.start).unwrap_or("");
+fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -> Reference {
+    let line = lines.at(text, span.start);
+    let before = window(text, line.start, span.start);
     let lower_before = before.to_lowercase();
     let headings = layout.headings_at(span.start);
     let dot_slash = text
@@ -207,7 +216,11 @@ fn mention(text: &str, layout: &Layout, span: Span, word: &str) -> Reference {
                 aside = true;
             }
             let (command, at) = command_of(text, code, line, span.start);
-            let role = commands::role(command, at);
+            let role = if command.len() <= MAX_COMMAND {
+                commands::role(command, at)
+            } else {
+                None
+            };
             if role == Some(Role::Output) {
                 aside = true;
             }
@@ -248,16 +261,24 @@ fn command_of<'t>(text: &'t str, code: &Code, line: Span, at: usize) -> (&'t str
 fn code_run(code: &Code, role: Option<Role>, command: &str, dot_slash: bool, before: &str) -> Run {
     let words = command.split_whitespace().count();
     match role {
+        Some(Role::Program) if code.block => {
+            // A path alone on a line of a plain block is named, not run (a listing of
+            // files); a block in another language is not a command line.
+            let shell = SHELL_INFO.contains(&code.info.as_str());
+            let bare = code.info.is_empty();
+            if shell || (bare && (dot_slash || words > 1)) {
+                Run::Direct { literal: true }
+            } else {
+                Run::Not
+            }
+        }
         Some(Role::Program) => {
-            let shell = code.block && SHELL_INFO.contains(&code.info.as_str());
-            let bare = code.block && code.info.is_empty();
-            // A path alone on a line of a plain block, or alone in backticks, is named, not
-            // run: a listing of files, a table of scripts.
-            let literal = shell || dot_slash || (words > 1 && (bare || !code.block));
-            if literal {
-                Run::Direct { literal }
-            } else if !code.block && ends_with_any(before, RUN) {
-                Run::Direct { literal: false }
+            // A path alone in backticks is named (a table of scripts), unless the text
+            // before says to run it.
+            if words > 1 {
+                Run::Direct { literal: true }
+            } else if ends_with_any(before, RUN) {
+                Run::Direct { literal: dot_slash }
             } else {
                 Run::Not
             }
@@ -323,10 +344,14 @@ fn told_not(text: &str) -> bool {
     })
 }
 
-/// The line holding `offset`, in lower case.
-fn line_lower(text: &str, offset: usize) -> String {
-    let line = line_at(text, offset);
-    text.get(line.start..line.end).unwrap_or("").to_lowercase()
+/// The text from `line_start` to `at`, at most [`WINDOW`] bytes of it (from a character
+/// boundary).
+fn window(text: &str, line_start: usize, at: usize) -> &str {
+    let mut from = line_start.max(at.saturating_sub(WINDOW));
+    while from < at && !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text.get(from..at).unwrap_or("")
 }
 
 /// True when `word` may name a file: it has a `/` or a file extension.
@@ -440,45 +465,29 @@ mod tests {
                     | `scripts/b.py` | `uv run scripts/b.py --x` |\n\
                     ```bash\nscripts/c.sh --fast\n```\n\
                     ```\nreferences/d.md\n./scripts/e.sh\n```\n\
+                    Load it:\n```js\nrequire(\"./scripts/g.js\")\n```\n\
+                    Run `./scripts/h.sh` first; `./scripts/i.py` holds the helpers.\n\
                     Never include `./scripts/deploy.sh` (e.g. `scripts/f.sh`).\n";
-        assert_eq!(
-            found(text),
-            [
-                (
-                    "scripts/a.py".into(),
-                    Prose,
-                    false,
-                    Run::Direct { literal: false }
-                ),
-                ("scripts/b.py".into(), Code, false, Run::Not),
-                (
-                    "scripts/b.py".into(),
-                    Code,
-                    false,
-                    Run::Through("uv".into())
-                ),
-                (
-                    "scripts/c.sh".into(),
-                    Code,
-                    false,
-                    Run::Direct { literal: true }
-                ),
-                ("references/d.md".into(), Code, false, Run::Not),
-                (
-                    "scripts/e.sh".into(),
-                    Code,
-                    false,
-                    Run::Direct { literal: true }
-                ),
-                (
-                    "scripts/deploy.sh".into(),
-                    Code,
-                    true,
-                    Run::Direct { literal: true }
-                ),
-                ("scripts/f.sh".into(), Code, true, Run::Not),
-            ]
-        );
+        let direct = |literal| Run::Direct { literal };
+        let want: Vec<(String, Form, bool, Run)> = vec![
+            ("scripts/a.py".into(), Prose, false, direct(false)),
+            ("scripts/b.py".into(), Code, false, Run::Not),
+            (
+                "scripts/b.py".into(),
+                Code,
+                false,
+                Run::Through("uv".into()),
+            ),
+            ("scripts/c.sh".into(), Code, false, direct(true)),
+            ("references/d.md".into(), Code, false, Run::Not),
+            ("scripts/e.sh".into(), Code, false, direct(true)),
+            ("scripts/g.js".into(), Code, false, Run::Not),
+            ("scripts/h.sh".into(), Code, false, direct(true)),
+            ("scripts/i.py".into(), Code, false, Run::Not),
+            ("scripts/deploy.sh".into(), Code, true, Run::Not),
+            ("scripts/f.sh".into(), Code, true, Run::Not),
+        ];
+        assert_eq!(found(text), want);
     }
 
     #[test]

@@ -91,10 +91,22 @@ pub(super) fn resolve(dir: &str, r: &Reference, name: &str, folder: &Folder) -> 
                 out.push(rel);
                 out.checkable = true;
                 // A path in text is tried from the skill's folder too: agents run from there.
-                if r.form != Form::Link
-                    && let Ok(rel) = inside("", &path)
-                {
-                    out.push(rel);
+                // A program may name a file from any folder above its own
+                // (`Path(__file__).parent.parent / "schemas"`).
+                let bases: Vec<&str> = match r.form {
+                    Form::Link => Vec::new(),
+                    Form::Program => {
+                        let mut up: Vec<&str> = super::folder::ancestors(dir).collect();
+                        up.reverse();
+                        up.push("");
+                        up
+                    }
+                    Form::Code | Form::Prose => vec![""],
+                };
+                for base in bases {
+                    if let Ok(rel) = inside(base, &path) {
+                        out.push(rel);
+                    }
                 }
             }
             Err(why) => out.outside = Some(why),
@@ -355,6 +367,14 @@ mod tests {
                     "core/gif_builder.py",
                     "core/gif_builder/__init__.py"
                 ]),
+                true,
+                false
+            )
+        );
+        assert_eq!(
+            resolved("tools/scripts", "schemas", Form::Program),
+            (
+                c(&["tools/scripts/schemas", "tools/schemas", "schemas"]),
                 true,
                 false
             )
