@@ -43,8 +43,8 @@ fn valid_skills_are_silent() {
 #[test]
 fn links_and_paths_that_name_nothing() {
     let body = "See [the guide](references/GUIDE.md) and [forms](references/FORM.md#fields).\n\
-                Run `python scripts/extract.py`, then scripts/merge.py or scripts/<name>.py.\n\
-                Files go under `assets/` (like assets/logo.png).\n";
+                Run `python scripts/extract.py`, then `scripts/merge.py` or `scripts/<name>.py`.\n\
+                Files go under `assets/` (like `assets/logo.png`).\n";
     let found = check(&[
         (SKILL, &skill_md(body)),
         (
@@ -58,14 +58,12 @@ fn links_and_paths_that_name_nothing() {
         ),
     ]);
     let want = [
-        ".claude/skills/pdf-tools/SKILL.md:2:7 SKL018 warning `references/FORMS.md` ships with the skill, but neither `SKILL.md` nor a file it links names it",
         ".claude/skills/pdf-tools/SKILL.md:5:50 SKL011 error `SKILL.md` links to `references/FORM.md`, which is not in the skill's folder",
-        ".claude/skills/pdf-tools/SKILL.md:6:39 SKL011 error `SKILL.md` names `scripts/merge.py`, which is not in the skill's folder",
-        ".claude/skills/pdf-tools/SKILL.md:7:32 SKL011 error `SKILL.md` names `assets/logo.png`, which is not in the skill's folder",
+        ".claude/skills/pdf-tools/SKILL.md:6:40 SKL011 error `SKILL.md` names `scripts/merge.py`, which is not in the skill's folder",
+        ".claude/skills/pdf-tools/SKILL.md:7:33 SKL011 error `SKILL.md` names `assets/logo.png`, which is not in the skill's folder",
+        ".claude/skills/pdf-tools/references/FORMS.md:1:1 SKL018 warning `references/FORMS.md` ships with the skill, but neither `SKILL.md` nor a file it links names it",
         ".claude/skills/pdf-tools/references/GUIDE.md:2:32 SKL011 error `references/GUIDE.md` links to `references/gone.md`, which is not in the skill's folder",
     ];
-    // The script has no execute bit on every platform the tests run on.
-    let found: Vec<&String> = found.iter().filter(|l| !l.contains("SKL016")).collect();
     assert_eq!(found, want);
 }
 
@@ -109,7 +107,7 @@ fn references_one_level_deep_and_files_nothing_leads_to() {
     assert_eq!(
         found,
         [
-            ".claude/skills/pdf-tools/SKILL.md:2:7 SKL018 warning `notes/todo.txt` ships with the skill, but neither `SKILL.md` nor a file it links names it",
+            ".claude/skills/pdf-tools/notes/todo.txt:1:1 SKL018 warning `notes/todo.txt` ships with the skill, but neither `SKILL.md` nor a file it links names it",
             ".claude/skills/pdf-tools/references/GUIDE.md:2:19 SKL015 warning `references/DEEP.md` is reached only through `references/GUIDE.md`, two steps from `SKILL.md`",
         ]
     );
@@ -134,58 +132,22 @@ fn a_folder_nothing_leads_into_is_one_finding() {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, content).expect("write");
     }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let run = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(root.join("bin/pdf-tools"), run).expect("chmod");
+    }
     let report = common::check_dir(&root).expect("config");
+    // Each finding is on the file, or on the folder none of whose files is named.
     assert_eq!(
         lines(&report),
         [
-            "SKILL.md:2:7 SKL018 warning `bin/helper.sh` ships with the skill, but neither `SKILL.md` nor a file it links names it",
-            "SKILL.md:2:7 SKL018 warning `src/` (2 files) ships with the skill, but neither `SKILL.md` nor a file it links names it",
-            "SKILL.md:2:7 SKL018 warning `tests/it.rs` ships with the skill, but neither `SKILL.md` nor a file it links names it",
+            "bin/helper.sh:1:1 SKL018 warning `bin/helper.sh` ships with the skill, but neither `SKILL.md` nor a file it links names it",
+            "src:1:1 SKL018 warning `src/` (2 files) ships with the skill, but neither `SKILL.md` nor a file it links names it",
+            "tests/it.rs:1:1 SKL018 warning `tests/it.rs` ships with the skill, but neither `SKILL.md` nor a file it links names it",
         ]
     );
-}
-
-#[test]
-fn scripts_run_as_they_are() {
-    let body = "Run `scripts/run.py`, `scripts/tool` and `scripts/ok.sh`.\n";
-    let repo = Repo::with(&[
-        (SKILL, &skill_md(body)),
-        (
-            ".claude/skills/pdf-tools/scripts/run.py",
-            "import helpers\nprint(helpers.x)\n",
-        ),
-        (".claude/skills/pdf-tools/scripts/helpers.py", "x = 1\n"),
-        (
-            ".claude/skills/pdf-tools/scripts/tool",
-            "#!/bin/sh\necho hi\n",
-        ),
-        (
-            ".claude/skills/pdf-tools/scripts/ok.sh",
-            "#!/bin/sh\necho ok\n",
-        ),
-        (".claude/skills/pdf-tools/scripts/README.md", "# Scripts\n"),
-    ]);
-    #[cfg(unix)]
-    for exe in ["run.py", "ok.sh"] {
-        use std::os::unix::fs::PermissionsExt;
-        let path = repo.root.join(".claude/skills/pdf-tools/scripts").join(exe);
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    let found = lines(&repo.check().expect("config"));
-    // `helpers.py` is named by `run.py` (`import helpers`), so it is not unreferenced.
-    let want: &[&str] = if cfg!(unix) {
-        &[
-            ".claude/skills/pdf-tools/scripts/helpers.py:1:1 SKL016 warning `scripts/helpers.py` has no `#!` line and is not executable",
-            ".claude/skills/pdf-tools/scripts/run.py:1:1 SKL016 warning `scripts/run.py` has no `#!` line",
-            ".claude/skills/pdf-tools/scripts/tool:1:1 SKL016 warning `scripts/tool` is not executable",
-        ]
-    } else {
-        &[
-            ".claude/skills/pdf-tools/scripts/helpers.py:1:1 SKL016 warning `scripts/helpers.py` has no `#!` line",
-            ".claude/skills/pdf-tools/scripts/run.py:1:1 SKL016 warning `scripts/run.py` has no `#!` line",
-        ]
-    };
-    assert_eq!(found, want);
 }
 
 #[test]
@@ -387,8 +349,8 @@ fn real_world_skills_give_exactly_their_true_findings() {
             "link-jumper-skill",
             &[
                 "SKILL.md:2:7 SKL004 error `name` is `link-jumper` but the skill's folder is `link-jumper-skill`",
-                "SKILL.md:2:7 SKL018 warning `test_cases.md` ships with the skill, but neither `SKILL.md` nor a file it links names it",
                 "SKILL.md:12:3 SKL002 error `compatibility` must be a string, found a list",
+                "test_cases.md:1:1 SKL018 warning `test_cases.md` ships with the skill, but neither `SKILL.md` nor a file it links names it",
             ],
         ),
         (

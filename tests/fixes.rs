@@ -486,6 +486,15 @@ fn cases() -> Vec<Case> {
                 "references/FORM.md",
             )),
         ),
+        case(
+            "SKL021",
+            SKILL_MD,
+            skill(edit(
+                AGENT_SKILL,
+                "references/FORMS.md",
+                "references/forms.md",
+            )),
+        ),
     ]
 }
 

@@ -18,9 +18,11 @@ declare_rules! {
     FILE_TOO_LONG = "SKL013" "skill-file-too-long" Warning ["agent-skill"] "`SKILL.md` is over the recommended 500 lines";
     BODY_OVER_BUDGET = "SKL014" "skill-body-over-budget" Warning ["agent-skill"] "the instructions are far over the recommended 5,000 tokens";
     DEEP_REFERENCE_CHAIN = "SKL015" "deep-reference-chain" Warning ["agent-skill"] "a file of the skill is reached only through another referenced file, more than one level deep";
-    SCRIPT_NOT_EXECUTABLE = "SKL016" "skill-script-not-executable" Warning ["agent-skill"] "a script in `scripts/` is not executable or has no `#!` line";
+    SCRIPT_NOT_EXECUTABLE = "SKL016" "skill-script-not-executable" Warning ["agent-skill"] "a script the instructions run by its path is not executable or has no `#!` line";
     DUPLICATE_NAME = "SKL017" "duplicate-skill-name" Error breaks ["agent-skill"] "two skills in one skills folder share a `name`";
     UNREFERENCED_FILE = "SKL018" "unreferenced-skill-file" Warning ["agent-skill"] "a file ships in the skill's folder but `SKILL.md` never leads to it";
     VAGUE_DESCRIPTION = "SKL019" "vague-skill-description" Info preview ["agent-skill"] "the description does not say what the skill does and when to use it";
     UNPORTABLE_NAME = "SKL020" "unportable-skill-name" Warning ["agent-skill"] "a name the reference validator accepts only after trimming or normalizing it, or with letters outside `a-z`";
+    REFERENCE_CASE_MISMATCH = "SKL021" "reference-case-mismatch" Error breaks ["agent-skill"] "a path in the skill names a file of the skill in another letter case (`REFERENCE.md` for `reference.md`): it is found on macOS and Windows, not on Linux";
+    UNCLOSED_CODE_FENCE = "SKL022" "unclosed-code-fence" Warning ["agent-skill"] "a code block of `SKILL.md` is opened with ``` or ~~~ and never closed";
 }

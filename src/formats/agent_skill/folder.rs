@@ -3,7 +3,7 @@
 //! dependency folders are skipped, and a sub-folder with its own `SKILL.md` is another
 //! skill, so its files are not this one's.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::fs::{EntryKind, FileSystem};
@@ -35,6 +35,14 @@ pub struct Folder {
     pub nested_skills: BTreeSet<String>,
     /// The listing stopped at [`MAX_ENTRIES`].
     pub truncated: bool,
+    /// Files and folders by their path in lower case, for a reference that differs from
+    /// one only in case.
+    lower: HashMap<String, String>,
+    /// Files by their path without extension (`scripts/run` for `scripts/run.py`), for a
+    /// program named without it.
+    stems: HashMap<String, Vec<String>>,
+    /// Files by their name (`run.py` for `scripts/run.py`).
+    names: HashMap<String, Vec<String>>,
 }
 
 impl Folder {
@@ -60,6 +68,7 @@ impl Folder {
                 seen += 1;
                 if seen > MAX_ENTRIES {
                     folder.truncated = true;
+                    folder.index_case();
                     return folder;
                 }
                 if e.name.starts_with('.') {
@@ -90,25 +99,86 @@ impl Folder {
                 }
             }
         }
+        folder.index_case();
         folder
     }
 
-    /// Whether `rel` (cleaned, relative to the skill) is something in the folder.
+    fn index_case(&mut self) {
+        let all = self.files.keys().chain(&self.dirs).chain(&self.others);
+        let lower = all.map(|p| (p.to_lowercase(), p.clone())).collect();
+        self.lower = lower;
+        let mut stems: HashMap<String, Vec<String>> = HashMap::new();
+        let mut names: HashMap<String, Vec<String>> = HashMap::new();
+        for f in self.files.keys() {
+            let name_at = f.rfind('/').map_or(0, |i| i + 1);
+            names
+                .entry(f[name_at..].to_string())
+                .or_default()
+                .push(f.clone());
+            if let Some(dot) = f[name_at..].rfind('.')
+                && dot >= 3
+            {
+                stems
+                    .entry(f[..name_at + dot].to_string())
+                    .or_default()
+                    .push(f.clone());
+            }
+        }
+        self.stems = stems;
+        self.names = names;
+    }
+
+    /// The files called `name`, in any folder.
+    pub fn named(&self, name: &str) -> &[String] {
+        self.names.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The files named `path` plus an extension (`scripts/run.py` for `scripts/run`); names
+    /// shorter than three characters before the extension are left out.
+    pub fn with_stem(&self, path: &str) -> &[String] {
+        self.stems.get(path).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `rel` (cleaned, relative to the skill) is something in the folder: listed, or
+    /// inside a link or a nested skill (never walked).
     pub fn exists(&self, rel: &str) -> bool {
         self.files.contains_key(rel)
             || self.dirs.contains(rel)
-            || self.others.contains(rel)
-            || self.nested_skills.contains(rel)
-            || self.others.iter().chain(&self.nested_skills).any(|o| {
-                rel.strip_prefix(o.as_str())
-                    .is_some_and(|r| r.starts_with('/'))
-            })
+            || std::iter::once(rel)
+                .chain(ancestors(rel))
+                .any(|a| self.others.contains(a) || self.nested_skills.contains(a))
+    }
+
+    /// The file or folder whose path is `rel` but for letter case, when `rel` itself is not
+    /// in the folder.
+    pub fn other_case(&self, rel: &str) -> Option<&str> {
+        if self.exists(rel) {
+            return None;
+        }
+        self.lower.get(&rel.to_lowercase()).map(String::as_str)
     }
 
     /// The files under the folder `dir` (relative, `""` for all).
     pub fn files_under<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a String> + 'a {
-        self.files.keys().filter(move |f| {
-            dir.is_empty() || f.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
-        })
+        let from = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        self.files
+            .range(from.clone()..)
+            .map(|(k, _)| k)
+            .take_while(move |k| k.starts_with(from.as_str()))
     }
+
+    /// The files directly in the folder `dir` (relative, `""` for the skill's own folder).
+    pub fn files_in<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a String> + 'a {
+        self.files_under(dir)
+            .filter(move |f| !f[dir.len()..].trim_start_matches('/').contains('/'))
+    }
+}
+
+/// The folders holding `rel`, shallowest first (`a`, `a/b` for `a/b/c.md`).
+pub fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
+    rel.match_indices('/').map(move |(i, _)| &rel[..i])
 }

@@ -11,16 +11,27 @@
 //!
 //! One file per concern: the front matter (`front_matter`) and the name rule (`name`),
 //! `allowed-tools` (`allowed_tools`), what the reference reader refuses (`portability`),
-//! the folder listing (`folder`), links and paths (`references`), size and description
-//! (`body`), `scripts/` (`scripts`), files nothing leads to (`unreferenced`), what the
-//! security pass reads (`texts`), and the bundle index (`ir`).
+//! the folder listing (`folder`), the paths a file names and how (`mentions`, on the
+//! Markdown `layout` and shell `commands`), where they lead (`paths`, `references`), what
+//! is missing (`broken`), files named as a family (`families`) or read by an agent's
+//! convention (`integrations`), unclosed fences (`fences`), size and description (`body`),
+//! `scripts/` (`scripts`), files nothing leads to (`unreferenced`), what the security pass
+//! reads (`texts`), and the bundle index (`ir`).
 
 mod allowed_tools;
 mod body;
+mod broken;
+mod commands;
+mod families;
+mod fences;
 mod folder;
 mod front_matter;
+mod integrations;
 mod ir;
+mod layout;
+mod mentions;
 mod name;
+mod paths;
 mod portability;
 mod references;
 mod scripts;
@@ -91,12 +102,17 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         license: None,
         diags: Vec::new(),
         companions: Vec::new(),
+        unread: Vec::new(),
         read: HashMap::new(),
     };
     let skill = cx.check();
     let Cx {
-        diags, companions, ..
+        diags,
+        mut companions,
+        unread,
+        ..
     } = cx;
+    companions.extend(unread);
     FileResult {
         companions,
         diagnostics: diags,
@@ -196,8 +212,11 @@ pub(crate) struct Cx<'a> {
     diags: Vec<Diagnostic>,
     /// Files of the skill read so far (reported on as part of this skill).
     companions: Vec<Arc<SourceFile>>,
-    /// Each file read once: relative path → file (`None`: not readable as text).
-    read: HashMap<String, Option<Arc<SourceFile>>>,
+    /// Files of the skill reported on without being read (a file nothing leads to).
+    unread: Vec<Arc<SourceFile>>,
+    /// Each file read once: relative path → file (`None`: not readable as text), and
+    /// whether it is a companion yet.
+    read: HashMap<String, (Option<Arc<SourceFile>>, bool)>,
 }
 
 impl Cx<'_> {
@@ -260,8 +279,12 @@ impl Cx<'_> {
             }
         };
         self.size(body_start);
-        self.references(body_start, anchor);
-        let scripts = self.scripts();
+        self.fences(body_start);
+        let reach = self.references(body_start);
+        let scripts = self.scripts(&reach.runs);
+        if !self.folder.truncated {
+            self.unreferenced(&reach, anchor);
+        }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());
         skill.texts = super::texts::FileTexts::check(texts::skill(
             self.file,
@@ -273,10 +296,24 @@ impl Cx<'_> {
         skill
     }
 
-    /// The file of the skill at `rel`, read once through the file system, as text; `None`
-    /// when it is missing, binary, not UTF-8, empty or too large.
+    /// The file of the skill at `rel`, read once through the file system, as text, and
+    /// reported on with the skill (the security checks read it); `None` when it is missing,
+    /// binary, not UTF-8, empty or too large.
     fn companion(&mut self, rel: &str) -> Option<Arc<SourceFile>> {
-        if let Some(known) = self.read.get(rel) {
+        let file = self.peek(rel);
+        if let Some((Some(f), listed)) = self.read.get_mut(rel)
+            && !*listed
+        {
+            *listed = true;
+            self.companions.push(Arc::clone(f));
+        }
+        file
+    }
+
+    /// The file of the skill at `rel`, read once, as [`Cx::companion`] does, but only for
+    /// what it names.
+    fn peek(&mut self, rel: &str) -> Option<Arc<SourceFile>> {
+        if let Some((known, _)) = self.read.get(rel) {
             return known.clone();
         }
         let path = self.root.join(rel);
@@ -292,10 +329,7 @@ impl Cx<'_> {
                     (_, Some(_)) => None,
                 }
             });
-        if let Some(f) = &file {
-            self.companions.push(Arc::clone(f));
-        }
-        self.read.insert(rel.to_string(), file.clone());
+        self.read.insert(rel.to_string(), (file.clone(), false));
         file
     }
 }

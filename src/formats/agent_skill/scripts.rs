@@ -1,9 +1,13 @@
-//! The programs in `scripts/`: each should run as it is (SKL016), and is read for the
-//! security checks; one the instructions name through a link out of the repository is
-//! reported (SEC003), never read.
+//! The programs in `scripts/`, read for the security checks; a program the instructions run
+//! by its path (`scripts/x.sh`, "Run scripts/x.py") should run as it is (SKL016), while one
+//! run through an interpreter (`python scripts/x.py`), imported, or never run needs neither
+//! a `#!` line nor the execute bit. One the instructions name through a link out of the
+//! repository is reported (SEC003), never read.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::references::Runs;
 use super::{Cx, rules};
 use crate::analysis::programs::{self, linked_out};
 use crate::rules::security as sec;
@@ -15,33 +19,53 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
 ];
 
 impl Cx<'_> {
-    /// The text files of `scripts/` (each read once), for SKL016 and the security checks.
-    pub(super) fn scripts(&mut self) -> Vec<Arc<SourceFile>> {
-        let paths: Vec<(String, Option<bool>)> = self
-            .folder
-            .files_under("scripts")
-            .map(|p| {
-                (
-                    p.clone(),
-                    self.folder.files.get(p).and_then(|f| f.executable),
-                )
+    /// The text files of `scripts/` and the other programs the instructions run (each read
+    /// once), for the security checks; SKL016 on those run by their path (`runs`).
+    pub(super) fn scripts(&mut self, runs: &HashMap<String, Runs>) -> Vec<Arc<SourceFile>> {
+        let mut paths: Vec<String> = self.folder.files_under("scripts").cloned().collect();
+        let mut direct: Vec<(&String, &Runs)> = runs
+            .iter()
+            .filter(|(rel, r)| {
+                (r.literal.is_some() || r.told.is_some()) && !r.through && is_program(rel)
             })
             .collect();
+        direct.sort_by(|a, b| a.0.cmp(b.0));
+        paths.extend(
+            direct
+                .iter()
+                .map(|(rel, _)| (*rel).clone())
+                .filter(|rel| !rel.starts_with("scripts/")),
+        );
         let mut out = Vec::new();
-        for (rel, executable) in paths {
+        for rel in paths {
             let Some(file) = self.companion(&rel) else {
                 continue;
             };
-            if is_program(&rel) {
-                self.runnable(&file, &rel, executable);
+            // Told to run it, the agent picks how: by its path only when the author made it
+            // a program (a `#!` line), else through the interpreter its extension names.
+            let shebang = file.body().starts_with("#!");
+            if let Some(run) = runs.get(&rel).filter(|r| !r.through && is_program(&rel))
+                && let Some(at) = run
+                    .literal
+                    .as_ref()
+                    .or(run.told.as_ref().filter(|_| shebang))
+            {
+                let executable = self.folder.files.get(&rel).and_then(|f| f.executable);
+                self.runnable(&file, &rel, executable, at);
             }
             out.push(file);
         }
         out
     }
 
-    /// SKL016: no `#!` line, or no execute bit.
-    fn runnable(&mut self, file: &Arc<SourceFile>, rel: &str, executable: Option<bool>) {
+    /// SKL016: no `#!` line, or no execute bit, on a program run by its path at `at`.
+    fn runnable(
+        &mut self,
+        file: &Arc<SourceFile>,
+        rel: &str,
+        executable: Option<bool>,
+        at: &(Arc<SourceFile>, Span),
+    ) {
         let text = file.body();
         let shebang = text.starts_with("#!");
         let first_line = Span::new(
@@ -61,7 +85,8 @@ impl Cx<'_> {
             format!("`{rel}` {problem}"),
         )
         .label(if shebang { "not executable" } else { "no `#!` line" })
-        .note("an agent runs a skill's script as `scripts/…` from the skill's folder: without a `#!` line and the execute bit the system does not know how to run it")
+        .related(&at.0, at.1, "run by its path here")
+        .note("the instructions run it by its path, so the system runs it as a program: without a `#!` line and the execute bit it refuses or runs it in the wrong language")
         .help(if shebang {
             format!("make it executable: `chmod +x {rel}` (and `git add --chmod=+x {rel}`)")
         } else {

@@ -1,11 +1,15 @@
 //! SKL018: files of the skill's folder that nothing `SKILL.md` leads to names. A folder none
 //! of whose files is reached is one finding (`src/`, 12 files), not one per file, so a skill
-//! at the root of a whole project says so once per folder.
+//! at the root of a whole project says so once per folder. Each finding is on the file (or
+//! folder) it is about.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
+use super::folder::ancestors;
+use super::references::Reach;
 use super::{Cx, rules};
-use crate::source::Span;
+use crate::diagnostics::Diagnostic;
+use crate::source::{FormatId, SourceFile, Span};
 
 /// File names that ship with any repository or package and are not meant for the agent.
 const CONVENTIONAL: &[&str] = &[
@@ -38,32 +42,23 @@ const CONVENTIONAL: &[&str] = &[
 ];
 
 impl Cx<'_> {
-    /// Report, at `anchor`, each file (or whole folder) that neither `SKILL.md` nor a file
-    /// reached from it names. `reached` holds the files reached, `reached_dirs` the folders
-    /// named (all their files count as reached).
-    pub(super) fn unreferenced(
-        &mut self,
-        reached: &HashMap<String, usize>,
-        reached_dirs: &BTreeSet<String>,
-        anchor: Span,
-    ) {
+    /// Report each file (or whole folder) that nothing of `reach` leads to, on the file
+    /// itself, with the skill's `anchor` beside it.
+    pub(super) fn unreferenced(&mut self, reach: &Reach, anchor: Span) {
         let license = self.license.clone().unwrap_or_default();
+        let all_reached = reach.dirs.contains("");
         let is_reached = |f: &str| {
-            reached.contains_key(f)
-                || reached_dirs.iter().any(|d| {
-                    d.is_empty()
-                        || f.strip_prefix(d.as_str())
-                            .is_some_and(|r| r.starts_with('/'))
-                })
+            all_reached
+                || reach.files.contains_key(f)
+                || ancestors(f).any(|d| reach.dirs.contains(d))
         };
-        let files: Vec<String> = self.folder.files.keys().cloned().collect();
         // Folders with at least one reached file: the ones a finding may not stand for.
         let mut touched: BTreeSet<&str> = BTreeSet::new();
-        for f in files.iter().filter(|f| is_reached(f.as_str())) {
+        for f in self.folder.files.keys().filter(|f| is_reached(f.as_str())) {
             touched.extend(ancestors(f));
         }
         let mut findings: BTreeMap<String, Vec<&String>> = BTreeMap::new();
-        for f in &files {
+        for f in self.folder.files.keys() {
             if is_reached(f) || is_conventional(f) || license.contains(f.as_str()) {
                 continue;
             }
@@ -72,6 +67,8 @@ impl Cx<'_> {
                 .map_or_else(|| f.clone(), |d| format!("{d}/"));
             findings.entry(group).or_default().push(f);
         }
+        let mut out = Vec::new();
+        let mut unread = Vec::new();
         for (group, members) in findings {
             // A folder of one file is named by that file.
             let (shown, what) = match members.as_slice() {
@@ -81,23 +78,31 @@ impl Cx<'_> {
                     format!("`{group}` ({} files)", members.len()),
                 ),
             };
-            let d = self
-                .diag(
-                    &rules::UNREFERENCED_FILE,
-                    anchor,
-                    format!("{what} ships with the skill, but neither `SKILL.md` nor a file it links names it"),
-                )
-                .label("this skill")
-                .note("whoever installs the skill gets every file of its folder, but the agent is never told to read or run this, and a review of `SKILL.md` does not see it")
-                .help(format!("link `{shown}` from `SKILL.md` (or from a file it links), or move it out of the skill's folder"));
-            self.push(d);
+            // The finding is on the file (or folder) itself, which is not read: the skill's
+            // `name` is shown beside it.
+            let rel = shown.trim_end_matches('/');
+            let file = SourceFile::new(
+                self.root.join(rel),
+                format!("{}{rel}", self.display_dir),
+                FormatId::AgentSkill,
+                String::new(),
+            );
+            let d = Diagnostic::new(
+                &rules::UNREFERENCED_FILE,
+                &file,
+                Span::point(0),
+                format!("{what} ships with the skill, but neither `SKILL.md` nor a file it links names it"),
+            )
+            .label("nothing leads here")
+            .related(self.file, anchor, "the skill it ships with")
+            .note("whoever installs the skill gets every file of its folder, but the agent is never told to read or run this, and a review of `SKILL.md` does not see it")
+            .help(format!("link `{shown}` from `SKILL.md` (or from a file it links), or move it out of the skill's folder"));
+            out.push(d);
+            unread.push(file);
         }
+        self.diags.extend(out);
+        self.unread.extend(unread);
     }
-}
-
-/// The folders holding `rel`, shallowest first (`a`, `a/b` for `a/b/c.md`).
-fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
-    rel.match_indices('/').map(move |(i, _)| &rel[..i])
 }
 
 /// A file every repository or package has, not meant for the agent (`LICENSE`, `README.md`,

@@ -1,0 +1,250 @@
+//! Files `SKILL.md` names as a family rather than one by one: by a path pattern
+//! (`rules/<id>.md`, `references/{name}.md`, `references/<prefix>-*.md`, `rules/*.md`), or by
+//! id, where `SKILL.md` points into a folder and lists the other files of it, in code, by
+//! their names without extension (`async-parallel`, beside `rules/async-parallel.md`) or by
+//! a prefix they share (`query-`). The agent reads the one it needs.
+
+use std::collections::{BTreeSet, HashSet};
+
+use super::Cx;
+use super::layout::Layout;
+use super::paths;
+
+impl Cx<'_> {
+    /// The files of the families that `text` (`SKILL.md`, its body from `body_start`) names;
+    /// `dirs` are the folders its references point into.
+    pub(super) fn families(
+        &self,
+        text: &str,
+        body_start: usize,
+        dirs: &BTreeSet<String>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        for word in pattern_words(text) {
+            let Some(pattern) = Pattern::parse(word) else {
+                continue;
+            };
+            out.extend(
+                self.folder
+                    .files_under(&pattern.base)
+                    .filter(|f| pattern.matches(f))
+                    .cloned(),
+            );
+        }
+        // Ids are written as code (`async-parallel`): a word of prose ("cropping") that is
+        // also a file's name is not a reference to it.
+        let layout = Layout::read(text, body_start);
+        let tokens: HashSet<&str> = layout
+            .codes()
+            .iter()
+            .flat_map(|c| tokens(text.get(c.span.start..c.span.end).unwrap_or("")))
+            .collect();
+        // Not the skill's own folder: any word would name a file there (`metadata`).
+        for dir in dirs
+            .iter()
+            .filter(|d| !d.is_empty() && self.folder.dirs.contains(*d))
+        {
+            for f in self.folder.files_in(dir) {
+                let name = f.get(dir.len() + 1..).unwrap_or("");
+                let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+                if tokens.contains(stem) || prefixes(stem).any(|p| tokens.contains(p)) {
+                    out.push(f.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A path with placeholders or wildcards in it, matched one folder level at a time.
+#[derive(Debug)]
+struct Pattern {
+    /// The folders before the first wildcard (`references` in `references/<x>.md`).
+    base: String,
+    /// Every level, each a glob with `*` for every placeholder or wildcard.
+    levels: Vec<String>,
+}
+
+impl Pattern {
+    /// `word` as a pattern, when it has a placeholder or wildcard after a plain folder.
+    fn parse(word: &str) -> Option<Pattern> {
+        let path = paths::skill_relative(word).unwrap_or(word);
+        let path = path.trim_start_matches("./");
+        let levels: Vec<String> = path.split('/').map(glob).collect();
+        let plain = levels.iter().take_while(|l| !l.contains('*')).count();
+        if plain == 0 || plain == levels.len() || levels.last().is_some_and(String::is_empty) {
+            return None;
+        }
+        Some(Pattern {
+            base: levels[..plain].join("/"),
+            levels,
+        })
+    }
+
+    fn matches(&self, rel: &str) -> bool {
+        let parts: Vec<&str> = rel.split('/').collect();
+        let levels: Vec<&str> = self.levels.iter().map(String::as_str).collect();
+        match_levels(&levels, &parts)
+    }
+}
+
+/// Levels of a pattern against the parts of a path; `**` takes any number of folders.
+fn match_levels(levels: &[&str], parts: &[&str]) -> bool {
+    match (levels.first(), parts.first()) {
+        (None, None) => true,
+        (Some(&"**"), _) => {
+            match_levels(&levels[1..], parts)
+                || (!parts.is_empty() && match_levels(levels, &parts[1..]))
+        }
+        (Some(level), Some(part)) => {
+            matches_glob(level, part) && match_levels(&levels[1..], &parts[1..])
+        }
+        _ => false,
+    }
+}
+
+/// One level of a path with each placeholder (`<id>`, `{name}`, `${x}`, `$X`, `[n]`) as `*`.
+fn glob(level: &str) -> String {
+    let mut out = String::new();
+    let mut chars = level.chars().peekable();
+    while let Some(c) = chars.next() {
+        let close = match c {
+            '<' => Some('>'),
+            '{' => Some('}'),
+            '[' => Some(']'),
+            _ => None,
+        };
+        if let Some(close) = close {
+            for n in chars.by_ref() {
+                if n == close {
+                    break;
+                }
+            }
+            push_star(&mut out);
+        } else if c == '$' {
+            while chars
+                .peek()
+                .is_some_and(|n| n.is_ascii_alphanumeric() || *n == '_')
+            {
+                chars.next();
+            }
+            if chars.peek() != Some(&'{') {
+                push_star(&mut out);
+            }
+        } else if c == '*' || c == '…' {
+            push_star(&mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    if level == "**" {
+        return "**".to_string();
+    }
+    out
+}
+
+fn push_star(out: &mut String) {
+    if !out.ends_with('*') {
+        out.push('*');
+    }
+}
+
+/// `name` against a glob whose only wildcard is `*` (any text), in linear time: on a
+/// mismatch, the last `*` takes one more character.
+fn matches_glob(glob: &str, name: &str) -> bool {
+    let (g, n): (Vec<char>, Vec<char>) = (glob.chars().collect(), name.chars().collect());
+    let (mut gi, mut ni) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        if gi < g.len() && g[gi] == '*' {
+            star = Some((gi, ni));
+            gi += 1;
+        } else if gi < g.len() && g[gi] == n[ni] {
+            gi += 1;
+            ni += 1;
+        } else if let Some((sg, sn)) = star {
+            gi = sg + 1;
+            ni = sn + 1;
+            star = Some((sg, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    g[gi..].iter().all(|c| *c == '*')
+}
+
+/// Words of `text` that may be path patterns: split on white space, quotes and brackets,
+/// with `/` and a placeholder or wildcard in them.
+fn pattern_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || "`'\"()|,;".contains(c))
+        .map(|w| {
+            w.trim_end_matches(['.', ':'])
+                .trim_start_matches("**")
+                .trim_end_matches("**")
+        })
+        .filter(|w| w.contains('/') && w.contains(['*', '<', '{', '[', '$', '…']))
+}
+
+/// The words of `text` that may be names of files without extension: letters, digits, `-`,
+/// `_` and inner dots (`async-parallel`, `query-`).
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .map(|w| w.trim_end_matches('.'))
+        .filter(|w| w.len() >= 3)
+}
+
+/// The prefixes of `stem` that end at a `-` or `_` (`query-` and `query-missing-` of
+/// `query-missing-indexes`), three characters at least.
+fn prefixes(stem: &str) -> impl Iterator<Item = &str> {
+    stem.char_indices()
+        .filter(|(i, c)| *i >= 2 && matches!(c, '-' | '_'))
+        .map(|(i, c)| &stem[..i + c.len_utf8()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(pattern: &str, rel: &str) -> bool {
+        Pattern::parse(pattern).is_some_and(|p| p.matches(rel))
+    }
+
+    #[test]
+    fn patterns_match_the_files_they_name() {
+        assert!(matches("rules/<id>.md", "rules/async-parallel.md"));
+        assert!(matches("rules/{id}.md", "rules/a.md"));
+        assert!(matches(
+            "references/<prefix>-*.md",
+            "references/query-index.md"
+        ));
+        assert!(!matches(
+            "references/<prefix>-*.md",
+            "references/_template.md"
+        ));
+        assert!(matches("{baseDir}/references/*.md", "references/x.md"));
+        assert!(matches("docs/**/*.md", "docs/a/b/c.md"));
+        assert!(!matches("rules/*.md", "rules/a/b.md"));
+        assert!(!matches("rules/*.md", "other/a.md"));
+        // A pattern needs a plain folder before its wildcard, and a wildcard.
+        assert!(Pattern::parse("*/x.md").is_none() && Pattern::parse("rules/a.md").is_none());
+    }
+
+    #[test]
+    fn globs() {
+        assert!(matches_glob("*-*.md", "query-index.md"));
+        assert!(matches_glob("a*b*c", "aXbYbZc"));
+        assert!(!matches_glob("a*b", "aXc"));
+        assert_eq!(glob("${id}.md"), "*.md");
+        assert_eq!(glob("<prefix>-*.md"), "*-*.md");
+    }
+
+    #[test]
+    fn ids_and_prefixes() {
+        let t: HashSet<&str> =
+            tokens("- `async-parallel` - Use Promise.all(). Prefix `query-`.").collect();
+        assert!(t.contains("async-parallel") && t.contains("query-") && t.contains("Promise.all"));
+        let p: Vec<&str> = prefixes("query-missing_indexes").collect();
+        assert_eq!(p, ["query-", "query-missing_"]);
+        assert_eq!(prefixes("_template").count(), 0);
+    }
+}

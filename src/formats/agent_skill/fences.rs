@@ -1,0 +1,150 @@
+//! SKL022: a code fence of `SKILL.md` opened and never closed. Everything after it is code to
+//! a Markdown reader, and the agent reading the file may take the instructions that follow
+//! for part of the example.
+
+use super::{Cx, rules};
+use crate::source::Span;
+use crate::syntax::markdown::{blocks, lines_in};
+
+impl Cx<'_> {
+    /// SKL022 on the first fence of the body (from `body_start`) that no later line closes.
+    pub(super) fn fences(&mut self, body_start: usize) {
+        let text = self.file.text.as_str();
+        let fences = blocks(text, body_start).fences;
+        let unclosed = fences.iter().enumerate().find_map(|(i, fence)| {
+            let open = opening(text, fence.span.start)?;
+            let last = lines_in(text, fence.span).skip(1).last();
+            if last.is_some_and(|(_, l)| open.closed_by(l)) {
+                return None;
+            }
+            // Closed further on at another indentation (inside a list item, say): a Markdown
+            // reader ends the block early, but the agent reading the text sees it closed.
+            let after = Span::new(fence.span.start, text.len());
+            let closed_later = lines_in(text, after)
+                .skip(1)
+                .any(|(_, l)| open.closed_by(l));
+            (!closed_later).then_some((i, open))
+        });
+        let Some((i, open)) = unclosed else {
+            return;
+        };
+        let at = fences[i].span.start;
+        let line = line_of(text, at);
+        // The usual cause: a block before it holds a fence of its own (a ```python inside a
+        // ```markdown template), whose closing line closed the outer block, so the line
+        // meant to close that one opens this block instead.
+        let inner = i
+            .checked_sub(1)
+            .and_then(|p| fences.get(p))
+            .and_then(|outer| {
+                let mark = opening(text, outer.span.start)?;
+                lines_in(text, outer.span)
+                    .skip(1)
+                    .find(|(_, l)| mark.opened_by(l))
+                    .map(|(span, _)| (mark, line_of(text, outer.span.start), span))
+            });
+        let mut d = self
+            .diag(
+                &rules::UNCLOSED_CODE_FENCE,
+                line,
+                format!("the code block opened on this line with {} is never closed", open.said()),
+            )
+            .label("opened here, never closed")
+            .note("everything after this line is code to a Markdown reader, and the agent may read the instructions that follow as part of the example");
+        d = match inner {
+            Some((outer, outer_line, inner_line)) => d
+                .related(self.file, outer_line, "this block holds a fence of its own")
+                .related(self.file, inner_line, "whose closing line closes the outer block")
+                .help(format!(
+                    "open and close the outer block with a longer fence ({}) so the fence inside it does not close it",
+                    outer.longer().said()
+                )),
+            None => d.help(format!("close the block with a line of {} where its code ends", open.said())),
+        };
+        self.push(d);
+    }
+}
+
+/// The line at `at`, without its break.
+fn line_of(text: &str, at: usize) -> Span {
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let end = if text[..end].ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
+    Span::new(at, end.max(at))
+}
+
+/// The fence a code block opens with.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    /// `` ` `` or `~`.
+    mark: char,
+    /// How many.
+    run: usize,
+}
+
+impl Open {
+    /// A fence one mark longer.
+    fn longer(self) -> Open {
+        Open {
+            run: self.run + 1,
+            ..self
+        }
+    }
+
+    /// The fence in words (`3 backticks`), for a message that quotes code in backticks.
+    fn said(self) -> String {
+        let mark = if self.mark == '`' {
+            "backticks"
+        } else {
+            "tildes"
+        };
+        format!("{} {mark}", self.run)
+    }
+
+    /// True when `line` opens a block inside one opened with this fence: the same mark, as
+    /// many or more, and an info string after (which a closing line cannot have).
+    fn opened_by(self, line: &str) -> bool {
+        let rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+        let run = rest.len() - rest.trim_start_matches(self.mark).len();
+        run >= self.run && !rest[run..].trim().is_empty()
+    }
+
+    /// True when `line` closes a block opened with this fence: the same mark, at least as
+    /// many, and nothing after (quote markers and indentation before are allowed).
+    fn closed_by(self, line: &str) -> bool {
+        let rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+        let run = rest.len() - rest.trim_start_matches(self.mark).len();
+        run >= self.run && rest[run..].trim().is_empty()
+    }
+}
+
+/// The fence of the block starting at `at` (its first line).
+fn opening(text: &str, at: usize) -> Option<Open> {
+    let line = text.get(at..)?.lines().next()?;
+    let rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+    let mark = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = rest.len() - rest.trim_start_matches(mark).len();
+    (run >= 3).then_some(Open { mark, run })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_and_what_closes_them() {
+        let open = opening("```bash\n", 0);
+        assert!(open.is_some_and(|o| o.mark == '`' && o.run == 3));
+        let Some(open) = open else { return };
+        assert!(open.closed_by("```") && open.closed_by("  > ````  "));
+        assert!(!open.closed_by("```bash") && !open.closed_by("~~~") && !open.closed_by("``"));
+        assert!(open.opened_by("  ```python") && !open.opened_by("```"));
+        assert_eq!(open.said(), "3 backticks");
+        assert_eq!(open.longer().said(), "4 backticks");
+        assert!(opening("  ~~~~\n", 0).is_some_and(|o| o.mark == '~' && o.run == 4));
+        assert!(opening("text\n", 0).is_none());
+    }
+}

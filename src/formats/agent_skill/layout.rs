@@ -1,0 +1,184 @@
+//! Where each part of a Markdown file of a skill sits, as CommonMark reads it: code spans,
+//! code blocks (with their info word and the line that introduces them) and the headings
+//! above each place. A path is judged by where it is written: a command in a shell block is
+//! run, a path in an output template or under "What to never include" is not a reference.
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+
+use crate::source::Span;
+
+/// A code span or code block.
+#[derive(Debug, Clone)]
+pub(super) struct Code {
+    /// From the opening backticks or fence to the closing ones (or the end of the block).
+    pub span: Span,
+    /// A block (fenced or indented) rather than a span inside a line.
+    pub block: bool,
+    /// The block's info word, lower case (`bash`), empty when there is none.
+    pub info: String,
+    /// The last line with text before a block (`Bad:`), empty for a span.
+    pub intro: String,
+}
+
+/// The code and headings of one Markdown file.
+#[derive(Debug, Default)]
+pub(super) struct Layout {
+    /// Code spans and blocks, in order, none inside another.
+    codes: Vec<Code>,
+    /// Where each heading starts, with the titles of it and the headings above it, lower case.
+    headings: Vec<(usize, String)>,
+}
+
+impl Layout {
+    /// Read the Markdown of `text` from `body_start`.
+    pub fn read(text: &str, body_start: usize) -> Layout {
+        let body = text.get(body_start..).unwrap_or("");
+        let mut out = Layout::default();
+        // (level, title) of the headings the current place is under.
+        let mut stack: Vec<(usize, String)> = Vec::new();
+        let mut block: Option<(usize, String)> = None;
+        for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+            let start = body_start + range.start;
+            let end = body_start + range.end;
+            match event {
+                Event::Code(_) if block.is_none() => out.codes.push(Code {
+                    span: Span::new(start, end),
+                    block: false,
+                    info: String::new(),
+                    intro: String::new(),
+                }),
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    let info = match kind {
+                        CodeBlockKind::Fenced(info) => info
+                            .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
+                            .next()
+                            .unwrap_or("")
+                            .to_lowercase(),
+                        CodeBlockKind::Indented => String::new(),
+                    };
+                    block = Some((start, info));
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    if let Some((from, info)) = block.take() {
+                        out.codes.push(Code {
+                            span: Span::new(from, end.max(from)),
+                            block: true,
+                            intro: intro(text, from),
+                            info,
+                        });
+                    }
+                }
+                Event::Start(Tag::Heading { level, .. }) => {
+                    let level = level as usize;
+                    while stack.last().is_some_and(|(l, _)| *l >= level) {
+                        stack.pop();
+                    }
+                    let title = text
+                        .get(start..end)
+                        .unwrap_or("")
+                        .trim()
+                        .trim_matches(['#', '=', '-'])
+                        .trim()
+                        .to_lowercase();
+                    stack.push((level, title));
+                    let chain: Vec<&str> = stack.iter().map(|(_, t)| t.as_str()).collect();
+                    out.headings.push((start, chain.join(" / ")));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The code spans and blocks, in order.
+    pub fn codes(&self) -> &[Code] {
+        &self.codes
+    }
+
+    /// The code span or block `offset` is in.
+    pub fn code_at(&self, offset: usize) -> Option<&Code> {
+        let i = self.codes.partition_point(|c| c.span.start <= offset);
+        let code = self.codes.get(i.checked_sub(1)?)?;
+        (offset < code.span.end).then_some(code)
+    }
+
+    /// The titles of the headings `offset` is under (`steps / what to never include`).
+    pub fn headings_at(&self, offset: usize) -> &str {
+        let i = self.headings.partition_point(|(at, _)| *at <= offset);
+        i.checked_sub(1)
+            .and_then(|i| self.headings.get(i))
+            .map_or("", |(_, chain)| chain.as_str())
+    }
+}
+
+/// The last line with text before the line at `at`, lower case.
+fn intro(text: &str, at: usize) -> String {
+    let before = text.get(..at).unwrap_or("");
+    let before = before.get(..before.rfind('\n').unwrap_or(0)).unwrap_or("");
+    before
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .to_lowercase()
+}
+
+/// Where each line of a text starts, to find the line of an offset in logarithmic time.
+pub(super) struct Lines {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Lines {
+    pub fn new(text: &str) -> Lines {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// The line holding `offset` in `text` (the text `self` was made of), without its break.
+    pub fn at(&self, text: &str, offset: usize) -> Span {
+        let i = self.starts.partition_point(|s| *s <= offset).max(1) - 1;
+        let start = self.starts.get(i).copied().unwrap_or(0);
+        let end = self
+            .starts
+            .get(i + 1)
+            .map_or(self.len, |next| next.saturating_sub(1));
+        let end = if text.get(..end).is_some_and(|t| t.ends_with('\r')) {
+            end - 1
+        } else {
+            end
+        };
+        Span::new(start, end.max(start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_and_headings_by_place() {
+        let text = "# Steps\nRun `a.sh` now.\n## Never do this\n\nBad:\n```bash\nrm -rf x\n```\n";
+        let layout = Layout::read(text, 0);
+        let at = |s: &str| text.find(s).unwrap_or(0);
+        assert!(layout.code_at(at("a.sh")).is_some_and(|c| !c.block));
+        assert!(layout.code_at(at("now")).is_none());
+        let block = layout.code_at(at("rm -rf"));
+        assert!(block.is_some_and(|c| c.block && c.info == "bash" && c.intro == "bad:"));
+        assert_eq!(layout.headings_at(at("a.sh")), "steps");
+        assert_eq!(layout.headings_at(at("rm -rf")), "steps / never do this");
+        assert_eq!(layout.headings_at(0), "steps");
+        let lines = Lines::new(text);
+        let line = lines.at(text, at("now"));
+        assert_eq!(&text[line.start..line.end], "Run `a.sh` now.");
+        let crlf = "a\r\nbc\r\n";
+        let line = Lines::new(crlf).at(crlf, 4);
+        assert_eq!(&crlf[line.start..line.end], "bc");
+    }
+}

@@ -1,0 +1,520 @@
+//! The paths a file of a skill names, each with how it is named: a Markdown link, a path in
+//! code or in prose, a word of a program. Around a path in Markdown, the text says whether
+//! the agent is sent there ("see", "run", a shell command), or not: what never to do, an
+//! example ("e.g."), an output template, a file to create.
+
+use crate::source::Span;
+use crate::syntax::markdown::links;
+
+use super::commands::{self, Role};
+use super::layout::{Code, Layout, Lines};
+
+/// How a path is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Form {
+    /// A Markdown link or image.
+    Link,
+    /// In a code span or code block.
+    Code,
+    /// In running text.
+    Prose,
+    /// A word of a program (a script, a module): what it imports or opens.
+    Program,
+}
+
+/// How the text runs a file it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Run {
+    /// Not as a command.
+    Not,
+    /// As the program of a command: `literal` when the command is written to be run as it
+    /// is (`scripts/x.sh --fast` in a shell block, `./scripts/x.py`), not when the text
+    /// only says to run it ("Run scripts/x.py"), leaving the agent to choose how.
+    Direct { literal: bool },
+    /// As an argument of the program named (`python scripts/x.py`).
+    Through(String),
+}
+
+/// One path named in a file of the skill.
+#[derive(Debug, Clone)]
+pub(super) struct Reference {
+    /// The path as written (a link's fragment and query kept, `./` dropped).
+    pub written: String,
+    /// Where it is written.
+    pub span: Span,
+    pub form: Form,
+    /// Written where the agent is not sent there: what never to do, an example, an output
+    /// template, a file the agent is to create.
+    pub aside: bool,
+    /// Prose that sends the agent there: "see", "read", "run" just before it.
+    pub cue: bool,
+    pub run: Run,
+}
+
+/// Words in a line that say the agent must not do what follows.
+const TOLD_NOT: &[&str] = &[
+    "never",
+    "don't",
+    "dont",
+    "do not",
+    "must not",
+    "should not",
+    "shouldn't",
+    "avoid",
+    "not allowed",
+    "forbidden",
+    "bad:",
+    "bad example",
+    "wrong",
+    "incorrect",
+    "anti-pattern",
+    "antipattern",
+    "❌",
+    "✗",
+    "🚫",
+];
+
+/// Words in a line that make a path an example rather than a file of the skill.
+const EXAMPLE: &[&str] = &["e.g.", "e.g,", "eg.", "for example", "for instance"];
+
+/// Words of a heading above a path that make it part of an output template.
+const TEMPLATE_HEADINGS: &[&str] = &["output", "template", "report format", "response format"];
+
+/// Verbs that send the agent to a path just after them.
+const SEND: &[&str] = &[
+    "see", "read", "open", "load", "consult", "check", "follow", "refer", "run", "execute",
+    "invoke", "call", "launch", "start", "use",
+];
+
+/// Verbs that run the program just after them.
+const RUN: &[&str] = &["run", "execute", "invoke", "call", "launch", "start"];
+
+/// Verbs that make the file just after them.
+const CREATE: &[&str] = &[
+    "create",
+    "creates",
+    "creating",
+    "write",
+    "writes",
+    "writing",
+    "save",
+    "saves",
+    "saving",
+    "generate",
+    "generates",
+    "generating",
+    "produce",
+    "produces",
+    "emit",
+    "emits",
+    "add",
+    "adds",
+    "adding",
+    "new",
+];
+
+/// Code block info words of shell sessions.
+const SHELL_INFO: &[&str] = &[
+    "bash",
+    "sh",
+    "shell",
+    "console",
+    "zsh",
+    "fish",
+    "terminal",
+    "shell-session",
+    "shellsession",
+    "ksh",
+    "cmd",
+];
+
+/// Bytes before a path read for what the line says about it: enough for a sentence, and a
+/// bound on the work for a path on a very long line.
+const WINDOW: usize = 240;
+
+/// Longest command line read for the role of a path in it.
+const MAX_COMMAND: usize = 2_000;
+
+/// Code block info words of documents shown as they should be written.
+const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
+
+/// The links and path-like words of a Markdown file whose body starts at `body_start` (the
+/// front matter is read for words too: `license: see LICENSE.txt`).
+pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
+    let layout = Layout::read(text, body_start);
+    let lines = Lines::new(text);
+    let mut out: Vec<Reference> = links(text, body_start)
+        .into_iter()
+        .map(|l| {
+            let line = lines.at(text, l.span.start);
+            let line = window(text, line.start, l.span.start).to_lowercase();
+            Reference {
+                written: l.dest,
+                span: l.span,
+                form: Form::Link,
+                // A heading such as "Avoid barrel imports" titles a rule: only the line counts.
+                aside: told_not(&line),
+                cue: true,
+                run: Run::Not,
+            }
+        })
+        .collect();
+    // Reference-style links point at their definitions, which come later: sorted here so
+    // each word is looked up once.
+    let mut taken: Vec<Span> = out.iter().map(|r| r.span).collect();
+    taken.sort_by_key(|s| s.start);
+    for (span, word) in words(text) {
+        let i = taken.partition_point(|s| s.start <= span.start);
+        if i > 0 && taken.get(i - 1).is_some_and(|s| span.start < s.end) {
+            continue;
+        }
+        if !might_be_path(word) && !is_module(word) {
+            continue;
+        }
+        out.push(mention(text, &layout, &lines, span, word));
+    }
+    out
+}
+
+/// The path-like words of a program (a script, a module): every one is only a hint of what
+/// the program opens or imports.
+pub(super) fn in_program(text: &str) -> Vec<Reference> {
+    words(text)
+        .filter(|(_, w)| might_be_path(w) || is_identifier(w))
+        .map(|(span, word)| Reference {
+            written: word.to_string(),
+            span,
+            form: Form::Program,
+            aside: false,
+            cue: false,
+            run: Run::Not,
+        })
+        .collect()
+}
+
+/// A path named in the text of a Markdown file, judged by its place.
+fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -> Reference {
+    let line = lines.at(text, span.start);
+    let before = window(text, line.start, span.start);
+    let lower_before = before.to_lowercase();
+    let headings = layout.headings_at(span.start);
+    let dot_slash = text
+        .get(span.start.saturating_sub(2)..span.start)
+        .is_some_and(|p| p == "./");
+    let code = layout.code_at(span.start);
+    let mut aside = told_not(clause(&lower_before))
+        || EXAMPLE.iter().any(|e| lower_before.contains(e))
+        || told_not(headings)
+        || TEMPLATE_HEADINGS.iter().any(|t| headings.contains(t))
+        || ends_with_any(&lower_before, CREATE);
+    let cue = code.is_none() && ends_with_any(&lower_before, SEND);
+    let run = match code {
+        None => prose_run(&lower_before, dot_slash),
+        Some(code) => {
+            if code.block && (told_not(&code.intro) || DOCUMENT_INFO.contains(&code.info.as_str()))
+            {
+                aside = true;
+            }
+            let (command, at) = command_of(text, code, line, span.start);
+            let role = if command.len() <= MAX_COMMAND {
+                commands::role(command, at)
+            } else {
+                None
+            };
+            if role == Some(Role::Output) {
+                aside = true;
+            }
+            code_run(code, role, command, dot_slash, &lower_before)
+        }
+    };
+    Reference {
+        written: word.to_string(),
+        span,
+        form: if code.is_some() {
+            Form::Code
+        } else {
+            Form::Prose
+        },
+        aside,
+        cue,
+        run,
+    }
+}
+
+/// The command line a path in `code` is on, and the path's offset in it: the line of a
+/// block, or the text of a span between its backticks.
+fn command_of<'t>(text: &'t str, code: &Code, line: Span, at: usize) -> (&'t str, usize) {
+    if code.block {
+        return (
+            text.get(line.start..line.end).unwrap_or(""),
+            at - line.start,
+        );
+    }
+    let inner = text.get(code.span.start..code.span.end).unwrap_or("");
+    let ticks = inner.len() - inner.trim_start_matches('`').len();
+    let start = code.span.start + ticks;
+    let end = code.span.end.saturating_sub(ticks).max(start);
+    (text.get(start..end).unwrap_or(""), at.saturating_sub(start))
+}
+
+/// How a command in code runs a path whose role in it is `role`.
+fn code_run(code: &Code, role: Option<Role>, command: &str, dot_slash: bool, before: &str) -> Run {
+    let words = command.split_whitespace().count();
+    match role {
+        Some(Role::Program) if code.block => {
+            // A path alone on a line of a plain block is named, not run (a listing of
+            // files); a block in another language is not a command line.
+            let shell = SHELL_INFO.contains(&code.info.as_str());
+            let bare = code.info.is_empty();
+            if shell || (bare && (dot_slash || words > 1)) {
+                Run::Direct { literal: true }
+            } else {
+                Run::Not
+            }
+        }
+        Some(Role::Program) => {
+            // A path alone in backticks is named (a table of scripts), unless the text
+            // before says to run it.
+            if words > 1 {
+                Run::Direct { literal: true }
+            } else if ends_with_any(before, RUN) {
+                Run::Direct { literal: dot_slash }
+            } else {
+                Run::Not
+            }
+        }
+        Some(Role::Argument(program)) => Run::Through(program),
+        _ => Run::Not,
+    }
+}
+
+/// How prose runs a path that `before` (lower case) leads to: "Run scripts/x.py" runs it,
+/// "run python scripts/x.py" runs it through Python.
+fn prose_run(before: &str, dot_slash: bool) -> Run {
+    let words: Vec<&str> = before
+        .split(|c: char| c.is_whitespace() || c == '`')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let last = words.last().copied().unwrap_or("");
+    if commands::interpreter(last).is_some() && words.len() > 1 {
+        return Run::Through(last.to_string());
+    }
+    if ends_with_any(before, RUN) {
+        Run::Direct { literal: dot_slash }
+    } else {
+        Run::Not
+    }
+}
+
+/// True when one of the last three words of `before` is one of `verbs`.
+fn ends_with_any(before: &str, verbs: &[&str]) -> bool {
+    before
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .any(|w| verbs.contains(&w))
+}
+
+/// The clause `before` ends in: after the last `;` or end of sentence (an "e.g." is not one).
+fn clause(before: &str) -> &str {
+    let mut cut = 0;
+    for (i, c) in before.char_indices() {
+        let sentence_end = matches!(c, '.' | '!' | '?')
+            && before[i + c.len_utf8()..].starts_with(' ')
+            && !before[..i].ends_with("e.g")
+            && !before[..i].ends_with("i.e");
+        if c == ';' || sentence_end {
+            cut = i + c.len_utf8();
+        }
+    }
+    &before[cut..]
+}
+
+/// True when `text` (lower case) tells the agent not to do something.
+fn told_not(text: &str) -> bool {
+    TOLD_NOT.iter().any(|t| {
+        text.match_indices(t).any(|(i, _)| {
+            // Whole words only: `bad:` but not `badge`, `never` but not `nevertheless`.
+            let before = text[..i].chars().next_back();
+            let after = text[i + t.len()..].chars().next();
+            before.is_none_or(|c| !c.is_alphanumeric())
+                && (after.is_none_or(|c| !c.is_alphanumeric()) || !t.is_ascii())
+        })
+    })
+}
+
+/// The text from `line_start` to `at`, at most [`WINDOW`] bytes of it (from a character
+/// boundary).
+fn window(text: &str, line_start: usize, at: usize) -> &str {
+    let mut from = line_start.max(at.saturating_sub(WINDOW));
+    while from < at && !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text.get(from..at).unwrap_or("")
+}
+
+/// True when `word` may name a file: it has a `/` or a file extension.
+pub(super) fn might_be_path(word: &str) -> bool {
+    if word.contains("://") || word.starts_with(['#', '@', '-']) {
+        return false;
+    }
+    let name = word.rsplit('/').next().unwrap_or(word);
+    word.contains('/') || has_extension(name)
+}
+
+/// True when the file name `name` ends in an extension (`run.py`, not `.env` or `v1.`).
+pub(super) fn has_extension(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// A dotted module name (`core.gif_builder`), which names `core/gif_builder.py`; not an
+/// abbreviation such as `e.g`.
+fn is_module(word: &str) -> bool {
+    word.contains('.') && is_identifier(word) && word.split('.').all(|p| p.len() >= 2)
+}
+
+/// A name a program may import (`helpers`, `core.gif_builder`).
+fn is_identifier(word: &str) -> bool {
+    word.len() >= 3
+        && word.split('.').all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        })
+}
+
+/// Words of `text` that could be paths, split on white space, quotes, brackets and Markdown
+/// emphasis, with trailing sentence punctuation and a leading `./` dropped. Placeholders
+/// (`{baseDir}/x`, `<skill-dir>/x`) stay in the word.
+pub(super) fn words(text: &str) -> impl Iterator<Item = (Span, &str)> + '_ {
+    let is_break = |c: char| c.is_whitespace() || "`'\"()[],;|*=".contains(c);
+    let mut start: Option<usize> = None;
+    let mut chars = text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')));
+    std::iter::from_fn(move || {
+        for (i, c) in chars.by_ref() {
+            match (is_break(c), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    start = None;
+                    let mut w = text[s..i].trim_end_matches(['.', ':', '!', '?']);
+                    // `<https://x>` and `(see <x>)`: brackets only when they do not pair.
+                    if w.ends_with('>') && !w.contains('<') {
+                        w = &w[..w.len() - 1];
+                    }
+                    let mut lead = 0;
+                    if w.starts_with('<') && !w.contains('>') {
+                        lead = 1;
+                    }
+                    let rest = &w[lead..];
+                    lead += rest.len() - rest.trim_start_matches("./").len();
+                    let w = &w[lead..];
+                    if !w.is_empty() {
+                        return Some((Span::new(s + lead, s + lead + w.len()), w));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<(String, Form, bool, Run)> {
+        in_markdown(text, 0)
+            .into_iter()
+            .filter(|r| r.written.contains('/'))
+            .map(|r| (r.written, r.form, r.aside, r.run))
+            .collect()
+    }
+
+    #[test]
+    fn words_keep_placeholders_and_drop_punctuation() {
+        let text = "Run `python scripts/extract.py` on **references/A.md**. See (assets/) and {baseDir}/x.md, <skill-dir>/s.sh.";
+        let all: Vec<&str> = words(text)
+            .map(|(_, w)| w)
+            .filter(|w| might_be_path(w))
+            .collect();
+        assert_eq!(
+            all,
+            [
+                "scripts/extract.py",
+                "references/A.md",
+                "assets/",
+                "{baseDir}/x.md",
+                "<skill-dir>/s.sh"
+            ]
+        );
+        for (span, w) in words(text) {
+            assert_eq!(&text[span.start..span.end], w);
+        }
+    }
+
+    #[test]
+    fn how_paths_are_run() {
+        use Form::{Code, Prose};
+        let text = "Run scripts/a.py now.\n\
+                    | `scripts/b.py` | `uv run scripts/b.py --x` |\n\
+                    ```bash\nscripts/c.sh --fast\n```\n\
+                    ```\nreferences/d.md\n./scripts/e.sh\n```\n\
+                    Load it:\n```js\nrequire(\"./scripts/g.js\")\n```\n\
+                    Run `./scripts/h.sh` first; `./scripts/i.py` holds the helpers.\n\
+                    Never include `./scripts/deploy.sh` (e.g. `scripts/f.sh`).\n";
+        let direct = |literal| Run::Direct { literal };
+        let want: Vec<(String, Form, bool, Run)> = vec![
+            ("scripts/a.py".into(), Prose, false, direct(false)),
+            ("scripts/b.py".into(), Code, false, Run::Not),
+            (
+                "scripts/b.py".into(),
+                Code,
+                false,
+                Run::Through("uv".into()),
+            ),
+            ("scripts/c.sh".into(), Code, false, direct(true)),
+            ("references/d.md".into(), Code, false, Run::Not),
+            ("scripts/e.sh".into(), Code, false, direct(true)),
+            ("scripts/g.js".into(), Code, false, Run::Not),
+            ("scripts/h.sh".into(), Code, false, direct(true)),
+            ("scripts/i.py".into(), Code, false, Run::Not),
+            ("scripts/deploy.sh".into(), Code, true, Run::Not),
+            ("scripts/f.sh".into(), Code, true, Run::Not),
+        ];
+        assert_eq!(found(text), want);
+    }
+
+    #[test]
+    fn templates_and_files_to_make_are_aside() {
+        let text = "## Output Format\n\n- **Location**: `scripts/tool.py:15`\n\n## Steps\n\n\
+                    Create `scripts/new.py` with the code.\n\
+                    ```markdown\nSee scripts/x.py\n```\n\
+                    Don't edit by hand; run `scripts/gen.sh --all`.\n";
+        let asides: Vec<(String, bool)> =
+            found(text).into_iter().map(|(w, _, a, _)| (w, a)).collect();
+        assert_eq!(
+            asides,
+            [
+                ("scripts/tool.py:15".to_string(), true),
+                ("scripts/new.py".to_string(), true),
+                ("scripts/x.py".to_string(), true),
+                ("scripts/gen.sh".to_string(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn clauses_and_whole_words() {
+        assert_eq!(clause("never do x; run "), " run ");
+        assert_eq!(clause("(e.g. a b "), "(e.g. a b ");
+        assert_eq!(clause("Done. Next "), " Next ");
+        assert!(told_not("❌bad") && told_not("never include"));
+        assert!(!told_not("nevertheless") && !told_not("badge"));
+    }
+}
