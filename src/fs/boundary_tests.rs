@@ -83,3 +83,25 @@ fn a_write_replaces_the_file_whole_and_creates_its_folders() {
     assert!(at.join(Path::new("../x")).is_none());
     assert!(at.join(Path::new(".git/x")).is_none());
 }
+
+/// A device or FIFO at the path is written to, never replaced by a file: a report sent to
+/// `/dev/null` must leave `/dev/null` a device. Shown with a FIFO nobody reads: the write
+/// fails at once (no reader), and the FIFO is still there.
+#[cfg(unix)]
+#[test]
+fn a_special_file_is_never_replaced_and_a_fifo_never_waited_on() {
+    use std::os::unix::fs::FileTypeExt;
+    let (repo, _) = layout("special");
+    let fifo = repo.join("report.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let at = named(Path::new("report.fifo"), &repo).expect("named");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(at.write(b"{}").is_err()));
+    let failed = rx.recv_timeout(std::time::Duration::from_secs(10));
+    assert_eq!(failed, Ok(true), "the write must fail at once, not wait");
+    let kind = std::fs::symlink_metadata(&fifo).expect("still there").file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced");
+}
