@@ -15,12 +15,14 @@ use toolc::OutputFormat;
 
 #[path = "hostile/big_files.rs"]
 mod big_files;
+#[path = "hostile/fuzz.rs"]
+mod fuzz;
 #[path = "hostile/paths.rs"]
 mod paths;
 #[path = "hostile/reads.rs"]
 mod reads;
-#[path = "hostile/fuzz.rs"]
-mod fuzz;
+#[path = "hostile/server.rs"]
+mod server;
 
 /// How long a run may take before it counts as hung. Generous on purpose: this is the debug
 /// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a

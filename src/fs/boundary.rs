@@ -322,7 +322,11 @@ fn write_special(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
 /// a name nobody can predict, so a planted link or file cannot redirect it. Returns its path.
-pub(crate) fn create_exclusive(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+pub(crate) fn create_exclusive(
+    folder: &Path,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<PathBuf> {
     use std::io::Write;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -14,7 +14,10 @@ fn seeds() -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut folders = vec![root.clone()];
     while let Some(dir) = folders.pop() {
-        for entry in std::fs::read_dir(&dir).expect("the demo is there").flatten() {
+        for entry in std::fs::read_dir(&dir)
+            .expect("the demo is there")
+            .flatten()
+        {
             let path = entry.path();
             if path.is_dir() {
                 folders.push(path);

@@ -124,7 +124,10 @@ mod tests {
         assert_eq!(sentence_count("Wait... then go."), 2);
         // Found by fuzzing: a multi-byte space before a sentence's last word.
         for space in ['\u{a0}', '\u{2028}', '\u{3000}', '\u{85}'] {
-            assert_eq!(sentence_count(&format!("Use it{space}now. Or{space}e.g. not")), 2);
+            assert_eq!(
+                sentence_count(&format!("Use it{space}now. Or{space}e.g. not")),
+                2
+            );
         }
     }
 
