@@ -191,3 +191,41 @@ fn the_server_survives_the_folder_it_opens() {
     let (code, stderr) = server.finish();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// Row 20: in a buffer whose lines end in a lone `\r` (or `\r\n`), a finding's range is on the
+/// line the editor shows, as the protocol counts lines.
+#[test]
+fn ranges_land_on_the_line_the_editor_counts() {
+    let repo = repo();
+    let mut server = Raw::start(&repo.root);
+    for (name, end) in [("cr", "\r"), ("crlf", "\r\n")] {
+        let path = repo.root.join(format!(".cycod/tools/{name}.yaml"));
+        let uri = format!("file://{}", path.display());
+        let text = [
+            "name: t",
+            "description: d",
+            "bash: echo hi",
+            "tags: [read]",
+            "foo: 1",
+            "",
+        ]
+        .join(end);
+        server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+        let published = server.wait(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && m["params"]["version"] == 1
+        });
+        let diags = published["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let foo = diags
+            .iter()
+            .find(|d| d["code"] == "CYC001")
+            .unwrap_or_else(|| panic!("{name}: {published}"));
+        assert_eq!(foo["range"]["start"]["line"], 4, "{name}: {foo}");
+        assert_eq!(foo["range"]["start"]["character"], 0, "{name}: {foo}");
+    }
+}
