@@ -469,8 +469,10 @@ impl Config {
         // Paths the file chooses stay in its repository, out of `.git`, and off links that
         // leave it: a hostile `toolc.toml` must not point a write at a hook or outside.
         let repository = Repository::of(&root);
-        let confine = |key: &str, value: &Spanned<String>, errors: &mut Vec<Diagnostic>| {
-            match repository.configured(Path::new(value.get_ref()), &root) {
+        let confine =
+            |key: &str, value: &Spanned<String>, errors: &mut Vec<Diagnostic>| match repository
+                .configured(Path::new(value.get_ref()), &root)
+            {
                 Ok(path) => Some(path),
                 Err(refused) => {
                     err(
@@ -480,8 +482,7 @@ impl Config {
                     );
                     None
                 }
-            }
-        };
+            };
         let build_out = raw
             .build
             .as_ref()

@@ -445,9 +445,8 @@ fn spelling_of(root: &Path, real: &Path, spelt: &Path) -> Option<PathBuf> {
 /// folders, but never through a symbolic link: a committed `reports` link must not make a CI
 /// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
 pub fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let target = boundary::named(path, cwd).map_err(|e| {
-        std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string())
-    })?;
+    let target = boundary::named(path, cwd)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()))?;
     target.write(bytes)
 }
 

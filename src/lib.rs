@@ -24,6 +24,7 @@ pub(crate) mod server;
 pub(crate) mod source;
 pub(crate) mod suppress;
 pub(crate) mod syntax;
+pub(crate) mod text;
 pub(crate) mod timing;
 pub(crate) mod unclaimed;
 pub(crate) mod workspace;

@@ -99,6 +99,9 @@ pub struct LineIndex {
     /// Per line: true when it is all ASCII, so a column is a subtraction, not a count. Without
     /// it, many diagnostics on one long line (minified JSON) cost quadratic time.
     ascii: Vec<bool>,
+    /// Offsets of the `\r`s not followed by `\n`: line ends for the Language Server Protocol
+    /// (and old Mac files), which toolc's own lines (split at `\n`, as compilers do) are not.
+    lone_cr: Vec<usize>,
 }
 
 impl LineIndex {
@@ -119,7 +122,41 @@ impl LineIndex {
                 text.as_bytes().get(start..end).is_none_or(<[u8]>::is_ascii)
             })
             .collect();
-        LineIndex { starts, ascii }
+        let bytes = text.as_bytes();
+        // Most texts have no `\r` at all: one fast search says so.
+        let lone_cr = if bytes.contains(&b'\r') {
+            (0..bytes.len())
+                .filter(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        LineIndex {
+            starts,
+            ascii,
+            lone_cr,
+        }
+    }
+
+    /// The Language Server Protocol's position of a byte offset in `text` (the text this
+    /// index was built from): 0-based line and UTF-16 column, where `\n`, `\r\n` and a lone
+    /// `\r` all end a line.
+    pub fn lsp_position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let p = self.position(text, offset);
+        if self.lone_cr.is_empty() {
+            return (p.line - 1, p.utf16_column - 1);
+        }
+        let offset = offset.min(text.len());
+        let before = self.lone_cr.partition_point(|&cr| cr < offset);
+        let line_start = self.starts[p.line - 1];
+        // The nearest line end before the offset: a lone `\r` on this line, else its start.
+        let start = match before.checked_sub(1).map(|i| self.lone_cr[i]) {
+            Some(cr) if cr >= line_start => cr + 1,
+            _ => line_start,
+        };
+        let end = crate::text::floor_boundary(text, offset).max(start);
+        let column = text.get(start..end).map_or(0, |t| t.encode_utf16().count());
+        (p.line - 1 + before, column)
     }
 
     /// Position of a byte offset in `text` (the text this index was built from).

@@ -15,10 +15,14 @@ use toolc::OutputFormat;
 
 #[path = "hostile/big_files.rs"]
 mod big_files;
+#[path = "hostile/fuzz.rs"]
+mod fuzz;
 #[path = "hostile/paths.rs"]
 mod paths;
 #[path = "hostile/reads.rs"]
 mod reads;
+#[path = "hostile/server.rs"]
+mod server;
 
 /// How long a run may take before it counts as hung. Generous on purpose: this is the debug
 /// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a
@@ -602,7 +606,17 @@ const FRAGMENTS: &[&[u8]] = &[
     b"null",
     b"%YAML 1.2\n",
     b"%TAG ! tag:x,2000:\n",
+    // Spaces of more than one byte: an offset "one past the space" lands inside them.
+    "\u{a0}".as_bytes(),
+    "\u{85}".as_bytes(),
+    "\u{2028}".as_bytes(),
+    "\u{3000}".as_bytes(),
+    b"e.g. ",
+    b". ",
 ];
+
+/// Spaces of more than one byte, put in place of an ASCII space by the mutator.
+const WIDE_SPACES: &[char] = &['\u{a0}', '\u{85}', '\u{2028}', '\u{2029}', '\u{3000}'];
 
 /// `TOOLC_FUZZ_SCALE=100` runs a hundred times as many cases; `TOOLC_FUZZ_SEED` changes them.
 fn scale() -> usize {
@@ -625,7 +639,23 @@ fn mutate(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
     let mut out = input.to_vec();
     for _ in 0..1 + rng.below(6) {
         let at = rng.below(out.len() + 1);
-        match rng.below(4) {
+        match rng.below(5) {
+            4 => {
+                // Spaces between two words made wide, a quarter of them: the same words and
+                // the same structure (indentation and `key: value` stay), other byte lengths.
+                let wide = WIDE_SPACES[rng.below(WIDE_SPACES.len())].to_string();
+                let mut widened = Vec::with_capacity(out.len());
+                for (i, &b) in out.iter().enumerate() {
+                    let word = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
+                    let between = i > 0 && word(&out[i - 1]) && out.get(i + 1).is_some_and(word);
+                    if b == b' ' && between && rng.below(4) == 0 {
+                        widened.extend_from_slice(wide.as_bytes());
+                    } else {
+                        widened.push(b);
+                    }
+                }
+                out = widened;
+            }
             0 => {
                 let end = (at + rng.below(8)).min(out.len());
                 out.drain(at..end);

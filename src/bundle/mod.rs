@@ -17,8 +17,8 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
-use crate::ir::{LeftOut, SkillEntry, Tool};
 use crate::fs::RepoPath;
+use crate::ir::{LeftOut, SkillEntry, Tool};
 use crate::source::SourceFile;
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.

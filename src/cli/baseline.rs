@@ -53,8 +53,8 @@ pub(super) fn configure(
                 path.display()
             ));
         }
-        let named = named(path, cwd)
-            .map_err(|e| format!("--baseline {} is {e}", path.display()))?;
+        let named =
+            named(path, cwd).map_err(|e| format!("--baseline {} is {e}", path.display()))?;
         config.baseline = Some(named);
     }
     let Some(target) = &args.write_baseline else {
@@ -64,8 +64,9 @@ pub(super) fn configure(
         return Err("`--write-baseline` records a whole run, not a buffer on stdin".into());
     }
     let path = match target {
-        Some(path) => named(path, cwd)
-            .map_err(|e| format!("--write-baseline {} is {e}", path.display()))?,
+        Some(path) => {
+            named(path, cwd).map_err(|e| format!("--write-baseline {} is {e}", path.display()))?
+        }
         None => match &config.baseline {
             Some(configured) => configured.clone(),
             None => named(Path::new(DEFAULT_FILE_NAME), cwd)

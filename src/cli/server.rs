@@ -23,10 +23,19 @@ pub(super) fn run(args: ServerArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return super::usage_error("cannot determine the working directory");
     };
+    // Named on the command line: a committed link out of the repository is not followed.
+    let config = match args
+        .config
+        .map(|c| crate::fs::boundary::named(&c, &cwd).map_err(|e| (c, e)))
+    {
+        Some(Ok(named)) => Some(named.path().to_path_buf()),
+        Some(Err((c, e))) => {
+            return super::usage_error(&format!("--config {} is {e}", c.display()));
+        }
+        None => None,
+    };
     let options = crate::server::Options {
-        config: args
-            .config
-            .map(|c| crate::discover::normalize(&cwd.join(c))),
+        config,
         fallback_root: cwd,
     };
     match crate::server::run_stdio(&options) {

@@ -8,6 +8,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use super::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 use crate::source::{SourceFile, Span};
+use crate::text::{ceil_boundary, floor_boundary};
 
 /// Lines longer than this are cropped around the span so a 5 MB line stays readable.
 const MAX_SHOWN_LINE: usize = 400;
@@ -121,22 +122,6 @@ fn spell_out_c1(raw: &str) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
         }
     }
     (std::borrow::Cow::Owned(text), shifts)
-}
-
-fn floor_boundary(text: &str, mut i: usize) -> usize {
-    i = i.min(text.len());
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_boundary(text: &str, mut i: usize) -> usize {
-    i = i.min(text.len());
-    while i < text.len() && !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// The lines covering `spans`, cropped when a line is huge.

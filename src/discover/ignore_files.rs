@@ -81,9 +81,7 @@ impl Guard {
         if is_link {
             let real = std::fs::canonicalize(path).ok()?;
             if !real.starts_with(&self.repository) {
-                return Some(
-                    "is a symbolic link that leads out of the repository".to_string(),
-                );
+                return Some("is a symbolic link that leads out of the repository".to_string());
             }
         }
         if meta.is_dir() && path.file_name().is_some_and(|n| n == ".git") {

@@ -274,11 +274,19 @@ impl RepoPath {
         };
         self.refuse_links()?;
         parent.create_dir_all()?;
-        if std::fs::symlink_metadata(&self.path).is_ok_and(|m| m.is_dir()) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::IsADirectory,
-                format!("{} is a folder", self.path.display()),
-            ));
+        match std::fs::symlink_metadata(&self.path) {
+            Ok(m) if m.is_dir() => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::IsADirectory,
+                    format!("{} is a folder", self.path.display()),
+                ));
+            }
+            // A device or FIFO (`--output-format json:/dev/null`) is written to, never
+            // replaced: renaming over it would put a file where the system keeps a device.
+            Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
+                return write_special(&self.path, bytes);
+            }
+            _ => {}
         }
         let name = self
             .path
@@ -295,9 +303,30 @@ impl RepoPath {
     }
 }
 
+/// Write `bytes` to the device or FIFO at `path`: opened without following a link, without
+/// waiting for a reader (a FIFO nobody reads is an error, not a hang), and never created.
+fn write_special(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let flags = rustix::fs::OFlags::NOFOLLOW
+            | rustix::fs::OFlags::NONBLOCK
+            | rustix::fs::OFlags::NOCTTY;
+        options.custom_flags(flags.bits() as i32);
+    }
+    options.open(path)?.write_all(bytes)
+}
+
 /// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
 /// a name nobody can predict, so a planted link or file cannot redirect it. Returns its path.
-pub(crate) fn create_exclusive(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+pub(crate) fn create_exclusive(
+    folder: &Path,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<PathBuf> {
     use std::io::Write;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -22,7 +22,10 @@ fn configuration_names_nothing_outside_or_in_git() {
     assert!(at("reports/new/baseline.json").is_ok());
     assert_eq!(at(".git/hooks/pre-commit"), Err(Refused::IntoGit));
     assert_eq!(at("a/../.GIT/config"), Err(Refused::IntoGit));
-    assert!(matches!(at("../outside/secret"), Err(Refused::Outside { .. })));
+    assert!(matches!(
+        at("../outside/secret"),
+        Err(Refused::Outside { .. })
+    ));
     assert!(matches!(
         at(outside.join("secret").to_str().expect("UTF-8")),
         Err(Refused::Outside { .. })
@@ -42,11 +45,16 @@ fn links_are_followed_inside_only_and_never_written_through() {
     let repository = Repository::of(&repo);
     let at = |raw: &str| repository.configured(Path::new(raw), &repo);
     assert!(matches!(at("out.json"), Err(Refused::LinkOut { .. })));
-    assert!(matches!(at("out-dir/new.json"), Err(Refused::LinkOut { .. })));
+    assert!(matches!(
+        at("out-dir/new.json"),
+        Err(Refused::LinkOut { .. })
+    ));
     assert_eq!(at("hooks/pre-commit"), Err(Refused::LinkIntoGit));
     let inside = at("in.json").expect("a link that stays inside");
     assert_eq!(inside.read().as_deref(), Ok(&b"{}"[..]));
-    let refused = inside.write(b"[]").expect_err("never written through a link");
+    let refused = inside
+        .write(b"[]")
+        .expect_err("never written through a link");
     assert!(refused.to_string().contains("symbolic link"), "{refused}");
     assert_eq!(std::fs::read(repo.join("real.json")).expect("read"), b"{}");
     // The same names on the command line: a link out is refused there too.
@@ -60,7 +68,10 @@ fn links_are_followed_inside_only_and_never_written_through() {
     ));
     // Named outside every repository, through no link: allowed (the user said so).
     assert!(named(&outside.join("secret"), &repo).is_ok());
-    assert_eq!(std::fs::read(outside.join("secret")).expect("read"), b"hunter2");
+    assert_eq!(
+        std::fs::read(outside.join("secret")).expect("read"),
+        b"hunter2"
+    );
 }
 
 #[test]
@@ -72,7 +83,10 @@ fn a_write_replaces_the_file_whole_and_creates_its_folders() {
         .expect("inside");
     at.write(b"one").expect("write");
     at.write(b"two").expect("write again");
-    assert_eq!(std::fs::read(repo.join("reports/b.json")).expect("read"), b"two");
+    assert_eq!(
+        std::fs::read(repo.join("reports/b.json")).expect("read"),
+        b"two"
+    );
     let names: Vec<String> = std::fs::read_dir(repo.join("reports"))
         .expect("list")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -82,4 +96,28 @@ fn a_write_replaces_the_file_whole_and_creates_its_folders() {
     assert!(at.join(Path::new("x")).is_some());
     assert!(at.join(Path::new("../x")).is_none());
     assert!(at.join(Path::new(".git/x")).is_none());
+}
+
+/// A device or FIFO at the path is written to, never replaced by a file: a report sent to
+/// `/dev/null` must leave `/dev/null` a device. Shown with a FIFO nobody reads: the write
+/// fails at once (no reader), and the FIFO is still there.
+#[cfg(unix)]
+#[test]
+fn a_special_file_is_never_replaced_and_a_fifo_never_waited_on() {
+    use std::os::unix::fs::FileTypeExt;
+    let (repo, _) = layout("special");
+    let fifo = repo.join("report.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let at = named(Path::new("report.fifo"), &repo).expect("named");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(at.write(b"{}").is_err()));
+    let failed = rx.recv_timeout(std::time::Duration::from_secs(10));
+    assert_eq!(failed, Ok(true), "the write must fail at once, not wait");
+    let kind = std::fs::symlink_metadata(&fifo)
+        .expect("still there")
+        .file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced");
 }

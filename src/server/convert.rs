@@ -79,8 +79,8 @@ fn percent_decode(text: &str) -> Option<String> {
 
 /// The protocol position of byte `offset` in `file`: 0-based line, UTF-16 column.
 pub fn position(file: &SourceFile, offset: usize) -> lsp::Position {
-    let p = file.position(offset);
-    lsp::Position::new(to_u32(p.line - 1), to_u32(p.utf16_column - 1))
+    let (line, column) = file.lines().lsp_position(&file.text, offset);
+    lsp::Position::new(to_u32(line), to_u32(column))
 }
 
 /// The protocol range of `span` in `file`.
@@ -96,15 +96,19 @@ fn to_u32(n: usize) -> u32 {
 /// the end of the line; a line past the end is the end of the text. A leading byte-order
 /// mark is not part of line 0's columns (as for [`SourceFile::position`]).
 pub fn offset(text: &str, at: lsp::Position) -> usize {
+    // Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol counts them.
+    let line_end = |t: &str| t.find(['\n', '\r']);
     let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     for _ in 0..at.line {
-        match text[start..].find('\n') {
+        let rest = text.get(start..).unwrap_or("");
+        match line_end(rest) {
+            Some(i) if rest[i..].starts_with("\r\n") => start += i + 2,
             Some(i) => start += i + 1,
             None => return text.len(),
         }
     }
-    let line = &text[start..];
-    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let line = text.get(start..).unwrap_or("");
+    let line = &line[..line_end(line).unwrap_or(line.len())];
     let mut units = 0;
     for (i, ch) in line.char_indices() {
         if units >= at.character as usize {
@@ -265,6 +269,28 @@ mod tests {
         // Past the end of a line is its end; past the last line is the end of the text.
         assert_eq!(offset(text, lsp::Position::new(1, 99)), text.len() - 1);
         assert_eq!(offset(text, lsp::Position::new(9, 0)), text.len());
+    }
+
+    /// Found by fuzzing: the protocol ends lines at `\r\n` and at a lone `\r` too; with
+    /// lone-CR line ends every range landed on line 0.
+    #[test]
+    fn every_line_end_of_the_protocol_counts_both_ways() {
+        for (text, x_line) in [
+            ("a: 1\rb: 2\rc: x\r", 2),
+            ("a: 1\r\nb: 2\r\nc: x\r\n", 2),
+            ("a: 1\rb: é\nc: 🔧\r\nd: x\n", 3),
+        ] {
+            let f = file(text);
+            let x = text.find('x').unwrap_or_default();
+            let p = position(&f, x);
+            assert_eq!((p.line, p.character), (x_line, 3), "{text:?}");
+            assert_eq!(offset(text, p), x, "{text:?}");
+        }
+        let text = "a\rb: é🔧y";
+        let y = text.find('y').unwrap_or_default();
+        let p = position(&file(text), y);
+        assert_eq!((p.line, p.character), (1, 6));
+        assert_eq!(offset(text, p), y);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 mod convert;
 mod handlers;
+mod transport;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -61,11 +62,11 @@ impl From<lsp_server::ProtocolError> for ServerError {
 
 /// Serve on stdin/stdout until the client says `exit`.
 pub fn run_stdio(options: &Options) -> Result<(), ServerError> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, writer) = transport::stdio();
     serve(&connection, options)?;
     // The writer thread must flush the last response before the process ends.
     drop(connection);
-    io_threads
+    writer
         .join()
         .map_err(|e| ServerError(format!("stdio: {e}")))
 }

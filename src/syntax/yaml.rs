@@ -40,7 +40,7 @@ pub fn parse(text: &str, base: usize) -> Parsed {
                 }
             }
             Some(Err(err)) => {
-                let offset = floor_char_boundary(
+                let offset = crate::text::floor_boundary(
                     text,
                     err.marker().byte_offset().unwrap_or(0).min(text.len()),
                 );
@@ -93,13 +93,6 @@ pub fn parse(text: &str, base: usize) -> Parsed {
         }
     }
     builder.out
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while i > 0 && !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// The offending tab for a tab error at `offset`: in the indentation of the marked line, or

@@ -15,10 +15,8 @@ struct Outside {
 
 impl Outside {
     fn new(name: &str) -> Outside {
-        let root = std::env::temp_dir().join(format!(
-            "toolc-outside-{name}-{}",
-            std::process::id()
-        ));
+        let root =
+            std::env::temp_dir().join(format!("toolc-outside-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).expect("mkdir");
         std::fs::write(root.join("environ"), format!("{SECRET}\n")).expect("write");
@@ -64,7 +62,10 @@ fn attack(repo: &Repo, args: &[&str]) -> (Option<i32>, String) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(!all.contains("ghp_not_a_real"), "a file outside was echoed: {all}");
+    assert!(
+        !all.contains("ghp_not_a_real"),
+        "a file outside was echoed: {all}"
+    );
     (output.status.code(), all)
 }
 
@@ -95,7 +96,10 @@ fn a_configured_baseline_never_writes_into_git_or_outside() {
         "../outside.json",
         elsewhere.to_str().expect("UTF-8"),
     ] {
-        repo.write("toolc.toml", format!("[baseline]\npath = {path:?}\n").as_bytes());
+        repo.write(
+            "toolc.toml",
+            format!("[baseline]\npath = {path:?}\n").as_bytes(),
+        );
         let (code, all) = attack(&repo, &["check", "--write-baseline"]);
         assert_eq!(code, Some(2), "{path}: {all}");
         assert!(all.contains("`[baseline] path`"), "{path}: {all}");
@@ -119,7 +123,11 @@ fn a_baseline_outside_the_repository_is_never_read_or_echoed() {
     let environ = outside.root.join("environ");
     repo.write(
         "toolc.toml",
-        format!("[baseline]\npath = {:?}\n", environ.to_str().expect("UTF-8")).as_bytes(),
+        format!(
+            "[baseline]\npath = {:?}\n",
+            environ.to_str().expect("UTF-8")
+        )
+        .as_bytes(),
     );
     let (code, all) = attack(&repo, &["check"]);
     assert_eq!(code, Some(2), "{all}");
@@ -169,7 +177,10 @@ fn write_baseline_never_writes_through_a_committed_link() {
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
     assert!(names.iter().all(|n| !n.contains("toolc-tmp")), "{names:?}");
-    assert!(names.iter().any(|n| n == "toolc-baseline.json"), "{names:?}");
+    assert!(
+        names.iter().any(|n| n == "toolc-baseline.json"),
+        "{names:?}"
+    );
 }
 
 /// Row 4: `[build] out` outside the repository, or through a committed link, writes and
@@ -185,7 +196,12 @@ fn a_configured_build_folder_never_leaves_the_repository() {
     tool(&repo, "my-tool", VALID_TOOL.as_bytes());
     link(&outside.root, &repo.root.join("linked"));
     let absolute = outside.root.to_str().expect("UTF-8").to_string();
-    for out in [absolute.as_str(), "../elsewhere", "linked/dist", ".git/dist"] {
+    for out in [
+        absolute.as_str(),
+        "../elsewhere",
+        "linked/dist",
+        ".git/dist",
+    ] {
         repo.write("toolc.toml", format!("[build]\nout = {out:?}\n").as_bytes());
         let (code, all) = attack(&repo, &["build"]);
         assert_eq!(code, Some(2), "{out}: {all}");
@@ -261,13 +277,19 @@ fn named_paths_that_link_out_are_refused_and_fix_writes_through_no_link() {
 fn a_config_named_on_the_command_line_is_not_followed_out() {
     let outside = Outside::new("config");
     let repo = git_repo();
-    link(&outside.root.join("environ"), &repo.root.join("ci/toolc.toml"));
+    link(
+        &outside.root.join("environ"),
+        &repo.root.join("ci/toolc.toml"),
+    );
     let (code, all) = attack(&repo, &["check", "--config", "ci/toolc.toml"]);
     assert_eq!(code, Some(2), "{all}");
     assert!(all.contains("symbolic link"), "{all}");
     // A link to a configuration inside the repository is still read.
     repo.write("real.toml", b"[rules]\nDOJ003 = \"off\"\n");
-    link(&repo.root.join("real.toml"), &repo.root.join("ci/inside.toml"));
+    link(
+        &repo.root.join("real.toml"),
+        &repo.root.join("ci/inside.toml"),
+    );
     let (code, all) = attack(&repo, &["check", "--config", "ci/inside.toml"]);
     assert_eq!(code, Some(0), "{all}");
 }
@@ -298,7 +320,10 @@ fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
     git(&repo.root, &["commit", "-q", "-m", "v2"]);
     let (code, stdout, stderr) = toolc(&repo.root, &["diff", "--against", "main...", "--stat"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stdout.contains("kb-other"), "the removal is hidden: {stdout}");
+    assert!(
+        stdout.contains("kb-other"),
+        "the removal is hidden: {stdout}"
+    );
     assert!(
         stdout.contains("merge base") || stderr.contains("merge base"),
         "{stdout}{stderr}"

@@ -59,7 +59,10 @@ fn ignore_files_that_never_end_block_or_leave_are_not_read() {
         .status()
         .is_ok_and(|s| s.success());
     repo.write("big/.gitignore", &b"*.tmp\n".repeat(400_000));
-    link(Path::new("/etc/hostname"), &repo.root.join("outside/.gitignore"));
+    link(
+        Path::new("/etc/hostname"),
+        &repo.root.join("outside/.gitignore"),
+    );
     for args in [&["--no-cache"][..], &[], &[]] {
         let (code, diags) = check_json_limited(&repo, args);
         assert_eq!(code, Some(1), "{diags:#?}");
@@ -70,7 +73,10 @@ fn ignore_files_that_never_end_block_or_leave_are_not_read() {
         for path in refused {
             let d = find(&diags, "SYN012", path)[0];
             assert!(
-                d["message"].as_str().unwrap_or("").contains("does not read it"),
+                d["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("does not read it"),
                 "{d}"
             );
         }
@@ -91,8 +97,10 @@ fn ignore_files_that_never_end_block_or_leave_are_not_read() {
     let (code, diags) = check_json_limited(&repo, &["--no-cache", "--allow-empty", "clean"]);
     assert_eq!(code, Some(1), "{diags:#?}");
     assert!(
-        diags.iter().any(|d| d["code"] == "SYN012"
-            && d["message"].as_str().unwrap_or("").contains(".ignore")),
+        diags
+            .iter()
+            .any(|d| d["code"] == "SYN012"
+                && d["message"].as_str().unwrap_or("").contains(".ignore")),
         "{diags:#?}"
     );
 }

@@ -89,14 +89,16 @@ pub fn sentence_count(text: &str) -> usize {
     let mut pending = false;
     for (i, c) in text.char_indices() {
         if matches!(c, '.' | '!' | '?') {
-            let next = text[i + c.len_utf8()..].chars().next();
+            let next = text.get(i + c.len_utf8()..).and_then(|t| t.chars().next());
             if !pending || !next.is_none_or(char::is_whitespace) {
                 continue;
             }
-            let word_start = text[..i]
+            // Past the separator, whatever its length: U+00A0 and U+3000 are spaces too.
+            let before = text.get(..i).unwrap_or("");
+            let word_start = before
                 .rfind(|w: char| w.is_whitespace() || w == '(')
-                .map_or(0, |j| j + 1);
-            let word = text[word_start..i].to_lowercase();
+                .map_or(0, |j| crate::text::after_char(before, j));
+            let word = before.get(word_start..).unwrap_or("").to_lowercase();
             if c == '.' && ABBREVIATIONS.contains(&word.as_str()) {
                 continue;
             }
@@ -120,6 +122,13 @@ mod tests {
         assert_eq!(sentence_count("Use it, e.g. for search. Or not"), 2);
         assert_eq!(sentence_count("Scores 0.0–1.0 apply. Fine."), 2);
         assert_eq!(sentence_count("Wait... then go."), 2);
+        // Found by fuzzing: a multi-byte space before a sentence's last word.
+        for space in ['\u{a0}', '\u{2028}', '\u{3000}', '\u{85}'] {
+            assert_eq!(
+                sentence_count(&format!("Use it{space}now. Or{space}e.g. not")),
+                2
+            );
+        }
     }
 
     #[test]

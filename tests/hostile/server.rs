@@ -1,0 +1,231 @@
+//! `toolc server` fed by a hostile client and a hostile folder: frames it cannot take are
+//! refused with a JSON-RPC error and the session goes on; a folder that once made it panic
+//! is checked and published.
+
+use super::*;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+
+/// How long one answer may take.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A server process spoken to in raw frames.
+struct Raw {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: Receiver<Value>,
+}
+
+impl Raw {
+    /// `toolc server` in `root`, initialized.
+    fn start(root: &std::path::Path) -> Raw {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("toolc"))
+            .arg("server")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("toolc server starts");
+        let stdin = child.stdin.take();
+        let out = child.stdout.take().expect("stdout");
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut out = BufReader::new(out);
+            loop {
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if out.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; length];
+                if out.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+                    return;
+                };
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut raw = Raw {
+            child,
+            stdin,
+            incoming,
+        };
+        let root_uri = format!("file://{}", root.display());
+        raw.message(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"processId": null, "rootUri": root_uri, "capabilities": {}}}),
+        );
+        raw.wait(|m| m["id"] == 1);
+        raw.message(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+        raw
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn message(&mut self, message: &Value) {
+        let body = message.to_string();
+        self.bytes(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// The first message that `matches`.
+    fn wait(&mut self, matches: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(m) if matches(&m) => return m,
+                Ok(_) => {}
+                Err(e) => panic!("no such message from the server: {e}"),
+            }
+        }
+    }
+
+    /// Close stdin and wait for the process: its exit code and stderr.
+    fn finish(mut self) -> (Option<i32>, String) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                let mut stderr = String::new();
+                if let Some(mut e) = self.child.stderr.take() {
+                    let _ = e.read_to_string(&mut stderr);
+                }
+                return (status.code(), stderr);
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Row 16: a body that is not JSON (or JSON that is no message) gets the JSON-RPC error and
+/// the session goes on to a clean shutdown.
+#[test]
+fn the_server_answers_a_body_that_is_not_json_and_goes_on() {
+    let repo = repo();
+    let mut server = Raw::start(&repo.root);
+    server.bytes(b"Content-Length: 9\r\n\r\nnot json!");
+    let error = server.wait(|m| m.get("error").is_some());
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["id"], Value::Null);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 5, "nonsense": 1}));
+    let error = server.wait(|m| m.get("error").is_some());
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert_eq!(error["id"], 5);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    server.wait(|m| m["id"] == 9);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (code, stderr) = server.finish();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// Row 16: `Content-Length: 18446744073709551615` is refused at once, nothing allocated for
+/// it; the server ends when its input does, without a panic.
+#[test]
+fn the_server_refuses_a_frame_longer_than_any_message() {
+    let repo = repo();
+    let mut server = Raw::start(&repo.root);
+    server.bytes(b"Content-Length: 18446744073709551615\r\n\r\n{}");
+    let error = server.wait(|m| m.get("error").is_some());
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    let (code, stderr) = server.finish();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(matches!(code, Some(0 | 1)), "{code:?}: {stderr}");
+}
+
+/// Rows 18 and 3 in the server: a `*.tool.md` with a multi-byte space before a sentence's
+/// last word, and a `.gitignore` linked to `/dev/zero`, are published as findings; the
+/// server lives on.
+#[cfg(unix)]
+#[test]
+fn the_server_survives_the_folder_it_opens() {
+    let repo = repo();
+    let tool = common::BASE_TOOL.replace(
+        "Search the product documentation.",
+        "Search the product\u{a0}documentation.",
+    );
+    assert_ne!(tool, common::BASE_TOOL);
+    repo.write("tools/search-docs.tool.md", tool.as_bytes());
+    repo.write("sub/.cycod/tools/t.yaml", b"name: t\n");
+    std::os::unix::fs::symlink("/dev/zero", repo.root.join("sub/.gitignore")).expect("link");
+    let mut server = Raw::start(&repo.root);
+    let published = server.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("sub/.gitignore"))
+    });
+    assert!(
+        published.to_string().contains("does not read it"),
+        "{published}"
+    );
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    server.wait(|m| m["id"] == 9);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (code, stderr) = server.finish();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// Row 20: in a buffer whose lines end in a lone `\r` (or `\r\n`), a finding's range is on the
+/// line the editor shows, as the protocol counts lines.
+#[test]
+fn ranges_land_on_the_line_the_editor_counts() {
+    let repo = repo();
+    let mut server = Raw::start(&repo.root);
+    for (name, end) in [("cr", "\r"), ("crlf", "\r\n")] {
+        let path = repo.root.join(format!(".cycod/tools/{name}.yaml"));
+        let uri = format!("file://{}", path.display());
+        let text = [
+            "name: t",
+            "description: d",
+            "bash: echo hi",
+            "tags: [read]",
+            "foo: 1",
+            "",
+        ]
+        .join(end);
+        server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+        let published = server.wait(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && m["params"]["version"] == 1
+        });
+        let diags = published["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let foo = diags
+            .iter()
+            .find(|d| d["code"] == "CYC001")
+            .unwrap_or_else(|| panic!("{name}: {published}"));
+        assert_eq!(foo["range"]["start"]["line"], 4, "{name}: {foo}");
+        assert_eq!(foo["range"]["start"]["character"], 0, "{name}: {foo}");
+    }
+}
