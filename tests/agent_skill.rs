@@ -236,7 +236,7 @@ fn secrets_and_downloads_in_instructions_and_scripts() {
     assert_eq!(
         found,
         [
-            ".claude/skills/pdf-tools/SKILL.md:5:19 SEC040 error the instructions in `SKILL.md` tell the agent to run a download: `curl … | sh`"
+            ".claude/skills/pdf-tools/SKILL.md:5:19 SEC040 warning the instructions in `SKILL.md` tell the agent to run a download: `curl … | sh`"
         ]
     );
     let found = check(&[

@@ -68,23 +68,25 @@ fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
             }
             found += 1;
             let (rule, _, note, help) = words(d.kind);
-            out.push(
-                Diagnostic::new(
-                    rule,
-                    &text.file,
-                    text.span_of(base + d.start..base + d.end),
-                    format!(
-                        "the instructions in `{}` tell the agent to run a download: `{}`",
-                        visible(&file_name(&text.file)),
-                        visible(&d.what)
-                    ),
-                )
-                .label("download run by an interpreter")
-                .note(format!(
-                    "an agent follows these instructions as written: {note}"
-                ))
-                .help(help),
-            );
+            let mut finding = Diagnostic::new(
+                rule,
+                &text.file,
+                text.span_of(base + d.start..base + d.end),
+                format!(
+                    "the instructions in `{}` tell the agent to run a download: `{}`",
+                    visible(&file_name(&text.file)),
+                    visible(&d.what)
+                ),
+            )
+            .label("download run by an interpreter")
+            .note(format!(
+                "an agent follows these instructions as written: {note}"
+            ))
+            .help(help);
+            // Instructions often send the reader to a vendor's own installer: likely unsafe,
+            // not a certain attack (a command the definition runs itself stays an error).
+            finding.severity = crate::rules::Severity::Warning;
+            out.push(finding);
         }
     }
 }
