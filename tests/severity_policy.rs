@@ -129,3 +129,20 @@ fn the_command_line_turns_preview_on() {
     assert!(run(&["--select", "vague-skill-description"]).contains(PREVIEW_RULE));
     assert!(!run(&["--select", "SKL"]).contains(PREVIEW_RULE));
 }
+
+#[test]
+fn every_page_gives_its_measured_precision() {
+    let missing: Vec<&str> = toolc::rules()
+        .iter()
+        .filter(|r| {
+            !r.page()
+                .and_then(|p| p.split("\n---").next())
+                .is_some_and(|front| front.contains("\nprecision: "))
+        })
+        .map(|r| r.code)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "pages without `precision:` (run scripts/rule-precision.py): {missing:?}"
+    );
+}
