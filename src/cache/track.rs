@@ -1,6 +1,7 @@
 //! What a file's load depends on besides its own bytes: every other path it read or looked
 //! for, with what was there, so that a later run can tell whether any of it changed.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -79,7 +80,7 @@ pub enum Seen {
 }
 
 /// The question a [`Seen`] answers: each is compared apart from the others at one path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Question {
     /// Is there a file (and what is in it)?
     File,
@@ -178,7 +179,9 @@ pub struct Tracker<'a> {
     fs: &'a dyn FileSystem,
     /// The file whose load this is: its own bytes are the cache's key already.
     own: Option<&'a Path>,
-    seen: Mutex<Vec<Dep>>,
+    /// What was found, by path and question: one look-up per ask, however many were made
+    /// (a list scanned per ask made a file of 60,000 tools quadratic).
+    seen: Mutex<HashMap<(PathBuf, Question), Seen>>,
     /// A read failed in a way that a later run cannot compare: the load is not cached.
     opaque: Mutex<bool>,
     /// The metadata of `own` before it was first read (set by the first read; `None` in it:
@@ -192,7 +195,7 @@ impl<'a> Tracker<'a> {
         Tracker {
             fs,
             own: None,
-            seen: Mutex::new(Vec::new()),
+            seen: Mutex::new(HashMap::new()),
             opaque: Mutex::new(false),
             own_stat: OnceLock::new(),
         }
@@ -212,30 +215,21 @@ impl<'a> Tracker<'a> {
         // A listing (or a link's target) is compared apart from what was read or looked for
         // at the same path.
         let question = seen.question();
-        let same = list
-            .iter_mut()
-            .find(|d| d.path == path && d.seen.question() == question);
-        match same {
+        match list.get_mut(&(path.to_path_buf(), question)) {
             // Read twice, and not the same bytes: what the load made of them cannot be told
             // from one record. The first read's record stays; the load is not stored.
-            Some(Dep {
-                seen: Seen::Read(_, first),
-                ..
-            }) if matches!(&seen, Seen::Read(_, again) if again != first) => {
+            Some(Seen::Read(_, first)) if matches!(&seen, Seen::Read(_, again) if again != first) =>
+            {
                 drop(list);
                 *self.opaque.lock().unwrap_or_else(|e| e.into_inner()) = true;
             }
-            Some(Dep {
-                seen: Seen::Read(..),
-                ..
-            }) => {}
+            Some(Seen::Read(..)) => {}
             // A read says more than a look.
-            Some(d) if matches!(seen, Seen::Read(..)) || d.seen == Seen::Absent => d.seen = seen,
+            Some(d) if matches!(seen, Seen::Read(..)) || *d == Seen::Absent => *d = seen,
             Some(_) => {}
-            None => list.push(Dep {
-                path: path.to_path_buf(),
-                seen,
-            }),
+            None => {
+                list.insert((path.to_path_buf(), question), seen);
+            }
         }
     }
 
@@ -249,9 +243,14 @@ impl<'a> Tracker<'a> {
     /// all of them again (false when a read failed: what failed is not compared).
     pub fn finish(self, own: &Path) -> (Vec<Dep>, bool) {
         let opaque = self.opaque.into_inner().unwrap_or_else(|e| e.into_inner());
-        let mut deps = self.seen.into_inner().unwrap_or_else(|e| e.into_inner());
-        deps.retain(|d| d.path != own);
-        deps.sort_by(|a, b| a.path.cmp(&b.path));
+        let seen = self.seen.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut deps: Vec<((PathBuf, Question), Seen)> =
+            seen.into_iter().filter(|((p, _), _)| p != own).collect();
+        deps.sort_by(|a, b| a.0.cmp(&b.0));
+        let deps = deps
+            .into_iter()
+            .map(|((path, _), seen)| Dep { path, seen })
+            .collect();
         (deps, !opaque)
     }
 }
