@@ -10,10 +10,25 @@ use crate::discover::{Classifier, display_path, normalize};
 use crate::rules::syntax::UNRECOGNIZED_FILE;
 use crate::source::{FormatId, SourceFile, Span};
 
-/// The file names each format reads, for a help that says what toolc would have read.
-const EXPECTED: &str = "`tool.yaml`/`plugin.yaml` in `.dojops/tools/<name>/`, `*.dops`, \
-`.dojops/policy.yaml`, `tools.json`, `*.tool.md`, `*.agent.md`, `.cycod/tools/*.yaml` and \
-`TR-*.md`";
+/// The paths every format reads, from the registry, for a note that says what toolc would
+/// have read (`.dojops/tools/*/tool.yaml`, `SKILL.md`, …).
+fn expected() -> String {
+    let mut paths: Vec<String> = Vec::new();
+    for format in crate::formats::REGISTRY {
+        for (_, patterns) in format.patterns() {
+            for p in *patterns {
+                let shown = format!("`{}`", p.trim_start_matches("**/"));
+                if !paths.contains(&shown) {
+                    paths.push(shown);
+                }
+            }
+        }
+    }
+    match paths.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => paths.concat(),
+    }
+}
 
 /// The names a misnamed definition likely meant: its extension swapped between `.yml` and
 /// `.yaml`, lowercased, a plural suffix made singular, a request's prefix in capitals.
@@ -95,7 +110,7 @@ pub(crate) fn diagnostic(
             .help(format!("rename it to `{name}`")),
         None => d
             .label("not read")
-            .note(format!("toolc reads {EXPECTED}"))
+            .note(format!("toolc reads {}", expected()))
             .help(
                 "check the path; to read a file under another name, add it to `[formats.<format>] include` in toolc.toml",
             ),

@@ -444,4 +444,35 @@ mod tests {
         let cycod = Path::new("/r/elsewhere/a.yaml");
         assert_eq!(classifier.classify_explicit(cycod), None);
     }
+
+    /// The pre-commit hook passes every file a format reads by its built-in patterns: its
+    /// `files` expression is written by hand, so this holds it to the registry.
+    #[test]
+    fn the_pre_commit_hook_sees_every_pattern() {
+        let hooks = include_str!("../../.pre-commit-hooks.yaml");
+        let block = hooks
+            .split("- id: toolc-check")
+            .nth(1)
+            .and_then(|h| h.split("files: |").nth(1))
+            .and_then(|f| f.split("\n  require_serial").next())
+            .expect("the toolc-check hook has a `files` block");
+        // pre-commit reads it as a Python regular expression in verbose mode, as `regex` does.
+        let files = regex::Regex::new(block.trim()).expect("a regex");
+        for format in REGISTRY {
+            for (id, patterns) in format.patterns() {
+                for pattern in *patterns {
+                    // A path the pattern matches, one and two folders deep.
+                    let path = pattern.replace("**/", "").replace('*', "x");
+                    for p in [path.clone(), format!("a/b/{path}")] {
+                        assert!(
+                            files.is_match(&p),
+                            "{id:?}: the hook skips `{p}` ({pattern})"
+                        );
+                    }
+                }
+            }
+        }
+        // A skill's other files change the skill too.
+        assert!(files.is_match(".claude/skills/pdf/scripts/extract.py"));
+    }
 }
