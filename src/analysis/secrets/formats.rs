@@ -408,7 +408,15 @@ fn google(c: &Cursor<'_>) -> Option<Token> {
 /// hands to browsers) is public by design.
 fn jwt(c: &Cursor<'_>) -> Option<Token> {
     let b = c.line.as_bytes();
-    let len = run(b, c.at, |c| word_dash(c) || c == b'.');
+    // Three parts at most: a line of `eyJ.eyJ.…` is looked at once, not once a prefix.
+    let mut dots = 0;
+    let len = b[c.at..]
+        .iter()
+        .take_while(|ch| {
+            dots += usize::from(**ch == b'.');
+            word_dash(**ch) || (**ch == b'.' && dots < 3)
+        })
+        .count();
     let token = &c.line[c.at..c.at + len];
     let mut parts = token.split('.');
     let (header, payload, signature) = (parts.next()?, parts.next()?, parts.next()?);

@@ -254,3 +254,23 @@ fn private_key_blocks_need_a_body() {
         assert!(reported(&line).is_empty(), "{line}");
     }
 }
+
+#[test]
+fn hostile_lines_stay_linear() {
+    // Each would cost a scan of the rest of the line per prefix if prefixes were re-read.
+    for unit in [
+        "eyJ.",
+        "-----BEGIN ",
+        "hooks.slack.com/",
+        "://a",
+        "sk-proj-",
+    ] {
+        let line = unit.repeat(40_000);
+        let started = std::time::Instant::now();
+        let _ = scan_line(&line);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{unit}"
+        );
+    }
+}
