@@ -257,7 +257,8 @@ fn private_key_blocks_need_a_body() {
 
 #[test]
 fn hostile_lines_stay_linear() {
-    // Each would cost a scan of the rest of the line per prefix if prefixes were re-read.
+    // Each would cost a scan of the rest of the line per prefix if prefixes were re-read:
+    // minutes for these lines, against well under a second.
     for unit in [
         "eyJ.",
         "-----BEGIN ",
@@ -269,7 +270,7 @@ fn hostile_lines_stay_linear() {
         let started = std::time::Instant::now();
         let _ = scan_line(&line);
         assert!(
-            started.elapsed() < std::time::Duration::from_secs(2),
+            started.elapsed() < std::time::Duration::from_secs(10),
             "{unit}"
         );
     }
