@@ -8,8 +8,9 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 
 use super::strength::{Bar, is_placeholder, strong_as_written};
 
-/// Shortest value worth decoding (shorter ones are judged as written).
-const MIN_ENCODED: usize = 16;
+/// Shortest value worth decoding (shorter ones are judged as written): `cGFzc3dvcmQ=` is
+/// "password", as a Kubernetes secret holds it.
+const MIN_ENCODED: usize = 8;
 
 /// What `value` decoded says it is: `Some(false)` for a phrase, an example pair or a public
 /// key, `Some(true)` for a strong `user:password` pair or password, `None` when it does not

@@ -55,6 +55,8 @@ const PLACEHOLDER_PARTS: &[&str] = &[
     "fake",
     "demo",
     "test",
+    "mock",
+    "invalid",
     "changeme",
     "change_me",
     "change-me",

@@ -181,6 +181,8 @@ fn placeholders_and_references_are_not_secrets() {
         r#"       "access_token":"2YotnFZFEjr1zCsicMWpAA","#,
         "  password: 'bm90IG15IHJlYWwgcGFzc3dvcmQ=',",
         "  auth: 'aXNhYWNzOm5vdCBteSByZWFsIHBhc3N3b3Jk',",
+        "  password: cGFzc3dvcmQ=",
+        "const apiKey = 'mock-api-key-8f3k2m9x7q';",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }

@@ -80,6 +80,8 @@ fn github_tokens_carry_their_checksum() {
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
+    // npm's tokens are built the same way.
+    assert_eq!(reported(&github_token("npm_", 3)), ["an npm access token"]);
     // Too long is not the format either.
     assert!(reported(&format!("{}A", github_token("ghp_", 2))).is_empty());
 }
@@ -183,6 +185,11 @@ fn stripe_openai_anthropic_google() {
 
     let google = format!("AIza{}", random(35, URL_SAFE, 26));
     assert_eq!(reported(&format!("key={google}")), ["a Google API key"]);
+    let letters = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let hf = format!("hf_{}", random(34, letters, 30));
+    assert_eq!(reported(&hf), ["a Hugging Face access token"]);
+    let pypi = format!("pypi-AgEIcHlwaS5vcmc{}", random(150, URL_SAFE, 31));
+    assert_eq!(reported(&pypi), ["a PyPI upload token"]);
 
     for line in [
         "sk-proj-...",
@@ -192,6 +199,8 @@ fn stripe_openai_anthropic_google() {
         "the task-0123456789abcdefghijklmnopqrstuvwxyz0123 ran",
         "AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q",
         "AIzaSyXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        "from huggingface_hub import hf_hub_download",
+        "HF_TOKEN=hf_...",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
