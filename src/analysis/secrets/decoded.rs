@@ -16,7 +16,7 @@ const MIN_ENCODED: usize = 8;
 /// key, `Some(true)` for a strong `user:password` pair or password, `None` when it does not
 /// decode to text or a key (it is judged as written).
 pub(super) fn judged(value: &str) -> Option<bool> {
-    if value.len() < MIN_ENCODED || value.len() % 4 != 0 {
+    if value.len() < MIN_ENCODED || !value.len().is_multiple_of(4) {
         return None;
     }
     let bytes = STANDARD
