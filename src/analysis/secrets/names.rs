@@ -3,7 +3,8 @@
 
 use super::MAX_SECRETS_PER_LINE;
 
-/// Name parts that mean the value is a password or token whatever it looks like.
+/// Name parts that say the value is a password or token: where the name is all there is to
+/// go by (a configuration's environment variable), any literal value is one.
 const LITERAL_SECRET_NAMES: &[&str] = &["password", "passwd", "pwd", "passphrase", "token"];
 
 /// Name parts that mean the value is a credential when it also looks random.
@@ -48,7 +49,8 @@ pub(super) fn says_password(name: &str) -> bool {
 /// How a name says it holds a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretName {
-    /// A password or token: any literal value is a secret.
+    /// A password or token: any literal value given to the name alone is a secret; in text,
+    /// one strong enough (see [`crate::analysis::secrets::scan_line`]).
     Literal,
     /// A key, secret or credential: a random-looking value is a secret.
     Random,
