@@ -126,8 +126,8 @@ pub fn scan_line(line: &str) -> Vec<Secret> {
     scan(line, around, true)
 }
 
-/// [`scan_line`] with the text around the line; without `formats`, only what a name says
-/// (headers, pairs and assignments).
+/// [`scan_line`] with the text around the line; without `formats` (no format's prefix is
+/// on the line), no token is looked for.
 pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret> {
     let mut out = Vec::new();
     if formats {
@@ -146,8 +146,8 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
             secret.masked_end = t.body_end.unwrap_or(t.end).max(t.end);
             out.push(if t.fake { secret.masked_only() } else { secret });
         }
-        url_passwords(line, &mut out);
     }
+    url_passwords(line, &mut out);
     headers::auth_headers(line, &mut out);
     headers::user_passwords(line, around.before, &mut out);
     for a in assignments(line) {

@@ -76,6 +76,14 @@ fn url_passwords() {
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
+    // In a text, a line with a URL and nothing else secret-like is read too.
+    let text = "intro\nclone https://bob:q7Rx2mVp9Lk4Wz8N@example.com/repo.git\n";
+    let hits: Vec<&str> = scan_text(text)
+        .into_iter()
+        .filter(|s| s.reported)
+        .map(|s| &text[s.start..s.end])
+        .collect();
+    assert_eq!(hits, ["q7Rx2mVp9Lk4Wz8N"]);
     // A weak literal password is not reported, but it is not shown either.
     let weak = scan_line("redis://:p4ssw0rd@cache:6379");
     assert!(weak.len() == 1 && !weak[0].reported);
