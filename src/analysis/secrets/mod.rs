@@ -160,7 +160,7 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
         let Some(name) = secret_name(a.name) else {
             continue;
         };
-        if names::is_public(a.name) {
+        if names::is_public(a.name) || names::in_algolia_block(around.before) {
             continue;
         }
         let value = &line[a.value.0..a.value.1];

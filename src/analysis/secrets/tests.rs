@@ -191,6 +191,7 @@ fn placeholders_and_references_are_not_secrets() {
         "  auth: 'aXNhYWNzOm5vdCBteSByZWFsIHBhc3N3b3Jk',",
         "  password: cGFzc3dvcmQ=",
         "const apiKey = 'mock-api-key-8f3k2m9x7q';",
+        "stripe.api_key = \"sk_live_4eC39HqLyjWDarjtT1zdp7dc\"",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
@@ -235,6 +236,10 @@ fn keys_meant_to_be_public_are_not_secrets() {
     spki.extend((0u8..64).map(|i| i.wrapping_mul(97).wrapping_add(13)));
     let public = base64::engine::general_purpose::STANDARD.encode(&spki);
     assert!(reported(&format!("  key: \"{public}\"")).is_empty());
+    // A docs site's search configuration.
+    let text =
+        "  algolia: {\n    appId: 'X1Y2Z3',\n    apiKey: '3e42dbd4f895fe93ff5cf40d860c4a85',\n";
+    assert!(scan_text(text).iter().all(|s| !s.reported));
     assert_eq!(
         reported("ALGOLIA_ADMIN_KEY=3e42dbd4f895fe93ff5cf40d860c4a85"),
         ["3e42dbd4f895fe93ff5cf40d860c4a85"]
