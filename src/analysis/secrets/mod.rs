@@ -191,6 +191,34 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
     out
 }
 
+/// `text` with its `%XX` escapes decoded, as a URL's user information is written
+/// (`p%40ss` is `p@ss`); as it is when they do not decode to UTF-8.
+fn percent_decoded(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('%') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
+}
+
 /// A literal that may be a weak password: not reported, but not shown either.
 fn maybe_password(value: &str) -> bool {
     !is_placeholder(value)
@@ -223,7 +251,8 @@ fn url_passwords(line: &str, out: &mut Vec<Secret>) {
             continue;
         }
         let secret = Secret::new(start, start + password.len(), SecretKind::UrlPassword);
-        if password != user && strong(password, Bar::Password) {
+        let decoded = percent_decoded(password);
+        if password != user && strong(&decoded, Bar::Password) {
             out.push(secret);
         } else if maybe_password(password) {
             out.push(secret.masked_only());

@@ -73,6 +73,8 @@ fn url_passwords() {
         "mongodb+srv://admin:<password>@cluster0.example.net",
         "redis://:p4ssw0rd@cache:6379",
         "https://user:password@example.com",
+        // `p@ss:phrase`, escaped.
+        "https://viewer:p%40ss%3Aphrase@service.invalid/api",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
