@@ -8,14 +8,15 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 
 use super::strength::{Bar, is_placeholder, strong_as_written};
 
-/// Shortest value worth decoding (shorter ones are judged as written).
-const MIN_ENCODED: usize = 16;
+/// Shortest value worth decoding (shorter ones are judged as written): `cGFzc3dvcmQ=` is
+/// "password", as a Kubernetes secret holds it.
+const MIN_ENCODED: usize = 8;
 
 /// What `value` decoded says it is: `Some(false)` for a phrase, an example pair or a public
 /// key, `Some(true)` for a strong `user:password` pair or password, `None` when it does not
 /// decode to text or a key (it is judged as written).
 pub(super) fn judged(value: &str) -> Option<bool> {
-    if value.len() < MIN_ENCODED || value.len() % 4 != 0 {
+    if value.len() < MIN_ENCODED || !value.len().is_multiple_of(4) {
         return None;
     }
     let bytes = STANDARD

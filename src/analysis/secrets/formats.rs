@@ -58,88 +58,37 @@ impl Token {
     }
 }
 
+impl Format {
+    const fn new(prefix: &'static str, check: fn(&Cursor<'_>) -> Option<Token>) -> Self {
+        Format { prefix, check }
+    }
+}
+
 /// The formats, by prefix. A prefix must start a word (not `task-…` for `sk-`).
 const FORMATS: &[Format] = &[
-    Format {
-        prefix: "ghp_",
-        check: github,
-    },
-    Format {
-        prefix: "gho_",
-        check: github,
-    },
-    Format {
-        prefix: "ghu_",
-        check: github,
-    },
-    Format {
-        prefix: "ghs_",
-        check: github,
-    },
-    Format {
-        prefix: "ghr_",
-        check: github,
-    },
-    Format {
-        prefix: "github_pat_",
-        check: github_fine_grained,
-    },
-    Format {
-        prefix: "glpat-",
-        check: gitlab,
-    },
-    Format {
-        prefix: "xox",
-        check: slack,
-    },
-    Format {
-        prefix: "xapp-",
-        check: slack,
-    },
-    Format {
-        prefix: "hooks.slack.com/",
-        check: slack_webhook,
-    },
-    Format {
-        prefix: "sk_live_",
-        check: stripe,
-    },
-    Format {
-        prefix: "rk_live_",
-        check: stripe,
-    },
-    Format {
-        prefix: "sk-",
-        check: sk,
-    },
-    Format {
-        prefix: "AKIA",
-        check: aws,
-    },
-    Format {
-        prefix: "ASIA",
-        check: aws,
-    },
-    Format {
-        prefix: "ABIA",
-        check: aws,
-    },
-    Format {
-        prefix: "ACCA",
-        check: aws,
-    },
-    Format {
-        prefix: "AIza",
-        check: google,
-    },
-    Format {
-        prefix: "eyJ",
-        check: jwt,
-    },
-    Format {
-        prefix: "-----BEGIN ",
-        check: private_key,
-    },
+    Format::new("ghp_", github),
+    Format::new("gho_", github),
+    Format::new("ghu_", github),
+    Format::new("ghs_", github),
+    Format::new("ghr_", github),
+    Format::new("npm_", github),
+    Format::new("github_pat_", github_fine_grained),
+    Format::new("glpat-", gitlab),
+    Format::new("xox", slack),
+    Format::new("xapp-", slack),
+    Format::new("hooks.slack.com/", slack_webhook),
+    Format::new("sk_live_", stripe),
+    Format::new("rk_live_", stripe),
+    Format::new("sk-", sk),
+    Format::new("AKIA", aws),
+    Format::new("ASIA", aws),
+    Format::new("ABIA", aws),
+    Format::new("ACCA", aws),
+    Format::new("AIza", google),
+    Format::new("hf_", hugging_face),
+    Format::new("pypi-AgEIcHlwaS5vcmc", pypi),
+    Format::new("eyJ", jwt),
+    Format::new("-----BEGIN ", private_key),
 ];
 
 /// Every format's prefix, in [`FORMATS`] order: the words without which a line holds no
@@ -213,8 +162,8 @@ fn plausible(body: &str) -> bool {
     !is_placeholder(body) && entropy(body) >= 3.0
 }
 
-/// GitHub's classic tokens: 30 random base62 characters and the CRC32 of them, base62,
-/// in 6 more.
+/// GitHub's classic tokens (and npm's, built the same way): 30 random base62 characters
+/// and the CRC32 of them, base62, in 6 more.
 fn github(c: &Cursor<'_>) -> Option<Token> {
     let b = c.line.as_bytes();
     let from = c.at + 4;
@@ -224,6 +173,7 @@ fn github(c: &Cursor<'_>) -> Option<Token> {
     }
     let body = &c.line[from..from + len];
     let what = match &c.line[c.at..from] {
+        "npm_" => "an npm access token",
         "ghp_" => "a GitHub personal access token",
         "gho_" => "a GitHub OAuth token",
         "ghu_" => "a GitHub user-to-server token",
@@ -403,12 +353,39 @@ fn google(c: &Cursor<'_>) -> Option<Token> {
         .then(|| Token::new(from + len, "a Google API key", 6))
 }
 
+/// Hugging Face access tokens: `hf_` and 34 letters.
+fn hugging_face(c: &Cursor<'_>) -> Option<Token> {
+    let b = c.line.as_bytes();
+    let from = c.at + 3;
+    let len = run(b, from, |c| c.is_ascii_alphabetic());
+    let ends = !b.get(from + len).is_some_and(|c| word_dash(*c));
+    (len == 34 && ends && plausible(&c.line[from..from + len]))
+        .then(|| Token::new(from + len, "a Hugging Face access token", 5))
+}
+
+/// PyPI upload tokens: a macaroon, base64url, whose first bytes name pypi.org.
+fn pypi(c: &Cursor<'_>) -> Option<Token> {
+    let b = c.line.as_bytes();
+    let from = c.at + 20;
+    let len = run(b, from, word_dash);
+    (len >= 50 && plausible(&c.line[from..from + len]))
+        .then(|| Token::new(from + len, "a PyPI upload token", 7))
+}
+
 /// A JSON Web Token: three base64url parts, the first two JSON objects (the header with an
 /// `alg`), and a signature. A token for anonymous access (`"role": "anon"`, as Supabase
 /// hands to browsers) is public by design.
 fn jwt(c: &Cursor<'_>) -> Option<Token> {
     let b = c.line.as_bytes();
-    let len = run(b, c.at, |c| word_dash(c) || c == b'.');
+    // Three parts at most: a line of `eyJ.eyJ.…` is looked at once, not once a prefix.
+    let mut dots = 0;
+    let len = b[c.at..]
+        .iter()
+        .take_while(|ch| {
+            dots += usize::from(**ch == b'.');
+            word_dash(**ch) || (**ch == b'.' && dots < 3)
+        })
+        .count();
     let token = &c.line[c.at..c.at + len];
     let mut parts = token.split('.');
     let (header, payload, signature) = (parts.next()?, parts.next()?, parts.next()?);

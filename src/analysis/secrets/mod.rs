@@ -126,8 +126,8 @@ pub fn scan_line(line: &str) -> Vec<Secret> {
     scan(line, around, true)
 }
 
-/// [`scan_line`] with the text around the line; without `formats`, only what a name says
-/// (headers, pairs and assignments).
+/// [`scan_line`] with the text around the line; without `formats` (no format's prefix is
+/// on the line), no token is looked for.
 pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret> {
     let mut out = Vec::new();
     if formats {
@@ -146,8 +146,8 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
             secret.masked_end = t.body_end.unwrap_or(t.end).max(t.end);
             out.push(if t.fake { secret.masked_only() } else { secret });
         }
-        url_passwords(line, &mut out);
     }
+    url_passwords(line, &mut out);
     headers::auth_headers(line, &mut out);
     headers::user_passwords(line, around.before, &mut out);
     for a in assignments(line) {
@@ -160,7 +160,7 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
         let Some(name) = secret_name(a.name) else {
             continue;
         };
-        if names::is_public(a.name) {
+        if names::is_public(a.name) || names::in_algolia_block(around.before) {
             continue;
         }
         let value = &line[a.value.0..a.value.1];
@@ -189,6 +189,34 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
         }
     }
     out
+}
+
+/// `text` with its `%XX` escapes decoded, as a URL's user information is written
+/// (`p%40ss` is `p@ss`); as it is when they do not decode to UTF-8.
+fn percent_decoded(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('%') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_or(std::borrow::Cow::Borrowed(text), std::borrow::Cow::Owned)
 }
 
 /// A literal that may be a weak password: not reported, but not shown either.
@@ -223,7 +251,8 @@ fn url_passwords(line: &str, out: &mut Vec<Secret>) {
             continue;
         }
         let secret = Secret::new(start, start + password.len(), SecretKind::UrlPassword);
-        if password != user && strong(password, Bar::Password) {
+        let decoded = percent_decoded(password);
+        if password != user && strong(&decoded, Bar::Password) {
             out.push(secret);
         } else if maybe_password(password) {
             out.push(secret.masked_only());

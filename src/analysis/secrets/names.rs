@@ -3,7 +3,8 @@
 
 use super::MAX_SECRETS_PER_LINE;
 
-/// Name parts that mean the value is a password or token whatever it looks like.
+/// Name parts that say the value is a password or token: where the name is all there is to
+/// go by (a configuration's environment variable), any literal value is one.
 const LITERAL_SECRET_NAMES: &[&str] = &["password", "passwd", "pwd", "passphrase", "token"];
 
 /// Name parts that mean the value is a credential when it also looks random.
@@ -32,6 +33,21 @@ pub(super) fn is_public(name: &str) -> bool {
     PUBLIC_NAME_PARTS.iter().any(|w| has(w)) || (has("algolia") && !has("admin") && !has("write"))
 }
 
+/// Lines before a value looked at for the block it is in.
+const BLOCK_LINES: usize = 3;
+
+/// Whether the lines just before (`before` ends where the value's line starts) open an
+/// Algolia block (`algolia: { appId, apiKey, indexName }`, as docs sites configure their
+/// search): its key is the search-only one.
+pub(super) fn in_algolia_block(before: &str) -> bool {
+    before
+        .strip_suffix('\n')
+        .unwrap_or(before)
+        .rsplit('\n')
+        .take(BLOCK_LINES)
+        .any(|l| l.to_ascii_lowercase().contains("algolia"))
+}
+
 /// Name parts of a password, which people choose (rather than a generated token or key).
 const PASSWORD_NAMES: &[&str] = &["password", "passwd", "pwd", "passphrase"];
 
@@ -48,7 +64,8 @@ pub(super) fn says_password(name: &str) -> bool {
 /// How a name says it holds a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretName {
-    /// A password or token: any literal value is a secret.
+    /// A password or token: any literal value given to the name alone is a secret; in text,
+    /// one strong enough (see [`crate::analysis::secrets::scan_line`]).
     Literal,
     /// A key, secret or credential: a random-looking value is a secret.
     Random,
@@ -276,5 +293,8 @@ mod tests {
         for name in ["ALGOLIA_ADMIN_KEY", "OPENAI_API_KEY", "DB_PASSWORD"] {
             assert!(!is_public(name), "{name}");
         }
+        assert!(in_algolia_block("  algolia: {\n    appId: 'X',\n"));
+        assert!(!in_algolia_block("algolia: {\n1\n2\n3\n"));
+        assert!(!in_algolia_block(""));
     }
 }

@@ -28,8 +28,11 @@ const MIN_PASSWORD: usize = 8;
 const PASSWORD_ENTROPY: f64 = 3.0;
 
 /// Credentials published as examples by the standards that define them (OAuth 2.0's
-/// RFC 6749 and RFC 6750): known to everyone, so no secret wherever they are copied.
+/// RFC 6749 and RFC 6750) and by Stripe's documentation (its test key's body, copied into
+/// many a "vulnerable code" sample as a live key): known to everyone, so no secret
+/// wherever they are copied.
 const PUBLISHED_EXAMPLES: &[&str] = &[
+    "4eC39HqLyjWDarjtT1zdp7dc",
     "2YotnFZFEjr1zCsicMWpAA",
     "tGzv3JOkF0XG5Qx2TlKWIA",
     "mF_9.B5f-4.1JqM",
@@ -55,6 +58,8 @@ const PLACEHOLDER_PARTS: &[&str] = &[
     "fake",
     "demo",
     "test",
+    "mock",
+    "invalid",
     "changeme",
     "change_me",
     "change-me",

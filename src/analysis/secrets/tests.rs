@@ -73,9 +73,19 @@ fn url_passwords() {
         "mongodb+srv://admin:<password>@cluster0.example.net",
         "redis://:p4ssw0rd@cache:6379",
         "https://user:password@example.com",
+        // `p@ss:phrase`, escaped.
+        "https://viewer:p%40ss%3Aphrase@service.invalid/api",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
+    // In a text, a line with a URL and nothing else secret-like is read too.
+    let text = "intro\nclone https://bob:q7Rx2mVp9Lk4Wz8N@example.com/repo.git\n";
+    let hits: Vec<&str> = scan_text(text)
+        .into_iter()
+        .filter(|s| s.reported)
+        .map(|s| &text[s.start..s.end])
+        .collect();
+    assert_eq!(hits, ["q7Rx2mVp9Lk4Wz8N"]);
     // A weak literal password is not reported, but it is not shown either.
     let weak = scan_line("redis://:p4ssw0rd@cache:6379");
     assert!(weak.len() == 1 && !weak[0].reported);
@@ -181,6 +191,9 @@ fn placeholders_and_references_are_not_secrets() {
         r#"       "access_token":"2YotnFZFEjr1zCsicMWpAA","#,
         "  password: 'bm90IG15IHJlYWwgcGFzc3dvcmQ=',",
         "  auth: 'aXNhYWNzOm5vdCBteSByZWFsIHBhc3N3b3Jk',",
+        "  password: cGFzc3dvcmQ=",
+        "const apiKey = 'mock-api-key-8f3k2m9x7q';",
+        "stripe.api_key = \"sk_live_4eC39HqLyjWDarjtT1zdp7dc\"",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
@@ -225,6 +238,10 @@ fn keys_meant_to_be_public_are_not_secrets() {
     spki.extend((0u8..64).map(|i| i.wrapping_mul(97).wrapping_add(13)));
     let public = base64::engine::general_purpose::STANDARD.encode(&spki);
     assert!(reported(&format!("  key: \"{public}\"")).is_empty());
+    // A docs site's search configuration.
+    let text =
+        "  algolia: {\n    appId: 'X1Y2Z3',\n    apiKey: '3e42dbd4f895fe93ff5cf40d860c4a85',\n";
+    assert!(scan_text(text).iter().all(|s| !s.reported));
     assert_eq!(
         reported("ALGOLIA_ADMIN_KEY=3e42dbd4f895fe93ff5cf40d860c4a85"),
         ["3e42dbd4f895fe93ff5cf40d860c4a85"]

@@ -111,7 +111,9 @@ pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
             _ => 2,
         };
         // A key block's body runs over lines: its line breaks and indents stay.
-        let end = hit.masked_end.clamp(hit.end, text.len());
+        let end = Some(hit.masked_end.clamp(hit.end, text.len()))
+            .filter(|e| text.is_char_boundary(*e))
+            .unwrap_or(hit.end);
         let Some(secret) = text.get(hit.start..end) else {
             continue;
         };

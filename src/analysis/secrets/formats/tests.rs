@@ -80,6 +80,8 @@ fn github_tokens_carry_their_checksum() {
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
+    // npm's tokens are built the same way.
+    assert_eq!(reported(&github_token("npm_", 3)), ["an npm access token"]);
     // Too long is not the format either.
     assert!(reported(&format!("{}A", github_token("ghp_", 2))).is_empty());
 }
@@ -183,6 +185,11 @@ fn stripe_openai_anthropic_google() {
 
     let google = format!("AIza{}", random(35, URL_SAFE, 26));
     assert_eq!(reported(&format!("key={google}")), ["a Google API key"]);
+    let letters = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let hf = format!("hf_{}", random(34, letters, 30));
+    assert_eq!(reported(&hf), ["a Hugging Face access token"]);
+    let pypi = format!("pypi-AgEIcHlwaS5vcmc{}", random(150, URL_SAFE, 31));
+    assert_eq!(reported(&pypi), ["a PyPI upload token"]);
 
     for line in [
         "sk-proj-...",
@@ -192,6 +199,8 @@ fn stripe_openai_anthropic_google() {
         "the task-0123456789abcdefghijklmnopqrstuvwxyz0123 ran",
         "AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q",
         "AIzaSyXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        "from huggingface_hub import hf_hub_download",
+        "HF_TOKEN=hf_...",
     ] {
         assert!(reported(line).is_empty(), "{line}");
     }
@@ -252,5 +261,26 @@ fn private_key_blocks_need_a_body() {
         format!(r"-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----"),
     ] {
         assert!(reported(&line).is_empty(), "{line}");
+    }
+}
+
+#[test]
+fn hostile_lines_stay_linear() {
+    // Each would cost a scan of the rest of the line per prefix if prefixes were re-read:
+    // minutes for these lines, against well under a second.
+    for unit in [
+        "eyJ.",
+        "-----BEGIN ",
+        "hooks.slack.com/",
+        "://a",
+        "sk-proj-",
+    ] {
+        let line = unit.repeat(40_000);
+        let started = std::time::Instant::now();
+        let _ = scan_line(&line);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{unit}"
+        );
     }
 }
