@@ -151,16 +151,15 @@ impl Cx<'_> {
         // The written path, fragment and query left out, is the end of the file's path but
         // for case: that end, in the file's case, replaces it.
         let path = r.written.split(['#', '?']).next().unwrap_or("");
-        let fix = (doc.file.slice(r.span).starts_with(path)
-            && !path.is_empty()
-            && actual.len() >= path.len())
-        .then(|| &actual[actual.len() - path.len()..])
-        .filter(|tail| tail.eq_ignore_ascii_case(path) && *tail != path)
-        .map(|tail| {
-            let span = crate::source::Span::new(r.span.start, r.span.start + path.len());
-            Fix::replace(Applicability::Safe, span, tail)
-                .with_message(format!("write it as the file is named, `{tail}`"))
-        });
+        let fix = (doc.file.slice(r.span).starts_with(path) && !path.is_empty())
+            .then(|| actual.get(actual.len().checked_sub(path.len())?..))
+            .flatten()
+            .filter(|tail| tail.eq_ignore_ascii_case(path) && *tail != path)
+            .map(|tail| {
+                let span = crate::source::Span::new(r.span.start, r.span.start + path.len());
+                Fix::replace(Applicability::Safe, span, tail)
+                    .with_message(format!("write it as the file is named, `{tail}`"))
+            });
         let what = if r.form == Form::Link {
             "links to"
         } else {
