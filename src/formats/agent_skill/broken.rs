@@ -15,7 +15,7 @@ use crate::diagnostics::{Applicability, Diagnostic, Fix};
 use crate::source::SourceFile;
 
 /// Files of one folder compared with a broken path at most, for the closest name.
-const MAX_SUGGESTED_FROM: usize = 1_000;
+const MAX_SUGGESTED_FROM: usize = 200;
 
 /// Folders of agents that hold a project's own skills (`<project>/.claude/skills/<name>`).
 const PROJECT_SKILLS: &str = "skills";

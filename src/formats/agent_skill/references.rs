@@ -174,6 +174,12 @@ impl Cx<'_> {
         if walk.followed >= MAX_FOLLOWED {
             return;
         }
+        // A page a program opens (a template, a prompt) is read for the security checks, but
+        // it is the program's, not instructions: its links are not followed.
+        if paths::is_markdown(rel) && r.form == Form::Program {
+            self.companion(rel);
+            return;
+        }
         let file =
             if paths::is_markdown(rel) || (rel.starts_with("scripts/") && paths::is_code(rel)) {
                 self.companion(rel)
