@@ -249,3 +249,38 @@ fn an_unclosed_code_fence() {
         )
     );
 }
+
+#[test]
+fn programs_lead_to_what_they_import_and_open() {
+    let body = "Validate with `python tools/scripts/validate.py doc.xml`.\n\
+                Pick a font from the `./fonts` folder.\n";
+    let repo = skill(
+        body,
+        &[
+            (
+                "tools/scripts/validate.py",
+                "from validation import check\ncheck()\n",
+            ),
+            (
+                "tools/scripts/validation/__init__.py",
+                "from .base import check\n",
+            ),
+            (
+                "tools/scripts/validation/base.py",
+                "SCHEMAS = Path(__file__).parent.parent.parent / \"schemas\"\n",
+            ),
+            ("tools/schemas/a.xsd", "<xs:schema/>\n"),
+            ("tools/schemas/b.xsd", "<xs:schema/>\n"),
+            ("fonts/Serif.ttf", "font"),
+            ("tools/stray.py", "print('unused')\n"),
+        ],
+    );
+    // The package a script imports is read in turn: the schemas its module opens from a
+    // folder above its own are used; a module nothing imports is not.
+    assert_eq!(
+        found(&repo),
+        [
+            "tools/stray.py:1:1 SKL018 warning `tools/stray.py` ships with the skill, but neither `SKILL.md` nor a file it links names it"
+        ]
+    );
+}

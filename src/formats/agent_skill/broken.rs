@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::commands::interpreter;
 use super::mentions::{Form, Reference, Run, has_extension};
-use super::paths::{Resolved, dir_of};
+use super::paths::{self, Resolved, dir_of};
 use super::references::Doc;
 use super::{Cx, rules};
 use crate::analysis::names::did_you_mean;
@@ -41,7 +41,12 @@ impl Cx<'_> {
                 }
             }
         }
-        if !has_extension(named) && matches!(r.run, Run::Direct { .. } | Run::Through(_)) {
+        // A path (not a bare word such as `docker`) that a command runs, naming a script
+        // but for its extension.
+        if !has_extension(named)
+            && r.written.contains('/')
+            && matches!(r.run, Run::Direct { .. } | Run::Through(_))
+        {
             for c in &resolved.candidates {
                 if let Some(file) = self.with_extension(c, &r.run) {
                     self.broken(doc, r, c, Some(&file));
@@ -67,9 +72,12 @@ impl Cx<'_> {
         let fitting: Vec<&String> = files
             .iter()
             .filter(|f| {
-                exts.is_empty()
-                    || f.rsplit_once('.')
-                        .is_some_and(|(_, e)| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+                let ext = f.rsplit_once('.').map_or("", |(_, e)| e);
+                if exts.is_empty() {
+                    paths::is_program(f)
+                } else {
+                    exts.iter().any(|x| x.eq_ignore_ascii_case(ext))
+                }
             })
             .collect();
         match fitting.as_slice() {

@@ -131,6 +131,20 @@ impl Cx<'_> {
                 if !c.is_empty() || r.form == Form::Link {
                     walk.reach.dirs.insert(c.clone());
                 }
+                // A package a program imports (`from validation import x`): its modules
+                // are read for what they open or import in turn.
+                if r.form == Form::Program && !c.is_empty() {
+                    let modules: Vec<String> = self
+                        .folder
+                        .files_in(c)
+                        .filter(|f| paths::is_code(f))
+                        .take(MAX_FOLLOWED)
+                        .cloned()
+                        .collect();
+                    for m in modules {
+                        self.reached(doc, r, &m, walk);
+                    }
+                }
                 return;
             }
             if self.folder.exists(c) {
