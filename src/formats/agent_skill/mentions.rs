@@ -42,12 +42,14 @@ pub(super) struct Reference {
     pub written: String,
     /// Where it is written.
     pub span: Span,
+    /// How it is written.
     pub form: Form,
     /// Written where the agent is not sent there: what never to do, an example, an output
     /// template, a file the agent is to create.
     pub aside: bool,
     /// Prose that sends the agent there: "see", "read", "run" just before it.
     pub cue: bool,
+    /// How a command runs it.
     pub run: Run,
 }
 

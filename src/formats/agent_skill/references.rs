@@ -40,7 +40,9 @@ pub(super) struct Runs {
 
 /// A file being followed.
 pub(super) struct Doc {
+    /// Its path in the skill's folder.
     pub rel: String,
+    /// Its text.
     pub file: Arc<SourceFile>,
     /// Steps from `SKILL.md` (0 for `SKILL.md` itself).
     pub depth: usize,
@@ -91,7 +93,13 @@ impl Cx<'_> {
             for r in &refs {
                 let resolved = self.resolve(&doc, r);
                 if let Some(first) = resolved.candidates.first() {
-                    named_dirs.insert(paths::dir_of(first).to_string());
+                    // The folder a path points into, or the folder it names (`rules/`).
+                    let dir = if self.folder.dirs.contains(first) {
+                        first.as_str()
+                    } else {
+                        paths::dir_of(first)
+                    };
+                    named_dirs.insert(dir.to_string());
                 }
                 self.reference(&doc, r, &resolved, &mut walk);
             }
