@@ -48,7 +48,8 @@ fn only_scripts_run_by_their_path_need_a_shebang_and_the_execute_bit() {
                 3. Convert with `python scripts/convert.py in.pdf`, `uv run scripts/report.py`,\n\
                    `node scripts/page.js`, `bash scripts/clean.sh` and `npx tsx scripts/types.ts`.\n\
                 4. Run `scripts/bake.mjs` once; `scripts/legacy.py` is the old converter.\n\
-                5. Open [the page](assets/page.html).\n";
+                5. Run `./scripts/tool.py` (or `python3 -m scripts.tool`).\n\
+                6. Open [the page](assets/page.html).\n";
     let repo = skill(
         body,
         &[
@@ -66,6 +67,7 @@ fn only_scripts_run_by_their_path_need_a_shebang_and_the_execute_bit() {
             ("scripts/types.ts", "export {}\n"),
             ("scripts/bake.mjs", "// bake\n"),
             ("scripts/legacy.py", "print('old')\n"),
+            ("scripts/tool.py", "print('tool')\n"),
             (
                 "assets/page.html",
                 "<script src=\"../scripts/app.js\"></script>\n",
@@ -75,8 +77,9 @@ fn only_scripts_run_by_their_path_need_a_shebang_and_the_execute_bit() {
     );
     #[cfg(unix)]
     make_executable(&repo, "scripts/ready.sh");
-    // Run through an interpreter, imported, loaded by a page, named by no command, or told
-    // to be run without a `#!` line (the agent picks the interpreter): none is reported.
+    // Run through an interpreter (anywhere in the skill, even where a command also runs it
+    // by its path), imported, loaded by a page, named by no command, or told to be run
+    // without a `#!` line (the agent picks the interpreter): none is reported.
     let want: &[&str] = if cfg!(unix) {
         &[
             "scripts/deploy.sh:1:1 SKL016 warning `scripts/deploy.sh` has no `#!` line and is not executable",
@@ -247,5 +250,40 @@ fn an_unclosed_code_fence() {
         Some(
             "open and close the outer block with a longer fence (4 backticks) so the fence inside it does not close it"
         )
+    );
+}
+
+#[test]
+fn programs_lead_to_what_they_import_and_open() {
+    let body = "Validate with `python tools/scripts/validate.py doc.xml`.\n\
+                Pick a font from the `./fonts` folder.\n";
+    let repo = skill(
+        body,
+        &[
+            (
+                "tools/scripts/validate.py",
+                "from validation import check\ncheck()\n",
+            ),
+            (
+                "tools/scripts/validation/__init__.py",
+                "from .base import check\n",
+            ),
+            (
+                "tools/scripts/validation/base.py",
+                "SCHEMAS = Path(__file__).parent.parent.parent / \"schemas\"\n",
+            ),
+            ("tools/schemas/a.xsd", "<xs:schema/>\n"),
+            ("tools/schemas/b.xsd", "<xs:schema/>\n"),
+            ("fonts/Serif.ttf", "font"),
+            ("tools/stray.py", "print('unused')\n"),
+        ],
+    );
+    // The package a script imports is read in turn: the schemas its module opens from a
+    // folder above its own are used; a module nothing imports is not.
+    assert_eq!(
+        found(&repo),
+        [
+            "tools/stray.py:1:1 SKL018 warning `tools/stray.py` ships with the skill, but neither `SKILL.md` nor a file it links names it"
+        ]
     );
 }

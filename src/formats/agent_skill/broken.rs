@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::commands::interpreter;
 use super::mentions::{Form, Reference, Run, has_extension};
-use super::paths::{Resolved, dir_of};
+use super::paths::{self, Resolved, dir_of};
 use super::references::Doc;
 use super::{Cx, rules};
 use crate::analysis::names::did_you_mean;
@@ -15,7 +15,7 @@ use crate::diagnostics::{Applicability, Diagnostic, Fix};
 use crate::source::SourceFile;
 
 /// Files of one folder compared with a broken path at most, for the closest name.
-const MAX_SUGGESTED_FROM: usize = 1_000;
+const MAX_SUGGESTED_FROM: usize = 200;
 
 /// Folders of agents that hold a project's own skills (`<project>/.claude/skills/<name>`).
 const PROJECT_SKILLS: &str = "skills";
@@ -41,7 +41,12 @@ impl Cx<'_> {
                 }
             }
         }
-        if !has_extension(named) && matches!(r.run, Run::Direct { .. } | Run::Through(_)) {
+        // A path (not a bare word such as `docker`) that a command runs, naming a script
+        // but for its extension.
+        if !has_extension(named)
+            && r.written.contains('/')
+            && matches!(r.run, Run::Direct { .. } | Run::Through(_))
+        {
             for c in &resolved.candidates {
                 if let Some(file) = self.with_extension(c, &r.run) {
                     self.broken(doc, r, c, Some(&file));
@@ -67,9 +72,12 @@ impl Cx<'_> {
         let fitting: Vec<&String> = files
             .iter()
             .filter(|f| {
-                exts.is_empty()
-                    || f.rsplit_once('.')
-                        .is_some_and(|(_, e)| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+                let ext = f.rsplit_once('.').map_or("", |(_, e)| e);
+                if exts.is_empty() {
+                    paths::is_program(f)
+                } else {
+                    exts.iter().any(|x| x.eq_ignore_ascii_case(ext))
+                }
             })
             .collect();
         match fitting.as_slice() {
@@ -151,16 +159,15 @@ impl Cx<'_> {
         // The written path, fragment and query left out, is the end of the file's path but
         // for case: that end, in the file's case, replaces it.
         let path = r.written.split(['#', '?']).next().unwrap_or("");
-        let fix = (doc.file.slice(r.span).starts_with(path)
-            && !path.is_empty()
-            && actual.len() >= path.len())
-        .then(|| &actual[actual.len() - path.len()..])
-        .filter(|tail| tail.eq_ignore_ascii_case(path) && *tail != path)
-        .map(|tail| {
-            let span = crate::source::Span::new(r.span.start, r.span.start + path.len());
-            Fix::replace(Applicability::Safe, span, tail)
-                .with_message(format!("write it as the file is named, `{tail}`"))
-        });
+        let fix = (doc.file.slice(r.span).starts_with(path) && !path.is_empty())
+            .then(|| actual.get(actual.len().checked_sub(path.len())?..))
+            .flatten()
+            .filter(|tail| tail.eq_ignore_ascii_case(path) && *tail != path)
+            .map(|tail| {
+                let span = crate::source::Span::new(r.span.start, r.span.start + path.len());
+                Fix::replace(Applicability::Safe, span, tail)
+                    .with_message(format!("write it as the file is named, `{tail}`"))
+            });
         let what = if r.form == Form::Link {
             "links to"
         } else {

@@ -8,6 +8,9 @@ use std::collections::{BTreeSet, HashSet};
 
 use super::Cx;
 use super::layout::Layout;
+
+/// Path patterns of one `SKILL.md` matched at most.
+const MAX_PATTERNS: usize = 100;
 use super::paths;
 
 impl Cx<'_> {
@@ -20,7 +23,10 @@ impl Cx<'_> {
         dirs: &BTreeSet<String>,
     ) -> Vec<String> {
         let mut out = Vec::new();
-        for word in pattern_words(text) {
+        // Each pattern once, and a bounded number of them: each is matched against the
+        // files of its folder.
+        let patterns: BTreeSet<&str> = pattern_words(text).take(MAX_PATTERNS).collect();
+        for word in patterns {
             let Some(pattern) = Pattern::parse(word) else {
                 continue;
             };

@@ -131,6 +131,7 @@ pub(super) struct Lines {
 }
 
 impl Lines {
+    /// The line starts of `text`.
     pub fn new(text: &str) -> Lines {
         let starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))

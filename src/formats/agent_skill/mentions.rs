@@ -42,12 +42,14 @@ pub(super) struct Reference {
     pub written: String,
     /// Where it is written.
     pub span: Span,
+    /// How it is written.
     pub form: Form,
     /// Written where the agent is not sent there: what never to do, an example, an output
     /// template, a file the agent is to create.
     pub aside: bool,
     /// Prose that sends the agent there: "see", "read", "run" just before it.
     pub cue: bool,
+    /// How a command runs it.
     pub run: Run,
 }
 
@@ -168,7 +170,11 @@ pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
         if i > 0 && taken.get(i - 1).is_some_and(|s| span.start < s.end) {
             continue;
         }
-        if !might_be_path(word) && !is_module(word) {
+        // `./canvas-fonts` names a folder (or file) without a `/` or an extension of its own.
+        let dot_slash = text
+            .get(span.start.saturating_sub(2)..span.start)
+            .is_some_and(|p| p == "./");
+        if !might_be_path(word) && !is_module(word) && !dot_slash {
             continue;
         }
         out.push(mention(text, &layout, &lines, span, word));
@@ -180,6 +186,16 @@ pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
 /// the program opens or imports.
 pub(super) fn in_program(text: &str) -> Vec<Reference> {
     words(text)
+        .map(|(span, word)| {
+            // `from .base import x`, `from ..util import y`: a module beside the program.
+            let relative = word.trim_start_matches('.');
+            if relative.len() < word.len() && is_identifier(relative) {
+                let at = span.start + word.len() - relative.len();
+                (Span::new(at, span.end), relative)
+            } else {
+                (span, word)
+            }
+        })
         .filter(|(_, w)| might_be_path(w) || is_identifier(w))
         .map(|(span, word)| Reference {
             written: word.to_string(),

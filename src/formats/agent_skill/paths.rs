@@ -294,6 +294,13 @@ pub(super) fn is_code(rel: &str) -> bool {
     }
 }
 
+/// A program (a script the agent may run), not a page a program reads.
+pub(super) fn is_program(rel: &str) -> bool {
+    is_code(rel)
+        && !rel.to_ascii_lowercase().ends_with(".html")
+        && !rel.to_ascii_lowercase().ends_with(".htm")
+}
+
 /// A path with no placeholder or wildcard (`scripts/<name>.py`, `rules/*.md` are patterns).
 pub(super) fn complete(path: &str) -> bool {
     !path.contains(['<', '>', '{', '}', '$', '*', '[', ']', '…']) && !path.contains("...")

@@ -40,7 +40,9 @@ pub(super) struct Runs {
 
 /// A file being followed.
 pub(super) struct Doc {
+    /// Its path in the skill's folder.
     pub rel: String,
+    /// Its text.
     pub file: Arc<SourceFile>,
     /// Steps from `SKILL.md` (0 for `SKILL.md` itself).
     pub depth: usize,
@@ -91,7 +93,13 @@ impl Cx<'_> {
             for r in &refs {
                 let resolved = self.resolve(&doc, r);
                 if let Some(first) = resolved.candidates.first() {
-                    named_dirs.insert(paths::dir_of(first).to_string());
+                    // The folder a path points into, or the folder it names (`rules/`).
+                    let dir = if self.folder.dirs.contains(first) {
+                        first.as_str()
+                    } else {
+                        paths::dir_of(first)
+                    };
+                    named_dirs.insert(dir.to_string());
                 }
                 self.reference(&doc, r, &resolved, &mut walk);
             }
@@ -130,6 +138,20 @@ impl Cx<'_> {
                 // Only a link leads to the whole skill (`./`): a word such as `.` does not.
                 if !c.is_empty() || r.form == Form::Link {
                     walk.reach.dirs.insert(c.clone());
+                }
+                // A package a program imports (`from validation import x`): its modules
+                // are read for what they open or import in turn.
+                if r.form == Form::Program && !c.is_empty() {
+                    let modules: Vec<String> = self
+                        .folder
+                        .files_in(c)
+                        .filter(|f| paths::is_code(f))
+                        .take(MAX_FOLLOWED)
+                        .cloned()
+                        .collect();
+                    for m in modules {
+                        self.reached(doc, r, &m, walk);
+                    }
                 }
                 return;
             }
@@ -172,6 +194,12 @@ impl Cx<'_> {
             self.too_deep(doc, r, rel);
         }
         if walk.followed >= MAX_FOLLOWED {
+            return;
+        }
+        // A page a program opens (a template, a prompt) is read for the security checks, but
+        // it is the program's, not instructions: its links are not followed.
+        if paths::is_markdown(rel) && r.form == Form::Program {
+            self.companion(rel);
             return;
         }
         let file =

@@ -90,7 +90,11 @@ impl Cx<'_> {
         .help(if shebang {
             format!("make it executable: `chmod +x {rel}` (and `git add --chmod=+x {rel}`)")
         } else {
-            format!("start it with a `#!` line naming its interpreter (`{}`) and make it executable (`chmod +x {rel}`)", shebang_for(rel))
+            format!(
+                "start it with a `#!` line naming its interpreter (`{}`) and make it executable (`chmod +x {rel}`), or have the instructions run it as `{} {rel}`",
+                shebang_for(rel),
+                interpreter_for(rel)
+            )
         });
         self.push(d);
     }
@@ -123,12 +127,21 @@ impl Cx<'_> {
 
 /// The usual `#!` line of a script with this name's extension.
 fn shebang_for(rel: &str) -> String {
+    match interpreter_for(rel) {
+        "sh" => "#!/bin/sh".to_string(),
+        "npx tsx" => "#!/usr/bin/env -S npx tsx".to_string(),
+        interpreter => format!("#!/usr/bin/env {interpreter}"),
+    }
+}
+
+/// The program that runs a script with this name's extension.
+fn interpreter_for(rel: &str) -> &'static str {
     let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    let interpreter = match ext.as_deref() {
-        Some("sh") => return "#!/bin/sh".to_string(),
+    match ext.as_deref() {
+        Some("sh") => "sh",
         Some("py") => "python3",
         Some("js" | "mjs" | "cjs") => "node",
-        Some("ts") => "-S npx tsx",
+        Some("ts") => "npx tsx",
         Some("rb") => "ruby",
         Some("pl") => "perl",
         Some("php") => "php",
@@ -137,8 +150,7 @@ fn shebang_for(rel: &str) -> String {
         Some("zsh") => "zsh",
         Some("fish") => "fish",
         _ => "bash",
-    };
-    format!("#!/usr/bin/env {interpreter}")
+    }
 }
 
 /// A program run directly: a known script extension, or none.
@@ -157,7 +169,15 @@ fn is_program(rel: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_program;
+    use super::{interpreter_for, is_program, shebang_for};
+
+    #[test]
+    fn interpreters_by_extension() {
+        assert_eq!(shebang_for("scripts/a.sh"), "#!/bin/sh");
+        assert_eq!(shebang_for("scripts/a.ts"), "#!/usr/bin/env -S npx tsx");
+        assert_eq!(shebang_for("scripts/a.py"), "#!/usr/bin/env python3");
+        assert_eq!(interpreter_for("scripts/tool"), "bash");
+    }
 
     #[test]
     fn programs() {

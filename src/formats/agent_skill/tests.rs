@@ -167,3 +167,37 @@ fn the_reference_cut_is_at_the_first_three_hyphens() {
         Some(("SKL010", 3, 37))
     );
 }
+
+#[test]
+fn other_scripts_and_long_lines_are_read_without_a_hitch() {
+    // Letters whose upper and lower case differ in length, a long line of paths, and an
+    // unclosed fence with CRLF line ends.
+    let long = "`scripts/a.py` ".repeat(20_000);
+    let body = format!(
+        "{SKILL}See ÄBC.md, \u{212A}elvin.md and [x](ünï/\u{212A}.md).\r\n{long}\r\n```bash\r\nls\r\n"
+    );
+    let fs = Noting::new(&[
+        ("s/pdf-tools/SKILL.md", &body),
+        ("s/pdf-tools/äbc.md", "# a\n"),
+        ("s/pdf-tools/kelvin.md", "# k\n"),
+        ("s/pdf-tools/ünï/k.md", "# k\n"),
+        ("s/pdf-tools/scripts/a.py", "print(1)\n"),
+    ]);
+    let started = std::time::Instant::now();
+    let r = check(&fs, "s/pdf-tools/SKILL.md");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let found: Vec<(&str, String)> = codes(&r)
+        .into_iter()
+        .filter(|(c, _)| *c != "SKL013" && *c != "SKL014")
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("SKL022", "```bash".to_string()),
+            // Links first, then the paths in the text.
+            ("SKL021", "ünï/\u{212A}.md".to_string()),
+            ("SKL021", "ÄBC.md".to_string()),
+            ("SKL021", "\u{212A}elvin.md".to_string()),
+        ]
+    );
+}

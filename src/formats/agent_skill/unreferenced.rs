@@ -39,6 +39,8 @@ const CONVENTIONAL: &[&str] = &[
     "go.sum",
     "gemfile",
     "tsconfig.json",
+    // A Python package's marker, run by any import of the package.
+    "__init__.py",
 ];
 
 impl Cx<'_> {
