@@ -1,0 +1,3 @@
+//! Unit tests of `script.rs`.
+
+use super::*;
