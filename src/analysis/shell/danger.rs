@@ -180,7 +180,7 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
     });
     if watched {
         for command in simple_commands(script, dialect) {
-            simple::check(script, &command, dialect, &mut out);
+            simple::check(script, &command, &mut out);
         }
     }
     let mut facts = Facts::default();
@@ -287,6 +287,15 @@ fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
         let what = "a socket wired to a process";
         push(&mut out, at, at + w.len(), DangerKind::ReverseShell, what);
     }
+    // `sudo tee /etc/sudoers.d/x`: privileges kept for later say more than `sudo` alone.
+    let kept: Vec<(usize, usize)> = out
+        .iter()
+        .filter(|d| d.kind == DangerKind::PrivilegeKept)
+        .map(|d| (d.start, d.end))
+        .collect();
+    out.retain(|d| {
+        d.kind != DangerKind::Privileged || !kept.iter().any(|(s, e)| d.start < *e && *s < d.end)
+    });
     out.sort_by_key(|d| (d.start, d.end));
     out.dedup_by(|a, b| a.kind == b.kind && a.start < b.end && b.start < a.end);
     out

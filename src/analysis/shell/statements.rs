@@ -106,6 +106,8 @@ impl Stage {
     pub fn program_index(&self) -> Option<usize> {
         let mut i = 0;
         let mut after_prefix = false;
+        // A prefix with nothing after it runs as itself (`env`, `time`).
+        let mut last_prefix = None;
         while let Some(w) = self.words.get(i) {
             let p = program_of(&w.text);
             if is_assignment(&w.text) || (after_prefix && w.text.starts_with('-')) {
@@ -114,12 +116,13 @@ impl Stage {
             }
             if PREFIXES.contains(&p.as_str()) {
                 after_prefix = true;
+                last_prefix = Some(i);
                 i += 1;
                 continue;
             }
             return Some(i);
         }
-        None
+        last_prefix
     }
 
     /// The program run, in lower case without its folder (`/usr/bin/curl` → `curl`).

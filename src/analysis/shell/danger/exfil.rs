@@ -55,6 +55,8 @@ pub(crate) struct Sink {
     pub excluded: Vec<(usize, usize)>,
     /// Variables expanded in what it sends.
     pub vars: Vec<String>,
+    /// Where what it sends expands a variable named as a secret (`$GITHUB_TOKEN`).
+    pub secrets: Vec<(usize, usize)>,
     /// Files it sends.
     pub files: Vec<String>,
 }
@@ -168,7 +170,7 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
             s.var = placed.assigned.clone();
             s.file = file.clone();
         }
-        if let Some(sink) = send(placed, index, stage, &p) {
+        if let Some(sink) = send(script, placed, index, stage, &p) {
             sinks.push(sink);
         }
     }
@@ -241,6 +243,9 @@ fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
 fn read_sources(script: &str, placed: &Placed, stage: &Stage, p: &str, out: &mut Vec<Source>) {
     let args = stage.args();
     let text = |i: usize| args.get(i).map_or("", |t| t.text.as_str());
+    // What reads the environment or a token is shown as its whole pipeline: the filter and
+    // the file it writes say what is kept.
+    let whole = (placed.statement.start(), placed.statement.end());
     // A credential store given to a program that reads it.
     if READERS.contains(&p) {
         for a in args {
@@ -265,12 +270,7 @@ fn read_sources(script: &str, placed: &Placed, stage: &Stage, p: &str, out: &mut
         _ => false,
     } || args.iter().any(|a| is_proc_environ(&a.text));
     if all_env && !filters_for_other_things(placed) {
-        let mut s = source(
-            stage.start,
-            stage.end,
-            &script[stage.start..stage.end],
-            placed,
-        );
+        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
         s.flow_only = true;
         s.alone = false;
         out.push(s);
@@ -311,19 +311,9 @@ fn read_sources(script: &str, placed: &Placed, stage: &Stage, p: &str, out: &mut
         || (p == "cmdkey" && args.iter().any(|a| a.text.eq_ignore_ascii_case("/list")))
         || (p == "secret-tool" && text(0) == "search" && args.iter().any(|a| a.text == "--all"));
     if harvest {
-        out.push(source(
-            stage.start,
-            stage.end,
-            &script[stage.start..stage.end],
-            placed,
-        ));
+        out.push(source(whole.0, whole.1, &script[whole.0..whole.1], placed));
     } else if printed_secret || token_cli || keychain {
-        let mut s = source(
-            stage.start,
-            stage.end,
-            &script[stage.start..stage.end],
-            placed,
-        );
+        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
         s.strong = false;
         s.flow_only = true;
         s.alone = false;
@@ -331,12 +321,7 @@ fn read_sources(script: &str, placed: &Placed, stage: &Stage, p: &str, out: &mut
     }
     // Hunting for keys over the home or root folder.
     if hunts_credentials(p, args) {
-        out.push(source(
-            stage.start,
-            stage.end,
-            &script[stage.start..stage.end],
-            placed,
-        ));
+        out.push(source(whole.0, whole.1, &script[whole.0..whole.1], placed));
     }
 }
 
@@ -460,7 +445,7 @@ struct Sent<'s> {
 }
 
 /// The send of one command, if it sends data.
-fn send(placed: &Placed, index: usize, stage: &Stage, p: &str) -> Option<Sink> {
+fn send(script: &str, placed: &Placed, index: usize, stage: &Stage, p: &str) -> Option<Sink> {
     let args = stage.args();
     let piped = index > 0
         || stage.redirects.iter().any(|r| {
@@ -527,8 +512,17 @@ fn send(placed: &Placed, index: usize, stage: &Stage, p: &str) -> Option<Sink> {
         .unwrap_or(stage.end)
         .max(stage.start);
     let mut vars: Vec<String> = Vec::new();
+    let mut secrets = Vec::new();
     for d in sent.data.iter().chain(sent.dest.iter()) {
         vars.extend(expansions(&d.text).into_iter().map(|(_, n)| n.to_string()));
+        let raw = script.get(d.start..d.end).unwrap_or("");
+        for (at, name) in expansions(raw) {
+            if is_secret_name(name) {
+                let start = d.start + at;
+                let braced = raw[at..].starts_with("${");
+                secrets.push((start, start + 1 + usize::from(braced) * 2 + name.len()));
+            }
+        }
     }
     let what = match &dest_host {
         Some(h) => format!("{p} … {h}"),
@@ -545,6 +539,7 @@ fn send(placed: &Placed, index: usize, stage: &Stage, p: &str) -> Option<Sink> {
         statement: placed.top_span,
         excluded: sent.excluded.iter().map(|t| (t.start, t.end)).collect(),
         vars,
+        secrets,
         files: sent.files,
     })
     .filter(|_| sent.stdin || !sent.data.is_empty() || sent.dns || host_dynamic)
@@ -649,7 +644,7 @@ fn http_client<'s>(
                     s.excluded.push(v);
                 }
             }
-        } else if flag == "--method" || flag == "-method" {
+        } else if flag.eq_ignore_ascii_case("--method") || flag.eq_ignore_ascii_case("-method") {
             // `wget --method=POST` sends a body given elsewhere; nothing to add.
         } else if !t.starts_with('-') && s.dest.is_none() {
             s.dest = Some(a);
@@ -676,7 +671,7 @@ fn split_flag<'w, 'f>(word: &'w str, known: impl Iterator<Item = &'f &'f str>) -
     }
     if word.starts_with('-') && !word.starts_with("--") && word.len() > 2 {
         let short = &word[..2];
-        if known.into_iter().any(|k| k.eq_ignore_ascii_case(short)) && word.is_char_boundary(2) {
+        if word.is_char_boundary(2) && known.into_iter().any(|k| *k == short) {
             return (short, true);
         }
     }
@@ -693,10 +688,9 @@ fn uploaded_file(flag: &str, value: &str, inline: bool) -> Option<String> {
     } else {
         value
     };
-    let file = if matches!(
-        flag,
-        "-t" | "--upload-file" | "--post-file" | "--body-file" | "-infile"
-    ) {
+    let file = if matches!(flag, "-T" | "--upload-file" | "--post-file" | "--body-file")
+        || flag.eq_ignore_ascii_case("-infile")
+    {
         Some(v)
     } else if let Some(rest) = v.strip_prefix('@') {
         Some(rest)
@@ -857,16 +851,12 @@ pub(crate) fn judge(sources: &[Source], sinks: &[Sink], followed: bool, out: &mu
             .filter(|(_, s)| flows(s) || !s.flow_only || !followed)
             .max_by_key(|(_, s)| (flows(s), s.strong, usize::MAX - s.start.abs_diff(k.start)));
         // A secret variable sent to a suspicious place is a chain of its own.
-        let secret_var = k
-            .vars
-            .iter()
-            .find(|v| is_secret_name(v))
-            .filter(|_| k.strong);
+        let secret_var = k.secrets.first().filter(|_| k.strong);
         if let Some((i, s)) = pick {
             used[i] = true;
             out.push(chain(k, s.start, s.end, &s.what));
-        } else if let Some(v) = secret_var {
-            out.push(chain(k, k.start, k.end, &format!("${v}")));
+        } else if let Some(&(start, end)) = secret_var {
+            out.push(chain(k, start, end, "a secret variable"));
         } else if k.strong {
             super::push(out, k.start, k.end, DangerKind::SendsData, &k.what);
         }

@@ -54,7 +54,7 @@ fn verifies(p: &str, args: &[Token]) -> bool {
 pub(crate) fn decodes(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let ws: Vec<&str> = lower
-        .split(|c: char| c.is_whitespace() || matches!(c, '|' | '(' | ')' | ';' | '"' | '\''))
+        .split(|c: char| c.is_whitespace() || matches!(c, '|' | '(' | ')' | ';' | '"' | '\'' | '`'))
         .filter(|w| !w.is_empty())
         .collect();
     let has = |f: &str| ws.contains(&f);
@@ -282,7 +282,13 @@ fn downloaded(p: &str, stage: &Stage) -> Option<String> {
     let value_of = |flags: &[&str]| {
         args.iter().enumerate().find_map(|(i, a)| {
             let t = a.text.as_str();
-            if flags.contains(&t) {
+            // `-o F`, and a cluster of short options ending in it (`-sLo F`).
+            let clustered = t.len() > 2
+                && !t.starts_with("--")
+                && flags
+                    .iter()
+                    .any(|f| f.len() == 2 && t.starts_with('-') && t.ends_with(&f[1..]));
+            if flags.contains(&t) || clustered {
                 return args.get(i + 1).map(|v| v.text.clone());
             }
             flags.iter().find_map(|f| {

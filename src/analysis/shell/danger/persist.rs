@@ -49,7 +49,19 @@ const AUTORUN_PLACES: &[(&str, &str)] = &[
     ("/etc/cron", "a cron job"),
     ("/var/spool/cron", "a cron job"),
     ("/etc/crontab", "a cron job"),
+    (".git/hooks/", "a git hook"),
 ];
+
+/// The place `path` is, when what is written there runs later: a place that always runs
+/// it, or a shell start-up file when `suspicious` says the writer also fetches, decodes or
+/// connects.
+pub(crate) fn place(path: &str, suspicious: bool) -> Option<&'static str> {
+    let lower = path.to_ascii_lowercase().replace('\\', "/");
+    if let Some((_, place)) = AUTORUN_PLACES.iter().find(|(p, _)| lower.contains(p)) {
+        return Some(place);
+    }
+    (suspicious && RC_FILES.iter().any(|f| lower.ends_with(f))).then_some("a shell start-up file")
+}
 
 /// What in a start-up file or crontab entry is more than setting up a shell.
 const MARKERS: &[&str] = &[

@@ -68,6 +68,11 @@ static PY_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static JS_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\bfetch\s*\(|\baxios\.(post|put|patch)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnavigator\.sendBeacon\s*\(|\bXMLHttpRequest\b").ok()
 });
+/// A request whose URL is built from data (`f"https://h/?k={v}"`, `` `https://h/${v}` ``).
+static DATA_URL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{)"#).ok()
+});
+
 /// A DNS lookup of a name built from data (`f"{data}.x.example"`, `` `${d}.x` ``,
 /// `d + ".x"`).
 static DNS: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -100,6 +105,7 @@ pub fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     let mut sources: Vec<Source> = Vec::new();
     let mut sinks: Vec<Sink> = Vec::new();
     shell_strings(source, lang, &mut out, &mut sources, &mut sinks);
+    out.extend(named_paths(source, &mut sources));
     decoded_and_run(source, lang, &mut out);
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
     judge(&sources, &sinks, false, &mut out);
@@ -363,44 +369,6 @@ fn secrets_and_sends(
         var: None,
         file: None,
     };
-    // Credential stores named in string literals (`".aws", "credentials"` joined as a path).
-    let mut at = 0;
-    for line in source.split_inclusive('\n') {
-        let base = at;
-        at += line.len();
-        let code = line.trim_start();
-        if code.starts_with('#') || code.starts_with("//") || !line.contains(['"', '\'', '`']) {
-            continue;
-        }
-        let mut joined = String::new();
-        let mut code_only = String::new();
-        let mut first = None;
-        let mut rest = line;
-        let mut offset = 0;
-        while let Some(q) = rest.find(['"', '\'', '`']) {
-            let Some((text, skip)) = literal(&rest[q..]) else {
-                break;
-            };
-            code_only.push_str(&rest[..q]);
-            first.get_or_insert(offset + q);
-            if !joined.is_empty() {
-                joined.push('/');
-            }
-            joined.push_str(text);
-            let consumed = q + skip + text.len() + 1;
-            offset += consumed.min(rest.len());
-            rest = rest.get(consumed..).unwrap_or("");
-        }
-        code_only.push_str(rest);
-        // Named where a file is opened or a path is built: a list of patterns a scanner
-        // looks for, or a sentence that names a key file, reads nothing.
-        let reads = READ_CALLS.iter().any(|c| code_only.contains(c));
-        if reads && let Some(store) = credential_store(&joined) {
-            let start = base + first.unwrap_or(0);
-            let end = (base + offset).max(start);
-            sources.push(fact(start, end, store.name, true, store.alarming));
-        }
-    }
     if let Some(re) = ENV_DUMP.as_ref() {
         for m in re.find_iter(source).take(8) {
             sources.push(fact(
@@ -438,6 +406,7 @@ fn secrets_and_sends(
             statement: (0, usize::MAX),
             excluded: Vec::new(),
             vars: Vec::new(),
+            secrets: Vec::new(),
             files: Vec::new(),
         });
     };
@@ -471,12 +440,141 @@ fn secrets_and_sends(
             push_sink(m.start(), m.end(), &what, strong);
         }
     }
+    if let Some(re) = DATA_URL.as_ref() {
+        for m in re.find_iter(source).take(32) {
+            let call = &source[m.start()..m.start() + floor(&source[m.start()..], 400)];
+            let here = urls(call).map(|(_, u)| u).next();
+            let host = here.and_then(host_of);
+            let strong = host.as_deref().is_some_and(suspicious_host);
+            push_sink(
+                m.start(),
+                m.end(),
+                host.as_deref().unwrap_or("a URL built from data"),
+                strong,
+            );
+        }
+    }
     if let Some(re) = DNS.as_ref() {
         for m in re.find_iter(source).take(8) {
             push_sink(m.start(), m.end(), "a DNS name built from data", true);
         }
     }
 }
+
+/// The string literals of one line of code.
+struct Literals {
+    /// Their texts joined by `/` (`".aws", "credentials"` read as the path they build).
+    joined: String,
+    /// The line without them: the code.
+    code: String,
+    /// Offsets in the line of the first literal's start and the last one's end.
+    span: (usize, usize),
+}
+
+fn literals(line: &str) -> Literals {
+    let mut out = Literals {
+        joined: String::new(),
+        code: String::new(),
+        span: (0, 0),
+    };
+    let mut first = None;
+    let mut rest = line;
+    let mut offset = 0;
+    while let Some(q) = rest.find(['"', '\'', '`']) {
+        let Some((text, skip)) = literal(&rest[q..]) else {
+            break;
+        };
+        out.code.push_str(&rest[..q]);
+        first.get_or_insert(offset + q);
+        if !out.joined.is_empty() {
+            out.joined.push('/');
+        }
+        out.joined.push_str(text);
+        let consumed = (q + skip + text.len() + 1).min(rest.len());
+        offset += consumed;
+        rest = &rest[consumed..];
+    }
+    out.code.push_str(rest);
+    out.span = (first.unwrap_or(0), offset);
+    out
+}
+
+/// Lines after a path is named within which the code that opens it counts
+/// (`paths = […]`, then a loop that reads each).
+const READ_WINDOW: usize = 3;
+
+/// Credential stores named in string literals where the code opens files or builds paths
+/// (a scanner's list of patterns, or a sentence naming a key file, reads nothing); and
+/// places that run what is written there, written to (a persistence).
+fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
+    let mut lines: Vec<(usize, Literals, bool)> = Vec::new();
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        let code = line.trim_start();
+        let comment = code.starts_with('#') || code.starts_with("//");
+        let lits = if comment || !line.contains(['"', '\'', '`']) {
+            Literals {
+                joined: String::new(),
+                code: line.to_string(),
+                span: (0, 0),
+            }
+        } else {
+            literals(line)
+        };
+        let reads = !comment && READ_CALLS.iter().any(|c| lits.code.contains(c));
+        lines.push((at, lits, reads));
+        at += line.len();
+    }
+    let mut out = Vec::new();
+    let suspicious_script = ["curl", "wget", "/dev/tcp", "base64", "socket", "nc -e"]
+        .iter()
+        .any(|w| source.contains(w));
+    for (i, (base, lits, _)) in lines.iter().enumerate() {
+        if lits.joined.is_empty() {
+            continue;
+        }
+        let reads = lines[i..].iter().take(READ_WINDOW).any(|(_, _, r)| *r);
+        let (start, end) = (base + lits.span.0, base + lits.span.1);
+        if reads && let Some(store) = credential_store(&lits.joined) {
+            sources.push(Source {
+                start,
+                end: end.max(start),
+                what: store.name.to_string(),
+                strong: true,
+                flow_only: false,
+                alone: store.alarming,
+                top: usize::MAX,
+                var: None,
+                file: None,
+            });
+        }
+        let writes = WRITE_CALLS.iter().any(|c| lits.code.contains(c));
+        if writes && let Some(place) = super::persist::place(&lits.joined, suspicious_script) {
+            push(
+                &mut out,
+                start,
+                end.max(start),
+                DangerKind::Persistence,
+                &format!("writes {place}"),
+            );
+        }
+    }
+    out
+}
+
+/// Calls that write a file, in Python and JavaScript.
+const WRITE_CALLS: &[&str] = &[
+    "open(",
+    "write_text(",
+    "write_bytes(",
+    "writeFile",
+    "appendFile",
+    "createWriteStream(",
+    "copy(",
+    "copyfile(",
+    "copy2(",
+    "symlink",
+];
 
 /// `net.connect(…)` piped into a spawned shell: a reverse shell in Node.
 fn js_reverse_shell(source: &str, out: &mut Vec<Danger>) {

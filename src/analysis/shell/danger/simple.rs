@@ -33,7 +33,7 @@ const WORLD_WRITABLE: &[&str] = &[
 
 /// Checks on one simple command: privileges, deletion, permissions, `nc -e`, shells given a
 /// script with `-c`.
-pub(super) fn check(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Danger>) {
+pub(super) fn check(script: &str, command: &Command, out: &mut Vec<Danger>) {
     let mut ws: &[Word] = &command.words;
     while let Some(first) = ws.first() {
         let p = program(&first.text);
@@ -120,29 +120,45 @@ pub(super) fn check(script: &str, command: &Command, dialect: Dialect, out: &mut
         }
         _ => {}
     }
-    // Without a shell, `bash -c "…"` is where the shell comes in: read its script.
-    if dialect == Dialect::Process
-        && matches!(p.as_str(), "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash")
-        && let Some(i) = args.iter().position(|a| a.text == "-c")
-        && let Some(s) = args.get(i + 1)
-    {
-        let raw = &script[s.start..s.end];
-        let offset = if raw == s.text {
-            s.start
-        } else if raw.get(1..raw.len().saturating_sub(1)) == Some(s.text.as_str()) {
-            s.start + 1
-        } else {
-            usize::MAX
-        };
-        for mut d in dangers(&s.text, Dialect::Posix) {
-            // Escapes inside the quotes moved the offsets: the whole script word stands for it.
-            (d.start, d.end) = if offset == usize::MAX {
-                (s.start, s.end)
-            } else {
-                (offset + d.start, offset + d.end)
-            };
-            out.push(d);
+    // `bash -c "…"`, `pwsh -Command "…"`, `cmd /c "…"`: read the script handed on in its
+    // own language (in a shell the text checks see much of it already; the findings
+    // coincide and are merged).
+    let (inner, flags): (Dialect, &[&str]) = match p.as_str() {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" => (Dialect::Posix, &["-c"]),
+        "powershell" | "pwsh" | "powershell.exe" | "pwsh.exe" => {
+            (Dialect::Pwsh, &["-c", "-command", "-Command"])
         }
+        "cmd" | "cmd.exe" => (Dialect::Cmd, &["/c", "/C", "/k", "/K"]),
+        _ => return,
+    };
+    let Some(i) = args.iter().position(|a| flags.contains(&a.text.as_str())) else {
+        return;
+    };
+    let Some(s) = args.get(i + 1) else {
+        return;
+    };
+    let raw = &script[s.start..s.end];
+    let offset = if raw == s.text {
+        s.start
+    } else if raw.get(1..raw.len().saturating_sub(1)) == Some(s.text.as_str()) {
+        s.start + 1
+    } else {
+        usize::MAX
+    };
+    let map = |a: usize, b: usize| {
+        // Escapes inside the quotes moved the offsets: the whole script word stands for it.
+        if offset == usize::MAX {
+            (s.start, s.end)
+        } else {
+            (offset + a, offset + b)
+        }
+    };
+    for mut d in dangers(&s.text, inner) {
+        (d.start, d.end) = map(d.start, d.end);
+        if let Some(r) = &mut d.related {
+            (r.start, r.end) = map(r.start, r.end);
+        }
+        out.push(d);
     }
 }
 

@@ -18,6 +18,8 @@ const CREDENTIAL_STORES: &[&str] = &[
     ".pypirc",
     ".config/gh/hosts.yml",
     ".ssh/id_",
+    ".ssh",
+    ".aws",
     ".gnupg",
     "wallet.dat",
     "login data",
@@ -51,6 +53,8 @@ const ALARMING: &[&str] = &[
     ".pypirc",
     ".config/gh/hosts.yml",
     ".ssh/id_",
+    ".ssh",
+    ".aws",
     "wallet.dat",
     "login data",
     "key4.db",
@@ -112,6 +116,14 @@ pub fn credential_store(text: &str) -> Option<Store> {
                 .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ','))
                 .next()
                 .is_some_and(|rest| rest.to_ascii_lowercase().ends_with(".pub")),
+            // The whole folder (`tar czf x ~/.ssh`), not a file in it (`~/.ssh/config`).
+            ".ssh" | ".aws" => {
+                let rest = after.trim_start_matches('/');
+                rest.is_empty()
+                    || rest.starts_with(|c: char| {
+                        c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ',')
+                    })
+            }
             // `.netrc` as a whole name, not `.netrc-example`.
             ".netrc" | "_netrc" | ".pypirc" | ".vault-token" | ".gnupg" => !after
                 .chars()
@@ -337,6 +349,9 @@ mod tests {
         assert_eq!(name("fixtures/logins.json"), None);
         assert_eq!(name(".netrc-example"), None);
         assert_eq!(name("~/.ssh/config"), None);
+        assert_eq!(name("~/.ssh/"), Some(".ssh"));
+        assert_eq!(name("$HOME/.aws"), Some(".aws"));
+        assert_eq!(name("~/.aws/config"), None);
         assert!(credential_store("/etc/passwd").is_some_and(|s| !s.alarming));
     }
 
