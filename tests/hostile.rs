@@ -17,6 +17,8 @@ use toolc::OutputFormat;
 mod big_files;
 #[path = "hostile/fuzz.rs"]
 mod fuzz;
+#[path = "hostile/output.rs"]
+mod output;
 #[path = "hostile/paths.rs"]
 mod paths;
 #[path = "hostile/reads.rs"]

@@ -221,11 +221,63 @@ fn write(c: &Changed, cwd: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write it: {e}"))
 }
 
-/// The change to one file as a unified diff with three lines of context.
+/// The change to one file as a unified diff with three lines of context, made safe to print
+/// (see [`printable`]).
 fn unified_diff(c: &Changed) -> String {
-    similar::TextDiff::from_lines(&c.before, &c.after)
+    let display = crate::diagnostics::visible(&c.display);
+    let diff = similar::TextDiff::from_lines(&c.before, &c.after)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{}", c.display), &format!("b/{}", c.display))
-        .to_string()
+        .header(&format!("a/{display}"), &format!("b/{display}"))
+        .to_string();
+    printable(&diff)
+}
+
+/// A diff of a repository's lines, printed where a terminal or a CI log reads it: control
+/// characters (an escape sequence, a lone `\r` that hides what precedes it) are shown as
+/// escapes (a tab and a line's `\r\n` stay), and a line that GitHub's runner would take as a
+/// workflow command (`::` after leading blanks: a context line of `::error …`) has its first
+/// `:` spelt `\u{3a}`. A diff so changed no longer applies as a patch: it is for reading.
+fn printable(diff: &str) -> String {
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix("\r\n") {
+            Some(body) => (body, "\r\n"),
+            None => match line.strip_suffix('\n') {
+                Some(body) => (body, "\n"),
+                None => (line, ""),
+            },
+        };
+        let mut shown = String::with_capacity(body.len());
+        for (i, part) in body.split('\t').enumerate() {
+            if i > 0 {
+                shown.push('\t');
+            }
+            shown.push_str(&crate::diagnostics::visible(part));
+        }
+        let blanks = shown.len() - shown.trim_start().len();
+        if shown[blanks..].starts_with("::") {
+            shown.replace_range(blanks..blanks + 1, "\\u{3a}");
+        }
+        out.push_str(&shown);
+        out.push_str(end);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn a_diff_is_printed_without_controls_or_workflow_commands() {
+        let diff =
+            " ::error file=a::x\n+::warning::y\n-\tkey: \u{1b}]0;T\u{7}\r\n  \t::debug::z\n a\rb\n";
+        assert_eq!(
+            printable(diff),
+            " \\u{3a}:error file=a::x\n+::warning::y\n-\tkey: ␛]0;T␇\r\n  \t\\u{3a}:debug::z\n a\\rb\n"
+        );
+        let plain = "@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n";
+        assert_eq!(printable(plain), plain);
+    }
 }
