@@ -17,6 +17,8 @@ use toolc::OutputFormat;
 mod big_files;
 #[path = "hostile/fuzz.rs"]
 mod fuzz;
+#[path = "hostile/hidden.rs"]
+mod hidden;
 #[path = "hostile/output.rs"]
 mod output;
 #[path = "hostile/paths.rs"]

@@ -32,8 +32,9 @@ fn code_cell(text: &str) -> String {
     visible(text).replace('|', "\\|").replace('`', "'")
 }
 
-/// Render the summary of `diagnostics`; `baselined` findings are only counted.
-pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -> String {
+/// Render the summary of `diagnostics`; hidden findings (baseline, suppression comments) are
+/// only counted.
+pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::from("## toolc\n\n");
     let checked = format!(
@@ -54,13 +55,8 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -
         }
         let _ = writeln!(out, "{mark} {} in {checked}.", found.join(", "));
     }
-    if baselined > 0 {
-        let _ = writeln!(
-            out,
-            "\n{} recorded in the baseline {} not shown.",
-            plural(baselined, "finding"),
-            if baselined == 1 { "is" } else { "are" }
-        );
+    if let Some(hidden) = summary.hidden_line() {
+        let _ = writeln!(out, "\n{hidden}");
     }
     if diagnostics.is_empty() {
         return out;
