@@ -29,6 +29,8 @@ mod paths;
 mod reads;
 #[path = "hostile/server.rs"]
 mod server;
+#[path = "hostile/shellcheck.rs"]
+mod shellcheck;
 
 /// How long a run may take before it counts as hung. Generous on purpose: this is the debug
 /// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a
