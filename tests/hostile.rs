@@ -15,6 +15,8 @@ use toolc::OutputFormat;
 
 #[path = "hostile/big_files.rs"]
 mod big_files;
+#[path = "hostile/cache.rs"]
+mod cache;
 #[path = "hostile/fixes.rs"]
 mod fixes;
 #[path = "hostile/fuzz.rs"]
