@@ -15,14 +15,24 @@ use toolc::OutputFormat;
 
 #[path = "hostile/big_files.rs"]
 mod big_files;
+#[path = "hostile/cache.rs"]
+mod cache;
+#[path = "hostile/fixes.rs"]
+mod fixes;
 #[path = "hostile/fuzz.rs"]
 mod fuzz;
+#[path = "hostile/hidden.rs"]
+mod hidden;
+#[path = "hostile/output.rs"]
+mod output;
 #[path = "hostile/paths.rs"]
 mod paths;
 #[path = "hostile/reads.rs"]
 mod reads;
 #[path = "hostile/server.rs"]
 mod server;
+#[path = "hostile/shellcheck.rs"]
+mod shellcheck;
 
 /// How long a run may take before it counts as hung. Generous on purpose: this is the debug
 /// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a

@@ -191,6 +191,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return usage_error(&message);
     }
     let color = rule_args::stdout_color(args.no_color);
+    // Before the configuration is looked for from them: a named link out of the repository
+    // must not lead to a `toolc.toml` outside it either. A path that does not exist is a
+    // usage error, not a finding about the repository.
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return usage_error(&message);
+    }
     let mut config = match Config::discover_for(&cwd, &args.paths, args.rules.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
@@ -253,10 +259,6 @@ fn run_check(args: CheckArgs) -> ExitCode {
         Err(message) => return usage_error(&message),
     };
     config.lock_required |= args.locked;
-    // A path that does not exist is a usage error, not a finding about the repository.
-    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
-        return usage_error(&message);
-    }
     let build_targets = if args.target.is_empty() {
         None
     } else {
