@@ -509,3 +509,25 @@ impl LazyBar {
         self.bar.finish_and_clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use super::{Format, OutputFormat};
+
+    /// `--format` is written as its own enum for its help texts: it offers exactly the output
+    /// formats there are, each under the name `--output-format` takes.
+    #[test]
+    fn format_offers_every_output_format_by_its_name() {
+        let offered: Vec<(String, OutputFormat)> = Format::value_variants()
+            .iter()
+            .filter_map(|f| Some((f.to_possible_value()?.get_name().to_string(), f.output())))
+            .collect();
+        let all: Vec<(String, OutputFormat)> = OutputFormat::ALL
+            .iter()
+            .map(|(name, f)| (name.to_string(), *f))
+            .collect();
+        assert_eq!(offered, all);
+    }
+}
