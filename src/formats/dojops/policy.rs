@@ -352,7 +352,7 @@ pub fn resolve(file: &Arc<SourceFile>, policy: &Policy, members: &[Member<'_>]) 
 }
 
 /// DOJ016: allowlist entries that match no tool or skill of the project. Blocklist entries are
-/// not checked: blocking a global tool (`~/.dojops/tools/<name>`) the project does not define is
+/// not checked: blocking a global skill (`~/.dojops/skills/`) the project does not define is
 /// a legitimate use of the blocklist.
 fn unknown_allowed(
     file: &Arc<SourceFile>,
@@ -380,7 +380,7 @@ fn unknown_allowed(
                         .help(format!("replace it with `{}`, the name the tool declares", m.name.value));
                 }
                 None => {
-                    d = d.help("remove the entry, or fix it to a tool's `name`; if it names a global tool (`~/.dojops/tools/`), suppress this warning with `# toolc: ignore DOJ016 -- global tool`");
+                    d = d.help("remove the entry, or fix it to a skill's `name`; if it names a global skill (`~/.dojops/skills/`), suppress this warning with `# toolc: ignore DOJ016 -- global skill`");
                 }
             }
             d
