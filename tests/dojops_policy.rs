@@ -202,6 +202,109 @@ fn legacy_keys_are_read_and_the_new_key_wins() {
     );
 }
 
+/// A valid `.dops` skill named `name`, at `.dojops/skills/<name>.dops`.
+fn skill(name: &str) -> (String, String) {
+    (
+        format!(".dojops/skills/{name}.dops"),
+        format!(
+            "---\ndops: v2\nmeta:\n  name: {name}\n  version: 1.0.0\n  description: Writes one file\n\
+             context:\n  technology: yaml\n  fileFormat: yaml\n  outputGuidance: The file only.\n  bestPractices:\n    - Keep it short\n\
+             files:\n  - path: out.yaml\n---\n## Prompt\n\nWrite the file.\n\n## Keywords\n\nyaml\n"
+        ),
+    )
+}
+
+/// A repository with the skills `names` and `policy`; its diagnostics as lines.
+fn run_skills(names: &[&str], policy: &str) -> Vec<String> {
+    let repo = Repo::with(&[(POLICY, policy)]);
+    for name in names {
+        let (path, content) = skill(name);
+        repo.write(&path, content.as_bytes());
+    }
+    lines(&repo.check().expect("valid config"))
+}
+
+#[test]
+fn the_current_keys_are_the_lists_dojops_applies() {
+    let skills = ["image-build", "plan-review"];
+    assert_eq!(
+        run_skills(
+            &skills,
+            "allowedSkills: [image-build, plan-review]\nblockedModules: [hub-import]\n"
+        ),
+        Vec::<String>::new()
+    );
+    // A misspelt skill name in the current allowlist is checked like any other.
+    assert_eq!(
+        run_skills(
+            &skills,
+            "allowedSkills:\n  - image-build\n  - plan-reveiw\n"
+        ),
+        [
+            format!(
+                "{POLICY}:1:1 DOJ017 warning `allowedSkills` leaves out `plan-review`, a tool of this project, so DojOps blocks it"
+            ),
+            format!(
+                "{POLICY}:3:5 DOJ016 warning `plan-reveiw` in `allowedSkills` matches no tool of this project"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn the_first_present_key_wins_and_the_older_ones_are_ignored() {
+    assert_eq!(
+        run_skills(
+            &["image-build"],
+            "allowedPlugins: [gone]\nallowedTools: [image-build]\nallowedSkills: [image-build]\n"
+        ),
+        [
+            format!(
+                "{POLICY}:1:1 DOJ007 warning `allowedPlugins` is ignored because `allowedSkills` is also set"
+            ),
+            format!(
+                "{POLICY}:2:1 DOJ007 warning `allowedTools` is ignored because `allowedSkills` is also set"
+            ),
+        ]
+    );
+    // A null value counts as absent: DojOps falls back to the next key.
+    assert_eq!(
+        run_skills(
+            &["image-build"],
+            "allowedSkills:\nallowedTools: [image-build, gone]\n"
+        ),
+        [format!(
+            "{POLICY}:2:29 DOJ016 warning `gone` in `allowedTools` matches no tool of this project"
+        )]
+    );
+}
+
+#[test]
+fn a_list_key_dojops_never_reads_is_named_for_what_it_is() {
+    let repo = Repo::with(&[(
+        POLICY,
+        "blockedSkills: [image-build]\nallowedModules: [image-build]\n",
+    )]);
+    let (path, content) = skill("image-build");
+    repo.write(&path, content.as_bytes());
+    let report = repo.check().expect("valid config");
+    assert_eq!(
+        lines(&report),
+        [
+            format!(
+                "{POLICY}:1:1 DOJ007 warning unknown key `blockedSkills`: DojOps reads its blocklist from `blockedModules`"
+            ),
+            format!(
+                "{POLICY}:2:1 DOJ007 warning unknown key `allowedModules`: DojOps reads its allowlist from `allowedSkills`"
+            ),
+        ]
+    );
+    assert_eq!(
+        report.diagnostics[0].help.as_deref(),
+        Some("rename it to `blockedModules`")
+    );
+}
+
 #[test]
 fn shape_errors_in_a_policy() {
     let found = run(
@@ -213,17 +316,17 @@ fn shape_errors_in_a_policy() {
         [
             format!("{POLICY}:1:1 DOJ007 warning unknown key `allowTools`"),
             format!(
-                "{POLICY}:2:15 DOJ002 error `blockedTools` must be a list of tool names, found a string"
+                "{POLICY}:2:15 DOJ002 error `blockedTools` must be a list of skill names, found a string"
             ),
             format!(
-                "{POLICY}:3:25 DOJ002 error `allowedTools[1]` must be a tool name (a string), found an integer"
+                "{POLICY}:3:25 DOJ002 error `allowedTools[1]` must be a skill name (a string), found an integer"
             ),
         ]
     );
     assert_eq!(
         run(&[], "- my-tool\n"),
         [format!(
-            "{POLICY}:1:1 DOJ002 error a policy must be a mapping with `allowedTools` and/or `blockedTools`, found a list"
+            "{POLICY}:1:1 DOJ002 error a policy must be a mapping with `allowedSkills` and/or `blockedModules`, found a list"
         )]
     );
 }

@@ -297,6 +297,26 @@ fn verification_whitelist_tiers() {
 }
 
 #[test]
+fn a_program_only_skills_may_run_is_refused_in_a_manifest() {
+    // `packer` came to DojOps's allowlist after `tool.yaml` was removed: only skills run it.
+    let manifest = format!("{BASE}{}", VERIFY.replace("yamllint", "packer validate"));
+    expect_one(
+        &manifest,
+        "14:13 DOJ013 error `packer` is not on DojOps's verification whitelist",
+    );
+    let repo = Repo::with(&[(T, &manifest), (S, SCHEMA)]);
+    let report = repo.check().expect("config");
+    assert!(
+        report.diagnostics[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("`.dops` skills only")),
+        "{:#?}",
+        report.diagnostics[0].notes
+    );
+}
+
+#[test]
 fn verification_without_child_process_never_runs() {
     expect_one(
         &format!("{BASE}verification:\n  command: yamllint out\n"),

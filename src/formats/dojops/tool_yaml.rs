@@ -414,14 +414,17 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
     let lead = command.len() - command.trim_start().len();
     let binary = trimmed.split([' ', '\t']).next().unwrap_or(trimmed);
     let bin_span = span_in_value(lw.file, node, lead, binary);
-    if binary.contains('\0') || !super::allowlist::allows(binary) {
+    if binary.contains('\0') || !super::allowlist::tool_allows(binary) {
         let consequence = if runs {
             "DojOps fails verification for a binary outside its whitelist, so every run of this tool fails"
         } else {
             "DojOps would fail verification as soon as `child_process: required` is set"
         };
-        let hint = did_you_mean(binary, super::allowlist::allowed());
-        let d = lw
+        let hint = did_you_mean(binary, super::allowlist::tool_allowed());
+        let skill_only = super::allowlist::SKILL_ONLY_BINARIES
+            .iter()
+            .find(|b| b.name == binary);
+        let mut d = lw
             .diag(
                 &rules::VERIFICATION_BINARY_NOT_ALLOWED,
                 bin_span,
@@ -436,6 +439,9 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
                 ),
                 None => format!("use one of: {}", SPEC_BINARIES.join(", ")),
             });
+        if let Some(b) = skill_only {
+            d = d.note(format!("DojOps {} and later run `{}` for `.dops` skills only: move the tool to a skill to verify with it", b.since, b.name));
+        }
         lw.push(d);
     } else if RUNTIME_ONLY_BINARIES.contains(&binary) {
         let d = lw
