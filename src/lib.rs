@@ -20,6 +20,7 @@ pub(crate) mod ir;
 pub(crate) mod lock;
 mod pipeline;
 pub(crate) mod rules;
+pub(crate) mod runtimes;
 pub(crate) mod schema;
 pub(crate) mod scope;
 pub(crate) mod security;

@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 
 /// What one run of the script left behind.
 struct Run {
@@ -67,6 +67,7 @@ fn action_with_env(dir: &Path, inputs: &[(&str, &str)], env: &[(&str, &str)]) ->
 /// A repository with one valid DojOps tool, plus `files`.
 fn repo(files: &[(&str, &str)]) -> Repo {
     let repo = Repo::with(&[
+        DOJOPS_1_0,
         (".dojops/tools/my-tool/tool.yaml", VALID_TOOL),
         (".dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),
     ]);

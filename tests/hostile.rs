@@ -9,7 +9,7 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use common::{Repo, VALID_SCHEMA, VALID_TOOL, check_dir};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL, check_dir};
 use serde_json::Value;
 use toolc::OutputFormat;
 
@@ -456,6 +456,7 @@ fn ref_cycles_in_an_input_schema_terminate() {
 #[test]
 fn bom_and_crlf_keep_positions_exact() {
     let repo = repo();
+    repo.write(DOJOPS_1_0.0, DOJOPS_1_0.1.as_bytes());
     let manifest = format!(
         "\u{feff}{}",
         VALID_TOOL

@@ -27,11 +27,10 @@ use crate::rules::syntax as syn;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
 
-/// The keys DojOps tries for the allowlist, first present wins: the current name (DojOps
-/// 1.1.0 and later), the name of 1.0.x, the legacy plugin name.
-pub const ALLOWED_KEYS: &[&str] = &["allowedSkills", "allowedTools", "allowedPlugins"];
-/// The keys DojOps tries for the blocklist, in the same order.
-pub const BLOCKED_KEYS: &[&str] = &["blockedModules", "blockedTools", "blockedPlugins"];
+use crate::runtimes::dojops::{
+    POLICY_ALLOWED_KEYS as ALLOWED_KEYS, POLICY_BLOCKED_KEYS as BLOCKED_KEYS,
+};
+
 /// Names that look like list keys but that current DojOps does not read, with the key it
 /// reads instead: the two lists were renamed differently (`allowedSkills`, `blockedModules`),
 /// and `allowedModules` was read only between the two renames.

@@ -6,9 +6,9 @@
 use super::access::SkillLowerer;
 use crate::analysis::names::did_you_mean;
 use crate::analysis::shell::{OpKind, ShellMeaning, ShellSyntax, shell_syntax, words};
-use crate::formats::dojops::allowlist;
 use crate::formats::fields::span_in_value;
 use crate::rules::dojops as doj;
+use crate::runtimes::dojops as allowlist;
 use crate::syntax::Node;
 
 /// How many pieces of shell syntax one diagnostic shows.
