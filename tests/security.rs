@@ -137,6 +137,77 @@ fn every_planted_attack_is_reported_at_its_place() {
     }
 }
 
+/// `path:line:col CODE severity` of every `SEC` finding in `dir`.
+fn sec_findings_with_severity(dir: &Path) -> Vec<String> {
+    let report = check_dir(dir).expect("valid config");
+    let mut found: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code.starts_with("SEC"))
+        .map(|d| {
+            let p = d.file.position(d.span.start);
+            format!(
+                "{}:{}:{} {} {}",
+                d.file.display(),
+                p.line,
+                p.column,
+                d.rule.code,
+                d.severity
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn every_class_of_attack_is_caught_and_its_look_alike_is_not() {
+    let repo = materialize("classes");
+    let found = sec_findings_with_severity(&repo.root);
+    let expected_text =
+        std::fs::read_to_string(fixture("classes/expected.txt")).expect("expected.txt");
+    let mut expected: Vec<String> = expected_text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    expected.sort();
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn an_exfiltration_points_at_what_it_reads_and_where_it_sends() {
+    let repo = materialize("classes");
+    let report = check_dir(&repo.root).expect("valid config");
+    let chains: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code == "SEC046")
+        .collect();
+    assert!(!chains.is_empty());
+    for d in chains {
+        let sent = d.file.slice(d.span);
+        let read = d.related.first().map(|r| r.file.slice(r.span));
+        assert!(
+            read.is_some_and(|r| !r.is_empty() && r != sent),
+            "{}: {sent} / {read:?}",
+            d.file.display()
+        );
+    }
+    let diagnostics = repo.root.join(".claude/skills/upload-diagnostics/SKILL.md");
+    let d = report
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.code == "SEC046" && d.file.path == diagnostics)
+        .expect("the diagnostics upload");
+    assert!(d.file.slice(d.span).starts_with("curl -s -X POST -F"));
+    assert_eq!(
+        d.related.first().map(|r| r.file.slice(r.span)),
+        Some("env | grep -iE 'token|key|secret' > /tmp/.diag")
+    );
+}
+
 #[test]
 fn benign_definitions_are_silent() {
     let repo = materialize("benign");

@@ -30,7 +30,9 @@ pub fn skill<'a>(
     }
     let mut texts = c.finish();
     for companion in companions {
-        let kind = if scripts.iter().any(|s| Arc::ptr_eq(s, companion)) {
+        // A program the skill ships runs, whether it is run by its path or through an
+        // interpreter; Markdown and other text is read.
+        let kind = if scripts.iter().any(|s| Arc::ptr_eq(s, companion)) || is_script(companion) {
             TextKind::Command(language(companion))
         } else {
             TextKind::Instructions
@@ -48,6 +50,22 @@ pub fn skill<'a>(
         texts,
         credentials: None,
     }]
+}
+
+/// Extensions of the scripts a skill ships, read as programs wherever they are in it.
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "ksh", "py", "js", "mjs", "cjs", "ts", "mts", "cts", "ps1", "psm1", "rb",
+    "pl",
+];
+
+/// Whether `file` is a script by its extension or its `#!` line.
+fn is_script(file: &SourceFile) -> bool {
+    file.body().starts_with("#!")
+        || file
+            .path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SCRIPT_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
 /// The language a script is written in: its `#!` line, else its extension.
@@ -74,11 +92,13 @@ fn language(file: &SourceFile) -> Shell {
         .map(str::to_ascii_lowercase);
     match (interpreter, ext.as_deref()) {
         (Some(p), _) if p.starts_with("python") => Shell::Python,
+        (Some("node" | "deno" | "bun" | "tsx" | "ts-node"), _) => Shell::Node,
         (Some("pwsh" | "powershell"), _) => Shell::Pwsh,
         (Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash"), _) => Shell::Posix,
         (Some(_), _) => Shell::Source,
         (None, Some("sh" | "bash" | "zsh" | "ksh")) => Shell::Posix,
         (None, Some("py")) => Shell::Python,
+        (None, Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts")) => Shell::Node,
         (None, Some("ps1" | "psm1")) => Shell::Pwsh,
         (None, Some("cmd" | "bat")) => Shell::Cmd,
         (None, _) => Shell::Source,
@@ -99,10 +119,8 @@ mod tests {
     fn scripts_are_read_in_their_language() {
         assert_eq!(shell("s/run", "#!/bin/bash\necho"), Shell::Posix);
         assert_eq!(shell("s/run.py", "#!/usr/bin/env python3\n"), Shell::Python);
-        assert_eq!(
-            shell("s/run", "#!/usr/bin/env -S node --x\n"),
-            Shell::Source
-        );
+        assert_eq!(shell("s/run", "#!/usr/bin/env -S node --x\n"), Shell::Node);
+        assert_eq!(shell("s/run.ts", "const x = 1"), Shell::Node);
         assert_eq!(shell("s/run.sh", "echo"), Shell::Posix);
         assert_eq!(shell("s/run.ps1", "Write-Host"), Shell::Pwsh);
         assert_eq!(shell("s/run.bat", "echo"), Shell::Cmd);
