@@ -12,6 +12,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("text", 0),
     ("timing", 0),
     ("rules", 0),
+    ("runtimes", 0),
     ("fs", 0),
     ("source", 0),
     ("suppress", 0),
