@@ -93,6 +93,8 @@ pub struct Config {
     /// `preview = true`: preview rules run (`--preview` too). `None` when the file is silent,
     /// so an extending file keeps what it extends.
     pub preview: Option<bool>,
+    /// `[runtimes]`: the runtime releases the project targets (rules of newer ones are off).
+    pub runtimes: crate::runtimes::Targets,
 }
 
 #[derive(Deserialize)]
@@ -110,6 +112,8 @@ struct RawConfig {
     build: Option<RawBuild>,
     lock: Option<RawLock>,
     baseline: Option<RawBaseline>,
+    #[serde(default)]
+    runtimes: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -341,6 +345,7 @@ impl Config {
             explicit: child.explicit,
             extend: None,
             preview: child.preview.or(self.preview),
+            runtimes: self.runtimes.extended_by(child.runtimes),
         }
     }
 
@@ -512,6 +517,17 @@ impl Config {
                 })
                 .collect()
         });
+        let mut runtimes = crate::runtimes::Targets::default();
+        for (id, version) in &raw.runtimes {
+            match crate::runtimes::Targets::parse_entry(id.get_ref(), version.get_ref()) {
+                Ok((id, v)) => runtimes.set(id, v),
+                Err(msg) => {
+                    let unknown = crate::runtimes::runtime(id.get_ref()).is_none();
+                    let at = if unknown { id.span() } else { version.span() };
+                    err(&mut errors, shift(at), msg);
+                }
+            }
+        }
         if !errors.is_empty() {
             return Err(ConfigError::Invalid(errors));
         }
@@ -534,6 +550,7 @@ impl Config {
             baseline,
             build_out,
             preview: raw.preview,
+            runtimes,
         })
     }
 
@@ -565,6 +582,9 @@ impl Config {
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).
     pub fn setting(&self, rule: &Rule, path: &Path) -> Setting {
+        if !self.runtimes.applies(rule.code) {
+            return Setting::Off;
+        }
         let mut setting = Setting::Level(rule.severity);
         for s in self
             .rules

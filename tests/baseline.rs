@@ -9,7 +9,7 @@ use std::process::Output;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
 fn toolc(dir: &Path, args: &[&str]) -> Output {
@@ -51,6 +51,9 @@ fn findings(dir: &Path, args: &[&str]) -> Vec<(String, String)> {
 
 /// A tool folder with `manifest` and a valid input schema.
 fn tool(repo: &Repo, name: &str, manifest: &str) {
+    if !repo.root.join("toolc.toml").exists() {
+        repo.write(DOJOPS_1_0.0, DOJOPS_1_0.1.as_bytes());
+    }
     repo.write(
         &format!(".dojops/tools/{name}/tool.yaml"),
         manifest.as_bytes(),
@@ -173,7 +176,11 @@ fn the_configured_baseline_applies_from_any_folder_and_to_the_library() {
     let repo = legacy_repo();
     repo.write(
         "toolc.toml",
-        b"[baseline]\npath = \"ci/toolc-baseline.json\"\n",
+        format!(
+            "{}{}",
+            DOJOPS_1_0.1, "[baseline]\npath = \"ci/toolc-baseline.json\"\n"
+        )
+        .as_bytes(),
     );
     let written = toolc(&repo.root, &["check", "--write-baseline"]);
     assert_eq!(code(&written), 0, "{}", text(&written.stderr));
@@ -298,7 +305,10 @@ fn baseline_usage_errors_and_invalid_files() {
     );
 
     // A configured baseline that is not one: an error in it, and nothing is hidden.
-    repo.write("toolc.toml", b"[baseline]\npath = \"b.json\"\n");
+    repo.write(
+        "toolc.toml",
+        format!("{}{}", DOJOPS_1_0.1, "[baseline]\npath = \"b.json\"\n").as_bytes(),
+    );
     repo.write("b.json", b"[1, 2]\n");
     let found = findings(&repo.root, &[]);
     assert!(
@@ -306,7 +316,14 @@ fn baseline_usage_errors_and_invalid_files() {
         "{found:?}"
     );
     assert!(found.iter().any(|(_, c)| c == "DOJ003"), "{found:?}");
-    repo.write("toolc.toml", b"[baseline]\npath = \"missing.json\"\n");
+    repo.write(
+        "toolc.toml",
+        format!(
+            "{}{}",
+            DOJOPS_1_0.1, "[baseline]\npath = \"missing.json\"\n"
+        )
+        .as_bytes(),
+    );
     let found = findings(&repo.root, &[]);
     assert!(
         found.contains(&("missing.json".to_string(), "TLC005".to_string())),

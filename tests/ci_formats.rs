@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Output;
 
 use assert_cmd::Command;
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
 fn toolc(dir: &Path, args: &[&str]) -> Output {
@@ -32,6 +32,9 @@ fn json(dir: &Path, args: &[&str]) -> Value {
 }
 
 fn tool(repo: &Repo, name: &str, manifest: &str) {
+    if !repo.root.join("toolc.toml").exists() {
+        repo.write(DOJOPS_1_0.0, DOJOPS_1_0.1.as_bytes());
+    }
     repo.write(
         &format!(".dojops/tools/{name}/tool.yaml"),
         manifest.as_bytes(),

@@ -11,8 +11,22 @@ use assert_cmd::Command;
 use common::{Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
-/// Write a tool folder under `dir` (a `tools` folder): `tool.yaml` and its input schema.
+/// These tests run on DojOps 1.0 manifests, so their repositories target DojOps 1.0.9, the
+/// last release that loads them (what current DojOps says of them, DOJ024, is tested in
+/// `dojops_tool.rs`).
+const TARGET: &str = "[runtimes]\ndojops = \"1.0.9\"\n";
+
+/// Write the configuration file `path`: `settings` for a repository that targets DojOps 1.0.9.
+fn config(repo: &Repo, path: &str, settings: &str) {
+    repo.write(path, format!("{TARGET}{settings}").as_bytes());
+}
+
+/// Write a tool folder under `dir` (a `tools` folder): `tool.yaml` and its input schema (and
+/// `toolc.toml`, targeting DojOps 1.0.9, when there is none yet).
 fn tool_at(repo: &Repo, dir: &str, name: &str, manifest: &str) {
+    if !repo.root.join("toolc.toml").exists() {
+        config(repo, "toolc.toml", "");
+    }
     repo.write(&format!("{dir}/{name}/tool.yaml"), manifest.as_bytes());
     repo.write(
         &format!("{dir}/{name}/input.schema.json"),
@@ -112,7 +126,7 @@ fn config_is_found_upward_from_a_subfolder() {
     let repo = Repo::new();
     tool(&repo, "a", "Bad_A");
     warning_tool(&repo, "b");
-    repo.write("toolc.toml", b"[rules]\nDOJ003 = \"warning\"\n");
+    config(&repo, "toolc.toml", "[rules]\nDOJ003 = \"warning\"\n");
     let sub = repo.root.join(".dojops/tools");
     let (status, diags) = check_json(&sub, &[]);
     assert_eq!(
@@ -131,18 +145,20 @@ fn rules_by_code_by_name_and_off() {
     let repo = Repo::new();
     tool(&repo, "a", "Bad_A");
     warning_tool(&repo, "b");
-    repo.write(
+    config(
+        &repo,
         "toolc.toml",
-        b"[rules]\ninvalid-tool-name = \"info\"\nDOJ007 = \"off\"\n",
+        "[rules]\ninvalid-tool-name = \"info\"\nDOJ007 = \"off\"\n",
     );
     let (status, diags) = check_json(&repo.root, &[]);
     assert_eq!(summary(&diags), ["DOJ003 .dojops/tools/a/tool.yaml:2:7"]);
     assert_eq!(diags[0]["severity"], "info");
     assert_eq!(status, 0, "info never fails a run");
 
-    repo.write(
+    config(
+        &repo,
         "toolc.toml",
-        b"[rules]\nDOJ = \"off\"\nDOJ003 = \"error\"\n",
+        "[rules]\nDOJ = \"off\"\nDOJ003 = \"error\"\n",
     );
     let (status, diags) = check_json(&repo.root, &[]);
     assert_eq!(
@@ -163,9 +179,10 @@ fn overrides_apply_by_glob() {
         "b",
         &VALID_TOOL.replace("my-tool", "Bad_B"),
     );
-    repo.write(
+    config(
+        &repo,
         "toolc.toml",
-        b"[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n",
+        "[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n",
     );
     let (_, diags) = check_json(&repo.root, &[]);
     assert_eq!(summary(&diags), ["DOJ003 .dojops/tools/a/tool.yaml:2:7"]);
@@ -185,9 +202,10 @@ fn format_include_picks_up_a_manifest_outside_dojops() {
     );
     let (_, diags) = check_json(&repo.root, &[]);
     assert!(diags.is_empty(), "not a built-in pattern: {diags:#?}");
-    repo.write(
+    config(
+        &repo,
         "toolc.toml",
-        b"[formats.dojops-tool]\ninclude = [\"my-tools/*/tool.yaml\"]\n",
+        "[formats.dojops-tool]\ninclude = [\"my-tools/*/tool.yaml\"]\n",
     );
     let (_, diags) = check_json(&repo.root, &[]);
     assert_eq!(summary(&diags), ["DOJ003 my-tools/x/tool.yaml:2:7"]);
@@ -244,8 +262,8 @@ fn unknown_rule_in_config_gets_a_suggestion() {
 fn explicit_config_file() {
     let repo = Repo::new();
     tool(&repo, "a", "Bad_A");
-    repo.write("ci/strict.toml", b"[rules]\nDOJ003 = \"off\"\n");
-    repo.write("toolc.toml", b"[rules]\nDOJ003 = \"warning\"\n");
+    config(&repo, "ci/strict.toml", "[rules]\nDOJ003 = \"off\"\n");
+    config(&repo, "toolc.toml", "[rules]\nDOJ003 = \"warning\"\n");
     let (status, diags) = check_json(&repo.root, &["--config", "ci/strict.toml"]);
     assert!(diags.is_empty(), "{diags:#?}");
     assert_eq!(status, 0);
@@ -269,9 +287,10 @@ fn explicit_config_overrides_are_relative_to_its_folder() {
         "b",
         &VALID_TOOL.replace("my-tool", "Bad_B"),
     );
-    repo.write(
+    config(
+        &repo,
         "toolc.toml",
-        b"[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n",
+        "[[overrides]]\npaths = [\"legacy/**\"]\nrules = { DOJ003 = \"off\" }\n",
     );
     let sub = repo.root.join("legacy");
     let (_, diags) = check_json(&sub, &["--config", "../toolc.toml", "."]);

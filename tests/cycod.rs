@@ -775,3 +775,48 @@ fn hostile_files_never_panic() {
     }
     let _ = check(&deep);
 }
+
+// ── CYC023 ───────────────────────────────────────────────────────────────────────────
+
+/// A tool that downloads a release archive into a folder whose default names a parameter.
+fn fetch_tool(order: &str) -> String {
+    let tag =
+        "  TAG:\n    type: string\n    description: The release to fetch\n    required: true\n";
+    let dest = "  DEST:\n    type: string\n    description: Where to put the archive\n    default: \"downloads/{TAG}\"\n";
+    let params = if order == "tag first" {
+        format!("{tag}{dest}")
+    } else {
+        format!("{dest}{tag}")
+    };
+    format!(
+        "name: search\ndescription: Fetch a release archive\nbash: mkdir -p {{DEST}} && curl -fsSLo {{DEST}}/app.tgz https://example.com/{{TAG}}.tgz\nparameters:\n{params}tags: [write]\n"
+    )
+}
+
+#[test]
+fn cyc023_a_default_naming_an_earlier_parameter_is_not_substituted() {
+    expect(
+        &fetch_tool("tag first"),
+        &[
+            "12:25 CYC023 warning the default of `DEST` names `{TAG}`, which cycod has already replaced when it puts this default in: the braces reach the command as written",
+        ],
+    );
+    // A default naming itself is inserted by its own replacement, and not read again either.
+    expect(
+        "name: search\ndescription: Echo a label\nbash: echo {LABEL}\nparameters:\n  LABEL:\n    type: string\n    description: The label\n    default: '[{LABEL}]'\ntags: [read]\n",
+        &[
+            "8:16 CYC023 warning the default of `LABEL` names `{LABEL}`, which cycod has already replaced when it puts this default in: the braces reach the command as written",
+        ],
+    );
+}
+
+#[test]
+fn cyc023_is_silent_on_defaults_cycod_substitutes_or_that_name_no_parameter() {
+    // Declared before the parameter it names: that replacement comes after the default is in.
+    silent(&fetch_tool("dest first"));
+    // Braces that are not a reference, or name no parameter (CYC012's business in a command,
+    // a literal in a default), and shell expansions.
+    silent(
+        "name: search\ndescription: Format a report\nbash: jq {QUERY} {FILE}\nparameters:\n  FILE:\n    type: string\n    description: The input\n    required: true\n  QUERY:\n    type: string\n    description: The jq program\n    default: '{name: .title} | ${HOME} | {OTHER}'\ntags: [read]\n",
+    );
+}

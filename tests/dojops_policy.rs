@@ -20,9 +20,13 @@ fn tool(name: &str) -> Vec<(String, String)> {
     ]
 }
 
+/// The project targets a DojOps release that loads `tool.yaml` tools (1.0.9 and older): the
+/// policy then applies to them. Current DojOps does not load them at all (DOJ024).
+const LEGACY: (&str, &str) = ("toolc.toml", "[runtimes]\ndojops = \"1.0.9\"\n");
+
 /// A repository with `tools` and `policy` as `.dojops/policy.yaml`; its diagnostics as lines.
 fn run(tools: &[&str], policy: &str) -> Vec<String> {
-    let repo = Repo::with(&[(".dojops/policy.yaml", policy)]);
+    let repo = Repo::with(&[(".dojops/policy.yaml", policy), LEGACY]);
     for name in tools {
         for (path, content) in tool(name) {
             repo.write(&path, content.as_bytes());
@@ -49,7 +53,7 @@ fn doj016_allowlist_entry_names_no_tool() {
 
 #[test]
 fn doj016_suggests_the_closest_tool_name() {
-    let repo = Repo::new();
+    let repo = Repo::with(&[LEGACY]);
     for name in ["my-tool", "other-tool"] {
         for (path, content) in tool(name) {
             repo.write(&path, content.as_bytes());
@@ -97,7 +101,7 @@ fn doj016_is_silent_for_known_tools_and_for_blocklist_entries() {
 
 #[test]
 fn doj017_allowlist_leaves_out_project_tools() {
-    let repo = Repo::new();
+    let repo = Repo::with(&[LEGACY]);
     for name in ["my-tool", "my-other-tool", "third-tool"] {
         for (path, content) in tool(name) {
             repo.write(&path, content.as_bytes());
@@ -150,7 +154,7 @@ fn doj017_is_silent_without_allowlist_mode() {
 
 #[test]
 fn doj018_name_both_allowed_and_blocked() {
-    let repo = Repo::new();
+    let repo = Repo::with(&[LEGACY]);
     for (path, content) in tool("my-tool") {
         repo.write(&path, content.as_bytes());
     }
@@ -202,6 +206,109 @@ fn legacy_keys_are_read_and_the_new_key_wins() {
     );
 }
 
+/// A valid `.dops` skill named `name`, at `.dojops/skills/<name>.dops`.
+fn skill(name: &str) -> (String, String) {
+    (
+        format!(".dojops/skills/{name}.dops"),
+        format!(
+            "---\ndops: v2\nmeta:\n  name: {name}\n  version: 1.0.0\n  description: Writes one file\n\
+             context:\n  technology: yaml\n  fileFormat: yaml\n  outputGuidance: The file only.\n  bestPractices:\n    - Keep it short\n\
+             files:\n  - path: out.yaml\n---\n## Prompt\n\nWrite the file.\n\n## Keywords\n\nyaml\n"
+        ),
+    )
+}
+
+/// A repository with the skills `names` and `policy`; its diagnostics as lines.
+fn run_skills(names: &[&str], policy: &str) -> Vec<String> {
+    let repo = Repo::with(&[(POLICY, policy)]);
+    for name in names {
+        let (path, content) = skill(name);
+        repo.write(&path, content.as_bytes());
+    }
+    lines(&repo.check().expect("valid config"))
+}
+
+#[test]
+fn the_current_keys_are_the_lists_dojops_applies() {
+    let skills = ["image-build", "plan-review"];
+    assert_eq!(
+        run_skills(
+            &skills,
+            "allowedSkills: [image-build, plan-review]\nblockedModules: [hub-import]\n"
+        ),
+        Vec::<String>::new()
+    );
+    // A misspelt skill name in the current allowlist is checked like any other.
+    assert_eq!(
+        run_skills(
+            &skills,
+            "allowedSkills:\n  - image-build\n  - plan-reveiw\n"
+        ),
+        [
+            format!(
+                "{POLICY}:1:1 DOJ017 warning `allowedSkills` leaves out `plan-review`, a tool of this project, so DojOps blocks it"
+            ),
+            format!(
+                "{POLICY}:3:5 DOJ016 warning `plan-reveiw` in `allowedSkills` matches no tool of this project"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn the_first_present_key_wins_and_the_older_ones_are_ignored() {
+    assert_eq!(
+        run_skills(
+            &["image-build"],
+            "allowedPlugins: [gone]\nallowedTools: [image-build]\nallowedSkills: [image-build]\n"
+        ),
+        [
+            format!(
+                "{POLICY}:1:1 DOJ007 warning `allowedPlugins` is ignored because `allowedSkills` is also set"
+            ),
+            format!(
+                "{POLICY}:2:1 DOJ007 warning `allowedTools` is ignored because `allowedSkills` is also set"
+            ),
+        ]
+    );
+    // A null value counts as absent: DojOps falls back to the next key.
+    assert_eq!(
+        run_skills(
+            &["image-build"],
+            "allowedSkills:\nallowedTools: [image-build, gone]\n"
+        ),
+        [format!(
+            "{POLICY}:2:29 DOJ016 warning `gone` in `allowedTools` matches no tool of this project"
+        )]
+    );
+}
+
+#[test]
+fn a_list_key_dojops_never_reads_is_named_for_what_it_is() {
+    let repo = Repo::with(&[(
+        POLICY,
+        "blockedSkills: [image-build]\nallowedModules: [image-build]\n",
+    )]);
+    let (path, content) = skill("image-build");
+    repo.write(&path, content.as_bytes());
+    let report = repo.check().expect("valid config");
+    assert_eq!(
+        lines(&report),
+        [
+            format!(
+                "{POLICY}:1:1 DOJ007 warning unknown key `blockedSkills`: DojOps reads its blocklist from `blockedModules`"
+            ),
+            format!(
+                "{POLICY}:2:1 DOJ007 warning unknown key `allowedModules`: DojOps reads its allowlist from `allowedSkills`"
+            ),
+        ]
+    );
+    assert_eq!(
+        report.diagnostics[0].help.as_deref(),
+        Some("rename it to `blockedModules`")
+    );
+}
+
 #[test]
 fn shape_errors_in_a_policy() {
     let found = run(
@@ -213,17 +320,17 @@ fn shape_errors_in_a_policy() {
         [
             format!("{POLICY}:1:1 DOJ007 warning unknown key `allowTools`"),
             format!(
-                "{POLICY}:2:15 DOJ002 error `blockedTools` must be a list of tool names, found a string"
+                "{POLICY}:2:15 DOJ002 error `blockedTools` must be a list of skill names, found a string"
             ),
             format!(
-                "{POLICY}:3:25 DOJ002 error `allowedTools[1]` must be a tool name (a string), found an integer"
+                "{POLICY}:3:25 DOJ002 error `allowedTools[1]` must be a skill name (a string), found an integer"
             ),
         ]
     );
     assert_eq!(
         run(&[], "- my-tool\n"),
         [format!(
-            "{POLICY}:1:1 DOJ002 error a policy must be a mapping with `allowedTools` and/or `blockedTools`, found a list"
+            "{POLICY}:1:1 DOJ002 error a policy must be a mapping with `allowedSkills` and/or `blockedModules`, found a list"
         )]
     );
 }
@@ -234,7 +341,7 @@ fn empty_and_unloadable_policies() {
     assert!(run(&["my-tool"], "").is_empty());
     assert!(run(&["my-tool"], "# allowedTools: [my-tool]\n").is_empty());
     // A YAML error makes DojOps ignore the whole file; the policy rules do not run on it.
-    let repo = Repo::with(&[(POLICY, "allowedTools: [gone-tool\n")]);
+    let repo = Repo::with(&[(POLICY, "allowedTools: [gone-tool\n"), LEGACY]);
     let report = repo.check().expect("valid config");
     assert_eq!(
         report
@@ -263,7 +370,7 @@ fn policy_findings_can_be_suppressed() {
 
 #[test]
 fn each_project_has_its_own_policy() {
-    let repo = Repo::new();
+    let repo = Repo::with(&[LEGACY]);
     for (path, content) in tool("my-tool") {
         repo.write(&format!("a/{path}"), content.as_bytes());
         repo.write(&format!("b/{path}"), content.as_bytes());
@@ -297,14 +404,15 @@ fn real_world_dojops_legacy_policy() {
             ),
         ]
     );
-    // Everything else is about the tool itself (its missing `output.schema.json`).
+    // Everything else is about the tool itself: current DojOps does not load it, and its
+    // `output.schema.json` is missing.
     let others: Vec<&str> = report
         .diagnostics
         .iter()
         .filter(|d| d.file.display() != POLICY)
         .map(|d| d.rule.code)
         .collect();
-    assert!(others.iter().all(|c| *c == "DOJ009"), "{others:?}");
+    assert_eq!(others, ["DOJ024", "DOJ009"]);
     let doj017 = report
         .diagnostics
         .iter()

@@ -6,6 +6,9 @@ mod common;
 use common::{Repo, lines};
 
 const T: &str = ".dojops/tools/my-tool/tool.yaml";
+/// The manifest rules are checked as the DojOps releases that load manifests (1.0.9 and
+/// older) apply them: current DojOps does not load a manifest at all (DOJ024, tested below).
+const LEGACY: (&str, &str) = ("toolc.toml", "[runtimes]\ndojops = \"1.0.9\"\n");
 const S: &str = ".dojops/tools/my-tool/input.schema.json";
 const SCHEMA: &str = r#"{"type": "object", "properties": {"moduleName": {"type": "string"}}}"#;
 const BASE: &str = r#"spec: 1
@@ -24,7 +27,7 @@ files:
 
 /// Diagnostics (as `path:line:col CODE severity message`) for a tool with this manifest.
 fn check(manifest: &str) -> Vec<String> {
-    let repo = Repo::with(&[(T, manifest), (S, SCHEMA)]);
+    let repo = Repo::with(&[LEGACY, (T, manifest), (S, SCHEMA)]);
     lines(&repo.check().expect("config"))
 }
 
@@ -54,6 +57,7 @@ fn spec_appendix_a_and_b_are_valid() {
     let output = r#"{"type": "object", "properties": {"files": {"type": "array", "items": {"type": "string"}}}}"#;
     let dir = ".dojops/tools/my-terraform-module";
     let repo = Repo::with(&[
+        LEGACY,
         (&format!("{dir}/tool.yaml"), manifest.as_str()),
         (&format!("{dir}/input.schema.json"), schema.as_str()),
         (&format!("{dir}/output.schema.json"), output),
@@ -71,11 +75,77 @@ fn real_world_legacy_folder_reports_the_missing_output_schema() {
         .into_iter()
         .filter(|l| l.contains("tool.yaml"))
         .collect();
-    assert_eq!(tool_lines.len(), 1, "{tool_lines:#?}");
+    // The spec's own example: current DojOps does not load it, and its output schema is
+    // not shipped.
+    assert_eq!(tool_lines.len(), 2, "{tool_lines:#?}");
     assert!(
-        tool_lines[0].contains(":7:15 DOJ009 error"),
+        tool_lines[0].contains(":2:7 DOJ024 warning"),
         "{tool_lines:#?}"
     );
+    assert!(
+        tool_lines[1].contains(":7:15 DOJ009 error"),
+        "{tool_lines:#?}"
+    );
+}
+
+#[test]
+fn current_dojops_does_not_load_a_manifest_once_per_tool() {
+    let other = ".dojops/plugins/old-tool/plugin.yaml";
+    let repo = Repo::with(&[
+        (T, BASE),
+        (S, SCHEMA),
+        (other, &BASE.replace("my-tool", "old-tool")),
+        (".dojops/plugins/old-tool/input.schema.json", SCHEMA),
+    ]);
+    let report = repo.check().expect("config");
+    assert_eq!(
+        lines(&report),
+        [
+            format!(
+                "{other}:2:7 DOJ024 warning DojOps 1.1.0 and later no longer load `plugin.yaml` tools: `old-tool` is never registered"
+            ),
+            format!(
+                "{T}:2:7 DOJ024 warning DojOps 1.1.0 and later no longer load `tool.yaml` tools: `my-tool` is never registered"
+            ),
+        ]
+    );
+    assert!(
+        report.diagnostics[1]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("move it to `.dojops/skills/my-tool.dops`")),
+        "{:?}",
+        report.diagnostics[1].help
+    );
+    // A project that targets a release which loads manifests hears nothing of it.
+    let (path, text) = LEGACY;
+    repo.write(path, text.as_bytes());
+    assert_eq!(lines(&repo.check().expect("config")), Vec::<String>::new());
+    // A later release than the removal is checked like the current one.
+    repo.write(path, b"[runtimes]\ndojops = \"1.1\"\n");
+    assert_eq!(lines(&repo.check().expect("config")).len(), 2);
+}
+
+#[test]
+fn an_unknown_runtime_or_release_is_a_configuration_error() {
+    for (toml, message) in [
+        (
+            "[runtimes]\ndojop = \"1.0.9\"\n",
+            "`dojop` is not a runtime toolc knows",
+        ),
+        (
+            "[runtimes]\ndojops = \"latest\"\n",
+            "`latest` is not a release number",
+        ),
+    ] {
+        let repo = Repo::with(&[("toolc.toml", toml), (T, BASE), (S, SCHEMA)]);
+        let errors = repo.check().expect_err("invalid configuration");
+        assert!(
+            errors[0].message.starts_with(message),
+            "{:?}",
+            errors[0].message
+        );
+    }
 }
 
 #[test]
@@ -182,6 +252,7 @@ fn unknown_keys_warn_with_did_you_mean() {
         "{T}:13:1 DOJ007 warning unknown key `verifcation`"
     )));
     let repo = Repo::with(&[
+        LEGACY,
         (T, &format!("{BASE}verifcation:\n  command: x\n")),
         (S, SCHEMA),
     ]);
@@ -214,7 +285,7 @@ fn schema_paths() {
 
 #[test]
 fn schema_syntax_errors_are_reported_in_the_schema_file() {
-    let repo = Repo::with(&[(T, BASE), (S, "{\n  \"type\": \"object\",\n}\n")]);
+    let repo = Repo::with(&[LEGACY, (T, BASE), (S, "{\n  \"type\": \"object\",\n}\n")]);
     let found = lines(&repo.check().expect("config"));
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(
@@ -232,6 +303,7 @@ fn file_too_large() {
 #[test]
 fn duplicate_names_in_one_project() {
     let repo = Repo::with(&[
+        LEGACY,
         (T, BASE),
         (S, SCHEMA),
         (".dojops/tools/copy/tool.yaml", BASE),
@@ -250,6 +322,7 @@ fn duplicate_names_in_one_project() {
     );
     // Separate projects may reuse a name.
     let repo = Repo::with(&[
+        LEGACY,
         (T, BASE),
         (S, SCHEMA),
         ("other/.dojops/tools/my-tool/tool.yaml", BASE),
@@ -293,6 +366,26 @@ fn verification_whitelist_tiers() {
     expect_one(
         &format!("{BASE}{}", VERIFY.replace("yamllint", "actionlint")),
         "14:13 DOJ014 warning",
+    );
+}
+
+#[test]
+fn a_program_only_skills_may_run_is_refused_in_a_manifest() {
+    // `packer` came to DojOps's allowlist after `tool.yaml` was removed: only skills run it.
+    let manifest = format!("{BASE}{}", VERIFY.replace("yamllint", "packer validate"));
+    expect_one(
+        &manifest,
+        "14:13 DOJ013 error `packer` is not on DojOps's verification whitelist",
+    );
+    let repo = Repo::with(&[LEGACY, (T, &manifest), (S, SCHEMA)]);
+    let report = repo.check().expect("config");
+    assert!(
+        report.diagnostics[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("`.dops` skills only")),
+        "{:#?}",
+        report.diagnostics[0].notes
     );
 }
 
@@ -347,6 +440,7 @@ fn path_traversal() {
 #[test]
 fn legacy_plugin_yaml_and_dirs_are_read() {
     let repo = Repo::with(&[
+        LEGACY,
         (
             ".dojops/plugins/my-tool/plugin.yaml",
             &BASE.replace("name: my-tool", "name: Bad"),
@@ -363,6 +457,7 @@ fn legacy_plugin_yaml_and_dirs_are_read() {
 #[test]
 fn a_missing_field_points_at_its_misspelling() {
     let repo = Repo::with(&[
+        LEGACY,
         (T, &BASE.replace("  systemPrompt:", "  sytemPrompt:")),
         (S, SCHEMA),
     ]);
@@ -379,6 +474,7 @@ fn a_missing_field_points_at_its_misspelling() {
     assert_eq!(missing.file.position(missing.related[0].span.start).line, 9);
     // A present, known key that merely resembles the missing one is not blamed.
     let repo = Repo::with(&[
+        LEGACY,
         (
             T,
             &BASE.replace(
@@ -404,6 +500,7 @@ fn a_missing_field_points_at_its_misspelling() {
 #[test]
 fn yaml_1_1_booleans_get_a_hint() {
     let repo = Repo::with(&[
+        LEGACY,
         (
             T,
             &BASE.replace("  strategy: llm\n", "  strategy: llm\n  updateMode: yes\n"),
@@ -420,4 +517,19 @@ fn yaml_1_1_booleans_get_a_hint() {
         report.diagnostics[0].help.as_deref(),
         Some("YAML 1.2 reads `yes` as a string, not a boolean: write `true`")
     );
+}
+
+#[test]
+fn the_rule_list_of_the_format_says_which_release_toolc_knows() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolc"))
+        .args(["rules", "--for", "dojops-tool"])
+        .output()
+        .expect("toolc runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("DOJ024"), "{text}");
+    assert!(
+        text.contains("DojOps as toolc knows it: release 1.2.2"),
+        "{text}"
+    );
+    assert!(text.contains("DojOps 1.1.0: `tool.yaml`"), "{text}");
 }

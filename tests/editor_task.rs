@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
 /// The `tasks.json` block of the editors page.
@@ -35,6 +35,7 @@ fn the_documented_task_gives_one_matching_line_per_diagnostic() {
     let task = task();
     let command = task["command"].as_str().expect("command");
     let repo = Repo::with(&[
+        DOJOPS_1_0,
         (
             ".dojops/tools/a/tool.yaml",
             &VALID_TOOL.replace("name: my-tool", "name: \"Bad\\nName\""),

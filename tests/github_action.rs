@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 
 /// What one run of the script left behind.
 struct Run {
@@ -67,6 +67,7 @@ fn action_with_env(dir: &Path, inputs: &[(&str, &str)], env: &[(&str, &str)]) ->
 /// A repository with one valid DojOps tool, plus `files`.
 fn repo(files: &[(&str, &str)]) -> Repo {
     let repo = Repo::with(&[
+        DOJOPS_1_0,
         (".dojops/tools/my-tool/tool.yaml", VALID_TOOL),
         (".dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),
     ]);
@@ -256,6 +257,12 @@ fn the_baseline_input_hides_recorded_findings() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("::error "), "{}", run.stdout);
     assert!(run.outputs.contains("errors=0\n"), "{}", run.outputs);
+    // What the baseline hid is said in the job summary.
+    assert!(
+        run.summary.contains("1 finding hidden: 1 by the baseline."),
+        "{}",
+        run.summary
+    );
     // A new finding is still reported and fails the step.
     repo.write(
         ".dojops/tools/new/tool.yaml",

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::Repo;
+use common::{DOJOPS_1_0, Repo};
 use serde_json::Value;
 
 /// A valid DojOps manifest for tool `name`, with `extra` appended.
@@ -63,6 +63,7 @@ fn troubled_repo() -> Repo {
 
 fn clean_repo() -> Repo {
     Repo::with(&[
+        DOJOPS_1_0,
         (".dojops/tools/fine/tool.yaml", &manifest("fine", "")),
         (".dojops/tools/fine/input.schema.json", GOOD_SCHEMA),
     ])

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{BASE_TOOL, Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{BASE_TOOL, DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 use toolc::{CheckOptions, Config, Report, check};
 
 const TOOL: &str = "tools/search-docs.tool.md";
@@ -60,6 +60,7 @@ fn line(text: &str, needle: &str) -> usize {
 /// A repository with the tool.md tool and a DojOps tool, locked.
 fn locked_repo() -> Repo {
     let repo = Repo::with(&[
+        DOJOPS_1_0,
         (TOOL, BASE_TOOL),
         (".dojops/tools/my-tool/tool.yaml", VALID_TOOL),
         (".dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),

@@ -180,8 +180,8 @@ fn empty_commands_unknown_types_and_credentials_in_urls() {
 fn unknown_keys_get_a_suggestion() {
     expect_one(
         ".mcp.json",
-        &edit(CLAUDE, "\"env\": {\"LOG", "\"enviroment\": {\"LOG"),
-        "6:7 MCP005 warning unknown key `mcpServers.filesystem.enviroment`",
+        &edit(CLAUDE, "\"env\": {\"LOG", "\"envirnoment\": {\"LOG"),
+        "6:7 MCP005 warning unknown key `mcpServers.filesystem.envirnoment`",
     );
     expect_one(
         ".mcp.json",
@@ -382,4 +382,125 @@ fn other_tools_json_at_these_paths_is_not_claimed() {
     // A broken file that lists servers is ours: its syntax error is real.
     let found = check(&[(".mcp.json", "{\"mcpServers\": {,}}\n")]);
     assert!(found.iter().any(|l| l.contains("SYN")), "{found:#?}");
+}
+
+// ── what a shared configuration makes run ────────────────────────────────────────────
+
+#[test]
+fn a_misspelt_key_that_changes_what_runs_is_an_error() {
+    for (from, to, key, meant) in [
+        ("\"args\": [\"-y\"", "\"arg\": [\"-y\"", "arg", "args"),
+        (
+            "\"env\": {\"LOG",
+            "\"enviroment\": {\"LOG",
+            "enviroment",
+            "env",
+        ),
+        (
+            "\"command\": \"npx\"",
+            "\"comand\": \"npx\"",
+            "comand",
+            "command",
+        ),
+    ] {
+        let found = check(&[(".mcp.json", &edit(CLAUDE, from, to))]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].contains(&format!(
+                "MCP026 error server `filesystem` sets `{key}`, which Claude Code does not read: it means `{meant}`"
+            )),
+            "{found:#?}"
+        );
+    }
+    // With the real key beside it, nothing changes what runs: an unknown key, a warning.
+    expect_one(
+        ".mcp.json",
+        &edit(
+            CLAUDE,
+            "\"command\": \"npx\",",
+            "\"arg\": [], \"command\": \"npx\",",
+        ),
+        "4:7 MCP005 warning",
+    );
+}
+
+#[test]
+fn claude_desktop_starts_servers_and_connects_to_none() {
+    let desktop = "{\"mcpServers\": {\"docs\": {\"url\": \"https://mcp.example.com/mcp\"}}}\n";
+    expect_one(
+        "claude_desktop_config.json",
+        desktop,
+        "1:26 MCP024 error server `docs` is a remote server, which Claude Desktop does not read from claude_desktop_config.json",
+    );
+    // The same server in a client that connects to URLs, and a bridge in Claude Desktop.
+    assert_eq!(check(&[(".mcp.json", desktop)]), Vec::<String>::new());
+    let bridge = "{\"mcpServers\": {\"docs\": {\"command\": \"npx\", \"args\": [\"-y\", \"mcp-remote@0.1.29\", \"https://mcp.example.com/mcp\"]}}}\n";
+    assert_eq!(
+        check(&[("claude_desktop_config.json", bridge)]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn paths_in_one_users_home_folder() {
+    let cursor = "{\"mcpServers\": {\"notes\": {\"command\": \"/opt/homebrew/bin/node\", \"args\": [\"/Users/ada/code/notes-mcp/index.js\"], \"cwd\": \"/Users/ada/code/notes-mcp\"}}}\n";
+    let repo = Repo::with(&[(".mcp.json", cursor)]);
+    let report = repo.check().expect("config");
+    assert_eq!(
+        lines(&report),
+        [
+            ".mcp.json:1:74 MCP025 warning server `notes` runs `/Users/ada/code/notes-mcp/index.js`, a path in one user's home folder"
+        ]
+    );
+    assert_eq!(
+        report.diagnostics[0].related.len(),
+        1,
+        "the `cwd` beside it"
+    );
+    let windows = r#"{"servers": {"db": {"command": "C:\\Users\\ada\\tools\\db-mcp.exe"}}}"#;
+    expect_one(".vscode/mcp.json", windows, "1:32 MCP025 warning");
+    // Placeholders for the reader, project paths and programs on PATH are fine.
+    for fine in [
+        r#"{"mcpServers": {"a": {"command": "node", "args": ["/Users/<you>/notes/index.js"]}}}"#,
+        r#"{"mcpServers": {"a": {"command": "node", "args": ["${workspaceFolder}/index.js"]}}}"#,
+        r#"{"mcpServers": {"a": {"command": "/usr/local/bin/notes-mcp"}}}"#,
+    ] {
+        assert_eq!(
+            check(&[(".cursor/mcp.json", fine)]),
+            Vec::<String>::new(),
+            "{fine}"
+        );
+    }
+}
+
+#[test]
+fn git_sources_without_a_commit_and_images_without_a_tag() {
+    let git = r#"{"mcpServers": {"lsp": {"command": "uvx", "args": ["--from", "git+https://github.com/acme/lsp-mcp", "lsp-mcp", "serve"]}}}"#;
+    expect_one(
+        ".mcp.json",
+        git,
+        "1:62 MCP020 warning server `lsp` runs `git+https://github.com/acme/lsp-mcp` through `uvx` at no fixed commit",
+    );
+    let pinned = git.replace(
+        "lsp-mcp\", \"lsp-mcp\"",
+        "lsp-mcp@3f9c2e1a7b\", \"lsp-mcp\"",
+    );
+    assert_eq!(check(&[(".mcp.json", &pinned)]), Vec::<String>::new());
+    let image = r#"{"mcpServers": {"gh": {"command": "docker", "args": ["run", "-i", "--rm", "-e", "GITHUB_TOKEN", "ghcr.io/acme/github-mcp"]}}}"#;
+    expect_one(
+        ".mcp.json",
+        image,
+        "1:97 MCP020 warning server `gh` runs image `ghcr.io/acme/github-mcp` through `docker run` with no tag or digest",
+    );
+    for tagged in [
+        "ghcr.io/acme/github-mcp:1.3.0",
+        "ghcr.io/acme/github-mcp@sha256:9b2c",
+    ] {
+        let text = image.replace("ghcr.io/acme/github-mcp", tagged);
+        assert_eq!(
+            check(&[(".mcp.json", &text)]),
+            Vec::<String>::new(),
+            "{tagged}"
+        );
+    }
 }

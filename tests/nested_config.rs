@@ -10,7 +10,8 @@ use std::process::Output;
 use common::{Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
-/// A `tool.yaml` whose name breaks DOJ003 (and nothing else).
+/// A `tool.yaml` whose name breaks DOJ003 (and nothing else, in a project that targets DojOps
+/// 1.0.9: the configuration files below say `[runtimes] dojops = "1.0.9"`).
 fn bad_name_tool() -> String {
     VALID_TOOL.replace("name: my-tool", "name: My_Tool")
 }
@@ -63,8 +64,14 @@ fn tool_repo(extra: &[(&str, &str)]) -> Repo {
 #[test]
 fn the_nearest_configuration_governs_each_file() {
     let repo = tool_repo(&[
-        ("toolc.toml", "[rules]\nDOJ003 = \"warning\"\n"),
-        ("legacy/toolc.toml", "[rules]\nDOJ003 = \"off\"\n"),
+        (
+            "toolc.toml",
+            "[runtimes]\ndojops = \"1.0.9\"\n[rules]\nDOJ003 = \"warning\"\n",
+        ),
+        (
+            "legacy/toolc.toml",
+            "[runtimes]\ndojops = \"1.0.9\"\n[rules]\nDOJ003 = \"off\"\n",
+        ),
     ]);
     assert_eq!(
         findings(&repo.root, &[]),
@@ -81,12 +88,18 @@ fn the_nearest_configuration_governs_each_file() {
 #[test]
 fn extend_inherits_and_the_nested_file_wins() {
     let repo = tool_repo(&[
-        ("toolc.toml", "[rules]\nDOJ003 = \"off\"\n"),
+        (
+            "toolc.toml",
+            "[runtimes]\ndojops = \"1.0.9\"\n[rules]\nDOJ003 = \"off\"\n",
+        ),
         (
             "legacy/toolc.toml",
             "extend = \"../toolc.toml\"\n[rules]\nunknown-key = \"off\"\n",
         ),
-        ("other/toolc.toml", "[rules]\nunknown-key = \"off\"\n"),
+        (
+            "other/toolc.toml",
+            "[runtimes]\ndojops = \"1.0.9\"\n[rules]\nunknown-key = \"off\"\n",
+        ),
         ("other/.dojops/tools/a/tool.yaml", &bad_name_tool()),
         ("other/.dojops/tools/a/input.schema.json", VALID_SCHEMA),
     ]);
@@ -99,8 +112,15 @@ fn extend_inherits_and_the_nested_file_wins() {
 
 #[test]
 fn an_explicit_config_overrides_every_nested_file() {
-    let repo = tool_repo(&[("legacy/toolc.toml", "[rules]\nDOJ003 = \"off\"\n")]);
-    std::fs::write(repo.root.join("ci.toml"), "[rules]\nDOJ003 = \"info\"\n").expect("write");
+    let repo = tool_repo(&[(
+        "legacy/toolc.toml",
+        "[runtimes]\ndojops = \"1.0.9\"\n[rules]\nDOJ003 = \"off\"\n",
+    )]);
+    std::fs::write(
+        repo.root.join("ci.toml"),
+        "[runtimes]\ndojops = \"1.0.9\"\n[rules]\nDOJ003 = \"info\"\n",
+    )
+    .expect("write");
     let out = toolc(
         &repo.root,
         &["check", "--config", "ci.toml", "--format", "json"],

@@ -7,13 +7,14 @@ mod common;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
 /// A cycod tool with an unknown key (CYC001) and a DojOps tool with one (DOJ007); the DojOps
 /// name is also invalid (DOJ003), which no unknown-key selector touches.
 fn repo() -> Repo {
     Repo::with(&[
+        DOJOPS_1_0,
         (
             ".cycod/tools/search.yaml",
             "name: search\ndescription: Search files\nbash: grep -r x .\ntags: [read]\nplatforms: [linux]\ncontinue-on-error: true\n",
@@ -65,9 +66,12 @@ fn a_kind_name_selects_and_ignores_the_rule_in_every_format() {
 #[test]
 fn a_kind_name_in_configuration_and_in_a_suppression_covers_every_format() {
     let repo = repo();
-    repo.write("toolc.toml", b"[rules]\nunknown-key = \"off\"\n");
+    repo.write(
+        "toolc.toml",
+        format!("{}[rules]\nunknown-key = \"off\"\n", DOJOPS_1_0.1).as_bytes(),
+    );
     assert_eq!(codes(&repo.root, &[]), ["DOJ003"]);
-    repo.write("toolc.toml", b"");
+    repo.write("toolc.toml", DOJOPS_1_0.1.as_bytes());
     repo.write(
         ".cycod/tools/search.yaml",
         b"name: search\ndescription: Search files\nbash: grep -r x .\ntags: [read]\nplatforms: [linux]\n# toolc: ignore unknown-key -- read by our fork\ncontinue-on-error: true\n",

@@ -74,6 +74,57 @@ fn doj013_each_program_of_a_dops_command_must_be_allowed() {
 }
 
 #[test]
+fn doj013_one_finding_per_command_at_the_first_refused_program() {
+    // DojOps stops at the first program it refuses: the same program twice is one finding.
+    assert_eq!(
+        dops("pwsh -NoProfile -File lint.ps1 && pwsh -File test.ps1"),
+        [
+            ".dojops/skills/ci.dops:17:15 DOJ013 error `pwsh` is not on DojOps's verification allowlist"
+        ]
+    );
+    // Two different refused programs: one finding, the second shown beside the first.
+    let repo = Repo::with(&[(
+        ".dojops/skills/ci.dops",
+        &skill(
+            "falco --validate rules.yaml && traefik healthcheck",
+            "required",
+        ),
+    )]);
+    let report = repo.check().expect("config");
+    assert_eq!(
+        lines(&report),
+        [
+            ".dojops/skills/ci.dops:17:15 DOJ013 error `falco` is not on DojOps's verification allowlist"
+        ]
+    );
+    let related: Vec<&str> = report.diagnostics[0]
+        .related
+        .iter()
+        .map(|r| r.message.as_str())
+        .collect();
+    assert_eq!(
+        related,
+        ["`traefik` is refused too, once the first is fixed"]
+    );
+    // An `&&` with nothing after it leaves DojOps an empty program, which it refuses.
+    assert_eq!(
+        dops("actionlint {entryFile} &&"),
+        [
+            ".dojops/skills/ci.dops:17:38 DOJ013 error an `&&` of the verification command has no program after it"
+        ]
+    );
+}
+
+#[test]
+fn doj013_knows_the_programs_current_dojops_added() {
+    // `packer` joined the allowlist with DojOps's own Packer skill (1.2.1).
+    assert_eq!(
+        dops("packer init . && packer validate -syntax-only ."),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
 fn doj013_says_when_the_check_does_not_run_yet() {
     let repo = Repo::with(&[(".dojops/skills/ci.dops", &skill("pwsh -File x.ps1", "none"))]);
     let report = repo.check().expect("config");

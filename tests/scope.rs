@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{Repo, VALID_SCHEMA, VALID_TOOL};
+use common::{DOJOPS_1_0, Repo, VALID_SCHEMA, VALID_TOOL};
 use serde_json::Value;
 
 const AGENT: &str = r#"---
@@ -58,6 +58,7 @@ fn check(dir: &Path, args: &[&str]) -> (i32, Vec<String>, Value) {
 /// Two DojOps tools with the same name in one project, and an agent with a dangling reference.
 fn repo() -> Repo {
     let repo = Repo::with(&[
+        DOJOPS_1_0,
         (".dojops/tools/a/tool.yaml", VALID_TOOL),
         (".dojops/tools/a/input.schema.json", VALID_SCHEMA),
         (".dojops/tools/b/tool.yaml", VALID_TOOL),

@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{BASE_TOOL as TOOL, Repo, TRIAGE_AGENT as AGENT, VALID_SCHEMA, VALID_TOOL};
+use common::{
+    BASE_TOOL as TOOL, DOJOPS_1_0, Repo, TRIAGE_AGENT as AGENT, VALID_SCHEMA, VALID_TOOL,
+};
 use toolc::Config;
 use toolc::Workspace;
 
@@ -98,6 +100,7 @@ fn a_buffer_for_a_file_not_on_disk_adds_it_and_removing_the_buffer_removes_it() 
 #[test]
 fn a_change_to_a_schema_file_rechecks_the_manifest_that_reads_it() {
     let repo = Repo::with(&[
+        DOJOPS_1_0,
         (".dojops/tools/my-tool/tool.yaml", VALID_TOOL),
         (".dojops/tools/my-tool/input.schema.json", VALID_SCHEMA),
     ]);

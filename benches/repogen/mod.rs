@@ -196,6 +196,9 @@ const PRACTICES: &[&str] = &[
 
 const PROVIDERS: &[&str] = &["aws", "gcp", "azure"];
 
+/// The repository's `toolc.toml`: the DojOps release it targets.
+const TOOLC_TOML: &str = "[runtimes]\ndojops = \"1.0.9\"\n";
+
 /// Write the repository described by `spec` under `root` (created if needed).
 pub fn write(root: &Path, spec: &Spec) -> io::Result<Generated> {
     let mut out = Generated::default();
@@ -230,6 +233,9 @@ pub fn write(root: &Path, spec: &Spec) -> io::Result<Generated> {
         )?;
     }
     put(&mut out, &dojops.join("policy.yaml"), POLICY)?;
+    // The tools are spec-1 manifests, which DojOps 1.1.0 stopped loading: the repository runs
+    // DojOps 1.0.9, so that every finding is one of a broken tool.
+    put(&mut out, &root.join("toolc.toml"), TOOLC_TOML)?;
     Ok(out)
 }
 

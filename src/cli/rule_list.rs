@@ -78,7 +78,13 @@ pub(super) fn run(args: &RulesArgs) -> ExitCode {
                 .is_terminal()
                 .then(|| stdout.size_checked().map(|(_, w)| usize::from(w)))
                 .flatten();
-            print(&human(&listed, width))
+            // With `--for`, what toolc knows of the runtimes that load that format.
+            let known = args
+                .for_format
+                .as_deref()
+                .map(crate::runtimes::history_text)
+                .unwrap_or_default();
+            print(&format!("{}{known}", human(&listed, width)))
         }
     }
 }

@@ -25,4 +25,5 @@ declare_rules! {
     INVALID_TIMEOUT = "CYC020" "cycod-invalid-timeout" Error breaks ["cycod-tool"] "`timeout` is not a positive whole number of milliseconds";
     SHORT_TIMEOUT = "CYC021" "short-timeout" Warning ["cycod-tool"] "`timeout` is under 100 ms, too short for any process to finish";
     MISSING_TOOL_NAME = "CYC022" "missing-tool-name" Error breaks ["cycod-tool"] "a tool has an empty name, or an inline tool has none";
+    DEFAULT_NAMES_PARAMETER = "CYC023" "default-names-parameter" Warning ["cycod-tool"] "a parameter's default names a parameter declared before it, which cycod has already substituted: the braces reach the command as written";
 }

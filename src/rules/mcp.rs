@@ -26,4 +26,7 @@ declare_rules! {
     PLAINTEXT_URL = "MCP021" "plaintext-mcp-url" Warning ["mcp-config"] "a server URL uses `http://` to a host other than this machine";
     DUPLICATE_NAME = "MCP022" "mcp-duplicate-name" Error breaks ["mcp-server", "mcp-config"] "two servers, inputs, headers or environment variables share a name";
     UNUSED_INPUT = "MCP023" "unused-mcp-input" Warning ["mcp-config"] "an input is declared but no server references it";
+    REMOTE_SERVER_IN_DESKTOP_CONFIG = "MCP024" "remote-server-in-desktop-config" Error breaks ["mcp-config"] "a server with a `url` in `claude_desktop_config.json`, which Claude Desktop reads only for servers it starts: it skips the entry";
+    USER_SPECIFIC_PATH = "MCP025" "user-specific-path" Warning ["mcp-config"] "a shared configuration runs a path in one user's home folder (`/Users/…`, `/home/…`, `C:\\Users\\…`), which exists only on that machine";
+    MISSPELT_SERVER_KEY = "MCP026" "misspelt-server-key" Error breaks ["mcp-config"] "a server key misspelt (`arg`, `comand`, `enviroment`) where the real one is missing: the client ignores it and starts the server without it";
 }

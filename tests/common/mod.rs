@@ -136,6 +136,12 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     }
 }
 
+/// `toolc.toml` of a repository that targets DojOps 1.0.9, the last release that loads
+/// `tool.yaml` tools: tests of other matters that use manifests as their example write it,
+/// so that what current DojOps says of every manifest (DOJ024, tested in `dojops_tool.rs`)
+/// stays out of their way.
+pub const DOJOPS_1_0: (&str, &str) = ("toolc.toml", "[runtimes]\ndojops = \"1.0.9\"\n");
+
 /// A complete, valid DojOps tool manifest (pair it with [`VALID_SCHEMA`]).
 pub const VALID_TOOL: &str = r#"spec: 1
 name: my-tool

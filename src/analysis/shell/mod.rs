@@ -1,6 +1,7 @@
 //! Shell command lines: operators on their exact characters, words with their offsets,
 //! program and shell names, privilege words, package installation (`install`), package
-//! runners and their pins (`runners`) and a quote-aware split into simple commands (`lex`).
+//! runners and their pins (`runners`; git sources and container images in `sources`) and a
+//! quote-aware split into simple commands (`lex`).
 //!
 //! Every function works on text alone and returns byte offsets into it, so a caller maps
 //! them onto its file with its own span arithmetic.
@@ -10,6 +11,7 @@ mod install;
 mod lex;
 mod literal;
 mod runners;
+mod sources;
 mod statements;
 
 pub use danger::{
@@ -18,7 +20,7 @@ pub use danger::{
 pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};
 pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};
-pub use runners::unpinned_runs;
+pub use runners::{Ecosystem, unpinned_runs};
 
 /// Names that denote a shell, as a language tag or as a program.
 const SHELLS: &[&str] = &[

@@ -11,6 +11,10 @@ pub enum Ecosystem {
     Npm,
     /// Python requirement specs: `name==1.2.3` (uv also reads `name@1.2.3`).
     Python,
+    /// A git repository, fetched at a ref (`git+https://…@COMMIT`).
+    Git,
+    /// A container image, pinned by digest (`image@sha256:…`) or at least a version tag.
+    Oci,
 }
 
 impl Ecosystem {
@@ -19,6 +23,9 @@ impl Ecosystem {
         match self {
             Ecosystem::Npm => format!("{package}@VERSION"),
             Ecosystem::Python => format!("{package}==VERSION"),
+            Ecosystem::Git if package.starts_with("github:") => format!("{package}#COMMIT"),
+            Ecosystem::Git => format!("{package}@COMMIT"),
+            Ecosystem::Oci => format!("{package}@sha256:DIGEST"),
         }
     }
 }
@@ -159,7 +166,17 @@ pub fn unpinned_runs(argv: &[&str]) -> Vec<UnpinnedRun> {
         start += 2;
     }
     let Some((runner, first)) = runner_at(argv, start) else {
-        return Vec::new();
+        let image = argv.get(start..).and_then(super::sources::unpinned_image);
+        return image
+            .map(|run| UnpinnedRun {
+                index: start + run.index,
+                runner: run.runner,
+                package: run.image,
+                floating: run.floating,
+                ecosystem: Ecosystem::Oci,
+            })
+            .into_iter()
+            .collect();
     };
     let mut out = Vec::new();
     let mut positional = None;
@@ -230,6 +247,18 @@ fn runner_at(argv: &[&str], start: usize) -> Option<(&'static Runner, usize)> {
 }
 
 fn push_unpinned(out: &mut Vec<UnpinnedRun>, runner: &'static Runner, index: usize, spec: &str) {
+    if let Some((url, git_ref)) = super::sources::git_spec(spec) {
+        if super::sources::floating_ref(git_ref) {
+            out.push(UnpinnedRun {
+                index,
+                runner: runner.name,
+                package: url.to_string(),
+                floating: git_ref.map(str::to_string),
+                ecosystem: Ecosystem::Git,
+            });
+        }
+        return;
+    }
     if let Some((package, floating)) = unpinned(runner.ecosystem, spec) {
         out.push(UnpinnedRun {
             index,
@@ -260,13 +289,14 @@ fn unpinned(ecosystem: Ecosystem, spec: &str) -> Option<(String, Option<String>)
     let (package, version) = match ecosystem {
         Ecosystem::Npm => split_npm(spec),
         Ecosystem::Python => split_python(spec),
+        Ecosystem::Git | Ecosystem::Oci => return None,
     };
     if package.is_empty() || package.contains('/') && ecosystem == Ecosystem::Python {
         return None;
     }
     let exact = match ecosystem {
         Ecosystem::Npm => is_exact_version,
-        Ecosystem::Python => is_exact_python_version,
+        _ => is_exact_python_version,
     };
     match version {
         Some(v) if exact(v) => None,
@@ -379,7 +409,7 @@ mod tests {
             packages(&["pipx", "run", "black>=24"]),
             [(2, "black".into(), Some(">=24".into()))]
         );
-        assert!(packages(&["uvx", "git+https://github.com/a/b"]).is_empty());
+        assert!(packages(&["uvx", "--from", "git+https://github.com/a/b@4f2a9c1", "b"]).is_empty());
         assert!(packages(&["uvx", "black==24.1"]).is_empty());
         assert_eq!(packages(&["uvx", "black==24.*"]).len(), 1);
         assert_eq!(packages(&["uvx", "ruff@latest"]).len(), 1);
@@ -400,5 +430,32 @@ mod tests {
         assert!(is_exact_version("2025.4.7") && is_exact_version("1.0.0.post1"));
         assert!(!is_exact_version("1.2") && !is_exact_version("1.x.0"));
         assert!(!is_exact_version("latest") && !is_exact_version(">=1.0.0"));
+    }
+
+    #[test]
+    fn git_sources_without_a_commit_and_images_without_a_tag() {
+        assert_eq!(
+            packages(&["uvx", "--from", "git+https://github.com/a/b", "b", "serve"]),
+            [(2, "git+https://github.com/a/b".into(), None)]
+        );
+        assert_eq!(
+            packages(&[
+                "pipx",
+                "run",
+                "--spec",
+                "git+https://github.com/a/b@main",
+                "b"
+            ]),
+            [(3, "git+https://github.com/a/b".into(), Some("main".into()))]
+        );
+        assert_eq!(
+            packages(&["docker", "run", "-i", "--rm", "acme/mcp"]),
+            [(4, "acme/mcp".into(), None)]
+        );
+        assert_eq!(
+            packages(&["cmd", "/c", "docker", "run", "acme/mcp"]).len(),
+            1
+        );
+        assert!(packages(&["docker", "run", "acme/mcp:2.1.0"]).is_empty());
     }
 }

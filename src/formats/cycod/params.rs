@@ -2,9 +2,10 @@
 //! (CYC009, CYC010, CYC011, CYC013).
 
 use super::lower::{Cx, Param, REJECTED};
+use super::template::{self, Target};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::Applicability;
-use crate::formats::fields::{join_path, replace_exact};
+use crate::formats::fields::{join_path, replace_exact, span_in_value};
 use crate::rules::cycod as rules;
 use crate::syntax::{Entry, Node, NodeKind, Number};
 
@@ -65,7 +66,56 @@ impl Cx<'_> {
                 self.push(diag);
             }
         }
+        self.defaults_naming_parameters(entries);
         out
+    }
+
+    /// CYC023: a string default that names a parameter declared before it (or itself). cycod
+    /// replaces each parameter once, in declaration order, by plain text replacement, and
+    /// never looks again at text it inserted: when this default goes in, `{THAT}` has already
+    /// been replaced, so the braces reach the command as written.
+    fn defaults_naming_parameters(&mut self, entries: &[Entry]) {
+        for (i, p) in entries.iter().enumerate() {
+            let Some(d) = p.value.get("default") else {
+                continue;
+            };
+            let Some(text) = d.value.as_str() else {
+                continue;
+            };
+            for r in template::scan(text) {
+                let Target::Param { name, .. } = r.target else {
+                    continue;
+                };
+                let Some(earlier) = entries[..=i].iter().find(|e| e.key == name) else {
+                    continue;
+                };
+                let span = span_in_value(self.file(), &d.value, r.at, r.text);
+                let own = earlier.key == p.key;
+                let mut diag = self
+                    .diag(
+                        &rules::DEFAULT_NAMES_PARAMETER,
+                        span,
+                        format!(
+                            "the default of `{}` names `{}`, which cycod has already replaced when it puts this default in: the braces reach the command as written",
+                            p.key, r.text
+                        ),
+                    )
+                    .label("not substituted")
+                    .note("cycod substitutes parameters one after another, in the order they are declared, and never looks again at a value it has inserted")
+                    .help(format!(
+                        "give `{}` a default without references, and build the value in the command from `{}` itself",
+                        p.key, r.text
+                    ));
+                if !own {
+                    diag = diag.related(
+                        self.file(),
+                        earlier.key_span,
+                        format!("`{name}` is declared before `{}`", p.key),
+                    );
+                }
+                self.push(diag);
+            }
+        }
     }
 
     /// The parameter's type, lowercased (cycod compares it case-insensitively); CYC009.

@@ -39,7 +39,7 @@ pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool)
             Some((policy, (reason, span))) => out.left_out.push(LeftOut {
                 name: t.tool.name.clone(),
                 path: r.file.display().to_string(),
-                reason: reason.into(),
+                reason,
                 site: Some(Site {
                     file: Arc::clone(policy),
                     span,

@@ -3,7 +3,6 @@
 //! Name scope is one `.dojops/` project: tools and skills of one project share a registry,
 //! and the policy of that project applies to them.
 
-mod allowlist;
 pub mod doc;
 pub mod dops;
 pub mod ir;
@@ -295,7 +294,8 @@ pub struct Member<'a> {
     pub name: &'a Name,
 }
 
-/// Cross-file checks, per `.dojops/` project: duplicate names, policy, skill dependencies.
+/// Cross-file checks, per `.dojops/` project: duplicate names, policy, skill dependencies;
+/// and, for each manifest, that current DojOps does not load it (DOJ024).
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     #[derive(Default)]
     struct Project<'a> {
@@ -306,8 +306,17 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     // Keyed by the text of the path: a `PathBuf` compares part by part, and every file of
     // the repository is looked up (the findings are sorted later, whatever this order).
     let mut projects: BTreeMap<std::ffi::OsString, Project<'_>> = BTreeMap::new();
+    let mut out = Vec::new();
     for r in results {
-        let Some(item) = r.item.get::<Item>() else {
+        let item = r.item.get::<Item>();
+        if r.file.format == FormatId::DojopsTool {
+            let name = match item {
+                Some(Item::Tool(t)) => t.written_name.as_ref(),
+                _ => None,
+            };
+            out.push(tool_yaml::not_loaded(&r.file, name));
+        }
+        let Some(item) = item else {
             continue;
         };
         let project = projects
@@ -328,7 +337,6 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             Item::Policy(p) => project.policies.push((&r.file, p)),
         }
     }
-    let mut out = Vec::new();
     for project in projects.values() {
         out.extend(duplicate_names(&project.members));
         for (file, policy) in &project.policies {

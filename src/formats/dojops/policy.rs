@@ -1,12 +1,12 @@
-//! `.dojops/policy.yaml`: allowlist / blocklist of tools (spec 1 §9).
+//! `.dojops/policy.yaml`: allowlist / blocklist of skills (and, before DojOps 1.1.0, tools).
 //!
-//! What DojOps does with the file, which these checks follow (its `loadToolPolicy` and
-//! `isToolAllowed`):
+//! What DojOps does with the file, which these checks follow (`loadSkillPolicy` and
+//! `isSkillAllowed` of its `skill-registry`):
 //! - a missing, empty or unparsable file (YAML error, duplicate key, several documents) is no
-//!   policy at all: every tool is allowed ("default-open");
-//! - the allowlist is `allowedTools ?? allowedPlugins`: the legacy key is read only when the new
-//!   one is absent or null, and the chosen value is used only when it is a list (the same for
-//!   `blockedTools` / `blockedPlugins`);
+//!   policy at all: everything is allowed ("default-open");
+//! - the allowlist is `allowedSkills ?? allowedTools ?? allowedPlugins` and the blocklist
+//!   `blockedModules ?? blockedTools ?? blockedPlugins`: an older key is read only when every
+//!   newer one is absent or null, and the chosen value is used only when it is a list;
 //! - entries that are not strings are dropped; names are compared exactly;
 //! - a blocked name is denied; with a non-empty allowlist only the listed names are allowed.
 //!
@@ -20,18 +20,24 @@ use std::sync::Arc;
 use super::{Item, Member, Name, SHAPE};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::Diagnostic;
-use crate::formats::fields::{Lowerer, MapRef};
+use crate::formats::fields::{Lowerer, MapRef, rename_key};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::dojops as rules;
 use crate::rules::syntax as syn;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
 
-const ALLOWED: &str = "allowedTools";
-const BLOCKED: &str = "blockedTools";
-const LEGACY_ALLOWED: &str = "allowedPlugins";
-const LEGACY_BLOCKED: &str = "blockedPlugins";
-const KNOWN_KEYS: &[&str] = &[ALLOWED, BLOCKED, LEGACY_ALLOWED, LEGACY_BLOCKED];
+use crate::runtimes::dojops::{
+    POLICY_ALLOWED_KEYS as ALLOWED_KEYS, POLICY_BLOCKED_KEYS as BLOCKED_KEYS,
+};
+
+/// Names that look like list keys but that current DojOps does not read, with the key it
+/// reads instead: the two lists were renamed differently (`allowedSkills`, `blockedModules`),
+/// and `allowedModules` was read only between the two renames.
+const CROSS_NAMED: &[(&str, &str)] = &[
+    ("allowedModules", "allowedSkills"),
+    ("blockedSkills", "blockedModules"),
+];
 
 /// More related spans than this on one DOJ017 diagnostic would bury the output; the message
 /// still counts every left-out tool.
@@ -102,6 +108,8 @@ impl Policy {
         Lookup {
             // The first entry of a name is where it is blocked.
             blocked: names_of(&self.blocked).rev().collect(),
+            blocked_key: self.blocked.as_ref().map_or(BLOCKED_KEYS[0], |l| l.key),
+            allowed_key: self.allowed.as_ref().map_or(ALLOWED_KEYS[0], |l| l.key),
             // An empty allowlist allows everything.
             allowed: (!allowed.is_empty()).then(|| {
                 let key_span = self
@@ -124,23 +132,31 @@ fn names_of(list: &Option<NameList>) -> impl DoubleEndedIterator<Item = (&str, S
 #[derive(Debug, Default)]
 pub struct Lookup<'a> {
     blocked: HashMap<&'a str, Span>,
+    blocked_key: &'a str,
     allowed: Option<(HashSet<&'a str>, Span)>,
+    allowed_key: &'a str,
 }
 
 impl Lookup<'_> {
     /// Why DojOps refuses tool `name` and where the policy says so (the blocklist is checked
     /// first): the blocklist entry, or the key of the allowlist that does not name it.
-    pub fn refusal(&self, name: &str) -> Option<(&'static str, Span)> {
+    pub fn refusal(&self, name: &str) -> Option<(String, Span)> {
         if let Some(span) = self.blocked.get(name) {
             Some((
-                "blocked by the project's .dojops/policy.yaml (`blockedTools`)",
+                format!(
+                    "blocked by the project's .dojops/policy.yaml (`{}`)",
+                    self.blocked_key
+                ),
                 *span,
             ))
         } else if let Some((allowed, key_span)) = &self.allowed
             && !allowed.contains(name)
         {
             Some((
-                "not in `allowedTools` of the project's .dojops/policy.yaml",
+                format!(
+                    "not in `{}` of the project's .dojops/policy.yaml",
+                    self.allowed_key
+                ),
                 *key_span,
             ))
         } else {
@@ -161,12 +177,13 @@ fn lower_root(lower: &mut Lowerer<'_>, root: &Node, policy: &mut Policy) {
     if matches!(root.kind, NodeKind::Null) {
         return;
     }
+    let (allow, block) = (ALLOWED_KEYS[0], BLOCKED_KEYS[0]);
     if root.as_map().is_none() {
         let d = lower
-            .diag(&rules::WRONG_FIELD_TYPE, root.span, format!("a policy must be a mapping with `{ALLOWED}` and/or `{BLOCKED}`, found {}", root.type_name()))
+            .diag(&rules::WRONG_FIELD_TYPE, root.span, format!("a policy must be a mapping with `{allow}` and/or `{block}`, found {}", root.type_name()))
             .label("expected a mapping")
-            .note("DojOps finds no lists in it and applies no policy: every tool is allowed and none is blocked")
-            .help(format!("write the lists under keys, e.g. `{ALLOWED}: [my-tool]` or `{BLOCKED}: [untrusted-tool]`"));
+            .note("DojOps finds no lists in it and applies no policy: every skill is allowed and none is blocked")
+            .help(format!("write the lists under keys, e.g. `{allow}: [my-skill]` or `{block}: [untrusted-skill]`"));
         lower.push(d);
         return;
     }
@@ -175,58 +192,87 @@ fn lower_root(lower: &mut Lowerer<'_>, root: &Node, policy: &mut Policy) {
         anchor: root.span,
         path: "",
     };
+    cross_named_keys(lower, root);
+    let known: Vec<&str> = ALLOWED_KEYS
+        .iter()
+        .chain(BLOCKED_KEYS)
+        .copied()
+        .chain(CROSS_NAMED.iter().map(|(k, _)| *k))
+        .collect();
     lower.unknown_keys(
         map,
-        KNOWN_KEYS,
-        "DojOps ignores this key: it neither allows nor blocks any tool",
+        &known,
+        "DojOps ignores this key: it neither allows nor blocks any skill",
     );
-    policy.allowed = list_in_force(lower, root, ALLOWED, LEGACY_ALLOWED);
-    policy.blocked = list_in_force(lower, root, BLOCKED, LEGACY_BLOCKED);
+    policy.allowed = list_in_force(lower, root, ALLOWED_KEYS);
+    policy.blocked = list_in_force(lower, root, BLOCKED_KEYS);
 }
 
-/// The list DojOps uses for `key ?? legacy`, diagnosing a shadowed legacy key, a value that is
-/// not a list, and entries that are not strings.
+/// DOJ007 on a list key current DojOps does not read although it looks like one of its own
+/// (`blockedSkills`): the list is silently not applied.
+fn cross_named_keys(lower: &mut Lowerer<'_>, root: &Node) {
+    for (key, read) in CROSS_NAMED {
+        let Some(e) = root.get(key) else { continue };
+        let list = if ALLOWED_KEYS.contains(read) {
+            "allowlist"
+        } else {
+            "blocklist"
+        };
+        let mut d = lower
+            .diag(&rules::UNKNOWN_KEY, e.key_span, format!("unknown key `{key}`: DojOps reads its {list} from `{read}`"))
+            .label("not read by DojOps")
+            .note(format!("DojOps names the allowlist `{}` and the blocklist `{}`: none of the entries under `{key}` take effect", ALLOWED_KEYS[0], BLOCKED_KEYS[0]));
+        if root.get(read).is_none() {
+            d = d
+                .help(format!("rename it to `{read}`"))
+                .fix(rename_key(lower.file, e.key_span, read));
+        } else {
+            d = d.help(format!("move its entries into `{read}` and delete `{key}`"));
+        }
+        lower.push(d);
+    }
+}
+
+/// The list DojOps uses for the first present of `keys` (a null value counts as absent),
+/// diagnosing a shadowed older key, a value that is not a list, and entries that are not
+/// strings.
 fn list_in_force(
     lower: &mut Lowerer<'_>,
     root: &Node,
-    key: &'static str,
-    legacy: &'static str,
+    keys: &'static [&'static str],
 ) -> Option<NameList> {
-    let present = |k: &str| {
+    let mut present = keys.iter().filter_map(|k| {
         root.get(k)
             .filter(|e| !matches!(e.value.kind, NodeKind::Null))
-    };
-    let (chosen, chosen_key) = match (present(key), present(legacy)) {
-        (Some(new), Some(old)) => {
-            let d = lower
-                .diag(&rules::UNKNOWN_KEY, old.key_span, format!("`{legacy}` is ignored because `{key}` is also set"))
-                .label("ignored legacy key")
-                .related(lower.file, new.key_span, format!("DojOps reads `{key}` instead"))
-                .note(format!("DojOps reads the legacy `{legacy}` only when `{key}` is absent; none of its entries take effect"))
-                .help(format!("move its entries into `{key}` and delete `{legacy}`"));
-            lower.push(d);
-            (new, key)
-        }
-        (Some(new), None) => (new, key),
-        (None, Some(old)) => (old, legacy),
-        (None, None) => return None,
-    };
+            .map(|e| (e, *k))
+    });
+    let (chosen, chosen_key) = present.next()?;
+    for (old, old_key) in present {
+        let d = lower
+            .diag(&rules::UNKNOWN_KEY, old.key_span, format!("`{old_key}` is ignored because `{chosen_key}` is also set"))
+            .label("ignored older key")
+            .related(lower.file, chosen.key_span, format!("DojOps reads `{chosen_key}` instead"))
+            .note(format!("DojOps reads `{old_key}` only when `{chosen_key}` is absent; none of its entries take effect"))
+            .help(format!("move its entries into `{chosen_key}` and delete `{old_key}`"));
+        lower.push(d);
+    }
     let Some(items) = chosen.value.as_seq() else {
-        let effect = if key == ALLOWED {
-            "no allowlist applies and every tool is allowed"
+        // A list value stops the fallback even when it is not a list: DojOps then applies none.
+        let effect = if keys == ALLOWED_KEYS {
+            "no allowlist applies and every skill is allowed"
         } else {
-            "no tool is blocked"
+            "no skill is blocked"
         };
         let fix = match chosen.value.as_str() {
             Some(name) => format!("write it as a list: `{chosen_key}: [{name}]`"),
-            None => format!("write a list of tool names: `{chosen_key}: [my-tool]`"),
+            None => format!("write a list of skill names: `{chosen_key}: [my-skill]`"),
         };
         let d = lower
             .diag(
                 &rules::WRONG_FIELD_TYPE,
                 chosen.value.span,
                 format!(
-                    "`{chosen_key}` must be a list of tool names, found {}",
+                    "`{chosen_key}` must be a list of skill names, found {}",
                     chosen.value.type_name()
                 ),
             )
@@ -262,7 +308,7 @@ fn list_in_force(
                 &rules::WRONG_FIELD_TYPE,
                 item.span,
                 format!(
-                    "`{chosen_key}[{i}]` must be a tool name (a string), found {}",
+                    "`{chosen_key}[{i}]` must be a skill name (a string), found {}",
                     item.type_name()
                 ),
             )
@@ -298,13 +344,14 @@ pub fn resolve(file: &Arc<SourceFile>, policy: &Policy, members: &[Member<'_>]) 
     if let Some(allowed) = &policy.allowed {
         out.extend(unknown_allowed(file, allowed, members, &defined));
         out.extend(allowed_and_blocked(file, allowed, &blocked));
-        out.extend(left_out(file, allowed, members, &blocked));
+        let blocked_key = policy.blocked.as_ref().map_or(BLOCKED_KEYS[0], |l| l.key);
+        out.extend(left_out(file, allowed, members, &blocked, blocked_key));
     }
     out
 }
 
 /// DOJ016: allowlist entries that match no tool or skill of the project. Blocklist entries are
-/// not checked: blocking a global tool (`~/.dojops/tools/<name>`) the project does not define is
+/// not checked: blocking a global skill (`~/.dojops/skills/`) the project does not define is
 /// a legitimate use of the blocklist.
 fn unknown_allowed(
     file: &Arc<SourceFile>,
@@ -332,7 +379,7 @@ fn unknown_allowed(
                         .help(format!("replace it with `{}`, the name the tool declares", m.name.value));
                 }
                 None => {
-                    d = d.help("remove the entry, or fix it to a tool's `name`; if it names a global tool (`~/.dojops/tools/`), suppress this warning with `# toolc: ignore DOJ016 -- global tool`");
+                    d = d.help("remove the entry, or fix it to a skill's `name`; if it names a global skill (`~/.dojops/skills/`), suppress this warning with `# toolc: ignore DOJ016 -- global skill`");
                 }
             }
             d
@@ -377,6 +424,7 @@ fn left_out(
     allowed: &NameList,
     members: &[Member<'_>],
     blocked: &HashMap<&str, &Name>,
+    blocked_key: &str,
 ) -> Option<Diagnostic> {
     if allowed.entries.is_empty() {
         return None;
@@ -428,7 +476,7 @@ fn left_out(
     let mut d = Diagnostic::new(&rules::POLICY_BLOCKS_PROJECT_TOOLS, file, allowed.key_span, message)
         .label("allowlist mode: only the listed tools load")
         .note(format!("with a non-empty `{}`, DojOps loads only the tools it lists and skips the others without a word", allowed.key))
-        .help(format!("add {fix} to `{}`; to block only some tools, list those in `{BLOCKED}` and drop the allowlist", allowed.key));
+        .help(format!("add {fix} to `{}`; to block only some tools, list those in `{}` and drop the allowlist", allowed.key, blocked_key));
     for m in missing.iter().take(MAX_RELATED) {
         d = d.related(
             m.file,

@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::allowlist::{RUNTIME_ONLY_BINARIES, SPEC_BINARIES};
 use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::paths::sibling_display;
@@ -17,6 +16,7 @@ use crate::formats::texts::FileTexts;
 use crate::formats::{FileResult, Item as FileItem, source_of, syntax_diagnostics};
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
+use crate::runtimes::dojops::{RUNTIME_ONLY_BINARIES, SPEC_BINARIES};
 use crate::schema::{check_schema, root_property_names};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Again, Later, Node, NodeKind, json, yaml};
@@ -63,8 +63,10 @@ pub fn schema_tree(file: &SourceFile) -> Option<Node> {
 /// A lowered `tool.yaml`.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Tool {
-    /// `name`, when present and a string.
+    /// `name`, when present, a string and a valid name.
     pub name: Option<Name>,
+    /// `name` as written, valid or not: where findings about the whole tool point.
+    pub written_name: Option<Name>,
     /// What the bundle lowering needs of the manifest (`ir.rs`): lowered again from the
     /// manifest when it is asked for ([`Tool::doc`]).
     pub doc: Again<super::doc::ManifestDoc>,
@@ -140,6 +142,38 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     result
 }
 
+/// DOJ024, once per manifest: current DojOps does not load it at all, whatever it holds. At
+/// the tool's name when it has a valid one. Reported across files (`resolve`), so that a
+/// manifest with no finding of its own stays one the cache can leave alone.
+pub fn not_loaded(file: &Arc<SourceFile>, name: Option<&Name>) -> Diagnostic {
+    let kind = file
+        .path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| *n == "plugin.yaml")
+        .unwrap_or("tool.yaml");
+    // A name DojOps could never register (empty, or over its 64 characters) is not echoed.
+    let shown = name.filter(|n| (1..=64).contains(&n.value.chars().count()));
+    let removed = crate::runtimes::dojops::TOOL_YAML_REMOVED;
+    let last = crate::runtimes::dojops::LAST_TOOL_YAML_RELEASE;
+    let span = name.map_or(Span::point(file.bom_len), |n| n.span);
+    // The skill's file is named after the skill, whose name must be kebab-case.
+    let target = shown
+        .map(|n| NameKind::Skill.suggest(&n.value))
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| "<name>".to_string());
+    let what = shown.map_or_else(|| "this tool".to_string(), |n| format!("`{}`", n.value));
+    Diagnostic::new(
+        &rules::TOOL_YAML_NOT_LOADED,
+        file,
+        span,
+        format!("DojOps {removed} and later no longer load `{kind}` tools: {what} is never registered"),
+    )
+    .label("never loaded by current DojOps")
+    .note(format!("DojOps {removed} removed `tool.yaml` and `plugin.yaml` manifests: custom tools are `.dops` v2 skills, read from `.dojops/skills/`"))
+    .help(format!("move it to `.dojops/skills/{target}.dops` (`dops: v2`): `name`, `version` and `description` go under `meta`, `files[].path` under `files`, the system prompt becomes the `## Prompt` section, `verification.command` becomes `verification.binary.command` with a `parser`; if you run DojOps {last} or older, say so in toolc.toml (`[runtimes] dojops = \"{last}\"`)"))
+}
+
 fn too_large(file: &Arc<SourceFile>, what: &str) -> Diagnostic {
     Diagnostic::new(
         &rules::FILE_TOO_LARGE,
@@ -165,6 +199,10 @@ fn lower(
     lw.unknown_keys(map, TOP_KEYS, DROPPED_NOTE);
     check_spec(lw, map);
     if let Some((name, span)) = lw.required_str(map, "name", 0, usize::MAX) {
+        tool.written_name = Some(Name {
+            value: name.to_string(),
+            span,
+        });
         // DojOps never registers a tool with an invalid name, so only a valid one takes part
         // in duplicate and policy checks (no knock-on findings).
         if check_name(lw, NameKind::Tool, "name", name, span) {
@@ -414,14 +452,17 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
     let lead = command.len() - command.trim_start().len();
     let binary = trimmed.split([' ', '\t']).next().unwrap_or(trimmed);
     let bin_span = span_in_value(lw.file, node, lead, binary);
-    if binary.contains('\0') || !super::allowlist::allows(binary) {
+    if binary.contains('\0') || !crate::runtimes::dojops::tool_allows(binary) {
         let consequence = if runs {
             "DojOps fails verification for a binary outside its whitelist, so every run of this tool fails"
         } else {
             "DojOps would fail verification as soon as `child_process: required` is set"
         };
-        let hint = did_you_mean(binary, super::allowlist::allowed());
-        let d = lw
+        let hint = did_you_mean(binary, crate::runtimes::dojops::tool_allowed());
+        let skill_only = crate::runtimes::dojops::SKILL_ONLY_BINARIES
+            .iter()
+            .find(|b| b.name == binary);
+        let mut d = lw
             .diag(
                 &rules::VERIFICATION_BINARY_NOT_ALLOWED,
                 bin_span,
@@ -436,6 +477,9 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
                 ),
                 None => format!("use one of: {}", SPEC_BINARIES.join(", ")),
             });
+        if let Some(b) = skill_only {
+            d = d.note(format!("DojOps {} and later run `{}` for `.dops` skills only: move the tool to a skill to verify with it", b.since, b.name));
+        }
         lw.push(d);
     } else if RUNTIME_ONLY_BINARIES.contains(&binary) {
         let d = lw

@@ -20,6 +20,7 @@ mod client;
 mod config;
 mod inputs;
 mod keys;
+mod local;
 mod packages;
 mod refs;
 mod secrets;

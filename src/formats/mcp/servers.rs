@@ -3,9 +3,10 @@
 //! into it, the packages it runs unpinned and plaintext URLs.
 
 use super::client::Client;
+use super::local;
 use super::refs::{self, Input};
 use super::secrets::{self, Place, Remedy};
-use crate::analysis::shell::unpinned_runs;
+use crate::analysis::shell::{Ecosystem, unpinned_runs};
 use crate::analysis::urls::Url;
 use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::rules::mcp as rules;
@@ -41,9 +42,12 @@ pub fn check(
         return;
     };
     let who = format!("server `{}`", entry.key);
+    let misspelt = local::misspelt_run_keys(lw, client, map, &who);
+    let mut known: Vec<&str> = client.server_keys().to_vec();
+    known.extend(misspelt.iter().map(|(k, _)| *k));
     lw.unknown_keys_at(
         map,
-        client.server_keys(),
+        &known,
         Site::rule(&rules::UNKNOWN_KEY).note(&format!(
             "{} ignores keys it does not know: whatever this sets has no effect",
             client.name()
@@ -72,7 +76,19 @@ pub fn check(
             lw.push(d);
         }
     }
-    transport(lw, map, &who, kind, command.is_some(), url_entry);
+    // A misspelt `command` or `url` is reported as that (MCP026), not as a missing one.
+    if !misspelt
+        .iter()
+        .any(|(_, k)| matches!(*k, "command" | "url"))
+    {
+        transport(lw, map, &who, kind, command.is_some(), url_entry);
+    }
+    if client == Client::ClaudeDesktop
+        && command.is_none()
+        && let Some(e) = url_entry
+    {
+        local::desktop_remote(lw, e, &who);
+    }
     let args = args(lw, map, &path);
     for key in ["cwd", "envFile"] {
         if let Some((text, _)) = lw.optional_str(map, key, 0, usize::MAX)
@@ -89,6 +105,19 @@ pub fn check(
     for (node, text) in &args {
         refs::check(lw, client, node, text, inputs);
     }
+    let mut runs: Vec<(&Node, &str)> = Vec::new();
+    if let (Some((cmd, _)), Some(node)) = (command, map.node.value("command")) {
+        runs.push((node, cmd));
+    }
+    runs.extend(args.iter().copied());
+    for key in ["cwd", "envFile"] {
+        if let Some(node) = map.node.value(key)
+            && let Some(text) = node.as_str()
+        {
+            runs.push((node, text));
+        }
+    }
+    local::user_paths(lw, client, &runs, &who);
     if let (Some((url, _)), Some(e)) = (url, url_entry) {
         refs::check(lw, client, &e.value, url, inputs);
     }
@@ -295,19 +324,69 @@ fn unpinned(lw: &mut Lowerer<'_>, command: &str, args: &[(&Node, &str)], who: &s
         let Some((node, _)) = args.get(index) else {
             continue;
         };
-        let version = match &run.floating {
-            Some(v) => format!("`{v}`, which is not one version"),
-            None => "no version".to_string(),
+        let (what, pin, note) = match run.ecosystem {
+            Ecosystem::Git => (
+                format!(
+                    "`{}` through `{}` at {}",
+                    run.package,
+                    run.runner,
+                    run.floating
+                        .as_ref()
+                        .map_or("no fixed commit".to_string(), |b| format!(
+                            "the branch `{b}`"
+                        ))
+                ),
+                "the commit you reviewed",
+                format!(
+                    "`{}` builds whatever the repository holds when the server starts: a new commit, or a force-pushed one, runs with this project's access without review",
+                    run.runner
+                ),
+            ),
+            Ecosystem::Oci => (
+                format!(
+                    "image `{}` through `{}` with {}",
+                    run.package,
+                    run.runner,
+                    run.floating
+                        .as_ref()
+                        .map_or("no tag or digest".to_string(), |t| format!("the tag `{t}`"))
+                ),
+                "the image you reviewed by its digest (a version tag at least)",
+                format!(
+                    "`{}` starts whatever the registry serves as `latest` that day: a new image, or a hijacked one, runs with this project's access without review",
+                    run.runner
+                ),
+            ),
+            Ecosystem::Npm | Ecosystem::Python => (
+                format!(
+                    "`{}` through `{}` with {}",
+                    run.package,
+                    run.runner,
+                    run.floating
+                        .as_ref()
+                        .map_or("no version".to_string(), |v| format!(
+                            "`{v}`, which is not one version"
+                        ))
+                ),
+                "the version you reviewed",
+                format!(
+                    "`{}` downloads whatever version the registry serves when the server starts: a new release, or a hijacked one, runs with this project's access without review",
+                    run.runner
+                ),
+            ),
         };
         let d = lw
             .diag(
                 &rules::UNPINNED_PACKAGE_RUNNER,
                 node.span,
-                format!("{who} runs `{}` through `{}` with {version}", run.package, run.runner),
+                format!("{who} runs {what}"),
             )
             .label("unpinned package")
-            .note(format!("`{}` downloads whatever version the registry serves when the server starts: a new release, or a hijacked one, runs with this project's access without review", run.runner))
-            .help(format!("pin the version you reviewed: `{}`", run.ecosystem.pinned(&run.package)));
+            .note(note)
+            .help(format!(
+                "pin {pin}: `{}`",
+                run.ecosystem.pinned(&run.package)
+            ));
         lw.push(d);
     }
 }

@@ -204,7 +204,7 @@ fn written<'s>(stage: &'s Stage, p: &str) -> Vec<&'s Token> {
     match p {
         "tee" => out.extend(operands()),
         "cp" | "mv" | "install" | "ln" | "copy-item" | "move-item" => {
-            out.extend(operands().last());
+            out.extend(operands().next_back());
         }
         "sed" if args.iter().any(|a| a.text.starts_with("-i")) => out.extend(operands().skip(1)),
         "add-content" | "set-content" | "out-file" | "ac" | "sc" => {

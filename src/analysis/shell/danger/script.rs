@@ -415,7 +415,7 @@ fn secrets_and_sends(
         for m in re.find_iter(source).take(32) {
             let call = &source[m.start()..m.start() + floor(&source[m.start()..], 400)];
             let sends = match lang {
-                Language::Python => !(call.contains(".send") && !source.contains("socket")),
+                Language::Python => !call.contains(".send") || source.contains("socket"),
                 Language::JavaScript => {
                     !(call.starts_with("fetch")
                         || call.starts_with("axios(")

@@ -6,9 +6,9 @@
 use super::access::SkillLowerer;
 use crate::analysis::names::did_you_mean;
 use crate::analysis::shell::{OpKind, ShellMeaning, ShellSyntax, shell_syntax, words};
-use crate::formats::dojops::allowlist;
 use crate::formats::fields::span_in_value;
 use crate::rules::dojops as doj;
+use crate::runtimes::dojops as allowlist;
 use crate::syntax::Node;
 
 /// How many pieces of shell syntax one diagnostic shows.
@@ -25,13 +25,14 @@ impl SkillLowerer<'_> {
     /// lets the binary check run at all (`child_process: required`).
     pub(super) fn verification_command(&mut self, node: &Node, command: &str, runs: bool) {
         let programs = programs(command);
-        for program in &programs {
-            if !allowlist::allows(program.name) {
-                self.not_allowed(node, program, runs);
-            }
-        }
+        // DojOps stops at the first program it refuses: one finding per command, at that one.
         if command.starts_with(char::is_whitespace) {
             self.leading_space(node, runs);
+        } else if let Some(at) = programs
+            .iter()
+            .position(|p| !allowlist::skill_allows(p.name))
+        {
+            self.not_allowed(node, &programs[at], &programs[at + 1..], runs);
         }
         let syntax: Vec<ShellSyntax> = shell_syntax(command)
             .into_iter()
@@ -42,34 +43,64 @@ impl SkillLowerer<'_> {
         }
     }
 
-    fn not_allowed(&mut self, node: &Node, program: &Program<'_>, runs: bool) {
+    /// DOJ013 at `program`, the first one DojOps refuses; refused programs of `later` parts
+    /// are shown beside it, since fixing the first only moves the failure to them.
+    fn not_allowed(
+        &mut self,
+        node: &Node,
+        program: &Program<'_>,
+        later: &[Program<'_>],
+        runs: bool,
+    ) {
         let consequence = if runs {
-            "DojOps refuses to run a program outside its allowlist (\"Verification command not allowed\"), so verification fails on every run of this skill"
+            "DojOps refuses to run a program outside its allowlist (\"Verification command not allowed\") and stops there, so verification fails on every run of this skill"
         } else {
             "the binary check is skipped while `permissions.child_process` is not `required`; once it is, verification fails on every run"
         };
-        let hint = did_you_mean(program.name, allowlist::allowed());
-        let help = match hint {
-            Some(h) => format!("did you mean `{h}`?"),
-            None => format!(
-                "verify with a program DojOps allows ({}), or drop `verification.binary` and keep the `structural` checks",
-                allowlist::allowed().collect::<Vec<_>>().join(", ")
-            ),
-        };
-        let span = span_in_value(self.lw.file, node, program.at, program.name);
-        let d = self
-            .lw
-            .diag(
-                &doj::VERIFICATION_BINARY_NOT_ALLOWED,
-                span,
+        let (span, message, label, help) = if program.name.is_empty() {
+            (
+                span_in_value(self.lw.file, node, program.at, "&&"),
+                "an `&&` of the verification command has no program after it".to_string(),
+                "empty command",
+                "remove the extra `&&`".to_string(),
+            )
+        } else {
+            let help = match did_you_mean(program.name, allowlist::skill_allowed()) {
+                Some(h) => format!("did you mean `{h}`?"),
+                None => format!(
+                    "verify with a program DojOps allows ({}), or drop `verification.binary` and keep the `structural` checks",
+                    allowlist::skill_allowed().collect::<Vec<_>>().join(", ")
+                ),
+            };
+            (
+                span_in_value(self.lw.file, node, program.at, program.name),
                 format!(
                     "`{}` is not on DojOps's verification allowlist",
                     program.name
                 ),
+                "not allowed",
+                help,
             )
-            .label("not allowed")
+        };
+        let mut d = self
+            .lw
+            .diag(&doj::VERIFICATION_BINARY_NOT_ALLOWED, span, message)
+            .label(label)
             .note(consequence)
             .help(help);
+        let mut shown: Vec<&str> = vec![program.name];
+        for p in later {
+            if p.name.is_empty() || allowlist::skill_allows(p.name) || shown.contains(&p.name) {
+                continue;
+            }
+            shown.push(p.name);
+            let at = span_in_value(self.lw.file, node, p.at, p.name);
+            d = d.related(
+                self.lw.file,
+                at,
+                format!("`{}` is refused too, once the first is fixed", p.name),
+            );
+        }
         self.lw.push(d);
     }
 
@@ -103,7 +134,7 @@ impl SkillLowerer<'_> {
         let program = programs
             .iter()
             .rev()
-            .find(|p| p.at <= first.start)
+            .find(|p| p.at <= first.start && !p.name.is_empty())
             .map_or("the program", |p| p.name);
         let mut shown: Vec<String> = Vec::new();
         for s in syntax {
@@ -144,7 +175,9 @@ impl SkillLowerer<'_> {
     }
 }
 
-/// The programs DojOps runs for `command`: the first word of each `&&`-separated part.
+/// The programs DojOps runs for `command`: the first word of each `&&`-separated part. A part
+/// with no word is a program with an empty name at the `&&` that leaves it empty (DojOps
+/// refuses it).
 fn programs(command: &str) -> Vec<Program<'_>> {
     let mut out = Vec::new();
     let mut from = 0;
@@ -154,11 +187,17 @@ fn programs(command: &str) -> Vec<Program<'_>> {
         .chain(std::iter::once(command.len()))
     {
         let part = &command[from..end];
-        if let Some((at, name)) = words(part).next() {
-            out.push(Program {
+        match words(part).next() {
+            Some((at, name)) => out.push(Program {
                 at: from + at,
                 name,
-            });
+            }),
+            // The `&&` before the part, or for a leading empty part the one after it.
+            None if !command.trim().is_empty() => out.push(Program {
+                at: if from == 0 { end } else { from - 2 },
+                name: "",
+            }),
+            None => {}
         }
         from = end + 2;
     }

@@ -72,7 +72,7 @@ fn lists_and_legacy_precedence() {
     assert!(d.is_empty());
     assert_eq!(names(&p.allowed), ["a", "b"]);
     assert_eq!(names(&p.blocked), ["c"]);
-    assert_eq!(p.blocked.as_ref().map(|l| l.key), Some(LEGACY_BLOCKED));
+    assert_eq!(p.blocked.as_ref().map(|l| l.key), Some("blockedPlugins"));
 
     let (_, p, d) = lowered("allowedTools: [a]\nallowedPlugins: [b]\n");
     assert_eq!(codes(&d), ["DOJ007"]);

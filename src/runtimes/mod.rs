@@ -1,0 +1,164 @@
+//! What toolc knows of each runtime that loads the files it checks, as data: which release
+//! (and which upstream commit) each fact was read from, what changed when, and which rules
+//! apply only to some releases. A project names the releases it targets in `toolc.toml`
+//! (`[runtimes] dojops = "1.0.9"`); by default toolc checks for the current release.
+
+pub mod dojops;
+mod version;
+
+pub use version::Version;
+
+/// One runtime and the release toolc's knowledge of it was read from.
+pub struct Runtime {
+    /// The key in `[runtimes]` (`dojops`).
+    pub id: &'static str,
+    /// The name users know it by.
+    pub name: &'static str,
+    /// The release toolc checks for unless `[runtimes]` says otherwise.
+    pub current: Version,
+    /// Where the facts were read: repository, files and commit.
+    pub read_from: &'static str,
+    /// The format ids whose files this runtime loads.
+    pub formats: &'static [&'static str],
+    /// What changed when, oldest first: what a user reading a finding needs to know.
+    pub changes: &'static [Change],
+}
+
+/// A change of a runtime that changes what toolc reports.
+pub struct Change {
+    /// The first release with the change.
+    pub since: Version,
+    /// What changed, one sentence.
+    pub what: &'static str,
+}
+
+/// A rule that applies only from some release of a runtime on (a file kind the runtime
+/// stopped loading, say): it is off when the project targets an older release.
+pub struct Gate {
+    /// The rule's code.
+    pub code: &'static str,
+    /// The runtime's id.
+    pub runtime: &'static str,
+    /// The first release the rule applies to.
+    pub since: Version,
+}
+
+/// Every runtime toolc knows.
+pub static RUNTIMES: &[&Runtime] = &[&dojops::RUNTIME];
+
+/// Every rule that applies only to some releases.
+pub static GATES: &[Gate] = &[dojops::TOOL_YAML_GATE];
+
+/// The runtime with this id.
+pub fn runtime(id: &str) -> Option<&'static Runtime> {
+    RUNTIMES.iter().copied().find(|r| r.id == id)
+}
+
+/// The runtimes whose files `format` (a format id) describes.
+pub fn for_format(format: &str) -> impl Iterator<Item = &'static Runtime> + '_ {
+    RUNTIMES
+        .iter()
+        .copied()
+        .filter(move |r| r.formats.contains(&format))
+}
+
+/// The releases a project targets: `[runtimes]` of its `toolc.toml`, else each runtime's
+/// current release.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Targets {
+    named: Vec<(&'static str, Version)>,
+}
+
+impl Targets {
+    /// The release targeted for `runtime`.
+    pub fn of(&self, runtime: &Runtime) -> Version {
+        self.named
+            .iter()
+            .rev()
+            .find(|(id, _)| *id == runtime.id)
+            .map_or(runtime.current, |(_, v)| *v)
+    }
+
+    /// Target `version` of the runtime `id` (a later call wins).
+    pub fn set(&mut self, id: &'static str, version: Version) {
+        self.named.push((id, version));
+    }
+
+    /// `self` with `child`'s targets on top (an extending configuration wins).
+    pub fn extended_by(mut self, child: Targets) -> Targets {
+        self.named.extend(child.named);
+        self
+    }
+
+    /// False when `code` is a rule of a release newer than the one targeted.
+    pub fn applies(&self, code: &str) -> bool {
+        GATES
+            .iter()
+            .filter(|g| g.code == code)
+            .all(|g| runtime(g.runtime).is_none_or(|r| self.of(r) >= g.since))
+    }
+
+    /// Parse one `[runtimes]` entry: the runtime `id` and its release, or why not.
+    pub fn parse_entry(id: &str, version: &str) -> Result<(&'static str, Version), String> {
+        let Some(r) = runtime(id) else {
+            let known: Vec<&str> = RUNTIMES.iter().map(|r| r.id).collect();
+            return Err(format!(
+                "`{id}` is not a runtime toolc knows; known runtimes: {}",
+                known.join(", ")
+            ));
+        };
+        let v = Version::parse(version).ok_or_else(|| {
+            format!(
+                "`{version}` is not a release number: write e.g. \"{}\"",
+                r.current
+            )
+        })?;
+        Ok((r.id, v))
+    }
+}
+
+/// What `toolc rules --for FORMAT` says of the runtimes that load `format`: the release
+/// toolc knows, where it was read, and what changed when (empty for a format no runtime
+/// toolc versions loads).
+pub fn history_text(format: &str) -> String {
+    let mut out = String::new();
+    for r in for_format(format) {
+        out.push_str(&format!(
+            "\n{} as toolc knows it: release {} (read from {}). What changed:\n",
+            r.name, r.current, r.read_from
+        ));
+        for c in r.changes {
+            out.push_str(&format!("  {} {}: {}\n", r.name, c.since, c.what));
+        }
+        out.push_str(&format!(
+            "Checking for an older release: `[runtimes] {} = \"…\"` in toolc.toml.\n",
+            r.id
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gate_turns_its_rule_off_for_older_releases() {
+        let mut t = Targets::default();
+        assert!(t.applies(dojops::TOOL_YAML_GATE.code));
+        let (id, v) = Targets::parse_entry("dojops", "1.0.9").expect("valid");
+        t.set(id, v);
+        assert!(!t.applies(dojops::TOOL_YAML_GATE.code));
+        assert!(t.applies("DOJ013"));
+        assert!(Targets::parse_entry("dojopz", "1.0.9").is_err());
+        assert!(Targets::parse_entry("dojops", "latest").is_err());
+    }
+
+    #[test]
+    fn every_gate_names_a_rule_and_a_runtime() {
+        for g in GATES {
+            assert!(crate::rules::lookup(g.code).is_some(), "{}", g.code);
+            assert!(runtime(g.runtime).is_some(), "{}", g.runtime);
+        }
+    }
+}
