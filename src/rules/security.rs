@@ -26,6 +26,7 @@ declare_rules! {
     EXFILTRATION_CHAIN = "SEC046" "exfiltration-chain" Error threat [] "a command or script reads a secret (a credential store, the environment, a token) and sends it to the network";
     UNTRUSTED_INSTALL = "SEC047" "untrusted-install" Warning [] "a command installs code from a URL, another package index or an unpinned git source";
     PERSISTENCE = "SEC048" "persistence" Warning [] "a command makes something run again later: a crontab, a shell start-up file, launchd, systemd, `authorized_keys`, a Run key";
+    OPAQUE_PROGRAM = "SEC049" "opaque-program" Warning ["agent-skill"] "the instructions run a program the skill ships that cannot be read as text (a binary)";
     INSTRUCTION_OVERRIDE = "SEC050" "instruction-override" Warning [] "text tells the model to ignore its instructions or keep something from the user, or poses as a system message";
     SENSITIVE_FILE_ACCESS = "SEC051" "sensitive-file-access" Warning [] "text asks the model to read keys, credentials or agent configuration (`~/.ssh/id_rsa`, `mcp.json`)";
     EXFILTRATION = "SEC052" "exfiltration-instruction" Warning [] "text asks the model to send conversation or secret data out, or embeds an image URL that carries data";

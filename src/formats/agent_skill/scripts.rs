@@ -39,6 +39,7 @@ impl Cx<'_> {
         let mut out = Vec::new();
         for rel in paths {
             let Some(file) = self.companion(&rel) else {
+                self.opaque(&rel, runs.get(&rel));
                 continue;
             };
             // Told to run it, the agent picks how: by its path only when the author made it
@@ -56,6 +57,30 @@ impl Cx<'_> {
             out.push(file);
         }
         out
+    }
+
+    /// SEC049: a program the instructions run by its path that the skill ships but that
+    /// cannot be read as text (a binary, or more than the read cap).
+    fn opaque(&mut self, rel: &str, run: Option<&Runs>) {
+        let Some(at) = run
+            .filter(|r| !r.through)
+            .and_then(|r| r.literal.as_ref().or(r.told.as_ref()))
+        else {
+            return;
+        };
+        if !self.folder.files.contains_key(rel) {
+            return;
+        }
+        let d = crate::diagnostics::Diagnostic::new(
+            &sec::OPAQUE_PROGRAM,
+            &at.0,
+            at.1,
+            format!("the instructions run `{rel}`, which the skill ships as a binary"),
+        )
+        .label("runs a program nobody can read")
+        .note("what a binary does cannot be reviewed in the repository: it runs with the user's permissions, and whoever built it decides what that is")
+        .help("ship the program's source and build or install it from a pinned release, or run a script in clear");
+        self.push(d);
     }
 
     /// SKL016: no `#!` line, or no execute bit, on a program run by its path at `at`.
