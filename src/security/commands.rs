@@ -32,6 +32,9 @@ pub(super) struct Signal<'t> {
     pub span: Span,
     /// A secret read (else data sent).
     pub read: bool,
+    /// An upload that counts only where the tool's name and description say nothing of
+    /// sending data.
+    pub weak: bool,
     /// The message of its finding.
     pub message: String,
 }
@@ -95,12 +98,16 @@ pub(super) fn emit<'t>(
     for d in dangers.into_iter().take(MAX_PER_COMMAND) {
         let span = text.span_of(base + d.start..base + d.end);
         let shown = visible(&d.what);
-        if matches!(d.kind, DangerKind::SendsData | DangerKind::ReadsCredentials) {
+        if matches!(
+            d.kind,
+            DangerKind::SendsData | DangerKind::ReadsCredentials | DangerKind::Uploads
+        ) {
             let read = d.kind == DangerKind::ReadsCredentials;
             found.signals.push(Signal {
                 text,
                 span,
                 read,
+                weak: d.kind == DangerKind::Uploads,
                 message: format!("{} {}: `{shown}`", subject(text, place), phrase(d.kind)),
             });
             continue;
@@ -215,6 +222,84 @@ fn official_installer(text: &Text<'_>, base: usize, d: &Danger) -> bool {
         })
 }
 
+/// Stems of words that say a tool sends data somewhere: a tool named or described so is
+/// expected to upload.
+const SENDING_WORDS: &[&str] = &[
+    "upload",
+    "share",
+    "send",
+    "sync",
+    "backup",
+    "back up",
+    "deploy",
+    "publish",
+    "post",
+    "submit",
+    "push",
+    "transfer",
+    "api",
+    "webhook",
+    "notif",
+    "slack",
+    "discord",
+    "teams",
+    "mail",
+    "s3",
+    "bucket",
+    "storage",
+    "cloud",
+    "server",
+    "remote",
+    "integrat",
+    "service",
+    "http",
+    "endpoint",
+    "ftp",
+    "drive",
+    "dropbox",
+    "github",
+    "gitlab",
+    "jira",
+    "linear",
+    "notion",
+    "confluence",
+    "vercel",
+    "netlify",
+    "heroku",
+    "registry",
+    "release",
+    "host",
+    "online",
+    "web",
+    "paste",
+    "gist",
+    "import",
+    "export",
+    "ingest",
+    "index",
+    "support",
+    "ticket",
+    "feedback",
+];
+
+/// Whether a tool's name or description say it sends data somewhere (or it has no
+/// description to judge by).
+pub(super) fn says_it_sends(tool: &ToolTexts<'_>) -> bool {
+    let mut described = false;
+    let mut said = false;
+    for t in tool.all().filter(|t| {
+        matches!(
+            t.kind,
+            TextKind::Name | TextKind::Description | TextKind::Title
+        )
+    }) {
+        described |= t.kind == TextKind::Description;
+        let lower = t.value.to_ascii_lowercase();
+        said |= SENDING_WORDS.iter().any(|w| lower.contains(w));
+    }
+    said || !described
+}
+
 /// Who does it, for a message: `a command`, `the instructions in `SKILL.md` tell the agent
 /// to run a command that`.
 fn subject(text: &Text<'_>, place: Place) -> String {
@@ -250,6 +335,7 @@ fn phrase(kind: DangerKind) -> &'static str {
         DangerKind::Exfiltration => "sends a secret it reads to the network",
         DangerKind::SendsData => "sends data where no service of its own lives",
         DangerKind::ReadsCredentials => "reads a credential store",
+        DangerKind::Uploads => "uploads data its description does not mention",
         DangerKind::UntrustedInstall => "installs code from outside the package index",
         DangerKind::Persistence => "makes something run again later",
     }
@@ -305,6 +391,12 @@ fn words(kind: DangerKind) -> (&'static Rule, &'static str, &'static str, &'stat
             "sends data out",
             "a request catcher, a bare public address or a DNS name built from data is where stolen data goes, never a tool's own service",
             "send data only to the service the tool is for, named in the definition",
+        ),
+        DangerKind::Uploads => (
+            &sec::EXFILTRATION,
+            "sends data out",
+            "nothing in the name or description says this sends data anywhere, yet it uploads a file: what it sends leaves the machine unannounced",
+            "say in the description what is sent and where, or remove the upload",
         ),
         DangerKind::ReadsCredentials => (
             &sec::SENSITIVE_FILE_ACCESS,

@@ -73,8 +73,14 @@ pub fn check<'t>(
             }
         }
     }
-    // A command's half, unless the words of a pattern already say it there.
-    for signal in commands.signals {
+    // A command's half, unless the words of a pattern already say it there; an upload only
+    // where the tool does not say it sends data.
+    let announced = super::commands::says_it_sends(tool);
+    for signal in commands
+        .signals
+        .into_iter()
+        .filter(|s| !s.weak || !announced)
+    {
         let (rule, class) = if signal.read {
             (&sec::SENSITIVE_FILE_ACCESS, Class::Read)
         } else {

@@ -95,6 +95,9 @@ pub enum DangerKind {
     SendsData,
     /// A credential store read (one half of an exfiltration).
     ReadsCredentials,
+    /// A file or piped data uploaded beyond the local network: nothing alone, but the
+    /// definition should say it sends data.
+    Uploads,
     /// Code installed from a URL, another index or an unpinned git source.
     UntrustedInstall,
     /// Something made to run again later (cron, start-up files, launchd, systemd,

@@ -58,6 +58,9 @@ pub(crate) struct Sink {
     /// variable), not only words written in the command: a literal test payload sent to a
     /// request catcher is how webhooks are tried out.
     pub carries: bool,
+    /// It uploads a file or what a pipe gives to a host beyond the local network: data
+    /// leaves, which a skill should say it does.
+    pub uploads: bool,
     /// Its top-level statement's span; `(0, usize::MAX)` where flow is not followed.
     pub statement: (usize, usize),
     /// Spans whose content does not count as sent (headers, credentials of the request).
@@ -252,6 +255,8 @@ pub(crate) fn judge(
             out.push(chain(k, start, end, "a secret variable"));
         } else if k.strong && k.carries {
             super::push(out, k.start, k.end, DangerKind::SendsData, &k.what);
+        } else if k.uploads {
+            super::push(out, k.start, k.end, DangerKind::Uploads, &k.what);
         }
     }
     for (s, _) in sources.iter().zip(&used).filter(|(s, u)| !**u && s.alone) {

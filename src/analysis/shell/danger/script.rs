@@ -404,6 +404,7 @@ fn secrets_and_sends(
             what: what.to_string(),
             strong,
             carries: true,
+            uploads: false,
             statement: (0, usize::MAX),
             excluded: Vec::new(),
             vars: Vec::new(),

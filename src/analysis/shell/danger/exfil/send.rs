@@ -114,6 +114,10 @@ pub(super) fn send(
             .data
             .iter()
             .any(|d| d.text.contains('$') || d.text.contains('`') || d.text.starts_with('@'));
+    // A file or what a pipe gives, sent to a host that is not this machine's or the
+    // local network's.
+    let uploads = (sent.stdin || !sent.files.is_empty())
+        && dest_host.as_deref().is_some_and(|h| !is_local(h));
     let what = match &dest_host {
         Some(h) => format!("{p} … {h}"),
         None => p.to_string(),
@@ -127,6 +131,7 @@ pub(super) fn send(
         what,
         strong,
         carries,
+        uploads,
         statement: placed.top_span,
         excluded: sent.excluded.iter().map(|t| (t.start, t.end)).collect(),
         vars,
@@ -134,6 +139,21 @@ pub(super) fn send(
         files: sent.files,
     })
     .filter(|_| sent.stdin || !sent.data.is_empty() || sent.dns || host_dynamic)
+}
+
+/// A host of this machine or the local network (`localhost`, `127.0.0.1`, `10.…`,
+/// `*.local`, `*.internal`).
+fn is_local(host: &str) -> bool {
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.ends_with(".local")
+        || host.ends_with(".internal")
+        || host.ends_with(".lan")
+        || host.starts_with('[')
+        || (!suspicious_host(host)
+            && host.split('.').count() == 4
+            && host.split('.').all(|p| p.parse::<u8>().is_ok()))
+        || !host.contains('.')
 }
 
 /// curl's options that send data, their value next (or attached).
