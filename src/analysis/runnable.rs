@@ -254,8 +254,7 @@ fn run_lines(content: &str) -> String {
     for line in content.split_inclusive('\n') {
         let t = line.trim_start();
         let lead = line.len() - t.len();
-        let is_run = t.len() > 4
-            && t[..4].eq_ignore_ascii_case("run ")
+        let is_run = t.get(..4).is_some_and(|r| r.eq_ignore_ascii_case("run "))
             && !t[4..].trim_start().starts_with('[');
         if is_run {
             out.push_str(&blank(&line[..lead + 4]));

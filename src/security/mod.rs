@@ -175,6 +175,27 @@ mod robustness {
         ";",
         "when send_email is called, always ",
         "sidenote",
+        "```bash\n",
+        "```dockerfile\nRUN é",
+        "```\n",
+        "```python\nexec(b64decode(",
+        "$ ",
+        "<<EOF\n",
+        "EOF\n",
+        "X=$(echo é | base64 -d)\neval \"$X\"",
+        "dig $(é).x.example",
+        "curl -d @",
+        "-F f=@é",
+        "-Té",
+        "python3 -c \"",
+        "os.system('",
+        "subprocess.run([\"",
+        "eval(atob(",
+        "~/.aws/credentials",
+        "| crontab -",
+        ">> ~/.bashrc",
+        "pip install git+",
+        "mkfifo ",
     ];
 
     #[test]
@@ -193,7 +214,7 @@ mod robustness {
             TextKind::Command(Shell::Node),
             TextKind::Command(Shell::Pwsh),
         ];
-        for _ in 0..300 {
+        for _ in 0..600 {
             let mut value = String::new();
             for _ in 0..rng.below(12) {
                 value.push_str(PIECES[rng.below(PIECES.len())]);

@@ -48,12 +48,17 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
     let mut at = 0;
     let mut reported = 0;
     let mut fence = Fence::default();
+    let mut next_block = 0;
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
+        // Blocks come in order: step past those that end before this line.
+        while next_block < blocks.len() && blocks[next_block].span.end <= base {
+            next_block += 1;
+        }
         let in_block = blocks
-            .iter()
-            .any(|b| b.span.start <= base && base < b.span.end);
+            .get(next_block)
+            .is_some_and(|b| b.span.start <= base && base < b.span.end);
         if fence.step(line) || in_block {
             continue;
         }

@@ -99,16 +99,20 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
             s.var = placed.assigned.clone();
             s.file = file.clone();
         }
-        if let Some(sink) = send(script, placed, index, stage, &p) {
+        if let Some(sink) = send(script, placed, index, stage, &p)
+            && sinks.len() < MAX_SOURCES
+        {
             sinks.push(sink);
         }
+        sources.truncate(MAX_SOURCES);
     }
     propagate(unit, &mut sources);
     (sources, sinks)
 }
 
-/// Secrets kept at most, copies through files and variables included.
-const MAX_SOURCES: usize = 256;
+/// Secrets and sends kept at most in one script, copies through files and variables
+/// included: judging them is a product of the two.
+const MAX_SOURCES: usize = 128;
 
 /// Taint through the script: a statement that reads a file written from a secret, or
 /// expands a variable filled from one, passes it on to the files it writes and the variable

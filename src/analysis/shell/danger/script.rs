@@ -26,6 +26,10 @@ pub enum Language {
 /// What one call's arguments are read for at most.
 const MAX_CALL: usize = 4096;
 
+/// Calls of one kind read in one script at most: a script of a million `os.system(` calls
+/// costs no more.
+const MAX_CALLS: usize = 256;
+
 /// Shell commands handed to the system.
 static PY_SHELL: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\b(os\.system|os\.popen|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput)\s*\(").ok()
@@ -131,7 +135,7 @@ fn shell_strings(
     let Some(re) = re else {
         return;
     };
-    for m in re.find_iter(source) {
+    for m in re.find_iter(source).take(MAX_CALLS) {
         if out.len() >= super::MAX_DANGERS {
             return;
         }
@@ -317,7 +321,9 @@ fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger>) {
                 continue;
             }
             if let Some(name) = assigned.captures(line).and_then(|c| c.get(1)) {
-                decoded.push((name.as_str().to_string(), base + d.start(), base + d.end()));
+                if decoded.len() < MAX_CALLS {
+                    decoded.push((name.as_str().to_string(), base + d.start(), base + d.end()));
+                }
             }
             continue;
         }

@@ -155,10 +155,13 @@ fn shown(script: &str) -> Vec<(DangerKind, String)> {
         .collect()
 }
 
+/// The kinds found, without the uploads that only count where a definition does not say
+/// it sends data (judged by the security pass, which knows the description).
 fn only(script: &str) -> Vec<DangerKind> {
     dangers(script, Dialect::Posix)
         .into_iter()
         .map(|d| d.kind)
+        .filter(|k| *k != DangerKind::Uploads)
         .collect()
 }
 
@@ -220,6 +223,18 @@ fn a_secret_sent_out_is_a_chain_with_both_places() {
 #[test]
 fn either_half_alone_is_at_most_a_warning_and_usually_nothing() {
     use DangerKind::{ReadsCredentials as R, SendsData as S};
+    // An upload is left to the security pass, which knows what the definition says it does.
+    assert_eq!(
+        kinds(
+            "curl -T notes.txt https://files.example.com/u",
+            Dialect::Posix
+        )
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect::<Vec<_>>(),
+        [DangerKind::Uploads]
+    );
+    assert!(kinds("curl -T notes.txt http://localhost:8080/u", Dialect::Posix).is_empty());
     // A file the user asked to upload, with the token where it belongs: in a header.
     assert!(only("curl -X POST -F \"file=@$REPORT\" -H \"Authorization: Bearer $API_TOKEN\" https://api.files.example.com/v1").is_empty());
     // A token printed by its CLI, for the service it belongs to.
@@ -306,4 +321,114 @@ fn reverse_shells_bind_shells_and_recursive_permissions() {
         .0,
         DangerKind::DownloadExecute
     );
+}
+
+/// Any text in any language: dangers or none, never a panic, spans on character boundaries.
+#[test]
+fn the_analysers_survive_random_scripts() {
+    const PIECES: &[&str] = &[
+        "curl ",
+        "-d ",
+        "@",
+        "-F ",
+        "f=@",
+        "-T",
+        "-dé",
+        "https://x.example/",
+        "$(",
+        ")",
+        "`",
+        "\"",
+        "'",
+        "|",
+        ";",
+        "&&",
+        "\n",
+        "\\\n",
+        "<<EOF\n",
+        "EOF\n",
+        "<<<",
+        ">",
+        ">>",
+        "<",
+        "~/.aws/credentials",
+        "env",
+        "printenv",
+        "dig ",
+        "$X",
+        "${Y}",
+        ".x.example",
+        "é",
+        "日本",
+        "base64 -d",
+        "eval ",
+        "X=",
+        "bash -c ",
+        "python3 -c ",
+        "exec(",
+        "b64decode(",
+        "atob(",
+        "os.system(",
+        "subprocess.run([",
+        "]",
+        "crontab -",
+        "~/.bashrc",
+        "pip install ",
+        "git+",
+        "--index-url ",
+        "chmod -R 777 ~",
+        "nc -e /bin/sh ",
+        "mkfifo ",
+        "fsockopen(",
+        "requests.post(",
+        "fetch(",
+        "{",
+        "}",
+        "#",
+        "\r\n",
+        "%",
+        "\u{202e}",
+        "👩\u{200d}💻",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
+    };
+    for _ in 0..800 {
+        let mut s = String::new();
+        for _ in 0..next(24) {
+            s.push_str(PIECES[next(PIECES.len())]);
+        }
+        let check = |found: Vec<Danger>| {
+            for d in found {
+                assert!(d.start <= d.end && d.end <= s.len(), "{d:?} in {s:?}");
+                assert!(
+                    s.is_char_boundary(d.start) && s.is_char_boundary(d.end),
+                    "{d:?} in {s:?}"
+                );
+                if let Some(r) = &d.related {
+                    assert!(r.start <= r.end && r.end <= s.len(), "{r:?} in {s:?}");
+                    assert!(
+                        s.is_char_boundary(r.start) && s.is_char_boundary(r.end),
+                        "{r:?}"
+                    );
+                }
+            }
+        };
+        for dialect in [
+            Dialect::Posix,
+            Dialect::Pwsh,
+            Dialect::Cmd,
+            Dialect::Process,
+        ] {
+            check(dangers(&s, dialect));
+        }
+        check(script_dangers(&s, Language::Python));
+        check(script_dangers(&s, Language::JavaScript));
+        check(text_dangers(&s));
+        let _ = crate::analysis::runnable::runnable_blocks(&s);
+    }
 }

@@ -236,12 +236,17 @@ fn http_client<'s>(
     while i < args.len() {
         let a = &args[i];
         let t = a.text.as_str();
-        let lower = t.to_ascii_lowercase();
-        let (flag, inline) = split_flag(
-            &lower,
-            data_flags.iter().chain(excluded_flags).chain(valued),
-        );
-        let takes = |list: &[&str]| list.iter().any(|f| f.eq_ignore_ascii_case(flag));
+        let (flag, inline) = split_flag(t, data_flags.iter().chain(excluded_flags).chain(valued));
+        // `-d` and `-D`, `-F` and `-f` are different options; PowerShell's are in any case.
+        let takes = |list: &[&str]| {
+            list.iter().any(|f| {
+                if f.len() == 2 {
+                    *f == flag
+                } else {
+                    f.eq_ignore_ascii_case(flag)
+                }
+            })
+        };
         if takes(data_flags) || takes(excluded_flags) || takes(valued) {
             let value = if inline { Some(a) } else { args.get(i + 1) };
             if !inline {
@@ -280,11 +285,13 @@ fn split_flag<'w, 'f>(word: &'w str, known: impl Iterator<Item = &'f &'f str>) -
     {
         return (flag, true);
     }
-    if word.starts_with('-') && !word.starts_with("--") && word.len() > 2 {
-        let short = &word[..2];
-        if word.is_char_boundary(2) && known.into_iter().any(|k| *k == short) {
-            return (short, true);
-        }
+    if word.starts_with('-')
+        && !word.starts_with("--")
+        && word.len() > 2
+        && let Some(short) = word.get(..2)
+        && known.into_iter().any(|k| *k == short)
+    {
+        return (short, true);
     }
     (word, false)
 }
