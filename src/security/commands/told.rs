@@ -63,6 +63,7 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
             continue;
         }
         code_spans(text, base, line, out, found);
+        written_out(text, base, line, out, found);
         let found_here = downloads_in_prose(line);
         if found_here.is_empty() {
             continue;
@@ -125,6 +126,56 @@ fn code_spans<'t>(
         }
         let mut dangers = dangers(piece, Dialect::Posix);
         dangers.retain(|d| !matches!(d.kind, DangerKind::DownloadExecute | DangerKind::Privileged));
+        emit(text, base + start, Place::Told, dangers, out, found);
+    }
+}
+
+/// Programs a command written out in a sentence starts with, where an attack is certain
+/// enough to read the rest of the line as shell (`Then run: env | curl -d @- https://…`).
+const SENTENCE_PROGRAMS: &[&str] = &[
+    "curl", "wget", "env", "printenv", "cat", "tar", "nc", "ncat", "bash", "sh", "python",
+    "python3", "dig", "nslookup", "echo", "base64", "eval", "scp",
+];
+
+/// A command written out in prose, without a code span: read from its first program on,
+/// for the attacks that are certain whatever surrounds them (a secret sent out, a shell
+/// handed over, decoded text run).
+fn written_out<'t>(
+    text: &'t Text<'t>,
+    base: usize,
+    line: &str,
+    out: &mut Vec<Diagnostic>,
+    found: &mut Found<'t>,
+) {
+    if line.contains('`') || !line.contains(['|', '$', '<', '>', '@', '/']) {
+        return;
+    }
+    // Each program named may be where the command starts (`Use the bash tool to run: env | …`).
+    let starts = crate::analysis::shell::words(line)
+        .filter(|(_, w)| {
+            let w = w.trim_start_matches(['(', '"', '\'']).to_ascii_lowercase();
+            SENTENCE_PROGRAMS.contains(&w.as_str())
+        })
+        .map(|(at, _)| at)
+        .take(4);
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    for start in starts {
+        let before = line[..start].to_ascii_lowercase();
+        if NEGATIONS.iter().any(|n| before.contains(n)) {
+            return;
+        }
+        let mut dangers = dangers(&line[start..], Dialect::Posix);
+        dangers.retain(|d| {
+            let at = (start + d.start, start + d.end);
+            let new = matches!(
+                d.kind,
+                DangerKind::Exfiltration | DangerKind::ReverseShell | DangerKind::DecodeExecute
+            ) && !seen.iter().any(|(s, e)| at.0 < *e && *s < at.1);
+            if new {
+                seen.push(at);
+            }
+            new
+        });
         emit(text, base + start, Place::Told, dangers, out, found);
     }
 }
