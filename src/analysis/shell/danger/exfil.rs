@@ -13,7 +13,7 @@ mod send;
 
 use super::super::statements::{RedirectKind, Stage, Token, is_assignment};
 use super::unit::Unit;
-use super::vocab::expansions;
+use super::vocab::{belongs_to, expansions};
 use super::{Danger, DangerKind, Related};
 use read::{output_file, read_redirects, read_sources};
 use send::send;
@@ -40,6 +40,8 @@ pub(crate) struct Source {
     pub var: Option<String>,
     /// The file written from it.
     pub file: Option<String>,
+    /// The credential store it reads, when it is one (`.aws/credentials`).
+    pub store: Option<&'static str>,
 }
 
 /// Where data is sent to the network.
@@ -71,6 +73,8 @@ pub(crate) struct Sink {
     pub secrets: Vec<(usize, usize)>,
     /// Files it sends.
     pub files: Vec<String>,
+    /// The host it sends to, when the command names it.
+    pub host: Option<String>,
 }
 
 /// Everything secret read and everything sent in `unit`.
@@ -213,7 +217,17 @@ pub(crate) fn judge(
     followed: bool,
     out: &mut Vec<Danger>,
 ) {
-    let mut used = vec![false; sources.len()];
+    // A credential store read for the service it belongs to is used, not stolen.
+    let mut used: Vec<bool> = sources
+        .iter()
+        .map(|s| {
+            s.store.is_some_and(|st| {
+                sinks
+                    .iter()
+                    .any(|k| k.host.as_deref().is_some_and(|h| belongs_to(st, h)))
+            })
+        })
+        .collect();
     for k in sinks {
         let flows = |s: &Source| {
             let inside = s.start >= k.statement.0
@@ -232,6 +246,11 @@ pub(crate) fn judge(
             .iter()
             .enumerate()
             .filter(|(_, s)| s.strong || k.strong)
+            // A credential sent to the service it is for (`~/.aws/credentials` to AWS).
+            .filter(|(_, s)| {
+                !s.store
+                    .is_some_and(|st| k.host.as_deref().is_some_and(|h| belongs_to(st, h)))
+            })
             .filter(|(_, s)| flows(s) || !s.flow_only || !followed)
             .max_by_key(|(_, s)| (flows(s), s.strong, usize::MAX - s.start.abs_diff(k.start)));
         // A secret variable sent to a suspicious place is a chain of its own.

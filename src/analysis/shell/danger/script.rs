@@ -309,6 +309,7 @@ fn secrets_and_sends(
         top: usize::MAX,
         var: None,
         file: None,
+        store: None,
     };
     if let Some(re) = ENV_DUMP.as_ref() {
         for m in re.find_iter(source).take(8) {
@@ -338,21 +339,23 @@ fn secrets_and_sends(
         Language::Python => PY_SEND.as_ref(),
         Language::JavaScript => JS_SEND.as_ref(),
     };
-    let mut push_sink = |start: usize, end: usize, what: &str, strong: bool| {
-        sinks.push(Sink {
-            start,
-            end,
-            what: what.to_string(),
-            strong,
-            carries: true,
-            uploads: false,
-            statement: (0, usize::MAX),
-            excluded: Vec::new(),
-            vars: Vec::new(),
-            secrets: Vec::new(),
-            files: Vec::new(),
-        });
-    };
+    let mut push_sink =
+        |start: usize, end: usize, what: &str, strong: bool, host: Option<String>| {
+            sinks.push(Sink {
+                start,
+                end,
+                what: what.to_string(),
+                strong,
+                carries: true,
+                uploads: false,
+                statement: (0, usize::MAX),
+                excluded: Vec::new(),
+                vars: Vec::new(),
+                secrets: Vec::new(),
+                files: Vec::new(),
+                host,
+            });
+        };
     if let Some(re) = send {
         for m in re.find_iter(source).take(32) {
             let call = &source[m.start()..m.start() + floor(&source[m.start()..], 400)];
@@ -380,7 +383,7 @@ fn secrets_and_sends(
             let what = here
                 .and_then(host_of)
                 .unwrap_or_else(|| m.as_str().trim_end_matches(['(', ' ']).to_string());
-            push_sink(m.start(), m.end(), &what, strong);
+            push_sink(m.start(), m.end(), &what, strong, here.and_then(host_of));
         }
     }
     if let Some(re) = DATA_URL.as_ref() {
@@ -394,12 +397,13 @@ fn secrets_and_sends(
                 m.end(),
                 host.as_deref().unwrap_or("a URL built from data"),
                 strong,
+                host.clone(),
             );
         }
     }
     if let Some(re) = DNS.as_ref() {
         for m in re.find_iter(source).take(8) {
-            push_sink(m.start(), m.end(), "a DNS name built from data", true);
+            push_sink(m.start(), m.end(), "a DNS name built from data", true, None);
         }
     }
 }
@@ -451,6 +455,7 @@ fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
                 top: usize::MAX,
                 var: None,
                 file: None,
+                store: Some(store.name),
             });
         }
         let writes = WRITE_CALLS.iter().any(|c| lits.code.contains(c));

@@ -147,6 +147,55 @@ pub fn credential_store(text: &str) -> Option<Store> {
     })
 }
 
+/// The services a credential store holds credentials for, by their domains: a credential
+/// sent to one of them is used, not stolen.
+const PROVIDERS: &[(&str, &[&str])] = &[
+    (".aws/credentials", &["amazonaws.com", "aws.amazon.com"]),
+    (".aws", &["amazonaws.com", "aws.amazon.com"]),
+    (".config/gh/hosts.yml", &["github.com"]),
+    (
+        ".git-credentials",
+        &["github.com", "gitlab.com", "bitbucket.org"],
+    ),
+    (
+        ".docker/config.json",
+        &[
+            "docker.io",
+            "docker.com",
+            "ghcr.io",
+            "quay.io",
+            "gcr.io",
+            "pkg.dev",
+        ],
+    ),
+    (".pypirc", &["pypi.org"]),
+    ("gcloud/credentials.db", &["googleapis.com"]),
+    ("gcloud/access_tokens.db", &["googleapis.com"]),
+    ("application_default_credentials.json", &["googleapis.com"]),
+    (
+        ".azure/accesstokens.json",
+        &["azure.com", "microsoftonline.com", "windows.net"],
+    ),
+    (
+        ".azure/msal_token_cache",
+        &["azure.com", "microsoftonline.com", "windows.net"],
+    ),
+    (
+        ".terraform.d/credentials.tfrc.json",
+        &["terraform.io", "hashicorp.cloud"],
+    ),
+];
+
+/// Whether `host` is a service the credential store `store` (a name of
+/// [`credential_store`]) holds credentials for.
+pub fn belongs_to(store: &str, host: &str) -> bool {
+    PROVIDERS
+        .iter()
+        .filter(|(s, _)| *s == store)
+        .flat_map(|(_, domains)| domains.iter())
+        .any(|d| host == *d || host.ends_with(&format!(".{d}")))
+}
+
 /// Words in a variable's name that say it holds a secret (`GITHUB_TOKEN`, `DB_PASSWORD`).
 const SECRET_WORDS: &[&str] = &[
     "TOKEN",

@@ -128,6 +128,7 @@ fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
         top: placed.top,
         var: None,
         file: None,
+        store: None,
     }
 }
 
@@ -154,6 +155,7 @@ pub(super) fn read_sources(
             if let Some(store) = credential_store(&a.text) {
                 let mut s = source(a.start, a.end, &a.text, placed);
                 s.alone = store.alarming;
+                s.store = Some(store.name);
                 out.push(s);
                 break;
             }
@@ -330,6 +332,7 @@ pub(super) fn read_redirects(stage: &Stage, placed: &Placed, out: &mut Vec<Sourc
         if let Some(store) = credential_store(&t.text) {
             let mut s = source(r.start, t.end, &t.text, placed);
             s.alone = store.alarming;
+            s.store = Some(store.name);
             out.push(s);
         } else if is_proc_environ(&t.text) {
             let mut s = source(r.start, t.end, &t.text, placed);

@@ -137,6 +137,7 @@ pub(super) fn send(
         vars,
         secrets,
         files: sent.files,
+        host: dest_host.clone(),
     })
     .filter(|_| sent.stdin || !sent.data.is_empty() || sent.dns || host_dynamic)
 }

