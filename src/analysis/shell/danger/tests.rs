@@ -248,6 +248,7 @@ fn either_half_alone_is_at_most_a_warning_and_usually_nothing() {
     // An OAuth refresh sends a secret to the token endpoint it belongs to.
     assert!(only("curl -d client_secret=$CLIENT_SECRET -d grant_type=refresh_token https://oauth2.example.com/token").is_empty());
     assert!(only("dig +short $DOMAIN\nnslookup api.$DOMAIN").is_empty());
+    assert!(only("dig +short ${SERVICE}.internal.example.com").is_empty());
     // Halves that are worth a word on their own.
     assert_eq!(only("cat ~/.aws/credentials"), [R]);
     assert_eq!(only("security dump-keychain -d login.keychain"), [R]);

@@ -436,10 +436,15 @@ fn dns(args: &[Token]) -> Option<Sent<'_>> {
             suffix.starts_with('.') && suffix[1..].contains(|c: char| c.is_ascii_alphabetic())
         }) && (t.contains("$(") || t.contains('`') || t.contains('$'))
     })?;
+    // A name built by a command, or from a secret, carries data; `$SERVICE.example.com`
+    // looks a host up, unless what fills the variable is secret (followed as flow).
+    let t = name.text.as_str();
+    let built =
+        t.contains("$(") || t.contains('`') || expansions(t).iter().any(|(_, n)| is_secret_name(n));
     Some(Sent {
         data: vec![name],
         dest: Some(name),
-        dns: true,
+        dns: built,
         ..Sent::default()
     })
 }
