@@ -235,6 +235,15 @@ fn either_half_alone_is_at_most_a_warning_and_usually_nothing() {
         [DangerKind::Uploads]
     );
     assert!(kinds("curl -T notes.txt http://localhost:8080/u", Dialect::Posix).is_empty());
+    // What goes to this machine or the local network does not leave: the read is all.
+    assert_eq!(
+        only("curl -s -d @$HOME/.aws/credentials http://127.0.0.1:9000/check"),
+        [R]
+    );
+    assert_eq!(
+        only("tar czf d.tgz ~/.ssh ~/.zshrc && rsync d.tgz me@nas.local:/backups/"),
+        [R]
+    );
     // A file the user asked to upload, with the token where it belongs: in a header.
     assert!(only("curl -X POST -F \"file=@$REPORT\" -H \"Authorization: Bearer $API_TOKEN\" https://api.files.example.com/v1").is_empty());
     // A token printed by its CLI, for the service it belongs to.

@@ -140,6 +140,9 @@ pub(super) fn send(
         host: dest_host.clone(),
     })
     .filter(|_| sent.stdin || !sent.data.is_empty() || sent.dns || host_dynamic)
+    // What goes to this machine or the local network (a local service, the user's own
+    // backup box) does not leave.
+    .filter(|_| host_dynamic || sent.dns || !dest_host.as_deref().is_some_and(is_local))
 }
 
 /// A host of this machine or the local network (`localhost`, `127.0.0.1`, `10.…`,
