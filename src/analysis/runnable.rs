@@ -271,6 +271,14 @@ fn run_lines(content: &str) -> String {
     out
 }
 
+/// Whether a piece of code in prose (`` `curl -d @x https://…` ``) reads as a command: its
+/// first word, past a `$ ` prompt, is a program commands start with, or a path run.
+pub fn looks_like_command(code: &str) -> bool {
+    let t = code.trim_start().trim_start_matches("$ ");
+    let first = t.split_whitespace().next().unwrap_or("");
+    COMMON_PROGRAMS.contains(&first) || first.starts_with("./") || first.starts_with('(')
+}
+
 /// Whether most lines of a block with no language read as commands.
 fn looks_like_commands(content: &str) -> bool {
     let mut lines = 0;

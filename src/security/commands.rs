@@ -105,9 +105,15 @@ pub(super) fn emit<'t>(
             });
             continue;
         }
-        let Some(severity) = severity(d.kind, place) else {
+        let Some(mut severity) = severity(d.kind, place) else {
             continue;
         };
+        if place == Place::Told
+            && d.kind == DangerKind::DownloadExecute
+            && official_installer(text, base, &d)
+        {
+            severity = Some(Severity::Info);
+        }
         let (rule, label, note, help) = words(d.kind);
         let message = if place == Place::Told && d.kind == DangerKind::DownloadExecute {
             format!(
@@ -161,6 +167,52 @@ fn severity(kind: DangerKind, place: Place) -> Option<Option<Severity>> {
         ) => None,
         _ => Some(None),
     }
+}
+
+/// Hosts that serve the official installer of a widely used developer tool, over HTTPS,
+/// from the tool's own domain (or the folder of its own repository). Instructions that
+/// tell the agent to install such a tool the way its documentation does are information:
+/// the same script is what every user of the tool runs.
+const OFFICIAL_INSTALLERS: &[&str] = &[
+    "astral.sh/",
+    "sh.rustup.rs",
+    "get.docker.com",
+    "raw.githubusercontent.com/nvm-sh/",
+    "raw.githubusercontent.com/homebrew/",
+    "get.pnpm.io/",
+    "bun.sh/",
+    "deno.land/",
+    "install.python-poetry.org",
+    "pyenv.run",
+    "get.sdkman.io",
+    "mise.run",
+    "fnm.vercel.app/",
+    "get.volta.sh",
+    "starship.rs/",
+    "ollama.com/install.sh",
+    "tailscale.com/install.sh",
+];
+
+/// Whether every URL a download-and-run fetches (where it runs, and where it was fetched
+/// first) is an official installer's, over HTTPS.
+fn official_installer(text: &Text<'_>, base: usize, d: &Danger) -> bool {
+    let slice = |s: usize, e: usize| text.value.get(base + s..base + e).unwrap_or("");
+    let mut shown = slice(d.start, d.end).to_string();
+    if let Some(r) = &d.related {
+        shown.push(' ');
+        shown.push_str(slice(r.start, r.end));
+    }
+    let mut urls = shown
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '`'))
+        .filter(|w| w.contains("://"))
+        .peekable();
+    urls.peek().is_some()
+        && urls.all(|u| {
+            u.strip_prefix("https://").is_some_and(|rest| {
+                let rest = rest.to_ascii_lowercase();
+                OFFICIAL_INSTALLERS.iter().any(|h| rest.starts_with(h))
+            })
+        })
 }
 
 /// Who does it, for a message: `a command`, `the instructions in `SKILL.md` tell the agent

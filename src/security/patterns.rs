@@ -400,6 +400,10 @@ pub fn find(text: &str) -> Vec<Match> {
                     _ => break,
                 }
             }
+            // A public key is no secret: `cat ~/.ssh/id_ed25519.pub` shows one to copy.
+            if PATTERNS[i].signal == Signal::SensitiveFile && text[m.end()..].starts_with(".pub") {
+                return None;
+            }
             // Every pattern starts and ends on ASCII, so these are character boundaries.
             (text.is_char_boundary(m.start()) && text.is_char_boundary(m.end())).then_some(Match {
                 pattern: &PATTERNS[i],
@@ -448,5 +452,7 @@ mod tests {
         assert_eq!(ids, ["ignore-previous-instructions", "pseudo-system-tag"]);
         assert_eq!(&text[found[1].start..found[1].end], "<IMPORTANT>");
         assert!(find("Get the current weather for a city").is_empty());
+        assert!(find("Copy the key: cat ~/.ssh/id_ed25519.pub").is_empty());
+        assert_eq!(find("cat ~/.ssh/id_ed25519").len(), 1);
     }
 }

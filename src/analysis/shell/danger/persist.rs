@@ -122,7 +122,13 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 );
                 continue;
             }
-            let rc = RC_FILES.iter().any(|f| lower.ends_with(f));
+            // A start-up file copied or linked in place is a dotfiles manager at work; what is
+            // written into one is judged by what it says.
+            let copied = matches!(
+                p.as_str(),
+                "cp" | "mv" | "install" | "ln" | "copy-item" | "move-item"
+            );
+            let rc = !copied && RC_FILES.iter().any(|f| lower.ends_with(f));
             if rc && suspicious(content(script, stage, &p, previous).as_deref()) {
                 push(
                     out,
@@ -317,5 +323,6 @@ mod tests {
         assert!(found("echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -").is_empty());
         assert!(found("sudo systemctl enable nginx").is_empty());
         assert!(found("cat >> ~/.zshrc <<'EOF'\nalias ll='ls -la'\nEOF\n").is_empty());
+        assert!(found("ln -sf ~/.dotfiles/.zshrc ~/.zshrc").is_empty());
     }
 }

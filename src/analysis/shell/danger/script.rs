@@ -108,7 +108,7 @@ pub fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     out.extend(named_paths(source, &mut sources));
     decoded_and_run(source, lang, &mut out);
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
-    judge(&sources, &sinks, false, &mut out);
+    judge(source, &sources, &sinks, false, &mut out);
     if lang == Language::JavaScript {
         js_reverse_shell(source, &mut out);
     }
@@ -403,6 +403,7 @@ fn secrets_and_sends(
             end,
             what: what.to_string(),
             strong,
+            carries: true,
             statement: (0, usize::MAX),
             excluded: Vec::new(),
             vars: Vec::new(),

@@ -5,7 +5,7 @@
 
 use super::super::is_privilege_command;
 use super::super::lex::{Command, Dialect, Word};
-use super::{Danger, DangerKind, PREFIXES, dangers, program, push};
+use super::{Danger, DangerKind, Language, PREFIXES, dangers, program, push, script_dangers};
 
 /// Targets whose recursive deletion wipes the system or the user's files.
 const ROOT_TARGETS: &[&str] = &[
@@ -123,12 +123,15 @@ pub(super) fn check(script: &str, command: &Command, out: &mut Vec<Danger>) {
     // `bash -c "…"`, `pwsh -Command "…"`, `cmd /c "…"`: read the script handed on in its
     // own language (in a shell the text checks see much of it already; the findings
     // coincide and are merged).
-    let (inner, flags): (Dialect, &[&str]) = match p.as_str() {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" => (Dialect::Posix, &["-c"]),
+    // `python3 -c "…"`, `node -e "…"`: read lightly, as a script of that language is.
+    let (inner, flags): (Option<Dialect>, &[&str]) = match p.as_str() {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" => (Some(Dialect::Posix), &["-c"]),
         "powershell" | "pwsh" | "powershell.exe" | "pwsh.exe" => {
-            (Dialect::Pwsh, &["-c", "-command", "-Command"])
+            (Some(Dialect::Pwsh), &["-c", "-command", "-Command"])
         }
-        "cmd" | "cmd.exe" => (Dialect::Cmd, &["/c", "/C", "/k", "/K"]),
+        "cmd" | "cmd.exe" => (Some(Dialect::Cmd), &["/c", "/C", "/k", "/K"]),
+        "python" | "python3" => (None, &["-c"]),
+        "node" | "nodejs" | "deno" | "bun" => (None, &["-e", "--eval", "-p", "--print"]),
         _ => return,
     };
     let Some(i) = args.iter().position(|a| flags.contains(&a.text.as_str())) else {
@@ -153,7 +156,12 @@ pub(super) fn check(script: &str, command: &Command, out: &mut Vec<Danger>) {
             (offset + a, offset + b)
         }
     };
-    for mut d in dangers(&s.text, inner) {
+    let found = match inner {
+        Some(dialect) => dangers(&s.text, dialect),
+        None if p.starts_with("python") => script_dangers(&s.text, Language::Python),
+        None => script_dangers(&s.text, Language::JavaScript),
+    };
+    for mut d in found {
         (d.start, d.end) = map(d.start, d.end);
         if let Some(r) = &mut d.related {
             (r.start, r.end) = map(r.start, r.end);
