@@ -12,6 +12,7 @@ mod interface;
 mod ir;
 mod outline;
 mod resolve;
+mod stray;
 mod subset;
 mod texts;
 mod tool;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub use agent::Agent;
+pub use stray::strays;
 pub use tool::{Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
