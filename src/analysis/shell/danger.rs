@@ -292,6 +292,19 @@ fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
     out.retain(|d| {
         d.kind != DangerKind::Privileged || !kept.iter().any(|(s, e)| d.start < *e && *s < d.end)
     });
+    // A reverse shell's connection says more than the data it sends.
+    let shells: Vec<(usize, usize)> = out
+        .iter()
+        .filter(|d| d.kind == DangerKind::ReverseShell)
+        .map(|d| (d.start, d.end))
+        .collect();
+    let lines_of = |a: usize| script[..a.min(script.len())].matches('\n').count();
+    out.retain(|d| {
+        d.kind != DangerKind::SendsData
+            || !shells
+                .iter()
+                .any(|(s, _)| lines_of(*s) == lines_of(d.start))
+    });
     out.sort_by_key(|d| (d.start, d.end));
     out.dedup_by(|a, b| a.kind == b.kind && a.start < b.end && b.start < a.end);
     out

@@ -231,6 +231,12 @@ pub(crate) fn judge(
         let secret_var = k.secrets.first().filter(|_| k.strong);
         if let Some((i, s)) = pick {
             used[i] = true;
+            // Every secret that flows into this send is part of this chain.
+            for (j, other) in sources.iter().enumerate() {
+                if flows(other) {
+                    used[j] = true;
+                }
+            }
             // A pipeline that reads and sends is shown up to the send.
             let end = if s.start < k.start && k.start < s.end {
                 let kept = script.get(s.start..k.start).unwrap_or("");

@@ -146,7 +146,11 @@ pub(super) fn read_sources(
     let whole = (placed.statement.start(), placed.statement.end());
     // A credential store given to a program that reads it.
     if READERS.contains(&p) {
-        for a in args {
+        // A substitution is read as the statements inside it.
+        for a in args
+            .iter()
+            .filter(|a| !a.text.contains("$(") && !a.text.contains('`'))
+        {
             if let Some(store) = credential_store(&a.text) {
                 let mut s = source(a.start, a.end, &a.text, placed);
                 s.alone = store.alarming;
