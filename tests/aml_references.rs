@@ -158,3 +158,17 @@ fn documentation_pages_named_like_definitions_are_not_read() {
     ));
     assert_eq!(run(HELPER, &defs), Vec::<String>::new());
 }
+
+#[test]
+fn a_project_on_aml_1_0_names_no_definitions() {
+    let agent = HELPER.replace("\"small-chat\"", "\"smal-chat\"");
+    let repo = Repo::with(&[
+        ("tools/search-docs.tool.md", BASE_TOOL),
+        (AGENT, &agent),
+        ("toolc.toml", "[runtimes]\naml = \"1.0\"\n"),
+    ]);
+    for (path, text) in definitions() {
+        repo.write(&path, text.as_bytes());
+    }
+    assert_eq!(lines(&repo.check().expect("config")), Vec::<String>::new());
+}
