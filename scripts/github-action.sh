@@ -183,6 +183,17 @@ else:
 if diff_table:
     with open(diff_table, encoding="utf-8") as f:
         lines += [""] + f.read().rstrip("\n").split("\n")
+# What the baseline and suppression comments hid is said, so a pull request cannot hide a
+# finding from review without the summary showing it.
+baselined = int(summary.get("baselined", 0))
+suppressed = int(summary.get("suppressed", 0))
+if baselined or suppressed:
+    by = []
+    if baselined:
+        by.append(f"{baselined} by the baseline")
+    if suppressed:
+        by.append(f"{suppressed} by `# toolc: ignore` comments")
+    lines += ["", f"{plural(baselined + suppressed, 'finding')} hidden: {', '.join(by)}."]
 verdict = {"never": "never fails the job", "error": "fails the job on errors",
            "warning": "fails the job on errors and warnings"}[fail_on]
 lines += ["", f"`fail-on: {fail_on}`: toolc {verdict}."]

@@ -8,7 +8,7 @@
 //! Lines inserted above keep it baselined. Each entry hides one finding, so the same problem
 //! a second time in the same place is new. SARIF's `partialFingerprints` are these fingerprints.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -44,8 +44,9 @@ struct File {
     entries: Vec<Entry>,
 }
 
-/// One recorded finding. Only `fingerprint` is matched; the rest is for people reading the
-/// file and for reports about stale entries.
+/// One recorded finding. `path`, `code` and `fingerprint` must all match a finding for the
+/// entry to hide it (so what a reviewer reads is what it hides); `message` is for people
+/// reading the file and for reports about stale entries.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Entry {
@@ -260,15 +261,22 @@ pub(crate) fn apply(
             };
         }
     };
-    let mut unmatched: HashMap<&str, Vec<usize>> = HashMap::new();
+    // An entry hides a finding only when its path, its rule and its fingerprint all say so:
+    // an entry that reads "TLC006 in docs/old.md" cannot hide a new SEC finding elsewhere by
+    // carrying that finding's fingerprint.
+    let key = |fingerprint: &str, path: &str, code: &str| format!("{fingerprint}\0{path}\0{code}");
+    let mut unmatched: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, entry) in baseline.entries.iter().enumerate().rev() {
-        unmatched.entry(&entry.fingerprint).or_default().push(i);
+        let key = key(&entry.fingerprint, &entry.path, &entry.code);
+        unmatched.entry(key).or_default().push(i);
     }
     let mut matched = vec![false; baseline.entries.len()];
     let mut baselined = Vec::new();
     diagnostics.retain(|d| {
         let hash = fingerprint(d, &baseline.root);
-        match unmatched.get_mut(hash.as_str()).and_then(Vec::pop) {
+        let path = relative_path(&d.file, &baseline.root);
+        let found = key(&hash, &path, d.rule.code);
+        match unmatched.get_mut(&found).and_then(Vec::pop) {
             Some(i) => {
                 matched[i] = true;
                 baselined.push(d.clone());
@@ -300,13 +308,47 @@ fn entry_covered(entry: &Entry, root: &Path, covers: &Covers<'_>) -> bool {
     }
 }
 
-/// One TLC004 warning for all stale entries: at the first, the others as related places.
+/// Stale entries shown as related places of the one warning at most: the count says how
+/// many there are, and a baseline of thousands must not print thousands of snippets.
+const MAX_STALE_SHOWN: usize = 200;
+
+/// Where each of `wanted` first stands as a JSON string in `text` (the offset of its opening
+/// quote), found in one pass over the text: looking each up on its own would read the file
+/// once per entry.
+fn string_offsets<'a>(text: &str, wanted: &HashSet<&'a str>) -> HashMap<&'a str, usize> {
+    let bytes = text.as_bytes();
+    let mut found = HashMap::new();
+    let mut i = 0;
+    while let Some(open) = bytes[i..].iter().position(|&b| b == b'"').map(|p| i + p) {
+        let mut end = open + 1;
+        while end < bytes.len() && bytes[end] != b'"' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        if let Some(&key) = text
+            .get(open + 1..end.min(bytes.len()))
+            .and_then(|s| wanted.get(s))
+        {
+            found.entry(key).or_insert(open);
+        }
+        i = end + 1;
+        if i >= bytes.len() {
+            break;
+        }
+    }
+    found
+}
+
+/// One TLC004 warning for all stale entries: at the first, the next ones (up to
+/// [`MAX_STALE_SHOWN`]) as related places.
 fn stale_warning(file: &Arc<SourceFile>, stale: &[&Entry]) -> Option<Diagnostic> {
     let first = stale.first()?;
+    let shown = &stale[..stale.len().min(MAX_STALE_SHOWN)];
+    let wanted: HashSet<&str> = shown.iter().map(|e| e.fingerprint.as_str()).collect();
+    let offsets = string_offsets(&file.text, &wanted);
     let span_of = |entry: &Entry| {
-        file.text
-            .find(&format!("\"{}\"", entry.fingerprint))
-            .map_or(Span::point(0), |at| {
+        offsets
+            .get(entry.fingerprint.as_str())
+            .map_or(Span::point(0), |&at| {
                 Span::new(at, at + entry.fingerprint.len() + 2)
             })
     };
@@ -326,8 +368,14 @@ fn stale_warning(file: &Arc<SourceFile>, stale: &[&Entry]) -> Option<Diagnostic>
     .label(what(first))
     .note("a stale entry would hide the same problem if it came back")
     .help("run `toolc check --write-baseline` to prune the baseline (fixed findings leave it)");
-    for entry in &stale[1..] {
+    for entry in &shown[1..] {
         d = d.related(file, span_of(entry), what(entry));
+    }
+    if count > shown.len() {
+        d = d.note(format!(
+            "{} more stale entries are not listed here",
+            count - shown.len()
+        ));
     }
     Some(d)
 }

@@ -339,8 +339,7 @@ pub fn walk_fresh(
                 WalkState::Continue
             })
         });
-    let errors = std::mem::take(&mut *errors.lock().unwrap_or_else(|e| e.into_inner()));
-    errors
+    std::mem::take(&mut *errors.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// The entries of the folder `dir` as a walk lists them (names and kinds, sorted by name),

@@ -3,6 +3,9 @@
 //! The pipeline is discover → parse → lower → resolve → validate → lint → emit; [`check`]
 //! runs it and returns every diagnostic, sorted by path and position.
 
+// Input never reaches an unwrap: errors are values (tests may unwrap, see clippy.toml).
+#![warn(clippy::unwrap_used, clippy::expect_used)]
+
 pub(crate) mod analysis;
 pub(crate) mod baseline;
 pub(crate) mod bundle;

@@ -257,6 +257,12 @@ fn the_baseline_input_hides_recorded_findings() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("::error "), "{}", run.stdout);
     assert!(run.outputs.contains("errors=0\n"), "{}", run.outputs);
+    // What the baseline hid is said in the job summary.
+    assert!(
+        run.summary.contains("1 finding hidden: 1 by the baseline."),
+        "{}",
+        run.summary
+    );
     // A new finding is still reported and fails the step.
     repo.write(
         ".dojops/tools/new/tool.yaml",

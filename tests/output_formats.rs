@@ -255,7 +255,15 @@ fn github_commands_are_well_formed_and_escaped() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     let diags = json_diagnostics(&repo.root);
-    let lines: Vec<&str> = text.lines().collect();
+    // The last line is the notice of what a suppression comment hid.
+    let (lines, hidden): (Vec<&str>, Vec<&str>) = text
+        .lines()
+        .partition(|l| !l.starts_with("::notice title=toolc (hidden findings)::"));
+    assert_eq!(
+        hidden,
+        ["::notice title=toolc (hidden findings)::1 finding hidden by `# toolc: ignore` comments."],
+        "{text}"
+    );
     assert_eq!(
         lines.len(),
         diags.len(),

@@ -524,6 +524,7 @@ fn without_tests(text: &str) -> &str {
 fn every_page_names_the_files_that_emit_its_rule() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let declared = declarations(root);
+    let sources = source_files(root);
     let mut failures = Vec::new();
     for rule in rules::all() {
         let Some(page) = rules::page(rule) else {
@@ -570,6 +571,55 @@ fn every_page_names_the_files_that_emit_its_rule() {
                 ));
             }
         }
+        // The other way: every file that names the rule from its family is listed.
+        for (file, text) in &sources {
+            let module = std::path::Path::new(file).with_file_name("mod.rs");
+            let module = std::fs::read_to_string(root.join(module)).unwrap_or_default();
+            if has_word(text, ident)
+                && (uses_family(text, family) || uses_family(&module, family))
+                && !source.contains(file.as_str())
+                && !REFERS_WITHOUT_EMITTING.contains(&file.as_str())
+            {
+                failures.push(format!(
+                    "{}: `{file}` names `{ident}`: list it in `source:` (or in REFERS_WITHOUT_EMITTING when it only refers to the rule)",
+                    rule.code
+                ));
+            }
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Files that name rules without emitting them: the security context lists the heuristics it
+/// judges, the secret scan the rules a format reports itself, the server the rule it marks.
+const REFERS_WITHOUT_EMITTING: &[&str] = &[
+    "src/security/context.rs",
+    "src/security/secrets.rs",
+    "src/server/convert.rs",
+];
+
+/// Every source file of `src/` outside `src/rules/`, without its tests, by its path from the
+/// root.
+fn source_files(root: &std::path::Path) -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, root: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("a folder of src/").flatten() {
+            let path = entry.path();
+            let rel = path
+                .strip_prefix(root)
+                .expect("under the root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            if path.is_dir() {
+                if rel != "src/rules" && !rel.ends_with("/tests") {
+                    walk(&path, root, out);
+                }
+            } else if rel.ends_with(".rs") && !rel.ends_with("/tests.rs") {
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                out.push((rel, without_tests(&text).to_string()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root.join("src"), root, &mut out);
+    out
 }

@@ -8,6 +8,7 @@ pub mod passages;
 pub mod paths;
 pub mod programs;
 pub mod registry;
+pub mod runnable;
 pub mod secrets;
 pub mod shell;
 pub mod unicode;

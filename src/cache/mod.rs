@@ -16,7 +16,7 @@
 //!   bytes did not. A file modified within two seconds of the run that stored it is always
 //!   hashed (a change in the same clock tick keeps its mtime). Every other path the load read,
 //!   looked for or listed is checked the same way (a schema file created, changed or deleted
-//!   is a miss), and so is where a link out of the repository leads, when a load asked (a
+//!   is a miss; one read within two seconds of its modification is hashed next time), and so is where a link out of the repository leads, when a load asked (a
 //!   program retargeted is a miss). Links are never taken from the cache: their files are
 //!   read (through the run's file system, which reads nothing out of the repository) on
 //!   every run.

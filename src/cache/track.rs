@@ -24,6 +24,24 @@ pub struct Stat {
 }
 
 impl Stat {
+    /// Metadata no file has: a dependency recorded with it is hashed on every later check.
+    pub const UNTRUSTED: Stat = Stat {
+        len: u64::MAX,
+        mtime_secs: i64::MIN,
+        mtime_nanos: u32::MAX,
+        inode: u64::MAX,
+    };
+
+    /// True when the file was modified too close to now (two seconds, or later than now) for
+    /// its metadata to tell a later change in the same clock tick apart: an edit within the
+    /// timestamp's granularity keeps size and mtime.
+    pub fn is_recent(&self) -> bool {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.mtime_secs.saturating_add(2) >= now
+    }
+
     /// The metadata of the regular file at `path`, if it is one: a link is not (what it
     /// leads to is read, when it may be, through the run's file system, never from the cache).
     pub fn of(path: &Path) -> Option<Stat> {
@@ -277,7 +295,16 @@ impl FileSystem for Tracker<'_> {
             return noted;
         }
         match (&noted.bytes, before) {
-            (Ok(bytes), Some(stat)) => self.note(path, Seen::Read(stat, sha256(bytes))),
+            // As for the definition itself: a file modified in the clock tick of this read is
+            // hashed next time, whatever its metadata says then.
+            (Ok(bytes), Some(stat)) => {
+                let stat = if stat.is_recent() {
+                    Stat::UNTRUSTED
+                } else {
+                    stat
+                };
+                self.note(path, Seen::Read(stat, sha256(bytes)));
+            }
             // What `is_file` would have said no to (a reader that reads without asking
             // first): a later run compares it the same way.
             (Err(e), _) if e.is_not_a_file() => self.note(path, Seen::Absent),

@@ -109,17 +109,14 @@ pub fn human(report: &DiffReport) -> String {
     out
 }
 
-/// A Markdown table cell: one line, pipes escaped, in a code span when it can be one.
+/// A Markdown table cell: one line, pipes escaped, in a code span when it can be one, else
+/// with nothing a repository wrote rendered as a link, an image or HTML.
 fn cell(text: &str, code: bool) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let escaped = one_line.replace('|', "\\|");
-    if code && !escaped.contains('`') {
-        format!("`{escaped}`")
+    let one_line = crate::diagnostics::visible(text);
+    if code && !one_line.contains('`') && !one_line.trim().is_empty() {
+        format!("`{}`", one_line.replace('|', "\\|"))
     } else {
-        escaped.replace('<', "&lt;")
+        crate::diagnostics::md_inline::cell(text)
     }
 }
 

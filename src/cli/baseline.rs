@@ -123,17 +123,15 @@ pub(super) fn write(
     }
 }
 
-/// The line after the human summary when the baseline hid findings.
+/// The line after the human summary when the baseline or suppression comments hid
+/// findings.
 pub(super) fn note(report: &Report, config: &Config, cwd: &Path) -> Option<String> {
-    let path = config.baseline.as_ref()?.path();
-    if report.baselined.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "{} hidden by the baseline {}.\n",
-        plural(report.baselined.len(), "finding"),
-        display_path(path, cwd)
-    ))
+    let baseline = config
+        .baseline
+        .as_ref()
+        .map(|b| display_path(b.path(), cwd));
+    let line = report.summary.hidden_line_naming(baseline.as_deref())?;
+    Some(format!("{}\n", crate::diagnostics::visible(&line)))
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -49,6 +49,11 @@ pub fn run(args: BuildArgs) -> ExitCode {
         return fail("cannot determine the working directory");
     };
     let color = super::rule_args::stdout_color(args.no_color);
+    // Before the configuration is looked for from them: a named link out of the repository
+    // must not lead to a `toolc.toml` outside it either.
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return fail(&message);
+    }
     let config = match Config::discover_for(&cwd, &args.paths, args.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
@@ -83,9 +88,6 @@ pub fn run(args: BuildArgs) -> ExitCode {
             Err(message) => return fail(&message),
         }
     };
-    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
-        return fail(&message);
-    }
     let options = CheckOptions {
         paths: args.paths,
         cwd: cwd.clone(),

@@ -22,6 +22,9 @@ pub(super) fn run(args: &CleanArgs) -> ExitCode {
         return super::usage_error("cannot determine the working directory");
     };
     let paths: Vec<PathBuf> = args.path.iter().cloned().collect();
+    if let Err(message) = crate::fs::boundary::check_named(&paths, &cwd) {
+        return super::usage_error(&message);
+    }
     // A configuration that does not parse still says where the repository is.
     let root = match Config::discover_for(&cwd, &paths, args.config.as_deref()) {
         Ok(config) => crate::cache::root_for(&config, &cwd),

@@ -101,6 +101,11 @@ pub fn run(args: DiffArgs) -> ExitCode {
         Ok(t) => t,
         Err(message) => return usage_error(&message),
     };
+    // Before the configuration is looked for from them: a named link out of the repository
+    // must not lead to a `toolc.toml` outside it either.
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return usage_error(&message);
+    }
     let config = match Config::discover_for(&cwd, &args.paths, args.rules.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
@@ -110,9 +115,6 @@ pub fn run(args: DiffArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
-    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
-        return usage_error(&message);
-    }
     let options = DiffOptions {
         paths: args.paths,
         cwd: cwd.clone(),

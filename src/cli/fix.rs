@@ -6,13 +6,13 @@
 //! A file with a syntax finding (any `SYN` rule) is never touched: its tree may not be what
 //! its author meant, and neither may a fix computed from it.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::config::Config;
 use crate::diagnostics::fix::{apply_edits, combine, is_applied_by};
-use crate::diagnostics::{Applicability, Diagnostic};
+use crate::diagnostics::{Applicability, Diagnostic, Fix};
 use crate::fs::Overlay;
 use crate::{CheckOptions, Report, pipeline};
 
@@ -134,6 +134,28 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
+/// How far the fixes of one file may go: fixes whose edits do not overlap can still clash in
+/// meaning (two misspellings of one key both renamed to it, a rename beside an insert of the
+/// same key: a duplicate key). A round that leaves a file with a syntax finding is undone,
+/// and the file then takes one fix a round; when a single fix breaks it, no more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pace {
+    /// Every fix that combines, each round.
+    All,
+    /// One fix a round.
+    One,
+    /// None: a fix of it left it broken.
+    Stop,
+}
+
+/// What a round did to one file, to undo it.
+struct Undo {
+    /// The text before the round.
+    text: String,
+    /// The findings the round counted as fixed.
+    fixed: usize,
+}
+
 /// Check, apply every safe fix that applies together, and check again, in memory.
 fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
     let mut fs = Overlay::new(Box::new(crate::fs::Confined::for_paths(
@@ -141,6 +163,8 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
         &options.cwd,
     )));
     let mut files: BTreeMap<PathBuf, Changed> = BTreeMap::new();
+    let mut pace: HashMap<PathBuf, Pace> = HashMap::new();
+    let mut last_round: HashMap<PathBuf, Undo> = HashMap::new();
     let mut count = 0;
     let mut round = 0;
     loop {
@@ -155,6 +179,31 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
             .filter(|d| d.rule.code.starts_with("SYN"))
             .map(|d| d.file.path.as_path())
             .collect();
+        // A file the last round broke goes back to its text before it, and slows down.
+        let mut undone = false;
+        for (path, undo) in last_round.drain() {
+            if !broken.contains(path.as_path()) {
+                continue;
+            }
+            let slower = match pace.get(&path).copied().unwrap_or(Pace::All) {
+                Pace::All => Pace::One,
+                Pace::One | Pace::Stop => Pace::Stop,
+            };
+            pace.insert(path.clone(), slower);
+            count -= undo.fixed;
+            if files.get(&path).is_some_and(|c| c.before == undo.text) {
+                files.remove(&path);
+            } else if let Some(c) = files.get_mut(&path) {
+                c.after.clone_from(&undo.text);
+            }
+            fs.set(path, undo.text.into_bytes());
+            undone = true;
+        }
+        if undone {
+            drop(report);
+            round += 1;
+            continue;
+        }
         let mut safe: BTreeMap<&Path, Vec<&Diagnostic>> = BTreeMap::new();
         for d in &report.diagnostics {
             let is_safe = d
@@ -171,17 +220,37 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
                 let Some(file) = diagnostics.first().map(|d| &d.file) else {
                     continue;
                 };
-                let edits = combine(diagnostics.iter().filter_map(|d| d.fix.as_ref()));
+                let mut fixes: Vec<&Fix> =
+                    diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
+                match pace.get(*path).copied().unwrap_or(Pace::All) {
+                    Pace::All => {}
+                    Pace::One => {
+                        fixes.sort_by_key(|f| {
+                            f.edits.iter().map(|e| (e.span.start, e.span.end)).min()
+                        });
+                        fixes.truncate(1);
+                    }
+                    Pace::Stop => continue,
+                }
+                let edits = combine(fixes);
                 let Some(after) = apply_edits(&file.text, &edits) else {
                     continue;
                 };
                 if after == file.text.as_str() {
                     continue;
                 }
-                count += diagnostics
+                let fixed = diagnostics
                     .iter()
                     .filter(|d| d.fix.as_ref().is_some_and(|f| is_applied_by(f, &edits)))
                     .count();
+                count += fixed;
+                last_round.insert(
+                    path.to_path_buf(),
+                    Undo {
+                        text: file.text.to_string(),
+                        fixed,
+                    },
+                );
                 files
                     .entry(path.to_path_buf())
                     .or_insert_with(|| Changed {
@@ -221,11 +290,63 @@ fn write(c: &Changed, cwd: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write it: {e}"))
 }
 
-/// The change to one file as a unified diff with three lines of context.
+/// The change to one file as a unified diff with three lines of context, made safe to print
+/// (see [`printable`]).
 fn unified_diff(c: &Changed) -> String {
-    similar::TextDiff::from_lines(&c.before, &c.after)
+    let display = crate::diagnostics::visible(&c.display);
+    let diff = similar::TextDiff::from_lines(&c.before, &c.after)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{}", c.display), &format!("b/{}", c.display))
-        .to_string()
+        .header(&format!("a/{display}"), &format!("b/{display}"))
+        .to_string();
+    printable(&diff)
+}
+
+/// A diff of a repository's lines, printed where a terminal or a CI log reads it: control
+/// characters (an escape sequence, a lone `\r` that hides what precedes it) are shown as
+/// escapes (a tab and a line's `\r\n` stay), and a line that GitHub's runner would take as a
+/// workflow command (`::` after leading blanks: a context line of `::error …`) has its first
+/// `:` spelt `\u{3a}`. A diff so changed no longer applies as a patch: it is for reading.
+fn printable(diff: &str) -> String {
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix("\r\n") {
+            Some(body) => (body, "\r\n"),
+            None => match line.strip_suffix('\n') {
+                Some(body) => (body, "\n"),
+                None => (line, ""),
+            },
+        };
+        let mut shown = String::with_capacity(body.len());
+        for (i, part) in body.split('\t').enumerate() {
+            if i > 0 {
+                shown.push('\t');
+            }
+            shown.push_str(&crate::diagnostics::visible(part));
+        }
+        let blanks = shown.len() - shown.trim_start().len();
+        if shown[blanks..].starts_with("::") {
+            shown.replace_range(blanks..blanks + 1, "\\u{3a}");
+        }
+        out.push_str(&shown);
+        out.push_str(end);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn a_diff_is_printed_without_controls_or_workflow_commands() {
+        let diff =
+            " ::error file=a::x\n+::warning::y\n-\tkey: \u{1b}]0;T\u{7}\r\n  \t::debug::z\n a\rb\n";
+        assert_eq!(
+            printable(diff),
+            " \\u{3a}:error file=a::x\n+::warning::y\n-\tkey: ␛]0;T␇\r\n  \t\\u{3a}:debug::z\n a\\rb\n"
+        );
+        let plain = "@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n";
+        assert_eq!(printable(plain), plain);
+    }
 }

@@ -191,6 +191,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         return usage_error(&message);
     }
     let color = rule_args::stdout_color(args.no_color);
+    // Before the configuration is looked for from them: a named link out of the repository
+    // must not lead to a `toolc.toml` outside it either. A path that does not exist is a
+    // usage error, not a finding about the repository.
+    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
+        return usage_error(&message);
+    }
     let mut config = match Config::discover_for(&cwd, &args.paths, args.rules.config.as_deref()) {
         Ok(c) => c,
         Err(ConfigError::Invalid(diags)) => {
@@ -253,10 +259,6 @@ fn run_check(args: CheckArgs) -> ExitCode {
         Err(message) => return usage_error(&message),
     };
     config.lock_required |= args.locked;
-    // A path that does not exist is a usage error, not a finding about the repository.
-    if let Err(message) = crate::fs::boundary::check_named(&args.paths, &cwd) {
-        return usage_error(&message);
-    }
     let build_targets = if args.target.is_empty() {
         None
     } else {
@@ -505,5 +507,27 @@ impl LazyBar {
 
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use super::{Format, OutputFormat};
+
+    /// `--format` is written as its own enum for its help texts: it offers exactly the output
+    /// formats there are, each under the name `--output-format` takes.
+    #[test]
+    fn format_offers_every_output_format_by_its_name() {
+        let offered: Vec<(String, OutputFormat)> = Format::value_variants()
+            .iter()
+            .filter_map(|f| Some((f.to_possible_value()?.get_name().to_string(), f.output())))
+            .collect();
+        let all: Vec<(String, OutputFormat)> = OutputFormat::ALL
+            .iter()
+            .map(|(name, f)| (name.to_string(), *f))
+            .collect();
+        assert_eq!(offered, all);
     }
 }

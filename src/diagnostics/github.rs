@@ -5,15 +5,24 @@
 
 use std::fmt::Write as _;
 
-use super::{Diagnostic, visible};
+use super::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 
-/// Render every diagnostic as a workflow command, one per line.
-pub fn render(diagnostics: &[Diagnostic]) -> String {
+/// Render every diagnostic as a workflow command, one per line, then a notice saying how
+/// many findings were hidden (baseline, suppression comments), if any were.
+pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::new();
     for d in diagnostics {
         render_one(&mut out, d);
+    }
+    if let Some(hidden) = summary.hidden_line() {
+        let _ = writeln!(
+            out,
+            "::notice title={}::{}",
+            escape_property("toolc (hidden findings)"),
+            escape_data(&hidden)
+        );
     }
     out
 }

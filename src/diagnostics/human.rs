@@ -201,8 +201,13 @@ fn level(severity: Severity) -> Level<'static> {
 fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     // Related places near the primary one share its snippet; others (another file, or far
     // along one huge line) get a snippet each, so no snippet grows to the size of the file.
+    // Places far apart cannot share: told by their offsets first, since building the window
+    // between them reads all that lies between (thousands of far places, the whole file each).
     let (same_file, others): (Vec<_>, Vec<_>) = d.related.iter().partition(|r| {
+        let lo = d.span.start.min(r.span.start);
+        let hi = d.span.end.max(r.span.end);
         Arc::ptr_eq(&r.file, &d.file)
+            && hi.saturating_sub(lo) <= MAX_SHARED_WINDOW
             && window(&d.file, &[d.span, r.span]).text.len() <= MAX_SHARED_WINDOW
     });
     let mut spans = vec![d.span];

@@ -20,6 +20,8 @@ struct JsonSummary {
     errors: usize,
     warnings: usize,
     infos: usize,
+    suppressed: usize,
+    baselined: usize,
 }
 
 #[derive(Serialize)]
@@ -100,6 +102,8 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
             errors: summary.errors,
             warnings: summary.warnings,
             infos: summary.infos,
+            suppressed: summary.suppressed,
+            baselined: summary.baselined,
         },
         diagnostics: diagnostics
             .iter()

@@ -11,7 +11,12 @@ use super::Diagnostic;
 use crate::source::SourceFile;
 
 /// Render the report of `files` (every file checked) and their `diagnostics`.
-pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
+pub fn render(
+    files: &[Arc<SourceFile>],
+    diagnostics: &[Diagnostic],
+    suppressed: &[Diagnostic],
+    baselined: &[Diagnostic],
+) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     // format → path → diagnostics; files without findings are passing test cases. A
     // diagnostic in a file that was not in the list (the configuration) gets its own case.
@@ -40,6 +45,24 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
             .push(d);
     }
 
+    // What was hidden, per suite: a suite's properties say how many of its findings the
+    // baseline and suppression comments kept out of its failures.
+    let mut hidden: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let suite_of = |d: &Diagnostic| {
+        format_of
+            .get(d.file.path.as_path())
+            .copied()
+            .unwrap_or(d.file.format.as_str())
+    };
+    for d in suppressed {
+        hidden.entry(suite_of(d)).or_default().0 += 1;
+    }
+    for d in baselined {
+        hidden.entry(suite_of(d)).or_default().1 += 1;
+    }
+    for format in hidden.keys() {
+        suites.entry(format).or_default();
+    }
     let tests: usize = suites.values().map(BTreeMap::len).sum();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
@@ -55,6 +78,12 @@ pub fn render(files: &[Arc<SourceFile>], diagnostics: &[Diagnostic]) -> String {
             escape(format),
             cases.len()
         );
+        if let Some((by_comments, by_baseline)) = hidden.get(format) {
+            let _ = writeln!(
+                out,
+                "    <properties>\n      <property name=\"toolc.suppressed\" value=\"{by_comments}\"/>\n      <property name=\"toolc.baselined\" value=\"{by_baseline}\"/>\n    </properties>"
+            );
+        }
         for (path, diags) in cases {
             let _ = write!(
                 out,

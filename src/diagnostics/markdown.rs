@@ -21,13 +21,20 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Text for one table cell: on one line, pipes escaped, control characters shown.
+/// Text for one table cell: on one line, control characters shown, nothing the repository
+/// wrote rendered as a link, an image or HTML (see [`super::md_inline`]).
 fn cell(text: &str) -> String {
-    visible(text).replace('|', "\\|").replace(['\r', '\n'], " ")
+    super::md_inline::cell(text)
 }
 
-/// Render the summary of `diagnostics`; `baselined` findings are only counted.
-pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -> String {
+/// A path for a code span of a table cell: on one line, pipes escaped, no backtick.
+fn code_cell(text: &str) -> String {
+    visible(text).replace('|', "\\|").replace('`', "'")
+}
+
+/// Render the summary of `diagnostics`; hidden findings (baseline, suppression comments) are
+/// only counted.
+pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::from("## toolc\n\n");
     let checked = format!(
@@ -48,13 +55,8 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -
         }
         let _ = writeln!(out, "{mark} {} in {checked}.", found.join(", "));
     }
-    if baselined > 0 {
-        let _ = writeln!(
-            out,
-            "\n{} recorded in the baseline {} not shown.",
-            plural(baselined, "finding"),
-            if baselined == 1 { "is" } else { "are" }
-        );
+    if let Some(hidden) = summary.hidden_line() {
+        let _ = writeln!(out, "\n{hidden}");
     }
     if diagnostics.is_empty() {
         return out;
@@ -99,7 +101,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary, baselined: usize) -
         let _ = writeln!(
             out,
             "| `{}:{}:{}` | {} `{}` | {message} |",
-            cell(d.file.display()).replace('`', "'"),
+            code_cell(d.file.display()),
             at.line,
             at.column,
             d.severity,

@@ -9,6 +9,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub(crate) mod masked;
+pub(crate) mod md_inline;
 pub mod rdjson;
 pub mod sarif;
 pub mod statistics;
@@ -177,6 +178,38 @@ pub struct Summary {
     pub infos: usize,
     /// Files at a format's paths left alone because their content is another tool's.
     pub not_claimed: usize,
+    /// Findings hidden by `# toolc: ignore` comments (not in the diagnostics): every summary
+    /// says how many, so what a repository hides from review is seen.
+    pub suppressed: usize,
+    /// Findings hidden by the baseline (not in the diagnostics).
+    pub baselined: usize,
+}
+
+impl Summary {
+    /// The sentence saying how many findings were hidden and by what, or `None` when none
+    /// was: "3 findings hidden: 2 by the baseline, 1 by `# toolc: ignore` comments."
+    pub fn hidden_line(&self) -> Option<String> {
+        self.hidden_line_naming(None)
+    }
+
+    /// [`Summary::hidden_line`], naming the baseline's file when given.
+    pub fn hidden_line_naming(&self, baseline: Option<&str>) -> Option<String> {
+        let total = self.suppressed + self.baselined;
+        if total == 0 {
+            return None;
+        }
+        let baseline = match baseline {
+            Some(file) => format!("by the baseline {file}"),
+            None => "by the baseline".to_string(),
+        };
+        let comments = "by `# toolc: ignore` comments";
+        let noun = if total == 1 { "finding" } else { "findings" };
+        Some(match (self.baselined, self.suppressed) {
+            (_, 0) => format!("{total} {noun} hidden {baseline}."),
+            (0, _) => format!("{total} {noun} hidden {comments}."),
+            (b, s) => format!("{total} {noun} hidden: {b} {baseline}, {s} {comments}."),
+        })
+    }
 }
 
 impl Summary {
@@ -254,18 +287,21 @@ pub fn render(
     match format {
         OutputFormat::Human => human::render(&report.diagnostics, &report.summary, color, quiet),
         OutputFormat::Json => json::render(&report.diagnostics, &report.summary),
-        OutputFormat::Github => github::render(&report.diagnostics),
+        OutputFormat::Github => github::render(&report.diagnostics, &report.summary),
         OutputFormat::Sarif => sarif::render(
             &report.diagnostics,
             &report.suppressed,
             &report.baselined,
             root,
         ),
-        OutputFormat::Junit => junit::render(&report.files, &report.diagnostics),
+        OutputFormat::Junit => junit::render(
+            &report.files,
+            &report.diagnostics,
+            &report.suppressed,
+            &report.baselined,
+        ),
         OutputFormat::Gitlab => gitlab::render(&report.diagnostics, root),
         OutputFormat::Rdjson => rdjson::render(&report.diagnostics),
-        OutputFormat::Markdown => {
-            markdown::render(&report.diagnostics, &report.summary, report.baselined.len())
-        }
+        OutputFormat::Markdown => markdown::render(&report.diagnostics, &report.summary),
     }
 }

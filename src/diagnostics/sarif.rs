@@ -47,6 +47,17 @@ struct Run<'a> {
     original_uri_base_ids: Option<BTreeMap<&'static str, ArtifactLocation>>,
     column_kind: &'static str,
     results: Vec<SarifResult>,
+    properties: RunProperties,
+}
+
+/// What a run hid: the suppressed results are in `results` too, but a viewer that drops them
+/// still shows these counts.
+#[derive(Serialize)]
+struct RunProperties {
+    #[serde(rename = "toolc/suppressed")]
+    suppressed: usize,
+    #[serde(rename = "toolc/baselined")]
+    baselined: usize,
 }
 
 #[derive(Serialize)]
@@ -275,6 +286,10 @@ pub fn render(
             }),
             column_kind: "unicodeCodePoints",
             results,
+            properties: RunProperties {
+                suppressed: suppressed.len(),
+                baselined: baselined.len(),
+            },
         }],
     };
     let mut text = serde_json::to_string_pretty(&log).unwrap_or_else(|e| {

@@ -105,6 +105,8 @@ pub enum Shell {
     Pwsh,
     /// Python source.
     Python,
+    /// JavaScript or TypeScript source.
+    Node,
     /// Source in another language that is not a shell (JavaScript, Ruby, Perl…): only the
     /// shell commands it writes as text are read.
     Source,

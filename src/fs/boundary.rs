@@ -86,10 +86,7 @@ pub fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
             Repository::of(folder)
         }
     };
-    if path
-        .strip_prefix(&repository.spelt)
-        .is_ok_and(|rel| names_git(rel))
-    {
+    if path.strip_prefix(&repository.spelt).is_ok_and(names_git) {
         return Err(Refused::IntoGit);
     }
     let path = RepoPath { path, repository };

@@ -289,6 +289,8 @@ pub(crate) fn report(
         None => tools,
     };
     let mut summary = Summary::count(sources.len(), tools, &diagnostics);
+    summary.suppressed = suppressed.len();
+    summary.baselined = baselined.len();
     summary.not_claimed = match only {
         Some(_) => 0,
         None => not_claimed.iter().filter(|p| scope.reports_on(p)).count(),

@@ -21,8 +21,11 @@ declare_rules! {
     DECODE_AND_EXECUTE = "SEC041" "decode-and-execute" Error threat [] "a command runs what it decodes (`base64 -d | sh`, `powershell -enc`)";
     REVERSE_SHELL = "SEC042" "reverse-shell" Error threat [] "a command connects a shell to a remote host (`nc -e`, `/dev/tcp/`)";
     DESTRUCTIVE_COMMAND = "SEC043" "destructive-command" Error threat [] "a command deletes the root or home folder recursively (`rm -rf /`, `rm -rf ~`)";
-    WORLD_WRITABLE = "SEC044" "world-writable-permissions" Warning [] "a command makes files writable by every user (`chmod 777`)";
-    PRIVILEGE_ESCALATION = "SEC045" "privilege-escalation" Warning [] "a command runs with root privileges (`sudo`, `doas`)";
+    WORLD_WRITABLE = "SEC044" "world-writable-permissions" Warning [] "a command makes files writable by every user (`chmod 777`) or changes permissions recursively on the root, a system or the home folder";
+    PRIVILEGE_ESCALATION = "SEC045" "privilege-escalation" Warning [] "a command runs with root privileges (`sudo`, `doas`) or keeps them for later (a `sudoers` entry, a set-user-id bit)";
+    EXFILTRATION_CHAIN = "SEC046" "exfiltration-chain" Error threat [] "a command or script reads a secret (a credential store, the environment, a token) and sends it to the network";
+    UNTRUSTED_INSTALL = "SEC047" "untrusted-install" Warning [] "a command installs code from a URL, another package index or an unpinned git source";
+    PERSISTENCE = "SEC048" "persistence" Warning [] "a command makes something run again later: a crontab, a shell start-up file, launchd, systemd, `authorized_keys`, a Run key";
     INSTRUCTION_OVERRIDE = "SEC050" "instruction-override" Warning [] "text tells the model to ignore its instructions or keep something from the user, or poses as a system message";
     SENSITIVE_FILE_ACCESS = "SEC051" "sensitive-file-access" Warning [] "text asks the model to read keys, credentials or agent configuration (`~/.ssh/id_rsa`, `mcp.json`)";
     EXFILTRATION = "SEC052" "exfiltration-instruction" Warning [] "text asks the model to send conversation or secret data out, or embeds an image URL that carries data";

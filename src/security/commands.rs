@@ -1,150 +1,228 @@
-//! SEC040–SEC045: dangerous commands in everything a definition runs (cycod `run`, scripts
+//! SEC040–SEC048: dangerous commands in everything a definition runs (cycod `run`, scripts
 //! and steps, agentcli `command`, DojOps verification, MCP server commands, a skill's
-//! scripts), found by the shared shell analyser ([`crate::analysis::shell::dangers`]); and
-//! SEC040 in the prose an agent follows (a skill's instructions), line by line.
+//! scripts, Python and JavaScript read lightly) and in the code its Markdown tells the agent
+//! to run (`told.rs`), all found by the one analyser of commands
+//! ([`crate::analysis::shell::dangers`]): the same command is the same finding wherever it
+//! stands. Where it stands sets only how sure the finding is: what a definition runs is what
+//! runs; what instructions tell an agent to run is often a vendor's own installer; what a
+//! Dockerfile runs runs in a container.
+//!
+//! The two halves of an exfiltration found apart (a credential store read, data sent where
+//! no service lives) are handed to the instruction checks as signals, where they add up
+//! with the other signs of a poisoned tool (SEC053).
 
-use crate::analysis::shell::{DangerKind, Dialect, dangers, downloads_in_prose, text_dangers};
+mod told;
+
+use crate::analysis::shell::{
+    Danger, DangerKind, Dialect, Language, dangers, script_dangers, text_dangers,
+};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::formats::texts::{Shell, Text, TextKind, ToolTexts};
-use crate::rules::{Rule, security as sec};
+use crate::rules::{Rule, Severity, security as sec};
+use crate::source::Span;
 
 /// A script that does this many dangerous things says enough with these.
 const MAX_PER_COMMAND: usize = 20;
 
-/// Every dangerous command in what `tool` runs.
-pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
+/// One half of an exfiltration found in a command, for the instruction checks.
+pub(super) struct Signal<'t> {
+    /// The text it is in.
+    pub text: &'t Text<'t>,
+    /// Where.
+    pub span: Span,
+    /// A secret read (else data sent).
+    pub read: bool,
+    /// The message of its finding.
+    pub message: String,
+}
+
+/// What the command checks hand on to the instruction checks.
+#[derive(Default)]
+pub(super) struct Found<'t> {
+    /// Halves of an exfiltration.
+    pub signals: Vec<Signal<'t>>,
+    /// The places of whole exfiltrations (both halves), already reported.
+    pub chains: Vec<Span>,
+}
+
+/// Where a command stands, which sets how sure a finding on it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    /// The definition runs it.
+    Runs,
+    /// Instructions tell the agent to run it.
+    Told,
+    /// A Dockerfile shown in instructions runs it while an image is built.
+    Image,
+}
+
+/// Every dangerous command in what `tool` runs and what its instructions tell the agent to
+/// run.
+pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> Found<'t> {
+    let mut found = Found::default();
     for text in &tool.texts {
-        let TextKind::Command(shell) = text.kind else {
-            if text.kind == TextKind::Instructions {
-                told_to_download(text, out);
+        match text.kind {
+            TextKind::Command(shell) => {
+                let v = &text.value;
+                let dangers = match shell {
+                    Shell::Posix => dangers(v, Dialect::Posix),
+                    Shell::Cmd => dangers(v, Dialect::Cmd),
+                    Shell::Pwsh => dangers(v, Dialect::Pwsh),
+                    Shell::Process => dangers(v, Dialect::Process),
+                    Shell::Python => script_dangers(v, Language::Python),
+                    Shell::Node => script_dangers(v, Language::JavaScript),
+                    // Other languages: only what their lines say in shell terms.
+                    Shell::Source => text_dangers(v),
+                };
+                emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
-            continue;
-        };
-        let found = match shell {
-            Shell::Posix => dangers(&text.value, Dialect::Posix),
-            Shell::Cmd => dangers(&text.value, Dialect::Cmd),
-            Shell::Pwsh => dangers(&text.value, Dialect::Pwsh),
-            Shell::Process => dangers(&text.value, Dialect::Process),
-            // Other languages: only what their lines say in shell terms.
-            Shell::Python | Shell::Source => text_dangers(&text.value),
-        };
-        for d in found.into_iter().take(MAX_PER_COMMAND) {
-            let (rule, label, note, help) = words(d.kind);
-            out.push(
-                Diagnostic::new(
-                    rule,
-                    &text.file,
-                    text.span_of(d.start..d.end),
-                    format!(
-                        "{} {}: `{}`",
-                        text.kind.what(),
-                        rule_phrase(d.kind),
-                        visible(&d.what)
-                    ),
-                )
-                .label(label)
-                .note(note)
-                .help(help),
-            );
+            TextKind::Instructions => told::check(text, out, &mut found),
+            _ => {}
         }
     }
+    found
 }
 
-/// SEC040 in instructions an agent follows: a line telling it to run a download. Only that
-/// danger: prose may well name `sudo` or `rm -rf /` to warn against them.
-fn told_to_download(text: &Text<'_>, out: &mut Vec<Diagnostic>) {
-    let mut at = 0;
-    let mut found = 0;
-    let mut fence = Fence::default();
-    for line in text.value.split_inclusive('\n') {
-        let base = at;
-        at += line.len();
-        if fence.step(line) {
+/// Report `dangers` found at offset `base` of `text`, standing at `place`.
+pub(super) fn emit<'t>(
+    text: &'t Text<'t>,
+    base: usize,
+    place: Place,
+    dangers: Vec<Danger>,
+    out: &mut Vec<Diagnostic>,
+    found: &mut Found<'t>,
+) {
+    for d in dangers.into_iter().take(MAX_PER_COMMAND) {
+        let span = text.span_of(base + d.start..base + d.end);
+        let shown = visible(&d.what);
+        if matches!(d.kind, DangerKind::SendsData | DangerKind::ReadsCredentials) {
+            let read = d.kind == DangerKind::ReadsCredentials;
+            found.signals.push(Signal {
+                text,
+                span,
+                read,
+                message: format!("{} {}: `{shown}`", subject(text, place), phrase(d.kind)),
+            });
             continue;
         }
-        for d in downloads_in_prose(line) {
-            if found == MAX_PER_COMMAND {
-                return;
-            }
-            found += 1;
-            let (rule, _, note, help) = words(d.kind);
-            let mut finding = Diagnostic::new(
-                rule,
-                &text.file,
-                text.span_of(base + d.start..base + d.end),
-                format!(
-                    "the instructions in `{}` tell the agent to run a download: `{}`",
-                    visible(&file_name(&text.file)),
-                    visible(&d.what)
-                ),
+        let Some(mut severity) = severity(d.kind, place) else {
+            continue;
+        };
+        if place == Place::Told
+            && d.kind == DangerKind::DownloadExecute
+            && official_installer(text, base, &d)
+        {
+            severity = Some(Severity::Info);
+        }
+        let (rule, label, note, help) = words(d.kind);
+        let message = if place == Place::Told && d.kind == DangerKind::DownloadExecute {
+            format!(
+                "the instructions in `{}` tell the agent to run a download: `{shown}`",
+                visible(&file_name(&text.file))
             )
-            .label("download run by an interpreter")
-            .note(format!(
-                "an agent follows these instructions as written: {note}"
-            ))
+        } else {
+            format!("{} {}: `{shown}`", subject(text, place), phrase(d.kind))
+        };
+        let mut finding = Diagnostic::new(rule, &text.file, span, message)
+            .label(label)
+            .note(if place == Place::Told {
+                format!("an agent follows these instructions as written: {note}")
+            } else {
+                note.to_string()
+            })
             .help(help);
-            // Instructions often send the reader to a vendor's own installer: likely unsafe,
-            // not a certain attack (a command the definition runs itself stays an error).
-            finding.severity = crate::rules::Severity::Warning;
-            out.push(finding);
+        if let Some(r) = &d.related {
+            let related = text.span_of(base + r.start..base + r.end);
+            if d.kind == DangerKind::Exfiltration {
+                found.chains.push(related);
+            }
+            finding = finding.related(&text.file, related, r.what.clone());
         }
+        if d.kind == DangerKind::Exfiltration {
+            found.chains.push(span);
+        }
+        if let Some(s) = severity {
+            finding.severity = s;
+        }
+        out.push(finding);
     }
 }
 
-/// Languages whose fenced blocks are the content of a file, not commands the reader runs: a
-/// `RUN curl … | sh` line shows how a Dockerfile is written.
-const FILE_CONTENT_LANGUAGES: &[&str] = &[
-    "dockerfile",
-    "containerfile",
-    "docker",
-    "json",
-    "jsonc",
-    "yaml",
-    "yml",
-    "toml",
-    "ini",
-    "xml",
-    "html",
-    "css",
-    "markdown",
-    "md",
-    "diff",
+/// How sure a finding of `kind` is where it stands: `None` to leave it out, `Some(None)`
+/// for the rule's own severity. Instructions often send the reader to a vendor's own
+/// installer and name `sudo` for a package manager: likely unsafe, not a certain attack.
+/// A Dockerfile runs in a container built for it, where both are the custom.
+fn severity(kind: DangerKind, place: Place) -> Option<Option<Severity>> {
+    use DangerKind as K;
+    match (place, kind) {
+        (Place::Told, K::DownloadExecute) => Some(Some(Severity::Warning)),
+        (Place::Told, K::Privileged) => Some(Some(Severity::Info)),
+        (
+            Place::Image,
+            K::DownloadExecute
+            | K::Privileged
+            | K::UntrustedInstall
+            | K::WorldWritable
+            | K::RecursivePermissions,
+        ) => None,
+        _ => Some(None),
+    }
+}
+
+/// Hosts that serve the official installer of a widely used developer tool, over HTTPS,
+/// from the tool's own domain (or the folder of its own repository). Instructions that
+/// tell the agent to install such a tool the way its documentation does are information:
+/// the same script is what every user of the tool runs.
+const OFFICIAL_INSTALLERS: &[&str] = &[
+    "astral.sh/",
+    "sh.rustup.rs",
+    "get.docker.com",
+    "raw.githubusercontent.com/nvm-sh/",
+    "raw.githubusercontent.com/homebrew/",
+    "get.pnpm.io/",
+    "bun.sh/",
+    "deno.land/",
+    "install.python-poetry.org",
+    "pyenv.run",
+    "get.sdkman.io",
+    "mise.run",
+    "fnm.vercel.app/",
+    "get.volta.sh",
+    "starship.rs/",
+    "ollama.com/install.sh",
+    "tailscale.com/install.sh",
 ];
 
-/// Where a line of Markdown is with respect to fenced code blocks.
-#[derive(Default)]
-struct Fence {
-    /// The opening run (``` or ~~~ and its length) and whether the block is a file's content.
-    open: Option<(char, usize, bool)>,
+/// Whether every URL a download-and-run fetches (where it runs, and where it was fetched
+/// first) is an official installer's, over HTTPS.
+fn official_installer(text: &Text<'_>, base: usize, d: &Danger) -> bool {
+    let slice = |s: usize, e: usize| text.value.get(base + s..base + e).unwrap_or("");
+    let mut shown = slice(d.start, d.end).to_string();
+    if let Some(r) = &d.related {
+        shown.push(' ');
+        shown.push_str(slice(r.start, r.end));
+    }
+    let mut urls = shown
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '`'))
+        .filter(|w| w.contains("://"))
+        .peekable();
+    urls.peek().is_some()
+        && urls.all(|u| {
+            u.strip_prefix("https://").is_some_and(|rest| {
+                let rest = rest.to_ascii_lowercase();
+                OFFICIAL_INSTALLERS.iter().any(|h| rest.starts_with(h))
+            })
+        })
 }
 
-impl Fence {
-    /// Read `line`; true when it is a fence line or inside a block of file content.
-    fn step(&mut self, line: &str) -> bool {
-        let t = line.trim_start_matches(' ');
-        let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
-        let run = ch.map_or(0, |c| t.len() - t.trim_start_matches(c).len());
-        match (self.open, ch) {
-            (Some((c, n, _)), Some(d)) if c == d && run >= n && t[run..].trim().is_empty() => {
-                self.open = None;
-                true
-            }
-            (Some((_, _, content)), _) => content,
-            (None, Some(c)) if run >= 3 => {
-                let info = t[run..]
-                    .trim()
-                    .split(|x: char| x.is_whitespace() || x == '{')
-                    .next();
-                let content = info.is_some_and(|w| {
-                    FILE_CONTENT_LANGUAGES
-                        .iter()
-                        .any(|l| w.eq_ignore_ascii_case(l))
-                });
-                self.open = Some((c, run, content));
-                true
-            }
-            (None, _) => false,
-        }
+/// Who does it, for a message: `a command`, `the instructions in `SKILL.md` tell the agent
+/// to run a command that`.
+fn subject(text: &Text<'_>, place: Place) -> String {
+    let file = visible(&file_name(&text.file)).into_owned();
+    match place {
+        Place::Runs => text.kind.what().to_string(),
+        Place::Told => format!("the instructions in `{file}` tell the agent to run a command that"),
+        Place::Image => format!("a Dockerfile in `{file}` runs a command that"),
     }
 }
 
@@ -157,14 +235,23 @@ fn file_name(file: &crate::source::SourceFile) -> String {
 }
 
 /// What the command does, for the message.
-fn rule_phrase(kind: DangerKind) -> &'static str {
+fn phrase(kind: DangerKind) -> &'static str {
     match kind {
         DangerKind::DownloadExecute => "runs what it downloads",
         DangerKind::DecodeExecute => "runs what it decodes",
         DangerKind::ReverseShell => "opens a shell to a remote host",
         DangerKind::RemoveRoot => "deletes the root or home folder",
         DangerKind::WorldWritable => "makes files writable by every user",
+        DangerKind::RecursivePermissions => {
+            "changes permissions throughout the root, a system or the home folder"
+        }
         DangerKind::Privileged => "runs with root privileges",
+        DangerKind::PrivilegeKept => "keeps root privileges for later",
+        DangerKind::Exfiltration => "sends a secret it reads to the network",
+        DangerKind::SendsData => "sends data where no service of its own lives",
+        DangerKind::ReadsCredentials => "reads a credential store",
+        DangerKind::UntrustedInstall => "installs code from outside the package index",
+        DangerKind::Persistence => "makes something run again later",
     }
 }
 
@@ -195,17 +282,47 @@ fn words(kind: DangerKind) -> (&'static Rule, &'static str, &'static str, &'stat
             "a recursive delete of the root or home folder destroys the user's files (and the system, with privileges)",
             "delete only the paths the tool created, named explicitly",
         ),
-        DangerKind::WorldWritable => (
+        DangerKind::WorldWritable | DangerKind::RecursivePermissions => (
             &sec::WORLD_WRITABLE,
-            "writable by everyone",
-            "any user or process on the machine can then change these files, including scripts that run later",
-            "grant only what is needed, e.g. `chmod 755` for programs and `chmod 644` for data",
+            "permissions of everything",
+            "any user or process on the machine can then change these files, including scripts that run later; a recursive change of the home or a system folder also breaks what depends on strict modes (SSH refuses keys others can read)",
+            "grant only what is needed, on the tool's own files: `chmod 755` for programs and `chmod 644` for data",
         ),
-        DangerKind::Privileged => (
+        DangerKind::Privileged | DangerKind::PrivilegeKept => (
             &sec::PRIVILEGE_ESCALATION,
             "root privileges",
-            "a tool the model can call should not run as root: a mistaken or injected argument then reaches the whole system",
+            "a tool the model can call should not run as root, nor leave a way back to root: a mistaken or injected argument then reaches the whole system",
             "run without privileges; if the tool needs them, grant a narrower permission outside the tool",
+        ),
+        DangerKind::Exfiltration => (
+            &sec::EXFILTRATION_CHAIN,
+            "sends it out",
+            "reading a secret and sending it to the network in one script is how stolen credentials leave the machine: whoever receives them acts as the user",
+            "remove both; a tool that needs a credential gets it from its runtime and sends it only to the service it belongs to, in a header",
+        ),
+        DangerKind::SendsData => (
+            &sec::EXFILTRATION,
+            "sends data out",
+            "a request catcher, a bare public address or a DNS name built from data is where stolen data goes, never a tool's own service",
+            "send data only to the service the tool is for, named in the definition",
+        ),
+        DangerKind::ReadsCredentials => (
+            &sec::SENSITIVE_FILE_ACCESS,
+            "credential store",
+            "keys, tokens and password stores are what a poisoned tool reads to send out",
+            "a tool that needs a credential should get it from its runtime, not read the user's stores",
+        ),
+        DangerKind::UntrustedInstall => (
+            &sec::UNTRUSTED_INSTALL,
+            "installed from outside the index",
+            "what is installed is whatever that URL, index or branch serves on the day: nobody reviewed it, and a second index lets anyone publish a package of the same name (dependency confusion)",
+            "install a released version from the default index, pinned (`pkg==1.2.3`, `pkg@1.2.3`), or pin the source by hash or commit",
+        ),
+        DangerKind::Persistence => (
+            &sec::PERSISTENCE,
+            "runs again later",
+            "this keeps running after the agent is done, without the user asking: how malware survives a session (and a key in `authorized_keys` lets its owner log in)",
+            "do the work while the agent runs; if something must be scheduled, tell the user how to set it up themselves",
         ),
     }
 }

@@ -4,6 +4,8 @@
 //! independent kinds (hiding something, reading a sensitive file, sending data out), that is
 //! the shape of a poisoned tool: one error (SEC053) that points at each of them instead.
 
+use std::sync::Arc;
+
 use super::patterns::{self, Match, Signal};
 use super::schema::side_channels;
 use crate::diagnostics::{Diagnostic, visible};
@@ -38,14 +40,19 @@ struct Finding<'t> {
     what: String,
     /// The words it was found on.
     quoted: String,
+    /// Its message, when it is not about words (a command's half of an exfiltration).
+    message: Option<String>,
 }
 
 /// Every signal in the texts of `tool`, as warnings or as one SEC053.
 /// `any` says whether one look at all the tool's texts ([`patterns::look`]) saw a pattern.
+/// `commands` are the halves of an exfiltration its commands showed, and the places of the
+/// whole ones already reported (no pattern is reported again there).
 /// Signals in a mention passage (an example of an attack) do not add up to poisoning.
 pub fn check<'t>(
     tool: &'t ToolTexts<'t>,
     any: bool,
+    commands: super::commands::Found<'t>,
     context: &mut super::context::Context,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -60,8 +67,39 @@ pub fn check<'t>(
             if signal == Signal::Directive && !value {
                 continue;
             }
-            found.push(finding(text, &m, value));
+            let f = finding(text, &m, value);
+            if !commands.chains.iter().any(|c| overlaps(*c, f.span)) {
+                found.push(f);
+            }
         }
+    }
+    // A command's half, unless the words of a pattern already say it there.
+    for signal in commands.signals {
+        let (rule, class) = if signal.read {
+            (&sec::SENSITIVE_FILE_ACCESS, Class::Read)
+        } else {
+            (&sec::EXFILTRATION, Class::Send)
+        };
+        if found.iter().any(|f| {
+            f.class == Some(class)
+                && Arc::ptr_eq(&f.text.file, &signal.text.file)
+                && overlaps(f.span, signal.span)
+        }) {
+            continue;
+        }
+        found.push(Finding {
+            text: signal.text,
+            span: signal.span,
+            rule,
+            class: Some(class),
+            what: if signal.read {
+                "a command reading a credential store".to_string()
+            } else {
+                "a command sending data out".to_string()
+            },
+            quoted: signal.text.file.slice(signal.span).to_string(),
+            message: Some(signal.message),
+        });
     }
     for side in side_channels(tool) {
         found.push(Finding {
@@ -71,6 +109,7 @@ pub fn check<'t>(
             class: Some(Class::Send),
             what: side.why.to_string(),
             quoted: side.text.value.to_string(),
+            message: None,
         });
     }
     let (mentioned, told): (Vec<Finding<'_>>, Vec<Finding<'_>>) = found
@@ -122,7 +161,13 @@ fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {
         class,
         what: m.pattern.what.to_string(),
         quoted: text.value[m.start..m.end].to_string(),
+        message: None,
     }
+}
+
+/// Whether two spans share a byte.
+fn overlaps(a: Span, b: Span) -> bool {
+    a.start < b.end && b.start < a.end
 }
 
 /// `"ignore all previous…"`, shortened and made safe to print.
@@ -136,7 +181,9 @@ fn quote(s: &str) -> String {
 }
 
 fn single(f: &Finding<'_>) -> Diagnostic {
-    let message = if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
+    let message = if let Some(m) = &f.message {
+        m.clone()
+    } else if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
         format!("the parameter name `{}` is {}", quote(&f.quoted), f.what)
     } else {
         format!(

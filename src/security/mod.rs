@@ -42,8 +42,14 @@ pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
             joined.push('\n');
         }
         let look = patterns::look(&joined);
-        instructions::check(tool, look.instructions, &mut context, &mut out.findings);
-        commands::check(tool, &mut out.findings);
+        let commands = commands::check(tool, &mut out.findings);
+        instructions::check(
+            tool,
+            look.instructions,
+            commands,
+            &mut context,
+            &mut out.findings,
+        );
         transport::check(tool, &mut out.findings);
         // Built afresh rather than collected in place: a collected `Vec` would keep the
         // capacity of every text the tool had, for each file, for the whole run.
@@ -184,6 +190,7 @@ mod robustness {
             TextKind::Command(Shell::Posix),
             TextKind::Command(Shell::Process),
             TextKind::Command(Shell::Python),
+            TextKind::Command(Shell::Node),
             TextKind::Command(Shell::Pwsh),
         ];
         for _ in 0..300 {

@@ -18,20 +18,15 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Diagnostic;
 use crate::formats::texts::Text;
 use crate::rules::shellcheck as shc;
 use crate::source::{Digest, Span, sha256};
-
-/// Scripts per ShellCheck process.
-const BATCH: usize = 200;
 
 /// Distinct scripts remembered (about 100 bytes each, most without findings); past this only
 /// the scripts of the check at hand stay.
@@ -53,6 +48,9 @@ struct Memory {
     /// The scripts this process checked; none when it checked none (its cross-file findings
     /// were the last run's).
     used: Option<HashSet<Digest>>,
+    /// The scripts ShellCheck was stopped on (time or memory): not run again by this process
+    /// (an editor re-checks on every change), and not kept across runs.
+    stopped: HashSet<Digest>,
 }
 
 /// What ShellCheck said of scripts, kept by the content cache between runs.
@@ -78,6 +76,8 @@ struct Comment {
     message: String,
 }
 
+mod run;
+
 #[derive(Deserialize)]
 struct Output {
     comments: Vec<Comment>,
@@ -94,7 +94,8 @@ pub fn restore_skipped(n: usize) {
     SKIPPED.store(n, Ordering::Relaxed);
 }
 
-/// ShellCheck's findings on every script in `scripts`, as diagnostics.
+/// ShellCheck's findings on every script in `scripts`, as diagnostics, and an `SHC004` for
+/// each script it was not run on (too long) or was stopped on (time, memory).
 pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     if scripts.is_empty() {
         SKIPPED.store(0, Ordering::Relaxed);
@@ -102,13 +103,23 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
         cache.used.get_or_insert_with(HashSet::new);
         return Vec::new();
     }
+    // Whether ShellCheck is there at all is asked first: without it, no script is said to
+    // have been skipped for its length.
+    if program().is_none() {
+        SKIPPED.store(scripts.len(), Ordering::Relaxed);
+        return Vec::new();
+    }
+    let (long, scripts): (Vec<&Text<'static>>, Vec<&Text<'static>>) = scripts
+        .iter()
+        .partition(|t| t.value.len() > run::MAX_SCRIPT_BYTES);
+    let mut out: Vec<Diagnostic> = long.iter().map(|t| not_run(t, Why::TooLong)).collect();
     let digests: Vec<Digest> = scripts.iter().map(|t| sha256(t.value.as_bytes())).collect();
     let mut missing: Vec<(&Digest, &str)> = {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         digests
             .iter()
-            .zip(scripts)
-            .filter(|(d, _)| !cache.by_digest.contains_key(*d))
+            .zip(&scripts)
+            .filter(|(d, _)| !cache.by_digest.contains_key(*d) && !cache.stopped.contains(*d))
             .map(|(d, t)| (d, &*t.value))
             .collect()
     };
@@ -116,24 +127,33 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     missing.dedup_by(|a, b| a.0 == b.0);
     if !missing.is_empty() {
         let texts: Vec<&str> = missing.iter().map(|(_, t)| *t).collect();
-        let Some(found) = run_all(&texts) else {
-            SKIPPED.store(scripts.len(), Ordering::Relaxed);
-            return Vec::new();
+        let Some(found) = run::run_all(&texts) else {
+            SKIPPED.store(scripts.len() + long.len(), Ordering::Relaxed);
+            return out;
         };
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         if cache.by_digest.len() + found.len() > MAX_CACHED {
             // Past the bound, only the scripts of this check stay (with the new ones).
             let now: HashSet<&Digest> = digests.iter().collect();
             cache.by_digest.retain(|d, _| now.contains(d));
-            let Memory { by_digest, used } = &mut *cache;
+            let Memory {
+                by_digest, used, ..
+            } = &mut *cache;
             if let Some(used) = used {
                 used.retain(|d| by_digest.contains_key(d));
             }
         }
-        for ((digest, _), mut comments) in missing.iter().zip(found) {
-            // The temporary file a finding came from means nothing once it is gone.
-            comments.iter_mut().for_each(|c| c.file.clear());
-            cache.by_digest.insert(**digest, Arc::new(comments));
+        for ((digest, _), outcome) in missing.iter().zip(found) {
+            match outcome {
+                run::Outcome::Checked(mut comments) => {
+                    // The temporary file a finding came from means nothing once it is gone.
+                    comments.iter_mut().for_each(|c| c.file.clear());
+                    cache.by_digest.insert(**digest, Arc::new(comments));
+                }
+                run::Outcome::Stopped => {
+                    cache.stopped.insert(**digest);
+                }
+            }
         }
     }
     SKIPPED.store(0, Ordering::Relaxed);
@@ -142,8 +162,11 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
         .used
         .get_or_insert_with(HashSet::new)
         .extend(digests.iter().copied());
-    let mut out = Vec::new();
     for (text, digest) in scripts.iter().zip(&digests) {
+        if cache.stopped.contains(digest) {
+            out.push(not_run(text, Why::Stopped));
+            continue;
+        }
         let templates = templates(&text.value);
         for c in cache
             .by_digest
@@ -162,6 +185,36 @@ pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Why ShellCheck said nothing of a script.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    /// It is longer than toolc hands ShellCheck.
+    TooLong,
+    /// ShellCheck ran over its time or memory on it, and was stopped.
+    Stopped,
+}
+
+/// The `SHC004` finding of a script ShellCheck said nothing of, on the script's first line.
+fn not_run(text: &Text<'static>, why: Why) -> Diagnostic {
+    let first_line = text.value.find('\n').unwrap_or(text.value.len());
+    let span = text.span_of(0..first_line.min(text.value.len()));
+    let message = match why {
+        Why::TooLong => format!(
+            "this script was not checked by ShellCheck: it is {} bytes, and toolc hands ShellCheck scripts of at most {} KiB",
+            text.value.len(),
+            run::MAX_SCRIPT_BYTES / 1024
+        ),
+        Why::Stopped => format!(
+            "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({} s, 1 GiB) and was stopped",
+            run::SCRIPT_TIME.as_secs()
+        ),
+    };
+    Diagnostic::new(&shc::SHELLCHECK_SKIPPED, &text.file, span, message)
+        .label("not checked")
+        .note("what ShellCheck would have said of it is not known")
+        .help("move a long script into a file of its own, where ShellCheck and reviewers read it")
 }
 
 fn diagnostic(text: &Text<'static>, c: &Comment) -> Diagnostic {
@@ -254,7 +307,9 @@ impl Serialize for SaidNow {
         struct Scripts<'a>(&'a Memory);
         impl Serialize for Scripts<'_> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let Memory { by_digest, used } = self.0;
+                let Memory {
+                    by_digest, used, ..
+                } = self.0;
                 let kept = || {
                     by_digest
                         .iter()
@@ -311,17 +366,6 @@ pub fn identity() -> Vec<u8> {
     out
 }
 
-/// The comments of each script, in order; `None` when ShellCheck cannot be run.
-fn run_all(scripts: &[&str]) -> Option<Vec<Vec<Comment>>> {
-    let dir = private_dir()?;
-    let result: Option<Vec<Vec<Vec<Comment>>>> = scripts
-        .par_chunks(BATCH)
-        .enumerate()
-        .map(|(n, chunk)| run_batch(&dir.0, n, chunk))
-        .collect();
-    Some(result?.into_iter().flatten().collect())
-}
-
 /// The ShellCheck to run: `TOOLC_SHELLCHECK` when set (empty turns the check off), else
 /// `shellcheck` from `PATH`.
 fn program() -> Option<std::ffi::OsString> {
@@ -343,73 +387,6 @@ pub fn located() -> Option<PathBuf> {
     std::env::split_paths(&paths)
         .map(|dir| dir.join(&name))
         .find(|p| p.is_file())
-}
-
-/// One ShellCheck process over a batch of scripts.
-fn run_batch(dir: &Path, batch: usize, scripts: &[&str]) -> Option<Vec<Vec<Comment>>> {
-    let mut files = Vec::with_capacity(scripts.len());
-    for (i, script) in scripts.iter().enumerate() {
-        let path = dir.join(format!("b{batch}-{i}.sh"));
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .ok()?;
-        std::io::Write::write_all(&mut f, as_variables(script).as_bytes()).ok()?;
-        files.push(path);
-    }
-    let program = program()?;
-    let output = Command::new(program)
-        .args(["--format=json1", "--shell=bash", "--norc", "--"])
-        .args(&files)
-        .output()
-        .ok()?;
-    let parsed: Output = serde_json::from_slice(&output.stdout).ok()?;
-    let index: HashMap<String, usize> = files
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.to_string_lossy().into_owned(), i))
-        .collect();
-    let mut out = vec![Vec::new(); scripts.len()];
-    for c in parsed.comments {
-        if let Some(i) = index.get(&c.file) {
-            out[*i].push(c);
-        }
-    }
-    Some(out)
-}
-
-/// A folder only this process writes in, removed when dropped.
-struct PrivateDir(PathBuf);
-
-impl Drop for PrivateDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A new folder under the temporary directory, created here (never an existing one, so a
-/// planted link cannot redirect the scripts), readable by this user only.
-fn private_dir() -> Option<PrivateDir> {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let base = std::env::temp_dir();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    for attempt in 0..16 {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = base.join(format!(
-            "toolc-shellcheck-{}-{nanos:x}-{n}-{attempt}",
-            std::process::id()
-        ));
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        if builder.create(&path).is_ok() {
-            return Some(PrivateDir(path));
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -438,7 +415,7 @@ mod tests {
 
     #[test]
     fn private_dirs_are_new_and_removed() {
-        let dir = private_dir().expect("temp dir");
+        let dir = run::private_dir().expect("temp dir");
         let path = dir.0.clone();
         assert!(path.is_dir());
         drop(dir);

@@ -226,6 +226,12 @@ fn named_paths_that_link_out_are_refused_and_fix_writes_through_no_link() {
     let cycod = "name: leaked\ndescription: ghp_not_a_real_secret_value\nbash: echo hi\ntags: [read]\nverison: 1\n";
     std::fs::create_dir_all(outside.root.join(".cycod/tools")).expect("mkdir");
     std::fs::write(outside.root.join(".cycod/tools/leaked.yaml"), cycod).expect("write");
+    // A configuration there, which an error would quote: never looked for through the link.
+    std::fs::write(
+        outside.root.join("toolc.toml"),
+        format!("[rules]\nDOJ003 = \"{SECRET}\"\n"),
+    )
+    .expect("write");
     let repo = git_repo();
     link(
         &outside.root.join(".cycod/tools/leaked.yaml"),

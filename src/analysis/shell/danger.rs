@@ -1,13 +1,30 @@
 //! Commands that no tool definition should run: what is downloaded or decoded piped into an
 //! interpreter, reverse shells, recursive deletion of the root or home folder, world-writable
-//! permissions and privilege escalation.
+//! permissions and privilege escalation; and what a script does across its statements:
+//! secrets read and sent out (`exfil`), text decoded or downloaded and run later (`later`),
+//! something made to run again later (`persist`), code installed from outside the package
+//! index (`outside`). Python and JavaScript are read lightly for the calls that matter
+//! (`script`).
 //!
 //! Pipelines and substitutions are read line by line on the text (so a command inside a
 //! quoted `bash -c "…"` counts); deletion, permissions and privileges on the simple commands
-//! of [`simple_commands`], so quotes and escapes are resolved first.
+//! of [`simple_commands`], so quotes and escapes are resolved first; what flows between
+//! statements on [`super::statements`].
 
-use super::lex::{Command, Dialect, Word, simple_commands};
-use super::{OpKind, is_privilege_command, ops, program_name, words};
+mod exfil;
+mod later;
+mod outside;
+mod persist;
+mod script;
+mod shells;
+mod simple;
+mod unit;
+mod vocab;
+
+use super::lex::{Dialect, simple_commands};
+use super::{OpKind, ops, program_name, words};
+
+pub use script::{Language, script_dangers};
 
 /// Programs that fetch from the network.
 const FETCHERS: &[&str] = &[
@@ -47,34 +64,10 @@ const RUNNERS: &[&str] = &[
 
 /// Dangers found in one script at most: past that it says enough, and a hostile line of a
 /// million pipelines costs no million findings.
-const MAX_DANGERS: usize = 64;
+pub(crate) const MAX_DANGERS: usize = 64;
 
 /// Words that only prefix the program they run.
 const PREFIXES: &[&str] = &["sudo", "doas", "env", "command", "exec", "nohup", "time"];
-
-/// Targets whose recursive deletion wipes the system or the user's files.
-const ROOT_TARGETS: &[&str] = &[
-    "/",
-    "/*",
-    "/.",
-    "~",
-    "~/",
-    "~/*",
-    "$HOME",
-    "$HOME/",
-    "$HOME/*",
-    "${HOME}",
-    "${HOME}/",
-    "${HOME}/*",
-    "%USERPROFILE%",
-    "%SYSTEMDRIVE%\\",
-    "$env:USERPROFILE",
-];
-
-/// Modes that let every user write.
-const WORLD_WRITABLE: &[&str] = &[
-    "777", "0777", "666", "0666", "a+rwx", "ugo+rwx", "a=rwx", "ugo=rwx", "o+w", "a+w", "o+rwx",
-];
 
 /// What makes a command dangerous.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +84,22 @@ pub enum DangerKind {
     WorldWritable,
     /// A command run with root privileges.
     Privileged,
+    /// Privileges kept for later: a `sudoers` entry, a set-user-id bit.
+    PrivilegeKept,
+    /// Permissions changed recursively on the root, a system or the home folder.
+    RecursivePermissions,
+    /// A secret read and sent to the network (the related place is the read).
+    Exfiltration,
+    /// Data sent somewhere no service lives, or spelled into a DNS name (one half of an
+    /// exfiltration).
+    SendsData,
+    /// A credential store read (one half of an exfiltration).
+    ReadsCredentials,
+    /// Code installed from a URL, another index or an unpinned git source.
+    UntrustedInstall,
+    /// Something made to run again later (cron, start-up files, launchd, systemd,
+    /// `authorized_keys`).
+    Persistence,
 }
 
 /// A dangerous command found in a script.
@@ -104,6 +113,20 @@ pub struct Danger {
     pub kind: DangerKind,
     /// The command, shortened for a message (`curl … | sh`).
     pub what: String,
+    /// A second place the finding is made of (the secret read by an exfiltration, the
+    /// download run later).
+    pub related: Option<Related>,
+}
+
+/// The other place of a danger made of two.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// Byte offset where it starts.
+    pub start: usize,
+    /// Byte offset where it ends.
+    pub end: usize,
+    /// What happens there, for a label.
+    pub what: String,
 }
 
 /// Programs the checks of single commands look at: a script naming none of them is not
@@ -115,6 +138,8 @@ const WATCHED: &[&str] = &[
     "remove-item",
     "del",
     "chmod",
+    "chown",
+    "chgrp",
     "nc",
     "ncat",
     "netcat",
@@ -133,10 +158,25 @@ const WATCHED: &[&str] = &[
     "dash",
     "ksh",
     "ash",
+    "python",
+    "python3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
 ];
 
 /// Every dangerous command of `script`, run as `dialect`, in order.
 pub fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
+    shell_dangers(script, dialect, true).0
+}
+
+/// What a script reads that is secret and what it sends, left unjudged.
+type Facts = (Vec<exfil::Source>, Vec<exfil::Sink>);
+
+/// [`dangers`]; with `judge` false, the secrets read and data sent are returned rather than
+/// judged, for a script in another language that hands this one on.
+fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, Facts) {
     let mut out = Vec::new();
     if dialect != Dialect::Process {
         lines(script, &mut out);
@@ -147,10 +187,23 @@ pub fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
     });
     if watched {
         for command in simple_commands(script, dialect) {
-            simple(script, &command, dialect, &mut out);
+            simple::check(script, &command, &mut out);
         }
     }
-    finish(script, out)
+    let mut facts = Facts::default();
+    if dialect != Dialect::Process {
+        let unit = unit::Unit::of(script);
+        let (sources, sinks) = exfil::facts(script, &unit);
+        if judge {
+            exfil::judge(script, &sources, &sinks, true, &mut out);
+        } else {
+            facts = (sources, sinks);
+        }
+        later::check(script, &unit, &mut out);
+        persist::check(script, &unit, &mut out);
+        outside::check(&unit, &mut out);
+    }
+    (finish(script, out), facts)
 }
 
 /// The dangerous commands written as text in source that is not a shell (Python): shell
@@ -229,24 +282,35 @@ pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
 }
 
 fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
-    // A connected socket alone polls a port; a shell needs the socket's descriptor handed to
-    // the process (`os.dup2(s.fileno(), 0)`, `stdin=s.fileno()`).
-    if (script.contains("import socket") || script.contains("socket.socket"))
-        && script.contains("connect")
-        && script.contains("fileno()")
-        && let Some((at, w)) = ["os.dup2", "pty.spawn", "subprocess"]
-            .iter()
-            .find_map(|w| script.find(w).map(|at| (at, *w)))
-    {
-        let what = "a socket wired to a process";
-        push(&mut out, at, at + w.len(), DangerKind::ReverseShell, what);
-    }
+    shells::socket_shells(script, &mut out);
+    // `sudo tee /etc/sudoers.d/x`: privileges kept for later say more than `sudo` alone.
+    let kept: Vec<(usize, usize)> = out
+        .iter()
+        .filter(|d| d.kind == DangerKind::PrivilegeKept)
+        .map(|d| (d.start, d.end))
+        .collect();
+    out.retain(|d| {
+        d.kind != DangerKind::Privileged || !kept.iter().any(|(s, e)| d.start < *e && *s < d.end)
+    });
+    // A reverse shell's connection says more than the data it sends.
+    let shells: Vec<(usize, usize)> = out
+        .iter()
+        .filter(|d| d.kind == DangerKind::ReverseShell)
+        .map(|d| (d.start, d.end))
+        .collect();
+    let lines_of = |a: usize| script[..a.min(script.len())].matches('\n').count();
+    out.retain(|d| {
+        d.kind != DangerKind::SendsData
+            || !shells
+                .iter()
+                .any(|(s, _)| lines_of(*s) == lines_of(d.start))
+    });
     out.sort_by_key(|d| (d.start, d.end));
     out.dedup_by(|a, b| a.kind == b.kind && a.start < b.end && b.start < a.end);
     out
 }
 
-fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: DangerKind, what: &str) {
+pub(crate) fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: DangerKind, what: &str) {
     if out.len() >= MAX_DANGERS {
         return;
     }
@@ -255,11 +319,12 @@ fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: DangerKind, what:
         end: end.max(start),
         kind,
         what: what.to_string(),
+        related: None,
     });
 }
 
 /// The lower-case program of a word (`/usr/bin/curl` → `curl`).
-fn program(word: &str) -> String {
+pub(crate) fn program(word: &str) -> String {
     program_name(word).to_ascii_lowercase()
 }
 
@@ -277,8 +342,20 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
             continue;
         }
         let line = line.trim_end_matches(['\n', '\r']);
+        let before = out.len();
         pipelines(line, base, out);
         substitutions(line, base, out);
+        // A download run inside a quoted script (`pwsh -c "irm … | iex"`): read from the
+        // fetcher on, as prose is.
+        if out.len() == before {
+            for mut d in downloads_in_prose(line) {
+                d.start += base;
+                d.end += base;
+                if out.len() < MAX_DANGERS {
+                    out.push(d);
+                }
+            }
+        }
         for dev in ["/dev/tcp/", "/dev/udp/"] {
             if let Some(i) = line.find(dev) {
                 push(
@@ -334,7 +411,10 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
                 source = None;
                 continue;
             }
-            if FETCHERS.contains(&w.as_str()) {
+            if matches!(w.as_str(), "nc" | "ncat" | "netcat" | "telnet" | "socat") {
+                // A shell fed by a network stream runs what the other end sends.
+                source = Some((s + w_at, 0, DangerKind::ReverseShell, w));
+            } else if FETCHERS.contains(&w.as_str()) {
                 source = Some((s + w_at, 0, DangerKind::DownloadExecute, w));
             } else if is_decoder(stage) {
                 source = Some((s + w_at, 0, DangerKind::DecodeExecute, w));
@@ -364,7 +444,7 @@ fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
 /// pipe, runs what the pipe gives it. `python -m json.tool`, `python script.py`, `node -e …`
 /// and `bash script.sh` run something else and only read the input as data; `sh -s`,
 /// `python -` and a bare interpreter run it.
-fn runs_its_input(program: &str, stage: &str) -> bool {
+pub(crate) fn runs_its_input(program: &str, stage: &str) -> bool {
     let mut args = words(stage).skip(1).map(|(_, w)| w);
     let shell = matches!(
         program,
@@ -440,8 +520,11 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
         }
         let kind = if FETCHERS.contains(&l.as_str()) || l.contains("downloadstring") {
             DangerKind::DownloadExecute
-        } else if l.starts_with("base64") && line[*at..].contains(" -d")
-            || line[*at..].contains("--decode")
+        } else if matches!(
+            l.as_str(),
+            "base64" | "xxd" | "openssl" | "printf" | "echo" | "uudecode" | "tr" | "certutil"
+        ) && later::decodes(&line[*at..])
+            || l.starts_with("base64") && line[*at..].contains(" -d")
         {
             DangerKind::DecodeExecute
         } else {
@@ -457,141 +540,6 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
         );
         return;
     }
-}
-
-/// Checks on one simple command: privileges, deletion, permissions, `nc -e`, shells given a
-/// script with `-c`.
-fn simple(script: &str, command: &Command, dialect: Dialect, out: &mut Vec<Danger>) {
-    let mut ws: &[Word] = &command.words;
-    while let Some(first) = ws.first() {
-        let p = program(&first.text);
-        if is_privilege_command(&p) {
-            push(out, first.start, first.end, DangerKind::Privileged, &p);
-        }
-        if PREFIXES.contains(&p.as_str())
-            || first.text.contains('=')
-            || first.text.starts_with('-') && p != "-"
-        {
-            ws = &ws[1..];
-        } else {
-            break;
-        }
-    }
-    let Some(first) = ws.first() else {
-        return;
-    };
-    let p = program(&first.text);
-    let args = &ws[1..];
-    let flag = |short: char, long: &str| {
-        args.iter().any(|a| {
-            let t = a.text.as_str();
-            t == long || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(short))
-        })
-    };
-    match p.as_str() {
-        "rm" if flag('r', "--recursive") || flag('R', "--recursive") => {
-            if let Some(t) = args
-                .iter()
-                .find(|a| is_root(&a.text) || a.text == "--no-preserve-root")
-            {
-                let what = &script[first.start..t.end];
-                push(out, first.start, t.end, DangerKind::RemoveRoot, what);
-            }
-        }
-        "rd" | "rmdir" | "remove-item" | "del" => {
-            let recursive = args.iter().any(|a| {
-                let t = a.text.to_ascii_lowercase();
-                t == "/s" || t == "-recurse" || t == "-r"
-            });
-            if recursive && let Some(t) = args.iter().find(|a| is_root(&a.text)) {
-                let what = &script[first.start..t.end];
-                push(out, first.start, t.end, DangerKind::RemoveRoot, what);
-            }
-        }
-        "chmod" => {
-            if let Some(m) = args
-                .iter()
-                .find(|a| WORLD_WRITABLE.contains(&a.text.as_str()))
-            {
-                let what = &script[first.start..m.end];
-                push(out, first.start, m.end, DangerKind::WorldWritable, what);
-            }
-        }
-        "nc" | "ncat" | "netcat" if flag('e', "--exec") || flag('c', "--sh-exec") => {
-            push(
-                out,
-                first.start,
-                first.end,
-                DangerKind::ReverseShell,
-                &format!("{p} -e"),
-            );
-        }
-        "socat" => {
-            if let Some(a) = args.iter().find(|a| {
-                let t = a.text.to_ascii_lowercase();
-                t.starts_with("exec:") || t.starts_with("system:")
-            }) {
-                push(
-                    out,
-                    first.start,
-                    a.end,
-                    DangerKind::ReverseShell,
-                    "socat exec:",
-                );
-            }
-        }
-        "powershell" | "pwsh" => {
-            if let Some(a) = args.iter().find(|a| {
-                let t = a.text.to_ascii_lowercase();
-                matches!(t.as_str(), "-e" | "-enc" | "-ec" | "-encodedcommand")
-            }) {
-                push(
-                    out,
-                    first.start,
-                    a.end,
-                    DangerKind::DecodeExecute,
-                    &format!("{p} {}", a.text),
-                );
-            }
-        }
-        _ => {}
-    }
-    // Without a shell, `bash -c "…"` is where the shell comes in: read its script.
-    if dialect == Dialect::Process
-        && matches!(p.as_str(), "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash")
-        && let Some(i) = args.iter().position(|a| a.text == "-c")
-        && let Some(s) = args.get(i + 1)
-    {
-        let raw = &script[s.start..s.end];
-        let offset = if raw == s.text {
-            s.start
-        } else if raw.get(1..raw.len().saturating_sub(1)) == Some(s.text.as_str()) {
-            s.start + 1
-        } else {
-            usize::MAX
-        };
-        for mut d in dangers(&s.text, Dialect::Posix) {
-            // Escapes inside the quotes moved the offsets: the whole script word stands for it.
-            (d.start, d.end) = if offset == usize::MAX {
-                (s.start, s.end)
-            } else {
-                (offset + d.start, offset + d.end)
-            };
-            out.push(d);
-        }
-    }
-}
-
-/// A deletion target that is the root, a drive or the home folder.
-fn is_root(word: &str) -> bool {
-    let upper = word.to_ascii_uppercase();
-    ROOT_TARGETS.iter().any(|t| t.eq_ignore_ascii_case(word))
-        || (upper.len() <= 4
-            && upper
-                .as_bytes()
-                .first()
-                .is_some_and(u8::is_ascii_alphabetic)
-            && matches!(&upper[1..], ":" | ":\\" | ":\\*" | ":/"))
 }
 
 #[cfg(test)]

@@ -12,8 +12,11 @@ mod lex;
 mod literal;
 mod runners;
 mod sources;
+mod statements;
 
-pub use danger::{DangerKind, dangers, downloads_in_prose, text_dangers};
+pub use danger::{
+    Danger, DangerKind, Language, dangers, downloads_in_prose, script_dangers, text_dangers,
+};
 pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};
 pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};

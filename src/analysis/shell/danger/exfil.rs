@@ -1,0 +1,294 @@
+//! Exfiltration: a script that reads something secret and sends data to the network. Each
+//! half is a fact ([`Source`], [`Sink`]); the chain of both is an attack, with both
+//! places. Either half alone is at most a warning, and most halves are not even that: tools
+//! read configuration and post to their own service all the time.
+//!
+//! A credential store read anywhere in the script counts; the environment, a secret
+//! variable or a token printed by a CLI counts only when it flows into what is sent (the
+//! same pipeline or substitution, a variable filled from it, a file written from it), and
+//! never through a header, where a token goes to the service it belongs to.
+
+mod read;
+mod send;
+
+use super::super::statements::{RedirectKind, Stage, Token, is_assignment};
+use super::unit::Unit;
+use super::vocab::expansions;
+use super::{Danger, DangerKind, Related};
+use read::{output_file, read_redirects, read_sources};
+use send::send;
+
+/// Where secret data comes from.
+#[derive(Debug, Clone)]
+pub(crate) struct Source {
+    /// Byte offset where it is written.
+    pub start: usize,
+    /// Byte offset after it.
+    pub end: usize,
+    /// What it is, for a message (`~/.aws/credentials`).
+    pub what: String,
+    /// Secret beyond doubt (a credential store, the whole environment), rather than one
+    /// value that may be sent where it belongs (a token).
+    pub strong: bool,
+    /// Counts only where it flows into the send (the environment, a token).
+    pub flow_only: bool,
+    /// Worth a warning on its own (a credential store, not the environment).
+    pub alone: bool,
+    /// The top-level statement it is in; `usize::MAX` where flow is not followed.
+    pub top: usize,
+    /// The variable filled from it.
+    pub var: Option<String>,
+    /// The file written from it.
+    pub file: Option<String>,
+}
+
+/// Where data is sent to the network.
+#[derive(Debug, Clone)]
+pub(crate) struct Sink {
+    /// Byte offset of the command.
+    pub start: usize,
+    /// Byte offset after what it sends.
+    pub end: usize,
+    /// What it is, for a message (`curl -d … https://x`).
+    pub what: String,
+    /// Data goes somewhere no service lives (a request catcher, a bare public address) or
+    /// is spelled into a DNS name.
+    pub strong: bool,
+    /// What it sends comes from elsewhere (a file, standard input, a substitution or a
+    /// variable), not only words written in the command: a literal test payload sent to a
+    /// request catcher is how webhooks are tried out.
+    pub carries: bool,
+    /// Its top-level statement's span; `(0, usize::MAX)` where flow is not followed.
+    pub statement: (usize, usize),
+    /// Spans whose content does not count as sent (headers, credentials of the request).
+    pub excluded: Vec<(usize, usize)>,
+    /// Variables expanded in what it sends.
+    pub vars: Vec<String>,
+    /// Where what it sends expands a variable named as a secret (`$GITHUB_TOKEN`).
+    pub secrets: Vec<(usize, usize)>,
+    /// Files it sends.
+    pub files: Vec<String>,
+}
+
+/// Everything secret read and everything sent in `unit`.
+pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
+    let mut sources = Vec::new();
+    let mut sinks = Vec::new();
+    for (placed, index, stage) in unit.stages() {
+        let Some(p) = stage.program() else {
+            // `$(< ~/.aws/credentials)`: a redirection alone reads the file.
+            read_redirects(stage, placed, &mut sources);
+            continue;
+        };
+        let before = sources.len();
+        read_sources(script, placed, stage, &p, &mut sources);
+        read_redirects(stage, placed, &mut sources);
+        // What a pipeline writes, or a variable it fills, holds what it read.
+        let file = placed
+            .statement
+            .stages
+            .iter()
+            .flat_map(Stage::written)
+            .chain(output_file(stage, &p))
+            .map(|t| t.text.clone())
+            .next();
+        for s in &mut sources[before..] {
+            s.var = placed.assigned.clone();
+            s.file = file.clone();
+        }
+        if let Some(sink) = send(script, placed, index, stage, &p) {
+            sinks.push(sink);
+        }
+    }
+    propagate(unit, &mut sources);
+    (sources, sinks)
+}
+
+/// Secrets kept at most, copies through files and variables included.
+const MAX_SOURCES: usize = 256;
+
+/// Taint through the script: a statement that reads a file written from a secret, or
+/// expands a variable filled from one, passes it on to the files it writes and the variable
+/// it fills (`env > a; base64 a > b; steghide embed -ef b -cf logo.jpg`).
+fn propagate(unit: &Unit, sources: &mut Vec<Source>) {
+    let tainted = |sources: &[Source], words: &[&Token]| {
+        sources.iter().position(|s| {
+            s.file
+                .as_ref()
+                .is_some_and(|f| words.iter().any(|w| same_file(f, &w.text)))
+                || s.var.as_ref().is_some_and(|v| {
+                    words
+                        .iter()
+                        .any(|w| expansions(&w.text).iter().any(|(_, n)| n == v))
+                })
+        })
+    };
+    for _ in 0..3 {
+        let mut added = false;
+        for placed in &unit.placed {
+            let stages = &placed.statement.stages;
+            let read: Vec<&Token> = stages
+                .iter()
+                .flat_map(|s| {
+                    s.words.iter().chain(
+                        s.redirects
+                            .iter()
+                            .filter(|r| {
+                                r.kind != RedirectKind::Write && r.kind != RedirectKind::Append
+                            })
+                            .filter_map(|r| r.target.as_ref()),
+                    )
+                })
+                .collect();
+            let Some(i) = tainted(sources, &read) else {
+                continue;
+            };
+            let mut files: Vec<String> = stages
+                .iter()
+                .flat_map(|s| {
+                    s.written()
+                        .chain(output_file(s, &s.program().unwrap_or_default()))
+                })
+                .map(|t| t.text.clone())
+                .collect();
+            files.retain(|f| {
+                !sources
+                    .iter()
+                    .any(|s| s.file.as_deref() == Some(f.as_str()))
+            });
+            let mut vars: Vec<String> = placed.assigned.iter().cloned().collect();
+            // `Y="$X"`: a plain assignment copies the variable.
+            for w in stages.iter().flat_map(|s| &s.words) {
+                if let Some((name, value)) = w.text.split_once('=')
+                    && is_assignment(&w.text)
+                    && tainted(
+                        sources,
+                        &[&Token {
+                            text: value.to_string(),
+                            ..w.clone()
+                        }],
+                    )
+                    .is_some()
+                {
+                    vars.push(name.to_string());
+                }
+            }
+            vars.retain(|v| !sources.iter().any(|s| s.var.as_deref() == Some(v.as_str())));
+            for (file, var) in files
+                .into_iter()
+                .map(|f| (Some(f), None))
+                .chain(vars.into_iter().map(|v| (None, Some(v))))
+            {
+                if sources.len() >= MAX_SOURCES {
+                    return;
+                }
+                let mut copy = sources[i].clone();
+                copy.file = file;
+                copy.var = var;
+                copy.alone = false;
+                sources.push(copy);
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+}
+
+/// The chains of `sources` into `sinks` as attacks, and the halves worth a warning alone.
+/// `followed` says whether flow was followed (a shell script); where it was not (other
+/// languages), a secret read anywhere in the script counts.
+pub(crate) fn judge(
+    script: &str,
+    sources: &[Source],
+    sinks: &[Sink],
+    followed: bool,
+    out: &mut Vec<Danger>,
+) {
+    let mut used = vec![false; sources.len()];
+    for k in sinks {
+        let flows = |s: &Source| {
+            let inside = s.start >= k.statement.0
+                && s.start < k.statement.1
+                && !k
+                    .excluded
+                    .iter()
+                    .any(|(a, b)| s.start >= *a && s.start < *b);
+            inside
+                || s.var.as_ref().is_some_and(|v| k.vars.contains(v))
+                || s.file
+                    .as_ref()
+                    .is_some_and(|f| k.files.iter().any(|g| same_file(f, g)))
+        };
+        let pick = sources
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.strong || k.strong)
+            .filter(|(_, s)| flows(s) || !s.flow_only || !followed)
+            .max_by_key(|(_, s)| (flows(s), s.strong, usize::MAX - s.start.abs_diff(k.start)));
+        // A secret variable sent to a suspicious place is a chain of its own.
+        let secret_var = k.secrets.first().filter(|_| k.strong);
+        if let Some((i, s)) = pick {
+            used[i] = true;
+            // Every secret that flows into this send is part of this chain.
+            for (j, other) in sources.iter().enumerate() {
+                if flows(other) {
+                    used[j] = true;
+                }
+            }
+            // A pipeline that reads and sends is shown up to the send.
+            let end = if s.start < k.start && k.start < s.end {
+                let kept = script.get(s.start..k.start).unwrap_or("");
+                s.start
+                    + kept
+                        .trim_end_matches(|c: char| c.is_whitespace() || c == '|')
+                        .len()
+            } else {
+                s.end
+            };
+            out.push(chain(k, s.start, end, &s.what));
+        } else if let Some(&(start, end)) = secret_var {
+            out.push(chain(k, start, end, "a secret variable"));
+        } else if k.strong && k.carries {
+            super::push(out, k.start, k.end, DangerKind::SendsData, &k.what);
+        }
+    }
+    for (s, _) in sources.iter().zip(&used).filter(|(s, u)| !**u && s.alone) {
+        super::push(out, s.start, s.end, DangerKind::ReadsCredentials, &s.what);
+    }
+}
+
+fn chain(k: &Sink, start: usize, end: usize, what: &str) -> Danger {
+    Danger {
+        start: k.start,
+        end: k.end.max(k.start),
+        kind: DangerKind::Exfiltration,
+        what: k.what.clone(),
+        related: Some(Related {
+            start,
+            end: end.max(start),
+            what: format!("reads {}", shorten(what)),
+        }),
+    }
+}
+
+/// `./out.tgz` and `out.tgz`, `"$F"` and `$F`: one file.
+fn same_file(a: &str, b: &str) -> bool {
+    let norm = |s: &str| {
+        s.trim_matches(['"', '\''])
+            .trim_start_matches("./")
+            .to_string()
+    };
+    norm(a) == norm(b)
+}
+
+/// At most 60 characters of `s`, on one line.
+pub(crate) fn shorten(s: &str) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one.chars().take(60).collect();
+    if one.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}

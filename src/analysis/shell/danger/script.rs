@@ -1,0 +1,615 @@
+//! Python and JavaScript read lightly: not parsed, but searched for the calls that matter.
+//! Shell commands handed to `os.system`, `subprocess` or `child_process` are read as shell
+//! (every check of a command applies to them); text decoded and run (`exec(b64decode(…))`,
+//! `eval(atob(…))`, also through a variable on a later line); secrets read (a credential
+//! store's path, the whole environment serialised, a secret variable) and data sent
+//! (`requests.post`, `fetch` with a body, a DNS lookup of a name built from data), as the
+//! two halves of an exfiltration; a socket wired to a shell.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::exfil::{Sink, Source, judge};
+use super::vocab::{credential_store, host_of, is_secret_name, suspicious_host, urls};
+use super::{Danger, DangerKind, Related, finish, lines, push};
+
+/// The language of a script read lightly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// Python.
+    Python,
+    /// JavaScript or TypeScript.
+    JavaScript,
+}
+
+/// What one call's arguments are read for at most.
+const MAX_CALL: usize = 4096;
+
+/// Shell commands handed to the system.
+static PY_SHELL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\b(os\.system|os\.popen|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput)\s*\(").ok()
+});
+static JS_SHELL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\b(exec|execSync|spawn|spawnSync|execFile|execFileSync|execa|execaSync)\s*\(").ok()
+});
+
+/// Decoders whose output, run, is hidden code.
+static PY_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\b(b64decode|b32decode|b85decode|a85decode|decodebytes|fromhex|unhexlify|zlib\.decompress|bz2\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode)\s*\(").ok()
+});
+static JS_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\batob\s*\(|\bBuffer\.from\s*\([^)\n]*['"](base64|hex)['"]|\bString\.fromCharCode\s*\(|\bdecodeURIComponent\s*\(\s*escape\s*\("#).ok()
+});
+static PY_RUN: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\b(exec|eval|compile)\s*\(|\bos\.system\s*\(").ok());
+static JS_RUN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.runIn\w+\s*\(|\bexecSync\s*\(",
+    )
+    .ok()
+});
+/// `name = …` at the start of a statement.
+static ASSIGNED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=[^=]").ok());
+
+/// The whole environment made into data.
+static ENV_DUMP: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\b(json\.dumps|str|repr|b64encode)\s*\(\s*(dict\s*\(\s*)?os\.environ\b|\b(data|json|params)\s*=\s*(dict\s*\(\s*)?os\.environ\b|\bJSON\.stringify\s*\(\s*process\.env\s*[,)]|\bObject\.(entries|values)\s*\(\s*process\.env\s*\)|\b(body|data)\s*:\s*process\.env\s*[,}]").ok()
+});
+/// One environment variable read by name.
+static ENV_VAR: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\bos\.(environ\s*\[\s*|environ\.get\s*\(\s*|getenv\s*\(\s*)["']([A-Za-z0-9_]+)["']|\bprocess\.env\.([A-Za-z0-9_]+)|\bprocess\.env\[\s*["']([A-Za-z0-9_]+)["']"#).ok()
+});
+/// Calls that send data over the network.
+static PY_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\b(requests|httpx|session|client|sess|http)\.(post|put|patch)\s*\(|\brequests\.request\s*\(\s*["'](POST|PUT|PATCH)|\burlopen\s*\([^)\n]*\bdata\s*=|\bRequest\s*\([^)\n]*\bdata\s*=|\.request\s*\(\s*["'](POST|PUT)["']|\.(sendall|sendto)\s*\(|\bsmtplib\.SMTP|\.storbinary\s*\("#).ok()
+});
+static JS_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\bfetch\s*\(|\baxios\.(post|put|patch)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnavigator\.sendBeacon\s*\(|\bXMLHttpRequest\b").ok()
+});
+/// A request whose URL is built from data (`f"https://h/?k={v}"`, `` `https://h/${v}` ``).
+static DATA_URL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{)"#).ok()
+});
+
+/// A DNS lookup of a name built from data (`f"{data}.x.example"`, `` `${d}.x` ``,
+/// `d + ".x"`).
+static DNS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\b(gethostbyname(_ex)?|getaddrinfo|resolver\.(resolve|query)|dns\.(resolve\w*|lookup))\s*\(\s*(f["'][^"'\n]*\}\.[A-Za-z]|`[^`\n]*\}\.[A-Za-z]|[^)\n]*\+\s*["']\.[A-Za-z])"#).ok()
+});
+
+/// Calls that open a file or build a path to one, in Python and JavaScript.
+const READ_CALLS: &[&str] = &[
+    "open(",
+    "read_text(",
+    "read_bytes(",
+    "expanduser(",
+    "Path(",
+    "path.join(",
+    "copy(",
+    "copyfile(",
+    "copy2(",
+    "connect(",
+    "readFile",
+    "createReadStream(",
+    "homedir()",
+    "home()",
+    "glob(",
+];
+
+/// Every dangerous call of a Python or JavaScript `source`.
+pub fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
+    let mut out = Vec::new();
+    lines(source, &mut out);
+    let mut sources: Vec<Source> = Vec::new();
+    let mut sinks: Vec<Sink> = Vec::new();
+    shell_strings(source, lang, &mut out, &mut sources, &mut sinks);
+    out.extend(named_paths(source, &mut sources));
+    decoded_and_run(source, lang, &mut out);
+    secrets_and_sends(source, lang, &mut sources, &mut sinks);
+    judge(source, &sources, &sinks, false, &mut out);
+    if lang == Language::JavaScript {
+        js_reverse_shell(source, &mut out);
+    }
+    finish(source, out)
+}
+
+/// Shell commands handed to the system, read as shell; their secrets and sends join the
+/// script's.
+fn shell_strings(
+    source: &str,
+    lang: Language,
+    out: &mut Vec<Danger>,
+    sources: &mut Vec<Source>,
+    sinks: &mut Vec<Sink>,
+) {
+    let re = match lang {
+        Language::Python => PY_SHELL.as_ref(),
+        Language::JavaScript => JS_SHELL.as_ref(),
+    };
+    let Some(re) = re else {
+        return;
+    };
+    for m in re.find_iter(source) {
+        if out.len() >= super::MAX_DANGERS {
+            return;
+        }
+        let Some(arg) = command_argument(source, m.end()) else {
+            continue;
+        };
+        let (found, facts) = super::shell_dangers(&arg.command, super::Dialect::Posix, false);
+        let map = |s: usize, e: usize| match arg.exact {
+            Some(base) => (base + s, base + e),
+            None => (m.start(), arg.end),
+        };
+        for mut d in found {
+            (d.start, d.end) = map(d.start, d.end);
+            if let Some(r) = &mut d.related {
+                (r.start, r.end) = map(r.start, r.end);
+            }
+            out.push(d);
+        }
+        let (src, snk) = facts;
+        sources.extend(src.into_iter().map(|mut s| {
+            (s.start, s.end) = map(s.start, s.end);
+            s.top = usize::MAX;
+            s
+        }));
+        sinks.extend(snk.into_iter().map(|mut k| {
+            (k.start, k.end) = map(k.start, k.end);
+            k.statement = (0, usize::MAX);
+            k
+        }));
+    }
+}
+
+/// The command a call is given: one string, or a list of strings (other elements stand as
+/// `X`). `exact` is where the string's text starts, when the command is that text as
+/// written (no escapes), so offsets map one to one.
+struct Argument {
+    command: String,
+    exact: Option<usize>,
+    end: usize,
+}
+
+fn command_argument(source: &str, from: usize) -> Option<Argument> {
+    let rest = source.get(from..)?;
+    let rest = &rest[..floor(rest, MAX_CALL)];
+    let lead = rest.len() - rest.trim_start().len();
+    let at = from + lead;
+    let body = rest.trim_start();
+    if body.starts_with('[') {
+        let close = body.find(']')?;
+        let mut command = String::new();
+        for element in split_top(&body[1..close]) {
+            let e = element.trim();
+            let (text, _) = literal(e).unwrap_or(("X", 0));
+            if !command.is_empty() {
+                command.push(' ');
+            }
+            command.push_str(text);
+        }
+        return Some(Argument {
+            command,
+            exact: None,
+            end: at + close + 1,
+        });
+    }
+    let (text, skip) = literal(body)?;
+    // `spawn("bash", ["-c", "…"])`: the list after the program.
+    let after = &body[skip + text.len()..];
+    if let Some(list) = after.trim_start().strip_prefix(',')
+        && list.trim_start().starts_with('[')
+    {
+        let list_at = body.len() - list.trim_start().len();
+        let inner = command_argument(source, at + list_at)?;
+        return Some(Argument {
+            command: format!("{text} {}", inner.command),
+            exact: None,
+            end: inner.end,
+        });
+    }
+    let escaped = text.contains('\\') || text.contains('{') && body.starts_with('f');
+    Some(Argument {
+        command: text.to_string(),
+        exact: (!escaped).then_some(at + skip),
+        end: at + skip + text.len() + 1,
+    })
+}
+
+/// A string literal at the start of `s`: its text (as written, between the quotes) and how
+/// many bytes precede the text (prefix and quote).
+fn literal(s: &str) -> Option<(&str, usize)> {
+    let prefix = s
+        .bytes()
+        .take_while(|b| matches!(b, b'f' | b'r' | b'b' | b'u' | b'F' | b'R' | b'B' | b'U'))
+        .count()
+        .min(2);
+    let q = *s.as_bytes().get(prefix)?;
+    if !matches!(q, b'"' | b'\'' | b'`') {
+        return None;
+    }
+    let triple = s
+        .get(prefix..prefix + 3)
+        .is_some_and(|t| t.bytes().all(|b| b == q));
+    let open = prefix + if triple { 3 } else { 1 };
+    let bytes = s.as_bytes();
+    let mut i = open;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if bytes[i] == q && (!triple || s.get(i..i + 3).is_some_and(|t| t.bytes().all(|b| b == q)))
+        {
+            return s.get(open..i).map(|t| (t, open));
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The elements of a list's inside, split at top-level commas.
+fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut from = 0;
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match (quote, b[i]) {
+            (Some(_), b'\\') => i += 1,
+            (Some(q), c) if c == q => quote = None,
+            (None, b'"' | b'\'' | b'`') => quote = Some(b[i]),
+            (None, b'(' | b'[' | b'{') => depth += 1,
+            (None, b')' | b']' | b'}') => depth -= 1,
+            (None, b',') if depth == 0 => {
+                out.push(&s[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&s[from.min(s.len())..]);
+    out
+}
+
+/// The largest character boundary of `s` at most `n`.
+fn floor(s: &str, n: usize) -> usize {
+    let mut n = n.min(s.len());
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
+
+/// `exec(b64decode(…))` on one line, or `x = b64decode(…)` then `exec(x)` on a later one.
+fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger>) {
+    let (decode, run) = match lang {
+        Language::Python => (PY_DECODE.as_ref(), PY_RUN.as_ref()),
+        Language::JavaScript => (JS_DECODE.as_ref(), JS_RUN.as_ref()),
+    };
+    let (Some(decode), Some(run), Some(assigned)) = (decode, run, ASSIGNED.as_ref()) else {
+        return;
+    };
+    let mut decoded: Vec<(String, usize, usize)> = Vec::new();
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        let base = at;
+        at += line.len();
+        let code = line.trim_start();
+        if code.starts_with('#') || code.starts_with("//") {
+            continue;
+        }
+        let ran = run.find(line);
+        if let Some(d) = decode.find(line) {
+            if let Some(r) = ran {
+                push(
+                    out,
+                    base + r.start(),
+                    base + d.end(),
+                    DangerKind::DecodeExecute,
+                    "decoded text run",
+                );
+                continue;
+            }
+            if let Some(name) = assigned.captures(line).and_then(|c| c.get(1)) {
+                decoded.push((name.as_str().to_string(), base + d.start(), base + d.end()));
+            }
+            continue;
+        }
+        let Some(r) = ran else {
+            continue;
+        };
+        // `exec(x)`, `eval(compile(x, …))`, `new Function(x)`: the variable is run.
+        let inside = &line[r.end()..];
+        let hit = decoded
+            .iter()
+            .find(|(name, _, _)| identifiers(inside).take(3).any(|w| w == name));
+        if let Some((name, ds, de)) = hit {
+            out.push(Danger {
+                start: base + r.start(),
+                end: base + r.end() + name.len(),
+                kind: DangerKind::DecodeExecute,
+                what: format!("`{name}` run after it is decoded"),
+                related: Some(Related {
+                    start: *ds,
+                    end: *de,
+                    what: "decoded here".to_string(),
+                }),
+            });
+        }
+    }
+}
+
+/// The identifiers of a piece of code, in order.
+fn identifiers(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+}
+
+/// Secrets the script reads and data it sends, found on its text.
+fn secrets_and_sends(
+    source: &str,
+    lang: Language,
+    sources: &mut Vec<Source>,
+    sinks: &mut Vec<Sink>,
+) {
+    let fact = |start: usize, end: usize, what: &str, strong: bool, alone: bool| Source {
+        start,
+        end,
+        what: what.to_string(),
+        strong,
+        flow_only: false,
+        alone,
+        top: usize::MAX,
+        var: None,
+        file: None,
+    };
+    if let Some(re) = ENV_DUMP.as_ref() {
+        for m in re.find_iter(source).take(8) {
+            sources.push(fact(
+                m.start(),
+                m.end(),
+                "the whole environment",
+                true,
+                false,
+            ));
+        }
+    }
+    if let Some(re) = ENV_VAR.as_ref() {
+        for c in re.captures_iter(source).take(64) {
+            let Some(name) = c.get(2).or_else(|| c.get(3)).or_else(|| c.get(4)) else {
+                continue;
+            };
+            if is_secret_name(name.as_str()) {
+                let m = c.get(0).map_or(name.range(), |m| m.range());
+                sources.push(fact(m.start, m.end, name.as_str(), false, false));
+            }
+        }
+    }
+    let suspicious_anywhere =
+        urls(source).any(|(_, u)| host_of(u).is_some_and(|h| suspicious_host(&h)));
+    let send = match lang {
+        Language::Python => PY_SEND.as_ref(),
+        Language::JavaScript => JS_SEND.as_ref(),
+    };
+    let mut push_sink = |start: usize, end: usize, what: &str, strong: bool| {
+        sinks.push(Sink {
+            start,
+            end,
+            what: what.to_string(),
+            strong,
+            carries: true,
+            statement: (0, usize::MAX),
+            excluded: Vec::new(),
+            vars: Vec::new(),
+            secrets: Vec::new(),
+            files: Vec::new(),
+        });
+    };
+    if let Some(re) = send {
+        for m in re.find_iter(source).take(32) {
+            let call = &source[m.start()..m.start() + floor(&source[m.start()..], 400)];
+            let sends = match lang {
+                Language::Python => !call.contains(".send") || source.contains("socket"),
+                Language::JavaScript => {
+                    !(call.starts_with("fetch")
+                        || call.starts_with("axios(")
+                        || call.contains(".request"))
+                        || call.contains("body:")
+                        || [
+                            "'POST'", "\"POST\"", "'PUT'", "\"PUT\"", "'post'", "\"post\"",
+                        ]
+                        .iter()
+                        .any(|w| call.contains(w))
+                }
+            };
+            if !sends {
+                continue;
+            }
+            let here = urls(call).map(|(_, u)| u).next();
+            let strong = here.map_or(suspicious_anywhere, |u| {
+                host_of(u).is_some_and(|h| suspicious_host(&h))
+            });
+            let what = here
+                .and_then(host_of)
+                .unwrap_or_else(|| m.as_str().trim_end_matches(['(', ' ']).to_string());
+            push_sink(m.start(), m.end(), &what, strong);
+        }
+    }
+    if let Some(re) = DATA_URL.as_ref() {
+        for m in re.find_iter(source).take(32) {
+            let call = &source[m.start()..m.start() + floor(&source[m.start()..], 400)];
+            let here = urls(call).map(|(_, u)| u).next();
+            let host = here.and_then(host_of);
+            let strong = host.as_deref().is_some_and(suspicious_host);
+            push_sink(
+                m.start(),
+                m.end(),
+                host.as_deref().unwrap_or("a URL built from data"),
+                strong,
+            );
+        }
+    }
+    if let Some(re) = DNS.as_ref() {
+        for m in re.find_iter(source).take(8) {
+            push_sink(m.start(), m.end(), "a DNS name built from data", true);
+        }
+    }
+}
+
+/// The string literals of one line of code.
+struct Literals {
+    /// Their texts joined by `/` (`".aws", "credentials"` read as the path they build).
+    joined: String,
+    /// The line without them: the code.
+    code: String,
+    /// Offsets in the line of the first literal's start and the last one's end.
+    span: (usize, usize),
+}
+
+fn literals(line: &str) -> Literals {
+    let mut out = Literals {
+        joined: String::new(),
+        code: String::new(),
+        span: (0, 0),
+    };
+    let mut first = None;
+    let mut rest = line;
+    let mut offset = 0;
+    while let Some(q) = rest.find(['"', '\'', '`']) {
+        let Some((text, skip)) = literal(&rest[q..]) else {
+            break;
+        };
+        out.code.push_str(&rest[..q]);
+        first.get_or_insert(offset + q);
+        if !out.joined.is_empty() {
+            out.joined.push('/');
+        }
+        out.joined.push_str(text);
+        let consumed = (q + skip + text.len() + 1).min(rest.len());
+        offset += consumed;
+        rest = &rest[consumed..];
+    }
+    out.code.push_str(rest);
+    out.span = (first.unwrap_or(0), offset);
+    out
+}
+
+/// Lines after a path is named within which the code that opens it counts
+/// (`paths = […]`, then a loop that reads each).
+const READ_WINDOW: usize = 3;
+
+/// Credential stores named in string literals where the code opens files or builds paths
+/// (a scanner's list of patterns, or a sentence naming a key file, reads nothing); and
+/// places that run what is written there, written to (a persistence).
+fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
+    let mut lines: Vec<(usize, Literals, bool)> = Vec::new();
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        let code = line.trim_start();
+        let comment = code.starts_with('#') || code.starts_with("//");
+        let lits = if comment || !line.contains(['"', '\'', '`']) {
+            Literals {
+                joined: String::new(),
+                code: line.to_string(),
+                span: (0, 0),
+            }
+        } else {
+            literals(line)
+        };
+        let reads = !comment && READ_CALLS.iter().any(|c| lits.code.contains(c));
+        lines.push((at, lits, reads));
+        at += line.len();
+    }
+    let mut out = Vec::new();
+    let suspicious_script = ["curl", "wget", "/dev/tcp", "base64", "socket", "nc -e"]
+        .iter()
+        .any(|w| source.contains(w));
+    for (i, (base, lits, _)) in lines.iter().enumerate() {
+        if lits.joined.is_empty() {
+            continue;
+        }
+        let reads = lines[i..].iter().take(READ_WINDOW).any(|(_, _, r)| *r);
+        let (start, end) = (base + lits.span.0, base + lits.span.1);
+        if reads && let Some(store) = credential_store(&lits.joined) {
+            sources.push(Source {
+                start,
+                end: end.max(start),
+                what: store.name.to_string(),
+                strong: true,
+                flow_only: false,
+                alone: store.alarming,
+                top: usize::MAX,
+                var: None,
+                file: None,
+            });
+        }
+        let writes = WRITE_CALLS.iter().any(|c| lits.code.contains(c));
+        if writes && let Some(place) = super::persist::place(&lits.joined, suspicious_script) {
+            push(
+                &mut out,
+                start,
+                end.max(start),
+                DangerKind::Persistence,
+                &format!("writes {place}"),
+            );
+        }
+    }
+    out
+}
+
+/// Calls that write a file, in Python and JavaScript.
+const WRITE_CALLS: &[&str] = &[
+    "open(",
+    "write_text(",
+    "write_bytes(",
+    "writeFile",
+    "appendFile",
+    "createWriteStream(",
+    "copy(",
+    "copyfile(",
+    "copy2(",
+    "symlink",
+];
+
+/// `net.connect(…)` piped into a spawned shell: a reverse shell in Node.
+fn js_reverse_shell(source: &str, out: &mut Vec<Danger>) {
+    let socket = ["net.Socket", "net.connect", "net.createConnection"]
+        .iter()
+        .any(|w| source.contains(w));
+    if !socket || !source.contains(".pipe(") {
+        return;
+    }
+    let Some(at) = source.find("spawn(") else {
+        return;
+    };
+    let call = &source[at..at + floor(&source[at..], 80)];
+    if [
+        "/bin/sh",
+        "/bin/bash",
+        "'sh'",
+        "\"sh\"",
+        "'bash'",
+        "\"bash\"",
+        "cmd.exe",
+    ]
+    .iter()
+    .any(|s| call.contains(s))
+    {
+        push(
+            out,
+            at,
+            at + 5,
+            DangerKind::ReverseShell,
+            "a socket piped into a shell",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests;

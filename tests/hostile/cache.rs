@@ -1,0 +1,78 @@
+//! The content cache under attack: bytes of the cache file damaged anywhere, and a file a
+//! definition read changed without its metadata showing it. Neither may change what a check
+//! says, and damage must not outlive the run that met it.
+
+use super::*;
+use common::cache::{counts, json, run as cached, three_tools};
+use std::path::{Path, PathBuf};
+
+/// The cache file of the repository at `root`.
+fn cache_file(root: &Path) -> PathBuf {
+    let dir = root.join(".toolc_cache");
+    let version = std::fs::read_dir(&dir)
+        .expect("the cache folder")
+        .filter_map(Result::ok)
+        .find(|e| e.path().is_dir())
+        .expect("a version folder")
+        .path();
+    version.join("files.bin")
+}
+
+/// Row 17: one byte flipped anywhere in the cache file (header, blobs, index, footer, at
+/// seeded places) never changes the report, and the run that met it leaves a good cache.
+#[test]
+fn a_damaged_byte_anywhere_in_the_cache_changes_nothing() {
+    let repo = three_tools();
+    let expected = json(&cached(&repo.root, &["--no-cache"]));
+    cached(&repo.root, &[]);
+    let file = cache_file(&repo.root);
+    let good = std::fs::read(&file).expect("cache file");
+    let mut rng = rng(0xcac4_e000_dead_0017);
+    let mut places: Vec<usize> = (0..24).map(|_| rng.below(good.len())).collect();
+    places.extend([0, 8, good.len() / 2, good.len() - 1, good.len() - 40]);
+    for at in places {
+        let mut damaged = good.clone();
+        damaged[at] ^= 1 << rng.below(8);
+        std::fs::write(&file, &damaged).expect("damage the cache");
+        let out = cached(&repo.root, &[]);
+        assert_eq!(json(&out), expected, "byte {at} of {} flipped", good.len());
+        // Whatever was damaged was noticed and written again.
+        let again = cached(&repo.root, &[]);
+        assert_eq!(
+            counts(&again),
+            (3, 0),
+            "byte {at}: the damage outlived its run"
+        );
+        assert_eq!(json(&again), expected, "byte {at}");
+        std::fs::write(&file, &good).expect("restore");
+    }
+}
+
+/// Row 22: a schema file a tool read, edited in the same clock tick as the run that read it
+/// (same size, same mtime, same inode), is read again: the finding it now causes is there.
+#[test]
+fn a_dependency_changed_within_its_clock_tick_is_read_again() {
+    let repo = three_tools();
+    let schema = repo.root.join(".dojops/tools/a/input.schema.json");
+    let first = "{\"type\": \"object\", \"properties\": {}}";
+    let second = "{\"type\": \"objekt\", \"properties\": {}}";
+    assert_eq!(first.len(), second.len());
+    std::fs::write(&schema, first).expect("write");
+    let before = json(&cached(&repo.root, &[]));
+    assert!(!before.contains("SCH001"), "{before}");
+    let mtime = std::fs::metadata(&schema)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    // In place (the same inode), then the old mtime back: nothing in its metadata changed.
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&schema)
+        .expect("open");
+    std::io::Write::write_all(&mut &f, second.as_bytes()).expect("write");
+    f.set_modified(mtime).expect("set mtime");
+    drop(f);
+    let after = json(&cached(&repo.root, &[]));
+    assert!(after.contains("SCH001"), "the change was missed: {after}");
+    assert_eq!(after, json(&cached(&repo.root, &["--no-cache"])));
+}

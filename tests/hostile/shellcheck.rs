@@ -1,0 +1,228 @@
+//! ShellCheck on a hostile repository's scripts: never longer than its limits allow, never
+//! left running, and a finding (`SHC004`) for every script it said nothing of. A stand-in
+//! ShellCheck (`TOOLC_SHELLCHECK`) hangs on the scripts that say `HANG`, so the attack runs
+//! without ShellCheck installed; the last test uses the real one when it is there.
+
+#![cfg(target_os = "linux")]
+
+use super::*;
+use std::path::PathBuf;
+
+/// A folder for one test's stand-in ShellCheck, its log and the temporary folders toolc
+/// makes (`TMPDIR`); outside every repository, removed on drop.
+struct Stage {
+    root: PathBuf,
+}
+
+impl Stage {
+    fn new(name: &str) -> Stage {
+        let root = std::env::temp_dir().join(format!("toolc-shc-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("tmp")).expect("mkdir");
+        let fake = "#!/bin/sh\n\
+            echo $$ >> \"$TOOLC_TEST_LOG/pids\"\n\
+            for f in \"$@\"; do case \"$f\" in *.sh)\n\
+              wc -c < \"$f\" >> \"$TOOLC_TEST_LOG/sizes\"\n\
+              if grep -q HANG \"$f\"; then exec sleep 600; fi;;\n\
+            esac; done\n\
+            printf '{\"comments\":[]}'\n";
+        let program = root.join("shellcheck");
+        std::fs::write(&program, fake).expect("write");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        Stage { root }
+    }
+
+    /// `toolc check --format json` in `repo` with the stand-in ShellCheck (or the real one).
+    fn command(&self, repo: &Repo, fake: bool) -> std::process::Command {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("toolc"));
+        c.current_dir(&repo.root)
+            .args(["check", "--format", "json", "--no-cache"])
+            .env("TMPDIR", self.root.join("tmp"))
+            .env("TOOLC_TEST_LOG", &self.root);
+        if fake {
+            c.env("TOOLC_SHELLCHECK", self.root.join("shellcheck"));
+        } else {
+            c.env_remove("TOOLC_SHELLCHECK");
+        }
+        c
+    }
+
+    /// The process ids the stand-in logged.
+    fn pids(&self) -> Vec<u32> {
+        std::fs::read_to_string(self.root.join("pids"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    }
+
+    /// toolc's temporary folders left in `TMPDIR`.
+    fn left(&self) -> Vec<String> {
+        std::fs::read_dir(self.root.join("tmp"))
+            .map(|d| {
+                d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|n| n.starts_with("toolc-shellcheck-"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// True while `pid` runs (a zombie does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit(')')
+                .next()
+                .map(|rest| rest.trim_start().to_string())
+        })
+        .is_some_and(|rest| !rest.starts_with('Z'))
+}
+
+fn cycod(repo: &Repo, name: &str, script: &str) {
+    let script = script.replace('\n', "\n  ");
+    repo.write(
+        &format!(".cycod/tools/{name}.yaml"),
+        format!("name: {name}\ndescription: d\nbash: |\n  {script}\ntags: [read]\n").as_bytes(),
+    );
+}
+
+/// The diagnostics of a finished run, and how long it took.
+fn finish(command: std::process::Command) -> (Vec<Value>, Duration) {
+    let started = Instant::now();
+    let output = Command::from_std(command)
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let elapsed = started.elapsed();
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{:?}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    (
+        doc["diagnostics"].as_array().cloned().unwrap_or_default(),
+        elapsed,
+    )
+}
+
+/// Rows 11 and 23: a script ShellCheck never finishes is stopped (the process and what it
+/// started killed), the batch's other scripts are still checked, and `SHC004` says which
+/// one was not; nothing is left running or on disk.
+#[test]
+fn shellcheck_is_stopped_on_a_script_it_cannot_finish() {
+    let stage = Stage::new("hang");
+    let repo = Repo::new();
+    cycod(&repo, "fine", "ls -la");
+    cycod(&repo, "stuck", "echo HANG");
+    let (diags, elapsed) = finish(stage.command(&repo, true));
+    assert!(elapsed < Duration::from_secs(40), "{elapsed:?}");
+    let stopped = find(&diags, "SHC004", ".cycod/tools/stuck.yaml");
+    assert!(
+        stopped[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("was stopped"),
+        "{stopped:?}"
+    );
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["code"] == "SHC004" && d["path"] == ".cycod/tools/fine.yaml"),
+        "{diags:#?}"
+    );
+    let pids = stage.pids();
+    assert!(
+        pids.len() >= 2,
+        "a batch, then one process per script: {pids:?}"
+    );
+    assert!(pids.iter().all(|p| !alive(*p)), "left running: {pids:?}");
+    assert_eq!(stage.left(), Vec::<String>::new());
+}
+
+/// Row 11: a script over 16 KiB is never handed to ShellCheck, and `SHC004` says so.
+#[test]
+fn a_script_too_long_for_shellcheck_is_reported_not_run() {
+    let stage = Stage::new("long");
+    let repo = Repo::new();
+    cycod(
+        &repo,
+        "long",
+        &"echo 'a fairly ordinary line of shell'\n".repeat(600),
+    );
+    let (diags, _) = finish(stage.command(&repo, true));
+    let skipped = find(&diags, "SHC004", ".cycod/tools/long.yaml");
+    assert!(
+        skipped[0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("at most 16 KiB"),
+        "{skipped:?}"
+    );
+    let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
+    assert!(
+        sizes
+            .lines()
+            .all(|s| s.trim().parse::<usize>().unwrap_or(0) <= 16 * 1024),
+        "{sizes}"
+    );
+}
+
+/// Row 23: toolc killed while ShellCheck runs (an editor closing its server) leaves no
+/// ShellCheck running, and the next run removes the temporary folder it left.
+#[test]
+fn a_killed_toolc_leaves_no_shellcheck_behind() {
+    let stage = Stage::new("killed");
+    let repo = Repo::new();
+    cycod(&repo, "stuck", "echo HANG");
+    let mut child = stage.command(&repo, true).spawn().expect("toolc starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while stage.pids().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pids = stage.pids();
+    assert!(!pids.is_empty(), "ShellCheck never started");
+    child.kill().expect("kill");
+    let _ = child.wait();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pids.iter().any(|p| alive(*p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(pids.iter().all(|p| !alive(*p)), "left running: {pids:?}");
+    assert_eq!(stage.left().len(), 1, "the killed run's folder is there");
+    // The next run that starts ShellCheck sweeps it away.
+    let repo = Repo::new();
+    cycod(&repo, "fine", "ls -la");
+    finish(stage.command(&repo, true));
+    assert_eq!(stage.left(), Vec::<String>::new());
+}
+
+/// Row 23 with the real ShellCheck, when installed: six kilobytes of `[` keep its parser busy
+/// for minutes; toolc stops it and says so within seconds.
+#[test]
+fn the_real_shellcheck_is_stopped_on_a_script_that_stalls_its_parser() {
+    let installed = std::process::Command::new("shellcheck")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        return;
+    }
+    let stage = Stage::new("real");
+    let repo = Repo::new();
+    cycod(&repo, "brackets", &"[".repeat(6000));
+    let (diags, elapsed) = finish(stage.command(&repo, false));
+    find(&diags, "SHC004", ".cycod/tools/brackets.yaml");
+    assert!(elapsed < Duration::from_secs(40), "{elapsed:?}");
+    assert_eq!(stage.left(), Vec::<String>::new());
+}
