@@ -363,7 +363,10 @@ fn the_same_command_is_the_same_finding_wherever_it_stands() {
             ".claude/skills/sync/SKILL.md",
             &format!("{skill}```bash\n{command}\n```\n"),
         ),
-        (".claude/skills/sync/scripts/sync.sh", &format!("#!/bin/sh\n{command}\n")),
+        (
+            ".claude/skills/sync/scripts/sync.sh",
+            &format!("#!/bin/sh\n{command}\n"),
+        ),
         (
             ".claude/skills/sync/scripts/sync.py",
             &format!("import subprocess\nsubprocess.run(\"{command}\", shell=True)\n"),
@@ -374,7 +377,12 @@ fn the_same_command_is_the_same_finding_wherever_it_stands() {
         .diagnostics
         .iter()
         .filter(|d| d.rule.code.starts_with("SEC04"))
-        .map(|d| (d.file.display().to_string(), format!("{} {}", d.rule.code, d.severity)))
+        .map(|d| {
+            (
+                d.file.display().to_string(),
+                format!("{} {}", d.rule.code, d.severity),
+            )
+        })
         .collect();
     found.sort();
     let each = |path: &str| (path.to_string(), "SEC046 error".to_string());
