@@ -347,6 +347,12 @@ pub(crate) fn load_named(
             .iter()
             .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, &classifier, false)),
     );
+    unclaimed.extend(formats::tool_md::strays(
+        &not_claimed,
+        &results,
+        fs,
+        &options.cwd,
+    ));
     let resolved = match cache {
         Some(c) => c
             .cache

@@ -424,3 +424,33 @@ fn real_world_dojops_legacy_policy() {
         ".dojops/tools/my-terraform-module/tool.yaml"
     );
 }
+
+#[test]
+fn a_policy_with_the_current_keys_does_not_count_tool_yaml_tools() {
+    // DojOps 1.1.0 and later read `allowedSkills` and load no `tool.yaml`: the manifest is
+    // reported once as not loaded (DOJ024), not as a tool the allowlist blocks.
+    let repo = Repo::with(&[(POLICY, "allowedSkills: [image-build]\n")]);
+    let (path, content) = skill("image-build");
+    repo.write(&path, content.as_bytes());
+    for (path, content) in tool("old-gen") {
+        repo.write(&path, content.as_bytes());
+    }
+    let codes: Vec<&str> = repo
+        .check()
+        .expect("valid config")
+        .diagnostics
+        .iter()
+        .map(|d| d.rule.code)
+        .collect();
+    assert_eq!(codes, ["DOJ024"]);
+    // With the 1.0 names, the policy is one for the releases that load it: it blocks it.
+    repo.write(POLICY, b"allowedTools: [image-build]\n");
+    repo.write(LEGACY.0, LEGACY.1.as_bytes());
+    let found = lines(&repo.check().expect("valid config"));
+    assert_eq!(
+        found,
+        [format!(
+            "{POLICY}:1:1 DOJ017 warning `allowedTools` leaves out `old-gen`, a tool of this project, so DojOps blocks it"
+        )]
+    );
+}

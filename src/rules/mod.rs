@@ -328,6 +328,9 @@ pub fn reference_markdown() -> String {
         if let Some(scope) = front_matter_field(page, "scope") {
             out.push_str(&format!("\nChecked across {scope}.\n"));
         }
+        if let Some(runtime) = front_matter_field(page, "runtime") {
+            out.push_str(&format!("\nApplies to {runtime}.\n"));
+        }
         out.push_str(&body.replace("\n## ", "\n### "));
     }
     out

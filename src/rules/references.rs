@@ -12,4 +12,7 @@ declare_rules! {
     DISABLED_TOOL_REF = "REF021" "disabled-tool-ref" Error breaks ["agent-md"] "an agent references a tool whose `status` is `disabled`";
     DEPRECATED_TOOL_REF = "REF022" "deprecated-tool-ref" Warning ["agent-md"] "an agent references a tool whose `status` is `deprecated`";
     DRAFT_TOOL_REF = "REF023" "draft-tool-ref" Warning ["agent-md"] "an agent references a tool whose `status` is `draft`";
+    UNREGISTERED_DEFINITION_REF = "REF024" "unregistered-definition-ref" Error breaks ["agent-md"] "an agent names a knowledge base, model or guardrail that no definition file of the repository defines (checked when the repository has definitions of that kind)";
+    DISABLED_DEFINITION_REF = "REF025" "disabled-definition-ref" Error breaks ["agent-md"] "an agent names a knowledge base, model or guardrail whose `status` is `disabled`";
+    DEPRECATED_DEFINITION_REF = "REF026" "deprecated-definition-ref" Warning ["agent-md"] "an agent names a knowledge base, model or guardrail whose `status` is `deprecated`";
 }

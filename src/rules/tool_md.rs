@@ -44,4 +44,5 @@ declare_rules! {
     DUPLICATE_AGENT_ID = "TMD040" "duplicate-agent-id" Error rejects ["agent-md"] "two agent files in the repository share an `agent_id`";
     INVALID_MAX_CALLS = "TMD039" "invalid-max-calls" Error rejects ["agent-md"] "`max_calls_per_run` is not a positive integer";
     OLD_TOOL_LAYOUT = "TMD041" "old-tool-layout" Error rejects ["tool-md"] "a tool file follows an older layout of the spec (`parameters`, `response_schema`, `transport.auth`)";
+    STRAY_TOOL_FILE = "TMD042" "stray-tool-file" Warning ["tool-md"] "a `*.tool.md` without the front matter of an AML tool, in a folder of AML tools: most likely a tool the compiler does not register";
 }

@@ -3,6 +3,7 @@
 //! apply only to some releases. A project names the releases it targets in `toolc.toml`
 //! (`[runtimes] dojops = "1.0.9"`); by default toolc checks for the current release.
 
+pub mod aml;
 pub mod dojops;
 mod version;
 
@@ -34,6 +35,7 @@ pub struct Change {
 
 /// A rule that applies only from some release of a runtime on (a file kind the runtime
 /// stopped loading, say): it is off when the project targets an older release.
+#[derive(Clone, Copy)]
 pub struct Gate {
     /// The rule's code.
     pub code: &'static str,
@@ -44,10 +46,15 @@ pub struct Gate {
 }
 
 /// Every runtime toolc knows.
-pub static RUNTIMES: &[&Runtime] = &[&dojops::RUNTIME];
+pub static RUNTIMES: &[&Runtime] = &[&dojops::RUNTIME, &aml::RUNTIME];
 
 /// Every rule that applies only to some releases.
-pub static GATES: &[Gate] = &[dojops::TOOL_YAML_GATE];
+pub static GATES: &[Gate] = &[
+    dojops::TOOL_YAML_GATE,
+    aml::DEFINITION_GATES[0],
+    aml::DEFINITION_GATES[1],
+    aml::DEFINITION_GATES[2],
+];
 
 /// The runtime with this id.
 pub fn runtime(id: &str) -> Option<&'static Runtime> {
@@ -155,10 +162,47 @@ mod tests {
     }
 
     #[test]
+    fn every_format_page_of_a_runtime_says_what_changed_when() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for r in RUNTIMES {
+            for format in r.formats {
+                let page = root.join(format!("docs/formats/{format}.md"));
+                let text = std::fs::read_to_string(&page).unwrap_or_default();
+                assert!(
+                    text.contains("## What changed when")
+                        && text.contains(&format!("{} as of release {}", r.name, r.current)),
+                    "{}: say what changed when, and that toolc knows {} as of release {}",
+                    page.display(),
+                    r.name,
+                    r.current
+                );
+                for c in r.changes {
+                    assert!(
+                        text.contains(&format!("| {} |", c.since)),
+                        "{}: no row for {} {}",
+                        page.display(),
+                        r.name,
+                        c.since
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_gate_names_a_rule_and_a_runtime() {
         for g in GATES {
-            assert!(crate::rules::lookup(g.code).is_some(), "{}", g.code);
+            let rule = crate::rules::lookup(g.code);
+            assert!(rule.is_some(), "{}", g.code);
             assert!(runtime(g.runtime).is_some(), "{}", g.runtime);
+            // The page says which releases the rule applies to.
+            let page = rule.and_then(|r| r.page()).unwrap_or_default();
+            assert!(
+                page.contains("\nruntime: ") && page.contains(&g.since.to_string()),
+                "{}: the page's front matter needs `runtime:` naming {}",
+                g.code,
+                g.since
+            );
         }
     }
 }

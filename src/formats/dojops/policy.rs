@@ -330,6 +330,22 @@ pub fn resolve(file: &Arc<SourceFile>, policy: &Policy, members: &[Member<'_>]) 
         return Vec::new();
     }
     let mut out = Vec::new();
+    // A policy written with the current key names is one for DojOps 1.1.0 and later, which
+    // load no `tool.yaml` tool: those are not members it allows or blocks (DOJ024 says they
+    // are not loaded at all). With the 1.0 names, they are.
+    let current = policy
+        .allowed
+        .as_ref()
+        .is_some_and(|l| l.key == ALLOWED_KEYS[0]);
+    let loaded: Vec<Member<'_>> = members
+        .iter()
+        .filter(|m| !current || m.file.format != crate::source::FormatId::DojopsTool)
+        .map(|m| Member {
+            file: m.file,
+            name: m.name,
+        })
+        .collect();
+    let members = loaded.as_slice();
     let defined: HashMap<&str, &Member<'_>> = members
         .iter()
         .rev()

@@ -71,6 +71,8 @@ pub struct Agent {
     pub confirmations: Vec<Spanned<String>>,
     /// `policies.require_human_approval: true`: every tool call waits for a human.
     pub approval_for_every_call: bool,
+    /// References to knowledge bases, models and guardrails.
+    pub definitions: Vec<super::definition::DefinitionRef>,
     /// `meta.name`, for the agent bundle.
     pub name: Option<String>,
     /// What the model reads, for the security pass (`texts.rs`).
@@ -123,6 +125,7 @@ pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
         .and_then(|p| p.value("require_human_approval"))
         .is_some_and(|v| v.kind == NodeKind::Bool(true));
     confirmations(lw, map, agent);
+    agent.definitions = super::definition::references(root);
 }
 
 /// `tools` as a mapping; a bare list of refs gets the fix (it belongs under `tools.refs`).

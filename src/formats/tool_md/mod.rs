@@ -6,11 +6,13 @@
 //! checks duplicates and every agent reference against that index.
 
 mod agent;
+mod definition;
 pub mod doc;
 mod interface;
 mod ir;
 mod outline;
 mod resolve;
+mod stray;
 mod subset;
 mod texts;
 mod tool;
@@ -20,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub use agent::Agent;
+pub use stray::strays;
 pub use tool::{Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
@@ -41,6 +44,8 @@ pub enum Item {
     Tool(Tool),
     /// A `*.agent.md`.
     Agent(Agent),
+    /// A knowledge base, model or guardrail definition agents refer to.
+    Definition(definition::Definition),
 }
 
 impl Item {
@@ -86,6 +91,13 @@ static AGENT_SHAPE: ShapeRules = ShapeRules {
 
 /// Parse, lower, validate and lint one tool or agent file.
 pub fn load(file: Arc<SourceFile>) -> FileResult {
+    let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if file.format == FormatId::AgentMd
+        && let Some(kind) = definition::Kind::of_file(name)
+    {
+        let def = definition::load(&file, kind);
+        return FileResult::new(file, Vec::new(), FileItem::new(Item::Definition(def)));
+    }
     let is_agent = file.format == FormatId::AgentMd;
     let (item, diagnostics) = if is_agent {
         let (agent, diags) = check_agent(&file);
@@ -129,6 +141,9 @@ const AML_AGENT_KEYS: &[&str] = &[
     "routing",
 ];
 
+/// The id keys of the definitions agents refer to (`*.kb.md`, `*.model.md`, `*.guardrail.md`).
+const DEFINITION_ID_KEYS: &[&str] = &["kb_id", "model_id", "guardrail_id"];
+
 /// `*.tool.md` tools and `*.agent.md` agents (one name scope: the repository).
 pub struct ToolMd;
 
@@ -136,7 +151,15 @@ impl Format for ToolMd {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
         &[
             (FormatId::ToolMd, &["**/*.tool.md"]),
-            (FormatId::AgentMd, &["**/*.agent.md"]),
+            (
+                FormatId::AgentMd,
+                &[
+                    "**/*.agent.md",
+                    "**/*.kb.md",
+                    "**/*.model.md",
+                    "**/*.guardrail.md",
+                ],
+            ),
         ]
     }
 
@@ -144,7 +167,7 @@ impl Format for ToolMd {
         let name = path.file_name()?.to_str()?;
         if name.ends_with(".tool.md") {
             Some(FormatId::ToolMd)
-        } else if name.ends_with(".agent.md") {
+        } else if name.ends_with(".agent.md") || definition::Kind::of_file(name).is_some() {
             Some(FormatId::AgentMd)
         } else {
             None
@@ -165,6 +188,8 @@ impl Format for ToolMd {
             AML_TOOL_KEYS
         };
         crate::syntax::sniff::front_matter_has_any(text, keys)
+            || format == FormatId::AgentMd
+                && crate::syntax::sniff::front_matter_has_any(text, DEFINITION_ID_KEYS)
     }
 
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
@@ -195,6 +220,7 @@ impl Format for ToolMd {
         match r.item.get::<Item>()? {
             Item::Tool(t) => Some(&t.texts),
             Item::Agent(a) => Some(&a.texts),
+            Item::Definition(_) => None,
         }
     }
 
@@ -205,7 +231,9 @@ impl Format for ToolMd {
 
 /// Cross-file checks: duplicate tool ids and every agent reference.
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    resolve::resolve(results)
+    let mut out = resolve::resolve(results);
+    out.extend(definition::resolve_references(results));
+    out
 }
 
 /// Every defect of a rule that rejects the file says what the compiler does with it, unless

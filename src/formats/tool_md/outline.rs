@@ -76,6 +76,6 @@ pub fn outline(r: &FileResult) -> Outline {
                 references,
             }
         }
-        None => Outline::default(),
+        Some(Item::Definition(_)) | None => Outline::default(),
     }
 }

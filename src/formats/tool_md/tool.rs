@@ -83,7 +83,7 @@ pub enum Status {
 impl Status {
     const NAMES: &'static [&'static str] = &["draft", "active", "deprecated", "disabled"];
 
-    fn parse(s: &str) -> Option<Status> {
+    pub(super) fn parse(s: &str) -> Option<Status> {
         Some(match s {
             "draft" => Status::Draft,
             "active" => Status::Active,
