@@ -198,6 +198,12 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
     "starship.rs/",
     "ollama.com/install.sh",
     "tailscale.com/install.sh",
+    "deb.nodesource.com/",
+    "rpm.nodesource.com/",
+    "claude.ai/install.sh",
+    "get.k3s.io",
+    "raw.githubusercontent.com/helm/helm/",
+    "fly.io/install.sh",
 ];
 
 /// Whether every URL a download-and-run fetches (where it runs, and where it was fetched

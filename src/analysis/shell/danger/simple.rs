@@ -182,8 +182,6 @@ const SYSTEM_FOLDERS: &[&str] = &[
     "/opt",
     "/System",
     "/Library",
-    "~/.ssh",
-    "$HOME/.ssh",
     "C:\\Windows",
 ];
 
