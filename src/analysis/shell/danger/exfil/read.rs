@@ -159,6 +159,15 @@ pub(super) fn read_sources(
                 out.push(s);
                 break;
             }
+            // A project's `.env` holds its keys: read to be sent, it is a secret; read to
+            // check a setting, nothing.
+            if is_dotenv(&a.text) {
+                let mut s = source(a.start, a.end, &a.text, placed);
+                s.flow_only = true;
+                s.alone = false;
+                out.push(s);
+                break;
+            }
         }
     }
     // The environment, whole.
@@ -234,6 +243,24 @@ pub(super) fn read_sources(
     if hunts_credentials(p, args) {
         out.push(source(whole.0, whole.1, &script[whole.0..whole.1], placed));
     }
+}
+
+/// A dotenv file (`.env`, `./app/.env.production`), as a path or an upload (`f=@.env`).
+fn is_dotenv(word: &str) -> bool {
+    let path = word
+        .rsplit_once("=@")
+        .map_or(word, |(_, p)| p)
+        .trim_start_matches(['@', '<']);
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(
+        name,
+        ".env"
+            | ".env.local"
+            | ".env.production"
+            | ".env.prod"
+            | ".env.staging"
+            | ".env.development"
+    )
 }
 
 fn is_proc_environ(word: &str) -> bool {
