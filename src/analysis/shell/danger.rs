@@ -370,19 +370,28 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
                 );
             }
         }
-        if let Some(i) = line.find("b64decode")
-            && (line.contains("exec(") || line.contains("eval("))
+        // Decoded and run in one line of another language: Python, Perl, Ruby, PHP.
+        if let Some((i, w)) = INLINE_DECODERS
+            .iter()
+            .find_map(|w| line.find(w).map(|i| (i, *w)))
+            && INLINE_RUNNERS.iter().any(|r| line.contains(r))
         {
             push(
                 out,
                 base + i,
-                base + i + 9,
+                base + i + w.len(),
                 DangerKind::DecodeExecute,
-                "exec of b64decode",
+                "decoded text run",
             );
         }
     }
 }
+
+/// Decoders of the languages a line may be written in (Python, Perl, Ruby, PHP).
+const INLINE_DECODERS: &[&str] = &["b64decode", "decode_base64", "base64_decode", "decode64"];
+
+/// What runs text in those languages.
+const INLINE_RUNNERS: &[&str] = &["exec(", "eval(", "eval ", "system(", "assert("];
 
 /// `A | B | C` where an earlier stage fetches or decodes and a later one runs its input.
 fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {
@@ -494,6 +503,9 @@ fn is_decoder(stage: &str) -> bool {
         || (has("xxd") && has("-r"))
         || (has("openssl") && has("-d"))
         || has("uudecode")
+        // `rev` read backwards, `printf '\x63\x75…'`: text spelled so nobody reads it.
+        || (ws.len() == 1 && has("rev"))
+        || ((has("printf") || has("echo")) && stage.matches("\\x").count() >= 4)
 }
 
 /// `bash -c "$(curl …)"`, `sh <(wget …)`, `eval "$(echo … | base64 -d)"`, `iex (iwr …)`.

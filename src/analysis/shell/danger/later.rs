@@ -67,6 +67,7 @@ pub(crate) fn decodes(text: &str) -> bool {
         || (has("certutil") && has("-decode"))
         || lower.contains("b64decode")
         || (has("tr") && lower.contains("n-za-m"))
+        || has("rev")
         || ((has("printf") || has("echo"))
             && lower.contains("\\x")
             && text.matches("\\x").count() >= 4)

@@ -96,6 +96,9 @@ fn installer(w: &[String]) -> Option<(&'static str, usize)> {
         ("uv", "pip", "install", _) => Some(("pip", 3)),
         ("uv", "add", _, _) | ("poetry", "add", _, _) | ("pdm", "add", _, _) => Some(("pip", 2)),
         ("uv", "tool", "install", _) => Some(("pip", 3)),
+        ("uvx" | "pipx", _, _, _) if w.iter().any(|a| a == "--from" || a.starts_with("git+")) => {
+            Some(("pip", 1))
+        }
         (py, "-m", "pip", "install") if py.starts_with("python") => Some(("pip", 4)),
         ("npm" | "pnpm" | "bun", "install" | "i" | "add", _, _) => Some(("npm", 2)),
         ("yarn", "add", _, _) | ("yarn", "global", "add", _) => Some(("npm", 2)),
@@ -284,6 +287,7 @@ mod tests {
             1
         );
         assert_eq!(found("cargo install --git https://github.com/o/r").len(), 1);
+        assert_eq!(found("uvx --from git+https://github.com/o/r tool").len(), 1);
     }
 
     #[test]

@@ -43,7 +43,7 @@ static JS_SHELL: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Decoders whose output, run, is hidden code.
 static PY_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"\b(b64decode|b32decode|b85decode|a85decode|decodebytes|fromhex|unhexlify|zlib\.decompress|bz2\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode)\s*\(").ok()
+    Regex::new(r"\b(b64decode|b32decode|b85decode|a85decode|decodebytes|fromhex|unhexlify|zlib\.decompress|bz2\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode)\s*\(|\bjoin\s*\(\s*(map\s*\(\s*)?chr\b").ok()
 });
 static JS_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"\batob\s*\(|\bBuffer\.from\s*\([^)\n]*['"](base64|hex)['"]|\bString\.fromCharCode\s*\(|\bdecodeURIComponent\s*\(\s*escape\s*\("#).ok()

@@ -306,6 +306,17 @@ fn decoded_or_downloaded_then_run_on_a_later_line() {
         only("wget https://dl.example.net/setup.sh\nbash setup.sh"),
         [L]
     );
+    // Other languages in one line, text reversed or spelled in hex escapes.
+    assert_eq!(
+        only("perl -MMIME::Base64 -e 'eval(decode_base64(\"cHJpbnQgMQ==\"))'"),
+        [D]
+    );
+    assert_eq!(only("php -r 'eval(base64_decode(\"ZWNobyAxOw==\"));'"), [D]);
+    assert_eq!(
+        only("echo 'hs | moc.elpmaxe//:sptth LS- lruc' | rev | sh"),
+        [D]
+    );
+    assert_eq!(only("printf '\\x63\\x75\\x72\\x6c\\x20\\x78' | bash"), [D]);
     // Decoded data that is never run, a download that is verified first.
     assert!(
         only("T=$(echo $B64 | base64 -d)\ncurl -H \"X-Key: $T\" https://api.example.com")

@@ -55,6 +55,7 @@ fn decoded_text_run_across_lines_and_languages() {
         [D]
     );
     assert_eq!(js("eval(atob(payload));"), [D]);
+    assert_eq!(py("exec(''.join(chr(c) for c in CODES))"), [D]);
     // Decoded data read, not run.
     assert!(py("data = json.loads(base64.b64decode(raw))\nprint(data)\n").is_empty());
     assert!(
