@@ -311,6 +311,12 @@ fn secrets_and_sends(
         file: None,
         store: None,
     };
+    // Libraries and calls that exist to lift browser cookies and saved passwords.
+    for w in STEALERS {
+        if let Some(at) = source.find(w) {
+            sources.push(fact(at, at + w.len(), w, true, true));
+        }
+    }
     if let Some(re) = ENV_DUMP.as_ref() {
         for m in re.find_iter(source).take(8) {
             sources.push(fact(
@@ -471,6 +477,17 @@ fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
     }
     out
 }
+
+/// Calls and libraries whose use is reading a browser's or the system's stored
+/// credentials.
+const STEALERS: &[&str] = &[
+    "CryptUnprotectData",
+    "browser_cookie3",
+    "pycookiecheat",
+    "SecKeychainFindGenericPassword",
+    "SecItemCopyMatching",
+    "chrome-cookies-secure",
+];
 
 /// Calls that write a file, in Python and JavaScript.
 const WRITE_CALLS: &[&str] = &[

