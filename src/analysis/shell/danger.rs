@@ -67,7 +67,9 @@ const RUNNERS: &[&str] = &[
 pub(crate) const MAX_DANGERS: usize = 64;
 
 /// Words that only prefix the program they run.
-const PREFIXES: &[&str] = &["sudo", "doas", "env", "command", "exec", "nohup", "time"];
+const PREFIXES: &[&str] = &[
+    "sudo", "doas", "env", "command", "exec", "nohup", "time", "busybox", "setsid",
+];
 
 /// What makes a command dangerous.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,6 +145,7 @@ const WATCHED: &[&str] = &[
     "chmod",
     "chown",
     "chgrp",
+    "busybox",
     "nc",
     "ncat",
     "netcat",

