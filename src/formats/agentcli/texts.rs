@@ -10,9 +10,12 @@ use crate::syntax::Node;
 
 /// One [`ToolTexts`] per object entry of `tools`.
 pub fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+    // A list without its `{"tools": …}` wrapper (ACL002) is still what some client shows the
+    // model: an MCP server's tool list is read the same way.
     let entries = root
         .value("tools")
         .and_then(Node::as_seq)
+        .or_else(|| root.as_seq())
         .unwrap_or_default();
     entries
         .iter()
@@ -22,7 +25,12 @@ pub fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<
             name.scalar(TextKind::Name, entry.value("name"));
             let mut c = Collector::new(file);
             c.scalar(TextKind::Description, entry.value("description"));
-            if let Some(schema) = entry.value("schema") {
+            // agentcli's `schema`; an MCP tool's `inputSchema`, a function's `parameters`,
+            // under which the same poisoning hides.
+            let schema = ["schema", "inputSchema", "input_schema", "parameters"]
+                .iter()
+                .find_map(|k| entry.value(k));
+            if let Some(schema) = schema {
                 c.schema(schema);
             }
             command(&mut c, entry.value("command"));
