@@ -42,6 +42,8 @@ pub(crate) struct Source {
     pub file: Option<String>,
     /// The credential store it reads, when it is one (`.aws/credentials`).
     pub store: Option<&'static str>,
+    /// What it reads, in words, when its text says it less well (`the environment`).
+    pub label: Option<&'static str>,
 }
 
 /// Where data is sent to the network.
@@ -273,7 +275,7 @@ pub(crate) fn judge(
             } else {
                 s.end
             };
-            out.push(chain(k, s.start, end, &s.what));
+            out.push(chain(k, s.start, end, s.label.unwrap_or(&s.what)));
         } else if let Some(&(start, end)) = secret_var {
             out.push(chain(k, start, end, "a secret variable"));
         } else if k.strong && k.carries {

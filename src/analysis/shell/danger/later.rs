@@ -77,7 +77,6 @@ pub(crate) fn decodes(text: &str) -> bool {
 struct Made {
     start: usize,
     end: usize,
-    what: String,
     kind: DangerKind,
 }
 
@@ -96,27 +95,18 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             let args = stage.args();
             verified |= verifies(&p, args);
             if let Some(file) = downloaded(&p, stage) {
-                files.insert(
-                    norm(&file),
-                    made(script, stage, DangerKind::DownloadExecute),
-                );
+                files.insert(norm(&file), made(stage, DangerKind::DownloadExecute));
             }
             if decoding && index + 1 == statement.stages.len() {
                 for t in stage.written() {
-                    files.insert(
-                        norm(&t.text),
-                        made(script, stage, DangerKind::DecodeExecute),
-                    );
+                    files.insert(norm(&t.text), made(stage, DangerKind::DecodeExecute));
                 }
             }
             if p == "certutil"
                 && decoding
                 && let Some(last) = args.last()
             {
-                files.insert(
-                    norm(&last.text),
-                    made(script, stage, DangerKind::DecodeExecute),
-                );
+                files.insert(norm(&last.text), made(stage, DangerKind::DecodeExecute));
             }
             // Something run: a file by its path or through an interpreter, a variable's text.
             let Some(pi) = stage.program_index() else {
@@ -183,11 +173,10 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
     }
 }
 
-fn made(script: &str, stage: &Stage, kind: DangerKind) -> Made {
+fn made(stage: &Stage, kind: DangerKind) -> Made {
     Made {
         start: stage.start,
         end: stage.end,
-        what: super::exfil::shorten(&script[stage.start..stage.end]),
         kind,
     }
 }
@@ -209,7 +198,7 @@ fn emit(out: &mut Vec<Danger>, start: usize, end: usize, m: &Made, ran: &str) {
         related: Some(Related {
             start: m.start,
             end: m.end.max(m.start),
-            what: format!("{verb} here: {}", m.what),
+            what: format!("{verb} here"),
         }),
     });
 }
@@ -236,7 +225,6 @@ fn remember_assignments(script: &str, stage: &Stage, vars: &mut HashMap<String, 
                 Made {
                     start: w.start,
                     end: w.end,
-                    what: super::exfil::shorten(raw),
                     kind: DangerKind::DecodeExecute,
                 },
             );
@@ -244,7 +232,6 @@ fn remember_assignments(script: &str, stage: &Stage, vars: &mut HashMap<String, 
             let copy = Made {
                 start: m.start,
                 end: m.end,
-                what: m.what.clone(),
                 kind: m.kind,
             };
             vars.insert(name.to_string(), copy);

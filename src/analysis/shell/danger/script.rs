@@ -310,6 +310,7 @@ fn secrets_and_sends(
         var: None,
         file: None,
         store: None,
+        label: None,
     };
     // Libraries and calls that exist to lift browser cookies and saved passwords.
     for w in STEALERS {
@@ -462,6 +463,7 @@ fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
                 var: None,
                 file: None,
                 store: Some(store.name),
+                label: None,
             });
         }
         let writes = WRITE_CALLS.iter().any(|c| lits.code.contains(c));

@@ -129,6 +129,7 @@ fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
         var: None,
         file: None,
         store: None,
+        label: None,
     }
 }
 
@@ -184,6 +185,7 @@ pub(super) fn read_sources(
     } || args.iter().any(|a| is_proc_environ(&a.text));
     if all_env && !filters_for_other_things(placed) {
         let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        s.label = Some("the environment");
         s.flow_only = true;
         s.alone = false;
         out.push(s);
@@ -227,13 +229,17 @@ pub(super) fn read_sources(
         || (p == "cmdkey" && args.iter().any(|a| a.text.eq_ignore_ascii_case("/list")))
         || (p == "secret-tool" && text(0) == "search" && args.iter().any(|a| a.text == "--all"));
     if harvest {
-        out.push(source(whole.0, whole.1, &script[whole.0..whole.1], placed));
+        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        s.label = Some("stored credentials");
+        out.push(s);
     } else if keychain_item {
         let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        s.label = Some("a keychain item");
         s.flow_only = true;
         out.push(s);
     } else if printed_secret || token_cli {
         let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        s.label = Some("a token");
         s.strong = false;
         s.flow_only = true;
         s.alone = false;
@@ -241,7 +247,9 @@ pub(super) fn read_sources(
     }
     // Hunting for keys over the home or root folder.
     if hunts_credentials(p, args) {
-        out.push(source(whole.0, whole.1, &script[whole.0..whole.1], placed));
+        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        s.label = Some("the keys a search finds");
+        out.push(s);
     }
 }
 
