@@ -806,3 +806,46 @@ fn hostile_input_never_panics() {
         let _ = check(case);
     }
 }
+
+#[test]
+fn doj025_a_skill_outside_the_skills_folder_is_never_loaded() {
+    let report = report_for(&[
+        (".dojops/tools/nginx.dops", BASE),
+        (
+            ".dojops/skills/ci/other.dops",
+            &BASE.replace("name: nginx", "name: other"),
+        ),
+    ]);
+    assert_eq!(
+        lines(&report),
+        [
+            ".dojops/skills/ci/other.dops:5:9 DOJ025 warning DojOps never reads skills from `.dojops/skills/ci/`: `other` is not loaded",
+            ".dojops/tools/nginx.dops:5:9 DOJ025 warning DojOps never reads skills from `.dojops/tools/`: `nginx` is not loaded",
+        ]
+    );
+    let help = report.diagnostics[1].help.as_deref().unwrap_or_default();
+    assert!(
+        help.starts_with("move it to `.dojops/skills/nginx.dops`"),
+        "{help}"
+    );
+}
+
+#[test]
+fn doj025_is_silent_where_dojops_loads_skills_and_for_older_releases() {
+    // The skills folder, an installed pack, a catalog outside any `.dojops/`.
+    let loaded = report_for(&[
+        (".dojops/skills/nginx.dops", BASE),
+        (
+            ".dojops/packs/web/skills/proxy.dops",
+            &BASE.replace("name: nginx", "name: proxy"),
+        ),
+        (
+            "catalog/web/cache.dops",
+            &BASE.replace("name: nginx", "name: cache"),
+        ),
+    ]);
+    assert_eq!(lines(&loaded), Vec::<String>::new());
+    // DojOps 1.0 read `.dojops/tools/`.
+    let old = report_for(&[(".dojops/tools/nginx.dops", BASE), common::DOJOPS_1_0]);
+    assert_eq!(lines(&old), Vec::<String>::new());
+}

@@ -27,4 +27,5 @@ declare_rules! {
     INSECURE_ICON_URL = "DOJ022" "insecure-icon-url" Error rejects ["dojops-dops"] "`meta.icon` is not an `https://` URL of at most 2048 characters";
     VERIFICATION_SHELL_SYNTAX = "DOJ023" "verification-shell-syntax" Warning ["dojops-dops"] "a `.dops` verification command uses shell syntax, which DojOps passes to the program as literal arguments";
     TOOL_YAML_NOT_LOADED = "DOJ024" "tool-yaml-not-loaded" Warning ["dojops-tool"] "a `tool.yaml` or `plugin.yaml` tool, which DojOps 1.1.0 and later no longer load: move it to a `.dops` skill";
+    DOPS_NOT_LOADED = "DOJ025" "dops-not-loaded" Warning ["dojops-dops"] "a `.dops` skill in a `.dojops/` folder DojOps 1.1.0 and later never read";
 }

@@ -41,6 +41,14 @@ pub const TOOL_YAML_GATE: Gate = Gate {
     since: TOOL_YAML_REMOVED,
 };
 
+/// DOJ025 (a `.dops` skill outside `.dojops/skills/`) applies from 1.1.0 on, when skills
+/// moved there.
+pub const SKILL_FOLDER_GATE: Gate = Gate {
+    code: "DOJ025",
+    runtime: "dojops",
+    since: TOOL_YAML_REMOVED,
+};
+
 /// The keys DojOps tries for the policy allowlist, first present wins: the current name
 /// (1.1.0 and later), the name of 1.0.x, the legacy plugin name.
 pub const POLICY_ALLOWED_KEYS: &[&str] = &["allowedSkills", "allowedTools", "allowedPlugins"];

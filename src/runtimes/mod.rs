@@ -51,6 +51,7 @@ pub static RUNTIMES: &[&Runtime] = &[&dojops::RUNTIME, &aml::RUNTIME];
 /// Every rule that applies only to some releases.
 pub static GATES: &[Gate] = &[
     dojops::TOOL_YAML_GATE,
+    dojops::SKILL_FOLDER_GATE,
     aml::DEFINITION_GATES[0],
     aml::DEFINITION_GATES[1],
     aml::DEFINITION_GATES[2],

@@ -295,7 +295,8 @@ pub struct Member<'a> {
 }
 
 /// Cross-file checks, per `.dojops/` project: duplicate names, policy, skill dependencies;
-/// and, for each manifest, that current DojOps does not load it (DOJ024).
+/// and, for each manifest and each skill outside `.dojops/skills/`, that current DojOps does
+/// not load it (DOJ024, DOJ025).
 pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     #[derive(Default)]
     struct Project<'a> {
@@ -315,6 +316,13 @@ pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                 _ => None,
             };
             out.push(tool_yaml::not_loaded(&r.file, name));
+        }
+        if r.file.format == FormatId::DojopsDops {
+            let name = match item {
+                Some(Item::Skill(s)) => s.name.as_ref(),
+                _ => None,
+            };
+            out.extend(dops::not_loaded(&r.file, name));
         }
         let Some(item) = item else {
             continue;

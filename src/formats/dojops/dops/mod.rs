@@ -7,6 +7,7 @@ mod command;
 mod dependencies;
 mod files;
 mod front_matter;
+mod location;
 mod sections;
 mod verification;
 mod version;
@@ -26,6 +27,7 @@ use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_
 use crate::syntax::yaml;
 
 pub use self::dependencies::resolve;
+pub use self::location::not_loaded;
 
 /// DojOps refuses to read a `.dops` file larger than this.
 const MAX_FILE_BYTES: usize = 1024 * 1024;
