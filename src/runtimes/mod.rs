@@ -4,7 +4,10 @@
 //! (`[runtimes] dojops = "1.0.9"`); by default toolc checks for the current release.
 
 pub mod aml;
+pub mod cycod;
 pub mod dojops;
+pub mod mcp_clients;
+pub mod mcp_registry;
 mod version;
 
 pub use version::Version;
@@ -32,6 +35,37 @@ pub struct Change {
     /// What changed, one sentence.
     pub what: &'static str,
 }
+
+/// What toolc knows of a runtime or format that has no release a project could target in
+/// `toolc.toml` (one built from source, clients that update themselves, a schema named in the
+/// file itself): where it was read, and what changed when.
+pub struct Unversioned {
+    /// The name users know it by.
+    pub name: &'static str,
+    /// What the knowledge is as of: a commit, a schema version, current documentation.
+    pub as_of: &'static str,
+    /// Where the facts were read.
+    pub read_from: &'static str,
+    /// The format ids whose files it reads.
+    pub formats: &'static [&'static str],
+    /// What changed when, oldest first.
+    pub changes: &'static [Dated],
+}
+
+/// A change known by its date, commit or schema version rather than a release number.
+pub struct Dated {
+    /// When: a date, a commit, a schema version.
+    pub when: &'static str,
+    /// What changed, one sentence.
+    pub what: &'static str,
+}
+
+/// Every runtime or format toolc knows without release numbers.
+pub static UNVERSIONED: &[&Unversioned] = &[
+    &cycod::KNOWLEDGE,
+    &mcp_clients::KNOWLEDGE,
+    &mcp_registry::KNOWLEDGE,
+];
 
 /// A rule that applies only from some release of a runtime on (a file kind the runtime
 /// stopped loading, say): it is off when the project targets an older release.
@@ -143,6 +177,15 @@ pub fn history_text(format: &str) -> String {
             r.id
         ));
     }
+    for k in UNVERSIONED.iter().filter(|k| k.formats.contains(&format)) {
+        out.push_str(&format!(
+            "\n{} as toolc knows it: {} (read from {}). What changed:\n",
+            k.name, k.as_of, k.read_from
+        ));
+        for c in k.changes {
+            out.push_str(&format!("  {}: {}\n", c.when, c.what));
+        }
+    }
     out
 }
 
@@ -184,6 +227,33 @@ mod tests {
                         page.display(),
                         r.name,
                         c.since
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_format_page_of_an_unversioned_runtime_says_what_changed_when() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for k in UNVERSIONED {
+            for format in k.formats {
+                let page = root.join(format!("docs/formats/{format}.md"));
+                let text = std::fs::read_to_string(&page).unwrap_or_default();
+                assert!(
+                    text.contains("## What changed when")
+                        && text.contains(&format!("{} as of {}", k.name, k.as_of)),
+                    "{}: say what changed when, and that toolc knows {} as of {}",
+                    page.display(),
+                    k.name,
+                    k.as_of
+                );
+                for c in k.changes {
+                    assert!(
+                        text.contains(&format!("| {} |", c.when)),
+                        "{}: no row for {}",
+                        page.display(),
+                        c.when
                     );
                 }
             }

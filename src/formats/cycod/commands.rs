@@ -8,10 +8,7 @@ use crate::rules::cycod as rules;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind, Number};
 
-/// Command options in the order the runtime picks them when several are set.
-pub(super) const COMMANDS: &[&str] = &[
-    "run", "bash", "cmd", "pwsh", "python", "script", "tool", "mcp",
-];
+pub(super) use crate::runtimes::cycod::COMMANDS;
 /// Settings every level (the tool, each step) may have besides its command.
 pub(super) const LEVEL_KEYS: &[&str] = &[
     "shell",
@@ -198,7 +195,7 @@ impl<'a> Cx<'a> {
             let d = self
                 .diag(&rules::INVALID_TIMEOUT, node.span, message)
                 .label("not a valid timeout")
-                .note("cycod reads `timeout` as an integer number of milliseconds and rejects the file otherwise; the default is 60000")
+                .note(format!("cycod reads `timeout` as an integer number of milliseconds and rejects the file otherwise; the default is {}", crate::runtimes::cycod::DEFAULT_TIMEOUT_MS))
                 .help("write a positive whole number, e.g. `timeout: 60000`");
             self.push(d);
         }

@@ -7,10 +7,10 @@ use crate::analysis::names::did_you_mean;
 use crate::diagnostics::Applicability;
 use crate::formats::fields::{join_path, replace_exact, span_in_value};
 use crate::rules::cycod as rules;
+use crate::runtimes::cycod::PARAMETER_TYPES;
 use crate::syntax::{Entry, Node, NodeKind, Number};
 
 const PARAMETER_KEYS: &[&str] = &["description", "type", "required", "default"];
-const PARAMETER_TYPES: &[&str] = &["string", "number", "boolean", "array"];
 
 impl Cx<'_> {
     /// `parameters`: CYC009, CYC010, CYC011 and the shape of each entry.

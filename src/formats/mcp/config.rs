@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use super::client::{Client, Expansion};
 use super::refs::Input;
 use super::{SHAPE, servers};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
 use crate::rules::mcp as rules;
+use crate::runtimes::mcp_clients::{Client, Expansion};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node};
 

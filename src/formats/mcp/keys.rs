@@ -4,27 +4,7 @@
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
 use crate::rules::mcp as rules;
 
-/// `server.json` keys renamed to camelCase by the 2025-09-16 schema.
-const RENAMED: &[(&str, &str)] = &[
-    ("registry_type", "registryType"),
-    ("registry_base_url", "registryBaseUrl"),
-    ("file_sha256", "fileSha256"),
-    ("runtime_hint", "runtimeHint"),
-    ("runtime_arguments", "runtimeArguments"),
-    ("package_arguments", "packageArguments"),
-    ("environment_variables", "environmentVariables"),
-    ("is_required", "isRequired"),
-    ("is_secret", "isSecret"),
-    ("value_hint", "valueHint"),
-    ("is_repeated", "isRepeated"),
-    ("website_url", "websiteUrl"),
-];
-
-/// `server.json` keys removed by a schema version, and what replaced them.
-const REMOVED: &[(&str, &str)] = &[(
-    "status",
-    "the 2025-09-29 schema removed `status` from server.json: the registry keeps each version's status itself",
-)];
+use crate::runtimes::mcp_registry::{REMOVED, RENAMED};
 
 /// Report the keys of `map` not in `known`: `note` says what happens to them. In a
 /// `server.json`, keys of older schema versions say what they became.

@@ -2,10 +2,10 @@
 //! the server starts differently (MCP026), paths in one user's home folder (MCP025), and a
 //! remote server in the one file Claude Desktop reads only for servers it starts (MCP024).
 
-use super::client::Client;
 use crate::analysis::names::did_you_mean;
 use crate::formats::fields::{Lowerer, MapRef, rename_key, span_in_value};
 use crate::rules::mcp as rules;
+use crate::runtimes::mcp_clients::Client;
 use crate::source::Span;
 use crate::syntax::{Entry, Node};
 

@@ -16,7 +16,7 @@
 //! gets no finding. Neither holds tools: `build` leaves them out.
 
 mod claims;
-mod client;
+use crate::runtimes::mcp_clients as client;
 mod config;
 mod inputs;
 mod keys;

@@ -3,12 +3,12 @@
 //! `${VAR}` and `${VAR:-default}` from the environment; VS Code and Cursor expand editor
 //! variables (`${env:VAR}`, `${workspaceFolder}`) and VS Code `${input:id}` from `inputs`.
 
-use super::client::{Client, Expansion};
 use super::templates::{Reference, dollar_references};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::Applicability;
 use crate::formats::fields::{Lowerer, replace_text, span_in_value};
 use crate::rules::mcp as rules;
+use crate::runtimes::mcp_clients::{Client, Expansion};
 use crate::source::Span;
 use crate::syntax::Node;
 

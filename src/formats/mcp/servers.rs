@@ -2,7 +2,6 @@
 //! URL to connect to (`type`, `url`, `headers`), its references, the credentials written
 //! into it, the packages it runs unpinned and plaintext URLs.
 
-use super::client::Client;
 use super::local;
 use super::refs::{self, Input};
 use super::secrets::{self, Place, Remedy};
@@ -10,6 +9,7 @@ use crate::analysis::shell::{Ecosystem, unpinned_runs};
 use crate::analysis::urls::Url;
 use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::rules::mcp as rules;
+use crate::runtimes::mcp_clients::Client;
 use crate::syntax::{Entry, Node, NodeKind};
 
 /// Transport types that connect to a URL.

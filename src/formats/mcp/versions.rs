@@ -11,18 +11,8 @@ use crate::syntax::Node;
 const SCHEMA_PREFIX: &str = "https://static.modelcontextprotocol.io/schemas/";
 const SCHEMA_SUFFIX: &str = "/server.schema.json";
 
-/// Every published schema version, oldest first (the registry's server.json changelog).
-const SCHEMA_VERSIONS: &[&str] = &[
-    "2025-07-09",
-    "2025-09-16",
-    "2025-09-29",
-    "2025-10-11",
-    "2025-10-17",
-    "2025-12-11",
-];
-
-/// The current schema version: what `mcp-publisher init` writes.
-pub const CURRENT_SCHEMA: &str = "2025-12-11";
+pub use crate::runtimes::mcp_registry::CURRENT_SCHEMA;
+use crate::runtimes::mcp_registry::SCHEMAS;
 
 /// The `$schema` URL of the current version.
 pub fn current_schema_url() -> String {
@@ -51,7 +41,7 @@ fn schema_ref(url: &str) -> SchemaRef<'_> {
     };
     if date == CURRENT_SCHEMA {
         SchemaRef::Current
-    } else if SCHEMA_VERSIONS.contains(&date) {
+    } else if SCHEMAS.iter().any(|s| s.when == date) {
         SchemaRef::Older(date)
     } else {
         SchemaRef::UnknownVersion(date)
@@ -266,7 +256,6 @@ mod tests {
             schema_ref("https://example.com/x.json"),
             SchemaRef::Unpublished
         );
-        assert_eq!(SCHEMA_VERSIONS.last(), Some(&CURRENT_SCHEMA));
     }
 
     #[test]

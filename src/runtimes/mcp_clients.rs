@@ -1,6 +1,21 @@
-//! Which client reads a configuration file, known from its path, and what that client reads:
-//! the key that lists servers, the keys of a server, the transport types and the variable
-//! syntax it expands. Facts from each client's public documentation.
+//! MCP clients: which client reads a configuration file, known from its path, and what that
+//! client reads: the key that lists servers, the keys of a server, the transport types and the
+//! variable syntax it expands. Facts from each client's public configuration reference; the
+//! clients update themselves, so toolc follows their current documentation, not a release.
+
+use super::{Dated, Unversioned};
+
+/// The MCP clients, as toolc knows them.
+pub static KNOWLEDGE: Unversioned = Unversioned {
+    name: "MCP clients",
+    as_of: "their current documentation",
+    read_from: "the configuration references of Claude Code (`.mcp.json`), VS Code (`.vscode/mcp.json`), Cursor (`.cursor/mcp.json`) and Claude Desktop (`claude_desktop_config.json`), and for files of no known client the keys Cline, Windsurf and Gemini CLI document",
+    formats: &["mcp-config"],
+    changes: &[Dated {
+        when: "current",
+        what: "VS Code lists servers under `servers` and reads `inputs`; Claude Code, Cursor and Claude Desktop use `mcpServers`; Claude Desktop starts local servers only (a `url` server is ignored)",
+    }],
+};
 
 use std::path::Path;
 
