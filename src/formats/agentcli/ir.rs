@@ -54,6 +54,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             },
             guidance: None,
             tags: Vec::new(),
+            settings: Default::default(),
             provenance,
         },
         file,
