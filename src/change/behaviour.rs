@@ -199,7 +199,11 @@ fn settings(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
     keys.sort();
     keys.dedup();
-    let show = |v: Option<&String>| v.map_or("(not set)".to_string(), |v| format!("`{}`", words::clip(v, 60)));
+    let show = |v: Option<&String>| {
+        v.map_or("(not set)".to_string(), |v| {
+            format!("`{}`", words::clip(v, 60))
+        })
+    };
     let changes: Vec<String> = keys
         .into_iter()
         .filter(|k| old.get(*k) != new.get(*k))

@@ -393,11 +393,13 @@ impl FileSystem for Tree {
                 let mut at = file.as_path();
                 while let (Some(parent), Some(name)) = (at.parent(), at.file_name()) {
                     if seen.insert(at.to_path_buf()) {
-                        dirs.entry(parent.to_path_buf()).or_default().push(DirEntry {
-                            name: name.to_string_lossy().into_owned(),
-                            kind,
-                            executable: None,
-                        });
+                        dirs.entry(parent.to_path_buf())
+                            .or_default()
+                            .push(DirEntry {
+                                name: name.to_string_lossy().into_owned(),
+                                kind,
+                                executable: None,
+                            });
                     } else {
                         break;
                     }

@@ -35,7 +35,8 @@ pub(crate) fn compare(
     // Same file and name, then the same name elsewhere (a moved file), then the same content
     // under another name (a rename).
     for (n, record) in new.iter().enumerate() {
-        let same = |o: usize| !old_taken[o] && old[o].kind == record.kind && old[o].name == record.name;
+        let same =
+            |o: usize| !old_taken[o] && old[o].kind == record.kind && old[o].name == record.name;
         let found = (0..old.len())
             .find(|&o| same(o) && home(&old[o].file.path) == record.file.path)
             .or_else(|| (0..old.len()).find(|&o| same(o)));
@@ -57,7 +58,11 @@ pub(crate) fn compare(
         }
         pairs.push((found, Some(n)));
     }
-    pairs.extend((0..old.len()).filter(|&o| !old_taken[o]).map(|o| (Some(o), None)));
+    pairs.extend(
+        (0..old.len())
+            .filter(|&o| !old_taken[o])
+            .map(|o| (Some(o), None)),
+    );
     let mut out = Vec::new();
     for pair in pairs {
         let (change, record, home_path, diagnostics) = match pair {
@@ -66,7 +71,12 @@ pub(crate) fn compare(
                 if old[o].identity() == new[n].identity() && diagnostics.is_empty() {
                     continue;
                 }
-                (ChangeKind::Changed, &new[n], new[n].file.path.clone(), diagnostics)
+                (
+                    ChangeKind::Changed,
+                    &new[n],
+                    new[n].file.path.clone(),
+                    diagnostics,
+                )
             }
             (Some(o), Some(n)) => (
                 ChangeKind::Renamed {
@@ -76,7 +86,12 @@ pub(crate) fn compare(
                 new[n].file.path.clone(),
                 vec![renamed(&old[o], &new[n], base)],
             ),
-            (None, Some(n)) => (ChangeKind::Added, &new[n], new[n].file.path.clone(), Vec::new()),
+            (None, Some(n)) => (
+                ChangeKind::Added,
+                &new[n],
+                new[n].file.path.clone(),
+                Vec::new(),
+            ),
             (Some(o), None) => (
                 ChangeKind::Removed,
                 &old[o],
@@ -105,8 +120,14 @@ pub(crate) fn compare(
 /// BRK050 or BRK060, on the old file.
 fn removed(old: &Record<'_>, base: &str) -> Diagnostic {
     let (rule, who) = match old.kind {
-        Kind::Skill => (&rules::SKILL_REMOVED, "agents that load the skill by its name no longer find it"),
-        _ => (&rules::SERVER_REMOVED, "clients no longer start it: every tool it offered is gone, and agents and tools that call them fail"),
+        Kind::Skill => (
+            &rules::SKILL_REMOVED,
+            "agents that load the skill by its name no longer find it",
+        ),
+        _ => (
+            &rules::SERVER_REMOVED,
+            "clients no longer start it: every tool it offered is gone, and agents and tools that call them fail",
+        ),
     };
     Diagnostic::new(
         rule,
@@ -172,10 +193,13 @@ fn shown(key: &str, field: Option<&Field>) -> Option<String> {
                 None => format!("`{name}` (no version pinned)"),
             })
         }
-        "command" | "type" => value.as_str().map(|s| format!("`{}`", crate::diagnostics::visible(s))),
-        k if k.starts_with("packages/") && !k.ends_with("/run") && !k.ends_with("/env") => {
-            value.get("version").and_then(|v| v.as_str()).map(|v| format!("version `{v}`"))
-        }
+        "command" | "type" => value
+            .as_str()
+            .map(|s| format!("`{}`", crate::diagnostics::visible(s))),
+        k if k.starts_with("packages/") && !k.ends_with("/run") && !k.ends_with("/env") => value
+            .get("version")
+            .and_then(|v| v.as_str())
+            .map(|v| format!("version `{v}`")),
         _ => None,
     }
 }
@@ -183,8 +207,8 @@ fn shown(key: &str, field: Option<&Field>) -> Option<String> {
 /// One finding per field that differs between two versions of the same record.
 fn fields(old: &Record<'_>, new: &Record<'_>, base: &str) -> Vec<Diagnostic> {
     let keys: BTreeSet<&String> = old.fields.keys().chain(new.fields.keys()).collect();
-    let package_changed = old.fields.get("package").map(|f| &f.value)
-        != new.fields.get("package").map(|f| &f.value);
+    let package_changed =
+        old.fields.get("package").map(|f| &f.value) != new.fields.get("package").map(|f| &f.value);
     let mut out = Vec::new();
     for key in keys {
         let (o, n) = (old.fields.get(key), new.fields.get(key));
@@ -213,7 +237,11 @@ fn fields(old: &Record<'_>, new: &Record<'_>, base: &str) -> Vec<Diagnostic> {
             None => format!("in {base}: not there"),
         };
         let d = Diagnostic::new(rule, new.file, new.site(key), message)
-            .label(if n.is_some() { "changed here" } else { "removed from here" })
+            .label(if n.is_some() {
+                "changed here"
+            } else {
+                "removed from here"
+            })
             .related(old.file, old.site(key), was);
         out.push(explain(d, rule));
     }

@@ -80,9 +80,8 @@ pub fn drift(
         }
     };
     let lock_file = SourceFile::new(path, display, FormatId::Config, text);
-    let (locked, others): (Vec<Locked>, Vec<Locked>) = locked
-        .into_iter()
-        .partition(|l| l.entry.kind == Kind::Tool);
+    let (locked, others): (Vec<Locked>, Vec<Locked>) =
+        locked.into_iter().partition(|l| l.entry.kind == Kind::Tool);
     let fs = Confined::new([root.as_path()]);
     let records = super::record::records(results, &fs);
     let mut out = super::drift_records::drift(&records, &others, &root, scope, &lock_file);
@@ -200,10 +199,7 @@ fn changed(
                 site(tool.sites.tags),
             ),
             setting if setting.starts_with("settings/") => (
-                format!(
-                    "`{}` of `{name}`",
-                    setting.trim_start_matches("settings/")
-                ),
+                format!("`{}` of `{name}`", setting.trim_start_matches("settings/")),
                 tool.file,
                 site(tool.sites.settings),
             ),

@@ -52,11 +52,17 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
     for e in server.as_map().unwrap_or_default() {
         let key = e.key.as_str();
         if RUN_KEYS.contains(&key) {
-            fields.insert(key.to_string(), field(e.value.to_json(), e.value.span, false));
+            fields.insert(
+                key.to_string(),
+                field(e.value.to_json(), e.value.span, false),
+            );
         } else if NAMED_KEYS.contains(&key) {
             fields.insert(key.to_string(), names(&e.value, e.key_span));
         } else if key == "description" {
-            fields.insert(key.to_string(), field(e.value.to_json(), e.value.span, true));
+            fields.insert(
+                key.to_string(),
+                field(e.value.to_json(), e.value.span, true),
+            );
         } else {
             let name = format!("settings/{key}");
             fields.insert(name, field(e.value.to_json(), e.value.span, false));
@@ -117,9 +123,31 @@ pub struct Package<'n> {
 
 /// Flags of `docker run` that take a value (the image is the first argument after them).
 const DOCKER_VALUE_FLAGS: &[&str] = &[
-    "-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "-w", "--workdir",
-    "--network", "--mount", "-u", "--user", "--entrypoint", "--env-file", "-l", "--label",
-    "--platform", "--pull", "-h", "--hostname", "--add-host", "--cpus", "-m", "--memory",
+    "-e",
+    "--env",
+    "-v",
+    "--volume",
+    "-p",
+    "--publish",
+    "--name",
+    "-w",
+    "--workdir",
+    "--network",
+    "--mount",
+    "-u",
+    "--user",
+    "--entrypoint",
+    "--env-file",
+    "-l",
+    "--label",
+    "--platform",
+    "--pull",
+    "-h",
+    "--hostname",
+    "--add-host",
+    "--cpus",
+    "-m",
+    "--memory",
 ];
 
 /// The package `command` with `args` runs, when its launcher is one that fetches packages.
@@ -256,7 +284,10 @@ pub fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
                 }
             }
             other => {
-                fields.insert(other.to_string(), field(e.value.to_json(), e.value.span, false));
+                fields.insert(
+                    other.to_string(),
+                    field(e.value.to_json(), e.value.span, false),
+                );
             }
         }
     }
@@ -318,5 +349,67 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
                 field(json!(env), at("environmentVariables"), false),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::NodeKind;
+
+    fn run(command: &str, args: &[&str]) -> Option<(&'static str, String, Option<String>)> {
+        let nodes: Vec<Node> = args
+            .iter()
+            .map(|a| Node::new(Span::point(0), NodeKind::String((*a).to_string())))
+            .collect();
+        let refs: Vec<&Node> = nodes.iter().collect();
+        package(command, &refs).map(|p| (p.registry, p.name, p.version))
+    }
+
+    #[test]
+    fn launchers_name_their_package() {
+        let some = |r, n: &str, v: Option<&str>| Some((r, n.to_string(), v.map(str::to_string)));
+        assert_eq!(
+            run("npx", &["-y", "@acme/x@1.2.0", "--flag"]),
+            some("npm", "@acme/x", Some("1.2.0"))
+        );
+        assert_eq!(run("npx", &["-y", "@acme/x"]), some("npm", "@acme/x", None));
+        assert_eq!(
+            run("/usr/local/bin/npx", &["pkg@latest"]),
+            some("npm", "pkg", Some("latest"))
+        );
+        assert_eq!(run("npx -y pkg@2", &[]), some("npm", "pkg", Some("2")));
+        assert_eq!(
+            run("pnpm", &["dlx", "pkg@3"]),
+            some("npm", "pkg", Some("3"))
+        );
+        assert_eq!(
+            run("uvx", &["--from", "tool==1.0", "tool-cli"]),
+            some("pypi", "tool", Some("1.0"))
+        );
+        assert_eq!(
+            run("uvx", &["mcp-server-fetch"]),
+            some("pypi", "mcp-server-fetch", None)
+        );
+        assert_eq!(run("pipx", &["run", "x==2"]), some("pypi", "x", Some("2")));
+        assert_eq!(
+            run(
+                "docker",
+                &[
+                    "run",
+                    "-i",
+                    "--rm",
+                    "-e",
+                    "TOKEN",
+                    "ghcr.io:443/acme/mcp:1.4"
+                ]
+            ),
+            some("oci", "ghcr.io:443/acme/mcp", Some("1.4"))
+        );
+        assert_eq!(run("node", &["server.js"]), None);
+        assert_eq!(run("npm", &["run", "serve"]), None);
+        assert_eq!(run("npx", &["-y"]), None);
+        assert_eq!(run("npx", &["@"]), some("npm", "@", None));
+        assert_eq!(run("npx", &["é@1"]), some("npm", "é", Some("1")));
     }
 }

@@ -28,10 +28,7 @@ pub fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Option<Reco
     let name_entry = root.get("name");
     let (name, name_span) = match name_entry.and_then(|e| e.value.as_str().map(|s| (e, s))) {
         Some((e, s)) => (s.to_string(), e.value.span),
-        None => (
-            folder.file_name()?.to_string_lossy().into_owned(),
-            fm.open,
-        ),
+        None => (folder.file_name()?.to_string_lossy().into_owned(), fm.open),
     };
     for entry in root.as_map().unwrap_or_default() {
         let key = match entry.key.as_str() {
