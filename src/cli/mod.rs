@@ -10,6 +10,7 @@ mod clean;
 mod completions;
 mod diff;
 mod empty;
+mod explain;
 mod fix;
 mod lock;
 mod rule_args;
@@ -20,7 +21,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::{OutputFormat, Summary, human, json, statistics};
-use crate::rules::{self, Severity};
+use crate::rules::Severity;
 use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 
 #[derive(Parser)]
@@ -162,7 +163,7 @@ pub fn main() -> ExitCode {
         Command::Server(args) => server::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Lock(args) => lock::run(args),
-        Command::Explain { rule } => run_explain(&rule),
+        Command::Explain { rule } => explain::run(&rule),
         Command::Completions(args) => completions::run(&args),
         Command::Clean(args) => clean::run(&args),
     };
@@ -391,23 +392,6 @@ fn not_claimed_line(summary: &Summary) -> Option<String> {
             "{n} {files} at format paths {were} not claimed: their content is not in their format's shape (another tool's file); name a file to check it anyway"
         )
     })
-}
-
-fn run_explain(query: &str) -> ExitCode {
-    let Some(rule) = rules::lookup(query) else {
-        let hint = crate::analysis::names::did_you_mean(
-            query,
-            rules::all().iter().flat_map(|r| [r.code, r.name]),
-        );
-        let extra = hint
-            .map(|h| format!("; did you mean `{h}`?"))
-            .unwrap_or_default();
-        return usage_error(&format!("no rule `{query}`{extra} (see `toolc rules`)"));
-    };
-    match rules::page(rule) {
-        Some(page) => print(page),
-        None => usage_error(&format!("rule {} has no documentation page", rule.code)),
-    }
 }
 
 /// `--output-format FORMAT:PATH` values, checked before anything runs.
