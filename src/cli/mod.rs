@@ -10,6 +10,7 @@ mod clean;
 mod completions;
 mod diff;
 mod empty;
+mod excluded;
 mod explain;
 mod fix;
 mod lock;
@@ -276,6 +277,20 @@ fn run_check(args: CheckArgs) -> ExitCode {
         targets: build_targets,
         preview: args.rules.preview,
     };
+    // A named path (or the buffer's) that the configuration excludes is said to be excluded.
+    let stdin_named = args.stdin_filename.iter().cloned().collect::<Vec<_>>();
+    let named = if stdin_named.is_empty() {
+        &options.paths
+    } else {
+        &stdin_named
+    };
+    let excluded = excluded::named(&config, &options.cwd, named);
+    if !args.quiet {
+        for path in &excluded {
+            eprintln!("{}", excluded::warning(path));
+        }
+    }
+    let all_excluded = !named.is_empty() && excluded.len() == named.len();
     let targets = match parse_targets(&args.output_format) {
         Ok(t) => t,
         Err(message) => return usage_error(&message),
@@ -328,11 +343,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let baseline::Mode::Write(target) = &baseline_mode {
         return baseline::write(target, &options, &config, &report);
     }
-    let refused = no_buffer
+    let refused = (no_buffer && !all_excluded)
         .then(|| empty::refusal(&args.empty, &options.paths, &report))
         .flatten();
-    // "All checks passed" would contradict the error that follows.
-    let quiet = args.quiet || refused.is_some();
+    // "All checks passed" would contradict the error (or the exclusion) said before it.
+    let quiet = args.quiet || refused.is_some() || (all_excluded && args.format == Format::Human);
     let mut not_claimed = (args.statistics || args.verbose)
         .then(|| not_claimed_line(&report.summary))
         .flatten();
