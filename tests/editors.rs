@@ -54,7 +54,10 @@ fn every_configuration_starts_toolc_server() {
     let old = read("editors/neovim/toolc-0.7.lua");
     assert!(old.contains("{ \"toolc\", \"server\" }"), "{old}");
     assert!(old.contains("vim.lsp.start_client(") && old.contains("vim.lsp.buf_attach_client("));
-    assert!(!old.contains("vim.lsp.start(") && !old.contains("vim.fs."), "{old}");
+    assert!(
+        !old.contains("vim.lsp.start(") && !old.contains("vim.fs."),
+        "{old}"
+    );
 }
 
 /// The Neovim to run: `TOOLC_NVIM`, else `nvim` on `PATH`, when it is 0.11 or later.

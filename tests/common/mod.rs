@@ -17,7 +17,10 @@ pub mod change;
     any(target_os = "linux", target_os = "android", target_os = "freebsd"),
     unsafe(link_section = ".init_array")
 )]
-#[cfg_attr(target_vendor = "apple", unsafe(link_section = "__DATA,__mod_init_func"))]
+#[cfg_attr(
+    target_vendor = "apple",
+    unsafe(link_section = "__DATA,__mod_init_func")
+)]
 #[cfg_attr(windows, unsafe(link_section = ".CRT$XCU"))]
 static SHELLCHECK_OFF: extern "C" fn() = shellcheck_off;
 
