@@ -377,3 +377,24 @@ fn the_action_and_its_scripts_name_no_owner_and_install_no_package_by_name() {
         }
     }
 }
+
+#[test]
+fn the_release_builds_every_binary_the_installer_downloads_on_runners_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workflow =
+        std::fs::read_to_string(root.join(".github/workflows/release.yml")).expect("read");
+    let installer = std::fs::read_to_string(root.join("scripts/install-toolc.sh")).expect("read");
+    for target in TARGETS.iter().chain(&["x86_64-pc-windows-msvc"]) {
+        assert!(installer.contains(target), "the installer never picks {target}");
+        assert!(
+            workflow.contains(&format!("target: {target},")),
+            "the release builds no {target}"
+        );
+    }
+    // Images GitHub has retired never start a job.
+    for retired in ["macos-13", "macos-12", "ubuntu-20.04", "windows-2019"] {
+        assert!(!workflow.contains(retired), "{retired} is retired");
+    }
+    assert!(workflow.contains("sha256sum toolc-* > SHA256SUMS"));
+    assert!(workflow.contains("cargo publish --locked --dry-run"));
+}
