@@ -385,7 +385,10 @@ fn the_release_builds_every_binary_the_installer_downloads_on_runners_that_exist
         std::fs::read_to_string(root.join(".github/workflows/release.yml")).expect("read");
     let installer = std::fs::read_to_string(root.join("scripts/install-toolc.sh")).expect("read");
     for target in TARGETS.iter().chain(&["x86_64-pc-windows-msvc"]) {
-        assert!(installer.contains(target), "the installer never picks {target}");
+        assert!(
+            installer.contains(target),
+            "the installer never picks {target}"
+        );
         assert!(
             workflow.contains(&format!("target: {target},")),
             "the release builds no {target}"
