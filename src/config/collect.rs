@@ -116,8 +116,11 @@ mod tests {
         assert!(places.contains(&"bogus"), "{places:?}");
         assert!(places.contains(&"3"), "{places:?}");
         assert!(places.iter().any(|p| p.contains("tt")), "{places:?}");
-        let (value, errors) = read::<Raw>("a = 1\n");
-        assert!(value.is_some() && errors.is_empty());
+        let (value, errors) = read::<Raw>("a = 1\n[t]\nx = true\n");
+        let value = value.expect("read");
+        assert!(errors.is_empty());
+        assert_eq!(value.a, Some(1));
+        assert_eq!(value.t.and_then(|t| t.x), Some(true));
         let (_, errors) = read::<Raw>("a = \n");
         assert_eq!(errors.len(), 1);
         // Multi-byte text keeps every offset.
