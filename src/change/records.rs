@@ -2,7 +2,7 @@
 //! name, then by content (a rename); each field that changed is a finding on the new side with
 //! the old side as the related place.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::{ChangeKind, ToolChange};
@@ -32,14 +32,30 @@ pub(crate) fn compare(
     let mut old_taken = vec![false; old.len()];
     let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
     let mut new_free = Vec::new();
+    // Indexed once: a repository may hold thousands of skills and servers.
+    let mut by_name: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+    let old_identity: Vec<String> = old.iter().map(Record::identity).collect();
+    let mut by_identity: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+    for (o, record) in old.iter().enumerate() {
+        by_name
+            .entry((record.kind, &record.name))
+            .or_default()
+            .push(o);
+        by_identity
+            .entry((record.kind, &old_identity[o]))
+            .or_default()
+            .push(o);
+    }
     // Same file and name, then the same name elsewhere (a moved file), then the same content
     // under another name (a rename).
     for (n, record) in new.iter().enumerate() {
-        let same =
-            |o: usize| !old_taken[o] && old[o].kind == record.kind && old[o].name == record.name;
-        let found = (0..old.len())
-            .find(|&o| same(o) && home(&old[o].file.path) == record.file.path)
-            .or_else(|| (0..old.len()).find(|&o| same(o)));
+        let candidates = by_name
+            .get(&(record.kind, record.name.as_str()))
+            .map_or(&[][..], Vec::as_slice);
+        let free = || candidates.iter().copied().filter(|&o| !old_taken[o]);
+        let found = free()
+            .find(|&o| home(&old[o].file.path) == record.file.path)
+            .or_else(|| free().next());
         match found {
             Some(o) => {
                 old_taken[o] = true;
@@ -50,9 +66,9 @@ pub(crate) fn compare(
     }
     for n in new_free {
         let identity = new[n].identity();
-        let found = (0..old.len()).find(|&o| {
-            !old_taken[o] && old[o].kind == new[n].kind && old[o].identity() == identity
-        });
+        let found = by_identity
+            .get(&(new[n].kind, identity.as_str()))
+            .and_then(|c| c.iter().copied().find(|&o| !old_taken[o]));
         if let Some(o) = found {
             old_taken[o] = true;
         }
@@ -68,7 +84,7 @@ pub(crate) fn compare(
         let (change, record, home_path, diagnostics) = match pair {
             (Some(o), Some(n)) if old[o].name == new[n].name => {
                 let diagnostics = fields(&old[o], &new[n], base);
-                if old[o].identity() == new[n].identity() && diagnostics.is_empty() {
+                if old_identity[o] == new[n].identity() && diagnostics.is_empty() {
                     continue;
                 }
                 (
