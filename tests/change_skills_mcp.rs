@@ -401,3 +401,46 @@ fn diff_is_silent_on_unchanged_skills_and_servers_and_warns_on_other_changes() {
         "{all:#?}"
     );
 }
+
+const AGENTCLI: &str = r#"{
+  "tools": [
+    {
+      "name": "fetch",
+      "description": "Fetch a URL and return its body",
+      "schema": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+      "command": ["./bin/fetch"],
+      "timeoutSec": 30
+    }
+  ]
+}
+"#;
+
+#[test]
+fn a_tool_run_setting_is_locked_and_compared() {
+    let longer = AGENTCLI.replace("\"timeoutSec\": 30", "\"timeoutSec\": 300");
+    let repo = history(
+        &[("tools.json", AGENTCLI)],
+        &[("tools.json", Some(&longer))],
+    );
+    let report = diff(&repo.root, "HEAD~1");
+    let at = line(AGENTCLI, "timeoutSec");
+    let hit = one(&report, "BRK034", at, at);
+    assert!(
+        hit.message.contains("`timeoutSec`: `30` → `300`"),
+        "{hit:#?}"
+    );
+    // Locked at 300, then back to 30: the lock names the setting.
+    let (code, _, err) = toolc(&repo.root, &["lock"]);
+    assert_eq!(code, 0, "{err}");
+    repo.write("tools.json", AGENTCLI.as_bytes());
+    let found = lock_findings(&check_locked(&repo.root));
+    assert!(
+        found.iter().any(|(c, _, l, m, _)| c == "LCK001"
+            && *l == at
+            && m.contains("`timeoutSec` of `fetch`")),
+        "{found:#?}"
+    );
+    // Unchanged, nothing.
+    let repo = history(&[("tools.json", AGENTCLI)], &[]);
+    assert!(codes(&diff(&repo.root, "HEAD~1")).is_empty());
+}

@@ -54,7 +54,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             },
             guidance: None,
             tags: Vec::new(),
-            settings: Default::default(),
+            settings: t.settings.clone(),
             provenance,
         },
         file,
@@ -65,6 +65,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
         parameters: None,
         sites: Sites {
             run: t.command_span,
+            settings: t.settings_span,
             ..Sites::default()
         },
     })
