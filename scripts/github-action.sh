@@ -180,6 +180,22 @@ else:
         lines.append(f"| {code(path)} | {c['error']} | {c['warning']} | {c['info']} |")
     if len(per_file) > 10:
         lines.append(f"\n…and {plural(len(per_file) - 10, 'more file')}.")
+# Changes to review (breaking changes, drift from toolc.lock) with both of their places: the
+# new one and the old or locked one, for tools, Agent Skills and MCP servers alike.
+changes = [d for d in diags if str(d.get("code", "")).startswith(("BRK", "LCK"))]
+if changes:
+    def place(item):
+        line = item.get("span", {}).get("start", {}).get("line", "?")
+        return code(f"{item.get('path', '?')}:{line}")
+
+    lines += ["", "### Changes to review", "", "| rule | where | what | was |", "|---|---|---|---|"]
+    for d in changes[:20]:
+        was = "; ".join(f"{place(r)} {cell(r.get('message', ''))}" for r in d.get("related", []))
+        lines.append(
+            f"| {code(d.get('code', '?'))} | {place(d)} | {cell(d.get('message', ''))} | {was or '-'} |"
+        )
+    if len(changes) > 20:
+        lines.append(f"\n…and {plural(len(changes) - 20, 'more change')}.")
 if diff_table:
     with open(diff_table, encoding="utf-8") as f:
         lines += [""] + f.read().rstrip("\n").split("\n")

@@ -2,6 +2,7 @@
 //! Each file is governed by the nearest `toolc.toml` above it ([`tree`]); `extend` inherits
 //! another configuration file of the repository.
 
+mod collect;
 mod exclude;
 mod read;
 pub(crate) mod tree;
@@ -370,16 +371,15 @@ impl Config {
                 msg,
             ));
         };
-        let raw: RawConfig = match toml::from_str(file.body()) {
-            Ok(raw) => raw,
-            Err(e) => {
-                let span = e.span().unwrap_or(0..0);
-                let span = (span.start + file.bom_len)..(span.end + file.bom_len);
-                err(&mut errors, span, e.message().trim().to_string());
-                return Err(ConfigError::Invalid(errors));
-            }
-        };
         let shift = |r: std::ops::Range<usize>| (r.start + file.bom_len)..(r.end + file.bom_len);
+        // Every mistake at once, each at its place (`collect.rs`).
+        let (raw, read_errors) = collect::read::<RawConfig>(file.body());
+        for e in read_errors {
+            err(&mut errors, shift(e.span), e.message);
+        }
+        let Some(raw) = raw else {
+            return Err(ConfigError::Invalid(errors));
+        };
         let settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>,
                         errors: &mut Vec<Diagnostic>| {
             let mut out = Vec::new();
@@ -529,6 +529,7 @@ impl Config {
             }
         }
         if !errors.is_empty() {
+            errors.sort_by_key(|d| d.span.start);
             return Err(ConfigError::Invalid(errors));
         }
         let extend = raw.extend.map(|e| {

@@ -40,9 +40,18 @@ pub struct Tool {
     /// Tags, as written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// Settings that change how it runs besides its command (cycod `timeout`,
+    /// `working-directory`, `environment`; DojOps `permissions`), each as compact JSON
+    /// (environment values only as a hash). Not in the bundles: `toolc.lock` and `toolc diff`
+    /// compare them.
+    #[serde(skip)]
+    pub settings: Settings,
     /// Where the tool was defined.
     pub provenance: Provenance,
 }
+
+/// A tool's run settings by key (`timeout`, `steps/0/timeout`, `permissions`).
+pub type Settings = std::collections::BTreeMap<String, String>;
 
 /// How a tool runs. Secret values are never copied (transport credentials keep only their
 /// scheme).
@@ -200,6 +209,9 @@ pub struct Sites {
     pub guidance: Option<Span>,
     /// Its tags.
     pub tags: Option<Span>,
+    /// Its run settings (the first written: timeout, permissions, …).
+    #[serde(default)]
+    pub settings: Option<Span>,
 }
 
 /// A place in a file: what left a tool out, say.

@@ -1,7 +1,8 @@
 //! The GitHub Action's installer (`scripts/install-toolc.sh`) against a fake release served
 //! from a local HTTP server: a binary whose checksum matches is installed, one whose checksum
 //! does not is refused (and not replaced by a build), and a release that cannot be fetched
-//! falls back to `cargo install` (a stub `cargo` records how it was called).
+//! falls back to a build of the action's own source with `cargo build --release --locked` (a
+//! stub `cargo` records how it was called); the release is the action's own repository's.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -15,7 +16,7 @@ use sha2::{Digest, Sha256};
 /// Every target a release publishes for the runners the installer knows.
 const TARGETS: &[&str] = &[
     "x86_64-unknown-linux-musl",
-    "aarch64-unknown-linux-gnu",
+    "aarch64-unknown-linux-musl",
     "x86_64-apple-darwin",
     "aarch64-apple-darwin",
 ];
@@ -120,17 +121,39 @@ fn sums(files: &HashMap<String, Vec<u8>>, corrupt: bool) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Run the installer with `version` against `url`, with a stub `cargo` first on PATH.
-fn install(dir: &Path, version: &str, url: &str) -> (Output, PathBuf, PathBuf) {
+/// Run the installer with `version` against `url` (none: the default, from the action's
+/// repository), with a stub `cargo` (and, with `fake_curl`, a stub `curl`) first on PATH.
+fn run_installer(
+    dir: &Path,
+    env: &[(&str, &str)],
+    url: Option<&str>,
+    fake_curl: bool,
+) -> (Output, PathBuf, PathBuf) {
     let stub = dir.join("stub-bin");
     std::fs::create_dir_all(&stub).expect("mkdir");
     let log = dir.join("cargo-calls");
+    // The stub builds a fake binary where cargo would put it.
     std::fs::write(
         stub.join("cargo"),
-        format!("#!/bin/sh\necho \"$@\" >> '{}'\n", log.display()),
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nmkdir -p \"$CARGO_TARGET_DIR/release\"\nprintf '#!/bin/sh\\necho built toolc\\n' > \"$CARGO_TARGET_DIR/release/toolc\"\n",
+            log.display()
+        ),
     )
     .expect("write stub");
     chmod_x(&stub.join("cargo"));
+    if fake_curl {
+        let urls = dir.join("curl-urls");
+        std::fs::write(
+            stub.join("curl"),
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in http*) echo \"$a\" >> '{}';; esac; done\nexit 22\n",
+                urls.display()
+            ),
+        )
+        .expect("write stub");
+        chmod_x(&stub.join("curl"));
+    }
     let root = dir.join("root");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/install-toolc.sh");
     let path = format!(
@@ -138,16 +161,30 @@ fn install(dir: &Path, version: &str, url: &str) -> (Output, PathBuf, PathBuf) {
         stub.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = Command::new("bash")
-        .arg(&script)
-        .env("VERSION", version)
+    let mut cmd = Command::new("bash");
+    cmd.arg(&script)
         .env("ROOT", &root)
         .env("ACTION_PATH", "/action/source")
-        .env("RELEASE_URL", url)
-        .env("PATH", path)
-        .output()
-        .expect("run the installer");
+        .env_remove("ACTION_REPOSITORY")
+        .env_remove("ACTION_REF")
+        .env_remove("VERSION")
+        .env_remove("RELEASE_URL")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("GITHUB_SERVER_URL")
+        .env("PATH", path);
+    if let Some(url) = url {
+        cmd.env("RELEASE_URL", url);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run the installer");
     (out, root.join("bin/toolc"), log)
+}
+
+/// Run the installer with `version` against `url`.
+fn install(dir: &Path, version: &str, url: &str) -> (Output, PathBuf, PathBuf) {
+    run_installer(dir, &[("VERSION", version)], Some(url), false)
 }
 
 #[cfg(unix)]
@@ -227,8 +264,17 @@ fn a_checksum_mismatch_fails_closed() {
     );
 }
 
+/// The one cargo call a build of the action's source makes.
+fn built_from_source(log: &Path) {
+    let calls = std::fs::read_to_string(log).expect("cargo was called");
+    assert_eq!(
+        calls.trim(),
+        "build --release --locked --manifest-path /action/source/Cargo.toml"
+    );
+}
+
 #[test]
-fn a_missing_release_falls_back_to_cargo_install() {
+fn a_missing_release_falls_back_to_a_build_of_the_action_source() {
     if !supported() {
         return;
     }
@@ -240,30 +286,118 @@ fn a_missing_release_falls_back_to_cargo_install() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    assert!(!exe.exists());
-    let calls = std::fs::read_to_string(&log).expect("cargo was called");
-    let root = dir.0.join("root");
-    assert_eq!(
-        calls.trim(),
-        format!(
-            "install --locked --root {} --version 9.9.9 toolc",
-            root.display()
-        )
-    );
+    built_from_source(&log);
+    let ran = Command::new(&exe).output().expect("the build is installed");
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "built toolc\n");
 }
 
 #[test]
-fn without_a_version_the_action_source_is_built() {
+fn without_a_release_tag_the_action_source_is_built() {
     if !supported() {
         return;
     }
     let dir = Temp::new("source");
-    let (out, _, log) = install(&dir.0, "", "http://127.0.0.1:9");
+    let env = [
+        ("ACTION_REPOSITORY", "acme/toolc-fork"),
+        ("ACTION_REF", "main"),
+    ];
+    let (out, _, log) = run_installer(&dir.0, &env, None, true);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let calls = std::fs::read_to_string(&log).expect("cargo was called");
-    assert!(calls.trim().ends_with("--path /action/source"), "{calls}");
+    built_from_source(&log);
+    assert!(
+        !dir.0.join("curl-urls").exists(),
+        "nothing is downloaded for a branch"
+    );
+}
+
+#[test]
+fn the_release_is_the_action_repository_own() {
+    if !supported() {
+        return;
+    }
+    // From the action's context.
+    let dir = Temp::new("context");
+    let env = [
+        ("ACTION_REPOSITORY", "acme/toolc-fork"),
+        ("ACTION_REF", "v9.9.9"),
+    ];
+    let (out, _, log) = run_installer(&dir.0, &env, None, true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let urls = std::fs::read_to_string(dir.0.join("curl-urls")).expect("a download was tried");
+    assert!(
+        urls.starts_with("https://github.com/acme/toolc-fork/releases/download/v9.9.9/toolc-"),
+        "{urls}"
+    );
+    // The download failed: the action's own source is built, no package by name.
+    built_from_source(&log);
+    // From where the runner checked the action out, when the context is empty.
+    let dir = Temp::new("path");
+    let env = [
+        (
+            "ACTION_PATH",
+            "/home/runner/work/_actions/other-owner/toolc/v1.2.3",
+        ),
+        ("GITHUB_SERVER_URL", "https://ghe.example.com"),
+    ];
+    let (out, _, _) = run_installer(&dir.0, &env, None, true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let urls = std::fs::read_to_string(dir.0.join("curl-urls")).expect("a download was tried");
+    assert!(
+        urls.starts_with("https://ghe.example.com/other-owner/toolc/releases/download/v1.2.3/"),
+        "{urls}"
+    );
+}
+
+#[test]
+fn the_action_and_its_scripts_name_no_owner_and_install_no_package_by_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in [
+        "action.yml",
+        "scripts/install-toolc.sh",
+        "scripts/github-action.sh",
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).expect("read");
+        assert!(!text.contains("github.com/toolc"), "{file} names an owner");
+        assert!(!text.contains("toolc/toolc"), "{file} names an owner");
+        for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+            assert!(!line.contains("cargo install"), "{file}: {line}");
+            assert!(!line.contains("pip install"), "{file}: {line}");
+        }
+    }
+}
+
+#[test]
+fn the_release_builds_every_binary_the_installer_downloads_on_runners_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workflow =
+        std::fs::read_to_string(root.join(".github/workflows/release.yml")).expect("read");
+    let installer = std::fs::read_to_string(root.join("scripts/install-toolc.sh")).expect("read");
+    for target in TARGETS.iter().chain(&["x86_64-pc-windows-msvc"]) {
+        assert!(
+            installer.contains(target),
+            "the installer never picks {target}"
+        );
+        assert!(
+            workflow.contains(&format!("target: {target},")),
+            "the release builds no {target}"
+        );
+    }
+    // Images GitHub has retired never start a job.
+    for retired in ["macos-13", "macos-12", "ubuntu-20.04", "windows-2019"] {
+        assert!(!workflow.contains(retired), "{retired} is retired");
+    }
+    assert!(workflow.contains("sha256sum toolc-* > SHA256SUMS"));
+    assert!(workflow.contains("cargo publish --locked --dry-run"));
 }

@@ -403,10 +403,25 @@ fn rules_lists_every_rule() {
 fn explain_by_code_and_by_name() {
     let rule = toolc::rule("DOJ003").expect("DOJ003 exists");
     let page = rule.page().expect("DOJ003 has a page");
+    let body = page.split_once("\n---\n").expect("front matter").1;
     for query in ["DOJ003", "doj003", "invalid-tool-name"] {
         let output = toolc(Path::new("."), &["explain", query]);
         assert_eq!(code(&output), 0, "{query}: {}", stderr(&output));
-        assert_eq!(stdout(&output), page);
+        let out = stdout(&output);
+        // One header line for people, then the page without its front matter.
+        let (header, rest) = out.split_once("\n\n").expect("a header line");
+        assert!(
+            header.starts_with("DOJ003 · invalid-tool-name · error · "),
+            "{header}"
+        );
+        assert!(header.contains("since 0.1.0"), "{header}");
+        assert_eq!(rest, body.trim_start_matches('\n'));
+        for internal in ["source:", "example:", "precision:", "---"] {
+            assert!(
+                !out.starts_with(internal) && !out.contains(&format!("\n{internal}")),
+                "{out}"
+            );
+        }
     }
 }
 

@@ -331,7 +331,9 @@ fn a_pull_request_that_breaks_callers_fails_and_a_compatible_one_passes() {
     let (code, out, _) = toolc(&repo.root, &["diff", "--stat", "--format", "markdown"]);
     assert_eq!(code, 1);
     assert!(
-        out.contains("| `fetch` | agentcli-manifest | changed | ❌ yes | 3 errors, 1 info |"),
+        out.contains(
+            "| `fetch` | tool | agentcli-manifest | changed | ❌ yes | 3 errors, 1 info |"
+        ),
         "{out}"
     );
     assert!(out.contains("the merge base with `main`"), "{out}");

@@ -20,7 +20,11 @@ fn read(path: &str) -> String {
 #[test]
 fn the_docs_show_the_configuration_files_as_they_are() {
     let doc = read("docs/editors.md");
-    for path in ["editors/neovim/toolc.lua", "editors/helix/languages.toml"] {
+    for path in [
+        "editors/neovim/toolc.lua",
+        "editors/neovim/toolc-0.7.lua",
+        "editors/helix/languages.toml",
+    ] {
         assert!(
             doc.contains(&read(path)),
             "docs/editors.md does not show {path} as it is"
@@ -46,6 +50,14 @@ fn every_configuration_starts_toolc_server() {
     assert!(extension.contains("args: [\"server\"]"), "{extension}");
 
     assert!(read("editors/neovim/toolc.lua").contains("{ \"toolc\", \"server\" }"));
+    // Neovim 0.7 has no `vim.lsp.start` and no `vim.fs`: the 0.7 file uses neither.
+    let old = read("editors/neovim/toolc-0.7.lua");
+    assert!(old.contains("{ \"toolc\", \"server\" }"), "{old}");
+    assert!(old.contains("vim.lsp.start_client(") && old.contains("vim.lsp.buf_attach_client("));
+    assert!(
+        !old.contains("vim.lsp.start(") && !old.contains("vim.fs."),
+        "{old}"
+    );
 }
 
 /// The Neovim to run: `TOOLC_NVIM`, else `nvim` on `PATH`, when it is 0.11 or later.

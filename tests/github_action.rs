@@ -381,7 +381,7 @@ fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
     assert!(run.summary.contains("### toolc diff"), "{}", run.summary);
     assert!(
         run.summary
-            .contains("| `my-tool` | dojops-tool | changed | ❌ yes |"),
+            .contains("| `my-tool` | tool | dojops-tool | changed | ❌ yes |"),
         "{}",
         run.summary
     );
@@ -394,6 +394,39 @@ fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
     assert!(!run.summary.contains("toolc diff"));
     let run = action(&repo.root, &[("DIFF", "no-such-branch")]);
     assert_eq!(run.code, 2);
+}
+
+#[test]
+fn the_summary_shows_both_places_of_a_changed_mcp_server_package() {
+    let v1 = "{\n  \"mcpServers\": {\n    \"weather\": {\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"@acme/weather-mcp@1.2.0\"]\n    }\n  }\n}\n";
+    let repo = repo(&[(".mcp.json", v1)]);
+    git(&repo.root, &["init", "-q", "-b", "main"]);
+    git(&repo.root, &["add", "-A"]);
+    git(&repo.root, &["commit", "-q", "-m", "v1"]);
+    git(&repo.root, &["checkout", "-q", "-b", "feature"]);
+    repo.write(".mcp.json", v1.replace("1.2.0", "2.0.0").as_bytes());
+    git(&repo.root, &["commit", "-q", "-am", "v2"]);
+    let run = action(&repo.root, &[("DIFF", "main")]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.summary.contains("### Changes to review"),
+        "{}",
+        run.summary
+    );
+    let row = run
+        .summary
+        .lines()
+        .find(|l| l.starts_with("| `BRK062` |") && l.contains(".mcp.json"))
+        .unwrap_or_else(|| panic!("no BRK062 row: {}", run.summary));
+    // The new place, then the old one.
+    assert_eq!(row.matches("`.mcp.json:5`").count(), 2, "{row}");
+    assert!(row.contains("in \\`main\\`"), "{row}");
+    assert!(
+        run.summary
+            .contains("| `weather` | MCP server | mcp-config | changed | ❌ yes |"),
+        "{}",
+        run.summary
+    );
 }
 
 #[cfg(unix)]

@@ -313,7 +313,10 @@ fn the_lock_workflow_on_the_command_line() {
     let sub = repo.root.join("tools");
     let (code, _, err) = toolc(&sub, &["lock"]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("wrote ../toolc.lock (1 tool(s))"), "{err}");
+    assert!(
+        err.contains("wrote ../toolc.lock (1 tool(s), 0 skill(s), 0 MCP server(s))"),
+        "{err}"
+    );
     let (code, _, err) = toolc(&repo.root, &["lock"]);
     assert_eq!(code, 0);
     assert!(err.contains("toolc.lock is up to date"), "{err}");

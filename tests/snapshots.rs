@@ -1,6 +1,8 @@
 //! Snapshots of what a user sees on the example repository and the real-world corpus, human
 //! and JSON, kept in the top-level `snapshots/` folder.
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;

@@ -13,6 +13,7 @@ use crate::rules::breaking as rules;
 /// Findings about the behaviour of one matched tool.
 pub fn compare(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     run(pair, out);
+    settings(pair, out);
     risk(pair, out);
     texts(pair, out);
     guidance(pair, out);
@@ -187,6 +188,44 @@ fn run(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
         d = d.note(format!("changed: {text}"));
     }
     out.push(d);
+}
+
+/// BRK034: one finding naming every run setting (timeout, permissions, …) that changed.
+fn settings(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
+    let (old, new) = (&pair.old.tool.settings, &pair.new.tool.settings);
+    if old == new {
+        return;
+    }
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let show = |v: Option<&String>| {
+        v.map_or("(not set)".to_string(), |v| {
+            format!("`{}`", words::clip(v, 60))
+        })
+    };
+    let changes: Vec<String> = keys
+        .into_iter()
+        .filter(|k| old.get(*k) != new.get(*k))
+        .map(|k| format!("`{k}`: {} → {}", show(old.get(k)), show(new.get(k))))
+        .collect();
+    let name = &pair.new.tool.name;
+    out.push(
+        Diagnostic::new(
+            &rules::RUN_SETTINGS_CHANGED,
+            pair.new.file,
+            pair.new_site(pair.new.sites.settings),
+            format!("a run setting of `{name}` changed: {}", changes.join("; ")),
+        )
+        .label("runs with other settings")
+        .related(
+            pair.old.file,
+            pair.old_site(pair.old.sites.settings),
+            format!("in {}", pair.base),
+        )
+        .note("a timeout, a working folder, an environment or a permission decides what a run may do and when it is stopped")
+        .help("review the new settings as part of the tool"),
+    );
 }
 
 fn level(l: &Option<String>) -> u8 {

@@ -15,9 +15,9 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
-use crate::fs::{FileSystem, MAX_READ_BYTES, ReadError};
+use crate::fs::{DirEntry, EntryKind, FileSystem, MAX_READ_BYTES, ReadError};
 
 /// Why git could not give the old side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +183,8 @@ pub struct Tree {
     blobs: HashMap<PathBuf, Blob>,
     reader: Mutex<Option<BlobReader>>,
     cwd: PathBuf,
+    /// Each folder's entries, made on the first listing (a skill's folder is listed).
+    dirs: OnceLock<HashMap<PathBuf, Vec<DirEntry>>>,
 }
 
 impl Tree {
@@ -243,6 +245,7 @@ impl Tree {
                 .collect(),
             reader: Mutex::new(reader),
             cwd: cwd.to_path_buf(),
+            dirs: OnceLock::new(),
         })
     }
 
@@ -379,6 +382,34 @@ impl FileSystem for Tree {
 
     fn is_file(&self, path: &Path) -> bool {
         self.blobs.contains_key(path)
+    }
+
+    fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
+        let dirs = self.dirs.get_or_init(|| {
+            let mut dirs: HashMap<PathBuf, Vec<DirEntry>> = HashMap::new();
+            let mut seen = std::collections::HashSet::new();
+            for file in self.blobs.keys() {
+                let mut kind = EntryKind::File;
+                let mut at = file.as_path();
+                while let (Some(parent), Some(name)) = (at.parent(), at.file_name()) {
+                    if seen.insert(at.to_path_buf()) {
+                        dirs.entry(parent.to_path_buf())
+                            .or_default()
+                            .push(DirEntry {
+                                name: name.to_string_lossy().into_owned(),
+                                kind,
+                                executable: None,
+                            });
+                    } else {
+                        break;
+                    }
+                    kind = EntryKind::Dir;
+                    at = parent;
+                }
+            }
+            dirs
+        });
+        dirs.get(path).cloned().unwrap_or_default()
     }
 }
 

@@ -55,6 +55,8 @@ pub struct OldSide {
     pub label: String,
     /// For a folder: the folder and the working directory it stands for.
     moved: Option<(PathBuf, PathBuf)>,
+    /// What the old side's files were read from (a skill's folder is listed through it).
+    pub fs: Box<dyn FileSystem>,
 }
 
 impl OldSide {
@@ -108,6 +110,7 @@ fn load_dir(dir: &Path, cwd: &Path, config: &Config) -> OldSide {
         results: load_all(&fs, found, cwd),
         label: format!("`{}`", display_path(dir, cwd)),
         moved: Some((dir.to_path_buf(), cwd.to_path_buf())),
+        fs: Box::new(fs),
     }
 }
 
@@ -180,5 +183,6 @@ fn load_git(
         results: load_all(&tree, discovered, cwd),
         label,
         moved: None,
+        fs: Box::new(tree),
     })
 }

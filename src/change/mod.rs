@@ -13,6 +13,7 @@ pub(crate) mod locate;
 pub mod output;
 mod pairing;
 mod properties;
+mod records;
 mod report;
 pub(crate) mod schema;
 mod tools;
@@ -81,11 +82,13 @@ pub enum ChangeKind {
     Changed,
 }
 
-/// One tool's change, for the `--stat` summary.
+/// One tool's, skill's or MCP server's change, for the `--stat` summary.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ToolChange {
-    /// The tool's name (the new one when renamed).
+    /// Its name (the new one when renamed).
     pub name: String,
+    /// What it is: `tool`, `skill` or `server`.
+    pub definition: crate::lock::record::Kind,
     /// Its format id.
     pub format: &'static str,
     /// Its file (the old one when removed), relative to the working directory.
@@ -248,6 +251,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         };
         changes.push(ToolChange {
             name: lowered.tool.name.clone(),
+            definition: crate::lock::record::Kind::Tool,
             format: lowered.tool.provenance.format,
             path: display(&home_path),
             change,
@@ -257,6 +261,19 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         findings.extend(diags.into_iter().map(|d| Finding {
             tool,
             home: home_of(&d, &old, &old_files, &home_path),
+            diagnostic: d,
+        }));
+    }
+    // Skills and servers: the old side's folders are listed in what it was read from.
+    let old_records = crate::lock::record::records(&old.results, old.fs.as_ref());
+    let new_records = crate::lock::record::records(&new.results, &fs);
+    for c in records::compare(&old_records, &new_records, &home, &display, base) {
+        let tool = changes.len();
+        changes.push(c.change);
+        let fallback = c.home;
+        findings.extend(c.diagnostics.into_iter().map(|d| Finding {
+            tool,
+            home: home_of(&d, &old, &old_files, &fallback),
             diagnostic: d,
         }));
     }

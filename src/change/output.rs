@@ -1,10 +1,12 @@
-//! `toolc diff --stat`: one line per tool added, removed or changed, and whether it breaks
-//! callers, as text, as Markdown for a pull-request comment or job summary, or as JSON.
+//! `toolc diff --stat`: one line per tool, Agent Skill or MCP server added, removed or changed,
+//! and whether it breaks callers, as text, as Markdown for a pull-request comment or job
+//! summary, or as JSON.
 
 use serde::Serialize;
 
 use super::{ChangeKind, DiffReport, ToolChange};
 use crate::diagnostics::visible;
+use crate::lock::record::Kind;
 
 /// The version of the `--stat --format json` document.
 pub const STAT_VERSION: u32 = 1;
@@ -16,6 +18,14 @@ fn change_text(c: &ToolChange) -> String {
         ChangeKind::Disabled => "disabled".to_string(),
         ChangeKind::Renamed { from } => format!("renamed from {}", visible(from)),
         ChangeKind::Changed => "changed".to_string(),
+    }
+}
+
+fn kind_text(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Tool => "tool",
+        Kind::Skill => "skill",
+        Kind::Server => "MCP server",
     }
 }
 
@@ -41,6 +51,18 @@ fn count(report: &DiffReport, f: &dyn Fn(&ChangeKind) -> bool) -> usize {
     report.tools.iter().filter(|t| f(&t.change)).count()
 }
 
+/// What the summary's rows are, in words: "tool"/"tools" when they are all tools, else
+/// "definition"/"definitions".
+fn noun(report: &DiffReport, n: usize) -> &'static str {
+    let tools = report.tools.iter().all(|t| t.definition == Kind::Tool);
+    match (tools, n == 1) {
+        (true, true) => "tool",
+        (true, false) => "tools",
+        (false, true) => "definition",
+        (false, false) => "definitions",
+    }
+}
+
 /// "3 tools changed, 1 added, 1 removed; 1 is breaking", or that nothing changed.
 fn headline(report: &DiffReport) -> String {
     let added = count(report, &|c| *c == ChangeKind::Added);
@@ -52,10 +74,12 @@ fn headline(report: &DiffReport) -> String {
     });
     let breaking = report.tools.iter().filter(|t| t.breaking).count();
     if report.tools.is_empty() {
-        return format!("No tool changed since {}.", report.base);
+        return format!(
+            "No tool, skill or MCP server changed since {}.",
+            report.base
+        );
     }
-    let tools = |n: usize| if n == 1 { "tool" } else { "tools" };
-    let mut parts = vec![format!("{changed} {} changed", tools(changed))];
+    let mut parts = vec![format!("{changed} {} changed", noun(report, changed))];
     if added > 0 {
         parts.push(format!("{added} added"));
     }
@@ -76,12 +100,13 @@ pub fn human(report: &DiffReport) -> String {
     if report.tools.is_empty() {
         return out;
     }
-    let rows: Vec<[String; 5]> = report
+    let rows: Vec<[String; 6]> = report
         .tools
         .iter()
         .map(|t| {
             [
                 visible(&t.name).into_owned(),
+                kind_text(t.definition).to_string(),
                 t.format.to_string(),
                 change_text(t),
                 if t.breaking { "breaking" } else { "compatible" }.to_string(),
@@ -89,7 +114,7 @@ pub fn human(report: &DiffReport) -> String {
             ]
         })
         .collect();
-    let header = ["tool", "format", "change", "", "findings"];
+    let header = ["name", "kind", "format", "change", "breaking", "findings"];
     let mut widths = header.map(str::len);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -126,15 +151,18 @@ pub fn markdown(report: &DiffReport) -> String {
     if report.tools.is_empty() {
         return out;
     }
-    out.push_str("\n| tool | format | change | breaking | findings |\n|---|---|---|---|---|\n");
+    out.push_str(
+        "\n| name | kind | format | change | breaking | findings |\n|---|---|---|---|---|---|\n",
+    );
     for t in &report.tools {
         let change = match &t.change {
             ChangeKind::Renamed { from } => format!("renamed from {}", cell(from, true)),
             _ => change_text(t),
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             cell(&t.name, true),
+            kind_text(t.definition),
             t.format,
             change,
             if t.breaking { "❌ yes" } else { "no" },

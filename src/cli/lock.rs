@@ -38,10 +38,14 @@ pub fn run(args: LockArgs) -> ExitCode {
         Ok(written) => {
             if !args.quiet {
                 let path = crate::discover::display_path(&written.path, &cwd);
+                let counts = format!(
+                    "{} tool(s), {} skill(s), {} MCP server(s)",
+                    written.tools, written.skills, written.servers
+                );
                 if written.changed {
-                    eprintln!("wrote {path} ({} tool(s))", written.tools);
+                    eprintln!("wrote {path} ({counts})");
                 } else {
-                    eprintln!("{path} is up to date ({} tool(s))", written.tools);
+                    eprintln!("{path} is up to date ({counts})");
                 }
             }
             ExitCode::SUCCESS

@@ -10,6 +10,8 @@ mod clean;
 mod completions;
 mod diff;
 mod empty;
+mod excluded;
+mod explain;
 mod fix;
 mod lock;
 mod rule_args;
@@ -20,7 +22,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::{OutputFormat, Summary, human, json, statistics};
-use crate::rules::{self, Severity};
+use crate::rules::Severity;
 use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 
 #[derive(Parser)]
@@ -162,7 +164,7 @@ pub fn main() -> ExitCode {
         Command::Server(args) => server::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Lock(args) => lock::run(args),
-        Command::Explain { rule } => run_explain(&rule),
+        Command::Explain { rule } => explain::run(&rule),
         Command::Completions(args) => completions::run(&args),
         Command::Clean(args) => clean::run(&args),
     };
@@ -275,6 +277,20 @@ fn run_check(args: CheckArgs) -> ExitCode {
         targets: build_targets,
         preview: args.rules.preview,
     };
+    // A named path (or the buffer's) that the configuration excludes is said to be excluded.
+    let stdin_named = args.stdin_filename.iter().cloned().collect::<Vec<_>>();
+    let named = if stdin_named.is_empty() {
+        &options.paths
+    } else {
+        &stdin_named
+    };
+    let excluded = excluded::named(&config, &options.cwd, named);
+    if !args.quiet {
+        for path in &excluded {
+            eprintln!("{}", excluded::warning(path));
+        }
+    }
+    let all_excluded = !named.is_empty() && excluded.len() == named.len();
     let targets = match parse_targets(&args.output_format) {
         Ok(t) => t,
         Err(message) => return usage_error(&message),
@@ -327,11 +343,11 @@ fn run_check(args: CheckArgs) -> ExitCode {
     if let baseline::Mode::Write(target) = &baseline_mode {
         return baseline::write(target, &options, &config, &report);
     }
-    let refused = no_buffer
+    let refused = (no_buffer && !all_excluded)
         .then(|| empty::refusal(&args.empty, &options.paths, &report))
         .flatten();
-    // "All checks passed" would contradict the error that follows.
-    let quiet = args.quiet || refused.is_some();
+    // "All checks passed" would contradict the error (or the exclusion) said before it.
+    let quiet = args.quiet || refused.is_some() || (all_excluded && args.format == Format::Human);
     let mut not_claimed = (args.statistics || args.verbose)
         .then(|| not_claimed_line(&report.summary))
         .flatten();
@@ -391,23 +407,6 @@ fn not_claimed_line(summary: &Summary) -> Option<String> {
             "{n} {files} at format paths {were} not claimed: their content is not in their format's shape (another tool's file); name a file to check it anyway"
         )
     })
-}
-
-fn run_explain(query: &str) -> ExitCode {
-    let Some(rule) = rules::lookup(query) else {
-        let hint = crate::analysis::names::did_you_mean(
-            query,
-            rules::all().iter().flat_map(|r| [r.code, r.name]),
-        );
-        let extra = hint
-            .map(|h| format!("; did you mean `{h}`?"))
-            .unwrap_or_default();
-        return usage_error(&format!("no rule `{query}`{extra} (see `toolc rules`)"));
-    };
-    match rules::page(rule) {
-        Some(page) => print(page),
-        None => usage_error(&format!("rule {} has no documentation page", rule.code)),
-    }
 }
 
 /// `--output-format FORMAT:PATH` values, checked before anything runs.

@@ -87,3 +87,25 @@ fn bad_config_points_into_the_file() {
     };
     assert_eq!(diags.len(), 1);
 }
+
+#[test]
+fn every_mistake_of_a_config_is_reported_at_once_in_file_order() {
+    let text = "bogus = 1\n[rules]\nDOJ003 = \"loud\"\n[lock]\nrequired = \"yes\"\n[discoveryy]\nexclude = []\n";
+    let Err(ConfigError::Invalid(diags)) = parse(text) else {
+        panic!("invalid");
+    };
+    let places: Vec<&str> = diags
+        .iter()
+        .map(|d| &text[d.span.start..d.span.end])
+        .collect();
+    assert_eq!(
+        places,
+        ["bogus", "\"loud\"", "\"yes\"", "discoveryy"],
+        "{diags:#?}"
+    );
+    // A file that is not TOML has one error: nothing after it can be read.
+    let Err(ConfigError::Invalid(diags)) = parse("[rules\nDOJ003 = \"loud\"\n") else {
+        panic!("invalid");
+    };
+    assert_eq!(diags.len(), 1);
+}

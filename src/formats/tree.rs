@@ -41,3 +41,45 @@ pub fn site_at(node: &Node, path: &[&str]) -> Option<crate::source::Span> {
 pub fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source::Span> {
     paths.iter().find_map(|p| site_at(node, p))
 }
+
+/// The run settings `keys` of `node` into `out` under `prefix` (`steps/0/`), each as compact
+/// JSON with sorted keys; the values of `hashed` keys (an environment, which may hold
+/// secrets) are kept only as a short hash of each value.
+pub fn settings(
+    node: &Node,
+    keys: &[&str],
+    hashed: &[&str],
+    prefix: &str,
+    out: &mut crate::ir::Settings,
+) {
+    for key in keys {
+        let Some(value) = node.value(key) else {
+            continue;
+        };
+        let mut json = sorted(value.to_json());
+        if hashed.contains(key)
+            && let serde_json::Value::Object(map) = &mut json
+        {
+            for v in map.values_mut() {
+                let digest = crate::ir::sha256_hex(v.to_string().as_bytes());
+                *v = serde_json::Value::String(format!("sha256:{}", &digest[..16]));
+            }
+        }
+        out.insert(format!("{prefix}{key}"), json.to_string());
+    }
+}
+
+/// `value` with the keys of every object in sorted order.
+fn sorted(value: serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<(String, serde_json::Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            serde_json::Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.into_iter().map(sorted).collect())
+        }
+        other => other,
+    }
+}

@@ -7,13 +7,22 @@ use crate::ir::{Tool, sha256_hex};
 
 /// The definition of `tool`: name, title, version, description, schemas, how it runs, risk,
 /// guidance and tags, plus the hash of a DojOps system prompt (a model-visible text the IR
-/// keeps only as a hash).
+/// keeps only as a hash) and its run settings (timeout, permissions, …).
 pub fn definition(tool: &Tool) -> Value {
     let mut value = serde_json::to_value(tool).unwrap_or(Value::Null);
     if let Value::Object(map) = &mut value {
         map.remove("provenance");
         if let Some(hash) = &tool.provenance.system_prompt_hash {
             map.insert("system_prompt_sha256".into(), Value::String(hash.clone()));
+        }
+        // Not in the bundles, but what runs: a timeout, a permission.
+        if !tool.settings.is_empty() {
+            let settings = tool
+                .settings
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            map.insert("settings".into(), Value::Object(settings));
         }
     }
     value

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::file::{self, FILE_NAME, Locked};
+use super::record::Kind;
 use super::{Entry, entry, root};
 use crate::change::locate::Located;
 use crate::change::schema::display;
@@ -79,6 +80,11 @@ pub fn drift(
         }
     };
     let lock_file = SourceFile::new(path, display, FormatId::Config, text);
+    let (locked, others): (Vec<Locked>, Vec<Locked>) =
+        locked.into_iter().partition(|l| l.entry.kind == Kind::Tool);
+    let fs = Confined::new([root.as_path()]);
+    let records = super::record::records(results, &fs);
+    let mut out = super::drift_records::drift(&records, &others, &root, scope, &lock_file);
     let lowering = formats::lower_all(results, &|_| true, &root);
     let mut taken = vec![false; locked.len()];
     let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
@@ -88,7 +94,6 @@ pub fn drift(
             .or_default()
             .push(i);
     }
-    let mut out = Vec::new();
     for tool in &lowering.tools {
         let now = entry(tool, &root);
         let candidates = by_key
@@ -192,6 +197,11 @@ fn changed(
                 format!("the tags of `{name}`"),
                 tool.file,
                 site(tool.sites.tags),
+            ),
+            setting if setting.starts_with("settings/") => (
+                format!("`{}` of `{name}`", setting.trim_start_matches("settings/")),
+                tool.file,
+                site(tool.sites.settings),
             ),
             "system_prompt_sha256" => (
                 format!("the system prompt of `{name}`"),

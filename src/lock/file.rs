@@ -1,5 +1,6 @@
-//! The `toolc.lock` file: TOML, one `[[tool]]` table per tool with its parts and texts one per
-//! line, so a reviewer sees in the lock's diff which part of which tool changed.
+//! The `toolc.lock` file: TOML, one `[[tool]]` table per tool (`[[skill]]` per Agent Skill,
+//! `[[server]]` per MCP server) with its parts and texts one per line, so a reviewer sees in
+//! the lock's diff which part of which definition changed.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -8,6 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::Entry;
+use super::record::Kind;
 use crate::source::Span;
 
 /// The lock's file name, in the lock's folder.
@@ -17,8 +19,8 @@ pub const FILE_NAME: &str = "toolc.lock";
 pub const VERSION: u32 = 1;
 
 const HEADER: &str = "\
-# toolc.lock: the reviewed definition of every tool, written by `toolc lock`.
-# Commit it. `toolc check --locked` fails when a tool no longer matches it; after reviewing
+# toolc.lock: the reviewed definition of every tool, Agent Skill and MCP server, written by
+# `toolc lock`. Commit it. `toolc check --locked` fails when one no longer matches it; after reviewing
 # the change, run `toolc lock` again and commit the new lock with it. Do not edit by hand.
 ";
 
@@ -39,19 +41,20 @@ fn string(s: &str) -> String {
 pub fn render(entries: &[Entry]) -> String {
     let mut out = format!("{HEADER}version = {VERSION}\n");
     for e in entries {
+        let table = e.kind.table();
         let _ = write!(
             out,
-            "\n[[tool]]\nname = {}\nformat = {}\npath = {}\nsha256 = {}\n",
+            "\n[[{table}]]\nname = {}\nformat = {}\npath = {}\nsha256 = {}\n",
             string(&e.name),
             string(&e.format),
             string(&e.path),
             string(&e.sha256)
         );
-        for (table, map) in [("parts", &e.parts), ("texts", &e.texts)] {
+        for (part, map) in [("parts", &e.parts), ("texts", &e.texts)] {
             if map.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "\n[tool.{table}]");
+            let _ = writeln!(out, "\n[{}.{part}]", e.kind.table());
             for (k, v) in map {
                 let _ = writeln!(out, "{} = {}", key(k), string(v));
             }
@@ -66,6 +69,10 @@ struct RawLock {
     version: Spanned<u32>,
     #[serde(default)]
     tool: Vec<RawEntry>,
+    #[serde(default)]
+    skill: Vec<RawEntry>,
+    #[serde(default)]
+    server: Vec<RawEntry>,
 }
 
 #[derive(Deserialize)]
@@ -118,13 +125,19 @@ pub fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
             span: Span::new(span.start, span.end),
         });
     }
-    Ok(raw
-        .tool
+    let kinds = [
+        (Kind::Tool, raw.tool),
+        (Kind::Skill, raw.skill),
+        (Kind::Server, raw.server),
+    ];
+    Ok(kinds
         .into_iter()
-        .map(|r| {
+        .flat_map(|(kind, raws)| raws.into_iter().map(move |r| (kind, r)))
+        .map(|(kind, r)| {
             let span = r.name.span();
             Locked {
                 entry: Entry {
+                    kind,
                     format: r.format,
                     path: r.path,
                     name: r.name.into_inner(),
@@ -144,6 +157,7 @@ mod tests {
 
     fn entry(name: &str) -> Entry {
         Entry {
+            kind: Kind::Tool,
             format: "tool-md".into(),
             path: "tools/a \"b\".tool.md".into(),
             name: name.into(),
@@ -165,6 +179,24 @@ mod tests {
         let back: Vec<Entry> = read.iter().map(|l| l.entry.clone()).collect();
         assert_eq!(back, entries);
         assert_eq!(&text[read[1].span.start..read[1].span.end], "\"b\"");
+    }
+
+    #[test]
+    fn skills_and_servers_have_tables_of_their_own() {
+        let mut skill = entry("review");
+        skill.kind = Kind::Skill;
+        let mut server = entry("weather");
+        server.kind = Kind::Server;
+        let entries = vec![entry("a"), skill, server];
+        let text = render(&entries);
+        assert!(text.contains("\n[[skill]]\nname = \"review\""), "{text}");
+        assert!(text.contains("\n[server.parts]\n"), "{text}");
+        let back: Vec<Entry> = parse(&text)
+            .expect("parses")
+            .into_iter()
+            .map(|l| l.entry)
+            .collect();
+        assert_eq!(back, entries);
     }
 
     #[test]

@@ -7,10 +7,18 @@
 //! count), and, to say *what* changed, a short hash of each part (schemas without their texts,
 //! how it runs, risk, version, tags) and of each text the model reads (descriptions, titles,
 //! guidance). The full hash decides whether a tool drifted; the short ones only locate it.
+//!
+//! Agent Skills and MCP servers (client configuration entries and `server.json`) are locked
+//! the same way, each field of theirs a part or a text (`record.rs`, `skill.rs`,
+//! `server.rs`), and checked by `drift_records.rs`.
 
 pub mod canonical;
 mod drift;
+mod drift_records;
 mod file;
+pub mod record;
+pub mod server;
+mod skill;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,9 +35,11 @@ pub use file::FILE_NAME;
 /// full hash is what guards against a change.
 const SHORT: usize = 16;
 
-/// One tool as the lock records it.
+/// One tool, skill or server as the lock records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// Tool, skill or server: the lock's table.
+    pub kind: record::Kind,
     /// Format id.
     pub format: String,
     /// The file, relative to the lock's folder, with `/`.
@@ -98,6 +108,14 @@ pub fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
                 }
                 // Every guidance item is a text (below).
                 "guidance" => {}
+                // One part per setting, so a changed timeout is named.
+                "settings" => {
+                    if let Value::Object(settings) = value {
+                        for (k, v) in settings {
+                            parts.insert(format!("settings/{k}"), short(&v));
+                        }
+                    }
+                }
                 "input_schema" | "output_schema" => {
                     split_texts(&mut value, &key, &mut texts);
                     parts.insert(key, short(&value));
@@ -124,6 +142,7 @@ pub fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
     }
     let rel = tool.file.path.strip_prefix(root).unwrap_or(&tool.file.path);
     Entry {
+        kind: record::Kind::Tool,
         format: tool.tool.provenance.format.to_string(),
         path: rel.to_string_lossy().replace('\\', "/"),
         name: tool.tool.name.clone(),
@@ -152,6 +171,10 @@ pub struct Written {
     pub path: PathBuf,
     /// How many tools it lists.
     pub tools: usize,
+    /// How many Agent Skills it lists.
+    pub skills: usize,
+    /// How many MCP servers it lists.
+    pub servers: usize,
     /// False when the file already said exactly this.
     pub changed: bool,
 }
@@ -167,12 +190,27 @@ pub fn lock(config: &Config) -> std::io::Result<Written> {
     let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
     let loaded = crate::pipeline::load(&options, config, &fs, None, false);
     let lowering = crate::formats::lower_all(&loaded.results, &|_| true, &root);
-    write(&lowering.tools, &root)
+    let records = record::records(&loaded.results, &fs);
+    write(&lowering.tools, &records, &root)
 }
 
-/// Write `toolc.lock` for `tools` into `root` (atomically: a temporary file, then a rename).
-pub fn write(tools: &[Lowered<'_>], root: &Path) -> std::io::Result<Written> {
-    let entries = entries(tools, root);
+/// Write `toolc.lock` for `tools` and `records` (skills, servers) into `root` (atomically: a
+/// temporary file, then a rename).
+pub fn write(
+    tools: &[Lowered<'_>],
+    records: &[record::Record<'_>],
+    root: &Path,
+) -> std::io::Result<Written> {
+    let mut entries = entries(tools, root);
+    let mut others: Vec<Entry> = records.iter().map(|r| r.entry(root)).collect();
+    others.sort_by(|a, b| (a.kind, &a.path, &a.name).cmp(&(b.kind, &b.path, &b.name)));
+    entries.extend(others);
+    let count = |k: record::Kind| entries.iter().filter(|e| e.kind == k).count();
+    let (tools, skills, servers) = (
+        count(record::Kind::Tool),
+        count(record::Kind::Skill),
+        count(record::Kind::Server),
+    );
     let text = file::render(&entries);
     // Through the boundary: never a lock file linked out of the repository, read or written.
     let at = crate::fs::Repository::of(root)
@@ -190,7 +228,9 @@ pub fn write(tools: &[Lowered<'_>], root: &Path) -> std::io::Result<Written> {
     }
     Ok(Written {
         path,
-        tools: entries.len(),
+        tools,
+        skills,
+        servers,
         changed,
     })
 }

@@ -252,8 +252,12 @@ pub(crate) fn report(
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut baselined = Vec::new();
     if let Some(path) = &config.baseline {
+        // An excluded file is not checked: its entries are kept, not called stale (fixed).
         let covers = |rule: &Rule, file: &Path| {
-            scope.covers(file) && only.is_none_or(|o| o == file) && enabled(rule, file).is_some()
+            scope.covers(file)
+                && !config.excludes(file)
+                && only.is_none_or(|o| o == file)
+                && enabled(rule, file).is_some()
         };
         let applied = crate::baseline::apply(path, &options.cwd, &mut diagnostics, &covers);
         baselined = applied.baselined;

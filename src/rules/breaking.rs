@@ -21,10 +21,18 @@ declare_rules! {
     OUTPUT_TYPE_WIDENED = "BRK022" "output-type-widened" Error gate ["dojops-tool", "tool-md"] "an output value may now have a type it could not have before";
     OUTPUT_ENUM_VALUE_ADDED = "BRK023" "output-enum-value-added" Warning ["dojops-tool", "tool-md"] "an output value may now be an `enum` value consumers have not seen";
     OUTPUT_CONSTRAINT_RELAXED = "BRK024" "output-constraint-relaxed" Warning ["dojops-tool", "tool-md"] "an output constraint was removed or loosened";
-    RUN_CHANGED = "BRK030" "run-changed" Warning [] "how a tool runs changed: command, program, script, endpoint or transport";
+    RUN_CHANGED = "BRK030" "run-changed" Warning [] "how a tool or MCP server runs changed: command, program, arguments, script, endpoint, URL or transport";
     RISK_RAISED = "BRK031" "risk-raised" Warning [] "a tool may now do more: write or run, act, change data, reach the network";
-    DESCRIPTION_CHANGED = "BRK032" "description-changed" Info [] "a description the model reads changed (tool or parameter)";
+    DESCRIPTION_CHANGED = "BRK032" "description-changed" Info [] "a description the model reads changed (tool, parameter, skill or MCP server)";
     GUIDANCE_CHANGED = "BRK033" "guidance-changed" Info ["tool-md"] "a tool's use guidance changed";
+    RUN_SETTINGS_CHANGED = "BRK034" "run-settings-changed" Warning [] "a setting that changes how a tool or MCP server runs changed: timeout, working folder, environment, permissions";
+    SKILL_REMOVED = "BRK050" "skill-removed" Error gate ["agent-skill"] "an Agent Skill that existed in the old version is gone";
+    SKILL_RENAMED = "BRK051" "skill-renamed" Error gate ["agent-skill"] "an Agent Skill's name changed while the rest of it stayed the same";
+    SKILL_CHANGED = "BRK052" "skill-changed" Warning ["agent-skill"] "an Agent Skill's instructions, files, allowed tools or other front matter changed";
+    SERVER_REMOVED = "BRK060" "server-removed" Error gate ["mcp-config", "mcp-server"] "an MCP server that existed in the old version is gone";
+    SERVER_RENAMED = "BRK061" "server-renamed" Error gate ["mcp-config", "mcp-server"] "an MCP server's name changed while the rest of it stayed the same";
+    SERVER_PACKAGE_CHANGED = "BRK062" "server-package-changed" Error gate ["mcp-config", "mcp-server"] "the package an MCP server runs changed or is gone: registry, name or version";
+    SERVER_ENV_CHANGED = "BRK063" "server-env-changed" Warning ["mcp-config", "mcp-server"] "the environment variables or headers an MCP server is given changed (names)";
     MAJOR_BUMP_MISSING = "BRK040" "major-bump-missing" Error gate ["tool-md", "dojops-tool", "dojops-dops"] "a breaking change without a major bump of the tool's version";
     VERSION_DECREASED = "BRK041" "version-decreased" Error gate ["tool-md", "dojops-tool", "dojops-dops"] "a tool's version went down";
 }

@@ -6,6 +6,31 @@
 pub mod cache;
 pub mod change;
 
+// The suite's results must not depend on what is installed: ShellCheck (the SHC rules) runs
+// only in the tests that ask for it (they set `TOOLC_SHELLCHECK` on the toolc they start).
+// This is set here, for the test process and every toolc it starts, rather than for every
+// cargo command (`.cargo/config.toml`), which would turn ShellCheck off for `cargo run` too.
+// It runs before `main`, while the process has one thread, as a C constructor; a
+// `TOOLC_SHELLCHECK` exported by the caller is kept.
+#[used]
+#[cfg_attr(
+    any(target_os = "linux", target_os = "android", target_os = "freebsd"),
+    unsafe(link_section = ".init_array")
+)]
+#[cfg_attr(
+    target_vendor = "apple",
+    unsafe(link_section = "__DATA,__mod_init_func")
+)]
+#[cfg_attr(windows, unsafe(link_section = ".CRT$XCU"))]
+static SHELLCHECK_OFF: extern "C" fn() = shellcheck_off;
+
+extern "C" fn shellcheck_off() {
+    if std::env::var_os("TOOLC_SHELLCHECK").is_none() {
+        // SAFETY: a constructor runs before `main`, on the only thread there is.
+        unsafe { std::env::set_var("TOOLC_SHELLCHECK", "") };
+    }
+}
+
 use std::path::{Path, PathBuf};
 
 use toolc::{CheckOptions, Config, ConfigError, Diagnostic, Report, check};

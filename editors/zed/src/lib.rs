@@ -18,7 +18,7 @@ impl zed::Extension for Toolc {
     ) -> zed::Result<zed::Command> {
         let command = worktree
             .which("toolc")
-            .ok_or("`toolc` is not on PATH: install it (cargo install toolc) and restart Zed")?;
+            .ok_or("`toolc` is not on PATH: install it (`cargo install --locked toolc`, or a release binary) and restart Zed")?;
         Ok(zed::Command {
             command,
             args: vec!["server".to_string()],

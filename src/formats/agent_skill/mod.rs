@@ -24,7 +24,7 @@ mod broken;
 mod commands;
 mod families;
 mod fences;
-mod folder;
+pub mod folder;
 mod front_matter;
 mod integrations;
 mod ir;

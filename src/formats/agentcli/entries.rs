@@ -126,6 +126,11 @@ impl Cx<'_> {
             index,
             ..Tool::default()
         };
+        let settings = ["timeoutSec", "envPassthrough"];
+        crate::formats::tree::settings(node, &settings, &[], "", &mut tool.settings);
+        tool.settings_span = settings
+            .iter()
+            .find_map(|k| field(node, k).map(|e| e.key_span));
         let name = field(node, "name");
         match name.map(|e| &e.value) {
             Some(Node {

@@ -54,6 +54,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             },
             guidance: None,
             tags: Vec::new(),
+            settings: t.settings.clone(),
             provenance,
         },
         file,
@@ -64,6 +65,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
         parameters: None,
         sites: Sites {
             run: t.command_span,
+            settings: t.settings_span,
             ..Sites::default()
         },
     })

@@ -80,6 +80,12 @@ pub struct Tool {
     pub command_span: Option<Span>,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Packed>,
+    /// `timeoutSec` and `envPassthrough`: how the command runs besides its argv.
+    #[serde(default)]
+    pub settings: crate::ir::Settings,
+    /// Where the first of them is written.
+    #[serde(default)]
+    pub settings_span: Option<Span>,
 }
 
 /// Parse, lower, validate and lint one manifest; programs are looked for through `fs`.

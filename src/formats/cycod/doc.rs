@@ -29,8 +29,31 @@ pub struct ToolDoc {
     pub steps: Option<Vec<Action>>,
     /// What a single-step tool does.
     pub action: Option<Action>,
+    /// Settings that change how it runs (timeout, working directory, environment, input),
+    /// its own and each step's.
+    pub settings: crate::ir::Settings,
     /// Where its parts are written.
     pub sites: Sites,
+}
+
+/// The settings of a tool or step beyond its command.
+const SETTINGS: &[&str] = &["timeout", "working-directory", "environment", "input"];
+
+/// The run settings of the tool file `root`: its own, then each step's as `steps/N/KEY`.
+fn settings_of(root: &Node) -> crate::ir::Settings {
+    let mut out = crate::ir::Settings::new();
+    crate::formats::tree::settings(root, SETTINGS, &["environment"], "", &mut out);
+    for (i, step) in root
+        .value("steps")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let prefix = format!("steps/{i}/");
+        crate::formats::tree::settings(step, SETTINGS, &["environment"], &prefix, &mut out);
+    }
+    out
 }
 
 /// One entry of `parameters`.
@@ -112,6 +135,7 @@ impl ToolDoc {
             parameters: parameters.map(Packed::pack),
             action: if steps.is_some() { None } else { action(root) },
             steps,
+            settings: settings_of(root),
             sites: Sites {
                 run: first_site(
                     root,
@@ -128,6 +152,16 @@ impl ToolDoc {
                 ),
                 risk: site_at(root, &["tags"]),
                 tags: site_at(root, &["tags"]),
+                settings: first_site(
+                    root,
+                    &[
+                        &["timeout"],
+                        &["working-directory"],
+                        &["environment"],
+                        &["input"],
+                        &["steps"],
+                    ],
+                ),
                 ..Sites::default()
             },
         }

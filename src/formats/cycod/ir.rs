@@ -145,6 +145,7 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
             },
             guidance: None,
             tags,
+            settings: doc.settings.clone(),
             provenance: provenance(file),
         },
         file,

@@ -29,8 +29,17 @@ pub struct ManifestDoc {
     pub runs_programs: bool,
     /// `permissions.network: inherit`.
     pub network: bool,
+    /// `permissions`, as written.
+    pub settings: crate::ir::Settings,
     /// Where its parts are written.
     pub sites: Sites,
+}
+
+/// The permissions of a manifest or skill, the setting that decides what its run may do.
+fn permissions(root: &Node) -> crate::ir::Settings {
+    let mut out = crate::ir::Settings::new();
+    crate::formats::tree::settings(root, &["permissions"], &[], "", &mut out);
+    out
 }
 
 impl ManifestDoc {
@@ -47,11 +56,13 @@ impl ManifestDoc {
             verification: str_at(root, &["verification", "command"]).map(str::to_string),
             runs_programs: str_at(root, &["permissions", "child_process"]) == Some("required"),
             network: str_at(root, &["permissions", "network"]) == Some("inherit"),
+            settings: permissions(root),
             sites: Sites {
                 version: site_at(root, &["version"]),
                 run: first_site(root, &[&["files"], &["verification"], &["generator"]]),
                 risk: site_at(root, &["permissions"]),
                 tags: site_at(root, &["tags"]),
+                settings: site_at(root, &["permissions"]),
                 ..Sites::default()
             },
         }
@@ -85,6 +96,8 @@ pub struct SkillDoc {
     pub no_side_effects: bool,
     /// `execution.idempotent: true`.
     pub idempotent: bool,
+    /// `permissions`, as written.
+    pub settings: crate::ir::Settings,
     /// Where its parts are written.
     pub sites: Sites,
 }
@@ -109,11 +122,13 @@ impl SkillDoc {
                 node_at(root, &["execution", "idempotent"]).map(|n| &n.kind),
                 Some(NodeKind::Bool(true))
             ),
+            settings: permissions(root),
             sites: Sites {
                 version: site_at(root, &["meta", "version"]),
                 run: first_site(root, &[&["files"], &["verification"]]),
                 risk: first_site(root, &[&["permissions"], &["risk"], &["capabilities"]]),
                 tags: site_at(root, &["meta", "tags"]),
+                settings: site_at(root, &["permissions"]),
                 ..Sites::default()
             },
         }

@@ -74,6 +74,7 @@ impl ToolDoc {
                 risk: first_site(root, &[&["type"], &["meta", "tags"]]),
                 guidance: site_at(root, &["use_guidance"]),
                 tags: site_at(root, &["meta", "tags"]),
+                settings: None,
             },
         }
     }

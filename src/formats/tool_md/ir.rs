@@ -104,6 +104,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
             },
             guidance,
             tags,
+            settings: Default::default(),
             provenance: provenance(file),
         },
         file,

@@ -1,0 +1,296 @@
+//! Agent Skills and MCP servers compared (`crate::lock::record`): paired by file and name, by
+//! name, then by content (a rename); each field that changed is a finding on the new side with
+//! the old side as the related place.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use super::{ChangeKind, ToolChange};
+use crate::diagnostics::Diagnostic;
+use crate::lock::record::{Field, Kind, Record, describe};
+use crate::rules::{Rule, breaking as rules};
+
+/// One skill or server that changed, with its findings and where it is in the working tree.
+pub(crate) struct Changed {
+    /// The change, for `--stat`.
+    pub change: ToolChange,
+    /// Its file in the working tree (the old file's new home when it was removed).
+    pub home: PathBuf,
+    /// The findings about it.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Every skill and server added, removed, renamed or changed from `old` to `new`. `home` maps
+/// an old file to its place in the working tree, `display` names a path for `--stat`.
+pub(crate) fn compare(
+    old: &[Record<'_>],
+    new: &[Record<'_>],
+    home: &dyn Fn(&Path) -> PathBuf,
+    display: &dyn Fn(&Path) -> String,
+    base: &str,
+) -> Vec<Changed> {
+    let mut old_taken = vec![false; old.len()];
+    let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+    let mut new_free = Vec::new();
+    // Indexed once: a repository may hold thousands of skills and servers.
+    let mut by_name: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+    let old_identity: Vec<String> = old.iter().map(Record::identity).collect();
+    let mut by_identity: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+    for (o, record) in old.iter().enumerate() {
+        by_name
+            .entry((record.kind, &record.name))
+            .or_default()
+            .push(o);
+        by_identity
+            .entry((record.kind, &old_identity[o]))
+            .or_default()
+            .push(o);
+    }
+    // Same file and name, then the same name elsewhere (a moved file), then the same content
+    // under another name (a rename).
+    for (n, record) in new.iter().enumerate() {
+        let candidates = by_name
+            .get(&(record.kind, record.name.as_str()))
+            .map_or(&[][..], Vec::as_slice);
+        let free = || candidates.iter().copied().filter(|&o| !old_taken[o]);
+        let found = free()
+            .find(|&o| home(&old[o].file.path) == record.file.path)
+            .or_else(|| free().next());
+        match found {
+            Some(o) => {
+                old_taken[o] = true;
+                pairs.push((Some(o), Some(n)));
+            }
+            None => new_free.push(n),
+        }
+    }
+    for n in new_free {
+        let identity = new[n].identity();
+        let found = by_identity
+            .get(&(new[n].kind, identity.as_str()))
+            .and_then(|c| c.iter().copied().find(|&o| !old_taken[o]));
+        if let Some(o) = found {
+            old_taken[o] = true;
+        }
+        pairs.push((found, Some(n)));
+    }
+    pairs.extend(
+        (0..old.len())
+            .filter(|&o| !old_taken[o])
+            .map(|o| (Some(o), None)),
+    );
+    let mut out = Vec::new();
+    for pair in pairs {
+        let (change, record, home_path, diagnostics) = match pair {
+            (Some(o), Some(n)) if old[o].name == new[n].name => {
+                let diagnostics = fields(&old[o], &new[n], base);
+                if old_identity[o] == new[n].identity() && diagnostics.is_empty() {
+                    continue;
+                }
+                (
+                    ChangeKind::Changed,
+                    &new[n],
+                    new[n].file.path.clone(),
+                    diagnostics,
+                )
+            }
+            (Some(o), Some(n)) => (
+                ChangeKind::Renamed {
+                    from: old[o].name.clone(),
+                },
+                &new[n],
+                new[n].file.path.clone(),
+                vec![renamed(&old[o], &new[n], base)],
+            ),
+            (None, Some(n)) => (
+                ChangeKind::Added,
+                &new[n],
+                new[n].file.path.clone(),
+                Vec::new(),
+            ),
+            (Some(o), None) => (
+                ChangeKind::Removed,
+                &old[o],
+                home(&old[o].file.path),
+                vec![removed(&old[o], base)],
+            ),
+            (None, None) => continue,
+        };
+        out.push(Changed {
+            change: ToolChange {
+                name: record.name.clone(),
+                definition: record.kind,
+                format: record.file.format.as_str(),
+                path: display(&home_path),
+                change,
+                breaking: false,
+                findings: [0; 3],
+            },
+            home: home_path,
+            diagnostics,
+        });
+    }
+    out
+}
+
+/// BRK050 or BRK060, on the old file.
+fn removed(old: &Record<'_>, base: &str) -> Diagnostic {
+    let (rule, who) = match old.kind {
+        Kind::Skill => (
+            &rules::SKILL_REMOVED,
+            "agents that load the skill by its name no longer find it",
+        ),
+        _ => (
+            &rules::SERVER_REMOVED,
+            "clients no longer start it: every tool it offered is gone, and agents and tools that call them fail",
+        ),
+    };
+    Diagnostic::new(
+        rule,
+        old.file,
+        old.name_span,
+        format!("{} `{}` was removed", old.kind.noun(), old.name),
+    )
+    .label(format!("defined here in {base}, gone now"))
+    .note(who)
+    .help("keep it until nothing uses it, or remove it in a major version of the repository")
+}
+
+/// BRK051 or BRK061, on the new name.
+fn renamed(old: &Record<'_>, new: &Record<'_>, base: &str) -> Diagnostic {
+    let rule = match new.kind {
+        Kind::Skill => &rules::SKILL_RENAMED,
+        _ => &rules::SERVER_RENAMED,
+    };
+    let (from, to) = (&old.name, &new.name);
+    Diagnostic::new(
+        rule,
+        new.file,
+        new.name_span,
+        format!("{} `{from}` was renamed to `{to}`", new.kind.noun()),
+    )
+    .label(format!("renamed from `{from}`"))
+    .related(old.file, old.name_span, format!("in {base}: `{from}`"))
+    .note(match new.kind {
+        Kind::Skill => format!("agents and users invoke the skill by its name: `{from}` is no longer found"),
+        _ => format!("tools of a server are called under its name (`mcp__{from}__…`): every permission, setting and call naming `{from}` no longer applies"),
+    })
+    .help(format!("keep `{from}` as well until its users have moved, or rename it in a major version"))
+}
+
+/// The rule for a change to field `key` of a record of `kind`; none for a field whose change
+/// does not matter to callers (a server's `version` is compared by its packages).
+fn rule_of(kind: Kind, key: &str, added: bool) -> Option<&'static Rule> {
+    let (first, rest) = key.split_once('/').unwrap_or((key, ""));
+    Some(match (kind, first) {
+        (_, "description" | "title") => &rules::DESCRIPTION_CHANGED,
+        (Kind::Skill, _) => &rules::SKILL_CHANGED,
+        (_, "package") => &rules::SERVER_PACKAGE_CHANGED,
+        (_, "env" | "headers") => &rules::SERVER_ENV_CHANGED,
+        (_, "packages") if rest.ends_with("/env") => &rules::SERVER_ENV_CHANGED,
+        (_, "packages") if rest.ends_with("/run") => &rules::RUN_CHANGED,
+        // A package added beside the others breaks nobody.
+        (_, "packages") if added => return None,
+        (_, "packages") => &rules::SERVER_PACKAGE_CHANGED,
+        (_, "command" | "args" | "url" | "type" | "cwd" | "remotes") => &rules::RUN_CHANGED,
+        (_, "settings") => &rules::RUN_SETTINGS_CHANGED,
+        _ => return None,
+    })
+}
+
+/// What a field is, shown in a message (values that cannot hold secrets only).
+fn shown(key: &str, field: Option<&Field>) -> Option<String> {
+    let value = &field?.value;
+    match key {
+        "package" => {
+            let name = value.get("name")?.as_str()?;
+            Some(match value.get("version").and_then(|v| v.as_str()) {
+                Some(v) => format!("`{name}@{v}`"),
+                None => format!("`{name}` (no version pinned)"),
+            })
+        }
+        "command" | "type" => value
+            .as_str()
+            .map(|s| format!("`{}`", crate::diagnostics::visible(s))),
+        k if k.starts_with("packages/") && !k.ends_with("/run") && !k.ends_with("/env") => value
+            .get("version")
+            .and_then(|v| v.as_str())
+            .map(|v| format!("version `{v}`")),
+        _ => None,
+    }
+}
+
+/// One finding per field that differs between two versions of the same record.
+fn fields(old: &Record<'_>, new: &Record<'_>, base: &str) -> Vec<Diagnostic> {
+    let keys: BTreeSet<&String> = old.fields.keys().chain(new.fields.keys()).collect();
+    let package_changed =
+        old.fields.get("package").map(|f| &f.value) != new.fields.get("package").map(|f| &f.value);
+    let mut out = Vec::new();
+    for key in keys {
+        let (o, n) = (old.fields.get(key), new.fields.get(key));
+        if o.map(|f| &f.value) == n.map(|f| &f.value) {
+            continue;
+        }
+        // The arguments that name a new package are that package's change.
+        if key == "args" && package_changed {
+            continue;
+        }
+        let Some(rule) = rule_of(new.kind, key, o.is_none()) else {
+            continue;
+        };
+        let subject = describe(new.kind, key, &new.name);
+        let message = match (o, n) {
+            (None, _) => format!("{subject} was added"),
+            (_, None) => format!("{subject} was removed"),
+            _ => match (shown(key, o), shown(key, n)) {
+                (Some(a), Some(b)) => format!("{subject} changed from {a} to {b}"),
+                _ => format!("{subject} changed"),
+            },
+        };
+        let was = match shown(key, o) {
+            Some(v) => format!("in {base}: {v}"),
+            None if o.is_some() => format!("in {base}"),
+            None => format!("in {base}: not there"),
+        };
+        let d = Diagnostic::new(rule, new.file, new.site(key), message)
+            .label(if n.is_some() {
+                "changed here"
+            } else {
+                "removed from here"
+            })
+            .related(old.file, old.site(key), was);
+        out.push(explain(d, rule));
+    }
+    out
+}
+
+/// The note and help every finding of `rule` about a skill or server carries.
+fn explain(d: Diagnostic, rule: &Rule) -> Diagnostic {
+    let (note, help) = match rule.code {
+        "BRK062" => (
+            "clients now fetch and run other code under the server's name: tools may be gone or behave differently, and the new package has not been reviewed",
+            "review the new package (its tools, its publisher) as if it were a new server, and pin its version",
+        ),
+        "BRK063" => (
+            "a server given other variables or headers reads other credentials or settings; one it now expects and does not get fails to start",
+            "say in the change which variables users must set, and review what each one grants",
+        ),
+        "BRK052" => (
+            "the agent follows the skill's instructions and runs its files: a change after review is how a skill gets poisoned",
+            "read the new instructions and files as a reviewer of a new skill would",
+        ),
+        "BRK032" => (
+            "the model decides when to use it from this text",
+            "check that the new text still says what it does and nothing more",
+        ),
+        "BRK034" => (
+            "a setting decides what a run may do and when it is stopped",
+            "review the new settings as part of the server",
+        ),
+        _ => (
+            "clients start the server differently: the same call may now run other code",
+            "review the new command, arguments or URL as if it were a new server",
+        ),
+    };
+    d.note(note).help(help)
+}
