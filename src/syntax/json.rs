@@ -6,9 +6,6 @@
 //! scanner's tokens (strings unescaped, numbers checked) become [`Node`]s as they come, so
 //! the only tree ever held is ours.
 
-use std::borrow::Cow;
-use std::collections::HashMap;
-
 use jsonc_parser::errors::{ParseError, ParseErrorKind};
 use jsonc_parser::tokens::Token;
 use jsonc_parser::{Scanner, ScannerOptions};
@@ -61,6 +58,8 @@ fn parse_with(text: &str, base: usize, extensions: Extensions) -> Parsed {
         token: None,
         last_end: 0,
         found: Vec::new(),
+        sizes: container_sizes(text, &strict),
+        opened: 0,
     };
     let mut out = Parsed::default();
     match parser.document() {
@@ -68,6 +67,7 @@ fn parse_with(text: &str, base: usize, extensions: Extensions) -> Parsed {
         Ok(Some(root)) => {
             out.root = Some(root);
             out.errors = parser.found;
+            out.errors.sort_by_key(|e| e.span.start);
         }
         Ok(None) => out.errors.push(SyntaxError {
             kind: SyntaxErrorKind::Json,
@@ -223,6 +223,42 @@ fn raw_control(text: &str, start: usize, end: usize, base: usize) -> Option<Synt
     })
 }
 
+/// How many items (or members) each container of `text` holds, in the order they open, as
+/// far as the text scans: the parse then gives each its exact room. Grown as it fills, a
+/// list of millions of values was copied at its last doubling, old and new held together:
+/// twice its size at the peak. The count is commas plus one (a trailing comma counts one
+/// too many, which costs one slot).
+fn container_sizes(text: &str, options: &ScannerOptions) -> Vec<u32> {
+    let mut scanner = Scanner::new(text, options);
+    let mut sizes: Vec<u32> = Vec::new();
+    // The containers open around the scanner, by their index in `sizes`.
+    let mut open: Vec<usize> = Vec::new();
+    while let Ok(Some(token)) = scanner.scan() {
+        if let Token::CommentLine(_) | Token::CommentBlock(_) = token {
+            continue;
+        }
+        let closes = matches!(token, Token::CloseBrace | Token::CloseBracket);
+        if let Some(&at) = open.last() {
+            match token {
+                Token::Comma => sizes[at] = sizes[at].saturating_add(1),
+                _ if sizes[at] == 0 && !closes => sizes[at] = 1,
+                _ => {}
+            }
+        }
+        match token {
+            Token::OpenBrace | Token::OpenBracket => {
+                open.push(sizes.len());
+                sizes.push(0);
+            }
+            _ if closes => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    sizes
+}
+
 /// True when `token` after an item (`in_array`) or member can only start the next one: a
 /// comma is missing before it.
 fn starts_next(token: &Token<'_>, in_array: bool) -> bool {
@@ -244,8 +280,12 @@ struct Parser<'t> {
     token: Option<Token<'t>>,
     /// End of the last token that was not a comment.
     last_end: usize,
-    /// Errors that do not stop the parse (raw controls, duplicate keys), in file order.
+    /// Errors that do not stop the parse (raw controls, duplicate keys).
     found: Vec<SyntaxError>,
+    /// How many items or members each container holds, in the order they open.
+    sizes: Vec<u32>,
+    /// Containers opened so far.
+    opened: usize,
 }
 
 impl<'t> Parser<'t> {
@@ -371,20 +411,23 @@ impl<'t> Parser<'t> {
         Ok(())
     }
 
-    fn enter(&self, depth: usize) -> Result<usize, Stop> {
+    /// Open the container whose opener is the current token: where it starts, and how many
+    /// items it holds (as counted before).
+    fn enter(&mut self, depth: usize) -> Result<(usize, usize), Stop> {
         if depth > MAX_DEPTH {
             return Err(Stop::TooDeep {
                 at: self.scanner.token_start(),
             });
         }
-        Ok(self.scanner.token_start())
+        let size = self.sizes.get(self.opened).map_or(0, |&n| n as usize);
+        self.opened += 1;
+        Ok((self.scanner.token_start(), size))
     }
 
     /// The object whose `{` is the current token.
     fn object(&mut self, depth: usize) -> Result<Node, Stop> {
-        let start = self.enter(depth)?;
-        let mut entries = Vec::new();
-        let mut seen: HashMap<Cow<'t, str>, Span> = HashMap::new();
+        let (start, size) = self.enter(depth)?;
+        let mut entries = Vec::with_capacity(size);
         self.next()?;
         loop {
             match self.token.take() {
@@ -400,22 +443,11 @@ impl<'t> Parser<'t> {
                     let Some(value) = self.value(depth + 1)? else {
                         return Err(self.here(&ParseErrorKind::ExpectedObjectValue));
                     };
-                    if let Some(first) = seen.get(&key) {
-                        self.found.push(SyntaxError {
-                            kind: SyntaxErrorKind::DuplicateKey,
-                            message: format!("duplicate key `{key}`"),
-                            span: key_span,
-                            related: Some((*first, "first defined here".into())),
-                            explain: None,
-                        });
-                    } else {
-                        entries.push(Entry {
-                            key: key.to_string(),
-                            key_span,
-                            value,
-                        });
-                        seen.insert(key, key_span);
-                    }
+                    entries.push(Entry {
+                        key: key.into_owned(),
+                        key_span,
+                        value,
+                    });
                 }
                 None => {
                     let end = self.scanner.token_end();
@@ -432,15 +464,58 @@ impl<'t> Parser<'t> {
             }
             self.separator(&Token::CloseBrace)?;
         }
-        entries.shrink_to_fit();
+        self.drop_duplicates(&mut entries);
         let span = self.span(start, self.scanner.token_end());
         Ok(Node::new(span, NodeKind::Map(entries)))
     }
 
+    /// Report each key that appears again in `entries` and keep only its first entry. The
+    /// entries are ordered by key through a list of their indices (four bytes an entry, where
+    /// a map of the keys took forty), so an object of millions of keys costs little more
+    /// than its entries.
+    fn drop_duplicates(&mut self, entries: &mut Vec<Entry>) {
+        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+        order.sort_by(|&a, &b| entries[a as usize].key.cmp(&entries[b as usize].key).then(a.cmp(&b)));
+        let mut again: Vec<(u32, u32)> = order
+            .windows(2)
+            .filter(|w| entries[w[0] as usize].key == entries[w[1] as usize].key)
+            .map(|w| (w[1], w[0]))
+            .collect();
+        if again.is_empty() {
+            return;
+        }
+        // Each repeat points at the first of its key: follow the chain back to it.
+        again.sort_unstable();
+        let first_of = |i: u32, again: &[(u32, u32)]| {
+            let mut at = i;
+            while let Ok(k) = again.binary_search_by_key(&at, |&(r, _)| r) {
+                at = again[k].1;
+            }
+            at
+        };
+        for &(repeat, _) in &again {
+            let first = entries[first_of(repeat, &again) as usize].key_span;
+            let e = &entries[repeat as usize];
+            self.found.push(SyntaxError {
+                kind: SyntaxErrorKind::DuplicateKey,
+                message: format!("duplicate key `{}`", e.key),
+                span: e.key_span,
+                related: Some((first, "first defined here".into())),
+                explain: None,
+            });
+        }
+        let mut index = 0u32;
+        entries.retain(|_| {
+            let keep = again.binary_search_by_key(&index, |&(r, _)| r).is_err();
+            index += 1;
+            keep
+        });
+    }
+
     /// The array whose `[` is the current token.
     fn array(&mut self, depth: usize) -> Result<Node, Stop> {
-        let start = self.enter(depth)?;
-        let mut items = Vec::new();
+        let (start, size) = self.enter(depth)?;
+        let mut items = Vec::with_capacity(size);
         self.next()?;
         loop {
             if self.token == Some(Token::CloseBracket) {
@@ -459,7 +534,6 @@ impl<'t> Parser<'t> {
             }
             self.separator(&Token::CloseBracket)?;
         }
-        items.shrink_to_fit();
         let span = self.span(start, self.scanner.token_end());
         Ok(Node::new(span, NodeKind::Seq(items)))
     }
@@ -476,6 +550,40 @@ mod tests {
         assert_eq!(parsed.errors[0].span, Span::new(5 + 28, 5 + 31));
         let root = parsed.root.unwrap();
         assert_eq!(root.get("b").unwrap().value.span, Span::new(5 + 14, 5 + 26));
+    }
+
+    #[test]
+    fn every_repeat_of_a_key_points_at_its_first_and_only_the_first_is_kept() {
+        let mut text = String::from("{");
+        for i in 0..40 {
+            text.push_str(&format!("\"k{}\": {i}, ", i % 17));
+        }
+        text.push_str("\"last\": [1, 2, {}]}");
+        let parsed = parse(&text, 0);
+        let root = parsed.root.expect("parses");
+        let entries = root.as_map().expect("an object");
+        assert_eq!(entries.len(), 18);
+        let at = text.find("\"k3\": 3,").expect("k3") + 6;
+        let k3 = Node::new(Span::new(at, at + 1), NodeKind::Number(Number::Int(3)));
+        assert_eq!(root.value("k3"), Some(&k3));
+        assert_eq!(parsed.errors.len(), 40 - 17);
+        for e in &parsed.errors {
+            assert_eq!(e.kind, SyntaxErrorKind::DuplicateKey);
+            let key = &text[e.span.start..e.span.end];
+            let (first, _) = e.related.as_ref().expect("the first");
+            assert_eq!(&text[first.start..first.end], key);
+            assert_eq!(text.find(key), Some(first.start), "{key}");
+        }
+        assert!(parsed.errors.windows(2).all(|w| w[0].span.start < w[1].span.start));
+    }
+
+    #[test]
+    fn each_container_is_given_the_room_it_needs() {
+        let text = "[[1, 2, 3], {\"a\": [], \"b\": {}}, [], [1,],\n// c\n 5]";
+        let sizes = container_sizes(text, &ScannerOptions::default());
+        assert_eq!(sizes, vec![5, 3, 2, 0, 0, 0, 2]);
+        let root = parse_jsonc(text, 0).root.expect("parses");
+        assert_eq!(root.as_seq().map(<[Node]>::len), Some(5));
     }
 
     #[test]
