@@ -475,7 +475,12 @@ impl<'t> Parser<'t> {
     /// than its entries.
     fn drop_duplicates(&mut self, entries: &mut Vec<Entry>) {
         let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-        order.sort_by(|&a, &b| entries[a as usize].key.cmp(&entries[b as usize].key).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| {
+            entries[a as usize]
+                .key
+                .cmp(&entries[b as usize].key)
+                .then(a.cmp(&b))
+        });
         let mut again: Vec<(u32, u32)> = order
             .windows(2)
             .filter(|w| entries[w[0] as usize].key == entries[w[1] as usize].key)
@@ -574,7 +579,12 @@ mod tests {
             assert_eq!(&text[first.start..first.end], key);
             assert_eq!(text.find(key), Some(first.start), "{key}");
         }
-        assert!(parsed.errors.windows(2).all(|w| w[0].span.start < w[1].span.start));
+        assert!(
+            parsed
+                .errors
+                .windows(2)
+                .all(|w| w[0].span.start < w[1].span.start)
+        );
     }
 
     #[test]
