@@ -10,7 +10,7 @@ mod clean;
 mod completions;
 mod diff;
 mod empty;
-mod fix;
+pub(crate) mod fix;
 mod lock;
 mod rule_args;
 mod rule_list;
