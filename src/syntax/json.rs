@@ -594,6 +594,28 @@ mod tests {
         assert_eq!(sizes, vec![5, 3, 2, 0, 0, 0, 2]);
         let root = parse_jsonc(text, 0).root.expect("parses");
         assert_eq!(root.as_seq().map(<[Node]>::len), Some(5));
+        // Exact room, never a doubling's worth: a list of millions of values is held once.
+        let dense = format!("[{}1]", "1,".repeat(100_000));
+        let root = parse(&dense, 0).root.expect("parses");
+        let NodeKind::Seq(items) = &root.kind else {
+            panic!("a list")
+        };
+        assert_eq!((items.len(), items.capacity()), (100_001, 100_001));
+        let object = format!("{{{}\"k\": 0}}", "\"k\": 0, ".repeat(1000));
+        let parsed = parse(&object, 0);
+        let NodeKind::Map(entries) = &parsed.root.expect("parses").kind else {
+            panic!("a mapping")
+        };
+        assert_eq!(entries.len(), 1);
+        assert_eq!(parsed.errors.len(), 1000);
+    }
+
+    /// What one value of a parsed file costs at least: the figures of docs/performance.md
+    /// (a dense list takes about 24 times its text) follow from these sizes.
+    #[test]
+    fn a_value_costs_at_most_48_bytes_and_a_member_88() {
+        assert!(std::mem::size_of::<Node>() <= 48);
+        assert!(std::mem::size_of::<Entry>() <= 88);
     }
 
     #[test]
