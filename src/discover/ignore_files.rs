@@ -108,9 +108,7 @@ impl Guard {
             let Some(line) = first_line(&dot_git) else {
                 return Some("does not start with a line short enough to be a path".to_string());
             };
-            let Some(named) = line.strip_prefix("gitdir: ") else {
-                return None;
-            };
+            let named = line.strip_prefix("gitdir: ")?;
             let gitdir = PathBuf::from(named);
             let commondir = gitdir.join("commondir");
             // The walker reads no exclude file through a git folder without `commondir`
