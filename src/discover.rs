@@ -262,9 +262,13 @@ impl Walks for Fresh {
 
 /// A walk of `root` as every walk of toolc's is: hidden files seen, ignore files honoured
 /// with or without git, links not followed.
-fn walker(root: &Path) -> WalkBuilder {
+fn walker(root: &Path, guard: &ignore_files::Guard) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
-    builder.hidden(false).require_git(false).follow_links(false);
+    builder
+        .hidden(false)
+        .require_git(false)
+        .follow_links(false)
+        .git_exclude(guard.git_exclude());
     builder
 }
 
@@ -296,7 +300,7 @@ pub fn walk_fresh(
     // The walker wants an owned filter: excluded folders are pruned, never entered.
     let prune = Arc::clone(prune);
     let refused = Arc::clone(&errors);
-    walker(root)
+    walker(root, &guard)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
                 return false;
@@ -346,10 +350,11 @@ pub fn walk_fresh(
 /// leaving out the folders `prune` rejects; none when it cannot be listed.
 pub fn list_one(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
     let mut out = Vec::new();
-    if ignore_files::Guard::for_root(dir).check_root(dir).is_some() {
+    let guard = ignore_files::Guard::for_root(dir);
+    if guard.check_root(dir).is_some() {
         return None;
     }
-    let walk = walker(dir)
+    let walk = walker(dir, &guard)
         .max_depth(Some(1))
         .filter_entry(|e| e.file_name() != ".git")
         .build();

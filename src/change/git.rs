@@ -9,7 +9,10 @@
 //! (`GIT_NO_LAZY_FETCH`), no prompt, no optional lock on the index, no pager. Only plumbing
 //! that reads objects and refs runs (`rev-parse`, `merge-base`, `ls-tree`, `cat-file`), none of
 //! which refreshes the index, so a repository's `core.fsmonitor` hook is never started; links
-//! and submodules in the tree are skipped, never followed.
+//! and submodules in the tree are skipped, never followed. Every call runs within limits
+//! (time, memory, output: `git/limits.rs`), and an error says when one stopped it.
+
+mod limits;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -42,9 +45,12 @@ fn git(cwd: &Path) -> Command {
     cmd
 }
 
-/// Run a git command to completion; its stdout, or its stderr's first line as the error.
+/// Run a git command to completion within its limits; its stdout, or its stderr's first line
+/// (or the limit that stopped it) as the error.
 fn run(cwd: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
-    let out = git(cwd).args(args).output().map_err(|e| {
+    let mut command = git(cwd);
+    command.args(args);
+    let ran = limits::run(command).map_err(|e| {
         GitError(if e.kind() == std::io::ErrorKind::NotFound {
             "`git` is not installed or not on PATH; compare with a folder instead (`--against DIR`)"
                 .to_string()
@@ -52,16 +58,22 @@ fn run(cwd: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
             format!("cannot run git: {e}")
         })
     })?;
-    if out.status.success() {
-        Ok(out.stdout)
-    } else {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        Err(GitError(format!(
-            "`git {}` failed: {}",
-            args.join(" "),
-            first.trim()
-        )))
+    match ran {
+        limits::Ran::Exited {
+            success: true,
+            stdout,
+            ..
+        } => Ok(stdout),
+        limits::Ran::Exited { stderr, .. } => {
+            let stderr = String::from_utf8_lossy(&stderr);
+            let first = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            Err(GitError(format!(
+                "`git {}` failed: {}",
+                args.join(" "),
+                crate::diagnostics::visible(first.trim())
+            )))
+        }
+        limits::Ran::Stopped(why) => Err(GitError(format!("`git {}`: {why}", args.join(" ")))),
     }
 }
 
@@ -73,7 +85,7 @@ fn text(bytes: Vec<u8>) -> String {
 /// git's prefix taken off, so a symlinked path stays what the user typed).
 pub fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
     let prefix = run(cwd, &["rev-parse", "--show-prefix"]).map_err(|e| {
-        if e.0.starts_with("`git` is not installed") {
+        if e.0.starts_with("`git` is not installed") || e.0.contains("was stopped") {
             return e;
         }
         let said = e.0.split_once(" failed: ").map_or("", |(_, said)| said);
@@ -418,26 +430,32 @@ struct BlobReader {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// Stops `cat-file` when one read runs over its time.
+    watchdog: limits::Watchdog,
 }
 
 impl BlobReader {
     fn start(cwd: &Path) -> Result<BlobReader, GitError> {
-        let mut child = git(cwd)
+        let mut command = git(cwd);
+        command
             .args(["cat-file", "--batch"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        limits::confine(&mut command);
+        let mut child = command
             .spawn()
             .map_err(|e| GitError(format!("cannot run `git cat-file`: {e}")))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            limits::stop(&mut child);
             return Err(GitError("cannot talk to `git cat-file`".into()));
         };
+        let watchdog = limits::Watchdog::start(child.id());
         Ok(BlobReader {
             child,
             stdin,
             stdout: BufReader::new(stdout),
+            watchdog,
         })
     }
 
@@ -450,6 +468,16 @@ impl BlobReader {
     /// [`BlobReader::read`], with a blob git does not have (a partial clone's) as none: git
     /// is still in step after it.
     fn read_or_missing(&mut self, oid: &str, size: u64) -> Result<Option<Vec<u8>>, GitError> {
+        self.watchdog.begin();
+        let read = self.read_watched(oid, size);
+        match self.watchdog.end() {
+            Some(why) => Err(GitError(format!("`git cat-file` over {oid}: {why}"))),
+            None => read,
+        }
+    }
+
+    /// [`BlobReader::read_or_missing`] while the watchdog runs.
+    fn read_watched(&mut self, oid: &str, size: u64) -> Result<Option<Vec<u8>>, GitError> {
         let fail = |what: &str| GitError(format!("`git cat-file` {what} for {oid}"));
         writeln!(self.stdin, "{oid}").map_err(|_| fail("stopped"))?;
         self.stdin.flush().map_err(|_| fail("stopped"))?;
@@ -488,10 +516,9 @@ impl BlobReader {
 
 impl Drop for BlobReader {
     fn drop(&mut self) {
-        // Closing stdin ends `cat-file --batch`; wait so no zombie is left.
+        // Killed with its process group; waited for, so no zombie is left.
         let _ = self.stdin.flush();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        limits::stop(&mut self.child);
     }
 }
 

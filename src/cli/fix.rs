@@ -158,10 +158,35 @@ struct Undo {
 
 /// Check, apply every safe fix that applies together, and check again, in memory.
 fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
-    let mut fs = Overlay::new(Box::new(crate::fs::Confined::for_paths(
+    let fs = Overlay::new(Box::new(crate::fs::Confined::for_paths(
         &options.paths,
         &options.cwd,
     )));
+    fix_through(options, config, fs)
+}
+
+/// The text of the file at `path` (absolute) with every safe fix applied, as `--fix` would
+/// apply them to `text`: what the language server's "fix all" action hands the editor, so
+/// that fixes which clash (two that add one key) are handled the same way in both. `None`
+/// when nothing would change.
+pub(crate) fn fixed_text(root: &Path, config: &Config, path: &Path, text: &str) -> Option<String> {
+    let options = CheckOptions {
+        paths: vec![path.to_path_buf()],
+        cwd: root.to_path_buf(),
+        ..CheckOptions::default()
+    };
+    let mut fs = Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], root)));
+    fs.set(path.to_path_buf(), text.as_bytes().to_vec());
+    let mut fixed = fix_through(&options, config, fs);
+    fixed
+        .files
+        .remove(path)
+        .map(|c| c.after)
+        .filter(|after| after != text)
+}
+
+/// [`fix_in_memory`], reading files through `fs`.
+fn fix_through(options: &CheckOptions, config: &Config, mut fs: Overlay) -> Fixed {
     let mut files: BTreeMap<PathBuf, Changed> = BTreeMap::new();
     let mut pace: HashMap<PathBuf, Pace> = HashMap::new();
     let mut last_round: HashMap<PathBuf, Undo> = HashMap::new();

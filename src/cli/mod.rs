@@ -12,7 +12,7 @@ mod diff;
 mod empty;
 mod excluded;
 mod explain;
-mod fix;
+pub(crate) mod fix;
 mod lock;
 mod rule_args;
 mod rule_list;

@@ -3,6 +3,11 @@
 //! leads. A committed `.gitignore` linked to `/dev/zero` would be read without end, one linked
 //! to a FIFO would block, one linked to a file outside the repository would be read there.
 //! A folder with such a file is not walked, and the walk says why.
+//!
+//! The walker also reads git's own `info/exclude`, through a `.git` folder or a worktree's
+//! `.git` file, whose `gitdir:` line (and the `commondir` file there) may name any folder:
+//! git writes them, but a folder not cloned by git can hold anything. So the exclude file is
+//! read only where every step stays inside the repository; see [`Guard::exclude_leaves`].
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +17,9 @@ use super::WalkError;
 /// lines becomes a pattern held in memory.
 pub const MAX_IGNORE_BYTES: u64 = 1024 * 1024;
 
+/// The `gitdir:` and `commondir` lines read at most: a path, not a file to read whole.
+const MAX_POINTER_BYTES: usize = 4096;
+
 /// The files of a folder the walker reads.
 const READ_BY_THE_WALKER: [&str; 3] = [".gitignore", ".ignore", ".git"];
 
@@ -19,30 +27,47 @@ const READ_BY_THE_WALKER: [&str; 3] = [".gitignore", ".ignore", ".git"];
 #[derive(Debug, Clone)]
 pub struct Guard {
     repository: PathBuf,
+    /// Whether the walk reads git's `info/exclude` files: not when the one of the walk's
+    /// root (or a folder above it) would be read outside the repository.
+    git_exclude: bool,
 }
 
 impl Guard {
     /// The guard of a walk of `root`: its repository (the nearest folder with `.git`, else
     /// `root` itself).
     pub fn for_root(root: &Path) -> Guard {
-        let repository = crate::config::tree::repository_of(root);
-        Guard {
-            repository: std::fs::canonicalize(&repository).unwrap_or(repository),
-        }
+        let top = crate::config::tree::repository_of(root);
+        let mut guard = Guard {
+            repository: std::fs::canonicalize(&top).unwrap_or_else(|_| top.clone()),
+            git_exclude: true,
+        };
+        guard.git_exclude = !root
+            .ancestors()
+            .take_while(|dir| dir.starts_with(&top))
+            .any(|dir| guard.exclude_leaves(dir).is_some());
+        guard
+    }
+
+    /// Whether the walk may read git's `info/exclude` files (see [`Guard::exclude_leaves`]).
+    pub fn git_exclude(&self) -> bool {
+        self.git_exclude
     }
 
     /// The error for the first file of `dir` the walker must not read, if any.
     pub fn check(&self, dir: &Path) -> Option<WalkError> {
-        READ_BY_THE_WALKER.iter().find_map(|name| {
-            let path = dir.join(name);
-            let why = self.refusal(&path)?;
-            Some(WalkError {
-                message: format!(
-                    "`{name}` {why}; toolc does not read it, and does not walk its folder"
-                ),
-                path,
+        let refusal = |name: &str, why: String| WalkError {
+            message: format!(
+                "`{name}` {why}; toolc does not read it, and does not walk its folder"
+            ),
+            path: dir.join(name),
+        };
+        READ_BY_THE_WALKER
+            .iter()
+            .find_map(|name| Some(refusal(name, self.refusal(&dir.join(name))?)))
+            .or_else(|| {
+                let why = self.exclude_leaves(dir).filter(|_| self.git_exclude)?;
+                Some(refusal(".git", why))
             })
-        })
     }
 
     /// The error for the first file the walker must not read in `root` or in a folder above
@@ -59,6 +84,78 @@ impl Guard {
             refused.path = root.to_path_buf();
         }
         Some(refused)
+    }
+
+    /// Why the walker must not read the `info/exclude` of the git folder of `dir`, or `None`
+    /// when it may (or would read none). Followed as the walker follows it: a `.git` folder's
+    /// own; a `.git` file's `gitdir:` (taken as written: the walker resolves a relative one
+    /// against the working directory), when that folder has a `commondir`, then the folder it
+    /// names. Every step must lie inside the repository, and the exclude file must be a
+    /// regular file of at most [`MAX_IGNORE_BYTES`]. Only `dir/.git` and files inside the
+    /// repository are read to find out; nothing a step names outside it is opened.
+    ///
+    /// A worktree made by `git worktree add` elsewhere has its git folder outside: its
+    /// `info/exclude` is then not honoured (its `.gitignore` files are).
+    pub fn exclude_leaves(&self, dir: &Path) -> Option<String> {
+        let dot_git = dir.join(".git");
+        let own = std::fs::symlink_metadata(&dot_git).ok()?;
+        let common = if own.is_dir() {
+            dot_git
+        } else {
+            if !self.inside(&dot_git) {
+                return Some("is a symbolic link that leads out of the repository".to_string());
+            }
+            let Some(line) = first_line(&dot_git) else {
+                return Some("does not start with a line short enough to be a path".to_string());
+            };
+            let named = line.strip_prefix("gitdir: ")?;
+            let gitdir = PathBuf::from(named);
+            let commondir = gitdir.join("commondir");
+            // The walker reads no exclude file through a git folder without `commondir`
+            // (a submodule's): only whether one is there is asked, inside or not.
+            std::fs::symlink_metadata(&commondir).ok()?;
+            if !self.inside(&gitdir) {
+                return Some(format!(
+                    "names a git folder outside the repository (`gitdir: {}`)",
+                    crate::diagnostics::visible(named)
+                ));
+            }
+            let Some(line) = first_line(&commondir).filter(|_| self.inside(&commondir)) else {
+                return Some("names a git folder whose `commondir` cannot be read".to_string());
+            };
+            let common = if line.starts_with('.') {
+                gitdir.join(&line)
+            } else {
+                PathBuf::from(&line)
+            };
+            if !self.inside(&common) {
+                return Some(format!(
+                    "names a git folder whose `commondir` leads outside the repository (`{}`)",
+                    crate::diagnostics::visible(&line)
+                ));
+            }
+            common
+        };
+        let exclude = common.join("info").join("exclude");
+        let Ok(meta) = std::fs::metadata(&exclude) else {
+            return None;
+        };
+        if !self.inside(&exclude) {
+            return Some("has an `info/exclude` that leads outside the repository".to_string());
+        }
+        if !meta.is_file() || meta.len() > MAX_IGNORE_BYTES {
+            return Some(format!(
+                "has an `info/exclude` that is not a regular file of at most {} KiB",
+                MAX_IGNORE_BYTES / 1024
+            ));
+        }
+        None
+    }
+
+    /// True when `path` (resolved through every link) lies inside the repository; false
+    /// when it cannot be resolved.
+    fn inside(&self, path: &Path) -> bool {
+        std::fs::canonicalize(path).is_ok_and(|real| real.starts_with(&self.repository))
     }
 
     /// Why the walker must not read `path`, or `None` when it may (or nothing is there).
@@ -99,4 +196,27 @@ impl Guard {
         }
         None
     }
+}
+
+/// The first line of the small file at `path` (`.git`, `commondir`), without its line end;
+/// none when it is not a regular file or its first line is longer than a path.
+fn first_line(path: &Path) -> Option<String> {
+    use std::io::Read;
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_POINTER_BYTES as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    // A first line as long as the whole read may go on past it: not a path.
+    let end = match bytes.iter().position(|b| *b == b'\n') {
+        Some(end) => end,
+        None if bytes.len() < MAX_POINTER_BYTES => bytes.len(),
+        None => return None,
+    };
+    let line = std::str::from_utf8(&bytes[..end]).ok()?;
+    Some(line.strip_suffix('\r').unwrap_or(line).to_string())
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{Server, convert};
-use crate::diagnostics::{Applicability, Diagnostic, fix};
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::FileResult;
 use crate::formats::outline;
 use crate::rules::{self, Rule};
@@ -184,28 +184,67 @@ fn code_actions(server: &Server, p: lsp::CodeActionParams) -> Option<lsp::CodeAc
             }
         }
     }
-    let safe = findings
+    let has_safe = findings
         .iter()
         .filter_map(|d| d.fix.as_ref())
-        .filter(|f| f.applicability == Applicability::Safe);
-    let edits = fix::combine(safe);
-    if wants(&fix_all_kind()) && !edits.is_empty() {
+        .any(|f| f.applicability == Applicability::Safe);
+    if wants(&fix_all_kind())
+        && has_safe
+        && let Some(edit) = fix_all(server, &doc)
+    {
         let uri = convert::uri_of(&doc.path)?;
-        let text_edits = edits
-            .iter()
-            .map(|e| lsp::TextEdit::new(convert::range(doc.file, e.span), e.replacement.clone()))
-            .collect();
         actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title: "Apply every safe toolc fix in this file".to_string(),
             kind: Some(fix_all_kind()),
             edit: Some(lsp::WorkspaceEdit {
-                changes: Some(HashMap::from([(uri, text_edits)])),
+                changes: Some(HashMap::from([(uri, vec![edit])])),
                 ..lsp::WorkspaceEdit::default()
             }),
             ..lsp::CodeAction::default()
         }));
     }
     Some(actions)
+}
+
+/// Every safe fix of the document, applied as `check --fix` applies them (one engine for
+/// both: fixes that clash when applied together, such as two that add one key, are undone
+/// and applied one at a time), as one edit over the part of the text that changes.
+fn fix_all(server: &Server, doc: &Doc<'_>) -> Option<lsp::TextEdit> {
+    let before = doc.file.text.as_str();
+    let after = crate::cli::fix::fixed_text(&server.root, server.ws.config(), &doc.path, before)?;
+    let changed = changed_part(before, &after);
+    Some(lsp::TextEdit::new(
+        convert::range(doc.file, changed.span),
+        changed.replacement,
+    ))
+}
+
+/// The bytes of `before` that differ from `after`, and what stands there in `after`.
+fn changed_part(before: &str, after: &str) -> crate::diagnostics::Edit {
+    let mut start = before
+        .bytes()
+        .zip(after.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !before.is_char_boundary(start) || !after.is_char_boundary(start) {
+        start -= 1;
+    }
+    let most = before.len().min(after.len()) - start;
+    let mut end = before
+        .bytes()
+        .rev()
+        .zip(after.bytes().rev())
+        .take(most)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !before.is_char_boundary(before.len() - end) || !after.is_char_boundary(after.len() - end)
+    {
+        end -= 1;
+    }
+    crate::diagnostics::Edit {
+        span: Span::new(start, before.len() - end),
+        replacement: after[start..after.len() - end].to_string(),
+    }
 }
 
 /// Where the reference under the cursor is defined.

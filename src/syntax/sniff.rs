@@ -38,12 +38,6 @@ pub fn front_matter_has_any(text: &str, keys: &[&str]) -> bool {
     front_matter_keys(text).is_some_and(|found| found.iter().any(|k| keys.contains(k)))
 }
 
-/// `text` as a plain JSON value, for a shape check; `None` when it is not valid JSON (a
-/// trailing comma, a comment, a truncated file).
-pub fn json_value(text: &str) -> Option<serde_json::Value> {
-    serde_json::from_str(text).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,11 +57,5 @@ mod tests {
             "---\nname: Debug\ntools: [a]\n---\n",
             &["agent_id", "spec_version"]
         ));
-    }
-
-    #[test]
-    fn json_values() {
-        assert!(json_value("{\"tools\": []}").is_some());
-        assert!(json_value("{\"tools\": [],}").is_none());
     }
 }

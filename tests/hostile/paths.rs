@@ -335,3 +335,48 @@ fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
         "{stdout}{stderr}"
     );
 }
+
+/// git runs within limits in `toolc diff`: a git that never answers (a repository's history
+/// can make one take that long) is stopped after its time limit with everything it started,
+/// and the error says so.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_git_that_never_answers_is_stopped_and_the_error_says_so() {
+    let repo = Repo::with(&[("tools/kb.tool.md", common::BASE_TOOL)]);
+    let bin = Repo::new();
+    let pid_file = bin.root.join("pid");
+    bin.write(
+        "git",
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\nexec sleep 600\n",
+            pid_file.display()
+        )
+        .as_bytes(),
+    );
+    let fake = bin.root.join("git");
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let path = format!(
+        "{}:{}",
+        bin.root.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let started = Instant::now();
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .env("PATH", path)
+        .args(["diff", "--against", "HEAD"])
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(60), "{stderr}");
+    assert!(stderr.contains("limit and was stopped"), "{stderr}");
+    let pid = std::fs::read_to_string(&pid_file).expect("the fake git ran");
+    assert!(
+        !std::path::Path::new("/proc").join(pid.trim()).exists(),
+        "git {pid} is still running"
+    );
+}

@@ -108,6 +108,61 @@ fn ignore_files_that_never_end_block_or_leave_are_not_read() {
 /// Row 15: a definition over the 64 MiB read cap is an error finding in every format, even
 /// where a file is claimed by its content (which cannot be read): never a silent skip, never
 /// "All checks passed". The files are sparse: nothing is written or read to make them.
+/// True when the sentinel tool was checked: the walk went on.
+fn sentinel_checked(diags: &[Value]) -> bool {
+    diags
+        .iter()
+        .any(|d| d["code"] == "DOJ003" && d["path"] == ".dojops/tools/sentinel/tool.yaml")
+}
+
+#[test]
+fn a_git_file_never_leads_the_walk_to_read_outside_the_repository() {
+    // A git folder elsewhere whose `info/exclude` would hide every file, were it read.
+    let outside = Repo::new();
+    outside.write("gitdir/commondir", b".\n");
+    outside.write("gitdir/info/exclude", b"*\n");
+    let gitdir = outside.root.join("gitdir");
+    let pointer = format!("gitdir: {}\n", gitdir.display());
+
+    // The repository's own `.git` file names it: the walk goes on without it.
+    let root = repo();
+    root.write(".git", pointer.as_bytes());
+    let (code, diags) = check_json_limited(&root, &["--no-cache"]);
+    assert_eq!(code, Some(1), "{diags:#?}");
+    assert!(sentinel_checked(&diags), "{diags:#?}");
+
+    // A `gitdir:` inside the repository whose `commondir` leads out: the same.
+    let inside = repo();
+    inside.write(".git", b"gitdir: .fake\n");
+    inside.write(
+        ".fake/commondir",
+        format!("{}\n", gitdir.display()).as_bytes(),
+    );
+    let (code, diags) = check_json_limited(&inside, &["--no-cache"]);
+    assert_eq!(code, Some(1), "{diags:#?}");
+    assert!(sentinel_checked(&diags), "{diags:#?}");
+
+    // A folder below with such a `.git` file is not walked, and SYN012 says why.
+    let below = repo();
+    below.write(".git/HEAD", b"ref: refs/heads/main\n");
+    below.write("sub/.git", pointer.as_bytes());
+    below.write(
+        "sub/.cycod/tools/t.yaml",
+        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    );
+    let (code, diags) = check_json_limited(&below, &["--no-cache"]);
+    assert_eq!(code, Some(1), "{diags:#?}");
+    let d = find(&diags, "SYN012", "sub/.git")[0];
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("outside the repository"),
+        "{d}"
+    );
+    assert!(sentinel_checked(&diags), "{diags:#?}");
+}
+
 #[test]
 fn a_definition_over_the_read_cap_is_an_error_in_every_format() {
     let repo = Repo::new();

@@ -229,3 +229,75 @@ fn ranges_land_on_the_line_the_editor_counts() {
         assert_eq!(foo["range"]["start"]["character"], 0, "{name}: {foo}");
     }
 }
+
+/// Row 19 in the editor: the "fix all" action applies safe fixes as `check --fix` does (one
+/// engine): two misspellings of one absent key are not both renamed to it, so the edited
+/// buffer holds the key once and has no syntax error.
+#[test]
+fn fix_all_in_the_editor_never_applies_two_fixes_that_add_the_same_key() {
+    let repo = repo();
+    let manifest = VALID_TOOL.replace(
+        "version: \"1.0.0\"",
+        "verison: \"1.0.0\"\nversoin: \"1.0.1\"",
+    );
+    tool(&repo, "twice", manifest.as_bytes());
+    let path = repo.root.join(".dojops/tools/twice/tool.yaml");
+    let uri = format!("file://{}", path.display());
+    let mut server = Raw::start(&repo.root);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": manifest}}}));
+    server.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str()
+    });
+    server.message(
+        &serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "textDocument/codeAction",
+        "params": {"textDocument": {"uri": uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source.fixAll"]}}}),
+    );
+    let answer = server.wait(|m| m["id"] == 7);
+    let actions = answer["result"].as_array().cloned().unwrap_or_default();
+    assert_eq!(actions.len(), 1, "{answer}");
+    let edits = actions[0]["edit"]["changes"][uri.as_str()]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // The edits applied to the buffer, by line and character (the text is ASCII).
+    let mut lines: Vec<String> = manifest.split('\n').map(str::to_string).collect();
+    let mut sorted = edits.clone();
+    sorted.sort_by_key(|e| {
+        std::cmp::Reverse((
+            e["range"]["start"]["line"].as_u64(),
+            e["range"]["start"]["character"].as_u64(),
+        ))
+    });
+    for e in sorted {
+        let at = |p: &str, what: &str| e["range"][p][what].as_u64().expect("position") as usize;
+        let (sl, sc, el, ec) = (
+            at("start", "line"),
+            at("start", "character"),
+            at("end", "line"),
+            at("end", "character"),
+        );
+        let joined = format!(
+            "{}{}{}",
+            &lines[sl][..sc],
+            e["newText"].as_str().expect("text"),
+            &lines[el][ec..]
+        );
+        lines.splice(
+            sl..=el,
+            joined.split('\n').map(str::to_string).collect::<Vec<_>>(),
+        );
+    }
+    let fixed = lines.join("\n");
+    assert_eq!(
+        fixed.lines().filter(|l| l.starts_with("version:")).count(),
+        1,
+        "{fixed}"
+    );
+    assert!(
+        fixed.contains("verison:") || fixed.contains("versoin:"),
+        "one misspelling is left for a person: {fixed}"
+    );
+}

@@ -1,41 +1,118 @@
 //! Which `tools.json` files are agentcli manifests: thousands of repositories have a root
 //! `tools.json` of another kind (an MCP tool list, a documentation server's configuration).
 
-use serde_json::Value;
+use std::fmt;
 
-use crate::syntax::sniff::json_value;
+use serde::Deserializer;
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 /// True when `text` has a manifest's shape: an object whose `tools` is a list with at least
 /// one object whose `command` is a list (keys matched case-insensitively, as agentcli's
-/// decoder does), or such a list on its own — a manifest missing its `{"tools": ...}`
-/// wrapper, which agentcli refuses whole and toolc must say so. Text that is not valid JSON is
-/// a manifest when it names both keys, so a manifest broken by a stray comma is still reported.
+/// decoder does, the last match winning), or such a list on its own — a manifest missing its
+/// `{"tools": ...}` wrapper, which agentcli refuses whole and toolc must say so. Text that is
+/// not valid JSON is a manifest when it names both keys, so a manifest broken by a stray
+/// comma is still reported.
+///
+/// The shape is read as the text streams by, keeping nothing: a file of millions of values
+/// costs no memory to tell apart (a tree of it took 28 times its size).
 pub fn is_manifest(text: &str) -> bool {
-    let Some(root) = json_value(text) else {
-        return text.contains("\"tools\"") && text.contains("\"command\"");
-    };
-    let tools = match &root {
-        Value::Array(bare) => bare,
-        _ => match field(&root, "tools") {
-            Some(Value::Array(tools)) => tools,
-            _ => return false,
-        },
-    };
-    tools
-        .iter()
-        .any(|tool| matches!(field(tool, "command"), Some(Value::Array(_))))
+    let mut de = serde_json::Deserializer::from_str(text);
+    match de.deserialize_any(Shape::Root).and_then(|found| {
+        de.end()?;
+        Ok(found)
+    }) {
+        Ok(found) => found == Some(true),
+        Err(_) => text.contains("\"tools\"") && text.contains("\"command\""),
+    }
 }
 
-/// The value of `key` in `value` when it is an object; Go's decoder matches keys ignoring case
-/// and the last match wins.
-fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
-    let Value::Object(map) = value else {
-        return None;
-    };
-    map.iter()
-        .rev()
-        .find(|(k, _)| k.eq_ignore_ascii_case(key))
-        .map(|(_, v)| v)
+/// What a value is looked at as; each answers `Some(true)` when it has the shape wanted,
+/// `None` when it is not the kind of value the shape needs at all.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// The whole file: `{"tools": LIST}` or a `LIST` alone.
+    Root,
+    /// A list with at least one [`Shape::Tool`].
+    List,
+    /// An object whose `command` is a list.
+    Tool,
+    /// Any list.
+    AnyList,
+}
+
+impl<'de> DeserializeSeed<'de> for Shape {
+    type Value = Option<bool>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<bool>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Shape {
+    type Value = Option<bool>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<bool>, A::Error> {
+        let item = match self {
+            Shape::Root | Shape::List => Some(Shape::Tool),
+            Shape::Tool => None,
+            Shape::AnyList => {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                return Ok(Some(true));
+            }
+        };
+        let mut any = false;
+        match item {
+            Some(shape) => {
+                while let Some(found) = seq.next_element_seed(shape)? {
+                    any |= found == Some(true);
+                }
+            }
+            None => while seq.next_element::<IgnoredAny>()?.is_some() {},
+        }
+        Ok(matches!(self, Shape::Root | Shape::List).then_some(any))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<bool>, A::Error> {
+        let wanted = match self {
+            Shape::Root => Some(("tools", Shape::List)),
+            Shape::Tool => Some(("command", Shape::AnyList)),
+            Shape::List | Shape::AnyList => None,
+        };
+        let mut found = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match wanted {
+                Some((name, shape)) if key.eq_ignore_ascii_case(name) => {
+                    found = map.next_value_seed(shape)?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(wanted.map(|_| found == Some(true)))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Option<bool>, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Option<bool>, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Option<bool>, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Option<bool>, E> {
+        Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Option<bool>, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Option<bool>, E> {
+        Ok(None)
+    }
 }
 
 #[cfg(test)]
