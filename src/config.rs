@@ -95,6 +95,8 @@ pub struct Config {
     pub preview: Option<bool>,
     /// `[runtimes]`: the runtime releases the project targets (rules of newer ones are off).
     pub runtimes: crate::runtimes::Targets,
+    /// `[[custom-rules]]`, compiled (inherited ones too).
+    pub custom: crate::custom::CustomRules,
 }
 
 #[derive(Deserialize)]
@@ -114,6 +116,8 @@ struct RawConfig {
     baseline: Option<RawBaseline>,
     #[serde(default)]
     runtimes: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default, rename = "custom-rules")]
+    custom_rules: Vec<crate::custom::RawRule>,
 }
 
 #[derive(Deserialize)]
@@ -346,6 +350,7 @@ impl Config {
             extend: None,
             preview: child.preview.or(self.preview),
             runtimes: self.runtimes.extended_by(child.runtimes),
+            custom: self.custom.extended_by(child.custom),
         }
     }
 
@@ -424,6 +429,12 @@ impl Config {
             out.sort_by_key(|s| s.selector.len());
             out
         };
+        // Before the settings: a setting may name a custom rule.
+        let custom = crate::custom::compile(&raw.custom_rules, file.display())
+            .unwrap_or_else(|e| {
+                e.into_iter().for_each(|e| err(&mut errors, shift(e.span), e.message));
+                Default::default()
+            });
         let rules = settings(&raw.rules, &mut errors);
         let mut overrides = Vec::new();
         for o in &raw.overrides {
@@ -551,6 +562,7 @@ impl Config {
             build_out,
             preview: raw.preview,
             runtimes,
+            custom,
         })
     }
 
