@@ -149,7 +149,16 @@ pub fn compile_function(
         Regex::new(text).map_err(|e| {
             error(
                 options_span.clone(),
-                format!("`options.{key}` does not compile as a regular expression: {e}"),
+                // The crate's message draws the expression over several lines: its last
+                // line says what is wrong.
+                format!(
+                    "`options.{key}` does not compile as a regular expression: {}",
+                    e.to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                        .trim_start_matches("error: ")
+                ),
             )
         })
     };
