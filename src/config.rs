@@ -4,9 +4,11 @@
 
 mod exclude;
 mod read;
+mod selectors;
 pub(crate) mod tree;
 
 use read::read_config_file;
+use selectors::build_globs;
 
 pub use exclude::Exclude;
 
@@ -14,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::GlobSet;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -97,6 +99,9 @@ pub struct Config {
     pub runtimes: crate::runtimes::Targets,
     /// `[[custom-rules]]`, compiled (inherited ones too).
     pub custom: crate::custom::CustomRules,
+    /// Selectors of an extending file that named no rule when it was read (a custom rule
+    /// of the file it extends may be theirs), with their spans.
+    pending_selectors: Vec<(String, Span)>,
 }
 
 #[derive(Deserialize)]
@@ -314,6 +319,10 @@ impl Config {
             let parent = SourceFile::new(extend, display, FormatId::Config, text);
             chain.push(Config::parse(parent, folder)?);
         }
+        let unknown = selectors::still_unknown(&chain);
+        if !unknown.is_empty() {
+            return Err(ConfigError::Invalid(unknown));
+        }
         let mut config = chain.pop().unwrap_or_default();
         while let Some(child) = chain.pop() {
             config = config.extended_by(child);
@@ -351,6 +360,7 @@ impl Config {
             preview: child.preview.or(self.preview),
             runtimes: self.runtimes.extended_by(child.runtimes),
             custom: self.custom.extended_by(child.custom),
+            pending_selectors: Vec::new(),
         }
     }
 
@@ -385,24 +395,18 @@ impl Config {
             }
         };
         let shift = |r: std::ops::Range<usize>| (r.start + file.bom_len)..(r.end + file.bom_len);
-        let settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>,
-                        errors: &mut Vec<Diagnostic>| {
+        let mut pending_selectors = Vec::new();
+        let mut settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>,
+                            errors: &mut Vec<Diagnostic>| {
             let mut out = Vec::new();
             for (key, value) in map {
                 if !rules::selector_is_known(key.get_ref()) {
-                    let hint = crate::analysis::names::did_you_mean(
-                        key.get_ref(),
-                        rules::all().iter().flat_map(|r| [r.code, r.name]),
-                    );
-                    let mut msg = format!(
-                        "`{}` is not a rule code, rule name or code prefix",
-                        key.get_ref()
-                    );
-                    if let Some(h) = hint {
-                        msg.push_str(&format!("; did you mean `{h}`?"));
+                    let at = shift(key.span());
+                    if raw.extend.is_none() {
+                        err(errors, at, selectors::unknown(key.get_ref()));
+                        continue;
                     }
-                    err(errors, shift(key.span()), msg);
-                    continue;
+                    pending_selectors.push((key.get_ref().clone(), Span::new(at.start, at.end)));
                 }
                 let setting = match value.get_ref().as_str() {
                     "off" => Setting::Off,
@@ -563,6 +567,7 @@ impl Config {
             preview: raw.preview,
             runtimes,
             custom,
+            pending_selectors,
         })
     }
 
@@ -624,25 +629,6 @@ impl Config {
 
 /// Targets `toolc build` knows.
 pub const BUILD_TARGETS: &[&str] = &["openai", "anthropic", "mcp", "gemini", "bundle"];
-
-fn build_globs(
-    patterns: &[Spanned<String>],
-    err: &mut dyn FnMut(std::ops::Range<usize>, String),
-) -> GlobSet {
-    let mut builder = GlobSetBuilder::new();
-    for p in patterns {
-        match Glob::new(p.get_ref()) {
-            Ok(g) => {
-                builder.add(g);
-            }
-            Err(e) => err(
-                p.span(),
-                format!("invalid glob `{}`: {}", p.get_ref(), e.kind()),
-            ),
-        }
-    }
-    builder.build().unwrap_or_else(|_| GlobSet::empty())
-}
 
 #[cfg(test)]
 mod tests;

@@ -185,6 +185,17 @@ fn rules_come_through_extend() {
             ".cycod/tools/short.yaml:2:14 ORG001 warning tool `short`: describe it in at least 40 characters",
         ]
     );
+    // A setting naming a rule no file of the chain declares is still refused, at its place.
+    repo.write(
+        "toolc.toml",
+        b"extend = \"shared/policy.toml\"\n[rules]\nORG030 = \"off\"\n",
+    );
+    let Err(diags) = repo.check() else {
+        panic!("accepted an unknown rule");
+    };
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].file.position(diags[0].span.start).line, 3);
+    assert!(diags[0].message.starts_with("`ORG030` is not a rule code"));
 }
 
 /// One rule reading the file's tree with `then` as given, over one cycod tool.
