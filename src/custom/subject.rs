@@ -83,13 +83,17 @@ pub fn of_file(file: &Arc<SourceFile>, tree: Node) -> Subject<'_> {
     }
 }
 
+/// The fields of a skill's view that its front matter does not give.
+const SKILL_MADE: &[&str] = &["parameters", "commands", "format", "path"];
+
 /// An Agent Skill seen as a tool: its `name` and `description`, no parameters, no
-/// commands (the skill's folder is not a command line).
+/// commands (the skill's folder is not a command line), and the other keys of its front
+/// matter as written (`license`, `metadata`, …).
 pub fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node) -> Subject<'a> {
     let mut view = Map::new();
-    for key in ["name", "description"] {
-        if let Some(v) = front.value(key) {
-            view.insert(key.to_string(), v.to_json());
+    for entry in front.as_map().unwrap_or_default() {
+        if !SKILL_MADE.contains(&entry.key.as_str()) {
+            view.insert(entry.key.clone(), entry.value.to_json());
         }
     }
     view.insert("parameters".into(), empty_object_schema());
@@ -226,8 +230,8 @@ impl<'a> Subject<'a> {
         match &self.shape {
             Shape::Tree(root) => here(tree_span(root, steps, missing)),
             Shape::Skill(front) => match steps.first() {
-                Some(Step::Key(k)) if (k == "name" || k == "description") => {
-                    here(tree_span(front, &steps[..1], missing && steps.len() == 1))
+                Some(Step::Key(k)) if !SKILL_MADE.contains(&k.as_str()) => {
+                    here(tree_span(front, steps, missing))
                 }
                 _ => here(tree_span(front, &[], true)),
             },
