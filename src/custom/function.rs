@@ -56,12 +56,14 @@ impl Casing {
 
     /// True when `s` is written in this casing (digits may follow any letter).
     pub fn holds(self, s: &str) -> bool {
+        // The first word starts with a letter; a later one may be a number (`tool-2`).
         let lower_words = |sep: char| {
-            s.split(sep).all(|w| {
-                w.starts_with(|c: char| c.is_ascii_lowercase())
-                    && w.chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-            })
+            s.starts_with(|c: char| c.is_ascii_lowercase())
+                && s.split(sep).all(|w| {
+                    !w.is_empty()
+                        && w.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                })
         };
         let alnum_from = |first: fn(&char) -> bool| {
             s.chars().next().as_ref().is_some_and(first)
@@ -72,11 +74,14 @@ impl Casing {
             Casing::Snake => lower_words('_'),
             Casing::Camel => alnum_from(char::is_ascii_lowercase),
             Casing::Pascal => alnum_from(char::is_ascii_uppercase),
-            Casing::Macro => s.split('_').all(|w| {
-                w.starts_with(|c: char| c.is_ascii_uppercase())
-                    && w.chars()
-                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-            }),
+            Casing::Macro => {
+                s.starts_with(|c: char| c.is_ascii_uppercase())
+                    && s.split('_').all(|w| {
+                        !w.is_empty()
+                            && w.chars()
+                                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                    })
+            }
         }
     }
 }
@@ -357,6 +362,9 @@ mod tests {
             (Casing::Kebab, "list-files2", true),
             (Casing::Kebab, "List-files", false),
             (Casing::Kebab, "list--files", false),
+            (Casing::Kebab, "tool-00001", true),
+            (Casing::Kebab, "1-tool", false),
+            (Casing::Snake, "step_2", true),
             (Casing::Snake, "list_files", true),
             (Casing::Snake, "list-files", false),
             (Casing::Camel, "listFiles", true),

@@ -101,12 +101,15 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
     }
 }
 
-/// Run the custom rules of each file's configuration over `files` (their trees, and Agent
-/// Skills as tools) and over the tools `tools` lowers (asked only when a rule reads tools).
-pub(crate) fn check<'a>(
+/// Run the custom rules of each file's configuration over `results` (the files'
+/// trees, Agent Skills as tools, and the tools `lower` gives of each result that a rule reads
+/// tools of). Each result is lowered alone and let go once read: a repository's tools are
+/// never all in memory at once.
+pub(crate) fn check<'a, R: Sync>(
     configs: &ConfigTree,
-    files: &[&'a Arc<SourceFile>],
-    tools: &dyn Fn() -> Vec<Lowered<'a>>,
+    results: &'a [R],
+    file_of: &(dyn Fn(&'a R) -> &'a Arc<SourceFile> + Sync),
+    lower: &(dyn Fn(&'a R) -> Vec<Lowered<'a>> + Sync),
 ) -> Vec<Diagnostic> {
     if configs.every().all(|c| c.custom.is_empty()) {
         return Vec::new();
@@ -119,57 +122,44 @@ pub(crate) fn check<'a>(
             .filter(|r| r.subject == kind && r.applies_to(file.format.as_str()))
             .collect()
     };
-    let mut out: Vec<Diagnostic> = files
+    results
         .par_iter()
-        .flat_map_iter(|file| {
+        .flat_map_iter(|r| {
+            let file = file_of(r);
             let mut found = Vec::new();
             let on_file = rules_for(file, SubjectKind::File);
-            let as_skill = if file.format == FormatId::AgentSkill {
-                rules_for(file, SubjectKind::Tool)
+            let on_tools = rules_for(file, SubjectKind::Tool);
+            let skill = file.format == FormatId::AgentSkill;
+            let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
+                subject::file_tree(file)
             } else {
-                Vec::new()
+                None
             };
-            if on_file.is_empty() && as_skill.is_empty() {
-                return found;
-            }
-            let Some(tree) = subject::file_tree(file) else {
-                return found;
-            };
-            if !as_skill.is_empty() {
-                let skill = subject::of_skill(file, tree.clone());
-                for rule in as_skill {
-                    evaluate(rule, &skill, &mut found);
+            if let Some(tree) = tree {
+                if skill && !on_tools.is_empty() {
+                    let view = subject::of_skill(file, tree.clone());
+                    for rule in &on_tools {
+                        evaluate(rule, &view, &mut found);
+                    }
+                }
+                let whole = subject::of_file(file, tree);
+                for rule in &on_file {
+                    evaluate(rule, &whole, &mut found);
                 }
             }
-            if !on_file.is_empty() {
-                let whole = subject::of_file(file, tree);
-                for rule in on_file {
-                    evaluate(rule, &whole, &mut found);
+            if !skill && !on_tools.is_empty() {
+                for lowered in lower(r) {
+                    // A tool may be defined in a file other than the result's own.
+                    let rules = rules_for(lowered.file, SubjectKind::Tool);
+                    let view = subject::of_tool(&lowered);
+                    for rule in rules {
+                        evaluate(rule, &view, &mut found);
+                    }
                 }
             }
             found
         })
-        .collect();
-    let reads_tools = configs.every().any(|c| {
-        c.custom
-            .iter()
-            .any(|r| r.subject == SubjectKind::Tool && r.formats != [FormatId::AgentSkill.as_str()])
-    });
-    if reads_tools {
-        let lowered = tools();
-        out.par_extend(lowered.par_iter().flat_map_iter(|l| {
-            let mut found = Vec::new();
-            let rules = rules_for(l.file, SubjectKind::Tool);
-            if !rules.is_empty() {
-                let view = subject::of_tool(l);
-                for rule in rules {
-                    evaluate(rule, &view, &mut found);
-                }
-            }
-            found
-        }));
-    }
-    out
+        .collect()
 }
 
 #[cfg(test)]
