@@ -434,9 +434,10 @@ impl Config {
             out
         };
         // Before the settings: a setting may name a custom rule.
-        let custom = crate::custom::compile(&raw.custom_rules, file.display())
-            .unwrap_or_else(|e| {
-                e.into_iter().for_each(|e| err(&mut errors, shift(e.span), e.message));
+        let custom =
+            crate::custom::compile(&raw.custom_rules, file.display()).unwrap_or_else(|e| {
+                e.into_iter()
+                    .for_each(|e| err(&mut errors, shift(e.span), e.message));
                 Default::default()
             });
         let rules = settings(&raw.rules, &mut errors);

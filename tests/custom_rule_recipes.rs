@@ -36,9 +36,12 @@ fn blocks(section: &str) -> Vec<(String, String)> {
 }
 
 fn recipes() -> Vec<Recipe> {
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/custom-rules.md"))
-        .expect("docs/custom-rules.md");
-    let (_, recipes) = page.split_once("## Ten recipes").expect("the recipes section");
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/custom-rules.md"))
+            .expect("docs/custom-rules.md");
+    let (_, recipes) = page
+        .split_once("## Ten recipes")
+        .expect("the recipes section");
     recipes
         .split("\n### ")
         .skip(1)
@@ -82,7 +85,14 @@ fn findings(toml: &str, file: &(String, String), code: &str) -> Vec<String> {
         .diagnostics
         .iter()
         .filter(|d| d.rule.code == code)
-        .map(|d| format!("{}:{} {}", d.file.display(), d.file.position(d.span.start).line, d.rule.code))
+        .map(|d| {
+            format!(
+                "{}:{} {}",
+                d.file.display(),
+                d.file.position(d.span.start).line,
+                d.rule.code
+            )
+        })
         .collect()
 }
 
@@ -99,7 +109,10 @@ fn every_recipe_fires_on_its_example_and_is_silent_on_the_fix() {
             .unwrap_or_else(|| panic!("{}: no code", r.title));
         let fired = findings(&r.toml, &r.fires, code);
         assert!(
-            !fired.is_empty() && fired.iter().all(|f| f.starts_with(&format!("{}:", r.fires.0))),
+            !fired.is_empty()
+                && fired
+                    .iter()
+                    .all(|f| f.starts_with(&format!("{}:", r.fires.0))),
             "{}: {fired:?}",
             r.title
         );

@@ -109,7 +109,10 @@ fn files_that_follow_the_rules_are_silent() {
     // And the same files with the rules gone give the same report as with them.
     let report = repo.check().expect("config");
     assert!(
-        report.diagnostics.iter().all(|d| !d.rule.code.starts_with("ORG")),
+        report
+            .diagnostics
+            .iter()
+            .all(|d| !d.rule.code.starts_with("ORG")),
         "{:?}",
         lines(&report)
     );
@@ -154,7 +157,10 @@ then = { field = "name", function = "casing", options = { type = "kebab" } }
             ".cycod/tools/ListFiles.yaml",
             "name: ListFiles\ndescription: Lists the files of a folder, one per line\nbash: ls\ntags: [read]\n",
         ),
-        (".cycod/tools/ok.yaml", "name: ok\ndescription: Lists the files\nbash: ls\ntags: [read]\n"),
+        (
+            ".cycod/tools/ok.yaml",
+            "name: ok\ndescription: Lists the files\nbash: ls\ntags: [read]\n",
+        ),
         (
             ".claude/skills/Notes/SKILL.md",
             "---\nname: Notes\ndescription: Writes release notes; use when preparing a release.\n---\n\nBody.\n",
@@ -174,7 +180,10 @@ then = { field = "name", function = "casing", options = { type = "kebab" } }
 fn rules_come_through_extend() {
     let repo = Repo::with(&[
         ("shared/policy.toml", POLICY),
-        ("toolc.toml", "extend = \"shared/policy.toml\"\n[rules]\nORG003 = \"off\"\n"),
+        (
+            "toolc.toml",
+            "extend = \"shared/policy.toml\"\n[rules]\nORG003 = \"off\"\n",
+        ),
         (".cycod/tools/short.yaml", SHORT_TOOL),
         (".claude/skills/bare/SKILL.md", BARE_SKILL),
     ]);
@@ -215,11 +224,31 @@ fn tool_with(extra: &str) -> String {
 fn every_function_fires_and_stays_silent() {
     // (then, a file it fires on, a file it is silent on)
     let cases: &[(&str, &str, &str)] = &[
-        (r#"{ field = "owner", function = "truthy" }"#, "owner: \"\"\n", "owner: ops\n"),
-        (r#"{ field = "owner", function = "truthy" }"#, "", "owner: ops\n"),
-        (r#"{ field = "hidden", function = "falsy" }"#, "hidden: true\n", "hidden: false\n"),
-        (r#"{ field = "owner", function = "defined" }"#, "", "owner: null\n"),
-        (r#"{ field = "owner", function = "undefined" }"#, "owner: x\n", ""),
+        (
+            r#"{ field = "owner", function = "truthy" }"#,
+            "owner: \"\"\n",
+            "owner: ops\n",
+        ),
+        (
+            r#"{ field = "owner", function = "truthy" }"#,
+            "",
+            "owner: ops\n",
+        ),
+        (
+            r#"{ field = "hidden", function = "falsy" }"#,
+            "hidden: true\n",
+            "hidden: false\n",
+        ),
+        (
+            r#"{ field = "owner", function = "defined" }"#,
+            "",
+            "owner: null\n",
+        ),
+        (
+            r#"{ field = "owner", function = "undefined" }"#,
+            "owner: x\n",
+            "",
+        ),
         (
             r#"{ field = "owner", function = "pattern", options = { pattern = "^team-" } }"#,
             "owner: ops\n",
@@ -301,8 +330,14 @@ fn config_errors(rule: &str) -> Vec<String> {
 fn a_broken_rule_is_a_configuration_error_at_its_place() {
     let head = "[[custom-rules]]\ncode = \"ORG002\"\nname = \"broken\"\nseverity = \"warning\"\nmessage = \"m\"\n";
     let cases: &[(&str, &str)] = &[
-        ("given = \"$.[\"\nthen = { function = \"truthy\" }\n", "13:9 `$.[` is not a JSONPath"),
-        ("then = { function = \"exists\" }\n", "13:21 `exists` is not a function"),
+        (
+            "given = \"$.[\"\nthen = { function = \"truthy\" }\n",
+            "13:9 `$.[` is not a JSONPath",
+        ),
+        (
+            "then = { function = \"exists\" }\n",
+            "13:21 `exists` is not a function",
+        ),
         (
             "then = { field = \"a\", function = \"pattern\", options = { pattern = \"(\" } }\n",
             "13:55 `options.pattern` does not compile as a regular expression: unclosed group",
@@ -315,9 +350,18 @@ fn a_broken_rule_is_a_configuration_error_at_its_place() {
             "then = { field = \"a\", function = \"schema\", options = { schema = { type = 5 } } }\n",
             "13:54 `options.schema` is not a usable JSON Schema",
         ),
-        ("then = { function = \"pattern\" }\n", "13:8 function `pattern` needs `options.pattern`"),
-        ("subject = \"server\"\nthen = { function = \"truthy\" }\n", "13:11 `server` is not a subject"),
-        ("formats = [\"cycod\"]\nthen = { function = \"truthy\" }\n", "13:12 `cycod` is not a format"),
+        (
+            "then = { function = \"pattern\" }\n",
+            "13:8 function `pattern` needs `options.pattern`",
+        ),
+        (
+            "subject = \"server\"\nthen = { function = \"truthy\" }\n",
+            "13:11 `server` is not a subject",
+        ),
+        (
+            "formats = [\"cycod\"]\nthen = { function = \"truthy\" }\n",
+            "13:12 `cycod` is not a format",
+        ),
     ];
     for (rest, want) in cases {
         let got = config_errors(&format!("{head}{rest}"));
@@ -334,17 +378,28 @@ fn a_broken_rule_is_a_configuration_error_at_its_place() {
     };
     assert_eq!(
         named("SEC101", "mine"),
-        ["9:8 `SEC101` collides with toolc's own `SEC` rules: choose a family of your own, e.g. `ORG`"]
+        [
+            "9:8 `SEC101` collides with toolc's own `SEC` rules: choose a family of your own, e.g. `ORG`"
+        ]
     );
     assert_eq!(
         named("DOJX001", "mine")[0],
         "9:8 `DOJX001` collides with toolc's own `DOJ` rules: choose a family of your own, e.g. `ORG`"
     );
     assert!(named("ORG1", "mine")[0].starts_with("9:8 `ORG1` is not a custom rule code"));
-    assert_eq!(named("ORG001", "mine"), ["9:8 custom rule `ORG001` is declared twice"]);
-    assert_eq!(named("ORG009", "ok"), ["10:8 custom rule ORG001 is already named `ok`"]);
+    assert_eq!(
+        named("ORG001", "mine"),
+        ["9:8 custom rule `ORG001` is declared twice"]
+    );
+    assert_eq!(
+        named("ORG009", "ok"),
+        ["10:8 custom rule ORG001 is already named `ok`"]
+    );
     assert!(named("ORG009", "Not_Kebab")[0].starts_with("10:8 `Not_Kebab` is not a kebab-case"));
-    assert!(named("ORG009", "unknown-key")[0].starts_with("10:8 `unknown-key` is the name of toolc's own rule"));
+    assert!(
+        named("ORG009", "unknown-key")[0]
+            .starts_with("10:8 `unknown-key` is the name of toolc's own rule")
+    );
 }
 
 fn toolc(dir: &Path, args: &[&str]) -> Output {
@@ -364,7 +419,10 @@ fn stdout(o: &Output) -> String {
 #[test]
 fn select_and_ignore_take_the_family_and_the_code() {
     let repo = policy_repo();
-    let o = toolc(&repo.root, &["check", "--select", "ORG", "--format", "json"]);
+    let o = toolc(
+        &repo.root,
+        &["check", "--select", "ORG", "--format", "json"],
+    );
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let mut codes: Vec<&str> = json["diagnostics"]
         .as_array()
@@ -376,7 +434,17 @@ fn select_and_ignore_take_the_family_and_the_code() {
     assert_eq!(codes, ["ORG001", "ORG002", "ORG003", "ORGX004", "ORGX004"]);
     let o = toolc(
         &repo.root,
-        &["check", "--select", "ORG", "--ignore", "ORGX004", "--ignore", "skill-license", "--format", "json"],
+        &[
+            "check",
+            "--select",
+            "ORG",
+            "--ignore",
+            "ORGX004",
+            "--ignore",
+            "skill-license",
+            "--format",
+            "json",
+        ],
     );
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let codes: Vec<&str> = json["diagnostics"]
@@ -404,7 +472,9 @@ fn a_suppression_comment_silences_a_custom_rule() {
     let report = repo.check().expect("config");
     assert_eq!(
         custom_lines(&repo),
-        [".cycod/tools/short.yaml:2:14 ORG001 warning tool `short`: describe it in at least 40 characters"]
+        [
+            ".cycod/tools/short.yaml:2:14 ORG001 warning tool `short`: describe it in at least 40 characters"
+        ]
     );
     assert_eq!(report.summary.suppressed, 1);
 }
@@ -420,8 +490,16 @@ fn explain_and_rules_know_the_repository_rules() {
     let o = toolc(&repo.root, &["explain", "ORG002"]);
     assert!(o.status.success());
     let page = stdout(&o);
-    assert!(page.starts_with("---\ncode: ORG002\nname: cycod-timeout\nseverity: error\nformats: [cycod-tool]\n"), "{page}");
-    assert!(page.contains("The runner kills a tool after its timeout"), "{page}");
+    assert!(
+        page.starts_with(
+            "---\ncode: ORG002\nname: cycod-timeout\nseverity: error\nformats: [cycod-tool]\n"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("The runner kills a tool after its timeout"),
+        "{page}"
+    );
     assert!(page.contains("- `timeout` is present"), "{page}");
     let o = toolc(&repo.root, &["explain", "description-too-short"]);
     assert!(stdout(&o).contains("- `description` has a length of at least 40"));
@@ -434,19 +512,29 @@ fn explain_and_rules_know_the_repository_rules() {
         .filter_map(|r| r["code"].as_str())
         .collect();
     assert_eq!(codes, ["ORG001", "ORG002", "ORG003", "ORGX004"]);
-    assert_eq!(list[1]["summary"], "The runner kills a tool after its timeout; without one it hangs the agent.");
+    assert_eq!(
+        list[1]["summary"],
+        "The runner kills a tool after its timeout; without one it hangs the agent."
+    );
 }
 
 #[test]
 fn sarif_and_statistics_carry_the_code() {
     let repo = policy_repo();
-    let o = toolc(&repo.root, &["check", "--select", "ORG002", "--format", "sarif"]);
+    let o = toolc(
+        &repo.root,
+        &["check", "--select", "ORG002", "--format", "sarif"],
+    );
     let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).expect("sarif");
     let run = &sarif["runs"][0];
     assert_eq!(run["results"][0]["ruleId"], "ORG002");
     assert_eq!(run["results"][0]["level"], "error");
     let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
-    assert!(rules.iter().any(|r| r["id"] == "ORG002" && r["name"] == "cycod-timeout"));
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["id"] == "ORG002" && r["name"] == "cycod-timeout")
+    );
     let o = toolc(&repo.root, &["check", "--select", "ORG", "--statistics"]);
     let text = format!("{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("ORGX004"), "{text}");

@@ -292,7 +292,9 @@ impl Function {
         match (self, value) {
             (Function::Truthy, None) => Some(format!("{what} is missing")),
             (Function::Truthy, Some(v)) => (!truthy(v)).then(|| format!("{what} is {}", shown(v))),
-            (Function::Falsy, Some(v)) => truthy(v).then(|| format!("{what} is set ({})", shown(v))),
+            (Function::Falsy, Some(v)) => {
+                truthy(v).then(|| format!("{what} is set ({})", shown(v)))
+            }
             (Function::Defined, None) => Some(format!("{what} is missing")),
             (Function::Undefined, Some(_)) => Some(format!("{what} is present")),
             (Function::Falsy | Function::Defined | Function::Undefined, _) => None,
@@ -329,7 +331,9 @@ impl Function {
                     format!(" {unit}")
                 };
                 if let Some(min) = min.filter(|m| length < *m) {
-                    return Some(format!("{what} has {length}{unit}; at least {min} required"));
+                    return Some(format!(
+                        "{what} has {length}{unit}; at least {min} required"
+                    ));
                 }
                 max.filter(|m| length > *m)
                     .map(|max| format!("{what} has {length}{unit}; at most {max} allowed"))

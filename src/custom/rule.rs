@@ -409,7 +409,10 @@ fn compile_one(
         });
     }
     if thens.is_empty() {
-        return Err(error(r.then.span(), "`then` is an empty list: nothing to check"));
+        return Err(error(
+            r.then.span(),
+            "`then` is an empty list: nothing to check",
+        ));
     }
     let message = message_parts(&r.message)?;
     let format_names: Vec<String> = formats.iter().map(|f| f.to_string()).collect();

@@ -30,7 +30,11 @@ fn places_in_a_file_tree() {
     let key = |k: &str| Step::Key(k.to_string());
     // A value that is there: the value.
     assert_eq!(
-        line_of(&f, &[key("parameters"), key("DIR"), key("description")], false),
+        line_of(
+            &f,
+            &[key("parameters"), key("DIR"), key("description")],
+            false
+        ),
         (4, "d".to_string())
     );
     // A field missing under a node: the node's key.
