@@ -208,7 +208,7 @@ fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
 /// root its first key.
 fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
     let reached = walk(root, steps);
-    if !(missing || !reached.whole) {
+    if !missing && reached.whole {
         return reached.node.span;
     }
     match reached.key {
