@@ -539,3 +539,32 @@ fn sarif_and_statistics_carry_the_code() {
     let text = format!("{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("ORGX004"), "{text}");
 }
+
+#[test]
+fn the_editor_gets_the_findings_of_an_unsaved_buffer() {
+    let repo = Repo::with(&[
+        ("toolc.toml", POLICY),
+        (".cycod/tools/good.yaml", GOOD_TOOL),
+    ]);
+    let config = toolc::Config::discover(&repo.root, None).expect("config");
+    let mut ws = toolc::Workspace::new(config, repo.root.clone());
+    let custom = |report: &toolc::Report| -> Vec<String> {
+        lines(report)
+            .into_iter()
+            .filter(|l| l.contains(" ORG"))
+            .collect()
+    };
+    assert_eq!(
+        custom(&ws.check_file(".cycod/tools/good.yaml")),
+        Vec::<String>::new()
+    );
+    // The buffer drops the timeout: the editor sees ORG002 before the file is saved.
+    ws.set_buffer(
+        ".cycod/tools/good.yaml",
+        GOOD_TOOL.replace("timeout: 30000\n", ""),
+    );
+    assert_eq!(
+        custom(&ws.check_file(".cycod/tools/good.yaml")),
+        [".cycod/tools/good.yaml:1:1 ORG002 error cycod tool `good` sets no timeout"]
+    );
+}
