@@ -71,7 +71,7 @@ pub fn render(f: &PageFacts<'_>) -> String {
     };
     let subject = match f.subject {
         SubjectKind::Tool => {
-            "every tool, as toolc sees it whatever its format (`name`, `description`, `parameters`, `commands`, `format`, `path`, …)"
+            "every tool as toolc sees it whatever its format (`name`, `description`, `parameters`, `commands`, `format`, `path`, …)"
         }
         SubjectKind::File => "every file's own tree, as JSON",
     };
@@ -91,7 +91,7 @@ pub fn render(f: &PageFacts<'_>) -> String {
         f.declared_in
     ));
     if !f.formats.is_empty() {
-        page.push_str(&format!(" of the formats {}", f.formats.join(", ")));
+        page.push_str(&format!(", in files of {}", f.formats.join(", ")));
     }
     page.push_str(&format!(
         "; in each, the nodes `{}` selects, of which every one of these must hold:\n\n",
