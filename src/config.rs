@@ -5,9 +5,11 @@
 mod collect;
 mod exclude;
 mod read;
+mod selectors;
 pub(crate) mod tree;
 
 use read::read_config_file;
+use selectors::build_globs;
 
 pub use exclude::Exclude;
 
@@ -15,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::GlobSet;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -96,6 +98,11 @@ pub struct Config {
     pub preview: Option<bool>,
     /// `[runtimes]`: the runtime releases the project targets (rules of newer ones are off).
     pub runtimes: crate::runtimes::Targets,
+    /// `[[custom-rules]]`, compiled (inherited ones too).
+    pub custom: crate::custom::CustomRules,
+    /// Selectors of an extending file that named no rule when it was read (a custom rule
+    /// of the file it extends may be theirs), with their spans.
+    pending_selectors: Vec<(String, Span)>,
 }
 
 #[derive(Deserialize)]
@@ -115,6 +122,8 @@ struct RawConfig {
     baseline: Option<RawBaseline>,
     #[serde(default)]
     runtimes: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default, rename = "custom-rules")]
+    custom_rules: Vec<crate::custom::RawRule>,
 }
 
 #[derive(Deserialize)]
@@ -311,6 +320,10 @@ impl Config {
             let parent = SourceFile::new(extend, display, FormatId::Config, text);
             chain.push(Config::parse(parent, folder)?);
         }
+        let unknown = selectors::still_unknown(&chain);
+        if !unknown.is_empty() {
+            return Err(ConfigError::Invalid(unknown));
+        }
         let mut config = chain.pop().unwrap_or_default();
         while let Some(child) = chain.pop() {
             config = config.extended_by(child);
@@ -347,6 +360,8 @@ impl Config {
             extend: None,
             preview: child.preview.or(self.preview),
             runtimes: self.runtimes.extended_by(child.runtimes),
+            custom: self.custom.extended_by(child.custom),
+            pending_selectors: Vec::new(),
         }
     }
 
@@ -380,24 +395,18 @@ impl Config {
         let Some(raw) = raw else {
             return Err(ConfigError::Invalid(errors));
         };
-        let settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>,
-                        errors: &mut Vec<Diagnostic>| {
+        let mut pending_selectors = Vec::new();
+        let mut settings = |map: &BTreeMap<Spanned<String>, Spanned<String>>,
+                            errors: &mut Vec<Diagnostic>| {
             let mut out = Vec::new();
             for (key, value) in map {
                 if !rules::selector_is_known(key.get_ref()) {
-                    let hint = crate::analysis::names::did_you_mean(
-                        key.get_ref(),
-                        rules::all().iter().flat_map(|r| [r.code, r.name]),
-                    );
-                    let mut msg = format!(
-                        "`{}` is not a rule code, rule name or code prefix",
-                        key.get_ref()
-                    );
-                    if let Some(h) = hint {
-                        msg.push_str(&format!("; did you mean `{h}`?"));
+                    let at = shift(key.span());
+                    if raw.extend.is_none() {
+                        err(errors, at, selectors::unknown(key.get_ref()));
+                        continue;
                     }
-                    err(errors, shift(key.span()), msg);
-                    continue;
+                    pending_selectors.push((key.get_ref().clone(), Span::new(at.start, at.end)));
                 }
                 let setting = match value.get_ref().as_str() {
                     "off" => Setting::Off,
@@ -424,6 +433,13 @@ impl Config {
             out.sort_by_key(|s| s.selector.len());
             out
         };
+        // Before the settings: a setting may name a custom rule.
+        let custom =
+            crate::custom::compile(&raw.custom_rules, file.display()).unwrap_or_else(|e| {
+                e.into_iter()
+                    .for_each(|e| err(&mut errors, shift(e.span), e.message));
+                Default::default()
+            });
         let rules = settings(&raw.rules, &mut errors);
         let mut overrides = Vec::new();
         for o in &raw.overrides {
@@ -552,6 +568,8 @@ impl Config {
             build_out,
             preview: raw.preview,
             runtimes,
+            custom,
+            pending_selectors,
         })
     }
 
@@ -613,25 +631,6 @@ impl Config {
 
 /// Targets `toolc build` knows.
 pub const BUILD_TARGETS: &[&str] = &["openai", "anthropic", "mcp", "gemini", "bundle"];
-
-fn build_globs(
-    patterns: &[Spanned<String>],
-    err: &mut dyn FnMut(std::ops::Range<usize>, String),
-) -> GlobSet {
-    let mut builder = GlobSetBuilder::new();
-    for p in patterns {
-        match Glob::new(p.get_ref()) {
-            Ok(g) => {
-                builder.add(g);
-            }
-            Err(e) => err(
-                p.span(),
-                format!("invalid glob `{}`: {}", p.get_ref(), e.kind()),
-            ),
-        }
-    }
-    builder.build().unwrap_or_else(|_| GlobSet::empty())
-}
 
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,7 @@ pub(crate) mod bundle;
 pub(crate) mod cache;
 pub(crate) mod change;
 pub(crate) mod config;
+pub(crate) mod custom;
 pub(crate) mod diagnostics;
 pub(crate) mod discover;
 pub(crate) mod formats;

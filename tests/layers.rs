@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("schema", 4),
     ("ir", 4),
     ("config", 5),
+    ("custom", 5),
     ("discover", 5),
     ("formats", 6),
     ("unclaimed", 6),

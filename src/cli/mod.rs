@@ -160,11 +160,17 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
-        Command::Rules(args) => rule_list::run(&args),
+        Command::Rules(args) => {
+            read_custom_rules();
+            rule_list::run(&args)
+        }
         Command::Server(args) => server::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Lock(args) => lock::run(args),
-        Command::Explain { rule } => explain::run(&rule),
+        Command::Explain { rule } => {
+            read_custom_rules();
+            explain::run(&rule)
+        }
         Command::Completions(args) => completions::run(&args),
         Command::Clean(args) => clean::run(&args),
     };
@@ -189,9 +195,6 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return usage_error("cannot determine the working directory");
     };
-    if let Some(message) = args.rules.unknown_selector() {
-        return usage_error(&message);
-    }
     let color = rule_args::stdout_color(args.no_color);
     // Before the configuration is looked for from them: a named link out of the repository
     // must not lead to a `toolc.toml` outside it either. A path that does not exist is a
@@ -245,6 +248,10 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    // After the configuration is read: `--select ORG` may name its custom rules.
+    if let Some(message) = args.rules.unknown_selector() {
+        return usage_error(&message);
+    }
     if !args.exclude.is_empty()
         && let Err(message) = config.exclude(&cwd, &args.exclude)
     {
@@ -407,6 +414,14 @@ fn not_claimed_line(summary: &Summary) -> Option<String> {
             "{n} {files} at format paths {were} not claimed: their content is not in their format's shape (another tool's file); name a file to check it anyway"
         )
     })
+}
+
+/// Read the configuration of the working directory, so that `toolc rules` and `toolc
+/// explain` know its custom rules (a configuration that cannot be read adds none).
+fn read_custom_rules() {
+    if let Ok(cwd) = std::env::current_dir() {
+        let _ = Config::discover(&cwd, None);
+    }
 }
 
 /// `--output-format FORMAT:PATH` values, checked before anything runs.

@@ -259,6 +259,11 @@ impl ConfigTree {
         &self.base
     }
 
+    /// The run's configuration and every nested one.
+    pub fn every(&self) -> impl Iterator<Item = &Config> {
+        std::iter::once(&self.base).chain(self.nested.values())
+    }
+
     /// The nested configurations, by folder.
     pub fn nested(&self) -> impl Iterator<Item = &Config> {
         self.nested.values()

@@ -96,6 +96,9 @@ pub(crate) fn report(
     raw.extend(resolved.iter().cloned());
     raw.extend(config_errors.iter().cloned());
     raw.extend(loaded.unclaimed.iter().cloned());
+    raw.extend(crate::custom::check(configs, results, &|r| &r.file, &|r| {
+        formats::lower_all(std::slice::from_ref(r), &|_| true, &options.cwd).tools
+    }));
     if config.lock_required {
         raw.extend(crate::lock::drift(config, &options.cwd, scope, results));
     }

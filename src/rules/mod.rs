@@ -5,6 +5,7 @@
 pub mod agentcli;
 pub mod breaking;
 pub mod compat;
+pub mod custom;
 pub mod cycod;
 pub mod dojops;
 pub mod lock;
@@ -151,8 +152,17 @@ macro_rules! declare_rules {
 }
 pub(crate) use declare_rules;
 
-/// Every rule, in code order.
+/// Every rule, in code order: the built-in ones and the custom rules of the configuration
+/// read (`[[custom-rules]]`).
 pub fn all() -> Vec<&'static Rule> {
+    let mut rules = builtin();
+    rules.extend(custom::all());
+    rules.sort_by_key(|r| r.code);
+    rules
+}
+
+/// The rules toolc has itself, in code order.
+pub fn builtin() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = [
         syntax::RULES,
         dojops::RULES,
@@ -233,6 +243,7 @@ pub fn page(rule: &Rule) -> Option<&'static str> {
         .iter()
         .find(|(code, _)| *code == rule.code)
         .map(|(_, text)| *text)
+        .or_else(|| custom::page(rule))
 }
 
 /// The repository toolc is published from (`repository` in Cargo.toml).
@@ -246,6 +257,13 @@ pub fn repository_url() -> &'static str {
 /// Where a rule's page is published: `<repository>/blob/main/rules/<CODE>.md`. Codes are
 /// forever, so the URL is stable; SARIF's `helpUri` points here.
 pub fn page_url(rule: &Rule) -> String {
+    if !pages::PAGES.iter().any(|(code, _)| *code == rule.code) && custom::page(rule).is_some() {
+        // A repository's own rule has no page of toolc's: the page on writing them.
+        return format!(
+            "{}/blob/main/docs/custom-rules.md",
+            repository_url().trim_end_matches('/')
+        );
+    }
     format!(
         "{}/blob/main/rules/{}.md",
         repository_url().trim_end_matches('/'),
@@ -283,7 +301,7 @@ pub fn reference_markdown() -> String {
         "# Rule reference\n\n<!-- Generated from rules/*.md by `cargo test --test docs` with TOOLC_BLESS=1; do not edit. -->\n\n\
          | code | name | default severity | formats | what it checks |\n|---|---|---|---|---|\n",
     );
-    let all = all();
+    let all = builtin();
     for r in &all {
         let formats = if r.formats.is_empty() {
             "all".to_string()
@@ -342,7 +360,7 @@ mod tests {
 
     #[test]
     fn codes_and_names_are_unique_and_well_formed() {
-        let all = all();
+        let all = builtin();
         let mut codes: Vec<_> = all.iter().map(|r| r.code).collect();
         let mut names: Vec<_> = all.iter().map(|r| r.name).collect();
         codes.sort_unstable();

@@ -1,0 +1,386 @@
+//! The functions a `then` applies: what each requires of a value, compiled from its
+//! `options` once, and the sentence that says why a value fails.
+
+use std::ops::Range;
+
+use regex::Regex;
+use serde_json::Value;
+use toml::Spanned;
+
+use super::rule::RuleError;
+
+/// The functions, as `then.function` names them.
+pub const NAMES: &[&str] = &[
+    "truthy",
+    "falsy",
+    "defined",
+    "undefined",
+    "pattern",
+    "notPattern",
+    "enumeration",
+    "length",
+    "casing",
+    "schema",
+];
+
+/// A naming convention `casing` checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Casing {
+    /// `list-files`
+    Kebab,
+    /// `list_files`
+    Snake,
+    /// `listFiles`
+    Camel,
+    /// `ListFiles`
+    Pascal,
+    /// `LIST_FILES`
+    Macro,
+}
+
+impl Casing {
+    const ALL: &[(&str, Casing)] = &[
+        ("kebab", Casing::Kebab),
+        ("snake", Casing::Snake),
+        ("camel", Casing::Camel),
+        ("pascal", Casing::Pascal),
+        ("macro", Casing::Macro),
+    ];
+
+    fn name(self) -> &'static str {
+        Casing::ALL
+            .iter()
+            .find(|(_, c)| *c == self)
+            .map_or("", |(n, _)| n)
+    }
+
+    /// True when `s` is written in this casing (digits may follow any letter).
+    pub fn holds(self, s: &str) -> bool {
+        // The first word starts with a letter; a later one may be a number (`tool-2`).
+        let lower_words = |sep: char| {
+            s.starts_with(|c: char| c.is_ascii_lowercase())
+                && s.split(sep).all(|w| {
+                    !w.is_empty()
+                        && w.chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                })
+        };
+        let alnum_from = |first: fn(&char) -> bool| {
+            s.chars().next().as_ref().is_some_and(first)
+                && s.chars().all(|c| c.is_ascii_alphanumeric())
+        };
+        match self {
+            Casing::Kebab => lower_words('-'),
+            Casing::Snake => lower_words('_'),
+            Casing::Camel => alnum_from(char::is_ascii_lowercase),
+            Casing::Pascal => alnum_from(char::is_ascii_uppercase),
+            Casing::Macro => {
+                s.starts_with(|c: char| c.is_ascii_uppercase())
+                    && s.split('_').all(|w| {
+                        !w.is_empty()
+                            && w.chars()
+                                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+                    })
+            }
+        }
+    }
+}
+
+/// A compiled function.
+#[derive(Debug)]
+pub enum Function {
+    /// Present and not `false`, `0`, `""` or `null`.
+    Truthy,
+    /// Missing, or `false`, `0`, `""` or `null`.
+    Falsy,
+    /// Present (`null` counts).
+    Defined,
+    /// Missing.
+    Undefined,
+    /// A string (or number) the expression finds a match in.
+    Pattern(Regex),
+    /// A string (or number) the expression finds no match in.
+    NotPattern(Regex),
+    /// One of these values.
+    Enumeration(Vec<Value>),
+    /// Characters of a string, items of a list, entries of a map, or a number, in bounds.
+    Length {
+        /// At least this.
+        min: Option<f64>,
+        /// At most this.
+        max: Option<f64>,
+    },
+    /// A string in this casing.
+    Casing(Casing),
+    /// Valid against this JSON Schema.
+    Schema(Box<jsonschema::Validator>),
+}
+
+fn error(span: Range<usize>, message: impl Into<String>) -> RuleError {
+    RuleError {
+        span,
+        message: message.into(),
+    }
+}
+
+/// Compile `function` with its `options` (their span and JSON value); `then` is the span of
+/// the whole `then`, for a missing option.
+pub fn compile_function(
+    function: &Spanned<String>,
+    options: Option<(Range<usize>, Option<Value>)>,
+    then: Range<usize>,
+) -> Result<Function, RuleError> {
+    let name = function.get_ref().as_str();
+    let (options_span, options) = match options {
+        Some((span, value)) => (span, value.unwrap_or(Value::Null)),
+        None => (then, Value::Null),
+    };
+    let option = |key: &str| options.get(key);
+    let required = |key: &str| {
+        option(key).ok_or_else(|| {
+            error(
+                options_span.clone(),
+                format!("function `{name}` needs `options.{key}`"),
+            )
+        })
+    };
+    let regex = |key: &str| -> Result<Regex, RuleError> {
+        let text = required(key)?.as_str().ok_or_else(|| {
+            error(
+                options_span.clone(),
+                format!("`options.{key}` of `{name}` is a regular expression, written as a string"),
+            )
+        })?;
+        Regex::new(text).map_err(|e| {
+            error(
+                options_span.clone(),
+                // The crate's message draws the expression over several lines: its last
+                // line says what is wrong.
+                format!(
+                    "`options.{key}` does not compile as a regular expression: {}",
+                    e.to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                        .trim_start_matches("error: ")
+                ),
+            )
+        })
+    };
+    Ok(match name {
+        "truthy" => Function::Truthy,
+        "falsy" => Function::Falsy,
+        "defined" => Function::Defined,
+        "undefined" => Function::Undefined,
+        "pattern" => Function::Pattern(regex("pattern")?),
+        "notPattern" => Function::NotPattern(regex("pattern")?),
+        "enumeration" => match required("values")? {
+            Value::Array(values) => Function::Enumeration(values.clone()),
+            _ => {
+                return Err(error(
+                    options_span,
+                    "`options.values` of `enumeration` is a list of the values allowed",
+                ));
+            }
+        },
+        "length" => {
+            let bound = |key: &str| -> Result<Option<f64>, RuleError> {
+                match option(key) {
+                    None => Ok(None),
+                    Some(v) => v.as_f64().map(Some).ok_or_else(|| {
+                        error(
+                            options_span.clone(),
+                            format!("`options.{key}` of `length` is a number"),
+                        )
+                    }),
+                }
+            };
+            let (min, max) = (bound("min")?, bound("max")?);
+            if min.is_none() && max.is_none() {
+                return Err(error(
+                    options_span,
+                    "function `length` needs `options.min`, `options.max` or both",
+                ));
+            }
+            Function::Length { min, max }
+        }
+        "casing" => {
+            let kind = required("type")?;
+            let found = kind
+                .as_str()
+                .and_then(|k| Casing::ALL.iter().find(|(n, _)| *n == k));
+            match found {
+                Some((_, c)) => Function::Casing(*c),
+                None => {
+                    return Err(error(
+                        options_span,
+                        format!(
+                            "`options.type` of `casing` is one of {}; not {kind}",
+                            Casing::ALL
+                                .iter()
+                                .map(|(n, _)| format!("\"{n}\""))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        "schema" => {
+            let schema = required("schema")?;
+            // No retriever is set up: a `$ref` outside the schema fails here, never reaches
+            // the network.
+            match jsonschema::validator_for(schema) {
+                Ok(v) => Function::Schema(Box::new(v)),
+                Err(e) => {
+                    return Err(error(
+                        options_span,
+                        format!("`options.schema` is not a usable JSON Schema: {e}"),
+                    ));
+                }
+            }
+        }
+        other => {
+            let hint = crate::analysis::names::did_you_mean(other, NAMES.iter().copied())
+                .map(|h| format!("; did you mean `{h}`?"))
+                .unwrap_or_default();
+            return Err(error(
+                function.span(),
+                format!(
+                    "`{other}` is not a function; known functions: {}{hint}",
+                    NAMES.join(", ")
+                ),
+            ));
+        }
+    })
+}
+
+/// True for the values JavaScript calls truthy (an empty list or map is).
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// The text of a scalar `pattern` looks into.
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A value shown in a reason, kept short.
+fn shown(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+impl Function {
+    /// Why `value` (`None`: missing) fails this function; `None` when it holds. `what`
+    /// names the value in the reason (`` `description` ``, "the value").
+    pub fn fails(&self, value: Option<&Value>, what: &str) -> Option<String> {
+        match (self, value) {
+            (Function::Truthy, None) => Some(format!("{what} is missing")),
+            (Function::Truthy, Some(v)) => (!truthy(v)).then(|| format!("{what} is {}", shown(v))),
+            (Function::Falsy, Some(v)) => {
+                truthy(v).then(|| format!("{what} is set ({})", shown(v)))
+            }
+            (Function::Defined, None) => Some(format!("{what} is missing")),
+            (Function::Undefined, Some(_)) => Some(format!("{what} is present")),
+            (Function::Falsy | Function::Defined | Function::Undefined, _) => None,
+            // The other functions look at a value that is there (`defined` asks for one).
+            (_, None) => None,
+            (Function::Pattern(re), Some(v)) => {
+                let text = scalar_text(v)?;
+                (!re.is_match(&text)).then(|| format!("{what} does not match `{}`", re.as_str()))
+            }
+            (Function::NotPattern(re), Some(v)) => {
+                let text = scalar_text(v)?;
+                let found = re.find(&text)?;
+                Some(format!(
+                    "{what} matches `{}` (`{}`)",
+                    re.as_str(),
+                    found.as_str()
+                ))
+            }
+            (Function::Enumeration(values), Some(v)) => (!values.contains(v)).then(|| {
+                let allowed: Vec<String> = values.iter().map(shown).collect();
+                format!("{what} is {}, not one of {}", shown(v), allowed.join(", "))
+            }),
+            (Function::Length { min, max }, Some(v)) => {
+                let (length, unit) = match v {
+                    Value::String(s) => (s.chars().count() as f64, "characters"),
+                    Value::Array(a) => (a.len() as f64, "items"),
+                    Value::Object(o) => (o.len() as f64, "entries"),
+                    Value::Number(n) => (n.as_f64()?, ""),
+                    _ => return None,
+                };
+                let unit = if unit.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {unit}")
+                };
+                if let Some(min) = min.filter(|m| length < *m) {
+                    return Some(format!(
+                        "{what} has {length}{unit}; at least {min} required"
+                    ));
+                }
+                max.filter(|m| length > *m)
+                    .map(|max| format!("{what} has {length}{unit}; at most {max} allowed"))
+            }
+            (Function::Casing(casing), Some(v)) => {
+                let s = v.as_str()?;
+                (!casing.holds(s)).then(|| format!("{what} `{s}` is not {} case", casing.name()))
+            }
+            (Function::Schema(validator), Some(v)) => {
+                let first = validator.iter_errors(v).next()?;
+                let at = first.instance_path().to_string();
+                let at = if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at `{at}`")
+                };
+                Some(format!("{what} does not match the schema{at}: {first}"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn casings() {
+        let cases = [
+            (Casing::Kebab, "list-files2", true),
+            (Casing::Kebab, "List-files", false),
+            (Casing::Kebab, "list--files", false),
+            (Casing::Kebab, "tool-00001", true),
+            (Casing::Kebab, "1-tool", false),
+            (Casing::Snake, "step_2", true),
+            (Casing::Snake, "list_files", true),
+            (Casing::Snake, "list-files", false),
+            (Casing::Camel, "listFiles", true),
+            (Casing::Camel, "ListFiles", false),
+            (Casing::Pascal, "ListFiles", true),
+            (Casing::Pascal, "list_files", false),
+            (Casing::Macro, "LIST_FILES", true),
+            (Casing::Macro, "LIST_files", false),
+            (Casing::Macro, "", false),
+        ];
+        for (casing, text, holds) in cases {
+            assert_eq!(casing.holds(text), holds, "{casing:?} {text}");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Rules a team writes without code: `[[custom-rules]]` in `toolc.toml`. Each is compiled
+//! once, when the configuration is read ([`rule`]: a broken rule is a configuration error);
+//! a check then runs them over every tool (toolc's format-neutral view, [`subject`]) or every
+//! file's own tree, selecting nodes with an RFC 9535 JSONPath and applying the `then`
+//! functions ([`function`]) to them. A finding is an ordinary diagnostic of a rule the
+//! registry knows (`crate::rules::custom`), so selecting, severities, suppressions and every
+//! output format treat it like any other.
+
+pub mod function;
+pub mod page;
+pub mod rule;
+pub mod subject;
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde_json::Value;
+use serde_json_path::PathElement;
+
+pub(crate) use rule::{CustomRules, RawRule, compile};
+
+use crate::config::tree::ConfigTree;
+use crate::diagnostics::Diagnostic;
+use crate::ir::Lowered;
+use crate::source::{FormatId, SourceFile};
+use rule::{CustomRule, Part, SubjectKind};
+use subject::{Step, Subject};
+
+/// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
+/// found along the way.
+fn lookup<'v>(node: &'v Value, path: &[String]) -> (Option<&'v Value>, Vec<Step>) {
+    let mut at = node;
+    let mut steps = Vec::new();
+    for key in path {
+        match at.get(key) {
+            Some(next) => {
+                at = next;
+                steps.push(Step::Key(key.clone()));
+            }
+            None => return (None, steps),
+        }
+    }
+    (Some(at), steps)
+}
+
+/// The message with the node's fields put in: a string as it is, another value as JSON,
+/// a missing one as nothing.
+fn render(message: &[Part], node: &Value) -> String {
+    let mut out = String::new();
+    for part in message {
+        match part {
+            Part::Text(t) => out.push_str(t),
+            Part::Field(path) => match lookup(node, path).0 {
+                Some(Value::String(s)) => out.push_str(s),
+                Some(other) => out.push_str(&other.to_string()),
+                None => {}
+            },
+        }
+    }
+    out
+}
+
+/// The findings of `rule` on `subject`: at most one per node `given` selects (the first
+/// `then` that fails says why).
+fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) {
+    for located in rule.given.query_located(&subject.value).iter() {
+        let node = located.node();
+        let base: Vec<Step> = located
+            .location()
+            .iter()
+            .map(|e| match e {
+                PathElement::Name(n) => Step::Key((*n).to_string()),
+                PathElement::Index(i) => Step::Index(*i),
+            })
+            .collect();
+        for then in &rule.thens {
+            let (target, found) = match &then.field {
+                None => (Some(node), Vec::new()),
+                Some(path) => lookup(node, path),
+            };
+            let what = then
+                .field_text
+                .as_ref()
+                .map_or_else(|| "the value".to_string(), |f| format!("`{f}`"));
+            let Some(reason) = then.function.fails(target, &what) else {
+                continue;
+            };
+            let mut steps = base.clone();
+            steps.extend(found);
+            let place = subject.place(&steps, target.is_none());
+            out.push(
+                Diagnostic::new(rule.rule, place.file, place.span, render(&rule.message, node))
+                    .label(reason)
+                    .help(format!(
+                        "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
+                        rule.rule.code
+                    )),
+            );
+            break;
+        }
+    }
+}
+
+/// Run the custom rules of each file's configuration over `results` (the files'
+/// trees, Agent Skills as tools, and the tools `lower` gives of each result that a rule reads
+/// tools of). Each result is lowered alone and let go once read: a repository's tools are
+/// never all in memory at once.
+pub(crate) fn check<'a, R: Sync>(
+    configs: &ConfigTree,
+    results: &'a [R],
+    file_of: &(dyn Fn(&'a R) -> &'a Arc<SourceFile> + Sync),
+    lower: &(dyn Fn(&'a R) -> Vec<Lowered<'a>> + Sync),
+) -> Vec<Diagnostic> {
+    if configs.every().all(|c| c.custom.is_empty()) {
+        return Vec::new();
+    }
+    let rules_for = |file: &SourceFile, kind: SubjectKind| -> Vec<&CustomRule> {
+        configs
+            .for_path(&file.path)
+            .custom
+            .iter()
+            .filter(|r| r.subject == kind && r.applies_to(file.format.as_str()))
+            .collect()
+    };
+    results
+        .par_iter()
+        .flat_map_iter(|r| {
+            let file = file_of(r);
+            let mut found = Vec::new();
+            let on_file = rules_for(file, SubjectKind::File);
+            let on_tools = rules_for(file, SubjectKind::Tool);
+            let skill = file.format == FormatId::AgentSkill;
+            let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
+                subject::file_tree(file)
+            } else {
+                None
+            };
+            if let Some(tree) = tree {
+                if skill && !on_tools.is_empty() {
+                    let view = subject::of_skill(file, tree.clone());
+                    for rule in &on_tools {
+                        evaluate(rule, &view, &mut found);
+                    }
+                }
+                let whole = subject::of_file(file, tree);
+                for rule in &on_file {
+                    evaluate(rule, &whole, &mut found);
+                }
+            }
+            if !skill && !on_tools.is_empty() {
+                for lowered in lower(r) {
+                    // A tool may be defined in a file other than the result's own.
+                    let rules = rules_for(lowered.file, SubjectKind::Tool);
+                    let view = subject::of_tool(&lowered);
+                    for rule in rules {
+                        evaluate(rule, &view, &mut found);
+                    }
+                }
+            }
+            found
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,453 @@
+//! A `[[custom-rules]]` table as written, and compiled: every check that can fail on the
+//! rule itself (its code, name, JSONPath, function, regular expression, schema) fails here,
+//! with a span in `toolc.toml`, before any file is read.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json_path::JsonPath;
+use toml::Spanned;
+
+use super::function::{Function, compile_function};
+use super::page;
+use crate::rules::{self, Rule, Severity};
+use crate::source::FormatId;
+
+/// One `[[custom-rules]]` table, with the span of every value.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRule {
+    code: Spanned<String>,
+    name: Spanned<String>,
+    severity: Spanned<String>,
+    message: Spanned<String>,
+    subject: Option<Spanned<String>>,
+    formats: Option<Vec<Spanned<String>>>,
+    given: Option<Spanned<String>>,
+    then: Spanned<Thens>,
+    description: Option<Spanned<String>>,
+}
+
+/// `then`: one table or a list of them.
+pub(crate) struct Thens(Vec<Spanned<RawThen>>);
+
+/// One `then`: what to look at in each node `given` selects, and what must hold of it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawThen {
+    field: Option<Spanned<String>>,
+    function: Spanned<String>,
+    options: Option<Spanned<toml::Value>>,
+}
+
+impl<'de> Deserialize<'de> for Thens {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Thens, D::Error> {
+        struct OneOrMany;
+        impl<'de> Visitor<'de> for OneOrMany {
+            type Value = Thens;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a table (`{ field = …, function = … }`) or a list of them")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Thens, A::Error> {
+                // A single table has the span of `then` itself (given by the caller).
+                let one = RawThen::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Thens(vec![Spanned::new(0..0, one)]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Thens, A::Error> {
+                let mut all = Vec::new();
+                while let Some(one) = seq.next_element::<Spanned<RawThen>>()? {
+                    all.push(one);
+                }
+                Ok(Thens(all))
+            }
+        }
+        deserializer.deserialize_any(OneOrMany)
+    }
+}
+
+/// What a rule reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubjectKind {
+    /// toolc's format-neutral view of each tool (and of each Agent Skill).
+    Tool,
+    /// Each file's own tree, as JSON.
+    File,
+}
+
+impl SubjectKind {
+    /// The name written in `subject`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubjectKind::Tool => "tool",
+            SubjectKind::File => "file",
+        }
+    }
+}
+
+/// A step of a field path (`risk.level`).
+pub type FieldPath = Vec<String>;
+
+/// One compiled `then`.
+#[derive(Debug)]
+pub struct Then {
+    /// The field of the node to check (`None`: the node itself).
+    pub field: Option<FieldPath>,
+    /// The field as written.
+    pub field_text: Option<String>,
+    /// What must hold of it.
+    pub function: Function,
+}
+
+/// A piece of a message: text, or a field of the node in `{…}`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// Text as written.
+    Text(String),
+    /// `{field}` (a dotted path).
+    Field(FieldPath),
+}
+
+/// A compiled custom rule.
+#[derive(Debug)]
+pub struct CustomRule {
+    /// The rule its findings carry (registered: selectors and suppressions know it).
+    pub rule: &'static Rule,
+    /// What it reads.
+    pub subject: SubjectKind,
+    /// The format ids it applies to (empty: every format).
+    pub formats: Vec<&'static str>,
+    /// `given`, compiled.
+    pub given: JsonPath,
+    /// `then`, every one of which must hold.
+    pub thens: Vec<Then>,
+    /// The message, split at its placeholders.
+    pub message: Vec<Part>,
+}
+
+impl CustomRule {
+    /// True when the rule reads files (or tools) of `format`.
+    pub fn applies_to(&self, format: &str) -> bool {
+        self.formats.is_empty() || self.formats.contains(&format)
+    }
+}
+
+/// The compiled custom rules of a configuration (shared by its clones).
+#[derive(Debug, Clone, Default)]
+pub struct CustomRules(pub Arc<[Arc<CustomRule>]>);
+
+impl CustomRules {
+    /// True when there is none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The rules.
+    pub fn iter(&self) -> impl Iterator<Item = &CustomRule> {
+        self.0.iter().map(|r| &**r)
+    }
+
+    /// `self` with `child`'s rules on top: a rule of the same code in the child replaces the
+    /// inherited one.
+    pub fn extended_by(self, child: CustomRules) -> CustomRules {
+        let mut all: Vec<Arc<CustomRule>> = self
+            .0
+            .iter()
+            .filter(|r| !child.0.iter().any(|c| c.rule.code == r.rule.code))
+            .cloned()
+            .collect();
+        all.extend(child.0.iter().cloned());
+        CustomRules(all.into())
+    }
+}
+
+/// A problem with a custom rule: where in `toolc.toml` (bytes of the file body) and what.
+pub struct RuleError {
+    /// The bytes, relative to the file's body (after a byte-order mark).
+    pub span: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn error(span: Range<usize>, message: impl Into<String>) -> RuleError {
+    RuleError {
+        span,
+        message: message.into(),
+    }
+}
+
+/// The letters before a code's digits must not begin with a built-in family (`SEC`, `DOJ`,
+/// …) nor `ALL`: `--select SEC` would select the rule too.
+fn check_code(code: &Spanned<String>) -> Result<(), RuleError> {
+    let text = code.get_ref();
+    let letters = text.bytes().take_while(u8::is_ascii_uppercase).count();
+    let digits = &text[letters..];
+    if !(3..=5).contains(&letters)
+        || digits.len() != 3
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(error(
+            code.span(),
+            format!(
+                "`{text}` is not a custom rule code: 3 to 5 capital letters then 3 digits, e.g. `ORG001`"
+            ),
+        ));
+    }
+    let family = &text[..letters];
+    let builtin: HashSet<&str> = rules::builtin().iter().map(|r| &r.code[..3]).collect();
+    if let Some(taken) = builtin
+        .iter()
+        .chain(&["ALL"])
+        .find(|f| family.starts_with(**f))
+    {
+        return Err(error(
+            code.span(),
+            format!(
+                "`{text}` collides with toolc's own `{taken}` rules: choose a family of your own, e.g. `ORG`"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_name(name: &Spanned<String>) -> Result<(), RuleError> {
+    let text = name.get_ref();
+    let kebab = !text.is_empty()
+        && text.split('-').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
+    if !kebab {
+        return Err(error(
+            name.span(),
+            format!("`{text}` is not a kebab-case rule name (e.g. `description-too-short`)"),
+        ));
+    }
+    if let Some(r) = rules::builtin()
+        .into_iter()
+        .find(|r| r.name == text || rules::kind(r.name) == text)
+    {
+        return Err(error(
+            name.span(),
+            format!("`{text}` is the name of toolc's own rule {}", r.code),
+        ));
+    }
+    Ok(())
+}
+
+/// Split a dotted field path; `None` when a step is empty.
+pub fn field_path(text: &str) -> Option<FieldPath> {
+    let steps: Vec<String> = text.split('.').map(str::to_string).collect();
+    (!steps.iter().any(String::is_empty)).then_some(steps)
+}
+
+/// Split a message at its `{field}` placeholders (`{{` and `}}` are braces).
+fn message_parts(message: &Spanned<String>) -> Result<Vec<Part>, RuleError> {
+    let mut parts = Vec::new();
+    let mut text = String::new();
+    let mut chars = message.get_ref().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                text.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                text.push('}');
+            }
+            '{' => {
+                let mut field = String::new();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        closed = true;
+                        break;
+                    }
+                    field.push(c);
+                }
+                let path = field_path(field.trim()).filter(|_| closed).ok_or_else(|| {
+                    error(
+                        message.span(),
+                        format!(
+                            "`{{{field}` in the message is not a placeholder: write `{{field}}` (`{{{{` for a brace)"
+                        ),
+                    )
+                })?;
+                if !text.is_empty() {
+                    parts.push(Part::Text(std::mem::take(&mut text)));
+                }
+                parts.push(Part::Field(path));
+            }
+            c => text.push(c),
+        }
+    }
+    if !text.is_empty() {
+        parts.push(Part::Text(text));
+    }
+    Ok(parts)
+}
+
+/// Compile the `[[custom-rules]]` of one configuration file, registering each rule;
+/// `declared_in` is the file's path as shown (for `toolc explain`).
+pub(crate) fn compile(raw: &[RawRule], declared_in: &str) -> Result<CustomRules, Vec<RuleError>> {
+    let mut errors = Vec::new();
+    let mut compiled: Vec<Arc<CustomRule>> = Vec::new();
+    for r in raw {
+        match compile_one(r, declared_in, &compiled) {
+            Ok(rule) => compiled.push(Arc::new(rule)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(CustomRules(compiled.into()))
+    } else {
+        Err(errors)
+    }
+}
+
+fn compile_one(
+    r: &RawRule,
+    declared_in: &str,
+    before: &[Arc<CustomRule>],
+) -> Result<CustomRule, RuleError> {
+    check_code(&r.code)?;
+    check_name(&r.name)?;
+    if let Some(other) = before.iter().find(|b| b.rule.code == r.code.get_ref()) {
+        return Err(error(
+            r.code.span(),
+            format!("custom rule `{}` is declared twice", other.rule.code),
+        ));
+    }
+    if let Some(other) = before.iter().find(|b| b.rule.name == r.name.get_ref()) {
+        return Err(error(
+            r.name.span(),
+            format!(
+                "custom rule {} is already named `{}`",
+                other.rule.code, other.rule.name
+            ),
+        ));
+    }
+    let severity = Severity::parse(r.severity.get_ref()).ok_or_else(|| {
+        error(
+            r.severity.span(),
+            format!(
+                "`{}` is not a severity: use \"error\", \"warning\" or \"info\"",
+                r.severity.get_ref()
+            ),
+        )
+    })?;
+    let subject = match r.subject.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("tool") => SubjectKind::Tool,
+        Some("file") => SubjectKind::File,
+        Some(other) => {
+            let span = r.subject.as_ref().map_or(0..0, Spanned::span);
+            return Err(error(
+                span,
+                format!("`{other}` is not a subject: use \"tool\" or \"file\""),
+            ));
+        }
+    };
+    let mut formats = Vec::new();
+    for f in r.formats.iter().flatten() {
+        match FormatId::from_config_name(f.get_ref()) {
+            Some(id) => formats.push(id.as_str()),
+            None => {
+                return Err(error(
+                    f.span(),
+                    format!(
+                        "`{}` is not a format; known formats: {}",
+                        f.get_ref(),
+                        FormatId::CONFIGURABLE.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    let given_text = r.given.as_ref().map_or("$", |g| g.get_ref().as_str());
+    let given = JsonPath::parse(given_text).map_err(|e| {
+        let span = r.given.as_ref().map_or(0..0, Spanned::span);
+        error(
+            span,
+            format!("`{given_text}` is not a JSONPath (RFC 9535): {e}"),
+        )
+    })?;
+    let mut thens = Vec::new();
+    for then in &r.then.get_ref().0 {
+        // A single table's own span is unknown: it is the span of `then`.
+        let span = if then.span() == (0..0) {
+            r.then.span()
+        } else {
+            then.span()
+        };
+        let t = then.get_ref();
+        let field = match &t.field {
+            None => None,
+            Some(f) => Some(field_path(f.get_ref()).ok_or_else(|| {
+                error(
+                    f.span(),
+                    format!(
+                        "`{}` is not a field: keys joined by dots, e.g. `risk.level`",
+                        f.get_ref()
+                    ),
+                )
+            })?),
+        };
+        let options = t
+            .options
+            .as_ref()
+            .map(|o| (o.span(), serde_json::to_value(o.get_ref()).ok()));
+        let function = compile_function(&t.function, options, span)?;
+        thens.push(Then {
+            field,
+            field_text: t.field.as_ref().map(|f| f.get_ref().clone()),
+            function,
+        });
+    }
+    if thens.is_empty() {
+        return Err(error(
+            r.then.span(),
+            "`then` is an empty list: nothing to check",
+        ));
+    }
+    let message = message_parts(&r.message)?;
+    let format_names: Vec<String> = formats.iter().map(|f| f.to_string()).collect();
+    let description = r.description.as_ref().map(|d| d.get_ref().as_str());
+    let summary = description
+        .and_then(|d| d.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or(r.message.get_ref())
+        .trim()
+        .to_string();
+    let page_text = page::render(&page::PageFacts {
+        code: r.code.get_ref(),
+        name: r.name.get_ref(),
+        severity,
+        subject,
+        formats: &format_names,
+        given: given_text,
+        thens: &thens,
+        message: r.message.get_ref(),
+        description,
+        declared_in,
+    });
+    let rule = rules::custom::register(&rules::custom::Declared {
+        code: r.code.get_ref(),
+        name: r.name.get_ref(),
+        severity,
+        formats: &format_names,
+        summary: &summary,
+        page: &page_text,
+    });
+    Ok(CustomRule {
+        rule,
+        subject,
+        formats,
+        given,
+        thens,
+        message,
+    })
+}

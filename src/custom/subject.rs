@@ -1,0 +1,294 @@
+//! What a custom rule reads, as JSON, and the way back from a place in that JSON to bytes of
+//! a file: a file's own spanned tree, or toolc's format-neutral view of a tool, whose fields
+//! point at what the tool's format wrote for them.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use crate::ir::{Lowered, Run, empty_object_schema};
+use crate::source::{FormatId, SourceFile, Span};
+use crate::syntax::{Node, NodeKind, front_matter, json as json_syntax, yaml};
+
+/// A step into a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// A key of a map.
+    Key(String),
+    /// An index of a list.
+    Index(usize),
+}
+
+/// Bytes of a file.
+#[derive(Clone, Copy)]
+pub struct Place<'a> {
+    /// The file.
+    pub file: &'a Arc<SourceFile>,
+    /// The bytes.
+    pub span: Span,
+}
+
+/// How the JSON of a subject maps back to its file.
+pub enum Shape<'a> {
+    /// A file's tree: each value is a node.
+    Tree(Node),
+    /// A lowered tool: its fields are the places its format wrote them.
+    Tool(&'a Lowered<'a>),
+    /// An Agent Skill's front matter, seen as a tool.
+    Skill(Node),
+}
+
+/// One thing a custom rule reads.
+pub struct Subject<'a> {
+    /// The file it is in.
+    pub file: &'a Arc<SourceFile>,
+    /// Its JSON.
+    pub value: Value,
+    /// The way back to bytes.
+    pub shape: Shape<'a>,
+}
+
+/// The tree of a file as its format reads it: the front matter of a Markdown file, else the
+/// whole YAML or JSON document. `None` when it does not parse (its format reports that).
+pub fn file_tree(file: &SourceFile) -> Option<Node> {
+    let body = file.body();
+    let base = file.bom_len;
+    let markdown = matches!(
+        file.format,
+        FormatId::ToolMd | FormatId::AgentMd | FormatId::AgentSkill | FormatId::DojopsDops
+    );
+    let parsed = if markdown {
+        let fm = front_matter::split_front_matter(&file.text, base).ok()?;
+        let yaml_text = file.text.get(fm.yaml.start..fm.yaml.end)?;
+        let parsed = yaml::parse(yaml_text, fm.yaml.start);
+        if parsed.root.is_none() && parsed.errors.is_empty() {
+            // An empty front matter is an empty map.
+            return Some(Node::new(fm.open, NodeKind::Map(Vec::new())));
+        }
+        parsed
+    } else if file.path.extension().is_some_and(|e| e == "json") {
+        json_syntax::parse_jsonc(body, base)
+    } else {
+        yaml::parse(body, base)
+    };
+    parsed.root
+}
+
+/// The subject a file's tree gives.
+pub fn of_file(file: &Arc<SourceFile>, tree: Node) -> Subject<'_> {
+    Subject {
+        file,
+        value: tree.to_json(),
+        shape: Shape::Tree(tree),
+    }
+}
+
+/// The fields of a skill's view that its front matter does not give.
+const SKILL_MADE: &[&str] = &["parameters", "commands", "format", "path"];
+
+/// An Agent Skill seen as a tool: its `name` and `description`, no parameters, no
+/// commands (the skill's folder is not a command line), and the other keys of its front
+/// matter as written (`license`, `metadata`, …).
+pub fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node) -> Subject<'a> {
+    let mut view = Map::new();
+    for entry in front.as_map().unwrap_or_default() {
+        if !SKILL_MADE.contains(&entry.key.as_str()) {
+            view.insert(entry.key.clone(), entry.value.to_json());
+        }
+    }
+    view.insert("parameters".into(), empty_object_schema());
+    view.insert("commands".into(), json!([]));
+    view.insert("format".into(), json!(file.format.as_str()));
+    view.insert("path".into(), json!(file.display()));
+    Subject {
+        file,
+        value: Value::Object(view),
+        shape: Shape::Skill(front),
+    }
+}
+
+/// The command lines a run gives: an argument vector joined by spaces, a script's text.
+fn commands(run: &Run, out: &mut Vec<String>) {
+    match run {
+        Run::Argv { argv } => out.push(argv.join(" ")),
+        Run::Script { script, .. } => out.push(script.clone()),
+        Run::Steps { steps } => steps.iter().for_each(|s| commands(s, out)),
+        Run::Generate {
+            verification: Some(v),
+            ..
+        } => out.push(v.clone()),
+        _ => {}
+    }
+}
+
+/// A lowered tool as a custom rule sees it: the IR's fields, with `parameters` (the input
+/// schema), `commands`, `format` and `path` named alike in every format.
+pub fn of_tool<'a>(lowered: &'a Lowered<'a>) -> Subject<'a> {
+    let tool = &lowered.tool;
+    let mut view = Map::new();
+    view.insert("name".into(), json!(tool.name));
+    if let Some(t) = &tool.title {
+        view.insert("title".into(), json!(t));
+    }
+    if let Some(v) = &tool.version {
+        view.insert("version".into(), json!(v));
+    }
+    view.insert("description".into(), json!(tool.description));
+    view.insert("parameters".into(), tool.input_schema.clone());
+    if let Some(o) = &tool.output_schema {
+        view.insert("output".into(), o.clone());
+    }
+    let mut lines = Vec::new();
+    commands(&tool.run, &mut lines);
+    view.insert("commands".into(), json!(lines));
+    view.insert(
+        "run".into(),
+        serde_json::to_value(&tool.run).unwrap_or(Value::Null),
+    );
+    view.insert(
+        "risk".into(),
+        serde_json::to_value(&tool.risk).unwrap_or(Value::Null),
+    );
+    if let Some(g) = &tool.guidance {
+        view.insert(
+            "guidance".into(),
+            serde_json::to_value(g).unwrap_or(Value::Null),
+        );
+    }
+    view.insert("tags".into(), json!(tool.tags));
+    view.insert("format".into(), json!(tool.provenance.format));
+    view.insert("path".into(), json!(lowered.file.display()));
+    Subject {
+        file: lowered.file,
+        value: Value::Object(view),
+        shape: Shape::Tool(lowered),
+    }
+}
+
+/// Where a walk into a tree stopped.
+struct Reached<'n> {
+    node: &'n Node,
+    /// The key of the map entry last taken, when the node is one's value.
+    key: Option<Span>,
+    /// Every step was taken.
+    whole: bool,
+}
+
+fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
+    let mut reached = Reached {
+        node: root,
+        key: None,
+        whole: true,
+    };
+    for step in steps {
+        let next = match (&reached.node.kind, step) {
+            (NodeKind::Map(entries), Step::Key(k)) => entries
+                .iter()
+                .find(|e| &e.key == k)
+                .map(|e| (&e.value, Some(e.key_span))),
+            (NodeKind::Seq(items), Step::Index(i)) => items.get(*i).map(|n| (n, None)),
+            _ => None,
+        };
+        match next {
+            Some((node, key)) => {
+                reached.node = node;
+                reached.key = key;
+            }
+            None => {
+                reached.whole = false;
+                break;
+            }
+        }
+    }
+    reached
+}
+
+/// The place of the node at `steps` in `root`; with `missing`, the node is the parent of a
+/// field that is not there: its key (where the field would be written beside), or for the
+/// root its first key.
+fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
+    let reached = walk(root, steps);
+    if !missing && reached.whole {
+        return reached.node.span;
+    }
+    match reached.key {
+        Some(key) => key,
+        None => match &reached.node.kind {
+            NodeKind::Map(entries) => entries.first().map_or(reached.node.span, |e| e.key_span),
+            _ => reached.node.span,
+        },
+    }
+}
+
+impl<'a> Subject<'a> {
+    /// The place of the value at `steps` (with `missing`: of the parent of a missing field).
+    pub fn place(&self, steps: &[Step], missing: bool) -> Place<'a> {
+        let here = |span| Place {
+            file: self.file,
+            span,
+        };
+        match &self.shape {
+            Shape::Tree(root) => here(tree_span(root, steps, missing)),
+            Shape::Skill(front) => match steps.first() {
+                Some(Step::Key(k)) if !SKILL_MADE.contains(&k.as_str()) => {
+                    here(tree_span(front, steps, missing))
+                }
+                _ => here(tree_span(front, &[], true)),
+            },
+            Shape::Tool(lowered) => tool_place(lowered, steps, missing),
+        }
+    }
+}
+
+/// The place of a field of a tool's view: what its format wrote for it, else its name.
+fn tool_place<'a>(lowered: &'a Lowered<'a>, steps: &[Step], missing: bool) -> Place<'a> {
+    let at = |span| Place {
+        file: lowered.file,
+        span,
+    };
+    let named = at(lowered.name_span);
+    let Some(Step::Key(top)) = steps.first() else {
+        return named;
+    };
+    let rest = &steps[1..];
+    let site = |span: Option<Span>| span.map_or(named, at);
+    match top.as_str() {
+        "name" => named,
+        "description" => at(lowered.description_span),
+        "parameters" => {
+            if let Some((file, packed)) = lowered.schema {
+                let tree = packed.unpack();
+                return Place {
+                    file,
+                    span: tree_span(&tree, rest, missing),
+                };
+            }
+            match lowered.parameters {
+                // cycod: `properties/X/…` of the schema is parameter `X` as written.
+                Some(packed) => {
+                    let tree = packed.unpack();
+                    let inner = match rest.first() {
+                        Some(Step::Key(k)) if k == "properties" => &rest[1..],
+                        _ => &[][..],
+                    };
+                    at(tree_span(&tree, inner, missing || inner.len() < rest.len()))
+                }
+                None => named,
+            }
+        }
+        "output" => match lowered.output {
+            Some((file, packed)) => Place {
+                file,
+                span: tree_span(&packed.unpack(), rest, missing),
+            },
+            None => named,
+        },
+        "commands" | "run" => site(lowered.sites.run),
+        "risk" => site(lowered.sites.risk),
+        "tags" => site(lowered.sites.tags),
+        "version" => site(lowered.sites.version),
+        "title" => site(lowered.sites.title),
+        "guidance" => site(lowered.sites.guidance),
+        _ => named,
+    }
+}

@@ -1,0 +1,82 @@
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::subject::{self, Step};
+use super::*;
+use crate::source::{FormatId, SourceFile};
+
+fn file(path: &str, format: FormatId, text: &str) -> Arc<SourceFile> {
+    SourceFile::new(path.into(), path.into(), format, text.into())
+}
+
+fn line_of(file: &Arc<SourceFile>, steps: &[Step], missing: bool) -> (usize, String) {
+    let tree = subject::file_tree(file).expect("tree");
+    let subject = subject::of_file(file, tree);
+    let place = subject.place(steps, missing);
+    (
+        place.file.position(place.span.start).line,
+        place.file.slice(place.span).to_string(),
+    )
+}
+
+#[test]
+fn places_in_a_file_tree() {
+    let f = file(
+        ".cycod/tools/t.yaml",
+        FormatId::CycodTool,
+        "name: t\nparameters:\n  DIR:\n    description: d\n",
+    );
+    let key = |k: &str| Step::Key(k.to_string());
+    // A value that is there: the value.
+    assert_eq!(
+        line_of(
+            &f,
+            &[key("parameters"), key("DIR"), key("description")],
+            false
+        ),
+        (4, "d".to_string())
+    );
+    // A field missing under a node: the node's key.
+    assert_eq!(
+        line_of(&f, &[key("parameters"), key("DIR")], true),
+        (3, "DIR".to_string())
+    );
+    // Missing from the document: its first key.
+    assert_eq!(line_of(&f, &[], true), (1, "name".to_string()));
+}
+
+#[test]
+fn a_skill_tree_is_its_front_matter() {
+    let f = file(
+        "skills/a/SKILL.md",
+        FormatId::AgentSkill,
+        "---\nname: a\nlicense: MIT\n---\n\nname: not this\n",
+    );
+    let tree = subject::file_tree(&f).expect("front matter");
+    assert_eq!(tree.to_json(), json!({"name": "a", "license": "MIT"}));
+    let skill = subject::of_skill(&f, tree);
+    assert_eq!(skill.value["license"], "MIT");
+    assert_eq!(skill.value["parameters"]["type"], "object");
+    assert_eq!(skill.value["format"], "agent-skill");
+}
+
+#[test]
+fn lookups_and_messages() {
+    let node = json!({"name": "n", "risk": {"level": "LOW"}, "n": 3});
+    let path = |s: &str| rule::field_path(s).expect("path");
+    assert_eq!(lookup(&node, &path("risk.level")).0, Some(&json!("LOW")));
+    let (missing, steps) = lookup(&node, &path("risk.owner.name"));
+    assert_eq!(missing, None);
+    assert_eq!(steps, [Step::Key("risk".into())]);
+    let parts = vec![
+        Part::Text("`".into()),
+        Part::Field(path("name")),
+        Part::Text("` at ".into()),
+        Part::Field(path("risk.level")),
+        Part::Text(", ".into()),
+        Part::Field(path("n")),
+        Part::Field(path("absent")),
+    ];
+    assert_eq!(render(&parts, &node), "`n` at LOW, 3");
+}
