@@ -11,10 +11,10 @@ use crate::config::{Config, Exclude, Include};
 use crate::source::FormatId;
 
 mod ignore_files;
-mod spelling;
 
-pub(crate) use spelling::{canonical, cmp_canonical, parent_canonical, plain};
-pub use spelling::{display_path, normalize};
+// Path spelling is `fs`'s; these names stay for the callers not yet moved.
+use crate::fs::{canonical, cmp_canonical};
+pub(crate) use crate::fs::{display_path, normalize};
 
 /// A file to read, and the format it is read as.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

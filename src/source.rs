@@ -11,7 +11,7 @@ use crate::suppress::Suppression;
 mod text;
 
 use text::{Decoded, Origin, REPLACEMENT_LEN};
-pub use text::{Digest, Text, sha256};
+pub use text::{Digest, Text, hex, sha256, sha256_hex};
 
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
 #[derive(

@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::diagnostics::Diagnostic;
-use crate::discover::{Classifier, display_path, normalize};
+use crate::discover::Classifier;
+use crate::fs::{display_path, normalize};
 use crate::rules::syntax::UNRECOGNIZED_FILE;
 use crate::source::{FormatId, SourceFile, Span};
 

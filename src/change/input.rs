@@ -9,8 +9,9 @@ use rayon::prelude::*;
 use super::DiffError;
 use super::git;
 use crate::config::Config;
-use crate::discover::{self, Classifier, display_path};
+use crate::discover::{self, Classifier};
 use crate::formats::{self, FileResult};
+use crate::fs::display_path;
 use crate::fs::{Confined, FileSystem};
 use crate::scope::Scope;
 

@@ -72,7 +72,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
         },
         (None, Some(out)) => (
             out.clone(),
-            PathBuf::from(crate::discover::display_path(out.path(), &cwd)),
+            PathBuf::from(crate::fs::display_path(out.path(), &cwd)),
         ),
         (None, None) => {
             return fail(

@@ -37,7 +37,7 @@ pub fn run(args: LockArgs) -> ExitCode {
     match crate::lock::lock(&config) {
         Ok(written) => {
             if !args.quiet {
-                let path = crate::discover::display_path(&written.path, &cwd);
+                let path = crate::fs::display_path(&written.path, &cwd);
                 if written.changed {
                     eprintln!("wrote {path} ({} tool(s))", written.tools);
                 } else {

@@ -25,7 +25,7 @@ impl Guard {
     /// The guard of a walk of `root`: its repository (the nearest folder with `.git`, else
     /// `root` itself).
     pub fn for_root(root: &Path) -> Guard {
-        let repository = crate::config::tree::repository_of(root);
+        let repository = crate::fs::project::repository_of(root);
         Guard {
             repository: std::fs::canonicalize(&repository).unwrap_or(repository),
         }
@@ -49,7 +49,7 @@ impl Guard {
     /// it up to its repository (the walker reads those too).
     /// The error is on `root` itself, which the run reports on.
     pub fn check_root(&self, root: &Path) -> Option<WalkError> {
-        let top = crate::config::tree::repository_of(root);
+        let top = crate::fs::project::repository_of(root);
         let mut refused = root
             .ancestors()
             .take_while(|dir| dir.starts_with(&top))

@@ -182,7 +182,7 @@ pub fn lower_all<'a>(
         all.skills.extend(skills);
     }
     for lowered in &mut all.tools {
-        lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
+        lowered.tool.provenance.path = crate::fs::display_path(&lowered.file.path, root);
     }
     all.tools.sort_by(|a, b| {
         (

@@ -3,7 +3,8 @@
 
 use super::Skill;
 use crate::formats::FileResult;
-use crate::ir::{Lowering, SkillEntry, hex};
+use crate::ir::{Lowering, SkillEntry};
+use crate::source::hex;
 
 /// The skills of the files `takes` accepts, each with a name and a description.
 pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use super::{Item, dops, policy, project_of, tool_yaml};
 use crate::formats::FileResult;
 use crate::ir::{
-    Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, hex, provenance,
+    Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
 };
-use crate::source::SourceFile;
+use crate::source::{SourceFile, hex};
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.

@@ -540,7 +540,7 @@ fn load_schema(
         lw.push(d);
         return None;
     }
-    let path: PathBuf = crate::discover::normalize(&dir.join(rel.replace('\\', "/")));
+    let path: PathBuf = crate::fs::normalize(&dir.join(rel.replace('\\', "/")));
     // Read straight away: asking first whether it is a file is a call more per tool.
     let read = fs.read(&path);
     if read.as_ref().is_err_and(|e| e.is_not_a_file()) {
