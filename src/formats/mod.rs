@@ -6,6 +6,7 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
+pub mod front_matter;
 mod item;
 pub mod mcp;
 pub mod outline;

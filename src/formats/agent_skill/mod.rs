@@ -45,11 +45,12 @@ use std::sync::Arc;
 use super::{FileResult, Format, Item, decode, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
+use crate::formats::front_matter::front_matter_error;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{Rule, Severity, skill as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::front_matter::{front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::yaml;
 use folder::Folder;
 

@@ -29,11 +29,12 @@ use super::fields::{Lowerer, ShapeRules};
 use super::{FileResult, Format, Item as FileItem, syntax_diagnostics};
 use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
+use crate::formats::front_matter::{FrontMatterWording, front_matter_error};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::{Parsed, yaml};
 use std::path::Path;
 

@@ -19,10 +19,11 @@ use self::sections::check_sections;
 use super::{Item, Name, SHAPE};
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::Lowerer;
+use crate::formats::front_matter::{FrontMatterWording, front_matter_error};
 use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
 use crate::rules::dojops as doj;
 use crate::source::{SourceFile, Span};
-use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::yaml;
 
 pub use self::dependencies::resolve;
