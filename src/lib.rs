@@ -18,6 +18,7 @@ pub(crate) mod formats;
 pub(crate) mod fs;
 pub(crate) mod ir;
 pub(crate) mod lock;
+pub(crate) mod output;
 mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod runtimes;
@@ -38,7 +39,8 @@ pub mod cli;
 pub use bundle::Target;
 pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
 pub use config::{Config, ConfigError};
-pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
+pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, Related, Summary};
+pub use output::OutputFormat;
 pub use rules::{Basis, Rule, Severity};
 pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
@@ -137,7 +139,7 @@ impl Report {
     /// The report as `toolc check --format` prints it; `root` is the working directory
     /// (SARIF's `%SRCROOT%`), `color` only matters to the human format.
     pub fn render(&self, format: OutputFormat, root: &std::path::Path, color: bool) -> String {
-        diagnostics::render(format, self, root, color, false)
+        output::render(format, self, root, color, false)
     }
 }
 

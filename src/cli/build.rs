@@ -8,7 +8,8 @@ use clap::Args;
 
 use crate::bundle::{self, Target};
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{Summary, human};
+use crate::diagnostics::Summary;
+use crate::output::human;
 use crate::rules::Severity;
 use crate::{CheckOptions, check_and_compile};
 

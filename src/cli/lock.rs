@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::usage_error;
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{Summary, human};
+use crate::diagnostics::Summary;
+use crate::output::human;
 
 /// `toolc lock` arguments.
 #[derive(Args)]

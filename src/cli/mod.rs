@@ -19,7 +19,8 @@ mod server;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{OutputFormat, Summary, human, json, statistics};
+use crate::diagnostics::Summary;
+use crate::output::{OutputFormat, human, json, statistics};
 use crate::rules::{self, Severity};
 use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 
@@ -216,7 +217,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
                         summary,
                         files: Vec::new(),
                     };
-                    let text = crate::diagnostics::render(
+                    let text = crate::output::render(
                         args.format.output(),
                         &report,
                         &cwd,
@@ -347,7 +348,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
             ),
         }
     } else {
-        crate::diagnostics::render(args.format.output(), &report, &options.cwd, color, quiet)
+        crate::output::render(args.format.output(), &report, &options.cwd, color, quiet)
     };
     if args.format == Format::Human && !quiet {
         text.extend(baseline::note(&report, &config, &options.cwd));
@@ -358,7 +359,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("{line}");
     }
     for (format, path) in &targets {
-        let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
+        let text = crate::output::render(*format, &report, &options.cwd, false, false);
         // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
         if let Err(e) = crate::fs::write_output(path, &options.cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));

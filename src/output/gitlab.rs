@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::Diagnostic;
+use crate::diagnostics::Diagnostic;
 use crate::rules::Severity;
 
 #[derive(Serialize)]

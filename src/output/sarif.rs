@@ -21,7 +21,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Diagnostic, Fix};
+use crate::diagnostics::{Diagnostic, Fix};
 use crate::rules::{self, Rule, Severity};
 use crate::source::{SourceFile, Span};
 

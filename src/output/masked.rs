@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::Diagnostic;
+use crate::diagnostics::Diagnostic;
 use crate::analysis::secrets::{redact, scan_text};
 
 /// `diags` as output may show them: borrowed when none quotes a credential.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
-use super::{Diagnostic, Summary, visible};
+use crate::diagnostics::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 use crate::source::{SourceFile, Span};
 use crate::text::{ceil_boundary, floor_boundary};
