@@ -12,7 +12,7 @@ use crate::cache::{Cache, Deferred, Dep, Found, Known, Lookup, Tracker};
 use crate::config::Config;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
-use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
+use crate::discover::{self, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
 use crate::scope::Scope;
@@ -175,7 +175,7 @@ pub(crate) fn load_named(
     named: Option<&Path>,
     cache: Option<UseCache<'_>>,
 ) -> Loaded {
-    let mut classifier = Classifier::new(config);
+    let mut classifier = crate::formats::classifier(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
     if let Some(c) = cache {

@@ -136,8 +136,7 @@ pub fn run(args: DiffArgs) -> ExitCode {
             _ => change::output::human(&outcome),
         },
         (false, Some(format)) => {
-            let mut text =
-                crate::output::render(format, &outcome.report, &cwd, color, args.quiet);
+            let mut text = crate::output::render(format, &outcome.report, &cwd, color, args.quiet);
             if format == OutputFormat::Human && !args.quiet {
                 text.push_str(&format!("Compared with {}.\n", outcome.base));
             }

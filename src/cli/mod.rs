@@ -217,13 +217,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
                         summary,
                         files: Vec::new(),
                     };
-                    let text = crate::output::render(
-                        args.format.output(),
-                        &report,
-                        &cwd,
-                        false,
-                        true,
-                    );
+                    let text =
+                        crate::output::render(args.format.output(), &report, &cwd, false, true);
                     print(&text)
                 }
                 Format::Human => {

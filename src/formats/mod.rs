@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
-use crate::discover::Claim;
+use crate::discover::{Claim, Classifier, FormatPaths};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
@@ -114,6 +114,18 @@ pub trait Format: Sync {
     fn texts<'r>(&self, _r: &'r FileResult) -> Option<&'r texts::FileTexts> {
         None
     }
+}
+
+/// The classifier of `config`: every format's path patterns and names, and its includes.
+pub fn classifier(config: &crate::config::Config) -> Classifier {
+    let formats = FormatPaths {
+        patterns: REGISTRY
+            .iter()
+            .flat_map(|f| f.patterns().iter().copied())
+            .collect(),
+        by_name: |path| REGISTRY.iter().find_map(|f| f.by_name(path)),
+    };
+    Classifier::new(config, &formats)
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
@@ -416,7 +428,7 @@ mod tests {
     /// The registry's patterns and names classify paths as users expect.
     #[test]
     fn paths_classify_by_pattern_then_by_name() {
-        let classifier = Classifier::new(&Config::default());
+        let classifier = classifier(&Config::default());
         let cases = [
             ("/r/.dojops/tools/x/tool.yaml", Some(FormatId::DojopsTool)),
             ("/r/.dojops/policy.yaml", Some(FormatId::DojopsPolicy)),
