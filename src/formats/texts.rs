@@ -124,7 +124,7 @@ pub struct Text<'a> {
     /// borrowed from the syntax tree while the file is loaded.
     pub value: Cow<'a, str>,
     /// The file it is written in (a DojOps schema file is a companion of its manifest).
-    #[serde(with = "crate::formats::item::file_ref")]
+    #[serde(with = "crate::source::file_ref")]
     pub file: Arc<SourceFile>,
     /// The bytes it is written on: the scalar with its quotes or block header, or a Markdown
     /// region.
