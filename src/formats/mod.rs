@@ -11,7 +11,6 @@ mod item;
 pub mod mcp;
 pub mod outline;
 mod release;
-pub mod texts;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
@@ -26,6 +25,7 @@ use crate::discover::{Claim, Classifier, FormatPaths};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
+use crate::security::texts;
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Parsed, SyntaxErrorKind};
 
@@ -265,7 +265,11 @@ fn load_source(
         // itself: a generated or hostile file must not bury the output or exhaust memory.
         Some(reader) => {
             let mut result = reader.load(file, fs);
-            let found = crate::security::check_file(reader, &result);
+            let files: Vec<&Arc<SourceFile>> = std::iter::once(&result.file)
+                .chain(&result.companions)
+                .collect();
+            let found =
+                crate::security::check_file(reader.texts(&result), &files, &result.diagnostics);
             let mut diagnostics = std::mem::take(&mut result.diagnostics);
             diagnostics.extend(found);
             result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
@@ -282,7 +286,11 @@ pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnost
         .iter()
         .flat_map(|f| f.resolve(results, fs))
         .collect();
-    out.extend(crate::security::resolve(results));
+    let texts: Vec<&texts::FileTexts> = results
+        .iter()
+        .filter_map(|r| format_of(r.file.format)?.texts(r))
+        .collect();
+    out.extend(crate::security::resolve(&texts));
     out
 }
 

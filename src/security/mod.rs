@@ -1,5 +1,5 @@
 //! The security pass: one set of `SEC` checks over what every format's files give the model
-//! to read and what they run ([`crate::formats::texts`]), plus the lines of every file for
+//! to read and what they run ([`texts`]), plus the lines of every file for
 //! hidden characters and secrets. A tool's name, description and schema are instructions to
 //! the model, so they are checked like code: hidden characters, look-alike names, poisoned
 //! instructions, shadowing, secrets, dangerous commands and credentials sent in clear text.
@@ -18,11 +18,14 @@ mod schema;
 mod secrets;
 mod shadowing;
 pub mod shellcheck;
+pub mod texts;
 mod transport;
 
+use std::sync::Arc;
+
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
-use crate::formats::{FileResult, Format, format_of};
+use crate::source::SourceFile;
+use texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
@@ -92,26 +95,27 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
     }
 }
 
-/// The findings on one file read as `format`: those on its texts, then the scans of its
-/// lines (and its companions').
-pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
-    let texts = format.texts(r);
+/// The findings on one loaded file: those on its `texts` (when its format has them), then
+/// the scans of the lines of `files` (the file and its companions); `reported` is what the
+/// format itself found (a credential it reported at its place is not reported again).
+pub fn check_file(
+    texts: Option<&FileTexts>,
+    files: &[&Arc<SourceFile>],
+    reported: &[Diagnostic],
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = texts.map_or_else(Vec::new, |t| t.findings.clone());
     let covered = texts.map_or(&[][..], |t| &t.covered);
-    for file in std::iter::once(&r.file).chain(&r.companions) {
+    for file in files {
         hidden::check_file(file, covered, &mut out);
-        secrets::check(file, &r.diagnostics, &mut out);
+        secrets::check(file, reported, &mut out);
     }
     context::Context::default().judge(&mut out);
     out
 }
 
-/// The findings that compare the tools of the whole repository.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    let files: Vec<&FileTexts> = results
-        .iter()
-        .filter_map(|r| format_of(r.file.format)?.texts(r))
-        .collect();
+/// The findings that compare the tools of the whole repository: `files` are the texts of
+/// every loaded file that has them.
+pub fn resolve(files: &[&FileTexts]) -> Vec<Diagnostic> {
     let tools: Vec<&ToolTexts<'static>> = files.iter().flat_map(|t| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
@@ -127,7 +131,7 @@ mod robustness {
     use std::sync::Arc;
 
     use super::*;
-    use crate::formats::texts::Shell;
+    use crate::security::texts::Shell;
     use crate::source::{FormatId, SourceFile, Span};
 
     /// xorshift64*: deterministic, so a failure reproduces.

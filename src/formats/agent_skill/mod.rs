@@ -79,7 +79,7 @@ pub struct Skill {
     /// `description`, trimmed, when it is text.
     pub description: Option<String>,
     /// What the agent reads and runs, for the security pass (`texts.rs`).
-    pub texts: super::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Parse, lower, validate and lint one `SKILL.md` and the folder it heads.
@@ -160,7 +160,7 @@ impl Format for AgentSkill {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r super::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Skill>().map(|s| &s.texts)
     }
 }
@@ -287,7 +287,7 @@ impl Cx<'_> {
             self.unreferenced(&reach, anchor);
         }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());
-        skill.texts = super::texts::FileTexts::check(texts::skill(
+        skill.texts = crate::security::texts::FileTexts::check(texts::skill(
             self.file,
             root,
             body_start,

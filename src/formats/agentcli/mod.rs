@@ -49,7 +49,7 @@ pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 impl Manifest {
@@ -110,7 +110,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
-        manifest.texts = crate::formats::texts::FileTexts::check(texts::manifest(&file, root));
+        manifest.texts = crate::security::texts::FileTexts::check(texts::manifest(&file, root));
     }
     let diagnostics = cx.diags.into_vec();
     FileResult::new(file, diagnostics, Item::new(manifest))
@@ -156,7 +156,7 @@ impl Format for Agentcli {
         outline::outline(r)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Manifest>().map(|m| &m.texts)
     }
 }

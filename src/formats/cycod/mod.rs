@@ -49,7 +49,7 @@ pub struct Tool {
     /// What the bundle lowering needs of the file (`ir.rs`).
     pub doc: Option<doc::ToolDoc>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -101,7 +101,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         .filter(|n| !n.explicit)
         .map(|n| n.value.clone());
     tool.texts =
-        crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
+        crate::security::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
     FileResult::new(file, diagnostics, Item::new(tool))
 }
@@ -147,7 +147,7 @@ impl Format for Cycod {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Tool>().map(|t| &t.texts)
     }
 

@@ -273,7 +273,7 @@ impl Format for Dojops {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         match r.item.get::<Item>()? {
             Item::Tool(t) => Some(&t.texts),
             Item::Skill(s) => Some(&s.texts),

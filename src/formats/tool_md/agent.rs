@@ -76,7 +76,7 @@ pub struct Agent {
     /// `meta.name`, for the agent bundle.
     pub name: Option<String>,
     /// What the model reads, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Lower the front matter `root` of an agent file into `agent`, reporting into `lw`.

@@ -217,7 +217,7 @@ impl Format for ToolMd {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         match r.item.get::<Item>()? {
             Item::Tool(t) => Some(&t.texts),
             Item::Agent(a) => Some(&a.texts),
@@ -287,7 +287,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         .as_ref()
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
-    tool.texts = crate::formats::texts::FileTexts::check(checked);
+    tool.texts = crate::security::texts::FileTexts::check(checked);
     (tool, diags)
 }
 
@@ -328,7 +328,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         .and_then(crate::syntax::Node::as_str)
         .map(str::to_string);
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
-    agent.texts = crate::formats::texts::FileTexts::check(checked);
+    agent.texts = crate::security::texts::FileTexts::check(checked);
     (agent, diags)
 }
 

@@ -54,7 +54,7 @@ pub struct Skill {
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<super::doc::SkillDoc>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
@@ -106,7 +106,7 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     };
     let SkillLowerer { lw, mut skill } = lower;
     skill.doc = parsed.root.as_ref().map(super::doc::SkillDoc::lower);
-    skill.texts = crate::formats::texts::FileTexts::check(super::texts::skill(
+    skill.texts = crate::security::texts::FileTexts::check(super::texts::skill(
         file,
         parsed.root.as_ref(),
         fm.body_start,
