@@ -8,8 +8,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::source::{SourceFile, Span, hex};
+use crate::source::{SourceFile, Span};
 use crate::syntax::Packed;
+use crate::text::hex;
 
 /// One tool, whatever format it came from. Field order is the output order.
 #[derive(Debug, Clone, Serialize)]

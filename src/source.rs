@@ -12,7 +12,7 @@ pub mod file_ref;
 mod text;
 
 use text::{Decoded, Origin, REPLACEMENT_LEN};
-pub use text::{Digest, Text, hex, sha256, sha256_hex};
+pub use text::{Digest, Text, sha256};
 
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
 #[derive(

@@ -1,7 +1,7 @@
 //! Byte offsets into text a repository wrote, kept on character boundaries. Slicing user text
 //! at an offset that is not on one panics; an offset computed as "one past the match" is off
 //! one whenever the matched character is more than a byte (U+00A0, U+2028, U+3000, ...).
-//! And which characters show nothing (every output shows them escaped; the security pass
+//! Also hex digests, and which characters show nothing (every output shows them escaped; the security pass
 //! reports them).
 
 /// `at` (clamped to the text), moved back to the start of the character it falls in.
@@ -49,6 +49,22 @@ mod tests {
             assert!(text.get(after_char(text, at)..).is_some());
         }
     }
+}
+
+/// SHA-256 of `bytes`, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+/// Lowercase hex of a digest.
+pub fn hex(digest: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(digest.len() * 2);
+    for b in digest.iter() {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
 }
 
 /// What kind of hidden character a character is.

@@ -330,7 +330,7 @@ pub(crate) fn create_exclusive(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     for attempt in 0..16u32 {
-        let tag = crate::source::sha256_hex(
+        let tag = crate::text::sha256_hex(
             format!("{seed}-{}-{attempt}-{name}", std::process::id()).as_bytes(),
         );
         let short = tag.get(..16).unwrap_or(&tag);

@@ -170,18 +170,3 @@ pub fn sha256(bytes: &[u8]) -> Digest {
     use sha2::Digest as _;
     sha2::Sha256::digest(bytes).into()
 }
-
-/// SHA-256 of `bytes`, in lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&sha256(bytes))
-}
-
-/// Lowercase hex of a digest.
-pub fn hex(digest: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(digest.len() * 2);
-    for b in digest.iter() {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
-}

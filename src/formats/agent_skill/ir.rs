@@ -4,7 +4,7 @@
 use super::Skill;
 use crate::formats::FileResult;
 use crate::ir::{Lowering, SkillEntry};
-use crate::source::hex;
+use crate::text::hex;
 
 /// The skills of the files `takes` accepts, each with a name and a description.
 pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {

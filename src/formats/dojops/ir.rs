@@ -12,7 +12,8 @@ use crate::formats::FileResult;
 use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
 };
-use crate::source::{SourceFile, hex};
+use crate::source::SourceFile;
+use crate::text::hex;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.
