@@ -139,7 +139,14 @@ impl Report {
     /// The report as `toolc check --format` prints it; `root` is the working directory
     /// (SARIF's `%SRCROOT%`), `color` only matters to the human format.
     pub fn render(&self, format: OutputFormat, root: &std::path::Path, color: bool) -> String {
-        output::render(format, self, root, color, false)
+        let findings = output::Findings {
+            diagnostics: &self.diagnostics,
+            suppressed: &self.suppressed,
+            baselined: &self.baselined,
+            summary: &self.summary,
+            files: &self.files,
+        };
+        output::render(format, &findings, root, color, false)
     }
 }
 

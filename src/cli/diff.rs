@@ -136,7 +136,13 @@ pub fn run(args: DiffArgs) -> ExitCode {
             _ => change::output::human(&outcome),
         },
         (false, Some(format)) => {
-            let mut text = crate::output::render(format, &outcome.report, &cwd, color, args.quiet);
+            let mut text = crate::output::render(
+                format,
+                &super::findings(&outcome.report),
+                &cwd,
+                color,
+                args.quiet,
+            );
             if format == OutputFormat::Human && !args.quiet {
                 text.push_str(&format!("Compared with {}.\n", outcome.base));
             }
@@ -146,7 +152,13 @@ pub fn run(args: DiffArgs) -> ExitCode {
     };
     print(&text);
     for (format, path) in &targets {
-        let text = crate::output::render(*format, &outcome.report, &cwd, false, false);
+        let text = crate::output::render(
+            *format,
+            &super::findings(&outcome.report),
+            &cwd,
+            false,
+            false,
+        );
         if let Err(e) = crate::fs::write_output(path, &cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }

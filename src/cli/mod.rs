@@ -217,8 +217,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
                         summary,
                         files: Vec::new(),
                     };
-                    let text =
-                        crate::output::render(args.format.output(), &report, &cwd, false, true);
+                    let text = crate::output::render(
+                        args.format.output(),
+                        &findings(&report),
+                        &cwd,
+                        false,
+                        true,
+                    );
                     print(&text)
                 }
                 Format::Human => {
@@ -343,7 +348,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
             ),
         }
     } else {
-        crate::output::render(args.format.output(), &report, &options.cwd, color, quiet)
+        crate::output::render(
+            args.format.output(),
+            &findings(&report),
+            &options.cwd,
+            color,
+            quiet,
+        )
     };
     if args.format == Format::Human && !quiet {
         text.extend(baseline::note(&report, &config, &options.cwd));
@@ -354,7 +365,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("{line}");
     }
     for (format, path) in &targets {
-        let text = crate::output::render(*format, &report, &options.cwd, false, false);
+        let text = crate::output::render(*format, &findings(&report), &options.cwd, false, false);
         // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
         if let Err(e) = crate::fs::write_output(path, &options.cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
@@ -503,6 +514,17 @@ impl LazyBar {
 
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// What the outputs show of `report`.
+pub(crate) fn findings(report: &Report) -> crate::output::Findings<'_> {
+    crate::output::Findings {
+        diagnostics: &report.diagnostics,
+        suppressed: &report.suppressed,
+        baselined: &report.baselined,
+        summary: &report.summary,
+        files: &report.files,
     }
 }
 

@@ -13,6 +13,11 @@ pub mod rdjson;
 pub mod sarif;
 pub mod statistics;
 
+use std::sync::Arc;
+
+use crate::diagnostics::{Diagnostic, Summary};
+use crate::source::SourceFile;
+
 /// An output format of `toolc check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -56,34 +61,50 @@ impl OutputFormat {
     }
 }
 
-/// Render a report in `format`. `root` is the working directory (SARIF's `%SRCROOT%`, what
-/// fingerprints' paths are relative to);
+/// What an output shows of a run: the parts of its report, borrowed (the driver's `Report`
+/// is above this layer's reach only by name; every field is a diagnostics-layer value).
+#[derive(Debug, Clone, Copy)]
+pub struct Findings<'a> {
+    /// Diagnostics to show, sorted by path then position.
+    pub diagnostics: &'a [Diagnostic],
+    /// Diagnostics silenced by `toolc: ignore` comments (SARIF suppressions).
+    pub suppressed: &'a [Diagnostic],
+    /// Diagnostics hidden by the baseline (SARIF, as externally suppressed).
+    pub baselined: &'a [Diagnostic],
+    /// Counts.
+    pub summary: &'a Summary,
+    /// Every file reported on.
+    pub files: &'a [Arc<SourceFile>],
+}
+
+/// Render a run's findings in `format`. `root` is the working directory (SARIF's
+/// `%SRCROOT%`, what fingerprints' paths are relative to);
 /// `color` and `quiet` only matter to the human format.
 pub fn render(
     format: OutputFormat,
-    report: &crate::Report,
+    report: &Findings<'_>,
     root: &std::path::Path,
     color: bool,
     quiet: bool,
 ) -> String {
     match format {
-        OutputFormat::Human => human::render(&report.diagnostics, &report.summary, color, quiet),
-        OutputFormat::Json => json::render(&report.diagnostics, &report.summary),
-        OutputFormat::Github => github::render(&report.diagnostics, &report.summary),
+        OutputFormat::Human => human::render(report.diagnostics, report.summary, color, quiet),
+        OutputFormat::Json => json::render(report.diagnostics, report.summary),
+        OutputFormat::Github => github::render(report.diagnostics, report.summary),
         OutputFormat::Sarif => sarif::render(
-            &report.diagnostics,
-            &report.suppressed,
-            &report.baselined,
+            report.diagnostics,
+            report.suppressed,
+            report.baselined,
             root,
         ),
         OutputFormat::Junit => junit::render(
-            &report.files,
-            &report.diagnostics,
-            &report.suppressed,
-            &report.baselined,
+            report.files,
+            report.diagnostics,
+            report.suppressed,
+            report.baselined,
         ),
-        OutputFormat::Gitlab => gitlab::render(&report.diagnostics, root),
-        OutputFormat::Rdjson => rdjson::render(&report.diagnostics),
-        OutputFormat::Markdown => markdown::render(&report.diagnostics, &report.summary),
+        OutputFormat::Gitlab => gitlab::render(report.diagnostics, root),
+        OutputFormat::Rdjson => rdjson::render(report.diagnostics),
+        OutputFormat::Markdown => markdown::render(report.diagnostics, report.summary),
     }
 }

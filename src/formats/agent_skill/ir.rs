@@ -2,7 +2,7 @@
 //! every skill without errors, so a runtime can load one index of what a repository offers.
 
 use super::Skill;
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::ir::{Lowering, SkillEntry};
 use crate::text::hex;
 

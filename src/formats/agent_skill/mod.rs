@@ -42,10 +42,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{FileResult, Format, Item, decode, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, decode, syntax_diagnostics};
 use crate::formats::front_matter::front_matter_error;
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{Rule, Severity, skill as rules};

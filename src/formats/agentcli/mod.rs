@@ -19,9 +19,10 @@ use crate::syntax::Packed;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -128,8 +129,8 @@ impl Format for Agentcli {
         (path.file_name()? == "tools.json").then_some(FormatId::AgentcliManifest)
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Manifest>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Manifest>())
     }
 
     fn claims(&self, _format: FormatId, text: &str) -> bool {

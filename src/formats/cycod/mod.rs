@@ -24,8 +24,9 @@ pub mod writes;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::source::FormatId;
@@ -122,8 +123,8 @@ impl Format for Cycod {
         None
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Tool>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Tool>())
     }
 
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{Item, dops, policy, project_of, tool_yaml};
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
 };

@@ -26,10 +26,11 @@ pub use stray::strays;
 pub use tool::{Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
-use super::{FileResult, Format, Item as FileItem, syntax_diagnostics};
 use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
 use crate::formats::front_matter::{FrontMatterWording, front_matter_error};
+use crate::formats::item::Item as FileItem;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{syntax as syn, tool_md as rules};
@@ -175,8 +176,8 @@ impl Format for ToolMd {
         }
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Item>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Item>())
     }
 
     fn claims(&self, format: FormatId, text: &str) -> bool {

@@ -12,8 +12,8 @@ use super::{Item, Spanned};
 use crate::analysis::names::Suggester;
 use crate::analysis::registry;
 use crate::diagnostics::{Applicability, Diagnostic};
-use crate::formats::FileResult;
 use crate::formats::fields::replace_exact;
+use crate::formats::format::FileResult;
 use crate::rules::{references as refs, security, tool_md as rules};
 use crate::source::{SourceFile, Span};
 

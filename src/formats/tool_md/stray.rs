@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::Item;
 use crate::diagnostics::Diagnostic;
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::fs::FileSystem;
 use crate::fs::display_path;
 use crate::rules::tool_md as rules;
