@@ -79,7 +79,9 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
                 sources(&path, out);
             }
         } else if path.extension().is_some_and(|e| e == "rs")
-            && path.file_name().is_some_and(|n| n != "tests.rs" && n != "main.rs")
+            && path
+                .file_name()
+                .is_some_and(|n| n != "tests.rs" && n != "main.rs")
         {
             out.push(path);
         }
@@ -168,9 +170,12 @@ impl Imports {
         } else {
             format!("{dir}/")
         };
-        [format!("{prefix}{name}.rs"), format!("{prefix}{name}/mod.rs")]
-            .into_iter()
-            .find(|f| self.files.contains(f))
+        [
+            format!("{prefix}{name}.rs"),
+            format!("{prefix}{name}/mod.rs"),
+        ]
+        .into_iter()
+        .find(|f| self.files.contains(f))
     }
 
     /// The names of the child modules of `file`.
@@ -459,7 +464,10 @@ fn use_trees_and_paths_resolve_to_the_files_of_their_modules() {
     let paths = use_paths("{a::{b, c as d}, e::*, f}; x");
     let shown: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
     assert_eq!(shown, ["a::b", "a::c", "e", "f"]);
-    let shown: Vec<String> = use_paths("a::b::C as D, x").iter().map(|p| p.join("::")).collect();
+    let shown: Vec<String> = use_paths("a::b::C as D, x")
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
     assert_eq!(shown, ["a::b::C"]);
     let imports = Imports::read();
     let at = |path: &str| {

@@ -25,7 +25,7 @@ use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::discover::{Claim, Classifier, FormatPaths};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
-use crate::security::texts;
+use crate::security::{Passes, texts};
 use crate::source::{FormatId, SourceFile};
 
 pub use crate::fs::MAX_READ_BYTES;
@@ -132,7 +132,19 @@ pub fn load_claimed(
     format: FormatId,
     claim: Claim,
 ) -> Option<FileResult> {
-    load_judged(fs, path, display, format, claim).ok()
+    load_judged_with(fs, path, display, format, claim, Passes::default()).ok()
+}
+
+/// [`load_claimed`], running only the costly `passes` a run needs.
+pub fn load_claimed_with(
+    fs: &dyn FileSystem,
+    path: &Path,
+    display: String,
+    format: FormatId,
+    claim: Claim,
+    passes: Passes,
+) -> Option<FileResult> {
+    load_judged_with(fs, path, display, format, claim, passes).ok()
 }
 
 /// [`load_claimed`], with the file read when it is not claimed (what the cache keeps of it).
@@ -142,6 +154,18 @@ pub fn load_judged(
     display: String,
     format: FormatId,
     claim: Claim,
+) -> Result<FileResult, Arc<SourceFile>> {
+    load_judged_with(fs, path, display, format, claim, Passes::default())
+}
+
+/// [`load_judged`], running only the costly `passes` a run needs.
+pub fn load_judged_with(
+    fs: &dyn FileSystem,
+    path: &Path,
+    display: String,
+    format: FormatId,
+    claim: Claim,
+    passes: Passes,
 ) -> Result<FileResult, Arc<SourceFile>> {
     let read = fs.read(path);
     // A file too large to read cannot show whether it has the format's shape: it is claimed,
@@ -154,7 +178,7 @@ pub fn load_judged(
     {
         return Err(file);
     }
-    Ok(load_source(fs, file, fatal, format))
+    Ok(load_source(fs, file, fatal, format, passes))
 }
 
 fn load_source(
@@ -162,6 +186,7 @@ fn load_source(
     file: Arc<SourceFile>,
     fatal: Option<Diagnostic>,
     format: FormatId,
+    passes: Passes,
 ) -> FileResult {
     if let Some(d) = fatal {
         return FileResult::new(file, vec![d], Item::none());
@@ -174,8 +199,12 @@ fn load_source(
             let files: Vec<&Arc<SourceFile>> = std::iter::once(&result.file)
                 .chain(&result.companions)
                 .collect();
-            let found =
-                crate::security::check_file(reader.texts(&result), &files, &result.diagnostics);
+            let found = crate::security::check_file(
+                reader.texts(&result),
+                &files,
+                &result.diagnostics,
+                passes,
+            );
             let mut diagnostics = std::mem::take(&mut result.diagnostics);
             diagnostics.extend(found);
             result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
@@ -188,6 +217,15 @@ fn load_source(
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
 pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
+    resolve_passes(fs, results, Passes::default())
+}
+
+/// [`resolve_with`], running only the costly `passes` a run needs.
+pub fn resolve_passes(
+    fs: &dyn FileSystem,
+    results: &[FileResult],
+    passes: Passes,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = REGISTRY
         .iter()
         .flat_map(|f| f.resolve(results, fs))
@@ -196,7 +234,7 @@ pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnost
         .iter()
         .filter_map(|r| format_of(r.file.format)?.texts(r))
         .collect();
-    out.extend(crate::security::resolve(&texts));
+    out.extend(crate::security::resolve(&texts, passes));
     out
 }
 
