@@ -1,6 +1,7 @@
 //! The one diagnostic model every pass produces (its emitters are `output`'s).
 
 pub mod cap;
+pub mod edits;
 pub mod fix;
 pub(crate) mod md_inline;
 mod visible;
@@ -9,7 +10,7 @@ pub(crate) use visible::visible;
 
 use std::sync::Arc;
 
-pub use fix::{Applicability, Edit, Fix};
+pub use fix::{Applicability, DidYouMean, Edit, Fix};
 
 use crate::rules::{Rule, Severity};
 use crate::source::{SourceFile, Span};
@@ -123,6 +124,30 @@ impl Diagnostic {
     pub fn fix(mut self, fix: Fix) -> Diagnostic {
         self.fix = Some(fix);
         self
+    }
+
+    /// A "did you mean" hint: its help, and the fix that writes what it names.
+    pub fn did_you_mean(mut self, hint: DidYouMean) -> Diagnostic {
+        let (help, fix) = hint.into_parts();
+        self.help = Some(help);
+        self.fix = Some(fix);
+        self
+    }
+
+    /// [`Diagnostic::did_you_mean`] when there is a hint.
+    pub fn maybe_did_you_mean(self, hint: Option<DidYouMean>) -> Diagnostic {
+        match hint {
+            Some(hint) => self.did_you_mean(hint),
+            None => self,
+        }
+    }
+
+    /// [`Diagnostic::did_you_mean`] when there is a hint, else `help`.
+    pub fn did_you_mean_or(self, hint: Option<DidYouMean>, help: impl Into<String>) -> Diagnostic {
+        match hint {
+            Some(hint) => self.did_you_mean(hint),
+            None => self.help(help),
+        }
     }
 
     /// Attach a structured fix when there is one.

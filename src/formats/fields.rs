@@ -5,10 +5,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::analysis::names::did_you_mean;
-mod edits;
+
 mod unknown;
 
-pub use edits::{rename_key, replace_exact, replace_scalar, replace_text};
+pub use crate::diagnostics::edits::{rename_key, replace_exact, replace_scalar, replace_text};
 
 use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic};
