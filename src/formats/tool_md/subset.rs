@@ -199,7 +199,10 @@ fn format(lw: &mut Lowerer<'_>, node: &Node, value: &str) {
             .copied()
             .or_else(|| did_you_mean(value, FORMATS.iter().copied()));
         let hint = hint.map(|h| {
-            DidYouMean::new(h, replace_scalar(lw.file, node.span, h, Applicability::Safe))
+            DidYouMean::new(
+                h,
+                replace_scalar(lw.file, node.span, h, Applicability::Safe),
+            )
         });
         (format!("`{value}` is not a format tool.md knows"), hint)
     };

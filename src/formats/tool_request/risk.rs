@@ -1,9 +1,9 @@
 //! The `## Risk Assessment` section: its four `Label: value` lines (TRQ020).
 
 use super::{Cx, Meta, rules};
+use crate::analysis::names::did_you_mean;
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::analysis::names::did_you_mean;
 use crate::source::Span;
 use crate::syntax::markdown::{Section, lines_in};
 

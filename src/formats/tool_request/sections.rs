@@ -2,8 +2,8 @@
 //! what each one holds, handed to the check of that section.
 
 use super::{Backend, BodyFacts, Cx, Meta, rules};
-use crate::diagnostics::{DidYouMean, Fix};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::{DidYouMean, Fix};
 use crate::source::Span;
 use crate::syntax::markdown::{Section, near_heading};
 
@@ -196,7 +196,9 @@ impl Cx<'_> {
                 .note("the executor ignores it, and a reviewer may take it for part of what runs")
                 .did_you_mean_or(
                     hint,
-                    format!("the request already has `## {title}`: move this into it, or remove it"),
+                    format!(
+                        "the request already has `## {title}`: move this into it, or remove it"
+                    ),
                 )
             }
             None if of_other => self
