@@ -150,6 +150,18 @@ impl Diagnostic {
         }
     }
 
+    /// A hint when there is one: a did-you-mean with its fix, or (`Err`) a plain help.
+    pub fn maybe_did_you_mean_or_help(
+        self,
+        hint: Option<Result<DidYouMean, String>>,
+    ) -> Diagnostic {
+        match hint {
+            Some(Ok(hint)) => self.did_you_mean(hint),
+            Some(Err(help)) => self.help(help),
+            None => self,
+        }
+    }
+
     /// Attach a structured fix when there is one.
     pub fn maybe_fix(mut self, fix: Option<Fix>) -> Diagnostic {
         if fix.is_some() {
