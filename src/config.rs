@@ -387,14 +387,24 @@ impl Config {
                         key.get_ref(),
                         rules::all().iter().flat_map(|r| [r.code, r.name]),
                     );
-                    let mut msg = format!(
+                    let msg = format!(
                         "`{}` is not a rule code, rule name or code prefix",
                         key.get_ref()
                     );
-                    if let Some(h) = hint {
-                        msg.push_str(&format!("; did you mean `{h}`?"));
-                    }
-                    err(errors, shift(key.span()), msg);
+                    let at = shift(key.span());
+                    let span = Span::new(at.start, at.end);
+                    let hint = hint.map(|h| {
+                        let fix = crate::diagnostics::edits::replace_scalar(
+                            &file,
+                            span,
+                            h,
+                            crate::diagnostics::Applicability::Safe,
+                        );
+                        crate::diagnostics::DidYouMean::new(h, fix)
+                    });
+                    errors.push(
+                        Diagnostic::new(&INVALID_CONFIG, &file, span, msg).maybe_did_you_mean(hint),
+                    );
                     continue;
                 }
                 let setting = match value.get_ref().as_str() {

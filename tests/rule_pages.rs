@@ -132,6 +132,20 @@ fn findings_for(files: &[(&str, Vec<u8>)]) -> (Vec<String>, bool) {
         Ok(report) => report.diagnostics,
         Err(config_errors) => config_errors,
     };
+    for d in &diags {
+        // A did-you-mean carries the edit that writes what it names.
+        let hint = d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("did you mean"));
+        assert!(
+            !hint || d.fix.is_some(),
+            "{} {}: {:?} without its fix",
+            d.rule.code,
+            d.file.display(),
+            d.help
+        );
+    }
     let crosses = diags
         .iter()
         .any(|d| d.related.iter().any(|r| r.file.path != d.file.path));
