@@ -322,7 +322,7 @@ impl Cx<'_> {
                     .maybe_did_you_mean_or_help(did_you_mean(&e.key, known.iter().copied()).map(|h| {
                         // Renaming onto a key the entry already has would only move the problem.
                         if entries.iter().any(|x| x.key == h) {
-                            Err(format!("`{h}` is set already: remove this key"))
+                            Err(format!("`{h}` is set already: merge this into it, or remove this key"))
                         } else {
                             Ok(DidYouMean::new(h, rename_key(self.file, e.key_span, h)))
                         }

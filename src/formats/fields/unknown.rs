@@ -81,9 +81,9 @@ impl Lowerer<'_> {
                 (None, Some(h)) => {
                     d.did_you_mean(DidYouMean::new(h, rename_key(self.file, e.key_span, h)))
                 }
-                (None, None) => {
-                    d.maybe_help(hint.map(|h| format!("`{h}` is set already: remove this key")))
-                }
+                (None, None) => d.maybe_help(hint.map(|h| {
+                    format!("`{h}` is set already: merge this into it, or remove this key")
+                })),
             };
             self.push(site.finish(d));
         }

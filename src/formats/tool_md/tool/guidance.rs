@@ -165,7 +165,7 @@ pub(super) fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                             .get(h)
                             .is_none()
                             .then(|| DidYouMean::new(h, rename_key(lw.file, k.key_span, h))),
-                        format!("`{h}` is set already: remove this key"),
+                        format!("`{h}` is set already: merge this into it, or remove this key"),
                     );
                 lw.push(d);
             }
