@@ -242,7 +242,6 @@ pub fn resolve_passes(
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::discover::Classifier;
 
     /// Every definition format is read by exactly one registered format; schema files and
     /// the configuration only as companions.

@@ -288,7 +288,7 @@ fn unknown_tool(
             }
             let fix = replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe);
             // Without the edit (a spelling the source does not hold as is), no hint.
-            d = d.maybe_did_you_mean(DidYouMean::fixed_by(&h, fix));
+            d = d.maybe_did_you_mean(DidYouMean::fixed_by(h, fix));
         }
         None => {
             d = d.help(format!(
