@@ -27,7 +27,7 @@ use crate::rules::{self, Rule, Severity, syntax::INVALID_CONFIG};
 use crate::source::{FormatId, SourceFile, Span};
 
 /// The file name looked for upward from the working directory.
-pub const FILE_NAME: &str = "toolc.toml";
+pub const FILE_NAME: &str = crate::fs::project::CONFIG_FILE;
 
 /// What a rule setting does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,7 +207,7 @@ impl Config {
                 Ok(named) => Some(named.path().to_path_buf()),
                 Err(refused) => {
                     return Err(ConfigError::Io {
-                        path: crate::discover::normalize(&cwd.join(p)),
+                        path: crate::fs::normalize(&cwd.join(p)),
                         source: std::io::Error::new(
                             std::io::ErrorKind::PermissionDenied,
                             refused.to_string(),
@@ -229,7 +229,7 @@ impl Config {
                         source,
                     }
                 })?;
-                let display = crate::discover::display_path(&path, cwd);
+                let display = crate::fs::display_path(&path, cwd);
                 let root = path
                     .parent()
                     .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
@@ -261,9 +261,7 @@ impl Config {
         if explicit.is_some() {
             return Config::discover(cwd, explicit);
         }
-        let from = paths
-            .first()
-            .map(|p| crate::discover::normalize(&cwd.join(p)));
+        let from = paths.first().map(|p| crate::fs::normalize(&cwd.join(p)));
         let from = match from {
             Some(p) if p.is_dir() => p,
             Some(p) => p
@@ -282,7 +280,7 @@ impl Config {
         cwd: &Path,
         read: &dyn Fn(&Path) -> std::io::Result<String>,
     ) -> Result<Config, ConfigError> {
-        let repository = tree::boundary(&root, cwd);
+        let repository = crate::fs::project::boundary(&root, cwd);
         let mut chain = vec![Config::parse(file, root)?];
         while let Some((extend, span)) = chain.last().and_then(Config::extend_target) {
             let last = chain.last().and_then(|c| c.file.clone());
@@ -313,7 +311,7 @@ impl Config {
             }
             let text = read(&extend)
                 .map_err(|e| invalid(format!("cannot read `{}`: {e}", extend.display())))?;
-            let display = crate::discover::display_path(&extend, cwd);
+            let display = crate::fs::display_path(&extend, cwd);
             let folder = extend
                 .parent()
                 .map_or_else(|| repository.clone(), Path::to_path_buf);
@@ -334,7 +332,7 @@ impl Config {
     /// The absolute path `extend` names, and the span of its value.
     fn extend_target(&self) -> Option<(PathBuf, Span)> {
         let (value, span) = self.extend.as_ref()?;
-        Some((crate::discover::normalize(&self.root.join(value)), *span))
+        Some((crate::fs::normalize(&self.root.join(value)), *span))
     }
 
     /// `self` with `child`'s settings on top: the child's rules and overrides win, includes
@@ -371,7 +369,7 @@ impl Config {
         if self.file.is_some() {
             self.root.clone()
         } else {
-            tree::repository_of(&self.root)
+            crate::fs::project::repository_of(&self.root)
         }
     }
 
@@ -403,7 +401,8 @@ impl Config {
                 if !rules::selector_is_known(key.get_ref()) {
                     let at = shift(key.span());
                     if raw.extend.is_none() {
-                        err(errors, at, selectors::unknown(key.get_ref()));
+                        let span = Span::new(at.start, at.end);
+                        errors.push(selectors::unknown(&file, span, key.get_ref()));
                         continue;
                     }
                     pending_selectors.push((key.get_ref().clone(), Span::new(at.start, at.end)));

@@ -11,10 +11,11 @@ use crate::config::{Config, Exclude, Include};
 use crate::source::FormatId;
 
 mod ignore_files;
-mod spelling;
+pub(crate) mod near_miss;
 
-pub(crate) use spelling::{canonical, cmp_canonical, parent_canonical, plain};
-pub use spelling::{display_path, normalize};
+// Path spelling is `fs`'s; these names stay for the callers not yet moved.
+use crate::fs::{canonical, cmp_canonical};
+pub(crate) use crate::fs::{display_path, normalize};
 
 /// A file to read, and the format it is read as.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,7 +35,7 @@ pub enum Claim {
     /// manifest too broken to recognise is reported. Sorted first, so that it wins when the
     /// same file is also found by walking.
     Always,
-    /// When its content has the format's shape ([`crate::formats::Format::claims`]): a broad
+    /// When its content has the format's shape (the format's `claims`): a broad
     /// pattern (`**/tools.json`) also matches files of other tools, which are not toolc's.
     ByContent,
 }
@@ -46,6 +47,15 @@ pub struct WalkError {
     pub path: PathBuf,
     /// What happened.
     pub message: String,
+}
+
+/// What the formats say of paths, handed down by the formats layer (discovery knows no
+/// format).
+pub struct FormatPaths {
+    /// Each format's patterns, in the order formats are tried.
+    pub patterns: Vec<(FormatId, &'static [&'static str])>,
+    /// The format of a file named explicitly that no pattern matched, by its name alone.
+    pub by_name: fn(&Path) -> Option<FormatId>,
 }
 
 /// Classifies paths into formats.
@@ -60,16 +70,17 @@ pub struct Classifier {
     includes: Vec<Include>,
     excludes: Vec<Exclude>,
     named_by_content: bool,
+    by_name: fn(&Path) -> Option<FormatId>,
 }
 
 impl Classifier {
-    /// Built-in patterns plus the config's include patterns.
-    pub fn new(config: &Config) -> Classifier {
+    /// The formats' patterns plus the config's include patterns.
+    pub fn new(config: &Config, formats: &FormatPaths) -> Classifier {
         // Each format names its own patterns; the registry's order is the order they are tried.
         let mut set = GlobSetBuilder::new();
         let mut names = Some(GlobSetBuilder::new());
         let mut builtin_formats = Vec::new();
-        for (format, patterns) in crate::formats::REGISTRY.iter().flat_map(|f| f.patterns()) {
+        for (format, patterns) in &formats.patterns {
             for p in *patterns {
                 if let Ok(g) = Glob::new(p) {
                     set.add(g);
@@ -92,6 +103,7 @@ impl Classifier {
             includes: config.includes.clone(),
             excludes: config.excludes.clone(),
             named_by_content: config.named_by_content,
+            by_name: formats.by_name,
         }
     }
 
@@ -194,11 +206,7 @@ impl Classifier {
 
     /// The format of a file named explicitly on the command line: by pattern, else by name.
     pub fn classify_explicit(&self, path: &Path) -> Option<FormatId> {
-        self.classify(path).or_else(|| {
-            crate::formats::REGISTRY
-                .iter()
-                .find_map(|f| f.by_name(path))
-        })
+        self.classify(path).or_else(|| (self.by_name)(path))
     }
 }
 
@@ -414,7 +422,7 @@ pub fn discover_with(
                 },
             );
         } else if kind == Kind::File
-            && let Some(path) = crate::unclaimed::misnamed(path, classifier)
+            && let Some(path) = near_miss::misnamed(path, classifier)
         {
             push(&misnamed, path);
         }
@@ -485,7 +493,7 @@ mod tests {
 
     #[test]
     fn classification() {
-        let c = Classifier::new(&Config::default());
+        let c = crate::formats::classifier(&Config::default());
         assert_eq!(
             c.classify(Path::new("/r/.dojops/tools/x/tool.yaml")),
             Some(FormatId::DojopsTool)

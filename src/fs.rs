@@ -319,10 +319,7 @@ impl Confined {
                 .map(|p| cwd.join(p))
                 .collect()
         };
-        let spelt: Vec<PathBuf> = named
-            .iter()
-            .map(|p| crate::discover::normalize(p))
-            .collect();
+        let spelt: Vec<PathBuf> = named.iter().map(|p| normalize(p)).collect();
         // Real paths first: `a/../b` must look for `.git` above `b`, not above `a`.
         let named: Vec<PathBuf> = named
             .iter()
@@ -337,7 +334,7 @@ impl Confined {
                 } else {
                     p.parent().unwrap_or(p)
                 };
-                crate::config::tree::repository_of(folder)
+                project::repository_of(folder)
             })
             .collect();
         let confined = Confined::new(roots.iter().map(PathBuf::as_path));
@@ -420,6 +417,10 @@ impl FileSystem for Confined {
 
 pub mod boundary;
 pub use boundary::{RepoPath, Repository};
+pub mod project;
+mod spelling;
+pub(crate) use spelling::{canonical, cmp_canonical, parent_canonical, plain};
+pub use spelling::{display_path, normalize};
 
 /// Reading beneath a root through no link, in one call (Linux).
 #[cfg(target_os = "linux")]

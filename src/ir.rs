@@ -1,6 +1,5 @@
 //! The canonical IR: every tool of every format lowers into one [`Tool`], which the bundle
-//! emitters (`crate::bundle`) and the provider-compatibility rules (`crate::bundle::compat`)
-//! read. Each format lowers its own files (`formats/<format>/ir.rs`); lowering runs on files
+//! emitters and the provider-compatibility rules (the layer above) read. Each format lowers its own files (`formats/<format>/ir.rs`); lowering runs on files
 //! that were already checked, never fails, and only leaves out what the file did not give (a
 //! missing description is the empty string, which CMP rules report).
 
@@ -11,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::source::{SourceFile, Span};
 use crate::syntax::Packed;
+use crate::text::hex;
 
 /// One tool, whatever format it came from. Field order is the output order.
 #[derive(Debug, Clone, Serialize)]
@@ -266,21 +266,6 @@ pub struct SkillEntry {
     pub path: String,
     /// SHA-256 (hex) of the `SKILL.md` bytes.
     pub sha256: String,
-}
-
-/// Lowercase hex SHA-256.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&crate::source::sha256(bytes))
-}
-
-/// Lowercase hex of a digest.
-pub fn hex(digest: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(digest.len() * 2);
-    for b in digest.iter() {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
 }
 
 /// The provenance of a tool defined in `file` (no entry index, no DojOps hashes).

@@ -19,6 +19,7 @@ pub(crate) mod formats;
 pub(crate) mod fs;
 pub(crate) mod ir;
 pub(crate) mod lock;
+pub(crate) mod output;
 mod pipeline;
 pub(crate) mod rules;
 pub(crate) mod runtimes;
@@ -39,7 +40,8 @@ pub mod cli;
 pub use bundle::Target;
 pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
 pub use config::{Config, ConfigError};
-pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, OutputFormat, Related, Summary};
+pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, Related, Summary};
+pub use output::OutputFormat;
 pub use rules::{Basis, Rule, Severity};
 pub use source::{FormatId, Position, SourceFile, Span};
 pub use workspace::Workspace;
@@ -138,7 +140,14 @@ impl Report {
     /// The report as `toolc check --format` prints it; `root` is the working directory
     /// (SARIF's `%SRCROOT%`), `color` only matters to the human format.
     pub fn render(&self, format: OutputFormat, root: &std::path::Path, color: bool) -> String {
-        diagnostics::render(format, self, root, color, false)
+        let findings = output::Findings {
+            diagnostics: &self.diagnostics,
+            suppressed: &self.suppressed,
+            baselined: &self.baselined,
+            summary: &self.summary,
+            files: &self.files,
+        };
+        output::render(format, &findings, root, color, false)
     }
 }
 

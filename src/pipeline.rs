@@ -12,10 +12,11 @@ use crate::cache::{Cache, Deferred, Dep, Found, Known, Lookup, Tracker};
 use crate::config::Config;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
-use crate::discover::{self, Classifier, Discovered, WalkError, display_path};
+use crate::discover::{self, Discovered, WalkError, display_path};
 use crate::formats::{self, FileResult};
 use crate::fs::{FileSystem, Overlay};
 use crate::scope::Scope;
+use crate::security::Passes;
 use crate::source;
 use crate::{CheckOptions, Progress};
 
@@ -121,13 +122,21 @@ fn load_one(
     }
     let display = display_path(path, &options.cwd);
     if !track && cached.is_none() {
-        return match formats::load_claimed(fs, path, display, format, d.claim) {
+        let passes = Passes::for_selection(&options.select, &options.ignore);
+        return match formats::load_claimed_with(fs, path, display, format, d.claim, passes) {
             Some(result) => Slot::Loaded(result, None),
             None => Slot::NotClaimed,
         };
     }
     let tracker = Tracker::for_file(fs, path);
-    let mut judged = formats::load_judged(&tracker, path, display, format, d.claim);
+    let mut judged = match cached {
+        // What the cache keeps is every pass's: it serves runs that select other rules.
+        Some(_) => formats::load_judged(&tracker, path, display, format, d.claim),
+        None => {
+            let passes = Passes::for_selection(&options.select, &options.ignore);
+            formats::load_judged_with(&tracker, path, display, format, d.claim, passes)
+        }
+    };
     // From before the load's first read of the file (the open file's own, which saves
     // asking for it apart).
     let stat = cached.and_then(|_| tracker.own_stat());
@@ -175,7 +184,7 @@ pub(crate) fn load_named(
     named: Option<&Path>,
     cache: Option<UseCache<'_>>,
 ) -> Loaded {
-    let mut classifier = Classifier::new(config);
+    let mut classifier = crate::formats::classifier(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
     if let Some(c) = cache {
@@ -357,7 +366,11 @@ pub(crate) fn load_named(
         Some(c) => c
             .cache
             .resolve(fs, fs.base(), &mut results, deferred, &scope.roots),
-        None => formats::resolve_with(fs, &results),
+        None => formats::resolve_passes(
+            fs,
+            &results,
+            Passes::for_selection(&options.select, &options.ignore),
+        ),
     };
     crate::timing::mark("resolve");
     Loaded {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::cache::hash::QuickSet;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
-use crate::discover::{canonical, normalize};
+use crate::fs::{canonical, normalize};
 
 /// The paths to walk and the filter on what is reported.
 #[derive(Debug, Clone)]
@@ -115,7 +115,7 @@ impl Scope {
         // path without `.` or `..` parts is its own normal form: asked of every file).
         let normal;
         let path = match path.to_str() {
-            Some(text) if crate::discover::plain(text) => path,
+            Some(text) if crate::fs::plain(text) => path,
             _ => {
                 normal = normalize(path);
                 normal.as_path()
@@ -142,7 +142,7 @@ fn project_root(path: &Path, cwd: &Path, config: &Config) -> PathBuf {
     } else {
         path
     };
-    if let Some(project) = crate::config::tree::project_of(start) {
+    if let Some(project) = crate::fs::project::project_of(start) {
         return project.to_path_buf();
     }
     let config_root = normalize(&config.root);

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::fs::FileSystem;
 use crate::suppress::Suppression;
 
+pub mod file_ref;
 mod text;
 
 use text::{Decoded, Origin, REPLACEMENT_LEN};

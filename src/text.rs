@@ -1,6 +1,8 @@
 //! Byte offsets into text a repository wrote, kept on character boundaries. Slicing user text
 //! at an offset that is not on one panics; an offset computed as "one past the match" is off
 //! one whenever the matched character is more than a byte (U+00A0, U+2028, U+3000, ...).
+//! Also hex digests, and which characters show nothing (every output shows them escaped; the security pass
+//! reports them).
 
 /// `at` (clamped to the text), moved back to the start of the character it falls in.
 pub(crate) fn floor_boundary(text: &str, at: usize) -> usize {
@@ -46,5 +48,69 @@ mod tests {
         for at in 0..=text.len() + 1 {
             assert!(text.get(after_char(text, at)..).is_some());
         }
+    }
+}
+
+/// SHA-256 of `bytes`, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+/// Lowercase hex of a digest.
+pub fn hex(digest: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(digest.len() * 2);
+    for b in digest.iter() {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// What kind of hidden character a character is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HiddenKind {
+    /// An embedding, override or isolate control (U+202A–202E, U+2066–2069): reorders what
+    /// is shown.
+    Bidi,
+    /// A zero-width character (U+200B–200D, U+2060, U+FEFF).
+    ZeroWidth,
+    /// A Unicode tag character (U+E0000–E007F).
+    Tag,
+    /// A variation selector of the supplement (U+E0100–E01EF), which can carry bytes.
+    Selector,
+    /// Another invisible format character (general category `Cf`).
+    Format,
+}
+
+impl HiddenKind {
+    /// What it is, for a message.
+    pub fn what(self) -> &'static str {
+        match self {
+            HiddenKind::Bidi => "a bidirectional control",
+            HiddenKind::ZeroWidth => "a zero-width character",
+            HiddenKind::Tag => "a Unicode tag character",
+            HiddenKind::Selector => "a variation selector",
+            HiddenKind::Format => "an invisible format character",
+        }
+    }
+}
+
+/// The kind of hidden character `c` is, if it is one.
+pub fn hidden_kind(c: char) -> Option<HiddenKind> {
+    match c {
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => Some(HiddenKind::Bidi),
+        '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => Some(HiddenKind::ZeroWidth),
+        '\u{e0000}'..='\u{e007f}' => Some(HiddenKind::Tag),
+        '\u{e0100}'..='\u{e01ef}' => Some(HiddenKind::Selector),
+        // Hangul fillers render as nothing but are letters, so no category finds them.
+        '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' => Some(HiddenKind::Format),
+        c if c.is_ascii() => None,
+        c if unicode_general_category::get_general_category(c)
+            == unicode_general_category::GeneralCategory::Format =>
+        {
+            Some(HiddenKind::Format)
+        }
+        _ => None,
     }
 }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::discover::normalize;
 use crate::formats::FileResult;
+use crate::fs::normalize;
 use crate::fs::{FileSystem, Overlay};
 use crate::pipeline::{self, Loaded};
 use crate::{CheckOptions, Report};

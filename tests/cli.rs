@@ -251,10 +251,18 @@ fn unknown_rule_in_config_gets_a_suggestion() {
     repo.write("toolc.toml", b"[rules]\ninvalid-tool-nmae = \"off\"\n");
     let (status, diags) = check_json(&repo.root, &[]);
     assert_eq!(status, 2);
-    let message = diags[0]["message"].as_str().unwrap_or_default();
-    assert!(
-        message.contains("did you mean `invalid-tool-name`?"),
-        "{message}"
+    // The suggestion is a did-you-mean with the edit that writes it.
+    assert_eq!(
+        diags[0]["help"].as_str(),
+        Some("did you mean `invalid-tool-name`?"),
+        "{:?}",
+        diags[0]
+    );
+    assert_eq!(
+        diags[0]["fix"]["edits"][0]["replacement"].as_str(),
+        Some("invalid-tool-name"),
+        "{:?}",
+        diags[0]
     );
 }
 

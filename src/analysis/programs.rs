@@ -48,12 +48,12 @@ const WHY: &str = "the definition is reviewed with the repository, but what it r
 /// to where toolc was run; written as a TOML string.
 fn help(code: &str, file: &Path, display: &str) -> String {
     let folder = file.parent().unwrap_or(file);
-    let top = crate::config::tree::project_of(folder).unwrap_or(folder);
-    let rel = crate::discover::display_path(file, top);
+    let top = crate::fs::project::project_of(folder).unwrap_or(folder);
+    let rel = crate::fs::display_path(file, top);
     // Where that toolc.toml is, as the file is shown (relative to the working directory).
     let config = match display.strip_suffix(rel.as_str()) {
-        Some(above) => format!("`{}{}`", visible(above), crate::config::FILE_NAME),
-        None => crate::config::FILE_NAME.to_string(),
+        Some(above) => format!("`{}{}`", visible(above), crate::fs::project::CONFIG_FILE),
+        None => crate::fs::project::CONFIG_FILE.to_string(),
     };
     let quoted = toml::Value::String(rel).to_string();
     format!(

@@ -4,7 +4,6 @@
 //! model reads). Classification uses the Unicode general category and script data of
 //! maintained crates; only the few ranges the attacks use are named here.
 
-use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_script::{Script, UnicodeScript};
 
 /// Past this many hidden characters a text is reported no further.
@@ -13,34 +12,7 @@ pub const MAX_HIDDEN: usize = 100;
 /// How much of what a run of tag characters spells is kept.
 const MAX_SPELLED: usize = 200;
 
-/// What kind of hidden character a character is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HiddenKind {
-    /// An embedding, override or isolate control (U+202A–202E, U+2066–2069): reorders what
-    /// is shown.
-    Bidi,
-    /// A zero-width character (U+200B–200D, U+2060, U+FEFF).
-    ZeroWidth,
-    /// A Unicode tag character (U+E0000–E007F).
-    Tag,
-    /// A variation selector of the supplement (U+E0100–E01EF), which can carry bytes.
-    Selector,
-    /// Another invisible format character (general category `Cf`).
-    Format,
-}
-
-impl HiddenKind {
-    /// What it is, for a message.
-    pub fn what(self) -> &'static str {
-        match self {
-            HiddenKind::Bidi => "a bidirectional control",
-            HiddenKind::ZeroWidth => "a zero-width character",
-            HiddenKind::Tag => "a Unicode tag character",
-            HiddenKind::Selector => "a variation selector",
-            HiddenKind::Format => "an invisible format character",
-        }
-    }
-}
+pub use crate::text::{HiddenKind, hidden_kind};
 
 /// A hidden character found in a text (or a run of tag characters, which spell a word).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,21 +27,6 @@ pub struct Hidden {
     pub kind: HiddenKind,
     /// For a run of tag characters: the ASCII they spell.
     pub spelled: Option<String>,
-}
-
-/// The kind of hidden character `c` is, if it is one.
-pub fn hidden_kind(c: char) -> Option<HiddenKind> {
-    match c {
-        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => Some(HiddenKind::Bidi),
-        '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => Some(HiddenKind::ZeroWidth),
-        '\u{e0000}'..='\u{e007f}' => Some(HiddenKind::Tag),
-        '\u{e0100}'..='\u{e01ef}' => Some(HiddenKind::Selector),
-        // Hangul fillers render as nothing but are letters, so no category finds them.
-        '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' => Some(HiddenKind::Format),
-        c if c.is_ascii() => None,
-        c if get_general_category(c) == GeneralCategory::Format => Some(HiddenKind::Format),
-        _ => None,
-    }
 }
 
 /// Every hidden character of `text`. In prose (`strict` false), the characters real

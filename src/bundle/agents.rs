@@ -50,7 +50,7 @@ pub fn compile(
         .filter_map(|r| match r.item.get::<tool_md::Item>() {
             Some(tool_md::Item::Agent(a)) => agent(
                 a,
-                &crate::discover::display_path(&r.file.path, selection.root),
+                &crate::fs::display_path(&r.file.path, selection.root),
                 tools,
             ),
             _ => None,

@@ -9,8 +9,9 @@ use rayon::prelude::*;
 use super::DiffError;
 use super::git;
 use crate::config::Config;
-use crate::discover::{self, Classifier, display_path};
+use crate::discover;
 use crate::formats::{self, FileResult};
+use crate::fs::display_path;
 use crate::fs::{Confined, FileSystem};
 use crate::scope::Scope;
 
@@ -102,7 +103,7 @@ fn load_dir(dir: &Path, cwd: &Path, config: &Config) -> OldSide {
     // The folder stands for the working directory: include patterns are relative to it.
     let mut config = config.clone();
     config.root = dir.to_path_buf();
-    let classifier = Classifier::new(&config);
+    let classifier = crate::formats::classifier(&config);
     let (found, _, _) = discover::discover(&[dir.to_path_buf()], &classifier);
     // The folder's links are followed only within its own repository, as the working tree's.
     let fs = Confined::for_paths(&[dir.to_path_buf()], cwd);
@@ -146,7 +147,7 @@ fn load_git(
         }
     };
     let tree = git::Tree::read(cwd, &top, &commit).map_err(error)?;
-    let classifier = Classifier::new(config);
+    let classifier = crate::formats::classifier(config);
     let mut discovered = Vec::new();
     for path in tree.paths() {
         if !scope.roots.iter().any(|r| path.starts_with(r)) {

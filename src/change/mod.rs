@@ -169,7 +169,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let new_tools = crate::formats::lower_all(&new.results, &all, &root);
     let base = old.label.as_str();
     let home = |p: &std::path::Path| old.home(p);
-    let display = |p: &std::path::Path| crate::discover::display_path(p, &options.cwd);
+    let display = |p: &std::path::Path| crate::fs::display_path(p, &options.cwd);
     let pairings = pairing::pair(
         &old_tools.tools,
         &new_tools.tools,

@@ -8,9 +8,9 @@ use clap::Args;
 use crate::Report;
 use crate::baseline::{self, DEFAULT_FILE_NAME};
 use crate::config::Config;
-use crate::discover::display_path;
 use crate::fs::RepoPath;
 use crate::fs::boundary::named;
+use crate::fs::display_path;
 
 /// The baseline options of `toolc check`.
 #[derive(Args)]

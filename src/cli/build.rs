@@ -8,7 +8,8 @@ use clap::Args;
 
 use crate::bundle::{self, Target};
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{Summary, human};
+use crate::diagnostics::Summary;
+use crate::output::human;
 use crate::rules::Severity;
 use crate::{CheckOptions, check_and_compile};
 
@@ -72,7 +73,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
         },
         (None, Some(out)) => (
             out.clone(),
-            PathBuf::from(crate::discover::display_path(out.path(), &cwd)),
+            PathBuf::from(crate::fs::display_path(out.path(), &cwd)),
         ),
         (None, None) => {
             return fail(

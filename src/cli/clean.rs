@@ -28,17 +28,17 @@ pub(super) fn run(args: &CleanArgs) -> ExitCode {
     // A configuration that does not parse still says where the repository is.
     let root = match Config::discover_for(&cwd, &paths, args.config.as_deref()) {
         Ok(config) => crate::cache::root_for(&config, &cwd),
-        Err(_) => crate::config::tree::repository_of(&cwd),
+        Err(_) => crate::fs::project::repository_of(&cwd),
     };
     match crate::cache::clean(&root) {
         Ok(Some(dir)) => {
-            eprintln!("removed {}", crate::discover::display_path(&dir, &cwd));
+            eprintln!("removed {}", crate::fs::display_path(&dir, &cwd));
             ExitCode::SUCCESS
         }
         Ok(None) => {
             eprintln!(
                 "no cache at {}",
-                crate::discover::display_path(&root.join(crate::cache::DIR), &cwd)
+                crate::fs::display_path(&root.join(crate::cache::DIR), &cwd)
             );
             ExitCode::SUCCESS
         }

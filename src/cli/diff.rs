@@ -10,7 +10,8 @@ use super::rule_args::{RuleArgs, stdout_color};
 use super::{parse_targets, print, usage_error};
 use crate::change::{self, DiffOptions};
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{OutputFormat, Summary, human};
+use crate::diagnostics::Summary;
+use crate::output::{OutputFormat, human};
 use crate::rules::Severity;
 
 /// How `toolc diff` prints.
@@ -135,8 +136,13 @@ pub fn run(args: DiffArgs) -> ExitCode {
             _ => change::output::human(&outcome),
         },
         (false, Some(format)) => {
-            let mut text =
-                crate::diagnostics::render(format, &outcome.report, &cwd, color, args.quiet);
+            let mut text = crate::output::render(
+                format,
+                &super::findings(&outcome.report),
+                &cwd,
+                color,
+                args.quiet,
+            );
             if format == OutputFormat::Human && !args.quiet {
                 text.push_str(&format!("Compared with {}.\n", outcome.base));
             }
@@ -146,7 +152,13 @@ pub fn run(args: DiffArgs) -> ExitCode {
     };
     print(&text);
     for (format, path) in &targets {
-        let text = crate::diagnostics::render(*format, &outcome.report, &cwd, false, false);
+        let text = crate::output::render(
+            *format,
+            &super::findings(&outcome.report),
+            &cwd,
+            false,
+            false,
+        );
         if let Err(e) = crate::fs::write_output(path, &cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }

@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::usage_error;
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{Summary, human};
+use crate::diagnostics::Summary;
+use crate::output::human;
 
 /// `toolc lock` arguments.
 #[derive(Args)]
@@ -37,7 +38,7 @@ pub fn run(args: LockArgs) -> ExitCode {
     match crate::lock::lock(&config) {
         Ok(written) => {
             if !args.quiet {
-                let path = crate::discover::display_path(&written.path, &cwd);
+                let path = crate::fs::display_path(&written.path, &cwd);
                 let counts = format!(
                     "{} tool(s), {} skill(s), {} MCP server(s)",
                     written.tools, written.skills, written.servers

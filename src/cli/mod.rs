@@ -21,7 +21,8 @@ mod server;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::{OutputFormat, Summary, human, json, statistics};
+use crate::diagnostics::Summary;
+use crate::output::{OutputFormat, human, json, statistics};
 use crate::rules::Severity;
 use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 
@@ -221,9 +222,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
                         summary,
                         files: Vec::new(),
                     };
-                    let text = crate::diagnostics::render(
+                    let text = crate::output::render(
                         args.format.output(),
-                        &report,
+                        &findings(&report),
                         &cwd,
                         false,
                         true,
@@ -370,7 +371,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
             ),
         }
     } else {
-        crate::diagnostics::render(args.format.output(), &report, &options.cwd, color, quiet)
+        crate::output::render(
+            args.format.output(),
+            &findings(&report),
+            &options.cwd,
+            color,
+            quiet,
+        )
     };
     if args.format == Format::Human && !quiet {
         text.extend(baseline::note(&report, &config, &options.cwd));
@@ -381,7 +388,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("{line}");
     }
     for (format, path) in &targets {
-        let text = crate::diagnostics::render(*format, &report, &options.cwd, false, false);
+        let text = crate::output::render(*format, &findings(&report), &options.cwd, false, false);
         // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
         if let Err(e) = crate::fs::write_output(path, &options.cwd, text.as_bytes()) {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
@@ -521,6 +528,17 @@ impl LazyBar {
 
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// What the outputs show of `report`.
+pub(crate) fn findings(report: &Report) -> crate::output::Findings<'_> {
+    crate::output::Findings {
+        diagnostics: &report.diagnostics,
+        suppressed: &report.suppressed,
+        baselined: &report.baselined,
+        summary: &report.summary,
+        files: &report.files,
     }
 }
 

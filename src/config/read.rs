@@ -22,7 +22,7 @@ pub(super) fn read_config_file(path: &Path, found: bool) -> std::io::Result<Stri
     if found && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
         // The repository is the nearest folder above with `.git`, else the file's own folder.
         let folder = path.parent().unwrap_or(Path::new("."));
-        let root = std::fs::canonicalize(super::tree::repository_of(folder))?;
+        let root = std::fs::canonicalize(crate::fs::project::repository_of(folder))?;
         let target = std::fs::canonicalize(path)?;
         if !target.starts_with(&root) {
             return Err(Error::new(

@@ -6,20 +6,26 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use toml::Spanned;
 
 use super::Config;
-use crate::diagnostics::Diagnostic;
-use crate::rules::{self, syntax::INVALID_CONFIG};
+use std::sync::Arc;
 
-/// Why `selector` is refused, with the nearest rule code or name.
-pub(super) fn unknown(selector: &str) -> String {
+use crate::diagnostics::edits::replace_scalar;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
+use crate::rules::{self, syntax::INVALID_CONFIG};
+use crate::source::{SourceFile, Span};
+
+/// The error for `selector` at `span` of `file`, with the nearest rule code or name and the
+/// edit that writes it.
+pub(super) fn unknown(file: &Arc<SourceFile>, span: Span, selector: &str) -> Diagnostic {
     let hint = crate::analysis::names::did_you_mean(
         selector,
         rules::all().iter().flat_map(|r| [r.code, r.name]),
-    );
-    let mut msg = format!("`{selector}` is not a rule code, rule name or code prefix");
-    if let Some(h) = hint {
-        msg.push_str(&format!("; did you mean `{h}`?"));
-    }
-    msg
+    )
+    .map(|h| {
+        let fix = replace_scalar(file, span, h, Applicability::Safe);
+        DidYouMean::new(h, fix)
+    });
+    let msg = format!("`{selector}` is not a rule code, rule name or code prefix");
+    Diagnostic::new(&INVALID_CONFIG, file, span, msg).maybe_did_you_mean(hint)
 }
 
 /// The selectors the files of a read chain left for later that still name no rule.
@@ -29,12 +35,7 @@ pub(super) fn still_unknown(chain: &[Config]) -> Vec<Diagnostic> {
         let Some(file) = &config.file else { continue };
         for (selector, span) in &config.pending_selectors {
             if !rules::selector_is_known(selector) {
-                errors.push(Diagnostic::new(
-                    &INVALID_CONFIG,
-                    file,
-                    *span,
-                    unknown(selector),
-                ));
+                errors.push(unknown(file, *span, selector));
             }
         }
     }

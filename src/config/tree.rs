@@ -10,8 +10,8 @@ use rayon::prelude::*;
 use super::{Config, ConfigError, FILE_NAME};
 use crate::cache::hash::{QuickMap, QuickSet};
 use crate::diagnostics::Diagnostic;
-use crate::discover::{canonical, parent_canonical};
 use crate::fs::FileSystem;
+use crate::fs::{canonical, parent_canonical};
 use crate::rules::syntax::INVALID_CONFIG;
 use crate::source::{FormatId, SourceFile, Span};
 
@@ -23,25 +23,7 @@ pub(crate) struct ConfigTree {
     nested: BTreeMap<PathBuf, Config>,
 }
 
-/// The repository around `folder`: the nearest folder above with `.git`, else `folder`.
-pub(crate) fn repository_of(folder: &Path) -> PathBuf {
-    git_root(folder).unwrap_or(folder).to_path_buf()
-}
-
-/// The project `folder` is in: the nearest folder at or above it that holds `toolc.toml`
-/// (whose configuration its files take) or `.git` (where one would go).
-pub(crate) fn project_of(folder: &Path) -> Option<&Path> {
-    folder
-        .ancestors()
-        .find(|d| d.join(super::FILE_NAME).is_file() || d.join(".git").exists())
-}
-
-/// The nearest folder at or above `folder` that holds `.git`.
-pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
-    folder.ancestors().find(|d| d.join(".git").exists())
-}
-
-/// [`git_root`] of many folders, each folder's answer found once (through `fs`, which may
+/// [`crate::fs::project::git_root`] of many folders, each folder's answer found once (through `fs`, which may
 /// know it without asking the disk).
 struct GitRoots<'p> {
     known: QuickMap<&'p std::ffi::OsStr, Option<&'p Path>>,
@@ -91,18 +73,6 @@ impl<'p> GitRoots<'p> {
             self.known.insert(dir.as_os_str(), found);
         }
         found
-    }
-}
-
-/// The folder a configuration file in `folder` may read within: its git repository, else
-/// the working directory when `folder` is inside it, else `folder` itself.
-pub(crate) fn boundary(folder: &Path, cwd: &Path) -> PathBuf {
-    if let Some(git) = git_root(folder) {
-        git.to_path_buf()
-    } else if folder.starts_with(cwd) {
-        cwd.to_path_buf()
-    } else {
-        folder.to_path_buf()
     }
 }
 
@@ -235,7 +205,7 @@ impl ConfigTree {
                 }
                 Err(ConfigError::Invalid(diags)) => errors.extend(diags),
                 Err(ConfigError::Io { path: bad, source }) => {
-                    let display = crate::discover::display_path(&path, cwd);
+                    let display = crate::fs::display_path(&path, cwd);
                     let file = SourceFile::new(path, display, FormatId::Config, String::new());
                     errors.push(Diagnostic::new(
                         &INVALID_CONFIG,
@@ -287,7 +257,7 @@ fn load_nested(
         path: path.to_path_buf(),
         source,
     })?;
-    let display = crate::discover::display_path(path, cwd);
+    let display = crate::fs::display_path(path, cwd);
     let file = SourceFile::new(path.to_path_buf(), display, FormatId::Config, text);
     Config::load(file, folder.to_path_buf(), cwd, &read)
 }

@@ -96,6 +96,40 @@ impl Fix {
     }
 }
 
+/// A "did you mean" hint: the help that names what was probably meant, and the fix that
+/// writes it. Made only by [`DidYouMean::new`], so no such hint exists without its fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DidYouMean {
+    help: String,
+    fix: Fix,
+}
+
+impl DidYouMean {
+    /// "did you mean `shown`?", with `fix`, the edit that writes it.
+    pub fn new(shown: impl std::fmt::Display, fix: Fix) -> DidYouMean {
+        DidYouMean {
+            help: format!("did you mean `{shown}`?"),
+            fix,
+        }
+    }
+
+    /// [`DidYouMean::new`] when there is a fix: without one there is no hint.
+    pub fn fixed_by(shown: impl std::fmt::Display, fix: Option<Fix>) -> Option<DidYouMean> {
+        fix.map(|fix| DidYouMean::new(shown, fix))
+    }
+
+    /// The same hint with `more` after the question (what else is allowed, a caveat).
+    pub fn then(mut self, more: impl std::fmt::Display) -> DidYouMean {
+        self.help = format!("{} {more}", self.help);
+        self
+    }
+
+    /// The help text and the fix.
+    pub fn into_parts(self) -> (String, Fix) {
+        (self.help, self.fix)
+    }
+}
+
 /// The edits of as many of `fixes` (of one file) as can be applied together, sorted: fixes
 /// are taken in order of their first edit, each unless one of its edits overlaps an edit
 /// already taken (a fix offered by two diagnostics is taken once). What the rest fix, a
@@ -187,6 +221,14 @@ mod tests {
             apply_edits("nmae: x\nverison: 1\n", &edits).as_deref(),
             Some("name: x\nversion: 1\n")
         );
+    }
+
+    #[test]
+    fn a_did_you_mean_says_what_its_fix_writes() {
+        let hint = DidYouMean::new("name", Fix::safe(Span::new(0, 4), "name")).then("(a guess)");
+        let (help, fix) = hint.into_parts();
+        assert_eq!(help, "did you mean `name`? (a guess)");
+        assert_eq!(fix.apply("nmae: x").as_deref(), Some("name: x"));
     }
 
     #[test]

@@ -1,25 +1,16 @@
-//! The one diagnostic model every pass produces, and one emitter per output format.
+//! The one diagnostic model every pass produces (its emitters are `output`'s).
 
 pub mod cap;
+pub mod edits;
 pub mod fix;
-pub mod github;
-pub mod gitlab;
-pub mod human;
-pub mod json;
-pub mod junit;
-pub mod markdown;
-pub(crate) mod masked;
 pub(crate) mod md_inline;
-pub mod rdjson;
-pub mod sarif;
-pub mod statistics;
 mod visible;
 
 pub(crate) use visible::visible;
 
 use std::sync::Arc;
 
-pub use fix::{Applicability, Edit, Fix};
+pub use fix::{Applicability, DidYouMean, Edit, Fix};
 
 use crate::rules::{Rule, Severity};
 use crate::source::{SourceFile, Span};
@@ -135,6 +126,42 @@ impl Diagnostic {
         self
     }
 
+    /// A "did you mean" hint: its help, and the fix that writes what it names.
+    pub fn did_you_mean(mut self, hint: DidYouMean) -> Diagnostic {
+        let (help, fix) = hint.into_parts();
+        self.help = Some(help);
+        self.fix = Some(fix);
+        self
+    }
+
+    /// [`Diagnostic::did_you_mean`] when there is a hint.
+    pub fn maybe_did_you_mean(self, hint: Option<DidYouMean>) -> Diagnostic {
+        match hint {
+            Some(hint) => self.did_you_mean(hint),
+            None => self,
+        }
+    }
+
+    /// [`Diagnostic::did_you_mean`] when there is a hint, else `help`.
+    pub fn did_you_mean_or(self, hint: Option<DidYouMean>, help: impl Into<String>) -> Diagnostic {
+        match hint {
+            Some(hint) => self.did_you_mean(hint),
+            None => self.help(help),
+        }
+    }
+
+    /// A hint when there is one: a did-you-mean with its fix, or (`Err`) a plain help.
+    pub fn maybe_did_you_mean_or_help(
+        self,
+        hint: Option<Result<DidYouMean, String>>,
+    ) -> Diagnostic {
+        match hint {
+            Some(Ok(hint)) => self.did_you_mean(hint),
+            Some(Err(help)) => self.help(help),
+            None => self,
+        }
+    }
+
     /// Attach a structured fix when there is one.
     pub fn maybe_fix(mut self, fix: Option<Fix>) -> Diagnostic {
         if fix.is_some() {
@@ -228,80 +255,5 @@ impl Summary {
             }
         }
         s
-    }
-}
-
-/// An output format of `toolc check`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// rustc-style text for people.
-    Human,
-    /// The JSON contract (`docs/json-output.md`).
-    Json,
-    /// GitHub Actions workflow commands (annotations).
-    Github,
-    /// SARIF 2.1.0.
-    Sarif,
-    /// JUnit XML.
-    Junit,
-    /// GitLab Code Quality report.
-    Gitlab,
-    /// Reviewdog Diagnostic Format (`DiagnosticResult` JSON).
-    Rdjson,
-    /// A Markdown summary for a pull-request comment.
-    Markdown,
-}
-
-impl OutputFormat {
-    /// Every format, by the name the command line uses.
-    pub const ALL: [(&'static str, OutputFormat); 8] = [
-        ("human", OutputFormat::Human),
-        ("json", OutputFormat::Json),
-        ("github", OutputFormat::Github),
-        ("sarif", OutputFormat::Sarif),
-        ("junit", OutputFormat::Junit),
-        ("gitlab", OutputFormat::Gitlab),
-        ("rdjson", OutputFormat::Rdjson),
-        ("markdown", OutputFormat::Markdown),
-    ];
-
-    /// The format called `name`.
-    pub fn parse(name: &str) -> Option<OutputFormat> {
-        OutputFormat::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, f)| *f)
-    }
-}
-
-/// Render a report in `format`. `root` is the working directory (SARIF's `%SRCROOT%`, what
-/// fingerprints' paths are relative to);
-/// `color` and `quiet` only matter to the human format.
-pub fn render(
-    format: OutputFormat,
-    report: &crate::Report,
-    root: &std::path::Path,
-    color: bool,
-    quiet: bool,
-) -> String {
-    match format {
-        OutputFormat::Human => human::render(&report.diagnostics, &report.summary, color, quiet),
-        OutputFormat::Json => json::render(&report.diagnostics, &report.summary),
-        OutputFormat::Github => github::render(&report.diagnostics, &report.summary),
-        OutputFormat::Sarif => sarif::render(
-            &report.diagnostics,
-            &report.suppressed,
-            &report.baselined,
-            root,
-        ),
-        OutputFormat::Junit => junit::render(
-            &report.files,
-            &report.diagnostics,
-            &report.suppressed,
-            &report.baselined,
-        ),
-        OutputFormat::Gitlab => gitlab::render(&report.diagnostics, root),
-        OutputFormat::Rdjson => rdjson::render(&report.diagnostics),
-        OutputFormat::Markdown => markdown::render(&report.diagnostics, &report.summary),
     }
 }

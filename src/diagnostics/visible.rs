@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::analysis::unicode::hidden_kind;
+use crate::text::hidden_kind;
 
 /// `text` with every control character shown instead of obeyed: `\n`, `\r` and `\t` as
 /// those escapes, other C0 controls and DEL as their Unicode control pictures (`␛`, `␇`),

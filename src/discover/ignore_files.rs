@@ -36,7 +36,7 @@ impl Guard {
     /// The guard of a walk of `root`: its repository (the nearest folder with `.git`, else
     /// `root` itself).
     pub fn for_root(root: &Path) -> Guard {
-        let top = crate::config::tree::repository_of(root);
+        let top = crate::fs::project::repository_of(root);
         let mut guard = Guard {
             repository: std::fs::canonicalize(&top).unwrap_or_else(|_| top.clone()),
             git_exclude: true,
@@ -74,7 +74,7 @@ impl Guard {
     /// it up to its repository (the walker reads those too).
     /// The error is on `root` itself, which the run reports on.
     pub fn check_root(&self, root: &Path) -> Option<WalkError> {
-        let top = crate::config::tree::repository_of(root);
+        let top = crate::fs::project::repository_of(root);
         let mut refused = root
             .ancestors()
             .take_while(|dir| dir.starts_with(&top))

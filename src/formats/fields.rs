@@ -5,13 +5,13 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::analysis::names::did_you_mean;
-mod edits;
+
 mod unknown;
 
-pub use edits::{rename_key, replace_exact, replace_scalar, replace_text};
+pub use crate::diagnostics::edits::{rename_key, replace_exact, replace_scalar, replace_text};
 
 use crate::diagnostics::cap::Findings;
-use crate::diagnostics::{Applicability, Diagnostic};
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::Rule;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Number};
@@ -486,8 +486,12 @@ impl<'a> Lowerer<'a> {
         let d = self
             .diag(site.rule_or(self.rules.bad_value), node.span, message)
             .label("not an allowed value")
-            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")))
-            .maybe_fix(hint.map(|h| replace_scalar(self.file, node.span, h, Applicability::Safe)));
+            .maybe_did_you_mean(hint.map(|h| {
+                DidYouMean::new(
+                    h,
+                    replace_scalar(self.file, node.span, h, Applicability::Safe),
+                )
+            }));
         self.push(site.finish(d));
         None
     }

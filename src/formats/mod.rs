@@ -6,11 +6,12 @@ pub mod agentcli;
 pub mod cycod;
 pub mod dojops;
 pub mod fields;
-mod item;
+pub(crate) mod format;
+pub mod front_matter;
+pub(crate) mod item;
 pub mod mcp;
 pub mod outline;
 mod release;
-pub mod texts;
 pub mod tool_md;
 pub mod tool_request;
 pub mod tree;
@@ -21,98 +22,26 @@ use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
-use crate::discover::Claim;
+use crate::discover::{Claim, Classifier, FormatPaths};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
-use crate::rules::syntax as syn;
-use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Parsed, SyntaxErrorKind};
+use crate::security::{Passes, texts};
+use crate::source::{FormatId, SourceFile};
 
 pub use crate::fs::MAX_READ_BYTES;
+pub use format::{FileResult, Format, source_of};
 pub use item::{Fetch, Item, ItemCodec};
 
-/// What one file contributed: its source, diagnostics, and the typed item for resolve.
-#[derive(Debug)]
-pub struct FileResult {
-    /// The file itself.
-    pub file: Arc<SourceFile>,
-    /// Other files this one pulled in (DojOps schema files), for suppressions and counts.
-    pub companions: Vec<Arc<SourceFile>>,
-    /// Diagnostics found in this file (and its companions).
-    pub diagnostics: Vec<Diagnostic>,
-    /// The typed item, when the file could be lowered.
-    pub item: Item,
-}
-
-/// One source format (or family of formats that share a name scope): how its files are
-/// found, checked one by one, checked together, and lowered into the IR.
-pub trait Format: Sync {
-    /// The formats this implementation reads, each with its built-in path patterns, in the
-    /// order they are tried.
-    fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])];
-
-    /// The format of a file named explicitly (on the command line, an editor buffer) that no
-    /// pattern matched, judged by its file name alone.
-    fn by_name(&self, path: &Path) -> Option<FormatId>;
-
-    /// Whether `text`, the content of a file found at one of this format's paths, has the
-    /// shape `format` requires at its root: true when the file is this format's, false when it
-    /// belongs to another tool that uses the same file name (it is then left alone, unreported).
-    /// Asked only of files found by walking; a file named on the command line, given on stdin
-    /// or matched by an `include` is always checked. By default every file is claimed: right
-    /// for a format whose paths are its own (`.dojops/…`, `.cycod/tools/…`).
-    fn claims(&self, _format: FormatId, _text: &str) -> bool {
-        true
-    }
-
-    /// Parse, lower, validate and lint one file, reading companion files through `fs`.
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
-
-    /// Cross-file checks over this format's files among `results` (others are skipped);
-    /// none unless the format has a name scope wider than one file.
-    fn resolve(&self, _results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
-        Vec::new()
-    }
-
-    /// Number of tool definitions `r` (one of this format's files) holds; none unless the
-    /// format defines tools.
-    fn tool_count(&self, _r: &FileResult) -> usize {
-        0
-    }
-
-    /// The tools of this format's files among `results` that `takes` accepts, and the ones
-    /// the runtime would leave out; none unless the format defines tools.
-    fn lower<'a>(
-        &self,
-        _results: &'a [FileResult],
-        _takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        Lowering::default()
-    }
-
-    /// What an editor navigates in `r` (one of this format's files): the tools and
-    /// parameters it defines, the names and files it references. None by default.
-    fn outline(&self, _r: &FileResult) -> outline::Outline {
-        outline::Outline::default()
-    }
-
-    /// How this format's items are cached ([`ItemCodec`]); none by default: the format's
-    /// files are then loaded on every run.
-    fn cache(&self) -> Option<ItemCodec> {
-        None
-    }
-
-    /// What the model reads of `r` (one of this format's files) and what it runs, checked:
-    /// names, descriptions, schema strings, prompts, guidance, commands, each with its exact
-    /// span, go through the security pass (`crate::security`) the same way for every format.
-    /// To take part, build a [`texts::ToolTexts`] per tool in `load` while the syntax tree is
-    /// in hand, with [`texts::Collector`] (`schema` reads a JSON Schema, `scalar` a YAML or
-    /// JSON string, `verbatim` a Markdown region), pass them to [`texts::FileTexts::check`],
-    /// keep the result in the item, and return it here. The default, none, leaves only the
-    /// checks that read a file's lines (hidden characters, secrets).
-    fn texts<'r>(&self, _r: &'r FileResult) -> Option<&'r texts::FileTexts> {
-        None
-    }
+/// The classifier of `config`: every format's path patterns and names, and its includes.
+pub fn classifier(config: &crate::config::Config) -> Classifier {
+    let formats = FormatPaths {
+        patterns: REGISTRY
+            .iter()
+            .flat_map(|f| f.patterns().iter().copied())
+            .collect(),
+        by_name: |path| REGISTRY.iter().find_map(|f| f.by_name(path)),
+    };
+    Classifier::new(config, &formats)
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
@@ -136,16 +65,6 @@ pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
 }
 
 impl FileResult {
-    /// A file checked on its own, with no companion files.
-    pub fn new(file: Arc<SourceFile>, diagnostics: Vec<Diagnostic>, item: Item) -> FileResult {
-        FileResult {
-            file,
-            companions: Vec::new(),
-            diagnostics,
-            item,
-        }
-    }
-
     /// Number of tool definitions this file holds.
     pub fn tool_count(&self) -> usize {
         self.item
@@ -182,7 +101,7 @@ pub fn lower_all<'a>(
         all.skills.extend(skills);
     }
     for lowered in &mut all.tools {
-        lowered.tool.provenance.path = crate::discover::display_path(&lowered.file.path, root);
+        lowered.tool.provenance.path = crate::fs::display_path(&lowered.file.path, root);
     }
     all.tools.sort_by(|a, b| {
         (
@@ -213,7 +132,19 @@ pub fn load_claimed(
     format: FormatId,
     claim: Claim,
 ) -> Option<FileResult> {
-    load_judged(fs, path, display, format, claim).ok()
+    load_judged_with(fs, path, display, format, claim, Passes::default()).ok()
+}
+
+/// [`load_claimed`], running only the costly `passes` a run needs.
+pub fn load_claimed_with(
+    fs: &dyn FileSystem,
+    path: &Path,
+    display: String,
+    format: FormatId,
+    claim: Claim,
+    passes: Passes,
+) -> Option<FileResult> {
+    load_judged_with(fs, path, display, format, claim, passes).ok()
 }
 
 /// [`load_claimed`], with the file read when it is not claimed (what the cache keeps of it).
@@ -223,6 +154,18 @@ pub fn load_judged(
     display: String,
     format: FormatId,
     claim: Claim,
+) -> Result<FileResult, Arc<SourceFile>> {
+    load_judged_with(fs, path, display, format, claim, Passes::default())
+}
+
+/// [`load_judged`], running only the costly `passes` a run needs.
+pub fn load_judged_with(
+    fs: &dyn FileSystem,
+    path: &Path,
+    display: String,
+    format: FormatId,
+    claim: Claim,
+    passes: Passes,
 ) -> Result<FileResult, Arc<SourceFile>> {
     let read = fs.read(path);
     // A file too large to read cannot show whether it has the format's shape: it is claimed,
@@ -235,7 +178,7 @@ pub fn load_judged(
     {
         return Err(file);
     }
-    Ok(load_source(fs, file, fatal, format))
+    Ok(load_source(fs, file, fatal, format, passes))
 }
 
 fn load_source(
@@ -243,6 +186,7 @@ fn load_source(
     file: Arc<SourceFile>,
     fatal: Option<Diagnostic>,
     format: FormatId,
+    passes: Passes,
 ) -> FileResult {
     if let Some(d) = fatal {
         return FileResult::new(file, vec![d], Item::none());
@@ -252,7 +196,15 @@ fn load_source(
         // itself: a generated or hostile file must not bury the output or exhaust memory.
         Some(reader) => {
             let mut result = reader.load(file, fs);
-            let found = crate::security::check_file(reader, &result);
+            let files: Vec<&Arc<SourceFile>> = std::iter::once(&result.file)
+                .chain(&result.companions)
+                .collect();
+            let found = crate::security::check_file(
+                reader.texts(&result),
+                &files,
+                &result.diagnostics,
+                passes,
+            );
             let mut diagnostics = std::mem::take(&mut result.diagnostics);
             diagnostics.extend(found);
             result.diagnostics = cap_per_rule(diagnostics, MAX_PER_RULE);
@@ -265,124 +217,31 @@ fn load_source(
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
 pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
+    resolve_passes(fs, results, Passes::default())
+}
+
+/// [`resolve_with`], running only the costly `passes` a run needs.
+pub fn resolve_passes(
+    fs: &dyn FileSystem,
+    results: &[FileResult],
+    passes: Passes,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = REGISTRY
         .iter()
         .flat_map(|f| f.resolve(results, fs))
         .collect();
-    out.extend(crate::security::resolve(results));
-    out
-}
-
-/// A file as text, from a read made through a [`FileSystem`]: the source (lossily decoded if
-/// needed) and, when the file cannot be checked at all, the one diagnostic that says why.
-pub fn source_of(
-    read: Result<Vec<u8>, crate::fs::ReadError>,
-    path: &Path,
-    display: String,
-    format: FormatId,
-) -> (Arc<SourceFile>, Option<Diagnostic>) {
-    match read {
-        Ok(bytes) => decode(path, display, format, bytes),
-        Err(e) => {
-            let file = SourceFile::new(path.to_path_buf(), display, format, String::new());
-            let d = Diagnostic::new(&syn::UNREADABLE_FILE, &file, Span::point(0), e.to_string());
-            (file, Some(d))
-        }
-    }
-}
-
-/// Turn bytes into a source file, diagnosing binary, non-UTF-8 and empty content.
-pub fn decode(
-    path: &Path,
-    display: String,
-    format: FormatId,
-    bytes: Vec<u8>,
-) -> (Arc<SourceFile>, Option<Diagnostic>) {
-    let nul = bytes.iter().position(|b| *b == 0);
-    if let Some(at) = nul {
-        // Binary content is neither shown nor kept: the diagnostic names the offset instead.
-        let file = SourceFile::new(path.to_path_buf(), display, format, String::new());
-        let d = Diagnostic::new(
-            &syn::BINARY_FILE,
-            &file,
-            Span::point(0),
-            format!("the file contains a NUL byte at offset {at}: it looks binary, not like a tool definition"),
-        )
-        .help("check that the right file is committed under this name");
-        return (file, Some(d));
-    }
-    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, &bytes);
-    let fatal = if let Some(at) = utf8_error {
-        // `at` is the stored offset, which is also where the first U+FFFD sits in the text.
-        let span = Span::new(at, at + '\u{fffd}'.len_utf8());
-        Some(
-            Diagnostic::new(
-                &syn::INVALID_UTF8,
-                &file,
-                span,
-                format!("the file is not valid UTF-8 (first bad byte at offset {at})"),
-            )
-            .label("not UTF-8")
-            .help("re-save the file as UTF-8"),
-        )
-    } else if file.body().trim().is_empty() && format != FormatId::DojopsPolicy {
-        // Not for a policy: an empty one is DojOps's "no policy" (default-open), like no file.
-        Some(
-            Diagnostic::new(&syn::EMPTY_FILE, &file, Span::point(0), "the file is empty")
-                .help("add the definition, or delete the file"),
-        )
-    } else {
-        None
-    };
-    (file, fatal)
-}
-
-/// Turn parse problems into diagnostics.
-pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagnostic> {
-    parsed
-        .errors
+    let texts: Vec<&texts::FileTexts> = results
         .iter()
-        .map(|e| {
-            let rule = match e.kind {
-                SyntaxErrorKind::Yaml => &syn::INVALID_YAML,
-                SyntaxErrorKind::Json => &syn::INVALID_JSON,
-                SyntaxErrorKind::DuplicateKey => &syn::DUPLICATE_KEY,
-                SyntaxErrorKind::AliasLimit => &syn::ALIAS_EXPANSION_LIMIT,
-                SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
-                SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
-            };
-            // YAML parser text becomes toolc's words, with the usual cause as the help.
-            let phrase = (e.kind == SyntaxErrorKind::Yaml).then(|| yaml_words::phrase(&e.message));
-            let message = phrase
-                .as_ref()
-                .map_or_else(|| e.message.clone(), |p| p.message.clone());
-            let mut d = Diagnostic::new(rule, file, e.span, message);
-            if let Some((span, msg)) = &e.related {
-                d = d.related(file, *span, msg.clone());
-            }
-            if let Some(explain) = e.explain {
-                d = d.label(explain.label).help(explain.help);
-            }
-            if e.kind == SyntaxErrorKind::DuplicateKey {
-                d = d
-                    .label("duplicate key")
-                    .help("remove one of the two keys; parsers disagree on which one wins");
-            }
-            if let Some(p) = phrase
-                && d.help.is_none()
-            {
-                d = d.help(p.help);
-            }
-            d
-        })
-        .collect()
+        .filter_map(|r| format_of(r.file.format)?.texts(r))
+        .collect();
+    out.extend(crate::security::resolve(&texts, passes));
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::discover::Classifier;
 
     /// Every definition format is read by exactly one registered format; schema files and
     /// the configuration only as companions.
@@ -415,7 +274,7 @@ mod tests {
     /// The registry's patterns and names classify paths as users expect.
     #[test]
     fn paths_classify_by_pattern_then_by_name() {
-        let classifier = Classifier::new(&Config::default());
+        let classifier = classifier(&Config::default());
         let cases = [
             ("/r/.dojops/tools/x/tool.yaml", Some(FormatId::DojopsTool)),
             ("/r/.dojops/policy.yaml", Some(FormatId::DojopsPolicy)),

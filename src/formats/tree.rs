@@ -61,7 +61,7 @@ pub fn settings(
             && let serde_json::Value::Object(map) = &mut json
         {
             for v in map.values_mut() {
-                let digest = crate::ir::sha256_hex(v.to_string().as_bytes());
+                let digest = crate::text::sha256_hex(v.to_string().as_bytes());
                 *v = serde_json::Value::String(format!("sha256:{}", &digest[..16]));
             }
         }

@@ -16,8 +16,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use super::normalize;
+use super::project::{boundary, repository_of};
 use super::{Disk, FileSystem, ReadError};
-use crate::discover::normalize;
 
 /// The folder a path must stay in: the nearest folder with `.git` at or above a folder,
 /// else that folder itself.
@@ -32,7 +33,7 @@ pub struct Repository {
 impl Repository {
     /// The repository `folder` is in (absolute).
     pub fn of(folder: &Path) -> Repository {
-        Repository::at(crate::config::tree::repository_of(&normalize(folder)))
+        Repository::at(repository_of(&normalize(folder)))
     }
 
     /// The repository whose top folder is `spelt`.
@@ -74,7 +75,7 @@ pub fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
     let repository = match deepest_link(&path) {
         Some(link) => {
             let parent = link.parent().unwrap_or(&link);
-            Repository::at(crate::config::tree::boundary(parent, cwd))
+            Repository::at(boundary(parent, cwd))
         }
         None => {
             let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
@@ -329,7 +330,7 @@ pub(crate) fn create_exclusive(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     for attempt in 0..16u32 {
-        let tag = crate::ir::sha256_hex(
+        let tag = crate::text::sha256_hex(
             format!("{seed}-{}-{attempt}-{name}", std::process::id()).as_bytes(),
         );
         let short = tag.get(..16).unwrap_or(&tag);

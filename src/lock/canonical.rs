@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::ir::{Tool, sha256_hex};
+use crate::ir::Tool;
+use crate::text::sha256_hex;
 
 /// The definition of `tool`: name, title, version, description, schemas, how it runs, risk,
 /// guidance and tags, plus the hash of a DojOps system prompt (a model-visible text the IR

@@ -141,7 +141,7 @@ pub fn field(value: Value, span: Span, text: bool) -> Field {
 
 /// `sha256:` and the hex SHA-256 of `bytes`: how a body or a file is recorded.
 pub fn digest(bytes: &[u8]) -> Value {
-    Value::String(format!("sha256:{}", crate::ir::sha256_hex(bytes)))
+    Value::String(format!("sha256:{}", crate::text::sha256_hex(bytes)))
 }
 
 /// How messages name field `key` of the `kind` called `name` ("the command of MCP server

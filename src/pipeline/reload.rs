@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Loaded, Slot, load_one};
 use crate::CheckOptions;
 use crate::config::Config;
-use crate::discover::{Classifier, Discovered};
+use crate::discover::Discovered;
 use crate::formats;
 use crate::fs::{FileSystem, Overlay};
 use crate::source;
@@ -49,7 +49,7 @@ fn reload_one(
     fs: &Overlay,
     path: &Path,
 ) -> bool {
-    let mut classifier = Classifier::new(config);
+    let mut classifier = crate::formats::classifier(config);
     for nested in loaded.configs.nested() {
         classifier.add_excludes(nested);
     }

@@ -212,12 +212,14 @@ pub(crate) fn report(
                     format!("`{}` is not a rule code or name", code.text),
                 )
                 .label("unknown rule")
-                .maybe_help(
+                .maybe_did_you_mean(
                     crate::analysis::names::did_you_mean(
                         &code.text,
                         rules::all().iter().flat_map(|r| [r.code, r.name]),
                     )
-                    .map(|h| format!("did you mean `{h}`?")),
+                    .map(|h| {
+                        crate::diagnostics::DidYouMean::new(h, crate::Fix::safe(code.span, h))
+                    }),
                 ),
                 Some(rule)
                     if !code.used

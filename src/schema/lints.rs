@@ -8,7 +8,8 @@ use super::values::{
 };
 use super::walk::Site;
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::edits::replace_scalar;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::schema as rules;
 use crate::syntax::Node;
 
@@ -76,13 +77,16 @@ impl Cx<'_> {
                 "the properties are defined here",
             )
             .note(note)
-            .help(match hint {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => format!(
+            .did_you_mean_or(
+                hint.map(|h| {
+                    let fix = replace_scalar(self.file, item.span, h, Applicability::Unsafe);
+                    DidYouMean::new(h, fix)
+                }),
+                format!(
                     "add `{}` to `properties`, or remove it from `required`",
                     short(name, 60)
                 ),
-            });
+            );
             self.push(d);
         }
     }
@@ -162,10 +166,13 @@ impl Cx<'_> {
             )
             .label("not in `enum`")
             .note(default_note)
-            .help(match hint {
-                Some(h) => format!("did you mean `\"{h}\"`?"),
-                None => format!("use one of {}{more}", listed.join(", ")),
-            });
+            .did_you_mean_or(
+                hint.map(|h| {
+                    let fix = replace_scalar(file, default.span, h, Applicability::Unsafe);
+                    DidYouMean::new(format!("\"{h}\""), fix)
+                }),
+                format!("use one of {}{more}", listed.join(", ")),
+            );
             self.push(d);
         }
     }

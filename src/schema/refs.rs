@@ -6,7 +6,8 @@ use super::Cx;
 use super::values::short;
 use super::walk::{Site, resolve_pointer};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::edits::replace_scalar;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::schema as rules;
 use crate::syntax::Node;
 
@@ -120,7 +121,10 @@ impl Cx<'_> {
             )
             .label("nothing here")
             .note("a validator refuses to compile a schema with a reference it cannot resolve")
-            .maybe_help(hint.map(|h| format!("did you mean `{h}`?")));
+            .maybe_did_you_mean(hint.map(|h| {
+                let fix = replace_scalar(self.file, entry.value.span, &h, Applicability::Unsafe);
+                DidYouMean::new(h, fix)
+            }));
             self.push(d);
         }
     }

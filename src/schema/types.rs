@@ -5,7 +5,8 @@ use super::Cx;
 use super::values::{found, short};
 use super::vocab::{self, TYPES};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::edits::replace_scalar;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::schema as rules;
 use crate::syntax::{Node, NodeKind};
 
@@ -26,13 +27,12 @@ impl Cx<'_> {
                 ),
             )
             .label("not a JSON Schema type")
-            .help(match hint {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => {
-                    "use one of `string`, `number`, `integer`, `boolean`, `array`, `object`, `null`"
-                        .to_string()
-                }
-            })
+            .did_you_mean_or(
+                hint.map(|h| {
+                    DidYouMean::new(h, replace_scalar(file, node.span, h, Applicability::Safe))
+                }),
+                "use one of `string`, `number`, `integer`, `boolean`, `array`, `object`, `null`",
+            )
             .note(self.options.runtime.map_or(
                 "validators refuse to compile a schema with an unknown type",
                 |r| r.unknown_type(),

@@ -17,8 +17,8 @@ use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, dangers, script_dangers, text_dangers,
 };
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Shell, Text, TextKind, ToolTexts};
 use crate::rules::{Rule, Severity, security as sec};
+use crate::security::texts::{Shell, Text, TextKind, ToolTexts};
 use crate::source::Span;
 
 /// A script that does this many dangerous things says enough with these.

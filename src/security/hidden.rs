@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::analysis::unicode::{Hidden, HiddenKind, char_name, code_point, hidden_chars};
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Text, ToolTexts};
 use crate::rules::security as sec;
+use crate::security::texts::{Text, ToolTexts};
 use crate::source::{SourceFile, Span};
 
 /// How much of a hidden message is shown.

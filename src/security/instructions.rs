@@ -9,8 +9,8 @@ use std::sync::Arc;
 use super::patterns::{self, Match, Signal};
 use super::schema::side_channels;
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Text, TextKind, ToolTexts};
 use crate::rules::{Rule, security as sec};
+use crate::security::texts::{Text, TextKind, ToolTexts};
 use crate::source::Span;
 
 /// How much of a matched phrase a message quotes.

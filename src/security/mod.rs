@@ -1,5 +1,5 @@
 //! The security pass: one set of `SEC` checks over what every format's files give the model
-//! to read and what they run ([`crate::formats::texts`]), plus the lines of every file for
+//! to read and what they run ([`texts`]), plus the lines of every file for
 //! hidden characters and secrets. A tool's name, description and schema are instructions to
 //! the model, so they are checked like code: hidden characters, look-alike names, poisoned
 //! instructions, shadowing, secrets, dangerous commands and credentials sent in clear text.
@@ -18,11 +18,52 @@ mod schema;
 mod secrets;
 mod shadowing;
 pub mod shellcheck;
+pub mod texts;
 mod transport;
 
+use std::sync::Arc;
+
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
-use crate::formats::{FileResult, Format, format_of};
+use crate::rules::{Rule, selector_matches};
+use crate::source::SourceFile;
+use texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
+
+/// The passes of a run that cost the most: ShellCheck runs a program on every embedded
+/// script, the secret scan reads every line of every file. Each runs only when one of its
+/// rules can report in the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Passes {
+    /// ShellCheck on the embedded shell scripts (the `SHC` rules).
+    pub shellcheck: bool,
+    /// The scan of every file's lines for secrets (`embedded-secret`).
+    pub secrets: bool,
+}
+
+impl Default for Passes {
+    /// Every pass.
+    fn default() -> Passes {
+        Passes {
+            shellcheck: true,
+            secrets: true,
+        }
+    }
+}
+
+impl Passes {
+    /// The passes a run with these `--select` (empty: every rule) and `--ignore` selectors
+    /// needs: a pass none of whose rules is selected, or all of whose rules are ignored, is
+    /// skipped (the selectors apply to every file of the run).
+    pub fn for_selection(select: &[String], ignore: &[String]) -> Passes {
+        let runs = |rule: &Rule| {
+            (select.is_empty() || select.iter().any(|s| selector_matches(s, rule)))
+                && !ignore.iter().any(|s| selector_matches(s, rule))
+        };
+        Passes {
+            shellcheck: crate::rules::shellcheck::RULES.iter().any(|r| runs(r)),
+            secrets: runs(&crate::rules::security::EMBEDDED_SECRET),
+        }
+    }
+}
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
@@ -92,30 +133,40 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
     }
 }
 
-/// The findings on one file read as `format`: those on its texts, then the scans of its
-/// lines (and its companions').
-pub fn check_file(format: &dyn Format, r: &FileResult) -> Vec<Diagnostic> {
-    let texts = format.texts(r);
+/// The findings on one loaded file: those on its `texts` (when its format has them), then
+/// the scans of the lines of `files` (the file and its companions); `reported` is what the
+/// format itself found (a credential it reported at its place is not reported again). The
+/// secret scan runs when `passes` says so.
+pub fn check_file(
+    texts: Option<&FileTexts>,
+    files: &[&Arc<SourceFile>],
+    reported: &[Diagnostic],
+    passes: Passes,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = texts.map_or_else(Vec::new, |t| t.findings.clone());
     let covered = texts.map_or(&[][..], |t| &t.covered);
-    for file in std::iter::once(&r.file).chain(&r.companions) {
+    for file in files {
         hidden::check_file(file, covered, &mut out);
-        secrets::check(file, &r.diagnostics, &mut out);
+        if passes.secrets {
+            secrets::check(file, reported, &mut out);
+        }
     }
     context::Context::default().judge(&mut out);
     out
 }
 
-/// The findings that compare the tools of the whole repository.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
-    let files: Vec<&FileTexts> = results
-        .iter()
-        .filter_map(|r| format_of(r.file.format)?.texts(r))
-        .collect();
+/// The findings that compare the tools of the whole repository: `files` are the texts of
+/// every loaded file that has them. ShellCheck runs when `passes` says so.
+pub fn resolve(files: &[&FileTexts], passes: Passes) -> Vec<Diagnostic> {
     let tools: Vec<&ToolTexts<'static>> = files.iter().flat_map(|t| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
-    let scripts: Vec<&Text<'static>> = files.iter().flat_map(|t| &t.scripts).collect();
+    let scripts: Vec<&Text<'static>> = if passes.shellcheck {
+        files.iter().flat_map(|t| &t.scripts).collect()
+    } else {
+        // As a run with no script: nothing is said to be left unchecked either.
+        Vec::new()
+    };
     out.extend(shellcheck::check(&scripts));
     out
 }
@@ -127,7 +178,7 @@ mod robustness {
     use std::sync::Arc;
 
     use super::*;
-    use crate::formats::texts::Shell;
+    use crate::security::texts::Shell;
     use crate::source::{FormatId, SourceFile, Span};
 
     /// xorshift64*: deterministic, so a failure reproduces.
@@ -248,5 +299,35 @@ mod robustness {
             let _ = names::confusables(&checked.kept.iter().collect::<Vec<_>>());
             let _ = shadowing::check(&checked.kept.iter().collect::<Vec<_>>());
         }
+    }
+}
+
+#[cfg(test)]
+mod passes {
+    use super::*;
+
+    fn selected(select: &[&str], ignore: &[&str]) -> Passes {
+        let owned = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        Passes::for_selection(&owned(select), &owned(ignore))
+    }
+
+    #[test]
+    fn a_pass_runs_when_one_of_its_rules_may_report() {
+        assert_eq!(selected(&[], &[]), Passes::default());
+        let none = Passes {
+            shellcheck: false,
+            secrets: false,
+        };
+        assert_eq!(selected(&["CYC"], &[]), none);
+        assert_eq!(selected(&[], &["SHC", "embedded-secret"]), none);
+        // One SHC rule left is enough; a prefix of the secret rule's family selects it.
+        assert!(selected(&[], &["SHC001", "SHC002", "SHC003"]).shellcheck);
+        assert_eq!(
+            selected(&["SEC0"], &[]),
+            Passes {
+                shellcheck: false,
+                secrets: true,
+            }
+        );
     }
 }

@@ -9,8 +9,8 @@ use unicode_security::{RestrictionLevel, RestrictionLevelDetection, skeleton};
 
 use crate::analysis::unicode::code_point;
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Text, TextKind, ToolTexts};
 use crate::rules::security as sec;
+use crate::security::texts::{Text, TextKind, ToolTexts};
 
 /// Names of `tool` (its own and its parameters') that mix scripts.
 pub fn mixed_scripts(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {

@@ -3,7 +3,7 @@
 //! fills every parameter it is shown, so such a parameter is where poisoned instructions
 //! make it put what they asked it to read.
 
-use crate::formats::texts::{Text, TextKind, ToolTexts};
+use crate::security::texts::{Text, TextKind, ToolTexts};
 
 /// Words that name the model.
 const MODEL_WORDS: &[&str] = &[

@@ -12,8 +12,8 @@ use regex::bytes::Regex;
 
 use super::patterns;
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Text, TextKind, ToolTexts};
 use crate::rules::security as sec;
+use crate::security::texts::{Text, TextKind, ToolTexts};
 
 /// Shortest tool name looked for: shorter ones are ordinary words.
 const MIN_NAME: usize = 4;

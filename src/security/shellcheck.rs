@@ -24,8 +24,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::Text;
 use crate::rules::shellcheck as shc;
+use crate::security::texts::Text;
 use crate::source::{Digest, Span, sha256};
 
 /// Distinct scripts remembered (about 100 bytes each, most without findings); past this only

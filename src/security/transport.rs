@@ -4,8 +4,8 @@
 //! Loopback hosts are exempt: nothing crosses a network.
 
 use crate::diagnostics::{Diagnostic, visible};
-use crate::formats::texts::{Text, TextKind, ToolTexts};
 use crate::rules::security as sec;
+use crate::security::texts::{Text, TextKind, ToolTexts};
 
 /// Query parameters that carry a credential.
 const CREDENTIAL_PARAMS: &[&str] = &[

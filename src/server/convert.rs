@@ -146,7 +146,7 @@ fn severity(s: Severity) -> lsp::DiagnosticSeverity {
 /// code linking to its page, related places as related information.
 pub fn diagnostic(d: &Diagnostic) -> lsp::Diagnostic {
     // An editor's panes and logs are output too: credentials are masked as in every renderer.
-    let d = &*crate::diagnostics::masked::masked_one(d);
+    let d = &*crate::output::masked::masked_one(d);
     let mut message = d.message.clone();
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");

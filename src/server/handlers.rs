@@ -117,7 +117,7 @@ fn hover(server: &Server, p: lsp::HoverParams) -> Option<lsp::Hover> {
 
 /// One finding as Markdown: severity, code and name, message, label, notes and help.
 fn finding_markdown(d: &Diagnostic) -> String {
-    let d = &*crate::diagnostics::masked::masked_one(d);
+    let d = &*crate::output::masked::masked_one(d);
     let mut out = format!(
         "**{}[{}]** `{}`: {}",
         d.severity.as_str(),

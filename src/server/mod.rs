@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use crate::config::{self, Config, ConfigError};
 use crate::diagnostics::Diagnostic;
-use crate::discover::normalize;
+use crate::fs::normalize;
 use crate::source::{FormatId, SourceFile};
 use crate::{Report, Workspace};
 
@@ -422,7 +422,7 @@ fn load_config(
 ) -> (Config, Vec<Diagnostic>) {
     let loaded = match buffer {
         Some((path, text)) => {
-            let display = crate::discover::display_path(&path, root);
+            let display = crate::fs::display_path(&path, root);
             let folder = path
                 .parent()
                 .map_or_else(|| root.to_path_buf(), Path::to_path_buf);

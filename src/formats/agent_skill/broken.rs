@@ -11,7 +11,7 @@ use super::paths::{self, Resolved, dir_of};
 use super::references::Doc;
 use super::{Cx, rules};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::{Applicability, Diagnostic, Fix};
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean, Fix};
 use crate::source::SourceFile;
 
 /// Files of one folder compared with a broken path at most, for the closest name.
@@ -129,11 +129,13 @@ impl Cx<'_> {
         )
         .label("no such file")
         .note("the agent follows this path when it uses the skill and finds nothing there")
-        .help(match &suggestion {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => "add the file to the skill, or correct the path (paths are relative to the file that names them, and case matters)".to_string(),
-        })
-        .maybe_fix(fix);
+        .did_you_mean_or(
+            suggestion.as_ref().and_then(|s| DidYouMean::fixed_by(s, fix)),
+            match &suggestion {
+                Some(s) => format!("correct the path (the skill has `{s}`; paths are relative to the file that names them)"),
+                None => "add the file to the skill, or correct the path (paths are relative to the file that names them, and case matters)".to_string(),
+            },
+        );
         self.push(d);
     }
 

@@ -6,8 +6,8 @@ use super::{Cx, Named, REJECTED, allowed_tools, name, rules};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, Diagnostic, Fix};
 use crate::formats::fields::{Lowerer, MapRef, ShapeRules, Site, replace_exact};
+use crate::formats::front_matter::FrontMatterWording;
 use crate::source::Span;
-use crate::syntax::front_matter::FrontMatterWording;
 use crate::syntax::{Node, NodeKind};
 
 static SHAPE: ShapeRules = ShapeRules {

@@ -2,8 +2,9 @@
 //! every skill without errors, so a runtime can load one index of what a repository offers.
 
 use super::Skill;
-use crate::formats::FileResult;
-use crate::ir::{Lowering, SkillEntry, hex};
+use crate::formats::format::FileResult;
+use crate::ir::{Lowering, SkillEntry};
+use crate::text::hex;
 
 /// The skills of the files `takes` accepts, each with a name and a description.
 pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {

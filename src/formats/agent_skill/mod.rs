@@ -42,14 +42,16 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{FileResult, Format, Item, decode, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, decode, syntax_diagnostics};
+use crate::formats::front_matter::front_matter_error;
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{Rule, Severity, skill as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::front_matter::{front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::yaml;
 use folder::Folder;
 
@@ -78,7 +80,7 @@ pub struct Skill {
     /// `description`, trimmed, when it is text.
     pub description: Option<String>,
     /// What the agent reads and runs, for the security pass (`texts.rs`).
-    pub texts: super::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Parse, lower, validate and lint one `SKILL.md` and the folder it heads.
@@ -159,7 +161,7 @@ impl Format for AgentSkill {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r super::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Skill>().map(|s| &s.texts)
     }
 }
@@ -286,7 +288,7 @@ impl Cx<'_> {
             self.unreferenced(&reach, anchor);
         }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());
-        skill.texts = super::texts::FileTexts::check(texts::skill(
+        skill.texts = crate::security::texts::FileTexts::check(texts::skill(
             self.file,
             root,
             body_start,

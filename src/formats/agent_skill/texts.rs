@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::formats::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::security::texts::{Collector, Shell, TextKind, ToolTexts};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
 

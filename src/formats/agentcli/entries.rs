@@ -5,6 +5,7 @@ use super::command::Program;
 use super::{Cx, Manifest, REFUSED, TOOL_KEYS, Tool, Who, field, json_type};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
+use crate::diagnostics::DidYouMean;
 use crate::formats::fields::rename_key;
 use crate::rules::agentcli as rules;
 use crate::schema::{SchemaOptions, check_schema};
@@ -323,12 +324,14 @@ impl Cx<'_> {
                     .diag(&rules::UNKNOWN_KEY, e.key_span, format!("{at}: unknown key `{}`", e.key))
                     .label("unknown key")
                     .note("agentcli ignores keys it does not know: whatever this sets has no effect")
-                    .maybe_help(did_you_mean(&e.key, known.iter().copied()).map(|h| format!("did you mean `{h}`?")))
-                    .maybe_fix(
-                        did_you_mean(&e.key, known.iter().copied())
-                            .filter(|h| !entries.iter().any(|x| x.key == *h))
-                            .map(|h| rename_key(self.file, e.key_span, h)),
-                    ),
+                    .maybe_did_you_mean_or_help(did_you_mean(&e.key, known.iter().copied()).map(|h| {
+                        // Renaming onto a key the entry already has would only move the problem.
+                        if entries.iter().any(|x| x.key == h) {
+                            Err(format!("`{h}` is set already: merge this into it, or remove this key"))
+                        } else {
+                            Ok(DidYouMean::new(h, rename_key(self.file, e.key_span, h)))
+                        }
+                    })),
             };
             self.push(d);
         }

@@ -5,6 +5,8 @@ use std::collections::HashMap;
 
 use super::{Cx, REFUSED, Who, field};
 use crate::analysis::secrets::secret_name;
+use crate::diagnostics::edits::replace_scalar;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::source::Span;
@@ -71,11 +73,10 @@ impl Cx<'_> {
                     .chars()
                     .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
                     .collect();
-                let help = if !fixed.is_empty() && is_env_name(&fixed) {
-                    format!("did you mean `{fixed}`?")
-                } else {
-                    "use letters, digits and `_`, not starting with a digit".to_string()
-                };
+                let hint = (!fixed.is_empty() && is_env_name(&fixed)).then(|| {
+                    let fix = replace_scalar(self.file, item.span, &fixed, Applicability::Unsafe);
+                    DidYouMean::new(&fixed, fix)
+                });
                 let d = self
                     .diag(
                         &rules::INVALID_ENV_NAME,
@@ -84,7 +85,7 @@ impl Cx<'_> {
                     )
                     .label(label)
                     .note(REFUSED)
-                    .help(help);
+                    .did_you_mean_or(hint, "use letters, digits and `_`, not starting with a digit");
                 self.push(d);
                 continue;
             }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{Manifest, Tool as Entry};
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::ir::{
     Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
 };

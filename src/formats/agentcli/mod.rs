@@ -19,9 +19,10 @@ use crate::syntax::Packed;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::agentcli as rules;
@@ -49,7 +50,7 @@ pub struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 impl Manifest {
@@ -116,7 +117,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
-        manifest.texts = crate::formats::texts::FileTexts::check(texts::manifest(&file, root));
+        manifest.texts = crate::security::texts::FileTexts::check(texts::manifest(&file, root));
     }
     let diagnostics = cx.diags.into_vec();
     FileResult::new(file, diagnostics, Item::new(manifest))
@@ -134,8 +135,8 @@ impl Format for Agentcli {
         (path.file_name()? == "tools.json").then_some(FormatId::AgentcliManifest)
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Manifest>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Manifest>())
     }
 
     fn claims(&self, _format: FormatId, text: &str) -> bool {
@@ -162,7 +163,7 @@ impl Format for Agentcli {
         outline::outline(r)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Manifest>().map(|m| &m.texts)
     }
 }

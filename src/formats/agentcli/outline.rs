@@ -1,7 +1,7 @@
 //! What an editor navigates in a `tools.json`: each tool entry and its schema's parameters.
 
 use super::Manifest;
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::formats::outline::{self, Outline, Symbol, SymbolKind};
 use crate::source::Span;
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::Tool as CycodTool;
 use super::doc::{Action, Param};
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, provenance};
 use crate::source::SourceFile;
 

@@ -24,8 +24,9 @@ pub mod writes;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::source::FormatId;
@@ -49,7 +50,7 @@ pub struct Tool {
     /// What the bundle lowering needs of the file (`ir.rs`).
     pub doc: Option<doc::ToolDoc>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// The name a tool answers to, and where it comes from.
@@ -101,7 +102,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
         .filter(|n| !n.explicit)
         .map(|n| n.value.clone());
     tool.texts =
-        crate::formats::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
+        crate::security::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
     FileResult::new(file, diagnostics, Item::new(tool))
 }
@@ -122,8 +123,8 @@ impl Format for Cycod {
         None
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Tool>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Tool>())
     }
 
     fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
@@ -147,7 +148,7 @@ impl Format for Cycod {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Tool>().map(|t| &t.texts)
     }
 

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::Tool;
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::formats::outline::{self, Name, Outline, Reference, Symbol, SymbolKind, Target};
 
 /// A tool name in the registry of the tools folder `folder`.

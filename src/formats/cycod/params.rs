@@ -4,7 +4,7 @@
 use super::lower::{Cx, Param, REJECTED};
 use super::template::{self, Target};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Applicability;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{join_path, replace_exact, span_in_value};
 use crate::rules::cycod as rules;
 use crate::runtimes::cycod::PARAMETER_TYPES;
@@ -146,13 +146,14 @@ impl Cx<'_> {
             )
             .label("not a cycod parameter type")
             .note("cycod rejects a tool with a parameter of any other type")
-            .help(match hint {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => "use `string` and parse the value in the command".to_string(),
-            })
-            .maybe_fix(hint.and_then(|h| {
-                replace_exact(self.file(), e.value.span, text, h, Applicability::Safe)
-            }));
+            .did_you_mean_or(
+                hint.and_then(|h| {
+                    let fix =
+                        replace_exact(self.file(), e.value.span, text, h, Applicability::Safe);
+                    DidYouMean::fixed_by(h, fix)
+                }),
+                "use `string` and parse the value in the command",
+            );
         self.push(d);
         None
     }

@@ -2,7 +2,7 @@
 
 use super::lower::{Command, Cx, Level, scalar_text};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Applicability;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{join_path, replace_exact, replace_text};
 use crate::rules::cycod as rules;
 use crate::source::Span;
@@ -38,14 +38,14 @@ impl Cx<'_> {
                 )
                 .label("unknown platform")
                 .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
-                .help(match hint {
-                    Some(h) => format!("did you mean `{h}`?"),
-                    None => "use `windows`, `linux` or `macos`".to_string(),
-                })
-                .maybe_fix(hint.and_then(|h| {
-                    replace_exact(self.file(), span, value, h, Applicability::Safe)
-                        .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe))
-                }));
+                .did_you_mean_or(
+                    hint.and_then(|h| {
+                        let fix = replace_exact(self.file(), span, value, h, Applicability::Safe)
+                            .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe));
+                        DidYouMean::fixed_by(h, fix)
+                    }),
+                    "use `windows`, `linux` or `macos`",
+                );
             self.push(d);
             if let Some(h) = hint {
                 // Counted as meant, so shell checks do not pile a second finding on a typo.

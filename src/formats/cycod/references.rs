@@ -4,7 +4,7 @@
 use super::lower::{Cx, Field, Param, StepName};
 use super::template::{self, STEP_PROPERTIES, Target};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Applicability;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{replace_text, span_in_value};
 use crate::rules::cycod as rules;
 use crate::rules::security;
@@ -92,15 +92,9 @@ impl Cx<'_> {
                 d = d.related(self.file(), p.key_span, format!("did you mean `{s}`?"));
             }
             let fixed = format!("{{{}{s}}}", if raw { "RAW:" } else { "" });
-            d = d
-                .help(format!("did you mean `{fixed}`?"))
-                .maybe_fix(replace_text(
-                    self.file(),
-                    span,
-                    text,
-                    &fixed,
-                    Applicability::Unsafe,
-                ));
+            let fix = replace_text(self.file(), span, text, &fixed, Applicability::Unsafe);
+            // Without the edit (a spelling the source does not hold as is), no hint.
+            d = d.maybe_did_you_mean(DidYouMean::fixed_by(&fixed, fix));
         } else if is_step {
             d = d.help(format!(
                 "to use the step's output write `{{{name}.output}}`"
@@ -142,15 +136,9 @@ impl Cx<'_> {
                     d = d.related(self.file(), target.span, format!("did you mean `{s}`?"));
                 }
                 let fixed = format!("{{{s}.{property}}}");
-                d = d
-                    .help(format!("did you mean `{fixed}`?"))
-                    .maybe_fix(replace_text(
-                        self.file(),
-                        span,
-                        text,
-                        &fixed,
-                        Applicability::Unsafe,
-                    ));
+                let fix = replace_text(self.file(), span, text, &fixed, Applicability::Unsafe);
+                // Without the edit (a spelling the source does not hold as is), no hint.
+                d = d.maybe_did_you_mean(DidYouMean::fixed_by(&fixed, fix));
             } else if steps.is_empty() {
                 d = d.help("this tool has no `steps`; step outputs exist only in multi-step tools");
             } else {
@@ -175,13 +163,14 @@ impl Cx<'_> {
                 )
                 .label("unknown property")
                 .note("a step has `output`, `stdout`, `stderr` and `exit-code`; anything else is left in the command as written")
-                .help(match hint {
-                    Some(h) => format!("did you mean `{{{step}.{h}}}`?"),
-                    None => format!("use `{{{step}.output}}`, `.stdout`, `.stderr` or `.exit-code`"),
-                })
-                .maybe_fix(hint.and_then(|h| {
-                    replace_text(self.file(), span, text, &format!("{{{step}.{h}}}"), Applicability::Safe)
-                }));
+                .did_you_mean_or(
+                    hint.and_then(|h| {
+                        let fixed = format!("{{{step}.{h}}}");
+                        let fix = replace_text(self.file(), span, text, &fixed, Applicability::Safe);
+                        DidYouMean::fixed_by(fixed, fix)
+                    }),
+                    format!("use `{{{step}.output}}`, `.stdout`, `.stderr` or `.exit-code`"),
+                );
             self.push(d);
             return;
         }

@@ -14,9 +14,9 @@ use super::{NameRef, Tool};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
-use crate::diagnostics::{Applicability, Diagnostic};
-use crate::formats::FileResult;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
+use crate::formats::format::FileResult;
 use crate::fs::FileSystem;
 use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
@@ -143,12 +143,16 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                 )
                 .label("unknown MCP server")
                 .note("cycod cannot start a server it has no definition for: the tool runs without it")
-                .help(match hint {
-                    Some(h) => format!("did you mean `{h}`?"),
-                    None if known.is_empty() => "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string(),
-                    None => format!("defined servers: {}", known.join(", ")),
-                })
-                .maybe_fix(hint.and_then(|h| replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe))),
+                .did_you_mean_or(
+                    hint.and_then(|h| {
+                        DidYouMean::fixed_by(h, replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe))
+                    }),
+                    if known.is_empty() {
+                        "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string()
+                    } else {
+                        format!("defined servers: {}", known.join(", "))
+                    },
+                ),
             );
         }
     }
@@ -282,15 +286,9 @@ fn unknown_tool(
             {
                 d = d.related(t.file, name.span, format!("did you mean `{h}`?"));
             }
-            d = d
-                .help(format!("did you mean `{h}`?"))
-                .maybe_fix(replace_exact(
-                    m.file,
-                    r.span,
-                    &r.name,
-                    h,
-                    Applicability::Unsafe,
-                ));
+            let fix = replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe);
+            // Without the edit (a spelling the source does not hold as is), no hint.
+            d = d.maybe_did_you_mean(DidYouMean::fixed_by(h, fix));
         }
         None => {
             d = d.help(format!(

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::analysis::shell::shell_name;
-use crate::formats::texts::{Collector, Shell, Text, TextKind, ToolTexts};
+use crate::security::texts::{Collector, Shell, Text, TextKind, ToolTexts};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
 

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{Item, dops, policy, project_of, tool_yaml};
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::ir::{
-    Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, hex, provenance,
+    Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
+use crate::text::hex;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::fields::{Lowerer, replace_scalar};
-use super::{FileResult, Format};
 use crate::analysis::names::{FirstChar, Leading, NameStyle, suggest_valid_name};
 use crate::analysis::registry;
 use crate::diagnostics::{Applicability, Diagnostic};
+use crate::formats::format::{FileResult, Format};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::dojops as rules;
@@ -245,8 +245,8 @@ impl Format for Dojops {
         }
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Item>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Item>())
     }
 
     fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
@@ -273,7 +273,7 @@ impl Format for Dojops {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         match r.item.get::<Item>()? {
             Item::Tool(t) => Some(&t.texts),
             Item::Skill(s) => Some(&s.texts),

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{Item, project_of};
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::formats::outline::{self, Name, Outline, Reference, Symbol, SymbolKind, Target};
 
 /// A tool or skill name in the registry of the `.dojops/` project of `path`.

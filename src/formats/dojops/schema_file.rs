@@ -14,7 +14,7 @@ use crate::syntax::Later;
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SchemaFile {
     /// The file.
-    #[serde(with = "crate::formats::item::file_ref")]
+    #[serde(with = "crate::source::file_ref")]
     pub file: Arc<SourceFile>,
     /// Where the manifest names it.
     pub span: Span,

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::formats::texts::{Collector, Shell, Text, TextKind, ToolTexts};
+use crate::security::texts::{Collector, Shell, Text, TextKind, ToolTexts};
 use crate::source::SourceFile;
 use crate::syntax::Node;
 use crate::syntax::markdown::h2_sections;

@@ -10,14 +10,16 @@ use super::{Item, Name, NameKind, SHAPE, check_name};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::paths::sibling_display;
 use crate::analysis::shell::first_chaining;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::edits::replace_text;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path, span_in_value};
-use crate::formats::texts::FileTexts;
-use crate::formats::{FileResult, Item as FileItem, source_of, syntax_diagnostics};
+use crate::formats::format::{FileResult, source_of, syntax_diagnostics};
+use crate::formats::item::Item as FileItem;
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
 use crate::runtimes::dojops::{RUNTIME_ONLY_BINARIES, SPEC_BINARIES};
 use crate::schema::{check_schema, root_property_names};
+use crate::security::texts::FileTexts;
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Again, Later, Node, NodeKind, json, yaml};
 use serde::{Deserialize, Serialize};
@@ -470,13 +472,14 @@ fn check_verification(lw: &mut Lowerer<'_>, node: &Node, command: &str, runs: bo
             )
             .label("not whitelisted")
             .note(consequence)
-            .help(match hint {
-                Some(h) => format!(
-                    "did you mean `{h}`? allowed binaries: {}",
-                    SPEC_BINARIES.join(", ")
-                ),
-                None => format!("use one of: {}", SPEC_BINARIES.join(", ")),
-            });
+            .did_you_mean_or(
+                hint.and_then(|h| {
+                    let fix = replace_text(lw.file, bin_span, binary, h, Applicability::Unsafe);
+                    DidYouMean::fixed_by(h, fix)
+                })
+                .map(|h| h.then(format!("allowed binaries: {}", SPEC_BINARIES.join(", ")))),
+                format!("use one of: {}", SPEC_BINARIES.join(", ")),
+            );
         if let Some(b) = skill_only {
             d = d.note(format!("DojOps {} and later run `{}` for `.dops` skills only: move the tool to a skill to verify with it", b.since, b.name));
         }
@@ -540,7 +543,7 @@ fn load_schema(
         lw.push(d);
         return None;
     }
-    let path: PathBuf = crate::discover::normalize(&dir.join(rel.replace('\\', "/")));
+    let path: PathBuf = crate::fs::normalize(&dir.join(rel.replace('\\', "/")));
     // Read straight away: asking first whether it is a file is a call more per tool.
     let read = fs.read(&path);
     if read.as_ref().is_err_and(|e| e.is_not_a_file()) {
@@ -607,8 +610,21 @@ fn check_placeholders(
             .diag(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER, span, format!("`{{{name}}}` is not a property of the input schema"))
             .label("unknown placeholder")
             .note("DojOps replaces `{key}` with the input value of that property; with no such property the braces stay in the written path")
-            .maybe_help(hint.map(|h| format!("did you mean `{{{h}}}`?")));
-        if hint.is_none() {
+            ;
+        let hint = hint.and_then(|h| {
+            let fixed = format!("{{{h}}}");
+            let fix = replace_text(
+                lw.file,
+                span,
+                &value[open..=close],
+                &fixed,
+                Applicability::Unsafe,
+            );
+            DidYouMean::fixed_by(fixed, fix)
+        });
+        if let Some(hint) = hint {
+            d = d.did_you_mean(hint);
+        } else {
             d = d.help(if props.is_empty() {
                 "the input schema defines no properties".to_string()
             } else {

@@ -3,6 +3,7 @@
 
 use super::{Lowerer, MAX_MISSPELLING_LOOKS, MapRef, Site, join_path, rename_key};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::DidYouMean;
 
 impl Lowerer<'_> {
     /// Warn about keys not in `known`, with "did you mean" when one is close.
@@ -70,18 +71,20 @@ impl Lowerer<'_> {
                     format!("unknown key `{full}`"),
                 ),
             };
-            let help = match safety {
-                Some(h) => Some(format!("rename it to `{h}`")),
-                None => hint.map(|h| format!("did you mean `{h}`?")),
+            // Renaming onto a key the mapping already has would only move the problem.
+            let renamable = hint.filter(|h| map.node.get(h).is_none());
+            let d = d.label("unknown key");
+            let d = match (safety, renamable) {
+                (Some(h), _) => d
+                    .help(format!("rename it to `{h}`"))
+                    .fix(rename_key(self.file, e.key_span, h)),
+                (None, Some(h)) => {
+                    d.did_you_mean(DidYouMean::new(h, rename_key(self.file, e.key_span, h)))
+                }
+                (None, None) => d.maybe_help(hint.map(|h| {
+                    format!("`{h}` is set already: merge this into it, or remove this key")
+                })),
             };
-            let d = d
-                .label("unknown key")
-                .maybe_help(help)
-                // Renaming onto a key the mapping already has would only move the problem.
-                .maybe_fix(
-                    hint.filter(|h| map.node.get(h).is_none())
-                        .map(|h| rename_key(self.file, e.key_span, h)),
-                );
             self.push(site.finish(d));
         }
     }

@@ -33,7 +33,7 @@ pub struct ClientConfig {
     /// The server names, in order.
     pub servers: Vec<String>,
     /// What the security pass reads (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Check a client configuration whose root is `root`.

@@ -211,19 +211,20 @@ fn undefined_in_value(
             )
             .label("undefined variable")
             .note("clients replace only the names `variables` declares: this one reaches the server as the literal text")
-            .help(match hint {
-                Some(h) => format!("did you mean `{{{h}}}`?"),
-                None => format!("declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`", r.body),
-            })
-            .maybe_fix(hint.and_then(|h| {
-                crate::formats::fields::replace_text(
-                    lw.file,
-                    at,
-                    r.text(text),
-                    &format!("{{{h}}}"),
-                    crate::diagnostics::Applicability::Safe,
-                )
-            }));
+            .did_you_mean_or(
+                hint.and_then(|h| {
+                    let fixed = format!("{{{h}}}");
+                    let fix = crate::formats::fields::replace_text(
+                        lw.file,
+                        at,
+                        r.text(text),
+                        &fixed,
+                        crate::diagnostics::Applicability::Safe,
+                    );
+                    crate::diagnostics::DidYouMean::fixed_by(fixed, fix)
+                }),
+                format!("declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`", r.body),
+            );
         lw.push(d);
     }
 }

@@ -34,12 +34,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::fields::ShapeRules;
-use super::texts::FileTexts;
-use super::{FileResult, Format, Item, ItemCodec, syntax_diagnostics};
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::item::{Item, ItemCodec};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::mcp as rules;
+use crate::security::texts::FileTexts;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::json;
 

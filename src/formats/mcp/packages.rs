@@ -8,8 +8,8 @@ use super::{keys, templates, versions};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
 use crate::analysis::urls::Url;
-use crate::diagnostics::Applicability;
-use crate::formats::fields::{Lowerer, MapRef, replace_text, span_in_value};
+use crate::diagnostics::{Applicability, DidYouMean};
+use crate::formats::fields::{Lowerer, MapRef, replace_scalar, replace_text, span_in_value};
 use crate::rules::mcp as rules;
 use crate::source::Span;
 
@@ -233,16 +233,23 @@ fn registry_rules(
             "node" => Some("npm"),
             _ => None,
         });
-        let help = match hint {
-            Some(h) => format!("did you mean `{h}`?"),
-            None => format!("use one of {}", quoted(REGISTRY_TYPES)),
-        };
-        report(
-            lw,
-            kind_span,
-            format!("registry type `{kind}` is not one the official registry publishes"),
-            help,
-        );
+        let d = lw
+            .diag(
+                &rules::REGISTRY_REQUIREMENT,
+                kind_span,
+                format!("registry type `{kind}` is not one the official registry publishes"),
+            )
+            .note(NOT_PUBLISHED)
+            .did_you_mean_or(
+                hint.map(|h| {
+                    DidYouMean::new(
+                        h,
+                        replace_scalar(lw.file, kind_span, h, Applicability::Safe),
+                    )
+                }),
+                format!("use one of {}", quoted(REGISTRY_TYPES)),
+            );
+        lw.push(d);
         return;
     }
     if VERSIONED_TYPES.contains(&kind) && pkg.node.get("version").is_none() {
@@ -504,25 +511,21 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
             )
             .label("undefined variable")
             .note(REFUSED)
-            .help(match (hint, remote) {
-                (Some(h), _) => format!("did you mean `{{{h}}}`?"),
-                (None, true) => format!(
-                    "declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`",
-                    r.body
-                ),
-                (None, false) => {
+            .did_you_mean_or(
+                hint.and_then(|h| {
+                    let fixed = format!("{{{h}}}");
+                    let fix = replace_text(lw.file, at, r.text(url), &fixed, Applicability::Safe);
+                    DidYouMean::fixed_by(fixed, fix)
+                }),
+                if remote {
+                    format!(
+                        "declare it: `\"variables\": {{\"{}\": {{\"description\": \"...\"}}}}`",
+                        r.body
+                    )
+                } else {
                     "declare it as an argument's `valueHint` or an environment variable".into()
-                }
-            })
-            .maybe_fix(hint.and_then(|h| {
-                replace_text(
-                    lw.file,
-                    at,
-                    r.text(url),
-                    &format!("{{{h}}}"),
-                    Applicability::Safe,
-                )
-            }));
+                },
+            );
         lw.push(d);
     }
     if remote && !undefined && !starts_with_variable {

@@ -5,7 +5,7 @@
 
 use super::templates::{Reference, dollar_references};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Applicability;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{Lowerer, replace_text, span_in_value};
 use crate::rules::mcp as rules;
 use crate::runtimes::mcp_clients::{Client, Expansion};
@@ -51,8 +51,11 @@ pub fn check(lw: &mut Lowerer<'_>, client: Client, node: &Node, text: &str, inpu
                 client.name(),
                 r.text(text)
             ))
-            .help(problem.help)
-            .maybe_fix(fix);
+            ;
+        let d = match (problem.meant, problem.replacement, fix) {
+            (true, Some(meant), Some(fix)) => d.did_you_mean(DidYouMean::new(meant, fix)),
+            (_, _, fix) => d.help(problem.help).maybe_fix(fix),
+        };
         lw.push(d);
     }
 }
@@ -64,6 +67,9 @@ struct Problem {
     help: String,
     /// The reference written so that the client expands it.
     replacement: Option<String>,
+    /// The replacement is a guess at what was meant: a did-you-mean (with `help` for when it
+    /// cannot be written in place).
+    meant: bool,
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`.
@@ -86,6 +92,7 @@ fn shell(r: &Reference<'_>) -> Option<Problem> {
             label: "editor syntax",
             help: format!("write `${{{var}}}`"),
             replacement: Some(format!("${{{var}}}")),
+            meant: false,
         });
     }
     if let Some(id) = r.body.strip_prefix("input:") {
@@ -94,6 +101,7 @@ fn shell(r: &Reference<'_>) -> Option<Problem> {
             label: "VS Code syntax",
             help: "read the value from an environment variable: `${NAME}`, set before Claude Code starts".into(),
             replacement: None,
+            meant: false,
         });
     }
     Some(Problem {
@@ -105,6 +113,7 @@ fn shell(r: &Reference<'_>) -> Option<Problem> {
         help: "write `${NAME}` or `${NAME:-default}`, with NAME made of letters, digits and `_`"
             .into(),
         replacement: None,
+        meant: false,
     })
 }
 
@@ -129,6 +138,7 @@ fn editor(
                     label: "VS Code syntax",
                     help: "read the value from the environment with `${env:NAME}`".into(),
                     replacement: None,
+                    meant: false,
                 });
             }
             "env" if arg.is_empty() => {
@@ -137,6 +147,7 @@ fn editor(
                     label: "empty name",
                     help: "write `${env:NAME}`".into(),
                     replacement: None,
+                    meant: false,
                 });
             }
             "env" => return None,
@@ -152,8 +163,9 @@ fn editor(
             return Some(Problem {
                 message: format!("`${{{}}}` is not a variable {who} knows", r.body),
                 label: "unknown variable",
-                help: format!("did you mean `${{{p}}}`?"),
+                help: format!("write `${{env:{name}}}` for the environment variable"),
                 replacement: Some(format!("${{{p}}}")),
+                meant: true,
             });
         }
         return Some(Problem {
@@ -164,26 +176,25 @@ fn editor(
             label: "not expanded",
             help: format!("write `${{env:{name}}}`"),
             replacement,
+            meant: false,
         });
     }
     let close = did_you_mean(r.body, predefined.iter().copied());
     Some(Problem {
         message: format!("`${{{}}}` is not a variable {who} knows", r.body),
         label: "unknown variable",
-        help: match close {
-            Some(p) => format!("did you mean `${{{p}}}`?"),
-            None => format!(
-                "use `${{env:NAME}}`{} or one of {}",
-                if has_inputs { ", `${input:id}`" } else { "" },
-                predefined
-                    .iter()
-                    .take(4)
-                    .map(|p| format!("`${{{p}}}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        },
+        help: format!(
+            "use `${{env:NAME}}`{} or one of {}",
+            if has_inputs { ", `${input:id}`" } else { "" },
+            predefined
+                .iter()
+                .take(4)
+                .map(|p| format!("`${{{p}}}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         replacement: close.map(|p| format!("${{{p}}}")),
+        meant: close.is_some(),
     })
 }
 
@@ -203,12 +214,10 @@ fn input(id: &str, inputs: &mut [Input]) -> Option<Problem> {
     Some(Problem {
         message: format!("`${{input:{id}}}` names no entry of `inputs`"),
         label: "undefined input",
-        help: match &close {
-            Some(c) => format!("did you mean `${{input:{c}}}`?"),
-            None => format!(
-                "add `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\"}}` to `inputs`"
-            ),
-        },
+        help: format!(
+            "add `{{\"type\": \"promptString\", \"id\": \"{id}\", \"description\": \"...\"}}` to `inputs`"
+        ),
+        meant: close.is_some(),
         replacement: close.map(|c| format!("${{input:{c}}}")),
     })
 }

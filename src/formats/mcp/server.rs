@@ -56,7 +56,7 @@ pub struct ServerJson {
     /// `version`, when it is a string.
     pub version: Option<String>,
     /// What the security pass reads (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Check the root of a `server.json`.

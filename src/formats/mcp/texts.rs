@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use crate::analysis::shell::{program_name, shell_name};
-use crate::formats::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::security::texts::{Collector, Shell, TextKind, ToolTexts};
 use crate::source::SourceFile;
 use crate::syntax::Node;
 

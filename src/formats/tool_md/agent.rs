@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::{Applicability, Fix};
+use crate::diagnostics::{Applicability, DidYouMean, Fix};
 use crate::formats::fields::{Lowerer, MapRef, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
@@ -76,7 +76,7 @@ pub struct Agent {
     /// `meta.name`, for the agent bundle.
     pub name: Option<String>,
     /// What the model reads, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Lower the front matter `root` of an agent file into `agent`, reporting into `lw`.
@@ -281,21 +281,18 @@ fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
             )
             .label("not in `tools.refs`")
             .note("a confirmation only guards tools the agent can call: this entry guards nothing, and the tool it was meant for may be missing from `tools.refs`");
-        d = match hint.and_then(|h| agent.refs.iter().find(|r| r.id == h)) {
-            Some(r) => d
-                .related(lw.file, r.span, format!("did you mean `{}`?", r.id))
-                .help(format!("did you mean `{}`?", r.id))
-                .maybe_fix(replace_exact(
-                    lw.file,
-                    span,
-                    id,
-                    &r.id,
-                    Applicability::Unsafe,
-                )),
-            None => d.help(format!(
-                "add `- ref: \"{id}\"` to `tools.refs`, or remove this entry"
-            )),
-        };
+        let meant = hint.and_then(|h| agent.refs.iter().find(|r| r.id == h));
+        let fixed = meant.and_then(|r| {
+            let fix = replace_exact(lw.file, span, id, &r.id, Applicability::Unsafe);
+            DidYouMean::fixed_by(&r.id, fix)
+        });
+        if let Some(r) = meant {
+            d = d.related(lw.file, r.span, format!("did you mean `{}`?", r.id));
+        }
+        d = d.did_you_mean_or(
+            fixed,
+            format!("add `- ref: \"{id}\"` to `tools.refs`, or remove this entry"),
+        );
         lw.push(d);
     }
 }

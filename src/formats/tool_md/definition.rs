@@ -10,9 +10,9 @@ use std::sync::Arc;
 use super::tool::Status;
 use super::{Item, Spanned};
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::{Applicability, Diagnostic};
-use crate::formats::FileResult;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
+use crate::formats::format::FileResult;
 use crate::rules::references as refs;
 use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::split_front_matter;
@@ -243,24 +243,23 @@ fn unregistered(file: &Arc<SourceFile>, d: &DefinitionRef, hint: Option<&Known<'
     )
     .label(format!("unknown {what}"))
     .note(format!("the compiler resolves every {what} an agent names to a `*{suffix}` file, and rejects the agent when none defines it"));
-    match hint {
-        Some(k) => diag
-            .related(k.file, k.id.span, format!("did you mean `{}`?", k.id.value))
-            .help(format!("did you mean `{}`?", k.id.value))
-            .maybe_fix(replace_exact(
-                file,
-                d.span,
-                &d.id,
-                &k.id.value,
-                Applicability::Unsafe,
-            )),
-        None => diag.help(format!(
+    let fixed = hint.and_then(|k| {
+        let fix = replace_exact(file, d.span, &d.id, &k.id.value, Applicability::Unsafe);
+        DidYouMean::fixed_by(&k.id.value, fix)
+    });
+    let diag = match hint {
+        Some(k) => diag.related(k.file, k.id.span, format!("did you mean `{}`?", k.id.value)),
+        None => diag,
+    };
+    diag.did_you_mean_or(
+        fixed,
+        format!(
             "add `{folder}/{}{suffix}` with `{}: \"{}\"`, or name a {what} the repository defines",
             d.id,
             d.kind.id_key(),
             d.id
-        )),
-    }
+        ),
+    )
 }
 
 fn status(file: &Arc<SourceFile>, d: &DefinitionRef, k: &Known<'_>) -> Option<Diagnostic> {

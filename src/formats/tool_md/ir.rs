@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{Item, Status, Tool as ToolMd, ToolType};
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::ir::{
     Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema,
     provenance,

@@ -26,14 +26,16 @@ pub use stray::strays;
 pub use tool::{Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
-use super::{FileResult, Format, Item as FileItem, syntax_diagnostics};
 use crate::analysis::names::{NameStyle, suggest_valid_name};
 use crate::diagnostics::Diagnostic;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::front_matter::{FrontMatterWording, front_matter_error};
+use crate::formats::item::Item as FileItem;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::{syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::{Parsed, yaml};
 use std::path::Path;
 
@@ -174,8 +176,8 @@ impl Format for ToolMd {
         }
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Item>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Item>())
     }
 
     fn claims(&self, format: FormatId, text: &str) -> bool {
@@ -216,7 +218,7 @@ impl Format for ToolMd {
         ir::lower(results, takes)
     }
 
-    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::formats::texts::FileTexts> {
+    fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         match r.item.get::<Item>()? {
             Item::Tool(t) => Some(&t.texts),
             Item::Agent(a) => Some(&a.texts),
@@ -286,7 +288,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
         .as_ref()
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
-    tool.texts = crate::formats::texts::FileTexts::check(checked);
+    tool.texts = crate::security::texts::FileTexts::check(checked);
     (tool, diags)
 }
 
@@ -327,7 +329,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         .and_then(crate::syntax::Node::as_str)
         .map(str::to_string);
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
-    agent.texts = crate::formats::texts::FileTexts::check(checked);
+    agent.texts = crate::security::texts::FileTexts::check(checked);
     (agent, diags)
 }
 

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::Item;
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::formats::outline::{self, Name, Outline, Reference, Symbol, SymbolKind, Target};
 use crate::source::Span;
 

@@ -11,9 +11,9 @@ use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
 use crate::analysis::names::Suggester;
 use crate::analysis::registry;
-use crate::diagnostics::{Applicability, Diagnostic};
-use crate::formats::FileResult;
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
+use crate::formats::format::FileResult;
 use crate::rules::{references as refs, security, tool_md as rules};
 use crate::source::{SourceFile, Span};
 
@@ -201,21 +201,18 @@ fn unregistered(
     )
     .label("unknown tool")
     .note("references must resolve to a registered `*.tool.md`: the compiler rejects this agent");
-    match suggestion {
-        Some(s) => d
-            .related(s.file, s.id.span, format!("did you mean `{}`?", s.id.value))
-            .help(format!("did you mean `{}`?", s.id.value))
-            .maybe_fix(replace_exact(
-                file,
-                span,
-                id,
-                &s.id.value,
-                Applicability::Unsafe,
-            )),
-        None => d.help(format!(
-            "add `tools/{id}.tool.md`, or remove this reference"
-        )),
-    }
+    let hint = suggestion.as_ref().and_then(|s| {
+        let fix = replace_exact(file, span, id, &s.id.value, Applicability::Unsafe);
+        DidYouMean::fixed_by(&s.id.value, fix)
+    });
+    let d = match suggestion {
+        Some(s) => d.related(s.file, s.id.span, format!("did you mean `{}`?", s.id.value)),
+        None => d,
+    };
+    d.did_you_mean_or(
+        hint,
+        format!("add `tools/{id}.tool.md`, or remove this reference"),
+    )
 }
 
 /// REF021–REF023: a reference to a tool that is disabled, deprecated or still a draft.

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use super::Item;
 use crate::diagnostics::Diagnostic;
-use crate::discover::display_path;
-use crate::formats::FileResult;
+use crate::formats::format::FileResult;
 use crate::fs::FileSystem;
+use crate::fs::display_path;
 use crate::rules::tool_md as rules;
 use crate::source::{FormatId, SourceFile, Span};
 

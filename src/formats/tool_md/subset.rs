@@ -6,6 +6,8 @@
 //! define (draft-04's `id`) is an unknown key here.
 
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::edits::replace_scalar;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::Lowerer;
 use crate::rules::tool_md as rules;
 use crate::schema::vocab::{self, Draft, Keyword, Kind};
@@ -139,6 +141,7 @@ fn reference(lw: &mut Lowerer<'_>, span: Span, key: &str) {
 
 /// TMD020 for `key`, which is the JSON Schema keyword of `kind` or, without one, unknown.
 fn unsupported(lw: &mut Lowerer<'_>, span: Span, key: &str, kind: Option<Kind>) {
+    let mut hint = None;
     let help = match key {
         "title" => "fold the title into `description`".to_string(),
         "examples" => "show an example value in `description`".to_string(),
@@ -152,10 +155,14 @@ fn unsupported(lw: &mut Lowerer<'_>, span: Span, key: &str, kind: Option<Kind>) 
         _ if kind.is_some_and(|k| k != Kind::Core) => {
             format!("remove `{key}` and state the constraint in `description`")
         }
-        _ => match did_you_mean(key, SUBSET.iter().copied()) {
-            Some(h) => format!("did you mean `{h}`?"),
-            None => format!("remove `{key}`"),
-        },
+        _ => {
+            // The key may already be there under its right name: a guess, to review.
+            hint = did_you_mean(key, SUBSET.iter().copied()).map(|h| {
+                let fix = replace_scalar(lw.file, span, h, Applicability::Unsafe);
+                DidYouMean::new(h, fix)
+            });
+            format!("remove `{key}`")
+        }
     };
     let d = lw
         .diag(
@@ -165,7 +172,7 @@ fn unsupported(lw: &mut Lowerer<'_>, span: Span, key: &str, kind: Option<Kind>) 
         )
         .label("unsupported keyword")
         .note(SUBSET_NOTE)
-        .help(help);
+        .did_you_mean_or(hint, help);
     lw.push(d);
 }
 
@@ -178,10 +185,11 @@ fn format(lw: &mut Lowerer<'_>, node: &Node, value: &str) {
         .map(|f| format!("`{f}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let (message, help) = if vocab::FORMATS.contains(&value) {
+    let help = format!("use one of {list}, or describe the format in `description`");
+    let (message, hint) = if vocab::FORMATS.contains(&value) {
         (
             format!("`{value}` is a JSON Schema format, but not one tool.md supports"),
-            format!("use one of {list}, or describe the format in `description`"),
+            None,
         )
     } else {
         let lower = value.to_ascii_lowercase();
@@ -190,19 +198,19 @@ fn format(lw: &mut Lowerer<'_>, node: &Node, value: &str) {
             .find(|f| f.replace('-', "") == lower.replace(['-', '_', ' '], ""))
             .copied()
             .or_else(|| did_you_mean(value, FORMATS.iter().copied()));
-        (
-            format!("`{value}` is not a format tool.md knows"),
-            match hint {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => format!("use one of {list}, or describe the format in `description`"),
-            },
-        )
+        let hint = hint.map(|h| {
+            DidYouMean::new(
+                h,
+                replace_scalar(lw.file, node.span, h, Applicability::Safe),
+            )
+        });
+        (format!("`{value}` is not a format tool.md knows"), hint)
     };
     let d = lw
         .diag(&rules::UNKNOWN_SCHEMA_FORMAT, node.span, message)
         .label("unknown format")
         .note("validators ignore a format they do not know, so values are not checked against it")
-        .help(help);
+        .did_you_mean_or(hint, help);
     lw.push(d);
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::formats::texts::{Collector, TextKind, ToolTexts};
+use crate::security::texts::{Collector, TextKind, ToolTexts};
 use crate::source::{SourceFile, Span};
 use crate::syntax::Node;
 

@@ -129,7 +129,7 @@ pub struct Tool {
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<Box<super::doc::ToolDoc>>,
     /// What the model reads, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body

@@ -7,8 +7,8 @@ use super::{Backend, Cx, Declared, KEYS, Meta, REJECTED, Request, RequestId, SHA
 use crate::analysis::paths::clean;
 use crate::analysis::shell::shell_name;
 use crate::formats::fields::{Lowerer, MapRef, as_int};
+use crate::formats::front_matter::FrontMatterWording;
 use crate::source::Span;
-use crate::syntax::front_matter::FrontMatterWording;
 use crate::syntax::{Node, NodeKind, Number};
 use std::collections::HashSet;
 

@@ -24,14 +24,16 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::fields::ShapeRules;
-use super::{FileResult, Format, Item, syntax_diagnostics};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
+use crate::formats::format::{FileResult, Format, syntax_diagnostics};
+use crate::formats::front_matter::front_matter_error;
+use crate::formats::item::Item;
 use crate::fs::FileSystem;
 use crate::rules::{Severity, tool_request as rules};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::front_matter::{front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::markdown::blocks;
 use crate::syntax::yaml;
 use std::path::Path;
@@ -172,8 +174,8 @@ impl Format for ToolRequest {
         (name.starts_with("TR-") && name.ends_with(".md")).then_some(FormatId::ToolRequest)
     }
 
-    fn cache(&self) -> Option<crate::formats::ItemCodec> {
-        Some(crate::formats::ItemCodec::of::<Request>())
+    fn cache(&self) -> Option<crate::formats::item::ItemCodec> {
+        Some(crate::formats::item::ItemCodec::of::<Request>())
     }
 
     fn claims(&self, _format: FormatId, text: &str) -> bool {

@@ -2,6 +2,8 @@
 
 use super::{Cx, Meta, rules};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::edits::replace_text;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::source::Span;
 use crate::syntax::markdown::{Section, lines_in};
 
@@ -68,10 +70,22 @@ impl Cx<'_> {
                                 ),
                             )
                             .label("not an allowed value")
-                            .help(match hint {
-                                Some(h) => format!("did you mean `{h}`?"),
-                                None => format!("choose one: `{title}: {}`", values.join("`, `")),
-                            });
+                            .did_you_mean_or(
+                                hint.filter(|_| !value.contains('|')).and_then(|h| {
+                                    // The first word is the level; what follows it stays.
+                                    let at = Span::new(f.value.start, f.value.start + word.len());
+                                    let current = value.get(..word.len())?;
+                                    let fix = replace_text(
+                                        self.file,
+                                        at,
+                                        current,
+                                        h,
+                                        Applicability::Unsafe,
+                                    );
+                                    DidYouMean::fixed_by(h, fix)
+                                }),
+                                format!("choose one: `{title}: {}`", values.join("`, `")),
+                            );
                         self.push(d);
                     }
                 }

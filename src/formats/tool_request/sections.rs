@@ -3,6 +3,7 @@
 
 use super::{Backend, BodyFacts, Cx, Meta, rules};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::{DidYouMean, Fix};
 use crate::source::Span;
 use crate::syntax::markdown::{Section, near_heading};
 
@@ -176,11 +177,12 @@ impl Cx<'_> {
             }
             Some(i) => {
                 let title = expected[i].0;
-                let already = if found[i].is_some() {
-                    " (the request already has one)"
-                } else {
-                    ""
-                };
+                // Renamed next to the section it means, it would be that section twice.
+                let hint = found[i].is_none().then(|| {
+                    let heading = format!("## {title}");
+                    let fix = Fix::unsafe_(s.heading, &heading);
+                    DidYouMean::new(heading, fix)
+                });
                 self.diag(
                     &rules::UNEXPECTED_SECTION,
                     s.heading,
@@ -192,7 +194,12 @@ impl Cx<'_> {
                 )
                 .label(format!("not read as `## {title}`"))
                 .note("the executor ignores it, and a reviewer may take it for part of what runs")
-                .help(format!("did you mean `## {title}`?{already}"))
+                .did_you_mean_or(
+                    hint,
+                    format!(
+                        "the request already has `## {title}`: move this into it, or remove it"
+                    ),
+                )
             }
             None if of_other => self
                 .diag(

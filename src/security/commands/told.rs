@@ -9,7 +9,7 @@ use crate::analysis::shell::{
     DangerKind, Dialect, Language, dangers, downloads_in_prose, script_dangers,
 };
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::Text;
+use crate::security::texts::Text;
 
 /// Languages whose fenced blocks are the content of a file, not commands the reader runs.
 const FILE_CONTENT_LANGUAGES: &[&str] = &[

@@ -6,6 +6,8 @@
 use super::access::SkillLowerer;
 use crate::analysis::names::did_you_mean;
 use crate::analysis::shell::{OpKind, ShellMeaning, ShellSyntax, shell_syntax, words};
+use crate::diagnostics::edits::replace_text;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::span_in_value;
 use crate::rules::dojops as doj;
 use crate::runtimes::dojops as allowlist;
@@ -57,6 +59,7 @@ impl SkillLowerer<'_> {
         } else {
             "the binary check is skipped while `permissions.child_process` is not `required`; once it is, verification fails on every run"
         };
+        let mut hint = None;
         let (span, message, label, help) = if program.name.is_empty() {
             (
                 span_in_value(self.lw.file, node, program.at, "&&"),
@@ -65,15 +68,17 @@ impl SkillLowerer<'_> {
                 "remove the extra `&&`".to_string(),
             )
         } else {
-            let help = match did_you_mean(program.name, allowlist::skill_allowed()) {
-                Some(h) => format!("did you mean `{h}`?"),
-                None => format!(
-                    "verify with a program DojOps allows ({}), or drop `verification.binary` and keep the `structural` checks",
-                    allowlist::skill_allowed().collect::<Vec<_>>().join(", ")
-                ),
-            };
+            let at = span_in_value(self.lw.file, node, program.at, program.name);
+            hint = did_you_mean(program.name, allowlist::skill_allowed()).and_then(|h| {
+                let fix = replace_text(self.lw.file, at, program.name, h, Applicability::Unsafe);
+                DidYouMean::fixed_by(h, fix)
+            });
+            let help = format!(
+                "verify with a program DojOps allows ({}), or drop `verification.binary` and keep the `structural` checks",
+                allowlist::skill_allowed().collect::<Vec<_>>().join(", ")
+            );
             (
-                span_in_value(self.lw.file, node, program.at, program.name),
+                at,
                 format!(
                     "`{}` is not on DojOps's verification allowlist",
                     program.name
@@ -87,7 +92,7 @@ impl SkillLowerer<'_> {
             .diag(&doj::VERIFICATION_BINARY_NOT_ALLOWED, span, message)
             .label(label)
             .note(consequence)
-            .help(help);
+            .did_you_mean_or(hint, help);
         let mut shown: Vec<&str> = vec![program.name];
         for p in later {
             if p.name.is_empty() || allowlist::skill_allows(p.name) || shown.contains(&p.name) {

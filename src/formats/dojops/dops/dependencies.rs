@@ -8,7 +8,7 @@ use super::access::{SkillLowerer, Want};
 use super::{Dependency, Skill};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::Suggester;
-use crate::diagnostics::{Applicability, Diagnostic};
+use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::dojops::{NameKind, check_name};
 use crate::formats::fields::{MapRef, replace_exact};
 use crate::rules::references as refs;
@@ -102,13 +102,10 @@ fn unknown_dependencies(
                 continue;
             }
             let suggestion = suggester.suggest(&dep.skill).map(|(name, ())| name);
-            let help = match suggestion {
-                Some(name) => format!("did you mean `{name}`?"),
-                None => format!(
-                    "add the skill (e.g. `.dojops/skills/{}.dops`), or mark the dependency `optional: true`",
-                    dep.skill
-                ),
-            };
+            let help = format!(
+                "add the skill (e.g. `.dojops/skills/{}.dops`), or mark the dependency `optional: true`",
+                dep.skill
+            );
             out.push(
                 Diagnostic::new(
                     &refs::UNKNOWN_DEPENDENCY,
@@ -118,10 +115,14 @@ fn unknown_dependencies(
                 )
                 .label("no skill with this name in this `.dojops/` project")
                 .note("DojOps reports a missing required dependency when this skill runs")
-                .help(help)
-                .maybe_fix(suggestion.and_then(|name| {
-                    replace_exact(file, dep.span, &dep.skill, name, Applicability::Unsafe)
-                })),
+                .did_you_mean_or(
+                    suggestion.and_then(|name| {
+                        let fix =
+                            replace_exact(file, dep.span, &dep.skill, name, Applicability::Unsafe);
+                        DidYouMean::fixed_by(name, fix)
+                    }),
+                    help,
+                ),
             );
         }
     }

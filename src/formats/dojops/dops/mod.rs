@@ -20,10 +20,12 @@ use self::sections::check_sections;
 use super::{Item, Name, SHAPE};
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::Lowerer;
-use crate::formats::{FileResult, Item as FileItem, syntax_diagnostics};
+use crate::formats::format::{FileResult, syntax_diagnostics};
+use crate::formats::front_matter::{FrontMatterWording, front_matter_error};
+use crate::formats::item::Item as FileItem;
 use crate::rules::dojops as doj;
 use crate::source::{SourceFile, Span};
-use crate::syntax::front_matter::{FrontMatterWording, front_matter_error, split_front_matter};
+use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::yaml;
 
 pub use self::dependencies::resolve;
@@ -55,7 +57,7 @@ pub struct Skill {
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<super::doc::SkillDoc>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
-    pub texts: crate::formats::texts::FileTexts,
+    pub texts: crate::security::texts::FileTexts,
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
@@ -107,7 +109,7 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     };
     let SkillLowerer { lw, mut skill } = lower;
     skill.doc = parsed.root.as_ref().map(super::doc::SkillDoc::lower);
-    skill.texts = crate::formats::texts::FileTexts::check(super::texts::skill(
+    skill.texts = crate::security::texts::FileTexts::check(super::texts::skill(
         file,
         parsed.root.as_ref(),
         fm.body_start,

@@ -4,7 +4,7 @@
 use super::SHAPE;
 use super::access::SkillLowerer;
 use crate::analysis::names::did_you_mean;
-use crate::diagnostics::Applicability;
+use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{MapRef, join_path, replace_exact};
 use crate::rules::dojops as doj;
 use crate::syntax::Node;
@@ -132,13 +132,10 @@ impl SkillLowerer<'_> {
             return;
         }
         let hint = did_you_mean(parser, KNOWN_PARSERS.iter().copied());
-        let help = match hint {
-            Some(p) => format!("did you mean `{p}`?"),
-            None => format!(
-                "use one of the parsers DojOps ships: {}",
-                KNOWN_PARSERS.join(", ")
-            ),
-        };
+        let help = format!(
+            "use one of the parsers DojOps ships: {}",
+            KNOWN_PARSERS.join(", ")
+        );
         let d = self
             .lw
             .diag(
@@ -148,10 +145,14 @@ impl SkillLowerer<'_> {
             )
             .label("not a parser DojOps knows")
             .note("DojOps refuses to load a skill whose verification names an unknown parser")
-            .help(help)
-            .maybe_fix(hint.and_then(|p| {
-                replace_exact(self.lw.file, node.span, parser, p, Applicability::Safe)
-            }));
+            .did_you_mean_or(
+                hint.and_then(|p| {
+                    let fix =
+                        replace_exact(self.lw.file, node.span, parser, p, Applicability::Safe);
+                    DidYouMean::fixed_by(p, fix)
+                }),
+                help,
+            );
         self.lw.push(d);
     }
 

@@ -90,7 +90,12 @@ fn shape_errors() {
     assert_eq!(codes(&d), ["DOJ007", "DOJ002", "DOJ002", "DOJ002"]);
     assert!(p.allowed.is_none());
     assert_eq!(names(&p.blocked), ["x"]);
-    assert_eq!(d[0].help.as_deref(), Some("did you mean `allowedTools`?"));
+    // `allowedTools` is there already: renaming onto it is no fix, so no did-you-mean.
+    assert_eq!(
+        d[0].help.as_deref(),
+        Some("`allowedTools` is set already: merge this into it, or remove this key")
+    );
+    assert!(d[0].fix.is_none());
     assert_eq!(
         d[1].help.as_deref(),
         Some("write it as a list: `allowedTools: [my-tool]`")

@@ -4,6 +4,7 @@
 use super::super::Spanned;
 use super::{CLOSED_NOTE, ToolType};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::DidYouMean;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
@@ -159,12 +160,12 @@ pub(super) fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                     )
                     .label("unknown key")
                     .note(CLOSED_NOTE)
-                    .help(format!("did you mean `{h}`?"))
-                    .maybe_fix(
+                    .did_you_mean_or(
                         m.node
                             .get(h)
                             .is_none()
-                            .then(|| rename_key(lw.file, k.key_span, h)),
+                            .then(|| DidYouMean::new(h, rename_key(lw.file, k.key_span, h))),
+                        format!("`{h}` is set already: merge this into it, or remove this key"),
                     );
                 lw.push(d);
             }

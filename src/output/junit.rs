@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::Diagnostic;
+use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
 /// Render the report of `files` (every file checked) and their `diagnostics`.

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::Diagnostic;
+use crate::diagnostics::Diagnostic;
 use crate::rules::Severity;
 
 #[derive(Serialize)]
@@ -65,8 +65,7 @@ fn unique(hash: String, n: usize) -> String {
 /// paths are relative to.
 pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
-    let fingerprints =
-        crate::baseline::numbered(diagnostics.iter(), &crate::discover::normalize(root));
+    let fingerprints = crate::baseline::numbered(diagnostics.iter(), &crate::fs::normalize(root));
     let issues: Vec<Issue<'_>> = diagnostics
         .iter()
         .zip(fingerprints)

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Diagnostic, Summary};
+use crate::diagnostics::{Diagnostic, Summary};
 use crate::source::{SourceFile, Span};
 
 #[derive(Serialize)]

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Diagnostic, Fix};
+use crate::diagnostics::{Diagnostic, Fix};
 use crate::rules::{self, Rule, Severity};
 use crate::source::{SourceFile, Span};
 
@@ -223,10 +223,8 @@ pub fn render(
     let index: HashMap<&str, usize> = fired.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
 
     // Identical fingerprints are told apart by their order in the file.
-    let fingerprints = crate::baseline::numbered(
-        all.iter().map(|(d, _)| *d),
-        &crate::discover::normalize(root),
-    );
+    let fingerprints =
+        crate::baseline::numbered(all.iter().map(|(d, _)| *d), &crate::fs::normalize(root));
     let results = all
         .iter()
         .zip(fingerprints)

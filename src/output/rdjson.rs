@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::{Diagnostic, Fix};
+use crate::diagnostics::{Diagnostic, Fix};
 use crate::rules::{self, Severity};
 use crate::source::{SourceFile, Span};
 
@@ -91,7 +91,7 @@ fn range(file: &SourceFile, span: Span) -> Range {
 /// A fix's edits as suggestions. reviewdog applies a diagnostic's suggestions together, so
 /// only a fix safe to apply unreviewed is offered: an unsafe one stays in the help text.
 fn suggestions<'a>(file: &SourceFile, fix: Option<&'a Fix>) -> Vec<Suggestion<'a>> {
-    fix.filter(|f| f.applicability == super::Applicability::Safe)
+    fix.filter(|f| f.applicability == crate::diagnostics::Applicability::Safe)
         .map(|f| {
             f.edits
                 .iter()

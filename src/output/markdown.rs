@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Diagnostic, Summary, visible};
+use crate::diagnostics::{Diagnostic, Summary, visible};
 use crate::rules::{self, Severity};
 
 /// Findings listed one by one; the rest are only counted.
@@ -24,7 +24,7 @@ fn plural(n: usize, word: &str) -> String {
 /// Text for one table cell: on one line, control characters shown, nothing the repository
 /// wrote rendered as a link, an image or HTML (see [`super::md_inline`]).
 fn cell(text: &str) -> String {
-    super::md_inline::cell(text)
+    crate::diagnostics::md_inline::cell(text)
 }
 
 /// A path for a code span of a table cell: on one line, pipes escaped, no backtick.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::Diagnostic;
+use crate::diagnostics::Diagnostic;
 use crate::rules::Rule;
 
 /// One rule's count.

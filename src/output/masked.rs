@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 
-use super::Diagnostic;
 use crate::analysis::secrets::{redact, scan_text};
+use crate::diagnostics::Diagnostic;
 
 /// `diags` as output may show them: borrowed when none quotes a credential.
 pub fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {

@@ -1,7 +1,7 @@
 //! Structured fixes for values and keys written in YAML or JSON: the edit that writes a
 //! name, key or value where the wrong one is, keeping the way it was quoted.
 
-use crate::diagnostics::{Applicability, Fix};
+use super::{Applicability, Fix};
 use crate::source::{SourceFile, Span};
 
 /// A fix that writes the string `value` where the scalar at `span` is, keeping the scalar's

@@ -1,5 +1,5 @@
 //! The model-visible texts of a definition and what it runs, in one shape for every format:
-//! what the security pass (`crate::security`) reads. A tool's name, description, schema
+//! what the security pass reads. A tool's name, description, schema
 //! strings, prompts and guidance are all read by the model as instructions, so they are
 //! checked together, each with the exact bytes it is written on.
 //!
@@ -7,7 +7,7 @@
 //! [`Collector`] (the texts borrow from the tree), and hands them to [`FileTexts::check`]:
 //! the per-file checks run there and then, and only what the cross-file checks need is
 //! kept (names, and the few sentences that name a call). The format keeps the
-//! [`FileTexts`] in its item and returns them from [`super::Format::texts`].
+//! [`FileTexts`] in its item and returns them from its `Format::texts`.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -124,7 +124,7 @@ pub struct Text<'a> {
     /// borrowed from the syntax tree while the file is loaded.
     pub value: Cow<'a, str>,
     /// The file it is written in (a DojOps schema file is a companion of its manifest).
-    #[serde(with = "crate::formats::item::file_ref")]
+    #[serde(with = "crate::source::file_ref")]
     pub file: Arc<SourceFile>,
     /// The bytes it is written on: the scalar with its quotes or block header, or a Markdown
     /// region.
@@ -193,7 +193,7 @@ pub struct FileTexts {
 impl FileTexts {
     /// Check the texts of a file's tools now, and keep what cross-file checks need.
     pub fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
-        crate::security::check_texts(tools)
+        super::check_texts(tools)
     }
 }
 

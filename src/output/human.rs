@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
-use super::{Diagnostic, Summary, visible};
+use crate::diagnostics::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 use crate::source::{SourceFile, Span};
 use crate::text::{ceil_boundary, floor_boundary};
@@ -103,9 +103,8 @@ impl Window<'_> {
 /// (annotate-snippets shows C0 controls as symbols itself): a terminal would otherwise hide
 /// or reorder what a diagnostic points at.
 fn spell_out_c1(raw: &str) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
-    let is_c1 = |c: char| {
-        ('\u{80}'..='\u{9f}').contains(&c) || crate::analysis::unicode::hidden_kind(c).is_some()
-    };
+    let is_c1 =
+        |c: char| ('\u{80}'..='\u{9f}').contains(&c) || crate::text::hidden_kind(c).is_some();
     if !raw.chars().any(is_c1) {
         return (std::borrow::Cow::Borrowed(raw), Vec::new());
     }

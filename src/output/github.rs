@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Diagnostic, Summary, visible};
+use crate::diagnostics::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 
 /// Render every diagnostic as a workflow command, one per line, then a notice saying how

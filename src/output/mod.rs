@@ -1,0 +1,110 @@
+//! One emitter per output format of `toolc check`, over a finished report: above the
+//! driver, so an emitter may read what the run found (the baseline's fingerprints, what
+//! ShellCheck skipped) and mask secrets with the scanner of `analysis`.
+
+pub mod github;
+pub mod gitlab;
+pub mod human;
+pub mod json;
+pub mod junit;
+pub mod markdown;
+pub(crate) mod masked;
+pub mod rdjson;
+pub mod sarif;
+pub mod statistics;
+
+use std::sync::Arc;
+
+use crate::diagnostics::{Diagnostic, Summary};
+use crate::source::SourceFile;
+
+/// An output format of `toolc check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// rustc-style text for people.
+    Human,
+    /// The JSON contract (`docs/json-output.md`).
+    Json,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// SARIF 2.1.0.
+    Sarif,
+    /// JUnit XML.
+    Junit,
+    /// GitLab Code Quality report.
+    Gitlab,
+    /// Reviewdog Diagnostic Format (`DiagnosticResult` JSON).
+    Rdjson,
+    /// A Markdown summary for a pull-request comment.
+    Markdown,
+}
+
+impl OutputFormat {
+    /// Every format, by the name the command line uses.
+    pub const ALL: [(&'static str, OutputFormat); 8] = [
+        ("human", OutputFormat::Human),
+        ("json", OutputFormat::Json),
+        ("github", OutputFormat::Github),
+        ("sarif", OutputFormat::Sarif),
+        ("junit", OutputFormat::Junit),
+        ("gitlab", OutputFormat::Gitlab),
+        ("rdjson", OutputFormat::Rdjson),
+        ("markdown", OutputFormat::Markdown),
+    ];
+
+    /// The format called `name`.
+    pub fn parse(name: &str) -> Option<OutputFormat> {
+        OutputFormat::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+}
+
+/// What an output shows of a run: the parts of its report, borrowed (the driver's `Report`
+/// is above this layer's reach only by name; every field is a diagnostics-layer value).
+#[derive(Debug, Clone, Copy)]
+pub struct Findings<'a> {
+    /// Diagnostics to show, sorted by path then position.
+    pub diagnostics: &'a [Diagnostic],
+    /// Diagnostics silenced by `toolc: ignore` comments (SARIF suppressions).
+    pub suppressed: &'a [Diagnostic],
+    /// Diagnostics hidden by the baseline (SARIF, as externally suppressed).
+    pub baselined: &'a [Diagnostic],
+    /// Counts.
+    pub summary: &'a Summary,
+    /// Every file reported on.
+    pub files: &'a [Arc<SourceFile>],
+}
+
+/// Render a run's findings in `format`. `root` is the working directory (SARIF's
+/// `%SRCROOT%`, what fingerprints' paths are relative to);
+/// `color` and `quiet` only matter to the human format.
+pub fn render(
+    format: OutputFormat,
+    report: &Findings<'_>,
+    root: &std::path::Path,
+    color: bool,
+    quiet: bool,
+) -> String {
+    match format {
+        OutputFormat::Human => human::render(report.diagnostics, report.summary, color, quiet),
+        OutputFormat::Json => json::render(report.diagnostics, report.summary),
+        OutputFormat::Github => github::render(report.diagnostics, report.summary),
+        OutputFormat::Sarif => sarif::render(
+            report.diagnostics,
+            report.suppressed,
+            report.baselined,
+            root,
+        ),
+        OutputFormat::Junit => junit::render(
+            report.files,
+            report.diagnostics,
+            report.suppressed,
+            report.baselined,
+        ),
+        OutputFormat::Gitlab => gitlab::render(report.diagnostics, root),
+        OutputFormat::Rdjson => rdjson::render(report.diagnostics),
+        OutputFormat::Markdown => markdown::render(report.diagnostics, report.summary),
+    }
+}
