@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::cache::hash::QuickSet;
+use crate::source::quick::QuickSet;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::discover::{canonical, normalize};

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::fs::FileSystem;
 use crate::suppress::Suppression;
 
+pub mod quick;
 mod text;
 
 use text::{Decoded, Origin, REPLACEMENT_LEN};

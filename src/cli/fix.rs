@@ -169,7 +169,7 @@ fn fix_in_memory(options: &CheckOptions, config: &Config) -> Fixed {
     let mut round = 0;
     loop {
         let loaded = pipeline::load(options, config, &fs, None, false);
-        let (report, _) = pipeline::report(options, config, &loaded, false, None);
+        let (report, _) = pipeline::report(options, config, &loaded, None);
         // Every syntax finding counts, even one configuration turned off or a comment
         // suppressed.
         let broken: HashSet<&Path> = loaded

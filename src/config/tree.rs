@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{Config, ConfigError, FILE_NAME};
-use crate::cache::hash::{QuickMap, QuickSet};
+use crate::source::quick::{QuickMap, QuickSet};
 use crate::diagnostics::Diagnostic;
 use crate::discover::{canonical, parent_canonical};
 use crate::fs::FileSystem;

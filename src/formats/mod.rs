@@ -29,7 +29,7 @@ use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Parsed, SyntaxErrorKind};
 
 pub use crate::fs::MAX_READ_BYTES;
-pub use item::{Fetch, Item, ItemCodec};
+pub use item::{Item, ItemCodec};
 
 /// What one file contributed: its source, diagnostics, and the typed item for resolve.
 #[derive(Debug)]
