@@ -175,7 +175,7 @@ pub(crate) fn run(
     if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
         let s = cache.stats();
         eprintln!(
-            "toolc: cache: {} files from the cache, {} loaded, 0 results left in it",
+            "toolc: cache: {} files from the cache, {} loaded",
             s.hits, s.loaded
         );
     }

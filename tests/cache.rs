@@ -112,8 +112,10 @@ fn the_configuration_applies_to_files_from_the_cache() {
     run(&repo.root, &[]);
     repo.write("toolc.toml", b"[rules]\ninvalid-tool-name = \"warning\"\n");
     let out = run(&repo.root, &[]);
-    // Loading a file reads no configuration: the entries stay good.
-    assert_eq!(counts(&out), (3, 0));
+    // The configuration is part of the cache's key: another one starts afresh...
+    assert_eq!(counts(&out), (0, 3));
+    // ...and the next run with it takes every file from the cache.
+    assert_eq!(counts(&run(&repo.root, &[])), (3, 0));
     assert!(
         json(&out).contains("\"severity\": \"warning\""),
         "{}",

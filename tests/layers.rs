@@ -54,15 +54,9 @@ const DEBTS: &[(&str, &str)] = &[
     ("fs", "discover"),
     ("fs", "ir"),
     ("ir", "bundle"),
-    ("config", "cache"),
     ("discover", "formats"),
     ("discover", "unclaimed"),
-    ("formats", "cache"),
     ("formats", "security"),
-    ("security", "cache"),
-    ("baseline", "lib"),
-    ("baseline", "pipeline"),
-    ("cache", "lib"),
     ("pipeline", "lock"),
 ];
 
