@@ -10,10 +10,10 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::source::quick::QuickSet;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::discover::{canonical, normalize};
+use crate::source::quick::QuickSet;
 
 /// The paths to walk and the filter on what is reported.
 #[derive(Debug, Clone)]

@@ -124,7 +124,13 @@ pub fn config_digest(config: &Config) -> Digest {
 pub fn version_dir(root: &Path) -> PathBuf {
     let version: String = env!("CARGO_PKG_VERSION")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     root.join(DIR).join(version)
 }
@@ -189,7 +195,10 @@ pub fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>) {
 fn mark(root: &Path) {
     let repo = Repository::of(root);
     for (name, text) in [
-        (".gitignore", "# Written by toolc: the whole folder is a cache.\n*\n"),
+        (
+            ".gitignore",
+            "# Written by toolc: the whole folder is a cache.\n*\n",
+        ),
         (
             "CACHEDIR.TAG",
             "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by toolc.\n",

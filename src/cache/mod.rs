@@ -198,7 +198,11 @@ impl Cache {
         if !same && sha256(&q.fs.read(q.path).ok()?) != e.digest {
             return None;
         }
-        if !e.deps.iter().all(|d| d.seen().unchanged(d.path(), q.fs.as_ref())) {
+        if !e
+            .deps
+            .iter()
+            .all(|d| d.seen().unchanged(d.path(), q.fs.as_ref()))
+        {
             return None;
         }
         let result = match &e.result {
@@ -277,7 +281,9 @@ impl Cache {
                     .ok()?;
                 used.contains_key(&i).then(|| old.archive.entries[i].sum)
             };
-            let files = results.iter().map(|r| (r.file.path.as_path(), sum(&r.file.path)));
+            let files = results
+                .iter()
+                .map(|r| (r.file.path.as_path(), sum(&r.file.path)));
             resolve::key(files, &self.cwd)
         };
         if let (Some(key), Some(old)) = (&key, old)
@@ -295,19 +301,24 @@ impl Cache {
     /// them that was not used is of a file that is gone or changed.
     pub fn save(self, roots: &[PathBuf]) {
         let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
-        let resolved = self.resolved.into_inner().unwrap_or_else(|e| e.into_inner());
-        let (old, used) = match self.old.into_inner().flatten() {
-            Some(Old { archive, used }) => {
-                (archive, used.into_inner().unwrap_or_else(|e| e.into_inner()))
-            }
-            None => (Archive::default(), HashMap::new()),
+        let resolved = self
+            .resolved
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        let (old, used, had_old) = match self.old.into_inner().flatten() {
+            Some(Old { archive, used }) => (
+                archive,
+                used.into_inner().unwrap_or_else(|e| e.into_inner()),
+                true,
+            ),
+            None => (Archive::default(), HashMap::new(), false),
         };
         let Archive {
             mut entries,
             resolved: kept,
             ..
         } = old;
-        let mut changed = !new.is_empty() || resolved.is_some() || entries.is_empty();
+        let mut changed = !had_old || !new.is_empty() || resolved.is_some();
         for (i, restat) in &used {
             if let (Some((stat, racy)), Some(e)) = (restat, entries.get_mut(*i)) {
                 (e.stat, e.racy) = (*stat, *racy);

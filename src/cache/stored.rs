@@ -91,8 +91,10 @@ impl Stored {
     /// diagnostic points into a file that is neither `r`'s nor a companion's.
     pub fn of(r: &FileResult) -> Option<Stored> {
         let codec = formats::format_of(r.file.format)?.cache()?;
-        let sources: Vec<Arc<SourceFile>> =
-            std::iter::once(&r.file).chain(&r.companions).cloned().collect();
+        let sources: Vec<Arc<SourceFile>> = std::iter::once(&r.file)
+            .chain(&r.companions)
+            .cloned()
+            .collect();
         let item = if r.item.is_none() {
             None
         } else {
@@ -133,8 +135,16 @@ impl Stored {
     pub fn item(&self, r: &FileResult) -> Option<Item> {
         let codec = formats::format_of(r.file.format)?.cache()?;
         let bytes = self.item.clone()?;
-        let files = std::iter::once(&r.file).chain(&r.companions).cloned().collect();
-        Some(Item::encoded(codec, Box::new(move || Some(bytes)), self.tools as usize, files))
+        let files = std::iter::once(&r.file)
+            .chain(&r.companions)
+            .cloned()
+            .collect();
+        Some(Item::encoded(
+            codec,
+            Box::new(move || Some(bytes)),
+            self.tools as usize,
+            files,
+        ))
     }
 
     /// The loaded file again, at `path` read as `format`; paths are shown relative to `cwd`
@@ -159,7 +169,15 @@ impl Stored {
                     .collect();
                 let path = PathBuf::from(f.path);
                 let display = crate::discover::display_path(&path, cwd);
-                SourceFile::unread(path, display, f.format, f.bom_len, f.digest, suppressions, fs)
+                SourceFile::unread(
+                    path,
+                    display,
+                    f.format,
+                    f.bom_len,
+                    f.digest,
+                    suppressions,
+                    fs,
+                )
             })
             .collect();
         let first = files.first()?;

@@ -81,7 +81,12 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let show = |r: &FileResult| -> Vec<String> {
         r.diagnostics
             .iter()
-            .map(|d| format!("{} {:?} {} {:?} {:?}", d.rule.code, d.span, d.message, d.help, d.fix))
+            .map(|d| {
+                format!(
+                    "{} {:?} {} {:?} {:?}",
+                    d.rule.code, d.span, d.message, d.help, d.fix
+                )
+            })
             .collect()
     };
     assert_eq!(show(&hit), show(&fresh));
@@ -125,9 +130,15 @@ fn a_file_of_the_runs_clock_tick_is_hashed_again() {
     load_and_store(&cache, &path);
     cache.save(std::slice::from_ref(&dir));
     let text = std::fs::read_to_string(&path).expect("read");
-    let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
+    let mtime = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
     let same_size = text.replace("Tool_A", "Tool_B");
-    let f = std::fs::OpenOptions::new().write(true).truncate(true).open(&path).expect("open");
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&path)
+        .expect("open");
     std::io::Write::write_all(&mut &f, same_size.as_bytes()).expect("write");
     f.set_modified(mtime).expect("set mtime");
     drop(f);

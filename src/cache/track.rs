@@ -54,7 +54,10 @@ impl Stat {
         #[cfg(unix)]
         let (changed, inode) = {
             use std::os::unix::fs::MetadataExt;
-            (m.ctime().saturating_mul(1_000_000_000) + m.ctime_nsec(), m.ino())
+            (
+                m.ctime().saturating_mul(1_000_000_000) + m.ctime_nsec(),
+                m.ino(),
+            )
         };
         #[cfg(not(unix))]
         let (changed, inode) = (0, 0);
@@ -171,7 +174,8 @@ impl Seen {
             Seen::Absent => !fs.is_file(path),
             Seen::Present => fs.is_file(path),
             Seen::Read(stat_then, digest) => {
-                Stat::of(path) == Some(*stat_then) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
+                Stat::of(path) == Some(*stat_then)
+                    || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
             }
             Seen::Listed(digest) => listing_digest(&fs.list_dir(path)) == *digest,
             Seen::LinkOut(target) => target_text(fs.link_out(path)) == *target,

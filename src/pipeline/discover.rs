@@ -45,8 +45,9 @@ pub(super) fn discover(
     let (found, mut walk_errors, mut misnamed) =
         discover::discover_with(&scope.roots, &classifier, &discover::Fresh);
     crate::timing::mark("walk");
-    let (config_files, mut found): (Vec<_>, Vec<_>) =
-        found.into_iter().partition(|d| d.format == FormatId::Config);
+    let (config_files, mut found): (Vec<_>, Vec<_>) = found
+        .into_iter()
+        .partition(|d| d.format == FormatId::Config);
     let (configs, config_errors) = ConfigTree::discover(
         config,
         found

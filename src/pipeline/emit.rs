@@ -6,11 +6,11 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use super::Loaded;
+use crate::CheckOptions;
 use crate::bundle::{self, Compiled, Target};
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
-use crate::CheckOptions;
 
 /// The files with an error as configured and not suppressed (before the baseline): they
 /// contribute nothing to the bundles, the check already says why.
