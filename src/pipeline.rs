@@ -91,7 +91,11 @@ fn stages(
             report(step);
         }
     };
-    let mut discovery = discover::discover(options, config, fs, named);
+    let walks: &dyn crate::discover::Walks = match cache {
+        Some(cache) => cache,
+        None => &crate::discover::Fresh,
+    };
+    let mut discovery = discover::discover(options, config, fs, named, walks);
     progress(Progress::Found(discovery.found.len()));
     let found = std::mem::take(&mut discovery.found);
     let files = load::load(options, fs, found, &progress, track, cache);

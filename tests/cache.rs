@@ -493,5 +493,8 @@ fn every_format_says_the_same_with_and_without_the_cache() {
     let warm = run(&repo.root, &[]);
     assert_eq!(json(&warm), json(&run(&repo.root, &["--no-cache"])));
     let (hits, loaded) = counts(&warm);
-    assert_eq!(loaded, 0, "every file of every format from the cache ({hits} hits)");
+    assert_eq!(
+        loaded, 0,
+        "every file of every format from the cache ({hits} hits)"
+    );
 }

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::resolve::Resolved;
 use super::track::{Dep, Stat};
+use super::walk::Walk;
 use crate::config::Config;
 use crate::fs::boundary::{RepoPath, Repository};
 use crate::source::{Digest, FormatId};
@@ -65,6 +66,8 @@ pub struct Entry {
 pub struct Archive<Said = crate::security::shellcheck::Said> {
     /// The files, sorted by path.
     pub entries: Vec<Entry>,
+    /// The walks of the roots checked.
+    pub walks: Vec<Walk>,
     /// The cross-file findings of the last runs.
     pub resolved: Vec<Resolved>,
     /// What ShellCheck said of the scripts resolve checked.
@@ -75,6 +78,7 @@ pub struct Archive<Said = crate::security::shellcheck::Said> {
 #[derive(Serialize)]
 pub struct ArchiveOut<'a> {
     pub entries: Vec<&'a Entry>,
+    pub walks: Vec<&'a Walk>,
     pub resolved: &'a [Resolved],
     pub shellcheck: crate::security::shellcheck::SaidNow,
 }

@@ -29,6 +29,7 @@ mod bytes;
 mod resolve;
 mod stored;
 mod track;
+mod walk;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,6 +51,7 @@ use crate::source::{FormatId, SourceFile, sha256};
 use archive::{Archive, ArchiveOut, Entry, Key};
 use resolve::Resolved;
 use stored::Stored;
+use walk::Walk;
 
 /// What a run asks the cache about one file.
 pub struct Lookup<'a> {
@@ -92,6 +94,14 @@ struct Old {
     used: Mutex<HashMap<usize, Option<(Stat, bool)>>>,
 }
 
+/// The walks of this run: old ones replayed (by number), new ones, the roots walked.
+#[derive(Default)]
+struct WalksNow {
+    replayed: Vec<usize>,
+    new: Vec<Walk>,
+    roots: Vec<String>,
+}
+
 /// The cache of one repository for one run.
 pub struct Cache {
     root: PathBuf,
@@ -103,6 +113,7 @@ pub struct Cache {
     old: OnceLock<Option<Old>>,
     new: Mutex<Vec<Entry>>,
     resolved: Mutex<Option<Resolved>>,
+    walks: Mutex<WalksNow>,
     hits: AtomicUsize,
     loaded: AtomicUsize,
 }
@@ -140,6 +151,7 @@ impl Cache {
             old: OnceLock::new(),
             new: Mutex::new(Vec::new()),
             resolved: Mutex::new(None),
+            walks: Mutex::new(WalksNow::default()),
             hits: AtomicUsize::new(0),
             loaded: AtomicUsize::new(0),
         }
@@ -315,10 +327,23 @@ impl Cache {
         };
         let Archive {
             mut entries,
+            walks: old_walks,
             resolved: kept,
             ..
         } = old;
-        let mut changed = !had_old || !new.is_empty() || resolved.is_some();
+        let walks = self.walks.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut changed =
+            !had_old || !new.is_empty() || resolved.is_some() || !walks.new.is_empty();
+        // An old walk stays when it was replayed, or is of a root this run did not walk.
+        let mut kept_walks: Vec<&Walk> = Vec::new();
+        for (i, w) in old_walks.iter().enumerate() {
+            if walks.replayed.contains(&i) || !walks.roots.iter().any(|r| r == w.root()) {
+                kept_walks.push(w);
+            } else {
+                changed = true;
+            }
+        }
+        kept_walks.extend(&walks.new);
         for (i, restat) in &used {
             if let (Some((stat, racy)), Some(e)) = (restat, entries.get_mut(*i)) {
                 (e.stat, e.racy) = (*stat, *racy);
@@ -345,10 +370,41 @@ impl Cache {
         };
         let out = ArchiveOut {
             entries: all,
+            walks: kept_walks,
             resolved: &resolved,
             shellcheck: shellcheck::SaidNow,
         };
         archive::write(&self.root, &self.key, &out);
+    }
+}
+
+impl crate::discover::Walks for Cache {
+    fn walk(
+        &self,
+        root: &Path,
+        prune: &crate::discover::Prune,
+        visit: crate::discover::Visit<'_>,
+    ) -> Vec<crate::discover::WalkError> {
+        lock(&self.walks)
+            .roots
+            .push(root.to_string_lossy().into_owned());
+        walk::walk(self, root, prune, visit)
+    }
+}
+
+impl walk::Walks for Cache {
+    fn old_walks(&self) -> &[Walk] {
+        self.old().map_or(&[], |o| &o.archive.walks)
+    }
+
+    fn walked(&self, old: Option<usize>, new: Option<Walk>) {
+        let mut walks = lock(&self.walks);
+        walks.replayed.extend(old);
+        walks.new.extend(new);
+    }
+
+    fn started(&self) -> SystemTime {
+        self.started
     }
 }
 

@@ -32,18 +32,20 @@ pub(super) struct Discovery {
 
 /// Discover the files of `options.paths` through `fs`. A buffer of `fs` whose file is not on
 /// disk (or not under the walked paths) is found too when its name says its format; `named`
-/// (the path of `--stdin-filename`) is checked whatever its content.
+/// (the path of `--stdin-filename`) is checked whatever its content. The roots are walked
+/// through `walks` (the cache's, or the disk's).
 pub(super) fn discover(
     options: &CheckOptions,
     config: &Config,
     fs: &Overlay,
     named: Option<&Path>,
+    walks: &dyn discover::Walks,
 ) -> Discovery {
     let mut classifier = Classifier::new(config);
     // Named files are reported on alone, but read with the repository around them.
     let scope = Scope::new(&options.paths, &options.cwd, config);
     let (found, mut walk_errors, mut misnamed) =
-        discover::discover_with(&scope.roots, &classifier, &discover::Fresh);
+        discover::discover_with(&scope.roots, &classifier, walks);
     crate::timing::mark("walk");
     let (config_files, mut found): (Vec<_>, Vec<_>) = found
         .into_iter()
@@ -72,8 +74,7 @@ pub(super) fn discover(
         for nested in configs.nested() {
             classifier.add_includes(nested);
         }
-        let (more, errors, _) =
-            discover::discover_with(&nested_roots, &classifier, &discover::Fresh);
+        let (more, errors, _) = discover::discover_with(&nested_roots, &classifier, walks);
         found.extend(more.into_iter().filter(|d| d.format != FormatId::Config));
         walk_errors.extend(errors);
         discover::sort_unique(&mut found);
