@@ -164,10 +164,12 @@ pub fn read(root: &Path, key: &Key) -> Option<Archive> {
     if stored != *key {
         return None;
     }
-    match postcard::take_from_bytes(rest) {
+    let archive = match postcard::take_from_bytes(rest) {
         Ok((archive, [])) => Some(archive),
         _ => None,
-    }
+    };
+    crate::timing::mark("archive read");
+    archive
 }
 
 /// Write `archive` under `key` as the cache of the repository at `root` (nothing when it

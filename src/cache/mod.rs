@@ -301,8 +301,14 @@ impl Cache {
         if let (Some(key), Some(old)) = (&key, old)
             && let Some(found) = resolve::reuse(&old.archive.resolved, key, results, fs)
         {
+            crate::timing::mark("cross-file findings kept");
             return found;
         }
+        crate::timing::mark(if key.is_some() {
+            "cross-file findings changed"
+        } else {
+            "cross-file findings not kept"
+        });
         let (found, kept) = resolve::now(key, fs, results);
         *lock(&self.resolved) = kept;
         found

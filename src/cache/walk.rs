@@ -78,6 +78,7 @@ pub fn walk(walks: &dyn Walks, root: &Path, prune: &Prune, visit: Visit<'_>) -> 
     };
     let old = walks.old_walks();
     if let Some(i) = old.iter().position(|w| w.replays(text, prune)) {
+        crate::timing::mark("walk still true");
         old[i].replay(visit);
         walks.walked(Some(i), None);
         return Vec::new();
