@@ -50,7 +50,7 @@ struct StoredSuppression {
 #[derive(Serialize, Deserialize, Clone)]
 struct StoredDiagnostic {
     code: String,
-    severity: u8,
+    severity: Severity,
     message: String,
     file: usize,
     span: Span,
@@ -67,23 +67,6 @@ struct StoredFix {
     message: String,
     safe: bool,
     edits: Vec<(Span, String)>,
-}
-
-fn severity_code(s: Severity) -> u8 {
-    match s {
-        Severity::Info => 0,
-        Severity::Warning => 1,
-        Severity::Error => 2,
-    }
-}
-
-fn severity_of(code: u8) -> Option<Severity> {
-    match code {
-        0 => Some(Severity::Info),
-        1 => Some(Severity::Warning),
-        2 => Some(Severity::Error),
-        _ => None,
-    }
 }
 
 impl Stored {
@@ -253,7 +236,7 @@ impl StoredDiagnostic {
     fn of(d: &Diagnostic, index: &dyn Fn(&Arc<SourceFile>) -> Option<usize>) -> Option<Self> {
         Some(StoredDiagnostic {
             code: d.rule.code.to_string(),
-            severity: severity_code(d.severity),
+            severity: d.severity,
             message: d.message.clone(),
             file: index(&d.file)?,
             span: d.span,
@@ -294,7 +277,7 @@ impl StoredDiagnostic {
             .collect::<Option<_>>()?;
         Some(Diagnostic {
             rule,
-            severity: severity_of(self.severity)?,
+            severity: self.severity,
             message: self.message,
             file: Arc::clone(file(self.file)?),
             span: self.span,
