@@ -58,7 +58,8 @@ pub fn reuse(
     fs: &dyn FileSystem,
 ) -> Option<Vec<Diagnostic>> {
     let at = kept.iter().find(|r| r.key == *key)?;
-    if !at.deps.iter().all(|d| d.seen().unchanged(d.path(), fs)) {
+    // On every core: resolve may have asked about a path per tool.
+    if !at.deps.par_iter().all(|d| d.seen().unchanged(d.path(), fs)) {
         return None;
     }
     // The companions by path, made on the first finding in one (not a search per finding).
