@@ -6,6 +6,7 @@
 //! renamed into place, so a reader sees the old archive or the new one, never half of one.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
 
 use serde::{Deserialize, Serialize};
 
@@ -61,24 +62,23 @@ pub struct Entry {
     pub sum: u128,
 }
 
-/// What the cache file holds besides its key, as read back.
+/// What the cache file holds after its key and walks, as read back.
 #[derive(Serialize, Deserialize, Default)]
 pub struct Archive<Said = crate::security::shellcheck::Said> {
     /// The files, sorted by path.
     pub entries: Vec<Entry>,
-    /// The walks of the roots checked.
-    pub walks: Vec<Walk>,
     /// The cross-file findings of the last runs.
     pub resolved: Vec<Resolved>,
     /// What ShellCheck said of the scripts resolve checked.
     pub shellcheck: Said,
 }
 
-/// The same, as written: the entries borrowed, ShellCheck's memory written in place.
+/// The archive as written: the walks first (a run replays them while the rest is decoded),
+/// the entries borrowed, ShellCheck's memory written in place.
 #[derive(Serialize)]
 pub struct ArchiveOut<'a> {
-    pub entries: Vec<&'a Entry>,
     pub walks: Vec<&'a Walk>,
+    pub entries: Vec<&'a Entry>,
     pub resolved: &'a [Resolved],
     pub shellcheck: crate::security::shellcheck::SaidNow,
 }
@@ -146,8 +146,9 @@ fn file_of(root: &Path) -> Option<RepoPath> {
     Repository::of(root).configured(&rel, root).ok()
 }
 
-/// The archive of the repository at `root`, when its file is whole and its key is `key`.
-pub fn read(root: &Path, key: &Key) -> Option<Archive> {
+/// The archive of the repository at `root`, when its file is whole and its key is `key`;
+/// its walks are sent through `walks` as soon as they are decoded.
+pub fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<Archive> {
     let file = file_of(root)?;
     // Never read through a link: a committed one could lead to a cache made to order.
     file.refuse_links().ok()?;
@@ -164,6 +165,8 @@ pub fn read(root: &Path, key: &Key) -> Option<Archive> {
     if stored != *key {
         return None;
     }
+    let (walked, rest) = postcard::take_from_bytes(rest).ok()?;
+    let _ = walks.send(walked);
     let archive = match postcard::take_from_bytes(rest) {
         Ok((archive, [])) => Some(archive),
         _ => None,

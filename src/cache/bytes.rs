@@ -28,9 +28,6 @@ impl<'de> Visitor<'de> for Bytes {
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
         Ok(v.to_vec())
     }
-    fn visit_byte_buf<E: Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
-        Ok(v)
-    }
 }
 
 /// An optional run of bytes.

@@ -34,6 +34,7 @@ mod walk;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::SystemTime;
@@ -111,6 +112,9 @@ pub struct Cache {
     /// The archive, read and decoded on a thread of its own while the walk goes on.
     reading: Mutex<Option<JoinHandle<Option<Archive>>>>,
     old: OnceLock<Option<Old>>,
+    /// The archive's walks, sent ahead of the rest by the thread that reads it.
+    walks_sent: Mutex<Option<Receiver<Vec<Walk>>>>,
+    old_walks: OnceLock<Vec<Walk>>,
     new: Mutex<Vec<Entry>>,
     resolved: Mutex<Option<Resolved>>,
     walks: Mutex<WalksNow>,
@@ -135,11 +139,12 @@ impl Cache {
         };
         // What this process's ShellCheck said is kept for this repository's run alone.
         shellcheck::start_run();
+        let (send, walks_sent) = std::sync::mpsc::channel();
         let reading = {
             let (root, key) = (root.to_path_buf(), key.clone());
-            // No thread to be had: read when first needed.
+            // No thread to be had: no cache this run.
             std::thread::Builder::new()
-                .spawn(move || archive::read(&root, &key))
+                .spawn(move || archive::read(&root, &key, send))
                 .ok()
         };
         Cache {
@@ -149,6 +154,8 @@ impl Cache {
             started: SystemTime::now(),
             reading: Mutex::new(reading),
             old: OnceLock::new(),
+            walks_sent: Mutex::new(Some(walks_sent)),
+            old_walks: OnceLock::new(),
             new: Mutex::new(Vec::new()),
             resolved: Mutex::new(None),
             walks: Mutex::new(WalksNow::default()),
@@ -161,11 +168,8 @@ impl Cache {
     fn old(&self) -> Option<&Old> {
         self.old
             .get_or_init(|| {
-                let reading = lock(&self.reading).take();
-                let archive = match reading {
-                    Some(thread) => thread.join().ok().flatten(),
-                    None => archive::read(&self.root, &self.key),
-                }?;
+                let thread = lock(&self.reading).take()?;
+                let archive = thread.join().ok().flatten()?;
                 let mut archive = archive;
                 // Only once the archive's check has passed.
                 shellcheck::remember(std::mem::take(&mut archive.shellcheck));
@@ -318,6 +322,8 @@ impl Cache {
     /// of files outside the walked `roots`, and the new ones. An old entry of a file under
     /// them that was not used is of a file that is gone or changed.
     pub fn save(self, roots: &[PathBuf]) {
+        // Read in full, whether or not this run needed them.
+        let _ = (self.old(), walk::Walks::old_walks(&self));
         let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
         let resolved = self
             .resolved
@@ -333,17 +339,17 @@ impl Cache {
         };
         let Archive {
             mut entries,
-            walks: old_walks,
             resolved: kept,
             ..
         } = old;
+        let old_walks = self.old_walks.into_inner().unwrap_or_default();
         let walks = self.walks.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut changed =
             !had_old || !new.is_empty() || resolved.is_some() || !walks.new.is_empty();
         // An old walk stays when it was replayed, or is of a root this run did not walk.
         let mut kept_walks: Vec<&Walk> = Vec::new();
         for (i, w) in old_walks.iter().enumerate() {
-            if walks.replayed.contains(&i) || !walks.roots.iter().any(|r| r == w.root()) {
+            if walks.replayed.contains(&i) || !walks.roots.iter().any(|r| *r == w.root) {
                 kept_walks.push(w);
             } else {
                 changed = true;
@@ -400,7 +406,10 @@ impl crate::discover::Walks for Cache {
 
 impl walk::Walks for Cache {
     fn old_walks(&self) -> &[Walk] {
-        self.old().map_or(&[], |o| &o.archive.walks)
+        self.old_walks.get_or_init(|| {
+            let sent = lock(&self.walks_sent).take();
+            sent.and_then(|r| r.recv().ok()).unwrap_or_default()
+        })
     }
 
     fn walked(&self, old: Option<usize>, new: Option<Walk>) {

@@ -20,7 +20,8 @@ use crate::source::FormatId;
 /// One root's walk.
 #[derive(Serialize, Deserialize)]
 pub struct Walk {
-    root: String,
+    /// The root walked.
+    pub root: String,
     /// Every folder entered (the root first), and its metadata before it was listed.
     dirs: Vec<(String, Stat)>,
     /// The folders the excludes kept the walk out of.
@@ -52,11 +53,6 @@ impl Walk {
         self.paths.par_iter().for_each(|(p, kind, format)| {
             visit(Path::new(p), *kind, Some(*format));
         });
-    }
-
-    /// The root walked.
-    pub fn root(&self) -> &str {
-        &self.root
     }
 }
 
