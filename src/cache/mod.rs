@@ -349,7 +349,7 @@ impl Cache {
         // An old walk stays when it was replayed, or is of a root this run did not walk.
         let mut kept_walks: Vec<&Walk> = Vec::new();
         for (i, w) in old_walks.iter().enumerate() {
-            if walks.replayed.contains(&i) || !walks.roots.iter().any(|r| *r == w.root) {
+            if walks.replayed.contains(&i) || !walks.roots.contains(&w.root) {
                 kept_walks.push(w);
             } else {
                 changed = true;
