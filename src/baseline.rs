@@ -432,19 +432,5 @@ pub(crate) fn write(
     Ok(Written { recorded, kept })
 }
 
-/// [`write`] for a run of `options`: what it covers is its scope and its enabled rules.
-pub(crate) fn write_for(
-    path: &RepoPath,
-    options: &crate::CheckOptions,
-    config: &crate::Config,
-    diagnostics: &[Diagnostic],
-) -> Result<Written, String> {
-    let scope = crate::scope::Scope::new(&options.paths, &options.cwd, config);
-    let covers = |rule: &Rule, file: &Path| {
-        scope.covers(file) && crate::pipeline::enabled(options, config, rule, file).is_some()
-    };
-    write(path, diagnostics, &covers)
-}
-
 #[cfg(test)]
 mod tests;

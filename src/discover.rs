@@ -354,33 +354,6 @@ pub fn walk_fresh(
     std::mem::take(&mut *errors.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
-/// The entries of the folder `dir` as a walk lists them (names and kinds, sorted by name),
-/// leaving out the folders `prune` rejects; none when it cannot be listed.
-pub fn list_one(dir: &Path, prune: &Prune) -> Option<Vec<(String, Kind)>> {
-    let mut out = Vec::new();
-    let guard = ignore_files::Guard::for_root(dir);
-    if guard.check_root(dir).is_some() {
-        return None;
-    }
-    let walk = walker(dir, &guard)
-        .max_depth(Some(1))
-        .filter_entry(|e| e.file_name() != ".git")
-        .build();
-    for entry in walk {
-        let e = entry.ok()?;
-        if e.depth() == 0 {
-            continue;
-        }
-        let kind = kind_of(&e);
-        if kind == Kind::Dir && prune(e.path()) {
-            continue;
-        }
-        out.push((e.file_name().to_str()?.to_string(), kind));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Some(out)
-}
-
 /// Walk `paths` (absolute) and return the tool-definition files found, the walk errors, and
 /// the walked files a format would read under a near-miss name (`tool.yml` where DojOps reads
 /// `tool.yaml`), each sorted.

@@ -1,7 +1,8 @@
 //! toolc: a compiler and linter for repositories of LLM tool definitions.
 //!
-//! The pipeline is discover → parse → lower → resolve → validate → lint → emit; [`check`]
-//! runs it and returns every diagnostic, sorted by path and position.
+//! The pipeline is discover → load (parse, lower, security, caps) → resolve across files →
+//! severity → suppress → baseline → report, and emit for a build (`src/pipeline/`);
+//! [`check`] runs it and returns every diagnostic, sorted by path and position.
 
 // Input never reaches an unwrap: errors are values (tests may unwrap, see clippy.toml).
 #![warn(clippy::unwrap_used, clippy::expect_used)]
@@ -151,103 +152,19 @@ impl Report {
     }
 }
 
-/// Run discover → parse → lower → resolve → validate → lint over `options.paths`.
+/// Run the pipeline over `options.paths` (see `src/pipeline.rs`).
 pub fn check(options: &CheckOptions, config: &Config) -> Report {
     check_with(options, config, &Inputs::default())
 }
 
 /// [`check`], with a buffer in place of a file and progress reports.
 pub fn check_with(options: &CheckOptions, config: &Config, inputs: &Inputs<'_>) -> Report {
-    run(options, config, inputs, false).0
+    pipeline::run(options, config, inputs, false).0
 }
 
 /// [`check`], and what `build` would write from the same files.
 pub fn check_and_compile(options: &CheckOptions, config: &Config) -> (Report, bundle::Compiled) {
-    run(options, config, &Inputs::default(), true)
-}
-
-/// One run over the disk, with the stdin buffer (if any) over it and reported on alone.
-fn run(
-    options: &CheckOptions,
-    config: &Config,
-    inputs: &Inputs<'_>,
-    bundles: bool,
-) -> (Report, bundle::Compiled) {
-    let mut fs = fs::Overlay::new(Box::new(fs::Confined::for_paths(
-        &options.paths,
-        &options.cwd,
-    )));
-    let only = inputs.buffer.as_ref().map(|b| {
-        let path = discover::normalize(&options.cwd.join(&b.path));
-        fs.set(path.clone(), b.bytes.clone());
-        path
-    });
-    timing::mark("start");
-    let cache = inputs
-        .cache
-        .then(|| cache::Cache::open(&cache::root_for(config, &options.cwd), &options.cwd));
-    timing::mark("open cache");
-    let use_cache = cache.as_ref().map(|cache| pipeline::UseCache {
-        cache,
-        reported_only: !bundles
-            && !config.lock_required
-            && pipeline::checked_targets(options, config).is_empty(),
-    });
-    let loaded = pipeline::load_named(
-        options,
-        config,
-        &fs,
-        inputs.progress,
-        false,
-        only.as_deref(),
-        use_cache,
-    );
-    let report = |loaded: &pipeline::Loaded| {
-        let report = pipeline::report(options, config, loaded, bundles, only.as_deref());
-        timing::mark("report");
-        report
-    };
-    let Some(cache) = cache else {
-        let made = report(&loaded);
-        drop_later(loaded);
-        return made;
-    };
-    if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
-        let s = cache.stats();
-        eprintln!(
-            "toolc: cache: {} files from the cache, {} loaded, {} results left in it",
-            s.hits, s.loaded, s.left
-        );
-    }
-    let roots = loaded.scope.roots.clone();
-    if cache.started_empty() {
-        // A first run writes the whole cache: on the other core, while the report is made
-        // (no result reads from a cache file there was not).
-        let made = std::thread::scope(|threads| {
-            // No thread to be had: the cache is not written, and the next run is a first run
-            // again (a cache costs time, never a result).
-            let saving = std::thread::Builder::new().spawn_scoped(threads, || cache.save(&roots));
-            let made = report(&loaded);
-            if let Ok(saving) = saving {
-                let _ = saving.join();
-            }
-            made
-        });
-        timing::mark("save");
-        drop_later(loaded);
-        return made;
-    }
-    let made = report(&loaded);
-    if cache.changed(&roots) {
-        // Writing the cache needs memory of its own, and the old cache file can be carried
-        // over only once no result reads from it: the files' results go first.
-        drop(loaded);
-    } else {
-        drop_later(loaded);
-    }
-    cache.save(&roots);
-    timing::mark("save");
-    made
+    pipeline::run(options, config, &Inputs::default(), true)
 }
 
 /// Drop `value` on another thread: freeing a repository's worth of small objects one by one

@@ -10,10 +10,10 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::cache::hash::QuickSet;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::fs::{canonical, normalize};
+use crate::source::quick::QuickSet;
 
 /// The paths to walk and the filter on what is reported.
 #[derive(Debug, Clone)]

@@ -9,6 +9,7 @@ use crate::fs::FileSystem;
 use crate::suppress::Suppression;
 
 pub mod file_ref;
+pub mod quick;
 mod text;
 
 use text::{Decoded, Origin, REPLACEMENT_LEN};

@@ -112,8 +112,10 @@ fn the_configuration_applies_to_files_from_the_cache() {
     run(&repo.root, &[]);
     repo.write("toolc.toml", b"[rules]\ninvalid-tool-name = \"warning\"\n");
     let out = run(&repo.root, &[]);
-    // Loading a file reads no configuration: the entries stay good.
-    assert_eq!(counts(&out), (3, 0));
+    // The configuration is part of the cache's key: another one starts afresh...
+    assert_eq!(counts(&out), (0, 3));
+    // ...and the next run with it takes every file from the cache.
+    assert_eq!(counts(&run(&repo.root, &[])), (3, 0));
     assert!(
         json(&out).contains("\"severity\": \"warning\""),
         "{}",
@@ -438,4 +440,61 @@ fn projects_checked_from_one_working_directory_keep_each_others_records() {
     assert_eq!(counts(&run(&work.root, &[&path(&projects[1])])), (0, 2));
     assert_eq!(counts(&run(&work.root, &[&path(&projects[0])])), (2, 0));
     assert_eq!(counts(&run(&work.root, &[&path(&projects[1])])), (2, 0));
+}
+
+/// A repository with files of every format (each with findings of its own and across files):
+/// the report is the same without the cache, on a first run and on a warm one, in every
+/// output format, and the warm run takes every file from the cache.
+#[test]
+fn every_format_says_the_same_with_and_without_the_cache() {
+    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (from, to) in [
+        ("examples/demo", "demo"),
+        ("tests/fixtures/build/mixed", "mixed"),
+        ("tests/fixtures/tool-md/feature-tour", "tour"),
+        ("tests/fixtures/agent-skill/valid", "skills"),
+        ("tests/fixtures/mcp/config-token-in-env", "mcp-config"),
+        ("tests/fixtures/mcp/server-bad-hash", "mcp-server"),
+        ("tests/fixtures/tool-request/broken", "requests"),
+    ] {
+        copy_dir(&root.join(from), &repo.root.join(to));
+    }
+    let config = toolc::Config::discover(&repo.root, None).expect("valid config");
+    let options = toolc::CheckOptions {
+        cwd: repo.root.clone(),
+        ..Default::default()
+    };
+    let check = |cache: bool| {
+        let inputs = toolc::Inputs {
+            cache,
+            ..Default::default()
+        };
+        toolc::check_with(&options, &config, &inputs)
+    };
+    let rendered = |report: &toolc::Report| -> Vec<String> {
+        toolc::OutputFormat::ALL
+            .iter()
+            .map(|(_, format)| report.render(*format, &repo.root, false))
+            .collect()
+    };
+    let uncached = check(false);
+    let formats: std::collections::BTreeSet<&str> =
+        uncached.files.iter().map(|f| f.format.as_str()).collect();
+    for format in toolc::FormatId::CONFIGURABLE {
+        assert!(formats.contains(format), "no file of {format}: {formats:?}");
+    }
+    assert!(!uncached.diagnostics.is_empty());
+    let expected = rendered(&uncached);
+    assert_eq!(rendered(&check(true)), expected, "first run");
+    assert_eq!(rendered(&check(true)), expected, "warm run");
+    // The binary's own cache (another build than this test's): written, then used.
+    run(&repo.root, &[]);
+    let warm = run(&repo.root, &[]);
+    assert_eq!(json(&warm), json(&run(&repo.root, &["--no-cache"])));
+    let (hits, loaded) = counts(&warm);
+    assert_eq!(
+        loaded, 0,
+        "every file of every format from the cache ({hits} hits)"
+    );
 }

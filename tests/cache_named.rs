@@ -1,4 +1,4 @@
-//! `check FILE` with the cache: the files it does not report on stay in the cache while the
+//! `check FILE` with the cache: every file of the repository comes from the cache and the
 //! cross-file findings are kept, and the report is still the one a run without the cache
 //! gives — a kept finding that points into another file shows that file, a change elsewhere
 //! that makes a new cross-file finding is seen (also when it lies in a schema another tool
@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 
 use assert_cmd::Command;
-use common::cache::{all_counts, copy_dir, json, run, three_tools};
+use common::cache::{copy_dir, counts, json, run, three_tools};
 use common::{Repo, VALID_SCHEMA, VALID_TOOL};
 
 /// `toolc check ARGS` in `dir`, human output without colour: (exit code, stdout).
@@ -45,9 +45,8 @@ fn a_kept_cross_file_finding_shows_the_file_left_in_the_cache() {
     );
     run(&repo.root, &[]);
     let named = run(&repo.root, &[".dojops/tools/b/tool.yaml"]);
-    // `a` is clean (its one finding is cross-file, kept): its result stays in the cache,
-    // only its file is read back for the finding; `c` has a finding of its own.
-    assert_eq!(all_counts(&named), (3, 0, 1));
+    // Every file from the cache, the cross-file finding kept.
+    assert_eq!(counts(&named), (3, 0));
     assert!(json(&named).contains("DOJ011"), "{}", json(&named));
     assert!(
         json(&named).contains(".dojops/tools/a/tool.yaml"),
@@ -73,16 +72,15 @@ fn a_change_elsewhere_is_seen_by_a_named_file() {
     run(&repo.root, &[]);
     let before = run(&repo.root, &[".dojops/tools/a/tool.yaml"]);
     assert!(!json(&before).contains("DOJ011"));
-    // `b` and `d` are clean and not named: left in the cache (`c` has a finding of its own).
-    assert_eq!(all_counts(&before), (4, 0, 2));
+    assert_eq!(counts(&before), (4, 0));
     // `b`, not named, takes `a`'s name.
     repo.write(
         ".dojops/tools/b/tool.yaml",
         VALID_TOOL.replace("my-tool", "tool-a").as_bytes(),
     );
     let out = run(&repo.root, &[".dojops/tools/a/tool.yaml"]);
-    // Resolve runs again: `d`, left in the cache at first, is rebuilt for it, in its place.
-    assert_eq!(all_counts(&out), (3, 1, 0));
+    // `b` is loaded again, and resolve runs again.
+    assert_eq!(counts(&out), (3, 1));
     assert!(json(&out).contains("DOJ011"), "{}", json(&out));
     assert_same_named(&repo.root, ".dojops/tools/a/tool.yaml");
     // And gone again when it is renamed back.
@@ -111,9 +109,9 @@ fn a_kept_finding_in_a_schema_of_a_tool_left_in_the_cache_is_shown() {
         "{}",
         json(&named)
     );
-    // The kept finding is shown as it was: `b`'s result stays in the cache (only its schema's
-    // text is read back), nothing is loaded, resolve does not run again.
-    assert_eq!(all_counts(&named), (3, 0, 1));
+    // The kept finding is shown as it was (only the schema's text is read back): nothing is
+    // loaded.
+    assert_eq!(counts(&named), (3, 0));
     assert_same_named(&repo.root, ".dojops/tools/a/tool.yaml");
     let (_, text) = human(&repo.root, &[".dojops/tools/a/tool.yaml"]);
     assert!(
@@ -126,10 +124,9 @@ fn a_kept_finding_in_a_schema_of_a_tool_left_in_the_cache_is_shown() {
 fn a_named_schema_file_is_reported_on_through_its_tool() {
     let repo = three_tools();
     run(&repo.root, &[]);
-    // The tool that reads the named schema is rebuilt (a file of its result is reported on);
-    // `b` is left in the cache, `c` has a finding of its own.
+    // The tool that reads the named schema comes from the cache with it.
     let named = run(&repo.root, &[".dojops/tools/a/input.schema.json"]);
-    assert_eq!(all_counts(&named), (3, 0, 1));
+    assert_eq!(counts(&named), (3, 0));
     assert_same_named(&repo.root, ".dojops/tools/a/input.schema.json");
     repo.write(
         ".dojops/tools/a/input.schema.json",

@@ -1,5 +1,5 @@
-//! The cache beyond one file's content: the walk kept per folder (a new file, a changed
-//! ignore file, a folder excluded and entered again), paths shown from where the run is, a
+//! The cache beyond one file's content: what the walk finds (a new file, a changed ignore
+//! file, a folder excluded and entered again), paths shown from where the run is, a
 //! link out of the repository (never read, cached or not), an editor's buffer (never stored),
 //! the cache of another version left alone, and the fixtures saying the same with and without
 //! the cache. The trees are dated an hour back, so that the folders' and files' times are

@@ -45,12 +45,6 @@ const LAYERS: &[(&str, u8)] = &[
 /// The upward imports of today, by module: (from, to). The crate root re-exports the
 /// public entry points of the commands over checks (`diff`, `lock`, `Workspace`).
 const DEBTS: &[(&str, &str)] = &[
-    ("config", "cache"),
-    ("formats", "cache"),
-    ("security", "cache"),
-    ("baseline", "lib"),
-    ("baseline", "pipeline"),
-    ("cache", "lib"),
     ("pipeline", "lock"),
     ("lib", "change"),
     ("lib", "lock"),
@@ -375,11 +369,11 @@ fn use_paths(text: &str) -> Vec<Vec<String>> {
 /// The largest import circle among the files of `src/` today: it may shrink, never grow
 /// (lower this when it shrinks). The circle runs through the upward imports the cache and
 /// the driver still make.
-const MAX_CIRCLE: usize = 46;
+const MAX_CIRCLE: usize = 13;
 
 /// The imports from a file to a file of a higher layer today: they may get fewer, never
 /// more (lower this when they do).
-const MAX_UPWARD: usize = 13;
+const MAX_UPWARD: usize = 4;
 
 #[test]
 fn no_import_runs_up_a_layer_beyond_the_listed_debts() {

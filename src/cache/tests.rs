@@ -2,7 +2,6 @@
 
 use super::*;
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
 
 use crate::fs::Disk;
 
@@ -33,30 +32,22 @@ fn disk() -> Arc<dyn FileSystem> {
     Arc::new(Disk)
 }
 
-/// `cache`'s answer for `path` read as `format` (claimed by content), run from `dir`, with
-/// `buffered` the files an editor holds.
-fn lookup(
-    cache: &Cache,
-    path: &Path,
-    format: FormatId,
-    dir: &Path,
-    buffered: &HashSet<&Path>,
-) -> Option<Hit> {
+fn open(dir: &Path, build: &str) -> Cache {
+    Cache::open_as(dir, dir, &Config::default(), build.into())
+}
+
+/// `cache`'s answer for `path` read as `format` (claimed by content), with `buffered` the
+/// files an editor holds.
+fn lookup(cache: &Cache, path: &Path, format: FormatId, buffered: &HashSet<&Path>) -> Option<Hit> {
     let fs = disk();
     let lookup = Lookup {
         path,
         format,
         claim: Claim::ByContent,
-        cwd: dir,
         fs: &fs,
         buffered,
-        track: false,
-        reported: None,
     };
-    match cache.get(&lookup)? {
-        Found::Hit(hit) => Some(hit),
-        Found::Deferred(_) => panic!("a lookup that does not defer got a deferred file"),
-    }
+    cache.get(&lookup)
 }
 
 fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
@@ -79,21 +70,14 @@ fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
 fn an_entry_reads_back_as_the_file_it_was_made_from() {
     let dir = temp("roundtrip");
     let path = tool(&dir);
-    let cache = Cache::open_as(&dir, &dir, "build A".into());
+    let cache = open(&dir, "build A");
     let fresh = load_and_store(&cache, &path);
     cache.save(std::slice::from_ref(&dir));
-    let cache = Cache::open_as(&dir, &dir, "build A".into());
-    let hit = lookup(&cache, &path, FormatId::DojopsTool, &dir, &HashSet::new())
+    let cache = open(&dir, "build A");
+    let hit = lookup(&cache, &path, FormatId::DojopsTool, &HashSet::new())
         .and_then(|h| h.result)
         .expect("a hit");
-    assert_eq!(
-        cache.stats(),
-        CacheStats {
-            hits: 1,
-            loaded: 0,
-            left: 0
-        }
-    );
+    assert_eq!(cache.stats(), CacheStats { hits: 1, loaded: 0 });
     let show = |r: &FileResult| -> Vec<String> {
         r.diagnostics
             .iter()
@@ -112,18 +96,54 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
     // The text is read back from disk only when asked for, and is the file's.
     assert!(!hit.file.text.is_held());
     assert_eq!(hit.file.text.as_str(), fresh.file.text.as_str());
-    // Another build, or the same build with a file gone wrong, never uses it.
-    let other = Cache::open_as(&dir, &dir, "build B".into());
-    assert!(lookup(&other, &path, FormatId::DojopsTool, &dir, &HashSet::new()).is_none());
-    let cache = Cache::open_as(&dir, &dir, "build A".into());
+    // Another build never uses it, nor a lookup as another format.
+    let other = open(&dir, "build B");
+    assert!(lookup(&other, &path, FormatId::DojopsTool, &HashSet::new()).is_none());
+    let cache = open(&dir, "build A");
     assert!(
-        lookup(&cache, &path, FormatId::CycodTool, &dir, &HashSet::new()).is_none(),
+        lookup(&cache, &path, FormatId::CycodTool, &HashSet::new()).is_none(),
         "another format is a miss"
     );
     // A schema file with an editor's buffer over it is read as the buffer says.
     let schema = dir.join(".dojops/tools/a/input.schema.json");
     let buffered = HashSet::from([schema.as_path()]);
-    assert!(lookup(&cache, &path, FormatId::DojopsTool, &dir, &buffered).is_none());
+    assert!(lookup(&cache, &path, FormatId::DojopsTool, &buffered).is_none());
+    // Nor does another configuration.
+    let file = crate::source::SourceFile::new(
+        dir.join("toolc.toml"),
+        "toolc.toml".into(),
+        FormatId::Config,
+        "[rules]\nDOJ003 = \"off\"\n".into(),
+    );
+    let configured = Config::parse(file, dir.clone()).expect("a configuration");
+    let cache = Cache::open_as(&dir, &dir, &configured, "build A".into());
+    assert!(lookup(&cache, &path, FormatId::DojopsTool, &HashSet::new()).is_none());
+}
+
+/// Files written within two seconds of a run are hashed by the next one: the same bytes
+/// are a hit, other bytes of the same size and time a miss.
+#[test]
+fn a_file_of_the_runs_clock_tick_is_hashed_again() {
+    let dir = temp("racy");
+    let path = tool(&dir);
+    let cache = open(&dir, "build A");
+    load_and_store(&cache, &path);
+    cache.save(std::slice::from_ref(&dir));
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mtime = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let same_size = text.replace("Tool_A", "Tool_B");
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&path)
+        .expect("open");
+    std::io::Write::write_all(&mut &f, same_size.as_bytes()).expect("write");
+    f.set_modified(mtime).expect("set mtime");
+    drop(f);
+    let cache = open(&dir, "build A");
+    assert!(lookup(&cache, &path, FormatId::DojopsTool, &HashSet::new()).is_none());
 }
 
 #[test]
@@ -144,106 +164,6 @@ fn text_read_back_must_match_the_digest() {
     // Changed since it was checked: no stale text under old spans.
     assert_eq!(file.text.as_str(), "");
     assert_eq!(file.position(10).line, 1);
-}
-
-/// The tool of `tool`, in folder `name` (its name `name`), written anew.
-fn tool_named(dir: &Path, name: &str) -> PathBuf {
-    let folder = dir.join(".dojops/tools").join(name);
-    std::fs::create_dir_all(&folder).expect("mkdir");
-    let path = folder.join("tool.yaml");
-    let text = std::fs::read_to_string(tool(dir))
-        .expect("read")
-        .replace("Tool_A", name);
-    std::fs::write(&path, text).expect("write");
-    std::fs::copy(
-        dir.join(".dojops/tools/a/input.schema.json"),
-        folder.join("input.schema.json"),
-    )
-    .expect("copy");
-    path
-}
-
-/// One run over `paths`: each from the cache when it is there, else loaded and stored;
-/// returns how many came from the cache.
-fn run_over(dir: &Path, paths: &[PathBuf]) -> usize {
-    let cache = Cache::open_as(dir, dir, "build A".into());
-    let mut hits = 0;
-    for path in paths {
-        match lookup(&cache, path, FormatId::DojopsTool, dir, &HashSet::new()) {
-            Some(hit) => {
-                hits += 1;
-                let fresh = std::fs::read_to_string(path).expect("read");
-                let hit = hit.result.expect("a result");
-                assert_eq!(hit.file.text.as_str(), fresh, "{}", path.display());
-            }
-            None => {
-                load_and_store(&cache, path);
-            }
-        }
-    }
-    cache.save(&[dir.to_path_buf()]);
-    hits
-}
-
-#[test]
-fn a_saved_index_carries_the_old_entries_whether_in_place_or_copied() {
-    let dir = temp("carried");
-    // Dated back: a file of the last two seconds is always hashed again, a hit either way.
-    let names: Vec<String> = (0..8).map(|i| format!("t{i}")).collect();
-    let paths: Vec<PathBuf> = names.iter().map(|n| tool_named(&dir, n)).collect();
-    assert_eq!(run_over(&dir, &paths), 0);
-    assert_eq!(run_over(&dir, &paths), paths.len());
-    // One file changed: the old index is carried in place, the new record wins.
-    std::fs::write(
-        &paths[3],
-        std::fs::read_to_string(&paths[3]).expect("read") + "# edited\n",
-    )
-    .expect("write");
-    assert_eq!(run_over(&dir, &paths), paths.len() - 1);
-    assert_eq!(run_over(&dir, &paths), paths.len());
-    // Most files gone: what the old index holds for them is dropped, the rest copied.
-    assert_eq!(run_over(&dir, &paths[..2]), 2);
-    assert_eq!(run_over(&dir, &paths[..2]), 2);
-    assert_eq!(run_over(&dir, &paths), 2);
-    assert_eq!(run_over(&dir, &paths), paths.len());
-}
-
-#[test]
-fn files_stated_ahead_answer_their_lookups_and_changes_still_show() {
-    let dir = temp("ahead");
-    let names = ["t0", "t1", "t2"];
-    let paths: Vec<PathBuf> = names.iter().map(|n| tool_named(&dir, n)).collect();
-    assert_eq!(run_over(&dir, &paths), 0);
-    assert_eq!(run_over(&dir, &paths), 3);
-    // Only the run's roots are stated ahead: here, one tool's folder.
-    let cache = Cache::open_as(&dir, &dir, "build A".into());
-    let old = cache.old().expect("the cache file");
-    let t0 = dir.join(".dojops/tools/t0");
-    old.prefetch(std::slice::from_ref(&t0), &AtomicBool::new(false));
-    let stated = |p: &Path| old.stated(old.find(p).expect("an entry").0);
-    assert!(stated(&paths[0]));
-    assert!(!stated(&paths[1]) && !stated(&paths[2]));
-    drop(cache);
-    // A file and another's schema changed: stated ahead (on the cache's own thread, racing
-    // the lookups), both are misses, and the cache saved after it keeps every entry.
-    std::fs::write(
-        &paths[1],
-        std::fs::read_to_string(&paths[1]).expect("read") + "# edited\n",
-    )
-    .expect("write");
-    std::fs::write(dir.join(".dojops/tools/t2/input.schema.json"), "{}").expect("write");
-    let cache = Cache::open_as(&dir, &dir, "build A".into());
-    cache.prefetch(std::slice::from_ref(&dir));
-    let hits: Vec<bool> = paths
-        .iter()
-        .map(|p| lookup(&cache, p, FormatId::DojopsTool, &dir, &HashSet::new()).is_some())
-        .collect();
-    assert_eq!(hits, [true, false, false]);
-    for path in &paths[1..] {
-        load_and_store(&cache, path);
-    }
-    cache.save(std::slice::from_ref(&dir));
-    assert_eq!(run_over(&dir, &paths), 3);
 }
 
 /// A file changed between two reads of one load: the load is not stored (its result may
@@ -271,35 +191,6 @@ fn a_dependency_read_twice_with_other_bytes_makes_the_load_unstorable() {
     // Written just now: its metadata is not trusted next time (the same clock tick).
     assert!(
         matches!(deps[0].seen(), track::Seen::Read(stat, _) if *stat == track::Stat::UNTRUSTED)
-    );
-}
-
-#[test]
-fn a_result_is_identified_by_what_its_load_read_not_by_when() {
-    let sum = |seen: track::Seen| {
-        let parts = store::Parts {
-            tools: 1,
-            ..Default::default()
-        };
-        let dep = track::Dep::new(PathBuf::from("/r/a/input.schema.json"), seen);
-        *parts.checked(&[dep]).sum()
-    };
-    let read = |mtime_secs, byte| {
-        let stat = Stat {
-            len: 2,
-            mtime_secs,
-            mtime_nanos: 0,
-            inode: 1,
-        };
-        sum(track::Seen::Read(stat, [byte; 32]))
-    };
-    // Touched with the same bytes: the same result; other bytes: another one.
-    assert_eq!(read(1, 7), read(2, 7));
-    assert_ne!(read(1, 7), read(1, 8));
-    assert_ne!(sum(track::Seen::Absent), sum(track::Seen::Present));
-    assert_ne!(
-        sum(track::Seen::LinkOut(None)),
-        sum(track::Seen::LinkOut(Some(String::new())))
     );
 }
 

@@ -4,21 +4,24 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
 use crate::fs::{DirEntry, EntryKind, FileSystem, Noted, ReadError};
 use crate::source::{Digest, sha256};
 
-/// The metadata compared before a file is hashed.
+/// The metadata compared before a file is hashed: its size, modification time, inode and
+/// status-change time (which no one can set: a restore with `cp -p` keeps size and mtime,
+/// not that).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stat {
     /// Size in bytes.
     pub len: u64,
-    /// Modification time, seconds since the epoch.
-    pub mtime_secs: i64,
-    /// Modification time, nanoseconds within the second.
-    pub mtime_nanos: u32,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime: i64,
+    /// Status-change time, nanoseconds since the epoch (0 where there is none).
+    pub changed: i64,
     /// The inode (0 where there is none): an editor's save by rename gives a new one.
     pub inode: u64,
 }
@@ -27,19 +30,16 @@ impl Stat {
     /// Metadata no file has: a dependency recorded with it is hashed on every later check.
     pub const UNTRUSTED: Stat = Stat {
         len: u64::MAX,
-        mtime_secs: i64::MIN,
-        mtime_nanos: u32::MAX,
+        mtime: i64::MIN,
+        changed: i64::MIN,
         inode: u64::MAX,
     };
 
-    /// True when the file was modified too close to now (two seconds, or later than now) for
-    /// its metadata to tell a later change in the same clock tick apart: an edit within the
-    /// timestamp's granularity keeps size and mtime.
-    pub fn is_recent(&self) -> bool {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        self.mtime_secs.saturating_add(2) >= now
+    /// True when the file was modified or changed within two seconds of `now` (or after
+    /// it): an edit within the timestamp's granularity keeps its metadata.
+    pub fn is_recent(&self, now: SystemTime) -> bool {
+        let now = nanos(Ok(now));
+        self.mtime.max(self.changed).saturating_add(2_000_000_000) >= now
     }
 
     /// The metadata of the regular file at `path`, if it is one: a link is not (what it
@@ -51,26 +51,31 @@ impl Stat {
 
     /// The fields of `m`.
     pub fn of_metadata(m: &std::fs::Metadata) -> Stat {
-        let (mtime_secs, mtime_nanos) = match m.modified() {
-            Ok(t) => match t.duration_since(std::time::UNIX_EPOCH) {
-                Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
-                Err(e) => (
-                    -(e.duration().as_secs() as i64),
-                    e.duration().subsec_nanos(),
-                ),
-            },
-            Err(_) => (0, 0),
-        };
         #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(m);
+        let (changed, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (
+                m.ctime().saturating_mul(1_000_000_000) + m.ctime_nsec(),
+                m.ino(),
+            )
+        };
         #[cfg(not(unix))]
-        let inode = 0;
+        let (changed, inode) = (0, 0);
         Stat {
             len: m.len(),
-            mtime_secs,
-            mtime_nanos,
+            mtime: nanos(m.modified()),
+            changed,
             inode,
         }
+    }
+}
+
+/// A time as nanoseconds since the epoch (negative before it, 0 when unknown).
+fn nanos(t: std::io::Result<SystemTime>) -> i64 {
+    match t.map(|t| t.duration_since(UNIX_EPOCH)) {
+        Ok(Ok(d)) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Ok(Err(e)) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
+        Err(_) => 0,
     }
 }
 
@@ -89,9 +94,9 @@ pub enum Seen {
     /// A file there, only asked about.
     Present,
     /// A file there, read: its metadata before the read and the digest of what was read.
-    Read(Stat, #[serde(with = "super::serde_helpers::digest")] Digest),
+    Read(Stat, #[serde(with = "super::bytes")] Digest),
     /// A folder there, listed: the digest of its listing.
-    Listed(#[serde(with = "super::serde_helpers::digest")] Digest),
+    Listed(#[serde(with = "super::bytes")] Digest),
     /// Asked whether a link on its way leads out of the repository: where to, if it does
     /// (as text: a path that is not UTF-8 would make the whole index unwritable).
     LinkOut(Option<String>),
@@ -145,12 +150,6 @@ fn target_text(target: Option<PathBuf>) -> Option<String> {
 }
 
 impl Dep {
-    /// `seen` at `path` (the tracker makes them as loads read).
-    #[cfg(test)]
-    pub fn new(path: PathBuf, seen: Seen) -> Dep {
-        Dep { path, seen }
-    }
-
     /// What was found there.
     pub fn seen(&self) -> &Seen {
         &self.seen
@@ -168,23 +167,15 @@ impl Dep {
 }
 
 impl Seen {
-    /// True when `fs` still shows this at `path`.
+    /// True when `fs` still shows this at `path` (a file read: the same metadata, or else
+    /// the same bytes).
     pub fn unchanged(&self, path: &Path, fs: &dyn FileSystem) -> bool {
-        self.unchanged_with(path, fs, || Stat::of(path))
-    }
-
-    /// [`Seen::unchanged`], with the file's metadata now from `stat`.
-    pub fn unchanged_with(
-        &self,
-        path: &Path,
-        fs: &dyn FileSystem,
-        stat: impl FnOnce() -> Option<Stat>,
-    ) -> bool {
         match self {
             Seen::Absent => !fs.is_file(path),
             Seen::Present => fs.is_file(path),
             Seen::Read(stat_then, digest) => {
-                stat() == Some(*stat_then) || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
+                Stat::of(path) == Some(*stat_then)
+                    || fs.read(path).is_ok_and(|b| sha256(&b) == *digest)
             }
             Seen::Listed(digest) => listing_digest(&fs.list_dir(path)) == *digest,
             Seen::LinkOut(target) => target_text(fs.link_out(path)) == *target,
@@ -298,7 +289,7 @@ impl FileSystem for Tracker<'_> {
             // As for the definition itself: a file modified in the clock tick of this read is
             // hashed next time, whatever its metadata says then.
             (Ok(bytes), Some(stat)) => {
-                let stat = if stat.is_recent() {
+                let stat = if stat.is_recent(SystemTime::now()) {
                     Stat::UNTRUSTED
                 } else {
                     stat

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::Report;
-use crate::baseline::{self, DEFAULT_FILE_NAME};
+use crate::baseline::DEFAULT_FILE_NAME;
 use crate::config::Config;
 use crate::fs::RepoPath;
 use crate::fs::boundary::named;
@@ -92,7 +92,7 @@ pub(super) fn write(
     config: &Config,
     report: &Report,
 ) -> ExitCode {
-    match baseline::write_for(&target.path, options, config, &report.diagnostics) {
+    match crate::pipeline::write_baseline(&target.path, options, config, report) {
         Ok(written) => {
             let kept = if written.kept > 0 {
                 format!(

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{Config, ConfigError, FILE_NAME};
-use crate::cache::hash::{QuickMap, QuickSet};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
 use crate::fs::{canonical, parent_canonical};
 use crate::rules::syntax::INVALID_CONFIG;
+use crate::source::quick::{QuickMap, QuickSet};
 use crate::source::{FormatId, SourceFile, Span};
 
 /// The configuration of a run and every nested `toolc.toml` below it.

@@ -241,13 +241,10 @@ pub fn compile_function(
             }
         }
         other => {
-            let hint = crate::analysis::names::did_you_mean(other, NAMES.iter().copied())
-                .map(|h| format!("; did you mean `{h}`?"))
-                .unwrap_or_default();
             return Err(error(
                 function.span(),
                 format!(
-                    "`{other}` is not a function; known functions: {}{hint}",
+                    "`{other}` is not a function; known functions: {}",
                     NAMES.join(", ")
                 ),
             ));

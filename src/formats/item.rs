@@ -166,7 +166,7 @@ impl std::fmt::Debug for Item {
 /// How a format's items are written to the cache and read back. A format opts into the
 /// cache by deriving `Serialize` and `Deserialize` on its item type (syntax trees kept as
 /// [`crate::syntax::Packed`], `&'static str` and JSON fields through the adapters in
-/// `crate::cache`) and returning `Some(ItemCodec::of::<ItsItem>())` from
+/// this module: `static_str`, `json_option`) and returning `Some(ItemCodec::of::<ItsItem>())` from
 /// [`super::Format::cache`]. A format that does not is checked afresh on every run, which is
 /// always correct.
 #[derive(Clone, Copy)]
@@ -199,5 +199,64 @@ impl ItemCodec {
     /// place; `None` when it is not of the codec's type or names another file.
     pub fn encode(&self, item: &Item, files: &[Arc<SourceFile>]) -> Option<Vec<u8>> {
         with_files(files, || (self.encode)(item))
+    }
+}
+/// A `&'static str` field of a cached item, under a name serde's derive does not take for a
+/// borrow of the input (which a `&'static str` would demand of it).
+pub type StaticStr = &'static str;
+
+/// A `&'static str` field (a namespace, a key name): written as a string, read back as the
+/// same text, interned once per distinct value for the life of the process.
+pub mod static_str {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    static INTERNED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+
+    /// Write the text.
+    pub fn serialize<S: Serializer>(value: &&'static str, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value)
+    }
+
+    /// Read the text back as a `&'static str`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(intern(text))
+    }
+
+    fn intern(text: String) -> &'static str {
+        let mut set = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+        let set = set.get_or_insert_with(HashSet::new);
+        if let Some(known) = set.get(text.as_str()) {
+            return known;
+        }
+        // Bounded by the distinct values in the cache (a few format and key names).
+        let leaked: &'static str = Box::leak(text.into_boxed_str());
+        set.insert(leaked);
+        leaked
+    }
+}
+
+/// An `Option<serde_json::Value>` field, written as JSON text (the binary format cannot
+/// describe an arbitrary value by itself).
+pub mod json_option {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    use serde_json::Value;
+
+    /// Write the value, when there is one, as JSON text.
+    pub fn serialize<S: Serializer>(value: &Option<Value>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(&v.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Read the JSON text back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| serde_json::from_str(&text).map_err(D::Error::custom))
+            .transpose()
     }
 }

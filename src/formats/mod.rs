@@ -30,7 +30,7 @@ use crate::source::{FormatId, SourceFile};
 
 pub use crate::fs::MAX_READ_BYTES;
 pub use format::{FileResult, Format, source_of};
-pub use item::{Fetch, Item, ItemCodec};
+pub use item::{Item, ItemCodec};
 
 /// The classifier of `config`: every format's path patterns and names, and its includes.
 pub fn classifier(config: &crate::config::Config) -> Classifier {

@@ -17,8 +17,8 @@ use crate::syntax::{Node, NodeKind, Packed};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Name {
     /// The registry's family: `tool-md`, `cycod`, `dojops`…
-    #[serde(with = "crate::cache::static_str")]
-    pub namespace: crate::cache::StaticStr,
+    #[serde(with = "crate::formats::item::static_str")]
+    pub namespace: crate::formats::item::StaticStr,
     /// The folder the name is registered in (empty when the whole repository is one scope).
     pub scope: PathBuf,
     /// The name itself.

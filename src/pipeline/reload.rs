@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Loaded, Slot, load_one};
+use super::Loaded;
+use super::load::{Slot, load_one};
 use crate::CheckOptions;
 use crate::config::Config;
 use crate::discover::Discovered;

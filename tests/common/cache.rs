@@ -29,13 +29,6 @@ pub fn run(dir: &Path, args: &[&str]) -> Output {
 
 /// (files taken from the cache, files loaded) as the run reported them.
 pub fn counts(out: &Output) -> (usize, usize) {
-    let (hits, loaded, _) = all_counts(out);
-    (hits, loaded)
-}
-
-/// (files taken from the cache, files loaded, files whose results stayed in the cache) as
-/// the run reported them.
-pub fn all_counts(out: &Output) -> (usize, usize, usize) {
     let err = String::from_utf8_lossy(&out.stderr);
     let line = err
         .lines()
@@ -45,7 +38,7 @@ pub fn all_counts(out: &Output) -> (usize, usize, usize) {
         .split(|c: char| !c.is_ascii_digit())
         .filter_map(|n| n.parse().ok())
         .collect();
-    (numbers[0], numbers[1], numbers[2])
+    (numbers[0], numbers[1])
 }
 
 /// The JSON report, as text.

@@ -66,7 +66,7 @@ pub struct Param {
     /// `description`.
     pub description: Option<String>,
     /// `default`, as JSON.
-    #[serde(with = "crate::cache::json_option")]
+    #[serde(with = "crate::formats::item::json_option")]
     pub default: Option<Value>,
     /// `required`, when a boolean.
     pub required: Option<bool>,
@@ -92,7 +92,7 @@ pub enum Action {
         /// The MCP server, when given.
         mcp: Option<String>,
         /// `arguments`, as JSON.
-        #[serde(with = "crate::cache::json_option")]
+        #[serde(with = "crate::formats::item::json_option")]
         arguments: Option<Value>,
     },
 }

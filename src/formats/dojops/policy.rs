@@ -53,8 +53,8 @@ const MAX_SUGGESTION_WORK: usize = 2_000_000;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NameList {
     /// The key the list came from (`allowedTools` or legacy `allowedPlugins`, …).
-    #[serde(with = "crate::cache::static_str")]
-    pub key: crate::cache::StaticStr,
+    #[serde(with = "crate::formats::item::static_str")]
+    pub key: crate::formats::item::StaticStr,
     /// Span of that key.
     pub key_span: Span,
     /// The string entries, in order (non-strings are dropped, as DojOps drops them).

@@ -1,28 +1,43 @@
 //! What the cache holds of one loaded file, and the way back: a [`FileResult`] without its
-//! text, in parts (see `store`): its files (in the index), its findings and suppression
-//! comments ([`Notes`], only when there are any) and its item (decoded when first looked
-//! into). Anything that does not read back exactly (an unknown rule code, a file index out of
-//! range) makes the whole entry unusable, and the file is checked again.
+//! texts (they are read back, and checked against their digests, when something needs
+//! them): its files, their suppression comments, its findings and its item (decoded when
+//! first looked into). Anything that does not read back exactly (an unknown rule code, a
+//! file index out of range) makes the whole entry unusable, and the file is checked again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::store::{FileMeta, NewFile, Parts};
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Related};
 use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
 use crate::rules::{self, Severity};
-use crate::source::{FormatId, SourceFile, Span};
+use crate::source::{Digest, FormatId, SourceFile, Span};
 use crate::suppress::{SuppressedCode, Suppression};
 
-/// A file's findings and the suppression comments of its files (the file, then its
-/// companions).
+/// A loaded file as stored.
 #[derive(Serialize, Deserialize)]
-struct Notes {
+pub struct Stored {
+    /// The file, then its companions.
+    files: Vec<StoredFile>,
+    /// The suppression comments of each of `files`.
     suppressions: Vec<Vec<StoredSuppression>>,
     diagnostics: Vec<StoredDiagnostic>,
+    /// The item, as its format's codec wrote it.
+    #[serde(with = "super::bytes::option")]
+    item: Option<Vec<u8>>,
+    /// The tool definitions it held.
+    tools: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredFile {
+    path: String,
+    format: FormatId,
+    bom_len: usize,
+    #[serde(with = "super::bytes")]
+    digest: Digest,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -35,7 +50,7 @@ struct StoredSuppression {
 #[derive(Serialize, Deserialize, Clone)]
 struct StoredDiagnostic {
     code: String,
-    severity: u8,
+    severity: Severity,
     message: String,
     file: usize,
     span: Span,
@@ -54,152 +69,128 @@ struct StoredFix {
     edits: Vec<(Span, String)>,
 }
 
-fn severity_code(s: Severity) -> u8 {
-    match s {
-        Severity::Info => 0,
-        Severity::Warning => 1,
-        Severity::Error => 2,
-    }
-}
-
-fn severity_of(code: u8) -> Option<Severity> {
-    match code {
-        0 => Some(Severity::Info),
-        1 => Some(Severity::Warning),
-        2 => Some(Severity::Error),
-        _ => None,
-    }
-}
-
-/// What to store of `r`; `None` when its format does not opt into the cache, or a
-/// diagnostic points into a file that is neither `r`'s nor a companion's.
-pub fn parts(r: &FileResult) -> Option<Parts> {
-    let codec = formats::format_of(r.file.format)?.cache()?;
-    let item = if r.item.is_none() {
-        None
-    } else {
-        let files: Vec<Arc<SourceFile>> = std::iter::once(&r.file)
+impl Stored {
+    /// What to store of `r`; `None` when its format does not opt into the cache, or a
+    /// diagnostic points into a file that is neither `r`'s nor a companion's.
+    pub fn of(r: &FileResult) -> Option<Stored> {
+        let codec = formats::format_of(r.file.format)?.cache()?;
+        let sources: Vec<Arc<SourceFile>> = std::iter::once(&r.file)
             .chain(&r.companions)
             .cloned()
             .collect();
-        Some(codec.encode(&r.item, &files)?)
-    };
-    let sources: Vec<&Arc<SourceFile>> = std::iter::once(&r.file).chain(&r.companions).collect();
-    let index = |f: &Arc<SourceFile>| sources.iter().position(|s| s.path == f.path);
-    let files = sources
-        .iter()
-        .map(|f| {
-            Some(NewFile {
-                path: f.path.to_str()?.to_string(),
-                format: f.format,
-                bom_len: f.bom_len,
-                digest: f.digest(),
-            })
-        })
-        .collect::<Option<_>>()?;
-    let suppressions: Vec<Vec<StoredSuppression>> = sources
-        .iter()
-        .map(|f| {
-            f.suppressions()
-                .iter()
-                .map(|s| StoredSuppression {
-                    first_line: s.first_line,
-                    last_line: s.last_line,
-                    codes: s.codes.iter().map(|c| (c.text.clone(), c.span)).collect(),
+        let item = if r.item.is_none() {
+            None
+        } else {
+            Some(codec.encode(&r.item, &sources)?)
+        };
+        let index = |f: &Arc<SourceFile>| sources.iter().position(|s| s.path == f.path);
+        let files = sources
+            .iter()
+            .map(|f| {
+                Some(StoredFile {
+                    path: f.path.to_str()?.to_string(),
+                    format: f.format,
+                    bom_len: f.bom_len,
+                    digest: f.digest(),
                 })
-                .collect()
-        })
-        .collect();
-    let diagnostics: Vec<StoredDiagnostic> = r
-        .diagnostics
-        .iter()
-        .map(|d| StoredDiagnostic::of(d, &index))
-        .collect::<Option<_>>()?;
-    let notes = if diagnostics.is_empty() && suppressions.iter().all(Vec::is_empty) {
-        None
-    } else {
-        Some(
-            postcard::to_allocvec(&Notes {
-                suppressions,
-                diagnostics,
             })
-            .ok()?,
-        )
-    };
-    Some(Parts {
-        files,
-        notes,
-        item,
-        tools: u32::try_from(r.tool_count()).ok()?,
-    })
-}
-
-/// The loaded file again, at `path` read as `format`, from its stored `files` (the file,
-/// then its companions), `notes` and item (`fetch`, holding `tools` tools); paths are shown
-/// relative to `cwd` (the run that stored it was in the same place) and texts read back
-/// through `fs`.
-#[allow(clippy::too_many_arguments)]
-pub fn rebuild<'a>(
-    path: &Path,
-    format: FormatId,
-    files: impl Iterator<Item = FileMeta<'a>>,
-    notes: Option<&[u8]>,
-    fetch: Option<formats::Fetch>,
-    tools: u32,
-    cwd: &Path,
-    fs: &Arc<dyn FileSystem>,
-) -> Option<FileResult> {
-    let notes: Option<Notes> = match notes {
-        Some(bytes) => Some(postcard::from_bytes(bytes).ok()?),
-        None => None,
-    };
-    let (mut suppressions, diagnostics) = match notes {
-        Some(n) => (n.suppressions.into_iter(), n.diagnostics),
-        None => (Vec::new().into_iter(), Vec::new()),
-    };
-    let files: Vec<Arc<SourceFile>> = files
-        .map(|f| {
-            let suppressions = suppressions
-                .next()
-                .unwrap_or_default()
-                .into_iter()
-                .map(StoredSuppression::load)
-                .collect();
-            let path = PathBuf::from(f.path);
-            let display = crate::discover::display_path(&path, cwd);
-            SourceFile::unread(
-                path,
-                display,
-                f.format,
-                f.bom_len,
-                f.digest,
-                suppressions,
-                fs,
-            )
+            .collect::<Option<_>>()?;
+        let suppressions = sources
+            .iter()
+            .map(|f| f.suppressions().iter().map(StoredSuppression::of).collect())
+            .collect();
+        let diagnostics = r
+            .diagnostics
+            .iter()
+            .map(|d| StoredDiagnostic::of(d, &index))
+            .collect::<Option<_>>()?;
+        Some(Stored {
+            files,
+            suppressions,
+            diagnostics,
+            item,
+            tools: u32::try_from(r.tool_count()).ok()?,
         })
-        .collect();
-    let first = files.first()?;
-    if first.path != path || first.format != format {
-        return None;
     }
-    let codec = formats::format_of(format)?.cache()?;
-    let item = match fetch {
-        Some(fetch) => Item::encoded(codec, fetch, tools as usize, files.clone()),
-        None => Item::none(),
-    };
-    let file = |i: usize| files.get(i);
-    let diagnostics = diagnostics
-        .into_iter()
-        .map(|d| d.load(&file))
-        .collect::<Option<Vec<_>>>()?;
-    let mut files = files.into_iter();
-    let main = files.next()?;
-    Some(FileResult {
-        file: main,
-        companions: files.collect(),
-        diagnostics,
-        item,
-    })
+
+    /// The item's bytes and the files it names, to hold in place of the decoded item (they
+    /// are smaller until something looks into it).
+    pub fn item(&self, r: &FileResult) -> Option<Item> {
+        let codec = formats::format_of(r.file.format)?.cache()?;
+        let bytes = self.item.clone()?;
+        let files = std::iter::once(&r.file)
+            .chain(&r.companions)
+            .cloned()
+            .collect();
+        Some(Item::encoded(
+            codec,
+            Box::new(move || Some(bytes)),
+            self.tools as usize,
+            files,
+        ))
+    }
+
+    /// The loaded file again, at `path` read as `format`; paths are shown relative to `cwd`
+    /// (the run that stored it was in the same place) and texts read back through `fs`.
+    pub fn rebuild(
+        self,
+        path: &Path,
+        format: FormatId,
+        cwd: &Path,
+        fs: &Arc<dyn FileSystem>,
+    ) -> Option<FileResult> {
+        let mut suppressions = self.suppressions.into_iter();
+        let files: Vec<Arc<SourceFile>> = self
+            .files
+            .into_iter()
+            .map(|f| {
+                let suppressions = suppressions
+                    .next()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(StoredSuppression::load)
+                    .collect();
+                let path = PathBuf::from(f.path);
+                let display = crate::discover::display_path(&path, cwd);
+                SourceFile::unread(
+                    path,
+                    display,
+                    f.format,
+                    f.bom_len,
+                    f.digest,
+                    suppressions,
+                    fs,
+                )
+            })
+            .collect();
+        let first = files.first()?;
+        if first.path != path || first.format != format {
+            return None;
+        }
+        let codec = formats::format_of(format)?.cache()?;
+        let item = match self.item {
+            Some(bytes) => Item::encoded(
+                codec,
+                Box::new(move || Some(bytes)),
+                self.tools as usize,
+                files.clone(),
+            ),
+            None => Item::none(),
+        };
+        let file = |i: usize| files.get(i);
+        let diagnostics = self
+            .diagnostics
+            .into_iter()
+            .map(|d| d.load(&file))
+            .collect::<Option<Vec<_>>>()?;
+        let mut files = files.into_iter();
+        Some(FileResult {
+            file: files.next()?,
+            companions: files.collect(),
+            diagnostics,
+            item,
+        })
+    }
 }
 
 /// The rule whose code is `code` (looked up once per run for every code).
@@ -214,6 +205,14 @@ fn rule(code: &str) -> Option<&'static rules::Rule> {
 }
 
 impl StoredSuppression {
+    fn of(s: &Suppression) -> StoredSuppression {
+        StoredSuppression {
+            first_line: s.first_line,
+            last_line: s.last_line,
+            codes: s.codes.iter().map(|c| (c.text.clone(), c.span)).collect(),
+        }
+    }
+
     fn load(self) -> Suppression {
         Suppression {
             first_line: self.first_line,
@@ -237,7 +236,7 @@ impl StoredDiagnostic {
     fn of(d: &Diagnostic, index: &dyn Fn(&Arc<SourceFile>) -> Option<usize>) -> Option<Self> {
         Some(StoredDiagnostic {
             code: d.rule.code.to_string(),
-            severity: severity_code(d.severity),
+            severity: d.severity,
             message: d.message.clone(),
             file: index(&d.file)?,
             span: d.span,
@@ -278,7 +277,7 @@ impl StoredDiagnostic {
             .collect::<Option<_>>()?;
         Some(Diagnostic {
             rule,
-            severity: severity_of(self.severity)?,
+            severity: self.severity,
             message: self.message,
             file: Arc::clone(file(self.file)?),
             span: self.span,

@@ -1,0 +1,164 @@
+//! Stages 4 and 5, severity and suppress: each finding gets the severity its configuration
+//! gives its rule on its file (or is dropped: `--select`, `--ignore`, `off`), then a
+//! covering `toolc: ignore` comment moves it aside; a comment that covers nothing is
+//! reported.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::CheckOptions;
+use crate::bundle;
+use crate::config::{Config, Setting};
+use crate::diagnostics::Diagnostic;
+use crate::rules::{self, Rule, Severity, syntax as syn};
+use crate::source::SourceFile;
+use crate::suppress::Suppression;
+
+/// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
+/// not run there (`--select`, `--ignore`, configured `off`).
+pub(crate) fn enabled(
+    options: &CheckOptions,
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> Option<Severity> {
+    let selected = options.select.is_empty()
+        || options
+            .select
+            .iter()
+            .any(|s| rules::selector_matches(s, rule));
+    let ignored = options
+        .ignore
+        .iter()
+        .any(|s| rules::selector_matches(s, rule));
+    if !selected || ignored || !preview_runs(options.preview, &options.select, config, rule, path) {
+        return None;
+    }
+    match config.setting(rule, path) {
+        Setting::Off => None,
+        Setting::Level(s) => Some(s),
+    }
+}
+
+/// False for a preview rule that nothing turned on: not `--preview`, not `preview = true`,
+/// not a `--select` or configured setting naming the rule itself.
+pub(crate) fn preview_runs(
+    preview: bool,
+    select: &[String],
+    config: &Config,
+    rule: &Rule,
+    path: &Path,
+) -> bool {
+    !rule.preview
+        || preview
+        || select
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(rule.code) || s == rule.name)
+        || config.runs_preview(rule, path)
+}
+
+/// The bundle targets whose compatibility rules a check of `options` runs.
+pub(crate) fn checked_targets(options: &CheckOptions, config: &Config) -> Vec<bundle::Target> {
+    options
+        .targets
+        .clone()
+        .unwrap_or_else(|| bundle::checked_targets(config))
+}
+
+/// The rule's severity on a file, as the run's configuration says (see [`enabled`]).
+pub(super) type Enabled<'a> = dyn Fn(&Rule, &Path) -> Option<Severity> + 'a;
+
+/// Findings judged so far: shown, or moved aside by a comment.
+#[derive(Default)]
+pub(super) struct Judged {
+    /// To show.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Silenced by `toolc: ignore` comments.
+    pub suppressed: Vec<Diagnostic>,
+}
+
+/// The suppression comments of the files reported on, by path: marked as they are used.
+pub(super) type Comments = HashMap<PathBuf, Vec<Suppression>>;
+
+impl Judged {
+    /// Stage 4 then 5 for `raw`: configure each finding, then suppress it when a comment
+    /// covers it (every covering comment is marked used, so none is reported as unused).
+    pub fn admit(&mut self, raw: Vec<Diagnostic>, enabled: &Enabled<'_>, comments: &mut Comments) {
+        for mut d in raw {
+            let Some(severity) = enabled(d.rule, &d.file.path) else {
+                continue;
+            };
+            d.configure(severity);
+            let mut hit = false;
+            if let Some(list) = comments.get_mut(&d.file.path) {
+                // Only here is the line needed: a file without comments is not read for it.
+                let line = d.file.position(d.span.start).line;
+                for s in list {
+                    hit |= s.covers(d.rule, line);
+                }
+            }
+            if hit {
+                self.suppressed.push(d);
+            } else {
+                self.diagnostics.push(d);
+            }
+        }
+    }
+
+    /// Report the comments of `sources` that name no rule, or suppress nothing a run that
+    /// can emit their rule found.
+    pub fn unused(
+        &mut self,
+        sources: &[&Arc<SourceFile>],
+        comments: &Comments,
+        enabled: &Enabled<'_>,
+        config: &Config,
+    ) {
+        for file in sources {
+            let Some(list) = comments.get(&file.path) else {
+                continue;
+            };
+            for code in list.iter().flat_map(|s| &s.codes) {
+                let d = match code.rule {
+                    None => Diagnostic::new(
+                        &syn::UNKNOWN_SUPPRESSION_CODE,
+                        file,
+                        code.span,
+                        format!("`{}` is not a rule code or name", code.text),
+                    )
+                    .label("unknown rule")
+                    .maybe_did_you_mean(
+                        crate::analysis::names::did_you_mean(
+                            &code.text,
+                            rules::all().iter().flat_map(|r| [r.code, r.name]),
+                        )
+                        .map(|h| {
+                            crate::diagnostics::DidYouMean::new(h, crate::Fix::safe(code.span, h))
+                        }),
+                    ),
+                    Some(rule)
+                        if !code.used
+                            && enabled(rule, &file.path).is_some()
+                            && rules::emitted_by_check(rule, config.lock_required) =>
+                    {
+                        Diagnostic::new(
+                            &syn::UNUSED_SUPPRESSION,
+                            file,
+                            code.span,
+                            format!("this suppression of `{}` matches no diagnostic", rule.code),
+                        )
+                        .label("suppresses nothing")
+                        .help(
+                            "remove it, or move it onto the line of the diagnostic (or the line above)",
+                        )
+                    }
+                    Some(_) => continue,
+                };
+                if let Some(severity) = enabled(d.rule, &file.path) {
+                    self.diagnostics.push(Diagnostic { severity, ..d });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Stage 2, load: each discovered file read, parsed, lowered and checked on its own (its
+//! format's rules, the security pass over its texts, the caps on findings), from the cache
+//! when nothing it was loaded from changed; then the files no format reads that the run
+//! should mention.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::discover::Discovery;
+use crate::cache::{Cache, Dep, Lookup, Tracker};
+use crate::diagnostics::Diagnostic;
+use crate::discover::Discovered;
+use crate::formats::{self, FileResult};
+use crate::fs::display_path;
+use crate::fs::{FileSystem, Overlay};
+use crate::security::Passes;
+use crate::{CheckOptions, Progress};
+
+/// Where a run may take files from the cache, and which files it must read as they are now.
+#[derive(Clone, Copy)]
+pub(super) struct Cached<'a> {
+    /// The repository's cache.
+    pub cache: &'a Cache,
+    /// The disk under the run's buffers: what cached files are checked against, and where
+    /// their texts are read back from.
+    pub fs: &'a Arc<dyn FileSystem>,
+    /// Files with a buffer over the disk: never from the cache, nor stored.
+    pub buffered: &'a HashSet<&'a Path>,
+}
+
+/// What loading one discovered file gives.
+pub(super) enum Slot {
+    /// Its result; with `track`, the other paths its load asked about.
+    Loaded(FileResult, Option<Vec<PathBuf>>),
+    /// Its content says it is not its format's.
+    NotClaimed,
+}
+
+/// The files of a run, loaded.
+pub(super) struct Files {
+    /// One result per claimed file, sorted by path.
+    pub results: Vec<FileResult>,
+    /// Files at a format's paths whose content is not that format's. Sorted.
+    pub not_claimed: Vec<PathBuf>,
+    /// With `track`: what each definition's load read besides it.
+    pub reads: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+/// Load one file (with `track`, also say what other paths its load asked about). With
+/// `cached`, the file comes from the cache when nothing it was loaded from changed, and is
+/// stored otherwise.
+pub(super) fn load_one(
+    fs: &dyn FileSystem,
+    options: &CheckOptions,
+    d: &Discovered,
+    track: bool,
+    cached: Option<Cached<'_>>,
+) -> Slot {
+    let (path, format) = (d.path.as_path(), d.format);
+    let cached = cached.filter(|c| c.buffered.is_empty() || !c.buffered.contains(path));
+    if let Some(c) = cached {
+        let lookup = Lookup {
+            path,
+            format,
+            claim: d.claim,
+            fs: c.fs,
+            buffered: c.buffered,
+        };
+        if let Some(hit) = c.cache.get(&lookup) {
+            return match hit.result {
+                Some(result) => Slot::Loaded(result, track.then_some(hit.deps)),
+                None => Slot::NotClaimed,
+            };
+        }
+    }
+    let display = display_path(path, &options.cwd);
+    if !track && cached.is_none() {
+        let passes = Passes::for_selection(&options.select, &options.ignore);
+        return match formats::load_claimed_with(fs, path, display, format, d.claim, passes) {
+            Some(result) => Slot::Loaded(result, None),
+            None => Slot::NotClaimed,
+        };
+    }
+    let tracker = Tracker::for_file(fs, path);
+    let mut judged = match cached {
+        // What the cache keeps is every pass's: it serves runs that select other rules.
+        Some(_) => formats::load_judged(&tracker, path, display, format, d.claim),
+        None => {
+            let passes = Passes::for_selection(&options.select, &options.ignore);
+            formats::load_judged_with(&tracker, path, display, format, d.claim, passes)
+        }
+    };
+    // From before the load's first read of the file.
+    let stat = tracker.own_stat();
+    let (deps, comparable) = tracker.finish(path);
+    if let Some(c) = cached {
+        let stat =
+            stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
+        let stored = c.cache.put(path, stat, d.claim, judged.as_ref(), &deps);
+        // A run that does not track (the command line) holds the stored form: smaller.
+        if let (false, Some(item), Ok(result)) = (track, stored, judged.as_mut()) {
+            result.item = item;
+        }
+    }
+    let paths = track.then(|| {
+        let mut paths: Vec<PathBuf> = deps.into_iter().map(Dep::into_path).collect();
+        paths.dedup();
+        paths
+    });
+    match judged {
+        Ok(result) => Slot::Loaded(result, paths),
+        Err(_) => Slot::NotClaimed,
+    }
+}
+
+/// Load every file `found` holds, on every core, reporting progress.
+pub(super) fn load(
+    options: &CheckOptions,
+    fs: &Overlay,
+    found: Vec<Discovered>,
+    progress: &(dyn Fn(Progress) + Sync),
+    track: bool,
+    cache: Option<&Cache>,
+) -> Files {
+    let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
+    let cached = cache.map(|cache| Cached {
+        cache,
+        fs: fs.base(),
+        buffered: &buffered,
+    });
+    let loaded: Vec<Slot> = found
+        .par_iter()
+        .map(|d| {
+            let mut slot = load_one(fs, options, d, track, cached);
+            if !track && let Slot::Loaded(result, _) = &mut slot {
+                // A file with no finding of its own lets its text go as soon as it is
+                // loaded: a large repository is never all in memory at once, and a
+                // finding elsewhere that points into it reads it back.
+                result.release_texts(fs.base(), &buffered, cached.is_none());
+            }
+            progress(Progress::Loaded);
+            slot
+        })
+        .collect();
+    crate::timing::mark("load");
+    let not_claimed = found
+        .into_iter()
+        .zip(&loaded)
+        .filter(|(_, slot)| matches!(slot, Slot::NotClaimed))
+        .map(|(d, _)| d.path)
+        .collect();
+    let mut reads = HashMap::new();
+    // Collected in place: the list of loads becomes the list of results.
+    let results = loaded
+        .into_iter()
+        .filter_map(|slot| match slot {
+            Slot::Loaded(result, paths) => {
+                if let Some(paths) = paths.filter(|p| !p.is_empty()) {
+                    reads.insert(result.file.path.clone(), paths);
+                }
+                Some(result)
+            }
+            Slot::NotClaimed => None,
+        })
+        .collect();
+    Files {
+        results,
+        not_claimed,
+        reads,
+    }
+}
+
+/// The files no format reads that the run should mention: named ones, near-miss names, and
+/// `*.tool.md` files that are not tool definitions.
+pub(super) fn unread(
+    options: &CheckOptions,
+    fs: &Overlay,
+    discovery: &Discovery,
+    files: &Files,
+) -> Vec<Diagnostic> {
+    let (classifier, results) = (&discovery.classifier, &files.results);
+    // The companions by path, made on the first file named: it may be a schema a tool read.
+    let companions = std::sync::OnceLock::new();
+    let read = |p: &Path| {
+        results
+            .binary_search_by(|r| r.file.path.as_path().cmp(p))
+            .is_ok()
+            || companions
+                .get_or_init(|| {
+                    results
+                        .iter()
+                        .flat_map(|r| r.companions.iter().map(|c| c.path.as_path()))
+                        .collect::<HashSet<&Path>>()
+                })
+                .contains(p)
+    };
+    // A named file left alone on purpose (excluded, or another tool's with `--only-claimed`)
+    // is not a file nothing reads.
+    let mut unclaimed =
+        crate::unclaimed::named_files(&options.paths, &options.cwd, classifier, &|p| {
+            read(p) || files.not_claimed.iter().any(|n| n == p) || classifier.excluded(p)
+        });
+    unclaimed.extend(
+        discovery
+            .misnamed
+            .iter()
+            .map(|p| crate::unclaimed::diagnostic(p, &options.cwd, classifier, false)),
+    );
+    unclaimed.extend(formats::tool_md::strays(
+        &files.not_claimed,
+        results,
+        fs,
+        &options.cwd,
+    ));
+    unclaimed
+}
