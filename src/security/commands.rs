@@ -80,6 +80,12 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
             TextKind::Instructions => told::check(text, out, &mut found),
+            // A poisoned tool's description tells the model what to run just as a skill's
+            // instructions do (`Before use, run `echo … | base64 -d | sh``).
+            TextKind::Description
+            | TextKind::ParamDescription
+            | TextKind::Guidance
+            | TextKind::Prompt => told::check(text, out, &mut found),
             _ => {}
         }
     }
@@ -122,7 +128,15 @@ pub(super) fn emit<'t>(
             severity = Some(Severity::Info);
         }
         let (rule, label, note, help) = words(d.kind);
-        let message = if place == Place::Told && d.kind == DangerKind::DownloadExecute {
+        let message = if place == Place::Told
+            && d.kind == DangerKind::DownloadExecute
+            && text.kind != TextKind::Instructions
+        {
+            format!(
+                "{} tells the agent to run a download: `{shown}`",
+                text.kind.what()
+            )
+        } else if place == Place::Told && d.kind == DangerKind::DownloadExecute {
             format!(
                 "the instructions in `{}` tell the agent to run a download: `{shown}`",
                 visible(&file_name(&text.file))
@@ -312,6 +326,9 @@ fn subject(text: &Text<'_>, place: Place) -> String {
     let file = visible(&file_name(&text.file)).into_owned();
     match place {
         Place::Runs => text.kind.what().to_string(),
+        Place::Told if text.kind != TextKind::Instructions => {
+            format!("{} tells the agent to run a command that", text.kind.what())
+        }
         Place::Told => format!("the instructions in `{file}` tell the agent to run a command that"),
         Place::Image => format!("a Dockerfile in `{file}` runs a command that"),
     }
