@@ -147,7 +147,7 @@ fn written_out<'t>(
     out: &mut Vec<Diagnostic>,
     found: &mut Found<'t>,
 ) {
-    if line.contains('`') || !line.contains(['|', '$', '<', '>', '@', '/']) {
+    if line.contains('`') || !line.contains(['|', '$', '<', '>', '@', '/', '(']) {
         return;
     }
     // Each program named may be where the command starts (`Use the bash tool to run: env | …`).

@@ -70,7 +70,7 @@ static ENV_VAR: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 /// Calls that send data over the network.
 static PY_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\b(requests|httpx|session|client|sess|http)\.(post|put|patch)\s*\(|\brequests\.request\s*\(\s*["'](POST|PUT|PATCH)|\burlopen\s*\([^)\n]*\bdata\s*=|\bRequest\s*\([^)\n]*\bdata\s*=|\.request\s*\(\s*["'](POST|PUT)["']|\.(sendall|sendto)\s*\(|\bsmtplib\.SMTP|\.storbinary\s*\("#).ok()
+    Regex::new(r#"\b(requests|httpx|session|client|sess|http)\.(post|put|patch)\s*\(|\brequests\.request\s*\(\s*["'](POST|PUT|PATCH)|\burlopen\s*\([^)\n]*\bdata\s*=|\burlopen\s*\([^)\n]*,\s*(json\.dumps|[\w.]*\.encode\s*\(|data\b|body\b|payload\b)|\bRequest\s*\([^)\n]*\bdata\s*=|\.request\s*\(\s*["'](POST|PUT)["']|\.(sendall|sendto)\s*\(|\bsmtplib\.SMTP|\.storbinary\s*\("#).ok()
 });
 static JS_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\bfetch\s*\(|\baxios\.(post|put|patch)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnavigator\.sendBeacon\s*\(|\bXMLHttpRequest\b").ok()

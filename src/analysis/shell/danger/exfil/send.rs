@@ -69,7 +69,7 @@ pub(super) fn send(
             (!s.data.is_empty() || piped).then_some(s)
         }
         "dig" | "nslookup" | "host" | "drill" | "kdig" | "delv" | "ping" | "ping6" | "getent"
-        | "resolvectl" | "nping" | "traceroute" => dns(args),
+        | "resolvectl" | "nping" | "traceroute" | "resolve-dnsname" => dns(args),
         _ => None,
     }?;
     let dest_host = sent.dest.and_then(|d| host_of(&d.text));
