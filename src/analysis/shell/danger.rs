@@ -16,6 +16,7 @@ mod exfil;
 mod later;
 mod outside;
 mod persist;
+mod prose;
 mod pwsh;
 mod script;
 mod shells;
@@ -26,6 +27,7 @@ mod vocab;
 use super::lex::{Dialect, simple_commands};
 use super::{OpKind, ops, program_name, words};
 
+pub use prose::Prose;
 pub use script::{Language, script_dangers};
 
 /// Programs that fetch from the network.

@@ -6,7 +6,7 @@
 use super::{Found, MAX_PER_COMMAND, Place, emit};
 use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
 use crate::analysis::shell::{
-    DangerKind, Dialect, Language, dangers, downloads_in_prose, script_dangers,
+    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, script_dangers,
 };
 use crate::diagnostics::Diagnostic;
 use crate::formats::texts::Text;
@@ -49,6 +49,7 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
     let mut reported = 0;
     let mut fence = Fence::default();
     let mut next_block = 0;
+    let mut prose = Prose::default();
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
@@ -64,6 +65,8 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
         }
         code_spans(text, base, line, out, found);
         written_out(text, base, line, out, found);
+        let told = prose.step(line, base);
+        emit(text, 0, Place::Told, told, out, found);
         let found_here = downloads_in_prose(line);
         if found_here.is_empty() {
             continue;

@@ -20,7 +20,19 @@ struct Clone {
     /// Where the clone command stands.
     start: usize,
     end: usize,
+    /// Configured for a build first (`./configure`, `cmake`): a build from source.
+    built: bool,
 }
+
+/// Programs that configure a build from source.
+const BUILD_STEPS: &[&str] = &[
+    "configure",
+    "cmake",
+    "phpize",
+    "autogen.sh",
+    "meson",
+    "bootstrap.sh",
+];
 
 /// Installs run from a fresh clone of `unit`.
 pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
@@ -64,6 +76,14 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
                 continue;
             };
             let program = &stage.words[pi];
+            // `./configure`, `cmake`, `phpize`: built from source the way its README says,
+            // where `make install` is the last step of a documented build.
+            if BUILD_STEPS.contains(&p.as_str()) {
+                if let Some(i) = inside {
+                    clones[i].built = true;
+                }
+                continue;
+            }
             if let Some(i) = installs_from(&p, program, args, &clones, inside) {
                 found.push((i, program.start, stage.end));
             }
@@ -78,7 +98,10 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
             start,
             end: end.max(start),
             kind: DangerKind::UntrustedInstall,
-            what: format!("an install from a clone of {}", super::exfil::shorten(&c.url)),
+            what: format!(
+                "an install from a clone of {}",
+                super::exfil::shorten(&c.url)
+            ),
             related: Some(Related {
                 start: c.start,
                 end: c.end.max(c.start),
@@ -126,7 +149,8 @@ fn cloned(stage: &Stage, rest: &[Token]) -> Option<Clone> {
     while let Some(a) = rest.get(i) {
         let t = a.text.as_str();
         if CLONE_VALUE_OPTIONS.contains(&t) {
-            if matches!(t, "-b" | "--branch") && rest.get(i + 1).is_some_and(|v| pinned_ref(&v.text))
+            if matches!(t, "-b" | "--branch")
+                && rest.get(i + 1).is_some_and(|v| pinned_ref(&v.text))
             {
                 return None;
             }
@@ -166,6 +190,7 @@ fn cloned(stage: &Stage, rest: &[Token]) -> Option<Clone> {
         url: url.to_string(),
         start: stage.start,
         end: stage.end,
+        built: false,
     })
 }
 
@@ -197,7 +222,9 @@ fn install_script(path: &str) -> bool {
 }
 
 /// Interpreters that run a script given as their first operand.
-const INTERPRETERS: &[&str] = &["sh", "bash", "zsh", "dash", "python", "python3", "node", "perl", "ruby"];
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "python", "python3", "node", "perl", "ruby",
+];
 
 /// The clone this command installs from, if it does: an install script of the clone run
 /// (by its path, or by a relative one from inside the clone), `make install` there.
@@ -230,10 +257,14 @@ fn installs_from(
         return match dir {
             Some(d) => clones.iter().position(|c| same_dir(&c.dir, &d.text)),
             None => inside,
-        };
+        }
+        .filter(|i| !clones[*i].built);
     }
     let script = if INTERPRETERS.contains(&p) {
-        args.iter().find(|a| !a.text.starts_with('-'))?.text.as_str()
+        args.iter()
+            .find(|a| !a.text.starts_with('-'))?
+            .text
+            .as_str()
     } else {
         program.text.as_str()
     };

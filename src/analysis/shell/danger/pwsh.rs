@@ -9,7 +9,11 @@ use super::{Danger, DangerKind, Related};
 const MAX_VARS: usize = 32;
 
 /// Decoders of .NET and PowerShell, in lower case.
-const DECODERS: &[&str] = &["frombase64string(", "[convert]::fromhexstring(", "gzipstream"];
+const DECODERS: &[&str] = &[
+    "frombase64string(",
+    "[convert]::fromhexstring(",
+    "gzipstream",
+];
 
 /// What runs a string as PowerShell, in lower case.
 const RUNNERS: &[&str] = &["iex", "invoke-expression", "scriptblock]::create("];
@@ -104,14 +108,33 @@ mod tests {
 
     #[test]
     fn decoded_then_run_on_a_later_line() {
-        assert_eq!(found("$s = [Text.Encoding]::Unicode.GetString([Convert]::FromBase64String('SQBFAFgA'))\nInvoke-Expression $s\n"), 1);
-        assert_eq!(found("$p=[Convert]::FromBase64String($b)\n$x = 1\n$p | iex\n"), 1);
+        assert_eq!(
+            found(
+                "$s = [Text.Encoding]::Unicode.GetString([Convert]::FromBase64String('SQBFAFgA'))\nInvoke-Expression $s\n"
+            ),
+            1
+        );
+        assert_eq!(
+            found("$p=[Convert]::FromBase64String($b)\n$x = 1\n$p | iex\n"),
+            1
+        );
     }
 
     #[test]
     fn decoded_and_kept_as_data_is_quiet() {
-        assert_eq!(found("$bytes = [Convert]::FromBase64String($cert)\n[IO.File]::WriteAllBytes('c.pfx', $bytes)\n"), 0);
-        assert_eq!(found("$s = [Convert]::FromBase64String('QQ==')\niex $other\n"), 0);
-        assert_eq!(found("$sx = [Convert]::FromBase64String('QQ==')\nInvoke-Expression $sxy\n"), 0);
+        assert_eq!(
+            found(
+                "$bytes = [Convert]::FromBase64String($cert)\n[IO.File]::WriteAllBytes('c.pfx', $bytes)\n"
+            ),
+            0
+        );
+        assert_eq!(
+            found("$s = [Convert]::FromBase64String('QQ==')\niex $other\n"),
+            0
+        );
+        assert_eq!(
+            found("$sx = [Convert]::FromBase64String('QQ==')\nInvoke-Expression $sxy\n"),
+            0
+        );
     }
 }
