@@ -355,6 +355,7 @@ fn secrets_and_sends(
                 strong,
                 carries: true,
                 uploads: false,
+                spelled: false,
                 statement: (0, usize::MAX),
                 excluded: Vec::new(),
                 vars: Vec::new(),
