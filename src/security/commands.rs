@@ -12,6 +12,7 @@
 //! with the other signs of a poisoned tool (SEC053).
 
 mod told;
+mod vector;
 
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, dangers, script_dangers, text_dangers,
@@ -89,6 +90,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
             _ => {}
         }
     }
+    vector::check(tool, out, &mut found);
     found
 }
 

@@ -213,6 +213,10 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
         persist::check(script, &unit, &mut out);
         outside::check(&unit, &mut out);
         clone::check(&unit, &mut out);
+    } else {
+        // An argument vector has no flow to follow, but installs what it names
+        // (`uvx --from git+https://…`).
+        outside::check(&unit::Unit::of(script), &mut out);
     }
     (finish(script, out), facts)
 }

@@ -79,6 +79,11 @@ const READERS: &[&str] = &[
     "iwr",
     "irm",
     "tee",
+    "steghide",
+    "outguess",
+    "exiftool",
+    "convert",
+    "magick",
 ];
 
 /// Programs that print every environment variable when given no name.
