@@ -226,7 +226,12 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
 /// first) is an official installer's, over HTTPS.
 fn official_installer(text: &Text<'_>, base: usize, d: &Danger) -> bool {
     let slice = |s: usize, e: usize| text.value.get(base + s..base + e).unwrap_or("");
-    let mut shown = slice(d.start, d.end).to_string();
+    // To the end of its line: `bash -c "$(curl -fsSL URL)"` is found up to `curl`.
+    let line_end = text
+        .value
+        .get(base + d.end..)
+        .map_or(0, |rest| rest.find('\n').unwrap_or(rest.len()));
+    let mut shown = slice(d.start, d.end + line_end).to_string();
     if let Some(r) = &d.related {
         shown.push(' ');
         shown.push_str(slice(r.start, r.end));

@@ -22,35 +22,53 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>, foun
     if elements.len() < 2 {
         return;
     }
-    // Each element's place in the joined line; one of several words stays one word.
+    // Each element's place in the joined line, quoted when it holds spaces (`python3 -c
+    // "import os; …"`); one that cannot be quoted as it is stands as one word.
     let mut joined = String::new();
     let mut starts = Vec::with_capacity(elements.len());
     for e in &elements {
         if !joined.is_empty() {
             joined.push(' ');
         }
-        starts.push(joined.len());
-        if e.value.is_empty() || e.value.contains(char::is_whitespace) {
-            joined.push('X');
+        let v: &str = &e.value;
+        let quote = if v.is_empty() || !v.contains(char::is_whitespace) {
+            None
+        } else if !v.contains('\'') {
+            Some('\'')
+        } else if !v.contains(['"', '$', '`', '\\']) {
+            Some('"')
         } else {
-            joined.push_str(&e.value);
-        }
+            joined.push('X');
+            starts.push(usize::MAX);
+            continue;
+        };
+        joined.extend(quote);
+        starts.push(joined.len());
+        joined.push_str(if v.is_empty() { "X" } else { v });
+        joined.extend(quote);
     }
-    let element_of = |at: usize| starts.iter().rposition(|s| *s <= at).unwrap_or(0);
+    let element_of = |at: usize| {
+        starts
+            .iter()
+            .rposition(|s| *s != usize::MAX && *s <= at)
+            .unwrap_or(0)
+    };
     for mut d in dangers(&joined, Dialect::Process) {
         let first = element_of(d.start);
         let last = element_of(d.end.saturating_sub(1).max(d.start));
-        if first == last {
-            // Already found on the element alone.
-            continue;
-        }
         let text = elements[last];
-        if text.value.contains(char::is_whitespace) {
+        // What an element says alone was found on it alone.
+        if first == last && !dangers(&text.value, Dialect::Process).is_empty() {
             continue;
         }
         let base = starts[last];
-        d.start = 0;
-        d.end = d.end.saturating_sub(base).min(text.value.len());
+        let len = text.value.len();
+        d.start = if first == last {
+            d.start.saturating_sub(base).min(len)
+        } else {
+            0
+        };
+        d.end = d.end.saturating_sub(base).clamp(d.start, len);
         d.related = None;
         emit(text, 0, Place::Runs, vec![d], out, found);
     }

@@ -77,7 +77,7 @@ static JS_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 /// A request whose URL is built from data (`f"https://h/?k={v}"`, `` `https://h/${v}` ``).
 static DATA_URL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{)"#).ok()
+    Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{|["']https?://[^"'\n]*[?=/&]["']\s*\+)"#).ok()
 });
 
 /// A DNS lookup of a name built from data (`f"{data}.x.example"`, `` `${d}.x` ``,
