@@ -69,7 +69,14 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>, foun
             0
         };
         d.end = d.end.saturating_sub(base).clamp(d.start, len);
-        d.related = None;
+        // What it points back to stays only where it is in the same element.
+        d.related = d.related.take().and_then(|mut r| {
+            (element_of(r.start) == last && r.start >= base).then(|| {
+                r.start = (r.start - base).min(len);
+                r.end = r.end.saturating_sub(base).clamp(r.start, len);
+                r
+            })
+        });
         emit(text, 0, Place::Runs, vec![d], out, found);
     }
 }
