@@ -86,12 +86,30 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
             TextKind::Description
             | TextKind::ParamDescription
             | TextKind::Guidance
-            | TextKind::Prompt => told::check(text, out, &mut found),
+            | TextKind::Prompt
+                if may_tell_a_command(&text.value) =>
+            {
+                told::check(text, out, &mut found)
+            }
             _ => {}
         }
     }
     vector::check(tool, out, &mut found);
     found
+}
+
+/// A cheap test that a description may tell the model to run something: a code span, a
+/// URL, a pipe or substitution, an inline script, a shell named. Most descriptions have
+/// none, and are passed over without the reading of instructions.
+fn may_tell_a_command(value: &str) -> bool {
+    value.contains('`')
+        || value.contains("://")
+        || value.contains('|')
+        || value.contains("$(")
+        || value.contains(" -c ")
+        || value.contains(" -e ")
+        || value.contains("/dev/")
+        || value.to_ascii_lowercase().contains("shell")
 }
 
 /// Report `dangers` found at offset `base` of `text`, standing at `place`.

@@ -64,7 +64,10 @@ impl Prose {
             let sentence = before.rsplit(['.', '!', '?']).next().unwrap_or(&before);
             NEGATIONS.iter().any(|n| sentence.contains(n))
         };
-        if let Some(m) = SHELL.as_ref().and_then(|r| r.find(line))
+        // Most lines name neither a shell nor a URL: the expressions are not run on them.
+        let lower = line.to_ascii_lowercase();
+        if lower.contains("shell")
+            && let Some(m) = SHELL.as_ref().and_then(|r| r.find(line))
             && !warned(m.start())
         {
             out.push(Danger {
@@ -75,13 +78,18 @@ impl Prose {
                 related: None,
             });
         }
-        if let Some(c) = DOWNLOAD.as_ref().and_then(|r| r.captures(line))
+        if lower.contains("://")
+            && let Some(c) = DOWNLOAD.as_ref().and_then(|r| r.captures(line))
             && let Some(url) = c.get(2)
             && !warned(url.start())
         {
             self.download = Some((base + url.start(), base + url.end(), 0));
         }
         if let Some((start, end, _)) = self.download
+            && (lower.contains("run")
+                || lower.contains("exec")
+                || lower.contains("launch")
+                || lower.contains("source"))
             && let Some(m) = RUN_IT.as_ref().and_then(|r| r.find(line))
             && base + m.start() > start
             && !warned(m.start())
