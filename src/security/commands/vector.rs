@@ -1,9 +1,9 @@
 //! A command run without a shell (an MCP server's `command` and `args`, an agentcli
 //! `command` list): each element is read alone, and the whole vector once more, as the one
-//! command it is, for what only its elements together say (`uvx --from git+https://…`).
+//! command it is, for what only its elements together say (`python3 -c "import os; …"`).
 
 use super::{Found, Place, emit};
-use crate::analysis::shell::{Dialect, dangers};
+use crate::analysis::shell::{DangerKind, Dialect, dangers};
 use crate::diagnostics::Diagnostic;
 use crate::formats::texts::{Shell, TextKind, ToolTexts};
 
@@ -53,7 +53,11 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>, foun
             .rposition(|s| *s != usize::MAX && *s <= at)
             .unwrap_or(0)
     };
-    for mut d in dangers(&joined, Dialect::Process) {
+    // An unpinned source a server runs through `uvx`/`npx` is MCP020's, with its fix.
+    let found_here = dangers(&joined, Dialect::Process)
+        .into_iter()
+        .filter(|d| d.kind != DangerKind::UntrustedInstall);
+    for mut d in found_here {
         let first = element_of(d.start);
         let last = element_of(d.end.saturating_sub(1).max(d.start));
         let text = elements[last];
