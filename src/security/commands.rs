@@ -12,6 +12,7 @@
 //! with the other signs of a poisoned tool (SEC053).
 
 mod told;
+mod vector;
 
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, dangers, script_dangers, text_dangers,
@@ -80,10 +81,35 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
             TextKind::Instructions => told::check(text, out, &mut found),
+            // A poisoned tool's description tells the model what to run just as a skill's
+            // instructions do (`Before use, run `echo … | base64 -d | sh``).
+            TextKind::Description
+            | TextKind::ParamDescription
+            | TextKind::Guidance
+            | TextKind::Prompt
+                if may_tell_a_command(&text.value) =>
+            {
+                told::check(text, out, &mut found)
+            }
             _ => {}
         }
     }
+    vector::check(tool, out, &mut found);
     found
+}
+
+/// A cheap test that a description may tell the model to run something: a code span, a
+/// URL, a pipe or substitution, an inline script, a shell named. Most descriptions have
+/// none, and are passed over without the reading of instructions.
+fn may_tell_a_command(value: &str) -> bool {
+    value.contains('`')
+        || value.contains("://")
+        || value.contains('|')
+        || value.contains("$(")
+        || value.contains(" -c ")
+        || value.contains(" -e ")
+        || value.contains("/dev/")
+        || value.to_ascii_lowercase().contains("shell")
 }
 
 /// Report `dangers` found at offset `base` of `text`, standing at `place`.
@@ -122,7 +148,15 @@ pub(super) fn emit<'t>(
             severity = Some(Severity::Info);
         }
         let (rule, label, note, help) = words(d.kind);
-        let message = if place == Place::Told && d.kind == DangerKind::DownloadExecute {
+        let message = if place == Place::Told
+            && d.kind == DangerKind::DownloadExecute
+            && text.kind != TextKind::Instructions
+        {
+            format!(
+                "{} tells the agent to run a download: `{shown}`",
+                text.kind.what()
+            )
+        } else if place == Place::Told && d.kind == DangerKind::DownloadExecute {
             format!(
                 "the instructions in `{}` tell the agent to run a download: `{shown}`",
                 visible(&file_name(&text.file))
@@ -210,7 +244,12 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
 /// first) is an official installer's, over HTTPS.
 fn official_installer(text: &Text<'_>, base: usize, d: &Danger) -> bool {
     let slice = |s: usize, e: usize| text.value.get(base + s..base + e).unwrap_or("");
-    let mut shown = slice(d.start, d.end).to_string();
+    // To the end of its line: `bash -c "$(curl -fsSL URL)"` is found up to `curl`.
+    let line_end = text
+        .value
+        .get(base + d.end..)
+        .map_or(0, |rest| rest.find('\n').unwrap_or(rest.len()));
+    let mut shown = slice(d.start, d.end + line_end).to_string();
     if let Some(r) = &d.related {
         shown.push(' ');
         shown.push_str(slice(r.start, r.end));
@@ -312,6 +351,9 @@ fn subject(text: &Text<'_>, place: Place) -> String {
     let file = visible(&file_name(&text.file)).into_owned();
     match place {
         Place::Runs => text.kind.what().to_string(),
+        Place::Told if text.kind != TextKind::Instructions => {
+            format!("{} tells the agent to run a command that", text.kind.what())
+        }
         Place::Told => format!("the instructions in `{file}` tell the agent to run a command that"),
         Place::Image => format!("a Dockerfile in `{file}` runs a command that"),
     }

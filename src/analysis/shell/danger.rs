@@ -11,10 +11,13 @@
 //! of [`simple_commands`], so quotes and escapes are resolved first; what flows between
 //! statements on [`super::statements`].
 
+mod clone;
 mod exfil;
 mod later;
 mod outside;
 mod persist;
+mod prose;
+mod pwsh;
 mod script;
 mod shells;
 mod simple;
@@ -24,6 +27,7 @@ mod vocab;
 use super::lex::{Dialect, simple_commands};
 use super::{OpKind, ops, program_name, words};
 
+pub use prose::Prose;
 pub use script::{Language, script_dangers};
 
 /// Programs that fetch from the network.
@@ -208,6 +212,11 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
         later::check(script, &unit, &mut out);
         persist::check(script, &unit, &mut out);
         outside::check(&unit, &mut out);
+        clone::check(&unit, &mut out);
+    } else {
+        // An argument vector has no flow to follow, but installs what it names
+        // (`uvx --from git+https://…`).
+        outside::check(&unit::Unit::of(script), &mut out);
     }
     (finish(script, out), facts)
 }
@@ -337,9 +346,11 @@ pub(crate) fn program(word: &str) -> String {
 /// Text checks, line by line: pipelines, substitutions, encoded commands, `/dev/tcp`.
 fn lines(script: &str, out: &mut Vec<Danger>) {
     let mut at = 0;
+    let mut decoded = pwsh::Decoded::default();
     for line in script.split_inclusive('\n') {
         let base = at;
         at += line.len();
+        decoded.step(line, base, out);
         let trimmed = line.trim_start();
         let remark = trimmed
             .get(..4)
@@ -391,10 +402,35 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
 }
 
 /// Decoders of the languages a line may be written in (Python, Perl, Ruby, PHP).
-const INLINE_DECODERS: &[&str] = &["b64decode", "decode_base64", "base64_decode", "decode64"];
+const INLINE_DECODERS: &[&str] = &[
+    "b64decode",
+    "decode_base64",
+    "base64_decode",
+    "decode64",
+    "pack(\"H*\"",
+    "pack('H*'",
+    "pack(\"u\"",
+    "hex2bin(",
+    "gzinflate(",
+    "str_rot13(",
+    "unpack1(\"m",
+    "unpack(\"m",
+    "FromBase64String(",
+];
 
 /// What runs text in those languages.
-const INLINE_RUNNERS: &[&str] = &["exec(", "eval(", "eval ", "system(", "assert("];
+const INLINE_RUNNERS: &[&str] = &[
+    "exec(",
+    "eval(",
+    "eval ",
+    "system(",
+    "assert(",
+    "iex ",
+    "iex(",
+    "| iex",
+    "|iex",
+    "Invoke-Expression",
+];
 
 /// `A | B | C` where an earlier stage fetches or decodes and a later one runs its input.
 fn pipelines(line: &str, base: usize, out: &mut Vec<Danger>) {

@@ -15,7 +15,7 @@ mod sources;
 mod statements;
 
 pub use danger::{
-    Danger, DangerKind, Language, dangers, downloads_in_prose, script_dangers, text_dangers,
+    Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, script_dangers, text_dangers,
 };
 pub use install::package_installs;
 pub use lex::{Command, Dialect, Word, simple_commands};

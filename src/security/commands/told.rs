@@ -6,7 +6,7 @@
 use super::{Found, MAX_PER_COMMAND, Place, emit};
 use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
 use crate::analysis::shell::{
-    DangerKind, Dialect, Language, dangers, downloads_in_prose, script_dangers,
+    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, script_dangers,
 };
 use crate::diagnostics::Diagnostic;
 use crate::security::texts::Text;
@@ -45,10 +45,12 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
         };
         emit(text, b.span.start, place, dangers, out, found);
     }
+    across_blocks(text, &blocks, out, found);
     let mut at = 0;
     let mut reported = 0;
     let mut fence = Fence::default();
     let mut next_block = 0;
+    let mut prose = Prose::default();
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
@@ -64,6 +66,8 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
         }
         code_spans(text, base, line, out, found);
         written_out(text, base, line, out, found);
+        let told = prose.step(line, base);
+        emit(text, 0, Place::Told, told, out, found);
         let found_here = downloads_in_prose(line);
         if found_here.is_empty() {
             continue;
@@ -147,7 +151,7 @@ fn written_out<'t>(
     out: &mut Vec<Diagnostic>,
     found: &mut Found<'t>,
 ) {
-    if line.contains('`') || !line.contains(['|', '$', '<', '>', '@', '/']) {
+    if line.contains('`') || !line.contains(['|', '$', '<', '>', '@', '/', '(']) {
         return;
     }
     // Each program named may be where the command starts (`Use the bash tool to run: env | …`).
@@ -215,4 +219,77 @@ impl Fence {
             (None, _) => false,
         }
     }
+}
+
+/// Shell blocks of one text read together, at their places: a secret read into a file in
+/// one block and uploaded in a later one, a download saved in one and run in the next. Only
+/// what joins two blocks is new here; each block alone was read already.
+fn across_blocks<'t>(
+    text: &'t Text<'t>,
+    blocks: &[crate::analysis::runnable::Block],
+    out: &mut Vec<Diagnostic>,
+    found: &mut Found<'t>,
+) {
+    let shell: Vec<_> = blocks
+        .iter()
+        .filter(|b| b.code == Code::Shell(Dialect::Posix) && b.setting == Setting::Told)
+        .collect();
+    if shell.len() < 2 {
+        return;
+    }
+    // The text with everything but these blocks blanked, lines kept: offsets are the text's.
+    let mut joined: Vec<u8> = text
+        .value
+        .bytes()
+        .map(|c| if c == b'\n' { b'\n' } else { b' ' })
+        .collect();
+    for b in &shell {
+        if let Some(dest) = joined.get_mut(b.span.start..b.span.end) {
+            dest.copy_from_slice(b.text.as_bytes());
+        }
+    }
+    let Ok(joined) = String::from_utf8(joined) else {
+        return;
+    };
+    let block_of = |at: usize| {
+        shell
+            .iter()
+            .position(|b| b.span.start <= at && at < b.span.end)
+    };
+    let joining: Vec<_> = dangers(&joined, Dialect::Posix)
+        .into_iter()
+        .filter(|d| {
+            matches!(
+                d.kind,
+                DangerKind::Exfiltration | DangerKind::DownloadExecute | DangerKind::DecodeExecute
+            ) && d
+                .related
+                .as_ref()
+                .is_some_and(|r| block_of(r.start) != block_of(d.start))
+        })
+        // A secret read in another block counts when its block alone already said so (a
+        // credential store): a shell history read in one block is no theft by a later upload.
+        .filter(|d| {
+            d.kind != DangerKind::Exfiltration
+                || d.related.as_ref().is_some_and(|r| {
+                    let read = text.span_of(r.start..r.end);
+                    found
+                        .signals
+                        .iter()
+                        .any(|s| s.read && s.span.start < read.end && read.start < s.span.end)
+                })
+        })
+        .collect();
+    if joining.is_empty() {
+        return;
+    }
+    let before = found.chains.len();
+    emit(text, 0, Place::Told, joining, out, found);
+    // The halves each block gave alone are now parts of the chain.
+    let chains = found.chains[before..].to_vec();
+    found.signals.retain(|s| {
+        !chains
+            .iter()
+            .any(|c| s.span.start < c.end && c.start < s.span.end)
+    });
 }

@@ -65,6 +65,9 @@ pub(crate) struct Sink {
     /// It uploads a file or what a pipe gives to a host beyond the local network: data
     /// leaves, which a skill should say it does.
     pub uploads: bool,
+    /// The name it looks up is spelled from a variable (`host "$part.x.example"`): a secret
+    /// that flows into it leaves through DNS, whoever serves the domain.
+    pub spelled: bool,
     /// Its top-level statement's span; `(0, usize::MAX)` where flow is not followed.
     pub statement: (usize, usize),
     /// Spans whose content does not count as sent (headers, credentials of the request).
@@ -247,7 +250,7 @@ pub(crate) fn judge(
         let pick = sources
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.strong || k.strong)
+            .filter(|(_, s)| s.strong || k.strong || (k.spelled && flows(s)))
             // A credential sent to the service it is for (`~/.aws/credentials` to AWS).
             .filter(|(_, s)| {
                 !s.store

@@ -95,6 +95,13 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             let args = stage.args();
             verified |= verifies(&p, args);
             if let Some(file) = downloaded(&p, stage) {
+                // Saved into a folder of programs, it runs by its bare name (`thub init`).
+                if let Some((dir, name)) = file.rsplit_once('/')
+                    && dir.ends_with("/bin")
+                    && !name.is_empty()
+                {
+                    files.insert(norm(name), made(stage, DangerKind::DownloadExecute));
+                }
                 files.insert(norm(&file), made(stage, DangerKind::DownloadExecute));
             }
             if decoding && index + 1 == statement.stages.len() {

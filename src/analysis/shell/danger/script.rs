@@ -70,14 +70,14 @@ static ENV_VAR: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 /// Calls that send data over the network.
 static PY_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\b(requests|httpx|session|client|sess|http)\.(post|put|patch)\s*\(|\brequests\.request\s*\(\s*["'](POST|PUT|PATCH)|\burlopen\s*\([^)\n]*\bdata\s*=|\bRequest\s*\([^)\n]*\bdata\s*=|\.request\s*\(\s*["'](POST|PUT)["']|\.(sendall|sendto)\s*\(|\bsmtplib\.SMTP|\.storbinary\s*\("#).ok()
+    Regex::new(r#"\b(requests|httpx|session|client|sess|http)\.(post|put|patch)\s*\(|\brequests\.request\s*\(\s*["'](POST|PUT|PATCH)|\burlopen\s*\([^)\n]*\bdata\s*=|\burlopen\s*\([^)\n]*,\s*(json\.dumps|[\w.]*\.encode\s*\(|data\b|body\b|payload\b)|\bRequest\s*\([^)\n]*\bdata\s*=|\.request\s*\(\s*["'](POST|PUT)["']|\.(sendall|sendto)\s*\(|\bsmtplib\.SMTP|\.storbinary\s*\("#).ok()
 });
 static JS_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\bfetch\s*\(|\baxios\.(post|put|patch)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnavigator\.sendBeacon\s*\(|\bXMLHttpRequest\b").ok()
 });
 /// A request whose URL is built from data (`f"https://h/?k={v}"`, `` `https://h/${v}` ``).
 static DATA_URL: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{)"#).ok()
+    Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{|["']https?://[^"'\n]*[?=/&]["']\s*\+)"#).ok()
 });
 
 /// A DNS lookup of a name built from data (`f"{data}.x.example"`, `` `${d}.x` ``,
@@ -114,6 +114,9 @@ pub fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     shell_strings(source, lang, &mut out, &mut sources, &mut sinks);
     out.extend(named_paths(source, &mut sources));
     decoded_and_run(source, lang, &mut out);
+    if lang == Language::Python {
+        downloaded_and_run(source, &mut out);
+    }
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
     judge(source, &sources, &sinks, false, &mut out);
     if lang == Language::JavaScript {
@@ -286,6 +289,46 @@ fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger>) {
     }
 }
 
+/// `urlretrieve(URL, "/tmp/p.sh")`, `wget.download(URL, out="p.sh")`: the file saved.
+static PY_SAVED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\b(urlretrieve|wget\.download)\s*\([^,\n]+,\s*(out\s*=\s*)?["']([^"'\n]+)["']"#)
+        .ok()
+});
+
+/// A file downloaded and then handed to the system to run (`subprocess.run(["bash",
+/// "/tmp/p.sh"])`, `os.system("sh /tmp/p.sh")`).
+fn downloaded_and_run(source: &str, out: &mut Vec<Danger>) {
+    let (Some(saved), Some(shell)) = (PY_SAVED.as_ref(), PY_SHELL.as_ref()) else {
+        return;
+    };
+    for c in saved.captures_iter(source).take(8) {
+        let (Some(call), Some(file)) = (c.get(0), c.get(3)) else {
+            continue;
+        };
+        let name = file.as_str();
+        let ran = shell
+            .find_iter(&source[call.end()..])
+            .take(MAX_CALLS)
+            .find(|m| {
+                let args = &source[call.end() + m.end()..];
+                args[..floor(args, 200)].contains(name)
+            });
+        if let Some(m) = ran {
+            out.push(Danger {
+                start: call.end() + m.start(),
+                end: call.end() + m.end(),
+                kind: DangerKind::DownloadExecute,
+                what: format!("{} run after it is downloaded", super::exfil::shorten(name)),
+                related: Some(Related {
+                    start: call.start(),
+                    end: call.end(),
+                    what: "downloaded here".to_string(),
+                }),
+            });
+        }
+    }
+}
+
 /// The identifiers of a piece of code, in order.
 fn identifiers(s: &str) -> impl Iterator<Item = &str> {
     s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
@@ -355,6 +398,7 @@ fn secrets_and_sends(
                 strong,
                 carries: true,
                 uploads: false,
+                spelled: false,
                 statement: (0, usize::MAX),
                 excluded: Vec::new(),
                 vars: Vec::new(),

@@ -66,6 +66,13 @@ impl Unit {
             return;
         }
         for stage in &statement.stages {
+            // `for NAME in $(…)`: the loop's variable holds what the substitution prints.
+            let looped = match stage.words.as_slice() {
+                [f, name, inn, ..] if f.text == "for" && inn.text == "in" => {
+                    Some(name.text.clone())
+                }
+                _ => None,
+            };
             for token in &stage.words {
                 if !token.text.contains(['$', '`', '<', '>']) {
                     continue;
@@ -74,7 +81,8 @@ impl Unit {
                     .text
                     .split_once('=')
                     .filter(|_| is_assignment(&token.text))
-                    .map(|(name, _)| name.to_string());
+                    .map(|(name, _)| name.to_string())
+                    .or_else(|| looped.clone());
                 let raw = script.get(token.start..token.end).unwrap_or("");
                 for range in substitutions(raw) {
                     if self.placed.len() >= MAX_STATEMENTS {

@@ -44,6 +44,17 @@ const CREDENTIAL_STORES: &[&str] = &[
     "application_default_credentials.json",
     ".terraform.d/credentials.tfrc.json",
     ".vault-token",
+    ".pgpass",
+    ".my.cnf",
+    "**/.env",
+    "**/*.env",
+    "-name .env",
+    "-name \".env\"",
+    "-name '.env'",
+    "-name \"*.env\"",
+    "-name '*.env'",
+    ".npmrc",
+    ".config",
     ".bash_history",
     ".zsh_history",
     "/etc/passwd",
@@ -85,6 +96,15 @@ const ALARMING: &[&str] = &[
     "application_default_credentials.json",
     ".terraform.d/credentials.tfrc.json",
     ".vault-token",
+    ".pgpass",
+    ".my.cnf",
+    "**/.env",
+    "**/*.env",
+    "-name .env",
+    "-name \".env\"",
+    "-name '.env'",
+    "-name \"*.env\"",
+    "-name '*.env'",
 ];
 
 static STORES: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
@@ -131,7 +151,9 @@ pub fn credential_store(text: &str) -> Option<Store> {
                 .next()
                 .is_some_and(|rest| rest.to_ascii_lowercase().ends_with(".pub")),
             // The whole folder (`tar czf x ~/.ssh`), not a file in it (`~/.ssh/config`).
-            ".ssh" | ".aws" => {
+            // The folder of every program's settings, in the home folder, not `app.config`.
+            ".config" if !before.ends_with('/') => false,
+            ".ssh" | ".aws" | ".config" => {
                 let rest = after.trim_start_matches('/');
                 rest.is_empty()
                     || rest.starts_with(|c: char| {
@@ -139,7 +161,8 @@ pub fn credential_store(text: &str) -> Option<Store> {
                     })
             }
             // `.netrc` as a whole name, not `.netrc-example`.
-            ".netrc" | "_netrc" | ".pypirc" | ".vault-token" | ".gnupg" => !after
+            ".netrc" | "_netrc" | ".pypirc" | ".vault-token" | ".gnupg" | ".pgpass" | ".my.cnf"
+            | ".npmrc" => !after
                 .chars()
                 .next()
                 .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'),

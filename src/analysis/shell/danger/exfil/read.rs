@@ -79,6 +79,11 @@ const READERS: &[&str] = &[
     "iwr",
     "irm",
     "tee",
+    "steghide",
+    "outguess",
+    "exiftool",
+    "convert",
+    "magick",
 ];
 
 /// Programs that print every environment variable when given no name.
@@ -210,7 +215,11 @@ pub(super) fn read_sources(
                 | ("op", "read", _)
                 | ("pass", "show", _)
                 | ("secret-tool", "lookup", _)
-        ) || (p == "aws" && text(0) == "configure" && text(1) == "get" && is_secret_name(text(2)));
+        ) || (p == "aws" && text(0) == "configure" && text(1) == "get" && is_secret_name(text(2)))
+            || (matches!(p, "npm" | "pnpm" | "yarn")
+                && text(0) == "config"
+                && text(1) == "get"
+                && text(2).to_ascii_lowercase().contains("auth"));
     // The macOS keychain: the whole of it (or every item) is harvesting; one item read is
     // reading a credential store too, but may be the tool's own key, sent in a header: it
     // counts for an exfiltration only where it flows into what is sent.
@@ -226,6 +235,11 @@ pub(super) fn read_sources(
         )
         && !keychain_item)
         || matches!(p, "mimikatz" | "lazagne" | "vaultcmd")
+        // The cluster's credentials, unredacted.
+        || (p == "kubectl"
+            && text(0) == "config"
+            && text(1) == "view"
+            && args.iter().any(|a| a.text == "--raw"))
         || (p == "cmdkey" && args.iter().any(|a| a.text.eq_ignore_ascii_case("/list")))
         || (p == "secret-tool" && text(0) == "search" && args.iter().any(|a| a.text == "--all"));
     if harvest {

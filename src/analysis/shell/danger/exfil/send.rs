@@ -19,6 +19,8 @@ struct Sent<'s> {
     stdin: bool,
     /// Sent through a DNS name built from data.
     dns: bool,
+    /// A DNS name spelled from a variable.
+    spelled: bool,
 }
 
 /// The send of one command, if it sends data.
@@ -69,7 +71,7 @@ pub(super) fn send(
             (!s.data.is_empty() || piped).then_some(s)
         }
         "dig" | "nslookup" | "host" | "drill" | "kdig" | "delv" | "ping" | "ping6" | "getent"
-        | "resolvectl" | "nping" | "traceroute" => dns(args),
+        | "resolvectl" | "nping" | "traceroute" | "resolve-dnsname" => dns(args),
         _ => None,
     }?;
     let dest_host = sent.dest.and_then(|d| host_of(&d.text));
@@ -132,6 +134,7 @@ pub(super) fn send(
         strong,
         carries,
         uploads,
+        spelled: sent.spelled,
         statement: placed.top_span,
         excluded: sent.excluded.iter().map(|t| (t.start, t.end)).collect(),
         vars,
@@ -448,6 +451,7 @@ fn dns(args: &[Token]) -> Option<Sent<'_>> {
         data: vec![name],
         dest: Some(name),
         dns: built,
+        spelled: !expansions(t).is_empty(),
         ..Sent::default()
     })
 }
