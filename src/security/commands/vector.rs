@@ -5,7 +5,7 @@
 use super::{Found, Place, emit};
 use crate::analysis::shell::{DangerKind, Dialect, dangers};
 use crate::diagnostics::Diagnostic;
-use crate::formats::texts::{Shell, TextKind, ToolTexts};
+use crate::security::texts::{Shell, TextKind, ToolTexts};
 
 /// Elements of one vector read together at most.
 const MAX_ELEMENTS: usize = 64;
