@@ -25,7 +25,7 @@ fn main() {
         .unwrap_or_default();
     pages.sort();
     let mut out = String::from(
-        "/// Embedded rule pages as (code, Markdown).\npub static PAGES: &[(&str, &str)] = &[\n",
+        "/// Embedded rule pages as (code, Markdown).\npub(crate) static PAGES: &[(&str, &str)] = &[\n",
     );
     for (code, path) in &pages {
         println!("cargo:rerun-if-changed={path}");

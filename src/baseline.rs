@@ -23,10 +23,10 @@ use crate::source::{FormatId, SourceFile, Span};
 
 /// The name of the fingerprint scheme, in baseline files and as SARIF's `partialFingerprints`
 /// key; a change to what is hashed must change it, so old and new are never compared.
-pub const FINGERPRINT_KEY: &str = "toolc/v2";
+pub(crate) const FINGERPRINT_KEY: &str = "toolc/v2";
 
 /// Where `--write-baseline` writes when neither it nor the configuration names a file.
-pub const DEFAULT_FILE_NAME: &str = "toolc-baseline.json";
+pub(crate) const DEFAULT_FILE_NAME: &str = "toolc-baseline.json";
 
 /// The baseline file format's version.
 const VERSION: u32 = 1;

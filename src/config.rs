@@ -11,7 +11,7 @@ pub(crate) mod tree;
 use read::read_config_file;
 use selectors::build_globs;
 
-pub use exclude::Exclude;
+pub(crate) use exclude::Exclude;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ use crate::rules::{self, Rule, Severity, syntax::INVALID_CONFIG};
 use crate::source::{FormatId, SourceFile, Span};
 
 /// The file name looked for upward from the working directory.
-pub const FILE_NAME: &str = crate::fs::project::CONFIG_FILE;
+pub(crate) const FILE_NAME: &str = crate::fs::project::CONFIG_FILE;
 
 /// What a rule setting does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -629,7 +629,7 @@ impl Config {
 }
 
 /// Targets `toolc build` knows.
-pub const BUILD_TARGETS: &[&str] = &["openai", "anthropic", "mcp", "gemini", "bundle"];
+pub(crate) const BUILD_TARGETS: &[&str] = &["openai", "anthropic", "mcp", "gemini", "bundle"];
 
 #[cfg(test)]
 mod tests;

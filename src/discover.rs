@@ -19,7 +19,7 @@ pub(crate) use crate::fs::{display_path, normalize};
 
 /// A file to read, and the format it is read as.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Discovered {
+pub(crate) struct Discovered {
     /// Absolute path.
     pub path: PathBuf,
     /// Format.
@@ -30,7 +30,7 @@ pub struct Discovered {
 
 /// Whether a file at a format's path is that format's file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Claim {
+pub(crate) enum Claim {
     /// Always: the user named it (on the command line, on stdin, in an `include`), so even a
     /// manifest too broken to recognise is reported. Sorted first, so that it wins when the
     /// same file is also found by walking.
@@ -42,7 +42,7 @@ pub enum Claim {
 
 /// A path that could not be walked.
 #[derive(Debug, Clone)]
-pub struct WalkError {
+pub(crate) struct WalkError {
     /// The path, when known.
     pub path: PathBuf,
     /// What happened.
@@ -51,7 +51,7 @@ pub struct WalkError {
 
 /// What the formats say of paths, handed down by the formats layer (discovery knows no
 /// format).
-pub struct FormatPaths {
+pub(crate) struct FormatPaths {
     /// Each format's patterns, in the order formats are tried.
     pub patterns: Vec<(FormatId, &'static [&'static str])>,
     /// The format of a file named explicitly that no pattern matched, by its name alone.
@@ -59,7 +59,7 @@ pub struct FormatPaths {
 }
 
 /// Classifies paths into formats.
-pub struct Classifier {
+pub(crate) struct Classifier {
     /// Every format's patterns in one set, and the format of each pattern (in the order
     /// formats are tried).
     builtin: GlobSet,
@@ -75,7 +75,7 @@ pub struct Classifier {
 
 impl Classifier {
     /// The formats' patterns plus the config's include patterns.
-    pub fn new(config: &Config, formats: &FormatPaths) -> Classifier {
+    pub(crate) fn new(config: &Config, formats: &FormatPaths) -> Classifier {
         // Each format names its own patterns; the registry's order is the order they are tried.
         let mut set = GlobSetBuilder::new();
         let mut names = Some(GlobSetBuilder::new());
@@ -108,19 +108,19 @@ impl Classifier {
     }
 
     /// Also the exclude globs of `config` (a nested `toolc.toml`).
-    pub fn add_excludes(&mut self, config: &Config) {
+    pub(crate) fn add_excludes(&mut self, config: &Config) {
         self.excludes.extend(config.excludes.iter().cloned());
     }
 
     /// True when an exclude glob matches `path` (absolute) or a folder above it: such a path
     /// is never read, whatever names it.
-    pub fn excluded(&self, path: &Path) -> bool {
+    pub(crate) fn excluded(&self, path: &Path) -> bool {
         self.excludes.iter().any(|e| e.matches(path))
     }
 
     /// How a file found at `path` as `format` is claimed: always when an `include` of that
     /// format names it, else by its content.
-    pub fn claim_of(&self, path: &Path, format: FormatId) -> Claim {
+    pub(crate) fn claim_of(&self, path: &Path, format: FormatId) -> Claim {
         let included = self.includes.iter().any(|i| {
             i.format == format
                 && path
@@ -136,7 +136,7 @@ impl Classifier {
 
     /// How a file named explicitly is claimed: always, unless `--only-claimed` asks for its
     /// content to decide as for a file found by walking.
-    pub fn named_claim(&self, path: &Path, format: FormatId) -> Claim {
+    pub(crate) fn named_claim(&self, path: &Path, format: FormatId) -> Claim {
         if self.named_by_content {
             self.claim_of(path, format)
         } else {
@@ -145,18 +145,18 @@ impl Classifier {
     }
 
     /// Also the include patterns of `config` (a nested `toolc.toml`).
-    pub fn add_includes(&mut self, config: &Config) {
+    pub(crate) fn add_includes(&mut self, config: &Config) {
         self.includes.extend(config.includes.iter().cloned());
     }
 
     /// The format of `path` (absolute), if any pattern matches.
-    pub fn classify(&self, path: &Path) -> Option<FormatId> {
+    pub(crate) fn classify(&self, path: &Path) -> Option<FormatId> {
         self.classify_hinted(path, None).0
     }
 
     /// [`Classifier::classify`], given what the built-in patterns say of `path` when that is
     /// known (from an earlier walk); returns that too.
-    pub fn classify_hinted(
+    pub(crate) fn classify_hinted(
         &self,
         path: &Path,
         builtin: Option<Option<FormatId>>,
@@ -205,7 +205,7 @@ impl Classifier {
     }
 
     /// The format of a file named explicitly on the command line: by pattern, else by name.
-    pub fn classify_explicit(&self, path: &Path) -> Option<FormatId> {
+    pub(crate) fn classify_explicit(&self, path: &Path) -> Option<FormatId> {
         self.classify(path).or_else(|| (self.by_name)(path))
     }
 }
@@ -228,7 +228,7 @@ fn name_of(pattern: &str) -> Option<String> {
 
 /// What a walked path is. Links are not followed: a link is a link, whatever it leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A regular file.
     File,
     /// A folder.
@@ -240,19 +240,20 @@ pub enum Kind {
 }
 
 /// Which folders a walk does not enter (the exclude globs).
-pub type Prune = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+pub(crate) type Prune = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
 
 /// Called with each folder a walk is about to list, before it is listed.
-pub type OnDir = Arc<dyn Fn(&Path) + Send + Sync>;
+pub(crate) type OnDir = Arc<dyn Fn(&Path) + Send + Sync>;
 
 /// Called with each path a walk reaches, what it is and (from an earlier walk) what the
 /// built-in patterns say of it, from several threads; returns what the built-in patterns
 /// say of it.
-pub type Visit<'a> = &'a (dyn Fn(&Path, Kind, Option<Option<FormatId>>) -> Option<FormatId> + Sync);
+pub(crate) type Visit<'a> =
+    &'a (dyn Fn(&Path, Kind, Option<Option<FormatId>>) -> Option<FormatId> + Sync);
 
 /// Where walks come from: the disk ([`Fresh`]), or a snapshot of an earlier walk that is
 /// still true (the cache's).
-pub trait Walks: Sync {
+pub(crate) trait Walks: Sync {
     /// Visit every path under the folder `root` (itself included) that no ignore file hides,
     /// leaving out the folders `prune` rejects and all under them; returns what could not be
     /// walked.
@@ -260,7 +261,7 @@ pub trait Walks: Sync {
 }
 
 /// Walks of the disk, as they are now.
-pub struct Fresh;
+pub(crate) struct Fresh;
 
 impl Walks for Fresh {
     fn walk(&self, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError> {
@@ -292,7 +293,7 @@ fn kind_of(e: &ignore::DirEntry) -> Kind {
 
 /// Walk the folder `root` in parallel, honouring ignore files, never entering `.git` or a
 /// folder `prune` rejects; `on_dir` sees each folder below the root before it is listed.
-pub fn walk_fresh(
+pub(crate) fn walk_fresh(
     root: &Path,
     prune: &Prune,
     on_dir: Option<OnDir>,
@@ -357,7 +358,7 @@ pub fn walk_fresh(
 /// Walk `paths` (absolute) and return the tool-definition files found, the walk errors, and
 /// the walked files a format would read under a near-miss name (`tool.yml` where DojOps reads
 /// `tool.yaml`), each sorted.
-pub fn discover(
+pub(crate) fn discover(
     paths: &[PathBuf],
     classifier: &Classifier,
 ) -> (Vec<Discovered>, Vec<WalkError>, Vec<PathBuf>) {
@@ -365,7 +366,7 @@ pub fn discover(
 }
 
 /// [`discover`], walking through `walks`.
-pub fn discover_with(
+pub(crate) fn discover_with(
     paths: &[PathBuf],
     classifier: &Classifier,
     walks: &dyn Walks,
@@ -438,7 +439,7 @@ pub fn discover_with(
 
 /// Sort `found` by path (as `Path`s compare), format and claim, and keep the first find of
 /// each path and format (a claimed-always find comes first and stays).
-pub fn sort_unique(found: &mut Vec<Discovered>) {
+pub(crate) fn sort_unique(found: &mut Vec<Discovered>) {
     // Thousands of paths: compared as text when every one is spelt its one way (a `Path`
     // compares part by part).
     if found.iter().all(|d| canonical(&d.path)) {

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Files larger than this are not read at all (a guard on memory, far above any real definition).
-pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Entries of one folder listed at most: a folder of generated files cannot make a listing
 /// take unbounded time or memory.
-pub const MAX_DIR_ENTRIES: usize = 10_000;
+pub(crate) const MAX_DIR_ENTRIES: usize = 10_000;
 
 /// What a folder entry is. Links are reported as links and never followed, so a listing
 /// cannot lead out of the repository.
@@ -146,7 +146,7 @@ pub trait FileSystem: Send + Sync {
 
 /// The disk, with the guards every read needs: regular files only, at most [`MAX_READ_BYTES`].
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Disk;
+pub(crate) struct Disk;
 
 impl FileSystem for Disk {
     fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
@@ -281,7 +281,7 @@ fn is_executable(_meta: &std::fs::Metadata) -> Option<bool> {
 /// content would be echoed in a snippet. Plain `..` paths are not links: rules judge those.
 /// Existence is answered as the disk answers it: what matters is that nothing is read.
 #[derive(Debug, Clone, Default)]
-pub struct Confined {
+pub(crate) struct Confined {
     roots: Vec<PathBuf>,
     /// The roots opened, to open files beneath them without following links (Linux).
     #[cfg(target_os = "linux")]
@@ -290,7 +290,7 @@ pub struct Confined {
 
 impl Confined {
     /// The disk within `roots` (each resolved to its real path).
-    pub fn new<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Confined {
+    pub(crate) fn new<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Confined {
         let roots: Vec<PathBuf> = roots
             .into_iter()
             .filter_map(|r| std::fs::canonicalize(r).ok())
@@ -307,7 +307,7 @@ impl Confined {
 
     /// The folders toolc may read within for the paths a run names (relative to `cwd`): the
     /// git repository of each (the nearest folder with `.git`), else the path's own folder.
-    pub fn for_paths(paths: &[PathBuf], cwd: &Path) -> Confined {
+    pub(crate) fn for_paths(paths: &[PathBuf], cwd: &Path) -> Confined {
         // A named path a link leads out of its repository from gives no root: its target
         // is never a place toolc may read in.
         let named: Vec<PathBuf> = if paths.is_empty() {
@@ -415,12 +415,12 @@ impl FileSystem for Confined {
     }
 }
 
-pub mod boundary;
-pub use boundary::{RepoPath, Repository};
-pub mod project;
+pub(crate) mod boundary;
+pub(crate) use boundary::{RepoPath, Repository};
+pub(crate) mod project;
 mod spelling;
 pub(crate) use spelling::{canonical, cmp_canonical, parent_canonical, plain};
-pub use spelling::{display_path, normalize};
+pub(crate) use spelling::{display_path, normalize};
 
 /// Reading beneath a root through no link, in one call (Linux).
 #[cfg(target_os = "linux")]
@@ -445,7 +445,7 @@ fn spelling_of(root: &Path, real: &Path, spelt: &Path) -> Option<PathBuf> {
 /// Write a report file (`--output-format FORMAT:PATH`, relative to `cwd`), creating its
 /// folders, but never through a symbolic link: a committed `reports` link must not make a CI
 /// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
-pub fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let target = boundary::named(path, cwd)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()))?;
     target.write(bytes)
@@ -453,7 +453,7 @@ pub fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()
 
 /// A base file system under any number of in-memory buffers: a buffer takes precedence over
 /// the file at its path, which need not exist.
-pub struct Overlay {
+pub(crate) struct Overlay {
     base: Arc<dyn FileSystem>,
     buffers: HashMap<PathBuf, Arc<[u8]>>,
 }
@@ -474,7 +474,7 @@ impl std::fmt::Debug for Overlay {
 
 impl Overlay {
     /// `base` with no buffers.
-    pub fn new(base: Box<dyn FileSystem>) -> Overlay {
+    pub(crate) fn new(base: Box<dyn FileSystem>) -> Overlay {
         Overlay {
             base: Arc::from(base),
             buffers: HashMap::new(),
@@ -482,22 +482,22 @@ impl Overlay {
     }
 
     /// Read `bytes` in place of the file at `path` (absolute and normalized) from now on.
-    pub fn set(&mut self, path: PathBuf, bytes: Vec<u8>) {
+    pub(crate) fn set(&mut self, path: PathBuf, bytes: Vec<u8>) {
         self.buffers.insert(path, bytes.into());
     }
 
     /// Read the file at `path` from the base again. True when there was a buffer.
-    pub fn remove(&mut self, path: &Path) -> bool {
+    pub(crate) fn remove(&mut self, path: &Path) -> bool {
         self.buffers.remove(path).is_some()
     }
 
     /// The file system under the buffers.
-    pub fn base(&self) -> &Arc<dyn FileSystem> {
+    pub(crate) fn base(&self) -> &Arc<dyn FileSystem> {
         &self.base
     }
 
     /// The paths that have a buffer, sorted.
-    pub fn buffered(&self) -> Vec<&Path> {
+    pub(crate) fn buffered(&self) -> Vec<&Path> {
         let mut paths: Vec<&Path> = self.buffers.keys().map(PathBuf::as_path).collect();
         paths.sort();
         paths

@@ -51,7 +51,7 @@ pub struct Tool {
 }
 
 /// A tool's run settings by key (`timeout`, `steps/0/timeout`, `permissions`).
-pub type Settings = std::collections::BTreeMap<String, String>;
+pub(crate) type Settings = std::collections::BTreeMap<String, String>;
 
 /// How a tool runs. Secret values are never copied (transport credentials keep only their
 /// scheme).
@@ -172,7 +172,7 @@ pub struct Provenance {
 
 /// A lowered tool with the places diagnostics about it point at.
 #[derive(Debug, Clone)]
-pub struct Lowered<'a> {
+pub(crate) struct Lowered<'a> {
     /// The tool.
     pub tool: Tool,
     /// The file that defines it.
@@ -196,7 +196,7 @@ pub struct Lowered<'a> {
 /// the tool's own file), for findings about a change to them (`toolc diff`, `toolc check
 /// --locked`); `None` when the part is not written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Sites {
+pub(crate) struct Sites {
     /// Its version.
     pub version: Option<Span>,
     /// Its human title.
@@ -245,7 +245,7 @@ pub struct LeftOut {
 /// What lowering a set of files gives: the tools to bundle, the ones left out, and the
 /// skills an agent can load beside them.
 #[derive(Debug, Default)]
-pub struct Lowering<'a> {
+pub(crate) struct Lowering<'a> {
     /// Tools to bundle.
     pub tools: Vec<Lowered<'a>>,
     /// Tools the runtime would not load, and why.
@@ -269,7 +269,7 @@ pub struct SkillEntry {
 }
 
 /// The provenance of a tool defined in `file` (no entry index, no DojOps hashes).
-pub fn provenance(file: &SourceFile) -> Provenance {
+pub(crate) fn provenance(file: &SourceFile) -> Provenance {
     Provenance {
         format: file.format.as_str(),
         path: file.display().to_string(),
@@ -283,6 +283,6 @@ pub fn provenance(file: &SourceFile) -> Provenance {
 
 /// A schema that takes nothing: what a tool without inputs is given, so every target gets an
 /// object.
-pub fn empty_object_schema() -> Value {
+pub(crate) fn empty_object_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }

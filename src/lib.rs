@@ -6,6 +6,7 @@
 
 // Input never reaches an unwrap: errors are values (tests may unwrap, see clippy.toml).
 #![warn(clippy::unwrap_used, clippy::expect_used)]
+#![warn(unreachable_pub)]
 
 pub(crate) mod analysis;
 pub(crate) mod baseline;

@@ -17,7 +17,7 @@ use crate::source::quick::QuickSet;
 
 /// The paths to walk and the filter on what is reported.
 #[derive(Debug, Clone)]
-pub struct Scope {
+pub(crate) struct Scope {
     /// Folders and files to walk (absolute, normalized).
     pub roots: Vec<PathBuf>,
     /// When files were named: the files and folders to report on; `None` reports on all.
@@ -38,7 +38,7 @@ impl Scope {
     /// and nothing around it. Each named file or folder is read with its project around it
     /// (see [`project_root`]), and only what was named is reported on, so naming a file, a
     /// folder or the project's root gives the same findings for what was named.
-    pub fn new(paths: &[PathBuf], cwd: &Path, config: &Config) -> Scope {
+    pub(crate) fn new(paths: &[PathBuf], cwd: &Path, config: &Config) -> Scope {
         // Run without paths, the working directory is the project: a folder one runs toolc in
         // (an example, a test fixture inside a larger repository) is checked as it stands.
         if paths.is_empty() {
@@ -79,7 +79,7 @@ impl Scope {
     /// in a named file. The second matters for pre-commit: staging a tool that duplicates a
     /// committed one's name, or disabling a tool an agent uses, puts the error on the other
     /// file, and the commit that caused it should still fail.
-    pub fn reports(&self, d: &Diagnostic) -> bool {
+    pub(crate) fn reports(&self, d: &Diagnostic) -> bool {
         self.reports_on(&d.file.path)
             || self.only.as_ref().is_some_and(|only| {
                 d.related
@@ -90,18 +90,18 @@ impl Scope {
 
     /// True when a run of this scope checks `path` (absolute): it is walked and reported on.
     /// A file that no longer exists is covered when the folder it was in is.
-    pub fn covers(&self, path: &Path) -> bool {
+    pub(crate) fn covers(&self, path: &Path) -> bool {
         let path = normalize(path);
         self.roots.iter().any(|r| path.starts_with(r)) && self.reports_on(&path)
     }
 
     /// True when findings in every file are to be reported.
-    pub fn reports_all(&self) -> bool {
+    pub(crate) fn reports_all(&self) -> bool {
         self.only.is_none()
     }
 
     /// True when findings in `path` (absolute) are to be reported.
-    pub fn reports_on(&self, path: &Path) -> bool {
+    pub(crate) fn reports_on(&self, path: &Path) -> bool {
         let Some(only) = &self.only else {
             return true;
         };

@@ -8,12 +8,12 @@ use serde::{Deserialize, Serialize};
 use crate::fs::FileSystem;
 use crate::suppress::Suppression;
 
-pub mod file_ref;
-pub mod quick;
+pub(crate) mod file_ref;
+pub(crate) mod quick;
 mod text;
 
 use text::{Decoded, Origin, REPLACEMENT_LEN};
-pub use text::{Digest, Text, sha256};
+pub(crate) use text::{Digest, Text, sha256};
 
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
 #[derive(

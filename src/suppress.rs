@@ -58,7 +58,7 @@ impl Suppression {
 const MARKER: &str = "toolc:";
 
 /// Find every suppression comment in `file`.
-pub fn scan(file: &SourceFile) -> Vec<Suppression> {
+pub(crate) fn scan(file: &SourceFile) -> Vec<Suppression> {
     let text = file.text.as_str();
     if !text.contains(MARKER) {
         return Vec::new();

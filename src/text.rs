@@ -52,13 +52,13 @@ mod tests {
 }
 
 /// SHA-256 of `bytes`, in lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest as _;
     hex(&sha2::Sha256::digest(bytes))
 }
 
 /// Lowercase hex of a digest.
-pub fn hex(digest: &[u8]) -> String {
+pub(crate) fn hex(digest: &[u8]) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(digest.len() * 2);
     for b in digest.iter() {
@@ -69,7 +69,7 @@ pub fn hex(digest: &[u8]) -> String {
 
 /// What kind of hidden character a character is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HiddenKind {
+pub(crate) enum HiddenKind {
     /// An embedding, override or isolate control (U+202A–202E, U+2066–2069): reorders what
     /// is shown.
     Bidi,
@@ -85,7 +85,7 @@ pub enum HiddenKind {
 
 impl HiddenKind {
     /// What it is, for a message.
-    pub fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             HiddenKind::Bidi => "a bidirectional control",
             HiddenKind::ZeroWidth => "a zero-width character",
@@ -97,7 +97,7 @@ impl HiddenKind {
 }
 
 /// The kind of hidden character `c` is, if it is one.
-pub fn hidden_kind(c: char) -> Option<HiddenKind> {
+pub(crate) fn hidden_kind(c: char) -> Option<HiddenKind> {
     match c {
         '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => Some(HiddenKind::Bidi),
         '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => Some(HiddenKind::ZeroWidth),

@@ -3,7 +3,7 @@
 
 /// One edge taken around a cycle: the `edge`-th outgoing edge of `node`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The node the edge leaves.
     pub node: usize,
     /// Its position in that node's edge list.
@@ -13,14 +13,14 @@ pub struct Step {
 /// A cycle: each step's edge leads to the next step's node, and the last step's edge (the
 /// one that closed the cycle) leads back to the first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cycle {
+pub(crate) struct Cycle {
     /// The steps, in walk order.
     pub steps: Vec<Step>,
 }
 
 impl Cycle {
     /// The edge that closed the cycle, where a diagnostic points.
-    pub fn closing(&self) -> Option<Step> {
+    pub(crate) fn closing(&self) -> Option<Step> {
         self.steps.last().copied()
     }
 }
@@ -36,7 +36,7 @@ enum Visit {
 /// index order, edges in list order). `edges[n]` lists the targets of node `n`; targets
 /// out of range are ignored. The walk is iterative, so a long chain cannot overflow the
 /// stack.
-pub fn cycles(edges: &[Vec<usize>]) -> Vec<Cycle> {
+pub(crate) fn cycles(edges: &[Vec<usize>]) -> Vec<Cycle> {
     let n = edges.len();
     let mut visit = vec![Visit::New; n];
     let mut depth = vec![0usize; n];

@@ -2,14 +2,14 @@
 //! path, a name) and knows nothing of the file format it came from, so every format applies
 //! the same rules and words its own diagnostics.
 
-pub mod graph;
-pub mod names;
-pub mod passages;
-pub mod paths;
-pub mod programs;
-pub mod registry;
-pub mod runnable;
-pub mod secrets;
-pub mod shell;
-pub mod unicode;
-pub mod urls;
+pub(crate) mod graph;
+pub(crate) mod names;
+pub(crate) mod passages;
+pub(crate) mod paths;
+pub(crate) mod programs;
+pub(crate) mod registry;
+pub(crate) mod runnable;
+pub(crate) mod secrets;
+pub(crate) mod shell;
+pub(crate) mod unicode;
+pub(crate) mod urls;

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 /// The candidate closest to `name` (case-insensitive Jaro-Winkler, at least 0.84), if any:
 /// the "did you mean `x`?" of a misspelt key, value or reference.
-pub fn did_you_mean<'a>(
+pub(crate) fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
@@ -23,13 +23,13 @@ const SAFETY_ROOTS: &[&str] = &["approv", "confirm", "permission", "polic", "net
 
 /// True when `key`, unknown, is a near misspelling (at most two edits) of `known`, a key that
 /// carries safety meaning: the gate it was written to set is silently not in effect.
-pub fn misspelt_safety_key(key: &str, known: &str) -> bool {
+pub(crate) fn misspelt_safety_key(key: &str, known: &str) -> bool {
     is_safety_key(known)
         && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), &known.to_ascii_lowercase()) <= 2
 }
 
 /// True when `key` sets a safety gate (an approval, a permission, network access…).
-pub fn is_safety_key(key: &str) -> bool {
+pub(crate) fn is_safety_key(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
     SAFETY_ROOTS.iter().any(|r| lower.contains(r))
 }
@@ -38,7 +38,7 @@ pub fn is_safety_key(key: &str) -> bool {
 /// same first character are compared, and only until a budget of comparisons is spent, so a
 /// repository full of misspelt references stays linear. Each name carries a value (an index)
 /// for the caller.
-pub struct Suggester<'a, T> {
+pub(crate) struct Suggester<'a, T> {
     by_initial: HashMap<char, Vec<(&'a str, T)>>,
     budget: usize,
 }
@@ -46,7 +46,10 @@ pub struct Suggester<'a, T> {
 impl<'a, T: Copy> Suggester<'a, T> {
     /// A suggester over `names`, in the order given (ties go to the later name), allowed
     /// `budget` comparisons in all.
-    pub fn new(names: impl IntoIterator<Item = (&'a str, T)>, budget: usize) -> Suggester<'a, T> {
+    pub(crate) fn new(
+        names: impl IntoIterator<Item = (&'a str, T)>,
+        budget: usize,
+    ) -> Suggester<'a, T> {
         let mut by_initial: HashMap<char, Vec<(&'a str, T)>> = HashMap::new();
         for (name, value) in names {
             if let Some(c) = name.chars().next() {
@@ -57,7 +60,7 @@ impl<'a, T: Copy> Suggester<'a, T> {
     }
 
     /// The closest name to `name` and its value, while the budget lasts.
-    pub fn suggest(&mut self, name: &str) -> Option<(&'a str, T)> {
+    pub(crate) fn suggest(&mut self, name: &str) -> Option<(&'a str, T)> {
         let candidates = name
             .chars()
             .next()
@@ -74,7 +77,7 @@ impl<'a, T: Copy> Suggester<'a, T> {
 
 /// What to do with a first character a name may not start with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Leading {
+pub(crate) enum Leading {
     /// Drop characters until one may start the name.
     Drop,
     /// Put this character in front.
@@ -82,11 +85,11 @@ pub enum Leading {
 }
 
 /// A test on one character.
-pub type CharClass = fn(char) -> bool;
+pub(crate) type CharClass = fn(char) -> bool;
 
 /// Which characters may start a name, and what to do about any other.
 #[derive(Debug, Clone, Copy)]
-pub struct FirstChar {
+pub(crate) struct FirstChar {
     /// True for a character a name may start with.
     pub may_start: CharClass,
     /// What to do when the first character may not.
@@ -95,7 +98,7 @@ pub struct FirstChar {
 
 /// A naming rule, described well enough to turn any string into a name that follows it.
 #[derive(Debug, Clone, Copy)]
-pub struct NameStyle {
+pub(crate) struct NameStyle {
     /// Characters kept as written (after ASCII lowercasing when `lowercase`).
     pub keep: CharClass,
     /// Lowercase ASCII letters first.
@@ -114,7 +117,7 @@ pub struct NameStyle {
 /// A name every LLM provider accepts (OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`,
 /// which also starts as Gemini requires): other characters become `_`, a leading digit or
 /// `-` gets a `_` before it, at most 64 characters.
-pub const PORTABLE: NameStyle = NameStyle {
+pub(crate) const PORTABLE: NameStyle = NameStyle {
     keep: |c| c.is_ascii_alphanumeric() || c == '-',
     lowercase: false,
     replacement: '_',
@@ -127,7 +130,7 @@ pub const PORTABLE: NameStyle = NameStyle {
 };
 
 /// `name` made to follow `style` (it may still be too short, or empty: callers check).
-pub fn suggest_valid_name(name: &str, style: &NameStyle) -> String {
+pub(crate) fn suggest_valid_name(name: &str, style: &NameStyle) -> String {
     let rep = style.replacement;
     let source = if style.collapse { name.trim() } else { name };
     let mut out = String::new();

@@ -69,7 +69,7 @@ const REPORTED_TO: &[&str] = &["agent", "model", "assistant", "ai", "llm", "clau
 
 /// Why a passage is a mention rather than an instruction, for a note.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Why {
+pub(crate) enum Why {
     /// Under a heading about attacks or bad practice.
     Section,
     /// In a code block marked as the bad example.
@@ -80,7 +80,7 @@ pub enum Why {
 
 impl Why {
     /// The words of a note.
-    pub fn says(self) -> &'static str {
+    pub(crate) fn says(self) -> &'static str {
         match self {
             Why::Section => "it is in a section about attacks or what not to do",
             Why::BadExample => "it is in a code block marked as the example not to follow",
@@ -91,13 +91,13 @@ impl Why {
 
 /// The mention passages of one Markdown file, as byte ranges of the whole file.
 #[derive(Debug, Default)]
-pub struct Mentions {
+pub(crate) struct Mentions {
     ranges: Vec<(Span, Why)>,
 }
 
 impl Mentions {
     /// The mention passages of `text`, whose Markdown body starts at `body_start`.
-    pub fn of(text: &str, body_start: usize) -> Mentions {
+    pub(crate) fn of(text: &str, body_start: usize) -> Mentions {
         let blocks = markdown::blocks(text, body_start);
         let mut ranges = Vec::new();
         let headings = blocks.headings();
@@ -127,7 +127,7 @@ impl Mentions {
     }
 
     /// Why the byte at `at` is in a mention passage, when it is.
-    pub fn at(&self, at: usize) -> Option<Why> {
+    pub(crate) fn at(&self, at: usize) -> Option<Why> {
         self.ranges
             .iter()
             .find(|(span, _)| span.start <= at && at < span.end)

@@ -16,7 +16,7 @@ const HARMLESS_DEVICES: &[&str] = &[
 
 /// What kind of path a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PathKind {
+pub(crate) enum PathKind {
     /// `/etc/passwd`.
     Absolute,
     /// `~/.ssh`, `~root/`, `$HOME`.
@@ -27,7 +27,7 @@ pub enum PathKind {
 
 /// A path-like token found in text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PathToken {
+pub(crate) struct PathToken {
     /// Where it is.
     pub span: Span,
     /// Its text (trailing sentence punctuation left out).
@@ -47,7 +47,7 @@ fn ends_path(c: char) -> bool {
 
 /// Absolute, home-relative and `..` paths in `region` of `text`, in order. A URL's path is
 /// not a path, except after `file://`.
-pub fn path_tokens(text: &str, region: Span) -> Vec<PathToken> {
+pub(crate) fn path_tokens(text: &str, region: Span) -> Vec<PathToken> {
     let Some(slice) = text.get(region.start..region.end) else {
         return Vec::new();
     };
@@ -116,7 +116,7 @@ fn home_prefix(rest: &str) -> bool {
 }
 
 /// Lexical path cleaning with Go's `path.Clean` rules.
-pub fn clean(path: &str) -> String {
+pub(crate) fn clean(path: &str) -> String {
     let rooted = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {
@@ -141,7 +141,7 @@ pub fn clean(path: &str) -> String {
 }
 
 /// Whether `path`, once cleaned, is the folder `dir` (cleaned, absolute) or inside it.
-pub fn is_within(path: &str, dir: &str) -> bool {
+pub(crate) fn is_within(path: &str, dir: &str) -> bool {
     let cleaned = clean(path);
     cleaned == dir
         || cleaned
@@ -151,7 +151,7 @@ pub fn is_within(path: &str, dir: &str) -> bool {
 
 /// Byte offset of the first `..` segment of `raw` that climbs to `min_depth` or above it
 /// (depth counts the named segments before it).
-pub fn climbing_dotdot(raw: &str, min_depth: usize) -> Option<usize> {
+pub(crate) fn climbing_dotdot(raw: &str, min_depth: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut offset = 0;
     for seg in raw.split('/') {
@@ -167,7 +167,7 @@ pub fn climbing_dotdot(raw: &str, min_depth: usize) -> Option<usize> {
 }
 
 /// The last named segment of a path (`/in/data/` → `data`), if it has one.
-pub fn base_name(path: &str) -> Option<&str> {
+pub(crate) fn base_name(path: &str) -> Option<&str> {
     path.trim_end_matches('/')
         .rsplit('/')
         .next()
@@ -175,7 +175,7 @@ pub fn base_name(path: &str) -> Option<&str> {
 }
 
 /// Absolute on some platform: `/…`, or a Windows drive path (`C:\…`, `C:/…`).
-pub fn is_absolute_anywhere(path: &str) -> bool {
+pub(crate) fn is_absolute_anywhere(path: &str) -> bool {
     let b = path.as_bytes();
     path.starts_with('/')
         || (b.len() >= 3
@@ -186,19 +186,19 @@ pub fn is_absolute_anywhere(path: &str) -> bool {
 
 /// Whether a cleaned absolute path is a host device (`/dev/sda`), leaving out the
 /// pseudo-devices that give access to nothing (`/dev/null`).
-pub fn is_host_device(cleaned: &str) -> bool {
+pub(crate) fn is_host_device(cleaned: &str) -> bool {
     (cleaned == "/dev" || cleaned.starts_with("/dev/")) && !is_harmless_device(cleaned)
 }
 
 /// Whether a cleaned path is a pseudo-device that gives access to nothing (`/dev/null`).
-pub fn is_harmless_device(cleaned: &str) -> bool {
+pub(crate) fn is_harmless_device(cleaned: &str) -> bool {
     HARMLESS_DEVICES.contains(&cleaned)
 }
 
 /// Display path of `rel` next to the file displayed as `file`: joined to the file's folder
 /// and cleaned (`./` and `..` resolved lexically, `\` read as `/`); a trailing `/` (a folder)
 /// is kept.
-pub fn sibling_display(file: &str, rel: &str) -> String {
+pub(crate) fn sibling_display(file: &str, rel: &str) -> String {
     let rel = rel.replace('\\', "/");
     let joined = match file.rsplit_once('/') {
         Some((dir, _)) => format!("{dir}/{rel}"),

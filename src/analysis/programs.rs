@@ -10,20 +10,20 @@ use crate::fs::FileSystem;
 
 /// A program that leads out of the repository through a link.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkedOut {
+pub(crate) struct LinkedOut {
     /// Where the program really is.
     pub target: PathBuf,
 }
 
 /// The program at `path` (absolute), when a link on its way leads out of the repository.
 /// A dangling link leads nowhere: that is a missing program, for the format's own rule.
-pub fn linked_out(fs: &dyn FileSystem, path: &Path) -> Option<LinkedOut> {
+pub(crate) fn linked_out(fs: &dyn FileSystem, path: &Path) -> Option<LinkedOut> {
     fs.link_out(path).map(|target| LinkedOut { target })
 }
 
 impl LinkedOut {
     /// Where the program really is, for a message (control characters made visible).
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         visible(&self.target.to_string_lossy()).into_owned()
     }
 }
@@ -31,7 +31,7 @@ impl LinkedOut {
 /// `d`, a finding on the name of a program that leads out of the repository, with what every
 /// such finding says: the label, how `runs` (the format's runtime) runs the program, why it
 /// matters, and how to fix it or keep it quiet for the file the finding is in.
-pub fn explain(d: Diagnostic, runs: &str) -> Diagnostic {
+pub(crate) fn explain(d: Diagnostic, runs: &str) -> Diagnostic {
     let help = help(d.rule.code, &d.file.path, d.file.display());
     d.label("a link on this path leads outside the repository")
         .note(runs)

@@ -7,7 +7,7 @@ use std::hash::Hash;
 
 /// A later definition of a name that an earlier one already holds in the same scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Duplicate {
+pub(crate) struct Duplicate {
     /// Index of the first definition.
     pub first: usize,
     /// Index of the later one.
@@ -17,7 +17,7 @@ pub struct Duplicate {
 /// The duplicates among `entries` (scope, name), by index, in input order: each later
 /// definition is paired with the first one of its scope and name. Entries without a name
 /// (`None`) take part in nothing.
-pub fn duplicates<S, N>(entries: impl IntoIterator<Item = Option<(S, N)>>) -> Vec<Duplicate>
+pub(crate) fn duplicates<S, N>(entries: impl IntoIterator<Item = Option<(S, N)>>) -> Vec<Duplicate>
 where
     S: Eq + Hash,
     N: Eq + Hash,

@@ -12,7 +12,7 @@ use crate::syntax::markdown::{blocks, inside_fence};
 
 /// What a block's code is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Code {
+pub(crate) enum Code {
     /// A shell.
     Shell(Dialect),
     /// Python.
@@ -23,7 +23,7 @@ pub enum Code {
 
 /// How the code of a block runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
+pub(crate) enum Setting {
     /// The reader (an agent) is given it to run.
     Told,
     /// It runs while an image is built (a Dockerfile's `RUN`): inside a container, where
@@ -33,7 +33,7 @@ pub enum Setting {
 
 /// One block of code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     /// Its language.
     pub code: Code,
     /// How it runs.
@@ -150,7 +150,7 @@ const COMMON_PROGRAMS: &[&str] = &[
 ];
 
 /// The blocks of code of the Markdown `text` (offsets into `text`).
-pub fn runnable_blocks(text: &str) -> Vec<Block> {
+pub(crate) fn runnable_blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     for fence in blocks(text, 0).fences {
         let info = fence
@@ -272,7 +272,7 @@ fn run_lines(content: &str) -> String {
 
 /// Whether a piece of code in prose (`` `curl -d @x https://…` ``) reads as a command: its
 /// first word, past a `$ ` prompt, is a program commands start with, or a path run.
-pub fn looks_like_command(code: &str) -> bool {
+pub(crate) fn looks_like_command(code: &str) -> bool {
     let t = code.trim_start().trim_start_matches("$ ");
     let first = t.split_whitespace().next().unwrap_or("");
     COMMON_PROGRAMS.contains(&first) || first.starts_with("./") || first.starts_with('(')

@@ -7,16 +7,16 @@
 use unicode_script::{Script, UnicodeScript};
 
 /// Past this many hidden characters a text is reported no further.
-pub const MAX_HIDDEN: usize = 100;
+pub(crate) const MAX_HIDDEN: usize = 100;
 
 /// How much of what a run of tag characters spells is kept.
 const MAX_SPELLED: usize = 200;
 
-pub use crate::text::{HiddenKind, hidden_kind};
+pub(crate) use crate::text::{HiddenKind, hidden_kind};
 
 /// A hidden character found in a text (or a run of tag characters, which spell a word).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hidden {
+pub(crate) struct Hidden {
     /// Byte offset of its first character.
     pub start: usize,
     /// Byte offset after its last character.
@@ -35,7 +35,7 @@ pub struct Hidden {
 /// characters next to its letters, and the tag sequence of a subdivision flag (🏴 + tags).
 /// A run of tag characters is one finding that spells what it hides. At most
 /// [`MAX_HIDDEN`] are returned.
-pub fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
+pub(crate) fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
     // Every hidden character is outside ASCII, and most texts are ASCII.
     if text.is_ascii() {
         return Vec::new();
@@ -95,7 +95,7 @@ pub fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
 }
 
 /// The ASCII character a tag character stands for (U+E0041 → `A`).
-pub fn tag_ascii(c: char) -> Option<char> {
+pub(crate) fn tag_ascii(c: char) -> Option<char> {
     let v = c as u32;
     (0xe0020..=0xe007e)
         .contains(&v)
@@ -156,12 +156,12 @@ fn is_rtl(c: char) -> bool {
 }
 
 /// `U+202E`.
-pub fn code_point(c: char) -> String {
+pub(crate) fn code_point(c: char) -> String {
     format!("U+{:04X}", c as u32)
 }
 
 /// The name of a hidden character the attacks use, when it has a well-known one.
-pub fn char_name(c: char) -> Option<&'static str> {
+pub(crate) fn char_name(c: char) -> Option<&'static str> {
     Some(match c {
         '\u{202a}' => "LEFT-TO-RIGHT EMBEDDING",
         '\u{202b}' => "RIGHT-TO-LEFT EMBEDDING",

@@ -3,7 +3,7 @@
 
 /// The parts of an absolute `scheme://authority/rest` URL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Url<'s> {
+pub(crate) struct Url<'s> {
     /// The scheme, as written (`https`).
     pub scheme: &'s str,
     /// The host, without user info, port or IPv6 brackets.
@@ -14,7 +14,7 @@ pub struct Url<'s> {
 
 impl<'s> Url<'s> {
     /// `s` as an absolute URL with a host, if it is one.
-    pub fn parse(s: &'s str) -> Option<Url<'s>> {
+    pub(crate) fn parse(s: &'s str) -> Option<Url<'s>> {
         let (scheme, rest) = s.split_once("://")?;
         let scheme_ok = scheme
             .chars()
@@ -47,18 +47,18 @@ impl<'s> Url<'s> {
     }
 
     /// True for `https`, any case.
-    pub fn is_https(&self) -> bool {
+    pub(crate) fn is_https(&self) -> bool {
         self.scheme.eq_ignore_ascii_case("https")
     }
 
     /// True for `http`, any case.
-    pub fn is_http(&self) -> bool {
+    pub(crate) fn is_http(&self) -> bool {
         self.scheme.eq_ignore_ascii_case("http")
     }
 
     /// True when the host is this machine: `localhost` (and `*.localhost`), `127.x.x.x`,
     /// `::1`, `0.0.0.0`.
-    pub fn is_loopback(&self) -> bool {
+    pub(crate) fn is_loopback(&self) -> bool {
         let host = self.host.to_ascii_lowercase();
         host == "localhost"
             || host.ends_with(".localhost")

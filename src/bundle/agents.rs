@@ -39,7 +39,7 @@ pub struct AgentTool {
 
 /// Every selected agent with an id, sorted by id. References that do not resolve were reported by the
 /// check (REF rules); they are not listed.
-pub fn compile(
+pub(crate) fn compile(
     results: &[FileResult],
     selection: &Selection<'_>,
     tools: &[Tool],
@@ -61,7 +61,7 @@ pub fn compile(
 }
 
 /// The id of every agent file in `results`, whatever its errors or the paths built.
-pub fn all_ids(results: &[FileResult]) -> std::collections::BTreeSet<String> {
+pub(crate) fn all_ids(results: &[FileResult]) -> std::collections::BTreeSet<String> {
     results
         .iter()
         .filter_map(|r| match r.item.get::<tool_md::Item>() {

@@ -14,7 +14,7 @@ struct Entry<'a> {
 }
 
 /// The file's bytes.
-pub fn render(tools: &[Tool]) -> Vec<u8> {
+pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
     let entries: Vec<Entry<'_>> = tools
         .iter()
         .map(|t| Entry {

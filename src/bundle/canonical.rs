@@ -7,7 +7,7 @@ use super::to_json_bytes;
 use crate::ir::{LeftOut, SkillEntry, Tool};
 
 /// The bundle format's version; bumped on an incompatible change.
-pub const BUNDLE_VERSION: u32 = 1;
+pub(crate) const BUNDLE_VERSION: u32 = 1;
 
 #[derive(Serialize)]
 struct Bundle<'a> {
@@ -27,7 +27,7 @@ struct Skipped<'a> {
 }
 
 /// The file's bytes.
-pub fn render(tools: &[Tool], left_out: &[LeftOut], skills: &[SkillEntry]) -> Vec<u8> {
+pub(crate) fn render(tools: &[Tool], left_out: &[LeftOut], skills: &[SkillEntry]) -> Vec<u8> {
     to_json_bytes(&Bundle {
         version: BUNDLE_VERSION,
         tools,

@@ -18,13 +18,13 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind, Packed};
 
 /// OpenAI rejects a function description longer than this (`string_above_max_length`).
-pub const OPENAI_MAX_DESCRIPTION: usize = 1024;
+pub(crate) const OPENAI_MAX_DESCRIPTION: usize = 1024;
 
 /// Most schema places listed as related spans under one strict-mode finding.
 const MAX_RELATED: usize = 8;
 
 /// Every CMP finding for `tools` when built for `targets`, in tool order.
-pub fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic> {
+pub(crate) fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic> {
     if targets.is_empty() {
         return Vec::new();
     }
@@ -202,7 +202,7 @@ fn name_finding(t: &Lowered<'_>, providers: &[Target]) -> Option<Diagnostic> {
 }
 
 /// True when `target` accepts `name` as a tool name.
-pub fn name_is_valid(target: Target, name: &str) -> bool {
+pub(crate) fn name_is_valid(target: Target, name: &str) -> bool {
     let len = name.chars().count();
     let bytes = name.as_bytes();
     match target {
@@ -232,7 +232,7 @@ pub fn name_is_valid(target: Target, name: &str) -> bool {
 }
 
 /// What `target` requires of a tool name, for messages.
-pub fn name_pattern(target: Target) -> &'static str {
+pub(crate) fn name_pattern(target: Target) -> &'static str {
     match target {
         Target::OpenAi | Target::Anthropic => "`^[a-zA-Z0-9_-]{1,64}$`",
         Target::Gemini => {

@@ -63,7 +63,7 @@ struct Declaration {
 
 /// The file's bytes. Tools whose schema cannot be converted were reported (CMP) and the
 /// build stopped; should one get here, it is left out rather than half-converted.
-pub fn render(tools: &[Tool]) -> Vec<u8> {
+pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
     let declarations = tools
         .iter()
         .filter_map(|t| {
@@ -88,7 +88,7 @@ fn takes_something(parameters: &Value) -> bool {
 }
 
 /// Convert a JSON Schema to Gemini's subset, or say everything that stands in the way.
-pub fn convert(schema: &Value) -> Result<Value, Vec<SchemaProblem>> {
+pub(crate) fn convert(schema: &Value) -> Result<Value, Vec<SchemaProblem>> {
     let mut problems = Vec::new();
     let out = convert_at(schema, "", &mut problems);
     if problems.is_empty() {

@@ -35,7 +35,7 @@ struct Annotations {
 }
 
 /// The file's bytes.
-pub fn render(tools: &[Tool]) -> Vec<u8> {
+pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
     let list = List {
         tools: tools
             .iter()

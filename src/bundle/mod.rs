@@ -1,13 +1,13 @@
 //! `toolc build`: the canonical IR of a checked repository, rendered for each target provider
 //! (one module per target) and written atomically. See docs/bundles.md.
 
-pub mod agents;
-pub mod anthropic;
-pub mod canonical;
-pub mod compat;
-pub mod gemini;
-pub mod mcp;
-pub mod openai;
+pub(crate) mod agents;
+pub(crate) mod anthropic;
+pub(crate) mod canonical;
+pub(crate) mod compat;
+pub(crate) mod gemini;
+pub(crate) mod mcp;
+pub(crate) mod openai;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -99,7 +99,7 @@ impl Target {
 
 /// The targets `toolc build` writes when none are named: `[build] targets` (unknown names were
 /// already reported by the config loader), else every target.
-pub fn configured_targets(config: &Config) -> Vec<Target> {
+pub(crate) fn configured_targets(config: &Config) -> Vec<Target> {
     match &config.build_targets {
         Some(names) => parse_targets(names),
         None => Target::ALL.to_vec(),
@@ -108,7 +108,7 @@ pub fn configured_targets(config: &Config) -> Vec<Target> {
 
 /// The targets `toolc check` runs the CMP rules for: `[build] targets`, else none (a
 /// repository that does not say it builds bundles is not held to any provider's limits).
-pub fn checked_targets(config: &Config) -> Vec<Target> {
+pub(crate) fn checked_targets(config: &Config) -> Vec<Target> {
     config
         .build_targets
         .as_deref()
@@ -117,7 +117,7 @@ pub fn checked_targets(config: &Config) -> Vec<Target> {
 }
 
 /// Known target names as targets, sorted, each once.
-pub fn parse_targets(names: &[String]) -> Vec<Target> {
+pub(crate) fn parse_targets(names: &[String]) -> Vec<Target> {
     let mut targets: Vec<Target> = names.iter().filter_map(|n| Target::parse(n)).collect();
     targets.sort();
     targets.dedup();
@@ -142,7 +142,7 @@ pub struct Compiled {
 }
 
 /// Which files a build compiles.
-pub struct Selection<'a> {
+pub(crate) struct Selection<'a> {
     /// The file, or a file it reads (a schema), has an error: it contributes nothing, the
     /// check already says why.
     pub has_error: &'a (dyn Fn(&SourceFile) -> bool + Sync),
@@ -154,7 +154,7 @@ pub struct Selection<'a> {
 
 impl Selection<'_> {
     /// True when the tools or agent of `r` go into the bundles.
-    pub fn takes(&self, r: &FileResult) -> bool {
+    pub(crate) fn takes(&self, r: &FileResult) -> bool {
         (self.in_scope)(&r.file)
             && !(self.has_error)(&r.file)
             && !r.companions.iter().any(|c| (self.has_error)(c))
@@ -163,7 +163,7 @@ impl Selection<'_> {
 
 /// Lower every selected tool of `results` and assemble the selected agents; the diagnostics
 /// are the provider-compatibility (CMP) findings for `targets`.
-pub fn compile(
+pub(crate) fn compile(
     results: &[FileResult],
     selection: &Selection<'_>,
     targets: &[Target],
@@ -192,7 +192,7 @@ pub fn compile(
 
 /// One output file: its path relative to the output folder, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Output {
+pub(crate) struct Output {
     /// Relative path (`openai.tools.json`, `agents/support.json`).
     pub path: PathBuf,
     /// The file's content.
@@ -200,7 +200,7 @@ pub struct Output {
 }
 
 /// Pretty JSON with a trailing newline: every output's byte form.
-pub fn to_json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
+pub(crate) fn to_json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
     // Serializing plain data to a Vec cannot fail; an empty file would be caught by --check.
     let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
     bytes.push(b'\n');
@@ -209,7 +209,7 @@ pub fn to_json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
 
 /// Every file a build for `targets` writes. Agent files are written with any target: they
 /// refer to tools by canonical name, whatever the provider.
-pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
+pub(crate) fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
     let mut out = Vec::new();
     for target in Target::ALL.into_iter().filter(|t| targets.contains(t)) {
         let bytes = match target {
@@ -239,7 +239,7 @@ pub fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
 /// all are written, each renamed into place, so a failed build (a full disk, a permission)
 /// replaces nothing. Agent files of agents that no longer exist are removed, since nothing
 /// else would ever remove them. Returns the removed paths, relative to `dir`.
-pub fn write_all(
+pub(crate) fn write_all(
     out: &RepoPath,
     outputs: &[Output],
     agent_ids: &BTreeSet<String>,
@@ -383,7 +383,7 @@ fn gone_agent_files(dir: &Path, agent_ids: &BTreeSet<String>) -> Vec<PathBuf> {
 
 /// What `build --check` finds out of date under `dir`.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Staleness {
+pub(crate) struct Staleness {
     /// Files a build would write that are missing or differ.
     pub differ: Vec<PathBuf>,
     /// Agent files a build would remove.
@@ -392,13 +392,13 @@ pub struct Staleness {
 
 impl Staleness {
     /// True when the folder holds exactly what a build would write.
-    pub fn is_current(&self) -> bool {
+    pub(crate) fn is_current(&self) -> bool {
         self.differ.is_empty() && self.extra.is_empty()
     }
 }
 
 /// Compare `dir` with `outputs` (for `build --check`).
-pub fn stale(out: &RepoPath, outputs: &[Output], agent_ids: &BTreeSet<String>) -> Staleness {
+pub(crate) fn stale(out: &RepoPath, outputs: &[Output], agent_ids: &BTreeSet<String>) -> Staleness {
     // What is behind a link is not read, not even to compare: it is not the bundle.
     let read = |rel: &Path| {
         let file = out.join(rel)?;
@@ -424,7 +424,7 @@ pub fn stale(out: &RepoPath, outputs: &[Output], agent_ids: &BTreeSet<String>) -
 
 /// A place in a JSON Schema that a target cannot take, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaProblem {
+pub(crate) struct SchemaProblem {
     /// JSON pointer (RFC 6901) to the keyword or subschema, from the schema's root.
     pub pointer: String,
     /// The diagnostic belongs on the key of the last pointer step (an unsupported keyword),
@@ -440,7 +440,7 @@ pub struct SchemaProblem {
 
 impl SchemaProblem {
     /// A keyword that should not be there (reported on its key).
-    pub fn key(pointer: &str, message: impl Into<String>, help: impl Into<String>) -> Self {
+    pub(crate) fn key(pointer: &str, message: impl Into<String>, help: impl Into<String>) -> Self {
         SchemaProblem {
             pointer: pointer.to_string(),
             on_key: true,
@@ -451,7 +451,11 @@ impl SchemaProblem {
     }
 
     /// A value that is wrong (reported on the value).
-    pub fn value(pointer: &str, message: impl Into<String>, help: impl Into<String>) -> Self {
+    pub(crate) fn value(
+        pointer: &str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> Self {
         SchemaProblem {
             pointer: pointer.to_string(),
             on_key: false,
@@ -462,13 +466,13 @@ impl SchemaProblem {
     }
 
     /// Set the label under the offending token.
-    pub fn label(mut self, label: impl Into<String>) -> Self {
+    pub(crate) fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
         self
     }
 }
 
 /// A JSON-pointer token (RFC 6901).
-pub fn escape(token: &str) -> String {
+pub(crate) fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }

@@ -9,7 +9,7 @@ use super::{SchemaProblem, escape, to_json_bytes};
 use crate::ir::Tool;
 
 /// Keywords strict mode does not support (OpenAI structured outputs).
-pub const STRICT_UNSUPPORTED: &[&str] = &[
+pub(crate) const STRICT_UNSUPPORTED: &[&str] = &[
     "allOf",
     "not",
     "if",
@@ -27,13 +27,13 @@ pub const STRICT_UNSUPPORTED: &[&str] = &[
     "dependentSchemas",
 ];
 /// Strict mode's limits: properties in all, levels of nesting, enum values in all.
-pub const STRICT_MAX_PROPERTIES: usize = 5000;
+pub(crate) const STRICT_MAX_PROPERTIES: usize = 5000;
 /// Deepest object nesting strict mode accepts.
-pub const STRICT_MAX_DEPTH: usize = 10;
+pub(crate) const STRICT_MAX_DEPTH: usize = 10;
 /// Most enum values (over the whole schema) strict mode accepts.
-pub const STRICT_MAX_ENUM_VALUES: usize = 1000;
+pub(crate) const STRICT_MAX_ENUM_VALUES: usize = 1000;
 /// Most tools one request may carry.
-pub const MAX_TOOLS: usize = 128;
+pub(crate) const MAX_TOOLS: usize = 128;
 
 #[derive(Serialize)]
 struct Entry<'a> {
@@ -51,7 +51,7 @@ struct Function<'a> {
 }
 
 /// The file's bytes.
-pub fn render(tools: &[Tool]) -> Vec<u8> {
+pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
     let entries: Vec<Entry<'_>> = tools
         .iter()
         .map(|t| Entry {
@@ -68,7 +68,7 @@ pub fn render(tools: &[Tool]) -> Vec<u8> {
 }
 
 /// Why a schema cannot be used in strict mode. Empty: it can.
-pub fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
+pub(crate) fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
     let mut walk = StrictWalk::default();
     if schema.get("anyOf").is_some() {
         walk.out.push(

@@ -18,14 +18,14 @@ use crate::fs::boundary::{RepoPath, Repository};
 use crate::source::{Digest, FormatId};
 
 /// The cache folder's name, at the repository root.
-pub const DIR: &str = ".toolc_cache";
+pub(crate) const DIR: &str = ".toolc_cache";
 
 /// What begins every cache file (and says which layout follows).
 const MAGIC: &[u8; 8] = b"toolc\x00c3";
 
 /// What an archive is for: another key, and nothing in it is used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Key {
+pub(super) struct Key {
     /// The build that wrote it ([`build_id`]).
     pub build: String,
     /// The repository it was written for (a copy or a move starts afresh).
@@ -38,7 +38,7 @@ pub struct Key {
 
 /// One definition file as its last load saw it.
 #[derive(Serialize, Deserialize)]
-pub struct Entry {
+pub(super) struct Entry {
     /// Its path (UTF-8: another path is not stored).
     pub path: String,
     /// The format it was read as.
@@ -64,7 +64,7 @@ pub struct Entry {
 
 /// What the cache file holds after its key and walks, as read back.
 #[derive(Serialize, Deserialize, Default)]
-pub struct Archive<Said = crate::security::shellcheck::Said> {
+pub(super) struct Archive<Said = crate::security::shellcheck::Said> {
     /// The files, sorted by path.
     pub entries: Vec<Entry>,
     /// The cross-file findings of the last runs.
@@ -76,7 +76,7 @@ pub struct Archive<Said = crate::security::shellcheck::Said> {
 /// The archive as written: the walks first (a run replays them while the rest is decoded),
 /// the entries borrowed, ShellCheck's memory written in place.
 #[derive(Serialize)]
-pub struct ArchiveOut<'a> {
+pub(super) struct ArchiveOut<'a> {
     pub walks: Vec<&'a Walk>,
     pub entries: Vec<&'a Entry>,
     pub resolved: &'a [Resolved],
@@ -87,7 +87,7 @@ pub struct ArchiveOut<'a> {
 /// modification time, inode and status-change time (creation time on Windows). No one can
 /// know that last one ahead, so a cache file committed to a repository (to make a check in
 /// CI say nothing) cannot name the build that will read it.
-pub fn build_id() -> String {
+pub(super) fn build_id() -> String {
     let exe = std::env::current_exe()
         .ok()
         .and_then(|p| std::fs::metadata(p).ok())
@@ -114,7 +114,7 @@ fn now_nanos() -> u128 {
 /// flags that decide, before a load, how a file is claimed. (A load itself reads no
 /// configuration: severities, `select`, suppression and the cross-file rules run after the
 /// cache, on every run.)
-pub fn config_digest(config: &Config) -> Digest {
+pub(super) fn config_digest(config: &Config) -> Digest {
     let mut text = Vec::new();
     if let Some(file) = &config.file {
         text.extend_from_slice(&file.digest());
@@ -125,7 +125,7 @@ pub fn config_digest(config: &Config) -> Digest {
 }
 
 /// The folder of this toolc version's cache under the repository at `root`.
-pub fn version_dir(root: &Path) -> PathBuf {
+pub(super) fn version_dir(root: &Path) -> PathBuf {
     let version: String = env!("CARGO_PKG_VERSION")
         .chars()
         .map(|c| {
@@ -148,7 +148,7 @@ fn file_of(root: &Path) -> Option<RepoPath> {
 
 /// The archive of the repository at `root`, when its file is whole and its key is `key`;
 /// its walks are sent through `walks` as soon as they are decoded.
-pub fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<Archive> {
+pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<Archive> {
     let file = file_of(root)?;
     // Never read through a link: a committed one could lead to a cache made to order.
     file.refuse_links().ok()?;
@@ -177,7 +177,7 @@ pub fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<Archive>
 
 /// Write `archive` under `key` as the cache of the repository at `root` (nothing when it
 /// cannot be written: a cache costs time, never a result).
-pub fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>) {
+pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>) {
     let Some(file) = file_of(root) else {
         return;
     };
@@ -225,7 +225,7 @@ fn mark(root: &Path) {
 /// The folder whose `.toolc_cache/` a run in `cwd` with `config` uses: the git repository
 /// around the configuration (or `cwd`), else the configuration's folder, else `cwd`; the same
 /// for `check .` and `check FILE` run from one place.
-pub fn root_for(config: &Config, cwd: &Path) -> PathBuf {
+pub(crate) fn root_for(config: &Config, cwd: &Path) -> PathBuf {
     let from = if config.file.is_some() {
         crate::discover::normalize(&config.root)
     } else {
@@ -238,7 +238,7 @@ pub fn root_for(config: &Config, cwd: &Path) -> PathBuf {
 }
 
 /// Remove the cache of the repository at `root`. Returns the folder when there was one.
-pub fn clean(root: &Path) -> std::io::Result<Option<PathBuf>> {
+pub(crate) fn clean(root: &Path) -> std::io::Result<Option<PathBuf>> {
     let dir = root.join(DIR);
     match std::fs::symlink_metadata(&dir) {
         Ok(m) if m.is_dir() => {

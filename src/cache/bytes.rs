@@ -5,12 +5,17 @@ use serde::de::{Error, Visitor};
 use serde::{Deserializer, Serializer};
 
 /// Write the bytes.
-pub fn serialize<S: Serializer, const N: usize>(value: &[u8; N], s: S) -> Result<S::Ok, S::Error> {
+pub(super) fn serialize<S: Serializer, const N: usize>(
+    value: &[u8; N],
+    s: S,
+) -> Result<S::Ok, S::Error> {
     s.serialize_bytes(value)
 }
 
 /// Read `N` bytes back.
-pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(d: D) -> Result<[u8; N], D::Error> {
+pub(super) fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
+    d: D,
+) -> Result<[u8; N], D::Error> {
     let v = d.deserialize_bytes(Bytes)?;
     v.as_slice()
         .try_into()
@@ -31,7 +36,7 @@ impl<'de> Visitor<'de> for Bytes {
 }
 
 /// An optional run of bytes.
-pub mod option {
+pub(super) mod option {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     /// A run of bytes inside an option, as written.
@@ -53,12 +58,17 @@ pub mod option {
     }
 
     /// Write the bytes, when there are any.
-    pub fn serialize<S: Serializer>(value: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        value: &Option<Vec<u8>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         value.as_deref().map(Written).serialize(s)
     }
 
     /// Read them back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<u8>>, D::Error> {
         Ok(Option::<Read>::deserialize(d)?.map(|r| r.0))
     }
 }

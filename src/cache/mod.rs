@@ -39,8 +39,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
-pub use archive::{DIR, clean, root_for};
-pub use track::{Dep, Stat, Tracker};
+pub(crate) use archive::{DIR, clean, root_for};
+pub(crate) use track::{Dep, Stat, Tracker};
 
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
@@ -55,7 +55,7 @@ use stored::Stored;
 use walk::Walk;
 
 /// What a run asks the cache about one file.
-pub struct Lookup<'a> {
+pub(crate) struct Lookup<'a> {
     /// The file.
     pub path: &'a Path,
     /// The format it is read as.
@@ -71,7 +71,7 @@ pub struct Lookup<'a> {
 
 /// A file the cache answers for: its result (none when its content is not its format's), and
 /// the other paths its load read or looked for.
-pub struct Hit {
+pub(crate) struct Hit {
     /// What loading the file gives.
     pub result: Option<FileResult>,
     /// What else the load asked about.
@@ -80,7 +80,7 @@ pub struct Hit {
 
 /// What one run did with the cache, for `TOOLC_DEBUG_CACHE` and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CacheStats {
+pub(crate) struct CacheStats {
     /// Files taken from the cache.
     pub hits: usize,
     /// Files loaded (and stored, when their format is cached).
@@ -104,7 +104,7 @@ struct WalksNow {
 }
 
 /// The cache of one repository for one run.
-pub struct Cache {
+pub(crate) struct Cache {
     root: PathBuf,
     key: Key,
     cwd: PathBuf,
@@ -125,7 +125,7 @@ pub struct Cache {
 impl Cache {
     /// The cache a run in `cwd` with `config` uses (see [`root_for`]); empty when there is
     /// none yet or it cannot be used (another build's or configuration's, damaged).
-    pub fn open(config: &Config, cwd: &Path) -> Cache {
+    pub(crate) fn open(config: &Config, cwd: &Path) -> Cache {
         Cache::open_as(&root_for(config, cwd), cwd, config, archive::build_id())
     }
 
@@ -182,7 +182,7 @@ impl Cache {
     }
 
     /// What this run did so far.
-    pub fn stats(&self) -> CacheStats {
+    pub(crate) fn stats(&self) -> CacheStats {
         CacheStats {
             hits: self.hits.load(Ordering::Relaxed),
             loaded: self.loaded.load(Ordering::Relaxed),
@@ -191,7 +191,7 @@ impl Cache {
 
     /// The file `q` asks about, from the cache, when neither it nor anything its load read
     /// has changed (and none of that has a buffer in `q.buffered`).
-    pub fn get(&self, q: &Lookup<'_>) -> Option<Hit> {
+    pub(crate) fn get(&self, q: &Lookup<'_>) -> Option<Hit> {
         let old = self.old()?;
         let entries = &old.archive.entries;
         let path = q.path.to_str()?;
@@ -242,7 +242,7 @@ impl Cache {
     /// claimed by its content), when its metadata was `stat` before it was read (none: not
     /// to be stored), and its load read or looked for `deps`. Returns the stored item, to
     /// hold in place of the decoded one (it is smaller until something looks into it).
-    pub fn put(
+    pub(crate) fn put(
         &self,
         path: &Path,
         stat: Option<Stat>,
@@ -277,7 +277,7 @@ impl Cache {
 
     /// The cross-file findings of `results`, resolved through `fs`, or the last run's when
     /// nothing they depend on changed.
-    pub fn resolve(&self, fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
+    pub(crate) fn resolve(&self, fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
         let old = self.old();
         let key = {
             let new = lock(&self.new);
@@ -321,7 +321,7 @@ impl Cache {
     /// Write the archive again when this run changed anything: the entries it used, those
     /// of files outside the walked `roots`, and the new ones. An old entry of a file under
     /// them that was not used is of a file that is gone or changed.
-    pub fn save(self, roots: &[PathBuf]) {
+    pub(crate) fn save(self, roots: &[PathBuf]) {
         // Read in full, whether or not this run needed them.
         let _ = (self.old(), walk::Walks::old_walks(&self));
         let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());

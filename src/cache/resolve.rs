@@ -23,7 +23,7 @@ const KEPT: usize = 4;
 
 /// One run's cross-file findings.
 #[derive(Serialize, Deserialize)]
-pub struct Resolved {
+pub(super) struct Resolved {
     #[serde(with = "super::bytes")]
     key: Digest,
     deps: Vec<Dep>,
@@ -34,7 +34,7 @@ pub struct Resolved {
 
 /// What identifies the input of resolve: each file's stored result (`sum`, none when one is
 /// not stored) in the run's order, where paths are shown from, and the ShellCheck it runs.
-pub fn key<'p>(
+pub(super) fn key<'p>(
     files: impl Iterator<Item = (&'p Path, Option<u128>)>,
     cwd: &Path,
 ) -> Option<Digest> {
@@ -51,7 +51,7 @@ pub fn key<'p>(
 
 /// The findings kept under `key` among `kept`, when nothing they were resolved from changed
 /// (checked through `fs`), on the run's files (`results`).
-pub fn reuse(
+pub(super) fn reuse(
     kept: &[Resolved],
     key: &Digest,
     results: &[FileResult],
@@ -84,7 +84,7 @@ pub fn reuse(
 
 /// The cross-file findings of `results`, resolved now through `fs`, and what to keep of them
 /// under `key` (none: not to be kept).
-pub fn now(
+pub(super) fn now(
     key: Option<Digest>,
     fs: &dyn FileSystem,
     results: &[FileResult],
@@ -107,7 +107,7 @@ pub fn now(
 }
 
 /// `kept` with `new` first, the oldest dropped.
-pub fn keep(mut kept: Vec<Resolved>, new: Resolved) -> Vec<Resolved> {
+pub(super) fn keep(mut kept: Vec<Resolved>, new: Resolved) -> Vec<Resolved> {
     kept.retain(|r| r.key != new.key);
     kept.insert(0, new);
     kept.truncate(KEPT);

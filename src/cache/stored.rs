@@ -18,7 +18,7 @@ use crate::suppress::{SuppressedCode, Suppression};
 
 /// A loaded file as stored.
 #[derive(Serialize, Deserialize)]
-pub struct Stored {
+pub(super) struct Stored {
     /// The file, then its companions.
     files: Vec<StoredFile>,
     /// The suppression comments of each of `files`.
@@ -72,7 +72,7 @@ struct StoredFix {
 impl Stored {
     /// What to store of `r`; `None` when its format does not opt into the cache, or a
     /// diagnostic points into a file that is neither `r`'s nor a companion's.
-    pub fn of(r: &FileResult) -> Option<Stored> {
+    pub(super) fn of(r: &FileResult) -> Option<Stored> {
         let codec = formats::format_of(r.file.format)?.cache()?;
         let sources: Vec<Arc<SourceFile>> = std::iter::once(&r.file)
             .chain(&r.companions)
@@ -115,7 +115,7 @@ impl Stored {
 
     /// The item's bytes and the files it names, to hold in place of the decoded item (they
     /// are smaller until something looks into it).
-    pub fn item(&self, r: &FileResult) -> Option<Item> {
+    pub(super) fn item(&self, r: &FileResult) -> Option<Item> {
         let codec = formats::format_of(r.file.format)?.cache()?;
         let bytes = self.item.clone()?;
         let files = std::iter::once(&r.file)
@@ -132,7 +132,7 @@ impl Stored {
 
     /// The loaded file again, at `path` read as `format`; paths are shown relative to `cwd`
     /// (the run that stored it was in the same place) and texts read back through `fs`.
-    pub fn rebuild(
+    pub(super) fn rebuild(
         self,
         path: &Path,
         format: FormatId,
@@ -305,14 +305,14 @@ impl StoredDiagnostic {
 
 /// Findings over many files (the cross-file ones), the files named by path.
 #[derive(Serialize, Deserialize)]
-pub struct Findings {
+pub(super) struct Findings {
     files: Vec<PathBuf>,
     diagnostics: Vec<StoredDiagnostic>,
 }
 
 impl Findings {
     /// `diagnostics` as stored.
-    pub fn of(diagnostics: &[Diagnostic]) -> Option<Findings> {
+    pub(super) fn of(diagnostics: &[Diagnostic]) -> Option<Findings> {
         let mut files: Vec<PathBuf> = diagnostics
             .iter()
             .flat_map(|d| std::iter::once(&d.file).chain(d.related.iter().map(|r| &r.file)))
@@ -329,7 +329,10 @@ impl Findings {
     }
 
     /// The findings again, on the files `find` gives for their paths (none: not usable).
-    pub fn load(&self, find: &dyn Fn(&Path) -> Option<Arc<SourceFile>>) -> Option<Vec<Diagnostic>> {
+    pub(super) fn load(
+        &self,
+        find: &dyn Fn(&Path) -> Option<Arc<SourceFile>>,
+    ) -> Option<Vec<Diagnostic>> {
         let files: Vec<Arc<SourceFile>> =
             self.files.iter().map(|p| find(p)).collect::<Option<_>>()?;
         let file = |i: usize| files.get(i);

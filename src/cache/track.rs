@@ -15,7 +15,7 @@ use crate::source::{Digest, sha256};
 /// status-change time (which no one can set: a restore with `cp -p` keeps size and mtime,
 /// not that).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stat {
+pub(crate) struct Stat {
     /// Size in bytes.
     pub len: u64,
     /// Modification time, nanoseconds since the epoch.
@@ -28,7 +28,7 @@ pub struct Stat {
 
 impl Stat {
     /// Metadata no file has: a dependency recorded with it is hashed on every later check.
-    pub const UNTRUSTED: Stat = Stat {
+    pub(crate) const UNTRUSTED: Stat = Stat {
         len: u64::MAX,
         mtime: i64::MIN,
         changed: i64::MIN,
@@ -37,20 +37,20 @@ impl Stat {
 
     /// True when the file was modified or changed within two seconds of `now` (or after
     /// it): an edit within the timestamp's granularity keeps its metadata.
-    pub fn is_recent(&self, now: SystemTime) -> bool {
+    pub(crate) fn is_recent(&self, now: SystemTime) -> bool {
         let now = nanos(Ok(now));
         self.mtime.max(self.changed).saturating_add(2_000_000_000) >= now
     }
 
     /// The metadata of the regular file at `path`, if it is one: a link is not (what it
     /// leads to is read, when it may be, through the run's file system, never from the cache).
-    pub fn of(path: &Path) -> Option<Stat> {
+    pub(crate) fn of(path: &Path) -> Option<Stat> {
         let m = std::fs::symlink_metadata(path).ok()?;
         m.is_file().then(|| Stat::of_metadata(&m))
     }
 
     /// The fields of `m`.
-    pub fn of_metadata(m: &std::fs::Metadata) -> Stat {
+    pub(crate) fn of_metadata(m: &std::fs::Metadata) -> Stat {
         #[cfg(unix)]
         let (changed, inode) = {
             use std::os::unix::fs::MetadataExt;
@@ -81,14 +81,14 @@ fn nanos(t: std::io::Result<SystemTime>) -> i64 {
 
 /// One other path a load asked about, and what it found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Dep {
+pub(crate) struct Dep {
     path: PathBuf,
     seen: Seen,
 }
 
 /// What a load found at a path it asked about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Seen {
+pub(crate) enum Seen {
     /// No file there.
     Absent,
     /// A file there, only asked about.
@@ -151,17 +151,17 @@ fn target_text(target: Option<PathBuf>) -> Option<String> {
 
 impl Dep {
     /// What was found there.
-    pub fn seen(&self) -> &Seen {
+    pub(crate) fn seen(&self) -> &Seen {
         &self.seen
     }
 
     /// The path asked about.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// The path asked about, owned.
-    pub fn into_path(self) -> PathBuf {
+    pub(crate) fn into_path(self) -> PathBuf {
         self.path
     }
 }
@@ -169,7 +169,7 @@ impl Dep {
 impl Seen {
     /// True when `fs` still shows this at `path` (a file read: the same metadata, or else
     /// the same bytes).
-    pub fn unchanged(&self, path: &Path, fs: &dyn FileSystem) -> bool {
+    pub(crate) fn unchanged(&self, path: &Path, fs: &dyn FileSystem) -> bool {
         match self {
             Seen::Absent => !fs.is_file(path),
             Seen::Present => fs.is_file(path),
@@ -184,7 +184,7 @@ impl Seen {
 }
 
 /// A file system that notes every path a load asks about, with what it found.
-pub struct Tracker<'a> {
+pub(crate) struct Tracker<'a> {
     fs: &'a dyn FileSystem,
     /// The file whose load this is: its own bytes are the cache's key already.
     own: Option<&'a Path>,
@@ -200,7 +200,7 @@ pub struct Tracker<'a> {
 
 impl<'a> Tracker<'a> {
     /// Track the asks made of `fs`.
-    pub fn new(fs: &'a dyn FileSystem) -> Tracker<'a> {
+    pub(crate) fn new(fs: &'a dyn FileSystem) -> Tracker<'a> {
         Tracker {
             fs,
             own: None,
@@ -212,7 +212,7 @@ impl<'a> Tracker<'a> {
 
     /// Track the asks made of `fs` by the load of the file at `own` (whose reads are not
     /// noted: the cache keys the file by its own metadata and bytes).
-    pub fn for_file(fs: &'a dyn FileSystem, own: &'a Path) -> Tracker<'a> {
+    pub(crate) fn for_file(fs: &'a dyn FileSystem, own: &'a Path) -> Tracker<'a> {
         Tracker {
             own: Some(own),
             ..Tracker::new(fs)
@@ -244,13 +244,13 @@ impl<'a> Tracker<'a> {
 
     /// The metadata of the file whose load this is, from before the load first read it;
     /// none when it was not read or is not a regular file on the disk.
-    pub fn own_stat(&self) -> Option<Stat> {
+    pub(crate) fn own_stat(&self) -> Option<Stat> {
         self.own_stat.get().copied().flatten()
     }
 
     /// The paths asked about other than `own`, sorted, and whether a later run can check
     /// all of them again (false when a read failed: what failed is not compared).
-    pub fn finish(self, own: &Path) -> (Vec<Dep>, bool) {
+    pub(crate) fn finish(self, own: &Path) -> (Vec<Dep>, bool) {
         let opaque = self.opaque.into_inner().unwrap_or_else(|e| e.into_inner());
         let seen = self.seen.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut deps: Vec<((PathBuf, Question), Seen)> =

@@ -19,7 +19,7 @@ use crate::source::FormatId;
 
 /// One root's walk.
 #[derive(Serialize, Deserialize)]
-pub struct Walk {
+pub(super) struct Walk {
     /// The root walked.
     pub root: String,
     /// Every folder entered (the root first), and its metadata before it was listed.
@@ -57,7 +57,7 @@ impl Walk {
 }
 
 /// The walks of a run: the last run's (replayed when still true) and this run's.
-pub trait Walks: Sync {
+pub(super) trait Walks: Sync {
     /// The last run's walks.
     fn old_walks(&self) -> &[Walk];
     /// Note that the old walk `i` was replayed, or that `new` was walked.
@@ -68,7 +68,12 @@ pub trait Walks: Sync {
 
 /// Walk `root` through `walks`: the remembered walk when it is still true, else the disk
 /// (remembered when nothing in it is too recent and nothing failed).
-pub fn walk(walks: &dyn Walks, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError> {
+pub(super) fn walk(
+    walks: &dyn Walks,
+    root: &Path,
+    prune: &Prune,
+    visit: Visit<'_>,
+) -> Vec<WalkError> {
     let Some(text) = root.to_str() else {
         return discover::walk_fresh(root, prune, None, visit);
     };

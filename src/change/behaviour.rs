@@ -11,7 +11,7 @@ use crate::ir::{Access, Guidance, Risk, Run};
 use crate::rules::breaking as rules;
 
 /// Findings about the behaviour of one matched tool.
-pub fn compare(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn compare(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     run(pair, out);
     settings(pair, out);
     risk(pair, out);

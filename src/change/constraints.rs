@@ -93,7 +93,7 @@ fn describe(keyword: &str, old: Option<&Value>, new: Option<&Value>) -> String {
 }
 
 /// Compare the constraints of one schema node of both sides.
-pub fn compare(
+pub(super) fn compare(
     walk: &mut Walk<'_>,
     o: &Map<String, Value>,
     n: &Map<String, Value>,

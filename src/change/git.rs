@@ -24,7 +24,7 @@ use crate::fs::{DirEntry, EntryKind, FileSystem, MAX_READ_BYTES, ReadError};
 
 /// Why git could not give the old side.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GitError(pub String);
+pub(crate) struct GitError(pub String);
 
 impl std::fmt::Display for GitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -83,7 +83,7 @@ fn text(bytes: Vec<u8>) -> String {
 
 /// The repository `cwd` is in: its top folder as seen from `cwd` (the working directory with
 /// git's prefix taken off, so a symlinked path stays what the user typed).
-pub fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
+pub(crate) fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
     let prefix = run(cwd, &["rev-parse", "--show-prefix"]).map_err(|e| {
         if e.0.starts_with("`git` is not installed") || e.0.contains("was stopped") {
             return e;
@@ -104,7 +104,7 @@ pub fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
 }
 
 /// The commit `rev` names (a branch, tag, hash, `HEAD~1`…), as a full hash.
-pub fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
+pub(crate) fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
     // `--end-of-options`: a revision that starts with `-` is a name, never an option.
     let spec = format!("{rev}^{{commit}}");
     run(
@@ -123,14 +123,14 @@ pub fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
 
 /// True when git names a commit `rev` in the repository `cwd` is in (false outside one, or
 /// without git).
-pub fn is_commit(cwd: &Path, rev: &str) -> bool {
+pub(crate) fn is_commit(cwd: &Path, rev: &str) -> bool {
     resolve(cwd, rev).is_ok()
 }
 
 /// What a diff compares with when no `--against` is given: the merge base of `HEAD` with the
 /// default branch (the remote's `HEAD`, else `main`, else `master`), else `HEAD` itself. With
 /// the commit, a label saying how it was chosen.
-pub fn default_base(cwd: &Path) -> Result<(String, String), GitError> {
+pub(crate) fn default_base(cwd: &Path) -> Result<(String, String), GitError> {
     let head = resolve(cwd, "HEAD").map_err(|_| {
         GitError("the repository has no commit yet: there is nothing to compare with".into())
     })?;
@@ -167,7 +167,7 @@ pub fn default_base(cwd: &Path) -> Result<(String, String), GitError> {
 }
 
 /// The merge base of `HEAD` and `rev` (what `git diff REV...` compares with).
-pub fn merge_base(cwd: &Path, rev: &str) -> Result<String, GitError> {
+pub(crate) fn merge_base(cwd: &Path, rev: &str) -> Result<String, GitError> {
     let head = resolve(cwd, "HEAD")?;
     let tip = resolve(cwd, rev)?;
     run(cwd, &["merge-base", &head, &tip]).map(text).map_err(|_| {
@@ -178,7 +178,7 @@ pub fn merge_base(cwd: &Path, rev: &str) -> Result<String, GitError> {
 }
 
 /// The first 10 hex digits of a hash.
-pub fn short(hash: &str) -> &str {
+pub(crate) fn short(hash: &str) -> &str {
     hash.get(..10).unwrap_or(hash)
 }
 
@@ -191,7 +191,7 @@ struct Blob {
 
 /// A commit's tree, read as a file system: absolute paths under the repository's top folder
 /// map to the blobs of the commit. Nothing is read from the disk.
-pub struct Tree {
+pub(crate) struct Tree {
     blobs: HashMap<PathBuf, Blob>,
     reader: Mutex<Option<BlobReader>>,
     cwd: PathBuf,
@@ -203,7 +203,7 @@ impl Tree {
     /// The tree of `commit`, its paths placed under `top` (the repository's top folder). A
     /// link to a file of the tree reads as that file, as it does on the disk (a link out of
     /// the tree, to a folder or to nothing is left out).
-    pub fn read(cwd: &Path, top: &Path, commit: &str) -> Result<Tree, GitError> {
+    pub(crate) fn read(cwd: &Path, top: &Path, commit: &str) -> Result<Tree, GitError> {
         let listing = run(cwd, &["ls-tree", "-r", "-l", "-z", "--full-tree", commit])?;
         let mut files: HashMap<PathBuf, Blob> = HashMap::new();
         let mut links: Vec<(PathBuf, Blob)> = Vec::new();
@@ -262,7 +262,7 @@ impl Tree {
     }
 
     /// Every file of the tree (absolute), sorted.
-    pub fn paths(&self) -> Vec<&Path> {
+    pub(crate) fn paths(&self) -> Vec<&Path> {
         let mut paths: Vec<&Path> = self.blobs.keys().map(PathBuf::as_path).collect();
         paths.sort();
         paths

@@ -17,7 +17,7 @@ use crate::scope::Scope;
 
 /// What the working tree is compared with.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Against {
+pub(crate) enum Against {
     /// A git revision; `None`: the default base (see [`git::default_base`]).
     Git(Option<String>),
     /// A folder, compared as if it were the working directory.
@@ -30,7 +30,7 @@ impl Against {
     /// says it is none). Revisions come first: a committed folder named `origin/main...`
     /// must not stand in for the merge base it spells. A folder is named on the command
     /// line, so a link out of the repository is not followed to it.
-    pub fn parse(value: Option<&str>, cwd: &Path) -> Result<Against, DiffError> {
+    pub(crate) fn parse(value: Option<&str>, cwd: &Path) -> Result<Against, DiffError> {
         let Some(v) = value else {
             return Ok(Against::Git(None));
         };
@@ -49,7 +49,7 @@ impl Against {
 }
 
 /// The old version, loaded.
-pub struct OldSide {
+pub(super) struct OldSide {
     /// One result per definition file, sorted by path.
     pub results: Vec<FileResult>,
     /// How messages name the old version (`` `HEAD~1` ``, a folder).
@@ -62,7 +62,7 @@ pub struct OldSide {
 
 impl OldSide {
     /// Where an old file is in the working tree.
-    pub fn home(&self, path: &Path) -> PathBuf {
+    pub(super) fn home(&self, path: &Path) -> PathBuf {
         match &self.moved {
             Some((old_root, new_root)) => match path.strip_prefix(old_root) {
                 Ok(rel) => new_root.join(rel),
@@ -75,7 +75,7 @@ impl OldSide {
 
 /// Load the old side. `scope` is the new side's (what is walked); `found` the definition
 /// files the new side found, to skip old files the walk ignores (`.gitignore`).
-pub fn load(
+pub(super) fn load(
     against: &Against,
     cwd: &Path,
     scope: &Scope,

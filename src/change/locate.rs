@@ -13,7 +13,7 @@ use crate::syntax::{Node, NodeKind, Packed};
 
 /// One side's schema (input or output) and where it is written.
 #[derive(Clone)]
-pub struct Located<'a> {
+pub(crate) struct Located<'a> {
     /// The file to point into.
     pub file: &'a Arc<SourceFile>,
     /// The written tree (the schema, or cycod `parameters`), unpacked from the IR's.
@@ -26,7 +26,7 @@ pub struct Located<'a> {
 
 impl<'a> Located<'a> {
     /// The input schema of `tool`.
-    pub fn input(tool: &'a Lowered<'a>) -> Located<'a> {
+    pub(crate) fn input(tool: &'a Lowered<'a>) -> Located<'a> {
         match (tool.schema, tool.parameters) {
             (Some((file, node)), _) => Located::packed(file, node, false),
             (None, Some(params)) => Located::packed(tool.file, params, true),
@@ -40,7 +40,7 @@ impl<'a> Located<'a> {
     }
 
     /// The output schema of `tool`.
-    pub fn output(tool: &'a Lowered<'a>) -> Located<'a> {
+    pub(crate) fn output(tool: &'a Lowered<'a>) -> Located<'a> {
         match tool.output {
             Some((file, node)) => Located::packed(file, node, false),
             None => Located {
@@ -107,7 +107,7 @@ impl<'a> Located<'a> {
 
     /// Where the value at `path` is written: a scalar's bytes, the key of a mapping or list,
     /// else the deepest written key along the path, else the schema (or the tool's name).
-    pub fn at(&self, path: &[String]) -> Span {
+    pub(crate) fn at(&self, path: &[String]) -> Span {
         match self.deepest(path) {
             Some((key, node, 0)) => match node.kind {
                 NodeKind::Map(_) | NodeKind::Seq(_) => key.unwrap_or(self.fallback),
@@ -119,7 +119,7 @@ impl<'a> Located<'a> {
     }
 
     /// Where the key at `path` is written (a property's name), else as [`Located::at`].
-    pub fn key(&self, path: &[String]) -> Span {
+    pub(crate) fn key(&self, path: &[String]) -> Span {
         match self.deepest(path) {
             Some((Some(key), _, 0)) => key,
             _ => self.at(path),
@@ -128,7 +128,7 @@ impl<'a> Located<'a> {
 
     /// Where `value` is written in the list at `path` (an `enum` value, a `required` name),
     /// else where the list is.
-    pub fn item(&self, path: &[String], value: &Value) -> Span {
+    pub(crate) fn item(&self, path: &[String], value: &Value) -> Span {
         if let Some((_, node, 0)) = self.deepest(path)
             && let Some(items) = node.as_seq()
             && let Some(item) = items.iter().find(|i| i.to_json() == *value)
@@ -140,7 +140,7 @@ impl<'a> Located<'a> {
 
     /// Where property `name` of the object at `parent` is said to be required: its entry in
     /// `required`, or for cycod its `required`/`default` key, else its name.
-    pub fn required(&self, parent: &[String], name: &str) -> Span {
+    pub(crate) fn required(&self, parent: &[String], name: &str) -> Span {
         let mut property = parent.to_vec();
         property.extend(["properties".to_string(), name.to_string()]);
         if self.parameters {

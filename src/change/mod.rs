@@ -7,10 +7,10 @@
 
 mod behaviour;
 mod constraints;
-pub mod git;
+pub(crate) mod git;
 mod input;
 pub(crate) mod locate;
-pub mod output;
+pub(crate) mod output;
 mod pairing;
 mod properties;
 mod records;
@@ -30,7 +30,7 @@ use crate::ir::Lowered;
 use crate::source::Span;
 use crate::{CheckOptions, Report, pipeline};
 
-pub use input::Against;
+pub(crate) use input::Against;
 use pairing::Pairing;
 
 /// What to compare and how to filter the findings.
@@ -126,12 +126,12 @@ pub(crate) struct Pair<'a> {
 
 impl Pair<'_> {
     /// `site` in the new tool's file, else its name.
-    pub fn new_site(&self, site: Option<Span>) -> Span {
+    pub(crate) fn new_site(&self, site: Option<Span>) -> Span {
         site.unwrap_or(self.new.name_span)
     }
 
     /// `site` in the old tool's file, else its name.
-    pub fn old_site(&self, site: Option<Span>) -> Span {
+    pub(crate) fn old_site(&self, site: Option<Span>) -> Span {
         site.unwrap_or(self.old.name_span)
     }
 }

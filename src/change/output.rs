@@ -9,7 +9,7 @@ use crate::diagnostics::visible;
 use crate::lock::record::Kind;
 
 /// The version of the `--stat --format json` document.
-pub const STAT_VERSION: u32 = 1;
+pub(crate) const STAT_VERSION: u32 = 1;
 
 fn change_text(c: &ToolChange) -> String {
     match &c.change {
@@ -95,7 +95,7 @@ fn headline(report: &DiffReport) -> String {
 }
 
 /// The summary as aligned text.
-pub fn human(report: &DiffReport) -> String {
+pub(crate) fn human(report: &DiffReport) -> String {
     let mut out = format!("{}\n", headline(report));
     if report.tools.is_empty() {
         return out;
@@ -146,7 +146,7 @@ fn cell(text: &str, code: bool) -> String {
 }
 
 /// The summary as Markdown, for a pull-request comment or a job summary.
-pub fn markdown(report: &DiffReport) -> String {
+pub(crate) fn markdown(report: &DiffReport) -> String {
     let mut out = format!("### toolc diff\n\n{}\n", cell(&headline(report), false));
     if report.tools.is_empty() {
         return out;
@@ -195,7 +195,7 @@ struct Counts {
 }
 
 /// The summary as JSON.
-pub fn json(report: &DiffReport) -> String {
+pub(crate) fn json(report: &DiffReport) -> String {
     let stat = Stat {
         version: STAT_VERSION,
         base: &report.base,

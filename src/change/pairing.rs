@@ -10,7 +10,7 @@ use crate::lock::canonical;
 
 /// What became of one tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pairing {
+pub(super) enum Pairing {
     /// The same tool on both sides (indices into the old and new tools).
     Same {
         /// The old tool.
@@ -46,7 +46,7 @@ pub enum Pairing {
 
 /// Pair the tools of both sides. `home` maps an old file's path to where it is in the working
 /// tree; `display` says a path as the new side's left-out tools name their file.
-pub fn pair(
+pub(super) fn pair(
     old: &[Lowered<'_>],
     new: &[Lowered<'_>],
     left_out: &[LeftOut],

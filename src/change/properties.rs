@@ -76,7 +76,7 @@ impl Walk<'_> {
     }
 
     /// The old version had an output schema, the new one has none.
-    pub fn output_removed(&mut self) {
+    pub(crate) fn output_removed(&mut self) {
         let (new_span, old_span) = (self.new.at(&[]), self.old.at(&[]));
         let d = self.push(
             &rules::OUTPUT_PROPERTY_REMOVED,

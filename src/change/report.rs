@@ -21,7 +21,7 @@ use crate::source::SourceFile;
 use crate::suppress::{self, Suppression};
 
 /// What the report is assembled against.
-pub struct Inputs<'a> {
+pub(super) struct Inputs<'a> {
     /// The diff's options (select, ignore).
     pub options: &'a DiffOptions,
     /// The configuration of each file (the nearest `toolc.toml` above it).
@@ -70,7 +70,7 @@ impl Inputs<'_> {
 
 /// Configure, check versions, suppress, scope and count the findings; `changes` gets each
 /// tool's counts.
-pub fn assemble(
+pub(super) fn assemble(
     inputs: Inputs<'_>,
     findings: Vec<Finding>,
     agents: Vec<Diagnostic>,

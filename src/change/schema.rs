@@ -15,7 +15,7 @@ use crate::rules::breaking as rules;
 
 /// Which side of a call a schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
+pub(crate) enum Direction {
     /// What callers send: narrowing breaks them.
     Input,
     /// What consumers receive: widening breaks them.
@@ -23,7 +23,7 @@ pub enum Direction {
 }
 
 /// A schema walk over one tool's old and new schema.
-pub struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     /// Input or output.
     pub direction: Direction,
     /// Where the old schema is written.
@@ -37,7 +37,7 @@ pub struct Walk<'a> {
 }
 
 /// A JSON path into a schema.
-pub type Pointer = Vec<String>;
+pub(crate) type Pointer = Vec<String>;
 
 pub(super) fn with(path: &[String], more: &[&str]) -> Pointer {
     let mut p = path.to_vec();
@@ -46,7 +46,7 @@ pub(super) fn with(path: &[String], more: &[&str]) -> Pointer {
 }
 
 /// `a.b[]` for `properties/a/properties/b/items`; empty at the root.
-pub fn display(path: &[String]) -> String {
+pub(crate) fn display(path: &[String]) -> String {
     let mut out = String::new();
     let mut i = 0;
     while i < path.len() {
@@ -69,7 +69,7 @@ pub fn display(path: &[String]) -> String {
 }
 
 /// Compact JSON of a value, cut to a readable length.
-pub fn short(value: &Value) -> String {
+pub(crate) fn short(value: &Value) -> String {
     let text = value.to_string();
     words::clip(&text, 60)
 }
@@ -132,7 +132,7 @@ pub(super) fn shape(schema: &Value) -> Value {
 
 impl<'a> Walk<'a> {
     /// Compare the schemas at `path` of both sides.
-    pub fn node(&mut self, old: &Value, new: &Value, path: &mut Pointer) {
+    pub(crate) fn node(&mut self, old: &Value, new: &Value, path: &mut Pointer) {
         let (Some(o), Some(n)) = (old.as_object(), new.as_object()) else {
             return;
         };
@@ -152,7 +152,7 @@ impl<'a> Walk<'a> {
     }
 
     /// How a finding names the value at `path`: "parameter `a.b`", "output property `x`".
-    pub fn subject(&self, path: &[String]) -> String {
+    pub(crate) fn subject(&self, path: &[String]) -> String {
         let name = display(path);
         match (self.direction, name.is_empty()) {
             (Direction::Input, true) => "the input".to_string(),
@@ -163,7 +163,7 @@ impl<'a> Walk<'a> {
     }
 
     /// A finding at `new_span` on the new side with `old_span` as its related place.
-    pub fn push(
+    pub(crate) fn push(
         &mut self,
         rule: &'static crate::rules::Rule,
         new_span: crate::source::Span,

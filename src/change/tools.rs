@@ -12,7 +12,7 @@ use crate::rules::breaking as rules;
 
 /// BRK001, on the old file: the tool is not there to point at in the new one. `now` is the
 /// working tree's version of its file, when there is one.
-pub fn removed(old: &Lowered<'_>, now: Option<&FileResult>, base: &str) -> Diagnostic {
+pub(super) fn removed(old: &Lowered<'_>, now: Option<&FileResult>, base: &str) -> Diagnostic {
     let name = &old.tool.name;
     let d = Diagnostic::new(
         &rules::TOOL_REMOVED,
@@ -38,7 +38,7 @@ pub fn removed(old: &Lowered<'_>, now: Option<&FileResult>, base: &str) -> Diagn
 }
 
 /// BRK002, on the new name.
-pub fn renamed(pair: &Pair<'_>) -> Diagnostic {
+pub(super) fn renamed(pair: &Pair<'_>) -> Diagnostic {
     let (from, to) = (&pair.old.tool.name, &pair.new.tool.name);
     Diagnostic::new(
         &rules::TOOL_RENAMED,
@@ -61,7 +61,7 @@ pub fn renamed(pair: &Pair<'_>) -> Diagnostic {
 }
 
 /// BRK003, on what now leaves the tool out (its `status`, the policy's entry).
-pub fn disabled(old: &Lowered<'_>, left_out: &LeftOut, base: &str) -> Diagnostic {
+pub(super) fn disabled(old: &Lowered<'_>, left_out: &LeftOut, base: &str) -> Diagnostic {
     let name = &old.tool.name;
     let message = format!("tool `{name}` is now left out: {}", left_out.reason);
     let d = match &left_out.site {
@@ -78,7 +78,7 @@ pub fn disabled(old: &Lowered<'_>, left_out: &LeftOut, base: &str) -> Diagnostic
 }
 
 /// BRK004: each agent reference to a tool-md tool the old side had and the new side lacks.
-pub fn agents(
+pub(super) fn agents(
     results: &[FileResult],
     old: &[Lowered<'_>],
     new: &[Lowered<'_>],

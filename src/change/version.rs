@@ -12,7 +12,7 @@ const MAX_LISTED: usize = 10;
 
 /// A version as `MAJOR[.MINOR[.PATCH]][-PRE][+BUILD]`, with an optional leading `v`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Version {
+pub(super) struct Version {
     major: u64,
     minor: u64,
     patch: u64,
@@ -21,7 +21,7 @@ pub struct Version {
 
 impl Version {
     /// Parse a version; `None` when it is not one.
-    pub fn parse(text: &str) -> Option<Version> {
+    pub(super) fn parse(text: &str) -> Option<Version> {
         let text = text.trim();
         let text = text.strip_prefix(['v', 'V']).unwrap_or(text);
         let text = text.split('+').next()?;
@@ -89,7 +89,7 @@ impl Ord for Version {
 
 /// BRK041 when the version went down, else BRK040 when `breaking` (the tool's error-level
 /// findings) is not empty and the version has no major bump.
-pub fn check(pair: &Pair<'_>, breaking: &[&Diagnostic]) -> Option<Diagnostic> {
+pub(super) fn check(pair: &Pair<'_>, breaking: &[&Diagnostic]) -> Option<Diagnostic> {
     let (Some(old_text), Some(new_text)) = (&pair.old.tool.version, &pair.new.tool.version) else {
         return None;
     };

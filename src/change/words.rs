@@ -17,7 +17,7 @@ enum Op<'a> {
 }
 
 /// `text` cut to at most `max` characters, with `…` where it was cut.
-pub fn clip(text: &str, max: usize) -> String {
+pub(super) fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
@@ -25,7 +25,7 @@ pub fn clip(text: &str, max: usize) -> String {
 }
 
 /// The word diff of `old` and `new`.
-pub fn diff(old: &str, new: &str) -> String {
+pub(super) fn diff(old: &str, new: &str) -> String {
     let a: Vec<&str> = old.split_whitespace().collect();
     let b: Vec<&str> = new.split_whitespace().collect();
     let ops = ops(&a, &b);

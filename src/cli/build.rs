@@ -15,7 +15,7 @@ use crate::{CheckOptions, check_and_compile};
 
 /// `toolc build` arguments.
 #[derive(Args)]
-pub struct BuildArgs {
+pub(super) struct BuildArgs {
     /// Files or directories to build from (default: `.`)
     paths: Vec<PathBuf>,
     /// Folder to write the bundles to (default: `[build] out` in toolc.toml)
@@ -45,7 +45,7 @@ fn fail(message: &str) -> ExitCode {
 }
 
 /// Run `toolc build`.
-pub fn run(args: BuildArgs) -> ExitCode {
+pub(super) fn run(args: BuildArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return fail("cannot determine the working directory");
     };

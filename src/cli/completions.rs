@@ -8,13 +8,13 @@ use clap_complete::Shell;
 
 /// `toolc completions` arguments.
 #[derive(Args)]
-pub struct CompletionsArgs {
+pub(super) struct CompletionsArgs {
     /// The shell: bash, zsh, fish, powershell or elvish
     shell: Shell,
 }
 
 /// Print the completion script for `args.shell` on stdout.
-pub fn run(args: &CompletionsArgs) -> ExitCode {
+pub(super) fn run(args: &CompletionsArgs) -> ExitCode {
     let mut command = super::Cli::command();
     clap_complete::generate(args.shell, &mut command, "toolc", &mut std::io::stdout());
     ExitCode::SUCCESS

@@ -44,7 +44,7 @@ impl DiffFormat {
 
 /// `toolc diff` arguments.
 #[derive(Args)]
-pub struct DiffArgs {
+pub(super) struct DiffArgs {
     /// Files or directories to report on (default: `.`)
     paths: Vec<PathBuf>,
     /// What to compare with: a git revision (branch, tag, commit, `HEAD~1`) or a folder;
@@ -73,7 +73,7 @@ pub struct DiffArgs {
 }
 
 /// Run `toolc diff`.
-pub fn run(args: DiffArgs) -> ExitCode {
+pub(super) fn run(args: DiffArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return usage_error("cannot determine the working directory");
     };

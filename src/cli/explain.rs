@@ -8,7 +8,7 @@ use super::{print, usage_error};
 use crate::rules;
 
 /// Run `toolc explain`.
-pub fn run(query: &str) -> ExitCode {
+pub(super) fn run(query: &str) -> ExitCode {
     let Some(rule) = rules::lookup(query) else {
         let hint = crate::analysis::names::did_you_mean(
             query,
@@ -26,7 +26,7 @@ pub fn run(query: &str) -> ExitCode {
 }
 
 /// `page` with its front matter turned into a header line.
-pub fn for_humans(page: &str) -> String {
+pub(super) fn for_humans(page: &str) -> String {
     let Some(rest) = page.strip_prefix("---\n") else {
         return page.to_string();
     };

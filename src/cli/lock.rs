@@ -12,7 +12,7 @@ use crate::output::human;
 
 /// `toolc lock` arguments.
 #[derive(Args)]
-pub struct LockArgs {
+pub(super) struct LockArgs {
     /// Use this configuration file instead of searching for `toolc.toml`
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -22,7 +22,7 @@ pub struct LockArgs {
 }
 
 /// Run `toolc lock`: every tool of the repository, locked as it is now.
-pub fn run(args: LockArgs) -> ExitCode {
+pub(super) fn run(args: LockArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return usage_error("cannot determine the working directory");
     };

@@ -9,7 +9,7 @@ use crate::rules;
 
 /// Configuration file, rule selection and the warning threshold.
 #[derive(Args)]
-pub struct RuleArgs {
+pub(super) struct RuleArgs {
     /// Use this configuration file instead of searching for `toolc.toml`
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -29,7 +29,7 @@ pub struct RuleArgs {
 
 impl RuleArgs {
     /// The usage error for the first `--select`/`--ignore` value that names no rule.
-    pub fn unknown_selector(&self) -> Option<String> {
+    pub(super) fn unknown_selector(&self) -> Option<String> {
         let selector = self
             .select
             .iter()
@@ -43,6 +43,6 @@ impl RuleArgs {
 
 /// Whether to colour what goes to stdout: never with `--no-color` or `NO_COLOR`, and only
 /// on a terminal.
-pub fn stdout_color(no_color: bool) -> bool {
+pub(super) fn stdout_color(no_color: bool) -> bool {
     !no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
 }

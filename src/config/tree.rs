@@ -96,7 +96,7 @@ fn plainly_in(path: &Path, dir: &Path) -> bool {
 
 impl ConfigTree {
     /// `base` alone.
-    pub fn single(base: &Config) -> ConfigTree {
+    pub(crate) fn single(base: &Config) -> ConfigTree {
         ConfigTree {
             base: base.clone(),
             nested: BTreeMap::new(),
@@ -106,7 +106,7 @@ impl ConfigTree {
     /// `base` and the nested `toolc.toml` files in the folders above `files` (read through
     /// `fs`, so an editor's unsaved configuration counts), with the diagnostics of those that
     /// cannot be used; a file whose nearest configuration is broken falls back to `base`.
-    pub fn discover<'p>(
+    pub(crate) fn discover<'p>(
         base: &Config,
         files: impl IntoIterator<Item = &'p Path>,
         fs: &dyn FileSystem,
@@ -220,7 +220,7 @@ impl ConfigTree {
     }
 
     /// The configuration that governs the file at `path` (absolute).
-    pub fn for_path(&self, path: &Path) -> &Config {
+    pub(crate) fn for_path(&self, path: &Path) -> &Config {
         for dir in path.ancestors().skip(1) {
             if let Some(config) = self.nested.get(dir) {
                 return config;
@@ -230,12 +230,12 @@ impl ConfigTree {
     }
 
     /// The run's configuration and every nested one.
-    pub fn every(&self) -> impl Iterator<Item = &Config> {
+    pub(crate) fn every(&self) -> impl Iterator<Item = &Config> {
         std::iter::once(&self.base).chain(self.nested.values())
     }
 
     /// The nested configurations, by folder.
-    pub fn nested(&self) -> impl Iterator<Item = &Config> {
+    pub(crate) fn nested(&self) -> impl Iterator<Item = &Config> {
         self.nested.values()
     }
 }

@@ -10,7 +10,7 @@ use toml::Spanned;
 use super::rule::RuleError;
 
 /// The functions, as `then.function` names them.
-pub const NAMES: &[&str] = &[
+pub(crate) const NAMES: &[&str] = &[
     "truthy",
     "falsy",
     "defined",
@@ -125,7 +125,7 @@ fn error(span: Range<usize>, message: impl Into<String>) -> RuleError {
 
 /// Compile `function` with its `options` (their span and JSON value); `then` is the span of
 /// the whole `then`, for a missing option.
-pub fn compile_function(
+pub(crate) fn compile_function(
     function: &Spanned<String>,
     options: Option<(Range<usize>, Option<Value>)>,
     then: Range<usize>,

@@ -6,10 +6,10 @@
 //! registry knows (`crate::rules::custom`), so selecting, severities, suppressions and every
 //! output format treat it like any other.
 
-pub mod function;
-pub mod page;
-pub mod rule;
-pub mod subject;
+pub(crate) mod function;
+pub(crate) mod page;
+pub(crate) mod rule;
+pub(crate) mod subject;
 
 use std::sync::Arc;
 

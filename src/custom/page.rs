@@ -6,7 +6,7 @@ use super::rule::{SubjectKind, Then};
 use crate::rules::Severity;
 
 /// What a custom rule's page says.
-pub struct PageFacts<'a> {
+pub(crate) struct PageFacts<'a> {
     /// Code.
     pub code: &'a str,
     /// Name.
@@ -63,7 +63,7 @@ fn requirement(then: &Then) -> String {
 }
 
 /// The page, Markdown with front matter like the built-in rules' pages.
-pub fn render(f: &PageFacts<'_>) -> String {
+pub(crate) fn render(f: &PageFacts<'_>) -> String {
     let formats = if f.formats.is_empty() {
         "all".to_string()
     } else {

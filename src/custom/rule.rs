@@ -89,7 +89,7 @@ impl SubjectKind {
 }
 
 /// A step of a field path (`risk.level`).
-pub type FieldPath = Vec<String>;
+pub(crate) type FieldPath = Vec<String>;
 
 /// One compiled `then`.
 #[derive(Debug)]
@@ -165,7 +165,7 @@ impl CustomRules {
 }
 
 /// A problem with a custom rule: where in `toolc.toml` (bytes of the file body) and what.
-pub struct RuleError {
+pub(crate) struct RuleError {
     /// The bytes, relative to the file's body (after a byte-order mark).
     pub span: Range<usize>,
     /// What is wrong.
@@ -240,7 +240,7 @@ fn check_name(name: &Spanned<String>) -> Result<(), RuleError> {
 }
 
 /// Split a dotted field path; `None` when a step is empty.
-pub fn field_path(text: &str) -> Option<FieldPath> {
+pub(crate) fn field_path(text: &str) -> Option<FieldPath> {
     let steps: Vec<String> = text.split('.').map(str::to_string).collect();
     (!steps.iter().any(String::is_empty)).then_some(steps)
 }

@@ -12,7 +12,7 @@ use crate::syntax::{Node, NodeKind, front_matter, json as json_syntax, yaml};
 
 /// A step into a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// A key of a map.
     Key(String),
     /// An index of a list.
@@ -21,7 +21,7 @@ pub enum Step {
 
 /// Bytes of a file.
 #[derive(Clone, Copy)]
-pub struct Place<'a> {
+pub(crate) struct Place<'a> {
     /// The file.
     pub file: &'a Arc<SourceFile>,
     /// The bytes.
@@ -29,7 +29,7 @@ pub struct Place<'a> {
 }
 
 /// How the JSON of a subject maps back to its file.
-pub enum Shape<'a> {
+pub(crate) enum Shape<'a> {
     /// A file's tree: each value is a node.
     Tree(Node),
     /// A lowered tool: its fields are the places its format wrote them.
@@ -39,7 +39,7 @@ pub enum Shape<'a> {
 }
 
 /// One thing a custom rule reads.
-pub struct Subject<'a> {
+pub(crate) struct Subject<'a> {
     /// The file it is in.
     pub file: &'a Arc<SourceFile>,
     /// Its JSON.
@@ -50,7 +50,7 @@ pub struct Subject<'a> {
 
 /// The tree of a file as its format reads it: the front matter of a Markdown file, else the
 /// whole YAML or JSON document. `None` when it does not parse (its format reports that).
-pub fn file_tree(file: &SourceFile) -> Option<Node> {
+pub(crate) fn file_tree(file: &SourceFile) -> Option<Node> {
     let body = file.body();
     let base = file.bom_len;
     let markdown = matches!(
@@ -75,7 +75,7 @@ pub fn file_tree(file: &SourceFile) -> Option<Node> {
 }
 
 /// The subject a file's tree gives.
-pub fn of_file(file: &Arc<SourceFile>, tree: Node) -> Subject<'_> {
+pub(crate) fn of_file(file: &Arc<SourceFile>, tree: Node) -> Subject<'_> {
     Subject {
         file,
         value: tree.to_json(),
@@ -89,7 +89,7 @@ const SKILL_MADE: &[&str] = &["parameters", "commands", "format", "path"];
 /// An Agent Skill seen as a tool: its `name` and `description`, no parameters, no
 /// commands (the skill's folder is not a command line), and the other keys of its front
 /// matter as written (`license`, `metadata`, …).
-pub fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node) -> Subject<'a> {
+pub(crate) fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node) -> Subject<'a> {
     let mut view = Map::new();
     for entry in front.as_map().unwrap_or_default() {
         if !SKILL_MADE.contains(&entry.key.as_str()) {
@@ -123,7 +123,7 @@ fn commands(run: &Run, out: &mut Vec<String>) {
 
 /// A lowered tool as a custom rule sees it: the IR's fields, with `parameters` (the input
 /// schema), `commands`, `format` and `path` named alike in every format.
-pub fn of_tool<'a>(lowered: &'a Lowered<'a>) -> Subject<'a> {
+pub(crate) fn of_tool<'a>(lowered: &'a Lowered<'a>) -> Subject<'a> {
     let tool = &lowered.tool;
     let mut view = Map::new();
     view.insert("name".into(), json!(tool.name));
@@ -222,7 +222,7 @@ fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
 
 impl<'a> Subject<'a> {
     /// The place of the value at `steps` (with `missing`: of the parent of a missing field).
-    pub fn place(&self, steps: &[Step], missing: bool) -> Place<'a> {
+    pub(crate) fn place(&self, steps: &[Step], missing: bool) -> Place<'a> {
         let here = |span| Place {
             file: self.file,
             span,

@@ -13,12 +13,12 @@ use super::Diagnostic;
 use crate::rules::Rule;
 
 /// Findings of one rule shown per file; past that a single line says how many more there are.
-pub const MAX_PER_RULE: usize = 200;
+pub(crate) const MAX_PER_RULE: usize = 200;
 
 /// At most `max` diagnostics of each rule, then one saying how many were left out: a
 /// generated or hostile file with a million findings must not bury the output (or make it
 /// take minutes to render).
-pub fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
+pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
     let mut seen: HashMap<&'static str, usize> = HashMap::new();
     for d in &diags {
         *seen.entry(d.rule.code).or_default() += d.omitted.max(1);

@@ -6,7 +6,7 @@ use crate::source::{SourceFile, Span};
 
 /// A fix that writes the string `value` where the scalar at `span` is, keeping the scalar's
 /// quotes, and quoting a plain value YAML would read as something other than a string.
-pub fn replace_scalar(
+pub(crate) fn replace_scalar(
     file: &SourceFile,
     span: Span,
     value: &str,
@@ -26,7 +26,7 @@ pub fn replace_scalar(
 /// [`replace_scalar`] for the scalar `current` at `span`, or `None` when `span` does not hold
 /// exactly that scalar (plain or quoted, no escapes): a fallback span (the whole value of a
 /// folded or escaped string) is never overwritten.
-pub fn replace_exact(
+pub(crate) fn replace_exact(
     file: &SourceFile,
     span: Span,
     current: &str,
@@ -43,7 +43,7 @@ pub fn replace_exact(
 
 /// A fix replacing the text at `span`, which must read `current`, with `replacement` as
 /// written (a part of a string, such as a `{NAME}` template).
-pub fn replace_text(
+pub(crate) fn replace_text(
     file: &SourceFile,
     span: Span,
     current: &str,
@@ -68,7 +68,7 @@ fn needs_quotes(value: &str) -> bool {
 }
 
 /// A fix that renames the key at `span` to `key` (keys are written plain or quoted alike).
-pub fn rename_key(file: &SourceFile, span: Span, key: &str) -> Fix {
+pub(crate) fn rename_key(file: &SourceFile, span: Span, key: &str) -> Fix {
     replace_scalar(file, span, key, Applicability::Safe)
 }
 

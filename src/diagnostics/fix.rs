@@ -134,7 +134,7 @@ impl DidYouMean {
 /// are taken in order of their first edit, each unless one of its edits overlaps an edit
 /// already taken (a fix offered by two diagnostics is taken once). What the rest fix, a
 /// check after applying these finds again.
-pub fn combine<'a>(fixes: impl IntoIterator<Item = &'a Fix>) -> Vec<&'a Edit> {
+pub(crate) fn combine<'a>(fixes: impl IntoIterator<Item = &'a Fix>) -> Vec<&'a Edit> {
     let mut fixes: Vec<&Fix> = fixes.into_iter().collect();
     fixes.sort_by_key(|f| f.edits.iter().map(|e| (e.span.start, e.span.end)).min());
     let mut taken: Vec<&Edit> = Vec::new();
@@ -154,13 +154,13 @@ pub fn combine<'a>(fixes: impl IntoIterator<Item = &'a Fix>) -> Vec<&'a Edit> {
 }
 
 /// True when every edit of `fix` is among `edits`: applying them fixes its diagnostic.
-pub fn is_applied_by(fix: &Fix, edits: &[&Edit]) -> bool {
+pub(crate) fn is_applied_by(fix: &Fix, edits: &[&Edit]) -> bool {
     fix.edits.iter().all(|e| edits.contains(&e))
 }
 
 /// `text` with `edits` (sorted, non-overlapping, as [`combine`] gives them) applied, or
 /// `None` when one is out of range or splits a character.
-pub fn apply_edits(text: &str, edits: &[&Edit]) -> Option<String> {
+pub(crate) fn apply_edits(text: &str, edits: &[&Edit]) -> Option<String> {
     let fix = Fix {
         message: String::new(),
         applicability: Applicability::Safe,

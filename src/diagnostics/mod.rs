@@ -1,8 +1,8 @@
 //! The one diagnostic model every pass produces (its emitters are `output`'s).
 
-pub mod cap;
-pub mod edits;
-pub mod fix;
+pub(crate) mod cap;
+pub(crate) mod edits;
+pub(crate) mod fix;
 pub(crate) mod md_inline;
 mod visible;
 
@@ -10,7 +10,8 @@ pub(crate) use visible::visible;
 
 use std::sync::Arc;
 
-pub use fix::{Applicability, DidYouMean, Edit, Fix};
+pub(crate) use fix::DidYouMean;
+pub use fix::{Applicability, Edit, Fix};
 
 use crate::rules::{Rule, Severity};
 use crate::source::{SourceFile, Span};

@@ -12,7 +12,7 @@ use crate::text::hidden_kind;
 /// `text` with every control character shown instead of obeyed: `\n`, `\r` and `\t` as
 /// those escapes, other C0 controls and DEL as their Unicode control pictures (`␛`, `␇`),
 /// C1 controls, invisible and bidirectional characters as `\u{9b}`.
-pub fn visible(text: &str) -> Cow<'_, str> {
+pub(crate) fn visible(text: &str) -> Cow<'_, str> {
     let shown = |c: char| c.is_control() || hidden_kind(c).is_some();
     if !text.chars().any(shown) {
         return Cow::Borrowed(text);

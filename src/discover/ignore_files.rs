@@ -15,7 +15,7 @@ use super::WalkError;
 
 /// Ignore files larger than this are refused: a real one is a few kilobytes, and each of its
 /// lines becomes a pattern held in memory.
-pub const MAX_IGNORE_BYTES: u64 = 1024 * 1024;
+pub(super) const MAX_IGNORE_BYTES: u64 = 1024 * 1024;
 
 /// The `gitdir:` and `commondir` lines read at most: a path, not a file to read whole.
 const MAX_POINTER_BYTES: usize = 4096;
@@ -25,7 +25,7 @@ const READ_BY_THE_WALKER: [&str; 3] = [".gitignore", ".ignore", ".git"];
 
 /// What an ignore file must stay within: the real path of the repository a walk is in.
 #[derive(Debug, Clone)]
-pub struct Guard {
+pub(super) struct Guard {
     repository: PathBuf,
     /// Whether the walk reads git's `info/exclude` files: not when the one of the walk's
     /// root (or a folder above it) would be read outside the repository.
@@ -35,7 +35,7 @@ pub struct Guard {
 impl Guard {
     /// The guard of a walk of `root`: its repository (the nearest folder with `.git`, else
     /// `root` itself).
-    pub fn for_root(root: &Path) -> Guard {
+    pub(super) fn for_root(root: &Path) -> Guard {
         let top = crate::fs::project::repository_of(root);
         let mut guard = Guard {
             repository: std::fs::canonicalize(&top).unwrap_or_else(|_| top.clone()),
@@ -49,12 +49,12 @@ impl Guard {
     }
 
     /// Whether the walk may read git's `info/exclude` files (see [`Guard::exclude_leaves`]).
-    pub fn git_exclude(&self) -> bool {
+    pub(super) fn git_exclude(&self) -> bool {
         self.git_exclude
     }
 
     /// The error for the first file of `dir` the walker must not read, if any.
-    pub fn check(&self, dir: &Path) -> Option<WalkError> {
+    pub(super) fn check(&self, dir: &Path) -> Option<WalkError> {
         let refusal = |name: &str, why: String| WalkError {
             message: format!(
                 "`{name}` {why}; toolc does not read it, and does not walk its folder"
@@ -73,7 +73,7 @@ impl Guard {
     /// The error for the first file the walker must not read in `root` or in a folder above
     /// it up to its repository (the walker reads those too).
     /// The error is on `root` itself, which the run reports on.
-    pub fn check_root(&self, root: &Path) -> Option<WalkError> {
+    pub(super) fn check_root(&self, root: &Path) -> Option<WalkError> {
         let top = crate::fs::project::repository_of(root);
         let mut refused = root
             .ancestors()
@@ -96,7 +96,7 @@ impl Guard {
     ///
     /// A worktree made by `git worktree add` elsewhere has its git folder outside: its
     /// `info/exclude` is then not honoured (its `.gitignore` files are).
-    pub fn exclude_leaves(&self, dir: &Path) -> Option<String> {
+    pub(super) fn exclude_leaves(&self, dir: &Path) -> Option<String> {
         let dot_git = dir.join(".git");
         let own = std::fs::symlink_metadata(&dot_git).ok()?;
         let common = if own.is_dir() {

@@ -8,7 +8,9 @@ use crate::analysis::names::did_you_mean;
 
 mod unknown;
 
-pub use crate::diagnostics::edits::{rename_key, replace_exact, replace_scalar, replace_text};
+pub(crate) use crate::diagnostics::edits::{
+    rename_key, replace_exact, replace_scalar, replace_text,
+};
 
 use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
@@ -18,7 +20,7 @@ use crate::syntax::{Entry, Node, NodeKind, Number};
 
 /// The rules a format uses for shape errors.
 #[derive(Debug)]
-pub struct ShapeRules {
+pub(crate) struct ShapeRules {
     /// A required key is missing.
     pub missing: &'static Rule,
     /// A value has the wrong type.
@@ -35,7 +37,7 @@ pub struct ShapeRules {
 /// to say: its own rule (TMD009 for an unknown `transport.type` rather than the generic
 /// TMD013), message, runtime note and help. Empty fields keep the generic ones.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Site<'s> {
+pub(crate) struct Site<'s> {
     /// The rule of the defect this call checks (missing key, value outside its set,
     /// unknown key or bad length), instead of the format's shape rule.
     pub rule: Option<&'static Rule>,
@@ -49,7 +51,7 @@ pub struct Site<'s> {
 
 impl<'s> Site<'s> {
     /// A site reported under `rule`.
-    pub fn rule(rule: &'static Rule) -> Site<'s> {
+    pub(crate) fn rule(rule: &'static Rule) -> Site<'s> {
         Site {
             rule: Some(rule),
             ..Site::default()
@@ -57,7 +59,7 @@ impl<'s> Site<'s> {
     }
 
     /// With this message.
-    pub fn message(self, message: &'s str) -> Site<'s> {
+    pub(crate) fn message(self, message: &'s str) -> Site<'s> {
         Site {
             message: Some(message),
             ..self
@@ -65,7 +67,7 @@ impl<'s> Site<'s> {
     }
 
     /// With this note.
-    pub fn note(self, note: &'s str) -> Site<'s> {
+    pub(crate) fn note(self, note: &'s str) -> Site<'s> {
         Site {
             note: Some(note),
             ..self
@@ -73,7 +75,7 @@ impl<'s> Site<'s> {
     }
 
     /// With this help.
-    pub fn help(self, help: &'s str) -> Site<'s> {
+    pub(crate) fn help(self, help: &'s str) -> Site<'s> {
         Site {
             help: Some(help),
             ..self
@@ -106,7 +108,7 @@ impl<'s> Site<'s> {
 
 /// A mapping being lowered, with the span a "missing key" diagnostic points at.
 #[derive(Clone, Copy)]
-pub struct MapRef<'n> {
+pub(crate) struct MapRef<'n> {
     /// The mapping node.
     pub node: &'n Node,
     /// Where to point when a key is missing: the key that holds this mapping.
@@ -116,7 +118,7 @@ pub struct MapRef<'n> {
 }
 
 /// Collects shape diagnostics for one file.
-pub struct Lowerer<'a> {
+pub(crate) struct Lowerer<'a> {
     /// The file being lowered.
     pub file: &'a Arc<SourceFile>,
     /// The format's shape rules.
@@ -131,13 +133,13 @@ pub struct Lowerer<'a> {
 }
 
 /// The help for a missing field (a dotted path) of a file, when the format knows what to write.
-pub type MissingHelp = fn(&str, &SourceFile) -> Option<String>;
+pub(crate) type MissingHelp = fn(&str, &SourceFile) -> Option<String>;
 
 /// Unknown keys remembered per file to compare with a missing required key, at most.
 const MAX_MISSPELLING_LOOKS: usize = 1000;
 
 /// `a.b` from a parent path and a key.
-pub fn join_path(parent: &str, key: &str) -> String {
+pub(crate) fn join_path(parent: &str, key: &str) -> String {
     if parent.is_empty() {
         key.to_string()
     } else {
@@ -147,7 +149,7 @@ pub fn join_path(parent: &str, key: &str) -> String {
 
 impl<'a> Lowerer<'a> {
     /// A lowerer for `file`.
-    pub fn new(file: &'a Arc<SourceFile>, rules: &'a ShapeRules) -> Lowerer<'a> {
+    pub(crate) fn new(file: &'a Arc<SourceFile>, rules: &'a ShapeRules) -> Lowerer<'a> {
         Lowerer {
             file,
             rules,
@@ -159,23 +161,28 @@ impl<'a> Lowerer<'a> {
 
     /// The same lowerer, saying what to add for a missing field with `help` when neither a
     /// misspelling nor the call site says more.
-    pub fn with_missing_help(mut self, help: MissingHelp) -> Lowerer<'a> {
+    pub(crate) fn with_missing_help(mut self, help: MissingHelp) -> Lowerer<'a> {
         self.missing_help = Some(help);
         self
     }
 
     /// Record a diagnostic.
-    pub fn push(&mut self, d: Diagnostic) {
+    pub(crate) fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
 
     /// A diagnostic of `rule` in this file.
-    pub fn diag(&self, rule: &'static Rule, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn diag(
+        &self,
+        rule: &'static Rule,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic::new(rule, self.file, span, message)
     }
 
     /// Report a value of the wrong type.
-    pub fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
+    pub(crate) fn wrong_type(&mut self, node: &Node, path: &str, expected: &str) {
         self.wrong_type_at(node, path, expected, Site::default());
     }
 
@@ -192,7 +199,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The node as a mapping, or a wrong-type diagnostic.
-    pub fn as_map<'n>(
+    pub(crate) fn as_map<'n>(
         &mut self,
         node: &'n Node,
         anchor: Span,
@@ -219,12 +226,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The entry for `key`, or a missing-field diagnostic on the map's anchor.
-    pub fn required<'n>(&mut self, map: MapRef<'n>, key: &str) -> Option<&'n Entry> {
+    pub(crate) fn required<'n>(&mut self, map: MapRef<'n>, key: &str) -> Option<&'n Entry> {
         self.required_at(map, key, Site::default())
     }
 
     /// [`Lowerer::required`], reported as `site` says.
-    pub fn required_at<'n>(
+    pub(crate) fn required_at<'n>(
         &mut self,
         map: MapRef<'n>,
         key: &str,
@@ -304,7 +311,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A required string field (`min_len`..=`max_len` chars).
-    pub fn required_str<'n>(
+    pub(crate) fn required_str<'n>(
         &mut self,
         map: MapRef<'n>,
         key: &str,
@@ -316,7 +323,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// An optional string field.
-    pub fn optional_str<'n>(
+    pub(crate) fn optional_str<'n>(
         &mut self,
         map: MapRef<'n>,
         key: &str,
@@ -328,7 +335,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A string value with a length check.
-    pub fn str_value<'n>(
+    pub(crate) fn str_value<'n>(
         &mut self,
         node: &'n Node,
         path: &str,
@@ -339,7 +346,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// [`Lowerer::str_value`], reported as `site` says.
-    pub fn str_value_at<'n>(
+    pub(crate) fn str_value_at<'n>(
         &mut self,
         node: &'n Node,
         path: &str,
@@ -363,7 +370,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Report a length outside `min..=max`.
-    pub fn check_len(
+    pub(crate) fn check_len(
         &mut self,
         span: Span,
         path: &str,
@@ -376,7 +383,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// [`Lowerer::check_len`] with bounds `(min, max)`, reported as `site` says.
-    pub fn check_len_at(
+    pub(crate) fn check_len_at(
         &mut self,
         span: Span,
         path: &str,
@@ -402,7 +409,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// An optional boolean field.
-    pub fn optional_bool(&mut self, map: MapRef<'_>, key: &str) -> Option<bool> {
+    pub(crate) fn optional_bool(&mut self, map: MapRef<'_>, key: &str) -> Option<bool> {
         let entry = map.node.get(key)?;
         match entry.value.kind {
             NodeKind::Bool(b) => Some(b),
@@ -444,7 +451,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A string that must be one of `allowed`.
-    pub fn enum_value<'n>(
+    pub(crate) fn enum_value<'n>(
         &mut self,
         node: &'n Node,
         path: &str,
@@ -454,7 +461,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// [`Lowerer::enum_value`], reported as `site` says.
-    pub fn enum_value_at<'n>(
+    pub(crate) fn enum_value_at<'n>(
         &mut self,
         node: &'n Node,
         path: &str,
@@ -497,7 +504,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// An optional field that must be one of `allowed`.
-    pub fn optional_enum<'n>(
+    pub(crate) fn optional_enum<'n>(
         &mut self,
         map: MapRef<'n>,
         key: &str,
@@ -508,7 +515,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A list of strings (each non-empty when `non_empty_items`).
-    pub fn str_list<'n>(
+    pub(crate) fn str_list<'n>(
         &mut self,
         node: &'n Node,
         path: &str,
@@ -532,7 +539,7 @@ impl<'a> Lowerer<'a> {
 }
 
 /// The integer value of a node, if it is an integer.
-pub fn as_int(node: &Node) -> Option<i64> {
+pub(crate) fn as_int(node: &Node) -> Option<i64> {
     match node.kind {
         NodeKind::Number(Number::Int(i)) => Some(i),
         _ => None,
@@ -541,7 +548,12 @@ pub fn as_int(node: &Node) -> Option<i64> {
 
 /// The span of `needle` (a part of the string value of `node`) in the source: exact when the
 /// scalar is written without escapes, else the whole value.
-pub fn span_in_value(file: &SourceFile, node: &Node, value_offset: usize, needle: &str) -> Span {
+pub(crate) fn span_in_value(
+    file: &SourceFile,
+    node: &Node,
+    value_offset: usize,
+    needle: &str,
+) -> Span {
     let source = file.slice(node.span);
     let value = node.as_str().unwrap_or_default();
     let quote = usize::from(source.starts_with(['"', '\'']));

@@ -18,7 +18,7 @@ use crate::syntax::{Parsed, SyntaxErrorKind};
 
 /// What one file contributed: its source, diagnostics, and the typed item for resolve.
 #[derive(Debug)]
-pub struct FileResult {
+pub(crate) struct FileResult {
     /// The file itself.
     pub file: Arc<SourceFile>,
     /// Other files this one pulled in (DojOps schema files), for suppressions and counts.
@@ -31,7 +31,11 @@ pub struct FileResult {
 
 impl FileResult {
     /// A file checked on its own, with no companion files.
-    pub fn new(file: Arc<SourceFile>, diagnostics: Vec<Diagnostic>, item: Item) -> FileResult {
+    pub(crate) fn new(
+        file: Arc<SourceFile>,
+        diagnostics: Vec<Diagnostic>,
+        item: Item,
+    ) -> FileResult {
         FileResult {
             file,
             companions: Vec::new(),
@@ -43,7 +47,7 @@ impl FileResult {
 
 /// One source format (or family of formats that share a name scope): how its files are
 /// found, checked one by one, checked together, and lowered into the IR.
-pub trait Format: Sync {
+pub(crate) trait Format: Sync {
     /// The formats this implementation reads, each with its built-in path patterns, in the
     /// order they are tried.
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])];
@@ -114,7 +118,7 @@ pub trait Format: Sync {
 
 /// A file as text, from a read made through a [`FileSystem`]: the source (lossily decoded if
 /// needed) and, when the file cannot be checked at all, the one diagnostic that says why.
-pub fn source_of(
+pub(crate) fn source_of(
     read: Result<Vec<u8>, crate::fs::ReadError>,
     path: &Path,
     display: String,
@@ -131,7 +135,7 @@ pub fn source_of(
 }
 
 /// Turn bytes into a source file, diagnosing binary, non-UTF-8 and empty content.
-pub fn decode(
+pub(crate) fn decode(
     path: &Path,
     display: String,
     format: FormatId,
@@ -177,7 +181,7 @@ pub fn decode(
 }
 
 /// Turn parse problems into diagnostics.
-pub fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagnostic> {
+pub(crate) fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagnostic> {
     parsed
         .errors
         .iter()

@@ -10,7 +10,7 @@ use crate::syntax::front_matter::FrontMatterError;
 
 /// How one format words a missing or unclosed front matter.
 #[derive(Debug, Clone, Copy)]
-pub struct FrontMatterWording<'a> {
+pub(crate) struct FrontMatterWording<'a> {
     /// The kind of file, for the message (`a \`.dops\` file`).
     pub what: &'a str,
     /// What the runtime does with such a file (a note).
@@ -22,7 +22,7 @@ pub struct FrontMatterWording<'a> {
 }
 
 /// SYN010 (no opening `---`) or SYN011 (never closed), worded for the file's format.
-pub fn front_matter_error(
+pub(crate) fn front_matter_error(
     file: &Arc<SourceFile>,
     e: FrontMatterError,
     wording: &FrontMatterWording<'_>,

@@ -12,7 +12,7 @@ type Boxed = Box<dyn Any + Send + Sync>;
 /// names the type) looks into. No central list of item types exists, so a new format adds
 /// none. An item read back from the cache stays encoded until something looks into it: a run
 /// where nothing changed never decodes most of them.
-pub struct Item(Inner);
+pub(crate) struct Item(Inner);
 
 enum Inner {
     None,
@@ -21,7 +21,7 @@ enum Inner {
 }
 
 /// Where an encoded item's bytes come from (read from the cache file when it is decoded).
-pub type Fetch = Box<dyn FnOnce() -> Option<Vec<u8>> + Send>;
+pub(crate) type Fetch = Box<dyn FnOnce() -> Option<Vec<u8>> + Send>;
 
 /// An item as the cache stored it.
 struct Encoded {
@@ -37,19 +37,19 @@ struct Encoded {
 
 impl Item {
     /// Nothing usable (unreadable, unparsable).
-    pub fn none() -> Item {
+    pub(crate) fn none() -> Item {
         Item(Inner::None)
     }
 
     /// A format's typed item.
-    pub fn new<T: Any + Send + Sync>(item: T) -> Item {
+    pub(crate) fn new<T: Any + Send + Sync>(item: T) -> Item {
         Item(Inner::Ready(Box::new(item)))
     }
 
     /// An item `codec` encoded as the bytes `fetch` gives, which held `tools` tool
     /// definitions and names the result's `files` by place; fetched and decoded when first
     /// looked into.
-    pub fn encoded(
+    pub(crate) fn encoded(
         codec: ItemCodec,
         fetch: Fetch,
         tools: usize,
@@ -65,13 +65,13 @@ impl Item {
     }
 
     /// The item, when it is a `T`.
-    pub fn get<T: Any>(&self) -> Option<&T> {
+    pub(crate) fn get<T: Any>(&self) -> Option<&T> {
         self.boxed()?.downcast_ref()
     }
 
     /// Decode it now, when it came from the cache (callers decode many at once, in
     /// parallel, before a pass that looks into each).
-    pub fn prepare(&self) {
+    pub(crate) fn prepare(&self) {
         self.boxed();
     }
 
@@ -87,7 +87,7 @@ impl Item {
     /// apart: without their texts), through `codec`, holding `tools` tool definitions. An
     /// item in hand is encoded naming `old` and left to decode naming `new`. False when it
     /// cannot be (it is then as it was).
-    pub fn repoint(
+    pub(crate) fn repoint(
         &mut self,
         codec: ItemCodec,
         old: &[Arc<SourceFile>],
@@ -112,7 +112,7 @@ impl Item {
 
     /// The item by value, when it is a `T`.
     #[cfg(test)]
-    pub fn take<T: Any>(self) -> Option<T> {
+    pub(crate) fn take<T: Any>(self) -> Option<T> {
         let boxed = match self.0 {
             Inner::None => None,
             Inner::Ready(b) => Some(b),
@@ -125,12 +125,12 @@ impl Item {
     }
 
     /// True when the file could not be lowered.
-    pub fn is_none(&self) -> bool {
+    pub(crate) fn is_none(&self) -> bool {
         matches!(self.0, Inner::None)
     }
 
     /// The number of tool definitions the item held when it was stored, without decoding it.
-    pub fn stored_tool_count(&self) -> Option<usize> {
+    pub(crate) fn stored_tool_count(&self) -> Option<usize> {
         match &self.0 {
             Inner::Encoded(e) => Some(e.tools),
             _ => None,
@@ -170,14 +170,14 @@ impl std::fmt::Debug for Item {
 /// [`super::Format::cache`]. A format that does not is checked afresh on every run, which is
 /// always correct.
 #[derive(Clone, Copy)]
-pub struct ItemCodec {
+pub(crate) struct ItemCodec {
     encode: fn(&Item) -> Option<Vec<u8>>,
     decode: fn(&[u8]) -> Option<Item>,
 }
 
 impl ItemCodec {
     /// The codec of items of type `T`.
-    pub fn of<T>() -> ItemCodec
+    pub(crate) fn of<T>() -> ItemCodec
     where
         T: Any + Send + Sync + serde::Serialize + serde::de::DeserializeOwned,
     {
@@ -188,7 +188,7 @@ impl ItemCodec {
     }
 
     /// A codec of its own: for a format whose files lower into more than one item type.
-    pub fn new(
+    pub(crate) fn new(
         encode: fn(&Item) -> Option<Vec<u8>>,
         decode: fn(&[u8]) -> Option<Item>,
     ) -> ItemCodec {
@@ -197,17 +197,17 @@ impl ItemCodec {
 
     /// `item` as bytes, naming the result's `files` (the file, then its companions) by
     /// place; `None` when it is not of the codec's type or names another file.
-    pub fn encode(&self, item: &Item, files: &[Arc<SourceFile>]) -> Option<Vec<u8>> {
+    pub(crate) fn encode(&self, item: &Item, files: &[Arc<SourceFile>]) -> Option<Vec<u8>> {
         with_files(files, || (self.encode)(item))
     }
 }
 /// A `&'static str` field of a cached item, under a name serde's derive does not take for a
 /// borrow of the input (which a `&'static str` would demand of it).
-pub type StaticStr = &'static str;
+pub(crate) type StaticStr = &'static str;
 
 /// A `&'static str` field (a namespace, a key name): written as a string, read back as the
 /// same text, interned once per distinct value for the life of the process.
-pub mod static_str {
+pub(crate) mod static_str {
     use std::collections::HashSet;
     use std::sync::Mutex;
 
@@ -216,12 +216,12 @@ pub mod static_str {
     static INTERNED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
 
     /// Write the text.
-    pub fn serialize<S: Serializer>(value: &&'static str, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(value: &&'static str, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(value)
     }
 
     /// Read the text back as a `&'static str`.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
         let text = String::deserialize(d)?;
         Ok(intern(text))
     }
@@ -241,12 +241,12 @@ pub mod static_str {
 
 /// An `Option<serde_json::Value>` field, written as JSON text (the binary format cannot
 /// describe an arbitrary value by itself).
-pub mod json_option {
+pub(crate) mod json_option {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
     use serde_json::Value;
 
     /// Write the value, when there is one, as JSON text.
-    pub fn serialize<S: Serializer>(value: &Option<Value>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(value: &Option<Value>, s: S) -> Result<S::Ok, S::Error> {
         match value {
             Some(v) => s.serialize_some(&v.to_string()),
             None => s.serialize_none(),
@@ -254,7 +254,7 @@ pub mod json_option {
     }
 
     /// Read the JSON text back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
         Option::<String>::deserialize(d)?
             .map(|text| serde_json::from_str(&text).map_err(D::Error::custom))
             .transpose()

@@ -1,20 +1,20 @@
 //! One module per source format: each lowers a file's syntax tree into its typed AST,
 //! validates and lints it, and contributes to the cross-file resolve step.
 
-pub mod agent_skill;
-pub mod agentcli;
-pub mod cycod;
-pub mod dojops;
-pub mod fields;
+pub(crate) mod agent_skill;
+pub(crate) mod agentcli;
+pub(crate) mod cycod;
+pub(crate) mod dojops;
+pub(crate) mod fields;
 pub(crate) mod format;
-pub mod front_matter;
+pub(crate) mod front_matter;
 pub(crate) mod item;
-pub mod mcp;
-pub mod outline;
+pub(crate) mod mcp;
+pub(crate) mod outline;
 mod release;
-pub mod tool_md;
-pub mod tool_request;
-pub mod tree;
+pub(crate) mod tool_md;
+pub(crate) mod tool_request;
+pub(crate) mod tree;
 pub(crate) mod yaml_words;
 
 use std::path::Path;
@@ -28,12 +28,12 @@ use crate::ir::Lowering;
 use crate::security::{Passes, texts};
 use crate::source::{FormatId, SourceFile};
 
-pub use crate::fs::MAX_READ_BYTES;
-pub use format::{FileResult, Format, source_of};
-pub use item::{Item, ItemCodec};
+pub(crate) use crate::fs::MAX_READ_BYTES;
+pub(crate) use format::{FileResult, Format, source_of};
+pub(crate) use item::{Item, ItemCodec};
 
 /// The classifier of `config`: every format's path patterns and names, and its includes.
-pub fn classifier(config: &crate::config::Config) -> Classifier {
+pub(crate) fn classifier(config: &crate::config::Config) -> Classifier {
     let formats = FormatPaths {
         patterns: REGISTRY
             .iter()
@@ -45,7 +45,7 @@ pub fn classifier(config: &crate::config::Config) -> Classifier {
 }
 
 /// Every format, in the order paths are classified. Adding a format is one line here.
-pub static REGISTRY: &[&dyn Format] = &[
+pub(crate) static REGISTRY: &[&dyn Format] = &[
     &dojops::Dojops,
     &agentcli::Agentcli,
     &tool_md::ToolMd,
@@ -57,7 +57,7 @@ pub static REGISTRY: &[&dyn Format] = &[
 
 /// The implementation that reads `format`, if any (schema files and configuration are read
 /// only as companions).
-pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
+pub(crate) fn format_of(format: FormatId) -> Option<&'static dyn Format> {
     REGISTRY
         .iter()
         .copied()
@@ -66,14 +66,14 @@ pub fn format_of(format: FormatId) -> Option<&'static dyn Format> {
 
 impl FileResult {
     /// Number of tool definitions this file holds.
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         self.item
             .stored_tool_count()
             .unwrap_or_else(|| format_of(self.file.format).map_or(0, |f| f.tool_count(self)))
     }
 
     /// The definitions and references an editor navigates in this file.
-    pub fn outline(&self) -> outline::Outline {
+    pub(crate) fn outline(&self) -> outline::Outline {
         format_of(self.file.format)
             .map(|f| f.outline(self))
             .unwrap_or_default()
@@ -84,7 +84,7 @@ impl FileResult {
 /// left out (sorted by name). A file with an error is not compiled, so `takes` should refuse
 /// it. Provenance paths are relative to `root`, the repository root, so a bundle is the same
 /// whichever folder it is built from.
-pub fn lower_all<'a>(
+pub(crate) fn lower_all<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
     root: &Path,
@@ -125,7 +125,7 @@ pub fn lower_all<'a>(
 /// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
 /// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
 /// and the file is not toolc's to report.
-pub fn load_claimed(
+pub(crate) fn load_claimed(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
@@ -136,7 +136,7 @@ pub fn load_claimed(
 }
 
 /// [`load_claimed`], running only the costly `passes` a run needs.
-pub fn load_claimed_with(
+pub(crate) fn load_claimed_with(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
@@ -148,7 +148,7 @@ pub fn load_claimed_with(
 }
 
 /// [`load_claimed`], with the file read when it is not claimed (what the cache keeps of it).
-pub fn load_judged(
+pub(crate) fn load_judged(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
@@ -159,7 +159,7 @@ pub fn load_judged(
 }
 
 /// [`load_judged`], running only the costly `passes` a run needs.
-pub fn load_judged_with(
+pub(crate) fn load_judged_with(
     fs: &dyn FileSystem,
     path: &Path,
     display: String,
@@ -216,12 +216,12 @@ fn load_source(
 }
 
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
-pub fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
+pub(crate) fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
     resolve_passes(fs, results, Passes::default())
 }
 
 /// [`resolve_with`], running only the costly `passes` a run needs.
-pub fn resolve_passes(
+pub(crate) fn resolve_passes(
     fs: &dyn FileSystem,
     results: &[FileResult],
     passes: Passes,

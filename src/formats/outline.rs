@@ -15,7 +15,7 @@ use crate::syntax::{Node, NodeKind, Packed};
 /// and one scope (a project or tools folder; empty for repository-wide names) are one
 /// registry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Name {
+pub(crate) struct Name {
     /// The registry's family: `tool-md`, `cycod`, `dojops`…
     #[serde(with = "crate::formats::item::static_str")]
     pub namespace: crate::formats::item::StaticStr,
@@ -27,7 +27,7 @@ pub struct Name {
 
 /// What a reference points at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Target {
+pub(crate) enum Target {
     /// A name another file defines.
     Name(Name),
     /// A whole file (a schema file a manifest names).
@@ -36,7 +36,7 @@ pub enum Target {
 
 /// A place in a file that names something defined elsewhere.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reference {
+pub(crate) struct Reference {
     /// Where the name is written.
     pub span: Span,
     /// What it names.
@@ -45,7 +45,7 @@ pub struct Reference {
 
 /// What a symbol is, for an editor's outline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SymbolKind {
+pub(crate) enum SymbolKind {
     /// A tool definition.
     Tool,
     /// A DojOps skill (a tool the LLM generates files with).
@@ -58,7 +58,7 @@ pub enum SymbolKind {
 
 /// A definition in a file, with the definitions inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Symbol {
+pub(crate) struct Symbol {
     /// The name shown.
     pub name: String,
     /// A short description (a title, a parameter's type).
@@ -77,7 +77,12 @@ pub struct Symbol {
 
 impl Symbol {
     /// A symbol named `name` at `name_span`, covering `span` (widened to hold the name).
-    pub fn new(name: impl Into<String>, kind: SymbolKind, name_span: Span, span: Span) -> Symbol {
+    pub(crate) fn new(
+        name: impl Into<String>,
+        kind: SymbolKind,
+        name_span: Span,
+        span: Span,
+    ) -> Symbol {
         Symbol {
             name: name.into(),
             detail: None,
@@ -90,19 +95,19 @@ impl Symbol {
     }
 
     /// The same symbol, registered under `name` for references.
-    pub fn defines(mut self, name: Name) -> Symbol {
+    pub(crate) fn defines(mut self, name: Name) -> Symbol {
         self.defines = Some(name);
         self
     }
 
     /// The same symbol with a detail line.
-    pub fn detail(mut self, detail: Option<String>) -> Symbol {
+    pub(crate) fn detail(mut self, detail: Option<String>) -> Symbol {
         self.detail = detail;
         self
     }
 
     /// The same symbol with `children`, its span widened to hold them.
-    pub fn children(mut self, children: Vec<Symbol>) -> Symbol {
+    pub(crate) fn children(mut self, children: Vec<Symbol>) -> Symbol {
         for c in &children {
             self.span = self.span.join(c.span);
         }
@@ -113,7 +118,7 @@ impl Symbol {
 
 /// The definitions and references of one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Outline {
+pub(crate) struct Outline {
     /// Top-level definitions, in file order.
     pub symbols: Vec<Symbol>,
     /// References to other definitions, in file order.
@@ -122,7 +127,7 @@ pub struct Outline {
 
 /// A place a reference resolves to.
 #[derive(Debug, Clone)]
-pub struct Location {
+pub(crate) struct Location {
     /// The file.
     pub file: Arc<SourceFile>,
     /// The bytes (the definition's name; the start of a file).
@@ -131,7 +136,7 @@ pub struct Location {
 
 /// The parameters of a JSON Schema written in the file: one symbol per key of its root
 /// `properties`, with the property's `type` as detail.
-pub fn parameters(schema: &Packed) -> Vec<Symbol> {
+pub(crate) fn parameters(schema: &Packed) -> Vec<Symbol> {
     let schema = schema.unpack();
     let Some(properties) = schema.value("properties").and_then(Node::as_map) else {
         return Vec::new();
@@ -149,12 +154,12 @@ pub fn parameters(schema: &Packed) -> Vec<Symbol> {
 }
 
 /// The whole text of `file` as a span (the range of a file that defines one thing).
-pub fn whole(file: &SourceFile) -> Span {
+pub(crate) fn whole(file: &SourceFile) -> Span {
     Span::new(file.bom_len, file.text.len())
 }
 
 /// The file of `results` whose path is `path`, or that some result pulled in as a companion.
-pub fn source<'a>(results: &'a [FileResult], path: &Path) -> Option<&'a Arc<SourceFile>> {
+pub(crate) fn source<'a>(results: &'a [FileResult], path: &Path) -> Option<&'a Arc<SourceFile>> {
     results
         .iter()
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
@@ -164,7 +169,7 @@ pub fn source<'a>(results: &'a [FileResult], path: &Path) -> Option<&'a Arc<Sour
 /// Where `target` is defined among `results`. A name defined in the reference's own scope
 /// wins; otherwise every definition of the name in its namespace is a candidate (include
 /// folders and runtime scopes the checks cannot pin down).
-pub fn resolve(results: &[FileResult], target: &Target) -> Vec<Location> {
+pub(crate) fn resolve(results: &[FileResult], target: &Target) -> Vec<Location> {
     let name = match target {
         Target::File(path) => {
             return source(results, path)

@@ -15,7 +15,7 @@ impl FileResult {
     /// A file the item holds too (its texts name it) is replaced, in the result and in the
     /// item, by the same file without its text; the item is then kept encoded (as the cache
     /// keeps it), and decoded now when `decode`.
-    pub fn release_texts(
+    pub(crate) fn release_texts(
         &mut self,
         disk: &Arc<dyn FileSystem>,
         buffered: &HashSet<&Path>,

@@ -4,17 +4,17 @@
 use crate::syntax::Node;
 
 /// The string at `path` under `node`.
-pub fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
+pub(crate) fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
     node_at(node, path).and_then(Node::as_str)
 }
 
 /// The node at `path` under `node`.
-pub fn node_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
+pub(crate) fn node_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
     path.iter().try_fold(node, |n, key| n.value(key))
 }
 
 /// The strings of a sequence (other items skipped); empty when `node` is not a sequence.
-pub fn strings(node: Option<&Node>) -> Vec<String> {
+pub(crate) fn strings(node: Option<&Node>) -> Vec<String> {
     node.and_then(Node::as_seq)
         .map(|items| {
             items
@@ -28,7 +28,7 @@ pub fn strings(node: Option<&Node>) -> Vec<String> {
 
 /// Where the value at `path` under `node` is written, for pointing at it: a scalar's own
 /// bytes, or the key of a mapping or list (whose value spans many lines).
-pub fn site_at(node: &Node, path: &[&str]) -> Option<crate::source::Span> {
+pub(crate) fn site_at(node: &Node, path: &[&str]) -> Option<crate::source::Span> {
     let (last, parents) = path.split_last()?;
     let entry = node_at(node, parents)?.get(last)?;
     Some(match entry.value.kind {
@@ -38,14 +38,14 @@ pub fn site_at(node: &Node, path: &[&str]) -> Option<crate::source::Span> {
 }
 
 /// The first of `paths` that is written under `node`, as [`site_at`] points at it.
-pub fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source::Span> {
+pub(crate) fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source::Span> {
     paths.iter().find_map(|p| site_at(node, p))
 }
 
 /// The run settings `keys` of `node` into `out` under `prefix` (`steps/0/`), each as compact
 /// JSON with sorted keys; the values of `hashed` keys (an environment, which may hold
 /// secrets) are kept only as a short hash of each value.
-pub fn settings(
+pub(crate) fn settings(
     node: &Node,
     keys: &[&str],
     hashed: &[&str],

@@ -23,7 +23,7 @@ use super::{Disk, FileSystem, ReadError};
 /// The folder a path must stay in: the nearest folder with `.git` at or above a folder,
 /// else that folder itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repository {
+pub(crate) struct Repository {
     /// As it is spelt (normalized): below it, writes check every part for links.
     spelt: PathBuf,
     /// Its real path (links above it resolved), where it exists: reads resolve into it.
@@ -32,7 +32,7 @@ pub struct Repository {
 
 impl Repository {
     /// The repository `folder` is in (absolute).
-    pub fn of(folder: &Path) -> Repository {
+    pub(crate) fn of(folder: &Path) -> Repository {
         Repository::at(repository_of(&normalize(folder)))
     }
 
@@ -46,7 +46,7 @@ impl Repository {
     /// folder): refused when it lies outside the repository (`..`, an absolute path
     /// elsewhere), inside `.git`, or when a link on its way leads out of the repository or
     /// into `.git`.
-    pub fn configured(&self, raw: &Path, base: &Path) -> Result<RepoPath, Refused> {
+    pub(crate) fn configured(&self, raw: &Path, base: &Path) -> Result<RepoPath, Refused> {
         let path = normalize(&base.join(raw));
         let Ok(rel) = path.strip_prefix(&self.spelt) else {
             return Err(Refused::Outside {
@@ -70,7 +70,7 @@ impl Repository {
 /// the deepest link on its way is inside some repository (or the working directory), and
 /// where the path leads must stay inside that: a committed `evil.yaml` linked to
 /// `/etc/passwd`, named on the command line, is still never read or written.
-pub fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
+pub(crate) fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
     let path = normalize(&cwd.join(raw));
     let repository = match deepest_link(&path) {
         Some(link) => {
@@ -97,7 +97,7 @@ pub fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
 
 /// Every path of `paths` given on the command line (relative to `cwd`) exists and passes
 /// [`named`]; the error is the message for the user.
-pub fn check_named(paths: &[PathBuf], cwd: &Path) -> Result<(), String> {
+pub(crate) fn check_named(paths: &[PathBuf], cwd: &Path) -> Result<(), String> {
     for p in paths {
         if !cwd.join(p).exists() {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -139,7 +139,7 @@ fn resolved(path: &Path) -> Option<PathBuf> {
 
 /// Why a path was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// It lies outside the repository (`..`, an absolute path elsewhere).
     Outside {
         /// The repository.

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 /// The name of toolc's configuration file.
-pub const CONFIG_FILE: &str = "toolc.toml";
+pub(crate) const CONFIG_FILE: &str = "toolc.toml";
 
 /// The repository around `folder`: the nearest folder above with `.git`, else `folder`.
 pub(crate) fn repository_of(folder: &Path) -> PathBuf {

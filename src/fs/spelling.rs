@@ -60,7 +60,7 @@ pub(crate) fn cmp_canonical(a: &Path, b: &Path) -> std::cmp::Ordering {
 }
 
 /// `path` as shown to users: relative to `cwd` when possible, `/`-separated.
-pub fn display_path(path: &Path, cwd: &Path) -> String {
+pub(crate) fn display_path(path: &Path, cwd: &Path) -> String {
     // The usual case, without building paths: a plain path under a plain folder.
     if let (Some(p), Some(c)) = (path.to_str(), cwd.to_str())
         && plain(p)
@@ -110,7 +110,7 @@ fn relative(path: &Path, base: &Path) -> PathBuf {
 }
 
 /// Remove `.` and resolve `..` lexically.
-pub fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

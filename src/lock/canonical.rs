@@ -9,7 +9,7 @@ use crate::text::sha256_hex;
 /// The definition of `tool`: name, title, version, description, schemas, how it runs, risk,
 /// guidance and tags, plus the hash of a DojOps system prompt (a model-visible text the IR
 /// keeps only as a hash) and its run settings (timeout, permissions, …).
-pub fn definition(tool: &Tool) -> Value {
+pub(crate) fn definition(tool: &Tool) -> Value {
     let mut value = serde_json::to_value(tool).unwrap_or(Value::Null);
     if let Value::Object(map) = &mut value {
         map.remove("provenance");
@@ -30,7 +30,7 @@ pub fn definition(tool: &Tool) -> Value {
 }
 
 /// The definition without its name: what two tools share when one is the other renamed.
-pub fn without_name(tool: &Tool) -> Value {
+pub(crate) fn without_name(tool: &Tool) -> Value {
     let mut value = definition(tool);
     if let Value::Object(map) = &mut value {
         map.remove("name");
@@ -39,7 +39,7 @@ pub fn without_name(tool: &Tool) -> Value {
 }
 
 /// `value` as canonical JSON: object keys sorted, no insignificant whitespace.
-pub fn bytes(value: &Value) -> Vec<u8> {
+pub(crate) fn bytes(value: &Value) -> Vec<u8> {
     let mut out = Vec::new();
     write(value, &mut out);
     out
@@ -77,7 +77,7 @@ fn write(value: &Value, out: &mut Vec<u8>) {
 }
 
 /// SHA-256 (hex) of the canonical bytes of `value`.
-pub fn sha256(value: &Value) -> String {
+pub(crate) fn sha256(value: &Value) -> String {
     sha256_hex(&bytes(value))
 }
 

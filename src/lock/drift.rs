@@ -23,7 +23,7 @@ use crate::source::{FormatId, SourceFile, Span};
 const REVIEW: &str = "review the change, then run `toolc lock` and commit `toolc.lock` with it";
 
 /// The drift of the tools of `results` from the lock of `config`'s repository.
-pub fn drift(
+pub(crate) fn drift(
     config: &Config,
     cwd: &Path,
     scope: &Scope,

@@ -17,7 +17,7 @@ use crate::source::SourceFile;
 const REVIEW: &str = "review the change, then run `toolc lock` and commit `toolc.lock` with it";
 
 /// The drift of `records` from the skill and server entries `locked`.
-pub fn drift(
+pub(super) fn drift(
     records: &[Record<'_>],
     locked: &[Locked],
     root: &Path,

@@ -13,10 +13,10 @@ use super::record::Kind;
 use crate::source::Span;
 
 /// The lock's file name, in the lock's folder.
-pub const FILE_NAME: &str = "toolc.lock";
+pub(crate) const FILE_NAME: &str = "toolc.lock";
 
 /// The version of the lock format; a lock of another version is refused, not guessed at.
-pub const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 1;
 
 const HEADER: &str = "\
 # toolc.lock: the reviewed definition of every tool, Agent Skill and MCP server, written by
@@ -38,7 +38,7 @@ fn string(s: &str) -> String {
 }
 
 /// The lock's text for `entries` (already in order).
-pub fn render(entries: &[Entry]) -> String {
+pub(super) fn render(entries: &[Entry]) -> String {
     let mut out = format!("{HEADER}version = {VERSION}\n");
     for e in entries {
         let table = e.kind.table();
@@ -90,7 +90,7 @@ struct RawEntry {
 
 /// A lock entry read from the file, with where its name is written.
 #[derive(Debug, Clone)]
-pub struct Locked {
+pub(super) struct Locked {
     /// The entry.
     pub entry: Entry,
     /// Where the entry's `name` is written in the lock.
@@ -99,7 +99,7 @@ pub struct Locked {
 
 /// Why a lock could not be read: a message, and where in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
+pub(super) struct ParseError {
     /// What is wrong.
     pub message: String,
     /// Where.
@@ -107,7 +107,7 @@ pub struct ParseError {
 }
 
 /// Read the entries of a lock's text.
-pub fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
+pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
     let raw: RawLock = toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         ParseError {

@@ -12,12 +12,12 @@
 //! the same way, each field of theirs a part or a text (`record.rs`, `skill.rs`,
 //! `server.rs`), and checked by `drift_records.rs`.
 
-pub mod canonical;
+pub(crate) mod canonical;
 mod drift;
 mod drift_records;
 mod file;
-pub mod record;
-pub mod server;
+pub(crate) mod record;
+pub(crate) mod server;
 mod skill;
 
 use std::collections::BTreeMap;
@@ -28,8 +28,8 @@ use serde_json::Value;
 use crate::config::Config;
 use crate::ir::Lowered;
 
-pub use drift::drift;
-pub use file::FILE_NAME;
+pub(crate) use drift::drift;
+pub(crate) use file::FILE_NAME;
 
 /// Hex digits kept of a part's or text's hash: enough to tell versions apart; the definition's
 /// full hash is what guards against a change.
@@ -37,7 +37,7 @@ const SHORT: usize = 16;
 
 /// One tool, skill or server as the lock records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Tool, skill or server: the lock's table.
     pub kind: record::Kind,
     /// Format id.
@@ -57,7 +57,7 @@ pub struct Entry {
 
 /// The folder `toolc.lock` lives in: the configuration's, else the repository's top folder
 /// (the nearest with `.git`), else the working directory; where bundle paths are relative to.
-pub fn root(config: &Config) -> PathBuf {
+pub(crate) fn root(config: &Config) -> PathBuf {
     config.project_root()
 }
 
@@ -93,7 +93,7 @@ fn split_texts(value: &mut Value, prefix: &str, texts: &mut BTreeMap<String, Str
 }
 
 /// The lock entry of a lowered tool; `root` is the lock's folder.
-pub fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
+pub(crate) fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
     let definition = canonical::definition(&tool.tool);
     let mut parts = BTreeMap::new();
     let mut texts = BTreeMap::new();
@@ -153,7 +153,7 @@ pub fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
 }
 
 /// The entries of `tools`, in the lock's order: by path, then format, then name.
-pub fn entries(tools: &[Lowered<'_>], root: &Path) -> Vec<Entry> {
+pub(crate) fn entries(tools: &[Lowered<'_>], root: &Path) -> Vec<Entry> {
     let mut out: Vec<(Option<usize>, Entry)> = tools
         .iter()
         .map(|t| (t.tool.provenance.index, entry(t, root)))
@@ -180,7 +180,7 @@ pub struct Written {
 }
 
 /// Lock every tool of the repository `cwd` is in (see [`root`]), as it is now.
-pub fn lock(config: &Config) -> std::io::Result<Written> {
+pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
     let root = root(config);
     // The whole repository is locked, wherever toolc runs from.
     let options = crate::CheckOptions {
@@ -196,7 +196,7 @@ pub fn lock(config: &Config) -> std::io::Result<Written> {
 
 /// Write `toolc.lock` for `tools` and `records` (skills, servers) into `root` (atomically: a
 /// temporary file, then a rename).
-pub fn write(
+pub(crate) fn write(
     tools: &[Lowered<'_>],
     records: &[record::Record<'_>],
     root: &Path,

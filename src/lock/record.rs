@@ -48,7 +48,7 @@ impl Kind {
 
 /// One recorded field.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Field {
+pub(crate) struct Field {
     /// What is compared: the value as written (JSON), or a hash for a body or a file.
     pub value: Value,
     /// Where it is written in the record's file.
@@ -59,7 +59,7 @@ pub struct Field {
 
 /// A skill or server as the lock and the diff see it.
 #[derive(Debug, Clone)]
-pub struct Record<'a> {
+pub(crate) struct Record<'a> {
     /// Skill or server.
     pub kind: Kind,
     /// The file that defines it.
@@ -85,12 +85,12 @@ impl Record<'_> {
     }
 
     /// SHA-256 of everything but the name: equal for a record and the same one renamed.
-    pub fn identity(&self) -> String {
+    pub(crate) fn identity(&self) -> String {
         canonical::sha256(&self.values())
     }
 
     /// The lock entry; `root` is the lock's folder.
-    pub fn entry(&self, root: &Path) -> Entry {
+    pub(crate) fn entry(&self, root: &Path) -> Entry {
         let mut all = self.values();
         if let Value::Object(map) = &mut all {
             map.insert("name".into(), Value::String(self.name.clone()));
@@ -114,13 +114,13 @@ impl Record<'_> {
     }
 
     /// Where field `key` is written, else the name.
-    pub fn site(&self, key: &str) -> Span {
+    pub(crate) fn site(&self, key: &str) -> Span {
         self.fields.get(key).map_or(self.name_span, |f| f.span)
     }
 }
 
 /// Every skill and server of `results`, sorted by file then name; `fs` reads skill folders.
-pub fn records<'a>(results: &'a [FileResult], fs: &dyn FileSystem) -> Vec<Record<'a>> {
+pub(crate) fn records<'a>(results: &'a [FileResult], fs: &dyn FileSystem) -> Vec<Record<'a>> {
     let mut out = Vec::new();
     for r in results {
         match r.file.format {
@@ -135,18 +135,18 @@ pub fn records<'a>(results: &'a [FileResult], fs: &dyn FileSystem) -> Vec<Record
 }
 
 /// A field holding `value` at `span`.
-pub fn field(value: Value, span: Span, text: bool) -> Field {
+pub(crate) fn field(value: Value, span: Span, text: bool) -> Field {
     Field { value, span, text }
 }
 
 /// `sha256:` and the hex SHA-256 of `bytes`: how a body or a file is recorded.
-pub fn digest(bytes: &[u8]) -> Value {
+pub(crate) fn digest(bytes: &[u8]) -> Value {
     Value::String(format!("sha256:{}", crate::text::sha256_hex(bytes)))
 }
 
 /// How messages name field `key` of the `kind` called `name` ("the command of MCP server
 /// `weather`", "file `scripts/run.py` of skill `review`").
-pub fn describe(kind: Kind, key: &str, name: &str) -> String {
+pub(crate) fn describe(kind: Kind, key: &str, name: &str) -> String {
     let owner = format!("{} `{name}`", kind.noun());
     let (first, rest) = key.split_once('/').unwrap_or((key, ""));
     match (first, rest) {

@@ -20,7 +20,7 @@ const RUN_KEYS: &[&str] = &["type", "command", "args", "url", "cwd"];
 const NAMED_KEYS: &[&str] = &["env", "headers"];
 
 /// The servers of a client configuration.
-pub fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
+pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
     let Some(root) = json_syntax::parse_jsonc(file.body(), file.bom_len).root else {
         return Vec::new();
     };
@@ -110,7 +110,7 @@ fn names(node: &Node, span: Span) -> Field {
 
 /// A package a launcher fetches and runs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Package<'n> {
+pub(crate) struct Package<'n> {
     /// `npm`, `pypi` or `oci`.
     pub registry: &'static str,
     /// Its name.
@@ -151,7 +151,7 @@ const DOCKER_VALUE_FLAGS: &[&str] = &[
 ];
 
 /// The package `command` with `args` runs, when its launcher is one that fetches packages.
-pub fn package<'n>(command: &str, args: &[&'n Node]) -> Option<Package<'n>> {
+pub(crate) fn package<'n>(command: &str, args: &[&'n Node]) -> Option<Package<'n>> {
     // A command line in `command` (`npx -y pkg`): its words, then the arguments.
     let mut words: Vec<(String, Option<&'n Node>)> = command
         .split_whitespace()
@@ -260,7 +260,7 @@ fn spec<'n>(registry: &'static str, spec: &str, at: Option<&'n Node>) -> Package
 }
 
 /// The record of a `server.json`, when it can be read and names the server.
-pub fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
+pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     let root = json_syntax::parse(file.body(), file.bom_len).root?;
     let name = root.get("name")?;
     let mut fields = BTreeMap::new();

@@ -18,7 +18,7 @@ use crate::syntax::yaml;
 const OWN: &[&str] = &["name", "description", "allowed-tools"];
 
 /// The record of the skill `file` heads, when its front matter can be read.
-pub fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Option<Record<'a>> {
+pub(super) fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Option<Record<'a>> {
     let text: &str = &file.text;
     let fm = split_front_matter(text, file.bom_len).ok()?;
     let yaml_text = text.get(fm.yaml.start..fm.yaml.end)?;

@@ -10,7 +10,7 @@ use crate::rules::Severity;
 
 /// Render every diagnostic as a workflow command, one per line, then a notice saying how
 /// many findings were hidden (baseline, suppression comments), if any were.
-pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::new();
     for d in diagnostics {
@@ -57,7 +57,7 @@ fn render_one(out: &mut String, d: &Diagnostic) {
 }
 
 /// Escape a command's message: GitHub's runner decodes `%25`, `%0D` and `%0A`.
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -71,7 +71,7 @@ pub fn escape_data(text: &str) -> String {
 }
 
 /// Escape a property value: as the message, plus `:` and `,`, which end a property.
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

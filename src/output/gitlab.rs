@@ -63,7 +63,7 @@ fn unique(hash: String, n: usize) -> String {
 
 /// Render the report (pretty JSON array, trailing newline); `root` is the working directory
 /// paths are relative to.
-pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let fingerprints = crate::baseline::numbered(diagnostics.iter(), &crate::fs::normalize(root));
     let issues: Vec<Issue<'_>> = diagnostics

@@ -22,7 +22,12 @@ const LINE_SEARCH: usize = 64 * 1024;
 const MAX_SHARED_WINDOW: usize = 16 * 1024;
 
 /// Render diagnostics and the summary line.
-pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet: bool) -> String {
+pub(crate) fn render(
+    diagnostics: &[Diagnostic],
+    summary: &Summary,
+    color: bool,
+    quiet: bool,
+) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let renderer = if color {
         Renderer::styled()
@@ -42,7 +47,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary, color: bool, quiet:
 }
 
 /// The closing summary line.
-pub fn summary_line(s: &Summary) -> String {
+pub(crate) fn summary_line(s: &Summary) -> String {
     let files = plural(s.files, "file");
     let tools = plural(s.tools, "tool");
     if s.errors + s.warnings + s.infos == 0 {

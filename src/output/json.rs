@@ -92,7 +92,7 @@ fn json_span(file: &SourceFile, span: Span) -> JsonSpan {
 }
 
 /// Render the JSON document (pretty-printed, trailing newline).
-pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let output = Output {
         version: 2,

@@ -11,7 +11,7 @@ use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
 /// Render the report of `files` (every file checked) and their `diagnostics`.
-pub fn render(
+pub(crate) fn render(
     files: &[Arc<SourceFile>],
     diagnostics: &[Diagnostic],
     suppressed: &[Diagnostic],
@@ -142,7 +142,7 @@ pub fn render(
 /// Escape text for an XML attribute or element. Characters XML 1.0 cannot carry at all (most
 /// control characters), even as references, become U+FFFD; line ends are written as
 /// references so attribute values keep them.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -11,7 +11,7 @@ use crate::diagnostics::{Diagnostic, Summary, visible};
 use crate::rules::{self, Severity};
 
 /// Findings listed one by one; the rest are only counted.
-pub const MAX_LISTED: usize = 100;
+pub(crate) const MAX_LISTED: usize = 100;
 
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
@@ -34,7 +34,7 @@ fn code_cell(text: &str) -> String {
 
 /// Render the summary of `diagnostics`; hidden findings (baseline, suppression comments) are
 /// only counted.
-pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::from("## toolc\n\n");
     let checked = format!(

@@ -10,7 +10,7 @@ use crate::analysis::secrets::{redact, scan_text};
 use crate::diagnostics::Diagnostic;
 
 /// `diags` as output may show them: borrowed when none quotes a credential.
-pub fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {
+pub(crate) fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {
     if diags.iter().any(quotes_secret) {
         Cow::Owned(diags.iter().map(mask).collect())
     } else {
@@ -19,7 +19,7 @@ pub fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {
 }
 
 /// `d` as output may show it (one diagnostic of [`masked`]), for the language server.
-pub fn masked_one(d: &Diagnostic) -> Cow<'_, Diagnostic> {
+pub(crate) fn masked_one(d: &Diagnostic) -> Cow<'_, Diagnostic> {
     if quotes_secret(d) {
         Cow::Owned(mask(d))
     } else {

@@ -2,16 +2,16 @@
 //! driver, so an emitter may read what the run found (the baseline's fingerprints, what
 //! ShellCheck skipped) and mask secrets with the scanner of `analysis`.
 
-pub mod github;
-pub mod gitlab;
-pub mod human;
-pub mod json;
-pub mod junit;
-pub mod markdown;
+pub(crate) mod github;
+pub(crate) mod gitlab;
+pub(crate) mod human;
+pub(crate) mod json;
+pub(crate) mod junit;
+pub(crate) mod markdown;
 pub(crate) mod masked;
-pub mod rdjson;
-pub mod sarif;
-pub mod statistics;
+pub(crate) mod rdjson;
+pub(crate) mod sarif;
+pub(crate) mod statistics;
 
 use std::sync::Arc;
 
@@ -64,7 +64,7 @@ impl OutputFormat {
 /// What an output shows of a run: the parts of its report, borrowed (the driver's `Report`
 /// is above this layer's reach only by name; every field is a diagnostics-layer value).
 #[derive(Debug, Clone, Copy)]
-pub struct Findings<'a> {
+pub(crate) struct Findings<'a> {
     /// Diagnostics to show, sorted by path then position.
     pub diagnostics: &'a [Diagnostic],
     /// Diagnostics silenced by `toolc: ignore` comments (SARIF suppressions).
@@ -80,7 +80,7 @@ pub struct Findings<'a> {
 /// Render a run's findings in `format`. `root` is the working directory (SARIF's
 /// `%SRCROOT%`, what fingerprints' paths are relative to);
 /// `color` and `quiet` only matter to the human format.
-pub fn render(
+pub(crate) fn render(
     format: OutputFormat,
     report: &Findings<'_>,
     root: &std::path::Path,

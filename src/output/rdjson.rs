@@ -105,7 +105,7 @@ fn suggestions<'a>(file: &SourceFile, fix: Option<&'a Fix>) -> Vec<Suggestion<'a
 }
 
 /// Render the `DiagnosticResult` (pretty JSON, trailing newline).
-pub fn render(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render(diagnostics: &[Diagnostic]) -> String {
     let diagnostics = &*super::masked::masked(diagnostics);
     let result = DiagnosticResult {
         source: Source {

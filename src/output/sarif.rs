@@ -26,10 +26,10 @@ use crate::rules::{self, Rule, Severity};
 use crate::source::{SourceFile, Span};
 
 /// The key of toolc's fingerprint in `partialFingerprints`.
-pub use crate::baseline::FINGERPRINT_KEY;
+pub(crate) use crate::baseline::FINGERPRINT_KEY;
 
 /// The base every artifact URI is relative to.
-pub const SRCROOT: &str = "%SRCROOT%";
+pub(crate) const SRCROOT: &str = "%SRCROOT%";
 
 #[derive(Serialize)]
 struct Log<'a> {
@@ -200,7 +200,7 @@ enum Silenced {
 
 /// Render the SARIF log of `diagnostics`, `suppressed` and `baselined` (pretty JSON, trailing
 /// newline). `root` is the working directory the relative paths start from.
-pub fn render(
+pub(crate) fn render(
     diagnostics: &[Diagnostic],
     suppressed: &[Diagnostic],
     baselined: &[Diagnostic],

@@ -10,7 +10,7 @@ use crate::rules::Rule;
 
 /// One rule's count.
 #[derive(Debug, Clone, Serialize)]
-pub struct RuleCount {
+pub(crate) struct RuleCount {
     /// The rule's code.
     pub code: &'static str,
     /// The rule's name.
@@ -22,7 +22,7 @@ pub struct RuleCount {
 }
 
 /// Counts per rule: most frequent first, then by code.
-pub fn count(diagnostics: &[Diagnostic]) -> Vec<RuleCount> {
+pub(crate) fn count(diagnostics: &[Diagnostic]) -> Vec<RuleCount> {
     let mut by_rule: HashMap<&'static str, (&'static Rule, crate::rules::Severity, usize)> =
         HashMap::new();
     for d in diagnostics {
@@ -46,7 +46,7 @@ pub fn count(diagnostics: &[Diagnostic]) -> Vec<RuleCount> {
 }
 
 /// The table: count, code, name, severity; one rule a line.
-pub fn render_human(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render_human(diagnostics: &[Diagnostic]) -> String {
     let counts = count(diagnostics);
     let count_width = counts.first().map_or(1, |c| c.count.to_string().len());
     let name_width = counts.iter().map(|c| c.name.len()).max().unwrap_or(0);
@@ -69,7 +69,7 @@ pub fn render_human(diagnostics: &[Diagnostic]) -> String {
 }
 
 /// The counts as a JSON array of `{code, name, severity, count}`.
-pub fn render_json(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn render_json(diagnostics: &[Diagnostic]) -> String {
     let mut text = serde_json::to_string_pretty(&count(diagnostics))
         .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');

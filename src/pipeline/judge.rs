@@ -84,7 +84,12 @@ pub(super) type Comments = HashMap<PathBuf, Vec<Suppression>>;
 impl Judged {
     /// Stage 4 then 5 for `raw`: configure each finding, then suppress it when a comment
     /// covers it (every covering comment is marked used, so none is reported as unused).
-    pub fn admit(&mut self, raw: Vec<Diagnostic>, enabled: &Enabled<'_>, comments: &mut Comments) {
+    pub(super) fn admit(
+        &mut self,
+        raw: Vec<Diagnostic>,
+        enabled: &Enabled<'_>,
+        comments: &mut Comments,
+    ) {
         for mut d in raw {
             let Some(severity) = enabled(d.rule, &d.file.path) else {
                 continue;
@@ -108,7 +113,7 @@ impl Judged {
 
     /// Report the comments of `sources` that name no rule, or suppress nothing a run that
     /// can emit their rule found.
-    pub fn unused(
+    pub(super) fn unused(
         &mut self,
         sources: &[&Arc<SourceFile>],
         comments: &Comments,

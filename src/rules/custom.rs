@@ -19,7 +19,7 @@ struct Registered {
 static ACTIVE: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
 
 /// What a repository declares for one custom rule.
-pub struct Declared<'a> {
+pub(crate) struct Declared<'a> {
     /// Code, e.g. `ORG001`.
     pub code: &'a str,
     /// Kebab-case name.
@@ -41,7 +41,7 @@ fn leak(s: &str) -> &'static str {
 /// The static rule for `declared`: the one registered before when it is declared the same
 /// way (a server reloading its configuration makes no new one), else a new one, which
 /// replaces any earlier rule of the same code in the registry.
-pub fn register(declared: &Declared<'_>) -> &'static Rule {
+pub(crate) fn register(declared: &Declared<'_>) -> &'static Rule {
     let mut active = ACTIVE.lock().unwrap_or_else(PoisonError::into_inner);
     let same = |r: &Registered| {
         r.rule.code == declared.code
@@ -74,13 +74,13 @@ pub fn register(declared: &Declared<'_>) -> &'static Rule {
 }
 
 /// The custom rules registered so far.
-pub fn all() -> Vec<&'static Rule> {
+pub(crate) fn all() -> Vec<&'static Rule> {
     let active = ACTIVE.lock().unwrap_or_else(PoisonError::into_inner);
     active.iter().map(|r| r.rule).collect()
 }
 
 /// The page of a custom rule.
-pub fn page(rule: &Rule) -> Option<&'static str> {
+pub(crate) fn page(rule: &Rule) -> Option<&'static str> {
     let active = ACTIVE.lock().unwrap_or_else(PoisonError::into_inner);
     active
         .iter()

@@ -2,22 +2,22 @@
 //! The checks themselves live with the format they read (`src/formats/`); the documentation
 //! lives in `rules/<CODE>.md`.
 
-pub mod agentcli;
-pub mod breaking;
-pub mod compat;
-pub mod custom;
-pub mod cycod;
-pub mod dojops;
-pub mod lock;
-pub mod mcp;
-pub mod references;
-pub mod schema;
-pub mod security;
-pub mod shellcheck;
-pub mod skill;
-pub mod syntax;
-pub mod tool_md;
-pub mod tool_request;
+pub(crate) mod agentcli;
+pub(crate) mod breaking;
+pub(crate) mod compat;
+pub(crate) mod custom;
+pub(crate) mod cycod;
+pub(crate) mod dojops;
+pub(crate) mod lock;
+pub(crate) mod mcp;
+pub(crate) mod references;
+pub(crate) mod schema;
+pub(crate) mod security;
+pub(crate) mod shellcheck;
+pub(crate) mod skill;
+pub(crate) mod syntax;
+pub(crate) mod tool_md;
+pub(crate) mod tool_request;
 
 use std::fmt;
 
@@ -137,7 +137,7 @@ macro_rules! declare_rules {
     ($($ident:ident = $code:literal $name:literal $sev:ident $($flag:ident)* [$($fmt:literal),*] $summary:literal;)*) => {
         $(
             #[doc = $summary]
-            pub static $ident: $crate::rules::Rule = $crate::rules::Rule {
+            pub(crate) static $ident: $crate::rules::Rule = $crate::rules::Rule {
                 code: $code,
                 name: $name,
                 severity: $crate::rules::Severity::$sev,
@@ -149,14 +149,14 @@ macro_rules! declare_rules {
             };
         )*
         /// Every rule of this family.
-        pub static RULES: &[&$crate::rules::Rule] = &[$(&$ident),*];
+        pub(crate) static RULES: &[&$crate::rules::Rule] = &[$(&$ident),*];
     };
 }
 pub(crate) use declare_rules;
 
 /// Every rule, in code order: the built-in ones and the custom rules of the configuration
 /// read (`[[custom-rules]]`).
-pub fn all() -> Vec<&'static Rule> {
+pub(crate) fn all() -> Vec<&'static Rule> {
     let mut rules = builtin();
     rules.extend(custom::all());
     rules.sort_by_key(|r| r.code);
@@ -164,7 +164,7 @@ pub fn all() -> Vec<&'static Rule> {
 }
 
 /// The rules toolc has itself, in code order.
-pub fn builtin() -> Vec<&'static Rule> {
+pub(crate) fn builtin() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = [
         syntax::RULES,
         dojops::RULES,
@@ -192,14 +192,14 @@ pub fn builtin() -> Vec<&'static Rule> {
 
 /// True when `toolc check` can emit `rule` (with `toolc.lock` checked or not): a suppression
 /// of a rule only `toolc diff` emits, or of a lock rule when no lock is checked, is not unused.
-pub fn emitted_by_check(rule: &Rule, locked: bool) -> bool {
+pub(crate) fn emitted_by_check(rule: &Rule, locked: bool) -> bool {
     let only_diff = breaking::RULES.iter().any(|r| std::ptr::eq(*r, rule));
     let only_locked = lock::RULES.iter().any(|r| std::ptr::eq(*r, rule));
     !only_diff && (locked || !only_locked)
 }
 
 /// Find a rule by code (`DOJ003`, any case) or name (`invalid-tool-name`).
-pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
+pub(crate) fn lookup(code_or_name: &str) -> Option<&'static Rule> {
     all()
         .into_iter()
         .find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
@@ -216,7 +216,7 @@ const FORMAT_PREFIXES: &[&str] = &[
 ];
 
 /// The kind of problem a rule's name says: the name without its format prefix.
-pub fn kind(name: &str) -> &str {
+pub(crate) fn kind(name: &str) -> &str {
     FORMAT_PREFIXES
         .iter()
         .find_map(|p| name.strip_prefix(p))
@@ -226,7 +226,7 @@ pub fn kind(name: &str) -> &str {
 /// True when `selector` (a code, a name, a code prefix such as `DOJ` or `DOJ0`, or `ALL`) selects `rule`.
 /// A name without a format prefix selects every rule of that kind: `unknown-key` is DOJ007
 /// and also `agentcli-unknown-key`, `cycod-unknown-key`, ….
-pub fn selector_matches(selector: &str, rule: &Rule) -> bool {
+pub(crate) fn selector_matches(selector: &str, rule: &Rule) -> bool {
     selector.eq_ignore_ascii_case("ALL")
         || rule.name == selector
         || kind(rule.name) == selector
@@ -235,12 +235,12 @@ pub fn selector_matches(selector: &str, rule: &Rule) -> bool {
 }
 
 /// True when `selector` selects at least one rule.
-pub fn selector_is_known(selector: &str) -> bool {
+pub(crate) fn selector_is_known(selector: &str) -> bool {
     all().iter().any(|r| selector_matches(selector, r))
 }
 
 /// The documentation page of a rule (`rules/<CODE>.md`, embedded at build time).
-pub fn page(rule: &Rule) -> Option<&'static str> {
+pub(crate) fn page(rule: &Rule) -> Option<&'static str> {
     pages::PAGES
         .iter()
         .find(|(code, _)| *code == rule.code)
@@ -249,7 +249,7 @@ pub fn page(rule: &Rule) -> Option<&'static str> {
 }
 
 /// The repository toolc is published from (`repository` in Cargo.toml).
-pub fn repository_url() -> &'static str {
+pub(crate) fn repository_url() -> &'static str {
     match env!("CARGO_PKG_REPOSITORY") {
         "" => "https://github.com/toolc/toolc",
         url => url,
@@ -258,7 +258,7 @@ pub fn repository_url() -> &'static str {
 
 /// Where a rule's page is published: `<repository>/blob/main/rules/<CODE>.md`. Codes are
 /// forever, so the URL is stable; SARIF's `helpUri` points here.
-pub fn page_url(rule: &Rule) -> String {
+pub(crate) fn page_url(rule: &Rule) -> String {
     if !pages::PAGES.iter().any(|(code, _)| *code == rule.code) && custom::page(rule).is_some() {
         // A repository's own rule has no page of toolc's: the page on writing them.
         return format!(
@@ -298,7 +298,7 @@ fn code_list(value: &str) -> String {
 }
 
 /// `docs/rules.md`: an index of every rule and every page, generated from `rules/`.
-pub fn reference_markdown() -> String {
+pub(crate) fn reference_markdown() -> String {
     let mut out = String::from(
         "# Rule reference\n\n<!-- Generated from rules/*.md by `cargo test --test docs` with TOOLC_BLESS=1; do not edit. -->\n\n\
          | code | name | default severity | formats | what it checks |\n|---|---|---|---|---|\n",

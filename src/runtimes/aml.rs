@@ -4,12 +4,12 @@
 use super::{Change, Gate, Runtime, Version};
 
 /// The release the facts below were read from.
-pub const CURRENT: Version = Version::new(1, 2, 1);
+pub(crate) const CURRENT: Version = Version::new(1, 2, 1);
 /// The release that made knowledge bases files agents refer to by id (`*.kb.md`).
-pub const KB_FILES: Version = Version::new(1, 1, 0);
+pub(crate) const KB_FILES: Version = Version::new(1, 1, 0);
 
 /// AML, as toolc knows it.
-pub static RUNTIME: Runtime = Runtime {
+pub(crate) static RUNTIME: Runtime = Runtime {
     id: "aml",
     name: "AML",
     current: CURRENT,
@@ -33,7 +33,7 @@ pub static RUNTIME: Runtime = Runtime {
 
 /// The rules about definition references (REF024–REF026) apply from the release that
 /// introduced the first referenced definitions.
-pub const DEFINITION_GATES: [Gate; 3] = [
+pub(crate) const DEFINITION_GATES: [Gate; 3] = [
     Gate {
         code: "REF024",
         runtime: "aml",

@@ -4,7 +4,7 @@
 use super::{Dated, Unversioned};
 
 /// cycod, as toolc knows it.
-pub static KNOWLEDGE: Unversioned = Unversioned {
+pub(crate) static KNOWLEDGE: Unversioned = Unversioned {
     name: "cycod",
     as_of: "commit fd7c682f",
     read_from: "`robch/cycod` at commit fd7c682f: `src/cycod/CustomTools/` (`CustomToolModels.cs`, `CustomToolExecutor.cs`, `CustomToolFactory.cs`) and the custom tools specification",
@@ -16,12 +16,12 @@ pub static KNOWLEDGE: Unversioned = Unversioned {
 };
 
 /// Command options in the order the runtime picks them when several are set.
-pub const COMMANDS: &[&str] = &[
+pub(crate) const COMMANDS: &[&str] = &[
     "run", "bash", "cmd", "pwsh", "python", "script", "tool", "mcp",
 ];
 
 /// The parameter types cycod accepts.
-pub const PARAMETER_TYPES: &[&str] = &["string", "number", "boolean", "array"];
+pub(crate) const PARAMETER_TYPES: &[&str] = &["string", "number", "boolean", "array"];
 
 /// The timeout of a tool that sets none, in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: i64 = 60_000;
+pub(crate) const DEFAULT_TIMEOUT_MS: i64 = 60_000;

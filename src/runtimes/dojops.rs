@@ -9,14 +9,14 @@
 use super::{Change, Gate, Runtime, Version};
 
 /// The release the facts below were read from.
-pub const CURRENT: Version = Version::new(1, 2, 2);
+pub(crate) const CURRENT: Version = Version::new(1, 2, 2);
 /// The first release that no longer loads `tool.yaml` / `plugin.yaml` tools.
-pub const TOOL_YAML_REMOVED: Version = Version::new(1, 1, 0);
+pub(crate) const TOOL_YAML_REMOVED: Version = Version::new(1, 1, 0);
 /// The last release that loads them.
-pub const LAST_TOOL_YAML_RELEASE: Version = Version::new(1, 0, 9);
+pub(crate) const LAST_TOOL_YAML_RELEASE: Version = Version::new(1, 0, 9);
 
 /// DojOps, as toolc knows it.
-pub static RUNTIME: Runtime = Runtime {
+pub(crate) static RUNTIME: Runtime = Runtime {
     id: "dojops",
     name: "DojOps",
     current: CURRENT,
@@ -35,7 +35,7 @@ pub static RUNTIME: Runtime = Runtime {
 };
 
 /// DOJ024 (a `tool.yaml` tool current DojOps does not load) applies from 1.1.0 on.
-pub const TOOL_YAML_GATE: Gate = Gate {
+pub(crate) const TOOL_YAML_GATE: Gate = Gate {
     code: "DOJ024",
     runtime: "dojops",
     since: TOOL_YAML_REMOVED,
@@ -43,7 +43,7 @@ pub const TOOL_YAML_GATE: Gate = Gate {
 
 /// DOJ025 (a `.dops` skill outside `.dojops/skills/`) applies from 1.1.0 on, when skills
 /// moved there.
-pub const SKILL_FOLDER_GATE: Gate = Gate {
+pub(crate) const SKILL_FOLDER_GATE: Gate = Gate {
     code: "DOJ025",
     runtime: "dojops",
     since: TOOL_YAML_REMOVED,
@@ -51,12 +51,14 @@ pub const SKILL_FOLDER_GATE: Gate = Gate {
 
 /// The keys DojOps tries for the policy allowlist, first present wins: the current name
 /// (1.1.0 and later), the name of 1.0.x, the legacy plugin name.
-pub const POLICY_ALLOWED_KEYS: &[&str] = &["allowedSkills", "allowedTools", "allowedPlugins"];
+pub(crate) const POLICY_ALLOWED_KEYS: &[&str] =
+    &["allowedSkills", "allowedTools", "allowedPlugins"];
 /// The keys DojOps tries for the policy blocklist, in the same order.
-pub const POLICY_BLOCKED_KEYS: &[&str] = &["blockedModules", "blockedTools", "blockedPlugins"];
+pub(crate) const POLICY_BLOCKED_KEYS: &[&str] =
+    &["blockedModules", "blockedTools", "blockedPlugins"];
 
 /// The spec's verification whitelist (tool spec 1, §8).
-pub const SPEC_BINARIES: &[&str] = &[
+pub(crate) const SPEC_BINARIES: &[&str] = &[
     "terraform",
     "kubectl",
     "helm",
@@ -77,7 +79,7 @@ pub const SPEC_BINARIES: &[&str] = &[
 
 /// Binaries the runtime allowed beyond the spec's 16 by DojOps 1.0.9, for `tool.yaml` and
 /// `.dops` alike.
-pub const RUNTIME_ONLY_BINARIES: &[&str] = &[
+pub(crate) const RUNTIME_ONLY_BINARIES: &[&str] = &[
     "ansible-playbook",
     "nginx",
     "promtool",
@@ -99,7 +101,7 @@ pub const RUNTIME_ONLY_BINARIES: &[&str] = &[
 
 /// A program the `.dops` verifier added after `tool.yaml` was removed, with the DojOps
 /// release that first allows it.
-pub struct SkillOnly {
+pub(crate) struct SkillOnly {
     /// The program name.
     pub name: &'static str,
     /// The first release that runs it.
@@ -108,28 +110,28 @@ pub struct SkillOnly {
 
 /// Programs only the `.dops` verifier allows (with the others, the 34 names of
 /// `binary-verifier.ts` at DojOps 1.2.2).
-pub const SKILL_ONLY_BINARIES: &[SkillOnly] = &[SkillOnly {
+pub(crate) const SKILL_ONLY_BINARIES: &[SkillOnly] = &[SkillOnly {
     name: "packer",
     since: Version::new(1, 2, 1),
 }];
 
 /// True when DojOps runs `program` for a `.dops` skill's verification command.
-pub fn skill_allows(program: &str) -> bool {
+pub(crate) fn skill_allows(program: &str) -> bool {
     tool_allows(program) || SKILL_ONLY_BINARIES.iter().any(|b| b.name == program)
 }
 
 /// Every program the `.dops` verifier allows, the spec's first.
-pub fn skill_allowed() -> impl Iterator<Item = &'static str> {
+pub(crate) fn skill_allowed() -> impl Iterator<Item = &'static str> {
     tool_allowed().chain(SKILL_ONLY_BINARIES.iter().map(|b| b.name))
 }
 
 /// True when the DojOps releases that loaded `tool.yaml` run `program` for its verification.
-pub fn tool_allows(program: &str) -> bool {
+pub(crate) fn tool_allows(program: &str) -> bool {
     SPEC_BINARIES.contains(&program) || RUNTIME_ONLY_BINARIES.contains(&program)
 }
 
 /// Every program those releases allowed for `tool.yaml`, the spec's first.
-pub fn tool_allowed() -> impl Iterator<Item = &'static str> {
+pub(crate) fn tool_allowed() -> impl Iterator<Item = &'static str> {
     SPEC_BINARIES.iter().chain(RUNTIME_ONLY_BINARIES).copied()
 }
 

@@ -6,7 +6,7 @@
 use super::{Dated, Unversioned};
 
 /// The MCP clients, as toolc knows them.
-pub static KNOWLEDGE: Unversioned = Unversioned {
+pub(crate) static KNOWLEDGE: Unversioned = Unversioned {
     name: "MCP clients",
     as_of: "their current documentation",
     read_from: "the configuration references of Claude Code (`.mcp.json`), VS Code (`.vscode/mcp.json`), Cursor (`.cursor/mcp.json`) and Claude Desktop (`claude_desktop_config.json`), and for files of no known client the keys Cline, Windsurf and Gemini CLI document",
@@ -21,7 +21,7 @@ use std::path::Path;
 
 /// The client a configuration file belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Client {
+pub(crate) enum Client {
     /// `.mcp.json` at a project root: Claude Code's project scope (GitHub Copilot's CLI
     /// reads the same file).
     ClaudeCode,
@@ -37,7 +37,7 @@ pub enum Client {
 
 /// How a client expands `${…}` in the strings of a server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expansion {
+pub(crate) enum Expansion {
     /// `${VAR}` and `${VAR:-default}` from the environment (Claude Code).
     Shell,
     /// Editor variables: `${env:VAR}`, `${workspaceFolder}`, … and, with `inputs`,
@@ -161,7 +161,7 @@ const CURSOR_VARIABLES: &[&str] = &[
 
 impl Client {
     /// The client that reads the file at `path`.
-    pub fn of(path: &Path) -> Client {
+    pub(crate) fn of(path: &Path) -> Client {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let parent = path
             .parent()
@@ -178,7 +178,7 @@ impl Client {
     }
 
     /// The client's name, for messages.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Client::ClaudeCode => "Claude Code",
             Client::VsCode => "VS Code",
@@ -189,7 +189,7 @@ impl Client {
     }
 
     /// The key the client reads servers from (`None`: either `mcpServers` or `servers`).
-    pub fn servers_key(self) -> Option<&'static str> {
+    pub(crate) fn servers_key(self) -> Option<&'static str> {
         match self {
             Client::VsCode => Some("servers"),
             Client::ClaudeCode | Client::Cursor | Client::ClaudeDesktop => Some("mcpServers"),
@@ -199,7 +199,7 @@ impl Client {
 
     /// Top-level keys the client reads besides its servers key (`None`: the file holds
     /// other settings too, so other keys are not reported).
-    pub fn other_top_keys(self) -> Option<&'static [&'static str]> {
+    pub(crate) fn other_top_keys(self) -> Option<&'static [&'static str]> {
         match self {
             Client::VsCode => Some(&["inputs"]),
             Client::ClaudeCode | Client::Cursor => Some(&[]),
@@ -208,12 +208,12 @@ impl Client {
     }
 
     /// Whether the client reads comments and trailing commas (JSON with comments).
-    pub fn reads_comments(self) -> bool {
+    pub(crate) fn reads_comments(self) -> bool {
         matches!(self, Client::VsCode | Client::Cursor | Client::Unknown)
     }
 
     /// The keys of a server the client reads.
-    pub fn server_keys(self) -> &'static [&'static str] {
+    pub(crate) fn server_keys(self) -> &'static [&'static str] {
         match self {
             Client::ClaudeCode => CLAUDE_CODE_KEYS,
             Client::VsCode => VS_CODE_KEYS,
@@ -224,7 +224,7 @@ impl Client {
     }
 
     /// The transport types the client accepts in `type` (`None`: not checked).
-    pub fn transport_types(self) -> Option<&'static [&'static str]> {
+    pub(crate) fn transport_types(self) -> Option<&'static [&'static str]> {
         match self {
             Client::ClaudeCode => Some(&["stdio", "local", "http", "sse"]),
             Client::VsCode => Some(&["stdio", "http", "sse"]),
@@ -233,7 +233,7 @@ impl Client {
     }
 
     /// How the client expands `${…}`.
-    pub fn expansion(self) -> Expansion {
+    pub(crate) fn expansion(self) -> Expansion {
         match self {
             Client::ClaudeCode => Expansion::Shell,
             Client::VsCode => Expansion::Editor {

@@ -6,7 +6,7 @@
 use super::{Dated, Unversioned};
 
 /// Every published schema version, oldest first, with what it changed.
-pub const SCHEMAS: &[Dated] = &[
+pub(crate) const SCHEMAS: &[Dated] = &[
     Dated {
         when: "2025-07-09",
         what: "the first published schema",
@@ -34,10 +34,10 @@ pub const SCHEMAS: &[Dated] = &[
 ];
 
 /// The current schema version: what `mcp-publisher init` writes.
-pub const CURRENT_SCHEMA: &str = "2025-12-11";
+pub(crate) const CURRENT_SCHEMA: &str = "2025-12-11";
 
 /// The registry's `server.json`, as toolc knows it.
-pub static KNOWLEDGE: Unversioned = Unversioned {
+pub(crate) static KNOWLEDGE: Unversioned = Unversioned {
     name: "The MCP registry's server.json",
     as_of: "schema 2025-12-11",
     read_from: "`modelcontextprotocol/registry`: `docs/reference/server-json/CHANGELOG.md` and the published schemas",
@@ -46,7 +46,7 @@ pub static KNOWLEDGE: Unversioned = Unversioned {
 };
 
 /// `server.json` keys renamed to camelCase by the 2025-09-16 schema.
-pub const RENAMED: &[(&str, &str)] = &[
+pub(crate) const RENAMED: &[(&str, &str)] = &[
     ("registry_type", "registryType"),
     ("registry_base_url", "registryBaseUrl"),
     ("file_sha256", "fileSha256"),
@@ -62,7 +62,7 @@ pub const RENAMED: &[(&str, &str)] = &[
 ];
 
 /// `server.json` keys removed by a schema version, and what replaced them.
-pub const REMOVED: &[(&str, &str)] = &[(
+pub(crate) const REMOVED: &[(&str, &str)] = &[(
     "status",
     "the 2025-09-29 schema removed `status` from server.json: the registry keeps each version's status itself",
 )];

@@ -3,14 +3,14 @@
 //! apply only to some releases. A project names the releases it targets in `toolc.toml`
 //! (`[runtimes] dojops = "1.0.9"`); by default toolc checks for the current release.
 
-pub mod aml;
-pub mod cycod;
-pub mod dojops;
-pub mod mcp_clients;
-pub mod mcp_registry;
+pub(crate) mod aml;
+pub(crate) mod cycod;
+pub(crate) mod dojops;
+pub(crate) mod mcp_clients;
+pub(crate) mod mcp_registry;
 mod version;
 
-pub use version::Version;
+pub(crate) use version::Version;
 
 /// One runtime and the release toolc's knowledge of it was read from.
 pub struct Runtime {
@@ -39,7 +39,7 @@ pub struct Change {
 /// What toolc knows of a runtime or format that has no release a project could target in
 /// `toolc.toml` (one built from source, clients that update themselves, a schema named in the
 /// file itself): where it was read, and what changed when.
-pub struct Unversioned {
+pub(crate) struct Unversioned {
     /// The name users know it by.
     pub name: &'static str,
     /// What the knowledge is as of: a commit, a schema version, current documentation.
@@ -53,7 +53,7 @@ pub struct Unversioned {
 }
 
 /// A change known by its date, commit or schema version rather than a release number.
-pub struct Dated {
+pub(crate) struct Dated {
     /// When: a date, a commit, a schema version.
     pub when: &'static str,
     /// What changed, one sentence.
@@ -61,7 +61,7 @@ pub struct Dated {
 }
 
 /// Every runtime or format toolc knows without release numbers.
-pub static UNVERSIONED: &[&Unversioned] = &[
+pub(crate) static UNVERSIONED: &[&Unversioned] = &[
     &cycod::KNOWLEDGE,
     &mcp_clients::KNOWLEDGE,
     &mcp_registry::KNOWLEDGE,
@@ -70,7 +70,7 @@ pub static UNVERSIONED: &[&Unversioned] = &[
 /// A rule that applies only from some release of a runtime on (a file kind the runtime
 /// stopped loading, say): it is off when the project targets an older release.
 #[derive(Clone, Copy)]
-pub struct Gate {
+pub(crate) struct Gate {
     /// The rule's code.
     pub code: &'static str,
     /// The runtime's id.
@@ -80,10 +80,10 @@ pub struct Gate {
 }
 
 /// Every runtime toolc knows.
-pub static RUNTIMES: &[&Runtime] = &[&dojops::RUNTIME, &aml::RUNTIME];
+pub(crate) static RUNTIMES: &[&Runtime] = &[&dojops::RUNTIME, &aml::RUNTIME];
 
 /// Every rule that applies only to some releases.
-pub static GATES: &[Gate] = &[
+pub(crate) static GATES: &[Gate] = &[
     dojops::TOOL_YAML_GATE,
     dojops::SKILL_FOLDER_GATE,
     aml::DEFINITION_GATES[0],
@@ -92,12 +92,12 @@ pub static GATES: &[Gate] = &[
 ];
 
 /// The runtime with this id.
-pub fn runtime(id: &str) -> Option<&'static Runtime> {
+pub(crate) fn runtime(id: &str) -> Option<&'static Runtime> {
     RUNTIMES.iter().copied().find(|r| r.id == id)
 }
 
 /// The runtimes whose files `format` (a format id) describes.
-pub fn for_format(format: &str) -> impl Iterator<Item = &'static Runtime> + '_ {
+pub(crate) fn for_format(format: &str) -> impl Iterator<Item = &'static Runtime> + '_ {
     RUNTIMES
         .iter()
         .copied()
@@ -162,7 +162,7 @@ impl Targets {
 /// What `toolc rules --for FORMAT` says of the runtimes that load `format`: the release
 /// toolc knows, where it was read, and what changed when (empty for a format no runtime
 /// toolc versions loads).
-pub fn history_text(format: &str) -> String {
+pub(crate) fn history_text(format: &str) -> String {
     let mut out = String::new();
     for r in for_format(format) {
         out.push_str(&format!(

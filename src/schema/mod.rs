@@ -13,14 +13,14 @@ mod meta;
 mod refs;
 mod types;
 mod values;
-pub mod vocab;
+pub(crate) mod vocab;
 mod walk;
 
 use std::sync::Arc;
 
-pub use refs::remote_scheme;
-pub use values::{declared_types, has_type, json_eq, short};
-pub use walk::Site;
+pub(crate) use refs::remote_scheme;
+pub(crate) use values::{declared_types, has_type, json_eq, short};
+pub(crate) use walk::Site;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
@@ -28,7 +28,7 @@ use crate::syntax::Node;
 
 /// A runtime that converts a schema into its own validator and reads only part of JSON
 /// Schema: which subschemas it reads, what its findings mean there, and its own lints.
-pub trait Runtime: Sync {
+pub(crate) trait Runtime: Sync {
     /// Whether the conversion reads the subschema(s) `value` under `keyword` of `schema`
     /// (a schema it reads itself).
     fn reads(&self, schema: &Node, keyword: &str, value: &Node) -> bool;
@@ -46,13 +46,13 @@ pub trait Runtime: Sync {
 
 /// How a schema is checked.
 #[derive(Clone, Copy, Default)]
-pub struct SchemaOptions {
+pub(crate) struct SchemaOptions {
     /// The runtime that converts the schema, when it is not read by a JSON Schema validator.
     pub runtime: Option<&'static dyn Runtime>,
 }
 
 /// Validate `root` (a schema in `file`) against the meta-schema and lint it.
-pub fn check_schema(
+pub(crate) fn check_schema(
     file: &Arc<SourceFile>,
     root: &Node,
     options: SchemaOptions,
@@ -89,7 +89,7 @@ pub fn check_schema(
 }
 
 /// Names of the root schema's `properties`, in source order.
-pub fn root_property_names(root: &Node) -> Vec<&str> {
+pub(crate) fn root_property_names(root: &Node) -> Vec<&str> {
     root.value("properties")
         .and_then(Node::as_map)
         .map(|entries| entries.iter().map(|e| e.key.as_str()).collect())

@@ -34,7 +34,7 @@ pub(super) fn embedded_ids<'a>(sites: &[Site<'a>]) -> Vec<&'a str> {
 
 /// The scheme of a reference that is a URI with one, i.e. remote. `C:\schemas\a.json` is a
 /// Windows path, not a URI with scheme `c`.
-pub fn remote_scheme(reference: &str) -> Option<&str> {
+pub(crate) fn remote_scheme(reference: &str) -> Option<&str> {
     let colon = reference.find(':')?;
     let scheme = &reference[..colon];
     let valid = scheme

@@ -7,7 +7,7 @@ use crate::syntax::{MAX_DEPTH, Node, NodeKind, Number};
 
 /// True when `value` is of JSON Schema type `ty`. `1.0` counts as an integer, as drafts 6+
 /// and JavaScript (hence Zod's `.int()`) both say.
-pub fn has_type(value: &Node, ty: &str) -> bool {
+pub(crate) fn has_type(value: &Node, ty: &str) -> bool {
     match (&value.kind, ty) {
         (NodeKind::String(_), "string")
         | (NodeKind::Number(_), "number")
@@ -22,7 +22,7 @@ pub fn has_type(value: &Node, ty: &str) -> bool {
 }
 
 /// JSON equality (numbers by value, mappings regardless of order), depth-capped.
-pub fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
+pub(crate) fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
@@ -52,7 +52,7 @@ pub fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
 }
 
 /// The declared `type`s, when `type` is a valid type name or list of them.
-pub fn declared_types(schema: &Node) -> Option<Vec<&str>> {
+pub(crate) fn declared_types(schema: &Node) -> Option<Vec<&str>> {
     let ty = schema.value("type")?;
     let names: Vec<&str> = match &ty.kind {
         NodeKind::String(s) => vec![s.as_str()],
@@ -63,7 +63,7 @@ pub fn declared_types(schema: &Node) -> Option<Vec<&str>> {
 }
 
 /// `s` cut to `max` characters, on one line.
-pub fn short(s: &str, max: usize) -> String {
+pub(crate) fn short(s: &str, max: usize) -> String {
     let one_line = s.replace('\n', "\\n").replace('`', "'");
     if one_line.chars().count() <= max {
         one_line

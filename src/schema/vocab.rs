@@ -5,7 +5,7 @@
 
 /// The JSON Schema drafts toolc knows (those the `jsonschema` crate ships meta-schemas for).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub enum Draft {
+pub(crate) enum Draft {
     /// Draft 4.
     D4,
     /// Draft 6.
@@ -20,7 +20,7 @@ pub enum Draft {
 
 impl Draft {
     /// The draft a `$schema` URI names (with or without `#`, over http or https).
-    pub fn from_uri(uri: &str) -> Option<Draft> {
+    pub(crate) fn from_uri(uri: &str) -> Option<Draft> {
         let u = uri.trim().trim_end_matches('#');
         let u = u
             .strip_prefix("https://")
@@ -36,7 +36,7 @@ impl Draft {
     }
 
     /// The draft's name, for messages.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Draft::D4 => "draft-04",
             Draft::D6 => "draft-06",
@@ -49,7 +49,7 @@ impl Draft {
 
 /// What a keyword is for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// About the schema document itself (`$schema`, `$vocabulary`, `$comment`).
     Core,
     /// Names a schema so that references can reach it (`$id`, `$anchor`, …).
@@ -70,14 +70,14 @@ pub enum Kind {
 
 impl Kind {
     /// Whether keywords of this kind constrain which values the schema accepts.
-    pub fn constrains(self) -> bool {
+    pub(crate) fn constrains(self) -> bool {
         matches!(self, Kind::Applicator | Kind::Assertion | Kind::Reference)
     }
 }
 
 /// How a keyword's value holds subschemas.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Holds {
+pub(crate) enum Holds {
     /// One schema.
     One,
     /// A mapping from names to schemas.
@@ -94,7 +94,7 @@ pub enum Holds {
 
 /// One keyword of the vocabulary.
 #[derive(Debug)]
-pub struct Keyword {
+pub(crate) struct Keyword {
     /// Its spelling.
     pub name: &'static str,
     /// What it is for.
@@ -111,12 +111,12 @@ pub struct Keyword {
 impl Keyword {
     /// Whether `draft` defines this keyword.
     #[cfg(test)]
-    pub fn in_draft(&self, draft: Draft) -> bool {
+    pub(crate) fn in_draft(&self, draft: Draft) -> bool {
         self.since <= draft && self.until.is_none_or(|u| draft <= u)
     }
 
     /// Whether `draft` or a later draft defines this keyword.
-    pub fn defined_since(&self, draft: Draft) -> bool {
+    pub(crate) fn defined_since(&self, draft: Draft) -> bool {
         self.until.is_none_or(|u| draft <= u)
     }
 }
@@ -146,7 +146,7 @@ use Holds::{Data, List, Named, One, OneOrList, SchemaOrNames};
 use Kind::*;
 
 /// Every keyword of drafts 04 to 2020-12.
-pub const KEYWORDS: &[Keyword] = &[
+pub(crate) const KEYWORDS: &[Keyword] = &[
     kw("$schema", Core, Data, D4),
     kw("$vocabulary", Core, Data, D201909),
     kw("$comment", Core, Data, D7),
@@ -213,27 +213,27 @@ pub const KEYWORDS: &[Keyword] = &[
 ];
 
 /// The keyword spelt `name`, if JSON Schema has one.
-pub fn keyword(name: &str) -> Option<&'static Keyword> {
+pub(crate) fn keyword(name: &str) -> Option<&'static Keyword> {
     KEYWORDS.iter().find(|k| k.name == name)
 }
 
 /// How the value of keyword `name` holds subschemas ([`Holds::Data`] for an unknown key).
-pub fn holds(name: &str) -> Holds {
+pub(crate) fn holds(name: &str) -> Holds {
     keyword(name).map_or(Holds::Data, |k| k.holds)
 }
 
 /// The JSON Schema type names.
-pub const TYPES: &[&str] = &[
+pub(crate) const TYPES: &[&str] = &[
     "string", "number", "integer", "boolean", "array", "object", "null",
 ];
 
 /// Whether `name` is a JSON Schema type name.
-pub fn is_type(name: &str) -> bool {
+pub(crate) fn is_type(name: &str) -> bool {
     TYPES.contains(&name)
 }
 
 /// The JSON Schema type that another language's name for a type means (`int` → `integer`).
-pub fn type_alias(name: &str) -> Option<&'static str> {
+pub(crate) fn type_alias(name: &str) -> Option<&'static str> {
     Some(match name.to_ascii_lowercase().as_str() {
         "str" | "text" | "char" => "string",
         "int" | "long" | "short" | "uint" | "i32" | "i64" | "u32" | "u64" | "int32" | "int64" => {
@@ -249,7 +249,7 @@ pub fn type_alias(name: &str) -> Option<&'static str> {
 }
 
 /// The `format` values JSON Schema defines (draft 2020-12, a superset of the earlier drafts').
-pub const FORMATS: &[&str] = &[
+pub(crate) const FORMATS: &[&str] = &[
     "date-time",
     "date",
     "time",
@@ -272,7 +272,7 @@ pub const FORMATS: &[&str] = &[
 ];
 
 /// What the value of keyword `name` must be, in words, where a meta-schema error reads badly.
-pub fn expected_value(name: &str) -> Option<&'static str> {
+pub(crate) fn expected_value(name: &str) -> Option<&'static str> {
     Some(match name {
         "required" => "a list of property names",
         "enum" => "a list of values",

@@ -9,7 +9,7 @@ use crate::syntax::{MAX_DEPTH, Node, NodeKind};
 
 /// One subschema (a mapping) found by the walk.
 #[derive(Clone, Copy)]
-pub struct Site<'a> {
+pub(crate) struct Site<'a> {
     /// The subschema.
     pub node: &'a Node,
     /// Read by the runtime's conversion, when the schema is checked for one: the root, and

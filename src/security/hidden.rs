@@ -23,7 +23,7 @@ fn key(file: &Arc<SourceFile>, at: usize) -> (usize, usize) {
 }
 
 /// Hidden characters in each text of `tool`; each one's place goes into `covered`.
-pub fn check_texts(
+pub(super) fn check_texts(
     tool: &ToolTexts<'_>,
     covered: &mut Vec<(usize, usize)>,
     out: &mut Vec<Diagnostic>,
@@ -39,7 +39,11 @@ pub fn check_texts(
 }
 
 /// Hidden characters in the lines of `file` that no text reported.
-pub fn check_file(file: &Arc<SourceFile>, covered: &[(usize, usize)], out: &mut Vec<Diagnostic>) {
+pub(super) fn check_file(
+    file: &Arc<SourceFile>,
+    covered: &[(usize, usize)],
+    out: &mut Vec<Diagnostic>,
+) {
     let body = &file.text[file.bom_len..];
     if body.is_ascii() {
         return;

@@ -49,7 +49,7 @@ struct Finding<'t> {
 /// `commands` are the halves of an exfiltration its commands showed, and the places of the
 /// whole ones already reported (no pattern is reported again there).
 /// Signals in a mention passage (an example of an attack) do not add up to poisoning.
-pub fn check<'t>(
+pub(super) fn check<'t>(
     tool: &'t ToolTexts<'t>,
     any: bool,
     commands: super::commands::Found<'t>,
@@ -133,7 +133,7 @@ pub fn check<'t>(
 }
 
 /// Texts read as prose, where only the patterns of instructions count (not bare orders).
-pub fn is_prose(kind: TextKind) -> bool {
+pub(super) fn is_prose(kind: TextKind) -> bool {
     matches!(
         kind,
         TextKind::Title

@@ -17,8 +17,8 @@ mod patterns;
 mod schema;
 mod secrets;
 mod shadowing;
-pub mod shellcheck;
-pub mod texts;
+pub(crate) mod shellcheck;
+pub(crate) mod texts;
 mod transport;
 
 use std::sync::Arc;
@@ -32,7 +32,7 @@ use texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
 /// script, the secret scan reads every line of every file. Each runs only when one of its
 /// rules can report in the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Passes {
+pub(crate) struct Passes {
     /// ShellCheck on the embedded shell scripts (the `SHC` rules).
     pub shellcheck: bool,
     /// The scan of every file's lines for secrets (`embedded-secret`).
@@ -53,7 +53,7 @@ impl Passes {
     /// The passes a run with these `--select` (empty: every rule) and `--ignore` selectors
     /// needs: a pass none of whose rules is selected, or all of whose rules are ignored, is
     /// skipped (the selectors apply to every file of the run).
-    pub fn for_selection(select: &[String], ignore: &[String]) -> Passes {
+    pub(crate) fn for_selection(select: &[String], ignore: &[String]) -> Passes {
         let runs = |rule: &Rule| {
             (select.is_empty() || select.iter().any(|s| selector_matches(s, rule)))
                 && !ignore.iter().any(|s| selector_matches(s, rule))
@@ -67,7 +67,7 @@ impl Passes {
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
-pub fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+pub(crate) fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
     let mut out = FileTexts::default();
     let mut context = context::Context::default();
     let mut joined = String::new();
@@ -137,7 +137,7 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
 /// the scans of the lines of `files` (the file and its companions); `reported` is what the
 /// format itself found (a credential it reported at its place is not reported again). The
 /// secret scan runs when `passes` says so.
-pub fn check_file(
+pub(crate) fn check_file(
     texts: Option<&FileTexts>,
     files: &[&Arc<SourceFile>],
     reported: &[Diagnostic],
@@ -157,7 +157,7 @@ pub fn check_file(
 
 /// The findings that compare the tools of the whole repository: `files` are the texts of
 /// every loaded file that has them. ShellCheck runs when `passes` says so.
-pub fn resolve(files: &[&FileTexts], passes: Passes) -> Vec<Diagnostic> {
+pub(crate) fn resolve(files: &[&FileTexts], passes: Passes) -> Vec<Diagnostic> {
     let tools: Vec<&ToolTexts<'static>> = files.iter().flat_map(|t| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));

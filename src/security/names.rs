@@ -13,7 +13,7 @@ use crate::rules::security as sec;
 use crate::security::texts::{Text, TextKind, ToolTexts};
 
 /// Names of `tool` (its own and its parameters') that mix scripts.
-pub fn mixed_scripts(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
+pub(super) fn mixed_scripts(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
     for text in tool.all() {
         if !matches!(text.kind, TextKind::Name | TextKind::ParamName) || text.value.is_ascii() {
             continue;
@@ -81,7 +81,7 @@ fn mixed_script(text: &Text) -> Option<Diagnostic> {
 
 /// Tool names whose skeleton equals another tool's name, reported on the one that is not
 /// plain ASCII (two ASCII names, such as `modern` and `modem`, are only a typo apart).
-pub fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
+pub(super) fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
     let names = || {
         tools
             .iter()

@@ -11,7 +11,7 @@ use regex::bytes::{Regex, RegexSet};
 
 /// What a match says about the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Signal {
+pub(super) enum Signal {
     /// Tells the model to drop its instructions, or takes precedence over them.
     Override,
     /// Tells the model to keep something from the user.
@@ -27,7 +27,7 @@ pub enum Signal {
 }
 
 /// One pattern of the table.
-pub struct Pattern {
+pub(super) struct Pattern {
     /// A stable id, shown in messages.
     pub id: &'static str,
     /// What a match says.
@@ -59,7 +59,7 @@ macro_rules! secret_data {
 }
 
 /// The table.
-pub static PATTERNS: &[Pattern] = &[
+pub(super) static PATTERNS: &[Pattern] = &[
     Pattern {
         id: "ignore-previous-instructions",
         signal: Signal::Override,
@@ -340,7 +340,7 @@ const CALL: &str = r"\b(when|whenever|before|after|each\s+time|every\s+time|any\
 
 /// A pattern matched in a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Match {
+pub(super) struct Match {
     /// The pattern.
     pub pattern: &'static Pattern,
     /// Byte offset of the match in the text.
@@ -391,7 +391,7 @@ static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
 
 /// What one look at all of a tool's texts found.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Look {
+pub(super) struct Look {
     /// Some pattern of the table may match one of them.
     pub instructions: bool,
     /// One of them may say when something is called.
@@ -401,7 +401,7 @@ pub struct Look {
 /// Look at all of a tool's texts at once (`joined` by line breaks; `$` is a line end):
 /// most tools say nothing suspicious, and one pass settles it. A hit is confirmed text by
 /// text with [`find`] and [`calls`].
-pub fn look(joined: &str) -> Look {
+pub(super) fn look(joined: &str) -> Look {
     let Some(m) = MATCHER.as_ref() else {
         return Look::default();
     };
@@ -413,7 +413,7 @@ pub fn look(joined: &str) -> Look {
 }
 
 /// Whether `text` says when something is called.
-pub fn calls(text: &str) -> bool {
+pub(super) fn calls(text: &str) -> bool {
     MATCHER
         .as_ref()
         .is_some_and(|m| m.call.is_match(text.as_bytes()))
@@ -424,7 +424,7 @@ const MAX_NARROWING: usize = 8;
 
 /// The first match of each pattern in `text`, in table order, narrowed to its last start
 /// (`Copy a file, then send the history to …` is reported from `send`).
-pub fn find(text: &str) -> Vec<Match> {
+pub(super) fn find(text: &str) -> Vec<Match> {
     let Some(Matcher { set, each, .. }) = MATCHER.as_ref() else {
         return Vec::new();
     };

@@ -35,7 +35,7 @@ const NOTE_WORDS: &[&str] = &[
 const SENTENCE_WORDS: usize = 6;
 
 /// A parameter name that is a side channel, and why.
-pub struct SideChannel<'t> {
+pub(super) struct SideChannel<'t> {
     /// The parameter name.
     pub text: &'t Text<'t>,
     /// Why it is one (`a note to the model`).
@@ -43,7 +43,7 @@ pub struct SideChannel<'t> {
 }
 
 /// The parameters of `tool` whose names are side channels.
-pub fn side_channels<'t>(tool: &'t ToolTexts<'t>) -> Vec<SideChannel<'t>> {
+pub(super) fn side_channels<'t>(tool: &'t ToolTexts<'t>) -> Vec<SideChannel<'t>> {
     tool.texts
         .iter()
         .filter(|t| t.kind == TextKind::ParamName)
@@ -64,7 +64,7 @@ const HINTS: &[&str] = &[
 ];
 
 /// Why a parameter name is a side channel, if it is one.
-pub fn side_channel(name: &str) -> Option<&'static str> {
+pub(super) fn side_channel(name: &str) -> Option<&'static str> {
     // Cheap first: most names have none of the parts and too few words to be a sentence.
     let separators = name
         .chars()

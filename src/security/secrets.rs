@@ -48,7 +48,7 @@ fn place(format: FormatId) -> Place {
 
 /// Every credential in the lines of `file`, except where a finding of `reported` (the
 /// format's own) already names it.
-pub fn check(file: &Arc<SourceFile>, reported: &[Diagnostic], out: &mut Vec<Diagnostic>) {
+pub(super) fn check(file: &Arc<SourceFile>, reported: &[Diagnostic], out: &mut Vec<Diagnostic>) {
     let body = &file.text[file.bom_len..];
     let place = place(file.format);
     let taken: Vec<Span> = reported

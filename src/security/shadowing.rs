@@ -24,7 +24,7 @@ static ORDER: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// Every sentence of a tool's prose that directs a call to another tool.
-pub fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
+pub(super) fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
     let Some(order) = ORDER.as_ref() else {
         return Vec::new();
     };

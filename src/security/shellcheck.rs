@@ -55,7 +55,7 @@ struct Memory {
 
 /// What ShellCheck said of scripts, kept by the content cache between runs.
 #[derive(Serialize, Deserialize, Default)]
-pub struct Said {
+pub(crate) struct Said {
     /// The ShellCheck that said it ([`identity`]).
     program: Vec<u8>,
     scripts: Vec<(Digest, Vec<Comment>)>,
@@ -84,19 +84,19 @@ struct Output {
 }
 
 /// How many scripts the last run could not check because ShellCheck could not be run.
-pub fn skipped() -> usize {
+pub(crate) fn skipped() -> usize {
     SKIPPED.load(Ordering::Relaxed)
 }
 
 /// Say that the last run left `n` scripts unchecked: a run whose cross-file findings are the
 /// last run's (the cache) says what that run said.
-pub fn restore_skipped(n: usize) {
+pub(crate) fn restore_skipped(n: usize) {
     SKIPPED.store(n, Ordering::Relaxed);
 }
 
 /// ShellCheck's findings on every script in `scripts`, as diagnostics, and an `SHC004` for
 /// each script it was not run on (too long) or was stopped on (time, memory).
-pub fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
+pub(crate) fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     if scripts.is_empty() {
         SKIPPED.store(0, Ordering::Relaxed);
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
@@ -299,7 +299,7 @@ fn offset(script: &str, line: usize, column: usize) -> usize {
 /// scripts it checked, or (when it checked none) of all it was told about. Written straight
 /// from memory when the cache is saved (at 100,000 tools a copy would be megabytes at the
 /// moment a first run peaks).
-pub struct SaidNow;
+pub(crate) struct SaidNow;
 
 impl Serialize for SaidNow {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -331,13 +331,13 @@ impl Serialize for SaidNow {
 }
 
 /// A run with a cache starts: what it keeps is what it checks from now on.
-pub fn start_run() {
+pub(crate) fn start_run() {
     CACHE.lock().unwrap_or_else(|e| e.into_inner()).used = None;
 }
 
 /// Take what an earlier run's ShellCheck said, when it is the one this run would start (up to
 /// the bound on what a process remembers).
-pub fn remember(said: Said) {
+pub(crate) fn remember(said: Said) {
     if said.scripts.is_empty() || said.program != identity() {
         return;
     }
@@ -353,7 +353,7 @@ pub fn remember(said: Said) {
 
 /// What identifies the ShellCheck a run would use: `TOOLC_SHELLCHECK` (off and not found
 /// differ in what `--statistics` says), then the program found, with its metadata.
-pub fn identity() -> Vec<u8> {
+pub(crate) fn identity() -> Vec<u8> {
     let mut out = format!("{:?}", std::env::var_os("TOOLC_SHELLCHECK")).into_bytes();
     let Some(program) = located() else {
         return out;
@@ -383,7 +383,7 @@ fn program() -> Option<std::ffi::OsString> {
 
 /// The ShellCheck a run would start, as [`program`] names it and `PATH` finds it (a name
 /// with a folder part is taken as it is); `None` when it is off or not found.
-pub fn located() -> Option<PathBuf> {
+pub(crate) fn located() -> Option<PathBuf> {
     let name = program()?;
     if Path::new(&name).components().count() > 1 {
         return Some(PathBuf::from(name));

@@ -21,7 +21,7 @@ use crate::syntax::{Entry, Node, NodeKind, scalar};
 
 /// What a text is to the model: it decides how serious a finding in it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TextKind {
+pub(crate) enum TextKind {
     /// The name or id a tool (agent, skill, request) is known by.
     Name,
     /// A human title.
@@ -54,7 +54,7 @@ pub enum TextKind {
 impl TextKind {
     /// Names, ids and values the model sends back: a hidden character here changes what is
     /// called or passed, not only what is read.
-    pub fn is_identifier(self) -> bool {
+    pub(crate) fn is_identifier(self) -> bool {
         matches!(
             self,
             TextKind::Name | TextKind::ParamName | TextKind::EnumValue | TextKind::Endpoint
@@ -62,12 +62,12 @@ impl TextKind {
     }
 
     /// Whether the text runs.
-    pub fn runs(self) -> bool {
+    pub(crate) fn runs(self) -> bool {
         matches!(self, TextKind::Command(_))
     }
 
     /// Values of the input schema (enum values, defaults, examples): data, not prose.
-    pub fn is_schema_value(self) -> bool {
+    pub(crate) fn is_schema_value(self) -> bool {
         matches!(
             self,
             TextKind::EnumValue | TextKind::Default | TextKind::Example
@@ -75,7 +75,7 @@ impl TextKind {
     }
 
     /// What the text is, for a message (`a parameter name`).
-    pub fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             TextKind::Name => "the name",
             TextKind::Title => "the title",
@@ -96,7 +96,7 @@ impl TextKind {
 
 /// The language a command is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Shell {
+pub(crate) enum Shell {
     /// A POSIX shell script or command line (`sh -c`, `bash`).
     Posix,
     /// Windows `cmd`.
@@ -117,7 +117,7 @@ pub enum Shell {
 
 /// One string the model reads (or a command that runs), and where it is written.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Text<'a> {
+pub(crate) struct Text<'a> {
     /// What it is.
     pub kind: TextKind,
     /// The string as the runtime reads it (escapes decoded, block scalars unfolded),
@@ -133,7 +133,7 @@ pub struct Text<'a> {
 
 impl Text<'_> {
     /// The same text, owning its value.
-    pub fn into_owned(self) -> Text<'static> {
+    pub(crate) fn into_owned(self) -> Text<'static> {
         Text {
             kind: self.kind,
             value: Cow::Owned(self.value.into_owned()),
@@ -144,7 +144,7 @@ impl Text<'_> {
 
     /// Where bytes `range` of [`Text::value`] are written: exact inside quoted, escaped and
     /// block scalars.
-    pub fn span_of(&self, range: Range<usize>) -> Span {
+    pub(crate) fn span_of(&self, range: Range<usize>) -> Span {
         let raw = self.file.slice(self.span);
         let r = scalar::source_range(raw, &self.value, range);
         Span::new(self.span.start + r.start, self.span.start + r.end)
@@ -153,7 +153,7 @@ impl Text<'_> {
 
 /// Everything of one tool (or agent, skill, request) that the model reads or that runs.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct ToolTexts<'a> {
+pub(crate) struct ToolTexts<'a> {
     /// Its name, when it has one.
     pub name: Option<Text<'a>>,
     /// True for a tool a model calls by its name (not an agent or a request): only those
@@ -168,7 +168,7 @@ pub struct ToolTexts<'a> {
 
 impl<'a> ToolTexts<'a> {
     /// The name (when there is one) and every other text.
-    pub fn all(&self) -> impl Iterator<Item = &Text<'a>> {
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Text<'a>> {
         self.name.iter().chain(&self.texts)
     }
 }
@@ -177,7 +177,7 @@ impl<'a> ToolTexts<'a> {
 /// cross-file checks (look-alike names, shadowing) still need. The cache keeps only the
 /// latter: by then the findings are the file's own.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct FileTexts {
+pub(crate) struct FileTexts {
     /// Findings on the texts.
     #[serde(skip)]
     pub findings: Vec<Diagnostic>,
@@ -192,20 +192,20 @@ pub struct FileTexts {
 
 impl FileTexts {
     /// Check the texts of a file's tools now, and keep what cross-file checks need.
-    pub fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+    pub(crate) fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
         super::check_texts(tools)
     }
 }
 
 /// Builds the texts of one file from its syntax tree; they borrow from it.
-pub struct Collector<'a> {
+pub(crate) struct Collector<'a> {
     file: &'a Arc<SourceFile>,
     texts: Vec<Text<'a>>,
 }
 
 impl<'a> Collector<'a> {
     /// A collector for texts written in `file`.
-    pub fn new(file: &'a Arc<SourceFile>) -> Collector<'a> {
+    pub(crate) fn new(file: &'a Arc<SourceFile>) -> Collector<'a> {
         Collector {
             file,
             texts: Vec::new(),
@@ -213,7 +213,7 @@ impl<'a> Collector<'a> {
     }
 
     /// A text with its value and span, as given.
-    pub fn text(&mut self, kind: TextKind, value: impl Into<Cow<'a, str>>, span: Span) {
+    pub(crate) fn text(&mut self, kind: TextKind, value: impl Into<Cow<'a, str>>, span: Span) {
         let value = value.into();
         if value.is_empty() {
             return;
@@ -227,7 +227,7 @@ impl<'a> Collector<'a> {
     }
 
     /// The string `node` holds, if it is one.
-    pub fn scalar(&mut self, kind: TextKind, node: Option<&'a Node>) {
+    pub(crate) fn scalar(&mut self, kind: TextKind, node: Option<&'a Node>) {
         if let Some(node) = node
             && let NodeKind::String(s) = &node.kind
         {
@@ -236,7 +236,7 @@ impl<'a> Collector<'a> {
     }
 
     /// A string, or each string of a sequence.
-    pub fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
+    pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
             Some(NodeKind::Seq(items)) => {
                 for item in items {
@@ -248,7 +248,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Every string anywhere inside `node` (a default, an example, a nested value).
-    pub fn nested(&mut self, kind: TextKind, node: &'a Node) {
+    pub(crate) fn nested(&mut self, kind: TextKind, node: &'a Node) {
         match &node.kind {
             NodeKind::String(_) => self.scalar(kind, Some(node)),
             NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
@@ -263,19 +263,19 @@ impl<'a> Collector<'a> {
     }
 
     /// A mapping key (a parameter name).
-    pub fn key(&mut self, kind: TextKind, entry: &'a Entry) {
+    pub(crate) fn key(&mut self, kind: TextKind, entry: &'a Entry) {
         self.text(kind, entry.key.as_str(), entry.key_span);
     }
 
     /// A region of the file read as is (Markdown).
-    pub fn verbatim(&mut self, kind: TextKind, span: Span) {
+    pub(crate) fn verbatim(&mut self, kind: TextKind, span: Span) {
         let file: &'a SourceFile = self.file;
         self.text(kind, file.slice(span), span);
     }
 
     /// The strings of a JSON Schema the model reads: property names, descriptions and
     /// titles, enum and const values, defaults and examples, in every subschema.
-    pub fn schema(&mut self, node: &'a Node) {
+    pub(crate) fn schema(&mut self, node: &'a Node) {
         let Some(entries) = node.as_map() else {
             return;
         };
@@ -324,7 +324,7 @@ impl<'a> Collector<'a> {
     }
 
     /// The texts collected.
-    pub fn finish(self) -> Vec<Text<'a>> {
+    pub(crate) fn finish(self) -> Vec<Text<'a>> {
         self.texts
     }
 }

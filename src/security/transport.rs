@@ -47,7 +47,7 @@ struct HttpUrl {
 }
 
 /// Every way `tool` sends credentials in clear text.
-pub fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
     for text in &tool.texts {
         let in_command = matches!(text.kind, TextKind::Command(_));
         if !in_command && text.kind != TextKind::Endpoint {

@@ -18,7 +18,7 @@ fn unreserved(b: u8) -> bool {
 }
 
 /// The `file:` URI of an absolute path.
-pub fn uri_of(path: &Path) -> Option<lsp::Uri> {
+pub(super) fn uri_of(path: &Path) -> Option<lsp::Uri> {
     let text = path.to_str()?;
     let text = if cfg!(windows) {
         text.replace('\\', "/")
@@ -41,7 +41,7 @@ pub fn uri_of(path: &Path) -> Option<lsp::Uri> {
 }
 
 /// The path a `file:` URI names (`None` for other schemes, or a path that is not UTF-8).
-pub fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
+pub(super) fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
     let rest = uri.as_str().strip_prefix("file://")?;
     // `file://host/path`: only the local host (empty or `localhost`) is a local path.
     let path = match rest.strip_prefix("localhost") {
@@ -78,13 +78,13 @@ fn percent_decode(text: &str) -> Option<String> {
 }
 
 /// The protocol position of byte `offset` in `file`: 0-based line, UTF-16 column.
-pub fn position(file: &SourceFile, offset: usize) -> lsp::Position {
+pub(super) fn position(file: &SourceFile, offset: usize) -> lsp::Position {
     let (line, column) = file.lines().lsp_position(&file.text, offset);
     lsp::Position::new(to_u32(line), to_u32(column))
 }
 
 /// The protocol range of `span` in `file`.
-pub fn range(file: &SourceFile, span: Span) -> lsp::Range {
+pub(super) fn range(file: &SourceFile, span: Span) -> lsp::Range {
     lsp::Range::new(position(file, span.start), position(file, span.end))
 }
 
@@ -95,7 +95,7 @@ fn to_u32(n: usize) -> u32 {
 /// The byte offset of a protocol position in `text`. A column past the end of its line is
 /// the end of the line; a line past the end is the end of the text. A leading byte-order
 /// mark is not part of line 0's columns (as for [`SourceFile::position`]).
-pub fn offset(text: &str, at: lsp::Position) -> usize {
+pub(super) fn offset(text: &str, at: lsp::Position) -> usize {
     // Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol counts them.
     let line_end = |t: &str| t.find(['\n', '\r']);
     let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -120,7 +120,7 @@ pub fn offset(text: &str, at: lsp::Position) -> usize {
 }
 
 /// `text` with a protocol change applied (a range replaced, or everything).
-pub fn apply_change(text: &str, change: &lsp::TextDocumentContentChangeEvent) -> String {
+pub(super) fn apply_change(text: &str, change: &lsp::TextDocumentContentChangeEvent) -> String {
     let Some(r) = change.range else {
         return change.text.clone();
     };
@@ -144,7 +144,7 @@ fn severity(s: Severity) -> lsp::DiagnosticSeverity {
 
 /// A toolc diagnostic as the protocol publishes it: the message with its help, the rule's
 /// code linking to its page, related places as related information.
-pub fn diagnostic(d: &Diagnostic) -> lsp::Diagnostic {
+pub(super) fn diagnostic(d: &Diagnostic) -> lsp::Diagnostic {
     // An editor's panes and logs are output too: credentials are masked as in every renderer.
     let d = &*crate::output::masked::masked_one(d);
     let mut message = d.message.clone();
@@ -180,7 +180,7 @@ pub fn diagnostic(d: &Diagnostic) -> lsp::Diagnostic {
 }
 
 /// The edits of `fix` (in `file`) as protocol text edits.
-pub fn text_edits(file: &SourceFile, fix: &Fix) -> Vec<lsp::TextEdit> {
+pub(super) fn text_edits(file: &SourceFile, fix: &Fix) -> Vec<lsp::TextEdit> {
     fix.edits
         .iter()
         .map(|e| lsp::TextEdit::new(range(file, e.span), e.replacement.clone()))
@@ -188,7 +188,7 @@ pub fn text_edits(file: &SourceFile, fix: &Fix) -> Vec<lsp::TextEdit> {
 }
 
 /// A quick fix that applies `fix` of `d`.
-pub fn quick_fix(d: &Diagnostic, fix: &Fix) -> Option<lsp::CodeAction> {
+pub(super) fn quick_fix(d: &Diagnostic, fix: &Fix) -> Option<lsp::CodeAction> {
     let uri = uri_of(&d.file.path)?;
     let edit = lsp::WorkspaceEdit {
         changes: Some(HashMap::from([(uri, text_edits(&d.file, fix))])),
@@ -216,7 +216,7 @@ pub fn quick_fix(d: &Diagnostic, fix: &Fix) -> Option<lsp::CodeAction> {
 }
 
 /// An outline symbol of `file` as a protocol document symbol.
-pub fn document_symbol(file: &SourceFile, s: &Symbol) -> lsp::DocumentSymbol {
+pub(super) fn document_symbol(file: &SourceFile, s: &Symbol) -> lsp::DocumentSymbol {
     let kind = match s.kind {
         SymbolKind::Tool | SymbolKind::Skill => lsp::SymbolKind::FUNCTION,
         SymbolKind::Agent => lsp::SymbolKind::CLASS,

@@ -37,7 +37,7 @@ const MAX_BATCH: usize = 256;
 
 /// What `toolc server` is started with.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// `--config FILE`, instead of looking for `toolc.toml` from the workspace root up.
     pub config: Option<PathBuf>,
     /// The root when the client names none (the working directory).
@@ -46,7 +46,7 @@ pub struct Options {
 
 /// Why the server stopped abnormally.
 #[derive(Debug)]
-pub struct ServerError(pub String);
+pub(crate) struct ServerError(pub String);
 
 impl std::fmt::Display for ServerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -61,7 +61,7 @@ impl From<lsp_server::ProtocolError> for ServerError {
 }
 
 /// Serve on stdin/stdout until the client says `exit`.
-pub fn run_stdio(options: &Options) -> Result<(), ServerError> {
+pub(crate) fn run_stdio(options: &Options) -> Result<(), ServerError> {
     let (connection, writer) = transport::stdio();
     serve(&connection, options)?;
     // The writer thread must flush the last response before the process ends.
@@ -72,7 +72,7 @@ pub fn run_stdio(options: &Options) -> Result<(), ServerError> {
 }
 
 /// Initialize, then answer messages on `connection` until `exit`.
-pub fn serve(connection: &Connection, options: &Options) -> Result<(), ServerError> {
+pub(crate) fn serve(connection: &Connection, options: &Options) -> Result<(), ServerError> {
     let (id, params) = connection.initialize_start()?;
     let root = root_of(&params).unwrap_or_else(|| options.fallback_root.clone());
     let result = json!({

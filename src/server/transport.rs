@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 /// Bodies longer than this are refused unread: an editor buffer is at most the read cap
 /// ([`crate::fs::MAX_READ_BYTES`]), which JSON escaping may double.
-pub const MAX_BODY: u64 = 2 * crate::fs::MAX_READ_BYTES + 1024 * 1024;
+pub(super) const MAX_BODY: u64 = 2 * crate::fs::MAX_READ_BYTES + 1024 * 1024;
 
 /// A header line longer than this is not a header.
 const MAX_HEADER_LINE: u64 = 8 * 1024;
@@ -26,11 +26,11 @@ const INVALID_REQUEST: i64 = -32600;
 
 /// The thread that writes to stdout; the reader is left to end with the process (it may be
 /// waiting on stdin).
-pub struct Writer(JoinHandle<std::io::Result<()>>);
+pub(super) struct Writer(JoinHandle<std::io::Result<()>>);
 
 impl Writer {
     /// Wait until everything sent has been written.
-    pub fn join(self) -> Result<(), String> {
+    pub(super) fn join(self) -> Result<(), String> {
         match self.0.join() {
             Ok(result) => result.map_err(|e| e.to_string()),
             Err(_) => Err("the writer thread panicked".to_string()),
@@ -39,7 +39,7 @@ impl Writer {
 }
 
 /// A connection over stdin and stdout, and the thread writing to stdout.
-pub fn stdio() -> (Connection, Writer) {
+pub(super) fn stdio() -> (Connection, Writer) {
     let (to_server, from_client) = bounded::<Message>(0);
     let (to_client, from_server) = bounded::<Message>(0);
     let (to_report, refusals) = bounded::<String>(16);
@@ -66,7 +66,7 @@ pub fn stdio() -> (Connection, Writer) {
 
 /// Read frames from `input` until it ends or the client says `exit`: messages go to the
 /// server, refusals (as JSON-RPC error responses) to the writer.
-pub fn read_loop(
+pub(super) fn read_loop(
     input: &mut impl BufRead,
     to_server: &Sender<Message>,
     to_report: &Sender<String>,

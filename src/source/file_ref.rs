@@ -23,7 +23,7 @@ pub(crate) fn with_files<R>(files: &[Arc<SourceFile>], f: impl FnOnce() -> R) ->
 }
 
 /// Write the file's place.
-pub fn serialize<S: Serializer>(file: &Arc<SourceFile>, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<S: Serializer>(file: &Arc<SourceFile>, s: S) -> Result<S::Ok, S::Error> {
     let at = FILES.with(|cell| cell.borrow().iter().position(|f| f.path == file.path));
     match at {
         Some(at) => s.serialize_u32(at as u32),
@@ -32,7 +32,7 @@ pub fn serialize<S: Serializer>(file: &Arc<SourceFile>, s: S) -> Result<S::Ok, S
 }
 
 /// Read the file back.
-pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<SourceFile>, D::Error> {
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<SourceFile>, D::Error> {
     let at = u32::deserialize(d)? as usize;
     FILES
         .with(|cell| cell.borrow().get(at).cloned())

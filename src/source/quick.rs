@@ -7,14 +7,14 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A set of texts (paths as `&str` or `&OsStr`) hashed with [`Quick`].
-pub type QuickSet<T> = HashSet<T, BuildHasherDefault<Quick>>;
+pub(crate) type QuickSet<T> = HashSet<T, BuildHasherDefault<Quick>>;
 
 /// A map from texts (paths as `&str` or `&OsStr`) hashed with [`Quick`].
-pub type QuickMap<K, V> = HashMap<K, V, BuildHasherDefault<Quick>>;
+pub(crate) type QuickMap<K, V> = HashMap<K, V, BuildHasherDefault<Quick>>;
 
 /// A hasher of bytes, eight at a time.
 #[derive(Default)]
-pub struct Quick(u64);
+pub(crate) struct Quick(u64);
 
 impl Hasher for Quick {
     fn finish(&self) -> u64 {

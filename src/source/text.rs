@@ -8,7 +8,7 @@ use crate::fs::FileSystem;
 
 /// SHA-256 of a file's bytes: what the cache keys a file by, and what a text read again from
 /// disk must match.
-pub type Digest = [u8; 32];
+pub(crate) type Digest = [u8; 32];
 
 /// The text of a [`SourceFile`]: held, or read again from disk when first needed. A file
 /// whose findings are all known lets its text go to bound memory on large repositories (and a
@@ -166,7 +166,7 @@ impl Origin {
 }
 
 /// SHA-256 of `bytes`.
-pub fn sha256(bytes: &[u8]) -> Digest {
+pub(crate) fn sha256(bytes: &[u8]) -> Digest {
     use sha2::Digest as _;
     sha2::Sha256::digest(bytes).into()
 }

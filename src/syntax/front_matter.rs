@@ -5,7 +5,7 @@ use crate::source::Span;
 
 /// Where the front matter of a file is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FrontMatter {
+pub(crate) struct FrontMatter {
     /// The opening `---` line (without its line break).
     pub open: Span,
     /// The YAML between the fences.
@@ -16,7 +16,7 @@ pub struct FrontMatter {
 
 /// Why a file has no usable front matter.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FrontMatterError {
+pub(crate) enum FrontMatterError {
     /// The first line is not `---`.
     Missing {
         /// The first line, where `---` was expected.
@@ -34,7 +34,10 @@ fn is_fence(line: &str) -> bool {
 }
 
 /// Split the front matter off `text`, whose content starts at `start` (after a BOM).
-pub fn split_front_matter(text: &str, start: usize) -> Result<FrontMatter, FrontMatterError> {
+pub(crate) fn split_front_matter(
+    text: &str,
+    start: usize,
+) -> Result<FrontMatter, FrontMatterError> {
     let mut it = lines(text, start);
     let Some((open, yaml_start)) = it.next() else {
         return Err(FrontMatterError::Missing {

@@ -23,7 +23,7 @@ struct Extensions {
 }
 
 /// Parse `text` (a slice of a file starting at byte `base`) as one strict JSON value.
-pub fn parse(text: &str, base: usize) -> Parsed {
+pub(crate) fn parse(text: &str, base: usize) -> Parsed {
     let strict = Extensions {
         comments: false,
         trailing_commas: false,
@@ -33,7 +33,7 @@ pub fn parse(text: &str, base: usize) -> Parsed {
 
 /// Parse `text` as JSON with comments and trailing commas, as VS Code reads its
 /// `.vscode/*.json` files.
-pub fn parse_jsonc(text: &str, base: usize) -> Parsed {
+pub(crate) fn parse_jsonc(text: &str, base: usize) -> Parsed {
     let jsonc = Extensions {
         comments: true,
         trailing_commas: true,

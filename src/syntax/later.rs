@@ -14,7 +14,7 @@ use super::{Node, Packed};
 /// from the file's text when something asks for it (a bundle, a CMP rule). A run that only
 /// checks never holds these trees, and the cache does not store them.
 #[derive(Debug, Default)]
-pub struct Later {
+pub(crate) struct Later {
     /// The file had a tree.
     exists: bool,
     tree: OnceLock<Option<Packed>>,
@@ -22,7 +22,7 @@ pub struct Later {
 
 impl Later {
     /// A tree there is (`exists`) or is not.
-    pub fn new(exists: bool) -> Later {
+    pub(crate) fn new(exists: bool) -> Later {
         Later {
             exists,
             tree: OnceLock::new(),
@@ -30,7 +30,7 @@ impl Later {
     }
 
     /// The tree, parsed by `parse` the first time.
-    pub fn get_or_parse(&self, parse: impl FnOnce() -> Option<Node>) -> Option<&Packed> {
+    pub(crate) fn get_or_parse(&self, parse: impl FnOnce() -> Option<Node>) -> Option<&Packed> {
         if !self.exists {
             return None;
         }
@@ -62,21 +62,21 @@ impl<'de> Deserialize<'de> for Later {
 /// out again from its file when they ask for it, as a [`Later`] tree is: kept as it is when
 /// the file is loaded, but neither stored in the cache nor kept once the item has been
 /// through its encoding (a check never reads it, and every tool's item is held).
-pub struct Again<T> {
+pub(crate) struct Again<T> {
     // Boxed: an item holding it stays small until it is worked out.
     value: OnceLock<Option<Box<T>>>,
 }
 
 impl<T> Again<T> {
     /// `value`, worked out already.
-    pub fn new(value: T) -> Again<T> {
+    pub(crate) fn new(value: T) -> Again<T> {
         Again {
             value: OnceLock::from(Some(Box::new(value))),
         }
     }
 
     /// The value, worked out by `make` the first time (none when it cannot be).
-    pub fn get_or_make(&self, make: impl FnOnce() -> Option<T>) -> Option<&T> {
+    pub(crate) fn get_or_make(&self, make: impl FnOnce() -> Option<T>) -> Option<&T> {
         self.value.get_or_init(|| make().map(Box::new)).as_deref()
     }
 }

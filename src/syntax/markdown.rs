@@ -29,7 +29,7 @@ pub(crate) fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usi
 
 /// A `## ` section of a Markdown body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
+pub(crate) struct Section {
     /// The heading text, trimmed (`Prompt` for `## Prompt`).
     pub title: String,
     /// The whole heading line.
@@ -40,13 +40,13 @@ pub struct Section {
 
 /// The `## ` sections of the body starting at `body_start`, split on lines that begin with
 /// `## ` the way DojOps splits them (code fences are not special to it either).
-pub fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
+pub(crate) fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
     sections_at(text, body_start, 2)
 }
 
 /// The sections of heading `level` (`# ` for 1, `## ` for 2) of the body starting at
 /// `body_start`, each up to the next heading of that level, code fences not considered.
-pub fn sections_at(text: &str, body_start: usize, level: usize) -> Vec<Section> {
+pub(crate) fn sections_at(text: &str, body_start: usize, level: usize) -> Vec<Section> {
     let marker = format!("{} ", "#".repeat(level));
     let mut sections: Vec<Section> = Vec::new();
     for (line, next) in lines(text, body_start) {
@@ -67,7 +67,7 @@ pub fn sections_at(text: &str, body_start: usize, level: usize) -> Vec<Section> 
 
 /// A fenced code block of the body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fence {
+pub(crate) struct Fence {
     /// The info string's first word (`bash` in ```` ```bash ````), if any.
     pub info: Option<Span>,
     /// From the opening fence to the end of the closing fence (or of the file).
@@ -76,7 +76,7 @@ pub struct Fence {
 
 /// Lines of `text` inside `region`, each as (span without line break, text). A region that
 /// ends with a line break yields a last, empty line.
-pub fn lines_in(text: &str, region: Span) -> impl Iterator<Item = (Span, &str)> + '_ {
+pub(crate) fn lines_in(text: &str, region: Span) -> impl Iterator<Item = (Span, &str)> + '_ {
     let region_text = text.get(region.start..region.end).unwrap_or("");
     let mut offset = region.start;
     region_text.split('\n').map(move |raw| {
@@ -89,7 +89,7 @@ pub fn lines_in(text: &str, region: Span) -> impl Iterator<Item = (Span, &str)> 
 
 /// The content of a code block that opens `region` (a ```` ```json ```` around a document),
 /// or `region` itself when it does not start with a fence.
-pub fn inside_fence(text: &str, region: Span) -> Span {
+pub(crate) fn inside_fence(text: &str, region: Span) -> Span {
     let raw = text.get(region.start..region.end).unwrap_or("");
     let trimmed_start = raw.len() - raw.trim_start().len();
     if !(raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~")) {
@@ -116,7 +116,7 @@ pub fn inside_fence(text: &str, region: Span) -> Span {
 /// What a CommonMark reading of a body finds: its fenced code blocks and the headings written
 /// as `#`-lines at the start of a line, in order.
 #[derive(Debug, Clone, Default)]
-pub struct Blocks {
+pub(crate) struct Blocks {
     /// Fenced code blocks.
     pub fences: Vec<Fence>,
     /// (level, whole heading line).
@@ -125,14 +125,14 @@ pub struct Blocks {
 
 impl Blocks {
     /// Each heading's level and whole line, in order.
-    pub fn headings(&self) -> &[(usize, Span)] {
+    pub(crate) fn headings(&self) -> &[(usize, Span)] {
         &self.headings
     }
 
     /// The sections of heading `level`: each from its `#`-line up to the next one of that
     /// level. Heading-like lines inside code blocks (a Python comment, say) are not
     /// headings, so they stay in the section they are in.
-    pub fn sections(&self, text: &str, level: usize) -> Vec<Section> {
+    pub(crate) fn sections(&self, text: &str, level: usize) -> Vec<Section> {
         let mut out: Vec<Section> = Vec::new();
         for &(_, line) in self.headings.iter().filter(|(l, _)| *l == level) {
             if let Some(last) = out.last_mut() {
@@ -153,7 +153,7 @@ impl Blocks {
 
 /// Read the body starting at `body_start` with pulldown-cmark: a `## ` line inside a code
 /// block, an HTML block or a list item's indentation is not a heading.
-pub fn blocks(text: &str, body_start: usize) -> Blocks {
+pub(crate) fn blocks(text: &str, body_start: usize) -> Blocks {
     let body = text.get(body_start..).unwrap_or("");
     let mut out = Blocks {
         fences: Vec::new(),
@@ -214,7 +214,7 @@ fn info_word(text: &str, at: usize) -> Option<Span> {
 
 /// A link or image of a Markdown body, as CommonMark reads it (not inside code).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Link {
+pub(crate) struct Link {
     /// The destination, as written (backslash escapes and `<…>` removed).
     pub dest: String,
     /// Where the destination is written: in the link itself, or in the `[label]: dest`
@@ -226,7 +226,7 @@ pub struct Link {
 
 /// The links and images of the body starting at `body_start`, in order. Autolinks and email
 /// links are left out: they are never paths.
-pub fn links(text: &str, body_start: usize) -> Vec<Link> {
+pub(crate) fn links(text: &str, body_start: usize) -> Vec<Link> {
     let body = text.get(body_start..).unwrap_or("");
     let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
     let defs: Vec<(String, Span)> = parser
@@ -302,18 +302,18 @@ fn dest_in(body: &str, range: std::ops::Range<usize>, dest: &str) -> Option<Span
 /// Fenced code blocks of the body (```` ``` ```` or `~~~`), as CommonMark reads them; an
 /// unclosed one runs to the end of its container.
 #[cfg(test)]
-pub fn fences(text: &str, body_start: usize) -> Vec<Fence> {
+pub(crate) fn fences(text: &str, body_start: usize) -> Vec<Fence> {
     blocks(text, body_start).fences
 }
 
 /// The sections of heading `level` of the body (see [`Blocks::sections`]).
-pub fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section> {
+pub(crate) fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section> {
     blocks(text, body_start).sections(text, level)
 }
 
 /// The first line that looks meant as the heading `## {title}` but is not one: another
 /// level, a missing space, a trailing colon or another case.
-pub fn near_heading(text: &str, body_start: usize, title: &str) -> Option<Span> {
+pub(crate) fn near_heading(text: &str, body_start: usize, title: &str) -> Option<Span> {
     lines_in(text, Span::new(body_start, text.len())).find_map(|(span, line)| {
         let hashes = line.len() - line.trim_start_matches('#').len();
         (hashes > 0
@@ -328,7 +328,7 @@ pub fn near_heading(text: &str, body_start: usize, title: &str) -> Option<Span> 
 }
 
 /// Text spans of Markdown list items (`- `, `* `, `+ `, `1. `) in `region`.
-pub fn list_items(text: &str, region: Span) -> Vec<Span> {
+pub(crate) fn list_items(text: &str, region: Span) -> Vec<Span> {
     let mut out = Vec::new();
     for (span, line) in lines_in(text, region) {
         let lead = line.len() - line.trim_start().len();

@@ -1,26 +1,26 @@
 //! Spanned syntax trees shared by every format: YAML, JSON and Markdown front matter all
 //! lower into [`Node`], so rules never care which syntax a file used.
 
-pub mod front_matter;
-pub mod json;
-pub mod later;
-pub mod markdown;
-pub mod packed;
-pub mod scalar;
-pub mod sniff;
-pub mod yaml;
+pub(crate) mod front_matter;
+pub(crate) mod json;
+pub(crate) mod later;
+pub(crate) mod markdown;
+pub(crate) mod packed;
+pub(crate) mod scalar;
+pub(crate) mod sniff;
+pub(crate) mod yaml;
 
-pub use later::{Again, Later};
-pub use packed::Packed;
+pub(crate) use later::{Again, Later};
+pub(crate) use packed::Packed;
 
 use crate::source::Span;
 
 /// Nodes deeper than this are rejected (by the parsers, and for YAML alias expansion).
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 
 /// One value of a spanned document.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Node {
+pub(crate) struct Node {
     /// Bytes of the value in its file.
     pub span: Span,
     /// What the value is.
@@ -29,7 +29,7 @@ pub struct Node {
 
 /// The kinds of values a document can hold.
 #[derive(Debug, Clone, PartialEq)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     /// `null`, `~` or an empty YAML value.
     Null,
     /// `true` / `false`.
@@ -46,7 +46,7 @@ pub enum NodeKind {
 
 /// A parsed number.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Number {
+pub(crate) enum Number {
     /// An integer that fits in i64.
     Int(i64),
     /// Any other number.
@@ -55,7 +55,7 @@ pub enum Number {
 
 /// A mapping entry: key and value, each spanned.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The key as text.
     pub key: String,
     /// Bytes of the key.
@@ -66,12 +66,12 @@ pub struct Entry {
 
 impl Node {
     /// A new node.
-    pub fn new(span: Span, kind: NodeKind) -> Node {
+    pub(crate) fn new(span: Span, kind: NodeKind) -> Node {
         Node { span, kind }
     }
 
     /// The mapping entries, if this is a mapping.
-    pub fn as_map(&self) -> Option<&[Entry]> {
+    pub(crate) fn as_map(&self) -> Option<&[Entry]> {
         match &self.kind {
             NodeKind::Map(entries) => Some(entries),
             _ => None,
@@ -79,7 +79,7 @@ impl Node {
     }
 
     /// The items, if this is a sequence.
-    pub fn as_seq(&self) -> Option<&[Node]> {
+    pub(crate) fn as_seq(&self) -> Option<&[Node]> {
         match &self.kind {
             NodeKind::Seq(items) => Some(items),
             _ => None,
@@ -87,7 +87,7 @@ impl Node {
     }
 
     /// The string, if this is a string.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.kind {
             NodeKind::String(s) => Some(s),
             _ => None,
@@ -95,17 +95,17 @@ impl Node {
     }
 
     /// The entry for `key`, if this is a mapping that has it.
-    pub fn get(&self, key: &str) -> Option<&Entry> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Entry> {
         self.as_map()?.iter().find(|e| e.key == key)
     }
 
     /// The value for `key`, if this is a mapping that has it.
-    pub fn value(&self, key: &str) -> Option<&Node> {
+    pub(crate) fn value(&self, key: &str) -> Option<&Node> {
         self.get(key).map(|e| &e.value)
     }
 
     /// A short description of the value's type for messages ("a string", "a mapping").
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match &self.kind {
             NodeKind::Null => "null",
             NodeKind::Bool(_) => "a boolean",
@@ -118,7 +118,7 @@ impl Node {
     }
 
     /// The JSON value of this node (for JSON Schema validation).
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         use serde_json::Value;
         match &self.kind {
             NodeKind::Null => Value::Null,
@@ -140,7 +140,7 @@ impl Node {
 
     /// The node at a JSON pointer (`/properties/a/0`), for mapping validator errors to spans.
     /// Returns the deepest node reached and whether the key of the last step is meant.
-    pub fn at_pointer(&self, pointer: &str) -> &Node {
+    pub(crate) fn at_pointer(&self, pointer: &str) -> &Node {
         let mut node = self;
         for raw in pointer.split('/').skip(1) {
             let token = raw.replace("~1", "/").replace("~0", "~");
@@ -158,7 +158,7 @@ impl Node {
     }
 
     /// Number of nodes in this subtree (used as an alias-expansion budget).
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         match &self.kind {
             NodeKind::Seq(items) => 1 + items.iter().map(Node::size).sum::<usize>(),
             NodeKind::Map(entries) => 1 + entries.iter().map(|e| 1 + e.value.size()).sum::<usize>(),
@@ -167,7 +167,7 @@ impl Node {
     }
 
     /// Height of this subtree (1 for a scalar).
-    pub fn height(&self) -> usize {
+    pub(crate) fn height(&self) -> usize {
         match &self.kind {
             NodeKind::Seq(items) => 1 + items.iter().map(Node::height).max().unwrap_or(0),
             NodeKind::Map(entries) => {
@@ -180,7 +180,7 @@ impl Node {
 
 /// A syntax problem found while parsing, before any format rule runs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SyntaxError {
+pub(crate) struct SyntaxError {
     /// Which syntax rule this is.
     pub kind: SyntaxErrorKind,
     /// What went wrong.
@@ -195,7 +195,7 @@ pub struct SyntaxError {
 
 /// A label for a syntax error's span, and its help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Explain {
+pub(crate) struct Explain {
     /// Said at the span.
     pub label: &'static str,
     /// What to do.
@@ -204,7 +204,7 @@ pub struct Explain {
 
 /// The kinds of syntax problems, each its own rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SyntaxErrorKind {
+pub(crate) enum SyntaxErrorKind {
     /// Malformed YAML.
     Yaml,
     /// Malformed JSON.
@@ -221,7 +221,7 @@ pub enum SyntaxErrorKind {
 
 /// The outcome of parsing one document: a tree (when one could be built) and the problems.
 #[derive(Debug, Default)]
-pub struct Parsed {
+pub(crate) struct Parsed {
     /// The root node; `None` when the text could not be parsed at all.
     pub root: Option<Node>,
     /// Problems found.

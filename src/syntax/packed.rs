@@ -12,7 +12,7 @@ use crate::source::Span;
 
 /// A [`Node`] tree in a compact byte form.
 #[derive(Clone, PartialEq)]
-pub struct Packed(Box<[u8]>);
+pub(crate) struct Packed(Box<[u8]>);
 
 const NULL: u8 = 0;
 const FALSE: u8 = 1;
@@ -25,7 +25,7 @@ const MAP: u8 = 7;
 
 impl Packed {
     /// Pack `node`.
-    pub fn pack(node: &Node) -> Packed {
+    pub(crate) fn pack(node: &Node) -> Packed {
         let mut out = Writer {
             bytes: Vec::new(),
             last: 0,
@@ -35,7 +35,7 @@ impl Packed {
     }
 
     /// The tree again.
-    pub fn unpack(&self) -> Node {
+    pub(crate) fn unpack(&self) -> Node {
         let mut reader = Reader {
             bytes: &self.0,
             at: 0,
@@ -48,7 +48,7 @@ impl Packed {
     }
 
     /// The JSON value of the tree.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         self.unpack().to_json()
     }
 

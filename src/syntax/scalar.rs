@@ -12,7 +12,7 @@ use std::ops::Range;
 /// The bytes of `raw` (a scalar as written: its node's span in the file) that hold bytes
 /// `range` of its parsed `value`. Exact for plain, quoted, escaped and block scalars; the
 /// whole of `raw` when the two cannot be aligned.
-pub fn source_range(raw: &str, value: &str, range: Range<usize>) -> Range<usize> {
+pub(crate) fn source_range(raw: &str, value: &str, range: Range<usize>) -> Range<usize> {
     let whole = 0..raw.len();
     if range.start > range.end || range.end > value.len() {
         return whole;

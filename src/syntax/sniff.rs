@@ -6,7 +6,7 @@
 /// The top-level keys of the YAML front matter that opens `text`, in order; `None` when the
 /// text does not open with a `---` front matter (a closing fence is not required: an unclosed
 /// block is still front matter, whose keys say whose file it is).
-pub fn front_matter_keys(text: &str) -> Option<Vec<&str>> {
+pub(crate) fn front_matter_keys(text: &str) -> Option<Vec<&str>> {
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     if lines.next()?.trim_end() != "---" {
         return None;
@@ -34,7 +34,7 @@ fn top_level_key(line: &str) -> Option<&str> {
 }
 
 /// True when the front matter that opens `text` has one of `keys` at its top level.
-pub fn front_matter_has_any(text: &str, keys: &[&str]) -> bool {
+pub(crate) fn front_matter_has_any(text: &str, keys: &[&str]) -> bool {
     front_matter_keys(text).is_some_and(|found| found.iter().any(|k| keys.contains(k)))
 }
 

@@ -14,7 +14,7 @@ use crate::source::Span;
 const MAX_EXPANDED_NODES: usize = 200_000;
 
 /// Parse `text` (a slice of a file starting at byte `base`) as a single YAML document.
-pub fn parse(text: &str, base: usize) -> Parsed {
+pub(crate) fn parse(text: &str, base: usize) -> Parsed {
     let mut builder = Builder {
         base,
         text,

@@ -18,19 +18,19 @@ mod names;
 mod strength;
 mod text;
 
-pub use named::named_value_secrets;
+pub(crate) use named::named_value_secrets;
 use names::assignments;
-pub use names::{SecretName, secret_name};
+pub(crate) use names::{SecretName, secret_name};
 use strength::{Bar, is_expression, is_location, strong};
-pub use strength::{is_placeholder, looks_random};
-pub use text::{redact, scan_text};
+pub(crate) use strength::{is_placeholder, looks_random};
+pub(crate) use text::{redact, scan_text};
 
 /// Past this many credentials on one line, the line is scanned no further.
 const MAX_SECRETS_PER_LINE: usize = 16;
 
 /// What a found credential is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SecretKind {
+pub(crate) enum SecretKind {
     /// `-----BEGIN … PRIVATE KEY-----` with a body.
     PrivateKey,
     /// A token of a well-known format.
@@ -60,7 +60,7 @@ pub enum SecretKind {
 
 /// A credential found in a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Secret {
+pub(crate) struct Secret {
     /// Byte offset of its first character in the line.
     pub start: usize,
     /// Byte offset after its last character.
@@ -98,7 +98,7 @@ impl Secret {
 }
 
 /// `keep` characters of `secret`, then `…`: enough to find it, not enough to use it.
-pub fn mask(secret: &str, keep: usize) -> String {
+pub(crate) fn mask(secret: &str, keep: usize) -> String {
     let shown: String = secret.chars().take(keep).collect();
     format!("{shown}…")
 }
@@ -118,7 +118,7 @@ pub(super) struct Around<'a> {
 /// Every credential written into one line (reported or only masked), in the order the
 /// checks find them: token formats and key blocks, URL passwords, headers and
 /// `user:password` pairs, then assignments to secret-like names.
-pub fn scan_line(line: &str) -> Vec<Secret> {
+pub(crate) fn scan_line(line: &str) -> Vec<Secret> {
     let around = Around {
         after_at: line.len() + 1,
         ..Around::default()

@@ -14,7 +14,7 @@ const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "apikey", 
 /// as byte ranges into `value`. A value that refers to another (`${API_TOKEN}`,
 /// `${input:token}`, `{token}`) or stands for one (`<your token>`) holds none.
 /// A token of a known format whose checksum proves it made up holds none either.
-pub fn named_value_secrets(name: &str, value: &str) -> Vec<Secret> {
+pub(crate) fn named_value_secrets(name: &str, value: &str) -> Vec<Secret> {
     // Where a name says the value is a credential, a weak literal password is one too;
     // only a token proven made up is not.
     let (fakes, found): (Vec<Secret>, Vec<Secret>) = scan_line(value)

@@ -63,7 +63,7 @@ pub(super) fn says_password(name: &str) -> bool {
 
 /// How a name says it holds a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SecretName {
+pub(crate) enum SecretName {
     /// A password or token: any literal value given to the name alone is a secret; in text,
     /// one strong enough (see [`crate::analysis::secrets::scan_line`]).
     Literal,
@@ -74,7 +74,7 @@ pub enum SecretName {
 /// Whether a variable, key or flag name says it holds a secret (`DB_PASSWORD`, `apiKey`,
 /// `GITHUB_TOKEN`, `PASSWORD_FILE`), and how. Judged on the name's last part, except that a
 /// password anywhere in it counts.
-pub fn secret_name(name: &str) -> Option<SecretName> {
+pub(crate) fn secret_name(name: &str) -> Option<SecretName> {
     if NOT_SECRET_NAMES.contains(&name) {
         return None;
     }

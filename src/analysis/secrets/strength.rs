@@ -86,7 +86,7 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// (`${VAR}`, `$VAR`, `{{ secret }}`, `%VAR%`, `<your-token>`), a reference into a secret
 /// store (`ENC[…]`, `arn:…`, `env:…`), a YAML tag or alias, a truncated or masked example
 /// (`eyJhbGci…`, `ghp_xxx`, `****`), or a word that says so (`changeme`, `REDACTED`).
-pub fn is_placeholder(value: &str) -> bool {
+pub(crate) fn is_placeholder(value: &str) -> bool {
     let v = value.trim();
     if v.len() < 4 {
         return true;
@@ -217,7 +217,7 @@ pub(super) fn is_identifier_or_hash(value: &str) -> bool {
 }
 
 /// Shannon entropy of `value`'s bytes, in bits a byte.
-pub fn entropy(value: &str) -> f64 {
+pub(super) fn entropy(value: &str) -> f64 {
     let mut counts = [0u16; 256];
     for b in value.bytes() {
         counts[usize::from(b)] = counts[usize::from(b)].saturating_add(1);
@@ -235,7 +235,7 @@ pub fn entropy(value: &str) -> f64 {
 
 /// Long enough, varied enough (3.5 bits a character) and not only letters, words or an
 /// identifier: a generated credential rather than a name or a phrase.
-pub fn looks_random(value: &str) -> bool {
+pub(crate) fn looks_random(value: &str) -> bool {
     let (min, bar) = if is_hex(value) {
         (MIN_HEX, HEX_ENTROPY)
     } else {
@@ -327,7 +327,7 @@ fn letter(b: &[u8], i: usize) -> Option<u8> {
 /// a vowel, in lower case or capitalised (`secure`, `Password`), or upper-case runs with as
 /// many vowels as words have, one in five (`PASSWORD`). camelCase splits into words;
 /// random strings break into short runs of mixed case without vowels.
-pub fn is_word_sequence(value: &str) -> bool {
+pub(super) fn is_word_sequence(value: &str) -> bool {
     // Hex has letters for digits: `deadbeef` in a digest is no word.
     if is_hex(value) {
         return false;

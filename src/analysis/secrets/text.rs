@@ -61,7 +61,7 @@ static TRIGGER: LazyLock<Option<Triggers>> = LazyLock::new(|| {
 
 /// Every credential in `text` (reported or only masked: see [`Secret::reported`]), with
 /// offsets into it, line by line; lines without a trigger word are skipped without a look.
-pub fn scan_text(text: &str) -> Vec<Secret> {
+pub(crate) fn scan_text(text: &str) -> Vec<Secret> {
     let mut out = Vec::new();
     let Some(Triggers {
         automaton: trigger,
@@ -103,7 +103,7 @@ pub fn scan_text(text: &str) -> Vec<Secret> {
 
 /// `text` with every credential it holds masked with `*` past its first characters, the
 /// byte length unchanged (so offsets into it still hold): what a snippet may show.
-pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out: Option<String> = None;
     for hit in scan_text(text) {
         let keep = match hit.kind {

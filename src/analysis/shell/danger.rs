@@ -27,8 +27,8 @@ mod vocab;
 use super::lex::{Dialect, simple_commands};
 use super::{OpKind, ops, program_name, words};
 
-pub use prose::Prose;
-pub use script::{Language, script_dangers};
+pub(crate) use prose::Prose;
+pub(crate) use script::{Language, script_dangers};
 
 /// Programs that fetch from the network.
 const FETCHERS: &[&str] = &[
@@ -77,7 +77,7 @@ const PREFIXES: &[&str] = &[
 
 /// What makes a command dangerous.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DangerKind {
+pub(crate) enum DangerKind {
     /// A download run by an interpreter (`curl … | sh`).
     DownloadExecute,
     /// Decoded or unpacked text run by an interpreter (`base64 -d | sh`).
@@ -113,7 +113,7 @@ pub enum DangerKind {
 
 /// A dangerous command found in a script.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Danger {
+pub(crate) struct Danger {
     /// Byte offset where it starts.
     pub start: usize,
     /// Byte offset where it ends.
@@ -129,7 +129,7 @@ pub struct Danger {
 
 /// The other place of a danger made of two.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Related {
+pub(crate) struct Related {
     /// Byte offset where it starts.
     pub start: usize,
     /// Byte offset where it ends.
@@ -177,7 +177,7 @@ const WATCHED: &[&str] = &[
 ];
 
 /// Every dangerous command of `script`, run as `dialect`, in order.
-pub fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
+pub(crate) fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
     shell_dangers(script, dialect, true).0
 }
 
@@ -223,7 +223,7 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
 
 /// The dangerous commands written as text in source that is not a shell (Python): shell
 /// strings it hands on (`"curl … | sh"`), `/dev/tcp`, a socket wired to a process.
-pub fn text_dangers(source: &str) -> Vec<Danger> {
+pub(crate) fn text_dangers(source: &str) -> Vec<Danger> {
     let mut out = Vec::new();
     lines(source, &mut out);
     finish(source, out)
@@ -255,7 +255,7 @@ fn downloads_run(line: &str) -> Vec<Danger> {
 /// its reader to run: in each code span, or in the whole line when it has none (a line of a
 /// fenced block), from the first fetcher or interpreter it names, as a command in prose
 /// starts mid-sentence.
-pub fn downloads_in_prose(line: &str) -> Vec<Danger> {
+pub(crate) fn downloads_in_prose(line: &str) -> Vec<Danger> {
     if !may_run_download(line) {
         return Vec::new();
     }

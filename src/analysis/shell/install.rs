@@ -48,7 +48,7 @@ const INSTALLERS: &[&[&str]] = &[
 
 /// A package installation found in a line.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Install {
+pub(crate) struct Install {
     /// Byte offset of its first word.
     pub start: usize,
     /// Byte offset after its last word.
@@ -62,7 +62,7 @@ pub struct Install {
 /// Package installations in one line: installer commands (`pip install`, also written as a
 /// list of strings in code), and downloads run by an interpreter (`curl … | sh`,
 /// `bash <(curl …)`).
-pub fn package_installs(line: &str) -> Vec<Install> {
+pub(crate) fn package_installs(line: &str) -> Vec<Install> {
     let mut out = Vec::new();
     // Most lines name no installer at all: they are passed over without a word kept.
     let named = install_words(line).any(|(_, w)| starts_installer(w));

@@ -2,7 +2,7 @@
 
 /// The language a script is written in, for quoting, escapes and operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
+pub(crate) enum Dialect {
     /// A POSIX shell (`sh`, `bash`).
     Posix,
     /// Windows `cmd`.
@@ -18,14 +18,14 @@ pub enum Dialect {
 
 impl Dialect {
     /// True for the shells, whose operators (`;`, `|`, `>`, …) split and redirect commands.
-    pub fn is_shell(self) -> bool {
+    pub(crate) fn is_shell(self) -> bool {
         matches!(self, Dialect::Posix | Dialect::Cmd | Dialect::Pwsh)
     }
 }
 
 /// A word of a command: its unquoted text and where its source starts and ends.
 #[derive(Debug, Clone)]
-pub struct Word {
+pub(crate) struct Word {
     /// The text after quotes and escapes are removed.
     pub text: String,
     /// Byte offset where its source starts.
@@ -36,7 +36,7 @@ pub struct Word {
 
 /// A redirection into a file: the operator's span and its target word.
 #[derive(Debug, Clone)]
-pub struct Redirect {
+pub(crate) struct Redirect {
     /// Byte offset of the operator (with its stream number).
     pub start: usize,
     /// Byte offset one past the operator.
@@ -47,7 +47,7 @@ pub struct Redirect {
 
 /// A simple command: its words (program first) and its redirections into files.
 #[derive(Debug, Default)]
-pub struct Command {
+pub(crate) struct Command {
     /// The words, in order.
     pub words: Vec<Word>,
     /// Redirections into files (`>`, `>>`, `&>`), not stream duplications.
@@ -63,7 +63,7 @@ struct PendingHeredoc {
 /// Split `script` into simple commands: at line breaks and at `;`, `|`, `&`, `(`, `)` and
 /// backticks (none of them outside a shell), with comments, here-documents and
 /// input redirections left out.
-pub fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
+pub(crate) fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
     let bytes = script.as_bytes();
     let escape = match dialect {
         Dialect::Posix | Dialect::Process | Dialect::Python => b'\\',

@@ -6,7 +6,7 @@ use super::{OpKind, operators, words};
 
 /// What a shell would have done with a piece of a command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShellMeaning {
+pub(crate) enum ShellMeaning {
     /// An operator (`|`, `||`, `;`, `>`, `2>&1`, `$(`…).
     Operator(OpKind),
     /// A quote, which a shell removes and which keeps words together.
@@ -19,7 +19,7 @@ pub enum ShellMeaning {
 
 impl ShellMeaning {
     /// What it is, for a message (`redirection`, `a glob`).
-    pub fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             ShellMeaning::Operator(op) => op.what(),
             ShellMeaning::Quote => "quoting",
@@ -31,7 +31,7 @@ impl ShellMeaning {
 
 /// A piece of shell syntax, on its exact characters.
 #[derive(Debug, PartialEq, Eq)]
-pub struct ShellSyntax {
+pub(crate) struct ShellSyntax {
     /// Byte offset of its first character.
     pub start: usize,
     /// Its characters (`2>&1`, `*.yml`, `$HOME`).
@@ -43,7 +43,7 @@ pub struct ShellSyntax {
 /// Every piece of shell syntax in `line`, in order, that a program run without a shell would
 /// receive as literal text: operators on their characters, the first quote of a word, an
 /// expansion, and a word (not a `-flag`, not a URL) holding `*` or `?`.
-pub fn shell_syntax(line: &str) -> Vec<ShellSyntax> {
+pub(crate) fn shell_syntax(line: &str) -> Vec<ShellSyntax> {
     let mut out: Vec<ShellSyntax> = operators(line)
         .into_iter()
         .map(|op| {

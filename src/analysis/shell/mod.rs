@@ -14,13 +14,13 @@ mod runners;
 mod sources;
 mod statements;
 
-pub use danger::{
+pub(crate) use danger::{
     Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, script_dangers, text_dangers,
 };
-pub use install::package_installs;
-pub use lex::{Command, Dialect, Word, simple_commands};
-pub use literal::{ShellMeaning, ShellSyntax, shell_syntax};
-pub use runners::{Ecosystem, unpinned_runs};
+pub(crate) use install::package_installs;
+pub(crate) use lex::{Command, Dialect, Word, simple_commands};
+pub(crate) use literal::{ShellMeaning, ShellSyntax, shell_syntax};
+pub(crate) use runners::{Ecosystem, unpinned_runs};
 
 /// Names that denote a shell, as a language tag or as a program.
 const SHELLS: &[&str] = &[
@@ -61,7 +61,7 @@ const HOST_NAMESPACE_FLAGS: &[&str] = &["--pid=host", "--ipc=host", "--userns=ho
 
 /// What a shell operator does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpKind {
+pub(crate) enum OpKind {
     /// `;`.
     Separator,
     /// `&&`, `||`.
@@ -80,7 +80,7 @@ pub enum OpKind {
 
 impl OpKind {
     /// What the operator is, for a message (`a pipeline`).
-    pub fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             OpKind::Separator => "a command separator",
             OpKind::Chain => "command chaining",
@@ -95,7 +95,7 @@ impl OpKind {
 
 /// A shell operator found in a line.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Op {
+pub(crate) struct Op {
     /// Byte offset of its first character.
     pub start: usize,
     /// Byte offset after its last character.
@@ -108,12 +108,12 @@ pub struct Op {
 
 /// Every shell operator of `line`, on its exact characters. Quotes do not protect: a strict
 /// validator rejects these characters wherever they are.
-pub fn operators(line: &str) -> Vec<Op> {
+pub(crate) fn operators(line: &str) -> Vec<Op> {
     ops(line).collect()
 }
 
 /// [`operators`], one at a time: a caller that reads a huge line keeps none of them.
-pub fn ops(line: &str) -> impl Iterator<Item = Op> + '_ {
+pub(crate) fn ops(line: &str) -> impl Iterator<Item = Op> + '_ {
     let b = line.as_bytes();
     let mut i = 0;
     std::iter::from_fn(move || {
@@ -184,7 +184,7 @@ pub fn ops(line: &str) -> impl Iterator<Item = Op> + '_ {
 /// The first operator of `line` that runs another command (`;`, `|`, `&&`, `||`, `$(`, a
 /// backtick), with its offset: what lets a command that is checked by its first word run
 /// something unchecked. Background jobs, redirections and process substitution do not count.
-pub fn first_chaining(line: &str) -> Option<(usize, &'static str)> {
+pub(crate) fn first_chaining(line: &str) -> Option<(usize, &'static str)> {
     operators(line).into_iter().find_map(|op| {
         let text = match op.kind {
             OpKind::Separator => ";",
@@ -200,24 +200,24 @@ pub fn first_chaining(line: &str) -> Option<(usize, &'static str)> {
 }
 
 /// Whitespace-separated words of `s` with their byte offsets.
-pub fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn words(s: &str) -> impl Iterator<Item = (usize, &str)> {
     s.split_whitespace()
         .map(move |w| (w.as_ptr() as usize - s.as_ptr() as usize, w))
 }
 
 /// The first word of `s` with its byte offset.
-pub fn first_word(s: &str) -> Option<(usize, &str)> {
+pub(crate) fn first_word(s: &str) -> Option<(usize, &str)> {
     words(s).next()
 }
 
 /// The program a command word runs: `/usr/bin/bash.exe` → `bash.exe`, without quotes.
-pub fn program_name(word: &str) -> &str {
+pub(crate) fn program_name(word: &str) -> &str {
     let w = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
     w.rsplit(['/', '\\']).next().unwrap_or(w)
 }
 
 /// The shell a language tag or program name denotes, if it is one (`Bash.exe` → `bash`).
-pub fn shell_name(name: &str) -> Option<&'static str> {
+pub(crate) fn shell_name(name: &str) -> Option<&'static str> {
     let lower = name.trim().to_ascii_lowercase();
     let lower = lower.strip_suffix(".exe").unwrap_or(&lower);
     SHELLS.iter().copied().find(|s| *s == lower)
@@ -225,20 +225,20 @@ pub fn shell_name(name: &str) -> Option<&'static str> {
 
 /// Whether `word` is a program that exists only to gain privileges (`sudo`), so it means
 /// privilege escalation even inside code or prose of a program.
-pub fn is_escalator(word: &str) -> bool {
+pub(crate) fn is_escalator(word: &str) -> bool {
     ESCALATORS.contains(&word)
 }
 
 /// Whether `word`, as a word of a command line, asks for privileges (`sudo`, `su`, `chroot`,
 /// any case).
-pub fn is_privilege_command(word: &str) -> bool {
+pub(crate) fn is_privilege_command(word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
     ESCALATORS.contains(&lower.as_str()) || ROOT_COMMANDS.contains(&lower.as_str())
 }
 
 /// Whether a word (already stripped of quotes) is a container flag or capability that hands a
 /// run the host: `--privileged`, `--cap-add=…`, `--pid=host`, `CAP_SYS_ADMIN`.
-pub fn is_privileged_flag(word: &str) -> bool {
+pub(crate) fn is_privileged_flag(word: &str) -> bool {
     let flag = word.split('=').next().unwrap_or(word);
     PRIVILEGED_FLAGS.contains(&flag)
         || HOST_NAMESPACE_FLAGS.contains(&word)

@@ -6,7 +6,7 @@ use super::program_name;
 
 /// How a runner's package specs name a version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ecosystem {
+pub(crate) enum Ecosystem {
     /// npm specs: `name@1.2.3`, `@scope/name@1.2.3`.
     Npm,
     /// Python requirement specs: `name==1.2.3` (uv also reads `name@1.2.3`).
@@ -19,7 +19,7 @@ pub enum Ecosystem {
 
 impl Ecosystem {
     /// `package` pinned to a version, as this ecosystem writes it (`VERSION` stands for it).
-    pub fn pinned(self, package: &str) -> String {
+    pub(crate) fn pinned(self, package: &str) -> String {
         match self {
             Ecosystem::Npm => format!("{package}@VERSION"),
             Ecosystem::Python => format!("{package}==VERSION"),
@@ -32,7 +32,7 @@ impl Ecosystem {
 
 /// A package a runner fetches without pinning its version.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnpinnedRun {
+pub(crate) struct UnpinnedRun {
     /// Index, in the argument vector, of the word that names the package.
     pub index: usize,
     /// The runner (`npx`, `uvx`, `pnpm dlx`).
@@ -150,7 +150,7 @@ const WRAPPERS: &[(&str, &str)] = &[("cmd", "/c"), ("cmd.exe", "/c")];
 
 /// Packages run unpinned by `argv` (program first): the runner's package, and for `npx -p`
 /// or `uvx --from` each spec given that way.
-pub fn unpinned_runs(argv: &[&str]) -> Vec<UnpinnedRun> {
+pub(crate) fn unpinned_runs(argv: &[&str]) -> Vec<UnpinnedRun> {
     let mut start = 0;
     while let Some(program) = argv.get(start) {
         let name = program_name(program).to_ascii_lowercase();

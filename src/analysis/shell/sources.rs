@@ -11,7 +11,7 @@ const BRANCHES: &[&str] = &[
 /// The repository URL of a git package spec and its ref, when `spec` is one: pip and uv
 /// write `git+URL@REF` (or `name @ git+URL@REF`), npm `git+URL#REF`, `github:owner/repo#REF`.
 /// The ref is `None` when the spec has none.
-pub fn git_spec(spec: &str) -> Option<(&str, Option<&str>)> {
+pub(super) fn git_spec(spec: &str) -> Option<(&str, Option<&str>)> {
     let spec = spec.trim();
     // PEP 508: `name @ git+https://…`.
     let spec = spec.split_once(" @ ").map_or(spec, |(_, url)| url.trim());
@@ -42,13 +42,13 @@ pub fn git_spec(spec: &str) -> Option<(&str, Option<&str>)> {
 }
 
 /// True when `git_ref` names a moving target: none, or a branch.
-pub fn floating_ref(git_ref: Option<&str>) -> bool {
+pub(super) fn floating_ref(git_ref: Option<&str>) -> bool {
     git_ref.is_none_or(|r| BRANCHES.contains(&r.to_ascii_lowercase().as_str()))
 }
 
 /// An image `docker run` or `podman run` starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImageRun {
+pub(super) struct ImageRun {
     /// Index, in the argument vector, of the image word.
     pub index: usize,
     /// The runtime and subcommand (`docker run`).
@@ -159,7 +159,7 @@ const VALUED: &[&str] = &[
 
 /// The image `argv` (program first) runs with `docker run`, `podman run` or `… container
 /// run`, when it has no tag or digest, or the `latest` tag.
-pub fn unpinned_image(argv: &[&str]) -> Option<ImageRun> {
+pub(super) fn unpinned_image(argv: &[&str]) -> Option<ImageRun> {
     let program = super::program_name(argv.first()?).to_ascii_lowercase();
     let program = program.strip_suffix(".exe").unwrap_or(&program);
     let runner = match program {

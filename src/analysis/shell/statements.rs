@@ -15,7 +15,7 @@ const MAX_DEPTH: usize = 4;
 /// A word of a command: where it is written and its text with quotes and escapes removed;
 /// substitutions and expansions stay in the text as written (`$(env | grep KEY)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Token {
+pub(super) struct Token {
     /// Byte offset where its source starts.
     pub start: usize,
     /// Byte offset one past where its source ends.
@@ -26,7 +26,7 @@ pub struct Token {
 
 /// How a redirection uses its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RedirectKind {
+pub(super) enum RedirectKind {
     /// `<`: the file is read.
     Read,
     /// `>`, `>|`, `&>`: the file is written.
@@ -41,7 +41,7 @@ pub enum RedirectKind {
 
 /// A redirection of a command.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Redirection {
+pub(super) struct Redirection {
     /// What it does.
     pub kind: RedirectKind,
     /// Byte offset of the operator.
@@ -54,7 +54,7 @@ pub struct Redirection {
 
 /// One command of a pipeline.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stage {
+pub(super) struct Stage {
     /// Its words, the program first (after any assignments and prefixes).
     pub words: Vec<Token>,
     /// Its redirections.
@@ -67,19 +67,19 @@ pub struct Stage {
 
 /// A pipeline: commands joined by `|`, ended by a line break, `;`, `&&`, `||` or `&`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Statement {
+pub(super) struct Statement {
     /// Its commands, in order.
     pub stages: Vec<Stage>,
 }
 
 impl Statement {
     /// Byte offset of its first character.
-    pub fn start(&self) -> usize {
+    pub(super) fn start(&self) -> usize {
         self.stages.first().map_or(0, |s| s.start)
     }
 
     /// Byte offset one past its last character.
-    pub fn end(&self) -> usize {
+    pub(super) fn end(&self) -> usize {
         self.stages.last().map_or(0, |s| s.end)
     }
 }
@@ -111,7 +111,7 @@ const PREFIXES: &[&str] = &[
 impl Stage {
     /// Index of the word that names the program run, past assignments (`A=1`), prefixes
     /// (`sudo`, `env`, `nohup`) and their flags.
-    pub fn program_index(&self) -> Option<usize> {
+    pub(super) fn program_index(&self) -> Option<usize> {
         let mut i = 0;
         let mut after_prefix = false;
         // A prefix with nothing after it runs as itself (`env`, `time`).
@@ -134,19 +134,19 @@ impl Stage {
     }
 
     /// The program run, in lower case without its folder (`/usr/bin/curl` → `curl`).
-    pub fn program(&self) -> Option<String> {
+    pub(super) fn program(&self) -> Option<String> {
         self.program_index()
             .map(|i| program_of(&self.words[i].text))
     }
 
     /// The words after the program.
-    pub fn args(&self) -> &[Token] {
+    pub(super) fn args(&self) -> &[Token] {
         self.program_index()
             .map_or(&[][..], |i| &self.words[i + 1..])
     }
 
     /// The targets written or appended to by this command's redirections.
-    pub fn written(&self) -> impl Iterator<Item = &Token> {
+    pub(super) fn written(&self) -> impl Iterator<Item = &Token> {
         self.redirects
             .iter()
             .filter(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append))
@@ -155,7 +155,7 @@ impl Stage {
 }
 
 /// The program a word names, in lower case, without quotes or folder.
-pub fn program_of(word: &str) -> String {
+pub(super) fn program_of(word: &str) -> String {
     let w = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
     w.rsplit(['/', '\\'])
         .next()
@@ -164,7 +164,7 @@ pub fn program_of(word: &str) -> String {
 }
 
 /// `NAME=value` (a shell assignment): a name of letters, digits and `_`, then `=`.
-pub fn is_assignment(word: &str) -> bool {
+pub(super) fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
         !name.is_empty()
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
@@ -173,7 +173,7 @@ pub fn is_assignment(word: &str) -> bool {
 }
 
 /// The statements of `script`.
-pub fn statements(script: &str) -> Vec<Statement> {
+pub(super) fn statements(script: &str) -> Vec<Statement> {
     let mut lexer = Lexer {
         s: script,
         b: script.as_bytes(),
@@ -552,7 +552,7 @@ fn balanced(b: &[u8], from: usize, open: u8, close: u8, depth: usize) -> usize {
 
 /// The command substitutions written in `text` (`$(…)` and backticks), each as the range
 /// of its inside.
-pub fn substitutions(text: &str) -> Vec<std::ops::Range<usize>> {
+pub(super) fn substitutions(text: &str) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -12,23 +12,23 @@ use std::time::{Duration, Instant};
 
 /// How long one plumbing call may take (`rev-parse`, `merge-base`, `ls-tree`): each takes
 /// milliseconds on a repository of a hundred thousand commits.
-pub const CALL_TIME: Duration = Duration::from_secs(20);
+pub(super) const CALL_TIME: Duration = Duration::from_secs(20);
 
 /// How long `git cat-file` may take over one blob (at most the 64 MiB read cap).
-pub const READ_TIME: Duration = Duration::from_secs(20);
+pub(super) const READ_TIME: Duration = Duration::from_secs(20);
 
 /// The memory one git process may take (`RLIMIT_DATA`: the packs git maps to read are not
 /// counted, what it allocates is).
 const MEMORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
 /// What a plumbing call may print: a tree listing of half a million files is about 60 MB.
-pub const MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
+pub(super) const MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// What git's error output is read for: its first line.
 const MAX_STDERR_BYTES: u64 = 64 * 1024;
 
 /// How a limited call ended.
-pub enum Ran {
+pub(super) enum Ran {
     /// It exited by itself.
     Exited {
         /// True on exit status 0.
@@ -46,7 +46,7 @@ pub enum Ran {
 static STOPPED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// Run `command` to its end within [`CALL_TIME`] and [`MAX_OUTPUT_BYTES`].
-pub fn run(command: Command) -> std::io::Result<Ran> {
+pub(super) fn run(command: Command) -> std::io::Result<Ran> {
     if let Some(why) = STOPPED.get() {
         return Ok(Ran::Stopped(format!("not run: an earlier git call {why}")));
     }
@@ -158,7 +158,7 @@ impl WaitSoon for Child {
 
 /// Start the child in a process group of its own (so what it starts is stopped with it),
 /// with a memory limit, and (Linux) killed when the thread that started it ends.
-pub fn confine(command: &mut Command) {
+pub(super) fn confine(command: &mut Command) {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -188,7 +188,7 @@ pub fn confine(command: &mut Command) {
 }
 
 /// Kill the child and its process group, and reap it.
-pub fn stop(child: &mut Child) {
+pub(super) fn stop(child: &mut Child) {
     kill_group(child.id());
     let _ = child.kill();
     let _ = child.wait();
@@ -205,7 +205,7 @@ fn kill_group(id: u32) {
 
 /// Kills a long-lived child (`git cat-file --batch`) whose current read runs over
 /// [`READ_TIME`]: the read then ends at the closed pipe, and says why.
-pub struct Watchdog {
+pub(super) struct Watchdog {
     state: Arc<Mutex<Watch>>,
     done: Arc<AtomicBool>,
 }
@@ -219,7 +219,7 @@ struct Watch {
 
 impl Watchdog {
     /// Watch the child with process id `id`.
-    pub fn start(id: u32) -> Watchdog {
+    pub(super) fn start(id: u32) -> Watchdog {
         let state = Arc::new(Mutex::new(Watch {
             since: None,
             fired: false,
@@ -244,12 +244,12 @@ impl Watchdog {
     }
 
     /// A read starts now.
-    pub fn begin(&self) {
+    pub(super) fn begin(&self) {
         self.watch().since = Some(Instant::now());
     }
 
     /// The read ended; why the child was stopped, if it was.
-    pub fn end(&self) -> Option<String> {
+    pub(super) fn end(&self) -> Option<String> {
         let mut w = self.watch();
         w.since = None;
         w.fired.then(|| {

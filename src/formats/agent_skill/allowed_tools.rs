@@ -4,7 +4,7 @@
 
 /// One entry of the list, by byte offsets into the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(super) struct Entry {
     /// Start of the entry.
     pub start: usize,
     /// End of the entry.
@@ -13,7 +13,7 @@ pub struct Entry {
 
 /// What is wrong with part of the value, by byte offsets into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
+pub(super) struct Problem {
     /// Start of the offending text.
     pub start: usize,
     /// End of the offending text.
@@ -26,7 +26,7 @@ pub struct Problem {
 
 /// The entries of `value` and what is wrong with them. Commas between entries are one
 /// problem (the first comma), since a fix replaces them all.
-pub fn parse(value: &str) -> (Vec<Entry>, Vec<Problem>) {
+pub(super) fn parse(value: &str) -> (Vec<Entry>, Vec<Problem>) {
     let mut entries = Vec::new();
     let mut problems = Vec::new();
     let mut depth = 0usize;
@@ -159,7 +159,7 @@ fn is_tool_name(name: &str) -> bool {
 }
 
 /// `value` with every comma between entries replaced by a space (or dropped before one).
-pub fn without_commas(value: &str) -> String {
+pub(super) fn without_commas(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut depth = 0usize;
     let mut chars = value.chars().peekable();

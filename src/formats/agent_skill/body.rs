@@ -14,7 +14,7 @@ const TOKEN_LIMIT: usize = 2 * TOKEN_BUDGET;
 
 /// A rough token count: about four ASCII characters to a token, and a token per character
 /// of other scripts (CJK text takes one or more each).
-pub fn estimated_tokens(text: &str) -> usize {
+pub(super) fn estimated_tokens(text: &str) -> usize {
     let (ascii, other) = text.chars().fold((0usize, 0usize), |(a, o), c| {
         if c.is_ascii() { (a + 1, o) } else { (a, o + 1) }
     });

@@ -17,14 +17,14 @@ const SKIPPED_DIRS: &[&str] = &["node_modules", "__pycache__"];
 
 /// One file of the skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileInfo {
+pub(crate) struct FileInfo {
     /// Any execute bit set, when the platform says.
     pub executable: Option<bool>,
 }
 
 /// What a skill's folder holds, by `/`-separated paths relative to it.
 #[derive(Debug, Default)]
-pub struct Folder {
+pub(crate) struct Folder {
     /// Regular files (`SKILL.md` included).
     pub files: BTreeMap<String, FileInfo>,
     /// Folders (the root is `""`).
@@ -47,7 +47,7 @@ pub struct Folder {
 
 impl Folder {
     /// List the skill folder `root`.
-    pub fn list(fs: &dyn FileSystem, root: &Path) -> Folder {
+    pub(crate) fn list(fs: &dyn FileSystem, root: &Path) -> Folder {
         let mut folder = Folder::default();
         folder.dirs.insert(String::new());
         let mut queue = vec![String::new()];
@@ -129,19 +129,19 @@ impl Folder {
     }
 
     /// The files called `name`, in any folder.
-    pub fn named(&self, name: &str) -> &[String] {
+    pub(crate) fn named(&self, name: &str) -> &[String] {
         self.names.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The files named `path` plus an extension (`scripts/run.py` for `scripts/run`); names
     /// shorter than three characters before the extension are left out.
-    pub fn with_stem(&self, path: &str) -> &[String] {
+    pub(crate) fn with_stem(&self, path: &str) -> &[String] {
         self.stems.get(path).map_or(&[], Vec::as_slice)
     }
 
     /// Whether `rel` (cleaned, relative to the skill) is something in the folder: listed, or
     /// inside a link or a nested skill (never walked).
-    pub fn exists(&self, rel: &str) -> bool {
+    pub(crate) fn exists(&self, rel: &str) -> bool {
         self.files.contains_key(rel)
             || self.dirs.contains(rel)
             || std::iter::once(rel)
@@ -151,7 +151,7 @@ impl Folder {
 
     /// The file or folder whose path is `rel` but for letter case, when `rel` itself is not
     /// in the folder.
-    pub fn other_case(&self, rel: &str) -> Option<&str> {
+    pub(crate) fn other_case(&self, rel: &str) -> Option<&str> {
         if self.exists(rel) {
             return None;
         }
@@ -159,7 +159,7 @@ impl Folder {
     }
 
     /// The files under the folder `dir` (relative, `""` for all).
-    pub fn files_under<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a String> + 'a {
+    pub(crate) fn files_under<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a String> + 'a {
         let from = if dir.is_empty() {
             String::new()
         } else {
@@ -172,13 +172,13 @@ impl Folder {
     }
 
     /// The files directly in the folder `dir` (relative, `""` for the skill's own folder).
-    pub fn files_in<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a String> + 'a {
+    pub(crate) fn files_in<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a String> + 'a {
         self.files_under(dir)
             .filter(move |f| !f[dir.len()..].trim_start_matches('/').contains('/'))
     }
 }
 
 /// The folders holding `rel`, shallowest first (`a`, `a/b` for `a/b/c.md`).
-pub fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
     rel.match_indices('/').map(move |(i, _)| &rel[..i])
 }

@@ -19,7 +19,7 @@ static SHAPE: ShapeRules = ShapeRules {
 };
 
 /// The keys of the spec's table.
-pub const SPEC_KEYS: &[&str] = &[
+pub(super) const SPEC_KEYS: &[&str] = &[
     "name",
     "description",
     "license",
@@ -30,7 +30,7 @@ pub const SPEC_KEYS: &[&str] = &[
 
 /// Keys that agents read beyond the spec, each with the agents whose public documentation
 /// defines it.
-pub const DIALECT_KEYS: &[(&str, &str)] = &[
+pub(super) const DIALECT_KEYS: &[(&str, &str)] = &[
     ("when_to_use", "Claude Code"),
     ("argument-hint", "Claude Code and VS Code"),
     ("arguments", "Claude Code"),

@@ -7,7 +7,10 @@ use crate::ir::{Lowering, SkillEntry};
 use crate::text::hex;
 
 /// The skills of the files `takes` accepts, each with a name and a description.
-pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+pub(super) fn lower<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
     let skills = results
         .iter()
         .filter_map(|r| {

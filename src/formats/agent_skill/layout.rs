@@ -31,7 +31,7 @@ pub(super) struct Layout {
 
 impl Layout {
     /// Read the Markdown of `text` from `body_start`.
-    pub fn read(text: &str, body_start: usize) -> Layout {
+    pub(super) fn read(text: &str, body_start: usize) -> Layout {
         let body = text.get(body_start..).unwrap_or("");
         let mut out = Layout::default();
         // (level, title) of the headings the current place is under.
@@ -91,19 +91,19 @@ impl Layout {
     }
 
     /// The code spans and blocks, in order.
-    pub fn codes(&self) -> &[Code] {
+    pub(super) fn codes(&self) -> &[Code] {
         &self.codes
     }
 
     /// The code span or block `offset` is in.
-    pub fn code_at(&self, offset: usize) -> Option<&Code> {
+    pub(super) fn code_at(&self, offset: usize) -> Option<&Code> {
         let i = self.codes.partition_point(|c| c.span.start <= offset);
         let code = self.codes.get(i.checked_sub(1)?)?;
         (offset < code.span.end).then_some(code)
     }
 
     /// The titles of the headings `offset` is under (`steps / what to never include`).
-    pub fn headings_at(&self, offset: usize) -> &str {
+    pub(super) fn headings_at(&self, offset: usize) -> &str {
         let i = self.headings.partition_point(|(at, _)| *at <= offset);
         i.checked_sub(1)
             .and_then(|i| self.headings.get(i))
@@ -132,7 +132,7 @@ pub(super) struct Lines {
 
 impl Lines {
     /// The line starts of `text`.
-    pub fn new(text: &str) -> Lines {
+    pub(super) fn new(text: &str) -> Lines {
         let starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
@@ -143,7 +143,7 @@ impl Lines {
     }
 
     /// The line holding `offset` in `text` (the text `self` was made of), without its break.
-    pub fn at(&self, text: &str, offset: usize) -> Span {
+    pub(super) fn at(&self, text: &str, offset: usize) -> Span {
         let i = self.starts.partition_point(|s| *s <= offset).max(1) - 1;
         let start = self.starts.get(i).copied().unwrap_or(0);
         let end = self

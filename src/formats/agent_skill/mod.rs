@@ -24,7 +24,7 @@ mod broken;
 mod commands;
 mod families;
 mod fences;
-pub mod folder;
+pub(crate) mod folder;
 mod front_matter;
 mod integrations;
 mod ir;
@@ -63,7 +63,7 @@ const MAX_COMPANION_BYTES: usize = 1024 * 1024;
 
 /// A `name` as the reference compares it (trimmed, NFKC), and where it is written.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Named {
+pub(crate) struct Named {
     /// The normalized name.
     pub value: String,
     /// The span of its value.
@@ -72,7 +72,7 @@ pub struct Named {
 
 /// A lowered `SKILL.md`.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Skill {
+pub(crate) struct Skill {
     /// The skill's folder (the one holding `SKILL.md`).
     pub root: PathBuf,
     /// `name`, when it is text.
@@ -84,7 +84,7 @@ pub struct Skill {
 }
 
 /// Parse, lower, validate and lint one `SKILL.md` and the folder it heads.
-pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let root = file
         .path
         .parent()
@@ -124,7 +124,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
 }
 
 /// `SKILL.md` files, each heading a skill folder (names are unique per skills folder).
-pub struct AgentSkill;
+pub(crate) struct AgentSkill;
 
 impl Format for AgentSkill {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
@@ -168,7 +168,7 @@ impl Format for AgentSkill {
 
 /// SKL017: two skills of one skills folder (the folder that holds the skill folders) with
 /// one name. Agents list the skills of a folder by name, so one hides the other.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     let mut skills: Vec<(&Arc<SourceFile>, &Skill)> = results
         .iter()
         .filter_map(|r| Some((&r.file, r.item.get::<Skill>()?)))

@@ -8,20 +8,20 @@ use unicode_normalization::UnicodeNormalization;
 use crate::analysis::names::{FirstChar, Leading, NameStyle, suggest_valid_name};
 
 /// Longest name, in characters after normalization.
-pub const MAX_NAME_CHARS: usize = 64;
+pub(super) const MAX_NAME_CHARS: usize = 64;
 
 /// `name` as the reference compares it: surrounding whitespace dropped, NFKC normalized.
-pub fn normalized(name: &str) -> String {
+pub(super) fn normalized(name: &str) -> String {
     name.trim().nfkc().collect()
 }
 
 /// A folder name as the reference compares it (NFKC, not trimmed).
-pub fn normalized_folder(folder: &str) -> String {
+pub(super) fn normalized_folder(folder: &str) -> String {
     folder.nfkc().collect()
 }
 
 /// Why a (normalized) name breaks the rule, first problem first; `None` when it is valid.
-pub fn problem(name: &str) -> Option<String> {
+pub(super) fn problem(name: &str) -> Option<String> {
     let len = name.chars().count();
     if len > MAX_NAME_CHARS {
         return Some(format!(
@@ -61,7 +61,7 @@ fn is_letter_or_digit(c: char) -> bool {
 }
 
 /// A valid name close to `name` (`PDF Tools!` → `pdf-tools`), if there is one.
-pub fn suggest(name: &str) -> Option<String> {
+pub(super) fn suggest(name: &str) -> Option<String> {
     const SKILL: NameStyle = NameStyle {
         keep: |c| c.is_ascii_lowercase() || c.is_ascii_digit(),
         lowercase: true,

@@ -52,7 +52,7 @@ pub(super) struct Doc {
 
 impl Doc {
     /// Read for its links and paths, rather than as a program.
-    pub fn markdown(&self) -> bool {
+    pub(super) fn markdown(&self) -> bool {
         paths::is_markdown(&self.rel)
     }
 }

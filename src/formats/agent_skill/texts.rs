@@ -10,7 +10,7 @@ use crate::syntax::{Node, NodeKind};
 
 /// The texts of one skill: the front matter `root`, the body from `body_start`, and every
 /// other file of the skill that was read (`scripts` among them).
-pub fn skill<'a>(
+pub(super) fn skill<'a>(
     file: &'a Arc<SourceFile>,
     root: Option<&'a Node>,
     body_start: usize,

@@ -15,7 +15,7 @@ use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 ///
 /// The shape is read as the text streams by, keeping nothing: a file of millions of values
 /// costs no memory to tell apart (a tree of it took 28 times its size).
-pub fn is_manifest(text: &str) -> bool {
+pub(super) fn is_manifest(text: &str) -> bool {
     let mut de = serde_json::Deserializer::from_str(text);
     match de.deserialize_any(Shape::Root).and_then(|found| {
         de.end()?;

@@ -11,7 +11,10 @@ use crate::source::SourceFile;
 use crate::syntax::Packed;
 
 /// Every entry of the manifests `takes` accepts.
-pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+pub(super) fn lower<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
     let mut out = Lowering::default();
     for r in results {
         if let Some(m) = r.item.get::<Manifest>()

@@ -46,7 +46,7 @@ const REFUSED: &str =
 
 /// A lowered `tools.json`.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// The entries of `tools` that are JSON objects, in order.
     pub tools: Vec<Tool>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
@@ -55,14 +55,14 @@ pub struct Manifest {
 
 impl Manifest {
     /// Tool definitions in this manifest.
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         self.tools.len()
     }
 }
 
 /// One entry of `tools`, as far as it could be read.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub struct Tool {
+pub(crate) struct Tool {
     /// Position in the `tools` list.
     pub index: usize,
     /// `name`, when it is a non-empty string.
@@ -90,7 +90,7 @@ pub struct Tool {
 }
 
 /// Parse, lower, validate and lint one manifest; programs are looked for through `fs`.
-pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut cx = Cx {
         file: &file,
         fs,
@@ -124,7 +124,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
 }
 
 /// agentcli `tools.json` manifests.
-pub struct Agentcli;
+pub(crate) struct Agentcli;
 
 impl Format for Agentcli {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {

@@ -6,7 +6,7 @@ use crate::formats::outline::{self, Outline, Symbol, SymbolKind};
 use crate::source::Span;
 
 /// The outline of a `tools.json`: one symbol per object entry of `tools`.
-pub fn outline(r: &FileResult) -> Outline {
+pub(super) fn outline(r: &FileResult) -> Outline {
     let Some(manifest) = r.item.get::<Manifest>() else {
         return Outline::default();
     };

@@ -9,7 +9,7 @@ use crate::source::SourceFile;
 use crate::syntax::Node;
 
 /// One [`ToolTexts`] per object entry of `tools`.
-pub fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+pub(super) fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
     // A list without its `{"tools": …}` wrapper (ACL002) is still what some client shows the
     // model: an MCP server's tool list is read the same way.
     let entries = root

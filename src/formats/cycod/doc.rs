@@ -13,7 +13,7 @@ use crate::syntax::{Node, NodeKind};
 
 /// A cycod tool file's fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub struct ToolDoc {
+pub(crate) struct ToolDoc {
     /// `description`, when a string.
     pub description: Option<String>,
     /// Where `description` is written, whatever its type.
@@ -58,7 +58,7 @@ fn settings_of(root: &Node) -> crate::ir::Settings {
 
 /// One entry of `parameters`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Param {
+pub(crate) struct Param {
     /// The parameter's name.
     pub name: String,
     /// `type`, as written.
@@ -74,7 +74,7 @@ pub struct Param {
 
 /// What a step (or a single-step tool) does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Action {
+pub(crate) enum Action {
     /// `run:` a command line.
     Command(String),
     /// A script and the shell that runs it (`bash:`, `cmd:`, `pwsh:`, `python:`, or
@@ -107,7 +107,7 @@ const SCRIPT_KEYS: &[(&str, &str)] = &[
 
 impl ToolDoc {
     /// Lower the tool file's root mapping.
-    pub fn lower(root: &Node) -> ToolDoc {
+    pub(crate) fn lower(root: &Node) -> ToolDoc {
         let parameters = root.value("parameters");
         let steps = root
             .value("steps")

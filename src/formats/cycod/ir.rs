@@ -11,7 +11,10 @@ use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, provenance};
 use crate::source::SourceFile;
 
 /// The tools of the files `takes` accepts.
-pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+pub(super) fn lower<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
     let mut out = Lowering::default();
     for r in results {
         if let Some(t) = r.item.get::<CycodTool>()

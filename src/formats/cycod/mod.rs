@@ -7,7 +7,7 @@
 //! patterns play the part of the runtime's `--load-tools` folders.
 
 mod commands;
-pub mod doc;
+pub(crate) mod doc;
 mod ir;
 mod lower;
 mod outline;
@@ -16,10 +16,10 @@ mod platforms;
 mod references;
 mod resolve;
 mod security;
-pub mod template;
+pub(crate) mod template;
 mod texts;
 mod uses;
-pub mod writes;
+pub(crate) mod writes;
 
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -36,7 +36,7 @@ use std::path::Path;
 
 /// A lowered cycod tool: what the cross-file checks need.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Tool {
+pub(crate) struct Tool {
     /// The name the tool is registered under (`name`, else the file stem).
     pub name: Option<ToolName>,
     /// Other tools this one names: `uses.tool(s)`, a step's or the tool's `tool:`.
@@ -55,7 +55,7 @@ pub struct Tool {
 
 /// The name a tool answers to, and where it comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ToolName {
+pub(crate) struct ToolName {
     /// The name.
     pub value: String,
     /// The `name` value, or the first key of the file when the name is the file stem.
@@ -66,7 +66,7 @@ pub struct ToolName {
 
 /// A name written in a tool that must resolve to another definition.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct NameRef {
+pub(crate) struct NameRef {
     /// The name as written.
     pub name: String,
     /// Where it is written.
@@ -76,7 +76,7 @@ pub struct NameRef {
 }
 
 /// Parse, lower, validate and lint one tool file.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     let parsed = yaml::parse(file.body(), file.bom_len);
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let Some(root) = parsed.root else {
@@ -108,7 +108,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
 }
 
 /// cycod custom tools.
-pub struct Cycod;
+pub(crate) struct Cycod;
 
 impl Format for Cycod {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
@@ -160,6 +160,6 @@ impl Format for Cycod {
 /// Cross-file checks per `.cycod/tools` scope: duplicate names, `uses`/`tool:` references,
 /// reference cycles and MCP names.
 /// An `mcp/mcp.json` next to a tools folder is read through `fs`.
-pub fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {
+pub(crate) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {
     resolve::resolve(results, fs)
 }

@@ -18,7 +18,7 @@ fn tool_name(folder: &Path, value: &str) -> Name {
 }
 
 /// The outline of a cycod tool file.
-pub fn outline(r: &FileResult) -> Outline {
+pub(super) fn outline(r: &FileResult) -> Outline {
     let Some(tool) = r.item.get::<Tool>() else {
         return Outline::default();
     };

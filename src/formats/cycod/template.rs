@@ -8,11 +8,11 @@
 //! name, a `RAW:` name or a `step.property` pair is not a reference.
 
 /// The properties of a step that `{step.property}` may read.
-pub const STEP_PROPERTIES: &[&str] = &["output", "stdout", "stderr", "exit-code"];
+pub(crate) const STEP_PROPERTIES: &[&str] = &["output", "stdout", "stderr", "exit-code"];
 
 /// What a reference refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target<'a> {
+pub(crate) enum Target<'a> {
     /// `{NAME}` or, with `raw`, `{RAW:NAME}`.
     Param {
         /// The parameter name.
@@ -31,7 +31,7 @@ pub enum Target<'a> {
 
 /// One reference found in a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reference<'a> {
+pub(crate) struct Reference<'a> {
     /// Byte offset of the `{` in the value.
     pub at: usize,
     /// The whole reference, braces included.
@@ -41,7 +41,7 @@ pub struct Reference<'a> {
 }
 
 /// Every reference in `value`, in order.
-pub fn scan(value: &str) -> Vec<Reference<'_>> {
+pub(crate) fn scan(value: &str) -> Vec<Reference<'_>> {
     let bytes = value.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -96,7 +96,7 @@ fn classify(inner: &str) -> Option<Target<'_>> {
 }
 
 /// A parameter name: a letter or `_`, then letters, digits, `_` or `-`.
-pub fn is_name(s: &str) -> bool {
+pub(crate) fn is_name(s: &str) -> bool {
     let mut bytes = s.bytes();
     bytes
         .next()

@@ -18,7 +18,7 @@ const RUN_KEYS: &[(&str, Shell)] = &[
 ];
 
 /// The texts of the tool file whose tree is `root`; `stem` names a tool without `name`.
-pub fn tool<'a>(
+pub(super) fn tool<'a>(
     file: &'a Arc<SourceFile>,
     root: &'a Node,
     stem: Option<&str>,

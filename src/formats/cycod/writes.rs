@@ -10,7 +10,7 @@ use crate::analysis::shell::{Command, Dialect, Word, simple_commands};
 
 /// An obvious write: where it is in the command and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Write {
+pub(crate) struct Write {
     /// Byte offset in the command text.
     pub start: usize,
     /// Byte offset one past the end.
@@ -20,7 +20,7 @@ pub struct Write {
 }
 
 /// The first obvious write in `script`, if any.
-pub fn first_write(script: &str, dialect: Dialect) -> Option<Write> {
+pub(crate) fn first_write(script: &str, dialect: Dialect) -> Option<Write> {
     if dialect == Dialect::Python {
         return python_write(script);
     }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// A `tool.yaml`'s fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub struct ManifestDoc {
+pub(crate) struct ManifestDoc {
     /// `version`.
     pub version: Option<String>,
     /// `description`, when a string.
@@ -44,7 +44,7 @@ fn permissions(root: &Node) -> crate::ir::Settings {
 
 impl ManifestDoc {
     /// Lower the manifest's root mapping.
-    pub fn lower(root: &Node) -> ManifestDoc {
+    pub(crate) fn lower(root: &Node) -> ManifestDoc {
         ManifestDoc {
             version: str_at(root, &["version"]).map(str::to_string),
             description: str_at(root, &["description"]).map(str::to_string),
@@ -71,7 +71,7 @@ impl ManifestDoc {
 
 /// A `.dops` skill's front matter fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub struct SkillDoc {
+pub(crate) struct SkillDoc {
     /// `meta.version`.
     pub version: Option<String>,
     /// `meta.description`, when a string.
@@ -104,7 +104,7 @@ pub struct SkillDoc {
 
 impl SkillDoc {
     /// Lower the skill's front matter root.
-    pub fn lower(root: &Node) -> SkillDoc {
+    pub(crate) fn lower(root: &Node) -> SkillDoc {
         let perm = |k: &str| str_at(root, &["permissions", k]);
         SkillDoc {
             version: str_at(root, &["meta", "version"]).map(str::to_string),

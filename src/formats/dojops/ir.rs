@@ -17,7 +17,10 @@ use crate::text::hex;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
 /// refuses.
-pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+pub(crate) fn lower<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
     let policies = policies(results);
     let mut out = Lowering::default();
     for r in results {
@@ -129,7 +132,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
 /// The input of a `.dops` skill. DojOps skills take no typed input: the runtime hands the
 /// model a natural-language request and, in update mode, the current content of the file to
 /// change. The bundle says exactly that.
-pub fn dops_input_schema() -> Value {
+pub(crate) fn dops_input_schema() -> Value {
     json!({
         "type": "object",
         "properties": {

@@ -3,17 +3,17 @@
 //! Name scope is one `.dojops/` project: tools and skills of one project share a registry,
 //! and the policy of that project applies to them.
 
-pub mod doc;
-pub mod dops;
-pub mod ir;
+pub(crate) mod doc;
+pub(crate) mod dops;
+pub(crate) mod ir;
 mod outline;
-pub mod policy;
+pub(crate) mod policy;
 #[cfg(test)]
 mod scale_tests;
 mod schema_file;
 mod texts;
-pub mod tool_yaml;
-pub mod zod;
+pub(crate) mod tool_yaml;
+pub(crate) mod zod;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -31,7 +31,7 @@ use crate::rules::dojops as rules;
 use crate::source::{FormatId, SourceFile, Span};
 
 /// The shape rules every DojOps file shares (missing, wrong type, bad value, length, unknown key).
-pub static SHAPE: crate::formats::fields::ShapeRules = crate::formats::fields::ShapeRules {
+pub(crate) static SHAPE: crate::formats::fields::ShapeRules = crate::formats::fields::ShapeRules {
     missing: &rules::MISSING_REQUIRED_FIELD,
     wrong_type: &rules::WRONG_FIELD_TYPE,
     bad_value: &rules::INVALID_ENUM_VALUE,
@@ -42,7 +42,7 @@ pub static SHAPE: crate::formats::fields::ShapeRules = crate::formats::fields::S
 /// Where a DojOps name is written: `tool.yaml` and `.dops` validate names with different
 /// patterns (`^[a-z0-9-]+$` and `^[a-z][a-z0-9-]*$`), both 1 to 64 characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameKind {
+pub(crate) enum NameKind {
     /// A `tool.yaml` `name`.
     Tool,
     /// A `.dops` `meta.name`.
@@ -60,7 +60,7 @@ impl NameKind {
     }
 
     /// The nearest name the pattern accepts (possibly empty, or the name itself).
-    pub fn suggest(self, name: &str) -> String {
+    pub(crate) fn suggest(self, name: &str) -> String {
         suggest_valid_name(name, &self.style())
     }
 
@@ -92,7 +92,7 @@ impl NameKind {
 /// The one validator of DojOps tool and skill names: a length defect (empty, over 64
 /// characters) is DOJ006, a pattern defect DOJ003; a name can have both. `path` is the
 /// field (`name`, `meta.name`). True when the name is valid.
-pub fn check_name(
+pub(crate) fn check_name(
     lw: &mut Lowerer<'_>,
     kind: NameKind,
     path: &str,
@@ -145,7 +145,7 @@ pub fn check_name(
 
 /// A lowered DojOps file.
 #[derive(Debug, Serialize, Deserialize)]
-pub enum Item {
+pub(crate) enum Item {
     /// A `tool.yaml` manifest.
     Tool(tool_yaml::Tool),
     /// A `.dops` skill (boxed: it is larger than a manifest, and every manifest's item
@@ -157,14 +157,14 @@ pub enum Item {
 
 impl Item {
     /// Tool definitions in this item.
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         usize::from(!matches!(self, Item::Policy(_)))
     }
 }
 
 /// A tool or skill name with where it is written.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Name {
+pub(crate) struct Name {
     /// The name.
     pub value: String,
     /// The span of the name's value.
@@ -176,7 +176,7 @@ pub struct Name {
 /// `.dops` skill's own folder (catalog repositories keep skills of the same name in separate
 /// category folders, which no project loads together) and, for a manifest found through an
 /// include pattern, the folder above the tool's own folder.
-pub fn project_of(path: &Path) -> PathBuf {
+pub(crate) fn project_of(path: &Path) -> PathBuf {
     // The usual case, as text: every file of a repository is asked about.
     if let Some(text) = path.to_str()
         && let Some(at) = text.rfind("/.dojops/")
@@ -203,7 +203,7 @@ pub fn project_of(path: &Path) -> PathBuf {
 }
 
 /// Parse and lower one DojOps file; a manifest's schema files are read through `fs`.
-pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     match file.format {
         FormatId::DojopsTool => tool_yaml::load(file, fs),
         FormatId::DojopsDops => dops::load(file),
@@ -212,7 +212,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
 }
 
 /// The DojOps family: `tool.yaml`, `.dops` skills and `.dojops/policy.yaml`.
-pub struct Dojops;
+pub(crate) struct Dojops;
 
 impl Format for Dojops {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
@@ -287,7 +287,7 @@ impl Format for Dojops {
 }
 
 /// A tool or skill of a project, for cross-file checks.
-pub struct Member<'a> {
+pub(crate) struct Member<'a> {
     /// Its file.
     pub file: &'a Arc<SourceFile>,
     /// Its name.
@@ -297,7 +297,7 @@ pub struct Member<'a> {
 /// Cross-file checks, per `.dojops/` project: duplicate names, policy, skill dependencies;
 /// and, for each manifest and each skill outside `.dojops/skills/`, that current DojOps does
 /// not load it (DOJ024, DOJ025).
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     #[derive(Default)]
     struct Project<'a> {
         members: Vec<Member<'a>>,

@@ -26,7 +26,7 @@ fn to_member(path: &Path, span: crate::source::Span, value: &str) -> Reference {
 }
 
 /// The outline of a `tool.yaml`, `.dops` or `.dojops/policy.yaml`.
-pub fn outline(r: &FileResult) -> Outline {
+pub(super) fn outline(r: &FileResult) -> Outline {
     let path = r.file.path.as_path();
     let whole = outline::whole(&r.file);
     match r.item.get::<Item>() {

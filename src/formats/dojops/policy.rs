@@ -51,7 +51,7 @@ const MAX_SUGGESTION_WORK: usize = 2_000_000;
 
 /// One list of a policy, as DojOps uses it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct NameList {
+pub(crate) struct NameList {
     /// The key the list came from (`allowedTools` or legacy `allowedPlugins`, …).
     #[serde(with = "crate::formats::item::static_str")]
     pub key: crate::formats::item::StaticStr,
@@ -63,7 +63,7 @@ pub struct NameList {
 
 /// A lowered policy: the lists DojOps would apply.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// The allowlist in force, if any (it may be empty: then it allows everything).
     pub allowed: Option<NameList>,
     /// The blocklist in force, if any.
@@ -73,7 +73,7 @@ pub struct Policy {
 }
 
 /// Parse and lower a policy file.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     if only_comments(file.body()) {
         // No document at all is DojOps's "no policy", not a syntax error of this file.
         let policy = Policy {
@@ -104,7 +104,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
 
 impl Policy {
     /// The lists as sets, to ask about many tools (what DojOps's `isToolAllowed` decides).
-    pub fn lookup(&self) -> Lookup<'_> {
+    pub(crate) fn lookup(&self) -> Lookup<'_> {
         let allowed: HashSet<&str> = names_of(&self.allowed).map(|(n, _)| n).collect();
         Lookup {
             // The first entry of a name is where it is blocked.
@@ -131,7 +131,7 @@ fn names_of(list: &Option<NameList>) -> impl DoubleEndedIterator<Item = (&str, S
 
 /// A policy's lists in force, as sets.
 #[derive(Debug, Default)]
-pub struct Lookup<'a> {
+pub(crate) struct Lookup<'a> {
     blocked: HashMap<&'a str, Span>,
     blocked_key: &'a str,
     allowed: Option<(HashSet<&'a str>, Span)>,
@@ -141,7 +141,7 @@ pub struct Lookup<'a> {
 impl Lookup<'_> {
     /// Why DojOps refuses tool `name` and where the policy says so (the blocklist is checked
     /// first): the blocklist entry, or the key of the allowlist that does not name it.
-    pub fn refusal(&self, name: &str) -> Option<(String, Span)> {
+    pub(crate) fn refusal(&self, name: &str) -> Option<(String, Span)> {
         if let Some(span) = self.blocked.get(name) {
             Some((
                 format!(
@@ -326,7 +326,11 @@ fn list_in_force(
 }
 
 /// Checks of a policy against the project's tools and skills: DOJ016, DOJ017, DOJ018.
-pub fn resolve(file: &Arc<SourceFile>, policy: &Policy, members: &[Member<'_>]) -> Vec<Diagnostic> {
+pub(crate) fn resolve(
+    file: &Arc<SourceFile>,
+    policy: &Policy,
+    members: &[Member<'_>],
+) -> Vec<Diagnostic> {
     if !policy.in_force {
         return Vec::new();
     }

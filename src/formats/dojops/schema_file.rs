@@ -12,7 +12,7 @@ use crate::syntax::Later;
 /// the result's companions, which the item holds rather than a copy of its path (a
 /// repository holds every tool's item).
 #[derive(Debug, Serialize, Deserialize)]
-pub struct SchemaFile {
+pub(crate) struct SchemaFile {
     /// The file.
     #[serde(with = "crate::source::file_ref")]
     pub file: Arc<SourceFile>,
@@ -25,7 +25,7 @@ pub struct SchemaFile {
 
 impl SchemaFile {
     /// The manifest's reference to it (for an editor).
-    pub fn reference(&self) -> Reference {
+    pub(crate) fn reference(&self) -> Reference {
         Reference {
             span: self.span,
             target: Target::File(self.file.path.clone()),

@@ -11,7 +11,7 @@ use crate::syntax::markdown::h2_sections;
 
 /// The texts of a `tool.yaml` (`root`) and of the schema files its load read (`schemas`:
 /// each file and its tree).
-pub fn tool_yaml<'a>(
+pub(super) fn tool_yaml<'a>(
     file: &'a Arc<SourceFile>,
     root: &'a Node,
     schemas: &'a [(Arc<SourceFile>, Node)],
@@ -45,7 +45,7 @@ pub fn tool_yaml<'a>(
 }
 
 /// The texts of a `.dops` skill: its front matter `root` and the body from `body_start`.
-pub fn skill<'a>(
+pub(super) fn skill<'a>(
     file: &'a Arc<SourceFile>,
     root: Option<&'a Node>,
     body_start: usize,

@@ -25,10 +25,10 @@ use crate::syntax::{Again, Later, Node, NodeKind, json, yaml};
 use serde::{Deserialize, Serialize};
 
 /// DojOps skips manifests and schema files larger than this.
-pub const MAX_DOJOPS_FILE: usize = 64 * 1024;
+pub(crate) const MAX_DOJOPS_FILE: usize = 64 * 1024;
 
 /// What DojOps does with a key it does not know.
-pub const DROPPED_NOTE: &str =
+pub(crate) const DROPPED_NOTE: &str =
     "DojOps silently drops keys it does not know: whatever this sets has no effect";
 
 const TOP_KEYS: &[&str] = &[
@@ -58,13 +58,13 @@ const SERIALIZERS: &[&str] = &["yaml", "json", "hcl", "ini", "toml", "raw"];
 const PERMISSION_KEYS: &[&str] = &["filesystem", "network", "child_process"];
 
 /// The tree of the schema file `file`, as the load parsed it.
-pub fn schema_tree(file: &SourceFile) -> Option<Node> {
+pub(crate) fn schema_tree(file: &SourceFile) -> Option<Node> {
     json::parse(file.body(), file.bom_len).root
 }
 
 /// A lowered `tool.yaml`.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Tool {
+pub(crate) struct Tool {
     /// `name`, when present, a string and a valid name.
     pub name: Option<Name>,
     /// `name` as written, valid or not: where findings about the whole tool point.
@@ -83,7 +83,7 @@ pub struct Tool {
 impl Tool {
     /// What the bundle lowering needs of the manifest `file` (this item's): lowered again
     /// from its text (read back from disk when it was let go) the first time.
-    pub fn doc(&self, file: &SourceFile) -> Option<&super::doc::ManifestDoc> {
+    pub(crate) fn doc(&self, file: &SourceFile) -> Option<&super::doc::ManifestDoc> {
         self.doc.get_or_make(|| {
             let parsed = yaml::parse(file.body(), file.bom_len);
             parsed.root.as_ref().map(super::doc::ManifestDoc::lower)
@@ -91,11 +91,11 @@ impl Tool {
     }
 }
 
-pub use super::schema_file::SchemaFile;
+pub(crate) use super::schema_file::SchemaFile;
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
 /// `fs`).
-pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut result = FileResult::new(Arc::clone(&file), Vec::new(), FileItem::none());
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
@@ -147,7 +147,7 @@ pub fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
 /// DOJ024, once per manifest: current DojOps does not load it at all, whatever it holds. At
 /// the tool's name when it has a valid one. Reported across files (`resolve`), so that a
 /// manifest with no finding of its own stays one the cache can leave alone.
-pub fn not_loaded(file: &Arc<SourceFile>, name: Option<&Name>) -> Diagnostic {
+pub(crate) fn not_loaded(file: &Arc<SourceFile>, name: Option<&Name>) -> Diagnostic {
     let kind = file
         .path
         .file_name()

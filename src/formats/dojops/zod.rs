@@ -14,7 +14,7 @@ use crate::source::SourceFile;
 use crate::syntax::{Node, NodeKind};
 
 /// How DojOps's schemas are checked.
-pub const SCHEMA_OPTIONS: SchemaOptions = SchemaOptions {
+pub(crate) const SCHEMA_OPTIONS: SchemaOptions = SchemaOptions {
     runtime: Some(&DojopsZod),
 };
 
@@ -23,7 +23,7 @@ const ZOD_SUBSET: &str =
     "`type`, `enum`, `properties`, `required`, `items`, `description` and `default`";
 
 /// DojOps's conversion of a schema into a Zod validator.
-pub struct DojopsZod;
+pub(crate) struct DojopsZod;
 
 /// How DojOps converts one schema: an `enum` wins over everything, then `type` picks a
 /// handler; anything else becomes "any value".

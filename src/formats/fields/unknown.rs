@@ -7,12 +7,12 @@ use crate::diagnostics::DidYouMean;
 
 impl Lowerer<'_> {
     /// Warn about keys not in `known`, with "did you mean" when one is close.
-    pub fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
+    pub(crate) fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str], consequence: &str) {
         self.unknown_keys_at(map, known, Site::default().note(consequence));
     }
 
     /// [`Lowerer::unknown_keys`], reported as `site` says (its note is the consequence).
-    pub fn unknown_keys_at(&mut self, map: MapRef<'_>, known: &[&str], site: Site<'_>) {
+    pub(crate) fn unknown_keys_at(&mut self, map: MapRef<'_>, known: &[&str], site: Site<'_>) {
         let Some(entries) = map.node.as_map() else {
             return;
         };

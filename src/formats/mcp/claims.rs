@@ -26,7 +26,7 @@ const SERVER_JSON_KEYS: &[&str] = &[
 /// Whether `text` is an MCP file of its kind (`server`: a `server.json`, else a client
 /// configuration): read leniently, with comments and trailing commas as the clients allow,
 /// then judged by its shape; text that does not parse, by what it names.
-pub fn claims(server: bool, text: &str) -> bool {
+pub(super) fn claims(server: bool, text: &str) -> bool {
     let parsed = json::parse_jsonc(text, 0);
     match &parsed.root {
         Some(root) if parsed.errors.is_empty() => {
@@ -43,7 +43,7 @@ pub fn claims(server: bool, text: &str) -> bool {
 /// A `server.json`: its `$schema` is the registry's, or it lists `packages` or `remotes`,
 /// or every key is a server.json key (or a misspelling of one) and the file names,
 /// describes or versions a server.
-pub fn is_server_json(root: &Node) -> bool {
+pub(super) fn is_server_json(root: &Node) -> bool {
     let Some(entries) = root.as_map() else {
         return false;
     };
@@ -67,7 +67,7 @@ pub fn is_server_json(root: &Node) -> bool {
 
 /// A client configuration: a `mcpServers` or `servers` object at the root (or under `mcp`,
 /// as VS Code's settings.json nests it).
-pub fn is_client_config(root: &Node) -> bool {
+pub(super) fn is_client_config(root: &Node) -> bool {
     let has_servers = |node: &Node| {
         ["mcpServers", "servers"]
             .iter()
@@ -77,7 +77,7 @@ pub fn is_client_config(root: &Node) -> bool {
 }
 
 /// A file that does not parse is claimed when its text names what only MCP files name.
-pub fn looks_like(text: &str, server: bool) -> bool {
+pub(super) fn looks_like(text: &str, server: bool) -> bool {
     if server {
         text.contains("modelcontextprotocol")
     } else {

@@ -29,7 +29,7 @@ const INPUT_TYPES: &[&str] = &["promptString", "pickString", "command"];
 
 /// What a lowered client configuration holds.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct ClientConfig {
+pub(super) struct ClientConfig {
     /// The server names, in order.
     pub servers: Vec<String>,
     /// What the security pass reads (`texts.rs`).
@@ -37,7 +37,7 @@ pub struct ClientConfig {
 }
 
 /// Check a client configuration whose root is `root`.
-pub fn check(
+pub(super) fn check(
     file: &Arc<SourceFile>,
     root: &Node,
     client: Client,

@@ -66,16 +66,16 @@ const SECRET_REMEDY: Remedy<'static> = Remedy {
 };
 
 /// A declared name that `{name}` templates may use, and where it is declared.
-pub type Declared = (String, Span);
+pub(super) type Declared = (String, Span);
 
 /// A mapping item of a list: the item as a map, anchored at its opening brace.
-pub fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> Option<MapRef<'n>> {
+pub(super) fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> Option<MapRef<'n>> {
     let brace = Span::new(node.span.start, node.span.start + 1);
     lw.as_map(node, brace, path)
 }
 
 /// The items of the list at `map.key`, or a wrong-type diagnostic.
-pub fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n [Node] {
+pub(super) fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n [Node] {
     let Some(entry) = map.node.get(key) else {
         return &[];
     };
@@ -168,7 +168,7 @@ fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
 }
 
 /// Check every variable of a remote transport, and return their names.
-pub fn remote_variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
+pub(super) fn remote_variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
     variables(lw, map)
 }
 
@@ -230,7 +230,7 @@ fn undefined_in_value(
 }
 
 /// An environment variable or header: its name (and its span) when it has one.
-pub fn key_value(
+pub(super) fn key_value(
     lw: &mut Lowerer<'_>,
     node: &Node,
     path: &str,
@@ -266,7 +266,12 @@ pub fn key_value(
 }
 
 /// What an argument declares for `{name}` templates: its `name` and its `valueHint`.
-pub fn argument(lw: &mut Lowerer<'_>, node: &Node, path: &str, owner: &str) -> Vec<Declared> {
+pub(super) fn argument(
+    lw: &mut Lowerer<'_>,
+    node: &Node,
+    path: &str,
+    owner: &str,
+) -> Vec<Declared> {
     let Some(map) = item(lw, node, path) else {
         return Vec::new();
     };

@@ -8,7 +8,7 @@ use crate::runtimes::mcp_registry::{REMOVED, RENAMED};
 
 /// Report the keys of `map` not in `known`: `note` says what happens to them. In a
 /// `server.json`, keys of older schema versions say what they became.
-pub fn unknown_keys(lw: &mut Lowerer<'_>, map: MapRef<'_>, known: &[&str], note: &str) {
+pub(super) fn unknown_keys(lw: &mut Lowerer<'_>, map: MapRef<'_>, known: &[&str], note: &str) {
     let from = lw.diags.len();
     lw.unknown_keys_at(map, known, Site::rule(&rules::UNKNOWN_KEY).note(note));
     let file = lw.file;

@@ -43,7 +43,7 @@ fn meant(key: &str, server: &Node, known: &[&str]) -> Option<&'static str> {
 
 /// MCP026 on the keys of `server` that stand for a missing run key; returns them, so that the
 /// unknown-key check and the command-or-URL check leave them to this finding.
-pub fn misspelt_run_keys<'n>(
+pub(super) fn misspelt_run_keys<'n>(
     lw: &mut Lowerer<'_>,
     client: Client,
     server: MapRef<'n>,
@@ -86,7 +86,7 @@ pub fn misspelt_run_keys<'n>(
 }
 
 /// MCP024: a server with a `url` and no `command` in `claude_desktop_config.json`.
-pub fn desktop_remote(lw: &mut Lowerer<'_>, url: &Entry, who: &str) {
+pub(super) fn desktop_remote(lw: &mut Lowerer<'_>, url: &Entry, who: &str) {
     let d = lw
         .diag(
             &rules::REMOTE_SERVER_IN_DESKTOP_CONFIG,
@@ -153,7 +153,12 @@ fn is_placeholder(name: &str) -> bool {
 
 /// MCP025: the first value of the server (`command`, `args`, `cwd`, `envFile`) in one
 /// user's home folder, once per server; the others are shown beside it.
-pub fn user_paths(lw: &mut Lowerer<'_>, client: Client, values: &[(&Node, &str)], who: &str) {
+pub(super) fn user_paths(
+    lw: &mut Lowerer<'_>,
+    client: Client,
+    values: &[(&Node, &str)],
+    who: &str,
+) {
     let found: Vec<(Span, &str)> = values
         .iter()
         .filter_map(|(node, text)| {

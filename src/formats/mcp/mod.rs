@@ -56,7 +56,7 @@ static SHAPE: ShapeRules = ShapeRules {
 const CONFIG_NAMES: &[&str] = &[".mcp.json", "mcp.json", "claude_desktop_config.json"];
 
 /// MCP server metadata and client configurations.
-pub struct Mcp;
+pub(crate) struct Mcp;
 
 impl Format for Mcp {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
@@ -154,7 +154,7 @@ fn decode(bytes: &[u8]) -> Option<Item> {
 }
 
 /// Parse and check one file (claimed already: [`Format::claims`]).
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     let server = file.format == FormatId::McpServer;
     let client = client::Client::of(&file.path);
     let parsed = if !server && client.reads_comments() {

@@ -70,7 +70,7 @@ const NOT_PUBLISHED: &str =
     "the file is valid server.json, but the official registry refuses to publish it";
 
 /// Check every package.
-pub fn packages(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
+pub(super) fn packages(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     for (i, node) in inputs::list(lw, map, "packages").iter().enumerate() {
         let path = format!("packages[{i}]");
         if let Some(pkg) = inputs::item(lw, node, &path) {
@@ -393,7 +393,7 @@ fn post_install(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
 }
 
 /// Check every remote.
-pub fn remotes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
+pub(super) fn remotes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     for (i, node) in inputs::list(lw, map, "remotes").iter().enumerate() {
         let path = format!("remotes[{i}]");
         if let Some(remote) = inputs::item(lw, node, &path) {

@@ -14,7 +14,7 @@ use crate::syntax::Node;
 
 /// An entry of `inputs`, and whether some server references it.
 #[derive(Debug)]
-pub struct Input {
+pub(super) struct Input {
     /// Its `id`.
     pub id: String,
     /// Where the `id` value is written.
@@ -27,7 +27,13 @@ pub struct Input {
 const VS_CODE_PREFIXES: &[&str] = &["env", "config", "command", "input", "workspaceFolder"];
 
 /// Check the references in the string `node` (`text` is its value).
-pub fn check(lw: &mut Lowerer<'_>, client: Client, node: &Node, text: &str, inputs: &mut [Input]) {
+pub(super) fn check(
+    lw: &mut Lowerer<'_>,
+    client: Client,
+    node: &Node,
+    text: &str,
+    inputs: &mut [Input],
+) {
     for r in dollar_references(text) {
         let problem = match client.expansion() {
             Expansion::Unchecked => None,

@@ -8,7 +8,7 @@ use crate::rules::mcp as rules;
 use crate::syntax::Node;
 
 /// Where a value is, for messages (`env` `GITHUB_TOKEN` of server `github`).
-pub struct Place<'a> {
+pub(super) struct Place<'a> {
     /// What the value is given to: `environment variable`, `header`, `argument`.
     pub what: &'a str,
     /// Its name.
@@ -18,7 +18,7 @@ pub struct Place<'a> {
 }
 
 /// How the value should be written instead.
-pub struct Remedy<'a> {
+pub(super) struct Remedy<'a> {
     /// The consequence (who reads the file).
     pub note: &'a str,
     /// What to write instead.
@@ -28,7 +28,7 @@ pub struct Remedy<'a> {
 /// Report the credentials in `value`, the part of the string `node` that starts at byte
 /// `offset` of its text. With `declared`, the file says the value is secret (`isSecret`),
 /// so any literal value counts.
-pub fn literal_secret(
+pub(super) fn literal_secret(
     lw: &mut Lowerer<'_>,
     node: &Node,
     (value, offset): (&str, usize),

@@ -45,12 +45,12 @@ const PUBLISHER_META_LIMIT: usize = 4096;
 const UNREAD: &str = "the schema lets extra keys through, but neither the registry nor clients read them: whatever this sets has no effect";
 
 /// What the registry's tools do with a file that breaks the schema or its semantic checks.
-pub const REFUSED: &str =
+pub(super) const REFUSED: &str =
     "`mcp-publisher validate` reports this and the registry refuses to publish the server";
 
 /// What a lowered `server.json` says about itself.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct ServerJson {
+pub(super) struct ServerJson {
     /// `name`, when it is a string.
     pub name: Option<String>,
     /// `version`, when it is a string.
@@ -60,7 +60,7 @@ pub struct ServerJson {
 }
 
 /// Check the root of a `server.json`.
-pub fn check(
+pub(super) fn check(
     file: &Arc<SourceFile>,
     root: &Node,
 ) -> (ServerJson, Vec<crate::diagnostics::Diagnostic>) {
@@ -270,7 +270,7 @@ fn blank(lw: &mut Lowerer<'_>, map: MapRef<'_>, key: &str) {
 }
 
 /// MCP003, MCP011: a URL that must be absolute and HTTPS (`websiteUrl`, an icon's `src`).
-pub fn https_url(lw: &mut Lowerer<'_>, span: Span, url: &str, path: &str) {
+pub(super) fn https_url(lw: &mut Lowerer<'_>, span: Span, url: &str, path: &str) {
     let (rule, message, label) = match Url::parse(url) {
         None => (
             &rules::INVALID_VALUE,

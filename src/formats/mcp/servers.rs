@@ -30,7 +30,7 @@ const ANY_CLIENT_TYPES: &[&str] = &[
 const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
 
 /// Check the server `entry` of the servers object at `parent`.
-pub fn check(
+pub(super) fn check(
     lw: &mut Lowerer<'_>,
     client: Client,
     parent: &str,

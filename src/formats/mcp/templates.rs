@@ -4,7 +4,7 @@
 
 /// A reference in a string, by byte offsets into it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reference<'s> {
+pub(super) struct Reference<'s> {
     /// Offset of the `$` (or of `{` for a `server.json` variable).
     pub start: usize,
     /// Offset after the closing `}`.
@@ -15,14 +15,14 @@ pub struct Reference<'s> {
 
 impl Reference<'_> {
     /// The reference as written.
-    pub fn text<'a>(&self, s: &'a str) -> &'a str {
+    pub(super) fn text<'a>(&self, s: &'a str) -> &'a str {
         &s[self.start..self.end]
     }
 }
 
 /// The `${…}` references of `s`, outermost only (`${A:-${B}}` is one); an unclosed `${` ends
 /// the scan.
-pub fn dollar_references(s: &str) -> Vec<Reference<'_>> {
+pub(super) fn dollar_references(s: &str) -> Vec<Reference<'_>> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -55,7 +55,7 @@ pub fn dollar_references(s: &str) -> Vec<Reference<'_>> {
 
 /// The `{name}` variables of `s` as `server.json` writes them (any text without braces
 /// between `{` and `}`, as the registry reads them), leaving `${…}` alone.
-pub fn brace_variables(s: &str) -> Vec<Reference<'_>> {
+pub(super) fn brace_variables(s: &str) -> Vec<Reference<'_>> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(at) = s[i..].find('{').map(|p| p + i) {

@@ -20,7 +20,7 @@ use crate::syntax::Node;
 const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
 
 /// The texts of a `server.json` whose root is `root`.
-pub fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     c.scalar(TextKind::Title, root.value("title"));
     c.scalar(TextKind::Description, root.value("description"));
@@ -94,7 +94,7 @@ fn input<'a>(c: &mut Collector<'a>, node: &'a Node, given: TextKind) {
 
 /// The texts of a client configuration whose root is `root`: one per server. Only its name
 /// reaches the model (clients prefix the server's tools with it); the rest runs or connects.
-pub fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+pub(super) fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
     let servers = ["mcpServers", "servers"]
         .iter()
         .find_map(|k| root.value(k).filter(|v| v.as_map().is_some()))

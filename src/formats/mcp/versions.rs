@@ -11,11 +11,11 @@ use crate::syntax::Node;
 const SCHEMA_PREFIX: &str = "https://static.modelcontextprotocol.io/schemas/";
 const SCHEMA_SUFFIX: &str = "/server.schema.json";
 
-pub use crate::runtimes::mcp_registry::CURRENT_SCHEMA;
+pub(super) use crate::runtimes::mcp_registry::CURRENT_SCHEMA;
 use crate::runtimes::mcp_registry::SCHEMAS;
 
 /// The `$schema` URL of the current version.
-pub fn current_schema_url() -> String {
+pub(super) fn current_schema_url() -> String {
     format!("{SCHEMA_PREFIX}{CURRENT_SCHEMA}{SCHEMA_SUFFIX}")
 }
 
@@ -49,7 +49,7 @@ fn schema_ref(url: &str) -> SchemaRef<'_> {
 }
 
 /// MCP009 on a `$schema` string value.
-pub fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
+pub(super) fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
     let current = current_schema_url();
     let (message, label, note) = match schema_ref(url) {
         SchemaRef::Current => return,
@@ -84,7 +84,7 @@ pub fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
 
 /// MCP001 on a file without `$schema`, which `mcp-publisher` requires (the schema does
 /// not): the fix writes the current one before the first key.
-pub fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
+pub(super) fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
     let brace = crate::source::Span::new(root.span.start, root.span.start + 1);
     let fix = root
         .as_map()
@@ -126,7 +126,7 @@ pub fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
 
 /// A placeholder a release pipeline fills in before publishing (`${VERSION}`,
 /// `{{VERSION}}`, `<<Version>>`): checked once rendered, not in the source.
-pub fn is_release_placeholder(value: &str) -> bool {
+pub(super) fn is_release_placeholder(value: &str) -> bool {
     let inner = value
         .strip_prefix("${")
         .and_then(|v| v.strip_suffix('}'))
@@ -141,7 +141,7 @@ pub fn is_release_placeholder(value: &str) -> bool {
 }
 
 /// Why a version is not one specific version: `latest`, or the kind of range it is.
-pub fn floating(version: &str) -> Option<&'static str> {
+pub(super) fn floating(version: &str) -> Option<&'static str> {
     let v = version.trim();
     if v == "latest" {
         return Some("`latest` is a tag that moves, not a version");
@@ -209,7 +209,7 @@ fn is_wildcard_version(s: &str) -> bool {
 
 /// Semantic Versioning 2.0.0: `MAJOR.MINOR.PATCH`, numbers without leading zeros, optional
 /// `-prerelease` and `+build`.
-pub fn is_semver(v: &str) -> bool {
+pub(super) fn is_semver(v: &str) -> bool {
     let (rest, build) = match v.split_once('+') {
         Some((r, b)) => (r, Some(b)),
         None => (v, None),

@@ -51,7 +51,7 @@ const UNKNOWN_NOTE: &str = "toolc checks only part of the agent format and does 
 
 /// One entry of `tools.refs`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ToolRef {
+pub(crate) struct ToolRef {
     /// The referenced tool id.
     pub id: String,
     /// Span of the id's value.
@@ -62,7 +62,7 @@ pub struct ToolRef {
 
 /// A lowered agent file: what the cross-file checks need.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Agent {
+pub(crate) struct Agent {
     /// `agent_id`, when present and valid.
     pub id: Option<Spanned<String>>,
     /// `tools.refs`, first occurrence of each id.
@@ -80,7 +80,7 @@ pub struct Agent {
 }
 
 /// Lower the front matter `root` of an agent file into `agent`, reporting into `lw`.
-pub fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
+pub(super) fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut Agent) {
     let Some(map) = lw.as_map(root, open, "") else {
         return;
     };

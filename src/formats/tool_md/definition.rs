@@ -20,7 +20,7 @@ use crate::syntax::{Node, yaml};
 
 /// What an agent refers to besides tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `knowledge.refs[].ref` → `*.kb.md`.
     Knowledge,
     /// `runtime.model`, `runtime.fallback_model` → `*.model.md`.
@@ -31,7 +31,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kind a definition file's name says, if any.
-    pub fn of_file(name: &str) -> Option<Kind> {
+    pub(crate) fn of_file(name: &str) -> Option<Kind> {
         if name.ends_with(".kb.md") {
             Some(Kind::Knowledge)
         } else if name.ends_with(".model.md") {
@@ -44,7 +44,7 @@ impl Kind {
     }
 
     /// The front-matter key that holds the id.
-    pub fn id_key(self) -> &'static str {
+    pub(crate) fn id_key(self) -> &'static str {
         match self {
             Kind::Knowledge => "kb_id",
             Kind::Model => "model_id",
@@ -53,7 +53,7 @@ impl Kind {
     }
 
     /// What it is, for messages.
-    pub fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             Kind::Knowledge => "knowledge base",
             Kind::Model => "model",
@@ -73,7 +73,7 @@ impl Kind {
 
 /// A knowledge base, model or guardrail definition: its kind, id and status.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Definition {
+pub(crate) struct Definition {
     /// What it defines.
     pub kind: Kind,
     /// Its id, when present and a string.
@@ -84,7 +84,7 @@ pub struct Definition {
 
 /// A reference of an agent to a definition.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DefinitionRef {
+pub(crate) struct DefinitionRef {
     /// What it refers to.
     pub kind: Kind,
     /// The id referred to.
@@ -96,7 +96,7 @@ pub struct DefinitionRef {
 }
 
 /// Read the id and status of a definition file of `kind`.
-pub fn load(file: &Arc<SourceFile>, kind: Kind) -> Definition {
+pub(super) fn load(file: &Arc<SourceFile>, kind: Kind) -> Definition {
     let mut def = Definition {
         kind,
         id: None,
@@ -130,7 +130,7 @@ pub fn load(file: &Arc<SourceFile>, kind: Kind) -> Definition {
 }
 
 /// The references of an agent's front matter `root` to definitions.
-pub fn references(root: &Node) -> Vec<DefinitionRef> {
+pub(super) fn references(root: &Node) -> Vec<DefinitionRef> {
     let mut out = Vec::new();
     let mut push = |kind, node: &Node, field: String| {
         if let Some(id) = node.as_str().filter(|s| !s.trim().is_empty()) {
@@ -183,7 +183,7 @@ struct Known<'a> {
 /// REF024–REF026: each agent reference to a knowledge base, model or guardrail against the
 /// definitions of the repository. A kind is checked only when the repository defines at
 /// least one of it: otherwise the platform's registry holds them, which toolc cannot see.
-pub fn resolve_references(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(super) fn resolve_references(results: &[FileResult]) -> Vec<Diagnostic> {
     let mut known: HashMap<(Kind, &str), Known<'_>> = HashMap::new();
     let mut present: HashSet<Kind> = HashSet::new();
     for r in results {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// A `*.tool.md` front matter's fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub struct ToolDoc {
+pub(crate) struct ToolDoc {
     /// `meta.name`.
     pub title: Option<String>,
     /// `version`.
@@ -34,7 +34,7 @@ pub struct ToolDoc {
 
 /// `use_guidance`.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
-pub struct UseGuidance {
+pub(crate) struct UseGuidance {
     /// `use_when` (strings only).
     pub use_when: Vec<String>,
     /// `avoid_when` (strings only).
@@ -45,7 +45,7 @@ pub struct UseGuidance {
 
 impl ToolDoc {
     /// Lower the front matter root.
-    pub fn lower(root: &Node) -> ToolDoc {
+    pub(crate) fn lower(root: &Node) -> ToolDoc {
         ToolDoc {
             title: str_at(root, &["meta", "name"]).map(str::to_string),
             version: str_at(root, &["version"]).map(str::to_string),

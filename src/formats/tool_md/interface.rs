@@ -12,7 +12,7 @@ use crate::source::Span;
 use crate::syntax::{Node, NodeKind, Number};
 
 /// Check the schema `node` written at `path` (`interface.input`).
-pub fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
+pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
     if node.as_map().is_none() {
         lw.wrong_type(node, path, "a JSON Schema (a mapping)");
         if let Some(d) = lw.diags.last_mut() {

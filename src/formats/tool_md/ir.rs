@@ -14,7 +14,10 @@ use crate::source::SourceFile;
 use crate::syntax::Packed;
 
 /// The tools of the files `takes` accepts; `status: disabled` ones are left out.
-pub fn lower<'a>(results: &'a [FileResult], takes: &dyn Fn(&FileResult) -> bool) -> Lowering<'a> {
+pub(super) fn lower<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
     let mut out = Lowering::default();
     for r in results {
         let Some(Item::Tool(t)) = r.item.get::<Item>() else {

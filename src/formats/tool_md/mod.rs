@@ -7,7 +7,7 @@
 
 mod agent;
 mod definition;
-pub mod doc;
+pub(crate) mod doc;
 mod interface;
 mod ir;
 mod outline;
@@ -21,9 +21,9 @@ mod transport;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-pub use agent::Agent;
-pub use stray::strays;
-pub use tool::{Status, Tool, ToolType};
+pub(crate) use agent::Agent;
+pub(crate) use stray::strays;
+pub(crate) use tool::{Status, Tool, ToolType};
 
 use super::fields::{Lowerer, ShapeRules};
 use crate::analysis::names::{NameStyle, suggest_valid_name};
@@ -41,7 +41,7 @@ use std::path::Path;
 
 /// A lowered tool or agent file.
 #[derive(Debug, Serialize, Deserialize)]
-pub enum Item {
+pub(crate) enum Item {
     /// A `*.tool.md`.
     Tool(Tool),
     /// A `*.agent.md`.
@@ -52,14 +52,14 @@ pub enum Item {
 
 impl Item {
     /// Tool definitions in this item.
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         usize::from(matches!(self, Item::Tool(_)))
     }
 }
 
 /// A value together with the bytes it was read from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Spanned<T> {
+pub(crate) struct Spanned<T> {
     /// The value.
     pub value: T,
     /// Where it is written.
@@ -92,7 +92,7 @@ static AGENT_SHAPE: ShapeRules = ShapeRules {
 };
 
 /// Parse, lower, validate and lint one tool or agent file.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if file.format == FormatId::AgentMd
         && let Some(kind) = definition::Kind::of_file(name)
@@ -147,7 +147,7 @@ const AML_AGENT_KEYS: &[&str] = &[
 const DEFINITION_ID_KEYS: &[&str] = &["kb_id", "model_id", "guardrail_id"];
 
 /// `*.tool.md` tools and `*.agent.md` agents (one name scope: the repository).
-pub struct ToolMd;
+pub(crate) struct ToolMd;
 
 impl Format for ToolMd {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
@@ -232,7 +232,7 @@ impl Format for ToolMd {
 }
 
 /// Cross-file checks: duplicate tool ids and every agent reference.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     let mut out = resolve::resolve(results);
     out.extend(definition::resolve_references(results));
     out
@@ -454,7 +454,7 @@ fn file_stem(file: &SourceFile, suffix: &str) -> Option<String> {
 }
 
 /// True when `id` matches `^[a-z0-9_-]{3,64}$`, the id rule of tools and agents.
-pub fn is_valid_id(id: &str) -> bool {
+pub(crate) fn is_valid_id(id: &str) -> bool {
     (3..=64).contains(&id.len())
         && id
             .bytes()
@@ -462,7 +462,7 @@ pub fn is_valid_id(id: &str) -> bool {
 }
 
 /// The closest valid id to `id` (`Send Email` → `send-email`), if there is one.
-pub fn suggest_id(id: &str) -> Option<String> {
+pub(crate) fn suggest_id(id: &str) -> Option<String> {
     const ID: NameStyle = NameStyle {
         keep: |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-',
         lowercase: true,

@@ -19,7 +19,7 @@ fn tool_id(value: &str) -> Name {
 }
 
 /// The outline of a `*.tool.md` or `*.agent.md` file.
-pub fn outline(r: &FileResult) -> Outline {
+pub(super) fn outline(r: &FileResult) -> Outline {
     let whole = outline::whole(&r.file);
     match r.item.get::<Item>() {
         Some(Item::Tool(tool)) => {

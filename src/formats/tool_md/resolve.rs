@@ -28,7 +28,7 @@ struct Registered<'a> {
 }
 
 /// Every cross-file diagnostic of tool and agent files.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     let mut tools: Vec<Registered<'_>> = Vec::new();
     let mut agents: Vec<(&Arc<SourceFile>, &Agent)> = Vec::new();
     // Tool files whose id could not be read, by file name: a reference to one of them is

@@ -16,7 +16,7 @@ use crate::source::{FormatId, SourceFile, Span};
 
 /// TMD042 for each walked `*.tool.md` of `not_claimed` whose folder holds a valid AML tool
 /// among `results` (paths shown relative to `cwd`).
-pub fn strays(
+pub(crate) fn strays(
     not_claimed: &[PathBuf],
     results: &[FileResult],
     fs: &dyn FileSystem,

@@ -16,7 +16,7 @@ const NO_CREDENTIALS: &[&str] = &["none", "iam-role"];
 
 /// The texts of a `*.tool.md` (`agent` false) or `*.agent.md`: front matter `root` and the
 /// body from `body_start`.
-pub fn file<'a>(
+pub(super) fn file<'a>(
     file: &'a Arc<SourceFile>,
     root: Option<&'a Node>,
     body_start: usize,

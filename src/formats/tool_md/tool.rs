@@ -42,7 +42,7 @@ const CLOSED_NOTE: &str = "the key sets of a tool file are closed: the compiler 
 
 /// The behavioural contract of a tool (`type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ToolType {
+pub(crate) enum ToolType {
     /// Read-only lookup, no side effects.
     Retrieval,
     /// Causes an external side effect.
@@ -69,7 +69,7 @@ impl ToolType {
 
 /// The lifecycle state of a tool (`status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Status {
+pub(crate) enum Status {
     /// Not usable in production.
     Draft,
     /// Usable.
@@ -94,7 +94,7 @@ impl Status {
     }
 
     /// The spelling used in files.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Draft => "draft",
             Status::Active => "active",
@@ -106,7 +106,7 @@ impl Status {
 
 /// An editorial `# Purpose`, `# Side effects` or `# Notes` section of the body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DocSection {
+pub(crate) struct DocSection {
     /// The heading, lower-cased (`purpose`, `side effects`, `notes`).
     pub title: String,
     /// The text up to the next `# ` heading or the end.
@@ -115,7 +115,7 @@ pub struct DocSection {
 
 /// A lowered tool file: what the cross-file checks and the bundles need.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Tool {
+pub(crate) struct Tool {
     /// `tool_id`, when present and valid.
     pub id: Option<Spanned<String>>,
     /// `status`, when present and valid.
@@ -134,7 +134,7 @@ pub struct Tool {
 
 /// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body
 /// starting at `body_start`; headings inside code fences do not count.
-pub fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
+pub(super) fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
     body_sections(text, body_start, 1)
         .into_iter()
         .map(|s| DocSection {
@@ -146,7 +146,7 @@ pub fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
 }
 
 /// Lower the front matter `root` of a tool file into `tool`, reporting into `lw`.
-pub fn lower(lw: &mut Lowerer<'_>, root: &Node, fm: &FrontMatter, tool: &mut Tool) {
+pub(super) fn lower(lw: &mut Lowerer<'_>, root: &Node, fm: &FrontMatter, tool: &mut Tool) {
     let Some(map) = lw.as_map(root, fm.open, "") else {
         return;
     };

@@ -76,7 +76,7 @@ const PROTOCOLS: &[Protocol] = &[
 const TRANSPORT_TYPES: &[&str] = &["rest-api", "lambda", "mcp", "message-queue", "database"];
 
 /// Check `transport` of the tool whose front matter is `root`.
-pub fn check(lw: &mut Lowerer<'_>, root: MapRef<'_>, kind: Option<&Spanned<ToolType>>) {
+pub(super) fn check(lw: &mut Lowerer<'_>, root: MapRef<'_>, kind: Option<&Spanned<ToolType>>) {
     let Some(entry) = root.node.get("transport") else {
         if let Some(k) = kind.filter(|k| k.value != ToolType::Function) {
             let name = lw.file.slice(k.span).trim_matches(['"', '\'']).to_string();

@@ -71,7 +71,7 @@ const KEYS: &[&str] = &[
 
 /// The backend that runs a request.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Backend {
+pub(crate) enum Backend {
     /// Runs one command line (the default when `backend` is missing).
     #[default]
     Era,
@@ -117,7 +117,7 @@ impl Backend {
 
 /// A `request_id` and where it is written.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RequestId {
+pub(crate) struct RequestId {
     /// The id.
     pub value: String,
     /// The span of its value.
@@ -126,7 +126,7 @@ pub struct RequestId {
 
 /// A lowered request.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Request {
+pub(crate) struct Request {
     /// `request_id`, when it is a non-empty string.
     pub request_id: Option<RequestId>,
     /// `backend` (ERA when missing or invalid).
@@ -143,7 +143,7 @@ fn rejected(d: Diagnostic) -> Diagnostic {
 }
 
 /// Parse, lower, validate and lint one request.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     let mut cx = Cx {
         file: &file,
         diags: Findings::default(),
@@ -162,7 +162,7 @@ pub fn load(file: Arc<SourceFile>) -> FileResult {
 }
 
 /// `TR-*.md` tool execution requests (no tools of their own; ids are repository-wide).
-pub struct ToolRequest;
+pub(crate) struct ToolRequest;
 
 impl Format for ToolRequest {
     fn patterns(&self) -> &'static [(FormatId, &'static [&'static str])] {
@@ -194,7 +194,7 @@ impl Format for ToolRequest {
 }
 
 /// Cross-file checks: a `request_id` must be unique across the repository.
-pub fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
+pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
     let mut ids: Vec<(&Arc<SourceFile>, &RequestId)> = results
         .iter()
         .filter_map(|r| {

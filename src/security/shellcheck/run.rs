@@ -19,7 +19,7 @@ use super::{Comment, Output, as_variables, program};
 
 /// Scripts longer than this are not handed to ShellCheck (a real embedded script is a few
 /// lines; a longer one belongs in a file of its own).
-pub const MAX_SCRIPT_BYTES: usize = 16 * 1024;
+pub(super) const MAX_SCRIPT_BYTES: usize = 16 * 1024;
 
 /// Scripts per ShellCheck process.
 const BATCH: usize = 200;
@@ -31,7 +31,7 @@ const BATCH_BYTES: usize = 64 * 1024;
 const BATCH_TIME: Duration = Duration::from_secs(8);
 
 /// How long one process over a single script may take.
-pub const SCRIPT_TIME: Duration = Duration::from_secs(4);
+pub(super) const SCRIPT_TIME: Duration = Duration::from_secs(4);
 
 /// The memory one ShellCheck process may take (`RLIMIT_DATA`: GHC's runtime reserves a large
 /// address space it never uses, which an address-space limit would refuse).
@@ -42,7 +42,7 @@ const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// What ShellCheck said of one script.
 #[derive(Debug)]
-pub enum Outcome {
+pub(super) enum Outcome {
     /// Its findings.
     Checked(Vec<Comment>),
     /// It ran over its time or memory, or broke, on this script alone: stopped.
@@ -58,7 +58,7 @@ enum Failure {
 }
 
 /// Each script's outcome, in order; `None` when ShellCheck cannot be run at all.
-pub fn run_all(scripts: &[&str]) -> Option<Vec<Outcome>> {
+pub(super) fn run_all(scripts: &[&str]) -> Option<Vec<Outcome>> {
     let dir = private_dir()?;
     let batches = batches(scripts);
     let result: Option<Vec<Vec<Outcome>>> = batches
@@ -221,7 +221,7 @@ fn stop(child: &mut std::process::Child) {
 }
 
 /// A folder only this process writes in, removed when dropped.
-pub struct PrivateDir(pub PathBuf);
+pub(super) struct PrivateDir(pub PathBuf);
 
 impl Drop for PrivateDir {
     fn drop(&mut self) {
@@ -235,7 +235,7 @@ const DIR_PREFIX: &str = "toolc-shellcheck-";
 /// A new folder under the temporary directory, created here (never an existing one, so a
 /// planted link cannot redirect the scripts), readable by this user only. The first one a
 /// process makes also removes those left by processes that no longer run (a killed server).
-pub fn private_dir() -> Option<PrivateDir> {
+pub(super) fn private_dir() -> Option<PrivateDir> {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     static SWEPT: std::sync::Once = std::sync::Once::new();
     let base = std::env::temp_dir();

@@ -41,14 +41,14 @@ const NEGATIONS: &[&str] = &[
 
 /// The prose of one text, read line by line.
 #[derive(Default)]
-pub struct Prose {
+pub(crate) struct Prose {
     /// The last download of a script named, and how many lines ago.
     download: Option<(usize, usize, usize)>,
 }
 
 impl Prose {
     /// Read one line of prose at offset `base` of its text.
-    pub fn step(&mut self, line: &str, base: usize) -> Vec<Danger> {
+    pub(crate) fn step(&mut self, line: &str, base: usize) -> Vec<Danger> {
         let mut out = Vec::new();
         if let Some((_, _, age)) = &mut self.download {
             *age += 1;

@@ -19,7 +19,7 @@ use literals::{Literals, floor, literal, literals, split_top};
 
 /// The language of a script read lightly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
+pub(crate) enum Language {
     /// Python.
     Python,
     /// JavaScript or TypeScript.
@@ -106,7 +106,7 @@ const READ_CALLS: &[&str] = &[
 ];
 
 /// Every dangerous call of a Python or JavaScript `source`.
-pub fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
+pub(crate) fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     let mut out = Vec::new();
     lines(source, &mut out);
     let mut sources: Vec<Source> = Vec::new();

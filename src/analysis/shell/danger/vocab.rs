@@ -117,7 +117,7 @@ static STORES: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
 
 /// A credential store named in a word or string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Store {
+pub(super) struct Store {
     /// Byte offset of the match in the text.
     pub start: usize,
     /// Byte offset after it.
@@ -131,7 +131,7 @@ pub struct Store {
 /// The first credential store `text` names (with `\` read as `/`): a private key of
 /// `~/.ssh` (not a `.pub`), cloud and registry credentials, browser password and cookie
 /// databases, keychains, `/etc/shadow`.
-pub fn credential_store(text: &str) -> Option<Store> {
+pub(super) fn credential_store(text: &str) -> Option<Store> {
     let ac = STORES.as_ref()?;
     let normalized;
     let hay = if text.contains('\\') {
@@ -225,7 +225,7 @@ const PROVIDERS: &[(&str, &[&str])] = &[
 
 /// Whether `host` is a service the credential store `store` (a name of
 /// [`credential_store`]) holds credentials for.
-pub fn belongs_to(store: &str, host: &str) -> bool {
+pub(super) fn belongs_to(store: &str, host: &str) -> bool {
     PROVIDERS
         .iter()
         .filter(|(s, _)| *s == store)
@@ -249,7 +249,7 @@ const SECRET_WORDS: &[&str] = &[
 
 /// Whether a variable name says it holds a secret: `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
 /// `OPENAI_API_KEY`, a name ending in `_KEY` or `_PASS`.
-pub fn is_secret_name(name: &str) -> bool {
+pub(super) fn is_secret_name(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     SECRET_WORDS.iter().any(|w| upper.contains(w))
         || upper.ends_with("_KEY")
@@ -259,7 +259,7 @@ pub fn is_secret_name(name: &str) -> bool {
 
 /// The variables a text expands (`$NAME`, `${NAME}`, `${NAME:-x}`), with the offset of
 /// their `$`.
-pub fn expansions(text: &str) -> Vec<(usize, &str)> {
+pub(super) fn expansions(text: &str) -> Vec<(usize, &str)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -343,7 +343,7 @@ const CATCHERS: &[&str] = &[
 ];
 
 /// The host a URL (or `host:port`, or bare host) names, lower case, without user and port.
-pub fn host_of(url: &str) -> Option<String> {
+pub(super) fn host_of(url: &str) -> Option<String> {
     let rest = url
         .trim_matches(|c: char| matches!(c, '"' | '\'' | '<' | '>'))
         .split_once("://")
@@ -362,7 +362,7 @@ pub fn host_of(url: &str) -> Option<String> {
 /// Whether `host` is a destination no tool's own service lives at: a public address
 /// written as numbers, a request catcher, paste site or tunnel, or a name that says it is an
 /// attacker's. Private, loopback and link-local addresses are a local service.
-pub fn suspicious_host(host: &str) -> bool {
+pub(super) fn suspicious_host(host: &str) -> bool {
     if let Some(ip) = ipv4(host) {
         let [a, b, ..] = ip;
         let local = a == 10
@@ -393,7 +393,7 @@ fn ipv4(host: &str) -> Option<[u8; 4]> {
 }
 
 /// The URLs written in `text` (`http://`, `https://`, `ftp://`), with their offsets.
-pub fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(super) fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.match_indices("://").filter_map(move |(at, _)| {
         let scheme_start = text[..at]
             .char_indices()

@@ -74,7 +74,7 @@ fn name_index<'s>(skills: &[(&Arc<SourceFile>, &'s Skill)]) -> HashMap<&'s str, 
 }
 
 /// REF001/REF002: dependencies of the skills of one project.
-pub fn resolve(skills: &[(&Arc<SourceFile>, &Skill)]) -> Vec<Diagnostic> {
+pub(crate) fn resolve(skills: &[(&Arc<SourceFile>, &Skill)]) -> Vec<Diagnostic> {
     let index = name_index(skills);
     let mut out = unknown_dependencies(skills, &index);
     out.extend(cycles(skills, &index));

@@ -44,7 +44,7 @@ fn place(path: &Path) -> Place<'_> {
 }
 
 /// DOJ025 for the skill in `file` (its `meta.name` when valid), or none where DojOps loads it.
-pub fn not_loaded(file: &Arc<SourceFile>, name: Option<&Name>) -> Option<Diagnostic> {
+pub(crate) fn not_loaded(file: &Arc<SourceFile>, name: Option<&Name>) -> Option<Diagnostic> {
     let Place::Unread(folder, file_name) = place(&file.path) else {
         return None;
     };

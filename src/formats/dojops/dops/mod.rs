@@ -28,8 +28,8 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::split_front_matter;
 use crate::syntax::yaml;
 
-pub use self::dependencies::resolve;
-pub use self::location::not_loaded;
+pub(crate) use self::dependencies::resolve;
+pub(crate) use self::location::not_loaded;
 
 /// DojOps refuses to read a `.dops` file larger than this.
 const MAX_FILE_BYTES: usize = 1024 * 1024;
@@ -38,7 +38,7 @@ const REJECTED: &str = "DojOps refuses to load a skill whose front matter breaks
 
 /// A skill dependency (`dependencies[]`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Dependency {
+pub(crate) struct Dependency {
     /// The skill depended on.
     pub skill: String,
     /// Span of the skill name.
@@ -49,7 +49,7 @@ pub struct Dependency {
 
 /// A lowered `.dops` file.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Skill {
+pub(crate) struct Skill {
     /// `meta.name`, when present and a valid skill name.
     pub name: Option<Name>,
     /// `dependencies` whose `skill` is a valid skill name.
@@ -61,7 +61,7 @@ pub struct Skill {
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
-pub fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     let (skill, diagnostics) = check_file(&file);
     FileResult::new(
         file,

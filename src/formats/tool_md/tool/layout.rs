@@ -15,7 +15,7 @@ struct Moved {
 }
 
 /// TMD041: one finding for a tool file that uses keys of the earlier layout.
-pub fn old_layout(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
+pub(super) fn old_layout(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let mut moved = Vec::new();
     for (old, new) in [
         ("parameters", "interface.input"),

@@ -81,7 +81,7 @@ fn is_iso_date(s: &str) -> bool {
 
 /// Sentences in `text`: runs ended by `.`, `!` or `?` before whitespace or the end, where
 /// the word before a `.` is not an abbreviation such as `e.g.`.
-pub fn sentence_count(text: &str) -> usize {
+pub(super) fn sentence_count(text: &str) -> usize {
     const ABBREVIATIONS: &[&str] = &[
         "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "mr", "mrs", "ms", "dr", "no", "st",
     ];
