@@ -849,3 +849,49 @@ fn doj025_is_silent_where_dojops_loads_skills_and_for_older_releases() {
     let old = report_for(&[(".dojops/tools/nginx.dops", BASE), common::DOJOPS_1_0]);
     assert_eq!(lines(&old), Vec::<String>::new());
 }
+
+#[test]
+fn doj019_holds_for_the_releases_that_reject_v1() {
+    let skill = BASE.replace("dops: v2", "dops: v1");
+    let current = report_for(&[(P, &skill)]);
+    assert_eq!(
+        lines(&current),
+        [format!(
+            "{P}:2:7 DOJ019 error `dops: v1` is no longer supported; current DojOps only accepts `dops: v2`"
+        )]
+    );
+    // DojOps 1.0 still loads v1 skills.
+    let old = report_for(&[(P, &skill), common::DOJOPS_1_0]);
+    assert_eq!(lines(&old), Vec::<String>::new());
+}
+
+#[test]
+fn doj011_between_a_manifest_and_a_skill_holds_while_dojops_loads_manifests() {
+    let manifest = common::VALID_TOOL.replace("my-tool", "nginx");
+    let files = [
+        (".dojops/skills/nginx.dops", BASE),
+        (".dojops/tools/nginx/tool.yaml", manifest.as_str()),
+        (
+            ".dojops/tools/nginx/input.schema.json",
+            common::VALID_SCHEMA,
+        ),
+    ];
+    // Current DojOps loads the skill only: no duplicate (DOJ024 says the manifest is not
+    // loaded).
+    let current = report_for(&files);
+    assert!(
+        !lines(&current).iter().any(|l| l.contains("DOJ011")),
+        "{:?}",
+        lines(&current)
+    );
+    let mut old_files = files.to_vec();
+    old_files.push(common::DOJOPS_1_0);
+    let old = report_for(&old_files);
+    assert!(
+        lines(&old)
+            .iter()
+            .any(|l| l.contains("DOJ011 error a tool named `nginx` is already defined")),
+        "{:?}",
+        lines(&old)
+    );
+}

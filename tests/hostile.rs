@@ -45,6 +45,8 @@ const HANG_LIMIT: Duration = Duration::from_secs(90);
 /// A repository with the sentinel tool (DOJ003 on its name) and nothing else.
 fn repo() -> Repo {
     let repo = Repo::new();
+    // `tool.yaml` tools as the DojOps releases that load them see them.
+    repo.write(common::DOJOPS_1_0.0, common::DOJOPS_1_0.1.as_bytes());
     repo.write(
         ".dojops/tools/sentinel/tool.yaml",
         VALID_TOOL.replace("my-tool", "Sentinel_Tool").as_bytes(),

@@ -125,6 +125,30 @@ fn doj013_knows_the_programs_current_dojops_added() {
 }
 
 #[test]
+fn doj013_knows_which_release_added_a_program() {
+    // A project on DojOps 1.2.0 runs a verifier without `packer`.
+    let command = "packer init . && packer validate .";
+    let repo = Repo::with(&[
+        (".dojops/skills/ci.dops", &skill(command, "required")),
+        ("toolc.toml", "[runtimes]\ndojops = \"1.2.0\"\n"),
+    ]);
+    assert_eq!(
+        lines(&repo.check().expect("config")),
+        [
+            ".dojops/skills/ci.dops:17:15 DOJ013 error `packer` is on DojOps's verification allowlist only from 1.2.1 on"
+        ]
+    );
+    let current = Repo::with(&[
+        (".dojops/skills/ci.dops", &skill(command, "required")),
+        ("toolc.toml", "[runtimes]\ndojops = \"1.2.1\"\n"),
+    ]);
+    assert_eq!(
+        lines(&current.check().expect("config")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
 fn doj013_says_when_the_check_does_not_run_yet() {
     let repo = Repo::with(&[(".dojops/skills/ci.dops", &skill("pwsh -File x.ps1", "none"))]);
     let report = repo.check().expect("config");

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix, Related};
+use crate::diagnostics::{Diagnostic, Fix, Related};
 use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
 use crate::rules::{self, Severity};
+use crate::runtimes::Releases;
 use crate::source::{Digest, FormatId, SourceFile, Span};
 use crate::suppress::{SuppressedCode, Suppression};
 
@@ -58,15 +59,9 @@ struct StoredDiagnostic {
     related: Vec<(usize, Span, String)>,
     notes: Vec<String>,
     help: Option<String>,
-    fix: Option<StoredFix>,
+    fix: Option<Fix>,
+    releases: Option<Releases>,
     omitted: usize,
-}
-
-#[derive(Serialize, Deserialize, Clone)]
-struct StoredFix {
-    message: String,
-    safe: bool,
-    edits: Vec<(Span, String)>,
 }
 
 impl Stored {
@@ -249,15 +244,8 @@ impl StoredDiagnostic {
             notes: d.notes.clone(),
             help: d.help.clone(),
             omitted: d.omitted,
-            fix: d.fix.as_ref().map(|f| StoredFix {
-                message: f.message.clone(),
-                safe: f.applicability == Applicability::Safe,
-                edits: f
-                    .edits
-                    .iter()
-                    .map(|e| (e.span, e.replacement.clone()))
-                    .collect(),
-            }),
+            releases: d.releases,
+            fix: d.fix.clone(),
         })
     }
 
@@ -286,19 +274,8 @@ impl StoredDiagnostic {
             notes: self.notes,
             help: self.help,
             omitted: self.omitted,
-            fix: self.fix.map(|f| Fix {
-                message: f.message,
-                applicability: if f.safe {
-                    Applicability::Safe
-                } else {
-                    Applicability::Unsafe
-                },
-                edits: f
-                    .edits
-                    .into_iter()
-                    .map(|(span, replacement)| Edit { span, replacement })
-                    .collect(),
-            }),
+            releases: self.releases,
+            fix: self.fix,
         })
     }
 }

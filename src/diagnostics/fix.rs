@@ -3,7 +3,7 @@
 use crate::source::Span;
 
 /// Whether a fix can be applied without a person looking at it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Applicability {
     /// The edit is what the author meant (a misspelt key with one close match, quoting).
@@ -24,7 +24,7 @@ impl Applicability {
 }
 
 /// Replace the bytes of `span` with `replacement` (an empty span inserts).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Edit {
     /// The bytes to replace, in the diagnostic's file.
     pub span: Span,
@@ -34,7 +34,7 @@ pub struct Edit {
 
 /// A mechanical fix: one or more edits of the diagnostic's file, with a message saying what
 /// they do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fix {
     /// What the fix does, e.g. "replace with `name`".
     pub message: String,

@@ -50,6 +50,9 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The edits that fix it, when the fix is mechanical.
     pub fix: Option<Fix>,
+    /// The releases of a runtime the finding holds for, when it holds for some only: the
+    /// report keeps it only when the project targets one of them (`[runtimes]`).
+    pub releases: Option<crate::runtimes::Releases>,
     /// How many findings of its rule in its file this one stands for when the per-rule cap
     /// left them out (itself included); 0 for an ordinary finding.
     pub omitted: usize,
@@ -84,8 +87,15 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             fix: None,
+            releases: None,
             omitted: 0,
         }
+    }
+
+    /// Hold the finding only for `releases` of its runtime.
+    pub fn for_releases(mut self, releases: crate::runtimes::Releases) -> Diagnostic {
+        self.releases = Some(releases);
+        self
     }
 
     /// Set the label under the offending token.

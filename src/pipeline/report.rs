@@ -27,6 +27,11 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
         .iter()
         .flat_map(|r| r.diagnostics.iter().cloned())
         .collect();
+    // A finding of some releases of a runtime only, when the project targets another.
+    let targeted = |d: &Diagnostic| {
+        d.releases
+            .is_none_or(|r| loaded.configs.for_path(&d.file.path).runtimes.includes(r))
+    };
     raw.extend(loaded.resolved.iter().cloned());
     raw.extend(loaded.config_errors.iter().cloned());
     raw.extend(loaded.unclaimed.iter().cloned());
@@ -58,6 +63,7 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
             format!("cannot read this path: {}", e.message),
         ));
     }
+    raw.retain(targeted);
     raw
 }
 

@@ -120,6 +120,15 @@ pub(crate) fn skill_allows(program: &str) -> bool {
     tool_allows(program) || SKILL_ONLY_BINARIES.iter().any(|b| b.name == program)
 }
 
+/// The release from which the `.dops` verifier allows `program`, when a later release than
+/// the first added it.
+pub(crate) fn skill_only_since(program: &str) -> Option<Version> {
+    SKILL_ONLY_BINARIES
+        .iter()
+        .find(|b| b.name == program)
+        .map(|b| b.since)
+}
+
 /// Every program the `.dops` verifier allows, the spec's first.
 pub(crate) fn skill_allowed() -> impl Iterator<Item = &'static str> {
     tool_allowed().chain(SKILL_ONLY_BINARIES.iter().map(|b| b.name))

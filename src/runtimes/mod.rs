@@ -104,6 +104,60 @@ pub(crate) fn for_format(format: &str) -> impl Iterator<Item = &'static Runtime>
         .filter(move |r| r.formats.contains(&format))
 }
 
+/// The releases of one runtime a finding holds for: what one release does and another does
+/// not (a file kind it stopped loading, a program it started allowing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Releases {
+    /// The runtime's id.
+    pub runtime: &'static str,
+    /// The first release it holds for (none: every release before `before`).
+    pub from: Option<Version>,
+    /// The first release it no longer holds for (none: every release from `from` on).
+    pub before: Option<Version>,
+}
+
+impl serde::Serialize for Releases {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&(self.runtime, self.from, self.before), s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Releases {
+    /// Read back with the runtime's own id: a runtime this build does not know is an error.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Releases, D::Error> {
+        let (id, from, before): (String, Option<Version>, Option<Version>) =
+            serde::Deserialize::deserialize(d)?;
+        let runtime = runtime(&id)
+            .ok_or_else(|| serde::de::Error::custom("a runtime toolc does not know"))?
+            .id;
+        Ok(Releases {
+            runtime,
+            from,
+            before,
+        })
+    }
+}
+
+impl Releases {
+    /// From `since` on.
+    pub const fn since(runtime: &'static str, since: Version) -> Releases {
+        Releases {
+            runtime,
+            from: Some(since),
+            before: None,
+        }
+    }
+
+    /// For every release before `until`.
+    pub const fn before(runtime: &'static str, until: Version) -> Releases {
+        Releases {
+            runtime,
+            from: None,
+            before: Some(until),
+        }
+    }
+}
+
 /// The releases a project targets: `[runtimes]` of its `toolc.toml`, else each runtime's
 /// current release.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -130,6 +184,15 @@ impl Targets {
     pub fn extended_by(mut self, child: Targets) -> Targets {
         self.named.extend(child.named);
         self
+    }
+
+    /// True when the release targeted for the runtime of `r` is among its releases.
+    pub fn includes(&self, r: Releases) -> bool {
+        let Some(runtime) = runtime(r.runtime) else {
+            return true;
+        };
+        let v = self.of(runtime);
+        r.from.is_none_or(|from| v >= from) && r.before.is_none_or(|before| v < before)
     }
 
     /// False when `code` is a rule of a release newer than the one targeted.

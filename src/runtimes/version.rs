@@ -3,7 +3,9 @@
 use std::fmt;
 
 /// A runtime release, `major.minor.patch` (a missing part is 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Version {
     /// Major number.
     pub major: u32,

@@ -46,9 +46,10 @@ pub fn json(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A git repository of three DojOps tools (`tool-a`, `tool-b`, `Tool_C`: one finding).
+/// A git repository of three DojOps tools (`tool-a`, `tool-b`, `Tool_C`: one finding), for
+/// a DojOps release that loads `tool.yaml` tools.
 pub fn three_tools() -> Repo {
-    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
+    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n"), super::DOJOPS_1_0]);
     for (name, tool) in [
         ("a", VALID_TOOL.replace("my-tool", "tool-a")),
         ("b", VALID_TOOL.replace("my-tool", "tool-b")),

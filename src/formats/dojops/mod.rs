@@ -28,6 +28,7 @@ use crate::formats::format::{FileResult, Format};
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::dojops as rules;
+use crate::runtimes::Releases;
 use crate::source::{FormatId, SourceFile, Span};
 
 /// The shape rules every DojOps file shares (missing, wrong type, bad value, length, unknown key).
@@ -356,14 +357,34 @@ pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 }
 
 /// DOJ011: two members of one project with one name (results are sorted by path, so the
-/// first by path is "first defined here").
+/// first by path is "first defined here"). DojOps 1.1.0 and later load skills only, so a pair
+/// with a `tool.yaml` tool holds for the releases before it.
 fn duplicate_names(members: &[Member<'_>]) -> Vec<Diagnostic> {
+    let is_manifest = |m: &Member<'_>| m.file.format == FormatId::DojopsTool;
+    let skills: Vec<&Member<'_>> = members.iter().filter(|m| !is_manifest(m)).collect();
+    let mut out = duplicate_pairs(&skills, &|_, _| true, None);
+    if skills.len() < members.len() {
+        let all: Vec<&Member<'_>> = members.iter().collect();
+        let with_manifest = |a: &Member<'_>, b: &Member<'_>| is_manifest(a) || is_manifest(b);
+        let before = Releases::before("dojops", crate::runtimes::dojops::TOOL_YAML_REMOVED);
+        out.extend(duplicate_pairs(&all, &with_manifest, Some(before)));
+    }
+    out
+}
+
+/// DOJ011 for each pair of `members` with one name that `keep` accepts.
+fn duplicate_pairs(
+    members: &[&Member<'_>],
+    keep: &dyn Fn(&Member<'_>, &Member<'_>) -> bool,
+    releases: Option<Releases>,
+) -> Vec<Diagnostic> {
     // The caller passes one project's members: the project is the scope.
     registry::duplicates(members.iter().map(|m| Some(((), m.name.value.as_str()))))
         .into_iter()
+        .filter(|dup| keep(members[dup.first], members[dup.again]))
         .map(|dup| {
-            let (f, m) = (&members[dup.first], &members[dup.again]);
-            Diagnostic::new(
+            let (f, m) = (members[dup.first], members[dup.again]);
+            let d = Diagnostic::new(
                 &rules::DUPLICATE_TOOL_NAME,
                 m.file,
                 m.name.span,
@@ -375,7 +396,11 @@ fn duplicate_names(members: &[Member<'_>]) -> Vec<Diagnostic> {
             .label("duplicate name")
             .related(f.file, f.name.span, "first defined here")
             .note("DojOps registers one tool per name; one of the two silently replaces the other")
-            .help("rename one of them")
+            .help("rename one of them");
+            match releases {
+                Some(r) => d.for_releases(r),
+                None => d,
+            }
         })
         .collect()
 }

@@ -11,6 +11,7 @@ use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::span_in_value;
 use crate::rules::dojops as doj;
 use crate::runtimes::dojops as allowlist;
+use crate::runtimes::{Releases, Version};
 use crate::syntax::Node;
 
 /// How many pieces of shell syntax one diagnostic shows.
@@ -35,6 +36,11 @@ impl SkillLowerer<'_> {
             .position(|p| !allowlist::skill_allows(p.name))
         {
             self.not_allowed(node, &programs[at], &programs[at + 1..], runs);
+        } else if let Some((program, since)) = programs
+            .iter()
+            .find_map(|p| allowlist::skill_only_since(p.name).map(|s| (p, s)))
+        {
+            self.allowed_since(node, program, since, runs);
         }
         let syntax: Vec<ShellSyntax> = shell_syntax(command)
             .into_iter()
@@ -43,6 +49,34 @@ impl SkillLowerer<'_> {
         if !syntax.is_empty() {
             self.shell_syntax(node, &programs, &syntax, runs);
         }
+    }
+
+    /// DOJ013 at `program`, which DojOps allows only from release `since` on: a finding for a
+    /// project that targets an older release (`[runtimes] dojops`), none otherwise.
+    fn allowed_since(&mut self, node: &Node, program: &Program<'_>, since: Version, runs: bool) {
+        let at = span_in_value(self.lw.file, node, program.at, program.name);
+        let consequence = if runs {
+            "the DojOps release this project targets refuses the program (\"Verification command not allowed\"), so verification fails on every run of this skill"
+        } else {
+            "the binary check is skipped while `permissions.child_process` is not `required`; once it is, the release this project targets refuses the program"
+        };
+        let d = self
+            .lw
+            .diag(
+                &doj::VERIFICATION_BINARY_NOT_ALLOWED,
+                at,
+                format!(
+                    "`{}` is on DojOps's verification allowlist only from {since} on",
+                    program.name
+                ),
+            )
+            .label(format!("allowed from DojOps {since}"))
+            .note(consequence)
+            .help(format!(
+                "upgrade DojOps to {since} or later and say so in toolc.toml (`[runtimes] dojops = \"{since}\"`), or verify with another program"
+            ))
+            .for_releases(Releases::before("dojops", since));
+        self.lw.push(d);
     }
 
     /// DOJ013 at `program`, the first one DojOps refuses; refused programs of `later` parts

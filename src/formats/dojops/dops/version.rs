@@ -6,6 +6,8 @@ use super::access::SkillLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::MapRef;
 use crate::rules::dojops as doj;
+use crate::runtimes::Releases;
+use crate::runtimes::dojops::TOOL_YAML_REMOVED;
 use crate::source::Span;
 use crate::syntax::Node;
 
@@ -106,7 +108,9 @@ impl SkillLowerer<'_> {
             .lw
             .diag(&doj::UNSUPPORTED_DOPS_VERSION, span, message)
             .label("`.dops` v1")
-            .note("DojOps rejects the file, so the skill is never available");
+            .note("DojOps rejects the file, so the skill is never available")
+            // DojOps 1.0 still loaded v1 files.
+            .for_releases(Releases::since("dojops", TOOL_YAML_REMOVED));
         if let Some(e) = root.node.get("input") {
             d = d.related(
                 self.lw.file,
