@@ -61,6 +61,9 @@ pub(crate) struct Loaded {
     /// With `track`: for each definition, the other paths its load read or looked for
     /// (schema files, programs), so that a change to one of them reloads it.
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
+    /// The findings of the custom rules when the load ran them (a run that does not
+    /// track); `None`: the report runs them.
+    pub custom: Option<Vec<Diagnostic>>,
 }
 
 /// Discover, load and resolve the files of `options.paths` through `fs`, without the cache.
@@ -98,7 +101,15 @@ fn stages(
     let mut discovery = discover::discover(options, config, fs, named, walks);
     progress(Progress::Found(discovery.found.len()));
     let found = std::mem::take(&mut discovery.found);
-    let files = load::load(options, fs, found, &progress, track, cache);
+    let files = load::load(
+        options,
+        fs,
+        &discovery.configs,
+        found,
+        &progress,
+        track,
+        cache,
+    );
     let unclaimed = load::unread(options, fs, &discovery, &files);
     let resolved = resolve(fs, &files.results, cache, options);
     let discover::Discovery {
@@ -118,6 +129,7 @@ fn stages(
         unclaimed,
         resolved,
         reads: files.reads,
+        custom: files.custom,
     }
 }
 
