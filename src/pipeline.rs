@@ -3,6 +3,7 @@
 //! 1. **discover** ([`discover::discover`]): walk, classify, nested configurations;
 //! 2. **load** ([`load::load`]): parse, lower and check each file (its format's rules, the
 //!    security pass over its texts, the caps on findings), from the cache when it can;
+//!    then, while the file's text is in hand, the custom rules over it (an untracked run);
 //! 3. **resolve** ([`resolve`]): the checks across files;
 //! 4. **severity** and 5. **suppress** ([`judge`]): each finding configured, or moved aside
 //!    by a covering comment; unused suppressions;

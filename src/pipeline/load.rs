@@ -1,7 +1,7 @@
 //! Stage 2, load: each discovered file read, parsed, lowered and checked on its own (its
 //! format's rules, the security pass over its texts, the caps on findings), from the cache
-//! when nothing it was loaded from changed; then the files no format reads that the run
-//! should mention.
+//! when nothing it was loaded from changed, and the custom rules over it before its text is
+//! let go; then the files no format reads that the run should mention.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
