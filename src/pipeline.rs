@@ -3,6 +3,7 @@
 //! 1. **discover** ([`discover::discover`]): walk, classify, nested configurations;
 //! 2. **load** ([`load::load`]): parse, lower and check each file (its format's rules, the
 //!    security pass over its texts, the caps on findings), from the cache when it can;
+//!    then, while the file's text is in hand, the custom rules over it (an untracked run);
 //! 3. **resolve** ([`resolve`]): the checks across files;
 //! 4. **severity** and 5. **suppress** ([`judge`]): each finding configured, or moved aside
 //!    by a covering comment; unused suppressions;
@@ -61,6 +62,9 @@ pub(crate) struct Loaded {
     /// With `track`: for each definition, the other paths its load read or looked for
     /// (schema files, programs), so that a change to one of them reloads it.
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
+    /// The findings of the custom rules when the load ran them (a run that does not
+    /// track); `None`: the report runs them.
+    pub custom: Option<Vec<Diagnostic>>,
 }
 
 /// Discover, load and resolve the files of `options.paths` through `fs`, without the cache.
@@ -98,7 +102,15 @@ fn stages(
     let mut discovery = discover::discover(options, config, fs, named, walks);
     progress(Progress::Found(discovery.found.len()));
     let found = std::mem::take(&mut discovery.found);
-    let files = load::load(options, fs, found, &progress, track, cache);
+    let files = load::load(
+        options,
+        fs,
+        &discovery.configs,
+        found,
+        &progress,
+        track,
+        cache,
+    );
     let unclaimed = load::unread(options, fs, &discovery, &files);
     let resolved = resolve(fs, &files.results, cache, options);
     let discover::Discovery {
@@ -118,6 +130,7 @@ fn stages(
         unclaimed,
         resolved,
         reads: files.reads,
+        custom: files.custom,
     }
 }
 

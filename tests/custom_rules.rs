@@ -566,3 +566,37 @@ fn the_editor_gets_the_findings_of_an_unsaved_buffer() {
         [".cycod/tools/good.yaml:1:1 ORG002 error cycod tool `good` sets no timeout"]
     );
 }
+
+#[test]
+fn a_run_from_the_cache_finds_what_a_fresh_run_finds() {
+    let repo = policy_repo();
+    let org = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .filter(|l| l.contains("(ORG"))
+            .map(str::to_string)
+            .collect()
+    };
+    let fresh = org(&toolc(
+        &repo.root,
+        &["check", "--no-cache", "--format", "github"],
+    ));
+    assert_eq!(fresh.len(), 5, "{fresh:?}");
+    let cold = toolc(&repo.root, &["check", "--format", "github"]);
+    let warm = Command::cargo_bin("toolc")
+        .expect("binary")
+        .current_dir(&repo.root)
+        .env("TOOLC_DEBUG_CACHE", "1")
+        .env("NO_COLOR", "1")
+        .args(["check", "--format", "github"])
+        .output()
+        .expect("run toolc");
+    // Every file came from the cache: their texts were let go and are read back.
+    let err = String::from_utf8_lossy(&warm.stderr);
+    assert!(
+        err.contains("toolc: cache: 6 files from the cache, 0 loaded"),
+        "{err}"
+    );
+    assert_eq!(org(&cold), fresh);
+    assert_eq!(org(&warm), fresh);
+}

@@ -1,7 +1,7 @@
 //! Stage 2, load: each discovered file read, parsed, lowered and checked on its own (its
 //! format's rules, the security pass over its texts, the caps on findings), from the cache
-//! when nothing it was loaded from changed; then the files no format reads that the run
-//! should mention.
+//! when nothing it was loaded from changed, and the custom rules over it before its text is
+//! let go; then the files no format reads that the run should mention.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use super::discover::Discovery;
 use crate::cache::{Cache, Dep, Lookup, Tracker};
+use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
 use crate::discover::Discovered;
 use crate::formats::{self, FileResult};
@@ -47,6 +48,8 @@ pub(super) struct Files {
     pub not_claimed: Vec<PathBuf>,
     /// With `track`: what each definition's load read besides it.
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
+    /// Without `track`: the findings of the custom rules, found as each file was loaded.
+    pub custom: Option<Vec<Diagnostic>>,
 }
 
 /// Load one file (with `track`, also say what other paths its load asked about). With
@@ -120,6 +123,7 @@ pub(super) fn load_one(
 pub(super) fn load(
     options: &CheckOptions,
     fs: &Overlay,
+    configs: &ConfigTree,
     found: Vec<Discovered>,
     progress: &(dyn Fn(Progress) + Sync),
     track: bool,
@@ -131,20 +135,29 @@ pub(super) fn load(
         fs: fs.base(),
         buffered: &buffered,
     });
-    let loaded: Vec<Slot> = found
+    let (loaded, custom): (Vec<Slot>, Vec<Vec<Diagnostic>>) = found
         .par_iter()
         .map(|d| {
             let mut slot = load_one(fs, options, d, track, cached);
+            let mut custom = Vec::new();
             if !track && let Slot::Loaded(result, _) = &mut slot {
+                // The custom rules run now, while the file's text (and its schema files')
+                // is in hand: later it would be read back from disk, and kept.
+                custom = crate::custom::check(
+                    configs,
+                    std::slice::from_ref(result),
+                    &|r| &r.file,
+                    &|r| formats::lower_all(std::slice::from_ref(r), &|_| true, &options.cwd).tools,
+                );
                 // A file with no finding of its own lets its text go as soon as it is
                 // loaded: a large repository is never all in memory at once, and a
                 // finding elsewhere that points into it reads it back.
                 result.release_texts(fs.base(), &buffered, cached.is_none());
             }
             progress(Progress::Loaded);
-            slot
+            (slot, custom)
         })
-        .collect();
+        .unzip();
     crate::timing::mark("load");
     let not_claimed = found
         .into_iter()
@@ -170,6 +183,7 @@ pub(super) fn load(
         results,
         not_claimed,
         reads,
+        custom: (!track).then(|| custom.into_iter().flatten().collect()),
     }
 }
 

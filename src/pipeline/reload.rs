@@ -36,6 +36,8 @@ pub(crate) fn reload(
         any |= reload_one(loaded, options, config, fs, target);
     }
     if any {
+        // The load's custom findings are of the files as they were: the report runs them.
+        loaded.custom = None;
         loaded.resolved = formats::resolve_with(fs, &loaded.results);
     }
     any

@@ -35,12 +35,15 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
     raw.extend(loaded.resolved.iter().cloned());
     raw.extend(loaded.config_errors.iter().cloned());
     raw.extend(loaded.unclaimed.iter().cloned());
-    raw.extend(crate::custom::check(
-        &loaded.configs,
-        &loaded.results,
-        &|r| &r.file,
-        &|r| formats::lower_all(std::slice::from_ref(r), &|_| true, &options.cwd).tools,
-    ));
+    match &loaded.custom {
+        Some(custom) => raw.extend(custom.iter().cloned()),
+        None => raw.extend(crate::custom::check(
+            &loaded.configs,
+            &loaded.results,
+            &|r| &r.file,
+            &|r| formats::lower_all(std::slice::from_ref(r), &|_| true, &options.cwd).tools,
+        )),
+    }
     if config.lock_required {
         raw.extend(crate::lock::drift(
             config,
