@@ -12,11 +12,13 @@
 //!
 //! `build` is a check plus **emit** ([`emit::emit`]): the bundles compiled from the files
 //! whose findings allow it. [`run`] runs them once over the disk (with the cache);
-//! a [`crate::Workspace`] keeps what [`load`] gives and re-runs the stages after it.
+//! the editor's workspace (`src/workspace.rs`) keeps what [`load`] gives and re-runs the
+//! stages after it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::bundle;
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::config::tree::ConfigTree;
@@ -25,8 +27,12 @@ use crate::discover::WalkError;
 use crate::formats::{self, FileResult};
 use crate::fs::{self, FileSystem, Overlay};
 use crate::scope::Scope;
-use crate::{CheckOptions, Inputs, Progress, Report, bundle};
 
+mod api;
+pub(crate) use api::drop_later;
+pub use api::{
+    Buffer, CheckOptions, Inputs, Progress, Report, check, check_and_compile, check_with,
+};
 mod baseline;
 mod discover;
 mod emit;
@@ -195,7 +201,7 @@ pub(crate) fn run(
     };
     let Some(cache) = cache else {
         let made = finish(&loaded);
-        crate::drop_later(loaded);
+        drop_later(loaded);
         return made;
     };
     if std::env::var_os("TOOLC_DEBUG_CACHE").is_some() {
@@ -217,6 +223,6 @@ pub(crate) fn run(
         made
     });
     crate::timing::mark("save");
-    crate::drop_later(loaded);
+    drop_later(loaded);
     made
 }

@@ -12,7 +12,7 @@ use crate::formats::FileResult;
 use crate::fs::normalize;
 use crate::fs::{FileSystem, Overlay};
 use crate::pipeline::{self, Loaded};
-use crate::{CheckOptions, Report};
+use crate::pipeline::{CheckOptions, Report};
 
 /// A repository checked in memory: the disk, with editor buffers taking precedence.
 pub struct Workspace {

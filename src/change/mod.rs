@@ -27,8 +27,9 @@ use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::fs::{Confined, Overlay};
 use crate::ir::Lowered;
+use crate::pipeline;
+use crate::pipeline::{CheckOptions, Report};
 use crate::source::Span;
-use crate::{CheckOptions, Report, pipeline};
 
 pub(crate) use input::Against;
 use pairing::Pairing;

@@ -10,11 +10,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{DiffOptions, Finding, Pair, ToolChange, version};
-use crate::Report;
 use crate::config::Setting;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
+use crate::pipeline::Report;
 use crate::rules::{self, Rule, Severity};
 use crate::scope::Scope;
 use crate::source::SourceFile;

@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::Report;
 use crate::baseline::DEFAULT_FILE_NAME;
 use crate::config::Config;
 use crate::fs::RepoPath;
 use crate::fs::boundary::named;
 use crate::fs::display_path;
+use crate::pipeline::Report;
 
 /// The baseline options of `toolc check`.
 #[derive(Args)]
@@ -88,7 +88,7 @@ pub(super) fn configure(
 /// Record `report`'s findings in `target` and say so on stderr.
 pub(super) fn write(
     target: &Target,
-    options: &crate::CheckOptions,
+    options: &crate::pipeline::CheckOptions,
     config: &Config,
     report: &Report,
 ) -> ExitCode {

@@ -10,8 +10,8 @@ use crate::bundle::{self, Target};
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::Summary;
 use crate::output::human;
+use crate::pipeline::{CheckOptions, check_and_compile};
 use crate::rules::Severity;
-use crate::{CheckOptions, check_and_compile};
 
 /// `toolc build` arguments.
 #[derive(Args)]

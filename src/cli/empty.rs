@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::Report;
+use crate::pipeline::Report;
 
 /// The `--allow-empty` option of `toolc check`.
 #[derive(Args)]

@@ -14,7 +14,8 @@ use crate::config::Config;
 use crate::diagnostics::fix::{apply_edits, combine, is_applied_by};
 use crate::diagnostics::{Applicability, Diagnostic, Fix};
 use crate::fs::Overlay;
-use crate::{CheckOptions, Report, pipeline};
+use crate::pipeline;
+use crate::pipeline::{CheckOptions, Report};
 
 /// Fixes can make new findings with fixes of their own; past this many rounds the rest is
 /// left for the next run.

@@ -23,8 +23,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::Summary;
 use crate::output::{OutputFormat, human, json, statistics};
+use crate::pipeline::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 use crate::rules::Severity;
-use crate::{Buffer, CheckOptions, Inputs, Progress, Report, check_with};
 
 #[derive(Parser)]
 #[command(
@@ -407,7 +407,7 @@ fn run_check(args: CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     };
-    crate::drop_later(report);
+    crate::pipeline::drop_later(report);
     code
 }
 

@@ -183,9 +183,9 @@ pub struct Written {
 pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
     let root = root(config);
     // The whole repository is locked, wherever toolc runs from.
-    let options = crate::CheckOptions {
+    let options = crate::pipeline::CheckOptions {
         cwd: root.clone(),
-        ..crate::CheckOptions::default()
+        ..crate::pipeline::CheckOptions::default()
     };
     let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
     let loaded = crate::pipeline::load(&options, config, &fs, None, false);

@@ -5,13 +5,13 @@
 use std::path::Path;
 
 use super::judge::Enabled;
+use super::{CheckOptions, Report};
 use crate::baseline::{self, Written};
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::fs::RepoPath;
 use crate::rules::Rule;
 use crate::scope::Scope;
-use crate::{CheckOptions, Report};
 
 /// Hide the findings of `diagnostics` that the configured baseline records, when the run
 /// covers their file (in `scope`, and `only` when a buffer is reported on alone) and rule;

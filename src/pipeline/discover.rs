@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::CheckOptions;
+use super::CheckOptions;
 use crate::config::Config;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;

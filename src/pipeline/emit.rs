@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use super::CheckOptions;
 use super::Loaded;
-use crate::CheckOptions;
 use crate::bundle::{self, Compiled, Target};
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::CheckOptions;
+use super::CheckOptions;
 use crate::bundle;
 use crate::config::{Config, Setting};
 use crate::diagnostics::Diagnostic;
@@ -139,7 +139,7 @@ impl Judged {
                             rules::all().iter().flat_map(|r| [r.code, r.name]),
                         )
                         .map(|h| {
-                            crate::diagnostics::DidYouMean::new(h, crate::Fix::safe(code.span, h))
+                            crate::diagnostics::DidYouMean::new(h, crate::diagnostics::Fix::safe(code.span, h))
                         }),
                     ),
                     Some(rule)

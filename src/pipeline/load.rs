@@ -10,6 +10,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::discover::Discovery;
+use super::{CheckOptions, Progress};
 use crate::cache::{Cache, Dep, Lookup, Tracker};
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
@@ -18,7 +19,6 @@ use crate::formats::{self, FileResult};
 use crate::fs::display_path;
 use crate::fs::{FileSystem, Overlay};
 use crate::security::Passes;
-use crate::{CheckOptions, Progress};
 
 /// Where a run may take files from the cache, and which files it must read as they are now.
 #[derive(Clone, Copy)]

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::CheckOptions;
 use super::Loaded;
 use super::load::{Slot, load_one};
-use crate::CheckOptions;
 use crate::config::Config;
 use crate::discover::Discovered;
 use crate::formats;

@@ -11,13 +11,13 @@ use rayon::prelude::*;
 use super::Loaded;
 use super::emit::{self, ErrorFiles};
 use super::judge::{Comments, Judged};
+use super::{CheckOptions, Report};
 use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::{self, FileResult};
 use crate::fs::display_path;
 use crate::rules::{Rule, Severity, syntax as syn};
 use crate::source::{self, SourceFile, Span};
-use crate::{CheckOptions, Report};
 
 /// Every finding of the stages before the report, unconfigured: each file's, the
 /// cross-file ones, configuration and walk errors, files nothing reads, lockfile drift.

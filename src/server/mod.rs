@@ -22,11 +22,12 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lsp;
 use serde_json::{Value, json};
 
+use crate::Workspace;
 use crate::config::{self, Config, ConfigError};
 use crate::diagnostics::Diagnostic;
 use crate::fs::normalize;
+use crate::pipeline::Report;
 use crate::source::{FormatId, SourceFile};
-use crate::{Report, Workspace};
 
 /// How long the server waits for the next message of a burst before it checks.
 const BURST_GAP: std::time::Duration = std::time::Duration::from_millis(2);
