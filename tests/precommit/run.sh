@@ -125,6 +125,8 @@ echo "precommit: ok: try-repo on a repository with an error fails and shows it"
 
 # 2. A clean repository passes.
 good="$(fixture good)"
+# Two `tool.yaml` tools of one name are duplicates for the DojOps releases that load them.
+put "$good" toolc.toml "$(printf '[runtimes]\ndojops = "1.0.9"\n')"
 put "$good" .dojops/tools/my-tool/tool.yaml "$(tool_yaml my-tool)"
 put "$good" .dojops/tools/my-tool/input.schema.json "$schema"
 git -C "$good" add -A
