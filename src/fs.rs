@@ -416,6 +416,7 @@ impl FileSystem for Confined {
 }
 
 pub(crate) mod boundary;
+pub(crate) mod child;
 pub(crate) use boundary::{RepoPath, Repository};
 pub(crate) mod project;
 mod spelling;

@@ -447,7 +447,7 @@ impl BlobReader {
             .spawn()
             .map_err(|e| GitError(format!("cannot run `git cat-file`: {e}")))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            limits::stop(&mut child);
+            crate::fs::child::stop(&mut child);
             return Err(GitError("cannot talk to `git cat-file`".into()));
         };
         let watchdog = limits::Watchdog::start(child.id());
@@ -518,7 +518,7 @@ impl Drop for BlobReader {
     fn drop(&mut self) {
         // Killed with its process group; waited for, so no zombie is left.
         let _ = self.stdin.flush();
-        limits::stop(&mut self.child);
+        crate::fs::child::stop(&mut self.child);
     }
 }
 

@@ -4,6 +4,7 @@
 //! dies with toolc. A call that runs over is killed with everything it started, and its error
 //! says which limit stopped it.
 
+use crate::fs::child;
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,7 +113,7 @@ fn run_once(mut command: Command) -> std::io::Result<Ran> {
         }
     };
     if ended.is_err() {
-        stop(&mut child);
+        child::stop(&mut child);
     }
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
@@ -156,51 +157,9 @@ impl WaitSoon for Child {
     }
 }
 
-/// Start the child in a process group of its own (so what it starts is stopped with it),
-/// with a memory limit, and (Linux) killed when the thread that started it ends.
+/// Start the child confined (see [`child::confine`]).
 pub(super) fn confine(command: &mut Command) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-    }
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::process::{
-            Resource, Rlimit, Signal, set_parent_process_death_signal, setrlimit,
-        };
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec only async-signal-safe system calls are made (prctl
-        // and setrlimit, through rustix, which allocates nothing); their errors are ignored,
-        // as the time limit still holds.
-        unsafe {
-            command.pre_exec(|| {
-                let _ = set_parent_process_death_signal(Some(Signal::KILL));
-                let limit = Rlimit {
-                    current: Some(MEMORY_BYTES),
-                    maximum: Some(MEMORY_BYTES),
-                };
-                let _ = setrlimit(Resource::Data, limit);
-                Ok(())
-            });
-        }
-    }
-}
-
-/// Kill the child and its process group, and reap it.
-pub(super) fn stop(child: &mut Child) {
-    kill_group(child.id());
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-fn kill_group(id: u32) {
-    #[cfg(target_os = "linux")]
-    if let Some(group) = rustix::process::Pid::from_raw(id as i32) {
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = id;
+    child::confine(command, MEMORY_BYTES);
 }
 
 /// Kills a long-lived child (`git cat-file --batch`) whose current read runs over
@@ -232,7 +191,7 @@ impl Watchdog {
                 let mut w = watched.lock().unwrap_or_else(|e| e.into_inner());
                 if w.since.is_some_and(|s| s.elapsed() >= READ_TIME) && !w.fired {
                     w.fired = true;
-                    kill_group(id);
+                    child::kill_group(id);
                 }
             }
         });

@@ -132,7 +132,7 @@ fn run_one(files: &[PathBuf], limit: Duration) -> Result<Vec<Vec<Comment>>, Fail
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    confine(&mut command);
+    crate::fs::child::confine(&mut command, MEMORY_BYTES);
     let mut child = command.spawn().map_err(|_| Failure::CannotRun)?;
     let stdout = child.stdout.take();
     // Read as it comes, so a full pipe never stalls the child while the clock runs.
@@ -157,7 +157,7 @@ fn run_one(files: &[PathBuf], limit: Duration) -> Result<Vec<Vec<Comment>>, Fail
         }
     };
     if !finished {
-        stop(&mut child);
+        crate::fs::child::stop(&mut child);
     }
     let stdout = reader.join().unwrap_or_default();
     if !finished {
@@ -176,48 +176,6 @@ fn run_one(files: &[PathBuf], limit: Duration) -> Result<Vec<Vec<Comment>>, Fail
         }
     }
     Ok(out)
-}
-
-/// Start the child in a process group of its own (so what it starts is stopped with it),
-/// with a memory limit, and (Linux) killed when the thread that started it ends: a killed
-/// `toolc server` leaves no ShellCheck running.
-fn confine(command: &mut Command) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-    }
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::process::{
-            Resource, Rlimit, Signal, set_parent_process_death_signal, setrlimit,
-        };
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec only async-signal-safe system calls are made (prctl
-        // and setrlimit, through rustix, which allocates nothing); their errors are ignored,
-        // as the time limit still holds.
-        unsafe {
-            command.pre_exec(|| {
-                let _ = set_parent_process_death_signal(Some(Signal::KILL));
-                let limit = Rlimit {
-                    current: Some(MEMORY_BYTES),
-                    maximum: Some(MEMORY_BYTES),
-                };
-                let _ = setrlimit(Resource::Data, limit);
-                Ok(())
-            });
-        }
-    }
-}
-
-/// Kill the child and its process group, and reap it.
-fn stop(child: &mut std::process::Child) {
-    #[cfg(target_os = "linux")]
-    if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// A folder only this process writes in, removed when dropped.
