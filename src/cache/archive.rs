@@ -71,6 +71,9 @@ pub(super) struct Archive<Said = crate::security::shellcheck::Said> {
     pub resolved: Vec<Resolved>,
     /// What ShellCheck said of the scripts resolve checked.
     pub shellcheck: Said,
+    /// The size of the file it was read from.
+    #[serde(skip)]
+    pub size: usize,
 }
 
 /// The archive as written: the walks first (a run replays them while the rest is decoded),
@@ -167,8 +170,11 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
     }
     let (walked, rest) = postcard::take_from_bytes(rest).ok()?;
     let _ = walks.send(walked);
-    let archive = match postcard::take_from_bytes(rest) {
-        Ok((archive, [])) => Some(archive),
+    let archive = match postcard::take_from_bytes::<Archive>(rest) {
+        Ok((archive, [])) => Some(Archive {
+            size: bytes.len(),
+            ..archive
+        }),
         _ => None,
     };
     crate::timing::mark("archive read");
@@ -176,24 +182,22 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
 }
 
 /// Write `archive` under `key` as the cache of the repository at `root` (nothing when it
-/// cannot be written: a cache costs time, never a result).
-pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>) {
+/// cannot be written: a cache costs time, never a result). `size`: about how large it is
+/// (the last one's size), so that its bytes are not copied as they grow.
+pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>, size: usize) {
     let Some(file) = file_of(root) else {
         return;
     };
-    let mut body = match postcard::to_allocvec(key) {
-        Ok(b) => b,
-        Err(_) => return,
-    };
-    body = match postcard::to_extend(archive, body) {
-        Ok(b) => b,
-        Err(_) => return,
-    };
-    let mut bytes = Vec::with_capacity(body.len() + 24);
+    let mut bytes = Vec::with_capacity(size + size / 8 + 4096);
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_128(&body).to_le_bytes());
-    bytes.extend_from_slice(&body);
-    drop(body);
+    bytes.extend_from_slice(&[0; 16]);
+    let Ok(bytes) = postcard::to_extend(key, bytes).and_then(|b| postcard::to_extend(archive, b))
+    else {
+        return;
+    };
+    let mut bytes = bytes;
+    let check = xxhash_rust::xxh3::xxh3_128(&bytes[24..]).to_le_bytes();
+    bytes[8..24].copy_from_slice(&check);
     if file.write(&bytes).is_ok() {
         mark(root);
     }

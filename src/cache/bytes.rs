@@ -12,14 +12,25 @@ pub(super) fn serialize<S: Serializer, const N: usize>(
     s.serialize_bytes(value)
 }
 
-/// Read `N` bytes back.
+/// Read `N` bytes back (into the array itself: a digest per path, no allocation each).
 pub(super) fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
     d: D,
 ) -> Result<[u8; N], D::Error> {
-    let v = d.deserialize_bytes(Bytes)?;
-    v.as_slice()
-        .try_into()
-        .map_err(|_| D::Error::invalid_length(v.len(), &"a digest"))
+    d.deserialize_bytes(Array::<N>)
+}
+
+/// Reads a run of exactly `N` bytes.
+struct Array<const N: usize>;
+
+impl<'de, const N: usize> Visitor<'de> for Array<N> {
+    type Value = [u8; N];
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a digest")
+    }
+    fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<[u8; N], E> {
+        v.try_into()
+            .map_err(|_| E::invalid_length(v.len(), &"a digest"))
+    }
 }
 
 /// Reads a run of bytes into a `Vec`.

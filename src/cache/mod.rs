@@ -302,7 +302,7 @@ impl Cache {
                 .map(|r| (r.file.path.as_path(), sum(&r.file.path)));
             resolve::key(files, &self.cwd)
         };
-        if let (Some(key), Some(old)) = (&key, old)
+        if let (Some((key, _)), Some(old)) = (&key, old)
             && let Some(found) = resolve::reuse(&old.archive.resolved, key, results, fs)
         {
             crate::timing::mark("cross-file findings kept");
@@ -340,6 +340,7 @@ impl Cache {
         let Archive {
             mut entries,
             resolved: kept,
+            size,
             ..
         } = old;
         let old_walks = self.old_walks.into_inner().unwrap_or_default();
@@ -386,7 +387,7 @@ impl Cache {
             resolved: &resolved,
             shellcheck: shellcheck::SaidNow,
         };
-        archive::write(&self.root, &self.key, &out);
+        archive::write(&self.root, &self.key, &out, size);
     }
 }
 

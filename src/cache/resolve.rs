@@ -26,27 +26,39 @@ const KEPT: usize = 4;
 pub(super) struct Resolved {
     #[serde(with = "super::bytes")]
     key: Digest,
+    /// The same files whatever their results: newer findings of them replace these.
+    #[serde(with = "super::bytes")]
+    files: Digest,
     deps: Vec<Dep>,
-    findings: Findings,
+    /// The [`Findings`], encoded: decoded only for a run whose key this is.
+    #[serde(with = "super::bytes::option")]
+    findings: Option<Vec<u8>>,
     /// Scripts ShellCheck did not check (it could not be run).
     skipped: usize,
 }
 
 /// What identifies the input of resolve: each file's stored result (`sum`, none when one is
-/// not stored) in the run's order, where paths are shown from, and the ShellCheck it runs.
+/// not stored) in the run's order, where paths are shown from, and the ShellCheck it runs;
+/// and the same without the results (which set of files it is).
 pub(super) fn key<'p>(
     files: impl Iterator<Item = (&'p Path, Option<u128>)>,
     cwd: &Path,
-) -> Option<Digest> {
+) -> Option<(Digest, Digest)> {
+    let mut paths = xxhash_rust::xxh3::Xxh3::new();
     let mut hash = sha2::Sha256::default();
     sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
     sha2::Digest::update(&mut hash, crate::security::shellcheck::identity());
     for (path, sum) in files {
+        let path = path.to_str()?.as_bytes();
+        paths.update(path);
+        paths.update(&[0]);
         sha2::Digest::update(&mut hash, [0]);
-        sha2::Digest::update(&mut hash, path.to_str()?.as_bytes());
+        sha2::Digest::update(&mut hash, path);
         sha2::Digest::update(&mut hash, sum?.to_le_bytes());
     }
-    Some(sha2::Digest::finalize(hash).into())
+    let mut files = [0; 32];
+    files[..16].copy_from_slice(&paths.digest128().to_le_bytes());
+    Some((sha2::Digest::finalize(hash).into(), files))
 }
 
 /// The findings kept under `key` among `kept`, when nothing they were resolved from changed
@@ -77,7 +89,8 @@ pub(super) fn reuse(
         });
         by_path.get(path).map(|f| Arc::clone(f))
     };
-    let found = at.findings.load(&find)?;
+    let findings: Findings = postcard::from_bytes(at.findings.as_deref()?).ok()?;
+    let found = findings.load(&find)?;
     crate::security::shellcheck::restore_skipped(at.skipped);
     Some(found)
 }
@@ -85,7 +98,7 @@ pub(super) fn reuse(
 /// The cross-file findings of `results`, resolved now through `fs`, and what to keep of them
 /// under `key` (none: not to be kept).
 pub(super) fn now(
-    key: Option<Digest>,
+    key: Option<(Digest, Digest)>,
     fs: &dyn FileSystem,
     results: &[FileResult],
 ) -> (Vec<Diagnostic>, Option<Resolved>) {
@@ -94,11 +107,13 @@ pub(super) fn now(
     let tracker = Tracker::new(fs);
     let found = formats::resolve_with(&tracker, results);
     let (deps, comparable) = tracker.finish(Path::new(""));
-    let kept = match (key, comparable, Findings::of(&found)) {
-        (Some(key), true, Some(findings)) => Some(Resolved {
+    let findings = Findings::of(&found).and_then(|f| postcard::to_allocvec(&f).ok());
+    let kept = match (key, comparable, findings) {
+        (Some((key, files)), true, Some(findings)) => Some(Resolved {
             key,
+            files,
             deps,
-            findings,
+            findings: Some(findings),
             skipped: crate::security::shellcheck::skipped(),
         }),
         _ => None,
@@ -106,9 +121,10 @@ pub(super) fn now(
     (found, kept)
 }
 
-/// `kept` with `new` first, the oldest dropped.
+/// `kept` with `new` first, the oldest dropped, and those of the same files (they are of
+/// results the files no longer have).
 pub(super) fn keep(mut kept: Vec<Resolved>, new: Resolved) -> Vec<Resolved> {
-    kept.retain(|r| r.key != new.key);
+    kept.retain(|r| r.key != new.key && r.files != new.files);
     kept.insert(0, new);
     kept.truncate(KEPT);
     kept

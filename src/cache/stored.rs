@@ -48,7 +48,7 @@ struct StoredSuppression {
     codes: Vec<(String, Span)>,
 }
 
-#[derive(Serialize, Deserialize, Clone)]
+#[derive(Serialize, Deserialize)]
 struct StoredDiagnostic {
     code: String,
     severity: Severity,
@@ -307,15 +307,15 @@ impl Findings {
 
     /// The findings again, on the files `find` gives for their paths (none: not usable).
     pub(super) fn load(
-        &self,
+        self,
         find: &dyn Fn(&Path) -> Option<Arc<SourceFile>>,
     ) -> Option<Vec<Diagnostic>> {
         let files: Vec<Arc<SourceFile>> =
             self.files.iter().map(|p| find(p)).collect::<Option<_>>()?;
         let file = |i: usize| files.get(i);
         self.diagnostics
-            .iter()
-            .map(|d| d.clone().load(&file))
+            .into_iter()
+            .map(|d| d.load(&file))
             .collect()
     }
 }
