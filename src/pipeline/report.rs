@@ -22,17 +22,18 @@ use crate::source::{self, SourceFile, Span};
 /// Every finding of the stages before the report, unconfigured: each file's, the
 /// cross-file ones, configuration and walk errors, files nothing reads, lockfile drift.
 fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Diagnostic> {
-    let mut raw: Vec<Diagnostic> = loaded
-        .results
-        .iter()
-        .flat_map(|r| r.diagnostics.iter().cloned())
-        .collect();
-    // A finding of some releases of a runtime only, when the project targets another.
-    let targeted = |d: &Diagnostic| {
+    // A finding of some releases of a runtime only, when the project targets another: left
+    // before it is copied (a whole repository's may be, one per file).
+    let targeted = |d: &&Diagnostic| {
         d.releases
             .is_none_or(|r| loaded.configs.for_path(&d.file.path).runtimes.includes(r))
     };
-    raw.extend(loaded.resolved.iter().cloned());
+    let mut raw: Vec<Diagnostic> = loaded
+        .results
+        .iter()
+        .flat_map(|r| r.diagnostics.iter().filter(targeted).cloned())
+        .collect();
+    raw.extend(loaded.resolved.iter().filter(targeted).cloned());
     raw.extend(loaded.config_errors.iter().cloned());
     raw.extend(loaded.unclaimed.iter().cloned());
     match &loaded.custom {
@@ -66,7 +67,7 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
             format!("cannot read this path: {}", e.message),
         ));
     }
-    raw.retain(targeted);
+    raw.retain(|d| targeted(&d));
     raw
 }
 
