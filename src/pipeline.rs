@@ -179,7 +179,8 @@ pub(crate) fn run(
         path
     });
     crate::timing::mark("start");
-    let cache = inputs.cache.then(|| Cache::open(config, &options.cwd));
+    let passes = crate::security::Passes::for_selection(&options.select, &options.ignore);
+    let cache = inputs.cache.then(|| Cache::open(config, &options.cwd, passes));
     let only = only.as_deref();
     let loaded = stages(
         options,

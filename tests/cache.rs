@@ -498,3 +498,54 @@ fn every_format_says_the_same_with_and_without_the_cache() {
         "every file of every format from the cache ({hits} hits)"
     );
 }
+
+/// The costly passes (ShellCheck, the secret scan, schema validation) do not run when none of
+/// their rules can report, with the cache as without it; and the passes are in the cache's
+/// key: a run that turns them back on never reuses a result computed without them.
+#[cfg(unix)]
+#[test]
+fn passes_turned_off_do_not_run_and_turning_them_on_says_what_no_cache_says() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
+    repo.write(
+        ".cycod/tools/a.yaml",
+        b"name: a\ndescription: Show a thing\nsteps:\n  - name: show\n    bash: echo one\ntags: [read]\n",
+    );
+    repo.write(
+        ".dojops/tools/d/tool.yaml",
+        VALID_TOOL.replace("my-tool", "tool-d").as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/d/input.schema.json",
+        br#"{"type": "objekt", "properties": {}}"#,
+    );
+    let tools = Repo::new();
+    let program = tools.root.join("shellcheck");
+    std::fs::write(&program, FAKE_SHELLCHECK).expect("write the stand-in");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let log = tools.root.join("log");
+    let check = |extra: &[&str]| {
+        let out = Command::cargo_bin("toolc")
+            .expect("the toolc binary is built")
+            .current_dir(&repo.root)
+            .env("TOOLC_SHELLCHECK", &program)
+            .env("FAKE_SHELLCHECK_LOG", &log)
+            .args(["check", "--format", "json"])
+            .args(extra)
+            .output()
+            .expect("toolc runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ran = || std::fs::read_to_string(&log).unwrap_or_default();
+    let off = ["--ignore", "SHC,SCH"];
+    let first = check(&off);
+    // Twice: the second run from the cache.
+    assert_eq!(check(&off), first);
+    assert_eq!(ran(), "", "ShellCheck ran with its rules off");
+    assert!(!first.contains("SHC") && !first.contains("SCH"), "{first}");
+    // On again: ShellCheck runs and the schema is validated, as without the cache.
+    let on = check(&[]);
+    assert!(on.contains("\"SCH001\"") && on.contains("SC2034: fake"), "{on}");
+    assert_eq!(on, check(&["--no-cache"]));
+    assert_eq!(check(&off), check(&["--no-cache", "--ignore", "SHC,SCH"]));
+}

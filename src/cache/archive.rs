@@ -113,17 +113,19 @@ fn now_nanos() -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
-/// What of the configuration the key holds: the bytes of the configuration file and the
-/// flags that decide, before a load, how a file is claimed. (A load itself reads no
-/// configuration: severities, `select`, suppression and the cross-file rules run after the
-/// cache, on every run.)
-pub(super) fn config_digest(config: &Config) -> Digest {
+/// What of the configuration the key holds: the bytes of the configuration file, the
+/// flags that decide, before a load, how a file is claimed, and the costly passes the loads
+/// run (a result without ShellCheck's findings never serves a run that wants them). (A load
+/// itself reads no configuration: severities, `select`, suppression and the cross-file
+/// rules run after the cache, on every run.)
+pub(super) fn config_digest(config: &Config, passes: crate::security::Passes) -> Digest {
     let mut text = Vec::new();
     if let Some(file) = &config.file {
         text.extend_from_slice(&file.digest());
     }
     text.push(u8::from(config.named_by_content));
     text.push(u8::from(config.explicit));
+    text.push(passes.bits());
     crate::source::sha256(&text)
 }
 

@@ -47,7 +47,7 @@ use crate::diagnostics::Diagnostic;
 use crate::discover::Claim;
 use crate::formats::{FileResult, Item};
 use crate::fs::FileSystem;
-use crate::security::shellcheck;
+use crate::security::{Passes, shellcheck};
 use crate::source::{FormatId, SourceFile, sha256};
 use archive::{Archive, ArchiveOut, Entry, Key};
 use resolve::Resolved;
@@ -107,6 +107,9 @@ struct WalksNow {
 pub(crate) struct Cache {
     root: PathBuf,
     key: Key,
+    /// The costly passes the run's loads and resolve run (in the key: a result is served
+    /// only to runs of the same passes).
+    passes: Passes,
     cwd: PathBuf,
     started: SystemTime,
     /// The archive, read and decoded on a thread of its own while the walk goes on.
@@ -123,19 +126,20 @@ pub(crate) struct Cache {
 }
 
 impl Cache {
-    /// The cache a run in `cwd` with `config` uses (see [`root_for`]); empty when there is
-    /// none yet or it cannot be used (another build's or configuration's, damaged).
-    pub(crate) fn open(config: &Config, cwd: &Path) -> Cache {
-        Cache::open_as(&root_for(config, cwd), cwd, config, archive::build_id())
+    /// The cache a run in `cwd` with `config` that runs `passes` uses (see [`root_for`]);
+    /// empty when there is none yet or it cannot be used (another build's, configuration's
+    /// or passes', damaged).
+    pub(crate) fn open(config: &Config, cwd: &Path, passes: Passes) -> Cache {
+        Cache::open_as(&root_for(config, cwd), cwd, config, passes, archive::build_id())
     }
 
     /// [`Cache::open`] of the repository at `root` for the build called `build`.
-    fn open_as(root: &Path, cwd: &Path, config: &Config, build: String) -> Cache {
+    fn open_as(root: &Path, cwd: &Path, config: &Config, passes: Passes, build: String) -> Cache {
         let key = Key {
             build,
             root: root.to_string_lossy().into_owned(),
             cwd: cwd.to_string_lossy().into_owned(),
-            config: archive::config_digest(config),
+            config: archive::config_digest(config, passes),
         };
         // What this process's ShellCheck said is kept for this repository's run alone.
         shellcheck::start_run();
@@ -150,6 +154,7 @@ impl Cache {
         Cache {
             root: root.to_path_buf(),
             key,
+            passes,
             cwd: cwd.to_path_buf(),
             started: SystemTime::now(),
             reading: Mutex::new(reading),
@@ -275,6 +280,11 @@ impl Cache {
         stored.zip(outcome.ok()).and_then(|(s, r)| s.item(r))
     }
 
+    /// The passes the run's loads run.
+    pub(crate) fn passes(&self) -> Passes {
+        self.passes
+    }
+
     /// The cross-file findings of `results`, resolved through `fs`, or the last run's when
     /// nothing they depend on changed.
     pub(crate) fn resolve(&self, fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
@@ -313,7 +323,7 @@ impl Cache {
         } else {
             "cross-file findings not kept"
         });
-        let (found, kept) = resolve::now(key, fs, results);
+        let (found, kept) = resolve::now(key, fs, results, self.passes);
         *lock(&self.resolved) = kept;
         found
     }

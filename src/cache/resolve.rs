@@ -101,11 +101,12 @@ pub(super) fn now(
     key: Option<(Digest, Digest)>,
     fs: &dyn FileSystem,
     results: &[FileResult],
+    passes: crate::security::Passes,
 ) -> (Vec<Diagnostic>, Option<Resolved>) {
     // Every item is looked into: decoded on every core first.
     results.par_iter().for_each(|r| r.item.prepare());
     let tracker = Tracker::new(fs);
-    let found = formats::resolve_with(&tracker, results);
+    let found = formats::resolve_passes(&tracker, results, passes);
     let (deps, comparable) = tracker.finish(Path::new(""));
     let findings = Findings::of(&found).and_then(|f| postcard::to_allocvec(&f).ok());
     let kept = match (key, comparable, findings) {

@@ -33,7 +33,7 @@ fn disk() -> Arc<dyn FileSystem> {
 }
 
 fn open(dir: &Path, build: &str) -> Cache {
-    Cache::open_as(dir, dir, &Config::default(), build.into())
+    Cache::open_as(dir, dir, &Config::default(), Passes::default(), build.into())
 }
 
 /// `cache`'s answer for `path` read as `format` (claimed by content), with `buffered` the
@@ -53,12 +53,13 @@ fn lookup(cache: &Cache, path: &Path, format: FormatId, buffered: &HashSet<&Path
 fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
     let stat = Stat::of(path);
     let tracker = Tracker::new(&Disk);
-    let result = crate::formats::load_judged(
+    let result = crate::formats::load_judged_with(
         &tracker,
         path,
         "a".into(),
         FormatId::DojopsTool,
         Claim::ByContent,
+        Passes::default(),
     );
     let (deps, _) = tracker.finish(path);
     assert!(!deps.is_empty(), "the schema file is a dependency");
@@ -116,7 +117,7 @@ fn an_entry_reads_back_as_the_file_it_was_made_from() {
         "[rules]\nDOJ003 = \"off\"\n".into(),
     );
     let configured = Config::parse(file, dir.clone()).expect("a configuration");
-    let cache = Cache::open_as(&dir, &dir, &configured, "build A".into());
+    let cache = Cache::open_as(&dir, &dir, &configured, Passes::default(), "build A".into());
     assert!(lookup(&cache, &path, FormatId::DojopsTool, &HashSet::new()).is_none());
 }
 

@@ -130,6 +130,8 @@ pub(crate) struct Lowerer<'a> {
     unknown: HashSet<Span>,
     /// What to add for a missing field, when the format knows (the format's own help).
     missing_help: Option<MissingHelp>,
+    /// Whether the schemas it meets are validated (the `SCH` rules run).
+    pub schema: bool,
 }
 
 /// The help for a missing field (a dotted path) of a file, when the format knows what to write.
@@ -156,6 +158,7 @@ impl<'a> Lowerer<'a> {
             diags: Findings::default(),
             unknown: HashSet::new(),
             missing_help: None,
+            schema: true,
         }
     }
 

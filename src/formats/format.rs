@@ -12,7 +12,7 @@ use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
 use crate::ir::Lowering;
 use crate::rules::syntax as syn;
-use crate::security::texts;
+use crate::security::{Passes, texts};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Parsed, SyntaxErrorKind};
 
@@ -66,8 +66,9 @@ pub(crate) trait Format: Sync {
         true
     }
 
-    /// Parse, lower, validate and lint one file, reading companion files through `fs`.
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult;
+    /// Parse, lower, validate and lint one file, reading companion files through `fs`, and
+    /// running only the costly `passes` the run needs (schema validation among them).
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem, passes: Passes) -> FileResult;
 
     /// Cross-file checks over this format's files among `results` (others are skipped);
     /// none unless the format has a name scope wider than one file.

@@ -147,18 +147,8 @@ pub(crate) fn load_claimed_with(
     load_judged_with(fs, path, display, format, claim, passes).ok()
 }
 
-/// [`load_claimed`], with the file read when it is not claimed (what the cache keeps of it).
-pub(crate) fn load_judged(
-    fs: &dyn FileSystem,
-    path: &Path,
-    display: String,
-    format: FormatId,
-    claim: Claim,
-) -> Result<FileResult, Arc<SourceFile>> {
-    load_judged_with(fs, path, display, format, claim, Passes::default())
-}
-
-/// [`load_judged`], running only the costly `passes` a run needs.
+/// [`load_claimed`], running only the costly `passes` a run needs, with the file read when
+/// it is not claimed (what the cache keeps of it).
 pub(crate) fn load_judged_with(
     fs: &dyn FileSystem,
     path: &Path,
@@ -195,7 +185,7 @@ fn load_source(
         // Every format's findings are capped per rule and file, whatever the format does
         // itself: a generated or hostile file must not bury the output or exhaust memory.
         Some(reader) => {
-            let mut result = reader.load(file, fs);
+            let mut result = reader.load(file, fs, passes);
             let files: Vec<&Arc<SourceFile>> = std::iter::once(&result.file)
                 .chain(&result.companions)
                 .collect();

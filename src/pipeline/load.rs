@@ -88,14 +88,12 @@ pub(super) fn load_one(
         };
     }
     let tracker = Tracker::for_file(fs, path);
-    let mut judged = match cached {
-        // What the cache keeps is every pass's: it serves runs that select other rules.
-        Some(_) => formats::load_judged(&tracker, path, display, format, d.claim),
-        None => {
-            let passes = Passes::for_selection(&options.select, &options.ignore);
-            formats::load_judged_with(&tracker, path, display, format, d.claim, passes)
-        }
+    // The cache keeps what its run's passes found: the passes are in its key.
+    let passes = match cached {
+        Some(c) => c.cache.passes(),
+        None => Passes::for_selection(&options.select, &options.ignore),
     };
+    let mut judged = formats::load_judged_with(&tracker, path, display, format, d.claim, passes);
     // From before the load's first read of the file.
     let stat = tracker.own_stat();
     let (deps, comparable) = tracker.finish(path);
@@ -230,4 +228,49 @@ pub(super) fn unread(
         &options.cwd,
     ));
     unclaimed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::Claim;
+    use crate::source::FormatId;
+
+    /// The findings of loading a DojOps tool whose schema is not valid JSON Schema, in a run
+    /// ignoring `ignore`, before any rule is turned off (what the load itself ran).
+    fn codes_loaded(ignore: &[&str]) -> Vec<&'static str> {
+        let dir = std::env::temp_dir().join(format!("toolc-load-{}-{ignore:?}", std::process::id()));
+        let tool = dir.join(".dojops/tools/a");
+        std::fs::create_dir_all(&tool).expect("mkdir");
+        std::fs::write(
+            tool.join("tool.yaml"),
+            "spec: 1\nname: tool-a\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n",
+        )
+        .expect("write");
+        std::fs::write(tool.join("input.schema.json"), r#"{"type": "objekt"}"#).expect("write");
+        let options = CheckOptions {
+            cwd: dir.clone(),
+            ignore: ignore.iter().map(|s| s.to_string()).collect(),
+            ..CheckOptions::default()
+        };
+        let found = Discovered {
+            path: tool.join("tool.yaml"),
+            format: FormatId::DojopsTool,
+            claim: Claim::Always,
+        };
+        let slot = load_one(&crate::fs::Disk, &options, &found, false, None);
+        let _ = std::fs::remove_dir_all(&dir);
+        match slot {
+            Slot::Loaded(result, _) => result.diagnostics.iter().map(|d| d.rule.code).collect(),
+            Slot::NotClaimed => panic!("the tool is claimed"),
+        }
+    }
+
+    #[test]
+    fn schema_validation_runs_only_when_a_schema_rule_can_report() {
+        assert!(codes_loaded(&[]).contains(&"SCH001"));
+        assert!(!codes_loaded(&["SCH"]).iter().any(|c| c.starts_with("SCH")));
+        // Another family ignored: schemas are still validated.
+        assert!(codes_loaded(&["SHC"]).contains(&"SCH001"));
+    }
 }

@@ -29,14 +29,17 @@ use crate::source::SourceFile;
 use texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
 
 /// The passes of a run that cost the most: ShellCheck runs a program on every embedded
-/// script, the secret scan reads every line of every file. Each runs only when one of its
-/// rules can report in the run.
+/// script, the secret scan reads every line of every file, schema validation checks every
+/// schema against the meta-schema. Each runs only when one of its rules can report in the
+/// run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Passes {
     /// ShellCheck on the embedded shell scripts (the `SHC` rules).
     pub shellcheck: bool,
     /// The scan of every file's lines for secrets (`embedded-secret`).
     pub secrets: bool,
+    /// JSON Schema validation of the schemas definitions hold or name (the `SCH` rules).
+    pub schema: bool,
 }
 
 impl Default for Passes {
@@ -45,6 +48,7 @@ impl Default for Passes {
         Passes {
             shellcheck: true,
             secrets: true,
+            schema: true,
         }
     }
 }
@@ -61,7 +65,14 @@ impl Passes {
         Passes {
             shellcheck: crate::rules::shellcheck::RULES.iter().any(|r| runs(r)),
             secrets: runs(&crate::rules::security::EMBEDDED_SECRET),
+            schema: crate::rules::schema::RULES.iter().any(|r| runs(r)),
         }
+    }
+
+    /// The passes as bits, for the cache's key: a result computed without a pass is never
+    /// served to a run that needs it.
+    pub(crate) fn bits(self) -> u8 {
+        u8::from(self.shellcheck) | u8::from(self.secrets) << 1 | u8::from(self.schema) << 2
     }
 }
 
@@ -317,9 +328,13 @@ mod passes {
         let none = Passes {
             shellcheck: false,
             secrets: false,
+            schema: false,
         };
         assert_eq!(selected(&["CYC"], &[]), none);
-        assert_eq!(selected(&[], &["SHC", "embedded-secret"]), none);
+        assert_eq!(selected(&[], &["SHC", "embedded-secret", "SCH"]), none);
+        // Schema validation runs for any `SCH` rule, by code or by name.
+        assert!(selected(&["value-violates-own-schema"], &[]).schema);
+        assert!(!selected(&[], &["SCH"]).schema);
         // One SHC rule left is enough; a prefix of the secret rule's family selects it.
         assert!(selected(&[], &["SHC001", "SHC002", "SHC003"]).shellcheck);
         assert_eq!(
@@ -327,6 +342,7 @@ mod passes {
             Passes {
                 shellcheck: false,
                 secrets: true,
+                schema: false,
             }
         );
     }

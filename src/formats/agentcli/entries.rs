@@ -245,8 +245,12 @@ impl Cx<'_> {
         }
         self.refused_at_root(schema, who);
         let prefix = format!("{who}: ");
+        let checked = match self.schema {
+            true => check_schema(self.file, schema, SchemaOptions::default()),
+            false => Vec::new(),
+        };
         self.diags.extend(
-            check_schema(self.file, schema, SchemaOptions::default())
+            checked
                 .into_iter()
                 .map(|mut d| {
                     d.message.insert_str(0, &prefix);

@@ -89,11 +89,13 @@ pub(crate) struct Tool {
     pub settings_span: Option<Span>,
 }
 
-/// Parse, lower, validate and lint one manifest; programs are looked for through `fs`.
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+/// Parse, lower, validate and lint one manifest; programs are looked for through `fs`,
+/// schemas validated with `schema`.
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> FileResult {
     let mut cx = Cx {
         file: &file,
         fs,
+        schema,
         diags: Findings::default(),
     };
     if file.bom_len > 0 {
@@ -143,8 +145,8 @@ impl Format for Agentcli {
         claim::is_manifest(text)
     }
 
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
-        load(file, fs)
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem, passes: crate::security::Passes) -> FileResult {
+        load(file, fs, passes.schema)
     }
 
     fn tool_count(&self, r: &FileResult) -> usize {
@@ -187,6 +189,8 @@ impl std::fmt::Display for Who {
 struct Cx<'a> {
     file: &'a Arc<SourceFile>,
     fs: &'a dyn FileSystem,
+    /// Whether schemas are validated (the `SCH` rules run).
+    schema: bool,
     diags: Findings,
 }
 

@@ -127,7 +127,7 @@ impl Format for Cycod {
         Some(crate::formats::item::ItemCodec::of::<Tool>())
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, _passes: crate::security::Passes) -> FileResult {
         load(file)
     }
 

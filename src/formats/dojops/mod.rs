@@ -203,10 +203,11 @@ pub(crate) fn project_of(path: &Path) -> PathBuf {
     scope.map(Path::to_path_buf).unwrap_or_default()
 }
 
-/// Parse and lower one DojOps file; a manifest's schema files are read through `fs`.
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+/// Parse and lower one DojOps file; a manifest's schema files are read through `fs` (and
+/// validated with `schema`).
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> FileResult {
     match file.format {
-        FormatId::DojopsTool => tool_yaml::load(file, fs),
+        FormatId::DojopsTool => tool_yaml::load(file, fs, schema),
         FormatId::DojopsDops => dops::load(file),
         _ => policy::load(file),
     }
@@ -250,8 +251,8 @@ impl Format for Dojops {
         Some(crate::formats::item::ItemCodec::of::<Item>())
     }
 
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
-        load(file, fs)
+    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem, passes: crate::security::Passes) -> FileResult {
+        load(file, fs, passes.schema)
     }
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {

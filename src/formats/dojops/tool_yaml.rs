@@ -94,8 +94,8 @@ impl Tool {
 pub(crate) use super::schema_file::SchemaFile;
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
-/// `fs`).
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+/// `fs`; validated with `schema`).
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> FileResult {
     let mut result = FileResult::new(Arc::clone(&file), Vec::new(), FileItem::none());
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
@@ -121,6 +121,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         return result;
     };
     let mut lw = Lowerer::new(&file, &SHAPE);
+    lw.schema = schema;
     let mut tool = Tool::default();
     // The schema files' trees, while the texts are collected from them: not kept after.
     let mut schemas: Vec<(Arc<SourceFile>, Node)> = Vec::new();
@@ -575,7 +576,7 @@ fn load_schema(
     // `schema_tree` parses it the same way when the bundles need the tree again.
     let parsed = json::parse(schema_file.body(), schema_file.bom_len);
     lw.diags.extend(syntax_diagnostics(&schema_file, &parsed));
-    if let Some(root) = &parsed.root {
+    if let Some(root) = parsed.root.as_ref().filter(|_| lw.schema) {
         lw.diags
             .extend(check_schema(&schema_file, root, super::zod::SCHEMA_OPTIONS));
     }

@@ -90,7 +90,7 @@ impl Format for Mcp {
         Some(ItemCodec::new(encode, decode))
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, _passes: crate::security::Passes) -> FileResult {
         load(file)
     }
 

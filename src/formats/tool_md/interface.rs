@@ -24,6 +24,9 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
         return;
     }
     let walk = subset::walk(lw, node);
+    if !lw.schema {
+        return;
+    }
     let mut shared = check_schema(lw.file, node, SchemaOptions::default());
     // A `$ref` is already an error of the subset; a second one on the same token adds nothing.
     shared.retain(|d| {

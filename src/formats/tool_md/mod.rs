@@ -91,8 +91,8 @@ static AGENT_SHAPE: ShapeRules = ShapeRules {
     unknown_key: &rules::UNKNOWN_AGENT_KEY,
 };
 
-/// Parse, lower, validate and lint one tool or agent file.
-pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
+/// Parse, lower, validate and lint one tool or agent file (its schemas only with `schema`).
+pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
     let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if file.format == FormatId::AgentMd
         && let Some(kind) = definition::Kind::of_file(name)
@@ -105,7 +105,7 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         let (agent, diags) = check_agent(&file);
         (Item::Agent(agent), diags)
     } else {
-        let (tool, diags) = check_tool(&file);
+        let (tool, diags) = check_tool(&file, schema);
         (Item::Tool(tool), diags)
     };
     let consequence = if is_agent {
@@ -194,8 +194,8 @@ impl Format for ToolMd {
                 && crate::syntax::sniff::front_matter_has_any(text, DEFINITION_ID_KEYS)
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem) -> FileResult {
-        load(file)
+    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, passes: crate::security::Passes) -> FileResult {
+        load(file, passes.schema)
     }
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
@@ -248,7 +248,7 @@ fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
     }
 }
 
-fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
+fn check_tool(file: &Arc<SourceFile>, schema: bool) -> (Tool, Vec<Diagnostic>) {
     let mut tool = Tool {
         file_stem: file_stem(file, ".tool.md"),
         ..Tool::default()
@@ -273,6 +273,7 @@ fn check_tool(file: &Arc<SourceFile>) -> (Tool, Vec<Diagnostic>) {
     let mut lw = Lowerer::new(file, &TOOL_SHAPE).with_missing_help(|field, file| {
         missing_field_help(field, &id_for(file_stem(file, ".tool.md").as_deref()))
     });
+    lw.schema = schema;
     match &parsed.root {
         Some(root) => tool::lower(&mut lw, root, &fm, &mut tool),
         None if parsed.errors.is_empty() => empty_front_matter(
