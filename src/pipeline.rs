@@ -180,7 +180,9 @@ pub(crate) fn run(
     });
     crate::timing::mark("start");
     let passes = crate::security::Passes::for_selection(&options.select, &options.ignore);
-    let cache = inputs.cache.then(|| Cache::open(config, &options.cwd, passes));
+    let cache = inputs
+        .cache
+        .then(|| Cache::open(config, &options.cwd, passes));
     let only = only.as_deref();
     let loaded = stages(
         options,

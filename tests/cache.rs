@@ -545,7 +545,10 @@ fn passes_turned_off_do_not_run_and_turning_them_on_says_what_no_cache_says() {
     assert!(!first.contains("SHC") && !first.contains("SCH"), "{first}");
     // On again: ShellCheck runs and the schema is validated, as without the cache.
     let on = check(&[]);
-    assert!(on.contains("\"SCH001\"") && on.contains("SC2034: fake"), "{on}");
+    assert!(
+        on.contains("\"SCH001\"") && on.contains("SC2034: fake"),
+        "{on}"
+    );
     assert_eq!(on, check(&["--no-cache"]));
     assert_eq!(check(&off), check(&["--no-cache", "--ignore", "SHC,SCH"]));
 }

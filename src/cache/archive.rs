@@ -7,9 +7,11 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use super::bytes::Blob;
 use super::resolve::Resolved;
 use super::track::{Dep, Stat};
 use super::walk::Walk;
@@ -55,8 +57,7 @@ pub(super) struct Entry {
     /// Every other path the load read, looked for or listed, with what was there.
     pub deps: Vec<Dep>,
     /// Its result ([`super::stored::Stored`], encoded), when its content was its format's.
-    #[serde(with = "super::bytes::option")]
-    pub result: Option<Vec<u8>>,
+    pub result: Option<Blob>,
     /// What identifies the result (its encoding's check): cross-file findings are kept
     /// under the results they came from.
     pub sum: u128,
@@ -74,6 +75,15 @@ pub(super) struct Archive<Said = crate::security::shellcheck::Said> {
     /// The size of the file it was read from.
     #[serde(skip)]
     pub size: usize,
+}
+
+impl Archive {
+    /// The number of the entry of `path`.
+    pub(super) fn find(&self, path: &str) -> Option<usize> {
+        self.entries
+            .binary_search_by(|e| e.path.as_str().cmp(path))
+            .ok()
+    }
 }
 
 /// The archive as written: the walks first (a run replays them while the rest is decoded),
@@ -103,14 +113,8 @@ pub(super) fn build_id() -> String {
             format!("{}.{}.{}.{}.{born}", s.len, s.mtime, s.changed, s.inode)
         })
         // An executable that cannot be named is a build no cache file names.
-        .unwrap_or_else(|| format!("unknown.{}.{}", std::process::id(), now_nanos()));
+        .unwrap_or_else(|| format!("unknown.{}.{:?}", std::process::id(), SystemTime::now()));
     format!("{} {exe}", env!("TOOLC_VERSION"))
-}
-
-fn now_nanos() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos())
 }
 
 /// What of the configuration the key holds: the bytes of the configuration file, the

@@ -33,53 +33,31 @@ impl<'de, const N: usize> Visitor<'de> for Array<N> {
     }
 }
 
-/// Reads a run of bytes into a `Vec`.
-struct Bytes;
+/// A run of bytes (an encoded result or item), written as one.
+#[derive(Clone)]
+pub(super) struct Blob(pub Vec<u8>);
 
-impl<'de> Visitor<'de> for Bytes {
-    type Value = Vec<u8>;
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("bytes")
-    }
-    fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-        Ok(v.to_vec())
+impl serde::Serialize for Blob {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
     }
 }
 
-/// An optional run of bytes.
-pub(super) mod option {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    /// A run of bytes inside an option, as written.
-    struct Written<'a>(&'a [u8]);
-
-    impl Serialize for Written<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_bytes(self.0)
-        }
+impl<'de> serde::Deserialize<'de> for Blob {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Blob, D::Error> {
+        d.deserialize_bytes(Run)
     }
+}
 
-    /// A run of bytes inside an option, as read.
-    struct Read(Vec<u8>);
+/// Reads a run of bytes into a [`Blob`].
+struct Run;
 
-    impl<'de> Deserialize<'de> for Read {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Read, D::Error> {
-            d.deserialize_bytes(super::Bytes).map(Read)
-        }
+impl<'de> Visitor<'de> for Run {
+    type Value = Blob;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("bytes")
     }
-
-    /// Write the bytes, when there are any.
-    pub(crate) fn serialize<S: Serializer>(
-        value: &Option<Vec<u8>>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        value.as_deref().map(Written).serialize(s)
-    }
-
-    /// Read them back.
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Option<Vec<u8>>, D::Error> {
-        Ok(Option::<Read>::deserialize(d)?.map(|r| r.0))
+    fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Blob, E> {
+        Ok(Blob(v.to_vec()))
     }
 }

@@ -1,28 +1,20 @@
 //! The content cache: what each definition file gave when it was last loaded, kept in
 //! `.toolc_cache/` at the repository root so that a re-check loads only the files that
-//! changed.
+//! changed. Nothing read from it can make a check say anything else than it would without it.
 //!
-//! - **One archive per repository** (`archive.rs`), under a key that holds the toolc build,
-//!   the repository, the working directory (messages name files relative to it) and the
-//!   configuration file's bytes: an archive under another key is not read. Postcard (with
-//!   serde's derive) writes it; an XXH3-128 check over it finds damage, and a damaged,
-//!   truncated or foreign file is ignored as a whole: nothing read from the cache can make a
-//!   check say anything else than it would without it.
-//! - **Per file** (`archive::Entry`): its format and claim, its metadata and the SHA-256 of
-//!   its bytes, every other path its load read, looked for or listed with what was there
-//!   (a read file's metadata and content hash: `track.rs`), and its result (`stored.rs`): its
-//!   findings, suppression comments and item, without its text. A file whose metadata
-//!   (size, mtime, inode, status-change time) is unchanged is not read; one whose metadata
-//!   changed is hashed, and is a hit when its bytes did not. A file or a file it read that
-//!   was modified within two seconds of the run that stored it is always hashed (a change in
-//!   the same clock tick keeps its mtime). Links are never taken from the cache.
-//! - **Cross-file findings** (`resolve.rs`): when every file has the stored result it had and
-//!   nothing resolve read changed, they are the last run's, and no item is decoded. What
-//!   ShellCheck said of each script is kept for the same ShellCheck.
-//! - **Writing**: a run that changed anything writes the whole archive again (the entries
-//!   it used, those of files outside the paths it walked, and its new ones) to a new file
-//!   renamed into place, never through a link (`crate::fs::boundary`): a reader sees the old
-//!   archive or the new one; of two runs ending together the last rename wins.
+//! - **One archive per repository** (`archive.rs`) under a key (the build, the repository,
+//!   the working directory, the configuration file's bytes, the costly passes the run runs);
+//!   a damaged, truncated or foreign archive is ignored as a whole.
+//! - **Per file** (`archive::Entry`): its format and claim, metadata and SHA-256, every other
+//!   path its load read, looked for or listed with what was there (`track.rs`), and its
+//!   result without its text (`stored.rs`). A file whose metadata is unchanged is not read;
+//!   one whose metadata changed is hashed. A file (or one it read) modified within two
+//!   seconds of the run that stored it is always hashed. Links are never taken from it.
+//! - **Cross-file findings** (`resolve.rs`): the last run's, when every file has the stored
+//!   result it had and nothing resolve read changed; and what ShellCheck said of each script.
+//! - **Writing**: a run that changed anything writes the whole archive (the entries it used,
+//!   those of files outside the paths it walked, its new ones) to a new file renamed into
+//!   place, never through a link (`crate::fs::boundary`).
 
 mod archive;
 mod bytes;
@@ -130,7 +122,13 @@ impl Cache {
     /// empty when there is none yet or it cannot be used (another build's, configuration's
     /// or passes', damaged).
     pub(crate) fn open(config: &Config, cwd: &Path, passes: Passes) -> Cache {
-        Cache::open_as(&root_for(config, cwd), cwd, config, passes, archive::build_id())
+        Cache::open_as(
+            &root_for(config, cwd),
+            cwd,
+            config,
+            passes,
+            archive::build_id(),
+        )
     }
 
     /// [`Cache::open`] of the repository at `root` for the build called `build`.
@@ -198,12 +196,8 @@ impl Cache {
     /// has changed (and none of that has a buffer in `q.buffered`).
     pub(crate) fn get(&self, q: &Lookup<'_>) -> Option<Hit> {
         let old = self.old()?;
-        let entries = &old.archive.entries;
-        let path = q.path.to_str()?;
-        let i = entries
-            .binary_search_by(|e| e.path.as_str().cmp(path))
-            .ok()?;
-        let e = &entries[i];
+        let i = old.archive.find(q.path.to_str()?)?;
+        let e = &old.archive.entries[i];
         let answers = match q.claim {
             Claim::ByContent => e.claimed.is_some(),
             Claim::Always => e.claimed != Some(false),
@@ -222,13 +216,13 @@ impl Cache {
         if !e
             .deps
             .iter()
-            .all(|d| d.seen().unchanged(d.path(), q.fs.as_ref()))
+            .all(|d| d.seen.unchanged(d.path(), q.fs.as_ref()))
         {
             return None;
         }
         let result = match &e.result {
             Some(bytes) => Some(
-                postcard::from_bytes::<Stored>(bytes)
+                postcard::from_bytes::<Stored>(&bytes.0)
                     .ok()?
                     .rebuild(q.path, q.format, &self.cwd, q.fs)?,
             ),
@@ -261,10 +255,11 @@ impl Cache {
             Ok(r) => (&r.file, Some(Stored::of(r)?)),
             Err(file) => (file, None),
         };
-        let result = match &stored {
-            Some(s) => Some(postcard::to_allocvec(s).ok()?),
-            None => None,
-        };
+        let result = stored
+            .as_ref()
+            .map(postcard::to_allocvec)
+            .transpose()
+            .ok()?;
         let entry = Entry {
             path: path.to_str()?.to_string(),
             format: file.format,
@@ -274,15 +269,10 @@ impl Cache {
             digest: file.digest(),
             deps: deps.to_vec(),
             sum: xxhash_rust::xxh3::xxh3_128(result.as_deref().unwrap_or_default()),
-            result,
+            result: result.map(bytes::Blob),
         };
         lock(&self.new).push(entry);
         stored.zip(outcome.ok()).and_then(|(s, r)| s.item(r))
-    }
-
-    /// The passes the run's loads run.
-    pub(crate) fn passes(&self) -> Passes {
-        self.passes
     }
 
     /// The cross-file findings of `results`, resolved through `fs`, or the last run's when
@@ -300,11 +290,7 @@ impl Cache {
                     return Some(*sum);
                 }
                 let (old, used) = (old?, used.as_ref()?);
-                let i = old
-                    .archive
-                    .entries
-                    .binary_search_by(|e| e.path.as_str().cmp(path))
-                    .ok()?;
+                let i = old.archive.find(path)?;
                 used.contains_key(&i).then(|| old.archive.entries[i].sum)
             };
             let files = results
@@ -334,17 +320,9 @@ impl Cache {
     pub(crate) fn save(self, roots: &[PathBuf]) {
         // Read in full, whether or not this run needed them.
         let _ = (self.old(), walk::Walks::old_walks(&self));
-        let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
-        let resolved = self
-            .resolved
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner());
+        let (new, resolved) = (take(self.new), take(self.resolved));
         let (old, used, had_old) = match self.old.into_inner().flatten() {
-            Some(Old { archive, used }) => (
-                archive,
-                used.into_inner().unwrap_or_else(|e| e.into_inner()),
-                true,
-            ),
+            Some(Old { archive, used }) => (archive, take(used), true),
             None => (Archive::default(), HashMap::new(), false),
         };
         let Archive {
@@ -354,7 +332,7 @@ impl Cache {
             ..
         } = old;
         let old_walks = self.old_walks.into_inner().unwrap_or_default();
-        let walks = self.walks.into_inner().unwrap_or_else(|e| e.into_inner());
+        let walks = take(self.walks);
         let mut changed =
             !had_old || !new.is_empty() || resolved.is_some() || !walks.new.is_empty();
         // An old walk stays when it was replayed, or is of a root this run did not walk.
@@ -436,6 +414,10 @@ impl walk::Walks for Cache {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn take<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// True when `path` is one of `roots` or under one.

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::bytes::Blob;
 use super::stored::Findings;
 use super::track::{Dep, Tracker};
 use crate::diagnostics::Diagnostic;
@@ -31,8 +32,7 @@ pub(super) struct Resolved {
     files: Digest,
     deps: Vec<Dep>,
     /// The [`Findings`], encoded: decoded only for a run whose key this is.
-    #[serde(with = "super::bytes::option")]
-    findings: Option<Vec<u8>>,
+    findings: Blob,
     /// Scripts ShellCheck did not check (it could not be run).
     skipped: usize,
 }
@@ -71,7 +71,7 @@ pub(super) fn reuse(
 ) -> Option<Vec<Diagnostic>> {
     let at = kept.iter().find(|r| r.key == *key)?;
     // On every core: resolve may have asked about a path per tool.
-    if !at.deps.par_iter().all(|d| d.seen().unchanged(d.path(), fs)) {
+    if !at.deps.par_iter().all(|d| d.seen.unchanged(d.path(), fs)) {
         return None;
     }
     // The companions by path, made on the first finding in one (not a search per finding).
@@ -89,7 +89,7 @@ pub(super) fn reuse(
         });
         by_path.get(path).map(|f| Arc::clone(f))
     };
-    let findings: Findings = postcard::from_bytes(at.findings.as_deref()?).ok()?;
+    let findings: Findings = postcard::from_bytes(&at.findings.0).ok()?;
     let found = findings.load(&find)?;
     crate::security::shellcheck::restore_skipped(at.skipped);
     Some(found)
@@ -114,7 +114,7 @@ pub(super) fn now(
             key,
             files,
             deps,
-            findings: Some(findings),
+            findings: Blob(findings),
             skipped: crate::security::shellcheck::skipped(),
         }),
         _ => None,

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::bytes::Blob;
 use crate::diagnostics::{Diagnostic, Fix, Related};
 use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
@@ -26,8 +27,7 @@ pub(super) struct Stored {
     suppressions: Vec<Vec<StoredSuppression>>,
     diagnostics: Vec<StoredDiagnostic>,
     /// The item, as its format's codec wrote it.
-    #[serde(with = "super::bytes::option")]
-    item: Option<Vec<u8>>,
+    item: Option<Blob>,
     /// The tool definitions it held.
     tools: u32,
 }
@@ -73,10 +73,9 @@ impl Stored {
             .chain(&r.companions)
             .cloned()
             .collect();
-        let item = if r.item.is_none() {
-            None
-        } else {
-            Some(codec.encode(&r.item, &sources)?)
+        let item = match r.item.is_none() {
+            true => None,
+            false => Some(Blob(codec.encode(&r.item, &sources)?)),
         };
         let index = |f: &Arc<SourceFile>| sources.iter().position(|s| s.path == f.path);
         let files = sources
@@ -111,18 +110,13 @@ impl Stored {
     /// The item's bytes and the files it names, to hold in place of the decoded item (they
     /// are smaller until something looks into it).
     pub(super) fn item(&self, r: &FileResult) -> Option<Item> {
-        let codec = formats::format_of(r.file.format)?.cache()?;
-        let bytes = self.item.clone()?;
-        let files = std::iter::once(&r.file)
-            .chain(&r.companions)
-            .cloned()
-            .collect();
-        Some(Item::encoded(
-            codec,
-            Box::new(move || Some(bytes)),
-            self.tools as usize,
-            files,
-        ))
+        let files = std::iter::once(&r.file).chain(&r.companions).cloned();
+        encoded(
+            r.file.format,
+            self.item.clone()?.0,
+            self.tools,
+            files.collect(),
+        )
     }
 
     /// The loaded file again, at `path` read as `format`; paths are shown relative to `cwd`
@@ -162,14 +156,9 @@ impl Stored {
         if first.path != path || first.format != format {
             return None;
         }
-        let codec = formats::format_of(format)?.cache()?;
+        formats::format_of(format)?.cache()?;
         let item = match self.item {
-            Some(bytes) => Item::encoded(
-                codec,
-                Box::new(move || Some(bytes)),
-                self.tools as usize,
-                files.clone(),
-            ),
+            Some(bytes) => encoded(format, bytes.0, self.tools, files.clone())?,
             None => Item::none(),
         };
         let file = |i: usize| files.get(i);
@@ -186,6 +175,22 @@ impl Stored {
             item,
         })
     }
+}
+
+/// An item of `format` still encoded as `bytes`, holding `tools` tools and naming `files`.
+fn encoded(
+    format: FormatId,
+    bytes: Vec<u8>,
+    tools: u32,
+    files: Vec<Arc<SourceFile>>,
+) -> Option<Item> {
+    let codec = formats::format_of(format)?.cache()?;
+    Some(Item::encoded(
+        codec,
+        Box::new(move || Some(bytes)),
+        tools as usize,
+        files,
+    ))
 }
 
 /// The rule whose code is `code` (looked up once per run for every code).

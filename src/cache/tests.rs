@@ -33,7 +33,8 @@ fn disk() -> Arc<dyn FileSystem> {
 }
 
 fn open(dir: &Path, build: &str) -> Cache {
-    Cache::open_as(dir, dir, &Config::default(), Passes::default(), build.into())
+    let config = Config::default();
+    Cache::open_as(dir, dir, &config, Passes::default(), build.into())
 }
 
 /// `cache`'s answer for `path` read as `format` (claimed by content), with `buffered` the
@@ -190,9 +191,7 @@ fn a_dependency_read_twice_with_other_bytes_makes_the_load_unstorable() {
     let (deps, comparable) = tracker.finish(&own);
     assert!(!comparable, "other bytes the second time: not storable");
     // Written just now: its metadata is not trusted next time (the same clock tick).
-    assert!(
-        matches!(deps[0].seen(), track::Seen::Read(stat, _) if *stat == track::Stat::UNTRUSTED)
-    );
+    assert!(matches!(deps[0].seen, track::Seen::Read(stat, _) if stat == track::Stat::UNTRUSTED));
 }
 
 /// A read of what is not a file (nothing there, a folder) is noted as its absence, which a
@@ -212,11 +211,11 @@ fn reading_what_is_not_a_file_notes_its_absence() {
     assert!(comparable, "absences are compared again: storable");
     assert!(
         deps.iter()
-            .all(|d| matches!(d.seen(), track::Seen::Absent) && d.seen().unchanged(d.path(), &Disk))
+            .all(|d| matches!(d.seen, track::Seen::Absent) && d.seen.unchanged(d.path(), &Disk))
     );
     // Created since: no longer what was seen.
     std::fs::write(&missing, "{}").expect("write");
-    assert!(!deps.iter().all(|d| d.seen().unchanged(d.path(), &Disk)));
+    assert!(!deps.iter().all(|d| d.seen.unchanged(d.path(), &Disk)));
 
     // A read the system refused (not an absence): a later run could not compare it.
     struct Refusing;

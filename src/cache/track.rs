@@ -83,7 +83,8 @@ fn nanos(t: std::io::Result<SystemTime>) -> i64 {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Dep {
     path: PathBuf,
-    seen: Seen,
+    /// What was found there.
+    pub(super) seen: Seen,
 }
 
 /// What a load found at a path it asked about.
@@ -150,11 +151,6 @@ fn target_text(target: Option<PathBuf>) -> Option<String> {
 }
 
 impl Dep {
-    /// What was found there.
-    pub(crate) fn seen(&self) -> &Seen {
-        &self.seen
-    }
-
     /// The path asked about.
     pub(crate) fn path(&self) -> &Path {
         &self.path

@@ -88,11 +88,8 @@ pub(super) fn load_one(
         };
     }
     let tracker = Tracker::for_file(fs, path);
-    // The cache keeps what its run's passes found: the passes are in its key.
-    let passes = match cached {
-        Some(c) => c.cache.passes(),
-        None => Passes::for_selection(&options.select, &options.ignore),
-    };
+    // With the cache too: what it keeps is of the run's passes, which are in its key.
+    let passes = Passes::for_selection(&options.select, &options.ignore);
     let mut judged = formats::load_judged_with(&tracker, path, display, format, d.claim, passes);
     // From before the load's first read of the file.
     let stat = tracker.own_stat();
@@ -239,7 +236,8 @@ mod tests {
     /// The findings of loading a DojOps tool whose schema is not valid JSON Schema, in a run
     /// ignoring `ignore`, before any rule is turned off (what the load itself ran).
     fn codes_loaded(ignore: &[&str]) -> Vec<&'static str> {
-        let dir = std::env::temp_dir().join(format!("toolc-load-{}-{ignore:?}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("toolc-load-{}-{ignore:?}", std::process::id()));
         let tool = dir.join(".dojops/tools/a");
         std::fs::create_dir_all(&tool).expect("mkdir");
         std::fs::write(

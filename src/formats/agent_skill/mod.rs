@@ -141,7 +141,12 @@ impl Format for AgentSkill {
         Some(super::ItemCodec::of::<Skill>())
     }
 
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem, _passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        fs: &dyn FileSystem,
+        _passes: crate::security::Passes,
+    ) -> FileResult {
         load(file, fs)
     }
 

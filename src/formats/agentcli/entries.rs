@@ -249,14 +249,10 @@ impl Cx<'_> {
             true => check_schema(self.file, schema, SchemaOptions::default()),
             false => Vec::new(),
         };
-        self.diags.extend(
-            checked
-                .into_iter()
-                .map(|mut d| {
-                    d.message.insert_str(0, &prefix);
-                    d
-                }),
-        );
+        self.diags.extend(checked.into_iter().map(|mut d| {
+            d.message.insert_str(0, &prefix);
+            d
+        }));
         let type_is_object = match schema.value("type").map(|t| &t.kind) {
             None => true,
             Some(NodeKind::String(t)) => t == "object",

@@ -145,7 +145,12 @@ impl Format for Agentcli {
         claim::is_manifest(text)
     }
 
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem, passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        fs: &dyn FileSystem,
+        passes: crate::security::Passes,
+    ) -> FileResult {
         load(file, fs, passes.schema)
     }
 

@@ -127,7 +127,12 @@ impl Format for Cycod {
         Some(crate::formats::item::ItemCodec::of::<Tool>())
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, _passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        _fs: &dyn FileSystem,
+        _passes: crate::security::Passes,
+    ) -> FileResult {
         load(file)
     }
 

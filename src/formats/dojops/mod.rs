@@ -251,7 +251,12 @@ impl Format for Dojops {
         Some(crate::formats::item::ItemCodec::of::<Item>())
     }
 
-    fn load(&self, file: Arc<SourceFile>, fs: &dyn FileSystem, passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        fs: &dyn FileSystem,
+        passes: crate::security::Passes,
+    ) -> FileResult {
         load(file, fs, passes.schema)
     }
 

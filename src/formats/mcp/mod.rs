@@ -90,7 +90,12 @@ impl Format for Mcp {
         Some(ItemCodec::new(encode, decode))
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, _passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        _fs: &dyn FileSystem,
+        _passes: crate::security::Passes,
+    ) -> FileResult {
         load(file)
     }
 

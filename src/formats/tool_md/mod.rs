@@ -194,7 +194,12 @@ impl Format for ToolMd {
                 && crate::syntax::sniff::front_matter_has_any(text, DEFINITION_ID_KEYS)
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        _fs: &dyn FileSystem,
+        passes: crate::security::Passes,
+    ) -> FileResult {
         load(file, passes.schema)
     }
 

@@ -184,7 +184,12 @@ impl Format for ToolRequest {
         crate::syntax::sniff::front_matter_has_any(text, &["request_type", "request_id"])
     }
 
-    fn load(&self, file: Arc<SourceFile>, _fs: &dyn FileSystem, _passes: crate::security::Passes) -> FileResult {
+    fn load(
+        &self,
+        file: Arc<SourceFile>,
+        _fs: &dyn FileSystem,
+        _passes: crate::security::Passes,
+    ) -> FileResult {
         load(file)
     }
 
