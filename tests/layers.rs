@@ -32,24 +32,21 @@ const LAYERS: &[(&str, u8)] = &[
     ("baseline", 8),
     ("cache", 8),
     ("pipeline", 9),
-    ("lib", 9),
     ("output", 9),
     ("lock", 10),
     ("change", 10),
     ("workspace", 10),
     ("server", 11),
     ("cli", 11),
+    // The crate root is the library's front end: only the public surface (re-exports and
+    // thin entry points over `check`, `diff`, `lock` and `Workspace`); nothing imports it.
+    ("lib", 11),
     ("main", 12),
 ];
 
-/// The upward imports of today, by module: (from, to). The crate root re-exports the
-/// public entry points of the commands over checks (`diff`, `lock`, `Workspace`).
-const DEBTS: &[(&str, &str)] = &[
-    ("pipeline", "lock"),
-    ("lib", "change"),
-    ("lib", "lock"),
-    ("lib", "workspace"),
-];
+/// The upward imports of today, by module: (from, to). The report's lockfile drift check
+/// reads `lock` (which compares through `change`).
+const DEBTS: &[(&str, &str)] = &[("pipeline", "lock")];
 
 fn layer(module: &str) -> Option<u8> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
@@ -373,7 +370,7 @@ const MAX_CIRCLE: usize = 3;
 
 /// The imports from a file to a file of a higher layer today: they may get fewer, never
 /// more (lower this when they do).
-const MAX_UPWARD: usize = 4;
+const MAX_UPWARD: usize = 1;
 
 #[test]
 fn no_import_runs_up_a_layer_beyond_the_listed_debts() {
