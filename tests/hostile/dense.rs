@@ -27,9 +27,9 @@ fn peak_memory(repo: &Repo) -> Option<f64> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let mib: f64 = stderr
         .lines()
+        .rev()
         .filter_map(|l| l.split("peak").nth(1)?.trim().strip_suffix("MiB"))
-        .filter_map(|n| n.trim().parse().ok())
-        .last()?;
+        .find_map(|n| n.trim().parse().ok())?;
     Some(mib * 1024.0 * 1024.0)
 }
 
