@@ -54,7 +54,10 @@ fn each_container_is_given_the_room_it_needs() {
         panic!("a list")
     };
     assert_eq!(items.len(), 100_001);
-    assert_eq!(container_sizes(&dense, &ScannerOptions::default()), vec![100_001]);
+    assert_eq!(
+        container_sizes(&dense, &ScannerOptions::default()),
+        vec![100_001]
+    );
     let object = format!("{{{}\"k\": 0}}", "\"k\": 0, ".repeat(1000));
     let parsed = parse(&object, 0);
     let NodeKind::Map(entries) = &parsed.root.expect("parses").kind else {

@@ -255,7 +255,10 @@ impl Builder<'_> {
                             end
                         };
                         (
-                            Node::new(Span::new(start, end.max(start)), NodeKind::Seq(items.into_boxed_slice())),
+                            Node::new(
+                                Span::new(start, end.max(start)),
+                                NodeKind::Seq(items.into_boxed_slice()),
+                            ),
                             anchor,
                         )
                     }
@@ -274,7 +277,10 @@ impl Builder<'_> {
                             end
                         };
                         (
-                            Node::new(Span::new(start, end.max(start)), NodeKind::Map(entries.into_boxed_slice())),
+                            Node::new(
+                                Span::new(start, end.max(start)),
+                                NodeKind::Map(entries.into_boxed_slice()),
+                            ),
                             anchor,
                         )
                     }
