@@ -20,6 +20,8 @@ mod mutate;
 use mutate::{mutate, rng, scale};
 #[path = "hostile/cache.rs"]
 mod cache;
+#[path = "hostile/dense.rs"]
+mod dense;
 #[path = "hostile/fixes.rs"]
 mod fixes;
 #[path = "hostile/fuzz.rs"]

@@ -63,7 +63,7 @@ pub(crate) fn file_tree(file: &SourceFile) -> Option<Node> {
         let parsed = yaml::parse(yaml_text, fm.yaml.start);
         if parsed.root.is_none() && parsed.errors.is_empty() {
             // An empty front matter is an empty map.
-            return Some(Node::new(fm.open, NodeKind::Map(Vec::new())));
+            return Some(Node::new(fm.open, NodeKind::Map(Box::default())));
         }
         parsed
     } else if file.path.extension().is_some_and(|e| e == "json") {

@@ -145,7 +145,7 @@ pub(crate) fn parameters(schema: &Packed) -> Vec<Symbol> {
         .iter()
         .map(|e| {
             let kind = e.value.value("type").and_then(|t| match &t.kind {
-                NodeKind::String(s) => Some(s.clone()),
+                NodeKind::String(s) => Some(s.to_string()),
                 _ => None,
             });
             Symbol::new(&e.key, SymbolKind::Parameter, e.key_span, e.value.span).detail(kind)

@@ -360,7 +360,7 @@ mod tests {
     fn run(command: &str, args: &[&str]) -> Option<(&'static str, String, Option<String>)> {
         let nodes: Vec<Node> = args
             .iter()
-            .map(|a| Node::new(Span::point(0), NodeKind::String((*a).to_string())))
+            .map(|a| Node::new(Span::point(0), NodeKind::String((*a).into())))
             .collect();
         let refs: Vec<&Node> = nodes.iter().collect();
         package(command, &refs).map(|p| (p.registry, p.name, p.version))

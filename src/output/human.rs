@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
-use crate::diagnostics::{Diagnostic, Summary, visible};
+use crate::diagnostics::{Diagnostic, Related, Summary, visible};
 use crate::rules::Severity;
 use crate::source::{SourceFile, Span};
 use crate::text::{ceil_boundary, floor_boundary};
@@ -20,6 +20,26 @@ const REDACT_MARGIN: usize = 16 * 1024;
 const LINE_SEARCH: usize = 64 * 1024;
 /// A related place shares the primary snippet only when both fit in this many bytes.
 const MAX_SHARED_WINDOW: usize = 16 * 1024;
+/// A span longer than this (a list of millions of items) is shown by its first line and a
+/// note of the line it ends on: the renderer builds a record per line of its window, which
+/// for a whole file took ten times the file's size, and the reader needs only its start.
+const MAX_SHOWN_SPAN: usize = 64 * 1024;
+
+/// The part of `span` a snippet marks, and the line it ends on when that is not all of it.
+fn clipped(file: &SourceFile, span: Span) -> (Span, Option<usize>) {
+    if span.len() <= MAX_SHOWN_SPAN {
+        return (span, None);
+    }
+    let text = file.text.as_str();
+    let start = floor_boundary(text, span.start);
+    let ahead = ceil_boundary(text, start.saturating_add(MAX_SHOWN_LINE));
+    let first_line_end = text
+        .get(start..ahead)
+        .and_then(|t| t.find(['\n', '\r']))
+        .map_or(ahead, |i| start + i);
+    let end_line = file.position(span.end).line;
+    (Span::new(start, first_line_end.max(start)), Some(end_line))
+}
 
 /// Render diagnostics and the summary line.
 pub(crate) fn render(
@@ -207,18 +227,24 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     // along one huge line) get a snippet each, so no snippet grows to the size of the file.
     // Places far apart cannot share: told by their offsets first, since building the window
     // between them reads all that lies between (thousands of far places, the whole file each).
-    let (same_file, others): (Vec<_>, Vec<_>) = d.related.iter().partition(|r| {
-        let lo = d.span.start.min(r.span.start);
-        let hi = d.span.end.max(r.span.end);
+    let (span, runs_to) = clipped(&d.file, d.span);
+    let related: Vec<(&Related, Span)> = d
+        .related
+        .iter()
+        .map(|r| (r, clipped(&r.file, r.span).0))
+        .collect();
+    let (same_file, others): (Vec<_>, Vec<_>) = related.into_iter().partition(|(r, at)| {
+        let lo = span.start.min(at.start);
+        let hi = span.end.max(at.end);
         Arc::ptr_eq(&r.file, &d.file)
             && hi.saturating_sub(lo) <= MAX_SHARED_WINDOW
-            && window(&d.file, &[d.span, r.span]).text.len() <= MAX_SHARED_WINDOW
+            && window(&d.file, &[span, *at]).text.len() <= MAX_SHARED_WINDOW
     });
-    let mut spans = vec![d.span];
-    spans.extend(same_file.iter().map(|r| r.span));
+    let mut spans = vec![span];
+    spans.extend(same_file.iter().map(|(_, at)| *at));
     let w = window(&d.file, &spans);
     let path = visible(d.file.display()).into_owned();
-    let mut primary = AnnotationKind::Primary.span(rel(d.span, &w));
+    let mut primary = AnnotationKind::Primary.span(rel(span, &w));
     let label = d.label.as_deref().map(visible);
     if let Some(label) = &label {
         primary = primary.label(label.as_ref());
@@ -227,11 +253,11 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
         .line_start(w.line)
         .path(path)
         .annotation(primary);
-    let same_labels: Vec<_> = same_file.iter().map(|r| visible(&r.message)).collect();
-    for (r, label) in same_file.iter().zip(&same_labels) {
+    let same_labels: Vec<_> = same_file.iter().map(|(r, _)| visible(&r.message)).collect();
+    for ((_, at), label) in same_file.iter().zip(&same_labels) {
         snippet = snippet.annotation(
             AnnotationKind::Context
-                .span(rel(r.span, &w))
+                .span(rel(*at, &w))
                 .label(label.as_ref()),
         );
     }
@@ -242,21 +268,27 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
         .element(snippet);
     let windows: Vec<_> = others
         .iter()
-        .map(|r| (window(&r.file, &[r.span]), *r, visible(&r.message)))
+        .map(|(r, at)| (window(&r.file, &[*at]), *r, *at, visible(&r.message)))
         .collect();
-    for (w, r, label) in &windows {
+    for (w, r, at, label) in &windows {
         group = group.element(
             Snippet::source(w.text.as_ref())
                 .line_start(w.line)
                 .path(visible(r.file.display()).into_owned())
                 .annotation(
                     AnnotationKind::Context
-                        .span(rel(r.span, w))
+                        .span(rel(*at, w))
                         .label(label.as_ref()),
                 ),
         );
     }
-    let notes: Vec<_> = d.notes.iter().map(|n| visible(n)).collect();
+    let mut notes: Vec<_> = d.notes.iter().map(|n| visible(n)).collect();
+    if let Some(line) = runs_to {
+        notes.insert(
+            0,
+            std::borrow::Cow::Owned(format!("the marked value runs on to line {line}")),
+        );
+    }
     for note in &notes {
         group = group.element(Level::NOTE.message(note.as_ref()));
     }
@@ -268,11 +300,11 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
     let mut text = renderer.render(report);
     // A cropped window makes the renderer count columns from the crop, not the line start:
     // put the true column back into each snippet's `path:line:col` header, in order.
-    let mut fixes = vec![header_fix(&d.file, &w, d.span)];
+    let mut fixes = vec![header_fix(&d.file, &w, span)];
     fixes.extend(
         windows
             .iter()
-            .map(|(w, r, _)| header_fix(&r.file, w, r.span)),
+            .map(|(w, r, at, _)| header_fix(&r.file, w, *at)),
     );
     let mut cursor = text.find('\n').unwrap_or(0);
     for (shown, actual) in fixes.into_iter().flatten() {

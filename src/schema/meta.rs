@@ -124,7 +124,7 @@ impl Cx<'_> {
         let known = declared.and_then(Draft::from_uri);
         let draft = known.unwrap_or(Draft::D7);
         let validator = meta_validator(draft);
-        let instance = self.root.to_json();
+        let instance = super::instance::meta_instance(self.root);
         if validator.is_valid(&instance) {
             return;
         }

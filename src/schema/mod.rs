@@ -8,6 +8,7 @@
 //! than validating them (and drops what it does not convert) plugs in as a [`Runtime`]; this
 //! module itself knows no format.
 
+mod instance;
 mod lints;
 mod meta;
 mod refs;

@@ -55,7 +55,7 @@ pub(crate) fn json_eq(a: &Node, b: &Node, depth: usize) -> bool {
 pub(crate) fn declared_types(schema: &Node) -> Option<Vec<&str>> {
     let ty = schema.value("type")?;
     let names: Vec<&str> = match &ty.kind {
-        NodeKind::String(s) => vec![s.as_str()],
+        NodeKind::String(s) => vec![&**s],
         NodeKind::Seq(items) => items.iter().map(Node::as_str).collect::<Option<_>>()?,
         _ => return None,
     };

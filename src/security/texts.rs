@@ -231,7 +231,7 @@ impl<'a> Collector<'a> {
         if let Some(node) = node
             && let NodeKind::String(s) = &node.kind
         {
-            self.text(kind, s.as_str(), node.span);
+            self.text(kind, &**s, node.span);
         }
     }
 

@@ -351,7 +351,7 @@ impl<'t> Parser<'t> {
             Token::OpenBracket => return self.array(depth).map(Some),
             Token::String(s) => {
                 self.check_controls(start, end);
-                NodeKind::String(s.into_owned())
+                NodeKind::String(s.into())
             }
             Token::Number(n) => NodeKind::Number(
                 n.parse::<i64>()
@@ -466,7 +466,7 @@ impl<'t> Parser<'t> {
         }
         self.drop_duplicates(&mut entries);
         let span = self.span(start, self.scanner.token_end());
-        Ok(Node::new(span, NodeKind::Map(entries)))
+        Ok(Node::new(span, NodeKind::Map(entries.into_boxed_slice())))
     }
 
     /// Report each key that appears again in `entries` and keep only its first entry. The
@@ -540,7 +540,7 @@ impl<'t> Parser<'t> {
             self.separator(&Token::CloseBracket)?;
         }
         let span = self.span(start, self.scanner.token_end());
-        Ok(Node::new(span, NodeKind::Seq(items)))
+        Ok(Node::new(span, NodeKind::Seq(items.into_boxed_slice())))
     }
 }
 

@@ -37,11 +37,11 @@ pub(crate) enum NodeKind {
     /// A number, with its source text kept (JSON Schema needs exactness).
     Number(Number),
     /// A string (after escape processing).
-    String(String),
+    String(Box<str>),
     /// A sequence.
-    Seq(Vec<Node>),
+    Seq(Box<[Node]>),
     /// A mapping, in source order (duplicates already diagnosed and dropped).
-    Map(Vec<Entry>),
+    Map(Box<[Entry]>),
 }
 
 /// A parsed number.
@@ -127,7 +127,7 @@ impl Node {
             NodeKind::Number(Number::Float(f)) => {
                 serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
             }
-            NodeKind::String(s) => Value::String(s.clone()),
+            NodeKind::String(s) => Value::String(s.to_string()),
             NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
             NodeKind::Map(entries) => Value::Object(
                 entries

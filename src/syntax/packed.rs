@@ -230,14 +230,14 @@ impl Reader<'_> {
             TRUE => NodeKind::Bool(true),
             INT => NodeKind::Number(Number::Int(self.zigzag()?)),
             FLOAT => NodeKind::Number(Number::Float(self.float()?)),
-            STRING => NodeKind::String(self.str()?.to_string()),
+            STRING => NodeKind::String(self.str()?.into()),
             SEQ => {
                 let n = self.len()?;
                 let mut items = Vec::with_capacity(n);
                 for _ in 0..n {
                     items.push(self.node(depth + 1)?);
                 }
-                NodeKind::Seq(items)
+                NodeKind::Seq(items.into_boxed_slice())
             }
             MAP => {
                 let n = self.len()?;
@@ -252,7 +252,7 @@ impl Reader<'_> {
                         value,
                     });
                 }
-                NodeKind::Map(entries)
+                NodeKind::Map(entries.into_boxed_slice())
             }
             _ => return None,
         };

@@ -216,7 +216,7 @@ impl Builder<'_> {
                 let kind = if style == ScalarStyle::Plain && !forced_string {
                     resolve_plain(&value)
                 } else {
-                    NodeKind::String(value.into_owned())
+                    NodeKind::String(value.into())
                 };
                 self.finish(Node::new(span, kind), anchor)?;
             }
@@ -255,7 +255,10 @@ impl Builder<'_> {
                             end
                         };
                         (
-                            Node::new(Span::new(start, end.max(start)), NodeKind::Seq(items)),
+                            Node::new(
+                                Span::new(start, end.max(start)),
+                                NodeKind::Seq(items.into_boxed_slice()),
+                            ),
                             anchor,
                         )
                     }
@@ -274,7 +277,10 @@ impl Builder<'_> {
                             end
                         };
                         (
-                            Node::new(Span::new(start, end.max(start)), NodeKind::Map(entries)),
+                            Node::new(
+                                Span::new(start, end.max(start)),
+                                NodeKind::Map(entries.into_boxed_slice()),
+                            ),
                             anchor,
                         )
                     }
@@ -369,7 +375,7 @@ impl Builder<'_> {
             }) => match key.take() {
                 None => {
                     let text = match &node.kind {
-                        NodeKind::String(s) => s.clone(),
+                        NodeKind::String(s) => s.to_string(),
                         NodeKind::Null => String::new(),
                         NodeKind::Bool(b) => b.to_string(),
                         NodeKind::Number(_) => self
@@ -436,7 +442,7 @@ fn resolve_plain(value: &str) -> NodeKind {
     {
         return NodeKind::Number(Number::Float(f));
     }
-    NodeKind::String(value.to_string())
+    NodeKind::String(value.into())
 }
 
 fn parse_int(value: &str) -> Option<Number> {

@@ -66,7 +66,7 @@ pub(super) struct Meta {
 /// scalar as the string written); `None` for a list or mapping.
 pub(super) fn scalar_text(cx: &Cx<'_>, node: &Node) -> Option<String> {
     match &node.kind {
-        NodeKind::String(s) => Some(s.clone()),
+        NodeKind::String(s) => Some(s.to_string()),
         NodeKind::Seq(_) | NodeKind::Map(_) => None,
         _ => Some(cx.file.slice(node.span).to_string()),
     }

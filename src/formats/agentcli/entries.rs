@@ -138,9 +138,9 @@ impl Cx<'_> {
                 kind: NodeKind::String(s),
                 span,
             }) if !s.is_empty() => {
-                who.name = Some(s.clone());
-                tool.name = Some(s.clone());
-                names.push((index, s.as_str(), *span));
+                who.name = Some(s.to_string());
+                tool.name = Some(s.to_string());
+                names.push((index, &**s, *span));
             }
             Some(
                 v @ Node {
@@ -193,7 +193,7 @@ impl Cx<'_> {
                 kind: NodeKind::String(s),
                 ..
             }) if !s.trim().is_empty() => {
-                tool.description = Some(s.clone());
+                tool.description = Some(s.to_string());
                 return;
             }
             Some(
@@ -255,7 +255,7 @@ impl Cx<'_> {
         }));
         let type_is_object = match schema.value("type").map(|t| &t.kind) {
             None => true,
-            Some(NodeKind::String(t)) => t == "object",
+            Some(NodeKind::String(t)) => &**t == "object",
             Some(NodeKind::Seq(ts)) => ts.iter().any(|t| t.as_str() == Some("object")),
             Some(_) => false,
         };

@@ -130,7 +130,7 @@ fn dropped(file: &Arc<SourceFile>, site: &Site<'_>) -> Vec<Diagnostic> {
                     note: "DojOps turns a schema whose `type` is a list into \"any value\": the type is not enforced at run time".into(),
                     help: "use a single type; to make a value optional, leave it out of `required` instead of adding `null`".into(),
                 }),
-                (NodeKind::String(s), _) if s == "null" => Some(Dropped::Plain {
+                (NodeKind::String(s), _) if &**s == "null" => Some(Dropped::Plain {
                     message: "`type: null` is not converted by DojOps".into(),
                     note: "DojOps turns a schema of type `null` into \"any value\": the type is not enforced at run time".into(),
                     help: "to make a value optional, leave it out of `required`".into(),

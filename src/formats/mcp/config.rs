@@ -78,6 +78,7 @@ pub(super) fn check(
         return (out, lw.diags.into_vec());
     };
     let entries = servers_map.node.as_map().unwrap_or_default();
+    out.servers.reserve_exact(entries.len());
     for entry in entries {
         out.servers.push(entry.key.clone());
         servers::check(&mut lw, client, &path, entry, &mut inputs);

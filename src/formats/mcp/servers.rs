@@ -251,7 +251,7 @@ fn string_map<'n>(
     let mut out = Vec::new();
     for e in object {
         match &e.value.kind {
-            NodeKind::String(s) => out.push((e.key.as_str(), &e.value, s.as_str())),
+            NodeKind::String(s) => out.push((e.key.as_str(), &e.value, &**s)),
             NodeKind::Number(_) | NodeKind::Null if loose => {}
             _ => lw.wrong_type(&e.value, &format!("{full}.{}", e.key), "a string"),
         }

@@ -147,7 +147,7 @@ impl Cx<'_> {
 fn schema_version(lw: &mut Lowerer<'_>, v: &Node) {
     let ok = match &v.kind {
         NodeKind::Number(Number::Int(1)) => true,
-        NodeKind::String(s) => s == "1",
+        NodeKind::String(s) => &**s == "1",
         NodeKind::Number(_) => false,
         _ => {
             lw.wrong_type(v, "schema_version", "the string `\"1\"`");

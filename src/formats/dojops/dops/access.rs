@@ -56,7 +56,7 @@ impl Want {
                 format!("quote it: `\"{raw}\"`")
             }
             (Want::Str, _) => "write a single string here".to_string(),
-            (Want::Bool, NodeKind::String(s)) if s == "true" || s == "false" => {
+            (Want::Bool, NodeKind::String(s)) if &**s == "true" || &**s == "false" => {
                 format!("remove the quotes: `{s}`")
             }
             (Want::Bool, _) => "write `true` or `false`".to_string(),

@@ -1,0 +1,109 @@
+//! Files dense with tiny values (issue 29, row 10): memory follows the input's size. Each
+//! test measures toolc's peak resident memory (its own report of `VmHWM` under
+//! `TOOLC_DEBUG_TIMES`, Linux only) on a repository holding one dense file, against the
+//! same run on a small file of the same kind (the binary, its tables and threads), and
+//! holds the difference to a multiple of the dense file's size. The files are a tenth of
+//! those measured in docs/performance.md, so the debug binary takes seconds.
+
+use super::*;
+
+/// Peak resident memory of `toolc check --no-cache -q` in `repo`, in bytes; `None` where
+/// toolc cannot read it (not Linux).
+fn peak_memory(repo: &Repo) -> Option<f64> {
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .args(["check", "--no-cache", "-q", "."])
+        .env("TOOLC_DEBUG_TIMES", "1")
+        .current_dir(&repo.root)
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "toolc must finish, got {:?}\nstderr tail: {}",
+        output.status,
+        tail(&output.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mib: f64 = stderr
+        .lines()
+        .rev()
+        .filter_map(|l| l.split("peak").nth(1)?.trim().strip_suffix("MiB"))
+        .find_map(|n| n.trim().parse().ok())?;
+    Some(mib * 1024.0 * 1024.0)
+}
+
+fn tail(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let start = text.len().saturating_sub(2_000);
+    text.get(start..).unwrap_or_default().to_string()
+}
+
+/// `dense` (a file of `path`) may take at most `times` its size beyond what `small` (the
+/// same kind of file, a few lines) takes.
+fn assert_bounded(path: &str, small: &str, dense: &str, times: f64) {
+    let base = Repo::new();
+    base.write(path, small.as_bytes());
+    let Some(fixed) = peak_memory(&base) else {
+        return;
+    };
+    let repo = Repo::new();
+    repo.write(path, dense.as_bytes());
+    let peak = peak_memory(&repo).expect("measured before");
+    let size = dense.len() as f64;
+    let ratio = (peak - fixed) / size;
+    assert!(
+        ratio <= times,
+        "{path} of {:.1} MB took {:.1} MiB beyond the {:.1} MiB of a small one: {ratio:.1}x its size, more than {times}x",
+        size / 1e6,
+        (peak - fixed) / 1048576.0,
+        fixed / 1048576.0
+    );
+}
+
+#[test]
+fn a_yaml_list_of_four_hundred_thousand_items() {
+    let head = "name: many\ndescription: d\nbash: echo hi\ntags:\n";
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &format!("{head}  - read\n"),
+        &format!("{head}{}", "  - 1\n".repeat(400_000)),
+        10.0,
+    );
+}
+
+/// An agentcli manifest whose one schema has an `enum` of `values`.
+fn manifest_with_enum(values: usize) -> String {
+    let values = vec!["1"; values].join(",");
+    format!(
+        r#"{{"tools":[{{"name":"pick","description":"Pick one value","schema":{{"type":"object","properties":{{"v":{{"type":"integer","enum":[{values}]}}}},"required":["v"],"additionalProperties":false}},"command":["./pick"],"timeoutSec":3}}]}}"#
+    )
+}
+
+/// Not yet 10x (the goal of row 10): each value of the syntax tree takes 40 bytes, which a
+/// list of one-byte values makes 20 times its text; the bound holds what was reached (the
+/// schema's meta-validation no longer copies its data: 42x before, 23x here).
+#[test]
+fn a_schema_enum_of_a_million_values() {
+    assert_bounded(
+        "tools.json",
+        &manifest_with_enum(1),
+        &manifest_with_enum(1_000_000),
+        25.0,
+    );
+}
+
+/// An `.mcp.json` of `n` servers.
+fn servers(n: usize) -> String {
+    let servers: Vec<String> = (0..n)
+        .map(|i| format!(r#""s{i}":{{"command":"npx","args":["-y","pkg{i}@1.0.0"]}}"#))
+        .collect();
+    format!(r#"{{"mcpServers":{{{}}}}}"#, servers.join(","))
+}
+
+/// Not yet 10x: the tree (about 400 bytes a server of 60) and the texts the security pass
+/// reads (about 300 bytes a server) are held together.
+#[test]
+fn an_mcp_json_of_fifty_thousand_servers() {
+    assert_bounded(".mcp.json", &servers(1), &servers(50_000), 20.0);
+}
