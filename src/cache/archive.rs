@@ -54,6 +54,8 @@ pub(super) struct Entry {
     pub digest: Digest,
     /// Every other path the load read, looked for or listed, with what was there.
     pub deps: Vec<Dep>,
+    /// The fingerprint of the custom rules its findings include ([`super::Lookup::custom`]).
+    pub custom: u64,
     /// Its result ([`super::stored::Stored`], encoded), when its content was its format's.
     #[serde(with = "super::bytes::option")]
     pub result: Option<Vec<u8>>,

@@ -67,6 +67,9 @@ pub(crate) struct Lookup<'a> {
     pub fs: &'a Arc<dyn FileSystem>,
     /// Files an editor holds: a file whose load read one of them is not taken from the cache.
     pub buffered: &'a std::collections::HashSet<&'a Path>,
+    /// The fingerprint of the custom rules that read the file (`custom::CustomRules`): its
+    /// stored findings include theirs, so an entry stored under other rules is not used.
+    pub custom: u64,
 }
 
 /// A file the cache answers for: its result (none when its content is not its format's), and
@@ -204,6 +207,7 @@ impl Cache {
             Claim::Always => e.claimed != Some(false),
         };
         if e.format != q.format
+            || e.custom != q.custom
             || !answers
             || (!q.buffered.is_empty() && e.deps.iter().any(|d| q.buffered.contains(d.path())))
         {
@@ -249,6 +253,7 @@ impl Cache {
         claim: Claim,
         outcome: Result<&FileResult, &Arc<SourceFile>>,
         deps: &[Dep],
+        custom: u64,
     ) -> Option<Item> {
         self.loaded.fetch_add(1, Ordering::Relaxed);
         let stat = stat?;
@@ -268,6 +273,7 @@ impl Cache {
             stat,
             digest: file.digest(),
             deps: deps.to_vec(),
+            custom,
             sum: xxhash_rust::xxh3::xxh3_128(result.as_deref().unwrap_or_default()),
             result,
         };

@@ -184,6 +184,7 @@ impl Stored {
             companions: files.collect(),
             diagnostics,
             item,
+            trees: None,
         })
     }
 }

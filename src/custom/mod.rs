@@ -11,9 +11,9 @@ pub(crate) mod page;
 pub(crate) mod rule;
 pub(crate) mod subject;
 
+use std::path::Path;
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use serde_json::Value;
 use serde_json_path::PathElement;
 
@@ -23,6 +23,7 @@ use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
 use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
+use crate::syntax::Node;
 use rule::{CustomRule, Part, SubjectKind};
 use subject::{Step, Subject};
 
@@ -101,19 +102,21 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
     }
 }
 
-/// Run the custom rules of each file's configuration over `results` (the files'
-/// trees, Agent Skills as tools, and the tools `lower` gives of each result that a rule reads
-/// tools of). Each result is lowered alone and let go once read: a repository's tools are
-/// never all in memory at once.
-pub(crate) fn check<'a, R: Sync>(
+/// The fingerprint of the custom rules that read `file` (a path of format `format`): what a
+/// cached result of it must have been checked under.
+pub(crate) fn fingerprint(configs: &ConfigTree, file: &Path, format: FormatId) -> u64 {
+    configs.for_path(file).custom.fingerprint(format.as_str())
+}
+
+/// The findings of the custom rules of `file`'s configuration on it: its tree (`kept`, the
+/// one its load parsed, else parsed now) and the tools `lower` gives of it, lowered only when
+/// a rule reads tools.
+pub(crate) fn check_one<'a>(
     configs: &ConfigTree,
-    results: &'a [R],
-    file_of: &(dyn Fn(&'a R) -> &'a Arc<SourceFile> + Sync),
-    lower: &(dyn Fn(&'a R) -> Vec<Lowered<'a>> + Sync),
+    file: &'a Arc<SourceFile>,
+    kept: Option<Node>,
+    lower: &dyn Fn() -> Vec<Lowered<'a>>,
 ) -> Vec<Diagnostic> {
-    if configs.every().all(|c| c.custom.is_empty()) {
-        return Vec::new();
-    }
     let rules_for = |file: &SourceFile, kind: SubjectKind| -> Vec<&CustomRule> {
         configs
             .for_path(&file.path)
@@ -122,44 +125,40 @@ pub(crate) fn check<'a, R: Sync>(
             .filter(|r| r.subject == kind && r.applies_to(file.format.as_str()))
             .collect()
     };
-    results
-        .par_iter()
-        .flat_map_iter(|r| {
-            let file = file_of(r);
-            let mut found = Vec::new();
-            let on_file = rules_for(file, SubjectKind::File);
-            let on_tools = rules_for(file, SubjectKind::Tool);
-            let skill = file.format == FormatId::AgentSkill;
-            let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
-                subject::file_tree(file)
-            } else {
-                None
-            };
-            if let Some(tree) = tree {
-                if skill && !on_tools.is_empty() {
-                    let view = subject::of_skill(file, tree.clone());
-                    for rule in &on_tools {
-                        evaluate(rule, &view, &mut found);
-                    }
-                }
-                let whole = subject::of_file(file, tree);
-                for rule in &on_file {
-                    evaluate(rule, &whole, &mut found);
-                }
+    let mut found = Vec::new();
+    let on_file = rules_for(file, SubjectKind::File);
+    let on_tools = rules_for(file, SubjectKind::Tool);
+    let skill = file.format == FormatId::AgentSkill;
+    let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
+        kept.or_else(|| subject::file_tree(file))
+    } else {
+        None
+    };
+    if let Some(tree) = tree {
+        if skill && !on_tools.is_empty() {
+            let view = subject::of_skill(file, tree.clone());
+            for rule in &on_tools {
+                evaluate(rule, &view, &mut found);
             }
-            if !skill && !on_tools.is_empty() {
-                for lowered in lower(r) {
-                    // A tool may be defined in a file other than the result's own.
-                    let rules = rules_for(lowered.file, SubjectKind::Tool);
-                    let view = subject::of_tool(&lowered);
-                    for rule in rules {
-                        evaluate(rule, &view, &mut found);
-                    }
-                }
+        }
+        if !on_file.is_empty() {
+            let whole = subject::of_file(file, tree);
+            for rule in &on_file {
+                evaluate(rule, &whole, &mut found);
             }
-            found
-        })
-        .collect()
+        }
+    }
+    if !skill && !on_tools.is_empty() {
+        for lowered in lower() {
+            // A tool may be defined in a file other than the result's own.
+            let rules = rules_for(lowered.file, SubjectKind::Tool);
+            let view = subject::of_tool(&lowered);
+            for rule in rules {
+                evaluate(rule, &view, &mut found);
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]
