@@ -24,7 +24,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
-use rule::{CustomRule, Part, SubjectKind};
+use rule::{CustomRule, Part, SubjectKind, Then};
 use subject::{Step, Subject};
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
@@ -61,12 +61,55 @@ fn render(message: &[Part], node: &Value) -> String {
     out
 }
 
+/// How a reason names the value a `then` looks at: `` `field` ``, or "the value".
+struct What<'a>(Option<&'a str>);
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(field) => write!(f, "`{field}`"),
+            None => f.write_str("the value"),
+        }
+    }
+}
+
+/// The value at `path` in `node`, without the steps: what a node that passes needs.
+fn value_at<'v>(node: &'v Value, path: &[String]) -> Option<&'v Value> {
+    path.iter().try_fold(node, |at, key| at.get(key))
+}
+
+/// Why the first `then` of `rule` that fails on `node` fails, and the value it looked at.
+fn failing<'v>(
+    rule: &'v CustomRule,
+    node: &'v Value,
+) -> Option<(&'v Then, Option<&'v Value>, String)> {
+    rule.thens.iter().find_map(|then| {
+        let target = match &then.field {
+            None => Some(node),
+            Some(path) => value_at(node, path),
+        };
+        let reason = then
+            .function
+            .fails(target, &What(then.field_text.as_deref()))?;
+        Some((then, target, reason))
+    })
+}
+
 /// The findings of `rule` on `subject`: at most one per node `given` selects (the first
-/// `then` that fails says why).
+/// `then` that fails says why). The nodes are first found without their places: most
+/// subjects pass, and a place costs allocations on every node; only a subject where one
+/// fails is queried again with them.
 fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) {
+    let nodes = rule.given.query(&subject.value);
+    if !nodes.iter().any(|node| failing(rule, node).is_some()) {
+        return;
+    }
     for located in rule.given.query_located(&subject.value).iter() {
         let node = located.node();
-        let base: Vec<Step> = located
+        let Some((then, target, reason)) = failing(rule, node) else {
+            continue;
+        };
+        let mut steps: Vec<Step> = located
             .location()
             .iter()
             .map(|e| match e {
@@ -74,31 +117,23 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
                 PathElement::Index(i) => Step::Index(*i),
             })
             .collect();
-        for then in &rule.thens {
-            let (target, found) = match &then.field {
-                None => (Some(node), Vec::new()),
-                Some(path) => lookup(node, path),
-            };
-            let what = then
-                .field_text
-                .as_ref()
-                .map_or_else(|| "the value".to_string(), |f| format!("`{f}`"));
-            let Some(reason) = then.function.fails(target, &what) else {
-                continue;
-            };
-            let mut steps = base.clone();
-            steps.extend(found);
-            let place = subject.place(&steps, target.is_none());
-            out.push(
-                Diagnostic::new(rule.rule, place.file, place.span, render(&rule.message, node))
-                    .label(reason)
-                    .help(format!(
-                        "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
-                        rule.rule.code
-                    )),
-            );
-            break;
+        if let Some(path) = &then.field {
+            steps.extend(lookup(node, path).1);
         }
+        let place = subject.place(&steps, target.is_none());
+        out.push(
+            Diagnostic::new(
+                rule.rule,
+                place.file,
+                place.span,
+                render(&rule.message, node),
+            )
+            .label(reason)
+            .help(format!(
+                "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
+                rule.rule.code
+            )),
+        );
     }
 }
 
