@@ -186,8 +186,12 @@ pub(crate) fn check_one<'a>(
     if !skill && !on_tools.is_empty() {
         for lowered in lower() {
             // A tool may be defined in a file other than the result's own.
-            let rules = rules_for(lowered.file, SubjectKind::Tool);
-            let view = subject::of_tool(&lowered);
+            let rules = if lowered.file.path == file.path {
+                on_tools.clone()
+            } else {
+                rules_for(lowered.file, SubjectKind::Tool)
+            };
+            let view = subject::of_tool(lowered);
             for rule in rules {
                 evaluate(rule, &view, &mut found);
             }
