@@ -45,7 +45,7 @@ const SKILL: &str = "---\nname: notes\ndescription: Writes release notes from me
 /// Two cycod tools (one at the root, one under `team/` with its own `toolc.toml`) and a
 /// skill, with rules from the root file, a shared file it extends and the nested file.
 fn repo() -> Repo {
-    let repo = Repo::with(&[
+    Repo::with(&[
         (".git/HEAD", "ref: refs/heads/main\n"),
         ("toolc.toml", ROOT),
         ("policy/shared.toml", SHARED),
@@ -56,8 +56,7 @@ fn repo() -> Repo {
         ),
         ("team/.cycod/tools/list.yaml", SHORT_TOOL),
         (".claude/skills/notes/SKILL.md", SKILL),
-    ]);
-    repo
+    ])
 }
 
 /// The run with the cache, checked against `--no-cache`.
