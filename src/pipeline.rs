@@ -3,7 +3,8 @@
 //! 1. **discover** ([`discover::discover`]): walk, classify, nested configurations;
 //! 2. **load** ([`load::load`]): parse, lower and check each file (its format's rules, the
 //!    security pass over its texts, the caps on findings), from the cache when it can;
-//!    then, while the file's text is in hand, the custom rules over it (an untracked run);
+//!    with the custom rules over it, on the trees its load parsed (their findings are
+//!    the file's, cached with it);
 //! 3. **resolve** ([`resolve`]): the checks across files;
 //! 4. **severity** and 5. **suppress** ([`judge`]): each finding configured, or moved aside
 //!    by a covering comment; unused suppressions;
@@ -68,9 +69,6 @@ pub(crate) struct Loaded {
     /// With `track`: for each definition, the other paths its load read or looked for
     /// (schema files, programs), so that a change to one of them reloads it.
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
-    /// The findings of the custom rules when the load ran them (a run that does not
-    /// track); `None`: the report runs them.
-    pub custom: Option<Vec<Diagnostic>>,
 }
 
 /// Discover, load and resolve the files of `options.paths` through `fs`, without the cache.
@@ -136,7 +134,6 @@ fn stages(
         unclaimed,
         resolved,
         reads: files.reads,
-        custom: files.custom,
     }
 }
 

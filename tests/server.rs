@@ -579,3 +579,32 @@ fn published_findings_never_show_a_credential_in_full() {
     assert!(!shown.contains(token), "{shown}");
     client.shutdown();
 }
+
+#[test]
+fn a_custom_rule_taken_out_of_the_configuration_is_known_no_more() {
+    let rule = "[[custom-rules]]\ncode = \"ORG001\"\nname = \"description-too-short\"\nseverity = \"warning\"\nmessage = \"describe `{name}` in at least 40 characters\"\nformats = [\"cycod-tool\"]\nthen = { field = \"description\", function = \"length\", options = { min = 40 } }\n";
+    let tool_text = "name: list\ndescription: Lists files\nbash: ls -1\ntags: [read]\n";
+    let repo = Repo::with(&[("toolc.toml", rule), (".cycod/tools/list.yaml", tool_text)]);
+    let tool = uri(&repo.root.join(".cycod/tools/list.yaml"));
+    let config = uri(&repo.root.join("toolc.toml"));
+    let mut client = Client::start(&repo.root);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["ORG001"]);
+
+    // Taken out: its finding goes, and a setting that names it names no rule, as in a new
+    // process.
+    client.open(&config, rule);
+    client.change(&config, 2, "[rules]\nORG001 = \"off\"\n");
+    let invalid = client.diagnostics(&config, |d| !d.is_empty());
+    assert_eq!(codes(&invalid), ["TLC003"]);
+    client.diagnostics(&tool, <[Value]>::is_empty);
+
+    // Declared again in a nested configuration: the server re-reads it on its own.
+    client.change(&config, 3, "");
+    client.diagnostics(&config, <[Value]>::is_empty);
+    let nested = uri(&repo.root.join(".cycod/toolc.toml"));
+    client.open(&nested, rule);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["ORG001"]);
+    client.shutdown();
+}

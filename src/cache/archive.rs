@@ -56,6 +56,8 @@ pub(super) struct Entry {
     pub digest: Digest,
     /// Every other path the load read, looked for or listed, with what was there.
     pub deps: Vec<Dep>,
+    /// The fingerprint of the custom rules its findings include ([`super::Lookup::custom`]).
+    pub custom: u64,
     /// Its result ([`super::stored::Stored`], encoded), when its content was its format's.
     pub result: Option<Blob>,
     /// What identifies the result (its encoding's check): cross-file findings are kept
@@ -96,10 +98,9 @@ pub(super) struct ArchiveOut<'a> {
     pub shellcheck: crate::security::shellcheck::SaidNow,
 }
 
-/// The build that writes and reads a cache: its version, and the executable's size,
-/// modification time, inode and status-change time (creation time on Windows). No one can
-/// know that last one ahead, so a cache file committed to a repository (to make a check in
-/// CI say nothing) cannot name the build that will read it.
+/// The build that writes and reads a cache: its version, and the executable's size, mtime,
+/// inode and status-change time (creation time on Windows), which no one knows ahead: a
+/// cache committed to a repository (to make CI say nothing) cannot name the build reading it.
 pub(super) fn build_id() -> String {
     let exe = std::env::current_exe()
         .ok()
@@ -117,11 +118,9 @@ pub(super) fn build_id() -> String {
     format!("{} {exe}", env!("TOOLC_VERSION"))
 }
 
-/// What of the configuration the key holds: the bytes of the configuration file, the
-/// flags that decide, before a load, how a file is claimed, and the costly passes the loads
-/// run (a result without ShellCheck's findings never serves a run that wants them). (A load
-/// itself reads no configuration: severities, `select`, suppression and the cross-file
-/// rules run after the cache, on every run.)
+/// What of the configuration the key holds: the configuration file's bytes, the flags that
+/// decide before a load how a file is claimed, and the costly passes the loads run. Custom
+/// rules are keyed per file (`Entry::custom`); the rest of the configuration runs after.
 pub(super) fn config_digest(config: &Config, passes: crate::security::Passes) -> Digest {
     let mut text = Vec::new();
     if let Some(file) = &config.file {
@@ -188,8 +187,7 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
 }
 
 /// Write `archive` under `key` as the cache of the repository at `root` (nothing when it
-/// cannot be written: a cache costs time, never a result). `size`: about how large it is
-/// (the last one's size), so that its bytes are not copied as they grow.
+/// cannot: a cache costs time, never a result); `size`, the last one's, saves regrowing.
 pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>, size: usize) {
     let Some(file) = file_of(root) else {
         return;

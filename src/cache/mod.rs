@@ -2,9 +2,8 @@
 //! `.toolc_cache/` at the repository root so that a re-check loads only the files that
 //! changed. Nothing read from it can make a check say anything else than it would without it.
 //!
-//! - **One archive per repository** (`archive.rs`) under a key (the build, the repository,
-//!   the working directory, the configuration file's bytes, the costly passes the run runs);
-//!   a damaged, truncated or foreign archive is ignored as a whole.
+//! - **One archive per repository** (`archive.rs`) under a key (build, repository, working
+//!   folder, configuration, passes); a damaged, truncated or foreign archive is ignored.
 //! - **Per file** (`archive::Entry`): its format and claim, metadata and SHA-256, every other
 //!   path its load read, looked for or listed with what was there (`track.rs`), and its
 //!   result without its text (`stored.rs`). A file whose metadata is unchanged is not read;
@@ -12,9 +11,8 @@
 //!   seconds of the run that stored it is always hashed. Links are never taken from it.
 //! - **Cross-file findings** (`resolve.rs`): the last run's, when every file has the stored
 //!   result it had and nothing resolve read changed; and what ShellCheck said of each script.
-//! - **Writing**: a run that changed anything writes the whole archive (the entries it used,
-//!   those of files outside the paths it walked, its new ones) to a new file renamed into
-//!   place, never through a link (`crate::fs::boundary`).
+//! - **Writing**: a run that changed anything writes the whole archive to a new file renamed
+//!   into place, never through a link (`crate::fs::boundary`).
 
 mod archive;
 mod bytes;
@@ -59,6 +57,8 @@ pub(crate) struct Lookup<'a> {
     pub fs: &'a Arc<dyn FileSystem>,
     /// Files an editor holds: a file whose load read one of them is not taken from the cache.
     pub buffered: &'a std::collections::HashSet<&'a Path>,
+    /// The fingerprint of the custom rules whose findings its stored result must include.
+    pub custom: u64,
 }
 
 /// A file the cache answers for: its result (none when its content is not its format's), and
@@ -203,6 +203,7 @@ impl Cache {
             Claim::Always => e.claimed != Some(false),
         };
         if e.format != q.format
+            || e.custom != q.custom
             || !answers
             || (!q.buffered.is_empty() && e.deps.iter().any(|d| q.buffered.contains(d.path())))
         {
@@ -248,6 +249,7 @@ impl Cache {
         claim: Claim,
         outcome: Result<&FileResult, &Arc<SourceFile>>,
         deps: &[Dep],
+        custom: u64,
     ) -> Option<Item> {
         self.loaded.fetch_add(1, Ordering::Relaxed);
         let stat = stat?;
@@ -268,6 +270,7 @@ impl Cache {
             stat,
             digest: file.digest(),
             deps: deps.to_vec(),
+            custom,
             sum: xxhash_rust::xxh3::xxh3_128(result.as_deref().unwrap_or_default()),
             result: result.map(bytes::Blob),
         };

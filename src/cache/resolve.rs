@@ -37,9 +37,8 @@ pub(super) struct Resolved {
     skipped: usize,
 }
 
-/// What identifies the input of resolve: each file's stored result (`sum`, none when one is
-/// not stored) in the run's order, where paths are shown from, and the ShellCheck it runs;
-/// and the same without the results (which set of files it is).
+/// What identifies resolve's input: each file's stored result (`sum`) in the run's order,
+/// where paths are shown from, the ShellCheck it runs; and the same without the results.
 pub(super) fn key<'p>(
     files: impl Iterator<Item = (&'p Path, Option<u128>)>,
     cwd: &Path,

@@ -1,8 +1,7 @@
 //! What the cache holds of one loaded file, and the way back: a [`FileResult`] without its
-//! texts (they are read back, and checked against their digests, when something needs
-//! them): its files, their suppression comments, its findings and its item (decoded when
-//! first looked into). Anything that does not read back exactly (an unknown rule code, a
-//! file index out of range) makes the whole entry unusable, and the file is checked again.
+//! texts (read back and checked against their digests when needed), with its item decoded
+//! when first looked into. What does not read back exactly (an unknown rule code, a file
+//! index out of range) makes the whole entry unusable, and the file is checked again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -173,6 +172,7 @@ impl Stored {
             companions: files.collect(),
             diagnostics,
             item,
+            trees: None,
         })
     }
 }

@@ -47,6 +47,7 @@ fn lookup(cache: &Cache, path: &Path, format: FormatId, buffered: &HashSet<&Path
         claim: Claim::ByContent,
         fs: &fs,
         buffered,
+        custom: 0,
     };
     cache.get(&lookup)
 }
@@ -64,7 +65,7 @@ fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
     );
     let (deps, _) = tracker.finish(path);
     assert!(!deps.is_empty(), "the schema file is a dependency");
-    cache.put(path, stat, Claim::ByContent, result.as_ref(), &deps);
+    cache.put(path, stat, Claim::ByContent, result.as_ref(), &deps, 0);
     result.expect("claimed")
 }
 

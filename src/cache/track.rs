@@ -11,9 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::fs::{DirEntry, EntryKind, FileSystem, Noted, ReadError};
 use crate::source::{Digest, sha256};
 
-/// The metadata compared before a file is hashed: its size, modification time, inode and
-/// status-change time (which no one can set: a restore with `cp -p` keeps size and mtime,
-/// not that).
+/// The metadata compared before a file is hashed: size, mtime, inode and status-change time
+/// (which no one can set: a restore with `cp -p` keeps size and mtime, not that).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Stat {
     /// Size in bytes.

@@ -77,9 +77,6 @@ pub(super) fn run(args: DiffArgs) -> ExitCode {
     let Ok(cwd) = std::env::current_dir() else {
         return usage_error("cannot determine the working directory");
     };
-    if let Some(message) = args.rules.unknown_selector() {
-        return usage_error(&message);
-    }
     if args.format == DiffFormat::Markdown && !args.stat {
         return usage_error("`--format markdown` prints the `--stat` table: add `--stat`");
     }
@@ -116,6 +113,11 @@ pub(super) fn run(args: DiffArgs) -> ExitCode {
         }
         Err(e @ ConfigError::Io { .. }) => return usage_error(&e.to_string()),
     };
+    // After the configuration is read, as `check` does: `--select ORG` may name its custom
+    // rules.
+    if let Some(message) = args.rules.unknown_selector() {
+        return usage_error(&message);
+    }
     let options = DiffOptions {
         paths: args.paths,
         cwd: cwd.clone(),

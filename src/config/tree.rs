@@ -229,11 +229,6 @@ impl ConfigTree {
         &self.base
     }
 
-    /// The run's configuration and every nested one.
-    pub(crate) fn every(&self) -> impl Iterator<Item = &Config> {
-        std::iter::once(&self.base).chain(self.nested.values())
-    }
-
     /// The nested configurations, by folder.
     pub(crate) fn nested(&self) -> impl Iterator<Item = &Config> {
         self.nested.values()

@@ -285,7 +285,7 @@ fn shown(v: &Value) -> String {
 impl Function {
     /// Why `value` (`None`: missing) fails this function; `None` when it holds. `what`
     /// names the value in the reason (`` `description` ``, "the value").
-    pub fn fails(&self, value: Option<&Value>, what: &str) -> Option<String> {
+    pub fn fails(&self, value: Option<&Value>, what: &dyn std::fmt::Display) -> Option<String> {
         match (self, value) {
             (Function::Truthy, None) => Some(format!("{what} is missing")),
             (Function::Truthy, Some(v)) => (!truthy(v)).then(|| format!("{what} is {}", shown(v))),

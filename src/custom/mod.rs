@@ -11,9 +11,9 @@ pub(crate) mod page;
 pub(crate) mod rule;
 pub(crate) mod subject;
 
+use std::path::Path;
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use serde_json::Value;
 use serde_json_path::PathElement;
 
@@ -23,7 +23,8 @@ use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
 use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
-use rule::{CustomRule, Part, SubjectKind};
+use crate::syntax::Node;
+use rule::{CustomRule, Part, SubjectKind, Then};
 use subject::{Step, Subject};
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
@@ -60,12 +61,55 @@ fn render(message: &[Part], node: &Value) -> String {
     out
 }
 
+/// How a reason names the value a `then` looks at: `` `field` ``, or "the value".
+struct What<'a>(Option<&'a str>);
+
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(field) => write!(f, "`{field}`"),
+            None => f.write_str("the value"),
+        }
+    }
+}
+
+/// The value at `path` in `node`, without the steps: what a node that passes needs.
+fn value_at<'v>(node: &'v Value, path: &[String]) -> Option<&'v Value> {
+    path.iter().try_fold(node, |at, key| at.get(key))
+}
+
+/// Why the first `then` of `rule` that fails on `node` fails, and the value it looked at.
+fn failing<'v>(
+    rule: &'v CustomRule,
+    node: &'v Value,
+) -> Option<(&'v Then, Option<&'v Value>, String)> {
+    rule.thens.iter().find_map(|then| {
+        let target = match &then.field {
+            None => Some(node),
+            Some(path) => value_at(node, path),
+        };
+        let reason = then
+            .function
+            .fails(target, &What(then.field_text.as_deref()))?;
+        Some((then, target, reason))
+    })
+}
+
 /// The findings of `rule` on `subject`: at most one per node `given` selects (the first
-/// `then` that fails says why).
+/// `then` that fails says why). The nodes are first found without their places: most
+/// subjects pass, and a place costs allocations on every node; only a subject where one
+/// fails is queried again with them.
 fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) {
+    let nodes = rule.given.query(&subject.value);
+    if !nodes.iter().any(|node| failing(rule, node).is_some()) {
+        return;
+    }
     for located in rule.given.query_located(&subject.value).iter() {
         let node = located.node();
-        let base: Vec<Step> = located
+        let Some((then, target, reason)) = failing(rule, node) else {
+            continue;
+        };
+        let mut steps: Vec<Step> = located
             .location()
             .iter()
             .map(|e| match e {
@@ -73,47 +117,41 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
                 PathElement::Index(i) => Step::Index(*i),
             })
             .collect();
-        for then in &rule.thens {
-            let (target, found) = match &then.field {
-                None => (Some(node), Vec::new()),
-                Some(path) => lookup(node, path),
-            };
-            let what = then
-                .field_text
-                .as_ref()
-                .map_or_else(|| "the value".to_string(), |f| format!("`{f}`"));
-            let Some(reason) = then.function.fails(target, &what) else {
-                continue;
-            };
-            let mut steps = base.clone();
-            steps.extend(found);
-            let place = subject.place(&steps, target.is_none());
-            out.push(
-                Diagnostic::new(rule.rule, place.file, place.span, render(&rule.message, node))
-                    .label(reason)
-                    .help(format!(
-                        "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
-                        rule.rule.code
-                    )),
-            );
-            break;
+        if let Some(path) = &then.field {
+            steps.extend(lookup(node, path).1);
         }
+        let place = subject.place(&steps, target.is_none());
+        out.push(
+            Diagnostic::new(
+                rule.rule,
+                place.file,
+                place.span,
+                render(&rule.message, node),
+            )
+            .label(reason)
+            .help(format!(
+                "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
+                rule.rule.code
+            )),
+        );
     }
 }
 
-/// Run the custom rules of each file's configuration over `results` (the files'
-/// trees, Agent Skills as tools, and the tools `lower` gives of each result that a rule reads
-/// tools of). Each result is lowered alone and let go once read: a repository's tools are
-/// never all in memory at once.
-pub(crate) fn check<'a, R: Sync>(
+/// The fingerprint of the custom rules that read `file` (a path of format `format`): what a
+/// cached result of it must have been checked under.
+pub(crate) fn fingerprint(configs: &ConfigTree, file: &Path, format: FormatId) -> u64 {
+    configs.for_path(file).custom.fingerprint(format.as_str())
+}
+
+/// The findings of the custom rules of `file`'s configuration on it: its tree (`kept`, the
+/// one its load parsed, else parsed now) and the tools `lower` gives of it, lowered only when
+/// a rule reads tools.
+pub(crate) fn check_one<'a>(
     configs: &ConfigTree,
-    results: &'a [R],
-    file_of: &(dyn Fn(&'a R) -> &'a Arc<SourceFile> + Sync),
-    lower: &(dyn Fn(&'a R) -> Vec<Lowered<'a>> + Sync),
+    file: &'a Arc<SourceFile>,
+    kept: Option<Node>,
+    lower: &dyn Fn() -> Vec<Lowered<'a>>,
 ) -> Vec<Diagnostic> {
-    if configs.every().all(|c| c.custom.is_empty()) {
-        return Vec::new();
-    }
     let rules_for = |file: &SourceFile, kind: SubjectKind| -> Vec<&CustomRule> {
         configs
             .for_path(&file.path)
@@ -122,44 +160,44 @@ pub(crate) fn check<'a, R: Sync>(
             .filter(|r| r.subject == kind && r.applies_to(file.format.as_str()))
             .collect()
     };
-    results
-        .par_iter()
-        .flat_map_iter(|r| {
-            let file = file_of(r);
-            let mut found = Vec::new();
-            let on_file = rules_for(file, SubjectKind::File);
-            let on_tools = rules_for(file, SubjectKind::Tool);
-            let skill = file.format == FormatId::AgentSkill;
-            let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
-                subject::file_tree(file)
+    let mut found = Vec::new();
+    let on_file = rules_for(file, SubjectKind::File);
+    let on_tools = rules_for(file, SubjectKind::Tool);
+    let skill = file.format == FormatId::AgentSkill;
+    let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
+        kept.or_else(|| subject::file_tree(file))
+    } else {
+        None
+    };
+    if let Some(tree) = tree {
+        if skill && !on_tools.is_empty() {
+            let view = subject::of_skill(file, tree.clone());
+            for rule in &on_tools {
+                evaluate(rule, &view, &mut found);
+            }
+        }
+        if !on_file.is_empty() {
+            let whole = subject::of_file(file, tree);
+            for rule in &on_file {
+                evaluate(rule, &whole, &mut found);
+            }
+        }
+    }
+    if !skill && !on_tools.is_empty() {
+        for lowered in lower() {
+            // A tool may be defined in a file other than the result's own.
+            let rules = if lowered.file.path == file.path {
+                on_tools.clone()
             } else {
-                None
+                rules_for(lowered.file, SubjectKind::Tool)
             };
-            if let Some(tree) = tree {
-                if skill && !on_tools.is_empty() {
-                    let view = subject::of_skill(file, tree.clone());
-                    for rule in &on_tools {
-                        evaluate(rule, &view, &mut found);
-                    }
-                }
-                let whole = subject::of_file(file, tree);
-                for rule in &on_file {
-                    evaluate(rule, &whole, &mut found);
-                }
+            let view = subject::of_tool(lowered);
+            for rule in rules {
+                evaluate(rule, &view, &mut found);
             }
-            if !skill && !on_tools.is_empty() {
-                for lowered in lower(r) {
-                    // A tool may be defined in a file other than the result's own.
-                    let rules = rules_for(lowered.file, SubjectKind::Tool);
-                    let view = subject::of_tool(&lowered);
-                    for rule in rules {
-                        evaluate(rule, &view, &mut found);
-                    }
-                }
-            }
-            found
-        })
-        .collect()
+        }
+    }
+    found
 }
 
 #[cfg(test)]

@@ -126,6 +126,8 @@ pub struct CustomRule {
     pub thens: Vec<Then>,
     /// The message, split at its placeholders.
     pub message: Vec<Part>,
+    /// What decides its findings, hashed (for the cache).
+    pub fingerprint: u64,
 }
 
 impl CustomRule {
@@ -143,6 +145,16 @@ impl CustomRules {
     /// True when there is none.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// The fingerprint of the rules that read files (or tools) of `format`: 0 when none
+    /// does, and another number whenever one of them changes, is added or goes.
+    pub fn fingerprint(&self, format: &str) -> u64 {
+        self.iter()
+            .filter(|r| r.applies_to(format))
+            .fold(0u64, |acc, r| {
+                acc.rotate_left(7) ^ r.fingerprint.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            })
     }
 
     /// The rules.
@@ -415,6 +427,7 @@ fn compile_one(
         ));
     }
     let message = message_parts(&r.message)?;
+    let fingerprint = fingerprint(r, subject, given_text);
     let format_names: Vec<String> = formats.iter().map(|f| f.to_string()).collect();
     let description = r.description.as_ref().map(|d| d.get_ref().as_str());
     let summary = description
@@ -449,5 +462,40 @@ fn compile_one(
         given,
         thens,
         message,
+        fingerprint,
     })
+}
+
+/// What decides a rule's findings, hashed: the same declaration anywhere gives the same
+/// number, and any change to what it checks or says gives another.
+fn fingerprint(r: &RawRule, subject: SubjectKind, given: &str) -> u64 {
+    let mut text = String::new();
+    let mut put = |s: &str| {
+        text.push_str(s);
+        text.push('\0');
+    };
+    put(r.code.get_ref());
+    put(r.name.get_ref());
+    put(r.severity.get_ref());
+    put(r.message.get_ref());
+    put(subject.as_str());
+    for f in r.formats.iter().flatten() {
+        put(f.get_ref());
+    }
+    put("given");
+    put(given);
+    for then in &r.then.get_ref().0 {
+        let t = then.get_ref();
+        put(t.field.as_ref().map_or("", |f| f.get_ref()));
+        put(t.function.get_ref());
+        let options = t
+            .options
+            .as_ref()
+            .and_then(|o| serde_json::to_string(o.get_ref()).ok());
+        put(options.as_deref().unwrap_or(""));
+    }
+    let digest = crate::source::sha256(text.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
 }

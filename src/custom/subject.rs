@@ -32,8 +32,9 @@ pub(crate) struct Place<'a> {
 pub(crate) enum Shape<'a> {
     /// A file's tree: each value is a node.
     Tree(Node),
-    /// A lowered tool: its fields are the places its format wrote them.
-    Tool(&'a Lowered<'a>),
+    /// A lowered tool (its view taken out of it): its fields are the places its format
+    /// wrote them.
+    Tool(Box<Lowered<'a>>),
     /// An Agent Skill's front matter, seen as a tool.
     Skill(Node),
 }
@@ -122,21 +123,25 @@ fn commands(run: &Run, out: &mut Vec<String>) {
 }
 
 /// A lowered tool as a custom rule sees it: the IR's fields, with `parameters` (the input
-/// schema), `commands`, `format` and `path` named alike in every format.
-pub(crate) fn of_tool<'a>(lowered: &'a Lowered<'a>) -> Subject<'a> {
-    let tool = &lowered.tool;
+/// schema), `commands`, `format` and `path` named alike in every format. The values are moved
+/// out of the tool, not copied (it is read only through the view after this).
+pub(crate) fn of_tool(mut lowered: Lowered<'_>) -> Subject<'_> {
+    let tool = &mut lowered.tool;
     let mut view = Map::new();
     view.insert("name".into(), json!(tool.name));
-    if let Some(t) = &tool.title {
-        view.insert("title".into(), json!(t));
+    if let Some(t) = tool.title.take() {
+        view.insert("title".into(), Value::String(t));
     }
-    if let Some(v) = &tool.version {
-        view.insert("version".into(), json!(v));
+    if let Some(v) = tool.version.take() {
+        view.insert("version".into(), Value::String(v));
     }
-    view.insert("description".into(), json!(tool.description));
-    view.insert("parameters".into(), tool.input_schema.clone());
-    if let Some(o) = &tool.output_schema {
-        view.insert("output".into(), o.clone());
+    view.insert(
+        "description".into(),
+        Value::String(std::mem::take(&mut tool.description)),
+    );
+    view.insert("parameters".into(), tool.input_schema.take());
+    if let Some(o) = tool.output_schema.take() {
+        view.insert("output".into(), o);
     }
     let mut lines = Vec::new();
     commands(&tool.run, &mut lines);
@@ -155,13 +160,17 @@ pub(crate) fn of_tool<'a>(lowered: &'a Lowered<'a>) -> Subject<'a> {
             serde_json::to_value(g).unwrap_or(Value::Null),
         );
     }
-    view.insert("tags".into(), json!(tool.tags));
+    let tags = std::mem::take(&mut tool.tags);
+    view.insert(
+        "tags".into(),
+        Value::Array(tags.into_iter().map(Value::String).collect()),
+    );
     view.insert("format".into(), json!(tool.provenance.format));
     view.insert("path".into(), json!(lowered.file.display()));
     Subject {
         file: lowered.file,
         value: Value::Object(view),
-        shape: Shape::Tool(lowered),
+        shape: Shape::Tool(Box::new(lowered)),
     }
 }
 
@@ -241,7 +250,7 @@ impl<'a> Subject<'a> {
 }
 
 /// The place of a field of a tool's view: what its format wrote for it, else its name.
-fn tool_place<'a>(lowered: &'a Lowered<'a>, steps: &[Step], missing: bool) -> Place<'a> {
+fn tool_place<'a>(lowered: &Lowered<'a>, steps: &[Step], missing: bool) -> Place<'a> {
     let at = |span| Place {
         file: lowered.file,
         span,

@@ -27,6 +27,32 @@ pub(crate) struct FileResult {
     pub diagnostics: Vec<Diagnostic>,
     /// The typed item, when the file could be lowered.
     pub item: Item,
+    /// The trees the load parsed, for the custom rules run right after it: the load stage
+    /// takes them (never kept past the file's load, nor cached).
+    pub trees: Option<Box<Trees>>,
+}
+
+/// The syntax trees a format's load built and would otherwise drop: handed on so that the
+/// custom rules (`crate::custom`) read a file without parsing it again.
+#[derive(Debug, Default)]
+pub(crate) struct Trees {
+    /// The file's tree as a `subject = "file"` rule reads it (the whole YAML or JSON
+    /// document; the front matter of a Markdown file).
+    pub root: Option<crate::syntax::Node>,
+    /// The trees of its companion files that the format parsed (DojOps schema files).
+    pub companions: Vec<(Arc<SourceFile>, crate::syntax::Node)>,
+}
+
+impl FileResult {
+    /// The tree the load kept of `file` (one of the result's companions), if any.
+    pub(crate) fn companion_tree(&self, file: &SourceFile) -> Option<&crate::syntax::Node> {
+        let trees = self.trees.as_deref()?;
+        trees
+            .companions
+            .iter()
+            .find(|(f, _)| f.path == file.path)
+            .map(|(_, n)| n)
+    }
 }
 
 impl FileResult {
@@ -41,6 +67,7 @@ impl FileResult {
             companions: Vec::new(),
             diagnostics,
             item,
+            trees: None,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Stage 2, load: each discovered file read, parsed, lowered and checked on its own (its
 //! format's rules, the security pass over its texts, the caps on findings), from the cache
-//! when nothing it was loaded from changed, and the custom rules over it before its text is
-//! let go; then the files no format reads that the run should mention.
+//! when nothing it was loaded from changed, and the custom rules over it while the trees
+//! its load parsed are in hand; then the files no format reads that the run should mention.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -48,22 +48,37 @@ pub(super) struct Files {
     pub not_claimed: Vec<PathBuf>,
     /// With `track`: what each definition's load read besides it.
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
-    /// Without `track`: the findings of the custom rules, found as each file was loaded.
-    pub custom: Option<Vec<Diagnostic>>,
 }
 
-/// Load one file (with `track`, also say what other paths its load asked about). With
-/// `cached`, the file comes from the cache when nothing it was loaded from changed, and is
-/// stored otherwise.
+/// Run the custom rules of `configs` over a file just loaded, on the trees its load parsed
+/// (then let go): their findings join the file's own, and are cached with them.
+fn run_custom(configs: &ConfigTree, cwd: &Path, result: &mut FileResult) {
+    let kept = result.trees.as_mut().and_then(|t| t.root.take());
+    let found = {
+        let r = &*result;
+        crate::custom::check_one(configs, &r.file, kept, &|| {
+            formats::lower_all(std::slice::from_ref(r), &|_| true, cwd).tools
+        })
+    };
+    result.trees = None;
+    result.diagnostics.extend(found);
+}
+
+/// Load one file (with `track`, also say what other paths its load asked about), with the
+/// findings of the custom rules of `configs` on it. With `cached`, the file comes from the
+/// cache when nothing it was loaded from changed (nor the custom rules that read it), and
+/// is stored otherwise.
 pub(super) fn load_one(
     fs: &dyn FileSystem,
     options: &CheckOptions,
+    configs: &ConfigTree,
     d: &Discovered,
     track: bool,
     cached: Option<Cached<'_>>,
 ) -> Slot {
     let (path, format) = (d.path.as_path(), d.format);
     let cached = cached.filter(|c| c.buffered.is_empty() || !c.buffered.contains(path));
+    let custom = crate::custom::fingerprint(configs, path, format);
     if let Some(c) = cached {
         let lookup = Lookup {
             path,
@@ -71,6 +86,7 @@ pub(super) fn load_one(
             claim: d.claim,
             fs: c.fs,
             buffered: c.buffered,
+            custom,
         };
         if let Some(hit) = c.cache.get(&lookup) {
             return match hit.result {
@@ -83,7 +99,10 @@ pub(super) fn load_one(
     if !track && cached.is_none() {
         let passes = Passes::for_selection(&options.select, &options.ignore);
         return match formats::load_claimed_with(fs, path, display, format, d.claim, passes) {
-            Some(result) => Slot::Loaded(result, None),
+            Some(mut result) => {
+                run_custom(configs, &options.cwd, &mut result);
+                Slot::Loaded(result, None)
+            }
             None => Slot::NotClaimed,
         };
     }
@@ -91,13 +110,18 @@ pub(super) fn load_one(
     // With the cache too: what it keeps is of the run's passes, which are in its key.
     let passes = Passes::for_selection(&options.select, &options.ignore);
     let mut judged = formats::load_judged_with(&tracker, path, display, format, d.claim, passes);
+    if let Ok(result) = judged.as_mut() {
+        run_custom(configs, &options.cwd, result);
+    }
     // From before the load's first read of the file.
     let stat = tracker.own_stat();
     let (deps, comparable) = tracker.finish(path);
     if let Some(c) = cached {
         let stat =
             stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
-        let stored = c.cache.put(path, stat, d.claim, judged.as_ref(), &deps);
+        let stored = c
+            .cache
+            .put(path, stat, d.claim, judged.as_ref(), &deps, custom);
         // A run that does not track (the command line) holds the stored form: smaller.
         if let (false, Some(item), Ok(result)) = (track, stored, judged.as_mut()) {
             result.item = item;
@@ -130,29 +154,20 @@ pub(super) fn load(
         fs: fs.base(),
         buffered: &buffered,
     });
-    let (loaded, custom): (Vec<Slot>, Vec<Vec<Diagnostic>>) = found
+    let loaded: Vec<Slot> = found
         .par_iter()
         .map(|d| {
-            let mut slot = load_one(fs, options, d, track, cached);
-            let mut custom = Vec::new();
+            let mut slot = load_one(fs, options, configs, d, track, cached);
             if !track && let Slot::Loaded(result, _) = &mut slot {
-                // The custom rules run now, while the file's text (and its schema files')
-                // is in hand: later it would be read back from disk, and kept.
-                custom = crate::custom::check(
-                    configs,
-                    std::slice::from_ref(result),
-                    &|r| &r.file,
-                    &|r| formats::lower_all(std::slice::from_ref(r), &|_| true, &options.cwd).tools,
-                );
                 // A file with no finding of its own lets its text go as soon as it is
                 // loaded: a large repository is never all in memory at once, and a
                 // finding elsewhere that points into it reads it back.
                 result.release_texts(fs.base(), &buffered, cached.is_none());
             }
             progress(Progress::Loaded);
-            (slot, custom)
+            slot
         })
-        .unzip();
+        .collect();
     crate::timing::mark("load");
     let not_claimed = found
         .into_iter()
@@ -178,7 +193,6 @@ pub(super) fn load(
         results,
         not_claimed,
         reads,
-        custom: (!track).then(|| custom.into_iter().flatten().collect()),
     }
 }
 

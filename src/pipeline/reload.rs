@@ -36,8 +36,6 @@ pub(crate) fn reload(
         any |= reload_one(loaded, options, config, fs, target);
     }
     if any {
-        // The load's custom findings are of the files as they were: the report runs them.
-        loaded.custom = None;
         loaded.resolved = formats::resolve_with(fs, &loaded.results);
     }
     any
@@ -89,7 +87,9 @@ fn reload_one(
                 format,
                 claim: classifier.claim_of(path, format),
             };
-            let Slot::Loaded(result, reads) = load_one(fs, options, &d, true, None) else {
+            let Slot::Loaded(result, reads) =
+                load_one(fs, options, &loaded.configs, &d, true, None)
+            else {
                 if let Ok(i) = at {
                     loaded.results.remove(i);
                     loaded.reads.remove(path);

@@ -14,7 +14,7 @@ use super::judge::{Comments, Judged};
 use super::{CheckOptions, Report};
 use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
-use crate::formats::{self, FileResult};
+use crate::formats::FileResult;
 use crate::fs::display_path;
 use crate::rules::{Rule, Severity, syntax as syn};
 use crate::source::{self, SourceFile, Span};
@@ -36,15 +36,6 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
     raw.extend(loaded.resolved.iter().filter(targeted).cloned());
     raw.extend(loaded.config_errors.iter().cloned());
     raw.extend(loaded.unclaimed.iter().cloned());
-    match &loaded.custom {
-        Some(custom) => raw.extend(custom.iter().cloned()),
-        None => raw.extend(crate::custom::check(
-            &loaded.configs,
-            &loaded.results,
-            &|r| &r.file,
-            &|r| formats::lower_all(std::slice::from_ref(r), &|_| true, &options.cwd).tools,
-        )),
-    }
     if config.lock_required {
         raw.extend(crate::lock::drift(
             config,

@@ -18,6 +18,11 @@ struct Registered {
 /// repository has tens of them), so a linear search is fine.
 static ACTIVE: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
 
+/// Every custom rule ever made static in this process: a declaration registered again (a
+/// server re-reading its configuration after [`forget`]) takes its rule back, leaking nothing
+/// more.
+static MADE: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
+
 /// What a repository declares for one custom rule.
 pub(crate) struct Declared<'a> {
     /// Code, e.g. `ORG001`.
@@ -43,6 +48,7 @@ fn leak(s: &str) -> &'static str {
 /// replaces any earlier rule of the same code in the registry.
 pub(crate) fn register(declared: &Declared<'_>) -> &'static Rule {
     let mut active = ACTIVE.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
     let same = |r: &Registered| {
         r.rule.code == declared.code
             && r.rule.name == declared.name
@@ -52,6 +58,11 @@ pub(crate) fn register(declared: &Declared<'_>) -> &'static Rule {
             && r.page == declared.page
     };
     if let Some(found) = active.iter().find(|r| same(r)) {
+        return found.rule;
+    }
+    if let Some(found) = made.iter().find(|r| same(r)).copied() {
+        active.retain(|r| r.rule.code != declared.code);
+        active.push(found);
         return found.rule;
     }
     let formats: Vec<&'static str> = declared.formats.iter().map(|f| leak(f)).collect();
@@ -65,12 +76,24 @@ pub(crate) fn register(declared: &Declared<'_>) -> &'static Rule {
         basis: None,
         preview: false,
     }));
-    active.retain(|r| r.rule.code != declared.code);
-    active.push(Registered {
+    let registered = Registered {
         rule,
         page: leak(declared.page),
-    });
+    };
+    active.retain(|r| r.rule.code != declared.code);
+    active.push(registered);
+    made.push(registered);
     rule
+}
+
+/// Forget every custom rule registered: the configuration is about to be read again (an
+/// editor's session after `toolc.toml` changed), and a rule it no longer declares must be
+/// unknown to selectors, settings and suppressions, as in a new process.
+pub(crate) fn forget() {
+    ACTIVE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clear();
 }
 
 /// The custom rules registered so far.

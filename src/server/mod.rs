@@ -329,7 +329,13 @@ impl Server {
         }
     }
 
+    /// A configuration file: the one in force, or a nested one (its custom rules and
+    /// settings change the whole check).
     fn is_config(&self, path: &Path) -> bool {
+        self.is_root_config(path) || path.file_name().is_some_and(|n| n == config::FILE_NAME)
+    }
+
+    fn is_root_config(&self, path: &Path) -> bool {
         let in_force = self.ws.config().file.as_ref().map(|f| f.path.as_path());
         in_force == Some(path)
             || self.explicit_config.is_none() && *path == self.root.join(config::FILE_NAME)
@@ -341,8 +347,11 @@ impl Server {
         let buffer = self
             .open
             .iter()
-            .find(|(p, _)| self.is_config(p))
+            .find(|(p, _)| self.is_root_config(p))
             .map(|(p, d)| (p.clone(), d.text.clone()));
+        // The custom rules are declared again by the files read now (nested ones with the
+        // check that follows): one taken out of them is known no more.
+        crate::rules::custom::forget();
         let (config, errors) = load_config(&self.root, self.explicit_config.as_deref(), buffer);
         self.config_errors = errors;
         self.ws = Workspace::new(config, self.root.clone());

@@ -29,13 +29,21 @@ impl Later {
         }
     }
 
-    /// The tree, parsed by `parse` the first time.
-    pub(crate) fn get_or_parse(&self, parse: impl FnOnce() -> Option<Node>) -> Option<&Packed> {
+    /// The tree: the first time, `have` (a tree of the file still in hand) or else what
+    /// `parse` gives.
+    pub(crate) fn get_or_pack(
+        &self,
+        have: Option<&Node>,
+        parse: impl FnOnce() -> Option<Node>,
+    ) -> Option<&Packed> {
         if !self.exists {
             return None;
         }
         self.tree
-            .get_or_init(|| parse().map(|n| Packed::pack(&n)))
+            .get_or_init(|| match have {
+                Some(n) => Some(Packed::pack(n)),
+                None => parse().map(|n| Packed::pack(&n)),
+            })
             .as_ref()
     }
 }

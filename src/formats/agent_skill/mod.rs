@@ -120,6 +120,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         diagnostics: diags,
         item: Item::new(Skill { root, ..skill }),
         file,
+        trees: None,
     }
 }
 

@@ -104,7 +104,12 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     tool.texts =
         crate::security::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
     diagnostics.extend(found);
-    FileResult::new(file, diagnostics, Item::new(tool))
+    let mut result = FileResult::new(file, diagnostics, Item::new(tool));
+    result.trees = Some(Box::new(crate::formats::format::Trees {
+        root: Some(root),
+        companions: Vec::new(),
+    }));
+    result
 }
 
 /// cycod custom tools.

@@ -76,14 +76,15 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     let mut provenance = provenance(file);
     provenance.tool_hash = Some(provenance.sha256.clone());
     provenance.system_prompt_hash = doc.system_prompt_sha256.as_ref().map(|d| hex(d));
-    // The trees are parsed again from the schema files (read back from disk when their
-    // text was let go).
+    // The trees the load still holds (when lowered right after it), else parsed again from
+    // the schema files (read back from disk when their text was let go).
     let companion = |link: &'a Option<tool_yaml::SchemaFile>| {
         let link = link.as_ref()?;
         Some((
             &link.file,
-            link.tree
-                .get_or_parse(|| tool_yaml::schema_tree(&link.file))?,
+            link.tree.get_or_pack(r.companion_tree(&link.file), || {
+                tool_yaml::schema_tree(&link.file)
+            })?,
         ))
     };
     let schema = companion(&t.input);

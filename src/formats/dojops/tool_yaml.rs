@@ -142,6 +142,10 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> 
     // Kept until the end of the run, for every tool of the repository: no spare room.
     result.companions.shrink_to_fit();
     result.item = FileItem::new(Item::Tool(tool));
+    result.trees = Some(Box::new(crate::formats::format::Trees {
+        root: Some(root),
+        companions: schemas,
+    }));
     result
 }
 

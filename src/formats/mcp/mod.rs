@@ -198,5 +198,11 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         companions: Vec::new(),
         diagnostics,
         item,
+        trees: parsed.root.map(|root| {
+            Box::new(crate::formats::format::Trees {
+                root: Some(root),
+                companions: Vec::new(),
+            })
+        }),
     }
 }
