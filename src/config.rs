@@ -4,10 +4,12 @@
 
 mod collect;
 mod exclude;
+mod raw;
 mod read;
 mod selectors;
 pub(crate) mod tree;
 
+use raw::RawConfig;
 use read::read_config_file;
 use selectors::build_globs;
 
@@ -18,7 +20,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use globset::GlobSet;
-use serde::Deserialize;
 use toml::Spanned;
 
 use crate::diagnostics::Diagnostic;
@@ -103,69 +104,6 @@ pub struct Config {
     /// Selectors of an extending file that named no rule when it was read (a custom rule
     /// of the file it extends may be theirs), with their spans.
     pending_selectors: Vec<(String, Span)>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawConfig {
-    extend: Option<Spanned<String>>,
-    preview: Option<bool>,
-    #[serde(default)]
-    rules: BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default)]
-    overrides: Vec<RawOverride>,
-    #[serde(default)]
-    formats: BTreeMap<Spanned<String>, RawFormat>,
-    discovery: Option<RawDiscovery>,
-    build: Option<RawBuild>,
-    lock: Option<RawLock>,
-    baseline: Option<RawBaseline>,
-    #[serde(default)]
-    runtimes: BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default, rename = "custom-rules")]
-    custom_rules: Vec<crate::custom::RawRule>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBaseline {
-    path: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawDiscovery {
-    #[serde(default)]
-    exclude: Vec<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawOverride {
-    paths: Vec<Spanned<String>>,
-    #[serde(default)]
-    rules: BTreeMap<Spanned<String>, Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFormat {
-    #[serde(default)]
-    include: Vec<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBuild {
-    targets: Option<Vec<Spanned<String>>>,
-    out: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLock {
-    #[serde(default)]
-    required: bool,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an

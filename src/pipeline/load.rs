@@ -270,7 +270,8 @@ mod tests {
             format: FormatId::DojopsTool,
             claim: Claim::Always,
         };
-        let slot = load_one(&crate::fs::Disk, &options, &found, false, None);
+        let configs = ConfigTree::single(&crate::config::Config::defaults_at(&dir));
+        let slot = load_one(&crate::fs::Disk, &options, &configs, &found, false, None);
         let _ = std::fs::remove_dir_all(&dir);
         match slot {
             Slot::Loaded(result, _) => result.diagnostics.iter().map(|d| d.rule.code).collect(),

@@ -15,7 +15,7 @@ use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Node, json};
 
 /// Why a schema path is not usable, if it is not.
-fn bad_schema_path(rel: &str) -> Option<&'static str> {
+pub(super) fn bad_schema_path(rel: &str) -> Option<&'static str> {
     let b = rel.as_bytes();
     let windows_drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
     if rel.starts_with(['/', '\\']) || windows_drive {
@@ -78,8 +78,11 @@ pub(super) fn load_schema(
     let parsed = json::parse(schema_file.body(), schema_file.bom_len);
     lw.diags.extend(syntax_diagnostics(&schema_file, &parsed));
     if let Some(root) = parsed.root.as_ref().filter(|_| lw.schema) {
-        lw.diags
-            .extend(check_schema(&schema_file, root, super::super::zod::SCHEMA_OPTIONS));
+        lw.diags.extend(check_schema(
+            &schema_file,
+            root,
+            super::super::zod::SCHEMA_OPTIONS,
+        ));
     }
     Some((schema_file, parsed.root))
 }

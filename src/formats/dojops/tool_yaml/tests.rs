@@ -1,6 +1,8 @@
 //! Unit tests of `tool_yaml.rs`.
 
+use super::schema_files::bad_schema_path;
 use super::*;
+use crate::analysis::paths::sibling_display;
 
 #[test]
 fn kebab_and_schema_paths() {
