@@ -354,6 +354,7 @@ fn secrets_and_sends(
         file: None,
         store: None,
         label: None,
+        secret: None,
     };
     // Libraries and calls that exist to lift browser cookies and saved passwords.
     for w in STEALERS {
@@ -405,6 +406,7 @@ fn secrets_and_sends(
                 secrets: Vec::new(),
                 files: Vec::new(),
                 host,
+                url_only: false,
             });
         };
     if let Some(re) = send {
@@ -508,6 +510,7 @@ fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
                 file: None,
                 store: Some(store.name),
                 label: None,
+                secret: None,
             });
         }
         let writes = WRITE_CALLS.iter().any(|c| lits.code.contains(c));

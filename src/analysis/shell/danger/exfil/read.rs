@@ -135,6 +135,7 @@ fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
         file: None,
         store: None,
         label: None,
+        secret: None,
     }
 }
 
