@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+mod flow;
 mod literals;
 
 use super::exfil::{Sink, Source, judge};
@@ -119,6 +120,7 @@ pub(crate) fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     }
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
     judge(source, &sources, &sinks, false, &mut out);
+    flow::secret_sends(source, lang, &mut out);
     if lang == Language::JavaScript {
         js_reverse_shell(source, &mut out);
     }

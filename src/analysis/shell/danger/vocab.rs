@@ -548,6 +548,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_secret_sent_where_its_name_does_not_belong() {
+        assert!(sent_elsewhere("NPM_TOKEN", "npm-helper.dev"));
+        assert!(sent_elsewhere("GITHUB_TOKEN", "gh-refresh.example.net"));
+        assert!(!sent_elsewhere("NPM_TOKEN", "registry.npmjs.org"));
+        assert!(!sent_elsewhere("TELEGRAM_BOT_TOKEN", "api.telegram.org"));
+        assert!(!sent_elsewhere(
+            "GOOGLE_MAPS_API_KEY",
+            "maps.googleapis.com"
+        ));
+        assert!(!sent_elsewhere("GH_TOKEN", "api.github.com"));
+        // A name of no service, and a local host, say nothing.
+        assert!(!sent_elsewhere("API_TOKEN", "api.example-service.com"));
+        assert!(!sent_elsewhere("GITHUB_TOKEN", "localhost"));
+        assert!(!sent_elsewhere("GITHUB_TOKEN", "192.168.1.4"));
+        assert_eq!(expansions("-Body $env:GITHUB_TOKEN")[0].1, "GITHUB_TOKEN");
+    }
+
+    #[test]
     fn credential_stores_and_look_alikes() {
         let name = |t: &str| credential_store(t).map(|s| s.name);
         assert_eq!(name("~/.aws/credentials"), Some(".aws/credentials"));

