@@ -106,6 +106,9 @@ pub(crate) enum DangerKind {
     Uploads,
     /// Code installed from a URL, another index or an unpinned git source.
     UntrustedInstall,
+    /// A repository cloned into the working folder, where the user keeps it, and its own
+    /// setup run: a development checkout as READMEs describe it, unpinned but in view.
+    CheckoutInstall,
     /// Something made to run again later (cron, start-up files, launchd, systemd,
     /// `authorized_keys`).
     Persistence,

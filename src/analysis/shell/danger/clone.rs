@@ -97,7 +97,11 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
         out.push(Danger {
             start,
             end: end.max(start),
-            kind: DangerKind::UntrustedInstall,
+            kind: if throwaway(&c.dir) {
+                DangerKind::UntrustedInstall
+            } else {
+                DangerKind::CheckoutInstall
+            },
             what: format!(
                 "an install from a clone of {}",
                 super::exfil::shorten(&c.url)
@@ -109,6 +113,28 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
             }),
         });
     }
+}
+
+/// A folder nobody looks at again: a temporary one (`/tmp/x`, `$TMPDIR/x`, `$(mktemp -d)`)
+/// or a hidden one (`~/.cache/x`, `.plugin`). An install run from there is out of view; a
+/// clone in the working folder is a checkout the user keeps and can read.
+fn throwaway(dir: &str) -> bool {
+    let d = dir.trim_matches(['"', '\'']);
+    let lower = d.to_ascii_lowercase();
+    [
+        "/tmp",
+        "/var/tmp",
+        "/dev/shm",
+        "$tmp",
+        "${tmp",
+        "$(mktemp",
+        "%temp%",
+        "$env:temp",
+    ]
+    .iter()
+    .any(|t| lower.starts_with(t))
+        || d.split('/')
+            .any(|part| part.starts_with('.') && part != "." && part != "..")
 }
 
 /// The subcommand of `git` and its arguments (after `-C dir` and `-c k=v`).

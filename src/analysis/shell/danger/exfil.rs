@@ -83,6 +83,8 @@ pub(crate) struct Sink {
     pub files: Vec<String>,
     /// The host it sends to, when the command names it.
     pub host: Option<String>,
+    /// It sends through a DNS name built from data, which no service is reached by.
+    pub dns: bool,
     /// It sends nothing but what its URL spells: only a secret variable written there
     /// makes it a send.
     pub url_only: bool,
@@ -356,9 +358,12 @@ pub(crate) fn judge(
             out.push(chain(k, s.start, end, s.label.unwrap_or(&s.what)));
         } else if let Some(&(start, end)) = secret_var {
             out.push(chain(k, start, end, "a secret variable"));
-        } else if k.strong && k.carries {
+        } else if k.strong && k.carries && (k.dns || k.spelled) {
             super::push(out, k.start, k.end, DangerKind::SendsData, &k.what);
-        } else if k.uploads {
+        } else if k.uploads || (k.strong && k.carries) {
+            // Data that is not secret, sent to a request catcher or a bare address: a report
+            // the user asked to share looks just so. Only a send the description does not
+            // announce is worth a word; a secret read or concealment makes it an attack.
             super::push(out, k.start, k.end, DangerKind::Uploads, &k.what);
         }
     }

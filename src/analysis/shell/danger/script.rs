@@ -407,6 +407,7 @@ fn secrets_and_sends(
                 vars: Vec::new(),
                 secrets: Vec::new(),
                 files: Vec::new(),
+                dns: what.starts_with("a DNS name"),
                 host,
                 url_only: false,
             });

