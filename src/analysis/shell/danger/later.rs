@@ -28,6 +28,11 @@ const RUN_FILE: &[&str] = &[
     ".",
     "pwsh",
     "powershell",
+    // PowerShell and `cmd` start a saved program by name.
+    "start-process",
+    "saps",
+    "start",
+    "invoke-item",
 ];
 
 /// Programs (and subcommands) that check a checksum or a signature.

