@@ -243,6 +243,7 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
     // Codecov's documented uploader: downloaded, made executable and run in CI.
     "uploader.codecov.io/",
     "cli.codecov.io/",
+    "dot.net/v1/dotnet-install.",
 ];
 
 /// Whether every URL a download-and-run fetches (where it runs, and where it was fetched

@@ -376,6 +376,18 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
                 }
             }
         }
+        // `$(printf '\x63\x75…')` as a command: what the substitution prints is run.
+        let command = trimmed.trim_start_matches("eval ").trim_start();
+        if (command.starts_with("$(") || command.starts_with('`')) && later::decodes(command) {
+            let at = base + (line.len() - line.trim_start().len());
+            push(
+                out,
+                at,
+                base + line.len(),
+                DangerKind::DecodeExecute,
+                "decoded text run as a command",
+            );
+        }
         for dev in ["/dev/tcp/", "/dev/udp/"] {
             if let Some(i) = line.find(dev) {
                 push(

@@ -231,7 +231,17 @@ fn remember_assignments(script: &str, stage: &Stage, vars: &mut HashMap<String, 
             continue;
         };
         let raw = &script[w.start..w.end];
-        if (value.contains("$(") || value.contains('`')) && decodes(raw) {
+        if (value.contains("$(") || value.contains('`')) && fetches(raw) {
+            // `S=$(curl -fsSL URL)`: the variable holds a download.
+            vars.insert(
+                name.to_string(),
+                Made {
+                    start: w.start,
+                    end: w.end,
+                    kind: DangerKind::DownloadExecute,
+                },
+            );
+        } else if (value.contains("$(") || value.contains('`')) && decodes(raw) {
             vars.insert(
                 name.to_string(),
                 Made {
@@ -249,6 +259,23 @@ fn remember_assignments(script: &str, stage: &Stage, vars: &mut HashMap<String, 
             vars.insert(name.to_string(), copy);
         }
     }
+}
+
+/// A substitution that starts with a download printed to standard output (`$(curl -fsSL
+/// URL)`, `` `wget -qO- URL` ``).
+fn fetches(raw: &str) -> bool {
+    ["$(", "`", "$( "].iter().any(|open| {
+        [
+            "curl ",
+            "wget ",
+            "iwr ",
+            "irm ",
+            "invoke-webrequest ",
+            "invoke-restmethod ",
+        ]
+        .iter()
+        .any(|f| raw.to_ascii_lowercase().contains(&format!("{open}{f}")))
+    })
 }
 
 /// The decoded variable `text` expands, if any.
