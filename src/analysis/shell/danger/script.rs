@@ -12,10 +12,11 @@ use regex::Regex;
 
 mod flow;
 mod literals;
+mod run;
 
 use super::exfil::{Sink, Source, judge};
 use super::vocab::{credential_store, host_of, is_secret_name, suspicious_host, urls};
-use super::{Danger, DangerKind, Related, finish, lines, push};
+use super::{Danger, DangerKind, finish, lines, push};
 use literals::{Literals, floor, literal, literals, split_top};
 
 /// The language of a script read lightly.
@@ -49,6 +50,13 @@ static PY_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static JS_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"\batob\s*\(|\bBuffer\.from\s*\([^)\n]*['"](base64|hex)['"]|\bString\.fromCharCode\s*\(|\bdecodeURIComponent\s*\(\s*escape\s*\("#).ok()
 });
+/// Calls that fetch text from the network: run, it is a download run.
+static PY_FETCH: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\burlopen\s*\(|\b(requests|httpx)\.get\s*\(|\bhttp\.request\s*\(\s*['\x22]GET")
+        .ok()
+});
+static JS_FETCH: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\.get\s*\(").ok());
 static PY_RUN: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\b(exec|eval|compile)\s*\(|\bos\.system\s*\(").ok());
 static JS_RUN: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -114,9 +122,9 @@ pub(crate) fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     let mut sinks: Vec<Sink> = Vec::new();
     shell_strings(source, lang, &mut out, &mut sources, &mut sinks);
     out.extend(named_paths(source, &mut sources));
-    decoded_and_run(source, lang, &mut out);
+    run::decoded_and_run(source, lang, &mut out);
     if lang == Language::Python {
-        downloaded_and_run(source, &mut out);
+        run::downloaded_and_run(source, &mut out);
     }
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
     judge(source, &sources, &sinks, false, &mut out);
@@ -228,107 +236,6 @@ fn command_argument(source: &str, from: usize) -> Option<Argument> {
         exact: (!escaped).then_some(at + skip),
         end: at + skip + text.len() + 1,
     })
-}
-
-/// `exec(b64decode(…))` on one line, or `x = b64decode(…)` then `exec(x)` on a later one.
-fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger>) {
-    let (decode, run) = match lang {
-        Language::Python => (PY_DECODE.as_ref(), PY_RUN.as_ref()),
-        Language::JavaScript => (JS_DECODE.as_ref(), JS_RUN.as_ref()),
-    };
-    let (Some(decode), Some(run), Some(assigned)) = (decode, run, ASSIGNED.as_ref()) else {
-        return;
-    };
-    let mut decoded: Vec<(String, usize, usize)> = Vec::new();
-    let mut at = 0;
-    for line in source.split_inclusive('\n') {
-        let base = at;
-        at += line.len();
-        let code = line.trim_start();
-        if code.starts_with('#') || code.starts_with("//") {
-            continue;
-        }
-        let ran = run.find(line);
-        if let Some(d) = decode.find(line) {
-            if let Some(r) = ran {
-                push(
-                    out,
-                    base + r.start(),
-                    base + d.end(),
-                    DangerKind::DecodeExecute,
-                    "decoded text run",
-                );
-                continue;
-            }
-            if let Some(name) = assigned.captures(line).and_then(|c| c.get(1))
-                && decoded.len() < MAX_CALLS
-            {
-                decoded.push((name.as_str().to_string(), base + d.start(), base + d.end()));
-            }
-            continue;
-        }
-        let Some(r) = ran else {
-            continue;
-        };
-        // `exec(x)`, `eval(compile(x, …))`, `new Function(x)`: the variable is run.
-        let inside = &line[r.end()..];
-        let hit = decoded
-            .iter()
-            .find(|(name, _, _)| identifiers(inside).take(3).any(|w| w == name));
-        if let Some((name, ds, de)) = hit {
-            out.push(Danger {
-                start: base + r.start(),
-                end: base + r.end() + name.len(),
-                kind: DangerKind::DecodeExecute,
-                what: format!("{name} run after it is decoded"),
-                related: Some(Related {
-                    start: *ds,
-                    end: *de,
-                    what: "decoded here".to_string(),
-                }),
-            });
-        }
-    }
-}
-
-/// `urlretrieve(URL, "/tmp/p.sh")`, `wget.download(URL, out="p.sh")`: the file saved.
-static PY_SAVED: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\b(urlretrieve|wget\.download)\s*\([^,\n]+,\s*(out\s*=\s*)?["']([^"'\n]+)["']"#)
-        .ok()
-});
-
-/// A file downloaded and then handed to the system to run (`subprocess.run(["bash",
-/// "/tmp/p.sh"])`, `os.system("sh /tmp/p.sh")`).
-fn downloaded_and_run(source: &str, out: &mut Vec<Danger>) {
-    let (Some(saved), Some(shell)) = (PY_SAVED.as_ref(), PY_SHELL.as_ref()) else {
-        return;
-    };
-    for c in saved.captures_iter(source).take(8) {
-        let (Some(call), Some(file)) = (c.get(0), c.get(3)) else {
-            continue;
-        };
-        let name = file.as_str();
-        let ran = shell
-            .find_iter(&source[call.end()..])
-            .take(MAX_CALLS)
-            .find(|m| {
-                let args = &source[call.end() + m.end()..];
-                args[..floor(args, 200)].contains(name)
-            });
-        if let Some(m) = ran {
-            out.push(Danger {
-                start: call.end() + m.start(),
-                end: call.end() + m.end(),
-                kind: DangerKind::DownloadExecute,
-                what: format!("{} run after it is downloaded", super::exfil::shorten(name)),
-                related: Some(Related {
-                    start: call.start(),
-                    end: call.end(),
-                    what: "downloaded here".to_string(),
-                }),
-            });
-        }
-    }
 }
 
 /// The identifiers of a piece of code, in order.

