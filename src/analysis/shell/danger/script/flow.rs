@@ -5,9 +5,9 @@
 //! it does not belong to, or where no service lives, it is an exfiltration with both places.
 
 use super::super::vocab::{host_of, is_secret_name, sent_elsewhere, suspicious_host, urls};
+use super::super::{Danger, DangerKind, Related};
 use super::literals::floor;
 use super::{ASSIGNED, DATA_URL, ENV_VAR, JS_SEND, Language, MAX_CALL, PY_SEND};
-use crate::analysis::shell::danger::{Danger, DangerKind, Related};
 
 /// Variables followed in one script at most.
 const MAX_TAINTED: usize = 64;

@@ -7,12 +7,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::super::{Danger, DangerKind, Related, push};
 use super::literals::floor;
 use super::{
     ASSIGNED, JS_DECODE, JS_FETCH, JS_RUN, Language, MAX_CALLS, PY_DECODE, PY_FETCH, PY_RUN,
     PY_SHELL, identifiers,
 };
-use crate::analysis::shell::danger::{Danger, DangerKind, Related, push};
 
 /// `exec(b64decode(…))` on one line, or `x = b64decode(…)` then `exec(x)` on a later one;
 /// the same for text fetched from the network (`exec(urlopen(URL).read())`).
@@ -123,7 +123,7 @@ pub(super) fn downloaded_and_run(source: &str, out: &mut Vec<Danger>) {
                 kind: DangerKind::DownloadExecute,
                 what: format!(
                     "{} run after it is downloaded",
-                    crate::analysis::shell::danger::exfil::shorten(name)
+                    super::super::exfil::shorten(name)
                 ),
                 related: Some(Related {
                     start: call.start(),
