@@ -19,6 +19,7 @@ mod persist;
 mod prose;
 mod pwsh;
 mod script;
+mod services;
 mod shells;
 mod simple;
 mod unit;

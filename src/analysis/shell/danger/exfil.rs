@@ -12,8 +12,9 @@ mod read;
 mod send;
 
 use super::super::statements::{RedirectKind, Stage, Token, is_assignment};
+use super::services::sent_elsewhere;
 use super::unit::Unit;
-use super::vocab::{belongs_to, expansions, is_secret_name, sent_elsewhere};
+use super::vocab::{belongs_to, expansions, is_secret_name};
 use super::{Danger, DangerKind, Related};
 use read::{output_file, read_redirects, read_sources};
 use send::send;

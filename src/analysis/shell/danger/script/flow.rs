@@ -4,7 +4,8 @@
 //! its headers, where a token goes to the service it is for). Sent to a host its name says
 //! it does not belong to, or where no service lives, it is an exfiltration with both places.
 
-use super::super::vocab::{host_of, is_secret_name, sent_elsewhere, suspicious_host, urls};
+use super::super::services::sent_elsewhere;
+use super::super::vocab::{host_of, is_secret_name, suspicious_host, urls};
 use super::super::{Danger, DangerKind, Related};
 use super::literals::floor;
 use super::{ASSIGNED, DATA_URL, ENV_VAR, JS_SEND, Language, MAX_CALL, PY_SEND};
