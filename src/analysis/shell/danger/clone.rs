@@ -85,11 +85,18 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
                 continue;
             }
             if let Some(i) = installs_from(&p, program, args, &clones, inside) {
-                found.push((i, program.start, stage.end));
+                // A checkout's own set-up script (`./setup.sh`, `script/bootstrap`) prepares
+                // it for work; `make install` or `./install.sh` install it for the system.
+                let named = |t: &str| {
+                    let t = t.to_ascii_lowercase();
+                    t.contains("setup") || t.contains("bootstrap")
+                };
+                let setup = named(&program.text) || args.first().is_some_and(|a| named(&a.text));
+                found.push((i, program.start, stage.end, setup));
             }
         }
     }
-    for (i, start, end) in found {
+    for (i, start, end, setup) in found {
         let c = &clones[i];
         if out.len() >= super::MAX_DANGERS {
             return;
@@ -97,7 +104,7 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
         out.push(Danger {
             start,
             end: end.max(start),
-            kind: if throwaway(&c.dir) {
+            kind: if throwaway(&c.dir) || !setup {
                 DangerKind::UntrustedInstall
             } else {
                 DangerKind::CheckoutInstall

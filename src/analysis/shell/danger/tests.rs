@@ -497,12 +497,14 @@ fn a_clone_installed_from_is_an_untrusted_install() {
     // A checkout kept in the working folder, set up as its README says: in view.
     use DangerKind::CheckoutInstall as C;
     assert_eq!(
-        only("git clone https://x.example/p\ncd p\nmake install"),
-        [C]
-    );
-    assert_eq!(
         only("git clone https://x.example/p.git\nbash p/setup.sh"),
         [C]
+    );
+    assert_eq!(only("git clone https://x.example/p\ncd p\n./setup.sh"), [C]);
+    // Installed for the system, from the working folder too: out of the checkout's bounds.
+    assert_eq!(
+        only("git clone https://x.example/p\ncd p\nmake install"),
+        [U]
     );
     // A build from source, a checkout at a commit or a release, tests of a clone: quiet.
     assert!(
