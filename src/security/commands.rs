@@ -197,12 +197,13 @@ fn severity(kind: DangerKind, place: Place) -> Option<Option<Severity>> {
     use DangerKind as K;
     match (place, kind) {
         (Place::Told, K::DownloadExecute) => Some(Some(Severity::Warning)),
-        (Place::Told, K::Privileged) => Some(Some(Severity::Info)),
+        (Place::Told, K::Privileged | K::CheckoutInstall) => Some(Some(Severity::Info)),
         (
             Place::Image,
             K::DownloadExecute
             | K::Privileged
             | K::UntrustedInstall
+            | K::CheckoutInstall
             | K::WorldWritable
             | K::RecursivePermissions,
         ) => None,
@@ -238,6 +239,13 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
     "get.k3s.io",
     "raw.githubusercontent.com/helm/helm/",
     "fly.io/install.sh",
+    "sentry.io/get-cli/",
+    // Codecov's documented uploader: downloaded, made executable and run in CI.
+    "uploader.codecov.io/",
+    "cli.codecov.io/",
+    "dot.net/v1/dotnet-install.",
+    "repo.anaconda.com/miniconda/",
+    "github.com/conda-forge/miniforge/releases/",
 ];
 
 /// Whether every URL a download-and-run fetches (where it runs, and where it was fetched
@@ -384,7 +392,9 @@ fn phrase(kind: DangerKind) -> &'static str {
         DangerKind::SendsData => "sends data where no service of its own lives",
         DangerKind::ReadsCredentials => "reads a credential store",
         DangerKind::Uploads => "uploads data its description does not mention",
-        DangerKind::UntrustedInstall => "installs code from outside the package index",
+        DangerKind::UntrustedInstall | DangerKind::CheckoutInstall => {
+            "installs code from outside the package index"
+        }
         DangerKind::Persistence => "makes something run again later",
     }
 }
@@ -452,7 +462,7 @@ fn words(kind: DangerKind) -> (&'static Rule, &'static str, &'static str, &'stat
             "keys, tokens and password stores are what a poisoned tool reads to send out",
             "a tool that needs a credential should get it from its runtime, not read the user's stores",
         ),
-        DangerKind::UntrustedInstall => (
+        DangerKind::UntrustedInstall | DangerKind::CheckoutInstall => (
             &sec::UNTRUSTED_INSTALL,
             "installed from outside the index",
             "what is installed is whatever that URL, index or branch serves on the day: nobody reviewed it, and a second index lets anyone publish a package of the same name (dependency confusion)",

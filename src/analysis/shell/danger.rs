@@ -19,6 +19,7 @@ mod persist;
 mod prose;
 mod pwsh;
 mod script;
+mod services;
 mod shells;
 mod simple;
 mod unit;
@@ -106,6 +107,9 @@ pub(crate) enum DangerKind {
     Uploads,
     /// Code installed from a URL, another index or an unpinned git source.
     UntrustedInstall,
+    /// A repository cloned into the working folder, where the user keeps it, and its own
+    /// setup run: a development checkout as READMEs describe it, unpinned but in view.
+    CheckoutInstall,
     /// Something made to run again later (cron, start-up files, launchd, systemd,
     /// `authorized_keys`).
     Persistence,
@@ -372,6 +376,18 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
                     out.push(d);
                 }
             }
+        }
+        // `$(printf '\x63\x75…')` as a command: what the substitution prints is run.
+        let command = trimmed.trim_start_matches("eval ").trim_start();
+        if (command.starts_with("$(") || command.starts_with('`')) && later::decodes(command) {
+            let at = base + (line.len() - line.trim_start().len());
+            push(
+                out,
+                at,
+                base + line.len(),
+                DangerKind::DecodeExecute,
+                "decoded text run as a command",
+            );
         }
         for dev in ["/dev/tcp/", "/dev/udp/"] {
             if let Some(i) = line.find(dev) {

@@ -23,10 +23,13 @@ impl Cx<'_> {
     /// once), for the security checks; SKL016 on those run by their path (`runs`).
     pub(super) fn scripts(&mut self, runs: &HashMap<String, Runs>) -> Vec<Arc<SourceFile>> {
         let mut paths: Vec<String> = self.folder.files_under("scripts").cloned().collect();
+        // Whatever the instructions run, by its path or through an interpreter
+        // (`node setup.js`), runs: it is read wherever it lies in the skill.
         let mut direct: Vec<(&String, &Runs)> = runs
             .iter()
             .filter(|(rel, r)| {
-                (r.literal.is_some() || r.told.is_some()) && !r.through && is_program(rel)
+                (r.literal.is_some() || r.told.is_some()) && is_program(rel)
+                    || r.through && has_script_extension(rel)
             })
             .collect();
         direct.sort_by(|a, b| a.0.cmp(b.0));
@@ -62,10 +65,8 @@ impl Cx<'_> {
     /// SEC049: a program the instructions run by its path that the skill ships but that
     /// cannot be read as text (a binary, or more than the read cap).
     fn opaque(&mut self, rel: &str, run: Option<&Runs>) {
-        let Some(at) = run
-            .filter(|r| !r.through)
-            .and_then(|r| r.literal.as_ref().or(r.told.as_ref()))
-        else {
+        // Made executable first (`chmod +x ./bin/x && ./bin/x`) still runs it by its path.
+        let Some(at) = run.and_then(|r| r.literal.as_ref().or(r.told.as_ref())) else {
             return;
         };
         if !self.folder.files.contains_key(rel) {
@@ -178,6 +179,16 @@ fn interpreter_for(rel: &str) -> &'static str {
     }
 }
 
+/// A name with a known script extension (`setup.js`): what an interpreter is handed to run,
+/// unlike a data file handed to a program (`docker build -f Dockerfile`).
+fn has_script_extension(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        let ext = ext.to_ascii_lowercase();
+        !stem.is_empty() && (SCRIPT_EXTENSIONS.contains(&ext.as_str()) || ext == "ps1")
+    })
+}
+
 /// A program run directly: a known script extension, or none.
 fn is_program(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -194,7 +205,7 @@ fn is_program(rel: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{interpreter_for, is_program, shebang_for};
+    use super::{has_script_extension, interpreter_for, is_program, shebang_for};
 
     #[test]
     fn interpreters_by_extension() {
@@ -209,5 +220,6 @@ mod tests {
         assert!(is_program("scripts/run.py") && is_program("scripts/tool"));
         assert!(!is_program("scripts/README.md") && !is_program("scripts/__init__.py"));
         assert!(!is_program("scripts/run.ps1") && !is_program("scripts/data.json"));
+        assert!(has_script_extension("setup.js") && !has_script_extension("Dockerfile"));
     }
 }

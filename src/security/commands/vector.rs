@@ -54,9 +54,12 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>, foun
             .unwrap_or(0)
     };
     // An unpinned source a server runs through `uvx`/`npx` is MCP020's, with its fix.
-    let found_here = dangers(&joined, Dialect::Process)
-        .into_iter()
-        .filter(|d| d.kind != DangerKind::UntrustedInstall);
+    let found_here = dangers(&joined, Dialect::Process).into_iter().filter(|d| {
+        !matches!(
+            d.kind,
+            DangerKind::UntrustedInstall | DangerKind::CheckoutInstall
+        )
+    });
     for mut d in found_here {
         let first = element_of(d.start);
         let last = element_of(d.end.saturating_sub(1).max(d.start));

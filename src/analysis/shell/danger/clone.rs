@@ -85,11 +85,18 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
                 continue;
             }
             if let Some(i) = installs_from(&p, program, args, &clones, inside) {
-                found.push((i, program.start, stage.end));
+                // A checkout's own set-up script (`./setup.sh`, `script/bootstrap`) prepares
+                // it for work; `make install` or `./install.sh` install it for the system.
+                let named = |t: &str| {
+                    let t = t.to_ascii_lowercase();
+                    t.contains("setup") || t.contains("bootstrap")
+                };
+                let setup = named(&program.text) || args.first().is_some_and(|a| named(&a.text));
+                found.push((i, program.start, stage.end, setup));
             }
         }
     }
-    for (i, start, end) in found {
+    for (i, start, end, setup) in found {
         let c = &clones[i];
         if out.len() >= super::MAX_DANGERS {
             return;
@@ -97,7 +104,11 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
         out.push(Danger {
             start,
             end: end.max(start),
-            kind: DangerKind::UntrustedInstall,
+            kind: if throwaway(&c.dir) || !setup {
+                DangerKind::UntrustedInstall
+            } else {
+                DangerKind::CheckoutInstall
+            },
             what: format!(
                 "an install from a clone of {}",
                 super::exfil::shorten(&c.url)
@@ -109,6 +120,28 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
             }),
         });
     }
+}
+
+/// A folder nobody looks at again: a temporary one (`/tmp/x`, `$TMPDIR/x`, `$(mktemp -d)`)
+/// or a hidden one (`~/.cache/x`, `.plugin`). An install run from there is out of view; a
+/// clone in the working folder is a checkout the user keeps and can read.
+fn throwaway(dir: &str) -> bool {
+    let d = dir.trim_matches(['"', '\'']);
+    let lower = d.to_ascii_lowercase();
+    [
+        "/tmp",
+        "/var/tmp",
+        "/dev/shm",
+        "$tmp",
+        "${tmp",
+        "$(mktemp",
+        "%temp%",
+        "$env:temp",
+    ]
+    .iter()
+    .any(|t| lower.starts_with(t))
+        || d.split('/')
+            .any(|part| part.starts_with('.') && part != "." && part != "..")
 }
 
 /// The subcommand of `git` and its arguments (after `-C dir` and `-c k=v`).

@@ -12,8 +12,9 @@ mod read;
 mod send;
 
 use super::super::statements::{RedirectKind, Stage, Token, is_assignment};
+use super::services::sent_elsewhere;
 use super::unit::Unit;
-use super::vocab::{belongs_to, expansions};
+use super::vocab::{belongs_to, expansions, is_secret_name};
 use super::{Danger, DangerKind, Related};
 use read::{output_file, read_redirects, read_sources};
 use send::send;
@@ -44,6 +45,9 @@ pub(crate) struct Source {
     pub store: Option<&'static str>,
     /// What it reads, in words, when its text says it less well (`the environment`).
     pub label: Option<&'static str>,
+    /// The secret variable it holds, by name (`T=$GITHUB_TOKEN`): sent where its name
+    /// says it does not belong, it is stolen whatever the host.
+    pub secret: Option<String>,
 }
 
 /// Where data is sent to the network.
@@ -80,6 +84,11 @@ pub(crate) struct Sink {
     pub files: Vec<String>,
     /// The host it sends to, when the command names it.
     pub host: Option<String>,
+    /// It sends through a DNS name built from data, which no service is reached by.
+    pub dns: bool,
+    /// It sends nothing but what its URL spells: only a secret variable written there
+    /// makes it a send.
+    pub url_only: bool,
 }
 
 /// Everything secret read and everything sent in `unit`.
@@ -115,8 +124,62 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
         }
         sources.truncate(MAX_SOURCES);
     }
+    secret_copies(script, unit, &mut sources);
     propagate(unit, &mut sources);
     (sources, sinks)
+}
+
+/// Variables filled from a secret variable (`T=$GITHUB_TOKEN`, PowerShell's
+/// `$t = $env:GITHUB_TOKEN`, `$k = [Convert]::ToBase64String(…$env:X…)`): a source that
+/// counts where the variable flows.
+fn secret_copies(script: &str, unit: &Unit, sources: &mut Vec<Source>) {
+    for placed in unit.placed.iter().filter(|p| p.assigned.is_none()) {
+        let Some(stage) = placed.statement.stages.first() else {
+            continue;
+        };
+        let (var, value) = match stage.words.as_slice() {
+            // PowerShell: `$name = …`, the value the rest of the statement.
+            [name, eq, first, ..] if name.text.starts_with('$') && eq.text == "=" => (
+                name.text.trim_start_matches('$').to_string(),
+                (first.start, placed.statement.end()),
+            ),
+            [word, ..] if is_assignment(&word.text) => {
+                let Some((name, _)) = word.text.split_once('=') else {
+                    continue;
+                };
+                (name.to_string(), (word.start, word.end))
+            }
+            _ => continue,
+        };
+        let raw = script.get(value.0..value.1).unwrap_or("");
+        let Some((at, name)) = expansions(raw)
+            .into_iter()
+            .find(|(_, n)| is_secret_name(n) && !n.eq_ignore_ascii_case(&var))
+        else {
+            continue;
+        };
+        if sources.len() >= MAX_SOURCES {
+            return;
+        }
+        let start = value.0 + at;
+        let end = raw[at..]
+            .find(name)
+            .map_or(start + 1, |i| start + i + name.len());
+        sources.push(Source {
+            start,
+            end,
+            what: name.to_string(),
+            strong: false,
+            flow_only: true,
+            alone: false,
+            top: placed.top,
+            var: Some(var),
+            file: None,
+            store: None,
+            label: None,
+            secret: Some(name.to_string()),
+        });
+    }
 }
 
 /// Secrets and sends kept at most in one script, copies through files and variables
@@ -247,10 +310,20 @@ pub(crate) fn judge(
                     .as_ref()
                     .is_some_and(|f| k.files.iter().any(|g| same_file(f, g)))
         };
+        // A secret variable sent where its name says it does not belong (`$NPM_TOKEN` to a
+        // host that is not npm's): stolen whatever the host.
+        let elsewhere =
+            |name: &str| k.strong || k.host.as_deref().is_some_and(|h| sent_elsewhere(name, h));
         let pick = sources
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.strong || k.strong || (k.spelled && flows(s)))
+            .filter(|_| !k.url_only)
+            .filter(|(_, s)| {
+                s.strong
+                    || k.strong
+                    || (k.spelled && flows(s))
+                    || (flows(s) && s.secret.as_deref().is_some_and(elsewhere))
+            })
             // A credential sent to the service it is for (`~/.aws/credentials` to AWS).
             .filter(|(_, s)| {
                 !s.store
@@ -259,7 +332,12 @@ pub(crate) fn judge(
             .filter(|(_, s)| flows(s) || !s.flow_only || !followed)
             .max_by_key(|(_, s)| (flows(s), s.strong, usize::MAX - s.start.abs_diff(k.start)));
         // A secret variable sent to a suspicious place is a chain of its own.
-        let secret_var = k.secrets.first().filter(|_| k.strong);
+        let secret_var = k.secrets.iter().find(|(a, b)| {
+            let written = script.get(*a..*b).unwrap_or("");
+            expansions(written)
+                .first()
+                .is_some_and(|(_, name)| elsewhere(name))
+        });
         if let Some((i, s)) = pick {
             used[i] = true;
             // Every secret that flows into this send is part of this chain.
@@ -281,9 +359,12 @@ pub(crate) fn judge(
             out.push(chain(k, s.start, end, s.label.unwrap_or(&s.what)));
         } else if let Some(&(start, end)) = secret_var {
             out.push(chain(k, start, end, "a secret variable"));
-        } else if k.strong && k.carries {
+        } else if k.strong && k.carries && (k.dns || k.spelled) {
             super::push(out, k.start, k.end, DangerKind::SendsData, &k.what);
-        } else if k.uploads {
+        } else if k.uploads || (k.strong && k.carries) {
+            // Data that is not secret, sent to a request catcher or a bare address: a report
+            // the user asked to share looks just so. Only a send the description does not
+            // announce is worth a word; a secret read or concealment makes it an attack.
             super::push(out, k.start, k.end, DangerKind::Uploads, &k.what);
         }
     }

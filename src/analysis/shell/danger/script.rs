@@ -10,11 +10,13 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+mod flow;
 mod literals;
+mod run;
 
 use super::exfil::{Sink, Source, judge};
 use super::vocab::{credential_store, host_of, is_secret_name, suspicious_host, urls};
-use super::{Danger, DangerKind, Related, finish, lines, push};
+use super::{Danger, DangerKind, finish, lines, push};
 use literals::{Literals, floor, literal, literals, split_top};
 
 /// The language of a script read lightly.
@@ -48,6 +50,13 @@ static PY_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static JS_DECODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"\batob\s*\(|\bBuffer\.from\s*\([^)\n]*['"](base64|hex)['"]|\bString\.fromCharCode\s*\(|\bdecodeURIComponent\s*\(\s*escape\s*\("#).ok()
 });
+/// Calls that fetch text from the network: run, it is a download run.
+static PY_FETCH: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"\burlopen\s*\(|\b(requests|httpx)\.get\s*\(|\bhttp\.request\s*\(\s*['\x22]GET")
+        .ok()
+});
+static JS_FETCH: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\.get\s*\(").ok());
 static PY_RUN: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\b(exec|eval|compile)\s*\(|\bos\.system\s*\(").ok());
 static JS_RUN: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -62,7 +71,7 @@ static ASSIGNED: LazyLock<Option<Regex>> =
 
 /// The whole environment made into data.
 static ENV_DUMP: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"\b(json\.dumps|str|repr|b64encode)\s*\(\s*(dict\s*\(\s*)?os\.environ\b|\b(data|json|params)\s*=\s*(dict\s*\(\s*)?os\.environ\b|\bJSON\.stringify\s*\(\s*process\.env\s*[,)]|\bObject\.(entries|values)\s*\(\s*process\.env\s*\)|\b(body|data)\s*:\s*process\.env\s*[,}]").ok()
+    Regex::new(r"\b(json\.dumps|str|repr|b64encode)\s*\(\s*(dict\s*\(\s*)?os\.environ\b|\b(data|json|params)\s*=\s*(dict\s*\(\s*)?os\.environ\b|\bJSON\.stringify\s*\(\s*process\.env\s*[,)]|\bObject\.(entries|values)\s*\(\s*process\.env\s*\)|\b(body|data)\s*:\s*process\.env\s*[,}]|\bfor\s+\w+\s*,\s*\w+\s+in\s+os\.environ\.items\s*\(\s*\)[^\n]*\b(KEY|TOKEN|SECRET|PASS)|\bObject\.entries\s*\(\s*process\.env\s*\)\s*\.filter\b[^\n]*\b(KEY|TOKEN|SECRET|PASS)").ok()
 });
 /// One environment variable read by name.
 static ENV_VAR: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -113,12 +122,13 @@ pub(crate) fn script_dangers(source: &str, lang: Language) -> Vec<Danger> {
     let mut sinks: Vec<Sink> = Vec::new();
     shell_strings(source, lang, &mut out, &mut sources, &mut sinks);
     out.extend(named_paths(source, &mut sources));
-    decoded_and_run(source, lang, &mut out);
+    run::decoded_and_run(source, lang, &mut out);
     if lang == Language::Python {
-        downloaded_and_run(source, &mut out);
+        run::downloaded_and_run(source, &mut out);
     }
     secrets_and_sends(source, lang, &mut sources, &mut sinks);
     judge(source, &sources, &sinks, false, &mut out);
+    flow::secret_sends(source, lang, &mut out);
     if lang == Language::JavaScript {
         js_reverse_shell(source, &mut out);
     }
@@ -228,107 +238,6 @@ fn command_argument(source: &str, from: usize) -> Option<Argument> {
     })
 }
 
-/// `exec(b64decode(…))` on one line, or `x = b64decode(…)` then `exec(x)` on a later one.
-fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger>) {
-    let (decode, run) = match lang {
-        Language::Python => (PY_DECODE.as_ref(), PY_RUN.as_ref()),
-        Language::JavaScript => (JS_DECODE.as_ref(), JS_RUN.as_ref()),
-    };
-    let (Some(decode), Some(run), Some(assigned)) = (decode, run, ASSIGNED.as_ref()) else {
-        return;
-    };
-    let mut decoded: Vec<(String, usize, usize)> = Vec::new();
-    let mut at = 0;
-    for line in source.split_inclusive('\n') {
-        let base = at;
-        at += line.len();
-        let code = line.trim_start();
-        if code.starts_with('#') || code.starts_with("//") {
-            continue;
-        }
-        let ran = run.find(line);
-        if let Some(d) = decode.find(line) {
-            if let Some(r) = ran {
-                push(
-                    out,
-                    base + r.start(),
-                    base + d.end(),
-                    DangerKind::DecodeExecute,
-                    "decoded text run",
-                );
-                continue;
-            }
-            if let Some(name) = assigned.captures(line).and_then(|c| c.get(1))
-                && decoded.len() < MAX_CALLS
-            {
-                decoded.push((name.as_str().to_string(), base + d.start(), base + d.end()));
-            }
-            continue;
-        }
-        let Some(r) = ran else {
-            continue;
-        };
-        // `exec(x)`, `eval(compile(x, …))`, `new Function(x)`: the variable is run.
-        let inside = &line[r.end()..];
-        let hit = decoded
-            .iter()
-            .find(|(name, _, _)| identifiers(inside).take(3).any(|w| w == name));
-        if let Some((name, ds, de)) = hit {
-            out.push(Danger {
-                start: base + r.start(),
-                end: base + r.end() + name.len(),
-                kind: DangerKind::DecodeExecute,
-                what: format!("{name} run after it is decoded"),
-                related: Some(Related {
-                    start: *ds,
-                    end: *de,
-                    what: "decoded here".to_string(),
-                }),
-            });
-        }
-    }
-}
-
-/// `urlretrieve(URL, "/tmp/p.sh")`, `wget.download(URL, out="p.sh")`: the file saved.
-static PY_SAVED: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\b(urlretrieve|wget\.download)\s*\([^,\n]+,\s*(out\s*=\s*)?["']([^"'\n]+)["']"#)
-        .ok()
-});
-
-/// A file downloaded and then handed to the system to run (`subprocess.run(["bash",
-/// "/tmp/p.sh"])`, `os.system("sh /tmp/p.sh")`).
-fn downloaded_and_run(source: &str, out: &mut Vec<Danger>) {
-    let (Some(saved), Some(shell)) = (PY_SAVED.as_ref(), PY_SHELL.as_ref()) else {
-        return;
-    };
-    for c in saved.captures_iter(source).take(8) {
-        let (Some(call), Some(file)) = (c.get(0), c.get(3)) else {
-            continue;
-        };
-        let name = file.as_str();
-        let ran = shell
-            .find_iter(&source[call.end()..])
-            .take(MAX_CALLS)
-            .find(|m| {
-                let args = &source[call.end() + m.end()..];
-                args[..floor(args, 200)].contains(name)
-            });
-        if let Some(m) = ran {
-            out.push(Danger {
-                start: call.end() + m.start(),
-                end: call.end() + m.end(),
-                kind: DangerKind::DownloadExecute,
-                what: format!("{} run after it is downloaded", super::exfil::shorten(name)),
-                related: Some(Related {
-                    start: call.start(),
-                    end: call.end(),
-                    what: "downloaded here".to_string(),
-                }),
-            });
-        }
-    }
-}
-
 /// The identifiers of a piece of code, in order.
 fn identifiers(s: &str) -> impl Iterator<Item = &str> {
     s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
@@ -354,6 +263,7 @@ fn secrets_and_sends(
         file: None,
         store: None,
         label: None,
+        secret: None,
     };
     // Libraries and calls that exist to lift browser cookies and saved passwords.
     for w in STEALERS {
@@ -404,7 +314,9 @@ fn secrets_and_sends(
                 vars: Vec::new(),
                 secrets: Vec::new(),
                 files: Vec::new(),
+                dns: what.starts_with("a DNS name"),
                 host,
+                url_only: false,
             });
         };
     if let Some(re) = send {
@@ -508,6 +420,7 @@ fn named_paths(source: &str, sources: &mut Vec<Source>) -> Vec<Danger> {
                 file: None,
                 store: Some(store.name),
                 label: None,
+                secret: None,
             });
         }
         let writes = WRITE_CALLS.iter().any(|c| lits.code.contains(c));

