@@ -536,6 +536,24 @@ fn sarif_and_statistics_carry_the_code() {
     let o = toolc(&repo.root, &["check", "--select", "ORG", "--statistics"]);
     let text = format!("{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("ORGX004"), "{text}");
+    assert_one_name_column(&text);
+    let o = toolc(&repo.root, &["rules", "ORG"]);
+    assert_one_name_column(&stdout(&o));
+}
+
+/// A five-letter code does not push its line's columns out of line with the others: every
+/// table line's rule name starts at the same place.
+fn assert_one_name_column(text: &str) {
+    let starts: std::collections::BTreeSet<usize> = text
+        .lines()
+        .filter(|l| l.contains("ORG"))
+        .filter_map(|l| {
+            let code = l.find("ORG")?;
+            let after = code + l[code..].find(' ')?;
+            Some(after + l[after..].find(|c: char| c != ' ')?)
+        })
+        .collect();
+    assert_eq!(starts.len(), 1, "{text}");
 }
 
 #[test]

@@ -94,7 +94,9 @@ pub(super) fn run(args: &RulesArgs) -> ExitCode {
 /// one line for `grep`.
 fn human(listed: &[&Rule], width: Option<usize>) -> String {
     let name_width = listed.iter().map(|r| r.name.len()).max().unwrap_or(0);
-    let indent = 6 + 2 + name_width + 2 + 7 + 2;
+    // Custom codes may have four or five letters: the column is as wide as the longest.
+    let code_width = listed.iter().map(|r| r.code.len()).max().unwrap_or(0);
+    let indent = code_width + 2 + name_width + 2 + 7 + 2;
     let mut text = String::new();
     for r in listed {
         let formats = if r.formats.is_empty() {
@@ -105,7 +107,7 @@ fn human(listed: &[&Rule], width: Option<usize>) -> String {
         let preview = if r.preview { " (preview)" } else { "" };
         let summary = format!("{} ({formats}){preview}", r.summary);
         text.push_str(&format!(
-            "{}  {:<name_width$}  {:<7}  ",
+            "{:<code_width$}  {:<name_width$}  {:<7}  ",
             r.code,
             r.name,
             r.severity.as_str()

@@ -50,11 +50,12 @@ pub(crate) fn render_human(diagnostics: &[Diagnostic]) -> String {
     let counts = count(diagnostics);
     let count_width = counts.first().map_or(1, |c| c.count.to_string().len());
     let name_width = counts.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let code_width = counts.iter().map(|c| c.code.len()).max().unwrap_or(0);
     let mut out = String::new();
     for c in &counts {
         let _ = writeln!(
             out,
-            "{:>count_width$}  {}  {:<name_width$}  {}",
+            "{:>count_width$}  {:<code_width$}  {:<name_width$}  {}",
             c.count, c.code, c.name, c.severity
         );
     }
