@@ -17,7 +17,7 @@ pub(crate) mod tool_request;
 pub(crate) mod tree;
 pub(crate) mod yaml_words;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
@@ -161,7 +161,8 @@ pub(crate) fn load_judged_with(
     // A file too large to read cannot show whether it has the format's shape: it is claimed,
     // so the refusal is reported rather than the file skipped without a word.
     let unjudged = matches!(read, Err(crate::fs::ReadError::TooLarge(_)));
-    let (mut file, fatal) = source_of(read, path, display, format);
+    let (mut file, mut fatal) = source_of(read, path, display, format);
+    let classified = format;
     let format = match unjudged {
         true => format,
         false => match by_content(format, file.body()) {
@@ -171,8 +172,18 @@ pub(crate) fn load_judged_with(
             None => format,
         },
     };
-    if let Some(f) = Arc::get_mut(&mut file) {
-        f.format = format;
+    if format != classified {
+        // The diagnostic of a file that cannot be read holds the file too: it lets go of it
+        // while the file takes its format, then points at it again.
+        if let Some(d) = fatal.as_mut() {
+            d.file = SourceFile::new(PathBuf::new(), String::new(), format, String::new());
+        }
+        if let Some(f) = Arc::get_mut(&mut file) {
+            f.format = format;
+        }
+        if let Some(d) = fatal.as_mut() {
+            d.file = Arc::clone(&file);
+        }
     }
     Ok(load_source(fs, file, fatal, format, passes))
 }

@@ -248,7 +248,8 @@ fn lowered<'a>(file: &'a Arc<SourceFile>, t: &'a ListedTool) -> Lowered<'a> {
 /// True when `text` is an MCP tool list: `{"tools": LIST}` or a `LIST` alone, holding at
 /// least one object with a string `name` and an object `inputSchema` (or `input_schema`),
 /// and no object whose `command` is a list (an agentcli manifest's entry). Text that is not
-/// valid JSON is not claimed.
+/// valid JSON is a tool list when it names `name` and an input schema key but no `command`,
+/// so a list broken by a stray comma is still reported.
 ///
 /// Read as the text streams by, keeping nothing: some lists are huge.
 pub(crate) fn is_tool_list(text: &str) -> bool {
@@ -258,7 +259,13 @@ pub(crate) fn is_tool_list(text: &str) -> bool {
         Ok(found)
     }) {
         Ok(found) => found.tool && !found.command,
-        Err(_) => false,
+        Err(_) => {
+            SCHEMA_KEYS
+                .iter()
+                .any(|k| text.contains(&format!("\"{k}\"")))
+                && text.contains("\"name\"")
+                && !text.contains("\"command\"")
+        }
     }
 }
 
@@ -401,10 +408,15 @@ mod tests {
         assert!(!is_tool_list(
             r#"{"tools": [{"name": "a", "Command": ["x"], "inputSchema": {}}]}"#
         ));
-        // A schema that is not an object, a name that is not a string, broken JSON.
+        // A schema that is not an object, a name that is not a string.
         assert!(!is_tool_list(r#"[{"name": "a", "inputSchema": "x"}]"#));
         assert!(!is_tool_list(r#"[{"name": 1, "inputSchema": {}}]"#));
-        assert!(!is_tool_list(&format!("[{tool},]")));
+        // Broken JSON is read by the keys it names.
+        assert!(is_tool_list(&format!("[{tool},]")));
+        assert!(!is_tool_list(
+            r#"[{"name": "a", "command": ["x"], "inputSchema": {},]"#
+        ));
+        assert!(!is_tool_list(r#"[{"name": "a", "arguments": [],]"#));
         assert!(!is_tool_list(""));
         assert!(!is_tool_list("{}"));
     }
