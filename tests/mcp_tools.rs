@@ -167,3 +167,34 @@ fn a_tool_list_broken_by_a_stray_comma_is_still_claimed() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_custom_tool_rule_reads_the_tools_of_a_list() {
+    let config = r#"[[custom-rules]]
+code = "ORG001"
+name = "description-too-short"
+severity = "warning"
+message = "tool `{name}`: describe it in at least 40 characters"
+subject = "tool"
+formats = ["mcp-tools"]
+given = "$"
+then = { field = "description", function = "length", options = { min = 40 } }
+"#;
+    let repo = Repo::with(&[("toolc.toml", config), ("tools.json", BENIGN)]);
+    let report = repo.check().expect("config");
+    let found = found(&report);
+    // Both descriptions are short; each finding is on the description's own text.
+    let texts: Vec<&str> = found
+        .iter()
+        .filter(|(c, _, _)| c == "ORG001")
+        .map(|(_, _, t)| t.as_str())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "\"Get the current weather for a city.\"",
+            "\"Get a five-day forecast for a city.\""
+        ],
+        "{found:#?}"
+    );
+}
