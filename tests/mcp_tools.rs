@@ -90,14 +90,22 @@ fn a_poisoned_tool_list_is_found_by_walking_and_a_benign_one_is_silent() {
 }
 
 #[test]
-fn a_named_tool_list_is_read_as_one() {
+fn a_named_tool_list_is_read_as_one_whatever_its_wrapper() {
     let bare = POISONED
         .trim()
         .trim_start_matches("{\n  \"tools\": ")
         .trim_end_matches('}')
         .trim();
-    let repo = Repo::with(&[("a/tools.json", POISONED), ("b/tools.json", bare)]);
-    for path in ["a/tools.json", "b/tools.json"] {
+    // The JSON-RPC response that carried the list, saved whole.
+    let response = format!("{{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {POISONED}}}");
+    let repo = Repo::with(&[
+        ("a/tools.json", POISONED),
+        ("b/tools.json", bare),
+        ("c/tools.json", &response),
+    ]);
+    let walked = found(&repo.check().expect("config"));
+    assert_eq!(walked.len(), 3, "{walked:#?}");
+    for path in ["a/tools.json", "b/tools.json", "c/tools.json"] {
         let report = check_named(&repo.root, &[path]);
         let found = found(&report);
         let codes: Vec<&str> = found.iter().map(|(c, _, _)| c.as_str()).collect();

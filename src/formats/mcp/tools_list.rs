@@ -76,9 +76,12 @@ impl Default for Hints {
     }
 }
 
-/// The entries of the list: `tools` of an object, or the root list.
+/// The entries of the list: `tools` of an object (or of the `result` of the JSON-RPC
+/// response that carried it), or the root list.
 fn entries(root: &Node) -> &[Node] {
-    root.value("tools")
+    let object = root.value("result").unwrap_or(root);
+    object
+        .value("tools")
         .and_then(Node::as_seq)
         .or_else(|| root.as_seq())
         .unwrap_or_default()
@@ -289,6 +292,8 @@ struct Found {
 enum Shape {
     /// The whole file.
     Root,
+    /// The `result` of a JSON-RPC response: `{"tools": LIST}`.
+    Result,
     /// The list of tools.
     List,
     /// One entry of it.
@@ -335,10 +340,15 @@ impl<'de> Visitor<'de> for Shape {
         let (mut name, mut schema) = (false, false);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             match (self, &*key) {
-                (Shape::Root, "tools") => {
+                (Shape::Root, "result") => {
+                    let inner = map.next_value_seed(Shape::Result)?;
+                    found.tool |= inner.tool;
+                    found.command |= inner.command;
+                }
+                (Shape::Root | Shape::Result, "tools") => {
                     let list = map.next_value_seed(Shape::List)?;
-                    found.tool = list.tool;
-                    found.command = list.command;
+                    found.tool |= list.tool;
+                    found.command |= list.command;
                 }
                 (Shape::Tool, "name") => name = map.next_value_seed(Shape::Kind)?.string,
                 (Shape::Tool, k) if SCHEMA_KEYS.contains(&k) => {
@@ -395,6 +405,13 @@ mod tests {
         assert!(is_tool_list(
             r#"[{"name": "a", "input_schema": {"type": "object"}}]"#
         ));
+        // The JSON-RPC response that carried it.
+        assert!(is_tool_list(&format!(
+            r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{tool}]}}}}"#
+        )));
+        assert!(!is_tool_list(&format!(
+            r#"{{"jsonrpc": "2.0", "id": 1, "result": [{tool}]}}"#
+        )));
         // Tools described by `arguments`, a doc server's configuration, an agentcli manifest.
         assert!(!is_tool_list(
             r#"[{"name": "getTopStories", "arguments": []}]"#
