@@ -224,6 +224,8 @@ pub enum FormatId {
     McpServer,
     /// MCP client configuration (`.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, …).
     McpConfig,
+    /// MCP tool list (`tools.json` holding a server's `tools/list` result).
+    McpTools,
     /// `SKILL.md` of an Agent Skill.
     AgentSkill,
     /// The `toolc.toml` configuration itself.
@@ -244,6 +246,7 @@ impl FormatId {
             FormatId::ToolRequest => "tool-request",
             FormatId::McpServer => "mcp-server",
             FormatId::McpConfig => "mcp-config",
+            FormatId::McpTools => "mcp-tools",
             FormatId::AgentSkill => "agent-skill",
             FormatId::Config => "toolc-config",
         }
@@ -262,6 +265,7 @@ impl FormatId {
             "tool-request" => Some(FormatId::ToolRequest),
             "mcp-server" => Some(FormatId::McpServer),
             "mcp-config" => Some(FormatId::McpConfig),
+            "mcp-tools" => Some(FormatId::McpTools),
             "agent-skill" => Some(FormatId::AgentSkill),
             _ => None,
         }
@@ -279,6 +283,7 @@ impl FormatId {
         "tool-request",
         "mcp-server",
         "mcp-config",
+        "mcp-tools",
         "agent-skill",
     ];
 }

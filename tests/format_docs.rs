@@ -126,6 +126,7 @@ fn every_format_has_a_page() {
             "dojops-tool",
             "mcp-config",
             "mcp-server",
+            "mcp-tools",
             "tool-md",
             "tool-request",
         ]

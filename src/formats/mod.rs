@@ -17,7 +17,7 @@ pub(crate) mod tool_request;
 pub(crate) mod tree;
 pub(crate) mod yaml_words;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
@@ -161,14 +161,55 @@ pub(crate) fn load_judged_with(
     // A file too large to read cannot show whether it has the format's shape: it is claimed,
     // so the refusal is reported rather than the file skipped without a word.
     let unjudged = matches!(read, Err(crate::fs::ReadError::TooLarge(_)));
-    let (file, fatal) = source_of(read, path, display, format);
-    if claim == Claim::ByContent
-        && !unjudged
-        && format_of(format).is_some_and(|f| !f.claims(format, file.body()))
-    {
-        return Err(file);
+    let (mut file, mut fatal) = source_of(read, path, display, format);
+    let classified = format;
+    let format = match unjudged {
+        true => format,
+        false => match by_content(format, file.body()) {
+            Some(judged) => judged,
+            None if claim == Claim::ByContent => return Err(file),
+            // A file named explicitly is checked as the format its path gave.
+            None => format,
+        },
+    };
+    if format != classified {
+        // The diagnostic of a file that cannot be read holds the file too: it lets go of it
+        // while the file takes its format, then points at it again.
+        if let Some(d) = fatal.as_mut() {
+            d.file = SourceFile::new(PathBuf::new(), String::new(), format, String::new());
+        }
+        if let Some(f) = Arc::get_mut(&mut file) {
+            f.format = format;
+        }
+        if let Some(d) = fatal.as_mut() {
+            d.file = Arc::clone(&file);
+        }
     }
     Ok(load_source(fs, file, fatal, format, passes))
+}
+
+/// The format that reads `text`, the content of a file whose path was classified as
+/// `format`: `format` when it claims the content ([`Format::claims`]), else another format
+/// with one of the same path patterns that does (an agentcli manifest and an MCP tool list
+/// are both `tools.json`), else none.
+fn by_content(format: FormatId, text: &str) -> Option<FormatId> {
+    let Some(own) = format_of(format) else {
+        return Some(format);
+    };
+    if own.claims(format, text) {
+        return Some(format);
+    }
+    let paths = own
+        .patterns()
+        .iter()
+        .find(|(id, _)| *id == format)
+        .map_or(&[][..], |(_, p)| *p);
+    REGISTRY
+        .iter()
+        .flat_map(|f| f.patterns().iter().map(move |(id, p)| (*f, *id, *p)))
+        .filter(|(_, id, p)| *id != format && p.iter().any(|x| paths.contains(x)))
+        .find(|(f, id, _)| f.claims(*id, text))
+        .map(|(_, id, _)| id)
 }
 
 fn load_source(
@@ -248,6 +289,7 @@ mod tests {
             FormatId::ToolRequest,
             FormatId::McpServer,
             FormatId::McpConfig,
+            FormatId::McpTools,
             FormatId::AgentSkill,
         ];
         for id in ids {

@@ -14,6 +14,9 @@
 //! Both names are common (`server.json` especially), so a file is claimed only when its
 //! content has the format's shape (`claims`); any other file at these paths is not ours and
 //! gets no finding. Neither holds tools: `build` leaves them out.
+//!
+//! A `tools.json` holding a server's `tools/list` result is an MCP tool list
+//! (`tools_list`; docs/formats/mcp-tools.md): its tools are read like any format's.
 
 mod claims;
 use crate::runtimes::mcp_clients as client;
@@ -28,6 +31,7 @@ mod server;
 mod servers;
 mod templates;
 mod texts;
+mod tools_list;
 mod versions;
 
 use std::path::Path;
@@ -70,6 +74,8 @@ impl Format for Mcp {
                     "**/claude_desktop_config.json",
                 ],
             ),
+            // agentcli's manifests share the name: each claims its own by content.
+            (FormatId::McpTools, &["**/tools.json"]),
         ]
     }
 
@@ -83,7 +89,10 @@ impl Format for Mcp {
     }
 
     fn claims(&self, format: FormatId, text: &str) -> bool {
-        claims::claims(format == FormatId::McpServer, text)
+        match format {
+            FormatId::McpTools => tools_list::is_tool_list(text),
+            _ => claims::claims(format == FormatId::McpServer, text),
+        }
     }
 
     fn cache(&self) -> Option<ItemCodec> {
@@ -94,9 +103,12 @@ impl Format for Mcp {
         &self,
         file: Arc<SourceFile>,
         _fs: &dyn FileSystem,
-        _passes: crate::security::Passes,
+        passes: crate::security::Passes,
     ) -> FileResult {
-        load(file)
+        match file.format {
+            FormatId::McpTools => tools_list::load(file, passes.schema),
+            _ => load(file),
+        }
     }
 
     fn resolve(&self, _results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
@@ -104,17 +116,20 @@ impl Format for Mcp {
         Vec::new()
     }
 
-    fn tool_count(&self, _r: &FileResult) -> usize {
-        0
+    fn tool_count(&self, r: &FileResult) -> usize {
+        r.item
+            .get::<tools_list::ToolList>()
+            .map_or(0, |l| l.tools.len())
     }
 
     fn lower<'a>(
         &self,
-        _results: &'a [FileResult],
-        _takes: &dyn Fn(&FileResult) -> bool,
+        results: &'a [FileResult],
+        takes: &dyn Fn(&FileResult) -> bool,
     ) -> Lowering<'a> {
-        // Server metadata and client configurations describe servers, not tools.
-        Lowering::default()
+        // Server metadata and client configurations describe servers: only tool lists
+        // hold tools.
+        tools_list::lower(results, takes)
     }
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r FileTexts> {
@@ -122,6 +137,7 @@ impl Format for Mcp {
             .get::<server::ServerJson>()
             .map(|s| &s.texts)
             .or_else(|| r.item.get::<config::ClientConfig>().map(|c| &c.texts))
+            .or_else(|| r.item.get::<tools_list::ToolList>().map(|l| &l.texts))
     }
 }
 

@@ -1,0 +1,440 @@
+//! An MCP tool list (docs/formats/mcp-tools.md): the result of a server's `tools/list`
+//! request saved as `tools.json`, `{"tools": [TOOL, …]}` or the list alone, each tool a
+//! `name`, a `description` and an `inputSchema`. It is what a client hands the model, so
+//! the security pass reads it as it reads any other format's tools, and each `inputSchema`
+//! is checked as a JSON Schema.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::formats::format::{FileResult, syntax_diagnostics};
+use crate::formats::item::Item;
+use crate::ir::{
+    Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
+};
+use crate::schema::{SchemaOptions, check_schema};
+use crate::security::texts::{Collector, FileTexts, TextKind, ToolTexts};
+use crate::source::{SourceFile, Span};
+use crate::syntax::{Node, NodeKind, Packed, json};
+
+/// The keys a tool's input schema is written under: the protocol's, and the snake case some
+/// SDKs print.
+const SCHEMA_KEYS: &[&str] = &["inputSchema", "input_schema"];
+
+/// A lowered MCP tool list.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct ToolList {
+    /// The tools that have a name, in order.
+    pub tools: Vec<ListedTool>,
+    /// What the model reads, for the security pass.
+    pub texts: FileTexts,
+}
+
+/// One tool of the list.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct ListedTool {
+    /// Position in the list.
+    pub index: usize,
+    /// `name`.
+    pub name: String,
+    /// `description`, when it is a string.
+    pub description: Option<String>,
+    /// Where its `name` value is written.
+    pub name_span: Span,
+    /// Where its `description` value is written.
+    pub description_span: Option<Span>,
+    /// Its input schema.
+    pub schema: Option<Packed>,
+    /// `annotations`: the behaviour hints the server declares.
+    pub hints: Hints,
+}
+
+/// The MCP tool annotations, with the protocol's defaults for the ones not given.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(crate) struct Hints {
+    /// `readOnlyHint`.
+    pub read_only: bool,
+    /// `destructiveHint`.
+    pub destructive: bool,
+    /// `idempotentHint`.
+    pub idempotent: bool,
+    /// `openWorldHint`.
+    pub open_world: bool,
+}
+
+impl Default for Hints {
+    fn default() -> Hints {
+        Hints {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
+        }
+    }
+}
+
+/// The entries of the list: `tools` of an object (or of the `result` of the JSON-RPC
+/// response that carried it), or the root list.
+fn entries(root: &Node) -> &[Node] {
+    let object = root.value("result").unwrap_or(root);
+    object
+        .value("tools")
+        .and_then(Node::as_seq)
+        .or_else(|| root.as_seq())
+        .unwrap_or_default()
+}
+
+fn schema_of(entry: &Node) -> Option<&Node> {
+    SCHEMA_KEYS.iter().find_map(|k| entry.value(k))
+}
+
+/// Parse and check one tool list (claimed already: [`is_tool_list`]).
+pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
+    let parsed = json::parse(file.body(), file.bom_len);
+    let mut diagnostics = syntax_diagnostics(&file, &parsed);
+    let mut list = ToolList::default();
+    if let Some(root) = &parsed.root {
+        for (index, entry) in entries(root).iter().enumerate() {
+            let Some(name) = entry.value("name") else {
+                continue;
+            };
+            let Some(text) = name.as_str() else { continue };
+            let description = entry.value("description");
+            let input = schema_of(entry).filter(|s| s.as_map().is_some());
+            if let (true, Some(s)) = (schema, input) {
+                let who = format!("tool[{index}] {text:?}: ");
+                diagnostics.extend(
+                    check_schema(&file, s, SchemaOptions::default())
+                        .into_iter()
+                        .map(|mut d| {
+                            d.message.insert_str(0, &who);
+                            d
+                        }),
+                );
+            }
+            list.tools.push(ListedTool {
+                index,
+                name: text.to_string(),
+                description: description.and_then(Node::as_str).map(str::to_string),
+                name_span: name.span,
+                description_span: description.map(|d| d.span),
+                schema: input.map(Packed::pack),
+                hints: hints(entry.value("annotations")),
+            });
+        }
+        list.texts = FileTexts::check(texts(&file, root));
+    }
+    let trees = parsed.root.map(|root| {
+        Box::new(crate::formats::format::Trees {
+            root: Some(root),
+            companions: Vec::new(),
+        })
+    });
+    FileResult {
+        file,
+        companions: Vec::new(),
+        diagnostics,
+        item: Item::new(list),
+        trees,
+    }
+}
+
+fn hints(annotations: Option<&Node>) -> Hints {
+    let flag = |key: &str, default: bool| match annotations.and_then(|a| a.value(key)) {
+        Some(Node {
+            kind: NodeKind::Bool(b),
+            ..
+        }) => *b,
+        _ => default,
+    };
+    let d = Hints::default();
+    Hints {
+        read_only: flag("readOnlyHint", d.read_only),
+        destructive: flag("destructiveHint", d.destructive),
+        idempotent: flag("idempotentHint", d.idempotent),
+        open_world: flag("openWorldHint", d.open_world),
+    }
+}
+
+/// One [`ToolTexts`] per object of the list: its name, description and schema strings.
+fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+    entries(root)
+        .iter()
+        .filter(|e| e.as_map().is_some())
+        .map(|entry| {
+            let mut name = Collector::new(file);
+            name.scalar(TextKind::Name, entry.value("name"));
+            let mut c = Collector::new(file);
+            c.scalar(TextKind::Description, entry.value("description"));
+            if let Some(schema) = schema_of(entry) {
+                c.schema(schema);
+            }
+            ToolTexts {
+                name: name.finish().pop(),
+                callable: true,
+                texts: c.finish(),
+                credentials: None,
+            }
+        })
+        .collect()
+}
+
+/// Every tool of the lists `takes` accepts, as the format-neutral tool: run by the server
+/// that listed it, with the hints it declares.
+pub(crate) fn lower<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+) -> Lowering<'a> {
+    let mut out = Lowering::default();
+    for r in results {
+        if let Some(list) = r.item.get::<ToolList>()
+            && takes(r)
+        {
+            out.tools
+                .extend(list.tools.iter().map(|t| lowered(&r.file, t)));
+        }
+    }
+    out
+}
+
+fn lowered<'a>(file: &'a Arc<SourceFile>, t: &'a ListedTool) -> Lowered<'a> {
+    let mut provenance = provenance(file);
+    provenance.index = Some(t.index);
+    let h = t.hints;
+    Lowered {
+        tool: Tool {
+            name: t.name.clone(),
+            title: None,
+            version: None,
+            description: t.description.clone().unwrap_or_default(),
+            input_schema: t
+                .schema
+                .as_ref()
+                .map_or_else(empty_object_schema, Packed::to_json),
+            output_schema: None,
+            run: Run::Tool {
+                tool: t.name.clone(),
+                mcp: None,
+                arguments: None,
+            },
+            risk: Risk {
+                access: if h.read_only {
+                    Access::Read
+                } else {
+                    Access::Write
+                },
+                kind: None,
+                level: None,
+                read_only: h.read_only,
+                destructive: h.destructive,
+                idempotent: h.idempotent,
+                open_world: h.open_world,
+            },
+            guidance: None,
+            tags: Vec::new(),
+            settings: crate::ir::Settings::default(),
+            provenance,
+        },
+        file,
+        name_span: t.name_span,
+        schema: t.schema.as_ref().map(|s| (file, s)),
+        description_span: t.description_span.unwrap_or(t.name_span),
+        output: None,
+        parameters: None,
+        sites: Sites::default(),
+    }
+}
+
+/// True when `text` is an MCP tool list: `{"tools": LIST}` or a `LIST` alone, holding at
+/// least one object with a string `name` and an object `inputSchema` (or `input_schema`),
+/// and no object whose `command` is a list (an agentcli manifest's entry). Text that is not
+/// valid JSON is a tool list when it names `name` and an input schema key but no `command`,
+/// so a list broken by a stray comma is still reported.
+///
+/// Read as the text streams by, keeping nothing: some lists are huge.
+pub(crate) fn is_tool_list(text: &str) -> bool {
+    let mut de = serde_json::Deserializer::from_str(text);
+    match de.deserialize_any(Shape::Root).and_then(|found| {
+        de.end()?;
+        Ok(found)
+    }) {
+        Ok(found) => found.tool && !found.command,
+        Err(_) => {
+            SCHEMA_KEYS
+                .iter()
+                .any(|k| text.contains(&format!("\"{k}\"")))
+                && text.contains("\"name\"")
+                && !text.contains("\"command\"")
+        }
+    }
+}
+
+/// What was found in a value.
+#[derive(Clone, Copy, Default)]
+struct Found {
+    /// A tool with a name and an input schema.
+    tool: bool,
+    /// An entry whose `command` is a list.
+    command: bool,
+    /// The value is a JSON object.
+    object: bool,
+    /// The value is a list.
+    list: bool,
+    /// The value is a string.
+    string: bool,
+}
+
+/// What a value is looked at as.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// The whole file.
+    Root,
+    /// The `result` of a JSON-RPC response: `{"tools": LIST}`.
+    Result,
+    /// The list of tools.
+    List,
+    /// One entry of it.
+    Tool,
+    /// Any value, whose kind alone matters.
+    Kind,
+}
+
+impl<'de> DeserializeSeed<'de> for Shape {
+    type Value = Found;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Found, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Shape {
+    type Value = Found;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Found, A::Error> {
+        let mut found = Found {
+            list: true,
+            ..Found::default()
+        };
+        if matches!(self, Shape::Root | Shape::List) {
+            while let Some(entry) = seq.next_element_seed(Shape::Tool)? {
+                found.tool |= entry.tool;
+                found.command |= entry.command;
+            }
+        } else {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+        }
+        Ok(found)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Found, A::Error> {
+        let mut found = Found {
+            object: true,
+            ..Found::default()
+        };
+        let (mut name, mut schema) = (false, false);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match (self, &*key) {
+                (Shape::Root, "result") => {
+                    let inner = map.next_value_seed(Shape::Result)?;
+                    found.tool |= inner.tool;
+                    found.command |= inner.command;
+                }
+                (Shape::Root | Shape::Result, "tools") => {
+                    let list = map.next_value_seed(Shape::List)?;
+                    found.tool |= list.tool;
+                    found.command |= list.command;
+                }
+                (Shape::Tool, "name") => name = map.next_value_seed(Shape::Kind)?.string,
+                (Shape::Tool, k) if SCHEMA_KEYS.contains(&k) => {
+                    schema = map.next_value_seed(Shape::Kind)?.object;
+                }
+                // agentcli matches its keys case-insensitively: so does the test that keeps
+                // its manifests apart.
+                (Shape::Tool, k) if k.eq_ignore_ascii_case("command") => {
+                    found.command |= map.next_value_seed(Shape::Kind)?.list;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if matches!(self, Shape::Tool) {
+            found.tool = name && schema;
+        }
+        Ok(found)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Found, E> {
+        Ok(Found {
+            string: true,
+            ..Found::default()
+        })
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Found, E> {
+        Ok(Found::default())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Found, E> {
+        Ok(Found::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Found, E> {
+        Ok(Found::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Found, E> {
+        Ok(Found::default())
+    }
+    fn visit_unit<E>(self) -> Result<Found, E> {
+        Ok(Found::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_tool_list;
+
+    #[test]
+    fn tool_lists_and_other_tools_json() {
+        let tool = r#"{"name": "add", "description": "Adds.", "inputSchema": {"type": "object"}}"#;
+        assert!(is_tool_list(&format!(r#"{{"tools": [{tool}]}}"#)));
+        assert!(is_tool_list(&format!("[{tool}, 3]")));
+        assert!(is_tool_list(
+            r#"[{"name": "a", "input_schema": {"type": "object"}}]"#
+        ));
+        // The JSON-RPC response that carried it.
+        assert!(is_tool_list(&format!(
+            r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{tool}]}}}}"#
+        )));
+        assert!(!is_tool_list(&format!(
+            r#"{{"jsonrpc": "2.0", "id": 1, "result": [{tool}]}}"#
+        )));
+        // Tools described by `arguments`, a doc server's configuration, an agentcli manifest.
+        assert!(!is_tool_list(
+            r#"[{"name": "getTopStories", "arguments": []}]"#
+        ));
+        assert!(!is_tool_list(
+            r#"{"tools": [{"name": "q", "title": "Q", "docType": "x"}]}"#
+        ));
+        assert!(!is_tool_list(&format!(
+            r#"{{"tools": [{tool}, {{"name": "b", "command": ["./b"]}}]}}"#
+        )));
+        assert!(!is_tool_list(
+            r#"{"tools": [{"name": "a", "Command": ["x"], "inputSchema": {}}]}"#
+        ));
+        // A schema that is not an object, a name that is not a string.
+        assert!(!is_tool_list(r#"[{"name": "a", "inputSchema": "x"}]"#));
+        assert!(!is_tool_list(r#"[{"name": 1, "inputSchema": {}}]"#));
+        // Broken JSON is read by the keys it names.
+        assert!(is_tool_list(&format!("[{tool},]")));
+        assert!(!is_tool_list(
+            r#"[{"name": "a", "command": ["x"], "inputSchema": {},]"#
+        ));
+        assert!(!is_tool_list(r#"[{"name": "a", "arguments": [],]"#));
+        assert!(!is_tool_list(""));
+        assert!(!is_tool_list("{}"));
+    }
+}
