@@ -225,7 +225,7 @@ impl Cache {
             Some(bytes) => Some(
                 postcard::from_bytes::<Stored>(&bytes.0)
                     .ok()?
-                    .rebuild(q.path, q.format, &self.cwd, q.fs)?,
+                    .rebuild(q.path, &self.cwd, q.fs)?,
             ),
             None if e.claimed == Some(false) => None,
             None => return None,
@@ -238,13 +238,13 @@ impl Cache {
         Some(Hit { result, deps })
     }
 
-    /// Remember what loading the file at `path` as `claim` says gave (`Err`: the file, not
-    /// claimed by its content), when its metadata was `stat` before it was read (none: not
-    /// to be stored), and its load read or looked for `deps`. Returns the stored item, to
-    /// hold in place of the decoded one (it is smaller until something looks into it).
+    /// Remember what loading the file at `path` as `format` and `claim` says gave (`Err`: the
+    /// file, not claimed by its content; `Ok` may be of another format its content chose), when
+    /// its metadata was `stat` before it was read (none: not to be stored), and its load read
+    /// or looked for `deps`. Returns the stored item, smaller until something looks into it.
     pub(crate) fn put(
         &self,
-        path: &Path,
+        (path, format): (&Path, FormatId),
         stat: Option<Stat>,
         claim: Claim,
         outcome: Result<&FileResult, &Arc<SourceFile>>,
@@ -264,7 +264,7 @@ impl Cache {
             .ok()?;
         let entry = Entry {
             path: path.to_str()?.to_string(),
-            format: file.format,
+            format,
             claimed: (claim == Claim::ByContent).then_some(outcome.is_ok()),
             racy: stat.is_recent(self.started),
             stat,

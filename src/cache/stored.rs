@@ -118,12 +118,11 @@ impl Stored {
         )
     }
 
-    /// The loaded file again, at `path` read as `format`; paths are shown relative to `cwd`
-    /// (the run that stored it was in the same place) and texts read back through `fs`.
+    /// The loaded file again, at `path`, of the format it was read as; paths are shown from
+    /// `cwd` (the run that stored it was in the same place) and texts read back through `fs`.
     pub(super) fn rebuild(
         self,
         path: &Path,
-        format: FormatId,
         cwd: &Path,
         fs: &Arc<dyn FileSystem>,
     ) -> Option<FileResult> {
@@ -152,9 +151,8 @@ impl Stored {
             })
             .collect();
         let first = files.first()?;
-        if first.path != path || first.format != format {
-            return None;
-        }
+        // The format its content chose (it may be another than its path's).
+        let format = (first.path == path).then_some(first.format)?;
         formats::format_of(format)?.cache()?;
         let item = match self.item {
             Some(bytes) => encoded(format, bytes.0, self.tools, files.clone())?,

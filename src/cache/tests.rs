@@ -65,7 +65,14 @@ fn load_and_store(cache: &Cache, path: &Path) -> FileResult {
     );
     let (deps, _) = tracker.finish(path);
     assert!(!deps.is_empty(), "the schema file is a dependency");
-    cache.put(path, stat, Claim::ByContent, result.as_ref(), &deps, 0);
+    cache.put(
+        (path, FormatId::DojopsTool),
+        stat,
+        Claim::ByContent,
+        result.as_ref(),
+        &deps,
+        0,
+    );
     result.expect("claimed")
 }
 

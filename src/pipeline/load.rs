@@ -119,9 +119,14 @@ pub(super) fn load_one(
     if let Some(c) = cached {
         let stat =
             stat.filter(|_| comparable && !deps.iter().any(|d| c.buffered.contains(d.path())));
-        let stored = c
-            .cache
-            .put(path, stat, d.claim, judged.as_ref(), &deps, custom);
+        let stored = c.cache.put(
+            (path, format),
+            stat,
+            d.claim,
+            judged.as_ref(),
+            &deps,
+            custom,
+        );
         // A run that does not track (the command line) holds the stored form: smaller.
         if let (false, Some(item), Ok(result)) = (track, stored, judged.as_mut()) {
             result.item = item;

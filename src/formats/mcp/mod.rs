@@ -141,11 +141,12 @@ impl Format for Mcp {
     }
 }
 
-/// A lowered file as the cache keeps it: either kind of item.
+/// A lowered file as the cache keeps it: any of the three kinds of item.
 #[derive(serde::Deserialize)]
 enum Cached {
     Server(server::ServerJson),
     Config(config::ClientConfig),
+    Tools(tools_list::ToolList),
 }
 
 /// [`Cached`], written from the item it borrows.
@@ -153,16 +154,16 @@ enum Cached {
 enum CachedRef<'a> {
     Server(&'a server::ServerJson),
     Config(&'a config::ClientConfig),
+    Tools(&'a tools_list::ToolList),
 }
 
 fn encode(item: &Item) -> Option<Vec<u8>> {
-    let cached = match (
-        item.get::<server::ServerJson>(),
-        item.get::<config::ClientConfig>(),
-    ) {
-        (Some(s), _) => CachedRef::Server(s),
-        (None, Some(c)) => CachedRef::Config(c),
-        (None, None) => return None,
+    let cached = if let Some(s) = item.get::<server::ServerJson>() {
+        CachedRef::Server(s)
+    } else if let Some(c) = item.get::<config::ClientConfig>() {
+        CachedRef::Config(c)
+    } else {
+        CachedRef::Tools(item.get::<tools_list::ToolList>()?)
     };
     postcard::to_allocvec(&cached).ok()
 }
@@ -171,6 +172,7 @@ fn decode(bytes: &[u8]) -> Option<Item> {
     Some(match postcard::from_bytes::<Cached>(bytes).ok()? {
         Cached::Server(s) => Item::new(s),
         Cached::Config(c) => Item::new(c),
+        Cached::Tools(t) => Item::new(t),
     })
 }
 
