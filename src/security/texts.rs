@@ -197,6 +197,30 @@ impl FileTexts {
     }
 }
 
+/// The texts of one entry of a JSON tool list (an agentcli manifest, an MCP tool list): its
+/// name, its description, the strings of `schema`, then what `more` collects.
+pub(crate) fn listed_tool<'a>(
+    file: &'a Arc<SourceFile>,
+    entry: &'a Node,
+    schema: Option<&'a Node>,
+    more: impl FnOnce(&mut Collector<'a>),
+) -> ToolTexts<'a> {
+    let mut name = Collector::new(file);
+    name.scalar(TextKind::Name, entry.value("name"));
+    let mut c = Collector::new(file);
+    c.scalar(TextKind::Description, entry.value("description"));
+    if let Some(schema) = schema {
+        c.schema(schema);
+    }
+    more(&mut c);
+    ToolTexts {
+        name: name.finish().pop(),
+        callable: true,
+        texts: c.finish(),
+        credentials: None,
+    }
+}
+
 /// Builds the texts of one file from its syntax tree; they borrow from it.
 pub(crate) struct Collector<'a> {
     file: &'a Arc<SourceFile>,

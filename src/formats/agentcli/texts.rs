@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::analysis::shell::{program_name, shell_name};
-use crate::security::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed_tool};
 use crate::source::SourceFile;
 use crate::syntax::Node;
 
@@ -21,25 +21,12 @@ pub(super) fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<Too
         .iter()
         .filter(|e| e.as_map().is_some())
         .map(|entry| {
-            let mut name = Collector::new(file);
-            name.scalar(TextKind::Name, entry.value("name"));
-            let mut c = Collector::new(file);
-            c.scalar(TextKind::Description, entry.value("description"));
             // agentcli's `schema`; an MCP tool's `inputSchema`, a function's `parameters`,
             // under which the same poisoning hides.
             let schema = ["schema", "inputSchema", "input_schema", "parameters"]
                 .iter()
                 .find_map(|k| entry.value(k));
-            if let Some(schema) = schema {
-                c.schema(schema);
-            }
-            command(&mut c, entry.value("command"));
-            ToolTexts {
-                name: name.finish().pop(),
-                callable: true,
-                texts: c.finish(),
-                credentials: None,
-            }
+            listed_tool(file, entry, schema, |c| command(c, entry.value("command")))
         })
         .collect()
 }

@@ -16,7 +16,7 @@ use crate::ir::{
     Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
 };
 use crate::schema::{SchemaOptions, check_schema};
-use crate::security::texts::{Collector, FileTexts, TextKind, ToolTexts};
+use crate::security::texts::{FileTexts, ToolTexts, listed_tool};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind, Packed, json};
 
@@ -164,21 +164,7 @@ fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
     entries(root)
         .iter()
         .filter(|e| e.as_map().is_some())
-        .map(|entry| {
-            let mut name = Collector::new(file);
-            name.scalar(TextKind::Name, entry.value("name"));
-            let mut c = Collector::new(file);
-            c.scalar(TextKind::Description, entry.value("description"));
-            if let Some(schema) = schema_of(entry) {
-                c.schema(schema);
-            }
-            ToolTexts {
-                name: name.finish().pop(),
-                callable: true,
-                texts: c.finish(),
-                credentials: None,
-            }
-        })
+        .map(|entry| listed_tool(file, entry, schema_of(entry), |_| {}))
         .collect()
 }
 
