@@ -7,61 +7,8 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 /// Files and folders that hold credentials, as written after the home folder (or anywhere,
-/// for the browser and system stores), lower case with `/` separators.
-const CREDENTIAL_STORES: &[&str] = &[
-    ".aws/credentials",
-    ".netrc",
-    "_netrc",
-    ".git-credentials",
-    ".docker/config.json",
-    ".kube/config",
-    ".pypirc",
-    ".config/gh/hosts.yml",
-    ".ssh/id_",
-    ".ssh",
-    ".aws",
-    ".gnupg",
-    "wallet.dat",
-    "login data",
-    "key4.db",
-    "key3.db",
-    "logins.json",
-    "cookies.sqlite",
-    "default/cookies",
-    "default/network/cookies",
-    "cookies.binarycookies",
-    ".electrum/wallets",
-    "exodus.wallet",
-    "solana/id.json",
-    "nkbihfbeogaeaoehlefnkodbefgpgknn",
-    "library/keychains",
-    "login.keychain",
-    "/etc/shadow",
-    ".azure/accesstokens.json",
-    ".azure/msal_token_cache",
-    "gcloud/credentials.db",
-    "gcloud/access_tokens.db",
-    "application_default_credentials.json",
-    ".terraform.d/credentials.tfrc.json",
-    ".vault-token",
-    ".pgpass",
-    ".my.cnf",
-    "**/.env",
-    "**/*.env",
-    "-name .env",
-    "-name \".env\"",
-    "-name '.env'",
-    "-name \"*.env\"",
-    "-name '*.env'",
-    ".npmrc",
-    ".config",
-    ".bash_history",
-    ".zsh_history",
-    "/etc/passwd",
-];
-
-/// Of [`CREDENTIAL_STORES`], those whose reading alone is worth a warning: keys, tokens and
-/// password stores. The others (a shell history, the user list) matter when sent out.
+/// for the browser and system stores), lower case with `/` separators. These are the ones
+/// whose reading alone is worth a warning: keys, tokens and password stores.
 const ALARMING: &[&str] = &[
     ".aws/credentials",
     ".netrc",
@@ -107,11 +54,23 @@ const ALARMING: &[&str] = &[
     "-name '*.env'",
 ];
 
+/// The other credential stores: worth a finding when what is read is sent out (a shell
+/// history, the user list, settings folders that may hold tokens).
+const QUIET: &[&str] = &[
+    ".kube/config",
+    ".gnupg",
+    ".npmrc",
+    ".config",
+    ".bash_history",
+    ".zsh_history",
+    "/etc/passwd",
+];
+
 static STORES: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostLongest)
-        .build(CREDENTIAL_STORES)
+        .build(ALARMING.iter().chain(QUIET))
         .ok()
 });
 
@@ -141,7 +100,9 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
         text
     };
     ac.find_iter(hay).find_map(|m| {
-        let name = CREDENTIAL_STORES[m.pattern().as_usize()];
+        let i = m.pattern().as_usize();
+        let alarming = i < ALARMING.len();
+        let name = *ALARMING.get(i).or_else(|| QUIET.get(i - ALARMING.len()))?;
         let after = &hay[m.end()..];
         let before = &hay[..m.start()];
         let ok = match name {
@@ -179,7 +140,7 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
             start: m.start(),
             end: m.end(),
             name,
-            alarming: ALARMING.contains(&name),
+            alarming,
         })
     })
 }
