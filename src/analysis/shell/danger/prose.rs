@@ -33,8 +33,8 @@ static AUTHORIZED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(add|append|put|write|insert|copy|paste|place)\b[^\n]{0,200}?\b(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\w+)\s+AAAA[0-9A-Za-z+/=]{8,}[^\n]{0,120}?authorized_keys|\b(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\w+)\s+AAAA[0-9A-Za-z+/=]{8,}[^\n]{0,120}?\b(to|into|in)\b[^\n]{0,40}?authorized_keys").ok()
 });
 
-/// Words that make a sentence a warning against what it names.
-const NEGATIONS: &[&str] = &[
+/// Words that make a sentence a warning against what it names (`Never run `rm -rf ~``).
+pub(crate) const NEGATIONS: &[&str] = &[
     "never",
     "don't",
     "do not",
