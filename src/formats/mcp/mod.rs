@@ -32,6 +32,7 @@ mod servers;
 mod templates;
 mod texts;
 mod tools_list;
+mod transport;
 mod versions;
 
 use std::path::Path;

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::{SHAPE, keys, packages, versions};
+use super::{SHAPE, keys, packages, transport, versions};
 use crate::analysis::urls::Url;
 use crate::formats::fields::{Lowerer, MapRef};
 use crate::rules::mcp as rules;
@@ -91,7 +91,7 @@ pub(super) fn check(
         icons(&mut lw, map);
         meta(&mut lw, map);
         packages::packages(&mut lw, map);
-        packages::remotes(&mut lw, map);
+        transport::remotes(&mut lw, map);
     }
     (out, lw.diags.into_vec())
 }
