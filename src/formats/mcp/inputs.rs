@@ -2,9 +2,10 @@
 //! their `{variables}`, key-value inputs (environment variables and headers) and command-line
 //! arguments (positional or named).
 
+use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::secrets::{self, Place, Remedy};
-use super::server::REFUSED;
 use super::{keys, templates};
+use crate::analysis::registry;
 use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::rules::mcp as rules;
 use crate::source::Span;
@@ -55,9 +56,6 @@ const ARGUMENT_KEYS: &[&str] = &[
 ];
 
 const FORMATS: &[&str] = &["string", "number", "boolean", "filepath"];
-
-const UNREAD: &str =
-    "clients read only the keys the schema defines: whatever this sets has no effect";
 
 /// What to write instead of a secret in `server.json`.
 const SECRET_REMEDY: Remedy<'static> = Remedy {
@@ -380,5 +378,34 @@ fn named(lw: &mut Lowerer<'_>, flag: &str, span: Span, values: [Option<(&str, Sp
                 .help(format!("write only what follows `{flag}`"));
             lw.push(d);
         }
+    }
+}
+
+/// MCP022: names given twice in one list (`fold`: compared ignoring case, as HTTP does).
+pub(super) fn duplicates(lw: &mut Lowerer<'_>, names: &[Declared], what: &str, fold: bool) {
+    let keys = names.iter().map(|(n, _)| {
+        Some((
+            (),
+            if fold {
+                n.to_ascii_lowercase()
+            } else {
+                n.clone()
+            },
+        ))
+    });
+    for dup in registry::duplicates(keys) {
+        let (name, span) = &names[dup.again];
+        let (_, first) = &names[dup.first];
+        let d = lw
+            .diag(
+                &rules::DUPLICATE_NAME,
+                *span,
+                format!("{what} `{name}` is declared twice"),
+            )
+            .label("declared again")
+            .related(lw.file, *first, "first declared here")
+            .note("clients set it once: which of the two declarations wins is up to each client")
+            .help("keep one declaration");
+        lw.push(d);
     }
 }

@@ -6,6 +6,14 @@ use crate::rules::mcp as rules;
 
 use crate::runtimes::mcp_registry::{REMOVED, RENAMED};
 
+/// What the registry's tools do with a file that breaks the schema or its semantic checks.
+pub(super) const REFUSED: &str =
+    "`mcp-publisher validate` reports this and the registry refuses to publish the server";
+
+/// What happens to a key the schema leaves out of a client-read part (packages, remotes).
+pub(super) const UNREAD_BY_CLIENTS: &str =
+    "clients read only the keys the schema defines: whatever this sets has no effect";
+
 /// Report the keys of `map` not in `known`: `note` says what happens to them. In a
 /// `server.json`, keys of older schema versions say what they became.
 pub(super) fn unknown_keys(lw: &mut Lowerer<'_>, map: MapRef<'_>, known: &[&str], note: &str) {

@@ -203,7 +203,7 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         None => Item::none(),
     };
     let note = if server {
-        server::REFUSED.to_string()
+        keys::REFUSED.to_string()
     } else {
         format!("{} fails to load this server", client.name())
     };

@@ -1,12 +1,12 @@
-//! `packages` (how a client installs and runs the server locally) and `remotes` (where it
-//! connects to a hosted one), with their transports, as the schema, the registry's semantic
-//! checks and the official registry's publishing rules require.
+//! `packages`: how a client installs and runs the server locally (registry, identifier,
+//! version, arguments, environment, post-install steps), as the schema, the registry's
+//! semantic checks and the official registry's publishing rules require. Transports and
+//! `remotes` are in `transport.rs`.
 
-use super::inputs::{self, Declared};
-use super::server::REFUSED;
+use super::inputs::{self, Declared, duplicates};
+use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::{keys, transport, versions};
 use crate::analysis::names::did_you_mean;
-use crate::analysis::registry;
 use crate::analysis::urls::Url;
 use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{Lowerer, MapRef, replace_scalar};
@@ -59,9 +59,6 @@ const OCI_HOSTS: &[&str] = &[
 
 /// Hosts of MCPB release downloads the official registry accepts.
 const MCPB_HOSTS: &[&str] = &["github.com", "gitlab.com"];
-
-pub(super) const UNREAD: &str =
-    "clients read only the keys the schema defines: whatever this sets has no effect";
 
 /// What the official registry does when a publishing rule fails.
 const NOT_PUBLISHED: &str =
@@ -387,35 +384,6 @@ fn post_install(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
                 .help("write the full `https://` URL of the instructions");
             lw.push(d);
         }
-    }
-}
-
-/// MCP022: names given twice in one list (`fold`: compared ignoring case, as HTTP does).
-pub(super) fn duplicates(lw: &mut Lowerer<'_>, names: &[Declared], what: &str, fold: bool) {
-    let keys = names.iter().map(|(n, _)| {
-        Some((
-            (),
-            if fold {
-                n.to_ascii_lowercase()
-            } else {
-                n.clone()
-            },
-        ))
-    });
-    for dup in registry::duplicates(keys) {
-        let (name, span) = &names[dup.again];
-        let (_, first) = &names[dup.first];
-        let d = lw
-            .diag(
-                &rules::DUPLICATE_NAME,
-                *span,
-                format!("{what} `{name}` is declared twice"),
-            )
-            .label("declared again")
-            .related(lw.file, *first, "first declared here")
-            .note("clients set it once: which of the two declarations wins is up to each client")
-            .help("keep one declaration");
-        lw.push(d);
     }
 }
 

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::keys::REFUSED;
 use super::{SHAPE, keys, packages, transport, versions};
 use crate::analysis::urls::Url;
 use crate::formats::fields::{Lowerer, MapRef};
@@ -43,10 +44,6 @@ const PUBLISHER_META_LIMIT: usize = 4096;
 
 /// What happens to a key the schema does not define.
 const UNREAD: &str = "the schema lets extra keys through, but neither the registry nor clients read them: whatever this sets has no effect";
-
-/// What the registry's tools do with a file that breaks the schema or its semantic checks.
-pub(super) const REFUSED: &str =
-    "`mcp-publisher validate` reports this and the registry refuses to publish the server";
 
 /// What a lowered `server.json` says about itself.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]

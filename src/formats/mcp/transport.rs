@@ -1,9 +1,8 @@
 //! An MCP server's transports: the one a package serves over and the remotes it is reached at
 //! (their types, URL templates, headers and the variables those name).
 
-use super::inputs::{self, Declared};
-use super::packages::{UNREAD, duplicates};
-use super::server::REFUSED;
+use super::inputs::{self, Declared, duplicates};
+use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::{keys, templates};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::urls::Url;
