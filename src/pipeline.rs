@@ -11,7 +11,7 @@
 //! 6. **baseline** ([`baseline::apply`]): findings the baseline records hidden;
 //! 7. **report** ([`report::report`]): filtered to what the run reports on, sorted, counted.
 //!
-//! `build` is a check plus **emit** ([`emit::emit`]): the bundles compiled from the files
+//! `build` is a check plus **emit** ([`emit::compile`]): the bundles compiled from the files
 //! whose findings allow it. [`run`] runs them once over the disk (with the cache);
 //! the editor's workspace (`src/workspace.rs`) keeps what [`load`] gives and re-runs the
 //! stages after it.
@@ -191,13 +191,9 @@ pub(crate) fn run(
         cache.as_ref(),
     );
     let finish = |loaded: &Loaded| {
-        let (report, errors) = report::report(options, config, loaded, only);
-        let compiled = match bundles {
-            true => emit::emit(config, loaded, &errors),
-            false => bundle::Compiled::default(),
-        };
+        let made = report::report(options, config, loaded, only, bundles);
         crate::timing::mark("report");
-        (report, compiled)
+        made
     };
     let Some(cache) = cache else {
         let made = finish(&loaded);

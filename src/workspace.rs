@@ -107,7 +107,7 @@ impl Workspace {
     /// Check the whole repository, reading every file again.
     pub fn check(&mut self) -> Report {
         let loaded = pipeline::load(&self.options, &self.config, &self.fs, None, true);
-        let (report, _) = pipeline::report(&self.options, &self.config, &loaded, None);
+        let (report, _) = pipeline::report(&self.options, &self.config, &loaded, None, false);
         self.remember(&report);
         self.loaded = Some(loaded);
         report
@@ -126,7 +126,7 @@ impl Workspace {
             return only(full, &BTreeSet::from([path]));
         };
         pipeline::reload(loaded, &self.options, &self.config, &self.fs, &path);
-        let (report, _) = pipeline::report(&self.options, &self.config, loaded, None);
+        let (report, _) = pipeline::report(&self.options, &self.config, loaded, None, false);
         let mut changed = BTreeSet::from([path]);
         let now = by_file(&report.diagnostics);
         for file in now.keys().chain(self.last.keys()) {

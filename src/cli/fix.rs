@@ -195,7 +195,7 @@ fn fix_through(options: &CheckOptions, config: &Config, mut fs: Overlay) -> Fixe
     let mut round = 0;
     loop {
         let loaded = pipeline::load(options, config, &fs, None, false);
-        let (report, _) = pipeline::report(options, config, &loaded, None);
+        let (report, _) = pipeline::report(options, config, &loaded, None, false);
         // Every syntax finding counts, even one configuration turned off or a comment
         // suppressed.
         let broken: HashSet<&Path> = loaded

@@ -1,13 +1,13 @@
 //! What `build` adds to a check, emit: the bundles compiled from the files whose findings
-//! allow it. The compatibility rules (CMP) of a check compile the same way, for the targets
-//! it checks.
+//! allow it. The compatibility rules (CMP) of a check come from the same compilation, for
+//! the targets it checks: a build compiles once.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 use super::CheckOptions;
 use super::Loaded;
-use crate::bundle::{self, Compiled, Target};
+use crate::bundle::{self, Compiled};
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
@@ -16,13 +16,20 @@ use crate::source::SourceFile;
 /// contribute nothing to the bundles, the check already says why.
 pub(super) type ErrorFiles = HashSet<PathBuf>;
 
-/// Compile the tools of `loaded` in the run's scope, leaving out `errors`, for `targets`.
-fn compile(
+/// Compile the tools of `loaded` in the run's scope once, leaving out `errors`: the CMP
+/// findings of the targets the check checks (none when it checks none), and the bundles
+/// when `bundles` (the emit stage of `build`). Nothing is compiled when neither is asked.
+pub(super) fn compile(
+    options: &CheckOptions,
     config: &Config,
     loaded: &Loaded,
     errors: &ErrorFiles,
-    targets: &[Target],
+    bundles: bool,
 ) -> (Compiled, Vec<Diagnostic>) {
+    let targets = super::checked_targets(options, config);
+    if targets.is_empty() && !bundles {
+        return (Compiled::default(), Vec::new());
+    }
     let has_error = |f: &SourceFile| errors.contains(&f.path);
     let in_scope = |f: &SourceFile| loaded.scope.reports_on(&f.path);
     let root = config.project_root();
@@ -31,25 +38,9 @@ fn compile(
         in_scope: &in_scope,
         root: &root,
     };
-    bundle::compile(&loaded.results, &selection, targets)
-}
-
-/// The CMP findings of a check: what the targets it checks would not take (none when it
-/// checks none).
-pub(super) fn compatibility(
-    options: &CheckOptions,
-    config: &Config,
-    loaded: &Loaded,
-    errors: &ErrorFiles,
-) -> Vec<Diagnostic> {
-    let targets = super::checked_targets(options, config);
-    if targets.is_empty() {
-        return Vec::new();
+    let (compiled, findings) = bundle::compile(&loaded.results, &selection, &targets);
+    match bundles {
+        true => (compiled, findings),
+        false => (Compiled::default(), findings),
     }
-    compile(config, loaded, errors, &targets).1
-}
-
-/// The emit stage of `build`: the bundles of `loaded` (`errors` as the check found them).
-pub(super) fn emit(config: &Config, loaded: &Loaded, errors: &ErrorFiles) -> Compiled {
-    compile(config, loaded, errors, &[]).0
 }

@@ -12,6 +12,7 @@ use super::Loaded;
 use super::emit::{self, ErrorFiles};
 use super::judge::{Comments, Judged};
 use super::{CheckOptions, Report};
+use crate::bundle::Compiled;
 use crate::config::Config;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
@@ -95,14 +96,15 @@ fn sources(loaded: &Loaded) -> (Vec<&Arc<SourceFile>>, Comments) {
     (sources, comments)
 }
 
-/// The report of `loaded`, and the files an error keeps out of bundles (for
-/// [`super::emit::emit`]). With `only`, that file alone is reported on (an editor's buffer).
+/// The report of `loaded`, and with `bundles` what `build` emits: the tools of the files no
+/// error keeps out. With `only`, that file alone is reported on (an editor's buffer).
 pub(crate) fn report(
     options: &CheckOptions,
     config: &Config,
     loaded: &Loaded,
     only: Option<&Path>,
-) -> (Report, ErrorFiles) {
+    bundles: bool,
+) -> (Report, Compiled) {
     let scope = &loaded.scope;
     let enabled = |rule: &Rule, path: &Path| {
         super::enabled(options, loaded.configs.for_path(path), rule, path)
@@ -118,7 +120,7 @@ pub(crate) fn report(
         .filter(|d| d.severity == Severity::Error)
         .map(|d| d.file.path.clone())
         .collect();
-    let compat = emit::compatibility(options, config, loaded, &errors);
+    let (compiled, compat) = emit::compile(options, config, loaded, &errors, bundles);
     judged.admit(compat, &enabled, &mut comments);
     judged.unused(&sources, &comments, &enabled, config);
     let Judged {
@@ -175,5 +177,5 @@ pub(crate) fn report(
         summary,
         files: sources.into_iter().cloned().collect(),
     };
-    (report, errors)
+    (report, compiled)
 }
