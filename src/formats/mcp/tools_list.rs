@@ -24,6 +24,21 @@ use crate::syntax::{Node, NodeKind, Packed, json};
 /// SDKs print.
 const SCHEMA_KEYS: &[&str] = &["inputSchema", "input_schema"];
 
+/// Every key of the protocol's `Tool` (and the snake case of its schemas): an entry with a
+/// name and a description and no other key is a tool whose schema was left out.
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "input_schema",
+    "outputSchema",
+    "output_schema",
+    "annotations",
+    "_meta",
+    "icons",
+];
+
 /// A lowered MCP tool list.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct ToolList {
@@ -77,13 +92,14 @@ impl Default for Hints {
 }
 
 /// The entries of the list: `tools` of an object (or of the `result` of the JSON-RPC
-/// response that carried it), or the root list.
+/// response that carried it), the root list, or the root when it is one tool.
 fn entries(root: &Node) -> &[Node] {
     let object = root.value("result").unwrap_or(root);
     object
         .value("tools")
         .and_then(Node::as_seq)
         .or_else(|| root.as_seq())
+        .or_else(|| root.value("name").map(|_| std::slice::from_ref(root)))
         .unwrap_or_default()
 }
 
@@ -234,9 +250,10 @@ fn lowered<'a>(file: &'a Arc<SourceFile>, t: &'a ListedTool) -> Lowered<'a> {
     }
 }
 
-/// True when `text` is an MCP tool list: `{"tools": LIST}` or a `LIST` alone, holding at
-/// least one object with a string `name` and an object `inputSchema` (or `input_schema`),
-/// and no object whose `command` is a list (an agentcli manifest's entry). Text that is not
+/// True when `text` is an MCP tool list: `{"tools": LIST}`, a `LIST` alone or one tool alone,
+/// holding at least one tool — an object with a string `name` and an object `inputSchema`
+/// (or `input_schema`), or with a string `name` and `description` and only the protocol's
+/// keys — and no object whose `command` is a list (an agentcli manifest's entry). Text that is not
 /// valid JSON is a tool list when it names `name` and an input schema key but no `command`,
 /// so a list broken by a stray comma is still reported.
 ///
@@ -261,7 +278,8 @@ pub(crate) fn is_tool_list(text: &str) -> bool {
 /// What was found in a value.
 #[derive(Clone, Copy, Default)]
 struct Found {
-    /// A tool with a name and an input schema.
+    /// A tool: a name and an input schema, or a name and a description and no key the
+    /// protocol does not define.
     tool: bool,
     /// An entry whose `command` is a list.
     command: bool,
@@ -276,7 +294,7 @@ struct Found {
 /// What a value is looked at as.
 #[derive(Clone, Copy)]
 enum Shape {
-    /// The whole file.
+    /// The whole file: a list, an object holding one, or one tool.
     Root,
     /// The `result` of a JSON-RPC response: `{"tools": LIST}`.
     Result,
@@ -323,8 +341,10 @@ impl<'de> Visitor<'de> for Shape {
             object: true,
             ..Found::default()
         };
-        let (mut name, mut schema) = (false, false);
+        let (mut name, mut schema, mut description, mut foreign) = (false, false, false, false);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let own = TOOL_KEYS.contains(&&*key);
+            foreign |= !own;
             match (self, &*key) {
                 (Shape::Root, "result") => {
                     let inner = map.next_value_seed(Shape::Result)?;
@@ -336,8 +356,13 @@ impl<'de> Visitor<'de> for Shape {
                     found.tool |= list.tool;
                     found.command |= list.command;
                 }
-                (Shape::Tool, "name") => name = map.next_value_seed(Shape::Kind)?.string,
-                (Shape::Tool, k) if SCHEMA_KEYS.contains(&k) => {
+                (Shape::Tool | Shape::Root, "name") => {
+                    name = map.next_value_seed(Shape::Kind)?.string;
+                }
+                (Shape::Tool | Shape::Root, "description") => {
+                    description = map.next_value_seed(Shape::Kind)?.string;
+                }
+                (Shape::Tool | Shape::Root, k) if SCHEMA_KEYS.contains(&k) => {
                     schema = map.next_value_seed(Shape::Kind)?.object;
                 }
                 // agentcli matches its keys case-insensitively: so does the test that keeps
@@ -350,8 +375,11 @@ impl<'de> Visitor<'de> for Shape {
                 }
             }
         }
-        if matches!(self, Shape::Tool) {
-            found.tool = name && schema;
+        let tool = name && (schema || (description && !foreign));
+        match self {
+            Shape::Tool => found.tool = tool,
+            Shape::Root => found.tool |= tool,
+            _ => {}
         }
         Ok(found)
     }
@@ -422,5 +450,20 @@ mod tests {
         assert!(!is_tool_list(r#"[{"name": "a", "arguments": [],]"#));
         assert!(!is_tool_list(""));
         assert!(!is_tool_list("{}"));
+        // One tool alone; a tool whose schema was left out, with nothing but the protocol's keys.
+        assert!(is_tool_list(tool));
+        assert!(is_tool_list(
+            r#"[{"name": "add", "description": "Adds two numbers."}]"#
+        ));
+        assert!(is_tool_list(
+            r#"{"tools": [{"name": "add", "title": "Add", "description": "Adds."}]}"#
+        ));
+        assert!(!is_tool_list(
+            r#"[{"name": "add", "description": "Adds.", "arguments": []}]"#
+        ));
+        assert!(!is_tool_list(r#"{"name": "my-app", "version": "1.0.0"}"#));
+        assert!(!is_tool_list(
+            r#"{"name": "my-app", "description": "An app.", "version": "1.0.0"}"#
+        ));
     }
 }
