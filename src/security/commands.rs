@@ -246,6 +246,10 @@ const OFFICIAL_INSTALLERS: &[&str] = &[
     "dot.net/v1/dotnet-install.",
     "repo.anaconda.com/miniconda/",
     "github.com/conda-forge/miniforge/releases/",
+    // The same on Windows, piped into `Invoke-Expression` as their documentation does.
+    "get.scoop.sh",
+    "community.chocolatey.org/install.ps1",
+    "win.rustup.rs",
 ];
 
 /// Whether every URL a download-and-run fetches (where it runs, and where it was fetched

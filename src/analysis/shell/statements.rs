@@ -116,6 +116,10 @@ impl Stage {
         let mut after_prefix = false;
         // A prefix with nothing after it runs as itself (`env`, `time`).
         let mut last_prefix = None;
+        // PowerShell's `$name = command …` runs the command.
+        if pwsh_assigned(&self.words).is_some() {
+            i = 2;
+        }
         while let Some(w) = self.words.get(i) {
             let p = program_of(&w.text);
             if is_assignment(&w.text) || (after_prefix && w.text.starts_with('-')) {
@@ -170,6 +174,18 @@ pub(super) fn is_assignment(word: &str) -> bool {
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             && !name.as_bytes()[0].is_ascii_digit()
     })
+}
+
+/// The variable a PowerShell assignment (`$name = …`) fills, when `words` are one.
+pub(super) fn pwsh_assigned(words: &[Token]) -> Option<&str> {
+    match words {
+        [name, eq, _, ..] if eq.text == "=" => {
+            let n = name.text.strip_prefix('$')?;
+            (!n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                .then_some(n)
+        }
+        _ => None,
+    }
 }
 
 /// The statements of `script`.

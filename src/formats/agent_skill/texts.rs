@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::security::texts::{Collector, Shell, TextKind, ToolTexts};
+use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, is_script, language};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
 
@@ -70,59 +70,6 @@ fn hook_commands<'a>(c: &mut Collector<'a>, node: &'a Node) {
         }
         NodeKind::Seq(items) => items.iter().for_each(|n| hook_commands(c, n)),
         _ => {}
-    }
-}
-
-/// Extensions of the scripts a skill ships, read as programs wherever they are in it.
-const SCRIPT_EXTENSIONS: &[&str] = &[
-    "sh", "bash", "zsh", "ksh", "py", "js", "mjs", "cjs", "ts", "mts", "cts", "ps1", "psm1", "rb",
-    "pl",
-];
-
-/// Whether `file` is a script by its extension or its `#!` line.
-fn is_script(file: &SourceFile) -> bool {
-    file.body().starts_with("#!")
-        || file
-            .path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| SCRIPT_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
-}
-
-/// The language a script is written in: its `#!` line, else its extension.
-fn language(file: &SourceFile) -> Shell {
-    let body = file.body();
-    let shebang = body
-        .strip_prefix("#!")
-        .map(|l| l.lines().next().unwrap_or(""));
-    let interpreter = shebang.map(|l| {
-        let mut words = l.split_whitespace();
-        let first = words.next().unwrap_or("");
-        let program = first.rsplit('/').next().unwrap_or(first);
-        // `#!/usr/bin/env -S python3 -u` names the program after `env` and its flags.
-        if program == "env" {
-            words.find(|w| !w.starts_with('-')).unwrap_or("")
-        } else {
-            program
-        }
-    });
-    let ext = file
-        .path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match (interpreter, ext.as_deref()) {
-        (Some(p), _) if p.starts_with("python") => Shell::Python,
-        (Some("node" | "deno" | "bun" | "tsx" | "ts-node"), _) => Shell::Node,
-        (Some("pwsh" | "powershell"), _) => Shell::Pwsh,
-        (Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash"), _) => Shell::Posix,
-        (Some(_), _) => Shell::Source,
-        (None, Some("sh" | "bash" | "zsh" | "ksh")) => Shell::Posix,
-        (None, Some("py")) => Shell::Python,
-        (None, Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts")) => Shell::Node,
-        (None, Some("ps1" | "psm1")) => Shell::Pwsh,
-        (None, Some("cmd" | "bat")) => Shell::Cmd,
-        (None, _) => Shell::Source,
     }
 }
 

@@ -26,6 +26,7 @@ mod keys;
 mod local;
 mod packages;
 mod refs;
+mod scripts;
 mod secrets;
 mod server;
 mod servers;
@@ -103,12 +104,12 @@ impl Format for Mcp {
     fn load(
         &self,
         file: Arc<SourceFile>,
-        _fs: &dyn FileSystem,
+        fs: &dyn FileSystem,
         passes: crate::security::Passes,
     ) -> FileResult {
         match file.format {
             FormatId::McpTools => tools_list::load(file, passes.schema),
-            _ => load(file),
+            _ => load(file, fs),
         }
     }
 
@@ -178,7 +179,7 @@ fn decode(bytes: &[u8]) -> Option<Item> {
 }
 
 /// Parse and check one file (claimed already: [`Format::claims`]).
-pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let server = file.format == FormatId::McpServer;
     let client = client::Client::of(&file.path);
     let parsed = if !server && client.reads_comments() {
@@ -187,6 +188,7 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         json::parse(file.body(), file.bom_len)
     };
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
+    let mut companions = Vec::new();
     let item = match &parsed.root {
         Some(root) if server => {
             let (mut item, diags) = server::check(&file, root);
@@ -197,7 +199,9 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         Some(root) => {
             let (mut item, diags) = config::check(&file, root, client);
             diagnostics.extend(diags);
-            item.texts = FileTexts::check(texts::config(&file, root));
+            let started = scripts::started(&file, texts::servers(root), fs);
+            item.texts = FileTexts::check(texts::config(&file, root, &started));
+            companions.extend(started.into_iter().map(|s| s.file));
             Item::new(item)
         }
         None => Item::none(),
@@ -214,7 +218,7 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     }
     FileResult {
         file,
-        companions: Vec::new(),
+        companions,
         diagnostics,
         item,
         trees: parsed.root.map(|root| {

@@ -11,9 +11,10 @@
 
 use std::sync::Arc;
 
+use super::scripts::Started;
 use crate::analysis::shell::{program_name, shell_name};
-use crate::security::texts::{Collector, Shell, TextKind, ToolTexts};
-use crate::source::SourceFile;
+use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, language};
+use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node};
 
 /// Keys of a client's server that hold the URL it connects to.
@@ -94,15 +95,13 @@ fn input<'a>(c: &mut Collector<'a>, node: &'a Node, given: TextKind) {
 
 /// The texts of a client configuration whose root is `root`: one per server. Only its name
 /// reaches the model (clients prefix the server's tools with it); the rest runs or connects.
-pub(super) fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
-    let servers = ["mcpServers", "servers"]
-        .iter()
-        .find_map(|k| root.value(k).filter(|v| v.as_map().is_some()))
-        .or_else(|| {
-            let mcp = root.value("mcp")?;
-            mcp.value("servers").or_else(|| mcp.value("mcpServers"))
-        });
-    let servers = servers.and_then(Node::as_map).unwrap_or_default();
+/// The scripts a server starts (`scripts.rs`) are read as it runs them, in their language.
+pub(super) fn config<'a>(
+    file: &'a Arc<SourceFile>,
+    root: &'a Node,
+    started: &'a [Started],
+) -> Vec<ToolTexts<'a>> {
+    let servers = servers(root);
     let is_server = |e: &&Entry| e.value.as_map().is_some();
     // Room for exactly the servers: grown by doubling, a list of a million servers' texts
     // was held twice at its last copy.
@@ -114,12 +113,22 @@ pub(super) fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
         for key in URL_KEYS {
             c.scalar(TextKind::Endpoint, server.value(key));
         }
+        let mut texts = c.finish();
+        for script in started.iter().filter(|s| s.server == entry.key) {
+            let f = &script.file;
+            let mut c = Collector::new(f);
+            c.verbatim(
+                TextKind::Command(language(f)),
+                Span::new(f.bom_len, f.text.len()),
+            );
+            texts.extend(c.finish());
+        }
         let mut name = Collector::new(file);
         name.key(TextKind::Name, entry);
         ToolTexts {
             name: name.finish().pop(),
             callable: false,
-            texts: c.finish(),
+            texts,
             credentials: None,
         }
     }));
@@ -149,6 +158,19 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
         };
         c.scalar(TextKind::Command(shell), Some(arg));
     }
+}
+
+/// The servers of a client configuration: under `mcpServers`, `servers`, or `mcp`.
+pub(super) fn servers(root: &Node) -> &[Entry] {
+    ["mcpServers", "servers"]
+        .iter()
+        .find_map(|k| root.value(k).filter(|v| v.as_map().is_some()))
+        .or_else(|| {
+            let mcp = root.value("mcp")?;
+            mcp.value("servers").or_else(|| mcp.value("mcpServers"))
+        })
+        .and_then(Node::as_map)
+        .unwrap_or_default()
 }
 
 /// The items of a sequence, or none.

@@ -11,7 +11,7 @@
 mod read;
 mod send;
 
-use super::super::statements::{RedirectKind, Stage, Token, is_assignment};
+use super::super::statements::{RedirectKind, Stage, Token, is_assignment, pwsh_assigned};
 use super::services::sent_elsewhere;
 use super::unit::Unit;
 use super::vocab::{belongs_to, expansions, is_secret_name};
@@ -113,8 +113,13 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
             .chain(output_file(stage, &p))
             .map(|t| t.text.clone())
             .next();
+        // `$x = Get-Content …`: PowerShell fills a variable from the command itself.
+        let var = placed.assigned.clone().or_else(|| {
+            let first = placed.statement.stages.first()?;
+            pwsh_assigned(&first.words).map(str::to_string)
+        });
         for s in &mut sources[before..] {
-            s.var = placed.assigned.clone();
+            s.var = s.var.take().or_else(|| var.clone());
             s.file = file.clone();
         }
         if let Some(sink) = send(script, placed, index, stage, &p)
@@ -236,6 +241,11 @@ fn propagate(unit: &Unit, sources: &mut Vec<Source>) {
                     .any(|s| s.file.as_deref() == Some(f.as_str()))
             });
             let mut vars: Vec<String> = placed.assigned.iter().cloned().collect();
+            if let Some(first) = stages.first()
+                && let Some(name) = pwsh_assigned(&first.words)
+            {
+                vars.push(name.to_string());
+            }
             // `Y="$X"`: a plain assignment copies the variable.
             for w in stages.iter().flat_map(|s| &s.words) {
                 if let Some((name, value)) = w.text.split_once('=')

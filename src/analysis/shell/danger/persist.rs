@@ -243,6 +243,17 @@ fn content(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> Op
             shown.push_str(&t.text);
         }
     }
+    // PowerShell's `Add-Content -Path $PROFILE -Value '…'`.
+    if matches!(p, "add-content" | "set-content" | "ac" | "sc") {
+        let args = stage.args();
+        if let Some(v) = args
+            .iter()
+            .position(|a| a.text.eq_ignore_ascii_case("-value"))
+            .and_then(|i| args.get(i + 1))
+        {
+            return Some(v.text.clone());
+        }
+    }
     if matches!(p, "echo" | "printf") {
         for a in stage.args() {
             shown.push_str(&a.text);

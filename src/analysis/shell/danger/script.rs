@@ -71,7 +71,7 @@ static ASSIGNED: LazyLock<Option<Regex>> =
 
 /// The whole environment made into data.
 static ENV_DUMP: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"\b(json\.dumps|str|repr|b64encode)\s*\(\s*(dict\s*\(\s*)?os\.environ\b|\b(data|json|params)\s*=\s*(dict\s*\(\s*)?os\.environ\b|\bJSON\.stringify\s*\(\s*process\.env\s*[,)]|\bObject\.(entries|values)\s*\(\s*process\.env\s*\)|\b(body|data)\s*:\s*process\.env\s*[,}]|\bfor\s+\w+\s*,\s*\w+\s+in\s+os\.environ\.items\s*\(\s*\)[^\n]*\b(KEY|TOKEN|SECRET|PASS)|\bObject\.entries\s*\(\s*process\.env\s*\)\s*\.filter\b[^\n]*\b(KEY|TOKEN|SECRET|PASS)").ok()
+    Regex::new(r"\b(json\.dumps|str|repr|b64encode)\s*\(\s*(dict\s*\(\s*)?os\.environ\b|\b(data|json|params)\s*=\s*(dict\s*\(\s*)?os\.environ\b|\bJSON\.stringify\s*\(\s*process\.env\s*[,)]|\bObject\.(entries|values)\s*\(\s*process\.env\s*\)|\b(body|data)\s*:\s*process\.env\s*[,}]|\bfor\s+\w+\s*,\s*\w+\s+in\s+os\.environ\.items\s*\(\s*\)(?:[^\n]*\n){0,3}?[^\n]*\b(KEY|TOKEN|SECRET|PASS)|\bfor\s*\(\s*(?:const|let|var)\s*\[\s*\w+\s*,\s*\w+\s*\]\s+of\s+Object\.entries\s*\(\s*process\.env\s*\)\s*\)(?:[^\n]*\n){0,3}?[^\n]*\b(KEY|TOKEN|SECRET|PASS)|\bObject\.entries\s*\(\s*process\.env\s*\)\s*\.filter\b[^\n]*\b(KEY|TOKEN|SECRET|PASS)").ok()
 });
 /// One environment variable read by name.
 static ENV_VAR: LazyLock<Option<Regex>> = LazyLock::new(|| {

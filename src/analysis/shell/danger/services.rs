@@ -100,6 +100,11 @@ pub(crate) fn sent_elsewhere(name: &str, host: &str) -> bool {
     }
     // The last label (the top-level domain) names no service.
     let labels: Vec<&str> = host.split('.').take(dotted.saturating_sub(1)).collect();
+    // `exchangerate-api` serves `EXCHANGE_…` as `exchangerate` does: each part counts.
+    let labels: Vec<&str> = labels
+        .iter()
+        .flat_map(|l| std::iter::once(*l).chain(l.split('-')))
+        .collect();
     let serves = |word: &str| {
         labels.iter().any(|l| {
             l.strip_prefix(word)
@@ -123,7 +128,23 @@ pub(crate) fn sent_elsewhere(name: &str, host: &str) -> bool {
             return false;
         }
     }
-    named
+    // A name of no service (`API_KEY`, `PASSWORD`) says where it belongs no better than the
+    // host does; a domain where throwaway registrations cluster is nobody's API.
+    named || throwaway(&host)
+}
+
+/// Top-level domains most registered for abuse (cheap or free, unverified): a tool's own
+/// service is seldom there, a collector often is.
+const THROWAWAY_TLDS: &[&str] = &[
+    "top", "xyz", "click", "pw", "tk", "ml", "ga", "cf", "gq", "icu", "buzz", "cyou", "sbs",
+    "rest", "monster", "zip", "mov", "su", "cam", "bond", "lol", "quest", "cfd",
+];
+
+/// Whether `host` is under one of [`THROWAWAY_TLDS`].
+fn throwaway(host: &str) -> bool {
+    host.rsplit('.')
+        .next()
+        .is_some_and(|tld| THROWAWAY_TLDS.contains(&tld))
 }
 
 #[cfg(test)]
@@ -141,9 +162,17 @@ mod tests {
             "maps.googleapis.com"
         ));
         assert!(!sent_elsewhere("GH_TOKEN", "api.github.com"));
+        assert!(!sent_elsewhere(
+            "EXCHANGE_API_KEY",
+            "api.exchangerate-api.com"
+        ));
         // A name of no service, and a local host, say nothing.
         assert!(!sent_elsewhere("API_TOKEN", "api.example-service.com"));
         assert!(!sent_elsewhere("GITHUB_TOKEN", "localhost"));
         assert!(!sent_elsewhere("GITHUB_TOKEN", "192.168.1.4"));
+        // A name of no service, sent to a domain where throwaway registrations cluster.
+        assert!(sent_elsewhere("API_KEY", "keys-verify.top"));
+        assert!(sent_elsewhere("PASSWORD", "probe.example.xyz"));
+        assert!(!sent_elsewhere("API_KEY", "api.example-service.com"));
     }
 }

@@ -177,6 +177,21 @@ pub(super) fn read_sources(
             }
         }
     }
+    // `for f in ~/.netrc .env; do … "$f" …; done`: the loop's variable holds each file.
+    if p == "for" && text(1) == "in" {
+        for a in args.iter().skip(2) {
+            let store = credential_store(&a.text);
+            if store.is_some() || is_dotenv(&a.text) {
+                let mut s = source(a.start, a.end, &a.text, placed);
+                s.alone = store.is_some_and(|st| st.alarming);
+                s.flow_only = store.is_none();
+                s.store = store.map(|st| st.name);
+                s.var = Some(text(0).to_string());
+                out.push(s);
+                break;
+            }
+        }
+    }
     // The environment, whole.
     let all_env = match p {
         "env" | "printenv" => args.iter().all(|a| a.text.starts_with('-')),
@@ -251,6 +266,11 @@ pub(super) fn read_sources(
         let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
         s.label = Some("a keychain item");
         s.flow_only = true;
+        // A tool's own item (`-s mytool`) is read to be used; a browser's key to its
+        // saved passwords (`Chrome Safe Storage`) is not the tool's to read.
+        s.alone = script[whole.0..whole.1]
+            .to_ascii_lowercase()
+            .contains("safe storage");
         out.push(s);
     } else if printed_secret || token_cli {
         let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);

@@ -27,8 +27,11 @@ pub(super) fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger
         return;
     };
     let mut decoded: Vec<(String, usize, usize, DangerKind)> = Vec::new();
+    // The last fetch, by line: what a callback or a response object carries from it
+    // (`res.on('data', c => d += c)`, `code = res.text`) is not followed by name.
+    let mut fetched: Option<(usize, usize, usize)> = None;
     let mut at = 0;
-    for line in source.split_inclusive('\n') {
+    for (number, line) in source.split_inclusive('\n').enumerate() {
         let base = at;
         at += line.len();
         let code = line.trim_start();
@@ -50,6 +53,9 @@ pub(super) fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger
                 };
                 push(out, base + start, base + end, kind, what);
                 continue;
+            }
+            if kind == DangerKind::DownloadExecute {
+                fetched = Some((number, base + d.start(), base + d.end()));
             }
             if let Some(name) = assigned.captures(line).and_then(|c| c.get(1))
                 && decoded.len() < MAX_CALLS
@@ -88,8 +94,33 @@ pub(super) fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger
                     what: format!("{how} here"),
                 }),
             });
+        } else if let Some((_, fs, fe)) = fetched.filter(|(n, ..)| number - n <= FETCH_WINDOW)
+            && evaluates(r.as_str())
+            && !line[..r.start()].ends_with('.')
+            && !inside.trim_start().starts_with(['"', '\'', '`'])
+        {
+            out.push(Danger {
+                start: base + r.start(),
+                end: base + r.end(),
+                kind: DangerKind::DownloadExecute,
+                what: "fetched text run".to_string(),
+                related: Some(Related {
+                    start: fs,
+                    end: fe,
+                    what: "fetched here".to_string(),
+                }),
+            });
         }
     }
+}
+
+/// Lines after a fetch within which code evaluated is taken to be what it fetched.
+const FETCH_WINDOW: usize = 12;
+
+/// A call that evaluates code in the interpreter itself (`eval(`, `exec(`, `new Function(`),
+/// not one that runs a program.
+fn evaluates(call: &str) -> bool {
+    !call.contains("system") && !call.contains("execSync")
 }
 
 /// `urlretrieve(URL, "/tmp/p.sh")`, `wget.download(URL, out="p.sh")`: the file saved.

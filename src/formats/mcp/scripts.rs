@@ -1,0 +1,149 @@
+//! The scripts of the repository a client configuration's servers start (`bash ./start.sh`,
+//! `node server.js`, `./bin/serve`): what such a script does runs as the server starts, so
+//! the security checks read it as they read the command itself. Each is read once, bounded
+//! in size, never run, and never from outside the repository (no absolute path, no `..`,
+//! nothing in the home folder).
+
+use std::path::{Component, Path};
+use std::sync::Arc;
+
+use crate::analysis::shell::program_name;
+use crate::formats::format::decode;
+use crate::fs::FileSystem;
+use crate::source::SourceFile;
+use crate::syntax::Node;
+
+/// A script larger than this is not read.
+const MAX_SCRIPT_BYTES: usize = 1024 * 1024;
+
+/// Scripts read at most for one configuration file.
+const MAX_SCRIPTS: usize = 8;
+
+/// Extensions of the files a server's command runs as a script.
+const EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "py", "js", "mjs", "cjs", "ts", "mts", "cts", "ps1",
+];
+
+/// A script a server starts.
+pub(super) struct Started {
+    /// The server's key in the configuration.
+    pub server: String,
+    /// The script.
+    pub file: Arc<SourceFile>,
+}
+
+/// The scripts the servers of `servers` start, read through `fs` relative to the folder
+/// the client runs them from: the configuration's own folder, or the project's when the
+/// configuration sits in a client's dot-folder (`.cursor/mcp.json`, `.vscode/mcp.json`).
+pub(super) fn started(
+    file: &SourceFile,
+    servers: &[crate::syntax::Entry],
+    fs: &dyn FileSystem,
+) -> Vec<Started> {
+    let mut dir = file.path.parent().unwrap_or(Path::new(""));
+    let mut display = parent(file.display());
+    if dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('.'))
+    {
+        dir = dir.parent().unwrap_or(Path::new(""));
+        display = parent(display.trim_end_matches('/'));
+    }
+    let mut out: Vec<Started> = Vec::new();
+    for entry in servers {
+        let server = &entry.value;
+        let words = std::iter::once(server.value("command"))
+            .chain(
+                server
+                    .value("args")
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(Some),
+            )
+            .filter_map(|n| n.and_then(Node::as_str));
+        for (i, word) in words.enumerate() {
+            if out.len() >= MAX_SCRIPTS {
+                return out;
+            }
+            let Some(rel) = local_script(word, i == 0) else {
+                continue;
+            };
+            if out
+                .iter()
+                .any(|s| s.server == entry.key && s.file.path == dir.join(rel))
+            {
+                continue;
+            }
+            let path = dir.join(rel);
+            let Some(bytes) = fs.read(&path).ok().filter(|b| b.len() <= MAX_SCRIPT_BYTES) else {
+                continue;
+            };
+            let shown = format!("{display}{}", rel.trim_start_matches("./"));
+            if let (script, None) = decode(&path, shown, file.format, bytes) {
+                out.push(Started {
+                    server: entry.key.to_string(),
+                    file: script,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The folder part of a shown path, with its `/` (`""` at the top).
+fn parent(shown: &str) -> &str {
+    shown.rfind('/').map_or("", |i| &shown[..=i])
+}
+
+/// `word` as the relative path of a script in the project: a script by its extension, or
+/// (as the command itself) a path that starts with `./`. Anything that could lead outside
+/// the project, or that names no file yet (`$VAR`, a URL, a package), is not one.
+fn local_script(word: &str, is_command: bool) -> Option<&str> {
+    let word = word.trim();
+    if word.is_empty()
+        || word.starts_with(['-', '~', '$', '/', '\\'])
+        || word.contains("://")
+        || word.contains(['$', '%', '@', '*', '?', ':'])
+    {
+        return None;
+    }
+    let path = Path::new(word);
+    if path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return None;
+    }
+    let scripted = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)));
+    let runs_itself = is_command && word.starts_with("./") && program_name(word) != ".";
+    (scripted || runs_itself).then_some(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_scripts_inside_the_project_are_read() {
+        assert_eq!(local_script("./start.sh", false), Some("./start.sh"));
+        assert_eq!(
+            local_script("server/index.js", false),
+            Some("server/index.js")
+        );
+        assert_eq!(local_script("./bin/serve", true), Some("./bin/serve"));
+        assert_eq!(local_script("./bin/serve", false), None);
+        assert_eq!(local_script("../other/start.sh", false), None);
+        assert_eq!(local_script("/opt/start.sh", false), None);
+        assert_eq!(local_script("~/start.sh", false), None);
+        assert_eq!(local_script("${workspaceFolder}/x.py", false), None);
+        assert_eq!(local_script("https://x.example/i.sh", false), None);
+        assert_eq!(local_script("@scope/server", false), None);
+        assert_eq!(local_script("C:\\tools\\run.ps1", false), None);
+        assert_eq!(local_script("mcp-server-fetch", false), None);
+    }
+}
