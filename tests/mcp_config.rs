@@ -449,7 +449,7 @@ fn paths_in_one_users_home_folder() {
     assert_eq!(
         lines(&report),
         [
-            ".mcp.json:1:74 MCP025 warning server `notes` runs `/Users/ada/code/notes-mcp/index.js`, a path in one user's home folder"
+            ".mcp.json:1:74 MCP025 warning server `notes` uses `/Users/ada/code/notes-mcp/index.js`, a path in one user's home folder"
         ]
     );
     assert_eq!(

@@ -152,23 +152,35 @@ fn is_placeholder(name: &str) -> bool {
 }
 
 /// MCP025: the first value of the server (`command`, `args`, `cwd`, `envFile`) in one
-/// user's home folder, once per server; the others are shown beside it.
+/// user's home folder, once per server; the others are shown beside it. `runs_command`:
+/// the first of `values` is the command.
 pub(super) fn user_paths(
     lw: &mut Lowerer<'_>,
     client: Client,
     values: &[(&Node, &str)],
+    runs_command: bool,
     who: &str,
 ) {
-    let found: Vec<(Span, &str)> = values
+    let found: Vec<(Span, &str, usize)> = values
         .iter()
-        .filter_map(|(node, text)| {
+        .enumerate()
+        .filter_map(|(i, (node, text))| {
             let (at, path) = home_path(text)?;
             let shown = path.split(['"', '\'', ' ']).next().unwrap_or(path);
-            Some((span_in_value(lw.file, node, at, shown), shown))
+            Some((span_in_value(lw.file, node, at, shown), shown, i))
         })
         .collect();
-    let Some(((span, path), rest)) = found.split_first() else {
+    let Some(((span, path, index), rest)) = found.split_first() else {
         return;
+    };
+    // The command is what runs; an argument (a script, a log file) or a folder is what the
+    // server uses.
+    let (verb, fails) = match index {
+        0 if runs_command => ("runs", "the server fails to start"),
+        _ => (
+            "uses",
+            "the server fails to start or misses what it was pointed at",
+        ),
     };
     let help = match client {
         Client::VsCode | Client::Cursor => {
@@ -185,12 +197,12 @@ pub(super) fn user_paths(
         .diag(
             &rules::USER_SPECIFIC_PATH,
             *span,
-            format!("{who} runs `{path}`, a path in one user's home folder"),
+            format!("{who} {verb} `{path}`, a path in one user's home folder"),
         )
         .label("exists only on the author's machine")
-        .note("the configuration is shared with the project: on anyone else's machine the path does not exist and the server fails to start")
+        .note(format!("the configuration is shared with the project: on anyone else's machine the path does not exist and {fails}"))
         .help(help);
-    for (span, path) in rest {
+    for (span, path, _) in rest {
         d = d.related(lw.file, *span, format!("`{path}` too"));
     }
     lw.push(d);

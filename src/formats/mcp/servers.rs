@@ -109,6 +109,7 @@ pub(super) fn check(
     if let (Some((cmd, _)), Some(node)) = (command, map.node.value("command")) {
         runs.push((node, cmd));
     }
+    let runs_command = !runs.is_empty();
     runs.extend(args.iter().copied());
     for key in ["cwd", "envFile"] {
         if let Some(node) = map.node.value(key)
@@ -117,7 +118,7 @@ pub(super) fn check(
             runs.push((node, text));
         }
     }
-    local::user_paths(lw, client, &runs, &who);
+    local::user_paths(lw, client, &runs, runs_command, &who);
     if let (Some((url, _)), Some(e)) = (url, url_entry) {
         refs::check(lw, client, &e.value, url, inputs);
     }
