@@ -22,8 +22,9 @@ use crate::source::FormatId;
 pub(super) struct Walk {
     /// The root walked.
     pub root: String,
-    /// Every folder entered (the root first), and its metadata before it was listed.
-    dirs: Vec<(String, Stat)>,
+    /// Every folder entered (the root, then the others sorted), its metadata before it was
+    /// listed, and whether it held a `toolc.toml` file (none: something else is there).
+    dirs: Vec<(String, Stat, Option<bool>)>,
     /// The folders the excludes kept the walk out of.
     pruned: Vec<String>,
     /// Every path reached: what it is, and what the built-in patterns said of it.
@@ -41,11 +42,22 @@ impl Walk {
                 .par_iter()
                 .all(|(p, s)| stat_of(Path::new(p)) == *s)
             && self.pruned.par_iter().all(|p| prune(Path::new(p)))
-            && self.dirs.par_iter().enumerate().all(|(i, (p, s))| {
+            && self.dirs.par_iter().enumerate().all(|(i, (p, s, _))| {
                 let p = Path::new(p);
                 // The root itself is walked whatever the excludes say of it.
                 (i == 0 || !prune(p)) && dir_stat(p) == Some(*s)
             })
+    }
+
+    /// Whether the folder `dir`, entered by the walk, holds a `toolc.toml` file: its entries
+    /// are as they were when the walk replays (none: not known).
+    pub(super) fn config_in(&self, dir: &str) -> Option<bool> {
+        let (root, rest) = self.dirs.split_first()?;
+        if root.0 == dir {
+            return root.2;
+        }
+        rest.get(rest.binary_search_by(|d| d.0.as_str().cmp(dir)).ok()?)?
+            .2
     }
 
     /// Replay the walk through `visit`.
@@ -90,7 +102,7 @@ pub(super) fn walk(
     let on_dir: discover::OnDir = {
         let dirs = Arc::clone(&dirs);
         Arc::new(move |p: &Path| {
-            let entry = (p.to_string_lossy().into_owned(), dir_stat(p));
+            let entry = (p.to_string_lossy().into_owned(), dir_stat(p), config_in(p));
             lock(&dirs).push(entry);
         })
     };
@@ -112,18 +124,19 @@ pub(super) fn walk(
         }
         format
     });
-    let mut dirs: Vec<(String, Option<Stat>)> = std::mem::take(&mut *lock(&dirs));
-    dirs.insert(0, (text.to_string(), root_stat));
+    let mut dirs: Vec<_> = std::mem::take(&mut *lock(&dirs));
+    dirs.sort_by(|a, b| a.0.cmp(&b.0));
+    dirs.insert(0, (text.to_string(), root_stat, config_in(root)));
     let started = walks.started();
-    let dirs: Option<Vec<(String, Stat)>> = dirs
+    let dirs: Option<Vec<_>> = dirs
         .into_iter()
-        .map(|(p, s)| s.filter(|s| !s.is_recent(started)).map(|s| (p, s)))
+        .map(|(p, s, c)| s.filter(|s| !s.is_recent(started)).map(|s| (p, s, c)))
         .collect();
     let (Some(dirs), true) = (dirs, errors.is_empty()) else {
         return errors;
     };
     let mut inputs = root_inputs(root);
-    for (dir, _) in &dirs {
+    for (dir, ..) in &dirs {
         inputs.extend(folder_inputs(Path::new(dir), false));
     }
     let pruned = std::mem::take(&mut *lock(&pruned));
@@ -149,6 +162,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn dir_stat(path: &Path) -> Option<Stat> {
     let m = std::fs::symlink_metadata(path).ok()?;
     m.is_dir().then(|| Stat::of_metadata(&m))
+}
+
+/// Whether the folder `dir` holds a `toolc.toml` file (none: a link or another kind of entry).
+fn config_in(dir: &Path) -> Option<bool> {
+    match std::fs::symlink_metadata(dir.join(crate::config::FILE_NAME)) {
+        Ok(m) => m.is_file().then_some(true),
+        Err(e) => (e.kind() == std::io::ErrorKind::NotFound).then_some(false),
+    }
 }
 
 /// The metadata of what is at `path`, links followed (as the walker reads ignore files).
