@@ -172,8 +172,7 @@ impl Cache {
         self.old
             .get_or_init(|| {
                 let thread = lock(&self.reading).take()?;
-                let archive = thread.join().ok().flatten()?;
-                let mut archive = archive;
+                let mut archive = thread.join().ok().flatten()?;
                 // Only once the archive's check has passed.
                 shellcheck::remember(std::mem::take(&mut archive.shellcheck));
                 Some(Old {

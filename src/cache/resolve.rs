@@ -25,10 +25,8 @@ const KEPT: usize = 4;
 /// One run's cross-file findings.
 #[derive(Serialize, Deserialize)]
 pub(super) struct Resolved {
-    #[serde(with = "super::bytes")]
     key: Digest,
     /// The same files whatever their results: newer findings of them replace these.
-    #[serde(with = "super::bytes")]
     files: Digest,
     deps: Vec<Dep>,
     /// The [`Findings`], encoded: decoded only for a run whose key this is.

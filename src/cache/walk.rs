@@ -13,6 +13,7 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::lock;
 use super::track::Stat;
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
 use crate::source::FormatId;
@@ -22,8 +23,8 @@ use crate::source::FormatId;
 pub(super) struct Walk {
     /// The root walked.
     pub root: String,
-    /// Every folder entered (the root, then the others sorted), its metadata before it was
-    /// listed, and whether it held a `toolc.toml` file (none: something else is there).
+    /// Every folder entered (the root too), sorted, with its metadata before it was listed
+    /// and whether it held a `toolc.toml` file (none: something else is there).
     dirs: Vec<(String, Stat, Option<bool>)>,
     /// The folders the excludes kept the walk out of.
     pruned: Vec<String>,
@@ -42,22 +43,17 @@ impl Walk {
                 .par_iter()
                 .all(|(p, s)| stat_of(Path::new(p)) == *s)
             && self.pruned.par_iter().all(|p| prune(Path::new(p)))
-            && self.dirs.par_iter().enumerate().all(|(i, (p, s, _))| {
-                let p = Path::new(p);
+            && self.dirs.par_iter().all(|(p, s, _)| {
                 // The root itself is walked whatever the excludes say of it.
-                (i == 0 || !prune(p)) && dir_stat(p) == Some(*s)
+                (*p == self.root || !prune(Path::new(p))) && dir_stat(Path::new(p)) == Some(*s)
             })
     }
 
     /// Whether the folder `dir`, entered by the walk, holds a `toolc.toml` file: its entries
     /// are as they were when the walk replays (none: not known).
     pub(super) fn config_in(&self, dir: &str) -> Option<bool> {
-        let (root, rest) = self.dirs.split_first()?;
-        if root.0 == dir {
-            return root.2;
-        }
-        rest.get(rest.binary_search_by(|d| d.0.as_str().cmp(dir)).ok()?)?
-            .2
+        let i = self.dirs.binary_search_by(|d| d.0.as_str().cmp(dir)).ok()?;
+        self.dirs.get(i)?.2
     }
 
     /// Replay the walk through `visit`.
@@ -125,8 +121,8 @@ pub(super) fn walk(
         format
     });
     let mut dirs: Vec<_> = std::mem::take(&mut *lock(&dirs));
+    dirs.push((text.to_string(), root_stat, config_in(root)));
     dirs.sort_by(|a, b| a.0.cmp(&b.0));
-    dirs.insert(0, (text.to_string(), root_stat, config_in(root)));
     let started = walks.started();
     let dirs: Option<Vec<_>> = dirs
         .into_iter()
@@ -152,10 +148,6 @@ pub(super) fn walk(
         }),
     );
     errors
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The metadata of the folder at `path` itself (a link is not one).
