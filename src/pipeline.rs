@@ -139,8 +139,9 @@ fn stages(
 
 /// Stage 3, resolve: the checks across files (each format's, and the security pass's), or
 /// the cache's findings when nothing they came from changed. A finding of releases its
-/// file's project does not target is never reported: it is left out here, before the cache
-/// keeps it (a project of older releases has one per manifest).
+/// file's project does not target, or of a rule those releases do not have, is never
+/// reported: it is left out here, before the cache keeps it (DOJ024 in a project of DojOps
+/// 1.0: one per manifest).
 fn resolve(
     fs: &dyn FileSystem,
     results: &[FileResult],
@@ -149,8 +150,8 @@ fn resolve(
     configs: &ConfigTree,
 ) -> Vec<Diagnostic> {
     let targeted = |d: &Diagnostic| {
-        d.releases
-            .is_none_or(|r| configs.for_path(&d.file.path).runtimes.includes(r))
+        let runtimes = &configs.for_path(&d.file.path).runtimes;
+        runtimes.applies(d.rule.code) && d.releases.is_none_or(|r| runtimes.includes(r))
     };
     let found = match cache {
         Some(cache) => cache.resolve(fs, results, (&targeted, &configs.targets())),
