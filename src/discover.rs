@@ -258,6 +258,11 @@ pub(crate) trait Walks: Sync {
     /// leaving out the folders `prune` rejects and all under them; returns what could not be
     /// walked.
     fn walk(&self, root: &Path, prune: &Prune, visit: Visit<'_>) -> Vec<WalkError>;
+    /// Whether the folder `dir` holds a `toolc.toml` file, when a walk of this run knows
+    /// without asking the disk again (none: ask it).
+    fn holds_config(&self, _dir: &Path) -> Option<bool> {
+        None
+    }
 }
 
 /// Walks of the disk, as they are now.

@@ -116,7 +116,7 @@ fn stages(
         cache,
     );
     let unclaimed = load::unread(options, fs, &discovery, &files);
-    let resolved = resolve(fs, &files.results, cache, options);
+    let resolved = resolve(fs, &files.results, cache, options, &discovery.configs);
     let discover::Discovery {
         scope,
         configs,
@@ -138,20 +138,32 @@ fn stages(
 }
 
 /// Stage 3, resolve: the checks across files (each format's, and the security pass's), or
-/// the cache's findings when nothing they came from changed.
+/// the cache's findings when nothing they came from changed. A finding of releases its
+/// file's project does not target, or of a rule those releases do not have, is never
+/// reported: it is left out here, before the cache keeps it (DOJ024 in a project of DojOps
+/// 1.0: one per manifest).
 fn resolve(
     fs: &dyn FileSystem,
     results: &[FileResult],
     cache: Option<&Cache>,
     options: &CheckOptions,
+    configs: &ConfigTree,
 ) -> Vec<Diagnostic> {
+    let targeted = |d: &Diagnostic| {
+        let runtimes = &configs.for_path(&d.file.path).runtimes;
+        runtimes.applies(d.rule.code) && d.releases.is_none_or(|r| runtimes.includes(r))
+    };
     let found = match cache {
-        Some(cache) => cache.resolve(fs, results),
-        None => formats::resolve_passes(
-            fs,
-            results,
-            crate::security::Passes::for_selection(&options.select, &options.ignore),
-        ),
+        Some(cache) => cache.resolve(fs, results, (&targeted, &configs.targets())),
+        None => {
+            let mut found = formats::resolve_passes(
+                fs,
+                results,
+                crate::security::Passes::for_selection(&options.select, &options.ignore),
+            );
+            found.retain(targeted);
+            found
+        }
     };
     crate::timing::mark("resolve");
     found

@@ -233,3 +233,41 @@ fn the_fixtures_say_the_same_with_and_without_the_cache() {
         }
     }
 }
+
+#[test]
+fn a_nested_configuration_the_walk_ignores_still_governs_its_folder() {
+    let repo = repo();
+    repo.write(".gitignore", b".dojops/tools/c/toolc.toml\n");
+    repo.write(
+        ".dojops/tools/c/toolc.toml",
+        b"[runtimes]\ndojops = \"1.0.9\"\n[rules]\nDOJ003 = \"off\"\n",
+    );
+    warm(&repo);
+    // The walk is replayed: it knows the folder holds a configuration it does not list.
+    let out = run(&repo.root, &[]);
+    assert!(!json(&out).contains("DOJ003"), "{}", json(&out));
+    assert_eq!(json(&out), uncached(&repo, &[]));
+}
+
+#[test]
+fn a_nested_configuration_changed_in_place_changes_the_releases_reported() {
+    let repo = repo();
+    repo.write(
+        ".dojops/tools/a/toolc.toml",
+        b"[runtimes]\ndojops = \"1.0.9\"\n",
+    );
+    warm(&repo);
+    assert!(!json(&run(&repo.root, &[])).contains("DOJ024"));
+    // Written again in place: the folder's time does not change; the project now targets
+    // current DojOps, which no longer loads `tool.yaml` (a cross-file finding).
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(repo.root.join(".dojops/tools/a/toolc.toml"))
+        .expect("open");
+    file.write_all(b"# current DojOps\n").expect("write");
+    drop(file);
+    let out = run(&repo.root, &[]);
+    assert!(json(&out).contains("DOJ024"), "{}", json(&out));
+    assert_eq!(json(&out), uncached(&repo, &[]));
+}

@@ -52,7 +52,6 @@ pub(super) struct Entry {
     /// Modified too close to the run that stored it for its metadata to be trusted.
     pub racy: bool,
     /// The SHA-256 of its bytes.
-    #[serde(with = "super::bytes")]
     pub digest: Digest,
     /// Every other path the load read, looked for or listed, with what was there.
     pub deps: Vec<Dep>,

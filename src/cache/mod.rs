@@ -172,8 +172,7 @@ impl Cache {
         self.old
             .get_or_init(|| {
                 let thread = lock(&self.reading).take()?;
-                let archive = thread.join().ok().flatten()?;
-                let mut archive = archive;
+                let mut archive = thread.join().ok().flatten()?;
                 // Only once the archive's check has passed.
                 shellcheck::remember(std::mem::take(&mut archive.shellcheck));
                 Some(Old {
@@ -278,9 +277,14 @@ impl Cache {
         stored.zip(outcome.ok()).and_then(|(s, r)| s.item(r))
     }
 
-    /// The cross-file findings of `results`, resolved through `fs`, or the last run's when
-    /// nothing they depend on changed.
-    pub(crate) fn resolve(&self, fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
+    /// The cross-file findings of `results` that `targeted` keeps (`targeted.1` says what it
+    /// keeps), resolved through `fs`, or the last run's when nothing they depend on changed.
+    pub(crate) fn resolve(
+        &self,
+        fs: &dyn FileSystem,
+        results: &[FileResult],
+        targeted: (&dyn Fn(&Diagnostic) -> bool, &str),
+    ) -> Vec<Diagnostic> {
         let old = self.old();
         let key = {
             let new = lock(&self.new);
@@ -299,7 +303,7 @@ impl Cache {
             let files = results
                 .iter()
                 .map(|r| (r.file.path.as_path(), sum(&r.file.path)));
-            resolve::key(files, &self.cwd)
+            resolve::key(files, &self.cwd, targeted.1)
         };
         if let (Some((key, _)), Some(old)) = (&key, old)
             && let Some(found) = resolve::reuse(&old.archive.resolved, key, results, fs)
@@ -312,7 +316,7 @@ impl Cache {
         } else {
             "cross-file findings not kept"
         });
-        let (found, kept) = resolve::now(key, fs, results, self.passes);
+        let (found, kept) = resolve::now(key, fs, results, (self.passes, targeted.0));
         *lock(&self.resolved) = kept;
         found
     }
@@ -393,6 +397,12 @@ impl crate::discover::Walks for Cache {
             .roots
             .push(root.to_string_lossy().into_owned());
         walk::walk(self, root, prune, visit)
+    }
+
+    fn holds_config(&self, dir: &Path) -> Option<bool> {
+        let (old, dir) = (walk::Walks::old_walks(self), dir.to_str()?);
+        let replayed = lock(&self.walks).replayed.clone();
+        replayed.iter().find_map(|&i| old.get(i)?.config_in(dir))
     }
 }
 

@@ -25,10 +25,8 @@ const KEPT: usize = 4;
 /// One run's cross-file findings.
 #[derive(Serialize, Deserialize)]
 pub(super) struct Resolved {
-    #[serde(with = "super::bytes")]
     key: Digest,
     /// The same files whatever their results: newer findings of them replace these.
-    #[serde(with = "super::bytes")]
     files: Digest,
     deps: Vec<Dep>,
     /// The [`Findings`], encoded: decoded only for a run whose key this is.
@@ -38,14 +36,17 @@ pub(super) struct Resolved {
 }
 
 /// What identifies resolve's input: each file's stored result (`sum`) in the run's order,
-/// where paths are shown from, the ShellCheck it runs; and the same without the results.
+/// where paths are shown from, the ShellCheck it runs, the releases targeted; and the same
+/// without the results.
 pub(super) fn key<'p>(
     files: impl Iterator<Item = (&'p Path, Option<u128>)>,
     cwd: &Path,
+    targets: &str,
 ) -> Option<(Digest, Digest)> {
     let mut paths = xxhash_rust::xxh3::Xxh3::new();
     let mut hash = sha2::Sha256::default();
     sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
+    sha2::Digest::update(&mut hash, targets);
     sha2::Digest::update(&mut hash, crate::security::shellcheck::identity());
     for (path, sum) in files {
         let path = path.to_str()?.as_bytes();
@@ -94,18 +95,19 @@ pub(super) fn reuse(
     Some(found)
 }
 
-/// The cross-file findings of `results`, resolved now through `fs`, and what to keep of them
-/// under `key` (none: not to be kept).
+/// The cross-file findings of `results` the run's passes find and `targeted` keeps, resolved
+/// now through `fs`, and what to keep of them under `key` (none: not to be kept).
 pub(super) fn now(
     key: Option<(Digest, Digest)>,
     fs: &dyn FileSystem,
     results: &[FileResult],
-    passes: crate::security::Passes,
+    (passes, targeted): (crate::security::Passes, &dyn Fn(&Diagnostic) -> bool),
 ) -> (Vec<Diagnostic>, Option<Resolved>) {
     // Every item is looked into: decoded on every core first.
     results.par_iter().for_each(|r| r.item.prepare());
     let tracker = Tracker::new(fs);
-    let found = formats::resolve_passes(&tracker, results, passes);
+    let mut found = formats::resolve_passes(&tracker, results, passes);
+    found.retain(|d| targeted(d));
     let (deps, comparable) = tracker.finish(Path::new(""));
     let findings = Findings::of(&found).and_then(|f| postcard::to_allocvec(&f).ok());
     let kept = match (key, comparable, findings) {

@@ -36,7 +36,6 @@ struct StoredFile {
     path: String,
     format: FormatId,
     bom_len: usize,
-    #[serde(with = "super::bytes")]
     digest: Digest,
 }
 

@@ -94,9 +94,9 @@ pub(crate) enum Seen {
     /// A file there, only asked about.
     Present,
     /// A file there, read: its metadata before the read and the digest of what was read.
-    Read(Stat, #[serde(with = "super::bytes")] Digest),
+    Read(Stat, Digest),
     /// A folder there, listed: the digest of its listing.
-    Listed(#[serde(with = "super::bytes")] Digest),
+    Listed(Digest),
     /// Asked whether a link on its way leads out of the repository: where to, if it does
     /// (as text: a path that is not UTF-8 would make the whole index unwritable).
     LinkOut(Option<String>),

@@ -13,6 +13,7 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::lock;
 use super::track::Stat;
 use crate::discover::{self, Kind, Prune, Visit, WalkError};
 use crate::source::FormatId;
@@ -22,8 +23,9 @@ use crate::source::FormatId;
 pub(super) struct Walk {
     /// The root walked.
     pub root: String,
-    /// Every folder entered (the root first), and its metadata before it was listed.
-    dirs: Vec<(String, Stat)>,
+    /// Every folder entered (the root too), sorted, with its metadata before it was listed
+    /// and whether it held a `toolc.toml` file (none: something else is there).
+    dirs: Vec<(String, Stat, Option<bool>)>,
     /// The folders the excludes kept the walk out of.
     pruned: Vec<String>,
     /// Every path reached: what it is, and what the built-in patterns said of it.
@@ -41,11 +43,17 @@ impl Walk {
                 .par_iter()
                 .all(|(p, s)| stat_of(Path::new(p)) == *s)
             && self.pruned.par_iter().all(|p| prune(Path::new(p)))
-            && self.dirs.par_iter().enumerate().all(|(i, (p, s))| {
-                let p = Path::new(p);
+            && self.dirs.par_iter().all(|(p, s, _)| {
                 // The root itself is walked whatever the excludes say of it.
-                (i == 0 || !prune(p)) && dir_stat(p) == Some(*s)
+                (*p == self.root || !prune(Path::new(p))) && dir_stat(Path::new(p)) == Some(*s)
             })
+    }
+
+    /// Whether the folder `dir`, entered by the walk, holds a `toolc.toml` file: its entries
+    /// are as they were when the walk replays (none: not known).
+    pub(super) fn config_in(&self, dir: &str) -> Option<bool> {
+        let i = self.dirs.binary_search_by(|d| d.0.as_str().cmp(dir)).ok()?;
+        self.dirs.get(i)?.2
     }
 
     /// Replay the walk through `visit`.
@@ -90,7 +98,7 @@ pub(super) fn walk(
     let on_dir: discover::OnDir = {
         let dirs = Arc::clone(&dirs);
         Arc::new(move |p: &Path| {
-            let entry = (p.to_string_lossy().into_owned(), dir_stat(p));
+            let entry = (p.to_string_lossy().into_owned(), dir_stat(p), config_in(p));
             lock(&dirs).push(entry);
         })
     };
@@ -112,18 +120,19 @@ pub(super) fn walk(
         }
         format
     });
-    let mut dirs: Vec<(String, Option<Stat>)> = std::mem::take(&mut *lock(&dirs));
-    dirs.insert(0, (text.to_string(), root_stat));
+    let mut dirs: Vec<_> = std::mem::take(&mut *lock(&dirs));
+    dirs.push((text.to_string(), root_stat, config_in(root)));
+    dirs.sort_by(|a, b| a.0.cmp(&b.0));
     let started = walks.started();
-    let dirs: Option<Vec<(String, Stat)>> = dirs
+    let dirs: Option<Vec<_>> = dirs
         .into_iter()
-        .map(|(p, s)| s.filter(|s| !s.is_recent(started)).map(|s| (p, s)))
+        .map(|(p, s, c)| s.filter(|s| !s.is_recent(started)).map(|s| (p, s, c)))
         .collect();
     let (Some(dirs), true) = (dirs, errors.is_empty()) else {
         return errors;
     };
     let mut inputs = root_inputs(root);
-    for (dir, _) in &dirs {
+    for (dir, ..) in &dirs {
         inputs.extend(folder_inputs(Path::new(dir), false));
     }
     let pruned = std::mem::take(&mut *lock(&pruned));
@@ -141,14 +150,18 @@ pub(super) fn walk(
     errors
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// The metadata of the folder at `path` itself (a link is not one).
 fn dir_stat(path: &Path) -> Option<Stat> {
     let m = std::fs::symlink_metadata(path).ok()?;
     m.is_dir().then(|| Stat::of_metadata(&m))
+}
+
+/// Whether the folder `dir` holds a `toolc.toml` file (none: a link or another kind of entry).
+fn config_in(dir: &Path) -> Option<bool> {
+    match std::fs::symlink_metadata(dir.join(crate::config::FILE_NAME)) {
+        Ok(m) => m.is_file().then_some(true),
+        Err(e) => (e.kind() == std::io::ErrorKind::NotFound).then_some(false),
+    }
 }
 
 /// The metadata of what is at `path`, links followed (as the walker reads ignore files).

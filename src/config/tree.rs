@@ -15,6 +15,9 @@ use crate::rules::syntax::INVALID_CONFIG;
 use crate::source::quick::{QuickMap, QuickSet};
 use crate::source::{FormatId, SourceFile, Span};
 
+/// Whether a folder holds a `toolc.toml` file, when that is known without asking the disk.
+pub(crate) type Known<'a> = dyn Fn(&Path) -> Option<bool> + Sync + 'a;
+
 /// The configuration of a run and every nested `toolc.toml` below it.
 #[derive(Debug, Clone)]
 pub(crate) struct ConfigTree {
@@ -104,12 +107,13 @@ impl ConfigTree {
     }
 
     /// `base` and the nested `toolc.toml` files in the folders above `files` (read through
-    /// `fs`, so an editor's unsaved configuration counts), with the diagnostics of those that
-    /// cannot be used; a file whose nearest configuration is broken falls back to `base`.
+    /// `fs`, so an editor's unsaved configuration counts; `known` says of a folder whether
+    /// it holds one when that is known without asking `fs`), with the diagnostics of those
+    /// that cannot be used; a file whose nearest configuration is broken falls back to `base`.
     pub(crate) fn discover<'p>(
         base: &Config,
         files: impl IntoIterator<Item = &'p Path>,
-        fs: &dyn FileSystem,
+        (fs, known): (&dyn FileSystem, &Known<'_>),
         cwd: &Path,
     ) -> (ConfigTree, Vec<Diagnostic>) {
         let mut tree = ConfigTree::single(base);
@@ -191,7 +195,7 @@ impl ConfigTree {
                     |a: &Path, b: &Path| a.as_os_str() == b.as_os_str() || (!all_plain && a == b);
                 (!base_file.as_deref().is_some_and(|f| same(&candidate, f))
                     && !same(&candidate, &base_folder_file)
-                    && fs.is_file(&candidate))
+                    && known(dir).unwrap_or_else(|| fs.is_file(&candidate)))
                 .then_some(candidate)
             })
             .collect();
@@ -227,6 +231,13 @@ impl ConfigTree {
             }
         }
         &self.base
+    }
+
+    /// What says which releases each file's project targets: every configuration's
+    /// `[runtimes]`, by folder (the cache keeps cross-file findings under it).
+    pub(crate) fn targets(&self) -> String {
+        let nested: Vec<_> = self.nested.iter().map(|(d, c)| (d, &c.runtimes)).collect();
+        format!("{:?}", (&self.base.runtimes, nested))
     }
 
     /// The nested configurations, by folder.
@@ -334,7 +345,8 @@ mod tests {
             Path::new("/r/c/z.dops"),
             Path::new("/r/d/w.dops"),
         ];
-        let (tree, errors) = ConfigTree::discover(&base(), files, &fs, Path::new("/r"));
+        let (tree, errors) =
+            ConfigTree::discover(&base(), files, (&fs, &|_| None), Path::new("/r"));
         assert!(errors.is_empty(), "{errors:?}");
         use super::super::Setting::{Level, Off};
         assert_eq!(level(&tree, "DOJ003", "/r/a/b/x/tool.yaml"), Off);
@@ -366,8 +378,12 @@ mod tests {
             root: PathBuf::from("/r/./a/"),
             ..Config::default()
         };
-        let (tree, _) =
-            ConfigTree::discover(&spelt, [Path::new("/r/a/x.dops")], &fs, Path::new("/r"));
+        let (tree, _) = ConfigTree::discover(
+            &spelt,
+            [Path::new("/r/a/x.dops")],
+            (&fs, &|_| None),
+            Path::new("/r"),
+        );
         assert_eq!(tree.nested().count(), 0);
     }
 
@@ -379,7 +395,7 @@ mod tests {
             ..base()
         };
         let files = [Path::new("/r/a/tool.yaml")];
-        let (tree, _) = ConfigTree::discover(&explicit, files, &fs, Path::new("/r"));
+        let (tree, _) = ConfigTree::discover(&explicit, files, (&fs, &|_| None), Path::new("/r"));
         assert_eq!(
             level(&tree, "DOJ003", "/r/a/tool.yaml"),
             super::super::Setting::Level(Severity::Error)
@@ -399,7 +415,8 @@ mod tests {
             Path::new("/r/b/x.dops"),
             Path::new("/r/d/x.dops"),
         ];
-        let (tree, errors) = ConfigTree::discover(&base(), files, &fs, Path::new("/r"));
+        let (tree, errors) =
+            ConfigTree::discover(&base(), files, (&fs, &|_| None), Path::new("/r"));
         let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(errors.len(), 3, "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("cycle")), "{messages:?}");

@@ -50,6 +50,9 @@ pub(super) fn discover(
     let (config_files, mut found): (Vec<_>, Vec<_>) = found
         .into_iter()
         .partition(|d| d.format == FormatId::Config);
+    // What the walk saw of each folder's `toolc.toml`, unless a buffer may stand for one.
+    let buffers = fs.buffered();
+    let known = |dir: &Path| buffers.is_empty().then(|| walks.holds_config(dir))?;
     let (configs, config_errors) = ConfigTree::discover(
         config,
         found
@@ -57,7 +60,7 @@ pub(super) fn discover(
             .chain(&config_files)
             .map(|d| d.path.as_path())
             .chain(fs.buffered()),
-        fs as &dyn FileSystem,
+        (fs as &dyn FileSystem, &known),
         &options.cwd,
     );
     crate::timing::mark("configs");
