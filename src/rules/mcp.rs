@@ -3,7 +3,7 @@
 use super::declare_rules;
 
 declare_rules! {
-    MISSING_REQUIRED_FIELD = "MCP001" "mcp-missing-required-field" Error rejects ["mcp-server", "mcp-config"] "a field the server.json schema, `mcp-publisher` or the client requires is missing (or empty)";
+    MISSING_REQUIRED_FIELD = "MCP001" "mcp-missing-required-field" Error rejects ["mcp-server", "mcp-config", "mcp-tools"] "a field the server.json schema, `mcp-publisher` or the client requires is missing (or empty)";
     WRONG_FIELD_TYPE = "MCP002" "mcp-wrong-field-type" Error rejects ["mcp-server", "mcp-config"] "a field has the wrong JSON type";
     INVALID_VALUE = "MCP003" "mcp-invalid-value" Error rejects ["mcp-server", "mcp-config"] "a value is outside what the schema or the client allows (a transport type, a hash, a URL, a path)";
     FIELD_LENGTH = "MCP004" "mcp-field-length" Error rejects ["mcp-server"] "a value is longer or shorter than the schema allows (`description` at most 100 characters, `name` 3 to 200)";

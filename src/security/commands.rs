@@ -15,7 +15,7 @@ mod told;
 mod vector;
 
 use crate::analysis::shell::{
-    Danger, DangerKind, Dialect, Language, dangers, script_dangers, text_dangers,
+    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, text_dangers,
 };
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, Severity, security as sec};
@@ -77,6 +77,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                     Shell::Node => script_dangers(v, Language::JavaScript),
                     // Other languages: only what their lines say in shell terms.
                     Shell::Source => text_dangers(v),
+                    Shell::Make => dangers(&recipes(v), Dialect::Posix),
                 };
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }

@@ -113,6 +113,8 @@ pub(crate) enum Shell {
     /// A command line (or one element of an argument vector) run as one process, without
     /// a shell: operators and globs are literal arguments.
     Process,
+    /// A Makefile: its recipes run in a POSIX shell.
+    Make,
 }
 
 /// One string the model reads (or a command that runs), and where it is written.
@@ -157,9 +159,10 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
     "pl",
 ];
 
-/// Whether `file` is a script by its extension or its `#!` line.
+/// Whether `file` is a script by its name, its extension or its `#!` line.
 pub(crate) fn is_script(file: &SourceFile) -> bool {
-    file.body().starts_with("#!")
+    is_makefile(file)
+        || file.body().starts_with("#!")
         || file
             .path
             .extension()
@@ -167,8 +170,18 @@ pub(crate) fn is_script(file: &SourceFile) -> bool {
             .is_some_and(|e| SCRIPT_EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
-/// The language a script is written in: its `#!` line, else its extension.
+/// Whether `file` is a Makefile, by its name.
+fn is_makefile(file: &SourceFile) -> bool {
+    let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk")
+}
+
+/// The language a script is written in: a Makefile by its name, else its `#!` line, else
+/// its extension.
 pub(crate) fn language(file: &SourceFile) -> Shell {
+    if is_makefile(file) {
+        return Shell::Make;
+    }
     let body = file.body();
     let shebang = body
         .strip_prefix("#!")

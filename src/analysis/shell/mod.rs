@@ -10,6 +10,7 @@ mod danger;
 mod install;
 mod lex;
 mod literal;
+mod make;
 mod runners;
 mod sources;
 mod statements;
@@ -21,6 +22,7 @@ pub(crate) use danger::{
 pub(crate) use install::package_installs;
 pub(crate) use lex::{Command, Dialect, Word, simple_commands};
 pub(crate) use literal::{ShellMeaning, ShellSyntax, shell_syntax};
+pub(crate) use make::recipes;
 pub(crate) use runners::{Ecosystem, unpinned_runs};
 
 /// Names that denote a shell, as a language tag or as a program.

@@ -39,6 +39,12 @@ impl Cx<'_> {
                 .map(|(rel, _)| (*rel).clone())
                 .filter(|rel| !rel.starts_with("scripts/")),
         );
+        // A Makefile at the skill's root is what `make` runs there: its recipes run.
+        for name in ["Makefile", "makefile", "GNUmakefile"] {
+            if self.folder.files.contains_key(name) && !paths.iter().any(|p| p == name) {
+                paths.push(name.to_string());
+            }
+        }
         let mut out = Vec::new();
         for rel in paths {
             let Some(file) = self.companion(&rel) else {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::diagnostics::Diagnostic;
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::item::Item;
 use crate::ir::{
@@ -107,6 +108,28 @@ fn schema_of(entry: &Node) -> Option<&Node> {
     SCHEMA_KEYS.iter().find_map(|k| entry.value(k))
 }
 
+/// MCP001 on an entry of the list with no name, or an empty one: a client that checks the
+/// result refuses the whole list, and one that does not still shows the model its
+/// description (which the security checks read) under no name a lock or a diff can follow.
+fn unnamed(file: &Arc<SourceFile>, entry: &Node, index: usize) -> Option<Diagnostic> {
+    entry.as_map()?;
+    let (span, label) = match entry.value("name") {
+        Some(n) => (n.span, "not a name"),
+        None => (entry.span, "no `name`"),
+    };
+    Some(
+        Diagnostic::new(
+            &crate::rules::mcp::MISSING_REQUIRED_FIELD,
+            file,
+            span,
+            format!("tool[{index}] has no `name`: it is not a tool a client can call"),
+        )
+        .label(label)
+        .note("the protocol requires a name: a client that checks the `tools/list` result refuses the whole list, and one that does not still gives the model this tool's description")
+        .help("give the tool the name it is called by, or remove the entry"),
+    )
+}
+
 /// Parse and check one tool list (claimed already: [`is_tool_list`]).
 pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
     let parsed = json::parse(file.body(), file.bom_len);
@@ -114,10 +137,14 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
     let mut list = ToolList::default();
     if let Some(root) = &parsed.root {
         for (index, entry) in entries(root).iter().enumerate() {
-            let Some(name) = entry.value("name") else {
+            let Some((name, text)) = entry
+                .value("name")
+                .and_then(|n| n.as_str().map(|t| (n, t)))
+                .filter(|(_, t)| !t.trim().is_empty())
+            else {
+                diagnostics.extend(unnamed(&file, entry, index));
                 continue;
             };
-            let Some(text) = name.as_str() else { continue };
             let description = entry.value("description");
             let input = schema_of(entry).filter(|s| s.as_map().is_some());
             if let (true, Some(s)) = (schema, input) {

@@ -17,7 +17,7 @@ use super::unit::Unit;
 use super::vocab::{belongs_to, expansions, is_secret_name};
 use super::{Danger, DangerKind, Related};
 use read::{output_file, read_redirects, read_sources};
-use send::send;
+use send::{Values, send};
 
 /// Where secret data comes from.
 #[derive(Debug, Clone)]
@@ -95,6 +95,13 @@ pub(crate) struct Sink {
 pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
     let mut sources = Vec::new();
     let mut sinks = Vec::new();
+    let mut values = Values::default();
+    values.remember(
+        unit.placed
+            .iter()
+            .filter(|p| p.assigned.is_none())
+            .flat_map(|p| &p.statement.stages),
+    );
     for (placed, index, stage) in unit.stages() {
         let Some(p) = stage.program() else {
             // `$(< ~/.aws/credentials)`: a redirection alone reads the file.
@@ -122,7 +129,7 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
             s.var = s.var.take().or_else(|| var.clone());
             s.file = file.clone();
         }
-        if let Some(sink) = send(script, placed, index, stage, &p)
+        if let Some(sink) = send(script, placed, index, stage, &p, &values)
             && sinks.len() < MAX_SOURCES
         {
             sinks.push(sink);

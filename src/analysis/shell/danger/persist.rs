@@ -94,6 +94,15 @@ const MARKERS: &[&str] = &[
     "@reboot",
     "* * * * *",
     "*/1 * * * *",
+    // PowerShell's downloads and the text it runs.
+    "| iex",
+    "|iex",
+    "invoke-expression",
+    "iwr ",
+    "invoke-webrequest",
+    "irm ",
+    "invoke-restmethod",
+    "downloadstring",
 ];
 
 /// Every command of `unit` that persists something.

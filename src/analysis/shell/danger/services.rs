@@ -100,10 +100,17 @@ pub(crate) fn sent_elsewhere(name: &str, host: &str) -> bool {
     }
     // The last label (the top-level domain) names no service.
     let labels: Vec<&str> = host.split('.').take(dotted.saturating_sub(1)).collect();
-    // `exchangerate-api` serves `EXCHANGE_…` as `exchangerate` does: each part counts.
+    // `exchangerate-api` serves `EXCHANGE_…` as `exchangerate` does: a label is also read
+    // without the parts that only say what kind of endpoint it is (`npm-helper` is not npm's).
     let labels: Vec<&str> = labels
         .iter()
-        .flat_map(|l| std::iter::once(*l).chain(l.split('-')))
+        .flat_map(|l| {
+            let mut parts = l.split('-').filter(|p| !ENDPOINT_WORDS.contains(p));
+            let core = parts
+                .next()
+                .filter(|_| l.contains('-') && parts.next().is_none());
+            std::iter::once(*l).chain(core)
+        })
         .collect();
     let serves = |word: &str| {
         labels.iter().any(|l| {
@@ -132,6 +139,11 @@ pub(crate) fn sent_elsewhere(name: &str, host: &str) -> bool {
     // host does; a domain where throwaway registrations cluster is nobody's API.
     named || throwaway(&host)
 }
+
+/// Parts of a host's label that name a kind of endpoint, not a service (`exchangerate-api`).
+const ENDPOINT_WORDS: &[&str] = &[
+    "api", "apis", "app", "cdn", "static", "svc", "service", "gateway", "prod", "eu", "us",
+];
 
 /// Top-level domains most registered for abuse (cheap or free, unverified): a tool's own
 /// service is seldom there, a collector often is.

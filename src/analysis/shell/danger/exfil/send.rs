@@ -30,6 +30,7 @@ pub(super) fn send(
     index: usize,
     stage: &Stage,
     p: &str,
+    values: &Values,
 ) -> Option<Sink> {
     let args = stage.args();
     let piped = index > 0
@@ -74,7 +75,11 @@ pub(super) fn send(
         | "resolvectl" | "nping" | "traceroute" | "resolve-dnsname" => dns(args),
         _ => None,
     }?;
-    let dest_host = sent.dest.and_then(|d| host_of(&d.text));
+    // `curl "$HOOK?t=…"`: the destination a variable was given in the script.
+    let dest_host = sent.dest.and_then(|d| match values.expand(&d.text) {
+        Some(url) => host_of(&url),
+        None => host_of(&d.text),
+    });
     // Data spelled into the host name itself reaches whoever serves that domain's DNS.
     let host_dynamic = sent.dest.is_some_and(|d| {
         let t = d.text.split_once("://").map_or(d.text.as_str(), |(_, r)| r);
@@ -153,6 +158,51 @@ pub(super) fn send(
     // What goes to this machine or the local network (a local service, the user's own
     // backup box) does not leave.
     .filter(|_| host_dynamic || sent.dns || !dest_host.as_deref().is_some_and(is_local))
+}
+
+/// The plain values the script gives its variables (`HOOK=https://h/x`), to tell where a
+/// send written with one goes.
+#[derive(Default)]
+pub(super) struct Values(Vec<(String, String)>);
+
+/// Variables remembered in one script at most.
+const MAX_VALUES: usize = 64;
+
+impl Values {
+    /// The literal assignments of `stages` (`NAME=value` with nothing expanded in it).
+    pub(super) fn remember<'s>(&mut self, stages: impl Iterator<Item = &'s Stage>) {
+        for stage in stages {
+            for w in &stage.words {
+                let Some((name, value)) = w.text.split_once('=') else {
+                    break;
+                };
+                if !super::is_assignment(&w.text) || self.0.len() >= MAX_VALUES {
+                    break;
+                }
+                if !value.contains(['$', '`']) {
+                    self.0.retain(|(n, _)| n != name);
+                    self.0.push((name.to_string(), value.to_string()));
+                }
+            }
+        }
+    }
+
+    /// `word` with a leading `$NAME` or `${NAME}` replaced by its value, when it has one.
+    fn expand(&self, word: &str) -> Option<String> {
+        let w = word.trim_start_matches(['"', '\'']);
+        let rest = w.strip_prefix('$')?;
+        let (name, after) = match rest.strip_prefix('{') {
+            Some(r) => r.split_once('}')?,
+            None => {
+                let len = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                rest.split_at(len)
+            }
+        };
+        let (_, value) = self.0.iter().rev().find(|(n, _)| n == name)?;
+        Some(format!("{value}{after}"))
+    }
 }
 
 /// A host of this machine or the local network (`localhost`, `127.0.0.1`, `10.…`,

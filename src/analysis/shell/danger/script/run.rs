@@ -38,7 +38,8 @@ pub(super) fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger
         if code.starts_with('#') || code.starts_with("//") {
             continue;
         }
-        let ran = run.find(line);
+        // A method of that name (`re.compile(`) runs nothing.
+        let ran = run.find(line).filter(|r| !line[..r.start()].ends_with('.'));
         let made = decode
             .find(line)
             .map(|d| (d, DangerKind::DecodeExecute))
@@ -96,7 +97,6 @@ pub(super) fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger
             });
         } else if let Some((_, fs, fe)) = fetched.filter(|(n, ..)| number - n <= FETCH_WINDOW)
             && evaluates(r.as_str())
-            && !line[..r.start()].ends_with('.')
             && !inside.trim_start().starts_with(['"', '\'', '`'])
         {
             out.push(Danger {

