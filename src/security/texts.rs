@@ -192,7 +192,7 @@ pub(crate) struct FileTexts {
 
 impl FileTexts {
     /// Check the texts of a file's tools now, and keep what cross-file checks need.
-    pub(crate) fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+    pub(crate) fn check<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) -> FileTexts {
         super::check_texts(tools)
     }
 }

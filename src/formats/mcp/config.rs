@@ -30,8 +30,6 @@ const INPUT_TYPES: &[&str] = &["promptString", "pickString", "command"];
 /// What a lowered client configuration holds.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct ClientConfig {
-    /// The server names, in order.
-    pub servers: Vec<String>,
     /// What the security pass reads (`texts.rs`).
     pub texts: crate::security::texts::FileTexts,
 }
@@ -43,7 +41,7 @@ pub(super) fn check(
     client: Client,
 ) -> (ClientConfig, Vec<Diagnostic>) {
     let mut lw = Lowerer::new(file, &SHAPE);
-    let mut out = ClientConfig::default();
+    let out = ClientConfig::default();
     let brace = Span::new(root.span.start, root.span.start + 1);
     let Some(map) = lw.as_map(root, brace, "") else {
         return (out, lw.diags.into_vec());
@@ -78,9 +76,7 @@ pub(super) fn check(
         return (out, lw.diags.into_vec());
     };
     let entries = servers_map.node.as_map().unwrap_or_default();
-    out.servers.reserve_exact(entries.len());
     for entry in entries {
-        out.servers.push(entry.key.clone());
         servers::check(&mut lw, client, &path, entry, &mut inputs);
     }
     same_names(&mut lw, entries);

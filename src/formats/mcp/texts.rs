@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::analysis::shell::{program_name, shell_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts};
 use crate::source::SourceFile;
-use crate::syntax::{Entry, Node};
+use crate::syntax::Node;
 
 /// Keys of a client's server that hold the URL it connects to.
 const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
@@ -92,9 +92,14 @@ fn input<'a>(c: &mut Collector<'a>, node: &'a Node, given: TextKind) {
     }
 }
 
-/// The texts of a client configuration whose root is `root`: one per server. Only its name
-/// reaches the model (clients prefix the server's tools with it); the rest runs or connects.
-pub(super) fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+/// The texts of a client configuration whose root is `root`: one per server, made as the
+/// security pass reads them (a million servers' texts are never held at once). Only a
+/// server's name reaches the model (clients prefix the server's tools with it); the rest
+/// runs or connects.
+pub(super) fn config<'a>(
+    file: &'a Arc<SourceFile>,
+    root: &'a Node,
+) -> impl Iterator<Item = ToolTexts<'a>> + 'a {
     let servers = ["mcpServers", "servers"]
         .iter()
         .find_map(|k| root.value(k).filter(|v| v.as_map().is_some()))
@@ -103,27 +108,25 @@ pub(super) fn config<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
             mcp.value("servers").or_else(|| mcp.value("mcpServers"))
         });
     let servers = servers.and_then(Node::as_map).unwrap_or_default();
-    let is_server = |e: &&Entry| e.value.as_map().is_some();
-    // Room for exactly the servers: grown by doubling, a list of a million servers' texts
-    // was held twice at its last copy.
-    let mut all = Vec::with_capacity(servers.iter().filter(is_server).count());
-    all.extend(servers.iter().filter(is_server).map(|entry| {
-        let server = &entry.value;
-        let mut c = Collector::new(file);
-        command(&mut c, server.value("command"), server.value("args"));
-        for key in URL_KEYS {
-            c.scalar(TextKind::Endpoint, server.value(key));
-        }
-        let mut name = Collector::new(file);
-        name.key(TextKind::Name, entry);
-        ToolTexts {
-            name: name.finish().pop(),
-            callable: false,
-            texts: c.finish(),
-            credentials: None,
-        }
-    }));
-    all
+    servers
+        .iter()
+        .filter(|e| e.value.as_map().is_some())
+        .map(move |entry| {
+            let server = &entry.value;
+            let mut c = Collector::new(file);
+            command(&mut c, server.value("command"), server.value("args"));
+            for key in URL_KEYS {
+                c.scalar(TextKind::Endpoint, server.value(key));
+            }
+            let mut name = Collector::new(file);
+            name.key(TextKind::Name, entry);
+            ToolTexts {
+                name: name.finish().pop(),
+                callable: false,
+                texts: c.finish(),
+                credentials: None,
+            }
+        })
 }
 
 /// `command` and `args` run as one process, without a shell; the script of
