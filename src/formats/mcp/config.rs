@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use super::refs::Input;
 use super::{SHAPE, servers};
-use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
 use crate::rules::mcp as rules;
@@ -211,11 +210,8 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
 
 /// MCP022: server names that differ only in case.
 fn same_names(lw: &mut Lowerer<'_>, entries: &[Entry]) {
-    let keys = entries
-        .iter()
-        .map(|e| Some(((), e.key.to_ascii_lowercase())));
-    for dup in registry::duplicates(keys) {
-        let (again, first) = (&entries[dup.again], &entries[dup.first]);
+    for (first, again) in same_but_case(entries) {
+        let (again, first) = (&entries[again], &entries[first]);
         let d = lw
             .diag(
                 &rules::DUPLICATE_NAME,
@@ -231,6 +227,21 @@ fn same_names(lw: &mut Lowerer<'_>, entries: &[Entry]) {
             .help("give the servers names that differ by more than case");
         lw.push(d);
     }
+}
+
+/// Pairs of the positions of names equal but for ASCII case: the first of its names, and
+/// each later one, in the order of the later. Found by sorting positions, not by a table of
+/// lowercased copies: that table was the largest thing a file of a million servers held.
+fn same_but_case(entries: &[Entry]) -> Vec<(usize, usize)> {
+    let lower = |i: usize| entries[i].key.bytes().map(|b| b.to_ascii_lowercase());
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_unstable_by(|&a, &b| lower(a).cmp(lower(b)).then(a.cmp(&b)));
+    let mut pairs: Vec<(usize, usize)> = order
+        .chunk_by(|&a, &b| entries[a].key.eq_ignore_ascii_case(&entries[b].key))
+        .flat_map(|same| same.iter().skip(1).map(|&again| (same[0], again)))
+        .collect();
+    pairs.sort_unstable_by_key(|&(_, again)| again);
+    pairs
 }
 
 /// MCP023: inputs no server references.
@@ -252,5 +263,24 @@ fn unused(lw: &mut Lowerer<'_>, inputs: &[Input]) {
                 input.id
             ));
         lw.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::json;
+
+    #[test]
+    fn names_equal_but_for_case_pair_with_the_first_in_order_of_the_later() {
+        let root = json::parse(r#"{"B": 1, "a": 2, "b": 3, "A": 4, "c": 5, "aA": 6, "a_": 7, "B_": 8, "bB": 9, "BB": 10}"#, 0)
+            .root
+            .expect("json");
+        let entries = root.as_map().expect("map");
+        assert_eq!(
+            same_but_case(entries),
+            [(0, 2), (1, 3), (8, 9)],
+            "each later name with the first of its names, none for names that differ"
+        );
     }
 }
