@@ -255,7 +255,7 @@ impl<'a> Collector<'a> {
         if let Some(node) = node
             && let NodeKind::String(s) = &node.kind
         {
-            self.text(kind, &**s, node.span);
+            self.text(kind, &**s, node.span());
         }
     }
 
@@ -288,7 +288,7 @@ impl<'a> Collector<'a> {
 
     /// A mapping key (a parameter name).
     pub(crate) fn key(&mut self, kind: TextKind, entry: &'a Entry) {
-        self.text(kind, entry.key.as_str(), entry.key_span);
+        self.text(kind, entry.key.as_str(), entry.key_span());
     }
 
     /// A region of the file read as is (Markdown).

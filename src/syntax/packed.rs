@@ -163,7 +163,7 @@ impl Writer {
             NodeKind::Map(_) => MAP,
         };
         self.push(tag);
-        self.span(node.span);
+        self.span(node.span());
         match &node.kind {
             NodeKind::Null | NodeKind::Bool(_) => {}
             NodeKind::Number(Number::Int(i)) => self.varint(((i << 1) ^ (i >> 63)) as u64),
@@ -179,7 +179,7 @@ impl Writer {
                 self.varint(entries.len() as u64);
                 for e in entries {
                     self.str(&e.key);
-                    self.span(e.key_span);
+                    self.span(e.key_span());
                     self.node(&e.value);
                 }
             }
@@ -272,11 +272,7 @@ impl Reader<'_> {
                     let key = self.str()?.to_string();
                     let key_span = self.span()?;
                     let value = self.node(depth + 1)?;
-                    entries.push(Entry {
-                        key,
-                        key_span,
-                        value,
-                    });
+                    entries.push(Entry::new(key, key_span, value));
                 }
                 NodeKind::Map(entries.into_boxed_slice())
             }

@@ -41,7 +41,7 @@ pub(super) fn check(
 ) -> (ClientConfig, Vec<Diagnostic>) {
     let mut lw = Lowerer::new(file, &SHAPE);
     let out = ClientConfig::default();
-    let brace = Span::new(root.span.start, root.span.start + 1);
+    let brace = Span::new(root.span().start, root.span().start + 1);
     let Some(map) = lw.as_map(root, brace, "") else {
         return (out, lw.diags.into_vec());
     };
@@ -71,7 +71,7 @@ pub(super) fn check(
         _ => Vec::new(),
     };
     let path = servers_entry.key.clone();
-    let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span, &path) else {
+    let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span(), &path) else {
         return (out, lw.diags.into_vec());
     };
     let entries = servers_map.node.as_map().unwrap_or_default();
@@ -103,7 +103,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
         let d = lw
             .diag(
                 &rules::WRONG_SERVERS_KEY,
-                entry.key_span,
+                entry.key_span(),
                 format!(
                     "{} reads servers from `{expected}`, not `{other}`",
                     client.name()
@@ -115,7 +115,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
                 client.name()
             ))
             .help(format!("rename `{other}` to `{expected}`"))
-            .fix(rename_key(lw.file, entry.key_span, expected));
+            .fix(rename_key(lw.file, entry.key_span(), expected));
         lw.push(d);
         return Some(entry);
     }
@@ -129,7 +129,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
         let d = lw
             .diag(
                 &rules::WRONG_SERVERS_KEY,
-                mcp.key_span,
+                mcp.key_span(),
                 format!(
                     "{} reads servers from a top-level `{expected}`, not from `mcp.{}`",
                     client.name(),
@@ -154,7 +154,7 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
     let mut out: Vec<Input> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
-        let brace = Span::new(item.span.start, item.span.start + 1);
+        let brace = Span::new(item.span().start, item.span().start + 1);
         let Some(map) = lw.as_map(item, brace, &path) else {
             continue;
         };
@@ -215,14 +215,14 @@ fn same_names(lw: &mut Lowerer<'_>, entries: &[Entry]) {
         let d = lw
             .diag(
                 &rules::DUPLICATE_NAME,
-                again.key_span,
+                again.key_span(),
                 format!(
                     "server `{}` differs from server `{}` only in case",
                     again.key, first.key
                 ),
             )
             .label("same name, other case")
-            .related(lw.file, first.key_span, "the other server")
+            .related(lw.file, first.key_span(), "the other server")
             .note("tools are named after their server (`mcp__github__…`), and clients compare names differently: one server may hide the other, and approvals meant for one apply to both")
             .help("give the servers names that differ by more than case");
         lw.push(d);

@@ -157,7 +157,7 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         let at = pkg
             .node
             .get("runtimeArguments")
-            .map_or(pkg.anchor, |e| e.key_span);
+            .map_or(pkg.anchor, |e| e.key_span());
         let d = lw
             .diag(
                 &rules::MISSING_RUNTIME_HINT,
@@ -201,7 +201,7 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
     post_install(lw, pkg, path);
     if let Some(entry) = pkg.node.get("transport") {
         let tpath = format!("{path}.transport");
-        if let Some(t) = lw.as_map(&entry.value, entry.key_span, &tpath) {
+        if let Some(t) = lw.as_map(&entry.value, entry.key_span(), &tpath) {
             transport(lw, t, &tpath, &declared, false);
         }
     } else {
@@ -423,7 +423,7 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
         let d = lw
             .diag(
                 &rules::INVALID_VALUE,
-                type_entry.value.span,
+                type_entry.value.span(),
                 format!("`{path}.type` is `stdio`, but a remote is reached over the network"),
             )
             .label("not a remote transport")
@@ -441,7 +441,7 @@ fn transport(lw: &mut Lowerer<'_>, t: MapRef<'_>, path: &str, declared: &[Declar
             let d = lw
                 .diag(
                     &rules::INVALID_VALUE,
-                    url.key_span,
+                    url.key_span(),
                     format!("`{path}` is `stdio` but has a `url`"),
                 )
                 .label("not read for stdio")

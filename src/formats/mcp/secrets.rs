@@ -45,7 +45,7 @@ pub(super) fn literal_secret(
             let d = lw
                 .diag(
                     &rules::LITERAL_SECRET,
-                    node.span,
+                    node.span(),
                     format!("{what} `{name}` of {owner} is marked secret but its value is written in the file"),
                 )
                 .label("secret written literally")

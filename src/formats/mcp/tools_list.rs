@@ -119,8 +119,8 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
                 index,
                 name: text.to_string(),
                 description: description.and_then(Node::as_str).map(str::to_string),
-                name_span: name.span,
-                description_span: description.map(|d| d.span),
+                name_span: name.span(),
+                description_span: description.map(|d| d.span()),
                 schema: input.map(Packed::pack),
                 hints: hints(entry.value("annotations")),
             });
