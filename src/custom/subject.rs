@@ -223,7 +223,9 @@ fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
     match reached.key {
         Some(key) => key,
         None => match &reached.node.kind {
-            NodeKind::Map(entries) => entries.first().map_or(reached.node.span(), |e| e.key_span()),
+            NodeKind::Map(entries) => entries
+                .first()
+                .map_or(reached.node.span(), |e| e.key_span()),
             _ => reached.node.span(),
         },
     }

@@ -268,7 +268,10 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
         match e.key.as_str() {
             "name" | "$schema" | "_meta" => {}
             "description" | "title" => {
-                fields.insert(e.key.clone(), field(e.value.to_json(), e.value.span(), true));
+                fields.insert(
+                    e.key.clone(),
+                    field(e.value.to_json(), e.value.span(), true),
+                );
             }
             "packages" => packages(&e.value, &mut fields),
             "remotes" => {

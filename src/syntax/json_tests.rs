@@ -7,7 +7,10 @@ fn spans_and_duplicates() {
     assert_eq!(parsed.errors.len(), 1);
     assert_eq!(parsed.errors[0].span, Span::new(5 + 28, 5 + 31));
     let root = parsed.root.unwrap();
-    assert_eq!(root.get("b").unwrap().value.span(), Span::new(5 + 14, 5 + 26));
+    assert_eq!(
+        root.get("b").unwrap().value.span(),
+        Span::new(5 + 14, 5 + 26)
+    );
 }
 
 #[test]

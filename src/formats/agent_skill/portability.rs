@@ -163,7 +163,10 @@ impl Cx<'_> {
     ) {
         let source = self.file.slice(node.span());
         if source.starts_with('*') {
-            found.push((Construct::Alias, token_at(&self.file.text, node.span().start)));
+            found.push((
+                Construct::Alias,
+                token_at(&self.file.text, node.span().start),
+            ));
             masks.push(node.span());
             return;
         }

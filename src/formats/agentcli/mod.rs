@@ -215,7 +215,10 @@ impl Cx<'_> {
 
     /// The opening brace of a mapping: where a missing key is reported.
     fn brace(node: &Node) -> Span {
-        Span::new(node.span().start, (node.span().start + 1).min(node.span().end))
+        Span::new(
+            node.span().start,
+            (node.span().start + 1).min(node.span().end),
+        )
     }
 
     fn wrong_type(&mut self, node: &Node, what: String, expected: &str, help: Option<String>) {

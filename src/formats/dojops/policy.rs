@@ -224,9 +224,11 @@ fn cross_named_keys(lower: &mut Lowerer<'_>, root: &Node) {
             .label("not read by DojOps")
             .note(format!("DojOps names the allowlist `{}` and the blocklist `{}`: none of the entries under `{key}` take effect", ALLOWED_KEYS[0], BLOCKED_KEYS[0]));
         if root.get(read).is_none() {
-            d = d
-                .help(format!("rename it to `{read}`"))
-                .fix(rename_key(lower.file, e.key_span(), read));
+            d = d.help(format!("rename it to `{read}`")).fix(rename_key(
+                lower.file,
+                e.key_span(),
+                read,
+            ));
         } else {
             d = d.help(format!("move its entries into `{read}` and delete `{key}`"));
         }

@@ -75,9 +75,11 @@ impl Lowerer<'_> {
             let renamable = hint.filter(|h| map.node.get(h).is_none());
             let d = d.label("unknown key");
             let d = match (safety, renamable) {
-                (Some(h), _) => d
-                    .help(format!("rename it to `{h}`"))
-                    .fix(rename_key(self.file, e.key_span(), h)),
+                (Some(h), _) => d.help(format!("rename it to `{h}`")).fix(rename_key(
+                    self.file,
+                    e.key_span(),
+                    h,
+                )),
                 (None, Some(h)) => {
                     d.did_you_mean(DidYouMean::new(h, rename_key(self.file, e.key_span(), h)))
                 }

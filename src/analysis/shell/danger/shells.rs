@@ -11,9 +11,8 @@ use super::{DangerKind, push};
 use crate::analysis::shell::danger::Danger;
 
 /// Every anchor of [`SHAPES`], found in one pass.
-static ANCHORS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
-    AhoCorasick::new(SHAPES.iter().flat_map(|s| s.anchor.iter().copied())).ok()
-});
+static ANCHORS: LazyLock<Option<AhoCorasick>> =
+    LazyLock::new(|| AhoCorasick::new(SHAPES.iter().flat_map(|s| s.anchor.iter().copied())).ok());
 
 /// One shape: the word reported, and groups of words of which the script must hold one
 /// each.

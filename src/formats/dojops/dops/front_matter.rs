@@ -137,7 +137,13 @@ impl SkillLowerer<'_> {
             return;
         }
         let Some(name) = node.as_str() else { return };
-        if check_name(&mut self.lw, NameKind::Skill, "meta.name", name, node.span()) {
+        if check_name(
+            &mut self.lw,
+            NameKind::Skill,
+            "meta.name",
+            name,
+            node.span(),
+        ) {
             self.skill.name = Some(Name {
                 value: name.to_string(),
                 span: node.span(),
