@@ -127,7 +127,7 @@ fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
         let (file, span) = match t.output {
             Some((file, root)) => {
                 let root = root.unpack();
-                (file, locate(&root, "/type", false).unwrap_or(root.span))
+                (file, locate(&root, "/type", false).unwrap_or(root.span()))
             }
             None => (t.file, t.name_span),
         };
@@ -254,7 +254,7 @@ fn non_object_root(t: &Lowered<'_>) -> Diagnostic {
     let (file, span) = match t.schema {
         Some((file, root)) => {
             let root = root.unpack();
-            (file, locate(&root, "/type", false).unwrap_or(root.span))
+            (file, locate(&root, "/type", false).unwrap_or(root.span()))
         }
         None => (t.file, t.name_span),
     };
@@ -352,7 +352,7 @@ fn place<'a>(t: &Lowered<'a>, p: &SchemaProblem) -> (&'a Arc<SourceFile>, Span) 
         let root = root.unpack();
         return (
             file,
-            locate(&root, &p.pointer, p.on_key).unwrap_or(root.span),
+            locate(&root, &p.pointer, p.on_key).unwrap_or(root.span()),
         );
     }
     let parameters = t.parameters.map(Packed::unpack);
@@ -366,7 +366,7 @@ fn place<'a>(t: &Lowered<'a>, p: &SchemaProblem) -> (&'a Arc<SourceFile>, Span) 
                 .get(&name.replace("~1", "/").replace("~0", "~"))
         });
     match parameter {
-        Some(e) => (t.file, e.key_span),
+        Some(e) => (t.file, e.key_span()),
         None => (t.file, t.name_span),
     }
 }
@@ -381,7 +381,7 @@ fn locate(root: &Node, pointer: &str, on_key: bool) -> Option<Span> {
         match &node.kind {
             NodeKind::Map(entries) => {
                 let e = entries.iter().find(|e| e.key == token)?;
-                key_span = Some(e.key_span);
+                key_span = Some(e.key_span());
                 node = &e.value;
             }
             NodeKind::Seq(items) => {
@@ -393,7 +393,7 @@ fn locate(root: &Node, pointer: &str, on_key: bool) -> Option<Span> {
     }
     Some(match key_span {
         Some(k) if on_key => k,
-        _ => node.span,
+        _ => node.span(),
     })
 }
 

@@ -58,13 +58,13 @@ impl<'a> Located<'a> {
 
     fn tree(file: &'a Arc<SourceFile>, node: Node, parameters: bool) -> Located<'a> {
         // A schema spans many lines: point at its first one.
-        let start = node.span.start.min(file.text.len());
+        let start = node.span().start.min(file.text.len());
         let line_end = file
             .text
             .get(start..)
             .and_then(|rest| rest.find('\n'))
             .map_or(file.text.len(), |n| start + n);
-        let fallback = Span::new(start, line_end.min(node.span.end.max(start)));
+        let fallback = Span::new(start, line_end.min(node.span().end.max(start)));
         Located {
             file,
             root: Some(Rc::new(node)),
@@ -98,7 +98,7 @@ impl<'a> Located<'a> {
             let Some(entry) = node.get(segment) else {
                 break;
             };
-            key = Some(entry.key_span);
+            key = Some(entry.key_span());
             node = &entry.value;
             depth += 1;
         }
@@ -111,7 +111,7 @@ impl<'a> Located<'a> {
         match self.deepest(path) {
             Some((key, node, 0)) => match node.kind {
                 NodeKind::Map(_) | NodeKind::Seq(_) => key.unwrap_or(self.fallback),
-                _ => node.span,
+                _ => node.span(),
             },
             Some((Some(key), _, _)) => key,
             _ => self.fallback,
@@ -133,7 +133,7 @@ impl<'a> Located<'a> {
             && let Some(items) = node.as_seq()
             && let Some(item) = items.iter().find(|i| i.to_json() == *value)
         {
-            return item.span;
+            return item.span();
         }
         self.at(path)
     }
@@ -160,7 +160,7 @@ impl<'a> Located<'a> {
                 .as_seq()
                 .and_then(|items| items.iter().find(|i| i.as_str() == Some(name)))
         {
-            return item.span;
+            return item.span();
         }
         self.key(&property)
     }

@@ -194,7 +194,7 @@ fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
             (NodeKind::Map(entries), Step::Key(k)) => entries
                 .iter()
                 .find(|e| &e.key == k)
-                .map(|e| (&e.value, Some(e.key_span))),
+                .map(|e| (&e.value, Some(e.key_span()))),
             (NodeKind::Seq(items), Step::Index(i)) => items.get(*i).map(|n| (n, None)),
             _ => None,
         };
@@ -218,13 +218,15 @@ fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
 fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
     let reached = walk(root, steps);
     if !missing && reached.whole {
-        return reached.node.span;
+        return reached.node.span();
     }
     match reached.key {
         Some(key) => key,
         None => match &reached.node.kind {
-            NodeKind::Map(entries) => entries.first().map_or(reached.node.span, |e| e.key_span),
-            _ => reached.node.span,
+            NodeKind::Map(entries) => entries
+                .first()
+                .map_or(reached.node.span(), |e| e.key_span()),
+            _ => reached.node.span(),
         },
     }
 }

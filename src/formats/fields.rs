@@ -194,7 +194,7 @@ impl<'a> Lowerer<'a> {
         let d = self
             .diag(
                 self.rules.wrong_type,
-                node.span,
+                node.span(),
                 format!("`{path}` must be {expected}, found {}", node.type_name()),
             )
             .label(format!("expected {expected}"));
@@ -219,7 +219,7 @@ impl<'a> Lowerer<'a> {
             let d = self
                 .diag(
                     self.rules.wrong_type,
-                    node.span,
+                    node.span(),
                     format!("{what} must be a mapping, found {}", node.type_name()),
                 )
                 .label("expected a mapping");
@@ -256,7 +256,7 @@ impl<'a> Lowerer<'a> {
                 if left == 0 {
                     break;
                 }
-                if self.unknown.contains(&e.key_span) {
+                if self.unknown.contains(&e.key_span()) {
                     left -= 1;
                     if did_you_mean(&e.key, [key]).is_some() {
                         misspelt = Some(e);
@@ -274,7 +274,7 @@ impl<'a> Lowerer<'a> {
                 .node
                 .as_map()
                 .and_then(|m| m.first())
-                .map(|e| e.key_span);
+                .map(|e| e.key_span());
             let (anchor, label) = match first_key {
                 Some(span) if map.anchor.is_empty() && map.path.is_empty() => {
                     (span, format!("the top-level mapping lacks `{key}`"))
@@ -288,11 +288,11 @@ impl<'a> Lowerer<'a> {
                 d = d
                     .related(
                         self.file,
-                        e.key_span,
+                        e.key_span(),
                         format!("`{}` looks like a misspelling of `{key}`", e.key),
                     )
                     .help(format!("rename `{}` to `{key}`", e.key))
-                    .fix(rename_key(self.file, e.key_span, key));
+                    .fix(rename_key(self.file, e.key_span(), key));
             }
             let mut d = site.finish(d);
             if d.help.is_none()
@@ -362,14 +362,14 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         self.check_len_at(
-            node.span,
+            node.span(),
             path,
             s.chars().count(),
             (min_len, max_len),
             "characters",
             site,
         );
-        Some((s, node.span))
+        Some((s, node.span()))
     }
 
     /// Report a length outside `min..=max`.
@@ -436,7 +436,7 @@ impl<'a> Lowerer<'a> {
                     };
                     let fix = replace_text(
                         self.file,
-                        entry.value.span,
+                        entry.value.span(),
                         word,
                         fixed,
                         Applicability::Safe,
@@ -494,12 +494,12 @@ impl<'a> Lowerer<'a> {
             str::to_string,
         );
         let d = self
-            .diag(site.rule_or(self.rules.bad_value), node.span, message)
+            .diag(site.rule_or(self.rules.bad_value), node.span(), message)
             .label("not an allowed value")
             .maybe_did_you_mean(hint.map(|h| {
                 DidYouMean::new(
                     h,
-                    replace_scalar(self.file, node.span, h, Applicability::Safe),
+                    replace_scalar(self.file, node.span(), h, Applicability::Safe),
                 )
             }));
         self.push(site.finish(d));
@@ -557,12 +557,12 @@ pub(crate) fn span_in_value(
     value_offset: usize,
     needle: &str,
 ) -> Span {
-    let source = file.slice(node.span);
+    let source = file.slice(node.span());
     let value = node.as_str().unwrap_or_default();
     let quote = usize::from(source.starts_with(['"', '\'']));
     // Fast path: the source between quotes is the value itself.
     if source.get(quote..quote + value.len()) == Some(value) {
-        let start = node.span.start + quote + value_offset;
+        let start = node.span().start + quote + value_offset;
         return Span::new(start, start + needle.len());
     }
     // Escapes or folding changed offsets: find the needle's n-th occurrence in the source.
@@ -572,7 +572,7 @@ pub(crate) fn span_in_value(
     source
         .match_indices(needle)
         .nth(nth)
-        .map_or(node.span, |(i, _)| {
-            Span::new(node.span.start + i, node.span.start + i + needle.len())
+        .map_or(node.span(), |(i, _)| {
+            Span::new(node.span().start + i, node.span().start + i + needle.len())
         })
 }

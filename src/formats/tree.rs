@@ -32,8 +32,8 @@ pub(crate) fn site_at(node: &Node, path: &[&str]) -> Option<crate::source::Span>
     let (last, parents) = path.split_last()?;
     let entry = node_at(node, parents)?.get(last)?;
     Some(match entry.value.kind {
-        crate::syntax::NodeKind::Map(_) | crate::syntax::NodeKind::Seq(_) => entry.key_span,
-        _ => entry.value.span,
+        crate::syntax::NodeKind::Map(_) | crate::syntax::NodeKind::Seq(_) => entry.key_span(),
+        _ => entry.value.span(),
     })
 }
 

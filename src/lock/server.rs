@@ -41,7 +41,7 @@ pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
             kind: Kind::Server,
             file,
             name: e.key.clone(),
-            name_span: e.key_span,
+            name_span: e.key_span(),
             fields: entry_fields(&e.value),
         })
         .collect()
@@ -54,18 +54,18 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
         if RUN_KEYS.contains(&key) {
             fields.insert(
                 key.to_string(),
-                field(e.value.to_json(), e.value.span, false),
+                field(e.value.to_json(), e.value.span(), false),
             );
         } else if NAMED_KEYS.contains(&key) {
-            fields.insert(key.to_string(), names(&e.value, e.key_span));
+            fields.insert(key.to_string(), names(&e.value, e.key_span()));
         } else if key == "description" {
             fields.insert(
                 key.to_string(),
-                field(e.value.to_json(), e.value.span, true),
+                field(e.value.to_json(), e.value.span(), true),
             );
         } else {
             let name = format!("settings/{key}");
-            fields.insert(name, field(e.value.to_json(), e.value.span, false));
+            fields.insert(name, field(e.value.to_json(), e.value.span(), false));
         }
     }
     let command = server.value("command").and_then(Node::as_str);
@@ -79,8 +79,8 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
         && let Some(package) = package(command, &args)
     {
         let span = package.at.map_or_else(
-            || server.value("command").map_or(server.span, |n| n.span),
-            |n| n.span,
+            || server.value("command").map_or(server.span(), |n| n.span()),
+            |n| n.span(),
         );
         fields.insert(
             "package".into(),
@@ -268,7 +268,10 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
         match e.key.as_str() {
             "name" | "$schema" | "_meta" => {}
             "description" | "title" => {
-                fields.insert(e.key.clone(), field(e.value.to_json(), e.value.span, true));
+                fields.insert(
+                    e.key.clone(),
+                    field(e.value.to_json(), e.value.span(), true),
+                );
             }
             "packages" => packages(&e.value, &mut fields),
             "remotes" => {
@@ -279,14 +282,14 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
                         .map_or_else(|| i.to_string(), str::to_string);
                     fields.insert(
                         format!("remotes/{id}"),
-                        field(remote.to_json(), remote.span, false),
+                        field(remote.to_json(), remote.span(), false),
                     );
                 }
             }
             other => {
                 fields.insert(
                     other.to_string(),
-                    field(e.value.to_json(), e.value.span, false),
+                    field(e.value.to_json(), e.value.span(), false),
                 );
             }
         }
@@ -295,7 +298,7 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
         kind: Kind::Server,
         file,
         name: name.value.as_str()?.to_string(),
-        name_span: name.value.span,
+        name_span: name.value.span(),
         fields,
     })
 }
@@ -331,8 +334,8 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
             }
         }
         env.sort_unstable();
-        let at = |k: &str| p.value(k).map_or(p.span, |n| n.span);
-        let version_at = p.value("version").map_or(p.span, |n| n.span);
+        let at = |k: &str| p.value(k).map_or(p.span(), |n| n.span());
+        let version_at = p.value("version").map_or(p.span(), |n| n.span());
         fields.insert(
             format!("packages/{id}"),
             field(Value::Object(what), version_at, false),
@@ -340,7 +343,7 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
         if !how.is_empty() {
             fields.insert(
                 format!("packages/{id}/run"),
-                field(Value::Object(how), p.span, false),
+                field(Value::Object(how), p.span(), false),
             );
         }
         if !env.is_empty() {

@@ -27,7 +27,7 @@ pub(super) fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Opti
     let folder = file.path.parent()?;
     let name_entry = root.get("name");
     let (name, name_span) = match name_entry.and_then(|e| e.value.as_str().map(|s| (e, s))) {
-        Some((e, s)) => (s.to_string(), e.value.span),
+        Some((e, s)) => (s.to_string(), e.value.span()),
         None => (folder.file_name()?.to_string_lossy().into_owned(), fm.open),
     };
     for entry in root.as_map().unwrap_or_default() {
@@ -41,7 +41,7 @@ pub(super) fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Opti
             Some(s) if text => Value::String(s.trim().to_string()),
             _ => entry.value.to_json(),
         };
-        fields.insert(key, field(value, entry.value.span, text));
+        fields.insert(key, field(value, entry.value.span(), text));
     }
     let body = text.get(fm.body_start..).unwrap_or("");
     // The span starts at the first written line (a blank line after the fence is no place).

@@ -64,7 +64,7 @@ impl Cx<'_> {
             let d = Diagnostic::new(
                 &rules::REQUIRED_PROPERTY_UNDEFINED,
                 self.file,
-                item.span,
+                item.span(),
                 format!(
                     "`{}` is required but not defined in `properties`",
                     short(name, 60)
@@ -73,13 +73,13 @@ impl Cx<'_> {
             .label("not in `properties`")
             .related(
                 self.file,
-                props_entry.key_span,
+                props_entry.key_span(),
                 "the properties are defined here",
             )
             .note(note)
             .did_you_mean_or(
                 hint.map(|h| {
-                    let fix = replace_scalar(self.file, item.span, h, Applicability::Unsafe);
+                    let fix = replace_scalar(self.file, item.span(), h, Applicability::Unsafe);
                     DidYouMean::new(h, fix)
                 }),
                 format!(
@@ -105,7 +105,7 @@ impl Cx<'_> {
                 let d = Diagnostic::new(
                     &rules::VALUE_VIOLATES_OWN_SCHEMA,
                     file,
-                    v.span,
+                    v.span(),
                     format!(
                         "`enum` value {} is {}, but `type` is {}",
                         shown(file, v),
@@ -132,7 +132,7 @@ impl Cx<'_> {
             let d = Diagnostic::new(
                 &rules::VALUE_VIOLATES_OWN_SCHEMA,
                 file,
-                default.span,
+                default.span(),
                 format!(
                     "`default` is {}, but `type` is {}",
                     default.type_name(),
@@ -158,7 +158,7 @@ impl Cx<'_> {
             let d = Diagnostic::new(
                 &rules::VALUE_VIOLATES_OWN_SCHEMA,
                 file,
-                default.span,
+                default.span(),
                 format!(
                     "`default` {} is not one of the `enum` values",
                     shown(file, default)
@@ -168,7 +168,7 @@ impl Cx<'_> {
             .note(default_note)
             .did_you_mean_or(
                 hint.map(|h| {
-                    let fix = replace_scalar(file, default.span, h, Applicability::Unsafe);
+                    let fix = replace_scalar(file, default.span(), h, Applicability::Unsafe);
                     DidYouMean::new(format!("\"{h}\""), fix)
                 }),
                 format!("use one of {}{more}", listed.join(", ")),

@@ -167,7 +167,7 @@ impl Cx<'_> {
             |k: &str, otherwise: String| vocab::expected_value(k).map_or(otherwise, str::to_string);
         let (span, message, label) = match (&target, &err.kind) {
             (Target::Schema(what), MetaKind::Type(types)) => (
-                node.span,
+                node.span(),
                 format!(
                     "{what} must be {}, found {}",
                     schema_words(types),
@@ -184,19 +184,19 @@ impl Cx<'_> {
                     .map(|(_, a)| a);
                 match dup {
                     Some(a) => (
-                        a.span,
+                        a.span(),
                         format!("`{k}` lists {} more than once", shown(file, a)),
                         "duplicate".to_string(),
                     ),
                     None => (
-                        node.span,
+                        node.span(),
                         format!("`{k}` must not repeat a value"),
                         "duplicates".to_string(),
                     ),
                 }
             }
             (Target::Keyword(k), MetaKind::Type(types)) => (
-                node.span,
+                node.span(),
                 format!(
                     "`{k}` must be {}, found {}",
                     expected(k, type_words(types)),
@@ -205,7 +205,7 @@ impl Cx<'_> {
                 format!("not {}", expected(k, type_words(types))),
             ),
             (Target::InValue(k), MetaKind::Type(types)) => (
-                node.span,
+                node.span(),
                 format!(
                     "entries of `{k}` must be {}, found {}",
                     plural_words(types),
@@ -216,7 +216,7 @@ impl Cx<'_> {
             (Target::Keyword(k) | Target::InValue(k), MetaKind::Format(format)) => {
                 match format.as_str() {
                     "regex" => (
-                        node.span,
+                        node.span(),
                         format!(
                             "`{k}` is not a valid regular expression: {}",
                             found(file, node)
@@ -224,12 +224,12 @@ impl Cx<'_> {
                         "invalid regular expression".to_string(),
                     ),
                     "uri-reference" | "uri" | "iri-reference" | "iri" => (
-                        node.span,
+                        node.span(),
                         format!("`{k}` must be a URI reference, found {}", found(file, node)),
                         "not a URI reference".to_string(),
                     ),
                     other => (
-                        node.span,
+                        node.span(),
                         format!(
                             "`{k}` must be a valid `{other}`, found {}",
                             found(file, node)
@@ -239,7 +239,7 @@ impl Cx<'_> {
                 }
             }
             (Target::Keyword(k) | Target::InValue(k), MetaKind::Minimum(limit)) => (
-                node.span,
+                node.span(),
                 format!(
                     "`{k}` must be {}, found {}",
                     expected(k, format!("at least {limit}")),
@@ -248,7 +248,7 @@ impl Cx<'_> {
                 format!("must be at least {limit}"),
             ),
             (Target::Keyword(k) | Target::InValue(k), MetaKind::ExclusiveMinimum(limit)) => (
-                node.span,
+                node.span(),
                 format!(
                     "`{k}` must be greater than {limit}, found {}",
                     found(file, node)
@@ -256,7 +256,7 @@ impl Cx<'_> {
                 format!("must be greater than {limit}"),
             ),
             (Target::Keyword(k) | Target::InValue(k), MetaKind::MinItems(n)) => (
-                node.span,
+                node.span(),
                 if *n <= 1 {
                     format!("`{k}` must not be an empty list")
                 } else {
@@ -265,7 +265,7 @@ impl Cx<'_> {
                 "empty list".to_string(),
             ),
             (Target::Keyword(k) | Target::InValue(k), MetaKind::Enum(options)) => (
-                node.span,
+                node.span(),
                 format!(
                     "`{k}` must be one of {}, found {}",
                     options.join(", "),
@@ -277,18 +277,18 @@ impl Cx<'_> {
                 if let Some(by) = needed_by(node, property) =>
             {
                 (
-                    by.key_span,
+                    by.key_span(),
                     format!("`{}` needs `{property}` next to it", by.key),
                     format!("`{property}` is missing"),
                 )
             }
             (Target::Schema(what), kind) => (
-                node.span,
+                node.span(),
                 format!("{what} is invalid: {}", other_text(kind)),
                 "invalid".to_string(),
             ),
             (Target::Keyword(k) | Target::InValue(k), kind) => (
-                node.span,
+                node.span(),
                 format!("`{k}` is invalid: {}", other_text(kind)),
                 "invalid".to_string(),
             ),

@@ -173,7 +173,7 @@ pub(crate) mod tests {
                     Diagnostic::new(
                         &crate::rules::schema::KEYWORD_NOT_ENFORCED,
                         file,
-                        e.key_span,
+                        e.key_span(),
                         "title",
                     )
                 })

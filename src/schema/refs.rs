@@ -113,7 +113,7 @@ impl Cx<'_> {
             let d = Diagnostic::new(
                 &rules::INVALID_JSON_SCHEMA,
                 self.file,
-                entry.value.span,
+                entry.value.span(),
                 format!(
                     "`$ref` points at `{}`, which this schema does not define",
                     short(reference, 80)
@@ -122,7 +122,7 @@ impl Cx<'_> {
             .label("nothing here")
             .note("a validator refuses to compile a schema with a reference it cannot resolve")
             .maybe_did_you_mean(hint.map(|h| {
-                let fix = replace_scalar(self.file, entry.value.span, &h, Applicability::Unsafe);
+                let fix = replace_scalar(self.file, entry.value.span(), &h, Applicability::Unsafe);
                 DidYouMean::new(h, fix)
             }));
             self.push(d);
@@ -148,7 +148,7 @@ impl Cx<'_> {
             let d = Diagnostic::new(
                 &rules::REMOTE_REF,
                 self.file,
-                entry.value.span,
+                entry.value.span(),
                 format!("`{key}` points at a remote schema `{}`", short(reference, 80)),
             )
             .label(format!("`{scheme}:` reference, never fetched"))

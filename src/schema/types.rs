@@ -20,7 +20,7 @@ impl Cx<'_> {
             Diagnostic::new(
                 &rules::INVALID_JSON_SCHEMA,
                 file,
-                node.span,
+                node.span(),
                 format!(
                     "`type` must be one of the JSON Schema types, found `{}`",
                     short(name, 40)
@@ -29,7 +29,7 @@ impl Cx<'_> {
             .label("not a JSON Schema type")
             .did_you_mean_or(
                 hint.map(|h| {
-                    DidYouMean::new(h, replace_scalar(file, node.span, h, Applicability::Safe))
+                    DidYouMean::new(h, replace_scalar(file, node.span(), h, Applicability::Safe))
                 }),
                 "use one of `string`, `number`, `integer`, `boolean`, `array`, `object`, `null`",
             )
@@ -47,7 +47,7 @@ impl Cx<'_> {
                         Diagnostic::new(
                             &rules::INVALID_JSON_SCHEMA,
                             file,
-                            ty.span,
+                            ty.span(),
                             "`type` must not be an empty list",
                         )
                         .label("empty list")
@@ -64,7 +64,7 @@ impl Cx<'_> {
                                 Diagnostic::new(
                                     &rules::INVALID_JSON_SCHEMA,
                                     file,
-                                    item.span,
+                                    item.span(),
                                     format!("`type` lists `{s}` more than once"),
                                 )
                                 .label("duplicate")
@@ -77,7 +77,7 @@ impl Cx<'_> {
                                 Diagnostic::new(
                                     &rules::INVALID_JSON_SCHEMA,
                                     file,
-                                    item.span,
+                                    item.span(),
                                     format!(
                                         "entries of `type` must be type names, found {}",
                                         found(file, item)
@@ -94,7 +94,7 @@ impl Cx<'_> {
                 Diagnostic::new(
                     &rules::INVALID_JSON_SCHEMA,
                     file,
-                    ty.span,
+                    ty.span(),
                     format!(
                         "`type` must be a type name or a list of type names, found {}",
                         found(file, ty)

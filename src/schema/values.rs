@@ -87,7 +87,7 @@ pub(crate) fn found(file: &SourceFile, node: &Node) -> String {
 
 /// A number as written in the file (so `1.50` stays `1.50`).
 pub(crate) fn number_text(file: &SourceFile, node: &Node) -> String {
-    let text = file.slice(node.span).trim();
+    let text = file.slice(node.span()).trim();
     if text.is_empty() {
         node.to_json().to_string()
     } else {

@@ -78,11 +78,13 @@ impl Passes {
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
-pub(crate) fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) -> FileTexts {
     let mut out = FileTexts::default();
     let mut context = context::Context::default();
     let mut joined = String::new();
-    for tool in &tools {
+    // One tool at a time: a file of a million servers never holds all their texts at once.
+    for tool in tools {
+        let tool = &tool;
         hidden::check_texts(tool, &mut out.covered, &mut out.findings);
         names::mixed_scripts(tool, &mut out.findings);
         joined.clear();
@@ -103,9 +105,13 @@ pub(crate) fn check_texts(tools: Vec<ToolTexts<'_>>) -> FileTexts {
             &mut out.findings,
         );
         transport::check(tool, &mut out.findings);
+        // Only a tool a model calls by name can be impersonated or shadowed: the
+        // cross-file checks read no other (a million servers' names were kept for nothing).
         // Built afresh rather than collected in place: a collected `Vec` would keep the
         // capacity of every text the tool had, for each file, for the whole run.
-        out.kept.push(kept(tool, look.calls));
+        if tool.callable {
+            out.kept.push(kept(tool, look.calls));
+        }
         out.scripts.extend(
             tool.texts
                 .iter()

@@ -258,7 +258,7 @@ pub(crate) struct FileTexts {
 
 impl FileTexts {
     /// Check the texts of a file's tools now, and keep what cross-file checks need.
-    pub(crate) fn check(tools: Vec<ToolTexts<'_>>) -> FileTexts {
+    pub(crate) fn check<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) -> FileTexts {
         super::check_texts(tools)
     }
 }
@@ -321,7 +321,7 @@ impl<'a> Collector<'a> {
         if let Some(node) = node
             && let NodeKind::String(s) = &node.kind
         {
-            self.text(kind, &**s, node.span);
+            self.text(kind, &**s, node.span());
         }
     }
 
@@ -354,7 +354,7 @@ impl<'a> Collector<'a> {
 
     /// A mapping key (a parameter name).
     pub(crate) fn key(&mut self, kind: TextKind, entry: &'a Entry) {
-        self.text(kind, entry.key.as_str(), entry.key_span);
+        self.text(kind, entry.key.as_str(), entry.key_span());
     }
 
     /// A region of the file read as is (Markdown).

@@ -443,11 +443,7 @@ impl<'t> Parser<'t> {
                     let Some(value) = self.value(depth + 1)? else {
                         return Err(self.here(&ParseErrorKind::ExpectedObjectValue));
                     };
-                    entries.push(Entry {
-                        key: key.into_owned(),
-                        key_span,
-                        value,
-                    });
+                    entries.push(Entry::new(key.into_owned(), key_span, value));
                 }
                 None => {
                     let end = self.scanner.token_end();
@@ -499,12 +495,12 @@ impl<'t> Parser<'t> {
             at
         };
         for &(repeat, _) in &again {
-            let first = entries[first_of(repeat, &again) as usize].key_span;
+            let first = entries[first_of(repeat, &again) as usize].key_span();
             let e = &entries[repeat as usize];
             self.found.push(SyntaxError {
                 kind: SyntaxErrorKind::DuplicateKey,
                 message: format!("duplicate key `{}`", e.key),
-                span: e.key_span,
+                span: e.key_span(),
                 related: Some((first, "first defined here".into())),
                 explain: None,
             });

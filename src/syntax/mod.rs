@@ -21,10 +21,33 @@ pub(crate) const MAX_DEPTH: usize = 200;
 /// One value of a spanned document.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Node {
-    /// Bytes of the value in its file.
-    pub span: Span,
+    /// Bytes of the value in its file ([`Node::span`]).
+    at: Spot,
     /// What the value is.
     pub kind: NodeKind,
+}
+
+/// A span in half the room of a [`Span`]: every value of a tree holds one, and a list of
+/// millions of one-byte values cost 16 bytes a value in spans alone. Files are read up to
+/// 64 MiB, far within 32 bits; an offset beyond them is held at `u32::MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Spot {
+    start: u32,
+    end: u32,
+}
+
+impl Spot {
+    fn of(span: Span) -> Spot {
+        let at = |offset: usize| u32::try_from(offset).unwrap_or(u32::MAX);
+        Spot {
+            start: at(span.start),
+            end: at(span.end),
+        }
+    }
+
+    fn span(self) -> Span {
+        Span::new(self.start as usize, self.end as usize)
+    }
 }
 
 /// The kinds of values a document can hold.
@@ -58,16 +81,45 @@ pub(crate) enum Number {
 pub(crate) struct Entry {
     /// The key as text.
     pub key: String,
-    /// Bytes of the key.
-    pub key_span: Span,
+    /// Bytes of the key ([`Entry::key_span`]).
+    key_at: Spot,
     /// The value.
     pub value: Node,
+}
+
+impl Entry {
+    /// A new entry.
+    pub(crate) fn new(key: String, key_span: Span, value: Node) -> Entry {
+        Entry {
+            key,
+            key_at: Spot::of(key_span),
+            value,
+        }
+    }
+
+    /// Bytes of the key.
+    pub(crate) fn key_span(&self) -> Span {
+        self.key_at.span()
+    }
 }
 
 impl Node {
     /// A new node.
     pub(crate) fn new(span: Span, kind: NodeKind) -> Node {
-        Node { span, kind }
+        Node {
+            at: Spot::of(span),
+            kind,
+        }
+    }
+
+    /// Bytes of the value in its file.
+    pub(crate) fn span(&self) -> Span {
+        self.at.span()
+    }
+
+    /// The value now spans `span`.
+    pub(crate) fn set_span(&mut self, span: Span) {
+        self.at = Spot::of(span);
     }
 
     /// The mapping entries, if this is a mapping.

@@ -26,9 +26,20 @@ const MAP: u8 = 7;
 impl Packed {
     /// Pack `node`.
     pub(crate) fn pack(node: &Node) -> Packed {
-        let mut out = Writer {
+        // Measured first, then written into room of exactly that size: grown by doubling,
+        // the bytes of a schema with millions of values were held one and a half times.
+        let mut measure = Writer {
             bytes: Vec::new(),
+            len: 0,
             last: 0,
+            write: false,
+        };
+        measure.node(node);
+        let mut out = Writer {
+            bytes: Vec::with_capacity(measure.len),
+            len: 0,
+            last: 0,
+            write: true,
         };
         out.node(node);
         Packed(out.bytes.into_boxed_slice())
@@ -100,17 +111,32 @@ impl<'de> Deserialize<'de> for Packed {
 
 struct Writer {
     bytes: Vec<u8>,
+    /// Bytes written so far (or that would be, when only measuring).
+    len: usize,
     /// Start of the last span written: spans are written as the difference, mostly small.
     last: usize,
+    /// False to only count the bytes.
+    write: bool,
 }
 
 impl Writer {
+    fn push(&mut self, b: u8) {
+        self.extend(&[b]);
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.len += bytes.len();
+        if self.write {
+            self.bytes.extend_from_slice(bytes);
+        }
+    }
+
     fn varint(&mut self, mut v: u64) {
         while v >= 0x80 {
-            self.bytes.push((v as u8) | 0x80);
+            self.push((v as u8) | 0x80);
             v >>= 7;
         }
-        self.bytes.push(v as u8);
+        self.push(v as u8);
     }
 
     fn span(&mut self, span: Span) {
@@ -122,7 +148,7 @@ impl Writer {
 
     fn str(&mut self, s: &str) {
         self.varint(s.len() as u64);
-        self.bytes.extend_from_slice(s.as_bytes());
+        self.extend(s.as_bytes());
     }
 
     fn node(&mut self, node: &Node) {
@@ -136,12 +162,12 @@ impl Writer {
             NodeKind::Seq(_) => SEQ,
             NodeKind::Map(_) => MAP,
         };
-        self.bytes.push(tag);
-        self.span(node.span);
+        self.push(tag);
+        self.span(node.span());
         match &node.kind {
             NodeKind::Null | NodeKind::Bool(_) => {}
             NodeKind::Number(Number::Int(i)) => self.varint(((i << 1) ^ (i >> 63)) as u64),
-            NodeKind::Number(Number::Float(f)) => self.bytes.extend_from_slice(&f.to_le_bytes()),
+            NodeKind::Number(Number::Float(f)) => self.extend(&f.to_le_bytes()),
             NodeKind::String(s) => self.str(s),
             NodeKind::Seq(items) => {
                 self.varint(items.len() as u64);
@@ -153,7 +179,7 @@ impl Writer {
                 self.varint(entries.len() as u64);
                 for e in entries {
                     self.str(&e.key);
-                    self.span(e.key_span);
+                    self.span(e.key_span());
                     self.node(&e.value);
                 }
             }
@@ -246,11 +272,7 @@ impl Reader<'_> {
                     let key = self.str()?.to_string();
                     let key_span = self.span()?;
                     let value = self.node(depth + 1)?;
-                    entries.push(Entry {
-                        key,
-                        key_span,
-                        value,
-                    });
+                    entries.push(Entry::new(key, key_span, value));
                 }
                 NodeKind::Map(entries.into_boxed_slice())
             }

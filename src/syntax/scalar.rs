@@ -152,7 +152,7 @@ mod tests {
     fn scalar<'t>(text: &'t str, root: &Node, key: &str) -> (&'t str, String) {
         let node = root.value(key).expect("key");
         (
-            &text[node.span.start..node.span.end],
+            &text[node.span().start..node.span().end],
             node.as_str().expect("string").to_string(),
         )
     }

@@ -248,7 +248,7 @@ impl Builder<'_> {
                         items,
                         anchor,
                     } => {
-                        let end = items.last().map_or(span.end, |n| n.span.end);
+                        let end = items.last().map_or(span.end, |n| n.span().end);
                         let end = if self.is_flow_close(span) {
                             span.end
                         } else {
@@ -270,7 +270,7 @@ impl Builder<'_> {
                     } => {
                         let end = entries
                             .last()
-                            .map_or(span.end, |e| e.value.span.end.max(e.key_span.end));
+                            .map_or(span.end, |e| e.value.span().end.max(e.key_span().end));
                         let end = if self.is_flow_close(span) {
                             span.end
                         } else {
@@ -323,7 +323,7 @@ impl Builder<'_> {
                 // root): otherwise many aliases of one large anchor pass the check one by one.
                 self.nodes += anchored.size.saturating_sub(1);
                 let mut node = anchored.node.clone();
-                node.span = span;
+                node.set_span(span);
                 self.finish(node, 0)?;
             }
             _ => {}
@@ -380,7 +380,7 @@ impl Builder<'_> {
                         NodeKind::Bool(b) => b.to_string(),
                         NodeKind::Number(_) => self
                             .text
-                            .get(node.span.start - self.base..node.span.end - self.base)
+                            .get(node.span().start - self.base..node.span().end - self.base)
                             .unwrap_or_default()
                             .to_string(),
                         NodeKind::Seq(_) | NodeKind::Map(_) => {
@@ -389,13 +389,13 @@ impl Builder<'_> {
                                 message:
                                     "a mapping key must be a plain value, not a list or mapping"
                                         .into(),
-                                span: node.span,
+                                span: node.span(),
                                 related: None,
                                 explain: None,
                             });
                         }
                     };
-                    *key = Some((text, node.span));
+                    *key = Some((text, node.span()));
                 }
                 Some((k, key_span)) => {
                     if let Some(first) = seen.get(&k) {
@@ -408,11 +408,7 @@ impl Builder<'_> {
                         });
                     } else {
                         seen.insert(k.clone(), key_span);
-                        entries.push(Entry {
-                            key: k,
-                            key_span,
-                            value: node,
-                        });
+                        entries.push(Entry::new(k, key_span, node));
                     }
                 }
             },
@@ -518,8 +514,8 @@ mod tests {
         let parsed = parse(text, 10);
         let r = parsed.root.unwrap();
         let e = r.get("name").unwrap();
-        assert_eq!(e.key_span, Span::new(10 + 7, 10 + 11));
-        assert_eq!(e.value.span, Span::new(10 + 13, 10 + 14));
+        assert_eq!(e.key_span(), Span::new(10 + 7, 10 + 11));
+        assert_eq!(e.value.span(), Span::new(10 + 13, 10 + 14));
     }
 
     #[test]

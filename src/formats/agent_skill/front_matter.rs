@@ -68,7 +68,7 @@ pub(super) fn scalar_text(cx: &Cx<'_>, node: &Node) -> Option<String> {
     match &node.kind {
         NodeKind::String(s) => Some(s.to_string()),
         NodeKind::Seq(_) | NodeKind::Map(_) => None,
-        _ => Some(cx.file.slice(node.span).to_string()),
+        _ => Some(cx.file.slice(node.span()).to_string()),
     }
 }
 
@@ -104,7 +104,7 @@ impl Cx<'_> {
                 let d = lw
                     .diag(
                         &rules::FIELD_LENGTH,
-                        e.value.span,
+                        e.value.span(),
                         format!("`description` has {len} characters; the spec allows at most {MAX_DESCRIPTION}"),
                     )
                     .label("too long")
@@ -112,7 +112,7 @@ impl Cx<'_> {
                     .help("keep the description to what the skill does and when to use it; move detail into the body");
                 lw.push(d);
             }
-            meta.description = Some((text, e.value.span));
+            meta.description = Some((text, e.value.span()));
         }
         if let Some(e) = map.node.get("license") {
             meta.license = self.text_field(&mut lw, &e.value, "license", false);
@@ -165,7 +165,7 @@ impl Cx<'_> {
             let d = lw
                 .diag(
                     &rules::DIALECT_KEY,
-                    e.key_span,
+                    e.key_span(),
                     format!("`{key}` is read by {agents}, not by the Agent Skills spec"),
                 )
                 .label("agent-specific key")
@@ -188,7 +188,7 @@ impl Cx<'_> {
             let d = lw
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    node.span,
+                    node.span(),
                     format!("`{key}` must be a string, found {}", node.type_name()),
                 )
                 .label("expected a string")
@@ -203,7 +203,7 @@ impl Cx<'_> {
             let d = lw
                 .diag(
                     &rules::MISSING_REQUIRED_FIELD,
-                    node.span,
+                    node.span(),
                     format!("`{key}` is empty"),
                 )
                 .label("empty")
@@ -221,11 +221,11 @@ impl Cx<'_> {
         if !matches!(node.kind, NodeKind::Number(_) | NodeKind::Bool(_)) {
             return;
         }
-        let written = self.file.slice(node.span);
+        let written = self.file.slice(node.span());
         let d = lw
             .diag(
                 &rules::UNQUOTED_SCALAR,
-                node.span,
+                node.span(),
                 format!("`{key}` is written as {}, not a string", node.type_name()),
             )
             .label("unquoted")
@@ -235,7 +235,7 @@ impl Cx<'_> {
             ))
             .help(format!("quote it: `\"{written}\"`"))
             .fix(
-                Fix::replace(Applicability::Safe, node.span, format!("\"{written}\""))
+                Fix::replace(Applicability::Safe, node.span(), format!("\"{written}\""))
                     .with_message(format!("quote `{written}`")),
             );
         lw.push(d);
@@ -257,14 +257,14 @@ impl Cx<'_> {
             let d = lw
                 .diag(
                     &rules::INVALID_NAME,
-                    node.span,
+                    node.span(),
                     format!("`{value}` is not a valid skill name: {why}"),
                 )
                 .label("invalid name")
                 .note(REJECTED)
                 .maybe_help(suggestion.as_ref().map(|s| format!("write `name: {s}`")))
                 .maybe_fix(suggestion.and_then(|s| {
-                    replace_exact(self.file, node.span, &raw, &s, Applicability::Unsafe)
+                    replace_exact(self.file, node.span(), &raw, &s, Applicability::Unsafe)
                 }));
             lw.push(d);
         }
@@ -274,7 +274,7 @@ impl Cx<'_> {
             let d = lw
                 .diag(
                     &rules::NAME_FOLDER_MISMATCH,
-                    node.span,
+                    node.span(),
                     format!("`name` is `{value}` but the skill's folder is `{folder}`"),
                 )
                 .label("not the folder's name")
@@ -285,7 +285,7 @@ impl Cx<'_> {
                     (None, _) => format!("rename the folder to `{value}`"),
                 })
                 .maybe_fix(valid_folder.and_then(|f| {
-                    replace_exact(self.file, node.span, &raw, f, Applicability::Unsafe)
+                    replace_exact(self.file, node.span(), &raw, f, Applicability::Unsafe)
                         .map(|fix| fix.with_message(format!("rename the skill to `{f}`")))
                 }));
             lw.push(d);
@@ -294,7 +294,7 @@ impl Cx<'_> {
         }
         Some(Named {
             value,
-            span: node.span,
+            span: node.span(),
         })
     }
 
@@ -331,12 +331,12 @@ impl Cx<'_> {
             return;
         };
         let d = lw
-            .diag(&rules::UNPORTABLE_NAME, node.span, message)
+            .diag(&rules::UNPORTABLE_NAME, node.span(), message)
             .label("not portable")
             .note("the reference validator trims and normalizes the name and takes letters of any script, but the spec, Claude Code and VS Code document `a-z`, `0-9` and `-`, and agents compare names and folders as written")
             .help("write the name, and name the folder, in lowercase ASCII letters, digits and hyphens")
             .maybe_fix(fix.and_then(|v| {
-                replace_exact(self.file, node.span, raw, v, Applicability::Safe)
+                replace_exact(self.file, node.span(), raw, v, Applicability::Safe)
             }));
         lw.push(d);
     }
@@ -354,7 +354,7 @@ impl Cx<'_> {
             return;
         };
         let mut d = lw
-            .diag(&rules::FIELD_LENGTH, node.span, message)
+            .diag(&rules::FIELD_LENGTH, node.span(), message)
             .label(if len > MAX_COMPATIBILITY { "too long" } else { "empty" })
             .help("say in a sentence what the skill needs (product, packages, network), or drop the key");
         if len > MAX_COMPATIBILITY {
@@ -372,7 +372,7 @@ impl Cx<'_> {
             let d = lw
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    node.span,
+                    node.span(),
                     format!(
                         "`metadata` must be a mapping of strings, found {}",
                         node.type_name()
@@ -390,7 +390,7 @@ impl Cx<'_> {
                 let d = lw
                     .diag(
                         &rules::WRONG_FIELD_TYPE,
-                        e.value.span,
+                        e.value.span(),
                         format!("`{path}` must be a string, found {}", e.value.type_name()),
                     )
                     .label("expected a string")
@@ -410,7 +410,7 @@ impl Cx<'_> {
                 let d = lw
                     .diag(
                         &rules::MALFORMED_ALLOWED_TOOLS,
-                        node.span,
+                        node.span(),
                         "`allowed-tools` is a list; the spec makes it one space-separated string",
                     )
                     .label("a list")
@@ -431,7 +431,7 @@ impl Cx<'_> {
                     let d = lw
                         .diag(
                             &rules::MALFORMED_ALLOWED_TOOLS,
-                            node.span,
+                            node.span(),
                             "`allowed-tools` is empty",
                         )
                         .label("no tools")
@@ -467,7 +467,7 @@ impl Cx<'_> {
                 .maybe_fix(comma.then(|| {
                     replace_exact(
                         self.file,
-                        node.span,
+                        node.span(),
                         text,
                         &allowed_tools::without_commas(text),
                         Applicability::Safe,

@@ -161,17 +161,20 @@ impl Cx<'_> {
         masks: &mut Vec<Span>,
         found: &mut Vec<(Construct, Span)>,
     ) {
-        let source = self.file.slice(node.span);
+        let source = self.file.slice(node.span());
         if source.starts_with('*') {
-            found.push((Construct::Alias, token_at(&self.file.text, node.span.start)));
-            masks.push(node.span);
+            found.push((
+                Construct::Alias,
+                token_at(&self.file.text, node.span().start),
+            ));
+            masks.push(node.span());
             return;
         }
         match &node.kind {
             NodeKind::Seq(items) => {
                 let flow = source.starts_with('[');
                 if flow && !in_flow {
-                    found.push((Construct::Flow, node.span));
+                    found.push((Construct::Flow, node.span()));
                 }
                 for item in items {
                     self.visit(item, in_flow || flow, masks, found);
@@ -180,18 +183,18 @@ impl Cx<'_> {
             NodeKind::Map(entries) => {
                 let flow = source.starts_with('{');
                 if flow && !in_flow {
-                    found.push((Construct::Flow, node.span));
+                    found.push((Construct::Flow, node.span()));
                 }
                 for e in entries {
-                    masks.push(e.key_span);
+                    masks.push(e.key_span());
                     self.visit(&e.value, in_flow || flow, masks, found);
                 }
             }
             _ => {
-                masks.push(node.span);
-                let plain = !source.starts_with(['"', '\'']) && !self.is_block_scalar(node.span);
+                masks.push(node.span());
+                let plain = !source.starts_with(['"', '\'']) && !self.is_block_scalar(node.span());
                 if plain && let Some(i) = source.find('\t') {
-                    let at = node.span.start + i;
+                    let at = node.span().start + i;
                     found.push((Construct::Tab, Span::new(at, at + 1)));
                 }
             }

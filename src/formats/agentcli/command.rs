@@ -72,7 +72,7 @@ impl Cx<'_> {
             let d = self
                 .diag(
                     &rules::EMPTY_COMMAND,
-                    entry.value.span,
+                    entry.value.span(),
                     format!("{who}: command must have at least the program name"),
                 )
                 .label("empty argv")
@@ -100,7 +100,7 @@ impl Cx<'_> {
             programs.push(Program {
                 who: who.clone(),
                 path,
-                span: program.span,
+                span: program.span(),
             });
         }
     }
@@ -118,7 +118,7 @@ impl Cx<'_> {
         }
         if norm.starts_with("../") || norm == ".." {
             let span = climbing_dotdot(&raw, 0)
-                .map_or(node.span, |at| span_in_value(self.file, node, at, ".."));
+                .map_or(node.span(), |at| span_in_value(self.file, node, at, ".."));
             let d = self
                 .diag(
                     &rules::COMMAND_ESCAPES_TOOLS_BIN,
@@ -134,7 +134,7 @@ impl Cx<'_> {
         if raw.starts_with(BIN_PREFIX) || raw == "./tools/bin" {
             if !norm.starts_with(BIN_PREFIX) {
                 let span = climbing_dotdot(&raw, 2)
-                    .map_or(node.span, |at| span_in_value(self.file, node, at, ".."));
+                    .map_or(node.span(), |at| span_in_value(self.file, node, at, ".."));
                 let d = self
                     .diag(
                         &rules::COMMAND_ESCAPES_TOOLS_BIN,
@@ -151,7 +151,7 @@ impl Cx<'_> {
             let d = self
                 .diag(
                     &rules::COMMAND_OUTSIDE_TOOLS_BIN,
-                    node.span,
+                    node.span(),
                     format!("{who}: relative command[0] must start with ./tools/bin/ (got {original:?})"),
                 )
                 .label("not under ./tools/bin/")
@@ -260,14 +260,14 @@ impl Cx<'_> {
                 return;
             }
         };
-        let text = self.file.slice(v.span).to_string();
+        let text = self.file.slice(v.span()).to_string();
         let note = if matches!(v.kind, NodeKind::Number(Number::Float(_))) {
             "agentcli decodes `timeoutSec` into an integer: a fraction makes the decoder reject the whole manifest"
         } else {
             "agentcli treats zero as unset (the CLI's `-timeout` applies) and has no meaning for a negative timeout: either way not the limit written here"
         };
         let d = self
-            .diag(&rules::INVALID_TIMEOUT, v.span, format!("{who}: timeoutSec {problem}, found `{text}`"))
+            .diag(&rules::INVALID_TIMEOUT, v.span(), format!("{who}: timeoutSec {problem}, found `{text}`"))
             .label("not a positive integer")
             .note(note)
             .help("write a whole number of seconds, such as `\"timeoutSec\": 30`, or leave it out for the CLI's `-timeout`");

@@ -21,7 +21,7 @@ impl Cx<'_> {
             let d = self
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    root.span,
+                    root.span(),
                     format!(
                         "the manifest must be a JSON object `{{\"tools\": [...]}}`, found {}",
                         json_type(root)
@@ -50,7 +50,7 @@ impl Cx<'_> {
                 Some(e) => d
                     .related(
                         self.file,
-                        e.key_span,
+                        e.key_span(),
                         format!("`{}` looks like a misspelling of `tools`", e.key),
                     )
                     .help(format!("rename `{}` to `tools`", e.key)),
@@ -77,15 +77,15 @@ impl Cx<'_> {
                 continue;
             }
             let mut tool = self.tool(node, index, &mut names, &mut programs);
-            tool.span = node.span;
-            tool.name_span = node.value("name").map(|n| n.span);
-            tool.description_span = node.value("description").map(|n| n.span);
+            tool.span = node.span();
+            tool.name_span = node.value("name").map(|n| n.span());
+            tool.description_span = node.value("description").map(|n| n.span());
             tool.command_span = crate::formats::tree::site_at(node, &["command"]);
             tool.schema = node.value("schema").map(crate::syntax::Packed::pack);
             manifest.tools.push(tool);
         }
         self.duplicate_names(&names);
-        self.programs(&programs, tools.key_span);
+        self.programs(&programs, tools.key_span());
     }
 
     /// ACL003: the scope of a tool name is its manifest.
@@ -131,16 +131,18 @@ impl Cx<'_> {
         crate::formats::tree::settings(node, &settings, &[], "", &mut tool.settings);
         tool.settings_span = settings
             .iter()
-            .find_map(|k| field(node, k).map(|e| e.key_span));
+            .find_map(|k| field(node, k).map(|e| e.key_span()));
         let name = field(node, "name");
         match name.map(|e| &e.value) {
-            Some(Node {
-                kind: NodeKind::String(s),
-                span,
-            }) if !s.is_empty() => {
+            Some(
+                v @ Node {
+                    kind: NodeKind::String(s),
+                    ..
+                },
+            ) if !s.is_empty() => {
                 who.name = Some(s.to_string());
                 tool.name = Some(s.to_string());
-                names.push((index, &**s, *span));
+                names.push((index, &**s, v.span()));
             }
             Some(
                 v @ Node {
@@ -151,7 +153,7 @@ impl Cx<'_> {
                 let d = self
                     .diag(
                         &rules::MISSING_REQUIRED_FIELD,
-                        v.span,
+                        v.span(),
                         format!("{who}: name is required (it is empty)"),
                     )
                     .label("empty name")
@@ -201,19 +203,19 @@ impl Cx<'_> {
                     kind: NodeKind::String(_),
                     ..
                 },
-            ) => (v.span, "empty description"),
+            ) => (v.span(), "empty description"),
             Some(
                 v @ Node {
                     kind: NodeKind::Null,
                     ..
                 },
-            ) => (v.span, "no description"),
+            ) => (v.span(), "no description"),
             Some(v) => {
                 self.wrong_type(v, format!("{who}: `description`"), "a string", None);
                 return;
             }
             None => (
-                field(node, "name").map_or(Self::brace(node), |e| e.key_span),
+                field(node, "name").map_or(Self::brace(node), |e| e.key_span()),
                 "no `description`",
             ),
         };
@@ -263,7 +265,7 @@ impl Cx<'_> {
             let d = self
                 .diag(
                     &rules::OPEN_PARAMETER_SCHEMA,
-                    entry.key_span,
+                    entry.key_span(),
                     format!("{who}: the parameter schema does not set `additionalProperties: false`"),
                 )
                 .label("open to extra arguments")
@@ -287,7 +289,7 @@ impl Cx<'_> {
             let d = self
                 .diag(
                     &rules::REFUSED_ROOT_KEYWORD,
-                    e.key_span,
+                    e.key_span(),
                     format!(
                         "{who}: the parameter schema has `{}` at its top level, which OpenAI and Anthropic refuse",
                         e.key
@@ -313,15 +315,15 @@ impl Cx<'_> {
                 Some(k) => self
                     .diag(
                         &rules::UNKNOWN_KEY,
-                        e.key_span,
+                        e.key_span(),
                         format!("{at}: key `{}` is read as `{k}` only because agentcli's JSON decoder ignores case", e.key),
                     )
                     .label(format!("spelt differently from `{k}`"))
                     .note("Go's decoder matches keys case-insensitively; other readers of tools.json (and toolc's other checks) do not")
                     .help(format!("write it `{k}`"))
-                    .fix(rename_key(self.file, e.key_span, k)),
+                    .fix(rename_key(self.file, e.key_span(), k)),
                 None => self
-                    .diag(&rules::UNKNOWN_KEY, e.key_span, format!("{at}: unknown key `{}`", e.key))
+                    .diag(&rules::UNKNOWN_KEY, e.key_span(), format!("{at}: unknown key `{}`", e.key))
                     .label("unknown key")
                     .note("agentcli ignores keys it does not know: whatever this sets has no effect")
                     .maybe_did_you_mean_or_help(did_you_mean(&e.key, known.iter().copied()).map(|h| {
@@ -329,7 +331,7 @@ impl Cx<'_> {
                         if entries.iter().any(|x| x.key == h) {
                             Err(format!("`{h}` is set already: merge this into it, or remove this key"))
                         } else {
-                            Ok(DidYouMean::new(h, rename_key(self.file, e.key_span, h)))
+                            Ok(DidYouMean::new(h, rename_key(self.file, e.key_span(), h)))
                         }
                     })),
             };

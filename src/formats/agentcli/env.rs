@@ -74,13 +74,13 @@ impl Cx<'_> {
                     .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
                     .collect();
                 let hint = (!fixed.is_empty() && is_env_name(&fixed)).then(|| {
-                    let fix = replace_scalar(self.file, item.span, &fixed, Applicability::Unsafe);
+                    let fix = replace_scalar(self.file, item.span(), &fixed, Applicability::Unsafe);
                     DidYouMean::new(&fixed, fix)
                 });
                 let d = self
                     .diag(
                         &rules::INVALID_ENV_NAME,
-                        item.span,
+                        item.span(),
                         format!("{who}: envPassthrough[{j}]: invalid name {raw:?} (must match [A-Z_][A-Z0-9_]*)"),
                     )
                     .label(label)
@@ -102,7 +102,7 @@ impl Cx<'_> {
                 });
             }
             if first.is_none() {
-                first_of.insert(norm.clone(), (j, item.span));
+                first_of.insert(norm.clone(), (j, item.span()));
                 kept.push(norm);
             }
         }
@@ -126,7 +126,7 @@ impl Cx<'_> {
                 Some((i, span)) => self
                     .diag(
                         &rules::ENV_NAME_NORMALIZED,
-                        item.span,
+                        item.span(),
                         format!("{who}: envPassthrough[{j}] {raw:?} duplicates envPassthrough[{i}] once normalised to {norm:?}"),
                     )
                     .label("dropped as a duplicate")
@@ -134,7 +134,7 @@ impl Cx<'_> {
                 None => self
                     .diag(
                         &rules::ENV_NAME_NORMALIZED,
-                        item.span,
+                        item.span(),
                         format!("{who}: envPassthrough[{j}] {raw:?} is passed as {norm:?}"),
                     )
                     .label(format!("read as `{norm}`")),
@@ -158,7 +158,7 @@ impl Cx<'_> {
         let d = self
             .diag(
                 &security::CREDENTIAL_PASSTHROUGH,
-                item.span,
+                item.span(),
                 format!("{who}: envPassthrough hands the tool `{norm}`, which looks like a credential"),
             )
             .label("credential passed to the tool")

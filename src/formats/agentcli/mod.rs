@@ -215,14 +215,17 @@ impl Cx<'_> {
 
     /// The opening brace of a mapping: where a missing key is reported.
     fn brace(node: &Node) -> Span {
-        Span::new(node.span.start, (node.span.start + 1).min(node.span.end))
+        Span::new(
+            node.span().start,
+            (node.span().start + 1).min(node.span().end),
+        )
     }
 
     fn wrong_type(&mut self, node: &Node, what: String, expected: &str, help: Option<String>) {
         let d = self
             .diag(
                 &rules::WRONG_FIELD_TYPE,
-                node.span,
+                node.span(),
                 format!("{what} must be {expected}, found {}", json_type(node)),
             )
             .label(format!("expected {expected}"))

@@ -55,7 +55,7 @@ impl<'a> Cx<'a> {
             }
             commands.push(Command {
                 key,
-                key_span: e.key_span,
+                key_span: e.key_span(),
                 node: &e.value,
                 text,
             });
@@ -99,7 +99,7 @@ impl<'a> Cx<'a> {
         {
             self.tool.tool_references.push(NameRef {
                 name: c.text.trim().to_string(),
-                span: c.node.span,
+                span: c.node.span(),
                 key: join_path(&path, "tool"),
             });
         }
@@ -136,7 +136,7 @@ impl<'a> Cx<'a> {
             let mut d = self
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    e.key_span,
+                    e.key_span(),
                     format!(
                         "environment variable `{vpath}` must be a string, found {}",
                         e.value.type_name()
@@ -157,7 +157,7 @@ impl<'a> Cx<'a> {
 
     /// CYC020, CYC021.
     fn timeout(&mut self, node: &Node, path: &str) {
-        let text = self.file().slice(node.span).to_string();
+        let text = self.file().slice(node.span()).to_string();
         let value: Result<i64, &str> = match &node.kind {
             NodeKind::Number(Number::Int(i)) => Ok(*i),
             NodeKind::Number(Number::Float(_)) => Err("a fraction"),
@@ -177,7 +177,7 @@ impl<'a> Cx<'a> {
                 let d = self
                     .diag(
                         &rules::SHORT_TIMEOUT,
-                        node.span,
+                        node.span(),
                         format!("`{path}` is {ms} ms, too short for a process to start and finish"),
                     )
                     .label("milliseconds, not seconds")
@@ -193,7 +193,7 @@ impl<'a> Cx<'a> {
         };
         if let Some(message) = problem {
             let d = self
-                .diag(&rules::INVALID_TIMEOUT, node.span, message)
+                .diag(&rules::INVALID_TIMEOUT, node.span(), message)
                 .label("not a valid timeout")
                 .note(format!("cycod reads `timeout` as an integer number of milliseconds and rejects the file otherwise; the default is {}", crate::runtimes::cycod::DEFAULT_TIMEOUT_MS))
                 .help("write a positive whole number, e.g. `timeout: 60000`");
@@ -227,10 +227,10 @@ impl<'a> Cx<'a> {
         for (i, item) in items.iter().enumerate() {
             let ipath = format!("{spath}[{i}]");
             let anchor = first_key(item);
-            let Some(map) = self.lw.as_map(item, item.span, &ipath) else {
+            let Some(map) = self.lw.as_map(item, item.span(), &ipath) else {
                 names.push(StepName {
                     name: format!("step{}", i + 1),
-                    span: item.span,
+                    span: item.span(),
                 });
                 continue;
             };
@@ -238,7 +238,7 @@ impl<'a> Cx<'a> {
             let written = item.get("name").and_then(|n| {
                 self.string(&n.value, &join_path(&ipath, "name"))
                     .filter(|s| !s.trim().is_empty())
-                    .map(|s| (s.trim().to_string(), n.value.span))
+                    .map(|s| (s.trim().to_string(), n.value.span()))
             });
             let explicit = written.is_some();
             let (name, span) = written.unwrap_or_else(|| (format!("step{}", i + 1), anchor));
@@ -321,7 +321,7 @@ impl<'a> Cx<'a> {
             let (span, why) = if let Some(c) = top.commands.first() {
                 (c.key_span, format!("`{}` is empty", c.key))
             } else if let Some(s) = steps_entry {
-                (s.key_span, "`steps` is empty".to_string())
+                (s.key_span(), "`steps` is empty".to_string())
             } else {
                 (top.anchor, "it has none of `run`, `bash`, `cmd`, `pwsh`, `python`, `script`, `tool`, `mcp` or `steps`".to_string())
             };
@@ -344,7 +344,7 @@ impl<'a> Cx<'a> {
         }
         // Steps win over any single command: the runtime dispatches on them first.
         let (winner, winner_span) = match (has_steps, set.first()) {
-            (true, _) => ("steps", steps_entry.map_or(top.anchor, |e| e.key_span)),
+            (true, _) => ("steps", steps_entry.map_or(top.anchor, |e| e.key_span())),
             (false, Some(c)) => (c.key, c.key_span),
             (false, None) => return,
         };

@@ -115,7 +115,7 @@ impl ToolDoc {
             .map(|steps| steps.iter().filter_map(action).collect());
         ToolDoc {
             description: str_at(root, &["description"]).map(str::to_string),
-            description_span: node_at(root, &["description"]).map(|n| n.span),
+            description_span: node_at(root, &["description"]).map(|n| n.span()),
             tags: strings(root.value("tags")),
             params: parameters
                 .and_then(Node::as_map)

@@ -71,14 +71,14 @@ pub(super) fn check_file(file: &Arc<SourceFile>, root: &Node) -> (Tool, Vec<Diag
 pub(super) fn first_key(node: &Node) -> Span {
     node.as_map()
         .and_then(|entries| entries.first())
-        .map_or(Span::point(node.span.start), |e| e.key_span)
+        .map_or(Span::point(node.span().start), |e| e.key_span())
 }
 
 /// The text of a scalar as cycod's YAML reader turns it into a string.
 pub(super) fn scalar_text<'n>(file: &'n SourceFile, node: &'n Node) -> Option<&'n str> {
     match &node.kind {
         NodeKind::String(s) => Some(s),
-        NodeKind::Number(_) | NodeKind::Bool(_) => Some(file.slice(node.span)),
+        NodeKind::Number(_) | NodeKind::Bool(_) => Some(file.slice(node.span())),
         NodeKind::Null => Some(""),
         NodeKind::Seq(_) | NodeKind::Map(_) => None,
     }
@@ -239,7 +239,7 @@ impl<'a> Cx<'a> {
                 let d = self
                     .diag(
                         &rules::MISSING_TOOL_NAME,
-                        e.value.span.join(e.key_span),
+                        e.value.span().join(e.key_span()),
                         format!("`{}` is empty", join_path(path, "name")),
                     )
                     .label("empty name")
@@ -251,7 +251,7 @@ impl<'a> Cx<'a> {
                         None => "give the tool a name".to_string(),
                     })
                     .maybe_fix(stem.and_then(|s| {
-                        replace_exact(self.file(), e.value.span, "", s, Applicability::Unsafe)
+                        replace_exact(self.file(), e.value.span(), "", s, Applicability::Unsafe)
                     }));
                 self.push(d);
                 None
@@ -262,7 +262,7 @@ impl<'a> Cx<'a> {
                 let d = self
                     .diag(
                         &rules::NAME_DIFFERS_FROM_FILE,
-                        e.value.span,
+                        e.value.span(),
                         format!("tool name `{value}` differs from its file name `{stem}`"),
                     )
                     .label("not the file name")
@@ -274,7 +274,7 @@ impl<'a> Cx<'a> {
                     ))
                     .maybe_fix(replace_exact(
                         self.file(),
-                        e.value.span,
+                        e.value.span(),
                         value,
                         stem,
                         Applicability::Unsafe,
@@ -282,13 +282,13 @@ impl<'a> Cx<'a> {
                 self.push(d);
                 Some(ToolName {
                     value: value.to_string(),
-                    span: e.value.span,
+                    span: e.value.span(),
                     explicit: true,
                 })
             }
             (Some(value), _) => Some(ToolName {
                 value: value.to_string(),
-                span: entry.map_or(anchor, |e| e.value.span),
+                span: entry.map_or(anchor, |e| e.value.span()),
                 explicit: true,
             }),
             (None, Some(stem)) if entry.is_none() => Some(ToolName {

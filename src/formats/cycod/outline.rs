@@ -44,7 +44,7 @@ pub(super) fn outline(r: &FileResult) -> Outline {
                         .iter()
                         .map(|e| {
                             let kind = e.value.value("type").and_then(|t| t.as_str());
-                            Symbol::new(&e.key, SymbolKind::Parameter, e.key_span, e.value.span)
+                            Symbol::new(&e.key, SymbolKind::Parameter, e.key_span(), e.value.span())
                                 .detail(kind.map(str::to_string))
                         })
                         .collect()

@@ -31,11 +31,11 @@ impl Cx<'_> {
         for p in entries {
             out.push(Param {
                 name: &p.key,
-                key_span: p.key_span,
+                key_span: p.key_span(),
                 used: false,
             });
             let ppath = join_path(&params_path, &p.key);
-            let Some(map) = self.lw.as_map(&p.value, p.key_span, &ppath) else {
+            let Some(map) = self.lw.as_map(&p.value, p.key_span(), &ppath) else {
                 continue;
             };
             self.lw.unknown_keys(map, PARAMETER_KEYS, REJECTED);
@@ -52,15 +52,15 @@ impl Cx<'_> {
                 self.default_value(&p.key, &ty, d);
             }
             if let (Some(req), Some(d)) = (required, default) {
-                let shown = self.file().slice(d.value.span).to_string();
+                let shown = self.file().slice(d.value.span()).to_string();
                 let diag = self
                     .diag(
                         &rules::REQUIRED_WITH_DEFAULT,
-                        d.key_span,
+                        d.key_span(),
                         format!("parameter `{}` is required, so its default `{shown}` is never used", p.key),
                     )
                     .label("never used")
-                    .related(self.file(), req.key_span, "required here")
+                    .related(self.file(), req.key_span(), "required here")
                     .note("cycod asks for a required parameter on every call; a default only applies to a parameter that may be left out")
                     .help("remove `required: true` to let the default apply, or remove the default");
                 self.push(diag);
@@ -109,7 +109,7 @@ impl Cx<'_> {
                 if !own {
                     diag = diag.related(
                         self.file(),
-                        earlier.key_span,
+                        earlier.key_span(),
                         format!("`{name}` is declared before `{}`", p.key),
                     );
                 }
@@ -139,7 +139,7 @@ impl Cx<'_> {
         let d = self
             .diag(
                 &rules::INVALID_PARAMETER_TYPE,
-                e.value.span,
+                e.value.span(),
                 format!(
                     "`{tpath}` must be `string`, `number`, `boolean` or `array`, found `{text}`"
                 ),
@@ -149,7 +149,7 @@ impl Cx<'_> {
             .did_you_mean_or(
                 hint.and_then(|h| {
                     let fix =
-                        replace_exact(self.file(), e.value.span, text, h, Applicability::Safe);
+                        replace_exact(self.file(), e.value.span(), text, h, Applicability::Safe);
                     DidYouMean::fixed_by(h, fix)
                 }),
                 "use `string` and parse the value in the command",
@@ -209,7 +209,7 @@ impl Cx<'_> {
         }
         let shown = match &v.kind {
             NodeKind::Seq(_) | NodeKind::Map(_) => v.type_name().to_string(),
-            _ => format!("`{}`", self.file().slice(v.span)),
+            _ => format!("`{}`", self.file().slice(v.span())),
         };
         let expected = match ty {
             "number" => "a number",
@@ -225,7 +225,7 @@ impl Cx<'_> {
         let diag = self
             .diag(
                 &rules::INVALID_PARAMETER_DEFAULT,
-                v.span,
+                v.span(),
                 format!(
                     "the default of `{name}` must be {expected} for `type: {ty}`, found {shown}"
                 ),

@@ -52,7 +52,7 @@ impl Cx<'_> {
                 valid.push(h.to_string());
             }
         }
-        Some((valid, e.value.span))
+        Some((valid, e.value.span()))
     }
 
     /// CYC018 for the commands that run, CYC019 for every level.
@@ -124,6 +124,6 @@ impl Cx<'_> {
     /// The level's `shell`, lowercased, and its span.
     pub(super) fn shell_of(&self, level: &Level<'_>) -> Option<(String, Span)> {
         let s = level.shell?;
-        scalar_text(self.file(), s).map(|t| (t.trim().to_ascii_lowercase(), s.span))
+        scalar_text(self.file(), s).map(|t| (t.trim().to_ascii_lowercase(), s.span()))
     }
 }

@@ -26,7 +26,7 @@ impl Cx<'_> {
             .collect();
         if security.is_empty() {
             let tags_entry = node.get("tags");
-            let span = tags_entry.map_or(anchor, |e| e.value.span);
+            let span = tags_entry.map_or(anchor, |e| e.value.span());
             let d = self
                 .diag(
                     &security::MISSING_SECURITY_TAG,

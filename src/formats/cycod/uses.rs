@@ -19,7 +19,7 @@ impl Cx<'_> {
     pub(super) fn uses(&mut self, node: &Node, path: &str) {
         let Some(e) = node.get("uses") else { return };
         let upath = join_path(path, "uses");
-        let Some(map) = self.lw.as_map(&e.value, e.key_span, &upath) else {
+        let Some(map) = self.lw.as_map(&e.value, e.key_span(), &upath) else {
             return;
         };
         self.lw.unknown_keys(map, USES_KEYS, REJECTED);
@@ -29,7 +29,7 @@ impl Cx<'_> {
                 "config" | "profile" | "mcp" | "tool" => self
                     .string(&u.value, &key)
                     .filter(|s| !s.trim().is_empty())
-                    .map(|s| (s.trim().to_string(), u.value.span))
+                    .map(|s| (s.trim().to_string(), u.value.span()))
                     .into_iter()
                     .collect(),
                 "configs" | "profiles" | "mcps" | "tools" => self
@@ -57,13 +57,13 @@ impl Cx<'_> {
     pub(super) fn with(&mut self, node: &Node, path: &str) {
         let Some(e) = node.get("with") else { return };
         let wpath = join_path(path, "with");
-        let Some(map) = self.lw.as_map(&e.value, e.key_span, &wpath) else {
+        let Some(map) = self.lw.as_map(&e.value, e.key_span(), &wpath) else {
             return;
         };
         self.lw.unknown_keys(map, WITH_KEYS, REJECTED);
         if let Some(c) = e.value.get("config") {
             self.lw
-                .as_map(&c.value, c.key_span, &join_path(&wpath, "config"));
+                .as_map(&c.value, c.key_span(), &join_path(&wpath, "config"));
         }
         if let Some(m) = e.value.get("mcps") {
             let mpath = join_path(&wpath, "mcps");
@@ -74,7 +74,7 @@ impl Cx<'_> {
                 Some(items) => {
                     for (i, item) in items.iter().enumerate() {
                         let ipath = format!("{mpath}[{i}]");
-                        if self.lw.as_map(item, item.span, &ipath).is_some()
+                        if self.lw.as_map(item, item.span(), &ipath).is_some()
                             && let Some(name) = item.value("name").and_then(Node::as_str)
                         {
                             self.tool.inline_mcps.push(name.to_string());
@@ -93,7 +93,7 @@ impl Cx<'_> {
                     let mut seen: Vec<ToolName> = Vec::new();
                     for (i, item) in items.iter().enumerate() {
                         let ipath = format!("{tpath}[{i}]");
-                        let Some(name) = self.definition(item, item.span, &ipath, None) else {
+                        let Some(name) = self.definition(item, item.span(), &ipath, None) else {
                             continue;
                         };
                         if let Some(first) = seen.iter().find(|n| n.value == name.value) {

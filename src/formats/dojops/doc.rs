@@ -48,7 +48,7 @@ impl ManifestDoc {
         ManifestDoc {
             version: str_at(root, &["version"]).map(str::to_string),
             description: str_at(root, &["description"]).map(str::to_string),
-            description_span: node_at(root, &["description"]).map(|n| n.span),
+            description_span: node_at(root, &["description"]).map(|n| n.span()),
             tags: strings(root.value("tags")),
             files: file_paths(root),
             system_prompt_sha256: str_at(root, &["generator", "systemPrompt"])
@@ -109,7 +109,7 @@ impl SkillDoc {
         SkillDoc {
             version: str_at(root, &["meta", "version"]).map(str::to_string),
             description: str_at(root, &["meta", "description"]).map(str::to_string),
-            description_span: node_at(root, &["meta", "description"]).map(|n| n.span),
+            description_span: node_at(root, &["meta", "description"]).map(|n| n.span()),
             tags: strings(node_at(root, &["meta", "tags"])),
             files: file_paths(root),
             verification: str_at(root, &["verification", "binary", "command"]).map(str::to_string),

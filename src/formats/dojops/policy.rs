@@ -181,7 +181,7 @@ fn lower_root(lower: &mut Lowerer<'_>, root: &Node, policy: &mut Policy) {
     let (allow, block) = (ALLOWED_KEYS[0], BLOCKED_KEYS[0]);
     if root.as_map().is_none() {
         let d = lower
-            .diag(&rules::WRONG_FIELD_TYPE, root.span, format!("a policy must be a mapping with `{allow}` and/or `{block}`, found {}", root.type_name()))
+            .diag(&rules::WRONG_FIELD_TYPE, root.span(), format!("a policy must be a mapping with `{allow}` and/or `{block}`, found {}", root.type_name()))
             .label("expected a mapping")
             .note("DojOps finds no lists in it and applies no policy: every skill is allowed and none is blocked")
             .help(format!("write the lists under keys, e.g. `{allow}: [my-skill]` or `{block}: [untrusted-skill]`"));
@@ -190,7 +190,7 @@ fn lower_root(lower: &mut Lowerer<'_>, root: &Node, policy: &mut Policy) {
     }
     let map = MapRef {
         node: root,
-        anchor: root.span,
+        anchor: root.span(),
         path: "",
     };
     cross_named_keys(lower, root);
@@ -220,13 +220,15 @@ fn cross_named_keys(lower: &mut Lowerer<'_>, root: &Node) {
             "blocklist"
         };
         let mut d = lower
-            .diag(&rules::UNKNOWN_KEY, e.key_span, format!("unknown key `{key}`: DojOps reads its {list} from `{read}`"))
+            .diag(&rules::UNKNOWN_KEY, e.key_span(), format!("unknown key `{key}`: DojOps reads its {list} from `{read}`"))
             .label("not read by DojOps")
             .note(format!("DojOps names the allowlist `{}` and the blocklist `{}`: none of the entries under `{key}` take effect", ALLOWED_KEYS[0], BLOCKED_KEYS[0]));
         if root.get(read).is_none() {
-            d = d
-                .help(format!("rename it to `{read}`"))
-                .fix(rename_key(lower.file, e.key_span, read));
+            d = d.help(format!("rename it to `{read}`")).fix(rename_key(
+                lower.file,
+                e.key_span(),
+                read,
+            ));
         } else {
             d = d.help(format!("move its entries into `{read}` and delete `{key}`"));
         }
@@ -250,9 +252,9 @@ fn list_in_force(
     let (chosen, chosen_key) = present.next()?;
     for (old, old_key) in present {
         let d = lower
-            .diag(&rules::UNKNOWN_KEY, old.key_span, format!("`{old_key}` is ignored because `{chosen_key}` is also set"))
+            .diag(&rules::UNKNOWN_KEY, old.key_span(), format!("`{old_key}` is ignored because `{chosen_key}` is also set"))
             .label("ignored older key")
-            .related(lower.file, chosen.key_span, format!("DojOps reads `{chosen_key}` instead"))
+            .related(lower.file, chosen.key_span(), format!("DojOps reads `{chosen_key}` instead"))
             .note(format!("DojOps reads `{old_key}` only when `{chosen_key}` is absent; none of its entries take effect"))
             .help(format!("move its entries into `{chosen_key}` and delete `{old_key}`"));
         lower.push(d);
@@ -271,7 +273,7 @@ fn list_in_force(
         let d = lower
             .diag(
                 &rules::WRONG_FIELD_TYPE,
-                chosen.value.span,
+                chosen.value.span(),
                 format!(
                     "`{chosen_key}` must be a list of skill names, found {}",
                     chosen.value.type_name()
@@ -290,7 +292,7 @@ fn list_in_force(
         if let Some(s) = item.as_str() {
             entries.push(Name {
                 value: s.to_string(),
-                span: item.span,
+                span: item.span(),
             });
             continue;
         }
@@ -301,13 +303,13 @@ fn list_in_force(
             }
             _ => format!(
                 "quote it if it is a tool name: `\"{}\"`",
-                lower.file.slice(item.span)
+                lower.file.slice(item.span())
             ),
         };
         let d = lower
             .diag(
                 &rules::WRONG_FIELD_TYPE,
-                item.span,
+                item.span(),
                 format!(
                     "`{chosen_key}[{i}]` must be a skill name (a string), found {}",
                     item.type_name()
@@ -320,7 +322,7 @@ fn list_in_force(
     }
     Some(NameList {
         key: chosen_key,
-        key_span: chosen.key_span,
+        key_span: chosen.key_span(),
         entries,
     })
 }

@@ -124,7 +124,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> 
     let mut tool = Tool::default();
     // The schema files' trees, while the texts are collected from them: not kept after.
     let mut schemas: Vec<(Arc<SourceFile>, Node)> = Vec::new();
-    if let Some(map) = lw.as_map(&root, Span::point(root.span.start), "") {
+    if let Some(map) = lw.as_map(&root, Span::point(root.span().start), "") {
         lower(
             &mut lw,
             fs,
@@ -220,11 +220,11 @@ fn lower(
     }
     if let Some(e) = lw.required(map, "version") {
         if matches!(e.value.kind, NodeKind::Number(_)) {
-            let text = lw.file.slice(e.value.span).to_string();
+            let text = lw.file.slice(e.value.span()).to_string();
             let d = lw
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    e.value.span,
+                    e.value.span(),
                     format!("`version` must be a string, found the number `{text}`"),
                 )
                 .label("a number, not a string")
@@ -245,7 +245,7 @@ fn lower(
     }
     let generator = lw
         .required(map, "generator")
-        .and_then(|e| lw.as_map(&e.value, e.key_span, "generator"));
+        .and_then(|e| lw.as_map(&e.value, e.key_span(), "generator"));
     if let Some(g) = generator {
         lw.unknown_keys(g, GENERATOR_KEYS, DROPPED_NOTE);
         if let Some(e) = lw.required(g, "strategy") {
@@ -264,7 +264,7 @@ fn lower(
                 let d = lw
                     .diag(
                         &rules::INVALID_FIELD_LENGTH,
-                        e.value.span,
+                        e.value.span(),
                         "`files` must list at least one output file",
                     )
                     .label("empty list");
@@ -273,7 +273,7 @@ fn lower(
             Some(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let path = format!("files[{i}]");
-                    let Some(f) = lw.as_map(item, item.span, &path) else {
+                    let Some(f) = lw.as_map(item, item.span(), &path) else {
                         continue;
                     };
                     lw.unknown_keys(f, FILE_KEYS, DROPPED_NOTE);
@@ -302,7 +302,7 @@ fn lower(
         .and_then(|p| p.value("child_process"))
         .and_then(Node::as_str);
     if let Some(e) = map.node.get("verification")
-        && let Some(v) = lw.as_map(&e.value, e.key_span, "verification")
+        && let Some(v) = lw.as_map(&e.value, e.key_span(), "verification")
     {
         lw.unknown_keys(v, &["command"], DROPPED_NOTE);
         if let Some((command, _)) = lw.required_str(v, "command", 1, usize::MAX) {
@@ -311,7 +311,7 @@ fn lower(
             }
             if child_process != Some("required") && !command.trim().is_empty() {
                 let d = lw
-                        .diag(&rules::VERIFICATION_NEVER_RUNS, e.key_span, "this verification never runs: `permissions.child_process` is not `required`")
+                        .diag(&rules::VERIFICATION_NEVER_RUNS, e.key_span(), "this verification never runs: `permissions.child_process` is not `required`")
                         .label("declared but never executed")
                         .note("without `child_process: required` DojOps reports verification as passed without running the command")
                         .help("add `child_process: required` under `permissions`, or remove `verification`");
@@ -320,7 +320,7 @@ fn lower(
         }
     }
     if let Some(e) = map.node.get("detector")
-        && let Some(d) = lw.as_map(&e.value, e.key_span, "detector")
+        && let Some(d) = lw.as_map(&e.value, e.key_span(), "detector")
     {
         lw.unknown_keys(d, &["path"], DROPPED_NOTE);
         if let Some(p) = lw.required(d, "path") {
@@ -338,7 +338,7 @@ fn lower(
                     let d = lw
                         .diag(
                             &rules::INVALID_FIELD_LENGTH,
-                            p.value.span,
+                            p.value.span(),
                             "`detector.path` must not be an empty list",
                         )
                         .label("empty list");
@@ -358,7 +358,7 @@ fn lower(
         }
     }
     if let Some(e) = map.node.get("permissions")
-        && let Some(p) = lw.as_map(&e.value, e.key_span, "permissions")
+        && let Some(p) = lw.as_map(&e.value, e.key_span(), "permissions")
     {
         lw.unknown_keys(p, PERMISSION_KEYS, DROPPED_NOTE);
         lw.optional_enum(p, "filesystem", &["project", "global"]);
@@ -418,12 +418,12 @@ fn check_spec(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     }
     let found = match &e.value.kind {
         NodeKind::String(s) => format!("the string `\"{s}\"`"),
-        _ => format!("`{}`", lw.file.slice(e.value.span)),
+        _ => format!("`{}`", lw.file.slice(e.value.span())),
     };
     let d = lw
         .diag(
             &rules::UNSUPPORTED_SPEC_VERSION,
-            e.value.span,
+            e.value.span(),
             format!("`spec` must be the integer `1`, found {found}"),
         )
         .label("not spec version 1")

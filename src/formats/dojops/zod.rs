@@ -188,7 +188,7 @@ fn dropped(file: &Arc<SourceFile>, site: &Site<'_>) -> Vec<Diagnostic> {
         let Some(finding) = finding else { continue };
         let d = match finding {
             Dropped::Plain { message, note, help } => {
-                Diagnostic::new(&rules::KEYWORD_NOT_ENFORCED, file, e.key_span, message)
+                Diagnostic::new(&rules::KEYWORD_NOT_ENFORCED, file, e.key_span(), message)
                     .label("dropped by DojOps")
                     .note(note)
                     .help(help)
@@ -204,7 +204,7 @@ fn dropped(file: &Arc<SourceFile>, site: &Site<'_>) -> Vec<Diagnostic> {
                 Diagnostic::new(
                     &rules::KEYWORD_NOT_ENFORCED,
                     file,
-                    e.key_span,
+                    e.key_span(),
                     format!("`{k}` is not enforced by DojOps"),
                 )
                 .label("dropped by DojOps")
@@ -214,7 +214,7 @@ fn dropped(file: &Arc<SourceFile>, site: &Site<'_>) -> Vec<Diagnostic> {
             Dropped::OutsideSpec => Diagnostic::new(
                 &rules::KEYWORD_NOT_ENFORCED,
                 file,
-                e.key_span,
+                e.key_span(),
                 format!("`{k}` is outside DojOps's spec-1 schema subset"),
             )
             .label("not in spec 1")

@@ -29,7 +29,7 @@ impl Lowerer<'_> {
             .filter(|e| !(known.contains(&e.key.as_str()) || json && is_note_key(&e.key)))
         {
             if self.unknown.len() < MAX_MISSPELLING_LOOKS {
-                self.unknown.insert(e.key_span);
+                self.unknown.insert(e.key_span());
             }
             // Past the cap, an unknown key is only counted, unless it may be a misspelt
             // safety key (another rule; two edits at most, so its length is within two): a
@@ -60,14 +60,14 @@ impl Lowerer<'_> {
             let d = match safety {
                 Some(h) => self.diag(
                     &crate::rules::security::MISSPELT_SAFETY_KEY,
-                    e.key_span,
+                    e.key_span(),
                     format!(
                         "unknown key `{full}` is a misspelling of `{h}`: the safety setting it was meant to make is not in effect"
                     ),
                 ),
                 None => self.diag(
                     unknown_rule,
-                    e.key_span,
+                    e.key_span(),
                     format!("unknown key `{full}`"),
                 ),
             };
@@ -75,11 +75,13 @@ impl Lowerer<'_> {
             let renamable = hint.filter(|h| map.node.get(h).is_none());
             let d = d.label("unknown key");
             let d = match (safety, renamable) {
-                (Some(h), _) => d
-                    .help(format!("rename it to `{h}`"))
-                    .fix(rename_key(self.file, e.key_span, h)),
+                (Some(h), _) => d.help(format!("rename it to `{h}`")).fix(rename_key(
+                    self.file,
+                    e.key_span(),
+                    h,
+                )),
                 (None, Some(h)) => {
-                    d.did_you_mean(DidYouMean::new(h, rename_key(self.file, e.key_span, h)))
+                    d.did_you_mean(DidYouMean::new(h, rename_key(self.file, e.key_span(), h)))
                 }
                 (None, None) => d.maybe_help(hint.map(|h| {
                     format!("`{h}` is set already: merge this into it, or remove this key")

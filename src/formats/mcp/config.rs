@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use super::refs::Input;
 use super::{SHAPE, servers};
-use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
 use crate::rules::mcp as rules;
@@ -30,8 +29,6 @@ const INPUT_TYPES: &[&str] = &["promptString", "pickString", "command"];
 /// What a lowered client configuration holds.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct ClientConfig {
-    /// The server names, in order.
-    pub servers: Vec<String>,
     /// What the security pass reads (`texts.rs`).
     pub texts: crate::security::texts::FileTexts,
 }
@@ -43,8 +40,8 @@ pub(super) fn check(
     client: Client,
 ) -> (ClientConfig, Vec<Diagnostic>) {
     let mut lw = Lowerer::new(file, &SHAPE);
-    let mut out = ClientConfig::default();
-    let brace = Span::new(root.span.start, root.span.start + 1);
+    let out = ClientConfig::default();
+    let brace = Span::new(root.span().start, root.span().start + 1);
     let Some(map) = lw.as_map(root, brace, "") else {
         return (out, lw.diags.into_vec());
     };
@@ -74,13 +71,11 @@ pub(super) fn check(
         _ => Vec::new(),
     };
     let path = servers_entry.key.clone();
-    let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span, &path) else {
+    let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span(), &path) else {
         return (out, lw.diags.into_vec());
     };
     let entries = servers_map.node.as_map().unwrap_or_default();
-    out.servers.reserve_exact(entries.len());
     for entry in entries {
-        out.servers.push(entry.key.clone());
         servers::check(&mut lw, client, &path, entry, &mut inputs);
     }
     same_names(&mut lw, entries);
@@ -108,7 +103,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
         let d = lw
             .diag(
                 &rules::WRONG_SERVERS_KEY,
-                entry.key_span,
+                entry.key_span(),
                 format!(
                     "{} reads servers from `{expected}`, not `{other}`",
                     client.name()
@@ -120,7 +115,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
                 client.name()
             ))
             .help(format!("rename `{other}` to `{expected}`"))
-            .fix(rename_key(lw.file, entry.key_span, expected));
+            .fix(rename_key(lw.file, entry.key_span(), expected));
         lw.push(d);
         return Some(entry);
     }
@@ -134,7 +129,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
         let d = lw
             .diag(
                 &rules::WRONG_SERVERS_KEY,
-                mcp.key_span,
+                mcp.key_span(),
                 format!(
                     "{} reads servers from a top-level `{expected}`, not from `mcp.{}`",
                     client.name(),
@@ -159,7 +154,7 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
     let mut out: Vec<Input> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
-        let brace = Span::new(item.span.start, item.span.start + 1);
+        let brace = Span::new(item.span().start, item.span().start + 1);
         let Some(map) = lw.as_map(item, brace, &path) else {
             continue;
         };
@@ -215,26 +210,38 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
 
 /// MCP022: server names that differ only in case.
 fn same_names(lw: &mut Lowerer<'_>, entries: &[Entry]) {
-    let keys = entries
-        .iter()
-        .map(|e| Some(((), e.key.to_ascii_lowercase())));
-    for dup in registry::duplicates(keys) {
-        let (again, first) = (&entries[dup.again], &entries[dup.first]);
+    for (first, again) in same_but_case(entries) {
+        let (again, first) = (&entries[again], &entries[first]);
         let d = lw
             .diag(
                 &rules::DUPLICATE_NAME,
-                again.key_span,
+                again.key_span(),
                 format!(
                     "server `{}` differs from server `{}` only in case",
                     again.key, first.key
                 ),
             )
             .label("same name, other case")
-            .related(lw.file, first.key_span, "the other server")
+            .related(lw.file, first.key_span(), "the other server")
             .note("tools are named after their server (`mcp__github__…`), and clients compare names differently: one server may hide the other, and approvals meant for one apply to both")
             .help("give the servers names that differ by more than case");
         lw.push(d);
     }
+}
+
+/// Pairs of the positions of names equal but for ASCII case: the first of its names, and
+/// each later one, in the order of the later. Found by sorting positions, not by a table of
+/// lowercased copies: that table was the largest thing a file of a million servers held.
+fn same_but_case(entries: &[Entry]) -> Vec<(usize, usize)> {
+    let lower = |i: usize| entries[i].key.bytes().map(|b| b.to_ascii_lowercase());
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_unstable_by(|&a, &b| lower(a).cmp(lower(b)).then(a.cmp(&b)));
+    let mut pairs: Vec<(usize, usize)> = order
+        .chunk_by(|&a, &b| entries[a].key.eq_ignore_ascii_case(&entries[b].key))
+        .flat_map(|same| same.iter().skip(1).map(|&again| (same[0], again)))
+        .collect();
+    pairs.sort_unstable_by_key(|&(_, again)| again);
+    pairs
 }
 
 /// MCP023: inputs no server references.
@@ -256,5 +263,24 @@ fn unused(lw: &mut Lowerer<'_>, inputs: &[Input]) {
                 input.id
             ));
         lw.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::json;
+
+    #[test]
+    fn names_equal_but_for_case_pair_with_the_first_in_order_of_the_later() {
+        let root = json::parse(r#"{"B": 1, "a": 2, "b": 3, "A": 4, "c": 5, "aA": 6, "a_": 7, "B_": 8, "bB": 9, "BB": 10}"#, 0)
+            .root
+            .expect("json");
+        let entries = root.as_map().expect("map");
+        assert_eq!(
+            same_but_case(entries),
+            [(0, 2), (1, 3), (8, 9)],
+            "each later name with the first of its names, none for names that differ"
+        );
     }
 }

@@ -68,7 +68,7 @@ pub(super) type Declared = (String, Span);
 
 /// A mapping item of a list: the item as a map, anchored at its opening brace.
 pub(super) fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> Option<MapRef<'n>> {
-    let brace = Span::new(node.span.start, node.span.start + 1);
+    let brace = Span::new(node.span().start, node.span().start + 1);
     lw.as_map(node, brace, path)
 }
 
@@ -150,14 +150,14 @@ fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
         return Vec::new();
     };
     let path = crate::formats::fields::join_path(map.path, "variables");
-    let Some(vars) = lw.as_map(&entry.value, entry.key_span, &path) else {
+    let Some(vars) = lw.as_map(&entry.value, entry.key_span(), &path) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for e in vars.node.as_map().unwrap_or_default() {
-        out.push((e.key.clone(), e.key_span));
+        out.push((e.key.clone(), e.key_span()));
         let var_path = format!("{path}.{}", e.key);
-        if let Some(var) = lw.as_map(&e.value, e.key_span, &var_path) {
+        if let Some(var) = lw.as_map(&e.value, e.key_span(), &var_path) {
             keys::unknown_keys(lw, var, INPUT_KEYS, UNREAD);
             input(lw, var, false);
         }
@@ -182,7 +182,7 @@ fn undefined_in_value(
     let Some(node) = [map.node.value("value"), map.node.value("default")]
         .into_iter()
         .flatten()
-        .find(|n| n.span == span)
+        .find(|n| n.span() == span)
     else {
         return;
     };
@@ -250,7 +250,7 @@ pub(super) fn key_value(
         if let Some(node) = [map.node.value("value"), map.node.value("default")]
             .into_iter()
             .flatten()
-            .find(|n| n.span == span)
+            .find(|n| n.span() == span)
         {
             let place = Place {
                 what,
@@ -315,7 +315,7 @@ pub(super) fn argument(
             if let Some(node) = [map.node.value("value"), map.node.value("default")]
                 .into_iter()
                 .flatten()
-                .find(|n| n.span == span)
+                .find(|n| n.span() == span)
             {
                 let place = Place {
                     what: "argument",

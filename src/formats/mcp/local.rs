@@ -65,7 +65,7 @@ pub(super) fn misspelt_run_keys<'n>(
         let d = lw
             .diag(
                 &rules::MISSPELT_SERVER_KEY,
-                e.key_span,
+                e.key_span(),
                 format!(
                     "{who} sets `{}`, which {} does not read: it means `{target}`",
                     e.key,
@@ -78,7 +78,7 @@ pub(super) fn misspelt_run_keys<'n>(
                 client.name()
             ))
             .help(format!("rename it to `{target}`"))
-            .fix(rename_key(lw.file, e.key_span, target));
+            .fix(rename_key(lw.file, e.key_span(), target));
         lw.push(d);
         out.push((e.key.as_str(), target));
     }
@@ -90,7 +90,7 @@ pub(super) fn desktop_remote(lw: &mut Lowerer<'_>, url: &Entry, who: &str) {
     let d = lw
         .diag(
             &rules::REMOTE_SERVER_IN_DESKTOP_CONFIG,
-            url.key_span,
+            url.key_span(),
             format!("{who} is a remote server, which Claude Desktop does not read from claude_desktop_config.json"),
         )
         .label("only servers Claude Desktop starts are read here")

@@ -152,7 +152,7 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         let at = pkg
             .node
             .get("runtimeArguments")
-            .map_or(pkg.anchor, |e| e.key_span);
+            .map_or(pkg.anchor, |e| e.key_span());
         let d = lw
             .diag(
                 &rules::MISSING_RUNTIME_HINT,
@@ -196,7 +196,7 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
     post_install(lw, pkg, path);
     if let Some(entry) = pkg.node.get("transport") {
         let tpath = format!("{path}.transport");
-        if let Some(t) = lw.as_map(&entry.value, entry.key_span, &tpath) {
+        if let Some(t) = lw.as_map(&entry.value, entry.key_span(), &tpath) {
             transport::transport(lw, t, &tpath, &declared, false);
         }
     } else {

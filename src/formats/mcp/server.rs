@@ -63,7 +63,7 @@ pub(super) fn check(
 ) -> (ServerJson, Vec<crate::diagnostics::Diagnostic>) {
     let mut lw = Lowerer::new(file, &SHAPE).with_missing_help(missing_help);
     let mut out = ServerJson::default();
-    let brace = Span::new(root.span.start, root.span.start + 1);
+    let brace = Span::new(root.span().start, root.span().start + 1);
     if let Some(map) = lw.as_map(root, brace, "") {
         keys::unknown_keys(&mut lw, map, SERVER_KEYS, UNREAD);
         schema(&mut lw, map);
@@ -257,7 +257,7 @@ fn blank(lw: &mut Lowerer<'_>, map: MapRef<'_>, key: &str) {
     let d = lw
         .diag(
             &rules::INVALID_VALUE,
-            entry.value.span,
+            entry.value.span(),
             format!("`{key}` holds only whitespace"),
         )
         .label("blank")
@@ -308,7 +308,7 @@ fn repository(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(entry) = map.node.get("repository") else {
         return;
     };
-    let Some(repo) = lw.as_map(&entry.value, entry.key_span, "repository") else {
+    let Some(repo) = lw.as_map(&entry.value, entry.key_span(), "repository") else {
         return;
     };
     keys::unknown_keys(lw, repo, REPOSITORY_KEYS, UNREAD);
@@ -426,7 +426,7 @@ fn icons(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     };
     for (i, item) in items.iter().enumerate() {
         let path = format!("icons[{i}]");
-        let brace = Span::new(item.span.start, item.span.start + 1);
+        let brace = Span::new(item.span().start, item.span().start + 1);
         let Some(icon) = lw.as_map(item, brace, &path) else {
             continue;
         };
@@ -473,7 +473,7 @@ fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(entry) = map.node.get("_meta") else {
         return;
     };
-    let Some(meta) = lw.as_map(&entry.value, entry.key_span, "_meta") else {
+    let Some(meta) = lw.as_map(&entry.value, entry.key_span(), "_meta") else {
         return;
     };
     for e in meta.node.as_map().unwrap_or_default() {
@@ -487,7 +487,7 @@ fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                 let d = lw
                     .diag(
                         &rules::FIELD_LENGTH,
-                        e.key_span,
+                        e.key_span(),
                         format!("the publisher-provided `_meta` is {size} bytes of JSON; the registry allows {PUBLISHER_META_LIMIT}"),
                     )
                     .label("over 4 KB")
@@ -500,7 +500,7 @@ fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         let d = lw
             .diag(
                 &rules::DROPPED_META,
-                e.key_span,
+                e.key_span(),
                 format!("`_meta` key `{}` is dropped when the server is published", e.key),
             )
             .label("dropped by the official registry")

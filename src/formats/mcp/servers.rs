@@ -38,7 +38,7 @@ pub(super) fn check(
     inputs: &mut [Input],
 ) {
     let path = format!("{parent}.{}", entry.key);
-    let Some(map) = lw.as_map(&entry.value, entry.key_span, &path) else {
+    let Some(map) = lw.as_map(&entry.value, entry.key_span(), &path) else {
         return;
     };
     let who = format!("server `{}`", entry.key);
@@ -204,7 +204,7 @@ fn transport(
         ),
         _ => return,
     };
-    let at = map.node.get("type").map_or(map.anchor, |e| e.value.span);
+    let at = map.node.get("type").map_or(map.anchor, |e| e.value.span());
     let d = lw
         .diag(&rules::CONFLICTING_TRANSPORT, at, message)
         .label("contradicts the server's other keys")
@@ -379,7 +379,7 @@ fn unpinned(lw: &mut Lowerer<'_>, command: &str, args: &[(&Node, &str)], who: &s
         let d = lw
             .diag(
                 &rules::UNPINNED_PACKAGE_RUNNER,
-                node.span,
+                node.span(),
                 format!("{who} runs {what}"),
             )
             .label("unpinned package")

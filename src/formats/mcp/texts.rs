@@ -93,46 +93,45 @@ fn input<'a>(c: &mut Collector<'a>, node: &'a Node, given: TextKind) {
     }
 }
 
-/// The texts of a client configuration whose root is `root`: one per server. Only its name
-/// reaches the model (clients prefix the server's tools with it); the rest runs or connects.
-/// The scripts a server starts (`scripts.rs`) are read as it runs them, in their language.
+/// The texts of a client configuration whose root is `root`: one per server, made as the
+/// security pass reads them (a million servers' texts are never held at once). Only a
+/// server's name reaches the model (clients prefix the server's tools with it); the rest
+/// runs or connects. The scripts a server starts (`scripts.rs`) are read as it runs them,
+/// in their language.
 pub(super) fn config<'a>(
     file: &'a Arc<SourceFile>,
     root: &'a Node,
     started: &'a [Started],
-) -> Vec<ToolTexts<'a>> {
-    let servers = servers(root);
-    let is_server = |e: &&Entry| e.value.as_map().is_some();
-    // Room for exactly the servers: grown by doubling, a list of a million servers' texts
-    // was held twice at its last copy.
-    let mut all = Vec::with_capacity(servers.iter().filter(is_server).count());
-    all.extend(servers.iter().filter(is_server).map(|entry| {
-        let server = &entry.value;
-        let mut c = Collector::new(file);
-        command(&mut c, server.value("command"), server.value("args"));
-        for key in URL_KEYS {
-            c.scalar(TextKind::Endpoint, server.value(key));
-        }
-        let mut texts = c.finish();
-        for script in started.iter().filter(|s| s.server == entry.key) {
-            let f = &script.file;
-            let mut c = Collector::new(f);
-            c.verbatim(
-                TextKind::Command(language(f)),
-                Span::new(f.bom_len, f.text.len()),
-            );
-            texts.extend(c.finish());
-        }
-        let mut name = Collector::new(file);
-        name.key(TextKind::Name, entry);
-        ToolTexts {
-            name: name.finish().pop(),
-            callable: false,
-            texts,
-            credentials: None,
-        }
-    }));
-    all
+) -> impl Iterator<Item = ToolTexts<'a>> + 'a {
+    servers(root)
+        .iter()
+        .filter(|e| e.value.as_map().is_some())
+        .map(move |entry| {
+            let server = &entry.value;
+            let mut c = Collector::new(file);
+            command(&mut c, server.value("command"), server.value("args"));
+            for key in URL_KEYS {
+                c.scalar(TextKind::Endpoint, server.value(key));
+            }
+            let mut texts = c.finish();
+            for script in started.iter().filter(|s| s.server == entry.key) {
+                let f = &script.file;
+                let mut c = Collector::new(f);
+                c.verbatim(
+                    TextKind::Command(language(f)),
+                    Span::new(f.bom_len, f.text.len()),
+                );
+                texts.extend(c.finish());
+            }
+            let mut name = Collector::new(file);
+            name.key(TextKind::Name, entry);
+            ToolTexts {
+                name: name.finish().pop(),
+                callable: false,
+                texts,
+                credentials: None,
+            }
+        })
 }
 
 /// `command` and `args` run as one process, without a shell; the script of

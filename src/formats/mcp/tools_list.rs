@@ -114,8 +114,8 @@ fn schema_of(entry: &Node) -> Option<&Node> {
 fn unnamed(file: &Arc<SourceFile>, entry: &Node, index: usize) -> Option<Diagnostic> {
     entry.as_map()?;
     let (span, label) = match entry.value("name") {
-        Some(n) => (n.span, "not a name"),
-        None => (entry.span, "no `name`"),
+        Some(n) => (n.span(), "not a name"),
+        None => (entry.span(), "no `name`"),
     };
     Some(
         Diagnostic::new(
@@ -162,8 +162,8 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
                 index,
                 name: text.to_string(),
                 description: description.and_then(Node::as_str).map(str::to_string),
-                name_span: name.span,
-                description_span: description.map(|d| d.span),
+                name_span: name.span(),
+                description_span: description.map(|d| d.span()),
                 schema: input.map(Packed::pack),
                 hints: hints(entry.value("annotations")),
             });

@@ -51,7 +51,7 @@ pub(super) fn transport(
         let d = lw
             .diag(
                 &rules::INVALID_VALUE,
-                type_entry.value.span,
+                type_entry.value.span(),
                 format!("`{path}.type` is `stdio`, but a remote is reached over the network"),
             )
             .label("not a remote transport")
@@ -69,7 +69,7 @@ pub(super) fn transport(
             let d = lw
                 .diag(
                     &rules::INVALID_VALUE,
-                    url.key_span,
+                    url.key_span(),
                     format!("`{path}` is `stdio` but has a `url`"),
                 )
                 .label("not read for stdio")

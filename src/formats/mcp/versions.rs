@@ -72,9 +72,9 @@ pub(super) fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
         ),
     };
     // Another version may need other changes than the URL: the fix is for review.
-    let fix = replace_exact(lw.file, node.span, url, &current, Applicability::Unsafe);
+    let fix = replace_exact(lw.file, node.span(), url, &current, Applicability::Unsafe);
     let d = lw
-        .diag(&rules::OUTDATED_SERVER_SCHEMA, node.span, message)
+        .diag(&rules::OUTDATED_SERVER_SCHEMA, node.span(), message)
         .label(label)
         .note(note)
         .help(format!("use `\"$schema\": \"{current}\"`"))
@@ -85,28 +85,28 @@ pub(super) fn check_schema(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
 /// MCP001 on a file without `$schema`, which `mcp-publisher` requires (the schema does
 /// not): the fix writes the current one before the first key.
 pub(super) fn missing_schema(lw: &mut Lowerer<'_>, root: &Node) {
-    let brace = crate::source::Span::new(root.span.start, root.span.start + 1);
+    let brace = crate::source::Span::new(root.span().start, root.span().start + 1);
     let fix = root
         .as_map()
         .and_then(|entries| entries.first())
         .map(|first| {
             let file = lw.file;
-            let line_start = file.text[..first.key_span.start]
+            let line_start = file.text[..first.key_span().start]
                 .rfind('\n')
                 .map_or(0, |i| i + 1);
-            let indent = &file.text[line_start..first.key_span.start];
+            let indent = &file.text[line_start..first.key_span().start];
             let indent = if indent.trim().is_empty() {
                 indent
             } else {
                 " "
             };
-            let sep = if line_start > root.span.start {
+            let sep = if line_start > root.span().start {
                 format!("\n{indent}")
             } else {
                 " ".to_string()
             };
             Fix::safe(
-                crate::source::Span::point(first.key_span.start),
+                crate::source::Span::point(first.key_span().start),
                 format!("\"$schema\": \"{}\",{sep}", current_schema_url()),
             )
             .with_message("add the current `$schema`")

@@ -130,7 +130,7 @@ pub(super) fn lower(lw: &mut Lowerer<'_>, root: &Node, open: Span, agent: &mut A
 
 /// `tools` as a mapping; a bare list of refs gets the fix (it belongs under `tools.refs`).
 fn tools_map<'n>(lw: &mut Lowerer<'_>, e: &'n Entry) -> Option<MapRef<'n>> {
-    let map = lw.as_map(&e.value, e.key_span, "tools");
+    let map = lw.as_map(&e.value, e.key_span(), "tools");
     if map.is_none()
         && e.value
             .as_seq()
@@ -154,7 +154,7 @@ fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
             let d = lw
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    item.span,
+                    item.span(),
                     format!("`{path}` must be a mapping with `ref`, found a string"),
                 )
                 .label("expected `ref: <tool_id>`")
@@ -165,7 +165,7 @@ fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
         let anchor = item
             .as_map()
             .and_then(|m| m.first())
-            .map_or(item.span, |e| e.key_span);
+            .map_or(item.span(), |e| e.key_span());
         let Some(r) = lw.as_map(item, anchor, &path) else {
             continue;
         };
@@ -211,7 +211,7 @@ fn max_calls(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
             None,
         ),
         NodeKind::Number(Number::Float(f)) if f.is_finite() && f.fract() == 0.0 && *f >= 1.0 => (
-            format!("the number `{}`", lw.file.slice(node.span)),
+            format!("the number `{}`", lw.file.slice(node.span())),
             format!("write `{}`", *f as i64),
             Some((*f as i64).to_string()),
         ),
@@ -229,13 +229,13 @@ fn max_calls(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
     let d = lw
         .diag(
             &rules::INVALID_MAX_CALLS,
-            node.span,
+            node.span(),
             format!("`{path}` must be a positive integer, found {found}"),
         )
         .label("not a positive integer")
         .note("the runtime caps the tool's calls per run with this number; the compiler rejects any other value")
         .help(help)
-        .maybe_fix(fixed.map(|n| Fix::safe(node.span, n)));
+        .maybe_fix(fixed.map(|n| Fix::safe(node.span(), n)));
     lw.push(d);
 }
 

@@ -115,7 +115,7 @@ pub(super) fn load(file: &Arc<SourceFile>, kind: Kind) -> Definition {
     {
         def.id = Some(Spanned {
             value: id.to_string(),
-            span: v.span,
+            span: v.span(),
         });
     }
     if let Some(v) = root.value("status")
@@ -123,7 +123,7 @@ pub(super) fn load(file: &Arc<SourceFile>, kind: Kind) -> Definition {
     {
         def.status = Some(Spanned {
             value: status,
-            span: v.span,
+            span: v.span(),
         });
     }
     def
@@ -137,7 +137,7 @@ pub(super) fn references(root: &Node) -> Vec<DefinitionRef> {
             out.push(DefinitionRef {
                 kind,
                 id: id.to_string(),
-                span: node.span,
+                span: node.span(),
                 field,
             });
         }

@@ -50,7 +50,7 @@ impl ToolDoc {
             title: str_at(root, &["meta", "name"]).map(str::to_string),
             version: str_at(root, &["version"]).map(str::to_string),
             description: str_at(root, &["meta", "description"]).map(|d| d.trim().to_string()),
-            description_span: node_at(root, &["meta", "description"]).map(|n| n.span),
+            description_span: node_at(root, &["meta", "description"]).map(|n| n.span()),
             tags: strings(node_at(root, &["meta", "tags"])),
             transport: root.value("transport").map(Packed::pack),
             input: node_at(root, &["interface", "input"]).map(Packed::pack),

@@ -90,7 +90,7 @@ fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
                 let json = instance.to_json();
                 compiled.as_ref()?.iter_errors(&json).next().map(|e| {
                     let at = instance.at_pointer(e.instance_path().as_str());
-                    (at.span, e.to_string())
+                    (at.span(), e.to_string())
                 })
             });
             let Some((span, reason)) = problem else {
@@ -118,7 +118,7 @@ fn needs_validator(schema: &Node, value: &Node) -> bool {
 
 /// The first scalar constraint of `schema` that `value` (its `key`) breaks, and why.
 fn direct_problem(schema: &Node, key: &str, value: &Node) -> Option<(Span, String)> {
-    let fail = |reason: String| Some((value.span, reason));
+    let fail = |reason: String| Some((value.span(), reason));
     if let Some(types) = declared_types(schema)
         && !types.iter().any(|t| has_type(value, t))
     {
@@ -219,7 +219,7 @@ fn value_diagnostic(
     span: Span,
     reason: &str,
 ) -> Diagnostic {
-    let shown = short(lw.file.slice(instance.span).trim(), 40);
+    let shown = short(lw.file.slice(instance.span()).trim(), 40);
     let (message, note) = match key {
         "default" => (
             format!(

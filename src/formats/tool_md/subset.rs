@@ -97,11 +97,11 @@ pub(super) fn walk<'n>(lw: &mut Lowerer<'_>, root: &'n Node) -> Walk<'n> {
                 }
             } else if let Some(kind) = kind.filter(|k| is_reference(*k)) {
                 if kind == Kind::Reference {
-                    out.pointer_values.push(e.value.span);
+                    out.pointer_values.push(e.value.span());
                 }
-                reference(lw, e.key_span, key);
+                reference(lw, e.key_span(), key);
             } else {
-                unsupported(lw, e.key_span, key, kind);
+                unsupported(lw, e.key_span(), key, kind);
             }
         }
         if depth < MAX_DEPTH {
@@ -201,13 +201,13 @@ fn format(lw: &mut Lowerer<'_>, node: &Node, value: &str) {
         let hint = hint.map(|h| {
             DidYouMean::new(
                 h,
-                replace_scalar(lw.file, node.span, h, Applicability::Safe),
+                replace_scalar(lw.file, node.span(), h, Applicability::Safe),
             )
         });
         (format!("`{value}` is not a format tool.md knows"), hint)
     };
     let d = lw
-        .diag(&rules::UNKNOWN_SCHEMA_FORMAT, node.span, message)
+        .diag(&rules::UNKNOWN_SCHEMA_FORMAT, node.span(), message)
         .label("unknown format")
         .note("validators ignore a format they do not know, so values are not checked against it")
         .did_you_mean_or(hint, help);

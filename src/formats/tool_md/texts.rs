@@ -76,6 +76,6 @@ fn credentials(transport: &Node) -> Option<Span> {
     let scheme = entry.value.value("scheme").and_then(Node::as_str);
     match scheme {
         Some(s) if NO_CREDENTIALS.contains(&s) => None,
-        _ => Some(entry.key_span),
+        _ => Some(entry.key_span()),
     }
 }

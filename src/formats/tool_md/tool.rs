@@ -237,13 +237,13 @@ fn enum_field<'n>(
 ) -> Option<(&'n str, Span)> {
     let e = lw.required(map, key)?;
     let value = lw.enum_value_at(&e.value, key, allowed, Site::rule(rule));
-    value.map(|v| (v, e.value.span))
+    value.map(|v| (v, e.value.span()))
 }
 
 fn interface_block(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(i) = lw
         .required(map, "interface")
-        .and_then(|e| lw.as_map(&e.value, e.key_span, "interface"))
+        .and_then(|e| lw.as_map(&e.value, e.key_span(), "interface"))
     else {
         return;
     };

@@ -93,7 +93,7 @@ pub(super) fn check(lw: &mut Lowerer<'_>, root: MapRef<'_>, kind: Option<&Spanne
         }
         return;
     };
-    let Some(t) = lw.as_map(&entry.value, entry.key_span, "transport") else {
+    let Some(t) = lw.as_map(&entry.value, entry.key_span(), "transport") else {
         return;
     };
     let protocol = match lw.required(t, "type") {
@@ -145,7 +145,7 @@ fn fields(lw: &mut Lowerer<'_>, t: MapRef<'_>, p: &Protocol) {
                 .diags
                 .iter_mut()
                 .skip(mark)
-                .find(|d| d.span == e.key_span)
+                .find(|d| d.span == e.key_span())
         {
             d.help = Some(format!(
                 "`{}` is a field of a `{}` transport, not of `{}`: remove it, or fix `type`",
@@ -191,7 +191,7 @@ fn fields(lw: &mut Lowerer<'_>, t: MapRef<'_>, p: &Protocol) {
         let d = lw
             .diag(
                 &rules::INVALID_FIELD_VALUE,
-                e.value.span,
+                e.value.span(),
                 format!("`transport.url` must be the full URL of the MCP server, found `{url}`"),
             )
             .label("not an absolute `https://` URL")

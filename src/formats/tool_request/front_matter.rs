@@ -49,7 +49,7 @@ impl Cx<'_> {
             && let Some(v) = map.node.value("approved_utc")
             && let Some(s) = v.as_str()
         {
-            meta.approved = timestamp(&mut lw, "approved_utc", s, v.span);
+            meta.approved = timestamp(&mut lw, "approved_utc", s, v.span());
         }
         lw.required_str(map, "purpose", 1, usize::MAX);
         if let Some(b) = lw.optional_enum(map, "backend", &["ERA", "monty"]) {
@@ -73,14 +73,14 @@ impl Cx<'_> {
         if let Some(e) = lw.required(map, "network")
             && let Some(n) = lw.enum_value(&e.value, "network", &["none", "allowlist"])
         {
-            meta.network = Some((n.to_string(), e.value.span));
+            meta.network = Some((n.to_string(), e.value.span()));
         }
         if let Some(e) = lw.required(map, "cpu_limit")
             && lw.str_value(&e.value, "cpu_limit", 1, usize::MAX).is_none()
             && matches!(e.value.kind, NodeKind::Number(_))
             && let Some(last) = lw.diags.last_mut()
         {
-            let text = self.file.slice(e.value.span);
+            let text = self.file.slice(e.value.span());
             last.help = Some(format!(
                 "the spec types `cpu_limit` as a string: quote it, `cpu_limit: \"{text}\"`"
             ));
@@ -158,7 +158,7 @@ fn schema_version(lw: &mut Lowerer<'_>, v: &Node) {
         return;
     }
     let d = lw
-        .diag(&rules::INVALID_FIELD_VALUE, v.span, format!("`schema_version` must be `1`, found `{}`", lw.file.slice(v.span)))
+        .diag(&rules::INVALID_FIELD_VALUE, v.span(), format!("`schema_version` must be `1`, found `{}`", lw.file.slice(v.span())))
         .label("unknown schema version")
         .note("this is schema version 1; the spec requires a version bump for any schema change, so another version is a format toolc and the validator do not know")
         .help("write `schema_version: \"1\"`");
@@ -170,8 +170,8 @@ fn approval(lw: &mut Lowerer<'_>, map: MapRef<'_>, key: &str, what: &str) -> boo
     let entry = map.node.get(key);
     let (span, problem) = match entry.map(|e| (e, &e.value.kind)) {
         None => (map.anchor, "is missing"),
-        Some((e, NodeKind::Null)) => (e.key_span, "has no value"),
-        Some((e, NodeKind::String(s))) if s.trim().is_empty() => (e.value.span, "is empty"),
+        Some((e, NodeKind::Null)) => (e.key_span(), "has no value"),
+        Some((e, NodeKind::String(s))) if s.trim().is_empty() => (e.value.span(), "is empty"),
         Some((_, NodeKind::String(_))) => return true,
         Some((e, _)) => {
             lw.wrong_type(&e.value, key, "a string");
@@ -219,7 +219,7 @@ fn positive_int(lw: &mut Lowerer<'_>, v: &Node, key: &str) {
             let d = lw
                 .diag(
                     &rules::INVALID_FIELD_VALUE,
-                    v.span,
+                    v.span(),
                     format!("`{key}` must be a positive integer, found `{n}`"),
                 )
                 .label("not positive")
@@ -249,7 +249,7 @@ fn front_matter_inputs(
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
-        let Some(map) = lw.as_map(item, item.span, &path) else {
+        let Some(map) = lw.as_map(item, item.span(), &path) else {
             continue;
         };
         lw.unknown_keys(
@@ -271,10 +271,10 @@ fn front_matter_inputs(
                 None
             }
             Some(e) => match e.value.as_str() {
-                Some(h) if is_sha256(h) => Some((h.to_ascii_lowercase(), e.value.span)),
+                Some(h) if is_sha256(h) => Some((h.to_ascii_lowercase(), e.value.span())),
                 Some(h) => {
                     let d = lw
-                        .diag(&rules::INPUT_WITHOUT_HASH, e.value.span, format!("`{}` is not a sha256 hash (64 hex digits, found {} characters)", h.chars().take(24).collect::<String>(), h.chars().count()))
+                        .diag(&rules::INPUT_WITHOUT_HASH, e.value.span(), format!("`{}` is not a sha256 hash (64 hex digits, found {} characters)", h.chars().take(24).collect::<String>(), h.chars().count()))
                         .label("not a sha256")
                         .note("the approval gate requires a sha256 for every input, so the executor can check it runs on the approved bytes")
                         .help("write the file's `sha256sum` (64 hex digits)");

@@ -3,8 +3,16 @@
 //! Lua, and a named pipe that loops a shell through `nc`. Each shape is a set of words that
 //! must all be in the script; a socket alone polls a port, a shell alone runs a command.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+
 use super::{DangerKind, push};
 use crate::analysis::shell::danger::Danger;
+
+/// Every anchor of [`SHAPES`], found in one pass.
+static ANCHORS: LazyLock<Option<AhoCorasick>> =
+    LazyLock::new(|| AhoCorasick::new(SHAPES.iter().flat_map(|s| s.anchor.iter().copied())).ok());
 
 /// One shape: the word reported, and groups of words of which the script must hold one
 /// each.
@@ -94,6 +102,12 @@ const SHAPES: &[Shape] = &[
 
 /// Every shape of socket shell `script` holds, reported at its anchor.
 pub(super) fn socket_shells(script: &str, out: &mut Vec<Danger>) {
+    // One pass for every anchor first: most scripts (an argument, a package name) hold
+    // none, and searching for each word in turn was most of the time of a file of many
+    // small commands.
+    if !ANCHORS.as_ref().is_none_or(|a| a.is_match(script)) {
+        return;
+    }
     for shape in SHAPES {
         let Some((at, w)) = shape
             .anchor

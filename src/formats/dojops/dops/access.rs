@@ -98,12 +98,12 @@ impl SkillLowerer<'_> {
         } else {
             format!("`{path}`")
         };
-        let raw = self.lw.file.slice(node.span).to_string();
+        let raw = self.lw.file.slice(node.span()).to_string();
         let d = self
             .lw
             .diag(
                 SHAPE.wrong_type,
-                node.span,
+                node.span(),
                 format!(
                     "{what} must be {}, found {}",
                     want.phrase(),
@@ -144,12 +144,12 @@ impl SkillLowerer<'_> {
         main_key: &str,
     ) -> Option<MapRef<'n>> {
         if item.as_str().is_some() {
-            let raw = self.lw.file.slice(item.span);
+            let raw = self.lw.file.slice(item.span());
             let d = self
                 .lw
                 .diag(
                     SHAPE.wrong_type,
-                    item.span,
+                    item.span(),
                     format!("`{path}` must be a mapping, found a string"),
                 )
                 .label("expected a mapping")
@@ -180,7 +180,7 @@ impl SkillLowerer<'_> {
         help: &str,
     ) -> Option<MapRef<'n>> {
         let entry = self.lw.required_at(map, key, Site::default().help(help))?;
-        self.map(&entry.value, entry.key_span, path)
+        self.map(&entry.value, entry.key_span(), path)
     }
 
     pub(super) fn string<'n>(
@@ -246,7 +246,7 @@ impl SkillLowerer<'_> {
         let items = node.as_seq()?;
         let mark = self.lw.diags.len();
         self.lw
-            .check_len(node.span, path, items.len(), min, usize::MAX, "items");
+            .check_len(node.span(), path, items.len(), min, usize::MAX, "items");
         self.help_since(mark, "add at least one entry");
         Some(items)
     }
@@ -318,7 +318,7 @@ impl SkillLowerer<'_> {
         known: &[&str],
     ) -> Option<MapRef<'n>> {
         let entry = parent.node.get(key)?;
-        let map = self.map(&entry.value, entry.key_span, path)?;
+        let map = self.map(&entry.value, entry.key_span(), path)?;
         self.unknown_keys(map, known);
         Some(map)
     }
@@ -329,5 +329,5 @@ impl SkillLowerer<'_> {
 fn item_anchor(item: &Node) -> Span {
     item.as_map()
         .and_then(<[_]>::first)
-        .map_or(item.span, |e| e.key_span)
+        .map_or(item.span(), |e| e.key_span())
 }

@@ -48,13 +48,13 @@ impl SkillLowerer<'_> {
                 NameKind::Dependency,
                 &skill_path,
                 name,
-                v.span,
+                v.span(),
             ) {
                 continue;
             }
             self.skill.dependencies.push(Dependency {
                 skill: name.to_string(),
-                span: v.span,
+                span: v.span(),
                 optional,
             });
         }

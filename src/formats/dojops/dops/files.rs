@@ -61,7 +61,7 @@ impl SkillLowerer<'_> {
                 .lw
                 .diag(
                     SHAPE.length,
-                    node.span,
+                    node.span(),
                     format!("`{path}` must not be empty"),
                 )
                 .label("empty path")
@@ -110,7 +110,7 @@ impl SkillLowerer<'_> {
         let Some(segment) = dotdot_segment(path) else {
             return;
         };
-        let span = value_sub_span(self.lw.file.slice(node.span), node.span, path, segment);
+        let span = value_sub_span(self.lw.file.slice(node.span()), node.span(), path, segment);
         let d = self
             .lw
             .diag(

@@ -137,10 +137,16 @@ impl SkillLowerer<'_> {
             return;
         }
         let Some(name) = node.as_str() else { return };
-        if check_name(&mut self.lw, NameKind::Skill, "meta.name", name, node.span) {
+        if check_name(
+            &mut self.lw,
+            NameKind::Skill,
+            "meta.name",
+            name,
+            node.span(),
+        ) {
             self.skill.name = Some(Name {
                 value: name.to_string(),
-                span: node.span,
+                span: node.span(),
             });
         }
     }
@@ -175,7 +181,7 @@ impl SkillLowerer<'_> {
         };
         let d = self
             .lw
-            .diag(&doj::INSECURE_ICON_URL, node.span, message)
+            .diag(&doj::INSECURE_ICON_URL, node.span(), message)
             .label(label)
             .note("DojOps refuses to load a skill whose icon is not an `https://` URL of at most 2048 characters")
             .help(help);

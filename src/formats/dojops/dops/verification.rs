@@ -140,7 +140,7 @@ impl SkillLowerer<'_> {
             .lw
             .diag(
                 &doj::UNKNOWN_VERIFICATION_PARSER,
-                node.span,
+                node.span(),
                 format!("unknown verification parser `{parser}`"),
             )
             .label("not a parser DojOps knows")
@@ -148,7 +148,7 @@ impl SkillLowerer<'_> {
             .did_you_mean_or(
                 hint.and_then(|p| {
                     let fix =
-                        replace_exact(self.lw.file, node.span, parser, p, Applicability::Safe);
+                        replace_exact(self.lw.file, node.span(), parser, p, Applicability::Safe);
                     DidYouMean::fixed_by(p, fix)
                 }),
                 help,
@@ -168,7 +168,7 @@ impl SkillLowerer<'_> {
             .lw
             .diag(
                 SHAPE.bad_value,
-                node.span,
+                node.span(),
                 format!("`{path}` must be a positive number of milliseconds, found `{ms}`"),
             )
             .label("must be greater than 0")

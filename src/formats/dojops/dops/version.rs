@@ -60,9 +60,9 @@ impl SkillLowerer<'_> {
             Some(v) if v.as_str() == Some("v1") || looks_v1 => {
                 let message = format!(
                     "`dops: {}` is no longer supported; current DojOps only accepts `dops: v2`",
-                    self.lw.file.slice(v.span)
+                    self.lw.file.slice(v.span())
                 );
-                let d = self.v1_migration(root, v.span, message);
+                let d = self.v1_migration(root, v.span(), message);
                 self.lw.push(d);
                 Gate::Stop
             }
@@ -77,10 +77,10 @@ impl SkillLowerer<'_> {
                     .lw
                     .diag(
                         rule,
-                        v.span,
+                        v.span(),
                         format!(
                             "`dops` must be `v2`, found `{}`",
-                            self.lw.file.slice(v.span)
+                            self.lw.file.slice(v.span())
                         ),
                     )
                     .label("unsupported version")
@@ -114,14 +114,14 @@ impl SkillLowerer<'_> {
         if let Some(e) = root.node.get("input") {
             d = d.related(
                 self.lw.file,
-                e.key_span,
+                e.key_span(),
                 "v1 typed inputs: v2 has none; describe what the skill needs in `## Prompt`",
             );
         }
         if let Some(e) = root.node.get("output") {
             d = d.related(
                 self.lw.file,
-                e.key_span,
+                e.key_span(),
                 "v1 output schema: v2 describes the output in `context.outputGuidance`",
             );
         }
@@ -130,7 +130,7 @@ impl SkillLowerer<'_> {
             .get("kind")
             .filter(|e| e.value.as_str() == Some("tool"))
         {
-            d = d.related(self.lw.file, e.value.span, "v2 calls this `kind: skill`");
+            d = d.related(self.lw.file, e.value.span(), "v2 calls this `kind: skill`");
         }
         let v1_files = root
             .node
@@ -146,7 +146,7 @@ impl SkillLowerer<'_> {
         if let Some(e) = v1_files {
             d = d.related(
                 self.lw.file,
-                e.key_span,
+                e.key_span(),
                 "v1 file serializer: v2 writes every file as `format: raw`",
             );
         }

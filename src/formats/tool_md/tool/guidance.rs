@@ -21,7 +21,7 @@ pub(super) fn use_guidance(
     let Some(entry) = lw.required(map, "use_guidance") else {
         return;
     };
-    let Some(u) = lw.as_map(&entry.value, entry.key_span, "use_guidance") else {
+    let Some(u) = lw.as_map(&entry.value, entry.key_span(), "use_guidance") else {
         return;
     };
     lw.unknown_keys(u, USE_GUIDANCE_KEYS, CLOSED_NOTE);
@@ -42,13 +42,13 @@ pub(super) fn use_guidance(
                     continue;
                 }
                 (
-                    e.value.span,
+                    e.value.span(),
                     format!("`use_guidance.{key}` is empty"),
                     "no conditions listed".to_string(),
                 )
             }
             None => (
-                entry.key_span,
+                entry.key_span(),
                 format!("`use_guidance` has no `{key}`"),
                 format!("no `{key}` here"),
             ),
@@ -66,16 +66,16 @@ pub(super) fn use_guidance(
         match &e.value.kind {
             NodeKind::String(s) => {
                 if declares_none(s) {
-                    says_none = Some(e.value.span);
+                    says_none = Some(e.value.span());
                 }
             }
             NodeKind::Seq(items) => {
                 let texts = lw.str_list(&e.value, "use_guidance.side_effects", true);
                 if texts.len() == items.len() && texts.iter().all(|(t, _)| declares_none(t)) {
-                    says_none = Some(e.value.span);
+                    says_none = Some(e.value.span());
                 }
             }
-            NodeKind::Null => says_none = Some(e.value.span),
+            NodeKind::Null => says_none = Some(e.value.span()),
             _ => lw.wrong_type(
                 &e.value,
                 "use_guidance.side_effects",
@@ -88,7 +88,7 @@ pub(super) fn use_guidance(
     };
     let (span, message, label) = match (side_effects, says_none) {
         (None, _) => (
-            entry.key_span,
+            entry.key_span(),
             "this `action` tool does not declare its `side_effects`",
             "no `side_effects` here",
         ),
@@ -122,12 +122,12 @@ pub(super) fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(e) = map.node.get("error_codes") else {
         return;
     };
-    let Some(codes) = lw.as_map(&e.value, e.key_span, "error_codes") else {
+    let Some(codes) = lw.as_map(&e.value, e.key_span(), "error_codes") else {
         return;
     };
     for entry in codes.node.as_map().unwrap_or_default() {
         let path = format!("error_codes.{}", entry.key);
-        let Some(m) = lw.as_map(&entry.value, entry.key_span, &path) else {
+        let Some(m) = lw.as_map(&entry.value, entry.key_span(), &path) else {
             continue;
         };
         let help = format!("give `{}` both `meaning:` and `agent_action:`", entry.key);
@@ -155,7 +155,7 @@ pub(super) fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                 let d = lw
                     .diag(
                         &rules::UNKNOWN_KEY,
-                        k.key_span,
+                        k.key_span(),
                         format!("unknown key `{path}.{}`", k.key),
                     )
                     .label("unknown key")
@@ -164,7 +164,7 @@ pub(super) fn error_codes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                         m.node
                             .get(h)
                             .is_none()
-                            .then(|| DidYouMean::new(h, rename_key(lw.file, k.key_span, h))),
+                            .then(|| DidYouMean::new(h, rename_key(lw.file, k.key_span(), h))),
                         format!("`{h}` is set already: merge this into it, or remove this key"),
                     );
                 lw.push(d);

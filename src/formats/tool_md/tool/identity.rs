@@ -16,7 +16,7 @@ pub(super) fn spec_version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
             let d = lw
                 .diag(
                     &rules::INVALID_FIELD_VALUE,
-                    e.value.span,
+                    e.value.span(),
                     format!("`spec_version` must be an AML version string such as `\"1.2\"`, found `{s}`"),
                 )
                 .label("not a version string")
@@ -26,11 +26,11 @@ pub(super) fn spec_version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         }
         NodeKind::String(_) => {}
         NodeKind::Number(_) => {
-            let raw = lw.file.slice(e.value.span).to_string();
+            let raw = lw.file.slice(e.value.span()).to_string();
             let d = lw
                 .diag(
                     &rules::WRONG_FIELD_TYPE,
-                    e.value.span,
+                    e.value.span(),
                     format!("`spec_version` must be a string, found the number `{raw}`"),
                 )
                 .label("a number, not a string")
@@ -38,7 +38,7 @@ pub(super) fn spec_version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
                     "YAML reads an unquoted `1.20` as the number 1.2, so the version would change",
                 )
                 .help(format!("quote it: `spec_version: \"{raw}\"`"))
-                .fix(Fix::safe(e.value.span, format!("\"{raw}\"")));
+                .fix(Fix::safe(e.value.span(), format!("\"{raw}\"")));
             lw.push(d);
         }
         _ => lw.wrong_type(&e.value, "spec_version", "a string"),
@@ -91,7 +91,7 @@ pub(super) fn version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
             None => return,
         },
         NodeKind::Number(_) => {
-            let raw = lw.file.slice(e.value.span).to_string();
+            let raw = lw.file.slice(e.value.span()).to_string();
             let fix = pad_version(&raw);
             (format!("the number `{raw}` is not a version string"), fix)
         }
@@ -103,7 +103,7 @@ pub(super) fn version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let d = lw
         .diag(
             &rules::INVALID_VERSION,
-            e.value.span,
+            e.value.span(),
             format!("`version` must be MAJOR.MINOR.PATCH: {problem}"),
         )
         .label("not a strict semantic version")
@@ -111,7 +111,7 @@ pub(super) fn version(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
             Some(f) => format!("write `version: \"{f}\"`"),
             None => "write three numbers, e.g. `version: \"1.0.0\"`".to_string(),
         })
-        .maybe_fix(fix.map(|f| Fix::unsafe_(e.value.span, format!("\"{f}\""))));
+        .maybe_fix(fix.map(|f| Fix::unsafe_(e.value.span(), format!("\"{f}\""))));
     lw.push(d);
 }
 

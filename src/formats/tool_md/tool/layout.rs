@@ -23,7 +23,7 @@ pub(super) fn old_layout(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     ] {
         if let Some(e) = map.node.get(old) {
             moved.push(Moved {
-                span: e.key_span,
+                span: e.key_span(),
                 old,
                 new,
             });
@@ -31,7 +31,7 @@ pub(super) fn old_layout(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     }
     if let Some(e) = map.node.value("transport").and_then(|t| t.get("auth")) {
         moved.push(Moved {
-            span: e.key_span,
+            span: e.key_span(),
             old: "transport.auth",
             new: "transport.credentials",
         });

@@ -10,7 +10,7 @@ const META_KEYS: &[&str] = &["name", "description", "owner", "tags", "last_updat
 pub(super) fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> bool {
     let Some(m) = lw
         .required(map, "meta")
-        .and_then(|e| lw.as_map(&e.value, e.key_span, "meta"))
+        .and_then(|e| lw.as_map(&e.value, e.key_span(), "meta"))
     else {
         return false;
     };

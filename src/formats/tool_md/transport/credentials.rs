@@ -56,7 +56,7 @@ pub(super) fn check(lw: &mut Lowerer<'_>, t: MapRef<'_>) {
             .help("add `credentials:` with its `scheme`, e.g. `scheme: \"iam-role\"`, or `scheme: \"none\"` for a trusted internal service"),
     );
     let Some(entry) = entry else { return };
-    let Some(c) = lw.as_map(&entry.value, entry.key_span, "transport.credentials") else {
+    let Some(c) = lw.as_map(&entry.value, entry.key_span(), "transport.credentials") else {
         return;
     };
     let scheme = match lw.required(c, "scheme") {
@@ -157,12 +157,12 @@ fn secret_field(lw: &mut Lowerer<'_>, c: MapRef<'_>, source: &str, key: &str) {
     if let Some(e) = misspelt
         && let Some(d) = lw.diags.get_mut(mark)
     {
-        let fix = rename_key(lw.file, e.key_span, key);
+        let fix = rename_key(lw.file, e.key_span(), key);
         *d = d
             .clone()
             .related(
                 lw.file,
-                e.key_span,
+                e.key_span(),
                 format!("`{}` looks like a misspelling of `{key}`", e.key),
             )
             .fix(fix);

@@ -50,15 +50,15 @@ fn rest_api(lw: &mut Lowerer<'_>, t: MapRef<'_>) -> RestFacts {
         && let Some(endpoint) = e.value.as_str()
         && !endpoint.is_empty()
     {
-        facts.method = check_endpoint(lw, &e.value, endpoint).map(|m| (m, e.value.span));
+        facts.method = check_endpoint(lw, &e.value, endpoint).map(|m| (m, e.value.span()));
     }
     if let Some(e) = t.node.get("timeout_ms") {
         timeout(lw, &e.value);
     }
     if let Some(e) = t.node.get("retry_policy")
-        && let Some(r) = lw.as_map(&e.value, e.key_span, "transport.retry_policy")
+        && let Some(r) = lw.as_map(&e.value, e.key_span(), "transport.retry_policy")
     {
-        facts.retry_key = Some(e.key_span);
+        facts.retry_key = Some(e.key_span());
         lw.unknown_keys_at(
             r,
             RETRY_KEYS,
@@ -67,7 +67,7 @@ fn rest_api(lw: &mut Lowerer<'_>, t: MapRef<'_>) -> RestFacts {
         );
         if let Some(a) = r.node.get("max_attempts") {
             facts.attempts = at_least(lw, &a.value, "transport.retry_policy.max_attempts", 1)
-                .map(|n| (n, a.value.span));
+                .map(|n| (n, a.value.span()));
         }
         if let Some(b) = r.node.get("backoff_ms") {
             at_least(lw, &b.value, "transport.retry_policy.backoff_ms", 0);
@@ -101,7 +101,7 @@ fn at_least(lw: &mut Lowerer<'_>, node: &Node, path: &str, min: i64) -> Option<i
         let d = lw
             .diag(
                 &rules::INVALID_FIELD_VALUE,
-                node.span,
+                node.span(),
                 format!("`{path}` must be at least {min}, found {n}"),
             )
             .label(format!("below {min}"));
@@ -119,7 +119,7 @@ fn status_code(lw: &mut Lowerer<'_>, item: &Node, i: usize) {
             let d = lw
                 .diag(
                     &rules::INVALID_FIELD_VALUE,
-                    item.span,
+                    item.span(),
                     format!("`{path}` must be an HTTP status code (100–599), found {code}"),
                 )
                 .label("not an HTTP status code");
@@ -132,7 +132,7 @@ fn status_code(lw: &mut Lowerer<'_>, item: &Node, i: usize) {
             lw.wrong_type(item, &path, "an HTTP status code (a number)");
             if let (Some(code), Some(d)) = (code, lw.diags.last_mut()) {
                 d.help = Some(format!("write it without quotes: `{code}`"));
-                d.fix = Some(Fix::safe(item.span, code));
+                d.fix = Some(Fix::safe(item.span(), code));
             }
         }
     }
@@ -151,7 +151,7 @@ fn base_url(lw: &mut Lowerer<'_>, node: &Node, url: &str) {
         let d = lw
             .diag(
                 &rules::INVALID_BASE_URL,
-                node.span,
+                node.span(),
                 format!("`transport.base_url` must be an absolute `https://` URL, found `{url}`"),
             )
             .label("not an absolute URL")
@@ -221,7 +221,7 @@ fn check_endpoint(lw: &mut Lowerer<'_>, node: &Node, endpoint: &str) -> Option<S
     };
     let edit = fix
         .as_ref()
-        .map(|f| Fix::unsafe_(node.span, format!("\"{f}\"")));
+        .map(|f| Fix::unsafe_(node.span(), format!("\"{f}\"")));
     let help = match (&fix, endpoint.starts_with("http")) {
         (Some(f), _) => format!("write `endpoint: \"{f}\"`"),
         (None, true) => "put the scheme and host in `base_url` and write the method and path here, e.g. `POST /send`".to_string(),
@@ -230,7 +230,7 @@ fn check_endpoint(lw: &mut Lowerer<'_>, node: &Node, endpoint: &str) -> Option<S
     let d = lw
         .diag(
             &rules::INVALID_ENDPOINT,
-            node.span,
+            node.span(),
             format!("`transport.endpoint` must be `METHOD /path`, but {problem}: `{endpoint}`"),
         )
         .label("must match ^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.+$")
@@ -254,7 +254,7 @@ fn timeout(lw: &mut Lowerer<'_>, node: &Node) {
         let d = lw
             .diag(
                 &rules::INVALID_FIELD_VALUE,
-                node.span,
+                node.span(),
                 format!(
                     "`transport.timeout_ms` must be a positive number of milliseconds, found {ms}"
                 ),
@@ -281,7 +281,7 @@ fn timeout(lw: &mut Lowerer<'_>, node: &Node) {
         return;
     };
     let d = lw
-        .diag(&rules::TIMEOUT_OUT_OF_RANGE, node.span, message)
+        .diag(&rules::TIMEOUT_OUT_OF_RANGE, node.span(), message)
         .label("outside 100–300000 ms")
         .note(note)
         .help("the spec's default is 5000 ms; pick a value the service really needs, or remove the field");
