@@ -171,6 +171,7 @@ impl Stored {
             diagnostics,
             item,
             trees: None,
+            custom_matched: Vec::new(),
         })
     }
 }

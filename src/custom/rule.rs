@@ -14,6 +14,7 @@ use toml::Spanned;
 
 use super::function::{Function, compile_function};
 use super::page;
+use super::reach::Reach;
 use crate::rules::{self, Rule, Severity};
 use crate::source::FormatId;
 
@@ -128,6 +129,19 @@ pub struct CustomRule {
     pub message: Vec<Part>,
     /// What decides its findings, hashed (for the cache).
     pub fingerprint: u64,
+    /// What of a subject it can read.
+    pub reach: Reach,
+    /// Where `given` is written in `toolc.toml` (for the warning when it selects nothing).
+    pub given_at: GivenAt,
+}
+
+/// `given` as written, and the bytes of `toolc.toml` it is at.
+#[derive(Debug, Clone)]
+pub struct GivenAt {
+    /// The JSONPath as written (`$` when not written).
+    pub text: String,
+    /// Its bytes in the file's body (the rule's `code` when `given` is not written).
+    pub span: Range<usize>,
 }
 
 impl CustomRule {
@@ -455,6 +469,14 @@ fn compile_one(
         summary: &summary,
         page: &page_text,
     });
+    let reach = Reach::of_rule(given_text, &thens, &message);
+    let given_at = GivenAt {
+        text: given_text.to_string(),
+        span: r
+            .given
+            .as_ref()
+            .map_or_else(|| r.code.span(), Spanned::span),
+    };
     Ok(CustomRule {
         rule,
         subject,
@@ -463,6 +485,8 @@ fn compile_one(
         thens,
         message,
         fingerprint,
+        reach,
+        given_at,
     })
 }
 

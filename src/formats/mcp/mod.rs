@@ -222,5 +222,6 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
                 companions: Vec::new(),
             })
         }),
+        custom_matched: Vec::new(),
     }
 }
