@@ -130,6 +130,14 @@ impl Reach {
         self.whole(key) || !self.anywhere.is_empty()
     }
 
+    /// True when the top-level `key`, whose value holds maps with only the keys `fixed`
+    /// (and, with `more`, keys of any name), must be built.
+    pub(crate) fn fixed(&self, key: &str, fixed: &[&str], more: bool) -> bool {
+        self.whole(key)
+            || (!self.anywhere.is_empty() && more)
+            || self.anywhere.iter().any(|k| fixed.contains(&k.as_str()))
+    }
+
     /// The JSON of `node` (a subject's root) as far as these rules read it.
     pub(crate) fn json(&self, node: &Node) -> Value {
         if self.all {

@@ -124,6 +124,43 @@ fn commands(run: &Run, out: &mut Vec<String>) {
     }
 }
 
+/// The keys of `run` as JSON, whatever the tool (`crate::ir::Run`).
+const RUN_KEYS: &[&str] = &[
+    "kind",
+    "argv",
+    "script",
+    "shell",
+    "steps",
+    "transport",
+    "files",
+    "verification",
+    "tool",
+    "mcp",
+    "arguments",
+];
+/// The keys of `risk` as JSON (`crate::ir::Risk`).
+const RISK_KEYS: &[&str] = &[
+    "access",
+    "kind",
+    "level",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+];
+/// The keys of `guidance` as JSON (`crate::ir::Guidance`).
+const GUIDANCE_KEYS: &[&str] = &["use_when", "avoid_when", "side_effects"];
+
+/// True when `run` holds a value the tool's source wrote as it liked (keys of any name).
+fn open_run(run: &Run) -> bool {
+    match run {
+        Run::Transport { .. } => true,
+        Run::Tool { arguments, .. } => arguments.is_some(),
+        Run::Steps { steps } => steps.iter().any(open_run),
+        _ => false,
+    }
+}
+
 /// A lowered tool as a custom rule sees it: the IR's fields, with `parameters` (the input
 /// schema), `commands`, `format` and `path` named alike in every format, the fields rules
 /// that read `reach` see. The values are moved out of the tool, not copied (it is read only
@@ -165,13 +202,13 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
         commands(&tool.run, &mut lines);
         put("commands", Some(json!(lines)));
     }
-    if reach.open("run") {
+    if reach.fixed("run", RUN_KEYS, open_run(&tool.run)) {
         put("run", to_json(serde_json::to_value(&tool.run)));
     }
-    if reach.open("risk") {
+    if reach.fixed("risk", RISK_KEYS, false) {
         put("risk", to_json(serde_json::to_value(&tool.risk)));
     }
-    if reach.open("guidance")
+    if reach.fixed("guidance", GUIDANCE_KEYS, false)
         && let Some(g) = &tool.guidance
     {
         put("guidance", to_json(serde_json::to_value(g)));
