@@ -15,16 +15,10 @@ fn temp(name: &str) -> PathBuf {
 /// One tool with a finding (a name that is not kebab-case) and its schema.
 fn tool(dir: &Path) -> PathBuf {
     let path = dir.join(".dojops/tools/a/tool.yaml");
-    std::fs::write(
-        &path,
-        "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n",
-    )
-    .expect("write");
-    std::fs::write(
-        dir.join(".dojops/tools/a/input.schema.json"),
-        r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
-    )
-    .expect("write");
+    let text = "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n";
+    std::fs::write(&path, text).expect("write");
+    let schema = r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#;
+    std::fs::write(dir.join(".dojops/tools/a/input.schema.json"), schema).expect("write");
     path
 }
 
