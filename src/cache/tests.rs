@@ -22,10 +22,6 @@ fn tool(dir: &Path) -> PathBuf {
     path
 }
 
-fn disk() -> Arc<dyn FileSystem> {
-    Arc::new(Disk)
-}
-
 fn open(dir: &Path, build: &str) -> Cache {
     let config = Config::default();
     Cache::open_as(dir, dir, &config, Passes::default(), build.into())
@@ -34,7 +30,7 @@ fn open(dir: &Path, build: &str) -> Cache {
 /// `cache`'s answer for `path` read as `format` (claimed by content), with `buffered` the
 /// files an editor holds.
 fn lookup(cache: &Cache, path: &Path, format: FormatId, buffered: &HashSet<&Path>) -> Option<Hit> {
-    let fs = disk();
+    let fs: Arc<dyn FileSystem> = Arc::new(Disk);
     let lookup = Lookup {
         path,
         format,
@@ -162,7 +158,7 @@ fn text_read_back_must_match_the_digest() {
         0,
         sha256(&bytes),
         Vec::new(),
-        &disk(),
+        &(Arc::new(Disk) as Arc<dyn FileSystem>),
     );
     std::fs::write(&path, "name: changed\n").expect("write");
     // Changed since it was checked: no stale text under old spans.
