@@ -59,7 +59,11 @@ fn a_skill_tree_is_its_front_matter() {
     );
     let tree = subject::file_tree(&f).expect("front matter");
     assert_eq!(tree.to_json(), json!({"name": "a", "license": "MIT"}));
-    let skill = subject::of_skill(&f, tree);
+    let all = reach::Reach {
+        all: true,
+        ..Default::default()
+    };
+    let skill = subject::of_skill(&f, tree, &all);
     assert_eq!(skill.value["license"], "MIT");
     assert_eq!(skill.value["parameters"]["type"], "object");
     assert_eq!(skill.value["format"], "agent-skill");
