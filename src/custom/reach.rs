@@ -170,7 +170,7 @@ impl Reach {
             NodeKind::Map(entries) => {
                 let mut out = Map::new();
                 for e in entries.iter() {
-                    if self.anywhere.iter().any(|k| *k == e.key) {
+                    if self.anywhere.contains(&e.key) {
                         out.insert(e.key.clone(), e.value.to_json());
                     } else if let Some(v) = self.deep(&e.value) {
                         out.insert(e.key.clone(), v);
