@@ -184,3 +184,14 @@ fn a_rule_that_selects_nothing_is_warned_of_at_its_given_with_the_cache_too() {
     let (after, _) = same_as_uncached(&repo);
     assert_eq!(findings(&after, "TLC007"), 0, "{after}");
 }
+
+#[test]
+fn a_rule_that_selects_wherever_something_appears_may_select_nothing() {
+    let repo = repo();
+    let anywhere = NOTHING
+        .replace("$.frontmatter", "$..image")
+        .replace("$.mcpServers", "$.x");
+    std::fs::write(repo.root.join("toolc.toml"), format!("{ROOT}\n{anywhere}")).expect("write");
+    let (report, _) = same_as_uncached(&repo);
+    assert_eq!(findings(&report, "TLC007"), 0, "{report}");
+}

@@ -19,16 +19,24 @@ struct Seen<'a> {
     matched: bool,
 }
 
+/// True when `given` selects wherever something appears (a descendant `..`, a filter
+/// `?`): a rule like "no `latest` image anywhere" selects nothing where there is none, and
+/// that is no mistake.
+fn conditional(given: &str) -> bool {
+    given.contains("..") || given.contains('?')
+}
+
 /// One TLC007 warning, at its `given`, for each custom rule that read files among `results`
 /// and selected nothing in any of them. A rule that read no file (no file of its formats)
-/// is not reported: a shared rule set may name formats a repository does not have.
+/// is not reported: a shared rule set may name formats a repository does not have; nor is
+/// one whose `given` is [`conditional`].
 pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> Vec<Diagnostic> {
     // By the rule itself: two configurations may declare different rules with one code.
     let mut seen: HashMap<*const CustomRule, Seen<'_>> = HashMap::new();
     for r in results {
         let format = r.file.format.as_str();
         for rule in configs.for_path(&r.file.path).custom.iter() {
-            if !rule.applies_to(format) {
+            if !rule.applies_to(format) || conditional(&rule.given_at.text) {
                 continue;
             }
             let entry = seen.entry(std::ptr::from_ref(rule)).or_insert(Seen {
