@@ -132,16 +132,6 @@ impl Config {
         Config::discover_from(cwd, cwd, explicit, &|_| None)
     }
 
-    /// [`Config::discover`], reading each configuration file from `buffer` when it gives
-    /// its text (an editor's unsaved buffer), else from disk.
-    pub(crate) fn discover_buffered(
-        cwd: &Path,
-        explicit: Option<&Path>,
-        buffer: &dyn Fn(&Path) -> Option<String>,
-    ) -> Result<Config, ConfigError> {
-        Config::discover_from(cwd, cwd, explicit, buffer)
-    }
-
     /// A configuration file's text: `buffer`'s, else the file's.
     pub(crate) fn read_buffered(
         path: &Path,
@@ -151,9 +141,9 @@ impl Config {
     }
 
     /// Find `toolc.toml` upward from `start` (or use `explicit`, relative to `cwd`) and load
-    /// it, with the files it extends read through `buffer`; paths in its diagnostics are
-    /// shown relative to `cwd`.
-    fn discover_from(
+    /// it, with the files it extends read through `buffer` (an editor's unsaved texts)
+    /// first; paths in its diagnostics are shown relative to `cwd`.
+    pub(crate) fn discover_from(
         start: &Path,
         cwd: &Path,
         explicit: Option<&Path>,

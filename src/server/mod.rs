@@ -451,7 +451,7 @@ fn load_config(
             // The files it extends, from their buffers too.
             Config::load(file, folder, root, &|p| Config::read_buffered(p, buffered))
         }
-        None => Config::discover_buffered(root, explicit, buffered),
+        None => Config::discover_from(root, root, explicit, buffered),
     };
     match loaded {
         Ok(config) => (config, Vec::new()),
