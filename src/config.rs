@@ -104,6 +104,9 @@ pub struct Config {
     /// Selectors of an extending file that named no rule when it was read (a custom rule
     /// of the file it extends may be theirs), with their spans.
     pending_selectors: Vec<(String, Span)>,
+    /// The files it `extend`s, directly or through another (an editor reads it again when
+    /// one changes).
+    pub extends: Vec<PathBuf>,
 }
 
 /// Why configuration could not be loaded: diagnostics pointing into the config file, or an
@@ -126,15 +129,25 @@ pub enum ConfigError {
 impl Config {
     /// Find `toolc.toml` upward from `cwd` (or use `explicit`) and load it.
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
-        Config::discover_from(cwd, cwd, explicit)
+        Config::discover_from(cwd, cwd, explicit, &|_| None)
+    }
+
+    /// A configuration file's text: `buffer`'s, else the file's.
+    pub(crate) fn read_buffered(
+        path: &Path,
+        buffer: &dyn Fn(&Path) -> Option<String>,
+    ) -> std::io::Result<String> {
+        buffer(path).map_or_else(|| read_config_file(path, true), Ok)
     }
 
     /// Find `toolc.toml` upward from `start` (or use `explicit`, relative to `cwd`) and load
-    /// it; paths in its diagnostics are shown relative to `cwd`.
-    fn discover_from(
+    /// it, with the files it extends read through `buffer` (an editor's unsaved texts)
+    /// first; paths in its diagnostics are shown relative to `cwd`.
+    pub(crate) fn discover_from(
         start: &Path,
         cwd: &Path,
         explicit: Option<&Path>,
+        buffer: &dyn Fn(&Path) -> Option<String>,
     ) -> Result<Config, ConfigError> {
         let path = match explicit {
             // Normalized: globs are matched against paths stripped of this file's folder,
@@ -172,7 +185,7 @@ impl Config {
                     .parent()
                     .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
                 let file = SourceFile::new(path, display, FormatId::Config, text);
-                let read = |p: &Path| read_config_file(p, true);
+                let read = |p: &Path| Config::read_buffered(p, buffer);
                 let mut config = Config::load(file, root, cwd, &read)?;
                 config.explicit = explicit.is_some();
                 Ok(config)
@@ -207,7 +220,7 @@ impl Config {
                 .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf),
             None => cwd.to_path_buf(),
         };
-        Config::discover_from(&from, cwd, None)
+        Config::discover_from(&from, cwd, None, &|_| None)
     }
 
     /// Parse `file` and, when it says `extend = "…"`, the files it extends (read with `read`),
@@ -260,10 +273,16 @@ impl Config {
         if !unknown.is_empty() {
             return Err(ConfigError::Invalid(unknown));
         }
+        let extends = chain
+            .iter()
+            .skip(1)
+            .filter_map(|c| Some(c.file.as_ref()?.path.clone()))
+            .collect();
         let mut config = chain.pop().unwrap_or_default();
         while let Some(child) = chain.pop() {
             config = config.extended_by(child);
         }
+        config.extends = extends;
         Ok(config)
     }
 
@@ -298,6 +317,7 @@ impl Config {
             runtimes: self.runtimes.extended_by(child.runtimes),
             custom: self.custom.extended_by(child.custom),
             pending_selectors: Vec::new(),
+            extends: Vec::new(),
         }
     }
 
@@ -371,12 +391,11 @@ impl Config {
             out
         };
         // Before the settings: a setting may name a custom rule.
-        let custom =
-            crate::custom::compile(&raw.custom_rules, file.display()).unwrap_or_else(|e| {
-                e.into_iter()
-                    .for_each(|e| err(&mut errors, shift(e.span), e.message));
-                Default::default()
-            });
+        let custom = crate::custom::compile(&raw.custom_rules, &file).unwrap_or_else(|e| {
+            e.into_iter()
+                .for_each(|e| err(&mut errors, shift(e.span), e.message));
+            Default::default()
+        });
         let rules = settings(&raw.rules, &mut errors);
         let mut overrides = Vec::new();
         for o in &raw.overrides {
@@ -507,6 +526,7 @@ impl Config {
             runtimes,
             custom,
             pending_selectors,
+            extends: Vec::new(),
         })
     }
 

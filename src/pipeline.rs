@@ -41,6 +41,7 @@ mod judge;
 mod load;
 mod reload;
 mod report;
+mod unmatched;
 
 pub(crate) use baseline::write_baseline;
 pub(crate) use judge::{checked_targets, enabled, preview_runs};

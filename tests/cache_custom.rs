@@ -129,3 +129,69 @@ fn a_run_that_selects_only_custom_rules_says_the_same_cached() {
         assert_eq!(findings(&json(&out), "ORG001"), 2, "{}", json(&out));
     }
 }
+
+/// A rule whose `given` selects nothing in the files it reads: `$.frontmatter` of a skill
+/// (its keys are the front matter's own), next to one that selects something.
+const NOTHING: &str = r#"[[custom-rules]]
+code = "ORG004"
+name = "skill-owner"
+severity = "error"
+message = "skill names no owner"
+subject = "file"
+formats = ["agent-skill"]
+given = "$.frontmatter"
+then = { field = "owner", function = "truthy" }
+
+[[custom-rules]]
+code = "ORG005"
+name = "no-mcp-servers"
+severity = "error"
+message = "no MCP server"
+subject = "file"
+formats = ["mcp-config"]
+given = "$.mcpServers"
+then = { function = "falsy" }
+"#;
+
+#[test]
+fn a_rule_that_selects_nothing_is_warned_of_at_its_given_with_the_cache_too() {
+    let repo = repo();
+    let root = repo.root.join("toolc.toml");
+    std::fs::write(&root, format!("{ROOT}\n{NOTHING}")).expect("write");
+    let (cold, _) = same_as_uncached(&repo);
+    assert_eq!(findings(&cold, "TLC007"), 1, "{cold}");
+    assert!(cold.contains("custom rule ORG004"), "{cold}");
+    // ORG002 selects the skill's front matter; ORG005 reads no file (there is no MCP
+    // configuration): neither is reported.
+    assert!(!cold.contains("custom rule ORG002"), "{cold}");
+    assert!(!cold.contains("custom rule ORG005"), "{cold}");
+    // At the `given` of toolc.toml.
+    let text = std::fs::read_to_string(&root).expect("read");
+    let line = text
+        .lines()
+        .position(|l| l.contains("$.frontmatter"))
+        .expect("given")
+        + 1;
+    assert!(cold.contains(&format!("\"line\": {line}")), "{cold}");
+    // A warm run, which loads nothing, says the same.
+    let (warm, loaded) = same_as_uncached(&repo);
+    assert_eq!(loaded.1, 0, "the warm run loaded files");
+    assert_eq!(warm, cold);
+
+    // Fixed: the warning goes.
+    let fixed = NOTHING.replace("$.frontmatter", "$");
+    std::fs::write(&root, format!("{ROOT}\n{fixed}")).expect("write");
+    let (after, _) = same_as_uncached(&repo);
+    assert_eq!(findings(&after, "TLC007"), 0, "{after}");
+}
+
+#[test]
+fn a_rule_that_selects_wherever_something_appears_may_select_nothing() {
+    let repo = repo();
+    let anywhere = NOTHING
+        .replace("$.frontmatter", "$..image")
+        .replace("$.mcpServers", "$.x");
+    std::fs::write(repo.root.join("toolc.toml"), format!("{ROOT}\n{anywhere}")).expect("write");
+    let (report, _) = same_as_uncached(&repo);
+    assert_eq!(findings(&report, "TLC007"), 0, "{report}");
+}

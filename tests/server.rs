@@ -608,3 +608,37 @@ fn a_custom_rule_taken_out_of_the_configuration_is_known_no_more() {
     assert_eq!(codes(&found), ["ORG001"]);
     client.shutdown();
 }
+
+#[test]
+fn a_change_to_a_file_the_configuration_extends_applies_at_once() {
+    let rule = |min: u32| {
+        format!(
+            "[[custom-rules]]\ncode = \"ORG001\"\nname = \"description-too-short\"\nseverity = \"warning\"\nmessage = \"describe `{{name}}` in at least {min} characters\"\nformats = [\"cycod-tool\"]\nthen = {{ field = \"description\", function = \"length\", options = {{ min = {min} }} }}\n"
+        )
+    };
+    let tool_text = "name: list\ndescription: Lists files\nbash: ls -1\ntags: [read]\n";
+    let shared = rule(40);
+    let repo = Repo::with(&[
+        ("toolc.toml", "extend = \"policy/shared.toml\"\n"),
+        ("policy/shared.toml", &shared),
+        (".cycod/tools/list.yaml", tool_text),
+    ]);
+    let tool = uri(&repo.root.join(".cycod/tools/list.yaml"));
+    let mut client = Client::start(&repo.root);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["ORG001"]);
+
+    // The shared file, edited in the editor: its rule now asks for 5 characters.
+    let policy = uri(&repo.root.join("policy/shared.toml"));
+    client.open(&policy, &shared);
+    client.change(&policy, 2, &rule(5));
+    client.diagnostics(&tool, <[Value]>::is_empty);
+
+    // And back: the finding returns, with the toolc.toml that extends it open too.
+    let config = uri(&repo.root.join("toolc.toml"));
+    client.open(&config, "extend = \"policy/shared.toml\"\n");
+    client.change(&policy, 3, &shared);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["ORG001"]);
+    client.shutdown();
+}

@@ -3,8 +3,9 @@
 //! when first looked into. What does not read back exactly (an unknown rule code, a file
 //! index out of range) makes the whole entry unusable, and the file is checked again.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,8 @@ pub(super) struct Stored {
     item: Option<Blob>,
     /// The tool definitions it held.
     tools: u32,
+    /// The custom rules whose `given` selected something in it (`FileResult::custom_matched`).
+    matched: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -102,6 +105,7 @@ impl Stored {
             diagnostics,
             item,
             tools: u32::try_from(r.tool_count()).ok()?,
+            matched: r.custom_matched.iter().map(|c| c.to_string()).collect(),
         })
     }
 
@@ -164,12 +168,14 @@ impl Stored {
             .map(|d| d.load(&file))
             .collect::<Option<Vec<_>>>()?;
         let mut files = files.into_iter();
+        let matched = self.matched.iter().map(|c| Some(rule(c)?.code));
         Some(FileResult {
             file: files.next()?,
             companions: files.collect(),
             diagnostics,
             item,
             trees: None,
+            custom_matched: matched.collect::<Option<_>>()?,
         })
     }
 }
@@ -192,13 +198,9 @@ fn encoded(
 
 /// The rule whose code is `code` (looked up once per run for every code).
 fn rule(code: &str) -> Option<&'static rules::Rule> {
-    static BY_CODE: std::sync::OnceLock<
-        std::collections::HashMap<&'static str, &'static rules::Rule>,
-    > = std::sync::OnceLock::new();
-    BY_CODE
-        .get_or_init(|| rules::all().into_iter().map(|r| (r.code, r)).collect())
-        .get(code)
-        .copied()
+    static BY_CODE: OnceLock<HashMap<&str, &rules::Rule>> = OnceLock::new();
+    let all = BY_CODE.get_or_init(|| rules::all().into_iter().map(|r| (r.code, r)).collect());
+    all.get(code).copied()
 }
 
 impl StoredSuppression {

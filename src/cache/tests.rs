@@ -15,21 +15,11 @@ fn temp(name: &str) -> PathBuf {
 /// One tool with a finding (a name that is not kebab-case) and its schema.
 fn tool(dir: &Path) -> PathBuf {
     let path = dir.join(".dojops/tools/a/tool.yaml");
-    std::fs::write(
-        &path,
-        "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n",
-    )
-    .expect("write");
-    std::fs::write(
-        dir.join(".dojops/tools/a/input.schema.json"),
-        r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
-    )
-    .expect("write");
+    let text = "spec: 1\nname: Tool_A\nversion: \"1.0.0\"\ntype: tool\ndescription: \"x\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"p\"\nfiles:\n  - path: \"out/a.yaml\"\n    serializer: yaml\n";
+    std::fs::write(&path, text).expect("write");
+    let schema = r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#;
+    std::fs::write(dir.join(".dojops/tools/a/input.schema.json"), schema).expect("write");
     path
-}
-
-fn disk() -> Arc<dyn FileSystem> {
-    Arc::new(Disk)
 }
 
 fn open(dir: &Path, build: &str) -> Cache {
@@ -40,7 +30,7 @@ fn open(dir: &Path, build: &str) -> Cache {
 /// `cache`'s answer for `path` read as `format` (claimed by content), with `buffered` the
 /// files an editor holds.
 fn lookup(cache: &Cache, path: &Path, format: FormatId, buffered: &HashSet<&Path>) -> Option<Hit> {
-    let fs = disk();
+    let fs: Arc<dyn FileSystem> = Arc::new(Disk);
     let lookup = Lookup {
         path,
         format,
@@ -168,7 +158,7 @@ fn text_read_back_must_match_the_digest() {
         0,
         sha256(&bytes),
         Vec::new(),
-        &disk(),
+        &(Arc::new(Disk) as Arc<dyn FileSystem>),
     );
     std::fs::write(&path, "name: changed\n").expect("write");
     // Changed since it was checked: no stale text under old spans.

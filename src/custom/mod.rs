@@ -8,6 +8,7 @@
 
 pub(crate) mod function;
 pub(crate) mod page;
+pub(crate) mod reach;
 pub(crate) mod rule;
 pub(crate) mod subject;
 
@@ -24,6 +25,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
+use reach::Reach;
 use rule::{CustomRule, Part, SubjectKind, Then};
 use subject::{Step, Subject};
 
@@ -98,11 +100,11 @@ fn failing<'v>(
 /// The findings of `rule` on `subject`: at most one per node `given` selects (the first
 /// `then` that fails says why). The nodes are first found without their places: most
 /// subjects pass, and a place costs allocations on every node; only a subject where one
-/// fails is queried again with them.
-fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) {
+/// fails is queried again with them. True when `given` selected a node.
+fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) -> bool {
     let nodes = rule.given.query(&subject.value);
     if !nodes.iter().any(|node| failing(rule, node).is_some()) {
-        return;
+        return !nodes.is_empty();
     }
     for located in rule.given.query_located(&subject.value).iter() {
         let node = located.node();
@@ -135,6 +137,7 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
             )),
         );
     }
+    true
 }
 
 /// The fingerprint of the custom rules that read `file` (a path of format `format`): what a
@@ -143,15 +146,39 @@ pub(crate) fn fingerprint(configs: &ConfigTree, file: &Path, format: FormatId) -
     configs.for_path(file).custom.fingerprint(format.as_str())
 }
 
+/// What the custom rules found in one file.
+#[derive(Default)]
+pub(crate) struct Checked {
+    /// Their findings.
+    pub found: Vec<Diagnostic>,
+    /// The codes of the rules whose `given` selected something in it.
+    pub matched: Vec<&'static str>,
+}
+
+impl Checked {
+    fn run(&mut self, rule: &CustomRule, subject: &Subject<'_>) {
+        if evaluate(rule, subject, &mut self.found) && !self.matched.contains(&rule.rule.code) {
+            self.matched.push(rule.rule.code);
+        }
+    }
+}
+
+/// What `rules` read together.
+fn reach_of(rules: &[&CustomRule]) -> Reach {
+    let mut reach = Reach::default();
+    rules.iter().for_each(|r| reach.add(&r.reach));
+    reach
+}
+
 /// The findings of the custom rules of `file`'s configuration on it: its tree (`kept`, the
 /// one its load parsed, else parsed now) and the tools `lower` gives of it, lowered only when
-/// a rule reads tools.
+/// a rule reads tools. Each subject's JSON is built only as far as its rules read.
 pub(crate) fn check_one<'a>(
     configs: &ConfigTree,
     file: &'a Arc<SourceFile>,
     kept: Option<Node>,
     lower: &dyn Fn() -> Vec<Lowered<'a>>,
-) -> Vec<Diagnostic> {
+) -> Checked {
     let rules_for = |file: &SourceFile, kind: SubjectKind| -> Vec<&CustomRule> {
         configs
             .for_path(&file.path)
@@ -160,44 +187,45 @@ pub(crate) fn check_one<'a>(
             .filter(|r| r.subject == kind && r.applies_to(file.format.as_str()))
             .collect()
     };
-    let mut found = Vec::new();
+    let mut checked = Checked::default();
     let on_file = rules_for(file, SubjectKind::File);
     let on_tools = rules_for(file, SubjectKind::Tool);
+    if on_file.is_empty() && on_tools.is_empty() {
+        return checked;
+    }
     let skill = file.format == FormatId::AgentSkill;
     let tree = if !on_file.is_empty() || (skill && !on_tools.is_empty()) {
         kept.or_else(|| subject::file_tree(file))
     } else {
         None
     };
+    let tool_reach = reach_of(&on_tools);
     if let Some(tree) = tree {
         if skill && !on_tools.is_empty() {
-            let view = subject::of_skill(file, tree.clone());
-            for rule in &on_tools {
-                evaluate(rule, &view, &mut found);
-            }
+            let view = subject::of_skill(file, tree.clone(), &tool_reach);
+            on_tools.iter().for_each(|rule| checked.run(rule, &view));
         }
         if !on_file.is_empty() {
-            let whole = subject::of_file(file, tree);
-            for rule in &on_file {
-                evaluate(rule, &whole, &mut found);
-            }
+            let whole = subject::of_file(file, tree, &reach_of(&on_file));
+            on_file.iter().for_each(|rule| checked.run(rule, &whole));
         }
     }
     if !skill && !on_tools.is_empty() {
         for lowered in lower() {
             // A tool may be defined in a file other than the result's own.
-            let rules = if lowered.file.path == file.path {
-                on_tools.clone()
+            let elsewhere;
+            let (rules, reach) = if lowered.file.path == file.path {
+                (&on_tools, &tool_reach)
             } else {
-                rules_for(lowered.file, SubjectKind::Tool)
+                let rules = rules_for(lowered.file, SubjectKind::Tool);
+                elsewhere = (reach_of(&rules), rules);
+                (&elsewhere.1, &elsewhere.0)
             };
-            let view = subject::of_tool(lowered);
-            for rule in rules {
-                evaluate(rule, &view, &mut found);
-            }
+            let view = subject::of_tool(lowered, reach);
+            rules.iter().for_each(|rule| checked.run(rule, &view));
         }
     }
-    found
+    checked
 }
 
 #[cfg(test)]

@@ -14,8 +14,9 @@ use toml::Spanned;
 
 use super::function::{Function, compile_function};
 use super::page;
+use super::reach::Reach;
 use crate::rules::{self, Rule, Severity};
-use crate::source::FormatId;
+use crate::source::{FormatId, SourceFile, Span};
 
 /// One `[[custom-rules]]` table, with the span of every value.
 #[derive(Deserialize)]
@@ -128,6 +129,21 @@ pub struct CustomRule {
     pub message: Vec<Part>,
     /// What decides its findings, hashed (for the cache).
     pub fingerprint: u64,
+    /// What of a subject it can read.
+    pub reach: Reach,
+    /// Where `given` is written in `toolc.toml` (for the warning when it selects nothing).
+    pub given_at: GivenAt,
+}
+
+/// `given` as written, and where in the configuration file.
+#[derive(Debug, Clone)]
+pub struct GivenAt {
+    /// The JSONPath as written (`$` when not written).
+    pub text: String,
+    /// The file declaring the rule.
+    pub file: Arc<SourceFile>,
+    /// Its bytes in the file (the rule's `code` when `given` is not written).
+    pub span: Span,
 }
 
 impl CustomRule {
@@ -304,9 +320,12 @@ fn message_parts(message: &Spanned<String>) -> Result<Vec<Part>, RuleError> {
     Ok(parts)
 }
 
-/// Compile the `[[custom-rules]]` of one configuration file, registering each rule;
-/// `declared_in` is the file's path as shown (for `toolc explain`).
-pub(crate) fn compile(raw: &[RawRule], declared_in: &str) -> Result<CustomRules, Vec<RuleError>> {
+/// Compile the `[[custom-rules]]` of the configuration file `declared_in`, registering
+/// each rule.
+pub(crate) fn compile(
+    raw: &[RawRule],
+    declared_in: &Arc<SourceFile>,
+) -> Result<CustomRules, Vec<RuleError>> {
     let mut errors = Vec::new();
     let mut compiled: Vec<Arc<CustomRule>> = Vec::new();
     for r in raw {
@@ -324,7 +343,7 @@ pub(crate) fn compile(raw: &[RawRule], declared_in: &str) -> Result<CustomRules,
 
 fn compile_one(
     r: &RawRule,
-    declared_in: &str,
+    declared_in: &Arc<SourceFile>,
     before: &[Arc<CustomRule>],
 ) -> Result<CustomRule, RuleError> {
     check_code(&r.code)?;
@@ -445,7 +464,7 @@ fn compile_one(
         thens: &thens,
         message: r.message.get_ref(),
         description,
-        declared_in,
+        declared_in: declared_in.display(),
     });
     let rule = rules::custom::register(&rules::custom::Declared {
         code: r.code.get_ref(),
@@ -455,6 +474,16 @@ fn compile_one(
         summary: &summary,
         page: &page_text,
     });
+    let reach = Reach::of_rule(given_text, &thens, &message);
+    let at = r
+        .given
+        .as_ref()
+        .map_or_else(|| r.code.span(), Spanned::span);
+    let given_at = GivenAt {
+        text: given_text.to_string(),
+        file: Arc::clone(declared_in),
+        span: Span::new(at.start + declared_in.bom_len, at.end + declared_in.bom_len),
+    };
     Ok(CustomRule {
         rule,
         subject,
@@ -463,6 +492,8 @@ fn compile_one(
         thens,
         message,
         fingerprint,
+        reach,
+        given_at,
     })
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::reach::Reach;
 use crate::ir::{Lowered, Run, empty_object_schema};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Node, NodeKind, front_matter, json as json_syntax, yaml};
@@ -75,11 +76,11 @@ pub(crate) fn file_tree(file: &SourceFile) -> Option<Node> {
     parsed.root
 }
 
-/// The subject a file's tree gives.
-pub(crate) fn of_file(file: &Arc<SourceFile>, tree: Node) -> Subject<'_> {
+/// The subject a file's tree gives, as far as rules that read `reach` see it.
+pub(crate) fn of_file<'a>(file: &'a Arc<SourceFile>, tree: Node, reach: &Reach) -> Subject<'a> {
     Subject {
         file,
-        value: tree.to_json(),
+        value: reach.json(&tree),
         shape: Shape::Tree(tree),
     }
 }
@@ -89,13 +90,14 @@ const SKILL_MADE: &[&str] = &["parameters", "commands", "format", "path"];
 
 /// An Agent Skill seen as a tool: its `name` and `description`, no parameters, no
 /// commands (the skill's folder is not a command line), and the other keys of its front
-/// matter as written (`license`, `metadata`, …).
-pub(crate) fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node) -> Subject<'a> {
-    let mut view = Map::new();
-    for entry in front.as_map().unwrap_or_default() {
-        if !SKILL_MADE.contains(&entry.key.as_str()) {
-            view.insert(entry.key.clone(), entry.value.to_json());
-        }
+/// matter as written (`license`, `metadata`, …), as far as rules that read `reach` see it.
+pub(crate) fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node, reach: &Reach) -> Subject<'a> {
+    let mut view = match reach.json(&front) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    for made in SKILL_MADE {
+        view.remove(*made);
     }
     view.insert("parameters".into(), empty_object_schema());
     view.insert("commands".into(), json!([]));
@@ -122,51 +124,108 @@ fn commands(run: &Run, out: &mut Vec<String>) {
     }
 }
 
+/// The keys of `run` as JSON, whatever the tool (`crate::ir::Run`).
+const RUN_KEYS: &[&str] = &[
+    "kind",
+    "argv",
+    "script",
+    "shell",
+    "steps",
+    "transport",
+    "files",
+    "verification",
+    "tool",
+    "mcp",
+    "arguments",
+];
+/// The keys of `risk` as JSON (`crate::ir::Risk`).
+const RISK_KEYS: &[&str] = &[
+    "access",
+    "kind",
+    "level",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+];
+/// The keys of `guidance` as JSON (`crate::ir::Guidance`).
+const GUIDANCE_KEYS: &[&str] = &["use_when", "avoid_when", "side_effects"];
+
+/// True when `run` holds a value the tool's source wrote as it liked (keys of any name).
+fn open_run(run: &Run) -> bool {
+    match run {
+        Run::Transport { .. } => true,
+        Run::Tool { arguments, .. } => arguments.is_some(),
+        Run::Steps { steps } => steps.iter().any(open_run),
+        _ => false,
+    }
+}
+
 /// A lowered tool as a custom rule sees it: the IR's fields, with `parameters` (the input
-/// schema), `commands`, `format` and `path` named alike in every format. The values are moved
-/// out of the tool, not copied (it is read only through the view after this).
-pub(crate) fn of_tool(mut lowered: Lowered<'_>) -> Subject<'_> {
+/// schema), `commands`, `format` and `path` named alike in every format, the fields rules
+/// that read `reach` see. The values are moved out of the tool, not copied (it is read only
+/// through the view after this).
+pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a> {
+    let file = lowered.file;
+    let path = file.display();
     let tool = &mut lowered.tool;
     let mut view = Map::new();
-    view.insert("name".into(), json!(tool.name));
-    if let Some(t) = tool.title.take() {
-        view.insert("title".into(), Value::String(t));
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(v) = value {
+            view.insert(key.to_string(), v);
+        }
+    };
+    let to_json = |v: Result<Value, serde_json::Error>| Some(v.unwrap_or(Value::Null));
+    if reach.whole("name") {
+        put("name", Some(Value::String(std::mem::take(&mut tool.name))));
     }
-    if let Some(v) = tool.version.take() {
-        view.insert("version".into(), Value::String(v));
+    if reach.whole("title") {
+        put("title", tool.title.take().map(Value::String));
     }
-    view.insert(
-        "description".into(),
-        Value::String(std::mem::take(&mut tool.description)),
-    );
-    view.insert("parameters".into(), tool.input_schema.take());
-    if let Some(o) = tool.output_schema.take() {
-        view.insert("output".into(), o);
+    if reach.whole("version") {
+        put("version", tool.version.take().map(Value::String));
     }
-    let mut lines = Vec::new();
-    commands(&tool.run, &mut lines);
-    view.insert("commands".into(), json!(lines));
-    view.insert(
-        "run".into(),
-        serde_json::to_value(&tool.run).unwrap_or(Value::Null),
-    );
-    view.insert(
-        "risk".into(),
-        serde_json::to_value(&tool.risk).unwrap_or(Value::Null),
-    );
-    if let Some(g) = &tool.guidance {
-        view.insert(
-            "guidance".into(),
-            serde_json::to_value(g).unwrap_or(Value::Null),
+    if reach.whole("description") {
+        put(
+            "description",
+            Some(Value::String(std::mem::take(&mut tool.description))),
         );
     }
-    let tags = std::mem::take(&mut tool.tags);
-    view.insert(
-        "tags".into(),
-        Value::Array(tags.into_iter().map(Value::String).collect()),
-    );
-    view.insert("format".into(), json!(tool.provenance.format));
-    view.insert("path".into(), json!(lowered.file.display()));
+    if reach.open("parameters") {
+        put("parameters", Some(tool.input_schema.take()));
+    }
+    if reach.open("output") {
+        put("output", tool.output_schema.take());
+    }
+    if reach.whole("commands") {
+        let mut lines = Vec::new();
+        commands(&tool.run, &mut lines);
+        put("commands", Some(json!(lines)));
+    }
+    if reach.fixed("run", RUN_KEYS, open_run(&tool.run)) {
+        put("run", to_json(serde_json::to_value(&tool.run)));
+    }
+    if reach.fixed("risk", RISK_KEYS, false) {
+        put("risk", to_json(serde_json::to_value(&tool.risk)));
+    }
+    if reach.fixed("guidance", GUIDANCE_KEYS, false)
+        && let Some(g) = &tool.guidance
+    {
+        put("guidance", to_json(serde_json::to_value(g)));
+    }
+    if reach.whole("tags") {
+        let tags = std::mem::take(&mut tool.tags);
+        put(
+            "tags",
+            Some(Value::Array(tags.into_iter().map(Value::String).collect())),
+        );
+    }
+    if reach.whole("format") {
+        put("format", Some(json!(tool.provenance.format)));
+    }
+    if reach.whole("path") {
+        put("path", Some(json!(path)));
+    }
     Subject {
         file: lowered.file,
         value: Value::Object(view),

@@ -12,7 +12,11 @@ fn file(path: &str, format: FormatId, text: &str) -> Arc<SourceFile> {
 
 fn line_of(file: &Arc<SourceFile>, steps: &[Step], missing: bool) -> (usize, String) {
     let tree = subject::file_tree(file).expect("tree");
-    let subject = subject::of_file(file, tree);
+    let all = reach::Reach {
+        all: true,
+        ..Default::default()
+    };
+    let subject = subject::of_file(file, tree, &all);
     let place = subject.place(steps, missing);
     (
         place.file.position(place.span.start).line,
@@ -55,7 +59,11 @@ fn a_skill_tree_is_its_front_matter() {
     );
     let tree = subject::file_tree(&f).expect("front matter");
     assert_eq!(tree.to_json(), json!({"name": "a", "license": "MIT"}));
-    let skill = subject::of_skill(&f, tree);
+    let all = reach::Reach {
+        all: true,
+        ..Default::default()
+    };
+    let skill = subject::of_skill(&f, tree, &all);
     assert_eq!(skill.value["license"], "MIT");
     assert_eq!(skill.value["parameters"]["type"], "object");
     assert_eq!(skill.value["format"], "agent-skill");
@@ -79,4 +87,37 @@ fn lookups_and_messages() {
         Part::Field(path("absent")),
     ];
     assert_eq!(render(&parts, &node), "`n` at LOW, 3");
+}
+
+/// The JSON a rule with `given` and a `then` on `field` reads of `text` (a cycod tool).
+fn reached(given: &str, field: Option<&str>, text: &str) -> serde_json::Value {
+    let then = Then {
+        field: field.and_then(rule::field_path),
+        field_text: field.map(str::to_string),
+        function: function::Function::Truthy,
+    };
+    let reach = reach::Reach::of_rule(given, &[then], &[]);
+    let f = file(".cycod/tools/t.yaml", FormatId::CycodTool, text);
+    reach.json(&subject::file_tree(&f).expect("tree"))
+}
+
+#[test]
+fn a_rule_reads_only_the_keys_it_can_reach() {
+    let text = "name: t\ntimeout: 5\nparameters:\n  DIR:\n    description: d\n    type: string\n  N:\n    type: int\nsteps:\n  - name: a\n  - bash: ls\n    description: e\n";
+    // `$` with a field: that key only.
+    assert_eq!(reached("$", Some("timeout"), text), json!({"timeout": 5}));
+    // A key first: that key, whole.
+    assert_eq!(
+        reached("$['parameters'].*", Some("type"), text),
+        json!({"parameters": {"DIR": {"description": "d", "type": "string"}, "N": {"type": "int"}}})
+    );
+    // A descendant name: the parts holding it; list items keep their indexes.
+    assert_eq!(
+        reached("$..description", None, text),
+        json!({"parameters": {"DIR": {"description": "d"}}, "steps": [null, {"description": "e"}]})
+    );
+    // The whole node, a wildcard, a filter: everything.
+    for given in ["$", "$.*", "$[?@.name]"] {
+        assert_eq!(reached(given, None, text)["timeout"], json!(5), "{given}");
+    }
 }

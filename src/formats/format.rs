@@ -30,6 +30,9 @@ pub(crate) struct FileResult {
     /// The trees the load parsed, for the custom rules run right after it: the load stage
     /// takes them (never kept past the file's load, nor cached).
     pub trees: Option<Box<Trees>>,
+    /// The codes of the custom rules whose `given` selected something in it (kept in the
+    /// cache: a run warns of a rule that selects nothing anywhere).
+    pub custom_matched: Vec<&'static str>,
 }
 
 /// The syntax trees a format's load built and would otherwise drop: handed on so that the
@@ -41,6 +44,18 @@ pub(crate) struct Trees {
     pub root: Option<crate::syntax::Node>,
     /// The trees of its companion files that the format parsed (DojOps schema files).
     pub companions: Vec<(Arc<SourceFile>, crate::syntax::Node)>,
+}
+
+impl Trees {
+    /// The trees of a file whose load parsed only its own `root`.
+    pub(crate) fn of_root(root: Option<crate::syntax::Node>) -> Option<Box<Trees>> {
+        root.map(|root| {
+            Box::new(Trees {
+                root: Some(root),
+                companions: Vec::new(),
+            })
+        })
+    }
 }
 
 impl FileResult {
@@ -68,6 +83,7 @@ impl FileResult {
             diagnostics,
             item,
             trees: None,
+            custom_matched: Vec::new(),
         }
     }
 }

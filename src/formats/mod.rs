@@ -122,6 +122,15 @@ pub(crate) fn lower_all<'a>(
     all
 }
 
+/// The tools of `results`, unsorted and with the display paths of their files: what the
+/// custom rules read right after a load, which needs no order nor paths relative to a root.
+pub(crate) fn lower_tools(results: &[FileResult]) -> Vec<crate::ir::Lowered<'_>> {
+    REGISTRY
+        .iter()
+        .flat_map(|format| format.lower(results, &|_| true).tools)
+        .collect()
+}
+
 /// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
 /// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
 /// and the file is not toolc's to report.

@@ -52,16 +52,17 @@ pub(super) struct Files {
 
 /// Run the custom rules of `configs` over a file just loaded, on the trees its load parsed
 /// (then let go): their findings join the file's own, and are cached with them.
-fn run_custom(configs: &ConfigTree, cwd: &Path, result: &mut FileResult) {
+fn run_custom(configs: &ConfigTree, result: &mut FileResult) {
     let kept = result.trees.as_mut().and_then(|t| t.root.take());
-    let found = {
+    let checked = {
         let r = &*result;
         crate::custom::check_one(configs, &r.file, kept, &|| {
-            formats::lower_all(std::slice::from_ref(r), &|_| true, cwd).tools
+            formats::lower_tools(std::slice::from_ref(r))
         })
     };
     result.trees = None;
-    result.diagnostics.extend(found);
+    result.diagnostics.extend(checked.found);
+    result.custom_matched = checked.matched;
 }
 
 /// Load one file (with `track`, also say what other paths its load asked about), with the
@@ -100,7 +101,7 @@ pub(super) fn load_one(
         let passes = Passes::for_selection(&options.select, &options.ignore);
         return match formats::load_claimed_with(fs, path, display, format, d.claim, passes) {
             Some(mut result) => {
-                run_custom(configs, &options.cwd, &mut result);
+                run_custom(configs, &mut result);
                 Slot::Loaded(result, None)
             }
             None => Slot::NotClaimed,
@@ -111,7 +112,7 @@ pub(super) fn load_one(
     let passes = Passes::for_selection(&options.select, &options.ignore);
     let mut judged = formats::load_judged_with(&tracker, path, display, format, d.claim, passes);
     if let Ok(result) = judged.as_mut() {
-        run_custom(configs, &options.cwd, result);
+        run_custom(configs, result);
     }
     // From before the load's first read of the file.
     let stat = tracker.own_stat();

@@ -36,6 +36,10 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
         .collect();
     raw.extend(loaded.resolved.iter().filter(targeted).cloned());
     raw.extend(loaded.config_errors.iter().cloned());
+    raw.extend(super::unmatched::selected_nothing(
+        &loaded.configs,
+        &loaded.results,
+    ));
     raw.extend(loaded.unclaimed.iter().cloned());
     if config.lock_required {
         raw.extend(crate::lock::drift(

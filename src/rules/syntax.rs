@@ -22,4 +22,5 @@ declare_rules! {
     STALE_BASELINE_ENTRY = "TLC004" "stale-baseline-entry" Warning [] "entries of the baseline match no finding any more";
     INVALID_BASELINE = "TLC005" "invalid-baseline" Error gate [] "the baseline file is missing or is not a toolc baseline";
     UNRECOGNIZED_FILE = "TLC006" "unrecognized-file" Warning [] "a file named on the command line, or misnamed where a format looks, is read by no format";
+    CUSTOM_RULE_SELECTS_NOTHING = "TLC007" "custom-rule-selects-nothing" Warning [] "a custom rule's `given` selected nothing in any file it read";
 }

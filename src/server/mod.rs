@@ -152,7 +152,8 @@ struct Server {
 
 impl Server {
     fn new(root: PathBuf, explicit_config: Option<PathBuf>) -> Server {
-        let (config, config_errors) = load_config(&root, explicit_config.as_deref(), None);
+        let (config, config_errors) =
+            load_config(&root, explicit_config.as_deref(), None, &|_| None);
         Server {
             ws: Workspace::new(config, root.clone()),
             root,
@@ -329,10 +330,12 @@ impl Server {
         }
     }
 
-    /// A configuration file: the one in force, or a nested one (its custom rules and
-    /// settings change the whole check).
+    /// A configuration file: the one in force, a file it `extend`s, or a nested one (its
+    /// custom rules and settings change the whole check).
     fn is_config(&self, path: &Path) -> bool {
-        self.is_root_config(path) || path.file_name().is_some_and(|n| n == config::FILE_NAME)
+        self.is_root_config(path)
+            || path.file_name().is_some_and(|n| n == config::FILE_NAME)
+            || self.ws.config().extends.iter().any(|e| e == path)
     }
 
     fn is_root_config(&self, path: &Path) -> bool {
@@ -352,7 +355,14 @@ impl Server {
         // The custom rules are declared again by the files read now (nested ones with the
         // check that follows): one taken out of them is known no more.
         crate::rules::custom::forget();
-        let (config, errors) = load_config(&self.root, self.explicit_config.as_deref(), buffer);
+        let open = &self.open;
+        let buffered = |p: &Path| open.get(p).map(|d| d.text.clone());
+        let (config, errors) = load_config(
+            &self.root,
+            self.explicit_config.as_deref(),
+            buffer,
+            &buffered,
+        );
         self.config_errors = errors;
         self.ws = Workspace::new(config, self.root.clone());
         for (path, doc) in &self.open {
@@ -429,6 +439,7 @@ fn load_config(
     root: &Path,
     explicit: Option<&Path>,
     buffer: Option<(PathBuf, String)>,
+    buffered: &dyn Fn(&Path) -> Option<String>,
 ) -> (Config, Vec<Diagnostic>) {
     let loaded = match buffer {
         Some((path, text)) => {
@@ -436,12 +447,11 @@ fn load_config(
             let folder = path
                 .parent()
                 .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
-            Config::parse(
-                SourceFile::new(path, display, FormatId::Config, text),
-                folder,
-            )
+            let file = SourceFile::new(path, display, FormatId::Config, text);
+            // The files it extends, from their buffers too.
+            Config::load(file, folder, root, &|p| Config::read_buffered(p, buffered))
         }
-        None => Config::discover(root, explicit),
+        None => Config::discover_from(root, root, explicit, buffered),
     };
     match loaded {
         Ok(config) => (config, Vec::new()),

@@ -52,7 +52,7 @@ use crate::ir::Lowering;
 use crate::rules::{Rule, Severity, skill as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::split_front_matter;
-use crate::syntax::yaml;
+use crate::syntax::{Node, NodeKind, yaml};
 use folder::Folder;
 
 /// What the reference validator does with a skill that breaks the rule.
@@ -106,12 +106,14 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         companions: Vec::new(),
         unread: Vec::new(),
         read: HashMap::new(),
+        tree: None,
     };
     let skill = cx.check();
     let Cx {
         diags,
         mut companions,
         unread,
+        tree,
         ..
     } = cx;
     companions.extend(unread);
@@ -120,7 +122,13 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         diagnostics: diags,
         item: Item::new(Skill { root, ..skill }),
         file,
-        trees: None,
+        trees: tree.map(|root| {
+            Box::new(crate::formats::format::Trees {
+                root: Some(root),
+                companions: Vec::new(),
+            })
+        }),
+        custom_matched: Vec::new(),
     }
 }
 
@@ -225,6 +233,8 @@ pub(crate) struct Cx<'a> {
     /// Each file read once: relative path → file (`None`: not readable as text), and
     /// whether it is a companion yet.
     read: HashMap<String, (Option<Arc<SourceFile>>, bool)>,
+    /// The front matter's tree, handed on to the custom rules.
+    tree: Option<Node>,
 }
 
 impl Cx<'_> {
@@ -265,6 +275,8 @@ impl Cx<'_> {
                         skill.name = meta.name;
                     }
                     None if parsed.errors.is_empty() => {
+                        // The tree a custom rule reads: an empty map.
+                        self.tree = Some(Node::new(fm.open, NodeKind::Map(Box::default())));
                         let d = self
                             .diag(&rules::MISSING_REQUIRED_FIELD, fm.open, "the front matter is empty")
                             .label("no keys follow this line")
@@ -301,6 +313,9 @@ impl Cx<'_> {
             &self.companions,
             &scripts,
         ));
+        if let Some(root) = parsed.and_then(|p| p.root) {
+            self.tree = Some(root);
+        }
         skill
     }
 

@@ -122,7 +122,9 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> 
         manifest.texts = crate::security::texts::FileTexts::check(texts::manifest(&file, root));
     }
     let diagnostics = cx.diags.into_vec();
-    FileResult::new(file, diagnostics, Item::new(manifest))
+    let mut result = FileResult::new(file, diagnostics, Item::new(manifest));
+    result.trees = crate::formats::format::Trees::of_root(parsed.root);
+    result
 }
 
 /// agentcli `tools.json` manifests.

@@ -13,6 +13,8 @@ use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
+use crate::syntax::Node;
+use crate::syntax::packed::Packed;
 use crate::text::hex;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
@@ -89,14 +91,20 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     };
     let schema = companion(&t.input);
     let output = companion(&t.output);
+    // The JSON from the tree the load holds, when it does: not unpacked again.
+    let json = |link: &Option<tool_yaml::SchemaFile>, packed: Option<(_, &Packed)>| {
+        let held = link.as_ref().and_then(|l| r.companion_tree(&l.file));
+        held.map(Node::to_json)
+            .or_else(|| packed.map(|(_, tree)| tree.to_json()))
+    };
     Some(Lowered {
         tool: Tool {
             name: name.value.clone(),
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: schema.map_or_else(empty_object_schema, |(_, tree)| tree.to_json()),
-            output_schema: output.map(|(_, tree)| tree.to_json()),
+            input_schema: json(&t.input, schema).unwrap_or_else(empty_object_schema),
+            output_schema: json(&t.output, output),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),

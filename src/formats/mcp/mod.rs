@@ -227,5 +227,6 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
                 companions: Vec::new(),
             })
         }),
+        custom_matched: Vec::new(),
     }
 }

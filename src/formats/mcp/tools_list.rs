@@ -182,6 +182,7 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
         diagnostics,
         item: Item::new(list),
         trees,
+        custom_matched: Vec::new(),
     }
 }
 

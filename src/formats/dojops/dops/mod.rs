@@ -26,7 +26,7 @@ use crate::formats::item::Item as FileItem;
 use crate::rules::dojops as doj;
 use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::split_front_matter;
-use crate::syntax::yaml;
+use crate::syntax::{Node, NodeKind, yaml};
 
 pub(crate) use self::dependencies::resolve;
 pub(crate) use self::location::not_loaded;
@@ -62,15 +62,19 @@ pub(crate) struct Skill {
 
 /// Parse, lower, validate and lint one `.dops` file.
 pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
-    let (skill, diagnostics) = check_file(&file);
-    FileResult::new(
+    let mut tree = None;
+    let (skill, diagnostics) = check_file(&file, &mut tree);
+    let mut result = FileResult::new(
         file,
         diagnostics,
         FileItem::new(Item::Skill(Box::new(skill))),
-    )
+    );
+    result.trees = crate::formats::format::Trees::of_root(tree);
+    result
 }
 
-fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
+/// Check one `.dops` file; its front matter's tree is left in `tree` (for the custom rules).
+fn check_file(file: &Arc<SourceFile>, tree: &mut Option<Node>) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     if file.text.len() > MAX_FILE_BYTES {
         diags.push(too_large(file));
@@ -97,6 +101,7 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     let gate = match &parsed.root {
         Some(root) => lower.front_matter(root, fm.open),
         None if parsed.errors.is_empty() => {
+            *tree = Some(Node::new(fm.open, NodeKind::Map(Box::default())));
             let d = lower
                 .lw
                 .diag(SHAPE.missing, fm.open, "the front matter is empty")
@@ -117,6 +122,9 @@ fn check_file(file: &Arc<SourceFile>) -> (Skill, Vec<Diagnostic>) {
     diags.extend(lw.diags.into_iter().map(with_consequence));
     if gate == Gate::Continue {
         diags.extend(check_sections(file, &fm));
+    }
+    if parsed.root.is_some() {
+        *tree = parsed.root;
     }
     (skill, diags)
 }

@@ -1,0 +1,190 @@
+//! What of a subject a custom rule can read, worked out from its `given`, its `then` fields
+//! and its message: the JSON of a subject is built only that far. A rule whose `given`
+//! starts with a key (`$.parameters…`) reads that key; `$` with fields reads their first
+//! keys; a descendant name (`$..description`) reads only the parts that hold such a key;
+//! anything else (`$.*`, `$[0]`, a filter, a `then` on the whole document) reads everything.
+
+use serde_json::{Map, Value};
+
+use super::rule::{Part, Then};
+use crate::syntax::{Node, NodeKind};
+
+/// The part of a subject some rules read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Everything.
+    pub all: bool,
+    /// Keys of the subject's top level read with all they hold.
+    pub keys: Vec<String>,
+    /// Keys a descendant selector looks for at any depth.
+    pub anywhere: Vec<String>,
+}
+
+/// The first segment of a JSONPath, as far as reach is concerned.
+enum First {
+    /// `$` alone.
+    Root,
+    /// `$.name` or `$['name']`.
+    Key(String),
+    /// `$..name` or `$..['name']`.
+    Descendant(String),
+    /// Anything else.
+    Other,
+}
+
+/// A member name written as shorthand: a letter, `_` or a non-ASCII character, then those
+/// or digits.
+fn shorthand(text: &str) -> Option<(String, &str)> {
+    let end = text
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii()))
+        .map_or(text.len(), |(i, _)| i);
+    let name = &text[..end];
+    let starts_well = name.chars().next().is_some_and(|c| !c.is_ascii_digit());
+    starts_well.then(|| (name.to_string(), &text[end..]))
+}
+
+/// `['name']` or `["name"]` with a plain name (no escape, no second selector).
+fn bracketed(text: &str) -> Option<String> {
+    let inner = text.strip_prefix('[')?.trim_start();
+    let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+    let rest = &inner[1..];
+    let end = rest.find(quote)?;
+    let name = &rest[..end];
+    let after = rest[end + 1..].trim_start();
+    (after.starts_with(']') && !name.contains('\\')).then(|| name.to_string())
+}
+
+fn first_segment(given: &str) -> First {
+    let Some(rest) = given.trim().strip_prefix('$') else {
+        return First::Other;
+    };
+    let rest = rest.trim_start();
+    if rest.is_empty() {
+        return First::Root;
+    }
+    if let Some(after) = rest.strip_prefix("..") {
+        return match shorthand(after)
+            .map(|(n, _)| n)
+            .or_else(|| bracketed(after))
+        {
+            Some(name) => First::Descendant(name),
+            None => First::Other,
+        };
+    }
+    if let Some(after) = rest.strip_prefix('.') {
+        return shorthand(after).map_or(First::Other, |(n, _)| First::Key(n));
+    }
+    bracketed(rest).map_or(First::Other, First::Key)
+}
+
+impl Reach {
+    /// What a rule with `given` (as written), `thens` and `message` can read.
+    pub(crate) fn of_rule(given: &str, thens: &[Then], message: &[Part]) -> Reach {
+        let mut reach = Reach::default();
+        match first_segment(given) {
+            First::Key(key) => reach.keys.push(key),
+            First::Descendant(name) => reach.anywhere.push(name),
+            First::Other => reach.all = true,
+            First::Root => {
+                let fields = thens.iter().map(|t| t.field.as_deref());
+                let placeholders = message.iter().filter_map(|p| match p {
+                    Part::Field(path) => Some(Some(path.as_slice())),
+                    Part::Text(_) => None,
+                });
+                for field in fields.chain(placeholders) {
+                    match field.and_then(|f| f.first()) {
+                        Some(key) => reach.keys.push(key.clone()),
+                        // A `then` on the whole document reads all of it.
+                        None => reach.all = true,
+                    }
+                }
+            }
+        }
+        reach
+    }
+
+    /// `self` grown by what `other` reads.
+    pub(crate) fn add(&mut self, other: &Reach) {
+        self.all |= other.all;
+        for key in &other.keys {
+            if !self.keys.contains(key) {
+                self.keys.push(key.clone());
+            }
+        }
+        for name in &other.anywhere {
+            if !self.anywhere.contains(name) {
+                self.anywhere.push(name.clone());
+            }
+        }
+    }
+
+    /// True when the top-level `key` must be there with all it holds.
+    pub(crate) fn whole(&self, key: &str) -> bool {
+        self.all || self.keys.iter().any(|k| k == key) || self.anywhere.iter().any(|k| k == key)
+    }
+
+    /// True when the top-level `key`, whose value may hold maps with keys of any name, must
+    /// be built (its value then has all it holds: such a value is small next to a file).
+    pub(crate) fn open(&self, key: &str) -> bool {
+        self.whole(key) || !self.anywhere.is_empty()
+    }
+
+    /// True when the top-level `key`, whose value holds maps with only the keys `fixed`
+    /// (and, with `more`, keys of any name), must be built.
+    pub(crate) fn fixed(&self, key: &str, fixed: &[&str], more: bool) -> bool {
+        self.whole(key)
+            || (!self.anywhere.is_empty() && more)
+            || self.anywhere.iter().any(|k| fixed.contains(&k.as_str()))
+    }
+
+    /// The JSON of `node` (a subject's root) as far as these rules read it.
+    pub(crate) fn json(&self, node: &Node) -> Value {
+        if self.all {
+            return node.to_json();
+        }
+        match &node.kind {
+            NodeKind::Map(entries) => {
+                let mut out = Map::new();
+                for e in entries.iter() {
+                    if self.whole(&e.key) {
+                        out.insert(e.key.clone(), e.value.to_json());
+                    } else if let Some(v) = self.deep(&e.value) {
+                        out.insert(e.key.clone(), v);
+                    }
+                }
+                Value::Object(out)
+            }
+            _ => self.deep(node).unwrap_or(Value::Null),
+        }
+    }
+
+    /// The parts of `node` that hold a key of `anywhere`: `None` when none does. The items
+    /// of a list stay at their indexes (an item without such a key is `null`), so the place
+    /// of a node selected in it is its place in the file.
+    fn deep(&self, node: &Node) -> Option<Value> {
+        if self.anywhere.is_empty() {
+            return None;
+        }
+        match &node.kind {
+            NodeKind::Map(entries) => {
+                let mut out = Map::new();
+                for e in entries.iter() {
+                    if self.anywhere.contains(&e.key) {
+                        out.insert(e.key.clone(), e.value.to_json());
+                    } else if let Some(v) = self.deep(&e.value) {
+                        out.insert(e.key.clone(), v);
+                    }
+                }
+                (!out.is_empty()).then_some(Value::Object(out))
+            }
+            NodeKind::Seq(items) => {
+                let built: Vec<Option<Value>> = items.iter().map(|i| self.deep(i)).collect();
+                built.iter().any(Option::is_some).then(|| {
+                    Value::Array(built.into_iter().map(Option::unwrap_or_default).collect())
+                })
+            }
+            _ => None,
+        }
+    }
+}

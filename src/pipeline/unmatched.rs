@@ -1,0 +1,80 @@
+//! TLC007: a custom rule whose `given` selected nothing in any file it read. Each loaded
+//! file says which rules selected something in it (kept in the cache with its findings), so
+//! a run from the cache warns exactly as a fresh one.
+
+use std::collections::HashMap;
+
+use crate::config::tree::ConfigTree;
+use crate::custom::rule::CustomRule;
+use crate::diagnostics::Diagnostic;
+use crate::formats::FileResult;
+use crate::rules::syntax::CUSTOM_RULE_SELECTS_NOTHING;
+
+/// What the run saw of one rule.
+struct Seen<'a> {
+    rule: &'a CustomRule,
+    /// The files it read.
+    read: usize,
+    /// It selected something in one of them.
+    matched: bool,
+}
+
+/// True when `given` selects wherever something appears (a descendant `..`, a filter
+/// `?`): a rule like "no `latest` image anywhere" selects nothing where there is none, and
+/// that is no mistake.
+fn conditional(given: &str) -> bool {
+    given.contains("..") || given.contains('?')
+}
+
+/// One TLC007 warning, at its `given`, for each custom rule that read files among `results`
+/// and selected nothing in any of them. A rule that read no file (no file of its formats)
+/// is not reported: a shared rule set may name formats a repository does not have; nor is
+/// one whose `given` is [`conditional`].
+pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> Vec<Diagnostic> {
+    // By the rule itself: two configurations may declare different rules with one code.
+    let mut seen: HashMap<*const CustomRule, Seen<'_>> = HashMap::new();
+    for r in results {
+        let format = r.file.format.as_str();
+        for rule in configs.for_path(&r.file.path).custom.iter() {
+            if !rule.applies_to(format) || conditional(&rule.given_at.text) {
+                continue;
+            }
+            let entry = seen.entry(std::ptr::from_ref(rule)).or_insert(Seen {
+                rule,
+                read: 0,
+                matched: false,
+            });
+            entry.read += 1;
+            entry.matched |= r.custom_matched.contains(&rule.rule.code);
+        }
+    }
+    let mut out: Vec<Diagnostic> = seen
+        .into_values()
+        .filter(|s| !s.matched)
+        .map(|Seen { rule, read, .. }| {
+            let at = &rule.given_at;
+            let files = if read == 1 { "file" } else { "files" };
+            Diagnostic::new(
+                &CUSTOM_RULE_SELECTS_NOTHING,
+                &at.file,
+                at.span,
+                format!(
+                    "custom rule {}: `given = \"{}\"` selected nothing in the {read} {files} it read",
+                    rule.rule.code, at.text
+                ),
+            )
+            .label("selects nothing")
+            .note(format!(
+                "with `subject = \"{}\"` the rule reads {}",
+                rule.subject.as_str(),
+                match rule.subject {
+                    crate::custom::rule::SubjectKind::Tool => "toolc's view of each tool: `name`, `description`, `parameters`, `commands`, … (not the file's own keys)",
+                    crate::custom::rule::SubjectKind::File => "each file's own tree (the front matter of a Markdown file), with its own keys",
+                }
+            ))
+            .help("check the JSONPath against the subject (docs/custom-rules.md lists the fields of each), or its `formats`")
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.file.path, a.span.start).cmp(&(&b.file.path, b.span.start)));
+    out
+}
