@@ -293,10 +293,15 @@ pub(crate) fn is_tool_list(text: &str) -> bool {
         Ok(found)
     }) {
         Ok(found) => found.tool && !found.command,
+        // Text that does not even start as JSON (a Jekyll template's front matter) is some
+        // other file's.
         Err(_) => {
-            SCHEMA_KEYS
-                .iter()
-                .any(|k| text.contains(&format!("\"{k}\"")))
+            text.trim_start_matches('\u{feff}')
+                .trim_start()
+                .starts_with(['{', '['])
+                && SCHEMA_KEYS
+                    .iter()
+                    .any(|k| text.contains(&format!("\"{k}\"")))
                 && text.contains("\"name\"")
                 && !text.contains("\"command\"")
         }
@@ -476,6 +481,8 @@ mod tests {
             r#"[{"name": "a", "command": ["x"], "inputSchema": {},]"#
         ));
         assert!(!is_tool_list(r#"[{"name": "a", "arguments": [],]"#));
+        // A template that renders to a tool list is not one as it stands.
+        assert!(!is_tool_list(&format!("---\nlayout: null\n---\n[{tool}]")));
         assert!(!is_tool_list(""));
         assert!(!is_tool_list("{}"));
         // One tool alone; a tool whose schema was left out, with nothing but the protocol's keys.
