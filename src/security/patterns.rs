@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::bytes::{Regex, RegexSet};
 
-use crate::analysis::shell::NEGATIONS;
+use crate::analysis::shell::negated;
 
 /// What a match says about the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -531,12 +531,10 @@ pub(super) fn find(text: &str) -> Vec<Match> {
 
 /// True when the clause before `at` forbids what follows (`never`, `do not`, `avoid`).
 fn forbidden(text: &str, at: usize) -> bool {
-    let before = text.get(..at).unwrap_or("").to_ascii_lowercase();
-    let clause = before
-        .rsplit(['.', '!', '?', '\n', ',', ';', ':'])
-        .next()
-        .unwrap_or("");
-    NEGATIONS.iter().any(|n| clause.contains(n))
+    negated(
+        text.get(..at).unwrap_or(""),
+        &['.', '!', '?', '\n', ',', ';', ':'],
+    )
 }
 
 /// Config an agent's setup adds to a client's file (`open ~/.cursor/mcp.json and add the
@@ -548,10 +546,11 @@ static ADDS_CONFIG: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// True when the sensitive file matched just before `end` is a client's configuration the
 /// sentence goes on to add setup to, not one it asks to read out.
 fn edits_config(text: &str, end: usize) -> bool {
-    let named = text.get(..end).unwrap_or("").to_ascii_lowercase();
-    let config = ["mcp.json", "claude_desktop_config.json"]
-        .iter()
-        .any(|c| named.ends_with(c));
+    // Only the name's own bytes are compared: the text before it may be long.
+    let named = text.get(..end).unwrap_or("").as_bytes();
+    let config = ["mcp.json", "claude_desktop_config.json"].iter().any(|c| {
+        named.len() >= c.len() && named[named.len() - c.len()..].eq_ignore_ascii_case(c.as_bytes())
+    });
     config
         && ADDS_CONFIG
             .as_ref()

@@ -31,7 +31,7 @@ use super::{OpKind, ops, program_name, words};
 
 pub(crate) use pipes::runs_its_input;
 use pipes::{INLINE_DECODERS, INLINE_RUNNERS, pipelines};
-pub(crate) use prose::{NEGATIONS, Prose};
+pub(crate) use prose::{Prose, negated};
 pub(crate) use script::{Language, script_dangers};
 
 /// Programs that fetch from the network.

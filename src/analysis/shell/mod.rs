@@ -16,7 +16,7 @@ mod sources;
 mod statements;
 
 pub(crate) use danger::{
-    Danger, DangerKind, Language, NEGATIONS, Prose, dangers, downloads_in_prose, script_dangers,
+    Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, negated, script_dangers,
     text_dangers,
 };
 pub(crate) use install::package_installs;

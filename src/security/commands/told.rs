@@ -6,7 +6,7 @@
 use super::{Found, MAX_PER_COMMAND, Place, emit};
 use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
 use crate::analysis::shell::{
-    DangerKind, Dialect, Language, NEGATIONS, Prose, dangers, downloads_in_prose, script_dangers,
+    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, negated, script_dangers,
 };
 use crate::diagnostics::Diagnostic;
 use crate::security::texts::Text;
@@ -108,12 +108,7 @@ fn code_spans<'t>(
         if i % 2 == 0 || !looks_like_command(piece) {
             continue;
         }
-        let before = line[..start.saturating_sub(1)].to_ascii_lowercase();
-        let sentence = before
-            .rsplit(['.', '!', '?', ':'])
-            .next()
-            .unwrap_or(&before);
-        if NEGATIONS.iter().any(|n| sentence.contains(n)) {
+        if negated(&line[..start.saturating_sub(1)], &['.', '!', '?', ':']) {
             continue;
         }
         let mut dangers = dangers(piece, Dialect::Posix);
@@ -152,8 +147,7 @@ fn written_out<'t>(
         .take(4);
     let mut seen: Vec<(usize, usize)> = Vec::new();
     for start in starts {
-        let before = line[..start].to_ascii_lowercase();
-        if NEGATIONS.iter().any(|n| before.contains(n)) {
+        if negated(&line[..start], &[]) {
             return;
         }
         let mut dangers = dangers(&line[start..], Dialect::Posix);

@@ -34,7 +34,7 @@ static AUTHORIZED_KEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// Words that make a sentence a warning against what it names (`Never run `rm -rf ~``).
-pub(crate) const NEGATIONS: &[&str] = &[
+const NEGATIONS: &[&str] = &[
     "never",
     "don't",
     "do not",
@@ -44,6 +44,14 @@ pub(crate) const NEGATIONS: &[&str] = &[
     "instead of",
     "not run",
 ];
+
+/// True when the text `before` something, from its last `bounds` character on (its sentence
+/// or clause), says a word of [`NEGATIONS`]: the sentence warns against what follows.
+pub(crate) fn negated(before: &str, bounds: &[char]) -> bool {
+    let clause = before.rsplit(bounds).next().unwrap_or(before);
+    let clause = clause.to_ascii_lowercase();
+    NEGATIONS.iter().any(|n| clause.contains(n))
+}
 
 /// The prose of one text, read line by line.
 #[derive(Default)]
@@ -65,11 +73,7 @@ impl Prose {
         if line.trim().is_empty() {
             return out;
         }
-        let warned = |at: usize| {
-            let before = line[..at].to_ascii_lowercase();
-            let sentence = before.rsplit(['.', '!', '?']).next().unwrap_or(&before);
-            NEGATIONS.iter().any(|n| sentence.contains(n))
-        };
+        let warned = |at: usize| negated(&line[..at], &['.', '!', '?']);
         // Most lines name neither a shell nor a URL: the expressions are not run on them.
         let lower = line.to_ascii_lowercase();
         if lower.contains("shell")
