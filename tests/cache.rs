@@ -317,10 +317,46 @@ done
 echo "$out]}"
 "#;
 
+/// [`FAKE_SHELLCHECK`] installed in a folder of its own, and toolc run with it.
+#[cfg(unix)]
+struct FakeShellCheck {
+    folder: Repo,
+}
+
+#[cfg(unix)]
+impl FakeShellCheck {
+    fn new() -> FakeShellCheck {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = Repo::new();
+        let program = folder.root.join("shellcheck");
+        std::fs::write(&program, FAKE_SHELLCHECK).expect("write the stand-in");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        FakeShellCheck { folder }
+    }
+
+    /// `toolc check --format json EXTRA` in `repo`, with this ShellCheck: its output.
+    fn check(&self, repo: &Repo, extra: &[&str]) -> String {
+        let out = Command::cargo_bin("toolc")
+            .expect("the toolc binary is built")
+            .current_dir(&repo.root)
+            .env("TOOLC_SHELLCHECK", self.folder.root.join("shellcheck"))
+            .env("FAKE_SHELLCHECK_LOG", self.folder.root.join("log"))
+            .args(["check", "--format", "json"])
+            .args(extra)
+            .output()
+            .expect("toolc runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Every script this ShellCheck was given so far, one after another.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.folder.root.join("log")).unwrap_or_default()
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn shellcheck_runs_again_only_on_scripts_it_has_not_seen() {
-    use std::os::unix::fs::PermissionsExt;
     let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
     let tool = |name: &str, script: &str| {
         format!(
@@ -329,24 +365,9 @@ fn shellcheck_runs_again_only_on_scripts_it_has_not_seen() {
     };
     repo.write(".cycod/tools/a.yaml", tool("a", "echo one").as_bytes());
     repo.write(".cycod/tools/b.yaml", tool("b", "echo two").as_bytes());
-    let tools = Repo::new();
-    let program = tools.root.join("shellcheck");
-    std::fs::write(&program, FAKE_SHELLCHECK).expect("write the stand-in");
-    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let log = tools.root.join("log");
-    let check = |extra: &[&str]| {
-        let out = Command::cargo_bin("toolc")
-            .expect("the toolc binary is built")
-            .current_dir(&repo.root)
-            .env("TOOLC_SHELLCHECK", &program)
-            .env("FAKE_SHELLCHECK_LOG", &log)
-            .args(["check", "--format", "json"])
-            .args(extra)
-            .output()
-            .expect("toolc runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let checked = || std::fs::read_to_string(&log).unwrap_or_default();
+    let fake = FakeShellCheck::new();
+    let check = |extra: &[&str]| fake.check(&repo, extra);
+    let checked = || fake.log();
     let first = check(&[]);
     assert_eq!(
         first.matches("\"message\": \"SC2034: fake\"").count(),
@@ -510,7 +531,6 @@ fn every_format_says_the_same_with_and_without_the_cache() {
 #[cfg(unix)]
 #[test]
 fn passes_turned_off_do_not_run_and_turning_them_on_says_what_no_cache_says() {
-    use std::os::unix::fs::PermissionsExt;
     let repo = Repo::with(&[(".git/HEAD", "ref: refs/heads/main\n")]);
     repo.write(
         ".cycod/tools/a.yaml",
@@ -524,24 +544,9 @@ fn passes_turned_off_do_not_run_and_turning_them_on_says_what_no_cache_says() {
         ".dojops/tools/d/input.schema.json",
         br#"{"type": "objekt", "properties": {}}"#,
     );
-    let tools = Repo::new();
-    let program = tools.root.join("shellcheck");
-    std::fs::write(&program, FAKE_SHELLCHECK).expect("write the stand-in");
-    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let log = tools.root.join("log");
-    let check = |extra: &[&str]| {
-        let out = Command::cargo_bin("toolc")
-            .expect("the toolc binary is built")
-            .current_dir(&repo.root)
-            .env("TOOLC_SHELLCHECK", &program)
-            .env("FAKE_SHELLCHECK_LOG", &log)
-            .args(["check", "--format", "json"])
-            .args(extra)
-            .output()
-            .expect("toolc runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let ran = || std::fs::read_to_string(&log).unwrap_or_default();
+    let fake = FakeShellCheck::new();
+    let check = |extra: &[&str]| fake.check(&repo, extra);
+    let ran = || fake.log();
     let off = ["--ignore", "SHC,SCH"];
     let first = check(&off);
     // Twice: the second run from the cache.
