@@ -175,29 +175,32 @@ impl Mentions {
     }
 }
 
-/// True for a line that is a list item (`- `, `* `, `+ `, `1.`, `1)`).
-fn list_item(lower: &str) -> bool {
-    let item = lower.trim_start();
-    item.starts_with(['-', '*', '+']) && !item.starts_with("**")
-        || item
-            .split_once(['.', ')'])
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-}
-
-/// The text of a list item after its marker.
-fn item_text(lower: &str) -> &str {
+/// The text of a list item (`- `, `* `, `+ `, `1.`, `1)`) after its marker and an
+/// unticked box; none for a line that is no list item.
+fn item_text(lower: &str) -> Option<&str> {
     let item = lower.trim_start();
     let rest = match item.split_once(['.', ')']) {
         Some((n, rest)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => rest,
-        _ => item.trim_start_matches(['-', '*', '+']),
+        _ if item.starts_with(['-', '*', '+']) && !item.starts_with("**") => {
+            item.trim_start_matches(['-', '*', '+'])
+        }
+        _ => return None,
     };
-    rest.trim_start().trim_start_matches("[ ]").trim_start()
+    Some(rest.trim_start().trim_start_matches("[ ]").trim_start())
+}
+
+/// True for a line that is a list item.
+fn list_item(lower: &str) -> bool {
+    item_text(lower).is_some()
 }
 
 /// A list item that forbids what it names: "- No privilege escalation (`sudo`, `su`)",
 /// "- Never pipe `curl` into `sh`".
 fn forbids(lower: &str) -> bool {
-    let text = item_text(lower).trim_start_matches(['*', '_']);
+    let Some(text) = item_text(lower) else {
+        return false;
+    };
+    let text = text.trim_start_matches(['*', '_']);
     // "No need to ask: run …" gives the order it seems to withhold, and "Do not tell the
     // user" is itself the order to hide: only an item that forbids a command or a file it
     // names in code is a rule.
