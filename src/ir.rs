@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::source::{SourceFile, Span};
-use crate::syntax::Packed;
+use crate::syntax::{Packed, TreeRef};
 use crate::text::hex;
 
 /// One tool, whatever format it came from. Field order is the output order.
@@ -180,11 +180,11 @@ pub(crate) struct Lowered<'a> {
     /// The span of its name (or of the file start when the name comes from the file name).
     pub name_span: Span,
     /// The file and tree of its input schema, when it is written in a file (not synthesized).
-    pub schema: Option<(&'a Arc<SourceFile>, &'a Packed)>,
+    pub schema: Option<(&'a Arc<SourceFile>, TreeRef<'a>)>,
     /// The span of its description value, else of the name.
     pub description_span: Span,
     /// The file and tree of its output schema, when it has one.
-    pub output: Option<(&'a Arc<SourceFile>, &'a Packed)>,
+    pub output: Option<(&'a Arc<SourceFile>, TreeRef<'a>)>,
     /// cycod `parameters`, from which its input schema is derived: findings about property
     /// `X` of that schema belong on parameter `X`.
     pub parameters: Option<&'a Packed>,

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::ir::Lowered;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind, Packed};
+use crate::syntax::{Node, NodeKind, TreeRef};
 
 /// One side's schema (input or output) and where it is written.
 #[derive(Clone)]
@@ -29,7 +29,7 @@ impl<'a> Located<'a> {
     pub(crate) fn input(tool: &'a Lowered<'a>) -> Located<'a> {
         match (tool.schema, tool.parameters) {
             (Some((file, node)), _) => Located::packed(file, node, false),
-            (None, Some(params)) => Located::packed(tool.file, params, true),
+            (None, Some(params)) => Located::packed(tool.file, TreeRef::Packed(params), true),
             (None, None) => Located {
                 file: tool.file,
                 root: None,
@@ -52,8 +52,8 @@ impl<'a> Located<'a> {
         }
     }
 
-    fn packed(file: &'a Arc<SourceFile>, node: &Packed, parameters: bool) -> Located<'a> {
-        Located::tree(file, node.unpack(), parameters)
+    fn packed(file: &'a Arc<SourceFile>, node: TreeRef<'_>, parameters: bool) -> Located<'a> {
+        Located::tree(file, node.unpack().into_owned(), parameters)
     }
 
     fn tree(file: &'a Arc<SourceFile>, node: Node, parameters: bool) -> Located<'a> {

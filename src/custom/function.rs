@@ -1,6 +1,7 @@
 //! The functions a `then` applies: what each requires of a value, compiled from its
 //! `options` once, and the sentence that says why a value fails.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use regex::Regex;
@@ -264,11 +265,11 @@ fn truthy(v: &Value) -> bool {
 }
 
 /// The text of a scalar `pattern` looks into.
-fn scalar_text(v: &Value) -> Option<String> {
+fn scalar_text(v: &Value) -> Option<Cow<'_, str>> {
     match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Number(n) => Some(Cow::Owned(n.to_string())),
+        Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
         _ => None,
     }
 }
@@ -322,24 +323,25 @@ impl Function {
                     Value::Number(n) => (n.as_f64()?, ""),
                     _ => return None,
                 };
-                let unit = if unit.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {unit}")
+                let has = || {
+                    let space = if unit.is_empty() { "" } else { " " };
+                    format!("{what} has {length}{space}{unit}")
                 };
                 if let Some(min) = min.filter(|m| length < *m) {
-                    return Some(format!(
-                        "{what} has {length}{unit}; at least {min} required"
-                    ));
+                    return Some(format!("{}; at least {min} required", has()));
                 }
                 max.filter(|m| length > *m)
-                    .map(|max| format!("{what} has {length}{unit}; at most {max} allowed"))
+                    .map(|max| format!("{}; at most {max} allowed", has()))
             }
             (Function::Casing(casing), Some(v)) => {
                 let s = v.as_str()?;
                 (!casing.holds(s)).then(|| format!("{what} `{s}` is not {} case", casing.name()))
             }
             (Function::Schema(validator), Some(v)) => {
+                // Most values hold: `is_valid` builds no error on the way.
+                if validator.is_valid(v) {
+                    return None;
+                }
                 let first = validator.iter_errors(v).next()?;
                 let at = first.instance_path().to_string();
                 let at = if at.is_empty() {

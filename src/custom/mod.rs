@@ -25,8 +25,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
-use reach::Reach;
-use rule::{CustomRule, Part, SubjectKind, Then};
+use rule::{CustomRule, Part, Then};
 use subject::{Step, Subject};
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
@@ -102,23 +101,42 @@ fn failing<'v>(
 /// subjects pass, and a place costs allocations on every node; only a subject where one
 /// fails is queried again with them. True when `given` selected a node.
 fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) -> bool {
-    let nodes = rule.given.query(&subject.value);
-    if !nodes.iter().any(|node| failing(rule, node).is_some()) {
-        return !nodes.is_empty();
+    // `$` (most rules) selects the subject itself: the engine's query is left out.
+    let root = rule.selects_root();
+    let fails = if root {
+        failing(rule, &subject.value).is_some()
+    } else {
+        let nodes = rule.given.query(&subject.value);
+        if nodes.is_empty() {
+            return false;
+        }
+        nodes.iter().any(|node| failing(rule, node).is_some())
+    };
+    if !fails {
+        return true;
     }
-    for located in rule.given.query_located(&subject.value).iter() {
-        let node = located.node();
+    let located: Vec<(&Value, Vec<Step>)> = if root {
+        vec![(&subject.value, Vec::new())]
+    } else {
+        let list = rule.given.query_located(&subject.value);
+        list.iter()
+            .map(|located| {
+                let steps = located
+                    .location()
+                    .iter()
+                    .map(|e| match e {
+                        PathElement::Name(n) => Step::Key((*n).to_string()),
+                        PathElement::Index(i) => Step::Index(*i),
+                    })
+                    .collect();
+                (located.node(), steps)
+            })
+            .collect()
+    };
+    for (node, mut steps) in located {
         let Some((then, target, reason)) = failing(rule, node) else {
             continue;
         };
-        let mut steps: Vec<Step> = located
-            .location()
-            .iter()
-            .map(|e| match e {
-                PathElement::Name(n) => Step::Key((*n).to_string()),
-                PathElement::Index(i) => Step::Index(*i),
-            })
-            .collect();
         if let Some(path) = &then.field {
             steps.extend(lookup(node, path).1);
         }
@@ -163,13 +181,6 @@ impl Checked {
     }
 }
 
-/// What `rules` read together.
-fn reach_of(rules: &[&CustomRule]) -> Reach {
-    let mut reach = Reach::default();
-    rules.iter().for_each(|r| reach.add(&r.reach));
-    reach
-}
-
 /// The findings of the custom rules of `file`'s configuration on it: its tree (`kept`, the
 /// one its load parsed, else parsed now) and the tools `lower` gives of it, lowered only when
 /// a rule reads tools. Each subject's JSON is built only as far as its rules read.
@@ -179,17 +190,15 @@ pub(crate) fn check_one<'a>(
     kept: Option<Node>,
     lower: &dyn Fn() -> Vec<Lowered<'a>>,
 ) -> Checked {
-    let rules_for = |file: &SourceFile, kind: SubjectKind| -> Vec<&CustomRule> {
+    let plan_of = |file: &SourceFile| {
         configs
             .for_path(&file.path)
             .custom
-            .iter()
-            .filter(|r| r.subject == kind && r.applies_to(file.format.as_str()))
-            .collect()
+            .plan(file.format.as_str())
     };
     let mut checked = Checked::default();
-    let on_file = rules_for(file, SubjectKind::File);
-    let on_tools = rules_for(file, SubjectKind::Tool);
+    let plan = plan_of(file);
+    let (on_file, on_tools) = (&plan.on_file, &plan.on_tools);
     if on_file.is_empty() && on_tools.is_empty() {
         return checked;
     }
@@ -199,14 +208,13 @@ pub(crate) fn check_one<'a>(
     } else {
         None
     };
-    let tool_reach = reach_of(&on_tools);
     if let Some(tree) = tree {
         if skill && !on_tools.is_empty() {
-            let view = subject::of_skill(file, tree.clone(), &tool_reach);
+            let view = subject::of_skill(file, tree.clone(), &plan.tool_reach);
             on_tools.iter().for_each(|rule| checked.run(rule, &view));
         }
         if !on_file.is_empty() {
-            let whole = subject::of_file(file, tree, &reach_of(&on_file));
+            let whole = subject::of_file(file, tree, &plan.file_reach);
             on_file.iter().for_each(|rule| checked.run(rule, &whole));
         }
     }
@@ -214,15 +222,16 @@ pub(crate) fn check_one<'a>(
         for lowered in lower() {
             // A tool may be defined in a file other than the result's own.
             let elsewhere;
-            let (rules, reach) = if lowered.file.path == file.path {
-                (&on_tools, &tool_reach)
+            let plan = if lowered.file.path == file.path {
+                &plan
             } else {
-                let rules = rules_for(lowered.file, SubjectKind::Tool);
-                elsewhere = (reach_of(&rules), rules);
-                (&elsewhere.1, &elsewhere.0)
+                elsewhere = plan_of(lowered.file);
+                &elsewhere
             };
-            let view = subject::of_tool(lowered, reach);
-            rules.iter().for_each(|rule| checked.run(rule, &view));
+            let view = subject::of_tool(lowered, &plan.tool_reach);
+            plan.on_tools
+                .iter()
+                .for_each(|rule| checked.run(rule, &view));
         }
     }
     checked

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -147,6 +147,11 @@ pub struct GivenAt {
 }
 
 impl CustomRule {
+    /// True when `given` selects the subject itself (`$`, the default): no query to run.
+    pub fn selects_root(&self) -> bool {
+        self.given_at.text.trim() == "$"
+    }
+
     /// True when the rule reads files (or tools) of `format`.
     pub fn applies_to(&self, format: &str) -> bool {
         self.formats.is_empty() || self.formats.contains(&format)
@@ -155,12 +160,38 @@ impl CustomRule {
 
 /// The compiled custom rules of a configuration (shared by its clones).
 #[derive(Debug, Clone, Default)]
-pub struct CustomRules(pub Arc<[Arc<CustomRule>]>);
+pub struct CustomRules {
+    rules: Arc<[Arc<CustomRule>]>,
+    /// The plan of each format a file of which was checked: worked out once, not per file.
+    plans: Arc<Mutex<Vec<Arc<Plan>>>>,
+}
+
+/// The rules that read one format, by subject, with what each group reads together.
+#[derive(Debug)]
+pub struct Plan {
+    /// The format.
+    format: &'static str,
+    /// The rules on a file's own tree.
+    pub on_file: Vec<Arc<CustomRule>>,
+    /// What they read.
+    pub file_reach: Reach,
+    /// The rules on each tool.
+    pub on_tools: Vec<Arc<CustomRule>>,
+    /// What they read.
+    pub tool_reach: Reach,
+}
 
 impl CustomRules {
+    fn new(rules: Vec<Arc<CustomRule>>) -> CustomRules {
+        CustomRules {
+            rules: rules.into(),
+            plans: Arc::default(),
+        }
+    }
+
     /// True when there is none.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.rules.is_empty()
     }
 
     /// The fingerprint of the rules that read files (or tools) of `format`: 0 when none
@@ -173,22 +204,53 @@ impl CustomRules {
             })
     }
 
+    /// The rules that read files (or tools) of `format`, by subject.
+    pub fn plan(&self, format: &'static str) -> Arc<Plan> {
+        // A poisoned lock only means another thread panicked while pushing a plan.
+        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(plan) = plans.iter().find(|p| p.format == format) {
+            return Arc::clone(plan);
+        }
+        let group = |kind: SubjectKind| -> (Vec<Arc<CustomRule>>, Reach) {
+            let rules: Vec<Arc<CustomRule>> = self
+                .rules
+                .iter()
+                .filter(|r| r.subject == kind && r.applies_to(format))
+                .cloned()
+                .collect();
+            let mut reach = Reach::default();
+            rules.iter().for_each(|r| reach.add(&r.reach));
+            (rules, reach)
+        };
+        let (on_file, file_reach) = group(SubjectKind::File);
+        let (on_tools, tool_reach) = group(SubjectKind::Tool);
+        let plan = Arc::new(Plan {
+            format,
+            on_file,
+            file_reach,
+            on_tools,
+            tool_reach,
+        });
+        plans.push(Arc::clone(&plan));
+        plan
+    }
+
     /// The rules.
     pub fn iter(&self) -> impl Iterator<Item = &CustomRule> {
-        self.0.iter().map(|r| &**r)
+        self.rules.iter().map(|r| &**r)
     }
 
     /// `self` with `child`'s rules on top: a rule of the same code in the child replaces the
     /// inherited one.
     pub fn extended_by(self, child: CustomRules) -> CustomRules {
         let mut all: Vec<Arc<CustomRule>> = self
-            .0
+            .rules
             .iter()
-            .filter(|r| !child.0.iter().any(|c| c.rule.code == r.rule.code))
+            .filter(|r| !child.rules.iter().any(|c| c.rule.code == r.rule.code))
             .cloned()
             .collect();
-        all.extend(child.0.iter().cloned());
-        CustomRules(all.into())
+        all.extend(child.rules.iter().cloned());
+        CustomRules::new(all)
     }
 }
 
@@ -335,7 +397,7 @@ pub(crate) fn compile(
         }
     }
     if errors.is_empty() {
-        Ok(CustomRules(compiled.into()))
+        Ok(CustomRules::new(compiled))
     } else {
         Err(errors)
     }

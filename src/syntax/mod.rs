@@ -11,7 +11,7 @@ pub(crate) mod sniff;
 pub(crate) mod yaml;
 
 pub(crate) use later::{Again, Later};
-pub(crate) use packed::Packed;
+pub(crate) use packed::{Packed, TreeRef};
 
 use crate::source::Span;
 

@@ -14,6 +14,27 @@ use crate::source::Span;
 #[derive(Clone, PartialEq)]
 pub(crate) struct Packed(Box<[u8]>);
 
+/// A tree a lowered tool points into: packed to be kept past its file's load, or the one
+/// the load still holds (the custom rules lower a file right after loading it: packing its
+/// schema then would be work no reader of the run uses).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TreeRef<'a> {
+    /// Packed.
+    Packed(&'a Packed),
+    /// Still in hand.
+    Held(&'a Node),
+}
+
+impl<'a> TreeRef<'a> {
+    /// The tree, unpacked when it was packed.
+    pub(crate) fn unpack(self) -> std::borrow::Cow<'a, Node> {
+        match self {
+            TreeRef::Packed(p) => std::borrow::Cow::Owned(p.unpack()),
+            TreeRef::Held(n) => std::borrow::Cow::Borrowed(n),
+        }
+    }
+}
+
 const NULL: u8 = 0;
 const FALSE: u8 = 1;
 const TRUE: u8 = 2;

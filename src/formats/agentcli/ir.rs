@@ -8,7 +8,7 @@ use crate::ir::{
     Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
-use crate::syntax::Packed;
+use crate::syntax::{Packed, TreeRef};
 
 /// Every entry of the manifests `takes` accepts.
 pub(super) fn lower<'a>(
@@ -62,7 +62,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
         },
         file,
         name_span,
-        schema: schema_node.map(|n| (file, n)),
+        schema: schema_node.map(|n| (file, TreeRef::Packed(n))),
         description_span: t.description_span.unwrap_or(name_span),
         output: None,
         parameters: None,

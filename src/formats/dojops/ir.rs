@@ -13,8 +13,7 @@ use crate::ir::{
     Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
-use crate::syntax::Node;
-use crate::syntax::packed::Packed;
+use crate::syntax::TreeRef;
 use crate::text::hex;
 
 /// The tools and skills of the files `takes` accepts, minus those their project's policy
@@ -78,24 +77,27 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     let mut provenance = provenance(file);
     provenance.tool_hash = Some(provenance.sha256.clone());
     provenance.system_prompt_hash = doc.system_prompt_sha256.as_ref().map(|d| hex(d));
-    // The trees the load still holds (when lowered right after it), else parsed again from
-    // the schema files (read back from disk when their text was let go).
+    // The trees the load still holds (when lowered right after it, for the custom rules:
+    // neither packed nor turned into JSON twice), else packed from the schema files (read
+    // back from disk when their text was let go).
     let companion = |link: &'a Option<tool_yaml::SchemaFile>| {
         let link = link.as_ref()?;
-        Some((
-            &link.file,
-            link.tree.get_or_pack(r.companion_tree(&link.file), || {
-                tool_yaml::schema_tree(&link.file)
-            })?,
-        ))
+        let tree = match r.companion_tree(&link.file) {
+            Some(held) => TreeRef::Held(held),
+            None => TreeRef::Packed(
+                link.tree
+                    .get_or_pack(None, || tool_yaml::schema_tree(&link.file))?,
+            ),
+        };
+        Some((&link.file, tree))
     };
     let schema = companion(&t.input);
     let output = companion(&t.output);
-    // The JSON from the tree the load holds, when it does: not unpacked again.
-    let json = |link: &Option<tool_yaml::SchemaFile>, packed: Option<(_, &Packed)>| {
-        let held = link.as_ref().and_then(|l| r.companion_tree(&l.file));
-        held.map(Node::to_json)
-            .or_else(|| packed.map(|(_, tree)| tree.to_json()))
+    let json = |tree: Option<(_, TreeRef<'_>)>| {
+        tree.map(|(_, tree)| match tree {
+            TreeRef::Held(node) => node.to_json(),
+            TreeRef::Packed(packed) => packed.to_json(),
+        })
     };
     Some(Lowered {
         tool: Tool {
@@ -103,8 +105,8 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: json(&t.input, schema).unwrap_or_else(empty_object_schema),
-            output_schema: json(&t.output, output),
+            input_schema: json(schema).unwrap_or_else(empty_object_schema),
+            output_schema: json(output),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),

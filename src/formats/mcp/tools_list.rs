@@ -19,7 +19,7 @@ use crate::ir::{
 use crate::schema::{SchemaOptions, check_schema};
 use crate::security::texts::{FileTexts, ToolTexts, listed_tool};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind, Packed, json};
+use crate::syntax::{Node, NodeKind, Packed, TreeRef, json};
 
 /// The keys a tool's input schema is written under: the protocol's, and the snake case some
 /// SDKs print.
@@ -270,7 +270,7 @@ fn lowered<'a>(file: &'a Arc<SourceFile>, t: &'a ListedTool) -> Lowered<'a> {
         },
         file,
         name_span: t.name_span,
-        schema: t.schema.as_ref().map(|s| (file, s)),
+        schema: t.schema.as_ref().map(|s| (file, TreeRef::Packed(s))),
         description_span: t.description_span.unwrap_or(t.name_span),
         output: None,
         parameters: None,

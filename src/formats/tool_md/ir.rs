@@ -11,7 +11,7 @@ use crate::ir::{
     provenance,
 };
 use crate::source::SourceFile;
-use crate::syntax::Packed;
+use crate::syntax::{Packed, TreeRef};
 
 /// The tools of the files `takes` accepts; `status: disabled` ones are left out.
 pub(super) fn lower<'a>(
@@ -112,9 +112,9 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
         },
         file,
         name_span: id.span,
-        schema: input.map(|n| (file, n)),
+        schema: input.map(|n| (file, TreeRef::Packed(n))),
         description_span: doc.description_span.unwrap_or(id.span),
-        output: output.map(|n| (file, n)),
+        output: output.map(|n| (file, TreeRef::Packed(n))),
         parameters: None,
         sites: doc.sites,
     })
