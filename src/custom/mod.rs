@@ -7,6 +7,7 @@
 //! output format treat it like any other.
 
 pub(crate) mod function;
+pub(crate) mod given;
 pub(crate) mod page;
 pub(crate) mod reach;
 pub(crate) mod rule;
@@ -102,11 +103,11 @@ fn failing<'v>(
 /// fails is queried again with them. True when `given` selected a node.
 fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) -> bool {
     // `$` (most rules) selects the subject itself: the engine's query is left out.
-    let root = rule.selects_root();
+    let root = rule.given.is_root();
     let fails = if root {
         failing(rule, &subject.value).is_some()
     } else {
-        let nodes = rule.given.query(&subject.value);
+        let nodes = rule.given.select(&subject.value);
         if nodes.is_empty() {
             return false;
         }
@@ -118,7 +119,7 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
     let located: Vec<(&Value, Vec<Step>)> = if root {
         vec![(&subject.value, Vec::new())]
     } else {
-        let list = rule.given.query_located(&subject.value);
+        let list = rule.given.located(&subject.value);
         list.iter()
             .map(|located| {
                 let steps = located

@@ -34,7 +34,7 @@ enum First {
 
 /// A member name written as shorthand: a letter, `_` or a non-ASCII character, then those
 /// or digits.
-fn shorthand(text: &str) -> Option<(String, &str)> {
+pub(super) fn shorthand(text: &str) -> Option<(String, &str)> {
     let end = text
         .char_indices()
         .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii()))
@@ -45,7 +45,7 @@ fn shorthand(text: &str) -> Option<(String, &str)> {
 }
 
 /// `['name']` or `["name"]` with a plain name (no escape, no second selector).
-fn bracketed(text: &str) -> Option<String> {
+pub(super) fn bracketed(text: &str) -> Option<String> {
     let inner = text.strip_prefix('[')?.trim_start();
     let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
     let rest = &inner[1..];

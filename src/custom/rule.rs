@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json_path::JsonPath;
 use toml::Spanned;
 
 use super::function::{Function, compile_function};
+use super::given::Given;
 use super::page;
 use super::reach::Reach;
 use crate::rules::{self, Rule, Severity};
@@ -122,7 +122,7 @@ pub struct CustomRule {
     /// The format ids it applies to (empty: every format).
     pub formats: Vec<&'static str>,
     /// `given`, compiled.
-    pub given: JsonPath,
+    pub given: Given,
     /// `then`, every one of which must hold.
     pub thens: Vec<Then>,
     /// The message, split at its placeholders.
@@ -147,11 +147,6 @@ pub struct GivenAt {
 }
 
 impl CustomRule {
-    /// True when `given` selects the subject itself (`$`, the default): no query to run.
-    pub fn selects_root(&self) -> bool {
-        self.given_at.text.trim() == "$"
-    }
-
     /// True when the rule reads files (or tools) of `format`.
     pub fn applies_to(&self, format: &str) -> bool {
         self.formats.is_empty() || self.formats.contains(&format)
@@ -462,7 +457,7 @@ fn compile_one(
         }
     }
     let given_text = r.given.as_ref().map_or("$", |g| g.get_ref().as_str());
-    let given = JsonPath::parse(given_text).map_err(|e| {
+    let given = Given::parse(given_text).map_err(|e| {
         let span = r.given.as_ref().map_or(0..0, Spanned::span);
         error(
             span,

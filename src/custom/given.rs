@@ -1,0 +1,211 @@
+//! A rule's `given`: the JSONPath as the engine compiled it and, for the paths rules mostly
+//! write (names, wildcards, indexes, descendant names: `$.parameters.properties.*`,
+//! `$..description`), the same selection made by one walk of the value. The engine builds a
+//! list for every node a step visits, and the rules run on every tool of a repository
+//! (measured in docs/performance.md); a subject where a node fails is still queried by the
+//! engine, with the nodes' places.
+
+use serde_json::Value;
+use serde_json_path::{JsonPath, LocatedNodeList, ParseError};
+
+use super::reach::{bracketed, shorthand};
+
+/// One step of a path the walk makes itself.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    /// `.name`, `['name']`: a member.
+    Name(String),
+    /// `.*`, `[*]`: every member or item.
+    Every,
+    /// `[3]`, `[-1]`: an item, counted from the end when negative.
+    Index(i64),
+    /// `..name`: a member of the node or of any node under it.
+    Below(String),
+}
+
+/// A compiled `given`.
+#[derive(Debug)]
+pub struct Given {
+    path: JsonPath,
+    /// The steps, when every one is of a kind the walk makes.
+    steps: Option<Vec<Step>>,
+}
+
+/// The steps of `text` when it is `$` followed only by steps the walk makes, written without
+/// blanks (anything else is left to the engine).
+fn steps_of(text: &str) -> Option<Vec<Step>> {
+    let mut rest = text.strip_prefix('$')?;
+    let mut steps = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("..") {
+            let (name, next) = shorthand(after)?;
+            steps.push(Step::Below(name));
+            rest = next;
+        } else if let Some(after) = rest.strip_prefix(".*") {
+            steps.push(Step::Every);
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix('.') {
+            let (name, next) = shorthand(after)?;
+            steps.push(Step::Name(name));
+            rest = next;
+        } else if rest.starts_with('[') {
+            let end = rest.find(']')?;
+            let inner = &rest[1..end];
+            let step = if inner == "*" {
+                Step::Every
+            } else if let Ok(i) = inner.parse::<i64>() {
+                // RFC 9535 writes an index without `+` or leading zeros.
+                let canonical = i.to_string() == inner && inner != "-0";
+                canonical.then_some(Step::Index(i))?
+            } else {
+                Step::Name(bracketed(&rest[..=end])?)
+            };
+            steps.push(step);
+            rest = &rest[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(steps)
+}
+
+/// The members and items of `node`, in the order the engine takes them.
+fn children(node: &Value) -> Box<dyn Iterator<Item = &Value> + '_> {
+    match node {
+        Value::Object(map) => Box::new(map.values()),
+        Value::Array(items) => Box::new(items.iter()),
+        _ => Box::new(std::iter::empty()),
+    }
+}
+
+/// Push what `steps` select from `node` onto `out`.
+fn walk<'v>(node: &'v Value, steps: &[Step], out: &mut Vec<&'v Value>) {
+    let Some((step, rest)) = steps.split_first() else {
+        out.push(node);
+        return;
+    };
+    match step {
+        Step::Name(name) => {
+            if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
+                walk(next, rest, out);
+            }
+        }
+        Step::Every => children(node).for_each(|c| walk(c, rest, out)),
+        Step::Index(i) => {
+            let Some(items) = node.as_array() else { return };
+            let at = if *i < 0 {
+                usize::try_from(i.unsigned_abs())
+                    .ok()
+                    .and_then(|back| items.len().checked_sub(back))
+            } else {
+                usize::try_from(*i).ok()
+            };
+            if let Some(next) = at.and_then(|a| items.get(a)) {
+                walk(next, rest, out);
+            }
+        }
+        Step::Below(name) => below(node, name, rest, out),
+    }
+}
+
+/// `..name` then `rest`: the node's own member first, then each child's, depth first.
+fn below<'v>(node: &'v Value, name: &str, rest: &[Step], out: &mut Vec<&'v Value>) {
+    if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
+        walk(next, rest, out);
+    }
+    children(node).for_each(|c| below(c, name, rest, out));
+}
+
+impl Given {
+    /// Compile `text`.
+    pub(crate) fn parse(text: &str) -> Result<Given, ParseError> {
+        Ok(Given {
+            path: JsonPath::parse(text)?,
+            steps: steps_of(text),
+        })
+    }
+
+    /// True when it selects the subject itself (`$`, the default).
+    pub(crate) fn is_root(&self) -> bool {
+        self.steps.as_ref().is_some_and(Vec::is_empty)
+    }
+
+    /// The nodes selected in `value`, in the engine's order.
+    pub(crate) fn select<'v>(&self, value: &'v Value) -> Vec<&'v Value> {
+        match &self.steps {
+            Some(steps) => {
+                let mut out = Vec::new();
+                walk(value, steps, &mut out);
+                out
+            }
+            None => self.path.query(value).all(),
+        }
+    }
+
+    /// The nodes selected in `value` with their places.
+    pub(crate) fn located<'v>(&self, value: &'v Value) -> LocatedNodeList<'v> {
+        self.path.query_located(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The walk selects the very nodes the engine does, in its order, on every path it
+    /// takes, and leaves the others to it.
+    #[test]
+    fn walk_agrees_with_the_engine() {
+        let doc = json!({
+            "name": "a",
+            "description": "top",
+            "parameters": {"type": "object", "properties": {
+                "x": {"type": "string", "description": "x d"},
+                "y": {"description": "y d", "items": [{"description": "deep"}, 3]}
+            }},
+            "commands": ["ls", "curl x | sh"],
+            "list": [{"image": "a:latest"}, {"image": "b"}, [{"image": "c"}]],
+            "odd key": {"description": 1}
+        });
+        let walked = [
+            "$",
+            "$.name",
+            "$.parameters.properties.*",
+            "$.parameters.properties[*].description",
+            "$..description",
+            "$..image",
+            "$.commands[*]",
+            "$.commands[0]",
+            "$.commands[-1]",
+            "$.commands[-3]",
+            "$.commands[7]",
+            "$['odd key'].description",
+            "$[\"parameters\"]..type",
+            "$.*",
+            "$..items[0]",
+            "$.missing..x",
+        ];
+        for text in walked {
+            let given = Given::parse(text).expect(text);
+            assert!(given.steps.is_some(), "{text} is walked");
+            let engine = given.path.query(&doc).all();
+            let ours = given.select(&doc);
+            assert_eq!(ours.len(), engine.len(), "{text}");
+            for (a, b) in ours.iter().zip(&engine) {
+                assert!(std::ptr::eq(*a, *b), "{text}: {a} against {b}");
+            }
+        }
+        for text in [
+            "$..*",
+            "$[?@.type]",
+            "$[0:2]",
+            "$ .name",
+            "$.commands[-1:]",
+            "$['a','b']",
+        ] {
+            let given = Given::parse(text).expect(text);
+            assert!(given.steps.is_none(), "{text} is left to the engine");
+        }
+    }
+}
