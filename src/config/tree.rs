@@ -240,6 +240,11 @@ impl ConfigTree {
         format!("{:?}", (&self.base.runtimes, nested))
     }
 
+    /// True when some configuration declares `[[custom-rules]]`.
+    pub(crate) fn has_custom_rules(&self) -> bool {
+        !self.base.custom.is_empty() || self.nested.values().any(|c| !c.custom.is_empty())
+    }
+
     /// The nested configurations, by folder.
     pub(crate) fn nested(&self) -> impl Iterator<Item = &Config> {
         self.nested.values()

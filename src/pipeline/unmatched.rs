@@ -3,6 +3,7 @@
 //! a run from the cache warns exactly as a fresh one.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::config::tree::ConfigTree;
 use crate::custom::rule::CustomRule;
@@ -11,8 +12,8 @@ use crate::formats::FileResult;
 use crate::rules::syntax::CUSTOM_RULE_SELECTS_NOTHING;
 
 /// What the run saw of one rule.
-struct Seen<'a> {
-    rule: &'a CustomRule,
+struct Seen {
+    rule: Arc<CustomRule>,
     /// The files it read.
     read: usize,
     /// It selected something in one of them.
@@ -32,15 +33,18 @@ fn conditional(given: &str) -> bool {
 /// one whose `given` is [`conditional`].
 pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> Vec<Diagnostic> {
     // By the rule itself: two configurations may declare different rules with one code.
-    let mut seen: HashMap<*const CustomRule, Seen<'_>> = HashMap::new();
+    let mut seen: HashMap<*const CustomRule, Seen> = HashMap::new();
+    if !configs.has_custom_rules() {
+        return Vec::new();
+    }
     for r in results {
-        let format = r.file.format.as_str();
-        for rule in configs.for_path(&r.file.path).custom.iter() {
-            if !rule.applies_to(format) || conditional(&rule.given_at.text) {
-                continue;
-            }
-            let entry = seen.entry(std::ptr::from_ref(rule)).or_insert(Seen {
-                rule,
+        let plan = configs
+            .for_path(&r.file.path)
+            .custom
+            .plan(r.file.format.as_str());
+        for rule in plan.on_file.iter().chain(&plan.on_tools) {
+            let entry = seen.entry(Arc::as_ptr(rule)).or_insert_with(|| Seen {
+                rule: Arc::clone(rule),
                 read: 0,
                 matched: false,
             });
@@ -50,7 +54,7 @@ pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> 
     }
     let mut out: Vec<Diagnostic> = seen
         .into_values()
-        .filter(|s| !s.matched)
+        .filter(|s| !s.matched && !conditional(&s.rule.given_at.text))
         .map(|Seen { rule, read, .. }| {
             let at = &rule.given_at;
             let files = if read == 1 { "file" } else { "files" };
