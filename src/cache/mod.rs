@@ -63,11 +63,11 @@ pub(crate) struct Lookup<'a> {
 
 /// A file the cache answers for: its result (none when its content is not its format's), and
 /// the other paths its load read or looked for.
-pub(crate) struct Hit {
+pub(crate) struct Hit<'c> {
     /// What loading the file gives.
     pub result: Option<FileResult>,
-    /// What else the load asked about.
-    pub deps: Vec<PathBuf>,
+    /// What else the load asked about (copied only by a run that tracks it).
+    pub deps: &'c [Dep],
 }
 
 /// What one run did with the cache, for `TOOLC_DEBUG_CACHE` and tests.
@@ -193,7 +193,7 @@ impl Cache {
 
     /// The file `q` asks about, from the cache, when neither it nor anything its load read
     /// has changed (and none of that has a buffer in `q.buffered`).
-    pub(crate) fn get(&self, q: &Lookup<'_>) -> Option<Hit> {
+    pub(crate) fn get(&self, q: &Lookup<'_>) -> Option<Hit<'_>> {
         let old = self.old()?;
         let i = old.archive.find(q.path.to_str()?)?;
         let e = &old.archive.entries[i];
@@ -233,7 +233,7 @@ impl Cache {
         let restat = (!same || racy).then_some((now, racy));
         lock(&old.used).insert(i, restat);
         self.hits.fetch_add(1, Ordering::Relaxed);
-        let deps = e.deps.iter().map(|d| d.path().to_path_buf()).collect();
+        let deps = &e.deps;
         Some(Hit { result, deps })
     }
 
@@ -291,13 +291,19 @@ impl Cache {
             let new_sums: HashMap<&str, u128> =
                 new.iter().map(|e| (e.path.as_str(), e.sum)).collect();
             let used = old.map(|o| lock(&o.used));
-            let sum = |path: &Path| {
+            // Results and entries are both sorted by path: the next entry is tried first.
+            let mut next = 0;
+            let mut sum = |path: &Path| {
                 let path = path.to_str()?;
                 if let Some(sum) = new_sums.get(path) {
                     return Some(*sum);
                 }
                 let (old, used) = (old?, used.as_ref()?);
-                let i = old.archive.find(path)?;
+                let i = match old.archive.entries.get(next) {
+                    Some(e) if e.path == path => next,
+                    _ => old.archive.find(path)?,
+                };
+                next = i + 1;
                 used.contains_key(&i).then(|| old.archive.entries[i].sum)
             };
             let files = results

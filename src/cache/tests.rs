@@ -27,16 +27,16 @@ fn open(dir: &Path, build: &str) -> Cache {
     Cache::open_as(dir, dir, &config, Passes::default(), build.into())
 }
 
-/// `cache`'s answer for `path` read as `format` (claimed by content), with `buffered` the
-/// files an editor holds.
-fn lookup(cache: &Cache, path: &Path, format: FormatId, buffered: &HashSet<&Path>) -> Option<Hit> {
+/// `cache`'s answer for `path` read as `f` (claimed by content), with `b` the files an
+/// editor holds.
+fn lookup<'c>(cache: &'c Cache, path: &Path, f: FormatId, b: &HashSet<&Path>) -> Option<Hit<'c>> {
     let fs: Arc<dyn FileSystem> = Arc::new(Disk);
     let lookup = Lookup {
         path,
-        format,
+        format: f,
         claim: Claim::ByContent,
         fs: &fs,
-        buffered,
+        buffered: b,
         custom: 0,
     };
     cache.get(&lookup)

@@ -225,6 +225,11 @@ impl ConfigTree {
 
     /// The configuration that governs the file at `path` (absolute).
     pub(crate) fn for_path(&self, path: &Path) -> &Config {
+        // Asked of every file (twice on a warm run): a repository without nested
+        // configurations need not take each path apart.
+        if self.nested.is_empty() {
+            return &self.base;
+        }
         for dir in path.ancestors().skip(1) {
             if let Some(config) = self.nested.get(dir) {
                 return config;

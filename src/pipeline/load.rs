@@ -91,7 +91,10 @@ pub(super) fn load_one(
         };
         if let Some(hit) = c.cache.get(&lookup) {
             return match hit.result {
-                Some(result) => Slot::Loaded(result, track.then_some(hit.deps)),
+                Some(result) => {
+                    let deps = track.then(|| hit.deps.iter().map(|d| d.path().into()).collect());
+                    Slot::Loaded(result, deps)
+                }
                 None => Slot::NotClaimed,
             };
         }
