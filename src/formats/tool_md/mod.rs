@@ -101,12 +101,12 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
         return FileResult::new(file, Vec::new(), FileItem::new(Item::Definition(def)));
     }
     let is_agent = file.format == FormatId::AgentMd;
-    let (item, diagnostics) = if is_agent {
-        let (agent, diags) = check_agent(&file);
-        (Item::Agent(agent), diags)
+    let (item, diagnostics, front) = if is_agent {
+        let (agent, diags, front) = check_agent(&file);
+        (Item::Agent(agent), diags, front)
     } else {
-        let (tool, diags) = check_tool(&file, schema);
-        (Item::Tool(tool), diags)
+        let (tool, diags, front) = check_tool(&file, schema);
+        (Item::Tool(tool), diags, front)
     };
     let consequence = if is_agent {
         AGENT_REJECTED
@@ -117,7 +117,10 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
         .into_iter()
         .map(|d| with_consequence(d, consequence))
         .collect();
-    FileResult::new(file, diagnostics, FileItem::new(item))
+    let mut result = FileResult::new(file, diagnostics, FileItem::new(item));
+    // The front matter, for the custom rules: not parsed again.
+    result.trees = crate::formats::format::Trees::of_root(front);
+    result
 }
 
 /// Top-level keys only an AML tool file has (other `*.tool.md` files share none of them).
@@ -253,7 +256,10 @@ fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
     }
 }
 
-fn check_tool(file: &Arc<SourceFile>, schema: bool) -> (Tool, Vec<Diagnostic>) {
+/// A file's item, its findings and the tree of its front matter.
+type Checked<T> = (T, Vec<Diagnostic>, Option<crate::syntax::Node>);
+
+fn check_tool(file: &Arc<SourceFile>, schema: bool) -> Checked<Tool> {
     let mut tool = Tool {
         file_stem: file_stem(file, ".tool.md"),
         ..Tool::default()
@@ -263,7 +269,7 @@ fn check_tool(file: &Arc<SourceFile>, schema: bool) -> (Tool, Vec<Diagnostic>) {
         Ok(fm) => fm,
         Err(e) => {
             diags.push(front_matter_error(file, e, &TOOL_FRONT_MATTER));
-            return (tool, diags);
+            return (tool, diags, None);
         }
     };
     tool.documentation = tool::doc_sections(&file.text, fm.body_start);
@@ -295,17 +301,17 @@ fn check_tool(file: &Arc<SourceFile>, schema: bool) -> (Tool, Vec<Diagnostic>) {
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
     tool.texts = crate::security::texts::FileTexts::check(checked);
-    (tool, diags)
+    (tool, diags, parsed.root)
 }
 
-fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
+fn check_agent(file: &Arc<SourceFile>) -> Checked<Agent> {
     let mut agent = Agent::default();
     let mut diags = Vec::new();
     let fm = match split_front_matter(&file.text, file.bom_len) {
         Ok(fm) => fm,
         Err(e) => {
             diags.push(front_matter_error(file, e, &AGENT_FRONT_MATTER));
-            return (agent, diags);
+            return (agent, diags, None);
         }
     };
     let yaml_text = file.text.get(fm.yaml.start..fm.yaml.end).unwrap_or("");
@@ -336,7 +342,7 @@ fn check_agent(file: &Arc<SourceFile>) -> (Agent, Vec<Diagnostic>) {
         .map(str::to_string);
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
     agent.texts = crate::security::texts::FileTexts::check(checked);
-    (agent, diags)
+    (agent, diags, parsed.root)
 }
 
 /// Syntax errors of the front matter, with what the compiler does about them and, when the
