@@ -79,6 +79,16 @@ impl Workspace {
         &self.config
     }
 
+    /// True when a nested configuration of the last check `extend`s `path`: its rules
+    /// govern files here, so a change to it calls for a new check.
+    pub fn nested_configs_extend(&self, path: &Path) -> bool {
+        self.loaded.as_ref().is_some_and(|l| {
+            l.configs
+                .nested()
+                .any(|c| c.extends.iter().any(|e| e == path))
+        })
+    }
+
     /// The repository root: every path is relative to it.
     pub fn root(&self) -> &Path {
         &self.options.cwd

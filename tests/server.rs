@@ -642,3 +642,33 @@ fn a_change_to_a_file_the_configuration_extends_applies_at_once() {
     assert_eq!(codes(&found), ["ORG001"]);
     client.shutdown();
 }
+
+#[test]
+fn a_change_to_a_file_a_nested_configuration_extends_applies_at_once() {
+    let rule = |min: u32| {
+        format!(
+            "[[custom-rules]]\ncode = \"ORG001\"\nname = \"description-too-short\"\nseverity = \"warning\"\nmessage = \"describe `{{name}}` in at least {min} characters\"\nformats = [\"cycod-tool\"]\nthen = {{ field = \"description\", function = \"length\", options = {{ min = {min} }} }}\n"
+        )
+    };
+    let shared = rule(40);
+    let repo = Repo::with(&[
+        ("toolc.toml", ""),
+        (".cycod/toolc.toml", "extend = \"../policy/team.toml\"\n"),
+        ("policy/team.toml", &shared),
+        (
+            ".cycod/tools/list.yaml",
+            "name: list\ndescription: Lists files\nbash: ls -1\ntags: [read]\n",
+        ),
+    ]);
+    let tool = uri(&repo.root.join(".cycod/tools/list.yaml"));
+    let mut client = Client::start(&repo.root);
+    let found = client.diagnostics(&tool, |d| !d.is_empty());
+    assert_eq!(codes(&found), ["ORG001"]);
+
+    // The team's file, edited in the editor: its rule now asks for 5 characters.
+    let policy = uri(&repo.root.join("policy/team.toml"));
+    client.open(&policy, &shared);
+    client.change(&policy, 2, &rule(5));
+    client.diagnostics(&tool, <[Value]>::is_empty);
+    client.shutdown();
+}

@@ -330,12 +330,13 @@ impl Server {
         }
     }
 
-    /// A configuration file: the one in force, a file it `extend`s, or a nested one (its
-    /// custom rules and settings change the whole check).
+    /// A configuration file: the one in force, a nested one, or a file either `extend`s
+    /// (its custom rules and settings change the whole check).
     fn is_config(&self, path: &Path) -> bool {
         self.is_root_config(path)
             || path.file_name().is_some_and(|n| n == config::FILE_NAME)
             || self.ws.config().extends.iter().any(|e| e == path)
+            || self.ws.nested_configs_extend(path)
     }
 
     fn is_root_config(&self, path: &Path) -> bool {
