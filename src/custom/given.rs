@@ -8,8 +8,6 @@
 use serde_json::Value;
 use serde_json_path::{JsonPath, LocatedNodeList, ParseError};
 
-use super::reach::{bracketed, shorthand};
-
 /// One step of a path the walk makes itself.
 #[derive(Debug, Clone, PartialEq)]
 enum Step {
@@ -29,6 +27,29 @@ pub struct Given {
     path: JsonPath,
     /// The steps, when every one is of a kind the walk makes.
     steps: Option<Vec<Step>>,
+}
+
+/// A member name written as shorthand: a letter, `_` or a non-ASCII character, then those
+/// or digits.
+pub(super) fn shorthand(text: &str) -> Option<(String, &str)> {
+    let end = text
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii()))
+        .map_or(text.len(), |(i, _)| i);
+    let name = &text[..end];
+    let starts_well = name.chars().next().is_some_and(|c| !c.is_ascii_digit());
+    starts_well.then(|| (name.to_string(), &text[end..]))
+}
+
+/// `['name']` or `["name"]` with a plain name (no escape, no second selector).
+pub(super) fn bracketed(text: &str) -> Option<String> {
+    let inner = text.strip_prefix('[')?.trim_start();
+    let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+    let rest = &inner[1..];
+    let end = rest.find(quote)?;
+    let name = &rest[..end];
+    let after = rest[end + 1..].trim_start();
+    (after.starts_with(']') && !name.contains('\\')).then(|| name.to_string())
 }
 
 /// The steps of `text` when it is `$` followed only by steps the walk makes, written without

@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::given::{bracketed, shorthand};
 use super::rule::{Part, Then};
 use crate::syntax::{Node, NodeKind};
 
@@ -30,29 +31,6 @@ enum First {
     Descendant(String),
     /// Anything else.
     Other,
-}
-
-/// A member name written as shorthand: a letter, `_` or a non-ASCII character, then those
-/// or digits.
-pub(super) fn shorthand(text: &str) -> Option<(String, &str)> {
-    let end = text
-        .char_indices()
-        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii()))
-        .map_or(text.len(), |(i, _)| i);
-    let name = &text[..end];
-    let starts_well = name.chars().next().is_some_and(|c| !c.is_ascii_digit());
-    starts_well.then(|| (name.to_string(), &text[end..]))
-}
-
-/// `['name']` or `["name"]` with a plain name (no escape, no second selector).
-pub(super) fn bracketed(text: &str) -> Option<String> {
-    let inner = text.strip_prefix('[')?.trim_start();
-    let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
-    let rest = &inner[1..];
-    let end = rest.find(quote)?;
-    let name = &rest[..end];
-    let after = rest[end + 1..].trim_start();
-    (after.starts_with(']') && !name.contains('\\')).then(|| name.to_string())
 }
 
 fn first_segment(given: &str) -> First {
