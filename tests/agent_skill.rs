@@ -357,7 +357,6 @@ fn real_world_skills_give_exactly_their_true_findings() {
             "nba-scores-skill",
             &[
                 "SKILL.md:2:7 SKL003 error `NBA实时比分` is not a valid skill name: uppercase letters are not allowed",
-                "SKILL.md:2:7 SKL004 error `name` is `NBA实时比分` but the skill's folder is `nba-scores-skill`",
             ],
         ),
         ("resume-writing", &[]),

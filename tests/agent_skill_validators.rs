@@ -196,20 +196,15 @@ fn cases() -> Vec<Case> {
             "leading hyphen",
             skill("-pdf-tools", ""),
             Invalid,
-            &["SKL003", "SKL004"],
+            &["SKL003"],
         ),
         case(
             "double hyphen",
             skill("pdf--tools", ""),
             Invalid,
-            &["SKL003", "SKL004"],
+            &["SKL003"],
         ),
-        case(
-            "underscore",
-            skill("pdf_tools", ""),
-            Invalid,
-            &["SKL003", "SKL004"],
-        ),
+        case("underscore", skill("pdf_tools", ""), Invalid, &["SKL003"]),
         case(
             "no front matter",
             "# PDF tools\n".into(),

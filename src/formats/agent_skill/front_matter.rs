@@ -250,7 +250,8 @@ impl Cx<'_> {
         let valid_folder = folder_norm
             .as_deref()
             .filter(|f| name::problem(f).is_none());
-        if let Some(why) = name::problem(&value) {
+        let invalid = name::problem(&value);
+        if let Some(why) = &invalid {
             let suggestion = valid_folder
                 .map(str::to_string)
                 .or_else(|| name::suggest(&value));
@@ -262,13 +263,23 @@ impl Cx<'_> {
                 )
                 .label("invalid name")
                 .note(REJECTED)
-                .maybe_help(suggestion.as_ref().map(|s| format!("write `name: {s}`")))
+                .maybe_help(suggestion.as_ref().map(|s| {
+                    if valid_folder == Some(s.as_str()) {
+                        format!("write `name: {s}`, the name of the skill's folder")
+                    } else {
+                        format!("write `name: {s}`")
+                    }
+                }))
                 .maybe_fix(suggestion.and_then(|s| {
                     replace_exact(self.file, node.span(), &raw, &s, Applicability::Unsafe)
                 }));
             lw.push(d);
         }
-        if let (Some(folder), Some(folder_norm)) = (&folder, &folder_norm)
+        // An invalid name whose fix is the folder's name is one mistake: SKL003 gives that fix.
+        let said = invalid.is_some() && valid_folder.is_some();
+        if said {
+            // Nothing more to say of this name.
+        } else if let (Some(folder), Some(folder_norm)) = (&folder, &folder_norm)
             && *folder_norm != value
         {
             let d = lw
@@ -279,10 +290,9 @@ impl Cx<'_> {
                 )
                 .label("not the folder's name")
                 .note("agents find a skill by its folder and call it by its name: the spec requires them to be equal, and the reference validator rejects the skill")
-                .help(match (valid_folder, name::problem(&value).is_none()) {
-                    (Some(f), true) => format!("write `name: {f}`, or rename the folder to `{value}`"),
-                    (Some(f), false) => format!("write `name: {f}`"),
-                    (None, _) => format!("rename the folder to `{value}`"),
+                .help(match valid_folder {
+                    Some(f) => format!("write `name: {f}`, or rename the folder to `{value}`"),
+                    None => format!("rename the folder to `{value}`"),
                 })
                 .maybe_fix(valid_folder.and_then(|f| {
                     replace_exact(self.file, node.span(), &raw, f, Applicability::Unsafe)
