@@ -173,6 +173,7 @@ pub(super) fn unpinned_image(argv: &[&str]) -> Option<ImageRun> {
         _ => return None,
     };
     let mut i = first;
+    let mut local = Local::default();
     while let Some(word) = argv.get(i) {
         if *word == "--" {
             i += 1;
@@ -182,10 +183,19 @@ pub(super) fn unpinned_image(argv: &[&str]) -> Option<ImageRun> {
             break;
         }
         let takes_value = !word.contains('=') && VALUED.contains(word);
+        let value = match word.split_once('=') {
+            Some((_, v)) => Some(v),
+            None if takes_value => argv.get(i + 1).copied(),
+            None => None,
+        };
+        local.note(word.split('=').next().unwrap_or(word), value);
         i += if takes_value { 2 } else { 1 };
     }
     let word = *argv.get(i)?;
     let (image, tag) = split_image(word)?;
+    if local.built_here(image) {
+        return None;
+    }
     match tag {
         Tag::Pinned => None,
         Tag::None => Some(ImageRun {
@@ -200,6 +210,39 @@ pub(super) fn unpinned_image(argv: &[&str]) -> Option<ImageRun> {
             image: image.to_string(),
             floating: Some(t.to_string()),
         }),
+    }
+}
+
+/// What the options of a `docker run` say of where its image comes from.
+#[derive(Default)]
+struct Local<'a> {
+    /// `--pull never`: only an image already on the machine runs.
+    never_pulled: bool,
+    /// The project of a Compose network it joins (`--network shop_default`).
+    compose_project: Option<&'a str>,
+}
+
+impl<'a> Local<'a> {
+    fn note(&mut self, flag: &str, value: Option<&'a str>) {
+        match (flag, value) {
+            ("--pull", Some("never")) => self.never_pulled = true,
+            ("--network" | "--net", Some(net)) => {
+                self.compose_project = net.strip_suffix("_default").filter(|p| !p.is_empty());
+            }
+            _ => {}
+        }
+    }
+
+    /// True when `image` is one the machine built and no registry serves: pulling is
+    /// turned off, or it is named as Compose names the images it builds for the project
+    /// whose network the container joins (`shop-api` beside `shop_default`).
+    fn built_here(&self, image: &str) -> bool {
+        self.never_pulled
+            || self.compose_project.is_some_and(|project| {
+                image
+                    .strip_prefix(project)
+                    .is_some_and(|rest| rest.starts_with('-') || rest.starts_with('_'))
+            })
     }
 }
 
@@ -317,6 +360,31 @@ mod tests {
         assert_eq!(image(&["docker", "run", "${IMAGE}"]), None);
         assert_eq!(image(&["docker", "exec", "-i", "box", "mcp"]), None);
         assert_eq!(image(&["docker", "run"]), None);
+        // Built on this machine: pulling turned off, or a Compose project's own image.
+        assert_eq!(image(&["docker", "run", "--pull", "never", "mcp"]), None);
+        assert_eq!(image(&["docker", "run", "--pull=never", "acme/mcp"]), None);
+        assert_eq!(
+            image(&[
+                "docker",
+                "run",
+                "--network",
+                "shop_default",
+                "shop-api:latest"
+            ]),
+            None
+        );
+        assert_eq!(
+            image(&["docker", "run", "--network=shop_default", "shop_api"]),
+            None
+        );
+        assert_eq!(
+            image(&["docker", "run", "--network", "shop_default", "acme/mcp"]),
+            Some((4, "acme/mcp".into(), None))
+        );
+        assert_eq!(
+            image(&["docker", "run", "--pull", "always", "acme/mcp"]),
+            Some((4, "acme/mcp".into(), None))
+        );
         assert_eq!(image(&["node", "run", "x"]), None);
     }
 }
