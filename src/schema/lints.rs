@@ -96,9 +96,10 @@ impl Cx<'_> {
         let schema = site.node;
         let file = self.file;
         let types = declared_types(schema);
-        let enum_values = schema.value("enum").and_then(Node::as_seq);
+        let enum_values = schema.value("enum").and_then(Node::as_list);
         if let (Some(types), Some(values)) = (&types, enum_values) {
-            for v in values {
+            for v in values.scan() {
+                let v = &*v;
                 if types.iter().any(|t| has_type(v, t)) {
                     continue;
                 }

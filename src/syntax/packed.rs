@@ -109,7 +109,8 @@ impl<'de> Deserialize<'de> for Packed {
     }
 }
 
-struct Writer {
+/// Writes nodes in the packed form (also the form of a [`super::Seq`] of plain scalars).
+pub(super) struct Writer {
     bytes: Vec<u8>,
     /// Bytes written so far (or that would be, when only measuring).
     len: usize,
@@ -120,6 +121,21 @@ struct Writer {
 }
 
 impl Writer {
+    /// A writer with room for `capacity` bytes, its first span relative to offset 0.
+    pub(super) fn new(capacity: usize) -> Writer {
+        Writer {
+            bytes: Vec::with_capacity(capacity),
+            len: 0,
+            last: 0,
+            write: true,
+        }
+    }
+
+    /// The bytes written.
+    pub(super) fn into_bytes(self) -> Box<[u8]> {
+        self.bytes.into_boxed_slice()
+    }
+
     fn push(&mut self, b: u8) {
         self.extend(&[b]);
     }
@@ -151,7 +167,8 @@ impl Writer {
         self.extend(s.as_bytes());
     }
 
-    fn node(&mut self, node: &Node) {
+    /// Write `node` and everything in it.
+    pub(super) fn node(&mut self, node: &Node) {
         let tag = match &node.kind {
             NodeKind::Null => NULL,
             NodeKind::Bool(false) => FALSE,
@@ -171,8 +188,9 @@ impl Writer {
             NodeKind::String(s) => self.str(s),
             NodeKind::Seq(items) => {
                 self.varint(items.len() as u64);
-                for item in items {
-                    self.node(item);
+                // Item by item: a packed list is not built into nodes for this.
+                for item in items.scan() {
+                    self.node(&item);
                 }
             }
             NodeKind::Map(entries) => {
@@ -187,13 +205,24 @@ impl Writer {
     }
 }
 
-struct Reader<'a> {
+/// Reads what a [`Writer`] wrote.
+#[derive(Clone)]
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
     last: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of `bytes` from their start.
+    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader {
+            bytes,
+            at: 0,
+            last: 0,
+        }
+    }
+
     fn byte(&mut self) -> Option<u8> {
         let b = *self.bytes.get(self.at)?;
         self.at += 1;
@@ -244,7 +273,8 @@ impl Reader<'_> {
         Some(f64::from_le_bytes(b))
     }
 
-    fn node(&mut self, depth: usize) -> Option<Node> {
+    /// The next node, `depth` levels down (none when the bytes are not one).
+    pub(super) fn node(&mut self, depth: usize) -> Option<Node> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -263,7 +293,7 @@ impl Reader<'_> {
                 for _ in 0..n {
                     items.push(self.node(depth + 1)?);
                 }
-                NodeKind::Seq(items.into_boxed_slice())
+                NodeKind::Seq(items.into())
             }
             MAP => {
                 let n = self.len()?;
