@@ -103,6 +103,10 @@ impl Cx<'_> {
                 if types.iter().any(|t| has_type(v, t)) {
                     continue;
                 }
+                if self.is_full(&rules::VALUE_VIOLATES_OWN_SCHEMA) {
+                    self.count(&rules::VALUE_VIOLATES_OWN_SCHEMA);
+                    continue;
+                }
                 let d = Diagnostic::new(
                     &rules::VALUE_VIOLATES_OWN_SCHEMA,
                     file,

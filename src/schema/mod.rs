@@ -24,6 +24,8 @@ pub(crate) use values::{declared_types, has_type, json_eq, short};
 pub(crate) use walk::Site;
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
+use crate::rules::Rule;
 use crate::source::SourceFile;
 use crate::syntax::Node;
 
@@ -62,7 +64,7 @@ pub(crate) fn check_schema(
         file,
         root,
         options,
-        out: Vec::new(),
+        out: Findings::default(),
     };
     let sites = walk::subschemas(root, options.runtime);
     cx.meta_validate();
@@ -81,7 +83,7 @@ pub(crate) fn check_schema(
             cx.out.extend(runtime.lint(file, site));
         }
     }
-    let mut out = cx.out;
+    let mut out = cx.out.into_vec();
     out.sort_by(|a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
     });
@@ -102,12 +104,23 @@ struct Cx<'a> {
     file: &'a Arc<SourceFile>,
     root: &'a Node,
     options: SchemaOptions,
-    out: Vec<Diagnostic>,
+    /// Capped as found: a schema with a million bad `enum` values held each finding.
+    out: Findings,
 }
 
 impl Cx<'_> {
     fn push(&mut self, d: Diagnostic) {
         self.out.push(d);
+    }
+
+    /// True when a finding of `rule` would only be counted ([`Cx::count`] it instead).
+    fn is_full(&self, rule: &Rule) -> bool {
+        self.out.is_full(rule)
+    }
+
+    /// Count a finding of `rule` not built because [`Cx::is_full`].
+    fn count(&mut self, rule: &Rule) {
+        self.out.count(rule);
     }
 }
 

@@ -37,10 +37,15 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
         .filter(|d| std::ptr::eq(d.rule, &sch::VALUE_VIOLATES_OWN_SCHEMA))
         .map(|d| d.span)
         .collect();
+    // Past the cap the shared check counts its findings without keeping them: the type
+    // mismatches of `enum` and `default` values it left out are not reported again here.
+    let shared_capped = shared
+        .iter()
+        .any(|d| std::ptr::eq(d.rule, &sch::VALUE_VIOLATES_OWN_SCHEMA) && d.omitted > 0);
     lw.diags.extend(shared);
     if walk.pointer_values.is_empty() {
         for site in &walk.sites {
-            own_values(lw, site, &reported);
+            own_values(lw, site, &reported, shared_capped);
         }
     }
 }
@@ -49,7 +54,7 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
 /// (beyond the type and enum mismatches the shared check already reports). Scalar
 /// constraints are checked directly; a validator is compiled only for what needs one
 /// (`pattern`, `format`, or the items and properties of a list or mapping value).
-fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
+fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span], shared_capped: bool) {
     let Some(entries) = schema.as_map() else {
         return;
     };
@@ -97,6 +102,12 @@ fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
                 continue;
             };
             if reported.iter().any(|s| overlaps(*s, span)) {
+                continue;
+            }
+            let counted = shared_capped
+                && key != "const"
+                && declared_types(schema).is_some_and(|t| !t.iter().any(|t| has_type(instance, t)));
+            if counted {
                 continue;
             }
             lw.push(value_diagnostic(lw, key, instance, span, &reason));
