@@ -1,7 +1,8 @@
-//! The items of a list ([`Seq`]). A long list whose items are all nulls, booleans and
-//! numbers is held in the packed form of [`super::Packed`] (a few bytes an item, where a
-//! [`Node`] takes 32): a schema's `enum` of millions of `1`s cost sixteen times its text as
-//! nodes. Readers see a slice of nodes as before (built the first time one is asked for);
+//! The items of a list ([`Seq`]). A long list whose items hold no text (nulls, booleans,
+//! numbers, and lists and empty mappings of them) is held in the packed form of
+//! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32): a schema's `enum` of
+//! millions of `1`s cost sixteen times its text as nodes. A list that holds text is not
+//! packed: the readers of text (the security pass) borrow it from nodes. Readers see a slice of nodes as before (built the first time one is asked for);
 //! the readers that walk whole trees ([`Seq::scan`]) and look for text
 //! ([`Seq::all_plain`]) do not build it.
 
@@ -25,7 +26,7 @@ enum Repr {
     Packed(Box<Plain>),
 }
 
-/// Items that are all nulls, booleans and numbers, packed.
+/// Items that hold no text, packed.
 struct Plain {
     len: usize,
     bytes: Box<[u8]>,
@@ -69,8 +70,8 @@ impl Seq {
         }
     }
 
-    /// True when every item is known to be a null, a boolean or a number (no string, list
-    /// or mapping): a reader looking for text has nothing to find in it.
+    /// True when the items are known to hold no text (no string and no mapping key at any
+    /// depth): a reader looking for text has nothing to find in it.
     pub(crate) fn all_plain(&self) -> bool {
         matches!(self.0, Repr::Packed(_))
     }
@@ -151,8 +152,19 @@ impl<'a> Iterator for Scan<'a> {
     }
 }
 
+/// True when `node` holds no text at any depth: no string and no mapping key (nulls,
+/// booleans, numbers, and lists and empty mappings of them).
+fn text_free(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::String(_) => false,
+        NodeKind::Map(entries) => entries.is_empty(),
+        NodeKind::Seq(items) => items.all_plain() || items.iter().all(text_free),
+        NodeKind::Null | NodeKind::Bool(_) | NodeKind::Number(_) => true,
+    }
+}
+
 /// A list's items as a parser finds them: packed while the list is long (by the parser's
-/// count) and every item so far is plain, as nodes from the first item that is not.
+/// count) and no item so far holds text, as nodes from the first item that does.
 pub(crate) struct SeqBuilder {
     /// The items expected (room to give the nodes if the list turns out not plain).
     expected: usize,
@@ -160,9 +172,9 @@ pub(crate) struct SeqBuilder {
 }
 
 enum Build {
-    /// As nodes, from the first item that is not plain (or for a short list).
+    /// As nodes, from the first item that holds text (or for a short list).
     Nodes(Vec<Node>),
-    /// `len` plain items packed so far.
+    /// `len` items without text packed so far.
     Packed { writer: Writer, len: usize },
 }
 
@@ -183,10 +195,7 @@ impl SeqBuilder {
 
     /// The next item.
     pub(crate) fn push(&mut self, item: Node) {
-        let plain = matches!(
-            item.kind,
-            NodeKind::Null | NodeKind::Bool(_) | NodeKind::Number(_)
-        );
+        let plain = text_free(&item);
         match &mut self.build {
             Build::Packed { writer, len } if plain => {
                 writer.node(&item);
@@ -267,8 +276,8 @@ mod tests {
     }
 
     #[test]
-    fn a_string_or_a_container_among_them_makes_the_list_nodes() {
-        for odd in ["\"x\"", "[]", "{\"a\": 1}"] {
+    fn a_string_or_a_key_among_them_makes_the_list_nodes() {
+        for odd in ["\"x\"", "[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
             let mut items = vec!["7"; PACK_FROM + 10];
             items[PACK_FROM + 3] = odd;
             let text = format!("[{}]", items.join(","));
@@ -286,5 +295,23 @@ mod tests {
         assert!(!root.as_list().expect("a list").all_plain());
         assert_eq!(root.as_seq().map(<[Node]>::len), Some(3));
         assert!(parse("[]").as_list().is_some_and(|l| l.is_empty()));
+    }
+
+    #[test]
+    fn lists_and_empty_mappings_without_text_are_packed() {
+        let items: Vec<&str> = ["[]", "{}", "[1, [true, null]]", "[{}]", "-0.5"]
+            .into_iter()
+            .cycle()
+            .take(PACK_FROM + 5)
+            .collect();
+        let text = format!("[{}]", items.join(", "));
+        let root = parse(&text);
+        let list = root.as_list().expect("a list");
+        assert!(list.all_plain());
+        assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
+        let inner = list.scan().nth(2).expect("an item");
+        assert_eq!(inner.as_seq().map(<[Node]>::len), Some(2));
+        assert_eq!(Packed::pack(&root).unpack(), root);
+        assert_eq!(root.to_json()[1], serde_json::json!({}));
     }
 }
