@@ -267,7 +267,10 @@ mod tests {
         assert_eq!(file_findings.total(), MAX_PER_RULE + 750);
         let list = file_findings.into_vec();
         assert_eq!(list.len(), MAX_PER_RULE + 1);
-        assert_eq!(list[MAX_PER_RULE - 1].message, format!("{}", MAX_PER_RULE - 1));
+        assert_eq!(
+            list[MAX_PER_RULE - 1].message,
+            format!("{}", MAX_PER_RULE - 1)
+        );
         assert_eq!(
             list.last().map(|d| d.message.as_str()),
             Some("750 more findings of this rule in this file are not shown")

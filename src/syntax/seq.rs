@@ -212,7 +212,8 @@ impl SeqBuilder {
 
     /// The items so far as nodes, with room for the rest.
     fn unpack(&mut self) -> Vec<Node> {
-        let Build::Packed { writer, len } = std::mem::replace(&mut self.build, Build::Nodes(Vec::new()))
+        let Build::Packed { writer, len } =
+            std::mem::replace(&mut self.build, Build::Nodes(Vec::new()))
         else {
             return Vec::new();
         };
@@ -247,7 +248,7 @@ mod tests {
     }
 
     /// Each item's text, read back through its span (the parse was at offset 3).
-    fn texts<'t>(text: &'t str, items: impl Iterator<Item = Node>) -> Vec<&'t str> {
+    fn texts(text: &str, items: impl Iterator<Item = Node>) -> Vec<&str> {
         items
             .map(|n| &text[n.span().start - 3..n.span().end - 3])
             .collect()
@@ -255,7 +256,15 @@ mod tests {
 
     #[test]
     fn a_long_list_of_numbers_is_packed_and_reads_as_nodes() {
-        let values = ["1", "-20", "3.5e3", "true", "null", "false", "9007199254740993"];
+        let values = [
+            "1",
+            "-20",
+            "3.5e3",
+            "true",
+            "null",
+            "false",
+            "9007199254740993",
+        ];
         let items: Vec<&str> = values.iter().copied().cycle().take(PACK_FROM * 2).collect();
         let text = format!("[{}]", items.join(" ,\n"));
         let root = parse(&text);
