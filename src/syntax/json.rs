@@ -517,7 +517,11 @@ impl<'t> Parser<'t> {
     /// The array whose `[` is the current token.
     fn array(&mut self, depth: usize) -> Result<Node, Stop> {
         let (start, size) = self.enter(depth)?;
-        let mut items = SeqBuilder::with_capacity(size);
+        // Items are packed relative to the list's start, as in a packed tree.
+        let from = Node::new(self.span(start, start), NodeKind::Null)
+            .span()
+            .start;
+        let mut items = SeqBuilder::with_capacity(size, from);
         self.next()?;
         loop {
             if self.token == Some(Token::CloseBracket) {

@@ -121,19 +121,20 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// A writer with room for `capacity` bytes, its first span relative to offset 0.
-    pub(super) fn new(capacity: usize) -> Writer {
+    /// A writer with room for `capacity` bytes, its first span written relative to offset
+    /// `from` (a list's items relative to the list's start, as [`Packed::pack`] writes them).
+    pub(super) fn new(capacity: usize, from: usize) -> Writer {
         Writer {
             bytes: Vec::with_capacity(capacity),
             len: 0,
-            last: 0,
+            last: from,
             write: true,
         }
     }
 
-    /// The bytes written.
-    pub(super) fn into_bytes(self) -> Box<[u8]> {
-        self.bytes.into_boxed_slice()
+    /// The bytes written, and the start of the last span (where the next is relative to).
+    pub(super) fn finish(self) -> (Box<[u8]>, usize) {
+        (self.bytes.into_boxed_slice(), self.last)
     }
 
     fn push(&mut self, b: u8) {
@@ -188,9 +189,17 @@ impl Writer {
             NodeKind::String(s) => self.str(s),
             NodeKind::Seq(items) => {
                 self.varint(items.len() as u64);
-                // Item by item: a packed list is not built into nodes for this.
-                for item in items.scan() {
-                    self.node(&item);
+                match items.packed_from(self.last) {
+                    // A packed list's items are already these bytes.
+                    Some((bytes, last)) => {
+                        self.extend(bytes);
+                        self.last = last;
+                    }
+                    None => {
+                        for item in items.scan() {
+                            self.node(&item);
+                        }
+                    }
                 }
             }
             NodeKind::Map(entries) => {
@@ -214,12 +223,12 @@ pub(super) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    /// A reader of `bytes` from their start.
-    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
+    /// A reader of `bytes` from their start, the first span relative to offset `from`.
+    pub(super) fn new(bytes: &'a [u8], from: usize) -> Reader<'a> {
         Reader {
             bytes,
             at: 0,
-            last: 0,
+            last: from,
         }
     }
 

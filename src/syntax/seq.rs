@@ -29,14 +29,18 @@ enum Repr {
 /// Items that hold no text, packed.
 struct Plain {
     len: usize,
+    /// The items as [`super::Packed`] writes them after their list's start, `from`.
     bytes: Box<[u8]>,
+    from: usize,
+    /// The start of the last item (where the next span of a packed tree is relative to).
+    last: usize,
     /// The items as nodes, once a reader asked for the slice.
     nodes: OnceLock<Box<[Node]>>,
 }
 
 impl Plain {
     fn unpack(&self) -> Box<[Node]> {
-        let mut reader = Reader::new(&self.bytes);
+        let mut reader = Reader::new(&self.bytes, self.from);
         // The bytes were written by `SeqBuilder` from these very items.
         (0..self.len).map_while(|_| reader.node(0)).collect()
     }
@@ -63,10 +67,19 @@ impl Seq {
             Repr::Packed(plain) => Scan(match plain.nodes.get() {
                 Some(nodes) => Items::Nodes(nodes.iter()),
                 None => Items::Packed {
-                    reader: Reader::new(&plain.bytes),
+                    reader: Reader::new(&plain.bytes, plain.from),
                     left: plain.len,
                 },
             }),
+        }
+    }
+
+    /// The packed items' bytes, when they are packed relative to offset `from` (the list's
+    /// start), and the start of the last item.
+    pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
+        match &self.0 {
+            Repr::Packed(plain) if plain.from == from => Some((&plain.bytes, plain.last)),
+            _ => None,
         }
     }
 
@@ -110,6 +123,8 @@ impl Clone for Seq {
             Repr::Packed(plain) => Seq(Repr::Packed(Box::new(Plain {
                 len: plain.len,
                 bytes: plain.bytes.clone(),
+                from: plain.from,
+                last: plain.last,
                 nodes: OnceLock::new(),
             }))),
         }
@@ -168,6 +183,8 @@ fn text_free(node: &Node) -> bool {
 pub(crate) struct SeqBuilder {
     /// The items expected (room to give the nodes if the list turns out not plain).
     expected: usize,
+    /// Where the list starts.
+    from: usize,
     build: Build,
 }
 
@@ -179,18 +196,22 @@ enum Build {
 }
 
 impl SeqBuilder {
-    /// A builder for a list of about `expected` items.
-    pub(crate) fn with_capacity(expected: usize) -> SeqBuilder {
+    /// A builder for a list of about `expected` items, starting at byte `from`.
+    pub(crate) fn with_capacity(expected: usize, from: usize) -> SeqBuilder {
         let build = if expected >= PACK_FROM {
             // Four bytes is what a one-digit number and its span take.
             Build::Packed {
-                writer: Writer::new(expected.saturating_mul(4)),
+                writer: Writer::new(expected.saturating_mul(4), from),
                 len: 0,
             }
         } else {
             Build::Nodes(Vec::with_capacity(expected))
         };
-        SeqBuilder { expected, build }
+        SeqBuilder {
+            expected,
+            from,
+            build,
+        }
     }
 
     /// The next item.
@@ -217,8 +238,8 @@ impl SeqBuilder {
         else {
             return Vec::new();
         };
-        let bytes = writer.into_bytes();
-        let mut reader = Reader::new(&bytes);
+        let (bytes, _) = writer.finish();
+        let mut reader = Reader::new(&bytes, self.from);
         let mut nodes = Vec::with_capacity(self.expected.max(len + 1));
         nodes.extend((0..len).map_while(|_| reader.node(0)));
         nodes
@@ -229,11 +250,16 @@ impl SeqBuilder {
         match self.build {
             Build::Nodes(nodes) => nodes.into(),
             Build::Packed { len: 0, .. } => Vec::new().into(),
-            Build::Packed { writer, len } => Seq(Repr::Packed(Box::new(Plain {
-                len,
-                bytes: writer.into_bytes(),
-                nodes: OnceLock::new(),
-            }))),
+            Build::Packed { writer, len } => {
+                let (bytes, last) = writer.finish();
+                Seq(Repr::Packed(Box::new(Plain {
+                    len,
+                    bytes,
+                    from: self.from,
+                    last,
+                    nodes: OnceLock::new(),
+                })))
+            }
         }
     }
 }
@@ -322,5 +348,42 @@ mod tests {
         assert_eq!(inner.as_seq().map(<[Node]>::len), Some(2));
         assert_eq!(Packed::pack(&root).unpack(), root);
         assert_eq!(root.to_json()[1], serde_json::json!({}));
+    }
+
+    /// A packed list's bytes are copied into a packed tree as they are: the same bytes as
+    /// the list's nodes packed one by one.
+    #[test]
+    fn a_packed_list_packs_into_a_tree_as_its_nodes_do() {
+        let values = vec!["12"; PACK_FROM + 1].join(", ");
+        let text = format!("{{\"a\": \"x\", \"enum\": [{values}], \"b\": [3, 4]}}");
+        let root = parse(&text);
+        let list = root.value("enum").expect("a list");
+        assert!(list.as_list().is_some_and(|l| l.all_plain()));
+        let nodes: Vec<Node> = list.as_seq().expect("a list").to_vec();
+        let as_nodes = crate::syntax::Node::new(
+            root.span(),
+            NodeKind::Map(
+                root.as_map()
+                    .expect("a mapping")
+                    .iter()
+                    .map(|e| {
+                        let value = match e.key.as_str() {
+                            "enum" => Node::new(list.span(), NodeKind::Seq(nodes.clone().into())),
+                            _ => e.value.clone(),
+                        };
+                        crate::syntax::Entry::new(e.key.clone(), e.key_span(), value)
+                    })
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            ),
+        );
+        assert!(
+            as_nodes
+                .value("enum")
+                .and_then(Node::as_list)
+                .is_some_and(|l| !l.all_plain())
+        );
+        assert!(Packed::pack(&root) == Packed::pack(&as_nodes));
+        assert_eq!(Packed::pack(&root).unpack(), root);
     }
 }
