@@ -47,7 +47,7 @@ pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
 }
 
 /// `d` turned into the line that stands for `more` findings of its rule left out.
-fn summary(d: Diagnostic, more: usize) -> Diagnostic {
+pub(crate) fn summary(d: Diagnostic, more: usize) -> Diagnostic {
     Diagnostic {
         message: format!("{more} more findings of this rule in this file are not shown"),
         label: Some("and more from here on".into()),

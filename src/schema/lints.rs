@@ -103,8 +103,8 @@ impl Cx<'_> {
                 if types.iter().any(|t| has_type(v, t)) {
                     continue;
                 }
-                if self.is_full(&rules::VALUE_VIOLATES_OWN_SCHEMA) {
-                    self.count(&rules::VALUE_VIOLATES_OWN_SCHEMA);
+                if !self.wants(v.span()) {
+                    self.count();
                     continue;
                 }
                 let d = Diagnostic::new(
@@ -153,12 +153,14 @@ impl Cx<'_> {
             return;
         }
         if let Some(values) = enum_values
-            && !values.iter().any(|v| json_eq(default, v, 0))
+            && !values.scan().any(|v| json_eq(default, &v, 0))
         {
+            // A packed list holds no string to suggest (and stays packed).
             let hint = default
                 .as_str()
+                .filter(|_| !values.all_plain())
                 .and_then(|s| did_you_mean(s, values.iter().filter_map(Node::as_str)));
-            let listed: Vec<String> = values.iter().take(5).map(|v| shown(file, v)).collect();
+            let listed: Vec<String> = values.scan().take(5).map(|v| shown(file, &v)).collect();
             let more = if values.len() > 5 { ", …" } else { "" };
             let d = Diagnostic::new(
                 &rules::VALUE_VIOLATES_OWN_SCHEMA,

@@ -8,6 +8,7 @@
 //! than validating them (and drops what it does not convert) plugs in as a [`Runtime`]; this
 //! module itself knows no format.
 
+mod first;
 mod instance;
 mod lints;
 mod meta;
@@ -24,9 +25,9 @@ pub(crate) use values::{declared_types, has_type, json_eq, short};
 pub(crate) use walk::Site;
 
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::Findings;
-use crate::rules::Rule;
+use crate::rules::schema::VALUE_VIOLATES_OWN_SCHEMA;
 use crate::source::SourceFile;
+use crate::source::Span;
 use crate::syntax::Node;
 
 /// A runtime that converts a schema into its own validator and reads only part of JSON
@@ -64,7 +65,8 @@ pub(crate) fn check_schema(
         file,
         root,
         options,
-        out: Findings::default(),
+        out: Vec::new(),
+        own_values: first::First::default(),
     };
     let sites = walk::subschemas(root, options.runtime);
     cx.meta_validate();
@@ -83,7 +85,8 @@ pub(crate) fn check_schema(
             cx.out.extend(runtime.lint(file, site));
         }
     }
-    let mut out = cx.out.into_vec();
+    let mut out = cx.out;
+    out.extend(cx.own_values.into_vec());
     out.sort_by(|a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
     });
@@ -104,23 +107,29 @@ struct Cx<'a> {
     file: &'a Arc<SourceFile>,
     root: &'a Node,
     options: SchemaOptions,
-    /// Capped as found: a schema with a million bad `enum` values held each finding.
-    out: Findings,
+    out: Vec<Diagnostic>,
+    /// SCH003's findings, capped as they are found.
+    own_values: first::First,
 }
 
 impl Cx<'_> {
     fn push(&mut self, d: Diagnostic) {
-        self.out.push(d);
+        if std::ptr::eq(d.rule, &VALUE_VIOLATES_OWN_SCHEMA) {
+            self.own_values.push(d);
+        } else {
+            self.out.push(d);
+        }
     }
 
-    /// True when a finding of `rule` would only be counted ([`Cx::count`] it instead).
-    fn is_full(&self, rule: &Rule) -> bool {
-        self.out.is_full(rule)
+    /// False when an SCH003 finding at `span` would only be counted ([`Cx::count`] it
+    /// instead of building it).
+    fn wants(&self, span: Span) -> bool {
+        self.own_values.wants(span)
     }
 
-    /// Count a finding of `rule` not built because [`Cx::is_full`].
-    fn count(&mut self, rule: &Rule) {
-        self.out.count(rule);
+    /// Count an SCH003 finding not built because of [`Cx::wants`].
+    fn count(&mut self) {
+        self.own_values.count();
     }
 }
 

@@ -37,8 +37,8 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
         .filter(|d| std::ptr::eq(d.rule, &sch::VALUE_VIOLATES_OWN_SCHEMA))
         .map(|d| d.span)
         .collect();
-    // Past the cap the shared check counts its findings without keeping them: the type
-    // mismatches of `enum` and `default` values it left out are not reported again here.
+    // Past the cap the shared check counts its findings without keeping them: what it
+    // left out is not reported again here.
     let shared_capped = shared
         .iter()
         .any(|d| std::ptr::eq(d.rule, &sch::VALUE_VIOLATES_OWN_SCHEMA) && d.omitted > 0);
@@ -104,15 +104,27 @@ fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span], shared_cap
             if reported.iter().any(|s| overlaps(*s, span)) {
                 continue;
             }
-            let counted = shared_capped
-                && key != "const"
-                && declared_types(schema).is_some_and(|t| !t.iter().any(|t| has_type(instance, t)));
-            if counted {
+            if shared_capped && shared_finds(schema, key, instance) {
                 continue;
             }
             lw.push(value_diagnostic(lw, key, instance, span, &reason));
         }
     }
+}
+
+/// Whether the shared check (SCH003 of `crate::schema`) reports `value` under `key` of
+/// `schema`: an `enum` value or a `default` that is not of the declared type, or a
+/// `default` that is not one of the `enum` values.
+fn shared_finds(schema: &Node, key: &str, value: &Node) -> bool {
+    let types = declared_types(schema);
+    if types.is_some_and(|t| !t.iter().any(|t| has_type(value, t))) {
+        return key == "enum" || key == "default";
+    }
+    key == "default"
+        && schema
+            .value("enum")
+            .and_then(Node::as_list)
+            .is_some_and(|options| !options.scan().any(|o| json_eq(value, &o, 0)))
 }
 
 /// Whether checking `value` needs more than [`direct_problem`] can do.
