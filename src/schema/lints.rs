@@ -121,7 +121,7 @@ impl Cx<'_> {
                 .label(format!("not {}", article(types[0])))
                 .note("a value must match both `type` and `enum`, so this one is never accepted")
                 .maybe_help(retype_help(file, v, types));
-                self.push(d);
+                self.own_value(d);
             }
         }
         let Some(default) = schema.value("default") else {
@@ -149,7 +149,7 @@ impl Cx<'_> {
             .help(retype_help(file, default, types).unwrap_or_else(|| {
                 format!("change `default` to {}, or remove it", article(types[0]))
             }));
-            self.push(d);
+            self.own_value(d);
             return;
         }
         if let Some(values) = enum_values
@@ -180,7 +180,7 @@ impl Cx<'_> {
                 }),
                 format!("use one of {}{more}", listed.join(", ")),
             );
-            self.push(d);
+            self.own_value(d);
         }
     }
 }

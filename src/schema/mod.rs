@@ -25,7 +25,6 @@ pub(crate) use values::{declared_types, has_type, json_eq, short};
 pub(crate) use walk::Site;
 
 use crate::diagnostics::Diagnostic;
-use crate::rules::schema::VALUE_VIOLATES_OWN_SCHEMA;
 use crate::source::SourceFile;
 use crate::source::Span;
 use crate::syntax::Node;
@@ -114,11 +113,12 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn push(&mut self, d: Diagnostic) {
-        if std::ptr::eq(d.rule, &VALUE_VIOLATES_OWN_SCHEMA) {
-            self.own_values.push(d);
-        } else {
-            self.out.push(d);
-        }
+        self.out.push(d);
+    }
+
+    /// An SCH003 finding (capped as it is found).
+    fn own_value(&mut self, d: Diagnostic) {
+        self.own_values.push(d);
     }
 
     /// False when an SCH003 finding at `span` would only be counted ([`Cx::count`] it
