@@ -47,7 +47,7 @@ pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
 }
 
 /// `d` turned into the line that stands for `more` findings of its rule left out.
-fn summary(d: Diagnostic, more: usize) -> Diagnostic {
+pub(crate) fn summary(d: Diagnostic, more: usize) -> Diagnostic {
     Diagnostic {
         message: format!("{more} more findings of this rule in this file are not shown"),
         label: Some("and more from here on".into()),
@@ -76,19 +76,21 @@ pub struct Findings {
 impl Findings {
     /// Add a finding (counted only, past the cap).
     pub fn push(&mut self, d: Diagnostic) {
-        self.total += 1;
+        // A line that already stands for findings left out (capped before) counts as them.
+        let stands_for = d.omitted.max(1);
+        self.total += stands_for;
         let (count, rest) = self.rules.entry(d.rule.code).or_default();
-        *count += 1;
-        self.last_kept = rest.is_none() && *count <= MAX_PER_RULE;
+        *count += stands_for;
+        self.last_kept = rest.is_none() && *count <= MAX_PER_RULE && d.omitted == 0;
         match rest {
             Some(at) => {
                 if let Some(line) = self.list.get_mut(*at) {
-                    line.omitted += 1;
+                    line.omitted += stands_for;
                 }
             }
-            None if *count > MAX_PER_RULE => {
+            None if *count > MAX_PER_RULE || d.omitted > 0 => {
                 *rest = Some(self.list.len());
-                self.list.push(summary(d, 1));
+                self.list.push(summary(d, stands_for));
             }
             None => self.list.push(d),
         }
@@ -244,5 +246,34 @@ mod tests {
         );
         let again = cap_per_rule(list.clone(), MAX_PER_RULE);
         assert_eq!(messages(&again), messages(&list));
+    }
+
+    /// A check that caps its own findings (the schema check) hands them on to the file's:
+    /// the line standing for the rest carries its count, whatever was found before.
+    #[test]
+    fn findings_capped_once_keep_their_count_when_capped_again() {
+        let file = file();
+        let rule = &crate::rules::security::HOST_PATH_ACCESS;
+        let capped = |n: usize, from: usize| {
+            let mut found = Findings::default();
+            for i in from..from + n {
+                found.push(Diagnostic::new(rule, &file, Span::point(0), format!("{i}")));
+            }
+            found.into_vec()
+        };
+        let mut file_findings = Findings::default();
+        file_findings.extend(capped(50, 0));
+        file_findings.extend(capped(MAX_PER_RULE + 700, 50));
+        assert_eq!(file_findings.total(), MAX_PER_RULE + 750);
+        let list = file_findings.into_vec();
+        assert_eq!(list.len(), MAX_PER_RULE + 1);
+        assert_eq!(
+            list[MAX_PER_RULE - 1].message,
+            format!("{}", MAX_PER_RULE - 1)
+        );
+        assert_eq!(
+            list.last().map(|d| d.message.as_str()),
+            Some("750 more findings of this rule in this file are not shown")
+        );
     }
 }

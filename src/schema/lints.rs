@@ -96,10 +96,15 @@ impl Cx<'_> {
         let schema = site.node;
         let file = self.file;
         let types = declared_types(schema);
-        let enum_values = schema.value("enum").and_then(Node::as_seq);
+        let enum_values = schema.value("enum").and_then(Node::as_list);
         if let (Some(types), Some(values)) = (&types, enum_values) {
-            for v in values {
+            for v in values.scan() {
+                let v = &*v;
                 if types.iter().any(|t| has_type(v, t)) {
+                    continue;
+                }
+                if !self.wants(v.span()) {
+                    self.count();
                     continue;
                 }
                 let d = Diagnostic::new(
@@ -116,7 +121,7 @@ impl Cx<'_> {
                 .label(format!("not {}", article(types[0])))
                 .note("a value must match both `type` and `enum`, so this one is never accepted")
                 .maybe_help(retype_help(file, v, types));
-                self.push(d);
+                self.own_value(d);
             }
         }
         let Some(default) = schema.value("default") else {
@@ -144,16 +149,18 @@ impl Cx<'_> {
             .help(retype_help(file, default, types).unwrap_or_else(|| {
                 format!("change `default` to {}, or remove it", article(types[0]))
             }));
-            self.push(d);
+            self.own_value(d);
             return;
         }
         if let Some(values) = enum_values
-            && !values.iter().any(|v| json_eq(default, v, 0))
+            && !values.scan().any(|v| json_eq(default, &v, 0))
         {
+            // A packed list holds no string to suggest (and stays packed).
             let hint = default
                 .as_str()
+                .filter(|_| !values.all_plain())
                 .and_then(|s| did_you_mean(s, values.iter().filter_map(Node::as_str)));
-            let listed: Vec<String> = values.iter().take(5).map(|v| shown(file, v)).collect();
+            let listed: Vec<String> = values.scan().take(5).map(|v| shown(file, &v)).collect();
             let more = if values.len() > 5 { ", …" } else { "" };
             let d = Diagnostic::new(
                 &rules::VALUE_VIOLATES_OWN_SCHEMA,
@@ -173,7 +180,7 @@ impl Cx<'_> {
                 }),
                 format!("use one of {}{more}", listed.join(", ")),
             );
-            self.push(d);
+            self.own_value(d);
         }
     }
 }

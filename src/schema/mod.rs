@@ -8,6 +8,7 @@
 //! than validating them (and drops what it does not convert) plugs in as a [`Runtime`]; this
 //! module itself knows no format.
 
+mod first;
 mod instance;
 mod lints;
 mod meta;
@@ -25,6 +26,7 @@ pub(crate) use walk::Site;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
+use crate::source::Span;
 use crate::syntax::Node;
 
 /// A runtime that converts a schema into its own validator and reads only part of JSON
@@ -63,6 +65,7 @@ pub(crate) fn check_schema(
         root,
         options,
         out: Vec::new(),
+        own_values: first::First::default(),
     };
     let sites = walk::subschemas(root, options.runtime);
     cx.meta_validate();
@@ -82,6 +85,7 @@ pub(crate) fn check_schema(
         }
     }
     let mut out = cx.out;
+    out.extend(cx.own_values.into_vec());
     out.sort_by(|a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
     });
@@ -103,11 +107,29 @@ struct Cx<'a> {
     root: &'a Node,
     options: SchemaOptions,
     out: Vec<Diagnostic>,
+    /// SCH003's findings, capped as they are found.
+    own_values: first::First,
 }
 
 impl Cx<'_> {
     fn push(&mut self, d: Diagnostic) {
         self.out.push(d);
+    }
+
+    /// An SCH003 finding (capped as it is found).
+    fn own_value(&mut self, d: Diagnostic) {
+        self.own_values.push(d);
+    }
+
+    /// False when an SCH003 finding at `span` would only be counted ([`Cx::count`] it
+    /// instead of building it).
+    fn wants(&self, span: Span) -> bool {
+        self.own_values.wants(span)
+    }
+
+    /// Count an SCH003 finding not built because of [`Cx::wants`].
+    fn count(&mut self) {
+        self.own_values.count();
     }
 }
 

@@ -328,6 +328,8 @@ impl<'a> Collector<'a> {
     /// A string, or each string of a sequence.
     pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
+            // A list of only numbers and the like holds no text (and stays packed).
+            Some(NodeKind::Seq(items)) if items.all_plain() => {}
             Some(NodeKind::Seq(items)) => {
                 for item in items {
                     self.scalar(kind, Some(item));
@@ -341,6 +343,7 @@ impl<'a> Collector<'a> {
     pub(crate) fn nested(&mut self, kind: TextKind, node: &'a Node) {
         match &node.kind {
             NodeKind::String(_) => self.scalar(kind, Some(node)),
+            NodeKind::Seq(items) if items.all_plain() => {}
             NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
             NodeKind::Map(entries) => {
                 for e in entries {

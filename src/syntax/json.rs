@@ -11,7 +11,8 @@ use jsonc_parser::tokens::Token;
 use jsonc_parser::{Scanner, ScannerOptions};
 
 use super::{
-    Entry, Explain, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind,
+    Entry, Explain, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError,
+    SyntaxErrorKind,
 };
 use crate::source::Span;
 
@@ -516,7 +517,11 @@ impl<'t> Parser<'t> {
     /// The array whose `[` is the current token.
     fn array(&mut self, depth: usize) -> Result<Node, Stop> {
         let (start, size) = self.enter(depth)?;
-        let mut items = Vec::with_capacity(size);
+        // Items are packed relative to the list's start, as in a packed tree.
+        let from = Node::new(self.span(start, start), NodeKind::Null)
+            .span()
+            .start;
+        let mut items = SeqBuilder::with_capacity(size, from);
         self.next()?;
         loop {
             if self.token == Some(Token::CloseBracket) {
@@ -536,7 +541,7 @@ impl<'t> Parser<'t> {
             self.separator(&Token::CloseBracket)?;
         }
         let span = self.span(start, self.scanner.token_end());
-        Ok(Node::new(span, NodeKind::Seq(items.into_boxed_slice())))
+        Ok(Node::new(span, NodeKind::Seq(items.finish())))
     }
 }
 

@@ -7,11 +7,13 @@ pub(crate) mod later;
 pub(crate) mod markdown;
 pub(crate) mod packed;
 pub(crate) mod scalar;
+pub(crate) mod seq;
 pub(crate) mod sniff;
 pub(crate) mod yaml;
 
 pub(crate) use later::{Again, Later};
 pub(crate) use packed::{Packed, TreeRef};
+pub(crate) use seq::{Seq, SeqBuilder};
 
 use crate::source::Span;
 
@@ -62,7 +64,7 @@ pub(crate) enum NodeKind {
     /// A string (after escape processing).
     String(Box<str>),
     /// A sequence.
-    Seq(Box<[Node]>),
+    Seq(Seq),
     /// A mapping, in source order (duplicates already diagnosed and dropped).
     Map(Box<[Entry]>),
 }
@@ -138,6 +140,15 @@ impl Node {
         }
     }
 
+    /// The items as a [`Seq`], if this is a sequence: read through [`Seq::scan`], a long
+    /// list of numbers is not built into nodes.
+    pub(crate) fn as_list(&self) -> Option<&Seq> {
+        match &self.kind {
+            NodeKind::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
     /// The string, if this is a string.
     pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.kind {
@@ -180,7 +191,7 @@ impl Node {
                 serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
             }
             NodeKind::String(s) => Value::String(s.to_string()),
-            NodeKind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
+            NodeKind::Seq(items) => Value::Array(items.scan().map(|n| n.to_json()).collect()),
             NodeKind::Map(entries) => Value::Object(
                 entries
                     .iter()
@@ -212,7 +223,7 @@ impl Node {
     /// Number of nodes in this subtree (used as an alias-expansion budget).
     pub(crate) fn size(&self) -> usize {
         match &self.kind {
-            NodeKind::Seq(items) => 1 + items.iter().map(Node::size).sum::<usize>(),
+            NodeKind::Seq(items) => 1 + items.scan().map(|n| n.size()).sum::<usize>(),
             NodeKind::Map(entries) => 1 + entries.iter().map(|e| 1 + e.value.size()).sum::<usize>(),
             _ => 1,
         }
@@ -221,7 +232,7 @@ impl Node {
     /// Height of this subtree (1 for a scalar).
     pub(crate) fn height(&self) -> usize {
         match &self.kind {
-            NodeKind::Seq(items) => 1 + items.iter().map(Node::height).max().unwrap_or(0),
+            NodeKind::Seq(items) => 1 + items.scan().map(|n| n.height()).max().unwrap_or(0),
             NodeKind::Map(entries) => {
                 1 + entries.iter().map(|e| e.value.height()).max().unwrap_or(0)
             }

@@ -130,7 +130,8 @@ impl<'de> Deserialize<'de> for Packed {
     }
 }
 
-struct Writer {
+/// Writes nodes in the packed form (also the form of a [`super::Seq`] of plain scalars).
+pub(super) struct Writer {
     bytes: Vec<u8>,
     /// Bytes written so far (or that would be, when only measuring).
     len: usize,
@@ -141,6 +142,22 @@ struct Writer {
 }
 
 impl Writer {
+    /// A writer with room for `capacity` bytes, its first span written relative to offset
+    /// `from` (a list's items relative to the list's start, as [`Packed::pack`] writes them).
+    pub(super) fn new(capacity: usize, from: usize) -> Writer {
+        Writer {
+            bytes: Vec::with_capacity(capacity),
+            len: 0,
+            last: from,
+            write: true,
+        }
+    }
+
+    /// The bytes written, and the start of the last span (where the next is relative to).
+    pub(super) fn finish(self) -> (Box<[u8]>, usize) {
+        (self.bytes.into_boxed_slice(), self.last)
+    }
+
     fn push(&mut self, b: u8) {
         self.extend(&[b]);
     }
@@ -172,7 +189,8 @@ impl Writer {
         self.extend(s.as_bytes());
     }
 
-    fn node(&mut self, node: &Node) {
+    /// Write `node` and everything in it.
+    pub(super) fn node(&mut self, node: &Node) {
         let tag = match &node.kind {
             NodeKind::Null => NULL,
             NodeKind::Bool(false) => FALSE,
@@ -192,8 +210,17 @@ impl Writer {
             NodeKind::String(s) => self.str(s),
             NodeKind::Seq(items) => {
                 self.varint(items.len() as u64);
-                for item in items {
-                    self.node(item);
+                match items.packed_from(self.last) {
+                    // A packed list's items are already these bytes.
+                    Some((bytes, last)) => {
+                        self.extend(bytes);
+                        self.last = last;
+                    }
+                    None => {
+                        for item in items.scan() {
+                            self.node(&item);
+                        }
+                    }
                 }
             }
             NodeKind::Map(entries) => {
@@ -208,13 +235,24 @@ impl Writer {
     }
 }
 
-struct Reader<'a> {
+/// Reads what a [`Writer`] wrote.
+#[derive(Clone)]
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
     last: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader of `bytes` from their start, the first span relative to offset `from`.
+    pub(super) fn new(bytes: &'a [u8], from: usize) -> Reader<'a> {
+        Reader {
+            bytes,
+            at: 0,
+            last: from,
+        }
+    }
+
     fn byte(&mut self) -> Option<u8> {
         let b = *self.bytes.get(self.at)?;
         self.at += 1;
@@ -265,7 +303,8 @@ impl Reader<'_> {
         Some(f64::from_le_bytes(b))
     }
 
-    fn node(&mut self, depth: usize) -> Option<Node> {
+    /// The next node, `depth` levels down (none when the bytes are not one).
+    pub(super) fn node(&mut self, depth: usize) -> Option<Node> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -284,7 +323,7 @@ impl Reader<'_> {
                 for _ in 0..n {
                     items.push(self.node(depth + 1)?);
                 }
-                NodeKind::Seq(items.into_boxed_slice())
+                NodeKind::Seq(items.into())
             }
             MAP => {
                 let n = self.len()?;

@@ -257,7 +257,7 @@ impl Builder<'_> {
                         (
                             Node::new(
                                 Span::new(start, end.max(start)),
-                                NodeKind::Seq(items.into_boxed_slice()),
+                                NodeKind::Seq(items.into()),
                             ),
                             anchor,
                         )

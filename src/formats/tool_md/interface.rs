@@ -37,10 +37,15 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
         .filter(|d| std::ptr::eq(d.rule, &sch::VALUE_VIOLATES_OWN_SCHEMA))
         .map(|d| d.span)
         .collect();
+    // Past the cap the shared check counts its findings without keeping them: what it
+    // left out is not reported again here.
+    let shared_capped = shared
+        .iter()
+        .any(|d| std::ptr::eq(d.rule, &sch::VALUE_VIOLATES_OWN_SCHEMA) && d.omitted > 0);
     lw.diags.extend(shared);
     if walk.pointer_values.is_empty() {
         for site in &walk.sites {
-            own_values(lw, site, &reported);
+            own_values(lw, site, &reported, shared_capped);
         }
     }
 }
@@ -49,7 +54,7 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
 /// (beyond the type and enum mismatches the shared check already reports). Scalar
 /// constraints are checked directly; a validator is compiled only for what needs one
 /// (`pattern`, `format`, or the items and properties of a list or mapping value).
-fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
+fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span], shared_capped: bool) {
     let Some(entries) = schema.as_map() else {
         return;
     };
@@ -99,9 +104,27 @@ fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span]) {
             if reported.iter().any(|s| overlaps(*s, span)) {
                 continue;
             }
+            if shared_capped && shared_finds(schema, key, instance) {
+                continue;
+            }
             lw.push(value_diagnostic(lw, key, instance, span, &reason));
         }
     }
+}
+
+/// Whether the shared check (SCH003 of `crate::schema`) reports `value` under `key` of
+/// `schema`: an `enum` value or a `default` that is not of the declared type, or a
+/// `default` that is not one of the `enum` values.
+fn shared_finds(schema: &Node, key: &str, value: &Node) -> bool {
+    let types = declared_types(schema);
+    if types.is_some_and(|t| !t.iter().any(|t| has_type(value, t))) {
+        return key == "enum" || key == "default";
+    }
+    key == "default"
+        && schema
+            .value("enum")
+            .and_then(Node::as_list)
+            .is_some_and(|options| !options.scan().any(|o| json_eq(value, &o, 0)))
 }
 
 /// Whether checking `value` needs more than [`direct_problem`] can do.

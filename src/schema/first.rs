@@ -1,0 +1,124 @@
+//! SCH003 findings of one schema capped as they are found, keeping the ones the file's cap
+//! keeps: a schema whose `enum` holds millions of values of the wrong type held a finding
+//! for each until the end of the check, over a hundred times the file's size.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, summary};
+use crate::source::Span;
+
+/// The first [`MAX_PER_RULE`] findings by position (the check's output is sorted by
+/// position before the file's cap applies), and the rest counted.
+#[derive(Default)]
+pub(super) struct First {
+    kept: BinaryHeap<ByPosition>,
+    /// The first finding left out, which stands for the rest.
+    rest: Option<Diagnostic>,
+    omitted: usize,
+}
+
+impl First {
+    /// False when a finding at `span` would only be counted: [`First::count`] it instead
+    /// of building it.
+    pub(super) fn wants(&self, span: Span) -> bool {
+        let before = |d: &Diagnostic| key(span) < key(d.span);
+        self.kept.len() < MAX_PER_RULE
+            || self.kept.peek().is_some_and(|last| before(&last.0))
+            || self.rest.as_ref().is_none_or(before)
+    }
+
+    /// A finding [`First::wants`] said need not be built.
+    pub(super) fn count(&mut self) {
+        self.omitted += 1;
+    }
+
+    /// Add a finding.
+    pub(super) fn push(&mut self, d: Diagnostic) {
+        self.kept.push(ByPosition(d));
+        if self.kept.len() > MAX_PER_RULE
+            && let Some(ByPosition(last)) = self.kept.pop()
+        {
+            self.omitted += 1;
+            if self
+                .rest
+                .as_ref()
+                .is_none_or(|r| key(last.span) < key(r.span))
+            {
+                self.rest = Some(last);
+            }
+        }
+    }
+
+    /// The findings kept, and the line standing for the rest.
+    pub(super) fn into_vec(self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = self.kept.into_iter().map(|d| d.0).collect();
+        out.extend(self.rest.map(|d| summary(d, self.omitted)));
+        out
+    }
+}
+
+fn key(span: Span) -> (usize, usize) {
+    (span.start, span.end)
+}
+
+/// A finding ordered by where it is (the greatest on top of the heap).
+struct ByPosition(Diagnostic);
+
+impl PartialEq for ByPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for ByPosition {}
+
+impl PartialOrd for ByPosition {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ByPosition {
+    fn cmp(&self, other: &Self) -> Ordering {
+        key(self.0.span).cmp(&key(other.0.span))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MAX_PER_RULE;
+    use crate::schema::tests::diagnostics;
+
+    /// The findings kept are the first by position, whatever order the walk found them in
+    /// (a subschema's `enum` written before its parent's is found after it), and the line
+    /// for the rest stands at the first one left out.
+    #[test]
+    fn the_first_findings_by_position_are_kept_and_the_rest_counted() {
+        let strings = |prefix: &str| {
+            (0..150)
+                .map(|i| format!("\"{prefix}{i}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let text = format!(
+            r#"{{"type": "object", "properties": {{"c": {{"type": "integer", "enum": [{}]}}}}, "enum": [{}]}}"#,
+            strings("c"),
+            strings("p")
+        );
+        let (file, diags) = diagnostics(&text);
+        let sch003: Vec<_> = diags.iter().filter(|d| d.rule.code == "SCH003").collect();
+        assert_eq!(sch003.len(), MAX_PER_RULE + 1);
+        let shown = |d: &crate::diagnostics::Diagnostic| file.slice(d.span).to_string();
+        assert_eq!(shown(sch003[0]), "\"c0\"");
+        assert_eq!(shown(sch003[MAX_PER_RULE - 1]), "\"p49\"");
+        let rest = sch003[MAX_PER_RULE];
+        assert_eq!(shown(rest), "\"p50\"");
+        assert_eq!(rest.omitted, 100);
+        assert_eq!(
+            rest.message,
+            "100 more findings of this rule in this file are not shown"
+        );
+    }
+}

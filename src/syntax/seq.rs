@@ -1,0 +1,389 @@
+//! The items of a list ([`Seq`]). A long list whose items hold no text (nulls, booleans,
+//! numbers, and lists and empty mappings of them) is held in the packed form of
+//! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32): a schema's `enum` of
+//! millions of `1`s cost sixteen times its text as nodes. A list that holds text is not
+//! packed: the readers of text (the security pass) borrow it from nodes. Readers see a slice of nodes as before (built the first time one is asked for);
+//! the readers that walk whole trees ([`Seq::scan`]) and look for text
+//! ([`Seq::all_plain`]) do not build it.
+
+use std::borrow::Cow;
+use std::ops::Deref;
+use std::sync::OnceLock;
+
+use super::packed::{Reader, Writer};
+use super::{Node, NodeKind};
+
+/// Lists shorter than this are always held as nodes: packing pays only for dense lists.
+const PACK_FROM: usize = 256;
+
+/// The items of a list, in order.
+pub(crate) struct Seq(Repr);
+
+enum Repr {
+    /// Any items, as nodes.
+    Nodes(Box<[Node]>),
+    // Boxed: a `Seq` stays the size of a boxed slice, so a `Node` does not grow.
+    Packed(Box<Plain>),
+}
+
+/// Items that hold no text, packed.
+struct Plain {
+    len: usize,
+    /// The items as [`super::Packed`] writes them after their list's start, `from`.
+    bytes: Box<[u8]>,
+    from: usize,
+    /// The start of the last item (where the next span of a packed tree is relative to).
+    last: usize,
+    /// The items as nodes, once a reader asked for the slice.
+    nodes: OnceLock<Box<[Node]>>,
+}
+
+impl Plain {
+    fn unpack(&self) -> Box<[Node]> {
+        let mut reader = Reader::new(&self.bytes, self.from);
+        // The bytes were written by `SeqBuilder` from these very items.
+        (0..self.len).map_while(|_| reader.node(0)).collect()
+    }
+}
+
+impl Seq {
+    /// How many items.
+    pub(crate) fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Nodes(nodes) => nodes.len(),
+            Repr::Packed(plain) => plain.len,
+        }
+    }
+
+    /// True when there is no item.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The items one by one, without building the list's nodes when it is packed.
+    pub(crate) fn scan(&self) -> Scan<'_> {
+        match &self.0 {
+            Repr::Nodes(nodes) => Scan(Items::Nodes(nodes.iter())),
+            Repr::Packed(plain) => Scan(match plain.nodes.get() {
+                Some(nodes) => Items::Nodes(nodes.iter()),
+                None => Items::Packed {
+                    reader: Reader::new(&plain.bytes, plain.from),
+                    left: plain.len,
+                },
+            }),
+        }
+    }
+
+    /// The packed items' bytes, when they are packed relative to offset `from` (the list's
+    /// start), and the start of the last item.
+    pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
+        match &self.0 {
+            Repr::Packed(plain) if plain.from == from => Some((&plain.bytes, plain.last)),
+            _ => None,
+        }
+    }
+
+    /// True when the items are known to hold no text (no string and no mapping key at any
+    /// depth): a reader looking for text has nothing to find in it.
+    pub(crate) fn all_plain(&self) -> bool {
+        matches!(self.0, Repr::Packed(_))
+    }
+}
+
+impl Deref for Seq {
+    type Target = [Node];
+
+    fn deref(&self) -> &[Node] {
+        match &self.0 {
+            Repr::Nodes(nodes) => nodes,
+            Repr::Packed(plain) => plain.nodes.get_or_init(|| plain.unpack()),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Seq {
+    type Item = &'a Node;
+    type IntoIter = std::slice::Iter<'a, Node>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl From<Vec<Node>> for Seq {
+    fn from(nodes: Vec<Node>) -> Seq {
+        Seq(Repr::Nodes(nodes.into_boxed_slice()))
+    }
+}
+
+impl Clone for Seq {
+    fn clone(&self) -> Seq {
+        match &self.0 {
+            Repr::Nodes(nodes) => Seq(Repr::Nodes(nodes.clone())),
+            Repr::Packed(plain) => Seq(Repr::Packed(Box::new(Plain {
+                len: plain.len,
+                bytes: plain.bytes.clone(),
+                from: plain.from,
+                last: plain.last,
+                nodes: OnceLock::new(),
+            }))),
+        }
+    }
+}
+
+impl PartialEq for Seq {
+    fn eq(&self, other: &Seq) -> bool {
+        self.len() == other.len() && self.scan().zip(other.scan()).all(|(a, b)| a == b)
+    }
+}
+
+impl std::fmt::Debug for Seq {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.scan()).finish()
+    }
+}
+
+/// The items of a [`Seq`], borrowed where they are nodes, read one at a time where packed.
+pub(crate) struct Scan<'a>(Items<'a>);
+
+enum Items<'a> {
+    /// Nodes held as such.
+    Nodes(std::slice::Iter<'a, Node>),
+    /// Packed items, `left` of them still to read.
+    Packed { reader: Reader<'a>, left: usize },
+}
+
+impl<'a> Iterator for Scan<'a> {
+    type Item = Cow<'a, Node>;
+
+    fn next(&mut self) -> Option<Cow<'a, Node>> {
+        match &mut self.0 {
+            Items::Nodes(nodes) => nodes.next().map(Cow::Borrowed),
+            Items::Packed { reader, left } => {
+                *left = left.checked_sub(1)?;
+                reader.node(0).map(Cow::Owned)
+            }
+        }
+    }
+}
+
+/// True when `node` holds no text at any depth: no string and no mapping key (nulls,
+/// booleans, numbers, and lists and empty mappings of them).
+fn text_free(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::String(_) => false,
+        NodeKind::Map(entries) => entries.is_empty(),
+        NodeKind::Seq(items) => items.all_plain() || items.iter().all(text_free),
+        NodeKind::Null | NodeKind::Bool(_) | NodeKind::Number(_) => true,
+    }
+}
+
+/// A list's items as a parser finds them: packed while the list is long (by the parser's
+/// count) and no item so far holds text, as nodes from the first item that does.
+pub(crate) struct SeqBuilder {
+    /// The items expected (room to give the nodes if the list turns out not plain).
+    expected: usize,
+    /// Where the list starts.
+    from: usize,
+    build: Build,
+}
+
+enum Build {
+    /// As nodes, from the first item that holds text (or for a short list).
+    Nodes(Vec<Node>),
+    /// `len` items without text packed so far.
+    Packed { writer: Writer, len: usize },
+}
+
+impl SeqBuilder {
+    /// A builder for a list of about `expected` items, starting at byte `from`.
+    pub(crate) fn with_capacity(expected: usize, from: usize) -> SeqBuilder {
+        let build = if expected >= PACK_FROM {
+            // Four bytes is what a one-digit number and its span take.
+            Build::Packed {
+                writer: Writer::new(expected.saturating_mul(4), from),
+                len: 0,
+            }
+        } else {
+            Build::Nodes(Vec::with_capacity(expected))
+        };
+        SeqBuilder {
+            expected,
+            from,
+            build,
+        }
+    }
+
+    /// The next item.
+    pub(crate) fn push(&mut self, item: Node) {
+        let plain = text_free(&item);
+        match &mut self.build {
+            Build::Packed { writer, len } if plain => {
+                writer.node(&item);
+                *len += 1;
+            }
+            Build::Packed { .. } => {
+                let nodes = self.unpack();
+                self.build = Build::Nodes(nodes);
+                self.push(item);
+            }
+            Build::Nodes(nodes) => nodes.push(item),
+        }
+    }
+
+    /// The items so far as nodes, with room for the rest.
+    fn unpack(&mut self) -> Vec<Node> {
+        let Build::Packed { writer, len } =
+            std::mem::replace(&mut self.build, Build::Nodes(Vec::new()))
+        else {
+            return Vec::new();
+        };
+        let (bytes, _) = writer.finish();
+        let mut reader = Reader::new(&bytes, self.from);
+        let mut nodes = Vec::with_capacity(self.expected.max(len + 1));
+        nodes.extend((0..len).map_while(|_| reader.node(0)));
+        nodes
+    }
+
+    /// The list.
+    pub(crate) fn finish(self) -> Seq {
+        match self.build {
+            Build::Nodes(nodes) => nodes.into(),
+            Build::Packed { len: 0, .. } => Vec::new().into(),
+            Build::Packed { writer, len } => {
+                let (bytes, last) = writer.finish();
+                Seq(Repr::Packed(Box::new(Plain {
+                    len,
+                    bytes,
+                    from: self.from,
+                    last,
+                    nodes: OnceLock::new(),
+                })))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PACK_FROM;
+    use crate::syntax::{Node, NodeKind, Number, Packed, json};
+
+    fn parse(text: &str) -> Node {
+        json::parse(text, 3).root.expect("parses")
+    }
+
+    /// Each item's text, read back through its span (the parse was at offset 3).
+    fn texts(text: &str, items: impl Iterator<Item = Node>) -> Vec<&str> {
+        items
+            .map(|n| &text[n.span().start - 3..n.span().end - 3])
+            .collect()
+    }
+
+    #[test]
+    fn a_long_list_of_numbers_is_packed_and_reads_as_nodes() {
+        let values = [
+            "1",
+            "-20",
+            "3.5e3",
+            "true",
+            "null",
+            "false",
+            "9007199254740993",
+        ];
+        let items: Vec<&str> = values.iter().copied().cycle().take(PACK_FROM * 2).collect();
+        let text = format!("[{}]", items.join(" ,\n"));
+        let root = parse(&text);
+        let list = root.as_list().expect("a list");
+        assert!(list.all_plain());
+        assert_eq!(list.len(), PACK_FROM * 2);
+        let scanned: Vec<Node> = list.scan().map(|n| n.into_owned()).collect();
+        assert_eq!(texts(&text, scanned.iter().cloned()), items);
+        assert_eq!(scanned[1].kind, NodeKind::Number(Number::Int(-20)));
+        assert_eq!(scanned[2].kind, NodeKind::Number(Number::Float(3500.0)));
+        assert_eq!(scanned[3].kind, NodeKind::Bool(true));
+        // The slice every other reader sees holds the same nodes.
+        assert_eq!(root.as_seq().expect("a list"), &scanned[..]);
+        assert_eq!(list.scan().count(), PACK_FROM * 2);
+        assert_eq!(root.to_json()[6], serde_json::json!(9007199254740993i64));
+        // Packed for the cache and the bundles, then unpacked: the same tree.
+        assert_eq!(Packed::pack(&root).unpack(), root);
+    }
+
+    #[test]
+    fn a_string_or_a_key_among_them_makes_the_list_nodes() {
+        for odd in ["\"x\"", "[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
+            let mut items = vec!["7"; PACK_FROM + 10];
+            items[PACK_FROM + 3] = odd;
+            let text = format!("[{}]", items.join(","));
+            let root = parse(&text);
+            let list = root.as_list().expect("a list");
+            assert!(!list.all_plain(), "{odd}");
+            assert_eq!(list.len(), items.len());
+            assert_eq!(texts(&text, list.iter().cloned()), items);
+        }
+    }
+
+    #[test]
+    fn a_short_list_is_nodes() {
+        let root = parse("[1, 2, 3]");
+        assert!(!root.as_list().expect("a list").all_plain());
+        assert_eq!(root.as_seq().map(<[Node]>::len), Some(3));
+        assert!(parse("[]").as_list().is_some_and(|l| l.is_empty()));
+    }
+
+    #[test]
+    fn lists_and_empty_mappings_without_text_are_packed() {
+        let items: Vec<&str> = ["[]", "{}", "[1, [true, null]]", "[{}]", "-0.5"]
+            .into_iter()
+            .cycle()
+            .take(PACK_FROM + 5)
+            .collect();
+        let text = format!("[{}]", items.join(", "));
+        let root = parse(&text);
+        let list = root.as_list().expect("a list");
+        assert!(list.all_plain());
+        assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
+        let inner = list.scan().nth(2).expect("an item");
+        assert_eq!(inner.as_seq().map(<[Node]>::len), Some(2));
+        assert_eq!(Packed::pack(&root).unpack(), root);
+        assert_eq!(root.to_json()[1], serde_json::json!({}));
+    }
+
+    /// A packed list's bytes are copied into a packed tree as they are: the same bytes as
+    /// the list's nodes packed one by one.
+    #[test]
+    fn a_packed_list_packs_into_a_tree_as_its_nodes_do() {
+        let values = vec!["12"; PACK_FROM + 1].join(", ");
+        let text = format!("{{\"a\": \"x\", \"enum\": [{values}], \"b\": [3, 4]}}");
+        let root = parse(&text);
+        let list = root.value("enum").expect("a list");
+        assert!(list.as_list().is_some_and(|l| l.all_plain()));
+        let nodes: Vec<Node> = list.as_seq().expect("a list").to_vec();
+        let as_nodes = crate::syntax::Node::new(
+            root.span(),
+            NodeKind::Map(
+                root.as_map()
+                    .expect("a mapping")
+                    .iter()
+                    .map(|e| {
+                        let value = match e.key.as_str() {
+                            "enum" => Node::new(list.span(), NodeKind::Seq(nodes.clone().into())),
+                            _ => e.value.clone(),
+                        };
+                        crate::syntax::Entry::new(e.key.clone(), e.key_span(), value)
+                    })
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            ),
+        );
+        assert!(
+            as_nodes
+                .value("enum")
+                .and_then(Node::as_list)
+                .is_some_and(|l| !l.all_plain())
+        );
+        assert!(Packed::pack(&root) == Packed::pack(&as_nodes));
+        assert_eq!(Packed::pack(&root).unpack(), root);
+    }
+}
