@@ -15,7 +15,7 @@ mod told;
 mod vector;
 
 use crate::analysis::shell::{
-    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, text_dangers,
+    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers,
 };
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, Severity, security as sec};
@@ -75,8 +75,8 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                     Shell::Process => dangers(v, Dialect::Process),
                     Shell::Python => script_dangers(v, Language::Python),
                     Shell::Node => script_dangers(v, Language::JavaScript),
-                    // Other languages: only what their lines say in shell terms.
-                    Shell::Source => text_dangers(v),
+                    // Other languages: their lines in shell terms, secrets and posts.
+                    Shell::Source => script_dangers(v, Language::Other),
                     Shell::Make => dangers(&recipes(v), Dialect::Posix),
                 };
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
