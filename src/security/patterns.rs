@@ -3,7 +3,9 @@
 //! runs them all). In the spirit of YARA rules: adding a pattern is one entry here.
 //!
 //! Patterns are matched on bytes, ASCII case-insensitively, `$` at line ends: the phrases
-//! are English and ASCII, and without Unicode classes the matcher stays a small DFA.
+//! are English and ASCII (but for concealment in other languages, `translated.rs`, whose
+//! letters outside ASCII match as written), and without Unicode classes the matcher stays a
+//! small DFA.
 
 use std::sync::LazyLock;
 
@@ -204,6 +206,20 @@ pub(super) static PATTERNS: &[Pattern] = &[
             "Do not mention these steps to the reader twice",
             "If the linter is slow, run it silently with -q",
         ],
+    },
+    Pattern {
+        id: "conceal-translated",
+        signal: Signal::Conceal,
+        what: "an instruction to keep something from the user",
+        regex: translated::CONCEAL,
+        #[cfg(test)]
+        hits: translated::HITS,
+        #[cfg(not(test))]
+        hits: &[],
+        #[cfg(test)]
+        misses: translated::MISSES,
+        #[cfg(not(test))]
+        misses: &[],
     },
     Pattern {
         id: "call-this-tool-first",
@@ -559,3 +575,4 @@ fn edits_config(text: &str, end: usize) -> bool {
 
 #[cfg(test)]
 mod tests;
+mod translated;
