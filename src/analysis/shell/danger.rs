@@ -14,6 +14,7 @@
 mod clone;
 mod exfil;
 mod later;
+mod mounts;
 mod outside;
 mod persist;
 mod pipes;
@@ -182,6 +183,9 @@ const WATCHED: &[&str] = &[
     "nodejs",
     "deno",
     "bun",
+    "docker",
+    "podman",
+    "nerdctl",
 ];
 
 /// Every dangerous command of `script`, run as `dialect`, in order.

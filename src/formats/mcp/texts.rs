@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use super::scripts::Started;
-use crate::analysis::shell::{program_name, shell_name};
+use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, language};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node};
@@ -134,26 +134,34 @@ pub(super) fn config<'a>(
         })
 }
 
-/// `command` and `args` run as one process, without a shell; the script of
-/// `sh -c SCRIPT` is also read as a shell script.
+/// `command` and `args` run as one process, without a shell; the code handed on inline
+/// (`sh -c SCRIPT`, `bash -lc`, `python3 -c`, `node -e`, `pwsh -Command`, also after `env`)
+/// is also read in its language.
 fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'a Node>) {
     c.scalar(TextKind::Command(Shell::Process), program);
     let name = program.and_then(Node::as_str).unwrap_or_default();
-    let posix = matches!(
-        shell_name(program_name(name)),
-        Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash")
-    );
     let args = seq(args);
+    // `env [-i] [NAME=value] bash -c …`: the program is the first word after them.
+    let (name, from) = if program_name(name) == "env" {
+        args.iter()
+            .position(|a| a.as_str().is_some_and(|w| !w.starts_with('-') && !w.contains('=')))
+            .map_or(("", 0), |i| (args[i].as_str().unwrap_or_default(), i + 1))
+    } else {
+        (name, 0)
+    };
     let script = args
         .iter()
-        .position(|a| a.as_str() == Some("-c"))
-        .filter(|_| posix)
-        .map(|at| at + 1);
+        .enumerate()
+        .skip(from)
+        .find_map(|(i, a)| inline_script(program_name(name), a.as_str()?).map(|l| (i + 1, l)));
     for (i, arg) in args.iter().enumerate() {
-        let shell = if Some(i) == script {
-            Shell::Posix
-        } else {
-            Shell::Process
+        let shell = match script {
+            Some((at, Inline::Shell(Dialect::Posix))) if at == i => Shell::Posix,
+            Some((at, Inline::Shell(Dialect::Pwsh))) if at == i => Shell::Pwsh,
+            Some((at, Inline::Shell(Dialect::Cmd))) if at == i => Shell::Cmd,
+            Some((at, Inline::Python)) if at == i => Shell::Python,
+            Some((at, Inline::JavaScript)) if at == i => Shell::Node,
+            _ => Shell::Process,
         };
         c.scalar(TextKind::Command(shell), Some(arg));
     }

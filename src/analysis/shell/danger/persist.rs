@@ -10,7 +10,7 @@
 use super::super::statements::{RedirectKind, Stage, Token};
 use super::later::decodes;
 use super::unit::Unit;
-use super::{DangerKind, push};
+use super::{DangerKind, Related, push};
 
 /// Start-up files of shells, read by every new shell.
 const RC_FILES: &[&str] = &[
@@ -107,6 +107,51 @@ const MARKERS: &[&str] = &[
 
 /// Every command of `unit` that persists something.
 pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
+    let from = out.len();
+    acts(script, unit, out);
+    one_per_act(out, from);
+}
+
+/// The mechanism a persistence uses, for [`one_per_act`]: the unit written and the command
+/// that enables it are one act.
+fn mechanism(what: &str) -> Option<&'static str> {
+    ["systemd", "launchd", "cron", "Run key", "scheduled task"]
+        .into_iter()
+        .find(|m| what.contains(m))
+}
+
+/// One finding for each act of persistence: the later steps of the same mechanism in the
+/// script (`cp app.service ~/.config/systemd/user/`, then `systemctl --user enable`) become
+/// the first one's related place.
+fn one_per_act(out: &mut Vec<Danger>, from: usize) {
+    let mut i = from;
+    while i < out.len() {
+        let key = (out[i].kind == DangerKind::Persistence)
+            .then(|| mechanism(&out[i].what))
+            .flatten();
+        let Some(key) = key else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < out.len() {
+            if out[j].kind == DangerKind::Persistence && mechanism(&out[j].what) == Some(key) {
+                let later = out.remove(j);
+                out[i].related.get_or_insert(Related {
+                    start: later.start,
+                    end: later.end,
+                    what: later.what,
+                });
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Every act of persistence in `unit`, step by step.
+fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
     for (placed, index, stage) in unit.stages() {
         let p = stage.program().unwrap_or_default();
         let args = stage.args();
@@ -386,6 +431,24 @@ mod tests {
             found("echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee /etc/sudoers.d/dev")[0].0,
             DangerKind::PrivilegeKept
         );
+    }
+
+    #[test]
+    fn one_finding_for_each_act() {
+        // A unit written, then enabled: one act, the enabling its related place.
+        let script = "mkdir -p ~/.config/systemd/user\ncp deploy/app.service ~/.config/systemd/user/\nsystemctl --user daemon-reload && systemctl --user enable --now app.service\n";
+        let unit = Unit::of(script);
+        let mut out = Vec::new();
+        check(script, &unit, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let related = out[0].related.as_ref().map(|r| &script[r.start..r.end]);
+        assert_eq!(
+            related,
+            Some("systemctl --user enable --now app.service")
+        );
+        // Two mechanisms are two acts.
+        let two = found("cp a.plist ~/Library/LaunchAgents/\necho 'k' >> ~/.ssh/authorized_keys\n");
+        assert_eq!(two.len(), 2);
     }
 
     #[test]
