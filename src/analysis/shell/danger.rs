@@ -35,6 +35,7 @@ pub(crate) use pipes::runs_its_input;
 use pipes::{INLINE_DECODERS, INLINE_RUNNERS, pipelines};
 pub(crate) use prose::{Prose, negated};
 pub(crate) use script::{Language, script_dangers};
+pub(crate) use vocab::suspicious_host;
 
 /// Programs that fetch from the network.
 const FETCHERS: &[&str] = &[

@@ -17,6 +17,7 @@ mod statements;
 
 pub(crate) use danger::{
     Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, negated, script_dangers,
+    suspicious_host,
 };
 pub(crate) use install::package_installs;
 pub(crate) use lex::{Command, Dialect, Word, simple_commands};

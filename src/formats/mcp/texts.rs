@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use super::scripts::Started;
+use crate::analysis::secrets::secret_name;
 use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, language};
 use crate::source::{SourceFile, Span};
@@ -58,6 +59,7 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
         callable: false,
         texts: c.finish(),
         credentials: None,
+        handed: None,
     }]
 }
 
@@ -113,6 +115,19 @@ pub(super) fn config<'a>(
             for key in URL_KEYS {
                 c.scalar(TextKind::Endpoint, server.value(key));
             }
+            // The environment it starts with: a secret handed to it, and the addresses it
+            // is told to reach (`UPSTREAM=http://…`).
+            let env = server
+                .value("env")
+                .and_then(Node::as_map)
+                .unwrap_or_default();
+            let handed = env
+                .iter()
+                .find(|e| secret_name(&e.key).is_some() && e.value.as_str().is_some_and(|v| !v.is_empty()))
+                .map(Entry::key_span);
+            for e in env.iter().filter(|e| e.value.as_str().is_some_and(|v| v.contains("://"))) {
+                c.scalar(TextKind::Endpoint, Some(&e.value));
+            }
             let mut texts = c.finish();
             for script in started.iter().filter(|s| s.server == entry.key) {
                 let f = &script.file;
@@ -130,6 +145,7 @@ pub(super) fn config<'a>(
                 callable: false,
                 texts,
                 credentials: None,
+                handed,
             }
         })
 }
