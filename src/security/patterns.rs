@@ -222,6 +222,20 @@ pub(super) static PATTERNS: &[Pattern] = &[
         misses: &[],
     },
     Pattern {
+        id: "no-confirmation",
+        signal: Signal::Conceal,
+        what: "an instruction to act without asking the user",
+        regex: consent::NO_CONSENT,
+        #[cfg(test)]
+        hits: consent::HITS,
+        #[cfg(not(test))]
+        hits: &[],
+        #[cfg(test)]
+        misses: consent::MISSES,
+        #[cfg(not(test))]
+        misses: &[],
+    },
+    Pattern {
         id: "call-this-tool-first",
         signal: Signal::Override,
         what: "an instruction to call this tool before or instead of any other",
@@ -516,12 +530,17 @@ pub(super) fn find(text: &str) -> Vec<Match> {
         .filter_map(|i| {
             // "Never read ~/.ssh" warns against what an attack asks for: a request to read
             // or to send counts only where its clause does not forbid it.
-            let negatable = matches!(
-                PATTERNS[i].signal,
-                Signal::SensitiveFile | Signal::Exfiltration
-            );
+            // Going ahead without asking counts only beside an act that destroys or sends
+            // ("Never delete files without asking the user" forbids the act).
+            let consent = PATTERNS[i].regex == consent::NO_CONSENT;
+            let negatable = consent
+                || matches!(
+                    PATTERNS[i].signal,
+                    Signal::SensitiveFile | Signal::Exfiltration
+                );
             let mut m = each[i].find_iter(bytes).find(|m| {
                 !(negatable && forbidden(text, m.start())
+                    || consent && !consent::near_an_act(text, m.start(), m.end())
                     || PATTERNS[i].signal == Signal::SensitiveFile && edits_config(text, m.end()))
             })?;
             for _ in 0..MAX_NARROWING {
@@ -573,6 +592,7 @@ fn edits_config(text: &str, end: usize) -> bool {
             .is_some_and(|r| r.is_match(text.get(end..).unwrap_or("").as_bytes()))
 }
 
+mod consent;
 #[cfg(test)]
 mod tests;
 mod translated;
