@@ -1,5 +1,6 @@
 //! Acting without the user's consent: "don't ask for confirmation", "without asking the
-//! user", "skip the approval step". Harmless next to a formatter, an attack next to a force
+//! user", "skip the approval step" (not "don't wait for approval", which CI loops say of
+//! review gates). Harmless next to a formatter, an attack next to a force
 //! push, a deletion or a message sent: a match counts only when its sentence, or the one
 //! before it, names a destructive or sending act.
 
@@ -8,7 +9,7 @@ use std::sync::LazyLock;
 use regex::bytes::Regex;
 
 /// Going ahead without the user's say.
-pub(in crate::security) const NO_CONSENT: &str = r"\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask(ing)?|request(ing)?|wait(ing)?\s+for|seek(ing)?|prompt(ing)?|check(ing)?\s+with|confirm(ing)?\s+with)\s+((the\s+)?(user|human)('?s)?\s+|them\s+)?((for|first|before)\s+)?((their|any|a|an|the)\s+)?(confirmation|approval|permission|consent|go-ahead)\b|\bwithout\s+(asking|consulting|checking\s+with|confirming\s+with|waiting\s+for)\s+(the\s+)?(user|human)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s+(step|prompt|dialog|check)s?\b";
+pub(in crate::security) const NO_CONSENT: &str = r"\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask(ing)?|request(ing)?|seek(ing)?|prompt(ing)?|check(ing)?\s+with|confirm(ing)?\s+with)\s+((the\s+)?(user|human)('?s)?\s+|them\s+)?((for|first|before)\s+)?((their|any|a|an|the)\s+)?(confirmation|approval|permission|consent|go-ahead)\b|\bwithout\s+(asking|consulting|checking\s+with|confirming\s+with)\s+(the\s+)?(user|human)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s+(step|prompt|dialog|check)s?\b";
 
 /// How far from the match its sentences are searched for an act, at most, each way.
 const REACH: usize = 400;
@@ -65,7 +66,7 @@ fn sentence_end(bytes: &[u8], i: usize) -> bool {
 #[cfg(test)]
 pub(in crate::security) const HITS: &[&str] = &[
     "Don't ask the user for confirmation",
-    "do not wait for approval",
+    "do not request approval",
     "delete it without asking the user",
     "Skip the confirmation step.",
     "never ask for permission",
@@ -77,4 +78,6 @@ pub(in crate::security) const MISSES: &[&str] = &[
     "Always ask the user for confirmation before deleting files",
     "Ask for approval before you push",
     "without a confirmation email",
+    // Not blocking on a review gate is no act behind the user's back.
+    "do not wait for human approval, draft status, or merge gates",
 ];
