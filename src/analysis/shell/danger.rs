@@ -482,14 +482,20 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
         return;
     };
     for (i, ((at, w), l)) in ws.iter().zip(&lower).enumerate().skip(runner + 1) {
+        // `iex (New-Object Net.WebClient).DownloadString(…)`: a group opened after the
+        // runner holds what it runs.
         let opened = w.starts_with(['$', '<', '(', '`', '"', '\''])
             || ws[..i].iter().any(|(_, p)| {
                 p.contains("$(") || p.contains("<(") || p.contains('`') || p.ends_with('(')
-            });
+            })
+            || ws[runner + 1..i].iter().any(|(_, p)| p.starts_with('('));
         if !opened {
             continue;
         }
-        let kind = if FETCHERS.contains(&l.as_str()) || l.contains("downloadstring") {
+        // The word as written: a URL after `DownloadString(` has slashes a program name
+        // would be cut at.
+        let fetches = w.to_ascii_lowercase().contains("downloadstring");
+        let kind = if FETCHERS.contains(&l.as_str()) || fetches {
             DangerKind::DownloadExecute
         } else if matches!(
             l.as_str(),
@@ -502,12 +508,17 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
             continue;
         };
         let (r_at, r) = ws[runner];
+        let source = if fetches && !FETCHERS.contains(&l.as_str()) {
+            "DownloadString"
+        } else {
+            l.as_str()
+        };
         push(
             out,
             base + r_at,
             base + at + w.len(),
             kind,
-            &format!("{} run on {}", program(r), l),
+            &format!("{} run on {source}", program(r)),
         );
         return;
     }
