@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use regex::bytes::{Regex, RegexSet};
 
-use crate::analysis::shell::negated;
+use clauses::{edits_config, forbidden, protective};
 
 /// What a match says about the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -538,9 +538,11 @@ pub(super) fn find(text: &str) -> Vec<Match> {
                     PATTERNS[i].signal,
                     Signal::SensitiveFile | Signal::Exfiltration
                 );
+            let precedence = PATTERNS[i].id == "takes-precedence";
             let mut m = each[i].find_iter(bytes).find(|m| {
                 !(negatable && forbidden(text, m.start())
                     || consent && !consent::near_an_act(text, m.start(), m.end())
+                    || precedence && protective(text, m.start(), m.end())
                     || PATTERNS[i].signal == Signal::SensitiveFile && edits_config(text, m.end()))
             })?;
             for _ in 0..MAX_NARROWING {
@@ -564,34 +566,7 @@ pub(super) fn find(text: &str) -> Vec<Match> {
         .collect()
 }
 
-/// True when the clause before `at` forbids what follows (`never`, `do not`, `avoid`).
-fn forbidden(text: &str, at: usize) -> bool {
-    negated(
-        text.get(..at).unwrap_or(""),
-        &['.', '!', '?', '\n', ',', ';', ':'],
-    )
-}
-
-/// Config an agent's setup adds to a client's file (`open ~/.cursor/mcp.json and add the
-/// server entry`): what follows a client configuration's name in the sentence.
-static ADDS_CONFIG: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i-u)^[^.\n]{0,60}?\b(add|paste|insert|append|put|include|merge)\s+(in\s+|into\s+)?(the|this|these|a|an|your|our)?\s*(following|new|below|above|server|servers|entry|entries|block|snippet|section|config|configuration|json|lines?|mcpservers|`)").ok()
-});
-
-/// True when the sensitive file matched just before `end` is a client's configuration the
-/// sentence goes on to add setup to, not one it asks to read out.
-fn edits_config(text: &str, end: usize) -> bool {
-    // Only the name's own bytes are compared: the text before it may be long.
-    let named = text.get(..end).unwrap_or("").as_bytes();
-    let config = ["mcp.json", "claude_desktop_config.json"].iter().any(|c| {
-        named.len() >= c.len() && named[named.len() - c.len()..].eq_ignore_ascii_case(c.as_bytes())
-    });
-    config
-        && ADDS_CONFIG
-            .as_ref()
-            .is_some_and(|r| r.is_match(text.get(end..).unwrap_or("").as_bytes()))
-}
-
+mod clauses;
 mod consent;
 #[cfg(test)]
 mod tests;
