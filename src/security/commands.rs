@@ -15,7 +15,7 @@ mod told;
 mod vector;
 
 use crate::analysis::shell::{
-    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers,
+    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, spoken,
 };
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, Severity, security as sec};
@@ -77,7 +77,16 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                     Shell::Node => script_dangers(v, Language::JavaScript),
                     // Other languages: their lines in shell terms, secrets and posts.
                     Shell::Source => script_dangers(v, Language::Other),
-                    Shell::Make => dangers(&recipes(v), Dialect::Posix),
+                    Shell::Make => dangers(&recipes(v), Dialect::Posix)
+                        .into_iter()
+                        .map(|mut d| {
+                            d.what = spoken(&d.what);
+                            if let Some(r) = &mut d.related {
+                                r.what = spoken(&r.what);
+                            }
+                            d
+                        })
+                        .collect(),
                 };
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }

@@ -22,7 +22,7 @@ pub(crate) use danger::{
 pub(crate) use install::package_installs;
 pub(crate) use lex::{Command, Dialect, Word, simple_commands};
 pub(crate) use literal::{ShellMeaning, ShellSyntax, shell_syntax};
-pub(crate) use make::recipes;
+pub(crate) use make::{recipes, spoken};
 pub(crate) use runners::{Ecosystem, unpinned_runs};
 
 /// Names that denote a shell, as a language tag or as a program.
