@@ -119,6 +119,9 @@ pub(crate) enum DangerKind {
     /// Something made to run again later (cron, start-up files, launchd, systemd,
     /// `authorized_keys`).
     Persistence,
+    /// A service or agent of the project's own (its unit or plist copied from the checkout)
+    /// installed to run again later: persistence as a service's own setup does it.
+    ServiceInstall,
 }
 
 /// A dangerous command found in a script.

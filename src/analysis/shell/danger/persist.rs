@@ -126,7 +126,7 @@ fn mechanism(what: &str) -> Option<&'static str> {
 fn one_per_act(out: &mut Vec<Danger>, from: usize) {
     let mut i = from;
     while i < out.len() {
-        let key = (out[i].kind == DangerKind::Persistence)
+        let key = persists(out[i].kind)
             .then(|| mechanism(&out[i].what))
             .flatten();
         let Some(key) = key else {
@@ -135,7 +135,7 @@ fn one_per_act(out: &mut Vec<Danger>, from: usize) {
         };
         let mut j = i + 1;
         while j < out.len() {
-            if out[j].kind == DangerKind::Persistence && mechanism(&out[j].what) == Some(key) {
+            if persists(out[j].kind) && mechanism(&out[j].what) == Some(key) {
                 let later = out.remove(j);
                 out[i].related.get_or_insert(Related {
                     start: later.start,
@@ -148,6 +148,37 @@ fn one_per_act(out: &mut Vec<Danger>, from: usize) {
         }
         i += 1;
     }
+}
+
+/// Whether `kind` is an act of persistence.
+fn persists(kind: DangerKind) -> bool {
+    matches!(kind, DangerKind::Persistence | DangerKind::ServiceInstall)
+}
+
+/// Whether `stage` copies a unit or agent of the project's own into `place`: a service
+/// manager's place, from a relative path of the checkout (not a temporary, hidden or
+/// absolute one, nor one outside it).
+fn own_unit(stage: &Stage, p: &str, place: &str) -> bool {
+    let managed = ["a launchd agent", "a systemd user unit", "a systemd unit", "an autostart entry"];
+    if !managed.contains(&place) || !matches!(p, "cp" | "install" | "ln") {
+        return false;
+    }
+    let operands: Vec<&Token> = stage
+        .args()
+        .iter()
+        .filter(|a| !a.text.starts_with('-'))
+        .collect();
+    let [sources @ .., _target] = operands.as_slice() else {
+        return false;
+    };
+    !sources.is_empty()
+        && sources.iter().all(|s| {
+            let t = s.text.as_str();
+            !t.starts_with(['/', '~', '$', '.'])
+                && !t.contains("..")
+                && !t.contains("://")
+                && !t.to_ascii_lowercase().contains("tmp")
+        })
 }
 
 /// Every act of persistence in `unit`, step by step.
@@ -173,11 +204,16 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 if *place == "a git hook" && own_hook(script, stage, &p, previous) {
                     continue;
                 }
+                let kind = if own_unit(stage, &p, place) {
+                    DangerKind::ServiceInstall
+                } else {
+                    DangerKind::Persistence
+                };
                 push(
                     out,
                     start,
                     target.end,
-                    DangerKind::Persistence,
+                    kind,
                     &format!("writes {place}: {}", target.text),
                 );
                 continue;
@@ -417,7 +453,13 @@ mod tests {
             found("echo 'nohup ~/.cache/.agent &' >> ~/.bashrc"),
             [(P, "echo 'nohup ~/.cache/.agent &' >> ~/.bashrc".to_string())]
         );
-        assert_eq!(found("cp agent.plist ~/Library/LaunchAgents/")[0].0, P);
+        // The project's own agent, copied from the checkout, or one from elsewhere.
+        assert_eq!(
+            found("cp agent.plist ~/Library/LaunchAgents/")[0].0,
+            DangerKind::ServiceInstall
+        );
+        assert_eq!(found("cp /tmp/.a.plist ~/Library/LaunchAgents/")[0].0, P);
+        assert_eq!(found("cp ~/.cache/a.plist ~/Library/LaunchAgents/")[0].0, P);
         assert_eq!(
             found("echo ssh-ed25519 AAAAC3 x >> ~/.ssh/authorized_keys")[0].0,
             P
