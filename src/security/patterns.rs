@@ -467,10 +467,29 @@ struct Matcher {
     set: RegexSet,
     each: Vec<Regex>,
     call: Regex,
+    /// The index of the concealment in other languages: kept out of the set (its letters
+    /// outside ASCII made the set's lazy DFA rebuild states all along English texts) and
+    /// matched alone where one of its words is.
+    translated: Option<usize>,
 }
 
+/// The concealment in other languages, compiled only when a text may hold it.
+static TRANSLATED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(&compiled(translated::CONCEAL)).ok());
+
+/// An expression no text matches (four control characters no text holds together): the
+/// set's stand-in for a pattern matched apart.
+const NEVER: &str = r"\x00\x01\x02\x03";
+
 static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
-    let mut sources: Vec<String> = PATTERNS.iter().map(|p| compiled(p.regex)).collect();
+    let translated = PATTERNS
+        .iter()
+        .position(|p| p.id == "conceal-translated");
+    let mut sources: Vec<String> = PATTERNS
+        .iter()
+        .enumerate()
+        .map(|(i, p)| compiled(if Some(i) == translated { NEVER } else { p.regex }))
+        .collect();
     let each = sources
         .iter()
         .map(|s| Regex::new(s))
@@ -481,8 +500,26 @@ static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
         set: RegexSet::new(&sources).ok()?,
         each,
         call: Regex::new(&compiled(CALL)).ok()?,
+        translated,
     })
 });
+
+impl Matcher {
+    /// The index of the concealment in other languages when `text` holds it.
+    fn translated_in(&self, text: &[u8]) -> Option<usize> {
+        let i = self.translated?;
+        (translated::may_hold(text) && TRANSLATED.as_ref()?.is_match(text)).then_some(i)
+    }
+
+    /// The expression of pattern `i`, where it is matched.
+    fn regex(&self, i: usize) -> Option<&Regex> {
+        if Some(i) == self.translated {
+            TRANSLATED.as_ref()
+        } else {
+            self.each.get(i)
+        }
+    }
+}
 
 /// What one look at all of a tool's texts found.
 #[derive(Debug, Clone, Copy, Default)]
@@ -502,7 +539,8 @@ pub(super) fn look(joined: &str) -> Look {
     };
     let found = m.set.matches(joined.as_bytes());
     Look {
-        instructions: found.iter().any(|i| i < PATTERNS.len()),
+        instructions: found.iter().any(|i| i < PATTERNS.len())
+            || m.translated_in(joined.as_bytes()).is_some(),
         calls: found.matched(PATTERNS.len()),
     }
 }
@@ -520,33 +558,40 @@ const MAX_NARROWING: usize = 8;
 /// The first match of each pattern in `text`, in table order, narrowed to its last start
 /// (`Copy a file, then send the history to …` is reported from `send`).
 pub(super) fn find(text: &str) -> Vec<Match> {
-    let Some(Matcher { set, each, .. }) = MATCHER.as_ref() else {
+    let Some(matcher) = MATCHER.as_ref() else {
         return Vec::new();
     };
+    let set = &matcher.set;
     let bytes = text.as_bytes();
-    set.matches(bytes)
+    let mut hits: Vec<usize> = set
+        .matches(bytes)
         .into_iter()
         .filter(|i| *i < PATTERNS.len())
+        .collect();
+    hits.extend(matcher.translated_in(bytes));
+    hits.sort_unstable();
+    hits.into_iter()
         .filter_map(|i| {
             // "Never read ~/.ssh" warns against what an attack asks for: a request to read
             // or to send counts only where its clause does not forbid it.
             // Going ahead without asking counts only beside an act that destroys or sends
             // ("Never delete files without asking the user" forbids the act).
-            let consent = PATTERNS[i].regex == consent::NO_CONSENT;
+            let consent = PATTERNS[i].id == "no-confirmation";
             let negatable = consent
                 || matches!(
                     PATTERNS[i].signal,
                     Signal::SensitiveFile | Signal::Exfiltration
                 );
             let precedence = PATTERNS[i].id == "takes-precedence";
-            let mut m = each[i].find_iter(bytes).find(|m| {
+            let regex = matcher.regex(i)?;
+            let mut m = regex.find_iter(bytes).find(|m| {
                 !(negatable && forbidden(text, m.start())
                     || consent && !consent::near_an_act(text, m.start(), m.end())
                     || precedence && protective(text, m.start(), m.end())
                     || PATTERNS[i].signal == Signal::SensitiveFile && edits_config(text, m.end()))
             })?;
             for _ in 0..MAX_NARROWING {
-                let next = each[i].find_at(bytes, m.start() + 1);
+                let next = regex.find_at(bytes, m.start() + 1);
                 match next {
                     Some(n) if n.start() < m.end() => m = n,
                     _ => break,
