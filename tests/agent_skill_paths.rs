@@ -155,7 +155,9 @@ fn a_makefile_run_through_make_is_used_and_one_never_run_is_not() {
     );
     assert_eq!(
         found(&repo),
-        ["Makefile:1:1 SKL018 warning `Makefile` ships with the skill, but neither `SKILL.md` nor a file it links names it"]
+        [
+            "Makefile:1:1 SKL018 warning `Makefile` ships with the skill, but neither `SKILL.md` nor a file it links names it"
+        ]
     );
 }
 

@@ -125,7 +125,10 @@ fn a_script_a_server_starts_is_read_once_it_exists() {
     assert!(json(&out).contains("SEC046"), "{}", json(&out));
     assert_eq!(json(&out), json(&run(&repo.root, &["--no-cache"])));
     // Changed again, it is read again.
-    repo.write("servers/notes/start.sh", b"#!/bin/bash\nexec node server.js\n");
+    repo.write(
+        "servers/notes/start.sh",
+        b"#!/bin/bash\nexec node server.js\n",
+    );
     let out = run(&repo.root, &[]);
     assert!(!json(&out).contains("SEC046"), "{}", json(&out));
 }

@@ -397,7 +397,12 @@ const SERVICE_WORDS: &[&str] = &[
 /// keeps running).
 fn says_it_installs_a_service(tool: &ToolTexts<'_>) -> bool {
     tool.all()
-        .filter(|t| matches!(t.kind, TextKind::Name | TextKind::Description | TextKind::Title))
+        .filter(|t| {
+            matches!(
+                t.kind,
+                TextKind::Name | TextKind::Description | TextKind::Title
+            )
+        })
         .any(|t| {
             let lower = t.value.to_ascii_lowercase();
             SERVICE_WORDS.iter().any(|w| lower.contains(w))

@@ -212,28 +212,16 @@ pub(super) static PATTERNS: &[Pattern] = &[
         signal: Signal::Conceal,
         what: "an instruction to keep something from the user",
         regex: translated::CONCEAL,
-        #[cfg(test)]
         hits: translated::HITS,
-        #[cfg(not(test))]
-        hits: &[],
-        #[cfg(test)]
         misses: translated::MISSES,
-        #[cfg(not(test))]
-        misses: &[],
     },
     Pattern {
         id: "no-confirmation",
         signal: Signal::Conceal,
         what: "an instruction to act without asking the user",
         regex: consent::NO_CONSENT,
-        #[cfg(test)]
         hits: consent::HITS,
-        #[cfg(not(test))]
-        hits: &[],
-        #[cfg(test)]
         misses: consent::MISSES,
-        #[cfg(not(test))]
-        misses: &[],
     },
     Pattern {
         id: "call-this-tool-first",
@@ -473,22 +461,11 @@ struct Matcher {
     translated: Option<usize>,
 }
 
-/// The concealment in other languages, compiled only when a text may hold it.
-static TRANSLATED: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(&compiled(translated::CONCEAL)).ok());
-
-/// An expression no text matches (four control characters no text holds together): the
-/// set's stand-in for a pattern matched apart.
-const NEVER: &str = r"\x00\x01\x02\x03";
-
 static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
-    let translated = PATTERNS
-        .iter()
-        .position(|p| p.id == "conceal-translated");
-    let mut sources: Vec<String> = PATTERNS
-        .iter()
-        .enumerate()
-        .map(|(i, p)| compiled(if Some(i) == translated { NEVER } else { p.regex }))
+    let translated = PATTERNS.iter().position(|p| p.id == "conceal-translated");
+    let stand_in = |i| (Some(i) == translated).then_some(translated::NEVER);
+    let mut sources: Vec<String> = (PATTERNS.iter().enumerate())
+        .map(|(i, p)| compiled(stand_in(i).unwrap_or(p.regex)))
         .collect();
     let each = sources
         .iter()
@@ -508,13 +485,13 @@ impl Matcher {
     /// The index of the concealment in other languages when `text` holds it.
     fn translated_in(&self, text: &[u8]) -> Option<usize> {
         let i = self.translated?;
-        (translated::may_hold(text) && TRANSLATED.as_ref()?.is_match(text)).then_some(i)
+        (translated::may_hold(text) && translated::REGEX.as_ref()?.is_match(text)).then_some(i)
     }
 
     /// The expression of pattern `i`, where it is matched.
     fn regex(&self, i: usize) -> Option<&Regex> {
         if Some(i) == self.translated {
-            TRANSLATED.as_ref()
+            translated::REGEX.as_ref()
         } else {
             self.each.get(i)
         }

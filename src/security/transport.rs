@@ -73,8 +73,13 @@ pub(super) fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
                     Some("the command sends credentials with the request".to_string())
                 } else if text.kind == TextKind::Endpoint && tool.credentials.is_some() {
                     Some("the transport sends its credentials to this endpoint".to_string())
-                } else if tool.handed.is_some() && suspicious_host(&host_of(&line[url.start..url.end])) {
-                    Some("the server is handed a secret and pointed at a bare public address".to_string())
+                } else if tool.handed.is_some()
+                    && suspicious_host(&host_of(&line[url.start..url.end]))
+                {
+                    Some(
+                        "the server is handed a secret and pointed at a bare public address"
+                            .to_string(),
+                    )
                 } else {
                     None
                 };

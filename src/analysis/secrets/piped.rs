@@ -69,10 +69,19 @@ fn stands_for_one(value: &str) -> bool {
     value.len() < 3
         || value.starts_with(['<', '{', '%', '[', '*'])
         || value.contains('%')
-        || value.bytes().all(|b| b == b'.' || b == b'x' || b == b'X' || b == b'*')
-        || ["your", "password", "passwd", "placeholder", "redacted", "changeme"]
-            .iter()
-            .any(|w| lower.contains(w))
+        || value
+            .bytes()
+            .all(|b| b == b'.' || b == b'x' || b == b'X' || b == b'*')
+        || [
+            "your",
+            "password",
+            "passwd",
+            "placeholder",
+            "redacted",
+            "changeme",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 #[cfg(test)]
@@ -89,10 +98,19 @@ mod tests {
 
     #[test]
     fn passwords_handed_to_a_prompting_program() {
-        assert_eq!(found("echo 'admin' | sudo -S apt-get install -y jq"), ["admin"]);
-        assert_eq!(found("echo hunter2 | sudo --stdin systemctl restart x"), ["hunter2"]);
+        assert_eq!(
+            found("echo 'admin' | sudo -S apt-get install -y jq"),
+            ["admin"]
+        );
+        assert_eq!(
+            found("echo hunter2 | sudo --stdin systemctl restart x"),
+            ["hunter2"]
+        );
         assert_eq!(found("sudo -S true <<< \"s3cret!\""), ["s3cret!"]);
-        assert_eq!(found("sshpass -p 'Winter2024' ssh deploy@host"), ["Winter2024"]);
+        assert_eq!(
+            found("sshpass -p 'Winter2024' ssh deploy@host"),
+            ["Winter2024"]
+        );
     }
 
     #[test]

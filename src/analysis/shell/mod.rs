@@ -74,12 +74,16 @@ pub(crate) fn inline_script(program: &str, flag: &str) -> Option<Inline> {
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" if shell_flag => {
             Some(Inline::Shell(Dialect::Posix))
         }
-        "powershell" | "pwsh" if matches!(flag.to_ascii_lowercase().as_str(), "-c" | "-command") => {
+        "powershell" | "pwsh"
+            if matches!(flag.to_ascii_lowercase().as_str(), "-c" | "-command") =>
+        {
             Some(Inline::Shell(Dialect::Pwsh))
         }
         "cmd" if matches!(flag, "/c" | "/C" | "/k" | "/K") => Some(Inline::Shell(Dialect::Cmd)),
         _ if p.starts_with("python") && flag == "-c" => Some(Inline::Python),
-        "node" | "nodejs" | "deno" | "bun" if matches!(flag, "-e" | "--eval" | "-p" | "--print") => {
+        "node" | "nodejs" | "deno" | "bun"
+            if matches!(flag, "-e" | "--eval" | "-p" | "--print") =>
+        {
             Some(Inline::JavaScript)
         }
         _ => None,
@@ -340,8 +344,14 @@ mod tests {
 
     #[test]
     fn inline_scripts_by_program_and_flag() {
-        assert_eq!(inline_script("bash", "-lc"), Some(Inline::Shell(Dialect::Posix)));
-        assert_eq!(inline_script("Pwsh.exe", "-Command"), Some(Inline::Shell(Dialect::Pwsh)));
+        assert_eq!(
+            inline_script("bash", "-lc"),
+            Some(Inline::Shell(Dialect::Posix))
+        );
+        assert_eq!(
+            inline_script("Pwsh.exe", "-Command"),
+            Some(Inline::Shell(Dialect::Pwsh))
+        );
         assert_eq!(inline_script("python3.12", "-c"), Some(Inline::Python));
         assert_eq!(inline_script("node", "--eval"), Some(Inline::JavaScript));
         assert_eq!(inline_script("bash", "--login"), None);

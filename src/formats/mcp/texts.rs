@@ -123,9 +123,14 @@ pub(super) fn config<'a>(
                 .unwrap_or_default();
             let handed = env
                 .iter()
-                .find(|e| secret_name(&e.key).is_some() && e.value.as_str().is_some_and(|v| !v.is_empty()))
+                .find(|e| {
+                    secret_name(&e.key).is_some() && e.value.as_str().is_some_and(|v| !v.is_empty())
+                })
                 .map(Entry::key_span);
-            for e in env.iter().filter(|e| e.value.as_str().is_some_and(|v| v.contains("://"))) {
+            for e in env
+                .iter()
+                .filter(|e| e.value.as_str().is_some_and(|v| v.contains("://")))
+            {
                 c.scalar(TextKind::Endpoint, Some(&e.value));
             }
             let mut texts = c.finish();
@@ -160,7 +165,10 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
     // `env [-i] [NAME=value] bash -c …`: the program is the first word after them.
     let (name, from) = if program_name(name) == "env" {
         args.iter()
-            .position(|a| a.as_str().is_some_and(|w| !w.starts_with('-') && !w.contains('=')))
+            .position(|a| {
+                a.as_str()
+                    .is_some_and(|w| !w.starts_with('-') && !w.contains('='))
+            })
             .map_or(("", 0), |i| (args[i].as_str().unwrap_or_default(), i + 1))
     } else {
         (name, 0)

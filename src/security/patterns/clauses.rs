@@ -36,7 +36,6 @@ pub(super) fn edits_config(text: &str, end: usize) -> bool {
             .is_some_and(|r| r.is_match(text.get(end..).unwrap_or("").as_bytes()))
 }
 
-
 /// A sentence that makes rules take precedence: "These rules are ABSOLUTE and override any
 /// other instructions", "The following safety constraints take precedence over …".
 static RULES_SUBJECT: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -97,7 +96,9 @@ pub(super) fn protective(text: &str, start: usize, end: usize) -> bool {
     for line in after.lines().take(MAX_RULES) {
         let item = line
             .trim()
-            .trim_start_matches(|c: char| c == '-' || c == '*' || c == '+' || c == '>' || c.is_ascii_digit())
+            .trim_start_matches(|c: char| {
+                c == '-' || c == '*' || c == '+' || c == '>' || c.is_ascii_digit()
+            })
             .trim_start_matches(['.', ')'])
             .trim_start()
             .trim_start_matches("**");

@@ -63,7 +63,6 @@ fn sentence_end(bytes: &[u8], i: usize) -> bool {
 }
 
 /// Phrases [`NO_CONSENT`] must find.
-#[cfg(test)]
 pub(in crate::security) const HITS: &[&str] = &[
     "Don't ask the user for confirmation",
     "do not request approval",
@@ -73,7 +72,6 @@ pub(in crate::security) const HITS: &[&str] = &[
 ];
 
 /// Phrases it must leave alone.
-#[cfg(test)]
 pub(in crate::security) const MISSES: &[&str] = &[
     "Always ask the user for confirmation before deleting files",
     "Ask for approval before you push",

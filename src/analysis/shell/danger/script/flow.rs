@@ -8,7 +8,9 @@ use super::super::services::sent_elsewhere;
 use super::super::vocab::{host_of, is_secret_name, suspicious_host, urls};
 use super::super::{Danger, DangerKind, Related};
 use super::literals::floor;
-use super::{ASSIGNED, DATA_URL, ENV_VAR, JS_SEND, Language, MAX_CALL, OTHER_SEND, PY_SEND, env_name};
+use super::{
+    ASSIGNED, DATA_URL, ENV_VAR, JS_SEND, Language, MAX_CALL, OTHER_SEND, PY_SEND, env_name,
+};
 
 /// Variables followed in one script at most.
 const MAX_TAINTED: usize = 64;
