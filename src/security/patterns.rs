@@ -481,17 +481,21 @@ static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
     })
 });
 
+/// The concealment in other languages, compiled only when a text may hold it.
+static TRANSLATED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(&compiled(translated::CONCEAL)).ok());
+
 impl Matcher {
     /// The index of the concealment in other languages when `text` holds it.
     fn translated_in(&self, text: &[u8]) -> Option<usize> {
         let i = self.translated?;
-        (translated::may_hold(text) && translated::REGEX.as_ref()?.is_match(text)).then_some(i)
+        (translated::may_hold(text) && TRANSLATED.as_ref()?.is_match(text)).then_some(i)
     }
 
     /// The expression of pattern `i`, where it is matched.
     fn regex(&self, i: usize) -> Option<&Regex> {
         if Some(i) == self.translated {
-            translated::REGEX.as_ref()
+            TRANSLATED.as_ref()
         } else {
             self.each.get(i)
         }

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::bytes::Regex;
 
 /// Going ahead without the user's say.
-pub(in crate::security) const NO_CONSENT: &str = r"\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask(ing)?|request(ing)?|seek(ing)?|prompt(ing)?|check(ing)?\s+with|confirm(ing)?\s+with)\s+((the\s+)?(user|human)('?s)?\s+|them\s+)?((for|first|before)\s+)?((their|any|a|an|the)\s+)?(confirmation|approval|permission|consent|go-ahead)\b|\bwithout\s+(asking|consulting|checking\s+with|confirming\s+with)\s+(the\s+)?(user|human)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s+(step|prompt|dialog|check)s?\b";
+pub(super) const NO_CONSENT: &str = r"\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask(ing)?|request(ing)?|seek(ing)?|prompt(ing)?|check(ing)?\s+with|confirm(ing)?\s+with)\s+((the\s+)?(user|human)('?s)?\s+|them\s+)?((for|first|before)\s+)?((their|any|a|an|the)\s+)?(confirmation|approval|permission|consent|go-ahead)\b|\bwithout\s+(asking|consulting|checking\s+with|confirming\s+with)\s+(the\s+)?(user|human)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s+(step|prompt|dialog|check)s?\b";
 
 /// How far from the match its sentences are searched for an act, at most, each way.
 const REACH: usize = 400;
@@ -21,7 +21,7 @@ static ACTS: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// Whether the sentence of `start..end` in `text`, or the one before it in its paragraph,
 /// names an act the user must be asked about.
-pub(in crate::security) fn near_an_act(text: &str, start: usize, end: usize) -> bool {
+pub(super) fn near_an_act(text: &str, start: usize, end: usize) -> bool {
     let Some(acts) = ACTS.as_ref() else {
         return false;
     };
@@ -63,7 +63,7 @@ fn sentence_end(bytes: &[u8], i: usize) -> bool {
 }
 
 /// Phrases [`NO_CONSENT`] must find.
-pub(in crate::security) const HITS: &[&str] = &[
+pub(super) const HITS: &[&str] = &[
     "Don't ask the user for confirmation",
     "do not request approval",
     "delete it without asking the user",
@@ -72,7 +72,7 @@ pub(in crate::security) const HITS: &[&str] = &[
 ];
 
 /// Phrases it must leave alone.
-pub(in crate::security) const MISSES: &[&str] = &[
+pub(super) const MISSES: &[&str] = &[
     "Always ask the user for confirmation before deleting files",
     "Ask for approval before you push",
     "without a confirmation email",
