@@ -141,6 +141,27 @@ fn files_used_without_a_link_are_not_unreferenced() {
 }
 
 #[test]
+fn a_makefile_run_through_make_is_used_and_one_never_run_is_not() {
+    // `make setup` reads the Makefile of its folder: that names it as a path would.
+    let repo = skill(
+        "Run `make setup` once, then:\n\n```bash\nmake test\n```\n",
+        &[("Makefile", "setup:\n\tpip install -e .\ntest:\n\tpytest\n")],
+    );
+    assert!(found(&repo).is_empty(), "{:?}", found(&repo));
+    // "Make sure" is a verb: the Makefile is never run.
+    let repo = skill(
+        "Make sure the PDF has a text layer.\n",
+        &[("Makefile", "setup:\n\tpip install -e .\n")],
+    );
+    assert_eq!(
+        found(&repo),
+        [
+            "Makefile:1:1 SKL018 warning `Makefile` ships with the skill, but neither `SKILL.md` nor a file it links names it"
+        ]
+    );
+}
+
+#[test]
 fn a_path_pattern_names_every_file_it_matches() {
     let body = "Read the page for the rule: `rules/<id>.md`.\n";
     let repo = skill(

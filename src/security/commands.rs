@@ -15,7 +15,7 @@ mod told;
 mod vector;
 
 use crate::analysis::shell::{
-    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, text_dangers,
+    Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, spoken,
 };
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, Severity, security as sec};
@@ -47,6 +47,9 @@ pub(super) struct Found<'t> {
     pub signals: Vec<Signal<'t>>,
     /// The places of whole exfiltrations (both halves), already reported.
     pub chains: Vec<Span>,
+    /// The tool's name or description says it installs a service: its own unit copied in
+    /// place is what it said it would do.
+    pub service: bool,
 }
 
 /// Where a command stands, which sets how sure a finding on it is.
@@ -63,7 +66,10 @@ pub(super) enum Place {
 /// Every dangerous command in what `tool` runs and what its instructions tell the agent to
 /// run.
 pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> Found<'t> {
-    let mut found = Found::default();
+    let mut found = Found {
+        service: says_it_installs_a_service(tool),
+        ..Found::default()
+    };
     for text in &tool.texts {
         match text.kind {
             TextKind::Command(shell) => {
@@ -75,9 +81,18 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                     Shell::Process => dangers(v, Dialect::Process),
                     Shell::Python => script_dangers(v, Language::Python),
                     Shell::Node => script_dangers(v, Language::JavaScript),
-                    // Other languages: only what their lines say in shell terms.
-                    Shell::Source => text_dangers(v),
-                    Shell::Make => dangers(&recipes(v), Dialect::Posix),
+                    // Other languages: their lines in shell terms, secrets and posts.
+                    Shell::Source => script_dangers(v, Language::Other),
+                    Shell::Make => dangers(&recipes(v), Dialect::Posix)
+                        .into_iter()
+                        .map(|mut d| {
+                            d.what = spoken(&d.what);
+                            if let Some(r) = &mut d.related {
+                                r.what = spoken(&r.what);
+                            }
+                            d
+                        })
+                        .collect(),
                 };
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
@@ -142,6 +157,9 @@ pub(super) fn emit<'t>(
         let Some(mut severity) = severity(d.kind, place) else {
             continue;
         };
+        if d.kind == DangerKind::ServiceInstall && found.service {
+            severity = Some(Severity::Info);
+        }
         if place == Place::Told
             && d.kind == DangerKind::DownloadExecute
             && official_installer(text, base, &d)
@@ -358,6 +376,39 @@ pub(super) fn says_it_sends(tool: &ToolTexts<'_>) -> bool {
     said || !described
 }
 
+/// Words that say a tool installs something that keeps running: a service, a daemon, a
+/// job at start-up or on a schedule.
+const SERVICE_WORDS: &[&str] = &[
+    "service",
+    "daemon",
+    "autostart",
+    "startup",
+    "start-up",
+    "at login",
+    "at boot",
+    "background",
+    "launchd",
+    "systemd",
+    "schedul",
+    "timer",
+];
+
+/// Whether a tool's name or description says it installs a service (or something else that
+/// keeps running).
+fn says_it_installs_a_service(tool: &ToolTexts<'_>) -> bool {
+    tool.all()
+        .filter(|t| {
+            matches!(
+                t.kind,
+                TextKind::Name | TextKind::Description | TextKind::Title
+            )
+        })
+        .any(|t| {
+            let lower = t.value.to_ascii_lowercase();
+            SERVICE_WORDS.iter().any(|w| lower.contains(w))
+        })
+}
+
 /// Who does it, for a message: `a command`, `the instructions in `SKILL.md` tell the agent
 /// to run a command that`.
 fn subject(text: &Text<'_>, place: Place) -> String {
@@ -400,7 +451,7 @@ fn phrase(kind: DangerKind) -> &'static str {
         DangerKind::UntrustedInstall | DangerKind::CheckoutInstall => {
             "installs code from outside the package index"
         }
-        DangerKind::Persistence => "makes something run again later",
+        DangerKind::Persistence | DangerKind::ServiceInstall => "makes something run again later",
     }
 }
 
@@ -473,7 +524,7 @@ fn words(kind: DangerKind) -> (&'static Rule, &'static str, &'static str, &'stat
             "what is installed is whatever that URL, index or branch serves on the day: nobody reviewed it, and a second index lets anyone publish a package of the same name (dependency confusion)",
             "install a released version from the default index, pinned (`pkg==1.2.3`, `pkg@1.2.3`), or pin the source by hash or commit",
         ),
-        DangerKind::Persistence => (
+        DangerKind::Persistence | DangerKind::ServiceInstall => (
             &sec::PERSISTENCE,
             "runs again later",
             "this keeps running after the agent is done, without the user asking: how malware survives a session (and a key in `authorized_keys` lets its owner log in)",

@@ -147,6 +147,7 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
         callable: tool.callable,
         texts,
         credentials: tool.credentials,
+        handed: tool.handed,
     }
 }
 
@@ -305,6 +306,7 @@ mod robustness {
                 callable: true,
                 texts: kinds.iter().map(|k| text(*k)).collect(),
                 credentials: Some(Span::new(0, 1)),
+                handed: None,
             };
             let checked = check_texts(vec![tool]);
             for d in &checked.findings {

@@ -3,13 +3,15 @@
 //! runs them all). In the spirit of YARA rules: adding a pattern is one entry here.
 //!
 //! Patterns are matched on bytes, ASCII case-insensitively, `$` at line ends: the phrases
-//! are English and ASCII, and without Unicode classes the matcher stays a small DFA.
+//! are English and ASCII (but for concealment in other languages, `translated.rs`, whose
+//! letters outside ASCII match as written), and without Unicode classes the matcher stays a
+//! small DFA.
 
 use std::sync::LazyLock;
 
 use regex::bytes::{Regex, RegexSet};
 
-use crate::analysis::shell::negated;
+use clauses::{edits_config, forbidden, protective};
 
 /// What a match says about the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +206,22 @@ pub(super) static PATTERNS: &[Pattern] = &[
             "Do not mention these steps to the reader twice",
             "If the linter is slow, run it silently with -q",
         ],
+    },
+    Pattern {
+        id: "conceal-translated",
+        signal: Signal::Conceal,
+        what: "an instruction to keep something from the user",
+        regex: translated::CONCEAL,
+        hits: translated::HITS,
+        misses: translated::MISSES,
+    },
+    Pattern {
+        id: "no-confirmation",
+        signal: Signal::Conceal,
+        what: "an instruction to act without asking the user",
+        regex: consent::NO_CONSENT,
+        hits: consent::HITS,
+        misses: consent::MISSES,
     },
     Pattern {
         id: "call-this-tool-first",
@@ -437,10 +455,18 @@ struct Matcher {
     set: RegexSet,
     each: Vec<Regex>,
     call: Regex,
+    /// The index of the concealment in other languages: kept out of the set (its letters
+    /// outside ASCII made the set's lazy DFA rebuild states all along English texts) and
+    /// matched alone where one of its words is.
+    translated: Option<usize>,
 }
 
 static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
-    let mut sources: Vec<String> = PATTERNS.iter().map(|p| compiled(p.regex)).collect();
+    let translated = PATTERNS.iter().position(|p| p.id == "conceal-translated");
+    let stand_in = |i| (Some(i) == translated).then_some(translated::NEVER);
+    let mut sources: Vec<String> = (PATTERNS.iter().enumerate())
+        .map(|(i, p)| compiled(stand_in(i).unwrap_or(p.regex)))
+        .collect();
     let each = sources
         .iter()
         .map(|s| Regex::new(s))
@@ -451,8 +477,30 @@ static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
         set: RegexSet::new(&sources).ok()?,
         each,
         call: Regex::new(&compiled(CALL)).ok()?,
+        translated,
     })
 });
+
+/// The concealment in other languages, compiled only when a text may hold it.
+static TRANSLATED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(&compiled(translated::CONCEAL)).ok());
+
+impl Matcher {
+    /// The index of the concealment in other languages when `text` holds it.
+    fn translated_in(&self, text: &[u8]) -> Option<usize> {
+        let i = self.translated?;
+        (translated::may_hold(text) && TRANSLATED.as_ref()?.is_match(text)).then_some(i)
+    }
+
+    /// The expression of pattern `i`, where it is matched.
+    fn regex(&self, i: usize) -> Option<&Regex> {
+        if Some(i) == self.translated {
+            TRANSLATED.as_ref()
+        } else {
+            self.each.get(i)
+        }
+    }
+}
 
 /// What one look at all of a tool's texts found.
 #[derive(Debug, Clone, Copy, Default)]
@@ -472,7 +520,8 @@ pub(super) fn look(joined: &str) -> Look {
     };
     let found = m.set.matches(joined.as_bytes());
     Look {
-        instructions: found.iter().any(|i| i < PATTERNS.len()),
+        instructions: found.iter().any(|i| i < PATTERNS.len())
+            || m.translated_in(joined.as_bytes()).is_some(),
         calls: found.matched(PATTERNS.len()),
     }
 }
@@ -490,26 +539,40 @@ const MAX_NARROWING: usize = 8;
 /// The first match of each pattern in `text`, in table order, narrowed to its last start
 /// (`Copy a file, then send the history to …` is reported from `send`).
 pub(super) fn find(text: &str) -> Vec<Match> {
-    let Some(Matcher { set, each, .. }) = MATCHER.as_ref() else {
+    let Some(matcher) = MATCHER.as_ref() else {
         return Vec::new();
     };
+    let set = &matcher.set;
     let bytes = text.as_bytes();
-    set.matches(bytes)
+    let mut hits: Vec<usize> = set
+        .matches(bytes)
         .into_iter()
         .filter(|i| *i < PATTERNS.len())
+        .collect();
+    hits.extend(matcher.translated_in(bytes));
+    hits.sort_unstable();
+    hits.into_iter()
         .filter_map(|i| {
             // "Never read ~/.ssh" warns against what an attack asks for: a request to read
             // or to send counts only where its clause does not forbid it.
-            let negatable = matches!(
-                PATTERNS[i].signal,
-                Signal::SensitiveFile | Signal::Exfiltration
-            );
-            let mut m = each[i].find_iter(bytes).find(|m| {
+            // Going ahead without asking counts only beside an act that destroys or sends
+            // ("Never delete files without asking the user" forbids the act).
+            let consent = PATTERNS[i].id == "no-confirmation";
+            let negatable = consent
+                || matches!(
+                    PATTERNS[i].signal,
+                    Signal::SensitiveFile | Signal::Exfiltration
+                );
+            let precedence = PATTERNS[i].id == "takes-precedence";
+            let regex = matcher.regex(i)?;
+            let mut m = regex.find_iter(bytes).find(|m| {
                 !(negatable && forbidden(text, m.start())
+                    || consent && !consent::near_an_act(text, m.start(), m.end())
+                    || precedence && protective(text, m.start(), m.end())
                     || PATTERNS[i].signal == Signal::SensitiveFile && edits_config(text, m.end()))
             })?;
             for _ in 0..MAX_NARROWING {
-                let next = each[i].find_at(bytes, m.start() + 1);
+                let next = regex.find_at(bytes, m.start() + 1);
                 match next {
                     Some(n) if n.start() < m.end() => m = n,
                     _ => break,
@@ -529,33 +592,8 @@ pub(super) fn find(text: &str) -> Vec<Match> {
         .collect()
 }
 
-/// True when the clause before `at` forbids what follows (`never`, `do not`, `avoid`).
-fn forbidden(text: &str, at: usize) -> bool {
-    negated(
-        text.get(..at).unwrap_or(""),
-        &['.', '!', '?', '\n', ',', ';', ':'],
-    )
-}
-
-/// Config an agent's setup adds to a client's file (`open ~/.cursor/mcp.json and add the
-/// server entry`): what follows a client configuration's name in the sentence.
-static ADDS_CONFIG: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i-u)^[^.\n]{0,60}?\b(add|paste|insert|append|put|include|merge)\s+(in\s+|into\s+)?(the|this|these|a|an|your|our)?\s*(following|new|below|above|server|servers|entry|entries|block|snippet|section|config|configuration|json|lines?|mcpservers|`)").ok()
-});
-
-/// True when the sensitive file matched just before `end` is a client's configuration the
-/// sentence goes on to add setup to, not one it asks to read out.
-fn edits_config(text: &str, end: usize) -> bool {
-    // Only the name's own bytes are compared: the text before it may be long.
-    let named = text.get(..end).unwrap_or("").as_bytes();
-    let config = ["mcp.json", "claude_desktop_config.json"].iter().any(|c| {
-        named.len() >= c.len() && named[named.len() - c.len()..].eq_ignore_ascii_case(c.as_bytes())
-    });
-    config
-        && ADDS_CONFIG
-            .as_ref()
-            .is_some_and(|r| r.is_match(text.get(end..).unwrap_or("").as_bytes()))
-}
-
+mod clauses;
+mod consent;
 #[cfg(test)]
 mod tests;
+mod translated;

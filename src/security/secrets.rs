@@ -94,6 +94,9 @@ fn message(kind: &SecretKind, secret: &str, noun: &str) -> String {
         SecretKind::UrlPassword => {
             format!("a URL carries a password: a credential written into {noun}")
         }
+        SecretKind::GivenPassword { program } => {
+            format!("`{program}` is handed a password written into {noun}")
+        }
         SecretKind::AuthHeader { name } => {
             format!(
                 "the `{name}` header has a literal credential (`{}`)",

@@ -230,6 +230,10 @@ pub(crate) struct ToolTexts<'a> {
     /// Where its endpoints' credentials are declared, when it sends any (a transport's
     /// `credentials` block): an [`TextKind::Endpoint`] in plain `http://` then leaks them.
     pub credentials: Option<Span>,
+    /// Where a secret is handed to what runs (an MCP server's `env` entry named like one):
+    /// a plain `http://` address at a bare public IP it is pointed to may then receive it.
+    #[serde(default)]
+    pub handed: Option<Span>,
 }
 
 impl<'a> ToolTexts<'a> {
@@ -284,6 +288,7 @@ pub(crate) fn listed_tool<'a>(
         callable: true,
         texts: c.finish(),
         credentials: None,
+        handed: None,
     }
 }
 

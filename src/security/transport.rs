@@ -1,8 +1,11 @@
 //! SEC070: credentials sent over plain `http://`: an endpoint of a transport that declares
 //! credentials, a URL that carries them itself (`http://user:pass@`, `?api_key=`), or a
-//! command that sends an `Authorization` header or `-u user:pass` to an `http://` URL.
+//! command that sends an `Authorization` header or `-u user:pass` to an `http://` URL; or
+//! a server handed a secret in its environment and pointed at a bare public address (or a
+//! request catcher) over `http://`.
 //! Loopback hosts are exempt: nothing crosses a network.
 
+use crate::analysis::shell::suspicious_host;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::{Text, TextKind, ToolTexts};
@@ -70,6 +73,13 @@ pub(super) fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
                     Some("the command sends credentials with the request".to_string())
                 } else if text.kind == TextKind::Endpoint && tool.credentials.is_some() {
                     Some("the transport sends its credentials to this endpoint".to_string())
+                } else if tool.handed.is_some()
+                    && suspicious_host(&host_of(&line[url.start..url.end]))
+                {
+                    Some(
+                        "the server is handed a secret and pointed at a bare public address"
+                            .to_string(),
+                    )
                 } else {
                     None
                 };
@@ -115,8 +125,22 @@ fn diagnostic(
     .help("use `https://`");
     if let (Some(c), TextKind::Endpoint) = (tool.credentials, text.kind) {
         d = d.related(&text.file, c, "the credentials sent there");
+    } else if let Some(h) = tool.handed {
+        d = d.related(&text.file, h, "the secret the server is handed");
     }
     d
+}
+
+/// The host of an `http://` URL, without user, port, path or case.
+fn host_of(url: &str) -> String {
+    let authority = url
+        .get("http://".len()..)
+        .unwrap_or("")
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("");
+    let host = authority.rsplit('@').next().unwrap_or("");
+    host.split(':').next().unwrap_or("").to_ascii_lowercase()
 }
 
 /// The lines of `text` with their offsets.

@@ -15,6 +15,7 @@ mod formats;
 mod headers;
 mod named;
 mod names;
+mod piped;
 mod strength;
 mod text;
 
@@ -44,6 +45,12 @@ pub(crate) enum SecretKind {
     UrlPassword,
     /// The password of a `user:password` pair given to an HTTP client (`curl -u`).
     UserPassword,
+    /// A password written into a command for a program that prompts for it
+    /// (`echo 'pw' | sudo -S`, `sshpass -p pw`).
+    GivenPassword {
+        /// The program (`sudo`).
+        program: &'static str,
+    },
     /// The value of a credential header (`Authorization: Bearer …`, `X-API-Key: …`).
     AuthHeader {
         /// The header's name, as written.
@@ -150,6 +157,7 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
     url_passwords(line, &mut out);
     headers::auth_headers(line, &mut out);
     headers::user_passwords(line, around.before, &mut out);
+    piped::piped_passwords(line, &mut out);
     for a in assignments(line) {
         if out.len() >= MAX_SECRETS_PER_LINE {
             break;

@@ -38,6 +38,8 @@ const NAME_WORDS: &[&str] = &[
     "auth",
     "Auth",
     "AUTH",
+    "sudo",
+    "sshpass",
 ];
 
 /// The triggers, as one automaton, and how many of them are format prefixes: a file is

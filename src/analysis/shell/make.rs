@@ -66,9 +66,47 @@ fn expand(line: &str, out: &mut String) {
     out.push_str(&line[copied..]);
 }
 
+/// A piece of [`recipes`]' shell text as a message shows it: the home folder as the
+/// shell says it (`~`), other variables as the Makefile spells them (`$(NAME)`), not as
+/// the rewriting left them.
+pub(crate) fn spoken(shell: &str) -> String {
+    let mut out = String::with_capacity(shell.len());
+    let mut rest = shell;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let name_len = after
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            .count();
+        if name_len > 0 && after.as_bytes().get(name_len) == Some(&b'}') {
+            let name = &after[..name_len];
+            if name == "HOME" {
+                out.push('~');
+            } else {
+                out.push_str("$(");
+                out.push_str(name);
+                out.push(')');
+            }
+            rest = &after[name_len + 1..];
+        } else {
+            out.push_str("${");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_speak_as_the_makefile_and_the_shell_do() {
+        assert_eq!(spoken("writes to ${HOME}/.bashrc"), "writes to ~/.bashrc");
+        assert_eq!(spoken("cp x ${DESTDIR}/bin ${"), "cp x $(DESTDIR)/bin ${");
+    }
 
     #[test]
     fn recipes_become_shell_of_the_same_length() {

@@ -17,12 +17,12 @@ mod statements;
 
 pub(crate) use danger::{
     Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, negated, script_dangers,
-    text_dangers,
+    suspicious_host,
 };
 pub(crate) use install::package_installs;
 pub(crate) use lex::{Command, Dialect, Word, simple_commands};
 pub(crate) use literal::{ShellMeaning, ShellSyntax, shell_syntax};
-pub(crate) use make::recipes;
+pub(crate) use make::{recipes, spoken};
 pub(crate) use runners::{Ecosystem, unpinned_runs};
 
 /// Names that denote a shell, as a language tag or as a program.
@@ -48,6 +48,47 @@ const SHELLS: &[&str] = &[
     "bat",
     "batch",
 ];
+
+/// The language of code a program is handed inline, after a flag (`bash -c`, `sh -ec`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Inline {
+    /// A shell of this dialect.
+    Shell(Dialect),
+    /// Python (`python3 -c`).
+    Python,
+    /// JavaScript (`node -e`).
+    JavaScript,
+}
+
+/// The language of the word after `flag` when `program` (its name, any case) runs it as
+/// code: `bash -c`, `bash -lc`, `python3 -c`, `node -e`, `pwsh -Command`, `cmd /c`.
+pub(crate) fn inline_script(program: &str, flag: &str) -> Option<Inline> {
+    let p = program.to_ascii_lowercase();
+    let p = p.strip_suffix(".exe").unwrap_or(&p);
+    // A cluster of short flags ending the options of a shell: `-lc`, `-ec`, `-xc`.
+    let shell_flag = flag.len() >= 2
+        && flag.starts_with('-')
+        && flag[1..].bytes().all(|b| b.is_ascii_lowercase())
+        && flag.contains('c');
+    match p {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" if shell_flag => {
+            Some(Inline::Shell(Dialect::Posix))
+        }
+        "powershell" | "pwsh"
+            if matches!(flag.to_ascii_lowercase().as_str(), "-c" | "-command") =>
+        {
+            Some(Inline::Shell(Dialect::Pwsh))
+        }
+        "cmd" if matches!(flag, "/c" | "/C" | "/k" | "/K") => Some(Inline::Shell(Dialect::Cmd)),
+        _ if p.starts_with("python") && flag == "-c" => Some(Inline::Python),
+        "node" | "nodejs" | "deno" | "bun"
+            if matches!(flag, "-e" | "--eval" | "-p" | "--print") =>
+        {
+            Some(Inline::JavaScript)
+        }
+        _ => None,
+    }
+}
 
 /// Programs that exist to run something with other privileges: recognised in any text.
 const ESCALATORS: &[&str] = &["sudo", "doas", "pkexec", "nsenter"];
@@ -299,6 +340,23 @@ mod tests {
         assert_eq!(shell_name("python"), None);
         assert_eq!(program_name("\"/usr/bin/env\""), "env");
         assert_eq!(program_name("C:\\bin\\cmd.exe"), "cmd.exe");
+    }
+
+    #[test]
+    fn inline_scripts_by_program_and_flag() {
+        assert_eq!(
+            inline_script("bash", "-lc"),
+            Some(Inline::Shell(Dialect::Posix))
+        );
+        assert_eq!(
+            inline_script("Pwsh.exe", "-Command"),
+            Some(Inline::Shell(Dialect::Pwsh))
+        );
+        assert_eq!(inline_script("python3.12", "-c"), Some(Inline::Python));
+        assert_eq!(inline_script("node", "--eval"), Some(Inline::JavaScript));
+        assert_eq!(inline_script("bash", "--login"), None);
+        assert_eq!(inline_script("bash", "-l"), None);
+        assert_eq!(inline_script("python3", "-m"), None);
     }
 
     #[test]

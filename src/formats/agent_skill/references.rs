@@ -103,6 +103,18 @@ impl Cx<'_> {
                 }
                 self.reference(&doc, r, &resolved, &mut walk);
             }
+            // `make setup` names the Makefile of its folder as surely as a path does.
+            if doc.markdown() {
+                let dir = paths::dir_of(&doc.rel);
+                for name in read_by_convention(text) {
+                    for rel in [format!("{dir}/{name}"), name.to_string()] {
+                        let rel = rel.trim_start_matches('/').to_string();
+                        if self.folder.files.contains_key(&rel) {
+                            walk.reach.files.entry(rel).or_insert(doc.depth + 1);
+                        }
+                    }
+                }
+            }
             if doc.depth == 0 {
                 for rel in self.families(text, doc.body_start, &named_dirs) {
                     walk.reach.files.entry(rel).or_insert(1);
@@ -241,4 +253,35 @@ impl Cx<'_> {
             Form::Program => false,
         }
     }
+}
+
+/// Programs that read a file of the working folder by its conventional name, and those
+/// names: `make` its Makefile, `just` its justfile, `task` its Taskfile.
+const CONVENTIONS: &[(&str, &[&str])] = &[
+    ("make", &["Makefile", "makefile", "GNUmakefile"]),
+    ("just", &["justfile", "Justfile", ".justfile"]),
+    ("task", &["Taskfile.yml", "Taskfile.yaml"]),
+];
+
+/// The files Markdown `text` has run by their conventional name: a program of
+/// [`CONVENTIONS`] at the start of a code span (`` `make setup` ``) or of a line of a code
+/// block (`$ make test`). "Make sure" in prose is no command.
+fn read_by_convention(text: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for (program, names) in CONVENTIONS {
+        let at_command = |before: &str| {
+            let before = before.trim_end_matches([' ', '$']);
+            before.is_empty() || before.ends_with(['`', '\n', '(', ';', '&', '|'])
+        };
+        let runs = text.match_indices(program).any(|(at, _)| {
+            let after = text[at + program.len()..].chars().next();
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            matches!(after, Some(' ' | '`' | '\n') | None)
+                && (at_command(&text[line_start..at]) || text[..at].ends_with('`'))
+        });
+        if runs {
+            out.extend(names.iter().copied());
+        }
+    }
+    out
 }

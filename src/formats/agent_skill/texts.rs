@@ -52,6 +52,7 @@ pub(super) fn skill<'a>(
         callable: false,
         texts,
         credentials: None,
+        handed: None,
     }]
 }
 

@@ -64,6 +64,7 @@ pub(super) fn tool<'a>(
         callable: true,
         texts: c.finish(),
         credentials: None,
+        handed: None,
     }]
 }
 

@@ -41,6 +41,7 @@ pub(super) fn tool_yaml<'a>(
         callable: true,
         texts,
         credentials: None,
+        handed: None,
     }]
 }
 
@@ -80,6 +81,7 @@ pub(super) fn skill<'a>(
         callable: true,
         texts: c.finish(),
         credentials: None,
+        handed: None,
     }]
 }
 

@@ -64,6 +64,7 @@ pub(super) fn literal_secret(
             }
             SecretKind::UrlPassword => "a password inside a URL".to_string(),
             SecretKind::UserPassword => "a `user:password` pair".to_string(),
+            SecretKind::GivenPassword { program } => format!("a password for `{program}`"),
             SecretKind::Assigned { literal: true, .. } | SecretKind::AuthHeader { .. } => {
                 "a literal credential".to_string()
             }

@@ -12,7 +12,8 @@
 use std::sync::Arc;
 
 use super::scripts::Started;
-use crate::analysis::shell::{program_name, shell_name};
+use crate::analysis::secrets::secret_name;
+use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, language};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node};
@@ -58,6 +59,7 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
         callable: false,
         texts: c.finish(),
         credentials: None,
+        handed: None,
     }]
 }
 
@@ -113,6 +115,24 @@ pub(super) fn config<'a>(
             for key in URL_KEYS {
                 c.scalar(TextKind::Endpoint, server.value(key));
             }
+            // The environment it starts with: a secret handed to it, and the addresses it
+            // is told to reach (`UPSTREAM=http://…`).
+            let env = server
+                .value("env")
+                .and_then(Node::as_map)
+                .unwrap_or_default();
+            let handed = env
+                .iter()
+                .find(|e| {
+                    secret_name(&e.key).is_some() && e.value.as_str().is_some_and(|v| !v.is_empty())
+                })
+                .map(Entry::key_span);
+            for e in env
+                .iter()
+                .filter(|e| e.value.as_str().is_some_and(|v| v.contains("://")))
+            {
+                c.scalar(TextKind::Endpoint, Some(&e.value));
+            }
             let mut texts = c.finish();
             for script in started.iter().filter(|s| s.server == entry.key) {
                 let f = &script.file;
@@ -130,30 +150,42 @@ pub(super) fn config<'a>(
                 callable: false,
                 texts,
                 credentials: None,
+                handed,
             }
         })
 }
 
-/// `command` and `args` run as one process, without a shell; the script of
-/// `sh -c SCRIPT` is also read as a shell script.
+/// `command` and `args` run as one process, without a shell; the code handed on inline
+/// (`sh -c SCRIPT`, `bash -lc`, `python3 -c`, `node -e`, `pwsh -Command`, also after `env`)
+/// is also read in its language.
 fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'a Node>) {
     c.scalar(TextKind::Command(Shell::Process), program);
     let name = program.and_then(Node::as_str).unwrap_or_default();
-    let posix = matches!(
-        shell_name(program_name(name)),
-        Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash")
-    );
     let args = seq(args);
+    // `env [-i] [NAME=value] bash -c …`: the program is the first word after them.
+    let (name, from) = if program_name(name) == "env" {
+        args.iter()
+            .position(|a| {
+                a.as_str()
+                    .is_some_and(|w| !w.starts_with('-') && !w.contains('='))
+            })
+            .map_or(("", 0), |i| (args[i].as_str().unwrap_or_default(), i + 1))
+    } else {
+        (name, 0)
+    };
     let script = args
         .iter()
-        .position(|a| a.as_str() == Some("-c"))
-        .filter(|_| posix)
-        .map(|at| at + 1);
+        .enumerate()
+        .skip(from)
+        .find_map(|(i, a)| inline_script(program_name(name), a.as_str()?).map(|l| (i + 1, l)));
     for (i, arg) in args.iter().enumerate() {
-        let shell = if Some(i) == script {
-            Shell::Posix
-        } else {
-            Shell::Process
+        let shell = match script {
+            Some((at, Inline::Shell(Dialect::Posix))) if at == i => Shell::Posix,
+            Some((at, Inline::Shell(Dialect::Pwsh))) if at == i => Shell::Pwsh,
+            Some((at, Inline::Shell(Dialect::Cmd))) if at == i => Shell::Cmd,
+            Some((at, Inline::Python)) if at == i => Shell::Python,
+            Some((at, Inline::JavaScript)) if at == i => Shell::Node,
+            _ => Shell::Process,
         };
         c.scalar(TextKind::Command(shell), Some(arg));
     }

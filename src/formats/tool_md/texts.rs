@@ -67,6 +67,7 @@ pub(super) fn file<'a>(
         callable: !agent,
         texts: c.finish(),
         credentials: transport.and_then(credentials),
+        handed: None,
     }]
 }
 

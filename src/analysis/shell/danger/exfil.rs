@@ -12,7 +12,7 @@ mod read;
 mod send;
 
 use super::super::statements::{RedirectKind, Stage, Token, is_assignment, pwsh_assigned};
-use super::services::sent_elsewhere;
+use super::services::{sent_elsewhere, serves};
 use super::unit::Unit;
 use super::vocab::{belongs_to, expansions, is_secret_name};
 use super::{Danger, DangerKind, Related};
@@ -378,7 +378,7 @@ pub(crate) fn judge(
             out.push(chain(k, start, end, "a secret variable"));
         } else if k.strong && k.carries && (k.dns || k.spelled) {
             super::push(out, k.start, k.end, DangerKind::SendsData, &k.what);
-        } else if k.uploads || (k.strong && k.carries) {
+        } else if (k.uploads || (k.strong && k.carries)) && !to_own_account(script, k) {
             // Data that is not secret, sent to a request catcher or a bare address: a report
             // the user asked to share looks just so. Only a send the description does not
             // announce is worth a word; a secret read or concealment makes it an attack.
@@ -388,6 +388,21 @@ pub(crate) fn judge(
     for (s, _) in sources.iter().zip(&used).filter(|(s, u)| !**u && s.alone) {
         super::push(out, s.start, s.end, DangerKind::ReadsCredentials, &s.what);
     }
+}
+
+/// Whether a send is authenticated, in its headers, with the credential of the service it
+/// goes to (`-H "Authorization: Bearer $GITHUB_TOKEN"` to `uploads.github.com`): what it
+/// uploads goes to the user's own account there, as a release step does.
+fn to_own_account(script: &str, k: &Sink) -> bool {
+    let Some(host) = &k.host else {
+        return false;
+    };
+    k.excluded.iter().any(|(a, b)| {
+        let header = script.get(*a..*b).unwrap_or("");
+        expansions(header)
+            .iter()
+            .any(|(_, name)| is_secret_name(name) && serves(name, host))
+    })
 }
 
 fn chain(k: &Sink, start: usize, end: usize, what: &str) -> Danger {

@@ -10,7 +10,7 @@
 use super::super::statements::{RedirectKind, Stage, Token};
 use super::later::decodes;
 use super::unit::Unit;
-use super::{DangerKind, push};
+use super::{DangerKind, Related, push};
 
 /// Start-up files of shells, read by every new shell.
 const RC_FILES: &[&str] = &[
@@ -107,6 +107,87 @@ const MARKERS: &[&str] = &[
 
 /// Every command of `unit` that persists something.
 pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
+    let from = out.len();
+    acts(script, unit, out);
+    one_per_act(out, from);
+}
+
+/// The mechanism a persistence uses, for [`one_per_act`]: the unit written and the command
+/// that enables it are one act.
+fn mechanism(what: &str) -> Option<&'static str> {
+    ["systemd", "launchd", "cron", "Run key", "scheduled task"]
+        .into_iter()
+        .find(|m| what.contains(m))
+}
+
+/// One finding for each act of persistence: the later steps of the same mechanism in the
+/// script (`cp app.service ~/.config/systemd/user/`, then `systemctl --user enable`) become
+/// the first one's related place.
+fn one_per_act(out: &mut Vec<Danger>, from: usize) {
+    let mut i = from;
+    while i < out.len() {
+        let key = persists(out[i].kind)
+            .then(|| mechanism(&out[i].what))
+            .flatten();
+        let Some(key) = key else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < out.len() {
+            if persists(out[j].kind) && mechanism(&out[j].what) == Some(key) {
+                let later = out.remove(j);
+                out[i].related.get_or_insert(Related {
+                    start: later.start,
+                    end: later.end,
+                    what: later.what,
+                });
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Whether `kind` is an act of persistence.
+fn persists(kind: DangerKind) -> bool {
+    matches!(kind, DangerKind::Persistence | DangerKind::ServiceInstall)
+}
+
+/// Whether `stage` copies a unit or agent of the project's own into `place`: a service
+/// manager's place, from a relative path of the checkout (not a temporary, hidden or
+/// absolute one, nor one outside it).
+fn own_unit(stage: &Stage, p: &str, place: &str) -> bool {
+    let managed = [
+        "a launchd agent",
+        "a systemd user unit",
+        "a systemd unit",
+        "an autostart entry",
+    ];
+    if !managed.contains(&place) || !matches!(p, "cp" | "install" | "ln") {
+        return false;
+    }
+    let operands: Vec<&Token> = stage
+        .args()
+        .iter()
+        .filter(|a| !a.text.starts_with('-'))
+        .collect();
+    let [sources @ .., _target] = operands.as_slice() else {
+        return false;
+    };
+    !sources.is_empty()
+        && sources.iter().all(|s| {
+            let t = s.text.as_str();
+            !t.starts_with(['/', '~', '$', '.'])
+                && !t.contains("..")
+                && !t.contains("://")
+                && !t.to_ascii_lowercase().contains("tmp")
+        })
+}
+
+/// Every act of persistence in `unit`, step by step.
+fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
     for (placed, index, stage) in unit.stages() {
         let p = stage.program().unwrap_or_default();
         let args = stage.args();
@@ -128,11 +209,16 @@ pub(crate) fn check(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 if *place == "a git hook" && own_hook(script, stage, &p, previous) {
                     continue;
                 }
+                let kind = if own_unit(stage, &p, place) {
+                    DangerKind::ServiceInstall
+                } else {
+                    DangerKind::Persistence
+                };
                 push(
                     out,
                     start,
                     target.end,
-                    DangerKind::Persistence,
+                    kind,
                     &format!("writes {place}: {}", target.text),
                 );
                 continue;
@@ -372,7 +458,13 @@ mod tests {
             found("echo 'nohup ~/.cache/.agent &' >> ~/.bashrc"),
             [(P, "echo 'nohup ~/.cache/.agent &' >> ~/.bashrc".to_string())]
         );
-        assert_eq!(found("cp agent.plist ~/Library/LaunchAgents/")[0].0, P);
+        // The project's own agent, copied from the checkout, or one from elsewhere.
+        assert_eq!(
+            found("cp agent.plist ~/Library/LaunchAgents/")[0].0,
+            DangerKind::ServiceInstall
+        );
+        assert_eq!(found("cp /tmp/.a.plist ~/Library/LaunchAgents/")[0].0, P);
+        assert_eq!(found("cp ~/.cache/a.plist ~/Library/LaunchAgents/")[0].0, P);
         assert_eq!(
             found("echo ssh-ed25519 AAAAC3 x >> ~/.ssh/authorized_keys")[0].0,
             P
@@ -386,6 +478,21 @@ mod tests {
             found("echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee /etc/sudoers.d/dev")[0].0,
             DangerKind::PrivilegeKept
         );
+    }
+
+    #[test]
+    fn one_finding_for_each_act() {
+        // A unit written, then enabled: one act, the enabling its related place.
+        let script = "mkdir -p ~/.config/systemd/user\ncp deploy/app.service ~/.config/systemd/user/\nsystemctl --user daemon-reload && systemctl --user enable --now app.service\n";
+        let unit = Unit::of(script);
+        let mut out = Vec::new();
+        check(script, &unit, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let related = out[0].related.as_ref().map(|r| &script[r.start..r.end]);
+        assert_eq!(related, Some("systemctl --user enable --now app.service"));
+        // Two mechanisms are two acts.
+        let two = found("cp a.plist ~/Library/LaunchAgents/\necho 'k' >> ~/.ssh/authorized_keys\n");
+        assert_eq!(two.len(), 2);
     }
 
     #[test]

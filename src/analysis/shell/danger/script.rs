@@ -26,6 +26,9 @@ pub(crate) enum Language {
     Python,
     /// JavaScript or TypeScript.
     JavaScript,
+    /// Another language (Go, Ruby, Perl, PHP): only the calls most of them spell alike, a
+    /// secret environment variable read and a request that posts data.
+    Other,
 }
 
 /// What one call's arguments are read for at most.
@@ -75,8 +78,13 @@ static ENV_DUMP: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 /// One environment variable read by name.
 static ENV_VAR: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r#"\bos\.(environ\s*\[\s*|environ\.get\s*\(\s*|getenv\s*\(\s*)["']([A-Za-z0-9_]+)["']|\bprocess\.env\.([A-Za-z0-9_]+)|\bprocess\.env\[\s*["']([A-Za-z0-9_]+)["']"#).ok()
+    Regex::new(r#"\bos\.(environ\s*\[\s*|environ\.get\s*\(\s*|getenv\s*\(\s*)["']([A-Za-z0-9_]+)["']|\bprocess\.env\.([A-Za-z0-9_]+)|\bprocess\.env\[\s*["']([A-Za-z0-9_]+)["']|\b(?:os\.Getenv|os\.LookupEnv|getenv|System\.getenv|env::var|ENV\.fetch)\s*\(\s*["']([A-Za-z0-9_]+)["']|\bENV\[\s*["']([A-Za-z0-9_]+)["']|\$ENV\{\s*["']?([A-Za-z0-9_]+)"#).ok()
 });
+
+/// The name an [`ENV_VAR`] match reads.
+fn env_name<'s>(c: &regex::Captures<'s>) -> Option<regex::Match<'s>> {
+    (2..=7).find_map(|i| c.get(i))
+}
 /// Calls that send data over the network.
 static PY_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"\b(requests|httpx|session|client|sess|http)\.(post|put|patch)\s*\(|\brequests\.request\s*\(\s*["'](POST|PUT|PATCH)|\burlopen\s*\([^)\n]*\bdata\s*=|\burlopen\s*\([^)\n]*,\s*(json\.dumps|[\w.]*\.encode\s*\(|data\b|body\b|payload\b)|\bRequest\s*\([^)\n]*\bdata\s*=|\.request\s*\(\s*["'](POST|PUT)["']|\.(sendall|sendto)\s*\(|\bsmtplib\.SMTP|\.storbinary\s*\("#).ok()
@@ -84,6 +92,12 @@ static PY_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static JS_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\bfetch\s*\(|\baxios\.(post|put|patch)\s*\(|\baxios\s*\(|\bhttps?\.request\s*\(|\bnavigator\.sendBeacon\s*\(|\bXMLHttpRequest\b").ok()
 });
+/// Calls that post data in other languages: Go's `http.Post`, Ruby's `Net::HTTP.post`,
+/// Perl's `LWP`/`HTTP::Tiny` `->post`, PHP's `curl_exec`, Rust's `reqwest` `.post(`.
+static OTHER_SEND: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"\bhttp\.(Post|PostForm)\s*\(|\bhttp\.NewRequest\s*\(\s*(http\.Method(Post|Put)|"(POST|PUT|PATCH)")|\bNet::HTTP\.(post|post_form)\b|->(post|put)\s*\(|\bcurl_exec\s*\(|\.post\s*\(\s*["']https?://"#).ok()
+});
+
 /// A request whose URL is built from data (`f"https://h/?k={v}"`, `` `https://h/${v}` ``).
 static DATA_URL: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"\b(requests\.get|httpx\.get|urlopen|fetch|axios\.get)\s*\(\s*(f["']https?://[^"'\n]*\{|`https?://[^`\n]*\$\{|["']https?://[^"'\n]*[?=/&]["']\s*\+)"#).ok()
@@ -147,6 +161,7 @@ fn shell_strings(
     let re = match lang {
         Language::Python => PY_SHELL.as_ref(),
         Language::JavaScript => JS_SHELL.as_ref(),
+        Language::Other => None,
     };
     let Some(re) = re else {
         return;
@@ -284,7 +299,7 @@ fn secrets_and_sends(
     }
     if let Some(re) = ENV_VAR.as_ref() {
         for c in re.captures_iter(source).take(64) {
-            let Some(name) = c.get(2).or_else(|| c.get(3)).or_else(|| c.get(4)) else {
+            let Some(name) = env_name(&c) else {
                 continue;
             };
             if is_secret_name(name.as_str()) {
@@ -298,6 +313,7 @@ fn secrets_and_sends(
     let send = match lang {
         Language::Python => PY_SEND.as_ref(),
         Language::JavaScript => JS_SEND.as_ref(),
+        Language::Other => OTHER_SEND.as_ref(),
     };
     let mut push_sink =
         |start: usize, end: usize, what: &str, strong: bool, host: Option<String>| {
@@ -324,6 +340,7 @@ fn secrets_and_sends(
             let call = &source[m.start()..m.start() + floor(&source[m.start()..], 400)];
             let sends = match lang {
                 Language::Python => !call.contains(".send") || source.contains("socket"),
+                Language::Other => true,
                 Language::JavaScript => {
                     !(call.starts_with("fetch")
                         || call.starts_with("axios(")

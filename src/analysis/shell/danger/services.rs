@@ -112,6 +112,18 @@ pub(crate) fn sent_elsewhere(name: &str, host: &str) -> bool {
             std::iter::once(*l).chain(core)
         })
         .collect();
+    let (named, served) = named_and_served(name, &labels);
+    if served {
+        return false;
+    }
+    // A name of no service (`API_KEY`, `PASSWORD`) says where it belongs no better than the
+    // host does; a domain where throwaway registrations cluster is nobody's API.
+    named || throwaway(&host)
+}
+
+/// Whether `name` names a service (a word of it that is no [`GENERIC_WORDS`]), and whether
+/// one of the host's `labels` serves it.
+fn named_and_served(name: &str, labels: &[&str]) -> (bool, bool) {
     let serves = |word: &str| {
         labels.iter().any(|l| {
             l.strip_prefix(word)
@@ -132,12 +144,20 @@ pub(crate) fn sent_elsewhere(name: &str, host: &str) -> bool {
             .filter(|(short, _)| *short == lower)
             .map(|(_, long)| *long);
         if serves(&lower) || aliases.into_iter().any(serves) {
-            return false;
+            return (true, true);
         }
     }
-    // A name of no service (`API_KEY`, `PASSWORD`) says where it belongs no better than the
-    // host does; a domain where throwaway registrations cluster is nobody's API.
-    named || throwaway(&host)
+    (named, false)
+}
+
+/// Whether the secret variable `name` is the credential of the service whose domain `host`
+/// is under (`GITHUB_TOKEN` for `uploads.github.com`, not for `github.example.top`): a
+/// request it authenticates goes to the user's own account there.
+pub(crate) fn serves(name: &str, host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    let mut labels = host.rsplit('.');
+    let domain = labels.nth(1).into_iter().collect::<Vec<_>>();
+    named_and_served(name, &domain).1
 }
 
 /// Parts of a host's label that name a kind of endpoint, not a service (`exchangerate-api`).
@@ -186,5 +206,13 @@ mod tests {
         assert!(sent_elsewhere("API_KEY", "keys-verify.top"));
         assert!(sent_elsewhere("PASSWORD", "probe.example.xyz"));
         assert!(!sent_elsewhere("API_KEY", "api.example-service.com"));
+    }
+
+    #[test]
+    fn a_credential_of_the_service_at_the_host() {
+        assert!(serves("GITHUB_TOKEN", "uploads.github.com"));
+        assert!(serves("GH_TOKEN", "api.github.com"));
+        assert!(!serves("GITHUB_TOKEN", "github.example.top"));
+        assert!(!serves("API_TOKEN", "uploads.github.com"));
     }
 }

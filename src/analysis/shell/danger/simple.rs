@@ -4,7 +4,8 @@
 //! script a shell is handed with `-c`.
 
 use super::super::is_privilege_command;
-use super::super::lex::{Command, Dialect, Word};
+use super::super::lex::{Command, Word};
+use super::super::{Inline, inline_script};
 use super::{Danger, DangerKind, Language, PREFIXES, dangers, program, push, script_dangers};
 
 /// Targets whose recursive deletion wipes the system or the user's files.
@@ -81,6 +82,9 @@ pub(super) fn check(script: &str, command: &Command, out: &mut Vec<Danger>) {
             }
         }
         "chmod" | "chown" | "chgrp" => permissions(script, first, args, &p, out),
+        _ if super::mounts::ENGINES.contains(&p.as_str()) => {
+            super::mounts::check(script, first, args, out);
+        }
         "nc" | "ncat" | "netcat" if flag('e', "--exec") || flag('c', "--sh-exec") => {
             push(
                 out,
@@ -124,17 +128,11 @@ pub(super) fn check(script: &str, command: &Command, out: &mut Vec<Danger>) {
     // own language (in a shell the text checks see much of it already; the findings
     // coincide and are merged).
     // `python3 -c "…"`, `node -e "…"`: read lightly, as a script of that language is.
-    let (inner, flags): (Option<Dialect>, &[&str]) = match p.as_str() {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" => (Some(Dialect::Posix), &["-c"]),
-        "powershell" | "pwsh" | "powershell.exe" | "pwsh.exe" => {
-            (Some(Dialect::Pwsh), &["-c", "-command", "-Command"])
-        }
-        "cmd" | "cmd.exe" => (Some(Dialect::Cmd), &["/c", "/C", "/k", "/K"]),
-        "python" | "python3" => (None, &["-c"]),
-        "node" | "nodejs" | "deno" | "bun" => (None, &["-e", "--eval", "-p", "--print"]),
-        _ => return,
-    };
-    let Some(i) = args.iter().position(|a| flags.contains(&a.text.as_str())) else {
+    let Some((i, inner)) = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| inline_script(&p, &a.text).map(|l| (i, l)))
+    else {
         return;
     };
     let Some(s) = args.get(i + 1) else {
@@ -157,9 +155,9 @@ pub(super) fn check(script: &str, command: &Command, out: &mut Vec<Danger>) {
         }
     };
     let found = match inner {
-        Some(dialect) => dangers(&s.text, dialect),
-        None if p.starts_with("python") => script_dangers(&s.text, Language::Python),
-        None => script_dangers(&s.text, Language::JavaScript),
+        Inline::Shell(dialect) => dangers(&s.text, dialect),
+        Inline::Python => script_dangers(&s.text, Language::Python),
+        Inline::JavaScript => script_dangers(&s.text, Language::JavaScript),
     };
     for mut d in found {
         (d.start, d.end) = map(d.start, d.end);

@@ -329,7 +329,7 @@ pub(super) fn host_of(url: &str) -> Option<String> {
 /// Whether `host` is a destination no tool's own service lives at: a public address
 /// written as numbers, a request catcher, paste site or tunnel, or a name that says it is an
 /// attacker's. Private, loopback and link-local addresses are a local service.
-pub(super) fn suspicious_host(host: &str) -> bool {
+pub(crate) fn suspicious_host(host: &str) -> bool {
     if let Some(ip) = ipv4(host) {
         let [a, b, ..] = ip;
         let local = a == 10

@@ -8,7 +8,9 @@ use super::super::services::sent_elsewhere;
 use super::super::vocab::{host_of, is_secret_name, suspicious_host, urls};
 use super::super::{Danger, DangerKind, Related};
 use super::literals::floor;
-use super::{ASSIGNED, DATA_URL, ENV_VAR, JS_SEND, Language, MAX_CALL, PY_SEND};
+use super::{
+    ASSIGNED, DATA_URL, ENV_VAR, JS_SEND, Language, MAX_CALL, OTHER_SEND, PY_SEND, env_name,
+};
 
 /// Variables followed in one script at most.
 const MAX_TAINTED: usize = 64;
@@ -42,6 +44,7 @@ pub(super) fn secret_sends(source: &str, lang: Language, out: &mut Vec<Danger>) 
     let sends = match lang {
         Language::Python => PY_SEND.as_ref(),
         Language::JavaScript => JS_SEND.as_ref(),
+        Language::Other => OTHER_SEND.as_ref(),
     };
     let calls = sends
         .into_iter()
@@ -64,7 +67,7 @@ pub(super) fn secret_sends(source: &str, lang: Language, out: &mut Vec<Danger>) 
         let found = env
             .captures_iter(&data)
             .find_map(|c| {
-                let name = c.get(2).or_else(|| c.get(3)).or_else(|| c.get(4))?;
+                let name = env_name(&c)?;
                 let m = c.get(0)?;
                 is_secret_name(name.as_str()).then(|| {
                     let closed = data[m.end()..].starts_with([']', ')']);
@@ -132,7 +135,7 @@ fn tainted(source: &str) -> Vec<Tainted> {
     let mut out: Vec<Tainted> = Vec::new();
     for (base, name, value) in &lines {
         let read = env.captures_iter(value).find_map(|c| {
-            let n = c.get(2).or_else(|| c.get(3)).or_else(|| c.get(4))?;
+            let n = env_name(&c)?;
             let m = c.get(0)?;
             is_secret_name(n.as_str()).then(|| (n.as_str().to_string(), m.start(), m.end()))
         });

@@ -20,6 +20,7 @@ pub(super) fn decoded_and_run(source: &str, lang: Language, out: &mut Vec<Danger
     let (decode, fetch, run) = match lang {
         Language::Python => (PY_DECODE.as_ref(), PY_FETCH.as_ref(), PY_RUN.as_ref()),
         Language::JavaScript => (JS_DECODE.as_ref(), JS_FETCH.as_ref(), JS_RUN.as_ref()),
+        Language::Other => return,
     };
     let (Some(decode), Some(fetch), Some(run), Some(assigned)) =
         (decode, fetch, run, ASSIGNED.as_ref())
