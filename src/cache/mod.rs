@@ -79,12 +79,15 @@ pub(crate) struct CacheStats {
     pub loaded: usize,
 }
 
+/// A used entry's new metadata, and whether it is racy, when its metadata changed.
+type Restat = Option<(Stat, bool)>;
+
 /// The archive as this run found it, and which of its entries the run used.
 struct Old {
     archive: Archive,
-    /// Entries used as they are: by number, with new metadata when theirs changed (the same
-    /// bytes under it: the next run need not hash them again).
-    used: Mutex<HashMap<usize, Option<(Stat, bool)>>>,
+    /// Entries used as they are, one cell each (the load's threads take no lock), with new
+    /// metadata when theirs changed over the same bytes: the next run need not hash them.
+    used: Box<[OnceLock<Restat>]>,
 }
 
 /// The walks of this run: old ones replayed (by number), new ones, the roots walked.
@@ -175,10 +178,8 @@ impl Cache {
                 let mut archive = thread.join().ok().flatten()?;
                 // Only once the archive's check has passed.
                 shellcheck::remember(std::mem::take(&mut archive.shellcheck));
-                Some(Old {
-                    archive,
-                    used: Mutex::new(HashMap::new()),
-                })
+                let used = archive.entries.iter().map(|_| OnceLock::new()).collect();
+                Some(Old { archive, used })
             })
             .as_ref()
     }
@@ -231,7 +232,7 @@ impl Cache {
         };
         let racy = now.is_recent(self.started);
         let restat = (!same || racy).then_some((now, racy));
-        lock(&old.used).insert(i, restat);
+        let _ = old.used.get(i).map(|cell| cell.set(restat));
         self.hits.fetch_add(1, Ordering::Relaxed);
         let deps = &e.deps;
         Some(Hit { result, deps })
@@ -290,7 +291,7 @@ impl Cache {
             let new = lock(&self.new);
             let new_sums: HashMap<&str, u128> =
                 new.iter().map(|e| (e.path.as_str(), e.sum)).collect();
-            let used = old.map(|o| lock(&o.used));
+            let used = old.map(|o| &o.used);
             // Results and entries are both sorted by path: the next entry is tried first.
             let mut next = 0;
             let mut sum = |path: &Path| {
@@ -304,7 +305,7 @@ impl Cache {
                     _ => old.archive.find(path)?,
                 };
                 next = i + 1;
-                used.contains_key(&i).then(|| old.archive.entries[i].sum)
+                used.get(i)?.get().map(|_| old.archive.entries[i].sum)
             };
             let files = results
                 .iter()
@@ -335,8 +336,8 @@ impl Cache {
         let _ = (self.old(), walk::Walks::old_walks(&self));
         let (new, resolved) = (take(self.new), take(self.resolved));
         let (old, used, had_old) = match self.old.into_inner().flatten() {
-            Some(Old { archive, used }) => (archive, take(used), true),
-            None => (Archive::default(), HashMap::new(), false),
+            Some(Old { archive, used }) => (archive, used, true),
+            None => (Archive::default(), Box::default(), false),
         };
         let Archive {
             mut entries,
@@ -358,15 +359,16 @@ impl Cache {
             }
         }
         kept_walks.extend(&walks.new);
-        for (i, restat) in &used {
-            if let (Some((stat, racy)), Some(e)) = (restat, entries.get_mut(*i)) {
+        for (i, restat) in used.iter().enumerate() {
+            if let (Some(Some((stat, racy))), Some(e)) = (restat.get(), entries.get_mut(i)) {
                 (e.stat, e.racy) = (*stat, *racy);
                 changed = true;
             }
         }
         let mut i = 0;
         entries.retain(|e| {
-            let keep = used.contains_key(&i) || !under(Path::new(&e.path), roots);
+            let hit = used.get(i).is_some_and(|u| u.get().is_some());
+            let keep = hit || !under(Path::new(&e.path), roots);
             changed |= !keep;
             i += 1;
             keep
