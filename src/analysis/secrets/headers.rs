@@ -199,16 +199,8 @@ pub(super) fn user_passwords(line: &str, before: &str, out: &mut Vec<Secret>) {
 #[cfg(test)]
 mod tests {
     use super::super::scan_line;
+    use super::super::tests::reported as found;
     use super::*;
-
-    /// The reported credentials of `line`.
-    fn found(line: &str) -> Vec<&str> {
-        scan_line(line)
-            .into_iter()
-            .filter(|s| s.reported)
-            .map(|s| &line[s.start..s.end])
-            .collect()
-    }
 
     #[test]
     fn literal_header_credentials() {

@@ -86,15 +86,7 @@ fn stands_for_one(value: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::scan_line;
-
-    fn found(line: &str) -> Vec<&str> {
-        scan_line(line)
-            .into_iter()
-            .filter(|s| s.reported)
-            .map(|s| &line[s.start..s.end])
-            .collect()
-    }
+    use super::super::tests::reported as found;
 
     #[test]
     fn passwords_handed_to_a_prompting_program() {

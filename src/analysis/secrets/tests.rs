@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// The reported credentials of `line`, as written.
-fn reported(line: &str) -> Vec<&str> {
+/// The reported credentials of `line`, as written (the other test modules of the scan
+/// use it too).
+pub(super) fn reported(line: &str) -> Vec<&str> {
     scan_line(line)
         .into_iter()
         .filter(|s| s.reported)
