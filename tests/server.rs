@@ -609,15 +609,17 @@ fn a_custom_rule_taken_out_of_the_configuration_is_known_no_more() {
     client.shutdown();
 }
 
+/// A custom rule asking cycod tools for descriptions of at least `min` characters.
+fn description_rule(min: u32) -> String {
+    format!(
+        "[[custom-rules]]\ncode = \"ORG001\"\nname = \"description-too-short\"\nseverity = \"warning\"\nmessage = \"describe `{{name}}` in at least {min} characters\"\nformats = [\"cycod-tool\"]\nthen = {{ field = \"description\", function = \"length\", options = {{ min = {min} }} }}\n"
+    )
+}
+
 #[test]
 fn a_change_to_a_file_the_configuration_extends_applies_at_once() {
-    let rule = |min: u32| {
-        format!(
-            "[[custom-rules]]\ncode = \"ORG001\"\nname = \"description-too-short\"\nseverity = \"warning\"\nmessage = \"describe `{{name}}` in at least {min} characters\"\nformats = [\"cycod-tool\"]\nthen = {{ field = \"description\", function = \"length\", options = {{ min = {min} }} }}\n"
-        )
-    };
     let tool_text = "name: list\ndescription: Lists files\nbash: ls -1\ntags: [read]\n";
-    let shared = rule(40);
+    let shared = description_rule(40);
     let repo = Repo::with(&[
         ("toolc.toml", "extend = \"policy/shared.toml\"\n"),
         ("policy/shared.toml", &shared),
@@ -631,7 +633,7 @@ fn a_change_to_a_file_the_configuration_extends_applies_at_once() {
     // The shared file, edited in the editor: its rule now asks for 5 characters.
     let policy = uri(&repo.root.join("policy/shared.toml"));
     client.open(&policy, &shared);
-    client.change(&policy, 2, &rule(5));
+    client.change(&policy, 2, &description_rule(5));
     client.diagnostics(&tool, <[Value]>::is_empty);
 
     // And back: the finding returns, with the toolc.toml that extends it open too.
@@ -645,12 +647,7 @@ fn a_change_to_a_file_the_configuration_extends_applies_at_once() {
 
 #[test]
 fn a_change_to_a_file_a_nested_configuration_extends_applies_at_once() {
-    let rule = |min: u32| {
-        format!(
-            "[[custom-rules]]\ncode = \"ORG001\"\nname = \"description-too-short\"\nseverity = \"warning\"\nmessage = \"describe `{{name}}` in at least {min} characters\"\nformats = [\"cycod-tool\"]\nthen = {{ field = \"description\", function = \"length\", options = {{ min = {min} }} }}\n"
-        )
-    };
-    let shared = rule(40);
+    let shared = description_rule(40);
     let repo = Repo::with(&[
         ("toolc.toml", ""),
         (".cycod/toolc.toml", "extend = \"../policy/team.toml\"\n"),
@@ -668,7 +665,7 @@ fn a_change_to_a_file_a_nested_configuration_extends_applies_at_once() {
     // The team's file, edited in the editor: its rule now asks for 5 characters.
     let policy = uri(&repo.root.join("policy/team.toml"));
     client.open(&policy, &shared);
-    client.change(&policy, 2, &rule(5));
+    client.change(&policy, 2, &description_rule(5));
     client.diagnostics(&tool, <[Value]>::is_empty);
     client.shutdown();
 }
