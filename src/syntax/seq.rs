@@ -2,9 +2,9 @@
 //! numbers, and lists and empty mappings of them) is held in the packed form of
 //! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32): a schema's `enum` of
 //! millions of `1`s cost sixteen times its text as nodes. A list that holds text is not
-//! packed: the readers of text (the security pass) borrow it from nodes. Readers see a slice of nodes as before (built the first time one is asked for);
-//! the readers that walk whole trees ([`Seq::scan`]) and look for text
-//! ([`Seq::all_plain`]) do not build it.
+//! packed: the readers of text (the security pass) borrow it from nodes. Readers see a
+//! slice of nodes as before (built the first time one is asked for); the readers that walk
+//! whole trees ([`Seq::scan`]) and look for text ([`Seq::all_plain`]) do not build it.
 
 use std::borrow::Cow;
 use std::ops::Deref;
