@@ -90,12 +90,12 @@ fn steps_of(text: &str) -> Option<Vec<Step>> {
     Some(steps)
 }
 
-/// The members and items of `node`, in the order the engine takes them.
-fn children(node: &Value) -> Box<dyn Iterator<Item = &Value> + '_> {
+/// Call `each` on the members and items of `node`, in the order the engine takes them.
+fn children<'v>(node: &'v Value, mut each: impl FnMut(&'v Value)) {
     match node {
-        Value::Object(map) => Box::new(map.values()),
-        Value::Array(items) => Box::new(items.iter()),
-        _ => Box::new(std::iter::empty()),
+        Value::Object(map) => map.values().for_each(each),
+        Value::Array(items) => items.iter().for_each(&mut each),
+        _ => {}
     }
 }
 
@@ -111,7 +111,7 @@ fn walk<'v>(node: &'v Value, steps: &[Step], out: &mut Vec<&'v Value>) {
                 walk(next, rest, out);
             }
         }
-        Step::Every => children(node).for_each(|c| walk(c, rest, out)),
+        Step::Every => children(node, |c| walk(c, rest, out)),
         Step::Index(i) => {
             let Some(items) = node.as_array() else { return };
             let at = if *i < 0 {
@@ -134,7 +134,7 @@ fn below<'v>(node: &'v Value, name: &str, rest: &[Step], out: &mut Vec<&'v Value
     if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
         walk(next, rest, out);
     }
-    children(node).for_each(|c| below(c, name, rest, out));
+    children(node, |c| below(c, name, rest, out));
 }
 
 impl Given {
