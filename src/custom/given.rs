@@ -6,11 +6,20 @@
 //! engine, with the nodes' places.
 
 use serde_json::Value;
-use serde_json_path::{JsonPath, LocatedNodeList, ParseError};
+use serde_json_path::{JsonPath, ParseError, PathElement};
 
-/// One step of a path the walk makes itself.
+/// A step into a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A key of a map.
+    Key(String),
+    /// An index of a list.
+    Index(usize),
+}
+
+/// One selector of a path the walk makes itself.
 #[derive(Debug, Clone, PartialEq)]
-enum Step {
+enum Selector {
     /// `.name`, `['name']`: a member.
     Name(String),
     /// `.*`, `[*]`: every member or item.
@@ -26,7 +35,7 @@ enum Step {
 pub struct Given {
     path: JsonPath,
     /// The steps, when every one is of a kind the walk makes.
-    steps: Option<Vec<Step>>,
+    steps: Option<Vec<Selector>>,
 }
 
 /// A member name written as shorthand: a letter, `_` or a non-ASCII character, then those
@@ -54,32 +63,32 @@ pub(super) fn bracketed(text: &str) -> Option<String> {
 
 /// The steps of `text` when it is `$` followed only by steps the walk makes, written without
 /// blanks (anything else is left to the engine).
-fn steps_of(text: &str) -> Option<Vec<Step>> {
+fn steps_of(text: &str) -> Option<Vec<Selector>> {
     let mut rest = text.strip_prefix('$')?;
     let mut steps = Vec::new();
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix("..") {
             let (name, next) = shorthand(after)?;
-            steps.push(Step::Below(name));
+            steps.push(Selector::Below(name));
             rest = next;
         } else if let Some(after) = rest.strip_prefix(".*") {
-            steps.push(Step::Every);
+            steps.push(Selector::Every);
             rest = after;
         } else if let Some(after) = rest.strip_prefix('.') {
             let (name, next) = shorthand(after)?;
-            steps.push(Step::Name(name));
+            steps.push(Selector::Name(name));
             rest = next;
         } else if rest.starts_with('[') {
             let end = rest.find(']')?;
             let inner = &rest[1..end];
             let step = if inner == "*" {
-                Step::Every
+                Selector::Every
             } else if let Ok(i) = inner.parse::<i64>() {
                 // RFC 9535 writes an index without `+` or leading zeros.
                 let canonical = i.to_string() == inner && inner != "-0";
-                canonical.then_some(Step::Index(i))?
+                canonical.then_some(Selector::Index(i))?
             } else {
-                Step::Name(bracketed(&rest[..=end])?)
+                Selector::Name(bracketed(&rest[..=end])?)
             };
             steps.push(step);
             rest = &rest[end + 1..];
@@ -100,19 +109,19 @@ fn children<'v>(node: &'v Value, mut each: impl FnMut(&'v Value)) {
 }
 
 /// Push what `steps` select from `node` onto `out`.
-fn walk<'v>(node: &'v Value, steps: &[Step], out: &mut Vec<&'v Value>) {
+fn walk<'v>(node: &'v Value, steps: &[Selector], out: &mut Vec<&'v Value>) {
     let Some((step, rest)) = steps.split_first() else {
         out.push(node);
         return;
     };
     match step {
-        Step::Name(name) => {
+        Selector::Name(name) => {
             if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
                 walk(next, rest, out);
             }
         }
-        Step::Every => children(node, |c| walk(c, rest, out)),
-        Step::Index(i) => {
+        Selector::Every => children(node, |c| walk(c, rest, out)),
+        Selector::Index(i) => {
             let Some(items) = node.as_array() else { return };
             let at = if *i < 0 {
                 usize::try_from(i.unsigned_abs())
@@ -125,12 +134,12 @@ fn walk<'v>(node: &'v Value, steps: &[Step], out: &mut Vec<&'v Value>) {
                 walk(next, rest, out);
             }
         }
-        Step::Below(name) => below(node, name, rest, out),
+        Selector::Below(name) => below(node, name, rest, out),
     }
 }
 
 /// `..name` then `rest`: the node's own member first, then each child's, depth first.
-fn below<'v>(node: &'v Value, name: &str, rest: &[Step], out: &mut Vec<&'v Value>) {
+fn below<'v>(node: &'v Value, name: &str, rest: &[Selector], out: &mut Vec<&'v Value>) {
     if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
         walk(next, rest, out);
     }
@@ -163,9 +172,25 @@ impl Given {
         }
     }
 
-    /// The nodes selected in `value` with their places.
-    pub(crate) fn located<'v>(&self, value: &'v Value) -> LocatedNodeList<'v> {
-        self.path.query_located(value)
+    /// The nodes selected in `value`, each with the steps from `value` to it.
+    pub(crate) fn located<'v>(&self, value: &'v Value) -> Vec<(&'v Value, Vec<Step>)> {
+        if self.is_root() {
+            return vec![(value, Vec::new())];
+        }
+        let list = self.path.query_located(value);
+        list.iter()
+            .map(|located| {
+                let steps = located
+                    .location()
+                    .iter()
+                    .map(|e| match e {
+                        PathElement::Name(n) => Step::Key((*n).to_string()),
+                        PathElement::Index(i) => Step::Index(*i),
+                    })
+                    .collect();
+                (located.node(), steps)
+            })
+            .collect()
     }
 }
 

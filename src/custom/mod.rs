@@ -17,7 +17,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
-use serde_json_path::PathElement;
 
 pub(crate) use rule::{CustomRules, RawRule, compile};
 
@@ -26,8 +25,9 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
+use given::Step;
 use rule::{CustomRule, Part, Then};
-use subject::{Step, Subject};
+use subject::Subject;
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
 /// found along the way.
@@ -116,25 +116,7 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
     if !fails {
         return true;
     }
-    let located: Vec<(&Value, Vec<Step>)> = if root {
-        vec![(&subject.value, Vec::new())]
-    } else {
-        let list = rule.given.located(&subject.value);
-        list.iter()
-            .map(|located| {
-                let steps = located
-                    .location()
-                    .iter()
-                    .map(|e| match e {
-                        PathElement::Name(n) => Step::Key((*n).to_string()),
-                        PathElement::Index(i) => Step::Index(*i),
-                    })
-                    .collect();
-                (located.node(), steps)
-            })
-            .collect()
-    };
-    for (node, mut steps) in located {
+    for (node, mut steps) in rule.given.located(&subject.value) {
         let Some((then, target, reason)) = failing(rule, node) else {
             continue;
         };

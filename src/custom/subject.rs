@@ -6,19 +6,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
+use super::given::Step;
 use super::reach::Reach;
 use crate::ir::{Lowered, Run, empty_object_schema};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::{Node, NodeKind, front_matter, json as json_syntax, yaml};
-
-/// A step into a JSON value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// A key of a map.
-    Key(String),
-    /// An index of a list.
-    Index(usize),
-}
 
 /// Bytes of a file.
 #[derive(Clone, Copy)]

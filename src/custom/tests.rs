@@ -2,7 +2,8 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::subject::{self, Step};
+use super::given::Step;
+use super::subject;
 use super::*;
 use crate::source::{FormatId, SourceFile};
 
