@@ -32,11 +32,11 @@ fn conditional(given: &str) -> bool {
 /// is not reported: a shared rule set may name formats a repository does not have; nor is
 /// one whose `given` is [`conditional`].
 pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> Vec<Diagnostic> {
-    // By the rule itself: two configurations may declare different rules with one code.
-    let mut seen: HashMap<*const CustomRule, Seen> = HashMap::new();
     if !configs.has_custom_rules() {
         return Vec::new();
     }
+    // By the rule itself: two configurations may declare different rules with one code.
+    let mut seen: HashMap<*const CustomRule, Seen> = HashMap::new();
     for r in results {
         let plan = configs
             .for_path(&r.file.path)

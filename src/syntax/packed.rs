@@ -33,6 +33,14 @@ impl<'a> TreeRef<'a> {
             TreeRef::Held(n) => std::borrow::Cow::Borrowed(n),
         }
     }
+
+    /// The JSON value of the tree (a packed one is not unpacked into nodes for it twice).
+    pub(crate) fn to_json(self) -> serde_json::Value {
+        match self {
+            TreeRef::Packed(p) => p.to_json(),
+            TreeRef::Held(n) => n.to_json(),
+        }
+    }
 }
 
 const NULL: u8 = 0;

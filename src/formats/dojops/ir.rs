@@ -93,20 +93,14 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     };
     let schema = companion(&t.input);
     let output = companion(&t.output);
-    let json = |tree: Option<(_, TreeRef<'_>)>| {
-        tree.map(|(_, tree)| match tree {
-            TreeRef::Held(node) => node.to_json(),
-            TreeRef::Packed(packed) => packed.to_json(),
-        })
-    };
     Some(Lowered {
         tool: Tool {
             name: name.value.clone(),
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: json(schema).unwrap_or_else(empty_object_schema),
-            output_schema: json(output),
+            input_schema: schema.map_or_else(empty_object_schema, |(_, tree)| tree.to_json()),
+            output_schema: output.map(|(_, tree)| tree.to_json()),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),
