@@ -304,6 +304,11 @@ impl Function {
             }
             (Function::NotPattern(re), Some(v)) => {
                 let text = scalar_text(v)?;
+                // Most values do not match: `is_match` stops at the first sign of a match
+                // and never looks for where it starts, which `find` does.
+                if !re.is_match(&text) {
+                    return None;
+                }
                 let found = re.find(&text)?;
                 Some(format!(
                     "{what} matches `{}` (`{}`)",

@@ -99,30 +99,32 @@ fn steps_of(text: &str) -> Option<Vec<Selector>> {
     Some(steps)
 }
 
-/// Call `each` on the members and items of `node`, in the order the engine takes them.
-fn children<'v>(node: &'v Value, mut each: impl FnMut(&'v Value)) {
+/// Call `each` on the members and items of `node`, in the order the engine takes them,
+/// until it says stop (true).
+fn children<'v>(node: &'v Value, mut each: impl FnMut(&'v Value) -> bool) -> bool {
     match node {
-        Value::Object(map) => map.values().for_each(each),
-        Value::Array(items) => items.iter().for_each(&mut each),
-        _ => {}
+        Value::Object(map) => map.values().any(each),
+        Value::Array(items) => items.iter().any(&mut each),
+        _ => false,
     }
 }
 
-/// Push what `steps` select from `node` onto `out`.
-fn walk<'v>(node: &'v Value, steps: &[Selector], out: &mut Vec<&'v Value>) {
+/// Hand what `steps` select from `node` to `found`, in order, until it says stop (true);
+/// true when it did.
+fn walk<'v>(node: &'v Value, steps: &[Selector], found: &mut dyn FnMut(&'v Value) -> bool) -> bool {
     let Some((step, rest)) = steps.split_first() else {
-        out.push(node);
-        return;
+        return found(node);
     };
     match step {
-        Selector::Name(name) => {
-            if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
-                walk(next, rest, out);
-            }
-        }
-        Selector::Every => children(node, |c| walk(c, rest, out)),
+        Selector::Name(name) => node
+            .as_object()
+            .and_then(|m| m.get(name))
+            .is_some_and(|next| walk(next, rest, found)),
+        Selector::Every => children(node, |c| walk(c, rest, found)),
         Selector::Index(i) => {
-            let Some(items) = node.as_array() else { return };
+            let Some(items) = node.as_array() else {
+                return false;
+            };
             let at = if *i < 0 {
                 usize::try_from(i.unsigned_abs())
                     .ok()
@@ -130,20 +132,31 @@ fn walk<'v>(node: &'v Value, steps: &[Selector], out: &mut Vec<&'v Value>) {
             } else {
                 usize::try_from(*i).ok()
             };
-            if let Some(next) = at.and_then(|a| items.get(a)) {
-                walk(next, rest, out);
-            }
+            at.and_then(|a| items.get(a))
+                .is_some_and(|next| walk(next, rest, found))
         }
-        Selector::Below(name) => below(node, name, rest, out),
+        Selector::Below(name) => below(node, name, rest, found),
     }
 }
 
 /// `..name` then `rest`: the node's own member first, then each child's, depth first.
-fn below<'v>(node: &'v Value, name: &str, rest: &[Selector], out: &mut Vec<&'v Value>) {
-    if let Some(next) = node.as_object().and_then(|m| m.get(name)) {
-        walk(next, rest, out);
-    }
-    children(node, |c| below(c, name, rest, out));
+fn below<'v>(
+    node: &'v Value,
+    name: &str,
+    rest: &[Selector],
+    found: &mut dyn FnMut(&'v Value) -> bool,
+) -> bool {
+    let own = node.as_object().and_then(|m| m.get(name));
+    own.is_some_and(|next| walk(next, rest, found))
+        || children(node, |c| below(c, name, rest, found))
+}
+
+/// What [`Given::visit`] saw.
+pub(crate) struct Visited {
+    /// A node was selected.
+    pub selected: bool,
+    /// The visitor said stop.
+    pub stopped: bool,
 }
 
 impl Given {
@@ -161,15 +174,34 @@ impl Given {
     }
 
     /// The nodes selected in `value`, in the engine's order.
-    pub(crate) fn select<'v>(&self, value: &'v Value) -> Vec<&'v Value> {
-        match &self.steps {
-            Some(steps) => {
-                let mut out = Vec::new();
-                walk(value, steps, &mut out);
-                out
-            }
-            None => self.path.query(value).all(),
-        }
+    #[cfg(test)]
+    fn select<'v>(&self, value: &'v Value) -> Vec<&'v Value> {
+        let mut out = Vec::new();
+        self.visit(value, |v| {
+            out.push(v);
+            false
+        });
+        out
+    }
+
+    /// Hand the nodes selected in `value` to `found`, in the engine's order, until it says
+    /// stop (true): a subject that passes is read without a list of its nodes. Says whether
+    /// a node was selected, and whether `found` stopped.
+    pub(crate) fn visit<'v>(
+        &self,
+        value: &'v Value,
+        mut found: impl FnMut(&'v Value) -> bool,
+    ) -> Visited {
+        let mut selected = false;
+        let mut each = |v: &'v Value| {
+            selected = true;
+            found(v)
+        };
+        let stopped = match &self.steps {
+            Some(steps) => walk(value, steps, &mut each),
+            None => self.path.query(value).all().into_iter().any(each),
+        };
+        Visited { selected, stopped }
     }
 
     /// The nodes selected in `value`, each with the steps from `value` to it.

@@ -107,11 +107,13 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
     let fails = if root {
         failing(rule, &subject.value).is_some()
     } else {
-        let nodes = rule.given.select(&subject.value);
-        if nodes.is_empty() {
+        let seen = rule
+            .given
+            .visit(&subject.value, |node| failing(rule, node).is_some());
+        if !seen.selected {
             return false;
         }
-        nodes.iter().any(|node| failing(rule, node).is_some())
+        seen.stopped
     };
     if !fails {
         return true;

@@ -160,6 +160,13 @@ fn open_run(run: &Run) -> bool {
 pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a> {
     let file = lowered.file;
     let path = file.display();
+    let parameters = reach
+        .open("parameters")
+        .then(|| lowered.take_input_schema());
+    let output = reach
+        .open("output")
+        .then(|| lowered.take_output_schema())
+        .flatten();
     let tool = &mut lowered.tool;
     let mut view = Map::new();
     let mut put = |key: &str, value: Option<Value>| {
@@ -183,12 +190,8 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
             Some(Value::String(std::mem::take(&mut tool.description))),
         );
     }
-    if reach.open("parameters") {
-        put("parameters", Some(tool.input_schema.take()));
-    }
-    if reach.open("output") {
-        put("output", tool.output_schema.take());
-    }
+    put("parameters", parameters);
+    put("output", output);
     if reach.whole("commands") {
         let mut lines = Vec::new();
         commands(&tool.run, &mut lines);

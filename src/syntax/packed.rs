@@ -34,11 +34,13 @@ impl<'a> TreeRef<'a> {
         }
     }
 
-    /// The JSON value of the tree (a packed one is not unpacked into nodes for it twice).
-    pub(crate) fn to_json(self) -> serde_json::Value {
+    /// The tree as JSON when packed; `null` when held. A held tree is lowered right after
+    /// its load, for the custom rules, whose view makes its JSON only when a rule reads it
+    /// (`crate::ir::Lowered::take_input_schema`).
+    pub(crate) fn json_unless_held(self) -> serde_json::Value {
         match self {
             TreeRef::Packed(p) => p.to_json(),
-            TreeRef::Held(n) => n.to_json(),
+            TreeRef::Held(_) => serde_json::Value::Null,
         }
     }
 }

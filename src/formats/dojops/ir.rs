@@ -37,9 +37,14 @@ pub(crate) fn lower<'a>(
             Item::Policy(_) => None,
         };
         let Some(t) = lowered else { continue };
-        let refused = policies
-            .get(&project_of(&r.file.path))
-            .and_then(|(file, p)| Some((file, p.refusal(&t.tool.name)?)));
+        // Most repositories have no policy: no project folder to work out for each tool.
+        let refused = if policies.is_empty() {
+            None
+        } else {
+            policies
+                .get(&project_of(&r.file.path))
+                .and_then(|(file, p)| Some((file, p.refusal(&t.tool.name)?)))
+        };
         match refused {
             Some((policy, (reason, span))) => out.left_out.push(LeftOut {
                 name: t.tool.name.clone(),
@@ -99,8 +104,9 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: schema.map_or_else(empty_object_schema, |(_, tree)| tree.to_json()),
-            output_schema: output.map(|(_, tree)| tree.to_json()),
+            input_schema: schema
+                .map_or_else(empty_object_schema, |(_, tree)| tree.json_unless_held()),
+            output_schema: output.map(|(_, tree)| tree.json_unless_held()),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),
