@@ -160,8 +160,12 @@ pub(crate) struct Checked {
 
 impl Checked {
     fn run(&mut self, rule: &CustomRule, subject: &Subject<'_>) {
-        if evaluate(rule, subject, &mut self.found) && !self.matched.contains(&rule.rule.code) {
-            self.matched.push(rule.rule.code);
+        // A rule's code is one string for the run: the same rule is found by its address.
+        let code = rule.rule.code;
+        if evaluate(rule, subject, &mut self.found)
+            && !self.matched.iter().any(|m| std::ptr::eq(*m, code))
+        {
+            self.matched.push(code);
         }
     }
 }

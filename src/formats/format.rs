@@ -238,8 +238,10 @@ pub(crate) fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec
                 SyntaxErrorKind::TooDeep => &syn::NESTING_TOO_DEEP,
                 SyntaxErrorKind::MultipleDocuments => &syn::MULTIPLE_DOCUMENTS,
             };
-            // YAML parser text becomes toolc's words, with the usual cause as the help.
-            let phrase = (e.kind == SyntaxErrorKind::Yaml).then(|| yaml_words::phrase(&e.message));
+            // YAML parser text becomes toolc's words, with the usual cause as the help (an
+            // error that explains itself is in toolc's words already).
+            let phrase = (e.kind == SyntaxErrorKind::Yaml && e.explain.is_none())
+                .then(|| yaml_words::phrase(&e.message));
             let message = phrase
                 .as_ref()
                 .map_or_else(|| e.message.clone(), |p| p.message.clone());

@@ -10,6 +10,7 @@ pub(crate) mod scalar;
 pub(crate) mod seq;
 pub(crate) mod sniff;
 pub(crate) mod yaml;
+mod yaml_marks;
 
 pub(crate) use later::{Again, Later};
 pub(crate) use packed::{Packed, TreeRef};

@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 
-use granit_parser::{ErrorKind, Event, Parser, ScalarStyle, Span as YSpan};
+use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
+use super::yaml_marks::{scan_error, token_span};
 use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
 use crate::source::Span;
 
@@ -40,117 +41,13 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
                 }
             }
             Some(Err(err)) => {
-                let offset = crate::text::floor_boundary(
-                    text,
-                    err.marker().byte_offset().unwrap_or(0).min(text.len()),
-                );
-                let mut message = err.info();
-                if message.is_empty() {
-                    message = "malformed YAML".to_string();
-                }
-                let (kind, message, span) = match err.kind() {
-                    ErrorKind::RecursionLimitExceeded => (
-                        SyntaxErrorKind::TooDeep,
-                        "the document is nested deeper than the YAML parser allows".to_string(),
-                        token_span(text, offset),
-                    ),
-                    // The parser marks the start of the scalar or the column after the tab;
-                    // the user needs to see the tab itself.
-                    ErrorKind::TabInPlainScalar
-                    | ErrorKind::TabInBlockIndentation
-                    | ErrorKind::TabInIndentation
-                    | ErrorKind::TabNotAllowed => {
-                        let at = tab_near(text, offset).unwrap_or(offset);
-                        (
-                            SyntaxErrorKind::Yaml,
-                            "a tab is used for indentation; YAML indents with spaces only"
-                                .to_string(),
-                            Span::new(at, at + usize::from(text[at..].starts_with('\t'))),
-                        )
-                    }
-                    // The parser marks the start of the scalar; point at the bad escape itself.
-                    ErrorKind::UnknownQuotedScalarEscape => {
-                        let span = bad_escape_after(text, offset)
-                            .unwrap_or_else(|| token_span(text, offset));
-                        (SyntaxErrorKind::Yaml, lowercase_first(&message), span)
-                    }
-                    _ => (
-                        SyntaxErrorKind::Yaml,
-                        lowercase_first(&message),
-                        token_span(text, offset),
-                    ),
-                };
-                builder.out.errors.push(SyntaxError {
-                    kind,
-                    message,
-                    span: span.shifted(base),
-                    related: None,
-                    explain: None,
-                });
+                builder.out.errors.push(scan_error(text, base, &err));
                 builder.out.root = None;
                 break;
             }
         }
     }
     builder.out
-}
-
-/// The offending tab for a tab error at `offset`: in the indentation of the marked line, or
-/// the first tab after the mark.
-fn tab_near(text: &str, offset: usize) -> Option<usize> {
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let indent = &text[line_start..offset];
-    if let Some(i) = indent.find('\t')
-        && indent[..i].chars().all(|c| c == ' ')
-    {
-        return Some(line_start + i);
-    }
-    text[offset..].find('\t').map(|i| offset + i)
-}
-
-/// The first backslash escape after `offset` (on the same line) that YAML's double-quoted
-/// scalars do not define, as a two-character span.
-fn bad_escape_after(text: &str, offset: usize) -> Option<Span> {
-    const VALID: &str = "0abt\tnvfre \"/\\N_LPxuU";
-    let line = &text[offset..text[offset..].find('\n').map_or(text.len(), |i| offset + i)];
-    let mut chars = line.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c == '\\' {
-            let (_, next) = chars.next()?;
-            if !VALID.contains(next) {
-                return Some(Span::new(offset + i, offset + i + 1 + next.len_utf8()));
-            }
-        }
-    }
-    None
-}
-
-/// The span of the token at `offset`: up to the next whitespace, at least one character.
-fn token_span(text: &str, offset: usize) -> Span {
-    let rest = &text[offset..];
-    let len = rest
-        .char_indices()
-        .find(|(_, c)| c.is_whitespace())
-        .map_or(rest.len(), |(i, _)| i);
-    let len = if len == 0 {
-        rest.chars().next().map_or(0, char::len_utf8)
-    } else {
-        len
-    };
-    let len = if rest.starts_with(['\n', '\r']) {
-        0
-    } else {
-        len
-    };
-    Span::new(offset, offset + len)
-}
-
-fn lowercase_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
 }
 
 struct Anchored {
