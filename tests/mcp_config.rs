@@ -366,6 +366,22 @@ fn unpinned_packages_and_plaintext_urls() {
 }
 
 #[test]
+fn plain_http_to_a_container_or_cluster_name_is_not_reported() {
+    for host in [
+        "jenkins:8080",
+        "host.docker.internal:3000",
+        "search.tools.svc.cluster.local",
+    ] {
+        let text = edit(CLAUDE, "https://api.example.com", &format!("http://{host}"));
+        let found = check(&[(".mcp.json", &text)]);
+        assert!(
+            !found.iter().any(|f| f.contains("MCP021")),
+            "{host}: {found:#?}"
+        );
+    }
+}
+
+#[test]
 fn other_tools_json_at_these_paths_is_not_claimed() {
     for (path, text) in [
         ("mcp.json", "{\"servers\": [\"a\", \"b\"]}\n"),

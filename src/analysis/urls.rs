@@ -66,6 +66,20 @@ impl<'s> Url<'s> {
             || host == "::1"
             || host == "0.0.0.0"
     }
+
+    /// True when the host is a name only this machine or its container or cluster network
+    /// resolves: a name without a dot (a Compose service, `jenkins`), `host.docker.internal`
+    /// and other `*.internal` names, `*.local` (mDNS), and Kubernetes service names
+    /// (`*.svc`, `*.svc.cluster.local`). Traffic to it does not cross a network the
+    /// definition's author does not run.
+    pub(crate) fn is_local_name(&self) -> bool {
+        let host = self.host.to_ascii_lowercase();
+        let ip = host.contains(':') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        !ip && (!host.contains('.')
+            || [".internal", ".local", ".svc", ".svc.cluster.local"]
+                .iter()
+                .any(|end| host.ends_with(end)))
+    }
 }
 
 #[cfg(test)]
@@ -87,5 +101,28 @@ mod tests {
         assert!(Url::parse("/relative/path").is_none());
         assert!(Url::parse("https://").is_none());
         assert!(Url::parse("1http://x").is_none());
+    }
+
+    #[test]
+    fn local_network_names() {
+        let local = |u: &str| Url::parse(u).is_some_and(|u| u.is_local_name());
+        for u in [
+            "http://jenkins:8080/mcp",
+            "http://host.docker.internal:3000",
+            "http://printer.local/",
+            "http://api.tools.svc.cluster.local:80",
+            "http://api.tools.svc:80",
+        ] {
+            assert!(local(u), "{u}");
+        }
+        for u in [
+            "http://docs.example.com/mcp",
+            "http://10.0.0.5:8080",
+            "http://203.0.113.9/",
+            "http://[2001:db8::1]/",
+            "http://internal.example.com/",
+        ] {
+            assert!(!local(u), "{u}");
+        }
     }
 }

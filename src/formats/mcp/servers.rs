@@ -407,7 +407,9 @@ fn plaintext(
     let Some(u) = Url::parse(url) else {
         return;
     };
-    if !u.is_http() || u.is_loopback() {
+    // A name only a container or cluster network resolves (`http://jenkins:8080` beside
+    // it in Compose) is how such services are reached; TLS there is the network's business.
+    if !u.is_http() || u.is_loopback() || u.is_local_name() {
         return;
     }
     let host_span = crate::formats::fields::span_in_value(
