@@ -333,11 +333,10 @@ impl<'a> Collector<'a> {
     /// A string, or each string of a sequence.
     pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
-            // A list of only numbers and the like holds no text (and stays packed).
-            Some(NodeKind::Seq(items)) if items.all_plain() => {}
+            // Read without building a packed list's nodes.
             Some(NodeKind::Seq(items)) => {
-                for item in items {
-                    self.scalar(kind, Some(item));
+                for (s, span) in items.strings() {
+                    self.text(kind, s, span);
                 }
             }
             _ => self.scalar(kind, node),
@@ -348,7 +347,7 @@ impl<'a> Collector<'a> {
     pub(crate) fn nested(&mut self, kind: TextKind, node: &'a Node) {
         match &node.kind {
             NodeKind::String(_) => self.scalar(kind, Some(node)),
-            NodeKind::Seq(items) if items.all_plain() => {}
+            NodeKind::Seq(items) if items.flat() => self.strings(kind, Some(node)),
             NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
             NodeKind::Map(entries) => {
                 for e in entries {
