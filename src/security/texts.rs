@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, NodeKind, scalar};
+use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
 
 /// What a text is to the model: it decides how serious a finding in it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,6 +234,36 @@ pub(crate) struct ToolTexts<'a> {
     /// a plain `http://` address at a bare public IP it is pointed to may then receive it.
     #[serde(default)]
     pub handed: Option<Span>,
+    /// Its long lists of schema values, read a batch at a time rather than held as a text
+    /// each (an `enum` of millions of `"a"`s took fourteen times its size in texts).
+    #[serde(skip)]
+    pub values: Vec<Values<'a>>,
+}
+
+/// A long list of schema values (a packed [`Seq`]): its strings are texts of `kind`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Values<'a> {
+    /// What each string is.
+    pub kind: TextKind,
+    /// The list.
+    pub list: &'a Seq,
+    /// The file it is written in.
+    pub file: &'a Arc<SourceFile>,
+}
+
+impl<'a> Values<'a> {
+    /// A text for each string that is not empty, made as it is read.
+    pub(crate) fn texts(self) -> impl Iterator<Item = Text<'a>> {
+        self.list
+            .strings()
+            .filter(|(s, _)| !s.is_empty())
+            .map(move |(s, span)| Text {
+                kind: self.kind,
+                value: Cow::Borrowed(s),
+                file: Arc::clone(self.file),
+                span,
+            })
+    }
 }
 
 impl<'a> ToolTexts<'a> {
@@ -283,12 +313,14 @@ pub(crate) fn listed_tool<'a>(
         c.schema(schema);
     }
     more(&mut c);
+    let (texts, values) = c.finish_with_values();
     ToolTexts {
         name: name.finish().pop(),
         callable: true,
-        texts: c.finish(),
+        texts,
         credentials: None,
         handed: None,
+        values,
     }
 }
 
@@ -296,6 +328,7 @@ pub(crate) fn listed_tool<'a>(
 pub(crate) struct Collector<'a> {
     file: &'a Arc<SourceFile>,
     texts: Vec<Text<'a>>,
+    values: Vec<Values<'a>>,
 }
 
 impl<'a> Collector<'a> {
@@ -304,6 +337,7 @@ impl<'a> Collector<'a> {
         Collector {
             file,
             texts: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -333,6 +367,14 @@ impl<'a> Collector<'a> {
     /// A string, or each string of a sequence.
     pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
+            // A long list of values is kept as the list, to be read in batches.
+            Some(NodeKind::Seq(list)) if list.flat() && kind.is_schema_value() => {
+                self.values.push(Values {
+                    kind,
+                    list,
+                    file: self.file,
+                });
+            }
             // Read without building a packed list's nodes.
             Some(NodeKind::Seq(items)) => {
                 for (s, span) in items.strings() {
@@ -420,9 +462,16 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// The texts collected.
+    /// The texts collected, a long list's values among them.
     pub(crate) fn finish(self) -> Vec<Text<'a>> {
-        self.texts
+        let mut texts = self.texts;
+        texts.extend(self.values.into_iter().flat_map(Values::texts));
+        texts
+    }
+
+    /// The texts collected, and the long lists of values apart ([`ToolTexts::values`]).
+    pub(crate) fn finish_with_values(self) -> (Vec<Text<'a>>, Vec<Values<'a>>) {
+        (self.texts, self.values)
     }
 }
 
