@@ -7,7 +7,9 @@ use std::collections::HashMap;
 
 use granit_parser::{ErrorKind, Event, Parser, ScalarStyle, Span as YSpan};
 
-use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
+use super::{
+    Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError, SyntaxErrorKind,
+};
 use crate::source::Span;
 
 /// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
@@ -162,7 +164,7 @@ struct Anchored {
 enum Frame {
     Seq {
         start: usize,
-        items: Vec<Node>,
+        items: SeqBuilder,
         anchor: usize,
     },
     Map {
@@ -224,7 +226,7 @@ impl Builder<'_> {
                 self.check_depth(span)?;
                 self.stack.push(Frame::Seq {
                     start: span.start,
-                    items: Vec::new(),
+                    items: SeqBuilder::growing(span.start),
                     anchor,
                 });
             }
@@ -248,7 +250,7 @@ impl Builder<'_> {
                         items,
                         anchor,
                     } => {
-                        let end = items.last().map_or(span.end, |n| n.span().end);
+                        let end = items.last_end().unwrap_or(span.end);
                         let end = if self.is_flow_close(span) {
                             span.end
                         } else {
@@ -257,7 +259,7 @@ impl Builder<'_> {
                         (
                             Node::new(
                                 Span::new(start, end.max(start)),
-                                NodeKind::Seq(items.into()),
+                                NodeKind::Seq(items.finish()),
                             ),
                             anchor,
                         )
