@@ -546,9 +546,16 @@ fn an_mcp_tool_list_named_on_the_command_line_is_read_for_poisoning() {
 /// The `SEC` findings of an agentcli manifest whose one parameter's `enum` is `values`, each
 /// as its code and the text it points at.
 fn enum_findings(values: &[String]) -> Vec<String> {
-    let manifest = format!(
-        r#"{{"tools":[{{"name":"convert","description":"Convert a document.","schema":{{"type":"object","properties":{{"format":{{"type":"string","enum":[{}]}}}}}},"command":["./tools/bin/convert"]}}]}}"#,
+    schema_findings(&format!(
+        r#"{{"format":{{"type":"string","enum":[{}]}}}}"#,
         values.join(",")
+    ))
+}
+
+/// The `SEC` findings of an agentcli manifest whose schema's `properties` are `properties`.
+fn schema_findings(properties: &str) -> Vec<String> {
+    let manifest = format!(
+        r#"{{"tools":[{{"name":"convert","description":"Convert a document.","schema":{{"type":"object","properties":{properties}}},"command":["./tools/bin/convert"]}}]}}"#
     );
     let repo = Repo::with(&[("tools.json", &manifest)]);
     let report = check_dir(&repo.root).expect("valid config");
@@ -582,4 +589,26 @@ fn planted_values_in_a_long_enum_are_found_as_in_a_short_one() {
     assert!(found.iter().any(|f| f.starts_with("SEC060")), "{found:?}");
     assert!(found.iter().any(|f| f.starts_with("SEC053")), "{found:?}");
     assert_eq!(enum_findings(&long), found);
+}
+
+/// Thousands of parameters (their names read in batches) are read as a few: a side-channel
+/// name, a name of mixed scripts and one with a hidden character give the same findings.
+#[test]
+fn planted_names_among_thousands_of_parameters_are_found_as_among_a_few() {
+    let planted = [
+        r#""note_to_assistant": {"type": "string"}"#.to_string(),
+        r#""s\u0435nd_email": {"type": "string"}"#.to_string(),
+        r#""pa\u200bth": {"type": "string", "description": "Where"}"#.to_string(),
+    ];
+    let mut long: Vec<String> = (0..5_000)
+        .map(|i| format!(r#""p{i}": {{"type": "string"}}"#))
+        .collect();
+    long[7] = planted[0].clone();
+    long[4_096] = planted[1].clone();
+    long[4_999] = planted[2].clone();
+    let found = schema_findings(&format!("{{{}}}", planted.join(",")));
+    assert!(found.iter().any(|f| f.starts_with("SEC060")), "{found:?}");
+    assert!(found.iter().any(|f| f.starts_with("SEC062")), "{found:?}");
+    assert!(found.len() >= 3, "{found:?}");
+    assert_eq!(schema_findings(&format!("{{{}}}", long.join(","))), found);
 }

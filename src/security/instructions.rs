@@ -102,18 +102,7 @@ pub(super) fn check<'t>(
             message: Some(signal.message),
         });
     }
-    for side in side_channels(tool) {
-        found.push(Finding {
-            file: Arc::clone(&side.text.file),
-            kind: side.text.kind,
-            span: side.text.span,
-            rule: &sec::SIDE_CHANNEL_PARAMETER,
-            class: Some(Class::Send),
-            what: side.why.to_string(),
-            quoted: side.text.value.to_string(),
-            message: None,
-        });
-    }
+    side_signals(&tool.texts, &mut found);
     let (mentioned, told): (Vec<Finding>, Vec<Finding>) = found
         .into_iter()
         .partition(|f| context.mention(&f.file, f.span.start).is_some());
@@ -147,6 +136,25 @@ pub(super) fn find<'t>(
                 found.push(f);
             }
         }
+    }
+}
+
+/// The parameter names among `texts` that are side channels, as signals.
+pub(super) fn side_signals<'t>(
+    texts: impl IntoIterator<Item = &'t Text<'t>>,
+    found: &mut Vec<Finding>,
+) {
+    for side in side_channels(texts) {
+        found.push(Finding {
+            file: Arc::clone(&side.text.file),
+            kind: side.text.kind,
+            span: side.text.span,
+            rule: &sec::SIDE_CHANNEL_PARAMETER,
+            class: Some(Class::Send),
+            what: side.why.to_string(),
+            quoted: side.text.value.to_string(),
+            message: None,
+        });
     }
 }
 

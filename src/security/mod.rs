@@ -86,7 +86,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
     for tool in tools {
         let tool = &tool;
         hidden::check_texts(tool.all(), &mut out.covered, &mut out.findings);
-        names::mixed_scripts(tool, &mut out.findings);
+        names::mixed_scripts(tool.all(), &mut out.findings);
         joined.clear();
         for t in tool
             .all()
@@ -133,10 +133,11 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
 /// How many values of a long list are held as texts at once.
 const BATCH: usize = 4096;
 
-/// A tool's long list of schema values, a batch of texts at a time: of the checks above,
-/// only those of hidden characters and of instructions read values, and each reads one
-/// value at a time (their signals join the tool's in `signals`; `chains` are the places of
-/// its commands' whole exfiltrations, already reported).
+/// A tool's long list of schema values or parameter names, a batch of texts at a time: of
+/// the checks above, only those of hidden characters, mixed scripts, instructions and side
+/// channels read them, and each reads one text at a time (their signals join the tool's in
+/// `signals`; `chains` are the places of its commands' whole exfiltrations, already
+/// reported).
 fn check_values(
     list: Values<'_>,
     chains: &[Span],
@@ -150,13 +151,16 @@ fn check_values(
         batch.clear();
         batch.extend(texts.by_ref().take(BATCH));
         hidden::check_texts(&batch, &mut out.covered, &mut out.findings);
+        names::mixed_scripts(&batch, &mut out.findings);
+        instructions::side_signals(&batch, signals);
         joined.clear();
-        for t in &batch {
+        for t in batch.iter().filter(|t| t.kind.is_schema_value()) {
             joined.push_str(&t.value);
             joined.push('\n');
         }
         if patterns::look(&joined).instructions {
-            instructions::find(batch.iter(), chains, signals);
+            let values = batch.iter().filter(|t| t.kind.is_schema_value());
+            instructions::find(values, chains, signals);
         }
     }
 }

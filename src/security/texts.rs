@@ -240,22 +240,45 @@ pub(crate) struct ToolTexts<'a> {
     pub values: Vec<Values<'a>>,
 }
 
-/// A long list of schema values (a packed [`Seq`]): its strings are texts of `kind`.
+/// A long list of schema values (a packed [`Seq`]), or the names of a long map of
+/// parameters: each string a text of `kind`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Values<'a> {
     /// What each string is.
     pub kind: TextKind,
-    /// The list.
-    pub list: &'a Seq,
+    /// Where the strings are.
+    pub source: Source<'a>,
     /// The file it is written in.
     pub file: &'a Arc<SourceFile>,
 }
 
+/// Where the strings of [`Values`] are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Source<'a> {
+    /// The string items of a list.
+    Strings(&'a Seq),
+    /// The keys of a mapping.
+    Keys(&'a [Entry]),
+}
+
+/// Mappings of more parameters than this have their names read in batches.
+const LONG_MAP: usize = 256;
+
 impl<'a> Values<'a> {
     /// A text for each string that is not empty, made as it is read.
     pub(crate) fn texts(self) -> impl Iterator<Item = Text<'a>> {
-        self.list
-            .strings()
+        let (strings, keys) = match self.source {
+            Source::Strings(list) => (Some(list.strings()), None),
+            Source::Keys(entries) => (None, Some(entries.iter())),
+        };
+        let keys = keys
+            .into_iter()
+            .flatten()
+            .map(|e| (e.key.as_str(), e.key_span()));
+        strings
+            .into_iter()
+            .flatten()
+            .chain(keys)
             .filter(|(s, _)| !s.is_empty())
             .map(move |(s, span)| Text {
                 kind: self.kind,
@@ -371,7 +394,7 @@ impl<'a> Collector<'a> {
             Some(NodeKind::Seq(list)) if list.flat() && kind.is_schema_value() => {
                 self.values.push(Values {
                     kind,
-                    list,
+                    source: Source::Strings(list),
                     file: self.file,
                 });
             }
@@ -427,8 +450,20 @@ impl<'a> Collector<'a> {
                 "default" => self.nested(TextKind::Default, v),
                 "examples" | "example" => self.nested(TextKind::Example, v),
                 "properties" => {
-                    for p in v.as_map().unwrap_or_default() {
-                        self.key(TextKind::ParamName, p);
+                    let properties = v.as_map().unwrap_or_default();
+                    // Thousands of names are read in batches, not held as a text each.
+                    let long = properties.len() > LONG_MAP;
+                    if long {
+                        self.values.push(Values {
+                            kind: TextKind::ParamName,
+                            source: Source::Keys(properties),
+                            file: self.file,
+                        });
+                    }
+                    for p in properties {
+                        if !long {
+                            self.key(TextKind::ParamName, p);
+                        }
                         self.schema(&p.value);
                     }
                 }
