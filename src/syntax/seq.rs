@@ -226,24 +226,14 @@ fn text_free(node: &Node) -> bool {
     }
 }
 
-/// True when `node` can be an item of a packed list: a string, or no text at any depth.
-fn packable(node: &Node) -> bool {
-    matches!(node.kind, NodeKind::String(_)) || text_free(node)
-}
-
 /// A list's items as a parser finds them: packed while the list is long (by the parser's
-/// count, or once it is [`PACK_FROM`] items long for a parser that cannot count ahead) and
-/// every item so far is a scalar, as nodes from the first item that is not.
+/// count) and no item so far holds text, as nodes from the first item that does.
 pub(crate) struct SeqBuilder {
     /// The items expected (room to give the nodes if the list turns out not plain).
     expected: usize,
     /// Where the list starts.
     from: usize,
     build: Build,
-    /// True while nodes may still be packed when they reach [`PACK_FROM`] items.
-    growing: bool,
-    /// The end of the last item.
-    last_end: Option<usize>,
 }
 
 enum Build {
@@ -274,29 +264,13 @@ impl SeqBuilder {
             expected,
             from,
             build,
-            growing: false,
-            last_end: None,
         }
-    }
-
-    /// A builder for a list of an unknown number of items, starting at byte `from`.
-    pub(crate) fn growing(from: usize) -> SeqBuilder {
-        SeqBuilder {
-            growing: true,
-            ..SeqBuilder::with_capacity(0, from)
-        }
-    }
-
-    /// Where the last item so far ends.
-    pub(crate) fn last_end(&self) -> Option<usize> {
-        self.last_end
     }
 
     /// The next item.
     pub(crate) fn push(&mut self, item: Node) {
-        self.last_end = Some(item.span().end);
         let string = matches!(item.kind, NodeKind::String(_));
-        let plain = packable(&item);
+        let plain = string || text_free(&item);
         match &mut self.build {
             Build::Packed {
                 writer,
@@ -312,35 +286,8 @@ impl SeqBuilder {
                 self.build = Build::Nodes(nodes);
                 self.push(item);
             }
-            Build::Nodes(nodes) => {
-                nodes.push(item);
-                if self.growing && nodes.len() >= PACK_FROM {
-                    self.growing = false;
-                    if nodes.iter().all(packable) {
-                        self.pack();
-                    }
-                }
-            }
+            Build::Nodes(nodes) => nodes.push(item),
         }
-    }
-
-    /// The items so far (all [`packable`]) packed.
-    fn pack(&mut self) {
-        let Build::Nodes(nodes) = std::mem::replace(&mut self.build, Build::Nodes(Vec::new()))
-        else {
-            return;
-        };
-        let mut writer = Writer::new(nodes.len().saturating_mul(8), self.from);
-        let mut strings = false;
-        for node in &nodes {
-            writer.node(node);
-            strings |= matches!(node.kind, NodeKind::String(_));
-        }
-        self.build = Build::Packed {
-            writer,
-            len: nodes.len(),
-            strings,
-        };
     }
 
     /// The items so far as nodes, with room for the rest.
@@ -457,50 +404,6 @@ mod tests {
         // Built into nodes, the list reads the same.
         assert_eq!(list.strings().count(), strings.len());
         assert_eq!(Packed::pack(&root).unpack(), root);
-    }
-
-    /// A YAML list (its length unknown until it ends) is packed once it is long.
-    #[test]
-    fn a_long_yaml_list_is_packed_once_long() {
-        let lines: Vec<&str> = ["a", "'b c'", "7", "[]", "\"d\\n\""]
-            .into_iter()
-            .cycle()
-            .take(PACK_FROM + 5)
-            .collect();
-        let text = format!(
-            "k:\n{}",
-            lines
-                .iter()
-                .map(|l| format!("  - {l}\n"))
-                .collect::<String>()
-        );
-        let root = crate::syntax::yaml::parse(&text, 0).root.expect("parses");
-        let list = root.value("k").and_then(Node::as_list).expect("a list");
-        assert!(list.flat());
-        let at = |span: crate::source::Span| &text[span.start..span.end];
-        let items: Vec<String> = list.scan().map(|n| at(n.span()).to_string()).collect();
-        assert_eq!(items, lines);
-        assert_eq!(list.strings().nth(2).map(|(s, _)| s), Some("d\n"));
-        // The list ends where its last item does.
-        let last = lines.last().copied().unwrap_or_default();
-        assert!(
-            root.value("k")
-                .is_some_and(|k| at(k.span()).ends_with(&format!("- {last}")))
-        );
-        let short = crate::syntax::yaml::parse("k:\n  - a\n  - b\n", 0)
-            .root
-            .expect("parses");
-        assert!(
-            !short
-                .value("k")
-                .and_then(Node::as_list)
-                .expect("a list")
-                .flat()
-        );
-        let mixed = format!("{text}  - {{x: 1}}\n");
-        let root = crate::syntax::yaml::parse(&mixed, 0).root.expect("parses");
-        let list = root.value("k").and_then(Node::as_list).expect("a list");
-        assert!(!list.flat() && list.len() == PACK_FROM + 6);
     }
 
     #[test]

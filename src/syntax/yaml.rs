@@ -7,9 +7,7 @@ use std::collections::HashMap;
 
 use granit_parser::{ErrorKind, Event, Parser, ScalarStyle, Span as YSpan};
 
-use super::{
-    Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError, SyntaxErrorKind,
-};
+use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
 use crate::source::Span;
 
 /// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
@@ -164,7 +162,7 @@ struct Anchored {
 enum Frame {
     Seq {
         start: usize,
-        items: SeqBuilder,
+        items: Vec<Node>,
         anchor: usize,
     },
     Map {
@@ -226,7 +224,7 @@ impl Builder<'_> {
                 self.check_depth(span)?;
                 self.stack.push(Frame::Seq {
                     start: span.start,
-                    items: SeqBuilder::growing(span.start),
+                    items: Vec::new(),
                     anchor,
                 });
             }
@@ -250,7 +248,7 @@ impl Builder<'_> {
                         items,
                         anchor,
                     } => {
-                        let end = items.last_end().unwrap_or(span.end);
+                        let end = items.last().map_or(span.end, |n| n.span().end);
                         let end = if self.is_flow_close(span) {
                             span.end
                         } else {
@@ -259,7 +257,7 @@ impl Builder<'_> {
                         (
                             Node::new(
                                 Span::new(start, end.max(start)),
-                                NodeKind::Seq(items.finish()),
+                                NodeKind::Seq(items.into()),
                             ),
                             anchor,
                         )
