@@ -9,6 +9,18 @@ enum/tools.json   an agentcli manifest whose one schema has an `enum` of 9 milli
 yaml/.cycod/...   a cycod tool whose `tags` are 4 million `  - 1` lines
 mcp/.mcp.json     a Claude Code configuration of one million servers
 
+and the shapes of "Dense files, fifth pass":
+
+strings/tools.json      one schema whose `enum` is 4.5 million `"a"`s
+distinct/tools.json     one schema whose `enum` is 2 million `"a0"`, `"a1"`, ...
+props/tools.json        one schema of 1.5 million properties `"kN":"v"` (not schemas)
+props-empty/tools.json  one schema of 1.8 million properties `"kN":{}`
+unknown/tools.json      one tool with an unknown key mapping 1.5 million `"kN":"v"`
+list-enum/tools.json    an MCP tool list whose one schema's `enum` is 4.5 million `"a"`s
+list-desc/tools.json    an MCP tool list whose one description is a list of 4.5 million `"a"`s
+tags/.cycod/...         a cycod tool whose `tags` are 4 million `  - a` lines
+args/.mcp.json          one server whose `args` are 4.5 million `"a"`s
+
 SCALE (default 1) multiplies every count: 0.1 writes the sizes tests/hostile/dense.rs uses.
 """
 
@@ -38,6 +50,32 @@ def main():
     servers = ",".join('"s%d":{"command":"npx","args":["-y","pkg%d@1.0.0"]}' % (i, i)
                        for i in range(int(1_000_000 * scale)))
     write(root, "mcp/.mcp.json", '{"mcpServers":{' + servers + "}}\n")
+
+    def n(count):
+        return int(count * scale)
+
+    def agentcli(properties, extra=""):
+        return ('{"tools":[{"name":"pick","description":"Pick one value","schema":{"type":"object",'
+                '"properties":' + properties + ',"required":["v"],"additionalProperties":false},'
+                '"command":["./pick"],"timeoutSec":3' + extra + '}]}\n')
+
+    a = ",".join(['"a"'] * n(4_500_000))
+    keys = ",".join('"k%d":"v"' % i for i in range(n(1_500_000)))
+    write(root, "strings/tools.json", agentcli('{"v":{"type":"string","enum":[' + a + ']}}'))
+    distinct = ",".join('"a%d"' % i for i in range(n(2_000_000)))
+    write(root, "distinct/tools.json", agentcli('{"v":{"type":"string","enum":[' + distinct + ']}}'))
+    write(root, "props/tools.json", agentcli("{" + keys + "}"))
+    empty = ",".join('"k%d":{}' % i for i in range(n(1_800_000)))
+    write(root, "props-empty/tools.json", agentcli("{" + empty + "}"))
+    write(root, "unknown/tools.json", agentcli('{"v":{"type":"string"}}', ',"x":{' + keys + "}"))
+    write(root, "list-enum/tools.json",
+          '{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":'
+          '{"v":{"type":"string","enum":[' + a + ']}}}}]}\n')
+    write(root, "list-desc/tools.json",
+          '{"tools":[{"name":"t","description":[' + a + '],"inputSchema":{"type":"object"}}]}\n')
+    write(root, "tags/.cycod/tools/many.yaml",
+          "name: many\ndescription: d\nbash: echo hi\ntags:\n" + "  - a\n" * n(4_000_000))
+    write(root, "args/.mcp.json", '{"mcpServers":{"s":{"command":"npx","args":[' + a + "]}}}\n")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,25 @@
 //! inside them; copied whole, an `enum` of millions of values cost 32 bytes a value beside
 //! the tree, for nothing (issue 29, row 10).
 
+//!
+//! A map of more than [`SPLIT_FROM`] schemas (`properties` and the like) is left empty and
+//! each of its schemas validated on its own: the validator builds every error of a value at
+//! once, and a map of millions of properties that are not schemas held an error for each,
+//! beside a copy of the map (over thirty times the file's size).
+
+use jsonschema::ValidationError;
+use jsonschema::meta::MetaValidator;
 use serde_json::{Map, Value};
 
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Entry, Node, NodeKind};
+
+/// Maps of schemas longer than this are validated a schema at a time.
+const SPLIT_FROM: usize = 1024;
+
+/// Keywords whose maps may be split: every value is a schema, read as the root of the
+/// meta-schema (not `dependencies`, whose values may be lists of names, nor
+/// `patternProperties`, whose keys the meta-schema reads too).
+const SPLIT: &[&str] = &["properties", "$defs", "definitions", "dependentSchemas"];
 
 /// Keywords whose value is a schema.
 const ONE_SCHEMA: &[&str] = &[
@@ -51,44 +67,135 @@ enum Role {
 }
 
 /// `schema` as the meta-validator reads it.
-pub(super) fn meta_instance(schema: &Node) -> Value {
-    convert(schema, Role::Schema)
+#[cfg(test)]
+fn meta_instance(schema: &Node) -> Value {
+    Instance::default().convert(schema, Role::Schema)
 }
 
-fn convert(node: &Node, role: Role) -> Value {
-    match (&node.kind, role) {
-        (NodeKind::Map(entries), Role::Schema) => Value::Object(
-            entries
-                .iter()
-                .map(|e| (e.key.clone(), keyword(&e.key, &e.value)))
-                .collect::<Map<String, Value>>(),
-        ),
-        (NodeKind::Map(entries), Role::Map) => Value::Object(
-            entries
-                .iter()
-                .map(|e| (e.key.clone(), convert(&e.value, Role::Schema)))
-                .collect(),
-        ),
-        (NodeKind::Seq(items), Role::List) => {
-            Value::Array(items.iter().map(|i| convert(i, Role::Schema)).collect())
-        }
-        (NodeKind::Map(_), Role::List) => convert(node, Role::Schema),
-        _ => node.to_json(),
+/// Each meta-schema error of `schema` (at most until `each` returns false), with the JSON
+/// pointer of the part of the schema it was found in (the error's path is below it).
+pub(super) fn meta_errors(
+    validator: &MetaValidator<'_>,
+    schema: &Node,
+    each: &mut dyn FnMut(&str, &ValidationError<'_>) -> bool,
+) {
+    part(validator, schema, "", each);
+}
+
+/// [`meta_errors`] of the part `node` at `pointer`; false once `each` wants no more.
+fn part(
+    validator: &MetaValidator<'_>,
+    node: &Node,
+    pointer: &str,
+    each: &mut dyn FnMut(&str, &ValidationError<'_>) -> bool,
+) -> bool {
+    let mut instance = Instance::default();
+    let value = instance.convert(node, Role::Schema);
+    if !validator.is_valid(&value) && !validator.iter_errors(&value).all(|e| each(pointer, &e)) {
+        return false;
     }
+    drop(value);
+    instance.splits.iter().all(|split| {
+        split.entries.iter().all(|e| {
+            let at = format!("{pointer}{}/{}", split.pointer, escape(&e.key));
+            part(validator, &e.value, &at, each)
+        })
+    })
 }
 
-/// The value of `key` in a schema.
-fn keyword(key: &str, value: &Node) -> Value {
-    match (key, &value.kind) {
-        // `{"type": "array"}` (with `items: true` from draft 7 on) in every draft: the type
-        // is all that can be wrong.
-        ("enum" | "examples", NodeKind::Seq(_)) => Value::Array(Vec::new()),
-        // Any value at all.
-        ("const" | "default", _) => Value::Null,
-        _ if ONE_SCHEMA.contains(&key) => convert(value, Role::List),
-        _ if SCHEMA_MAP.contains(&key) => convert(value, Role::Map),
-        _ if SCHEMA_LIST.contains(&key) => convert(value, Role::List),
-        _ => convert(value, Role::Data),
+/// `key` as a JSON pointer's segment.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// A step from a schema to one of its values.
+#[derive(Clone, Copy)]
+enum Step<'n> {
+    Key(&'n str),
+    Index(usize),
+}
+
+/// A schema being converted: where the conversion is, and the maps left out of it.
+#[derive(Default)]
+struct Instance<'n> {
+    path: Vec<Step<'n>>,
+    splits: Vec<Split<'n>>,
+}
+
+/// A map of schemas left out of an instance, to be validated a schema at a time.
+struct Split<'n> {
+    /// Its JSON pointer below the instance's.
+    pointer: String,
+    entries: &'n [Entry],
+}
+
+impl<'n> Instance<'n> {
+    fn convert(&mut self, node: &'n Node, role: Role) -> Value {
+        match (&node.kind, role) {
+            (NodeKind::Map(entries), Role::Schema) => Value::Object(
+                entries
+                    .iter()
+                    .map(|e| {
+                        self.path.push(Step::Key(&e.key));
+                        let value = self.keyword(&e.key, &e.value);
+                        self.path.pop();
+                        (e.key.clone(), value)
+                    })
+                    .collect::<Map<String, Value>>(),
+            ),
+            (NodeKind::Map(entries), Role::Map) => Value::Object(
+                entries
+                    .iter()
+                    .map(|e| {
+                        self.path.push(Step::Key(&e.key));
+                        let value = self.convert(&e.value, Role::Schema);
+                        self.path.pop();
+                        (e.key.clone(), value)
+                    })
+                    .collect(),
+            ),
+            (NodeKind::Seq(items), Role::List) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        self.path.push(Step::Index(i));
+                        let value = self.convert(item, Role::Schema);
+                        self.path.pop();
+                        value
+                    })
+                    .collect(),
+            ),
+            (NodeKind::Map(_), Role::List) => self.convert(node, Role::Schema),
+            _ => node.to_json(),
+        }
+    }
+
+    /// The value of `key` in a schema.
+    fn keyword(&mut self, key: &str, value: &'n Node) -> Value {
+        match (key, &value.kind) {
+            // `{"type": "array"}` (with `items: true` from draft 7 on) in every draft: the
+            // type is all that can be wrong.
+            ("enum" | "examples", NodeKind::Seq(_)) => Value::Array(Vec::new()),
+            // Any value at all.
+            ("const" | "default", _) => Value::Null,
+            (_, NodeKind::Map(entries)) if entries.len() > SPLIT_FROM && SPLIT.contains(&key) => {
+                let pointer = self.path.iter().fold(String::new(), |mut p, step| {
+                    p.push('/');
+                    match step {
+                        Step::Key(k) => p.push_str(&escape(k)),
+                        Step::Index(i) => p.push_str(&i.to_string()),
+                    }
+                    p
+                });
+                self.splits.push(Split { pointer, entries });
+                Value::Object(Map::new())
+            }
+            _ if ONE_SCHEMA.contains(&key) => self.convert(value, Role::List),
+            _ if SCHEMA_MAP.contains(&key) => self.convert(value, Role::Map),
+            _ if SCHEMA_LIST.contains(&key) => self.convert(value, Role::List),
+            _ => self.convert(value, Role::Data),
+        }
     }
 }
 
@@ -143,6 +250,45 @@ mod tests {
                     "{text}"
                 );
             }
+        }
+    }
+
+    /// A map of schemas too long to be validated at once gives the errors it gives whole,
+    /// at the same places.
+    #[test]
+    fn a_long_map_of_schemas_is_validated_a_schema_at_a_time() {
+        let mut properties: Vec<String> = (0..SPLIT_FROM + 50)
+            .map(|i| format!(r#""p{i}": {{"type": "string"}}"#))
+            .collect();
+        properties[3] = r#""a/b~": "v""#.to_string();
+        properties[700] = format!(
+            r#""deep": {{"properties": {{{}}}}}"#,
+            (0..SPLIT_FROM + 1)
+                .map(|i| format!(r#""q{i}": {}"#, if i == 9 { "3" } else { "{}" }))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        properties[SPLIT_FROM + 9] = r#""late": {"minLength": -1}"#.to_string();
+        let text = format!(
+            r#"{{"type": 7, "$defs": {{"x": {{"enum": 1}}}}, "properties": {{{}}}}}"#,
+            properties.join(",")
+        );
+        let root = json::parse(&text, 0).root.expect("parses");
+        for v in validators() {
+            let mut split = Vec::new();
+            meta_errors(&v, &root, &mut |at, e| {
+                split.push(format!("{at}{}", e.instance_path()));
+                true
+            });
+            split.sort();
+            let mut whole: Vec<String> = v
+                .iter_errors(&root.to_json())
+                .map(|e| e.instance_path().to_string())
+                .collect();
+            whole.sort();
+            assert!(split.contains(&"/properties/deep/properties/q9".to_string()));
+            assert!(split.contains(&"/properties/a~1b~0".to_string()));
+            assert_eq!(split, whole);
         }
     }
 

@@ -155,11 +155,9 @@ impl Cx<'_> {
         if let Some(values) = enum_values
             && !values.scan().any(|v| json_eq(default, &v, 0))
         {
-            // A packed list holds no string to suggest (and stays packed).
             let hint = default
                 .as_str()
-                .filter(|_| !values.all_plain())
-                .and_then(|s| did_you_mean(s, values.iter().filter_map(Node::as_str)));
+                .and_then(|s| did_you_mean(s, values.strings().map(|(s, _)| s)));
             let listed: Vec<String> = values.scan().take(5).map(|v| shown(file, &v)).collect();
             let more = if values.len() > 5 { ", …" } else { "" };
             let d = Diagnostic::new(

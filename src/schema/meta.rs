@@ -124,15 +124,16 @@ impl Cx<'_> {
         let known = declared.and_then(Draft::from_uri);
         let draft = known.unwrap_or(Draft::D7);
         let validator = meta_validator(draft);
-        let instance = super::instance::meta_instance(self.root);
-        if validator.is_valid(&instance) {
+        let mut errors: Vec<MetaError> = Vec::new();
+        super::instance::meta_errors(&validator, self.root, &mut |at, e| {
+            let mut err = simplify(e, MAX_DEPTH);
+            err.pointer.insert_str(0, at);
+            errors.push(err);
+            errors.len() < MAX_META_ERRORS
+        });
+        if errors.is_empty() {
             return;
         }
-        let errors: Vec<MetaError> = validator
-            .iter_errors(&instance)
-            .take(MAX_META_ERRORS)
-            .map(|e| simplify(&e, MAX_DEPTH))
-            .collect();
         let unknown_note = match (declared, known) {
             (Some(uri), None) => Some(format!(
                 "`$schema` names `{}`, a meta-schema toolc does not know; the schema was checked as draft-07",

@@ -29,7 +29,6 @@ pub(crate) fn subschemas<'a>(root: &'a Node, runtime: Option<&dyn Runtime>) -> V
         is_property: false,
     };
     let mut stack = vec![(top, 0usize)];
-    let mut children: Vec<Site<'_>> = Vec::new();
     while let Some((site, depth)) = stack.pop() {
         let Some(entries) = site.node.as_map() else {
             continue;
@@ -38,33 +37,38 @@ pub(crate) fn subschemas<'a>(root: &'a Node, runtime: Option<&dyn Runtime>) -> V
         if depth >= MAX_DEPTH {
             continue;
         }
-        children.clear();
-        for e in entries {
+        // Children go on the stack last first, so they come off in order; only mappings,
+        // the only values that are sites (a map of a million properties held a place for
+        // each twice over, in a list of children and on the stack, before any was read).
+        for e in entries.iter().rev() {
             let converted =
                 site.converted && runtime.is_some_and(|r| r.reads(site.node, &e.key, &e.value));
-            let child = |node| Site {
-                node,
-                converted,
-                is_property: e.key == "properties",
+            let child = |node, is_property| {
+                let site = Site {
+                    node,
+                    converted,
+                    is_property,
+                };
+                (site, depth + 1)
             };
+            let is_map = |node: &&Node| node.as_map().is_some();
+            let property = e.key == "properties";
             match (vocab::holds(&e.key), &e.value.kind) {
-                (Holds::One, _) | (Holds::OneOrList, NodeKind::Map(_)) => {
-                    children.push(child(&e.value))
+                (Holds::One | Holds::OneOrList, NodeKind::Map(_)) => {
+                    stack.push(child(&e.value, property))
                 }
                 (Holds::Named | Holds::SchemaOrNames, NodeKind::Map(named)) => {
-                    children.extend(named.iter().map(|c| child(&c.value)));
+                    let maps = named.iter().rev().map(|c| &c.value).filter(is_map);
+                    stack.extend(maps.map(|node| child(node, property)));
                 }
-                (Holds::List | Holds::OneOrList, NodeKind::Seq(items)) => {
-                    children.extend(items.iter().map(|node| Site {
-                        node,
-                        converted,
-                        is_property: false,
-                    }));
+                // A packed list holds no mapping.
+                (Holds::List | Holds::OneOrList, NodeKind::Seq(items)) if !items.flat() => {
+                    let maps = items.iter().rev().filter(is_map);
+                    stack.extend(maps.map(|node| child(node, false)));
                 }
                 _ => {}
             }
         }
-        stack.extend(children.drain(..).rev().map(|c| (c, depth + 1)));
     }
     out
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::analysis::unicode::{Hidden, HiddenKind, char_name, code_point, hidden_chars};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
-use crate::security::texts::{Text, ToolTexts};
+use crate::security::texts::Text;
 use crate::source::{SourceFile, Span};
 
 /// How much of a hidden message is shown.
@@ -22,13 +22,13 @@ fn key(file: &Arc<SourceFile>, at: usize) -> (usize, usize) {
     (Arc::as_ptr(file) as usize, at)
 }
 
-/// Hidden characters in each text of `tool`; each one's place goes into `covered`.
-pub(super) fn check_texts(
-    tool: &ToolTexts<'_>,
+/// Hidden characters in each of `texts` (a tool's); each one's place goes into `covered`.
+pub(super) fn check_texts<'t>(
+    texts: impl IntoIterator<Item = &'t Text<'t>>,
     covered: &mut Vec<(usize, usize)>,
     out: &mut Vec<Diagnostic>,
 ) {
-    for text in tool.all() {
+    for text in texts {
         let strict = text.kind.is_identifier() || text.kind.runs();
         for h in hidden_chars(&text.value, strict) {
             let span = text.span_of(h.start..h.end);

@@ -11,7 +11,7 @@ use super::schema::side_channels;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, security as sec};
 use crate::security::texts::{Text, TextKind, ToolTexts};
-use crate::source::Span;
+use crate::source::{SourceFile, Span};
 
 /// How much of a matched phrase a message quotes.
 const MAX_QUOTED: usize = 60;
@@ -31,8 +31,11 @@ enum Class {
 }
 
 /// One signal found in a tool.
-struct Finding<'t> {
-    text: &'t Text<'t>,
+pub(super) struct Finding {
+    /// The file of the text it is in.
+    file: Arc<SourceFile>,
+    /// What the text is.
+    kind: TextKind,
     span: Span,
     rule: &'static Rule,
     class: Option<Class>,
@@ -49,30 +52,21 @@ struct Finding<'t> {
 /// `commands` are the halves of an exfiltration its commands showed, and the places of the
 /// whole ones already reported (no pattern is reported again there).
 /// Signals in a mention passage (an example of an attack) do not add up to poisoning.
+/// `values` are the signals already found in its long lists of values ([`find`]).
 pub(super) fn check<'t>(
     tool: &'t ToolTexts<'t>,
     any: bool,
     commands: super::commands::Found<'t>,
+    values: Vec<Finding>,
     context: &mut super::context::Context,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut found: Vec<Finding<'_>> = Vec::new();
+    let mut found: Vec<Finding> = Vec::new();
     let read = tool
         .all()
         .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
-    for text in read {
-        let value = text.kind.is_schema_value();
-        for m in patterns::find(&text.value) {
-            let signal = m.pattern.signal;
-            if signal == Signal::Directive && !value {
-                continue;
-            }
-            let f = finding(text, &m, value);
-            if !commands.chains.iter().any(|c| overlaps(*c, f.span)) {
-                found.push(f);
-            }
-        }
-    }
+    find(read, &commands.chains, &mut found);
+    found.extend(values);
     // A command's half, unless the words of a pattern already say it there; an upload only
     // where the tool does not say it sends data.
     let announced = super::commands::says_it_sends(tool);
@@ -88,13 +82,14 @@ pub(super) fn check<'t>(
         };
         if found.iter().any(|f| {
             f.class == Some(class)
-                && Arc::ptr_eq(&f.text.file, &signal.text.file)
+                && Arc::ptr_eq(&f.file, &signal.text.file)
                 && overlaps(f.span, signal.span)
         }) {
             continue;
         }
         found.push(Finding {
-            text: signal.text,
+            file: Arc::clone(&signal.text.file),
+            kind: signal.text.kind,
             span: signal.span,
             rule,
             class: Some(class),
@@ -107,20 +102,10 @@ pub(super) fn check<'t>(
             message: Some(signal.message),
         });
     }
-    for side in side_channels(tool) {
-        found.push(Finding {
-            text: side.text,
-            span: side.text.span,
-            rule: &sec::SIDE_CHANNEL_PARAMETER,
-            class: Some(Class::Send),
-            what: side.why.to_string(),
-            quoted: side.text.value.to_string(),
-            message: None,
-        });
-    }
-    let (mentioned, told): (Vec<Finding<'_>>, Vec<Finding<'_>>) = found
+    side_signals(&tool.texts, &mut found);
+    let (mentioned, told): (Vec<Finding>, Vec<Finding>) = found
         .into_iter()
-        .partition(|f| context.mention(&f.text.file, f.span.start).is_some());
+        .partition(|f| context.mention(&f.file, f.span.start).is_some());
     let mut classes: Vec<Class> = told.iter().filter_map(|f| f.class).collect();
     classes.sort_unstable();
     classes.dedup();
@@ -130,6 +115,47 @@ pub(super) fn check<'t>(
         out.extend(told.iter().map(single));
     }
     out.extend(mentioned.iter().map(single));
+}
+
+/// The signals of the patterns in `texts` (schema values and prose), but where `chains`
+/// (a command's whole exfiltration, already reported) are.
+pub(super) fn find<'t>(
+    texts: impl Iterator<Item = &'t Text<'t>>,
+    chains: &[Span],
+    found: &mut Vec<Finding>,
+) {
+    for text in texts {
+        let value = text.kind.is_schema_value();
+        for m in patterns::find(&text.value) {
+            let signal = m.pattern.signal;
+            if signal == Signal::Directive && !value {
+                continue;
+            }
+            let f = finding(text, &m, value);
+            if !chains.iter().any(|c| overlaps(*c, f.span)) {
+                found.push(f);
+            }
+        }
+    }
+}
+
+/// The parameter names among `texts` that are side channels, as signals.
+pub(super) fn side_signals<'t>(
+    texts: impl IntoIterator<Item = &'t Text<'t>>,
+    found: &mut Vec<Finding>,
+) {
+    for side in side_channels(texts) {
+        found.push(Finding {
+            file: Arc::clone(&side.text.file),
+            kind: side.text.kind,
+            span: side.text.span,
+            rule: &sec::SIDE_CHANNEL_PARAMETER,
+            class: Some(Class::Send),
+            what: side.why.to_string(),
+            quoted: side.text.value.to_string(),
+            message: None,
+        });
+    }
 }
 
 /// Texts read as prose, where only the patterns of instructions count (not bare orders).
@@ -145,7 +171,7 @@ pub(super) fn is_prose(kind: TextKind) -> bool {
     )
 }
 
-fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {
+fn finding(text: &Text<'_>, m: &Match, value: bool) -> Finding {
     let signal = m.pattern.signal;
     let (rule, class) = match signal {
         Signal::Override | Signal::Conceal | Signal::PseudoTag => {
@@ -161,7 +187,8 @@ fn finding<'t>(text: &'t Text<'t>, m: &Match, value: bool) -> Finding<'t> {
         rule
     };
     Finding {
-        text,
+        file: Arc::clone(&text.file),
+        kind: text.kind,
         span: text.span_of(m.start..m.end),
         rule,
         class,
@@ -186,7 +213,7 @@ fn quote(s: &str) -> String {
     visible(&shown).into_owned()
 }
 
-fn single(f: &Finding<'_>) -> Diagnostic {
+fn single(f: &Finding) -> Diagnostic {
     let message = if let Some(m) = &f.message {
         m.clone()
     } else if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
@@ -194,12 +221,12 @@ fn single(f: &Finding<'_>) -> Diagnostic {
     } else {
         format!(
             "{} holds {}: \"{}\"",
-            f.text.kind.what(),
+            f.kind.what(),
             f.what,
             quote(&f.quoted)
         )
     };
-    let d = Diagnostic::new(f.rule, &f.text.file, f.span, message);
+    let d = Diagnostic::new(f.rule, &f.file, f.span, message);
     if f.rule == &sec::SIDE_CHANNEL_PARAMETER {
         d.label("side channel")
             .note("the model fills in every parameter it is shown: a parameter like this is where poisoned instructions make it put what they had it read")
@@ -232,7 +259,7 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
-fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
+fn poisoned(found: &[Finding]) -> Diagnostic {
     let primary = found
         .iter()
         .find(|f| f.class == Some(Class::Read))
@@ -251,7 +278,7 @@ fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
     }
     let mut d = Diagnostic::new(
         &sec::TOOL_POISONING,
-        &primary.text.file,
+        &primary.file,
         primary.span,
         format!("this tool is poisoned: it combines {}", and_list(&kinds)),
     )
@@ -262,7 +289,7 @@ fn poisoned(found: &[Finding<'_>]) -> Diagnostic {
         .take(MAX_RELATED)
     {
         d = d.related(
-            &f.text.file,
+            &f.file,
             f.span,
             format!("{}: \"{}\"", f.what, quote(&f.quoted)),
         );

@@ -25,8 +25,8 @@ use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
 use crate::rules::{Rule, selector_matches};
-use crate::source::SourceFile;
-use texts::{FileTexts, Shell, Text, TextKind, ToolTexts};
+use crate::source::{SourceFile, Span};
+use texts::{FileTexts, Shell, Text, TextKind, ToolTexts, Values};
 
 /// The passes of a run that cost the most: ShellCheck runs a program on every embedded
 /// script, the secret scan reads every line of every file, schema validation checks every
@@ -85,8 +85,8 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
     // One tool at a time: a file of a million servers never holds all their texts at once.
     for tool in tools {
         let tool = &tool;
-        hidden::check_texts(tool, &mut out.covered, &mut out.findings);
-        names::mixed_scripts(tool, &mut out.findings);
+        hidden::check_texts(tool.all(), &mut out.covered, &mut out.findings);
+        names::mixed_scripts(tool.all(), &mut out.findings);
         joined.clear();
         for t in tool
             .all()
@@ -97,10 +97,15 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         }
         let look = patterns::look(&joined);
         let commands = commands::check(tool, &mut out.findings);
+        let mut signals = Vec::new();
+        for list in &tool.values {
+            check_values(*list, &commands.chains, &mut out, &mut signals);
+        }
         instructions::check(
             tool,
             look.instructions,
             commands,
+            signals,
             &mut context,
             &mut out.findings,
         );
@@ -125,6 +130,41 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
     out
 }
 
+/// How many values of a long list are held as texts at once.
+const BATCH: usize = 4096;
+
+/// A tool's long list of schema values or parameter names, a batch of texts at a time: of
+/// the checks above, only those of hidden characters, mixed scripts, instructions and side
+/// channels read them, and each reads one text at a time (their signals join the tool's in
+/// `signals`; `chains` are the places of its commands' whole exfiltrations, already
+/// reported).
+fn check_values(
+    list: Values<'_>,
+    chains: &[Span],
+    out: &mut FileTexts,
+    signals: &mut Vec<instructions::Finding>,
+) {
+    let mut texts = list.texts().peekable();
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut joined = String::new();
+    while texts.peek().is_some() {
+        batch.clear();
+        batch.extend(texts.by_ref().take(BATCH));
+        hidden::check_texts(&batch, &mut out.covered, &mut out.findings);
+        names::mixed_scripts(&batch, &mut out.findings);
+        instructions::side_signals(&batch, signals);
+        joined.clear();
+        for t in batch.iter().filter(|t| t.kind.is_schema_value()) {
+            joined.push_str(&t.value);
+            joined.push('\n');
+        }
+        if patterns::look(&joined).instructions {
+            let values = batch.iter().filter(|t| t.kind.is_schema_value());
+            instructions::find(values, chains, signals);
+        }
+    }
+}
+
 /// What the cross-file checks read of a tool: its name, and the prose that says when
 /// something is called (only such a sentence can direct another tool's calls); `calls`
 /// says whether one look at all its texts saw such a sentence.
@@ -143,6 +183,7 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
         .map(|t| t.clone().into_owned())
         .collect();
     ToolTexts {
+        values: Vec::new(),
         name: tool.name.clone().map(Text::into_owned),
         callable: tool.callable,
         texts,
@@ -302,6 +343,7 @@ mod robustness {
                 span: Span::new(0, source.len()),
             };
             let tool = ToolTexts {
+                values: Vec::new(),
                 name: Some(text(TextKind::Name)),
                 callable: true,
                 texts: kinds.iter().map(|k| text(*k)).collect(),

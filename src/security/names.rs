@@ -12,9 +12,12 @@ use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::{Text, TextKind, ToolTexts};
 
-/// Names of `tool` (its own and its parameters') that mix scripts.
-pub(super) fn mixed_scripts(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
-    for text in tool.all() {
+/// Names among `texts` (a tool's own and its parameters') that mix scripts.
+pub(super) fn mixed_scripts<'t>(
+    texts: impl IntoIterator<Item = &'t Text<'t>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for text in texts {
         if !matches!(text.kind, TextKind::Name | TextKind::ParamName) || text.value.is_ascii() {
             continue;
         }

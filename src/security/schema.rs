@@ -3,7 +3,7 @@
 //! fills every parameter it is shown, so such a parameter is where poisoned instructions
 //! make it put what they asked it to read.
 
-use crate::security::texts::{Text, TextKind, ToolTexts};
+use crate::security::texts::{Text, TextKind};
 
 /// Words that name the model.
 const MODEL_WORDS: &[&str] = &[
@@ -42,10 +42,12 @@ pub(super) struct SideChannel<'t> {
     pub why: &'static str,
 }
 
-/// The parameters of `tool` whose names are side channels.
-pub(super) fn side_channels<'t>(tool: &'t ToolTexts<'t>) -> Vec<SideChannel<'t>> {
-    tool.texts
-        .iter()
+/// The parameter names among `texts` (a tool's) that are side channels.
+pub(super) fn side_channels<'t>(
+    texts: impl IntoIterator<Item = &'t Text<'t>>,
+) -> Vec<SideChannel<'t>> {
+    texts
+        .into_iter()
         .filter(|t| t.kind == TextKind::ParamName)
         .filter_map(|t| side_channel(&t.value).map(|why| SideChannel { text: t, why }))
         .collect()

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, NodeKind, scalar};
+use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
 
 /// What a text is to the model: it decides how serious a finding in it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,6 +234,59 @@ pub(crate) struct ToolTexts<'a> {
     /// a plain `http://` address at a bare public IP it is pointed to may then receive it.
     #[serde(default)]
     pub handed: Option<Span>,
+    /// Its long lists of schema values, read a batch at a time rather than held as a text
+    /// each (an `enum` of millions of `"a"`s took fourteen times its size in texts).
+    #[serde(skip)]
+    pub values: Vec<Values<'a>>,
+}
+
+/// A long list of schema values (a packed [`Seq`]), or the names of a long map of
+/// parameters: each string a text of `kind`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Values<'a> {
+    /// What each string is.
+    pub kind: TextKind,
+    /// Where the strings are.
+    pub source: Source<'a>,
+    /// The file it is written in.
+    pub file: &'a Arc<SourceFile>,
+}
+
+/// Where the strings of [`Values`] are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Source<'a> {
+    /// The string items of a list.
+    Strings(&'a Seq),
+    /// The keys of a mapping.
+    Keys(&'a [Entry]),
+}
+
+/// Mappings of more parameters than this have their names read in batches.
+const LONG_MAP: usize = 256;
+
+impl<'a> Values<'a> {
+    /// A text for each string that is not empty, made as it is read.
+    pub(crate) fn texts(self) -> impl Iterator<Item = Text<'a>> {
+        let (strings, keys) = match self.source {
+            Source::Strings(list) => (Some(list.strings()), None),
+            Source::Keys(entries) => (None, Some(entries.iter())),
+        };
+        let keys = keys
+            .into_iter()
+            .flatten()
+            .map(|e| (e.key.as_str(), e.key_span()));
+        strings
+            .into_iter()
+            .flatten()
+            .chain(keys)
+            .filter(|(s, _)| !s.is_empty())
+            .map(move |(s, span)| Text {
+                kind: self.kind,
+                value: Cow::Borrowed(s),
+                file: Arc::clone(self.file),
+                span,
+            })
+    }
 }
 
 impl<'a> ToolTexts<'a> {
@@ -283,12 +336,14 @@ pub(crate) fn listed_tool<'a>(
         c.schema(schema);
     }
     more(&mut c);
+    let (texts, values) = c.finish_with_values();
     ToolTexts {
         name: name.finish().pop(),
         callable: true,
-        texts: c.finish(),
+        texts,
         credentials: None,
         handed: None,
+        values,
     }
 }
 
@@ -296,6 +351,7 @@ pub(crate) fn listed_tool<'a>(
 pub(crate) struct Collector<'a> {
     file: &'a Arc<SourceFile>,
     texts: Vec<Text<'a>>,
+    values: Vec<Values<'a>>,
 }
 
 impl<'a> Collector<'a> {
@@ -304,6 +360,7 @@ impl<'a> Collector<'a> {
         Collector {
             file,
             texts: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -333,11 +390,18 @@ impl<'a> Collector<'a> {
     /// A string, or each string of a sequence.
     pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
-            // A list of only numbers and the like holds no text (and stays packed).
-            Some(NodeKind::Seq(items)) if items.all_plain() => {}
+            // A long list of values is kept as the list, to be read in batches.
+            Some(NodeKind::Seq(list)) if list.flat() && kind.is_schema_value() => {
+                self.values.push(Values {
+                    kind,
+                    source: Source::Strings(list),
+                    file: self.file,
+                });
+            }
+            // Read without building a packed list's nodes.
             Some(NodeKind::Seq(items)) => {
-                for item in items {
-                    self.scalar(kind, Some(item));
+                for (s, span) in items.strings() {
+                    self.text(kind, s, span);
                 }
             }
             _ => self.scalar(kind, node),
@@ -348,7 +412,7 @@ impl<'a> Collector<'a> {
     pub(crate) fn nested(&mut self, kind: TextKind, node: &'a Node) {
         match &node.kind {
             NodeKind::String(_) => self.scalar(kind, Some(node)),
-            NodeKind::Seq(items) if items.all_plain() => {}
+            NodeKind::Seq(items) if items.flat() => self.strings(kind, Some(node)),
             NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
             NodeKind::Map(entries) => {
                 for e in entries {
@@ -386,8 +450,20 @@ impl<'a> Collector<'a> {
                 "default" => self.nested(TextKind::Default, v),
                 "examples" | "example" => self.nested(TextKind::Example, v),
                 "properties" => {
-                    for p in v.as_map().unwrap_or_default() {
-                        self.key(TextKind::ParamName, p);
+                    let properties = v.as_map().unwrap_or_default();
+                    // Thousands of names are read in batches, not held as a text each.
+                    let long = properties.len() > LONG_MAP;
+                    if long {
+                        self.values.push(Values {
+                            kind: TextKind::ParamName,
+                            source: Source::Keys(properties),
+                            file: self.file,
+                        });
+                    }
+                    for p in properties {
+                        if !long {
+                            self.key(TextKind::ParamName, p);
+                        }
                         self.schema(&p.value);
                     }
                 }
@@ -421,9 +497,16 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// The texts collected.
+    /// The texts collected, a long list's values among them.
     pub(crate) fn finish(self) -> Vec<Text<'a>> {
-        self.texts
+        let mut texts = self.texts;
+        texts.extend(self.values.into_iter().flat_map(Values::texts));
+        texts
+    }
+
+    /// The texts collected, and the long lists of values apart ([`ToolTexts::values`]).
+    pub(crate) fn finish_with_values(self) -> (Vec<Text<'a>>, Vec<Values<'a>>) {
+        (self.texts, self.values)
     }
 }
 

@@ -300,7 +300,7 @@ impl<'a> Reader<'a> {
         Some(Span::new(start, start.checked_add(len)?))
     }
 
-    fn str(&mut self) -> Option<&str> {
+    fn str(&mut self) -> Option<&'a str> {
         let n = self.len()?;
         let s = std::str::from_utf8(self.bytes.get(self.at..self.at + n)?).ok()?;
         self.at += n;
@@ -349,6 +349,18 @@ impl<'a> Reader<'a> {
             _ => return None,
         };
         Some(Node::new(span, kind))
+    }
+
+    /// The next node when it is a string, borrowed from the bytes with its span; any other
+    /// node is passed over (`Some(None)`).
+    pub(super) fn string(&mut self) -> Option<Option<(&'a str, Span)>> {
+        if self.bytes.get(self.at) != Some(&STRING) {
+            self.skip(0)?;
+            return Some(None);
+        }
+        self.at += 1;
+        let span = self.span()?;
+        Some(Some((self.str()?, span)))
     }
 
     /// [`Reader::node`] without building anything: checks the bytes.

@@ -1,10 +1,12 @@
-//! The items of a list ([`Seq`]). A long list whose items hold no text (nulls, booleans,
-//! numbers, and lists and empty mappings of them) is held in the packed form of
-//! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32): a schema's `enum` of
-//! millions of `1`s cost sixteen times its text as nodes. A list that holds text is not
-//! packed: the readers of text (the security pass) borrow it from nodes. Readers see a
-//! slice of nodes as before (built the first time one is asked for); the readers that walk
-//! whole trees ([`Seq::scan`]) and look for text ([`Seq::all_plain`]) do not build it.
+//! The items of a list ([`Seq`]). A long list of scalars (strings, nulls, booleans,
+//! numbers, and lists and empty mappings without text) is held in the packed form of
+//! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32 and a string its own
+//! allocation besides): a schema's `enum` of millions of `1`s cost sixteen times its text as
+//! nodes, of `"a"`s more. Strings are packed decoded, so readers of text (the security pass)
+//! borrow them from the packed bytes ([`Seq::strings`]). A list with a mapping key, or with
+//! a string below its items, is nodes. Readers see a slice of nodes as before (built the
+//! first time one is asked for); the readers that walk whole trees ([`Seq::scan`]) and read
+//! their strings do not build it.
 
 use std::borrow::Cow;
 use std::ops::Deref;
@@ -12,6 +14,7 @@ use std::sync::OnceLock;
 
 use super::packed::{Reader, Writer};
 use super::{Node, NodeKind};
+use crate::source::Span;
 
 /// Lists shorter than this are always held as nodes: packing pays only for dense lists.
 const PACK_FROM: usize = 256;
@@ -26,9 +29,11 @@ enum Repr {
     Packed(Box<Plain>),
 }
 
-/// Items that hold no text, packed.
+/// Scalar items, packed.
 struct Plain {
     len: usize,
+    /// Whether an item is a string (the only text a packed list can hold).
+    strings: bool,
     /// The items as [`super::Packed`] writes them after their list's start, `from`.
     bytes: Box<[u8]>,
     from: usize,
@@ -86,7 +91,23 @@ impl Seq {
     /// True when the items are known to hold no text (no string and no mapping key at any
     /// depth): a reader looking for text has nothing to find in it.
     pub(crate) fn all_plain(&self) -> bool {
+        matches!(&self.0, Repr::Packed(plain) if !plain.strings)
+    }
+
+    /// True when the only text the items hold is [`Seq::strings`]: none below an item.
+    pub(crate) fn flat(&self) -> bool {
         matches!(self.0, Repr::Packed(_))
+    }
+
+    /// The items that are strings, with their spans, borrowed without building nodes.
+    pub(crate) fn strings(&self) -> Strings<'_> {
+        match &self.0 {
+            Repr::Packed(plain) if plain.nodes.get().is_none() => Strings(Items::Packed {
+                reader: Reader::new(&plain.bytes, plain.from),
+                left: if plain.strings { plain.len } else { 0 },
+            }),
+            _ => Strings(Items::Nodes(self.iter())),
+        }
     }
 }
 
@@ -122,6 +143,7 @@ impl Clone for Seq {
             Repr::Nodes(nodes) => Seq(Repr::Nodes(nodes.clone())),
             Repr::Packed(plain) => Seq(Repr::Packed(Box::new(Plain {
                 len: plain.len,
+                strings: plain.strings,
                 bytes: plain.bytes.clone(),
                 from: plain.from,
                 last: plain.last,
@@ -167,6 +189,32 @@ impl<'a> Iterator for Scan<'a> {
     }
 }
 
+/// The string items of a [`Seq`] and their spans.
+pub(crate) struct Strings<'a>(Items<'a>);
+
+impl<'a> Iterator for Strings<'a> {
+    type Item = (&'a str, Span);
+
+    fn next(&mut self) -> Option<(&'a str, Span)> {
+        loop {
+            match &mut self.0 {
+                Items::Nodes(nodes) => {
+                    let node = nodes.next()?;
+                    if let NodeKind::String(s) = &node.kind {
+                        return Some((s, node.span()));
+                    }
+                }
+                Items::Packed { reader, left } => {
+                    *left = left.checked_sub(1)?;
+                    if let Some(found) = reader.string()? {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// True when `node` holds no text at any depth: no string and no mapping key (nulls,
 /// booleans, numbers, and lists and empty mappings of them).
 fn text_free(node: &Node) -> bool {
@@ -191,8 +239,12 @@ pub(crate) struct SeqBuilder {
 enum Build {
     /// As nodes, from the first item that holds text (or for a short list).
     Nodes(Vec<Node>),
-    /// `len` items without text packed so far.
-    Packed { writer: Writer, len: usize },
+    /// `len` scalar items packed so far, some strings when `strings`.
+    Packed {
+        writer: Writer,
+        len: usize,
+        strings: bool,
+    },
 }
 
 impl SeqBuilder {
@@ -203,6 +255,7 @@ impl SeqBuilder {
             Build::Packed {
                 writer: Writer::new(expected.saturating_mul(4), from),
                 len: 0,
+                strings: false,
             }
         } else {
             Build::Nodes(Vec::with_capacity(expected))
@@ -216,11 +269,17 @@ impl SeqBuilder {
 
     /// The next item.
     pub(crate) fn push(&mut self, item: Node) {
-        let plain = text_free(&item);
+        let string = matches!(item.kind, NodeKind::String(_));
+        let plain = string || text_free(&item);
         match &mut self.build {
-            Build::Packed { writer, len } if plain => {
+            Build::Packed {
+                writer,
+                len,
+                strings,
+            } if plain => {
                 writer.node(&item);
                 *len += 1;
+                *strings |= string;
             }
             Build::Packed { .. } => {
                 let nodes = self.unpack();
@@ -233,7 +292,7 @@ impl SeqBuilder {
 
     /// The items so far as nodes, with room for the rest.
     fn unpack(&mut self) -> Vec<Node> {
-        let Build::Packed { writer, len } =
+        let Build::Packed { writer, len, .. } =
             std::mem::replace(&mut self.build, Build::Nodes(Vec::new()))
         else {
             return Vec::new();
@@ -250,10 +309,15 @@ impl SeqBuilder {
         match self.build {
             Build::Nodes(nodes) => nodes.into(),
             Build::Packed { len: 0, .. } => Vec::new().into(),
-            Build::Packed { writer, len } => {
+            Build::Packed {
+                writer,
+                len,
+                strings,
+            } => {
                 let (bytes, last) = writer.finish();
                 Seq(Repr::Packed(Box::new(Plain {
                     len,
+                    strings,
                     bytes,
                     from: self.from,
                     last,
@@ -311,14 +375,46 @@ mod tests {
     }
 
     #[test]
-    fn a_string_or_a_key_among_them_makes_the_list_nodes() {
-        for odd in ["\"x\"", "[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
+    fn strings_are_packed_and_read_from_the_bytes() {
+        let items: Vec<&str> = ["\"a\"", "7", "\"b\\u00e9\\n\"", "[]", "\"\""]
+            .into_iter()
+            .cycle()
+            .take(PACK_FROM + 5)
+            .collect();
+        let text = format!("[{}]", items.join(", "));
+        let root = parse(&text);
+        let list = root.as_list().expect("a list");
+        assert!(list.flat() && !list.all_plain());
+        let strings: Vec<(&str, &str)> = list
+            .strings()
+            .map(|(s, span)| (s, &text[span.start - 3..span.end - 3]))
+            .collect();
+        let quoted = items.iter().filter(|i| i.starts_with('"')).count();
+        assert_eq!(strings.len(), quoted);
+        assert_eq!(
+            strings[..3],
+            [
+                ("a", "\"a\""),
+                ("b\u{e9}\n", "\"b\\u00e9\\n\""),
+                ("", "\"\"")
+            ]
+        );
+        assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
+        assert_eq!(list[2].as_str(), Some("b\u{e9}\n"));
+        // Built into nodes, the list reads the same.
+        assert_eq!(list.strings().count(), strings.len());
+        assert_eq!(Packed::pack(&root).unpack(), root);
+    }
+
+    #[test]
+    fn a_key_or_a_string_below_an_item_makes_the_list_nodes() {
+        for odd in ["[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
             let mut items = vec!["7"; PACK_FROM + 10];
             items[PACK_FROM + 3] = odd;
             let text = format!("[{}]", items.join(","));
             let root = parse(&text);
             let list = root.as_list().expect("a list");
-            assert!(!list.all_plain(), "{odd}");
+            assert!(!list.all_plain() && !list.flat(), "{odd}");
             assert_eq!(list.len(), items.len());
             assert_eq!(texts(&text, list.iter().cloned()), items);
         }

@@ -47,6 +47,7 @@ pub(super) fn skill<'a>(
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.and_then(|r| r.value("name")));
     vec![ToolTexts {
+        values: Vec::new(),
         name: name.finish().pop(),
         // An agent picks a skill by its description, not by a call to its name.
         callable: false,

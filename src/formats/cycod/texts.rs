@@ -60,6 +60,7 @@ pub(super) fn tool<'a>(
         }),
     };
     vec![ToolTexts {
+        values: Vec::new(),
         name,
         callable: true,
         texts: c.finish(),

@@ -37,6 +37,7 @@ pub(super) fn tool_yaml<'a>(
         texts.extend(s.finish());
     }
     vec![ToolTexts {
+        values: Vec::new(),
         name: name(file, root.value("name")),
         callable: true,
         texts,
@@ -77,6 +78,7 @@ pub(super) fn skill<'a>(
         c.verbatim(kind, section.content);
     }
     vec![ToolTexts {
+        values: Vec::new(),
         name: name(file, meta.and_then(|m| m.value("name"))),
         callable: true,
         texts: c.finish(),

@@ -55,6 +55,7 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.value("name"));
     vec![ToolTexts {
+        values: Vec::new(),
         name: name.finish().pop(),
         callable: false,
         texts: c.finish(),
@@ -146,6 +147,7 @@ pub(super) fn config<'a>(
             let mut name = Collector::new(file);
             name.key(TextKind::Name, entry);
             ToolTexts {
+                values: Vec::new(),
                 name: name.finish().pop(),
                 callable: false,
                 texts,

@@ -63,6 +63,7 @@ pub(super) fn file<'a>(
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.and_then(|r| r.value(id_key)));
     vec![ToolTexts {
+        values: Vec::new(),
         name: name.finish().pop(),
         callable: !agent,
         texts: c.finish(),
