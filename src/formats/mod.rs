@@ -133,7 +133,9 @@ pub(crate) fn lower_tools(results: &[FileResult]) -> Vec<crate::ir::Lowered<'_>>
 
 /// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
 /// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
-/// and the file is not toolc's to report.
+/// and the file is not toolc's to report. The trees the load parsed are let go: only the
+/// check's custom rules read them, right after the load (a DojOps schema lowered from a held
+/// tree leaves its JSON to them).
 pub(crate) fn load_claimed(
     fs: &dyn FileSystem,
     path: &Path,
@@ -141,7 +143,9 @@ pub(crate) fn load_claimed(
     format: FormatId,
     claim: Claim,
 ) -> Option<FileResult> {
-    load_judged_with(fs, path, display, format, claim, Passes::default()).ok()
+    let mut result = load_judged_with(fs, path, display, format, claim, Passes::default()).ok()?;
+    result.trees = None;
+    Some(result)
 }
 
 /// [`load_claimed`], running only the costly `passes` a run needs.
