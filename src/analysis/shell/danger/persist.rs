@@ -277,7 +277,8 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             {
                 Some("adds a Run key")
             }
-            "schtasks" if lower_args.iter().any(|a| a == "/create") => {
+            // The separators are gone from `lower_args`: `/Create` reads `create`.
+            "schtasks" if lower_args.iter().any(|a| a == "create" || a == "-create") => {
                 Some("creates a scheduled task")
             }
             "register-scheduledtask" => Some("registers a scheduled task"),
