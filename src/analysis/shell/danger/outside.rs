@@ -55,6 +55,7 @@ const VALUED: &[&str] = &[
     "--cache",
     "--add",
     "-a",
+    "--package",
 ];
 
 /// Every command of `unit` that installs from outside the package index.
@@ -103,6 +104,8 @@ fn installer(w: &[String]) -> Option<(&'static str, usize)> {
         ("npm" | "pnpm" | "bun", "install" | "i" | "add", _, _) => Some(("npm", 2)),
         ("yarn", "add", _, _) | ("yarn", "global", "add", _) => Some(("npm", 2)),
         ("npx" | "bunx", _, _, _) => Some(("npx", 1)),
+        // `npm exec URL`, `pnpm dlx git+…`: npx by another name.
+        ("npm", "exec" | "x", _, _) | ("pnpm" | "yarn", "dlx", _, _) => Some(("npx", 2)),
         ("npm", "config", "set", _) => Some(("npm-config", 3)),
         ("gem", "install", _, _) => Some(("gem", 2)),
         ("gem", "sources", _, _) => Some(("gem", 2)),
@@ -171,6 +174,19 @@ fn untrusted<'a>(
                     && !known_index(&v.text)
                 {
                     return Some((v, "installs packages from another registry"));
+                }
+                // `npx --package=https://…/x.tgz cmd`: the package named is what installs.
+                if let Some(v) = value(i, "--package").or_else(|| value(i, "-p")) {
+                    let spec = v.text.rsplit_once("--package=").map_or(&*v.text, |(_, r)| r);
+                    let spec = spec.to_ascii_lowercase();
+                    if spec.starts_with("http://") || spec.starts_with("https://") {
+                        return Some((v, "installs a package from a URL"));
+                    }
+                    if (spec.starts_with("git+") || spec.starts_with("github:"))
+                        && !pinned_git(&spec)
+                    {
+                        return Some((v, "installs from an unpinned git source"));
+                    }
                 }
                 if lower.starts_with("http://") || lower.starts_with("https://") {
                     return Some((a, "installs a package from a URL"));
@@ -288,6 +304,14 @@ mod tests {
         );
         assert_eq!(found("cargo install --git https://github.com/o/r").len(), 1);
         assert_eq!(found("uvx --from git+https://github.com/o/r tool").len(), 1);
+        assert_eq!(found("pipx run --spec git+https://github.com/o/r.git r").len(), 1);
+        assert_eq!(found("npx -y github:someone/repo").len(), 1);
+        assert_eq!(found("npm exec --yes https://x.example/pkg.tgz").len(), 1);
+        assert_eq!(found("pnpm dlx git+https://github.com/o/r").len(), 1);
+        assert_eq!(
+            found("npx --package=https://x.example/pkg.tgz -- run-it").len(),
+            1
+        );
     }
 
     #[test]
@@ -301,6 +325,12 @@ mod tests {
                 .is_empty()
         );
         assert!(found("npm i left-pad@1.3.0").is_empty());
+        assert!(found("npm exec --yes prettier@3.3.3 -- --check .").is_empty());
+        assert!(found("npx -y github:o/r#0123456789abcdef0123").is_empty());
+        assert!(
+            found("uvx --from git+https://github.com/o/r@0123456789abcdef0123456789abcdef01234567 r")
+                .is_empty()
+        );
         assert!(found("cargo install --git https://github.com/o/r --tag v0.3.1").is_empty());
     }
 }
