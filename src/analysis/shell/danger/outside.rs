@@ -252,7 +252,8 @@ fn pinned_git(url: &str) -> bool {
         .or_else(|| url.rsplit_once('#').map(|(_, r)| r))
         .map(|r| r.split(['#', '&']).next().unwrap_or(r));
     rev.is_some_and(|r| {
-        let hex = r.len() >= 12 && r.chars().all(|c| c.is_ascii_hexdigit());
+        // A commit's short form has at least seven digits (`git rev-parse --short`).
+        let hex = r.len() >= 7 && r.chars().all(|c| c.is_ascii_hexdigit());
         let tag = r.trim_start_matches('v').split('.').count() >= 2
             && r.trim_start_matches('v')
                 .chars()
