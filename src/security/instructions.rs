@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::patterns::{self, Match, Signal};
+use super::sending;
 use super::schema::side_channels;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, security as sec};
@@ -57,6 +58,7 @@ pub(super) fn check<'t>(
     out: &mut Vec<Diagnostic>,
 ) {
     let mut found: Vec<Finding<'_>> = Vec::new();
+    let announced = super::commands::says_it_sends(tool);
     let read = tool
         .all()
         .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
@@ -67,6 +69,11 @@ pub(super) fn check<'t>(
             if signal == Signal::Directive && !value {
                 continue;
             }
+            if m.pattern.id == "send-file-to-address"
+                && sending::expected(tool, &text.value, m.start, m.end, announced)
+            {
+                continue;
+            }
             let f = finding(text, &m, value);
             if !commands.chains.iter().any(|c| overlaps(*c, f.span)) {
                 found.push(f);
@@ -75,7 +82,6 @@ pub(super) fn check<'t>(
     }
     // A command's half, unless the words of a pattern already say it there; an upload only
     // where the tool does not say it sends data.
-    let announced = super::commands::says_it_sends(tool);
     for signal in commands
         .signals
         .into_iter()

@@ -16,10 +16,12 @@ mod names;
 mod patterns;
 mod schema;
 mod secrets;
+mod sending;
 mod shadowing;
 pub(crate) mod shellcheck;
 pub(crate) mod texts;
 mod transport;
+pub(crate) mod units;
 
 use std::sync::Arc;
 
