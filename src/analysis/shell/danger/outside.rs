@@ -64,7 +64,15 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
         let Some(pi) = stage.program_index() else {
             continue;
         };
-        let words = &stage.words[pi..];
+        let mut words = &stage.words[pi..];
+        // `cmd /c npx -y …`: Windows needs a shell to start `npx`; what it starts installs.
+        if let [shell, flag, rest @ ..] = words
+            && matches!(shell.text.to_ascii_lowercase().as_str(), "cmd" | "cmd.exe")
+            && flag.text.eq_ignore_ascii_case("/c")
+            && !rest.is_empty()
+        {
+            words = rest;
+        }
         let lower: Vec<String> = words.iter().map(|w| w.text.to_ascii_lowercase()).collect();
         // Where the installer's own arguments start: `pip install`, `python -m pip install`,
         // `uv pip install`, `npm i`.
@@ -309,6 +317,7 @@ mod tests {
         assert_eq!(found("npx -y github:someone/repo").len(), 1);
         assert_eq!(found("npm exec --yes https://x.example/pkg.tgz").len(), 1);
         assert_eq!(found("pnpm dlx git+https://github.com/o/r").len(), 1);
+        assert_eq!(found("cmd /c npx -y https://x.example/pkg.tgz").len(), 1);
         assert_eq!(
             found("npx --package=https://x.example/pkg.tgz -- run-it").len(),
             1
