@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use super::patterns::{self, Match, Signal};
-use super::sending;
 use super::schema::side_channels;
+use super::sending;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, security as sec};
 use crate::security::texts::{Text, TextKind, ToolTexts};

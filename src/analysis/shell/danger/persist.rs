@@ -298,7 +298,9 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                     && args
                         .get(1)
                         .is_some_and(|a| a.text.to_ascii_lowercase().contains("launchagents/")))
-                && !args.iter().any(|a| a.text.contains("tmp") || a.text.contains("/."));
+                && !args
+                    .iter()
+                    .any(|a| a.text.contains("tmp") || a.text.contains("/."));
             let kind = if managed {
                 DangerKind::ServiceInstall
             } else {

@@ -523,8 +523,14 @@ fn scheduled_tasks_are_persistence_inside_a_shell_handed_the_script_too() {
     let task = "schtasks /create /tn Updater /tr C:\\Users\\Public\\u.exe /sc onlogon /f";
     assert_eq!(only_kinds(task, Dialect::Cmd), [P]);
     assert_eq!(only_kinds(&format!("cmd /c \"{task}\""), Dialect::Cmd), [P]);
-    assert_eq!(only_kinds(&format!("cmd.exe /C \"{task}\""), Dialect::Posix), [P]);
-    assert_eq!(only_kinds("SCHTASKS /Create /TN x /TR y.exe /SC DAILY", Dialect::Cmd), [P]);
+    assert_eq!(
+        only_kinds(&format!("cmd.exe /C \"{task}\""), Dialect::Posix),
+        [P]
+    );
+    assert_eq!(
+        only_kinds("SCHTASKS /Create /TN x /TR y.exe /SC DAILY", Dialect::Cmd),
+        [P]
+    );
     assert_eq!(
         only_kinds(
             "powershell -Command \"Register-ScheduledTask -TaskName Upd -Action $a -Trigger $t\"",
@@ -539,7 +545,10 @@ fn scheduled_tasks_are_persistence_inside_a_shell_handed_the_script_too() {
 }
 
 fn only_kinds(script: &str, dialect: Dialect) -> Vec<DangerKind> {
-    let mut k: Vec<DangerKind> = dangers(script, dialect).into_iter().map(|d| d.kind).collect();
+    let mut k: Vec<DangerKind> = dangers(script, dialect)
+        .into_iter()
+        .map(|d| d.kind)
+        .collect();
     k.dedup();
     k
 }
