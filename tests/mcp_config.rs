@@ -492,11 +492,15 @@ fn paths_in_one_users_home_folder() {
 #[test]
 fn git_sources_without_a_commit_and_images_without_a_tag() {
     let git = r#"{"mcpServers": {"lsp": {"command": "uvx", "args": ["--from", "git+https://github.com/acme/lsp-mcp", "lsp-mcp", "serve"]}}}"#;
-    expect_one(
-        ".mcp.json",
-        git,
-        "1:62 MCP020 warning server `lsp` runs `git+https://github.com/acme/lsp-mcp` through `uvx` at no fixed commit",
-    );
+    // Also code from outside the index to the security pass, as in a skill's code block.
+    let found = check(&[(".mcp.json", git)]);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with(
+        ".mcp.json:1:62 MCP020 warning server `lsp` runs `git+https://github.com/acme/lsp-mcp` through `uvx` at no fixed commit"
+    ));
+    assert!(found[1].starts_with(
+        ".mcp.json:1:63 SEC047 warning a command installs code from outside the package index"
+    ));
     let pinned = git.replace(
         "lsp-mcp\", \"lsp-mcp\"",
         "lsp-mcp@3f9c2e1a7b\", \"lsp-mcp\"",

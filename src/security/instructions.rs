@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::patterns::{self, Match, Signal};
 use super::schema::side_channels;
+use super::sending;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, security as sec};
 use crate::security::texts::{Text, TextKind, ToolTexts};
@@ -62,14 +63,19 @@ pub(super) fn check<'t>(
     out: &mut Vec<Diagnostic>,
 ) {
     let mut found: Vec<Finding> = Vec::new();
+    let announced = super::commands::says_it_sends(tool);
     let read = tool
         .all()
         .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
-    find(read, &commands.chains, &mut found);
+    // The user's files sent to an address the skill says it sends to are what it is for.
+    let expected = |text: &Text<'_>, m: &Match| {
+        m.pattern.id == "send-file-to-address"
+            && sending::expected(tool, &text.value, m.start, m.end, announced)
+    };
+    find(read, &commands.chains, &expected, &mut found);
     found.extend(values);
     // A command's half, unless the words of a pattern already say it there; an upload only
     // where the tool does not say it sends data.
-    let announced = super::commands::says_it_sends(tool);
     for signal in commands
         .signals
         .into_iter()
@@ -118,17 +124,19 @@ pub(super) fn check<'t>(
 }
 
 /// The signals of the patterns in `texts` (schema values and prose), but where `chains`
-/// (a command's whole exfiltration, already reported) are.
+/// (a command's whole exfiltration, already reported) are, and those the tool's own words
+/// make `expected`.
 pub(super) fn find<'t>(
     texts: impl Iterator<Item = &'t Text<'t>>,
     chains: &[Span],
+    expected: &dyn Fn(&Text<'_>, &Match) -> bool,
     found: &mut Vec<Finding>,
 ) {
     for text in texts {
         let value = text.kind.is_schema_value();
         for m in patterns::find(&text.value) {
             let signal = m.pattern.signal;
-            if signal == Signal::Directive && !value {
+            if (signal == Signal::Directive && !value) || expected(text, &m) {
                 continue;
             }
             let f = finding(text, &m, value);

@@ -16,10 +16,12 @@ mod names;
 mod patterns;
 mod schema;
 mod secrets;
+mod sending;
 mod shadowing;
 pub(crate) mod shellcheck;
 pub(crate) mod texts;
 mod transport;
+pub(crate) mod units;
 
 use std::sync::Arc;
 
@@ -160,7 +162,7 @@ fn check_values(
         }
         if patterns::look(&joined).instructions {
             let values = batch.iter().filter(|t| t.kind.is_schema_value());
-            instructions::find(values, chains, signals);
+            instructions::find(values, chains, &|_, _| false, signals);
         }
     }
 }

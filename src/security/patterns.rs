@@ -3,9 +3,8 @@
 //! runs them all). In the spirit of YARA rules: adding a pattern is one entry in `table.rs`.
 //!
 //! Patterns are matched on bytes, ASCII case-insensitively, `$` at line ends: the phrases
-//! are English and ASCII (but for concealment in other languages, `translated.rs`, whose
-//! letters outside ASCII match as written), and without Unicode classes the matcher stays a
-//! small DFA.
+//! are English and ASCII (but for concealment in other languages, `translated.rs`, matched
+//! apart with Unicode on), and without Unicode classes the matcher stays a small DFA.
 
 use std::sync::LazyLock;
 
@@ -113,9 +112,16 @@ static MATCHER: LazyLock<Option<Matcher>> = LazyLock::new(|| {
     })
 });
 
-/// The concealment in other languages, compiled only when a text may hold it.
+/// The concealment in other languages, compiled only when a text may hold it: with
+/// Unicode on, so that case is ignored for letters outside ASCII too.
 static TRANSLATED: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(&compiled(translated::CONCEAL)).ok());
+    LazyLock::new(|| Regex::new(&compiled_unicode(translated::CONCEAL)).ok());
+
+/// The concealment in other languages as compiled: case-insensitive for every letter, `$`
+/// at line ends.
+fn compiled_unicode(regex: &str) -> String {
+    format!("(?im){regex}")
+}
 
 impl Matcher {
     /// The index of the concealment in other languages when `text` holds it.

@@ -168,7 +168,12 @@ const WATCHED: &[&str] = &[
     "netcat",
     "socat",
     "powershell",
+    "powershell.exe",
     "pwsh",
+    "pwsh.exe",
+    // `cmd /c "schtasks /create …"`: the script it is handed is read.
+    "cmd",
+    "cmd.exe",
     "sudo",
     "doas",
     "pkexec",

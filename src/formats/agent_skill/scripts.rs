@@ -18,6 +18,9 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
     "sh", "bash", "zsh", "fish", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "php", "lua", "r",
 ];
 
+/// Service files of one skill read at most.
+const MAX_SERVICE_FILES: usize = 16;
+
 impl Cx<'_> {
     /// The text files of `scripts/` and the other programs the instructions run (each read
     /// once), for the security checks; SKL016 on those run by their path (`runs`).
@@ -44,6 +47,16 @@ impl Cx<'_> {
             if self.folder.files.contains_key(name) && !paths.iter().any(|p| p == name) {
                 paths.push(name.to_string());
             }
+        }
+        // A service file the skill ships runs its commands once its code installs it
+        // (`cp x.service ~/.config/systemd/user/`): read, however the skill installs it.
+        let services: Vec<String> = (self.folder.files.keys())
+            .filter(|rel| crate::security::units::is_service_file(rel))
+            .take(MAX_SERVICE_FILES)
+            .cloned()
+            .collect();
+        for rel in services {
+            self.companion(&rel);
         }
         let mut out = Vec::new();
         for rel in paths {

@@ -1,10 +1,12 @@
 //! What a skill gives the agent to read and run, for the security pass: its `name` and
 //! `description` (the agent picks skills by them), the instructions of `SKILL.md`, the
-//! files they lead to, and the programs of `scripts/`, each read in its language.
+//! files they lead to, the programs of `scripts/`, each read in its language, and the
+//! commands of the service files it ships.
 
 use std::sync::Arc;
 
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, is_script, language};
+use crate::security::units;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};
 
@@ -33,6 +35,11 @@ pub(super) fn skill<'a>(
     }
     let mut texts = c.finish();
     for companion in companions {
+        // A service file runs its commands once installed (`units.rs`).
+        if units::is_service_file(&companion.path.to_string_lossy()) {
+            texts.extend(units::commands(companion));
+            continue;
+        }
         // A program the skill ships runs, whether it is run by its path or through an
         // interpreter; Markdown and other text is read.
         let kind = if scripts.iter().any(|s| Arc::ptr_eq(s, companion)) || is_script(companion) {

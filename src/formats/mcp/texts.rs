@@ -184,7 +184,8 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
         let shell = match script {
             Some((at, Inline::Shell(Dialect::Posix))) if at == i => Shell::Posix,
             Some((at, Inline::Shell(Dialect::Pwsh))) if at == i => Shell::Pwsh,
-            Some((at, Inline::Shell(Dialect::Cmd))) if at == i => Shell::Cmd,
+            // `cmd /c npx -y pkg`: `cmd` runs the rest of the line, read as the vector it is.
+            Some((at, Inline::Shell(Dialect::Cmd))) if at == i && i + 1 == args.len() => Shell::Cmd,
             Some((at, Inline::Python)) if at == i => Shell::Python,
             Some((at, Inline::JavaScript)) if at == i => Shell::Node,
             _ => Shell::Process,

@@ -3,7 +3,7 @@
 //! command it is, for what only its elements together say (`python3 -c "import os; …"`).
 
 use super::{Found, Place, emit};
-use crate::analysis::shell::{DangerKind, Dialect, dangers};
+use crate::analysis::shell::{Dialect, dangers};
 use crate::diagnostics::Diagnostic;
 use crate::security::texts::{Shell, TextKind, ToolTexts};
 
@@ -53,14 +53,10 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>, foun
             .rposition(|s| *s != usize::MAX && *s <= at)
             .unwrap_or(0)
     };
-    // An unpinned source a server runs through `uvx`/`npx` is MCP020's, with its fix.
-    let found_here = dangers(&joined, Dialect::Process).into_iter().filter(|d| {
-        !matches!(
-            d.kind,
-            DangerKind::UntrustedInstall | DangerKind::CheckoutInstall
-        )
-    });
-    for mut d in found_here {
+    // A source a server runs through `uvx --from git+…`, `npx github:…` or `npm exec URL`
+    // is code from outside the index, as the same command is in a skill's code block (an
+    // unpinned git source is also MCP020's, with the commit to pin).
+    for mut d in dangers(&joined, Dialect::Process) {
         let first = element_of(d.start);
         let last = element_of(d.end.saturating_sub(1).max(d.start));
         let text = elements[last];

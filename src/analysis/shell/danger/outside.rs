@@ -55,6 +55,7 @@ const VALUED: &[&str] = &[
     "--cache",
     "--add",
     "-a",
+    "--package",
 ];
 
 /// Every command of `unit` that installs from outside the package index.
@@ -63,7 +64,15 @@ pub(crate) fn check(unit: &Unit, out: &mut Vec<Danger>) {
         let Some(pi) = stage.program_index() else {
             continue;
         };
-        let words = &stage.words[pi..];
+        let mut words = &stage.words[pi..];
+        // `cmd /c npx -y …`: Windows needs a shell to start `npx`; what it starts installs.
+        if let [shell, flag, rest @ ..] = words
+            && matches!(shell.text.to_ascii_lowercase().as_str(), "cmd" | "cmd.exe")
+            && flag.text.eq_ignore_ascii_case("/c")
+            && !rest.is_empty()
+        {
+            words = rest;
+        }
         let lower: Vec<String> = words.iter().map(|w| w.text.to_ascii_lowercase()).collect();
         // Where the installer's own arguments start: `pip install`, `python -m pip install`,
         // `uv pip install`, `npm i`.
@@ -96,13 +105,16 @@ fn installer(w: &[String]) -> Option<(&'static str, usize)> {
         ("uv", "pip", "install", _) => Some(("pip", 3)),
         ("uv", "add", _, _) | ("poetry", "add", _, _) | ("pdm", "add", _, _) => Some(("pip", 2)),
         ("uv", "tool", "install", _) => Some(("pip", 3)),
-        ("uvx" | "pipx", _, _, _) if w.iter().any(|a| a == "--from" || a.starts_with("git+")) => {
-            Some(("pip", 1))
+        ("pipx", "run", _, _) => Some(("pip-run", 2)),
+        ("uvx", _, _, _) | ("uv", "tool", "run", _) => {
+            Some(("pip-run", if p == "uv" { 3 } else { 1 }))
         }
         (py, "-m", "pip", "install") if py.starts_with("python") => Some(("pip", 4)),
         ("npm" | "pnpm" | "bun", "install" | "i" | "add", _, _) => Some(("npm", 2)),
         ("yarn", "add", _, _) | ("yarn", "global", "add", _) => Some(("npm", 2)),
         ("npx" | "bunx", _, _, _) => Some(("npx", 1)),
+        // `npm exec URL`, `pnpm dlx git+…`: npx by another name.
+        ("npm", "exec" | "x", _, _) | ("pnpm" | "yarn", "dlx", _, _) => Some(("npx", 2)),
         ("npm", "config", "set", _) => Some(("npm-config", 3)),
         ("gem", "install", _, _) => Some(("gem", 2)),
         ("gem", "sources", _, _) => Some(("gem", 2)),
@@ -117,6 +129,9 @@ fn untrusted<'a>(
     args: &'a [Token],
     pinned_by_hash: bool,
 ) -> Option<(&'a Token, &'static str)> {
+    if family == "pip-run" {
+        return run_source(args, pinned_by_hash);
+    }
     let value = |i: usize, flag: &str| -> Option<&Token> {
         let t = &args[i].text;
         if t == flag {
@@ -171,6 +186,22 @@ fn untrusted<'a>(
                     && !known_index(&v.text)
                 {
                     return Some((v, "installs packages from another registry"));
+                }
+                // `npx --package=https://…/x.tgz cmd`: the package named is what installs.
+                if let Some(v) = value(i, "--package").or_else(|| value(i, "-p")) {
+                    let spec = v
+                        .text
+                        .rsplit_once("--package=")
+                        .map_or(&*v.text, |(_, r)| r);
+                    let spec = spec.to_ascii_lowercase();
+                    if spec.starts_with("http://") || spec.starts_with("https://") {
+                        return Some((v, "installs a package from a URL"));
+                    }
+                    if (spec.starts_with("git+") || spec.starts_with("github:"))
+                        && !pinned_git(&spec)
+                    {
+                        return Some((v, "installs from an unpinned git source"));
+                    }
                 }
                 if lower.starts_with("http://") || lower.starts_with("https://") {
                     return Some((a, "installs a package from a URL"));
@@ -227,6 +258,61 @@ fn untrusted<'a>(
     None
 }
 
+/// What `uvx --from SRC cmd …` or `pipx run --spec SRC cmd …` installs: the sources its
+/// options name and its first operand; the words after that are the program's own
+/// arguments (`--base-url https://…`), never installed.
+fn run_source(args: &[Token], pinned_by_hash: bool) -> Option<(&Token, &'static str)> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        if !t.starts_with('-') {
+            return pip_source(t, pinned_by_hash).map(|why| (a, why));
+        }
+        let (flag, inline) = t.split_once('=').map_or((t, None), |(f, v)| (f, Some(v)));
+        let flag = flag.to_ascii_lowercase();
+        let value = match inline {
+            Some(v) => Some((a, v)),
+            None if VALUED.contains(&flag.as_str()) || SOURCES.contains(&flag.as_str()) => {
+                i += 1;
+                args.get(i - 1).map(|v| (v, v.text.as_str()))
+            }
+            None => None,
+        };
+        let Some((token, v)) = value else {
+            continue;
+        };
+        if SOURCES.contains(&flag.as_str())
+            && let Some(why) = pip_source(v, pinned_by_hash)
+        {
+            return Some((token, why));
+        }
+        if matches!(
+            flag.as_str(),
+            "--index-url" | "-i" | "--extra-index-url" | "--find-links" | "-f" | "--index"
+        ) && !known_index(v)
+        {
+            return Some((token, "installs packages from another index"));
+        }
+    }
+    None
+}
+
+/// Options of `uvx` and `pipx run` whose value is a package to install.
+const SOURCES: &[&str] = &["--from", "--spec", "--with", "-w"];
+
+/// Why installing the package `spec` names is from outside the index, if it is.
+fn pip_source(spec: &str, pinned_by_hash: bool) -> Option<&'static str> {
+    let lower = spec.to_ascii_lowercase();
+    if lower.starts_with("git+") && !pinned_git(&lower) {
+        return Some("installs from an unpinned git source");
+    }
+    ((lower.starts_with("http://") || lower.starts_with("https://"))
+        && !lower.contains("#sha256=")
+        && !pinned_by_hash)
+        .then_some("installs a package from a URL")
+}
+
 /// A git source pinned to a full commit or a version tag (`@v1.2.0`, `#a1b2c3…`).
 fn pinned_git(url: &str) -> bool {
     let rev = url
@@ -236,7 +322,8 @@ fn pinned_git(url: &str) -> bool {
         .or_else(|| url.rsplit_once('#').map(|(_, r)| r))
         .map(|r| r.split(['#', '&']).next().unwrap_or(r));
     rev.is_some_and(|r| {
-        let hex = r.len() >= 12 && r.chars().all(|c| c.is_ascii_hexdigit());
+        // A commit's short form has at least seven digits (`git rev-parse --short`).
+        let hex = r.len() >= 7 && r.chars().all(|c| c.is_ascii_hexdigit());
         let tag = r.trim_start_matches('v').split('.').count() >= 2
             && r.trim_start_matches('v')
                 .chars()
@@ -288,6 +375,24 @@ mod tests {
         );
         assert_eq!(found("cargo install --git https://github.com/o/r").len(), 1);
         assert_eq!(found("uvx --from git+https://github.com/o/r tool").len(), 1);
+        assert_eq!(found("uvx --from=git+https://github.com/o/r tool").len(), 1);
+        assert_eq!(found("uvx git+https://github.com/o/r").len(), 1);
+        assert_eq!(
+            found("uv tool run --from https://x.example/t-1.0.tar.gz t").len(),
+            1
+        );
+        assert_eq!(
+            found("pipx run --spec git+https://github.com/o/r.git r").len(),
+            1
+        );
+        assert_eq!(found("npx -y github:someone/repo").len(), 1);
+        assert_eq!(found("npm exec --yes https://x.example/pkg.tgz").len(), 1);
+        assert_eq!(found("pnpm dlx git+https://github.com/o/r").len(), 1);
+        assert_eq!(found("cmd /c npx -y https://x.example/pkg.tgz").len(), 1);
+        assert_eq!(
+            found("npx --package=https://x.example/pkg.tgz -- run-it").len(),
+            1
+        );
     }
 
     #[test]
@@ -301,6 +406,23 @@ mod tests {
                 .is_empty()
         );
         assert!(found("npm i left-pad@1.3.0").is_empty());
+        assert!(found("npm exec --yes prettier@3.3.3 -- --check .").is_empty());
+        // What follows the program is its own arguments.
+        assert!(
+            found("uvx --from fetch-mcp==1.2.0 fetch-mcp --base-url https://api.example.com/v1")
+                .is_empty()
+        );
+        assert!(
+            found("pipx run --spec docs-mcp==0.3.1 docs-mcp --site https://x.example").is_empty()
+        );
+        assert!(found("uvx mcp-server-fetch --proxy-url https://proxy.example:8080").is_empty());
+        assert!(found("npx -y github:o/r#0123456789abcdef0123").is_empty());
+        assert!(
+            found(
+                "uvx --from git+https://github.com/o/r@0123456789abcdef0123456789abcdef01234567 r"
+            )
+            .is_empty()
+        );
         assert!(found("cargo install --git https://github.com/o/r --tag v0.3.1").is_empty());
     }
 }

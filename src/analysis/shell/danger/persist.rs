@@ -277,7 +277,8 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             {
                 Some("adds a Run key")
             }
-            "schtasks" if lower_args.iter().any(|a| a == "/create") => {
+            // The separators are gone from `lower_args`: `/Create` reads `create`.
+            "schtasks" if lower_args.iter().any(|a| a == "create" || a == "-create") => {
                 Some("creates a scheduled task")
             }
             "register-scheduledtask" => Some("registers a scheduled task"),
@@ -289,7 +290,23 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             _ => None,
         };
         if let Some(what) = what {
-            push(out, start, stage.end, DangerKind::Persistence, what);
+            // A service manager told to start a job already in its place (a unit by its
+            // name, a plist under `LaunchAgents/`) starts what an earlier step installed:
+            // as sure as that step, and of a tool that says it installs a service, expected.
+            let managed = (p == "systemctl"
+                || p == "launchctl"
+                    && args
+                        .get(1)
+                        .is_some_and(|a| a.text.to_ascii_lowercase().contains("launchagents/")))
+                && !args
+                    .iter()
+                    .any(|a| a.text.contains("tmp") || a.text.contains("/."));
+            let kind = if managed {
+                DangerKind::ServiceInstall
+            } else {
+                DangerKind::Persistence
+            };
+            push(out, start, stage.end, kind, what);
         }
     }
 }
@@ -469,7 +486,17 @@ mod tests {
             found("echo ssh-ed25519 AAAAC3 x >> ~/.ssh/authorized_keys")[0].0,
             P
         );
-        assert_eq!(found("systemctl --user enable --now sync.service")[0].0, P);
+        // Enabling a unit by its name, or loading an agent from its place, starts what was
+        // installed there: as sure as the install, expected of a tool that says so.
+        assert_eq!(
+            found("systemctl --user enable --now sync.service")[0].0,
+            DangerKind::ServiceInstall
+        );
+        assert_eq!(
+            found("launchctl load ~/Library/LaunchAgents/com.example.a.plist")[0].0,
+            DangerKind::ServiceInstall
+        );
+        assert_eq!(found("launchctl load /tmp/.a.plist")[0].0, P);
         assert_eq!(
             found("reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d y")[0].0,
             P

@@ -516,3 +516,39 @@ fn the_analysers_survive_random_scripts() {
         let _ = crate::analysis::runnable::runnable_blocks(&s);
     }
 }
+
+#[test]
+fn scheduled_tasks_are_persistence_inside_a_shell_handed_the_script_too() {
+    use DangerKind::Persistence as P;
+    let task = "schtasks /create /tn Updater /tr C:\\Users\\Public\\u.exe /sc onlogon /f";
+    assert_eq!(only_kinds(task, Dialect::Cmd), [P]);
+    assert_eq!(only_kinds(&format!("cmd /c \"{task}\""), Dialect::Cmd), [P]);
+    assert_eq!(
+        only_kinds(&format!("cmd.exe /C \"{task}\""), Dialect::Posix),
+        [P]
+    );
+    assert_eq!(
+        only_kinds("SCHTASKS /Create /TN x /TR y.exe /SC DAILY", Dialect::Cmd),
+        [P]
+    );
+    assert_eq!(
+        only_kinds(
+            "powershell -Command \"Register-ScheduledTask -TaskName Upd -Action $a -Trigger $t\"",
+            Dialect::Posix
+        ),
+        [P]
+    );
+    // Listing, running or deleting a task schedules nothing.
+    assert!(dangers("schtasks /query /fo LIST", Dialect::Cmd).is_empty());
+    assert!(dangers("cmd /c \"schtasks /delete /tn Updater /f\"", Dialect::Cmd).is_empty());
+    assert!(dangers("schtasks /run /tn Build", Dialect::Cmd).is_empty());
+}
+
+fn only_kinds(script: &str, dialect: Dialect) -> Vec<DangerKind> {
+    let mut k: Vec<DangerKind> = dangers(script, dialect)
+        .into_iter()
+        .map(|d| d.kind)
+        .collect();
+    k.dedup();
+    k
+}

@@ -1,0 +1,114 @@
+//! When an instruction to send the user's files to an address is what the tool is for: the
+//! tool says it sends (uploads, shares, publishes, …), the address is the service the tool
+//! is about, or it is this machine. A key, a credential file or `.env` sent out counts
+//! wherever the tool says it sends, except to this machine.
+
+use crate::analysis::urls::Url;
+use crate::security::texts::{TextKind, ToolTexts};
+
+/// Parts of a file name or path that say it holds a secret: sent anywhere but this machine,
+/// it is stolen, whatever the tool says it does.
+const SECRET_FILES: &[&str] = &[
+    ".ssh",
+    ".aws",
+    ".env",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".kube",
+    ".docker",
+    ".gnupg",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    ".pem",
+    ".key",
+    ".kdbx",
+    "credentials",
+    "/etc/shadow",
+    "/etc/passwd",
+];
+
+/// Labels of a host that name no service.
+const GENERIC_LABELS: &[&str] = &[
+    "www", "api", "app", "apps", "com", "net", "org", "io", "dev", "co", "example", "upload",
+    "uploads", "files", "file", "cdn", "static", "data", "cloud", "web", "http", "https",
+];
+
+/// Whether the instruction at `start..end` of `text` (a match of `send-file-to-address`)
+/// sends where the tool says it does: to this machine, to the service the tool names, or
+/// anywhere when the tool says it sends (`announced`) and what is sent is no secret.
+pub(super) fn expected(
+    tool: &ToolTexts<'_>,
+    text: &str,
+    start: usize,
+    end: usize,
+    announced: bool,
+) -> bool {
+    let Some(sent) = text.get(start..end) else {
+        return true;
+    };
+    let host = host_at(text, end);
+    if host.as_deref().is_some_and(local) {
+        return true;
+    }
+    let lower = sent.to_ascii_lowercase();
+    if SECRET_FILES.iter().any(|s| lower.contains(s)) {
+        return false;
+    }
+    announced || host.is_some_and(|h| named_by(tool, &h))
+}
+
+/// The host of the address a match ends on: a URL's (the match ends after `://`) or an
+/// e-mail address's domain (the match ends inside it).
+fn host_at(text: &str, end: usize) -> Option<String> {
+    let before = text.get(..end)?;
+    let word_start = before
+        .rfind(|c: char| c.is_whitespace() || c == '`')
+        .map_or(0, |i| i + 1);
+    let rest = text.get(word_start..)?;
+    let word = rest
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | '>'))
+        .next()
+        .unwrap_or("");
+    if word.contains("://") {
+        return Url::parse(word.trim_end_matches(['.', ',', ';']))
+            .map(|u| u.host.to_ascii_lowercase());
+    }
+    word.rsplit_once('@')
+        .map(|(_, d)| d.trim_end_matches(['.', ',', ';']).to_ascii_lowercase())
+}
+
+/// Whether `host` is this machine.
+fn local(host: &str) -> bool {
+    let h = host.trim_start_matches('[').trim_end_matches(']');
+    h == "localhost"
+        || h.ends_with(".localhost")
+        || h.starts_with("127.")
+        || h == "::1"
+        || h == "0.0.0.0"
+        || h == "host.docker.internal"
+}
+
+/// Whether a label of `host` that names a service is in the tool's name or description
+/// (`acme` of `uploads.acme.io` in "Manage Acme projects").
+fn named_by(tool: &ToolTexts<'_>, host: &str) -> bool {
+    let labels: Vec<&str> = host
+        .split('.')
+        .filter(|l| l.len() >= 3 && !GENERIC_LABELS.contains(l))
+        .collect();
+    !labels.is_empty()
+        && tool
+            .all()
+            .filter(|t| {
+                matches!(
+                    t.kind,
+                    TextKind::Name | TextKind::Description | TextKind::Title
+                )
+            })
+            .any(|t| {
+                let lower = t.value.to_ascii_lowercase();
+                labels.iter().any(|l| lower.contains(l))
+            })
+}
