@@ -361,19 +361,8 @@ const SENDING_WORDS: &[&str] = &[
 /// Whether a tool's name or description say it sends data somewhere (or it has no
 /// description to judge by).
 pub(super) fn says_it_sends(tool: &ToolTexts<'_>) -> bool {
-    let mut described = false;
-    let mut said = false;
-    for t in tool.all().filter(|t| {
-        matches!(
-            t.kind,
-            TextKind::Name | TextKind::Description | TextKind::Title
-        )
-    }) {
-        described |= t.kind == TextKind::Description;
-        let lower = t.value.to_ascii_lowercase();
-        said |= SENDING_WORDS.iter().any(|w| lower.contains(w));
-    }
-    said || !described
+    let described = tool.own_words().any(|t| t.kind == TextKind::Description);
+    !described || tool.says_any(SENDING_WORDS)
 }
 
 /// Words that say a tool installs something that keeps running: a service, a daemon, a
@@ -396,17 +385,7 @@ const SERVICE_WORDS: &[&str] = &[
 /// Whether a tool's name or description says it installs a service (or something else that
 /// keeps running).
 fn says_it_installs_a_service(tool: &ToolTexts<'_>) -> bool {
-    tool.all()
-        .filter(|t| {
-            matches!(
-                t.kind,
-                TextKind::Name | TextKind::Description | TextKind::Title
-            )
-        })
-        .any(|t| {
-            let lower = t.value.to_ascii_lowercase();
-            SERVICE_WORDS.iter().any(|w| lower.contains(w))
-        })
+    tool.says_any(SERVICE_WORDS)
 }
 
 /// Who does it, for a message: `a command`, `the instructions in `SKILL.md` tell the agent

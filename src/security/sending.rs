@@ -4,7 +4,7 @@
 //! wherever the tool says it sends, except to this machine.
 
 use crate::analysis::urls::Url;
-use crate::security::texts::{TextKind, ToolTexts};
+use crate::security::texts::ToolTexts;
 
 /// Parts of a file name or path that say it holds a secret: sent anywhere but this machine,
 /// it is stolen, whatever the tool says it does.
@@ -98,17 +98,5 @@ fn named_by(tool: &ToolTexts<'_>, host: &str) -> bool {
         .split('.')
         .filter(|l| l.len() >= 3 && !GENERIC_LABELS.contains(l))
         .collect();
-    !labels.is_empty()
-        && tool
-            .all()
-            .filter(|t| {
-                matches!(
-                    t.kind,
-                    TextKind::Name | TextKind::Description | TextKind::Title
-                )
-            })
-            .any(|t| {
-                let lower = t.value.to_ascii_lowercase();
-                labels.iter().any(|l| lower.contains(l))
-            })
+    !labels.is_empty() && tool.says_any(&labels)
 }

@@ -294,6 +294,25 @@ impl<'a> ToolTexts<'a> {
     pub(crate) fn all(&self) -> impl Iterator<Item = &Text<'a>> {
         self.name.iter().chain(&self.texts)
     }
+
+    /// What the tool says of itself: its name, title and description.
+    pub(crate) fn own_words(&self) -> impl Iterator<Item = &Text<'a>> {
+        self.all().filter(|t| {
+            matches!(
+                t.kind,
+                TextKind::Name | TextKind::Description | TextKind::Title
+            )
+        })
+    }
+
+    /// True when its own words ([`Self::own_words`]) hold one of `words` (lower case), in
+    /// any case.
+    pub(crate) fn says_any(&self, words: &[&str]) -> bool {
+        self.own_words().any(|t| {
+            let lower = t.value.to_ascii_lowercase();
+            words.iter().any(|w| lower.contains(w))
+        })
+    }
 }
 
 /// A file's texts once the security pass has checked them: its findings, and what the
