@@ -254,6 +254,9 @@ fn read_opened(file: std::fs::File) -> Noted {
 fn read_open(file: std::fs::File, len: u64) -> Result<Vec<u8>, ReadError> {
     // The size was checked, but the file may grow between stat and read. Sizing the buffer
     // from the stat saves the repeated grow-and-read calls of an empty Vec.
+    if len >= crate::memory::LARGE_FILE {
+        crate::memory::large_file();
+    }
     let mut bytes = Vec::with_capacity(len as usize + 1);
     file.take(MAX_READ_BYTES + 1)
         .read_to_end(&mut bytes)

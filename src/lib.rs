@@ -21,6 +21,7 @@ pub(crate) mod formats;
 pub(crate) mod fs;
 pub(crate) mod ir;
 pub(crate) mod lock;
+pub mod memory;
 pub(crate) mod output;
 mod pipeline;
 pub(crate) mod rules;

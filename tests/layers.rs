@@ -11,6 +11,7 @@ use std::path::Path;
 const LAYERS: &[(&str, u8)] = &[
     ("text", 0),
     ("timing", 0),
+    ("memory", 0),
     ("rules", 0),
     ("runtimes", 0),
     ("fs", 0),
