@@ -40,7 +40,7 @@ pub(crate) fn is_service_file(path: &str) -> bool {
 
 /// Each command of the service file `file`, as a text that runs.
 pub(crate) fn commands(file: &Arc<SourceFile>) -> Vec<Text<'static>> {
-    let end = floor_boundary(&file.text, MAX_READ.min(file.text.len()));
+    let end = crate::text::floor_boundary(&file.text, MAX_READ);
     let body = &file.text[..end];
     let spans = if body.trim_start().starts_with("<?xml") || body.contains("<plist") {
         plist_commands(body)
@@ -57,14 +57,6 @@ pub(crate) fn commands(file: &Arc<SourceFile>) -> Vec<Text<'static>> {
             span,
         })
         .collect()
-}
-
-/// The largest character boundary of `text` at or before `at`.
-fn floor_boundary(text: &str, mut at: usize) -> usize {
-    while at > 0 && !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// `ExecStart=-/bin/sh -c '…'`: the value of each command key, its prefixes (`-@:+!`)
