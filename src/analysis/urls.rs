@@ -12,6 +12,17 @@ pub(crate) struct Url<'s> {
     pub host_start: usize,
 }
 
+/// True when `host` (a URL's host, IPv6 without brackets) is this machine: `localhost` (and
+/// `*.localhost`), `127.x.x.x`, `::1`, `0.0.0.0`.
+pub(crate) fn is_loopback_host(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.starts_with("127.")
+        || host == "::1"
+        || host == "0.0.0.0"
+}
+
 impl<'s> Url<'s> {
     /// `s` as an absolute URL with a host, if it is one.
     pub(crate) fn parse(s: &'s str) -> Option<Url<'s>> {
@@ -59,12 +70,7 @@ impl<'s> Url<'s> {
     /// True when the host is this machine: `localhost` (and `*.localhost`), `127.x.x.x`,
     /// `::1`, `0.0.0.0`.
     pub(crate) fn is_loopback(&self) -> bool {
-        let host = self.host.to_ascii_lowercase();
-        host == "localhost"
-            || host.ends_with(".localhost")
-            || host.starts_with("127.")
-            || host == "::1"
-            || host == "0.0.0.0"
+        is_loopback_host(self.host)
     }
 
     /// True when the host is a name only this machine or its container or cluster network

@@ -3,7 +3,7 @@
 //! is about, or it is this machine. A key, a credential file or `.env` sent out counts
 //! wherever the tool says it sends, except to this machine.
 
-use crate::analysis::urls::Url;
+use crate::analysis::urls::{Url, is_loopback_host};
 use crate::security::texts::ToolTexts;
 
 /// Parts of a file name or path that say it holds a secret: sent anywhere but this machine,
@@ -83,12 +83,7 @@ fn host_at(text: &str, end: usize) -> Option<String> {
 /// Whether `host` is this machine.
 fn local(host: &str) -> bool {
     let h = host.trim_start_matches('[').trim_end_matches(']');
-    h == "localhost"
-        || h.ends_with(".localhost")
-        || h.starts_with("127.")
-        || h == "::1"
-        || h == "0.0.0.0"
-        || h == "host.docker.internal"
+    is_loopback_host(h) || h == "host.docker.internal"
 }
 
 /// Whether a label of `host` that names a service is in the tool's name or description
