@@ -134,10 +134,13 @@ pub(super) fn find<'t>(
 ) {
     for text in texts {
         let value = text.kind.is_schema_value();
-        for m in patterns::find(&text.value) {
+        for mut m in patterns::find(&text.value) {
             let signal = m.pattern.signal;
             if (signal == Signal::Directive && !value) || expected(text, &m) {
                 continue;
+            }
+            if m.pattern.id == "send-file-to-address" {
+                m.end = sending::address_end(&text.value, m.end);
             }
             let f = finding(text, &m, value);
             if !chains.iter().any(|c| overlaps(*c, f.span)) {
