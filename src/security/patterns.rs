@@ -221,10 +221,24 @@ pub(super) fn find(text: &str) -> Vec<Match> {
                 return None;
             }
             // Every pattern starts and ends on ASCII, so these are character boundaries.
-            (text.is_char_boundary(m.start()) && text.is_char_boundary(m.end())).then_some(Match {
+            if !(text.is_char_boundary(m.start()) && text.is_char_boundary(m.end())) {
+                return None;
+            }
+            // Phrases of other languages are matched by their stems: the finding shows the
+            // whole last word ("ПОЛЬЗОВАТЕЛЮ", not "ПОЛЬЗОВАТЕЛ").
+            let rest = &text[m.end()..];
+            let end = if Some(i) == matcher.translated {
+                m.end()
+                    + rest
+                        .find(|c: char| !c.is_alphabetic())
+                        .unwrap_or(rest.len())
+            } else {
+                m.end()
+            };
+            Some(Match {
                 pattern: &PATTERNS[i],
                 start: m.start(),
-                end: m.end(),
+                end,
             })
         })
         .collect()
