@@ -393,6 +393,10 @@ fn says_it_installs_a_service(tool: &ToolTexts<'_>) -> bool {
 fn subject(text: &Text<'_>, place: Place) -> String {
     let file = visible(&file_name(&text.file)).into_owned();
     match place {
+        // A service manager runs it at every start, long after the agent: say where it is.
+        Place::Runs if super::units::is_service_file(&file) => {
+            format!("the service file `{file}` has a command that")
+        }
         Place::Runs => text.kind.what().to_string(),
         Place::Told if text.kind != TextKind::Instructions => {
             format!("{} tells the agent to run a command that", text.kind.what())
