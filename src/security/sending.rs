@@ -75,21 +75,15 @@ pub(super) fn address_end(text: &str, end: usize) -> usize {
 /// The host of the address a match ends on: a URL's (the match ends after `://`) or an
 /// e-mail address's domain (the match ends inside it).
 fn host_at(text: &str, end: usize) -> Option<String> {
-    let before = text.get(..end)?;
-    let word_start = before
+    let word_start = text
+        .get(..end)?
         .rfind(|c: char| c.is_whitespace() || c == '`')
         .map_or(0, |i| i + 1);
-    let rest = text.get(word_start..)?;
-    let word = rest
-        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | '>'))
-        .next()
-        .unwrap_or("");
+    let word = text.get(word_start..address_end(text, end))?;
     if word.contains("://") {
-        return Url::parse(word.trim_end_matches(['.', ',', ';']))
-            .map(|u| u.host.to_ascii_lowercase());
+        return Url::parse(word).map(|u| u.host.to_ascii_lowercase());
     }
-    word.rsplit_once('@')
-        .map(|(_, d)| d.trim_end_matches(['.', ',', ';']).to_ascii_lowercase())
+    word.rsplit_once('@').map(|(_, d)| d.to_ascii_lowercase())
 }
 
 /// Whether `host` is this machine.
