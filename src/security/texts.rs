@@ -267,18 +267,14 @@ const LONG_MAP: usize = 256;
 impl<'a> Values<'a> {
     /// A text for each string that is not empty, made as it is read.
     pub(crate) fn texts(self) -> impl Iterator<Item = Text<'a>> {
-        let (strings, keys) = match self.source {
-            Source::Strings(list) => (Some(list.strings()), None),
-            Source::Keys(entries) => (None, Some(entries.iter())),
+        // One box for the whole list, not one for each string.
+        let strings: Box<dyn Iterator<Item = (&'a str, Span)>> = match self.source {
+            Source::Strings(list) => Box::new(list.strings()),
+            Source::Keys(entries) => {
+                Box::new(entries.iter().map(|e| (e.key.as_str(), e.key_span())))
+            }
         };
-        let keys = keys
-            .into_iter()
-            .flatten()
-            .map(|e| (e.key.as_str(), e.key_span()));
         strings
-            .into_iter()
-            .flatten()
-            .chain(keys)
             .filter(|(s, _)| !s.is_empty())
             .map(move |(s, span)| Text {
                 kind: self.kind,
