@@ -69,19 +69,19 @@ pub(crate) fn check_schema(
     };
     let sites = walk::subschemas(root, options.runtime);
     cx.meta_validate();
-    cx.dangling_refs(&sites);
-    let ids = refs::embedded_ids(&sites);
-    for site in &sites {
-        cx.required_undefined(site);
-        cx.own_values(site);
-        cx.remote_refs(site, &ids);
+    cx.dangling_refs(sites.clone());
+    let ids = refs::embedded_ids(sites.clone());
+    for site in sites {
+        cx.required_undefined(&site);
+        cx.own_values(&site);
+        cx.remote_refs(&site, &ids);
         // With a broken `type` (SCH001) the conversion is anyone's guess until it is fixed.
         let type_is_valid = site.node.get("type").is_none() || declared_types(site.node).is_some();
         if let Some(runtime) = options.runtime
             && site.converted
             && type_is_valid
         {
-            cx.out.extend(runtime.lint(file, site));
+            cx.out.extend(runtime.lint(file, &site));
         }
     }
     let mut out = cx.out;

@@ -4,7 +4,7 @@
 
 use super::Cx;
 use super::values::short;
-use super::walk::{Site, resolve_pointer};
+use super::walk::{Site, Subschemas, resolve_pointer};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::edits::replace_scalar;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
@@ -24,9 +24,8 @@ fn identifier(schema: &Node) -> Option<&str> {
 
 /// `$id`s declared anywhere (without a trailing `#`), so references to embedded resources are
 /// recognised as local.
-pub(super) fn embedded_ids<'a>(sites: &[Site<'a>]) -> Vec<&'a str> {
+pub(super) fn embedded_ids<'a>(sites: Subschemas<'a>) -> Vec<&'a str> {
     sites
-        .iter()
         .filter_map(|s| identifier(s.node))
         .map(|id| id.trim_end_matches('#'))
         .collect()
@@ -70,13 +69,13 @@ fn percent_decode(s: &str) -> String {
 
 impl Cx<'_> {
     /// SCH001 for local `$ref`s that point at nothing (a validator cannot compile them).
-    pub(super) fn dangling_refs(&mut self, sites: &[Site<'_>]) {
+    pub(super) fn dangling_refs(&mut self, sites: Subschemas<'_>) {
         // A nested `$id` changes what `#...` means below it; rather than model base URIs, skip.
-        if sites.iter().skip(1).any(|s| identifier(s.node).is_some()) {
+        if sites.clone().skip(1).any(|s| identifier(s.node).is_some()) {
             return;
         }
         let anchors: Vec<&str> = sites
-            .iter()
+            .clone()
             .flat_map(|s| {
                 let anchor = s
                     .node

@@ -5,7 +5,7 @@
 use super::Runtime;
 use super::vocab::{self, Holds};
 use crate::analysis::names::did_you_mean;
-use crate::syntax::{MAX_DEPTH, Node, NodeKind};
+use crate::syntax::{Entry, MAX_DEPTH, Node, NodeKind};
 
 /// One subschema (a mapping) found by the walk.
 #[derive(Clone, Copy)]
@@ -20,57 +20,148 @@ pub(crate) struct Site<'a> {
 }
 
 /// Every subschema that is a mapping, found iteratively (depth-capped at [`MAX_DEPTH`]), in
-/// source order.
-pub(crate) fn subschemas<'a>(root: &'a Node, runtime: Option<&dyn Runtime>) -> Vec<Site<'a>> {
-    let mut out = Vec::new();
+/// source order. Cheap to clone before it starts, so a check walks again rather than holds
+/// every site: a map of a million properties held a place for each, twice over, before.
+pub(crate) fn subschemas<'a>(root: &'a Node, runtime: Option<&'a dyn Runtime>) -> Subschemas<'a> {
     let top = Site {
         node: root,
         converted: true,
         is_property: false,
     };
-    let mut stack = vec![(top, 0usize)];
-    while let Some((site, depth)) = stack.pop() {
-        let Some(entries) = site.node.as_map() else {
-            continue;
+    Subschemas {
+        runtime,
+        top: Some(top),
+        open: Vec::new(),
+    }
+}
+
+/// The walk of [`subschemas`]: one frame per open mapping, so its memory follows the depth.
+#[derive(Clone)]
+pub(crate) struct Subschemas<'a> {
+    runtime: Option<&'a dyn Runtime>,
+    top: Option<Site<'a>>,
+    open: Vec<Frame<'a>>,
+}
+
+/// A subschema whose children are being walked.
+#[derive(Clone)]
+struct Frame<'a> {
+    node: &'a Node,
+    entries: std::slice::Iter<'a, Entry>,
+    /// The children of the entry being read, when it holds several.
+    several: Several<'a>,
+    converted: bool,
+    depth: usize,
+}
+
+/// The children of one keyword that holds several subschemas.
+#[derive(Clone)]
+enum Several<'a> {
+    None,
+    /// A mapping of named subschemas (`properties`, `$defs`, ...).
+    Named {
+        children: std::slice::Iter<'a, Entry>,
+        converted: bool,
+        is_property: bool,
+    },
+    /// A list of subschemas (`anyOf`, `items` as a list, ...).
+    List {
+        children: std::slice::Iter<'a, Node>,
+        converted: bool,
+    },
+}
+
+impl<'a> Frame<'a> {
+    /// The next child of this subschema that is a mapping, in source order.
+    fn next_child(&mut self, runtime: Option<&dyn Runtime>) -> Option<Site<'a>> {
+        let site = |node, converted, is_property| Site {
+            node,
+            converted,
+            is_property,
         };
-        out.push(site);
-        if depth >= MAX_DEPTH {
-            continue;
-        }
-        // Children go on the stack last first, so they come off in order; only mappings,
-        // the only values that are sites (a map of a million properties held a place for
-        // each twice over, in a list of children and on the stack, before any was read).
-        for e in entries.iter().rev() {
-            let converted =
-                site.converted && runtime.is_some_and(|r| r.reads(site.node, &e.key, &e.value));
-            let child = |node, is_property| {
-                let site = Site {
-                    node,
+        loop {
+            match &mut self.several {
+                Several::Named {
+                    children,
                     converted,
                     is_property,
-                };
-                (site, depth + 1)
-            };
-            let is_map = |node: &&Node| node.as_map().is_some();
-            let property = e.key == "properties";
+                } => match children.find(|c| c.value.as_map().is_some()) {
+                    Some(c) => return Some(site(&c.value, *converted, *is_property)),
+                    None => self.several = Several::None,
+                },
+                Several::List {
+                    children,
+                    converted,
+                } => match children.find(|c| c.as_map().is_some()) {
+                    Some(c) => return Some(site(c, *converted, false)),
+                    None => self.several = Several::None,
+                },
+                Several::None => {}
+            }
+            let e = self.entries.next()?;
+            let converted =
+                self.converted && runtime.is_some_and(|r| r.reads(self.node, &e.key, &e.value));
+            let is_property = e.key == "properties";
             match (vocab::holds(&e.key), &e.value.kind) {
                 (Holds::One | Holds::OneOrList, NodeKind::Map(_)) => {
-                    stack.push(child(&e.value, property))
+                    return Some(site(&e.value, converted, is_property));
                 }
                 (Holds::Named | Holds::SchemaOrNames, NodeKind::Map(named)) => {
-                    let maps = named.iter().rev().map(|c| &c.value).filter(is_map);
-                    stack.extend(maps.map(|node| child(node, property)));
+                    self.several = Several::Named {
+                        children: named.iter(),
+                        converted,
+                        is_property,
+                    };
                 }
                 // A packed list holds no mapping.
                 (Holds::List | Holds::OneOrList, NodeKind::Seq(items)) if !items.flat() => {
-                    let maps = items.iter().rev().filter(is_map);
-                    stack.extend(maps.map(|node| child(node, false)));
+                    self.several = Several::List {
+                        children: items.iter(),
+                        converted,
+                    };
                 }
                 _ => {}
             }
         }
     }
-    out
+}
+
+impl<'a> Subschemas<'a> {
+    /// Visit `site`, a mapping at `depth`: its children come next.
+    fn enter(&mut self, site: Site<'a>, depth: usize) -> Option<Site<'a>> {
+        let entries = site.node.as_map()?;
+        if depth < MAX_DEPTH {
+            self.open.push(Frame {
+                node: site.node,
+                entries: entries.iter(),
+                several: Several::None,
+                converted: site.converted,
+                depth,
+            });
+        }
+        Some(site)
+    }
+}
+
+impl<'a> Iterator for Subschemas<'a> {
+    type Item = Site<'a>;
+
+    fn next(&mut self) -> Option<Site<'a>> {
+        if let Some(top) = self.top.take() {
+            return self.enter(top, 0);
+        }
+        loop {
+            let runtime = self.runtime;
+            let frame = self.open.last_mut()?;
+            let depth = frame.depth + 1;
+            match frame.next_child(runtime) {
+                Some(child) => return self.enter(child, depth),
+                None => {
+                    self.open.pop();
+                }
+            }
+        }
+    }
 }
 
 /// Where a JSON pointer lands, in schema terms.
@@ -211,7 +302,7 @@ mod tests {
             r#"{"properties": {"a": {"items": {"type": "string"}}, "b": {}},
                 "anyOf": [{"not": {}}], "enum": [{"type": "x"}], "definitions": {"d": true}}"#,
         );
-        let sites = subschemas(&root, None);
+        let sites: Vec<_> = subschemas(&root, None).collect();
         // root, a, a.items, b, anyOf[0], anyOf[0].not; `enum` holds data, `true` is no mapping.
         assert_eq!(sites.len(), 6);
         assert!(sites[1].is_property && sites[3].is_property && !sites[4].is_property);
