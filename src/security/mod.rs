@@ -28,7 +28,7 @@ use std::sync::Arc;
 use crate::diagnostics::Diagnostic;
 use crate::rules::{Rule, selector_matches};
 use crate::source::{SourceFile, Span};
-use texts::{FileTexts, Shell, Text, TextKind, ToolTexts, Values};
+use texts::{FileTexts, Kept, Shell, Text, TextKind, ToolTexts, Values};
 
 /// The passes of a run that cost the most: ShellCheck runs a program on every embedded
 /// script, the secret scan reads every line of every file, schema validation checks every
@@ -81,7 +81,11 @@ impl Passes {
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
 pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) -> FileTexts {
+    let tools = tools.into_iter();
     let mut out = FileTexts::default();
+    // Room for every tool at once (a list says how long it is): grown by doubling, a list
+    // of many small tools held up to twice what it keeps.
+    out.kept.reserve(tools.size_hint().1.unwrap_or(0));
     let mut context = context::Context::default();
     let mut joined = String::new();
     // One tool at a time: a file of a million servers never holds all their texts at once.
@@ -170,7 +174,7 @@ fn check_values(
 /// What the cross-file checks read of a tool: its name, and the prose that says when
 /// something is called (only such a sentence can direct another tool's calls); `calls`
 /// says whether one look at all its texts saw such a sentence.
-fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
+fn kept(tool: &ToolTexts<'_>, calls: bool) -> Kept {
     let texts = tool
         .texts
         .iter()
@@ -184,13 +188,9 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> ToolTexts<'static> {
         })
         .map(|t| t.clone().into_owned())
         .collect();
-    ToolTexts {
-        values: Vec::new(),
+    Kept {
         name: tool.name.clone().map(Text::into_owned),
-        callable: tool.callable,
         texts,
-        credentials: tool.credentials,
-        handed: tool.handed,
     }
 }
 
@@ -219,7 +219,7 @@ pub(crate) fn check_file(
 /// The findings that compare the tools of the whole repository: `files` are the texts of
 /// every loaded file that has them. ShellCheck runs when `passes` says so.
 pub(crate) fn resolve(files: &[&FileTexts], passes: Passes) -> Vec<Diagnostic> {
-    let tools: Vec<&ToolTexts<'static>> = files.iter().flat_map(|t| &t.kept).collect();
+    let tools: Vec<&Kept> = files.iter().flat_map(|t| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
     let scripts: Vec<&Text<'static>> = if passes.shellcheck {

@@ -10,7 +10,7 @@ use unicode_security::{RestrictionLevel, RestrictionLevelDetection, skeleton};
 use crate::analysis::unicode::code_point;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
-use crate::security::texts::{Text, TextKind, ToolTexts};
+use crate::security::texts::{Kept, Text, TextKind};
 
 /// Names among `texts` (a tool's own and its parameters') that mix scripts.
 pub(super) fn mixed_scripts<'t>(
@@ -84,13 +84,8 @@ fn mixed_script(text: &Text) -> Option<Diagnostic> {
 
 /// Tool names whose skeleton equals another tool's name, reported on the one that is not
 /// plain ASCII (two ASCII names, such as `modern` and `modem`, are only a typo apart).
-pub(super) fn confusables(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
-    let names = || {
-        tools
-            .iter()
-            .filter(|t| t.callable)
-            .filter_map(|t| t.name.as_ref())
-    };
+pub(super) fn confusables(tools: &[&Kept]) -> Vec<Diagnostic> {
+    let names = || tools.iter().filter_map(|t| t.name.as_ref());
     // Only a name outside ASCII is reported: without one, no skeleton is worth computing.
     if names().all(|n| n.value.is_ascii()) {
         return Vec::new();

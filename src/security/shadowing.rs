@@ -13,7 +13,7 @@ use regex::bytes::Regex;
 use super::patterns;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
-use crate::security::texts::{Text, TextKind, ToolTexts};
+use crate::security::texts::{Kept, Text, TextKind};
 
 /// Shortest tool name looked for: shorter ones are ordinary words.
 const MIN_NAME: usize = 4;
@@ -24,7 +24,7 @@ static ORDER: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// Every sentence of a tool's prose that directs a call to another tool.
-pub(super) fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
+pub(super) fn check(tools: &[&Kept]) -> Vec<Diagnostic> {
     let Some(order) = ORDER.as_ref() else {
         return Vec::new();
     };
@@ -35,7 +35,6 @@ pub(super) fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
     let mut by_name: HashMap<String, &Text<'static>> = HashMap::new();
     for name in tools
         .iter()
-        .filter(|t| t.callable)
         .filter_map(|t| t.name.as_ref())
         .filter(|n| n.value.chars().count() >= MIN_NAME)
     {
@@ -44,7 +43,7 @@ pub(super) fn check(tools: &[&ToolTexts<'static>]) -> Vec<Diagnostic> {
             .or_insert(name);
     }
     let mut out = Vec::new();
-    for tool in tools.iter().filter(|t| t.callable) {
+    for tool in tools {
         let own = tool.name.as_ref().map(|n| n.value.to_ascii_lowercase());
         for text in tool.texts.iter().filter(|t| {
             matches!(

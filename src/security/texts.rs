@@ -311,6 +311,16 @@ impl<'a> ToolTexts<'a> {
     }
 }
 
+/// What the cross-file checks (look-alike names, shadowing) read of one tool a model calls
+/// by its name: held for every such tool of the run, so half the room of a [`ToolTexts`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Kept {
+    /// Its name, when it has one.
+    pub name: Option<Text<'static>>,
+    /// Those of its texts that could direct another tool's calls.
+    pub texts: Vec<Text<'static>>,
+}
+
 /// A file's texts once the security pass has checked them: its findings, and what the
 /// cross-file checks (look-alike names, shadowing) still need. The cache keeps only the
 /// latter: by then the findings are the file's own.
@@ -323,7 +333,7 @@ pub(crate) struct FileTexts {
     #[serde(skip)]
     pub covered: Vec<(usize, usize)>,
     /// Each tool's name and the texts cross-file checks read.
-    pub kept: Vec<ToolTexts<'static>>,
+    pub kept: Vec<Kept>,
     /// The POSIX shell scripts, for ShellCheck (run once for the whole repository).
     pub scripts: Vec<Text<'static>>,
 }

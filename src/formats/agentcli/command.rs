@@ -82,6 +82,7 @@ impl Cx<'_> {
             return;
         }
         let mut all_strings = true;
+        tool.command.reserve_exact(items.len());
         for (j, item) in items.iter().enumerate() {
             match item.as_str() {
                 Some(s) => tool.command.push(s.to_string()),

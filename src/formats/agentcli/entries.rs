@@ -70,6 +70,11 @@ impl Cx<'_> {
         };
         let mut names: Vec<(usize, &str, Span)> = Vec::new();
         let mut programs = Vec::new();
+        // Exact room: grown by doubling, a manifest of many small tools held up to twice
+        // their room.
+        manifest.tools.reserve_exact(items.len());
+        names.reserve_exact(items.len());
+        programs.reserve_exact(items.len());
         for (index, node) in items.iter().enumerate() {
             let who = Who { index, name: None };
             if node.as_map().is_none() {

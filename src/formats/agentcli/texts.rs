@@ -8,8 +8,12 @@ use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed_tool}
 use crate::source::SourceFile;
 use crate::syntax::Node;
 
-/// One [`ToolTexts`] per object entry of `tools`.
-pub(super) fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+/// One [`ToolTexts`] per object entry of `tools`, made as the security pass reads them: a
+/// manifest of many tools never holds every tool's texts at once.
+pub(super) fn manifest<'a>(
+    file: &'a Arc<SourceFile>,
+    root: &'a Node,
+) -> impl Iterator<Item = ToolTexts<'a>> {
     // A list without its `{"tools": …}` wrapper (ACL002) is still what some client shows the
     // model: an MCP server's tool list is read the same way.
     let entries = root
@@ -28,7 +32,6 @@ pub(super) fn manifest<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<Too
                 .find_map(|k| entry.value(k));
             listed_tool(file, entry, schema, |c| command(c, entry.value("command")))
         })
-        .collect()
 }
 
 /// Each argument of `command` runs as is; the script of `["sh", "-c", SCRIPT]` is also read

@@ -136,6 +136,7 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let mut list = ToolList::default();
     if let Some(root) = &parsed.root {
+        list.tools.reserve_exact(entries(root).len());
         for (index, entry) in entries(root).iter().enumerate() {
             let Some((name, text)) = entry
                 .value("name")
@@ -203,13 +204,13 @@ fn hints(annotations: Option<&Node>) -> Hints {
     }
 }
 
-/// One [`ToolTexts`] per object of the list: its name, description and schema strings.
-fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolTexts<'a>> {
+/// One [`ToolTexts`] per object of the list: its name, description and schema strings,
+/// made as the security pass reads them (never all held at once).
+fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> impl Iterator<Item = ToolTexts<'a>> {
     entries(root)
         .iter()
         .filter(|e| e.as_map().is_some())
         .map(|entry| listed_tool(file, entry, schema_of(entry), |_| {}))
-        .collect()
 }
 
 /// Every tool of the lists `takes` accepts, as the format-neutral tool: run by the server
