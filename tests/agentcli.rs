@@ -380,6 +380,30 @@ fn missing_programs_one_warning_or_one_summary() {
             "{M}:10:51 ACL011 warning tool[1] \"b\": `./tools/bin/b` does not exist next to this manifest"
         )]
     );
+    // Programs are counted, not the tools that run them: two tools of one missing program
+    // are each told so, and a third program makes two to summarise.
+    let shared = two.replace("./tools/bin/b", "./tools/bin/get_time");
+    let same = Repo::with(&[(M, &shared)]);
+    let found = lines(&same.check().expect("config"));
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .all(|l| l.contains("`./tools/bin/get_time` does not exist"))
+    );
+    let three = shared.replacen(
+        "]}\n  ]",
+        "]},\n    {\"name\": \"c\", \"description\": \"C\", \"command\": [\"./tools/bin/c\"]}\n  ]",
+        1,
+    );
+    assert_ne!(three, shared);
+    let summary = Repo::with(&[(M, &three)]);
+    assert_eq!(
+        lines(&summary.check().expect("config")),
+        [format!(
+            "{M}:2:3 ACL011 warning none of the 2 programs under `./tools/bin/` exists next to this manifest"
+        )]
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `command` and `timeoutSec`: the argv, where its program must live (`./tools/bin/` next to
 //! the manifest), whether it is there, and the timeout agentcli applies.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::{Cx, REFUSED, Tool, Who, field};
@@ -173,22 +174,35 @@ impl Cx<'_> {
     pub(super) fn programs(&mut self, programs: &[Program], tools_key: Span) {
         let dir = self.file.path.parent().unwrap_or(Path::new(""));
         let mut missing: Vec<&Program> = Vec::new();
+        // Each program asked of the file system once, however many tools run it.
+        let mut found: HashMap<&str, There> = HashMap::new();
+        let mut distinct_missing = 0;
         for p in programs {
-            let path = dir.join(p.path.trim_start_matches("./"));
-            // A link out to anything there (a folder too) is that, not a missing program.
-            if let Some(out) = linked_out(self.fs, &path) {
-                self.program_outside(p, &out);
-            } else if !self.fs.is_file(&path) {
-                missing.push(p);
+            let there = found.entry(p.path.as_str()).or_insert_with(|| {
+                let path = dir.join(p.path.trim_start_matches("./"));
+                // A link out to anything there (a folder too) is that, not a missing program.
+                if let Some(out) = linked_out(self.fs, &path) {
+                    There::Outside(out)
+                } else if self.fs.is_file(&path) {
+                    There::Present
+                } else {
+                    distinct_missing += 1;
+                    There::Missing
+                }
+            });
+            match there {
+                There::Outside(out) => self.program_outside(p, out),
+                There::Missing => missing.push(p),
+                There::Present => {}
             }
         }
         let bin_dir = sibling_display(self.file.display(), "tools/bin/");
-        if missing.len() >= 2 && missing.len() == programs.len() {
+        if distinct_missing >= 2 && missing.len() == programs.len() {
             let mut d = self
                 .diag(
                     &rules::MISSING_TOOL_PROGRAM,
                     tools_key,
-                    format!("none of the {} programs under `./tools/bin/` exists next to this manifest", missing.len()),
+                    format!("none of the {distinct_missing} programs under `./tools/bin/` exists next to this manifest"),
                 )
                 .label(format!("`{bin_dir}` holds none of them"))
                 .note("agentcli resolves `./tools/bin/NAME` against the manifest's folder: until the programs are there, every tool call fails");
@@ -274,4 +288,14 @@ impl Cx<'_> {
             .help("write a whole number of seconds, such as `\"timeoutSec\": 30`, or leave it out for the CLI's `-timeout`");
         self.push(d);
     }
+}
+
+/// What is at the path of a program.
+enum There {
+    /// The program.
+    Present,
+    /// A link out of the repository.
+    Outside(LinkedOut),
+    /// Nothing.
+    Missing,
 }
