@@ -126,9 +126,9 @@ impl Reach {
                 let mut out = Map::new();
                 for e in entries.iter() {
                     if self.whole(&e.key) {
-                        out.insert(e.key.clone(), e.value.to_json());
+                        out.insert(e.key.to_string(), e.value.to_json());
                     } else if let Some(v) = self.deep(&e.value) {
-                        out.insert(e.key.clone(), v);
+                        out.insert(e.key.to_string(), v);
                     }
                 }
                 Value::Object(out)
@@ -148,10 +148,10 @@ impl Reach {
             NodeKind::Map(entries) => {
                 let mut out = Map::new();
                 for e in entries.iter() {
-                    if self.anywhere.contains(&e.key) {
-                        out.insert(e.key.clone(), e.value.to_json());
+                    if self.anywhere.iter().any(|a| a == e.key.as_str()) {
+                        out.insert(e.key.to_string(), e.value.to_json());
                     } else if let Some(v) = self.deep(&e.value) {
-                        out.insert(e.key.clone(), v);
+                        out.insert(e.key.to_string(), v);
                     }
                 }
                 (!out.is_empty()).then_some(Value::Object(out))

@@ -148,7 +148,13 @@ pub(crate) fn parameters(schema: &Packed) -> Vec<Symbol> {
                 NodeKind::String(s) => Some(s.to_string()),
                 _ => None,
             });
-            Symbol::new(&e.key, SymbolKind::Parameter, e.key_span(), e.value.span()).detail(kind)
+            Symbol::new(
+                e.key.as_str(),
+                SymbolKind::Parameter,
+                e.key_span(),
+                e.value.span(),
+            )
+            .detail(kind)
         })
         .collect()
 }

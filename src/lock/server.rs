@@ -40,7 +40,7 @@ pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
         .map(|e| Record {
             kind: Kind::Server,
             file,
-            name: e.key.clone(),
+            name: e.key.to_string(),
             name_span: e.key_span(),
             fields: entry_fields(&e.value),
         })
@@ -269,7 +269,7 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
             "name" | "$schema" | "_meta" => {}
             "description" | "title" => {
                 fields.insert(
-                    e.key.clone(),
+                    e.key.to_string(),
                     field(e.value.to_json(), e.value.span(), true),
                 );
             }
@@ -320,7 +320,7 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
         let mut env = Vec::new();
         for e in p.as_map().unwrap_or_default() {
             if WHAT.contains(&e.key.as_str()) {
-                what.insert(e.key.clone(), e.value.to_json());
+                what.insert(e.key.to_string(), e.value.to_json());
             } else if e.key == "environmentVariables" {
                 env.extend(
                     e.value
@@ -330,7 +330,7 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
                         .filter_map(|v| v.value("name").and_then(Node::as_str)),
                 );
             } else {
-                how.insert(e.key.clone(), e.value.to_json());
+                how.insert(e.key.to_string(), e.value.to_json());
             }
         }
         env.sort_unstable();

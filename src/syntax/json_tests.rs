@@ -86,7 +86,7 @@ fn a_span_beyond_32_bits_is_held_not_wrapped() {
     use crate::source::Span;
     let node = Node::new(Span::new(7, 1 << 33), NodeKind::Null);
     assert_eq!(node.span(), Span::new(7, u32::MAX as usize));
-    let entry = Entry::new("k".into(), Span::new(3, 4), node);
+    let entry = Entry::new("k", Span::new(3, 4), node);
     assert_eq!(entry.key_span(), Span::new(3, 4));
 }
 

@@ -82,8 +82,9 @@ pub(crate) enum Number {
 /// A mapping entry: key and value, each spanned.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Entry {
-    /// The key as text.
-    pub key: String,
+    /// The key as text: held in place up to 24 bytes (nearly every key), not in a string of
+    /// its own, so a map of many short keys costs one allocation, not one a key.
+    pub key: compact_str::CompactString,
     /// Bytes of the key ([`Entry::key_span`]).
     key_at: Spot,
     /// The value.
@@ -92,9 +93,13 @@ pub(crate) struct Entry {
 
 impl Entry {
     /// A new entry.
-    pub(crate) fn new(key: String, key_span: Span, value: Node) -> Entry {
+    pub(crate) fn new(
+        key: impl Into<compact_str::CompactString>,
+        key_span: Span,
+        value: Node,
+    ) -> Entry {
         Entry {
-            key,
+            key: key.into(),
             key_at: Spot::of(key_span),
             value,
         }
@@ -196,7 +201,7 @@ impl Node {
             NodeKind::Map(entries) => Value::Object(
                 entries
                     .iter()
-                    .map(|e| (e.key.clone(), e.value.to_json()))
+                    .map(|e| (e.key.to_string(), e.value.to_json()))
                     .collect(),
             ),
         }

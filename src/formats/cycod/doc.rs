@@ -122,7 +122,7 @@ impl ToolDoc {
                 .unwrap_or_default()
                 .iter()
                 .map(|e| Param {
-                    name: e.key.clone(),
+                    name: e.key.to_string(),
                     kind: str_at(&e.value, &["type"]).map(str::to_string),
                     description: str_at(&e.value, &["description"]).map(str::to_string),
                     default: e.value.value("default").map(Node::to_json),

@@ -44,8 +44,13 @@ pub(super) fn outline(r: &FileResult) -> Outline {
                         .iter()
                         .map(|e| {
                             let kind = e.value.value("type").and_then(|t| t.as_str());
-                            Symbol::new(&e.key, SymbolKind::Parameter, e.key_span(), e.value.span())
-                                .detail(kind.map(str::to_string))
+                            Symbol::new(
+                                e.key.as_str(),
+                                SymbolKind::Parameter,
+                                e.key_span(),
+                                e.value.span(),
+                            )
+                            .detail(kind.map(str::to_string))
                         })
                         .collect()
                 })

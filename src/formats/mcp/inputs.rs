@@ -155,7 +155,7 @@ fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
     };
     let mut out = Vec::new();
     for e in vars.node.as_map().unwrap_or_default() {
-        out.push((e.key.clone(), e.key_span()));
+        out.push((e.key.to_string(), e.key_span()));
         let var_path = format!("{path}.{}", e.key);
         if let Some(var) = lw.as_map(&e.value, e.key_span(), &var_path) {
             keys::unknown_keys(lw, var, INPUT_KEYS, UNREAD);

@@ -84,7 +84,7 @@ fn own_values(lw: &mut Lowerer<'_>, schema: &Node, reported: &[Span], shared_cap
                     let rest: serde_json::Map<String, serde_json::Value> = entries
                         .iter()
                         .filter(|e| !drop.contains(&e.key.as_str()))
-                        .map(|e| (e.key.clone(), e.value.to_json()))
+                        .map(|e| (e.key.to_string(), e.value.to_json()))
                         .collect();
                     // A schema that does not compile is SCH001's to report.
                     jsonschema::draft7::options()
