@@ -95,6 +95,11 @@ impl Cx<'_> {
 
     /// SKL011, with the file meant (`suggested`) or the closest file of the skill.
     fn broken(&mut self, doc: &Doc, r: &Reference, rel: &str, suggested: Option<&str>) {
+        // Past the cap a finding is only counted: no closest file is looked for.
+        if self.diags.is_full(&rules::BROKEN_REFERENCE) {
+            self.diags.count(&rules::BROKEN_REFERENCE);
+            return;
+        }
         let suggestion = suggested.map(str::to_string).or_else(|| self.closest(rel));
         let written = doc.file.slice(r.span) == r.written;
         let fix = suggestion.as_ref().and_then(|s| {

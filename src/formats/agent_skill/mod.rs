@@ -44,6 +44,7 @@ use std::sync::Arc;
 
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::formats::format::{FileResult, Format, decode, syntax_diagnostics};
 use crate::formats::front_matter::front_matter_error;
 use crate::formats::item::Item;
@@ -102,7 +103,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         display_dir,
         folder,
         license: None,
-        diags: Vec::new(),
+        diags: Findings::default(),
         companions: Vec::new(),
         unread: Vec::new(),
         read: HashMap::new(),
@@ -119,7 +120,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     companions.extend(unread);
     FileResult {
         companions,
-        diagnostics: diags,
+        diagnostics: diags.into_vec(),
         item: Item::new(Skill { root, ..skill }),
         file,
         trees: tree.map(|root| {
@@ -225,7 +226,9 @@ pub(crate) struct Cx<'a> {
     folder: Folder,
     /// `license`, which may name a bundled file.
     license: Option<String>,
-    diags: Vec<Diagnostic>,
+    /// Capped per rule as they are found: a body of a million broken links is 200 findings
+    /// and a count, not a million.
+    diags: Findings,
     /// Files of the skill read so far (reported on as part of this skill).
     companions: Vec<Arc<SourceFile>>,
     /// Files of the skill reported on without being read (a file nothing leads to).
