@@ -5,6 +5,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag};
 
+use super::pieces::pieces;
 use crate::source::Span;
 
 /// Lines of `text` from `start`, each as (span without line break, offset after the break).
@@ -228,6 +229,16 @@ pub(crate) struct Link {
 /// links are left out: they are never paths.
 pub(crate) fn links(text: &str, body_start: usize) -> Vec<Link> {
     let body = text.get(body_start..).unwrap_or("");
+    let mut out = Vec::new();
+    // A piece at a time ([`pieces`]): a reference link finds its definition in its own piece.
+    for (at, piece) in pieces(body) {
+        links_in(piece, body_start + at, &mut out);
+    }
+    out
+}
+
+/// [`links`] of `body`, which starts at `body_start` of its file.
+fn links_in(body: &str, body_start: usize, out: &mut Vec<Link>) {
     let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
     let defs: Vec<(String, Span)> = parser
         .reference_definitions()
@@ -238,7 +249,6 @@ pub(crate) fn links(text: &str, body_start: usize) -> Vec<Link> {
             (label.to_lowercase(), span.shifted(body_start))
         })
         .collect();
-    let mut out = Vec::new();
     for (event, range) in parser {
         let (link_type, dest, id, image) = match event {
             Event::Start(Tag::Link {
@@ -272,7 +282,6 @@ pub(crate) fn links(text: &str, body_start: usize) -> Vec<Link> {
             image,
         });
     }
-    out
 }
 
 /// Where `dest` is written in `body[range]`: after the last `](` (an inline link) or the

@@ -6,6 +6,7 @@ pub(crate) mod json;
 pub(crate) mod later;
 pub(crate) mod markdown;
 pub(crate) mod packed;
+pub(crate) mod pieces;
 pub(crate) mod scalar;
 pub(crate) mod seq;
 pub(crate) mod sniff;

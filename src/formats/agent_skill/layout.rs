@@ -6,6 +6,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 use crate::source::Span;
+use crate::syntax::pieces::pieces;
 
 /// A code span or code block.
 #[derive(Debug, Clone)]
@@ -37,7 +38,11 @@ impl Layout {
         // (level, title) of the headings the current place is under.
         let mut stack: Vec<(usize, String)> = Vec::new();
         let mut block: Option<(usize, String)> = None;
-        for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+        let events = pieces(body).flat_map(|(at, piece)| {
+            let parsed = Parser::new_ext(piece, Options::empty()).into_offset_iter();
+            parsed.map(move |(event, range)| (event, range.start + at..range.end + at))
+        });
+        for (event, range) in events {
             let start = body_start + range.start;
             let end = body_start + range.end;
             match event {

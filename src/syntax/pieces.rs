@@ -1,0 +1,169 @@
+//! A Markdown body cut into pieces that parse alone. pulldown-cmark builds the tree of all it
+//! is given before the first event (a node or more for every block, link and code span), so
+//! a body of millions of links took fifteen times its size; read a piece at a time, it takes
+//! that of one piece. A body under [`PIECE`] is one piece: ordinary files parse exactly as
+//! they did.
+
+/// How many bytes a piece holds before it may end.
+pub(crate) const PIECE: usize = 256 * 1024;
+
+/// The pieces of `body`, each with its offset in `body`. A piece ends after a blank line
+/// once it holds [`PIECE`] bytes, where the next line starts a block of its own: not inside
+/// a fenced code block, and not indented (a list item's or an indented code block's next
+/// paragraph); failing that, at any such line once it holds twice as much. A body with no
+/// such line is one piece. What a cut can change is only what spans it: a reference link
+/// whose definition is in another piece, an emphasis or code span across the line break.
+pub(crate) fn pieces(body: &str) -> Pieces<'_> {
+    Pieces { body, at: 0 }
+}
+
+/// The iterator of [`pieces`].
+pub(crate) struct Pieces<'a> {
+    body: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Pieces<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
+        let start = self.at;
+        let len = cut(rest).unwrap_or(rest.len());
+        self.at += len;
+        Some((start, &rest[..len]))
+    }
+}
+
+/// Where the first piece of `text` ends, if before its end.
+fn cut(text: &str) -> Option<usize> {
+    if text.len() <= PIECE {
+        return None;
+    }
+    let mut fence: Option<Fence> = None;
+    let mut at = 0;
+    let mut blank_before = false;
+    for line in text.split_inclusive('\n') {
+        let starts_block = !line.starts_with([' ', '\t']) && !is_blank(line);
+        // After a blank line; in a paragraph that never ends, at a line's start after twice
+        // as much (what changes is only an emphasis or span across that line break).
+        let enough = if blank_before { PIECE } else { 2 * PIECE };
+        if at >= enough && fence.is_none() && starts_block {
+            return Some(at);
+        }
+        fence = match fence {
+            Some(open) if open.closed_by(line) => None,
+            Some(open) => Some(open),
+            None => Fence::opened_by(line),
+        };
+        blank_before = is_blank(line);
+        at += line.len();
+    }
+    None
+}
+
+fn is_blank(line: &str) -> bool {
+    line.trim().is_empty()
+}
+
+/// An open fenced code block: its character and how many of them opened it.
+#[derive(Clone, Copy)]
+struct Fence {
+    mark: char,
+    len: usize,
+}
+
+impl Fence {
+    /// The fence `line` opens: up to three spaces, then three or more backticks or tildes.
+    fn opened_by(line: &str) -> Option<Fence> {
+        let text = unindented(line)?;
+        let mark = text.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+        let len = text.len() - text.trim_start_matches(mark).len();
+        let info = &text[len..];
+        // A backtick fence's info string holds no backtick (else it is a code span).
+        (len >= 3 && !(mark == '`' && info.contains('`'))).then_some(Fence { mark, len })
+    }
+
+    /// True when `line` closes this fence: as many marks or more, and nothing after them.
+    fn closed_by(self, line: &str) -> bool {
+        let Some(text) = unindented(line) else {
+            return false;
+        };
+        let len = text.len() - text.trim_start_matches(self.mark).len();
+        len >= self.len && text[len..].trim().is_empty()
+    }
+}
+
+/// `line` without up to three spaces of indentation; `None` when it is indented more.
+fn unindented(line: &str) -> Option<&str> {
+    let spaces = line.len() - line.trim_start_matches(' ').len();
+    (spaces <= 3).then(|| &line[spaces..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cuts(body: &str) -> Vec<usize> {
+        pieces(body).map(|(at, _)| at).collect()
+    }
+
+    #[test]
+    fn a_short_body_is_one_piece() {
+        assert_eq!(cuts("# T\n\nSee [a](a.md).\n"), [0]);
+        assert_eq!(cuts(""), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_long_body_is_cut_after_a_blank_line_and_its_pieces_join_up() {
+        let paragraph = "See [a](references/a.md) and `code`.\n\n";
+        let body = paragraph.repeat(PIECE / paragraph.len() * 3);
+        let parts: Vec<(usize, &str)> = pieces(&body).collect();
+        assert!(parts.len() >= 3, "{}", parts.len());
+        let mut next = 0;
+        for (at, piece) in &parts {
+            assert_eq!(*at, next);
+            assert!(piece.starts_with("See ") && piece.ends_with("\n\n"));
+            next += piece.len();
+        }
+        assert_eq!(next, body.len());
+    }
+
+    #[test]
+    fn never_inside_a_fence_nor_before_an_indented_line() {
+        // One fenced block with blank lines inside, longer than a piece: never cut.
+        let inside = format!("```bash\n{}```\n", "echo hi\n\n".repeat(PIECE / 5));
+        assert_eq!(cuts(&inside), [0]);
+        // A tilde fence is closed only by tildes, and by as many.
+        let tildes = format!(
+            "~~~~\n{}```\n~~~\n{}",
+            "x\n\n".repeat(PIECE),
+            "y\n\n".repeat(10)
+        );
+        assert_eq!(cuts(&tildes), [0]);
+        // A list whose items' paragraphs are indented: never cut before such a line.
+        let list = format!("- item\n\n{}", "  more of the item\n\n".repeat(PIECE / 10));
+        assert_eq!(cuts(&list), [0]);
+    }
+
+    #[test]
+    fn a_paragraph_that_never_ends_is_cut_at_a_line_start() {
+        let body = "See [a](references/a.md).\n".repeat(PIECE / 2);
+        let parts = cuts(&body);
+        assert!(parts.len() >= 4, "{parts:?}");
+        assert!(parts.iter().all(|at| body[*at..].starts_with("See ")));
+        assert!(parts.windows(2).all(|w| w[1] - w[0] >= 2 * PIECE));
+    }
+
+    #[test]
+    fn a_fence_that_closes_lets_the_cut_come_after_it() {
+        let body = format!(
+            "```\n{}```\n\n{}",
+            "code\n\n".repeat(PIECE / 5),
+            "Text.\n\n".repeat(100)
+        );
+        let parts = cuts(&body);
+        assert_eq!(parts.len(), 2);
+        assert!(body[parts[1]..].starts_with("Text."));
+    }
+}
