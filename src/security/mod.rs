@@ -101,7 +101,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         let commands = commands::check(tool, &mut out.findings);
         let mut signals = Vec::new();
         for list in &tool.values {
-            check_values(*list, &commands.chains, &mut out, &mut signals);
+            check_values(tool, *list, &commands.chains, &mut out, &mut signals);
         }
         instructions::check(
             tool,
@@ -135,35 +135,41 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
 /// How many values of a long list are held as texts at once.
 const BATCH: usize = 4096;
 
-/// A tool's long list of schema values or parameter names, a batch of texts at a time: of
-/// the checks above, only those of hidden characters, mixed scripts, instructions and side
-/// channels read them, and each reads one text at a time (their signals join the tool's in
-/// `signals`; `chains` are the places of its commands' whole exfiltrations, already
-/// reported).
+/// A long list of `tool`'s (schema values, parameter names, tags) a batch of texts at a
+/// time: of the checks above, only those of hidden characters, mixed scripts, instructions,
+/// side channels and what instructions tell the agent to run read them, and each reads one
+/// text at a time (their signals join the tool's in `signals`; `chains` are the places of
+/// its commands' whole exfiltrations, already reported).
 fn check_values(
+    tool: &ToolTexts<'_>,
     list: Values<'_>,
     chains: &[Span],
     out: &mut FileTexts,
     signals: &mut Vec<instructions::Finding>,
 ) {
+    let announced = commands::says_it_sends(tool);
+    let expected = instructions::expected(tool, announced);
     let mut texts = list.texts().peekable();
     let mut batch = Vec::with_capacity(BATCH);
     let mut joined = String::new();
+    let read = |t: &&Text<'_>| t.kind.is_schema_value() || instructions::is_prose(t.kind);
     while texts.peek().is_some() {
         batch.clear();
         batch.extend(texts.by_ref().take(BATCH));
         hidden::check_texts(&batch, &mut out.covered, &mut out.findings);
         names::mixed_scripts(&batch, &mut out.findings);
         instructions::side_signals(&batch, signals);
+        let told = commands::told_in(tool, &batch, &mut out.findings);
         joined.clear();
-        for t in batch.iter().filter(|t| t.kind.is_schema_value()) {
+        for t in batch.iter().filter(read) {
             joined.push_str(&t.value);
             joined.push('\n');
         }
         if patterns::look(&joined).instructions {
-            let values = batch.iter().filter(|t| t.kind.is_schema_value());
-            instructions::find(values, chains, &|_, _| false, signals);
+            let chains: Vec<Span> = chains.iter().chain(&told.chains).copied().collect();
+            instructions::find(batch.iter().filter(read), &chains, &expected, signals);
         }
+        instructions::command_signals(told.signals, announced, signals);
     }
 }
 

@@ -111,6 +111,35 @@ impl Seq {
     }
 }
 
+/// An item of a [`Seq`] read by [`Seq::items`].
+pub(crate) enum Item<'a> {
+    /// A string, borrowed (from a packed list's bytes too), and its span.
+    Str(&'a str, Span),
+    /// Any other value.
+    Other(Cow<'a, Node>),
+}
+
+impl Seq {
+    /// Every item, strings borrowed where they are, without building a packed list's nodes.
+    pub(crate) fn items(&self) -> impl Iterator<Item = Item<'_>> {
+        let mut scan = self.scan();
+        std::iter::from_fn(move || match &mut scan.0 {
+            Items::Packed { reader, left } if reader.at_string() => {
+                *left = left.checked_sub(1)?;
+                let (s, span) = reader.string()??;
+                Some(Item::Str(s, span))
+            }
+            _ => Some(match scan.next()? {
+                Cow::Borrowed(node) => match &node.kind {
+                    NodeKind::String(s) => Item::Str(s, node.span()),
+                    _ => Item::Other(Cow::Borrowed(node)),
+                },
+                other => Item::Other(other),
+            }),
+        })
+    }
+}
+
 impl Deref for Seq {
     type Target = [Node];
 
@@ -233,6 +262,9 @@ pub(crate) struct SeqBuilder {
     expected: usize,
     /// Where the list starts.
     from: usize,
+    /// True while a list of unknown length (YAML) may still be packed: at its
+    /// [`PACK_FROM`]th item, when all so far are plain.
+    grow: bool,
     build: Build,
 }
 
@@ -263,7 +295,20 @@ impl SeqBuilder {
         SeqBuilder {
             expected,
             from,
+            grow: false,
             build,
+        }
+    }
+
+    /// A builder for a list whose length is not known until it ends (a YAML parser's),
+    /// starting at byte `from`: nodes, packed once [`PACK_FROM`] items have come that are
+    /// all plain.
+    pub(crate) fn growing(from: usize) -> SeqBuilder {
+        SeqBuilder {
+            expected: 0,
+            from,
+            grow: true,
+            build: Build::Nodes(Vec::new()),
         }
     }
 
@@ -286,8 +331,32 @@ impl SeqBuilder {
                 self.build = Build::Nodes(nodes);
                 self.push(item);
             }
-            Build::Nodes(nodes) => nodes.push(item),
+            Build::Nodes(nodes) => {
+                nodes.push(item);
+                if self.grow && nodes.len() == PACK_FROM {
+                    self.grow = false;
+                    self.pack_so_far();
+                }
+            }
         }
+    }
+
+    /// The items so far packed, when they are all plain.
+    fn pack_so_far(&mut self) {
+        let Build::Nodes(nodes) = &self.build else {
+            return;
+        };
+        let string = |n: &Node| matches!(n.kind, NodeKind::String(_));
+        if !nodes.iter().all(|n| string(n) || text_free(n)) {
+            return;
+        }
+        let mut writer = Writer::new(nodes.len() * 4, self.from);
+        nodes.iter().for_each(|n| writer.node(n));
+        self.build = Build::Packed {
+            writer,
+            len: nodes.len(),
+            strings: nodes.iter().any(string),
+        };
     }
 
     /// The items so far as nodes, with room for the rest.
