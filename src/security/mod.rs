@@ -26,6 +26,7 @@ pub(crate) mod units;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::rules::{Rule, selector_matches};
 use crate::source::{SourceFile, Span};
 use texts::{FileTexts, Shell, Text, TextKind, ToolTexts, Values};
@@ -119,6 +120,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         if tool.callable {
             out.kept.push(kept(tool, look.calls));
         }
+        capped(&mut out.findings);
         out.scripts.extend(
             tool.texts
                 .iter()
@@ -170,7 +172,16 @@ fn check_values(
             instructions::find(batch.iter().filter(read), &chains, &expected, signals);
         }
         instructions::command_signals(told.signals, announced, signals);
+        capped(&mut out.findings);
     }
+}
+
+/// `findings` capped per rule as the file's findings are at the end of its load (capping
+/// twice changes nothing): a long list of tags that each tell the agent to run something
+/// held a finding for every one until then, over a hundred times the file's size.
+fn capped(findings: &mut Vec<Diagnostic>) {
+    let all = std::mem::take(findings);
+    *findings = cap_per_rule(all, MAX_PER_RULE);
 }
 
 /// What the cross-file checks read of a tool: its name, and the prose that says when
