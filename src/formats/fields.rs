@@ -546,7 +546,14 @@ impl<'a> Lowerer<'a> {
             match item {
                 Item::Str(s, span) => {
                     if non_empty_items && s.is_empty() {
-                        self.check_len(span, &format!("{path}[{i}]"), 0, 1, usize::MAX, "characters");
+                        self.check_len(
+                            span,
+                            &format!("{path}[{i}]"),
+                            0,
+                            1,
+                            usize::MAX,
+                            "characters",
+                        );
                     }
                     each(s, span);
                 }

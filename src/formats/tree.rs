@@ -45,7 +45,10 @@ impl Strings {
     /// The strings of the sequence `node` (none when it is not one), read without building
     /// a packed list's nodes.
     pub(crate) fn of(node: Option<&Node>) -> Strings {
-        let items = node.and_then(Node::as_list).into_iter().flat_map(|l| l.items());
+        let items = node
+            .and_then(Node::as_list)
+            .into_iter()
+            .flat_map(|l| l.items());
         items
             .filter_map(|item| match item {
                 Item::Str(s, _) => Some(s),

@@ -67,7 +67,12 @@ pub(super) fn check<'t>(
     let read = tool
         .all()
         .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
-    find(read, &commands.chains, &expected(tool, announced), &mut found);
+    find(
+        read,
+        &commands.chains,
+        &expected(tool, announced),
+        &mut found,
+    );
     found.extend(values);
     command_signals(commands.signals, announced, &mut found);
     side_signals(&tool.texts, &mut found);

@@ -179,7 +179,7 @@ fn check_values(
 /// `findings` capped per rule as the file's findings are at the end of its load (capping
 /// twice changes nothing): a long list of tags that each tell the agent to run something
 /// held a finding for every one until then, over a hundred times the file's size.
-fn capped(findings: &mut Vec<Diagnostic>) {
+pub(super) fn capped(findings: &mut Vec<Diagnostic>) {
     let all = std::mem::take(findings);
     *findings = cap_per_rule(all, MAX_PER_RULE);
 }

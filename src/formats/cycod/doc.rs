@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::syntax::Packed;
 use serde_json::Value;
 
-use crate::formats::tree::{first_site, node_at, site_at, str_at, Strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};

@@ -1,7 +1,7 @@
 //! What the bundles need of a DojOps manifest or skill beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{first_site, node_at, site_at, str_at, Strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};

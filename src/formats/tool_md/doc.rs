@@ -1,7 +1,7 @@
 //! What the bundles need of a tool file's front matter beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{first_site, node_at, site_at, str_at, Strings, strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at, strings};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, Packed};
