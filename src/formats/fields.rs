@@ -543,21 +543,15 @@ impl<'a> Lowerer<'a> {
             return;
         };
         for (i, item) in items.items().enumerate() {
+            let at = || format!("{path}[{i}]");
             match item {
                 Item::Str(s, span) => {
                     if non_empty_items && s.is_empty() {
-                        self.check_len(
-                            span,
-                            &format!("{path}[{i}]"),
-                            0,
-                            1,
-                            usize::MAX,
-                            "characters",
-                        );
+                        self.check_len(span, &at(), 0, 1, usize::MAX, "characters");
                     }
                     each(s, span);
                 }
-                Item::Other(n) => self.wrong_type(&n, &format!("{path}[{i}]"), "a string"),
+                Item::Other(n) => self.wrong_type(&n, &at(), "a string"),
             }
         }
     }
