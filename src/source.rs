@@ -97,7 +97,9 @@ pub struct Position {
 /// Byte offsets of line starts, for offset → line/column conversion.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
-    starts: Vec<usize>,
+    /// In 32 bits (files are read up to 64 MiB) and of exactly their number: a file of
+    /// millions of short lines took 16 bytes a line here, grown by doubling.
+    starts: Vec<u32>,
     /// Per line: true when it is all ASCII, so a column is a subtraction, not a count. Without
     /// it, many diagnostics on one long line (minified JSON) cost quadratic time.
     ascii: Vec<bool>,
@@ -109,18 +111,19 @@ pub struct LineIndex {
 impl LineIndex {
     /// Index `text`; `bom_len` bytes at the start (a UTF-8 BOM) are not part of line 1's columns.
     pub fn new(text: &str, bom_len: usize) -> LineIndex {
-        let mut starts = vec![bom_len];
+        let at = |offset: usize| u32::try_from(offset).unwrap_or(u32::MAX);
+        let mut starts = Vec::with_capacity(1 + text.bytes().filter(|b| *b == b'\n').count());
+        starts.push(at(bom_len));
         starts.extend(
             text.bytes()
                 .enumerate()
                 .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
+                .map(|(i, _)| at(i + 1)),
         );
-        let ascii = starts
-            .iter()
-            .enumerate()
-            .map(|(i, &start)| {
-                let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let ascii = (0..starts.len())
+            .map(|i| {
+                let start = starts[i] as usize;
+                let end = starts.get(i + 1).map_or(text.len(), |e| *e as usize);
                 text.as_bytes().get(start..end).is_none_or(<[u8]>::is_ascii)
             })
             .collect();
@@ -150,7 +153,7 @@ impl LineIndex {
         }
         let offset = offset.min(text.len());
         let before = self.lone_cr.partition_point(|&cr| cr < offset);
-        let line_start = self.starts[p.line - 1];
+        let line_start = self.starts[p.line - 1] as usize;
         // The nearest line end before the offset: a lone `\r` on this line, else its start.
         let start = match before.checked_sub(1).map(|i| self.lone_cr[i]) {
             Some(cr) if cr >= line_start => cr + 1,
@@ -164,11 +167,11 @@ impl LineIndex {
     /// Position of a byte offset in `text` (the text this index was built from).
     pub fn position(&self, text: &str, offset: usize) -> Position {
         let offset = offset.min(text.len());
-        let line_idx = match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
-        let start = self.starts[line_idx].min(offset);
+        let line_idx = self
+            .starts
+            .partition_point(|&s| s as usize <= offset)
+            .saturating_sub(1);
+        let start = (self.starts[line_idx] as usize).min(offset);
         let mut boundary = offset;
         while boundary > start && !text.is_char_boundary(boundary) {
             boundary -= 1;
@@ -190,7 +193,7 @@ impl LineIndex {
 
     /// Byte offset where 1-based `line` starts, if the line exists.
     pub fn line_start(&self, line: usize) -> Option<usize> {
-        self.starts.get(line.checked_sub(1)?).copied()
+        self.starts.get(line.checked_sub(1)?).map(|s| *s as usize)
     }
 
     /// Number of lines.

@@ -820,3 +820,24 @@ fn cyc023_is_silent_on_defaults_cycod_substitutes_or_that_name_no_parameter() {
         "name: search\ndescription: Format a report\nbash: jq {QUERY} {FILE}\nparameters:\n  FILE:\n    type: string\n    description: The input\n    required: true\n  QUERY:\n    type: string\n    description: The jq program\n    default: '{name: .title} | ${HOME} | {OTHER}'\ntags: [read]\n",
     );
 }
+
+/// Unknown references are capped per file as the file's own findings are: the first 200,
+/// then one line that counts the rest (a tool naming 300,000 unknown tools printed each).
+#[test]
+fn unknown_tool_references_are_capped_per_file() {
+    let names: Vec<String> = (0..300).map(|i| format!("u{i}")).collect();
+    let caller = format!(
+        "uses:\n  tools: [{}]\nbash: ls\ntags: [read]\n",
+        names.join(", ")
+    );
+    let found = check_files(&[(T, BASE), (".cycod/tools/caller.yaml", &caller)]);
+    assert_eq!(found.len(), 201, "{found:?}");
+    assert!(found[..200].iter().all(|l| l.contains(" REF010 error ")));
+    assert!(found[0].contains("names tool `u0`"), "{}", found[0]);
+    assert!(found[199].contains("names tool `u199`"), "{}", found[199]);
+    assert!(
+        found[200].ends_with("100 more findings of this rule in this file are not shown"),
+        "{}",
+        found[200]
+    );
+}

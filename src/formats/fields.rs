@@ -16,7 +16,7 @@ use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::Rule;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, NodeKind, Number};
+use crate::syntax::{Entry, Item, Node, NodeKind, Number};
 
 /// The rules a format uses for shape errors.
 #[derive(Debug)]
@@ -524,20 +524,36 @@ impl<'a> Lowerer<'a> {
         path: &str,
         non_empty_items: bool,
     ) -> Vec<(&'n str, Span)> {
-        let Some(items) = node.as_seq() else {
-            self.wrong_type(node, path, "a list of strings");
-            return Vec::new();
-        };
         let mut out = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            let item_path = format!("{path}[{i}]");
-            if let Some(v) =
-                self.str_value(item, &item_path, usize::from(non_empty_items), usize::MAX)
-            {
-                out.push(v);
+        self.str_items(node, path, non_empty_items, |s, span| out.push((s, span)));
+        out
+    }
+
+    /// [`Lowerer::str_list`], each string handed to `each` as it is read: a long list's
+    /// strings are read from its packed bytes, with no node or copy each.
+    pub(crate) fn str_items<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        non_empty_items: bool,
+        mut each: impl FnMut(&'n str, Span),
+    ) {
+        let Some(items) = node.as_list() else {
+            self.wrong_type(node, path, "a list of strings");
+            return;
+        };
+        for (i, item) in items.items().enumerate() {
+            let at = || format!("{path}[{i}]");
+            match item {
+                Item::Str(s, span) => {
+                    if non_empty_items && s.is_empty() {
+                        self.check_len(span, &at(), 0, 1, usize::MAX, "characters");
+                    }
+                    each(s, span);
+                }
+                Item::Other(n) => self.wrong_type(&n, &at(), "a string"),
             }
         }
-        out
     }
 }
 

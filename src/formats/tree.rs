@@ -1,7 +1,10 @@
 //! Reading values out of a syntax tree by key path: what a format's lowering into its typed
 //! fields uses (the IR lowering reads those fields, never the tree).
 
-use crate::syntax::Node;
+use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::syntax::{Item, Node};
 
 /// The string at `path` under `node`.
 pub(crate) fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
@@ -24,6 +27,96 @@ pub(crate) fn strings(node: Option<&Node>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The strings of a sequence (other items skipped) in one buffer, for a field a definition
+/// keeps for the whole run (a tool's tags): a `String` each took 24 bytes and an allocation,
+/// for a file of millions of them many times its size. Written to the cache as the list of
+/// strings it holds.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Strings {
+    /// The strings, one after the other.
+    text: String,
+    /// Where each ends in `text` (files are read up to 64 MiB).
+    ends: Vec<u32>,
+}
+
+impl Strings {
+    /// The strings of the sequence `node` (none when it is not one), read without building
+    /// a packed list's nodes.
+    pub(crate) fn of(node: Option<&Node>) -> Strings {
+        let items = node
+            .and_then(Node::as_list)
+            .into_iter()
+            .flat_map(|l| l.items());
+        items
+            .filter_map(|item| match item {
+                Item::Str(s, _) => Some(s),
+                Item::Other(_) => None,
+            })
+            .collect()
+    }
+
+    /// The strings, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, end)| self.text.get(start as usize..*end as usize).unwrap_or(""))
+    }
+
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends
+            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+    }
+
+    /// Without the spare room of the pushes: held for the whole run.
+    fn shrink(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+
+    /// The strings, each its own.
+    pub(crate) fn to_vec(&self) -> Vec<String> {
+        self.iter().map(str::to_string).collect()
+    }
+}
+
+impl<'s> FromIterator<&'s str> for Strings {
+    fn from_iter<I: IntoIterator<Item = &'s str>>(strings: I) -> Strings {
+        let mut out = Strings::default();
+        strings.into_iter().for_each(|s| out.push(s));
+        out.shrink();
+        out
+    }
+}
+
+impl Serialize for Strings {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Strings {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Strings, D::Error> {
+        struct List;
+        impl<'de> Visitor<'de> for List {
+            type Value = Strings;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of strings")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Strings, A::Error> {
+                let mut out = Strings::default();
+                while let Some(s) = seq.next_element::<String>()? {
+                    out.push(&s);
+                }
+                out.shrink();
+                Ok(out)
+            }
+        }
+        deserializer.deserialize_seq(List)
+    }
 }
 
 /// Where the value at `path` under `node` is written, for pointing at it: a scalar's own

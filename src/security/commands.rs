@@ -114,6 +114,32 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
     found
 }
 
+/// What the instructions among `texts` (a batch of a long list of `tool`'s, such as its
+/// tags) tell the agent to run, as [`check`] finds it in the tool's other texts.
+pub(super) fn told_in<'t>(
+    tool: &ToolTexts<'_>,
+    texts: &'t [Text<'t>],
+    out: &mut Vec<Diagnostic>,
+) -> Found<'t> {
+    let mut found = Found {
+        service: says_it_installs_a_service(tool),
+        ..Found::default()
+    };
+    // Capped as they come: a batch of thousands of tags may each tell of a command.
+    let mut cap_at = out.len() + CAP_EVERY;
+    for text in texts.iter().filter(|t| t.kind == TextKind::Instructions) {
+        told::check(text, out, &mut found);
+        if out.len() >= cap_at {
+            super::capped(out);
+            cap_at = out.len() + CAP_EVERY;
+        }
+    }
+    found
+}
+
+/// Findings a batch of texts adds before they are capped again.
+const CAP_EVERY: usize = 256;
+
 /// A cheap test that a description may tell the model to run something: a code span, a
 /// URL, a pipe or substitution, an inline script, a shell named. Most descriptions have
 /// none, and are passed over without the reading of instructions.

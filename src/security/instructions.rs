@@ -67,20 +67,50 @@ pub(super) fn check<'t>(
     let read = tool
         .all()
         .filter(|t| any && (t.kind.is_schema_value() || is_prose(t.kind)));
-    // The user's files sent to an address the skill says it sends to are what it is for.
-    let expected = |text: &Text<'_>, m: &Match| {
+    find(
+        read,
+        &commands.chains,
+        &expected(tool, announced),
+        &mut found,
+    );
+    found.extend(values);
+    command_signals(commands.signals, announced, &mut found);
+    side_signals(&tool.texts, &mut found);
+    let (mentioned, told): (Vec<Finding>, Vec<Finding>) = found
+        .into_iter()
+        .partition(|f| context.mention(&f.file, f.span.start).is_some());
+    let mut classes: Vec<Class> = told.iter().filter_map(|f| f.class).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    if classes.len() >= 2 {
+        out.push(poisoned(&told));
+    } else {
+        out.extend(told.iter().map(single));
+    }
+    out.extend(mentioned.iter().map(single));
+}
+
+/// Whether a match is what `tool` says it does: the user's files sent to an address the
+/// tool says it sends to are what it is for (`announced`: its own words say it sends).
+pub(super) fn expected<'a>(
+    tool: &'a ToolTexts<'a>,
+    announced: bool,
+) -> impl Fn(&Text<'_>, &Match) -> bool + 'a {
+    move |text: &Text<'_>, m: &Match| {
         m.pattern.id == "send-file-to-address"
             && sending::expected(tool, &text.value, m.start, m.end, announced)
-    };
-    find(read, &commands.chains, &expected, &mut found);
-    found.extend(values);
-    // A command's half, unless the words of a pattern already say it there; an upload only
-    // where the tool does not say it sends data.
-    for signal in commands
-        .signals
-        .into_iter()
-        .filter(|s| !s.weak || !announced)
-    {
+    }
+}
+
+/// A command's half of an exfiltration as a signal, unless the words of a pattern already
+/// say it there (in `found`); an upload only where the tool does not say it sends data
+/// (`announced`).
+pub(super) fn command_signals(
+    signals: Vec<super::commands::Signal<'_>>,
+    announced: bool,
+    found: &mut Vec<Finding>,
+) {
+    for signal in signals.into_iter().filter(|s| !s.weak || !announced) {
         let (rule, class) = if signal.read {
             (&sec::SENSITIVE_FILE_ACCESS, Class::Read)
         } else {
@@ -108,19 +138,6 @@ pub(super) fn check<'t>(
             message: Some(signal.message),
         });
     }
-    side_signals(&tool.texts, &mut found);
-    let (mentioned, told): (Vec<Finding>, Vec<Finding>) = found
-        .into_iter()
-        .partition(|f| context.mention(&f.file, f.span.start).is_some());
-    let mut classes: Vec<Class> = told.iter().filter_map(|f| f.class).collect();
-    classes.sort_unstable();
-    classes.dedup();
-    if classes.len() >= 2 {
-        out.push(poisoned(&told));
-    } else {
-        out.extend(told.iter().map(single));
-    }
-    out.extend(mentioned.iter().map(single));
 }
 
 /// The signals of the patterns in `texts` (schema values and prose), but where `chains`

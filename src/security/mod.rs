@@ -26,6 +26,7 @@ pub(crate) mod units;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::rules::{Rule, selector_matches};
 use crate::source::{SourceFile, Span};
 use texts::{FileTexts, Kept, Shell, Text, TextKind, ToolTexts, Values};
@@ -105,7 +106,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         let commands = commands::check(tool, &mut out.findings);
         let mut signals = Vec::new();
         for list in &tool.values {
-            check_values(*list, &commands.chains, &mut out, &mut signals);
+            check_values(tool, *list, &commands.chains, &mut out, &mut signals);
         }
         instructions::check(
             tool,
@@ -123,6 +124,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         if tool.callable {
             out.kept.push(kept(tool, look.calls));
         }
+        capped(&mut out.findings);
         out.scripts.extend(
             tool.texts
                 .iter()
@@ -139,36 +141,51 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
 /// How many values of a long list are held as texts at once.
 const BATCH: usize = 4096;
 
-/// A tool's long list of schema values or parameter names, a batch of texts at a time: of
-/// the checks above, only those of hidden characters, mixed scripts, instructions and side
-/// channels read them, and each reads one text at a time (their signals join the tool's in
-/// `signals`; `chains` are the places of its commands' whole exfiltrations, already
-/// reported).
+/// A long list of `tool`'s (schema values, parameter names, tags) a batch of texts at a
+/// time: of the checks above, only those of hidden characters, mixed scripts, instructions,
+/// side channels and what instructions tell the agent to run read them, and each reads one
+/// text at a time (their signals join the tool's in `signals`; `chains` are the places of
+/// its commands' whole exfiltrations, already reported).
 fn check_values(
+    tool: &ToolTexts<'_>,
     list: Values<'_>,
     chains: &[Span],
     out: &mut FileTexts,
     signals: &mut Vec<instructions::Finding>,
 ) {
+    let announced = commands::says_it_sends(tool);
+    let expected = instructions::expected(tool, announced);
     let mut texts = list.texts().peekable();
     let mut batch = Vec::with_capacity(BATCH);
     let mut joined = String::new();
+    let read = |t: &&Text<'_>| t.kind.is_schema_value() || instructions::is_prose(t.kind);
     while texts.peek().is_some() {
         batch.clear();
         batch.extend(texts.by_ref().take(BATCH));
         hidden::check_texts(&batch, &mut out.covered, &mut out.findings);
         names::mixed_scripts(&batch, &mut out.findings);
         instructions::side_signals(&batch, signals);
+        let told = commands::told_in(tool, &batch, &mut out.findings);
         joined.clear();
-        for t in batch.iter().filter(|t| t.kind.is_schema_value()) {
+        for t in batch.iter().filter(read) {
             joined.push_str(&t.value);
             joined.push('\n');
         }
         if patterns::look(&joined).instructions {
-            let values = batch.iter().filter(|t| t.kind.is_schema_value());
-            instructions::find(values, chains, &|_, _| false, signals);
+            let chains: Vec<Span> = chains.iter().chain(&told.chains).copied().collect();
+            instructions::find(batch.iter().filter(read), &chains, &expected, signals);
         }
+        instructions::command_signals(told.signals, announced, signals);
+        capped(&mut out.findings);
     }
+}
+
+/// `findings` capped per rule as the file's findings are at the end of its load (capping
+/// twice changes nothing): a long list of tags that each tell the agent to run something
+/// held a finding for every one until then, over a hundred times the file's size.
+pub(super) fn capped(findings: &mut Vec<Diagnostic>) {
+    let all = std::mem::take(findings);
+    *findings = cap_per_rule(all, MAX_PER_RULE);
 }
 
 /// What the cross-file checks read of a tool: its name, and the prose that says when

@@ -234,13 +234,13 @@ pub(crate) struct ToolTexts<'a> {
     /// a plain `http://` address at a bare public IP it is pointed to may then receive it.
     #[serde(default)]
     pub handed: Option<Span>,
-    /// Its long lists of schema values, read a batch at a time rather than held as a text
-    /// each (an `enum` of millions of `"a"`s took fourteen times its size in texts).
+    /// Its long lists of schema values and tags, read a batch at a time rather than held as
+    /// a text each (an `enum` of millions of `"a"`s took fourteen times its size in texts).
     #[serde(skip)]
     pub values: Vec<Values<'a>>,
 }
 
-/// A long list of schema values (a packed [`Seq`]), or the names of a long map of
+/// A long list of schema values or tags (a packed [`Seq`]), or the names of a long map of
 /// parameters: each string a text of `kind`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Values<'a> {
@@ -415,8 +415,10 @@ impl<'a> Collector<'a> {
     /// A string, or each string of a sequence.
     pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
-            // A long list of values is kept as the list, to be read in batches.
-            Some(NodeKind::Seq(list)) if list.flat() && kind.is_schema_value() => {
+            // A long list of values or tags is kept as the list, to be read in batches.
+            Some(NodeKind::Seq(list))
+                if list.flat() && (kind.is_schema_value() || kind == TextKind::Instructions) =>
+            {
                 self.values.push(Values {
                     kind,
                     source: Source::Strings(list),

@@ -351,6 +351,11 @@ impl<'a> Reader<'a> {
         Some(Node::new(span, kind))
     }
 
+    /// True when the next node is a string.
+    pub(super) fn at_string(&self) -> bool {
+        self.bytes.get(self.at) == Some(&STRING)
+    }
+
     /// The next node when it is a string, borrowed from the bytes with its span; any other
     /// node is passed over (`Some(None)`).
     pub(super) fn string(&mut self) -> Option<Option<(&'a str, Span)>> {

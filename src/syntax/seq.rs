@@ -111,6 +111,35 @@ impl Seq {
     }
 }
 
+/// An item of a [`Seq`] read by [`Seq::items`].
+pub(crate) enum Item<'a> {
+    /// A string, borrowed (from a packed list's bytes too), and its span.
+    Str(&'a str, Span),
+    /// Any other value.
+    Other(Cow<'a, Node>),
+}
+
+impl Seq {
+    /// Every item, strings borrowed where they are, without building a packed list's nodes.
+    pub(crate) fn items(&self) -> impl Iterator<Item = Item<'_>> {
+        let mut scan = self.scan();
+        std::iter::from_fn(move || match &mut scan.0 {
+            Items::Packed { reader, left } if reader.at_string() => {
+                *left = left.checked_sub(1)?;
+                let (s, span) = reader.string()??;
+                Some(Item::Str(s, span))
+            }
+            _ => Some(match scan.next()? {
+                Cow::Borrowed(node) => match &node.kind {
+                    NodeKind::String(s) => Item::Str(s, node.span()),
+                    _ => Item::Other(Cow::Borrowed(node)),
+                },
+                other => Item::Other(other),
+            }),
+        })
+    }
+}
+
 impl Deref for Seq {
     type Target = [Node];
 
@@ -233,6 +262,9 @@ pub(crate) struct SeqBuilder {
     expected: usize,
     /// Where the list starts.
     from: usize,
+    /// True while a list of unknown length (YAML) may still be packed: at its
+    /// [`PACK_FROM`]th item, when all so far are plain.
+    grow: bool,
     build: Build,
 }
 
@@ -263,7 +295,20 @@ impl SeqBuilder {
         SeqBuilder {
             expected,
             from,
+            grow: false,
             build,
+        }
+    }
+
+    /// A builder for a list whose length is not known until it ends (a YAML parser's),
+    /// starting at byte `from`: nodes, packed once [`PACK_FROM`] items have come that are
+    /// all plain.
+    pub(crate) fn growing(from: usize) -> SeqBuilder {
+        SeqBuilder {
+            expected: 0,
+            from,
+            grow: true,
+            build: Build::Nodes(Vec::new()),
         }
     }
 
@@ -286,8 +331,32 @@ impl SeqBuilder {
                 self.build = Build::Nodes(nodes);
                 self.push(item);
             }
-            Build::Nodes(nodes) => nodes.push(item),
+            Build::Nodes(nodes) => {
+                nodes.push(item);
+                if self.grow && nodes.len() == PACK_FROM {
+                    self.grow = false;
+                    self.pack_so_far();
+                }
+            }
         }
+    }
+
+    /// The items so far packed, when they are all plain.
+    fn pack_so_far(&mut self) {
+        let Build::Nodes(nodes) = &self.build else {
+            return;
+        };
+        let string = |n: &Node| matches!(n.kind, NodeKind::String(_));
+        if !nodes.iter().all(|n| string(n) || text_free(n)) {
+            return;
+        }
+        let mut writer = Writer::new(nodes.len() * 4, self.from);
+        nodes.iter().for_each(|n| writer.node(n));
+        self.build = Build::Packed {
+            writer,
+            len: nodes.len(),
+            strings: nodes.iter().any(string),
+        };
     }
 
     /// The items so far as nodes, with room for the rest.
@@ -329,157 +398,5 @@ impl SeqBuilder {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::PACK_FROM;
-    use crate::syntax::{Node, NodeKind, Number, Packed, json};
-
-    fn parse(text: &str) -> Node {
-        json::parse(text, 3).root.expect("parses")
-    }
-
-    /// Each item's text, read back through its span (the parse was at offset 3).
-    fn texts(text: &str, items: impl Iterator<Item = Node>) -> Vec<&str> {
-        items
-            .map(|n| &text[n.span().start - 3..n.span().end - 3])
-            .collect()
-    }
-
-    #[test]
-    fn a_long_list_of_numbers_is_packed_and_reads_as_nodes() {
-        let values = [
-            "1",
-            "-20",
-            "3.5e3",
-            "true",
-            "null",
-            "false",
-            "9007199254740993",
-        ];
-        let items: Vec<&str> = values.iter().copied().cycle().take(PACK_FROM * 2).collect();
-        let text = format!("[{}]", items.join(" ,\n"));
-        let root = parse(&text);
-        let list = root.as_list().expect("a list");
-        assert!(list.all_plain());
-        assert_eq!(list.len(), PACK_FROM * 2);
-        let scanned: Vec<Node> = list.scan().map(|n| n.into_owned()).collect();
-        assert_eq!(texts(&text, scanned.iter().cloned()), items);
-        assert_eq!(scanned[1].kind, NodeKind::Number(Number::Int(-20)));
-        assert_eq!(scanned[2].kind, NodeKind::Number(Number::Float(3500.0)));
-        assert_eq!(scanned[3].kind, NodeKind::Bool(true));
-        // The slice every other reader sees holds the same nodes.
-        assert_eq!(root.as_seq().expect("a list"), &scanned[..]);
-        assert_eq!(list.scan().count(), PACK_FROM * 2);
-        assert_eq!(root.to_json()[6], serde_json::json!(9007199254740993i64));
-        // Packed for the cache and the bundles, then unpacked: the same tree.
-        assert_eq!(Packed::pack(&root).unpack(), root);
-    }
-
-    #[test]
-    fn strings_are_packed_and_read_from_the_bytes() {
-        let items: Vec<&str> = ["\"a\"", "7", "\"b\\u00e9\\n\"", "[]", "\"\""]
-            .into_iter()
-            .cycle()
-            .take(PACK_FROM + 5)
-            .collect();
-        let text = format!("[{}]", items.join(", "));
-        let root = parse(&text);
-        let list = root.as_list().expect("a list");
-        assert!(list.flat() && !list.all_plain());
-        let strings: Vec<(&str, &str)> = list
-            .strings()
-            .map(|(s, span)| (s, &text[span.start - 3..span.end - 3]))
-            .collect();
-        let quoted = items.iter().filter(|i| i.starts_with('"')).count();
-        assert_eq!(strings.len(), quoted);
-        assert_eq!(
-            strings[..3],
-            [
-                ("a", "\"a\""),
-                ("b\u{e9}\n", "\"b\\u00e9\\n\""),
-                ("", "\"\"")
-            ]
-        );
-        assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
-        assert_eq!(list[2].as_str(), Some("b\u{e9}\n"));
-        // Built into nodes, the list reads the same.
-        assert_eq!(list.strings().count(), strings.len());
-        assert_eq!(Packed::pack(&root).unpack(), root);
-    }
-
-    #[test]
-    fn a_key_or_a_string_below_an_item_makes_the_list_nodes() {
-        for odd in ["[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
-            let mut items = vec!["7"; PACK_FROM + 10];
-            items[PACK_FROM + 3] = odd;
-            let text = format!("[{}]", items.join(","));
-            let root = parse(&text);
-            let list = root.as_list().expect("a list");
-            assert!(!list.all_plain() && !list.flat(), "{odd}");
-            assert_eq!(list.len(), items.len());
-            assert_eq!(texts(&text, list.iter().cloned()), items);
-        }
-    }
-
-    #[test]
-    fn a_short_list_is_nodes() {
-        let root = parse("[1, 2, 3]");
-        assert!(!root.as_list().expect("a list").all_plain());
-        assert_eq!(root.as_seq().map(<[Node]>::len), Some(3));
-        assert!(parse("[]").as_list().is_some_and(|l| l.is_empty()));
-    }
-
-    #[test]
-    fn lists_and_empty_mappings_without_text_are_packed() {
-        let items: Vec<&str> = ["[]", "{}", "[1, [true, null]]", "[{}]", "-0.5"]
-            .into_iter()
-            .cycle()
-            .take(PACK_FROM + 5)
-            .collect();
-        let text = format!("[{}]", items.join(", "));
-        let root = parse(&text);
-        let list = root.as_list().expect("a list");
-        assert!(list.all_plain());
-        assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
-        let inner = list.scan().nth(2).expect("an item");
-        assert_eq!(inner.as_seq().map(<[Node]>::len), Some(2));
-        assert_eq!(Packed::pack(&root).unpack(), root);
-        assert_eq!(root.to_json()[1], serde_json::json!({}));
-    }
-
-    /// A packed list's bytes are copied into a packed tree as they are: the same bytes as
-    /// the list's nodes packed one by one.
-    #[test]
-    fn a_packed_list_packs_into_a_tree_as_its_nodes_do() {
-        let values = vec!["12"; PACK_FROM + 1].join(", ");
-        let text = format!("{{\"a\": \"x\", \"enum\": [{values}], \"b\": [3, 4]}}");
-        let root = parse(&text);
-        let list = root.value("enum").expect("a list");
-        assert!(list.as_list().is_some_and(|l| l.all_plain()));
-        let nodes: Vec<Node> = list.as_seq().expect("a list").to_vec();
-        let as_nodes = crate::syntax::Node::new(
-            root.span(),
-            NodeKind::Map(
-                root.as_map()
-                    .expect("a mapping")
-                    .iter()
-                    .map(|e| {
-                        let value = match e.key.as_str() {
-                            "enum" => Node::new(list.span(), NodeKind::Seq(nodes.clone().into())),
-                            _ => e.value.clone(),
-                        };
-                        crate::syntax::Entry::new(e.key.clone(), e.key_span(), value)
-                    })
-                    .collect::<Vec<_>>()
-                    .into_boxed_slice(),
-            ),
-        );
-        assert!(
-            as_nodes
-                .value("enum")
-                .and_then(Node::as_list)
-                .is_some_and(|l| !l.all_plain())
-        );
-        assert!(Packed::pack(&root) == Packed::pack(&as_nodes));
-        assert_eq!(Packed::pack(&root).unpack(), root);
-    }
-}
+#[path = "seq_tests.rs"]
+mod tests;

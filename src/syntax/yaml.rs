@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
 use super::yaml_marks::{scan_error, token_span};
-use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SyntaxError, SyntaxErrorKind};
+use super::{
+    Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError, SyntaxErrorKind,
+};
 use crate::source::Span;
 
 /// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
@@ -59,7 +61,10 @@ struct Anchored {
 enum Frame {
     Seq {
         start: usize,
-        items: Vec<Node>,
+        /// Packed once long and plain (a list of millions of tags took a node each).
+        items: SeqBuilder,
+        /// Where the last item ends.
+        last_end: Option<usize>,
         anchor: usize,
     },
     Map {
@@ -121,7 +126,8 @@ impl Builder<'_> {
                 self.check_depth(span)?;
                 self.stack.push(Frame::Seq {
                     start: span.start,
-                    items: Vec::new(),
+                    items: SeqBuilder::growing(span.start),
+                    last_end: None,
                     anchor,
                 });
             }
@@ -143,9 +149,10 @@ impl Builder<'_> {
                     Frame::Seq {
                         start,
                         items,
+                        last_end,
                         anchor,
                     } => {
-                        let end = items.last().map_or(span.end, |n| n.span().end);
+                        let end = last_end.unwrap_or(span.end);
                         let end = if self.is_flow_close(span) {
                             span.end
                         } else {
@@ -154,7 +161,7 @@ impl Builder<'_> {
                         (
                             Node::new(
                                 Span::new(start, end.max(start)),
-                                NodeKind::Seq(items.into()),
+                                NodeKind::Seq(items.finish()),
                             ),
                             anchor,
                         )
@@ -266,7 +273,12 @@ impl Builder<'_> {
                     self.out.root = Some(node);
                 }
             }
-            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Seq {
+                items, last_end, ..
+            }) => {
+                *last_end = Some(node.span().end);
+                items.push(node);
+            }
             Some(Frame::Map {
                 entries, key, seen, ..
             }) => match key.take() {

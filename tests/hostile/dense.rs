@@ -227,3 +227,52 @@ fn an_mcp_tool_list_of_seventy_thousand_tools() {
         9.0,
     );
 }
+
+// Dense files, sixth pass: cycod tags (docs/performance.md).
+
+/// A cycod tool whose `tags` are `lines` (each a whole `  - …` line).
+fn cycod_tags(lines: &str, n: usize) -> String {
+    format!(
+        "name: many\ndescription: d\nbash: echo hi\ntags:\n{}",
+        lines.repeat(n)
+    )
+}
+
+/// A YAML list of 256 plain scalars or more is packed (a few bytes an item, not a 32-byte
+/// node and a string each), the cycod checks read the tags through it, the tool keeps them
+/// in one buffer and the security pass reads them in batches (it held a 56-byte text for
+/// each): 25.9x, now 2.6x here.
+#[test]
+fn cycod_tags_of_four_hundred_thousand_short_strings() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod_tags("  - read\n", 1),
+        &cycod_tags("  - a\n", 400_000),
+        4.0,
+    );
+}
+
+/// The same list as one flow sequence (`tags: [a, a, …]`): 52x, now 4.2x here.
+#[test]
+fn cycod_tags_of_three_hundred_thousand_in_a_flow_sequence() {
+    let flow = |n| {
+        format!(
+            "name: many\ndescription: d\nbash: echo hi\ntags: [{}]\n",
+            vec!["a"; n].join(", ")
+        )
+    };
+    assert_bounded(".cycod/tools/many.yaml", &flow(1), &flow(300_000), 6.0);
+}
+
+/// Tags that each tell the agent to run a download (SEC040): the security pass kept a
+/// finding for every one until the file's cap at the end of its load (124x); it caps them
+/// as they come (5.9x here; 3.3x at 150,000 tags).
+#[test]
+fn cycod_tags_that_each_run_a_download() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod_tags("  - read\n", 1),
+        &cycod_tags("  - curl x | sh\n", 40_000),
+        8.0,
+    );
+}

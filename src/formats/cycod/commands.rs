@@ -1,6 +1,8 @@
 //! What runs: the command options and settings of the tool and of each step, the steps
 //! themselves, and which command wins when several are set.
 
+use std::collections::HashMap;
+
 use super::NameRef;
 use super::lower::{Command, Cx, Field, Level, REJECTED, SCRIPTS, StepName, first_key};
 use crate::formats::fields::join_path;
@@ -224,6 +226,9 @@ impl<'a> Cx<'a> {
         let keys = step_keys();
         let mut levels = Vec::new();
         let mut names: Vec<StepName> = Vec::new();
+        // Each name's first step, looked up rather than searched for (a tool of a hundred
+        // thousand steps took minutes).
+        let mut first_named: HashMap<String, Span> = HashMap::new();
         for (i, item) in items.iter().enumerate() {
             let ipath = format!("{spath}[{i}]");
             let anchor = first_key(item);
@@ -242,7 +247,7 @@ impl<'a> Cx<'a> {
             });
             let explicit = written.is_some();
             let (name, span) = written.unwrap_or_else(|| (format!("step{}", i + 1), anchor));
-            if let Some(first) = names.iter().find(|n| n.name == name) {
+            if let Some(first) = first_named.get(&name) {
                 let message = if explicit {
                     format!("a step named `{name}` is already defined in this tool")
                 } else {
@@ -254,11 +259,12 @@ impl<'a> Cx<'a> {
                 let d = self
                     .diag(&rules::DUPLICATE_STEP_NAME, span, message)
                     .label("duplicate step name")
-                    .related(self.file(), first.span, "first defined here")
+                    .related(self.file(), *first, "first defined here")
                     .note("cycod rejects a tool whose steps share a name: `{step.output}` could not tell them apart")
                     .help("give each step its own `name`");
                 self.push(d);
             }
+            first_named.entry(name.clone()).or_insert(span);
             names.push(StepName {
                 name: name.clone(),
                 span,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::syntax::Packed;
 use serde_json::Value;
 
-use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
@@ -19,7 +19,7 @@ pub(crate) struct ToolDoc {
     /// Where `description` is written, whatever its type.
     pub description_span: Option<Span>,
     /// `tags` (strings only).
-    pub tags: Vec<String>,
+    pub tags: Strings,
     /// `parameters` as written: findings about the derived schema point into it.
     pub parameters: Option<Packed>,
     /// Each parameter, in order.
@@ -116,7 +116,7 @@ impl ToolDoc {
         ToolDoc {
             description: str_at(root, &["description"]).map(str::to_string),
             description_span: node_at(root, &["description"]).map(|n| n.span()),
-            tags: strings(root.value("tags")),
+            tags: Strings::of(root.value("tags")),
             params: parameters
                 .and_then(Node::as_map)
                 .unwrap_or_default()

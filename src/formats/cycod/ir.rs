@@ -109,7 +109,7 @@ fn cycod_type(ty: &str) -> &'static str {
 fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered<'a>> {
     let doc = t.doc.as_ref()?;
     let name = t.name.as_ref()?;
-    let tags = doc.tags.clone();
+    let tags = doc.tags.to_vec();
     // cycod's security categories: `read`, `write`, and by default `run`.
     let access = if tags.iter().any(|t| t == "run") {
         Access::Run

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::commands::{COMMANDS, LEVEL_KEYS};
+use super::security::SECURITY_TAGS;
 use super::{Tool, ToolName};
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::fields::{Lowerer, ShapeRules, join_path, replace_exact};
@@ -187,10 +188,17 @@ impl<'a> Cx<'a> {
         }
         let mut params = self.parameters(node, path);
         let platforms = self.platforms(node, path);
-        let tags = node
-            .get("tags")
-            .map(|e| self.lw.str_list(&e.value, &join_path(path, "tags"), false))
-            .unwrap_or_default();
+        // The first of each security tag is all SEC021 and SEC022 read (a file may have
+        // millions of tags).
+        let mut tags: Vec<(&str, Span)> = Vec::new();
+        if let Some(e) = node.get("tags") {
+            self.lw
+                .str_items(&e.value, &join_path(path, "tags"), false, |t, span| {
+                    if SECURITY_TAGS.contains(&t) && !tags.iter().any(|(seen, _)| *seen == t) {
+                        tags.push((t, span));
+                    }
+                });
+        }
         self.uses(node, path);
         self.with(node, path);
 

@@ -6,7 +6,7 @@
 //! `with.tools`. Tools found by include patterns also see every scope folder of the
 //! repository, since which scope they are loaded beside is only known at run time.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,6 +14,7 @@ use super::{NameRef, Tool};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
 use crate::formats::format::FileResult;
@@ -100,8 +101,12 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
     let mut suggester = Suggester::new(&folders, &included);
     for (i, m) in members.iter().enumerate() {
         let own = folders.get(m.folder.as_path());
+        let inline: HashSet<&str> = m.tool.inline_tools.iter().map(String::as_str).collect();
+        // Capped per file as found, as a file's own findings are: a tool may name hundreds
+        // of thousands of tools.
+        let mut unknown = Findings::default();
         for r in &m.tool.tool_references {
-            if m.tool.inline_tools.contains(&r.name) {
+            if inline.contains(r.name.as_str()) {
                 continue;
             }
             let target = own
@@ -110,9 +115,13 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                 .or_else(|| (!m.scope).then(|| anywhere.get(r.name.as_str())).flatten());
             match target {
                 Some(&t) => edges[i].push((t, r)),
-                None => out.push(unknown_tool(&members, i, r, &mut suggester)),
+                None if unknown.is_full(&refs::UNKNOWN_TOOL_REFERENCE) => {
+                    unknown.count(&refs::UNKNOWN_TOOL_REFERENCE);
+                }
+                None => unknown.push(unknown_tool(&members, i, r, &mut suggester)),
             }
         }
+        out.extend(unknown.into_vec());
     }
     out.extend(cycles(&members, &edges));
 
@@ -126,15 +135,25 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
             .entry(&m.folder)
             .or_insert_with(|| mcp_servers(fs, &m.folder));
         let Some(known) = known else { continue };
+        let defined: HashSet<&str> = known
+            .iter()
+            .chain(&m.tool.inline_mcps)
+            .map(String::as_str)
+            .collect();
+        let mut unknown = Findings::default();
         for r in &m.tool.mcp_references {
-            if known.contains(&r.name) || m.tool.inline_mcps.contains(&r.name) {
+            if defined.contains(r.name.as_str()) {
+                continue;
+            }
+            if unknown.is_full(&refs::UNKNOWN_MCP_REFERENCE) {
+                unknown.count(&refs::UNKNOWN_MCP_REFERENCE);
                 continue;
             }
             let hint = did_you_mean(
                 &r.name,
                 known.iter().chain(&m.tool.inline_mcps).map(String::as_str),
             );
-            out.push(
+            unknown.push(
                 Diagnostic::new(
                     &refs::UNKNOWN_MCP_REFERENCE,
                     m.file,
@@ -155,6 +174,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                 ),
             );
         }
+        out.extend(unknown.into_vec());
     }
     out
 }

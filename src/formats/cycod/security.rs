@@ -9,7 +9,8 @@ use crate::rules::security;
 use crate::source::Span;
 use crate::syntax::Node;
 
-const SECURITY_TAGS: &[&str] = &["read", "write", "run"];
+/// The tags cycod's approval reads.
+pub(super) const SECURITY_TAGS: &[&str] = &["read", "write", "run"];
 
 impl Cx<'_> {
     /// SEC021 and SEC022 for the file's own tool.

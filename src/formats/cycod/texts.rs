@@ -59,11 +59,12 @@ pub(super) fn tool<'a>(
             span: Span::point(file.bom_len),
         }),
     };
+    let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
-        values: Vec::new(),
+        values,
         name,
         callable: true,
-        texts: c.finish(),
+        texts,
         credentials: None,
         handed: None,
     }]

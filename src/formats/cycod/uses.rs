@@ -6,7 +6,6 @@ use super::lower::{Cx, REJECTED};
 use super::{NameRef, ToolName};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
-use crate::source::Span;
 use crate::syntax::Node;
 
 const USES_KEYS: &[&str] = &[
@@ -25,31 +24,41 @@ impl Cx<'_> {
         self.lw.unknown_keys(map, USES_KEYS, REJECTED);
         for u in e.value.as_map().unwrap_or_default() {
             let key = join_path(&upath, &u.key);
-            let names: Vec<(String, Span)> = match u.key.as_str() {
+            let single = match u.key.as_str() {
                 "config" | "profile" | "mcp" | "tool" => self
                     .string(&u.value, &key)
                     .filter(|s| !s.trim().is_empty())
-                    .map(|s| (s.trim().to_string(), u.value.span()))
-                    .into_iter()
-                    .collect(),
-                "configs" | "profiles" | "mcps" | "tools" => self
-                    .lw
-                    .str_list(&u.value, &key, true)
-                    .into_iter()
-                    .map(|(s, span)| (s.to_string(), span))
-                    .collect(),
-                _ => Vec::new(),
+                    .map(|s| (s.trim(), u.value.span())),
+                _ => None,
             };
             let target = match u.key.as_str() {
                 "tool" | "tools" => &mut self.tool.tool_references,
                 "mcp" | "mcps" => &mut self.tool.mcp_references,
+                "configs" | "profiles" => {
+                    self.lw.str_list(&u.value, &key, true);
+                    continue;
+                }
                 _ => continue,
             };
-            target.extend(names.into_iter().map(|(name, span)| NameRef {
-                name,
-                span,
-                key: key.clone(),
-            }));
+            // Of the right size at once: grown by doubling, they were held twice.
+            if matches!(u.key.as_str(), "tools" | "mcps") {
+                target.reserve_exact(u.value.as_list().map_or(0, |l| l.len()));
+            }
+            let mut add = |name: &str, span| {
+                target.push(NameRef {
+                    name: name.to_string(),
+                    span,
+                    key: key.clone(),
+                });
+            };
+            match single {
+                Some((name, span)) => add(name, span),
+                // Read as they come: a tool may name hundreds of thousands.
+                None if matches!(u.key.as_str(), "tools" | "mcps") => {
+                    self.lw.str_items(&u.value, &key, true, add);
+                }
+                None => {}
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! What the bundles need of a DojOps manifest or skill beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
@@ -17,7 +17,7 @@ pub(crate) struct ManifestDoc {
     /// Where `description` is written, whatever its type.
     pub description_span: Option<Span>,
     /// `tags` (strings only).
-    pub tags: Vec<String>,
+    pub tags: Strings,
     /// `files[].path`.
     pub files: Vec<String>,
     /// SHA-256 of `generator.systemPrompt` (the bundle's `systemPromptHash`: the prompt
@@ -49,7 +49,7 @@ impl ManifestDoc {
             version: str_at(root, &["version"]).map(str::to_string),
             description: str_at(root, &["description"]).map(str::to_string),
             description_span: node_at(root, &["description"]).map(|n| n.span()),
-            tags: strings(root.value("tags")),
+            tags: Strings::of(root.value("tags")),
             files: file_paths(root),
             system_prompt_sha256: str_at(root, &["generator", "systemPrompt"])
                 .map(|p| crate::source::sha256(p.as_bytes())),
@@ -79,7 +79,7 @@ pub(crate) struct SkillDoc {
     /// Where `meta.description` is written, whatever its type.
     pub description_span: Option<Span>,
     /// `meta.tags` (strings only).
-    pub tags: Vec<String>,
+    pub tags: Strings,
     /// `files[].path`.
     pub files: Vec<String>,
     /// `verification.binary.command`.
@@ -110,7 +110,7 @@ impl SkillDoc {
             version: str_at(root, &["meta", "version"]).map(str::to_string),
             description: str_at(root, &["meta", "description"]).map(str::to_string),
             description_span: node_at(root, &["meta", "description"]).map(|n| n.span()),
-            tags: strings(node_at(root, &["meta", "tags"])),
+            tags: Strings::of(node_at(root, &["meta", "tags"])),
             files: file_paths(root),
             verification: str_at(root, &["verification", "binary", "command"]).map(str::to_string),
             risk_level: str_at(root, &["risk", "level"]).map(str::to_string),

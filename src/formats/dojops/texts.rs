@@ -30,14 +30,14 @@ pub(super) fn tool_yaml<'a>(
             verification.value("command"),
         );
     }
-    let mut texts = c.finish();
+    let (mut texts, values) = c.finish_with_values();
     for (schema_file, doc) in schemas {
         let mut s = Collector::new(schema_file);
         s.schema(doc);
         texts.extend(s.finish());
     }
     vec![ToolTexts {
-        values: Vec::new(),
+        values,
         name: name(file, root.value("name")),
         callable: true,
         texts,
@@ -77,11 +77,12 @@ pub(super) fn skill<'a>(
         };
         c.verbatim(kind, section.content);
     }
+    let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
-        values: Vec::new(),
+        values,
         name: name(file, meta.and_then(|m| m.value("name"))),
         callable: true,
-        texts: c.finish(),
+        texts,
         credentials: None,
         handed: None,
     }]

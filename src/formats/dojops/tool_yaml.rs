@@ -241,7 +241,7 @@ fn lower(
     let input = lw.required_str(map, "inputSchema", 1, usize::MAX);
     let output = lw.optional_str(map, "outputSchema", 1, usize::MAX);
     if let Some(e) = map.node.get("tags") {
-        lw.str_list(&e.value, "tags", false);
+        lw.str_items(&e.value, "tags", false, |_, _| {});
     }
     let generator = lw
         .required(map, "generator")

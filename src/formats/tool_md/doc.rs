@@ -1,7 +1,7 @@
 //! What the bundles need of a tool file's front matter beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{first_site, node_at, site_at, str_at, strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at, strings};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, Packed};
@@ -19,7 +19,7 @@ pub(crate) struct ToolDoc {
     /// Where `meta.description` is written, whatever its type.
     pub description_span: Option<Span>,
     /// `meta.tags` (strings only).
-    pub tags: Vec<String>,
+    pub tags: Strings,
     /// `transport`, as written (secrets included: the IR redacts them).
     pub transport: Option<Packed>,
     /// `interface.input`.
@@ -51,7 +51,7 @@ impl ToolDoc {
             version: str_at(root, &["version"]).map(str::to_string),
             description: str_at(root, &["meta", "description"]).map(|d| d.trim().to_string()),
             description_span: node_at(root, &["meta", "description"]).map(|n| n.span()),
-            tags: strings(node_at(root, &["meta", "tags"])),
+            tags: Strings::of(node_at(root, &["meta", "tags"])),
             transport: root.value("transport").map(Packed::pack),
             input: node_at(root, &["interface", "input"]).map(Packed::pack),
             output: node_at(root, &["interface", "output"]).map(Packed::pack),

@@ -66,7 +66,7 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
     let kind = t.kind.as_ref().map(|k| k.value);
     let transport = doc.transport.as_ref().map(redacted_transport);
     let open_world = transport.is_some();
-    let tags = doc.tags.clone();
+    let tags = doc.tags.to_vec();
     let tagged_read = tags.iter().any(|t| t == "read" || t == "read-only");
     let read_only = matches!(kind, Some(ToolType::Retrieval | ToolType::Function)) || tagged_read;
     let access = if read_only {

@@ -62,11 +62,12 @@ pub(super) fn file<'a>(
     let id_key = if agent { "agent_id" } else { "tool_id" };
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.and_then(|r| r.value(id_key)));
+    let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
-        values: Vec::new(),
+        values,
         name: name.finish().pop(),
         callable: !agent,
-        texts: c.finish(),
+        texts,
         credentials: transport.and_then(credentials),
         handed: None,
     }]

@@ -42,7 +42,7 @@ pub(super) fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> bool {
     }
     lw.required_str(m, "owner", 1, usize::MAX);
     if let Some(e) = m.node.get("tags") {
-        lw.str_list(&e.value, "meta.tags", true);
+        lw.str_items(&e.value, "meta.tags", true, |_, _| {});
     }
     let Some(e) = m.node.get("last_updated") else {
         return false;

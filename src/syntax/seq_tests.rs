@@ -1,0 +1,198 @@
+//! Tests of packed lists: what is packed, and that it reads as the nodes it stands for.
+use super::PACK_FROM;
+use crate::syntax::{Node, NodeKind, Number, Packed, json, yaml};
+
+fn parse(text: &str) -> Node {
+    json::parse(text, 3).root.expect("parses")
+}
+
+/// Each item's text, read back through its span (the parse was at offset 3).
+fn texts(text: &str, items: impl Iterator<Item = Node>) -> Vec<&str> {
+    items
+        .map(|n| &text[n.span().start - 3..n.span().end - 3])
+        .collect()
+}
+
+#[test]
+fn a_long_list_of_numbers_is_packed_and_reads_as_nodes() {
+    let values = [
+        "1",
+        "-20",
+        "3.5e3",
+        "true",
+        "null",
+        "false",
+        "9007199254740993",
+    ];
+    let items: Vec<&str> = values.iter().copied().cycle().take(PACK_FROM * 2).collect();
+    let text = format!("[{}]", items.join(" ,\n"));
+    let root = parse(&text);
+    let list = root.as_list().expect("a list");
+    assert!(list.all_plain());
+    assert_eq!(list.len(), PACK_FROM * 2);
+    let scanned: Vec<Node> = list.scan().map(|n| n.into_owned()).collect();
+    assert_eq!(texts(&text, scanned.iter().cloned()), items);
+    assert_eq!(scanned[1].kind, NodeKind::Number(Number::Int(-20)));
+    assert_eq!(scanned[2].kind, NodeKind::Number(Number::Float(3500.0)));
+    assert_eq!(scanned[3].kind, NodeKind::Bool(true));
+    // The slice every other reader sees holds the same nodes.
+    assert_eq!(root.as_seq().expect("a list"), &scanned[..]);
+    assert_eq!(list.scan().count(), PACK_FROM * 2);
+    assert_eq!(root.to_json()[6], serde_json::json!(9007199254740993i64));
+    // Packed for the cache and the bundles, then unpacked: the same tree.
+    assert_eq!(Packed::pack(&root).unpack(), root);
+}
+
+#[test]
+fn strings_are_packed_and_read_from_the_bytes() {
+    let items: Vec<&str> = ["\"a\"", "7", "\"b\\u00e9\\n\"", "[]", "\"\""]
+        .into_iter()
+        .cycle()
+        .take(PACK_FROM + 5)
+        .collect();
+    let text = format!("[{}]", items.join(", "));
+    let root = parse(&text);
+    let list = root.as_list().expect("a list");
+    assert!(list.flat() && !list.all_plain());
+    let strings: Vec<(&str, &str)> = list
+        .strings()
+        .map(|(s, span)| (s, &text[span.start - 3..span.end - 3]))
+        .collect();
+    let quoted = items.iter().filter(|i| i.starts_with('"')).count();
+    assert_eq!(strings.len(), quoted);
+    assert_eq!(
+        strings[..3],
+        [
+            ("a", "\"a\""),
+            ("b\u{e9}\n", "\"b\\u00e9\\n\""),
+            ("", "\"\"")
+        ]
+    );
+    assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
+    assert_eq!(list[2].as_str(), Some("b\u{e9}\n"));
+    // Built into nodes, the list reads the same.
+    assert_eq!(list.strings().count(), strings.len());
+    assert_eq!(Packed::pack(&root).unpack(), root);
+}
+
+#[test]
+fn a_key_or_a_string_below_an_item_makes_the_list_nodes() {
+    for odd in ["[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
+        let mut items = vec!["7"; PACK_FROM + 10];
+        items[PACK_FROM + 3] = odd;
+        let text = format!("[{}]", items.join(","));
+        let root = parse(&text);
+        let list = root.as_list().expect("a list");
+        assert!(!list.all_plain() && !list.flat(), "{odd}");
+        assert_eq!(list.len(), items.len());
+        assert_eq!(texts(&text, list.iter().cloned()), items);
+    }
+}
+
+#[test]
+fn a_short_list_is_nodes() {
+    let root = parse("[1, 2, 3]");
+    assert!(!root.as_list().expect("a list").all_plain());
+    assert_eq!(root.as_seq().map(<[Node]>::len), Some(3));
+    assert!(parse("[]").as_list().is_some_and(|l| l.is_empty()));
+}
+
+#[test]
+fn lists_and_empty_mappings_without_text_are_packed() {
+    let items: Vec<&str> = ["[]", "{}", "[1, [true, null]]", "[{}]", "-0.5"]
+        .into_iter()
+        .cycle()
+        .take(PACK_FROM + 5)
+        .collect();
+    let text = format!("[{}]", items.join(", "));
+    let root = parse(&text);
+    let list = root.as_list().expect("a list");
+    assert!(list.all_plain());
+    assert_eq!(texts(&text, list.scan().map(|n| n.into_owned())), items);
+    let inner = list.scan().nth(2).expect("an item");
+    assert_eq!(inner.as_seq().map(<[Node]>::len), Some(2));
+    assert_eq!(Packed::pack(&root).unpack(), root);
+    assert_eq!(root.to_json()[1], serde_json::json!({}));
+}
+
+/// A YAML list (its length unknown until it ends) is packed from its 256th item when
+/// all so far are plain, and turns back into nodes at the first item that is not.
+#[test]
+fn a_long_yaml_list_is_packed_once_long_and_reads_the_same() {
+    let items = ["a", "1", "'q'", "[1, 2]", "~", "true", "\"b\\n\""];
+    let lines: Vec<&str> = items.iter().copied().cycle().take(PACK_FROM + 9).collect();
+    let text = format!(
+        "k:\n{}",
+        lines
+            .iter()
+            .map(|l| format!("  - {l}\n"))
+            .collect::<String>()
+    );
+    let root = yaml::parse(&text, 0).root.expect("parses");
+    let list = root.value("k").and_then(Node::as_list).expect("a list");
+    assert!(list.flat() && !list.all_plain());
+    let spans: Vec<&str> = list
+        .scan()
+        .map(|n| &text[n.span().start..n.span().end])
+        .collect();
+    assert_eq!(spans, lines);
+    let strings: Vec<&str> = list.strings().map(|(s, _)| s).collect();
+    assert_eq!(strings[..3], ["a", "q", "b\n"]);
+    assert_eq!(Packed::pack(&root).unpack(), root);
+    for odd in ["{x: 1}", "[y]", "z: 1"] {
+        let mut with_key = lines.clone();
+        with_key[PACK_FROM + 4] = odd;
+        let text = format!(
+            "k:\n{}",
+            with_key
+                .iter()
+                .map(|l| format!("  - {l}\n"))
+                .collect::<String>()
+        );
+        let root = yaml::parse(&text, 0).root.expect("parses");
+        let list = root.value("k").and_then(Node::as_list).expect("a list");
+        assert!(!list.flat(), "{odd}");
+        let spans: Vec<&str> = list
+            .iter()
+            .map(|n| &text[n.span().start..n.span().end])
+            .collect();
+        assert_eq!(spans, with_key);
+    }
+}
+
+/// A packed list's bytes are copied into a packed tree as they are: the same bytes as
+/// the list's nodes packed one by one.
+#[test]
+fn a_packed_list_packs_into_a_tree_as_its_nodes_do() {
+    let values = vec!["12"; PACK_FROM + 1].join(", ");
+    let text = format!("{{\"a\": \"x\", \"enum\": [{values}], \"b\": [3, 4]}}");
+    let root = parse(&text);
+    let list = root.value("enum").expect("a list");
+    assert!(list.as_list().is_some_and(|l| l.all_plain()));
+    let nodes: Vec<Node> = list.as_seq().expect("a list").to_vec();
+    let as_nodes = crate::syntax::Node::new(
+        root.span(),
+        NodeKind::Map(
+            root.as_map()
+                .expect("a mapping")
+                .iter()
+                .map(|e| {
+                    let value = match e.key.as_str() {
+                        "enum" => Node::new(list.span(), NodeKind::Seq(nodes.clone().into())),
+                        _ => e.value.clone(),
+                    };
+                    crate::syntax::Entry::new(e.key.clone(), e.key_span(), value)
+                })
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+    );
+    assert!(
+        as_nodes
+            .value("enum")
+            .and_then(Node::as_list)
+            .is_some_and(|l| !l.all_plain())
+    );
+    assert!(Packed::pack(&root) == Packed::pack(&as_nodes));
+    assert_eq!(Packed::pack(&root).unpack(), root);
+}
