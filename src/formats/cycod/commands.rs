@@ -62,6 +62,9 @@ impl<'a> Cx<'a> {
                 text,
             });
         }
+        // Room for the one or two a level has, not the four a push makes: a tool of many
+        // steps holds a level for each.
+        commands.shrink_to_fit();
         let shell = node.get("shell").and_then(|e| {
             self.string(&e.value, &join_path(&path, "shell"))
                 .map(|_| &e.value)
@@ -224,8 +227,9 @@ impl<'a> Cx<'a> {
             return (Vec::new(), Vec::new());
         };
         let keys = step_keys();
-        let mut levels = Vec::new();
-        let mut names: Vec<StepName> = Vec::new();
+        // Exact room: grown by doubling, a tool of many steps held up to twice their room.
+        let mut levels = Vec::with_capacity(items.len());
+        let mut names: Vec<StepName> = Vec::with_capacity(items.len());
         // Each name's first step, looked up rather than searched for (a tool of a hundred
         // thousand steps took minutes).
         let mut first_named: HashMap<String, Span> = HashMap::new();
