@@ -9,8 +9,10 @@
 //! no endpoint here is marked as sending credentials, so SEC070 speaks only of a URL that
 //! carries them itself.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::argv;
 use super::scripts::Started;
 use crate::analysis::secrets::secret_name;
 use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
@@ -163,7 +165,8 @@ pub(super) fn config<'a>(
 fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'a Node>) {
     c.scalar(TextKind::Command(Shell::Process), program);
     let name = program.and_then(Node::as_str).unwrap_or_default();
-    let args = seq(args);
+    // What the configuration's checks read too: the arguments that fit in a command line.
+    let args = argv::read(program.and_then(Node::as_str), args.and_then(Node::as_list)).items;
     // `env [-i] [NAME=value] bash -c …`: the program is the first word after them.
     let (name, from) = if program_name(name) == "env" {
         args.iter()
@@ -190,7 +193,15 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
             Some((at, Inline::JavaScript)) if at == i => Shell::Node,
             _ => Shell::Process,
         };
-        c.scalar(TextKind::Command(shell), Some(arg));
+        match arg {
+            Cow::Borrowed(node) => c.scalar(TextKind::Command(shell), Some(node)),
+            // An item of a packed list, built for this reading only.
+            Cow::Owned(node) => {
+                if let Some(s) = node.as_str() {
+                    c.text(TextKind::Command(shell), s.to_string(), node.span());
+                }
+            }
+        }
     }
 }
 
