@@ -175,3 +175,22 @@ fn servers(n: usize) -> String {
 fn an_mcp_json_of_fifty_thousand_servers() {
     assert_bounded(".mcp.json", &servers(1), &servers(50_000), 8.0);
 }
+
+/// An `.mcp.json` whose one server runs `npx` with `args` of `n` copies of `"a"`.
+fn server_with_args(n: usize) -> String {
+    let args = vec!["\"a\""; n].join(",");
+    format!(r#"{{"mcpServers":{{"s":{{"command":"npx","args":[{args}]}}}}}}"#)
+}
+
+/// The configuration's checks and the security pass built a node and a text for every
+/// argument (38x here); they read the arguments only as far as a command line an operating
+/// system starts, and a packed list's no further (2.7x here, the text and the packed list).
+#[test]
+fn an_mcp_server_of_450_thousand_arguments() {
+    assert_bounded(
+        ".mcp.json",
+        &server_with_args(1),
+        &server_with_args(450_000),
+        5.0,
+    );
+}
