@@ -64,6 +64,19 @@ pub(super) fn read<'n>(command: Option<&str>, args: Option<&'n Seq>) -> Argv<'n>
     }
 }
 
+/// The longest start of `text` that fits in [`LONGEST`] (all of it, mostly): what of a
+/// program's name the security pass reads.
+pub(super) fn within(text: &str) -> &str {
+    let mut used = 0;
+    for (at, c) in text.char_indices() {
+        used += c.len_utf16();
+        if used > LONGEST {
+            return &text[..at];
+        }
+    }
+    text
+}
+
 /// `text`'s length as Windows counts it: UTF-16 units.
 fn units(text: &str) -> usize {
     text.chars().map(char::len_utf16).sum()
@@ -112,6 +125,13 @@ mod tests {
         assert_eq!(argv.cut.expect("cut").length, LONGEST + 3);
         let argv = read(Some(&program), None);
         assert!(argv.cut.expect("cut").at.is_none());
+    }
+
+    #[test]
+    fn a_program_is_read_to_the_limit() {
+        let program = "é".repeat(LONGEST + 5);
+        assert_eq!(within(&program).chars().count(), LONGEST);
+        assert_eq!(within("npx"), "npx");
     }
 
     #[test]

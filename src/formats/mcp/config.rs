@@ -2,6 +2,7 @@
 //! and the checks across servers (names that collide, inputs nobody uses). Each server is
 //! checked in `servers`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::refs::Input;
@@ -152,6 +153,8 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
         return Vec::new();
     };
     let mut out: Vec<Input> = Vec::new();
+    // Each id's input in `out`: thousands of inputs are not each compared with every other.
+    let mut first_of: HashMap<String, usize> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
         let brace = Span::new(item.span().start, item.span().start + 1);
@@ -185,7 +188,7 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
             super::secrets::literal_secret(lw, node, (default, 0), &place, password, &remedy);
         }
         let Some((id, span)) = id else { continue };
-        if let Some(first) = out.iter().find(|x| x.id == id) {
+        if let Some(first) = first_of.get(id).and_then(|&at| out.get(at)) {
             let d = lw
                 .diag(
                     &rules::DUPLICATE_NAME,
@@ -199,6 +202,7 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
             lw.push(d);
             continue;
         }
+        first_of.insert(id.to_string(), out.len());
         out.push(Input {
             id: id.to_string(),
             span,

@@ -163,7 +163,16 @@ pub(super) fn config<'a>(
 /// (`sh -c SCRIPT`, `bash -lc`, `python3 -c`, `node -e`, `pwsh -Command`, also after `env`)
 /// is also read in its language.
 fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'a Node>) {
-    c.scalar(TextKind::Command(Shell::Process), program);
+    // A program's name past what a command line holds is read only as far as it goes.
+    if let Some(node) = program
+        && let Some(text) = node.as_str()
+    {
+        c.text(
+            TextKind::Command(Shell::Process),
+            argv::within(text),
+            node.span(),
+        );
+    }
     let name = program.and_then(Node::as_str).unwrap_or_default();
     // What the configuration's checks read too: the arguments that fit in a command line.
     let args = argv::read(program.and_then(Node::as_str), args.and_then(Node::as_list)).items;
