@@ -524,20 +524,35 @@ impl<'a> Lowerer<'a> {
         path: &str,
         non_empty_items: bool,
     ) -> Vec<(&'n str, Span)> {
-        let Some(items) = node.as_seq() else {
-            self.wrong_type(node, path, "a list of strings");
-            return Vec::new();
-        };
         let mut out = Vec::new();
-        for (i, item) in items.iter().enumerate() {
+        self.str_items(node, path, non_empty_items, |s, span| out.push((s, span)));
+        out
+    }
+
+    /// [`Lowerer::str_list`], each string handed to `each` rather than collected.
+    pub(crate) fn str_items<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+        non_empty_items: bool,
+        mut each: impl FnMut(&'n str, Span),
+    ) {
+        let Some(list) = node.as_list() else {
+            self.wrong_type(node, path, "a list of strings");
+            return;
+        };
+        // A packed list's items are read one at a time and its strings borrowed from its
+        // bytes (`strings` yields the items that are strings): its nodes are never built.
+        let mut strings = list.strings();
+        for (i, item) in list.scan().enumerate() {
             let item_path = format!("{path}[{i}]");
-            if let Some(v) =
-                self.str_value(item, &item_path, usize::from(non_empty_items), usize::MAX)
+            let min = usize::from(non_empty_items);
+            if self.str_value(&item, &item_path, min, usize::MAX).is_some()
+                && let Some((s, span)) = strings.next()
             {
-                out.push(v);
+                each(s, span);
             }
         }
-        out
     }
 }
 

@@ -194,3 +194,24 @@ fn an_mcp_server_of_450_thousand_arguments() {
         5.0,
     );
 }
+
+/// A `server.json` whose one package argument has `choices` of `n` copies of `"a"`.
+fn server_json_with_choices(n: usize) -> String {
+    let choices = vec!["\"a\""; n].join(",");
+    format!(
+        r#"{{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"io.github.x/y","description":"d","version":"1.0.0","packages":[{{"registryType":"npm","identifier":"y","version":"1.0.0","transport":{{"type":"stdio"}},"packageArguments":[{{"type":"positional","value":"a","choices":[{choices}]}}]}}]}}"#
+    )
+}
+
+/// The input's check collected every choice, through their nodes, and the security pass
+/// held a text for each (30x here); the check reads them through and the security pass
+/// a batch at a time (2.2x here).
+#[test]
+fn a_server_json_input_of_450_thousand_choices() {
+    assert_bounded(
+        "server.json",
+        &server_json_with_choices(1),
+        &server_json_with_choices(450_000),
+        5.0,
+    );
+}

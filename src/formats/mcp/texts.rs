@@ -56,11 +56,13 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     }
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.value("name"));
+    // A long list of `choices` is read a batch at a time.
+    let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
-        values: Vec::new(),
+        values,
         name: name.finish().pop(),
         callable: false,
-        texts: c.finish(),
+        texts,
         credentials: None,
         handed: None,
     }]
