@@ -131,7 +131,7 @@ pub(super) fn check(
         refs::check(lw, client, &e.value, url, inputs);
     }
     let env = string_map(lw, map, "env", &path, true);
-    for (name, node, text) in &env {
+    for (name, node, text) in strings(env) {
         refs::check(lw, client, node, text, inputs);
         let place = Place {
             what: "environment variable",
@@ -142,7 +142,7 @@ pub(super) fn check(
         secrets::literal_secret(lw, node, (text, 0), &place, false, &help.as_remedy());
     }
     let headers = string_map(lw, map, "headers", &path, false);
-    for (name, node, text) in &headers {
+    for (name, node, text) in strings(headers) {
         refs::check(lw, client, node, text, inputs);
         let place = Place {
             what: "header",
@@ -157,7 +157,14 @@ pub(super) fn check(
         unpinned(lw, cmd, &args, &who);
     }
     if let (Some((url, span)), Some(e)) = (url, url_entry) {
-        plaintext(lw, url, span, &e.value, &who, !headers.is_empty());
+        plaintext(
+            lw,
+            url,
+            span,
+            &e.value,
+            &who,
+            strings(headers).next().is_some(),
+        );
         let place = Place {
             what: "key",
             name: &e.key,
@@ -270,31 +277,39 @@ fn args<'n>(
 }
 
 /// `env` or `headers`: an object of strings (`env` also takes numbers and `null`, which
-/// clients turn into text or an unset variable), with each name, node and text.
+/// clients turn into text or an unset variable); its entries, once values of another type
+/// are reported. Read again through [`strings`], not collected: an object may hold millions.
 fn string_map<'n>(
     lw: &mut Lowerer<'_>,
     map: MapRef<'n>,
     key: &str,
     path: &str,
     loose: bool,
-) -> Vec<(&'n str, &'n Node, &'n str)> {
+) -> &'n [Entry] {
     let Some(entry) = map.node.get(key) else {
-        return Vec::new();
+        return &[];
     };
     let full = format!("{path}.{key}");
     let Some(object) = entry.value.as_map() else {
         lw.wrong_type(&entry.value, &full, "an object");
-        return Vec::new();
+        return &[];
     };
-    let mut out = Vec::new();
     for e in object {
         match &e.value.kind {
-            NodeKind::String(s) => out.push((e.key.as_str(), &e.value, &**s)),
+            NodeKind::String(_) => {}
             NodeKind::Number(_) | NodeKind::Null if loose => {}
             _ => lw.wrong_type(&e.value, &format!("{full}.{}", e.key), "a string"),
         }
     }
-    out
+    object
+}
+
+/// The entries of `object` whose values are strings: each name, node and text.
+fn strings(object: &[Entry]) -> impl Iterator<Item = (&str, &Node, &str)> {
+    object.iter().filter_map(|e| match &e.value.kind {
+        NodeKind::String(s) => Some((e.key.as_str(), &e.value, &**s)),
+        _ => None,
+    })
 }
 
 /// How a client wants a credential written instead: a reference to `var`.
