@@ -2,10 +2,9 @@
 //! and the checks across servers (names that collide, inputs nobody uses). Each server is
 //! checked in `servers`.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::refs::Input;
+use super::refs::{Input, Inputs};
 use super::{SHAPE, servers};
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
@@ -69,7 +68,7 @@ pub(super) fn check(
         (Expansion::Editor { inputs: true, .. } | Expansion::Unchecked, Some(entry)) => {
             inputs_of(&mut lw, entry)
         }
-        _ => Vec::new(),
+        _ => Inputs::new(),
     };
     let path = servers_entry.key.clone();
     let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span(), &path) else {
@@ -81,7 +80,7 @@ pub(super) fn check(
     }
     same_names(&mut lw, entries);
     if matches!(client.expansion(), Expansion::Editor { inputs: true, .. }) {
-        unused(&mut lw, &inputs);
+        unused(&mut lw, &inputs.list);
     }
     (out, lw.diags.into_vec())
 }
@@ -147,14 +146,12 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
 }
 
 /// VS Code's `inputs`: each needs a `type`, an `id` and a `description`; ids are unique.
-fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
+fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
     let Some(items) = entry.value.as_seq() else {
         lw.wrong_type(&entry.value, "inputs", "a list of inputs");
-        return Vec::new();
+        return Inputs::new();
     };
-    let mut out: Vec<Input> = Vec::new();
-    // Each id's input in `out`: thousands of inputs are not each compared with every other.
-    let mut first_of: HashMap<String, usize> = HashMap::new();
+    let mut out = Inputs::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
         let brace = Span::new(item.span().start, item.span().start + 1);
@@ -188,7 +185,7 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
             super::secrets::literal_secret(lw, node, (default, 0), &place, password, &remedy);
         }
         let Some((id, span)) = id else { continue };
-        if let Some(first) = first_of.get(id).and_then(|&at| out.get(at)) {
+        if let Some(first) = out.get(id) {
             let d = lw
                 .diag(
                     &rules::DUPLICATE_NAME,
@@ -202,7 +199,6 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
             lw.push(d);
             continue;
         }
-        first_of.insert(id.to_string(), out.len());
         out.push(Input {
             id: id.to_string(),
             span,

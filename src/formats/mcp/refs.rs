@@ -3,6 +3,8 @@
 //! `${VAR}` and `${VAR:-default}` from the environment; VS Code and Cursor expand editor
 //! variables (`${env:VAR}`, `${workspaceFolder}`) and VS Code `${input:id}` from `inputs`.
 
+use std::collections::HashMap;
+
 use super::templates::{Reference, dollar_references};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, DidYouMean};
@@ -23,6 +25,55 @@ pub(super) struct Input {
     pub used: bool,
 }
 
+/// Comparisons "did you mean" may spend on the inputs of one file: thousands of misspelt
+/// references to thousands of inputs stay linear.
+const SUGGEST_BUDGET: usize = 100_000;
+
+/// The entries of `inputs`, found by id.
+#[derive(Debug)]
+pub(super) struct Inputs {
+    /// In the order written, no id twice.
+    pub list: Vec<Input>,
+    /// Each id's place in `list`.
+    at: HashMap<String, usize>,
+    /// Comparisons left for "did you mean".
+    budget: usize,
+}
+
+impl Inputs {
+    /// No inputs.
+    pub(super) fn new() -> Inputs {
+        Inputs {
+            list: Vec::new(),
+            at: HashMap::new(),
+            budget: SUGGEST_BUDGET,
+        }
+    }
+
+    /// The input of id `id`.
+    pub(super) fn get(&self, id: &str) -> Option<&Input> {
+        self.at.get(id).and_then(|&i| self.list.get(i))
+    }
+
+    /// Add `input`, whose id is not taken.
+    pub(super) fn push(&mut self, input: Input) {
+        self.at.entry(input.id.clone()).or_insert(self.list.len());
+        self.list.push(input);
+    }
+
+    /// Mark the input of id `id` used; false when there is none.
+    fn mark_used(&mut self, id: &str) -> bool {
+        let found = self.at.get(id).and_then(|&i| self.list.get_mut(i));
+        found.map(|input| input.used = true).is_some()
+    }
+
+    /// The id closest to `id`, while the budget lasts.
+    fn suggest(&mut self, id: &str) -> Option<String> {
+        self.budget = self.budget.checked_sub(self.list.len())?;
+        did_you_mean(id, self.list.iter().map(|i| i.id.as_str())).map(str::to_string)
+    }
+}
+
 /// Editor variables with a prefix and an argument (`${env:HOME}`), per VS Code.
 const VS_CODE_PREFIXES: &[&str] = &["env", "config", "command", "input", "workspaceFolder"];
 
@@ -32,7 +83,7 @@ pub(super) fn check(
     client: Client,
     node: &Node,
     text: &str,
-    inputs: &mut [Input],
+    inputs: &mut Inputs,
 ) {
     for r in dollar_references(text) {
         let problem = match client.expansion() {
@@ -129,7 +180,7 @@ fn editor(
     r: &Reference<'_>,
     has_inputs: bool,
     predefined: &[&str],
-    inputs: &mut [Input],
+    inputs: &mut Inputs,
 ) -> Option<Problem> {
     let who = client.name();
     if predefined.contains(&r.body) {
@@ -205,17 +256,14 @@ fn editor(
 }
 
 /// `${input:id}`: `id` must be an entry of `inputs`.
-fn input(id: &str, inputs: &mut [Input]) -> Option<Problem> {
-    if let Some(found) = inputs.iter_mut().find(|i| i.id == id) {
-        found.used = true;
+fn input(id: &str, inputs: &mut Inputs) -> Option<Problem> {
+    if inputs.mark_used(id) {
         return None;
     }
-    let close = did_you_mean(id, inputs.iter().map(|i| i.id.as_str())).map(str::to_string);
-    if let Some(c) = &close
-        && let Some(found) = inputs.iter_mut().find(|i| i.id == *c)
-    {
+    let close = inputs.suggest(id);
+    if let Some(c) = &close {
         // The misspelt reference still means that input: it is not unused.
-        found.used = true;
+        inputs.mark_used(c);
     }
     Some(Problem {
         message: format!("`${{input:{id}}}` names no entry of `inputs`"),
@@ -254,19 +302,20 @@ mod tests {
 
     #[test]
     fn vs_code_reads_inputs_and_editor_variables() {
-        let mut inputs = vec![Input {
+        let mut inputs = Inputs::new();
+        inputs.push(Input {
             id: "api-key".into(),
             span: Span::default(),
             used: false,
-        }];
-        let vs = |body: &str, inputs: &mut [Input]| {
+        });
+        let vs = |body: &str, inputs: &mut Inputs| {
             let Expansion::Editor { predefined, .. } = Client::VsCode.expansion() else {
                 unreachable!()
             };
             editor(Client::VsCode, &r(body), true, predefined, inputs)
         };
         assert!(vs("input:api-key", &mut inputs).is_none());
-        assert!(inputs[0].used);
+        assert!(inputs.get("api-key").is_some_and(|i| i.used));
         assert!(vs("workspaceFolder", &mut inputs).is_none());
         assert!(vs("env:HOME", &mut inputs).is_none());
         assert_eq!(

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::argv;
 use super::local;
-use super::refs::{self, Input};
+use super::refs::{self, Inputs};
 use super::secrets::{self, Place, Remedy};
 use crate::analysis::shell::{Ecosystem, unpinned_runs};
 use crate::analysis::urls::Url;
@@ -39,7 +39,7 @@ pub(super) fn check(
     client: Client,
     parent: &str,
     entry: &Entry,
-    inputs: &mut [Input],
+    inputs: &mut Inputs,
 ) {
     let path = format!("{parent}.{}", entry.key);
     let Some(map) = lw.as_map(&entry.value, entry.key_span(), &path) else {
