@@ -146,7 +146,7 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
 }
 
 /// VS Code's `inputs`: each needs a `type`, an `id` and a `description`; ids are unique.
-fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
+fn inputs_of<'e>(lw: &mut Lowerer<'_>, entry: &'e Entry) -> Inputs<'e> {
     let Some(items) = entry.value.as_seq() else {
         lw.wrong_type(&entry.value, "inputs", "a list of inputs");
         return Inputs::new();
@@ -199,11 +199,18 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
             lw.push(d);
             continue;
         }
-        out.push(Input {
-            id: id.to_string(),
-            span,
-            used: false,
-        });
+        // The same text as `id`, borrowed from the tree rather than from `map`'s path.
+        let Some(key) = item.value("id").and_then(Node::as_str) else {
+            continue;
+        };
+        out.push(
+            key,
+            Input {
+                id: id.to_string(),
+                span,
+                used: false,
+            },
+        );
     }
     out
 }

@@ -31,18 +31,19 @@ const SUGGEST_BUDGET: usize = 100_000;
 
 /// The entries of `inputs`, found by id.
 #[derive(Debug)]
-pub(super) struct Inputs {
+pub(super) struct Inputs<'e> {
     /// In the order written, no id twice.
     pub list: Vec<Input>,
-    /// Each id's place in `list`.
-    at: HashMap<String, usize>,
+    /// Each id's place in `list` (ids borrowed from the tree: a table of copies was larger
+    /// than the list).
+    at: HashMap<&'e str, usize>,
     /// Comparisons left for "did you mean".
     budget: usize,
 }
 
-impl Inputs {
+impl<'e> Inputs<'e> {
     /// No inputs.
-    pub(super) fn new() -> Inputs {
+    pub(super) fn new() -> Inputs<'e> {
         Inputs {
             list: Vec::new(),
             at: HashMap::new(),
@@ -55,9 +56,9 @@ impl Inputs {
         self.at.get(id).and_then(|&i| self.list.get(i))
     }
 
-    /// Add `input`, whose id is not taken.
-    pub(super) fn push(&mut self, input: Input) {
-        self.at.entry(input.id.clone()).or_insert(self.list.len());
+    /// Add `input`, whose id (`id`, as written in the tree) is not taken.
+    pub(super) fn push(&mut self, id: &'e str, input: Input) {
+        self.at.entry(id).or_insert(self.list.len());
         self.list.push(input);
     }
 
@@ -83,7 +84,7 @@ pub(super) fn check(
     client: Client,
     node: &Node,
     text: &str,
-    inputs: &mut Inputs,
+    inputs: &mut Inputs<'_>,
 ) {
     for r in dollar_references(text) {
         let problem = match client.expansion() {
@@ -180,7 +181,7 @@ fn editor(
     r: &Reference<'_>,
     has_inputs: bool,
     predefined: &[&str],
-    inputs: &mut Inputs,
+    inputs: &mut Inputs<'_>,
 ) -> Option<Problem> {
     let who = client.name();
     if predefined.contains(&r.body) {
@@ -256,7 +257,7 @@ fn editor(
 }
 
 /// `${input:id}`: `id` must be an entry of `inputs`.
-fn input(id: &str, inputs: &mut Inputs) -> Option<Problem> {
+fn input(id: &str, inputs: &mut Inputs<'_>) -> Option<Problem> {
     if inputs.mark_used(id) {
         return None;
     }
@@ -303,12 +304,15 @@ mod tests {
     #[test]
     fn vs_code_reads_inputs_and_editor_variables() {
         let mut inputs = Inputs::new();
-        inputs.push(Input {
-            id: "api-key".into(),
-            span: Span::default(),
-            used: false,
-        });
-        let vs = |body: &str, inputs: &mut Inputs| {
+        inputs.push(
+            "api-key",
+            Input {
+                id: "api-key".into(),
+                span: Span::default(),
+                used: false,
+            },
+        );
+        let vs = |body: &str, inputs: &mut Inputs<'_>| {
             let Expansion::Editor { predefined, .. } = Client::VsCode.expansion() else {
                 unreachable!()
             };
