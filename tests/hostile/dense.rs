@@ -204,7 +204,7 @@ fn server_json_with_choices(n: usize) -> String {
 }
 
 /// The input's check collected every choice, through their nodes, and the security pass
-/// held a text for each (30x here); the check reads them through and the security pass
+/// held a text for each (31x here); the check reads them through and the security pass
 /// a batch at a time (2.2x here).
 #[test]
 fn a_server_json_input_of_450_thousand_choices() {
