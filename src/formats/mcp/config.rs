@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::refs::{Input, Inputs};
+use super::refs::{Input, Inputs, Repeat};
 use super::{SHAPE, servers};
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
@@ -146,12 +146,12 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
 }
 
 /// VS Code's `inputs`: each needs a `type`, an `id` and a `description`; ids are unique.
-fn inputs_of<'e>(lw: &mut Lowerer<'_>, entry: &'e Entry) -> Inputs<'e> {
+fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
     let Some(items) = entry.value.as_seq() else {
         lw.wrong_type(&entry.value, "inputs", "a list of inputs");
         return Inputs::new();
     };
-    let mut out = Inputs::new();
+    let mut written = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
         let brace = Span::new(item.span().start, item.span().start + 1);
@@ -185,34 +185,28 @@ fn inputs_of<'e>(lw: &mut Lowerer<'_>, entry: &'e Entry) -> Inputs<'e> {
             super::secrets::literal_secret(lw, node, (default, 0), &place, password, &remedy);
         }
         let Some((id, span)) = id else { continue };
-        if let Some(first) = out.get(id) {
-            let d = lw
-                .diag(
-                    &rules::DUPLICATE_NAME,
-                    span,
-                    format!("input id `{id}` is declared twice"),
-                )
-                .label("declared again")
-                .related(lw.file, first.span, "first declared here")
-                .note("`${input:…}` can reach only one of them")
-                .help("give each input its own id");
-            lw.push(d);
-            continue;
-        }
-        // The same text as `id`, borrowed from the tree rather than from `map`'s path.
-        let Some(key) = item.value("id").and_then(Node::as_str) else {
-            continue;
-        };
-        out.push(
-            key,
-            Input {
-                id: id.to_string(),
-                span,
-                used: false,
-            },
-        );
+        written.push(Input {
+            id: id.to_string(),
+            span,
+            used: false,
+        });
     }
-    out
+    // Repeated ids found by sorting, not by comparing each input with every other.
+    let (inputs, repeats) = Inputs::written(written);
+    for Repeat { again, first } in repeats {
+        let d = lw
+            .diag(
+                &rules::DUPLICATE_NAME,
+                again.span,
+                format!("input id `{}` is declared twice", again.id),
+            )
+            .label("declared again")
+            .related(lw.file, first, "first declared here")
+            .note("`${input:…}` can reach only one of them")
+            .help("give each input its own id");
+        lw.push(d);
+    }
+    inputs
 }
 
 /// MCP022: server names that differ only in case.

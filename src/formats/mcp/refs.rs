@@ -3,8 +3,6 @@
 //! `${VAR}` and `${VAR:-default}` from the environment; VS Code and Cursor expand editor
 //! variables (`${env:VAR}`, `${workspaceFolder}`) and VS Code `${input:id}` from `inputs`.
 
-use std::collections::HashMap;
-
 use super::templates::{Reference, dollar_references};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, DidYouMean};
@@ -31,40 +29,79 @@ const SUGGEST_BUDGET: usize = 100_000;
 
 /// The entries of `inputs`, found by id.
 #[derive(Debug)]
-pub(super) struct Inputs<'e> {
+pub(super) struct Inputs {
     /// In the order written, no id twice.
     pub list: Vec<Input>,
-    /// Each id's place in `list` (ids borrowed from the tree: a table of copies was larger
-    /// than the list).
-    at: HashMap<&'e str, usize>,
+    /// Places in `list`, in the order of their ids: a table of ids took more memory than
+    /// the list.
+    by_id: Vec<usize>,
     /// Comparisons left for "did you mean".
     budget: usize,
 }
 
-impl<'e> Inputs<'e> {
+/// An input whose id an earlier one has, and where the earlier one's is written.
+pub(super) struct Repeat {
+    /// The later input.
+    pub again: Input,
+    /// The first one's `id`.
+    pub first: Span,
+}
+
+impl Inputs {
     /// No inputs.
-    pub(super) fn new() -> Inputs<'e> {
-        Inputs {
-            list: Vec::new(),
-            at: HashMap::new(),
-            budget: SUGGEST_BUDGET,
+    pub(super) fn new() -> Inputs {
+        Inputs::written(Vec::new()).0
+    }
+
+    /// The inputs `written`, in order: the first of each id, and the later ones apart.
+    pub(super) fn written(written: Vec<Input>) -> (Inputs, Vec<Repeat>) {
+        let mut order: Vec<usize> = (0..written.len()).collect();
+        order.sort_by(|&a, &b| written[a].id.cmp(&written[b].id).then(a.cmp(&b)));
+        let mut first_of: Vec<Option<Span>> = vec![None; written.len()];
+        for same in order.chunk_by(|&a, &b| written[a].id == written[b].id) {
+            for &again in same.iter().skip(1) {
+                first_of[again] = Some(written[same[0]].span);
+            }
         }
+        let mut list = Vec::with_capacity(written.len());
+        let mut repeats = Vec::new();
+        for (input, first) in written.into_iter().zip(first_of) {
+            match first {
+                Some(first) => repeats.push(Repeat {
+                    again: input,
+                    first,
+                }),
+                None => list.push(input),
+            }
+        }
+        let mut by_id: Vec<usize> = (0..list.len()).collect();
+        by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id));
+        let inputs = Inputs {
+            list,
+            by_id,
+            budget: SUGGEST_BUDGET,
+        };
+        (inputs, repeats)
+    }
+
+    /// The place in `list` of the input of id `id`.
+    fn find(&self, id: &str) -> Option<usize> {
+        let at = self
+            .by_id
+            .binary_search_by(|&i| self.list[i].id.as_str().cmp(id))
+            .ok()?;
+        self.by_id.get(at).copied()
     }
 
     /// The input of id `id`.
-    pub(super) fn get(&self, id: &str) -> Option<&Input> {
-        self.at.get(id).and_then(|&i| self.list.get(i))
-    }
-
-    /// Add `input`, whose id (`id`, as written in the tree) is not taken.
-    pub(super) fn push(&mut self, id: &'e str, input: Input) {
-        self.at.entry(id).or_insert(self.list.len());
-        self.list.push(input);
+    #[cfg(test)]
+    fn get(&self, id: &str) -> Option<&Input> {
+        self.find(id).and_then(|i| self.list.get(i))
     }
 
     /// Mark the input of id `id` used; false when there is none.
     fn mark_used(&mut self, id: &str) -> bool {
-        let found = self.at.get(id).and_then(|&i| self.list.get_mut(i));
+        let found = self.find(id).and_then(|i| self.list.get_mut(i));
         found.map(|input| input.used = true).is_some()
     }
 
@@ -84,7 +121,7 @@ pub(super) fn check(
     client: Client,
     node: &Node,
     text: &str,
-    inputs: &mut Inputs<'_>,
+    inputs: &mut Inputs,
 ) {
     for r in dollar_references(text) {
         let problem = match client.expansion() {
@@ -181,7 +218,7 @@ fn editor(
     r: &Reference<'_>,
     has_inputs: bool,
     predefined: &[&str],
-    inputs: &mut Inputs<'_>,
+    inputs: &mut Inputs,
 ) -> Option<Problem> {
     let who = client.name();
     if predefined.contains(&r.body) {
@@ -257,7 +294,7 @@ fn editor(
 }
 
 /// `${input:id}`: `id` must be an entry of `inputs`.
-fn input(id: &str, inputs: &mut Inputs<'_>) -> Option<Problem> {
+fn input(id: &str, inputs: &mut Inputs) -> Option<Problem> {
     if inputs.mark_used(id) {
         return None;
     }
@@ -302,17 +339,33 @@ mod tests {
     }
 
     #[test]
+    fn repeated_ids_are_found_by_sorting() {
+        let input = |id: &str, at: usize| Input {
+            id: id.into(),
+            span: Span::new(at, at + 1),
+            used: false,
+        };
+        let written = vec![input("b", 0), input("a", 1), input("b", 2), input("b", 3)];
+        let (inputs, repeats) = Inputs::written(written);
+        let ids: Vec<&str> = inputs.list.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["b", "a"]);
+        let places: Vec<(usize, usize)> = repeats
+            .iter()
+            .map(|r| (r.again.span.start, r.first.start))
+            .collect();
+        assert_eq!(places, [(2, 0), (3, 0)]);
+        assert!(inputs.get("a").is_some_and(|i| i.span.start == 1));
+        assert!(inputs.get("c").is_none());
+    }
+
+    #[test]
     fn vs_code_reads_inputs_and_editor_variables() {
-        let mut inputs = Inputs::new();
-        inputs.push(
-            "api-key",
-            Input {
-                id: "api-key".into(),
-                span: Span::default(),
-                used: false,
-            },
-        );
-        let vs = |body: &str, inputs: &mut Inputs<'_>| {
+        let (mut inputs, _) = Inputs::written(vec![Input {
+            id: "api-key".into(),
+            span: Span::default(),
+            used: false,
+        }]);
+        let vs = |body: &str, inputs: &mut Inputs| {
             let Expansion::Editor { predefined, .. } = Client::VsCode.expansion() else {
                 unreachable!()
             };

@@ -39,7 +39,7 @@ pub(super) fn check(
     client: Client,
     parent: &str,
     entry: &Entry,
-    inputs: &mut Inputs<'_>,
+    inputs: &mut Inputs,
 ) {
     let path = format!("{parent}.{}", entry.key);
     let Some(map) = lw.as_map(&entry.value, entry.key_span(), &path) else {
