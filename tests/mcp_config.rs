@@ -548,24 +548,24 @@ fn long_line(first: &str, length: usize, last: Option<&str>) -> String {
     )
 }
 
-/// MCP027: Windows starts a command line of at most 32,767 characters. One of exactly that
+/// MCP027: Windows starts a command line of at most 32,766 characters. One of exactly that
 /// length is read whole (the credential at its start is an argument's, MCP019); past it,
 /// toolc reads no argument beyond the limit and says so there (the credential there is
 /// found only by the scan of the whole file's text, SEC013).
 #[test]
 fn a_command_line_longer_than_windows_starts_is_reported_and_read_to_the_limit() {
-    let within = long_line(TOKEN, 32_767, None);
+    let within = long_line(TOKEN, 32_766, None);
     let found = check(&[(".mcp.json", &within)]);
     assert!(
         found.len() == 1 && found[0].starts_with(".mcp.json:1:45 MCP019 error"),
         "{found:#?}"
     );
-    let over = long_line("aaaa", 32_767, Some(TOKEN)).replace("mcpServers", "servers");
+    let over = long_line("aaaa", 32_766, Some(TOKEN)).replace("mcpServers", "servers");
     let column = over.find("\"ghp_").expect("the token") + 1;
     let found = check(&[(".vscode/mcp.json", &over)]);
     assert!(
         found.len() == 2
-            && found[0].starts_with(&format!(".vscode/mcp.json:1:{column} MCP027 warning server `s` has a command line of 32808 characters, longer than Windows starts (32767)"))
+            && found[0].starts_with(&format!(".vscode/mcp.json:1:{column} MCP027 warning server `s` has a command line of 32807 characters, longer than Windows starts (32766)"))
             && found[1].starts_with(&format!(".vscode/mcp.json:1:{} SEC013 error", column + 1)),
         "{found:#?}"
     );

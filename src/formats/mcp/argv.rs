@@ -1,8 +1,8 @@
 //! A server's command line (`command` and `args`) as far as an operating system could start
-//! it. Windows starts no command line longer than 32,767 characters (`CreateProcess`), the
-//! smallest of the limits (macOS takes 1 MiB of arguments and environment, Linux 128 KiB an
-//! argument and by default 2 MiB in all): a server whose line is longer fails to start
-//! there, and MCP027 says so. Every reader of the arguments (the configuration's checks,
+//! it. Windows starts no command line of 32,767 characters or more (`CreateProcess` counts
+//! the closing null), the smallest of the limits (macOS takes 1 MiB of arguments and
+//! environment, Linux 128 KiB an argument and by default 2 MiB in all): a server whose line
+//! is longer fails to start there, and MCP027 says so. Every reader of the arguments (the configuration's checks,
 //! the scripts it starts, the security pass) reads them through [`read`], which stops at
 //! that length: a list of millions of arguments costs what its first few thousand cost,
 //! and its nodes (a long list of strings is held packed) are never built past them.
@@ -12,8 +12,9 @@ use std::borrow::Cow;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind, Seq};
 
-/// The longest command line Windows starts, in UTF-16 units, with a space between words.
-pub(super) const LONGEST: usize = 32_767;
+/// The longest command line Windows starts, in UTF-16 units, with a space between words
+/// (32,767 with the closing null).
+pub(super) const LONGEST: usize = 32_766;
 
 /// The arguments of a server read within [`LONGEST`], and where reading stopped.
 pub(super) struct Argv<'n> {

@@ -54,27 +54,37 @@ impl Inputs {
     }
 
     /// The inputs `written`, in order: the first of each id, and the later ones apart.
-    pub(super) fn written(written: Vec<Input>) -> (Inputs, Vec<Repeat>) {
-        let mut order: Vec<usize> = (0..written.len()).collect();
-        order.sort_by(|&a, &b| written[a].id.cmp(&written[b].id).then(a.cmp(&b)));
-        let mut first_of: Vec<Option<Span>> = vec![None; written.len()];
-        for same in order.chunk_by(|&a, &b| written[a].id == written[b].id) {
-            for &again in same.iter().skip(1) {
-                first_of[again] = Some(written[same[0]].span);
-            }
-        }
-        let mut list = Vec::with_capacity(written.len());
-        let mut repeats = Vec::new();
-        for (input, first) in written.into_iter().zip(first_of) {
-            match first {
-                Some(first) => repeats.push(Repeat {
-                    again: input,
-                    first,
-                }),
-                None => list.push(input),
-            }
-        }
+    pub(super) fn written(mut list: Vec<Input>) -> (Inputs, Vec<Repeat>) {
         let mut by_id: Vec<usize> = (0..list.len()).collect();
+        by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id).then(a.cmp(&b)));
+        let mut keep = vec![true; list.len()];
+        let mut repeats = Vec::new();
+        for same in by_id.chunk_by(|&a, &b| list[a].id == list[b].id) {
+            for &again in same.iter().skip(1) {
+                keep[again] = false;
+                repeats.push((again, list[same[0]].span));
+            }
+        }
+        repeats.sort_unstable_by_key(|&(again, _)| again);
+        let repeats = repeats
+            .into_iter()
+            .map(|(again, first)| Repeat {
+                again: Input {
+                    id: list[again].id.clone(),
+                    span: list[again].span,
+                    used: false,
+                },
+                first,
+            })
+            .collect();
+        let mut at = 0;
+        list.retain(|_| {
+            at += 1;
+            keep[at - 1]
+        });
+        // The places in the list without its repeats.
+        by_id.clear();
+        by_id.extend(0..list.len());
         by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id));
         let inputs = Inputs {
             list,

@@ -269,7 +269,7 @@ fn args<'n>(
                 ),
             )
             .label(if cut.at.is_some() { "past the limit from here" } else { "too long by itself" })
-            .note("Windows refuses a command line over 32,767 characters, macOS arguments and environment over 1 MiB, Linux an argument over 128 KiB (and all of them over 2 MiB by default): the client reports the server as failed; toolc checks only the arguments that fit")
+            .note("Windows refuses a command line of 32,767 characters or more, macOS arguments and environment over 1 MiB, Linux an argument over 128 KiB (and all of them over 2 MiB by default): the client reports the server as failed; toolc checks only the arguments that fit")
             .help("pass long or many values in a file or the environment the server reads, not on its command line");
         lw.push(d);
     }
