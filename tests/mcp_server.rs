@@ -412,6 +412,21 @@ fn arguments_and_inputs() {
         &with("\"default\": \"metric\"", "\"default\": \"kelvin\""),
         "21:38 MCP003 error default `kelvin` is not one of the choices",
     );
+    // Fifty choices are named, the rest counted: a list of millions makes no message of megabytes.
+    let many: Vec<String> = (0..300).map(|i| format!("\"u{i}\"")).collect();
+    let found = check(&with(
+        "\"default\": \"metric\", \"choices\": [\"metric\", \"imperial\"]",
+        &format!(
+            "\"default\": \"kelvin\", \"choices\": [{}]",
+            many.join(", ")
+        ),
+    ));
+    assert!(
+        found.len() == 1
+            && found[0].starts_with("server.json:21:38 MCP003 error default `kelvin` is not one of the choices (`u0`, `u1`,")
+            && found[0].contains(", `u49`, and 250 more)"),
+        "{found:#?}"
+    );
     expect_one(
         &with(
             "{\"type\": \"named\", \"name\": \"-y\"}",

@@ -29,4 +29,5 @@ declare_rules! {
     REMOTE_SERVER_IN_DESKTOP_CONFIG = "MCP024" "remote-server-in-desktop-config" Error breaks ["mcp-config"] "a server with a `url` in `claude_desktop_config.json`, which Claude Desktop reads only for servers it starts: it skips the entry";
     USER_SPECIFIC_PATH = "MCP025" "user-specific-path" Warning ["mcp-config"] "a shared configuration runs a path in one user's home folder (`/Users/…`, `/home/…`, `C:\\Users\\…`), which exists only on that machine";
     MISSPELT_SERVER_KEY = "MCP026" "misspelt-server-key" Error breaks ["mcp-config"] "a server key misspelt (`arg`, `comand`, `enviroment`) where the real one is missing: the client ignores it and starts the server without it";
+    COMMAND_LINE_TOO_LONG = "MCP027" "command-line-too-long" Warning ["mcp-config"] "a server's command line (`command` and `args`) is longer than Windows starts (32,766 characters): toolc checks what fits";
 }

@@ -109,3 +109,36 @@ fn a_request_body_of_eight_megabytes() {
     );
     assert!(diags.len() < 2_000, "{} findings", diags.len());
 }
+
+/// A VS Code `mcp.json` of 10,000 inputs whose one server references 10,000 inputs that do
+/// not exist: each reference was looked up, then compared with every input for a "did you
+/// mean" (more than two minutes here); a table finds inputs now, and the comparisons stop
+/// at a budget. Every reference is still reported, the first with its suggestion.
+#[test]
+fn a_vs_code_config_of_ten_thousand_inputs_and_as_many_misspelt_references() {
+    let repo = Repo::new();
+    let inputs: Vec<String> = (0..10_000)
+        .map(|i| format!(r#"{{"type":"promptString","id":"key{i}","description":"d"}}"#))
+        .collect();
+    let env: Vec<String> = (0..10_000)
+        .map(|i| format!(r#""K{i}":"${{input:kye{i}}}""#))
+        .collect();
+    let text = format!(
+        r#"{{"inputs":[{}],"servers":{{"s":{{"command":"npx","env":{{{}}}}}}}}}"#,
+        inputs.join(","),
+        env.join(",")
+    );
+    let path = ".vscode/mcp.json";
+    repo.write(path, text.as_bytes());
+    let diags = check_limited(&repo);
+    let (shown, more) = listed(&diags, "MCP012", path);
+    assert_eq!(
+        shown + more.unwrap_or(0),
+        10_000 + usize::from(more.is_some())
+    );
+    let first = diags
+        .iter()
+        .find(|d| d["code"] == "MCP012")
+        .expect("a finding");
+    assert!(first.to_string().contains("key0"), "{first}");
+}

@@ -276,3 +276,43 @@ fn cycod_tags_that_each_run_a_download() {
         8.0,
     );
 }
+
+/// An `.mcp.json` whose one server runs `npx` with `args` of `n` copies of `"a"`.
+fn server_with_args(n: usize) -> String {
+    let args = vec!["\"a\""; n].join(",");
+    format!(r#"{{"mcpServers":{{"s":{{"command":"npx","args":[{args}]}}}}}}"#)
+}
+
+/// The configuration's checks and the security pass built a node and a text for every
+/// argument (38x here); they read the arguments only as far as a command line an operating
+/// system starts, and a packed list's no further (2.7x here, the text and the packed list).
+#[test]
+fn an_mcp_server_of_450_thousand_arguments() {
+    assert_bounded(
+        ".mcp.json",
+        &server_with_args(1),
+        &server_with_args(450_000),
+        5.0,
+    );
+}
+
+/// A `server.json` whose one package argument has `choices` of `n` copies of `"a"`.
+fn server_json_with_choices(n: usize) -> String {
+    let choices = vec!["\"a\""; n].join(",");
+    format!(
+        r#"{{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"io.github.x/y","description":"d","version":"1.0.0","packages":[{{"registryType":"npm","identifier":"y","version":"1.0.0","transport":{{"type":"stdio"}},"packageArguments":[{{"type":"positional","value":"a","choices":[{choices}]}}]}}]}}"#
+    )
+}
+
+/// The input's check collected every choice, through their nodes, and the security pass
+/// held a text for each (31x here); the check reads them through and the security pass
+/// a batch at a time (2.2x here).
+#[test]
+fn a_server_json_input_of_450_thousand_choices() {
+    assert_bounded(
+        "server.json",
+        &server_json_with_choices(1),
+        &server_json_with_choices(450_000),
+        5.0,
+    );
+}

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::refs::Input;
+use super::refs::{Input, Inputs, Repeat};
 use super::{SHAPE, servers};
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
@@ -68,7 +68,7 @@ pub(super) fn check(
         (Expansion::Editor { inputs: true, .. } | Expansion::Unchecked, Some(entry)) => {
             inputs_of(&mut lw, entry)
         }
-        _ => Vec::new(),
+        _ => Inputs::new(),
     };
     let path = servers_entry.key.clone();
     let Some(servers_map) = lw.as_map(&servers_entry.value, servers_entry.key_span(), &path) else {
@@ -80,7 +80,7 @@ pub(super) fn check(
     }
     same_names(&mut lw, entries);
     if matches!(client.expansion(), Expansion::Editor { inputs: true, .. }) {
-        unused(&mut lw, &inputs);
+        unused(&mut lw, &inputs.list);
     }
     (out, lw.diags.into_vec())
 }
@@ -146,12 +146,12 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
 }
 
 /// VS Code's `inputs`: each needs a `type`, an `id` and a `description`; ids are unique.
-fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
+fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
     let Some(items) = entry.value.as_seq() else {
         lw.wrong_type(&entry.value, "inputs", "a list of inputs");
-        return Vec::new();
+        return Inputs::new();
     };
-    let mut out: Vec<Input> = Vec::new();
+    let mut written = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("inputs[{i}]");
         let brace = Span::new(item.span().start, item.span().start + 1);
@@ -185,27 +185,28 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Vec<Input> {
             super::secrets::literal_secret(lw, node, (default, 0), &place, password, &remedy);
         }
         let Some((id, span)) = id else { continue };
-        if let Some(first) = out.iter().find(|x| x.id == id) {
-            let d = lw
-                .diag(
-                    &rules::DUPLICATE_NAME,
-                    span,
-                    format!("input id `{id}` is declared twice"),
-                )
-                .label("declared again")
-                .related(lw.file, first.span, "first declared here")
-                .note("`${input:…}` can reach only one of them")
-                .help("give each input its own id");
-            lw.push(d);
-            continue;
-        }
-        out.push(Input {
+        written.push(Input {
             id: id.to_string(),
             span,
             used: false,
         });
     }
-    out
+    // Repeated ids found by sorting, not by comparing each input with every other.
+    let (inputs, repeats) = Inputs::written(written);
+    for Repeat { again, first } in repeats {
+        let d = lw
+            .diag(
+                &rules::DUPLICATE_NAME,
+                again.span,
+                format!("input id `{}` is declared twice", again.id),
+            )
+            .label("declared again")
+            .related(lw.file, first, "first declared here")
+            .note("`${input:…}` can reach only one of them")
+            .help("give each input its own id");
+        lw.push(d);
+    }
+    inputs
 }
 
 /// MCP022: server names that differ only in case.

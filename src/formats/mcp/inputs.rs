@@ -87,6 +87,20 @@ pub(super) fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n 
     }
 }
 
+/// Choices named in the finding of a default that is none of them, at most.
+const SHOWN_CHOICES: usize = 50;
+
+/// An input's `choices`, as far as its checks need them.
+#[derive(Default)]
+struct Choices<'n> {
+    /// How many.
+    count: usize,
+    /// Whether the default is one of them.
+    default: bool,
+    /// The first [`SHOWN_CHOICES`].
+    shown: Vec<&'n str>,
+}
+
 /// What an input holds: its `value`, its `default`, and whether it is declared secret.
 struct Held<'n> {
     value: Option<(&'n str, Span)>,
@@ -103,23 +117,34 @@ fn input<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, with_variables: bool) -> Hel
     lw.optional_enum(map, "format", FORMATS);
     let value = lw.optional_str(map, "value", 0, usize::MAX);
     let default = lw.optional_str(map, "default", 0, usize::MAX);
-    let choices: Vec<(&str, Span)> = match map.node.get("choices") {
-        Some(e) => lw.str_list(
-            &e.value,
-            &crate::formats::fields::join_path(map.path, "choices"),
-            false,
-        ),
-        None => Vec::new(),
-    };
+    // Read through, not collected: `choices` may be a list of millions.
+    let mut choices = Choices::default();
+    if let Some(e) = map.node.get("choices") {
+        let path = crate::formats::fields::join_path(map.path, "choices");
+        lw.str_items(&e.value, &path, false, |c, _| {
+            choices.count += 1;
+            choices.default |= default.is_some_and(|(d, _)| d == c);
+            if choices.shown.len() < SHOWN_CHOICES {
+                choices.shown.push(c);
+            }
+        });
+    }
     if let Some((d, span)) = default
-        && !choices.is_empty()
-        && !choices.iter().any(|(c, _)| *c == d)
+        && choices.count > 0
+        && !choices.default
     {
-        let list = choices
+        let mut list = choices
+            .shown
             .iter()
-            .map(|(c, _)| format!("`{c}`"))
+            .map(|c| format!("`{c}`"))
             .collect::<Vec<_>>()
             .join(", ");
+        if choices.count > choices.shown.len() {
+            list.push_str(&format!(
+                ", and {} more",
+                choices.count - choices.shown.len()
+            ));
+        }
         let diag = lw
             .diag(
                 &rules::INVALID_VALUE,

@@ -23,6 +23,105 @@ pub(super) struct Input {
     pub used: bool,
 }
 
+/// Comparisons "did you mean" may spend on the inputs of one file: thousands of misspelt
+/// references to thousands of inputs stay linear.
+const SUGGEST_BUDGET: usize = 100_000;
+
+/// The entries of `inputs`, found by id.
+#[derive(Debug)]
+pub(super) struct Inputs {
+    /// In the order written, no id twice.
+    pub list: Vec<Input>,
+    /// Places in `list`, in the order of their ids: a table of ids took more memory than
+    /// the list.
+    by_id: Vec<usize>,
+    /// Comparisons left for "did you mean".
+    budget: usize,
+}
+
+/// An input whose id an earlier one has, and where the earlier one's is written.
+pub(super) struct Repeat {
+    /// The later input.
+    pub again: Input,
+    /// The first one's `id`.
+    pub first: Span,
+}
+
+impl Inputs {
+    /// No inputs.
+    pub(super) fn new() -> Inputs {
+        Inputs::written(Vec::new()).0
+    }
+
+    /// The inputs `written`, in order: the first of each id, and the later ones apart.
+    pub(super) fn written(mut list: Vec<Input>) -> (Inputs, Vec<Repeat>) {
+        let mut by_id: Vec<usize> = (0..list.len()).collect();
+        by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id).then(a.cmp(&b)));
+        let mut keep = vec![true; list.len()];
+        let mut repeats = Vec::new();
+        for same in by_id.chunk_by(|&a, &b| list[a].id == list[b].id) {
+            for &again in same.iter().skip(1) {
+                keep[again] = false;
+                repeats.push((again, list[same[0]].span));
+            }
+        }
+        repeats.sort_unstable_by_key(|&(again, _)| again);
+        let repeats = repeats
+            .into_iter()
+            .map(|(again, first)| Repeat {
+                again: Input {
+                    id: list[again].id.clone(),
+                    span: list[again].span,
+                    used: false,
+                },
+                first,
+            })
+            .collect();
+        let mut at = 0;
+        list.retain(|_| {
+            at += 1;
+            keep[at - 1]
+        });
+        // The places in the list without its repeats.
+        by_id.clear();
+        by_id.extend(0..list.len());
+        by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id));
+        let inputs = Inputs {
+            list,
+            by_id,
+            budget: SUGGEST_BUDGET,
+        };
+        (inputs, repeats)
+    }
+
+    /// The place in `list` of the input of id `id`.
+    fn find(&self, id: &str) -> Option<usize> {
+        let at = self
+            .by_id
+            .binary_search_by(|&i| self.list[i].id.as_str().cmp(id))
+            .ok()?;
+        self.by_id.get(at).copied()
+    }
+
+    /// The input of id `id`.
+    #[cfg(test)]
+    fn get(&self, id: &str) -> Option<&Input> {
+        self.find(id).and_then(|i| self.list.get(i))
+    }
+
+    /// Mark the input of id `id` used; false when there is none.
+    fn mark_used(&mut self, id: &str) -> bool {
+        let found = self.find(id).and_then(|i| self.list.get_mut(i));
+        found.map(|input| input.used = true).is_some()
+    }
+
+    /// The id closest to `id`, while the budget lasts.
+    fn suggest(&mut self, id: &str) -> Option<String> {
+        self.budget = self.budget.checked_sub(self.list.len())?;
+        did_you_mean(id, self.list.iter().map(|i| i.id.as_str())).map(str::to_string)
+    }
+}
+
 /// Editor variables with a prefix and an argument (`${env:HOME}`), per VS Code.
 const VS_CODE_PREFIXES: &[&str] = &["env", "config", "command", "input", "workspaceFolder"];
 
@@ -32,7 +131,7 @@ pub(super) fn check(
     client: Client,
     node: &Node,
     text: &str,
-    inputs: &mut [Input],
+    inputs: &mut Inputs,
 ) {
     for r in dollar_references(text) {
         let problem = match client.expansion() {
@@ -129,7 +228,7 @@ fn editor(
     r: &Reference<'_>,
     has_inputs: bool,
     predefined: &[&str],
-    inputs: &mut [Input],
+    inputs: &mut Inputs,
 ) -> Option<Problem> {
     let who = client.name();
     if predefined.contains(&r.body) {
@@ -205,17 +304,14 @@ fn editor(
 }
 
 /// `${input:id}`: `id` must be an entry of `inputs`.
-fn input(id: &str, inputs: &mut [Input]) -> Option<Problem> {
-    if let Some(found) = inputs.iter_mut().find(|i| i.id == id) {
-        found.used = true;
+fn input(id: &str, inputs: &mut Inputs) -> Option<Problem> {
+    if inputs.mark_used(id) {
         return None;
     }
-    let close = did_you_mean(id, inputs.iter().map(|i| i.id.as_str())).map(str::to_string);
-    if let Some(c) = &close
-        && let Some(found) = inputs.iter_mut().find(|i| i.id == *c)
-    {
+    let close = inputs.suggest(id);
+    if let Some(c) = &close {
         // The misspelt reference still means that input: it is not unused.
-        found.used = true;
+        inputs.mark_used(c);
     }
     Some(Problem {
         message: format!("`${{input:{id}}}` names no entry of `inputs`"),
@@ -253,20 +349,40 @@ mod tests {
     }
 
     #[test]
+    fn repeated_ids_are_found_by_sorting() {
+        let input = |id: &str, at: usize| Input {
+            id: id.into(),
+            span: Span::new(at, at + 1),
+            used: false,
+        };
+        let written = vec![input("b", 0), input("a", 1), input("b", 2), input("b", 3)];
+        let (inputs, repeats) = Inputs::written(written);
+        let ids: Vec<&str> = inputs.list.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["b", "a"]);
+        let places: Vec<(usize, usize)> = repeats
+            .iter()
+            .map(|r| (r.again.span.start, r.first.start))
+            .collect();
+        assert_eq!(places, [(2, 0), (3, 0)]);
+        assert!(inputs.get("a").is_some_and(|i| i.span.start == 1));
+        assert!(inputs.get("c").is_none());
+    }
+
+    #[test]
     fn vs_code_reads_inputs_and_editor_variables() {
-        let mut inputs = vec![Input {
+        let (mut inputs, _) = Inputs::written(vec![Input {
             id: "api-key".into(),
             span: Span::default(),
             used: false,
-        }];
-        let vs = |body: &str, inputs: &mut [Input]| {
+        }]);
+        let vs = |body: &str, inputs: &mut Inputs| {
             let Expansion::Editor { predefined, .. } = Client::VsCode.expansion() else {
                 unreachable!()
             };
             editor(Client::VsCode, &r(body), true, predefined, inputs)
         };
         assert!(vs("input:api-key", &mut inputs).is_none());
-        assert!(inputs[0].used);
+        assert!(inputs.get("api-key").is_some_and(|i| i.used));
         assert!(vs("workspaceFolder", &mut inputs).is_none());
         assert!(vs("env:HOME", &mut inputs).is_none());
         assert_eq!(

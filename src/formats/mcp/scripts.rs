@@ -7,6 +7,7 @@
 use std::path::{Component, Path};
 use std::sync::Arc;
 
+use super::argv;
 use crate::analysis::shell::program_name;
 use crate::formats::format::decode;
 use crate::fs::FileSystem;
@@ -53,16 +54,11 @@ pub(super) fn started(
     let mut out: Vec<Started> = Vec::new();
     for entry in servers {
         let server = &entry.value;
-        let words = std::iter::once(server.value("command"))
-            .chain(
-                server
-                    .value("args")
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(Some),
-            )
-            .filter_map(|n| n.and_then(Node::as_str));
+        let program = server.value("command").and_then(Node::as_str);
+        let args = argv::read(program, server.value("args").and_then(Node::as_list)).items;
+        let words = program
+            .into_iter()
+            .chain(args.iter().filter_map(|a| a.as_str()));
         for (i, word) in words.enumerate() {
             if out.len() >= MAX_SCRIPTS {
                 return out;

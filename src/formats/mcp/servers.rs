@@ -2,14 +2,18 @@
 //! URL to connect to (`type`, `url`, `headers`), its references, the credentials written
 //! into it, the packages it runs unpinned and plaintext URLs.
 
+use std::borrow::Cow;
+
+use super::argv;
 use super::local;
-use super::refs::{self, Input};
+use super::refs::{self, Inputs};
 use super::secrets::{self, Place, Remedy};
 use crate::analysis::shell::{Ecosystem, unpinned_runs};
 use crate::analysis::urls::Url;
 use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::rules::mcp as rules;
 use crate::runtimes::mcp_clients::Client;
+use crate::source::Span;
 use crate::syntax::{Entry, Node, NodeKind};
 
 /// Transport types that connect to a URL.
@@ -35,7 +39,7 @@ pub(super) fn check(
     client: Client,
     parent: &str,
     entry: &Entry,
-    inputs: &mut [Input],
+    inputs: &mut Inputs,
 ) {
     let path = format!("{parent}.{}", entry.key);
     let Some(map) = lw.as_map(&entry.value, entry.key_span(), &path) else {
@@ -89,7 +93,11 @@ pub(super) fn check(
     {
         local::desktop_remote(lw, e, &who);
     }
-    let args = args(lw, map, &path);
+    let argv = args(lw, map, &path, &who, command);
+    let args: Vec<(&Node, &str)> = argv
+        .iter()
+        .filter_map(|item| Some((&**item, item.as_str()?)))
+        .collect();
     for key in ["cwd", "envFile"] {
         if let Some((text, _)) = lw.optional_str(map, key, 0, usize::MAX)
             && let Some(node) = map.node.value(key)
@@ -123,7 +131,7 @@ pub(super) fn check(
         refs::check(lw, client, &e.value, url, inputs);
     }
     let env = string_map(lw, map, "env", &path, true);
-    for (name, node, text) in &env {
+    for (name, node, text) in strings(env) {
         refs::check(lw, client, node, text, inputs);
         let place = Place {
             what: "environment variable",
@@ -134,7 +142,7 @@ pub(super) fn check(
         secrets::literal_secret(lw, node, (text, 0), &place, false, &help.as_remedy());
     }
     let headers = string_map(lw, map, "headers", &path, false);
-    for (name, node, text) in &headers {
+    for (name, node, text) in strings(headers) {
         refs::check(lw, client, node, text, inputs);
         let place = Place {
             what: "header",
@@ -149,7 +157,14 @@ pub(super) fn check(
         unpinned(lw, cmd, &args, &who);
     }
     if let (Some((url, span)), Some(e)) = (url, url_entry) {
-        plaintext(lw, url, span, &e.value, &who, !headers.is_empty());
+        plaintext(
+            lw,
+            url,
+            span,
+            &e.value,
+            &who,
+            strings(headers).next().is_some(),
+        );
         let place = Place {
             what: "key",
             name: &e.key,
@@ -213,51 +228,88 @@ fn transport(
     lw.push(d);
 }
 
-/// `args`: a list of strings, with each node.
-fn args<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, path: &str) -> Vec<(&'n Node, &'n str)> {
-    let Some(entry) = map.node.get("args") else {
-        return Vec::new();
+/// `args`: a list of strings, as far as the command line fits in what an operating system
+/// starts (`argv.rs`); MCP027 where it does not.
+fn args<'n>(
+    lw: &mut Lowerer<'_>,
+    map: MapRef<'n>,
+    path: &str,
+    who: &str,
+    command: Option<(&str, Span)>,
+) -> Vec<Cow<'n, Node>> {
+    let list = match map.node.get("args") {
+        Some(entry) => match entry.value.as_list() {
+            Some(list) => Some(list),
+            None => {
+                lw.wrong_type(&entry.value, &format!("{path}.args"), "a list of strings");
+                None
+            }
+        },
+        None => None,
     };
-    let Some(items) = entry.value.as_seq() else {
-        lw.wrong_type(&entry.value, &format!("{path}.args"), "a list of strings");
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        match item.as_str() {
-            Some(s) => out.push((item, s)),
-            None => lw.wrong_type(item, &format!("{path}.args[{i}]"), "a string"),
+    let read = argv::read(command.map(|(c, _)| c), list);
+    for (i, item) in read.items.iter().enumerate() {
+        if item.as_str().is_none() {
+            lw.wrong_type(item, &format!("{path}.args[{i}]"), "a string");
         }
     }
-    out
+    if let Some(cut) = read.cut {
+        let at = cut
+            .at
+            .or(command.map(|(_, span)| span))
+            .unwrap_or(map.anchor);
+        let d = lw
+            .diag(
+                &rules::COMMAND_LINE_TOO_LONG,
+                at,
+                format!(
+                    "{who} has a command line of {} characters, longer than Windows starts ({})",
+                    cut.length,
+                    argv::LONGEST
+                ),
+            )
+            .label(if cut.at.is_some() { "past the limit from here" } else { "too long by itself" })
+            .note("Windows refuses a command line of 32,767 characters or more, macOS arguments and environment over 1 MiB, Linux an argument over 128 KiB (and all of them over 2 MiB by default): the client reports the server as failed; toolc checks only the arguments that fit")
+            .help("pass long or many values in a file or the environment the server reads, not on its command line");
+        lw.push(d);
+    }
+    read.items
 }
 
 /// `env` or `headers`: an object of strings (`env` also takes numbers and `null`, which
-/// clients turn into text or an unset variable), with each name, node and text.
+/// clients turn into text or an unset variable); its entries, once values of another type
+/// are reported. Read again through [`strings`], not collected: an object may hold millions.
 fn string_map<'n>(
     lw: &mut Lowerer<'_>,
     map: MapRef<'n>,
     key: &str,
     path: &str,
     loose: bool,
-) -> Vec<(&'n str, &'n Node, &'n str)> {
+) -> &'n [Entry] {
     let Some(entry) = map.node.get(key) else {
-        return Vec::new();
+        return &[];
     };
     let full = format!("{path}.{key}");
     let Some(object) = entry.value.as_map() else {
         lw.wrong_type(&entry.value, &full, "an object");
-        return Vec::new();
+        return &[];
     };
-    let mut out = Vec::new();
     for e in object {
         match &e.value.kind {
-            NodeKind::String(s) => out.push((e.key.as_str(), &e.value, &**s)),
+            NodeKind::String(_) => {}
             NodeKind::Number(_) | NodeKind::Null if loose => {}
             _ => lw.wrong_type(&e.value, &format!("{full}.{}", e.key), "a string"),
         }
     }
-    out
+    object
+}
+
+/// The entries of `object` whose values are strings: each name, node and text.
+fn strings(object: &[Entry]) -> impl Iterator<Item = (&str, &Node, &str)> {
+    object.iter().filter_map(|e| match &e.value.kind {
+        NodeKind::String(s) => Some((e.key.as_str(), &e.value, &**s)),
+        _ => None,
+    })
 }
 
 /// How a client wants a credential written instead: a reference to `var`.
@@ -393,14 +445,7 @@ fn unpinned(lw: &mut Lowerer<'_>, command: &str, args: &[(&Node, &str)], who: &s
 }
 
 /// MCP021: `http://` to another machine.
-fn plaintext(
-    lw: &mut Lowerer<'_>,
-    url: &str,
-    span: crate::source::Span,
-    node: &Node,
-    who: &str,
-    headers: bool,
-) {
+fn plaintext(lw: &mut Lowerer<'_>, url: &str, span: Span, node: &Node, who: &str, headers: bool) {
     if url.contains("${") {
         return;
     }

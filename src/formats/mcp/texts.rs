@@ -9,8 +9,10 @@
 //! no endpoint here is marked as sending credentials, so SEC070 speaks only of a URL that
 //! carries them itself.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::argv;
 use super::scripts::Started;
 use crate::analysis::secrets::secret_name;
 use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
@@ -54,11 +56,13 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     }
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.value("name"));
+    // A long list of `choices` is read a batch at a time.
+    let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
-        values: Vec::new(),
+        values,
         name: name.finish().pop(),
         callable: false,
-        texts: c.finish(),
+        texts,
         credentials: None,
         handed: None,
     }]
@@ -161,9 +165,19 @@ pub(super) fn config<'a>(
 /// (`sh -c SCRIPT`, `bash -lc`, `python3 -c`, `node -e`, `pwsh -Command`, also after `env`)
 /// is also read in its language.
 fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'a Node>) {
-    c.scalar(TextKind::Command(Shell::Process), program);
+    // A program's name past what a command line holds is read only as far as it goes.
+    if let Some(node) = program
+        && let Some(text) = node.as_str()
+    {
+        c.text(
+            TextKind::Command(Shell::Process),
+            argv::within(text),
+            node.span(),
+        );
+    }
     let name = program.and_then(Node::as_str).unwrap_or_default();
-    let args = seq(args);
+    // What the configuration's checks read too: the arguments that fit in a command line.
+    let args = argv::read(program.and_then(Node::as_str), args.and_then(Node::as_list)).items;
     // `env [-i] [NAME=value] bash -c …`: the program is the first word after them.
     let (name, from) = if program_name(name) == "env" {
         args.iter()
@@ -190,7 +204,15 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
             Some((at, Inline::JavaScript)) if at == i => Shell::Node,
             _ => Shell::Process,
         };
-        c.scalar(TextKind::Command(shell), Some(arg));
+        match arg {
+            Cow::Borrowed(node) => c.scalar(TextKind::Command(shell), Some(node)),
+            // An item of a packed list, built for this reading only.
+            Cow::Owned(node) => {
+                if let Some(s) = node.as_str() {
+                    c.text(TextKind::Command(shell), s.to_string(), node.span());
+                }
+            }
+        }
     }
 }
 
