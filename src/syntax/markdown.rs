@@ -163,11 +163,7 @@ pub(crate) fn blocks(text: &str, body_start: usize) -> Blocks {
         let start = body_start + range.start;
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
-                let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
-                out.fences.push(Fence {
-                    info: info_word(text, start),
-                    span: Span::new(start, end.max(start)),
-                });
+                out.fences.push(fence_at(text, body, body_start, range));
             }
             Event::Start(Tag::Heading { level, .. }) => {
                 let line = line_at(text, start);
@@ -183,6 +179,30 @@ pub(crate) fn blocks(text: &str, body_start: usize) -> Blocks {
         }
     }
     out
+}
+
+/// The fenced code blocks of the body from `body_start`, as [`blocks`] finds them, one at a
+/// time: a body of a million blocks is never held as a list of them.
+pub(crate) fn each_fence(text: &str, body_start: usize) -> impl Iterator<Item = Fence> + '_ {
+    let body = text.get(body_start..).unwrap_or("");
+    Parser::new_ext(body, Options::empty())
+        .into_offset_iter()
+        .filter_map(move |(event, range)| match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
+                Some(fence_at(text, body, body_start, range))
+            }
+            _ => None,
+        })
+}
+
+/// The fence whose block is `range` of `body` (which starts at `body_start` of `text`).
+fn fence_at(text: &str, body: &str, body_start: usize, range: std::ops::Range<usize>) -> Fence {
+    let start = body_start + range.start;
+    let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
+    Fence {
+        info: info_word(text, start),
+        span: Span::new(start, end.max(start)),
+    }
 }
 
 /// The whole line (without its break) that holds the byte at `at`.

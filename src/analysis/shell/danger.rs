@@ -202,6 +202,13 @@ pub(crate) fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
     shell_dangers(script, dialect, true).0
 }
 
+/// How much of `script` [`dangers`] reads for what flows between its statements: all of it,
+/// or up to the end of the line where its first 4,096 statements end. A caller that looks
+/// only for such flows may cut the script there.
+pub(crate) fn flow_extent(script: &str) -> usize {
+    unit::Unit::extent(script)
+}
+
 /// What a script reads that is secret and what it sends, left unjudged.
 type Facts = (Vec<exfil::Source>, Vec<exfil::Sink>);
 
