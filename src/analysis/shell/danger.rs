@@ -310,10 +310,9 @@ pub(crate) fn downloads_in_prose(line: &str) -> Vec<Danger> {
             break;
         }
         let starts = [
-            words(segment).find(|(_, w)| FETCHERS.contains(&program(w).as_str())),
+            words(segment).find(|(_, w)| names_one_of(w, FETCHERS)),
             words(segment).find(|(_, w)| {
-                let p = program(w);
-                RUNNERS.contains(&p.as_str()) && !matches!(p.as_str(), "." | "source" | "eval")
+                names_one_of(w, RUNNERS) && !names_one_of(w, &[".", "source", "eval"])
             }),
         ];
         for (start, _) in starts.into_iter().flatten() {
@@ -369,6 +368,13 @@ pub(crate) fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: Danger
         what: what.to_string(),
         related: None,
     });
+}
+
+/// Whether the program of `word` is one of `programs` (in lower case): [`program`] without
+/// making it, for a test run on every word.
+fn names_one_of(word: &str, programs: &[&str]) -> bool {
+    let p = program_name(word);
+    programs.iter().any(|x| x.eq_ignore_ascii_case(p))
 }
 
 /// The lower-case program of a word (`/usr/bin/curl` → `curl`).

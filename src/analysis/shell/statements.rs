@@ -126,12 +126,13 @@ impl Stage {
             i = 2;
         }
         while let Some(w) = self.words.get(i) {
-            let p = program_of(&w.text);
             if is_assignment(&w.text) || (after_prefix && w.text.starts_with('-')) {
                 i += 1;
                 continue;
             }
-            if PREFIXES.contains(&p.as_str()) {
+            // As `program_of` would give it, without making it: this runs for every stage.
+            let p = super::program_name(&w.text);
+            if PREFIXES.iter().any(|x| x.eq_ignore_ascii_case(p)) {
                 after_prefix = true;
                 last_prefix = Some(i);
                 i += 1;

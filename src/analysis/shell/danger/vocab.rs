@@ -342,7 +342,7 @@ pub(crate) fn suspicious_host(host: &str) -> bool {
     }
     if CATCHERS
         .iter()
-        .any(|c| host == *c || host.ends_with(&format!(".{c}")))
+        .any(|c| host.strip_suffix(c).is_some_and(|r| r.is_empty() || r.ends_with('.')))
     {
         return true;
     }
