@@ -93,8 +93,6 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
 }
 
 /// The commands a line of prose gives in code spans (`` Run `nc -e /bin/sh h 9` ``, and
-
-/// The commands a line of prose gives in code spans (`` Run `nc -e /bin/sh h 9` ``, and
 /// Claude Code's `` !`cmd` ``, run before the model reads the skill). A download run is
 /// left to the reading of the whole line, and `sudo` to code blocks: prose names both in
 /// passing.
