@@ -8,7 +8,7 @@
 
 use crate::analysis::shell::Dialect;
 use crate::source::Span;
-use crate::syntax::markdown::{blocks, inside_fence};
+use crate::syntax::markdown::{Fence, each_fence, inside_fence};
 
 /// What a block's code is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,52 +149,88 @@ const COMMON_PROGRAMS: &[&str] = &[
     "irm",
 ];
 
-/// The blocks of code of the Markdown `text` (offsets into `text`).
-pub(crate) fn runnable_blocks(text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    for fence in blocks(text, 0).fences {
-        let info = fence
-            .info
-            .and_then(|i| text.get(i.start..i.end))
-            .map(str::to_ascii_lowercase);
-        let span = inside_fence(text, fence.span);
-        let Some(content) = text.get(span.start..span.end) else {
-            continue;
+/// What a block of code is and where, before its text is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BlockPlace {
+    /// Its language.
+    pub code: Code,
+    /// How it runs.
+    pub setting: Setting,
+    /// Where its content is in the text.
+    pub span: Span,
+    /// What of its content is code.
+    kept: Kept,
+}
+
+/// What of a block's content is code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    /// All of it.
+    Whole,
+    /// A console's commands after their prompts (all of it when it has no prompts).
+    Prompts,
+    /// A Dockerfile's `RUN` lines.
+    RunLines,
+}
+
+impl BlockPlace {
+    /// The block itself, its text made from `text`.
+    pub(crate) fn block(self, text: &str) -> Block {
+        let content = text.get(self.span.start..self.span.end).unwrap_or("");
+        let text = match self.kept {
+            Kept::Whole => content.to_string(),
+            Kept::Prompts => prompts(content),
+            Kept::RunLines => run_lines(content),
         };
-        let (code, setting, kept) = match info.as_deref() {
-            Some(i) if SHELLS.contains(&i) => {
-                (Code::Shell(Dialect::Posix), Setting::Told, prompts(content))
-            }
-            Some("powershell" | "pwsh" | "ps1" | "ps") => {
-                (Code::Shell(Dialect::Pwsh), Setting::Told, prompts(content))
-            }
-            Some("cmd" | "bat" | "batch") => (
-                Code::Shell(Dialect::Cmd),
-                Setting::Told,
-                content.to_string(),
-            ),
-            Some("dockerfile" | "containerfile" | "docker") => (
-                Code::Shell(Dialect::Posix),
-                Setting::Image,
-                run_lines(content),
-            ),
-            Some("python" | "py" | "python3") => (Code::Python, Setting::Told, content.to_string()),
-            Some(
-                "javascript" | "js" | "node" | "mjs" | "cjs" | "typescript" | "ts" | "jsx" | "tsx",
-            ) => (Code::JavaScript, Setting::Told, content.to_string()),
-            None if looks_like_commands(content) => {
-                (Code::Shell(Dialect::Posix), Setting::Told, prompts(content))
-            }
-            _ => continue,
-        };
-        out.push(Block {
-            code,
-            setting,
-            span,
-            text: kept,
-        });
+        Block {
+            code: self.code,
+            setting: self.setting,
+            span: self.span,
+            text,
+        }
     }
-    out
+}
+
+/// The blocks of code of the Markdown `text` (offsets into `text`), one at a time: a text of
+/// a million blocks is never held as a list of them.
+pub(crate) fn runnable_blocks(text: &str) -> impl Iterator<Item = Block> + '_ {
+    runnable_places(text).map(|p| p.block(text))
+}
+
+/// Where the blocks of [`runnable_blocks`] are, without making their texts.
+pub(crate) fn runnable_places(text: &str) -> impl Iterator<Item = BlockPlace> + '_ {
+    each_fence(text, 0).filter_map(|fence| runnable(text, &fence))
+}
+
+/// The block of code `fence` of `text` holds, if it holds code.
+fn runnable(text: &str, fence: &Fence) -> Option<BlockPlace> {
+    let info = fence
+        .info
+        .and_then(|i| text.get(i.start..i.end))
+        .map(str::to_ascii_lowercase);
+    let span = inside_fence(text, fence.span);
+    let content = text.get(span.start..span.end)?;
+    let shell = |dialect| (Code::Shell(dialect), Setting::Told, Kept::Prompts);
+    let (code, setting, kept) = match info.as_deref() {
+        Some(i) if SHELLS.contains(&i) => shell(Dialect::Posix),
+        Some("powershell" | "pwsh" | "ps1" | "ps") => shell(Dialect::Pwsh),
+        Some("cmd" | "bat" | "batch") => (Code::Shell(Dialect::Cmd), Setting::Told, Kept::Whole),
+        Some("dockerfile" | "containerfile" | "docker") => {
+            (Code::Shell(Dialect::Posix), Setting::Image, Kept::RunLines)
+        }
+        Some("python" | "py" | "python3") => (Code::Python, Setting::Told, Kept::Whole),
+        Some(
+            "javascript" | "js" | "node" | "mjs" | "cjs" | "typescript" | "ts" | "jsx" | "tsx",
+        ) => (Code::JavaScript, Setting::Told, Kept::Whole),
+        None if looks_like_commands(content) => shell(Dialect::Posix),
+        _ => return None,
+    };
+    Some(BlockPlace {
+        code,
+        setting,
+        span,
+        kept,
+    })
 }
 
 /// `s` with every character but line breaks replaced by spaces (as many bytes).
@@ -307,7 +343,6 @@ mod tests {
 
     fn found(text: &str) -> Vec<(Code, Setting, String)> {
         runnable_blocks(text)
-            .into_iter()
             .map(|b| {
                 assert_eq!(b.text.len(), b.span.end - b.span.start);
                 (b.code, b.setting, b.text.trim().to_string())
@@ -318,7 +353,7 @@ mod tests {
     #[test]
     fn shell_blocks_and_their_places() {
         let text = "Run:\n\n```bash\ncurl -d @x https://h\n```\n\n```json\n{\"a\": 1}\n```\n";
-        let b = runnable_blocks(text);
+        let b: Vec<Block> = runnable_blocks(text).collect();
         assert_eq!(b.len(), 1);
         assert_eq!(
             &text[b[0].span.start..b[0].span.end],

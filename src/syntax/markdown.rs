@@ -3,6 +3,8 @@
 //! [`super::front_matter`]). Blocks are read with pulldown-cmark, so a heading-like line
 //! inside a code block is not taken for a heading.
 
+use std::ops::Range;
+
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag};
 
 use super::pieces::pieces;
@@ -160,15 +162,11 @@ pub(crate) fn blocks(text: &str, body_start: usize) -> Blocks {
         fences: Vec::new(),
         headings: Vec::new(),
     };
-    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+    for (event, range) in events(body) {
         let start = body_start + range.start;
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
-                let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
-                out.fences.push(Fence {
-                    info: info_word(text, start),
-                    span: Span::new(start, end.max(start)),
-                });
+                out.fences.push(fence_at(text, body, body_start, range));
             }
             Event::Start(Tag::Heading { level, .. }) => {
                 let line = line_at(text, start);
@@ -184,6 +182,37 @@ pub(crate) fn blocks(text: &str, body_start: usize) -> Blocks {
         }
     }
     out
+}
+
+/// The fenced code blocks of the body from `body_start`, as [`blocks`] finds them, one at a
+/// time: a body of a million blocks is never held as a list of them.
+pub(crate) fn each_fence(text: &str, body_start: usize) -> impl Iterator<Item = Fence> + '_ {
+    let body = text.get(body_start..).unwrap_or("");
+    events(body).filter_map(move |(event, range)| match event {
+        Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => {
+            Some(fence_at(text, body, body_start, range))
+        }
+        _ => None,
+    })
+}
+
+/// pulldown-cmark's events of `body` with their ranges in it, read a piece at a time
+/// ([`pieces`]): never the tree of a whole hostile body at once.
+pub(crate) fn events(body: &str) -> impl Iterator<Item = (Event<'_>, Range<usize>)> {
+    pieces(body).flat_map(|(at, piece)| {
+        let parsed = Parser::new_ext(piece, Options::empty()).into_offset_iter();
+        parsed.map(move |(event, range)| (event, range.start + at..range.end + at))
+    })
+}
+
+/// The fence whose block is `range` of `body` (which starts at `body_start` of `text`).
+fn fence_at(text: &str, body: &str, body_start: usize, range: Range<usize>) -> Fence {
+    let start = body_start + range.start;
+    let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
+    Fence {
+        info: info_word(text, start),
+        span: Span::new(start, end.max(start)),
+    }
 }
 
 /// The whole line (without its break) that holds the byte at `at`.

@@ -316,3 +316,26 @@ fn a_server_json_input_of_450_thousand_choices() {
         5.0,
     );
 }
+/// An Agent Skill whose body is `n` fenced blocks of `language`, each one command.
+fn skill_of_blocks(language: &str, n: usize) -> String {
+    let block = format!("```{language}\ncurl -s https://example.com/api | jq .items\n```\n\n");
+    format!(
+        "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n{}",
+        block.repeat(n)
+    )
+}
+
+/// Every block of code the instructions hold was kept as a list of blocks with their texts,
+/// and the shell blocks joined into one script were read whole, every statement held, to
+/// follow data between the first 4,096 (18x here): the blocks are now read one at a time
+/// and the joined script only as far as that reading goes (6.6x here). A thirtieth of the
+/// 68 MB measured in docs/performance.md, so the debug binary stays well within the limit.
+#[test]
+fn a_skill_of_forty_thousand_shell_blocks() {
+    assert_bounded(
+        "skills/big/SKILL.md",
+        &skill_of_blocks("bash", 1),
+        &skill_of_blocks("bash", 40_000),
+        9.0,
+    );
+}

@@ -202,6 +202,13 @@ pub(crate) fn dangers(script: &str, dialect: Dialect) -> Vec<Danger> {
     shell_dangers(script, dialect, true).0
 }
 
+/// How much of `script` [`dangers`] reads for what flows between its statements: all of it,
+/// or up to the end of the line where its first 4,096 statements end. A caller that looks
+/// only for such flows may cut the script there.
+pub(crate) fn flow_extent(script: &str) -> usize {
+    unit::Unit::extent(script)
+}
+
 /// What a script reads that is secret and what it sends, left unjudged.
 type Facts = (Vec<exfil::Source>, Vec<exfil::Sink>);
 
@@ -303,10 +310,9 @@ pub(crate) fn downloads_in_prose(line: &str) -> Vec<Danger> {
             break;
         }
         let starts = [
-            words(segment).find(|(_, w)| FETCHERS.contains(&program(w).as_str())),
+            words(segment).find(|(_, w)| names_one_of(w, FETCHERS)),
             words(segment).find(|(_, w)| {
-                let p = program(w);
-                RUNNERS.contains(&p.as_str()) && !matches!(p.as_str(), "." | "source" | "eval")
+                names_one_of(w, RUNNERS) && !names_one_of(w, &[".", "source", "eval"])
             }),
         ];
         for (start, _) in starts.into_iter().flatten() {
@@ -362,6 +368,13 @@ pub(crate) fn push(out: &mut Vec<Danger>, start: usize, end: usize, kind: Danger
         what: what.to_string(),
         related: None,
     });
+}
+
+/// Whether the program of `word` is one of `programs` (in lower case): [`program`] without
+/// making it, for a test run on every word.
+fn names_one_of(word: &str, programs: &[&str]) -> bool {
+    let p = program_name(word);
+    programs.iter().any(|x| x.eq_ignore_ascii_case(p))
 }
 
 /// The lower-case program of a word (`/usr/bin/curl` → `curl`).

@@ -9,6 +9,11 @@
 
 use crate::source::Span;
 
+mod substitutions;
+
+use substitutions::balanced;
+pub(super) use substitutions::substitutions;
+
 /// Substitutions read inside a word at most this deep: past that a word is taken as is.
 const MAX_DEPTH: usize = 4;
 
@@ -121,12 +126,13 @@ impl Stage {
             i = 2;
         }
         while let Some(w) = self.words.get(i) {
-            let p = program_of(&w.text);
             if is_assignment(&w.text) || (after_prefix && w.text.starts_with('-')) {
                 i += 1;
                 continue;
             }
-            if PREFIXES.contains(&p.as_str()) {
+            // As `program_of` would give it, without making it: this runs for every stage.
+            let p = super::program_name(&w.text);
+            if PREFIXES.iter().any(|x| x.eq_ignore_ascii_case(p)) {
                 after_prefix = true;
                 last_prefix = Some(i);
                 i += 1;
@@ -189,18 +195,39 @@ pub(super) fn pwsh_assigned(words: &[Token]) -> Option<&str> {
 }
 
 /// The statements of `script`.
+#[cfg(test)]
 pub(super) fn statements(script: &str) -> Vec<Statement> {
+    first_statements(script, usize::MAX).statements
+}
+
+/// The statements a reading of a script stopped at, and where it stopped.
+pub(super) struct Read {
+    /// The statements read, each whole (a here-document with its body).
+    pub statements: Vec<Statement>,
+    /// The offset it stopped at: the end of the script, or just past the statement (and the
+    /// bodies of its here-documents) that made more than the number asked for.
+    pub stopped: usize,
+}
+
+/// The first statements of `script`: once more than `max` are read whole the rest is not
+/// read, so a hostile script of a million lines costs what its first `max` cost. The first
+/// `max` are those [`statements`] gives.
+pub(super) fn first_statements(script: &str, max: usize) -> Read {
     let mut lexer = Lexer {
         s: script,
         b: script.as_bytes(),
         i: 0,
+        max,
         out: Vec::new(),
         statement: Statement::default(),
         stage: Stage::default(),
         heredocs: Vec::new(),
     };
     lexer.run();
-    lexer.out
+    Read {
+        statements: lexer.out,
+        stopped: lexer.i,
+    }
 }
 
 /// A here-document whose body starts on the next line: its delimiter and where its
@@ -215,6 +242,8 @@ struct Lexer<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
+    /// Statements to read whole before stopping.
+    max: usize,
     out: Vec<Statement>,
     statement: Statement,
     stage: Stage,
@@ -224,6 +253,10 @@ struct Lexer<'a> {
 impl Lexer<'_> {
     fn run(&mut self) {
         while self.i < self.b.len() {
+            // A here-document still waiting for its body belongs to a statement read.
+            if self.out.len() > self.max && self.heredocs.is_empty() {
+                return;
+            }
             let c = self.b[self.i];
             let next = self.b.get(self.i + 1).copied();
             match c {
@@ -525,74 +558,6 @@ impl Lexer<'_> {
             }
         }
     }
-}
-
-/// The offset just past the `close` that balances an `open` already read, scanning from
-/// `from`; quotes inside are skipped. The end of the text when nothing balances.
-fn balanced(b: &[u8], from: usize, open: u8, close: u8, depth: usize) -> usize {
-    let mut level = 1;
-    let mut i = from;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 1,
-            b'\'' if open == b'(' => {
-                i += 1;
-                while i < b.len() && b[i] != b'\'' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    } else if b[i] == b'$' && b.get(i + 1) == Some(&b'(') && depth < MAX_DEPTH {
-                        i = balanced(b, i + 2, b'(', b')', depth + 1) - 1;
-                    }
-                    i += 1;
-                }
-            }
-            c if c == open => level += 1,
-            c if c == close => {
-                level -= 1;
-                if level == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    b.len()
-}
-
-/// The command substitutions written in `text` (`$(…)` and backticks), each as the range
-/// of its inside.
-pub(super) fn substitutions(text: &str) -> Vec<std::ops::Range<usize>> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'$' | b'<' | b'>' if b.get(i + 1) == Some(&b'(') => {
-                let end = balanced(b, i + 2, b'(', b')', 0);
-                let inner_end = if end > i + 2 && b.get(end - 1) == Some(&b')') {
-                    end - 1
-                } else {
-                    end
-                };
-                out.push(i + 2..inner_end.max(i + 2));
-                i = end;
-            }
-            b'`' => {
-                let close = text[i + 1..].find('`').map_or(b.len(), |n| i + 1 + n);
-                out.push(i + 1..close);
-                i = close + 1;
-            }
-            _ => i += 1,
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! above each place. A path is judged by where it is written: a command in a shell block is
 //! run, a path in an output template or under "What to never include" is not a reference.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
 
 use crate::source::Span;
-use crate::syntax::pieces::pieces;
+use crate::syntax::markdown::events;
 
 /// A code span or code block.
 #[derive(Debug, Clone)]
@@ -38,11 +38,7 @@ impl Layout {
         // (level, title) of the headings the current place is under.
         let mut stack: Vec<(usize, String)> = Vec::new();
         let mut block: Option<(usize, String)> = None;
-        let events = pieces(body).flat_map(|(at, piece)| {
-            let parsed = Parser::new_ext(piece, Options::empty()).into_offset_iter();
-            parsed.map(move |(event, range)| (event, range.start + at..range.end + at))
-        });
-        for (event, range) in events {
+        for (event, range) in events(body) {
             let start = body_start + range.start;
             let end = body_start + range.end;
             match event {

@@ -4,9 +4,12 @@
 //! danger in prose: a sentence may well name `sudo` or `rm -rf /` to warn against them.
 
 use super::{Found, MAX_PER_COMMAND, Place, emit};
-use crate::analysis::runnable::{Code, Setting, looks_like_command, runnable_blocks};
+use crate::analysis::runnable::{
+    Block, Code, Setting, looks_like_command, runnable_blocks, runnable_places,
+};
 use crate::analysis::shell::{
-    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, negated, script_dangers,
+    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent, negated,
+    script_dangers,
 };
 use crate::diagnostics::Diagnostic;
 use crate::security::texts::Text;
@@ -30,10 +33,11 @@ const FILE_CONTENT_LANGUAGES: &[&str] = &[
     "diff",
 ];
 
-/// The commands of the instructions `text`.
+/// The commands of the instructions `text`. The blocks are read one at a time, and then
+/// again for their places: a text of a million blocks is never held as a list of them.
 pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &mut Found<'t>) {
-    let blocks = runnable_blocks(&text.value);
-    for b in &blocks {
+    let mut joined = Joined::default();
+    for b in runnable_blocks(&text.value) {
         let dangers = match b.code {
             Code::Shell(dialect) => dangers(&b.text, dialect),
             Code::Python => script_dangers(&b.text, Language::Python),
@@ -44,22 +48,23 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
             Setting::Image => Place::Image,
         };
         emit(text, b.span.start, place, dangers, out, found);
+        if joins(&b.code, b.setting) {
+            joined.add(&text.value, &b);
+        }
     }
-    across_blocks(text, &blocks, out, found);
+    across_blocks(text, joined, out, found);
     let mut at = 0;
     let mut reported = 0;
     let mut fence = Fence::default();
-    let mut next_block = 0;
+    let mut blocks = runnable_places(&text.value).peekable();
     let mut prose = Prose::default();
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
         // Blocks come in order: step past those that end before this line.
-        while next_block < blocks.len() && blocks[next_block].span.end <= base {
-            next_block += 1;
-        }
+        while blocks.next_if(|b| b.span.end <= base).is_some() {}
         let in_block = blocks
-            .get(next_block)
+            .peek()
             .is_some_and(|b| b.span.start <= base && base < b.span.end);
         if fence.step(line) || in_block {
             continue;
@@ -203,49 +208,89 @@ impl Fence {
     }
 }
 
+/// Whether a block of this code and setting is read with the others in [`across_blocks`].
+fn joins(code: &Code, setting: Setting) -> bool {
+    *code == Code::Shell(Dialect::Posix) && setting == Setting::Told
+}
+
+/// The shell blocks of one text joined into one script at their places: the text with
+/// everything but these blocks blanked, lines kept, so offsets are the text's.
+#[derive(Default)]
+struct Joined {
+    /// The script so far (up to the end of the last block added).
+    script: Vec<u8>,
+    /// How many blocks it holds.
+    blocks: usize,
+}
+
+impl Joined {
+    /// Add block `b` of `text`.
+    fn add(&mut self, text: &str, b: &Block) {
+        if self.script.capacity() == 0 {
+            self.script.reserve_exact(text.len());
+        }
+        self.blank(text, b.span.end);
+        if let Some(dest) = self.script.get_mut(b.span.start..b.span.end) {
+            dest.copy_from_slice(b.text.as_bytes());
+        }
+        self.blocks += 1;
+    }
+
+    /// Extend the script with `text` blanked up to `end`.
+    fn blank(&mut self, text: &str, end: usize) {
+        let from = self.script.len();
+        if let Some(gap) = text.as_bytes().get(from..end) {
+            self.script
+                .extend(gap.iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }));
+        }
+    }
+}
+
 /// Shell blocks of one text read together, at their places: a secret read into a file in
 /// one block and uploaded in a later one, a download saved in one and run in the next. Only
-/// what joins two blocks is new here; each block alone was read already.
+/// what joins two blocks is new here; each block alone was read already. The joined script
+/// is read as far as the reading of data flow goes (its first 4,096 statements): past that,
+/// reading it line by line again would find nothing that joins two blocks.
 fn across_blocks<'t>(
     text: &'t Text<'t>,
-    blocks: &[crate::analysis::runnable::Block],
+    mut joined: Joined,
     out: &mut Vec<Diagnostic>,
     found: &mut Found<'t>,
 ) {
-    let shell: Vec<_> = blocks
-        .iter()
-        .filter(|b| b.code == Code::Shell(Dialect::Posix) && b.setting == Setting::Told)
-        .collect();
-    if shell.len() < 2 {
+    if joined.blocks < 2 {
         return;
     }
-    // The text with everything but these blocks blanked, lines kept: offsets are the text's.
-    let mut joined: Vec<u8> = text
-        .value
-        .bytes()
-        .map(|c| if c == b'\n' { b'\n' } else { b' ' })
-        .collect();
-    for b in &shell {
-        if let Some(dest) = joined.get_mut(b.span.start..b.span.end) {
-            dest.copy_from_slice(b.text.as_bytes());
-        }
-    }
-    let Ok(joined) = String::from_utf8(joined) else {
+    joined.blank(&text.value, text.value.len());
+    let Ok(mut joined) = String::from_utf8(joined.script) else {
         return;
     };
-    let block_of = |at: usize| {
-        shell
-            .iter()
-            .position(|b| b.span.start <= at && at < b.span.end)
-    };
-    let joining: Vec<_> = dangers(&joined, Dialect::Posix)
+    joined.truncate(flow_extent(&joined));
+    let candidates: Vec<_> = dangers(&joined, Dialect::Posix)
         .into_iter()
         .filter(|d| {
             matches!(
                 d.kind,
                 DangerKind::Exfiltration | DangerKind::DownloadExecute | DangerKind::DecodeExecute
-            ) && d
-                .related
+            ) && d.related.is_some()
+        })
+        .collect();
+    drop(joined);
+    let mut at: Vec<usize> = candidates
+        .iter()
+        .flat_map(|d| [d.start, d.related.as_ref().map_or(d.start, |r| r.start)])
+        .collect();
+    at.sort_unstable();
+    at.dedup();
+    let holding = blocks_holding(&text.value, &at);
+    let block_of = |p: usize| {
+        at.binary_search(&p)
+            .ok()
+            .and_then(|i| holding.get(i).copied().flatten())
+    };
+    let joining: Vec<_> = candidates
+        .into_iter()
+        .filter(|d| {
+            d.related
                 .as_ref()
                 .is_some_and(|r| block_of(r.start) != block_of(d.start))
         })
@@ -274,4 +319,26 @@ fn across_blocks<'t>(
             .iter()
             .any(|c| s.span.start < c.end && c.start < s.span.end)
     });
+}
+
+/// For each of the offsets `at` (sorted), the index among the joined shell blocks of `text`
+/// of the block holding it, if one does: one more reading of the blocks' places.
+fn blocks_holding(text: &str, at: &[usize]) -> Vec<Option<usize>> {
+    let mut holding = vec![None; at.len()];
+    if at.is_empty() {
+        return holding;
+    }
+    let mut next = 0;
+    let places = runnable_places(text).filter(|p| joins(&p.code, p.setting));
+    for (i, p) in places.enumerate() {
+        next += at[next..].iter().take_while(|&&a| a < p.span.start).count();
+        if next >= at.len() {
+            break;
+        }
+        let inside = at[next..].iter().take_while(|&&a| a < p.span.end);
+        for (slot, _) in holding[next..].iter_mut().zip(inside) {
+            *slot = Some(i);
+        }
+    }
+    holding
 }

@@ -2,7 +2,7 @@
 //! those inside command substitutions too, each placed in the top-level statement it is
 //! part of and, inside `NAME=$(…)`, tied to the variable it fills.
 
-use super::super::statements::{Statement, Token, is_assignment, statements, substitutions};
+use super::super::statements::{Statement, Token, first_statements, is_assignment, substitutions};
 
 /// Substitutions inside substitutions read at most this deep.
 const MAX_NESTING: usize = 3;
@@ -35,7 +35,7 @@ impl Unit {
     /// Read `script`.
     pub(crate) fn of(script: &str) -> Unit {
         let mut unit = Unit::default();
-        let top = statements(script);
+        let top = first_statements(script, MAX_STATEMENTS).statements;
         for (i, statement) in top.into_iter().enumerate() {
             if unit.placed.len() >= MAX_STATEMENTS {
                 break;
@@ -90,7 +90,10 @@ impl Unit {
                     }
                     let base = token.start + range.start;
                     let inner = raw.get(range).unwrap_or("");
-                    for mut s in statements(inner) {
+                    for mut s in first_statements(inner, MAX_STATEMENTS).statements {
+                        if self.placed.len() >= MAX_STATEMENTS {
+                            return;
+                        }
                         shift(&mut s, base);
                         self.nested(script, &s, top, top_span, depth + 1);
                         self.placed.push(Placed {
@@ -103,6 +106,16 @@ impl Unit {
                 }
             }
         }
+    }
+
+    /// How much of `script` a unit reads: the whole, or up to the end of the line where
+    /// its reading stopped. What follows is read by none of the analysers of data flow.
+    pub(crate) fn extent(script: &str) -> usize {
+        let stopped = first_statements(script, MAX_STATEMENTS).stopped;
+        script
+            .get(stopped..)
+            .and_then(|rest| rest.find('\n'))
+            .map_or(script.len(), |n| stopped + n + 1)
     }
 
     /// Each statement with each of its stages and the stage's index in it.

@@ -340,10 +340,10 @@ pub(crate) fn suspicious_host(host: &str) -> bool {
             || (a == 169 && b == 254);
         return !local;
     }
-    if CATCHERS
-        .iter()
-        .any(|c| host == *c || host.ends_with(&format!(".{c}")))
-    {
+    if CATCHERS.iter().any(|c| {
+        host.strip_suffix(c)
+            .is_some_and(|r| r.is_empty() || r.ends_with('.'))
+    }) {
         return true;
     }
     host.split(['.', '-'])
