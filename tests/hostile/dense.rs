@@ -339,3 +339,46 @@ fn a_skill_of_forty_thousand_shell_blocks() {
         9.0,
     );
 }
+
+/// A skill whose instructions are one paragraph of `n` lines, each a link to a file the
+/// skill does not have.
+fn skill_of_links(n: usize) -> String {
+    format!(
+        "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n{}",
+        "See [a](references/a.md).\n".repeat(n)
+    )
+}
+
+/// pulldown-cmark builds the tree of all it reads before its first event, and the skill
+/// reader built a broken-reference finding for every link before the cap kept 200 (18x
+/// here): the body is now read a piece of 256 KiB at a time, and past the cap a finding is
+/// only counted (4.9x here; a piece's tree is a fixed cost, 8.6x at half this size).
+#[test]
+fn a_skill_of_two_hundred_thousand_broken_links() {
+    assert_bounded(
+        "skills/big/SKILL.md",
+        &skill_of_links(1),
+        &skill_of_links(200_000),
+        8.0,
+    );
+}
+
+/// A tool request whose body holds `n` `### Note` headings.
+fn request_of_headings(n: usize) -> String {
+    let era = include_str!(
+        "../fixtures/tool-request/valid/requests/TR-20250131-140500Z-sales-summary.md"
+    );
+    let at = era.find("## Output Expectations").unwrap_or(era.len());
+    format!("{}{}{}", &era[..at], "### Note\n".repeat(n), &era[at..])
+}
+
+/// The same pulldown-cmark tree, for headings (about 17x before; 6.2x at twice this size).
+#[test]
+fn a_request_of_three_hundred_thousand_headings() {
+    assert_bounded(
+        "requests/TR-20250131-140500Z-sales-summary.md",
+        &request_of_headings(1),
+        &request_of_headings(300_000),
+        9.0,
+    );
+}
