@@ -30,11 +30,102 @@ steps/...               a cycod tool of 2 million steps `bash: a`
 dojops-tags/...         a DojOps `tool.yaml` whose `tags` are 4 million `a`
 tool-md-tags/...        a `*.tool.md` whose `meta.tags` are 3 million `a`
 
+and the Markdown bodies of "Dense files, sixth pass: code blocks", each 1.05 million blocks of
+`curl … | jq .items` (60 MB, under the 64 MiB toolc reads; a tenth of the first report's
+1.2 million blocks is SCALE 0.1143):
+
+skill-bash/skills/big/SKILL.md      ```bash blocks
+skill-python/skills/big/SKILL.md    ```python blocks
+skill-plain/skills/big/SKILL.md     ``` blocks (no language)
+skill-indented/skills/big/SKILL.md  indented (four-space) blocks
+request/requests/TR-*.md            a request followed by a section of ```bash blocks
+tool-md/tools/big.tool.md           a `*.tool.md` whose body is ```bash blocks
+
 SCALE (default 1) multiplies every count: 0.1 writes the sizes tests/hostile/dense.rs uses.
 """
 
 import os
 import sys
+
+COMMAND = "curl -s https://example.com/api | jq .items"
+SKILL = "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n"
+REQUEST = """---
+request_type: tool_request
+schema_version: "1"
+request_id: TR-20250131-140500Z-big
+created_utc: 2025-01-31T14:05:00Z
+requested_by: core
+approved_by: alice
+approved_utc: 2025-01-31T15:10:00Z
+purpose: Summarise the sales CSV into a JSON report
+backend: ERA
+language: python
+network: none
+cpu_limit: "1"
+memory_limit_mb: 512
+time_limit_sec: 120
+inputs:
+  - path: /in/sales.csv
+    sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+---
+
+## Command
+
+python -u /in/summarise.py --in /in/sales.csv --out /out/summary.json
+
+## Input Files
+
+- `/in/sales.csv` — sha256 `9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08`
+
+## Output Expectations
+
+- `/out/summary.json`: totals per region, as one JSON object
+
+## Risk Assessment
+
+Risk level: low
+Justification: reads one mounted file and writes one JSON file; no side effects
+Data sensitivity: internal
+Network rationale: none needed
+
+## Notes
+
+"""
+TOOL_MD = """---
+spec_version: "1.2"
+tool_id: "big"
+version: "1.0.0"
+status: "active"
+meta:
+  name: "Big"
+  description: >
+    Summarise the sales reports for the user.
+    Do not use it for billing questions.
+  owner: "docs-team"
+type: "retrieval"
+interface:
+  input:
+    type: object
+    properties:
+      query: {type: string, description: "What to summarise."}
+    required: ["query"]
+    additionalProperties: false
+transport:
+  type: "rest-api"
+  base_url: "https://docs.internal.example.com/v2"
+  endpoint: "POST /search"
+  timeout_ms: 8000
+use_guidance:
+  use_when:
+    - "the user asks for a summary"
+  avoid_when:
+    - "the question is about an invoice"
+  side_effects: "None. Read-only."
+---
+# Purpose
+
+"""
+
 
 
 def write(root, path, text):
@@ -86,6 +177,7 @@ def main():
           "name: many\ndescription: d\nbash: echo hi\ntags:\n" + "  - a\n" * n(4_000_000))
     write(root, "args/.mcp.json", '{"mcpServers":{"s":{"command":"npx","args":[' + a + "]}}}\n")
     sixth(root, n)
+    code_blocks(root, n(1_050_000))
 
 
 def sixth(root, n):
@@ -105,6 +197,20 @@ def sixth(root, n):
           '---\nspec_version: "1.2"\ntool_id: "x"\nversion: "1.0.0"\nstatus: "active"\nmeta:\n'
           '  name: "X"\n  description: d\n  tags:\n' + "    - a\n" * n(3_000_000)
           + 'type: "retrieval"\n---\nbody\n')
+
+
+
+def code_blocks(root, count):
+    """The Markdown bodies of "Dense files, sixth pass: code blocks", `count` blocks each."""
+    def blocks(language):
+        return ("```" + language + "\n" + COMMAND + "\n```\n\n") * count
+    skill = "skills/big/SKILL.md"
+    write(root, "skill-bash/" + skill, SKILL + blocks("bash"))
+    write(root, "skill-python/" + skill, SKILL + blocks("python"))
+    write(root, "skill-plain/" + skill, SKILL + blocks(""))
+    write(root, "skill-indented/" + skill, SKILL + ("    " + COMMAND + "\n\n") * count)
+    write(root, "request/requests/TR-20250131-140500Z-big.md", REQUEST + blocks("bash"))
+    write(root, "tool-md/tools/big.tool.md", TOOL_MD + blocks("bash"))
 
 
 if __name__ == "__main__":
