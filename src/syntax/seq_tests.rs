@@ -7,6 +7,12 @@ fn parse(text: &str) -> Node {
 }
 
 /// Each item's text, read back through its span (the parse was at offset 3).
+/// A YAML document whose key `k` is the block list of `items`.
+fn yaml_list(items: &[&str]) -> String {
+    let lines: String = items.iter().map(|l| format!("  - {l}\n")).collect();
+    format!("k:\n{lines}")
+}
+
 fn texts(text: &str, items: impl Iterator<Item = Node>) -> Vec<&str> {
     items
         .map(|n| &text[n.span().start - 3..n.span().end - 3])
@@ -121,13 +127,7 @@ fn lists_and_empty_mappings_without_text_are_packed() {
 fn a_long_yaml_list_is_packed_once_long_and_reads_the_same() {
     let items = ["a", "1", "'q'", "[1, 2]", "~", "true", "\"b\\n\""];
     let lines: Vec<&str> = items.iter().copied().cycle().take(PACK_FROM + 9).collect();
-    let text = format!(
-        "k:\n{}",
-        lines
-            .iter()
-            .map(|l| format!("  - {l}\n"))
-            .collect::<String>()
-    );
+    let text = yaml_list(&lines);
     let root = yaml::parse(&text, 0).root.expect("parses");
     let list = root.value("k").and_then(Node::as_list).expect("a list");
     assert!(list.flat() && !list.all_plain());
@@ -142,13 +142,7 @@ fn a_long_yaml_list_is_packed_once_long_and_reads_the_same() {
     for odd in ["{x: 1}", "[y]", "z: 1"] {
         let mut with_key = lines.clone();
         with_key[PACK_FROM + 4] = odd;
-        let text = format!(
-            "k:\n{}",
-            with_key
-                .iter()
-                .map(|l| format!("  - {l}\n"))
-                .collect::<String>()
-        );
+        let text = yaml_list(&with_key);
         let root = yaml::parse(&text, 0).root.expect("parses");
         let list = root.value("k").and_then(Node::as_list).expect("a list");
         assert!(!list.flat(), "{odd}");
