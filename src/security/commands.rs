@@ -126,19 +126,13 @@ pub(super) fn told_in<'t>(
         ..Found::default()
     };
     // Capped as they come: a batch of thousands of tags may each tell of a command.
-    let mut cap_at = out.len() + CAP_EVERY;
+    let mut capper = super::Capper::new(out);
     for text in texts.iter().filter(|t| t.kind == TextKind::Instructions) {
         told::check(text, out, &mut found);
-        if out.len() >= cap_at {
-            super::capped(out);
-            cap_at = out.len() + CAP_EVERY;
-        }
+        capper.grown(out);
     }
     found
 }
-
-/// Findings a batch of texts adds before they are capped again.
-const CAP_EVERY: usize = 256;
 
 /// A cheap test that a description may tell the model to run something: a code span, a
 /// URL, a pipe or substitution, an inline script, a shell named. Most descriptions have
