@@ -126,9 +126,9 @@ impl Reach {
                 let mut out = Map::new();
                 for e in entries.iter() {
                     if self.whole(&e.key) {
-                        out.insert(e.key.to_string(), e.value.to_json());
+                        out.insert(String::from(e.key.as_str()), e.value.to_json());
                     } else if let Some(v) = self.deep(&e.value) {
-                        out.insert(e.key.to_string(), v);
+                        out.insert(String::from(e.key.as_str()), v);
                     }
                 }
                 Value::Object(out)
@@ -149,9 +149,9 @@ impl Reach {
                 let mut out = Map::new();
                 for e in entries.iter() {
                     if self.anywhere.iter().any(|a| a == e.key.as_str()) {
-                        out.insert(e.key.to_string(), e.value.to_json());
+                        out.insert(String::from(e.key.as_str()), e.value.to_json());
                     } else if let Some(v) = self.deep(&e.value) {
-                        out.insert(e.key.to_string(), v);
+                        out.insert(String::from(e.key.as_str()), v);
                     }
                 }
                 (!out.is_empty()).then_some(Value::Object(out))

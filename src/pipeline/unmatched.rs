@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::config::tree::ConfigTree;
-use crate::custom::rule::CustomRule;
+use crate::custom::rule::{CustomRule, Plan};
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
 use crate::rules::syntax::CUSTOM_RULE_SELECTS_NOTHING;
@@ -18,6 +18,14 @@ struct Seen {
     read: usize,
     /// It selected something in one of them.
     matched: bool,
+}
+
+/// What the run saw of one plan: the files it was the plan of, and the codes of the rules
+/// that selected something in one of them.
+struct PlanSeen {
+    plan: Arc<Plan>,
+    read: usize,
+    matched: Vec<&'static str>,
 }
 
 /// True when `given` selects wherever something appears (a descendant `..`, a filter
@@ -35,21 +43,39 @@ pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> 
     if !configs.has_custom_rules() {
         return Vec::new();
     }
-    // By the rule itself: two configurations may declare different rules with one code.
-    let mut seen: HashMap<*const CustomRule, Seen> = HashMap::new();
+    // Files are counted by plan (one configuration's rules on one format) first: a
+    // repository has a few plans and thousands of files.
+    let mut by_plan: HashMap<*const Plan, PlanSeen> = HashMap::new();
     for r in results {
         let plan = configs
             .for_path(&r.file.path)
             .custom
             .plan(r.file.format.as_str());
-        for rule in plan.on_file.iter().chain(&plan.on_tools) {
+        let entry = by_plan
+            .entry(Arc::as_ptr(&plan))
+            .or_insert_with(|| PlanSeen {
+                plan,
+                read: 0,
+                matched: Vec::new(),
+            });
+        entry.read += 1;
+        for code in &r.custom_matched {
+            if !entry.matched.contains(code) {
+                entry.matched.push(code);
+            }
+        }
+    }
+    // By the rule itself: two configurations may declare different rules with one code.
+    let mut seen: HashMap<*const CustomRule, Seen> = HashMap::new();
+    for p in by_plan.values() {
+        for rule in p.plan.on_file.iter().chain(&p.plan.on_tools) {
             let entry = seen.entry(Arc::as_ptr(rule)).or_insert_with(|| Seen {
                 rule: Arc::clone(rule),
                 read: 0,
                 matched: false,
             });
-            entry.read += 1;
-            entry.matched |= r.custom_matched.contains(&rule.rule.code);
+            entry.read += p.read;
+            entry.matched |= p.matched.contains(&rule.rule.code);
         }
     }
     let mut out: Vec<Diagnostic> = seen

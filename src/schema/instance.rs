@@ -139,7 +139,7 @@ impl<'n> Instance<'n> {
                         self.path.push(Step::Key(&e.key));
                         let value = self.keyword(&e.key, &e.value);
                         self.path.pop();
-                        (e.key.to_string(), value)
+                        (String::from(e.key.as_str()), value)
                     })
                     .collect::<Map<String, Value>>(),
             ),
@@ -150,7 +150,7 @@ impl<'n> Instance<'n> {
                         self.path.push(Step::Key(&e.key));
                         let value = self.convert(&e.value, Role::Schema);
                         self.path.pop();
-                        (e.key.to_string(), value)
+                        (String::from(e.key.as_str()), value)
                     })
                     .collect(),
             ),

@@ -283,13 +283,15 @@ impl Builder<'_> {
                 entries, key, seen, ..
             }) => match key.take() {
                 None => {
-                    let text = match &node.kind {
-                        NodeKind::String(s) => s.to_string(),
+                    let span = node.span();
+                    // The key's node is done with: its text is moved, not copied.
+                    let text = match node.kind {
+                        NodeKind::String(s) => s.into_string(),
                         NodeKind::Null => String::new(),
                         NodeKind::Bool(b) => b.to_string(),
                         NodeKind::Number(_) => self
                             .text
-                            .get(node.span().start - self.base..node.span().end - self.base)
+                            .get(span.start - self.base..span.end - self.base)
                             .unwrap_or_default()
                             .to_string(),
                         NodeKind::Seq(_) | NodeKind::Map(_) => {
@@ -298,13 +300,13 @@ impl Builder<'_> {
                                 message:
                                     "a mapping key must be a plain value, not a list or mapping"
                                         .into(),
-                                span: node.span(),
+                                span,
                                 related: None,
                                 explain: None,
                             });
                         }
                     };
-                    *key = Some((text, node.span()));
+                    *key = Some((text, span));
                 }
                 Some((k, key_span)) => {
                     if let Some(first) = seen.get(&k) {
