@@ -5,6 +5,7 @@
 
 use super::templates::{Reference, dollar_references};
 use crate::analysis::names::did_you_mean;
+use crate::analysis::registry;
 use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{Lowerer, replace_text, span_in_value};
 use crate::rules::mcp as rules;
@@ -55,26 +56,19 @@ impl Inputs {
 
     /// The inputs `written`, in order: the first of each id, and the later ones apart.
     pub(super) fn written(mut list: Vec<Input>) -> (Inputs, Vec<Repeat>) {
-        let mut by_id: Vec<usize> = (0..list.len()).collect();
-        by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id).then(a.cmp(&b)));
         let mut keep = vec![true; list.len()];
-        let mut repeats = Vec::new();
-        for same in by_id.chunk_by(|&a, &b| list[a].id == list[b].id) {
-            for &again in same.iter().skip(1) {
-                keep[again] = false;
-                repeats.push((again, list[same[0]].span));
-            }
-        }
-        repeats.sort_unstable_by_key(|&(again, _)| again);
-        let repeats = repeats
+        let repeats = registry::duplicates(list.iter().map(|i| Some(((), i.id.as_str()))))
             .into_iter()
-            .map(|(again, first)| Repeat {
-                again: Input {
-                    id: list[again].id.clone(),
-                    span: list[again].span,
-                    used: false,
-                },
-                first,
+            .map(|d| {
+                keep[d.again] = false;
+                Repeat {
+                    again: Input {
+                        id: list[d.again].id.clone(),
+                        span: list[d.again].span,
+                        used: false,
+                    },
+                    first: list[d.first].span,
+                }
             })
             .collect();
         let mut at = 0;
@@ -83,8 +77,7 @@ impl Inputs {
             keep[at - 1]
         });
         // The places in the list without its repeats.
-        by_id.clear();
-        by_id.extend(0..list.len());
+        let mut by_id: Vec<usize> = (0..list.len()).collect();
         by_id.sort_by(|&a, &b| list[a].id.cmp(&list[b].id));
         let inputs = Inputs {
             list,
