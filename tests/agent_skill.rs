@@ -366,3 +366,31 @@ fn real_world_skills_give_exactly_their_true_findings() {
         assert_eq!(lines(&report), *want, "{folder}");
     }
 }
+
+/// A file nothing leads to is named by its path alone in the human output: it is not read,
+/// so there is no line of it to show, only the skill it ships with.
+#[test]
+fn a_stray_file_is_shown_by_its_path_beside_its_skill() {
+    let repo = Repo::with(&[
+        (SKILL, &skill_md("# PDF tools\n")),
+        (".claude/skills/pdf-tools/notes.txt", "later\n"),
+    ]);
+    let (_, human, _) = common::change::toolc(&repo.root, &["check", "--no-cache"]);
+    let stray = human
+        .split("\n\n")
+        .find(|d| d.contains("[unreferenced-skill-file]"))
+        .unwrap_or_else(|| panic!("no SKL018 in:\n{human}"));
+    let lines: Vec<&str> = stray.lines().collect();
+    assert_eq!(
+        lines[1], " --> .claude/skills/pdf-tools/notes.txt",
+        "{stray}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.trim_start().starts_with("1 |")),
+        "{stray}"
+    );
+    assert!(
+        stray.contains(&format!("::: {SKILL}:2:7")),
+        "the skill it ships with: {stray}"
+    );
+}

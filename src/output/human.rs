@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
 use crate::diagnostics::{Diagnostic, Related, Summary, visible};
 use crate::rules::Severity;
@@ -262,10 +262,15 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
         );
     }
     let title = format!("{} [{}]", visible(&d.message), d.rule.name);
-    let mut group = level(d.severity)
-        .primary_title(title)
-        .id(d.rule.code)
-        .element(snippet);
+    let group = level(d.severity).primary_title(title).id(d.rule.code);
+    // A finding on a file that is not read (a stray file beside a skill) has no line to
+    // show: its path alone, above the places in other files that say why. (Alone, a path
+    // would be drawn without a gutter: an empty file keeps its empty line 1.)
+    let mut group = if w.text.is_empty() && same_file.is_empty() && !others.is_empty() {
+        group.element(Origin::path(visible(d.file.display()).into_owned()))
+    } else {
+        group.element(snippet)
+    };
     let windows: Vec<_> = others
         .iter()
         .map(|(r, at)| (window(&r.file, &[*at]), *r, *at, visible(&r.message)))
