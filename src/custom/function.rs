@@ -8,7 +8,7 @@ use regex::Regex;
 use serde_json::Value;
 use toml::Spanned;
 
-use super::rule::RuleError;
+use super::error::RuleError;
 
 /// The functions, as `then.function` names them.
 pub(crate) const NAMES: &[&str] = &[

@@ -6,9 +6,11 @@
 //! registry knows (`crate::rules::custom`), so selecting, severities, suppressions and every
 //! output format treat it like any other.
 
+pub(crate) mod error;
 pub(crate) mod function;
 pub(crate) mod given;
 pub(crate) mod page;
+pub(crate) mod parts;
 pub(crate) mod reach;
 pub(crate) mod rule;
 pub(crate) mod subject;
@@ -26,7 +28,8 @@ use crate::ir::Lowered;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
 use given::Step;
-use rule::{CustomRule, Part, Then};
+use parts::{Part, Then};
+use rule::CustomRule;
 use subject::Subject;
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value

@@ -2,7 +2,7 @@
 //! shape of a built-in rule's page.
 
 use super::function::Function;
-use super::rule::{SubjectKind, Then};
+use super::parts::{SubjectKind, Then};
 use crate::rules::Severity;
 
 /// What a custom rule's page says.

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::given::{bracketed, shorthand};
-use super::rule::{Part, Then};
+use super::parts::{Part, Then};
 use crate::syntax::{Node, NodeKind};
 
 /// The part of a subject some rules read.

@@ -4,16 +4,17 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 
-use super::function::{Function, compile_function};
+use super::error::{RuleError, error};
+use super::function::compile_function;
 use super::given::Given;
 use super::page;
+use super::parts::{Part, SubjectKind, Then, field_path};
 use super::reach::Reach;
 use crate::rules::{self, Rule, Severity};
 use crate::source::{FormatId, SourceFile, Span};
@@ -68,48 +69,6 @@ impl<'de> Deserialize<'de> for Thens {
         }
         deserializer.deserialize_any(OneOrMany)
     }
-}
-
-/// What a rule reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SubjectKind {
-    /// toolc's format-neutral view of each tool (and of each Agent Skill).
-    Tool,
-    /// Each file's own tree, as JSON.
-    File,
-}
-
-impl SubjectKind {
-    /// The name written in `subject`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SubjectKind::Tool => "tool",
-            SubjectKind::File => "file",
-        }
-    }
-}
-
-/// A step of a field path (`risk.level`).
-pub(crate) type FieldPath = Vec<String>;
-
-/// One compiled `then`.
-#[derive(Debug)]
-pub struct Then {
-    /// The field of the node to check (`None`: the node itself).
-    pub field: Option<FieldPath>,
-    /// The field as written.
-    pub field_text: Option<String>,
-    /// What must hold of it.
-    pub function: Function,
-}
-
-/// A piece of a message: text, or a field of the node in `{…}`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Part {
-    /// Text as written.
-    Text(String),
-    /// `{field}` (a dotted path).
-    Field(FieldPath),
 }
 
 /// A compiled custom rule.
@@ -249,21 +208,6 @@ impl CustomRules {
     }
 }
 
-/// A problem with a custom rule: where in `toolc.toml` (bytes of the file body) and what.
-pub(crate) struct RuleError {
-    /// The bytes, relative to the file's body (after a byte-order mark).
-    pub span: Range<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-fn error(span: Range<usize>, message: impl Into<String>) -> RuleError {
-    RuleError {
-        span,
-        message: message.into(),
-    }
-}
-
 /// The letters before a code's digits must not begin with a built-in family (`SEC`, `DOJ`,
 /// …) nor `ALL`: `--select SEC` would select the rule too.
 fn check_code(code: &Spanned<String>) -> Result<(), RuleError> {
@@ -322,12 +266,6 @@ fn check_name(name: &Spanned<String>) -> Result<(), RuleError> {
         ));
     }
     Ok(())
-}
-
-/// Split a dotted field path; `None` when a step is empty.
-pub(crate) fn field_path(text: &str) -> Option<FieldPath> {
-    let steps: Vec<String> = text.split('.').map(str::to_string).collect();
-    (!steps.iter().any(String::is_empty)).then_some(steps)
 }
 
 /// Split a message at its `{field}` placeholders (`{{` and `}}` are braces).

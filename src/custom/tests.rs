@@ -73,7 +73,7 @@ fn a_skill_tree_is_its_front_matter() {
 #[test]
 fn lookups_and_messages() {
     let node = json!({"name": "n", "risk": {"level": "LOW"}, "n": 3});
-    let path = |s: &str| rule::field_path(s).expect("path");
+    let path = |s: &str| parts::field_path(s).expect("path");
     assert_eq!(lookup(&node, &path("risk.level")).0, Some(&json!("LOW")));
     let (missing, steps) = lookup(&node, &path("risk.owner.name"));
     assert_eq!(missing, None);
@@ -93,7 +93,7 @@ fn lookups_and_messages() {
 /// The JSON a rule with `given` and a `then` on `field` reads of `text` (a cycod tool).
 fn reached(given: &str, field: Option<&str>, text: &str) -> serde_json::Value {
     let then = Then {
-        field: field.and_then(rule::field_path),
+        field: field.and_then(parts::field_path),
         field_text: field.map(str::to_string),
         function: function::Function::Truthy,
     };

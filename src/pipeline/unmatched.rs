@@ -98,8 +98,8 @@ pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> 
                 "with `subject = \"{}\"` the rule reads {}",
                 rule.subject.as_str(),
                 match rule.subject {
-                    crate::custom::rule::SubjectKind::Tool => "toolc's view of each tool: `name`, `description`, `parameters`, `commands`, … (not the file's own keys)",
-                    crate::custom::rule::SubjectKind::File => "each file's own tree (the front matter of a Markdown file), with its own keys",
+                    crate::custom::parts::SubjectKind::Tool => "toolc's view of each tool: `name`, `description`, `parameters`, `commands`, … (not the file's own keys)",
+                    crate::custom::parts::SubjectKind::File => "each file's own tree (the front matter of a Markdown file), with its own keys",
                 }
             ))
             .help("check the JSONPath against the subject (docs/custom-rules.md lists the fields of each), or its `formats`")
