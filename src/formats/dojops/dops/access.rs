@@ -2,13 +2,14 @@
 //! key each gets its diagnostic with the fix, so the concern files only say what a field must
 //! be.
 
-use super::version::V1_KEYS;
 use super::{SHAPE, Skill};
 use crate::formats::fields::{Lowerer, MapRef, Site, join_path};
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind, Number};
 
-const IGNORED_KEY: &str = "DojOps drops keys it does not know, so this one has no effect";
+/// The note of DOJ007 on a key DojOps does not know.
+pub(super) const IGNORED_KEY: &str =
+    "DojOps drops keys it does not know, so this one has no effect";
 
 /// The value types a field can expect, each with its wording and its usual fix.
 #[derive(Clone, Copy)]
@@ -288,24 +289,6 @@ impl SkillLowerer<'_> {
     pub(super) fn optional_enum(&mut self, map: MapRef<'_>, key: &str, allowed: &[&str]) {
         if let Some(e) = map.node.get(key) {
             self.enumeration(&e.value, &join_path(map.path, key), allowed, None);
-        }
-    }
-
-    /// DOJ007 for keys outside `known`, noting what v2 does instead of a v1 key.
-    pub(super) fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str]) {
-        let mark = self.lw.diags.len();
-        self.lw.unknown_keys(map, known, IGNORED_KEY);
-        let Some(entries) = map.node.as_map() else {
-            return;
-        };
-        let unknown = entries.iter().filter(|e| !known.contains(&e.key.as_str()));
-        for (d, entry) in self.lw.diags.iter_mut().skip(mark).zip(unknown) {
-            if let Some((_, note)) = V1_KEYS.iter().find(|(k, _)| *k == entry.key) {
-                d.notes.push((*note).to_string());
-                if d.help.is_none() {
-                    d.help = Some(format!("remove `{}`", entry.key));
-                }
-            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! to v2; a v1 key in a v2 file gets a note saying what v2 does instead.
 
 use super::Gate;
-use super::access::SkillLowerer;
+use super::access::{IGNORED_KEY, SkillLowerer};
 use crate::diagnostics::Diagnostic;
 use crate::formats::fields::MapRef;
 use crate::rules::dojops as doj;
@@ -13,7 +13,7 @@ use crate::syntax::Node;
 
 /// Keys that only `.dops` v1 had, and what v2 does instead: worth saying when one of them
 /// turns up as an unknown key in a v2 file.
-pub(super) const V1_KEYS: &[(&str, &str)] = &[
+const V1_KEYS: &[(&str, &str)] = &[
     (
         "input",
         "`input` is a `.dops` v1 key; v2 has no typed inputs: describe what the skill needs in `## Prompt`",
@@ -45,6 +45,24 @@ pub(super) const V1_KEYS: &[(&str, &str)] = &[
 ];
 
 impl SkillLowerer<'_> {
+    /// DOJ007 for keys outside `known`, noting what v2 does instead of a v1 key.
+    pub(super) fn unknown_keys(&mut self, map: MapRef<'_>, known: &[&str]) {
+        let mark = self.lw.diags.len();
+        self.lw.unknown_keys(map, known, IGNORED_KEY);
+        let Some(entries) = map.node.as_map() else {
+            return;
+        };
+        let unknown = entries.iter().filter(|e| !known.contains(&e.key.as_str()));
+        for (d, entry) in self.lw.diags.iter_mut().skip(mark).zip(unknown) {
+            if let Some((_, note)) = V1_KEYS.iter().find(|(k, _)| *k == entry.key) {
+                d.notes.push((*note).to_string());
+                if d.help.is_none() {
+                    d.help = Some(format!("remove `{}`", entry.key));
+                }
+            }
+        }
+    }
+
     /// DOJ019: `dops` must be exactly `v2`. A v1 file gets one error with the migration and
     /// nothing else: every other v2 rule would fire on it and bury the one fix that matters.
     pub(super) fn version(&mut self, root: MapRef<'_>) -> Gate {
