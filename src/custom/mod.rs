@@ -149,7 +149,7 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
 /// The fingerprint of the custom rules that read `file` (a path of format `format`): what a
 /// cached result of it must have been checked under.
 pub(crate) fn fingerprint(configs: &ConfigTree, file: &Path, format: FormatId) -> u64 {
-    configs.for_path(file).custom.fingerprint(format.as_str())
+    configs.for_path(file).custom.plan(format).fingerprint
 }
 
 /// What the custom rules found in one file.
@@ -182,12 +182,7 @@ pub(crate) fn check_one<'a>(
     kept: Option<Node>,
     lower: &dyn Fn() -> Vec<Lowered<'a>>,
 ) -> Checked {
-    let plan_of = |file: &SourceFile| {
-        configs
-            .for_path(&file.path)
-            .custom
-            .plan(file.format.as_str())
-    };
+    let plan_of = |file: &SourceFile| configs.for_path(&file.path).custom.plan(file.format);
     let mut checked = Checked::default();
     let plan = plan_of(file);
     let (on_file, on_tools) = (&plan.on_file, &plan.on_tools);

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -116,15 +116,21 @@ impl CustomRule {
 #[derive(Debug, Clone, Default)]
 pub struct CustomRules {
     rules: Arc<[Arc<CustomRule>]>,
-    /// The plan of each format a file of which was checked: worked out once, not per file.
-    plans: Arc<Mutex<Vec<Arc<Plan>>>>,
+    /// The plan of each format a file of which was checked (at `FormatId as usize`): worked
+    /// out once, not per file, and read by every file without a lock.
+    plans: Arc<[OnceLock<Arc<Plan>>]>,
 }
+
+/// Slots for the plans of formats: more than there are formats (a format past them has its
+/// plan worked out each time it is asked for).
+const PLAN_SLOTS: usize = 16;
 
 /// The rules that read one format, by subject, with what each group reads together.
 #[derive(Debug)]
 pub struct Plan {
-    /// The format.
-    format: &'static str,
+    /// The fingerprint of these rules: 0 when there are none, and another number whenever
+    /// one of them changes, is added or goes.
+    pub fingerprint: u64,
     /// The rules on a file's own tree.
     pub on_file: Vec<Arc<CustomRule>>,
     /// What they read.
@@ -139,7 +145,7 @@ impl CustomRules {
     fn new(rules: Vec<Arc<CustomRule>>) -> CustomRules {
         CustomRules {
             rules: rules.into(),
-            plans: Arc::default(),
+            plans: (0..PLAN_SLOTS).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -148,28 +154,21 @@ impl CustomRules {
         self.rules.is_empty()
     }
 
-    /// The fingerprint of the rules that read files (or tools) of `format`: 0 when none
-    /// does, and another number whenever one of them changes, is added or goes.
-    pub fn fingerprint(&self, format: &str) -> u64 {
-        self.iter()
-            .filter(|r| r.applies_to(format))
-            .fold(0u64, |acc, r| {
-                acc.rotate_left(7) ^ r.fingerprint.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            })
+    /// The rules that read files (or tools) of `format`, by subject.
+    pub fn plan(&self, format: FormatId) -> Arc<Plan> {
+        match self.plans.get(format as usize) {
+            Some(slot) => Arc::clone(slot.get_or_init(|| Arc::new(self.make_plan(format)))),
+            None => Arc::new(self.make_plan(format)),
+        }
     }
 
-    /// The rules that read files (or tools) of `format`, by subject.
-    pub fn plan(&self, format: &'static str) -> Arc<Plan> {
-        // A poisoned lock only means another thread panicked while pushing a plan.
-        let mut plans = self.plans.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(plan) = plans.iter().find(|p| p.format == format) {
-            return Arc::clone(plan);
-        }
+    fn make_plan(&self, format: FormatId) -> Plan {
+        let name = format.as_str();
         let group = |kind: SubjectKind| -> (Vec<Arc<CustomRule>>, Reach) {
             let rules: Vec<Arc<CustomRule>> = self
                 .rules
                 .iter()
-                .filter(|r| r.subject == kind && r.applies_to(format))
+                .filter(|r| r.subject == kind && r.applies_to(name))
                 .cloned()
                 .collect();
             let mut reach = Reach::default();
@@ -178,15 +177,20 @@ impl CustomRules {
         };
         let (on_file, file_reach) = group(SubjectKind::File);
         let (on_tools, tool_reach) = group(SubjectKind::Tool);
-        let plan = Arc::new(Plan {
-            format,
+        let fingerprint = self
+            .rules
+            .iter()
+            .filter(|r| r.applies_to(name))
+            .fold(0u64, |acc, r| {
+                acc.rotate_left(7) ^ r.fingerprint.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            });
+        Plan {
+            fingerprint,
             on_file,
             file_reach,
             on_tools,
             tool_reach,
-        });
-        plans.push(Arc::clone(&plan));
-        plan
+        }
     }
 
     /// The rules.

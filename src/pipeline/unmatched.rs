@@ -47,10 +47,7 @@ pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> 
     // repository has a few plans and thousands of files.
     let mut by_plan: HashMap<*const Plan, PlanSeen> = HashMap::new();
     for r in results {
-        let plan = configs
-            .for_path(&r.file.path)
-            .custom
-            .plan(r.file.format.as_str());
+        let plan = configs.for_path(&r.file.path).custom.plan(r.file.format);
         let entry = by_plan
             .entry(Arc::as_ptr(&plan))
             .or_insert_with(|| PlanSeen {
