@@ -1,7 +1,7 @@
 //! What runs: the command options and settings of the tool and of each step, the steps
 //! themselves, and which command wins when several are set.
 
-use std::collections::HashMap;
+use compact_str::{CompactString, format_compact};
 
 use super::NameRef;
 use super::lower::{Command, Cx, Field, Level, REJECTED, SCRIPTS, StepName, first_key};
@@ -49,7 +49,9 @@ impl<'a> Cx<'a> {
             let Some(text) = self.string(&e.value, &join_path(&path, key)) else {
                 continue;
             };
-            if SCRIPTS.contains(key) {
+            // Only a value with a brace can hold a `{…}` reference: a tool of millions of
+            // steps held a field for each.
+            if SCRIPTS.contains(key) && text.contains('{') {
                 fields.push(Field {
                     node: &e.value,
                     step,
@@ -62,16 +64,15 @@ impl<'a> Cx<'a> {
                 text,
             });
         }
-        // Room for the one or two a level has, not the four a push makes: a tool of many
-        // steps holds a level for each.
-        commands.shrink_to_fit();
         let shell = node.get("shell").and_then(|e| {
             self.string(&e.value, &join_path(&path, "shell"))
                 .map(|_| &e.value)
         });
         for key in ["input", "working-directory"] {
             if let Some(e) = node.get(key)
-                && self.string(&e.value, &join_path(&path, key)).is_some()
+                && self
+                    .string(&e.value, &join_path(&path, key))
+                    .is_some_and(|t| t.contains('{'))
             {
                 fields.push(Field {
                     node: &e.value,
@@ -110,7 +111,9 @@ impl<'a> Cx<'a> {
         }
         Level {
             anchor,
-            commands,
+            // Room for the one or two a level has, not the four a push makes: a tool of
+            // many steps holds a level for each.
+            commands: commands.into_boxed_slice(),
             shell,
         }
     }
@@ -230,54 +233,75 @@ impl<'a> Cx<'a> {
         // Exact room: grown by doubling, a tool of many steps held up to twice their room.
         let mut levels = Vec::with_capacity(items.len());
         let mut names: Vec<StepName> = Vec::with_capacity(items.len());
-        // Each name's first step, looked up rather than searched for (a tool of a hundred
-        // thousand steps took minutes).
-        let mut first_named: HashMap<String, Span> = HashMap::new();
+        // Which names are written (the rest are `step{n}`), for CYC008's message.
+        let mut written_names: Vec<bool> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let ipath = format!("{spath}[{i}]");
             let anchor = first_key(item);
             let Some(map) = self.lw.as_map(item, item.span(), &ipath) else {
                 names.push(StepName {
-                    name: format!("step{}", i + 1),
+                    name: format_compact!("step{}", i + 1),
                     span: item.span(),
                 });
+                written_names.push(false);
                 continue;
             };
             self.lw.unknown_keys(map, &keys, REJECTED);
             let written = item.get("name").and_then(|n| {
                 self.string(&n.value, &join_path(&ipath, "name"))
                     .filter(|s| !s.trim().is_empty())
-                    .map(|s| (s.trim().to_string(), n.value.span()))
+                    .map(|s| (CompactString::from(s.trim()), n.value.span()))
             });
-            let explicit = written.is_some();
-            let (name, span) = written.unwrap_or_else(|| (format!("step{}", i + 1), anchor));
-            if let Some(first) = first_named.get(&name) {
-                let message = if explicit {
-                    format!("a step named `{name}` is already defined in this tool")
-                } else {
-                    format!(
-                        "step {} has no name, so it is called `{name}`, a name an earlier step already has",
-                        i + 1
-                    )
-                };
-                let d = self
-                    .diag(&rules::DUPLICATE_STEP_NAME, span, message)
-                    .label("duplicate step name")
-                    .related(self.file(), *first, "first defined here")
-                    .note("cycod rejects a tool whose steps share a name: `{step.output}` could not tell them apart")
-                    .help("give each step its own `name`");
-                self.push(d);
-            }
-            first_named.entry(name.clone()).or_insert(span);
-            names.push(StepName {
-                name: name.clone(),
-                span,
-            });
+            written_names.push(written.is_some());
+            let (name, span) = written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
             let level = self.level(item, anchor, ipath, Some(i), fields);
             self.step_command(&level, &name);
+            names.push(StepName { name, span });
             levels.push(level);
         }
+        self.duplicate_steps(&names, &written_names);
         (levels, names)
+    }
+
+    /// CYC008: each step whose name an earlier step has, in step order. Found by sorting
+    /// the steps by name (a table of every name was most of a tool of millions of steps'
+    /// peak; before it, each name was compared with every earlier one).
+    fn duplicate_steps(&mut self, names: &[StepName], written: &[bool]) {
+        let mut order: Vec<u32> = (0..names.len())
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
+        let name = |i: u32| names.get(i as usize).map_or("", |s| s.name.as_str());
+        order.sort_unstable_by(|a, b| name(*a).cmp(name(*b)).then(a.cmp(b)));
+        // (the step again, the first step of its name)
+        let mut again: Vec<(u32, u32)> = Vec::new();
+        for group in order.chunk_by(|a, b| name(*a) == name(*b)) {
+            if let [first, rest @ ..] = group {
+                again.extend(rest.iter().map(|i| (*i, *first)));
+            }
+        }
+        again.sort_unstable();
+        for (i, first) in again {
+            let (Some(step), Some(first)) = (names.get(i as usize), names.get(first as usize))
+            else {
+                continue;
+            };
+            let name = &step.name;
+            let message = if written.get(i as usize).copied().unwrap_or(false) {
+                format!("a step named `{name}` is already defined in this tool")
+            } else {
+                format!(
+                    "step {} has no name, so it is called `{name}`, a name an earlier step already has",
+                    i + 1
+                )
+            };
+            let d = self
+                .diag(&rules::DUPLICATE_STEP_NAME, step.span, message)
+                .label("duplicate step name")
+                .related(self.file(), first.span, "first defined here")
+                .note("cycod rejects a tool whose steps share a name: `{step.output}` could not tell them apart")
+                .help("give each step its own `name`");
+            self.push(d);
+        }
     }
 
     /// CYC005 and CYC007 for one step.
@@ -379,7 +403,7 @@ fn collect_strings<'n>(node: &'n Node, step: Option<usize>, fields: &mut Vec<Fie
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         match &n.kind {
-            NodeKind::String(_) => fields.push(Field { node: n, step }),
+            NodeKind::String(s) if s.contains('{') => fields.push(Field { node: n, step }),
             NodeKind::Seq(items) => stack.extend(items.iter().rev()),
             NodeKind::Map(entries) => stack.extend(entries.iter().rev().map(|e| &e.value)),
             _ => {}

@@ -97,7 +97,8 @@ pub(super) struct Param<'n> {
 
 /// A step's name (given, or `step{n}`) and where to point for it.
 pub(super) struct StepName {
-    pub(super) name: String,
+    /// Held in place up to 24 bytes: a tool may have millions of steps.
+    pub(super) name: compact_str::CompactString,
     pub(super) span: Span,
 }
 
@@ -114,7 +115,7 @@ pub(super) struct Command<'n> {
 pub(super) struct Level<'n> {
     /// Where to point when the level lacks something.
     pub(super) anchor: Span,
-    pub(super) commands: Vec<Command<'n>>,
+    pub(super) commands: Box<[Command<'n>]>,
     pub(super) shell: Option<&'n Node>,
 }
 

@@ -95,14 +95,16 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         return FileResult::new(file, diagnostics, Item::none());
     };
     let (mut tool, found) = lower::check_file(&file, &root);
-    tool.doc = Some(doc::ToolDoc::lower(&root));
     let stem = tool
         .name
         .as_ref()
         .filter(|n| !n.explicit)
         .map(|n| n.value.clone());
+    // The texts before the document: both are a few words a step, and the texts are let go
+    // once checked (a tool of millions of steps held both with its tree).
     tool.texts =
         crate::security::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
+    tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
     let mut result = FileResult::new(file, diagnostics, Item::new(tool));
     result.trees = Some(Box::new(crate::formats::format::Trees {
