@@ -3,7 +3,6 @@
 
 use compact_str::{CompactString, format_compact};
 
-use super::NameRef;
 use super::lower::{Command, Cx, Field, Level, REJECTED, SCRIPTS, StepName, first_key};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
@@ -103,11 +102,9 @@ impl<'a> Cx<'a> {
                 .iter()
                 .find(|c| c.key == "tool" && !c.text.trim().is_empty())
         {
-            self.tool.tool_references.push(NameRef {
-                name: c.text.trim().to_string(),
-                span: c.node.span(),
-                key: join_path(&path, "tool"),
-            });
+            self.tool
+                .tool_references
+                .push(c.text.trim(), c.node.span(), &join_path(&path, "tool"));
         }
         Level {
             anchor,

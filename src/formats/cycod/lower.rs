@@ -64,6 +64,8 @@ pub(super) fn check_file(file: &Arc<SourceFile>, root: &Node) -> (Tool, Vec<Diag
     let anchor = first_key(root);
     let name = cx.definition(root, anchor, "", Some(&stem));
     cx.tool.name = name;
+    cx.tool.tool_references.shrink();
+    cx.tool.mcp_references.shrink();
     (cx.tool, cx.lw.diags.into_vec())
 }
 
