@@ -6,53 +6,81 @@ use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{join_path, replace_exact, replace_text};
 use crate::rules::cycod as rules;
 use crate::source::Span;
-use crate::syntax::Node;
+use crate::syntax::{Item, Node};
 
 const PLATFORMS: &[&str] = &["windows", "linux", "macos"];
 
 impl Cx<'_> {
-    /// `platforms`: CYC017. Returns the valid platforms and the list's span, if set.
-    pub(super) fn platforms(&mut self, node: &Node, path: &str) -> Option<(Vec<String>, Span)> {
+    /// `platforms`: CYC017. Returns the valid platforms (each once, as meant where
+    /// misspelt) and the list's span, if set. The list is read item by item, and findings
+    /// past the cap are only counted: a list of millions held a string for each.
+    pub(super) fn platforms(
+        &mut self,
+        node: &Node,
+        path: &str,
+    ) -> Option<(Vec<&'static str>, Span)> {
         let e = node.get("platforms")?;
         let ppath = join_path(path, "platforms");
-        let items = self.lw.str_list(&e.value, &ppath, false);
-        e.value.as_seq()?;
-        let mut valid = Vec::new();
-        for (value, span) in items {
-            if PLATFORMS.contains(&value) {
-                valid.push(value.to_string());
-                continue;
-            }
-            let lower = value.to_ascii_lowercase();
-            let hint = match lower.as_str() {
-                "win" | "win32" | "win64" | "windows" => Some("windows"),
-                "osx" | "mac" | "darwin" | "macos" => Some("macos"),
-                "unix" | "ubuntu" | "debian" | "linux" => Some("linux"),
-                other => did_you_mean(other, PLATFORMS.iter().copied()),
+        let Some(items) = e.value.as_list() else {
+            self.lw.wrong_type(&e.value, &ppath, "a list of strings");
+            return None;
+        };
+        let mut valid: Vec<&'static str> = Vec::new();
+        for (i, item) in items.items().enumerate() {
+            let (value, span) = match item {
+                Item::Str(s, span) => (s, span),
+                Item::Other(n) => {
+                    self.lw
+                        .wrong_type(&n, &format!("{ppath}[{i}]"), "a string");
+                    continue;
+                }
             };
-            let d = self
-                .diag(
-                    &rules::INVALID_PLATFORM,
-                    span,
-                    format!("platform `{value}` is not `windows`, `linux` or `macos`"),
-                )
-                .label("unknown platform")
-                .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
-                .did_you_mean_or(
-                    hint.and_then(|h| {
-                        let fix = replace_exact(self.file(), span, value, h, Applicability::Safe)
-                            .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe));
-                        DidYouMean::fixed_by(h, fix)
-                    }),
-                    "use `windows`, `linux` or `macos`",
-                );
-            self.push(d);
-            if let Some(h) = hint {
-                // Counted as meant, so shell checks do not pile a second finding on a typo.
-                valid.push(h.to_string());
+            let meant = match PLATFORMS.iter().find(|p| **p == value) {
+                Some(p) => Some(*p),
+                None => self.invalid_platform(value, span),
+            };
+            if let Some(p) = meant
+                && !valid.contains(&p)
+            {
+                valid.push(p);
             }
         }
         Some((valid, e.value.span()))
+    }
+
+    /// CYC017 for one platform; returns the one meant, when it can tell (counted as meant,
+    /// so shell checks do not pile a second finding on a typo).
+    fn invalid_platform(&mut self, value: &str, span: Span) -> Option<&'static str> {
+        let lower = value.to_ascii_lowercase();
+        let hint = match lower.as_str() {
+            "win" | "win32" | "win64" | "windows" => Some("windows"),
+            "osx" | "mac" | "darwin" | "macos" => Some("macos"),
+            "unix" | "ubuntu" | "debian" | "linux" => Some("linux"),
+            other => did_you_mean(other, PLATFORMS.iter().copied())
+                .and_then(|h| PLATFORMS.iter().copied().find(|p| *p == h)),
+        };
+        if self.lw.diags.is_full(&rules::INVALID_PLATFORM) {
+            self.lw.diags.count(&rules::INVALID_PLATFORM);
+            return hint;
+        }
+        let d = self
+            .diag(
+                &rules::INVALID_PLATFORM,
+                span,
+                format!("platform `{value}` is not `windows`, `linux` or `macos`"),
+            )
+            .label("unknown platform")
+            .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
+            .did_you_mean_or(
+                hint.and_then(|h| {
+                    let fix = replace_exact(self.file(), span, value, h, Applicability::Safe)
+                        .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe));
+                    DidYouMean::fixed_by(h, fix)
+                }),
+                "use `windows`, `linux` or `macos`",
+            );
+        self.push(d);
+        hint
     }
 
     /// CYC018 for the commands that run, CYC019 for every level.
@@ -60,10 +88,10 @@ impl Cx<'_> {
         &mut self,
         levels: &[&Level<'_>],
         running: &[(&Level<'_>, &Command<'_>)],
-        platforms: Option<&(Vec<String>, Span)>,
+        platforms: Option<&(Vec<&'static str>, Span)>,
     ) {
         let no_windows =
-            platforms.filter(|(list, _)| !list.is_empty() && !list.iter().any(|p| p == "windows"));
+            platforms.filter(|(list, _)| !list.is_empty() && !list.contains(&"windows"));
         if let Some((_, platforms_span)) = no_windows {
             for (level, c) in running {
                 let shell = self.shell_of(level);
