@@ -3,7 +3,7 @@
 
 use compact_str::{CompactString, format_compact};
 
-use super::lower::{Command, Cx, Field, Level, REJECTED, SCRIPTS, StepName, first_key};
+use super::lower::{Command, Cx, Field, Level, REJECTED, Runs, SCRIPTS, StepName, first_key};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::source::Span;
@@ -212,23 +212,24 @@ impl<'a> Cx<'a> {
         node: &'n Node,
         path: &str,
         fields: &mut Vec<Field<'n>>,
-    ) -> (Vec<Level<'n>>, Vec<StepName>)
+        runs: &mut Runs<'_>,
+    ) -> (usize, Vec<StepName>)
     where
         'a: 'n,
     {
         let Some(e) = node.get("steps") else {
-            return (Vec::new(), Vec::new());
+            return (0, Vec::new());
         };
         let spath = join_path(path, "steps");
         let Some(items) = e.value.as_seq() else {
             if e.value.kind != NodeKind::Null {
                 self.lw.wrong_type(&e.value, &spath, "a list of steps");
             }
-            return (Vec::new(), Vec::new());
+            return (0, Vec::new());
         };
         let keys = step_keys();
+        let mut levels = 0;
         // Exact room: grown by doubling, a tool of many steps held up to twice their room.
-        let mut levels = Vec::with_capacity(items.len());
         let mut names: Vec<StepName> = Vec::with_capacity(items.len());
         // Which names are written (the rest are `step{n}`), for CYC008's message.
         let mut written_names: Vec<bool> = Vec::with_capacity(items.len());
@@ -253,8 +254,10 @@ impl<'a> Cx<'a> {
             let (name, span) = written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
             let level = self.level(item, anchor, ipath, Some(i), fields);
             self.step_command(&level, &name);
+            self.conflicting_shell(&level);
+            self.runs(&level, runs);
             names.push(StepName { name, span });
-            levels.push(level);
+            levels += 1;
         }
         self.duplicate_steps(&names, &written_names);
         (levels, names)

@@ -127,6 +127,35 @@ impl Level<'_> {
     }
 }
 
+/// What the checks of the command that runs at each level read, and what they found.
+pub(super) struct Runs<'p> {
+    /// The valid platforms and the list's span, when `platforms` is set.
+    pub(super) platforms: Option<&'p (Vec<&'static str>, Span)>,
+    /// Where the tool is tagged `read`, its only security tag: its commands are read for
+    /// writes (SEC022).
+    pub(super) read: Option<Span>,
+    /// A write was reported (once a tool).
+    pub(super) wrote: bool,
+    /// A command that runs is a script.
+    pub(super) script: bool,
+}
+
+impl Cx<'_> {
+    /// The checks of the command that runs at `level` (its first one set): CYC018, SEC022.
+    pub(super) fn runs(&mut self, level: &Level<'_>, runs: &mut Runs<'_>) {
+        let Some(c) = level.set().next() else {
+            return;
+        };
+        runs.script |= SCRIPTS.contains(&c.key);
+        self.windows_only(level, c, runs.platforms);
+        if let Some(read) = runs.read
+            && !runs.wrote
+        {
+            runs.wrote = self.read_tool_writes(read, level, c);
+        }
+    }
+}
+
 /// A value scanned for `{…}` references, and which step it belongs to.
 pub(super) struct Field<'n> {
     pub(super) node: &'n Node,
@@ -207,29 +236,32 @@ impl<'a> Cx<'a> {
 
         let mut fields = Vec::new();
         let top = self.level(node, anchor, path.to_string(), None, &mut fields);
-        let (levels, step_names) = self.steps(node, path, &mut fields);
-        let has_steps = !levels.is_empty();
+        self.conflicting_shell(&top);
+        let read = match stem {
+            Some(_) => self.security_tags(node, anchor, &tags),
+            None => None,
+        };
+        let mut runs = Runs {
+            platforms: platforms.as_ref(),
+            read,
+            wrote: false,
+            script: false,
+        };
+        // Each step is checked as it is read, and let go: a tool of millions of steps held
+        // a level for each.
+        let (steps, step_names) = self.steps(node, path, &mut fields, &mut runs);
+        let has_steps = steps > 0;
         self.what_runs(&top, has_steps, node, path);
 
         self.references(&fields, &mut params, &step_names);
-        let all_levels: Vec<&Level<'_>> = std::iter::once(&top).chain(&levels).collect();
         // What actually runs: the first command of each step, else the tool's first one
         // (commands are collected in precedence order).
-        let running: Vec<(&Level<'_>, &Command<'_>)> = if has_steps {
-            levels
-                .iter()
-                .filter_map(|l| l.set().next().map(|c| (l, c)))
-                .collect()
-        } else {
-            top.set().next().map(|c| (&top, c)).into_iter().collect()
-        };
-        // A tool that only delegates (`tool:`, `mcp:`) may pass its parameters on by name.
-        if running.iter().any(|(_, c)| SCRIPTS.contains(&c.key)) {
-            self.unused(&params);
+        if !has_steps {
+            self.runs(&top, &mut runs);
         }
-        self.shells(&all_levels, &running, platforms.as_ref());
-        if stem.is_some() {
-            self.security(node, anchor, &tags, &running);
+        // A tool that only delegates (`tool:`, `mcp:`) may pass its parameters on by name.
+        if runs.script {
+            self.unused(&params);
         }
         name
     }

@@ -83,70 +83,72 @@ impl Cx<'_> {
         hint
     }
 
-    /// CYC018 for the commands that run, CYC019 for every level.
-    pub(super) fn shells(
+    /// CYC018 for the command that runs at `level`, when `platforms` (the valid ones and
+    /// the list's span) leave Windows out.
+    pub(super) fn windows_only(
         &mut self,
-        levels: &[&Level<'_>],
-        running: &[(&Level<'_>, &Command<'_>)],
+        level: &Level<'_>,
+        c: &Command<'_>,
         platforms: Option<&(Vec<&'static str>, Span)>,
     ) {
         let no_windows =
             platforms.filter(|(list, _)| !list.is_empty() && !list.contains(&"windows"));
-        if let Some((_, platforms_span)) = no_windows {
-            for (level, c) in running {
-                let shell = self.shell_of(level);
-                let (shown, span) = match (c.key, shell) {
-                    ("cmd", _) => ("`cmd`", c.key_span),
-                    ("script", Some((s, span))) if s == "cmd" => ("`cmd`", span),
-                    ("script", Some((s, span))) if s == "powershell" => {
-                        ("Windows PowerShell (`powershell`)", span)
-                    }
-                    _ => continue,
-                };
-                let d = self
-                    .diag(
-                        &rules::WINDOWS_ONLY_SHELL,
-                        span,
-                        format!("{shown} runs only on Windows, but `platforms` does not list `windows`"),
-                    )
-                    .label("Windows only")
-                    .related(self.file(), *platforms_span, "platforms declared here")
-                    .note("on the declared platforms cycod cannot start this shell: the command can never run")
-                    .help("add `windows` to `platforms`, or write the command for `bash` or `pwsh`");
-                self.push(d);
+        let Some((_, platforms_span)) = no_windows else {
+            return;
+        };
+        let shell = self.shell_of(level);
+        let (shown, span) = match (c.key, shell) {
+            ("cmd", _) => ("`cmd`", c.key_span),
+            ("script", Some((s, span))) if s == "cmd" => ("`cmd`", span),
+            ("script", Some((s, span))) if s == "powershell" => {
+                ("Windows PowerShell (`powershell`)", span)
             }
+            _ => return,
+        };
+        let d = self
+            .diag(
+                &rules::WINDOWS_ONLY_SHELL,
+                span,
+                format!("{shown} runs only on Windows, but `platforms` does not list `windows`"),
+            )
+            .label("Windows only")
+            .related(self.file(), *platforms_span, "platforms declared here")
+            .note("on the declared platforms cycod cannot start this shell: the command can never run")
+            .help("add `windows` to `platforms`, or write the command for `bash` or `pwsh`");
+        self.push(d);
+    }
+
+    /// CYC019 for one level (the tool, or a step).
+    pub(super) fn conflicting_shell(&mut self, level: &Level<'_>) {
+        let Some((shell_name, shell_span)) = self.shell_of(level) else {
+            return;
+        };
+        let Some(alias) = level
+            .set()
+            .find(|c| matches!(c.key, "bash" | "cmd" | "pwsh" | "python"))
+        else {
+            return;
+        };
+        if shell_name == alias.key || shell_name == "default" || shell_name.is_empty() {
+            return;
         }
-        for level in levels {
-            let Some((shell_name, shell_span)) = self.shell_of(level) else {
-                continue;
-            };
-            let Some(alias) = level
-                .set()
-                .find(|c| matches!(c.key, "bash" | "cmd" | "pwsh" | "python"))
-            else {
-                continue;
-            };
-            if shell_name == alias.key || shell_name == "default" || shell_name.is_empty() {
-                continue;
-            }
-            let d = self
-                .diag(
-                    &rules::CONFLICTING_SHELL,
-                    shell_span,
-                    format!(
-                        "`shell: {shell_name}` contradicts `{}:`, which already runs its script with {}",
-                        alias.key, alias.key
-                    ),
-                )
-                .label("another shell")
-                .related(self.file(), alias.key_span, format!("`{}` fixes the shell", alias.key))
-                .note(format!("`{}:` is short for `script:` with `shell: {}`: a script written for one shell fails in the other", alias.key, alias.key))
-                .help(format!(
-                    "remove `shell`, or write `script:` with `shell: {shell_name}` instead of `{}:`",
-                    alias.key
-                ));
-            self.push(d);
-        }
+        let d = self
+            .diag(
+                &rules::CONFLICTING_SHELL,
+                shell_span,
+                format!(
+                    "`shell: {shell_name}` contradicts `{}:`, which already runs its script with {}",
+                    alias.key, alias.key
+                ),
+            )
+            .label("another shell")
+            .related(self.file(), alias.key_span, format!("`{}` fixes the shell", alias.key))
+            .note(format!("`{}:` is short for `script:` with `shell: {}`: a script written for one shell fails in the other", alias.key, alias.key))
+            .help(format!(
+                "remove `shell`, or write `script:` with `shell: {shell_name}` instead of `{}:`",
+                alias.key
+            ));
+        self.push(d);
     }
 
     /// The level's `shell`, lowercased, and its span.
