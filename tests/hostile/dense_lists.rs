@@ -1,0 +1,91 @@
+//! Long YAML lists and argument lists that earlier passes left over ten times their size
+//! (issue 29, row 10; docs/performance.md, "Dense files, seventh pass"): a cycod tool of
+//! many steps, many `uses.tools` or `platforms`, a `SKILL.md` front-matter list under an
+//! unknown key, and `toolc lock` on a server of many arguments. Each file is over 4 MiB
+//! (below that, freed memory goes back to the system only after a delay and peaks depend
+//! on the machine's load), measured as `dense.rs` measures, with the debug binary.
+
+use super::dense::{assert_bounded, peak_memory_of};
+use super::*;
+
+/// A cycod tool named `many` with `body` after its name, description and tags.
+fn cycod(body: &str) -> String {
+    format!("name: many\ndescription: d\ntags: [read]\n{body}")
+}
+
+/// Each step held its name twice (a list and a table of names), a level with its commands,
+/// an `Action` of 80 bytes with two strings, a text for the security pass in a list grown
+/// by doubling and an owned copy for ShellCheck: 29x at 2.4 MB, 52x at full size. The tree
+/// itself (a mapping node and a member for each 12-byte step) is most of what is left.
+#[test]
+fn a_cycod_tool_of_350_thousand_steps() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod("steps:\n  - bash: a\n"),
+        &cycod(&format!("steps:\n{}", "  - bash: a\n".repeat(350_000))),
+        16.0,
+    );
+}
+
+/// Each reference was a name and a copy of its key, `uses.tools`, as two `String`s (20x at
+/// 2.4 MB); they are one buffer with an 8-byte span each now.
+#[test]
+fn a_cycod_tool_naming_550_thousand_tools() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod("uses:\n  tools:\n    - a\n"),
+        &cycod(&format!("uses:\n  tools:\n{}", "    - a\n".repeat(550_000))),
+        6.0,
+    );
+}
+
+/// `platforms` was collected into a list of every item and its nodes built (about 10x);
+/// it is read item by item, and past the cap an unknown platform is only counted.
+#[test]
+fn a_cycod_tool_of_700_thousand_platforms() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod("platforms:\n  - a\n"),
+        &cycod(&format!("bash: echo hi\nplatforms:\n{}", "  - a\n".repeat(700_000))),
+        4.0,
+    );
+}
+
+/// A front matter's list under an unknown key: the scan for unportable YAML built the
+/// packed list's nodes and kept them (about 10x).
+#[test]
+fn a_skill_front_matter_list_of_700_thousand_items() {
+    let skill = |n: usize| {
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\nextra:\n{}---\n\nBody.\n",
+            "  - a\n".repeat(n)
+        )
+    };
+    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(700_000), 4.0);
+}
+
+/// `toolc lock` read a server's `args` whole, as nodes and as JSON (about 40x); it reads
+/// them as `check` does, as far as a command line can be, and hashes the rest an argument
+/// at a time.
+#[test]
+fn a_lock_of_a_server_of_1_1_million_arguments() {
+    let server = |n: usize| {
+        let args = vec!["\"a\""; n].join(",");
+        format!(r#"{{"mcpServers":{{"s":{{"command":"npx","args":[{args}]}}}}}}"#)
+    };
+    let lock = ["lock", "-q"];
+    let base = Repo::new();
+    base.write(".mcp.json", server(1).as_bytes());
+    let Some(fixed) = peak_memory_of(&base, &lock) else {
+        return;
+    };
+    let repo = Repo::new();
+    let dense = server(1_100_000);
+    repo.write(".mcp.json", dense.as_bytes());
+    let peak = peak_memory_of(&repo, &lock).expect("measured before");
+    let ratio = (peak - fixed) / dense.len() as f64;
+    assert!(ratio <= 4.0, "toolc lock took {ratio:.1}x the file's size");
+    let written = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock written");
+    assert!(written.contains("[server.parts]\nargs = "), "{written}");
+    assert!(written.contains("package = "), "the package is still found: {written}");
+}
