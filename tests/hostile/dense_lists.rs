@@ -29,31 +29,32 @@ fn a_cycod_tool_of_350_thousand_steps() {
 }
 
 /// Each reference was a name and a copy of its key, `uses.tools`, as two `String`s (20x at
-/// 2.4 MB); they are one buffer with an 8-byte span each now.
+/// 2.4 MB); they are one buffer with an 8-byte span each now (3.1x here).
 #[test]
 fn a_cycod_tool_naming_550_thousand_tools() {
     assert_bounded(
         ".cycod/tools/many.yaml",
         &cycod("uses:\n  tools:\n    - a\n"),
         &cycod(&format!("uses:\n  tools:\n{}", "    - a\n".repeat(550_000))),
-        6.0,
+        5.0,
     );
 }
 
 /// `platforms` was collected into a list of every item and its nodes built (about 10x);
-/// it is read item by item, and past the cap an unknown platform is only counted.
+/// it is read item by item, and past the cap an unknown platform is only counted (1.6x
+/// here).
 #[test]
 fn a_cycod_tool_of_700_thousand_platforms() {
     assert_bounded(
         ".cycod/tools/many.yaml",
         &cycod("platforms:\n  - a\n"),
         &cycod(&format!("bash: echo hi\nplatforms:\n{}", "  - a\n".repeat(700_000))),
-        4.0,
+        3.0,
     );
 }
 
 /// A front matter's list under an unknown key: the scan for unportable YAML built the
-/// packed list's nodes and kept them (about 10x).
+/// packed list's nodes and kept them (about 10x; 2.1x here).
 #[test]
 fn a_skill_front_matter_list_of_700_thousand_items() {
     let skill = |n: usize| {
@@ -62,12 +63,12 @@ fn a_skill_front_matter_list_of_700_thousand_items() {
             "  - a\n".repeat(n)
         )
     };
-    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(700_000), 4.0);
+    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(700_000), 3.5);
 }
 
 /// `toolc lock` read a server's `args` whole, as nodes and as JSON (about 40x); it reads
 /// them as `check` does, as far as a command line can be, and hashes the rest an argument
-/// at a time.
+/// at a time (2.3x here).
 #[test]
 fn a_lock_of_a_server_of_1_1_million_arguments() {
     let server = |n: usize| {
@@ -85,7 +86,7 @@ fn a_lock_of_a_server_of_1_1_million_arguments() {
     repo.write(".mcp.json", dense.as_bytes());
     let peak = peak_memory_of(&repo, &lock).expect("measured before");
     let ratio = (peak - fixed) / dense.len() as f64;
-    assert!(ratio <= 4.0, "toolc lock took {ratio:.1}x the file's size");
+    assert!(ratio <= 3.5, "toolc lock took {ratio:.1}x the file's size");
     let written = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock written");
     assert!(written.contains("[server.parts]\nargs = "), "{written}");
     assert!(written.contains("package = "), "the package is still found: {written}");
