@@ -451,7 +451,10 @@ fn a_tool_run_setting_is_locked_and_compared() {
 #[test]
 fn arguments_past_the_longest_command_line_are_locked_by_their_digest() {
     let server = |last: &str| {
-        let mut args = vec!["\"-y\"".to_string(), "\"@acme/weather-mcp@1.2.0\"".to_string()];
+        let mut args = vec![
+            "\"-y\"".to_string(),
+            "\"@acme/weather-mcp@1.2.0\"".to_string(),
+        ];
         args.extend(std::iter::repeat_n("\"--flag\"".to_string(), 10_000));
         args.push(format!("\"{last}\""));
         format!(

@@ -61,7 +61,10 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
     for e in server.as_map().unwrap_or_default() {
         let key = e.key.as_str();
         if key == "args" && too_long {
-            fields.insert(key.to_string(), field(long_args(&e.value), e.value.span(), false));
+            fields.insert(
+                key.to_string(),
+                field(long_args(&e.value), e.value.span(), false),
+            );
         } else if RUN_KEYS.contains(&key) {
             fields.insert(
                 key.to_string(),
@@ -105,7 +108,12 @@ fn long_args(args: &Node) -> Value {
     use sha2::Digest;
     let mut hash = sha2::Sha256::new();
     hash.update(b"[");
-    for (i, item) in args.as_list().into_iter().flat_map(|l| l.scan()).enumerate() {
+    for (i, item) in args
+        .as_list()
+        .into_iter()
+        .flat_map(|l| l.scan())
+        .enumerate()
+    {
         if i > 0 {
             hash.update(b",");
         }

@@ -119,7 +119,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
     let digests: Vec<Vec<Option<Digest>>> = files
         .iter()
         .map(|s| {
-            s.texts
+            s.texts()
                 .iter()
                 .map(|t| (!long(t)).then(|| sha256(t.value.as_bytes())))
                 .collect()
@@ -127,7 +127,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         .collect();
     let each = || {
         files.iter().zip(&digests).flat_map(|(s, d)| {
-            s.places
+            s.places()
                 .iter()
                 .filter_map(move |p| Some((s.at(p)?, *d.get(p.text as usize)?)))
         })
@@ -141,7 +141,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         files
             .iter()
             .zip(&digests)
-            .flat_map(|(s, d)| d.iter().zip(&s.texts))
+            .flat_map(|(s, d)| d.iter().zip(s.texts()))
             .filter_map(|(d, t)| Some((d.as_ref()?, &*t.value)))
             .filter(|(d, _)| !cache.by_digest.contains_key(*d) && !cache.stopped.contains(*d))
             .collect()

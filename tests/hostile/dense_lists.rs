@@ -48,7 +48,10 @@ fn a_cycod_tool_of_700_thousand_platforms() {
     assert_bounded(
         ".cycod/tools/many.yaml",
         &cycod("platforms:\n  - a\n"),
-        &cycod(&format!("bash: echo hi\nplatforms:\n{}", "  - a\n".repeat(700_000))),
+        &cycod(&format!(
+            "bash: echo hi\nplatforms:\n{}",
+            "  - a\n".repeat(700_000)
+        )),
         3.0,
     );
 }
@@ -89,5 +92,8 @@ fn a_lock_of_a_server_of_1_1_million_arguments() {
     assert!(ratio <= 3.5, "toolc lock took {ratio:.1}x the file's size");
     let written = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock written");
     assert!(written.contains("[server.parts]\nargs = "), "{written}");
-    assert!(written.contains("package = "), "the package is still found: {written}");
+    assert!(
+        written.contains("package = "),
+        "the package is still found: {written}"
+    );
 }

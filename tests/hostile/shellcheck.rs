@@ -237,11 +237,19 @@ fn the_same_script_in_many_steps_is_checked_once_and_reported_at_each() {
     let steps = |n: usize| "  - bash: echo $HOME\n".repeat(n) + "  - bash: ls -la\n";
     repo.write(
         ".cycod/tools/many.yaml",
-        format!("name: many\ndescription: d\ntags: [read]\nsteps:\n{}", steps(3000)).as_bytes(),
+        format!(
+            "name: many\ndescription: d\ntags: [read]\nsteps:\n{}",
+            steps(3000)
+        )
+        .as_bytes(),
     );
     finish(stage.command(&repo, true));
     let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
-    assert_eq!(sizes.lines().count(), 2, "scripts handed to ShellCheck: {sizes}");
+    assert_eq!(
+        sizes.lines().count(),
+        2,
+        "scripts handed to ShellCheck: {sizes}"
+    );
     let installed = std::process::Command::new("shellcheck")
         .arg("--version")
         .output()
@@ -252,7 +260,11 @@ fn the_same_script_in_many_steps_is_checked_once_and_reported_at_each() {
     let repo = Repo::new();
     repo.write(
         ".cycod/tools/few.yaml",
-        format!("name: few\ndescription: d\ntags: [read]\nsteps:\n{}", steps(3)).as_bytes(),
+        format!(
+            "name: few\ndescription: d\ntags: [read]\nsteps:\n{}",
+            steps(3)
+        )
+        .as_bytes(),
     );
     let (diags, _) = finish(stage.command(&repo, false));
     let lines: Vec<u64> = diags

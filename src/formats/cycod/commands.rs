@@ -251,7 +251,8 @@ impl<'a> Cx<'a> {
                     .map(|s| (CompactString::from(s.trim()), n.value.span()))
             });
             written_names.push(written.is_some());
-            let (name, span) = written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
+            let (name, span) =
+                written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
             let level = self.level(item, anchor, ipath, Some(i), fields);
             self.step_command(&level, &name);
             self.conflicting_shell(&level);

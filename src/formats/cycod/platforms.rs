@@ -30,8 +30,7 @@ impl Cx<'_> {
             let (value, span) = match item {
                 Item::Str(s, span) => (s, span),
                 Item::Other(n) => {
-                    self.lw
-                        .wrong_type(&n, &format!("{ppath}[{i}]"), "a string");
+                    self.lw.wrong_type(&n, &format!("{ppath}[{i}]"), "a string");
                     continue;
                 }
             };

@@ -53,7 +53,12 @@ impl Cx<'_> {
 
     /// SEC022 for a command that runs in a tool tagged only `read` (at `read`); true when
     /// it writes (the tool's first such command is reported, no other).
-    pub(super) fn read_tool_writes(&mut self, read: Span, level: &Level<'_>, c: &Command<'_>) -> bool {
+    pub(super) fn read_tool_writes(
+        &mut self,
+        read: Span,
+        level: &Level<'_>,
+        c: &Command<'_>,
+    ) -> bool {
         let dialect = match (c.key, self.shell_of(level)) {
             ("run", _) => Dialect::Process,
             ("cmd", _) => Dialect::Cmd,

@@ -2,8 +2,8 @@
 //! profiles it refers to by name) and `with` (the ones it defines inline, each inline tool
 //! checked as a whole definition).
 
-use super::lower::{Cx, REJECTED};
 use super::ToolName;
+use super::lower::{Cx, REJECTED};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::syntax::Node;

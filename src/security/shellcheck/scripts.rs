@@ -14,13 +14,17 @@ use serde::{Deserialize, Serialize};
 use crate::security::texts::Text;
 use crate::source::Span;
 
-/// A file's scripts for ShellCheck.
+/// A file's scripts for ShellCheck (none, in most files: boxed, so that every format's
+/// item stays small).
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub(crate) struct Scripts {
+pub(crate) struct Scripts(Option<Box<Held>>);
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Held {
     /// Each distinct script (its text and file), at its first place.
-    pub(super) texts: Vec<Text<'static>>,
+    texts: Vec<Text<'static>>,
     /// Every place a script is written, in the order they were added.
-    pub(super) places: Vec<Place>,
+    places: Vec<Place>,
     /// Distinct scripts by a hash of their file and text, while they are added.
     #[serde(skip)]
     index: HashMap<u64, u32>,
@@ -38,25 +42,26 @@ pub(super) struct Place {
 impl Scripts {
     /// Add the script `text`.
     pub(crate) fn add(&mut self, text: &Text<'_>) {
+        let held = self.0.get_or_insert_with(Box::default);
         let mut h = DefaultHasher::new();
         (Arc::as_ptr(&text.file) as usize).hash(&mut h);
         text.value.hash(&mut h);
         let key = h.finish();
         let same = |t: &Text<'_>| Arc::ptr_eq(&t.file, &text.file) && t.value == text.value;
-        let index = match self.index.get(&key) {
-            Some(&i) if self.texts.get(i as usize).is_some_and(same) => i,
+        let index = match held.index.get(&key) {
+            Some(&i) if held.texts.get(i as usize).is_some_and(same) => i,
             // A new script (or, rarely, one whose hash another has: kept as a text of its own).
             found => {
-                let i = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
-                self.texts.push(text.clone().into_owned());
+                let i = u32::try_from(held.texts.len()).unwrap_or(u32::MAX);
+                held.texts.push(text.clone().into_owned());
                 if found.is_none() {
-                    self.index.insert(key, i);
+                    held.index.insert(key, i);
                 }
                 i
             }
         };
         let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
-        self.places.push(Place {
+        held.places.push(Place {
             text: index,
             start: offset(text.span.start),
             end: offset(text.span.end),
@@ -65,19 +70,31 @@ impl Scripts {
 
     /// Done adding: the index let go, no spare room kept for the whole run.
     pub(crate) fn finish(&mut self) {
-        self.index = HashMap::new();
-        self.texts.shrink_to_fit();
-        self.places.shrink_to_fit();
+        if let Some(held) = &mut self.0 {
+            held.index = HashMap::new();
+            held.texts.shrink_to_fit();
+            held.places.shrink_to_fit();
+        }
+    }
+
+    /// Each distinct script.
+    pub(super) fn texts(&self) -> &[Text<'static>] {
+        self.0.as_ref().map_or(&[], |h| &h.texts)
+    }
+
+    /// Every place a script is written.
+    pub(super) fn places(&self) -> &[Place] {
+        self.0.as_ref().map_or(&[], |h| &h.places)
     }
 
     /// How many places.
     pub(super) fn len(&self) -> usize {
-        self.places.len()
+        self.places().len()
     }
 
     /// The script at `place`, written there.
     pub(super) fn at(&self, place: &Place) -> Option<Text<'_>> {
-        let t = self.texts.get(place.text as usize)?;
+        let t = self.texts().get(place.text as usize)?;
         Some(Text {
             kind: t.kind,
             value: Cow::Borrowed(&t.value),
