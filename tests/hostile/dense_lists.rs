@@ -97,3 +97,25 @@ fn a_lock_of_a_server_of_1_1_million_arguments() {
         "the package is still found: {written}"
     );
 }
+
+/// Every reference to a step was looked for among all the steps, and one to a missing step
+/// compared with every step's name for a "did you mean" and listed them all in its help:
+/// 50,000 steps each reading a missing step's output took over two minutes (release). They
+/// are looked up by name, "did you mean" stops at a budget, and the help names 50.
+#[test]
+fn a_cycod_tool_of_50_thousand_steps_reading_missing_steps() {
+    let repo = Repo::new();
+    repo.write(
+        ".cycod/tools/many.yaml",
+        cycod(&format!("steps:\n{}", "  - bash: echo {zz.output}\n".repeat(50_000))).as_bytes(),
+    );
+    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let found: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .map(|d| d.iter().filter(|d| d["code"] == "CYC014").collect())
+        .unwrap_or_default();
+    assert_eq!(found.len(), 201, "200 and the line for the rest");
+    let help = found[0]["help"].as_str().unwrap_or_default();
+    assert!(help.ends_with("step49, step50, and 49950 more"), "{help}");
+}

@@ -3,7 +3,9 @@
 
 use compact_str::{CompactString, format_compact};
 
-use super::lower::{Command, Cx, Field, Level, REJECTED, Runs, SCRIPTS, StepName, first_key};
+use super::lower::{
+    Command, Cx, Field, Level, REJECTED, Runs, SCRIPTS, StepName, StepNames, first_key,
+};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::source::Span;
@@ -213,19 +215,19 @@ impl<'a> Cx<'a> {
         path: &str,
         fields: &mut Vec<Field<'n>>,
         runs: &mut Runs<'_>,
-    ) -> (usize, Vec<StepName>)
+    ) -> (usize, StepNames)
     where
         'a: 'n,
     {
         let Some(e) = node.get("steps") else {
-            return (0, Vec::new());
+            return (0, StepNames::default());
         };
         let spath = join_path(path, "steps");
         let Some(items) = e.value.as_seq() else {
             if e.value.kind != NodeKind::Null {
                 self.lw.wrong_type(&e.value, &spath, "a list of steps");
             }
-            return (0, Vec::new());
+            return (0, StepNames::default());
         };
         let keys = step_keys();
         let mut levels = 0;
@@ -260,28 +262,17 @@ impl<'a> Cx<'a> {
             names.push(StepName { name, span });
             levels += 1;
         }
+        let names = StepNames::new(names);
         self.duplicate_steps(&names, &written_names);
         (levels, names)
     }
 
-    /// CYC008: each step whose name an earlier step has, in step order. Found by sorting
-    /// the steps by name (a table of every name was most of a tool of millions of steps'
+    /// CYC008: each step whose name an earlier step has, in step order (found in the
+    /// steps' name order: a table of every name was most of a tool of millions of steps'
     /// peak; before it, each name was compared with every earlier one).
-    fn duplicate_steps(&mut self, names: &[StepName], written: &[bool]) {
-        let mut order: Vec<u32> = (0..names.len())
-            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
-            .collect();
-        let name = |i: u32| names.get(i as usize).map_or("", |s| s.name.as_str());
-        order.sort_unstable_by(|a, b| name(*a).cmp(name(*b)).then(a.cmp(b)));
-        // (the step again, the first step of its name)
-        let mut again: Vec<(u32, u32)> = Vec::new();
-        for group in order.chunk_by(|a, b| name(*a) == name(*b)) {
-            if let [first, rest @ ..] = group {
-                again.extend(rest.iter().map(|i| (*i, *first)));
-            }
-        }
-        again.sort_unstable();
-        for (i, first) in again {
+    fn duplicate_steps(&mut self, steps: &StepNames, written: &[bool]) {
+        let names = &steps.list;
+        for (i, first) in steps.repeated() {
             let (Some(step), Some(first)) = (names.get(i as usize), names.get(first as usize))
             else {
                 continue;

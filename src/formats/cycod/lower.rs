@@ -104,6 +104,60 @@ pub(super) struct StepName {
     pub(super) span: Span,
 }
 
+/// The steps' names, and their places in name order: a name is looked up, not searched for
+/// among every step (a tool of many steps referring to each other was quadratic).
+#[derive(Default)]
+pub(super) struct StepNames {
+    /// Each step's name, in step order.
+    pub(super) list: Vec<StepName>,
+    /// Indices into `list`, sorted by name, then index.
+    by_name: Vec<u32>,
+}
+
+impl StepNames {
+    /// The steps' `names`, in step order.
+    pub(super) fn new(list: Vec<StepName>) -> StepNames {
+        let mut by_name: Vec<u32> = (0..list.len())
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
+        let name = |i: u32| list.get(i as usize).map_or("", |s| s.name.as_str());
+        by_name.sort_unstable_by(|a, b| name(*a).cmp(name(*b)).then(a.cmp(b)));
+        StepNames { list, by_name }
+    }
+
+    /// The name of step `i`.
+    fn name(&self, i: u32) -> &str {
+        self.list.get(i as usize).map_or("", |s| s.name.as_str())
+    }
+
+    /// The first step named `name`.
+    pub(super) fn first(&self, name: &str) -> Option<usize> {
+        let at = self.by_name.partition_point(|&i| self.name(i) < name);
+        let i = *self.by_name.get(at)?;
+        (self.name(i) == name).then_some(i as usize)
+    }
+
+    /// The steps of each name after its first: (the step, the first of its name), in step
+    /// order.
+    pub(super) fn repeated(&self) -> Vec<(u32, u32)> {
+        let mut again: Vec<(u32, u32)> = Vec::new();
+        for group in self.by_name.chunk_by(|a, b| self.name(*a) == self.name(*b)) {
+            if let [first, rest @ ..] = group {
+                again.extend(rest.iter().map(|i| (*i, *first)));
+            }
+        }
+        again.sort_unstable();
+        again
+    }
+
+    /// How many distinct names.
+    pub(super) fn distinct(&self) -> usize {
+        self.by_name
+            .chunk_by(|a, b| self.name(*a) == self.name(*b))
+            .count()
+    }
+}
+
 /// A command option that is set.
 pub(super) struct Command<'n> {
     pub(super) key: &'static str,
