@@ -107,7 +107,11 @@ fn a_cycod_tool_of_50_thousand_steps_reading_missing_steps() {
     let repo = Repo::new();
     repo.write(
         ".cycod/tools/many.yaml",
-        cycod(&format!("steps:\n{}", "  - bash: echo {zz.output}\n".repeat(50_000))).as_bytes(),
+        cycod(&format!(
+            "steps:\n{}",
+            "  - bash: echo {zz.output}\n".repeat(50_000)
+        ))
+        .as_bytes(),
     );
     let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
     let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");

@@ -219,7 +219,11 @@ fn step_list(steps: &StepNames) -> String {
         if list.len() == LISTED {
             break;
         }
-        if steps.first(&s.name).and_then(|i| steps.list.get(i)).is_some_and(|f| std::ptr::eq(f, s)) {
+        if steps
+            .first(&s.name)
+            .and_then(|i| steps.list.get(i))
+            .is_some_and(|f| std::ptr::eq(f, s))
+        {
             list.push(&s.name);
         }
     }
