@@ -30,6 +30,11 @@ steps/...               a cycod tool of 2 million steps `bash: a`
 dojops-tags/...         a DojOps `tool.yaml` whose `tags` are 4 million `a`
 tool-md-tags/...        a `*.tool.md` whose `meta.tags` are 3 million `a`
 
+and those of "Dense files, seventh pass (memory)":
+
+platforms/...           a cycod tool whose `platforms` are 4 million `  - a` lines
+skill-list/...          a `SKILL.md` whose front matter has 4 million `  - a` under an unknown key
+
 and the Markdown bodies of "Dense files, sixth pass: code blocks", each 1.05 million blocks of
 `curl … | jq .items` (60 MB, under the 64 MiB toolc reads; a tenth of the first report's
 1.2 million blocks is SCALE 0.1143):
@@ -197,6 +202,11 @@ def sixth(root, n):
           '---\nspec_version: "1.2"\ntool_id: "x"\nversion: "1.0.0"\nstatus: "active"\nmeta:\n'
           '  name: "X"\n  description: d\n  tags:\n' + "    - a\n" * n(3_000_000)
           + 'type: "retrieval"\n---\nbody\n')
+    write(root, "platforms/.cycod/tools/many.yaml",
+          head + "tags: [read]\nplatforms:\n" + "  - a\n" * n(4_000_000))
+    write(root, "skill-list/skills/big/SKILL.md",
+          "---\nname: big\ndescription: Summarise reports for the user.\nextra:\n"
+          + "  - a\n" * n(4_000_000) + "---\n\nBody.\n")
 
 
 

@@ -444,3 +444,38 @@ fn a_tool_run_setting_is_locked_and_compared() {
     let repo = history(&[("tools.json", AGENTCLI)], &[]);
     assert!(codes(&diff(&repo.root, "HEAD~1")).is_empty());
 }
+
+/// `args` longer than any command line an operating system starts are read by `lock` as
+/// `check` reads them (MCP027), and locked as the SHA-256 of the whole list, hashed an
+/// argument at a time: a change past what is read still drifts, and the package is found.
+#[test]
+fn arguments_past_the_longest_command_line_are_locked_by_their_digest() {
+    let server = |last: &str| {
+        let mut args = vec![
+            "\"-y\"".to_string(),
+            "\"@acme/weather-mcp@1.2.0\"".to_string(),
+        ];
+        args.extend(std::iter::repeat_n("\"--flag\"".to_string(), 10_000));
+        args.push(format!("\"{last}\""));
+        format!(
+            r#"{{"mcpServers":{{"weather":{{"command":"npx","args":[{}]}}}}}}"#,
+            args.join(",")
+        )
+    };
+    let repo = Repo::with(&[(".mcp.json", &server("a"))]);
+    let (code, _, err) = toolc(&repo.root, &["lock"]);
+    assert_eq!(code, 0, "{err}");
+    let lock = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock written");
+    for part in ["args = ", "command = ", "package = "] {
+        assert!(lock.contains(part), "`{part}` not in the lock:\n{lock}");
+    }
+    assert!(lock_findings(&check_locked(&repo.root)).is_empty());
+    repo.write(".mcp.json", server("b").as_bytes());
+    let found = lock_findings(&check_locked(&repo.root));
+    assert!(
+        found.iter().any(|(code, _, _, message, _)| code == "LCK005"
+            && message.contains("the arguments of MCP server `weather` changed")),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+}

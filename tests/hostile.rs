@@ -22,6 +22,8 @@ use mutate::{mutate, rng, scale};
 mod cache;
 #[path = "hostile/dense.rs"]
 mod dense;
+#[path = "hostile/dense_lists.rs"]
+mod dense_lists;
 #[path = "hostile/fixes.rs"]
 mod fixes;
 #[path = "hostile/fuzz.rs"]

@@ -65,14 +65,20 @@ impl Strings {
             .map(|(start, end)| self.text.get(start as usize..*end as usize).unwrap_or(""))
     }
 
-    fn push(&mut self, s: &str) {
+    /// Add `s` at the end.
+    pub(crate) fn push(&mut self, s: &str) {
         self.text.push_str(s);
         self.ends
             .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
     }
 
+    /// Room for `more` strings.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.ends.reserve_exact(more);
+    }
+
     /// Without the spare room of the pushes: held for the whole run.
-    fn shrink(&mut self) {
+    pub(crate) fn shrink(&mut self) {
         self.text.shrink_to_fit();
         self.ends.shrink_to_fit();
     }

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::canonical;
 use super::record::{Field, Kind, Record, field};
+use crate::formats::mcp::argv;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, json as json_syntax};
 
@@ -49,9 +51,21 @@ pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
 
 fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
     let mut fields = BTreeMap::new();
+    let command = server.value("command").and_then(Node::as_str);
+    // The arguments as far as an operating system starts a command line (as `check` reads
+    // them, MCP027): a list of millions was read whole, as nodes and as JSON.
+    let list = server.value("args").and_then(Node::as_list);
+    let argv = argv::read(command, list);
+    // Recorded as written while the arguments alone fit in a command line.
+    let too_long = list.is_some() && argv::read(None, list).cut.is_some();
     for e in server.as_map().unwrap_or_default() {
         let key = e.key.as_str();
-        if RUN_KEYS.contains(&key) {
+        if key == "args" && too_long {
+            fields.insert(
+                key.to_string(),
+                field(long_args(&e.value), e.value.span(), false),
+            );
+        } else if RUN_KEYS.contains(&key) {
             fields.insert(
                 key.to_string(),
                 field(e.value.to_json(), e.value.span(), false),
@@ -68,13 +82,7 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
             fields.insert(name, field(e.value.to_json(), e.value.span(), false));
         }
     }
-    let command = server.value("command").and_then(Node::as_str);
-    let args: Vec<&Node> = server
-        .value("args")
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .collect();
+    let args: Vec<&Node> = argv.items.iter().map(|n| &**n).collect();
     if let Some(command) = command
         && let Some(package) = package(command, &args)
     {
@@ -92,6 +100,27 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
         );
     }
     fields
+}
+
+/// `args` longer than a command line can be, as `sha256:` and the hex SHA-256 of their
+/// canonical JSON (what the field holds for a list that fits), hashed an argument at a time.
+fn long_args(args: &Node) -> Value {
+    use sha2::Digest;
+    let mut hash = sha2::Sha256::new();
+    hash.update(b"[");
+    for (i, item) in args
+        .as_list()
+        .into_iter()
+        .flat_map(|l| l.scan())
+        .enumerate()
+    {
+        if i > 0 {
+            hash.update(b",");
+        }
+        hash.update(canonical::bytes(&item.to_json()));
+    }
+    hash.update(b"]");
+    Value::String(format!("sha256:{}", crate::text::hex(&hash.finalize())))
 }
 
 /// The sorted key names of a map (an environment, headers): what a server is given, not

@@ -126,16 +126,14 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             out.kept.push(kept(tool, look.calls));
         }
         capper.grown(&mut out.findings);
-        out.scripts.extend(
-            tool.texts
-                .iter()
-                .filter(|t| t.kind == TextKind::Command(Shell::Posix))
-                .map(|t| t.clone().into_owned()),
-        );
+        tool.texts
+            .iter()
+            .filter(|t| t.kind == TextKind::Command(Shell::Posix))
+            .for_each(|t| out.scripts.add(t));
     }
     // Held for the whole run, for every file: without the spare room a push leaves.
     out.kept.shrink_to_fit();
-    out.scripts.shrink_to_fit();
+    out.scripts.finish();
     out
 }
 
@@ -267,8 +265,8 @@ pub(crate) fn resolve(files: &[&FileTexts], passes: Passes) -> Vec<Diagnostic> {
     let tools: Vec<&Kept> = files.iter().flat_map(|t| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
-    let scripts: Vec<&Text<'static>> = if passes.shellcheck {
-        files.iter().flat_map(|t| &t.scripts).collect()
+    let scripts: Vec<&shellcheck::Scripts> = if passes.shellcheck {
+        files.iter().map(|t| &t.scripts).collect()
     } else {
         // As a run with no script: nothing is said to be left unchecked either.
         Vec::new()

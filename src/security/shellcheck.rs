@@ -77,6 +77,9 @@ struct Comment {
 }
 
 mod run;
+mod scripts;
+
+pub(crate) use scripts::Scripts;
 
 #[derive(Deserialize)]
 struct Output {
@@ -94,10 +97,12 @@ pub(crate) fn restore_skipped(n: usize) {
     SKIPPED.store(n, Ordering::Relaxed);
 }
 
-/// ShellCheck's findings on every script in `scripts`, as diagnostics, and an `SHC004` for
-/// each script it was not run on (too long) or was stopped on (time, memory).
-pub(crate) fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
-    if scripts.is_empty() {
+/// ShellCheck's findings on every script of `files`, as diagnostics, and an `SHC004` for
+/// each script it was not run on (too long) or was stopped on (time, memory). Each distinct
+/// script is read (digest, run) once; its findings are given at each place it is written.
+pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
+    let places: usize = files.iter().map(|s| s.len()).sum();
+    if places == 0 {
         SKIPPED.store(0, Ordering::Relaxed);
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         cache.used.get_or_insert_with(HashSet::new);
@@ -106,21 +111,39 @@ pub(crate) fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     // Whether ShellCheck is there at all is asked first: without it, no script is said to
     // have been skipped for its length.
     if program().is_none() {
-        SKIPPED.store(scripts.len(), Ordering::Relaxed);
+        SKIPPED.store(places, Ordering::Relaxed);
         return Vec::new();
     }
-    let (long, scripts): (Vec<&Text<'static>>, Vec<&Text<'static>>) = scripts
+    let long = |t: &Text<'_>| t.value.len() > run::MAX_SCRIPT_BYTES;
+    // Each file's distinct scripts' digests (none for one too long to hand over).
+    let digests: Vec<Vec<Option<Digest>>> = files
         .iter()
-        .partition(|t| t.value.len() > run::MAX_SCRIPT_BYTES);
-    let mut out: Vec<Diagnostic> = long.iter().map(|t| not_run(t, Why::TooLong)).collect();
-    let digests: Vec<Digest> = scripts.iter().map(|t| sha256(t.value.as_bytes())).collect();
+        .map(|s| {
+            s.texts()
+                .iter()
+                .map(|t| (!long(t)).then(|| sha256(t.value.as_bytes())))
+                .collect()
+        })
+        .collect();
+    let each = || {
+        files.iter().zip(&digests).flat_map(|(s, d)| {
+            s.places()
+                .iter()
+                .filter_map(move |p| Some((s.at(p)?, *d.get(p.text as usize)?)))
+        })
+    };
+    let mut out: Vec<Diagnostic> = each()
+        .filter(|(_, d)| d.is_none())
+        .map(|(t, _)| not_run(&t, Why::TooLong))
+        .collect();
     let mut missing: Vec<(&Digest, &str)> = {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        digests
+        files
             .iter()
-            .zip(&scripts)
+            .zip(&digests)
+            .flat_map(|(s, d)| d.iter().zip(s.texts()))
+            .filter_map(|(d, t)| Some((d.as_ref()?, &*t.value)))
             .filter(|(d, _)| !cache.by_digest.contains_key(*d) && !cache.stopped.contains(*d))
-            .map(|(d, t)| (d, &*t.value))
             .collect()
     };
     missing.sort_unstable();
@@ -128,13 +151,13 @@ pub(crate) fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     if !missing.is_empty() {
         let texts: Vec<&str> = missing.iter().map(|(_, t)| *t).collect();
         let Some(found) = run::run_all(&texts) else {
-            SKIPPED.store(scripts.len() + long.len(), Ordering::Relaxed);
+            SKIPPED.store(places, Ordering::Relaxed);
             return out;
         };
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         if cache.by_digest.len() + found.len() > MAX_CACHED {
             // Past the bound, only the scripts of this check stay (with the new ones).
-            let now: HashSet<&Digest> = digests.iter().collect();
+            let now: HashSet<&Digest> = digests.iter().flatten().flatten().collect();
             cache.by_digest.retain(|d, _| now.contains(d));
             let Memory {
                 by_digest, used, ..
@@ -161,18 +184,20 @@ pub(crate) fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
     cache
         .used
         .get_or_insert_with(HashSet::new)
-        .extend(digests.iter().copied());
-    for (text, digest) in scripts.iter().zip(&digests) {
-        if cache.stopped.contains(digest) {
-            out.push(not_run(text, Why::Stopped));
+        .extend(digests.iter().flatten().flatten().copied());
+    for (text, digest) in each() {
+        let Some(digest) = digest else { continue };
+        if cache.stopped.contains(&digest) {
+            out.push(not_run(&text, Why::Stopped));
+            continue;
+        }
+        let comments = cache.by_digest.get(&digest).map(|c| c.as_slice());
+        let comments = comments.unwrap_or_default();
+        if comments.is_empty() {
             continue;
         }
         let templates = templates(&text.value);
-        for c in cache
-            .by_digest
-            .get(digest)
-            .map(|c| c.as_slice())
-            .unwrap_or_default()
+        for c in comments
             .iter()
             .filter(|c| {
                 let start = offset(&text.value, c.line, c.column);
@@ -181,7 +206,7 @@ pub(crate) fn check(scripts: &[&Text<'static>]) -> Vec<Diagnostic> {
             })
             .take(MAX_PER_SCRIPT)
         {
-            out.push(diagnostic(text, c));
+            out.push(diagnostic(&text, c));
         }
     }
     out
@@ -197,7 +222,7 @@ enum Why {
 }
 
 /// The `SHC004` finding of a script ShellCheck said nothing of, on the script's first line.
-fn not_run(text: &Text<'static>, why: Why) -> Diagnostic {
+fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
     let first_line = text.value.find('\n').unwrap_or(text.value.len());
     let span = text.span_of(0..first_line.min(text.value.len()));
     let message = match why {
@@ -217,7 +242,7 @@ fn not_run(text: &Text<'static>, why: Why) -> Diagnostic {
         .help("move a long script into a file of its own, where ShellCheck and reviewers read it")
 }
 
-fn diagnostic(text: &Text<'static>, c: &Comment) -> Diagnostic {
+fn diagnostic(text: &Text<'_>, c: &Comment) -> Diagnostic {
     let rule = match c.level.as_str() {
         "error" => &shc::SHELLCHECK_ERROR,
         "warning" => &shc::SHELLCHECK_WARNING,

@@ -335,7 +335,7 @@ pub(crate) struct FileTexts {
     /// Each tool's name and the texts cross-file checks read.
     pub kept: Vec<Kept>,
     /// The POSIX shell scripts, for ShellCheck (run once for the whole repository).
-    pub scripts: Vec<Text<'static>>,
+    pub scripts: super::shellcheck::Scripts,
 }
 
 impl FileTexts {
@@ -387,6 +387,11 @@ impl<'a> Collector<'a> {
             texts: Vec::new(),
             values: Vec::new(),
         }
+    }
+
+    /// Room for `more` texts (a list says how long it is).
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.texts.reserve_exact(more);
     }
 
     /// A text with its value and span, as given.

@@ -10,9 +10,14 @@ use super::*;
 /// Peak resident memory of `toolc check --no-cache -q` in `repo`, in bytes; `None` where
 /// toolc cannot read it (not Linux).
 fn peak_memory(repo: &Repo) -> Option<f64> {
+    peak_memory_of(repo, &["check", "--no-cache", "-q", "."])
+}
+
+/// Peak resident memory of `toolc ARGS` in `repo`, in bytes, as [`peak_memory`].
+pub(super) fn peak_memory_of(repo: &Repo, args: &[&str]) -> Option<f64> {
     let output = Command::cargo_bin("toolc")
         .expect("binary")
-        .args(["check", "--no-cache", "-q", "."])
+        .args(args)
         .env("TOOLC_DEBUG_TIMES", "1")
         .current_dir(&repo.root)
         .timeout(HANG_LIMIT)
@@ -41,7 +46,7 @@ fn tail(bytes: &[u8]) -> String {
 
 /// `dense` (a file of `path`) may take at most `times` its size beyond what `small` (the
 /// same kind of file, a few lines) takes.
-fn assert_bounded(path: &str, small: &str, dense: &str, times: f64) {
+pub(super) fn assert_bounded(path: &str, small: &str, dense: &str, times: f64) {
     let base = Repo::new();
     base.write(path, small.as_bytes());
     let Some(fixed) = peak_memory(&base) else {

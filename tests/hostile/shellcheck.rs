@@ -226,3 +226,51 @@ fn the_real_shellcheck_is_stopped_on_a_script_that_stalls_its_parser() {
     assert!(elapsed < Duration::from_secs(40), "{elapsed:?}");
     assert_eq!(stage.left(), Vec::<String>::new());
 }
+
+/// A cycod tool of many steps with the same script: ShellCheck is handed each distinct
+/// script once, and what it says of one is reported at every step that has it (toolc kept
+/// an owned copy of every step's script for the whole run).
+#[test]
+fn the_same_script_in_many_steps_is_checked_once_and_reported_at_each() {
+    let stage = Stage::new("repeated");
+    let repo = Repo::new();
+    let steps = |n: usize| "  - bash: echo $HOME\n".repeat(n) + "  - bash: ls -la\n";
+    repo.write(
+        ".cycod/tools/many.yaml",
+        format!(
+            "name: many\ndescription: d\ntags: [read]\nsteps:\n{}",
+            steps(3000)
+        )
+        .as_bytes(),
+    );
+    finish(stage.command(&repo, true));
+    let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
+    assert_eq!(
+        sizes.lines().count(),
+        2,
+        "scripts handed to ShellCheck: {sizes}"
+    );
+    let installed = std::process::Command::new("shellcheck")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        return;
+    }
+    let repo = Repo::new();
+    repo.write(
+        ".cycod/tools/few.yaml",
+        format!(
+            "name: few\ndescription: d\ntags: [read]\nsteps:\n{}",
+            steps(3)
+        )
+        .as_bytes(),
+    );
+    let (diags, _) = finish(stage.command(&repo, false));
+    let lines: Vec<u64> = diags
+        .iter()
+        .filter(|d| d["code"] == "SHC003")
+        .filter_map(|d| d["span"]["start"]["line"].as_u64())
+        .collect();
+    assert_eq!(lines, [5, 6, 7], "{diags:?}");
+}

@@ -103,7 +103,7 @@ impl Cx<'_> {
     /// Flow collections, aliases, anchors, tags and tabs of the front matter under `root`.
     pub(super) fn strict_yaml(&mut self, root: &Node, yaml: Span) {
         let mut found: Vec<(Construct, Span)> = Vec::new();
-        let mut masks: Vec<Span> = Vec::new();
+        let mut masks: Vec<Mask> = Vec::new();
         self.visit(root, false, &mut masks, &mut found);
         masks.sort();
         let text = &self.file.text;
@@ -118,10 +118,13 @@ impl Cx<'_> {
             if at < skip_to {
                 continue;
             }
-            while masks.peek().is_some_and(|m| m.end <= at) {
+            while masks.peek().is_some_and(|m| m.1 as usize <= at) {
                 masks.next();
             }
-            if masks.peek().is_some_and(|m| m.start <= at && at < m.end) {
+            if masks
+                .peek()
+                .is_some_and(|m| m.0 as usize <= at && at < m.1 as usize)
+            {
                 continue;
             }
             match c {
@@ -158,7 +161,7 @@ impl Cx<'_> {
         &self,
         node: &Node,
         in_flow: bool,
-        masks: &mut Vec<Span>,
+        masks: &mut Vec<Mask>,
         found: &mut Vec<(Construct, Span)>,
     ) {
         let source = self.file.slice(node.span());
@@ -167,7 +170,7 @@ impl Cx<'_> {
                 Construct::Alias,
                 token_at(&self.file.text, node.span().start),
             ));
-            masks.push(node.span());
+            masks.push(mask(node.span()));
             return;
         }
         match &node.kind {
@@ -176,8 +179,10 @@ impl Cx<'_> {
                 if flow && !in_flow {
                     found.push((Construct::Flow, node.span()));
                 }
-                for item in items {
-                    self.visit(item, in_flow || flow, masks, found);
+                // One at a time: a long list is held packed, and its nodes built for the
+                // whole list were eight times its text.
+                for item in items.scan() {
+                    self.visit(&item, in_flow || flow, masks, found);
                 }
             }
             NodeKind::Map(entries) => {
@@ -186,12 +191,12 @@ impl Cx<'_> {
                     found.push((Construct::Flow, node.span()));
                 }
                 for e in entries {
-                    masks.push(e.key_span());
+                    masks.push(mask(e.key_span()));
                     self.visit(&e.value, in_flow || flow, masks, found);
                 }
             }
             _ => {
-                masks.push(node.span());
+                masks.push(mask(node.span()));
                 let plain = !source.starts_with(['"', '\'']) && !self.is_block_scalar(node.span());
                 if plain && let Some(i) = source.find('\t') {
                     let at = node.span().start + i;
@@ -216,6 +221,15 @@ impl Cx<'_> {
             header.trim_end_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
         indicators.ends_with(['|', '>'])
     }
+}
+
+/// The bytes a scalar or key covers, which the scan for constructs skips: 8 bytes where a
+/// `Span` takes 16 (front matter of millions of scalars; files are read up to 64 MiB).
+type Mask = (u32, u32);
+
+fn mask(span: Span) -> Mask {
+    let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    (at(span.start), at(span.end))
 }
 
 /// The word starting at `at` (an anchor, alias or tag), up to whitespace.

@@ -1,10 +1,11 @@
 //! What runs: the command options and settings of the tool and of each step, the steps
 //! themselves, and which command wins when several are set.
 
-use std::collections::HashMap;
+use compact_str::{CompactString, format_compact};
 
-use super::NameRef;
-use super::lower::{Command, Cx, Field, Level, REJECTED, SCRIPTS, StepName, first_key};
+use super::lower::{
+    Command, Cx, Field, Level, REJECTED, Runs, SCRIPTS, StepName, StepNames, first_key,
+};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::source::Span;
@@ -49,7 +50,9 @@ impl<'a> Cx<'a> {
             let Some(text) = self.string(&e.value, &join_path(&path, key)) else {
                 continue;
             };
-            if SCRIPTS.contains(key) {
+            // Only a value with a brace can hold a `{…}` reference: a tool of millions of
+            // steps held a field for each.
+            if SCRIPTS.contains(key) && text.contains('{') {
                 fields.push(Field {
                     node: &e.value,
                     step,
@@ -62,16 +65,15 @@ impl<'a> Cx<'a> {
                 text,
             });
         }
-        // Room for the one or two a level has, not the four a push makes: a tool of many
-        // steps holds a level for each.
-        commands.shrink_to_fit();
         let shell = node.get("shell").and_then(|e| {
             self.string(&e.value, &join_path(&path, "shell"))
                 .map(|_| &e.value)
         });
         for key in ["input", "working-directory"] {
             if let Some(e) = node.get(key)
-                && self.string(&e.value, &join_path(&path, key)).is_some()
+                && self
+                    .string(&e.value, &join_path(&path, key))
+                    .is_some_and(|t| t.contains('{'))
             {
                 fields.push(Field {
                     node: &e.value,
@@ -102,15 +104,15 @@ impl<'a> Cx<'a> {
                 .iter()
                 .find(|c| c.key == "tool" && !c.text.trim().is_empty())
         {
-            self.tool.tool_references.push(NameRef {
-                name: c.text.trim().to_string(),
-                span: c.node.span(),
-                key: join_path(&path, "tool"),
-            });
+            self.tool
+                .tool_references
+                .push(c.text.trim(), c.node.span(), &join_path(&path, "tool"));
         }
         Level {
             anchor,
-            commands,
+            // Room for the one or two a level has, not the four a push makes: a tool of
+            // many steps holds a level for each.
+            commands: commands.into_boxed_slice(),
             shell,
         }
     }
@@ -212,72 +214,86 @@ impl<'a> Cx<'a> {
         node: &'n Node,
         path: &str,
         fields: &mut Vec<Field<'n>>,
-    ) -> (Vec<Level<'n>>, Vec<StepName>)
+        runs: &mut Runs<'_>,
+    ) -> (usize, StepNames)
     where
         'a: 'n,
     {
         let Some(e) = node.get("steps") else {
-            return (Vec::new(), Vec::new());
+            return (0, StepNames::default());
         };
         let spath = join_path(path, "steps");
         let Some(items) = e.value.as_seq() else {
             if e.value.kind != NodeKind::Null {
                 self.lw.wrong_type(&e.value, &spath, "a list of steps");
             }
-            return (Vec::new(), Vec::new());
+            return (0, StepNames::default());
         };
         let keys = step_keys();
+        let mut levels = 0;
         // Exact room: grown by doubling, a tool of many steps held up to twice their room.
-        let mut levels = Vec::with_capacity(items.len());
         let mut names: Vec<StepName> = Vec::with_capacity(items.len());
-        // Each name's first step, looked up rather than searched for (a tool of a hundred
-        // thousand steps took minutes).
-        let mut first_named: HashMap<String, Span> = HashMap::new();
+        // Which names are written (the rest are `step{n}`), for CYC008's message.
+        let mut written_names: Vec<bool> = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let ipath = format!("{spath}[{i}]");
             let anchor = first_key(item);
             let Some(map) = self.lw.as_map(item, item.span(), &ipath) else {
                 names.push(StepName {
-                    name: format!("step{}", i + 1),
+                    name: format_compact!("step{}", i + 1),
                     span: item.span(),
                 });
+                written_names.push(false);
                 continue;
             };
             self.lw.unknown_keys(map, &keys, REJECTED);
             let written = item.get("name").and_then(|n| {
                 self.string(&n.value, &join_path(&ipath, "name"))
                     .filter(|s| !s.trim().is_empty())
-                    .map(|s| (s.trim().to_string(), n.value.span()))
+                    .map(|s| (CompactString::from(s.trim()), n.value.span()))
             });
-            let explicit = written.is_some();
-            let (name, span) = written.unwrap_or_else(|| (format!("step{}", i + 1), anchor));
-            if let Some(first) = first_named.get(&name) {
-                let message = if explicit {
-                    format!("a step named `{name}` is already defined in this tool")
-                } else {
-                    format!(
-                        "step {} has no name, so it is called `{name}`, a name an earlier step already has",
-                        i + 1
-                    )
-                };
-                let d = self
-                    .diag(&rules::DUPLICATE_STEP_NAME, span, message)
-                    .label("duplicate step name")
-                    .related(self.file(), *first, "first defined here")
-                    .note("cycod rejects a tool whose steps share a name: `{step.output}` could not tell them apart")
-                    .help("give each step its own `name`");
-                self.push(d);
-            }
-            first_named.entry(name.clone()).or_insert(span);
-            names.push(StepName {
-                name: name.clone(),
-                span,
-            });
+            written_names.push(written.is_some());
+            let (name, span) =
+                written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
             let level = self.level(item, anchor, ipath, Some(i), fields);
             self.step_command(&level, &name);
-            levels.push(level);
+            self.conflicting_shell(&level);
+            self.runs(&level, runs);
+            names.push(StepName { name, span });
+            levels += 1;
         }
+        let names = StepNames::new(names);
+        self.duplicate_steps(&names, &written_names);
         (levels, names)
+    }
+
+    /// CYC008: each step whose name an earlier step has, in step order (found in the
+    /// steps' name order: a table of every name was most of a tool of millions of steps'
+    /// peak; before it, each name was compared with every earlier one).
+    fn duplicate_steps(&mut self, steps: &StepNames, written: &[bool]) {
+        let names = &steps.list;
+        for (i, first) in steps.repeated() {
+            let (Some(step), Some(first)) = (names.get(i as usize), names.get(first as usize))
+            else {
+                continue;
+            };
+            let name = &step.name;
+            let message = if written.get(i as usize).copied().unwrap_or(false) {
+                format!("a step named `{name}` is already defined in this tool")
+            } else {
+                format!(
+                    "step {} has no name, so it is called `{name}`, a name an earlier step already has",
+                    i + 1
+                )
+            };
+            let d = self
+                .diag(&rules::DUPLICATE_STEP_NAME, step.span, message)
+                .label("duplicate step name")
+                .related(self.file(), first.span, "first defined here")
+                .note("cycod rejects a tool whose steps share a name: `{step.output}` could not tell them apart")
+                .help("give each step its own `name`");
+            self.push(d);
+        }
     }
 
     /// CYC005 and CYC007 for one step.
@@ -379,7 +395,7 @@ fn collect_strings<'n>(node: &'n Node, step: Option<usize>, fields: &mut Vec<Fie
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         match &n.kind {
-            NodeKind::String(_) => fields.push(Field { node: n, step }),
+            NodeKind::String(s) if s.contains('{') => fields.push(Field { node: n, step }),
             NodeKind::Seq(items) => stack.extend(items.iter().rev()),
             NodeKind::Map(entries) => stack.extend(entries.iter().rev().map(|e| &e.value)),
             _ => {}

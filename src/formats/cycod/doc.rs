@@ -1,6 +1,7 @@
 //! What the bundles need of a cycod tool file beyond the checks, lowered once from the tree
 //! so that the tree can be dropped and the IR reads typed fields.
 
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
 use crate::syntax::Packed;
@@ -72,29 +73,34 @@ pub(crate) struct Param {
     pub required: Option<bool>,
 }
 
-/// What a step (or a single-step tool) does.
+/// What a step (or a single-step tool) does. Kept for every step for the whole run, so
+/// small: 40 bytes and the text's allocation (a tool may have millions of steps).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) enum Action {
     /// `run:` a command line.
-    Command(String),
+    Command(Box<str>),
     /// A script and the shell that runs it (`bash:`, `cmd:`, `pwsh:`, `python:`, or
     /// `script:` with `shell:`, default `default`).
     Script {
         /// The script text.
-        script: String,
-        /// The shell.
-        shell: String,
+        script: Box<str>,
+        /// The shell (held in place up to 24 bytes).
+        shell: CompactString,
     },
     /// `tool:` another tool, with `mcp:` and `arguments:`.
-    Tool {
-        /// The tool's name.
-        tool: String,
-        /// The MCP server, when given.
-        mcp: Option<String>,
-        /// `arguments`, as JSON.
-        #[serde(with = "crate::formats::item::json_option")]
-        arguments: Option<Value>,
-    },
+    Tool(Box<ToolCall>),
+}
+
+/// A step's call of another tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ToolCall {
+    /// The tool's name.
+    pub tool: String,
+    /// The MCP server, when given.
+    pub mcp: Option<String>,
+    /// `arguments`, as JSON.
+    #[serde(with = "crate::formats::item::json_option")]
+    pub arguments: Option<Value>,
 }
 
 /// Keys that hold a cycod script, and the shell each implies, in the order cycod tries them.
@@ -109,10 +115,13 @@ impl ToolDoc {
     /// Lower the tool file's root mapping.
     pub(crate) fn lower(root: &Node) -> ToolDoc {
         let parameters = root.value("parameters");
-        let steps = root
-            .value("steps")
-            .and_then(Node::as_seq)
-            .map(|steps| steps.iter().filter_map(action).collect());
+        // Exact room: collected from a filter, the list grew by doubling.
+        let steps = root.value("steps").and_then(Node::as_seq).map(|steps| {
+            let mut out = Vec::with_capacity(steps.len());
+            out.extend(steps.iter().filter_map(action));
+            out.shrink_to_fit();
+            out
+        });
         ToolDoc {
             description: str_at(root, &["description"]).map(str::to_string),
             description_span: node_at(root, &["description"]).map(|n| n.span()),
@@ -171,25 +180,25 @@ impl ToolDoc {
 /// What one step (or a single-step tool) does; the first key cycod acts on wins.
 fn action(node: &Node) -> Option<Action> {
     if let Some(run) = str_at(node, &["run"]) {
-        return Some(Action::Command(run.to_string()));
+        return Some(Action::Command(run.into()));
     }
     for (key, shell) in SCRIPT_KEYS {
         if let Some(script) = str_at(node, &[key]) {
             return Some(Action::Script {
-                script: script.to_string(),
-                shell: (*shell).to_string(),
+                script: script.into(),
+                shell: CompactString::const_new(shell),
             });
         }
     }
     if let Some(tool) = str_at(node, &["tool"]) {
-        return Some(Action::Tool {
+        return Some(Action::Tool(Box::new(ToolCall {
             tool: tool.to_string(),
             mcp: str_at(node, &["mcp"]).map(str::to_string),
             arguments: node.value("arguments").map(Node::to_json),
-        });
+        })));
     }
     str_at(node, &["script"]).map(|script| Action::Script {
-        script: script.to_string(),
-        shell: str_at(node, &["shell"]).unwrap_or("default").to_string(),
+        script: script.into(),
+        shell: str_at(node, &["shell"]).unwrap_or("default").into(),
     })
 }

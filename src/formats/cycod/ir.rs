@@ -33,17 +33,13 @@ fn cycod_run(action: &Action) -> Run {
             argv: split_command_line(line),
         },
         Action::Script { script, shell } => Run::Script {
-            script: script.clone(),
-            shell: shell.clone(),
+            script: script.to_string(),
+            shell: shell.to_string(),
         },
-        Action::Tool {
-            tool,
-            mcp,
-            arguments,
-        } => Run::Tool {
-            tool: tool.clone(),
-            mcp: mcp.clone(),
-            arguments: arguments.clone(),
+        Action::Tool(call) => Run::Tool {
+            tool: call.tool.clone(),
+            mcp: call.mcp.clone(),
+            arguments: call.arguments.clone(),
         },
     }
 }

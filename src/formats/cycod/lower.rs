@@ -64,6 +64,8 @@ pub(super) fn check_file(file: &Arc<SourceFile>, root: &Node) -> (Tool, Vec<Diag
     let anchor = first_key(root);
     let name = cx.definition(root, anchor, "", Some(&stem));
     cx.tool.name = name;
+    cx.tool.tool_references.shrink();
+    cx.tool.mcp_references.shrink();
     (cx.tool, cx.lw.diags.into_vec())
 }
 
@@ -97,8 +99,63 @@ pub(super) struct Param<'n> {
 
 /// A step's name (given, or `step{n}`) and where to point for it.
 pub(super) struct StepName {
-    pub(super) name: String,
+    /// Held in place up to 24 bytes: a tool may have millions of steps.
+    pub(super) name: compact_str::CompactString,
     pub(super) span: Span,
+}
+
+/// The steps' names, and their places in name order: a name is looked up, not searched for
+/// among every step (a tool of many steps referring to each other was quadratic).
+#[derive(Default)]
+pub(super) struct StepNames {
+    /// Each step's name, in step order.
+    pub(super) list: Vec<StepName>,
+    /// Indices into `list`, sorted by name, then index.
+    by_name: Vec<u32>,
+}
+
+impl StepNames {
+    /// The steps' `names`, in step order.
+    pub(super) fn new(list: Vec<StepName>) -> StepNames {
+        let mut by_name: Vec<u32> = (0..list.len())
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
+        let name = |i: u32| list.get(i as usize).map_or("", |s| s.name.as_str());
+        by_name.sort_unstable_by(|a, b| name(*a).cmp(name(*b)).then(a.cmp(b)));
+        StepNames { list, by_name }
+    }
+
+    /// The name of step `i`.
+    fn name(&self, i: u32) -> &str {
+        self.list.get(i as usize).map_or("", |s| s.name.as_str())
+    }
+
+    /// The first step named `name`.
+    pub(super) fn first(&self, name: &str) -> Option<usize> {
+        let at = self.by_name.partition_point(|&i| self.name(i) < name);
+        let i = *self.by_name.get(at)?;
+        (self.name(i) == name).then_some(i as usize)
+    }
+
+    /// The steps of each name after its first: (the step, the first of its name), in step
+    /// order.
+    pub(super) fn repeated(&self) -> Vec<(u32, u32)> {
+        let mut again: Vec<(u32, u32)> = Vec::new();
+        for group in self.by_name.chunk_by(|a, b| self.name(*a) == self.name(*b)) {
+            if let [first, rest @ ..] = group {
+                again.extend(rest.iter().map(|i| (*i, *first)));
+            }
+        }
+        again.sort_unstable();
+        again
+    }
+
+    /// How many distinct names.
+    pub(super) fn distinct(&self) -> usize {
+        self.by_name
+            .chunk_by(|a, b| self.name(*a) == self.name(*b))
+            .count()
+    }
 }
 
 /// A command option that is set.
@@ -114,13 +171,42 @@ pub(super) struct Command<'n> {
 pub(super) struct Level<'n> {
     /// Where to point when the level lacks something.
     pub(super) anchor: Span,
-    pub(super) commands: Vec<Command<'n>>,
+    pub(super) commands: Box<[Command<'n>]>,
     pub(super) shell: Option<&'n Node>,
 }
 
 impl Level<'_> {
     pub(super) fn set(&self) -> impl Iterator<Item = &Command<'_>> {
         self.commands.iter().filter(|c| !c.text.trim().is_empty())
+    }
+}
+
+/// What the checks of the command that runs at each level read, and what they found.
+pub(super) struct Runs<'p> {
+    /// The valid platforms and the list's span, when `platforms` is set.
+    pub(super) platforms: Option<&'p (Vec<&'static str>, Span)>,
+    /// Where the tool is tagged `read`, its only security tag: its commands are read for
+    /// writes (SEC022).
+    pub(super) read: Option<Span>,
+    /// A write was reported (once a tool).
+    pub(super) wrote: bool,
+    /// A command that runs is a script.
+    pub(super) script: bool,
+}
+
+impl Cx<'_> {
+    /// The checks of the command that runs at `level` (its first one set): CYC018, SEC022.
+    pub(super) fn runs(&mut self, level: &Level<'_>, runs: &mut Runs<'_>) {
+        let Some(c) = level.set().next() else {
+            return;
+        };
+        runs.script |= SCRIPTS.contains(&c.key);
+        self.windows_only(level, c, runs.platforms);
+        if let Some(read) = runs.read
+            && !runs.wrote
+        {
+            runs.wrote = self.read_tool_writes(read, level, c);
+        }
     }
 }
 
@@ -204,29 +290,32 @@ impl<'a> Cx<'a> {
 
         let mut fields = Vec::new();
         let top = self.level(node, anchor, path.to_string(), None, &mut fields);
-        let (levels, step_names) = self.steps(node, path, &mut fields);
-        let has_steps = !levels.is_empty();
+        self.conflicting_shell(&top);
+        let read = match stem {
+            Some(_) => self.security_tags(node, anchor, &tags),
+            None => None,
+        };
+        let mut runs = Runs {
+            platforms: platforms.as_ref(),
+            read,
+            wrote: false,
+            script: false,
+        };
+        // Each step is checked as it is read, and let go: a tool of millions of steps held
+        // a level for each.
+        let (steps, step_names) = self.steps(node, path, &mut fields, &mut runs);
+        let has_steps = steps > 0;
         self.what_runs(&top, has_steps, node, path);
 
         self.references(&fields, &mut params, &step_names);
-        let all_levels: Vec<&Level<'_>> = std::iter::once(&top).chain(&levels).collect();
         // What actually runs: the first command of each step, else the tool's first one
         // (commands are collected in precedence order).
-        let running: Vec<(&Level<'_>, &Command<'_>)> = if has_steps {
-            levels
-                .iter()
-                .filter_map(|l| l.set().next().map(|c| (l, c)))
-                .collect()
-        } else {
-            top.set().next().map(|c| (&top, c)).into_iter().collect()
-        };
-        // A tool that only delegates (`tool:`, `mcp:`) may pass its parameters on by name.
-        if running.iter().any(|(_, c)| SCRIPTS.contains(&c.key)) {
-            self.unused(&params);
+        if !has_steps {
+            self.runs(&top, &mut runs);
         }
-        self.shells(&all_levels, &running, platforms.as_ref());
-        if stem.is_some() {
-            self.security(node, anchor, &tags, &running);
+        // A tool that only delegates (`tool:`, `mcp:`) may pass its parameters on by name.
+        if runs.script {
+            self.unused(&params);
         }
         name
     }

@@ -10,6 +10,7 @@ mod commands;
 pub(crate) mod doc;
 mod ir;
 mod lower;
+mod names;
 mod outline;
 mod params;
 mod platforms;
@@ -21,6 +22,7 @@ mod texts;
 mod uses;
 pub(crate) mod writes;
 
+pub(crate) use names::{NameRef, NameRefs};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -40,9 +42,9 @@ pub(crate) struct Tool {
     /// The name the tool is registered under (`name`, else the file stem).
     pub name: Option<ToolName>,
     /// Other tools this one names: `uses.tool(s)`, a step's or the tool's `tool:`.
-    pub tool_references: Vec<NameRef>,
+    pub tool_references: NameRefs,
     /// MCP servers named by `uses.mcp(s)`.
-    pub mcp_references: Vec<NameRef>,
+    pub mcp_references: NameRefs,
     /// Names of the tools defined inline under `with.tools`.
     pub inline_tools: Vec<String>,
     /// Names of the MCP servers defined inline under `with.mcps`.
@@ -62,17 +64,6 @@ pub(crate) struct ToolName {
     pub span: Span,
     /// True when written as `name:`; false when taken from the file name.
     pub explicit: bool,
-}
-
-/// A name written in a tool that must resolve to another definition.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct NameRef {
-    /// The name as written.
-    pub name: String,
-    /// Where it is written.
-    pub span: Span,
-    /// The key that holds it (`uses.tools`, `steps[1].tool`), for messages.
-    pub key: String,
 }
 
 /// Parse, lower, validate and lint one tool file.
@@ -95,14 +86,16 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         return FileResult::new(file, diagnostics, Item::none());
     };
     let (mut tool, found) = lower::check_file(&file, &root);
-    tool.doc = Some(doc::ToolDoc::lower(&root));
     let stem = tool
         .name
         .as_ref()
         .filter(|n| !n.explicit)
         .map(|n| n.value.clone());
+    // The texts before the document: both are a few words a step, and the texts are let go
+    // once checked (a tool of millions of steps held both with its tree).
     tool.texts =
         crate::security::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
+    tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
     let mut result = FileResult::new(file, diagnostics, Item::new(tool));
     result.trees = Some(Box::new(crate::formats::format::Trees {

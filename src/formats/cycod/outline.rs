@@ -69,10 +69,10 @@ pub(super) fn outline(r: &FileResult) -> Outline {
         .tool_references
         .iter()
         // A tool defined inline under `with.tools` has no file to go to.
-        .filter(|n| !tool.inline_tools.contains(&n.name))
+        .filter(|n| !tool.inline_tools.iter().any(|t| t == n.name))
         .map(|n| Reference {
             span: n.span,
-            target: Target::Name(tool_name(&folder, &n.name)),
+            target: Target::Name(tool_name(&folder, n.name)),
         })
         .collect();
     Outline {

@@ -6,119 +6,148 @@ use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{join_path, replace_exact, replace_text};
 use crate::rules::cycod as rules;
 use crate::source::Span;
-use crate::syntax::Node;
+use crate::syntax::{Item, Node};
 
 const PLATFORMS: &[&str] = &["windows", "linux", "macos"];
 
 impl Cx<'_> {
-    /// `platforms`: CYC017. Returns the valid platforms and the list's span, if set.
-    pub(super) fn platforms(&mut self, node: &Node, path: &str) -> Option<(Vec<String>, Span)> {
+    /// `platforms`: CYC017. Returns the valid platforms (each once, as meant where
+    /// misspelt) and the list's span, if set. The list is read item by item, and findings
+    /// past the cap are only counted: a list of millions held a string for each.
+    pub(super) fn platforms(
+        &mut self,
+        node: &Node,
+        path: &str,
+    ) -> Option<(Vec<&'static str>, Span)> {
         let e = node.get("platforms")?;
         let ppath = join_path(path, "platforms");
-        let items = self.lw.str_list(&e.value, &ppath, false);
-        e.value.as_seq()?;
-        let mut valid = Vec::new();
-        for (value, span) in items {
-            if PLATFORMS.contains(&value) {
-                valid.push(value.to_string());
-                continue;
-            }
-            let lower = value.to_ascii_lowercase();
-            let hint = match lower.as_str() {
-                "win" | "win32" | "win64" | "windows" => Some("windows"),
-                "osx" | "mac" | "darwin" | "macos" => Some("macos"),
-                "unix" | "ubuntu" | "debian" | "linux" => Some("linux"),
-                other => did_you_mean(other, PLATFORMS.iter().copied()),
+        let Some(items) = e.value.as_list() else {
+            self.lw.wrong_type(&e.value, &ppath, "a list of strings");
+            return None;
+        };
+        let mut valid: Vec<&'static str> = Vec::new();
+        for (i, item) in items.items().enumerate() {
+            let (value, span) = match item {
+                Item::Str(s, span) => (s, span),
+                Item::Other(n) => {
+                    self.lw.wrong_type(&n, &format!("{ppath}[{i}]"), "a string");
+                    continue;
+                }
             };
-            let d = self
-                .diag(
-                    &rules::INVALID_PLATFORM,
-                    span,
-                    format!("platform `{value}` is not `windows`, `linux` or `macos`"),
-                )
-                .label("unknown platform")
-                .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
-                .did_you_mean_or(
-                    hint.and_then(|h| {
-                        let fix = replace_exact(self.file(), span, value, h, Applicability::Safe)
-                            .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe));
-                        DidYouMean::fixed_by(h, fix)
-                    }),
-                    "use `windows`, `linux` or `macos`",
-                );
-            self.push(d);
-            if let Some(h) = hint {
-                // Counted as meant, so shell checks do not pile a second finding on a typo.
-                valid.push(h.to_string());
+            let meant = match PLATFORMS.iter().find(|p| **p == value) {
+                Some(p) => Some(*p),
+                None => self.invalid_platform(value, span),
+            };
+            if let Some(p) = meant
+                && !valid.contains(&p)
+            {
+                valid.push(p);
             }
         }
         Some((valid, e.value.span()))
     }
 
-    /// CYC018 for the commands that run, CYC019 for every level.
-    pub(super) fn shells(
+    /// CYC017 for one platform; returns the one meant, when it can tell (counted as meant,
+    /// so shell checks do not pile a second finding on a typo).
+    fn invalid_platform(&mut self, value: &str, span: Span) -> Option<&'static str> {
+        let lower = value.to_ascii_lowercase();
+        let hint = match lower.as_str() {
+            "win" | "win32" | "win64" | "windows" => Some("windows"),
+            "osx" | "mac" | "darwin" | "macos" => Some("macos"),
+            "unix" | "ubuntu" | "debian" | "linux" => Some("linux"),
+            other => did_you_mean(other, PLATFORMS.iter().copied())
+                .and_then(|h| PLATFORMS.iter().copied().find(|p| *p == h)),
+        };
+        if self.lw.diags.is_full(&rules::INVALID_PLATFORM) {
+            self.lw.diags.count(&rules::INVALID_PLATFORM);
+            return hint;
+        }
+        let d = self
+            .diag(
+                &rules::INVALID_PLATFORM,
+                span,
+                format!("platform `{value}` is not `windows`, `linux` or `macos`"),
+            )
+            .label("unknown platform")
+            .note("cycod matches platforms by these exact names: the tool is never offered on a platform it cannot name")
+            .did_you_mean_or(
+                hint.and_then(|h| {
+                    let fix = replace_exact(self.file(), span, value, h, Applicability::Safe)
+                        .or_else(|| replace_text(self.file(), span, value, h, Applicability::Safe));
+                    DidYouMean::fixed_by(h, fix)
+                }),
+                "use `windows`, `linux` or `macos`",
+            );
+        self.push(d);
+        hint
+    }
+
+    /// CYC018 for the command that runs at `level`, when `platforms` (the valid ones and
+    /// the list's span) leave Windows out.
+    pub(super) fn windows_only(
         &mut self,
-        levels: &[&Level<'_>],
-        running: &[(&Level<'_>, &Command<'_>)],
-        platforms: Option<&(Vec<String>, Span)>,
+        level: &Level<'_>,
+        c: &Command<'_>,
+        platforms: Option<&(Vec<&'static str>, Span)>,
     ) {
         let no_windows =
-            platforms.filter(|(list, _)| !list.is_empty() && !list.iter().any(|p| p == "windows"));
-        if let Some((_, platforms_span)) = no_windows {
-            for (level, c) in running {
-                let shell = self.shell_of(level);
-                let (shown, span) = match (c.key, shell) {
-                    ("cmd", _) => ("`cmd`", c.key_span),
-                    ("script", Some((s, span))) if s == "cmd" => ("`cmd`", span),
-                    ("script", Some((s, span))) if s == "powershell" => {
-                        ("Windows PowerShell (`powershell`)", span)
-                    }
-                    _ => continue,
-                };
-                let d = self
-                    .diag(
-                        &rules::WINDOWS_ONLY_SHELL,
-                        span,
-                        format!("{shown} runs only on Windows, but `platforms` does not list `windows`"),
-                    )
-                    .label("Windows only")
-                    .related(self.file(), *platforms_span, "platforms declared here")
-                    .note("on the declared platforms cycod cannot start this shell: the command can never run")
-                    .help("add `windows` to `platforms`, or write the command for `bash` or `pwsh`");
-                self.push(d);
+            platforms.filter(|(list, _)| !list.is_empty() && !list.contains(&"windows"));
+        let Some((_, platforms_span)) = no_windows else {
+            return;
+        };
+        let shell = self.shell_of(level);
+        let (shown, span) = match (c.key, shell) {
+            ("cmd", _) => ("`cmd`", c.key_span),
+            ("script", Some((s, span))) if s == "cmd" => ("`cmd`", span),
+            ("script", Some((s, span))) if s == "powershell" => {
+                ("Windows PowerShell (`powershell`)", span)
             }
+            _ => return,
+        };
+        let d = self
+            .diag(
+                &rules::WINDOWS_ONLY_SHELL,
+                span,
+                format!("{shown} runs only on Windows, but `platforms` does not list `windows`"),
+            )
+            .label("Windows only")
+            .related(self.file(), *platforms_span, "platforms declared here")
+            .note("on the declared platforms cycod cannot start this shell: the command can never run")
+            .help("add `windows` to `platforms`, or write the command for `bash` or `pwsh`");
+        self.push(d);
+    }
+
+    /// CYC019 for one level (the tool, or a step).
+    pub(super) fn conflicting_shell(&mut self, level: &Level<'_>) {
+        let Some((shell_name, shell_span)) = self.shell_of(level) else {
+            return;
+        };
+        let Some(alias) = level
+            .set()
+            .find(|c| matches!(c.key, "bash" | "cmd" | "pwsh" | "python"))
+        else {
+            return;
+        };
+        if shell_name == alias.key || shell_name == "default" || shell_name.is_empty() {
+            return;
         }
-        for level in levels {
-            let Some((shell_name, shell_span)) = self.shell_of(level) else {
-                continue;
-            };
-            let Some(alias) = level
-                .set()
-                .find(|c| matches!(c.key, "bash" | "cmd" | "pwsh" | "python"))
-            else {
-                continue;
-            };
-            if shell_name == alias.key || shell_name == "default" || shell_name.is_empty() {
-                continue;
-            }
-            let d = self
-                .diag(
-                    &rules::CONFLICTING_SHELL,
-                    shell_span,
-                    format!(
-                        "`shell: {shell_name}` contradicts `{}:`, which already runs its script with {}",
-                        alias.key, alias.key
-                    ),
-                )
-                .label("another shell")
-                .related(self.file(), alias.key_span, format!("`{}` fixes the shell", alias.key))
-                .note(format!("`{}:` is short for `script:` with `shell: {}`: a script written for one shell fails in the other", alias.key, alias.key))
-                .help(format!(
-                    "remove `shell`, or write `script:` with `shell: {shell_name}` instead of `{}:`",
-                    alias.key
-                ));
-            self.push(d);
-        }
+        let d = self
+            .diag(
+                &rules::CONFLICTING_SHELL,
+                shell_span,
+                format!(
+                    "`shell: {shell_name}` contradicts `{}:`, which already runs its script with {}",
+                    alias.key, alias.key
+                ),
+            )
+            .label("another shell")
+            .related(self.file(), alias.key_span, format!("`{}` fixes the shell", alias.key))
+            .note(format!("`{}:` is short for `script:` with `shell: {}`: a script written for one shell fails in the other", alias.key, alias.key))
+            .help(format!(
+                "remove `shell`, or write `script:` with `shell: {shell_name}` instead of `{}:`",
+                alias.key
+            ));
+        self.push(d);
     }
 
     /// The level's `shell`, lowercased, and its span.

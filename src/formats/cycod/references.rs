@@ -1,7 +1,7 @@
 //! `{NAME}` and `{step.property}` references checked against the tool's parameters and
 //! steps (CYC012, CYC014, CYC015, CYC016, SEC020).
 
-use super::lower::{Cx, Field, Param, StepName};
+use super::lower::{Cx, Field, Param, StepNames};
 use super::template::{self, STEP_PROPERTIES, Target};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, DidYouMean};
@@ -16,8 +16,9 @@ impl Cx<'_> {
         &mut self,
         fields: &[Field<'_>],
         params: &mut [Param<'_>],
-        steps: &[StepName],
+        steps: &StepNames,
     ) {
+        let mut budget = SUGGESTION_BUDGET;
         for field in fields {
             let Some(value) = field.node.as_str() else {
                 continue;
@@ -29,7 +30,8 @@ impl Cx<'_> {
                         self.param_reference(name, raw, r.text, span, params, steps)
                     }
                     Target::Step { step, property } => {
-                        self.step_reference(step, property, r.text, span, field.step, steps)
+                        let at = (span, field.step);
+                        self.step_reference(step, property, r.text, at, steps, &mut budget)
                     }
                 }
             }
@@ -43,7 +45,7 @@ impl Cx<'_> {
         text: &str,
         span: Span,
         params: &mut [Param<'_>],
-        steps: &[StepName],
+        steps: &StepNames,
     ) {
         if let Some(p) = params.iter_mut().find(|p| p.name == name) {
             p.used = true;
@@ -72,7 +74,7 @@ impl Cx<'_> {
         }
         let suggestion =
             did_you_mean(name, params.iter().map(|p| p.name)).filter(|s| !is_compound_of(name, s));
-        let is_step = steps.iter().any(|s| s.name == name);
+        let is_step = steps.first(name).is_some();
         // Lowercase names with no close parameter are most likely jq shorthands (`{name}`)
         // or Python f-string fields, which cycod leaves alone.
         let looks_like_parameter = raw || !name.bytes().any(|b| b.is_ascii_lowercase());
@@ -112,15 +114,28 @@ impl Cx<'_> {
         step: &str,
         property: &str,
         text: &str,
-        span: Span,
-        at: Option<usize>,
-        steps: &[StepName],
+        (span, at): (Span, Option<usize>),
+        steps: &StepNames,
+        budget: &mut usize,
     ) {
         let known_property = STEP_PROPERTIES.contains(&property);
-        let Some(index) = steps.iter().position(|s| s.name == step) else {
-            let suggestion = did_you_mean(step, steps.iter().map(|s| s.name.as_str()));
+        let Some(index) = steps.first(step) else {
+            // Compared with every step: within a budget a file, so that many references to
+            // missing steps stay linear.
+            let names = || steps.list.iter().map(|s| s.name.as_str());
+            let suggestion = match budget.checked_sub(steps.list.len()) {
+                Some(left) => {
+                    *budget = left;
+                    did_you_mean(step, names())
+                }
+                None => None,
+            };
             if !known_property && suggestion.is_none() {
                 // `{obj.attr}` in a Python f-string, say: not cycod's.
+                return;
+            }
+            if self.lw.diags.is_full(&rules::UNKNOWN_STEP_REFERENCE) {
+                self.lw.diags.count(&rules::UNKNOWN_STEP_REFERENCE);
                 return;
             }
             let mut d = self
@@ -132,23 +147,17 @@ impl Cx<'_> {
                 .label("unknown step")
                 .note("cycod only fills in outputs of the tool's own steps: the braces reach the command as they are");
             if let Some(s) = suggestion {
-                if let Some(target) = steps.iter().find(|x| x.name == s) {
+                if let Some(target) = steps.first(s).and_then(|i| steps.list.get(i)) {
                     d = d.related(self.file(), target.span, format!("did you mean `{s}`?"));
                 }
                 let fixed = format!("{{{s}.{property}}}");
                 let fix = replace_text(self.file(), span, text, &fixed, Applicability::Unsafe);
                 // Without the edit (a spelling the source does not hold as is), no hint.
                 d = d.maybe_did_you_mean(DidYouMean::fixed_by(&fixed, fix));
-            } else if steps.is_empty() {
+            } else if steps.list.is_empty() {
                 d = d.help("this tool has no `steps`; step outputs exist only in multi-step tools");
             } else {
-                let mut list: Vec<&str> = Vec::new();
-                for s in steps {
-                    if !list.contains(&s.name.as_str()) {
-                        list.push(&s.name);
-                    }
-                }
-                d = d.help(format!("the steps are: {}", list.join(", ")));
+                d = d.help(format!("the steps are: {}", step_list(steps)));
             }
             self.push(d);
             return;
@@ -186,10 +195,42 @@ impl Cx<'_> {
         let d = self
             .diag(&rules::FORWARD_STEP_REFERENCE, span, message)
             .label("not run yet")
-            .related(self.file(), steps[index].span, "that step is defined here")
+            .related(
+                self.file(),
+                steps.list.get(index).map_or(span, |s| s.span),
+                "that step is defined here",
+            )
             .note("steps run in order: when this one runs, that output does not exist yet")
             .help("move the step that produces the output above this one");
         self.push(d);
+    }
+}
+
+/// Name comparisons "did you mean" may spend on a file's references to missing steps.
+const SUGGESTION_BUDGET: usize = 100_000;
+
+/// Steps named in a help, at most.
+const LISTED: usize = 50;
+
+/// The steps' distinct names in step order, the first [`LISTED`] of them and how many more.
+fn step_list(steps: &StepNames) -> String {
+    let mut list: Vec<&str> = Vec::new();
+    for s in &steps.list {
+        if list.len() == LISTED {
+            break;
+        }
+        if steps
+            .first(&s.name)
+            .and_then(|i| steps.list.get(i))
+            .is_some_and(|f| std::ptr::eq(f, s))
+        {
+            list.push(&s.name);
+        }
+    }
+    let more = steps.distinct().saturating_sub(list.len());
+    match more {
+        0 => list.join(", "),
+        n => format!("{}, and {n} more", list.join(", ")),
     }
 }
 

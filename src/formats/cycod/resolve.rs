@@ -97,7 +97,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
     }
 
     // Resolve tool references into edges of the reference graph.
-    let mut edges: Vec<Vec<(usize, &NameRef)>> = vec![Vec::new(); members.len()];
+    let mut edges: Vec<Vec<(usize, NameRef<'_>)>> = vec![Vec::new(); members.len()];
     let mut suggester = Suggester::new(&folders, &included);
     for (i, m) in members.iter().enumerate() {
         let own = folders.get(m.folder.as_path());
@@ -105,14 +105,14 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
         // Capped per file as found, as a file's own findings are: a tool may name hundreds
         // of thousands of tools.
         let mut unknown = Findings::default();
-        for r in &m.tool.tool_references {
-            if inline.contains(r.name.as_str()) {
+        for r in m.tool.tool_references.iter() {
+            if inline.contains(r.name) {
                 continue;
             }
             let target = own
-                .and_then(|f| f.get(r.name.as_str()))
-                .or_else(|| included.get(r.name.as_str()))
-                .or_else(|| (!m.scope).then(|| anywhere.get(r.name.as_str())).flatten());
+                .and_then(|f| f.get(r.name))
+                .or_else(|| included.get(r.name))
+                .or_else(|| (!m.scope).then(|| anywhere.get(r.name)).flatten());
             match target {
                 Some(&t) => edges[i].push((t, r)),
                 None if unknown.is_full(&refs::UNKNOWN_TOOL_REFERENCE) => {
@@ -141,8 +141,8 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
             .map(String::as_str)
             .collect();
         let mut unknown = Findings::default();
-        for r in &m.tool.mcp_references {
-            if defined.contains(r.name.as_str()) {
+        for r in m.tool.mcp_references.iter() {
+            if defined.contains(r.name) {
                 continue;
             }
             if unknown.is_full(&refs::UNKNOWN_MCP_REFERENCE) {
@@ -150,7 +150,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                 continue;
             }
             let hint = did_you_mean(
-                &r.name,
+                r.name,
                 known.iter().chain(&m.tool.inline_mcps).map(String::as_str),
             );
             unknown.push(
@@ -164,7 +164,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                 .note("cycod cannot start a server it has no definition for: the tool runs without it")
                 .did_you_mean_or(
                     hint.and_then(|h| {
-                        DidYouMean::fixed_by(h, replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe))
+                        DidYouMean::fixed_by(h, replace_exact(m.file, r.span, r.name, h, Applicability::Unsafe))
                     }),
                     if known.is_empty() {
                         "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string()
@@ -283,11 +283,11 @@ impl<'a> Suggester<'a> {
 fn unknown_tool(
     members: &[Member<'_>],
     from: usize,
-    r: &NameRef,
+    r: NameRef<'_>,
     suggester: &mut Suggester<'_>,
 ) -> Diagnostic {
     let m = &members[from];
-    let hint = suggester.suggest(&m.folder, &r.name, &m.tool.inline_tools);
+    let hint = suggester.suggest(&m.folder, r.name, &m.tool.inline_tools);
     let mut d = Diagnostic::new(
         &refs::UNKNOWN_TOOL_REFERENCE,
         m.file,
@@ -306,7 +306,7 @@ fn unknown_tool(
             {
                 d = d.related(t.file, name.span, format!("did you mean `{h}`?"));
             }
-            let fix = replace_exact(m.file, r.span, &r.name, h, Applicability::Unsafe);
+            let fix = replace_exact(m.file, r.span, r.name, h, Applicability::Unsafe);
             // Without the edit (a spelling the source does not hold as is), no hint.
             d = d.maybe_did_you_mean(DidYouMean::fixed_by(h, fix));
         }
@@ -321,7 +321,7 @@ fn unknown_tool(
 }
 
 /// REF011: one diagnostic per cycle, at the reference that closes it.
-fn cycles(members: &[Member<'_>], edges: &[Vec<(usize, &NameRef)>]) -> Vec<Diagnostic> {
+fn cycles(members: &[Member<'_>], edges: &[Vec<(usize, NameRef<'_>)>]) -> Vec<Diagnostic> {
     let targets: Vec<Vec<usize>> = edges
         .iter()
         .map(|e| e.iter().map(|&(to, _)| to).collect())
@@ -343,7 +343,7 @@ fn label(members: &[Member<'_>], i: usize) -> String {
 
 fn cycle_diagnostic(
     members: &[Member<'_>],
-    edges: &[Vec<(usize, &NameRef)>],
+    edges: &[Vec<(usize, NameRef<'_>)>],
     cycle: &Cycle,
 ) -> Option<Diagnostic> {
     let edge = |s: &Step| {
@@ -355,7 +355,7 @@ fn cycle_diagnostic(
     let last = cycle.closing()?;
     let closing = edge(&last)?;
     let mut names: Vec<String> = cycle.steps.iter().map(|s| label(members, s.node)).collect();
-    names.push(closing.name.clone());
+    names.push(closing.name.to_string());
     let chain = names.join(" → ");
     let mut d = Diagnostic::new(
         &refs::TOOL_REFERENCE_CYCLE,

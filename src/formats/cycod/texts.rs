@@ -38,11 +38,14 @@ pub(super) fn tool<'a>(
         }
     }
     runs(&mut c, root);
-    for step in root
+    let steps = root
         .value("steps")
         .and_then(Node::as_seq)
-        .unwrap_or_default()
-    {
+        .unwrap_or_default();
+    // A text a step, most often: grown by doubling, a tool of millions of steps held up to
+    // twice their room.
+    c.reserve(steps.len());
+    for step in steps {
         runs(&mut c, step);
     }
     let name = match root.value("name") {

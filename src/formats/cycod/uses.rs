@@ -2,8 +2,8 @@
 //! profiles it refers to by name) and `with` (the ones it defines inline, each inline tool
 //! checked as a whole definition).
 
+use super::ToolName;
 use super::lower::{Cx, REJECTED};
-use super::{NameRef, ToolName};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
 use crate::syntax::Node;
@@ -42,15 +42,9 @@ impl Cx<'_> {
             };
             // Of the right size at once: grown by doubling, they were held twice.
             if matches!(u.key.as_str(), "tools" | "mcps") {
-                target.reserve_exact(u.value.as_list().map_or(0, |l| l.len()));
+                target.reserve(u.value.as_list().map_or(0, |l| l.len()));
             }
-            let mut add = |name: &str, span| {
-                target.push(NameRef {
-                    name: name.to_string(),
-                    span,
-                    key: key.clone(),
-                });
-            };
+            let mut add = |name: &str, span| target.push(name, span, &key);
             match single {
                 Some((name, span)) => add(name, span),
                 // Read as they come: a tool may name hundreds of thousands.

@@ -14,10 +14,10 @@ use crate::syntax::{Node, NodeKind, Seq};
 
 /// The longest command line Windows starts, in UTF-16 units, with a space between words
 /// (32,767 with the closing null).
-pub(super) const LONGEST: usize = 32_766;
+pub(crate) const LONGEST: usize = 32_766;
 
 /// The arguments of a server read within [`LONGEST`], and where reading stopped.
-pub(super) struct Argv<'n> {
+pub(crate) struct Argv<'n> {
     /// The items read, in order (strings and any other values written there).
     pub items: Vec<Cow<'n, Node>>,
     /// Where the line passes [`LONGEST`], when it does.
@@ -25,7 +25,7 @@ pub(super) struct Argv<'n> {
 }
 
 /// A command line longer than [`LONGEST`].
-pub(super) struct Cut {
+pub(crate) struct Cut {
     /// The first argument left unread, or the program when it is too long by itself.
     pub at: Option<Span>,
     /// The line's length: the program and its string arguments, a space between each.
@@ -33,7 +33,7 @@ pub(super) struct Cut {
 }
 
 /// The arguments `args` of the program `command`, read while the line fits in [`LONGEST`].
-pub(super) fn read<'n>(command: Option<&str>, args: Option<&'n Seq>) -> Argv<'n> {
+pub(crate) fn read<'n>(command: Option<&str>, args: Option<&'n Seq>) -> Argv<'n> {
     let mut length = command.map_or(0, units);
     let mut items = Vec::new();
     let mut at = None;

@@ -1,0 +1,105 @@
+//! The POSIX scripts of one file's tools, kept for ShellCheck until the whole repository is
+//! loaded: each distinct script once, and every place it is written. A cycod tool of
+//! millions of steps `bash: a` held a text of its own for each step (about 70 bytes and an
+//! allocation) for the whole run; a place is 12 bytes.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::security::texts::Text;
+use crate::source::Span;
+
+/// A file's scripts for ShellCheck (none, in most files: boxed, so that every format's
+/// item stays small).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Scripts(Option<Box<Held>>);
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Held {
+    /// Each distinct script (its text and file), at its first place.
+    texts: Vec<Text<'static>>,
+    /// Every place a script is written, in the order they were added.
+    places: Vec<Place>,
+    /// Distinct scripts by a hash of their file and text, while they are added.
+    #[serde(skip)]
+    index: HashMap<u64, u32>,
+}
+
+/// Where one script is written: which of [`Scripts::texts`], and its bytes (files are read
+/// up to 64 MiB).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(super) struct Place {
+    pub(super) text: u32,
+    start: u32,
+    end: u32,
+}
+
+impl Scripts {
+    /// Add the script `text`.
+    pub(crate) fn add(&mut self, text: &Text<'_>) {
+        let held = self.0.get_or_insert_with(Box::default);
+        let mut h = DefaultHasher::new();
+        (Arc::as_ptr(&text.file) as usize).hash(&mut h);
+        text.value.hash(&mut h);
+        let key = h.finish();
+        let same = |t: &Text<'_>| Arc::ptr_eq(&t.file, &text.file) && t.value == text.value;
+        let index = match held.index.get(&key) {
+            Some(&i) if held.texts.get(i as usize).is_some_and(same) => i,
+            // A new script (or, rarely, one whose hash another has: kept as a text of its own).
+            found => {
+                let i = u32::try_from(held.texts.len()).unwrap_or(u32::MAX);
+                held.texts.push(text.clone().into_owned());
+                if found.is_none() {
+                    held.index.insert(key, i);
+                }
+                i
+            }
+        };
+        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+        held.places.push(Place {
+            text: index,
+            start: offset(text.span.start),
+            end: offset(text.span.end),
+        });
+    }
+
+    /// Done adding: the index let go, no spare room kept for the whole run.
+    pub(crate) fn finish(&mut self) {
+        if let Some(held) = &mut self.0 {
+            held.index = HashMap::new();
+            held.texts.shrink_to_fit();
+            held.places.shrink_to_fit();
+        }
+    }
+
+    /// Each distinct script.
+    pub(super) fn texts(&self) -> &[Text<'static>] {
+        self.0.as_ref().map_or(&[], |h| &h.texts)
+    }
+
+    /// Every place a script is written.
+    pub(super) fn places(&self) -> &[Place] {
+        self.0.as_ref().map_or(&[], |h| &h.places)
+    }
+
+    /// How many places.
+    pub(super) fn len(&self) -> usize {
+        self.places().len()
+    }
+
+    /// The script at `place`, written there.
+    pub(super) fn at(&self, place: &Place) -> Option<Text<'_>> {
+        let t = self.texts().get(place.text as usize)?;
+        Some(Text {
+            kind: t.kind,
+            value: Cow::Borrowed(&t.value),
+            file: Arc::clone(&t.file),
+            span: Span::new(place.start as usize, place.end as usize),
+        })
+    }
+}

@@ -1,0 +1,125 @@
+//! Long YAML lists and argument lists that earlier passes left over ten times their size
+//! (issue 29, row 10; docs/performance.md, "Dense files, seventh pass"): a cycod tool of
+//! many steps, many `uses.tools` or `platforms`, a `SKILL.md` front-matter list under an
+//! unknown key, and `toolc lock` on a server of many arguments. Each file is over 4 MiB
+//! (below that, freed memory goes back to the system only after a delay and peaks depend
+//! on the machine's load), measured as `dense.rs` measures, with the debug binary.
+
+use super::dense::{assert_bounded, peak_memory_of};
+use super::*;
+
+/// A cycod tool named `many` with `body` after its name, description and tags.
+fn cycod(body: &str) -> String {
+    format!("name: many\ndescription: d\ntags: [read]\n{body}")
+}
+
+/// Each step held its name twice (a list and a table of names), a level with its commands,
+/// an `Action` of 80 bytes with two strings, a text for the security pass in a list grown
+/// by doubling and an owned copy for ShellCheck: 29x at 2.4 MB, 52x at full size. The tree
+/// itself (a mapping node and a member for each 12-byte step) is most of what is left
+/// (15x here).
+#[test]
+fn a_cycod_tool_of_350_thousand_steps() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod("steps:\n  - bash: a\n"),
+        &cycod(&format!("steps:\n{}", "  - bash: a\n".repeat(350_000))),
+        17.0,
+    );
+}
+
+/// Each reference was a name and a copy of its key, `uses.tools`, as two `String`s (20x at
+/// 2.4 MB); they are one buffer with an 8-byte span each now (3.1x here).
+#[test]
+fn a_cycod_tool_naming_550_thousand_tools() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod("uses:\n  tools:\n    - a\n"),
+        &cycod(&format!("uses:\n  tools:\n{}", "    - a\n".repeat(550_000))),
+        5.0,
+    );
+}
+
+/// `platforms` was collected into a list of every item and its nodes built (about 10x);
+/// it is read item by item, and past the cap an unknown platform is only counted (1.6x
+/// here).
+#[test]
+fn a_cycod_tool_of_700_thousand_platforms() {
+    assert_bounded(
+        ".cycod/tools/many.yaml",
+        &cycod("platforms:\n  - a\n"),
+        &cycod(&format!(
+            "bash: echo hi\nplatforms:\n{}",
+            "  - a\n".repeat(700_000)
+        )),
+        3.0,
+    );
+}
+
+/// A front matter's list under an unknown key: the scan for unportable YAML built the
+/// packed list's nodes and kept them (about 10x; 2.1x here).
+#[test]
+fn a_skill_front_matter_list_of_700_thousand_items() {
+    let skill = |n: usize| {
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\nextra:\n{}---\n\nBody.\n",
+            "  - a\n".repeat(n)
+        )
+    };
+    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(700_000), 3.5);
+}
+
+/// `toolc lock` read a server's `args` whole, as nodes and as JSON (about 40x); it reads
+/// them as `check` does, as far as a command line can be, and hashes the rest an argument
+/// at a time (2.3x here).
+#[test]
+fn a_lock_of_a_server_of_1_1_million_arguments() {
+    let server = |n: usize| {
+        let args = vec!["\"a\""; n].join(",");
+        format!(r#"{{"mcpServers":{{"s":{{"command":"npx","args":[{args}]}}}}}}"#)
+    };
+    let lock = ["lock", "-q"];
+    let base = Repo::new();
+    base.write(".mcp.json", server(1).as_bytes());
+    let Some(fixed) = peak_memory_of(&base, &lock) else {
+        return;
+    };
+    let repo = Repo::new();
+    let dense = server(1_100_000);
+    repo.write(".mcp.json", dense.as_bytes());
+    let peak = peak_memory_of(&repo, &lock).expect("measured before");
+    let ratio = (peak - fixed) / dense.len() as f64;
+    assert!(ratio <= 3.5, "toolc lock took {ratio:.1}x the file's size");
+    let written = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock written");
+    assert!(written.contains("[server.parts]\nargs = "), "{written}");
+    assert!(
+        written.contains("package = "),
+        "the package is still found: {written}"
+    );
+}
+
+/// Every reference to a step was looked for among all the steps, and one to a missing step
+/// compared with every step's name for a "did you mean" and listed them all in its help:
+/// 50,000 steps each reading a missing step's output took over two minutes (release). They
+/// are looked up by name, "did you mean" stops at a budget, and the help names 50.
+#[test]
+fn a_cycod_tool_of_50_thousand_steps_reading_missing_steps() {
+    let repo = Repo::new();
+    repo.write(
+        ".cycod/tools/many.yaml",
+        cycod(&format!(
+            "steps:\n{}",
+            "  - bash: echo {zz.output}\n".repeat(50_000)
+        ))
+        .as_bytes(),
+    );
+    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let found: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .map(|d| d.iter().filter(|d| d["code"] == "CYC014").collect())
+        .unwrap_or_default();
+    assert_eq!(found.len(), 201, "200 and the line for the rest");
+    let help = found[0]["help"].as_str().unwrap_or_default();
+    assert!(help.ends_with("step49, step50, and 49950 more"), "{help}");
+}
