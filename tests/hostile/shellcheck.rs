@@ -211,10 +211,7 @@ fn a_killed_toolc_leaves_no_shellcheck_behind() {
 /// for minutes; toolc stops it and says so within seconds.
 #[test]
 fn the_real_shellcheck_is_stopped_on_a_script_that_stalls_its_parser() {
-    let installed = std::process::Command::new("shellcheck")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let installed = shellcheck_installed();
     if !installed {
         return;
     }
@@ -250,10 +247,7 @@ fn the_same_script_in_many_steps_is_checked_once_and_reported_at_each() {
         2,
         "scripts handed to ShellCheck: {sizes}"
     );
-    let installed = std::process::Command::new("shellcheck")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let installed = shellcheck_installed();
     if !installed {
         return;
     }
@@ -273,4 +267,12 @@ fn the_same_script_in_many_steps_is_checked_once_and_reported_at_each() {
         .filter_map(|d| d["span"]["start"]["line"].as_u64())
         .collect();
     assert_eq!(lines, [5, 6, 7], "{diags:?}");
+}
+
+/// True when the real ShellCheck is on PATH.
+fn shellcheck_installed() -> bool {
+    std::process::Command::new("shellcheck")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
