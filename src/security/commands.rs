@@ -11,8 +11,11 @@
 //! no service lives) are handed to the instruction checks as signals, where they add up
 //! with the other signs of a poisoned tool (SEC053).
 
+mod memo;
 mod told;
 mod vector;
+
+pub(super) use memo::Memo;
 
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, spoken,
@@ -65,7 +68,11 @@ pub(super) enum Place {
 
 /// Every dangerous command in what `tool` runs and what its instructions tell the agent to
 /// run.
-pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> Found<'t> {
+pub(super) fn check<'t>(
+    tool: &'t ToolTexts<'t>,
+    out: &mut Vec<Diagnostic>,
+    memo: &mut Memo,
+) -> Found<'t> {
     let mut found = Found {
         service: says_it_installs_a_service(tool),
         ..Found::default()
@@ -96,7 +103,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                 };
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
-            TextKind::Instructions => told::check(text, out, &mut found),
+            TextKind::Instructions => told::check(text, out, &mut found, memo),
             // A poisoned tool's description tells the model what to run just as a skill's
             // instructions do (`Before use, run `echo … | base64 -d | sh``).
             TextKind::Description
@@ -105,7 +112,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
             | TextKind::Prompt
                 if may_tell_a_command(&text.value) =>
             {
-                told::check(text, out, &mut found)
+                told::check(text, out, &mut found, memo)
             }
             _ => {}
         }
@@ -120,6 +127,7 @@ pub(super) fn told_in<'t>(
     tool: &ToolTexts<'_>,
     texts: &'t [Text<'t>],
     out: &mut Vec<Diagnostic>,
+    memo: &mut Memo,
 ) -> Found<'t> {
     let mut found = Found {
         service: says_it_installs_a_service(tool),
@@ -128,7 +136,7 @@ pub(super) fn told_in<'t>(
     // Capped as they come: a batch of thousands of tags may each tell of a command.
     let mut capper = super::Capper::new(out);
     for text in texts.iter().filter(|t| t.kind == TextKind::Instructions) {
-        told::check(text, out, &mut found);
+        told::check(text, out, &mut found, memo);
         capper.grown(out);
     }
     found

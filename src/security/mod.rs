@@ -90,6 +90,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
     let mut context = context::Context::default();
     let mut joined = String::new();
     let mut capper = Capper::new(&out.findings);
+    let mut memo = commands::Memo::default();
     // One tool at a time: a file of a million servers never holds all their texts at once.
     for tool in tools {
         let tool = &tool;
@@ -104,10 +105,17 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             joined.push('\n');
         }
         let look = patterns::look(&joined);
-        let commands = commands::check(tool, &mut out.findings);
+        let commands = commands::check(tool, &mut out.findings, &mut memo);
         let mut signals = Vec::new();
         for list in &tool.values {
-            check_values(tool, *list, &commands.chains, &mut out, &mut signals);
+            check_values(
+                tool,
+                *list,
+                &commands.chains,
+                &mut out,
+                &mut signals,
+                &mut memo,
+            );
         }
         instructions::check(
             tool,
@@ -153,6 +161,7 @@ fn check_values(
     chains: &[Span],
     out: &mut FileTexts,
     signals: &mut Vec<instructions::Finding>,
+    memo: &mut commands::Memo,
 ) {
     let announced = commands::says_it_sends(tool);
     let expected = instructions::expected(tool, announced);
@@ -166,7 +175,7 @@ fn check_values(
         hidden::check_texts(&batch, &mut out.covered, &mut out.findings);
         names::mixed_scripts(&batch, &mut out.findings);
         instructions::side_signals(&batch, signals);
-        let told = commands::told_in(tool, &batch, &mut out.findings);
+        let told = commands::told_in(tool, &batch, &mut out.findings, memo);
         joined.clear();
         for t in batch.iter().filter(read) {
             joined.push_str(&t.value);
