@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
 
@@ -326,9 +326,10 @@ pub(crate) struct Kept {
 /// latter: by then the findings are the file's own.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct FileTexts {
-    /// Findings on the texts.
+    /// Findings on the texts, capped per rule as they are found: past the cap a finding
+    /// is only counted (a million tags that each tell of a download hold 201 findings).
     #[serde(skip)]
-    pub findings: Vec<Diagnostic>,
+    pub findings: Findings,
     /// Hidden characters already reported, which the scan of the file's lines skips.
     #[serde(skip)]
     pub covered: Vec<(usize, usize)>,

@@ -12,7 +12,7 @@ use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent,
     negated, script_dangers,
 };
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::security::texts::Text;
 
 /// The reading of a command written in prose: as a POSIX shell block's.
@@ -42,7 +42,7 @@ const FILE_CONTENT_LANGUAGES: &[&str] = &[
 /// short text read before in the file (`memo`) says again what it said then.
 pub(super) fn check<'t>(
     text: &'t Text<'t>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
     found: &mut Found<'t>,
     memo: &mut Memo,
 ) {
@@ -124,7 +124,7 @@ pub(super) fn check<'t>(
 /// Reports on one text, kept (when `said` is) to be said again for the same text.
 struct Say<'a, 't> {
     text: &'t Text<'t>,
-    out: &'a mut Vec<Diagnostic>,
+    out: &'a mut Findings,
     found: &'a mut Found<'t>,
     said: Option<Vec<Said>>,
 }
@@ -296,7 +296,7 @@ impl Joined {
 fn across_blocks<'t>(
     text: &'t Text<'t>,
     mut joined: Joined,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
     found: &mut Found<'t>,
 ) {
     if joined.blocks < 2 {
