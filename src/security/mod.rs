@@ -368,7 +368,7 @@ mod robustness {
                 handed: None,
             };
             let checked = check_texts(vec![tool]);
-            for d in &checked.findings {
+            for d in checked.findings.iter() {
                 assert!(d.span.end <= source.len(), "{d:?}");
             }
             let mut out = Vec::new();
