@@ -148,6 +148,11 @@ impl Text<'_> {
     /// block scalars.
     pub(crate) fn span_of(&self, range: Range<usize>) -> Span {
         let raw = self.file.slice(self.span);
+        // The text is the file's own bytes (a Markdown body): comparing the two, a text of
+        // megabytes for every finding, made a body of many findings quadratic.
+        if std::ptr::eq(raw, &*self.value) && range.start <= range.end && range.end <= raw.len() {
+            return Span::new(self.span.start + range.start, self.span.start + range.end);
+        }
         let r = scalar::source_range(raw, &self.value, range);
         Span::new(self.span.start + r.start, self.span.start + r.end)
     }
