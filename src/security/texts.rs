@@ -333,8 +333,9 @@ pub(crate) struct Kept {
 pub(crate) struct FileTexts {
     /// Findings on the texts, capped per rule as they are found: past the cap a finding
     /// is only counted (a million tags that each tell of a download hold 201 findings).
+    /// Boxed: a format's result holds it whether or not there are any.
     #[serde(skip)]
-    pub findings: Findings,
+    pub findings: Box<Findings>,
     /// Hidden characters already reported, which the scan of the file's lines skips.
     #[serde(skip)]
     pub covered: Vec<(usize, usize)>,

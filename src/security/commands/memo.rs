@@ -39,11 +39,14 @@ pub(super) struct Said {
     pub dangers: Vec<Danger>,
 }
 
+/// The dangers found in each text, by the text.
+type ByText = HashMap<Box<str>, Vec<Danger>>;
+
 /// The readings of one file's short texts.
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Per reading, the dangers found in each text.
-    code: Vec<(Reading, HashMap<Box<str>, Vec<Danger>>)>,
+    code: Vec<(Reading, ByText)>,
     /// What the instructions of each whole text said, in order.
     texts: HashMap<Box<str>, Vec<Said>>,
 }

@@ -47,7 +47,7 @@ pub(super) fn check<'t>(
     memo: &mut Memo,
 ) {
     if let Some(said) = memo.said(&text.value) {
-        for s in said.to_vec() {
+        for s in said.iter().cloned() {
             emit(text, s.base, s.place, s.dangers, out, found);
         }
         return;
