@@ -131,6 +131,17 @@ impl Findings {
         }
     }
 
+    /// A copy of the findings as [`Findings::into_vec`] gives them.
+    pub fn to_list(&self) -> Vec<Diagnostic> {
+        self.list
+            .iter()
+            .map(|d| match d.omitted {
+                0 => d.clone(),
+                more => summary(d.clone(), more),
+            })
+            .collect()
+    }
+
     /// The findings, with the line that stands for the rest of each capped rule.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.list

@@ -11,12 +11,16 @@
 //! no service lives) are handed to the instruction checks as signals, where they add up
 //! with the other signs of a poisoned tool (SEC053).
 
+mod memo;
 mod told;
 mod vector;
+
+pub(super) use memo::Memo;
 
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, dangers, recipes, script_dangers, spoken,
 };
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, Severity, security as sec};
 use crate::security::texts::{Shell, Text, TextKind, ToolTexts};
@@ -65,7 +69,7 @@ pub(super) enum Place {
 
 /// Every dangerous command in what `tool` runs and what its instructions tell the agent to
 /// run.
-pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> Found<'t> {
+pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, memo: &mut Memo) -> Found<'t> {
     let mut found = Found {
         service: says_it_installs_a_service(tool),
         ..Found::default()
@@ -96,7 +100,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
                 };
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
-            TextKind::Instructions => told::check(text, out, &mut found),
+            TextKind::Instructions => told::check(text, out, &mut found, memo),
             // A poisoned tool's description tells the model what to run just as a skill's
             // instructions do (`Before use, run `echo … | base64 -d | sh``).
             TextKind::Description
@@ -105,7 +109,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
             | TextKind::Prompt
                 if may_tell_a_command(&text.value) =>
             {
-                told::check(text, out, &mut found)
+                told::check(text, out, &mut found, memo)
             }
             _ => {}
         }
@@ -119,17 +123,15 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>) -> F
 pub(super) fn told_in<'t>(
     tool: &ToolTexts<'_>,
     texts: &'t [Text<'t>],
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
+    memo: &mut Memo,
 ) -> Found<'t> {
     let mut found = Found {
         service: says_it_installs_a_service(tool),
         ..Found::default()
     };
-    // Capped as they come: a batch of thousands of tags may each tell of a command.
-    let mut capper = super::Capper::new(out);
     for text in texts.iter().filter(|t| t.kind == TextKind::Instructions) {
-        told::check(text, out, &mut found);
-        capper.grown(out);
+        told::check(text, out, &mut found, memo);
     }
     found
 }
@@ -154,7 +156,7 @@ pub(super) fn emit<'t>(
     base: usize,
     place: Place,
     dangers: Vec<Danger>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
     found: &mut Found<'t>,
 ) {
     for d in dangers.into_iter().take(MAX_PER_COMMAND) {
@@ -187,6 +189,20 @@ pub(super) fn emit<'t>(
             severity = Some(Severity::Info);
         }
         let (rule, label, note, help) = words(d.kind);
+        if out.is_full(rule) {
+            // Only counted: what the finding would have said is not built. Its places
+            // still make a chain the instruction checks read.
+            if d.kind == DangerKind::Exfiltration {
+                if let Some(r) = &d.related {
+                    found
+                        .chains
+                        .push(text.span_of(base + r.start..base + r.end));
+                }
+                found.chains.push(span);
+            }
+            out.count(rule);
+            continue;
+        }
         let message = if place == Place::Told
             && d.kind == DangerKind::DownloadExecute
             && text.kind != TextKind::Instructions

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use crate::analysis::unicode::{Hidden, HiddenKind, char_name, code_point, hidden_chars};
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::Text;
@@ -26,7 +27,7 @@ fn key(file: &Arc<SourceFile>, at: usize) -> (usize, usize) {
 pub(super) fn check_texts<'t>(
     texts: impl IntoIterator<Item = &'t Text<'t>>,
     covered: &mut Vec<(usize, usize)>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
 ) {
     for text in texts {
         let strict = text.kind.is_identifier() || text.kind.runs();

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::patterns::{self, Match, Signal};
 use super::schema::side_channels;
 use super::sending;
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, security as sec};
 use crate::security::texts::{Text, TextKind, ToolTexts};
@@ -60,7 +61,7 @@ pub(super) fn check<'t>(
     commands: super::commands::Found<'t>,
     values: Vec<Finding>,
     context: &mut super::context::Context,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
 ) {
     let mut found: Vec<Finding> = Vec::new();
     let announced = super::commands::says_it_sends(tool);

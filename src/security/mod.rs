@@ -26,7 +26,6 @@ pub(crate) mod units;
 use std::sync::Arc;
 
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
 use crate::rules::{Rule, selector_matches};
 use crate::source::{SourceFile, Span};
 use texts::{FileTexts, Kept, Shell, Text, TextKind, ToolTexts, Values};
@@ -89,7 +88,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
     out.kept.reserve(tools.size_hint().1.unwrap_or(0));
     let mut context = context::Context::default();
     let mut joined = String::new();
-    let mut capper = Capper::new(&out.findings);
+    let mut memo = commands::Memo::default();
     // One tool at a time: a file of a million servers never holds all their texts at once.
     for tool in tools {
         let tool = &tool;
@@ -104,10 +103,17 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             joined.push('\n');
         }
         let look = patterns::look(&joined);
-        let commands = commands::check(tool, &mut out.findings);
+        let commands = commands::check(tool, &mut out.findings, &mut memo);
         let mut signals = Vec::new();
         for list in &tool.values {
-            check_values(tool, *list, &commands.chains, &mut out, &mut signals);
+            check_values(
+                tool,
+                *list,
+                &commands.chains,
+                &mut out,
+                &mut signals,
+                &mut memo,
+            );
         }
         instructions::check(
             tool,
@@ -125,7 +131,6 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         if tool.callable {
             out.kept.push(kept(tool, look.calls));
         }
-        capper.grown(&mut out.findings);
         tool.texts
             .iter()
             .filter(|t| t.kind == TextKind::Command(Shell::Posix))
@@ -151,6 +156,7 @@ fn check_values(
     chains: &[Span],
     out: &mut FileTexts,
     signals: &mut Vec<instructions::Finding>,
+    memo: &mut commands::Memo,
 ) {
     let announced = commands::says_it_sends(tool);
     let expected = instructions::expected(tool, announced);
@@ -164,7 +170,7 @@ fn check_values(
         hidden::check_texts(&batch, &mut out.covered, &mut out.findings);
         names::mixed_scripts(&batch, &mut out.findings);
         instructions::side_signals(&batch, signals);
-        let told = commands::told_in(tool, &batch, &mut out.findings);
+        let told = commands::told_in(tool, &batch, &mut out.findings, memo);
         joined.clear();
         for t in batch.iter().filter(read) {
             joined.push_str(&t.value);
@@ -175,42 +181,6 @@ fn check_values(
             instructions::find(batch.iter().filter(read), &chains, &expected, signals);
         }
         instructions::command_signals(told.signals, announced, signals);
-        capped(&mut out.findings);
-    }
-}
-
-/// `findings` capped per rule as the file's findings are at the end of its load (capping
-/// twice changes nothing): a long list of tags that each tell the agent to run something
-/// held a finding for every one until then, over a hundred times the file's size.
-pub(super) fn capped(findings: &mut Vec<Diagnostic>) {
-    let all = std::mem::take(findings);
-    *findings = cap_per_rule(all, MAX_PER_RULE);
-}
-
-/// Findings added before they are capped again.
-const CAP_EVERY: usize = 256;
-
-/// Caps a list of findings as it grows, once it has [`CAP_EVERY`] more than at the last cap:
-/// capping after every tool re-read every finding kept so far, which made a list of 70,000
-/// poisoned tools take ten times as long as a clean one.
-pub(super) struct Capper {
-    at: usize,
-}
-
-impl Capper {
-    /// A capper for `findings` as they are now.
-    pub(super) fn new(findings: &[Diagnostic]) -> Capper {
-        Capper {
-            at: findings.len() + CAP_EVERY,
-        }
-    }
-
-    /// Cap `findings` if they have grown enough since the last time.
-    pub(super) fn grown(&mut self, findings: &mut Vec<Diagnostic>) {
-        if findings.len() >= self.at {
-            capped(findings);
-            self.at = findings.len() + CAP_EVERY;
-        }
     }
 }
 
@@ -247,7 +217,7 @@ pub(crate) fn check_file(
     reported: &[Diagnostic],
     passes: Passes,
 ) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = texts.map_or_else(Vec::new, |t| t.findings.clone());
+    let mut out: Vec<Diagnostic> = texts.map_or_else(Vec::new, |t| t.findings.to_list());
     let covered = texts.map_or(&[][..], |t| &t.covered);
     for file in files {
         hidden::check_file(file, covered, &mut out);
@@ -396,7 +366,7 @@ mod robustness {
                 handed: None,
             };
             let checked = check_texts(vec![tool]);
-            for d in &checked.findings {
+            for d in checked.findings.iter() {
                 assert!(d.span.end <= source.len(), "{d:?}");
             }
             let mut out = Vec::new();

@@ -8,15 +8,13 @@ use unicode_script::{Script, UnicodeScript};
 use unicode_security::{RestrictionLevel, RestrictionLevelDetection, skeleton};
 
 use crate::analysis::unicode::code_point;
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::{Kept, Text, TextKind};
 
 /// Names among `texts` (a tool's own and its parameters') that mix scripts.
-pub(super) fn mixed_scripts<'t>(
-    texts: impl IntoIterator<Item = &'t Text<'t>>,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(super) fn mixed_scripts<'t>(texts: impl IntoIterator<Item = &'t Text<'t>>, out: &mut Findings) {
     for text in texts {
         if !matches!(text.kind, TextKind::Name | TextKind::ParamName) || text.value.is_ascii() {
             continue;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
 
@@ -148,6 +148,11 @@ impl Text<'_> {
     /// block scalars.
     pub(crate) fn span_of(&self, range: Range<usize>) -> Span {
         let raw = self.file.slice(self.span);
+        // The text is the file's own bytes (a Markdown body): comparing the two, a text of
+        // megabytes for every finding, made a body of many findings quadratic.
+        if std::ptr::eq(raw, &*self.value) && range.start <= range.end && range.end <= raw.len() {
+            return Span::new(self.span.start + range.start, self.span.start + range.end);
+        }
         let r = scalar::source_range(raw, &self.value, range);
         Span::new(self.span.start + r.start, self.span.start + r.end)
     }
@@ -326,9 +331,11 @@ pub(crate) struct Kept {
 /// latter: by then the findings are the file's own.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct FileTexts {
-    /// Findings on the texts.
+    /// Findings on the texts, capped per rule as they are found: past the cap a finding
+    /// is only counted (a million tags that each tell of a download hold 201 findings).
+    /// Boxed: a format's result holds it whether or not there are any.
     #[serde(skip)]
-    pub findings: Vec<Diagnostic>,
+    pub findings: Box<Findings>,
     /// Hidden characters already reported, which the scan of the file's lines skips.
     #[serde(skip)]
     pub covered: Vec<(usize, usize)>,

@@ -6,6 +6,7 @@
 //! Loopback hosts are exempt: nothing crosses a network.
 
 use crate::analysis::shell::suspicious_host;
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::{Text, TextKind, ToolTexts};
@@ -50,7 +51,7 @@ struct HttpUrl {
 }
 
 /// Every way `tool` sends credentials in clear text.
-pub(super) fn check(tool: &ToolTexts, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(tool: &ToolTexts, out: &mut Findings) {
     for text in &tool.texts {
         let in_command = matches!(text.kind, TextKind::Command(_));
         if !in_command && text.kind != TextKind::Endpoint {

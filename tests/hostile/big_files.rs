@@ -142,3 +142,29 @@ fn a_vs_code_config_of_ten_thousand_inputs_and_as_many_misspelt_references() {
         .expect("a finding");
     assert!(first.to_string().contains("key0"), "{first}");
 }
+
+/// A skill of 20,000 fenced blocks in quotes, each ended early by the quote's end and
+/// closed only by the file's last line: each was read on to the end of the file for a line
+/// closing it (quadratic, minutes at this size in the debug build). Closed at the end, none
+/// is unclosed; without that line, the first is (at its backticks, after the quote).
+#[test]
+fn a_skill_of_twenty_thousand_fences_ended_early() {
+    let head = "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n";
+    let blocks = "> ```bash\n> ls\n\n".repeat(20_000);
+    let closed = "> ```bash\n> ls\n> ```\n";
+    for (last, unclosed) in [(closed, false), ("done\n", true)] {
+        let repo = repo();
+        repo.write(
+            "skills/big/SKILL.md",
+            format!("{head}{blocks}{last}").as_bytes(),
+        );
+        let diags = diagnostics(&repo);
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d["code"] == "SKL022")
+            .map(start)
+            .collect();
+        let expected = if unclosed { vec![(6, 3)] } else { vec![] };
+        assert_eq!(found, expected, "last line {last:?}");
+    }
+}

@@ -2,6 +2,8 @@
 //! a Markdown reader, and the agent reading the file may take the instructions that follow
 //! for part of the example.
 
+use std::collections::BTreeMap;
+
 use super::{Cx, rules};
 use crate::source::Span;
 use crate::syntax::markdown::{blocks, lines_in};
@@ -11,6 +13,9 @@ impl Cx<'_> {
     pub(super) fn fences(&mut self, body_start: usize) {
         let text = self.file.text.as_str();
         let fences = blocks(text, body_start).fences;
+        // Read once, when a block first ends early: scanning on from every such block made
+        // a body of many made quadratic.
+        let mut closers: Option<Closers> = None;
         let unclosed = fences.iter().enumerate().find_map(|(i, fence)| {
             let open = opening(text, fence.span.start)?;
             let last = lines_in(text, fence.span).skip(1).last();
@@ -19,10 +24,9 @@ impl Cx<'_> {
             }
             // Closed further on at another indentation (inside a list item, say): a Markdown
             // reader ends the block early, but the agent reading the text sees it closed.
-            let after = Span::new(fence.span.start, text.len());
-            let closed_later = lines_in(text, after)
-                .skip(1)
-                .any(|(_, l)| open.closed_by(l));
+            let closed_later = closers
+                .get_or_insert_with(|| Closers::of(text, body_start))
+                .close_after(open, fence.span.start);
             (!closed_later).then_some((i, open))
         });
         let Some((i, open)) = unclosed else {
@@ -120,6 +124,40 @@ impl Open {
         run >= self.run && rest[run..].trim().is_empty()
     }
 }
+
+/// The lines of a text that could close a block, by mark and length: where the last of
+/// each starts.
+struct Closers {
+    /// For backticks, then tildes: each length's last closing line.
+    last: [BTreeMap<usize, usize>; 2],
+}
+
+impl Closers {
+    /// The closing lines of `text` from `from` on.
+    fn of(text: &str, from: usize) -> Closers {
+        let mut last = [BTreeMap::new(), BTreeMap::new()];
+        for (span, line) in lines_in(text, Span::new(from, text.len())) {
+            let rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+            for (slot, mark) in last.iter_mut().zip(MARKS) {
+                let run = rest.len() - rest.trim_start_matches(mark).len();
+                if run >= 3 && rest[run..].trim().is_empty() {
+                    slot.insert(run, span.start);
+                }
+            }
+        }
+        Closers { last }
+    }
+
+    /// True when a line starting after `at` closes a block opened with `open`.
+    fn close_after(&self, open: Open, at: usize) -> bool {
+        let slot = MARKS.iter().position(|m| *m == open.mark);
+        slot.and_then(|i| self.last.get(i))
+            .is_some_and(|runs| runs.range(open.run..).any(|(_, start)| *start > at))
+    }
+}
+
+/// The marks a fence is made of.
+const MARKS: [char; 2] = ['`', '~'];
 
 /// The fence of the block starting at `at` (its first line).
 fn opening(text: &str, at: usize) -> Option<Open> {

@@ -3,16 +3,20 @@
 //! around them, a download run by an interpreter (`SEC040`), line by line. Only that one
 //! danger in prose: a sentence may well name `sudo` or `rm -rf /` to warn against them.
 
+use super::memo::{Memo, Reading, Said};
 use super::{Found, MAX_PER_COMMAND, Place, emit};
 use crate::analysis::runnable::{
     Block, Code, Setting, looks_like_command, runnable_blocks, runnable_places,
 };
 use crate::analysis::shell::{
-    DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent, negated,
-    script_dangers,
+    Danger, DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent,
+    negated, script_dangers,
 };
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::security::texts::Text;
+
+/// The reading of a command written in prose: as a POSIX shell block's.
+const POSIX: Reading = Reading::Code(Code::Shell(Dialect::Posix));
 
 /// Languages whose fenced blocks are the content of a file, not commands the reader runs.
 const FILE_CONTENT_LANGUAGES: &[&str] = &[
@@ -34,25 +38,47 @@ const FILE_CONTENT_LANGUAGES: &[&str] = &[
 ];
 
 /// The commands of the instructions `text`. The blocks are read one at a time, and then
-/// again for their places: a text of a million blocks is never held as a list of them.
-pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &mut Found<'t>) {
+/// again for their places: a text of a million blocks is never held as a list of them. A
+/// short text read before in the file (`memo`) says again what it said then.
+pub(super) fn check<'t>(
+    text: &'t Text<'t>,
+    out: &mut Findings,
+    found: &mut Found<'t>,
+    memo: &mut Memo,
+) {
+    if let Some(said) = memo.said(&text.value) {
+        for s in said.iter().cloned() {
+            emit(text, s.base, s.place, s.dangers, out, found);
+        }
+        return;
+    }
+    let mut say = Say {
+        text,
+        out,
+        found,
+        said: Memo::keeps(&text.value).then(Vec::new),
+    };
     let mut joined = Joined::default();
     for b in runnable_blocks(&text.value) {
-        let dangers = match b.code {
-            Code::Shell(dialect) => dangers(&b.text, dialect),
-            Code::Python => script_dangers(&b.text, Language::Python),
-            Code::JavaScript => script_dangers(&b.text, Language::JavaScript),
-        };
+        let dangers = memo.dangers(Reading::Code(b.code), &b.text, |t| match b.code {
+            Code::Shell(dialect) => dangers(t, dialect),
+            Code::Python => script_dangers(t, Language::Python),
+            Code::JavaScript => script_dangers(t, Language::JavaScript),
+        });
         let place = match b.setting {
             Setting::Told => Place::Told,
             Setting::Image => Place::Image,
         };
-        emit(text, b.span.start, place, dangers, out, found);
+        say.say(b.span.start, place, dangers);
         if joins(&b.code, b.setting) {
             joined.add(&text.value, &b);
         }
     }
-    across_blocks(text, joined, out, found);
+    if joined.blocks >= 2 {
+        // What joins two blocks depends on what the tool said before: not kept.
+        say.said = None;
+        across_blocks(text, joined, say.out, say.found);
+    }
     let mut at = 0;
     let mut reported = 0;
     let mut fence = Fence::default();
@@ -69,11 +95,11 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
         if fence.step(line) || in_block {
             continue;
         }
-        code_spans(text, base, line, out, found);
-        written_out(text, base, line, out, found);
+        code_spans(&mut say, memo, base, line);
+        written_out(&mut say, memo, base, line);
         let told = prose.step(line, base);
-        emit(text, 0, Place::Told, told, out, found);
-        let found_here = downloads_in_prose(line);
+        say.say(0, Place::Told, told);
+        let found_here = memo.dangers(Reading::Prose, line, downloads_in_prose);
         if found_here.is_empty() {
             continue;
         }
@@ -88,7 +114,35 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
                 d
             })
             .collect();
-        emit(text, 0, Place::Told, shifted, out, found);
+        say.say(0, Place::Told, shifted);
+    }
+    if let Some(said) = say.said.take() {
+        memo.keep_said(&text.value, said);
+    }
+}
+
+/// Reports on one text, kept (when `said` is) to be said again for the same text.
+struct Say<'a, 't> {
+    text: &'t Text<'t>,
+    out: &'a mut Findings,
+    found: &'a mut Found<'t>,
+    said: Option<Vec<Said>>,
+}
+
+impl Say<'_, '_> {
+    /// Report `dangers` at offset `base` of the text, standing at `place`.
+    fn say(&mut self, base: usize, place: Place, dangers: Vec<Danger>) {
+        if dangers.is_empty() {
+            return;
+        }
+        if let Some(said) = &mut self.said {
+            said.push(Said {
+                base,
+                place,
+                dangers: dangers.clone(),
+            });
+        }
+        emit(self.text, base, place, dangers, self.out, self.found);
     }
 }
 
@@ -96,13 +150,7 @@ pub(super) fn check<'t>(text: &'t Text<'t>, out: &mut Vec<Diagnostic>, found: &m
 /// Claude Code's `` !`cmd` ``, run before the model reads the skill). A download run is
 /// left to the reading of the whole line, and `sudo` to code blocks: prose names both in
 /// passing.
-fn code_spans<'t>(
-    text: &'t Text<'t>,
-    base: usize,
-    line: &str,
-    out: &mut Vec<Diagnostic>,
-    found: &mut Found<'t>,
-) {
+fn code_spans(say: &mut Say<'_, '_>, memo: &mut Memo, base: usize, line: &str) {
     if !line.contains('`') {
         return;
     }
@@ -116,9 +164,9 @@ fn code_spans<'t>(
         if negated(&line[..start.saturating_sub(1)], &['.', '!', '?', ':']) {
             continue;
         }
-        let mut dangers = dangers(piece, Dialect::Posix);
+        let mut dangers = memo.dangers(POSIX, piece, |t| dangers(t, Dialect::Posix));
         dangers.retain(|d| !matches!(d.kind, DangerKind::DownloadExecute | DangerKind::Privileged));
-        emit(text, base + start, Place::Told, dangers, out, found);
+        say.say(base + start, Place::Told, dangers);
     }
 }
 
@@ -132,13 +180,7 @@ const SENTENCE_PROGRAMS: &[&str] = &[
 /// A command written out in prose, without a code span: read from its first program on,
 /// for the attacks that are certain whatever surrounds them (a secret sent out, a shell
 /// handed over, decoded text run).
-fn written_out<'t>(
-    text: &'t Text<'t>,
-    base: usize,
-    line: &str,
-    out: &mut Vec<Diagnostic>,
-    found: &mut Found<'t>,
-) {
+fn written_out(say: &mut Say<'_, '_>, memo: &mut Memo, base: usize, line: &str) {
     if line.contains('`') || !line.contains(['|', '$', '<', '>', '@', '/', '(']) {
         return;
     }
@@ -155,7 +197,7 @@ fn written_out<'t>(
         if negated(&line[..start], &[]) {
             return;
         }
-        let mut dangers = dangers(&line[start..], Dialect::Posix);
+        let mut dangers = memo.dangers(POSIX, &line[start..], |t| dangers(t, Dialect::Posix));
         dangers.retain(|d| {
             let at = (start + d.start, start + d.end);
             let new = matches!(
@@ -167,7 +209,7 @@ fn written_out<'t>(
             }
             new
         });
-        emit(text, base + start, Place::Told, dangers, out, found);
+        say.say(base + start, Place::Told, dangers);
     }
 }
 
@@ -254,7 +296,7 @@ impl Joined {
 fn across_blocks<'t>(
     text: &'t Text<'t>,
     mut joined: Joined,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Findings,
     found: &mut Found<'t>,
 ) {
     if joined.blocks < 2 {

@@ -4,7 +4,7 @@
 
 use super::{Found, Place, emit};
 use crate::analysis::shell::{Dialect, dangers};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::security::texts::{Shell, TextKind, ToolTexts};
 
 /// Elements of one vector read together at most.
@@ -12,7 +12,7 @@ const MAX_ELEMENTS: usize = 64;
 
 /// The dangers of `tool`'s command vector that span more than one of its elements; each is
 /// reported on the element where it ends (the package, the URL).
-pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Vec<Diagnostic>, found: &mut Found<'t>) {
+pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, found: &mut Found<'t>) {
     let elements: Vec<_> = tool
         .texts
         .iter()
