@@ -394,3 +394,27 @@ fn a_stray_file_is_shown_by_its_path_beside_its_skill() {
         "the skill it ships with: {stray}"
     );
 }
+
+/// A folder `SKILL.md` points into, whose other files it names by id in code: those files are
+/// reached, a file of the folder it does not name is not.
+#[test]
+fn files_named_by_id_in_a_folder_the_skill_points_into_are_reached() {
+    let found = check(&[
+        (
+            SKILL,
+            &skill_md(
+                "Read [the index](rules/index.md), then the rule you need: `async-parallel` or `query-cache`.\n",
+            ),
+        ),
+        (".claude/skills/pdf-tools/rules/index.md", "# Rules\n"),
+        (".claude/skills/pdf-tools/rules/async-parallel.md", "# A\n"),
+        (".claude/skills/pdf-tools/rules/query-cache.md", "# Q\n"),
+        (".claude/skills/pdf-tools/rules/unrelated.md", "# U\n"),
+    ]);
+    assert_eq!(
+        found,
+        [
+            ".claude/skills/pdf-tools/rules/unrelated.md:1:1 SKL018 warning `rules/unrelated.md` ships with the skill, but neither `SKILL.md` nor a file it links names it",
+        ]
+    );
+}

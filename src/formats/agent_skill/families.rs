@@ -37,6 +37,16 @@ impl Cx<'_> {
                     .cloned(),
             );
         }
+        // Not the skill's own folder: any word would name a file there (`metadata`).
+        let named: Vec<&String> = dirs
+            .iter()
+            .filter(|d| !d.is_empty() && self.folder.dirs.contains(*d))
+            .collect();
+        if named.is_empty() {
+            // No folder to list: the body is not read for code again (a body of megabytes
+            // was parsed a second time here for nothing).
+            return out;
+        }
         // Ids are written as code (`async-parallel`): a word of prose ("cropping") that is
         // also a file's name is not a reference to it.
         let layout = Layout::read(text, body_start);
@@ -45,11 +55,7 @@ impl Cx<'_> {
             .iter()
             .flat_map(|c| tokens(text.get(c.span.start..c.span.end).unwrap_or("")))
             .collect();
-        // Not the skill's own folder: any word would name a file there (`metadata`).
-        for dir in dirs
-            .iter()
-            .filter(|d| !d.is_empty() && self.folder.dirs.contains(*d))
-        {
+        for dir in named {
             for f in self.folder.files_in(dir) {
                 let name = f.get(dir.len() + 1..).unwrap_or("");
                 let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
