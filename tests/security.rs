@@ -558,15 +558,7 @@ fn schema_findings(properties: &str) -> Vec<String> {
         r#"{{"tools":[{{"name":"convert","description":"Convert a document.","schema":{{"type":"object","properties":{properties}}},"command":["./tools/bin/convert"]}}]}}"#
     );
     let repo = Repo::with(&[("tools.json", &manifest)]);
-    let report = check_dir(&repo.root).expect("valid config");
-    let mut found: Vec<String> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.rule.code.starts_with("SEC"))
-        .map(|d| format!("{} {}", d.rule.code, d.file.slice(d.span)))
-        .collect();
-    found.sort();
-    found
+    common::sec_texts(&repo.root)
 }
 
 /// A long `enum` (thousands of values, read in batches rather than held as a text each)

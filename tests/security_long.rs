@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Repo, check_dir};
+use common::Repo;
 
 /// The `SEC` findings of a cycod tool whose `tags` are `tags` (YAML double-quoted), each as
 /// its code and the text it points at.
@@ -15,15 +15,7 @@ fn tag_findings(tags: &[String]) -> Vec<String> {
             .collect::<String>()
     );
     let repo = Repo::with(&[(".cycod/tools/convert.yaml", &tool)]);
-    let report = check_dir(&repo.root).expect("valid config");
-    let mut found: Vec<String> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.rule.code.starts_with("SEC"))
-        .map(|d| format!("{} {}", d.rule.code, d.file.slice(d.span)))
-        .collect();
-    found.sort();
-    found
+    common::sec_texts(&repo.root)
 }
 
 /// A long list of tags (packed, and read by the security pass in batches rather than held

@@ -13,6 +13,13 @@ fn yaml_list(items: &[&str]) -> String {
     format!("k:\n{lines}")
 }
 
+/// The items `kinds` over and over, just enough of them to be packed, and their JSON list.
+fn long_json_list<'a>(kinds: &[&'a str]) -> (Vec<&'a str>, String) {
+    let items: Vec<&str> = kinds.iter().copied().cycle().take(PACK_FROM + 5).collect();
+    let text = format!("[{}]", items.join(", "));
+    (items, text)
+}
+
 fn texts(text: &str, items: impl Iterator<Item = Node>) -> Vec<&str> {
     items
         .map(|n| &text[n.span().start - 3..n.span().end - 3])
@@ -51,12 +58,7 @@ fn a_long_list_of_numbers_is_packed_and_reads_as_nodes() {
 
 #[test]
 fn strings_are_packed_and_read_from_the_bytes() {
-    let items: Vec<&str> = ["\"a\"", "7", "\"b\\u00e9\\n\"", "[]", "\"\""]
-        .into_iter()
-        .cycle()
-        .take(PACK_FROM + 5)
-        .collect();
-    let text = format!("[{}]", items.join(", "));
+    let (items, text) = long_json_list(&["\"a\"", "7", "\"b\\u00e9\\n\"", "[]", "\"\""]);
     let root = parse(&text);
     let list = root.as_list().expect("a list");
     assert!(list.flat() && !list.all_plain());
@@ -105,12 +107,7 @@ fn a_short_list_is_nodes() {
 
 #[test]
 fn lists_and_empty_mappings_without_text_are_packed() {
-    let items: Vec<&str> = ["[]", "{}", "[1, [true, null]]", "[{}]", "-0.5"]
-        .into_iter()
-        .cycle()
-        .take(PACK_FROM + 5)
-        .collect();
-    let text = format!("[{}]", items.join(", "));
+    let (items, text) = long_json_list(&["[]", "{}", "[1, [true, null]]", "[{}]", "-0.5"]);
     let root = parse(&text);
     let list = root.as_list().expect("a list");
     assert!(list.all_plain());

@@ -146,6 +146,20 @@ pub fn lines(report: &Report) -> Vec<String> {
         .collect()
 }
 
+/// The `SEC` findings of the repository at `dir`, each as its code and the text it points
+/// at, sorted.
+pub fn sec_texts(dir: &Path) -> Vec<String> {
+    let report = check_dir(dir).expect("valid config");
+    let mut found: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code.starts_with("SEC"))
+        .map(|d| format!("{} {}", d.rule.code, d.file.slice(d.span)))
+        .collect();
+    found.sort();
+    found
+}
+
 /// A folder of the real-world corpus: files published by other projects, which this
 /// repository does not ship. It sits beside the checkout where CI provides it; without it
 /// the calling test says it was skipped and returns early.
