@@ -113,7 +113,7 @@ impl CustomRule {
 }
 
 /// The compiled custom rules of a configuration (shared by its clones).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CustomRules {
     rules: Arc<[Arc<CustomRule>]>,
     /// The plan of each format a file of which was checked (at `FormatId as usize`): worked
@@ -139,6 +139,14 @@ pub struct Plan {
     pub on_tools: Vec<Arc<CustomRule>>,
     /// What they read.
     pub tool_reach: Reach,
+}
+
+impl Default for CustomRules {
+    /// No rules, with the slots of their (empty) plans: a configuration without custom rules
+    /// still has its plans asked for by every file.
+    fn default() -> CustomRules {
+        CustomRules::new(Vec::new())
+    }
 }
 
 impl CustomRules {
