@@ -36,6 +36,8 @@ mod output;
 mod paths;
 #[path = "hostile/reads.rs"]
 mod reads;
+#[path = "hostile/references.rs"]
+mod references;
 #[path = "hostile/server.rs"]
 mod server;
 #[path = "hostile/shellcheck.rs"]

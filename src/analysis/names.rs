@@ -75,6 +75,45 @@ impl<'a, T: Copy> Suggester<'a, T> {
     }
 }
 
+/// Names in the order given, and their places in name order: a name is found by binary
+/// search, not compared with every name (a file of a million names, each looked up, was
+/// quadratic).
+pub(crate) struct NameIndex<'a> {
+    names: Vec<&'a str>,
+    /// Indices into `names`, sorted by name, then index.
+    order: Vec<u32>,
+}
+
+impl<'a> NameIndex<'a> {
+    /// The index of `names`, in the order given.
+    pub(crate) fn new(names: Vec<&'a str>) -> NameIndex<'a> {
+        let mut order: Vec<u32> = (0..names.len())
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            let name = |i: &u32| names.get(*i as usize).copied().unwrap_or("");
+            name(a).cmp(name(b)).then(a.cmp(b))
+        });
+        NameIndex { names, order }
+    }
+
+    /// The place of the first name equal to `name`.
+    pub(crate) fn first(&self, name: &str) -> Option<usize> {
+        let at = self.order.partition_point(|&i| self.name(i) < name);
+        let i = *self.order.get(at)?;
+        (self.name(i) == name).then_some(i as usize)
+    }
+
+    /// The names, in the order given.
+    pub(crate) fn names(&self) -> &[&'a str] {
+        &self.names
+    }
+
+    fn name(&self, i: u32) -> &'a str {
+        self.names.get(i as usize).copied().unwrap_or("")
+    }
+}
+
 /// What to do with a first character a name may not start with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Leading {

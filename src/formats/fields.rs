@@ -564,31 +564,3 @@ pub(crate) fn as_int(node: &Node) -> Option<i64> {
         _ => None,
     }
 }
-
-/// The span of `needle` (a part of the string value of `node`) in the source: exact when the
-/// scalar is written without escapes, else the whole value.
-pub(crate) fn span_in_value(
-    file: &SourceFile,
-    node: &Node,
-    value_offset: usize,
-    needle: &str,
-) -> Span {
-    let source = file.slice(node.span());
-    let value = node.as_str().unwrap_or_default();
-    let quote = usize::from(source.starts_with(['"', '\'']));
-    // Fast path: the source between quotes is the value itself.
-    if source.get(quote..quote + value.len()) == Some(value) {
-        let start = node.span().start + quote + value_offset;
-        return Span::new(start, start + needle.len());
-    }
-    // Escapes or folding changed offsets: find the needle's n-th occurrence in the source.
-    let nth = value[..value_offset.min(value.len())]
-        .matches(needle)
-        .count();
-    source
-        .match_indices(needle)
-        .nth(nth)
-        .map_or(node.span(), |(i, _)| {
-            Span::new(node.span().start + i, node.span().start + i + needle.len())
-        })
-}

@@ -8,6 +8,7 @@ pub(crate) mod dojops;
 pub(crate) mod fields;
 pub(crate) mod format;
 pub(crate) mod front_matter;
+pub(crate) mod in_value;
 pub(crate) mod item;
 pub(crate) mod mcp;
 pub(crate) mod outline;

@@ -458,7 +458,7 @@ impl Cx<'_> {
     fn tool_entries(&self, lw: &mut Lowerer<'_>, node: &Node, text: &str) {
         let (_, problems) = allowed_tools::parse(text);
         for p in problems {
-            let span = crate::formats::fields::span_in_value(
+            let span = crate::formats::in_value::span_in_value(
                 self.file,
                 node,
                 p.start,

@@ -9,7 +9,7 @@ use crate::analysis::paths::{
     base_name, clean, climbing_dotdot, is_absolute_anywhere, sibling_display,
 };
 use crate::analysis::programs::{self, LinkedOut, linked_out};
-use crate::formats::fields::span_in_value;
+use crate::formats::in_value::span_in_value;
 use crate::rules::agentcli as rules;
 use crate::rules::security as sec;
 use crate::source::Span;

@@ -3,9 +3,10 @@
 
 use super::lower::{Cx, Param, REJECTED};
 use super::template::{self, Target};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{NameIndex, did_you_mean};
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::{join_path, replace_exact, span_in_value};
+use crate::formats::fields::{join_path, replace_exact};
+use crate::formats::in_value::InValue;
 use crate::rules::cycod as rules;
 use crate::runtimes::cycod::PARAMETER_TYPES;
 use crate::syntax::{Entry, Node, NodeKind, Number};
@@ -75,6 +76,9 @@ impl Cx<'_> {
     /// never looks again at text it inserted: when this default goes in, `{THAT}` has already
     /// been replaced, so the braces reach the command as written.
     fn defaults_naming_parameters(&mut self, entries: &[Entry]) {
+        // Looked up, not searched for among the parameters before (quadratic in a tool of
+        // many parameters whose defaults name others).
+        let names = NameIndex::new(entries.iter().map(|e| e.key.as_str()).collect());
         for (i, p) in entries.iter().enumerate() {
             let Some(d) = p.value.get("default") else {
                 continue;
@@ -82,14 +86,20 @@ impl Cx<'_> {
             let Some(text) = d.value.as_str() else {
                 continue;
             };
+            let mut spans = InValue::new(self.file(), &d.value);
             for r in template::scan(text) {
                 let Target::Param { name, .. } = r.target else {
                     continue;
                 };
-                let Some(earlier) = entries[..=i].iter().find(|e| e.key == name) else {
+                let first = names.first(name).filter(|at| *at <= i);
+                let Some(earlier) = first.and_then(|at| entries.get(at)) else {
                     continue;
                 };
-                let span = span_in_value(self.file(), &d.value, r.at, r.text);
+                if self.lw.diags.is_full(&rules::DEFAULT_NAMES_PARAMETER) {
+                    self.lw.diags.count(&rules::DEFAULT_NAMES_PARAMETER);
+                    continue;
+                }
+                let span = spans.span(r.at, r.text);
                 let own = earlier.key == p.key;
                 let mut diag = self
                     .diag(

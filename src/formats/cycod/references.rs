@@ -3,12 +3,35 @@
 
 use super::lower::{Cx, Field, Param, StepNames};
 use super::template::{self, STEP_PROPERTIES, Target};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{NameIndex, did_you_mean};
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::{replace_text, span_in_value};
+use crate::formats::fields::replace_text;
+use crate::formats::in_value::InValue;
 use crate::rules::cycod as rules;
 use crate::rules::security;
 use crate::source::Span;
+
+/// What a tool's references are checked against.
+struct Targets<'x, 'n> {
+    params: &'x mut [Param<'n>],
+    /// The parameters' names, looked up (a tool may have a million parameters and as many
+    /// references).
+    names: NameIndex<'n>,
+    steps: &'x StepNames,
+    /// Name comparisons "did you mean" may still spend on references to missing names.
+    budget: usize,
+}
+
+/// The closest of `candidates` (`count` of them) to `name`, while `budget` lasts.
+fn suggest<'c>(
+    budget: &mut usize,
+    name: &str,
+    count: usize,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    *budget = budget.checked_sub(count)?;
+    did_you_mean(name, candidates)
+}
 
 impl Cx<'_> {
     /// CYC012-CYC016 and SEC020 over every scanned value; marks parameters used.
@@ -18,36 +41,43 @@ impl Cx<'_> {
         params: &mut [Param<'_>],
         steps: &StepNames,
     ) {
-        let mut budget = SUGGESTION_BUDGET;
+        let names = NameIndex::new(params.iter().map(|p| p.name).collect());
+        let mut targets = Targets {
+            params,
+            names,
+            steps,
+            budget: SUGGESTION_BUDGET,
+        };
         for field in fields {
             let Some(value) = field.node.as_str() else {
                 continue;
             };
+            let mut spans = InValue::new(self.file(), field.node);
             for r in template::scan(value) {
-                let span = span_in_value(self.file(), field.node, r.at, r.text);
+                let span = spans.span(r.at, r.text);
                 match r.target {
                     Target::Param { name, raw } => {
-                        self.param_reference(name, raw, r.text, span, params, steps)
+                        self.param_reference(name, raw, r.text, span, &mut targets)
                     }
                     Target::Step { step, property } => {
                         let at = (span, field.step);
-                        self.step_reference(step, property, r.text, at, steps, &mut budget)
+                        self.step_reference(step, property, r.text, at, &mut targets)
                     }
                 }
             }
         }
     }
 
-    pub(super) fn param_reference(
+    fn param_reference(
         &mut self,
         name: &str,
         raw: bool,
         text: &str,
         span: Span,
-        params: &mut [Param<'_>],
-        steps: &StepNames,
+        targets: &mut Targets<'_, '_>,
     ) {
-        if let Some(p) = params.iter_mut().find(|p| p.name == name) {
+        let found = targets.names.first(name);
+        if let Some(p) = found.and_then(|i| targets.params.get_mut(i)) {
             p.used = true;
             if raw {
                 let d = self
@@ -72,13 +102,23 @@ impl Cx<'_> {
             }
             return;
         }
-        let suggestion =
-            did_you_mean(name, params.iter().map(|p| p.name)).filter(|s| !is_compound_of(name, s));
-        let is_step = steps.first(name).is_some();
+        let names = targets.names.names();
+        let suggestion = suggest(
+            &mut targets.budget,
+            name,
+            names.len(),
+            names.iter().copied(),
+        )
+        .filter(|s| !is_compound_of(name, s));
+        let is_step = targets.steps.first(name).is_some();
         // Lowercase names with no close parameter are most likely jq shorthands (`{name}`)
         // or Python f-string fields, which cycod leaves alone.
         let looks_like_parameter = raw || !name.bytes().any(|b| b.is_ascii_lowercase());
         if !(looks_like_parameter || suggestion.is_some() || is_step) {
+            return;
+        }
+        if self.lw.diags.is_full(&rules::UNKNOWN_PARAMETER_REFERENCE) {
+            self.lw.diags.count(&rules::UNKNOWN_PARAMETER_REFERENCE);
             return;
         }
         let mut d = self
@@ -90,7 +130,8 @@ impl Cx<'_> {
             .label("unknown parameter")
             .note("cycod substitutes only declared parameters: the braces reach the command as they are");
         if let Some(s) = suggestion {
-            if let Some(p) = params.iter().find(|p| p.name == s) {
+            let declared = targets.names.first(s).and_then(|i| targets.params.get(i));
+            if let Some(p) = declared {
                 d = d.related(self.file(), p.key_span, format!("did you mean `{s}`?"));
             }
             let fixed = format!("{{{}{s}}}", if raw { "RAW:" } else { "" });
@@ -109,27 +150,21 @@ impl Cx<'_> {
         self.push(d);
     }
 
-    pub(super) fn step_reference(
+    fn step_reference(
         &mut self,
         step: &str,
         property: &str,
         text: &str,
         (span, at): (Span, Option<usize>),
-        steps: &StepNames,
-        budget: &mut usize,
+        targets: &mut Targets<'_, '_>,
     ) {
+        let steps = targets.steps;
         let known_property = STEP_PROPERTIES.contains(&property);
         let Some(index) = steps.first(step) else {
-            // Compared with every step: within a budget a file, so that many references to
+            // Compared with every step: within a budget a tool, so that many references to
             // missing steps stay linear.
-            let names = || steps.list.iter().map(|s| s.name.as_str());
-            let suggestion = match budget.checked_sub(steps.list.len()) {
-                Some(left) => {
-                    *budget = left;
-                    did_you_mean(step, names())
-                }
-                None => None,
-            };
+            let names = steps.list.iter().map(|s| s.name.as_str());
+            let suggestion = suggest(&mut targets.budget, step, steps.list.len(), names);
             if !known_property && suggestion.is_none() {
                 // `{obj.attr}` in a Python f-string, say: not cycod's.
                 return;
@@ -206,7 +241,8 @@ impl Cx<'_> {
     }
 }
 
-/// Name comparisons "did you mean" may spend on a file's references to missing steps.
+/// Name comparisons "did you mean" may spend on a tool's references to missing parameters
+/// and steps.
 const SUGGESTION_BUDGET: usize = 100_000;
 
 /// Steps named in a help, at most.

@@ -4,7 +4,7 @@
 use super::lower::{Command, Cx, Level};
 use super::writes;
 use crate::analysis::shell::Dialect;
-use crate::formats::fields::span_in_value;
+use crate::formats::in_value::span_in_value;
 use crate::rules::security;
 use crate::source::Span;
 use crate::syntax::Node;

@@ -7,6 +7,7 @@ use super::secrets::{self, Place, Remedy};
 use super::{keys, templates};
 use crate::analysis::registry;
 use crate::formats::fields::{Lowerer, MapRef, Site};
+use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::source::Span;
 use crate::syntax::Node;
@@ -211,6 +212,7 @@ fn undefined_in_value(
     else {
         return;
     };
+    let mut spans = InValue::new(lw.file, node);
     for r in templates::brace_variables(text) {
         let identifier = r
             .body
@@ -223,7 +225,7 @@ fn undefined_in_value(
         if !identifier || declared.iter().any(|(n, _)| n == r.body) {
             continue;
         }
-        let at = crate::formats::fields::span_in_value(lw.file, node, r.start, r.text(text));
+        let at = spans.span(r.start, r.text(text));
         let hint =
             crate::analysis::names::did_you_mean(r.body, declared.iter().map(|(n, _)| n.as_str()));
         let d = lw

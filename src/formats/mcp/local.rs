@@ -3,7 +3,8 @@
 //! remote server in the one file Claude Desktop reads only for servers it starts (MCP024).
 
 use crate::analysis::names::did_you_mean;
-use crate::formats::fields::{Lowerer, MapRef, rename_key, span_in_value};
+use crate::formats::fields::{Lowerer, MapRef, rename_key};
+use crate::formats::in_value::span_in_value;
 use crate::rules::mcp as rules;
 use crate::runtimes::mcp_clients::Client;
 use crate::source::Span;

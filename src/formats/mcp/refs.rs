@@ -7,7 +7,8 @@ use super::templates::{Reference, dollar_references};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::{Lowerer, replace_text, span_in_value};
+use crate::formats::fields::{Lowerer, replace_text};
+use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::runtimes::mcp_clients::{Client, Expansion};
 use crate::source::Span;
@@ -126,6 +127,7 @@ pub(super) fn check(
     text: &str,
     inputs: &mut Inputs,
 ) {
+    let mut spans = InValue::new(lw.file, node);
     for r in dollar_references(text) {
         let problem = match client.expansion() {
             Expansion::Unchecked => None,
@@ -136,7 +138,7 @@ pub(super) fn check(
             } => editor(client, &r, has_inputs, predefined, inputs),
         };
         let Some(problem) = problem else { continue };
-        let span = span_in_value(lw.file, node, r.start, r.text(text));
+        let span = spans.span(r.start, r.text(text));
         let fix = problem
             .replacement
             .as_deref()

@@ -3,7 +3,8 @@
 //! shared detector finds them; the message says what was found, never the value.
 
 use crate::analysis::secrets::{SecretKind, is_placeholder, mask, named_value_secrets};
-use crate::formats::fields::{Lowerer, span_in_value};
+use crate::formats::fields::Lowerer;
+use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::syntax::Node;
 
@@ -55,6 +56,7 @@ pub(super) fn literal_secret(
         }
         return;
     }
+    let mut spans = InValue::new(lw.file, node);
     for secret in found {
         let text = &value[secret.start..secret.end];
         let kind = match &secret.kind {
@@ -72,7 +74,7 @@ pub(super) fn literal_secret(
                 "a random-looking credential".to_string()
             }
         };
-        let span = span_in_value(lw.file, node, offset + secret.start, text);
+        let span = spans.span(offset + secret.start, text);
         let d = lw
             .diag(
                 &rules::LITERAL_SECRET,

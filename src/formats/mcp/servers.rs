@@ -457,7 +457,7 @@ fn plaintext(lw: &mut Lowerer<'_>, url: &str, span: Span, node: &Node, who: &str
     if !u.is_http() || u.is_loopback() || u.is_local_name() {
         return;
     }
-    let host_span = crate::formats::fields::span_in_value(
+    let host_span = crate::formats::in_value::span_in_value(
         lw.file,
         node,
         0,

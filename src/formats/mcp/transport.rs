@@ -7,7 +7,8 @@ use super::{keys, templates};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::urls::Url;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::{Lowerer, MapRef, replace_text, span_in_value};
+use crate::formats::fields::{Lowerer, MapRef, replace_text};
+use crate::formats::in_value::span_in_value;
 use crate::rules::mcp as rules;
 use crate::source::Span;
 

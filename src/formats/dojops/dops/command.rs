@@ -8,7 +8,7 @@ use crate::analysis::names::did_you_mean;
 use crate::analysis::shell::{OpKind, ShellMeaning, ShellSyntax, shell_syntax, words};
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::span_in_value;
+use crate::formats::in_value::span_in_value;
 use crate::rules::dojops as doj;
 use crate::runtimes::dojops as allowlist;
 use crate::runtimes::{Releases, Version};

@@ -1,0 +1,82 @@
+//! Many names and many references to them in one file: each reference was looked for among
+//! every parameter, compared the whole command with its source to place itself, and a
+//! default naming a parameter searched the parameters before it (quadratic: a cycod tool of
+//! 50,000 parameters each referenced took over a minute of CPU, debug).
+
+use super::*;
+
+/// A cycod tool of `count` parameters `P0…`, each with a default naming itself (CYC023),
+/// and one command referring to every parameter and to as many undeclared `Q` names
+/// (CYC012).
+fn many_parameters(count: usize) -> String {
+    let params: String = (0..count)
+        .map(|i| format!("  P{i}: {{type: string, description: d, default: '{{P{i}}}'}}\n"))
+        .collect();
+    let command: Vec<String> = (0..count).map(|i| format!("{{P{i}}} {{Q{i}}}")).collect();
+    format!(
+        "name: many\ndescription: d\nparameters:\n{params}bash: echo {}\n",
+        command.join(" ")
+    )
+}
+
+/// Codes of the findings, with how many of each.
+fn counts(found: &[Value]) -> std::collections::BTreeMap<String, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for d in found {
+        *counts
+            .entry(d["code"].as_str().unwrap_or_default().to_string())
+            .or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn a_cycod_tool_of_100_thousand_parameters_each_referenced() {
+    let repo = Repo::new();
+    repo.write(
+        ".cycod/tools/many.yaml",
+        many_parameters(100_000).as_bytes(),
+    );
+    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let found = doc["diagnostics"].as_array().cloned().unwrap_or_default();
+    let counts = counts(&found);
+    // 200 of each shown and one line for the rest; no parameter is unused.
+    assert_eq!(counts.get("CYC012"), Some(&201), "{counts:?}");
+    assert_eq!(counts.get("CYC023"), Some(&201), "{counts:?}");
+    assert_eq!(counts.get("CYC013"), None, "{counts:?}");
+    // The first undeclared reference is placed on its own braces in the command.
+    let first = found
+        .iter()
+        .find(|d| d["code"] == "CYC012")
+        .expect("a CYC012");
+    assert_eq!(first["message"], "`{Q0}` is not a parameter of this tool");
+    let line = 100_004;
+    assert_eq!(first["span"]["start"]["line"], line, "{first}");
+    assert_eq!(first["span"]["start"]["column"], 17, "{first}");
+}
+
+/// A command written with an escape is not its value byte for byte: a reference is placed
+/// by its occurrence in the source, also when the command holds many.
+#[test]
+fn references_in_an_escaped_command_are_placed_by_occurrence() {
+    let repo = Repo::new();
+    let refs: Vec<String> = (0..2_000).map(|i| format!("{{Q{i}}}")).collect();
+    let tool = format!(
+        "name: many\ndescription: d\nbash: \"echo '\\\\t' {}\"\n",
+        refs.join(" ")
+    );
+    repo.write(".cycod/tools/many.yaml", tool.as_bytes());
+    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let found = doc["diagnostics"].as_array().cloned().unwrap_or_default();
+    let second = found
+        .iter()
+        .filter(|d| d["code"] == "CYC012")
+        .nth(1)
+        .expect("a second CYC012");
+    assert_eq!(second["message"], "`{Q1}` is not a parameter of this tool");
+    // `bash: "echo '\\t' {Q0} {Q1}`: `{Q1}` starts at column 24.
+    assert_eq!(second["span"]["start"]["line"], 3, "{second}");
+    assert_eq!(second["span"]["start"]["column"], 24, "{second}");
+}
