@@ -80,3 +80,38 @@ fn references_in_an_escaped_command_are_placed_by_occurrence() {
     assert_eq!(second["span"]["start"]["line"], 3, "{second}");
     assert_eq!(second["span"]["start"]["column"], 24, "{second}");
 }
+
+/// A registry `server.json` whose header value names 50,000 declared `variables` and as many
+/// undeclared: each name was searched for among the variables, and compared with all of them
+/// for a "did you mean" (over two minutes, debug).
+#[test]
+fn an_mcp_header_of_50_thousand_variables_each_named() {
+    let count = 50_000;
+    let variables: serde_json::Map<String, Value> = (0..count)
+        .map(|i| (format!("v{i}"), serde_json::json!({"description": "d"})))
+        .collect();
+    let value: Vec<String> = (0..count).map(|i| format!("{{v{i}}} {{w{i}}}")).collect();
+    let server = serde_json::json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": "io.github.example/weather",
+        "description": "Weather",
+        "version": "1.0.0",
+        "remotes": [{
+            "type": "streamable-http",
+            "url": "https://example.com/mcp",
+            "headers": [{"name": "X", "value": value.join(" "), "variables": variables}]
+        }]
+    });
+    let repo = Repo::new();
+    repo.write("server.json", server.to_string().as_bytes());
+    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let found = doc["diagnostics"].as_array().cloned().unwrap_or_default();
+    let counts = counts(&found);
+    assert_eq!(counts.get("MCP012"), Some(&201), "{counts:?}");
+    let first = found
+        .iter()
+        .find(|d| d["code"] == "MCP012")
+        .expect("an MCP012");
+    assert_eq!(first["message"], "`{w0}` names no entry of `variables`");
+}

@@ -5,6 +5,7 @@
 use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::secrets::{self, Place, Remedy};
 use super::{keys, templates};
+use crate::analysis::names::{NameIndex, did_you_mean};
 use crate::analysis::registry;
 use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::formats::in_value::InValue;
@@ -170,6 +171,9 @@ fn input<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, with_variables: bool) -> Hel
     }
 }
 
+/// Name comparisons "did you mean" may spend on one value's undeclared names.
+const SUGGEST_BUDGET: usize = 100_000;
+
 /// The names `variables` declares (each an input of its own).
 fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
     let Some(entry) = map.node.get("variables") else {
@@ -213,6 +217,10 @@ fn undefined_in_value(
         return;
     };
     let mut spans = InValue::new(lw.file, node);
+    // Looked up, and "did you mean" within a budget: a value of many names and many
+    // `variables` stays linear.
+    let names = NameIndex::new(declared.iter().map(|(n, _)| n.as_str()).collect());
+    let mut budget = SUGGEST_BUDGET;
     for r in templates::brace_variables(text) {
         let identifier = r
             .body
@@ -222,12 +230,18 @@ fn undefined_in_value(
             && r.body
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !identifier || declared.iter().any(|(n, _)| n == r.body) {
+        if !identifier || names.first(r.body).is_some() {
+            continue;
+        }
+        if lw.diags.is_full(&rules::UNDEFINED_VARIABLE) {
+            lw.diags.count(&rules::UNDEFINED_VARIABLE);
             continue;
         }
         let at = spans.span(r.start, r.text(text));
-        let hint =
-            crate::analysis::names::did_you_mean(r.body, declared.iter().map(|(n, _)| n.as_str()));
+        let hint = budget.checked_sub(declared.len()).and_then(|left| {
+            budget = left;
+            did_you_mean(r.body, names.names().iter().copied())
+        });
         let d = lw
             .diag(
                 &rules::UNDEFINED_VARIABLE,
