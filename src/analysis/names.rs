@@ -17,6 +17,22 @@ pub(crate) fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// [`did_you_mean`] among `count` candidates while `budget`, the comparisons a file may
+/// still spend, lasts: a file of many missing names and many candidates stays linear.
+pub(crate) fn did_you_mean_within<'a>(
+    budget: &mut usize,
+    name: &str,
+    count: usize,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    *budget = budget.checked_sub(count)?;
+    did_you_mean(name, candidates)
+}
+
+/// Comparisons "did you mean" may spend on one file's (or one value's) missing names, for
+/// [`did_you_mean_within`].
+pub(crate) const SUGGESTION_BUDGET: usize = 100_000;
+
 /// Roots of the key names that carry safety meaning: a human approval or confirmation gate,
 /// permissions, a policy, network access.
 const SAFETY_ROOTS: &[&str] = &["approv", "confirm", "permission", "polic", "network"];

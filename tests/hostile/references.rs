@@ -115,3 +115,79 @@ fn an_mcp_header_of_50_thousand_variables_each_named() {
         .expect("an MCP012");
     assert_eq!(first["message"], "`{w0}` names no entry of `variables`");
 }
+
+/// Codes of the findings of `check --no-cache --format json` in `repo`, with how many of each.
+fn check_counts(repo: &Repo) -> std::collections::BTreeMap<String, usize> {
+    let output = run(repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    counts(doc["diagnostics"].as_array().map_or(&[][..], Vec::as_slice))
+}
+
+/// A DojOps `files` path of 50,000 placeholders naming properties of an input schema of
+/// 50,000, and as many naming none: each was searched for among the properties and compared
+/// with all of them (over three minutes, debug).
+#[test]
+fn a_dojops_path_of_50_thousand_placeholders() {
+    let count = 50_000;
+    let properties: serde_json::Map<String, Value> = (0..count)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
+        .collect();
+    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let path: Vec<String> = (0..count).map(|i| format!("{{p{i}}}{{q{i}}}")).collect();
+    let tool = format!(
+        "spec: 1\nname: t\nversion: \"1.0.0\"\ntype: tool\ndescription: \"Generates a config file\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"You write config files.\"\nfiles:\n  - path: \"{}\"\n    serializer: yaml\n",
+        path.join("/")
+    );
+    let repo = Repo::new();
+    repo.write("toolc.toml", b"[runtimes]\ndojops = \"1.0.9\"\n");
+    repo.write(".dojops/tools/t/tool.yaml", tool.as_bytes());
+    repo.write(
+        ".dojops/tools/t/input.schema.json",
+        schema.to_string().as_bytes(),
+    );
+    let counts = check_counts(&repo);
+    assert_eq!(counts.get("DOJ012"), Some(&201), "{counts:?}");
+}
+
+/// A registry remote whose URL is 50,000 declared `variables` and as many undeclared (over
+/// three minutes, debug).
+#[test]
+fn an_mcp_url_of_50_thousand_variables() {
+    let count = 50_000;
+    let variables: serde_json::Map<String, Value> = (0..count)
+        .map(|i| (format!("v{i}"), serde_json::json!({"description": "d"})))
+        .collect();
+    let host: String = (0..count).map(|i| format!("{{v{i}}}{{w{i}}}")).collect();
+    let server = serde_json::json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": "io.github.example/weather",
+        "description": "Weather",
+        "version": "1.0.0",
+        "remotes": [{
+            "type": "streamable-http",
+            "url": format!("https://{host}.example.com/mcp"),
+            "variables": variables
+        }]
+    });
+    let repo = Repo::new();
+    repo.write("server.json", server.to_string().as_bytes());
+    let counts = check_counts(&repo);
+    assert_eq!(counts.get("MCP012"), Some(&201), "{counts:?}");
+}
+
+/// A cycod tool of 150,000 inline tools, the last named like the first: each name was
+/// compared with every name before it (a minute of CPU at 100,000, debug).
+#[test]
+fn a_cycod_tool_of_150_thousand_inline_tools() {
+    let count = 150_000;
+    let tools: String = (0..count)
+        .map(|i| format!("    - {{name: t{i}, description: d, tags: [read], bash: echo}}\n"))
+        .collect();
+    let tool = format!(
+        "name: many\ndescription: d\ntags: [read]\nbash: echo hi\nwith:\n  tools:\n{tools}    - {{name: t0, description: d, tags: [read], bash: echo}}\n"
+    );
+    let repo = Repo::new();
+    repo.write(".cycod/tools/many.yaml", tool.as_bytes());
+    let counts = check_counts(&repo);
+    assert_eq!(counts.get("CYC004"), Some(&1), "{counts:?}");
+}

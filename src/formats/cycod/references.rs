@@ -3,7 +3,7 @@
 
 use super::lower::{Cx, Field, Param, StepNames};
 use super::template::{self, STEP_PROPERTIES, Target};
-use crate::analysis::names::{NameIndex, did_you_mean};
+use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean, did_you_mean_within};
 use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::replace_text;
 use crate::formats::in_value::InValue;
@@ -20,17 +20,6 @@ struct Targets<'x, 'n> {
     steps: &'x StepNames,
     /// Name comparisons "did you mean" may still spend on references to missing names.
     budget: usize,
-}
-
-/// The closest of `candidates` (`count` of them) to `name`, while `budget` lasts.
-fn suggest<'c>(
-    budget: &mut usize,
-    name: &str,
-    count: usize,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
-    *budget = budget.checked_sub(count)?;
-    did_you_mean(name, candidates)
 }
 
 impl Cx<'_> {
@@ -103,7 +92,7 @@ impl Cx<'_> {
             return;
         }
         let names = targets.names.names();
-        let suggestion = suggest(
+        let suggestion = did_you_mean_within(
             &mut targets.budget,
             name,
             names.len(),
@@ -164,7 +153,8 @@ impl Cx<'_> {
             // Compared with every step: within a budget a tool, so that many references to
             // missing steps stay linear.
             let names = steps.list.iter().map(|s| s.name.as_str());
-            let suggestion = suggest(&mut targets.budget, step, steps.list.len(), names);
+            let suggestion =
+                did_you_mean_within(&mut targets.budget, step, steps.list.len(), names);
             if !known_property && suggestion.is_none() {
                 // `{obj.attr}` in a Python f-string, say: not cycod's.
                 return;
@@ -240,10 +230,6 @@ impl Cx<'_> {
         self.push(d);
     }
 }
-
-/// Name comparisons "did you mean" may spend on a tool's references to missing parameters
-/// and steps.
-const SUGGESTION_BUDGET: usize = 100_000;
 
 /// Steps named in a help, at most.
 const LISTED: usize = 50;

@@ -2,10 +2,12 @@
 //! profiles it refers to by name) and `with` (the ones it defines inline, each inline tool
 //! checked as a whole definition).
 
-use super::ToolName;
+use std::collections::HashMap;
+
 use super::lower::{Cx, REJECTED};
 use crate::formats::fields::join_path;
 use crate::rules::cycod as rules;
+use crate::source::Span;
 use crate::syntax::Node;
 
 const USES_KEYS: &[&str] = &[
@@ -93,13 +95,14 @@ impl Cx<'_> {
                     .lw
                     .wrong_type(&t.value, &tpath, "a list of tool definitions"),
                 Some(items) => {
-                    let mut seen: Vec<ToolName> = Vec::new();
+                    // By name: a file of many inline tools compared each with those before.
+                    let mut seen: HashMap<String, Span> = HashMap::new();
                     for (i, item) in items.iter().enumerate() {
                         let ipath = format!("{tpath}[{i}]");
                         let Some(name) = self.definition(item, item.span(), &ipath, None) else {
                             continue;
                         };
-                        if let Some(first) = seen.iter().find(|n| n.value == name.value) {
+                        if let Some(first) = seen.get(&name.value) {
                             let d = self
                                 .diag(
                                     &rules::DUPLICATE_TOOL_NAME,
@@ -110,14 +113,14 @@ impl Cx<'_> {
                                     ),
                                 )
                                 .label("duplicate name")
-                                .related(self.file(), first.span, "first defined here")
+                                .related(self.file(), *first, "first defined here")
                                 .note("a reference to this name can only reach one of the two")
                                 .help("rename one of them");
                             self.push(d);
                             continue;
                         }
                         self.tool.inline_tools.push(name.value.clone());
-                        seen.push(name);
+                        seen.insert(name.value, name.span);
                     }
                 }
             }

@@ -7,13 +7,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{Item, Name, NameKind, SHAPE, check_name};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean, did_you_mean_within};
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::{Lowerer, MapRef, as_int, join_path};
 use crate::formats::format::{FileResult, syntax_diagnostics};
-use crate::formats::in_value::span_in_value;
+use crate::formats::in_value::{InValue, span_in_value};
 use crate::formats::item::Item as FileItem;
 use crate::fs::FileSystem;
 use crate::rules::{dojops as rules, security};
@@ -525,6 +525,11 @@ fn check_placeholders(
     input_span: Option<Span>,
 ) {
     let Some(value) = node.as_str() else { return };
+    // Looked up, placed and suggested without going over every property for each
+    // placeholder: a template of many placeholders and a schema of many properties.
+    let names = NameIndex::new(props.iter().map(String::as_str).collect());
+    let mut spans = InValue::new(lw.file, node);
+    let mut budget = SUGGESTION_BUDGET;
     let mut search = 0;
     while let Some(open) = value[search..].find('{').map(|i| search + i) {
         let Some(close) = value[open..].find('}').map(|i| open + i) else {
@@ -536,11 +541,20 @@ fn check_placeholders(
             && name
                 .chars()
                 .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-        if !is_identifier || props.iter().any(|p| p == name) {
+        if !is_identifier || names.first(name).is_some() {
             continue;
         }
-        let span = span_in_value(lw.file, node, open, &value[open..=close]);
-        let hint = did_you_mean(name, props.iter().map(String::as_str));
+        if lw.diags.is_full(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER) {
+            lw.diags.count(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER);
+            continue;
+        }
+        let span = spans.span(open, &value[open..=close]);
+        let hint = did_you_mean_within(
+            &mut budget,
+            name,
+            props.len(),
+            names.names().iter().copied(),
+        );
         let mut d = lw
             .diag(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER, span, format!("`{{{name}}}` is not a property of the input schema"))
             .label("unknown placeholder")

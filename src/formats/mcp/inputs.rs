@@ -5,7 +5,7 @@
 use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::secrets::{self, Place, Remedy};
 use super::{keys, templates};
-use crate::analysis::names::{NameIndex, did_you_mean};
+use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean_within};
 use crate::analysis::registry;
 use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::formats::in_value::InValue;
@@ -171,9 +171,6 @@ fn input<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, with_variables: bool) -> Hel
     }
 }
 
-/// Name comparisons "did you mean" may spend on one value's undeclared names.
-const SUGGEST_BUDGET: usize = 100_000;
-
 /// The names `variables` declares (each an input of its own).
 fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
     let Some(entry) = map.node.get("variables") else {
@@ -220,7 +217,7 @@ fn undefined_in_value(
     // Looked up, and "did you mean" within a budget: a value of many names and many
     // `variables` stays linear.
     let names = NameIndex::new(declared.iter().map(|(n, _)| n.as_str()).collect());
-    let mut budget = SUGGEST_BUDGET;
+    let mut budget = SUGGESTION_BUDGET;
     for r in templates::brace_variables(text) {
         let identifier = r
             .body
@@ -238,10 +235,12 @@ fn undefined_in_value(
             continue;
         }
         let at = spans.span(r.start, r.text(text));
-        let hint = budget.checked_sub(declared.len()).and_then(|left| {
-            budget = left;
-            did_you_mean(r.body, names.names().iter().copied())
-        });
+        let hint = did_you_mean_within(
+            &mut budget,
+            r.body,
+            declared.len(),
+            names.names().iter().copied(),
+        );
         let d = lw
             .diag(
                 &rules::UNDEFINED_VARIABLE,

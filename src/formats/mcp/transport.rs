@@ -4,11 +4,11 @@
 use super::inputs::{self, Declared, duplicates};
 use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::{keys, templates};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean_within};
 use crate::analysis::urls::Url;
 use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{Lowerer, MapRef, replace_text};
-use crate::formats::in_value::span_in_value;
+use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::source::Span;
 
@@ -113,20 +113,28 @@ pub(super) fn transport(
         return;
     }
     let mut undefined = false;
+    // Looked up, placed and suggested without going over every declared name for each
+    // variable of the URL.
+    let names = NameIndex::new(declared.iter().map(|(n, _)| n.as_str()).collect());
+    let mut spans = InValue::new(lw.file, &entry.value);
+    let mut budget = SUGGESTION_BUDGET;
     for r in templates::brace_variables(url) {
-        if declared.iter().any(|(n, _)| n == r.body) {
+        if names.first(r.body).is_some() {
             continue;
         }
         undefined = true;
-        let at = span_in_value(lw.file, &entry.value, r.start, r.text(url));
+        if lw.diags.is_full(&rules::UNDEFINED_VARIABLE) {
+            lw.diags.count(&rules::UNDEFINED_VARIABLE);
+            continue;
+        }
+        let at = spans.span(r.start, r.text(url));
         // A flag (`--port`) is a variable name too, but not one to suggest.
-        let hint = did_you_mean(
-            r.body,
-            declared
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .filter(|n| !n.starts_with('-')),
-        );
+        let candidates = names
+            .names()
+            .iter()
+            .copied()
+            .filter(|n| !n.starts_with('-'));
+        let hint = did_you_mean_within(&mut budget, r.body, declared.len(), candidates);
         let source = if remote {
             "this remote's `variables`"
         } else {
