@@ -139,18 +139,14 @@ fn rules_on_a_dojops_schema_and_tree_find_what_their_json_gave() {
             format!(
                 "{schema}:8:5 ORG001 a string parameter without a description | `description` is missing"
             ),
-            format!(
-                "{schema}:13:22 ORG002 no-todo | the value matches `\\bTODO\\b` (`TODO`)"
-            ),
+            format!("{schema}:13:22 ORG002 no-todo | the value matches `\\bTODO\\b` (`TODO`)"),
             // Such a schema failing says why with the whole value, not only its level.
             format!(
                 "{schema}:16:15 ORG003 required-is-a-map | `parameters.required` does not match the schema: [\"service\",\"region\"] is not of type \"object\""
             ),
             // The last item of a list; a field missing below a value that is not a map: on
             // that value's key.
-            format!(
-                "{tool}:13:5 ORG006 last-file-serializer | `serializer.kind` is missing"
-            ),
+            format!("{tool}:13:5 ORG006 last-file-serializer | `serializer.kind` is missing"),
             // A map compared with the values allowed.
             format!(
                 "{tool}:15:3 ORG005 project-files-only | `permissions` is {{\"filesystem\":\"any\"}}, not one of {{\"filesystem\":\"project\"}}"
@@ -167,7 +163,10 @@ fn rules_on_a_dojops_schema_that_follows_them_are_silent() {
             "\"type\": \"string\", \"description\": \"Where\"\n    }",
         )
         .replace("TODO say how many", "How many")
-        .replace("\"type\": \"object\",\n", "\"type\": \"object\", \"title\": \"t\",\n")
+        .replace(
+            "\"type\": \"object\",\n",
+            "\"type\": \"object\", \"title\": \"t\",\n",
+        )
         .replace(
             "\"required\": [\"service\", \"region\"]",
             "\"required\": {}",

@@ -338,7 +338,11 @@ fn one_of(values: &[Value], v: Val<'_>) -> bool {
 impl Function {
     /// Why `value` (`None`: missing) fails this function; `None` when it holds. `what`
     /// names the value in the reason (`` `description` ``, "the value").
-    pub(crate) fn fails(&self, value: Option<Val<'_>>, what: &dyn std::fmt::Display) -> Option<String> {
+    pub(crate) fn fails(
+        &self,
+        value: Option<Val<'_>>,
+        what: &dyn std::fmt::Display,
+    ) -> Option<String> {
         match (self, value) {
             (Function::Truthy, None) => Some(format!("{what} is missing")),
             (Function::Truthy, Some(v)) => {

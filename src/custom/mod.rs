@@ -56,13 +56,14 @@ fn render(message: &[Part], node: Val<'_>) -> String {
     for part in message {
         match part {
             Part::Text(t) => out.push_str(t),
-            Part::Field(path) => match lookup(node, path).0 {
-                Some(v) => match v.as_str() {
-                    Some(s) => out.push_str(s),
-                    None => out.push_str(&v.to_json().to_string()),
-                },
-                None => {}
-            },
+            Part::Field(path) => {
+                if let Some(v) = value_at(node, path) {
+                    match v.as_str() {
+                        Some(s) => out.push_str(s),
+                        None => out.push_str(&v.to_json().to_string()),
+                    }
+                }
+            }
         }
     }
     out

@@ -76,7 +76,9 @@ fn lookups_and_messages() {
     let node = json!({"name": "n", "risk": {"level": "LOW"}, "n": 3});
     let path = |s: &str| parts::field_path(s).expect("path");
     let node = Val::Json(&node);
-    let level = lookup(node, &path("risk.level")).0.map(|v| v.to_json().into_owned());
+    let level = lookup(node, &path("risk.level"))
+        .0
+        .map(|v| v.to_json().into_owned());
     assert_eq!(level, Some(json!("LOW")));
     let (missing, steps) = lookup(node, &path("risk.owner.name"));
     assert!(missing.is_none());

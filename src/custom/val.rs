@@ -149,9 +149,7 @@ impl<'v> Val<'v> {
                     .any(|(i, v)| each(Edge::Index(i), Val::Tree(v))),
                 _ => false,
             },
-            Val::Fields(fields) => fields
-                .iter()
-                .any(|(k, f)| each(Edge::Key(k), field_val(f))),
+            Val::Fields(fields) => fields.iter().any(|(k, f)| each(Edge::Key(k), field_val(f))),
         }
     }
 
@@ -200,7 +198,10 @@ impl<'v> Val<'v> {
     pub(crate) fn shallow_json(self) -> std::borrow::Cow<'v, Value> {
         use std::borrow::Cow;
         let keys = |keys: &mut dyn Iterator<Item = &str>| {
-            Value::Object(keys.map(|k| (String::from(k), Value::Null)).collect::<Map<_, _>>())
+            Value::Object(
+                keys.map(|k| (String::from(k), Value::Null))
+                    .collect::<Map<_, _>>(),
+            )
         };
         match self {
             Val::Json(_) => self.to_json(),
