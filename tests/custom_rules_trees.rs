@@ -181,3 +181,41 @@ fn rules_on_a_dojops_schema_that_follows_them_are_silent() {
     ]);
     assert_eq!(findings(&repo), Vec::<String>::new());
 }
+
+/// Rules whose `given` the JSONPath engine runs (a filter) read the subject's JSON, made for
+/// them: on a tool's view and on a file's tree.
+#[test]
+fn a_filter_reads_the_json_made_for_it() {
+    let rules = r#"
+[[custom-rules]]
+code = "ORG001"
+name = "integers-bounded"
+severity = "warning"
+message = "integers-bounded"
+subject = "tool"
+given = "$.parameters.properties[?@.type == 'integer']"
+then = { field = "maximum", function = "defined" }
+
+[[custom-rules]]
+code = "ORG002"
+name = "json-files-in-config"
+severity = "warning"
+message = "json-files-in-config"
+subject = "file"
+formats = ["dojops-tool"]
+given = "$.files[?@.serializer == 'json']"
+then = { field = "path", function = "pattern", options = { pattern = "^src/" } }
+"#;
+    let repo = Repo::with(&[
+        ("toolc.toml", rules),
+        (".dojops/tools/deploy-config/tool.yaml", TOOL),
+        (".dojops/tools/deploy-config/input.schema.json", SCHEMA),
+    ]);
+    assert_eq!(
+        findings(&repo),
+        [
+            ".dojops/tools/deploy-config/input.schema.json:11:5 ORG001 integers-bounded | `maximum` is missing",
+            ".dojops/tools/deploy-config/tool.yaml:12:11 ORG002 json-files-in-config | `path` does not match `^src/`",
+        ]
+    );
+}

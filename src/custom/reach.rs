@@ -1,5 +1,6 @@
 //! What of a subject a custom rule can read, worked out from its `given`, its `then` fields
-//! and its message: the JSON of a subject is built only that far. A rule whose `given`
+//! and its message: a tool's view is made only that far, and so is a subject's JSON, built
+//! only for a `given` the JSONPath engine runs (the walk reads trees). A rule whose `given`
 //! starts with a key (`$.parameters…`) reads that key; `$` with fields reads their first
 //! keys; a descendant name (`$..description`) reads only the parts that hold such a key;
 //! anything else (`$.*`, `$[0]`, a filter, a `then` on the whole document) reads everything.
