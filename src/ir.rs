@@ -192,25 +192,6 @@ pub(crate) struct Lowered<'a> {
     pub sites: Sites,
 }
 
-impl Lowered<'_> {
-    /// The input schema as JSON, taken out of the tool: a held tree's made now (its lowering
-    /// left it to the reader, `TreeRef::json_unless_held`), else the tool's own.
-    pub(crate) fn take_input_schema(&mut self) -> Value {
-        match self.schema {
-            Some((_, TreeRef::Held(tree))) => tree.to_json(),
-            _ => self.tool.input_schema.take(),
-        }
-    }
-
-    /// The output schema as JSON, taken out of the tool, made from a held tree as the input's.
-    pub(crate) fn take_output_schema(&mut self) -> Option<Value> {
-        match self.output {
-            Some((_, TreeRef::Held(tree))) => Some(tree.to_json()),
-            _ => self.tool.output_schema.take(),
-        }
-    }
-}
-
 /// Where the parts of a tool beyond its name, description and schemas are written (spans in
 /// the tool's own file), for findings about a change to them (`toolc diff`, `toolc check
 /// --locked`); `None` when the part is not written.

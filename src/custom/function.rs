@@ -9,6 +9,7 @@ use serde_json::Value;
 use toml::Spanned;
 
 use super::error::RuleError;
+use super::val::{Peek, Val};
 
 /// The functions, as `then.function` names them.
 pub(crate) const NAMES: &[&str] = &[
@@ -114,7 +115,45 @@ pub enum Function {
     /// A string in this casing.
     Casing(Casing),
     /// Valid against this JSON Schema.
-    Schema(Box<jsonschema::Validator>),
+    Schema(Box<Schema>),
+}
+
+/// A compiled JSON Schema, and whether it reads only its instance's own level.
+#[derive(Debug)]
+pub struct Schema {
+    validator: jsonschema::Validator,
+    /// Its keywords read only the instance's type, keys and size: the members and items of
+    /// a tree need not be made JSON to validate it.
+    shallow: bool,
+}
+
+/// Keywords that read no member or item of the instance (the rest, annotations).
+const SHALLOW_KEYWORDS: &[&str] = &[
+    "type",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minItems",
+    "maxItems",
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// True when `schema` is a boolean or a map of [`SHALLOW_KEYWORDS`] only.
+fn is_shallow(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(_) => true,
+        Value::Object(map) => map.keys().all(|k| SHALLOW_KEYWORDS.contains(&k.as_str())),
+        _ => false,
+    }
 }
 
 fn error(span: Range<usize>, message: impl Into<String>) -> RuleError {
@@ -232,7 +271,10 @@ pub(crate) fn compile_function(
             // No retriever is set up: a `$ref` outside the schema fails here, never reaches
             // the network.
             match jsonschema::validator_for(schema) {
-                Ok(v) => Function::Schema(Box::new(v)),
+                Ok(validator) => Function::Schema(Box::new(Schema {
+                    validator,
+                    shallow: is_shallow(schema),
+                })),
                 Err(e) => {
                     return Err(error(
                         options_span,
@@ -254,22 +296,22 @@ pub(crate) fn compile_function(
 }
 
 /// True for the values JavaScript calls truthy (an empty list or map is).
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
+fn truthy(v: Val<'_>) -> bool {
+    match v.peek() {
+        Peek::Str(s) => !s.is_empty(),
+        Peek::List(_) | Peek::Map(_) => true,
+        Peek::Scalar(Value::Bool(b)) => b,
+        Peek::Scalar(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
+        Peek::Scalar(_) => false,
     }
 }
 
 /// The text of a scalar `pattern` looks into.
-fn scalar_text(v: &Value) -> Option<Cow<'_, str>> {
-    match v {
-        Value::String(s) => Some(Cow::Borrowed(s)),
-        Value::Number(n) => Some(Cow::Owned(n.to_string())),
-        Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
+fn scalar_text(v: Val<'_>) -> Option<Cow<'_, str>> {
+    match v.peek() {
+        Peek::Str(s) => Some(Cow::Borrowed(s)),
+        Peek::Scalar(Value::Number(n)) => Some(Cow::Owned(n.to_string())),
+        Peek::Scalar(Value::Bool(b)) => Some(Cow::Borrowed(if b { "true" } else { "false" })),
         _ => None,
     }
 }
@@ -283,15 +325,31 @@ fn shown(v: &Value) -> String {
     }
 }
 
+/// True when `values` holds `v`: a string or scalar compared as it is, a list or map as
+/// JSON.
+fn one_of(values: &[Value], v: Val<'_>) -> bool {
+    match v.peek() {
+        Peek::Str(s) => values.iter().any(|x| x.as_str() == Some(s)),
+        Peek::Scalar(scalar) => values.contains(&scalar),
+        Peek::List(_) | Peek::Map(_) => values.contains(&v.to_json()),
+    }
+}
+
 impl Function {
     /// Why `value` (`None`: missing) fails this function; `None` when it holds. `what`
     /// names the value in the reason (`` `description` ``, "the value").
-    pub fn fails(&self, value: Option<&Value>, what: &dyn std::fmt::Display) -> Option<String> {
+    pub(crate) fn fails(
+        &self,
+        value: Option<Val<'_>>,
+        what: &dyn std::fmt::Display,
+    ) -> Option<String> {
         match (self, value) {
             (Function::Truthy, None) => Some(format!("{what} is missing")),
-            (Function::Truthy, Some(v)) => (!truthy(v)).then(|| format!("{what} is {}", shown(v))),
+            (Function::Truthy, Some(v)) => {
+                (!truthy(v)).then(|| format!("{what} is {}", shown(&v.to_json())))
+            }
             (Function::Falsy, Some(v)) => {
-                truthy(v).then(|| format!("{what} is set ({})", shown(v)))
+                truthy(v).then(|| format!("{what} is set ({})", shown(&v.to_json())))
             }
             (Function::Defined, None) => Some(format!("{what} is missing")),
             (Function::Undefined, Some(_)) => Some(format!("{what} is present")),
@@ -316,17 +374,21 @@ impl Function {
                     found.as_str()
                 ))
             }
-            (Function::Enumeration(values), Some(v)) => (!values.contains(v)).then(|| {
+            (Function::Enumeration(values), Some(v)) => (!one_of(values, v)).then(|| {
                 let allowed: Vec<String> = values.iter().map(shown).collect();
-                format!("{what} is {}, not one of {}", shown(v), allowed.join(", "))
+                format!(
+                    "{what} is {}, not one of {}",
+                    shown(&v.to_json()),
+                    allowed.join(", ")
+                )
             }),
             (Function::Length { min, max }, Some(v)) => {
-                let (length, unit) = match v {
-                    Value::String(s) => (s.chars().count() as f64, "characters"),
-                    Value::Array(a) => (a.len() as f64, "items"),
-                    Value::Object(o) => (o.len() as f64, "entries"),
-                    Value::Number(n) => (n.as_f64()?, ""),
-                    _ => return None,
+                let (length, unit) = match v.peek() {
+                    Peek::Str(s) => (s.chars().count() as f64, "characters"),
+                    Peek::List(n) => (n as f64, "items"),
+                    Peek::Map(n) => (n as f64, "entries"),
+                    Peek::Scalar(Value::Number(n)) => (n.as_f64()?, ""),
+                    Peek::Scalar(_) => return None,
                 };
                 let has = || {
                     let space = if unit.is_empty() { "" } else { " " };
@@ -342,12 +404,19 @@ impl Function {
                 let s = v.as_str()?;
                 (!casing.holds(s)).then(|| format!("{what} `{s}` is not {} case", casing.name()))
             }
-            (Function::Schema(validator), Some(v)) => {
-                // Most values hold: `is_valid` builds no error on the way.
-                if validator.is_valid(v) {
+            (Function::Schema(schema), Some(v)) => {
+                // Most values hold: `is_valid` builds no error on the way, and a schema that
+                // reads only the value's own level is given only that level.
+                let read = if schema.shallow {
+                    v.shallow_json()
+                } else {
+                    v.to_json()
+                };
+                if schema.validator.is_valid(&read) {
                     return None;
                 }
-                let first = validator.iter_errors(v).next()?;
+                let whole = v.to_json();
+                let first = schema.validator.iter_errors(&whole).next()?;
                 let at = first.instance_path().to_string();
                 let at = if at.is_empty() {
                     String::new()

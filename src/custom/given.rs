@@ -8,6 +8,8 @@
 use serde_json::Value;
 use serde_json_path::{JsonPath, ParseError, PathElement};
 
+use super::val::{Edge, Trail, Val};
+
 /// A step into a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -99,56 +101,51 @@ fn steps_of(text: &str) -> Option<Vec<Selector>> {
     Some(steps)
 }
 
-/// Call `each` on the members and items of `node`, in the order the engine takes them,
-/// until it says stop (true).
-fn children<'v>(node: &'v Value, mut each: impl FnMut(&'v Value) -> bool) -> bool {
-    match node {
-        Value::Object(map) => map.values().any(each),
-        Value::Array(items) => items.iter().any(&mut each),
-        _ => false,
-    }
-}
-
-/// Hand what `steps` select from `node` to `found`, in order, until it says stop (true);
-/// true when it did.
-fn walk<'v>(node: &'v Value, steps: &[Selector], found: &mut dyn FnMut(&'v Value) -> bool) -> bool {
+/// Hand what `steps` select from `node` (at `trail`) to `found`, in order, until it says
+/// stop (true); true when it did.
+fn walk<'v>(
+    node: Val<'v>,
+    trail: &Trail<'_>,
+    steps: &[Selector],
+    found: &mut dyn FnMut(Val<'v>, &Trail<'_>) -> bool,
+) -> bool {
     let Some((step, rest)) = steps.split_first() else {
-        return found(node);
+        return found(node, trail);
     };
     match step {
         Selector::Name(name) => node
-            .as_object()
-            .and_then(|m| m.get(name))
-            .is_some_and(|next| walk(next, rest, found)),
-        Selector::Every => children(node, |c| walk(c, rest, found)),
+            .get(name)
+            .is_some_and(|next| walk(next, &trail.then(Edge::Key(name)), rest, found)),
+        Selector::Every => node.children(&mut |edge, c| walk(c, &trail.then(edge), rest, found)),
         Selector::Index(i) => {
-            let Some(items) = node.as_array() else {
+            let Some(len) = node.len_of_list() else {
                 return false;
             };
             let at = if *i < 0 {
                 usize::try_from(i.unsigned_abs())
                     .ok()
-                    .and_then(|back| items.len().checked_sub(back))
+                    .and_then(|back| len.checked_sub(back))
             } else {
                 usize::try_from(*i).ok()
             };
-            at.and_then(|a| items.get(a))
-                .is_some_and(|next| walk(next, rest, found))
+            at.and_then(|a| Some((a, node.item(a)?)))
+                .is_some_and(|(a, next)| walk(next, &trail.then(Edge::Index(a)), rest, found))
         }
-        Selector::Below(name) => below(node, name, rest, found),
+        Selector::Below(name) => below(node, trail, name, rest, found),
     }
 }
 
 /// `..name` then `rest`: the node's own member first, then each child's, depth first.
 fn below<'v>(
-    node: &'v Value,
+    node: Val<'v>,
+    trail: &Trail<'_>,
     name: &str,
     rest: &[Selector],
-    found: &mut dyn FnMut(&'v Value) -> bool,
+    found: &mut dyn FnMut(Val<'v>, &Trail<'_>) -> bool,
 ) -> bool {
-    let own = node.as_object().and_then(|m| m.get(name));
-    own.is_some_and(|next| walk(next, rest, found))
-        || children(node, |c| below(c, name, rest, found))
+    let own = node.get(name);
+    own.is_some_and(|next| walk(next, &trail.then(Edge::Key(name)), rest, found))
+        || node.children(&mut |edge, c| below(c, &trail.then(edge), name, rest, found))
 }
 
 /// What [`Given::visit`] saw.
@@ -173,56 +170,71 @@ impl Given {
         self.steps.as_ref().is_some_and(Vec::is_empty)
     }
 
-    /// The nodes selected in `value`, in the engine's order.
-    #[cfg(test)]
-    fn select<'v>(&self, value: &'v Value) -> Vec<&'v Value> {
-        let mut out = Vec::new();
-        self.visit(value, |v| {
-            out.push(v);
-            false
-        });
-        out
+    /// True when the JSONPath engine selects its nodes, which needs the subject's JSON; the
+    /// walk reads any [`Val`].
+    pub(crate) fn needs_json(&self) -> bool {
+        self.steps.is_none()
     }
 
-    /// Hand the nodes selected in `value` to `found`, in the engine's order, until it says
-    /// stop (true): a subject that passes is read without a list of its nodes. Says whether
-    /// a node was selected, and whether `found` stopped.
+    /// Hand the nodes selected in `root` (or, when the engine selects them, in its JSON
+    /// `json`) to `found`, in order, until it says stop (true): a subject that passes is read
+    /// without a list of its nodes. Says whether a node was selected, and whether `found`
+    /// stopped.
     pub(crate) fn visit<'v>(
         &self,
-        value: &'v Value,
-        mut found: impl FnMut(&'v Value) -> bool,
+        root: Val<'v>,
+        json: Option<&'v Value>,
+        mut found: impl FnMut(Val<'v>) -> bool,
     ) -> Visited {
         let mut selected = false;
-        let mut each = |v: &'v Value| {
+        let mut each = |v: Val<'v>| {
             selected = true;
             found(v)
         };
-        let stopped = match &self.steps {
-            Some(steps) => walk(value, steps, &mut each),
-            None => self.path.query(value).all().into_iter().any(each),
+        let stopped = match (&self.steps, json) {
+            (Some(steps), _) => walk(root, &Trail::ROOT, steps, &mut |v, _| each(v)),
+            (None, Some(json)) => self
+                .path
+                .query(json)
+                .all()
+                .into_iter()
+                .any(|v| each(Val::Json(v))),
+            (None, None) => false,
         };
         Visited { selected, stopped }
     }
 
-    /// The nodes selected in `value`, each with the steps from `value` to it.
-    pub(crate) fn located<'v>(&self, value: &'v Value) -> Vec<(&'v Value, Vec<Step>)> {
-        if self.is_root() {
-            return vec![(value, Vec::new())];
+    /// The nodes selected in `root` (or by the engine in `json`), each with the steps from
+    /// the root to it.
+    pub(crate) fn located<'v>(
+        &self,
+        root: Val<'v>,
+        json: Option<&'v Value>,
+    ) -> Vec<(Val<'v>, Vec<Step>)> {
+        let mut out = Vec::new();
+        match (&self.steps, json) {
+            (Some(steps), _) => {
+                walk(root, &Trail::ROOT, steps, &mut |v, trail| {
+                    out.push((v, trail.steps()));
+                    false
+                });
+            }
+            (None, Some(json)) => {
+                for located in self.path.query_located(json).iter() {
+                    let steps = located
+                        .location()
+                        .iter()
+                        .map(|e| match e {
+                            PathElement::Name(n) => Step::Key((*n).to_string()),
+                            PathElement::Index(i) => Step::Index(*i),
+                        })
+                        .collect();
+                    out.push((Val::Json(located.node()), steps));
+                }
+            }
+            (None, None) => {}
         }
-        let list = self.path.query_located(value);
-        list.iter()
-            .map(|located| {
-                let steps = located
-                    .location()
-                    .iter()
-                    .map(|e| match e {
-                        PathElement::Name(n) => Step::Key((*n).to_string()),
-                        PathElement::Index(i) => Step::Index(*i),
-                    })
-                    .collect();
-                (located.node(), steps)
-            })
-            .collect()
+        out
     }
 }
 
@@ -264,15 +276,51 @@ mod tests {
             "$..items[0]",
             "$.missing..x",
         ];
+        // The same document as a syntax tree, its keys in another order than JSON's.
+        let tree = crate::syntax::json::parse(&doc.to_string(), 0)
+            .root
+            .expect("the document parses");
+        let as_json = |found: Vec<(Val<'_>, Vec<Step>)>| {
+            let mut all: Vec<(String, Vec<Step>)> = found
+                .into_iter()
+                .map(|(v, steps)| (v.to_json().to_string(), steps))
+                .collect();
+            all.sort_by(|a, b| format!("{:?}", a.1).cmp(&format!("{:?}", b.1)));
+            all
+        };
         for text in walked {
             let given = Given::parse(text).expect(text);
-            assert!(given.steps.is_some(), "{text} is walked");
+            assert!(!given.needs_json(), "{text} is walked");
             let engine = given.path.query(&doc).all();
-            let ours = given.select(&doc);
+            let ours = given.located(Val::Json(&doc), None);
             assert_eq!(ours.len(), engine.len(), "{text}");
-            for (a, b) in ours.iter().zip(&engine) {
+            for ((a, _), b) in ours.iter().zip(&engine) {
+                let Val::Json(a) = a else {
+                    panic!("{text}: JSON walked gives JSON")
+                };
                 assert!(std::ptr::eq(*a, *b), "{text}: {a} against {b}");
             }
+            // On the tree: the same values at the same steps.
+            let from_engine = given.located(Val::Json(&doc), Some(&doc));
+            let on_tree = given.located(Val::Tree(&tree), None);
+            assert_eq!(as_json(on_tree), as_json(from_engine.clone()), "{text}");
+            let engine_located: Vec<(Val<'_>, Vec<Step>)> = given
+                .path
+                .query_located(&doc)
+                .iter()
+                .map(|l| {
+                    let steps = l
+                        .location()
+                        .iter()
+                        .map(|e| match e {
+                            PathElement::Name(n) => Step::Key((*n).to_string()),
+                            PathElement::Index(i) => Step::Index(*i),
+                        })
+                        .collect();
+                    (Val::Json(l.node()), steps)
+                })
+                .collect();
+            assert_eq!(as_json(from_engine), as_json(engine_located), "{text}");
         }
         for text in [
             "$..*",
@@ -283,7 +331,7 @@ mod tests {
             "$['a','b']",
         ] {
             let given = Given::parse(text).expect(text);
-            assert!(given.steps.is_none(), "{text} is left to the engine");
+            assert!(given.needs_json(), "{text} is left to the engine");
         }
     }
 }

@@ -14,11 +14,10 @@ pub(crate) mod parts;
 pub(crate) mod reach;
 pub(crate) mod rule;
 pub(crate) mod subject;
+pub(crate) mod val;
 
 use std::path::Path;
 use std::sync::Arc;
-
-use serde_json::Value;
 
 pub(crate) use rule::{CustomRules, RawRule, compile};
 
@@ -31,10 +30,11 @@ use given::Step;
 use parts::{Part, Then};
 use rule::CustomRule;
 use subject::Subject;
+use val::Val;
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
 /// found along the way.
-fn lookup<'v>(node: &'v Value, path: &[String]) -> (Option<&'v Value>, Vec<Step>) {
+fn lookup<'v>(node: Val<'v>, path: &[String]) -> (Option<Val<'v>>, Vec<Step>) {
     let mut at = node;
     let mut steps = Vec::new();
     for key in path {
@@ -51,16 +51,19 @@ fn lookup<'v>(node: &'v Value, path: &[String]) -> (Option<&'v Value>, Vec<Step>
 
 /// The message with the node's fields put in: a string as it is, another value as JSON,
 /// a missing one as nothing.
-fn render(message: &[Part], node: &Value) -> String {
+fn render(message: &[Part], node: Val<'_>) -> String {
     let mut out = String::new();
     for part in message {
         match part {
             Part::Text(t) => out.push_str(t),
-            Part::Field(path) => match lookup(node, path).0 {
-                Some(Value::String(s)) => out.push_str(s),
-                Some(other) => out.push_str(&other.to_string()),
-                None => {}
-            },
+            Part::Field(path) => {
+                if let Some(v) = value_at(node, path) {
+                    match v.as_str() {
+                        Some(s) => out.push_str(s),
+                        None => out.push_str(&v.to_json().to_string()),
+                    }
+                }
+            }
         }
     }
     out
@@ -79,15 +82,15 @@ impl std::fmt::Display for What<'_> {
 }
 
 /// The value at `path` in `node`, without the steps: what a node that passes needs.
-fn value_at<'v>(node: &'v Value, path: &[String]) -> Option<&'v Value> {
+fn value_at<'v>(node: Val<'v>, path: &[String]) -> Option<Val<'v>> {
     path.iter().try_fold(node, |at, key| at.get(key))
 }
 
 /// Why the first `then` of `rule` that fails on `node` fails, and the value it looked at.
-fn failing<'v>(
-    rule: &'v CustomRule,
-    node: &'v Value,
-) -> Option<(&'v Then, Option<&'v Value>, String)> {
+fn failing<'r, 'v>(
+    rule: &'r CustomRule,
+    node: Val<'v>,
+) -> Option<(&'r Then, Option<Val<'v>>, String)> {
     rule.thens.iter().find_map(|then| {
         let target = match &then.field {
             None => Some(node),
@@ -103,16 +106,16 @@ fn failing<'v>(
 /// The findings of `rule` on `subject`: at most one per node `given` selects (the first
 /// `then` that fails says why). The nodes are first found without their places: most
 /// subjects pass, and a place costs allocations on every node; only a subject where one
-/// fails is queried again with them. True when `given` selected a node.
+/// fails is walked again with them. True when `given` selected a node.
 fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) -> bool {
-    // `$` (most rules) selects the subject itself: the engine's query is left out.
-    let root = rule.given.is_root();
-    let fails = if root {
-        failing(rule, &subject.value).is_some()
+    let (root, json) = (subject.root(), subject.json());
+    // `$` (most rules) selects the subject itself: no walk at all.
+    let fails = if rule.given.is_root() {
+        failing(rule, root).is_some()
     } else {
         let seen = rule
             .given
-            .visit(&subject.value, |node| failing(rule, node).is_some());
+            .visit(root, json, |node| failing(rule, node).is_some());
         if !seen.selected {
             return false;
         }
@@ -121,7 +124,7 @@ fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>)
     if !fails {
         return true;
     }
-    for (node, mut steps) in rule.given.located(&subject.value) {
+    for (node, mut steps) in rule.given.located(root, json) {
         let Some((then, target, reason)) = failing(rule, node) else {
             continue;
         };

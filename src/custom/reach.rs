@@ -1,5 +1,6 @@
 //! What of a subject a custom rule can read, worked out from its `given`, its `then` fields
-//! and its message: the JSON of a subject is built only that far. A rule whose `given`
+//! and its message: a tool's view is made only that far, and so is a subject's JSON, built
+//! only for a `given` the JSONPath engine runs (the walk reads trees). A rule whose `given`
 //! starts with a key (`$.parameters…`) reads that key; `$` with fields reads their first
 //! keys; a descendant name (`$..description`) reads only the parts that hold such a key;
 //! anything else (`$.*`, `$[0]`, a filter, a `then` on the whole document) reads everything.
@@ -19,6 +20,8 @@ pub struct Reach {
     pub keys: Vec<String>,
     /// Keys a descendant selector looks for at any depth.
     pub anywhere: Vec<String>,
+    /// A `given` the JSONPath engine runs (not the walk): the subject's JSON is built.
+    pub engine: bool,
 }
 
 /// The first segment of a JSONPath, as far as reach is concerned.
@@ -57,9 +60,13 @@ fn first_segment(given: &str) -> First {
 }
 
 impl Reach {
-    /// What a rule with `given` (as written), `thens` and `message` can read.
-    pub(crate) fn of_rule(given: &str, thens: &[Then], message: &[Part]) -> Reach {
-        let mut reach = Reach::default();
+    /// What a rule with `given` (as written, `engine` when the JSONPath engine runs it),
+    /// `thens` and `message` can read.
+    pub(crate) fn of_rule(given: &str, engine: bool, thens: &[Then], message: &[Part]) -> Reach {
+        let mut reach = Reach {
+            engine,
+            ..Reach::default()
+        };
         match first_segment(given) {
             First::Key(key) => reach.keys.push(key),
             First::Descendant(name) => reach.anywhere.push(name),
@@ -85,6 +92,7 @@ impl Reach {
     /// `self` grown by what `other` reads.
     pub(crate) fn add(&mut self, other: &Reach) {
         self.all |= other.all;
+        self.engine |= other.engine;
         for key in &other.keys {
             if !self.keys.contains(key) {
                 self.keys.push(key.clone());

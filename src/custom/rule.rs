@@ -481,7 +481,7 @@ fn compile_one(
         summary: &summary,
         page: &page_text,
     });
-    let reach = Reach::of_rule(given_text, &thens, &message);
+    let reach = Reach::of_rule(given_text, given.needs_json(), &thens, &message);
     let at = r
         .given
         .as_ref()

@@ -8,9 +8,10 @@ use serde_json::{Map, Value, json};
 
 use super::given::Step;
 use super::reach::Reach;
+use super::val::{Field, Val};
 use crate::ir::{Lowered, Run, empty_object_schema};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Node, NodeKind, front_matter, json as json_syntax, yaml};
+use crate::syntax::{Node, NodeKind, TreeRef, front_matter, json as json_syntax, yaml};
 
 /// Bytes of a file.
 #[derive(Clone, Copy)]
@@ -21,25 +22,44 @@ pub(crate) struct Place<'a> {
     pub span: Span,
 }
 
-/// How the JSON of a subject maps back to its file.
+/// What a subject is made of, and how its values map back to its file.
 pub(crate) enum Shape<'a> {
     /// A file's tree: each value is a node.
     Tree(Node),
-    /// A lowered tool (its view taken out of it): its fields are the places its format
-    /// wrote them.
-    Tool(Box<Lowered<'a>>),
-    /// An Agent Skill's front matter, seen as a tool.
-    Skill(Node),
+    /// A lowered tool and its view (moved out of it, or pointing into the trees its load
+    /// holds): the view's fields are the places its format wrote them.
+    Tool(Box<Lowered<'a>>, Vec<(&'static str, Field<'a>)>),
+    /// An Agent Skill's front matter, and its view as a tool.
+    Skill(Node, Value),
 }
 
 /// One thing a custom rule reads.
 pub(crate) struct Subject<'a> {
     /// The file it is in.
     pub file: &'a Arc<SourceFile>,
-    /// Its JSON.
-    pub value: Value,
-    /// The way back to bytes.
+    /// Its values, and the way back to bytes.
     pub shape: Shape<'a>,
+    /// Its JSON, for a rule whose `given` the JSONPath engine runs (only then built).
+    json: Option<Value>,
+}
+
+impl Subject<'_> {
+    /// What its rules read.
+    pub(crate) fn root(&self) -> Val<'_> {
+        match &self.shape {
+            Shape::Tree(root) => Val::Tree(root),
+            Shape::Tool(_, fields) => Val::Fields(fields),
+            Shape::Skill(_, view) => Val::Json(view),
+        }
+    }
+
+    /// Its JSON, when built: for the JSONPath engine.
+    pub(crate) fn json(&self) -> Option<&Value> {
+        match &self.shape {
+            Shape::Skill(_, view) => Some(view),
+            _ => self.json.as_ref(),
+        }
+    }
 }
 
 /// The tree of a file as its format reads it: the front matter of a Markdown file, else the
@@ -68,11 +88,12 @@ pub(crate) fn file_tree(file: &SourceFile) -> Option<Node> {
     parsed.root
 }
 
-/// The subject a file's tree gives, as far as rules that read `reach` see it.
+/// The subject a file's tree gives; its JSON, as far as rules that read `reach` see it,
+/// only when one of them needs it.
 pub(crate) fn of_file<'a>(file: &'a Arc<SourceFile>, tree: Node, reach: &Reach) -> Subject<'a> {
     Subject {
         file,
-        value: reach.json(&tree),
+        json: reach.engine.then(|| reach.json(&tree)),
         shape: Shape::Tree(tree),
     }
 }
@@ -97,8 +118,8 @@ pub(crate) fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node, reach: &Reach
     view.insert("path".into(), json!(file.display()));
     Subject {
         file,
-        value: Value::Object(view),
-        shape: Shape::Skill(front),
+        json: None,
+        shape: Shape::Skill(front, Value::Object(view)),
     }
 }
 
@@ -156,22 +177,32 @@ fn open_run(run: &Run) -> bool {
 /// A lowered tool as a custom rule sees it: the IR's fields, with `parameters` (the input
 /// schema), `commands`, `format` and `path` named alike in every format, the fields rules
 /// that read `reach` see. The values are moved out of the tool, not copied (it is read only
-/// through the view after this).
+/// through the view after this); a schema whose tree the load still holds is read there.
 pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a> {
     let file = lowered.file;
     let path = file.display();
-    let parameters = reach
-        .open("parameters")
-        .then(|| lowered.take_input_schema());
-    let output = reach
-        .open("output")
-        .then(|| lowered.take_output_schema())
-        .flatten();
+    let mut view: Vec<(&'static str, Field<'a>)> = Vec::new();
+    if reach.open("parameters") {
+        let parameters = match lowered.schema {
+            Some((_, TreeRef::Held(tree))) => Field::Tree(tree),
+            _ => Field::Json(lowered.tool.input_schema.take()),
+        };
+        view.push(("parameters", parameters));
+    }
+    if reach.open("output") {
+        match lowered.output {
+            Some((_, TreeRef::Held(tree))) => view.push(("output", Field::Tree(tree))),
+            _ => {
+                if let Some(v) = lowered.tool.output_schema.take() {
+                    view.push(("output", Field::Json(v)));
+                }
+            }
+        }
+    }
     let tool = &mut lowered.tool;
-    let mut view = Map::new();
-    let mut put = |key: &str, value: Option<Value>| {
+    let mut put = |key: &'static str, value: Option<Value>| {
         if let Some(v) = value {
-            view.insert(key.to_string(), v);
+            view.push((key, Field::Json(v)));
         }
     };
     let to_json = |v: Result<Value, serde_json::Error>| Some(v.unwrap_or(Value::Null));
@@ -190,8 +221,6 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
             Some(Value::String(std::mem::take(&mut tool.description))),
         );
     }
-    put("parameters", parameters);
-    put("output", output);
     if reach.whole("commands") {
         let mut lines = Vec::new();
         commands(&tool.run, &mut lines);
@@ -221,10 +250,15 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
     if reach.whole("path") {
         put("path", Some(json!(path)));
     }
+    // In the order of a JSON map's keys, which the engine and the walk read in.
+    view.sort_unstable_by_key(|(k, _)| *k);
+    let json = reach
+        .engine
+        .then(|| Val::Fields(&view).to_json().into_owned());
     Subject {
         file: lowered.file,
-        value: Value::Object(view),
-        shape: Shape::Tool(Box::new(lowered)),
+        json,
+        shape: Shape::Tool(Box::new(lowered), view),
     }
 }
 
@@ -294,13 +328,13 @@ impl<'a> Subject<'a> {
         };
         match &self.shape {
             Shape::Tree(root) => here(tree_span(root, steps, missing)),
-            Shape::Skill(front) => match steps.first() {
+            Shape::Skill(front, _) => match steps.first() {
                 Some(Step::Key(k)) if !SKILL_MADE.contains(&k.as_str()) => {
                     here(tree_span(front, steps, missing))
                 }
                 _ => here(tree_span(front, &[], true)),
             },
-            Shape::Tool(lowered) => tool_place(lowered, steps, missing),
+            Shape::Tool(lowered, _) => tool_place(lowered, steps, missing),
         }
     }
 }

@@ -65,18 +65,23 @@ fn a_skill_tree_is_its_front_matter() {
         ..Default::default()
     };
     let skill = subject::of_skill(&f, tree, &all);
-    assert_eq!(skill.value["license"], "MIT");
-    assert_eq!(skill.value["parameters"]["type"], "object");
-    assert_eq!(skill.value["format"], "agent-skill");
+    let view = skill.json().expect("a skill's view is JSON");
+    assert_eq!(view["license"], "MIT");
+    assert_eq!(view["parameters"]["type"], "object");
+    assert_eq!(view["format"], "agent-skill");
 }
 
 #[test]
 fn lookups_and_messages() {
     let node = json!({"name": "n", "risk": {"level": "LOW"}, "n": 3});
     let path = |s: &str| parts::field_path(s).expect("path");
-    assert_eq!(lookup(&node, &path("risk.level")).0, Some(&json!("LOW")));
-    let (missing, steps) = lookup(&node, &path("risk.owner.name"));
-    assert_eq!(missing, None);
+    let node = Val::Json(&node);
+    let level = lookup(node, &path("risk.level"))
+        .0
+        .map(|v| v.to_json().into_owned());
+    assert_eq!(level, Some(json!("LOW")));
+    let (missing, steps) = lookup(node, &path("risk.owner.name"));
+    assert!(missing.is_none());
     assert_eq!(steps, [Step::Key("risk".into())]);
     let parts = vec![
         Part::Text("`".into()),
@@ -87,7 +92,7 @@ fn lookups_and_messages() {
         Part::Field(path("n")),
         Part::Field(path("absent")),
     ];
-    assert_eq!(render(&parts, &node), "`n` at LOW, 3");
+    assert_eq!(render(&parts, node), "`n` at LOW, 3");
 }
 
 /// The JSON a rule with `given` and a `then` on `field` reads of `text` (a cycod tool).
@@ -97,7 +102,7 @@ fn reached(given: &str, field: Option<&str>, text: &str) -> serde_json::Value {
         field_text: field.map(str::to_string),
         function: function::Function::Truthy,
     };
-    let reach = reach::Reach::of_rule(given, &[then], &[]);
+    let reach = reach::Reach::of_rule(given, false, &[then], &[]);
     let f = file(".cycod/tools/t.yaml", FormatId::CycodTool, text);
     reach.json(&subject::file_tree(&f).expect("tree"))
 }

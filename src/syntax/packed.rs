@@ -36,7 +36,7 @@ impl<'a> TreeRef<'a> {
 
     /// The tree as JSON when packed; `null` when held. A held tree is lowered right after
     /// its load, for the custom rules, whose view makes its JSON only when a rule reads it
-    /// (`Lowered::take_input_schema` in the IR).
+    /// (`custom::subject::of_tool`, which reads a held tree as it is).
     pub(crate) fn json_unless_held(self) -> serde_json::Value {
         match self {
             TreeRef::Packed(p) => p.to_json(),

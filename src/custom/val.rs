@@ -1,0 +1,218 @@
+//! A value a custom rule reads, wherever it is held: JSON, a file's syntax tree, or the
+//! fields of a tool's view (some JSON made from the IR, some the trees its load parsed).
+//! The rules walk trees as they are: turning each tool's schema and each file's tree into
+//! JSON, and dropping it, was most of what the rules cost (docs/performance.md).
+
+use serde_json::{Map, Value};
+
+use super::given::Step;
+use crate::syntax::{Node, NodeKind};
+
+/// A field of a tool's view.
+pub(crate) enum Field<'a> {
+    /// Made from the IR.
+    Json(Value),
+    /// A tree its load holds (a DojOps schema).
+    Tree(&'a Node),
+}
+
+/// A value as a rule reads it: its members and items are values too, and its JSON is the
+/// JSON the rule would have read.
+#[derive(Clone, Copy)]
+pub(crate) enum Val<'v> {
+    /// JSON.
+    Json(&'v Value),
+    /// A syntax tree: its JSON is [`Node::to_json`].
+    Tree(&'v Node),
+    /// A tool's view: a map of these fields, sorted by key (as a JSON map is).
+    Fields(&'v [(&'static str, Field<'v>)]),
+}
+
+/// How a value looks to a function, without building it.
+pub(crate) enum Peek<'v> {
+    /// A string.
+    Str(&'v str),
+    /// A list of this many items.
+    List(usize),
+    /// A map of this many entries.
+    Map(usize),
+    /// `null`, a boolean or a number.
+    Scalar(Value),
+}
+
+/// One step from a value to a member or item, with the key borrowed.
+#[derive(Clone, Copy)]
+pub(crate) enum Edge<'t> {
+    /// A key of a map.
+    Key(&'t str),
+    /// An index of a list.
+    Index(usize),
+}
+
+/// The way from a subject's root to a value, held on the walk's stack: a node that passes
+/// (most) costs no allocation for its place.
+pub(crate) struct Trail<'t> {
+    up: Option<&'t Trail<'t>>,
+    edge: Option<Edge<'t>>,
+}
+
+impl<'t> Trail<'t> {
+    /// The root itself.
+    pub(crate) const ROOT: Trail<'static> = Trail {
+        up: None,
+        edge: None,
+    };
+
+    /// One step further.
+    pub(crate) fn then(&'t self, edge: Edge<'t>) -> Trail<'t> {
+        Trail {
+            up: Some(self),
+            edge: Some(edge),
+        }
+    }
+
+    /// The steps from the root.
+    pub(crate) fn steps(&self) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut at = Some(self);
+        while let Some(t) = at {
+            match t.edge {
+                Some(Edge::Key(k)) => out.push(Step::Key(k.to_string())),
+                Some(Edge::Index(i)) => out.push(Step::Index(i)),
+                None => {}
+            }
+            at = t.up;
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// The JSON of a field.
+fn field_val<'v>(field: &'v Field<'_>) -> Val<'v> {
+    match field {
+        Field::Json(v) => Val::Json(v),
+        Field::Tree(n) => Val::Tree(n),
+    }
+}
+
+impl<'v> Val<'v> {
+    /// The member `key`, if this is a map that has it.
+    pub(crate) fn get(self, key: &str) -> Option<Val<'v>> {
+        match self {
+            Val::Json(v) => v.as_object()?.get(key).map(Val::Json),
+            Val::Tree(n) => n.value(key).map(Val::Tree),
+            Val::Fields(fields) => fields
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, f)| field_val(f)),
+        }
+    }
+
+    /// The items, if this is a list, as many as there are.
+    pub(crate) fn len_of_list(self) -> Option<usize> {
+        match self {
+            Val::Json(Value::Array(items)) => Some(items.len()),
+            Val::Tree(n) => n.as_list().map(|s| s.len()),
+            _ => None,
+        }
+    }
+
+    /// Item `i`, if this is a list that has it.
+    pub(crate) fn item(self, i: usize) -> Option<Val<'v>> {
+        match self {
+            Val::Json(v) => v.as_array()?.get(i).map(Val::Json),
+            Val::Tree(n) => n.as_seq()?.get(i).map(Val::Tree),
+            Val::Fields(_) => None,
+        }
+    }
+
+    /// Call `each` on the members and items, in the order of the value's JSON (a tree's map
+    /// in its own order: the findings are sorted after), until it says stop (true).
+    pub(crate) fn children(self, each: &mut dyn FnMut(Edge<'v>, Val<'v>) -> bool) -> bool {
+        match self {
+            Val::Json(Value::Object(map)) => map
+                .iter()
+                .any(|(k, v)| each(Edge::Key(k.as_str()), Val::Json(v))),
+            Val::Json(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .any(|(i, v)| each(Edge::Index(i), Val::Json(v))),
+            Val::Json(_) => false,
+            Val::Tree(n) => match &n.kind {
+                NodeKind::Map(entries) => entries
+                    .iter()
+                    .any(|e| each(Edge::Key(e.key.as_str()), Val::Tree(&e.value))),
+                NodeKind::Seq(items) => items
+                    .iter()
+                    .enumerate()
+                    .any(|(i, v)| each(Edge::Index(i), Val::Tree(v))),
+                _ => false,
+            },
+            Val::Fields(fields) => fields.iter().any(|(k, f)| each(Edge::Key(k), field_val(f))),
+        }
+    }
+
+    /// What it is, as far as a function asks.
+    pub(crate) fn peek(self) -> Peek<'v> {
+        match self {
+            Val::Json(Value::String(s)) => Peek::Str(s),
+            Val::Json(Value::Array(items)) => Peek::List(items.len()),
+            Val::Json(Value::Object(map)) => Peek::Map(map.len()),
+            Val::Json(other) => Peek::Scalar(other.clone()),
+            Val::Tree(n) => match &n.kind {
+                NodeKind::String(s) => Peek::Str(s),
+                NodeKind::Seq(items) => Peek::List(items.len()),
+                NodeKind::Map(entries) => Peek::Map(entries.len()),
+                _ => Peek::Scalar(n.to_json()),
+            },
+            Val::Fields(fields) => Peek::Map(fields.len()),
+        }
+    }
+
+    /// The string, if this is one.
+    pub(crate) fn as_str(self) -> Option<&'v str> {
+        match self.peek() {
+            Peek::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Its JSON (built, unless it is JSON).
+    pub(crate) fn to_json(self) -> std::borrow::Cow<'v, Value> {
+        use std::borrow::Cow;
+        match self {
+            Val::Json(v) => Cow::Borrowed(v),
+            Val::Tree(n) => Cow::Owned(n.to_json()),
+            Val::Fields(fields) => Cow::Owned(Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, f)| (String::from(*k), field_val(f).to_json().into_owned()))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// Its JSON with every member and item `null`: all a JSON Schema that reads only the
+    /// value's own type, keys and size needs (`Function::Schema`).
+    pub(crate) fn shallow_json(self) -> std::borrow::Cow<'v, Value> {
+        use std::borrow::Cow;
+        let keys = |keys: &mut dyn Iterator<Item = &str>| {
+            Value::Object(
+                keys.map(|k| (String::from(k), Value::Null))
+                    .collect::<Map<_, _>>(),
+            )
+        };
+        match self {
+            Val::Json(_) => self.to_json(),
+            Val::Tree(n) => match &n.kind {
+                NodeKind::Map(entries) => {
+                    Cow::Owned(keys(&mut entries.iter().map(|e| e.key.as_str())))
+                }
+                NodeKind::Seq(items) => Cow::Owned(Value::Array(vec![Value::Null; items.len()])),
+                _ => self.to_json(),
+            },
+            Val::Fields(fields) => Cow::Owned(keys(&mut fields.iter().map(|(k, _)| *k))),
+        }
+    }
+}
