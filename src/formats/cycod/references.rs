@@ -24,7 +24,7 @@ impl Cx<'_> {
                 continue;
             };
             for r in template::scan(value) {
-                let span = span_in_value(self.file(), field.node, r.at, r.text);
+                let span = span_in_value(self.file(), &field.node, r.at, r.text);
                 match r.target {
                     Target::Param { name, raw } => {
                         self.param_reference(name, raw, r.text, span, params, steps)
