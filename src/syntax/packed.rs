@@ -370,7 +370,7 @@ impl<'a> Reader<'a> {
 
     /// Past the next node's key `key` when the node is a mapping that has it (its first
     /// such key: duplicates are dropped by the parsers), at its value.
-    fn to_value_of(&mut self, key: &str) -> Option<()> {
+    fn seek_value_of(&mut self, key: &str) -> Option<()> {
         if self.byte()? != MAP {
             return None;
         }
@@ -388,13 +388,13 @@ impl<'a> Reader<'a> {
 
     /// The string the next node, a mapping, maps `key` to, borrowed, and its span.
     pub(super) fn map_str(mut self, key: &str) -> Option<(&'a str, Span)> {
-        self.to_value_of(key)?;
+        self.seek_value_of(key)?;
         self.string()?
     }
 
     /// The value the next node, a mapping, maps `key` to.
     pub(super) fn map_value(mut self, key: &str) -> Option<Node> {
-        self.to_value_of(key)?;
+        self.seek_value_of(key)?;
         self.node(1)
     }
 
