@@ -4,7 +4,7 @@
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::syntax::{Item, Node};
+use crate::syntax::{Item, MapItem, Node};
 
 /// The string at `path` under `node`.
 pub(crate) fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
@@ -145,7 +145,7 @@ pub(crate) fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source
 /// JSON with sorted keys; the values of `hashed` keys (an environment, which may hold
 /// secrets) are kept only as a short hash of each value.
 pub(crate) fn settings(
-    node: &Node,
+    node: &MapItem<'_>,
     keys: &[&str],
     hashed: &[&str],
     prefix: &str,

@@ -15,7 +15,7 @@ mod yaml_marks;
 
 pub(crate) use later::{Again, Later};
 pub(crate) use packed::{Packed, TreeRef};
-pub(crate) use seq::{Item, Seq, SeqBuilder};
+pub(crate) use seq::{Item, MapItem, Seq, SeqBuilder};
 
 use crate::source::Span;
 

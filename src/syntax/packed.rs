@@ -368,8 +368,38 @@ impl<'a> Reader<'a> {
         Some(Some((self.str()?, span)))
     }
 
+    /// Past the next node's key `key` when the node is a mapping that has it (its first
+    /// such key: duplicates are dropped by the parsers), at its value.
+    fn seek_value_of(&mut self, key: &str) -> Option<()> {
+        if self.byte()? != MAP {
+            return None;
+        }
+        self.span()?;
+        for _ in 0..self.len()? {
+            let k = self.str()?;
+            self.span()?;
+            if k == key {
+                return Some(());
+            }
+            self.skip(1)?;
+        }
+        None
+    }
+
+    /// The string the next node, a mapping, maps `key` to, borrowed, and its span.
+    pub(super) fn map_str(mut self, key: &str) -> Option<(&'a str, Span)> {
+        self.seek_value_of(key)?;
+        self.string()?
+    }
+
+    /// The value the next node, a mapping, maps `key` to.
+    pub(super) fn map_value(mut self, key: &str) -> Option<Node> {
+        self.seek_value_of(key)?;
+        self.node(1)
+    }
+
     /// [`Reader::node`] without building anything: checks the bytes.
-    fn skip(&mut self, depth: usize) -> Option<()> {
+    pub(super) fn skip(&mut self, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
         }

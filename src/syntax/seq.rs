@@ -3,10 +3,12 @@
 //! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32 and a string its own
 //! allocation besides): a schema's `enum` of millions of `1`s cost sixteen times its text as
 //! nodes, of `"a"`s more. Strings are packed decoded, so readers of text (the security pass)
-//! borrow them from the packed bytes ([`Seq::strings`]). A list with a mapping key, or with
-//! a string below its items, is nodes. Readers see a slice of nodes as before (built the
-//! first time one is asked for); the readers that walk whole trees ([`Seq::scan`]) and read
-//! their strings do not build it.
+//! borrow them from the packed bytes ([`Seq::strings`]). So is a long list of mappings of
+//! such scalars (a cycod tool's steps `bash: a`: a node, a member and a string each took
+//! nine times the step's text), read a mapping at a time ([`Seq::maps`]). A list with a
+//! string below a mapping's values, or below a list item, is nodes. Readers see a slice of
+//! nodes as before (built the first time one is asked for); the readers that walk whole
+//! trees ([`Seq::scan`]) and read their strings do not build it.
 
 use std::borrow::Cow;
 use std::ops::Deref;
@@ -32,8 +34,10 @@ enum Repr {
 /// Scalar items, packed.
 struct Plain {
     len: usize,
-    /// Whether an item is a string (the only text a packed list can hold).
+    /// Whether an item is a string.
     strings: bool,
+    /// Whether an item is a mapping (its keys and string values are text too).
+    maps: bool,
     /// The items as [`super::Packed`] writes them after their list's start, `from`.
     bytes: Box<[u8]>,
     from: usize,
@@ -91,11 +95,17 @@ impl Seq {
     /// True when the items are known to hold no text (no string and no mapping key at any
     /// depth): a reader looking for text has nothing to find in it.
     pub(crate) fn all_plain(&self) -> bool {
-        matches!(&self.0, Repr::Packed(plain) if !plain.strings)
+        matches!(&self.0, Repr::Packed(plain) if !plain.strings && !plain.maps)
     }
 
     /// True when the only text the items hold is [`Seq::strings`]: none below an item.
     pub(crate) fn flat(&self) -> bool {
+        matches!(&self.0, Repr::Packed(plain) if !plain.maps)
+    }
+
+    /// True when the items are packed: whether they hold text is then known
+    /// ([`Seq::all_plain`]) without reading them.
+    fn packed(&self) -> bool {
         matches!(self.0, Repr::Packed(_))
     }
 
@@ -140,6 +150,61 @@ impl Seq {
     }
 }
 
+/// An item of a [`Seq`] read as a mapping ([`Seq::maps`]), its values read where they are:
+/// a packed item's from the list's bytes, its strings borrowed, without building it.
+#[derive(Clone)]
+pub(crate) struct MapItem<'a>(Held<'a>);
+
+#[derive(Clone)]
+enum Held<'a> {
+    Node(&'a Node),
+    /// A reader at the item's start.
+    Packed(Reader<'a>),
+}
+
+impl<'a> MapItem<'a> {
+    /// `node` read as an item is.
+    pub(crate) fn of(node: &'a Node) -> MapItem<'a> {
+        MapItem(Held::Node(node))
+    }
+
+    /// The string `key` maps to, and its span: none when the item is not a mapping, has
+    /// no `key`, or maps it to something else.
+    pub(crate) fn str(&self, key: &str) -> Option<(&'a str, Span)> {
+        match &self.0 {
+            Held::Node(node) => {
+                let value = node.value(key)?;
+                Some((value.as_str()?, value.span()))
+            }
+            Held::Packed(reader) => reader.clone().map_str(key),
+        }
+    }
+
+    /// The value `key` maps to, when the item is a mapping that has it.
+    pub(crate) fn value(&self, key: &str) -> Option<Cow<'a, Node>> {
+        match &self.0 {
+            Held::Node(node) => node.value(key).map(Cow::Borrowed),
+            Held::Packed(reader) => reader.clone().map_value(key).map(Cow::Owned),
+        }
+    }
+}
+
+impl Seq {
+    /// Every item as a [`MapItem`], without building a packed list's nodes.
+    pub(crate) fn maps(&self) -> impl Iterator<Item = MapItem<'_>> {
+        let mut scan = self.scan();
+        std::iter::from_fn(move || match &mut scan.0 {
+            Items::Nodes(nodes) => nodes.next().map(MapItem::of),
+            Items::Packed { reader, left } => {
+                *left = left.checked_sub(1)?;
+                let at = reader.clone();
+                reader.skip(0)?;
+                Some(MapItem(Held::Packed(at)))
+            }
+        })
+    }
+}
+
 impl Deref for Seq {
     type Target = [Node];
 
@@ -173,6 +238,7 @@ impl Clone for Seq {
             Repr::Packed(plain) => Seq(Repr::Packed(Box::new(Plain {
                 len: plain.len,
                 strings: plain.strings,
+                maps: plain.maps,
                 bytes: plain.bytes.clone(),
                 from: plain.from,
                 last: plain.last,
@@ -250,9 +316,33 @@ fn text_free(node: &Node) -> bool {
     match &node.kind {
         NodeKind::String(_) => false,
         NodeKind::Map(entries) => entries.is_empty(),
-        NodeKind::Seq(items) => items.all_plain() || items.iter().all(text_free),
+        // A packed list says whether it holds text: read as nodes, it would be built.
+        NodeKind::Seq(items) if items.packed() => items.all_plain(),
+        NodeKind::Seq(items) => items.iter().all(text_free),
         NodeKind::Null | NodeKind::Bool(_) | NodeKind::Number(_) => true,
     }
+}
+
+/// True when `node` is a mapping whose values are strings or hold no text (a step
+/// `bash: a`): packed, its keys and strings are read from the bytes ([`Seq::maps`]).
+fn small_map(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Map(entries) => {
+            !entries.is_empty()
+                && entries
+                    .iter()
+                    .all(|e| matches!(e.value.kind, NodeKind::String(_)) || text_free(&e.value))
+        }
+        _ => false,
+    }
+}
+
+/// What an item is to a packed list: a string, a mapping of [`small_map`], else plain when
+/// it holds no text; `None` when it cannot be packed.
+fn packs(node: &Node) -> Option<(bool, bool)> {
+    let string = matches!(node.kind, NodeKind::String(_));
+    let map = !string && small_map(node);
+    (string || map || text_free(node)).then_some((string, map))
 }
 
 /// A list's items as a parser finds them: packed while the list is long (by the parser's
@@ -271,11 +361,13 @@ pub(crate) struct SeqBuilder {
 enum Build {
     /// As nodes, from the first item that holds text (or for a short list).
     Nodes(Vec<Node>),
-    /// `len` scalar items packed so far, some strings when `strings`.
+    /// `len` scalar items packed so far, some strings when `strings`, some mappings when
+    /// `maps`.
     Packed {
         writer: Writer,
         len: usize,
         strings: bool,
+        maps: bool,
     },
 }
 
@@ -288,6 +380,7 @@ impl SeqBuilder {
                 writer: Writer::new(expected.saturating_mul(4), from),
                 len: 0,
                 strings: false,
+                maps: false,
             }
         } else {
             Build::Nodes(Vec::with_capacity(expected))
@@ -314,23 +407,25 @@ impl SeqBuilder {
 
     /// The next item.
     pub(crate) fn push(&mut self, item: Node) {
-        let string = matches!(item.kind, NodeKind::String(_));
-        let plain = string || text_free(&item);
         match &mut self.build {
             Build::Packed {
                 writer,
                 len,
                 strings,
-            } if plain => {
-                writer.node(&item);
-                *len += 1;
-                *strings |= string;
-            }
-            Build::Packed { .. } => {
-                let nodes = self.unpack();
-                self.build = Build::Nodes(nodes);
-                self.push(item);
-            }
+                maps,
+            } => match packs(&item) {
+                Some((string, map)) => {
+                    writer.node(&item);
+                    *len += 1;
+                    *strings |= string;
+                    *maps |= map;
+                }
+                None => {
+                    let nodes = self.unpack();
+                    self.build = Build::Nodes(nodes);
+                    self.push(item);
+                }
+            },
             Build::Nodes(nodes) => {
                 nodes.push(item);
                 if self.grow && nodes.len() == PACK_FROM {
@@ -346,16 +441,16 @@ impl SeqBuilder {
         let Build::Nodes(nodes) = &self.build else {
             return;
         };
-        let string = |n: &Node| matches!(n.kind, NodeKind::String(_));
-        if !nodes.iter().all(|n| string(n) || text_free(n)) {
+        let Some(kinds) = nodes.iter().map(packs).collect::<Option<Vec<_>>>() else {
             return;
-        }
+        };
         let mut writer = Writer::new(nodes.len() * 4, self.from);
         nodes.iter().for_each(|n| writer.node(n));
         self.build = Build::Packed {
             writer,
             len: nodes.len(),
-            strings: nodes.iter().any(string),
+            strings: kinds.iter().any(|k| k.0),
+            maps: kinds.iter().any(|k| k.1),
         };
     }
 
@@ -382,11 +477,13 @@ impl SeqBuilder {
                 writer,
                 len,
                 strings,
+                maps,
             } => {
                 let (bytes, last) = writer.finish();
                 Seq(Repr::Packed(Box::new(Plain {
                     len,
                     strings,
+                    maps,
                     bytes,
                     from: self.from,
                     last,

@@ -83,18 +83,80 @@ fn strings_are_packed_and_read_from_the_bytes() {
     assert_eq!(Packed::pack(&root).unpack(), root);
 }
 
+/// A string below an item's values, or below a list item, makes the list nodes; a mapping
+/// of scalars is packed, but its keys and strings make the list hold more text than
+/// [`super::Seq::strings`].
 #[test]
-fn a_key_or_a_string_below_an_item_makes_the_list_nodes() {
-    for odd in ["[1, \"x\"]", "{\"a\": 1}", "[{\"a\": 1}]"] {
+fn a_string_below_an_item_makes_the_list_nodes_and_a_key_not_flat() {
+    for (odd, packed) in [
+        ("[1, \"x\"]", false),
+        ("[{\"a\": 1}]", false),
+        ("{\"a\": [\"x\"]}", false),
+        ("{\"a\": 1}", true),
+        ("{\"a\": \"x\", \"b\": [1]}", true),
+    ] {
         let mut items = vec!["7"; PACK_FROM + 10];
         items[PACK_FROM + 3] = odd;
         let text = format!("[{}]", items.join(","));
         let root = parse(&text);
         let list = root.as_list().expect("a list");
+        assert_eq!(list.packed(), packed, "{odd}");
         assert!(!list.all_plain() && !list.flat(), "{odd}");
         assert_eq!(list.len(), items.len());
         assert_eq!(texts(&text, list.iter().cloned()), items);
     }
+}
+
+/// A cycod tool's steps: a long list of mappings of scalars is packed, and each step's
+/// strings are read from the bytes (borrowed, with their spans) as from its nodes.
+#[test]
+fn a_long_list_of_small_mappings_is_packed_and_read_a_mapping_at_a_time() {
+    let steps = [
+        "bash: a",
+        "{name: s, run: 'x y', timeout: 5}",
+        "script: \"p\\nq\"\n    shell: pwsh",
+        "7",
+        "tool: t\n    arguments: ~",
+    ];
+    let lines: Vec<&str> = steps.iter().copied().cycle().take(PACK_FROM + 3).collect();
+    let text = yaml_list(&lines);
+    let root = yaml::parse(&text, 0).root.expect("parses");
+    let list = root.value("k").and_then(Node::as_list).expect("a list");
+    assert!(list.packed() && !list.flat() && !list.all_plain());
+    let read = |key: &str| -> Vec<Option<(String, &str)>> {
+        list.maps()
+            .map(|m| {
+                m.str(key)
+                    .map(|(s, span)| (s.to_string(), &text[span.start..span.end]))
+            })
+            .collect()
+    };
+    let bash = read("bash");
+    assert_eq!(bash[0], Some(("a".to_string(), "a")));
+    assert_eq!(bash[1], None);
+    assert_eq!(read("run")[1], Some(("x y".to_string(), "'x y'")));
+    assert_eq!(read("script")[2], Some(("p\nq".to_string(), "\"p\\nq\"")));
+    assert_eq!(read("shell")[2], Some(("pwsh".to_string(), "pwsh")));
+    assert_eq!(read("timeout")[1], None, "a number is not a string");
+    assert!(read("bash")[3].is_none());
+    let timeout = list.maps().nth(1).and_then(|m| m.value("timeout"));
+    assert_eq!(
+        timeout.map(|t| t.kind.clone()),
+        Some(NodeKind::Number(Number::Int(5)))
+    );
+    // Read as nodes, every step's strings are the same.
+    let nodes: Vec<Node> = list.scan().map(|n| n.into_owned()).collect();
+    for (m, node) in list.maps().zip(&nodes) {
+        for key in ["bash", "run", "script", "shell", "tool", "name"] {
+            let from_node = node.value(key).and_then(|v| Some((v.as_str()?, v.span())));
+            assert_eq!(m.str(key), from_node, "{key}");
+            assert_eq!(m.value(key).as_deref(), node.value(key), "{key}");
+        }
+    }
+    assert_eq!(list.maps().count(), lines.len());
+    assert_eq!(root.as_map().map(<[_]>::len), Some(1));
+    assert_eq!(&**list, &nodes[..]);
+    assert_eq!(Packed::pack(&root).unpack(), root);
 }
 
 #[test]

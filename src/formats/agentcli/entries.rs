@@ -133,7 +133,13 @@ impl Cx<'_> {
             ..Tool::default()
         };
         let settings = ["timeoutSec", "envPassthrough"];
-        crate::formats::tree::settings(node, &settings, &[], "", &mut tool.settings);
+        crate::formats::tree::settings(
+            &crate::syntax::MapItem::of(node),
+            &settings,
+            &[],
+            "",
+            &mut tool.settings,
+        );
         tool.settings_span = settings
             .iter()
             .find_map(|k| field(node, k).map(|e| e.key_span()));

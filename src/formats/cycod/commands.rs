@@ -1,6 +1,8 @@
 //! What runs: the command options and settings of the tool and of each step, the steps
 //! themselves, and which command wins when several are set.
 
+use std::borrow::Cow;
+
 use compact_str::{CompactString, format_compact};
 
 use super::lower::{
@@ -23,6 +25,12 @@ pub(super) const LEVEL_KEYS: &[&str] = &[
 ];
 /// Timeouts below this cannot let any real process finish.
 const SHORT_TIMEOUT_MS: i64 = 100;
+
+/// Where the steps are, and the keys a step may have.
+struct StepsAt<'s> {
+    path: &'s str,
+    keys: &'s [&'static str],
+}
 
 fn step_keys() -> Vec<&'static str> {
     std::iter::once("name")
@@ -54,7 +62,7 @@ impl<'a> Cx<'a> {
             // steps held a field for each.
             if SCRIPTS.contains(key) && text.contains('{') {
                 fields.push(Field {
-                    node: &e.value,
+                    node: Cow::Borrowed(&e.value),
                     step,
                 });
             }
@@ -76,7 +84,7 @@ impl<'a> Cx<'a> {
                     .is_some_and(|t| t.contains('{'))
             {
                 fields.push(Field {
-                    node: &e.value,
+                    node: Cow::Borrowed(&e.value),
                     step,
                 });
             }
@@ -223,7 +231,7 @@ impl<'a> Cx<'a> {
             return (0, StepNames::default());
         };
         let spath = join_path(path, "steps");
-        let Some(items) = e.value.as_seq() else {
+        let Some(items) = e.value.as_list() else {
             if e.value.kind != NodeKind::Null {
                 self.lw.wrong_type(&e.value, &spath, "a list of steps");
             }
@@ -235,36 +243,66 @@ impl<'a> Cx<'a> {
         let mut names: Vec<StepName> = Vec::with_capacity(items.len());
         // Which names are written (the rest are `step{n}`), for CYC008's message.
         let mut written_names: Vec<bool> = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let ipath = format!("{spath}[{i}]");
-            let anchor = first_key(item);
-            let Some(map) = self.lw.as_map(item, item.span(), &ipath) else {
-                names.push(StepName {
-                    name: format_compact!("step{}", i + 1),
-                    span: item.span(),
-                });
-                written_names.push(false);
-                continue;
+        let at = StepsAt {
+            path: &spath,
+            keys: &keys,
+        };
+        // A long list of steps is packed: each is built for its checks and let go, and the
+        // values the references read once every step is checked are kept as copies.
+        for (i, item) in items.scan().enumerate() {
+            let (name, written, level) = match item {
+                Cow::Borrowed(item) => self.step(item, i, &at, fields, runs),
+                Cow::Owned(item) => {
+                    let mut own = Vec::new();
+                    let step = self.step(&item, i, &at, &mut own, runs);
+                    fields.extend(own.into_iter().map(Field::owned));
+                    step
+                }
             };
-            self.lw.unknown_keys(map, &keys, REJECTED);
-            let written = item.get("name").and_then(|n| {
-                self.string(&n.value, &join_path(&ipath, "name"))
-                    .filter(|s| !s.trim().is_empty())
-                    .map(|s| (CompactString::from(s.trim()), n.value.span()))
-            });
-            written_names.push(written.is_some());
-            let (name, span) =
-                written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
-            let level = self.level(item, anchor, ipath, Some(i), fields);
-            self.step_command(&level, &name);
-            self.conflicting_shell(&level);
-            self.runs(&level, runs);
-            names.push(StepName { name, span });
-            levels += 1;
+            names.push(name);
+            written_names.push(written);
+            levels += usize::from(level);
         }
         let names = StepNames::new(names);
         self.duplicate_steps(&names, &written_names);
         (levels, names)
+    }
+
+    /// One step (the `i`th): its shape, name and command. Returns its name, whether the
+    /// name is written, and whether it is a mapping (a level that runs).
+    fn step<'m>(
+        &mut self,
+        item: &'m Node,
+        i: usize,
+        at: &StepsAt<'_>,
+        fields: &mut Vec<Field<'m>>,
+        runs: &mut Runs<'_>,
+    ) -> (StepName, bool, bool)
+    where
+        'a: 'm,
+    {
+        let ipath = format!("{}[{i}]", at.path);
+        let anchor = first_key(item);
+        let Some(map) = self.lw.as_map(item, item.span(), &ipath) else {
+            let name = StepName {
+                name: format_compact!("step{}", i + 1),
+                span: item.span(),
+            };
+            return (name, false, false);
+        };
+        self.lw.unknown_keys(map, at.keys, REJECTED);
+        let written = item.get("name").and_then(|n| {
+            self.string(&n.value, &join_path(&ipath, "name"))
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| (CompactString::from(s.trim()), n.value.span()))
+        });
+        let is_written = written.is_some();
+        let (name, span) = written.unwrap_or_else(|| (format_compact!("step{}", i + 1), anchor));
+        let level = self.level(item, anchor, ipath, Some(i), fields);
+        self.step_command(&level, &name);
+        self.conflicting_shell(&level);
+        self.runs(&level, runs);
+        (StepName { name, span }, is_written, true)
     }
 
     /// CYC008: each step whose name an earlier step has, in step order (found in the
@@ -395,7 +433,10 @@ fn collect_strings<'n>(node: &'n Node, step: Option<usize>, fields: &mut Vec<Fie
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         match &n.kind {
-            NodeKind::String(s) if s.contains('{') => fields.push(Field { node: n, step }),
+            NodeKind::String(s) if s.contains('{') => fields.push(Field {
+                node: Cow::Borrowed(n),
+                step,
+            }),
             NodeKind::Seq(items) => stack.extend(items.iter().rev()),
             NodeKind::Map(entries) => stack.extend(entries.iter().rev().map(|e| &e.value)),
             _ => {}

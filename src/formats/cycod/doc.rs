@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at};
 use crate::ir::Sites;
 use crate::source::Span;
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{MapItem, Node, NodeKind};
 
 /// A cycod tool file's fields that the IR needs.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -27,6 +27,7 @@ pub(crate) struct ToolDoc {
     pub params: Vec<Param>,
     /// `steps`, when it is a list: what each step does (steps that do nothing known are
     /// left out).
+    #[serde(deserialize_with = "crate::formats::item::exact::option")]
     pub steps: Option<Vec<Action>>,
     /// What a single-step tool does.
     pub action: Option<Action>,
@@ -43,16 +44,14 @@ const SETTINGS: &[&str] = &["timeout", "working-directory", "environment", "inpu
 /// The run settings of the tool file `root`: its own, then each step's as `steps/N/KEY`.
 fn settings_of(root: &Node) -> crate::ir::Settings {
     let mut out = crate::ir::Settings::new();
-    crate::formats::tree::settings(root, SETTINGS, &["environment"], "", &mut out);
-    for (i, step) in root
-        .value("steps")
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
+    let root_item = MapItem::of(root);
+    crate::formats::tree::settings(&root_item, SETTINGS, &["environment"], "", &mut out);
+    let Some(steps) = root.value("steps").and_then(Node::as_list) else {
+        return out;
+    };
+    for (i, step) in steps.maps().enumerate() {
         let prefix = format!("steps/{i}/");
-        crate::formats::tree::settings(step, SETTINGS, &["environment"], &prefix, &mut out);
+        crate::formats::tree::settings(&step, SETTINGS, &["environment"], &prefix, &mut out);
     }
     out
 }
@@ -116,9 +115,10 @@ impl ToolDoc {
     pub(crate) fn lower(root: &Node) -> ToolDoc {
         let parameters = root.value("parameters");
         // Exact room: collected from a filter, the list grew by doubling.
-        let steps = root.value("steps").and_then(Node::as_seq).map(|steps| {
+        // Each step read where it is: a long list of steps is packed.
+        let steps = root.value("steps").and_then(Node::as_list).map(|steps| {
             let mut out = Vec::with_capacity(steps.len());
-            out.extend(steps.iter().filter_map(action));
+            out.extend(steps.maps().filter_map(|step| action(&step)));
             out.shrink_to_fit();
             out
         });
@@ -142,7 +142,11 @@ impl ToolDoc {
                 })
                 .collect(),
             parameters: parameters.map(Packed::pack),
-            action: if steps.is_some() { None } else { action(root) },
+            action: if steps.is_some() {
+                None
+            } else {
+                action(&MapItem::of(root))
+            },
             steps,
             settings: settings_of(root),
             sites: Sites {
@@ -178,27 +182,27 @@ impl ToolDoc {
 }
 
 /// What one step (or a single-step tool) does; the first key cycod acts on wins.
-fn action(node: &Node) -> Option<Action> {
-    if let Some(run) = str_at(node, &["run"]) {
+fn action(node: &MapItem<'_>) -> Option<Action> {
+    if let Some((run, _)) = node.str("run") {
         return Some(Action::Command(run.into()));
     }
     for (key, shell) in SCRIPT_KEYS {
-        if let Some(script) = str_at(node, &[key]) {
+        if let Some((script, _)) = node.str(key) {
             return Some(Action::Script {
                 script: script.into(),
                 shell: CompactString::const_new(shell),
             });
         }
     }
-    if let Some(tool) = str_at(node, &["tool"]) {
+    if let Some((tool, _)) = node.str("tool") {
         return Some(Action::Tool(Box::new(ToolCall {
             tool: tool.to_string(),
-            mcp: str_at(node, &["mcp"]).map(str::to_string),
-            arguments: node.value("arguments").map(Node::to_json),
+            mcp: node.str("mcp").map(|(mcp, _)| mcp.to_string()),
+            arguments: node.value("arguments").map(|a| a.to_json()),
         })));
     }
-    str_at(node, &["script"]).map(|script| Action::Script {
+    node.str("script").map(|(script, _)| Action::Script {
         script: script.into(),
-        shell: str_at(node, &["shell"]).unwrap_or("default").into(),
+        shell: node.str("shell").map_or("default", |(s, _)| s).into(),
     })
 }

@@ -212,8 +212,19 @@ impl Cx<'_> {
 
 /// A value scanned for `{…}` references, and which step it belongs to.
 pub(super) struct Field<'n> {
-    pub(super) node: &'n Node,
+    /// Borrowed from the tree; a copy when its step was built from a packed list.
+    pub(super) node: std::borrow::Cow<'n, Node>,
     pub(super) step: Option<usize>,
+}
+
+impl Field<'_> {
+    /// The same field, its value a copy (its step is let go before the references are read).
+    pub(super) fn owned<'b>(self) -> Field<'b> {
+        Field {
+            node: std::borrow::Cow::Owned(self.node.into_owned()),
+            step: self.step,
+        }
+    }
 }
 
 /// The checks of one file: its diagnostics so far, and what the cross-file pass will need.

@@ -41,7 +41,7 @@ impl Cx<'_> {
             let Some(value) = field.node.as_str() else {
                 continue;
             };
-            let mut spans = InValue::new(self.file(), field.node);
+            let mut spans = InValue::new(self.file(), &field.node);
             for r in template::scan(value) {
                 let span = spans.span(r.at, r.text);
                 match r.target {

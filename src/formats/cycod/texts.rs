@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::analysis::shell::shell_name;
 use crate::security::texts::{Collector, Shell, Text, TextKind, ToolTexts};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{MapItem, Node};
 
 /// Keys that hold what runs, and how each is run.
 const RUN_KEYS: &[(&str, Shell)] = &[
@@ -37,16 +37,16 @@ pub(super) fn tool<'a>(
             c.nested(TextKind::Default, default);
         }
     }
-    runs(&mut c, root);
-    let steps = root
-        .value("steps")
-        .and_then(Node::as_seq)
-        .unwrap_or_default();
-    // A text a step, most often: grown by doubling, a tool of millions of steps held up to
-    // twice their room.
-    c.reserve(steps.len());
-    for step in steps {
-        runs(&mut c, step);
+    runs(&mut c, &MapItem::of(root));
+    if let Some(steps) = root.value("steps").and_then(Node::as_list) {
+        // A text a step, most often: grown by doubling, a tool of millions of steps held up
+        // to twice their room.
+        c.reserve(steps.len());
+        // Read where they are: a long list of steps is packed, its commands borrowed from
+        // its bytes.
+        for step in steps.maps() {
+            runs(&mut c, &step);
+        }
     }
     let name = match root.value("name") {
         Some(node) => {
@@ -74,12 +74,14 @@ pub(super) fn tool<'a>(
 }
 
 /// The command or script of a tool or step mapping.
-fn runs<'a>(c: &mut Collector<'a>, node: &'a Node) {
+fn runs<'a>(c: &mut Collector<'a>, node: &MapItem<'a>) {
     for (key, shell) in RUN_KEYS {
-        c.scalar(TextKind::Command(*shell), node.value(key));
+        if let Some((text, span)) = node.str(key) {
+            c.text(TextKind::Command(*shell), text, span);
+        }
     }
-    let shell = match node.value("shell").map(|n| &n.kind) {
-        Some(NodeKind::String(s)) => match shell_name(s) {
+    let shell = match node.str("shell") {
+        Some((s, _)) => match shell_name(s) {
             Some("cmd" | "bat" | "batch") => Shell::Cmd,
             Some("pwsh" | "powershell" | "ps1" | "posh") => Shell::Pwsh,
             _ if s.eq_ignore_ascii_case("python") => Shell::Python,
@@ -87,5 +89,7 @@ fn runs<'a>(c: &mut Collector<'a>, node: &'a Node) {
         },
         _ => Shell::Posix,
     };
-    c.scalar(TextKind::Command(shell), node.value("script"));
+    if let Some((text, span)) = node.str("script") {
+        c.text(TextKind::Command(shell), text, span);
+    }
 }

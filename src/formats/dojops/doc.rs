@@ -38,7 +38,13 @@ pub(crate) struct ManifestDoc {
 /// The permissions of a manifest or skill, the setting that decides what its run may do.
 fn permissions(root: &Node) -> crate::ir::Settings {
     let mut out = crate::ir::Settings::new();
-    crate::formats::tree::settings(root, &["permissions"], &[], "", &mut out);
+    crate::formats::tree::settings(
+        &crate::syntax::MapItem::of(root),
+        &["permissions"],
+        &[],
+        "",
+        &mut out,
+    );
     out
 }
 
