@@ -114,17 +114,9 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         SKIPPED.store(places, Ordering::Relaxed);
         return Vec::new();
     }
-    let long = |t: &Text<'_>| t.value.len() > run::MAX_SCRIPT_BYTES;
-    // Each file's distinct scripts' digests (none for one too long to hand over).
-    let digests: Vec<Vec<Option<Digest>>> = files
-        .iter()
-        .map(|s| {
-            s.texts()
-                .iter()
-                .map(|t| (!long(t)).then(|| sha256(t.value.as_bytes())))
-                .collect()
-        })
-        .collect();
+    // Each file's distinct scripts' digests (none for one not handed over).
+    let (digests, over): (Vec<Vec<Option<Digest>>>, Vec<usize>) =
+        files.iter().map(|s| handed(s.texts())).unzip();
     let each = || {
         files.iter().zip(&digests).flat_map(|(s, d)| {
             s.places()
@@ -132,10 +124,21 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
                 .filter_map(move |p| Some((s.at(p)?, *d.get(p.text as usize)?)))
         })
     };
+    let long = |t: &Text<'_>| t.value.len() > run::MAX_SCRIPT_BYTES;
     let mut out: Vec<Diagnostic> = each()
-        .filter(|(_, d)| d.is_none())
+        .filter(|(t, d)| d.is_none() && long(t))
         .map(|(t, _)| not_run(&t, Why::TooLong))
         .collect();
+    // One finding for the scripts of a file past its budget, at the first of them.
+    for ((s, d), &n) in files.iter().zip(&digests).zip(&over) {
+        let first = s.places().iter().find(|p| {
+            let i = p.text as usize;
+            d.get(i).is_some_and(Option::is_none) && s.texts().get(i).is_some_and(|t| !long(t))
+        });
+        if let Some(text) = first.and_then(|p| s.at(p)) {
+            out.push(not_run(&text, Why::OverBudget(n)));
+        }
+    }
     let mut missing: Vec<(&Digest, &str)> = {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         files
@@ -212,6 +215,37 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
     out
 }
 
+/// Distinct scripts of one file handed to ShellCheck at most: a real file has a few, and a
+/// hostile one of 50,000 steps of different scripts would start 250 processes, minutes of
+/// CPU, each within its limits (docs/performance.md, "Dense files, eighth pass (time)").
+const MAX_FILE_SCRIPTS: usize = 500;
+
+/// Bytes of distinct script of one file handed to ShellCheck at most (two batches).
+const MAX_FILE_BYTES: usize = 128 * 1024;
+
+/// The digest of each of a file's distinct scripts that is handed to ShellCheck (none for
+/// one too long, or past the file's budget: [`MAX_FILE_SCRIPTS`], [`MAX_FILE_BYTES`]), and
+/// how many were left past the budget.
+fn handed(texts: &[Text<'static>]) -> (Vec<Option<Digest>>, usize) {
+    let (mut scripts, mut bytes, mut over) = (0, 0, 0);
+    let digests = texts
+        .iter()
+        .map(|t| {
+            let len = t.value.len();
+            if len > run::MAX_SCRIPT_BYTES {
+                return None;
+            }
+            if over > 0 || scripts == MAX_FILE_SCRIPTS || bytes + len > MAX_FILE_BYTES {
+                over += 1;
+                return None;
+            }
+            (scripts, bytes) = (scripts + 1, bytes + len);
+            Some(sha256(t.value.as_bytes()))
+        })
+        .collect();
+    (digests, over)
+}
+
 /// Why ShellCheck said nothing of a script.
 #[derive(Debug, Clone, Copy)]
 enum Why {
@@ -219,12 +253,20 @@ enum Why {
     TooLong,
     /// ShellCheck ran over its time or memory on it, and was stopped.
     Stopped,
+    /// It and this many distinct scripts of its file in all came past the file's budget.
+    OverBudget(usize),
 }
 
 /// The `SHC004` finding of a script ShellCheck said nothing of, on the script's first line.
 fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
     let first_line = text.value.find('\n').unwrap_or(text.value.len());
     let span = text.span_of(0..first_line.min(text.value.len()));
+    let help = match why {
+        Why::OverBudget(_) => {
+            "move the scripts into files of their own, where ShellCheck and reviewers read them"
+        }
+        _ => "move a long script into a file of its own, where ShellCheck and reviewers read it",
+    };
     let message = match why {
         Why::TooLong => format!(
             "this script was not checked by ShellCheck: it is {} bytes, and toolc hands ShellCheck scripts of at most {} KiB",
@@ -235,11 +277,15 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
             "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({} s, 1 GiB) and was stopped",
             run::SCRIPT_TIME.as_secs()
         ),
+        Why::OverBudget(n) => format!(
+            "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {MAX_FILE_SCRIPTS} distinct scripts ({} KiB) of one file",
+            MAX_FILE_BYTES / 1024
+        ),
     };
     Diagnostic::new(&shc::SHELLCHECK_SKIPPED, &text.file, span, message)
         .label("not checked")
         .note("what ShellCheck would have said of it is not known")
-        .help("move a long script into a file of its own, where ShellCheck and reviewers read it")
+        .help(help)
 }
 
 fn diagnostic(text: &Text<'_>, c: &Comment) -> Diagnostic {

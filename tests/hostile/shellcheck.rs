@@ -276,3 +276,56 @@ fn shellcheck_installed() -> bool {
         .output()
         .is_ok_and(|o| o.status.success())
 }
+
+/// A cycod tool of 5,000 steps, each a different script: ShellCheck is handed the first 500
+/// (three processes, not 25), and one `SHC004` at the first step left says how many were
+/// not checked; a tool of 500 different scripts is checked whole, with no such finding.
+#[test]
+fn a_file_of_thousands_of_different_scripts_is_checked_up_to_its_budget() {
+    let stage = Stage::new("budget");
+    let repo = Repo::new();
+    let steps =
+        |n: usize| -> String { (0..n).map(|i| format!("  - bash: echo $v{i}\n")).collect() };
+    let tool = |name: &str, n: usize| {
+        format!(
+            "name: {name}\ndescription: d\ntags: [read]\nsteps:\n{}",
+            steps(n)
+        )
+    };
+    repo.write(".cycod/tools/many.yaml", tool("many", 5000).as_bytes());
+    let (diags, _) = finish(stage.command(&repo, true));
+    let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
+    assert_eq!(sizes.lines().count(), 500, "scripts handed to ShellCheck");
+    assert_eq!(stage.pids().len(), 3, "one process per 200 scripts");
+    let skipped = find(&diags, "SHC004", ".cycod/tools/many.yaml");
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(start(skipped[0]).0, 5 + 500, "at the 501st step");
+    let message = skipped[0]["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("4500 scripts of this file") && message.contains("at most 500"),
+        "{message}"
+    );
+
+    let stage = Stage::new("budget-whole");
+    let repo = Repo::new();
+    repo.write(".cycod/tools/whole.yaml", tool("whole", 500).as_bytes());
+    let (diags, _) = finish(stage.command(&repo, true));
+    let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
+    assert_eq!(sizes.lines().count(), 500, "scripts handed to ShellCheck");
+    assert!(!diags.iter().any(|d| d["code"] == "SHC004"), "{diags:?}");
+
+    if !shellcheck_installed() {
+        println!("shellcheck is not installed: the budget not tried with the real one");
+        return;
+    }
+    // The real ShellCheck on 50,000 different scripts: within seconds, the first ones'
+    // findings reported, the rest counted.
+    let repo = Repo::new();
+    repo.write(".cycod/tools/many.yaml", tool("many", 50_000).as_bytes());
+    let (diags, elapsed) = finish(stage.command(&repo, false));
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+    let warned = find(&diags, "SHC002", ".cycod/tools/many.yaml");
+    assert_eq!(start(warned[0]).0, 5, "{warned:?}");
+    let skipped = find(&diags, "SHC004", ".cycod/tools/many.yaml");
+    assert_eq!(start(skipped[0]).0, 5 + 500);
+}

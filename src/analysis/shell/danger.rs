@@ -32,7 +32,7 @@ use super::lex::{Dialect, simple_commands};
 use super::{OpKind, ops, program_name, words};
 
 pub(crate) use pipes::runs_its_input;
-use pipes::{INLINE_DECODERS, INLINE_RUNNERS, pipelines};
+use pipes::{INLINE_DECODERS, INLINE_RUNNERS, may_decode_inline, pipelines};
 pub(crate) use prose::{Prose, negated};
 pub(crate) use script::{Language, script_dangers};
 pub(crate) use vocab::suspicious_host;
@@ -438,9 +438,10 @@ fn lines(script: &str, out: &mut Vec<Danger>) {
             }
         }
         // Decoded and run in one line of another language: Python, Perl, Ruby, PHP.
-        if let Some((i, w)) = INLINE_DECODERS
-            .iter()
-            .find_map(|w| line.find(w).map(|i| (i, *w)))
+        if may_decode_inline(line)
+            && let Some((i, w)) = INLINE_DECODERS
+                .iter()
+                .find_map(|w| line.find(w).map(|i| (i, *w)))
             && INLINE_RUNNERS.iter().any(|r| line.contains(r))
         {
             push(

@@ -19,6 +19,15 @@ pub(super) const INLINE_DECODERS: &[&str] = &[
     "FromBase64String(",
 ];
 
+/// Whether `line` may name one of [`INLINE_DECODERS`]: one pass over the line, where
+/// looking for each in turn set up a search per decoder for every line of every block
+/// (6 % of a skill of a million different blocks).
+pub(super) fn may_decode_inline(line: &str) -> bool {
+    static SEARCH: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(INLINE_DECODERS).ok());
+    SEARCH.as_ref().is_none_or(|s| s.is_match(line))
+}
+
 /// What runs text in those languages.
 pub(super) const INLINE_RUNNERS: &[&str] = &[
     "exec(",
