@@ -7,7 +7,7 @@ use super::values::{
     article, declared_types, has_type, json_eq, retype_help, short, shown, types_text,
 };
 use super::walk::Site;
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{NameIndex, did_you_mean, did_you_mean_within};
 use crate::diagnostics::edits::replace_scalar;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::schema as rules;
@@ -51,12 +51,16 @@ impl Cx<'_> {
         if elsewhere {
             return;
         }
+        // Looked up, not searched for among the properties: a schema of many properties and
+        // many required names was quadratic.
+        let names = NameIndex::new(props.iter().map(|p| p.key.as_str()).collect());
         for item in required {
             let Some(name) = item.as_str() else { continue };
-            if props.iter().any(|p| p.key == name) {
+            if names.first(name).is_some() {
                 continue;
             }
-            let hint = did_you_mean(name, props.iter().map(|p| p.key.as_str()));
+            let candidates = names.names().iter().copied();
+            let hint = did_you_mean_within(&mut self.suggestions, name, props.len(), candidates);
             let note = match self.options.runtime {
                 Some(r) => r.required_undefined(name),
                 None => "validators then require the key but accept any value for it; usually this is a typo".to_string(),

@@ -66,6 +66,7 @@ pub(crate) fn check_schema(
         options,
         out: Vec::new(),
         own_values: first::First::default(),
+        suggestions: crate::analysis::names::SUGGESTION_BUDGET,
     };
     let sites = walk::subschemas(root, options.runtime);
     cx.meta_validate();
@@ -109,6 +110,8 @@ struct Cx<'a> {
     out: Vec<Diagnostic>,
     /// SCH003's findings, capped as they are found.
     own_values: first::First,
+    /// Name comparisons "did you mean" may still spend in this schema.
+    suggestions: usize,
 }
 
 impl Cx<'_> {

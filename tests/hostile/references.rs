@@ -191,3 +191,34 @@ fn a_cycod_tool_of_150_thousand_inline_tools() {
     let counts = check_counts(&repo);
     assert_eq!(counts.get("CYC004"), Some(&1), "{counts:?}");
 }
+
+/// A JSON Schema of 30,000 properties and twice as many `required` names, half of them
+/// undefined: each name was searched for among the properties and compared with all of them
+/// (109 s of CPU at 10,000, debug).
+#[test]
+fn a_schema_requiring_60_thousand_names() {
+    let count = 30_000;
+    let properties: serde_json::Map<String, Value> = (0..count)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                serde_json::json!({"type": "string", "description": "d"}),
+            )
+        })
+        .collect();
+    let required: Vec<String> = (0..count)
+        .flat_map(|i| [format!("p{i}"), format!("q{i}")])
+        .collect();
+    let schema =
+        serde_json::json!({"type": "object", "properties": properties, "required": required});
+    let tool = "spec: 1\nname: t\nversion: \"1.0.0\"\ntype: tool\ndescription: \"Generates a config file\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"x\"\nfiles:\n  - path: \"a\"\n    serializer: yaml\n";
+    let repo = Repo::new();
+    repo.write("toolc.toml", b"[runtimes]\ndojops = \"1.0.9\"\n");
+    repo.write(".dojops/tools/t/tool.yaml", tool.as_bytes());
+    repo.write(
+        ".dojops/tools/t/input.schema.json",
+        schema.to_string().as_bytes(),
+    );
+    let counts = check_counts(&repo);
+    assert_eq!(counts.get("SCH002"), Some(&201), "{counts:?}");
+}
