@@ -8,6 +8,8 @@
 //! peaked far higher (a YAML list of 4 million tags at 10× its size instead of 7×), because
 //! the parse frees and allocates faster than the delay lets memory go.
 
+pub(crate) mod exact;
+
 use std::os::raw::c_long;
 
 /// mimalloc's option numbers (`mi_option_e` of the pinned version; a test checks them).

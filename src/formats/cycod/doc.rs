@@ -27,7 +27,7 @@ pub(crate) struct ToolDoc {
     pub params: Vec<Param>,
     /// `steps`, when it is a list: what each step does (steps that do nothing known are
     /// left out).
-    #[serde(deserialize_with = "crate::formats::item::exact::option")]
+    #[serde(deserialize_with = "crate::memory::exact::option")]
     pub steps: Option<Vec<Action>>,
     /// What a single-step tool does.
     pub action: Option<Action>,

@@ -24,7 +24,7 @@ struct Held {
     /// Each distinct script (its text and file), at its first place.
     texts: Vec<Text<'static>>,
     /// Every place a script is written, in the order they were added.
-    #[serde(deserialize_with = "crate::formats::item::exact::deserialize")]
+    #[serde(deserialize_with = "crate::memory::exact::deserialize")]
     places: Vec<Place>,
     /// Distinct scripts by a hash of their file and text, while they are added.
     #[serde(skip)]
