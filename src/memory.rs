@@ -9,7 +9,7 @@
 //! the parse frees and allocates faster than the delay lets memory go.
 
 use std::os::raw::c_long;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
 /// mimalloc's option numbers (`mi_option_e` of the pinned version; a test checks them).
 const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
@@ -26,7 +26,7 @@ const PIECES_DELAY: c_long = 50;
 
 /// The delay to go back to when no long body is being read: [`SHORT_DELAY`], or 0 once a
 /// large file is read.
-static BASE_DELAY: AtomicI64 = AtomicI64::new(SHORT_DELAY as i64);
+static BASE_DELAY: AtomicIsize = AtomicIsize::new(SHORT_DELAY as isize);
 
 /// Whether [`tune`] was called: only then does a [`KeepFreed`] change the delay (the unit
 /// tests, which read long bodies in parallel, leave mimalloc's options alone).
