@@ -11,6 +11,7 @@
 pub(crate) mod exact;
 
 use std::os::raw::c_long;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
 /// mimalloc's option numbers (`mi_option_e` of the pinned version; a test checks them).
 const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
@@ -18,6 +19,23 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// How long freed memory is kept for reuse on an ordinary run, in milliseconds.
 const SHORT_DELAY: c_long = 10;
+
+/// How long freed memory is kept while a long Markdown body is read a piece at a time, in
+/// milliseconds: long enough for the next piece's tree to reuse the last one's pages; a
+/// second (mimalloc's default) also held what the checks freed meanwhile, 100 MiB more at
+/// the peak of 2 million links (docs/performance.md, "Dense files, ninth pass (time)").
+const PIECES_DELAY: c_long = 50;
+
+/// The delay to go back to when no long body is being read: [`SHORT_DELAY`], or 0 once a
+/// large file is read.
+static BASE_DELAY: AtomicIsize = AtomicIsize::new(SHORT_DELAY as isize);
+
+/// Whether [`tune`] was called: only then does a [`KeepFreed`] change the delay (the unit
+/// tests, which read long bodies in parallel, leave mimalloc's options alone).
+static TUNED: AtomicBool = AtomicBool::new(false);
+
+/// How many [`KeepFreed`] are alive, in all threads.
+static KEEPERS: AtomicUsize = AtomicUsize::new(0);
 
 /// A file at least this large makes memory the limit of the run, not the CPU.
 pub(crate) const LARGE_FILE: u64 = 4 << 20;
@@ -27,6 +45,12 @@ pub(crate) const LARGE_FILE: u64 = 4 << 20;
 /// 100,000-tool repository's first run peaked a tenth higher). Called before anything
 /// allocates: how arenas are committed is decided when the first is made.
 pub extern "C" fn tune() {
+    TUNED.store(true, Ordering::SeqCst);
+    options();
+}
+
+/// Sets the options of [`tune`].
+fn options() {
     // SAFETY: setting an option is a plain store.
     unsafe {
         libmimalloc_sys::mi_option_set(PURGE_DELAY, SHORT_DELAY);
@@ -37,9 +61,44 @@ pub extern "C" fn tune() {
 /// A file of at least [`LARGE_FILE`] bytes is being read: from now on freed memory goes back
 /// at once, so that what a dense file's parse frees is not held beside what it builds.
 pub(crate) fn large_file() {
+    BASE_DELAY.store(0, Ordering::SeqCst);
+    if KEEPERS.load(Ordering::SeqCst) == 0 || !TUNED.load(Ordering::SeqCst) {
+        set_delay(0);
+    }
+}
+
+/// While one is alive, freed memory is kept for [`PIECES_DELAY`] before it goes back. Each
+/// piece of a long Markdown body is parsed by pulldown-cmark into a tree of its own, grown by
+/// doubling and freed at the piece's end: given back at once, the next piece faulted the
+/// same megabytes in again (2 million page faults, 4 s of system time, for a body of 2
+/// million links read five times over). Kept, the next piece's tree reuses them.
+///
+/// The delay is global: two threads that start and end such walks at once may leave the
+/// other's walk with the shorter delay for a while, which costs time, never a finding.
+pub(crate) struct KeepFreed(());
+
+impl KeepFreed {
+    /// Keep freed memory until this is dropped (and the last other one with it).
+    pub(crate) fn new() -> KeepFreed {
+        if KEEPERS.fetch_add(1, Ordering::SeqCst) == 0 && TUNED.load(Ordering::SeqCst) {
+            set_delay(PIECES_DELAY);
+        }
+        KeepFreed(())
+    }
+}
+
+impl Drop for KeepFreed {
+    fn drop(&mut self) {
+        if KEEPERS.fetch_sub(1, Ordering::SeqCst) == 1 && TUNED.load(Ordering::SeqCst) {
+            set_delay(BASE_DELAY.load(Ordering::SeqCst) as c_long);
+        }
+    }
+}
+
+fn set_delay(delay: c_long) {
     // SAFETY: setting an option is a plain store; a racing reader sees the old or the new
     // delay, either of which is valid.
-    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 0) }
+    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, delay) }
 }
 
 #[cfg(test)]
@@ -54,7 +113,7 @@ mod tests {
         // SAFETY: reading an option is a plain load.
         let get = |option| unsafe { libmimalloc_sys::mi_option_get(option) };
         assert_eq!((get(PURGE_DELAY), get(ARENA_EAGER_COMMIT)), (1000, 2));
-        tune();
+        options();
         assert_eq!(
             (get(PURGE_DELAY), get(ARENA_EAGER_COMMIT)),
             (SHORT_DELAY, 0)

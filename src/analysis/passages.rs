@@ -291,8 +291,16 @@ fn quoted(line: &str) -> Vec<Span> {
     out
 }
 
+/// Whether `lower` names an attack: one pass over the text, where looking for each word in
+/// turn set up a search per word for every line of every block (5 % of a skill of a million
+/// different blocks).
 fn about_attacks(lower: &str) -> bool {
-    ABOUT_ATTACKS.iter().any(|w| lower.contains(w))
+    static SEARCH: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(ABOUT_ATTACKS).ok());
+    match SEARCH.as_ref() {
+        Some(search) => search.is_match(lower),
+        None => ABOUT_ATTACKS.iter().any(|w| lower.contains(w)),
+    }
 }
 
 fn says_bad(lower: &str) -> bool {
@@ -323,6 +331,11 @@ fn marked_bad(text: &str, fence: Span) -> bool {
 
 /// True for a line that reports what an instruction tells the agent to do.
 fn reports_an_instruction(lower: &str) -> bool {
+    // Without a "to" there is no such sentence: most lines are left before their words are
+    // listed.
+    if !lower.contains("to") {
+        return false;
+    }
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())

@@ -14,13 +14,19 @@ pub(crate) const PIECE: usize = 256 * 1024;
 /// such line is one piece. What a cut can change is only what spans it: a reference link
 /// whose definition is in another piece, an emphasis or code span across the line break.
 pub(crate) fn pieces(body: &str) -> Pieces<'_> {
-    Pieces { body, at: 0 }
+    Pieces {
+        body,
+        at: 0,
+        _keep: (body.len() > PIECE).then(crate::memory::KeepFreed::new),
+    }
 }
 
 /// The iterator of [`pieces`].
 pub(crate) struct Pieces<'a> {
     body: &'a str,
     at: usize,
+    /// A body of more than one piece keeps freed memory for the next piece's tree.
+    _keep: Option<crate::memory::KeepFreed>,
 }
 
 impl<'a> Iterator for Pieces<'a> {

@@ -188,13 +188,20 @@ fn matches_glob(glob: &str, name: &str) -> bool {
 /// Words of `text` that may be path patterns: split on white space, quotes and brackets,
 /// with `/` and a placeholder or wildcard in them.
 fn pattern_words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_whitespace() || "`'\"()|,;".contains(c))
-        .map(|w| {
-            w.trim_end_matches(['.', ':'])
-                .trim_start_matches("**")
-                .trim_end_matches("**")
-        })
-        .filter(|w| w.contains('/') && w.contains(['*', '<', '{', '[', '$', '…']))
+    // Trimming only takes characters away: a word without a `/` and a placeholder mark is
+    // left before it is trimmed (setting up the trims for every word of a body of a million
+    // blocks was 6 % of its check).
+    let marked = |w: &&str| w.contains('/') && w.contains(['*', '<', '{', '[', '$', '…']);
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | ')' | '|' | ',' | ';')
+    })
+    .filter(marked)
+    .map(|w| {
+        w.trim_end_matches(['.', ':'])
+            .trim_start_matches("**")
+            .trim_end_matches("**")
+    })
+    .filter(|w| w.contains('/') && w.contains(['*', '<', '{', '[', '$', '…']))
 }
 
 /// The words of `text` that may be names of files without extension: letters, digits, `-`,
