@@ -30,6 +30,41 @@ fn counts(found: &[Value]) -> std::collections::BTreeMap<String, usize> {
     counts
 }
 
+/// A registry `server.json` with one remote, `remote`.
+fn server_json(remote: Value) -> String {
+    serde_json::json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": "io.github.example/weather",
+        "description": "Weather",
+        "version": "1.0.0",
+        "remotes": [remote]
+    })
+    .to_string()
+}
+
+/// `count` variables `v0…`, each described.
+fn variables(count: usize) -> serde_json::Map<String, Value> {
+    (0..count)
+        .map(|i| (format!("v{i}"), serde_json::json!({"description": "d"})))
+        .collect()
+}
+
+/// A repository of one DojOps tool whose `files` path is `path`, with `schema` as its
+/// input schema.
+fn dojops_repo(path: &str, schema: &Value) -> Repo {
+    let tool = format!(
+        "spec: 1\nname: t\nversion: \"1.0.0\"\ntype: tool\ndescription: \"Generates a config file\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"x\"\nfiles:\n  - path: \"{path}\"\n    serializer: yaml\n"
+    );
+    let repo = Repo::new();
+    repo.write("toolc.toml", b"[runtimes]\ndojops = \"1.0.9\"\n");
+    repo.write(".dojops/tools/t/tool.yaml", tool.as_bytes());
+    repo.write(
+        ".dojops/tools/t/input.schema.json",
+        schema.to_string().as_bytes(),
+    );
+    repo
+}
+
 #[test]
 fn a_cycod_tool_of_100_thousand_parameters_each_referenced() {
     let repo = Repo::new();
@@ -87,23 +122,17 @@ fn references_in_an_escaped_command_are_placed_by_occurrence() {
 #[test]
 fn an_mcp_header_of_50_thousand_variables_each_named() {
     let count = 50_000;
-    let variables: serde_json::Map<String, Value> = (0..count)
-        .map(|i| (format!("v{i}"), serde_json::json!({"description": "d"})))
-        .collect();
     let value: Vec<String> = (0..count).map(|i| format!("{{v{i}}} {{w{i}}}")).collect();
-    let server = serde_json::json!({
-        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
-        "name": "io.github.example/weather",
-        "description": "Weather",
-        "version": "1.0.0",
-        "remotes": [{
+    let repo = Repo::new();
+    repo.write(
+        "server.json",
+        server_json(serde_json::json!({
             "type": "streamable-http",
             "url": "https://example.com/mcp",
-            "headers": [{"name": "X", "value": value.join(" "), "variables": variables}]
-        }]
-    });
-    let repo = Repo::new();
-    repo.write("server.json", server.to_string().as_bytes());
+            "headers": [{"name": "X", "value": value.join(" "), "variables": variables(count)}]
+        }))
+        .as_bytes(),
+    );
     let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
     let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
     let found = doc["diagnostics"].as_array().cloned().unwrap_or_default();
@@ -134,18 +163,7 @@ fn a_dojops_path_of_50_thousand_placeholders() {
         .collect();
     let schema = serde_json::json!({"type": "object", "properties": properties});
     let path: Vec<String> = (0..count).map(|i| format!("{{p{i}}}{{q{i}}}")).collect();
-    let tool = format!(
-        "spec: 1\nname: t\nversion: \"1.0.0\"\ntype: tool\ndescription: \"Generates a config file\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"You write config files.\"\nfiles:\n  - path: \"{}\"\n    serializer: yaml\n",
-        path.join("/")
-    );
-    let repo = Repo::new();
-    repo.write("toolc.toml", b"[runtimes]\ndojops = \"1.0.9\"\n");
-    repo.write(".dojops/tools/t/tool.yaml", tool.as_bytes());
-    repo.write(
-        ".dojops/tools/t/input.schema.json",
-        schema.to_string().as_bytes(),
-    );
-    let counts = check_counts(&repo);
+    let counts = check_counts(&dojops_repo(&path.join("/"), &schema));
     assert_eq!(counts.get("DOJ012"), Some(&201), "{counts:?}");
 }
 
@@ -154,23 +172,17 @@ fn a_dojops_path_of_50_thousand_placeholders() {
 #[test]
 fn an_mcp_url_of_50_thousand_variables() {
     let count = 50_000;
-    let variables: serde_json::Map<String, Value> = (0..count)
-        .map(|i| (format!("v{i}"), serde_json::json!({"description": "d"})))
-        .collect();
     let host: String = (0..count).map(|i| format!("{{v{i}}}{{w{i}}}")).collect();
-    let server = serde_json::json!({
-        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
-        "name": "io.github.example/weather",
-        "description": "Weather",
-        "version": "1.0.0",
-        "remotes": [{
+    let repo = Repo::new();
+    repo.write(
+        "server.json",
+        server_json(serde_json::json!({
             "type": "streamable-http",
             "url": format!("https://{host}.example.com/mcp"),
-            "variables": variables
-        }]
-    });
-    let repo = Repo::new();
-    repo.write("server.json", server.to_string().as_bytes());
+            "variables": variables(count)
+        }))
+        .as_bytes(),
+    );
     let counts = check_counts(&repo);
     assert_eq!(counts.get("MCP012"), Some(&201), "{counts:?}");
 }
@@ -211,14 +223,6 @@ fn a_schema_requiring_60_thousand_names() {
         .collect();
     let schema =
         serde_json::json!({"type": "object", "properties": properties, "required": required});
-    let tool = "spec: 1\nname: t\nversion: \"1.0.0\"\ntype: tool\ndescription: \"Generates a config file\"\ninputSchema: \"input.schema.json\"\ngenerator:\n  strategy: llm\n  systemPrompt: \"x\"\nfiles:\n  - path: \"a\"\n    serializer: yaml\n";
-    let repo = Repo::new();
-    repo.write("toolc.toml", b"[runtimes]\ndojops = \"1.0.9\"\n");
-    repo.write(".dojops/tools/t/tool.yaml", tool.as_bytes());
-    repo.write(
-        ".dojops/tools/t/input.schema.json",
-        schema.to_string().as_bytes(),
-    );
-    let counts = check_counts(&repo);
+    let counts = check_counts(&dojops_repo("a", &schema));
     assert_eq!(counts.get("SCH002"), Some(&201), "{counts:?}");
 }
