@@ -6,7 +6,7 @@
 //! engine, with the nodes' places.
 
 use serde_json::Value;
-use serde_json_path::{JsonPath, ParseError, PathElement};
+use serde_json_path::{JsonPath, NormalizedPath, ParseError, PathElement};
 
 use super::val::{Edge, Trail, Val};
 
@@ -221,21 +221,24 @@ impl Given {
             }
             (None, Some(json)) => {
                 for located in self.path.query_located(json).iter() {
-                    let steps = located
-                        .location()
-                        .iter()
-                        .map(|e| match e {
-                            PathElement::Name(n) => Step::Key((*n).to_string()),
-                            PathElement::Index(i) => Step::Index(*i),
-                        })
-                        .collect();
-                    out.push((Val::Json(located.node()), steps));
+                    out.push((Val::Json(located.node()), located_steps(located.location())));
                 }
             }
             (None, None) => {}
         }
         out
     }
+}
+
+/// The steps of a place the engine located.
+fn located_steps(location: &NormalizedPath) -> Vec<Step> {
+    location
+        .iter()
+        .map(|e| match e {
+            PathElement::Name(n) => Step::Key((*n).to_string()),
+            PathElement::Index(i) => Step::Index(*i),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -308,17 +311,7 @@ mod tests {
                 .path
                 .query_located(&doc)
                 .iter()
-                .map(|l| {
-                    let steps = l
-                        .location()
-                        .iter()
-                        .map(|e| match e {
-                            PathElement::Name(n) => Step::Key((*n).to_string()),
-                            PathElement::Index(i) => Step::Index(*i),
-                        })
-                        .collect();
-                    (Val::Json(l.node()), steps)
-                })
+                .map(|l| (Val::Json(l.node()), located_steps(l.location())))
                 .collect();
             assert_eq!(as_json(from_engine), as_json(engine_located), "{text}");
         }
