@@ -91,42 +91,59 @@ impl<'a, T: Copy> Suggester<'a, T> {
     }
 }
 
-/// Names in the order given, and their places in name order: a name is found by binary
-/// search, not compared with every name (a file of a million names, each looked up, was
-/// quadratic).
+/// The places of some names in name order: a name is found by binary search, not compared
+/// with every name (a file of a million names, each looked up, was quadratic). The names
+/// stay with the caller, which gives the name at a place.
+#[derive(Default)]
+pub(crate) struct NameOrder(Vec<u32>);
+
+impl NameOrder {
+    /// The order of `len` names, `name(i)` the one at place `i`.
+    pub(crate) fn new<'n>(len: usize, name: impl Fn(u32) -> &'n str) -> NameOrder {
+        let mut order: Vec<u32> = (0..len)
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
+        order.sort_unstable_by(|a, b| name(*a).cmp(name(*b)).then(a.cmp(b)));
+        NameOrder(order)
+    }
+
+    /// The place of the first name equal to `wanted`.
+    pub(crate) fn first<'n>(&self, wanted: &str, name: impl Fn(u32) -> &'n str) -> Option<usize> {
+        let at = self.0.partition_point(|&i| name(i) < wanted);
+        let i = *self.0.get(at)?;
+        (name(i) == wanted).then_some(i as usize)
+    }
+
+    /// The places, sorted by name, then place.
+    pub(crate) fn sorted(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+/// Names in the order given, looked up through their [`NameOrder`].
 pub(crate) struct NameIndex<'a> {
     names: Vec<&'a str>,
-    /// Indices into `names`, sorted by name, then index.
-    order: Vec<u32>,
+    order: NameOrder,
 }
 
 impl<'a> NameIndex<'a> {
     /// The index of `names`, in the order given.
     pub(crate) fn new(names: Vec<&'a str>) -> NameIndex<'a> {
-        let mut order: Vec<u32> = (0..names.len())
-            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
-            .collect();
-        order.sort_unstable_by(|a, b| {
-            let name = |i: &u32| names.get(*i as usize).copied().unwrap_or("");
-            name(a).cmp(name(b)).then(a.cmp(b))
+        let order = NameOrder::new(names.len(), |i| {
+            names.get(i as usize).copied().unwrap_or("")
         });
         NameIndex { names, order }
     }
 
     /// The place of the first name equal to `name`.
     pub(crate) fn first(&self, name: &str) -> Option<usize> {
-        let at = self.order.partition_point(|&i| self.name(i) < name);
-        let i = *self.order.get(at)?;
-        (self.name(i) == name).then_some(i as usize)
+        self.order
+            .first(name, |i| self.names.get(i as usize).copied().unwrap_or(""))
     }
 
     /// The names, in the order given.
     pub(crate) fn names(&self) -> &[&'a str] {
         &self.names
-    }
-
-    fn name(&self, i: u32) -> &'a str {
-        self.names.get(i as usize).copied().unwrap_or("")
     }
 }
 

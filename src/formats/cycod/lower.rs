@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::commands::{COMMANDS, LEVEL_KEYS};
 use super::security::SECURITY_TAGS;
 use super::{Tool, ToolName};
+use crate::analysis::names::NameOrder;
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::fields::{Lowerer, ShapeRules, join_path, replace_exact};
 use crate::rules::cycod as rules;
@@ -110,18 +111,16 @@ pub(super) struct StepName {
 pub(super) struct StepNames {
     /// Each step's name, in step order.
     pub(super) list: Vec<StepName>,
-    /// Indices into `list`, sorted by name, then index.
-    by_name: Vec<u32>,
+    /// The steps in name order.
+    by_name: NameOrder,
 }
 
 impl StepNames {
     /// The steps' `names`, in step order.
     pub(super) fn new(list: Vec<StepName>) -> StepNames {
-        let mut by_name: Vec<u32> = (0..list.len())
-            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
-            .collect();
-        let name = |i: u32| list.get(i as usize).map_or("", |s| s.name.as_str());
-        by_name.sort_unstable_by(|a, b| name(*a).cmp(name(*b)).then(a.cmp(b)));
+        let by_name = NameOrder::new(list.len(), |i| {
+            list.get(i as usize).map_or("", |s| s.name.as_str())
+        });
         StepNames { list, by_name }
     }
 
@@ -132,16 +131,18 @@ impl StepNames {
 
     /// The first step named `name`.
     pub(super) fn first(&self, name: &str) -> Option<usize> {
-        let at = self.by_name.partition_point(|&i| self.name(i) < name);
-        let i = *self.by_name.get(at)?;
-        (self.name(i) == name).then_some(i as usize)
+        self.by_name.first(name, |i| self.name(i))
     }
 
     /// The steps of each name after its first: (the step, the first of its name), in step
     /// order.
     pub(super) fn repeated(&self) -> Vec<(u32, u32)> {
         let mut again: Vec<(u32, u32)> = Vec::new();
-        for group in self.by_name.chunk_by(|a, b| self.name(*a) == self.name(*b)) {
+        for group in self
+            .by_name
+            .sorted()
+            .chunk_by(|a, b| self.name(*a) == self.name(*b))
+        {
             if let [first, rest @ ..] = group {
                 again.extend(rest.iter().map(|i| (*i, *first)));
             }
@@ -153,6 +154,7 @@ impl StepNames {
     /// How many distinct names.
     pub(super) fn distinct(&self) -> usize {
         self.by_name
+            .sorted()
             .chunk_by(|a, b| self.name(*a) == self.name(*b))
             .count()
     }
