@@ -51,6 +51,35 @@ mod tests {
     }
 }
 
+/// A fixed list of words, any of which a text is asked whether it holds: one pass over the
+/// text, where `contains` for each word in turn set up a search per word per text (a few
+/// percent of a file of a million texts). The search is built on first use.
+pub(crate) struct AnyOf {
+    words: &'static [&'static str],
+    search: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
+}
+
+impl AnyOf {
+    /// Any of `words`.
+    pub(crate) const fn new(words: &'static [&'static str]) -> AnyOf {
+        AnyOf {
+            words,
+            search: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// True when `text` holds one of the words.
+    pub(crate) fn in_text(&self, text: &str) -> bool {
+        let search = self
+            .search
+            .get_or_init(|| aho_corasick::AhoCorasick::new(self.words).ok());
+        match search {
+            Some(search) => search.is_match(text),
+            None => self.words.iter().any(|w| text.contains(w)),
+        }
+    }
+}
+
 /// SHA-256 of `bytes`, in lowercase hex.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest as _;

@@ -6,6 +6,7 @@
 
 use crate::source::Span;
 use crate::syntax::markdown;
+use crate::text::AnyOf;
 
 /// Stems that mark a heading, a code comment or the line before a block as being about
 /// attacks or bad practice.
@@ -295,12 +296,8 @@ fn quoted(line: &str) -> Vec<Span> {
 /// turn set up a search per word for every line of every block (5 % of a skill of a million
 /// different blocks).
 fn about_attacks(lower: &str) -> bool {
-    static SEARCH: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
-        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(ABOUT_ATTACKS).ok());
-    match SEARCH.as_ref() {
-        Some(search) => search.is_match(lower),
-        None => ABOUT_ATTACKS.iter().any(|w| lower.contains(w)),
-    }
+    static ANY: AnyOf = AnyOf::new(ABOUT_ATTACKS);
+    ANY.in_text(lower)
 }
 
 fn says_bad(lower: &str) -> bool {

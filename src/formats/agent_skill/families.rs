@@ -201,7 +201,7 @@ fn pattern_words(text: &str) -> impl Iterator<Item = &str> {
             .trim_start_matches("**")
             .trim_end_matches("**")
     })
-    .filter(|w| w.contains('/') && w.contains(['*', '<', '{', '[', '$', '…']))
+    .filter(marked)
 }
 
 /// The words of `text` that may be names of files without extension: letters, digits, `-`,

@@ -351,9 +351,8 @@ fn clause(before: &str) -> &str {
 fn told_not(text: &str) -> bool {
     // One pass says whether any of the words is there at all (most texts have none); setting
     // up a search per word for each of two million links was a seventh of their check.
-    static ANY: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
-        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(TOLD_NOT).ok());
-    if ANY.as_ref().is_some_and(|any| !any.is_match(text)) {
+    static ANY: crate::text::AnyOf = crate::text::AnyOf::new(TOLD_NOT);
+    if !ANY.in_text(text) {
         return false;
     }
     TOLD_NOT.iter().any(|t| {

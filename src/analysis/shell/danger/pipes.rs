@@ -23,9 +23,8 @@ pub(super) const INLINE_DECODERS: &[&str] = &[
 /// looking for each in turn set up a search per decoder for every line of every block
 /// (6 % of a skill of a million different blocks).
 pub(super) fn may_decode_inline(line: &str) -> bool {
-    static SEARCH: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
-        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(INLINE_DECODERS).ok());
-    SEARCH.as_ref().is_none_or(|s| s.is_match(line))
+    static ANY: crate::text::AnyOf = crate::text::AnyOf::new(INLINE_DECODERS);
+    ANY.in_text(line)
 }
 
 /// What runs text in those languages.
