@@ -20,6 +20,8 @@ mod mutate;
 use mutate::{mutate, rng, scale};
 #[path = "hostile/cache.rs"]
 mod cache;
+#[path = "hostile/commands_budget.rs"]
+mod commands_budget;
 #[path = "hostile/dense.rs"]
 mod dense;
 #[path = "hostile/dense_lists.rs"]

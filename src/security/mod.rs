@@ -136,6 +136,9 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             .filter(|t| t.kind == TextKind::Command(Shell::Posix))
             .for_each(|t| out.scripts.add(t));
     }
+    if let Some(finding) = memo.not_read() {
+        out.findings.push(finding);
+    }
     // Held for the whole run, for every file: without the spare room a push leaves.
     out.kept.shrink_to_fit();
     out.scripts.finish();

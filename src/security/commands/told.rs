@@ -52,6 +52,9 @@ pub(super) fn check<'t>(
         }
         return;
     }
+    if memo.has_stopped() {
+        return;
+    }
     let mut say = Say {
         text,
         out,
@@ -60,11 +63,19 @@ pub(super) fn check<'t>(
     };
     let mut joined = Joined::default();
     for b in runnable_blocks(&text.value) {
-        let dangers = memo.dangers(Reading::Code(b.code), &b.text, |t| match b.code {
+        let read = memo.dangers(Reading::Code(b.code), &b.text, |t| match b.code {
             Code::Shell(dialect) => dangers(t, dialect),
             Code::Python => script_dangers(t, Language::Python),
             Code::JavaScript => script_dangers(t, Language::JavaScript),
         });
+        let Some(dangers) = read else {
+            // Past the file's budget: neither the rest of the blocks nor the prose is read.
+            memo.stop(
+                &text.file,
+                text.span_of(first_line(&text.value, b.span.start, b.span.end)),
+            );
+            return;
+        };
         let place = match b.setting {
             Setting::Told => Place::Told,
             Setting::Image => Place::Image,
@@ -97,9 +108,15 @@ pub(super) fn check<'t>(
         }
         code_spans(&mut say, memo, base, line);
         written_out(&mut say, memo, base, line);
+        if memo.has_stopped() {
+            return;
+        }
         let told = prose.step(line, base);
         say.say(0, Place::Told, told);
-        let found_here = memo.dangers(Reading::Prose, line, downloads_in_prose);
+        let Some(found_here) = memo.dangers(Reading::Prose, line, downloads_in_prose) else {
+            memo.stop(&text.file, text.span_of(base..at));
+            return;
+        };
         if found_here.is_empty() {
             continue;
         }
@@ -119,6 +136,14 @@ pub(super) fn check<'t>(
     if let Some(said) = say.said.take() {
         memo.keep_said(&text.value, said);
     }
+}
+
+/// The first line of `value[start..end]` (the place of a block left unread), without its
+/// line end.
+fn first_line(value: &str, start: usize, end: usize) -> std::ops::Range<usize> {
+    let piece = value.get(start..end).unwrap_or_default();
+    let line = piece.split(['\n', '\r']).next().unwrap_or_default();
+    start..start + line.len()
 }
 
 /// Reports on one text, kept (when `said` is) to be said again for the same text.
@@ -164,7 +189,11 @@ fn code_spans(say: &mut Say<'_, '_>, memo: &mut Memo, base: usize, line: &str) {
         if negated(&line[..start.saturating_sub(1)], &['.', '!', '?', ':']) {
             continue;
         }
-        let mut dangers = memo.dangers(POSIX, piece, |t| dangers(t, Dialect::Posix));
+        let Some(mut dangers) = memo.dangers(POSIX, piece, |t| dangers(t, Dialect::Posix)) else {
+            let span = say.text.span_of(base + start..base + start + piece.len());
+            memo.stop(&say.text.file, span);
+            return;
+        };
         dangers.retain(|d| !matches!(d.kind, DangerKind::DownloadExecute | DangerKind::Privileged));
         say.say(base + start, Place::Told, dangers);
     }
@@ -197,7 +226,14 @@ fn written_out(say: &mut Say<'_, '_>, memo: &mut Memo, base: usize, line: &str) 
         if negated(&line[..start], &[]) {
             return;
         }
-        let mut dangers = memo.dangers(POSIX, &line[start..], |t| dangers(t, Dialect::Posix));
+        let Some(mut dangers) = memo.dangers(POSIX, &line[start..], |t| dangers(t, Dialect::Posix))
+        else {
+            memo.stop(
+                &say.text.file,
+                say.text.span_of(base + start..base + line.len()),
+            );
+            return;
+        };
         dangers.retain(|d| {
             let at = (start + d.start, start + d.end);
             let new = matches!(
