@@ -77,8 +77,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, memo: &mut 
     for text in &tool.texts {
         match text.kind {
             TextKind::Command(shell) => {
-                let v = &text.value;
-                let dangers = match shell {
+                let dangers = memo.runs(shell, &text.value, |v| match shell {
                     Shell::Posix => dangers(v, Dialect::Posix),
                     Shell::Cmd => dangers(v, Dialect::Cmd),
                     Shell::Pwsh => dangers(v, Dialect::Pwsh),
@@ -97,7 +96,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, memo: &mut 
                             d
                         })
                         .collect(),
-                };
+                });
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
             TextKind::Instructions => told::check(text, out, &mut found, memo),

@@ -80,3 +80,31 @@ fn different_code_within_the_budget_is_read_to_the_end() {
         "the last block is read"
     );
 }
+
+/// What a definition runs is read once per different command and always to its end: each
+/// step of a cycod tool that repeats a dangerous command is reported at its own place, and
+/// different steps past the budget of instructions are still read.
+#[test]
+fn commands_a_definition_runs_are_read_to_the_end_each_at_its_place() {
+    let repo = repo();
+    let mut steps = String::new();
+    for i in 0..60_000 {
+        steps.push_str(&format!("  - bash: echo step number {i}\n"));
+        if i % 20_000 == 0 {
+            steps.push_str(&format!("  - bash: {SHELL}\n"));
+        }
+    }
+    steps.push_str(&format!("  - bash: {SHELL}\n"));
+    repo.write(
+        ".cycod/tools/many.yaml",
+        format!("name: many\ndescription: Runs many steps.\ntags: [run]\nsteps:\n{steps}")
+            .as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    let shells = find(&diags, "SEC042", ".cycod/tools/many.yaml");
+    let lines: Vec<u64> = shells.iter().map(|d| start(d).0).collect();
+    // Four repeated steps, the last after 1.3 MiB of different ones; lines counted from the
+    // first step (line 5).
+    assert_eq!(lines, [6, 20_007, 40_008, 60_008], "{shells:#?}");
+    assert!(diags.iter().all(|d| d["code"] != "SEC057"), "{diags:#?}");
+}

@@ -15,6 +15,7 @@ use crate::analysis::runnable::Code;
 use crate::analysis::shell::Danger;
 use crate::diagnostics::Diagnostic;
 use crate::rules::security::COMMANDS_NOT_READ;
+use crate::security::texts::Shell;
 use crate::source::{SourceFile, Span};
 
 /// Texts longer than this are read every time: repeated code is short, and keeping long
@@ -39,6 +40,9 @@ pub(super) enum Reading {
     Code(Code),
     /// A line of prose read for downloads run.
     Prose,
+    /// A command a definition runs, in its language (outside the budget: what runs is
+    /// read to its end).
+    Runs(Shell),
 }
 
 /// One report of a whole text's reading: dangers at `base`, standing at `place`.
@@ -77,8 +81,31 @@ impl Memo {
         text: &str,
         read: impl FnOnce(&str) -> Vec<Danger>,
     ) -> Option<Vec<Danger>> {
+        self.look_up(reading, text, read, true)
+    }
+
+    /// The dangers `read` finds in a command a definition runs, read once per text and
+    /// always read (a cycod tool of two million steps `bash: a` read each one afresh).
+    pub(super) fn runs(
+        &mut self,
+        shell: Shell,
+        text: &str,
+        read: impl FnOnce(&str) -> Vec<Danger>,
+    ) -> Vec<Danger> {
+        self.look_up(Reading::Runs(shell), text, read, false)
+            .unwrap_or_default()
+    }
+
+    /// [`Memo::dangers`], counted against the budget when `budgeted`.
+    fn look_up(
+        &mut self,
+        reading: Reading,
+        text: &str,
+        read: impl FnOnce(&str) -> Vec<Danger>,
+        budgeted: bool,
+    ) -> Option<Vec<Danger>> {
         if text.len() > MAX_TEXT {
-            return self.spend(text.len()).then(|| read(text));
+            return (!budgeted || self.spend(text.len())).then(|| read(text));
         }
         let at = match self.code.iter().position(|(r, _)| *r == reading) {
             Some(at) => at,
@@ -90,7 +117,7 @@ impl Memo {
         if let Some(found) = self.code.get(at).and_then(|(_, map)| map.get(text)) {
             return Some(found.clone());
         }
-        if !self.spend(text.len()) {
+        if budgeted && !self.spend(text.len()) {
             return None;
         }
         let found = read(text);
