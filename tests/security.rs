@@ -127,8 +127,12 @@ fn every_planted_attack_is_reported_at_its_place() {
         .collect();
     expected.sort();
     assert_eq!(found, expected);
-    // Every rule of the pass is planted at least once.
-    for rule in toolc::rules().into_iter().filter(|r| is_pass_rule(r.code)) {
+    // Every rule of the pass is planted at least once; but SEC057, which needs more than a
+    // megabyte of code and is planted by `tests/hostile/commands_budget.rs`.
+    for rule in toolc::rules()
+        .into_iter()
+        .filter(|r| is_pass_rule(r.code) && r.code != "SEC057")
+    {
         assert!(
             expected.iter().any(|e| e.ends_with(rule.code)),
             "no planted attack for {}",

@@ -191,13 +191,16 @@ impl BlockPlace {
     }
 }
 
-/// The blocks of code of the Markdown `text` (offsets into `text`), one at a time: a text of
-/// a million blocks is never held as a list of them.
+/// The blocks of code of the Markdown `text` (offsets into `text`), one at a time; the
+/// tests' view of [`runnable_places`] with their texts made.
+#[cfg(test)]
 pub(crate) fn runnable_blocks(text: &str) -> impl Iterator<Item = Block> + '_ {
     runnable_places(text).map(|p| p.block(text))
 }
 
-/// Where the blocks of [`runnable_blocks`] are, without making their texts.
+/// Where the blocks of code of the Markdown `text` are (offsets into `text`), one at a time,
+/// each made into a [`Block`] with its text when it is read: a text of a million blocks is
+/// never held as a list of them.
 pub(crate) fn runnable_places(text: &str) -> impl Iterator<Item = BlockPlace> + '_ {
     each_fence(text, 0).filter_map(|fence| runnable(text, &fence))
 }

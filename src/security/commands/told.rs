@@ -5,9 +5,7 @@
 
 use super::memo::{Memo, Reading, Said};
 use super::{Found, MAX_PER_COMMAND, Place, emit};
-use crate::analysis::runnable::{
-    Block, Code, Setting, looks_like_command, runnable_blocks, runnable_places,
-};
+use crate::analysis::runnable::{Block, Code, Setting, looks_like_command, runnable_places};
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent,
     negated, script_dangers,
@@ -62,7 +60,12 @@ pub(super) fn check<'t>(
         said: Memo::keeps(&text.value).then(Vec::new),
     };
     let mut joined = Joined::default();
-    for b in runnable_blocks(&text.value) {
+    // Where the blocks are, for the reading of the prose between them: the Markdown is
+    // parsed once (a body of a million links spent a sixth of its run in a second parse).
+    let mut spans = Vec::new();
+    for place in runnable_places(&text.value) {
+        spans.push(place.span);
+        let b = place.block(&text.value);
         let read = memo.dangers(Reading::Code(b.code), &b.text, |t| match b.code {
             Code::Shell(dialect) => dangers(t, dialect),
             Code::Python => script_dangers(t, Language::Python),
@@ -93,16 +96,16 @@ pub(super) fn check<'t>(
     let mut at = 0;
     let mut reported = 0;
     let mut fence = Fence::default();
-    let mut blocks = runnable_places(&text.value).peekable();
+    let mut blocks = spans.iter().peekable();
     let mut prose = Prose::default();
     for line in text.value.split_inclusive('\n') {
         let base = at;
         at += line.len();
         // Blocks come in order: step past those that end before this line.
-        while blocks.next_if(|b| b.span.end <= base).is_some() {}
+        while blocks.next_if(|b| b.end <= base).is_some() {}
         let in_block = blocks
             .peek()
-            .is_some_and(|b| b.span.start <= base && base < b.span.end);
+            .is_some_and(|b| b.start <= base && base < b.end);
         if fence.step(line) || in_block {
             continue;
         }
