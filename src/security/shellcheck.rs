@@ -151,6 +151,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
     };
     missing.sort_unstable();
     missing.dedup_by(|a, b| a.0 == b.0);
+    let mut unstarted: HashSet<Digest> = HashSet::new();
     if !missing.is_empty() {
         let texts: Vec<&str> = missing.iter().map(|(_, t)| *t).collect();
         let Some(found) = run::run_all(&texts) else {
@@ -179,6 +180,10 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
                 run::Outcome::Stopped => {
                     cache.stopped.insert(**digest);
                 }
+                // Not known: asked again by the next run.
+                run::Outcome::Unstarted => {
+                    unstarted.insert(**digest);
+                }
             }
         }
     }
@@ -192,6 +197,10 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         let Some(digest) = digest else { continue };
         if cache.stopped.contains(&digest) {
             out.push(not_run(&text, Why::Stopped));
+            continue;
+        }
+        if unstarted.contains(&digest) {
+            out.push(not_run(&text, Why::Unstarted));
             continue;
         }
         let comments = cache.by_digest.get(&digest).map(|c| c.as_slice());
@@ -255,6 +264,8 @@ enum Why {
     Stopped,
     /// It and this many distinct scripts of its file in all came past the file's budget.
     OverBudget(usize),
+    /// ShellCheck had been stopped on enough scripts of the run that no more were handed.
+    Unstarted,
 }
 
 /// The `SHC004` finding of a script ShellCheck said nothing of, on the script's first line.
@@ -265,6 +276,9 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
         Why::OverBudget(_) => {
             "move the scripts into files of their own, where ShellCheck and reviewers read them"
         }
+        Why::Unstarted => {
+            "fix or move the scripts ShellCheck was stopped on (their own SHC004 says which); then it reads the rest"
+        }
         _ => "move a long script into a file of its own, where ShellCheck and reviewers read it",
     };
     let message = match why {
@@ -274,8 +288,12 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
             run::MAX_SCRIPT_BYTES / 1024
         ),
         Why::Stopped => format!(
-            "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({} s, 1 GiB) and was stopped",
-            run::SCRIPT_TIME.as_secs()
+            "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({:.1} s, 1 GiB) and was stopped",
+            run::time_for(text.value.len()).as_secs_f64()
+        ),
+        Why::Unstarted => format!(
+            "this script was not checked by ShellCheck: ShellCheck was stopped on {} scripts of this run, and no more were handed to it",
+            run::MAX_STALLS
         ),
         Why::OverBudget(n) => format!(
             "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {MAX_FILE_SCRIPTS} distinct scripts ({} KiB) of one file",

@@ -329,3 +329,37 @@ fn a_file_of_thousands_of_different_scripts_is_checked_up_to_its_budget() {
     let skipped = find(&diags, "SHC004", ".cycod/tools/many.yaml");
     assert_eq!(start(skipped[0]).0, 5 + 500);
 }
+
+/// Rows 11 and 23 across a repository: scripts that each stall ShellCheck were run one after
+/// another, each costing its batch's time and its own. Once ShellCheck has been stopped on two
+/// scripts of a run, no more are handed to it, and each script left says so.
+#[test]
+fn after_two_stalled_scripts_no_more_are_handed_to_shellcheck() {
+    let stage = Stage::new("stalls");
+    let repo = Repo::new();
+    for i in 0..12 {
+        cycod(&repo, &format!("stuck{i}"), &format!("echo HANG {i}"));
+    }
+    let mut command = stage.command(&repo, true);
+    command.env("RAYON_NUM_THREADS", "2");
+    let (diags, elapsed) = finish(command);
+    let messages: Vec<&str> = (0..12)
+        .map(|i| find(&diags, "SHC004", &format!(".cycod/tools/stuck{i}.yaml"))[0])
+        .map(|d| d["message"].as_str().unwrap_or(""))
+        .collect();
+    let stopped = messages
+        .iter()
+        .filter(|m| m.contains("and was stopped"))
+        .count();
+    let left = messages
+        .iter()
+        .filter(|m| m.contains("no more were handed"))
+        .count();
+    assert_eq!(stopped + left, 12, "{messages:#?}");
+    assert!((2..=3).contains(&stopped), "{messages:#?}");
+    // The batch, and the two or three scripts in flight when the second was stopped.
+    let pids = stage.pids();
+    assert!(pids.len() <= 4, "{pids:?}");
+    assert!(pids.iter().all(|p| !alive(*p)), "left running: {pids:?}");
+    assert!(elapsed < Duration::from_secs(40), "{elapsed:?}");
+}

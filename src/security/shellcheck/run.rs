@@ -4,7 +4,8 @@
 //! [`MAX_SCRIPT_BYTES`], each batch at most [`BATCH_BYTES`], each process has a time limit
 //! and (Linux) a memory limit, is killed with its process group when it runs over, and dies
 //! with toolc. A batch that runs over or breaks is run again one script at a time, so only
-//! the script at fault goes unchecked, and a finding (`SHC004`) says so.
+//! the script at fault goes unchecked, and a finding (`SHC004`) says so; after
+//! [`MAX_STALLS`] such scripts in a run, nothing more is handed to ShellCheck.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -27,11 +28,20 @@ const BATCH: usize = 200;
 /// Bytes of script per ShellCheck process.
 const BATCH_BYTES: usize = 64 * 1024;
 
-/// How long one process over a batch may take (a batch of 200 scripts takes about a second).
-const BATCH_TIME: Duration = Duration::from_secs(8);
+/// Scripts ShellCheck may be stopped on in one run before no more are handed to it: a
+/// repository of many scripts that each stall its parser cost a batch's time and each
+/// script's own, one after another.
+pub(super) const MAX_STALLS: usize = 2;
 
-/// How long one process over a single script may take.
-pub(super) const SCRIPT_TIME: Duration = Duration::from_secs(4);
+/// How long one process over `bytes` of script may take: 1.5 s, and 30 µs a byte (64 KiB
+/// of a repository's real scripts took ShellCheck 2 s on a busy machine; a full batch gets
+/// 3.5 s, a script of 6 KB 1.7 s, one of 16 KiB 2 s). Scripts that stall the parser cost a
+/// run their batch's time and [`MAX_STALLS`] scripts' own: under 8 s, where fixed limits of
+/// 8 s a batch and 4 s a script cost 12 s for each such script.
+pub(super) fn time_for(bytes: usize) -> Duration {
+    let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+    Duration::from_millis(1500) + Duration::from_micros(bytes.saturating_mul(30))
+}
 
 /// The memory one ShellCheck process may take (`RLIMIT_DATA`: GHC's runtime reserves a large
 /// address space it never uses, which an address-space limit would refuse).
@@ -47,6 +57,8 @@ pub(super) enum Outcome {
     Checked(Vec<Comment>),
     /// It ran over its time or memory, or broke, on this script alone: stopped.
     Stopped,
+    /// Not run: ShellCheck had been stopped on [`MAX_STALLS`] scripts of this run already.
+    Unstarted,
 }
 
 /// Why a process gave no answer.
@@ -61,10 +73,11 @@ enum Failure {
 pub(super) fn run_all(scripts: &[&str]) -> Option<Vec<Outcome>> {
     let dir = private_dir()?;
     let batches = batches(scripts);
+    let stalls = AtomicUsize::new(0);
     let result: Option<Vec<Vec<Outcome>>> = batches
         .par_iter()
         .enumerate()
-        .map(|(n, range)| run_batch(&dir.0, n, &scripts[range.clone()]))
+        .map(|(n, range)| run_batch(&dir.0, n, &scripts[range.clone()], &stalls))
         .collect();
     Some(result?.into_iter().flatten().collect())
 }
@@ -86,22 +99,39 @@ fn batches(scripts: &[&str]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// One batch: one process; when it fails, one process per script.
-fn run_batch(dir: &Path, batch: usize, scripts: &[&str]) -> Option<Vec<Outcome>> {
+/// One batch: one process; when it fails, one process per script. Nothing is started once
+/// `stalls` (scripts of this run ShellCheck was stopped on) reaches [`MAX_STALLS`].
+fn run_batch(
+    dir: &Path,
+    batch: usize,
+    scripts: &[&str],
+    stalls: &AtomicUsize,
+) -> Option<Vec<Outcome>> {
+    let stalled = || stalls.load(Ordering::Relaxed) >= MAX_STALLS;
+    if stalled() {
+        return Some(scripts.iter().map(|_| Outcome::Unstarted).collect());
+    }
     let files = write_scripts(dir, &format!("b{batch}"), scripts)?;
-    match run_one(&files, BATCH_TIME) {
+    let bytes = scripts.iter().map(|s| s.len()).sum();
+    match run_one(&files, time_for(bytes)) {
         Ok(comments) => Some(comments.into_iter().map(Outcome::Checked).collect()),
         Err(Failure::CannotRun) => None,
         Err(Failure::Stopped) => scripts
             .par_iter()
             .zip(&files)
-            .map(
-                |(_, file)| match run_one(std::slice::from_ref(file), SCRIPT_TIME) {
+            .map(|(script, file)| {
+                if stalled() {
+                    return Some(Outcome::Unstarted);
+                }
+                match run_one(std::slice::from_ref(file), time_for(script.len())) {
                     Ok(mut one) => Some(Outcome::Checked(one.pop().unwrap_or_default())),
-                    Err(Failure::Stopped) => Some(Outcome::Stopped),
+                    Err(Failure::Stopped) => {
+                        stalls.fetch_add(1, Ordering::Relaxed);
+                        Some(Outcome::Stopped)
+                    }
                     Err(Failure::CannotRun) => None,
-                },
-            )
+                }
+            })
             .collect(),
     }
 }
