@@ -21,10 +21,10 @@ pub(crate) struct ToolDoc {
     pub description_span: Option<Span>,
     /// `tags` (strings only).
     pub tags: Strings,
-    /// `parameters` as written: findings about the derived schema point into it.
+    /// `parameters` as written: findings about the derived schema point into it, and the
+    /// schema is made from it ([`Param::all`]). Kept once: each parameter's strings beside
+    /// it held a tool of 400,000 parameters twice.
     pub parameters: Option<Packed>,
-    /// Each parameter, in order.
-    pub params: Vec<Param>,
     /// `steps`, when it is a list: what each step does (steps that do nothing known are
     /// left out).
     #[serde(deserialize_with = "crate::memory::exact::option")]
@@ -56,20 +56,34 @@ fn settings_of(root: &Node) -> crate::ir::Settings {
     out
 }
 
-/// One entry of `parameters`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct Param {
+/// One entry of `parameters`, read where it is written.
+pub(crate) struct Param<'a> {
     /// The parameter's name.
-    pub name: String,
+    pub name: &'a str,
     /// `type`, as written.
-    pub kind: Option<String>,
+    pub kind: Option<&'a str>,
     /// `description`.
-    pub description: Option<String>,
+    pub description: Option<&'a str>,
     /// `default`, as JSON.
-    #[serde(with = "crate::formats::item::json_option")]
     pub default: Option<Value>,
     /// `required`, when a boolean.
     pub required: Option<bool>,
+}
+
+impl Param<'_> {
+    /// Each entry of the `parameters` mapping `node`, in order.
+    pub(crate) fn all(node: &Node) -> impl Iterator<Item = Param<'_>> {
+        node.as_map().unwrap_or_default().iter().map(|e| Param {
+            name: e.key.as_str(),
+            kind: str_at(&e.value, &["type"]),
+            description: str_at(&e.value, &["description"]),
+            default: e.value.value("default").map(Node::to_json),
+            required: match e.value.value("required").map(|n| &n.kind) {
+                Some(NodeKind::Bool(b)) => Some(*b),
+                _ => None,
+            },
+        })
+    }
 }
 
 /// What a step (or a single-step tool) does. Kept for every step for the whole run, so
@@ -126,21 +140,6 @@ impl ToolDoc {
             description: str_at(root, &["description"]).map(str::to_string),
             description_span: node_at(root, &["description"]).map(|n| n.span()),
             tags: Strings::of(root.value("tags")),
-            params: parameters
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-                .iter()
-                .map(|e| Param {
-                    name: e.key.to_string(),
-                    kind: str_at(&e.value, &["type"]).map(str::to_string),
-                    description: str_at(&e.value, &["description"]).map(str::to_string),
-                    default: e.value.value("default").map(Node::to_json),
-                    required: match e.value.value("required").map(|n| &n.kind) {
-                        Some(NodeKind::Bool(b)) => Some(*b),
-                        _ => None,
-                    },
-                })
-                .collect(),
             parameters: parameters.map(Packed::pack),
             action: if steps.is_some() {
                 None

@@ -9,6 +9,7 @@ use super::doc::{Action, Param};
 use crate::formats::format::FileResult;
 use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, provenance};
 use crate::source::SourceFile;
+use crate::syntax::Packed;
 
 /// The tools of the files `takes` accepts.
 pub(super) fn lower<'a>(
@@ -60,26 +61,28 @@ fn split_command_line(line: &str) -> Vec<String> {
 /// cycod `parameters` as a JSON Schema object: each parameter a property with its type
 /// (default string), description and default; `required: true`, or no default, puts it in
 /// `required` as cycod does; no other property is accepted.
-fn cycod_schema(params: &[Param]) -> Value {
+fn cycod_schema(parameters: Option<&Packed>) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for p in params {
+    let parameters = parameters.map(Packed::unpack);
+    for p in parameters.iter().flat_map(Param::all) {
         let mut prop = Map::new();
-        let ty = p.kind.as_deref().map_or("string", cycod_type);
+        let ty = p.kind.map_or("string", cycod_type);
         prop.insert("type".into(), Value::String(ty.into()));
         if ty == "array" {
             prop.insert("items".into(), json!({"type": "string"}));
         }
-        if let Some(d) = &p.description {
-            prop.insert("description".into(), Value::String(d.clone()));
+        if let Some(d) = p.description {
+            prop.insert("description".into(), Value::String(d.to_string()));
         }
-        if let Some(d) = &p.default {
-            prop.insert("default".into(), d.clone());
+        let required_here = p.required.unwrap_or(p.default.is_none());
+        if let Some(d) = p.default {
+            prop.insert("default".into(), d);
         }
-        if p.required.unwrap_or(p.default.is_none()) {
-            required.push(Value::String(p.name.clone()));
+        if required_here {
+            required.push(Value::String(p.name.to_string()));
         }
-        properties.insert(p.name.clone(), Value::Object(prop));
+        properties.insert(p.name.to_string(), Value::Object(prop));
     }
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
@@ -130,7 +133,7 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
             title: None,
             version: None,
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: cycod_schema(&doc.params),
+            input_schema: cycod_schema(doc.parameters.as_ref()),
             output_schema: None,
             run,
             risk: Risk {
