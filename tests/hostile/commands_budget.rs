@@ -54,11 +54,9 @@ fn past_the_budget_of_different_code_the_reading_stops_and_says_where() {
     assert_eq!((line - 6) % 4, 1, "on a block's code line: {d:#?}");
 }
 
-#[test]
-fn code_repeated_costs_nothing_and_is_read_to_the_end() {
-    let repo = repo();
-    skill(&repo, 100_000, |i| format!("echo step number {}", i % 10));
-    let diags = diagnostics(&repo);
+/// The skill was read to its last block (its reverse shell found), and not stopped.
+fn read_to_the_end(repo: &Repo) {
+    let diags = diagnostics(repo);
     assert!(codes_in(&diags, "SEC057").is_empty(), "{diags:#?}");
     assert_eq!(
         codes_in(&diags, "SEC042").len(),
@@ -68,17 +66,18 @@ fn code_repeated_costs_nothing_and_is_read_to_the_end() {
 }
 
 #[test]
+fn code_repeated_costs_nothing_and_is_read_to_the_end() {
+    let repo = repo();
+    skill(&repo, 100_000, |i| format!("echo step number {}", i % 10));
+    read_to_the_end(&repo);
+}
+
+#[test]
 fn different_code_within_the_budget_is_read_to_the_end() {
     let repo = repo();
     // Some 700 KiB of different code: fourteen times the largest real skill's.
     skill(&repo, 32_000, |i| format!("echo step number {i}"));
-    let diags = diagnostics(&repo);
-    assert!(codes_in(&diags, "SEC057").is_empty(), "{diags:#?}");
-    assert_eq!(
-        codes_in(&diags, "SEC042").len(),
-        1,
-        "the last block is read"
-    );
+    read_to_the_end(&repo);
 }
 
 /// What a definition runs is read once per different command and always to its end: each
