@@ -117,7 +117,8 @@ pub(super) fn check<'t>(
         let told = prose.step(line, base);
         say.say(0, Place::Told, told);
         let Some(found_here) = memo.dangers(Reading::Prose, line, downloads_in_prose) else {
-            memo.stop(&text.file, text.span_of(base..at));
+            let end = base + line.trim_end_matches(['\n', '\r']).len();
+            memo.stop(&text.file, text.span_of(base..end));
             return;
         };
         if found_here.is_empty() {
