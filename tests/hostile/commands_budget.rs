@@ -107,3 +107,26 @@ fn commands_a_definition_runs_are_read_to_the_end_each_at_its_place() {
     assert_eq!(lines, [6, 20_007, 40_008, 60_008], "{shells:#?}");
     assert!(diags.iter().all(|d| d["code"] != "SEC057"), "{diags:#?}");
 }
+
+/// Code spans in prose count towards the same budget, and the finding is on the span where
+/// the reading stopped.
+#[test]
+fn code_spans_in_prose_count_towards_the_budget() {
+    let repo = repo();
+    let mut body = String::from(
+        "---\nname: big\ndescription: Summarise reports for the user when they ask for one.\n---\n\n",
+    );
+    for i in 0..60_000 {
+        body.push_str(&format!("Then run `echo step number {i}` to go on.\n"));
+    }
+    repo.write("skills/big/SKILL.md", body.as_bytes());
+    let diags = diagnostics(&repo);
+    let stopped = find(&diags, "SEC057", "skills/big/SKILL.md");
+    assert_eq!(stopped.len(), 1, "{stopped:#?}");
+    // Each line costs its code span and itself (read for a download run in prose): some
+    // 65 bytes, so the budget runs out near line 16,000, on the span or on the line.
+    let (line, column) = start(stopped[0]);
+    assert!((14_000..20_000).contains(&line), "{line}");
+    assert!(column == 1 || column == 11, "{:#?}", stopped[0]);
+    assert_eq!(end(stopped[0]).0, line, "on its line alone");
+}
