@@ -123,10 +123,28 @@ fn code_spans_in_prose_count_towards_the_budget() {
     let diags = diagnostics(&repo);
     let stopped = find(&diags, "SEC057", "skills/big/SKILL.md");
     assert_eq!(stopped.len(), 1, "{stopped:#?}");
-    // Each line costs its code span and itself (read for a download run in prose): some
-    // 65 bytes, so the budget runs out near line 16,000, on the span or on the line.
+    // Each line costs its code span (some 22 bytes; the prose around it is not code), so
+    // the budget runs out near line 48,000. `Then run `` is 10 bytes: the span is at 11.
     let (line, column) = start(stopped[0]);
-    assert!((14_000..20_000).contains(&line), "{line}");
-    assert!(column == 1 || column == 11, "{:#?}", stopped[0]);
+    assert!((44_000..52_000).contains(&line), "{line}");
+    assert_eq!(column, 11, "{:#?}", stopped[0]);
     assert_eq!(end(stopped[0]).0, line, "on its line alone");
+}
+
+/// Prose is not code: a long skill of different sentences never reaches the budget.
+#[test]
+fn prose_alone_never_reaches_the_budget() {
+    let repo = repo();
+    let mut body = String::from(
+        "---\nname: big\ndescription: Summarise reports for the user when they ask for one.\n---\n\n",
+    );
+    for i in 0..40_000 {
+        body.push_str(&format!(
+            "Paragraph {i} says what the report holds, and how to summarise it briefly.\n\n"
+        ));
+    }
+    body.push_str(&format!("Then run:\n\n```bash\n{SHELL}\n```\n"));
+    repo.write("skills/big/SKILL.md", body.as_bytes());
+    assert!(body.len() > 2 << 20);
+    read_to_the_end(&repo);
 }

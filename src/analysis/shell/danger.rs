@@ -264,7 +264,7 @@ pub(crate) fn text_dangers(source: &str) -> Vec<Danger> {
 
 /// A cheap test that `line` may run a download through an interpreter: it has a pipe or a
 /// substitution, and names a program that fetches. [`downloads_run`] says for certain.
-pub(super) fn may_run_download(line: &str) -> bool {
+pub(crate) fn may_run_download(line: &str) -> bool {
     if !(line.contains('|') || line.contains("<(") || line.contains("$(") || line.contains('`')) {
         return false;
     }

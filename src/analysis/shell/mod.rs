@@ -16,8 +16,8 @@ mod sources;
 mod statements;
 
 pub(crate) use danger::{
-    Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, flow_extent, negated,
-    script_dangers, suspicious_host,
+    Danger, DangerKind, Language, Prose, dangers, downloads_in_prose, flow_extent,
+    may_run_download, negated, script_dangers, suspicious_host,
 };
 pub(crate) use install::package_installs;
 pub(crate) use lex::{Command, Dialect, Word, simple_commands};

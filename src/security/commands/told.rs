@@ -8,7 +8,7 @@ use super::{Found, MAX_PER_COMMAND, Place, emit};
 use crate::analysis::runnable::{Block, Code, Setting, looks_like_command, runnable_places};
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent,
-    negated, script_dangers,
+    may_run_download, negated, script_dangers,
 };
 use crate::diagnostics::cap::Findings;
 use crate::security::texts::Text;
@@ -116,6 +116,11 @@ pub(super) fn check<'t>(
         }
         let told = prose.step(line, base);
         say.say(0, Place::Told, told);
+        // Only a line that may run a download is read (and counts towards the budget):
+        // prose is not code.
+        if !may_run_download(line) {
+            continue;
+        }
         let Some(found_here) = memo.dangers(Reading::Prose, line, downloads_in_prose) else {
             let end = base + line.trim_end_matches(['\n', '\r']).len();
             memo.stop(&text.file, text.span_of(base..end));
