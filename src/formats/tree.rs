@@ -155,7 +155,8 @@ pub(crate) fn settings(
         let Some(value) = node.value(key) else {
             continue;
         };
-        let mut json = sorted(value.to_json());
+        let mut json = value.to_json();
+        sort_keys(&mut json);
         if hashed.contains(key)
             && let serde_json::Value::Object(map) = &mut json
         {
@@ -168,17 +169,22 @@ pub(crate) fn settings(
     }
 }
 
-/// `value` with the keys of every object in sorted order.
-fn sorted(value: serde_json::Value) -> serde_json::Value {
+/// Put the keys of every object of `value` in sorted order, in place. serde_json's map keeps
+/// them sorted already unless its `preserve_order` feature is on; only then is a map built
+/// again (it was built again for every map: a cycod `environment` of a million members
+/// held twice).
+fn sort_keys(value: &mut serde_json::Value) {
     match value {
         serde_json::Value::Object(map) => {
-            let mut entries: Vec<(String, serde_json::Value)> = map.into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            serde_json::Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            if !map.keys().is_sorted() {
+                let mut entries: Vec<(String, serde_json::Value)> =
+                    std::mem::take(map).into_iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                *map = entries.into_iter().collect();
+            }
+            map.values_mut().for_each(sort_keys);
         }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.into_iter().map(sorted).collect())
-        }
-        other => other,
+        serde_json::Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
     }
 }

@@ -33,11 +33,14 @@ const BATCH_BYTES: usize = 64 * 1024;
 /// script's own, one after another.
 pub(super) const MAX_STALLS: usize = 2;
 
-/// How long one process over `bytes` of script may take: 1.5 s, and 30 µs a byte (64 KiB
-/// of a repository's real scripts took ShellCheck 2 s on a busy machine; a full batch gets
-/// 3.5 s, a script of 6 KB 1.7 s, one of 16 KiB 2 s). Scripts that stall the parser cost a
-/// run their batch's time and [`MAX_STALLS`] scripts' own: under 8 s, where fixed limits of
-/// 8 s a batch and 4 s a script cost 12 s for each such script.
+/// How long one process over a batch may take (a batch of 200 scripts takes about a second;
+/// a stand-in or a busy machine, several).
+const BATCH_TIME: Duration = Duration::from_secs(8);
+
+/// How long one process over a single script of `bytes` may take, once its batch ran over:
+/// 1.5 s, and 30 µs a byte (64 KiB of a repository's real scripts took ShellCheck 2 s on a
+/// busy machine; a script of 6 KB gets 1.7 s, one of 16 KiB 2 s). A script that stalls the
+/// parser costs its batch's 8 s and its own 1.7 s, where a fixed 4 s made it 12 s.
 pub(super) fn time_for(bytes: usize) -> Duration {
     let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
     Duration::from_millis(1500) + Duration::from_micros(bytes.saturating_mul(30))
@@ -112,8 +115,7 @@ fn run_batch(
         return Some(scripts.iter().map(|_| Outcome::Unstarted).collect());
     }
     let files = write_scripts(dir, &format!("b{batch}"), scripts)?;
-    let bytes = scripts.iter().map(|s| s.len()).sum();
-    match run_one(&files, time_for(bytes)) {
+    match run_one(&files, BATCH_TIME) {
         Ok(comments) => Some(comments.into_iter().map(Outcome::Checked).collect()),
         Err(Failure::CannotRun) => None,
         Err(Failure::Stopped) => scripts
