@@ -272,32 +272,37 @@ enum Why {
 fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
     let first_line = text.value.find('\n').unwrap_or(text.value.len());
     let span = text.span_of(0..first_line.min(text.value.len()));
-    let help = match why {
-        Why::OverBudget(_) => {
-            "move the scripts into files of their own, where ShellCheck and reviewers read them"
-        }
-        Why::Unstarted => {
-            "fix or move the scripts ShellCheck was stopped on (their own SHC004 says which); then it reads the rest"
-        }
-        _ => "move a long script into a file of its own, where ShellCheck and reviewers read it",
-    };
-    let message = match why {
-        Why::TooLong => format!(
-            "this script was not checked by ShellCheck: it is {} bytes, and toolc hands ShellCheck scripts of at most {} KiB",
-            text.value.len(),
-            run::MAX_SCRIPT_BYTES / 1024
+    const ONE_LONG: &str =
+        "move a long script into a file of its own, where ShellCheck and reviewers read it";
+    let (message, help) = match why {
+        Why::TooLong => (
+            format!(
+                "this script was not checked by ShellCheck: it is {} bytes, and toolc hands ShellCheck scripts of at most {} KiB",
+                text.value.len(),
+                run::MAX_SCRIPT_BYTES / 1024
+            ),
+            ONE_LONG,
         ),
-        Why::Stopped => format!(
-            "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({:.1} s, 1 GiB) and was stopped",
-            run::time_for(text.value.len()).as_secs_f64()
+        Why::Stopped => (
+            format!(
+                "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({:.1} s, 1 GiB) and was stopped",
+                run::time_for(text.value.len()).as_secs_f64()
+            ),
+            ONE_LONG,
         ),
-        Why::Unstarted => format!(
-            "this script was not checked by ShellCheck: ShellCheck was stopped on {} scripts of this run, and no more were handed to it",
-            run::MAX_STALLS
+        Why::Unstarted => (
+            format!(
+                "this script was not checked by ShellCheck: ShellCheck was stopped on {} scripts of this run, and no more were handed to it",
+                run::MAX_STALLS
+            ),
+            "fix or move the scripts ShellCheck was stopped on (their own SHC004 says which); then it reads the rest",
         ),
-        Why::OverBudget(n) => format!(
-            "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {MAX_FILE_SCRIPTS} distinct scripts ({} KiB) of one file",
-            MAX_FILE_BYTES / 1024
+        Why::OverBudget(n) => (
+            format!(
+                "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {MAX_FILE_SCRIPTS} distinct scripts ({} KiB) of one file",
+                MAX_FILE_BYTES / 1024
+            ),
+            "move the scripts into files of their own, where ShellCheck and reviewers read them",
         ),
     };
     Diagnostic::new(&shc::SHELLCHECK_SKIPPED, &text.file, span, message)
