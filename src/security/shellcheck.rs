@@ -285,8 +285,9 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
         ),
         Why::Stopped => (
             format!(
-                "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({:.1} s, 1 GiB) and was stopped",
-                run::time_for(text.value.len()).as_secs_f64()
+                "this script was not checked by ShellCheck: ShellCheck ran over its limits on it ({:.1} s, {} MiB) and was stopped",
+                run::time_for(text.value.len()).as_secs_f64(),
+                run::MEMORY_BYTES >> 20
             ),
             ONE_LONG,
         ),

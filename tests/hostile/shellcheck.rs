@@ -33,6 +33,7 @@ impl Stage {
         let fake = format!(
             "#!/bin/sh\n\
             echo $$ >> \"$TOOLC_TEST_LOG/pids\"\n\
+            ulimit -d >> \"$TOOLC_TEST_LOG/data\"\n\
             for f in \"$@\"; do case \"$f\" in *.sh)\n\
               wc -c < \"$f\" >> \"$TOOLC_TEST_LOG/sizes\"\n\
               while IFS= read -r l || [ -n \"$l\" ]; do\n\
@@ -134,7 +135,7 @@ fn finish(command: std::process::Command) -> (Vec<Value>, Duration) {
 
 /// Rows 11 and 23: a script ShellCheck never finishes is stopped (the process and what it
 /// started killed), the batch's other scripts are still checked, and `SHC004` says which
-/// one was not; nothing is left running or on disk.
+/// one was not; nothing is left running or on disk, and each process had a memory limit.
 #[test]
 fn shellcheck_is_stopped_on_a_script_it_cannot_finish() {
     let stage = Stage::new("hang");
@@ -161,6 +162,9 @@ fn shellcheck_is_stopped_on_a_script_it_cannot_finish() {
     assert_eq!(pids.len(), 2, "the batch, then the rest again: {pids:?}");
     assert!(pids.iter().all(|p| !alive(*p)), "left running: {pids:?}");
     assert_eq!(stage.left(), Vec::<String>::new());
+    // Each process may take 256 MiB of data (16 KB of script takes ShellCheck 2.9 GB).
+    let data = std::fs::read_to_string(stage.root.join("data")).unwrap_or_default();
+    assert_eq!(data.lines().collect::<Vec<_>>(), ["262144"; 2], "{data}");
 }
 
 /// Row 23 among honest scripts: a script that stalls ShellCheck, in a batch with 150 others,

@@ -14,10 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::super::{Comment, Output, program};
-
-/// The memory one ShellCheck process may take (`RLIMIT_DATA`: GHC's runtime reserves a large
-/// address space it never uses, which an address-space limit would refuse).
-const MEMORY_BYTES: u64 = 1024 * 1024 * 1024;
+use super::MEMORY_BYTES;
 
 /// ShellCheck's output read at most: past this it is not JSON worth reading.
 const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
