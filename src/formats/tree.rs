@@ -4,7 +4,7 @@
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::syntax::{Item, MapItem, Node};
+use crate::syntax::{Entry, Item, MapItem, Node, NodeKind};
 
 /// The string at `path` under `node`.
 pub(crate) fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
@@ -143,7 +143,9 @@ pub(crate) fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source
 
 /// The run settings `keys` of `node` into `out` under `prefix` (`steps/0/`), each as compact
 /// JSON with sorted keys; the values of `hashed` keys (an environment, which may hold
-/// secrets) are kept only as a short hash of each value.
+/// secrets) are kept only as a short hash of each value. Written from the tree as it is read:
+/// a `serde_json::Value` of an environment of a million members took more memory than the
+/// tree.
 pub(crate) fn settings(
     node: &MapItem<'_>,
     keys: &[&str],
@@ -155,36 +157,105 @@ pub(crate) fn settings(
         let Some(value) = node.value(key) else {
             continue;
         };
-        let mut json = value.to_json();
-        sort_keys(&mut json);
-        if hashed.contains(key)
-            && let serde_json::Value::Object(map) = &mut json
-        {
-            for v in map.values_mut() {
-                let digest = crate::text::sha256_hex(v.to_string().as_bytes());
-                *v = serde_json::Value::String(format!("sha256:{}", &digest[..16]));
+        let mut json = Vec::new();
+        match &value.kind {
+            NodeKind::Map(entries) if hashed.contains(key) => {
+                let mut one = Vec::new();
+                write_sorted(entries, &mut json, |v, out| {
+                    one.clear();
+                    canonical(v, &mut one);
+                    let digest = crate::text::sha256_hex(&one);
+                    write(out, &format!("sha256:{}", &digest[..16]));
+                });
             }
+            _ => canonical(&value, &mut json),
         }
-        out.insert(format!("{prefix}{key}"), json.to_string());
+        // serde_json writes UTF-8.
+        let json = String::from_utf8(json)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        out.insert(format!("{prefix}{key}"), json);
     }
 }
 
-/// Put the keys of every object of `value` in sorted order, in place. serde_json's map keeps
-/// them sorted already unless its `preserve_order` feature is on; only then is a map built
-/// again (it was built again for every map: a cycod `environment` of a million members
-/// held twice).
-fn sort_keys(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            if !map.keys().is_sorted() {
-                let mut entries: Vec<(String, serde_json::Value)> =
-                    std::mem::take(map).into_iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                *map = entries.into_iter().collect();
+/// `node` as compact JSON with the keys of every mapping sorted (as serde_json writes a
+/// `Value`, whose map is sorted).
+fn canonical(node: &Node, out: &mut Vec<u8>) {
+    match &node.kind {
+        NodeKind::Map(entries) => write_sorted(entries, out, canonical),
+        NodeKind::Seq(items) => {
+            out.push(b'[');
+            for (i, item) in items.scan().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical(&item, out);
             }
-            map.values_mut().for_each(sort_keys);
+            out.push(b']');
         }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(sort_keys),
-        _ => {}
+        NodeKind::String(s) => write(out, &**s),
+        _ => write(out, &node.to_json()),
+    }
+}
+
+/// A mapping's entries as a JSON object in key order, each value written by `value`.
+fn write_sorted(entries: &[Entry], out: &mut Vec<u8>, mut value: impl FnMut(&Node, &mut Vec<u8>)) {
+    let mut sorted: Vec<&Entry> = entries.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
+    out.push(b'{');
+    for (i, e) in sorted.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, e.key.as_str());
+        out.push(b':');
+        value(&e.value, out);
+    }
+    out.push(b'}');
+}
+
+/// A scalar as serde_json writes it (writing into a `Vec` cannot fail).
+fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    let _ = serde_json::to_writer(out, value);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Settings are written as serde_json writes the value with its keys sorted, and an
+    /// environment's values only as short hashes of that JSON.
+    #[test]
+    fn settings_are_the_sorted_json_serde_writes() {
+        let text = "environment:\n  ZED: z\n  Ä: \"umlaut \\\" quote\\n\"\n  AA: 1.5\n  B: [1, 2.0, x, {q: 1, a: [true, null]}]\ninput: {b: \"é\\u0001\", a: [3, 1e300, -0.0], \"\": 7}\ntimeout: 30\n";
+        let root = crate::syntax::yaml::parse(text, 0).root.expect("yaml");
+        let mut out = crate::ir::Settings::new();
+        settings(
+            &MapItem::of(&root),
+            &["timeout", "environment", "input", "absent"],
+            &["environment"],
+            "p/",
+            &mut out,
+        );
+        let json = |key: &str| root.value(key).expect("key").to_json();
+        assert_eq!(out.get("p/timeout").map(String::as_str), Some("30"));
+        assert_eq!(out.get("p/input"), Some(&json("input").to_string()));
+        assert_eq!(
+            out.get("p/input").map(String::as_str),
+            Some(r#"{"":7,"a":[3,1e+300,-0.0],"b":"é\u0001"}"#)
+        );
+        let serde_json::Value::Object(env) = json("environment") else {
+            panic!("a mapping");
+        };
+        let hashed: serde_json::Map<String, serde_json::Value> = env
+            .iter()
+            .map(|(k, v)| {
+                let digest = crate::text::sha256_hex(v.to_string().as_bytes());
+                (k.clone(), format!("sha256:{}", &digest[..16]).into())
+            })
+            .collect();
+        let expected = serde_json::Value::Object(hashed).to_string();
+        assert_eq!(out.get("p/environment"), Some(&expected));
+        assert!(expected.starts_with(r#"{"AA":"sha256:"#), "{expected}");
+        assert!(!out.contains_key("p/absent"));
     }
 }
