@@ -333,7 +333,10 @@ out='{"comments":['
 sep=''
 seen=''
 for arg in "$@"; do
-  if [ "$seen" = yes ]; then
+  if [ "$seen" = yes ] && [ ! -e "$arg" ]; then
+    # As ShellCheck does, say at once that a file does not exist.
+    echo "$arg: does not exist" >&2
+  elif [ "$seen" = yes ]; then
     cat "$arg" >> "$FAKE_SHELLCHECK_LOG"
     echo >> "$FAKE_SHELLCHECK_LOG"
     out="$out$sep{\"file\":\"$arg\",\"line\":1,\"endLine\":1,\"column\":1,\"endColumn\":5,\"level\":\"warning\",\"code\":2034,\"message\":\"fake\"}"
