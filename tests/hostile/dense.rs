@@ -380,14 +380,15 @@ fn request_of_headings(n: usize) -> String {
     format!("{}{}{}", &era[..at], "### Note\n".repeat(n), &era[at..])
 }
 
-/// The same pulldown-cmark tree, for headings (about 17x before; 6.2x now). Over 4 MiB, so
-/// the peak does not depend on how busy the machine is (7.7x at half this size).
+/// The same pulldown-cmark tree, for headings (about 17x before; 6.2x now on an idle
+/// machine, 7.7x at half this size). Its peak still moves with the machine's load (8.1x and
+/// 8.2x while the whole suite ran on two cores), so the bound is the goal's, with a margin.
 #[test]
 fn a_request_of_six_hundred_thousand_headings() {
     assert_bounded(
         "requests/TR-20250131-140500Z-sales-summary.md",
         &request_of_headings(1),
         &request_of_headings(600_000),
-        8.0,
+        9.5,
     );
 }
