@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostics::Diagnostic;
 use crate::rules::shellcheck as shc;
 use crate::security::texts::Text;
-use crate::source::{Digest, Span, sha256};
+use crate::source::{Digest, Span};
 
 /// Distinct scripts remembered (about 100 bytes each, most without findings); past this only
 /// the scripts of the check at hand stay.
@@ -76,6 +76,7 @@ struct Comment {
     message: String,
 }
 
+mod budget;
 mod run;
 mod scripts;
 
@@ -116,7 +117,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
     }
     // Each file's distinct scripts' digests (none for one not handed over).
     let (digests, over): (Vec<Vec<Option<Digest>>>, Vec<usize>) =
-        files.iter().map(|s| handed(s.texts())).unzip();
+        files.iter().map(|s| budget::handed(s.texts())).unzip();
     let each = || {
         files.iter().zip(&digests).flat_map(|(s, d)| {
             s.places()
@@ -139,18 +140,33 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
             out.push(not_run(&text, Why::OverBudget(n)));
         }
     }
+    // In the files' order (by path), each distinct script once.
     let mut missing: Vec<(&Digest, &str)> = {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seen = HashSet::new();
         files
             .iter()
             .zip(&digests)
             .flat_map(|(s, d)| d.iter().zip(s.texts()))
             .filter_map(|(d, t)| Some((d.as_ref()?, &*t.value)))
             .filter(|(d, _)| !cache.by_digest.contains_key(*d) && !cache.stopped.contains(*d))
+            .filter(|(d, _)| seen.insert(**d))
             .collect()
     };
+    let past_run = budget::past_the_run(&mut missing);
+    for (s, d) in files.iter().zip(&digests) {
+        let cut = |i: usize| {
+            d.get(i)
+                .and_then(Option::as_ref)
+                .is_some_and(|x| past_run.contains(x))
+        };
+        let n = (0..d.len()).filter(|&i| cut(i)).count();
+        let first = s.places().iter().find(|p| cut(p.text as usize));
+        if let Some(text) = first.and_then(|p| s.at(p)) {
+            out.push(not_run(&text, Why::PastRun(n)));
+        }
+    }
     missing.sort_unstable();
-    missing.dedup_by(|a, b| a.0 == b.0);
     let mut unstarted: HashSet<Digest> = HashSet::new();
     if !missing.is_empty() {
         let texts: Vec<&str> = missing.iter().map(|(_, t)| *t).collect();
@@ -224,37 +240,6 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
     out
 }
 
-/// Distinct scripts of one file handed to ShellCheck at most: a real file has a few, and a
-/// hostile one of 50,000 steps of different scripts would start 250 processes, minutes of
-/// CPU, each within its limits (docs/performance.md, "Dense files, eighth pass (time)").
-const MAX_FILE_SCRIPTS: usize = 500;
-
-/// Bytes of distinct script of one file handed to ShellCheck at most (two batches).
-const MAX_FILE_BYTES: usize = 128 * 1024;
-
-/// The digest of each of a file's distinct scripts that is handed to ShellCheck (none for
-/// one too long, or past the file's budget: [`MAX_FILE_SCRIPTS`], [`MAX_FILE_BYTES`]), and
-/// how many were left past the budget.
-fn handed(texts: &[Text<'static>]) -> (Vec<Option<Digest>>, usize) {
-    let (mut scripts, mut bytes, mut over) = (0, 0, 0);
-    let digests = texts
-        .iter()
-        .map(|t| {
-            let len = t.value.len();
-            if len > run::MAX_SCRIPT_BYTES {
-                return None;
-            }
-            if over > 0 || scripts == MAX_FILE_SCRIPTS || bytes + len > MAX_FILE_BYTES {
-                over += 1;
-                return None;
-            }
-            (scripts, bytes) = (scripts + 1, bytes + len);
-            Some(sha256(t.value.as_bytes()))
-        })
-        .collect();
-    (digests, over)
-}
-
 /// Why ShellCheck said nothing of a script.
 #[derive(Debug, Clone, Copy)]
 enum Why {
@@ -266,6 +251,8 @@ enum Why {
     OverBudget(usize),
     /// ShellCheck had been stopped on enough scripts of the run that no more were handed.
     Unstarted,
+    /// It and this many distinct scripts of its file in all came past the run's budget.
+    PastRun(usize),
 }
 
 /// The `SHC004` finding of a script ShellCheck said nothing of, on the script's first line.
@@ -274,6 +261,8 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
     let span = text.span_of(0..first_line.min(text.value.len()));
     const ONE_LONG: &str =
         "move a long script into a file of its own, where ShellCheck and reviewers read it";
+    const ONE_FILE: &str =
+        "move the scripts into files of their own, where ShellCheck and reviewers read them";
     let (message, help) = match why {
         Why::TooLong => (
             format!(
@@ -300,10 +289,19 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
         ),
         Why::OverBudget(n) => (
             format!(
-                "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {MAX_FILE_SCRIPTS} distinct scripts ({} KiB) of one file",
-                MAX_FILE_BYTES / 1024
+                "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {} distinct scripts ({} KiB) of one file",
+                budget::MAX_FILE_SCRIPTS,
+                budget::MAX_FILE_BYTES / 1024
             ),
-            "move the scripts into files of their own, where ShellCheck and reviewers read them",
+            ONE_FILE,
+        ),
+        Why::PastRun(n) => (
+            format!(
+                "{n} scripts of this file, from this one on, were not checked by ShellCheck: toolc hands ShellCheck at most {} distinct scripts ({} KiB) in one run, all taken by the scripts before these",
+                budget::MAX_RUN_SCRIPTS,
+                budget::MAX_RUN_BYTES / 1024
+            ),
+            "check this file on its own (`toolc check PATH`), or move the scripts into files of their own, where ShellCheck and reviewers read them",
         ),
     };
     Diagnostic::new(&shc::SHELLCHECK_SKIPPED, &text.file, span, message)

@@ -400,6 +400,40 @@ fn a_file_of_thousands_of_different_scripts_is_checked_up_to_its_budget() {
     assert_eq!(start(skipped[0]).0, 5 + 500);
 }
 
+/// Across files: a repository of many files, each of 500 different scripts (within a file's
+/// budget), took as long as their number (50 such files: 24 s). ShellCheck is handed 2,000
+/// distinct scripts of a run, in the files' order; each file past that has one `SHC004`, at
+/// its first script left, that counts them.
+#[test]
+fn a_repository_of_many_files_of_scripts_is_checked_up_to_the_run_budget() {
+    let stage = Stage::new("run-budget");
+    let repo = Repo::new();
+    for f in 0..6 {
+        let steps: String = (0..500)
+            .map(|i| format!("  - bash: echo $v{f}_{i}\n"))
+            .collect();
+        repo.write(
+            &format!(".cycod/tools/f{f}.yaml"),
+            format!("name: f{f}\ndescription: d\ntags: [read]\nsteps:\n{steps}").as_bytes(),
+        );
+    }
+    let (diags, _) = finish(stage.command(&repo, true));
+    let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
+    assert_eq!(sizes.lines().count(), 2000, "scripts handed to ShellCheck");
+    let skipped: Vec<&Value> = diags.iter().filter(|d| d["code"] == "SHC004").collect();
+    let paths: Vec<&str> = skipped.iter().filter_map(|d| d["path"].as_str()).collect();
+    assert_eq!(paths, [".cycod/tools/f4.yaml", ".cycod/tools/f5.yaml"]);
+    for d in skipped {
+        assert_eq!(start(d).0, 5, "at the file's first script");
+        let message = d["message"].as_str().unwrap_or("");
+        assert!(
+            message.starts_with("500 scripts of this file")
+                && message.contains("2000 distinct scripts (256 KiB) in one run"),
+            "{message}"
+        );
+    }
+}
+
 /// Rows 11 and 23 across a repository: scripts that each stall ShellCheck were run one after
 /// another, each costing its own time. Once ShellCheck has been stopped on two scripts of a
 /// run, no more are handed to it, and each script left says so.
