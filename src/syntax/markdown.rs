@@ -254,31 +254,46 @@ pub(crate) struct Link {
     pub image: bool,
 }
 
-/// The links and images of the body starting at `body_start`, in order. Autolinks and email
-/// links are left out: they are never paths.
-pub(crate) fn links(text: &str, body_start: usize) -> Vec<Link> {
+/// The links and images of the body starting at `body_start`, in order (autolinks and email
+/// links are left out: they are never paths), handing `each` every event of the body on the
+/// way with its range in the body, as [`events`] reads them: a caller that reads the body for
+/// more than its links parses it once.
+pub(crate) fn links_and(
+    text: &str,
+    body_start: usize,
+    mut each: impl FnMut(&Event<'_>, Range<usize>),
+) -> Vec<Link> {
     let body = text.get(body_start..).unwrap_or("");
     let mut out = Vec::new();
     // A piece at a time ([`pieces`]): a reference link finds its definition in its own piece.
     for (at, piece) in pieces(body) {
-        links_in(piece, body_start + at, &mut out);
+        links_in(piece, at, body_start, &mut out, &mut each);
     }
     out
 }
 
-/// [`links`] of `body`, which starts at `body_start` of its file.
-fn links_in(body: &str, body_start: usize, out: &mut Vec<Link>) {
-    let parser = Parser::new_ext(body, Options::empty()).into_offset_iter();
+/// [`links_and`] of `piece`, which starts at `at` of the body, which starts at `body_start` of
+/// its file.
+fn links_in(
+    piece: &str,
+    at: usize,
+    body_start: usize,
+    out: &mut Vec<Link>,
+    each: &mut impl FnMut(&Event<'_>, Range<usize>),
+) {
+    let base = body_start + at;
+    let parser = Parser::new_ext(piece, Options::empty()).into_offset_iter();
     let defs: Vec<(String, Span)> = parser
         .reference_definitions()
         .iter()
         .map(|(label, def)| {
-            let span = dest_in(body, def.span.clone(), &def.dest)
+            let span = dest_in(piece, def.span.clone(), &def.dest)
                 .unwrap_or_else(|| Span::new(def.span.start, def.span.end));
-            (label.to_lowercase(), span.shifted(body_start))
+            (label.to_lowercase(), span.shifted(base))
         })
         .collect();
     for (event, range) in parser {
+        each(&event, range.start + at..range.end + at);
         let (link_type, dest, id, image) = match event {
             Event::Start(Tag::Link {
                 link_type,
@@ -297,9 +312,9 @@ fn links_in(body: &str, body_start: usize, out: &mut Vec<Link>) {
         if matches!(link_type, LinkType::Autolink | LinkType::Email) {
             continue;
         }
-        let whole = Span::new(range.start, range.end).shifted(body_start);
+        let whole = Span::new(range.start, range.end).shifted(base);
         let span = match link_type {
-            LinkType::Inline => dest_in(body, range, &dest).map(|s| s.shifted(body_start)),
+            LinkType::Inline => dest_in(piece, range, &dest).map(|s| s.shifted(base)),
             _ => {
                 let label = id.to_lowercase();
                 defs.iter().find(|(l, _)| *l == label).map(|(_, s)| *s)
@@ -480,7 +495,7 @@ mod tests {
     fn links_point_at_their_destination() {
         let text = "---\n---\nSee [a](references/a.md \"t\") and ![img](<assets/x y.png>).\n\
                     `[not](code.md)` [ref][r] <https://x.example> [e](#top)\n\n[r]: scripts/run.sh\n";
-        let found = links(text, 8);
+        let found = links_and(text, 8, |_, _| {});
         let dests: Vec<(&str, &str, bool)> = found
             .iter()
             .map(|l| (l.dest.as_str(), &text[l.span.start..l.span.end], l.image))

@@ -30,65 +30,99 @@ pub(super) struct Layout {
     headings: Vec<(usize, String)>,
 }
 
+/// A [`Layout`] as it is read, one event of the body at a time.
+pub(super) struct Reader<'t> {
+    text: &'t str,
+    body_start: usize,
+    out: Layout,
+    /// (level, title) of the headings the current place is under.
+    stack: Vec<(usize, String)>,
+    /// The code block being read: where it starts, its info word.
+    block: Option<(usize, String)>,
+}
+
+impl<'t> Reader<'t> {
+    /// Take in one event, at `range` of the body.
+    pub(super) fn feed(&mut self, event: &Event<'_>, range: std::ops::Range<usize>) {
+        let text = self.text;
+        let start = self.body_start + range.start;
+        let end = self.body_start + range.end;
+        match event {
+            Event::Code(_) if self.block.is_none() => self.out.codes.push(Code {
+                span: Span::new(start, end),
+                block: false,
+                info: String::new(),
+                intro: String::new(),
+            }),
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let info = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
+                        .next()
+                        .unwrap_or("")
+                        .to_lowercase(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                self.block = Some((start, info));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((from, info)) = self.block.take() {
+                    self.out.codes.push(Code {
+                        span: Span::new(from, end.max(from)),
+                        block: true,
+                        intro: intro(text, from),
+                        info,
+                    });
+                }
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                let level = *level as usize;
+                let stack = &mut self.stack;
+                while stack.last().is_some_and(|(l, _)| *l >= level) {
+                    stack.pop();
+                }
+                let title = text
+                    .get(start..end)
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(['#', '=', '-'])
+                    .trim()
+                    .to_lowercase();
+                stack.push((level, title));
+                let chain: Vec<&str> = stack.iter().map(|(_, t)| t.as_str()).collect();
+                self.out.headings.push((start, chain.join(" / ")));
+            }
+            _ => {}
+        }
+    }
+
+    /// The layout read.
+    pub(super) fn finish(self) -> Layout {
+        self.out
+    }
+}
+
 impl Layout {
     /// Read the Markdown of `text` from `body_start`.
     pub(super) fn read(text: &str, body_start: usize) -> Layout {
         let body = text.get(body_start..).unwrap_or("");
-        let mut out = Layout::default();
-        // (level, title) of the headings the current place is under.
-        let mut stack: Vec<(usize, String)> = Vec::new();
-        let mut block: Option<(usize, String)> = None;
+        let mut reader = Layout::reader(text, body_start);
         for (event, range) in events(body) {
-            let start = body_start + range.start;
-            let end = body_start + range.end;
-            match event {
-                Event::Code(_) if block.is_none() => out.codes.push(Code {
-                    span: Span::new(start, end),
-                    block: false,
-                    info: String::new(),
-                    intro: String::new(),
-                }),
-                Event::Start(Tag::CodeBlock(kind)) => {
-                    let info = match kind {
-                        CodeBlockKind::Fenced(info) => info
-                            .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
-                            .next()
-                            .unwrap_or("")
-                            .to_lowercase(),
-                        CodeBlockKind::Indented => String::new(),
-                    };
-                    block = Some((start, info));
-                }
-                Event::End(TagEnd::CodeBlock) => {
-                    if let Some((from, info)) = block.take() {
-                        out.codes.push(Code {
-                            span: Span::new(from, end.max(from)),
-                            block: true,
-                            intro: intro(text, from),
-                            info,
-                        });
-                    }
-                }
-                Event::Start(Tag::Heading { level, .. }) => {
-                    let level = level as usize;
-                    while stack.last().is_some_and(|(l, _)| *l >= level) {
-                        stack.pop();
-                    }
-                    let title = text
-                        .get(start..end)
-                        .unwrap_or("")
-                        .trim()
-                        .trim_matches(['#', '=', '-'])
-                        .trim()
-                        .to_lowercase();
-                    stack.push((level, title));
-                    let chain: Vec<&str> = stack.iter().map(|(_, t)| t.as_str()).collect();
-                    out.headings.push((start, chain.join(" / ")));
-                }
-                _ => {}
-            }
+            reader.feed(&event, range);
         }
-        out
+        reader.finish()
+    }
+
+    /// A reader of the Markdown of `text` from `body_start`, fed the body's events by the
+    /// caller (who reads them for something else too).
+    pub(super) fn reader(text: &str, body_start: usize) -> Reader<'_> {
+        Reader {
+            text,
+            body_start,
+            out: Layout::default(),
+            stack: Vec::new(),
+            block: None,
+        }
     }
 
     /// The code spans and blocks, in order.

@@ -4,7 +4,7 @@
 //! example ("e.g."), an output template, a file to create.
 
 use crate::source::Span;
-use crate::syntax::markdown::links;
+use crate::syntax::markdown::links_and;
 
 use super::commands::{self, Role};
 use super::layout::{Code, Layout, Lines};
@@ -143,9 +143,12 @@ const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
 /// The links and path-like words of a Markdown file whose body starts at `body_start` (the
 /// front matter is read for words too: `license: see LICENSE.txt`).
 pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
-    let layout = Layout::read(text, body_start);
+    // One parse of the body for its layout and its links.
+    let mut reader = Layout::reader(text, body_start);
+    let links = links_and(text, body_start, |event, range| reader.feed(event, range));
+    let layout = reader.finish();
     let lines = Lines::new(text);
-    let mut out: Vec<Reference> = links(text, body_start)
+    let mut out: Vec<Reference> = links
         .into_iter()
         .map(|l| {
             let line = lines.at(text, l.span.start);
