@@ -132,11 +132,10 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         .collect();
     // One finding for the scripts of a file past its budget, at the first of them.
     for ((s, d), &n) in files.iter().zip(&digests).zip(&over) {
-        let first = s.places().iter().find(|p| {
-            let i = p.text as usize;
+        let left = |i: usize| {
             d.get(i).is_some_and(Option::is_none) && s.texts().get(i).is_some_and(|t| !long(t))
-        });
-        if let Some(text) = first.and_then(|p| s.at(p)) {
+        };
+        if let Some(text) = s.first_of(left) {
             out.push(not_run(&text, Why::OverBudget(n)));
         }
     }
@@ -160,9 +159,8 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
                 .and_then(Option::as_ref)
                 .is_some_and(|x| past_run.contains(x))
         };
-        let n = (0..d.len()).filter(|&i| cut(i)).count();
-        let first = s.places().iter().find(|p| cut(p.text as usize));
-        if let Some(text) = first.and_then(|p| s.at(p)) {
+        if let Some(text) = s.first_of(cut) {
+            let n = (0..d.len()).filter(|&i| cut(i)).count();
             out.push(not_run(&text, Why::PastRun(n)));
         }
     }

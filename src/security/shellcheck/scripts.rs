@@ -103,4 +103,11 @@ impl Scripts {
             span: Span::new(place.start as usize, place.end as usize),
         })
     }
+
+    /// The first place of a script whose index in [`Scripts::texts`] `left` holds, written
+    /// there (where the `SHC004` for scripts left out of a budget goes).
+    pub(super) fn first_of(&self, left: impl Fn(usize) -> bool) -> Option<Text<'_>> {
+        let place = self.places().iter().find(|p| left(p.text as usize))?;
+        self.at(place)
+    }
 }
