@@ -36,13 +36,7 @@ fn a_cycod_tool_of_350_thousand_steps() {
 fn a_cycod_tool_of_200_thousand_parameters() {
     let parameter =
         |i: usize| format!("  p{i}: {{type: string, description: parameter number {i}}}\n");
-    let many: String = (0..200_000).map(parameter).collect();
-    assert_bounded(
-        ".cycod/tools/many.yaml",
-        &cycod(&format!("bash: ls\nparameters:\n{}", parameter(0))),
-        &cycod(&format!("bash: ls\nparameters:\n{many}")),
-        9.5,
-    );
+    assert_mapping_bounded("parameters", parameter, 200_000, 9.5);
 }
 
 /// The settings kept for the lock held the environment as a `serde_json::Value` beside the
@@ -51,12 +45,18 @@ fn a_cycod_tool_of_200_thousand_parameters() {
 #[test]
 fn a_cycod_tool_of_300_thousand_environment_variables() {
     let variable = |i: usize| format!("  K{i}: value number {i}\n");
-    let many: String = (0..300_000).map(variable).collect();
+    assert_mapping_bounded("environment", variable, 300_000, 8.0);
+}
+
+/// A cycod tool (`bash: ls`) whose mapping `key` has `n` members written by `member` stays
+/// within `times` its size, against one with the first member alone.
+fn assert_mapping_bounded(key: &str, member: impl Fn(usize) -> String, n: usize, times: f64) {
+    let many: String = (0..n).map(&member).collect();
     assert_bounded(
         ".cycod/tools/many.yaml",
-        &cycod(&format!("bash: ls\nenvironment:\n{}", variable(0))),
-        &cycod(&format!("bash: ls\nenvironment:\n{many}")),
-        8.0,
+        &cycod(&format!("bash: ls\n{key}:\n{}", member(0))),
+        &cycod(&format!("bash: ls\n{key}:\n{many}")),
+        times,
     );
 }
 
