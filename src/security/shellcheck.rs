@@ -116,8 +116,8 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         return Vec::new();
     }
     // Each file's distinct scripts' digests (none for one not handed over).
-    let (digests, over): (Vec<Vec<Option<Digest>>>, Vec<usize>) =
-        files.iter().map(|s| budget::handed(s.texts())).unzip();
+    let digests: Vec<Vec<Option<Digest>>> =
+        files.iter().map(|s| budget::handed(s.texts())).collect();
     let each = || {
         files.iter().zip(&digests).flat_map(|(s, d)| {
             s.places()
@@ -131,13 +131,8 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
         .map(|(t, _)| not_run(&t, Why::TooLong))
         .collect();
     // One finding for the scripts of a file past its budget, at the first of them.
-    for ((s, d), &n) in files.iter().zip(&digests).zip(&over) {
-        let left = |i: usize| {
-            d.get(i).is_some_and(Option::is_none) && s.texts().get(i).is_some_and(|t| !long(t))
-        };
-        if let Some(text) = s.first_of(left) {
-            out.push(not_run(&text, Why::OverBudget(n)));
-        }
+    for (text, n) in files.iter().filter_map(|s| s.over()) {
+        out.push(not_run(text, Why::OverBudget(n)));
     }
     // In the files' order (by path), each distinct script once.
     let mut missing: Vec<(&Digest, &str)> = {

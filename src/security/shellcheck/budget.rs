@@ -18,27 +18,50 @@ pub(super) const MAX_FILE_SCRIPTS: usize = 500;
 /// Bytes of distinct script of one file handed to ShellCheck at most (two batches).
 pub(super) const MAX_FILE_BYTES: usize = 128 * 1024;
 
-/// The digest of each of a file's distinct scripts that is handed to ShellCheck (none for
-/// one too long, or past the file's budget: [`MAX_FILE_SCRIPTS`], [`MAX_FILE_BYTES`]), and
-/// how many were left past the budget.
-pub(super) fn handed(texts: &[Text<'static>]) -> (Vec<Option<Digest>>, usize) {
-    let (mut scripts, mut bytes, mut over) = (0, 0, 0);
-    let digests = texts
+/// A file's scripts admitted so far, as they are added (in the order they are first
+/// written): a script past the budget is only counted, never kept.
+#[derive(Debug, Default)]
+pub(super) struct FileBudget {
+    scripts: usize,
+    bytes: usize,
+    /// Distinct scripts past the budget.
+    pub(super) over: usize,
+}
+
+/// What becomes of a new distinct script of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Admit {
+    /// Handed to ShellCheck.
+    Handed,
+    /// Kept, but too long to be handed (its every place gets an `SHC004`).
+    TooLong,
+    /// Past the file's budget ([`MAX_FILE_SCRIPTS`], [`MAX_FILE_BYTES`]): counted only.
+    Over,
+}
+
+impl FileBudget {
+    /// Admit a new distinct script of `len` bytes; once one is past the budget, so is
+    /// every later one.
+    pub(super) fn admit(&mut self, len: usize) -> Admit {
+        if len > run::MAX_SCRIPT_BYTES {
+            return Admit::TooLong;
+        }
+        if self.over > 0 || self.scripts == MAX_FILE_SCRIPTS || self.bytes + len > MAX_FILE_BYTES {
+            self.over += 1;
+            return Admit::Over;
+        }
+        (self.scripts, self.bytes) = (self.scripts + 1, self.bytes + len);
+        Admit::Handed
+    }
+}
+
+/// The digest of each of a file's kept scripts that is handed to ShellCheck (none for one
+/// too long).
+pub(super) fn handed(texts: &[Text<'static>]) -> Vec<Option<Digest>> {
+    texts
         .iter()
-        .map(|t| {
-            let len = t.value.len();
-            if len > run::MAX_SCRIPT_BYTES {
-                return None;
-            }
-            if over > 0 || scripts == MAX_FILE_SCRIPTS || bytes + len > MAX_FILE_BYTES {
-                over += 1;
-                return None;
-            }
-            (scripts, bytes) = (scripts + 1, bytes + len);
-            Some(sha256(t.value.as_bytes()))
-        })
-        .collect();
-    (digests, over)
+        .map(|t| (t.value.len() <= run::MAX_SCRIPT_BYTES).then(|| sha256(t.value.as_bytes())))
+        .collect()
 }
 
 /// Distinct scripts handed to ShellCheck in one run at most (ten processes: about 2 s of a

@@ -1,7 +1,9 @@
 //! The POSIX scripts of one file's tools, kept for ShellCheck until the whole repository is
 //! loaded: each distinct script once, and every place it is written. A cycod tool of
 //! millions of steps `bash: a` held a text of its own for each step (about 70 bytes and an
-//! allocation) for the whole run; a place is 12 bytes.
+//! allocation) for the whole run; a place is 12 bytes. A script past the file's budget for
+//! ShellCheck is counted as it is added, never kept: one of a million different steps held
+//! every one of them, 70 bytes and an allocation each, to hand 500 to ShellCheck.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -11,6 +13,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::budget::{Admit, FileBudget};
 use crate::security::texts::Text;
 use crate::source::Span;
 
@@ -26,10 +29,24 @@ struct Held {
     /// Every place a script is written, in the order they were added.
     #[serde(deserialize_with = "crate::memory::exact::deserialize")]
     places: Vec<Place>,
-    /// Distinct scripts by a hash of their file and text, while they are added.
+    /// Distinct scripts past the file's budget (not kept).
+    over: u32,
+    /// Places of scripts past the budget.
+    over_places: u32,
+    /// The first place of a script past the budget, written there.
+    first_over: Option<Text<'static>>,
+    /// Distinct scripts by a hash of their file and text ([`OVER`] for one past the
+    /// budget), while they are added.
     #[serde(skip)]
     index: HashMap<u64, u32>,
+    /// The file's budget, while scripts are added.
+    #[serde(skip)]
+    budget: FileBudget,
 }
+
+/// The index of a script past the budget: a hash names it, no text is kept to compare
+/// (two such scripts of one hash are counted as one).
+const OVER: u32 = u32::MAX;
 
 /// Where one script is written: which of [`Scripts::texts`], and its bytes (files are read
 /// up to 64 MiB).
@@ -50,10 +67,22 @@ impl Scripts {
         let key = h.finish();
         let same = |t: &Text<'_>| Arc::ptr_eq(&t.file, &text.file) && t.value == text.value;
         let index = match held.index.get(&key) {
+            Some(&OVER) => {
+                held.over_places = held.over_places.saturating_add(1);
+                return;
+            }
             Some(&i) if held.texts.get(i as usize).is_some_and(same) => i,
             // A new script (or, rarely, one whose hash another has: kept as a text of its own).
             found => {
-                let i = u32::try_from(held.texts.len()).unwrap_or(u32::MAX);
+                if held.budget.admit(text.value.len()) == Admit::Over {
+                    held.over = held.over.saturating_add(1);
+                    held.over_places = held.over_places.saturating_add(1);
+                    held.first_over
+                        .get_or_insert_with(|| text.clone().into_owned());
+                    held.index.entry(key).or_insert(OVER);
+                    return;
+                }
+                let i = u32::try_from(held.texts.len()).unwrap_or(u32::MAX - 1);
                 held.texts.push(text.clone().into_owned());
                 if found.is_none() {
                     held.index.insert(key, i);
@@ -73,6 +102,7 @@ impl Scripts {
     pub(crate) fn finish(&mut self) {
         if let Some(held) = &mut self.0 {
             held.index = HashMap::new();
+            held.budget = FileBudget::default();
             held.texts.shrink_to_fit();
             held.places.shrink_to_fit();
         }
@@ -88,9 +118,17 @@ impl Scripts {
         self.0.as_ref().map_or(&[], |h| &h.places)
     }
 
-    /// How many places.
+    /// How many places, those past the budget too.
     pub(super) fn len(&self) -> usize {
-        self.places().len()
+        let over = self.0.as_ref().map_or(0, |h| h.over_places as usize);
+        self.places().len() + over
+    }
+
+    /// The first script past the file's budget, written there, and how many distinct
+    /// scripts were.
+    pub(super) fn over(&self) -> Option<(&Text<'static>, usize)> {
+        let held = self.0.as_ref()?;
+        Some((held.first_over.as_ref()?, held.over as usize))
     }
 
     /// The script at `place`, written there.
