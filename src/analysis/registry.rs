@@ -22,9 +22,12 @@ where
     S: Eq + Hash,
     N: Eq + Hash,
 {
-    let mut first: HashMap<(S, N), usize> = HashMap::new();
+    let entries = entries.into_iter();
+    // Room for every entry at once: grown by doubling, the table and the one it was
+    // moving to were both held (1.5 times the room) for a list of many names.
+    let mut first: HashMap<(S, N), usize> = HashMap::with_capacity(entries.size_hint().0);
     let mut out = Vec::new();
-    for (i, entry) in entries.into_iter().enumerate() {
+    for (i, entry) in entries.enumerate() {
         let Some(key) = entry else { continue };
         match first.get(&key) {
             Some(&f) => out.push(Duplicate { first: f, again: i }),

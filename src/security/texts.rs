@@ -360,17 +360,34 @@ pub(crate) fn listed_tool<'a>(
     schema: Option<&'a Node>,
     more: impl FnOnce(&mut Collector<'a>),
 ) -> ToolTexts<'a> {
-    let mut name = Collector::new(file);
-    name.scalar(TextKind::Name, entry.value("name"));
+    let string = |key| entry.value(key).and_then(|n| Some((n.as_str()?, n.span())));
+    listed(file, string("name"), string("description"), schema, more)
+}
+
+/// The texts of a listed tool whose `name` and `description` strings are read already (a
+/// long list's entries are read where they are packed).
+pub(crate) fn listed<'a>(
+    file: &'a Arc<SourceFile>,
+    name: Option<(&'a str, Span)>,
+    description: Option<(&'a str, Span)>,
+    schema: Option<&'a Node>,
+    more: impl FnOnce(&mut Collector<'a>),
+) -> ToolTexts<'a> {
+    let mut names = Collector::new(file);
+    if let Some((s, span)) = name {
+        names.text(TextKind::Name, s, span);
+    }
     let mut c = Collector::new(file);
-    c.scalar(TextKind::Description, entry.value("description"));
+    if let Some((s, span)) = description {
+        c.text(TextKind::Description, s, span);
+    }
     if let Some(schema) = schema {
         c.schema(schema);
     }
     more(&mut c);
     let (texts, values) = c.finish_with_values();
     ToolTexts {
-        name: name.finish().pop(),
+        name: names.finish().pop(),
         callable: true,
         texts,
         credentials: None,

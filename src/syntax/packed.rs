@@ -351,6 +351,11 @@ impl<'a> Reader<'a> {
         Some(Node::new(span, kind))
     }
 
+    /// True when the next node is a mapping.
+    pub(super) fn at_map(&self) -> bool {
+        self.bytes.get(self.at) == Some(&MAP)
+    }
+
     /// True when the next node is a string.
     pub(super) fn at_string(&self) -> bool {
         self.bytes.get(self.at) == Some(&STRING)

@@ -180,6 +180,33 @@ impl<'a> MapItem<'a> {
         }
     }
 
+    /// True when the item is a mapping.
+    pub(crate) fn is_map(&self) -> bool {
+        match &self.0 {
+            Held::Node(node) => node.as_map().is_some(),
+            Held::Packed(reader) => reader.at_map(),
+        }
+    }
+
+    /// The item as a node: borrowed where it is one, built from a packed list's bytes
+    /// (none when they are not a node).
+    pub(crate) fn node(&self) -> Option<Cow<'a, Node>> {
+        match &self.0 {
+            Held::Node(node) => Some(Cow::Borrowed(node)),
+            Held::Packed(reader) => reader.clone().node(0).map(Cow::Owned),
+        }
+    }
+
+    /// The item when it is held as a node. A packed item holds no text below its values
+    /// (no mapping there has a key, no list a string): a reader of text that finds none
+    /// here has only [`MapItem::str`]'s strings to read.
+    pub(crate) fn held(&self) -> Option<&'a Node> {
+        match &self.0 {
+            Held::Node(node) => Some(node),
+            Held::Packed(_) => None,
+        }
+    }
+
     /// The value `key` maps to, when the item is a mapping that has it.
     pub(crate) fn value(&self, key: &str) -> Option<Cow<'a, Node>> {
         match &self.0 {

@@ -9,7 +9,6 @@ use crate::diagnostics::DidYouMean;
 use crate::formats::fields::rename_key;
 use crate::rules::agentcli as rules;
 use crate::schema::{SchemaOptions, check_schema};
-use crate::source::Span;
 use crate::syntax::{Entry, Node, NodeKind};
 
 /// Keywords OpenAI and Anthropic refuse at the root of a tool's input schema.
@@ -68,20 +67,20 @@ impl Cx<'_> {
             );
             return;
         };
-        let mut names: Vec<(usize, &str, Span)> = Vec::new();
+        // Only the programs that pass agentcli's checks, grown as they come: room for one
+        // a tool (72 bytes) was most of what a manifest of a million tools `{"name":"tN",
+        // "command":["x"]}` took beside its tree.
         let mut programs = Vec::new();
         // Exact room: grown by doubling, a manifest of many small tools held up to twice
         // their room.
         manifest.tools.reserve_exact(items.len());
-        names.reserve_exact(items.len());
-        programs.reserve_exact(items.len());
         for (index, node) in items.iter().enumerate() {
             let who = Who { index, name: None };
             if node.as_map().is_none() {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
-            let mut tool = self.tool(node, index, &mut names, &mut programs);
+            let mut tool = self.tool(node, index, &mut programs);
             tool.span = node.span();
             tool.name_span = node.value("name").map(|n| n.span());
             tool.description_span = node.value("description").map(|n| n.span());
@@ -89,15 +88,24 @@ impl Cx<'_> {
             tool.schema = node.value("schema").map(crate::syntax::Packed::pack);
             manifest.tools.push(tool);
         }
-        self.duplicate_names(&names);
+        self.duplicate_names(&manifest.tools);
         self.programs(&programs, tools.key_span());
     }
 
-    /// ACL003: the scope of a tool name is its manifest.
-    fn duplicate_names(&mut self, names: &[(usize, &str, Span)]) {
-        for dup in registry::duplicates(names.iter().map(|(_, n, _)| Some(((), *n)))) {
-            let (first, _, first_span) = names[dup.first];
-            let (index, name, span) = names[dup.again];
+    /// ACL003: the scope of a tool name is its manifest (a tool keeps its name only when it
+    /// is a non-empty string).
+    fn duplicate_names(&mut self, tools: &[Tool]) {
+        let names = tools.iter().map(|t| Some(((), t.name.as_deref()?)));
+        for dup in registry::duplicates(names) {
+            let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
+                continue;
+            };
+            let (first, first_span) = (first.index, first.name_span.unwrap_or(first.span));
+            let (index, name, span) = (
+                again.index,
+                again.name.as_deref().unwrap_or_default(),
+                again.name_span.unwrap_or(again.span),
+            );
             let who = Who {
                 index,
                 name: Some(name.to_string()),
@@ -120,13 +128,7 @@ impl Cx<'_> {
         }
     }
 
-    fn tool<'n>(
-        &mut self,
-        node: &'n Node,
-        index: usize,
-        names: &mut Vec<(usize, &'n str, Span)>,
-        programs: &mut Vec<Program>,
-    ) -> Tool {
+    fn tool(&mut self, node: &Node, index: usize, programs: &mut Vec<Program>) -> Tool {
         let mut who = Who { index, name: None };
         let mut tool = Tool {
             index,
@@ -145,15 +147,12 @@ impl Cx<'_> {
             .find_map(|k| field(node, k).map(|e| e.key_span()));
         let name = field(node, "name");
         match name.map(|e| &e.value) {
-            Some(
-                v @ Node {
-                    kind: NodeKind::String(s),
-                    ..
-                },
-            ) if !s.is_empty() => {
+            Some(Node {
+                kind: NodeKind::String(s),
+                ..
+            }) if !s.is_empty() => {
                 who.name = Some(s.to_string());
                 tool.name = Some(s.to_string());
-                names.push((index, &**s, v.span()));
             }
             Some(
                 v @ Node {

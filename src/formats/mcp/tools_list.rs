@@ -17,9 +17,9 @@ use crate::ir::{
     Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
 };
 use crate::schema::{SchemaOptions, check_schema};
-use crate::security::texts::{FileTexts, ToolTexts, listed_tool};
+use crate::security::texts::{FileTexts, ToolTexts, listed};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind, Packed, TreeRef, json};
+use crate::syntax::{MapItem, Node, NodeKind, Packed, Seq, TreeRef, json};
 
 /// The keys a tool's input schema is written under: the protocol's, and the snake case some
 /// SDKs print.
@@ -93,15 +93,21 @@ impl Default for Hints {
 }
 
 /// The entries of the list: `tools` of an object (or of the `result` of the JSON-RPC
-/// response that carried it), the root list, or the root when it is one tool.
-fn entries(root: &Node) -> &[Node] {
+/// response that carried it), the root list, or the root when it is one tool; how many, and
+/// each read where it is (a long list of small entries is packed: built into nodes, a
+/// million tools `{"name":"tN","inputSchema":{}}` took twice their room again).
+fn entries(root: &Node) -> (usize, impl Iterator<Item = MapItem<'_>>) {
     let object = root.value("result").unwrap_or(root);
-    object
+    let list = object
         .value("tools")
-        .and_then(Node::as_seq)
-        .or_else(|| root.as_seq())
-        .or_else(|| root.value("name").map(|_| std::slice::from_ref(root)))
-        .unwrap_or_default()
+        .and_then(Node::as_list)
+        .or_else(|| root.as_list());
+    let single = list
+        .is_none()
+        .then(|| root.value("name").map(|_| MapItem::of(root)))
+        .flatten();
+    let len = list.map_or(usize::from(single.is_some()), Seq::len);
+    (len, list.into_iter().flat_map(Seq::maps).chain(single))
 }
 
 fn schema_of(entry: &Node) -> Option<&Node> {
@@ -136,19 +142,22 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let mut list = ToolList::default();
     if let Some(root) = &parsed.root {
-        list.tools.reserve_exact(entries(root).len());
-        for (index, entry) in entries(root).iter().enumerate() {
-            let Some((name, text)) = entry
-                .value("name")
-                .and_then(|n| n.as_str().map(|t| (n, t)))
-                .filter(|(_, t)| !t.trim().is_empty())
+        let (len, items) = entries(root);
+        list.tools.reserve_exact(len);
+        for (index, entry) in items.enumerate() {
+            let Some((text, name_span)) = entry.str("name").filter(|(t, _)| !t.trim().is_empty())
             else {
-                diagnostics.extend(unnamed(&file, entry, index));
+                if let Some(node) = entry.node() {
+                    diagnostics.extend(unnamed(&file, &node, index));
+                }
                 continue;
             };
             let description = entry.value("description");
-            let input = schema_of(entry).filter(|s| s.as_map().is_some());
-            if let (true, Some(s)) = (schema, input) {
+            let input = SCHEMA_KEYS
+                .iter()
+                .find_map(|k| entry.value(k))
+                .filter(|s| s.as_map().is_some());
+            if let (true, Some(s)) = (schema, &input) {
                 let who = format!("tool[{index}] {text:?}: ");
                 diagnostics.extend(
                     check_schema(&file, s, SchemaOptions::default())
@@ -162,11 +171,14 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
             list.tools.push(ListedTool {
                 index,
                 name: text.to_string(),
-                description: description.and_then(Node::as_str).map(str::to_string),
-                name_span: name.span(),
+                description: description
+                    .as_deref()
+                    .and_then(Node::as_str)
+                    .map(str::to_string),
+                name_span,
                 description_span: description.map(|d| d.span()),
-                schema: input.map(Packed::pack),
-                hints: hints(entry.value("annotations")),
+                schema: input.map(|s| Packed::pack(&s)),
+                hints: hints(entry.value("annotations").as_deref()),
             });
         }
         list.texts = FileTexts::check(texts(&file, root));
@@ -207,10 +219,16 @@ fn hints(annotations: Option<&Node>) -> Hints {
 /// One [`ToolTexts`] per object of the list: its name, description and schema strings,
 /// made as the security pass reads them (never all held at once).
 fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> impl Iterator<Item = ToolTexts<'a>> {
-    entries(root)
-        .iter()
-        .filter(|e| e.as_map().is_some())
-        .map(|entry| listed_tool(file, entry, schema_of(entry), |_| {}))
+    entries(root).1.filter(MapItem::is_map).map(|entry| {
+        let schema = entry.held().and_then(schema_of);
+        listed(
+            file,
+            entry.str("name"),
+            entry.str("description"),
+            schema,
+            |_| {},
+        )
+    })
 }
 
 /// Every tool of the lists `takes` accepts, as the format-neutral tool: run by the server
