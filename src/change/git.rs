@@ -118,7 +118,17 @@ pub(crate) fn resolve(cwd: &Path, rev: &str) -> Result<String, GitError> {
         ],
     )
     .map(text)
-    .map_err(|_| GitError(format!("`{rev}` is not a commit of this repository")))
+    .map_err(|_| {
+        // A CI checkout is shallow by default and holds no other branch: say how to get it.
+        let shallow = run(cwd, &["rev-parse", "--is-shallow-repository"])
+            .is_ok_and(|out| text(out) == "true");
+        let hint = if shallow {
+            " (this clone is shallow: fetch the revision, or check out with `fetch-depth: 0`)"
+        } else {
+            ""
+        };
+        GitError(format!("`{rev}` is not a commit of this repository{hint}"))
+    })
 }
 
 /// True when git names a commit `rev` in the repository `cwd` is in (false outside one, or

@@ -25,20 +25,18 @@ pub(crate) enum Against {
 }
 
 impl Against {
-    /// `--against VALUE`: a git revision when git knows one by that name (`REF...` when it
-    /// knows `REF`), else a folder when one is at that path, else a revision (whose error
-    /// says it is none). Revisions come first: a committed folder named `origin/main...`
-    /// must not stand in for the merge base it spells. A folder is named on the command
-    /// line, so a link out of the repository is not followed to it.
+    /// `--against VALUE`: a git revision when git knows one by that name, else a folder
+    /// when one is at that path, else a revision (whose error says it is none). `REF...` is
+    /// always a revision, the merge base it spells: a committed folder of that name must not
+    /// stand in for it, even where git does not know `REF` (a shallow clone without the
+    /// base branch). A folder is named on the command line, so a link out of the repository
+    /// is not followed to it.
     pub(crate) fn parse(value: Option<&str>, cwd: &Path) -> Result<Against, DiffError> {
         let Some(v) = value else {
             return Ok(Against::Git(None));
         };
-        let branch = match v.strip_suffix("...") {
-            Some(branch) if !branch.is_empty() => branch,
-            _ => v,
-        };
-        if git::is_commit(cwd, branch) || !cwd.join(v).is_dir() {
+        let merge_base = v.strip_suffix("...").is_some_and(|b| !b.is_empty());
+        if merge_base || git::is_commit(cwd, v) || !cwd.join(v).is_dir() {
             return Ok(Against::Git(Some(v.to_string())));
         }
         match crate::fs::boundary::named(Path::new(v), cwd) {

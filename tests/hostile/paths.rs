@@ -336,6 +336,53 @@ fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
     );
 }
 
+/// Row 7 where git does not know the base branch: the pull request's shallow clone (the
+/// checkout's default) holds no `origin/main`, and a folder committed as `origin/main...`
+/// was compared with instead, so the removal of a tool passed. `REF...` is always a
+/// revision now: the run fails, and says how to fetch the base.
+#[test]
+fn a_committed_folder_never_stands_in_for_a_base_the_clone_lacks() {
+    use common::change::{git, toolc};
+    let tool_md = |id: &str| {
+        common::BASE_TOOL.replacen("tool_id: \"search-docs\"", &format!("tool_id: {id}"), 1)
+    };
+    let origin = Repo::with(&[
+        ("tools/kb-search.tool.md", &tool_md("kb-search")),
+        ("tools/kb-other.tool.md", &tool_md("kb-other")),
+    ]);
+    git(&origin.root, &["init", "-q", "-b", "main"]);
+    git(&origin.root, &["add", "-A"]);
+    git(&origin.root, &["commit", "-q", "-m", "v1"]);
+    git(&origin.root, &["checkout", "-q", "-b", "feature"]);
+    std::fs::remove_file(origin.root.join("tools/kb-other.tool.md")).expect("rm");
+    origin.write(
+        "origin/main.../tools/kb-search.tool.md",
+        tool_md("kb-search").as_bytes(),
+    );
+    git(&origin.root, &["add", "-A"]);
+    git(&origin.root, &["commit", "-q", "-m", "v2"]);
+    let clone = Repo::new();
+    let url = format!("file://{}", origin.root.display());
+    let into = clone.root.join("pr");
+    let into = into.to_str().expect("a UTF-8 path");
+    git(
+        &clone.root,
+        &[
+            "clone", "-q", "--depth", "1", "--branch", "feature", &url, into,
+        ],
+    );
+    let pr = clone.root.join("pr");
+    let (code, stdout, stderr) = toolc(&pr, &["diff", "--against", "origin/main...", "--stat"]);
+    assert_eq!(
+        code, 2,
+        "the decoy folder was compared with: {stdout}{stderr}"
+    );
+    assert!(
+        stderr.contains("`origin/main` is not a commit") && stderr.contains("fetch-depth: 0"),
+        "{stderr}"
+    );
+}
+
 /// git runs within limits in `toolc diff`: a git that never answers (a repository's history
 /// can make one take that long) is stopped after its time limit with everything it started,
 /// and the error says so.
