@@ -88,6 +88,12 @@ if [[ -n "${INPUT_DIFF:-}" && "${INPUT_DIFF}" != "false" ]]; then
         diff_args+=(--config "$INPUT_CONFIG")
     fi
     if [[ -n "$against" ]]; then
+        # The input names a revision, never a folder: where git does not know it (a shallow
+        # checkout), `toolc diff` would read a folder the pull request committed under its name.
+        if ! git rev-parse --verify --quiet --end-of-options "${against%...}^{commit}" >/dev/null; then
+            echo "::error title=toolc action::the diff input names a revision git does not know here; fetch it (actions/checkout with fetch-depth: 0)"
+            exit 2
+        fi
         diff_args+=(--against "$against")
     fi
     diff_args+=("${paths[@]}")

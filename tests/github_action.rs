@@ -394,6 +394,11 @@ fn diff_annotates_breaking_changes_and_adds_the_stat_table_to_the_summary() {
     assert!(!run.summary.contains("toolc diff"));
     let run = action(&repo.root, &[("DIFF", "no-such-branch")]);
     assert_eq!(run.code, 2);
+    // The input is a revision, never a folder the pull request committed under its name.
+    repo.write("release/.dojops/tools/my-tool/input.schema.json", b"{}");
+    let run = action(&repo.root, &[("DIFF", "release")]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.contains("fetch-depth: 0"), "{}", run.stdout);
 }
 
 #[test]
