@@ -310,7 +310,7 @@ fn a_folder_comparison_reads_the_old_version_from_the_folder() {
     assert!(report.base.contains(".."), "{}", report.base);
     // A folder inside the working tree is the old version only.
     let inside = Repo::with(&[("tools.json", &v2), ("v1/tools.json", TOOLS_V1)]);
-    let report = diff(&inside.root, "v1");
+    let report = diff(&inside.root, "./v1");
     assert_eq!(codes(&report), ["BRK015"], "{:#?}", hits(&report));
     assert_eq!(hits(&report)[0].related[0].0, "v1/tools.json");
 }

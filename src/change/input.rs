@@ -25,18 +25,23 @@ pub(crate) enum Against {
 }
 
 impl Against {
-    /// `--against VALUE`: a git revision when git knows one by that name, else a folder
-    /// when one is at that path, else a revision (whose error says it is none). `REF...` is
-    /// always a revision, the merge base it spells: a committed folder of that name must not
-    /// stand in for it, even where git does not know `REF` (a shallow clone without the
-    /// base branch). A folder is named on the command line, so a link out of the repository
-    /// is not followed to it.
+    /// `--against VALUE`: a folder when `VALUE` is written as a path (absolute, or starting
+    /// with `./` or `../`, or ending with `/`), else a git revision (`REF...`: the merge base
+    /// with `REF`). A bare name is never a folder: a folder the repository commits under the
+    /// name of the revision a workflow compares with (`v1.4.0`, `origin/main...`) must not
+    /// stand in for it where git does not know that revision (a shallow clone). A folder is
+    /// named on the command line, so a link out of the repository is not followed to it.
     pub(crate) fn parse(value: Option<&str>, cwd: &Path) -> Result<Against, DiffError> {
         let Some(v) = value else {
             return Ok(Against::Git(None));
         };
-        let merge_base = v.strip_suffix("...").is_some_and(|b| !b.is_empty());
-        if merge_base || git::is_commit(cwd, v) || !cwd.join(v).is_dir() {
+        if !written_as_path(v) {
+            let merge_base = v.strip_suffix("...").is_some_and(|b| !b.is_empty());
+            if !merge_base && cwd.join(v).is_dir() && !git::is_commit(cwd, v) {
+                return Err(DiffError(format!(
+                    "`{v}` is not a commit of this repository; to compare with the folder of that name, write it as a path: `--against ./{v}`"
+                )));
+            }
             return Ok(Against::Git(Some(v.to_string())));
         }
         match crate::fs::boundary::named(Path::new(v), cwd) {
@@ -44,6 +49,18 @@ impl Against {
             Err(refused) => Err(DiffError(format!("--against {v} is {refused}"))),
         }
     }
+}
+
+/// True when `value` is written as a path, not a name: absolute, `.` or `..`, starting with
+/// `./` or `../`, or ending with a separator (no git revision is written so).
+fn written_as_path(value: &str) -> bool {
+    let separators: &[char] = if cfg!(windows) { &['/', '\\'] } else { &['/'] };
+    let relative = [".", ".."].iter().any(|dots| {
+        value
+            .strip_prefix(dots)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(separators))
+    });
+    Path::new(value).is_absolute() || relative || value.ends_with(separators)
 }
 
 /// The old version, loaded.
@@ -184,4 +201,27 @@ fn load_git(
         moved: None,
         fs: Box::new(tree),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_as_path;
+
+    #[test]
+    fn only_a_value_written_as_a_path_is_a_folder() {
+        for path in [".", "..", "./old", "../v1", "old/", "/tmp/v1", "./"] {
+            assert!(written_as_path(path), "{path}");
+        }
+        for name in [
+            "old",
+            "main",
+            "v1.4.0",
+            "origin/main",
+            "origin/main...",
+            "HEAD~1",
+            "...",
+        ] {
+            assert!(!written_as_path(name), "{name}");
+        }
+    }
 }

@@ -47,8 +47,9 @@ impl DiffFormat {
 pub(super) struct DiffArgs {
     /// Files or directories to report on (default: `.`)
     paths: Vec<PathBuf>,
-    /// What to compare with: a git revision (branch, tag, commit, `HEAD~1`) or a folder;
-    /// default: the merge base with the default branch, else `HEAD`
+    /// What to compare with: a git revision (branch, tag, commit, `HEAD~1`, `REF...`) or a
+    /// folder written as a path (`./old`, `../v1`); default: the merge base with the default
+    /// branch, else `HEAD`
     #[arg(long, value_name = "REF|DIR")]
     against: Option<String>,
     /// Print one line per changed tool (added, removed, changed; breaking or not) instead of

@@ -276,16 +276,18 @@ fn cycod_tags_of_four_hundred_thousand_short_strings() {
     );
 }
 
-/// The same list as one flow sequence (`tags: [a, a, …]`): 52x, now 4.2x here.
+/// The same list as one flow sequence (`tags: [a, a, …]`): 52x, now 4.6x here. Measured on
+/// 4.5 MB: at 0.9 MB, a peak a few MiB above the small file's moved with the machine's load
+/// (7.1x once in a clean CI run).
 #[test]
-fn cycod_tags_of_three_hundred_thousand_in_a_flow_sequence() {
+fn cycod_tags_of_one_and_a_half_million_in_a_flow_sequence() {
     let flow = |n| {
         format!(
             "name: many\ndescription: d\nbash: echo hi\ntags: [{}]\n",
             vec!["a"; n].join(", ")
         )
     };
-    assert_bounded(".cycod/tools/many.yaml", &flow(1), &flow(300_000), 6.0);
+    assert_bounded(".cycod/tools/many.yaml", &flow(1), &flow(1_500_000), 6.0);
 }
 
 /// Tags that each tell the agent to run a download (SEC040): the security pass kept a

@@ -100,7 +100,14 @@ fn markdown_summaries_render_nothing_a_file_wrote() {
     std::fs::remove_file(repo.root.join(".cycod/tools/t.yaml")).expect("rm");
     let output = run(
         &repo,
-        &["diff", "--against", "old", "--stat", "--format", "markdown"],
+        &[
+            "diff",
+            "--against",
+            "./old",
+            "--stat",
+            "--format",
+            "markdown",
+        ],
     );
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("evil.example"), "the name is shown: {text}");

@@ -383,6 +383,24 @@ fn a_committed_folder_never_stands_in_for_a_base_the_clone_lacks() {
     );
 }
 
+/// Row 7 for any name: a workflow comparing with a tag (`--against v1`) in a clone that does
+/// not hold it compared with a folder the repository committed as `v1/`. A bare name is
+/// always a revision; a folder is written as a path (`./v1`).
+#[test]
+fn a_bare_name_is_never_a_committed_folder() {
+    use common::change::toolc;
+    let repo = Repo::with(&[
+        ("tools/kb.tool.md", common::BASE_TOOL),
+        ("v1/tools/kb.tool.md", common::BASE_TOOL),
+    ]);
+    common::change::git(&repo.root, &["init", "-q", "-b", "main"]);
+    let (code, stdout, stderr) = toolc(&repo.root, &["diff", "--against", "v1"]);
+    assert_eq!(code, 2, "the folder was compared with: {stdout}{stderr}");
+    assert!(stderr.contains("`--against ./v1`"), "{stderr}");
+    let (code, stdout, stderr) = toolc(&repo.root, &["diff", "--against", "./v1"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
 /// git runs within limits in `toolc diff`: a git that never answers (a repository's history
 /// can make one take that long) is stopped after its time limit with everything it started,
 /// and the error says so.
