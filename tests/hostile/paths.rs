@@ -300,11 +300,11 @@ fn a_config_named_on_the_command_line_is_not_followed_out() {
     assert_eq!(code, Some(0), "{all}");
 }
 
-/// Row 7: `--against 'main...'` is the merge base even when the repository commits a folder
-/// of that very name holding a copy of the new version (which would hide the removal).
-#[test]
-fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
-    use common::change::{git, toolc};
+/// A repository whose `main` has two tools and whose `feature` branch removes one and
+/// commits, as the folder `decoy`, a copy of today's tools under the name of the revision a
+/// workflow compares with (so that the removal would be hidden).
+fn history_with_decoy(decoy: &str) -> Repo {
+    use common::change::git;
     let tool_md = |id: &str| {
         common::BASE_TOOL.replacen("tool_id: \"search-docs\"", &format!("tool_id: {id}"), 1)
     };
@@ -317,14 +317,22 @@ fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
     git(&repo.root, &["commit", "-q", "-m", "v1"]);
     git(&repo.root, &["checkout", "-q", "-b", "feature"]);
     std::fs::remove_file(repo.root.join("tools/kb-other.tool.md")).expect("rm");
-    // The decoy: today's tools, under the name of the revision the workflow compares with.
     repo.write(
-        "main.../tools/kb-search.tool.md",
+        &format!("{decoy}/tools/kb-search.tool.md"),
         tool_md("kb-search").as_bytes(),
     );
     git(&repo.root, &["add", "-A"]);
     git(&repo.root, &["commit", "-q", "-m", "v2"]);
-    let (code, stdout, stderr) = toolc(&repo.root, &["diff", "--against", "main...", "--stat"]);
+    repo
+}
+
+/// Row 7: `--against 'main...'` is the merge base even when the repository commits a folder
+/// of that very name holding a copy of the new version (which would hide the removal).
+#[test]
+fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
+    let repo = history_with_decoy("main...");
+    let (code, stdout, stderr) =
+        common::change::toolc(&repo.root, &["diff", "--against", "main...", "--stat"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
         stdout.contains("kb-other"),
@@ -343,24 +351,7 @@ fn a_committed_folder_never_shadows_the_revision_it_is_named_after() {
 #[test]
 fn a_committed_folder_never_stands_in_for_a_base_the_clone_lacks() {
     use common::change::{git, toolc};
-    let tool_md = |id: &str| {
-        common::BASE_TOOL.replacen("tool_id: \"search-docs\"", &format!("tool_id: {id}"), 1)
-    };
-    let origin = Repo::with(&[
-        ("tools/kb-search.tool.md", &tool_md("kb-search")),
-        ("tools/kb-other.tool.md", &tool_md("kb-other")),
-    ]);
-    git(&origin.root, &["init", "-q", "-b", "main"]);
-    git(&origin.root, &["add", "-A"]);
-    git(&origin.root, &["commit", "-q", "-m", "v1"]);
-    git(&origin.root, &["checkout", "-q", "-b", "feature"]);
-    std::fs::remove_file(origin.root.join("tools/kb-other.tool.md")).expect("rm");
-    origin.write(
-        "origin/main.../tools/kb-search.tool.md",
-        tool_md("kb-search").as_bytes(),
-    );
-    git(&origin.root, &["add", "-A"]);
-    git(&origin.root, &["commit", "-q", "-m", "v2"]);
+    let origin = history_with_decoy("origin/main...");
     let clone = Repo::new();
     let url = format!("file://{}", origin.root.display());
     let into = clone.root.join("pr");
