@@ -7,16 +7,39 @@
 /// How many bytes a piece holds before it may end.
 pub(crate) const PIECE: usize = 256 * 1024;
 
+/// How many node-making characters ([`is_mark`]) a piece may hold, at least: pulldown-cmark
+/// takes up to 430 bytes for each in its tree (a line of `[`), about 3.5 MiB for these.
+const MARKS: usize = 8 * 1024;
+
+/// A piece may hold a mark for every this many bytes of the body, if that is more than
+/// [`MARKS`]: its tree is then under seven times the body's size (a real paragraph of links
+/// holds a mark every 13 bytes, prose one every 50 or more, and only a body over [`PIECE`]
+/// is cut for any other reason).
+const BYTES_PER_MARK: usize = 128;
+
+/// True for a character pulldown-cmark may make a node of, or open a container with.
+fn is_mark(b: u8) -> bool {
+    matches!(
+        b,
+        b'[' | b']' | b'*' | b'_' | b'`' | b'<' | b'>' | b'!' | b'&' | b'\\' | b'-' | b'+'
+    )
+}
+
 /// The pieces of `body`, each with its offset in `body`. A piece ends after a blank line
 /// once it holds [`PIECE`] bytes, where the next line starts a block of its own: not inside
 /// a fenced code block, and not indented (a list item's or an indented code block's next
-/// paragraph); failing that, at any such line once it holds twice as much. A body with no
-/// such line is one piece. What a cut can change is only what spans it: a reference link
-/// whose definition is in another piece, an emphasis or code span across the line break.
+/// paragraph); failing that, at any such line once it holds twice as much. What a cut can
+/// change is only what spans it: a reference link whose definition is in another piece, an
+/// emphasis or code span across the line break. A piece also ends once it holds as many
+/// characters that pulldown-cmark makes a node of (brackets, emphasis, code and quote marks)
+/// as the body may ([`MARKS`], [`BYTES_PER_MARK`]): at a line that starts a block, else at
+/// any line start outside a fence once it holds twice that, else inside the line. A single
+/// line of two million `[` took 130 times its size.
 pub(crate) fn pieces(body: &str) -> Pieces<'_> {
     Pieces {
         body,
         at: 0,
+        marks: MARKS.max(body.len() / BYTES_PER_MARK),
         _keep: (body.len() > PIECE).then(crate::memory::KeepFreed::new),
     }
 }
@@ -25,6 +48,8 @@ pub(crate) fn pieces(body: &str) -> Pieces<'_> {
 pub(crate) struct Pieces<'a> {
     body: &'a str,
     at: usize,
+    /// How many marks a piece may hold.
+    marks: usize,
     /// A body of more than one piece keeps freed memory for the next piece's tree.
     _keep: Option<crate::memory::KeepFreed>,
 }
@@ -35,28 +60,46 @@ impl<'a> Iterator for Pieces<'a> {
     fn next(&mut self) -> Option<(usize, &'a str)> {
         let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
         let start = self.at;
-        let len = cut(rest).unwrap_or(rest.len());
+        let len = cut(rest, self.marks).unwrap_or(rest.len());
         self.at += len;
         Some((start, &rest[..len]))
     }
 }
 
-/// Where the first piece of `text` ends, if before its end.
-fn cut(text: &str) -> Option<usize> {
-    if text.len() <= PIECE {
+/// Where the first piece of `text` ends, if before its end: a piece holds at most `budget`
+/// marks.
+fn cut(text: &str, budget: usize) -> Option<usize> {
+    if text.len() <= PIECE && marks(text) <= budget {
         return None;
     }
     let mut fence: Option<Fence> = None;
     let mut at = 0;
     let mut blank_before = false;
+    let mut held = 0;
     for line in text.split_inclusive('\n') {
         let starts_block = !line.starts_with([' ', '\t']) && !is_blank(line);
         // After a blank line; in a paragraph that never ends, at a line's start after twice
         // as much (what changes is only an emphasis or span across that line break).
         let enough = if blank_before { PIECE } else { 2 * PIECE };
-        if at >= enough && fence.is_none() && starts_block {
+        // A fence's code and its opening line's info string make no inline node.
+        let counted = fence.is_none() && Fence::opened_by(line).is_none();
+        let line_marks = if counted { marks(line) } else { 0 };
+        let over = held + line_marks > budget;
+        let far_over = held > 0 && held + line_marks > 2 * budget;
+        if fence.is_none() && at > 0 && (((at >= enough || over) && starts_block) || far_over) {
             return Some(at);
         }
+        if line_marks > budget {
+            // One line denser than a piece may be: cut after its last mark that fits.
+            let inside = line
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| is_mark(*b))
+                .nth(budget.saturating_sub(held).max(1) - 1)
+                .map_or(line.len(), |(i, _)| i + 1);
+            return Some(at + inside);
+        }
+        held += line_marks;
         fence = match fence {
             Some(open) if open.closed_by(line) => None,
             Some(open) => Some(open),
@@ -66,6 +109,11 @@ fn cut(text: &str) -> Option<usize> {
         at += line.len();
     }
     None
+}
+
+/// How many marks `text` holds.
+fn marks(text: &str) -> usize {
+    text.bytes().filter(|b| is_mark(*b)).count()
 }
 
 fn is_blank(line: &str) -> bool {
@@ -158,7 +206,39 @@ mod tests {
         let parts = cuts(&body);
         assert!(parts.len() >= 4, "{parts:?}");
         assert!(parts.iter().all(|at| body[*at..].starts_with("See ")));
-        assert!(parts.windows(2).all(|w| w[1] - w[0] >= 2 * PIECE));
+        // Two marks a line: each piece ends at the line where its marks would run over.
+        let budget = body.len() / BYTES_PER_MARK;
+        let held: Vec<usize> = pieces(&body).map(|(_, p)| marks(p)).collect();
+        let full = &held[..held.len() - 1];
+        assert!(
+            full.iter().all(|m| *m <= budget && m + 2 > budget),
+            "{held:?}"
+        );
+    }
+
+    #[test]
+    fn a_line_denser_than_a_piece_is_cut_inside_and_a_fence_is_not() {
+        let line = "[".repeat(3 * MARKS);
+        let parts: Vec<(usize, &str)> = pieces(&line).collect();
+        assert_eq!(
+            parts.len(),
+            3,
+            "{:?}",
+            parts.iter().map(|p| p.0).collect::<Vec<_>>()
+        );
+        assert!(parts.iter().all(|(_, p)| marks(p) == MARKS));
+        // A fence's opening line and code make no node: nothing to cut for them.
+        let fence = format!(
+            "```{}\n{}\n```\n",
+            "[".repeat(3 * MARKS),
+            "*".repeat(3 * MARKS)
+        );
+        assert_eq!(cuts(&fence), [0]);
+        // Dense lines are cut at a line start, before the line that would run over.
+        let lines = format!("{}\n", "[".repeat(MARKS / 2 + 1)).repeat(4);
+        let parts: Vec<&str> = pieces(&lines).map(|(_, p)| p).collect();
+        assert_eq!(parts.len(), 4);
+        assert!(parts.iter().all(|p| p.ends_with('\n')));
     }
 
     #[test]

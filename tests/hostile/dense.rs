@@ -389,6 +389,27 @@ fn a_skill_of_two_hundred_thousand_broken_links() {
     );
 }
 
+/// A skill whose instructions are one line of two million `[` (or of `_a* `): pieces were
+/// cut only between lines, so pulldown-cmark built the tree of the whole line, a node or
+/// more for every mark (130x its size at full size, release). A piece now holds a bounded
+/// number of such marks, and a line denser than that is cut inside (113x here before; 3.6x
+/// and 4.3x now).
+#[test]
+fn a_skill_of_one_line_of_two_million_marks() {
+    let skill = |body: &str| {
+        format!("---\nname: big\ndescription: Summarise reports for the user.\n---\n\n{body}\n")
+    };
+    for mark in ["[", "_a* "] {
+        let n = 2_000_000 / mark.len();
+        assert_bounded(
+            "skills/big/SKILL.md",
+            &skill(mark),
+            &skill(&mark.repeat(n)),
+            10.0,
+        );
+    }
+}
+
 /// A tool request whose body holds `n` `### Note` headings.
 fn request_of_headings(n: usize) -> String {
     let era = include_str!(
