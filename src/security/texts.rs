@@ -353,19 +353,8 @@ impl FileTexts {
 }
 
 /// The texts of one entry of a JSON tool list (an agentcli manifest, an MCP tool list): its
-/// name, its description, the strings of `schema`, then what `more` collects.
-pub(crate) fn listed_tool<'a>(
-    file: &'a Arc<SourceFile>,
-    entry: &'a Node,
-    schema: Option<&'a Node>,
-    more: impl FnOnce(&mut Collector<'a>),
-) -> ToolTexts<'a> {
-    let string = |key| entry.value(key).and_then(|n| Some((n.as_str()?, n.span())));
-    listed(file, string("name"), string("description"), schema, more)
-}
-
-/// The texts of a listed tool whose `name` and `description` strings are read already (a
-/// long list's entries are read where they are packed).
+/// `name` and `description` strings (read where a long list packed them), the strings of
+/// `schema`, then what `more` collects.
 pub(crate) fn listed<'a>(
     file: &'a Arc<SourceFile>,
     name: Option<(&'a str, Span)>,

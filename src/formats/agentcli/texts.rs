@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use crate::analysis::shell::{program_name, shell_name};
-use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed_tool};
+use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed};
 use crate::source::SourceFile;
-use crate::syntax::Node;
+use crate::syntax::{MapItem, Node};
 
 /// One [`ToolTexts`] per object entry of `tools`, made as the security pass reads them: a
 /// manifest of many tools never holds every tool's texts at once.
@@ -30,7 +30,11 @@ pub(super) fn manifest<'a>(
             let schema = ["schema", "inputSchema", "input_schema", "parameters"]
                 .iter()
                 .find_map(|k| entry.value(k));
-            listed_tool(file, entry, schema, |c| command(c, entry.value("command")))
+            let item = MapItem::of(entry);
+            let (name, description) = (item.str("name"), item.str("description"));
+            listed(file, name, description, schema, |c| {
+                command(c, entry.value("command"))
+            })
         })
 }
 
