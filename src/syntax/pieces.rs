@@ -12,9 +12,9 @@ pub(crate) const PIECE: usize = 256 * 1024;
 const MARKS: usize = 8 * 1024;
 
 /// A piece may hold a mark for every this many bytes of the body, if that is more than
-/// [`MARKS`]: its tree is then under seven times the body's size (a real paragraph of links
-/// holds a mark every 13 bytes, prose one every 50 or more, and only a body over [`PIECE`]
-/// is cut for any other reason).
+/// [`MARKS`] (and at most eight times as many): its tree is then under seven times the
+/// body's size (a real paragraph of links holds a mark every 13 bytes, prose one every 50 or
+/// more, and only a body over [`PIECE`] is cut for any other reason).
 const BYTES_PER_MARK: usize = 128;
 
 /// True for a character pulldown-cmark may make a node of, or open a container with.
@@ -39,7 +39,7 @@ pub(crate) fn pieces(body: &str) -> Pieces<'_> {
     Pieces {
         body,
         at: 0,
-        marks: MARKS.max(body.len() / BYTES_PER_MARK),
+        marks: (body.len() / BYTES_PER_MARK).clamp(MARKS, 8 * MARKS),
         _keep: (body.len() > PIECE).then(crate::memory::KeepFreed::new),
     }
 }
@@ -76,30 +76,39 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
     let mut at = 0;
     let mut blank_before = false;
     let mut held = 0;
-    for line in text.split_inclusive('\n') {
+    while let Some((line, whole)) = next_line(&text[at..]) {
         let starts_block = !line.starts_with([' ', '\t']) && !is_blank(line);
         // After a blank line; in a paragraph that never ends, at a line's start after twice
         // as much (what changes is only an emphasis or span across that line break).
         let enough = if blank_before { PIECE } else { 2 * PIECE };
         // A fence's code and its opening line's info string make no inline node.
         let counted = fence.is_none() && Fence::opened_by(line).is_none();
-        let line_marks = if counted { marks(line) } else { 0 };
-        let over = held + line_marks > budget;
-        let far_over = held > 0 && held + line_marks > 2 * budget;
+        // Where the line's marks take the piece past `n` marks, if they do: each scan stops
+        // there, so a long line is read a bounded way past each cut.
+        let past = |n: usize| {
+            counted
+                .then(|| mark_after(line, n.saturating_sub(held) + 1))
+                .flatten()
+        };
+        let over = past(budget).is_some();
+        let far_over = held > 0 && past(2 * budget).is_some();
         if fence.is_none() && at > 0 && (((at >= enough || over) && starts_block) || far_over) {
             return Some(at);
         }
-        if line_marks > budget {
+        if counted && mark_after(line, budget + 1).is_some() {
             // One line denser than a piece may be: cut after its last mark that fits.
-            let inside = line
-                .bytes()
-                .enumerate()
-                .filter(|(_, b)| is_mark(*b))
-                .nth(budget.saturating_sub(held).max(1) - 1)
-                .map_or(line.len(), |(i, _)| i + 1);
-            return Some(at + inside);
+            let fits = budget.saturating_sub(held).max(1);
+            return Some(at + mark_after(line, fits).unwrap_or(line.len()));
         }
-        held += line_marks;
+        // A line longer than [`LONG_LINE`] is taken a window at a time: when its marks do not
+        // end the piece first, it ends at the window's end (no line a person writes is that
+        // long).
+        if !whole {
+            return Some(at + line.len());
+        }
+        if counted {
+            held += marks(line);
+        }
         fence = match fence {
             Some(open) if open.closed_by(line) => None,
             Some(open) => Some(open),
@@ -111,9 +120,40 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
     None
 }
 
+/// How many bytes of a line are looked at before a piece may end inside it.
+const LONG_LINE: usize = 4 * PIECE;
+
+/// The first line of `text` with its line break, and `true`; or its first [`LONG_LINE`]
+/// bytes (to a character's end) and `false` when it is longer: finding a line's end never
+/// reads the whole rest of a body that is one line.
+fn next_line(text: &str) -> Option<(&str, bool)> {
+    if text.is_empty() {
+        return None;
+    }
+    let mut end = LONG_LINE.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let window = &text[..end];
+    Some(match window.find('\n') {
+        Some(i) => (&window[..=i], true),
+        None => (window, end == text.len()),
+    })
+}
+
 /// How many marks `text` holds.
 fn marks(text: &str) -> usize {
     text.bytes().filter(|b| is_mark(*b)).count()
+}
+
+/// Just after the `n`th mark of `line` (`n` from 1), if it holds that many.
+fn mark_after(line: &str, n: usize) -> Option<usize> {
+    let (i, _) = line
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| is_mark(*b))
+        .nth(n.checked_sub(1)?)?;
+    Some(i + 1)
 }
 
 fn is_blank(line: &str) -> bool {
