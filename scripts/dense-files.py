@@ -54,6 +54,13 @@ skill-early-fences/skills/big/...   100,000 fenced blocks in quotes, each ended 
                                     end, closed only by the file's last line
 skill-distinct/skills/big/SKILL.md  ```bash blocks each of a different download run
 
+and those of "Markdown dense with marks" and "Many tiny tools":
+
+skill-brackets/skills/big/SKILL.md  one line of 2 million `[`
+skill-emphasis/skills/big/SKILL.md  one line of 500,000 `_a* `
+mcp-tiny/tools.json                 an MCP tool list of 1.5 million `{"name":"tN","inputSchema":{}}`
+steps-million/...                   a cycod tool of a million steps `bash: echo N`
+
 and that of "Dense files, eighth pass (time)":
 
 steps-distinct/...                  a cycod tool of 50,000 steps, each a different script
@@ -198,6 +205,7 @@ def main():
     code_blocks(root, n(1_050_000))
     seventh(root, n)
     eighth(root, n)
+    marks(root, n)
 
 
 def sixth(root, n):
@@ -253,6 +261,18 @@ def eighth(root, n):
     """The shape of "Dense files, eighth pass (time)"."""
     steps = "".join("  - bash: echo %d\n" % i for i in range(n(50_000)))
     write(root, "steps-distinct/.cycod/tools/many.yaml",
+          "name: many\ndescription: d\ntags: [read]\nsteps:\n" + steps)
+
+
+def marks(root, n):
+    """The shapes of "Markdown dense with marks": one line of marks, and tiny tools."""
+    skill = "skills/big/SKILL.md"
+    write(root, "skill-brackets/" + skill, SKILL + "[" * n(2_000_000) + "\n")
+    write(root, "skill-emphasis/" + skill, SKILL + "_a* " * n(500_000) + "\n")
+    tools = ",".join('{"name":"t%d","inputSchema":{}}' % i for i in range(n(1_500_000)))
+    write(root, "mcp-tiny/tools.json", '{"tools":[' + tools + "]}")
+    steps = "".join("  - bash: echo %d\n" % i for i in range(n(1_000_000)))
+    write(root, "steps-million/.cycod/tools/many.yaml",
           "name: many\ndescription: d\ntags: [read]\nsteps:\n" + steps)
 
 

@@ -274,6 +274,9 @@ mod tests {
             "*".repeat(3 * MARKS)
         );
         assert_eq!(cuts(&fence), [0]);
+        // A line longer than a window with no mark is cut at each window's end.
+        let plain = "a".repeat(2 * LONG_LINE + 10);
+        assert_eq!(cuts(&plain), [0, LONG_LINE, 2 * LONG_LINE]);
         // Dense lines are cut at a line start, before the line that would run over.
         let lines = format!("{}\n", "[".repeat(MARKS / 2 + 1)).repeat(4);
         let parts: Vec<&str> = pieces(&lines).map(|(_, p)| p).collect();
