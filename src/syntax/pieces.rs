@@ -83,19 +83,19 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         let enough = if blank_before { PIECE } else { 2 * PIECE };
         // A fence's code and its opening line's info string make no inline node.
         let counted = fence.is_none() && Fence::opened_by(line).is_none();
-        // Where the line's marks take the piece past `n` marks, if they do: each scan stops
-        // there, so a long line is read a bounded way past each cut.
-        let past = |n: usize| {
-            counted
-                .then(|| mark_after(line, n.saturating_sub(held) + 1))
-                .flatten()
+        // The line's marks, counted no further than decides the cut: a long line is read a
+        // bounded way past each cut. Exact whenever the line joins the piece.
+        let line_marks = if counted {
+            marks_up_to(line, 2 * budget + 1)
+        } else {
+            0
         };
-        let over = past(budget).is_some();
-        let far_over = held > 0 && past(2 * budget).is_some();
+        let over = held + line_marks > budget;
+        let far_over = held > 0 && held + line_marks > 2 * budget;
         if fence.is_none() && at > 0 && (((at >= enough || over) && starts_block) || far_over) {
             return Some(at);
         }
-        if counted && mark_after(line, budget + 1).is_some() {
+        if line_marks > budget {
             // One line denser than a piece may be: cut after its last mark that fits.
             let fits = budget.saturating_sub(held).max(1);
             return Some(at + mark_after(line, fits).unwrap_or(line.len()));
@@ -106,9 +106,7 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         if !whole {
             return Some(at + line.len());
         }
-        if counted {
-            held += marks(line);
-        }
+        held += line_marks;
         fence = match fence {
             Some(open) if open.closed_by(line) => None,
             Some(open) => Some(open),
@@ -144,6 +142,11 @@ fn next_line(text: &str) -> Option<(&str, bool)> {
 /// How many marks `text` holds.
 fn marks(text: &str) -> usize {
     text.bytes().filter(|b| is_mark(*b)).count()
+}
+
+/// How many marks `text` holds, counted up to `cap`.
+fn marks_up_to(text: &str, cap: usize) -> usize {
+    text.bytes().filter(|b| is_mark(*b)).take(cap).count()
 }
 
 /// Just after the `n`th mark of `line` (`n` from 1), if it holds that many.

@@ -25,7 +25,7 @@ pub(super) struct FileBudget {
     scripts: usize,
     bytes: usize,
     /// Distinct scripts past the budget.
-    pub(super) over: usize,
+    over: usize,
 }
 
 /// What becomes of a new distinct script of a file.
