@@ -403,6 +403,18 @@ impl<'a> Reader<'a> {
         self.node(1)
     }
 
+    /// At the first item of the list the next node, a mapping, maps `key` to, and how many
+    /// items the list has.
+    pub(super) fn map_list(mut self, key: &str) -> Option<(Reader<'a>, usize)> {
+        self.seek_value_of(key)?;
+        if self.byte()? != SEQ {
+            return None;
+        }
+        self.span()?;
+        let len = self.len()?;
+        Some((self, len))
+    }
+
     /// [`Reader::node`] without building anything: checks the bytes.
     pub(super) fn skip(&mut self, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {

@@ -5,8 +5,9 @@
 //! nodes, of `"a"`s more. Strings are packed decoded, so readers of text (the security pass)
 //! borrow them from the packed bytes ([`Seq::strings`]). So is a long list of mappings of
 //! such scalars (a cycod tool's steps `bash: a`: a node, a member and a string each took
-//! nine times the step's text), read a mapping at a time ([`Seq::maps`]). A list with a
-//! string below a mapping's values, or below a list item, is nodes. Readers see a slice of
+//! nine times the step's text), read a mapping at a time ([`Seq::maps`]), and of mappings
+//! whose values are lists of such scalars (agentcli tools `{"name": "t", "command": ["x"]}`).
+//! A list with a mapping below a mapping's values, or a string below a list item, is nodes. Readers see a slice of
 //! nodes as before (built the first time one is asked for); the readers that walk whole
 //! trees ([`Seq::scan`]) and read their strings do not build it.
 
@@ -150,6 +151,10 @@ impl Seq {
     }
 }
 
+/// The items of a list below a [`MapItem`] ([`MapItem::list`]): each string with its span,
+/// any other item `None`.
+pub(crate) type ListItems<'a> = Box<dyn Iterator<Item = Option<(&'a str, Span)>> + 'a>;
+
 /// An item of a [`Seq`] read as a mapping ([`Seq::maps`]), its values read where they are:
 /// a packed item's from the list's bytes, its strings borrowed, without building it.
 #[derive(Clone)]
@@ -198,8 +203,8 @@ impl<'a> MapItem<'a> {
     }
 
     /// The item when it is held as a node. A packed item holds no text below its values
-    /// (no mapping there has a key, no list a string): a reader of text that finds none
-    /// here has only [`MapItem::str`]'s strings to read.
+    /// but the strings of a list (no mapping there has a key): a reader of text that finds
+    /// none here has only [`MapItem::str`]'s and [`MapItem::list`]'s strings to read.
     pub(crate) fn held(&self) -> Option<&'a Node> {
         match &self.0 {
             Held::Node(node) => Some(node),
@@ -212,6 +217,30 @@ impl<'a> MapItem<'a> {
         match &self.0 {
             Held::Node(node) => node.value(key).map(Cow::Borrowed),
             Held::Packed(reader) => reader.clone().map_value(key).map(Cow::Owned),
+        }
+    }
+
+    /// The items of the list `key` maps to, each string borrowed with its span, any other
+    /// item `None`: none when the item has no such list.
+    pub(crate) fn list(
+        &self,
+        key: &str,
+    ) -> Option<ListItems<'a>> {
+        match &self.0 {
+            Held::Node(node) => {
+                let items = node.value(key)?.as_list()?.items();
+                Some(Box::new(items.map(|item| match item {
+                    Item::Str(s, span) => Some((s, span)),
+                    Item::Other(_) => None,
+                })))
+            }
+            Held::Packed(reader) => {
+                let (mut reader, mut left) = reader.clone().map_list(key)?;
+                Some(Box::new(std::iter::from_fn(move || {
+                    left = left.checked_sub(1)?;
+                    reader.string()
+                })))
+            }
         }
     }
 }
@@ -350,15 +379,19 @@ fn text_free(node: &Node) -> bool {
     }
 }
 
-/// True when `node` is a mapping whose values are strings or hold no text (a step
-/// `bash: a`): packed, its keys and strings are read from the bytes ([`Seq::maps`]).
+/// True when `node` is a mapping whose values are strings, lists of strings, or hold no
+/// text (a step `bash: a`, a tool `{"name": "t", "command": ["x"]}`): packed, its keys and
+/// strings are read from the bytes ([`Seq::maps`], [`MapItem::str`], [`MapItem::list`]).
 fn small_map(node: &Node) -> bool {
+    let plain = |n: &Node| matches!(n.kind, NodeKind::String(_)) || text_free(n);
     match &node.kind {
         NodeKind::Map(entries) => {
             !entries.is_empty()
-                && entries
-                    .iter()
-                    .all(|e| matches!(e.value.kind, NodeKind::String(_)) || text_free(&e.value))
+                && entries.iter().all(|e| match &e.value.kind {
+                    NodeKind::Seq(items) if items.packed() => items.flat(),
+                    NodeKind::Seq(items) => items.iter().all(plain),
+                    _ => plain(&e.value),
+                })
         }
         _ => false,
     }

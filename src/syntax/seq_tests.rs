@@ -1,6 +1,6 @@
 //! Tests of packed lists: what is packed, and that it reads as the nodes it stands for.
 use super::PACK_FROM;
-use crate::syntax::{Node, NodeKind, Number, Packed, json, yaml};
+use crate::syntax::{MapItem, Node, NodeKind, Number, Packed, json, yaml};
 
 fn parse(text: &str) -> Node {
     json::parse(text, 3).root.expect("parses")
@@ -83,15 +83,17 @@ fn strings_are_packed_and_read_from_the_bytes() {
     assert_eq!(Packed::pack(&root).unpack(), root);
 }
 
-/// A string below an item's values, or below a list item, makes the list nodes; a mapping
-/// of scalars is packed, but its keys and strings make the list hold more text than
-/// [`super::Seq::strings`].
+/// A string below a list item, or a mapping below an item's values, makes the list nodes;
+/// a mapping of scalars and lists of them is packed, but its keys and strings make the list
+/// hold more text than [`super::Seq::strings`].
 #[test]
 fn a_string_below_an_item_makes_the_list_nodes_and_a_key_not_flat() {
     for (odd, packed) in [
         ("[1, \"x\"]", false),
         ("[{\"a\": 1}]", false),
-        ("{\"a\": [\"x\"]}", false),
+        ("{\"a\": {\"b\": \"x\"}}", false),
+        ("{\"a\": [{\"b\": 1}]}", false),
+        ("{\"a\": [\"x\", 2]}", true),
         ("{\"a\": 1}", true),
         ("{\"a\": \"x\", \"b\": [1]}", true),
     ] {
@@ -248,4 +250,50 @@ fn a_packed_list_packs_into_a_tree_as_its_nodes_do() {
     );
     assert!(Packed::pack(&root) == Packed::pack(&as_nodes));
     assert_eq!(Packed::pack(&root).unpack(), root);
+}
+
+/// agentcli tools `{"name": …, "command": […]}`: a long list of mappings whose values are
+/// lists of strings is packed, and each list's items are read from the bytes as from nodes.
+#[test]
+fn a_list_below_a_packed_mapping_is_read_item_by_item() {
+    let tools = [
+        r#"{"name": "a", "command": ["sh", "-c", "echo \u00e9"]}"#,
+        r#"{"name": "b", "command": [1, "x", null]}"#,
+        r#"{"name": "c", "command": "x"}"#,
+        r#"{"name": "d"}"#,
+    ];
+    let lines: Vec<&str> = tools.iter().copied().cycle().take(PACK_FROM + 3).collect();
+    let text = format!("[{}]", lines.join(",\n"));
+    let root = parse(&text);
+    let list = root.as_list().expect("a list");
+    assert!(list.packed() && !list.flat());
+    let read = |m: &MapItem<'_>| -> Option<Vec<Option<(String, String)>>> {
+        Some(
+            m.list("command")?
+                .map(|i| {
+                    i.map(|(s, span)| {
+                        (
+                            s.to_string(),
+                            text[span.start - 3..span.end - 3].to_string(),
+                        )
+                    })
+                })
+                .collect(),
+        )
+    };
+    let packed: Vec<_> = list.maps().map(|m| read(&m)).collect();
+    let nodes: Vec<Node> = list.scan().map(|n| n.into_owned()).collect();
+    let held: Vec<_> = nodes.iter().map(|n| read(&MapItem::of(n))).collect();
+    assert_eq!(packed, held);
+    let s = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+    assert_eq!(
+        packed[0],
+        Some(vec![
+            s("sh", "\"sh\""),
+            s("-c", "\"-c\""),
+            s("echo é", "\"echo \\u00e9\"")
+        ])
+    );
+    assert_eq!(packed[1], Some(vec![None, s("x", "\"x\""), None]));
+    assert_eq!((packed[2].clone(), packed[3].clone()), (None, None));
 }

@@ -220,6 +220,23 @@ fn an_agentcli_manifest_of_forty_thousand_tools() {
     );
 }
 
+/// An agentcli manifest of tools that are each a name and a one-word program: each entry
+/// kept a 232-byte tool beside its tree of nodes (15.6x with the release build at 1.5 million
+/// tools, 10.4x here after the first of the changes below). A long list of mappings whose
+/// values are strings and lists of strings is packed now, read an entry at a time, an entry
+/// keeps 120 bytes, and the security pass makes room for the kept texts at once: 8.4x here,
+/// 8.1x release.
+#[test]
+fn an_agentcli_manifest_of_150_thousand_tiny_tools() {
+    let tool = |i: usize| format!(r#"{{"name":"t{i}","command":["x"]}}"#);
+    assert_bounded(
+        "tools.json",
+        &tool_list(1, tool),
+        &tool_list(150_000, tool),
+        10.0,
+    );
+}
+
 /// The same for an MCP tool list (12.3x here); now 7.7x.
 #[test]
 fn an_mcp_tool_list_of_seventy_thousand_tools() {
@@ -239,8 +256,8 @@ fn an_mcp_tool_list_of_seventy_thousand_tools() {
 /// An MCP tool list of tools that are each a name and an empty schema is packed as the
 /// parser reads it, and was built back into nodes by the load's walk of its entries, both
 /// held (12.5x here, 11.9x with the release build at 300,000 tools); the entries are read
-/// where they are packed now (9.4x here, 8.9x release). The bound leaves the debug build's
-/// peak room to move with the machine's load.
+/// where they are packed now (9.4x here, 8.9x release), and the security pass makes room for
+/// every tool's kept texts at once (8.9x here).
 #[test]
 fn an_mcp_tool_list_of_150_thousand_tiny_tools() {
     let tool = |i: usize| format!(r#"{{"name":"t{i}","inputSchema":{{}}}}"#);
@@ -248,7 +265,7 @@ fn an_mcp_tool_list_of_150_thousand_tiny_tools() {
         "tools.json",
         &tool_list(1, tool),
         &tool_list(150_000, tool),
-        11.0,
+        10.0,
     );
 }
 

@@ -83,18 +83,18 @@ impl Cx<'_> {
             return;
         }
         let mut all_strings = true;
-        tool.command.reserve_exact(items.len());
+        let mut argv = Vec::with_capacity(items.len());
         for (j, item) in items.iter().enumerate() {
             match item.as_str() {
-                Some(s) => tool.command.push(s.to_string()),
+                Some(s) => argv.push(s.into()),
                 None => {
                     all_strings = false;
                     self.wrong_type(item, format!("{who}: `command[{j}]`"), "a string", None);
                 }
             }
         }
-        if !all_strings {
-            tool.command.clear();
+        if all_strings {
+            tool.command = argv.into_boxed_slice();
         }
         if let Some(program) = items.first().filter(|p| p.as_str().is_some())
             && let Some(path) = self.program(program, who)

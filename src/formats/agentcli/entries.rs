@@ -2,7 +2,7 @@
 //! descriptions, the parameter schema, and keys agentcli does not read as written.
 
 use super::command::Program;
-use super::{Cx, Manifest, REFUSED, TOOL_KEYS, Tool, Who, field, json_type};
+use super::{Cx, Manifest, REFUSED, Site, TOOL_KEYS, Tool, Who, field, json_type};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
 use crate::diagnostics::DidYouMean;
@@ -58,7 +58,7 @@ impl Cx<'_> {
             self.push(d);
             return;
         };
-        let Some(items) = tools.value.as_seq() else {
+        let Some(items) = tools.value.as_list() else {
             self.wrong_type(
                 &tools.value,
                 "`tools`".into(),
@@ -74,17 +74,23 @@ impl Cx<'_> {
         // Exact room: grown by doubling, a manifest of many small tools held up to twice
         // their room.
         manifest.tools.reserve_exact(items.len());
-        for (index, node) in items.iter().enumerate() {
+        // Each entry read where it is: a long list of small tools is packed, and an entry is
+        // built from its bytes only while it is checked.
+        for (index, item) in items.maps().enumerate() {
+            let Some(node) = item.node() else {
+                continue;
+            };
+            let node = &*node;
             let who = Who { index, name: None };
             if node.as_map().is_none() {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
             let mut tool = self.tool(node, index, &mut programs);
-            tool.span = node.span();
-            tool.name_span = node.value("name").map(|n| n.span());
-            tool.description_span = node.value("description").map(|n| n.span());
-            tool.command_span = crate::formats::tree::site_at(node, &["command"]);
+            tool.span = Site::of(Some(node.span()));
+            tool.name_span = Site::of(node.value("name").map(|n| n.span()));
+            tool.description_span = Site::of(node.value("description").map(|n| n.span()));
+            tool.command_span = Site::of(crate::formats::tree::site_at(node, &["command"]));
             tool.schema = node.value("schema").map(crate::syntax::Packed::pack);
             manifest.tools.push(tool);
         }
@@ -100,11 +106,11 @@ impl Cx<'_> {
             let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
                 continue;
             };
-            let (first, first_span) = (first.index, first.name_span.unwrap_or(first.span));
+            let (first, first_span) = (first.index, first.name_at());
             let (index, name, span) = (
-                again.index,
+                again.index as usize,
                 again.name.as_deref().unwrap_or_default(),
-                again.name_span.unwrap_or(again.span),
+                again.name_at(),
             );
             let who = Who {
                 index,
@@ -131,20 +137,23 @@ impl Cx<'_> {
     fn tool(&mut self, node: &Node, index: usize, programs: &mut Vec<Program>) -> Tool {
         let mut who = Who { index, name: None };
         let mut tool = Tool {
-            index,
+            index: u32::try_from(index).unwrap_or(u32::MAX),
             ..Tool::default()
         };
-        let settings = ["timeoutSec", "envPassthrough"];
+        let keys = ["timeoutSec", "envPassthrough"];
+        let mut settings = crate::ir::Settings::new();
         crate::formats::tree::settings(
             &crate::syntax::MapItem::of(node),
-            &settings,
+            &keys,
             &[],
             "",
-            &mut tool.settings,
+            &mut settings,
         );
-        tool.settings_span = settings
-            .iter()
-            .find_map(|k| field(node, k).map(|e| e.key_span()));
+        tool.settings = (!settings.is_empty()).then(|| Box::new(settings));
+        tool.settings_span = Site::of(
+            keys.iter()
+                .find_map(|k| field(node, k).map(|e| e.key_span())),
+        );
         let name = field(node, "name");
         match name.map(|e| &e.value) {
             Some(Node {
@@ -152,7 +161,7 @@ impl Cx<'_> {
                 ..
             }) if !s.is_empty() => {
                 who.name = Some(s.to_string());
-                tool.name = Some(s.to_string());
+                tool.name = Some((**s).into());
             }
             Some(
                 v @ Node {
@@ -205,7 +214,7 @@ impl Cx<'_> {
                 kind: NodeKind::String(s),
                 ..
             }) if !s.trim().is_empty() => {
-                tool.description = Some(s.to_string());
+                tool.description = Some((**s).into());
                 return;
             }
             Some(

@@ -28,21 +28,21 @@ pub(super) fn lower<'a>(
 }
 
 fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<'a>> {
-    let name = t.name.as_ref()?;
-    let name_span = t.name_span.unwrap_or(t.span);
+    let name = t.name.as_deref()?;
+    let name_span = t.name_at();
     let schema_node = t.schema.as_ref();
     let mut provenance = provenance(file);
-    provenance.index = Some(t.index);
+    provenance.index = Some(t.index as usize);
     Some(Lowered {
         tool: Tool {
-            name: name.clone(),
+            name: name.to_string(),
             title: None,
             version: None,
-            description: t.description.clone().unwrap_or_default(),
+            description: t.description.as_deref().unwrap_or_default().to_string(),
             input_schema: schema_node.map_or_else(empty_object_schema, Packed::to_json),
             output_schema: None,
             run: Run::Argv {
-                argv: t.command.clone(),
+                argv: t.command.iter().map(|a| a.to_string()).collect(),
             },
             // agentcli runs any program: nothing in the manifest says what it touches, so
             // the hints are MCP's own cautious defaults.
@@ -57,18 +57,18 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             },
             guidance: None,
             tags: Vec::new(),
-            settings: t.settings.clone(),
+            settings: t.settings.as_deref().cloned().unwrap_or_default(),
             provenance,
         },
         file,
         name_span,
         schema: schema_node.map(|n| (file, TreeRef::Packed(n))),
-        description_span: t.description_span.unwrap_or(name_span),
+        description_span: t.description_span.get().unwrap_or(name_span),
         output: None,
         parameters: None,
         sites: Sites {
-            run: t.command_span,
-            settings: t.settings_span,
+            run: t.command_span.get(),
+            settings: t.settings_span.get(),
             ..Sites::default()
         },
     })

@@ -60,33 +60,84 @@ impl Manifest {
     }
 }
 
-/// One entry of `tools`, as far as it could be read.
+/// One entry of `tools`, as far as it could be read. Lean (120 bytes, spans as [`Site`]s,
+/// strings boxed): a manifest of a million tiny tools keeps one for each.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub(crate) struct Tool {
     /// Position in the `tools` list.
-    pub index: usize,
-    /// `name`, when it is a non-empty string.
-    pub name: Option<String>,
-    /// `description`, when it is a string.
-    pub description: Option<String>,
-    /// `command` (argv), when every element is a string.
-    pub command: Vec<String>,
+    pub index: u32,
     /// Where the entry is written.
-    pub span: Span,
+    pub span: Site,
     /// Where its `name` value is written.
-    pub name_span: Option<Span>,
+    pub name_span: Site,
     /// Where its `description` value is written.
-    pub description_span: Option<Span>,
+    pub description_span: Site,
     /// Where its `command` is written.
-    pub command_span: Option<Span>,
+    pub command_span: Site,
+    /// Where the first of `timeoutSec` and `envPassthrough` is written.
+    #[serde(default)]
+    pub settings_span: Site,
+    /// `name`, when it is a non-empty string.
+    pub name: Option<Box<str>>,
+    /// `description`, when it is a string.
+    pub description: Option<Box<str>>,
+    /// `command` (argv), when every element is a string.
+    pub command: Box<[Box<str>]>,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Packed>,
-    /// `timeoutSec` and `envPassthrough`: how the command runs besides its argv.
+    /// `timeoutSec` and `envPassthrough`: how the command runs besides its argv (boxed:
+    /// most tools set neither).
     #[serde(default)]
-    pub settings: crate::ir::Settings,
-    /// Where the first of them is written.
-    #[serde(default)]
-    pub settings_span: Option<Span>,
+    pub settings: Option<Box<crate::ir::Settings>>,
+}
+
+/// A span of a manifest, maybe absent, in eight bytes (a manifest is far below 4 GiB).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Site {
+    start: u32,
+    end: u32,
+}
+
+impl Site {
+    /// No span.
+    const NONE: Site = Site {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+
+    /// `span`, or none when it is absent (or past what eight bytes hold).
+    pub(crate) fn of(span: Option<Span>) -> Site {
+        span.and_then(|s| {
+            Some(Site {
+                start: u32::try_from(s.start).ok().filter(|&v| v != u32::MAX)?,
+                end: u32::try_from(s.end).ok()?,
+            })
+        })
+        .unwrap_or(Site::NONE)
+    }
+
+    /// The span, when there is one.
+    pub(crate) fn get(self) -> Option<Span> {
+        (self != Site::NONE).then(|| Span::new(self.start as usize, self.end as usize))
+    }
+}
+
+impl Tool {
+    /// Where the entry is written.
+    pub(crate) fn at(&self) -> Span {
+        self.span.get().unwrap_or(Span::point(0))
+    }
+
+    /// Where its name is written, else the entry.
+    pub(crate) fn name_at(&self) -> Span {
+        self.name_span.get().unwrap_or(self.at())
+    }
+}
+
+impl Default for Site {
+    fn default() -> Site {
+        Site::NONE
+    }
 }
 
 /// Parse, lower, validate and lint one manifest; programs are looked for through `fs`,

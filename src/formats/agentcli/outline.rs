@@ -16,16 +16,16 @@ pub(super) fn outline(r: &FileResult) -> Outline {
         .map(|tool| {
             let name = tool
                 .name
-                .clone()
-                .unwrap_or_else(|| format!("tools[{}]", tool.index));
-            let name_span = tool.name_span.unwrap_or(Span::point(tool.span.start));
+                .as_deref()
+                .map_or_else(|| format!("tools[{}]", tool.index), str::to_string);
+            let name_span = tool.name_span.get().unwrap_or(Span::point(tool.at().start));
             let params = tool
                 .schema
                 .as_ref()
                 .map(outline::parameters)
                 .unwrap_or_default();
-            Symbol::new(name, SymbolKind::Tool, name_span, tool.span)
-                .detail(tool.description.clone())
+            Symbol::new(name, SymbolKind::Tool, name_span, tool.at())
+                .detail(tool.description.as_deref().map(str::to_string))
                 .children(params)
         })
         .collect();

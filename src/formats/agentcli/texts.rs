@@ -6,10 +6,11 @@ use std::sync::Arc;
 use crate::analysis::shell::{program_name, shell_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed};
 use crate::source::SourceFile;
-use crate::syntax::{MapItem, Node};
+use crate::syntax::{MapItem, Node, Seq};
 
 /// One [`ToolTexts`] per object entry of `tools`, made as the security pass reads them: a
-/// manifest of many tools never holds every tool's texts at once.
+/// manifest of many tools never holds every tool's texts at once. Entries are read where
+/// they are: a long list of small tools is packed, its strings borrowed from its bytes.
 pub(super) fn manifest<'a>(
     file: &'a Arc<SourceFile>,
     root: &'a Node,
@@ -18,46 +19,56 @@ pub(super) fn manifest<'a>(
     // model: an MCP server's tool list is read the same way.
     let entries = root
         .value("tools")
-        .and_then(Node::as_seq)
-        .or_else(|| root.as_seq())
-        .unwrap_or_default();
+        .and_then(Node::as_list)
+        .or_else(|| root.as_list());
+    let len = entries.map_or(0, Seq::len);
+    // `take(len)` says how many come at most, which the flattened list cannot: the security
+    // pass makes room for every tool's kept texts at once instead of doubling it.
     entries
-        .iter()
-        .filter(|e| e.as_map().is_some())
-        .map(|entry| {
+        .into_iter()
+        .flat_map(Seq::maps)
+        .take(len)
+        .filter(MapItem::is_map)
+        .map(move |entry| {
             // agentcli's `schema`; an MCP tool's `inputSchema`, a function's `parameters`,
-            // under which the same poisoning hides.
-            let schema = ["schema", "inputSchema", "input_schema", "parameters"]
-                .iter()
-                .find_map(|k| entry.value(k));
-            let item = MapItem::of(entry);
-            let (name, description) = (item.str("name"), item.str("description"));
-            listed(file, name, description, schema, |c| {
-                command(c, entry.value("command"))
-            })
+            // under which the same poisoning hides. A packed entry has none (a schema is a
+            // mapping of keys).
+            let schema = entry.held().and_then(|held| {
+                ["schema", "inputSchema", "input_schema", "parameters"]
+                    .iter()
+                    .find_map(|k| held.value(k))
+            });
+            let (name, description) = (entry.str("name"), entry.str("description"));
+            listed(file, name, description, schema, |c| command(c, &entry))
         })
 }
 
 /// Each argument of `command` runs as is; the script of `["sh", "-c", SCRIPT]` is also read
 /// as a shell script.
-fn command<'a>(c: &mut Collector<'a>, node: Option<&'a Node>) {
-    let items = node.and_then(Node::as_seq).unwrap_or_default();
-    let program = items.first().and_then(Node::as_str).unwrap_or_default();
+fn command<'a>(c: &mut Collector<'a>, entry: &MapItem<'a>) {
+    // Read three times rather than collected: a command of millions of arguments is read
+    // where it is written.
+    let Some(mut items) = entry.list("command") else {
+        return;
+    };
+    let program = items.next().flatten().map_or("", |(s, _)| s);
     let posix = matches!(
         shell_name(program_name(program)),
         Some("sh" | "bash" | "zsh" | "ksh" | "dash" | "ash")
     );
-    let script = items
-        .iter()
-        .position(|i| i.as_str() == Some("-c"))
-        .filter(|_| posix)
+    let script = posix
+        .then(|| entry.list("command"))
+        .flatten()
+        .and_then(|mut items| items.position(|i| i.is_some_and(|(s, _)| s == "-c")))
         .map(|at| at + 1);
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in entry.list("command").into_iter().flatten().enumerate() {
         let shell = if Some(i) == script {
             Shell::Posix
         } else {
             Shell::Process
         };
-        c.scalar(TextKind::Command(shell), Some(item));
+        if let Some((s, span)) = item {
+            c.text(TextKind::Command(shell), s, span);
+        }
     }
 }

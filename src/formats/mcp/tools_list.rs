@@ -107,7 +107,10 @@ fn entries(root: &Node) -> (usize, impl Iterator<Item = MapItem<'_>>) {
         .then(|| root.value("name").map(|_| MapItem::of(root)))
         .flatten();
     let len = list.map_or(usize::from(single.is_some()), Seq::len);
-    (len, list.into_iter().flat_map(Seq::maps).chain(single))
+    // `take(len)` only says how many come at most (a chain of lists cannot): the security
+    // pass makes room for every tool's kept texts at once instead of doubling it.
+    let items = list.into_iter().flat_map(Seq::maps).chain(single);
+    (len, items.take(len))
 }
 
 fn schema_of(entry: &Node) -> Option<&Node> {
