@@ -359,8 +359,8 @@ fn run_check(args: CheckArgs) -> ExitCode {
     let mut not_claimed = (args.statistics || args.verbose)
         .then(|| not_claimed_line(&report.summary))
         .flatten();
-    let mut text = if args.statistics {
-        match args.format {
+    if args.statistics {
+        print(&match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
             _ if quiet => statistics::render_human(&report.diagnostics),
             _ => format!(
@@ -369,20 +369,27 @@ fn run_check(args: CheckArgs) -> ExitCode {
                 not_claimed.take().map(|l| l + "\n").unwrap_or_default(),
                 human::summary_line(&report.summary)
             ),
-        }
+        });
     } else {
-        crate::output::render(
+        // Written as it is made: the JSON or SARIF of 300,000 findings is never held whole.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        // A closed pipe (`toolc check | head`) is not an error worth a panic.
+        let _ = crate::output::write(
             args.format.output(),
             &findings(&report),
             &options.cwd,
             color,
             quiet,
-        )
-    };
-    if args.format == Format::Human && !quiet {
-        text.extend(baseline::note(&report, &config, &options.cwd));
+            &mut out,
+        );
+        if args.format == Format::Human
+            && !quiet
+            && let Some(note) = baseline::note(&report, &config, &options.cwd)
+        {
+            let _ = out.write_all(note.as_bytes());
+        }
+        let _ = out.flush();
     }
-    print(&text);
     crate::timing::mark("render");
     if let Some(line) = not_claimed {
         eprintln!("{line}");

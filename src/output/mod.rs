@@ -77,6 +77,56 @@ pub(crate) struct Findings<'a> {
     pub files: &'a [Arc<SourceFile>],
 }
 
+/// A list serialized as it is made, an item at a time (once: a second serialization
+/// writes an empty list).
+pub(crate) struct Lazy<I>(std::cell::RefCell<Option<I>>);
+
+impl<I> Lazy<I> {
+    /// The items of `items`, made as they are written.
+    pub(crate) fn new(items: I) -> Lazy<I> {
+        Lazy(std::cell::RefCell::new(Some(items)))
+    }
+}
+
+impl<I: Iterator<Item = T>, T: serde::Serialize> serde::Serialize for Lazy<I> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let items = self.0.borrow_mut().take();
+        s.collect_seq(items.into_iter().flatten())
+    }
+}
+
+/// What `write` writes, as a string.
+fn to_string(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> String {
+    let mut bytes = Vec::new();
+    // Writing into memory fails only when serializing does, and no output type can fail to
+    // serialize (every map key is a string).
+    let _ = write(&mut bytes);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`render`], written to `out` as it is made: the JSON and SARIF documents of a run of
+/// many findings are never held whole.
+pub(crate) fn write(
+    format: OutputFormat,
+    report: &Findings<'_>,
+    root: &std::path::Path,
+    color: bool,
+    quiet: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    match format {
+        OutputFormat::Json => json::write(report.diagnostics, report.summary, out),
+        OutputFormat::Sarif => sarif::write(
+            report.diagnostics,
+            report.suppressed,
+            report.baselined,
+            root,
+            out,
+        ),
+        _ => out.write_all(render(format, report, root, color, quiet).as_bytes()),
+    }
+}
+
 /// Render a run's findings in `format`. `root` is the working directory (SARIF's
 /// `%SRCROOT%`, what fingerprints' paths are relative to);
 /// `color` and `quiet` only matter to the human format.

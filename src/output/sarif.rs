@@ -32,21 +32,25 @@ pub(crate) use crate::baseline::FINGERPRINT_KEY;
 pub(crate) const SRCROOT: &str = "%SRCROOT%";
 
 #[derive(Serialize)]
-struct Log<'a> {
+#[serde(bound(serialize = "Run<'a, I>: Serialize"))]
+struct Log<'a, I> {
     #[serde(rename = "$schema")]
     schema: &'static str,
     version: &'static str,
-    runs: Vec<Run<'a>>,
+    runs: [Run<'a, I>; 1],
 }
 
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Run<'a> {
+#[serde(
+    rename_all = "camelCase",
+    bound(serialize = "super::Lazy<I>: Serialize")
+)]
+struct Run<'a, I> {
     tool: Tool<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     original_uri_base_ids: Option<BTreeMap<&'static str, ArtifactLocation>>,
     column_kind: &'static str,
-    results: Vec<SarifResult>,
+    results: super::Lazy<I>,
     properties: RunProperties,
 }
 
@@ -206,6 +210,18 @@ pub(crate) fn render(
     baselined: &[Diagnostic],
     root: &Path,
 ) -> String {
+    super::to_string(|out| write(diagnostics, suppressed, baselined, root, out))
+}
+
+/// Write the SARIF log to `out` as it is made: a result is built only while it is written
+/// (300,000 findings' results and their 424 MB of text were held at once before).
+pub(crate) fn write(
+    diagnostics: &[Diagnostic],
+    suppressed: &[Diagnostic],
+    baselined: &[Diagnostic],
+    root: &Path,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let diagnostics = &*super::masked::masked(diagnostics);
     let suppressed = &*super::masked::masked(suppressed);
     let baselined = &*super::masked::masked(baselined);
@@ -257,13 +273,12 @@ pub(crate) fn render(
                     notes: d.notes.clone(),
                 }),
             }
-        })
-        .collect();
+        });
 
     let log = Log {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
-        runs: vec![Run {
+        runs: [Run {
             tool: Tool {
                 driver: Driver {
                     name: "toolc",
@@ -283,18 +298,15 @@ pub(crate) fn render(
                 )])
             }),
             column_kind: "unicodeCodePoints",
-            results,
+            results: super::Lazy::new(results),
             properties: RunProperties {
                 suppressed: suppressed.len(),
                 baselined: baselined.len(),
             },
         }],
     };
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_else(|e| {
-        format!("{{\"version\": \"2.1.0\", \"runs\": [], \"error\": \"{e}\"}}")
-    });
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")
 }
 
 fn level(severity: Severity) -> &'static str {

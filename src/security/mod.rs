@@ -28,7 +28,7 @@ use std::sync::Arc;
 use crate::diagnostics::Diagnostic;
 use crate::rules::{Rule, selector_matches};
 use crate::source::{SourceFile, Span};
-use texts::{FileTexts, Kept, Shell, Text, TextKind, ToolTexts, Values};
+use texts::{FileTexts, Found, Handoff, Kept, Shell, Text, TextKind, ToolTexts, Values};
 
 /// The passes of a run that cost the most: ShellCheck runs a program on every embedded
 /// script, the secret scan reads every line of every file, schema validation checks every
@@ -83,6 +83,7 @@ impl Passes {
 pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) -> FileTexts {
     let tools = tools.into_iter();
     let mut out = FileTexts::default();
+    let mut found = Found::default();
     // Room for every tool at once (a list says how long it is): grown by doubling, a list
     // of many small tools held up to twice what it keeps.
     out.kept.reserve(tools.size_hint().1.unwrap_or(0));
@@ -92,8 +93,8 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
     // One tool at a time: a file of a million servers never holds all their texts at once.
     for tool in tools {
         let tool = &tool;
-        hidden::check_texts(tool.all(), &mut out.covered, &mut out.findings);
-        names::mixed_scripts(tool.all(), &mut out.findings);
+        hidden::check_texts(tool.all(), &mut found.covered, &mut found.findings);
+        names::mixed_scripts(tool.all(), &mut found.findings);
         joined.clear();
         for t in tool
             .all()
@@ -103,14 +104,14 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             joined.push('\n');
         }
         let look = patterns::look(&joined);
-        let commands = commands::check(tool, &mut out.findings, &mut memo);
+        let commands = commands::check(tool, &mut found.findings, &mut memo);
         let mut signals = Vec::new();
         for list in &tool.values {
             check_values(
                 tool,
                 *list,
                 &commands.chains,
-                &mut out,
+                &mut found,
                 &mut signals,
                 &mut memo,
             );
@@ -121,9 +122,9 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             commands,
             signals,
             &mut context,
-            &mut out.findings,
+            &mut found.findings,
         );
-        transport::check(tool, &mut out.findings);
+        transport::check(tool, &mut found.findings);
         // Only a tool a model calls by name can be impersonated or shadowed: the
         // cross-file checks read no other (a million servers' names were kept for nothing).
         // Built afresh rather than collected in place: a collected `Vec` would keep the
@@ -137,11 +138,12 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
             .for_each(|t| out.scripts.add(t));
     }
     if let Some(finding) = memo.not_read() {
-        out.findings.push(finding);
+        found.findings.push(finding);
     }
     // Held for the whole run, for every file: without the spare room a push leaves.
     out.kept.shrink_to_fit();
     out.scripts.finish();
+    out.found = Handoff::new(found);
     out
 }
 
@@ -157,7 +159,7 @@ fn check_values(
     tool: &ToolTexts<'_>,
     list: Values<'_>,
     chains: &[Span],
-    out: &mut FileTexts,
+    out: &mut Found,
     signals: &mut Vec<instructions::Finding>,
     memo: &mut commands::Memo,
 ) {
@@ -220,8 +222,10 @@ pub(crate) fn check_file(
     reported: &[Diagnostic],
     passes: Passes,
 ) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = texts.map_or_else(Vec::new, |t| t.findings.to_list());
-    let covered = texts.map_or(&[][..], |t| &t.covered);
+    // Taken from the texts: the file's result holds them from here on.
+    let found = texts.map(|t| t.found.take()).unwrap_or_default();
+    let covered = &found.covered;
+    let mut out: Vec<Diagnostic> = found.findings.into_vec();
     for file in files {
         hidden::check_file(file, covered, &mut out);
         if passes.secrets {
@@ -369,11 +373,12 @@ mod robustness {
                 handed: None,
             };
             let checked = check_texts(vec![tool]);
-            for d in checked.findings.iter() {
+            let found = checked.found.take();
+            for d in found.findings.iter() {
                 assert!(d.span.end <= source.len(), "{d:?}");
             }
             let mut out = Vec::new();
-            hidden::check_file(&file, &checked.covered, &mut out);
+            hidden::check_file(&file, &found.covered, &mut out);
             secrets::check(&file, &[], &mut out);
             let _ = names::confusables(&checked.kept.iter().collect::<Vec<_>>());
             let _ = shadowing::check(&checked.kept.iter().collect::<Vec<_>>());

@@ -15,9 +15,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::cap::Findings;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
+
+mod found;
+pub(crate) use found::{Found, Handoff};
 
 /// What a text is to the model: it decides how serious a finding in it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -331,14 +333,9 @@ pub(crate) struct Kept {
 /// latter: by then the findings are the file's own.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct FileTexts {
-    /// Findings on the texts, capped per rule as they are found: past the cap a finding
-    /// is only counted (a million tags that each tell of a download hold 201 findings).
-    /// Boxed: a format's result holds it whether or not there are any.
+    /// The findings on the texts, until the load hands them to the file's result.
     #[serde(skip)]
-    pub findings: Box<Findings>,
-    /// Hidden characters already reported, which the scan of the file's lines skips.
-    #[serde(skip)]
-    pub covered: Vec<(usize, usize)>,
+    pub found: Handoff,
     /// Each tool's name and the texts cross-file checks read.
     pub kept: Vec<Kept>,
     /// The POSIX shell scripts, for ShellCheck (run once for the whole repository).

@@ -222,10 +222,7 @@ impl<'a> MapItem<'a> {
 
     /// The items of the list `key` maps to, each string borrowed with its span, any other
     /// item `None`: none when the item has no such list.
-    pub(crate) fn list(
-        &self,
-        key: &str,
-    ) -> Option<ListItems<'a>> {
+    pub(crate) fn list(&self, key: &str) -> Option<ListItems<'a>> {
         match &self.0 {
             Held::Node(node) => {
                 let items = node.value(key)?.as_list()?.items();

@@ -172,3 +172,29 @@ fn a_cycod_tool_of_50_thousand_steps_reading_missing_steps() {
     let help = found[0]["help"].as_str().unwrap_or_default();
     assert!(help.ends_with("step49, step50, and 49950 more"), "{help}");
 }
+
+/// A repository of many small broken files has findings far larger than its text (a 70-byte
+/// cycod tool gives six). The JSON and SARIF documents are written as they are made: SARIF
+/// held every result and then the whole document (60 MiB more than `-q` here with the
+/// release build; 424 MB of SARIF for 300,000 findings), JSON the whole document.
+#[test]
+fn the_reports_of_thirty_thousand_findings_are_not_held_whole() {
+    let repo = Repo::new();
+    for i in 0..5_000 {
+        let tool =
+            format!("name: T {i}\ndescripton: x\nbash: rm -rf /\ntags: [nope]\ntimeout: -1\n");
+        repo.write(&format!(".cycod/tools/t{i}.yaml"), tool.as_bytes());
+    }
+    let Some(quiet) = peak_memory_of(&repo, &["check", "--no-cache", "-q", "."]) else {
+        return;
+    };
+    for format in ["sarif", "json"] {
+        let peak = peak_memory_of(&repo, &["check", "--no-cache", "--format", format, "."])
+            .expect("measured before");
+        let beyond = (peak - quiet) / 1048576.0;
+        assert!(
+            beyond <= 12.0,
+            "--format {format} took {beyond:.1} MiB more than -q for the same findings"
+        );
+    }
+}
