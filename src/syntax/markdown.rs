@@ -206,7 +206,7 @@ pub(crate) fn events(body: &str) -> impl Iterator<Item = (Event<'_>, Range<usize
 }
 
 /// The fence whose block is `range` of `body` (which starts at `body_start` of `text`).
-fn fence_at(text: &str, body: &str, body_start: usize, range: Range<usize>) -> Fence {
+pub(crate) fn fence_at(text: &str, body: &str, body_start: usize, range: Range<usize>) -> Fence {
     let start = body_start + range.start;
     let end = body_start + body[..range.end].trim_end_matches(['\n', '\r']).len();
     Fence {

@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 
 use super::{Cx, rules};
 use crate::source::Span;
-use crate::syntax::markdown::{blocks, lines_in};
+use crate::syntax::markdown::{Fence, lines_in};
 
 impl Cx<'_> {
-    /// SKL022 on the first fence of the body (from `body_start`) that no later line closes.
-    pub(super) fn fences(&mut self, body_start: usize) {
+    /// SKL022 on the first of `fences` (those of the body from `body_start`) that no later
+    /// line closes.
+    pub(super) fn fences(&mut self, body_start: usize, fences: &[Fence]) {
         let text = self.file.text.as_str();
-        let fences = blocks(text, body_start).fences;
         // Read once, when a block first ends early: scanning on from every such block made
         // a body of many made quadratic.
         let mut closers: Option<Closers> = None;

@@ -6,7 +6,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
 
 use crate::source::Span;
-use crate::syntax::markdown::events;
+use crate::syntax::markdown::{Fence, events, fence_at};
 
 /// A code span or code block.
 #[derive(Debug, Clone)]
@@ -28,6 +28,9 @@ pub(super) struct Layout {
     codes: Vec<Code>,
     /// Where each heading starts, with the titles of it and the headings above it, lower case.
     headings: Vec<(usize, String)>,
+    /// The fenced code blocks, as [`crate::syntax::markdown::blocks`] finds them (SKL022
+    /// reads those of `SKILL.md` from this parse rather than parse the body again).
+    pub fences: Vec<Fence>,
 }
 
 /// A [`Layout`] as it is read, one event of the body at a time.
@@ -55,6 +58,11 @@ impl<'t> Reader<'t> {
                 intro: String::new(),
             }),
             Event::Start(Tag::CodeBlock(kind)) => {
+                if let CodeBlockKind::Fenced(_) = kind {
+                    let body = text.get(self.body_start..).unwrap_or("");
+                    let fence = fence_at(text, body, self.body_start, range.clone());
+                    self.out.fences.push(fence);
+                }
                 let info = match kind {
                     CodeBlockKind::Fenced(info) => info
                         .split(|c: char| c.is_whitespace() || c == '{' || c == ',')

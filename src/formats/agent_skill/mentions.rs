@@ -4,7 +4,7 @@
 //! example ("e.g."), an output template, a file to create.
 
 use crate::source::Span;
-use crate::syntax::markdown::links_and;
+use crate::syntax::markdown::{Fence, links_and};
 
 use super::commands::{self, Role};
 use super::layout::{Code, Layout, Lines};
@@ -141,12 +141,20 @@ const MAX_COMMAND: usize = 2_000;
 const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
 
 /// The links and path-like words of a Markdown file whose body starts at `body_start` (the
-/// front matter is read for words too: `license: see LICENSE.txt`).
-pub(super) fn in_markdown(text: &str, body_start: usize) -> Vec<Reference> {
-    // One parse of the body for its layout and its links.
+/// front matter is read for words too: `license: see LICENSE.txt`). With `fences`, its fenced
+/// code blocks are moved there.
+pub(super) fn in_markdown(
+    text: &str,
+    body_start: usize,
+    fences: Option<&mut Vec<Fence>>,
+) -> Vec<Reference> {
+    // One parse of the body for its layout, its links and its fences.
     let mut reader = Layout::reader(text, body_start);
     let links = links_and(text, body_start, |event, range| reader.feed(event, range));
-    let layout = reader.finish();
+    let mut layout = reader.finish();
+    if let Some(fences) = fences {
+        *fences = std::mem::take(&mut layout.fences);
+    }
     let lines = Lines::new(text);
     let mut out: Vec<Reference> = links
         .into_iter()
@@ -464,7 +472,7 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<(String, Form, bool, Run)> {
-        in_markdown(text, 0)
+        in_markdown(text, 0, None)
             .into_iter()
             .filter(|r| r.written.contains('/'))
             .map(|r| (r.written, r.form, r.aside, r.run))

@@ -302,8 +302,8 @@ impl Cx<'_> {
             }
         };
         self.size(body_start);
-        self.fences(body_start);
         let reach = self.references(body_start);
+        self.fences(body_start, &reach.fences);
         let scripts = self.scripts(&reach.runs);
         if !self.folder.truncated {
             self.unreferenced(&reach, anchor);

@@ -12,6 +12,7 @@ use super::Cx;
 use super::mentions::{self, Form, Reference, Run, has_extension};
 use super::paths::{self, Resolved};
 use crate::source::{SourceFile, Span};
+use crate::syntax::markdown::Fence;
 
 /// Files followed at most for one skill, so a skill of thousands of pages stays quick.
 const MAX_FOLLOWED: usize = 200;
@@ -25,6 +26,8 @@ pub(super) struct Reach {
     pub dirs: BTreeSet<String>,
     /// How the instructions run the files they name in commands.
     pub runs: HashMap<String, Runs>,
+    /// The fenced code blocks of `SKILL.md`'s body, from the one parse that read its links.
+    pub fences: Vec<Fence>,
 }
 
 /// How the instructions run one file.
@@ -85,7 +88,8 @@ impl Cx<'_> {
         while let Some(doc) = walk.queue.pop_front() {
             let text = doc.file.text.as_str();
             let refs = if doc.markdown() {
-                mentions::in_markdown(text, doc.body_start)
+                let root = (doc.depth == 0).then_some(&mut walk.reach.fences);
+                mentions::in_markdown(text, doc.body_start, root)
             } else {
                 mentions::in_program(text)
             };
