@@ -20,9 +20,10 @@ pub(crate) struct Found {
 pub(crate) struct Handoff(std::sync::Mutex<Option<Box<Found>>>);
 
 impl Handoff {
-    /// Hold `found` until it is taken.
+    /// Hold `found` until it is taken (nothing is held when nothing was found).
     pub(crate) fn new(found: Found) -> Handoff {
-        Handoff(std::sync::Mutex::new(Some(Box::new(found))))
+        let any = !found.findings.is_empty() || !found.covered.is_empty();
+        Handoff(std::sync::Mutex::new(any.then(|| Box::new(found))))
     }
 
     /// What was found, the first time it is asked for; nothing after.
