@@ -152,7 +152,7 @@ fn resolve(
 ) -> Vec<Diagnostic> {
     let targeted = |d: &Diagnostic| {
         let runtimes = &configs.for_path(&d.file.path).runtimes;
-        runtimes.applies(d.rule.code) && d.releases.is_none_or(|r| runtimes.includes(r))
+        runtimes.applies(d.rule.code) && d.releases.as_deref().is_none_or(|r| runtimes.includes(*r))
     };
     let found = match cache {
         Some(cache) => cache.resolve(fs, results, (&targeted, &configs.targets())),
@@ -194,7 +194,7 @@ pub(crate) fn run(
         .cache
         .then(|| Cache::open(config, &options.cwd, passes));
     let only = only.as_deref();
-    let loaded = stages(
+    let mut loaded = stages(
         options,
         config,
         &fs,
@@ -203,13 +203,13 @@ pub(crate) fn run(
         only,
         cache.as_ref(),
     );
-    let finish = |loaded: &Loaded| {
-        let made = report::report(options, config, loaded, only, bundles);
+    let finish = |loaded: &mut Loaded| {
+        let made = report::report_taking(options, config, loaded, only, bundles);
         crate::timing::mark("report");
         made
     };
     let Some(cache) = cache else {
-        let made = finish(&loaded);
+        let made = finish(&mut loaded);
         drop_later(loaded);
         return made;
     };
@@ -225,7 +225,7 @@ pub(crate) fn run(
     // results reads from it).
     let made = std::thread::scope(|threads| {
         let saving = std::thread::Builder::new().spawn_scoped(threads, || cache.save(&roots));
-        let made = finish(&loaded);
+        let made = finish(&mut loaded);
         if let Ok(saving) = saving {
             let _ = saving.join();
         }

@@ -34,7 +34,7 @@ impl LinkedOut {
 pub(crate) fn explain(d: Diagnostic, runs: &str) -> Diagnostic {
     let help = help(d.rule.code, &d.file.path, d.file.display());
     d.label("a link on this path leads outside the repository")
-        .note(runs)
+        .note(runs.to_string())
         .note(WHY)
         .help(help)
 }

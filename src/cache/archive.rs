@@ -73,9 +73,6 @@ pub(super) struct Archive<Said = crate::security::shellcheck::Said> {
     pub resolved: Vec<Resolved>,
     /// What ShellCheck said of the scripts resolve checked.
     pub shellcheck: Said,
-    /// The size of the file it was read from.
-    #[serde(skip)]
-    pub size: usize,
 }
 
 impl Archive {
@@ -175,10 +172,7 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
     let (walked, rest) = postcard::take_from_bytes(rest).ok()?;
     let _ = walks.send(walked);
     let archive = match postcard::take_from_bytes::<Archive>(rest) {
-        Ok((archive, [])) => Some(Archive {
-            size: bytes.len(),
-            ..archive
-        }),
+        Ok((archive, [])) => Some(archive),
         _ => None,
     };
     crate::timing::mark("archive read");
@@ -186,23 +180,49 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
 }
 
 /// Write `archive` under `key` as the cache of the repository at `root` (nothing when it
-/// cannot: a cache costs time, never a result); `size`, the last one's, saves regrowing.
-pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>, size: usize) {
+/// cannot: a cache costs time, never a result). It is written as it is encoded, its check
+/// filled in last: the archive is tens of bytes a finding, and was held whole.
+pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>) {
+    use std::io::{Seek, Write};
     let Some(file) = file_of(root) else {
         return;
     };
-    let mut bytes = Vec::with_capacity(size + size / 8 + 4096);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&[0; 16]);
-    let Ok(bytes) = postcard::to_extend(key, bytes).and_then(|b| postcard::to_extend(archive, b))
-    else {
-        return;
-    };
-    let mut bytes = bytes;
-    let check = xxhash_rust::xxh3::xxh3_128(&bytes[24..]).to_le_bytes();
-    bytes[8..24].copy_from_slice(&check);
-    if file.write(&bytes).is_ok() {
+    let written = file.write_with(|f| {
+        f.write_all(MAGIC)?;
+        f.write_all(&[0; 16])?;
+        let mut body = Checked {
+            out: std::io::BufWriter::new(&mut *f),
+            check: xxhash_rust::xxh3::Xxh3::new(),
+        };
+        postcard::to_io(key, &mut body)
+            .and_then(|b| postcard::to_io(archive, b))
+            .map_err(std::io::Error::other)?;
+        body.out.flush()?;
+        let check = body.check.digest128().to_le_bytes();
+        drop(body);
+        f.seek(std::io::SeekFrom::Start(MAGIC.len() as u64))?;
+        f.write_all(&check)
+    });
+    if written.is_ok() {
         mark(root);
+    }
+}
+
+/// A writer that also sums what goes through it.
+struct Checked<W> {
+    out: W,
+    check: xxhash_rust::xxh3::Xxh3,
+}
+
+impl<W: std::io::Write> std::io::Write for Checked<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(bytes)?;
+        self.check.update(bytes.get(..n).unwrap_or_default());
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -342,7 +342,6 @@ impl Cache {
         let Archive {
             mut entries,
             resolved: kept,
-            size,
             ..
         } = old;
         let old_walks = self.old_walks.into_inner().unwrap_or_default();
@@ -390,7 +389,7 @@ impl Cache {
             resolved: &resolved,
             shellcheck: shellcheck::SaidNow,
         };
-        archive::write(&self.root, &self.key, &out, size);
+        archive::write(&self.root, &self.key, &out);
     }
 }
 

@@ -3,6 +3,7 @@
 //! when first looked into. What does not read back exactly (an unknown rule code, a file
 //! index out of range) makes the whole entry unusable, and the file is checked again.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -58,8 +59,8 @@ struct StoredDiagnostic {
     span: Span,
     label: Option<String>,
     related: Vec<(usize, Span, String)>,
-    notes: Vec<String>,
-    help: Option<String>,
+    notes: Vec<Cow<'static, str>>,
+    help: Option<Cow<'static, str>>,
     fix: Option<Fix>,
     releases: Option<Releases>,
     omitted: usize,
@@ -248,8 +249,8 @@ impl StoredDiagnostic {
             notes: d.notes.clone(),
             help: d.help.clone(),
             omitted: d.omitted,
-            releases: d.releases,
-            fix: d.fix.clone(),
+            releases: d.releases.as_deref().copied(),
+            fix: d.fix.as_deref().cloned(),
         })
     }
 
@@ -278,8 +279,8 @@ impl StoredDiagnostic {
             notes: self.notes,
             help: self.help,
             omitted: self.omitted,
-            releases: self.releases,
-            fix: self.fix,
+            releases: self.releases.map(Box::new),
+            fix: self.fix.map(Box::new),
         })
     }
 }

@@ -105,12 +105,12 @@ impl Walk<'_> {
             format!("`{from}`"),
         );
         d.label = Some(format!("renamed from `{from}`"));
-        d.notes.push(format!(
-            "a caller (or a saved plan) that sends `{from}` now has it refused or ignored"
-        ));
-        d.help = Some(format!(
-            "accept `{from}` as well for a while, or bump the major version"
-        ));
+        d.notes.push(
+            format!("a caller (or a saved plan) that sends `{from}` now has it refused or ignored")
+                .into(),
+        );
+        d.help =
+            Some(format!("accept `{from}` as well for a while, or bump the major version").into());
     }
 
     fn removed(&mut self, path: &[String], name: &str, n: &Map<String, Value>) {
@@ -132,13 +132,13 @@ impl Walk<'_> {
                 );
                 d.label = Some(format!("no `{name}` here any more"));
                 d.notes.push(if closed {
-                    format!("a caller that sends `{name}` now has its call refused (`additionalProperties: false`)")
+                    format!("a caller that sends `{name}` now has its call refused (`additionalProperties: false`)").into()
                 } else {
-                    format!("a caller that sends `{name}` now has it silently ignored")
+                    format!("a caller that sends `{name}` now has it silently ignored").into()
                 });
                 d.help = Some(format!(
                     "keep `{name}` (say it is deprecated in its description) until callers have moved, or bump the major version"
-                ));
+                ).into());
             }
             Direction::Output => {
                 let d = self.push(
@@ -150,10 +150,9 @@ impl Walk<'_> {
                 );
                 d.label = Some(format!("no `{name}` here any more"));
                 d.notes
-                    .push(format!("a consumer that reads `{name}` finds nothing"));
-                d.help = Some(format!(
-                    "keep `{name}` in the output, or bump the major version"
-                ));
+                    .push(format!("a consumer that reads `{name}` finds nothing").into());
+                d.help =
+                    Some(format!("keep `{name}` in the output, or bump the major version").into());
             }
         }
     }

@@ -398,7 +398,8 @@ impl<'a> Walk<'a> {
             "the old description".into(),
         );
         d.label = Some("the model reads this".into());
-        d.notes.push(format!("changed: {}", words::diff(old, new)));
+        d.notes
+            .push(format!("changed: {}", words::diff(old, new)).into());
         d.help = Some(
             "read the new text as the model will: instructions hidden in a description are obeyed"
                 .into(),

@@ -246,8 +246,10 @@ fn fix_through(options: &CheckOptions, config: &Config, mut fs: Overlay) -> Fixe
                 let Some(file) = diagnostics.first().map(|d| &d.file) else {
                     continue;
                 };
-                let mut fixes: Vec<&Fix> =
-                    diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
+                let mut fixes: Vec<&Fix> = diagnostics
+                    .iter()
+                    .filter_map(|d| d.fix.as_deref())
+                    .collect();
                 match pace.get(*path).copied().unwrap_or(Pace::All) {
                     Pace::All => {}
                     Pace::One => {

@@ -8,6 +8,7 @@ mod visible;
 
 pub(crate) use visible::visible;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 pub(crate) use fix::DidYouMean;
@@ -44,15 +45,16 @@ pub struct Diagnostic {
     pub label: Option<String>,
     /// Related places.
     pub related: Vec<Related>,
-    /// What the runtime will do with this (the "so what").
-    pub notes: Vec<String>,
+    /// What the runtime will do with this (the "so what"); fixed texts are not copied.
+    pub notes: Vec<Cow<'static, str>>,
     /// How to fix it.
-    pub help: Option<String>,
-    /// The edits that fix it, when the fix is mechanical.
-    pub fix: Option<Fix>,
+    pub help: Option<Cow<'static, str>>,
+    /// The edits that fix it, when the fix is mechanical (boxed, as the next: most findings
+    /// have neither, and a repository's findings are held until the report).
+    pub fix: Option<Box<Fix>>,
     /// The releases of a runtime the finding holds for, when it holds for some only: the
     /// report keeps it only when the project targets one of them (`[runtimes]`).
-    pub releases: Option<crate::runtimes::Releases>,
+    pub releases: Option<Box<crate::runtimes::Releases>>,
     /// How many findings of its rule in its file this one stands for when the per-rule cap
     /// left them out (itself included); 0 for an ordinary finding.
     pub omitted: usize,
@@ -94,7 +96,7 @@ impl Diagnostic {
 
     /// Hold the finding only for `releases` of its runtime.
     pub fn for_releases(mut self, releases: crate::runtimes::Releases) -> Diagnostic {
-        self.releases = Some(releases);
+        self.releases = Some(Box::new(releases));
         self
     }
 
@@ -120,28 +122,28 @@ impl Diagnostic {
     }
 
     /// Add a note.
-    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+    pub fn note(mut self, note: impl Into<Cow<'static, str>>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
 
     /// Set the help text.
-    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+    pub fn help(mut self, help: impl Into<Cow<'static, str>>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
 
     /// Attach a structured fix.
     pub fn fix(mut self, fix: Fix) -> Diagnostic {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 
     /// A "did you mean" hint: its help, and the fix that writes what it names.
     pub fn did_you_mean(mut self, hint: DidYouMean) -> Diagnostic {
         let (help, fix) = hint.into_parts();
-        self.help = Some(help);
-        self.fix = Some(fix);
+        self.help = Some(help.into());
+        self.fix = Some(Box::new(fix));
         self
     }
 
@@ -154,7 +156,11 @@ impl Diagnostic {
     }
 
     /// [`Diagnostic::did_you_mean`] when there is a hint, else `help`.
-    pub fn did_you_mean_or(self, hint: Option<DidYouMean>, help: impl Into<String>) -> Diagnostic {
+    pub fn did_you_mean_or(
+        self,
+        hint: Option<DidYouMean>,
+        help: impl Into<Cow<'static, str>>,
+    ) -> Diagnostic {
         match hint {
             Some(hint) => self.did_you_mean(hint),
             None => self.help(help),
@@ -175,16 +181,16 @@ impl Diagnostic {
 
     /// Attach a structured fix when there is one.
     pub fn maybe_fix(mut self, fix: Option<Fix>) -> Diagnostic {
-        if fix.is_some() {
-            self.fix = fix;
+        if let Some(fix) = fix {
+            self.fix = Some(Box::new(fix));
         }
         self
     }
 
     /// Set the help text when there is one.
     pub fn maybe_help(mut self, help: Option<String>) -> Diagnostic {
-        if help.is_some() {
-            self.help = help;
+        if let Some(help) = help {
+            self.help = Some(help.into());
         }
         self
     }

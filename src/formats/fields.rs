@@ -90,7 +90,7 @@ impl<'s> Site<'s> {
     /// The defect's diagnostic with the site's note and help added.
     fn finish(&self, mut d: Diagnostic) -> Diagnostic {
         if let Some(note) = self.note {
-            d = d.note(note);
+            d = d.note(note.to_string());
         }
         self.fill_help(d)
     }
@@ -100,7 +100,7 @@ impl<'s> Site<'s> {
         if d.help.is_none()
             && let Some(help) = self.help
         {
-            d.help = Some(help.to_string());
+            d.help = Some(help.to_string().into());
         }
         d
     }
@@ -299,13 +299,13 @@ impl<'a> Lowerer<'a> {
                 && site.rule.is_none()
                 && let Some(help) = self.missing_help
             {
-                d.help = help(&full, self.file);
+                d.help = help(&full, self.file).map(Into::into);
             }
             if d.help.is_none() {
                 d.help = Some(if map.path.is_empty() {
-                    format!("add `{key}:` with its value at the top level")
+                    format!("add `{key}:` with its value at the top level").into()
                 } else {
-                    format!("add `{key}:` with its value to `{}`", map.path)
+                    format!("add `{key}:` with its value to `{}`", map.path).into()
                 });
             }
             self.push(d);
@@ -444,8 +444,8 @@ impl<'a> Lowerer<'a> {
                     if let Some(last) = self.diags.last_mut() {
                         last.help = Some(format!(
                             "YAML 1.2 reads `{word}` as a string, not a boolean: write `{fixed}`"
-                        ));
-                        last.fix = fix;
+                        ).into());
+                        last.fix = fix.map(Box::new);
                     }
                 }
                 None

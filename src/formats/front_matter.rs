@@ -35,8 +35,8 @@ pub(crate) fn front_matter_error(
             format!("{} must start with a `---` front-matter line", wording.what),
         )
         .label("expected `---`")
-        .note(wording.consequence)
-        .help(wording.missing_help),
+        .note(wording.consequence.to_string())
+        .help(wording.missing_help.to_string()),
         FrontMatterError::Unclosed { open } => Diagnostic::new(
             &syn::UNCLOSED_FRONT_MATTER,
             file,
@@ -44,8 +44,8 @@ pub(crate) fn front_matter_error(
             "the front matter is opened but never closed",
         )
         .label("opened here")
-        .note(wording.consequence)
-        .help(wording.unclosed_help),
+        .note(wording.consequence.to_string())
+        .help(wording.unclosed_help.to_string()),
     }
 }
 

@@ -263,6 +263,15 @@ impl RepoPath {
     /// of it and a link planted at the path is replaced, never followed. Its folders are
     /// created; the file keeps its permissions.
     pub fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+        self.write_with(|f| std::io::Write::write_all(f, bytes))
+    }
+
+    /// [`RepoPath::write`] of what `fill` writes into the new file (which it may seek in),
+    /// never held whole.
+    pub(crate) fn write_with(
+        &self,
+        fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let parent = match self.path.parent() {
             Some(p) => RepoPath {
                 path: p.to_path_buf(),
@@ -282,7 +291,7 @@ impl RepoPath {
             // A device or FIFO (`--output-format json:/dev/null`) is written to, never
             // replaced: renaming over it would put a file where the system keeps a device.
             Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
-                return write_special(&self.path, bytes);
+                return write_special(&self.path, fill);
             }
             _ => {}
         }
@@ -291,7 +300,7 @@ impl RepoPath {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("file");
-        let tmp = create_exclusive(&parent.path, name, bytes)?;
+        let tmp = create_exclusive_with(&parent.path, name, fill)?;
         if let Ok(meta) = std::fs::metadata(&self.path) {
             let _ = std::fs::set_permissions(&tmp, meta.permissions());
         }
@@ -301,10 +310,13 @@ impl RepoPath {
     }
 }
 
-/// Write `bytes` to the device or FIFO at `path`: opened without following a link, without
-/// waiting for a reader (a FIFO nobody reads is an error, not a hang), and never created.
-fn write_special(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
+/// Write what `fill` writes to the device or FIFO at `path`: opened without following a
+/// link, without waiting for a reader (a FIFO nobody reads is an error, not a hang), and
+/// never created.
+fn write_special(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
     #[cfg(target_os = "linux")]
@@ -315,7 +327,7 @@ fn write_special(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             | rustix::fs::OFlags::NOCTTY;
         options.custom_flags(flags.bits() as i32);
     }
-    options.open(path)?.write_all(bytes)
+    fill(&mut options.open(path)?)
 }
 
 /// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
@@ -325,7 +337,15 @@ pub(crate) fn create_exclusive(
     name: &str,
     bytes: &[u8],
 ) -> std::io::Result<PathBuf> {
-    use std::io::Write;
+    create_exclusive_with(folder, name, |f| std::io::Write::write_all(f, bytes))
+}
+
+/// [`create_exclusive`] of what `fill` writes.
+fn create_exclusive_with(
+    folder: &Path,
+    name: &str,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -341,7 +361,7 @@ pub(crate) fn create_exclusive(
             .open(&tmp)
         {
             Ok(mut f) => {
-                if let Err(e) = f.write_all(bytes).and_then(|()| f.sync_all()) {
+                if let Err(e) = fill(&mut f).and_then(|()| f.sync_all()) {
                     let _ = std::fs::remove_file(&tmp);
                     return Err(e);
                 }

@@ -48,22 +48,32 @@ pub(crate) fn render(
     color: bool,
     quiet: bool,
 ) -> String {
-    let diagnostics = &*super::masked::masked(diagnostics);
+    super::to_string(|out| write(diagnostics, summary, color, quiet, out))
+}
+
+/// [`render`], written to `out` a diagnostic at a time (the default output of a run of many
+/// findings is far larger than its files).
+pub(crate) fn write(
+    diagnostics: &[Diagnostic],
+    summary: &Summary,
+    color: bool,
+    quiet: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let renderer = if color {
         Renderer::styled()
     } else {
         Renderer::plain()
     };
-    let mut out = String::new();
     for d in diagnostics {
-        out.push_str(&render_one(&renderer, d));
-        out.push_str("\n\n");
+        let d = super::masked::masked_one(d);
+        out.write_all(render_one(&renderer, &d).as_bytes())?;
+        out.write_all(b"\n\n")?;
     }
     if !quiet {
-        out.push_str(&summary_line(summary));
-        out.push('\n');
+        writeln!(out, "{}", summary_line(summary))?;
     }
-    out
+    Ok(())
 }
 
 /// The closing summary line.

@@ -71,7 +71,7 @@ struct JsonDiagnostic<'a> {
     label: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
-    notes: &'a [String],
+    notes: &'a [std::borrow::Cow<'static, str>],
     related: Vec<JsonRelated<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<JsonFix<'a>>,
@@ -104,7 +104,6 @@ pub(crate) fn write(
     summary: &Summary,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let diagnostics = &*super::masked::masked(diagnostics);
     let output = Output {
         version: 2,
         summary: JsonSummary {
@@ -116,42 +115,58 @@ pub(crate) fn write(
             suppressed: summary.suppressed,
             baselined: summary.baselined,
         },
-        diagnostics: super::Lazy::new(diagnostics.iter().map(|d| {
-            JsonDiagnostic {
-                code: d.rule.code,
-                name: d.rule.name,
-                severity: d.severity.as_str(),
-                message: &d.message,
-                path: d.file.display(),
-                format: d.file.format.as_str(),
-                span: json_span(&d.file, d.span),
-                label: d.label.as_deref(),
-                help: d.help.as_deref(),
-                notes: &d.notes,
-                related: d
-                    .related
-                    .iter()
-                    .map(|r| JsonRelated {
-                        path: r.file.display(),
-                        span: json_span(&r.file, r.span),
-                        message: &r.message,
-                    })
-                    .collect(),
-                fix: d.fix.as_ref().map(|f| JsonFix {
-                    message: &f.message,
-                    applicability: f.applicability.as_str(),
-                    edits: f
-                        .edits
-                        .iter()
-                        .map(|e| JsonEdit {
-                            span: json_span(&d.file, e.span),
-                            replacement: &e.replacement,
-                        })
-                        .collect(),
-                }),
-            }
-        })),
+        diagnostics: super::Lazy::new(
+            diagnostics
+                .iter()
+                .map(|d| Shown(super::masked::masked_one(d))),
+        ),
     };
     serde_json::to_writer_pretty(&mut *out, &output)?;
     out.write_all(b"\n")
+}
+
+/// A diagnostic as output shows it (credentials masked), serialized as it is written.
+struct Shown<'a>(std::borrow::Cow<'a, Diagnostic>);
+
+impl serde::Serialize for Shown<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        json_diagnostic(&self.0).serialize(s)
+    }
+}
+
+/// The JSON form of `d`.
+fn json_diagnostic(d: &Diagnostic) -> JsonDiagnostic<'_> {
+    JsonDiagnostic {
+        code: d.rule.code,
+        name: d.rule.name,
+        severity: d.severity.as_str(),
+        message: &d.message,
+        path: d.file.display(),
+        format: d.file.format.as_str(),
+        span: json_span(&d.file, d.span),
+        label: d.label.as_deref(),
+        help: d.help.as_deref(),
+        notes: &d.notes,
+        related: d
+            .related
+            .iter()
+            .map(|r| JsonRelated {
+                path: r.file.display(),
+                span: json_span(&r.file, r.span),
+                message: &r.message,
+            })
+            .collect(),
+        fix: d.fix.as_ref().map(|f| JsonFix {
+            message: &f.message,
+            applicability: f.applicability.as_str(),
+            edits: f
+                .edits
+                .iter()
+                .map(|e| JsonEdit {
+                    span: json_span(&d.file, e.span),
+                    replacement: &e.replacement,
+                })
+                .collect(),
+        }),
+    }
 }

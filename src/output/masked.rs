@@ -2,7 +2,8 @@
 //! message, label, notes, help, related places, fix message) has its credentials masked
 //! past their first characters, and a fix whose edits would write one out is left out of
 //! the output (`check --fix` still applies it: the file already holds the credential).
-//! Every renderer shows diagnostics through [`masked`].
+//! Every renderer shows diagnostics through [`masked`], or one at a time through
+//! [`masked_one`].
 
 use std::borrow::Cow;
 
@@ -50,9 +51,9 @@ fn mask(d: &Diagnostic) -> Diagnostic {
     let shown = |s: &str| redact(s).into_owned();
     d.message = shown(&d.message);
     d.label = d.label.as_deref().map(shown);
-    d.help = d.help.as_deref().map(shown);
+    d.help = d.help.as_deref().map(|h| shown(h).into());
     for n in &mut d.notes {
-        *n = shown(n);
+        *n = shown(n).into();
     }
     for r in &mut d.related {
         r.message = shown(&r.message);

@@ -131,7 +131,7 @@ pub(crate) fn render(diagnostics: &[Diagnostic]) -> String {
                         value: d.rule.code,
                         url: rules::page_url(d.rule),
                     },
-                    suggestions: suggestions(&d.file, d.fix.as_ref()),
+                    suggestions: suggestions(&d.file, d.fix.as_deref()),
                 }
             })
             .collect(),

@@ -222,9 +222,6 @@ pub(crate) fn write(
     root: &Path,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let diagnostics = &*super::masked::masked(diagnostics);
-    let suppressed = &*super::masked::masked(suppressed);
-    let baselined = &*super::masked::masked(baselined);
     let mut all: Vec<(&Diagnostic, Silenced)> = diagnostics
         .iter()
         .map(|d| (d, Silenced::No))
@@ -245,6 +242,8 @@ pub(crate) fn write(
         .iter()
         .zip(fingerprints)
         .map(|(&(d, silenced), (hash, n))| {
+            // Masked a result at a time: one finding that quotes a credential copied them all.
+            let d = &*super::masked::masked_one(d);
             let mut message = d.message.clone();
             if let Some(help) = &d.help {
                 message.push_str("\nhelp: ");
@@ -270,7 +269,7 @@ pub(crate) fn write(
                 },
                 fixes: d.fix.iter().map(|f| fix(&d.file, f)).collect(),
                 properties: (!d.notes.is_empty()).then(|| Properties {
-                    notes: d.notes.clone(),
+                    notes: d.notes.iter().map(|n| n.to_string()).collect(),
                 }),
             }
         });

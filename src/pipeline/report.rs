@@ -22,17 +22,12 @@ use crate::source::{self, SourceFile, Span};
 
 /// Every finding of the stages before the report, unconfigured: each file's, the
 /// cross-file ones, configuration and walk errors, files nothing reads, lockfile drift.
+/// The results keep theirs (the editor and `--fix` read them again).
 fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Diagnostic> {
     // A finding of some releases of a runtime only, when the project targets another: left
     // before it is copied (a whole repository's may be, one per file).
-    let targeted = |d: &&Diagnostic| {
-        d.releases
-            .is_none_or(|r| loaded.configs.for_path(&d.file.path).runtimes.includes(r))
-    };
-    // Exact room for the files' findings (the most of them): collected from a flattened
-    // list, which does not say how long it is, the copy grew by doubling.
-    let held: usize = loaded.results.iter().map(|r| r.diagnostics.len()).sum();
-    let mut raw: Vec<Diagnostic> = Vec::with_capacity(held + loaded.resolved.len());
+    let targeted = |d: &&Diagnostic| targeted(loaded, d);
+    let mut raw = Vec::with_capacity(held(loaded));
     raw.extend(
         loaded
             .results
@@ -40,6 +35,41 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
             .flat_map(|r| r.diagnostics.iter().filter(targeted).cloned()),
     );
     raw.extend(loaded.resolved.iter().filter(targeted).cloned());
+    gathered(options, config, loaded, raw)
+}
+
+/// [`findings`] taken out of `loaded`, whose results are not read for them again (a run of
+/// the command line): a repository's findings are not held twice.
+fn taken(options: &CheckOptions, config: &Config, loaded: &mut Loaded) -> Vec<Diagnostic> {
+    let mut raw = Vec::with_capacity(held(loaded));
+    for result in &mut loaded.results {
+        raw.append(&mut std::mem::take(&mut result.diagnostics));
+    }
+    raw.append(&mut std::mem::take(&mut loaded.resolved));
+    gathered(options, config, loaded, raw)
+}
+
+/// Whether the project targets a release `d` holds for (when it holds for some only).
+fn targeted(loaded: &Loaded, d: &Diagnostic) -> bool {
+    d.releases
+        .as_deref()
+        .is_none_or(|r| loaded.configs.for_path(&d.file.path).runtimes.includes(*r))
+}
+
+/// Exact room for the files' and cross-file findings (the most of them): collected from a
+/// flattened list, which does not say how long it is, the copy grew by doubling.
+fn held(loaded: &Loaded) -> usize {
+    let files: usize = loaded.results.iter().map(|r| r.diagnostics.len()).sum();
+    files + loaded.resolved.len()
+}
+
+/// `raw`, the files' and cross-file findings, with the run's own.
+fn gathered(
+    options: &CheckOptions,
+    config: &Config,
+    loaded: &Loaded,
+    mut raw: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     raw.extend(loaded.config_errors.iter().cloned());
     raw.extend(super::unmatched::selected_nothing(
         &loaded.configs,
@@ -68,7 +98,7 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
             format!("cannot read this path: {}", e.message),
         ));
     }
-    raw.retain(|d| targeted(&d));
+    raw.retain(|d| targeted(loaded, d));
     raw
 }
 
@@ -114,13 +144,39 @@ pub(crate) fn report(
     only: Option<&Path>,
     bundles: bool,
 ) -> (Report, Compiled) {
+    let raw = findings(options, config, loaded);
+    report_of(options, config, loaded, raw, only, bundles)
+}
+
+/// [`report`] with the findings taken out of `loaded` (whose results are not read for them
+/// again).
+pub(crate) fn report_taking(
+    options: &CheckOptions,
+    config: &Config,
+    loaded: &mut Loaded,
+    only: Option<&Path>,
+    bundles: bool,
+) -> (Report, Compiled) {
+    let raw = taken(options, config, loaded);
+    report_of(options, config, loaded, raw, only, bundles)
+}
+
+/// The report of `loaded` whose findings, unconfigured, are `raw`.
+fn report_of(
+    options: &CheckOptions,
+    config: &Config,
+    loaded: &Loaded,
+    raw: Vec<Diagnostic>,
+    only: Option<&Path>,
+    bundles: bool,
+) -> (Report, Compiled) {
     let scope = &loaded.scope;
     let enabled = |rule: &Rule, path: &Path| {
         super::enabled(options, loaded.configs.for_path(path), rule, path)
     };
     let (mut sources, mut comments) = sources(loaded);
     let mut judged = Judged::default();
-    judged.admit(findings(options, config, loaded), &enabled, &mut comments);
+    judged.admit(raw, &enabled, &mut comments);
     // What is compiled follows the errors as configured: a rule turned off, or an error
     // suppressed with a reason, no longer keeps its file out of the bundles.
     let errors: ErrorFiles = judged

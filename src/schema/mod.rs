@@ -256,7 +256,7 @@ pub(crate) mod tests {
         );
         let notes: Vec<&str> = diags
             .iter()
-            .flat_map(|d| d.notes.iter().map(String::as_str))
+            .flat_map(|d| d.notes.iter().map(|n| n.as_ref()))
             .collect();
         for expected in ["default note", "missing b", "remote note"] {
             assert!(notes.contains(&expected), "{expected}: {notes:#?}");

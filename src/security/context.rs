@@ -64,7 +64,7 @@ impl Context {
                 d.notes.push(format!(
                     "kept as information: {}, so an agent reads it as an example rather than an instruction",
                     why.says()
-                ));
+                ).into());
             }
         }
     }

@@ -91,7 +91,7 @@ pub fn hits(report: &DiffReport) -> Vec<Hit> {
                     )
                 })
                 .collect(),
-            notes: d.notes.clone(),
+            notes: d.notes.iter().map(|n| n.to_string()).collect(),
         })
         .collect()
 }

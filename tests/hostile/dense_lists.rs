@@ -179,12 +179,7 @@ fn a_cycod_tool_of_50_thousand_steps_reading_missing_steps() {
 /// release build; 424 MB of SARIF for 300,000 findings), JSON the whole document.
 #[test]
 fn the_reports_of_thirty_thousand_findings_are_not_held_whole() {
-    let repo = Repo::new();
-    for i in 0..5_000 {
-        let tool =
-            format!("name: T {i}\ndescripton: x\nbash: rm -rf /\ntags: [nope]\ntimeout: -1\n");
-        repo.write(&format!(".cycod/tools/t{i}.yaml"), tool.as_bytes());
-    }
+    let repo = broken_tools(5_000);
     let Some(quiet) = peak_memory_of(&repo, &["check", "--no-cache", "-q", "."]) else {
         return;
     };
@@ -197,4 +192,34 @@ fn the_reports_of_thirty_thousand_findings_are_not_held_whole() {
             "--format {format} took {beyond:.1} MiB more than -q for the same findings"
         );
     }
+}
+
+/// A repository of `count` small cycod tools with six findings each.
+fn broken_tools(count: usize) -> Repo {
+    let repo = Repo::new();
+    for i in 0..count {
+        let tool =
+            format!("name: T {i}\ndescripton: x\nbash: rm -rf /\ntags: [nope]\ntimeout: -1\n");
+        repo.write(&format!(".cycod/tools/t{i}.yaml"), tool.as_bytes());
+    }
+    repo
+}
+
+/// What a finding costs a plain `check` (human output, a cache made anew), measured as what
+/// 15,000 more findings of 2,500 more files add to the peak. Each took 3.2 KB (release
+/// build): the report copied the files' findings, a finding was 272 bytes with its fixed
+/// notes copied, the human output was held whole, and the cache's archive was made in
+/// memory grown by doubling before it was written. Now 1.9 KB.
+#[test]
+fn each_of_thirty_thousand_findings_costs_little() {
+    let (fewer, more) = (broken_tools(2_500), broken_tools(5_000));
+    let Some(before) = peak_memory_of(&fewer, &["check", "."]) else {
+        return;
+    };
+    let after = peak_memory_of(&more, &["check", "."]).expect("measured before");
+    let each = (after - before) / 15_000.0;
+    assert!(
+        each <= 2_500.0,
+        "each finding took {each:.0} bytes of the peak"
+    );
 }

@@ -153,8 +153,8 @@ impl Cx<'_> {
                 d.help = Some(match closest(key, &known) {
                     Some(near) => format!(
                         "the closest known key is `{near}`; keep fields of your own under `metadata:`"
-                    ),
-                    None => "keep fields of your own under `metadata:`".to_string(),
+                    ).into(),
+                    None => "keep fields of your own under `metadata:`".to_string().into(),
                 });
             }
         }

@@ -329,7 +329,7 @@ mod tests {
         );
         let notes: Vec<&str> = diags
             .iter()
-            .flat_map(|d| d.notes.iter().map(String::as_str))
+            .flat_map(|d| d.notes.iter().map(|n| n.as_ref()))
             .collect();
         assert!(
             notes

@@ -31,12 +31,12 @@ pub(super) fn unknown_keys(lw: &mut Lowerer<'_>, map: MapRef<'_>, known: &[&str]
             d.notes = vec![
                 "the registry and clients read only the camelCase name: this value is lost".into(),
             ];
-            d.help = Some(format!("rename it to `{new}`"));
-            d.fix = (map.node.get(new).is_none()).then(|| rename_key(file, d.span, new));
+            d.help = Some(format!("rename it to `{new}`").into());
+            d.fix = (map.node.get(new).is_none()).then(|| Box::new(rename_key(file, d.span, new)));
         } else if let Some((_, why)) = REMOVED.iter().find(|(old, _)| *old == key) {
             d.message = format!("`{key}` is no longer part of server.json");
-            d.notes = vec![(*why).to_string()];
-            d.help = Some(format!("remove `{key}`"));
+            d.notes = vec![(*why).to_string().into()];
+            d.help = Some(format!("remove `{key}`").into());
         }
     }
 }

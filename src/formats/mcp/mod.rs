@@ -214,7 +214,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     };
     for d in &mut diagnostics {
         if d.notes.is_empty() && d.rule.rejects_file {
-            d.notes.push(note.clone());
+            d.notes.push(note.clone().into());
         }
     }
     FileResult {

@@ -50,8 +50,8 @@ pub(super) fn literal_secret(
                     format!("{what} `{name}` of {owner} is marked secret but its value is written in the file"),
                 )
                 .label("secret written literally")
-                .note(remedy.note)
-                .help(remedy.help);
+                .note(remedy.note.to_string())
+                .help(remedy.help.to_string());
             lw.push(d);
         }
         return;
@@ -82,8 +82,8 @@ pub(super) fn literal_secret(
                 format!("{what} `{name}` of {owner} holds {kind} written in the file"),
             )
             .label("credential")
-            .note(remedy.note)
-            .help(remedy.help);
+            .note(remedy.note.to_string())
+            .help(remedy.help.to_string());
         lw.push(d);
     }
 }

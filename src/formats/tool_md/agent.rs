@@ -137,7 +137,7 @@ fn tools_map<'n>(lw: &mut Lowerer<'_>, e: &'n Entry) -> Option<MapRef<'n>> {
             .is_some_and(|items| items.iter().any(|i| i.get("ref").is_some()))
         && let Some(d) = lw.diags.last_mut()
     {
-        d.help = Some("put the entries under `refs:`: `tools:` then `  refs:` then `    - ref: \"<tool_id>\"`".to_string());
+        d.help = Some("put the entries under `refs:`: `tools:` then `  refs:` then `    - ref: \"<tool_id>\"`".to_string().into());
     }
     map
 }

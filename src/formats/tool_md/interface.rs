@@ -16,10 +16,13 @@ pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
     if node.as_map().is_none() {
         lw.wrong_type(node, path, "a JSON Schema (a mapping)");
         if let Some(d) = lw.diags.last_mut() {
-            d.help = Some(format!(
-                "write the schema under `{}:`, e.g. `type: object` with its `properties`",
-                path.rsplit('.').next().unwrap_or(path)
-            ));
+            d.help = Some(
+                format!(
+                    "write the schema under `{}:`, e.g. `type: object` with its `properties`",
+                    path.rsplit('.').next().unwrap_or(path)
+                )
+                .into(),
+            );
         }
         return;
     }

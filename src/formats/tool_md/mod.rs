@@ -250,7 +250,7 @@ pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 /// the emit site says something more precise already.
 fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
     if d.notes.is_empty() && d.rule.rejects_file {
-        d.note(consequence)
+        d.note(consequence.to_string())
     } else {
         d
     }
@@ -358,9 +358,9 @@ fn yaml_errors(
         .into_iter()
         .map(|mut d| {
             if flat && std::ptr::eq(d.rule, &syn::INVALID_YAML) && d.help.is_none() {
-                d.help = Some("no line of this front matter is indented: nested fields such as `meta.name` must be indented under their parent (copying from a web page often drops the indentation)".to_string());
+                d.help = Some("no line of this front matter is indented: nested fields such as `meta.name` must be indented under their parent (copying from a web page often drops the indentation)".to_string().into());
             }
-            d.note(consequence)
+            d.note(consequence.to_string())
         })
         .collect()
 }

@@ -225,7 +225,12 @@ mod tests {
             walk(lw, root);
         })
         .into_iter()
-        .map(|d| (d.rule.code.to_string(), d.help.unwrap_or_default()))
+        .map(|d| {
+            (
+                d.rule.code.to_string(),
+                d.help.unwrap_or_default().into_owned(),
+            )
+        })
         .collect()
     }
 

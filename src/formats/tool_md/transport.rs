@@ -147,10 +147,13 @@ fn fields(lw: &mut Lowerer<'_>, t: MapRef<'_>, p: &Protocol) {
                 .skip(mark)
                 .find(|d| d.span == e.key_span())
         {
-            d.help = Some(format!(
-                "`{}` is a field of a `{}` transport, not of `{}`: remove it, or fix `type`",
-                e.key, q.name, p.name
-            ));
+            d.help = Some(
+                format!(
+                    "`{}` is a field of a `{}` transport, not of `{}`: remove it, or fix `type`",
+                    e.key, q.name, p.name
+                )
+                .into(),
+            );
         }
     }
     for key in p.required {

@@ -81,9 +81,12 @@ impl Cx<'_> {
             && let Some(last) = lw.diags.last_mut()
         {
             let text = self.file.slice(e.value.span());
-            last.help = Some(format!(
-                "the spec types `cpu_limit` as a string: quote it, `cpu_limit: \"{text}\"`"
-            ));
+            last.help = Some(
+                format!(
+                    "the spec types `cpu_limit` as a string: quote it, `cpu_limit: \"{text}\"`"
+                )
+                .into(),
+            );
         }
         for key in ["memory_limit_mb", "time_limit_sec"] {
             if let Some(e) = lw.required(map, key) {
@@ -233,7 +236,7 @@ fn positive_int(lw: &mut Lowerer<'_>, v: &Node, key: &str) {
         && let Ok(n) = s.trim().parse::<i64>()
         && let Some(last) = lw.diags.last_mut()
     {
-        last.help = Some(format!("write it without quotes: `{key}: {n}`"));
+        last.help = Some(format!("write it without quotes: `{key}: {n}`").into());
     }
 }
 

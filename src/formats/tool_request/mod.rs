@@ -155,7 +155,7 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
     // unless the emit site says something more precise already.
     for d in &mut diagnostics {
         if d.notes.is_empty() && d.rule.rejects_file {
-            d.notes.push(REJECTED.to_string());
+            d.notes.push(REJECTED.to_string().into());
         }
     }
     FileResult::new(file, diagnostics, Item::new(request))

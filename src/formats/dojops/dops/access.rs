@@ -121,7 +121,7 @@ impl SkillLowerer<'_> {
     fn help_since(&mut self, mark: usize, help: &str) {
         for d in self.lw.diags.iter_mut().skip(mark) {
             if d.help.is_none() {
-                d.help = Some(help.to_string());
+                d.help = Some(help.to_string().into());
             }
         }
     }

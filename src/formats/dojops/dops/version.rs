@@ -55,9 +55,9 @@ impl SkillLowerer<'_> {
         let unknown = entries.iter().filter(|e| !known.contains(&e.key.as_str()));
         for (d, entry) in self.lw.diags.iter_mut().skip(mark).zip(unknown) {
             if let Some((_, note)) = V1_KEYS.iter().find(|(k, _)| *k == entry.key) {
-                d.notes.push((*note).to_string());
+                d.notes.push((*note).to_string().into());
                 if d.help.is_none() {
-                    d.help = Some(format!("remove `{}`", entry.key));
+                    d.help = Some(format!("remove `{}`", entry.key).into());
                 }
             }
         }

@@ -132,8 +132,8 @@ fn status_code(lw: &mut Lowerer<'_>, item: &Node, i: usize) {
                 .filter(|s| s.len() == 3 && s.bytes().all(|b| b.is_ascii_digit()));
             lw.wrong_type(item, &path, "an HTTP status code (a number)");
             if let (Some(code), Some(d)) = (code, lw.diags.last_mut()) {
-                d.help = Some(format!("write it without quotes: `{code}`"));
-                d.fix = Some(Fix::safe(item.span(), code));
+                d.help = Some(format!("write it without quotes: `{code}`").into());
+                d.fix = Some(Box::new(Fix::safe(item.span(), code)));
             }
         }
     }
