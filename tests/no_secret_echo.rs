@@ -117,7 +117,9 @@ fn output(repo: &Repo, format: &str) -> String {
 #[test]
 fn a_credential_is_never_printed_in_full() {
     let repo = repo();
-    for format in ["human", "json", "sarif", "github"] {
+    for format in [
+        "human", "json", "sarif", "github", "junit", "gitlab", "rdjson", "markdown",
+    ] {
         let text = output(&repo, format);
         assert!(
             text.matches(SHOWN).count() > 20,

@@ -11,20 +11,30 @@ use crate::rules::Severity;
 /// Render every diagnostic as a workflow command, one per line, then a notice saying how
 /// many findings were hidden (baseline, suppression comments), if any were.
 pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
-    let diagnostics = &*super::masked::masked(diagnostics);
-    let mut out = String::new();
+    super::to_string(|out| write(diagnostics, summary, out))
+}
+
+/// [`render`], written to `out` a command at a time (the Action's default output).
+pub(crate) fn write(
+    diagnostics: &[Diagnostic],
+    summary: &Summary,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut line = String::new();
     for d in diagnostics {
-        render_one(&mut out, d);
+        line.clear();
+        render_one(&mut line, &super::masked::masked_one(d));
+        out.write_all(line.as_bytes())?;
     }
     if let Some(hidden) = summary.hidden_line() {
-        let _ = writeln!(
+        writeln!(
             out,
             "::notice title={}::{}",
             escape_property("toolc (hidden findings)"),
             escape_data(&hidden)
-        );
+        )?;
     }
-    out
+    Ok(())
 }
 
 fn render_one(out: &mut String, d: &Diagnostic) {

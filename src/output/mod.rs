@@ -104,8 +104,8 @@ fn to_string(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>)
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// [`render`], written to `out` as it is made: the human, JSON and SARIF output of a run of
-/// many findings is never held whole.
+/// [`render`], written to `out` as it is made: the human, JSON, SARIF and GitHub output of a
+/// run of many findings is never held whole.
 pub(crate) fn write(
     format: OutputFormat,
     report: &Findings<'_>,
@@ -117,6 +117,7 @@ pub(crate) fn write(
     match format {
         OutputFormat::Human => human::write(report.diagnostics, report.summary, color, quiet, out),
         OutputFormat::Json => json::write(report.diagnostics, report.summary, out),
+        OutputFormat::Github => github::write(report.diagnostics, report.summary, out),
         OutputFormat::Sarif => sarif::write(
             report.diagnostics,
             report.suppressed,
