@@ -8,13 +8,9 @@ use std::fmt::Write as _;
 use crate::diagnostics::{Diagnostic, Summary, visible};
 use crate::rules::Severity;
 
-/// Render every diagnostic as a workflow command, one per line, then a notice saying how
-/// many findings were hidden (baseline, suppression comments), if any were.
-pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
-    super::to_string(|out| write(diagnostics, summary, out))
-}
-
-/// [`render`], written to `out` a command at a time (the Action's default output).
+/// Write every diagnostic as a workflow command, one per line and a command at a time (the
+/// Action's default output), then a notice saying how many findings were hidden (baseline,
+/// suppression comments), if any were.
 pub(crate) fn write(
     diagnostics: &[Diagnostic],
     summary: &Summary,

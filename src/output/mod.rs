@@ -125,7 +125,13 @@ pub(crate) fn write(
             root,
             out,
         ),
-        _ => out.write_all(render(format, report, root, color, quiet).as_bytes()),
+        // Those [`render`] makes whole.
+        OutputFormat::Junit
+        | OutputFormat::Gitlab
+        | OutputFormat::Rdjson
+        | OutputFormat::Markdown => {
+            out.write_all(render(format, report, root, color, quiet).as_bytes())
+        }
     }
 }
 
@@ -140,15 +146,10 @@ pub(crate) fn render(
     quiet: bool,
 ) -> String {
     match format {
-        OutputFormat::Human => human::render(report.diagnostics, report.summary, color, quiet),
-        OutputFormat::Json => json::render(report.diagnostics, report.summary),
-        OutputFormat::Github => github::render(report.diagnostics, report.summary),
-        OutputFormat::Sarif => sarif::render(
-            report.diagnostics,
-            report.suppressed,
-            report.baselined,
-            root,
-        ),
+        // Those [`write`] makes as it writes them.
+        OutputFormat::Human | OutputFormat::Json | OutputFormat::Github | OutputFormat::Sarif => {
+            to_string(|out| write(format, report, root, color, quiet, out))
+        }
         OutputFormat::Junit => junit::render(
             report.files,
             report.diagnostics,

@@ -202,17 +202,6 @@ enum Silenced {
     External,
 }
 
-/// Render the SARIF log of `diagnostics`, `suppressed` and `baselined` (pretty JSON, trailing
-/// newline). `root` is the working directory the relative paths start from.
-pub(crate) fn render(
-    diagnostics: &[Diagnostic],
-    suppressed: &[Diagnostic],
-    baselined: &[Diagnostic],
-    root: &Path,
-) -> String {
-    super::to_string(|out| write(diagnostics, suppressed, baselined, root, out))
-}
-
 /// Write the SARIF log to `out` as it is made: a result is built only while it is written
 /// (300,000 findings' results and their 424 MB of text were held at once before).
 pub(crate) fn write(
