@@ -190,16 +190,20 @@ pub(super) fn write(root: &Path, key: &Key, archive: &ArchiveOut<'_>) {
     let written = file.write_with(|f| {
         f.write_all(MAGIC)?;
         f.write_all(&[0; 16])?;
-        let mut body = Checked {
-            out: std::io::BufWriter::new(&mut *f),
+        // Summed below the buffer: in its chunks, not the few bytes postcard writes at once.
+        let mut body = std::io::BufWriter::new(Checked {
+            out: &mut *f,
             check: xxhash_rust::xxh3::Xxh3::new(),
-        };
+        });
         postcard::to_io(key, &mut body)
             .and_then(|b| postcard::to_io(archive, b))
             .map_err(std::io::Error::other)?;
-        body.out.flush()?;
-        let check = body.check.digest128().to_le_bytes();
-        drop(body);
+        let check = body
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .check
+            .digest128()
+            .to_le_bytes();
         f.seek(std::io::SeekFrom::Start(MAGIC.len() as u64))?;
         f.write_all(&check)
     });

@@ -361,10 +361,11 @@ fn create_exclusive_with(
             .open(&tmp)
         {
             Ok(mut f) => {
-                if let Err(e) = fill(&mut f).and_then(|()| f.sync_all()) {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(e);
-                }
+                // Removed unless whole: `fill` may fail, or panic while it encodes.
+                let mut unfinished = Unfinished(Some(&tmp));
+                fill(&mut f).and_then(|()| f.sync_all())?;
+                unfinished.0 = None;
+                drop(unfinished);
                 return Ok(tmp);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -375,6 +376,17 @@ fn create_exclusive_with(
         std::io::ErrorKind::AlreadyExists,
         format!("cannot create a temporary file in {}", folder.display()),
     ))
+}
+
+/// A temporary file removed when dropped, unless it was finished (its path taken out).
+struct Unfinished<'a>(Option<&'a Path>);
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if let Some(path) = self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 #[cfg(test)]

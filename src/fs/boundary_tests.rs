@@ -98,6 +98,38 @@ fn a_write_replaces_the_file_whole_and_creates_its_folders() {
     assert!(at.join(Path::new(".git/x")).is_none());
 }
 
+/// A write that fails, or panics, while it is being made leaves the file as it was and no
+/// temporary file beside it (the cache's archive is encoded while it is written).
+#[test]
+fn a_write_that_stops_halfway_leaves_nothing_behind() {
+    let (repo, _) = layout("halfway");
+    let at = Repository::of(&repo)
+        .configured(Path::new("cache/files.bin"), &repo)
+        .expect("inside");
+    at.write(b"whole").expect("write");
+    let failed = at.write_with(|f| {
+        std::io::Write::write_all(f, b"half")?;
+        Err(std::io::Error::other("encoding failed"))
+    });
+    assert!(failed.is_err());
+    let panicked = std::panic::catch_unwind(|| {
+        let _ = at.write_with(|f| {
+            std::io::Write::write_all(f, b"half").expect("write");
+            panic!("encoding panicked");
+        });
+    });
+    assert!(panicked.is_err());
+    assert_eq!(
+        std::fs::read(repo.join("cache/files.bin")).expect("read"),
+        b"whole"
+    );
+    let names: Vec<String> = std::fs::read_dir(repo.join("cache"))
+        .expect("list")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    assert_eq!(names, ["files.bin"]);
+}
+
 /// A device or FIFO at the path is written to, never replaced by a file: a report sent to
 /// `/dev/null` must leave `/dev/null` a device. Shown with a FIFO nobody reads: the write
 /// fails at once (no reader), and the FIFO is still there.
