@@ -13,6 +13,14 @@ fn layout(name: &str) -> (PathBuf, PathBuf) {
     (base.join("repo"), base.join("outside"))
 }
 
+/// The names of what `folder` holds.
+fn names_in(folder: &Path) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .expect("list")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect()
+}
+
 #[test]
 fn configuration_names_nothing_outside_or_in_git() {
     let (repo, outside) = layout("configured");
@@ -87,11 +95,7 @@ fn a_write_replaces_the_file_whole_and_creates_its_folders() {
         std::fs::read(repo.join("reports/b.json")).expect("read"),
         b"two"
     );
-    let names: Vec<String> = std::fs::read_dir(repo.join("reports"))
-        .expect("list")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
-    assert_eq!(names, ["b.json"]);
+    assert_eq!(names_in(&repo.join("reports")), ["b.json"]);
     // A plain name below a path; never `..`.
     assert!(at.join(Path::new("x")).is_some());
     assert!(at.join(Path::new("../x")).is_none());
@@ -123,11 +127,7 @@ fn a_write_that_stops_halfway_leaves_nothing_behind() {
         std::fs::read(repo.join("cache/files.bin")).expect("read"),
         b"whole"
     );
-    let names: Vec<String> = std::fs::read_dir(repo.join("cache"))
-        .expect("list")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
-    assert_eq!(names, ["files.bin"]);
+    assert_eq!(names_in(&repo.join("cache")), ["files.bin"]);
 }
 
 /// A device or FIFO at the path is written to, never replaced by a file: a report sent to
