@@ -450,9 +450,22 @@ fn spelling_of(root: &Path, real: &Path, spelt: &Path) -> Option<PathBuf> {
 /// folders, but never through a symbolic link: a committed `reports` link must not make a CI
 /// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
 pub(crate) fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_output_with(path, cwd, |out| out.write_all(bytes))
+}
+
+/// [`write_output`] of what `fill` writes, as it writes it (through a buffer).
+pub(crate) fn write_output_with(
+    path: &Path,
+    cwd: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let target = boundary::named(path, cwd)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()))?;
-    target.write(bytes)
+    target.write_with(|file| {
+        let mut out = std::io::BufWriter::new(file);
+        fill(&mut out)?;
+        std::io::Write::flush(&mut out)
+    })
 }
 
 /// A base file system under any number of in-memory buffers: a buffer takes precedence over

@@ -395,9 +395,12 @@ fn run_check(args: CheckArgs) -> ExitCode {
         eprintln!("{line}");
     }
     for (format, path) in &targets {
-        let text = crate::output::render(*format, &findings(&report), &options.cwd, false, false);
-        // `junit:reports/toolc.xml` in a fresh checkout: the folder is created.
-        if let Err(e) = crate::fs::write_output(path, &options.cwd, text.as_bytes()) {
+        // `junit:reports/toolc.xml` in a fresh checkout: the folder is created. Written as it
+        // is made, as standard output is.
+        let written = crate::fs::write_output_with(path, &options.cwd, |out| {
+            crate::output::write(*format, &findings(&report), &options.cwd, false, false, out)
+        });
+        if let Err(e) = written {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }

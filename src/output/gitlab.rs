@@ -61,42 +61,43 @@ fn unique(hash: String, n: usize) -> String {
         .collect()
 }
 
-/// Render the report (pretty JSON array, trailing newline); `root` is the working directory
-/// paths are relative to.
-pub(crate) fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
-    let diagnostics = &*super::masked::masked(diagnostics);
+/// Write the report (pretty JSON array, trailing newline) to `out`, an issue at a time;
+/// `root` is the working directory paths are relative to.
+pub(crate) fn write(
+    diagnostics: &[Diagnostic],
+    root: &Path,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    // A fingerprint reads the file, never a message: the unmasked finding gives the same.
     let fingerprints = crate::baseline::numbered(diagnostics.iter(), &crate::fs::normalize(root));
-    let issues: Vec<Issue<'_>> = diagnostics
-        .iter()
-        .zip(fingerprints)
-        .map(|(d, (hash, n))| {
-            let mut description = format!("{} {}", d.rule.code, d.message);
-            if let Some(help) = &d.help {
-                description.push_str("; help: ");
-                description.push_str(help);
-            }
-            Issue {
-                kind: "issue",
-                description,
-                check_name: d.rule.code,
-                fingerprint: unique(hash, n),
-                severity: severity(d.severity),
-                categories: [if d.rule.code.starts_with("SEC") {
-                    "Security"
-                } else {
-                    "Bug Risk"
-                }],
-                location: Location {
-                    path: d.file.display(),
-                    lines: Lines {
-                        begin: d.file.position(d.span.start).line,
-                        end: d.file.position(d.span.end).line,
-                    },
+    let issues = diagnostics.iter().zip(fingerprints).map(|(d, (hash, n))| {
+        // Masked an issue at a time: one finding that quotes a credential copied them all.
+        let shown = super::masked::masked_one(d);
+        let mut description = format!("{} {}", d.rule.code, shown.message);
+        if let Some(help) = &shown.help {
+            description.push_str("; help: ");
+            description.push_str(help);
+        }
+        Issue {
+            kind: "issue",
+            description,
+            check_name: d.rule.code,
+            fingerprint: unique(hash, n),
+            severity: severity(d.severity),
+            categories: [if d.rule.code.starts_with("SEC") {
+                "Security"
+            } else {
+                "Bug Risk"
+            }],
+            location: Location {
+                path: d.file.display(),
+                lines: Lines {
+                    begin: d.file.position(d.span.start).line,
+                    end: d.file.position(d.span.end).line,
                 },
-            }
-        })
-        .collect();
-    let mut text = serde_json::to_string_pretty(&issues).unwrap_or_else(|_| "[]".to_string());
-    text.push('\n');
-    text
+            },
+        }
+    });
+    serde_json::to_writer_pretty(&mut *out, &super::Lazy::new(issues))?;
+    out.write_all(b"\n")
 }

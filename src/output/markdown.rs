@@ -35,7 +35,6 @@ fn code_cell(text: &str) -> String {
 /// Render the summary of `diagnostics`; hidden findings (baseline, suppression comments) are
 /// only counted.
 pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
-    let diagnostics = &*super::masked::masked(diagnostics);
     let mut out = String::from("## toolc\n\n");
     let checked = format!(
         "{}, {}",
@@ -93,6 +92,8 @@ pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
             .then(a.sort_key().cmp(&b.sort_key()))
     });
     for d in listed.iter().take(MAX_LISTED) {
+        // Only what is listed shows a message, so only that is masked.
+        let d = &*super::masked::masked_one(d);
         let at = d.file.position(d.span.start);
         let mut message = cell(&d.message);
         if let Some(help) = &d.help {

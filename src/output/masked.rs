@@ -2,24 +2,15 @@
 //! message, label, notes, help, related places, fix message) has its credentials masked
 //! past their first characters, and a fix whose edits would write one out is left out of
 //! the output (`check --fix` still applies it: the file already holds the credential).
-//! Every renderer shows diagnostics through [`masked`], or one at a time through
-//! [`masked_one`].
+//! Every renderer shows each diagnostic through [`masked_one`], as it writes it (masking a
+//! whole list copied every finding when one quoted a credential).
 
 use std::borrow::Cow;
 
 use crate::analysis::secrets::{redact, scan_text};
 use crate::diagnostics::Diagnostic;
 
-/// `diags` as output may show them: borrowed when none quotes a credential.
-pub(crate) fn masked(diags: &[Diagnostic]) -> Cow<'_, [Diagnostic]> {
-    if diags.iter().any(quotes_secret) {
-        Cow::Owned(diags.iter().map(mask).collect())
-    } else {
-        Cow::Borrowed(diags)
-    }
-}
-
-/// `d` as output may show it (one diagnostic of [`masked`]), for the language server.
+/// `d` as output may show it: borrowed when it quotes no credential.
 pub(crate) fn masked_one(d: &Diagnostic) -> Cow<'_, Diagnostic> {
     if quotes_secret(d) {
         Cow::Owned(mask(d))
@@ -87,14 +78,12 @@ mod tests {
         .label(format!("`{token}`"))
         .note(format!("password={token}"))
         .fix(crate::diagnostics::Fix::safe(Span::point(0), token));
-        assert!(matches!(
-            masked(std::slice::from_ref(&plain)),
-            Cow::Borrowed(_)
-        ));
-        let shown = masked(&[plain, leaky]).into_owned();
-        let out = format!("{:?}", shown[1]);
+        assert!(matches!(masked_one(&plain), Cow::Borrowed(_)));
+        let shown = masked_one(&leaky);
+        assert!(matches!(shown, Cow::Owned(_)));
+        let out = format!("{shown:?}");
         assert!(!out.contains("abcdef"), "{out}");
-        assert!(shown[1].message.contains("ghp_01"));
-        assert!(shown[1].fix.is_none());
+        assert!(shown.message.contains("ghp_01"));
+        assert!(shown.fix.is_none());
     }
 }

@@ -104,8 +104,8 @@ fn to_string(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>)
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// [`render`], written to `out` as it is made: the human, JSON, SARIF and GitHub output of a
-/// run of many findings is never held whole.
+/// [`render`], written to `out` as it is made: the human, JSON, SARIF, GitHub, GitLab and
+/// rdjson output of a run of many findings is never held whole.
 pub(crate) fn write(
     format: OutputFormat,
     report: &Findings<'_>,
@@ -125,11 +125,11 @@ pub(crate) fn write(
             root,
             out,
         ),
-        // Those [`render`] makes whole.
-        OutputFormat::Junit
-        | OutputFormat::Gitlab
-        | OutputFormat::Rdjson
-        | OutputFormat::Markdown => {
+        OutputFormat::Gitlab => gitlab::write(report.diagnostics, root, out),
+        OutputFormat::Rdjson => rdjson::write(report.diagnostics, out),
+        // Those [`render`] makes whole: JUnit groups findings by file, Markdown lists at most
+        // a hundred.
+        OutputFormat::Junit | OutputFormat::Markdown => {
             out.write_all(render(format, report, root, color, quiet).as_bytes())
         }
     }
@@ -147,17 +147,18 @@ pub(crate) fn render(
 ) -> String {
     match format {
         // Those [`write`] makes as it writes them.
-        OutputFormat::Human | OutputFormat::Json | OutputFormat::Github | OutputFormat::Sarif => {
-            to_string(|out| write(format, report, root, color, quiet, out))
-        }
+        OutputFormat::Human
+        | OutputFormat::Json
+        | OutputFormat::Github
+        | OutputFormat::Sarif
+        | OutputFormat::Gitlab
+        | OutputFormat::Rdjson => to_string(|out| write(format, report, root, color, quiet, out)),
         OutputFormat::Junit => junit::render(
             report.files,
             report.diagnostics,
             report.suppressed,
             report.baselined,
         ),
-        OutputFormat::Gitlab => gitlab::render(report.diagnostics, root),
-        OutputFormat::Rdjson => rdjson::render(report.diagnostics),
         OutputFormat::Markdown => markdown::render(report.diagnostics, report.summary),
     }
 }

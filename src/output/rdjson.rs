@@ -12,9 +12,10 @@ use crate::rules::{self, Severity};
 use crate::source::{SourceFile, Span};
 
 #[derive(Serialize)]
-struct DiagnosticResult<'a> {
+#[serde(bound(serialize = "super::Lazy<I>: Serialize"))]
+struct DiagnosticResult<I> {
     source: Source,
-    diagnostics: Vec<RdDiagnostic<'a>>,
+    diagnostics: super::Lazy<I>,
 }
 
 #[derive(Serialize)]
@@ -104,40 +105,43 @@ fn suggestions<'a>(file: &SourceFile, fix: Option<&'a Fix>) -> Vec<Suggestion<'a
         .unwrap_or_default()
 }
 
-/// Render the `DiagnosticResult` (pretty JSON, trailing newline).
-pub(crate) fn render(diagnostics: &[Diagnostic]) -> String {
-    let diagnostics = &*super::masked::masked(diagnostics);
+/// Write the `DiagnosticResult` (pretty JSON, trailing newline) to `out`, a diagnostic at a
+/// time.
+pub(crate) fn write(
+    diagnostics: &[Diagnostic],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let diagnostics = diagnostics.iter().map(|d| {
+        // Masked a diagnostic at a time: one finding that quotes a credential copied them all.
+        let shown = super::masked::masked_one(d);
+        let mut message = format!("{} ({})", shown.message, d.rule.name);
+        if let Some(help) = &shown.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        // Masking drops a fix that would write a credential out, and keeps the others whole.
+        let fix = shown.fix.as_ref().and(d.fix.as_deref());
+        RdDiagnostic {
+            message,
+            location: Location {
+                path: d.file.display(),
+                range: range(&d.file, d.span),
+            },
+            severity: severity(d.severity),
+            code: Code {
+                value: d.rule.code,
+                url: rules::page_url(d.rule),
+            },
+            suggestions: suggestions(&d.file, fix),
+        }
+    });
     let result = DiagnosticResult {
         source: Source {
             name: "toolc",
             url: rules::repository_url(),
         },
-        diagnostics: diagnostics
-            .iter()
-            .map(|d| {
-                let mut message = format!("{} ({})", d.message, d.rule.name);
-                if let Some(help) = &d.help {
-                    message.push_str("\nhelp: ");
-                    message.push_str(help);
-                }
-                RdDiagnostic {
-                    message,
-                    location: Location {
-                        path: d.file.display(),
-                        range: range(&d.file, d.span),
-                    },
-                    severity: severity(d.severity),
-                    code: Code {
-                        value: d.rule.code,
-                        url: rules::page_url(d.rule),
-                    },
-                    suggestions: suggestions(&d.file, d.fix.as_deref()),
-                }
-            })
-            .collect(),
+        diagnostics: super::Lazy::new(diagnostics),
     };
-    let mut text = serde_json::to_string_pretty(&result)
-        .unwrap_or_else(|_| "{\"diagnostics\": []}".to_string());
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &result)?;
+    out.write_all(b"\n")
 }
