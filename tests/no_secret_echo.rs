@@ -5,7 +5,8 @@
 //! One token is planted in every field a rule quotes (names, ids, versions, unknown keys,
 //! paths, commands, references, environment variables, headers, URLs, request fields) and in
 //! the ones the secret rules read; the rules that quote it do fire (the masked prefix shows),
-//! and the token itself appears nowhere in human, JSON, SARIF or GitHub output.
+//! and the token itself appears nowhere in any of the eight output formats, nor in the diff
+//! `check --diff` prints of the fixes.
 
 mod common;
 
@@ -100,11 +101,16 @@ fn repo() -> Repo {
 
 /// `toolc check --format FORMAT` on the repository: its standard output and error.
 fn output(repo: &Repo, format: &str) -> String {
+    run(repo, &["check", "--format", format, "--no-color"])
+}
+
+/// `toolc ARGS` in the repository: its standard output and error.
+fn run(repo: &Repo, args: &[&str]) -> String {
     let out = assert_cmd::Command::cargo_bin("toolc")
         .expect("binary")
         .current_dir(&repo.root)
         .env("TOOLC_SHELLCHECK", "")
-        .args(["check", "--format", format, "--no-color"])
+        .args(args)
         .output()
         .expect("run toolc");
     format!(
@@ -134,4 +140,28 @@ fn a_credential_is_never_printed_in_full() {
             panic!("{format}: the password is printed: …{context}…");
         }
     }
+}
+
+/// The diff of `check --diff` shows the lines around a fix, which no finding quotes: a
+/// credential there is masked as in every output.
+#[test]
+fn a_credential_beside_a_fix_is_never_printed_in_full_by_check_diff() {
+    let repo = repo();
+    let text = run(&repo, &["check", "--diff", "--no-color"]);
+    assert!(
+        text.contains("@@") && text.contains("+permissions:"),
+        "no diff of the misspelt key's fix:\n{text}"
+    );
+    assert!(
+        text.contains(&format!("-permisions: {SHOWN}")),
+        "the fixed line is not shown, masked:\n{text}"
+    );
+    if let Some(at) = text.find(&TOKEN[..12]) {
+        let context = &text[at.saturating_sub(80)..(at + 120).min(text.len())];
+        panic!("the token is printed in full: …{context}…");
+    }
+    assert!(
+        !text.contains(PASSWORD),
+        "the password is printed:\n{text}"
+    );
 }

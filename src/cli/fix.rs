@@ -319,10 +319,15 @@ fn write(c: &Changed, cwd: &Path) -> Result<(), String> {
 }
 
 /// The change to one file as a unified diff with three lines of context, made safe to print
-/// (see [`printable`]).
+/// (see [`printable`]) and with credentials masked past their first characters, as every
+/// output masks them: the diff's context shows lines a finding never quotes.
 fn unified_diff(c: &Changed) -> String {
     let display = crate::diagnostics::visible(&c.display);
-    let diff = similar::TextDiff::from_lines(&c.before, &c.after)
+    // Masked in the whole texts, not line by line, so a key block over several lines is
+    // found; masking keeps every line's length, so the two sides still line up.
+    let before = crate::analysis::secrets::redact(&c.before);
+    let after = crate::analysis::secrets::redact(&c.after);
+    let diff = similar::TextDiff::from_lines(&*before, &*after)
         .unified_diff()
         .context_radius(3)
         .header(&format!("a/{display}"), &format!("b/{display}"))
