@@ -160,8 +160,5 @@ fn a_credential_beside_a_fix_is_never_printed_in_full_by_check_diff() {
         let context = &text[at.saturating_sub(80)..(at + 120).min(text.len())];
         panic!("the token is printed in full: …{context}…");
     }
-    assert!(
-        !text.contains(PASSWORD),
-        "the password is printed:\n{text}"
-    );
+    assert!(!text.contains(PASSWORD), "the password is printed:\n{text}");
 }
