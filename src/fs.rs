@@ -15,6 +15,10 @@ pub(crate) const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 /// take unbounded time or memory.
 pub(crate) const MAX_DIR_ENTRIES: usize = 10_000;
 
+/// Entries of one folder read at most to choose the first [`MAX_DIR_ENTRIES`] by name: a
+/// bound on the time a listing takes (a second or so).
+const MAX_DIR_SCANNED: usize = 1_000_000;
+
 /// What a folder entry is. Links are reported as links and never followed, so a listing
 /// cannot lead out of the repository.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,7 +129,7 @@ pub trait FileSystem: Send + Sync {
     }
     /// True when `path` names a regular file that [`FileSystem::read`] would return.
     fn is_file(&self, path: &Path) -> bool;
-    /// The entries of the folder at `path`, sorted by name, at most [`MAX_DIR_ENTRIES`];
+    /// The first [`MAX_DIR_ENTRIES`] entries of the folder at `path` by name, sorted;
     /// empty when it is not a readable folder.
     fn list_dir(&self, _path: &Path) -> Vec<DirEntry> {
         Vec::new()
@@ -189,10 +193,24 @@ impl FileSystem for Disk {
         let Ok(entries) = std::fs::read_dir(path) else {
             return Vec::new();
         };
-        let mut out: Vec<DirEntry> = entries
-            .filter_map(Result::ok)
-            .take(MAX_DIR_ENTRIES)
-            .filter_map(|e| {
+        // The first entries by name, not in the order the file system returns them: which
+        // entries a folder too large to list leaves out is the same on every machine, and a
+        // file cannot hide past the limit by where it was written. At most twice the limit
+        // is held while the folder is read.
+        let mut kept: Vec<(String, std::fs::DirEntry)> = Vec::new();
+        let by_name = |kept: &mut Vec<(String, std::fs::DirEntry)>| {
+            kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            kept.truncate(MAX_DIR_ENTRIES);
+        };
+        for e in entries.filter_map(Result::ok).take(MAX_DIR_SCANNED) {
+            kept.push((e.file_name().to_string_lossy().into_owned(), e));
+            if kept.len() == 2 * MAX_DIR_ENTRIES {
+                by_name(&mut kept);
+            }
+        }
+        by_name(&mut kept);
+        kept.into_iter()
+            .filter_map(|(name, e)| {
                 // The entry itself, not what a link points at.
                 let meta = e.file_type().ok()?;
                 let kind = if meta.is_symlink() {
@@ -208,14 +226,12 @@ impl FileSystem for Disk {
                     .then(|| e.metadata().ok().and_then(|m| is_executable(&m)))
                     .flatten();
                 Some(DirEntry {
-                    name: e.file_name().to_string_lossy().into_owned(),
+                    name,
                     kind,
                     executable,
                 })
             })
-            .collect();
-        out.sort_by(|a, b| a.name.cmp(&b.name));
-        out
+            .collect()
     }
 }
 

@@ -219,3 +219,16 @@ fn a_repository_named_through_a_link_reads_inside_and_refuses_links_out() {
     let climbing = named.join("..").join("..").join("secret.txt");
     assert_eq!(fs.read(&climbing), Err(ReadError::LeavesRepository));
 }
+
+#[test]
+fn a_folder_too_large_is_listed_by_its_first_names_whatever_order_they_were_made_in() {
+    let dir = temp_dir("large-listing");
+    let total = 2 * MAX_DIR_ENTRIES + 500;
+    // Made last to first, so that the disk's order is not the names' order.
+    for i in (0..total).rev() {
+        std::fs::write(dir.join(format!("f{i:06}")), "").expect("write");
+    }
+    let names: Vec<String> = Disk.list_dir(&dir).into_iter().map(|e| e.name).collect();
+    let want: Vec<String> = (0..MAX_DIR_ENTRIES).map(|i| format!("f{i:06}")).collect();
+    assert_eq!(names, want);
+}

@@ -10,7 +10,7 @@ use crate::fs::{EntryKind, FileSystem};
 
 /// Entries listed at most for one skill: past that the folder is not a skill's but a
 /// repository's, and the checks that need every file are skipped.
-const MAX_ENTRIES: usize = 5_000;
+pub(super) const MAX_ENTRIES: usize = 5_000;
 
 /// Folders never part of what a skill ships.
 const SKIPPED_DIRS: &[&str] = &["node_modules", "__pycache__"];

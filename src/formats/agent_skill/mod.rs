@@ -249,6 +249,23 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
+    /// SEC004: the folder's listing stopped at its budget, so files past it (a script a
+    /// hostile skill buries among thousands of others) were never read; said, never silent.
+    fn not_listed(&mut self, anchor: Span) {
+        let d = self
+            .diag(
+                &crate::rules::security::FILES_NOT_READ,
+                anchor,
+                format!(
+                    "this skill's folder holds more than {} files and folders: toolc stopped listing it there, and did not check the rest for dangerous commands or secrets",
+                    folder::MAX_ENTRIES
+                ),
+            )
+            .note("scripts, references and service files past the listing were not read, and which files are unreferenced was not checked")
+            .help("keep what the skill ships small: move data sets and generated files out of its folder");
+        self.push(d);
+    }
+
     fn check(&mut self) -> Skill {
         let mut skill = Skill::default();
         self.byte_order_mark();
@@ -305,7 +322,9 @@ impl Cx<'_> {
         let reach = self.references(body_start);
         self.fences(body_start, &reach.fences);
         let scripts = self.scripts(&reach.runs);
-        if !self.folder.truncated {
+        if self.folder.truncated {
+            self.not_listed(anchor);
+        } else {
             self.unreferenced(&reach, anchor);
         }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());
