@@ -15,7 +15,10 @@ fn skill(repo: &Repo, evil: &str, padding: usize) {
     for i in 0..padding {
         repo.write(&format!(".claude/skills/setup/scripts/pad{i:05}.txt"), b"");
     }
-    repo.write(&format!(".claude/skills/setup/scripts/{evil}"), SHELL.as_bytes());
+    repo.write(
+        &format!(".claude/skills/setup/scripts/{evil}"),
+        SHELL.as_bytes(),
+    );
 }
 
 const AT: &str = ".claude/skills/setup/SKILL.md";
