@@ -1,0 +1,50 @@
+//! A hostile repository: configuration that points outside it.
+
+use super::*;
+
+/// Run toolc where its configuration must be refused: exit 2, within seconds.
+fn run_config_error(repo: &Repo, args: &[&str]) -> Output {
+    let output = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(&repo.root)
+        .args(args)
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+#[cfg(unix)]
+#[test]
+fn a_committed_config_linked_outside_the_repository_is_neither_read_nor_echoed() {
+    let outside = Repo::with(&[("environ", "GITHUB_TOKEN=ghp_not_a_real_secret_value\n")]);
+    let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    std::os::unix::fs::symlink(outside.root.join("environ"), repo.root.join("toolc.toml"))
+        .expect("link");
+    let output = run_config_error(&repo, &["check", "."]);
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(all.contains("outside the repository"), "{all}");
+    assert!(
+        !all.contains("ghp_not_a_real"),
+        "the linked file was echoed: {all}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_config_that_is_a_device_fails_at_once() {
+    let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+    let output = run_config_error(&repo, &["check", ".", "--config", "/dev/zero"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
+}

@@ -1,0 +1,85 @@
+//! What a hostile repository's files make toolc print: control characters in names and
+//! source lines never reach the terminal or the CI log, and a flood of findings is capped per
+//! rule and file in every format.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// A hostile repository: control characters in names and source lines.
+
+#[test]
+fn control_characters_from_files_never_reach_the_terminal_or_the_ci_log() {
+    let repo = Repo::with(&[
+        (
+            ".cycod/tools/t.yaml",
+            "name: \"x\\n::error file=README.md::injected\\u001b]0;PWNED\\u0007\"\ndescription: d\nbash: echo hi\ntags: [read]\n",
+        ),
+        (
+            ".cycod/tools/u.yaml",
+            "name: ok\u{9b}2J\ndescription: d\nbash: echo hi\ntags: [read]\n",
+        ),
+    ]);
+    for format in ["human", "github"] {
+        let output = run(&repo, &["check", ".", "--format", format]);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("injected"), "{format}: {text}");
+        for c in ['\u{1b}', '\u{7}', '\u{9b}', '\0'] {
+            assert!(!text.contains(c), "{format}: {c:?} printed raw: {text}");
+        }
+        // Only toolc's own annotations start a line with `::`.
+        for line in text.lines().filter(|l| l.starts_with("::")) {
+            assert!(
+                line.contains("title=toolc ("),
+                "{format}: injected line {line}"
+            );
+        }
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.trim_start().starts_with("::error file=README.md")),
+            "{format}: {text}"
+        );
+    }
+}
+
+#[test]
+fn findings_per_rule_and_file_are_capped_in_every_format() {
+    let repo = repo();
+    // A thousand unknown keys in a `tool.yaml` and in a cycod tool: formats that do not cap
+    // their own findings are capped all the same.
+    let keys: String = (0..1000).map(|i| format!("extra_key_{i}: 1\n")).collect();
+    tool(
+        &repo,
+        "noisy",
+        format!("{}{keys}", VALID_TOOL.replace("my-tool", "noisy")).as_bytes(),
+    );
+    repo.write(
+        ".cycod/tools/noisy.yaml",
+        format!("name: noisy\ndescription: Lists files\nbash: ls\ntags: [read]\n{keys}").as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    for path in [".dojops/tools/noisy/tool.yaml", ".cycod/tools/noisy.yaml"] {
+        let mut per_rule: std::collections::HashMap<&str, usize> = Default::default();
+        for d in diags.iter().filter(|d| d["path"] == path) {
+            *per_rule
+                .entry(d["code"].as_str().unwrap_or(""))
+                .or_default() += 1;
+        }
+        let (code, most) = per_rule
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(c, n)| (c.to_string(), *n))
+            .unwrap_or_default();
+        assert_eq!(most, 201, "{path}: {per_rule:?}");
+        let more = diags
+            .iter()
+            .filter(|d| d["path"] == path && d["code"] == code.as_str())
+            .filter_map(|d| d["message"].as_str())
+            .find(|m| m.contains("more findings of this rule"));
+        assert_eq!(
+            more,
+            Some("800 more findings of this rule in this file are not shown"),
+            "{path}"
+        );
+    }
+}
