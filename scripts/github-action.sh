@@ -110,7 +110,7 @@ fi
 # The summary (Markdown) and the counts, from the JSON reports; the verdict is decided below.
 counts="$(
     python3 - "$report" "$fail_on" "${INPUT_SARIF_FILE:-}" "${GITHUB_STEP_SUMMARY:-}" "$diff_report" "$diff_table" <<'PY'
-import json, sys
+import json, re, sys
 from collections import Counter, defaultdict
 
 report_path, fail_on, sarif, summary_path, diff_path, diff_table = sys.argv[1:7]
@@ -127,15 +127,31 @@ infos = sum(d.get("severity") == "info" for d in diags)
 failing = {"error": errors, "warning": errors + warnings, "never": 0}[fail_on] > 0
 
 
+# A word GitHub links by itself, as toolc's own Markdown finds it: a URL, an e-mail address
+# or an `@user` (which notifies that user), an issue (`#12`, `owner/repo#12`, `GH-12`) or a
+# commit (seven hex digits and more). GitHub finds those in the rendered text, where no
+# escape is left, and skips code: such a word is a code span.
+LINKS = re.compile(
+    r"://|www\.|mailto:|xmpp:|@.|#\d|gh-\d|(?<![0-9a-z])[0-9a-f]{7,}(?![0-9a-z])",
+    re.IGNORECASE,
+)
+
+
 def cell(text):
-    """A Markdown table cell: one line, and nothing in it read as Markdown or HTML (rule names
-    are toolc's, but file names are the committer's text: `[x](https://…)` or `<img …>` must
-    show as written)."""
+    """A Markdown table cell: one line, and nothing in it read as Markdown or HTML or linked
+    (rule names are toolc's, but file names and the messages quoting them are the committer's
+    text: `[x](https://…)`, `<img …>` or `@user` must show as written)."""
     text = "".join(ch if ch >= " " else " " for ch in str(text))
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    for ch in "\\`*_[]|~":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    words = []
+    for word in text.split(" "):
+        if LINKS.search(word):
+            words.append(code(word))
+            continue
+        word = word.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        for ch in "\\`*_[]|~":
+            word = word.replace(ch, "\\" + ch)
+        words.append(word)
+    return " ".join(words)
 
 
 def code(text):

@@ -457,3 +457,39 @@ fn file_names_in_the_summary_are_shown_as_written_not_as_markdown() {
         "{line}"
     );
 }
+
+/// Text of `markdown` that GitHub renders outside code, where it looks for mentions (`@user`),
+/// issues (`#1`, `owner/repo#1`) and commits; consecutive text is one node there.
+fn text_outside_code(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser};
+    let mut text = String::new();
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Text(t) => text.push_str(&t),
+            _ => text.push('\n'),
+        }
+    }
+    text
+}
+
+#[test]
+fn the_summary_mentions_and_references_nothing_a_file_wrote() {
+    // A package a pull request can name: an `@user`, an issue elsewhere and a commit.
+    let v1 = "{\"mcpServers\": {\"weather\": {\"command\": \"npx\", \"args\": [\"@acme/weather-mcp@1.2.0\"]}}}\n";
+    let v2 = v1.replace(
+        "@acme/weather-mcp@1.2.0",
+        "@octocat/x`y #1 torvalds/linux#1 6dcb09b5b57875f334f61aebed695e2e4193db5e",
+    );
+    let repo = repo(&[(".mcp.json", v1)]);
+    git(&repo.root, &["init", "-q", "-b", "main"]);
+    git(&repo.root, &["add", "-A"]);
+    git(&repo.root, &["commit", "-q", "-m", "v1"]);
+    repo.write(".mcp.json", v2.as_bytes());
+    let run = action(&repo.root, &[("DIFF", "main")]);
+    assert!(run.summary.contains("torvalds/linux#1"), "{}", run.summary);
+    let text = text_outside_code(&run.summary);
+    let linked =
+        regex::Regex::new(r"@[A-Za-z0-9]|#[0-9]|(?i-u:\b[0-9a-f]{7,}\b)").expect("pattern");
+    let found: Vec<&str> = linked.find_iter(&text).map(|m| m.as_str()).collect();
+    assert!(found.is_empty(), "{found:?} linked in\n{}", run.summary);
+}

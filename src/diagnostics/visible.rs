@@ -11,9 +11,15 @@ use crate::text::hidden_kind;
 
 /// `text` with every control character shown instead of obeyed: `\n`, `\r` and `\t` as
 /// those escapes, other C0 controls and DEL as their Unicode control pictures (`␛`, `␇`),
-/// C1 controls, invisible and bidirectional characters as `\u{9b}`.
+/// C1 controls, the line and paragraph separators, invisible and bidirectional characters as
+/// `\u{9b}`.
 pub(crate) fn visible(text: &str) -> Cow<'_, str> {
-    let shown = |c: char| c.is_control() || hidden_kind(c).is_some();
+    // U+2028 and U+2029 are no controls, but Unicode's line breaking makes each a forced
+    // break, as U+0085 (a C1 control) is: a log viewer or editor that follows it would show
+    // one finding as two lines.
+    let shown = |c: char| {
+        c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || hidden_kind(c).is_some()
+    };
     if !text.chars().any(shown) {
         return Cow::Borrowed(text);
     }
@@ -56,5 +62,13 @@ mod tests {
         assert_eq!(visible("\u{9b}2J"), "\\u{9b}2J");
         assert!(!visible("\n::error file=x::y").contains('\n'));
         assert_eq!(visible("a\u{202e}b\u{e0041}"), "a\\u{202e}b\\u{e0041}");
+    }
+
+    #[test]
+    fn line_and_paragraph_separators_are_shown_as_the_next_line_control_is() {
+        assert_eq!(
+            visible("a\u{85}b\u{2028}c\u{2029}d"),
+            "a\\u{85}b\\u{2028}c\\u{2029}d"
+        );
     }
 }

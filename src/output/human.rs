@@ -134,12 +134,16 @@ impl Window<'_> {
     }
 }
 
-/// `raw` with C1 controls, invisible and bidirectional characters spelled out
-/// (annotate-snippets shows C0 controls as symbols itself): a terminal would otherwise hide
-/// or reorder what a diagnostic points at.
+/// `raw` with C1 controls, the line and paragraph separators, invisible and bidirectional
+/// characters spelled out (annotate-snippets shows C0 controls as symbols itself): a terminal
+/// would otherwise hide or reorder what a diagnostic points at.
 fn spell_out_c1(raw: &str) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
-    let is_c1 =
-        |c: char| ('\u{80}'..='\u{9f}').contains(&c) || crate::text::hidden_kind(c).is_some();
+    // U+2028 and U+2029 break a line as U+0085 does, and `visible` shows them too.
+    let is_c1 = |c: char| {
+        ('\u{80}'..='\u{9f}').contains(&c)
+            || matches!(c, '\u{2028}' | '\u{2029}')
+            || crate::text::hidden_kind(c).is_some()
+    };
     if !raw.chars().any(is_c1) {
         return (std::borrow::Cow::Borrowed(raw), Vec::new());
     }
@@ -346,4 +350,17 @@ fn header_fix(file: &SourceFile, w: &Window<'_>, span: Span) -> Option<(String, 
         + 1;
     let header = |col: usize| format!("{}:{}:{col}", visible(file.display()), pos.line);
     Some((header(shown), header(pos.column)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spell_out_c1;
+
+    #[test]
+    fn a_snippet_shows_line_and_paragraph_separators_as_it_shows_next_line() {
+        let (text, shifts) = spell_out_c1("a\u{85}b\u{2028}c\u{2029}d");
+        assert_eq!(text, "a\\u{85}b\\u{2028}c\\u{2029}d");
+        // Each is spelled out where it was: a column after it is counted past the escape.
+        assert_eq!(shifts, vec![(3, 4), (7, 9), (11, 14)]);
+    }
 }

@@ -72,11 +72,12 @@ pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     });
     out.push_str("\n| rule | name | severity | count |\n|---|---|---|---:|\n");
     for ((severity, code), (count, d)) in &rows {
+        // A custom rule's name is the repository's text: `deadbeef` would link a commit.
         let _ = writeln!(
             out,
             "| [`{code}`]({}) | {} | {severity} | {count} |",
             rules::page_url(d.rule),
-            d.rule.name
+            cell(d.rule.name)
         );
     }
 
@@ -119,4 +120,18 @@ pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     }
     out.push_str("\n</details>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn toolc_own_rule_names_are_shown_as_they_are() {
+        for rule in crate::rules::builtin() {
+            assert_eq!(cell(rule.name), rule.name);
+        }
+        // A repository's own rule may be named like a commit.
+        assert_eq!(cell("deadbeef"), "`deadbeef`");
+    }
 }

@@ -50,13 +50,20 @@ fn check_diff_prints_no_workflow_command_or_escape_sequence() {
 
 /// Every construct GitHub would render from `markdown` that toolc does not write itself: a
 /// link other than to a rule's page, an image, HTML other than the folded list's, and text
-/// GitHub would link on its own (a bare URL).
+/// GitHub would link on its own (a bare URL, a mention, an issue or a commit).
 fn rendered_from_content(markdown: &str) -> Vec<String> {
     use pulldown_cmark::{Event, Options, Parser, Tag};
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let own_html = ["<details>", "<summary>", "</summary>", "</details>", "<br>"];
     let mut found = Vec::new();
+    // Text events in a row are one text node on GitHub, where references are looked for.
+    let mut text = String::new();
     for event in Parser::new_ext(markdown, options) {
+        if let Event::Text(t) = &event {
+            text.push_str(t);
+            continue;
+        }
+        found.extend(linked_by_github(&std::mem::take(&mut text)));
         match event {
             Event::Start(Tag::Link { dest_url, .. })
                 if !dest_url.starts_with("https://github.com/toolc/toolc/blob/main/rules/") =>
@@ -70,13 +77,25 @@ fn rendered_from_content(markdown: &str) -> Vec<String> {
                     found.push(format!("HTML {h}"));
                 }
             }
-            Event::Text(t) if t.contains("://") || t.contains("www.") => {
-                found.push(format!("bare URL in {t}"));
-            }
             _ => {}
         }
     }
+    found.extend(linked_by_github(&text));
     found
+}
+
+/// What GitHub links in `text` outside code, by its documented forms: a bare URL, `@user`
+/// (or `user@sha`), an issue (`#1`, `owner/repo#1`, `GH-1`) and a commit (seven hex digits
+/// and more, as a word).
+fn linked_by_github(text: &str) -> Vec<String> {
+    let references = regex::Regex::new(
+        r"://|www\.|@[A-Za-z0-9]|#[0-9]|(?i-u:\bgh-[0-9])|(?i-u:\b[0-9a-f]{7,}\b)",
+    )
+    .expect("pattern");
+    references
+        .find_iter(text)
+        .map(|m| format!("{:?} linked in {text}", m.as_str()))
+        .collect()
 }
 
 /// Row 13: `check --format markdown` and `diff --stat --format markdown` (pasted into a job
@@ -111,6 +130,43 @@ fn markdown_summaries_render_nothing_a_file_wrote() {
     );
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("evil.example"), "the name is shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+}
+
+/// Red-team repro 2: a backtick in a name moves the rest of it out of the message's code span;
+/// what follows must mention no one, and reference no issue or commit, in either summary.
+#[test]
+fn markdown_summaries_mention_and_reference_nothing_a_file_wrote() {
+    let refs =
+        "@octocat #1 torvalds/linux#1 GH-2 x@6dcb09b 6dcb09b5b57875f334f61aebed695e2e4193db5e";
+    let repo = repo();
+    repo.write(
+        ".claude/skills/ok/SKILL.md",
+        format!("---\nname: \"a` {refs} `b\"\ndescription: \"x\"\n---\n\nbody\n").as_bytes(),
+    );
+    let output = run(&repo, &["check", "--format", "markdown"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("`@octocat`"), "the name is shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+
+    // The diff's table: a cycod tool of such a name removed since the old folder.
+    let cycod = format!("name: \"x`y` {refs}\"\ndescription: d\nbash: echo hi\ntags: [read]\n");
+    repo.write("old/.cycod/tools/t.yaml", cycod.as_bytes());
+    let output = run(
+        &repo,
+        &[
+            "diff",
+            "--against",
+            "./old",
+            "--stat",
+            "--format",
+            "markdown",
+        ],
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("`@octocat`"), "the name is shown: {text}");
     let found = rendered_from_content(&text);
     assert!(found.is_empty(), "{found:#?}\n{text}");
 }
