@@ -30,12 +30,16 @@ mod dense;
 mod dense_lists;
 #[path = "hostile/fixes.rs"]
 mod fixes;
+#[path = "hostile/folders.rs"]
+mod folders;
 #[path = "hostile/fuzz.rs"]
 mod fuzz;
 #[path = "hostile/hidden.rs"]
 mod hidden;
 #[path = "hostile/links.rs"]
 mod links;
+#[path = "hostile/locks.rs"]
+mod locks;
 #[path = "hostile/malformed.rs"]
 mod malformed;
 #[path = "hostile/nesting.rs"]

@@ -360,16 +360,25 @@ fn run_check(args: CheckArgs) -> ExitCode {
         .then(|| not_claimed_line(&report.summary))
         .flatten();
     if args.statistics {
+        // What the baseline and suppression comments hid is counted here as in every summary:
+        // after the summary line, or on stderr beside the JSON array.
+        let hidden = baseline::note(&report, &config, &options.cwd);
         print(&match args.format {
             Format::Json => statistics::render_json(&report.diagnostics),
             _ if quiet => statistics::render_human(&report.diagnostics),
             _ => format!(
-                "{}{}{}\n",
+                "{}{}{}\n{}",
                 statistics::render_human(&report.diagnostics),
                 not_claimed.take().map(|l| l + "\n").unwrap_or_default(),
-                human::summary_line(&report.summary)
+                human::summary_line(&report.summary),
+                hidden.as_deref().unwrap_or_default()
             ),
         });
+        if args.format == Format::Json
+            && let Some(line) = hidden
+        {
+            eprint!("{line}");
+        }
     } else {
         // Written as it is made: the JSON or SARIF of 300,000 findings is never held whole.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -389,6 +398,13 @@ fn run_check(args: CheckArgs) -> ExitCode {
             let _ = out.write_all(note.as_bytes());
         }
         let _ = out.flush();
+        // GitLab's and reviewdog's formats are lists of findings with no summary to count
+        // what was hidden in: the count goes to stderr, into the job's log.
+        if matches!(args.format, Format::Gitlab | Format::Rdjson)
+            && let Some(note) = baseline::note(&report, &config, &options.cwd)
+        {
+            eprint!("{note}");
+        }
     }
     crate::timing::mark("render");
     if let Some(line) = not_claimed {

@@ -46,6 +46,41 @@ pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
     out
 }
 
+/// `diags`, sorted by file, with at most `max` findings of each rule in each file: the cap
+/// of [`cap_per_rule`] applied to each file's run of the list. A file's own findings are
+/// capped as it is checked; this caps what the run finds across files (a lock of a million
+/// entries, custom rules, cross-file checks) the same way. Given back as it is when no file
+/// is over.
+pub(crate) fn cap_per_file(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
+    let same_file = |a: &Diagnostic, b: &Diagnostic| a.file.path == b.file.path;
+    let over = diags
+        .chunk_by(same_file)
+        .any(|file| file.len() > max && over_cap(file, max));
+    if !over {
+        return diags;
+    }
+    let mut out = Vec::with_capacity(diags.len());
+    let mut file: Vec<Diagnostic> = Vec::new();
+    for d in diags {
+        if file.last().is_some_and(|last| !same_file(last, &d)) {
+            out.append(&mut cap_per_rule(std::mem::take(&mut file), max));
+        }
+        file.push(d);
+    }
+    out.append(&mut cap_per_rule(file, max));
+    out
+}
+
+/// Whether one file's findings hold more than `max` of a rule.
+fn over_cap(file: &[Diagnostic], max: usize) -> bool {
+    let mut seen: HashMap<&'static str, usize> = HashMap::new();
+    file.iter().any(|d| {
+        let n = seen.entry(d.rule.code).or_default();
+        *n += 1;
+        *n > max
+    })
+}
+
 /// `d` turned into the line that stands for `more` findings of its rule left out.
 pub(crate) fn summary(d: Diagnostic, more: usize) -> Diagnostic {
     Diagnostic {
@@ -257,6 +292,35 @@ mod tests {
         );
         let again = cap_per_rule(list.clone(), MAX_PER_RULE);
         assert_eq!(messages(&again), messages(&list));
+    }
+
+    /// What a run finds across files (a lock, custom rules) is capped per rule in each file,
+    /// never across files: four findings of one rule in each of two files, capped at three.
+    #[test]
+    fn a_run_s_findings_are_capped_per_rule_in_each_file() {
+        let a = file();
+        let b = SourceFile::new(
+            "toolc.lock".into(),
+            "toolc.lock".into(),
+            FormatId::Config,
+            String::new(),
+        );
+        fn of(f: &Arc<SourceFile>, name: &str) -> Vec<Diagnostic> {
+            let rule = &crate::rules::security::HOST_PATH_ACCESS;
+            (0..4)
+                .map(|i| Diagnostic::new(rule, f, Span::point(0), format!("{name} {i}")))
+                .collect()
+        }
+        let all: Vec<Diagnostic> = [of(&b, "b"), of(&a, "a")].concat();
+        let capped = cap_per_file(all, 3);
+        let more = "1 more findings of this rule in this file are not shown";
+        assert_eq!(
+            messages(&capped),
+            ["b 0", "b 1", "b 2", more, "a 0", "a 1", "a 2", more]
+        );
+        // Within the cap, the list comes back as it was.
+        let few: Vec<Diagnostic> = [of(&a, "a"), of(&b, "b")].concat();
+        assert_eq!(messages(&cap_per_file(few, 4)).len(), 8);
     }
 
     /// A check that caps its own findings (the schema check) hands them on to the file's:

@@ -71,6 +71,9 @@ impl Repository {
 /// where the path leads must stay inside that: a committed `evil.yaml` linked to
 /// `/etc/passwd`, named on the command line, is still never read or written.
 pub(crate) fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
+    if goes_up_through_a_link(&cwd.join(raw)) {
+        return Err(Refused::UpThroughLink);
+    }
     let path = normalize(&cwd.join(raw));
     let repository = match deepest_link(&path) {
         Some(link) => {
@@ -99,12 +102,31 @@ pub(crate) fn named(raw: &Path, cwd: &Path) -> Result<RepoPath, Refused> {
 /// [`named`]; the error is the message for the user.
 pub(crate) fn check_named(paths: &[PathBuf], cwd: &Path) -> Result<(), String> {
     for p in paths {
+        // Refused first: whether `l/../x` exists is the system's answer, not toolc's.
+        named(p, cwd).map_err(|e| format!("{} is {e}", p.display()))?;
         if !cwd.join(p).exists() {
             return Err(format!("{}: no such file or directory", p.display()));
         }
-        named(p, cwd).map_err(|e| format!("{} is {e}", p.display()))?;
     }
     Ok(())
+}
+
+/// True when a `..` of `path` steps back out of a symbolic link: the system goes up from
+/// where the link leads, toolc reads paths as they are written (`l/..` with `l` linked to
+/// the repository is the repository to toolc, its parent to the system).
+fn goes_up_through_a_link(path: &Path) -> bool {
+    let mut walked = PathBuf::new();
+    for part in path.components() {
+        if part == Component::ParentDir {
+            if std::fs::symlink_metadata(&walked).is_ok_and(|m| m.file_type().is_symlink()) {
+                return true;
+            }
+            walked.pop();
+        } else {
+            walked.push(part);
+        }
+    }
+    false
 }
 
 /// The deepest part of `path` (itself included) that is a symbolic link.
@@ -149,6 +171,8 @@ pub(crate) enum Refused {
     IntoGit,
     /// A symbolic link on its way leads into `.git`.
     LinkIntoGit,
+    /// A `..` on its way steps back out of a symbolic link.
+    UpThroughLink,
     /// A symbolic link on its way leads out of the repository, to `target`.
     LinkOut {
         /// Where the path really is (only resolved, never read).
@@ -169,6 +193,9 @@ impl std::fmt::Display for Refused {
             ),
             Refused::LinkIntoGit => f.write_str(
                 "reached through a symbolic link that leads into `.git`; toolc never reads or writes there",
+            ),
+            Refused::UpThroughLink => f.write_str(
+                "a path whose `..` steps back out of a symbolic link: the system goes up from where the link leads, not from where it is written; name the folder without the link",
             ),
             Refused::LinkOut { target } => write!(
                 f,

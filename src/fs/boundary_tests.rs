@@ -153,3 +153,22 @@ fn a_special_file_is_never_replaced_and_a_fifo_never_waited_on() {
         .file_type();
     assert!(kind.is_fifo(), "the FIFO was replaced");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_named_path_may_not_go_up_out_of_a_link() {
+    let (repo, outside) = layout("up-through-link");
+    std::os::unix::fs::symlink(".", repo.join("l")).expect("link");
+    std::os::unix::fs::symlink(&outside, repo.join("o")).expect("link");
+    std::fs::create_dir_all(repo.join("d")).expect("mkdir");
+    for raw in ["l/..", "l/../repo", "l/d/../..", "o/..", "d/../l/.."] {
+        assert_eq!(
+            named(Path::new(raw), &repo).err(),
+            Some(Refused::UpThroughLink),
+            "{raw}"
+        );
+    }
+    for raw in ["d/..", "l/d/..", "l/d", "./d"] {
+        assert!(named(Path::new(raw), &repo).is_ok(), "{raw}");
+    }
+}

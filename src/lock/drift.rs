@@ -13,6 +13,7 @@ use crate::change::locate::Located;
 use crate::change::schema::display;
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::formats::{self, FileResult};
 use crate::fs::{Confined, FileSystem, ReadError};
 use crate::ir::Lowered;
@@ -80,8 +81,13 @@ pub(crate) fn drift(
         }
     };
     let lock_file = SourceFile::new(path, display, FormatId::Config, text);
-    let (locked, others): (Vec<Locked>, Vec<Locked>) =
-        locked.into_iter().partition(|l| l.entry.kind == Kind::Tool);
+    // The tools come first (see `file::parse`): cut, not copied into two new lists.
+    let mut locked = locked;
+    let tools = locked
+        .iter()
+        .position(|l| l.entry.kind != Kind::Tool)
+        .unwrap_or(locked.len());
+    let others = locked.split_off(tools);
     let fs = Confined::new([root.as_path()]);
     let records = super::record::records(results, &fs);
     let mut out = super::drift_records::drift(&records, &others, &root, scope, &lock_file);
@@ -123,12 +129,19 @@ pub(crate) fn drift(
             ),
         }
     }
+    let mut missing = Findings::default();
     for (i, l) in locked.iter().enumerate() {
         let home = root.join(&l.entry.path);
         if taken[i] || !scope.roots.iter().any(|r| home.starts_with(r)) {
             continue;
         }
-        out.push(
+        // Every finding here is on the lock: a lock of a million entries for tools that do
+        // not exist costs a count past the cap, not a finding each.
+        if missing.is_full(&rules::LOCKED_TOOL_MISSING) {
+            missing.count(&rules::LOCKED_TOOL_MISSING);
+            continue;
+        }
+        missing.push(
             Diagnostic::new(
                 &rules::LOCKED_TOOL_MISSING,
                 &lock_file,
@@ -143,6 +156,7 @@ pub(crate) fn drift(
             .help(REVIEW),
         );
     }
+    out.extend(missing.into_vec());
     out
 }
 

@@ -10,6 +10,7 @@ use super::Entry;
 use super::file::{FILE_NAME, Locked};
 use super::record::{Record, describe};
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::rules::lock as rules;
 use crate::scope::Scope;
 use crate::source::SourceFile;
@@ -65,13 +66,20 @@ pub(super) fn drift(
             ),
         }
     }
+    let mut missing = Findings::default();
     for (i, l) in locked.iter().enumerate() {
         let home = root.join(&l.entry.path);
         if taken[i] || !scope.roots.iter().any(|r| home.starts_with(r)) {
             continue;
         }
+        // Every finding here is on the lock: a lock of a million entries for tools that do
+        // not exist costs a count past the cap, not a finding each.
+        if missing.is_full(&rules::LOCKED_ENTRY_MISSING) {
+            missing.count(&rules::LOCKED_ENTRY_MISSING);
+            continue;
+        }
         let noun = l.entry.kind.noun();
-        out.push(
+        missing.push(
             Diagnostic::new(
                 &rules::LOCKED_ENTRY_MISSING,
                 lock,
@@ -88,6 +96,7 @@ pub(super) fn drift(
             .help(REVIEW),
         );
     }
+    out.extend(missing.into_vec());
     out
 }
 

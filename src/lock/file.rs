@@ -63,10 +63,18 @@ pub(super) fn render(entries: &[Entry]) -> String {
     out
 }
 
+/// The lock's head: what comes before its first entry.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawLock {
+struct RawHead {
     version: Spanned<u32>,
+}
+
+/// One entry of the lock (a `[[tool]]`, `[[skill]]` or `[[server]]` table and the tables
+/// of its parts and texts), read as a document of its own.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTables {
     #[serde(default)]
     tool: Vec<RawEntry>,
     #[serde(default)]
@@ -106,49 +114,82 @@ pub(super) struct ParseError {
     pub span: Span,
 }
 
-/// Read the entries of a lock's text.
-pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
-    let raw: RawLock = toml::from_str(text).map_err(|e| {
+/// The lock's text cut before each line that starts an array table (`[[tool]]`), with where
+/// each piece starts: the head, then an entry a piece, as toolc writes them.
+fn pieces(text: &str) -> Vec<(usize, &str)> {
+    let mut starts = vec![0];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > 0 && line.trim_start().starts_with("[[") {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    starts.push(text.len());
+    starts
+        .windows(2)
+        .map(|w| (w[0], &text[w[0]..w[1]]))
+        .collect()
+}
+
+/// `piece` (at `start` in the lock) as TOML of type `T`; an error's place is in the lock.
+fn parse_piece<'de, T: Deserialize<'de>>(start: usize, piece: &'de str) -> Result<T, ParseError> {
+    toml::from_str(piece).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         ParseError {
             message: e.message().trim().to_string(),
-            span: Span::new(span.start, span.end),
+            span: Span::new(start + span.start, start + span.end),
         }
-    })?;
-    if *raw.version.get_ref() != VERSION {
-        let span = raw.version.span();
+    })
+}
+
+/// Read the entries of a lock's text: its tools, then its skills, then its servers, each in
+/// the order of the file. It is read an entry at a time: the TOML parser keeps
+/// every token of what it reads, some twenty times the text, which for a lock of a million
+/// entries is gigabytes. A lock toolc wrote reads the same either way; a hand-edited one that
+/// spreads an entry's tables apart is refused.
+pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
+    let mut pieces = pieces(text).into_iter();
+    let (start, head) = pieces.next().unwrap_or((0, ""));
+    let head: RawHead = parse_piece(start, head)?;
+    if *head.version.get_ref() != VERSION {
+        let span = head.version.span();
         return Err(ParseError {
             message: format!(
                 "lock version {} is not one this toolc reads (it writes version {VERSION})",
-                raw.version.get_ref()
+                head.version.get_ref()
             ),
-            span: Span::new(span.start, span.end),
+            span: Span::new(start + span.start, start + span.end),
         });
     }
-    let kinds = [
-        (Kind::Tool, raw.tool),
-        (Kind::Skill, raw.skill),
-        (Kind::Server, raw.server),
-    ];
-    Ok(kinds
-        .into_iter()
-        .flat_map(|(kind, raws)| raws.into_iter().map(move |r| (kind, r)))
-        .map(|(kind, r)| {
-            let span = r.name.span();
-            Locked {
-                entry: Entry {
-                    kind,
-                    format: r.format,
-                    path: r.path,
-                    name: r.name.into_inner(),
-                    sha256: r.sha256,
-                    parts: r.parts,
-                    texts: r.texts,
-                },
-                span: Span::new(span.start, span.end),
-            }
-        })
-        .collect())
+    // Tools first, then skills, then servers, each in the order of the file.
+    let (mut tools, mut skills, mut servers) = (Vec::new(), Vec::new(), Vec::new());
+    for (start, piece) in pieces {
+        let raw: RawTables = parse_piece(start, piece)?;
+        let locked = |kind: Kind, raws: Vec<RawEntry>| {
+            raws.into_iter().map(move |r| {
+                let span = r.name.span();
+                Locked {
+                    entry: Entry {
+                        kind,
+                        format: r.format,
+                        path: r.path,
+                        name: r.name.into_inner(),
+                        sha256: r.sha256,
+                        parts: r.parts,
+                        texts: r.texts,
+                    },
+                    span: Span::new(start + span.start, start + span.end),
+                }
+            })
+        };
+        tools.extend(locked(Kind::Tool, raw.tool));
+        skills.extend(locked(Kind::Skill, raw.skill));
+        servers.extend(locked(Kind::Server, raw.server));
+    }
+    tools.append(&mut skills);
+    tools.append(&mut servers);
+    Ok(tools)
 }
 
 #[cfg(test)]

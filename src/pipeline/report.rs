@@ -14,6 +14,7 @@ use super::judge::{Comments, Judged};
 use super::{CheckOptions, Report};
 use crate::bundle::Compiled;
 use crate::config::Config;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_file};
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
 use crate::fs::display_path;
@@ -202,6 +203,7 @@ fn report_of(
         sources.retain(|f| f.path == path);
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut diagnostics = cap_per_file(diagnostics, MAX_PER_RULE);
     suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let baselined =
         super::baseline::apply(options, config, scope, only, &enabled, &mut diagnostics);

@@ -2,10 +2,12 @@
 //! compile them) and `$ref`s to remote URIs (SCH005, toolc never reads the network). References
 //! are only read as strings here, never followed.
 
+use std::collections::HashSet;
+
 use super::Cx;
 use super::values::short;
-use super::walk::{Site, Subschemas, resolve_pointer};
-use crate::analysis::names::did_you_mean;
+use super::walk::{Pointers, Site, Subschemas};
+use crate::analysis::names::did_you_mean_within;
 use crate::diagnostics::edits::replace_scalar;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::rules::schema as rules;
@@ -87,6 +89,9 @@ impl Cx<'_> {
             })
             .flatten()
             .collect();
+        // Looked up once per `$ref`: a set, as a schema may hold thousands of each.
+        let anchor_set: HashSet<&str> = anchors.iter().copied().collect();
+        let mut pointers = Pointers::new(self.root);
         for site in sites {
             let Some(entry) = site.node.get("$ref") else {
                 continue;
@@ -102,11 +107,17 @@ impl Cx<'_> {
             }
             let fragment = percent_decode(fragment);
             let problem = if let Some(pointer) = fragment.strip_prefix('/') {
-                resolve_pointer(self.root, pointer).err()
-            } else if anchors.contains(&fragment.as_str()) {
+                pointers.resolve(pointer, &mut self.suggestions).err()
+            } else if anchor_set.contains(fragment.as_str()) {
                 None
             } else {
-                Some(did_you_mean(&fragment, anchors.iter().copied()).map(|a| format!("#{a}")))
+                let hint = did_you_mean_within(
+                    &mut self.suggestions,
+                    &fragment,
+                    anchors.len(),
+                    anchors.iter().copied(),
+                );
+                Some(hint.map(|a| format!("#{a}")))
             };
             let Some(hint) = problem else { continue };
             let d = Diagnostic::new(

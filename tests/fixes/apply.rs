@@ -139,7 +139,7 @@ fn every_rule_that_offers_a_fix_has_a_case() {
     let missing: Vec<&String> = offered.difference(&tested).collect();
     assert!(
         missing.is_empty(),
-        "rules that offer a fix but have no case in tests/fixes.rs: {missing:?}"
+        "rules that offer a fix but have no case in tests/fixes/: {missing:?}"
     );
 }
 

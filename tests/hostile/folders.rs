@@ -61,7 +61,7 @@ fn a_skill_of_a_few_files_is_listed_whole() {
     let repo = repo();
     skill(&repo, "zz-evil.sh", 50);
     let diags = diagnostics(&repo);
-    assert!(find(&diags, "SEC004", AT).is_empty(), "{diags:#?}");
+    assert!(!diags.iter().any(|d| d["code"] == "SEC004"), "{diags:#?}");
     assert_eq!(
         find(&diags, "SEC042", ".claude/skills/setup/scripts/zz-evil.sh").len(),
         1,

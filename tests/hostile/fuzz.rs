@@ -1,8 +1,8 @@
 //! A seeded mutation test of every format at once: the files of `examples/demo-fixed` (one or
-//! more of each format), mutated by the same mutator as the tests above, checked in process
-//! and rendered in every output format. A panic names the iteration and the mutated files;
-//! `TOOLC_FUZZ_SCALE` and `TOOLC_FUZZ_SEED` run more or other cases (CI runs the default,
-//! a bounded few seconds).
+//! more of each format), mutated by the same mutator as the property tests (`property.rs`),
+//! checked in process and rendered in every output format. A panic names the iteration and
+//! the mutated files; `TOOLC_FUZZ_SCALE` and `TOOLC_FUZZ_SEED` run more or other cases (CI
+//! runs the default, a bounded few seconds).
 
 use super::*;
 use std::path::{Path, PathBuf};

@@ -148,6 +148,30 @@ fn every_summary_counts_what_was_hidden() {
             "{format}: {text}"
         );
     }
+    // The formats with no summary of their own, and the counts per rule, say it too: on
+    // stderr beside a document that must stay what it is, else after the table.
+    let both = |format: &'static str, statistics: bool| {
+        let mut all: Vec<&str> = args(format).to_vec();
+        if statistics {
+            all.push("--statistics");
+        }
+        let output = run(&repo, &all);
+        (
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    for format in ["gitlab", "rdjson"] {
+        let (_, stderr) = both(format, false);
+        assert!(stderr.contains(said), "{format}: {stderr}");
+    }
+    let (stdout, stderr) = both("json", true);
+    assert!(
+        serde_json::from_str::<Value>(&stdout).is_ok_and(|v| v.is_array()) && stderr.contains(said),
+        "--statistics --format json: {stdout}{stderr}"
+    );
+    let (stdout, _) = both("human", true);
+    assert!(stdout.contains(said), "--statistics: {stdout}");
 }
 
 /// Row 12: five thousand stale entries are one warning, printed at once: the first few

@@ -276,6 +276,38 @@ fn named_paths_that_link_out_are_refused_and_fix_writes_through_no_link() {
     );
 }
 
+/// A named path whose `..` steps back out of a committed link (`l/..` with `l` linked to the
+/// repository): toolc read it as written, the repository, where the system goes up from
+/// where the link leads, its parent; the parent became readable, and a second committed
+/// link into a folder beside the repository was followed. Refused before anything is read.
+#[cfg(unix)]
+#[test]
+fn a_named_path_that_goes_up_out_of_a_link_is_refused() {
+    let outside = Outside::new("up-through-link");
+    std::fs::write(
+        outside.root.join("tools.json"),
+        r#"{"tools": [{"name": "leak", "command": ["ghp_not_a_real_secret_value"]}]}"#,
+    )
+    .expect("write");
+    let repo = git_repo();
+    link(std::path::Path::new("."), &repo.root.join("l"));
+    link(
+        &outside.root.join("tools.json"),
+        &repo.root.join("d/tools.json"),
+    );
+    for named in ["l/..", "l/../d", "./l/d/../.."] {
+        let (code, all) = attack(&repo, &["check", named]);
+        assert_eq!(code, Some(2), "check {named}: {all}");
+        assert!(
+            all.contains("steps back out of a symbolic link"),
+            "{named}: {all}"
+        );
+    }
+    // A `..` that stays where it is written is fine.
+    let (code, all) = attack(&repo, &["check", "d/.."]);
+    assert!(matches!(code, Some(0 | 1)), "check d/..: {all}");
+}
+
 /// Row 6: `--config` (the Action's `config:` input) naming a committed link out of the
 /// repository is refused before anything is read.
 #[cfg(unix)]

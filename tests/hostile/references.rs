@@ -226,3 +226,30 @@ fn a_schema_requiring_60_thousand_names() {
     let counts = check_counts(&dojops_repo("a", &schema));
     assert_eq!(counts.get("SCH002"), Some(&201), "{counts:?}");
 }
+
+/// A JSON Schema of 20,000 definitions, each a `$ref` to the next (resolved) or to one that
+/// is not there (dangling), and as many anchors with references a letter off: each pointer
+/// was looked up member by member and each dangling one compared with every member (60,000
+/// took over a minute, release).
+#[test]
+fn a_schema_of_60_thousand_local_references() {
+    let count = 20_000;
+    let mut definitions = serde_json::Map::new();
+    for i in 0..count {
+        let next = serde_json::json!({"$ref": format!("#/definitions/d{}", i + 1)});
+        definitions.insert(format!("d{i}"), next);
+        let dangling = serde_json::json!({"$ref": format!("#/definitions/x{i}")});
+        definitions.insert(format!("g{i}"), dangling);
+        definitions.insert(
+            format!("a{i}"),
+            serde_json::json!({"$anchor": format!("an{i}")}),
+        );
+        let off = serde_json::json!({"$ref": format!("#an{i}x")});
+        definitions.insert(format!("r{i}"), off);
+    }
+    definitions.insert(format!("d{count}"), serde_json::json!({"type": "string"}));
+    let schema = serde_json::json!({"type": "object", "definitions": definitions});
+    let counts = check_counts(&dojops_repo("a", &schema));
+    // Only the dangling and the off-by-a-letter references are reported, capped.
+    assert_eq!(counts.get("SCH001"), Some(&201), "{counts:?}");
+}

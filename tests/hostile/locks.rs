@@ -1,0 +1,58 @@
+//! A lock toolc must read (`[lock] required = true` in the repository's own `toolc.toml`)
+//! can be as large as the repository likes: a lock of entries for tools that do not exist
+//! gave one LCK003 each, never capped, and its TOML took 37 times its size to read.
+
+use super::*;
+
+/// A lock of `n` entries, each for a tool that is not defined.
+fn lock_of(n: usize) -> String {
+    let mut text = String::from("version = 1\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "\n[[tool]]\nname = \"gone-{i}\"\nformat = \"agentcli-manifest\"\npath = \"tools.json\"\nsha256 = \"{}\"\n",
+            "0".repeat(64)
+        ));
+    }
+    text
+}
+
+fn locked_repo(entries: usize) -> Repo {
+    let repo = repo();
+    repo.write("toolc.toml", b"[lock]\nrequired = true\n");
+    repo.write("toolc.lock", lock_of(entries).as_bytes());
+    repo
+}
+
+#[test]
+fn a_lock_of_thousands_of_missing_tools_gives_a_capped_list() {
+    let diags = diagnostics(&locked_repo(5_000));
+    let missing = find(&diags, "LCK003", "toolc.lock");
+    assert_eq!(missing.len(), 201, "200 findings and one for the rest");
+    let rest = missing
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("4800 more"))
+        })
+        .unwrap_or_else(|| panic!("no line stands for the rest: {:#?}", missing.last()));
+    assert_eq!(rest["severity"], "error");
+}
+
+/// 37x before (the whole lock's TOML tokens at once), 7.7x for 300,000 entries in release.
+#[test]
+fn a_lock_of_thirty_thousand_entries_is_read_in_little_memory() {
+    let Some(small) = dense::peak_memory_of(&locked_repo(1), &["check", "--no-cache", "-q"]) else {
+        return;
+    };
+    let lock = lock_of(30_000);
+    let peak = dense::peak_memory_of(&locked_repo(30_000), &["check", "--no-cache", "-q"])
+        .expect("measured before");
+    let ratio = (peak - small) / lock.len() as f64;
+    assert!(
+        ratio <= 10.0,
+        "a lock of {:.1} MB took {:.1} MiB more than a lock of one entry: {ratio:.1}x its size",
+        lock.len() as f64 / 1e6,
+        (peak - small) / 1048576.0
+    );
+}
