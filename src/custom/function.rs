@@ -318,11 +318,21 @@ fn scalar_text(v: Val<'_>) -> Option<Cow<'_, str>> {
 
 /// A value shown in a reason, kept short.
 fn shown(v: &Value) -> String {
-    let text = v.to_string();
+    shorten(v.to_string())
+}
+
+/// `text` cut at 60 characters.
+fn shorten(text: String) -> String {
     match text.char_indices().nth(60) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text,
     }
+}
+
+/// A value of the document shown in a reason, as [`shown`] shows its JSON, without making
+/// the JSON of the rest of it: 61 characters take at most 244 bytes.
+fn shown_val(v: Val<'_>) -> String {
+    shorten(super::preview::json_start(v, 61 * 4).0)
 }
 
 /// True when `values` holds `v`: a string or scalar compared as it is, a list or map as
@@ -343,22 +353,72 @@ impl Function {
         value: Option<Val<'_>>,
         what: &dyn std::fmt::Display,
     ) -> Option<String> {
+        self.judge(value, Some(what))
+    }
+
+    /// True when `value` holds: what [`Function::fails`] says, without making the reason
+    /// (past a file's first findings of a rule, a failure is only counted).
+    pub(crate) fn holds(&self, value: Option<Val<'_>>) -> bool {
+        self.judge(value, None).is_none()
+    }
+
+    /// What a check costs beyond what it reads of the value, in nodes: an `enumeration` of
+    /// the configuration's values is compared with each, and a `toolc.toml` may list a
+    /// million (a few, as a policy lists, cost nothing).
+    pub(crate) fn weight(&self) -> u64 {
+        match self {
+            Function::Enumeration(values) => u64::try_from(values.len() / 8).unwrap_or(u64::MAX),
+            _ => 0,
+        }
+    }
+
+    /// What reading `value` costs beyond the node itself, in nodes: the whole of it for the
+    /// functions that compare or validate it whole, its own entries for a schema that reads
+    /// only its level, nothing for the others (a string, a size, a presence).
+    pub(crate) fn reads(&self, value: Val<'_>) -> Reads {
+        let whole = match self {
+            Function::Enumeration(_) => true,
+            Function::Schema(schema) => !schema.shallow,
+            _ => return Reads::Node,
+        };
+        match value.peek() {
+            Peek::List(_) | Peek::Map(_) if whole => Reads::Whole,
+            Peek::List(n) | Peek::Map(n) => Reads::Level(n),
+            _ => Reads::Node,
+        }
+    }
+
+    /// Why `value` fails, said only with `what` (without it a failure is an empty reason,
+    /// made of nothing).
+    fn judge(
+        &self,
+        value: Option<Val<'_>>,
+        what: Option<&dyn std::fmt::Display>,
+    ) -> Option<String> {
+        let say = |reason: &dyn Fn(&dyn std::fmt::Display) -> String| {
+            Some(what.map_or_else(String::new, reason))
+        };
         match (self, value) {
-            (Function::Truthy, None) => Some(format!("{what} is missing")),
-            (Function::Truthy, Some(v)) => {
-                (!truthy(v)).then(|| format!("{what} is {}", shown(&v.to_json())))
+            (Function::Truthy, None) => say(&|w| format!("{w} is missing")),
+            (Function::Truthy, Some(v)) if !truthy(v) => {
+                say(&|w| format!("{w} is {}", shown_val(v)))
             }
-            (Function::Falsy, Some(v)) => {
-                truthy(v).then(|| format!("{what} is set ({})", shown(&v.to_json())))
+            (Function::Falsy, Some(v)) if truthy(v) => {
+                say(&|w| format!("{w} is set ({})", shown_val(v)))
             }
-            (Function::Defined, None) => Some(format!("{what} is missing")),
-            (Function::Undefined, Some(_)) => Some(format!("{what} is present")),
-            (Function::Falsy | Function::Defined | Function::Undefined, _) => None,
+            (Function::Defined, None) => say(&|w| format!("{w} is missing")),
+            (Function::Undefined, Some(_)) => say(&|w| format!("{w} is present")),
+            (Function::Truthy | Function::Falsy | Function::Defined | Function::Undefined, _) => {
+                None
+            }
             // The other functions look at a value that is there (`defined` asks for one).
             (_, None) => None,
             (Function::Pattern(re), Some(v)) => {
                 let text = scalar_text(v)?;
-                (!re.is_match(&text)).then(|| format!("{what} does not match `{}`", re.as_str()))
+                if re.is_match(&text) {
+                    return None;
+                }
+                say(&|w| format!("{w} does not match `{}`", re.as_str()))
             }
             (Function::NotPattern(re), Some(v)) => {
                 let text = scalar_text(v)?;
@@ -367,21 +427,21 @@ impl Function {
                 if !re.is_match(&text) {
                     return None;
                 }
+                if what.is_none() {
+                    return Some(String::new());
+                }
                 let found = re.find(&text)?;
-                Some(format!(
-                    "{what} matches `{}` (`{}`)",
-                    re.as_str(),
-                    found.as_str()
-                ))
+                say(&|w| format!("{w} matches `{}` (`{}`)", re.as_str(), found.as_str()))
             }
-            (Function::Enumeration(values), Some(v)) => (!one_of(values, v)).then(|| {
-                let allowed: Vec<String> = values.iter().map(shown).collect();
-                format!(
-                    "{what} is {}, not one of {}",
-                    shown(&v.to_json()),
-                    allowed.join(", ")
-                )
-            }),
+            (Function::Enumeration(values), Some(v)) => {
+                if one_of(values, v) {
+                    return None;
+                }
+                say(&|w| {
+                    let allowed: Vec<String> = values.iter().map(shown).collect();
+                    format!("{w} is {}, not one of {}", shown_val(v), allowed.join(", "))
+                })
+            }
             (Function::Length { min, max }, Some(v)) => {
                 let (length, unit) = match v.peek() {
                     Peek::Str(s) => (s.chars().count() as f64, "characters"),
@@ -390,19 +450,22 @@ impl Function {
                     Peek::Scalar(Value::Number(n)) => (n.as_f64()?, ""),
                     Peek::Scalar(_) => return None,
                 };
-                let has = || {
+                let has = |w: &dyn std::fmt::Display| {
                     let space = if unit.is_empty() { "" } else { " " };
-                    format!("{what} has {length}{space}{unit}")
+                    format!("{w} has {length}{space}{unit}")
                 };
                 if let Some(min) = min.filter(|m| length < *m) {
-                    return Some(format!("{}; at least {min} required", has()));
+                    return say(&|w| format!("{}; at least {min} required", has(w)));
                 }
-                max.filter(|m| length > *m)
-                    .map(|max| format!("{}; at most {max} allowed", has()))
+                let max = max.filter(|m| length > *m)?;
+                say(&|w| format!("{}; at most {max} allowed", has(w)))
             }
             (Function::Casing(casing), Some(v)) => {
                 let s = v.as_str()?;
-                (!casing.holds(s)).then(|| format!("{what} `{s}` is not {} case", casing.name()))
+                if casing.holds(s) {
+                    return None;
+                }
+                say(&|w| format!("{w} `{s}` is not {} case", casing.name()))
             }
             (Function::Schema(schema), Some(v)) => {
                 // Most values hold: `is_valid` builds no error on the way, and a schema that
@@ -415,6 +478,9 @@ impl Function {
                 if schema.validator.is_valid(&read) {
                     return None;
                 }
+                if what.is_none() {
+                    return Some(String::new());
+                }
                 let whole = v.to_json();
                 let first = schema.validator.iter_errors(&whole).next()?;
                 let at = first.instance_path().to_string();
@@ -423,10 +489,21 @@ impl Function {
                 } else {
                     format!(" at `{at}`")
                 };
-                Some(format!("{what} does not match the schema{at}: {first}"))
+                say(&|w| format!("{w} does not match the schema{at}: {first}"))
             }
         }
     }
+}
+
+/// What a function reads of a value beyond the node itself ([`Function::reads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// Nothing more.
+    Node,
+    /// Its own entries or items, this many.
+    Level(usize),
+    /// All of it.
+    Whole,
 }
 
 #[cfg(test)]

@@ -1,13 +1,16 @@
 //! A rule's `given`: the JSONPath as the engine compiled it and, for the paths rules mostly
-//! write (names, wildcards, indexes, descendant names: `$.parameters.properties.*`,
-//! `$..description`), the same selection made by one walk of the value. The engine builds a
-//! list for every node a step visits, and the rules run on every tool of a repository
-//! (measured in docs/performance.md); a subject where a node fails is still queried by the
-//! engine, with the nodes' places.
+//! write (names, wildcards, indexes, descendant names and wildcards: `$.parameters.properties.*`,
+//! `$..description`, `$..*`), the same selection made by one walk of the value. The engine
+//! builds a list for every node a step visits, and the rules run on every tool of a
+//! repository (measured in docs/performance.md); the walk makes no list, hands each node on
+//! as it comes, and stops when the rule's budget of nodes is spent ([`Budget`]). A path the
+//! walk does not take runs on the engine only when the estimate of its cost fits in that
+//! budget ([`super::cost`]).
 
 use serde_json::Value;
 use serde_json_path::{JsonPath, NormalizedPath, ParseError, PathElement};
 
+use super::budget::Budget;
 use super::val::{Edge, Trail, Val};
 
 /// A step into a JSON value.
@@ -30,12 +33,16 @@ enum Selector {
     Index(i64),
     /// `..name`: a member of the node or of any node under it.
     Below(String),
+    /// `..*`, `..[*]`: every member and item of the node and of every node under it.
+    BelowEvery,
 }
 
 /// A compiled `given`.
 #[derive(Debug)]
 pub struct Given {
     path: JsonPath,
+    /// The path as written: what the engine's cost is estimated from.
+    text: String,
     /// The steps, when every one is of a kind the walk makes.
     steps: Option<Vec<Selector>>,
 }
@@ -70,8 +77,21 @@ fn steps_of(text: &str) -> Option<Vec<Selector>> {
     let mut steps = Vec::new();
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix("..") {
-            let (name, next) = shorthand(after)?;
-            steps.push(Selector::Below(name));
+            let (step, next) = if let Some(next) = after.strip_prefix('*') {
+                (Selector::BelowEvery, next)
+            } else if let Some(next) = after.strip_prefix("[*]") {
+                (Selector::BelowEvery, next)
+            } else if after.starts_with('[') {
+                let end = after.find(']')?;
+                (
+                    Selector::Below(bracketed(&after[..=end])?),
+                    &after[end + 1..],
+                )
+            } else {
+                let (name, next) = shorthand(after)?;
+                (Selector::Below(name), next)
+            };
+            steps.push(step);
             rest = next;
         } else if let Some(after) = rest.strip_prefix(".*") {
             steps.push(Selector::Every);
@@ -101,22 +121,31 @@ fn steps_of(text: &str) -> Option<Vec<Selector>> {
     Some(steps)
 }
 
+/// What a walk hands on: a node and the way to it, and whether to stop (true).
+type Found<'f, 'v> = dyn FnMut(Val<'v>, &Trail<'_>) -> bool + 'f;
+
 /// Hand what `steps` select from `node` (at `trail`) to `found`, in order, until it says
-/// stop (true); true when it did.
+/// stop (true) or `budget` is spent (a node entered costs one); true when it stopped.
 fn walk<'v>(
     node: Val<'v>,
     trail: &Trail<'_>,
     steps: &[Selector],
-    found: &mut dyn FnMut(Val<'v>, &Trail<'_>) -> bool,
+    budget: &Budget,
+    found: &mut Found<'_, 'v>,
 ) -> bool {
+    if !budget.take(1) {
+        return true;
+    }
     let Some((step, rest)) = steps.split_first() else {
         return found(node, trail);
     };
     match step {
         Selector::Name(name) => node
             .get(name)
-            .is_some_and(|next| walk(next, &trail.then(Edge::Key(name)), rest, found)),
-        Selector::Every => node.children(&mut |edge, c| walk(c, &trail.then(edge), rest, found)),
+            .is_some_and(|next| walk(next, &trail.then(Edge::Key(name)), rest, budget, found)),
+        Selector::Every => {
+            node.children(&mut |edge, c| walk(c, &trail.then(edge), rest, budget, found))
+        }
         Selector::Index(i) => {
             let Some(len) = node.len_of_list() else {
                 return false;
@@ -129,9 +158,12 @@ fn walk<'v>(
                 usize::try_from(*i).ok()
             };
             at.and_then(|a| Some((a, node.item(a)?)))
-                .is_some_and(|(a, next)| walk(next, &trail.then(Edge::Index(a)), rest, found))
+                .is_some_and(|(a, next)| {
+                    walk(next, &trail.then(Edge::Index(a)), rest, budget, found)
+                })
         }
-        Selector::Below(name) => below(node, trail, name, rest, found),
+        Selector::Below(name) => below(node, trail, name, rest, budget, found),
+        Selector::BelowEvery => below_every(node, trail, rest, budget, found),
     }
 }
 
@@ -141,19 +173,49 @@ fn below<'v>(
     trail: &Trail<'_>,
     name: &str,
     rest: &[Selector],
-    found: &mut dyn FnMut(Val<'v>, &Trail<'_>) -> bool,
+    budget: &Budget,
+    found: &mut Found<'_, 'v>,
 ) -> bool {
+    if !budget.take(1) {
+        return true;
+    }
     let own = node.get(name);
-    own.is_some_and(|next| walk(next, &trail.then(Edge::Key(name)), rest, found))
-        || node.children(&mut |edge, c| below(c, &trail.then(edge), name, rest, found))
+    own.is_some_and(|next| walk(next, &trail.then(Edge::Key(name)), rest, budget, found))
+        || node.children(&mut |edge, c| below(c, &trail.then(edge), name, rest, budget, found))
 }
 
-/// What [`Given::visit`] saw.
-pub(crate) struct Visited {
-    /// A node was selected.
-    pub selected: bool,
-    /// The visitor said stop.
-    pub stopped: bool,
+/// `..*` then `rest`, in the engine's order (RFC 9535's for a descendant segment): every
+/// child of the node, then, child by child, the same below it.
+fn below_every<'v>(
+    node: Val<'v>,
+    trail: &Trail<'_>,
+    rest: &[Selector],
+    budget: &Budget,
+    found: &mut Found<'_, 'v>,
+) -> bool {
+    if !budget.take(1) {
+        return true;
+    }
+    node.children(&mut |edge, c| walk(c, &trail.then(edge), rest, budget, found))
+        || node.children(&mut |edge, c| below_every(c, &trail.then(edge), rest, budget, found))
+}
+
+/// Where a selected node is: on the walk's stack, or as the engine located it.
+pub(crate) enum At<'a> {
+    /// The walk's way to it.
+    Trail(&'a Trail<'a>),
+    /// The engine's.
+    Located(&'a NormalizedPath<'a>),
+}
+
+impl At<'_> {
+    /// The steps from the root.
+    pub(crate) fn steps(&self) -> Vec<Step> {
+        match self {
+            At::Trail(trail) => trail.steps(),
+            At::Located(location) => located_steps(location),
+        }
+    }
 }
 
 impl Given {
@@ -161,6 +223,7 @@ impl Given {
     pub(crate) fn parse(text: &str) -> Result<Given, ParseError> {
         Ok(Given {
             path: JsonPath::parse(text)?,
+            text: text.to_string(),
             steps: steps_of(text),
         })
     }
@@ -177,55 +240,71 @@ impl Given {
     }
 
     /// Hand the nodes selected in `root` (or, when the engine selects them, in its JSON
-    /// `json`) to `found`, in order, until it says stop (true): a subject that passes is read
-    /// without a list of its nodes. Says whether a node was selected, and whether `found`
-    /// stopped.
-    pub(crate) fn visit<'v>(
+    /// `json`) to `found` with their places, in order, until it says stop (true), reading
+    /// no more than `budget` allows (see [`Budget::stopped`]). The walk hands on each node as
+    /// it comes, its place on the stack; the engine's nodes are first given to `passes`
+    /// without a place, and located only when one of them does not pass (a place is
+    /// allocations per node, and most subjects pass). True when a node was selected.
+    pub(crate) fn select<'v>(
         &self,
         root: Val<'v>,
         json: Option<&'v Value>,
-        mut found: impl FnMut(Val<'v>) -> bool,
-    ) -> Visited {
-        let mut selected = false;
-        let mut each = |v: Val<'v>| {
-            selected = true;
-            found(v)
-        };
-        let stopped = match (&self.steps, json) {
-            (Some(steps), _) => walk(root, &Trail::ROOT, steps, &mut |v, _| each(v)),
-            (None, Some(json)) => self
-                .path
-                .query(json)
-                .all()
-                .into_iter()
-                .any(|v| each(Val::Json(v))),
+        budget: &Budget,
+        passes: &mut dyn FnMut(Val<'v>) -> bool,
+        found: &mut dyn FnMut(Val<'v>, &At<'_>) -> bool,
+    ) -> bool {
+        match (&self.steps, json) {
+            (Some(steps), _) => {
+                let mut selected = false;
+                walk(root, &Trail::ROOT, steps, budget, &mut |v, trail| {
+                    selected = true;
+                    found(v, &At::Trail(trail))
+                });
+                selected
+            }
+            (None, Some(json)) => {
+                // The engine reads what it reads before any node is handed on: it runs only
+                // when its estimate fits (counting the nodes is reading them).
+                let n = Val::Json(json).size_within(budget.left());
+                let estimate = super::cost::estimate(&self.text, n);
+                if !budget.take_estimate(estimate.saturating_add(n)) {
+                    // Nothing is known of what it would select: not "nothing".
+                    return true;
+                }
+                let nodes = self.path.query(json).all();
+                if nodes.is_empty() {
+                    return false;
+                }
+                if nodes.into_iter().all(|v| passes(Val::Json(v))) {
+                    return true;
+                }
+                if budget.take_estimate(estimate) {
+                    for located in self.path.query_located(json).iter() {
+                        if found(Val::Json(located.node()), &At::Located(located.location())) {
+                            break;
+                        }
+                    }
+                }
+                true
+            }
             (None, None) => false,
-        };
-        Visited { selected, stopped }
+        }
     }
 
     /// The nodes selected in `root` (or by the engine in `json`), each with the steps from
-    /// the root to it.
-    pub(crate) fn located<'v>(
+    /// the root to it, within `budget`.
+    #[cfg(test)]
+    fn located<'v>(
         &self,
         root: Val<'v>,
         json: Option<&'v Value>,
+        budget: &Budget,
     ) -> Vec<(Val<'v>, Vec<Step>)> {
         let mut out = Vec::new();
-        match (&self.steps, json) {
-            (Some(steps), _) => {
-                walk(root, &Trail::ROOT, steps, &mut |v, trail| {
-                    out.push((v, trail.steps()));
-                    false
-                });
-            }
-            (None, Some(json)) => {
-                for located in self.path.query_located(json).iter() {
-                    out.push((Val::Json(located.node()), located_steps(located.location())));
-                }
-            }
-            (None, None) => {}
-        }
+        self.select(root, json, budget, &mut |_| false, &mut |v, at| {
+            out.push((v, at.steps()));
+            false
+        });
         out
     }
 }
@@ -244,7 +323,13 @@ fn located_steps(location: &NormalizedPath) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::custom::budget::Stop;
     use serde_json::json;
+
+    /// More than any test document needs.
+    fn plenty() -> Budget {
+        Budget::new(1_000_000)
+    }
 
     /// The walk selects the very nodes the engine does, in its order, on every path it
     /// takes, and leaves the others to it.
@@ -278,6 +363,17 @@ mod tests {
             "$.*",
             "$..items[0]",
             "$.missing..x",
+            "$..*",
+            "$..[*]",
+            "$..*..*",
+            "$..*..*..*",
+            "$..*.description",
+            "$..*[0]",
+            "$.parameters..*",
+            "$.list..[*]..image",
+            "$..['description']",
+            "$.*..*",
+            "$.name..*",
         ];
         // The same document as a syntax tree, its keys in another order than JSON's.
         let tree = crate::syntax::json::parse(&doc.to_string(), 0)
@@ -295,7 +391,7 @@ mod tests {
             let given = Given::parse(text).expect(text);
             assert!(!given.needs_json(), "{text} is walked");
             let engine = given.path.query(&doc).all();
-            let ours = given.located(Val::Json(&doc), None);
+            let ours = given.located(Val::Json(&doc), None, &plenty());
             assert_eq!(ours.len(), engine.len(), "{text}");
             for ((a, _), b) in ours.iter().zip(&engine) {
                 let Val::Json(a) = a else {
@@ -304,8 +400,8 @@ mod tests {
                 assert!(std::ptr::eq(*a, *b), "{text}: {a} against {b}");
             }
             // On the tree: the same values at the same steps.
-            let from_engine = given.located(Val::Json(&doc), Some(&doc));
-            let on_tree = given.located(Val::Tree(&tree), None);
+            let from_engine = given.located(Val::Json(&doc), Some(&doc), &plenty());
+            let on_tree = given.located(Val::Tree(&tree), None, &plenty());
             assert_eq!(as_json(on_tree), as_json(from_engine.clone()), "{text}");
             let engine_located: Vec<(Val<'_>, Vec<Step>)> = given
                 .path
@@ -316,7 +412,8 @@ mod tests {
             assert_eq!(as_json(from_engine), as_json(engine_located), "{text}");
         }
         for text in [
-            "$..*",
+            "$..[ * ]",
+            "$..[0]",
             "$[?@.type]",
             "$[0:2]",
             "$ .name",
@@ -326,5 +423,89 @@ mod tests {
             let given = Given::parse(text).expect(text);
             assert!(given.needs_json(), "{text} is left to the engine");
         }
+    }
+
+    /// Nested lists: `depth` levels, then `width` ones; the JSON and its node count.
+    fn nested(depth: usize, width: usize) -> (Value, u64) {
+        let mut v = json!(vec![1; width]);
+        for _ in 1..depth {
+            v = json!([v]);
+        }
+        (v, (depth + width) as u64)
+    }
+
+    /// A walk stops where its budget does, says so, and hands on nothing after.
+    #[test]
+    fn the_walk_stops_at_its_budget_and_says_so() {
+        let (doc, _) = nested(40, 20);
+        let given = Given::parse("$..*..*..*").expect("parses");
+        let all = given.located(Val::Json(&doc), None, &plenty());
+        assert!(all.len() > 10_000, "{}", all.len());
+        let budget = Budget::new(5_000);
+        let some = given.located(Val::Json(&doc), None, &budget);
+        assert!(!some.is_empty() && some.len() < 5_000, "{}", some.len());
+        assert_eq!(budget.stopped(), Some(Stop::Spent(5_000)));
+        // What was handed on is the start of the whole selection.
+        for ((a, _), (b, _)) in some.iter().zip(&all) {
+            let (Val::Json(a), Val::Json(b)) = (a, b) else {
+                panic!("JSON walked gives JSON")
+            };
+            assert!(std::ptr::eq(*a, *b));
+        }
+        // Within the budget: no stop.
+        let enough = plenty();
+        given.located(Val::Json(&doc), None, &enough);
+        assert_eq!(enough.stopped(), None);
+    }
+
+    /// A path left to the engine runs only when its estimate fits, and says so when not.
+    #[test]
+    fn the_engine_runs_only_within_the_budget() {
+        let (doc, n) = nested(100, 50);
+        let heavy = Given::parse("$..*..*..[0:1]").expect("parses");
+        assert!(heavy.needs_json());
+        let budget = Budget::new(1_000_000);
+        let mut handed = 0;
+        let selected = heavy.select(
+            Val::Json(&doc),
+            Some(&doc),
+            &budget,
+            &mut |_| false,
+            &mut |_, _| {
+                handed += 1;
+                false
+            },
+        );
+        assert!(selected, "what it would select is not known: not nothing");
+        assert_eq!(handed, 0);
+        let Some(Stop::Engine { estimate, left }) = budget.stopped() else {
+            panic!("stopped by the estimate: {:?}", budget.stopped())
+        };
+        assert!(
+            estimate > n.pow(4) && left == 1_000_000,
+            "{estimate} {left}"
+        );
+        // A filter over the same document fits.
+        let light = Given::parse("$..[?@ == 1]").expect("parses");
+        let budget = Budget::new(1_000_000);
+        assert_eq!(
+            light.located(Val::Json(&doc), Some(&doc), &budget).len(),
+            50
+        );
+        assert_eq!(budget.stopped(), None);
+        // Nodes that all pass are never located.
+        let mut handed = 0;
+        let selected = light.select(
+            Val::Json(&doc),
+            Some(&doc),
+            &Budget::new(1_000_000),
+            &mut |_| true,
+            &mut |_, _| {
+                handed += 1;
+                false
+            },
+        );
+        assert!(selected);
+        assert_eq!(handed, 0);
     }
 }

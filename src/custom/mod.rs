@@ -6,11 +6,14 @@
 //! registry knows (`crate::rules::custom`), so selecting, severities, suppressions and every
 //! output format treat it like any other.
 
+pub(crate) mod budget;
+pub(crate) mod cost;
 pub(crate) mod error;
 pub(crate) mod function;
 pub(crate) mod given;
 pub(crate) mod page;
 pub(crate) mod parts;
+pub(crate) mod preview;
 pub(crate) mod reach;
 pub(crate) mod rule;
 pub(crate) mod subject;
@@ -23,9 +26,13 @@ pub(crate) use rule::{CustomRules, RawRule, compile};
 
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::ir::Lowered;
+use crate::rules::syntax::CUSTOM_RULE_NOT_FULLY_CHECKED;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
+use budget::{Budget, Stop};
+use function::Reads;
 use given::Step;
 use parts::{Part, Then};
 use rule::CustomRule;
@@ -49,24 +56,57 @@ fn lookup<'v>(node: Val<'v>, path: &[String]) -> (Option<Val<'v>>, Vec<Step>) {
     (Some(at), steps)
 }
 
+/// The longest message or label of a custom rule's finding, in bytes: a `{field}` is the
+/// repository's value, and a path that selects a node many times would repeat a long one
+/// in each finding.
+pub(crate) const TEXT_MAX: usize = 1_000;
+
+/// `text` cut at [`TEXT_MAX`] bytes (at a character), with `…` when cut.
+fn cut(mut text: String) -> String {
+    if text.len() <= TEXT_MAX {
+        return text;
+    }
+    let mut at = TEXT_MAX;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.truncate(at);
+    text.push('…');
+    text
+}
+
+/// The start of `s`, at most `room` bytes (at a character).
+fn start_of(s: &str, room: usize) -> &str {
+    let mut at = room.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    &s[..at]
+}
+
 /// The message with the node's fields put in: a string as it is, another value as JSON,
-/// a missing one as nothing.
+/// a missing one as nothing; cut at [`TEXT_MAX`], and no more of a value made than that.
 fn render(message: &[Part], node: Val<'_>) -> String {
     let mut out = String::new();
     for part in message {
+        // A little past the end: what is cut then gets its `…`.
+        let room = (TEXT_MAX + 4).saturating_sub(out.len());
+        if room == 0 {
+            break;
+        }
         match part {
-            Part::Text(t) => out.push_str(t),
+            Part::Text(t) => out.push_str(start_of(t, room)),
             Part::Field(path) => {
                 if let Some(v) = value_at(node, path) {
                     match v.as_str() {
-                        Some(s) => out.push_str(s),
-                        None => out.push_str(&v.to_json().to_string()),
+                        Some(s) => out.push_str(start_of(s, room)),
+                        None => out.push_str(&preview::json_start(v, room).0),
                     }
                 }
             }
         }
     }
-    out
+    cut(out)
 }
 
 /// How a reason names the value a `then` looks at: `` `field` ``, or "the value".
@@ -103,50 +143,159 @@ fn failing<'r, 'v>(
     })
 }
 
-/// The findings of `rule` on `subject`: at most one per node `given` selects (the first
-/// `then` that fails says why). The nodes are first found without their places: most
-/// subjects pass, and a place costs allocations on every node; only a subject where one
-/// fails is walked again with them. True when `given` selected a node.
-fn evaluate(rule: &CustomRule, subject: &Subject<'_>, out: &mut Vec<Diagnostic>) -> bool {
-    let (root, json) = (subject.root(), subject.json());
-    // `$` (most rules) selects the subject itself: no walk at all.
-    let fails = if rule.given.is_root() {
-        failing(rule, root).is_some()
-    } else {
-        let seen = rule
-            .given
-            .visit(root, json, |node| failing(rule, node).is_some());
-        if !seen.selected {
-            return false;
-        }
-        seen.stopped
-    };
-    if !fails {
-        return true;
-    }
-    for (node, mut steps) in rule.given.located(root, json) {
-        let Some((then, target, reason)) = failing(rule, node) else {
+/// True when every `then` of `rule` holds of `node` (no reason made).
+fn passes(rule: &CustomRule, node: Val<'_>) -> bool {
+    rule.thens.iter().all(|then| {
+        let target = match &then.field {
+            None => Some(node),
+            Some(path) => value_at(node, path),
+        };
+        then.function.holds(target)
+    })
+}
+
+/// Take from `budget` what checking `node` reads: the node, and what the functions read
+/// of their values beyond it (a value compared or validated whole is all its nodes).
+fn pay(rule: &CustomRule, node: Val<'_>, budget: &Budget) -> bool {
+    let mut cost: u64 = 1;
+    for then in &rule.thens {
+        let target = match &then.field {
+            None => Some(node),
+            Some(path) => value_at(node, path),
+        };
+        let Some(target) = target else {
             continue;
         };
-        if let Some(path) = &then.field {
-            steps.extend(lookup(node, path).1);
-        }
-        let place = subject.place(&steps, target.is_none());
-        out.push(
-            Diagnostic::new(
-                rule.rule,
-                place.file,
-                place.span,
-                render(&rule.message, node),
-            )
-            .label(reason)
-            .help(format!(
-                "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
-                rule.rule.code
-            )),
-        );
+        cost = cost.saturating_add(then.function.weight());
+        cost = cost.saturating_add(match then.function.reads(target) {
+            Reads::Node => 0,
+            Reads::Level(n) => u64::try_from(n).unwrap_or(u64::MAX),
+            Reads::Whole => target.size_within(budget.left()),
+        });
     }
-    true
+    budget.take(cost)
+}
+
+/// Check `node`, which `given` selected (at `at`): a finding when it fails, only counted
+/// once the file has its fill of the rule's findings; true when the budget is spent.
+fn judge(
+    rule: &CustomRule,
+    subject: &Subject<'_>,
+    node: Val<'_>,
+    at: &dyn Fn() -> Vec<Step>,
+    budget: &Budget,
+    found: &mut Findings,
+) -> bool {
+    if !pay(rule, node, budget) {
+        return true;
+    }
+    if found.is_full(rule.rule) {
+        if !passes(rule, node) {
+            found.count(rule.rule);
+        }
+        return false;
+    }
+    let Some((then, target, reason)) = failing(rule, node) else {
+        return false;
+    };
+    // A schema's reason validated the value again, errors and all.
+    if let (function::Function::Schema(_), Some(v)) = (&then.function, target)
+        && !budget.take(v.size_within(budget.left()))
+    {
+        return true;
+    }
+    let mut steps = at();
+    if let Some(path) = &then.field {
+        steps.extend(lookup(node, path).1);
+    }
+    let place = subject.place(&steps, target.is_none());
+    found.push(
+        Diagnostic::new(
+            rule.rule,
+            place.file,
+            place.span,
+            render(&rule.message, node),
+        )
+        .label(cut(reason))
+        .help(format!(
+            "a rule of this repository's `toolc.toml`: `toolc explain {}` says what it asks",
+            rule.rule.code
+        )),
+    );
+    false
+}
+
+/// The findings of `rule` on `subject` into `found`: at most one per node `given` selects
+/// (the first `then` that fails says why), as far as `budget` goes. True when `given`
+/// selected a node (or may have: the budget stopped it before it knew).
+fn evaluate(
+    rule: &CustomRule,
+    subject: &Subject<'_>,
+    budget: &Budget,
+    found: &mut Findings,
+) -> bool {
+    let (root, json) = (subject.root(), subject.json());
+    // `$` (most rules) selects the subject itself: no walk at all.
+    if rule.given.is_root() {
+        judge(rule, subject, root, &Vec::new, budget, found);
+        return true;
+    }
+    let selected = rule.given.select(
+        root,
+        json,
+        budget,
+        &mut |node| pay(rule, node, budget) && passes(rule, node),
+        &mut |node, at| judge(rule, subject, node, &|| at.steps(), budget, found),
+    );
+    selected || budget.stopped().is_some()
+}
+
+/// `n` with its thousands apart: `1,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The finding that says `rule` stopped on `subject`'s file, and why, at the subject's
+/// start (a file's first key, a tool's name).
+fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Diagnostic {
+    let place = subject.place(&[], true);
+    let why = match stop {
+        Stop::Spent(total) => format!(
+            "it read the {} nodes a rule may read in this file, and stopped",
+            grouped(total)
+        ),
+        Stop::Engine { estimate, left } => format!(
+            "its `given` would have the JSONPath engine read about {} nodes, more than the {} it may still read in this file",
+            grouped(estimate),
+            grouped(left)
+        ),
+    };
+    Diagnostic::new(
+        &CUSTOM_RULE_NOT_FULLY_CHECKED,
+        place.file,
+        place.span,
+        format!(
+            "custom rule {} was not fully checked in this file: {why}",
+            rule.rule.code
+        ),
+    )
+    .label("not fully checked by this rule")
+    // The path is the repository's text: cut like a message.
+    .note(cut(format!(
+        "a rule may read {} nodes of a file, and {} more per byte of it; `given = \"{}\"` selects the nodes below each node again for every node above it when it has several descendant segments (`..`)",
+        grouped(budget::BASE),
+        budget::PER_BYTE,
+        rule.given_at.text
+    )))
+    .help("select each node once: one descendant segment (`$..*`, `$..description`), or a narrower `given` (`$.parameters..description`)")
 }
 
 /// The fingerprint of the custom rules that read `file` (a path of format `format`): what a
@@ -158,19 +307,50 @@ pub(crate) fn fingerprint(configs: &ConfigTree, file: &Path, format: FormatId) -
 /// What the custom rules found in one file.
 #[derive(Default)]
 pub(crate) struct Checked {
-    /// Their findings.
-    pub found: Vec<Diagnostic>,
+    /// Their findings, capped per rule as they are found: past a file's first 200 of a
+    /// rule, a finding is a count.
+    pub found: Findings,
     /// The codes of the rules whose `given` selected something in it.
     pub matched: Vec<&'static str>,
+    /// The file's size: what its budgets are made of.
+    bytes: usize,
+    /// Each rule's budget on the file, by code, shared by its subjects.
+    budgets: Vec<(&'static str, Budget)>,
 }
 
 impl Checked {
+    /// A subject of the file reads `other` too (a tool's schema in its own file): each
+    /// rule may read that much more.
+    fn reads_also(&mut self, other: &SourceFile) {
+        let bytes = other.text.len();
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.budgets.iter().for_each(|(_, b)| b.grow(bytes));
+    }
+
     fn run(&mut self, rule: &CustomRule, subject: &Subject<'_>) {
         // A rule's code is one string for the run: the same rule is found by its address.
         let code = rule.rule.code;
-        if evaluate(rule, subject, &mut self.found)
-            && !self.matched.iter().any(|m| std::ptr::eq(*m, code))
+        let at = match self
+            .budgets
+            .iter()
+            .position(|(c, _)| std::ptr::eq(*c, code))
         {
+            Some(at) => at,
+            None => {
+                self.budgets.push((code, Budget::for_file(self.bytes)));
+                self.budgets.len() - 1
+            }
+        };
+        let budget = &self.budgets[at].1;
+        // Stopped on an earlier subject of the file, and said so there.
+        if budget.stopped().is_some() {
+            return;
+        }
+        let selected = evaluate(rule, subject, budget, &mut self.found);
+        if let Some(stop) = budget.stopped() {
+            self.found.push(not_fully_checked(rule, subject, stop));
+        }
+        if selected && !self.matched.iter().any(|m| std::ptr::eq(*m, code)) {
             self.matched.push(code);
         }
     }
@@ -186,7 +366,10 @@ pub(crate) fn check_one<'a>(
     lower: &dyn Fn() -> Vec<Lowered<'a>>,
 ) -> Checked {
     let plan_of = |file: &SourceFile| configs.for_path(&file.path).custom.plan(file.format);
-    let mut checked = Checked::default();
+    let mut checked = Checked {
+        bytes: file.text.len(),
+        ..Checked::default()
+    };
     let plan = plan_of(file);
     let (on_file, on_tools) = (&plan.on_file, &plan.on_tools);
     if on_file.is_empty() && on_tools.is_empty() {
@@ -218,6 +401,22 @@ pub(crate) fn check_one<'a>(
                 elsewhere = plan_of(lowered.file);
                 &elsewhere
             };
+            // What the tool reads from other files is read by its rules too.
+            let others = [
+                Some(lowered.file),
+                lowered.schema.map(|s| s.0),
+                lowered.output.map(|o| o.0),
+            ];
+            for (i, other) in others.iter().enumerate() {
+                if let Some(other) = other
+                    && other.path != file.path
+                    && !others[..i]
+                        .iter()
+                        .any(|o| o.is_some_and(|o| o.path == other.path))
+                {
+                    checked.reads_also(other);
+                }
+            }
             let view = subject::of_tool(lowered, &plan.tool_reach);
             plan.on_tools
                 .iter()

@@ -127,3 +127,118 @@ fn a_rule_reads_only_the_keys_it_can_reach() {
         assert_eq!(reached(given, None, text)["timeout"], json!(5), "{given}");
     }
 }
+
+/// What the custom rules of `toml` find in `skill` (a `SKILL.md`), each finding as
+/// `CODE message`.
+fn checked_skill(toml: &str, skill: &str) -> (Vec<Diagnostic>, Vec<&'static str>) {
+    let config_file = file("toolc.toml", FormatId::Config, toml);
+    let config =
+        crate::config::Config::parse(config_file, "/repo".into()).expect("the rules compile");
+    let configs = ConfigTree::single(&config);
+    let f = file(".claude/skills/s/SKILL.md", FormatId::AgentSkill, skill);
+    let checked = check_one(&configs, &f, None, &Vec::new);
+    (checked.found.into_vec(), checked.matched)
+}
+
+/// A skill whose front matter holds a list of fifty `1`s nested `depth` deep.
+fn nested_skill(depth: usize) -> String {
+    format!(
+        "---\nname: s\ndescription: A skill that does a thing. Use when asked.\nmetadata:\n  x: {}{}{}\n---\nbody\n",
+        "[".repeat(depth),
+        vec!["1"; 50].join(","),
+        "]".repeat(depth)
+    )
+}
+
+fn rule_toml(code: &str, name: &str, given: &str, function: &str) -> String {
+    format!(
+        "[[custom-rules]]\ncode = \"{code}\"\nname = \"{name}\"\nseverity = \"warning\"\nmessage = \"x\"\nsubject = \"file\"\ngiven = \"{given}\"\nthen = {{ function = \"{function}\" }}\n"
+    )
+}
+
+/// The red team's rule (repro 5): each node selected once for every pair of nodes above
+/// it. The walk stops at the budget, the findings are capped, and one finding says the rule
+/// was not fully checked, and why.
+#[test]
+fn a_rule_past_its_budget_stops_and_says_so() {
+    let toml = rule_toml("BGTA001", "budget-bomb", "$..*..*..*", "falsy");
+    let (found, matched) = checked_skill(&toml, &nested_skill(150));
+    let of = |code: &str| {
+        found
+            .iter()
+            .filter(|d| d.rule.code == code)
+            .collect::<Vec<_>>()
+    };
+    let bomb = of("BGTA001");
+    assert_eq!(bomb.len(), crate::diagnostics::cap::MAX_PER_RULE + 1);
+    let rest = bomb.last().map_or(0, |d| d.omitted);
+    assert!(rest > 100_000, "counted past the cap: {rest}");
+    let stopped = of("TLC008");
+    assert_eq!(stopped.len(), 1, "{stopped:#?}");
+    let message = &stopped[0].message;
+    assert!(
+        message.starts_with(
+            "custom rule BGTA001 was not fully checked in this file: it read the 1,00"
+        ),
+        "{message}"
+    );
+    assert_eq!(matched, ["BGTA001"]);
+    // Within its budget, the same rule counts every finding and says nothing more.
+    let (found, _) = checked_skill(&toml, &nested_skill(20));
+    assert!(!found.iter().any(|d| d.rule.code == "TLC008"));
+    let total: usize = found.iter().map(|d| d.omitted.max(1)).sum();
+    // Every node is truthy: each the engine selects is a finding, kept or counted.
+    let small = file(
+        ".claude/skills/s/SKILL.md",
+        FormatId::AgentSkill,
+        &nested_skill(20),
+    );
+    let front = subject::file_tree(&small).expect("front matter").to_json();
+    let path = serde_json_path::JsonPath::parse("$..*..*..*").expect("parses");
+    assert_eq!(total, path.query(&front).len());
+}
+
+/// A path left to the JSONPath engine runs only when the estimate of its cost fits.
+#[test]
+fn a_path_too_costly_for_the_engine_is_not_run_and_says_so() {
+    let toml = rule_toml("BGTB001", "engine-bomb", "$..*..*..[0:1]", "falsy");
+    let (found, _) = checked_skill(&toml, &nested_skill(100));
+    let codes: Vec<&str> = found.iter().map(|d| d.rule.code).collect();
+    assert_eq!(codes, ["TLC008"], "{found:#?}");
+    assert!(
+        found[0]
+            .message
+            .contains("would have the JSONPath engine read about"),
+        "{}",
+        found[0].message
+    );
+    // An honest filter on the same file runs.
+    let toml = rule_toml("BGTB002", "engine-honest", "$..[?@ == 1]", "falsy");
+    let (found, _) = checked_skill(&toml, &nested_skill(100));
+    assert!(found.iter().all(|d| d.rule.code == "BGTB002"));
+    assert_eq!(found.len(), 50);
+}
+
+#[test]
+fn numbers_and_long_texts() {
+    assert_eq!(grouped(0), "0");
+    assert_eq!(grouped(999), "999");
+    assert_eq!(grouped(1_000), "1,000");
+    assert_eq!(grouped(1_001_568), "1,001,568");
+    let long = json!({"d": "é".repeat(5_000), "n": {"list": vec![1; 5_000]}});
+    let parts = |field: &str| {
+        vec![
+            Part::Text("value: ".into()),
+            Part::Field(parts::field_path(field).expect("path")),
+        ]
+    };
+    for field in ["d", "n"] {
+        let text = render(&parts(field), Val::Json(&long));
+        assert!(text.len() <= TEXT_MAX + '…'.len_utf8(), "{}", text.len());
+        assert!(text.ends_with('…'), "{field}");
+    }
+    assert_eq!(
+        render(&parts("n.list"), Val::Json(&json!({"n": {"list": [1, 2]}}))),
+        "value: [1,2]"
+    );
+}

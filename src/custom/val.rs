@@ -153,6 +153,33 @@ impl<'v> Val<'v> {
         }
     }
 
+    /// Its nodes (itself, and its members and items at any depth), counted no further than
+    /// `limit + 1`: what a function that reads it whole reads, known for at most the cost
+    /// of what may still be read. A packed list is counted as it is read, never unpacked.
+    pub(crate) fn size_within(self, limit: u64) -> u64 {
+        fn tree(node: &Node, count: &mut u64, limit: u64) -> bool {
+            *count += 1;
+            if *count > limit {
+                return true;
+            }
+            match &node.kind {
+                NodeKind::Map(entries) => entries.iter().any(|e| tree(&e.value, count, limit)),
+                NodeKind::Seq(items) => items.scan().any(|item| tree(&item, count, limit)),
+                _ => false,
+            }
+        }
+        fn any(v: Val<'_>, count: &mut u64, limit: u64) -> bool {
+            if let Val::Tree(node) = v {
+                return tree(node, count, limit);
+            }
+            *count += 1;
+            *count > limit || v.children(&mut |_, child| any(child, count, limit))
+        }
+        let mut count = 0;
+        any(self, &mut count, limit);
+        count
+    }
+
     /// What it is, as far as a function asks.
     pub(crate) fn peek(self) -> Peek<'v> {
         match self {

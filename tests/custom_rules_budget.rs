@@ -1,0 +1,316 @@
+//! A repository's own custom rules cannot make a run unbounded (issue 29, docs/security.md):
+//! a rule's findings are capped per file like every other rule's, and what a rule reads of a
+//! file has a budget, past which it stops and says so (TLC008). Each test runs the built
+//! binary on a repository written as the attack, and bounds its peak memory (time is the
+//! CI machine's; a hang runs into the limit).
+
+mod common;
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+use common::Repo;
+use serde_json::Value;
+
+/// Generous: the debug binary on a shared machine. Before the budget the attack at depth
+/// 150 ran for over 20 seconds in the release binary, and past 9 GB.
+const HANG_LIMIT: Duration = Duration::from_secs(90);
+
+/// The red team's rule (repro 5): `$..*..*..*` selects each node once for every pair of
+/// nodes above it.
+const BOMB: &str = r#"[[custom-rules]]
+code = "ORGA001"
+name = "bomb"
+severity = "warning"
+message = "x"
+subject = "file"
+given = "$..*..*..*"
+then = { function = "falsy" }
+"#;
+
+/// A skill whose front matter holds a list of fifty `1`s nested `depth` deep (392 bytes at
+/// depth 100).
+fn nested_skill(depth: usize) -> String {
+    format!(
+        "---\nname: s\ndescription: A skill that does a thing. Use when asked.\nmetadata:\n  x: {}{}{}\n---\nbody\n",
+        "[".repeat(depth),
+        vec!["1"; 50].join(","),
+        "]".repeat(depth)
+    )
+}
+
+/// What `toolc check --no-cache --format json` reports in `repo`: the diagnostics, and the
+/// peak resident memory in bytes where toolc can read it (Linux).
+fn run(repo: &Repo) -> (Vec<Value>, Option<f64>) {
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .args(["check", "--no-cache", "--format", "json", "."])
+        .env("TOOLC_DEBUG_TIMES", "1")
+        .current_dir(&repo.root)
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "toolc must finish, got {:?}\n{}",
+        output.status,
+        &stderr[stderr.len().saturating_sub(2_000)..]
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let diagnostics = report["diagnostics"]
+        .as_array()
+        .cloned()
+        .expect("diagnostics");
+    let peak = stderr
+        .lines()
+        .rev()
+        .filter_map(|l| l.split("peak").nth(1)?.trim().strip_suffix("MiB"))
+        .find_map(|n| n.trim().parse::<f64>().ok())
+        .map(|mib| mib * 1024.0 * 1024.0);
+    (diagnostics, peak)
+}
+
+fn of<'a>(diagnostics: &'a [Value], code: &str) -> Vec<&'a Value> {
+    diagnostics.iter().filter(|d| d["code"] == code).collect()
+}
+
+fn message(d: &Value) -> &str {
+    d["message"].as_str().unwrap_or_default()
+}
+
+/// The attack at depth 150 (492 bytes): 2.4 GB and 419,150 findings at depth 100 before,
+/// over 9 GB and past 20 seconds at 150. Now the walk stops at its budget, the rule keeps
+/// its first findings and counts the rest, and TLC008 says the file was not fully checked.
+#[test]
+fn a_rule_that_selects_each_node_again_and_again_stops_at_its_budget_and_says_so() {
+    let small = Repo::new();
+    small.write("toolc.toml", BOMB.as_bytes());
+    small.write(".claude/skills/s/SKILL.md", nested_skill(3).as_bytes());
+    let (found, base) = run(&small);
+    assert!(of(&found, "TLC008").is_empty(), "{found:#?}");
+
+    let repo = Repo::new();
+    repo.write("toolc.toml", BOMB.as_bytes());
+    repo.write(".claude/skills/s/SKILL.md", nested_skill(150).as_bytes());
+    let (found, peak) = run(&repo);
+    let bomb = of(&found, "ORGA001");
+    // Capped as it is found: at most 200 (alike ones are shown once) and the line that
+    // counts the rest.
+    assert!(bomb.len() <= 201, "{}", bomb.len());
+    let rest: Vec<&&Value> = bomb
+        .iter()
+        .filter(|d| message(d).ends_with("more findings of this rule in this file are not shown"))
+        .collect();
+    assert_eq!(rest.len(), 1, "{bomb:#?}");
+    let counted: u64 = message(rest[0])
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(counted > 100_000, "{}", message(rest[0]));
+    let stopped = of(&found, "TLC008");
+    assert_eq!(stopped.len(), 1, "{found:#?}");
+    assert!(
+        message(stopped[0])
+            .starts_with("custom rule ORGA001 was not fully checked in this file: it read the"),
+        "{}",
+        message(stopped[0])
+    );
+    assert_eq!(stopped[0]["path"], ".claude/skills/s/SKILL.md");
+    assert_eq!(stopped[0]["severity"], "warning");
+    // Memory: 200 findings and a small tree, whatever the rule selects (2.4 GB before, at
+    // depth 100).
+    if let (Some(base), Some(peak)) = (base, peak) {
+        let beyond = (peak - base) / 1048576.0;
+        assert!(
+            beyond < 24.0,
+            "{beyond:.1} MiB beyond the {:.1} MiB of the same rule on a small file",
+            base / 1048576.0
+        );
+    }
+}
+
+/// A budget per subject would be multiplied by the subjects of a file: 2,000 tools of one
+/// `tools.json`, each within any per-tool budget, are one budget, one stop, one TLC008.
+#[test]
+fn the_subjects_of_a_file_share_one_budget_and_one_finding() {
+    let nest = format!("{}1,2,3{}", "[".repeat(25), "]".repeat(25));
+    let tools: Vec<String> = (0..2_000)
+        .map(|i| {
+            format!(
+                r#"{{"name": "t{i}", "description": "Tool number {i} of the many", "schema": {{"type": "object", "properties": {{"p": {{"type": "array", "default": {nest}}}}}}}, "command": ["true"]}}"#
+            )
+        })
+        .collect();
+    let repo = Repo::new();
+    repo.write(
+        "toolc.toml",
+        br#"[[custom-rules]]
+code = "ORGB001"
+name = "no-empty-parameter-values"
+severity = "warning"
+message = "an empty value in the parameters of `{name}`"
+given = "$.parameters..*..*..*..*"
+then = { function = "truthy" }
+"#,
+    );
+    repo.write(
+        "tools.json",
+        format!("{{\"tools\": [\n{}\n]}}\n", tools.join(",\n")).as_bytes(),
+    );
+    let (found, _) = run(&repo);
+    assert!(of(&found, "ORGB001").is_empty(), "nothing is empty");
+    let stopped = of(&found, "TLC008");
+    assert_eq!(stopped.len(), 1, "{stopped:#?}");
+    assert!(message(stopped[0]).contains("ORGB001"));
+    assert_eq!(stopped[0]["path"], "tools.json");
+}
+
+/// A path left to the JSONPath engine (here a slice) runs only when the estimate of what it
+/// would read fits: this one would make billions of entries before its first node.
+#[test]
+fn a_path_too_costly_for_the_engine_is_not_run_and_says_so() {
+    let repo = Repo::new();
+    repo.write(
+        "toolc.toml",
+        BOMB.replace("$..*..*..*", "$..*..*..[0:1]").as_bytes(),
+    );
+    repo.write(".claude/skills/s/SKILL.md", nested_skill(150).as_bytes());
+    let (found, _) = run(&repo);
+    assert!(of(&found, "ORGA001").is_empty());
+    let stopped = of(&found, "TLC008");
+    assert_eq!(stopped.len(), 1, "{found:#?}");
+    assert!(
+        message(stopped[0]).contains("would have the JSONPath engine read about"),
+        "{}",
+        message(stopped[0])
+    );
+}
+
+/// Honest rules never meet the budget: the recipe "no TODO in anything the model reads"
+/// (`$..description`) and a rule on every value (`$..*`) read a `tools.json` of 3,000 tools
+/// (about 1 MB) to its end, every finding counted, and no TLC008.
+#[test]
+fn honest_rules_read_a_large_file_to_its_end() {
+    let tools: Vec<String> = (0..3_000)
+        .map(|i| {
+            let todo = if i % 20 == 0 { "TODO say which" } else { "Which" };
+            format!(
+                r#"{{"name": "t{i}", "description": "Tool number {i} of the many", "schema": {{"type": "object", "properties": {{"dir": {{"type": "string", "description": "{todo} folder to list"}}, "depth": {{"type": "integer", "description": "How deep"}}}}}}, "command": ["true"]}}"#
+            )
+        })
+        .collect();
+    let repo = Repo::new();
+    repo.write(
+        "toolc.toml",
+        br#"[[custom-rules]]
+code = "ORG004"
+name = "no-todo"
+severity = "warning"
+message = "a TODO is left where the model reads it"
+given = "$..description"
+then = { function = "notPattern", options = { pattern = "\\b(TODO|FIXME|XXX)\\b" } }
+
+[[custom-rules]]
+code = "ORG009"
+name = "no-todo-anywhere"
+severity = "warning"
+message = "a TODO is left in the file"
+subject = "file"
+given = "$..*"
+then = { function = "notPattern", options = { pattern = "\\bTODO\\b" } }
+"#,
+    );
+    repo.write(
+        "tools.json",
+        format!("{{\"tools\": [\n{}\n]}}\n", tools.join(",\n")).as_bytes(),
+    );
+    let (found, _) = run(&repo);
+    assert!(
+        of(&found, "TLC008").is_empty(),
+        "{:#?}",
+        of(&found, "TLC008")
+    );
+    // 150 tools with a TODO: each tool's own findings, under the cap.
+    assert_eq!(of(&found, "ORG004").len(), 150);
+    // The file rule: 150 findings in one file, all kept.
+    assert_eq!(of(&found, "ORG009").len(), 150);
+}
+
+/// A tool's schema in a file of its own is read by the tool's rules: its bytes count for
+/// the budget as the tool's own do. A DojOps tool of 300 bytes whose `input.schema.json`
+/// is 3 MB is read to the end by `$.parameters..*`.
+#[test]
+fn a_schema_in_its_own_file_is_read_to_its_end() {
+    let properties: Vec<String> = (0..40_000)
+        .map(|i| {
+            format!(
+                r#""p{i}": {{"type": "array", "description": "Item {i}", "items": {{"type": "string", "enum": ["a", "b", "c", "d", "e"]}}}}"#
+            )
+        })
+        .collect();
+    let schema = format!(
+        "{{\"type\": \"object\", \"properties\": {{{}}}}}",
+        properties.join(",\n")
+    );
+    assert!(schema.len() > 3_000_000);
+    let repo = Repo::new();
+    repo.write(
+        "toolc.toml",
+        format!(
+            "{}\n{}",
+            common::DOJOPS_1_0.1,
+            r#"[[custom-rules]]
+code = "ORGC001"
+name = "no-todo-in-parameters"
+severity = "warning"
+message = "a TODO in the parameters"
+given = "$.parameters..*"
+then = { function = "notPattern", options = { pattern = "\\bTODO\\b" } }
+"#
+        )
+        .as_bytes(),
+    );
+    repo.write(
+        ".dojops/tools/big/tool.yaml",
+        common::VALID_TOOL.replace("my-tool", "big").as_bytes(),
+    );
+    repo.write(".dojops/tools/big/input.schema.json", schema.as_bytes());
+    let (found, _) = run(&repo);
+    assert!(
+        of(&found, "TLC008").is_empty(),
+        "{:#?}",
+        of(&found, "TLC008")
+    );
+    assert!(of(&found, "ORGC001").is_empty());
+}
+
+/// The recipe's own files: the finding it fires, and no other.
+#[test]
+fn a_recipe_is_unaffected() {
+    let repo = Repo::new();
+    repo.write(
+        "toolc.toml",
+        br#"[[custom-rules]]
+code = "ORG004"
+name = "no-todo"
+severity = "warning"
+message = "a TODO is left where the model reads it"
+given = "$..description"
+then = { function = "notPattern", options = { pattern = "\\b(TODO|FIXME|XXX)\\b" } }
+"#,
+    );
+    repo.write(
+        ".cycod/tools/fetch.yaml",
+        b"name: fetch\ndescription: Downloads a page and prints it as text\nbash: curl -sL {URL}\nparameters:\n  URL:\n    description: TODO say which pages\ntags: [read]\n",
+    );
+    let (found, _) = run(&repo);
+    let codes: Vec<&str> = found.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["ORG004"], "{found:#?}");
+    assert_eq!(found[0]["span"]["start"]["line"], 6);
+    assert_eq!(
+        found[0]["label"],
+        "the value matches `\\b(TODO|FIXME|XXX)\\b` (`TODO`)"
+    );
+}
