@@ -46,16 +46,17 @@ pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
     out
 }
 
-/// `diags`, sorted by file, with at most `max` findings of each rule in each file: the cap
-/// of [`cap_per_rule`] applied to each file's run of the list. A file's own findings are
-/// capped as it is checked; this caps what the run finds across files (a lock of a million
-/// entries, custom rules, cross-file checks) the same way. Given back as it is when no file
-/// is over.
+/// `diags`, sorted by file, with at most `max` findings of each rule in each file, then one
+/// line for the rest: the cap a file's own findings get as it is checked, applied to what
+/// the run found across files (a lock of a million entries, cross-file checks). A rule
+/// already capped in a file (it has a line standing for the rest) is left as it is: its
+/// kept findings were chosen as they were found, and must not be cut again in the order of
+/// the file. Given back as it is when no file is over.
 pub(crate) fn cap_per_file(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
     let same_file = |a: &Diagnostic, b: &Diagnostic| a.file.path == b.file.path;
     let over = diags
         .chunk_by(same_file)
-        .any(|file| file.len() > max && over_cap(file, max));
+        .any(|file| file.len() > max && !over_cap(file, max).is_empty());
     if !over {
         return diags;
     }
@@ -63,22 +64,52 @@ pub(crate) fn cap_per_file(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
     let mut file: Vec<Diagnostic> = Vec::new();
     for d in diags {
         if file.last().is_some_and(|last| !same_file(last, &d)) {
-            out.append(&mut cap_per_rule(std::mem::take(&mut file), max));
+            capped_into(&mut out, std::mem::take(&mut file), max);
         }
         file.push(d);
     }
-    out.append(&mut cap_per_rule(file, max));
+    capped_into(&mut out, file, max);
     out
 }
 
-/// Whether one file's findings hold more than `max` of a rule.
-fn over_cap(file: &[Diagnostic], max: usize) -> bool {
+/// One file's findings into `out`: of each rule over the cap, the first `max`, then one line
+/// standing for the rest.
+fn capped_into(out: &mut Vec<Diagnostic>, file: Vec<Diagnostic>, max: usize) {
+    let over = over_cap(&file, max);
+    if over.is_empty() {
+        out.extend(file);
+        return;
+    }
     let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    file.iter().any(|d| {
+    for d in file {
+        let Some(total) = over.get(d.rule.code).copied() else {
+            out.push(d);
+            continue;
+        };
         let n = seen.entry(d.rule.code).or_default();
         *n += 1;
-        *n > max
-    })
+        match (*n).cmp(&(max + 1)) {
+            std::cmp::Ordering::Less => out.push(d),
+            std::cmp::Ordering::Equal => out.push(summary(d, total - max)),
+            std::cmp::Ordering::Greater => {}
+        }
+    }
+}
+
+/// The rules with more than `max` findings in one file's, and no line already standing for
+/// the rest, with how many they have.
+fn over_cap(file: &[Diagnostic], max: usize) -> HashMap<&'static str, usize> {
+    let mut counts: HashMap<&'static str, usize> = HashMap::new();
+    let mut capped: Vec<&'static str> = Vec::new();
+    for d in file {
+        if d.omitted > 0 {
+            capped.push(d.rule.code);
+        } else {
+            *counts.entry(d.rule.code).or_default() += 1;
+        }
+    }
+    counts.retain(|code, n| *n > max && !capped.contains(code));
+    counts
 }
 
 /// `d` turned into the line that stands for `more` findings of its rule left out.
@@ -318,6 +349,11 @@ mod tests {
             messages(&capped),
             ["b 0", "b 1", "b 2", more, "a 0", "a 1", "a 2", more]
         );
+        // A rule capped where it was found keeps what it kept, whatever the file's order:
+        // here its line for the rest sorts before four findings it kept.
+        let mut kept = vec![summary(of(&a, "rest").remove(0), 7)];
+        kept.extend(of(&a, "a"));
+        assert_eq!(messages(&cap_per_file(kept.clone(), 3)), messages(&kept));
         // Within the cap, the list comes back as it was.
         let few: Vec<Diagnostic> = [of(&a, "a"), of(&b, "b")].concat();
         assert_eq!(messages(&cap_per_file(few, 4)).len(), 8);

@@ -63,18 +63,12 @@ pub(super) fn render(entries: &[Entry]) -> String {
     out
 }
 
-/// The lock's head: what comes before its first entry.
+/// A lock as TOML: the whole of it, or one piece (the head with its `version`, or an entry
+/// with the tables of its parts and texts).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawHead {
-    version: Spanned<u32>,
-}
-
-/// One entry of the lock (a `[[tool]]`, `[[skill]]` or `[[server]]` table and the tables
-/// of its parts and texts), read as a document of its own.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTables {
+struct RawLock {
+    version: Option<Spanned<u32>>,
     #[serde(default)]
     tool: Vec<RawEntry>,
     #[serde(default)]
@@ -132,8 +126,8 @@ fn pieces(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// `piece` (at `start` in the lock) as TOML of type `T`; an error's place is in the lock.
-fn parse_piece<'de, T: Deserialize<'de>>(start: usize, piece: &'de str) -> Result<T, ParseError> {
+/// `piece` (at `start` in the lock) as TOML; an error's place is in the lock.
+fn parse_piece(start: usize, piece: &str) -> Result<RawLock, ParseError> {
     toml::from_str(piece).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         ParseError {
@@ -143,29 +137,41 @@ fn parse_piece<'de, T: Deserialize<'de>>(start: usize, piece: &'de str) -> Resul
     })
 }
 
-/// Read the entries of a lock's text: its tools, then its skills, then its servers, each in
-/// the order of the file. It is read an entry at a time: the TOML parser keeps
-/// every token of what it reads, some twenty times the text, which for a lock of a million
-/// entries is gigabytes. A lock toolc wrote reads the same either way; a hand-edited one that
-/// spreads an entry's tables apart is refused.
-pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
-    let mut pieces = pieces(text).into_iter();
-    let (start, head) = pieces.next().unwrap_or((0, ""));
-    let head: RawHead = parse_piece(start, head)?;
-    if *head.version.get_ref() != VERSION {
-        let span = head.version.span();
-        return Err(ParseError {
-            message: format!(
-                "lock version {} is not one this toolc reads (it writes version {VERSION})",
-                head.version.get_ref()
-            ),
-            span: Span::new(start + span.start, start + span.end),
-        });
-    }
-    // Tools first, then skills, then servers, each in the order of the file.
-    let (mut tools, mut skills, mut servers) = (Vec::new(), Vec::new(), Vec::new());
-    for (start, piece) in pieces {
-        let raw: RawTables = parse_piece(start, piece)?;
+/// A lock whose pieces do not read (a name with a line break is written as a multi-line
+/// string, which a cut before a line starting `[[` can fall inside) is read whole up to this
+/// size, as TOML reads it: what a lock toolc wrote says is never refused, and a broken lock
+/// gets TOML's own error. Past it, the error of the piece stands.
+const READ_WHOLE_UP_TO: usize = 4 << 20;
+
+/// The entries read so far: tools, skills and servers, each in the order of the file.
+#[derive(Default)]
+struct Entries {
+    tools: Vec<Locked>,
+    skills: Vec<Locked>,
+    servers: Vec<Locked>,
+}
+
+impl Entries {
+    /// Add the entries of `raw` (read at `start`); the head's version is checked.
+    fn add(&mut self, start: usize, raw: RawLock, head: bool) -> Result<(), ParseError> {
+        if head {
+            let Some(version) = raw.version.as_ref() else {
+                return Err(ParseError {
+                    message: "missing field `version`".to_string(),
+                    span: Span::point(start),
+                });
+            };
+            if *version.get_ref() != VERSION {
+                let span = version.span();
+                return Err(ParseError {
+                    message: format!(
+                        "lock version {} is not one this toolc reads (it writes version {VERSION})",
+                        version.get_ref()
+                    ),
+                    span: Span::new(start + span.start, start + span.end),
+                });
+            }
+        }
         let locked = |kind: Kind, raws: Vec<RawEntry>| {
             raws.into_iter().map(move |r| {
                 let span = r.name.span();
@@ -183,13 +189,39 @@ pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
                 }
             })
         };
-        tools.extend(locked(Kind::Tool, raw.tool));
-        skills.extend(locked(Kind::Skill, raw.skill));
-        servers.extend(locked(Kind::Server, raw.server));
+        self.tools.extend(locked(Kind::Tool, raw.tool));
+        self.skills.extend(locked(Kind::Skill, raw.skill));
+        self.servers.extend(locked(Kind::Server, raw.server));
+        Ok(())
     }
-    tools.append(&mut skills);
-    tools.append(&mut servers);
-    Ok(tools)
+
+    /// Tools, then skills, then servers.
+    fn into_list(mut self) -> Vec<Locked> {
+        self.tools.append(&mut self.skills);
+        self.tools.append(&mut self.servers);
+        self.tools
+    }
+}
+
+/// Read the entries of a lock's text: its tools, then its skills, then its servers, each in
+/// the order of the file. It is read an entry at a time: the TOML parser keeps every token
+/// of what it reads, some twenty times the text, which for a lock of a million entries is
+/// gigabytes.
+pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
+    let mut entries = Entries::default();
+    let by_pieces = pieces(text)
+        .into_iter()
+        .enumerate()
+        .try_for_each(|(i, (start, piece))| entries.add(start, parse_piece(start, piece)?, i == 0));
+    match by_pieces {
+        Ok(()) => Ok(entries.into_list()),
+        Err(_) if text.len() <= READ_WHOLE_UP_TO => {
+            let mut whole = Entries::default();
+            whole.add(0, parse_piece(0, text)?, true)?;
+            Ok(whole.into_list())
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
@@ -240,6 +272,22 @@ mod tests {
         assert_eq!(back, entries);
     }
 
+    /// A name with a line break is written as a multi-line string, whose lines may start
+    /// `[[`: the lock still reads back as written.
+    #[test]
+    fn a_name_over_lines_reads_back() {
+        let entries = vec![entry("evil\n[[tool]]"), entry("b")];
+        let text = render(&entries);
+        let starts = text.lines().filter(|l| l.starts_with("[[tool]]")).count();
+        assert_eq!(starts, 3, "two entries and a line of a name: {text}");
+        let back: Vec<Entry> = parse(&text)
+            .expect("parses")
+            .into_iter()
+            .map(|l| l.entry)
+            .collect();
+        assert_eq!(back, entries);
+    }
+
     #[test]
     fn other_versions_and_broken_files_are_errors() {
         let e = parse("version = 2\n").expect_err("refused");
@@ -247,5 +295,12 @@ mod tests {
         assert_eq!(e.span, Span::new(10, 11));
         assert!(parse("version = \n").is_err());
         assert!(parse("version = 1\n[[tool]]\nname = 3\n").is_err());
+        let no_version = "[[tool]]\nname = \"a\"\nformat = \"f\"\npath = \"p\"\nsha256 = \"0\"\n";
+        let e = parse(no_version).expect_err("refused");
+        assert!(
+            e.message.contains("missing field `version`"),
+            "{}",
+            e.message
+        );
     }
 }

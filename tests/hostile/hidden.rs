@@ -209,3 +209,41 @@ fn thousands_of_stale_entries_print_at_once() {
     // Seconds, not minutes (the debug binary took eight minutes before).
     assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
 }
+
+/// A file's findings of one rule are capped as they are found, which is not always the order
+/// of the file: the texts the model reads before the rest of the lines. The report's own cap
+/// left the 200 kept findings alone only when the line standing for the rest sorted last;
+/// here it sorts first, and the report showed nothing but that line.
+#[test]
+fn the_findings_a_file_kept_are_shown_whatever_their_order() {
+    let repo = repo();
+    let mut tool = String::new();
+    for i in 0..100 {
+        tool.push_str(&format!("# comment {i} a\u{200b}b\n"));
+    }
+    tool.push_str("name: t\ndescription: |\n");
+    for i in 0..100 {
+        tool.push_str(&format!("  line {i} x\u{200b}y\n"));
+    }
+    tool.push_str("parameters:\n  p:\n    type: string\n    description: |\n");
+    for i in 0..100 {
+        tool.push_str(&format!("      pline {i} x\u{200b}y\n"));
+    }
+    tool.push_str("bash: echo {p}\n");
+    repo.write(".cycod/tools/t.yaml", tool.as_bytes());
+    let diags = diagnostics(&repo);
+    let hidden = find(&diags, "SEC061", ".cycod/tools/t.yaml");
+    let (rest, shown): (Vec<&&Value>, Vec<&&Value>) = hidden.iter().partition(|d| {
+        d["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("more findings"))
+    });
+    assert_eq!(shown.len(), 200, "{rest:#?}");
+    assert_eq!(rest.len(), 1, "{rest:#?}");
+    assert!(
+        rest[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("100 more")),
+        "{rest:#?}"
+    );
+}

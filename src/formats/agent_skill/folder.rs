@@ -12,8 +12,10 @@ use crate::fs::{EntryKind, FileSystem};
 /// repository's, and the checks that need every file are skipped.
 pub(super) const MAX_ENTRIES: usize = 5_000;
 
-/// Folders never part of what a skill ships.
-const SKIPPED_DIRS: &[&str] = &["node_modules", "__pycache__"];
+/// Folders never part of what a skill ships: installed dependencies and caches, which a
+/// local checkout holds and a clone does not (a Python `venv` of thousands of files must not
+/// make a developer's run differ from CI's).
+const SKIPPED_DIRS: &[&str] = &["node_modules", "__pycache__", "venv"];
 
 /// One file of the skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
