@@ -435,6 +435,7 @@ impl FileSystem for Confined {
 }
 
 pub(crate) mod boundary;
+pub(crate) use boundary::{write_output, write_output_with};
 pub(crate) mod child;
 pub(crate) use boundary::{RepoPath, Repository};
 pub(crate) mod project;
@@ -460,28 +461,6 @@ fn spelling_of(root: &Path, real: &Path, spelt: &Path) -> Option<PathBuf> {
         spelling.pop();
     }
     (spelling != root).then_some(spelling)
-}
-
-/// Write a report file (`--output-format FORMAT:PATH`, relative to `cwd`), creating its
-/// folders, but never through a symbolic link: a committed `reports` link must not make a CI
-/// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
-pub(crate) fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_output_with(path, cwd, |out| out.write_all(bytes))
-}
-
-/// [`write_output`] of what `fill` writes, as it writes it (through a buffer).
-pub(crate) fn write_output_with(
-    path: &Path,
-    cwd: &Path,
-    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let target = boundary::named(path, cwd)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()))?;
-    target.write_with(|file| {
-        let mut out = std::io::BufWriter::new(file);
-        fill(&mut out)?;
-        std::io::Write::flush(&mut out)
-    })
 }
 
 /// A base file system under any number of in-memory buffers: a buffer takes precedence over

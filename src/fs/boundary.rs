@@ -111,6 +111,28 @@ pub(crate) fn check_named(paths: &[PathBuf], cwd: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Write a report file (`--output-format FORMAT:PATH`, relative to `cwd`), creating its
+/// folders, but never through a symbolic link: a committed `reports` link must not make a CI
+/// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
+pub(crate) fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_output_with(path, cwd, |out| out.write_all(bytes))
+}
+
+/// [`write_output`] of what `fill` writes, as it writes it (through a buffer).
+pub(crate) fn write_output_with(
+    path: &Path,
+    cwd: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let target = named(path, cwd)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::PermissionDenied, e.to_string()))?;
+    target.write_with(|file| {
+        let mut out = std::io::BufWriter::new(file);
+        fill(&mut out)?;
+        std::io::Write::flush(&mut out)
+    })
+}
+
 /// True when a `..` of `path` steps back out of a symbolic link: the system goes up from
 /// where the link leads, toolc reads paths as they are written (`l/..` with `l` linked to
 /// the repository is the repository to toolc, its parent to the system).
