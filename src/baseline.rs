@@ -244,6 +244,15 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(text.len())
 }
 
+/// How many findings a recorded line standing for the rest of a rule's findings stood for
+/// (`"250 more findings of this rule …"`); 0 for any other finding.
+fn standing_for(message: &str) -> usize {
+    message
+        .strip_suffix(crate::diagnostics::cap::MORE_SUFFIX)
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(0)
+}
+
 /// Hide the findings of `diagnostics` that the baseline at `path` records, and report its
 /// entries that match nothing among the findings this run `covers`.
 pub(crate) fn apply(
@@ -272,18 +281,25 @@ pub(crate) fn apply(
     }
     let mut matched = vec![false; baseline.entries.len()];
     let mut baselined = Vec::new();
-    diagnostics.retain(|d| {
+    diagnostics.retain_mut(|d| {
         let hash = fingerprint(d, &baseline.root);
         let path = relative_path(&d.file, &baseline.root);
         let found = key(&hash, &path, d.rule.code);
-        match unmatched.get_mut(&found).and_then(Vec::pop) {
-            Some(i) => {
-                matched[i] = true;
-                baselined.push(d.clone());
-                false
-            }
-            None => true,
+        let Some(i) = unmatched.get_mut(&found).and_then(Vec::pop) else {
+            return true;
+        };
+        matched[i] = true;
+        // A line standing for findings past the cap is where it was whatever their number:
+        // hidden only while they are no more than the baseline recorded, else new findings
+        // would pass under it unseen.
+        let recorded = standing_for(&baseline.entries[i].message);
+        if d.omitted > recorded {
+            d.notes
+                .push(format!("the baseline hides {recorded} of them; the others are new").into());
+            return true;
         }
+        baselined.push(d.clone());
+        false
     });
     let stale: Vec<&Entry> = baseline
         .entries

@@ -112,10 +112,13 @@ fn over_cap(file: &[Diagnostic], max: usize) -> HashMap<&'static str, usize> {
     counts
 }
 
+/// What follows the count in the message of a line standing for findings left out.
+pub(crate) const MORE_SUFFIX: &str = " more findings of this rule in this file are not shown";
+
 /// `d` turned into the line that stands for `more` findings of its rule left out.
 pub(crate) fn summary(d: Diagnostic, more: usize) -> Diagnostic {
     Diagnostic {
-        message: format!("{more} more findings of this rule in this file are not shown"),
+        message: format!("{more}{MORE_SUFFIX}"),
         label: Some("and more from here on".into()),
         related: Vec::new(),
         notes: Vec::new(),

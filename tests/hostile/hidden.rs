@@ -247,3 +247,48 @@ fn the_findings_a_file_kept_are_shown_whatever_their_order() {
         "{rest:#?}"
     );
 }
+
+/// A baselined line standing for a rule's findings past the cap sits where the 201st is,
+/// whatever their number: it hid every finding added after it. It hides them only while
+/// they are no more than the baseline recorded.
+#[test]
+fn a_baselined_line_for_the_rest_hides_no_finding_added_after_it() {
+    let repo = Repo::new();
+    let tool = |n: usize| {
+        let unknown: String = (0..n).map(|i| format!("extra_{i}: 1\n")).collect();
+        format!("name: t\ndescription: d\nbash: echo hi\ntags: [read]\n{unknown}")
+    };
+    repo.write(".cycod/tools/t.yaml", tool(250).as_bytes());
+    let written = run(&repo, &["check", "--write-baseline"]);
+    assert_eq!(written.status.code(), Some(0));
+    let shown = |repo: &Repo| {
+        let output = run(
+            repo,
+            &[
+                "check",
+                "--baseline",
+                "toolc-baseline.json",
+                "--format",
+                "json",
+            ],
+        );
+        let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        doc["diagnostics"].as_array().cloned().unwrap_or_default()
+    };
+    assert!(shown(&repo).is_empty(), "{:#?}", shown(&repo));
+    repo.write(".cycod/tools/t.yaml", tool(300).as_bytes());
+    let after = shown(&repo);
+    assert_eq!(after.len(), 1, "{after:#?}");
+    assert!(
+        after[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("100 more")),
+        "{after:#?}"
+    );
+    assert!(
+        after[0]["notes"]
+            .to_string()
+            .contains("the baseline hides 50 of them"),
+        "{after:#?}"
+    );
+}
