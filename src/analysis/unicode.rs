@@ -36,18 +36,43 @@ pub(crate) struct Hidden {
 /// A run of tag characters is one finding that spells what it hides. At most
 /// [`MAX_HIDDEN`] are returned.
 pub(crate) fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
+    hidden_scan(text, strict).found
+}
+
+/// What [`hidden_scan`] found: the first [`MAX_HIDDEN`] hidden characters, and past them the
+/// next one and how many there are from it on (counted, never held).
+#[derive(Debug, Default)]
+pub(crate) struct HiddenScan {
+    /// The first [`MAX_HIDDEN`].
+    pub found: Vec<Hidden>,
+    /// The first past them, and how many there are from it on.
+    pub past: Option<(Hidden, usize)>,
+}
+
+impl HiddenScan {
+    fn add(&mut self, h: Hidden) {
+        if self.found.len() < MAX_HIDDEN {
+            self.found.push(h);
+        } else if let Some((_, n)) = &mut self.past {
+            *n += 1;
+        } else {
+            self.past = Some((h, 1));
+        }
+    }
+}
+
+/// [`hidden_chars`], read to the end of `text`: what is past [`MAX_HIDDEN`] is counted, so a
+/// text of thousands of hidden characters says how many it holds.
+pub(crate) fn hidden_scan(text: &str, strict: bool) -> HiddenScan {
+    let mut out = HiddenScan::default();
     // Every hidden character is outside ASCII, and most texts are ASCII.
     if text.is_ascii() {
-        return Vec::new();
+        return out;
     }
     let mut rtl: Option<bool> = None;
-    let mut out = Vec::new();
     let mut prev: Option<char> = None;
     let mut it = text.char_indices().peekable();
     while let Some((at, c)) = it.next() {
-        if out.len() >= MAX_HIDDEN {
-            break;
-        }
         let Some(kind) = hidden_kind(c) else {
             prev = Some(c);
             continue;
@@ -68,7 +93,7 @@ pub(crate) fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
                 prev = Some(t);
             }
             if strict || !flag {
-                out.push(Hidden {
+                out.add(Hidden {
                     start: at,
                     end,
                     ch: c,
@@ -81,7 +106,7 @@ pub(crate) fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
         let next = it.peek().map(|(_, n)| *n);
         let mut is_rtl_text = || *rtl.get_or_insert_with(|| text.chars().any(is_rtl));
         if strict || !needed_in_prose(c, kind, prev, next, &mut is_rtl_text) {
-            out.push(Hidden {
+            out.add(Hidden {
                 start: at,
                 end: at + c.len_utf8(),
                 ch: c,

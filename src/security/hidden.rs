@@ -7,8 +7,10 @@
 
 use std::sync::Arc;
 
-use crate::analysis::unicode::{Hidden, HiddenKind, char_name, code_point, hidden_chars};
-use crate::diagnostics::cap::Findings;
+use crate::analysis::unicode::{
+    Hidden, HiddenKind, char_name, code_point, hidden_chars, hidden_scan,
+};
+use crate::diagnostics::cap::{self, Findings};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::Text;
@@ -31,10 +33,17 @@ pub(super) fn check_texts<'t>(
 ) {
     for text in texts {
         let strict = text.kind.is_identifier() || text.kind.runs();
-        for h in hidden_chars(&text.value, strict) {
+        let scan = hidden_scan(&text.value, strict);
+        for h in scan.found {
             let span = text.span_of(h.start..h.end);
             covered.push(key(&text.file, span.start));
             out.push(diagnostic(text, &h, span, strict));
+        }
+        // Past the first hundred of a text, one line stands for the rest and counts them: a
+        // description of thousands of hidden characters was reported as a hundred.
+        if let Some((first, more)) = scan.past {
+            let span = text.span_of(first.start..first.end);
+            out.push(cap::summary(diagnostic(text, &first, span, strict), more));
         }
     }
 }

@@ -292,3 +292,25 @@ fn a_baselined_line_for_the_rest_hides_no_finding_added_after_it() {
         "{after:#?}"
     );
 }
+
+/// A text's hidden characters past the first hundred were dropped without a word: a
+/// description of 300 zero-width spaces was reported as a hundred.
+#[test]
+fn hidden_characters_past_a_hundred_are_counted() {
+    let repo = repo();
+    let description: String = (0..300).map(|i| format!("w{i}\u{200b}")).collect();
+    repo.write(
+        ".cycod/tools/t.yaml",
+        format!("name: t\ndescription: {description}\nbash: echo hi\ntags: [read]\n").as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    let hidden = find(&diags, "SEC061", ".cycod/tools/t.yaml");
+    assert_eq!(hidden.len(), 101, "{:#?}", hidden.last());
+    assert!(
+        hidden.iter().any(|d| d["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("200 more findings"))),
+        "{:#?}",
+        hidden.last()
+    );
+}
