@@ -471,6 +471,21 @@ impl<'a> Collector<'a> {
         self.text(kind, entry.key.as_str(), entry.key_span());
     }
 
+    /// True when `entries` is a long mapping (of parameters) whose keys are kept to be read
+    /// in batches, as texts of `kind`: thousands of names are not held as a text each. When
+    /// false, the caller adds each key in its place ([`Self::key`]).
+    pub(crate) fn long_keys(&mut self, kind: TextKind, entries: &'a [Entry]) -> bool {
+        let long = entries.len() > LONG_MAP;
+        if long {
+            self.values.push(Values {
+                kind,
+                source: Source::Keys(entries),
+                file: self.file,
+            });
+        }
+        long
+    }
+
     /// A region of the file read as is (Markdown).
     pub(crate) fn verbatim(&mut self, kind: TextKind, span: Span) {
         let file: &'a SourceFile = self.file;
@@ -493,15 +508,7 @@ impl<'a> Collector<'a> {
                 "examples" | "example" => self.nested(TextKind::Example, v),
                 "properties" => {
                     let properties = v.as_map().unwrap_or_default();
-                    // Thousands of names are read in batches, not held as a text each.
-                    let long = properties.len() > LONG_MAP;
-                    if long {
-                        self.values.push(Values {
-                            kind: TextKind::ParamName,
-                            source: Source::Keys(properties),
-                            file: self.file,
-                        });
-                    }
+                    let long = self.long_keys(TextKind::ParamName, properties);
                     for p in properties {
                         if !long {
                             self.key(TextKind::ParamName, p);

@@ -461,57 +461,9 @@ impl<'t> Parser<'t> {
             }
             self.separator(&Token::CloseBrace)?;
         }
-        self.drop_duplicates(&mut entries);
+        super::drop_duplicate_keys(&mut entries, &mut self.found);
         let span = self.span(start, self.scanner.token_end());
         Ok(Node::new(span, NodeKind::Map(entries.into_boxed_slice())))
-    }
-
-    /// Report each key that appears again in `entries` and keep only its first entry. The
-    /// entries are ordered by key through a list of their indices (four bytes an entry, where
-    /// a map of the keys took forty), so an object of millions of keys costs little more
-    /// than its entries.
-    fn drop_duplicates(&mut self, entries: &mut Vec<Entry>) {
-        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-        order.sort_by(|&a, &b| {
-            entries[a as usize]
-                .key
-                .cmp(&entries[b as usize].key)
-                .then(a.cmp(&b))
-        });
-        let mut again: Vec<(u32, u32)> = order
-            .windows(2)
-            .filter(|w| entries[w[0] as usize].key == entries[w[1] as usize].key)
-            .map(|w| (w[1], w[0]))
-            .collect();
-        if again.is_empty() {
-            return;
-        }
-        // Each repeat points at the first of its key: follow the chain back to it.
-        again.sort_unstable();
-        let first_of = |i: u32, again: &[(u32, u32)]| {
-            let mut at = i;
-            while let Ok(k) = again.binary_search_by_key(&at, |&(r, _)| r) {
-                at = again[k].1;
-            }
-            at
-        };
-        for &(repeat, _) in &again {
-            let first = entries[first_of(repeat, &again) as usize].key_span();
-            let e = &entries[repeat as usize];
-            self.found.push(SyntaxError {
-                kind: SyntaxErrorKind::DuplicateKey,
-                message: format!("duplicate key `{}`", e.key),
-                span: e.key_span(),
-                related: Some((first, "first defined here".into())),
-                explain: None,
-            });
-        }
-        let mut index = 0u32;
-        entries.retain(|_| {
-            let keep = again.binary_search_by_key(&index, |&(r, _)| r).is_err();
-            index += 1;
-            keep
-        });
     }
 
     /// The array whose `[` is the current token.

@@ -10,6 +10,7 @@ use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 use super::yaml_marks::{scan_error, token_span};
 use super::{
     Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError, SyntaxErrorKind,
+    drop_duplicate_keys,
 };
 use crate::source::Span;
 
@@ -71,7 +72,6 @@ enum Frame {
         start: usize,
         entries: Vec<Entry>,
         key: Option<(String, Span)>,
-        seen: HashMap<String, Span>,
         anchor: usize,
     },
 }
@@ -137,7 +137,6 @@ impl Builder<'_> {
                     start: span.start,
                     entries: Vec::new(),
                     key: None,
-                    seen: HashMap::new(),
                     anchor,
                 });
             }
@@ -168,10 +167,11 @@ impl Builder<'_> {
                     }
                     Frame::Map {
                         start,
-                        entries,
+                        mut entries,
                         anchor,
                         ..
                     } => {
+                        drop_duplicate_keys(&mut entries, &mut self.out.errors);
                         let end = entries
                             .last()
                             .map_or(span.end, |e| e.value.span().end.max(e.key_span().end));
@@ -279,9 +279,7 @@ impl Builder<'_> {
                 *last_end = Some(node.span().end);
                 items.push(node);
             }
-            Some(Frame::Map {
-                entries, key, seen, ..
-            }) => match key.take() {
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
                 None => {
                     let span = node.span();
                     // The key's node is done with: its text is moved, not copied.
@@ -308,20 +306,8 @@ impl Builder<'_> {
                     };
                     *key = Some((text, span));
                 }
-                Some((k, key_span)) => {
-                    if let Some(first) = seen.get(&k) {
-                        self.out.errors.push(SyntaxError {
-                            kind: SyntaxErrorKind::DuplicateKey,
-                            message: format!("duplicate key `{k}`"),
-                            span: key_span,
-                            related: Some((*first, "first defined here".into())),
-                            explain: None,
-                        });
-                    } else {
-                        seen.insert(k.clone(), key_span);
-                        entries.push(Entry::new(k, key_span, node));
-                    }
-                }
+                // Repeated keys are found when the mapping ends (`drop_duplicate_keys`).
+                Some((k, key_span)) => entries.push(Entry::new(k, key_span, node)),
             },
         }
         Ok(())
@@ -437,6 +423,44 @@ mod tests {
         assert_eq!(err.kind, SyntaxErrorKind::DuplicateKey);
         assert_eq!(err.span, Span::new(10, 11));
         assert_eq!(err.related.as_ref().unwrap().0, Span::new(0, 1));
+    }
+
+    /// Every repeat points at the first of its key and is dropped, the first value kept,
+    /// in a nested mapping as at the top.
+    #[test]
+    fn every_repeat_of_a_key_is_reported_with_the_first_and_dropped() {
+        let text = "a: 1\nm: {x: 1, y: 2, x: 3}\na: 2\nb: 3\na: 4\n";
+        let parsed = parse(text, 0);
+        let at = |needle: &str, nth: usize| {
+            let start = text.match_indices(needle).nth(nth).expect("present").0;
+            Span::new(start, start + 1)
+        };
+        let found: Vec<(Span, Span)> = parsed
+            .errors
+            .iter()
+            .map(|e| (e.span, e.related.as_ref().expect("first").0))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (at("x:", 1), at("x:", 0)),
+                (at("a:", 1), at("a:", 0)),
+                (at("a:", 2), at("a:", 0))
+            ]
+        );
+        let root = parsed.root.expect("parsed");
+        let keys: Vec<&str> = root
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|e| e.key.as_str())
+            .collect();
+        assert_eq!(keys, ["a", "m", "b"]);
+        assert_eq!(
+            root.value("a"),
+            Some(&Node::new(at("1", 0), NodeKind::Number(Number::Int(1))))
+        );
+        assert_eq!(root.value("m").unwrap().as_map().unwrap().len(), 2);
     }
 
     #[test]

@@ -307,6 +307,37 @@ fn cycod_tags_of_one_and_a_half_million_in_a_flow_sequence() {
     assert_bounded(".cycod/tools/many.yaml", &flow(1), &flow(1_500_000), 6.0);
 }
 
+/// A cycod tool with a mapping of `n` short keys (under a key cycod does not have, so only
+/// the parse, the checks of the tree and the security pass read it).
+fn cycod_mapping(n: usize) -> String {
+    let keys: String = (0..n).map(|i| format!("  k{i}: a\n")).collect();
+    format!("name: many\ndescription: d\nbash: echo hi\nextra:\n{keys}")
+}
+
+/// A mapping's repeated keys were found through a map holding a copy of every key (13.2x
+/// at 700,000 keys, release); they are found by sorting the entries' places when the
+/// mapping ends, as in JSON (7.9x release; here 10.8x before, 6.3x now).
+#[test]
+fn a_yaml_mapping_of_four_hundred_thousand_keys() {
+    let (small, dense) = (cycod_mapping(1), cycod_mapping(400_000));
+    assert_bounded(".cycod/tools/many.yaml", &small, &dense, 8.5);
+}
+
+/// A cycod tool of many parameters, each with a description: the security pass held a
+/// text for each name and grew its list of texts by doubling (11.5x at 300,000, release);
+/// a long mapping's names are read in batches now, and room is made for the descriptions
+/// at once (8.6x).
+#[test]
+fn a_cycod_tool_of_three_hundred_thousand_parameters() {
+    let params = |n: usize| {
+        let params: String = (0..n)
+            .map(|i| format!("  P{i}:\n    description: d\n"))
+            .collect();
+        format!("name: many\ndescription: d\nbash: echo hi\nparameters:\n{params}")
+    };
+    assert_bounded(".cycod/tools/many.yaml", &params(1), &params(300_000), 10.0);
+}
+
 /// Tags that each tell the agent to run a download (SEC040): the security pass kept a
 /// finding for every one until the file's cap at the end of its load (124x); it caps them
 /// as they come (5.9x here; 3.3x at 150,000 tags).

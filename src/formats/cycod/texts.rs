@@ -26,12 +26,20 @@ pub(super) fn tool<'a>(
     let mut c = Collector::new(file);
     c.scalar(TextKind::Description, root.value("description"));
     c.strings(TextKind::Instructions, root.value("tags"));
-    for p in root
+    let parameters = root
         .value("parameters")
         .and_then(Node::as_map)
-        .unwrap_or_default()
-    {
-        c.key(TextKind::ParamName, p);
+        .unwrap_or_default();
+    let long = c.long_keys(TextKind::ParamName, parameters);
+    if long {
+        // A description a parameter, most often: grown by doubling, the texts of a tool of
+        // hundreds of thousands of parameters took up to twice their room.
+        c.reserve(parameters.len());
+    }
+    for p in parameters {
+        if !long {
+            c.key(TextKind::ParamName, p);
+        }
         c.scalar(TextKind::ParamDescription, p.value.value("description"));
         if let Some(default) = p.value.value("default") {
             c.nested(TextKind::Default, default);
