@@ -29,16 +29,6 @@ pub(crate) struct Hidden {
     pub spelled: Option<String>,
 }
 
-/// Every hidden character of `text`. In prose (`strict` false), the characters real
-/// writing needs stay silent: a joiner inside an emoji sequence or between letters of a
-/// script that joins, direction marks in right-to-left text, a script's own format
-/// characters next to its letters, and the tag sequence of a subdivision flag (🏴 + tags).
-/// A run of tag characters is one finding that spells what it hides. At most
-/// [`MAX_HIDDEN`] are returned.
-pub(crate) fn hidden_chars(text: &str, strict: bool) -> Vec<Hidden> {
-    hidden_scan(text, strict).found
-}
-
 /// What [`hidden_scan`] found: the first [`MAX_HIDDEN`] hidden characters, and past them the
 /// next one and how many there are from it on (counted, never held).
 #[derive(Debug, Default)]
@@ -50,7 +40,10 @@ pub(crate) struct HiddenScan {
 }
 
 impl HiddenScan {
-    fn add(&mut self, h: Hidden) {
+    fn add_if(&mut self, keep: &mut impl FnMut(&Hidden) -> bool, h: Hidden) {
+        if !keep(&h) {
+            return;
+        }
         if self.found.len() < MAX_HIDDEN {
             self.found.push(h);
         } else if let Some((_, n)) = &mut self.past {
@@ -61,9 +54,24 @@ impl HiddenScan {
     }
 }
 
-/// [`hidden_chars`], read to the end of `text`: what is past [`MAX_HIDDEN`] is counted, so a
-/// text of thousands of hidden characters says how many it holds.
+/// Every hidden character of `text`. In prose (`strict` false), the characters real
+/// writing needs stay silent: a joiner inside an emoji sequence or between letters of a
+/// script that joins, direction marks in right-to-left text, a script's own format
+/// characters next to its letters, and the tag sequence of a subdivision flag (🏴 + tags).
+/// A run of tag characters is one finding that spells what it hides. The first
+/// [`MAX_HIDDEN`] are held; the text is read to its end and the rest counted, so a text of
+/// thousands of hidden characters says how many it holds.
 pub(crate) fn hidden_scan(text: &str, strict: bool) -> HiddenScan {
+    hidden_scan_where(text, strict, |_| true)
+}
+
+/// [`hidden_scan`] of the hidden characters `keep` takes: those it leaves are neither held
+/// nor counted (the scan of a file's lines skips what its texts reported).
+pub(crate) fn hidden_scan_where(
+    text: &str,
+    strict: bool,
+    mut keep: impl FnMut(&Hidden) -> bool,
+) -> HiddenScan {
     let mut out = HiddenScan::default();
     // Every hidden character is outside ASCII, and most texts are ASCII.
     if text.is_ascii() {
@@ -93,26 +101,32 @@ pub(crate) fn hidden_scan(text: &str, strict: bool) -> HiddenScan {
                 prev = Some(t);
             }
             if strict || !flag {
-                out.add(Hidden {
-                    start: at,
-                    end,
-                    ch: c,
-                    kind,
-                    spelled: Some(spelled),
-                });
+                out.add_if(
+                    &mut keep,
+                    Hidden {
+                        start: at,
+                        end,
+                        ch: c,
+                        kind,
+                        spelled: Some(spelled),
+                    },
+                );
             }
             continue;
         }
         let next = it.peek().map(|(_, n)| *n);
         let mut is_rtl_text = || *rtl.get_or_insert_with(|| text.chars().any(is_rtl));
         if strict || !needed_in_prose(c, kind, prev, next, &mut is_rtl_text) {
-            out.add(Hidden {
-                start: at,
-                end: at + c.len_utf8(),
-                ch: c,
-                kind,
-                spelled: None,
-            });
+            out.add_if(
+                &mut keep,
+                Hidden {
+                    start: at,
+                    end: at + c.len_utf8(),
+                    ch: c,
+                    kind,
+                    spelled: None,
+                },
+            );
         }
         prev = Some(c);
     }
@@ -214,7 +228,8 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str, strict: bool) -> Vec<(char, HiddenKind)> {
-        hidden_chars(text, strict)
+        hidden_scan(text, strict)
+            .found
             .into_iter()
             .map(|h| (h.ch, h.kind))
             .collect()
@@ -245,7 +260,7 @@ mod tests {
             .map(|c| char::from_u32(0xe0000 + c as u32).unwrap_or('?'))
             .collect();
         let text = format!("fine{hidden}!");
-        let found = hidden_chars(&text, false);
+        let found = hidden_scan(&text, false).found;
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].spelled.as_deref(), Some("ignore"));
         assert_eq!((found[0].start, found[0].end), (4, 4 + 6 * 4));

@@ -8,27 +8,22 @@
 use std::sync::Arc;
 
 use crate::analysis::unicode::{
-    Hidden, HiddenKind, char_name, code_point, hidden_chars, hidden_scan,
+    Hidden, HiddenKind, char_name, code_point, hidden_scan, hidden_scan_where,
 };
 use crate::diagnostics::cap::{self, Findings};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
-use crate::security::texts::Text;
+use crate::security::texts::{Covered, Text};
+
 use crate::source::{SourceFile, Span};
 
 /// How much of a hidden message is shown.
 const MAX_SHOWN: usize = 80;
 
-/// Where a hidden character reported from a text is written (file identity and offset):
-/// the scan of the file's lines skips it.
-fn key(file: &Arc<SourceFile>, at: usize) -> (usize, usize) {
-    (Arc::as_ptr(file) as usize, at)
-}
-
 /// Hidden characters in each of `texts` (a tool's); each one's place goes into `covered`.
 pub(super) fn check_texts<'t>(
     texts: impl IntoIterator<Item = &'t Text<'t>>,
-    covered: &mut Vec<(usize, usize)>,
+    covered: &mut Covered,
     out: &mut Findings,
 ) {
     for text in texts {
@@ -36,38 +31,43 @@ pub(super) fn check_texts<'t>(
         let scan = hidden_scan(&text.value, strict);
         for h in scan.found {
             let span = text.span_of(h.start..h.end);
-            covered.push(key(&text.file, span.start));
+            covered.add(&text.file, span.start);
             out.push(diagnostic(text, &h, span, strict));
         }
         // Past the first hundred of a text, one line stands for the rest and counts them: a
         // description of thousands of hidden characters was reported as a hundred.
         if let Some((first, more)) = scan.past {
             let span = text.span_of(first.start..first.end);
+            covered.add_rest(
+                &text.file,
+                Span::new(span.start, text.span.end.max(span.end)),
+            );
             out.push(cap::summary(diagnostic(text, &first, span, strict), more));
         }
     }
 }
 
-/// Hidden characters in the lines of `file` that no text reported.
-pub(super) fn check_file(
-    file: &Arc<SourceFile>,
-    covered: &[(usize, usize)],
-    out: &mut Vec<Diagnostic>,
-) {
+/// Hidden characters in the lines of `file` that no text reported or counted: past the first
+/// hundred, one line stands for the rest and counts them (a file of thousands in its comments
+/// was reported as a hundred, and one written after them, where no text is, never).
+pub(super) fn check_file(file: &Arc<SourceFile>, covered: &Covered, out: &mut Vec<Diagnostic>) {
     let body = &file.text[file.bom_len..];
     if body.is_ascii() {
         return;
     }
-    for h in hidden_chars(body, false) {
+    let covered = covered.in_file(file);
+    let scan = hidden_scan_where(body, false, |h| !covered.holds(file.bom_len + h.start));
+    let found = |h: &Hidden| {
         let span = Span::new(file.bom_len + h.start, file.bom_len + h.end);
-        if covered.contains(&key(file, span.start)) {
-            continue;
-        }
-        let message = format!("the file {}", describe(&h));
-        out.push(finish(
+        let message = format!("the file {}", describe(h));
+        finish(
             Diagnostic::new(&sec::HIDDEN_CHARACTER, file, span, message),
-            &h,
-        ));
+            h,
+        )
+    };
+    out.extend(scan.found.iter().map(found));
+    if let Some((first, more)) = scan.past {
+        out.push(cap::summary(found(&first), more));
     }
 }
 

@@ -19,7 +19,7 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
 
 mod found;
-pub(crate) use found::{Found, Handoff};
+pub(crate) use found::{Covered, Found, Handoff};
 
 /// What a text is to the model: it decides how serious a finding in it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -314,3 +314,35 @@ fn hidden_characters_past_a_hundred_are_counted() {
         hidden.last()
     );
 }
+
+/// The scan of a file's lines (for what no text covers, a comment here) read only its first
+/// hundred hidden characters: those past them were neither reported nor counted, and one
+/// written after a description of a hundred and fifty was never seen (250 of these 451).
+#[test]
+fn hidden_characters_no_text_covers_are_read_to_the_end_of_the_file() {
+    let repo = repo();
+    let comment: String = "\u{200b}".repeat(300);
+    let description: String = (0..150).map(|i| format!("w{i}\u{200b}")).collect();
+    repo.write(
+        ".cycod/tools/t.yaml",
+        format!(
+            "# {comment}\nname: t\ndescription: {description}\nbash: echo hi\ntags: [read]\n# then \u{202e}here\n"
+        )
+        .as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    let hidden = find(&diags, "SEC061", ".cycod/tools/t.yaml");
+    // Each finding shown counts one, a line standing for the rest the number it says.
+    let counted: usize = hidden
+        .iter()
+        .map(|d| {
+            let message = d["message"].as_str().unwrap_or_default();
+            match message.split_once(" more findings") {
+                Some((n, _)) => n.parse().expect("a count"),
+                None => 1,
+            }
+        })
+        .sum();
+    // The comment's 300, the description's 150 and the override: each counted once.
+    assert_eq!(counted, 300 + 150 + 1, "{hidden:#?}");
+}
