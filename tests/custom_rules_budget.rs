@@ -42,9 +42,15 @@ fn nested_skill(depth: usize) -> String {
 /// What `toolc check --no-cache --format json` reports in `repo`: the diagnostics, and the
 /// peak resident memory in bytes where toolc can read it (Linux).
 fn run(repo: &Repo) -> (Vec<Value>, Option<f64>) {
+    run_with(repo, &[])
+}
+
+/// [`run`] with more arguments.
+fn run_with(repo: &Repo, more: &[&str]) -> (Vec<Value>, Option<f64>) {
     let output = Command::cargo_bin("toolc")
         .expect("binary")
         .args(["check", "--no-cache", "--format", "json", "."])
+        .args(more)
         .env("TOOLC_DEBUG_TIMES", "1")
         .current_dir(&repo.root)
         .timeout(HANG_LIMIT)
@@ -313,4 +319,20 @@ then = { function = "notPattern", options = { pattern = "\\b(TODO|FIXME|XXX)\\b"
         found[0]["label"],
         "the value matches `\\b(TODO|FIXME|XXX)\\b` (`TODO`)"
     );
+}
+
+/// A custom rule the run does not show (`--ignore`, or a `--select` without it) still runs,
+/// but nothing it found is shown: that it stopped is no news, and TLC008 said so anyway.
+#[test]
+fn a_rule_the_run_does_not_show_is_not_said_to_have_stopped() {
+    let repo = Repo::new();
+    repo.write("toolc.toml", BOMB.as_bytes());
+    repo.write(".claude/skills/s/SKILL.md", nested_skill(150).as_bytes());
+    let (found, _) = run_with(&repo, &["--select", "ORGA001,TLC"]);
+    assert_eq!(of(&found, "TLC008").len(), 1, "{found:#?}");
+    for hidden in [&["--ignore", "ORGA001"][..], &["--select", "TLC,SKL"]] {
+        let (found, _) = run_with(&repo, hidden);
+        assert!(of(&found, "ORGA001").is_empty(), "{hidden:?}: {found:#?}");
+        assert!(of(&found, "TLC008").is_empty(), "{hidden:?}: {found:#?}");
+    }
 }

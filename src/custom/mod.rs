@@ -263,6 +263,20 @@ fn grouped(n: u64) -> String {
     out
 }
 
+/// What a TLC008 message says before the custom rule's code, and after it.
+const STOPPED: &str = "custom rule ";
+const STOPPED_WHY: &str = " was not fully checked in this file: ";
+
+/// The code of the custom rule a TLC008 finding says stopped (a finding of another rule:
+/// none).
+pub(crate) fn stopped_rule(d: &Diagnostic) -> Option<&str> {
+    if d.rule.code != CUSTOM_RULE_NOT_FULLY_CHECKED.code {
+        return None;
+    }
+    let (code, _) = d.message.strip_prefix(STOPPED)?.split_once(STOPPED_WHY)?;
+    Some(code)
+}
+
 /// The finding that says `rule` stopped on `subject`'s file, and why, at the subject's
 /// start (a file's first key, a tool's name).
 fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Diagnostic {
@@ -282,10 +296,7 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
         &CUSTOM_RULE_NOT_FULLY_CHECKED,
         place.file,
         place.span,
-        format!(
-            "custom rule {} was not fully checked in this file: {why}",
-            rule.rule.code
-        ),
+        format!("{STOPPED}{}{STOPPED_WHY}{why}", rule.rule.code),
     )
     .label("not fully checked by this rule")
     // The path is the repository's text: cut like a message.

@@ -99,7 +99,9 @@ fn gathered(
             format!("cannot read this path: {}", e.message),
         ));
     }
-    raw.retain(|d| targeted(loaded, d));
+    raw.retain(|d| {
+        targeted(loaded, d) && super::unmatched::stopped_rule_shown(options, &loaded.configs, d)
+    });
     raw
 }
 

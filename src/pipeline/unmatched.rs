@@ -1,10 +1,12 @@
 //! TLC007: a custom rule whose `given` selected nothing in any file it read. Each loaded
 //! file says which rules selected something in it (kept in the cache with its findings), so
-//! a run from the cache warns exactly as a fresh one.
+//! a run from the cache warns exactly as a fresh one. And TLC008 only for a rule the run
+//! shows.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::CheckOptions;
 use crate::config::tree::ConfigTree;
 use crate::custom::rule::{CustomRule, Plan};
 use crate::diagnostics::Diagnostic;
@@ -104,4 +106,29 @@ pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> 
         .collect();
     out.sort_by(|a, b| (&a.file.path, a.span.start).cmp(&(&b.file.path, b.span.start)));
     out
+}
+
+/// False for a TLC008 finding on a custom rule the run does not show on its file
+/// (`--ignore`, `--select`, configured `off`): custom rules run whatever the selection (their
+/// findings are kept in the cache for every run), and only what they found is dropped; that
+/// such a rule stopped is no news either.
+pub(super) fn stopped_rule_shown(
+    options: &CheckOptions,
+    configs: &ConfigTree,
+    d: &Diagnostic,
+) -> bool {
+    let Some(code) = crate::custom::stopped_rule(d) else {
+        return true;
+    };
+    let config = configs.for_path(&d.file.path);
+    let plan = config.custom.plan(d.file.format);
+    let Some(rule) = plan
+        .on_file
+        .iter()
+        .chain(&plan.on_tools)
+        .find(|r| r.rule.code == code)
+    else {
+        return true;
+    };
+    super::enabled(options, config, rule.rule, &d.file.path).is_some()
 }
