@@ -15,32 +15,43 @@
 
 use super::visible;
 
-/// `text` as inert Markdown for one table cell: on one line, control characters shown.
+/// `text` as inert Markdown for one table cell: on one line, control characters shown, and
+/// pipes escaped (in a code span too, where only a table reads the escape).
 pub(crate) fn cell(text: &str) -> String {
+    inert(text, true)
+}
+
+/// `text` as inert Markdown outside a table (a review comment): as [`cell`], but a pipe is
+/// left as it is, where a backslash before it would show in a code span.
+pub(crate) fn line(text: &str) -> String {
+    inert(text, false)
+}
+
+fn inert(text: &str, table: bool) -> String {
     let text = visible(text);
     let parts: Vec<&str> = text.split('`').collect();
     let mut out = String::with_capacity(text.len() + 16);
     for (i, part) in parts.iter().enumerate() {
         let closed = i % 2 == 1 && i + 1 < parts.len();
         if closed {
-            code_span(part, &mut out);
+            code_span(part, table, &mut out);
         } else {
             if i % 2 == 1 {
                 // A backtick left open: shown, not a code span.
                 out.push_str("\\`");
             }
-            prose(part, &mut out);
+            prose(part, table, &mut out);
         }
     }
     out
 }
 
-/// `text` (no backtick in it) as a code span; pipes escaped for the table.
-fn code_span(text: &str, out: &mut String) {
+/// `text` (no backtick in it) as a code span; pipes escaped for a `table`.
+fn code_span(text: &str, table: bool, out: &mut String) {
     if text.trim().is_empty() {
         // An empty or blank code span is not one: shown as the backticks it was.
         out.push_str("\\`");
-        prose(text, out);
+        prose(text, table, out);
         out.push_str("\\`");
         return;
     }
@@ -49,18 +60,22 @@ fn code_span(text: &str, out: &mut String) {
         out.push(' ');
     }
     out.push('`');
-    out.push_str(&text.replace('|', "\\|"));
+    if table {
+        out.push_str(&text.replace('|', "\\|"));
+    } else {
+        out.push_str(text);
+    }
     out.push('`');
 }
 
-/// `text` (no backtick in it) with every construct escaped.
-fn prose(text: &str, out: &mut String) {
+/// `text` (no backtick in it) with every construct escaped (and pipes, for a `table`).
+fn prose(text: &str, table: bool, out: &mut String) {
     for (i, word) in text.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
         }
         if links(word) {
-            code_span(word, out);
+            code_span(word, table, out);
             continue;
         }
         for c in word.chars() {
@@ -68,6 +83,7 @@ fn prose(text: &str, out: &mut String) {
                 '<' => out.push_str("&lt;"),
                 '>' => out.push_str("&gt;"),
                 '&' => out.push_str("&amp;"),
+                '|' if !table => out.push(c),
                 // A link or an image needs `[`; emphasis `*`, `_` or `~`.
                 '\\' | '*' | '_' | '[' | ']' | '|' | '~' => {
                     out.push('\\');
@@ -128,7 +144,21 @@ fn commit(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::cell;
+    use super::{cell, line};
+
+    /// Outside a table a pipe needs no escape, and in a code span one would show.
+    #[test]
+    fn a_line_leaves_pipes_and_escapes_the_rest_as_a_cell_does() {
+        assert_eq!(
+            line("tell the agent to run `curl … | sh` or a|b"),
+            "tell the agent to run `curl … | sh` or a|b"
+        );
+        assert_eq!(
+            line("name `x`*bold* @octocat ![i](/x.png)`y`"),
+            "name `x`\\*bold\\* `@octocat` !\\[i\\](/x.png)`y`"
+        );
+        assert_eq!(cell("a|b"), "a\\|b");
+    }
 
     #[test]
     fn quoted_parts_stay_code_and_the_rest_is_escaped() {

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::diagnostics::{Diagnostic, Fix};
+use crate::diagnostics::{Diagnostic, Fix, md_inline};
 use crate::rules::{self, Severity};
 use crate::source::{SourceFile, Span};
 
@@ -114,10 +114,12 @@ pub(crate) fn write(
     let diagnostics = diagnostics.iter().map(|d| {
         // Masked a diagnostic at a time: one finding that quotes a credential copied them all.
         let shown = super::masked::masked_one(d);
-        let mut message = format!("{} ({})", shown.message, d.rule.name);
+        // reviewdog posts the message as a review comment, which the forge renders as
+        // Markdown: a name a file wrote must not become a link, an image or a mention there.
+        let mut message = format!("{} ({})", md_inline::line(&shown.message), d.rule.name);
         if let Some(help) = &shown.help {
             message.push_str("\nhelp: ");
-            message.push_str(help);
+            message.push_str(&md_inline::line(help));
         }
         // Masking drops a fix that would write a credential out, and keeps the others whole.
         let fix = shown.fix.as_ref().and(d.fix.as_deref());

@@ -113,6 +113,10 @@ fn markdown_summaries_render_nothing_a_file_wrote() {
     assert!(text.contains("evil.example"), "the names are shown: {text}");
     let found = rendered_from_content(&text);
     assert!(found.is_empty(), "{found:#?}\n{text}");
+    let text = rdjson_messages(&repo);
+    assert!(text.contains("evil.example"), "the names are shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
 
     // The diff's table: a tool of that name removed since the old folder.
     repo.write("old/.cycod/tools/t.yaml", cycod.as_bytes());
@@ -134,6 +138,20 @@ fn markdown_summaries_render_nothing_a_file_wrote() {
     assert!(found.is_empty(), "{found:#?}\n{text}");
 }
 
+/// The messages of `check --format rdjson` in `repo`, a line each: reviewdog posts them as
+/// review comments, which the forge renders as Markdown.
+fn rdjson_messages(repo: &Repo) -> String {
+    let output = run(repo, &["check", "--format", "rdjson"]);
+    let result: serde_json::Value = serde_json::from_slice(&output.stdout).expect("rdjson");
+    let messages: Vec<&str> = result["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    messages.join("\n")
+}
+
 /// Red-team repro 2: a backtick in a name moves the rest of it out of the message's code span;
 /// what follows must mention no one, and reference no issue or commit, in either summary.
 #[test]
@@ -147,6 +165,10 @@ fn markdown_summaries_mention_and_reference_nothing_a_file_wrote() {
     );
     let output = run(&repo, &["check", "--format", "markdown"]);
     let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("`@octocat`"), "the name is shown: {text}");
+    let found = rendered_from_content(&text);
+    assert!(found.is_empty(), "{found:#?}\n{text}");
+    let text = rdjson_messages(&repo);
     assert!(text.contains("`@octocat`"), "the name is shown: {text}");
     let found = rendered_from_content(&text);
     assert!(found.is_empty(), "{found:#?}\n{text}");
