@@ -3,8 +3,9 @@
 //! it masked, and a fix whose text would carry it is left out of the output.
 //!
 //! One token is planted in every field a rule quotes (names, ids, versions, unknown keys,
-//! paths, commands, references, environment variables, headers, URLs, request fields) and in
-//! the ones the secret rules read; the rules that quote it do fire (the masked prefix shows),
+//! one glued to the word before it, paths, commands, references, environment variables,
+//! headers, URLs, request fields) and in the ones the secret rules read; the rules that
+//! quote it do fire (the masked prefix shows),
 //! and the token itself appears nowhere in any of the eight output formats, nor in the diff
 //! `check --diff` prints of the fixes.
 
@@ -52,7 +53,7 @@ fn repo() -> Repo {
         (
             ".cycod/tools/leaky.yaml",
             &format!(
-                "name: {t}\ndescription: Calls {{{t}}}\nbash: curl -u user:{p} http://x.example.com/{{{t}}}\n{t}: 1\nparameters:\n  {t}:\n    type: {t}\n    description: d\nenvironment:\n  API_TOKEN: {t}\n  DB_PASSWORD: {p}\ntags: [{t}]\n"
+                "name: {t}\ndescription: Calls {{{t}}}\nbash: curl -u user:{p} http://x.example.com/{{{t}}}\n{t}: 1\nx{t}: 2\nparameters:\n  {t}:\n    type: {t}\n    description: d\nenvironment:\n  API_TOKEN: {t}\n  DB_PASSWORD: {p}\ntags: [{t}]\n"
             ),
         ),
         (

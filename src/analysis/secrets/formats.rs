@@ -38,8 +38,8 @@ pub(super) struct Token {
     pub(super) what: &'static str,
     /// Characters that may be shown of it (its prefix and two more).
     pub(super) shown: usize,
-    /// Its checksum or structure proves it made up: shaped like the format but not one,
-    /// masked in output and never reported.
+    /// Masked in output and never reported: its checksum or structure proves it made up
+    /// (shaped like the format but not one), or it is glued to the word before it.
     pub(super) fake: bool,
     /// A private key block: the byte offset (from the line's start, past its end when the
     /// block spans lines) where its body ends, masked along with it.
@@ -114,6 +114,9 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
     };
     let b = line.as_bytes();
     let mut from = 0;
+    // Where the word of the last token looked for glued to a word ends: one such look a
+    // word, or `sk-sk-sk-…` would read the rest of the line once for each prefix.
+    let mut glued_until = 0;
     while let Some(m) = ac.find(&line[from..]) {
         let at = from + m.start();
         from = at + m.len();
@@ -123,14 +126,20 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
             || at == 0
             || !(b[at - 1].is_ascii_alphanumeric() || matches!(b[at - 1], b'_' | b'-'));
         if !starts_word {
-            continue;
+            if at < glued_until {
+                continue;
+            }
+            glued_until = at + run(b, at, word_dash);
         }
-        if let Some(token) = (format.check)(&Cursor {
+        if let Some(mut token) = (format.check)(&Cursor {
             line,
             at,
             after,
             after_at,
         }) {
+            // Glued to a word (`xghp_…`, a base64 blob): not reported, a word is seldom a
+            // credential; but masked, since a message may quote it whole.
+            token.fake |= !starts_word;
             // What the token holds is never scanned again.
             from = token.end.clamp(from, line.len());
             out.push((at, token));

@@ -84,6 +84,13 @@ fn github_tokens_carry_their_checksum() {
     assert_eq!(reported(&github_token("npm_", 3)), ["an npm access token"]);
     // Too long is not the format either.
     assert!(reported(&format!("{}A", github_token("ghp_", 2))).is_empty());
+    // Glued to the word before it: not reported (a word is seldom a credential), but
+    // masked, since a message may quote it whole.
+    let token = github_token("ghp_", 4);
+    let found = scan_line(&format!("unknown key `x{token}`"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!found[0].reported);
+    assert_eq!(found[0].end - found[0].start, token.len());
 }
 
 #[test]
@@ -274,6 +281,8 @@ fn hostile_lines_stay_linear() {
         "hooks.slack.com/",
         "://a",
         "sk-proj-",
+        "xsk-proj-",
+        "aghp_",
     ] {
         let line = unit.repeat(40_000);
         let started = std::time::Instant::now();
