@@ -3,8 +3,9 @@
 //!
 //! [`Findings`] applies the cap as findings are found, so past it a finding costs a count,
 //! not memory (and an emit site may skip building it: [`Findings::is_full`]);
-//! [`cap_per_rule`] applies it to a finished list. Both leave one line per capped rule that
-//! stands for the rest ([`Diagnostic::omitted`]), and capping twice changes nothing.
+//! [`cap_per_rule`] applies it to a finished list, [`cap_per_file`] to a run's. All keep a
+//! rule's first [`MAX_PER_RULE`] findings and one line that stands for the rest
+//! ([`Diagnostic::omitted`]), and capping twice changes nothing.
 
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
@@ -17,30 +18,30 @@ pub(crate) const MAX_PER_RULE: usize = 200;
 
 /// At most `max` diagnostics of each rule, then one saying how many were left out: a
 /// generated or hostile file with a million findings must not bury the output (or make it
-/// take minutes to render).
+/// take minutes to render). The first `max` findings of a rule are kept, in order; a line
+/// that already stands for findings left out (a text's hidden characters past its
+/// hundredth) joins the one line for the rest and keeps no finding after it from being
+/// shown. That line is where the first finding not shown was.
 pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
-    let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    for d in &diags {
-        *seen.entry(d.rule.code).or_default() += d.omitted.max(1);
-    }
-    if seen.values().all(|n| *n <= max) && diags.iter().all(|d| d.omitted == 0) {
+    let Some(rules) = over(&diags, max) else {
         return diags;
-    }
-    let mut kept: HashMap<&'static str, usize> = HashMap::new();
+    };
+    // Per rule: findings kept, and whether its line for the rest is written.
+    let mut seen: HashMap<&'static str, (usize, bool)> = HashMap::new();
     let mut out = Vec::new();
     for d in diags {
-        let total = seen.get(d.rule.code).copied().unwrap_or(0);
-        let count = kept.entry(d.rule.code).or_default();
-        if *count > max {
-            continue;
-        }
-        if d.omitted == 0 && (*count < max || total <= max) {
-            *count += 1;
+        let Some(rule) = rules.get(d.rule.code) else {
             out.push(d);
-        } else {
-            let more = total - *count;
-            *count = max + 1;
-            out.push(summary(d, more));
+            continue;
+        };
+        let (kept, line) = seen.entry(d.rule.code).or_default();
+        if d.omitted == 0 && *kept < max {
+            *kept += 1;
+            out.push(d);
+        } else if !*line {
+            // The first not shown stands for all of them.
+            *line = true;
+            out.push(summary(d, rule.rest));
         }
     }
     out
@@ -49,67 +50,61 @@ pub(crate) fn cap_per_rule(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic
 /// `diags`, sorted by file, with at most `max` findings of each rule in each file, then one
 /// line for the rest: the cap a file's own findings get as it is checked, applied to what
 /// the run found across files (a lock of a million entries, cross-file checks). A rule
-/// already capped in a file (it has a line standing for the rest) is left as it is: its
-/// kept findings were chosen as they were found, and must not be cut again in the order of
-/// the file. Given back as it is when no file is over.
+/// already capped in a file keeps the findings it kept, whatever their order in the file:
+/// they are no more than `max`, and its line for the rest cuts none. Given back as it is
+/// when no file is over.
 pub(crate) fn cap_per_file(diags: Vec<Diagnostic>, max: usize) -> Vec<Diagnostic> {
     let same_file = |a: &Diagnostic, b: &Diagnostic| a.file.path == b.file.path;
-    let over = diags
+    if !diags
         .chunk_by(same_file)
-        .any(|file| file.len() > max && !over_cap(file, max).is_empty());
-    if !over {
+        .any(|file| over(file, max).is_some())
+    {
         return diags;
     }
     let mut out = Vec::with_capacity(diags.len());
     let mut file: Vec<Diagnostic> = Vec::new();
     for d in diags {
         if file.last().is_some_and(|last| !same_file(last, &d)) {
-            capped_into(&mut out, std::mem::take(&mut file), max);
+            out.extend(cap_per_rule(std::mem::take(&mut file), max));
         }
         file.push(d);
     }
-    capped_into(&mut out, file, max);
+    out.extend(cap_per_rule(file, max));
     out
 }
 
-/// One file's findings into `out`: of each rule over the cap, the first `max`, then one line
-/// standing for the rest.
-fn capped_into(out: &mut Vec<Diagnostic>, file: Vec<Diagnostic>, max: usize) {
-    let over = over_cap(&file, max);
-    if over.is_empty() {
-        out.extend(file);
-        return;
-    }
-    let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    for d in file {
-        let Some(total) = over.get(d.rule.code).copied() else {
-            out.push(d);
-            continue;
-        };
-        let n = seen.entry(d.rule.code).or_default();
-        *n += 1;
-        match (*n).cmp(&(max + 1)) {
-            std::cmp::Ordering::Less => out.push(d),
-            std::cmp::Ordering::Equal => out.push(summary(d, total - max)),
-            std::cmp::Ordering::Greater => {}
-        }
-    }
+/// What one rule has in a list: findings, and lines already standing for findings left out.
+#[derive(Default)]
+struct Tally {
+    findings: usize,
+    lines: usize,
+    /// What is not shown once capped: past `max` findings, and what the lines stand for.
+    rest: usize,
 }
 
-/// The rules with more than `max` findings in one file's, and no line already standing for
-/// the rest, with how many they have.
-fn over_cap(file: &[Diagnostic], max: usize) -> HashMap<&'static str, usize> {
-    let mut counts: HashMap<&'static str, usize> = HashMap::new();
-    let mut capped: Vec<&'static str> = Vec::new();
-    for d in file {
-        if d.omitted > 0 {
-            capped.push(d.rule.code);
+/// The rules of `diags` that capping at `max` changes (more than `max` findings, or more than
+/// one line for the rest), with their tallies; `None` when it changes nothing.
+fn over(diags: &[Diagnostic], max: usize) -> Option<HashMap<&'static str, Tally>> {
+    if diags.len() <= max && diags.iter().all(|d| d.omitted == 0) {
+        return None;
+    }
+    let mut rules: HashMap<&'static str, Tally> = HashMap::new();
+    for d in diags {
+        let t = rules.entry(d.rule.code).or_default();
+        if d.omitted == 0 {
+            t.findings += 1;
         } else {
-            *counts.entry(d.rule.code).or_default() += 1;
+            t.lines += 1;
+            t.rest += d.omitted;
         }
     }
-    counts.retain(|code, n| *n > max && !capped.contains(code));
-    counts
+    for t in rules.values_mut() {
+        t.rest += t.findings.saturating_sub(max);
+    }
+    rules
+        .values()
+        .any(|t| t.findings > max || t.lines > 1)
+        .then_some(rules)
 }
 
 /// What follows the count in the message of a line standing for findings left out.
@@ -130,11 +125,13 @@ pub(crate) fn summary(d: Diagnostic, more: usize) -> Diagnostic {
 }
 
 /// The findings of one file, capped per rule as they are found: the first [`MAX_PER_RULE`]
-/// of each rule are kept, the next one stands for all the rest, which are only counted.
+/// of each rule are kept, the next one stands for all the rest, which are only counted. A
+/// line that already stands for findings left out (capped before) joins that line, and
+/// keeps no later finding from being kept.
 #[derive(Debug, Default)]
 pub struct Findings {
     list: Vec<Diagnostic>,
-    /// Per rule: findings so far, and where the line standing for the rest is.
+    /// Per rule: findings kept so far, and where the line standing for the rest is.
     rules: HashMap<&'static str, (usize, Option<usize>)>,
     /// The last finding pushed was kept (not only counted).
     last_kept: bool,
@@ -145,23 +142,26 @@ pub struct Findings {
 impl Findings {
     /// Add a finding (counted only, past the cap).
     pub fn push(&mut self, d: Diagnostic) {
-        // A line that already stands for findings left out (capped before) counts as them.
+        // A line that already stands for findings left out counts as them.
         let stands_for = d.omitted.max(1);
         self.total += stands_for;
-        let (count, rest) = self.rules.entry(d.rule.code).or_default();
-        *count += stands_for;
-        self.last_kept = rest.is_none() && *count <= MAX_PER_RULE && d.omitted == 0;
+        let (kept, rest) = self.rules.entry(d.rule.code).or_default();
+        self.last_kept = d.omitted == 0 && *kept < MAX_PER_RULE;
+        if self.last_kept {
+            *kept += 1;
+            self.list.push(d);
+            return;
+        }
         match rest {
             Some(at) => {
                 if let Some(line) = self.list.get_mut(*at) {
                     line.omitted += stands_for;
                 }
             }
-            None if *count > MAX_PER_RULE || d.omitted > 0 => {
+            None => {
                 *rest = Some(self.list.len());
                 self.list.push(summary(d, stands_for));
             }
-            None => self.list.push(d),
         }
     }
 
@@ -185,18 +185,17 @@ impl Findings {
     pub fn is_full(&self, rule: &Rule) -> bool {
         self.rules
             .get(rule.code)
-            .is_some_and(|(_, rest)| rest.is_some())
+            .is_some_and(|(kept, rest)| *kept >= MAX_PER_RULE && rest.is_some())
     }
 
     /// Count a finding of `rule` that [`Findings::is_full`] said need not be built.
     pub fn count(&mut self, rule: &Rule) {
         self.last_kept = false;
         self.total += 1;
-        if let Some((count, Some(at))) = self.rules.get_mut(rule.code) {
-            *count += 1;
-            if let Some(line) = self.list.get_mut(*at) {
-                line.omitted += 1;
-            }
+        if let Some((_, Some(at))) = self.rules.get_mut(rule.code)
+            && let Some(line) = self.list.get_mut(*at)
+        {
+            line.omitted += 1;
         }
     }
 
@@ -353,13 +352,54 @@ mod tests {
             ["b 0", "b 1", "b 2", more, "a 0", "a 1", "a 2", more]
         );
         // A rule capped where it was found keeps what it kept, whatever the file's order:
-        // here its line for the rest sorts before four findings it kept.
+        // here its line for the rest sorts before the three findings it kept.
         let mut kept = vec![summary(of(&a, "rest").remove(0), 7)];
-        kept.extend(of(&a, "a"));
+        kept.extend(of(&a, "a").into_iter().take(3));
         assert_eq!(messages(&cap_per_file(kept.clone(), 3)), messages(&kept));
+        // One more found across files: the first three are shown, the line counts the rest.
+        kept.extend(of(&a, "b").into_iter().take(1));
+        assert_eq!(
+            messages(&cap_per_file(kept, 3)),
+            [
+                "8 more findings of this rule in this file are not shown",
+                "a 0",
+                "a 1",
+                "a 2"
+            ]
+        );
         // Within the cap, the list comes back as it was.
         let few: Vec<Diagnostic> = [of(&a, "a"), of(&b, "b")].concat();
         assert_eq!(messages(&cap_per_file(few, 4)).len(), 8);
+    }
+
+    /// A line standing for findings counted elsewhere (a text's hidden characters past its
+    /// hundredth) keeps no later finding of its rule from being shown, as found and in a
+    /// finished list: the rule's first findings are kept up to the cap, and one line
+    /// stands for all the rest.
+    #[test]
+    fn a_line_for_the_rest_cuts_no_finding_within_the_cap() {
+        let file = file();
+        let rule = &crate::rules::security::HOST_PATH_ACCESS;
+        let one = |m: &str| Diagnostic::new(rule, &file, Span::point(0), m);
+        let list = vec![
+            one("a"),
+            summary(one("text"), 50),
+            one("b"),
+            summary(one("other text"), 20),
+            one("c"),
+            one("d"),
+        ];
+        let more = |n: usize| format!("{n}{MORE_SUFFIX}");
+        let capped = cap_per_rule(list.clone(), 3);
+        assert_eq!(messages(&capped), ["a", &more(71), "b", "c"]);
+        assert_eq!(
+            messages(&cap_per_rule(capped.clone(), 3)),
+            messages(&capped)
+        );
+        let mut found = Findings::default();
+        found.extend(list);
+        assert_eq!(found.total(), 74);
+        assert_eq!(messages(&found.into_vec()), ["a", &more(70), "b", "c", "d"]);
     }
 
     /// A check that caps its own findings (the schema check) hands them on to the file's:
