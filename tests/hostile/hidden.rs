@@ -346,3 +346,26 @@ fn hidden_characters_no_text_covers_are_read_to_the_end_of_the_file() {
     // The comment's 300, the description's 150 and the override: each counted once.
     assert_eq!(counted, 300 + 150 + 1, "{hidden:#?}");
 }
+
+/// A description of more than a hundred hidden characters made every later finding of its
+/// rule in the file a count, so an override in a parameter's description was never shown.
+#[test]
+fn a_text_over_a_hundred_hidden_characters_hides_no_later_finding() {
+    let repo = repo();
+    let description: String = (0..101).map(|i| format!("w{i}\u{200b}")).collect();
+    repo.write(
+        ".cycod/tools/t.yaml",
+        format!(
+            "name: t\ndescription: {description}\nbash: echo {{p}}\ntags: [read]\nparameters:\n  p:\n    description: the \u{202e}value\n"
+        )
+        .as_bytes(),
+    );
+    let diags = diagnostics(&repo);
+    let hidden = find(&diags, "SEC061", ".cycod/tools/t.yaml");
+    assert!(
+        hidden
+            .iter()
+            .any(|d| d["message"].as_str().is_some_and(|m| m.contains("U+202E"))),
+        "{hidden:#?}"
+    );
+}
