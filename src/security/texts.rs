@@ -16,10 +16,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, NodeKind, Seq, scalar};
+use crate::syntax::{Entry, Node, NodeKind, scalar};
 
 mod found;
+mod values;
 pub(crate) use found::{Covered, Found, Handoff};
+use values::LONG_MAP;
+pub(crate) use values::{Source, Values};
 
 /// What a text is to the model: it decides how serious a finding in it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -245,51 +248,6 @@ pub(crate) struct ToolTexts<'a> {
     /// a text each (an `enum` of millions of `"a"`s took fourteen times its size in texts).
     #[serde(skip)]
     pub values: Vec<Values<'a>>,
-}
-
-/// A long list of schema values or tags (a packed [`Seq`]), or the names of a long map of
-/// parameters: each string a text of `kind`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Values<'a> {
-    /// What each string is.
-    pub kind: TextKind,
-    /// Where the strings are.
-    pub source: Source<'a>,
-    /// The file it is written in.
-    pub file: &'a Arc<SourceFile>,
-}
-
-/// Where the strings of [`Values`] are.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Source<'a> {
-    /// The string items of a list.
-    Strings(&'a Seq),
-    /// The keys of a mapping.
-    Keys(&'a [Entry]),
-}
-
-/// Mappings of more parameters than this have their names read in batches.
-const LONG_MAP: usize = 256;
-
-impl<'a> Values<'a> {
-    /// A text for each string that is not empty, made as it is read.
-    pub(crate) fn texts(self) -> impl Iterator<Item = Text<'a>> {
-        // One box for the whole list, not one for each string.
-        let strings: Box<dyn Iterator<Item = (&'a str, Span)>> = match self.source {
-            Source::Strings(list) => Box::new(list.strings()),
-            Source::Keys(entries) => {
-                Box::new(entries.iter().map(|e| (e.key.as_str(), e.key_span())))
-            }
-        };
-        strings
-            .filter(|(s, _)| !s.is_empty())
-            .map(move |(s, span)| Text {
-                kind: self.kind,
-                value: Cow::Borrowed(s),
-                file: Arc::clone(self.file),
-                span,
-            })
-    }
 }
 
 impl<'a> ToolTexts<'a> {
