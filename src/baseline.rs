@@ -314,12 +314,17 @@ pub(crate) fn apply(
     }
 }
 
-/// True when this run checks what `entry` recorded: its file is in scope and its rule on. An
-/// entry of a rule this toolc no longer has is always covered, so it shows up as stale.
+/// True when this run checks what `entry` recorded: its file is in scope and its rule on (for
+/// a TLC008, the custom rule it says stopped too: the run shows it only then). An entry of a
+/// rule this toolc no longer has is always covered, so it shows up as stale.
 fn entry_covered(entry: &Entry, root: &Path, covers: &Covers<'_>) -> bool {
     let path = normalize(&root.join(&entry.path));
     match rules::lookup(&entry.code) {
-        Some(rule) => covers(rule, &path),
+        Some(rule) => {
+            covers(rule, &path)
+                && crate::custom::stopped_rule(rule.code, &entry.message)
+                    .is_none_or(|stopped| covers(stopped, &path))
+        }
         None => covers(&syn::STALE_BASELINE_ENTRY, &path),
     }
 }

@@ -335,4 +335,23 @@ fn a_rule_the_run_does_not_show_is_not_said_to_have_stopped() {
         assert!(of(&found, "ORGA001").is_empty(), "{hidden:?}: {found:#?}");
         assert!(of(&found, "TLC008").is_empty(), "{hidden:?}: {found:#?}");
     }
+    // A baseline that recorded it: not stale in a run that does not show the rule, kept
+    // when such a run writes the baseline again, and still hiding it in a full run.
+    let write = |more: &[&str]| {
+        Command::cargo_bin("toolc")
+            .expect("binary")
+            .args(["check", "--no-cache", "--write-baseline", "bl.json", "."])
+            .args(more)
+            .current_dir(&repo.root)
+            .timeout(HANG_LIMIT)
+            .assert()
+            .success();
+    };
+    write(&[]);
+    let (found, _) = run_with(&repo, &["--baseline", "bl.json", "--ignore", "ORGA001"]);
+    assert!(of(&found, "TLC004").is_empty(), "{found:#?}");
+    write(&["--ignore", "ORGA001"]);
+    let (found, _) = run_with(&repo, &["--baseline", "bl.json"]);
+    assert!(of(&found, "TLC008").is_empty(), "{found:#?}");
+    assert!(of(&found, "TLC004").is_empty(), "{found:#?}");
 }

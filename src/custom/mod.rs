@@ -267,14 +267,14 @@ fn grouped(n: u64) -> String {
 const STOPPED: &str = "custom rule ";
 const STOPPED_WHY: &str = " was not fully checked in this file: ";
 
-/// The code of the custom rule a TLC008 finding says stopped (a finding of another rule:
-/// none).
-pub(crate) fn stopped_rule(d: &Diagnostic) -> Option<&str> {
-    if d.rule.code != CUSTOM_RULE_NOT_FULLY_CHECKED.code {
+/// The custom rule a TLC008 finding (of rule `code`, saying `message`: a finding's or a
+/// baseline entry's) says stopped; none for another rule's.
+pub(crate) fn stopped_rule(code: &str, message: &str) -> Option<&'static crate::rules::Rule> {
+    if code != CUSTOM_RULE_NOT_FULLY_CHECKED.code {
         return None;
     }
-    let (code, _) = d.message.strip_prefix(STOPPED)?.split_once(STOPPED_WHY)?;
-    Some(code)
+    let (stopped, _) = message.strip_prefix(STOPPED)?.split_once(STOPPED_WHY)?;
+    crate::rules::lookup(stopped)
 }
 
 /// The finding that says `rule` stopped on `subject`'s file, and why, at the subject's

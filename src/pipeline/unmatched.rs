@@ -117,18 +117,7 @@ pub(super) fn stopped_rule_shown(
     configs: &ConfigTree,
     d: &Diagnostic,
 ) -> bool {
-    let Some(code) = crate::custom::stopped_rule(d) else {
-        return true;
-    };
-    let config = configs.for_path(&d.file.path);
-    let plan = config.custom.plan(d.file.format);
-    let Some(rule) = plan
-        .on_file
-        .iter()
-        .chain(&plan.on_tools)
-        .find(|r| r.rule.code == code)
-    else {
-        return true;
-    };
-    super::enabled(options, config, rule.rule, &d.file.path).is_some()
+    crate::custom::stopped_rule(d.rule.code, &d.message).is_none_or(|rule| {
+        super::enabled(options, configs.for_path(&d.file.path), rule, &d.file.path).is_some()
+    })
 }

@@ -315,25 +315,17 @@ pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, errors: &mut Vec<Syn
             .cmp(&entries[b as usize].key)
             .then(a.cmp(&b))
     });
+    // Each repeat with the first of its key: the first of its run in key order.
     let mut again: Vec<(u32, u32)> = order
-        .windows(2)
-        .filter(|w| entries[w[0] as usize].key == entries[w[1] as usize].key)
-        .map(|w| (w[1], w[0]))
+        .chunk_by(|&a, &b| entries[a as usize].key == entries[b as usize].key)
+        .flat_map(|run| run[1..].iter().map(|&repeat| (repeat, run[0])))
         .collect();
     if again.is_empty() {
         return;
     }
-    // Each repeat points at the first of its key: follow the chain back to it.
     again.sort_unstable();
-    let first_of = |i: u32, again: &[(u32, u32)]| {
-        let mut at = i;
-        while let Ok(k) = again.binary_search_by_key(&at, |&(r, _)| r) {
-            at = again[k].1;
-        }
-        at
-    };
-    for &(repeat, _) in &again {
-        let first = entries[first_of(repeat, &again) as usize].key_span();
+    for &(repeat, first) in &again {
+        let first = entries[first as usize].key_span();
         let e = &entries[repeat as usize];
         errors.push(SyntaxError {
             kind: SyntaxErrorKind::DuplicateKey,

@@ -50,6 +50,15 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
             }
         }
     }
+    // The mappings still open where the parse stopped say their repeated keys too (found
+    // when a mapping ends), and every error is in the order of the text, as in JSON: a file
+    // of more repeats than the cap shows its first.
+    for frame in &mut builder.stack {
+        if let Frame::Map { entries, .. } = frame {
+            drop_duplicate_keys(entries, &mut builder.out.errors);
+        }
+    }
+    builder.out.errors.sort_by_key(|e| e.span.start);
     builder.out
 }
 
@@ -423,6 +432,17 @@ mod tests {
         assert_eq!(err.kind, SyntaxErrorKind::DuplicateKey);
         assert_eq!(err.span, Span::new(10, 11));
         assert_eq!(err.related.as_ref().unwrap().0, Span::new(0, 1));
+    }
+
+    /// A parse that stops inside a mapping still reports the mapping's repeated keys.
+    #[test]
+    fn repeats_in_a_mapping_left_open_are_reported() {
+        let parsed = parse("name: x\nname: y\nfoo: [unclosed\n", 0);
+        let kinds: Vec<SyntaxErrorKind> = parsed.errors.iter().map(|e| e.kind).collect();
+        assert!(kinds.contains(&SyntaxErrorKind::DuplicateKey), "{kinds:?}");
+        assert!(kinds.len() > 1, "{kinds:?}");
+        let starts: Vec<usize> = parsed.errors.iter().map(|e| e.span.start).collect();
+        assert!(starts.is_sorted(), "{starts:?}");
     }
 
     /// Every repeat points at the first of its key and is dropped, the first value kept,

@@ -168,3 +168,30 @@ fn a_skill_of_twenty_thousand_fences_ended_early() {
         assert_eq!(found, expected, "last line {last:?}");
     }
 }
+
+/// One key repeated a hundred thousand times, in YAML and in JSON: each repeat was followed
+/// back to the first of its key through every repeat before it (40 s for 40,000 in the
+/// release build). Every repeat is a SYN003 (capped), and what follows the flood is read.
+#[test]
+fn a_mapping_of_one_key_repeated_a_hundred_thousand_times() {
+    let repo = repo();
+    let repeats = 100_000;
+    let yaml = format!(
+        "name: t\ndescription: d\nbash: echo hi\ntags: [read]\nextra:\n{}",
+        "  a: 1\n".repeat(repeats)
+    );
+    repo.write(".cycod/tools/t.yaml", yaml.as_bytes());
+    let json = format!(
+        r#"{{"tools":[{{"name":"t","description":"d","command":["x"],"x":{{{}}}}}]}}"#,
+        vec![r#""a":1"#; repeats].join(",")
+    );
+    repo.write("tools.json", json.as_bytes());
+    let diags = check_limited(&repo);
+    for path in [".cycod/tools/t.yaml", "tools.json"] {
+        assert_eq!(
+            listed(&diags, "SYN003", path),
+            (201, Some(repeats - 1 - 200)),
+            "{path}"
+        );
+    }
+}

@@ -369,3 +369,28 @@ fn a_text_over_a_hundred_hidden_characters_hides_no_later_finding() {
         "{hidden:#?}"
     );
 }
+
+/// Thousands of tags of more than a hundred hidden characters each, then a comment of a
+/// million: each character of the comment was compared with every tag's counted rest
+/// (quadratic: 42 s for this file with the debug build, against 4 s), where a search of
+/// them sorted finds it at once. Held to a fifth of the usual limit for a hang.
+#[test]
+fn many_texts_over_a_hundred_hidden_characters_and_a_long_comment_stay_linear() {
+    let repo = repo();
+    let tag = format!("  - t{}\n", "\u{200b}".repeat(101));
+    let tool = format!(
+        "name: t\ndescription: d\nbash: echo hi\ntags:\n{}# {}\n",
+        tag.repeat(10_000),
+        "\u{200b}".repeat(1_000_000)
+    );
+    repo.write(".cycod/tools/t.yaml", tool.as_bytes());
+    let started = Instant::now();
+    let diags = diagnostics(&repo);
+    assert!(
+        started.elapsed() < HANG_LIMIT / 5,
+        "{:?}",
+        started.elapsed()
+    );
+    let hidden = find(&diags, "SEC061", ".cycod/tools/t.yaml");
+    assert!(!hidden.is_empty());
+}

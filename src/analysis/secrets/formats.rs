@@ -114,9 +114,10 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
     };
     let b = line.as_bytes();
     let mut from = 0;
-    // Where the word of the last token looked for glued to a word ends: one such look a
-    // word, or `sk-sk-sk-…` would read the rest of the line once for each prefix.
-    let mut glued_until = 0;
+    // For each format, where the word of its last token looked for glued to a word ends:
+    // one such look a word and format, or `sk-sk-sk-…` would read the rest of the line once
+    // for each prefix (`task-ghp_…` is still looked at for both).
+    let mut glued_until = [0; FORMATS.len()];
     while let Some(m) = ac.find(&line[from..]) {
         let at = from + m.start();
         from = at + m.len();
@@ -126,10 +127,13 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
             || at == 0
             || !(b[at - 1].is_ascii_alphanumeric() || matches!(b[at - 1], b'_' | b'-'));
         if !starts_word {
-            if at < glued_until {
+            let Some(until) = glued_until.get_mut(m.pattern().as_usize()) else {
+                continue;
+            };
+            if at < *until {
                 continue;
             }
-            glued_until = at + run(b, at, word_dash);
+            *until = at + run(b, at, word_dash);
         }
         if let Some(mut token) = (format.check)(&Cursor {
             line,

@@ -52,17 +52,26 @@ impl Covered {
             .map(|(_, at)| *at)
             .collect();
         at.sort_unstable();
-        let rest = self
+        let mut spans: Vec<Span> = self
             .rest
             .iter()
             .filter(|(f, _)| *f == id)
             .map(|(_, span)| *span)
             .collect();
+        spans.sort_unstable_by_key(|s| s.start);
+        // Merged, so that one search finds the one that may hold an offset.
+        let mut rest: Vec<Span> = Vec::with_capacity(spans.len());
+        for span in spans {
+            match rest.last_mut() {
+                Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+                _ => rest.push(span),
+            }
+        }
         CoveredIn { at, rest }
     }
 }
 
-/// What [`Covered`] holds of one file.
+/// What [`Covered`] holds of one file: the offsets sorted, the spans sorted and merged.
 pub(crate) struct CoveredIn {
     at: Vec<usize>,
     rest: Vec<Span>,
@@ -71,11 +80,12 @@ pub(crate) struct CoveredIn {
 impl CoveredIn {
     /// True when a hidden character at `offset` was reported or counted by a text.
     pub(crate) fn holds(&self, offset: usize) -> bool {
-        self.at.binary_search(&offset).is_ok()
-            || self
-                .rest
-                .iter()
-                .any(|s| s.start <= offset && offset < s.end)
+        if self.at.binary_search(&offset).is_ok() {
+            return true;
+        }
+        // The last span starting at or before `offset`: sorted and apart, only it may.
+        let after = self.rest.partition_point(|s| s.start <= offset);
+        after > 0 && offset < self.rest[after - 1].end
     }
 }
 
@@ -103,5 +113,32 @@ impl Handoff {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         held.take().map(|f| *f).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+
+    /// Offsets reported and spans counted, in any order and overlapping, are found by
+    /// search; another file's are not.
+    #[test]
+    fn what_texts_covered_is_found_in_their_file_only() {
+        let file = |name: &str| {
+            SourceFile::new(name.into(), name.into(), FormatId::CycodTool, String::new())
+        };
+        let (a, b) = (file("a"), file("b"));
+        let mut covered = Covered::default();
+        covered.add(&a, 7);
+        covered.add_rest(&a, Span::new(30, 40));
+        covered.add_rest(&a, Span::new(10, 20));
+        covered.add_rest(&a, Span::new(15, 25));
+        covered.add_rest(&b, Span::new(0, 100));
+        let in_a = covered.in_file(&a);
+        let held: Vec<usize> = (0..50).filter(|&o| in_a.holds(o)).collect();
+        let expected: Vec<usize> = [7].into_iter().chain(10..25).chain(30..40).collect();
+        assert_eq!(held, expected);
+        assert!(!covered.in_file(&file("c")).holds(50));
     }
 }

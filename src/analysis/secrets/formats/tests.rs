@@ -91,6 +91,10 @@ fn github_tokens_carry_their_checksum() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(!found[0].reported);
     assert_eq!(found[0].end - found[0].start, token.len());
+    // After another format's prefix in the same word (`sk-` of `task-`).
+    let found = scan_line(&format!("unknown key `task-{token}`"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].end - found[0].start, token.len());
 }
 
 #[test]
