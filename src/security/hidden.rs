@@ -14,7 +14,6 @@ use crate::diagnostics::cap::{self, Findings};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::{Covered, Text};
-
 use crate::source::{SourceFile, Span};
 
 /// How much of a hidden message is shown.
