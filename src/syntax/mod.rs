@@ -301,9 +301,9 @@ pub(crate) struct Parsed {
 }
 
 /// Report each key that appears again in `entries` and keep only its first entry. The
-/// entries are ordered by key through a list of their indices (four bytes an entry, where
-/// a map of the keys took forty, and in YAML a copy of each key besides), so an object of millions of keys costs little more
-/// than its entries.
+/// entries are ordered by key through a list of their indices (four bytes an entry, where a
+/// map of the keys took forty, and in YAML a copy of each key besides), so an object of
+/// millions of keys costs little more than its entries.
 pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, errors: &mut Vec<SyntaxError>) {
     if entries.len() < 2 {
         return;
