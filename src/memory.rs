@@ -8,7 +8,10 @@
 //! peaked far higher (a YAML list of 4 million tags at 10× its size instead of 7×), because
 //! the parse frees and allocates faster than the delay lets memory go.
 
+mod chunked;
 pub(crate) mod exact;
+
+pub(crate) use chunked::Chunked;
 
 use std::os::raw::c_long;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};

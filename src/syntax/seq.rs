@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 
 use super::packed::{Reader, Writer};
 use super::{Node, NodeKind};
+use crate::memory::Chunked;
 use crate::source::Span;
 
 /// Lists shorter than this are always held as nodes: packing pays only for dense lists.
@@ -416,8 +417,9 @@ pub(crate) struct SeqBuilder {
 }
 
 enum Build {
-    /// As nodes, from the first item that holds text (or for a short list).
-    Nodes(Vec<Node>),
+    /// As nodes, from the first item that holds text (or for a short list); grown by chunks,
+    /// as a long list of lists (`- [a]`) doubled its room by copying.
+    Nodes(Chunked<Node>),
     /// `len` scalar items packed so far, some strings when `strings`, some mappings when
     /// `maps`.
     Packed {
@@ -440,7 +442,7 @@ impl SeqBuilder {
                 maps: false,
             }
         } else {
-            Build::Nodes(Vec::with_capacity(expected))
+            Build::Nodes(Chunked::with_capacity(expected))
         };
         SeqBuilder {
             expected,
@@ -458,7 +460,7 @@ impl SeqBuilder {
             expected: 0,
             from,
             grow: true,
-            build: Build::Nodes(Vec::new()),
+            build: Build::Nodes(Chunked::default()),
         }
     }
 
@@ -512,23 +514,25 @@ impl SeqBuilder {
     }
 
     /// The items so far as nodes, with room for the rest.
-    fn unpack(&mut self) -> Vec<Node> {
+    fn unpack(&mut self) -> Chunked<Node> {
         let Build::Packed { writer, len, .. } =
-            std::mem::replace(&mut self.build, Build::Nodes(Vec::new()))
+            std::mem::replace(&mut self.build, Build::Nodes(Chunked::default()))
         else {
-            return Vec::new();
+            return Chunked::default();
         };
         let (bytes, _) = writer.finish();
         let mut reader = Reader::new(&bytes, self.from);
-        let mut nodes = Vec::with_capacity(self.expected.max(len + 1));
-        nodes.extend((0..len).map_while(|_| reader.node(0)));
+        let mut nodes = Chunked::with_capacity(self.expected.max(len + 1));
+        (0..len)
+            .map_while(|_| reader.node(0))
+            .for_each(|n| nodes.push(n));
         nodes
     }
 
     /// The list.
     pub(crate) fn finish(self) -> Seq {
         match self.build {
-            Build::Nodes(nodes) => nodes.into(),
+            Build::Nodes(nodes) => nodes.into_vec().into(),
             Build::Packed { len: 0, .. } => Vec::new().into(),
             Build::Packed {
                 writer,

@@ -12,6 +12,7 @@ use super::{
     Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError, SyntaxErrorKind,
     drop_duplicate_keys,
 };
+use crate::memory::Chunked;
 use crate::source::Span;
 
 /// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
@@ -53,9 +54,9 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
     // The mappings still open where the parse stopped say their repeated keys too (found
     // when a mapping ends), and every error is in the order of the text, as in JSON: a file
     // of more repeats than the cap shows its first.
-    for frame in &mut builder.stack {
+    for frame in std::mem::take(&mut builder.stack) {
         if let Frame::Map { entries, .. } = frame {
-            drop_duplicate_keys(entries, &mut builder.out.errors);
+            drop_duplicate_keys(&mut entries.into_vec(), &mut builder.out.errors);
         }
     }
     builder.out.errors.sort_by_key(|e| e.span.start);
@@ -79,7 +80,8 @@ enum Frame {
     },
     Map {
         start: usize,
-        entries: Vec<Entry>,
+        /// Grown by chunks: a mapping of millions of keys doubled its room by copying.
+        entries: Chunked<Entry>,
         key: Option<(String, Span)>,
         anchor: usize,
     },
@@ -144,7 +146,7 @@ impl Builder<'_> {
                 self.check_depth(span)?;
                 self.stack.push(Frame::Map {
                     start: span.start,
-                    entries: Vec::new(),
+                    entries: Chunked::default(),
                     key: None,
                     anchor,
                 });
@@ -176,10 +178,11 @@ impl Builder<'_> {
                     }
                     Frame::Map {
                         start,
-                        mut entries,
+                        entries,
                         anchor,
                         ..
                     } => {
+                        let mut entries = entries.into_vec();
                         drop_duplicate_keys(&mut entries, &mut self.out.errors);
                         let end = entries
                             .last()
