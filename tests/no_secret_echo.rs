@@ -3,7 +3,8 @@
 //! it masked, and a fix whose text would carry it is left out of the output.
 //!
 //! One token is planted in every field a rule quotes (names, ids, versions, unknown keys,
-//! one glued to the word before it, paths, commands, references, environment variables,
+//! one glued to the word before it or behind a failed token, a line of more tokens than a
+//! line is read for, paths, commands, references, environment variables,
 //! headers, URLs, request fields) and in the ones the secret rules read; the rules that
 //! quote it do fire (the masked prefix shows),
 //! and the token itself appears nowhere in any of the eight output formats, nor in the diff
@@ -24,6 +25,8 @@ const PASSWORD: &str = "Winter2025!Tr0mb0ne";
 fn repo() -> Repo {
     let t = TOKEN;
     let p = PASSWORD;
+    // More tokens on one line than a line is read for.
+    let many = vec![t; 17].join(" ");
     let request =
         include_str!("fixtures/tool-request/valid/requests/TR-20250131-140500Z-sales-summary.md")
             .replace(
@@ -53,7 +56,7 @@ fn repo() -> Repo {
         (
             ".cycod/tools/leaky.yaml",
             &format!(
-                "name: {t}\ndescription: Calls {{{t}}}\nbash: curl -u user:{p} http://x.example.com/{{{t}}}\n{t}: 1\nx{t}: 2\nparameters:\n  {t}:\n    type: {t}\n    description: d\nenvironment:\n  API_TOKEN: {t}\n  DB_PASSWORD: {p}\ntags: [{t}]\n"
+                "name: {t}\ndescription: Calls {{{t}}}\nbash: curl -u user:{p} http://x.example.com/{{{t}}}\n{t}: 1\nx{t}: 2\naghp_x{t}: 3\n{many}: 4\nparameters:\n  {t}:\n    type: {t}\n    description: d\nenvironment:\n  API_TOKEN: {t}\n  DB_PASSWORD: {p}\ntags: [{t}]\n"
             ),
         ),
         (

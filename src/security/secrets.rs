@@ -115,5 +115,7 @@ fn message(kind: &SecretKind, secret: &str, noun: &str) -> String {
         } => {
             format!("`{name}` is assigned a random-looking value: a credential written into {noun}")
         }
+        // Only masked, never reported.
+        SecretKind::Unread => format!("text that may hold a credential is written into {noun}"),
     }
 }

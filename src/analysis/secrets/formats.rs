@@ -44,6 +44,8 @@ pub(super) struct Token {
     /// A private key block: the byte offset (from the line's start, past its end when the
     /// block spans lines) where its body ends, masked along with it.
     pub(super) body_end: Option<usize>,
+    /// Not a token but the rest of a word that was not read for one (below), masked.
+    pub(super) unread: bool,
 }
 
 impl Token {
@@ -54,6 +56,16 @@ impl Token {
             shown,
             fake: false,
             body_end: None,
+            unread: false,
+        }
+    }
+
+    /// The rest of a word, up to `end`, not read for a token.
+    fn unread(end: usize) -> Self {
+        Token {
+            fake: true,
+            unread: true,
+            ..Token::new(end, "text not read", 0)
         }
     }
 }
@@ -116,8 +128,10 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
     let mut from = 0;
     // For each format, where the word of its last token looked for glued to a word ends:
     // one such look a word and format, or `sk-sk-sk-…` would read the rest of the line once
-    // for each prefix (`task-ghp_…` is still looked at for both).
-    let mut glued_until = [0; FORMATS.len()];
+    // for each prefix (`task-ghp_…` is still looked at for both). A later prefix of the
+    // format in that word is not looked at, so the rest of the word is masked from there
+    // (`aghp_xghp_…` hides a token behind a failed one), once a word.
+    let mut glued = [Glued::default(); FORMATS.len()];
     while let Some(m) = ac.find(&line[from..]) {
         let at = from + m.start();
         from = at + m.len();
@@ -127,13 +141,20 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
             || at == 0
             || !(b[at - 1].is_ascii_alphanumeric() || matches!(b[at - 1], b'_' | b'-'));
         if !starts_word {
-            let Some(until) = glued_until.get_mut(m.pattern().as_usize()) else {
+            let Some(word) = glued.get_mut(m.pattern().as_usize()) else {
                 continue;
             };
-            if at < *until {
+            if at < word.until {
+                if !word.masked {
+                    word.masked = true;
+                    out.push((at, Token::unread(word.until)));
+                }
                 continue;
             }
-            *until = at + run(b, at, word_dash);
+            *word = Glued {
+                until: at + run(b, at, word_dash),
+                masked: false,
+            };
         }
         if let Some(mut token) = (format.check)(&Cursor {
             line,
@@ -150,6 +171,15 @@ pub(super) fn tokens(line: &str, after: &str, after_at: usize) -> Vec<(usize, To
         }
     }
     out
+}
+
+/// The word a format's last token glued to a word was looked for in.
+#[derive(Clone, Copy, Default)]
+struct Glued {
+    /// Where the word ends.
+    until: usize,
+    /// Whether the rest of the word is masked already.
+    masked: bool,
 }
 
 /// Bytes from `from` while `ok`: the greedy body of a token.

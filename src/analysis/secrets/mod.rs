@@ -63,6 +63,9 @@ pub(crate) enum SecretKind {
         /// Whether the name says password or token (rather than key or secret).
         literal: bool,
     },
+    /// Text the scan did not read that may hold a credential: the rest of a word after a
+    /// token glued to it, the rest of a line past its cap of credentials. Only masked.
+    Unread,
 }
 
 /// A credential found in a line.
@@ -136,6 +139,17 @@ pub(crate) fn scan_line(line: &str) -> Vec<Secret> {
 /// [`scan_line`] with the text around the line; without `formats` (no format's prefix is
 /// on the line), no token is looked for.
 pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret> {
+    let mut out = scan_capped(line, around, formats);
+    if out.len() >= MAX_SECRETS_PER_LINE {
+        // The line was read no further: what else it holds is not known, so all of it is
+        // masked (a line of twenty tokens printed its seventeenth whole).
+        out.push(Secret::new(0, line.len(), SecretKind::Unread).masked_only());
+    }
+    out
+}
+
+/// [`scan`] up to [`MAX_SECRETS_PER_LINE`] credentials.
+fn scan_capped(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret> {
     let mut out = Vec::new();
     if formats {
         for (at, t) in formats::tokens(line, around.after, around.after_at) {
@@ -144,6 +158,7 @@ pub(super) fn scan(line: &str, around: Around<'_>, formats: bool) -> Vec<Secret>
             }
             let kind = match t.body_end {
                 Some(_) => SecretKind::PrivateKey,
+                None if t.unread => SecretKind::Unread,
                 None => SecretKind::Token {
                     what: t.what,
                     prefix_len: t.shown.saturating_sub(2),

@@ -17,8 +17,10 @@ const AUTH_SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "apikey", 
 pub(crate) fn named_value_secrets(name: &str, value: &str) -> Vec<Secret> {
     // Where a name says the value is a credential, a weak literal password is one too;
     // only a token proven made up is not.
+    // Text left unread is masked in output, and says nothing of the value.
     let (fakes, found): (Vec<Secret>, Vec<Secret>) = scan_line(value)
         .into_iter()
+        .filter(|s| s.kind != SecretKind::Unread)
         .partition(|s| !s.reported && matches!(s.kind, SecretKind::Token { .. }));
     if !found.is_empty() {
         return found

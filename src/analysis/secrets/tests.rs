@@ -293,7 +293,13 @@ fn helpers() {
 }
 
 #[test]
-fn a_line_of_tokens_is_capped() {
-    let line = format!("{} ", github_token()).repeat(100);
-    assert_eq!(scan_line(&line).len(), MAX_SECRETS_PER_LINE);
+fn a_line_of_tokens_is_capped_and_masked_whole() {
+    let token = github_token();
+    let line = format!("{token} ").repeat(100);
+    let found = scan_line(&line);
+    let reported = found.iter().filter(|s| s.reported).count();
+    assert_eq!(reported, MAX_SECRETS_PER_LINE);
+    // What the line holds past the cap is not read, so none of it is shown.
+    assert!(!redact(&line).contains(&token[6..]));
+    assert_eq!(found.last().map(|s| &s.kind), Some(&SecretKind::Unread));
 }

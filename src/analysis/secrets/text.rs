@@ -110,6 +110,7 @@ pub(crate) fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     for hit in scan_text(text) {
         let keep = match hit.kind {
             SecretKind::Token { prefix_len, .. } => prefix_len + 2,
+            SecretKind::Unread => 0,
             _ => 2,
         };
         // A key block's body runs over lines: its line breaks and indents stay.

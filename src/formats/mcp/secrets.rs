@@ -73,6 +73,8 @@ pub(super) fn literal_secret(
             SecretKind::Assigned { literal: false, .. } => {
                 "a random-looking credential".to_string()
             }
+            // Left out by `named_value_secrets`.
+            SecretKind::Unread => "text that may hold a credential".to_string(),
         };
         let span = spans.span(offset + secret.start, text);
         let d = lw

@@ -95,6 +95,14 @@ fn github_tokens_carry_their_checksum() {
     let found = scan_line(&format!("unknown key `task-{token}`"));
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].end - found[0].start, token.len());
+    // Behind a failed token of its own format in the same word, which is read once: the
+    // rest of the word is masked from the next prefix on, the key after it is not.
+    let line = format!("unknown key `aghp_x{token}` sk-");
+    let found = scan_line(&line);
+    assert!(found.iter().all(|s| !s.reported), "{found:?}");
+    let shown = crate::analysis::secrets::redact(&line);
+    assert!(!shown.contains(&token[4..]), "{shown}");
+    assert!(shown.starts_with("unknown key `aghp_x") && shown.ends_with("` sk-"));
 }
 
 #[test]
