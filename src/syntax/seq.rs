@@ -33,13 +33,32 @@ enum Repr {
     Packed(Box<Plain>),
 }
 
-/// Scalar items, packed.
+/// What the items of a packed list hold besides scalars without text.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Holds {
+    /// Some item is a string.
+    strings: bool,
+    /// Some item is a mapping of [`small_map`] (its keys and string values are text too).
+    maps: bool,
+    /// Some item is a small tree of another shape ([`small_tree`]: `[a]`, `{a: {b: c}}`),
+    /// whose texts are read from its nodes.
+    deep: bool,
+}
+
+impl Holds {
+    fn and(self, other: Holds) -> Holds {
+        Holds {
+            strings: self.strings || other.strings,
+            maps: self.maps || other.maps,
+            deep: self.deep || other.deep,
+        }
+    }
+}
+
+/// Small items, packed.
 struct Plain {
     len: usize,
-    /// Whether an item is a string.
-    strings: bool,
-    /// Whether an item is a mapping (its keys and string values are text too).
-    maps: bool,
+    holds: Holds,
     /// The items as [`super::Packed`] writes them after their list's start, `from`.
     bytes: Box<[u8]>,
     from: usize,
@@ -97,12 +116,17 @@ impl Seq {
     /// True when the items are known to hold no text (no string and no mapping key at any
     /// depth): a reader looking for text has nothing to find in it.
     pub(crate) fn all_plain(&self) -> bool {
-        matches!(&self.0, Repr::Packed(plain) if !plain.strings && !plain.maps)
+        matches!(&self.0, Repr::Packed(plain) if plain.holds == Holds::default())
     }
 
     /// True when the only text the items hold is [`Seq::strings`]: none below an item.
     pub(crate) fn flat(&self) -> bool {
-        matches!(&self.0, Repr::Packed(plain) if !plain.maps)
+        matches!(&self.0, Repr::Packed(plain) if !plain.holds.maps && !plain.holds.deep)
+    }
+
+    /// True when some packed item is a small tree ([`small_tree`]).
+    fn deep(&self) -> bool {
+        matches!(&self.0, Repr::Packed(plain) if plain.holds.deep)
     }
 
     /// True when the items are packed: whether they hold text is then known
@@ -116,7 +140,7 @@ impl Seq {
         match &self.0 {
             Repr::Packed(plain) if plain.nodes.get().is_none() => Strings(Items::Packed {
                 reader: Reader::new(&plain.bytes, plain.from),
-                left: if plain.strings { plain.len } else { 0 },
+                left: if plain.holds.strings { plain.len } else { 0 },
             }),
             _ => Strings(Items::Nodes(self.iter())),
         }
@@ -246,7 +270,12 @@ impl<'a> MapItem<'a> {
 impl Seq {
     /// Every item as a [`MapItem`], without building a packed list's nodes.
     pub(crate) fn maps(&self) -> impl Iterator<Item = MapItem<'_>> {
-        let mut scan = self.scan();
+        // A small tree's texts are read from its nodes ([`MapItem::held`]).
+        let mut scan = if self.deep() {
+            Scan(Items::Nodes(self.iter()))
+        } else {
+            self.scan()
+        };
         std::iter::from_fn(move || match &mut scan.0 {
             Items::Nodes(nodes) => nodes.next().map(MapItem::of),
             Items::Packed { reader, left } => {
@@ -291,8 +320,7 @@ impl Clone for Seq {
             Repr::Nodes(nodes) => Seq(Repr::Nodes(nodes.clone())),
             Repr::Packed(plain) => Seq(Repr::Packed(Box::new(Plain {
                 len: plain.len,
-                strings: plain.strings,
-                maps: plain.maps,
+                holds: plain.holds,
                 bytes: plain.bytes.clone(),
                 from: plain.from,
                 last: plain.last,
@@ -395,12 +423,49 @@ fn small_map(node: &Node) -> bool {
     }
 }
 
-/// What an item is to a packed list: a string, a mapping of [`small_map`], else plain when
-/// it holds no text; `None` when it cannot be packed.
-fn packs(node: &Node) -> Option<(bool, bool)> {
-    let string = matches!(node.kind, NodeKind::String(_));
-    let map = !string && small_map(node);
-    (string || map || text_free(node)).then_some((string, map))
+/// What an item holds to a packed list: a string, a mapping of [`small_map`], nothing when
+/// it holds no text, else a small tree; `None` when it cannot be packed.
+fn packs(node: &Node) -> Option<Holds> {
+    let strings = matches!(node.kind, NodeKind::String(_));
+    let maps = !strings && small_map(node);
+    if strings || maps || text_free(node) {
+        return Some(Holds {
+            strings,
+            maps,
+            deep: false,
+        });
+    }
+    small_tree(node).then_some(Holds {
+        deep: true,
+        ..Holds::default()
+    })
+}
+
+/// Nodes a [`small_tree`] has at most.
+const SMALL_TREE: usize = 8;
+
+/// True when `node` has at most [`SMALL_TREE`] nodes (an entry counts as one): a long list
+/// of such items (`- [a]`, `- {a: {b: c}}`) took a node and an allocation for each level
+/// of each item, twelve times its text; packed, it takes about its text, and a reader of
+/// its texts builds its nodes only then ([`Seq::flat`] is false).
+fn small_tree(node: &Node) -> bool {
+    fn take(left: &mut usize) -> bool {
+        left.checked_sub(1).map(|rest| *left = rest).is_some()
+    }
+    fn fits(node: &Node, left: &mut usize) -> bool {
+        take(left)
+            && match &node.kind {
+                // A packed list is longer than the budget: its items are not read.
+                NodeKind::Seq(items) => items.len() <= *left && items.iter().all(|n| fits(n, left)),
+                NodeKind::Map(entries) => {
+                    entries.len() <= *left
+                        && entries.iter().all(|e| take(left) && fits(&e.value, left))
+                }
+                _ => true,
+            }
+    }
+    let mut left = SMALL_TREE;
+    fits(node, &mut left)
 }
 
 /// A list's items as a parser finds them: packed while the list is long (by the parser's
@@ -420,13 +485,11 @@ enum Build {
     /// As nodes, from the first item that holds text (or for a short list); grown by chunks,
     /// as a long list of lists (`- [a]`) doubled its room by copying.
     Nodes(Chunked<Node>),
-    /// `len` scalar items packed so far, some strings when `strings`, some mappings when
-    /// `maps`.
+    /// `len` small items packed so far, holding what `holds` says.
     Packed {
         writer: Writer,
         len: usize,
-        strings: bool,
-        maps: bool,
+        holds: Holds,
     },
 }
 
@@ -438,8 +501,7 @@ impl SeqBuilder {
             Build::Packed {
                 writer: Writer::new(expected.saturating_mul(4), from),
                 len: 0,
-                strings: false,
-                maps: false,
+                holds: Holds::default(),
             }
         } else {
             Build::Nodes(Chunked::with_capacity(expected))
@@ -467,17 +529,11 @@ impl SeqBuilder {
     /// The next item.
     pub(crate) fn push(&mut self, item: Node) {
         match &mut self.build {
-            Build::Packed {
-                writer,
-                len,
-                strings,
-                maps,
-            } => match packs(&item) {
-                Some((string, map)) => {
+            Build::Packed { writer, len, holds } => match packs(&item) {
+                Some(item_holds) => {
                     writer.node(&item);
                     *len += 1;
-                    *strings |= string;
-                    *maps |= map;
+                    *holds = holds.and(item_holds);
                 }
                 None => {
                     let nodes = self.unpack();
@@ -500,7 +556,10 @@ impl SeqBuilder {
         let Build::Nodes(nodes) = &self.build else {
             return;
         };
-        let Some(kinds) = nodes.iter().map(packs).collect::<Option<Vec<_>>>() else {
+        let Some(holds) = nodes
+            .iter()
+            .try_fold(Holds::default(), |all, n| Some(all.and(packs(n)?)))
+        else {
             return;
         };
         let mut writer = Writer::new(nodes.len() * 4, self.from);
@@ -508,8 +567,7 @@ impl SeqBuilder {
         self.build = Build::Packed {
             writer,
             len: nodes.len(),
-            strings: kinds.iter().any(|k| k.0),
-            maps: kinds.iter().any(|k| k.1),
+            holds,
         };
     }
 
@@ -534,17 +592,11 @@ impl SeqBuilder {
         match self.build {
             Build::Nodes(nodes) => nodes.into_vec().into(),
             Build::Packed { len: 0, .. } => Vec::new().into(),
-            Build::Packed {
-                writer,
-                len,
-                strings,
-                maps,
-            } => {
+            Build::Packed { writer, len, holds } => {
                 let (bytes, last) = writer.finish();
                 Seq(Repr::Packed(Box::new(Plain {
                     len,
-                    strings,
-                    maps,
+                    holds,
                     bytes,
                     from: self.from,
                     last,

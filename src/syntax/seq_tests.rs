@@ -1,5 +1,5 @@
 //! Tests of packed lists: what is packed, and that it reads as the nodes it stands for.
-use super::PACK_FROM;
+use super::{PACK_FROM, SMALL_TREE};
 use crate::syntax::{MapItem, Node, NodeKind, Number, Packed, json, yaml};
 
 fn parse(text: &str) -> Node {
@@ -83,19 +83,23 @@ fn strings_are_packed_and_read_from_the_bytes() {
     assert_eq!(Packed::pack(&root).unpack(), root);
 }
 
-/// A string below a list item, or a mapping below an item's values, makes the list nodes;
-/// a mapping of scalars and lists of them is packed, but its keys and strings make the list
-/// hold more text than [`super::Seq::strings`].
+/// A string below a list item, or a mapping below an item's values, makes the list hold
+/// more text than [`super::Seq::strings`] (not flat); such an item is packed while it is a
+/// small tree, and makes the list nodes when it is larger. A mapping of scalars and lists of
+/// them is packed too.
 #[test]
-fn a_string_below_an_item_makes_the_list_nodes_and_a_key_not_flat() {
+fn a_string_below_an_item_makes_the_list_not_flat_and_a_large_one_nodes() {
+    let large = format!("[{}, \"x\"]", ["1"; SMALL_TREE].join(", "));
     for (odd, packed) in [
-        ("[1, \"x\"]", false),
-        ("[{\"a\": 1}]", false),
-        ("{\"a\": {\"b\": \"x\"}}", false),
-        ("{\"a\": [{\"b\": 1}]}", false),
+        ("[1, \"x\"]", true),
+        ("[{\"a\": 1}]", true),
+        ("{\"a\": {\"b\": \"x\"}}", true),
+        ("{\"a\": [{\"b\": 1}]}", true),
         ("{\"a\": [\"x\", 2]}", true),
         ("{\"a\": 1}", true),
         ("{\"a\": \"x\", \"b\": [1]}", true),
+        (large.as_str(), false),
+        ("{\"a\": {\"b\": {\"c\": {\"d\": {\"e\": \"x\"}}}}}", false),
     ] {
         let mut items = vec!["7"; PACK_FROM + 10];
         items[PACK_FROM + 3] = odd;
@@ -105,7 +109,39 @@ fn a_string_below_an_item_makes_the_list_nodes_and_a_key_not_flat() {
         assert_eq!(list.packed(), packed, "{odd}");
         assert!(!list.all_plain() && !list.flat(), "{odd}");
         assert_eq!(list.len(), items.len());
+        // Readers of a mapping's texts are handed its node where it holds more than
+        // `MapItem::str` and `MapItem::list` read (before the nodes are built below).
+        let held = list
+            .maps()
+            .nth(PACK_FROM + 3)
+            .and_then(|m| m.held().cloned());
+        let small_map = matches!(
+            odd,
+            "{\"a\": [\"x\", 2]}" | "{\"a\": 1}" | "{\"a\": \"x\", \"b\": [1]}"
+        );
+        assert_eq!(held.is_none(), packed && small_map, "{odd}");
         assert_eq!(texts(&text, list.iter().cloned()), items);
+    }
+}
+
+/// A long list of small trees (`- [a]`, `- {a: {b: c}}`) is packed, and reads as its nodes.
+#[test]
+fn a_long_list_of_small_trees_is_packed_and_reads_as_its_nodes() {
+    for item in ["[a]", "[[a]]", "{a: {b: c}}", "[{a: b}, c]"] {
+        let lines = vec![item; PACK_FROM * 2];
+        let text = yaml_list(&lines);
+        let root = yaml::parse(&text, 0).root.expect("parses");
+        let list = root.value("k").and_then(Node::as_list).expect("a list");
+        assert!(list.packed() && !list.flat() && !list.all_plain(), "{item}");
+        let scanned: Vec<Node> = list.scan().map(|n| n.into_owned()).collect();
+        assert_eq!(scanned, list.to_vec(), "{item}");
+        let spans: Vec<&str> = list
+            .iter()
+            .map(|n| &text[n.span().start..n.span().end])
+            .collect();
+        assert_eq!(spans, lines, "{item}");
+        assert!(list.maps().all(|m| m.held().is_some()), "{item}");
+        assert_eq!(Packed::pack(&root).unpack(), root, "{item}");
     }
 }
 
