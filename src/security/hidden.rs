@@ -13,7 +13,7 @@ use crate::analysis::unicode::{
 use crate::diagnostics::cap::{self, Findings};
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
-use crate::security::texts::{Covered, Text};
+use crate::security::texts::{Covered, CoveredFiles, Text};
 use crate::source::{SourceFile, Span};
 
 /// How much of a hidden message is shown.
@@ -49,7 +49,11 @@ pub(super) fn check_texts<'t>(
 /// Hidden characters in the lines of `file` that no text reported or counted: past the first
 /// hundred, one line stands for the rest and counts them (a file of thousands in its comments
 /// was reported as a hundred, and one written after them, where no text is, never).
-pub(super) fn check_file(file: &Arc<SourceFile>, covered: &Covered, out: &mut Vec<Diagnostic>) {
+pub(super) fn check_file(
+    file: &Arc<SourceFile>,
+    covered: &CoveredFiles,
+    out: &mut Vec<Diagnostic>,
+) {
     let body = &file.text[file.bom_len..];
     if body.is_ascii() {
         return;

@@ -224,10 +224,10 @@ pub(crate) fn check_file(
 ) -> Vec<Diagnostic> {
     // Taken from the texts: the file's result holds them from here on.
     let found = texts.map(|t| t.found.take()).unwrap_or_default();
-    let covered = &found.covered;
+    let covered = found.covered.by_file();
     let mut out: Vec<Diagnostic> = found.findings.into_vec();
     for file in files {
-        hidden::check_file(file, covered, &mut out);
+        hidden::check_file(file, &covered, &mut out);
         if passes.secrets {
             secrets::check(file, reported, &mut out);
         }
@@ -378,7 +378,7 @@ mod robustness {
                 assert!(d.span.end <= source.len(), "{d:?}");
             }
             let mut out = Vec::new();
-            hidden::check_file(&file, &found.covered, &mut out);
+            hidden::check_file(&file, &found.covered.by_file(), &mut out);
             secrets::check(&file, &[], &mut out);
             let _ = names::confusables(&checked.kept.iter().collect::<Vec<_>>());
             let _ = shadowing::check(&checked.kept.iter().collect::<Vec<_>>());

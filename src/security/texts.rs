@@ -20,7 +20,7 @@ use crate::syntax::{Entry, Node, NodeKind, scalar};
 
 mod found;
 mod values;
-pub(crate) use found::{Covered, Found, Handoff};
+pub(crate) use found::{Covered, CoveredFiles, Found, Handoff};
 use values::LONG_MAP;
 pub(crate) use values::{Source, Values};
 

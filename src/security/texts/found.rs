@@ -42,32 +42,40 @@ impl Covered {
         self.at.is_empty() && self.rest.is_empty()
     }
 
+    /// Sorted by file, once: a folder of many files asks about each of them.
+    pub(crate) fn by_file(mut self) -> CoveredFiles {
+        self.at.sort_unstable();
+        self.rest.sort_unstable_by_key(|(f, s)| (*f, s.start));
+        CoveredFiles(self)
+    }
+}
+
+/// [`Covered`] sorted by file (and offset), so that a file's part is found by search: each
+/// file of a skill folder filtered all of them (files × offsets).
+#[derive(Debug, Default)]
+pub(crate) struct CoveredFiles(Covered);
+
+impl CoveredFiles {
     /// What is covered in `file`, ready to be asked about offset after offset.
     pub(crate) fn in_file(&self, file: &Arc<SourceFile>) -> CoveredIn {
         let id = identity(file);
-        let mut at: Vec<usize> = self
-            .at
-            .iter()
-            .filter(|(f, _)| *f == id)
-            .map(|(_, at)| *at)
-            .collect();
-        at.sort_unstable();
-        let mut spans: Vec<Span> = self
-            .rest
-            .iter()
-            .filter(|(f, _)| *f == id)
-            .map(|(_, span)| *span)
-            .collect();
-        spans.sort_unstable_by_key(|s| s.start);
+        let Covered { at, rest } = &self.0;
+        let at_from = at.partition_point(|(f, _)| *f < id);
+        let at_to = at.partition_point(|(f, _)| *f <= id);
+        let rest_from = rest.partition_point(|(f, _)| *f < id);
+        let rest_to = rest.partition_point(|(f, _)| *f <= id);
         // Merged, so that one search finds the one that may hold an offset.
-        let mut rest: Vec<Span> = Vec::with_capacity(spans.len());
-        for span in spans {
-            match rest.last_mut() {
+        let mut merged: Vec<Span> = Vec::new();
+        for (_, span) in &rest[rest_from..rest_to] {
+            match merged.last_mut() {
                 Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
-                _ => rest.push(span),
+                _ => merged.push(*span),
             }
         }
-        CoveredIn { at, rest }
+        CoveredIn {
+            at: at[at_from..at_to].iter().map(|(_, at)| *at).collect(),
+            rest: merged,
+        }
     }
 }
 
@@ -135,10 +143,14 @@ mod tests {
         covered.add_rest(&a, Span::new(10, 20));
         covered.add_rest(&a, Span::new(15, 25));
         covered.add_rest(&b, Span::new(0, 100));
+        covered.add(&b, 3);
+        let covered = covered.by_file();
         let in_a = covered.in_file(&a);
         let held: Vec<usize> = (0..50).filter(|&o| in_a.holds(o)).collect();
         let expected: Vec<usize> = [7].into_iter().chain(10..25).chain(30..40).collect();
         assert_eq!(held, expected);
         assert!(!covered.in_file(&file("c")).holds(50));
+        let in_b = covered.in_file(&b);
+        assert!(in_b.holds(3) && in_b.holds(99) && !in_b.holds(100));
     }
 }
