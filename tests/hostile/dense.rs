@@ -458,6 +458,21 @@ fn a_skill_of_forty_thousand_shell_blocks() {
     );
 }
 
+/// Each code span of a skill was held with two empty strings for a block's words, 72 bytes
+/// for a 4-byte span, in a list grown by doubling (19.3x here, 12.7x at a million spans
+/// with the release build): a span is 24 bytes now, the list grown by chunks (6.5x here,
+/// 6.7x release).
+#[test]
+fn a_skill_of_six_hundred_thousand_code_spans() {
+    let skill = |n: usize| {
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n{}\n",
+            "*a* `b` ".repeat(n)
+        )
+    };
+    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(600_000), 9.0);
+}
+
 /// A skill whose instructions are one paragraph of `n` lines, each a link to a file the
 /// skill does not have.
 fn skill_of_links(n: usize) -> String {

@@ -238,8 +238,7 @@ fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -
     let run = match code {
         None => prose_run(&lower_before, dot_slash),
         Some(code) => {
-            if code.block && (told_not(&code.intro) || DOCUMENT_INFO.contains(&code.info.as_str()))
-            {
+            if code.is_block() && (told_not(code.intro()) || DOCUMENT_INFO.contains(&code.info())) {
                 aside = true;
             }
             let (command, at) = command_of(text, code, line, span.start);
@@ -271,7 +270,7 @@ fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -
 /// The command line a path in `code` is on, and the path's offset in it: the line of a
 /// block, or the text of a span between its backticks.
 fn command_of<'t>(text: &'t str, code: &Code, line: Span, at: usize) -> (&'t str, usize) {
-    if code.block {
+    if code.is_block() {
         return (
             text.get(line.start..line.end).unwrap_or(""),
             at - line.start,
@@ -288,11 +287,11 @@ fn command_of<'t>(text: &'t str, code: &Code, line: Span, at: usize) -> (&'t str
 fn code_run(code: &Code, role: Option<Role>, command: &str, dot_slash: bool, before: &str) -> Run {
     let words = command.split_whitespace().count();
     match role {
-        Some(Role::Program) if code.block => {
+        Some(Role::Program) if code.is_block() => {
             // A path alone on a line of a plain block is named, not run (a listing of
             // files); a block in another language is not a command line.
-            let shell = SHELL_INFO.contains(&code.info.as_str());
-            let bare = code.info.is_empty();
+            let shell = SHELL_INFO.contains(&code.info());
+            let bare = code.info().is_empty();
             if shell || (bare && (dot_slash || words > 1)) {
                 Run::Direct { literal: true }
             } else {
