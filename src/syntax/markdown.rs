@@ -8,6 +8,7 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag};
 
 use super::pieces::pieces;
+use crate::memory::Chunked;
 use crate::source::Span;
 
 /// Lines of `text` from `start`, each as (span without line break, offset after the break).
@@ -264,12 +265,13 @@ pub(crate) fn links_and(
     mut each: impl FnMut(&Event<'_>, Range<usize>),
 ) -> Vec<Link> {
     let body = text.get(body_start..).unwrap_or("");
-    let mut out = Vec::new();
+    // Grown by chunks: a body of 600,000 images doubled its list of links by copying.
+    let mut out = Chunked::default();
     // A piece at a time ([`pieces`]): a reference link finds its definition in its own piece.
     for (at, piece) in pieces(body) {
         links_in(piece, at, body_start, &mut out, &mut each);
     }
-    out
+    out.into_vec()
 }
 
 /// [`links_and`] of `piece`, which starts at `at` of the body, which starts at `body_start` of
@@ -278,7 +280,7 @@ fn links_in(
     piece: &str,
     at: usize,
     body_start: usize,
-    out: &mut Vec<Link>,
+    out: &mut Chunked<Link>,
     each: &mut impl FnMut(&Event<'_>, Range<usize>),
 ) {
     let base = body_start + at;

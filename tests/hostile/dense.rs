@@ -473,6 +473,24 @@ fn a_skill_of_six_hundred_thousand_code_spans() {
     assert_bounded("skills/big/SKILL.md", &skill(1), &skill(600_000), 9.0);
 }
 
+/// Every path-like word and link of a skill's body was made a reference, 72 bytes each, and
+/// all were held in a list grown by doubling before the first was resolved (here 14.1x for
+/// images, 7.2x for paths; 14.5x and 10.5x at 600,000, release): they are made one at a
+/// time as they are resolved, and the links are a list grown by chunks (here 7.0x and 2.0x;
+/// 8.1x and 2.3x release).
+#[test]
+fn a_skill_of_four_hundred_thousand_paths_or_images() {
+    for (unit, times) in [("![a](b.png) ", 9.5), ("scripts/a.sh ", 5.0)] {
+        let skill = |n: usize| {
+            format!(
+                "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n{}\n",
+                unit.repeat(n)
+            )
+        };
+        assert_bounded("skills/big/SKILL.md", &skill(1), &skill(400_000), times);
+    }
+}
+
 /// A skill whose instructions are one paragraph of `n` lines, each a link to a file the
 /// skill does not have.
 fn skill_of_links(n: usize) -> String {

@@ -143,11 +143,11 @@ const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
 /// The links and path-like words of a Markdown file whose body starts at `body_start` (the
 /// front matter is read for words too: `license: see LICENSE.txt`). With `fences`, its fenced
 /// code blocks are moved there.
-pub(super) fn in_markdown(
-    text: &str,
+pub(super) fn in_markdown<'t>(
+    text: &'t str,
     body_start: usize,
     fences: Option<&mut Vec<Fence>>,
-) -> Vec<Reference> {
+) -> impl Iterator<Item = Reference> + use<'t> {
     // One parse of the body for its layout, its links and its fences.
     let mut reader = Layout::reader(text, body_start);
     let links = links_and(text, body_start, |event, range| reader.feed(event, range));
@@ -156,12 +156,19 @@ pub(super) fn in_markdown(
         *fences = std::mem::take(&mut layout.fences);
     }
     let lines = Lines::new(text);
-    let mut out: Vec<Reference> = links
-        .into_iter()
-        .map(|l| {
+    // Reference-style links point at their definitions, which come later: sorted here so
+    // each word is looked up once.
+    let mut taken: Vec<Span> = links.iter().map(|l| l.span).collect();
+    taken.sort_by_key(|s| s.start);
+    // Made one at a time as the caller reads them: a body of 600,000 paths or images held
+    // a 72-byte reference for each in a list grown by doubling.
+    let mut links = links.into_iter();
+    let mut words = words(text);
+    std::iter::from_fn(move || {
+        if let Some(l) = links.next() {
             let line = lines.at(text, l.span.start);
             let line = window(text, line.start, l.span.start).to_lowercase();
-            Reference {
+            return Some(Reference {
                 written: l.dest,
                 span: l.span,
                 form: Form::Link,
@@ -169,28 +176,25 @@ pub(super) fn in_markdown(
                 aside: told_not(&line),
                 cue: true,
                 run: Run::Not,
+            });
+        }
+        loop {
+            let (span, word) = words.next()?;
+            let i = taken.partition_point(|s| s.start <= span.start);
+            if i > 0 && taken.get(i - 1).is_some_and(|s| span.start < s.end) {
+                continue;
             }
-        })
-        .collect();
-    // Reference-style links point at their definitions, which come later: sorted here so
-    // each word is looked up once.
-    let mut taken: Vec<Span> = out.iter().map(|r| r.span).collect();
-    taken.sort_by_key(|s| s.start);
-    for (span, word) in words(text) {
-        let i = taken.partition_point(|s| s.start <= span.start);
-        if i > 0 && taken.get(i - 1).is_some_and(|s| span.start < s.end) {
-            continue;
+            // `./canvas-fonts` names a folder (or file) without a `/` or an extension of
+            // its own.
+            let dot_slash = text
+                .get(span.start.saturating_sub(2)..span.start)
+                .is_some_and(|p| p == "./");
+            if !might_be_path(word) && !is_module(word) && !dot_slash {
+                continue;
+            }
+            return Some(mention(text, &layout, &lines, span, word));
         }
-        // `./canvas-fonts` names a folder (or file) without a `/` or an extension of its own.
-        let dot_slash = text
-            .get(span.start.saturating_sub(2)..span.start)
-            .is_some_and(|p| p == "./");
-        if !might_be_path(word) && !is_module(word) && !dot_slash {
-            continue;
-        }
-        out.push(mention(text, &layout, &lines, span, word));
-    }
-    out
+    })
 }
 
 /// The path-like words of a program (a script, a module): every one is only a hint of what
@@ -472,7 +476,6 @@ mod tests {
 
     fn found(text: &str) -> Vec<(String, Form, bool, Run)> {
         in_markdown(text, 0, None)
-            .into_iter()
             .filter(|r| r.written.contains('/'))
             .map(|r| (r.written, r.form, r.aside, r.run))
             .collect()

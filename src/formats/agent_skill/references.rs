@@ -87,15 +87,15 @@ impl Cx<'_> {
         });
         while let Some(doc) = walk.queue.pop_front() {
             let text = doc.file.text.as_str();
-            let refs = if doc.markdown() {
+            let refs: Box<dyn Iterator<Item = Reference>> = if doc.markdown() {
                 let root = (doc.depth == 0).then_some(&mut walk.reach.fences);
-                mentions::in_markdown(text, doc.body_start, root)
+                Box::new(mentions::in_markdown(text, doc.body_start, root))
             } else {
-                mentions::in_program(text)
+                Box::new(mentions::in_program(text).into_iter())
             };
             let mut named_dirs: BTreeSet<String> = BTreeSet::new();
-            for r in &refs {
-                let resolved = self.resolve(&doc, r);
+            for r in refs {
+                let resolved = self.resolve(&doc, &r);
                 if let Some(first) = resolved.candidates.first() {
                     // The folder a path points into, or the folder it names (`rules/`).
                     let dir = if self.folder.dirs.contains(first) {
@@ -105,7 +105,7 @@ impl Cx<'_> {
                     };
                     named_dirs.insert(dir.to_string());
                 }
-                self.reference(&doc, r, &resolved, &mut walk);
+                self.reference(&doc, &r, &resolved, &mut walk);
             }
             // `make setup` names the Makefile of its folder as surely as a path does.
             if doc.markdown() {
