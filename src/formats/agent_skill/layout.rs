@@ -50,8 +50,12 @@ impl Code {
 pub(super) struct Layout {
     /// Code spans and blocks, in order, none inside another.
     codes: Vec<Code>,
-    /// Where each heading starts, with the titles of it and the headings above it, lower case.
-    headings: Vec<(usize, String)>,
+    /// Where each heading starts, with where its chain of titles ends in `chains`; a heading
+    /// under the same titles as the one before it has no entry of its own.
+    headings: Vec<(usize, usize)>,
+    /// The titles of each heading and the headings above it, lower case, one chain after
+    /// another: a body of a million headings held a string and 32 bytes for each.
+    chains: String,
     /// The fenced code blocks, as [`crate::syntax::markdown::blocks`] finds them (SKL022
     /// reads those of `SKILL.md` from this parse rather than parse the body again).
     pub fences: Vec<Fence>,
@@ -69,6 +73,10 @@ pub(super) struct Reader<'t> {
     /// The codes so far, grown by chunks (a body of millions of spans doubled its list by
     /// copying).
     codes: Chunked<Code>,
+    /// The headings so far, as [`Layout`] holds them, grown by chunks.
+    headings: Chunked<(usize, usize)>,
+    /// Where the last chain starts in the layout's chains.
+    last_chain: usize,
 }
 
 impl<'t> Reader<'t> {
@@ -124,7 +132,13 @@ impl<'t> Reader<'t> {
                     .to_lowercase();
                 stack.push((level, title));
                 let chain: Vec<&str> = stack.iter().map(|(_, t)| t.as_str()).collect();
-                self.out.headings.push((start, chain.join(" / ")));
+                let chain = chain.join(" / ");
+                let chains = &mut self.out.chains;
+                if chains.get(self.last_chain..) != Some(chain.as_str()) {
+                    self.last_chain = chains.len();
+                    chains.push_str(&chain);
+                    self.headings.push((start, chains.len()));
+                }
             }
             _ => {}
         }
@@ -133,6 +147,7 @@ impl<'t> Reader<'t> {
     /// The layout read.
     pub(super) fn finish(mut self) -> Layout {
         self.out.codes = self.codes.into_vec();
+        self.out.headings = self.headings.into_vec();
         self.out
     }
 }
@@ -158,6 +173,8 @@ impl Layout {
             stack: Vec::new(),
             block: None,
             codes: Chunked::default(),
+            headings: Chunked::default(),
+            last_chain: 0,
         }
     }
 
@@ -176,9 +193,15 @@ impl Layout {
     /// The titles of the headings `offset` is under (`steps / what to never include`).
     pub(super) fn headings_at(&self, offset: usize) -> &str {
         let i = self.headings.partition_point(|(at, _)| *at <= offset);
-        i.checked_sub(1)
-            .and_then(|i| self.headings.get(i))
-            .map_or("", |(_, chain)| chain.as_str())
+        let Some(i) = i.checked_sub(1) else {
+            return "";
+        };
+        let from = i
+            .checked_sub(1)
+            .and_then(|before| self.headings.get(before))
+            .map_or(0, |(_, end)| *end);
+        let to = self.headings.get(i).map_or(0, |(_, end)| *end);
+        self.chains.get(from..to).unwrap_or("")
     }
 }
 
@@ -250,6 +273,15 @@ mod tests {
         assert_eq!(layout.headings_at(at("a.sh")), "steps");
         assert_eq!(layout.headings_at(at("rm -rf")), "steps / never do this");
         assert_eq!(layout.headings_at(0), "steps");
+        // A heading under the same titles as the one before keeps no chain of its own.
+        let nested = "intro\n# A\n## B\nx\n## B\ny\n# C\nz\n";
+        let repeated = Layout::read(nested, 0);
+        assert_eq!(repeated.headings.len(), 3);
+        assert_eq!(repeated.headings_at(0), "");
+        let place = |s: &str| nested.find(s).unwrap_or(0);
+        assert_eq!(repeated.headings_at(place("x")), "a / b");
+        assert_eq!(repeated.headings_at(place("y")), "a / b");
+        assert_eq!(repeated.headings_at(place("z")), "c");
         let lines = Lines::new(text);
         let line = lines.at(text, at("now"));
         assert_eq!(&text[line.start..line.end], "Run `a.sh` now.");
