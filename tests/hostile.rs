@@ -28,6 +28,8 @@ mod config;
 mod dense;
 #[path = "hostile/dense_lists.rs"]
 mod dense_lists;
+#[path = "hostile/dense_markdown.rs"]
+mod dense_markdown;
 #[path = "hostile/fixes.rs"]
 mod fixes;
 #[path = "hostile/folders.rs"]

@@ -1,5 +1,6 @@
 //! Tests of packed lists: what is packed, and that it reads as the nodes it stands for.
-use super::{PACK_FROM, SMALL_TREE};
+use super::PACK_FROM;
+use super::build::SMALL_TREE;
 use crate::syntax::{MapItem, Node, NodeKind, Number, Packed, json, yaml};
 
 fn parse(text: &str) -> Node {

@@ -1,0 +1,49 @@
+//! Markdown bodies dense with what pulldown-cmark makes nodes of (issue 29, row 10): a
+//! `SKILL.md` of headings, numbered items or one long indented code block is parsed a piece
+//! at a time as any other body is. Measured as `dense.rs` measures, with the debug binary.
+
+use super::dense::assert_bounded;
+
+/// A skill whose body is `n` lines `line`.
+fn skill_of_lines(line: &str, n: usize) -> String {
+    format!(
+        "---\nname: big\ndescription: Summarise reports for the user.\n---\n\n{}",
+        line.repeat(n)
+    )
+}
+
+/// A body is cut into pieces for its marks, and `#` was none: a body of headings was cut
+/// only for its bytes, and pulldown-cmark takes hundreds of bytes a heading (20.5x here, 18x
+/// at 1.5 million with the release build; 4.0x here now, with the layout's heading titles
+/// held once).
+#[test]
+fn a_skill_of_1_2_million_headings() {
+    let (small, dense) = (
+        skill_of_lines("# h\n", 1),
+        skill_of_lines("# h\n", 1_200_000),
+    );
+    assert_bounded("skills/big/SKILL.md", &small, &dense, 7.0);
+}
+
+/// The same for an ordered list's items (`1. a`: 9.8x here, 11.4x at 1.2 million with the
+/// release build; 5.3x here now).
+#[test]
+fn a_skill_of_a_million_ordered_list_items() {
+    let (small, dense) = (
+        skill_of_lines("1. a\n", 1),
+        skill_of_lines("1. a\n", 1_000_000),
+    );
+    assert_bounded("skills/big/SKILL.md", &small, &dense, 8.0);
+}
+
+/// An indented code block was never cut (its next line may be a list item's paragraph),
+/// and each of its lines is a node: 15.6x here, 35x at a million lines with the release
+/// build. Past four pieces' bytes it is cut at a line's start (6.9x here, 9.6x release).
+#[test]
+fn a_skill_of_an_indented_code_block_of_800_thousand_lines() {
+    let (small, dense) = (
+        skill_of_lines("    a\n", 1),
+        skill_of_lines("    a\n", 800_000),
+    );
+    assert_bounded("skills/big/SKILL.md", &small, &dense, 9.5);
+}
