@@ -9,39 +9,30 @@ use crate::memory::Chunked;
 use crate::source::Span;
 use crate::syntax::markdown::{Fence, events, fence_at};
 
-/// A code span or code block: 24 bytes, the block's words boxed (a body of a million code
-/// spans held 72 bytes for each 4-byte span).
+/// A code span or code block: 24 bytes, a block's words held by the layout (a body of a
+/// million code spans held 72 bytes for each 4-byte span, and one of 600,000 fenced blocks
+/// a box and a string for each).
 #[derive(Debug, Clone)]
 pub(super) struct Code {
     /// From the opening backticks or fence to the closing ones (or the end of the block).
     pub span: Span,
-    /// What a block (fenced or indented) rather than a span inside a line has.
-    block: Option<Box<Block>>,
+    /// A block's words, by their place in [`Layout`]'s list.
+    block: Option<u32>,
 }
 
-/// The words around a code block.
-#[derive(Debug, Clone)]
-struct Block {
+/// Where a code block's words are in [`Layout`]'s `words`.
+#[derive(Debug, Clone, Copy)]
+struct BlockWords {
     /// The block's info word, lower case (`bash`), empty when there is none.
-    info: String,
+    info: (u32, u32),
     /// The last line with text before the block (`Bad:`), lower case.
-    intro: String,
+    intro: (u32, u32),
 }
 
 impl Code {
     /// True for a block (fenced or indented) rather than a span inside a line.
     pub(super) fn is_block(&self) -> bool {
         self.block.is_some()
-    }
-
-    /// The block's info word, lower case (`bash`); empty for a span or a block without one.
-    pub(super) fn info(&self) -> &str {
-        self.block.as_ref().map_or("", |b| &b.info)
-    }
-
-    /// The last line with text before the block, lower case; empty for a span.
-    pub(super) fn intro(&self) -> &str {
-        self.block.as_ref().map_or("", |b| &b.intro)
     }
 }
 
@@ -59,6 +50,11 @@ pub(super) struct Layout {
     /// The fenced code blocks, as [`crate::syntax::markdown::blocks`] finds them (SKL022
     /// reads those of `SKILL.md` from this parse rather than parse the body again).
     pub fences: Vec<Fence>,
+    /// The words of the code blocks; a block with the same words as the one before it has
+    /// no entry of its own.
+    blocks: Vec<BlockWords>,
+    /// The text of the blocks' words, one after another.
+    words: String,
 }
 
 /// A [`Layout`] as it is read, one event of the body at a time.
@@ -75,6 +71,8 @@ pub(super) struct Reader<'t> {
     codes: Chunked<Code>,
     /// The headings so far, as [`Layout`] holds them, grown by chunks.
     headings: Chunked<(usize, usize)>,
+    /// The fences so far, grown by chunks.
+    fences: Chunked<Fence>,
     /// Where the last chain starts in the layout's chains.
     last_chain: usize,
 }
@@ -94,7 +92,7 @@ impl<'t> Reader<'t> {
                 if let CodeBlockKind::Fenced(_) = kind {
                     let body = text.get(self.body_start..).unwrap_or("");
                     let fence = fence_at(text, body, self.body_start, range.clone());
-                    self.out.fences.push(fence);
+                    self.fences.push(fence);
                 }
                 let info = match kind {
                     CodeBlockKind::Fenced(info) => info
@@ -108,12 +106,10 @@ impl<'t> Reader<'t> {
             }
             Event::End(TagEnd::CodeBlock) => {
                 if let Some((from, info)) = self.block.take() {
+                    let block = self.out.block_words(&info, &intro(text, from));
                     self.codes.push(Code {
                         span: Span::new(from, end.max(from)),
-                        block: Some(Box::new(Block {
-                            info,
-                            intro: intro(text, from),
-                        })),
+                        block,
                     });
                 }
             }
@@ -148,6 +144,7 @@ impl<'t> Reader<'t> {
     pub(super) fn finish(mut self) -> Layout {
         self.out.codes = self.codes.into_vec();
         self.out.headings = self.headings.into_vec();
+        self.out.fences = self.fences.into_vec();
         self.out
     }
 }
@@ -174,8 +171,54 @@ impl Layout {
             block: None,
             codes: Chunked::default(),
             headings: Chunked::default(),
+            fences: Chunked::default(),
             last_chain: 0,
         }
+    }
+
+    /// The place of a block's words `info` and `intro` (added unless they are the last
+    /// block's); none past `u32::MAX` bytes of words.
+    fn block_words(&mut self, info: &str, intro: &str) -> Option<u32> {
+        if let Some(last) = self.blocks.len().checked_sub(1)
+            && self.info_of(last) == info
+            && self.intro_of(last) == intro
+        {
+            return u32::try_from(last).ok();
+        }
+        let mut add = |word: &str| {
+            let from = u32::try_from(self.words.len()).ok()?;
+            self.words.push_str(word);
+            Some((from, u32::try_from(self.words.len()).ok()?))
+        };
+        let words = BlockWords {
+            info: add(info)?,
+            intro: add(intro)?,
+        };
+        self.blocks.push(words);
+        u32::try_from(self.blocks.len() - 1).ok()
+    }
+
+    fn word(&self, (from, to): (u32, u32)) -> &str {
+        self.words.get(from as usize..to as usize).unwrap_or("")
+    }
+
+    fn info_of(&self, block: usize) -> &str {
+        self.blocks.get(block).map_or("", |b| self.word(b.info))
+    }
+
+    fn intro_of(&self, block: usize) -> &str {
+        self.blocks.get(block).map_or("", |b| self.word(b.intro))
+    }
+
+    /// The info word of block `code`, lower case (`bash`); empty for a span or a block
+    /// without one.
+    pub(super) fn info(&self, code: &Code) -> &str {
+        code.block.map_or("", |b| self.info_of(b as usize))
+    }
+
+    /// The last line with text before block `code`, lower case; empty for a span.
+    pub(super) fn intro(&self, code: &Code) -> &str {
+        code.block.map_or("", |b| self.intro_of(b as usize))
     }
 
     /// The code spans and blocks, in order.
@@ -265,11 +308,27 @@ mod tests {
         assert!(
             layout
                 .code_at(at("a.sh"))
-                .is_some_and(|c| !c.is_block() && c.info() == "")
+                .is_some_and(|c| !c.is_block() && layout.info(c).is_empty())
         );
         assert!(layout.code_at(at("now")).is_none());
         let block = layout.code_at(at("rm -rf"));
-        assert!(block.is_some_and(|c| c.is_block() && c.info() == "bash" && c.intro() == "bad:"));
+        assert!(block.is_some_and(|c| c.is_block()
+            && layout.info(c) == "bash"
+            && layout.intro(c) == "bad:"));
+        // Blocks with the same words share them; others keep their own.
+        let blocks = "```sh\na\n```\n\n```sh\nb\n```\n\n```sh\nc\n```\n\n```\nd\n```\n";
+        let shared = Layout::read(blocks, 0);
+        assert_eq!(shared.blocks.len(), 3);
+        let words: Vec<(&str, &str)> = shared
+            .codes()
+            .iter()
+            .map(|c| (shared.info(c), shared.intro(c)))
+            .collect();
+        let fence = "```";
+        assert_eq!(
+            words,
+            [("sh", ""), ("sh", fence), ("sh", fence), ("", fence)]
+        );
         assert_eq!(layout.headings_at(at("a.sh")), "steps");
         assert_eq!(layout.headings_at(at("rm -rf")), "steps / never do this");
         assert_eq!(layout.headings_at(0), "steps");

@@ -242,7 +242,9 @@ fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -
     let run = match code {
         None => prose_run(&lower_before, dot_slash),
         Some(code) => {
-            if code.is_block() && (told_not(code.intro()) || DOCUMENT_INFO.contains(&code.info())) {
+            if code.is_block()
+                && (told_not(layout.intro(code)) || DOCUMENT_INFO.contains(&layout.info(code)))
+            {
                 aside = true;
             }
             let (command, at) = command_of(text, code, line, span.start);
@@ -254,7 +256,14 @@ fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -
             if role == Some(Role::Output) {
                 aside = true;
             }
-            code_run(code, role, command, dot_slash, &lower_before)
+            code_run(
+                code,
+                layout.info(code),
+                role,
+                command,
+                dot_slash,
+                &lower_before,
+            )
         }
     };
     Reference {
@@ -288,14 +297,21 @@ fn command_of<'t>(text: &'t str, code: &Code, line: Span, at: usize) -> (&'t str
 }
 
 /// How a command in code runs a path whose role in it is `role`.
-fn code_run(code: &Code, role: Option<Role>, command: &str, dot_slash: bool, before: &str) -> Run {
+fn code_run(
+    code: &Code,
+    info: &str,
+    role: Option<Role>,
+    command: &str,
+    dot_slash: bool,
+    before: &str,
+) -> Run {
     let words = command.split_whitespace().count();
     match role {
         Some(Role::Program) if code.is_block() => {
             // A path alone on a line of a plain block is named, not run (a listing of
             // files); a block in another language is not a command line.
-            let shell = SHELL_INFO.contains(&code.info());
-            let bare = code.info().is_empty();
+            let shell = SHELL_INFO.contains(&info);
+            let bare = info.is_empty();
             if shell || (bare && (dot_slash || words > 1)) {
                 Run::Direct { literal: true }
             } else {
