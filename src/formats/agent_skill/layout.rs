@@ -20,13 +20,40 @@ pub(super) struct Code {
     block: Option<u32>,
 }
 
-/// Where a code block's words are in [`Layout`]'s `words`.
-#[derive(Debug, Clone, Copy)]
+/// Where a code block's words are in [`Layout`]'s lists of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct BlockWords {
     /// The block's info word, lower case (`bash`), empty when there is none.
-    info: (u32, u32),
+    info: Word,
     /// The last line with text before the block (`Bad:`), lower case.
-    intro: (u32, u32),
+    intro: Word,
+}
+
+/// Where a string is in a [`Words`].
+type Word = (u32, u32);
+
+/// Strings one after another in one `String`: a string equal to the last one added is not
+/// added again, and has its place.
+#[derive(Debug, Default)]
+struct Words {
+    text: String,
+    last: Word,
+}
+
+impl Words {
+    /// The place of `word`, added unless it is the last one; none past `u32::MAX` bytes.
+    fn add(&mut self, word: &str) -> Option<Word> {
+        if self.get(self.last) != word {
+            let from = u32::try_from(self.text.len()).ok()?;
+            self.text.push_str(word);
+            self.last = (from, u32::try_from(self.text.len()).ok()?);
+        }
+        Some(self.last)
+    }
+
+    fn get(&self, (from, to): Word) -> &str {
+        self.text.get(from as usize..to as usize).unwrap_or("")
+    }
 }
 
 impl Code {
@@ -41,20 +68,21 @@ impl Code {
 pub(super) struct Layout {
     /// Code spans and blocks, in order, none inside another.
     codes: Vec<Code>,
-    /// Where each heading starts, with where its chain of titles ends in `chains`; a heading
-    /// under the same titles as the one before it has no entry of its own.
-    headings: Vec<(usize, usize)>,
-    /// The titles of each heading and the headings above it, lower case, one chain after
-    /// another: a body of a million headings held a string and 32 bytes for each.
-    chains: String,
+    /// Where each heading starts, with its chain of titles in `chains`; a heading under the
+    /// same titles as the one before it has no entry of its own.
+    headings: Vec<(usize, Word)>,
+    /// The titles of each heading and the headings above it, lower case: a body of a
+    /// million headings held a string and 32 bytes for each.
+    chains: Words,
     /// The fenced code blocks, as [`crate::syntax::markdown::blocks`] finds them (SKL022
     /// reads those of `SKILL.md` from this parse rather than parse the body again).
     pub fences: Vec<Fence>,
     /// The words of the code blocks; a block with the same words as the one before it has
     /// no entry of its own.
     blocks: Vec<BlockWords>,
-    /// The text of the blocks' words, one after another.
-    words: String,
+    /// The blocks' info words and introducing lines.
+    infos: Words,
+    intros: Words,
 }
 
 /// A [`Layout`] as it is read, one event of the body at a time.
@@ -70,11 +98,9 @@ pub(super) struct Reader<'t> {
     /// copying).
     codes: Chunked<Code>,
     /// The headings so far, as [`Layout`] holds them, grown by chunks.
-    headings: Chunked<(usize, usize)>,
+    headings: Chunked<(usize, Word)>,
     /// The fences so far, grown by chunks.
     fences: Chunked<Fence>,
-    /// Where the last chain starts in the layout's chains.
-    last_chain: usize,
 }
 
 impl<'t> Reader<'t> {
@@ -128,12 +154,12 @@ impl<'t> Reader<'t> {
                     .to_lowercase();
                 stack.push((level, title));
                 let chain: Vec<&str> = stack.iter().map(|(_, t)| t.as_str()).collect();
-                let chain = chain.join(" / ");
-                let chains = &mut self.out.chains;
-                if chains.get(self.last_chain..) != Some(chain.as_str()) {
-                    self.last_chain = chains.len();
-                    chains.push_str(&chain);
-                    self.headings.push((start, chains.len()));
+                // A heading with no title under none keeps none: the same as no entry.
+                let before = self.out.chains.last;
+                if let Some(chain) = self.out.chains.add(&chain.join(" / "))
+                    && chain != before
+                {
+                    self.headings.push((start, chain));
                 }
             }
             _ => {}
@@ -172,53 +198,35 @@ impl Layout {
             codes: Chunked::default(),
             headings: Chunked::default(),
             fences: Chunked::default(),
-            last_chain: 0,
         }
     }
 
     /// The place of a block's words `info` and `intro` (added unless they are the last
     /// block's); none past `u32::MAX` bytes of words.
     fn block_words(&mut self, info: &str, intro: &str) -> Option<u32> {
-        if let Some(last) = self.blocks.len().checked_sub(1)
-            && self.info_of(last) == info
-            && self.intro_of(last) == intro
-        {
-            return u32::try_from(last).ok();
-        }
-        let mut add = |word: &str| {
-            let from = u32::try_from(self.words.len()).ok()?;
-            self.words.push_str(word);
-            Some((from, u32::try_from(self.words.len()).ok()?))
-        };
         let words = BlockWords {
-            info: add(info)?,
-            intro: add(intro)?,
+            info: self.infos.add(info)?,
+            intro: self.intros.add(intro)?,
         };
-        self.blocks.push(words);
+        if self.blocks.last() != Some(&words) {
+            self.blocks.push(words);
+        }
         u32::try_from(self.blocks.len() - 1).ok()
     }
 
-    fn word(&self, (from, to): (u32, u32)) -> &str {
-        self.words.get(from as usize..to as usize).unwrap_or("")
-    }
-
-    fn info_of(&self, block: usize) -> &str {
-        self.blocks.get(block).map_or("", |b| self.word(b.info))
-    }
-
-    fn intro_of(&self, block: usize) -> &str {
-        self.blocks.get(block).map_or("", |b| self.word(b.intro))
+    fn block(&self, code: &Code) -> Option<&BlockWords> {
+        self.blocks.get(code.block? as usize)
     }
 
     /// The info word of block `code`, lower case (`bash`); empty for a span or a block
     /// without one.
     pub(super) fn info(&self, code: &Code) -> &str {
-        code.block.map_or("", |b| self.info_of(b as usize))
+        self.block(code).map_or("", |b| self.infos.get(b.info))
     }
 
     /// The last line with text before block `code`, lower case; empty for a span.
     pub(super) fn intro(&self, code: &Code) -> &str {
-        code.block.map_or("", |b| self.intro_of(b as usize))
+        self.block(code).map_or("", |b| self.intros.get(b.intro))
     }
 
     /// The code spans and blocks, in order.
@@ -236,15 +244,9 @@ impl Layout {
     /// The titles of the headings `offset` is under (`steps / what to never include`).
     pub(super) fn headings_at(&self, offset: usize) -> &str {
         let i = self.headings.partition_point(|(at, _)| *at <= offset);
-        let Some(i) = i.checked_sub(1) else {
-            return "";
-        };
-        let from = i
-            .checked_sub(1)
-            .and_then(|before| self.headings.get(before))
-            .map_or(0, |(_, end)| *end);
-        let to = self.headings.get(i).map_or(0, |(_, end)| *end);
-        self.chains.get(from..to).unwrap_or("")
+        i.checked_sub(1)
+            .and_then(|i| self.headings.get(i))
+            .map_or("", |(_, chain)| self.chains.get(*chain))
     }
 }
 
