@@ -117,7 +117,7 @@ fn stages(
         cache,
     );
     let unclaimed = load::unread(options, fs, &discovery, &files);
-    let resolved = resolve(fs, &files.results, cache, options, &discovery.configs);
+    let resolved = resolve(fs, &files.results, cache, options, &discovery);
     let discover::Discovery {
         scope,
         configs,
@@ -148,19 +148,22 @@ fn resolve(
     results: &[FileResult],
     cache: Option<&Cache>,
     options: &CheckOptions,
-    configs: &ConfigTree,
+    discovery: &discover::Discovery,
 ) -> Vec<Diagnostic> {
+    let (configs, scope) = (&discovery.configs, &discovery.scope);
+    let reported = |path: &Path| scope.reports_on(path);
     let targeted = |d: &Diagnostic| {
         let runtimes = &configs.for_path(&d.file.path).runtimes;
         runtimes.applies(d.rule.code) && d.releases.as_deref().is_none_or(|r| runtimes.includes(*r))
     };
     let found = match cache {
-        Some(cache) => cache.resolve(fs, results, (&targeted, &configs.targets())),
+        Some(cache) => cache.resolve(fs, results, (&targeted, &configs.targets()), &reported),
         None => {
             let mut found = formats::resolve_passes(
                 fs,
                 results,
                 crate::security::Passes::for_selection(&options.select, &options.ignore),
+                &reported,
             );
             found.retain(targeted);
             found

@@ -285,6 +285,7 @@ impl Cache {
         fs: &dyn FileSystem,
         results: &[FileResult],
         targeted: (&dyn Fn(&Diagnostic) -> bool, &str),
+        reported: crate::formats::Reported<'_>,
     ) -> Vec<Diagnostic> {
         let old = self.old();
         let key = {
@@ -307,9 +308,10 @@ impl Cache {
                 next = i + 1;
                 used.get(i)?.get().map(|_| old.archive.entries[i].sum)
             };
-            let files = results
-                .iter()
-                .map(|r| (r.file.path.as_path(), sum(&r.file.path)));
+            let files = results.iter().map(|r| {
+                let path = r.file.path.as_path();
+                (path, sum(path), reported(path))
+            });
             resolve::key(files, &self.cwd, targeted.1)
         };
         if let (Some((key, _)), Some(old)) = (&key, old)
@@ -323,7 +325,7 @@ impl Cache {
         } else {
             "cross-file findings not kept"
         });
-        let (found, kept) = resolve::now(key, fs, results, (self.passes, targeted.0));
+        let (found, kept) = resolve::now(key, fs, results, (self.passes, targeted.0), reported);
         *lock(&self.resolved) = kept;
         found
     }

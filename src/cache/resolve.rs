@@ -35,11 +35,11 @@ pub(super) struct Resolved {
     skipped: usize,
 }
 
-/// What identifies resolve's input: each file's stored result (`sum`) in the run's order,
-/// where paths are shown from, the ShellCheck it runs, the releases targeted; and the same
-/// without the results.
+/// What identifies resolve's input: each file's stored result (`sum`) in the run's order
+/// and whether the run reports on it (ShellCheck reads only those), where paths are shown
+/// from, the ShellCheck it runs, the releases targeted; and the same without the results.
 pub(super) fn key<'p>(
-    files: impl Iterator<Item = (&'p Path, Option<u128>)>,
+    files: impl Iterator<Item = (&'p Path, Option<u128>, bool)>,
     cwd: &Path,
     targets: &str,
 ) -> Option<(Digest, Digest)> {
@@ -48,11 +48,11 @@ pub(super) fn key<'p>(
     sha2::Digest::update(&mut hash, cwd.to_str()?.as_bytes());
     sha2::Digest::update(&mut hash, targets);
     sha2::Digest::update(&mut hash, crate::security::shellcheck::identity());
-    for (path, sum) in files {
+    for (path, sum, reported) in files {
         let path = path.to_str()?.as_bytes();
         paths.update(path);
         paths.update(&[0]);
-        sha2::Digest::update(&mut hash, [0]);
+        sha2::Digest::update(&mut hash, [u8::from(reported)]);
         sha2::Digest::update(&mut hash, path);
         sha2::Digest::update(&mut hash, sum?.to_le_bytes());
     }
@@ -102,11 +102,12 @@ pub(super) fn now(
     fs: &dyn FileSystem,
     results: &[FileResult],
     (passes, targeted): (crate::security::Passes, &dyn Fn(&Diagnostic) -> bool),
+    reported: formats::Reported<'_>,
 ) -> (Vec<Diagnostic>, Option<Resolved>) {
     // Every item is looked into: decoded on every core first.
     results.par_iter().for_each(|r| r.item.prepare());
     let tracker = Tracker::new(fs);
-    let mut found = formats::resolve_passes(&tracker, results, passes);
+    let mut found = formats::resolve_passes(&tracker, results, passes, reported);
     found.retain(|d| targeted(d));
     let (deps, comparable) = tracker.finish(Path::new(""));
     let findings = Findings::of(&found).and_then(|f| postcard::to_allocvec(&f).ok());

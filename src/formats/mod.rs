@@ -260,9 +260,17 @@ fn load_source(
     }
 }
 
+/// Whether a run reports on a file (absolute path): ShellCheck reads only those files'
+/// scripts.
+pub(crate) type Reported<'a> = &'a (dyn Fn(&Path) -> bool + Sync);
+
 /// Every cross-file diagnostic, per family, reading companion files through `fs`.
-pub(crate) fn resolve_with(fs: &dyn FileSystem, results: &[FileResult]) -> Vec<Diagnostic> {
-    resolve_passes(fs, results, Passes::default())
+pub(crate) fn resolve_with(
+    fs: &dyn FileSystem,
+    results: &[FileResult],
+    reported: Reported<'_>,
+) -> Vec<Diagnostic> {
+    resolve_passes(fs, results, Passes::default(), reported)
 }
 
 /// [`resolve_with`], running only the costly `passes` a run needs.
@@ -270,14 +278,15 @@ pub(crate) fn resolve_passes(
     fs: &dyn FileSystem,
     results: &[FileResult],
     passes: Passes,
+    reported: Reported<'_>,
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = REGISTRY
         .iter()
         .flat_map(|f| f.resolve(results, fs))
         .collect();
-    let texts: Vec<&texts::FileTexts> = results
+    let texts: Vec<(&texts::FileTexts, bool)> = results
         .iter()
-        .filter_map(|r| format_of(r.file.format)?.texts(r))
+        .filter_map(|r| Some((format_of(r.file.format)?.texts(r)?, reported(&r.file.path))))
         .collect();
     out.extend(crate::security::resolve(&texts, passes));
     out

@@ -36,7 +36,8 @@ pub(crate) fn reload(
         any |= reload_one(loaded, options, config, fs, target);
     }
     if any {
-        loaded.resolved = formats::resolve_with(fs, &loaded.results);
+        let scope = &loaded.scope;
+        loaded.resolved = formats::resolve_with(fs, &loaded.results, &|p| scope.reports_on(p));
     }
     any
 }

@@ -237,13 +237,20 @@ pub(crate) fn check_file(
 }
 
 /// The findings that compare the tools of the whole repository: `files` are the texts of
-/// every loaded file that has them. ShellCheck runs when `passes` says so.
-pub(crate) fn resolve(files: &[&FileTexts], passes: Passes) -> Vec<Diagnostic> {
-    let tools: Vec<&Kept> = files.iter().flat_map(|t| &t.kept).collect();
+/// every loaded file that has them, each with whether the run reports on it. ShellCheck
+/// runs when `passes` says so, on the scripts of the files reported on: its findings are
+/// each script's own, and a run naming a few files of a large repository (pre-commit) must
+/// not spend the run's budget of scripts on the others.
+pub(crate) fn resolve(files: &[(&FileTexts, bool)], passes: Passes) -> Vec<Diagnostic> {
+    let tools: Vec<&Kept> = files.iter().flat_map(|(t, _)| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
     let scripts: Vec<&shellcheck::Scripts> = if passes.shellcheck {
-        files.iter().map(|t| &t.scripts).collect()
+        files
+            .iter()
+            .filter(|(_, reported)| *reported)
+            .map(|(t, _)| &t.scripts)
+            .collect()
     } else {
         // As a run with no script: nothing is said to be left unchecked either.
         Vec::new()

@@ -434,6 +434,58 @@ fn a_repository_of_many_files_of_scripts_is_checked_up_to_the_run_budget() {
     }
 }
 
+/// The same repository with one file named (as pre-commit names the staged files): the
+/// run's budget was spent on the files before it in path order, so the named file's scripts
+/// went unchecked and it had an `SHC004` instead of ShellCheck's findings. ShellCheck reads
+/// only the scripts of the files a run reports on.
+#[test]
+fn a_named_file_of_a_large_repository_is_checked_by_shellcheck() {
+    let stage = Stage::new("run-budget-named");
+    let repo = Repo::new();
+    for f in 0..6 {
+        let steps: String = (0..500)
+            .map(|i| format!("  - bash: echo $v{f}_{i}\n"))
+            .collect();
+        repo.write(
+            &format!(".cycod/tools/f{f}.yaml"),
+            format!("name: f{f}\ndescription: d\ntags: [read]\nsteps:\n{steps}").as_bytes(),
+        );
+    }
+    let mut command = stage.command(&repo, true);
+    command.arg(".cycod/tools/f5.yaml");
+    let (diags, _) = finish(command);
+    let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
+    assert_eq!(
+        sizes.lines().count(),
+        500,
+        "the named file's scripts, no others"
+    );
+    assert!(!diags.iter().any(|d| d["code"] == "SHC004"), "{diags:?}");
+
+    // With the cache: a run over the whole repository first, whose cross-file findings
+    // (f5's SHC004 among them) must not be reused by the run naming f5.
+    let stage = Stage::new("run-budget-named-cached");
+    let cached = |named: Option<&str>| {
+        let mut command = stage.command(&repo, true);
+        let args: Vec<String> = command
+            .get_args()
+            .map(|a| a.to_string_lossy().into())
+            .collect();
+        let mut again = std::process::Command::new(command.get_program());
+        again
+            .args(args.iter().filter(|a| *a != "--no-cache"))
+            .args(named)
+            .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .current_dir(&repo.root);
+        command = again;
+        finish(command).0
+    };
+    let whole = cached(None);
+    assert_eq!(find(&whole, "SHC004", ".cycod/tools/f5.yaml").len(), 1);
+    let named = cached(Some(".cycod/tools/f5.yaml"));
+    assert!(!named.iter().any(|d| d["code"] == "SHC004"), "{named:?}");
+}
+
 /// Rows 11 and 23 across a repository: scripts that each stall ShellCheck were run one after
 /// another, each costing its own time. Once ShellCheck has been stopped on two scripts of a
 /// run, no more are handed to it, and each script left says so.

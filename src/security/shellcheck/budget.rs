@@ -72,7 +72,8 @@ pub(super) const MAX_RUN_SCRIPTS: usize = 2000;
 /// scripts: about 2 s of a two-core machine).
 pub(super) const MAX_RUN_BYTES: usize = 256 * 1024;
 
-/// Keep the first of `missing` (in the files' order) within the run's budget; the digests
+/// Keep the first of `missing` (in the files' order: those the run reports on, the others
+/// are never handed) within the run's budget; the digests
 /// of those left out.
 pub(super) fn past_the_run(missing: &mut Vec<(&Digest, &str)>) -> HashSet<Digest> {
     let mut bytes = 0;
