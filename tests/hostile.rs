@@ -44,6 +44,8 @@ mod links;
 mod locks;
 #[path = "hostile/malformed.rs"]
 mod malformed;
+#[path = "hostile/many_files.rs"]
+mod many_files;
 #[path = "hostile/nesting.rs"]
 mod nesting;
 #[path = "hostile/output.rs"]

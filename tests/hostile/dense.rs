@@ -15,11 +15,15 @@ fn peak_memory(repo: &Repo) -> Option<f64> {
 
 /// Peak resident memory of `toolc ARGS` in `repo`, in bytes, as [`peak_memory`].
 pub(super) fn peak_memory_of(repo: &Repo, args: &[&str]) -> Option<f64> {
-    let output = Command::cargo_bin("toolc")
-        .expect("binary")
-        .args(args)
+    let mut command = Command::cargo_bin("toolc").expect("binary");
+    command.args(args).current_dir(&repo.root);
+    peak_memory_in(command)
+}
+
+/// Peak resident memory of the toolc `command`, in bytes, as [`peak_memory`].
+pub(super) fn peak_memory_in(mut command: Command) -> Option<f64> {
+    let output = command
         .env("TOOLC_DEBUG_TIMES", "1")
-        .current_dir(&repo.root)
         .timeout(HANG_LIMIT)
         .output()
         .expect("toolc runs");
