@@ -50,11 +50,19 @@ impl Stage {
         Stage { root }
     }
 
-    /// `toolc check --format json` in `repo` with the stand-in ShellCheck (or the real one).
+    /// `toolc check --format json --no-cache` in `repo` with the stand-in ShellCheck (or the
+    /// real one).
     fn command(&self, repo: &Repo, fake: bool) -> std::process::Command {
+        let mut c = self.command_cached(repo, fake);
+        c.arg("--no-cache");
+        c
+    }
+
+    /// [`Stage::command`] with the repository's cache.
+    fn command_cached(&self, repo: &Repo, fake: bool) -> std::process::Command {
         let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("toolc"));
         c.current_dir(&repo.root)
-            .args(["check", "--format", "json", "--no-cache"])
+            .args(["check", "--format", "json"])
             .env("TMPDIR", self.root.join("tmp"))
             .env("TOOLC_TEST_LOG", &self.root);
         if fake {
@@ -400,14 +408,9 @@ fn a_file_of_thousands_of_different_scripts_is_checked_up_to_its_budget() {
     assert_eq!(start(skipped[0]).0, 5 + 500);
 }
 
-/// Across files: a repository of many files, each of 500 different scripts (within a file's
-/// budget), took as long as their number (50 such files: 24 s). ShellCheck is handed 2,000
-/// distinct scripts of a run, in the files' order; one `SHC004`, at the first script left,
-/// counts the scripts and files left and names the first of them (one in each file left was
-/// 48,000 findings on a repository of 50,000 one-script tools).
-#[test]
-fn a_repository_of_many_files_of_scripts_is_checked_up_to_the_run_budget() {
-    let stage = Stage::new("run-budget");
+/// A repository of six cycod tools `f0`…`f5`, each of 500 different one-line scripts: 3,000
+/// in all, past the run's budget of 2,000.
+fn six_files_of_500_scripts() -> Repo {
     let repo = Repo::new();
     for f in 0..6 {
         let steps: String = (0..500)
@@ -418,6 +421,18 @@ fn a_repository_of_many_files_of_scripts_is_checked_up_to_the_run_budget() {
             format!("name: f{f}\ndescription: d\ntags: [read]\nsteps:\n{steps}").as_bytes(),
         );
     }
+    repo
+}
+
+/// Across files: a repository of many files, each of 500 different scripts (within a file's
+/// budget), took as long as their number (50 such files: 24 s). ShellCheck is handed 2,000
+/// distinct scripts of a run, in the files' order; one `SHC004`, at the first script left,
+/// counts the scripts and files left and names the first of them (one in each file left was
+/// 48,000 findings on a repository of 50,000 one-script tools).
+#[test]
+fn a_repository_of_many_files_of_scripts_is_checked_up_to_the_run_budget() {
+    let stage = Stage::new("run-budget");
+    let repo = six_files_of_500_scripts();
     let (diags, _) = finish(stage.command(&repo, true));
     let sizes = std::fs::read_to_string(stage.root.join("sizes")).unwrap_or_default();
     assert_eq!(sizes.lines().count(), 2000, "scripts handed to ShellCheck");
@@ -445,16 +460,7 @@ fn a_repository_of_many_files_of_scripts_is_checked_up_to_the_run_budget() {
 #[test]
 fn a_named_file_of_a_large_repository_is_checked_by_shellcheck() {
     let stage = Stage::new("run-budget-named");
-    let repo = Repo::new();
-    for f in 0..6 {
-        let steps: String = (0..500)
-            .map(|i| format!("  - bash: echo $v{f}_{i}\n"))
-            .collect();
-        repo.write(
-            &format!(".cycod/tools/f{f}.yaml"),
-            format!("name: f{f}\ndescription: d\ntags: [read]\nsteps:\n{steps}").as_bytes(),
-        );
-    }
+    let repo = six_files_of_500_scripts();
     let mut command = stage.command(&repo, true);
     command.arg(".cycod/tools/f5.yaml");
     let (diags, _) = finish(command);
@@ -470,18 +476,8 @@ fn a_named_file_of_a_large_repository_is_checked_by_shellcheck() {
     // (f5's SHC004 among them) must not be reused by the run naming f5.
     let stage = Stage::new("run-budget-named-cached");
     let cached = |named: Option<&str>| {
-        let mut command = stage.command(&repo, true);
-        let args: Vec<String> = command
-            .get_args()
-            .map(|a| a.to_string_lossy().into())
-            .collect();
-        let mut again = std::process::Command::new(command.get_program());
-        again
-            .args(args.iter().filter(|a| *a != "--no-cache"))
-            .args(named)
-            .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
-            .current_dir(&repo.root);
-        command = again;
+        let mut command = stage.command_cached(&repo, true);
+        command.args(named);
         finish(command).0
     };
     let whole = cached(None);
