@@ -251,6 +251,17 @@ impl Config {
                     repository.display()
                 )));
             }
+            // Through the one boundary every configured path takes: never in `.git` (its
+            // `config` holds the remotes and their credentials, and a snippet would print
+            // them), never through a link that leaves the repository or leads into `.git`.
+            if let Err(refused) =
+                crate::fs::Repository::of(&repository).configured(&extend, &repository)
+            {
+                return Err(invalid(format!(
+                    "`extend` names `{}`, {refused}",
+                    extend.display()
+                )));
+            }
             if chain
                 .iter()
                 .any(|c| c.file.as_ref().is_some_and(|f| f.path == extend))

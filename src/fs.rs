@@ -61,6 +61,8 @@ pub enum ReadError {
     Io(String),
     /// The path is, or passes through, a symbolic link that leads out of the repository.
     LeavesRepository,
+    /// The path is inside a repository's `.git`, as written or through a link.
+    IntoGit,
 }
 
 impl ReadError {
@@ -101,6 +103,9 @@ impl std::fmt::Display for ReadError {
             ReadError::Missing(e) | ReadError::Io(e) => write!(f, "cannot read the file: {e}"),
             ReadError::LeavesRepository => f.write_str(
                 "this path is a symbolic link (or passes through one) that leads out of the repository; toolc does not follow it",
+            ),
+            ReadError::IntoGit => f.write_str(
+                "this path leads into `.git` (as written or through a symbolic link); toolc reads nothing there",
             ),
         }
     }
@@ -373,9 +378,30 @@ impl Confined {
         confined
     }
 
-    /// False when `path` resolves, through a link, to somewhere outside every root.
-    fn allows(&self, path: &Path) -> bool {
-        self.outside(path).is_none()
+    /// Why `path` may not be read: it lies in a root's `.git` as written (a definition's
+    /// `inputSchema: ../../../.git/config` would print the remotes in a snippet), or a link
+    /// leads out of every root or into a `.git`. A path the kernel opened beneath its root
+    /// through no link needs only the first test.
+    fn refused(&self, path: &Path, no_link: bool) -> Option<ReadError> {
+        let spelt = normalize(path);
+        let in_git = |p: &Path, root: &Path| p.strip_prefix(root).is_ok_and(boundary::names_git);
+        #[cfg(target_os = "linux")]
+        let spelt_in_git = self.opened.iter().any(|r| in_git(&spelt, r.spelling()));
+        #[cfg(not(target_os = "linux"))]
+        let spelt_in_git = false;
+        if spelt_in_git || self.roots.iter().any(|r| in_git(&spelt, r)) {
+            return Some(ReadError::IntoGit);
+        }
+        if no_link {
+            return None;
+        }
+        match std::fs::canonicalize(path) {
+            Ok(real) if real == path => None,
+            Ok(real) if self.roots.iter().any(|r| in_git(&real, r)) => Some(ReadError::IntoGit),
+            Ok(real) if self.roots.iter().any(|r| real.starts_with(r)) => None,
+            Ok(_) => Some(ReadError::LeavesRepository),
+            Err(_) => None,
+        }
     }
 
     /// The real path of `path` when a link on its way leads outside every root.
@@ -397,16 +423,20 @@ impl FileSystem for Confined {
     }
 
     fn read_noted(&self, path: &Path) -> Noted {
+        let refused = |e| Noted {
+            bytes: Err(e),
+            before: None,
+        };
+        if let Some(e) = self.refused(path, true) {
+            return refused(e);
+        }
         // Most files are reached through no link at all: one call proves it and opens them.
         #[cfg(target_os = "linux")]
         if let Some(read) = beneath::read(&self.opened, path) {
             return read;
         }
-        if !self.allows(path) {
-            return Noted {
-                bytes: Err(ReadError::LeavesRepository),
-                before: None,
-            };
+        if let Some(e) = self.refused(path, false) {
+            return refused(e);
         }
         Disk.read_noted(path)
     }
@@ -418,7 +448,7 @@ impl FileSystem for Confined {
     }
 
     fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
-        if !self.allows(path) {
+        if self.refused(path, false).is_some() {
             return Vec::new();
         }
         Disk.list_dir(path)

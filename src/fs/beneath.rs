@@ -56,6 +56,11 @@ impl Root {
         }
     }
 
+    /// The root as the run spells it.
+    pub(super) fn spelling(&self) -> &Path {
+        &self.spelling
+    }
+
     /// True when this is the folder opened from `real`.
     pub(super) fn is(&self, real: &Path) -> bool {
         self.spelling == real

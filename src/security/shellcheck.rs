@@ -51,6 +51,9 @@ struct Memory {
     /// The scripts ShellCheck was stopped on (time or memory): not run again by this process
     /// (an editor re-checks on every change), and not kept across runs.
     stopped: HashSet<Digest>,
+    /// The scripts left when a run's time for ShellCheck was spent: not handed again by this
+    /// process either, or an editor would spend that time again at every change.
+    late: HashSet<Digest>,
 }
 
 /// What ShellCheck said of scripts, kept by the content cache between runs.
@@ -143,12 +146,16 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
             .zip(&digests)
             .flat_map(|(s, d)| d.iter().zip(s.texts()))
             .filter_map(|(d, t)| Some((d.as_ref()?, &*t.value)))
-            .filter(|(d, _)| !cache.by_digest.contains_key(*d) && !cache.stopped.contains(*d))
+            .filter(|(d, _)| {
+                !cache.by_digest.contains_key(*d)
+                    && !cache.stopped.contains(*d)
+                    && !cache.late.contains(*d)
+            })
             .filter(|(d, _)| seen.insert(**d))
             .collect()
     };
     let past_run = budget::past_the_run(&mut missing);
-    out.extend(past_the_run(files, &digests, &past_run));
+    out.extend(one_for_the_run(files, &digests, &past_run, Why::PastRun));
     missing.sort_unstable();
     let mut unstarted: HashSet<Digest> = HashSet::new();
     if !missing.is_empty() {
@@ -182,6 +189,10 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
                 // Not known: asked again by the next run.
                 run::Outcome::Unstarted => {
                     unstarted.insert(**digest);
+                }
+                // Not known either: the run's time for ShellCheck was spent first.
+                run::Outcome::Late => {
+                    cache.late.insert(**digest);
                 }
             }
         }
@@ -220,16 +231,19 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
             out.push(diagnostic(&text, c));
         }
     }
+    let late = &cache.late;
+    out.extend(one_for_the_run(files, &digests, late, Why::Late));
     out
 }
 
-/// The one `SHC004` of a run past its budget, at the first script left: a finding in each
-/// file left was 48,000 findings (and 25 MB) on a repository of 50,000 one-script tools.
-/// Its notes name the first files left.
-fn past_the_run(
+/// The one `SHC004` of a run for the scripts of `cut` (past its budget, or past its time),
+/// at the first of them: a finding in each file left was 48,000 findings (and 25 MB) on a
+/// repository of 50,000 one-script tools. Its notes name the first files left.
+fn one_for_the_run(
     files: &[&Scripts],
     digests: &[Vec<Option<Digest>>],
-    past_run: &HashSet<Digest>,
+    cut: &HashSet<Digest>,
+    why: fn(usize, usize) -> Why,
 ) -> Option<Diagnostic> {
     const NAMED: usize = 3;
     let (mut first, mut scripts, mut files_left) = (None, 0, 0);
@@ -238,7 +252,7 @@ fn past_the_run(
         let cut = |i: usize| {
             d.get(i)
                 .and_then(Option::as_ref)
-                .is_some_and(|x| past_run.contains(x))
+                .is_some_and(|x| cut.contains(x))
         };
         let Some(text) = s.first_of(cut) else {
             continue;
@@ -254,7 +268,7 @@ fn past_the_run(
     if files_left > NAMED {
         names.push_str(&format!(" and {} more", files_left - NAMED));
     }
-    let d = not_run(&first?, Why::PastRun(scripts, files_left));
+    let d = not_run(&first?, why(scripts, files_left));
     Some(d.note(format!("the files left: {names}")))
 }
 
@@ -272,6 +286,9 @@ enum Why {
     /// It and this many distinct scripts in all, of this many files, came past the run's
     /// budget.
     PastRun(usize, usize),
+    /// It and this many distinct scripts in all, of this many files, were left when the
+    /// run's time for ShellCheck was spent.
+    Late(usize, usize),
 }
 
 /// The `SHC004` finding of a script ShellCheck said nothing of, on the script's first line.
@@ -314,6 +331,14 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
                 budget::MAX_FILE_BYTES / 1024
             ),
             ONE_FILE,
+        ),
+        Why::Late(n, files) => (
+            format!(
+                "{n} scripts of {files} {}, from this one on, were not checked by ShellCheck: toolc gives ShellCheck {} s of a run, and they were spent before it finished these",
+                if files == 1 { "file" } else { "files" },
+                run::RUN_TIME.as_secs()
+            ),
+            "check fewer files at a time (`toolc check PATH`: ShellCheck reads the scripts of the files named), and simplify the scripts ShellCheck takes long over (`shellcheck FILE` shows how long)",
         ),
         Why::PastRun(n, files) => (
             format!(

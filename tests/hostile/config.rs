@@ -48,3 +48,31 @@ fn a_config_that_is_a_device_fails_at_once() {
     let output = run_config_error(&repo, &["check", ".", "--config", "/dev/zero"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
 }
+
+/// `extend` took no part in the boundary every other configured path goes through: `extend
+/// = ".git/config"` (or a committed link to it) printed the repository's remotes, and any
+/// credentials in their URLs, in the snippet of its error.
+#[cfg(unix)]
+#[test]
+fn extend_never_reads_inside_git() {
+    let remote = "[remote \"origin\"]\n\turl = https://user:ghp_not_a_real_secret@example.com/r\n";
+    for (extend, link) in [(".git/config", false), ("base.toml", true)] {
+        let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+        repo.write(".git/config", remote.as_bytes());
+        repo.write("toolc.toml", format!("extend = \"{extend}\"\n").as_bytes());
+        if link {
+            std::os::unix::fs::symlink(".git/config", repo.root.join("base.toml")).expect("link");
+        }
+        let output = run_config_error(&repo, &["check", "."]);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(all.contains("`.git`"), "{extend}: {all}");
+        assert!(
+            !all.contains("origin"),
+            "{extend}: .git/config was echoed: {all}"
+        );
+    }
+}

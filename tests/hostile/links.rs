@@ -96,6 +96,52 @@ fn links_out_of_the_repository_are_never_followed() {
     let _ = std::fs::remove_dir_all(&outside);
 }
 
+/// A definition reads nothing in `.git`, through a committed link to it or to a file in it:
+/// a DojOps schema linked to `.git/config` printed `[core]` and the remotes in a snippet.
+#[cfg(unix)]
+#[test]
+fn a_schema_linked_into_git_is_not_read() {
+    use std::os::unix::fs::symlink;
+    let repo = repo();
+    repo.write(
+        ".git/config",
+        b"[remote \"origin\"]\n\turl = https://example.com/private-remote\n",
+    );
+    for (name, schema) in [("file-link", "input.schema.json"), ("dir-link", "g/config")] {
+        tool(
+            &repo,
+            name,
+            VALID_TOOL
+                .replace("my-tool", name)
+                .replace("input.schema.json", schema)
+                .as_bytes(),
+        );
+        let folder = repo.root.join(".dojops/tools").join(name);
+        let _ = std::fs::remove_file(folder.join("input.schema.json"));
+        if schema == "g/config" {
+            symlink("../../../.git", folder.join("g")).expect("symlink");
+        } else {
+            symlink("../../../.git/config", folder.join(schema)).expect("symlink");
+        }
+    }
+    let output = run(&repo, &["check", "--no-color"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(!text.contains("private-remote"), "{text}");
+    let diags = diagnostics(&repo);
+    for path in [
+        ".dojops/tools/file-link/input.schema.json",
+        ".dojops/tools/dir-link/g/config",
+    ] {
+        let refused = find(&diags, "SYN012", path);
+        assert!(
+            refused[0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("leads into `.git`")),
+            "{refused:#?}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn special_files_do_not_block() {

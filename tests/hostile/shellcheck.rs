@@ -37,7 +37,7 @@ impl Stage {
             for f in \"$@\"; do case \"$f\" in *.sh)\n\
               wc -c < \"$f\" >> \"$TOOLC_TEST_LOG/sizes\"\n\
               while IFS= read -r l || [ -n \"$l\" ]; do\n\
-                case \"$l\" in *HANG*) exec sleep 600;; esac\n\
+                case \"$l\" in *HANG*) exec sleep 600;; *SLOW*) sleep 1;; esac\n\
               done < \"$f\";;\n\
             {missing}\
             esac; done\n\
@@ -485,6 +485,30 @@ fn a_named_file_of_a_large_repository_is_checked_by_shellcheck() {
     assert!(left[0]["notes"].to_string().contains("f5.yaml"), "{left:?}");
     let named = cached(Some(".cycod/tools/f5.yaml"));
     assert!(!named.iter().any(|d| d["code"] == "SHC004"), "{named:?}");
+}
+
+/// Rows 11 and 23 with scripts that each take ShellCheck just under their own time (1,300
+/// `[` take the real one about a second): none is stopped, and 30 of them took 30 s, one
+/// after another. ShellCheck has 6 s of a run; what is left then is one `SHC004`.
+#[test]
+fn scripts_that_each_take_shellcheck_a_second_share_the_run_s_time() {
+    let stage = Stage::new("slow");
+    let repo = Repo::new();
+    for i in 0..16 {
+        cycod(&repo, &format!("slow{i:02}"), &format!("echo SLOW {i}"));
+    }
+    let (diags, elapsed) = finish(stage.command(&repo, true));
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+    let skipped: Vec<&Value> = diags.iter().filter(|d| d["code"] == "SHC004").collect();
+    assert_eq!(skipped.len(), 1, "{skipped:#?}");
+    assert_eq!(skipped[0]["path"], ".cycod/tools/slow00.yaml");
+    let message = skipped[0]["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("16 scripts of 16 files") && message.contains("6 s of a run"),
+        "{message}"
+    );
+    let pids = stage.pids();
+    assert!(pids.iter().all(|p| !alive(*p)), "left running: {pids:?}");
 }
 
 /// Rows 11 and 23 across a repository: scripts that each stall ShellCheck were run one after

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -34,10 +34,17 @@ const BATCH_BYTES: usize = 64 * 1024;
 /// costs its own time and its batch's others run again.
 pub(super) const MAX_STALLS: usize = 2;
 
+/// How long ShellCheck may take over all the scripts of a run, from the first process to the
+/// last: each script's own time keeps one script from stalling a run, this keeps many
+/// scripts that each take ShellCheck just under theirs (1,300 `[` take it a second) from
+/// stalling it one after another (30 such scripts took 30 s). A run of 2,000 honest scripts
+/// takes about 2 s.
+pub(super) const RUN_TIME: Duration = Duration::from_secs(6);
+
 /// How long a process over a batch may take as a whole when ShellCheck does not say how far
-/// it got (a batch of 200 scripts takes about a second; a stand-in or a busy machine,
-/// several).
-const BATCH_TIME: Duration = Duration::from_secs(8);
+/// it got (a batch of 200 scripts takes about a second): well within [`RUN_TIME`], so that
+/// the script at fault can still be found, one process a script, after a stop.
+const BATCH_TIME: Duration = Duration::from_secs(3);
 
 /// The memory one ShellCheck process may take (`RLIMIT_DATA`: GHC's runtime reserves a large
 /// address space it never uses, which an address-space limit would refuse). Batches of 64 KiB
@@ -62,6 +69,8 @@ pub(super) enum Outcome {
     Stopped,
     /// Not run: ShellCheck had been stopped on [`MAX_STALLS`] scripts of this run already.
     Unstarted,
+    /// Not run, or not finished: the run's [`RUN_TIME`] was spent.
+    Late,
 }
 
 /// Each script's outcome, in order; `None` when ShellCheck cannot be run at all.
@@ -69,10 +78,11 @@ pub(super) fn run_all(scripts: &[&str]) -> Option<Vec<Outcome>> {
     let dir = private_dir()?;
     let batches = batches(scripts);
     let stalls = AtomicUsize::new(0);
+    let deadline = Instant::now() + RUN_TIME;
     let result: Option<Vec<Vec<Outcome>>> = batches
         .par_iter()
         .enumerate()
-        .map(|(n, range)| run_batch(&dir.0, n, &scripts[range.clone()], &stalls))
+        .map(|(n, range)| run_batch(&dir.0, n, &scripts[range.clone()], (&stalls, deadline)))
         .collect();
     Some(result?.into_iter().flatten().collect())
 }
@@ -97,14 +107,17 @@ fn batches(scripts: &[&str]) -> Vec<std::ops::Range<usize>> {
 /// One batch: one process; when it is stopped on a script, that script is stopped and the
 /// rest run again in a new process; when it cannot say on which, one process per script.
 /// Nothing is started once `stalls` (scripts of this run ShellCheck was stopped on) reaches
-/// [`MAX_STALLS`].
+/// [`MAX_STALLS`], nor past the run's `deadline` (a process running then is stopped).
 fn run_batch(
     dir: &Path,
     batch: usize,
     scripts: &[&str],
-    stalls: &AtomicUsize,
+    (stalls, deadline): (&AtomicUsize, Instant),
 ) -> Option<Vec<Outcome>> {
     let stalled = || stalls.load(Ordering::Relaxed) >= MAX_STALLS;
+    if Instant::now() >= deadline {
+        return Some(scripts.iter().map(|_| Outcome::Late).collect());
+    }
     let stop = || {
         stalls.fetch_add(1, Ordering::Relaxed);
         Outcome::Stopped
@@ -124,7 +137,12 @@ fn run_batch(
             break;
         }
         let these: Vec<Handed<'_>> = left.iter().map(|&i| handed(i)).collect();
-        match watch::run(dir, &these, &format!("b{batch}r{round}m"), BATCH_TIME) {
+        match watch::run(
+            dir,
+            &these,
+            &format!("b{batch}r{round}m"),
+            (BATCH_TIME, deadline),
+        ) {
             Ran::Checked(comments) => {
                 for (&i, c) in left.iter().zip(comments) {
                     outcomes[i] = Some(Outcome::Checked(c));
@@ -132,6 +150,12 @@ fn run_batch(
                 break;
             }
             Ran::CannotRun => return None,
+            Ran::Late => {
+                for &i in &left {
+                    outcomes[i] = Some(Outcome::Late);
+                }
+                break;
+            }
             Ran::Stopped { at: Some(k) } => {
                 let i = left.remove(k);
                 outcomes[i] = Some(stop());
@@ -145,14 +169,13 @@ fn run_batch(
                         }
                         let one = handed(i);
                         let marker = format!("b{batch}s{i}m");
-                        let outcome =
-                            match watch::run(dir, std::slice::from_ref(&one), &marker, one.limit) {
-                                Ran::Checked(mut c) => {
-                                    Outcome::Checked(c.pop().unwrap_or_default())
-                                }
-                                Ran::Stopped { .. } => stop(),
-                                Ran::CannotRun => return None,
-                            };
+                        let alone = std::slice::from_ref(&one);
+                        let outcome = match watch::run(dir, alone, &marker, (one.limit, deadline)) {
+                            Ran::Checked(mut c) => Outcome::Checked(c.pop().unwrap_or_default()),
+                            Ran::Stopped { .. } => stop(),
+                            Ran::Late => Outcome::Late,
+                            Ran::CannotRun => return None,
+                        };
                         Some((i, outcome))
                     })
                     .collect::<Option<_>>()?;

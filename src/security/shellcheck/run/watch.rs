@@ -28,6 +28,9 @@ pub(super) enum Ran {
     /// It ran over, was killed, or its output was not JSON: `at` is the script it was on,
     /// when the markers said (`None`: they said nothing, or it had finished every script).
     Stopped { at: Option<usize> },
+    /// The run's time for ShellCheck was spent before it finished: stopped, and no script
+    /// of it is at fault.
+    Late,
 }
 
 /// One script handed to a process: its file's name in the folder and how long ShellCheck may
@@ -39,9 +42,14 @@ pub(super) struct Handed<'a> {
 
 /// One ShellCheck process, in `dir`, over `scripts` (files there), each watched through
 /// markers named `{marker}{n}`; `unmarked` is the time the whole process may take while no
-/// marker has been named. Names are short and relative: ShellCheck writes a marker's line a
-/// character at a time.
-pub(super) fn run(dir: &Path, scripts: &[Handed<'_>], marker: &str, unmarked: Duration) -> Ran {
+/// marker has been named, and nothing runs past the run's `deadline`. Names are short and
+/// relative: ShellCheck writes a marker's line a character at a time.
+pub(super) fn run(
+    dir: &Path,
+    scripts: &[Handed<'_>],
+    marker: &str,
+    (unmarked, deadline): (Duration, Instant),
+) -> Ran {
     let Some(program) = program() else {
         return Ran::CannotRun;
     };
@@ -90,6 +98,7 @@ pub(super) fn run(dir: &Path, scripts: &[Handed<'_>], marker: &str, unmarked: Du
     let mut done: Option<usize> = None;
     let mut since = Instant::now();
     let mut pause = Duration::from_millis(1);
+    let mut late = false;
     let finished = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status.code().is_some(),
@@ -106,7 +115,14 @@ pub(super) fn run(dir: &Path, scripts: &[Handed<'_>], marker: &str, unmarked: Du
         let Some(left) = limit.checked_sub(since.elapsed()).filter(|d| !d.is_zero()) else {
             break false;
         };
-        std::thread::sleep(pause.min(left));
+        let Some(until_deadline) = deadline
+            .checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+        else {
+            late = true;
+            break false;
+        };
+        std::thread::sleep(pause.min(left).min(until_deadline));
         pause = (pause * 2).min(MAX_PAUSE);
     };
     if !finished {
@@ -116,6 +132,9 @@ pub(super) fn run(dir: &Path, scripts: &[Handed<'_>], marker: &str, unmarked: Du
     let done = done.max(markers.look());
     let _ = std::fs::remove_file(&err_path);
     let at = done.filter(|&n| n < scripts.len());
+    if late {
+        return Ran::Late;
+    }
     if !finished {
         return Ran::Stopped { at };
     }
