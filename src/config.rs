@@ -244,16 +244,9 @@ impl Config {
                     source: std::io::Error::other(message),
                 },
             };
-            if !extend.starts_with(&repository) {
-                return Err(invalid(format!(
-                    "`extend` names `{}`, outside the repository (`{}`); toolc reads nothing outside it",
-                    extend.display(),
-                    repository.display()
-                )));
-            }
-            // Through the one boundary every configured path takes: never in `.git` (its
-            // `config` holds the remotes and their credentials, and a snippet would print
-            // them), never through a link that leaves the repository or leads into `.git`.
+            // The boundary of every configured path: never outside the repository, never in
+            // `.git` (its `config` holds the remotes, which a snippet would print), never
+            // through a link that leaves the repository or leads into `.git`.
             if let Err(refused) =
                 crate::fs::Repository::of(&repository).configured(&extend, &repository)
             {
