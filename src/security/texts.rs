@@ -413,6 +413,14 @@ impl<'a> Collector<'a> {
         match &node.kind {
             NodeKind::String(_) => self.scalar(kind, Some(node)),
             NodeKind::Seq(items) if items.flat() => self.strings(kind, Some(node)),
+            // A long list of values (`examples` of mappings) is read a batch at a time.
+            NodeKind::Seq(items) if items.len() > LONG_MAP && kind.is_schema_value() => {
+                self.values.push(Values {
+                    kind,
+                    source: Source::Nested(items),
+                    file: self.file,
+                });
+            }
             NodeKind::Seq(items) => items.iter().for_each(|n| self.nested(kind, n)),
             NodeKind::Map(entries) => {
                 for e in entries {

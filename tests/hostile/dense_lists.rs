@@ -223,3 +223,52 @@ fn each_of_thirty_thousand_findings_costs_little() {
         "each finding took {each:.0} bytes of the peak"
     );
 }
+
+/// A tool list whose one schema property has `examples` of `n` small mappings.
+fn examples_of_mappings(n: usize, item: &str) -> String {
+    let items = vec![item; n].join(",");
+    format!(
+        r#"{{"tools":[{{"name":"t","description":"d","inputSchema":{{"type":"object","properties":{{"a":{{"type":"string","examples":[{items}]}}}}}}}}]}}"#
+    )
+}
+
+/// Every string of a schema's `examples` (each key and value of each mapping) was a text of
+/// its own for the security pass, and the packed list was built into nodes to walk it: 35x
+/// here, 28x at 7.8 MB. A long list of values is read a batch at a time now, an item's
+/// strings as they are read (3.7x here).
+#[test]
+fn a_schema_example_list_of_200_thousand_mappings() {
+    let item = r#"{"a":"b","c":"d","e":"f"}"#;
+    assert_bounded(
+        "tools.json",
+        &examples_of_mappings(1, item),
+        &examples_of_mappings(200_000, item),
+        8.0,
+    );
+}
+
+/// The same for a cycod parameter's `default` of small lists: 28.7x here, now 2.5x.
+#[test]
+fn a_cycod_default_of_350_thousand_small_lists() {
+    let tool = |n: usize| {
+        cycod(&format!(
+            "bash: echo {{P}}\nparameters:\n  P:\n    description: p\n    default:\n{}",
+            "      - [a, b, c]\n".repeat(n)
+        ))
+    };
+    assert_bounded(".cycod/tools/many.yaml", &tool(1), &tool(350_000), 8.0);
+}
+
+/// Read a batch at a time, a long list of examples is still read whole: a hidden character
+/// in a key of its last mapping is found.
+#[test]
+fn a_hidden_character_deep_in_long_examples_is_found() {
+    let mut items = vec![r#"{"a":"b"}"#.to_string(); 999];
+    items.push("{\"k\u{200b}ey\":\"v\"}".to_string());
+    let manifest = examples_of_mappings(1, "1").replace("[1]", &format!("[{}]", items.join(",")));
+    let repo = repo();
+    repo.write("tools.json", manifest.as_bytes());
+    let diags = diagnostics(&repo);
+    let hidden = find(&diags, "SEC061", "tools.json");
+    assert!(!hidden.is_empty(), "{diags:#?}");
+}
