@@ -199,3 +199,44 @@ fn a_definition_over_the_read_cap_is_an_error_in_every_format() {
         assert!(text.contains("does not read files over 64 MiB"), "{text}");
     }
 }
+
+/// Row 3 within the size cap: the walker compiles every pattern of every ignore file (about
+/// 900 bytes for a plain one, 20 KB for one of a dozen `*`), so sixteen folders with a
+/// `.gitignore` of 1 MiB each took 818 MiB and 11 s. A walk compiles at most 50,000
+/// patterns and 25,000 wildcards; an ignore file past that is refused as one too large is.
+#[test]
+fn ignore_files_past_the_walk_s_budget_of_patterns_are_not_read() {
+    let pattern = |i: usize| format!("**/a{i}*b*c*d*e*f*g*h*i*j*k*l/**\n");
+    let tool = b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n";
+    let small = repo();
+    small.write("f0/.gitignore", pattern(0).as_bytes());
+    small.write("f0/.cycod/tools/t.yaml", tool);
+    let repo = repo();
+    for f in 0..8 {
+        let patterns: String = (0..1000).map(pattern).collect();
+        repo.write(&format!("f{f}/.gitignore"), patterns.as_bytes());
+        repo.write(&format!("f{f}/.cycod/tools/t.yaml"), tool);
+    }
+    let (code, diags) = check_json_limited(&repo, &["--no-cache"]);
+    assert_eq!(code, Some(1), "{diags:#?}");
+    let refused = diags
+        .iter()
+        .filter(|d| {
+            d["code"] == "SYN012"
+                && d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("past what toolc compiles for one walk"))
+        })
+        .count();
+    assert!(refused >= 6, "{diags:#?}");
+    let args = ["check", "--no-cache", "-q", "."];
+    let Some(base) = super::dense::peak_memory_of(&small, &args) else {
+        return;
+    };
+    let peak = super::dense::peak_memory_of(&repo, &args).expect("measured before");
+    let beyond = (peak - base) / 1048576.0;
+    assert!(
+        beyond < 80.0,
+        "{beyond:.1} MiB beyond a repository of one pattern"
+    );
+}
