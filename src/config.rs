@@ -401,9 +401,10 @@ impl Config {
             Default::default()
         });
         let rules = settings(&raw.rules, &mut errors);
+        let budget = &mut selectors::GlobBudget::default();
         let mut overrides = Vec::new();
         for o in &raw.overrides {
-            let globs = build_globs(&o.paths, &mut |span, msg| {
+            let globs = build_globs(&o.paths, budget, &mut |span, msg| {
                 err(&mut errors, shift(span), msg)
             });
             let rules = settings(&o.rules, &mut errors);
@@ -417,7 +418,7 @@ impl Config {
         for (name, format) in &raw.formats {
             match FormatId::from_config_name(name.get_ref()) {
                 Some(id) => {
-                    let globs = build_globs(&format.include, &mut |span, msg| {
+                    let globs = build_globs(&format.include, budget, &mut |span, msg| {
                         err(&mut errors, shift(span), msg)
                     });
                     includes.push(Include {
@@ -441,7 +442,7 @@ impl Config {
             .discovery
             .map(|d| Exclude {
                 root: root.clone(),
-                globs: build_globs(&d.exclude, &mut |span, msg| {
+                globs: build_globs(&d.exclude, budget, &mut |span, msg| {
                     err(&mut errors, shift(span), msg)
                 }),
             })

@@ -42,13 +42,46 @@ pub(super) fn still_unknown(chain: &[Config]) -> Vec<Diagnostic> {
     errors
 }
 
-/// Globs, each that does not compile reported through `err`.
+/// The globs one configuration file may hold in all (`[discovery] exclude`, `include`,
+/// `[[overrides]] paths`), and their wildcards: each is compiled, and a file of 1 MiB of
+/// `**` globs took 335 MiB. A real one holds a handful.
+#[derive(Debug)]
+pub(super) struct GlobBudget {
+    globs: usize,
+    wildcards: usize,
+}
+
+impl Default for GlobBudget {
+    fn default() -> GlobBudget {
+        GlobBudget {
+            globs: 2_000,
+            wildcards: 10_000,
+        }
+    }
+}
+
+/// Globs, each that does not compile reported through `err`, as many as `budget` has room
+/// for (the first past it reported, the rest left out).
 pub(super) fn build_globs(
     patterns: &[Spanned<String>],
+    budget: &mut GlobBudget,
     err: &mut dyn FnMut(std::ops::Range<usize>, String),
 ) -> GlobSet {
     let mut builder = GlobSetBuilder::new();
     for p in patterns {
+        let wildcards = p.get_ref().matches(['*', '?', '[', '{']).count();
+        if budget.globs == 0 || wildcards > budget.wildcards {
+            let GlobBudget { globs, wildcards } = GlobBudget::default();
+            err(
+                p.span(),
+                format!(
+                    "past the globs a configuration file may hold ({globs} globs, {wildcards} wildcards in all); this one and the rest of its list are not used"
+                ),
+            );
+            break;
+        }
+        budget.globs -= 1;
+        budget.wildcards -= wildcards;
         match Glob::new(p.get_ref()) {
             Ok(g) => {
                 builder.add(g);

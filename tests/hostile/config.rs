@@ -76,3 +76,25 @@ fn extend_never_reads_inside_git() {
         );
     }
 }
+
+/// Every glob of a configuration is compiled: a `toolc.toml` of 1 MiB of `**` globs took
+/// 335 MiB. A file may hold 2,000 globs and 10,000 wildcards in all; the first past that is
+/// a configuration error, and nothing runs.
+#[test]
+fn a_config_of_thousands_of_globs_is_refused() {
+    let globs: Vec<String> = (0..5_000)
+        .map(|i| format!("\"**/a{i}*b*c*d*e*f*g*h*i*j/**\""))
+        .collect();
+    let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+    repo.write(
+        "toolc.toml",
+        format!("[discovery]\nexclude = [\n{}\n]\n", globs.join(",\n")).as_bytes(),
+    );
+    let output = run_config_error(&repo, &["check", "."]);
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        text.contains("past the globs a configuration file may hold")
+            && text.contains("toolc.toml:772:1"),
+        "{text}"
+    );
+}
