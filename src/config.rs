@@ -166,10 +166,12 @@ impl Config {
                     });
                 }
             },
+            // Whatever is there: a `toolc.toml` that is a device, a FIFO or a dangling link is
+            // an error, not a reason to look further up (or to run with no configuration).
             None => start
                 .ancestors()
                 .map(|d| d.join(FILE_NAME))
-                .find(|p| p.is_file()),
+                .find(|p| std::fs::symlink_metadata(p).is_ok()),
         };
         match path {
             None => Ok(Config::defaults_at(start)),

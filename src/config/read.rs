@@ -30,6 +30,15 @@ pub(super) fn read_config_file(path: &Path, found: bool) -> std::io::Result<Stri
                 "a link to a file outside the repository; toolc does not follow it",
             ));
         }
+        if target
+            .strip_prefix(&root)
+            .is_ok_and(crate::fs::boundary::names_git)
+        {
+            return Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "a link into `.git`; toolc reads nothing there",
+            ));
+        }
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)?

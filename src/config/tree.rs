@@ -195,7 +195,8 @@ impl ConfigTree {
                     |a: &Path, b: &Path| a.as_os_str() == b.as_os_str() || (!all_plain && a == b);
                 (!base_file.as_deref().is_some_and(|f| same(&candidate, f))
                     && !same(&candidate, &base_folder_file)
-                    && known(dir).unwrap_or_else(|| fs.is_file(&candidate)))
+                    // A device or FIFO there is an error, not a folder without one.
+                    && known(dir).unwrap_or_else(|| fs.exists(&candidate)))
                 .then_some(candidate)
             })
             .collect();

@@ -159,7 +159,7 @@ fn deepest_link(path: &Path) -> Option<PathBuf> {
 }
 
 /// True when a part of `rel` is `.git`: git runs what is in there (hooks, `core.fsmonitor`).
-pub(super) fn names_git(rel: &Path) -> bool {
+pub(crate) fn names_git(rel: &Path) -> bool {
     rel.components()
         .any(|c| matches!(c, Component::Normal(n) if n.eq_ignore_ascii_case(".git")))
 }

@@ -98,3 +98,38 @@ fn a_config_of_thousands_of_globs_is_refused() {
         "{text}"
     );
 }
+
+/// A committed `toolc.toml` that is a device (a link to `/dev/zero`) was passed over: the
+/// run went on with no configuration, or the one above, and said nothing; one linked into
+/// `.git` was read and its text shown. Both are errors now, at the top and nested.
+#[cfg(unix)]
+#[test]
+fn a_config_linked_to_a_device_or_into_git_is_an_error() {
+    let link = |repo: &Repo, target: &str, at: &str| {
+        std::os::unix::fs::symlink(target, repo.root.join(at)).expect("link");
+    };
+    let top = |target: &str| {
+        let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+        repo.write(
+            ".git/config",
+            b"[remote \"origin\"]\n\turl = https://example.com/r\n",
+        );
+        link(&repo, target, "toolc.toml");
+        let output = run_config_error(&repo, &["check", "."]);
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    assert!(top("/dev/zero").contains("not a regular file"));
+    let into_git = top(".git/config");
+    assert!(into_git.contains("a link into `.git`"), "{into_git}");
+    assert!(!into_git.contains("example.com"), "{into_git}");
+
+    let nested = repo();
+    nested.write(".git/HEAD", b"ref: refs/heads/main\n");
+    nested.write(
+        "sub/.cycod/tools/t.yaml",
+        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    );
+    link(&nested, "/dev/zero", "sub/toolc.toml");
+    let diags = diagnostics(&nested);
+    find(&diags, "TLC003", "sub/toolc.toml");
+}
