@@ -282,6 +282,7 @@ fn walker(root: &Path, guard: &ignore_files::Guard) -> WalkBuilder {
         .hidden(false)
         .require_git(false)
         .follow_links(false)
+        .parents(guard.parents())
         .git_exclude(guard.git_exclude());
     builder
 }

@@ -43,6 +43,9 @@ pub(super) struct Guard {
     /// The patterns and wildcards of the ignore files admitted so far, shared by the walk's
     /// threads.
     taken: Arc<[AtomicUsize; 2]>,
+    /// Whether the walk's root is its repository's top folder: the ignore files above it
+    /// are then outside the repository, and git reads none of them.
+    at_top: bool,
 }
 
 impl Guard {
@@ -54,12 +57,20 @@ impl Guard {
             repository: std::fs::canonicalize(&top).unwrap_or_else(|_| top.clone()),
             git_exclude: true,
             taken: Arc::default(),
+            at_top: root == top,
         };
         guard.git_exclude = !root
             .ancestors()
             .take_while(|dir| dir.starts_with(&top))
             .any(|dir| guard.exclude_leaves(dir).is_some());
         guard
+    }
+
+    /// Whether the walker reads the ignore files of the folders above the walk's root: only
+    /// within the repository (the walker would read them up to `/`, and a `.git` file there
+    /// names a git folder anywhere).
+    pub(super) fn parents(&self) -> bool {
+        !self.at_top
     }
 
     /// Whether the walk may read git's `info/exclude` files (see [`Guard::exclude_leaves`]).

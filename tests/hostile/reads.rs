@@ -240,3 +240,33 @@ fn ignore_files_past_the_walk_s_budget_of_patterns_are_not_read() {
         "{beyond:.1} MiB beyond a repository of one pattern"
     );
 }
+
+/// The ignore files above a repository are not its own: git reads none of them, and the
+/// walker applied them. A `.gitignore` of `*` in the folder a repository was cloned into
+/// (a home folder kept in git, say) hid every file of it, and the run found nothing.
+#[test]
+fn ignore_files_above_the_repository_are_not_applied() {
+    let outer = Repo::new();
+    outer.write(".gitignore", b"*\n");
+    outer.write(".ignore", b"*\n");
+    outer.write("repo/.git/HEAD", b"ref: refs/heads/main\n");
+    outer.write(
+        "repo/.cycod/tools/t.yaml",
+        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    );
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .args(["check", "--no-cache", "--format", "json"])
+        .current_dir(outer.root.join("repo"))
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    assert_eq!(
+        doc["summary"]["files"],
+        1,
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
