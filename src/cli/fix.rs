@@ -305,9 +305,17 @@ fn fix_through(options: &CheckOptions, config: &Config, mut fs: Overlay) -> Fixe
 
 /// Write the fixed text, unless the file changed on disk since it was read: atomically, and
 /// never through a link (a link to a file elsewhere in the repository is left for its target
-/// to be fixed by name) or to a file a link leads out to.
+/// to be fixed by name), to a file a link leads out to, or outside the repository of the
+/// working directory (a file named there may be read, never written).
 fn write(c: &Changed, cwd: &Path) -> Result<(), String> {
     let at = crate::fs::boundary::named(&c.path, cwd).map_err(|e| format!("it is {e}"))?;
+    let home = crate::fs::Repository::of(cwd);
+    if !home.holds(at.path()) {
+        return Err(format!(
+            "it lies outside the repository toolc runs in (`{}`), and toolc writes nothing outside it; run `toolc check --fix` in the file's own repository",
+            home.top().display()
+        ));
+    }
     let now = at
         .read()
         .map_err(|e| format!("cannot read it again: {e}"))?;

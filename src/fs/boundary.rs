@@ -36,6 +36,16 @@ impl Repository {
         Repository::at(repository_of(&normalize(folder)))
     }
 
+    /// True when `path` (absolute, normalized) lies in this repository, as spelt or really.
+    pub(crate) fn holds(&self, path: &Path) -> bool {
+        path.starts_with(&self.spelt) || path.starts_with(&self.real)
+    }
+
+    /// Its top folder, as spelt.
+    pub(crate) fn top(&self) -> &Path {
+        &self.spelt
+    }
+
     /// The repository whose top folder is `spelt`.
     fn at(spelt: PathBuf) -> Repository {
         let real = std::fs::canonicalize(&spelt).unwrap_or_else(|_| spelt.clone());
