@@ -62,7 +62,14 @@ impl Guard {
         guard.git_exclude = !root
             .ancestors()
             .take_while(|dir| dir.starts_with(&top))
-            .any(|dir| guard.exclude_leaves(dir).is_some());
+            .any(|dir| guard.exclude_leaves(dir).is_some())
+            // The walker also looks for `.git` in every folder above the root, to `/`: a
+            // repository inside another's folder would have it follow the outer `.git` file's
+            // `gitdir:` wherever it leads. Such a walk reads no `info/exclude`.
+            && !top
+                .ancestors()
+                .skip(1)
+                .any(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok());
         guard
     }
 

@@ -270,3 +270,41 @@ fn ignore_files_above_the_repository_are_not_applied() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A repository inside a folder whose `.git` file names a git folder elsewhere (a download
+/// opened in an editor, not a clone): the walker looked for `.git` in every folder above the
+/// root and followed that one's `gitdir:` to the `commondir` there, outside. Here that
+/// `commondir` is a FIFO, which blocks a reader: the walk reads no `info/exclude` then.
+#[cfg(unix)]
+#[test]
+fn a_git_file_above_the_repository_is_not_followed() {
+    let outside = Repo::new();
+    std::fs::create_dir_all(outside.root.join("gitdir")).expect("mkdir");
+    let made = std::process::Command::new("mkfifo")
+        .arg(outside.root.join("gitdir/commondir"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        println!("mkfifo is not there: skipped");
+        return;
+    }
+    let outer = Repo::new();
+    outer.write(
+        ".git",
+        format!("gitdir: {}\n", outside.root.join("gitdir").display()).as_bytes(),
+    );
+    outer.write("repo/.git/HEAD", b"ref: refs/heads/main\n");
+    outer.write(
+        "repo/.cycod/tools/t.yaml",
+        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    );
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .args(["check", "--no-cache", "--format", "json"])
+        .current_dir(outer.root.join("repo"))
+        .timeout(Duration::from_secs(20))
+        .output()
+        .expect("toolc runs");
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    assert_eq!(doc["summary"]["files"], 1, "{output:?}");
+}
