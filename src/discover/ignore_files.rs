@@ -10,8 +10,7 @@
 //! read only where every step stays inside the repository; see [`Guard::exclude_leaves`].
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::WalkError;
 
@@ -41,8 +40,8 @@ pub(super) struct Guard {
     /// root (or a folder above it) would be read outside the repository.
     git_exclude: bool,
     /// The patterns and wildcards of the ignore files admitted so far, shared by the walk's
-    /// threads.
-    taken: Arc<[AtomicUsize; 2]>,
+    /// threads (a file refused takes none).
+    taken: Arc<Mutex<(usize, usize)>>,
     /// Whether the walk's root is its repository's top folder: the ignore files above it
     /// are then outside the repository, and git reads none of them.
     at_top: bool,
@@ -64,12 +63,11 @@ impl Guard {
             .take_while(|dir| dir.starts_with(&top))
             .any(|dir| guard.exclude_leaves(dir).is_some())
             // The walker also looks for `.git` in every folder above the root, to `/`: a
-            // repository inside another's folder would have it follow the outer `.git` file's
-            // `gitdir:` wherever it leads. Such a walk reads no `info/exclude`.
-            && !top
-                .ancestors()
-                .skip(1)
-                .any(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok());
+            // repository inside a folder with a `.git` file (or link) would have it follow
+            // that file's `gitdir:` wherever it leads. Such a walk reads no `info/exclude`.
+            && !top.ancestors().skip(1).any(|dir| {
+                std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| !m.is_dir())
+            });
         guard
     }
 
@@ -243,19 +241,17 @@ impl Guard {
             .flat_map(|l| l.iter())
             .filter(|b| matches!(b, b'*' | b'?' | b'['))
             .count();
-        let [taken_patterns, taken_wildcards] = &*self.taken;
-        let over = |taken: &AtomicUsize, n: usize, max: usize| {
-            taken.fetch_add(n, Ordering::Relaxed).saturating_add(n) > max
-        };
-        if over(taken_patterns, patterns.len(), MAX_PATTERNS)
-            || over(taken_wildcards, wildcards, MAX_WILDCARDS)
-        {
-            return Some(format!(
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        let now = (taken.0 + patterns.len(), taken.1 + wildcards);
+        if now.0 <= MAX_PATTERNS && now.1 <= MAX_WILDCARDS {
+            *taken = now;
+            None
+        } else {
+            Some(format!(
                 "holds {} patterns and {wildcards} wildcards, past what toolc compiles for one walk ({MAX_PATTERNS} patterns, {MAX_WILDCARDS} wildcards, in every ignore file of it)",
                 patterns.len()
-            ));
+            ))
         }
-        None
     }
 }
 

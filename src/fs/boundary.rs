@@ -36,9 +36,13 @@ impl Repository {
         Repository::at(repository_of(&normalize(folder)))
     }
 
-    /// True when `path` (absolute, normalized) lies in this repository, as spelt or really.
+    /// True when `path` (absolute, normalized) lies in this repository, as spelt or really
+    /// (through a link above it: a shell's `$PWD` keeps the link, the process's working
+    /// directory does not).
     pub(crate) fn holds(&self, path: &Path) -> bool {
-        path.starts_with(&self.spelt) || path.starts_with(&self.real)
+        path.starts_with(&self.spelt)
+            || path.starts_with(&self.real)
+            || resolved(path).is_some_and(|real| real.starts_with(&self.real))
     }
 
     /// Its top folder, as spelt.

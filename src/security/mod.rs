@@ -245,17 +245,18 @@ pub(crate) fn resolve(files: &[(&FileTexts, bool)], passes: Passes) -> Vec<Diagn
     let tools: Vec<&Kept> = files.iter().flat_map(|(t, _)| &t.kept).collect();
     let mut out = names::confusables(&tools);
     out.extend(shadowing::check(&tools));
-    let scripts: Vec<&shellcheck::Scripts> = if passes.shellcheck {
+    let (scripts, others): (Vec<_>, Vec<_>) = if passes.shellcheck {
         files
             .iter()
-            .filter(|(_, reported)| *reported)
-            .map(|(t, _)| &t.scripts)
-            .collect()
+            .map(|(t, reported)| (&t.scripts, *reported))
+            .partition(|(_, reported)| *reported)
     } else {
         // As a run with no script: nothing is said to be left unchecked either.
-        Vec::new()
+        Default::default()
     };
-    out.extend(shellcheck::check(&scripts));
+    let scripts: Vec<&shellcheck::Scripts> = scripts.into_iter().map(|(s, _)| s).collect();
+    let others: Vec<&shellcheck::Scripts> = others.into_iter().map(|(s, _)| s).collect();
+    out.extend(shellcheck::check(&scripts, &others));
     out
 }
 

@@ -18,8 +18,9 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +39,13 @@ const MAX_PER_SCRIPT: usize = 50;
 /// Scripts left unchecked by the last run because ShellCheck could not be run.
 static SKIPPED: AtomicUsize = AtomicUsize::new(0);
 
+/// Whether the last run left scripts because its time for ShellCheck was spent: its
+/// cross-file findings depend on the machine's load then, and are not kept by the cache.
+static LATE: AtomicBool = AtomicBool::new(false);
+
+/// How long a script left by a run's time is not handed to ShellCheck again by the process.
+const LATE_FOR: Duration = Duration::from_secs(60);
+
 /// What ShellCheck said of the scripts this process has seen.
 static CACHE: LazyLock<Mutex<Memory>> = LazyLock::new(|| Mutex::new(Memory::default()));
 
@@ -51,9 +59,10 @@ struct Memory {
     /// The scripts ShellCheck was stopped on (time or memory): not run again by this process
     /// (an editor re-checks on every change), and not kept across runs.
     stopped: HashSet<Digest>,
-    /// The scripts left when a run's time for ShellCheck was spent: not handed again by this
-    /// process either, or an editor would spend that time again at every change.
-    late: HashSet<Digest>,
+    /// The scripts left when a run's time for ShellCheck was spent, and when: not handed
+    /// again by this process for [`LATE_FOR`], or an editor would spend that time again at
+    /// every change (an honest script left on a busy machine is tried again after it).
+    late: HashMap<Digest, Instant>,
 }
 
 /// What ShellCheck said of scripts, kept by the content cache between runs.
@@ -90,6 +99,11 @@ struct Output {
     comments: Vec<Comment>,
 }
 
+/// Whether the last run left scripts because its time for ShellCheck was spent.
+pub(crate) fn ran_late() -> bool {
+    LATE.load(Ordering::Relaxed)
+}
+
 /// How many scripts the last run could not check because ShellCheck could not be run.
 pub(crate) fn skipped() -> usize {
     SKIPPED.load(Ordering::Relaxed)
@@ -104,12 +118,21 @@ pub(crate) fn restore_skipped(n: usize) {
 /// ShellCheck's findings on every script of `files`, as diagnostics, and an `SHC004` for
 /// each script it was not run on (too long) or was stopped on (time, memory). Each distinct
 /// script is read (digest, run) once; its findings are given at each place it is written.
-pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
+/// The scripts of `others` (files the run does not report on) are not run, but what
+/// ShellCheck said of them stays remembered for the next run.
+pub(crate) fn check(files: &[&Scripts], others: &[&Scripts]) -> Vec<Diagnostic> {
+    LATE.store(false, Ordering::Relaxed);
+    let kept = || {
+        others
+            .iter()
+            .flat_map(|s| budget::handed(s.texts()))
+            .flatten()
+    };
     let places: usize = files.iter().map(|s| s.len()).sum();
     if places == 0 {
         SKIPPED.store(0, Ordering::Relaxed);
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        cache.used.get_or_insert_with(HashSet::new);
+        cache.used.get_or_insert_with(HashSet::new).extend(kept());
         return Vec::new();
     }
     // Whether ShellCheck is there at all is asked first: without it, no script is said to
@@ -149,7 +172,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
             .filter(|(d, _)| {
                 !cache.by_digest.contains_key(*d)
                     && !cache.stopped.contains(*d)
-                    && !cache.late.contains(*d)
+                    && cache.late.get(*d).is_none_or(|at| at.elapsed() >= LATE_FOR)
             })
             .filter(|(d, _)| seen.insert(**d))
             .collect()
@@ -192,7 +215,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
                 }
                 // Not known either: the run's time for ShellCheck was spent first.
                 run::Outcome::Late => {
-                    cache.late.insert(**digest);
+                    cache.late.insert(**digest, Instant::now());
                 }
             }
         }
@@ -202,7 +225,7 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
     cache
         .used
         .get_or_insert_with(HashSet::new)
-        .extend(digests.iter().flatten().flatten().copied());
+        .extend(digests.iter().flatten().flatten().copied().chain(kept()));
     for (text, digest) in each() {
         let Some(digest) = digest else { continue };
         if cache.stopped.contains(&digest) {
@@ -231,8 +254,15 @@ pub(crate) fn check(files: &[&Scripts]) -> Vec<Diagnostic> {
             out.push(diagnostic(&text, c));
         }
     }
-    let late = &cache.late;
-    out.extend(one_for_the_run(files, &digests, late, Why::Late));
+    let late: HashSet<Digest> = digests
+        .iter()
+        .flatten()
+        .flatten()
+        .filter(|d| cache.late.get(*d).is_some_and(|at| at.elapsed() < LATE_FOR))
+        .copied()
+        .collect();
+    LATE.store(!late.is_empty(), Ordering::Relaxed);
+    out.extend(one_for_the_run(files, &digests, &late, Why::Late));
     out
 }
 
@@ -336,7 +366,7 @@ fn not_run(text: &Text<'_>, why: Why) -> Diagnostic {
             format!(
                 "{n} scripts of {files} {}, from this one on, were not checked by ShellCheck: toolc gives ShellCheck {} s of a run, and they were spent before it finished these",
                 if files == 1 { "file" } else { "files" },
-                run::RUN_TIME.as_secs()
+                run::run_time().as_secs()
             ),
             "check fewer files at a time (`toolc check PATH`: ShellCheck reads the scripts of the files named), and simplify the scripts ShellCheck takes long over (`shellcheck FILE` shows how long)",
         ),

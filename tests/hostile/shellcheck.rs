@@ -485,6 +485,31 @@ fn a_named_file_of_a_large_repository_is_checked_by_shellcheck() {
     assert!(left[0]["notes"].to_string().contains("f5.yaml"), "{left:?}");
     let named = cached(Some(".cycod/tools/f5.yaml"));
     assert!(!named.iter().any(|d| d["code"] == "SHC004"), "{named:?}");
+    // The named run keeps its entry of cross-file findings beside the whole run's: the
+    // whole run again reuses its own, and hands ShellCheck nothing.
+    let handed = || {
+        std::fs::read_to_string(stage.root.join("sizes"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let before = handed();
+    assert_eq!(cached(None), whole);
+    assert_eq!(handed(), before, "ShellCheck was handed scripts again");
+    // And it keeps what ShellCheck said of the other files' scripts: with a new file (of a
+    // script already checked) the cross-file findings are found again from what ShellCheck
+    // said before; it is handed f4's 500, which no run has checked yet, and no other.
+    cached(Some(".cycod/tools/f5.yaml"));
+    repo.write(
+        ".cycod/tools/g.yaml",
+        b"name: g\ndescription: d\ntags: [read]\nbash: echo $v0_0\n",
+    );
+    cached(None);
+    assert_eq!(
+        handed(),
+        before + 500,
+        "ShellCheck was handed scripts again"
+    );
 }
 
 /// Rows 11 and 23 with scripts that each take ShellCheck just under their own time (1,300
@@ -498,13 +523,14 @@ fn scripts_that_each_take_shellcheck_a_second_share_the_run_s_time() {
         cycod(&repo, &format!("slow{i:02}"), &format!("echo SLOW {i}"));
     }
     let (diags, elapsed) = finish(stage.command(&repo, true));
-    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+    // 6 s of a run on two cores or more, 12 s on one.
+    assert!(elapsed < Duration::from_secs(15), "{elapsed:?}");
     let skipped: Vec<&Value> = diags.iter().filter(|d| d["code"] == "SHC004").collect();
     assert_eq!(skipped.len(), 1, "{skipped:#?}");
     assert_eq!(skipped[0]["path"], ".cycod/tools/slow00.yaml");
     let message = skipped[0]["message"].as_str().unwrap_or("");
     assert!(
-        message.starts_with("16 scripts of 16 files") && message.contains("6 s of a run"),
+        message.starts_with("16 scripts of 16 files") && message.contains(" s of a run"),
         "{message}"
     );
     let pids = stage.pids();

@@ -38,11 +38,18 @@ pub(super) const MAX_STALLS: usize = 2;
 /// last: each script's own time keeps one script from stalling a run, this keeps many
 /// scripts that each take ShellCheck just under theirs (1,300 `[` take it a second) from
 /// stalling it one after another (30 such scripts took 30 s). A run of 2,000 honest scripts
-/// takes about 2 s.
-pub(super) const RUN_TIME: Duration = Duration::from_secs(6);
+/// takes about 2 s on two cores: 6 s there and beyond, 12 s on one core, where the batches
+/// run one after another.
+pub(super) fn run_time() -> Duration {
+    if rayon::current_num_threads() >= 2 {
+        Duration::from_secs(6)
+    } else {
+        Duration::from_secs(12)
+    }
+}
 
 /// How long a process over a batch may take as a whole when ShellCheck does not say how far
-/// it got (a batch of 200 scripts takes about a second): well within [`RUN_TIME`], so that
+/// it got (a batch of 200 scripts takes about a second): well within [`run_time`], so that
 /// the script at fault can still be found, one process a script, after a stop.
 const BATCH_TIME: Duration = Duration::from_secs(3);
 
@@ -69,7 +76,7 @@ pub(super) enum Outcome {
     Stopped,
     /// Not run: ShellCheck had been stopped on [`MAX_STALLS`] scripts of this run already.
     Unstarted,
-    /// Not run, or not finished: the run's [`RUN_TIME`] was spent.
+    /// Not run, or not finished: the run's [`run_time`] was spent.
     Late,
 }
 
@@ -78,7 +85,7 @@ pub(super) fn run_all(scripts: &[&str]) -> Option<Vec<Outcome>> {
     let dir = private_dir()?;
     let batches = batches(scripts);
     let stalls = AtomicUsize::new(0);
-    let deadline = Instant::now() + RUN_TIME;
+    let deadline = Instant::now() + run_time();
     let result: Option<Vec<Vec<Outcome>>> = batches
         .par_iter()
         .enumerate()
@@ -136,6 +143,12 @@ fn run_batch(
         if left.is_empty() || stalled() {
             break;
         }
+        if Instant::now() >= deadline {
+            for &i in &left {
+                outcomes[i] = Some(Outcome::Late);
+            }
+            break;
+        }
         let these: Vec<Handed<'_>> = left.iter().map(|&i| handed(i)).collect();
         match watch::run(
             dir,
@@ -166,6 +179,9 @@ fn run_batch(
                     .map(|&i| {
                         if stalled() {
                             return Some((i, Outcome::Unstarted));
+                        }
+                        if Instant::now() >= deadline {
+                            return Some((i, Outcome::Late));
                         }
                         let one = handed(i);
                         let marker = format!("b{batch}s{i}m");
