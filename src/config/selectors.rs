@@ -60,8 +60,29 @@ impl Default for GlobBudget {
     }
 }
 
-/// Globs, each that does not compile reported through `err`, as many as `budget` has room
-/// for (the first past it reported, the rest left out).
+thread_local! {
+    /// The globs and wildcards the nested configuration files of a run may still hold in
+    /// all, while [`sharing_a_budget`] runs: a hundred files of 2,000 globs each would each
+    /// be within their own budget.
+    static RUN: std::cell::Cell<Option<(usize, usize)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Globs the nested configuration files of one run may hold in all, and their wildcards.
+const RUN_GLOBS: usize = 10_000;
+const RUN_WILDCARDS: usize = 20_000;
+
+/// Run `f`, which parses the nested configuration files of a run on this thread, with one
+/// budget of globs for all of them.
+pub(super) fn sharing_a_budget<R>(f: impl FnOnce() -> R) -> R {
+    RUN.set(Some((RUN_GLOBS, RUN_WILDCARDS)));
+    let out = f();
+    RUN.set(None);
+    out
+}
+
+/// Globs, each that does not compile reported through `err`, as many as `budget` (and the
+/// run's, while [`sharing_a_budget`] runs) has room for (the first past it reported, the
+/// rest left out).
 pub(super) fn build_globs(
     patterns: &[Spanned<String>],
     budget: &mut GlobBudget,
@@ -79,6 +100,18 @@ pub(super) fn build_globs(
                 ),
             );
             break;
+        }
+        if let Some((globs, left)) = RUN.get() {
+            if globs == 0 || wildcards > left {
+                err(
+                    p.span(),
+                    format!(
+                        "past the globs the nested configuration files of one run may hold ({RUN_GLOBS} globs, {RUN_WILDCARDS} wildcards in all); this one and the rest of its list are not used"
+                    ),
+                );
+                break;
+            }
+            RUN.set(Some((globs - 1, left - wildcards)));
         }
         budget.globs -= 1;
         budget.wildcards -= wildcards;

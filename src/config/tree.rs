@@ -201,26 +201,30 @@ impl ConfigTree {
             })
             .collect();
         found.sort();
-        let mut errors = Vec::new();
-        for path in found {
-            let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            match load_nested(&path, &folder, fs, cwd) {
-                Ok(config) => {
-                    tree.nested.insert(folder, config);
-                }
-                Err(ConfigError::Invalid(diags)) => errors.extend(diags),
-                Err(ConfigError::Io { path: bad, source }) => {
-                    let display = crate::fs::display_path(&path, cwd);
-                    let file = SourceFile::new(path, display, FormatId::Config, String::new());
-                    errors.push(Diagnostic::new(
-                        &INVALID_CONFIG,
-                        &file,
-                        Span::point(0),
-                        format!("cannot read {}: {source}", bad.display()),
-                    ));
+        // One budget of globs for every nested file (parsed here, on this thread).
+        let errors = super::selectors::sharing_a_budget(|| {
+            let mut errors = Vec::new();
+            for path in found {
+                let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                match load_nested(&path, &folder, fs, cwd) {
+                    Ok(config) => {
+                        tree.nested.insert(folder, config);
+                    }
+                    Err(ConfigError::Invalid(diags)) => errors.extend(diags),
+                    Err(ConfigError::Io { path: bad, source }) => {
+                        let display = crate::fs::display_path(&path, cwd);
+                        let file = SourceFile::new(path, display, FormatId::Config, String::new());
+                        errors.push(Diagnostic::new(
+                            &INVALID_CONFIG,
+                            &file,
+                            Span::point(0),
+                            format!("cannot read {}: {source}", bad.display()),
+                        ));
+                    }
                 }
             }
-        }
+            errors
+        });
         (tree, errors)
     }
 

@@ -133,3 +133,31 @@ fn a_config_linked_to_a_device_or_into_git_is_an_error() {
     let diags = diagnostics(&nested);
     find(&diags, "TLC003", "sub/toolc.toml");
 }
+
+/// Each nested `toolc.toml` is within its own budget of globs, but a hundred of them would
+/// each compile 2,000: the nested files of a run share one budget (10,000 globs, 20,000
+/// wildcards), and the first glob past it is a `TLC003` in its file.
+#[test]
+fn nested_configs_share_one_budget_of_globs() {
+    let repo = repo();
+    repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    for n in 0..8 {
+        let globs: Vec<String> = (0..1_500).map(|i| format!("\"x{n}_{i}/**\"")).collect();
+        repo.write(
+            &format!("team{n}/toolc.toml"),
+            format!("[discovery]\nexclude = [\n{}\n]\n", globs.join(",\n")).as_bytes(),
+        );
+    }
+    let diags = diagnostics(&repo);
+    let past: Vec<&Value> = diags
+        .iter()
+        .filter(|d| {
+            d["code"] == "TLC003"
+                && d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("nested configuration files of one run"))
+        })
+        .collect();
+    assert_eq!(past.len(), 2, "{past:#?}");
+    assert_eq!(past[0]["path"], "team6/toolc.toml", "{past:#?}");
+}
