@@ -85,43 +85,48 @@ impl Confined {
         confined
     }
 
-    /// Why `path` may not be read: it lies in a root's `.git` as written (a definition's
-    /// `inputSchema: ../../../.git/config` would print the remotes in a snippet), or a link
-    /// leads out of every root or into a `.git`. A path the kernel opened beneath its root
-    /// through no link needs only the first test.
-    fn refused(&self, path: &Path, no_link: bool) -> Option<ReadError> {
+    /// True when `path` lies in a root's `.git` as written: a definition's `inputSchema:
+    /// ../../../.git/config` would print the remotes in a snippet.
+    fn spelt_into_git(&self, path: &Path) -> bool {
         let spelt = normalize(path);
-        let in_git = |p: &Path, root: &Path| p.strip_prefix(root).is_ok_and(boundary::names_git);
         #[cfg(target_os = "linux")]
         let spelt_in_git = self.opened.iter().any(|r| in_git(&spelt, r.spelling()));
         #[cfg(not(target_os = "linux"))]
         let spelt_in_git = false;
-        if spelt_in_git || self.roots.iter().any(|r| in_git(&spelt, r)) {
-            return Some(ReadError::IntoGit);
-        }
-        if no_link {
-            return None;
-        }
-        match std::fs::canonicalize(path) {
-            Ok(real) if real == path => None,
-            Ok(real) if self.roots.iter().any(|r| in_git(&real, r)) => Some(ReadError::IntoGit),
-            Ok(real) if self.roots.iter().any(|r| real.starts_with(r)) => None,
-            Ok(_) => Some(ReadError::LeavesRepository),
-            Err(_) => None,
+        spelt_in_git || self.roots.iter().any(|r| in_git(&spelt, r))
+    }
+
+    /// Why `path` may not be read through the links on its way: one leads out of every root
+    /// or into a `.git`.
+    fn link_refusal(&self, path: &Path) -> Option<ReadError> {
+        let real = linked(path)?;
+        if self.roots.iter().any(|r| in_git(&real, r)) {
+            Some(ReadError::IntoGit)
+        } else {
+            self.outside_roots(&real)
+                .then_some(ReadError::LeavesRepository)
         }
     }
 
     /// The real path of `path` when a link on its way leads outside every root.
     fn outside(&self, path: &Path) -> Option<PathBuf> {
-        match std::fs::canonicalize(path) {
-            // Not a link anywhere along the path: nothing to follow.
-            Ok(real) if real == path => None,
-            Ok(real) if self.roots.iter().any(|r| real.starts_with(r)) => None,
-            Ok(real) => Some(real),
-            // A dangling path: Disk reports it as it is.
-            Err(_) => None,
-        }
+        linked(path).filter(|real| self.outside_roots(real))
     }
+
+    fn outside_roots(&self, real: &Path) -> bool {
+        !self.roots.iter().any(|r| real.starts_with(r))
+    }
+}
+
+/// The real path of `path` when a link is on its way (none when it is its own real path, or
+/// dangles: the disk reports that as it is).
+fn linked(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok().filter(|real| real != path)
+}
+
+/// True when `path` lies in the `.git` of `root`.
+fn in_git(path: &Path, root: &Path) -> bool {
+    path.strip_prefix(root).is_ok_and(boundary::names_git)
 }
 
 impl FileSystem for Confined {
@@ -134,15 +139,15 @@ impl FileSystem for Confined {
             bytes: Err(e),
             before: None,
         };
-        if let Some(e) = self.refused(path, true) {
-            return refused(e);
+        if self.spelt_into_git(path) {
+            return refused(ReadError::IntoGit);
         }
         // Most files are reached through no link at all: one call proves it and opens them.
         #[cfg(target_os = "linux")]
         if let Some(read) = beneath::read(&self.opened, path) {
             return read;
         }
-        if let Some(e) = self.refused(path, false) {
+        if let Some(e) = self.link_refusal(path) {
             return refused(e);
         }
         Disk.read_noted(path)
@@ -155,7 +160,7 @@ impl FileSystem for Confined {
     }
 
     fn list_dir(&self, path: &Path) -> Vec<DirEntry> {
-        if self.refused(path, false).is_some() {
+        if self.spelt_into_git(path) || self.link_refusal(path).is_some() {
             return Vec::new();
         }
         Disk.list_dir(path)
