@@ -241,14 +241,9 @@ fn ignore_files_past_the_walk_s_budget_of_patterns_are_not_read() {
     );
 }
 
-/// The ignore files above a repository are not its own: git reads none of them, and the
-/// walker applied them. A `.gitignore` of `*` in the folder a repository was cloned into
-/// (a home folder kept in git, say) hid every file of it, and the run found nothing.
-#[test]
-fn ignore_files_above_the_repository_are_not_applied() {
-    let outer = Repo::new();
-    outer.write(".gitignore", b"*\n");
-    outer.write(".ignore", b"*\n");
+/// The number of files a `toolc check` finds in the repository `repo/` of `outer` (a tool in
+/// it, and a `.git` folder), started there; the run's output for the message.
+fn files_checked_in_repo_of(outer: &Repo, limit: Duration) -> (Value, Output) {
     outer.write("repo/.git/HEAD", b"ref: refs/heads/main\n");
     outer.write(
         "repo/.cycod/tools/t.yaml",
@@ -258,17 +253,23 @@ fn ignore_files_above_the_repository_are_not_applied() {
         .expect("binary")
         .args(["check", "--no-cache", "--format", "json"])
         .current_dir(outer.root.join("repo"))
-        .timeout(HANG_LIMIT)
+        .timeout(limit)
         .output()
         .expect("toolc runs");
     let doc: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
-    assert_eq!(
-        doc["summary"]["files"],
-        1,
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    (doc["summary"]["files"].clone(), output)
+}
+
+/// The ignore files above a repository are not its own: git reads none of them, and the
+/// walker applied them. A `.gitignore` of `*` in the folder a repository was cloned into
+/// (a home folder kept in git, say) hid every file of it, and the run found nothing.
+#[test]
+fn ignore_files_above_the_repository_are_not_applied() {
+    let outer = Repo::new();
+    outer.write(".gitignore", b"*\n");
+    outer.write(".ignore", b"*\n");
+    let (files, output) = files_checked_in_repo_of(&outer, HANG_LIMIT);
+    assert_eq!(files, 1, "{output:?}");
 }
 
 /// A repository inside a folder whose `.git` file names a git folder elsewhere (a download
@@ -293,18 +294,6 @@ fn a_git_file_above_the_repository_is_not_followed() {
         ".git",
         format!("gitdir: {}\n", outside.root.join("gitdir").display()).as_bytes(),
     );
-    outer.write("repo/.git/HEAD", b"ref: refs/heads/main\n");
-    outer.write(
-        "repo/.cycod/tools/t.yaml",
-        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
-    );
-    let output = Command::cargo_bin("toolc")
-        .expect("binary")
-        .args(["check", "--no-cache", "--format", "json"])
-        .current_dir(outer.root.join("repo"))
-        .timeout(Duration::from_secs(20))
-        .output()
-        .expect("toolc runs");
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
-    assert_eq!(doc["summary"]["files"], 1, "{output:?}");
+    let (files, output) = files_checked_in_repo_of(&outer, Duration::from_secs(20));
+    assert_eq!(files, 1, "{output:?}");
 }
