@@ -65,6 +65,13 @@ struct Memory {
     late: HashMap<Digest, Instant>,
 }
 
+impl Memory {
+    /// True when the script was left by a run's time less than [`LATE_FOR`] ago.
+    fn is_late(&self, digest: &Digest) -> bool {
+        self.late.get(digest).is_some_and(|at| at.elapsed() < LATE_FOR)
+    }
+}
+
 /// What ShellCheck said of scripts, kept by the content cache between runs.
 #[derive(Serialize, Deserialize, Default)]
 pub(crate) struct Said {
@@ -172,7 +179,7 @@ pub(crate) fn check(files: &[&Scripts], others: &[&Scripts]) -> Vec<Diagnostic> 
             .filter(|(d, _)| {
                 !cache.by_digest.contains_key(*d)
                     && !cache.stopped.contains(*d)
-                    && cache.late.get(*d).is_none_or(|at| at.elapsed() >= LATE_FOR)
+                    && !cache.is_late(d)
             })
             .filter(|(d, _)| seen.insert(**d))
             .collect()
@@ -258,7 +265,7 @@ pub(crate) fn check(files: &[&Scripts], others: &[&Scripts]) -> Vec<Diagnostic> 
         .iter()
         .flatten()
         .flatten()
-        .filter(|d| cache.late.get(*d).is_some_and(|at| at.elapsed() < LATE_FOR))
+        .filter(|d| cache.is_late(d))
         .copied()
         .collect();
     LATE.store(!late.is_empty(), Ordering::Relaxed);
