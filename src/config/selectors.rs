@@ -42,39 +42,63 @@ pub(super) fn still_unknown(chain: &[Config]) -> Vec<Diagnostic> {
     errors
 }
 
-/// The globs one configuration file may hold in all (`[discovery] exclude`, `include`,
-/// `[[overrides]] paths`), and their wildcards: each is compiled, and a file of 1 MiB of
-/// `**` globs took 335 MiB. A real one holds a handful.
-#[derive(Debug)]
+/// Globs left to compile, and wildcards in them: each glob is compiled, and a file of 1 MiB
+/// of `**` globs took 335 MiB. A real configuration holds a handful.
+#[derive(Debug, Clone, Copy)]
 pub(super) struct GlobBudget {
     globs: usize,
     wildcards: usize,
 }
 
+impl GlobBudget {
+    /// What one configuration file may hold in all (`[discovery] exclude`, `include`,
+    /// `[[overrides]] paths`).
+    const FILE: GlobBudget = GlobBudget {
+        globs: 2_000,
+        wildcards: 10_000,
+    };
+    /// What the nested configuration files of one run may hold between them: a hundred
+    /// files of 2,000 globs would each be within their own.
+    const RUN: GlobBudget = GlobBudget {
+        globs: 10_000,
+        wildcards: 20_000,
+    };
+
+    /// Take one glob of `wildcards` wildcards; false when there is no room for it.
+    fn take(&mut self, wildcards: usize) -> bool {
+        if self.globs == 0 || wildcards > self.wildcards {
+            return false;
+        }
+        self.globs -= 1;
+        self.wildcards -= wildcards;
+        true
+    }
+
+    /// The error for the first glob past `full`, held by `who`.
+    fn past(who: &str, full: GlobBudget) -> String {
+        format!(
+            "past the globs {who} may hold ({} globs, {} wildcards in all); this one and the rest of its list are not used",
+            full.globs, full.wildcards
+        )
+    }
+}
+
 impl Default for GlobBudget {
     fn default() -> GlobBudget {
-        GlobBudget {
-            globs: 2_000,
-            wildcards: 10_000,
-        }
+        GlobBudget::FILE
     }
 }
 
 thread_local! {
-    /// The globs and wildcards the nested configuration files of a run may still hold in
-    /// all, while [`sharing_a_budget`] runs: a hundred files of 2,000 globs each would each
-    /// be within their own budget.
-    static RUN: std::cell::Cell<Option<(usize, usize)>> = const { std::cell::Cell::new(None) };
+    /// What the nested configuration files of a run may still hold, while
+    /// [`sharing_a_budget`] runs.
+    static RUN: std::cell::Cell<Option<GlobBudget>> = const { std::cell::Cell::new(None) };
 }
-
-/// Globs the nested configuration files of one run may hold in all, and their wildcards.
-const RUN_GLOBS: usize = 10_000;
-const RUN_WILDCARDS: usize = 20_000;
 
 /// Run `f`, which parses the nested configuration files of a run on this thread, with one
 /// budget of globs for all of them.
 pub(super) fn sharing_a_budget<R>(f: impl FnOnce() -> R) -> R {
-    RUN.set(Some((RUN_GLOBS, RUN_WILDCARDS)));
+    RUN.set(Some(GlobBudget::RUN));
     let out = f();
     RUN.set(None);
     out
@@ -91,30 +115,20 @@ pub(super) fn build_globs(
     let mut builder = GlobSetBuilder::new();
     for p in patterns {
         let wildcards = p.get_ref().matches(['*', '?', '[', '{']).count();
-        if budget.globs == 0 || wildcards > budget.wildcards {
-            let GlobBudget { globs, wildcards } = GlobBudget::default();
-            err(
-                p.span(),
-                format!(
-                    "past the globs a configuration file may hold ({globs} globs, {wildcards} wildcards in all); this one and the rest of its list are not used"
-                ),
-            );
+        let mut run = RUN.get();
+        let past = if !budget.take(wildcards) {
+            Some(GlobBudget::past("a configuration file", GlobBudget::FILE))
+        } else if run.as_mut().is_some_and(|r| !r.take(wildcards)) {
+            let who = "the nested configuration files of one run";
+            Some(GlobBudget::past(who, GlobBudget::RUN))
+        } else {
+            None
+        };
+        if let Some(message) = past {
+            err(p.span(), message);
             break;
         }
-        if let Some((globs, left)) = RUN.get() {
-            if globs == 0 || wildcards > left {
-                err(
-                    p.span(),
-                    format!(
-                        "past the globs the nested configuration files of one run may hold ({RUN_GLOBS} globs, {RUN_WILDCARDS} wildcards in all); this one and the rest of its list are not used"
-                    ),
-                );
-                break;
-            }
-            RUN.set(Some((globs - 1, left - wildcards)));
-        }
-        budget.globs -= 1;
-        budget.wildcards -= wildcards;
+        RUN.set(run);
         match Glob::new(p.get_ref()) {
             Ok(g) => {
                 builder.add(g);

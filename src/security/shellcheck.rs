@@ -68,7 +68,9 @@ struct Memory {
 impl Memory {
     /// True when the script was left by a run's time less than [`LATE_FOR`] ago.
     fn is_late(&self, digest: &Digest) -> bool {
-        self.late.get(digest).is_some_and(|at| at.elapsed() < LATE_FOR)
+        self.late
+            .get(digest)
+            .is_some_and(|at| at.elapsed() < LATE_FOR)
     }
 }
 
