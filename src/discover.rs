@@ -12,6 +12,7 @@ use crate::source::FormatId;
 
 mod ignore_files;
 pub(crate) mod near_miss;
+mod tracked;
 
 // Path spelling is `fs`'s; these names stay for the callers not yet moved.
 use crate::fs::{canonical, cmp_canonical};
@@ -181,6 +182,14 @@ impl Classifier {
             })
             .map(|i| i.format);
         (included, None)
+    }
+
+    /// Whether a file named `name` may be a definition: false only when no built-in pattern
+    /// can match it and no `include` is configured (which may name anything).
+    fn may_be_named(&self, name: &std::ffi::OsStr) -> bool {
+        !self.includes.is_empty()
+            || name == crate::config::FILE_NAME
+            || self.names.as_ref().is_none_or(|names| names.is_match(name))
     }
 
     /// What the built-in patterns say of `path` (the same for every configuration).
@@ -380,6 +389,7 @@ pub(crate) fn discover_with(
     let found = Mutex::new(Vec::new());
     let misnamed = Mutex::new(Vec::new());
     let mut errors = Vec::new();
+    let mut walked = Vec::new();
     let excludes = classifier.excludes.clone();
     let prune: Prune = Arc::new(move |p: &Path| excludes.iter().any(|x| x.matches(p)));
     let visit = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
@@ -433,14 +443,49 @@ pub(crate) fn discover_with(
             continue;
         }
         errors.extend(walks.walk(root, &prune, &visit));
+        walked.push(root);
     }
     crate::timing::mark("walk");
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.extend(tracked_but_ignored(&walked, classifier, &found));
     sort_unique(&mut found);
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut misnamed = misnamed.into_inner().unwrap_or_else(|e| e.into_inner());
     misnamed.sort();
     (found, errors, misnamed)
+}
+
+/// The definitions under the folders `walked` that git tracks but an ignore file hid from the
+/// walk (see [`tracked`]): found as the walk would have found them. An excluded file stays
+/// out; a nested `toolc.toml` is not one of them (a configuration no walk saw applies nowhere).
+fn tracked_but_ignored(
+    walked: &[&PathBuf],
+    classifier: &Classifier,
+    found: &[Discovered],
+) -> Vec<Discovered> {
+    let seen: std::collections::HashSet<&Path> = found.iter().map(|d| d.path.as_path()).collect();
+    let named = |name: &std::ffi::OsStr| classifier.may_be_named(name);
+    let hidden = |path: &Path| {
+        !seen.contains(path)
+            && classifier
+                .classify(path)
+                .is_some_and(|f| f != FormatId::Config)
+            && !classifier.excluded(path)
+    };
+    let mut more = Vec::new();
+    for root in walked {
+        for path in tracked::files_under(root, named, hidden) {
+            if let Some(format) = classifier.classify(&path) {
+                let claim = classifier.claim_of(&path, format);
+                more.push(Discovered {
+                    path,
+                    format,
+                    claim,
+                });
+            }
+        }
+    }
+    more
 }
 
 /// Sort `found` by path (as `Path`s compare), format and claim, and keep the first find of
