@@ -71,6 +71,22 @@ mod tests {
         assert_eq!(&text[fm.body_start..fm.body_start + 9], "## Prompt");
     }
 
+    /// A file whose lines end in a lone CR (classic Mac OS) has its front matter: the
+    /// reference validator and every reader with universal newlines load it.
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let text = "---\rname: a\r---\r# A\rText.\r";
+        let fm = split_front_matter(text, 0).unwrap();
+        assert_eq!(&text[fm.open.start..fm.open.end], "---");
+        assert_eq!(&text[fm.yaml.start..fm.yaml.end], "name: a\r");
+        assert_eq!(&text[fm.body_start..], "# A\rText.\r");
+        // Mixed ends: CRLF is one line end, not two.
+        let text = "---\r\na: 1\r---\n\r\nbody";
+        let fm = split_front_matter(text, 0).unwrap();
+        assert_eq!(&text[fm.yaml.start..fm.yaml.end], "a: 1\r");
+        assert_eq!(&text[fm.body_start..], "\r\nbody");
+    }
+
     #[test]
     fn missing_and_unclosed() {
         assert!(matches!(

@@ -12,6 +12,8 @@ use crate::memory::Chunked;
 use crate::source::Span;
 
 /// Lines of `text` from `start`, each as (span without line break, offset after the break).
+/// A line ends at LF, CRLF or a lone CR, as CommonMark's and YAML's lines do (and as a
+/// runtime reading the file with universal newlines, Python's, sees them).
 pub(crate) fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usize)> + '_ {
     let mut pos = start;
     std::iter::from_fn(move || {
@@ -19,13 +21,12 @@ pub(crate) fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usi
             return None;
         }
         let rest = &text[pos..];
-        let (len, next) = match rest.find('\n') {
+        let (len, next) = match rest.find(['\n', '\r']) {
+            Some(i) if rest[i..].starts_with("\r\n") => (i, pos + i + 2),
             Some(i) => (i, pos + i + 1),
             None => (rest.len(), text.len()),
         };
-        let line = &rest[..len];
-        let trimmed = line.strip_suffix('\r').unwrap_or(line);
-        let span = Span::new(pos, pos + trimmed.len());
+        let span = Span::new(pos, pos + len);
         pos = next;
         Some((span, next))
     })

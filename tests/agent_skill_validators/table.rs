@@ -33,6 +33,18 @@ pub(super) fn cases() -> Vec<Case> {
     let mut out = vec![
         case("minimal", skill("pdf-tools", ""), Valid, &[]),
         case(
+            "lines that end in a lone CR",
+            skill("pdf-tools", "").replace('\n', "\r"),
+            Valid,
+            &[],
+        ),
+        case(
+            "lines that end in CRLF",
+            skill("pdf-tools", "").replace('\n', "\r\n"),
+            Valid,
+            &[],
+        ),
+        case(
             "every optional field",
             skill(
                 "pdf-tools",
