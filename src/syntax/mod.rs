@@ -238,6 +238,20 @@ impl Node {
         }
     }
 
+    /// Bytes of text in this subtree (strings and keys): what a copy of it holds beyond its
+    /// nodes.
+    pub(crate) fn text_len(&self) -> usize {
+        match &self.kind {
+            NodeKind::String(s) => s.len(),
+            NodeKind::Seq(items) => items.scan().map(|n| n.text_len()).sum(),
+            NodeKind::Map(entries) => entries
+                .iter()
+                .map(|e| e.key.len() + e.value.text_len())
+                .sum(),
+            _ => 0,
+        }
+    }
+
     /// Height of this subtree (1 for a scalar).
     pub(crate) fn height(&self) -> usize {
         match &self.kind {

@@ -9,7 +9,7 @@ use super::*;
 
 /// Peak resident memory of `toolc check --no-cache -q` in `repo`, in bytes; `None` where
 /// toolc cannot read it (not Linux).
-fn peak_memory(repo: &Repo) -> Option<f64> {
+pub(super) fn peak_memory(repo: &Repo) -> Option<f64> {
     peak_memory_of(repo, &["check", "--no-cache", "-q", "."])
 }
 

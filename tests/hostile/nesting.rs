@@ -29,6 +29,56 @@ fn yaml_alias_bomb_is_cut_off() {
     find(&diags, "SYN004", ".dojops/tools/wide/tool.yaml");
 }
 
+/// Few aliases of one long string stay far within the node budget but copy the string each
+/// time: 20,000 aliases of a 300 KB description (a file of 360 KB) took 11.7 GB and a
+/// minute. The text aliases copy is budgeted too, in every YAML format; a document that
+/// uses an anchor a few times is read as it is.
+#[test]
+fn aliases_of_one_long_string_are_cut_off() {
+    let repo = repo();
+    let long = "word ".repeat(60_000);
+    let aliases = ["*d"; 20_000].join(",");
+    repo.write(
+        ".cycod/tools/long.yaml",
+        format!(
+            "name: long\ndescription: Lists the files of the folder.\nbash: ls\ntags: [read]\nnotes: &d \"{long}\"\nmore: [{aliases}]\n"
+        )
+        .as_bytes(),
+    );
+    repo.write(
+        ".claude/skills/long/SKILL.md",
+        format!(
+            "---\nname: long\ndescription: &d \"{long}\"\nmetadata:\n  x: [{aliases}]\n---\nBody.\n"
+        )
+        .as_bytes(),
+    );
+    let few = ["*d"; 3].join(",");
+    repo.write(
+        ".cycod/tools/few.yaml",
+        format!(
+            "name: few\ndescription: Lists the files of the folder.\nbash: ls\ntags: [read]\nnotes: &d \"{long}\"\nmore: [{few}]\n"
+        )
+        .as_bytes(),
+    );
+    let started = Instant::now();
+    let diags = diagnostics(&repo);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    find(&diags, "SYN004", ".cycod/tools/long.yaml");
+    find(&diags, "SYN004", ".claude/skills/long/SKILL.md");
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["path"] == ".cycod/tools/few.yaml" && d["code"] == "SYN004"),
+        "{diags:#?}"
+    );
+    let peak = super::dense::peak_memory(&repo).expect("peak memory");
+    assert!(peak < 200e6, "peak {peak} bytes");
+}
+
 #[test]
 fn deeply_nested_yaml_is_an_error() {
     let repo = repo();
