@@ -159,7 +159,7 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
     if !std::fs::symlink_metadata(file.path()).ok()?.is_file() {
         return None;
     }
-    let bytes = std::fs::read(file.path()).ok()?;
+    let bytes = read_if_ours(file.path(), key)?;
     let body = bytes.strip_prefix(MAGIC)?;
     let (check, body) = body.split_at_checked(16)?;
     if check != xxhash_rust::xxh3::xxh3_128(body).to_le_bytes() {
@@ -177,6 +177,25 @@ pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<A
     };
     crate::timing::mark("archive read");
     archive
+}
+
+/// The bytes of the archive at `path` when its key is `key`: its head is read first, and a
+/// file written for another build, repository or configuration (or not by toolc at all: a
+/// committed `files.bin` of a gigabyte of zeros) is not read further.
+fn read_if_ours(path: &Path, key: &Key) -> Option<Vec<u8>> {
+    use std::io::Read;
+    // The key is the build's id, two paths and a digest: a few kilobytes at most.
+    const HEAD_BYTES: u64 = 64 * 1024;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    (&mut file).take(HEAD_BYTES).read_to_end(&mut bytes).ok()?;
+    let body = bytes.strip_prefix(MAGIC)?.get(16..)?;
+    let (stored, _): (Key, _) = postcard::take_from_bytes(body).ok()?;
+    if stored != *key {
+        return None;
+    }
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// Write `archive` under `key` as the cache of the repository at `root` (nothing when it

@@ -76,3 +76,29 @@ fn a_dependency_changed_within_its_clock_tick_is_read_again() {
     assert!(after.contains("SCH001"), "the change was missed: {after}");
     assert_eq!(after, json(&cached(&repo.root, &["--no-cache"])));
 }
+
+/// A committed cache file that no toolc wrote for this build and repository (a gigabyte of
+/// zeros compresses to nothing in git) is not read past its head: the run takes no more
+/// memory than without it, says the same, and leaves a cache of its own.
+#[test]
+fn a_cache_file_made_to_order_is_not_read_whole() {
+    let repo = three_tools();
+    let expected = json(&cached(&repo.root, &["--no-cache"]));
+    cached(&repo.root, &[]);
+    let file = cache_file(&repo.root);
+    let own = std::fs::read(&file).expect("cache file");
+    // Sparse: nothing is written to the disk, every byte reads as zero.
+    let huge = std::fs::File::create(&file).expect("cache file");
+    huge.set_len(1 << 30).expect("a sparse gigabyte");
+    drop(huge);
+    let mut command = Command::cargo_bin("toolc").expect("binary");
+    command
+        .args(["check", "--format", "json", "."])
+        .current_dir(&repo.root);
+    let peak = super::dense::peak_memory_in(command).expect("peak memory");
+    assert!(peak < 200e6, "peak {peak} bytes");
+    let out = cached(&repo.root, &[]);
+    assert_eq!(json(&out), expected);
+    let written = std::fs::metadata(&file).expect("cache file").len();
+    assert!(written < 10 * own.len() as u64, "{written} bytes");
+}
