@@ -188,8 +188,52 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
     }
 }
 
+/// The JSON values a message may hold: a parsed value takes 50 to 100 bytes, so a body of
+/// 40 MB of `1,` took 1.8 GB. A client's messages hold a few thousand (a `didChange` carries
+/// its file as one string).
+const MAX_VALUES: usize = 1_000_000;
+
+/// How many values `body` holds, about (its `,`, `:`, `[` and `{` outside strings), counted
+/// up to just past `MAX_VALUES`.
+fn values_in(body: &[u8]) -> usize {
+    let mut count = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in body {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b',' | b':' | b'[' | b'{' => {
+                    count += 1;
+                    if count > MAX_VALUES {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    count
+}
+
 /// The message a body holds, or the error response that refuses it.
 fn parse(body: &[u8]) -> Result<Message, String> {
+    if values_in(body) > MAX_VALUES {
+        return Err(error_response(
+            Value::Null,
+            INVALID_REQUEST,
+            &format!(
+                "a message of more than {MAX_VALUES} JSON values; toolc server takes at most that many"
+            ),
+        ));
+    }
     let value: Value = serde_json::from_slice(body).map_err(|e| {
         error_response(
             Value::Null,

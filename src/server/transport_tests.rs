@@ -70,3 +70,18 @@ fn a_length_past_the_limit_is_refused_without_holding_the_body() {
     assert_eq!(messages.len(), 1, "{refusals:?}");
     assert_eq!(refusals.len(), 1, "{refusals:?}");
 }
+
+#[test]
+fn a_body_of_more_values_than_any_message_is_refused_unparsed() {
+    let many = vec!["1"; MAX_VALUES + 1].join(",");
+    let body = format!(r#"{{"jsonrpc":"2.0","id":2,"method":"x","params":[{many}]}}"#);
+    // Commas inside a string are text, not values: a file of them is one string.
+    let text = ",".repeat(MAX_VALUES * 2);
+    let change = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"text":"\"{text}"}}}}"#
+    );
+    let (messages, refusals) = read_all((frame(&body) + &frame(&change)).as_bytes());
+    assert_eq!(messages.len(), 1, "{refusals:?}");
+    assert_eq!(refusals.len(), 1);
+    assert_eq!(refusals[0]["error"]["code"], INVALID_REQUEST);
+}

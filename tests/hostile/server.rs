@@ -159,6 +159,38 @@ fn the_server_refuses_a_frame_longer_than_any_message() {
     assert!(matches!(code, Some(0 | 1)), "{code:?}: {stderr}");
 }
 
+/// A body within the frame limit that is millions of tiny JSON values (20 MB of `1,`) is
+/// refused before it is parsed: parsed, such a body took 45 times its size. The server's
+/// peak memory stays near its own, and the session goes on.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_server_refuses_a_message_of_millions_of_values() {
+    let repo = repo();
+    let mut server = Raw::start(&repo.root);
+    let items = vec!["1"; 10_000_000].join(",");
+    let body = format!(r#"{{"jsonrpc":"2.0","id":4,"method":"x","params":[{items}]}}"#);
+    server.bytes(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let error = server.wait(|m| m.get("error").is_some());
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()))
+        .expect("the server's status");
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    assert!(
+        peak_kib < 200 * 1024,
+        "peak {peak_kib} KiB for a body of {} bytes",
+        body.len()
+    );
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    server.wait(|m| m["id"] == 9);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (code, stderr) = server.finish();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
 /// Rows 18 and 3 in the server: a `*.tool.md` with a multi-byte space before a sentence's
 /// last word, and a `.gitignore` linked to `/dev/zero`, are published as findings; the
 /// server lives on.
