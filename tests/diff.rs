@@ -349,8 +349,13 @@ fn configuration_paths_and_ignored_files_apply() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].path, "b/tools.json");
     assert_eq!(report.tools.len(), 1);
-    // A committed file the working tree's walk ignores is not "removed".
+    // An ignore file hides only what git does not track: a committed file it names is
+    // compared as before.
     std::fs::write(repo.root.join(".gitignore"), "b/\n").expect("write");
+    let report = diff(&repo.root, "HEAD~1");
+    assert_eq!(codes(&report).len(), 2, "{:#?}", hits(&report));
+    // A file git no longer tracks that the working tree's walk ignores is not "removed".
+    common::change::git(&repo.root, &["rm", "-q", "-r", "--cached", "b"]);
     let report = diff(&repo.root, "HEAD~1");
     assert!(
         hits(&report).iter().all(|h| h.path == "tools.json"),
