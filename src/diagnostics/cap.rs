@@ -267,6 +267,13 @@ mod tests {
     use super::*;
     use crate::source::{FormatId, SourceFile, Span};
 
+    /// A parser builds as many repeated keys as a file shows: no fewer, or the file's
+    /// first would be missing.
+    #[test]
+    fn parsers_build_the_repeats_a_file_shows() {
+        assert_eq!(crate::syntax::repeats::REPEATS_KEPT, MAX_PER_RULE);
+    }
+
     fn file() -> Arc<SourceFile> {
         SourceFile::new(
             "tools.json".into(),

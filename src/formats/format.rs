@@ -226,6 +226,13 @@ pub(crate) fn decode(
 
 /// Turn parse problems into diagnostics.
 pub(crate) fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec<Diagnostic> {
+    // Repeated keys past those built were only counted: one line stands for them.
+    let left_out = parsed.repeats_left_out.map(|(span, count)| {
+        crate::diagnostics::cap::summary(
+            Diagnostic::new(&syn::DUPLICATE_KEY, file, span, String::new()),
+            count,
+        )
+    });
     parsed
         .errors
         .iter()
@@ -264,5 +271,6 @@ pub(crate) fn syntax_diagnostics(file: &Arc<SourceFile>, parsed: &Parsed) -> Vec
             }
             d
         })
+        .chain(left_out)
         .collect()
 }

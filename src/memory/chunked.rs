@@ -53,6 +53,15 @@ impl<T> Chunked<T> {
         }
     }
 
+    /// A list of `items`, grown from there.
+    pub(crate) fn from_vec(items: Vec<T>) -> Chunked<T> {
+        Chunked {
+            full: Vec::new(),
+            in_full: 0,
+            last: items,
+        }
+    }
+
     /// The next item.
     pub(crate) fn push(&mut self, item: T) {
         if self.last.len() == self.last.capacity() && self.last.len() >= Self::PER_CHUNK {

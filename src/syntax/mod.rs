@@ -7,6 +7,7 @@ pub(crate) mod later;
 pub(crate) mod markdown;
 pub(crate) mod packed;
 pub(crate) mod pieces;
+pub(crate) mod repeats;
 pub(crate) mod scalar;
 pub(crate) mod seq;
 pub(crate) mod sniff;
@@ -15,6 +16,7 @@ mod yaml_marks;
 
 pub(crate) use later::{Again, Later};
 pub(crate) use packed::{Packed, TreeRef};
+pub(crate) use repeats::{DropAt, Repeats, drop_duplicate_keys};
 pub(crate) use seq::{Item, MapItem, Seq, SeqBuilder};
 
 use crate::source::Span;
@@ -312,49 +314,9 @@ pub(crate) struct Parsed {
     pub root: Option<Node>,
     /// Problems found.
     pub errors: Vec<SyntaxError>,
-}
-
-/// Report each key that appears again in `entries` and keep only its first entry. The
-/// entries are ordered by key through a list of their indices (four bytes an entry, where a
-/// map of the keys took forty, and in YAML a copy of each key besides), so an object of
-/// millions of keys costs little more than its entries.
-pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, errors: &mut Vec<SyntaxError>) {
-    if entries.len() < 2 {
-        return;
-    }
-    let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-    order.sort_by(|&a, &b| {
-        entries[a as usize]
-            .key
-            .cmp(&entries[b as usize].key)
-            .then(a.cmp(&b))
-    });
-    // Each repeat with the first of its key: the first of its run in key order.
-    let mut again: Vec<(u32, u32)> = order
-        .chunk_by(|&a, &b| entries[a as usize].key == entries[b as usize].key)
-        .flat_map(|run| run[1..].iter().map(|&repeat| (repeat, run[0])))
-        .collect();
-    if again.is_empty() {
-        return;
-    }
-    again.sort_unstable();
-    for &(repeat, first) in &again {
-        let first = entries[first as usize].key_span();
-        let e = &entries[repeat as usize];
-        errors.push(SyntaxError {
-            kind: SyntaxErrorKind::DuplicateKey,
-            message: format!("duplicate key `{}`", e.key),
-            span: e.key_span(),
-            related: Some((first, "first defined here".into())),
-            explain: None,
-        });
-    }
-    let mut index = 0u32;
-    entries.retain(|_| {
-        let keep = again.binary_search_by_key(&index, |&(r, _)| r).is_err();
-        index += 1;
-        keep
-    });
+    /// The repeated keys past the first [`repeats::REPEATS_KEPT`] of the document: where the first
+    /// of them is, and how many they are (counted, never built).
+    pub repeats_left_out: Option<(Span, usize)>,
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
 use super::yaml_marks::{scan_error, token_span};
 use super::{
-    Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, SeqBuilder, SyntaxError, SyntaxErrorKind,
-    drop_duplicate_keys,
+    DropAt, Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, Repeats, SeqBuilder, SyntaxError,
+    SyntaxErrorKind, drop_duplicate_keys,
 };
 use crate::memory::Chunked;
 use crate::source::Span;
@@ -32,6 +32,7 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
         anchors: HashMap::new(),
         nodes: 0,
         alias_text: 0,
+        repeats: Repeats::default(),
         out: Parsed::default(),
         documents: 0,
         stopped: false,
@@ -62,9 +63,12 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
     // of more repeats than the cap shows its first.
     for frame in std::mem::take(&mut builder.stack) {
         if let Frame::Map { entries, .. } = frame {
-            drop_duplicate_keys(&mut entries.into_vec(), &mut builder.out.errors);
+            drop_duplicate_keys(&mut entries.into_vec(), &mut builder.repeats);
         }
     }
+    let (repeats, left_out) = builder.repeats.finish();
+    builder.out.errors.extend(repeats);
+    builder.out.repeats_left_out = left_out;
     builder.out.errors.sort_by_key(|e| e.span.start);
     builder.out
 }
@@ -90,6 +94,8 @@ enum Frame {
         start: usize,
         /// Grown by chunks: a mapping of millions of keys doubled its room by copying.
         entries: Chunked<Entry>,
+        /// When its repeats are dropped next, before it ends.
+        drop_at: DropAt,
         key: Option<(String, Span)>,
         anchor: usize,
     },
@@ -103,6 +109,8 @@ struct Builder<'a> {
     nodes: usize,
     /// Bytes of text the aliases so far copied.
     alias_text: usize,
+    /// The repeated keys found so far.
+    repeats: Repeats,
     out: Parsed,
     documents: usize,
     stopped: bool,
@@ -157,6 +165,7 @@ impl Builder<'_> {
                 self.stack.push(Frame::Map {
                     start: span.start,
                     entries: Chunked::default(),
+                    drop_at: DropAt::default(),
                     key: None,
                     anchor,
                 });
@@ -193,7 +202,7 @@ impl Builder<'_> {
                         ..
                     } => {
                         let mut entries = entries.into_vec();
-                        drop_duplicate_keys(&mut entries, &mut self.out.errors);
+                        drop_duplicate_keys(&mut entries, &mut self.repeats);
                         let end = entries
                             .last()
                             .map_or(span.end, |e| e.value.span().end.max(e.key_span().end));
@@ -316,7 +325,12 @@ impl Builder<'_> {
                 *last_end = Some(node.span().end);
                 items.push(node);
             }
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Map {
+                entries,
+                key,
+                drop_at,
+                ..
+            }) => match key.take() {
                 None => {
                     let span = node.span();
                     // The key's node is done with: its text is moved, not copied.
@@ -343,8 +357,17 @@ impl Builder<'_> {
                     };
                     *key = Some((text, span));
                 }
-                // Repeated keys are found when the mapping ends (`drop_duplicate_keys`).
-                Some((k, key_span)) => entries.push(Entry::new(k, key_span, node)),
+                // Repeated keys are found when the mapping ends (`drop_duplicate_keys`), and
+                // on the way when it grows long.
+                Some((k, key_span)) => {
+                    entries.push(Entry::new(k, key_span, node));
+                    if drop_at.due(entries.len()) {
+                        let mut all = std::mem::take(entries).into_vec();
+                        drop_duplicate_keys(&mut all, &mut self.repeats);
+                        drop_at.dropped(all.len());
+                        *entries = Chunked::from_vec(all);
+                    }
+                }
             },
         }
         Ok(())

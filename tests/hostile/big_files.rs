@@ -195,3 +195,58 @@ fn a_mapping_of_one_key_repeated_a_hundred_thousand_times() {
         );
     }
 }
+
+/// A million repeats of one short key cost a count each, not a finding each (840 bytes a
+/// repeat, 290 times the file), and a mapping still open drops its repeats as it grows: in
+/// YAML (top level, nested, in front matter) and JSON the peak stays near ten times the file.
+#[test]
+fn a_million_repeated_keys_cost_a_count_each() {
+    let repeats = 1_000_000;
+    let cases = [
+        (
+            ".cycod/tools/t.yaml",
+            format!(
+                "name: t\ndescription: d\nbash: echo hi\ntags: [read]\n{}",
+                "a:\n".repeat(repeats)
+            ),
+        ),
+        (
+            ".cycod/tools/t.yaml",
+            format!(
+                "name: t\ndescription: d\nbash: echo hi\ntags: [read]\nextra:\n{}",
+                "  a: 1\n".repeat(repeats)
+            ),
+        ),
+        (
+            ".claude/skills/s/SKILL.md",
+            format!(
+                "---\nname: s\ndescription: Reads the files a user names.\n{}---\nBody.\n",
+                "a:\n".repeat(repeats)
+            ),
+        ),
+        (
+            "tools.json",
+            format!(
+                r#"{{"tools":[{{"name":"t","description":"d","command":["x"],"x":{{{}}}}}]}}"#,
+                vec![r#""a":1"#; repeats].join(",")
+            ),
+        ),
+    ];
+    for (path, text) in cases {
+        let repo = repo();
+        repo.write(path, text.as_bytes());
+        let diags = check_limited(&repo);
+        assert_eq!(
+            listed(&diags, "SYN003", path),
+            (201, Some(repeats - 1 - 200)),
+            "{path}"
+        );
+        let peak = super::dense::peak_memory(&repo).expect("peak memory");
+        let small = super::dense::peak_memory(&super::repo()).expect("peak memory");
+        let per_byte = (peak - small) / text.len() as f64;
+        assert!(
+            per_byte < 12.0,
+            "{path}: {per_byte:.1} bytes a byte of the file"
+        );
+    }
+}

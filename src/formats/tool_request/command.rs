@@ -99,13 +99,18 @@ impl Cx<'_> {
             return;
         }
         let parsed = json::parse(slice, content.start);
-        for e in parsed.errors {
+        for e in &parsed.errors {
             let d = self
                 .diag(&rules::INVALID_INPUTS_JSON, e.span, format!("`## Inputs (JSON)` is not valid JSON: {}", e.message))
                 .label("invalid JSON")
                 .note("Monty receives these inputs as JSON: the validator rejects a request whose inputs do not parse")
                 .help("fix the JSON (strict JSON: double quotes, no comments, no trailing commas)");
             self.push(d);
+        }
+        // Repeated keys past the first 200 were counted, not built: one line stands for them.
+        if let Some((span, count)) = parsed.repeats_left_out {
+            let d = self.diag(&rules::INVALID_INPUTS_JSON, span, String::new());
+            self.push(crate::diagnostics::cap::summary(d, count));
         }
     }
 
