@@ -88,9 +88,14 @@ impl Cx<'_> {
 
     /// True when the skill is a project's own (`<project>/.claude/skills/<name>/`) and `rel`
     /// is in the project: agents run a project's skills from the project's folder.
-    fn in_project(&self, rel: &str) -> bool {
+    fn in_project(&mut self, rel: &str) -> bool {
+        if let Some(&known) = self.in_project.get(rel) {
+            return known;
+        }
         let project = project_of(&self.root);
-        project.is_some_and(|p| self.fs.exists(&p.join(rel)))
+        let found = project.is_some_and(|p| self.fs.exists(&p.join(rel)));
+        self.in_project.insert(rel.to_string(), found);
+        found
     }
 
     /// SKL011, with the file meant (`suggested`) or the closest file of the skill.

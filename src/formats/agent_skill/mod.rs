@@ -107,6 +107,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         companions: Vec::new(),
         unread: Vec::new(),
         read: HashMap::new(),
+        in_project: HashMap::new(),
         tree: None,
     };
     let skill = cx.check();
@@ -236,6 +237,9 @@ pub(crate) struct Cx<'a> {
     /// Each file read once: relative path → file (`None`: not readable as text), and
     /// whether it is a companion yet.
     read: HashMap<String, (Option<Arc<SourceFile>>, bool)>,
+    /// Whether the project around a project's own skill has each path asked about: a body
+    /// of millions of links to one missing file asked the disk each time.
+    in_project: HashMap<String, bool>,
     /// The front matter's tree, handed on to the custom rules.
     tree: Option<Node>,
 }
