@@ -97,8 +97,18 @@ pub(super) fn run(args: BuildArgs) -> ExitCode {
         ..CheckOptions::default()
     };
     let (report, compiled) = check_and_compile(&options, &config);
-    if !report.diagnostics.is_empty() {
-        let text = human::render(&report.diagnostics, &report.summary, color, args.quiet);
+    // What the baseline and suppression comments hid is counted as in `check`'s summary,
+    // also when nothing else is shown.
+    let hidden = (!args.quiet)
+        .then(|| super::baseline::note(&report, &config, &cwd))
+        .flatten();
+    if !report.diagnostics.is_empty() || hidden.is_some() {
+        let mut text = if report.diagnostics.is_empty() {
+            String::new()
+        } else {
+            human::render(&report.diagnostics, &report.summary, color, args.quiet)
+        };
+        text.push_str(hidden.as_deref().unwrap_or_default());
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();

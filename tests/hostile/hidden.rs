@@ -172,6 +172,23 @@ fn every_summary_counts_what_was_hidden() {
     );
     let (stdout, _) = both("human", true);
     assert!(stdout.contains(said), "--statistics: {stdout}");
+    // `build` checks before it writes, with the configured baseline: it says so too, also
+    // when every finding was hidden.
+    repo.write(
+        "toolc.toml",
+        b"[baseline]\npath = \"toolc-baseline.json\"\n",
+    );
+    repo.write(
+        ".cycod/tools/c.yaml",
+        b"name: c\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    );
+    let output = run(&repo, &["build", "--out", "dist"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(said) && stdout.contains("1 by `# toolc: ignore` comments"),
+        "build: {stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// Row 12: five thousand stale entries are one warning, printed at once: the first few
