@@ -141,7 +141,13 @@ fn parse_piece(start: usize, piece: &str) -> Result<RawLock, ParseError> {
 /// string, which a cut before a line starting `[[` can fall inside) is read whole up to this
 /// size, as TOML reads it: what a lock toolc wrote says is never refused, and a broken lock
 /// gets TOML's own error. Past it, the error of the piece stands.
-const READ_WHOLE_UP_TO: usize = 4 << 20;
+const READ_WHOLE_UP_TO: usize = MAX_PIECE;
+
+/// The largest piece of a lock read (its head, or one entry with its tables): the TOML
+/// parser holds up to a hundred times what it reads (a head of 10 MB of `1,` took 958 MB),
+/// and an entry toolc writes is a few hundred bytes (tens of kilobytes for a tool of
+/// thousands of parameters).
+const MAX_PIECE: usize = 1 << 20;
 
 /// The entries read so far: tools, skills and servers, each in the order of the file.
 #[derive(Default)]
@@ -203,6 +209,24 @@ impl Entries {
     }
 }
 
+/// The error of a piece past [`MAX_PIECE`], on its first line.
+fn too_long(start: usize, piece: &str) -> ParseError {
+    let first = piece.find('\n').unwrap_or(piece.len()).min(200);
+    let first = (0..=first)
+        .rev()
+        .find(|&i| piece.is_char_boundary(i))
+        .unwrap_or(0);
+    let what = if start == 0 { "its head" } else { "an entry" };
+    ParseError {
+        message: format!(
+            "{what} is {} bytes; toolc reads lock entries of at most {} KiB (one it writes is a few hundred bytes)",
+            piece.len(),
+            MAX_PIECE / 1024
+        ),
+        span: Span::new(start, start + first),
+    }
+}
+
 /// Read the entries of a lock's text: its tools, then its skills, then its servers, each in
 /// the order of the file. It is read an entry at a time: the TOML parser keeps every token
 /// of what it reads, some twenty times the text, which for a lock of a million entries is
@@ -212,7 +236,12 @@ pub(super) fn parse(text: &str) -> Result<Vec<Locked>, ParseError> {
     let by_pieces = pieces(text)
         .into_iter()
         .enumerate()
-        .try_for_each(|(i, (start, piece))| entries.add(start, parse_piece(start, piece)?, i == 0));
+        .try_for_each(|(i, (start, piece))| {
+            if piece.len() > MAX_PIECE {
+                return Err(too_long(start, piece));
+            }
+            entries.add(start, parse_piece(start, piece)?, i == 0)
+        });
     match by_pieces {
         Ok(()) => Ok(entries.into_list()),
         Err(_) if text.len() <= READ_WHOLE_UP_TO => {

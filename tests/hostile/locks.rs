@@ -56,3 +56,41 @@ fn a_lock_of_thirty_thousand_entries_is_read_in_little_memory() {
         (peak - small) / 1048576.0
     );
 }
+
+/// A lock whose head (or one entry) is megabytes of tiny TOML values is refused unread: the
+/// TOML parser holds up to a hundred times what it reads, and a head of 10 MB of `1,` took
+/// 958 MB. `check --locked` reads it the same way.
+#[test]
+fn a_lock_piece_of_megabytes_is_refused_unread() {
+    let Some(small) = dense::peak_memory_of(&locked_repo(1), &["check", "--no-cache", "-q"]) else {
+        return;
+    };
+    let values = "1,".repeat(2_500_000);
+    for lock in [
+        format!("version = 1\nx = [{values}]\n"),
+        format!("{}\n[[tool]]\nname = \"x\"\nx = [{values}]\n", lock_of(2)),
+    ] {
+        let repo = locked_repo(1);
+        repo.write("toolc.lock", lock.as_bytes());
+        let diags = diagnostics(&repo);
+        let refused = find(&diags, "LCK004", "toolc.lock");
+        assert!(
+            refused[0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("at most 1024 KiB")),
+            "{refused:#?}"
+        );
+        for args in [
+            &["check", "--no-cache", "-q"][..],
+            &["check", "--no-cache", "-q", "--locked"],
+        ] {
+            let peak = dense::peak_memory_of(&repo, args).expect("measured before");
+            assert!(
+                peak - small < 3.0 * lock.len() as f64,
+                "{args:?}: {:.0} MB for a lock of {} MB",
+                (peak - small) / 1e6,
+                lock.len() / 1_000_000
+            );
+        }
+    }
+}
