@@ -53,13 +53,21 @@ impl<T> Chunked<T> {
         }
     }
 
-    /// A list of `items`, grown from there.
-    pub(crate) fn from_vec(items: Vec<T>) -> Chunked<T> {
-        Chunked {
-            full: Vec::new(),
-            in_full: 0,
-            last: items,
+    /// The item at `index`: every full chunk holds [`Self::PER_CHUNK`] items.
+    pub(crate) fn get(&self, index: usize) -> Option<&T> {
+        if index < self.in_full {
+            self.full
+                .get(index / Self::PER_CHUNK)?
+                .get(index % Self::PER_CHUNK)
+        } else {
+            self.last.get(index - self.in_full)
         }
+    }
+
+    /// The items in order, each chunk freed once emptied: a list rebuilt from another never
+    /// holds both whole.
+    pub(crate) fn into_items(self) -> impl Iterator<Item = T> {
+        self.full.into_iter().flatten().chain(self.last)
     }
 
     /// The next item.
@@ -109,6 +117,8 @@ mod tests {
             (0..n as u64).for_each(|i| list.push(i));
             assert_eq!(list.len(), n);
             assert!(list.iter().copied().eq(0..n as u64));
+            assert!((0..n).all(|i| list.get(i) == Some(&(i as u64))));
+            assert_eq!(list.get(n), None);
             let items = list.into_vec();
             assert!(items.iter().copied().eq(0..n as u64), "{n} items in order");
             if n > per {

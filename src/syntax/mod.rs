@@ -16,7 +16,7 @@ mod yaml_marks;
 
 pub(crate) use later::{Again, Later};
 pub(crate) use packed::{Packed, TreeRef};
-pub(crate) use repeats::{DropAt, Repeats, drop_duplicate_keys};
+pub(crate) use repeats::{DropAt, Repeats, drop_duplicate_keys, drop_duplicate_keys_chunked};
 pub(crate) use seq::{Item, MapItem, Seq, SeqBuilder};
 
 use crate::source::Span;

@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::{Entry, SyntaxError, SyntaxErrorKind};
+use crate::memory::Chunked;
 use crate::source::Span;
 
 /// Repeated keys of a document built as errors: as many as a file shows of one rule.
@@ -115,41 +116,75 @@ impl DropAt {
     }
 }
 
-/// Report each key that appears again in `entries` to `repeats` and keep only its first
-/// entry. The entries are ordered by key through a list of their indices (four bytes an
-/// entry, where a map of the keys took forty, and in YAML a copy of each key besides), so an
-/// object of millions of keys costs little more than its entries.
-pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, repeats: &mut Repeats) {
-    if entries.len() < 2 {
-        return;
+/// The repeats among `len` keys (`key(i)` the `i`th), each with the first of its key, in
+/// the keys' order. The keys are ordered through a list of their indices (four bytes an
+/// entry, where a map of the keys took forty, and in YAML a copy of each key besides), so a
+/// mapping of millions of keys costs little more than its entries.
+fn repeats_among<'k>(len: usize, key: impl Fn(u32) -> &'k str) -> Vec<(u32, u32)> {
+    if len < 2 {
+        return Vec::new();
     }
-    let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-    order.sort_by(|&a, &b| {
-        entries[a as usize]
-            .key
-            .cmp(&entries[b as usize].key)
-            .then(a.cmp(&b))
-    });
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
     // Each repeat with the first of its key: the first of its run in key order.
     let mut again: Vec<(u32, u32)> = order
-        .chunk_by(|&a, &b| entries[a as usize].key == entries[b as usize].key)
+        .chunk_by(|&a, &b| key(a) == key(b))
         .flat_map(|run| run[1..].iter().map(|&repeat| (repeat, run[0])))
         .collect();
+    again.sort_unstable();
+    again
+}
+
+/// Whether the entry at `index` is one of the repeats `again` (sorted).
+fn is_repeat(again: &[(u32, u32)], index: usize) -> bool {
+    again
+        .binary_search_by_key(&index, |&(r, _)| r as usize)
+        .is_ok()
+}
+
+/// Report each key that appears again in `entries` to `repeats` and keep only its first
+/// entry.
+pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, repeats: &mut Repeats) {
+    let again = repeats_among(entries.len(), |i| entries[i as usize].key.as_str());
     if again.is_empty() {
         return;
     }
-    again.sort_unstable();
     for &(repeat, first) in &again {
         let first = entries[first as usize].key_span();
         let e = &entries[repeat as usize];
         repeats.note(e.key_span(), first, || e.key.to_string());
     }
-    let mut index = 0u32;
+    let mut index = 0;
     entries.retain(|_| {
-        let keep = again.binary_search_by_key(&index, |&(r, _)| r).is_err();
+        let keep = !is_repeat(&again, index);
         index += 1;
         keep
     });
+}
+
+/// [`drop_duplicate_keys`] for the entries of a mapping still open, held by chunks: only
+/// when there are repeats is the list rebuilt, a chunk at a time, so it is never held
+/// twice.
+pub(crate) fn drop_duplicate_keys_chunked(entries: &mut Chunked<Entry>, repeats: &mut Repeats) {
+    let key = |i: u32| entries.get(i as usize).map_or("", |e| e.key.as_str());
+    let again = repeats_among(entries.len(), key);
+    if again.is_empty() {
+        return;
+    }
+    for &(repeat, first) in &again {
+        let (Some(e), Some(first)) = (entries.get(repeat as usize), entries.get(first as usize))
+        else {
+            continue;
+        };
+        repeats.note(e.key_span(), first.key_span(), || e.key.to_string());
+    }
+    let mut kept = Chunked::default();
+    for (index, e) in std::mem::take(entries).into_items().enumerate() {
+        if !is_repeat(&again, index) {
+            kept.push(e);
+        }
+    }
+    *entries = kept;
 }
 
 #[cfg(test)]

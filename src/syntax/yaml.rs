@@ -10,7 +10,7 @@ use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 use super::yaml_marks::{scan_error, token_span};
 use super::{
     DropAt, Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, Repeats, SeqBuilder, SyntaxError,
-    SyntaxErrorKind, drop_duplicate_keys,
+    SyntaxErrorKind, drop_duplicate_keys, drop_duplicate_keys_chunked,
 };
 use crate::memory::Chunked;
 use crate::source::Span;
@@ -362,10 +362,8 @@ impl Builder<'_> {
                 Some((k, key_span)) => {
                     entries.push(Entry::new(k, key_span, node));
                     if drop_at.due(entries.len()) {
-                        let mut all = std::mem::take(entries).into_vec();
-                        drop_duplicate_keys(&mut all, &mut self.repeats);
-                        drop_at.dropped(all.len());
-                        *entries = Chunked::from_vec(all);
+                        drop_duplicate_keys_chunked(entries, &mut self.repeats);
+                        drop_at.dropped(entries.len());
                     }
                 }
             },
