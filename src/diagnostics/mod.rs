@@ -6,7 +6,7 @@ pub(crate) mod fix;
 pub(crate) mod md_inline;
 mod visible;
 
-pub(crate) use visible::visible;
+pub(crate) use visible::{shown, visible};
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -14,12 +14,6 @@ use crate::text::hidden_kind;
 /// C1 controls, the line and paragraph separators, invisible and bidirectional characters as
 /// `\u{9b}`.
 pub(crate) fn visible(text: &str) -> Cow<'_, str> {
-    // U+2028 and U+2029 are no controls, but Unicode's line breaking makes each a forced
-    // break, as U+0085 (a C1 control) is: a log viewer or editor that follows it would show
-    // one finding as two lines.
-    let shown = |c: char| {
-        c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || hidden_kind(c).is_some()
-    };
     if !text.chars().any(shown) {
         return Cow::Borrowed(text);
     }
@@ -40,6 +34,15 @@ pub(crate) fn visible(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether `c` is shown spelt out rather than written as it is: a control, a line or
+/// paragraph separator, an invisible or bidirectional character.
+pub(crate) fn shown(c: char) -> bool {
+    // U+2028 and U+2029 are no controls, but Unicode's line breaking makes each a forced
+    // break, as U+0085 (a C1 control) is: a log viewer or editor that follows it would show
+    // one finding as two lines.
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || hidden_kind(c).is_some()
 }
 
 #[cfg(test)]

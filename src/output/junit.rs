@@ -142,8 +142,11 @@ pub(crate) fn render(
 
 /// Escape text for an XML attribute or element. Characters XML 1.0 cannot carry at all (most
 /// control characters), even as references, become U+FFFD; line ends are written as
-/// references so attribute values keep them.
+/// references so attribute values keep them. C1 controls, line separators, invisible and
+/// bidirectional characters are spelt out (`\u{202e}`), as in every other output: a test
+/// report shown as a web page would obey them.
 pub(crate) fn escape(text: &str) -> String {
+    use std::fmt::Write as _;
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -156,6 +159,9 @@ pub(crate) fn escape(text: &str) -> String {
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
             c if (c as u32) < 0x20 || matches!(c, '\u{FFFE}' | '\u{FFFF}') => out.push('\u{FFFD}'),
+            c if crate::diagnostics::shown(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -171,6 +177,10 @@ mod tests {
         assert_eq!(
             escape("a<b>&\"c'\n\u{1}"),
             "a&lt;b&gt;&amp;&quot;c&apos;&#10;\u{FFFD}"
+        );
+        assert_eq!(
+            escape("a\u{202e}b\u{2028}c\u{85}d\u{200b}e"),
+            "a\\u{202e}b\\u{2028}c\\u{85}d\\u{200b}e"
         );
     }
 }

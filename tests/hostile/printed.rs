@@ -42,6 +42,26 @@ fn control_characters_from_files_never_reach_the_terminal_or_the_ci_log() {
     }
 }
 
+/// A JUnit report is shown as a web page by CI test views: the C1 controls, line separators,
+/// invisible and bidirectional characters of a name are spelt out there too, as in every
+/// other output (XML could carry them raw).
+#[test]
+fn a_junit_report_spells_out_what_it_would_hide() {
+    let repo = Repo::with(&[(
+        ".cycod/tools/t.yaml",
+        "name: \"a\\u202Eb\\u2028c\\u0085d\\u200Be\"\ndescription: d\nbash: echo hi\ntags: [read]\n",
+    )]);
+    let output = run(&repo, &["check", ".", "--format", "junit"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("a\\u{202e}b\\u{2028}c\\u{85}d\\u{200b}e"),
+        "{text}"
+    );
+    for c in ['\u{202e}', '\u{2028}', '\u{85}', '\u{200b}'] {
+        assert!(!text.contains(c), "{c:?} written raw: {text}");
+    }
+}
+
 #[test]
 fn findings_per_rule_and_file_are_capped_in_every_format() {
     let repo = repo();
