@@ -18,6 +18,9 @@ use crate::source::Span;
 /// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
 const MAX_EXPANDED_NODES: usize = 200_000;
 
+/// Anchors a document may define at least (and one per KiB of it past that).
+const MIN_ANCHORS: usize = 10_000;
+
 /// Budget of text the aliases of a document may copy, in bytes: the document's own length,
 /// and at least 1 MiB. A few aliases of one long string stay within the node budget, and
 /// 20,000 of a 300 KB description (a file of 360 KB) took 11.7 GB.
@@ -300,6 +303,20 @@ impl Builder<'_> {
     fn finish(&mut self, node: Node, anchor: usize) -> Result<(), SyntaxError> {
         self.nodes += 1;
         if anchor != 0 {
+            // Each anchor keeps a copy of its node for the aliases to come, whether any comes
+            // or not: three million `&a x` (15 MB) took 392 MB.
+            let most = MIN_ANCHORS.max(self.text.len() / 1024);
+            if self.anchors.len() >= most {
+                return Err(SyntaxError {
+                    kind: SyntaxErrorKind::AliasLimit,
+                    message: format!(
+                        "this document defines more than {most} anchors (toolc keeps one per KiB of a document, at least {MIN_ANCHORS})"
+                    ),
+                    span: node.span(),
+                    related: None,
+                    explain: None,
+                });
+            }
             let size = node.size();
             let height = node.height();
             let text_len = node.text_len();
@@ -548,6 +565,15 @@ mod tests {
                 .iter()
                 .any(|e| e.kind == SyntaxErrorKind::AliasLimit)
         );
+    }
+
+    #[test]
+    fn a_document_of_more_anchors_than_it_may_keep_stops() {
+        let many = |n: usize| format!("x: [{}]\n", vec!["&a x"; n].join(", "));
+        assert!(parse(&many(MIN_ANCHORS), 0).errors.is_empty());
+        let parsed = parse(&many(MIN_ANCHORS + 1), 0);
+        assert!(parsed.root.is_none());
+        assert_eq!(parsed.errors[0].kind, SyntaxErrorKind::AliasLimit);
     }
 
     #[test]

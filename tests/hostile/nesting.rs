@@ -79,6 +79,24 @@ fn aliases_of_one_long_string_are_cut_off() {
     assert!(peak < 200e6, "peak {peak} bytes");
 }
 
+/// Each anchor keeps a copy of its node for the aliases to come: three million `&a x`
+/// (15 MB) took 392 MB. A document keeps one anchor per KiB of it (at least 10,000).
+#[test]
+fn a_document_of_millions_of_anchors_is_cut_off() {
+    let repo = repo();
+    let anchors = vec!["&a x"; 2_000_000].join(",");
+    let text = format!("name: many\ndescription: d\nbash: echo hi\ntags: [read]\nx: [{anchors}]\n");
+    repo.write(".cycod/tools/many.yaml", text.as_bytes());
+    let diags = diagnostics(&repo);
+    find(&diags, "SYN004", ".cycod/tools/many.yaml");
+    let peak = super::dense::peak_memory(&repo).expect("peak memory");
+    let small = super::dense::peak_memory(&super::repo()).expect("peak memory");
+    assert!(
+        peak - small < 3.0 * text.len() as f64,
+        "{peak} against {small}"
+    );
+}
+
 #[test]
 fn deeply_nested_yaml_is_an_error() {
     let repo = repo();
