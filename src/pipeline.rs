@@ -41,6 +41,7 @@ mod judge;
 mod load;
 mod reload;
 mod report;
+mod turned_off;
 mod unmatched;
 
 pub(crate) use baseline::write_baseline;

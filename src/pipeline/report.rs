@@ -72,6 +72,11 @@ fn gathered(
     mut raw: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
     raw.extend(loaded.config_errors.iter().cloned());
+    raw.extend(super::turned_off::security_off_below(
+        options,
+        config,
+        &loaded.configs,
+    ));
     raw.extend(super::unmatched::selected_nothing(
         &loaded.configs,
         &loaded.results,

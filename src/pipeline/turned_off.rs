@@ -1,0 +1,137 @@
+//! TLC009: a nested `toolc.toml` that turns off, for its folder, security rules the run's
+//! configuration runs. A nested file replaces the configuration above it, so one line
+//! (`ALL = "off"`) in a folder a pull request adds leaves every tool under it unchecked for
+//! injection, exfiltration and dangerous commands, and the run said "All checks passed".
+//! The finding is judged by the configuration above the file, never by the file itself.
+
+use std::path::Path;
+
+use super::CheckOptions;
+use super::judge::enabled;
+use crate::config::Config;
+use crate::config::tree::ConfigTree;
+use crate::diagnostics::Diagnostic;
+use crate::rules::{self, Rule, syntax as syn};
+use crate::source::{SourceFile, Span};
+
+/// Security rules named in the message before "and N more".
+const NAMED: usize = 5;
+
+/// One TLC009 for each nested configuration that turns off security rules `base` runs.
+pub(super) fn security_off_below(
+    options: &CheckOptions,
+    base: &Config,
+    configs: &ConfigTree,
+) -> Vec<Diagnostic> {
+    let security: Vec<&Rule> = rules::all()
+        .into_iter()
+        .filter(|r| r.code.starts_with("SEC"))
+        .collect();
+    configs
+        .nested()
+        .filter_map(|nested| {
+            let file = nested.file.as_ref()?;
+            // A definition in the folder, as the run judges one.
+            let inside = nested.root.join("tool");
+            let off: Vec<&Rule> = security
+                .iter()
+                .copied()
+                .filter(|r| {
+                    enabled(options, base, r, &inside).is_some()
+                        && enabled(options, nested, r, &inside).is_none()
+                })
+                .collect();
+            (!off.is_empty()).then(|| finding(file, &nested.root, &off, &options.cwd))
+        })
+        .collect()
+}
+
+/// The finding for `file` (the configuration of `folder`), which turns `off` off.
+fn finding(
+    file: &std::sync::Arc<SourceFile>,
+    folder: &Path,
+    off: &[&Rule],
+    cwd: &Path,
+) -> Diagnostic {
+    let named: Vec<&str> = off.iter().take(NAMED).map(|r| r.code).collect();
+    let more = off.len().saturating_sub(NAMED);
+    let list = if more > 0 {
+        format!("{}, and {more} more", named.join(", "))
+    } else {
+        named.join(", ")
+    };
+    let shown = crate::fs::display_path(folder, cwd);
+    let folder = if shown.is_empty() {
+        ".".to_string()
+    } else {
+        shown
+    };
+    let (span, label) = match setting_of(&file.text, off) {
+        Some(span) => (span, "turned off here"),
+        // Not named here: the file replaces the configuration that ran them.
+        None => (
+            first_line(&file.text),
+            "replaces the run's configuration for its folder",
+        ),
+    };
+    Diagnostic::new(
+        &syn::SECURITY_RULES_OFF_BELOW,
+        file,
+        span,
+        format!(
+            "this configuration turns off {} security rule{} the run's configuration runs, for everything under `{folder}/`: {list}",
+            off.len(),
+            if off.len() == 1 { "" } else { "s" }
+        ),
+    )
+    .label(label)
+    .note("a nested `toolc.toml` replaces the configuration above it for its folder: the tools there are not checked for prompt injection, exfiltration or dangerous commands, and nothing else says so")
+    .help("start it with `extend = \"<path to the configuration above>\"` and leave the security rules on, silencing a finding you reviewed with `# toolc: ignore CODE -- why`; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above")
+}
+
+/// The key of the first `[rules]` (or override) line that sets a selector of a rule of `off`
+/// to `"off"`.
+fn setting_of(text: &str, off: &[&Rule]) -> Option<Span> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.split('#').next().unwrap_or("").trim();
+        if !matches!(value, "\"off\"" | "'off'") {
+            continue;
+        }
+        let selector = key.trim().trim_matches(['"', '\'']);
+        if off.iter().any(|r| rules::selector_matches(selector, r)) {
+            let lead = key.len() - key.trim_start().len();
+            let width = key.trim().len();
+            return Some(Span::new(start + lead, start + lead + width));
+        }
+    }
+    None
+}
+
+/// The file's first line (its start when it is empty).
+fn first_line(text: &str) -> Span {
+    Span::new(0, text.find('\n').unwrap_or(text.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_setting_is_found_on_its_key() {
+        let sec = rules::all()
+            .into_iter()
+            .find(|r| r.code == "SEC001")
+            .expect("SEC001");
+        let text = "[rules]\nDOJ014 = \"off\"\n  \"SEC\" = 'off' # fixtures\n";
+        let span = setting_of(text, &[sec]).expect("found");
+        assert_eq!(&text[span.start..span.end], "\"SEC\"");
+        assert_eq!(setting_of("[rules]\nSEC = \"warning\"\n", &[sec]), None);
+        assert_eq!(first_line("extend = 'x'\n"), Span::new(0, 12));
+    }
+}
