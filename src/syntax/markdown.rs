@@ -286,7 +286,9 @@ fn links_in(
 ) {
     let base = body_start + at;
     let parser = Parser::new_ext(piece, Options::empty()).into_offset_iter();
-    let defs: Vec<(String, Span)> = parser
+    // Looked up by label for each reference link: a list searched from the start made a
+    // piece of thousands of definitions and links quadratic.
+    let defs: std::collections::HashMap<String, Span> = parser
         .reference_definitions()
         .iter()
         .map(|(label, def)| {
@@ -320,7 +322,7 @@ fn links_in(
             LinkType::Inline => dest_in(piece, range, &dest).map(|s| s.shifted(base)),
             _ => {
                 let label = id.to_lowercase();
-                defs.iter().find(|(l, _)| *l == label).map(|(_, s)| *s)
+                defs.get(&label).copied()
             }
         };
         out.push(Link {
