@@ -169,7 +169,7 @@ pub(super) fn in_markdown<'t>(
             let line = lines.at(text, l.span.start);
             let line = window(text, line.start, l.span.start).to_lowercase();
             return Some(Reference {
-                written: l.dest,
+                written: l.dest.into_string(),
                 span: l.span,
                 form: Form::Link,
                 // A heading such as "Avoid barrel imports" titles a rule: only the line counts.
