@@ -60,6 +60,30 @@ pub(super) fn scan_error(text: &str, base: usize, err: &ScanError) -> SyntaxErro
                 Span::new(open, open + 1),
             )
         }
+        // The parser stops at the next key after a `[` or `{` that was never closed (a value
+        // such as `[draft] notes`): the bracket is the mistake.
+        ErrorKind::InvalidColonPlacement
+        | ErrorKind::ExpectedFlowMappingSeparator
+        | ErrorKind::ExpectedFlowSequenceSeparator
+            if let Some((open, bracket)) = opening_flow(text, offset) =>
+        {
+            let what = if bracket == '[' { "list" } else { "mapping" };
+            related = Some((
+                token_span(text, offset).shifted(base),
+                format!("read as part of the `{bracket}…` {what}"),
+            ));
+            explain = Some(Explain {
+                label: "this bracket is not closed on its line",
+                help: "close it at the end of the value; if the bracket is part of the text, quote the value (`description: \"[draft] notes\"`)",
+            });
+            (
+                SyntaxErrorKind::Yaml,
+                format!(
+                    "a `{bracket}` {what} is not closed, so the lines after it are read into it"
+                ),
+                Span::new(open, open + 1),
+            )
+        }
         _ => (
             SyntaxErrorKind::Yaml,
             lowercase_first(&message),
@@ -84,6 +108,80 @@ fn opening_quote(text: &str, offset: usize) -> Option<usize> {
         let start = line.as_ptr() as usize - text.as_ptr() as usize;
         value_quote(line).map(|i| start + i)
     })
+}
+
+/// The `[` or `{` that opens the value the line at `offset` was read into, and which: on
+/// the nearest line above that opens a flow value (after `key:` or `- `) and does not close
+/// it, when the marked line is indented no deeper than that line (the next key, not a
+/// continuation of the list).
+fn opening_flow(text: &str, offset: usize) -> Option<(usize, char)> {
+    let line_start = text[..offset].rfind('\n')? + 1;
+    let marked = &text[line_start..];
+    let marked_indent = marked.len() - marked.trim_start_matches(' ').len();
+    let above = &text[..line_start - 1];
+    above.lines().rev().take(LINES_BACK).find_map(|line| {
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        if body.trim().is_empty() || body.starts_with('#') {
+            return None;
+        }
+        let start = line.as_ptr() as usize - text.as_ptr() as usize;
+        let found = flow_open(line).map(|(i, c)| (start + i, c));
+        // A line that is not the opener ends the search: the value is above no further.
+        Some(found.filter(|_| marked_indent <= indent))
+    })?
+}
+
+/// The byte of `line` where a flow value (`[…]`, `{…}`) opens and is left open at the end of
+/// the line, with its bracket.
+fn flow_open(line: &str) -> Option<(usize, char)> {
+    let body = line.trim_start();
+    let item = body.strip_prefix("- ").map(str::trim_start);
+    let value = match (item, find_colon(item.unwrap_or(body))) {
+        // An item that is itself a flow value (`- {a: b`).
+        (Some(item), _) if item.starts_with(['[', '{']) => item,
+        (_, Some(colon)) => item.unwrap_or(body)[colon + 1..].trim_start(),
+        (Some(item), None) => item,
+        (None, None) => return None,
+    };
+    let bracket = value.chars().next().filter(|c| matches!(c, '[' | '{'))?;
+    let at = line.len() - value.len();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    for c in value.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth -= 1,
+            (None, '#') => break,
+            _ => {}
+        }
+    }
+    (depth > 0).then_some((at, bracket))
+}
+
+#[cfg(test)]
+mod flow_tests {
+    use super::*;
+
+    #[test]
+    fn an_unclosed_bracket_of_a_value_is_found() {
+        assert_eq!(flow_open("description: [draft notes"), Some((13, '[')));
+        assert_eq!(flow_open("  - {a: b"), Some((4, '{')));
+        assert_eq!(flow_open("tags: [a, \"]\", b]"), None);
+        assert_eq!(flow_open("tags: [a] # [b"), None);
+        assert_eq!(flow_open("  b]"), None);
+        let text = "name: t\ntags: [a,\n  b]\nx: y\n";
+        // The nearest line above decides: a closed list is not blamed.
+        assert_eq!(opening_flow(text, text.find("x:").unwrap_or(0) + 1), None);
+        let text = "name: t\ndescription: [draft\nbash: ls\n";
+        assert_eq!(
+            opening_flow(text, text.find("bash").unwrap_or(0) + 4),
+            Some((21, '['))
+        );
+    }
 }
 
 /// How many lines above an unindented line its unclosed quote is looked for.
@@ -219,6 +317,19 @@ mod tests {
         let text = "a: 1\nb: 'it''s\nc: 2\n";
         let err = &yaml::parse(text, 0).errors[0];
         assert_eq!(err.span.start, text.find("'it").expect("quote"));
+    }
+
+    #[test]
+    fn an_unclosed_bracket_is_the_mistake_not_the_next_key() {
+        let (message, at, related) = marks("name: x\ndescription: [draft notes\nbash: ls\n");
+        assert_eq!(
+            message,
+            "a `[` list is not closed, so the lines after it are read into it"
+        );
+        assert_eq!((at.as_str(), related.as_str()), ("[", ":"));
+        let (message, at, _) = marks("name: x\ndescription: {a: b\nbash: ls\n");
+        assert!(message.starts_with("a `{` mapping"), "{message}");
+        assert_eq!(at, "{");
     }
 
     #[test]
