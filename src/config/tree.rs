@@ -237,9 +237,7 @@ impl ConfigTree {
         }
         // A configuration file is judged by the one above it: a nested file that turns every
         // rule off must not turn off what is said of itself (TLC009).
-        let own = path
-            .file_name()
-            .is_some_and(|n| n == crate::config::FILE_NAME);
+        let own = path.file_name().is_some_and(|n| n == FILE_NAME);
         for dir in path.ancestors().skip(if own { 2 } else { 1 }) {
             if let Some(config) = self.nested.get(dir) {
                 return config;
