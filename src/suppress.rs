@@ -66,7 +66,10 @@ pub(crate) fn scan(file: &SourceFile) -> Vec<Suppression> {
     let mut out = Vec::new();
     let mut line_start = 0;
     for (idx, line) in text.split('\n').enumerate() {
-        if let Some(s) = parse_line(line, line_start, idx + 1) {
+        // A line with a lone CR in it is several lines to an editor (and to YAML) but one to
+        // toolc's line numbers: a comment there would cover them all, so it covers nothing.
+        let lone_cr = line.strip_suffix('\r').unwrap_or(line).contains('\r');
+        if !lone_cr && let Some(s) = parse_line(line, line_start, idx + 1) {
             out.push(s);
         }
         line_start += line.len() + 1;
@@ -145,6 +148,19 @@ mod tests {
         );
         assert_eq!(s[0].codes[1].rule.map(|r| r.code), Some("DOJ007"));
         assert_eq!((s[1].first_line, s[1].last_line), (2, 3));
+    }
+
+    /// In a file of lone-CR line ends, toolc's line 1 is the whole file: a comment there
+    /// would hide a rule's findings everywhere in it.
+    #[test]
+    fn a_comment_on_a_line_of_lone_crs_covers_nothing() {
+        let text = "a: 1\r# toolc: ignore SEC012 -- x\rb: 2\r";
+        let file = SourceFile::new("f".into(), "f".into(), FormatId::CycodTool, text.into());
+        assert!(scan(&file).is_empty());
+        // CRLF line ends are line ends as before.
+        let text = "a: 1\r\n# toolc: ignore SEC012 -- x\r\nb: 2\r\n";
+        let file = SourceFile::new("f".into(), "f".into(), FormatId::CycodTool, text.into());
+        assert_eq!(scan(&file).len(), 1);
     }
 
     #[test]

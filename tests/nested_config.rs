@@ -272,6 +272,23 @@ fn a_nested_configuration_that_turns_security_rules_off_is_reported() {
         text.contains("legacy/toolc.toml:4:1") && text.contains("turned off here"),
         "{text}"
     );
+    // An override whose globs name the folder's files turns them off as surely; a file that
+    // extends a folder which already runs none turns nothing off.
+    repo.write(
+        "kept/toolc.toml",
+        b"extend = \"../toolc.toml\"\n[[overrides]]\npaths = [\"**/*.yaml\"]\nrules = { SEC = \"off\" }\n",
+    );
+    repo.write("legacy/inner/toolc.toml", b"extend = \"../toolc.toml\"\n");
+    repo.write("legacy/inner/.cycod/tools/fetch.yaml", fetch.as_bytes());
+    let found = findings(&repo.root, &[]);
+    assert!(
+        found.contains(&"kept/toolc.toml TLC009".to_string()),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|f| f.starts_with("legacy/inner/")),
+        "{found:?}"
+    );
     // Silenced above, not by itself.
     repo.write(
         "toolc.toml",

@@ -17,6 +17,11 @@ use std::path::{Component, Path, PathBuf};
 /// The largest index read: the same cap as any file toolc reads (about 700,000 paths).
 const MAX_INDEX_BYTES: u64 = crate::fs::MAX_READ_BYTES;
 
+/// The longest path an index may hold (the longest a Linux path may be): a hand-made
+/// version-4 index of one path of 32 MiB, shared by every later entry, had each entry
+/// compared and copied whole (hours for 64 MiB).
+const MAX_PATH_BYTES: usize = 4096;
+
 /// Every file under `root` that the index of `root`'s repository tracks, whose name `named`
 /// accepts, that `keep` keeps and that is on the disk (a regular file or a link), as absolute
 /// paths spelt from `root`'s repository top, in the index's order. Most tracked files are not
@@ -125,7 +130,7 @@ fn on_disk(mode: u32) -> bool {
 /// Calls `each` with the path of every entry of the index `bytes` that stands for a file in
 /// the checkout; `None` when the bytes are not an index this reads (then some paths may have
 /// been given already).
-fn for_each_path(bytes: &[u8], mut each: impl FnMut(&[u8])) -> Option<()> {
+fn for_each_path(bytes: &[u8], each: impl FnMut(&[u8])) -> Option<()> {
     let header = bytes.get(..12)?;
     if &header[..4] != b"DIRC" {
         return None;
@@ -135,7 +140,24 @@ fn for_each_path(bytes: &[u8], mut each: impl FnMut(&[u8])) -> Option<()> {
     if !(2..=4).contains(&version) {
         return None;
     }
-    let hash = hash_len(bytes, version)?;
+    let guess = hash_len(bytes, version)?;
+    // The first entry tells SHA-1 from SHA-256 but for one chance in thousands; an index read
+    // wrong is read whole with the other (`each` is given the paths of the one that reads).
+    let other = if guess == 20 { 32 } else { 20 };
+    let hash = [guess, other]
+        .into_iter()
+        .find(|&hash| entries(bytes, version, count, hash, |_| {}).is_some())?;
+    entries(bytes, version, count, hash, each)
+}
+
+/// [`for_each_path`] with object names of `hash` bytes.
+fn entries(
+    bytes: &[u8],
+    version: u32,
+    count: u32,
+    hash: usize,
+    mut each: impl FnMut(&[u8]),
+) -> Option<()> {
     let mut at = 12;
     let mut path: Vec<u8> = Vec::new();
     for _ in 0..count {
@@ -151,16 +173,25 @@ fn for_each_path(bytes: &[u8], mut each: impl FnMut(&[u8])) -> Option<()> {
             let tail = entry.get(name_at + varint..)?;
             let nul = tail.iter().position(|b| *b == 0)?;
             path.truncate(path.len().checked_sub(strip)?);
+            if path.len() + nul > MAX_PATH_BYTES {
+                return None;
+            }
             path.extend_from_slice(&tail[..nul]);
             name_at + varint + nul + 1
         } else {
             let name = entry.get(name_at..)?;
-            let nul = name.iter().position(|b| *b == 0)?;
+            let nul = name.iter().take(MAX_PATH_BYTES + 1).position(|b| *b == 0)?;
             path.clear();
             path.extend_from_slice(&name[..nul]);
             // Entries are padded with NULs to a multiple of eight bytes.
             (name_at + nul + 8) & !7
         };
+        // The flags hold the path's length (or 0xfff for "that long or longer"): an entry
+        // read with the wrong length of object name does not agree with them.
+        let length = usize::from(flags & 0xfff);
+        if path.len() != length && !(length == 0xfff && path.len() >= length) {
+            return None;
+        }
         if on_disk(mode) && !skip_worktree {
             each(&path);
         }
@@ -221,13 +252,19 @@ fn be16(bytes: &[u8], at: usize) -> Option<u16> {
 mod tests {
     use super::*;
 
-    /// An index entry of `version` for `path` with `mode`, SHA-1 names.
+    /// An index entry of `version` for `path` with `mode`, SHA-1 names. In version 4 `path`
+    /// is what follows the previous path less its last `strip` bytes, `full` the whole
+    /// path's length (the flags hold it).
     fn entry(version: u32, path: &[u8], mode: u32, strip: Option<u8>) -> Vec<u8> {
+        entry_of(version, path, mode, strip, path.len())
+    }
+
+    fn entry_of(version: u32, path: &[u8], mode: u32, strip: Option<u8>, full: usize) -> Vec<u8> {
         let mut e = vec![0u8; 24];
         e.extend_from_slice(&mode.to_be_bytes());
         e.extend_from_slice(&[0u8; 12]);
         e.extend_from_slice(&[0u8; 20]);
-        let length = u16::try_from(path.len().min(0xfff)).unwrap_or(0xfff);
+        let length = u16::try_from(full.min(0xfff)).unwrap_or(0xfff);
         e.extend_from_slice(&length.to_be_bytes());
         if version == 4 {
             e.push(strip.unwrap_or(0));
@@ -285,7 +322,7 @@ mod tests {
             &[
                 entry(4, b".cycod/tools/a.yaml", 0o100644, None),
                 // Strip "a.yaml", add "evil.yaml".
-                entry(4, b"evil.yaml", 0o100644, Some(6)),
+                entry_of(4, b"evil.yaml", 0o100644, Some(6), 22),
             ],
         );
         assert_eq!(
@@ -294,6 +331,18 @@ mod tests {
                 ".cycod/tools/a.yaml".into(),
                 ".cycod/tools/evil.yaml".into()
             ])
+        );
+    }
+
+    #[test]
+    fn a_path_longer_than_any_path_is_refused() {
+        let long = vec![b'a'; MAX_PATH_BYTES + 1];
+        assert_eq!(paths(&index(2, &[entry(2, &long, 0o100644, None)])), None);
+        assert_eq!(paths(&index(4, &[entry(4, &long, 0o100644, None)])), None);
+        let most = vec![b'a'; MAX_PATH_BYTES];
+        assert_eq!(
+            paths(&index(4, &[entry(4, &most, 0o100644, None)])).map(|p| p.len()),
+            Some(1)
         );
     }
 

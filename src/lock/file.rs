@@ -139,8 +139,9 @@ fn parse_piece(start: usize, piece: &str) -> Result<RawLock, ParseError> {
 
 /// A lock whose pieces do not read (a name with a line break is written as a multi-line
 /// string, which a cut before a line starting `[[` can fall inside) is read whole up to this
-/// size, as TOML reads it: what a lock toolc wrote says is never refused, and a broken lock
-/// gets TOML's own error. Past it, the error of the piece stands.
+/// size, as TOML reads it, and a broken lock gets TOML's own error. Past it, the error of the
+/// piece stands: a lock of more than 1 MiB whose names hold a line starting `[[` is refused
+/// (it was read whole up to 4 MiB, a few hundred megabytes of parser for a hostile one).
 const READ_WHOLE_UP_TO: usize = MAX_PIECE;
 
 /// The largest piece of a lock read (its head, or one entry with its tables): the TOML

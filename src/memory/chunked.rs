@@ -53,8 +53,17 @@ impl<T> Chunked<T> {
         }
     }
 
-    /// The item at `index`: every full chunk holds [`Self::PER_CHUNK`] items.
+    /// The item at `index`: at once when every full chunk holds [`Self::PER_CHUNK`] items
+    /// (a list grown from empty), else by counting the chunks (one made
+    /// [`Chunked::with_capacity`] larger holds more in its first).
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
+        if self
+            .full
+            .first()
+            .is_some_and(|c| c.len() != Self::PER_CHUNK)
+        {
+            return self.iter().nth(index);
+        }
         if index < self.in_full {
             self.full
                 .get(index / Self::PER_CHUNK)?
@@ -119,6 +128,13 @@ mod tests {
             assert!(list.iter().copied().eq(0..n as u64));
             assert!((0..n).all(|i| list.get(i) == Some(&(i as u64))));
             assert_eq!(list.get(n), None);
+            let mut roomy = Chunked::with_capacity(per * 2);
+            (0..n as u64).for_each(|i| roomy.push(i));
+            assert!(
+                (0..n)
+                    .step_by(97)
+                    .all(|i| roomy.get(i) == Some(&(i as u64)))
+            );
             let items = list.into_vec();
             assert!(items.iter().copied().eq(0..n as u64), "{n} items in order");
             if n > per {

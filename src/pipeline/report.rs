@@ -74,8 +74,8 @@ fn gathered(
     raw.extend(loaded.config_errors.iter().cloned());
     raw.extend(super::turned_off::security_off_below(
         options,
-        config,
         &loaded.configs,
+        loaded.results.iter().map(|r| r.file.path.as_path()),
     ));
     raw.extend(super::unmatched::selected_nothing(
         &loaded.configs,

@@ -1,9 +1,10 @@
-//! TLC009: a nested `toolc.toml` that turns off, for its folder, security rules the run's
-//! configuration runs. A nested file replaces the configuration above it, so one line
+//! TLC009: a nested `toolc.toml` that turns off security rules on its definitions where the
+//! configuration above it runs them. A nested file replaces the configuration above it, so one line
 //! (`ALL = "off"`) in a folder a pull request adds leaves every tool under it unchecked for
 //! injection, exfiltration and dangerous commands, and the run said "All checks passed".
 //! The finding is judged by the configuration above the file, never by the file itself.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::CheckOptions;
@@ -17,28 +18,45 @@ use crate::source::{SourceFile, Span};
 /// Security rules named in the message before "and N more".
 const NAMED: usize = 5;
 
-/// One TLC009 for each nested configuration that turns off security rules `base` runs.
-pub(super) fn security_off_below(
+/// One TLC009 for each nested configuration that turns off security rules on the
+/// definitions it governs (`paths`, every definition of the run) that the configuration
+/// above it runs there. Each definition is asked, not a made-up path: an override whose
+/// globs name the folder's files turns rules off as surely as `[rules]` does.
+pub(super) fn security_off_below<'p>(
     options: &CheckOptions,
-    base: &Config,
     configs: &ConfigTree,
+    paths: impl Iterator<Item = &'p Path>,
 ) -> Vec<Diagnostic> {
     let security: Vec<&Rule> = rules::all()
         .into_iter()
         .filter(|r| r.code.starts_with("SEC"))
         .collect();
-    configs
-        .nested()
-        .filter_map(|nested| {
+    // The definitions of each nested configuration, by its folder.
+    let mut governed: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
+    for path in paths {
+        let config = configs.for_path(path);
+        if config.file.is_some() && configs.nested().any(|n| std::ptr::eq(n, config)) {
+            governed
+                .entry(config.root.as_path())
+                .or_insert_with(|| (config, Vec::new()))
+                .1
+                .push(path);
+        }
+    }
+    governed
+        .into_values()
+        .filter_map(|(nested, paths)| {
             let file = nested.file.as_ref()?;
-            // A definition in the folder, as the run judges one.
-            let inside = nested.root.join("tool");
+            // The configuration the file replaces or extends: the one above its folder.
+            let above = configs.for_path(&nested.root);
             let off: Vec<&Rule> = security
                 .iter()
                 .copied()
                 .filter(|r| {
-                    enabled(options, base, r, &inside).is_some()
-                        && enabled(options, nested, r, &inside).is_none()
+                    paths.iter().any(|p| {
+                        enabled(options, above, r, p).is_some()
+                            && enabled(options, nested, r, p).is_none()
+                    })
                 })
                 .collect();
             (!off.is_empty()).then(|| finding(file, &nested.root, &off, &options.cwd))
@@ -79,7 +97,7 @@ fn finding(
         file,
         span,
         format!(
-            "this configuration turns off {} security rule{} the run's configuration runs, for everything under `{folder}/`: {list}",
+            "this configuration turns off {} security rule{} that the configuration above runs, for the definitions under `{folder}/`: {list}",
             off.len(),
             if off.len() == 1 { "" } else { "s" }
         ),
@@ -89,25 +107,28 @@ fn finding(
     .help("start it with `extend = \"<path to the configuration above>\"` and leave the security rules on, silencing a finding you reviewed with `# toolc: ignore CODE -- why`; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above")
 }
 
-/// The key of the first `[rules]` (or override) line that sets a selector of a rule of `off`
-/// to `"off"`.
+/// The key of the first setting that turns a rule of `off` off: `SEC = "off"` under
+/// `[rules]`, or inside an override's inline table (`rules = { SEC = "off" }`).
 fn setting_of(text: &str, off: &[&Rule]) -> Option<Span> {
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let value = value.split('#').next().unwrap_or("").trim();
-        if !matches!(value, "\"off\"" | "'off'") {
-            continue;
-        }
-        let selector = key.trim().trim_matches(['"', '\'']);
-        if off.iter().any(|r| rules::selector_matches(selector, r)) {
-            let lead = key.len() - key.trim_start().len();
-            let width = key.trim().len();
-            return Some(Span::new(start + lead, start + lead + width));
+        let code = line.split('#').next().unwrap_or("");
+        for (value, _) in code
+            .match_indices("\"off\"")
+            .chain(code.match_indices("'off'"))
+        {
+            let Some(before) = code[..value].trim_end().strip_suffix('=') else {
+                continue;
+            };
+            let before = before.trim_end();
+            let key_at = before.rfind(['{', ',', ' ', '\t']).map_or(0, |i| i + 1);
+            let key = &before[key_at..];
+            let selector = key.trim_matches(['"', '\'']);
+            if off.iter().any(|r| rules::selector_matches(selector, r)) {
+                return Some(Span::new(start + key_at, start + before.len()));
+            }
         }
     }
     None
@@ -132,6 +153,9 @@ mod tests {
         let span = setting_of(text, &[sec]).expect("found");
         assert_eq!(&text[span.start..span.end], "\"SEC\"");
         assert_eq!(setting_of("[rules]\nSEC = \"warning\"\n", &[sec]), None);
+        let text = "[[overrides]]\npaths = [\"**\"]\nrules = { DOJ = \"off\", SEC001 = \"off\" }\n";
+        let span = setting_of(text, &[sec]).expect("found");
+        assert_eq!(&text[span.start..span.end], "SEC001");
         assert_eq!(first_line("extend = 'x'\n"), Span::new(0, 12));
     }
 }
