@@ -156,20 +156,28 @@ pub(super) fn in_markdown<'t>(
         *fences = std::mem::take(&mut layout.fences);
     }
     let lines = Lines::new(text);
-    // Reference-style links point at their definitions, which come later: sorted here so
-    // each word is looked up once.
-    let mut taken: Vec<Span> = links.iter().map(|l| l.span).collect();
+    // Reference-style links point at their definitions, which come later: their places are
+    // sorted apart so each word is looked up once. Inline links are in order already, and
+    // their own list is looked in (a body of millions of links held a copy of each place).
+    let mut links = links;
+    let in_order = links.is_sorted_by_key(|l| l.span.start);
+    let mut taken: Vec<Span> = if in_order {
+        Vec::new()
+    } else {
+        links.iter().map(|l| l.span).collect()
+    };
     taken.sort_by_key(|s| s.start);
     // Made one at a time as the caller reads them: a body of 600,000 paths or images held
     // a 72-byte reference for each in a list grown by doubling.
-    let mut links = links.into_iter();
+    let mut next = 0;
     let mut words = words(text);
     std::iter::from_fn(move || {
-        if let Some(l) = links.next() {
+        if let Some(l) = links.get_mut(next) {
+            next += 1;
             let line = lines.at(text, l.span.start);
             let line = window(text, line.start, l.span.start).to_lowercase();
             return Some(Reference {
-                written: l.dest.into_string(),
+                written: std::mem::take(&mut l.dest).into_string(),
                 span: l.span,
                 form: Form::Link,
                 // A heading such as "Avoid barrel imports" titles a rule: only the line counts.
@@ -180,8 +188,14 @@ pub(super) fn in_markdown<'t>(
         }
         loop {
             let (span, word) = words.next()?;
-            let i = taken.partition_point(|s| s.start <= span.start);
-            if i > 0 && taken.get(i - 1).is_some_and(|s| span.start < s.end) {
+            let before = if in_order {
+                let i = links.partition_point(|l| l.span.start <= span.start);
+                i.checked_sub(1).and_then(|i| links.get(i)).map(|l| l.span)
+            } else {
+                let i = taken.partition_point(|s| s.start <= span.start);
+                i.checked_sub(1).and_then(|i| taken.get(i)).copied()
+            };
+            if before.is_some_and(|s| span.start < s.end) {
                 continue;
             }
             // `./canvas-fonts` names a folder (or file) without a `/` or an extension of
