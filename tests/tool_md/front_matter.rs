@@ -46,10 +46,10 @@ fn missing_and_unclosed_front_matter() {
 #[test]
 fn yaml_errors_are_at_the_files_own_line() {
     let found = with(TOOL, &tool_with("  owner: \"docs-team\"", "  owner: [docs"));
+    // At the unclosed `[` on line 9 of the file (the front matter's fourth line).
     assert!(
-        found
-            .iter()
-            .any(|l| l.starts_with(&format!("{TOOL}:10:")) && l.contains("SYN001 error")),
+        found.iter().any(|l| l.starts_with(&format!("{TOOL}:9:10"))
+            && l.contains("SYN001 error a `[` list is not closed")),
         "{found:#?}"
     );
 }
