@@ -40,33 +40,36 @@ pub(super) fn files_under(
     let Some(bytes) = read_index(&top) else {
         return Vec::new();
     };
-    let mut files = Vec::new();
-    let mut last: Vec<u8> = Vec::new();
-    let parsed = for_each_path(&bytes, |path| {
-        // A path in conflict is listed once per stage, one after another.
-        if last == path || !path.starts_with(under.as_bytes()) {
-            return;
+    // SHA-1 object names first, then SHA-256: an index read with the wrong length fails on
+    // its first entry, whose length is in its flags. A damaged index is believed for nothing.
+    for hash in OBJECT_NAME_BYTES {
+        let mut files = Vec::new();
+        let mut last: Vec<u8> = Vec::new();
+        let parsed = for_each_path(&bytes, hash, |path| {
+            // A path in conflict is listed once per stage, one after another.
+            if last == path || !path.starts_with(under.as_bytes()) {
+                return;
+            }
+            last.clear();
+            last.extend_from_slice(path);
+            let name = path.rsplit(|b| *b == b'/').next().unwrap_or(path);
+            let Some(relative) = std::str::from_utf8(name)
+                .is_ok_and(|n| named(OsStr::new(n)))
+                .then(|| relative_path(path))
+                .flatten()
+            else {
+                return;
+            };
+            let file = top.join(relative);
+            if keep(&file) && std::fs::symlink_metadata(&file).is_ok_and(|m| !m.is_dir()) {
+                files.push(file);
+            }
+        });
+        if parsed.is_some() {
+            return files;
         }
-        last.clear();
-        last.extend_from_slice(path);
-        let name = path.rsplit(|b| *b == b'/').next().unwrap_or(path);
-        let Some(relative) = std::str::from_utf8(name)
-            .is_ok_and(|n| named(OsStr::new(n)))
-            .then(|| relative_path(path))
-            .flatten()
-        else {
-            return;
-        };
-        let file = top.join(relative);
-        if keep(&file) && std::fs::symlink_metadata(&file).is_ok_and(|m| !m.is_dir()) {
-            files.push(file);
-        }
-    });
-    // A damaged index is believed for nothing.
-    if parsed.is_none() {
-        files.clear();
     }
-    files
+    Vec::new()
 }
 
 /// The index's spelling of the folder `relative` (to the repository's top) as a prefix of
@@ -127,10 +130,13 @@ fn on_disk(mode: u32) -> bool {
     matches!(mode >> 12, 0o10 | 0o12)
 }
 
-/// Calls `each` with the path of every entry of the index `bytes` that stands for a file in
-/// the checkout; `None` when the bytes are not an index this reads (then some paths may have
-/// been given already).
-fn for_each_path(bytes: &[u8], each: impl FnMut(&[u8])) -> Option<()> {
+/// The lengths an object name may have in an index: SHA-1's, then SHA-256's.
+const OBJECT_NAME_BYTES: [usize; 2] = [20, 32];
+
+/// Calls `each` with the path of every entry of the index `bytes`, read with object names of
+/// `hash` bytes, that stands for a file in the checkout; `None` when the bytes are not such an
+/// index (then some paths may have been given already).
+fn for_each_path(bytes: &[u8], hash: usize, mut each: impl FnMut(&[u8])) -> Option<()> {
     let header = bytes.get(..12)?;
     if &header[..4] != b"DIRC" {
         return None;
@@ -140,24 +146,6 @@ fn for_each_path(bytes: &[u8], each: impl FnMut(&[u8])) -> Option<()> {
     if !(2..=4).contains(&version) {
         return None;
     }
-    let guess = hash_len(bytes, version)?;
-    // The first entry tells SHA-1 from SHA-256 but for one chance in thousands; an index read
-    // wrong is read whole with the other (`each` is given the paths of the one that reads).
-    let other = if guess == 20 { 32 } else { 20 };
-    let hash = [guess, other]
-        .into_iter()
-        .find(|&hash| entries(bytes, version, count, hash, |_| {}).is_some())?;
-    entries(bytes, version, count, hash, each)
-}
-
-/// [`for_each_path`] with object names of `hash` bytes.
-fn entries(
-    bytes: &[u8],
-    version: u32,
-    count: u32,
-    hash: usize,
-    mut each: impl FnMut(&[u8]),
-) -> Option<()> {
     let mut at = 12;
     let mut path: Vec<u8> = Vec::new();
     for _ in 0..count {
@@ -187,9 +175,10 @@ fn entries(
             (name_at + nul + 8) & !7
         };
         // The flags hold the path's length (or 0xfff for "that long or longer"): an entry
-        // read with the wrong length of object name does not agree with them.
+        // read with the wrong length of object name does not agree with them, or has no
+        // path (git writes none empty).
         let length = usize::from(flags & 0xfff);
-        if path.len() != length && !(length == 0xfff && path.len() >= length) {
+        if path.is_empty() || path.len() != length && !(length == 0xfff && path.len() >= length) {
             return None;
         }
         if on_disk(mode) && !skip_worktree {
@@ -198,30 +187,6 @@ fn entries(
         at = at.checked_add(used)?;
     }
     Some(())
-}
-
-/// The length of an object name in the index `bytes`: 20 (SHA-1) or 32 (SHA-256), told by
-/// where the first entry's name ends (its length is in its flags); 20 for an empty index.
-fn hash_len(bytes: &[u8], version: u32) -> Option<usize> {
-    if be32(bytes, 8)? == 0 {
-        return Some(20);
-    }
-    let entry = bytes.get(12..)?;
-    [20, 32].into_iter().find(|&hash| {
-        let Some(flags) = be16(entry, 40 + hash) else {
-            return false;
-        };
-        let length = usize::from(flags & 0xfff);
-        let extended = version >= 3 && flags & 0x4000 != 0;
-        // The first entry of version 4 strips nothing: its name follows one zero byte.
-        let name_at = 40 + hash + 2 + usize::from(extended) * 2 + usize::from(version == 4);
-        let Some(name) = entry.get(name_at..) else {
-            return false;
-        };
-        let nul = name.iter().position(|b| *b == 0);
-        // A name of 4095 bytes or more says only that it is that long.
-        nul.is_some_and(|n| n == length || (length == 0xfff && n >= length))
-    })
 }
 
 /// Git's variable-length number of the index version 4 (each byte past the first adds one
@@ -288,10 +253,16 @@ mod tests {
         bytes
     }
 
+    /// The paths of `bytes` as [`files_under`] reads them: with the first object name length
+    /// that reads the whole index.
     fn paths(bytes: &[u8]) -> Option<Vec<String>> {
-        let mut out = Vec::new();
-        for_each_path(bytes, |p| out.push(String::from_utf8_lossy(p).into_owned()))?;
-        Some(out)
+        OBJECT_NAME_BYTES.into_iter().find_map(|hash| {
+            let mut out = Vec::new();
+            for_each_path(bytes, hash, |p| {
+                out.push(String::from_utf8_lossy(p).into_owned())
+            })?;
+            Some(out)
+        })
     }
 
     #[test]
@@ -344,6 +315,16 @@ mod tests {
             paths(&index(4, &[entry(4, &most, 0o100644, None)])).map(|p| p.len()),
             Some(1)
         );
+    }
+
+    /// A SHA-256 repository's index: its object names are 32 bytes, read as such.
+    #[test]
+    fn sha256_object_names_are_read() {
+        let mut e = entry(2, b"a/SKILL.md", 0o100644, None);
+        // Twelve more bytes of name before the flags, and the padding of the longer entry.
+        e.splice(60..60, [0u8; 12]);
+        e.resize((74 + 10 + 8) & !7, 0);
+        assert_eq!(paths(&index(2, &[e])), Some(vec!["a/SKILL.md".into()]));
     }
 
     #[test]
