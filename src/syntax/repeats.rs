@@ -135,6 +135,20 @@ fn repeats_among<'k>(len: usize, key: impl Fn(u32) -> &'k str) -> Vec<(u32, u32)
     again
 }
 
+/// Note each repeat of `again` (with the first of its key) to `repeats`, the entries being
+/// `entry(i)`.
+fn note_all<'e>(
+    again: &[(u32, u32)],
+    entry: impl Fn(u32) -> Option<&'e Entry>,
+    repeats: &mut Repeats,
+) {
+    for &(repeat, first) in again {
+        if let (Some(e), Some(first)) = (entry(repeat), entry(first)) {
+            repeats.note(e.key_span(), first.key_span(), || e.key.to_string());
+        }
+    }
+}
+
 /// Whether the entry at `index` is one of the repeats `again` (sorted).
 fn is_repeat(again: &[(u32, u32)], index: usize) -> bool {
     again
@@ -149,11 +163,7 @@ pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, repeats: &mut Repeat
     if again.is_empty() {
         return;
     }
-    for &(repeat, first) in &again {
-        let first = entries[first as usize].key_span();
-        let e = &entries[repeat as usize];
-        repeats.note(e.key_span(), first, || e.key.to_string());
-    }
+    note_all(&again, |i| entries.get(i as usize), repeats);
     let mut index = 0;
     entries.retain(|_| {
         let keep = !is_repeat(&again, index);
@@ -171,13 +181,7 @@ pub(crate) fn drop_duplicate_keys_chunked(entries: &mut Chunked<Entry>, repeats:
     if again.is_empty() {
         return;
     }
-    for &(repeat, first) in &again {
-        let (Some(e), Some(first)) = (entries.get(repeat as usize), entries.get(first as usize))
-        else {
-            continue;
-        };
-        repeats.note(e.key_span(), first.key_span(), || e.key.to_string());
-    }
+    note_all(&again, |i| entries.get(i as usize), repeats);
     let mut kept = Chunked::default();
     for (index, e) in std::mem::take(entries).into_items().enumerate() {
         if !is_repeat(&again, index) {
