@@ -212,11 +212,8 @@ impl Entries {
 
 /// The error of a piece past [`MAX_PIECE`], on its first line.
 fn too_long(start: usize, piece: &str) -> ParseError {
-    let first = piece.find('\n').unwrap_or(piece.len()).min(200);
-    let first = (0..=first)
-        .rev()
-        .find(|&i| piece.is_char_boundary(i))
-        .unwrap_or(0);
+    let first =
+        crate::text::floor_boundary(piece, piece.find('\n').unwrap_or(piece.len()).min(200));
     let what = if start == 0 { "its head" } else { "an entry" };
     ParseError {
         message: format!(
