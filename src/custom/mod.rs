@@ -31,6 +31,7 @@ use crate::ir::Lowered;
 use crate::rules::syntax::CUSTOM_RULE_NOT_FULLY_CHECKED;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
+use crate::text::grouped;
 use budget::{Budget, Stop};
 use function::Reads;
 use given::Step;
@@ -248,19 +249,6 @@ fn evaluate(
         &mut |node, at| judge(rule, subject, node, &|| at.steps(), budget, found),
     );
     selected || budget.stopped().is_some()
-}
-
-/// `n` with its thousands apart: `1,000,000`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 /// What a TLC008 message says before the custom rule's code, and after it.

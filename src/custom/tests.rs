@@ -221,10 +221,10 @@ fn a_path_too_costly_for_the_engine_is_not_run_and_says_so() {
 
 #[test]
 fn numbers_and_long_texts() {
-    assert_eq!(grouped(0), "0");
-    assert_eq!(grouped(999), "999");
-    assert_eq!(grouped(1_000), "1,000");
-    assert_eq!(grouped(1_001_568), "1,001,568");
+    assert_eq!(crate::text::grouped(0), "0");
+    assert_eq!(crate::text::grouped(999), "999");
+    assert_eq!(crate::text::grouped(1_000), "1,000");
+    assert_eq!(crate::text::grouped(1_001_568), "1,001,568");
     let long = json!({"d": "é".repeat(5_000), "n": {"list": vec![1; 5_000]}});
     let parts = |field: &str| {
         vec![

@@ -73,6 +73,30 @@ impl<T> Chunked<T> {
         }
     }
 
+    /// The index of the first item `pred` is false of, in a list of which it is true of a
+    /// first part and false of the rest (as `slice::partition_point`): the chunk, then the
+    /// place in it, each by halves.
+    pub(crate) fn partition_point(&self, mut pred: impl FnMut(&T) -> bool) -> usize {
+        let whole = self
+            .full
+            .partition_point(|c| c.last().is_some_and(&mut pred));
+        let before = if self
+            .full
+            .first()
+            .is_some_and(|c| c.len() == Self::PER_CHUNK)
+        {
+            whole * Self::PER_CHUNK
+        } else {
+            self.full.iter().take(whole).map(Vec::len).sum()
+        };
+        before
+            + self
+                .full
+                .get(whole)
+                .unwrap_or(&self.last)
+                .partition_point(pred)
+    }
+
     /// The items in order, each chunk freed once emptied: a list rebuilt from another never
     /// holds both whole.
     pub(crate) fn into_items(self) -> impl Iterator<Item = T> {
@@ -135,6 +159,11 @@ mod tests {
                     .step_by(97)
                     .all(|i| roomy.get(i) == Some(&(i as u64)))
             );
+            for at in [0, 1, per - 1, per, per + 1, n / 2, n.saturating_sub(1), n] {
+                let found = |l: &Chunked<u64>| l.partition_point(|&i| i < at as u64);
+                assert_eq!(found(&list), at.min(n), "first of {n} items not below {at}");
+                assert_eq!(found(&roomy), at.min(n), "the same in a list given room");
+            }
             let items = list.into_vec();
             assert!(items.iter().copied().eq(0..n as u64), "{n} items in order");
             if n > per {

@@ -257,32 +257,50 @@ pub(crate) struct Link {
     pub image: bool,
 }
 
-/// The links and images of the body starting at `body_start`, in order (autolinks and email
-/// links are left out: they are never paths), handing `each` every event of the body on the
-/// way with its range in the body, as [`events`] reads them: a caller that reads the body for
-/// more than its links parses it once.
+/// The links and images of a Markdown body, as [`links_and`] finds them.
+pub(crate) struct Links {
+    /// The first links, in order, up to the limit asked for: by chunks, never copied whole
+    /// (a list moved into exact room held the chunks and the room at once).
+    pub list: Chunked<Link>,
+    /// The first link past the limit, when there was one: what starts there is not listed.
+    pub cut: Option<Span>,
+}
+
+/// The links and images of the body starting at `body_start`, in order, the first `limit` of
+/// them (autolinks and email links are left out: they are never paths), handing `each` every
+/// event of the body on the way with its range in the body, as [`events`] reads them: a
+/// caller that reads the body for more than its links parses it once.
 pub(crate) fn links_and(
     text: &str,
     body_start: usize,
+    limit: usize,
     mut each: impl FnMut(&Event<'_>, Range<usize>),
-) -> Vec<Link> {
+) -> Links {
     let body = text.get(body_start..).unwrap_or("");
     // Grown by chunks: a body of 600,000 images doubled its list of links by copying.
     let mut out = Chunked::default();
+    let mut cut = None;
     // A piece at a time ([`pieces`]): a reference link finds its definition in its own piece.
     for (at, piece) in pieces(body) {
-        links_in(piece, at, body_start, &mut out, &mut each);
+        let mut found = |link: Link, whole: Span| {
+            if out.len() < limit {
+                out.push(link);
+            } else {
+                cut.get_or_insert(whole);
+            }
+        };
+        links_in(piece, at, body_start, &mut found, &mut each);
     }
-    out.into_vec()
+    Links { list: out, cut }
 }
 
 /// [`links_and`] of `piece`, which starts at `at` of the body, which starts at `body_start` of
-/// its file.
+/// its file: each link is handed to `found` with the whole link's span.
 fn links_in(
     piece: &str,
     at: usize,
     body_start: usize,
-    out: &mut Chunked<Link>,
+    found: &mut impl FnMut(Link, Span),
     each: &mut impl FnMut(&Event<'_>, Range<usize>),
 ) {
     let base = body_start + at;
@@ -326,11 +344,12 @@ fn links_in(
                 defs.get(&label).copied()
             }
         };
-        out.push(Link {
+        let link = Link {
             dest: compact_str::CompactString::from(&*dest),
             span: span.unwrap_or(whole),
             image,
-        });
+        };
+        found(link, whole);
     }
 }
 
@@ -501,8 +520,10 @@ mod tests {
     fn links_point_at_their_destination() {
         let text = "---\n---\nSee [a](references/a.md \"t\") and ![img](<assets/x y.png>).\n\
                     `[not](code.md)` [ref][r] <https://x.example> [e](#top)\n\n[r]: scripts/run.sh\n";
-        let found = links_and(text, 8, |_, _| {});
+        let found = links_and(text, 8, usize::MAX, |_, _| {});
+        assert_eq!(found.cut, None);
         let dests: Vec<(&str, &str, bool)> = found
+            .list
             .iter()
             .map(|l| (l.dest.as_str(), &text[l.span.start..l.span.end], l.image))
             .collect();
@@ -515,6 +536,11 @@ mod tests {
                 ("#top", "#top", false),
             ]
         );
+        // Past the limit a link is not listed, and the first one left out is where it stops.
+        let first_two = links_and(text, 8, 2, |_, _| {});
+        assert!(first_two.list.iter().eq(found.list.iter().take(2)));
+        let cut = first_two.cut.map(|s| &text[s.start..s.end]);
+        assert_eq!(cut, Some("[ref][r]"));
     }
 
     #[test]

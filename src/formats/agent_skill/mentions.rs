@@ -141,26 +141,32 @@ const MAX_COMMAND: usize = 2_000;
 const DOCUMENT_INFO: &[&str] = &["markdown", "md", "mdx"];
 
 /// The links and path-like words of a Markdown file whose body starts at `body_start` (the
-/// front matter is read for words too: `license: see LICENSE.txt`). With `fences`, its fenced
-/// code blocks are moved there.
+/// front matter is read for words too: `license: see LICENSE.txt`), the links first. With
+/// `fences`, its fenced code blocks are moved there. At most `limit` links are listed: past
+/// them, the span of the first link left out comes first, and words from there on are left
+/// out too (a body of millions of links held each until the last was read).
 pub(super) fn in_markdown<'t>(
     text: &'t str,
     body_start: usize,
     fences: Option<&mut Vec<Fence>>,
-) -> impl Iterator<Item = Reference> + use<'t> {
+    limit: usize,
+) -> (Option<Span>, impl Iterator<Item = Reference> + use<'t>) {
     // One parse of the body for its layout, its links and its fences.
     let mut reader = Layout::reader(text, body_start);
-    let links = links_and(text, body_start, |event, range| reader.feed(event, range));
+    let found = links_and(text, body_start, limit, |event, range| {
+        reader.feed(event, range)
+    });
     let mut layout = reader.finish();
     if let Some(fences) = fences {
         *fences = std::mem::take(&mut layout.fences);
     }
     let lines = Lines::new(text);
+    let cut = found.cut;
     // Reference-style links point at their definitions, which come later: their places are
     // sorted apart so each word is looked up once. Inline links are in order already, and
     // their own list is looked in (a body of millions of links held a copy of each place).
-    let mut links = links;
-    let in_order = links.is_sorted_by_key(|l| l.span.start);
+    let links = found.list;
+    let in_order = links.iter().is_sorted_by_key(|l| l.span.start);
     let mut taken: Vec<Span> = if in_order {
         Vec::new()
     } else {
@@ -170,14 +176,15 @@ pub(super) fn in_markdown<'t>(
     // Made one at a time as the caller reads them: a body of 600,000 paths or images held
     // a 72-byte reference for each in a list grown by doubling.
     let mut next = 0;
-    let mut words = words(text);
-    std::iter::from_fn(move || {
-        if let Some(l) = links.get_mut(next) {
+    let mut words =
+        words(text).take_while(move |(span, _)| cut.is_none_or(|c| span.start < c.start));
+    let references = std::iter::from_fn(move || {
+        if let Some(l) = links.get(next) {
             next += 1;
             let line = lines.at(text, l.span.start);
             let line = window(text, line.start, l.span.start).to_lowercase();
             return Some(Reference {
-                written: std::mem::take(&mut l.dest).into_string(),
+                written: l.dest.to_string(),
                 span: l.span,
                 form: Form::Link,
                 // A heading such as "Avoid barrel imports" titles a rule: only the line counts.
@@ -208,7 +215,8 @@ pub(super) fn in_markdown<'t>(
             }
             return Some(mention(text, &layout, &lines, span, word));
         }
-    })
+    });
+    (cut, references)
 }
 
 /// The path-like words of a program (a script, a module): every one is only a hint of what
@@ -501,95 +509,5 @@ pub(super) fn words(text: &str) -> impl Iterator<Item = (Span, &str)> + '_ {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn found(text: &str) -> Vec<(String, Form, bool, Run)> {
-        in_markdown(text, 0, None)
-            .filter(|r| r.written.contains('/'))
-            .map(|r| (r.written, r.form, r.aside, r.run))
-            .collect()
-    }
-
-    #[test]
-    fn words_keep_placeholders_and_drop_punctuation() {
-        let text = "Run `python scripts/extract.py` on **references/A.md**. See (assets/) and {baseDir}/x.md, <skill-dir>/s.sh.";
-        let all: Vec<&str> = words(text)
-            .map(|(_, w)| w)
-            .filter(|w| might_be_path(w))
-            .collect();
-        assert_eq!(
-            all,
-            [
-                "scripts/extract.py",
-                "references/A.md",
-                "assets/",
-                "{baseDir}/x.md",
-                "<skill-dir>/s.sh"
-            ]
-        );
-        for (span, w) in words(text) {
-            assert_eq!(&text[span.start..span.end], w);
-        }
-    }
-
-    #[test]
-    fn how_paths_are_run() {
-        use Form::{Code, Prose};
-        let text = "Run scripts/a.py now.\n\
-                    | `scripts/b.py` | `uv run scripts/b.py --x` |\n\
-                    ```bash\nscripts/c.sh --fast\n```\n\
-                    ```\nreferences/d.md\n./scripts/e.sh\n```\n\
-                    Load it:\n```js\nrequire(\"./scripts/g.js\")\n```\n\
-                    Run `./scripts/h.sh` first; `./scripts/i.py` holds the helpers.\n\
-                    Never include `./scripts/deploy.sh` (e.g. `scripts/f.sh`).\n";
-        let direct = |literal| Run::Direct { literal };
-        let want: Vec<(String, Form, bool, Run)> = vec![
-            ("scripts/a.py".into(), Prose, false, direct(false)),
-            ("scripts/b.py".into(), Code, false, Run::Not),
-            (
-                "scripts/b.py".into(),
-                Code,
-                false,
-                Run::Through("uv".into()),
-            ),
-            ("scripts/c.sh".into(), Code, false, direct(true)),
-            ("references/d.md".into(), Code, false, Run::Not),
-            ("scripts/e.sh".into(), Code, false, direct(true)),
-            ("scripts/g.js".into(), Code, false, Run::Not),
-            ("scripts/h.sh".into(), Code, false, direct(true)),
-            ("scripts/i.py".into(), Code, false, Run::Not),
-            ("scripts/deploy.sh".into(), Code, true, Run::Not),
-            ("scripts/f.sh".into(), Code, true, Run::Not),
-        ];
-        assert_eq!(found(text), want);
-    }
-
-    #[test]
-    fn templates_and_files_to_make_are_aside() {
-        let text = "## Output Format\n\n- **Location**: `scripts/tool.py:15`\n\n## Steps\n\n\
-                    Create `scripts/new.py` with the code.\n\
-                    ```markdown\nSee scripts/x.py\n```\n\
-                    Don't edit by hand; run `scripts/gen.sh --all`.\n";
-        let asides: Vec<(String, bool)> =
-            found(text).into_iter().map(|(w, _, a, _)| (w, a)).collect();
-        assert_eq!(
-            asides,
-            [
-                ("scripts/tool.py:15".to_string(), true),
-                ("scripts/new.py".to_string(), true),
-                ("scripts/x.py".to_string(), true),
-                ("scripts/gen.sh".to_string(), false),
-            ]
-        );
-    }
-
-    #[test]
-    fn clauses_and_whole_words() {
-        assert_eq!(clause("never do x; run "), " run ");
-        assert_eq!(clause("(e.g. a b "), "(e.g. a b ");
-        assert_eq!(clause("Done. Next "), " Next ");
-        assert!(told_not("❌bad") && told_not("never include"));
-        assert!(!told_not("nevertheless") && !told_not("badge"));
-    }
-}
+#[path = "mentions_tests.rs"]
+mod tests;

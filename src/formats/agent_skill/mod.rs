@@ -270,6 +270,24 @@ impl Cx<'_> {
         self.push(d);
     }
 
+    /// SEC004: the skill names more links and paths than toolc follows, so files named only
+    /// past that were never read; said where it stopped, never silent.
+    fn not_followed(&mut self, file: &Arc<SourceFile>, at: Span) {
+        let d = Diagnostic::new(
+            &crate::rules::security::FILES_NOT_READ,
+            file,
+            at,
+            format!(
+                "this skill names more than {} links and paths: toolc stopped following them here, and did not check the files named only after this one for dangerous commands or secrets",
+                crate::text::grouped(references::MAX_REFERENCES as u64)
+            ),
+        )
+        .label("not followed from here on")
+        .note("which files are unreferenced was not checked either")
+        .help("keep the instructions short: an agent reads them whole, and no real skill names this many files");
+        self.push(d);
+    }
+
     fn check(&mut self) -> Skill {
         let mut skill = Skill::default();
         self.byte_order_mark();
@@ -328,6 +346,8 @@ impl Cx<'_> {
         let scripts = self.scripts(&reach.runs);
         if self.folder.truncated {
             self.not_listed(anchor);
+        } else if let Some((file, at)) = &reach.stopped {
+            self.not_followed(file, *at);
         } else {
             self.unreferenced(&reach, anchor);
         }

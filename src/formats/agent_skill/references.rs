@@ -17,6 +17,11 @@ use crate::syntax::markdown::Fence;
 /// Files followed at most for one skill, so a skill of thousands of pages stays quick.
 const MAX_FOLLOWED: usize = 200;
 
+/// Links and paths followed at most for one skill, in all its files: each costs a few
+/// lookups of the folder (a `SKILL.md` of 42 MB of links to a missing file took 9.8 s). A
+/// real skill names a few thousand at most.
+pub(super) const MAX_REFERENCES: usize = 500_000;
+
 /// What the walk from `SKILL.md` found.
 #[derive(Default)]
 pub(super) struct Reach {
@@ -28,6 +33,9 @@ pub(super) struct Reach {
     pub runs: HashMap<String, Runs>,
     /// The fenced code blocks of `SKILL.md`'s body, from the one parse that read its links.
     pub fences: Vec<Fence>,
+    /// Where the references of the skill stopped being followed, past [`MAX_REFERENCES`]:
+    /// the file and the first reference left.
+    pub stopped: Option<(Arc<SourceFile>, Span)>,
 }
 
 /// How the instructions run one file.
@@ -67,6 +75,8 @@ struct Walk {
     followed: usize,
     /// Links (or paths through one) already checked for SEC003.
     linked: BTreeSet<String>,
+    /// References that may still be followed ([`MAX_REFERENCES`] at first).
+    left: usize,
 }
 
 impl Cx<'_> {
@@ -77,6 +87,7 @@ impl Cx<'_> {
             queue: VecDeque::new(),
             followed: 0,
             linked: BTreeSet::new(),
+            left: MAX_REFERENCES,
         };
         walk.reach.files.insert("SKILL.md".to_string(), 0);
         walk.queue.push_back(Doc {
@@ -87,14 +98,24 @@ impl Cx<'_> {
         });
         while let Some(doc) = walk.queue.pop_front() {
             let text = doc.file.text.as_str();
-            let refs: Box<dyn Iterator<Item = Reference>> = if doc.markdown() {
+            let (mut stopped, refs): (_, Box<dyn Iterator<Item = Reference>>) = if doc.markdown() {
                 let root = (doc.depth == 0).then_some(&mut walk.reach.fences);
-                Box::new(mentions::in_markdown(text, doc.body_start, root))
+                let (cut, refs) = mentions::in_markdown(text, doc.body_start, root, walk.left);
+                (cut, Box::new(refs))
             } else {
-                Box::new(mentions::in_program(text).into_iter())
+                (None, Box::new(mentions::in_program(text).into_iter()))
             };
             let mut named_dirs: BTreeSet<String> = BTreeSet::new();
             for r in refs {
+                if walk.left == 0 {
+                    // Links come before words: the first place left is the earlier one.
+                    stopped = Some(match stopped {
+                        Some(cut) if cut.start <= r.span.start => cut,
+                        _ => r.span,
+                    });
+                    break;
+                }
+                walk.left -= 1;
                 let resolved = self.resolve(&doc, &r);
                 if let Some(first) = resolved.candidates.first() {
                     // The folder a path points into, or the folder it names (`rules/`).
@@ -106,6 +127,11 @@ impl Cx<'_> {
                     named_dirs.insert(dir.to_string());
                 }
                 self.reference(&doc, &r, &resolved, &mut walk);
+            }
+            if let Some(at) = stopped {
+                walk.reach
+                    .stopped
+                    .get_or_insert((Arc::clone(&doc.file), at));
             }
             // `make setup` names the Makefile of its folder as surely as a path does.
             if doc.markdown() {
