@@ -283,16 +283,30 @@ impl Walks for Fresh {
     }
 }
 
-/// A walk of `root` as every walk of toolc's is: hidden files seen, ignore files honoured
-/// with or without git, links not followed.
-fn walker(root: &Path, guard: &ignore_files::Guard) -> WalkBuilder {
-    let mut builder = WalkBuilder::new(root);
+/// A walk from the repository's top as every walk of toolc's is: hidden files seen, ignore
+/// files honoured with or without git, links not followed. The walker's own reading of ignore
+/// files is off, since it reads those of every folder above where it starts, up to `/`:
+/// `.gitignore` and `.ignore` are handed to it as files it reads in each folder it enters,
+/// and the repository's excludes as files for the whole walk (see [`ignore_files`]).
+fn walker(guard: &ignore_files::Guard) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(guard.top());
     builder
         .hidden(false)
         .require_git(false)
         .follow_links(false)
-        .parents(guard.parents())
-        .git_exclude(guard.git_exclude());
+        .parents(false)
+        .git_ignore(false)
+        .ignore(false)
+        .git_exclude(false)
+        .git_global(false)
+        .current_dir(guard.top());
+    for name in ignore_files::IGNORE_FILES {
+        builder.add_custom_ignore_filename(name);
+    }
+    for file in guard.excludes() {
+        // An excludes file that cannot be read leaves nothing out, as for git.
+        let _ = builder.add_ignore(file);
+    }
     builder
 }
 
@@ -324,12 +338,17 @@ pub(crate) fn walk_fresh(
     // The walker wants an owned filter: excluded folders are pruned, never entered.
     let prune = Arc::clone(prune);
     let refused = Arc::clone(&errors);
-    walker(root, &guard)
+    let (under, within) = (root.to_path_buf(), root.to_path_buf());
+    walker(&guard)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
                 return false;
             }
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            // Above the root, only the folders on the way down to it (checked with it).
+            if !e.path().starts_with(&under) {
+                return is_dir && under.starts_with(e.path());
+            }
             if is_dir && prune(e.path()) {
                 return false;
             }
@@ -347,6 +366,7 @@ pub(crate) fn walk_fresh(
         .run(|| {
             Box::new(|entry| {
                 match entry {
+                    Ok(e) if !e.path().starts_with(&within) => {}
                     Ok(e) => {
                         visit(e.path(), kind_of(&e), None);
                     }

@@ -1,15 +1,18 @@
-//! The ignore files the walker reads on its own (`.gitignore`, `.ignore`, a worktree's `.git`
-//! file), checked before it may: it reads them whole, line by line, from wherever a link
-//! leads. A committed `.gitignore` linked to `/dev/zero` would be read without end, one linked
-//! to a FIFO would block, one linked to a file outside the repository would be read there.
-//! A folder with such a file is not walked, and the walk says why.
+//! The ignore files the walker reads (`.gitignore`, `.ignore` in each folder it enters, and
+//! git's `info/exclude` of the repository), checked before it may: it reads them whole, line
+//! by line, from wherever a link leads. A committed `.gitignore` linked to `/dev/zero` would
+//! be read without end, one linked to a FIFO would block, one linked to a file outside the
+//! repository would be read there. A folder with such a file is not walked, and the walk
+//! says why.
 //!
-//! The walker also reads git's own `info/exclude`, through a `.git` folder or a worktree's
-//! `.git` file, whose `gitdir:` line (and the `commondir` file there) may name any folder:
-//! git writes them, but a folder not cloned by git can hold anything. So the exclude file is
-//! read only where every step stays inside the repository; see [`Guard::exclude_leaves`].
+//! The walker's own reading of ignore files is off: it reads those of every folder above
+//! where it starts, up to `/`, outside the repository (a superproject's `.gitignore` linked to
+//! `/dev/zero` hung a run in its submodule). toolc hands it `.gitignore` and `.ignore` as
+//! ignore files of its own, which it reads only in the folders it enters, starts every walk at
+//! the repository's top, and adds git's `info/exclude` only where every step to it stays
+//! inside the repository; see [`Guard::exclude_of`].
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::WalkError;
@@ -29,61 +32,65 @@ const MAX_WILDCARDS: usize = 25_000;
 /// The `gitdir:` and `commondir` lines read at most: a path, not a file to read whole.
 const MAX_POINTER_BYTES: usize = 4096;
 
-/// The files of a folder the walker reads.
-const READ_BY_THE_WALKER: [&str; 3] = [".gitignore", ".ignore", ".git"];
+/// The ignore files of a folder the walker reads.
+pub(super) const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
 
 /// What an ignore file must stay within: the real path of the repository a walk is in.
 #[derive(Debug, Clone)]
 pub(super) struct Guard {
+    /// The repository's top folder, as the walk's root spells it: where every walk starts.
+    top: PathBuf,
     repository: PathBuf,
-    /// Whether the walk reads git's `info/exclude` files: not when the one of the walk's
-    /// root (or a folder above it) would be read outside the repository.
-    git_exclude: bool,
     /// The patterns and wildcards of the ignore files admitted so far, shared by the walk's
     /// threads (a file refused takes none).
     taken: Arc<Mutex<(usize, usize)>>,
-    /// Whether the walk's root is its repository's top folder: the ignore files above it
-    /// are then outside the repository, and git reads none of them.
-    at_top: bool,
 }
 
 impl Guard {
     /// The guard of a walk of `root`: its repository (the nearest folder with `.git`, else
     /// `root` itself).
     pub(super) fn for_root(root: &Path) -> Guard {
-        let top = crate::fs::project::repository_of(root);
-        let mut guard = Guard {
-            repository: std::fs::canonicalize(&top).unwrap_or_else(|_| top.clone()),
-            git_exclude: true,
-            taken: Arc::default(),
-            at_top: root == top,
-        };
-        guard.git_exclude = !root
-            .ancestors()
-            .take_while(|dir| dir.starts_with(&top))
-            .any(|dir| guard.exclude_leaves(dir).is_some())
-            // The walker also looks for `.git` in every folder above the root, to `/`: a
-            // repository inside a folder with a `.git` file (or link) would have it follow
-            // that file's `gitdir:` wherever it leads. Such a walk reads no `info/exclude`.
-            && !top.ancestors().skip(1).any(|dir| {
-                std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| !m.is_dir())
+        let repository = crate::fs::project::repository_of(root);
+        // A root spelled with `..` (or relative) does not lie below its repository's top as
+        // written: the walk starts at the root itself, with the ignore files there and below.
+        let plain = root.is_absolute()
+            && root.components().all(|c| {
+                matches!(
+                    c,
+                    Component::RootDir | Component::Prefix(_) | Component::Normal(_)
+                )
             });
-        guard
+        let top = if plain {
+            repository.clone()
+        } else {
+            root.to_path_buf()
+        };
+        Guard {
+            repository: std::fs::canonicalize(&repository).unwrap_or(repository),
+            top,
+            taken: Arc::default(),
+        }
     }
 
-    /// Whether the walker reads the ignore files of the folders above the walk's root: only
-    /// within the repository (the walker would read them up to `/`, and a `.git` file there
-    /// names a git folder anywhere).
-    pub(super) fn parents(&self) -> bool {
-        !self.at_top
+    /// The repository's top folder: a walk of a folder below it starts there, entering only
+    /// the folders on the way down, so that their ignore files apply and none above it does.
+    pub(super) fn top(&self) -> &Path {
+        &self.top
     }
 
-    /// Whether the walk may read git's `info/exclude` files (see [`Guard::exclude_leaves`]).
-    pub(super) fn git_exclude(&self) -> bool {
-        self.git_exclude
+    /// The ignore files that apply to the whole walk, relative to the repository's top and
+    /// below every `.gitignore` and `.ignore`: the repository's `info/exclude` when every
+    /// step to it stays inside (see [`Guard::exclude_of`]), and the user's own excludes file
+    /// (`core.excludesFile`, or git's default), as git reads them.
+    pub(super) fn excludes(&self) -> Vec<PathBuf> {
+        let own = self.exclude_of(&self.top).ok().flatten();
+        let user = ignore::gitignore::gitconfig_excludes_path().filter(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= MAX_IGNORE_BYTES)
+        });
+        own.into_iter().chain(user).collect()
     }
 
-    /// The error for the first file of `dir` the walker must not read, if any.
+    /// The error for the first ignore file of `dir` the walker must not read, if any.
     pub(super) fn check(&self, dir: &Path) -> Option<WalkError> {
         let refusal = |name: &str, why: String| WalkError {
             message: format!(
@@ -91,23 +98,18 @@ impl Guard {
             ),
             path: dir.join(name),
         };
-        READ_BY_THE_WALKER
+        IGNORE_FILES
             .iter()
             .find_map(|name| Some(refusal(name, self.refusal(&dir.join(name))?)))
-            .or_else(|| {
-                let why = self.exclude_leaves(dir).filter(|_| self.git_exclude)?;
-                Some(refusal(".git", why))
-            })
     }
 
-    /// The error for the first file the walker must not read in `root` or in a folder above
-    /// it up to its repository (the walker reads those too).
-    /// The error is on `root` itself, which the run reports on.
+    /// The error for the first ignore file the walker must not read in `root` or in a folder
+    /// above it up to its repository (the walk enters those too). The error is on `root`
+    /// itself, which the run reports on.
     pub(super) fn check_root(&self, root: &Path) -> Option<WalkError> {
-        let top = crate::fs::project::repository_of(root);
         let mut refused = root
             .ancestors()
-            .take_while(|dir| dir.starts_with(&top))
+            .take_while(|dir| dir.starts_with(&self.top))
             .find_map(|dir| self.check(dir))?;
         if refused.path.parent() != Some(root) {
             refused.message = format!("`{}`: {}", refused.path.display(), refused.message);
@@ -116,50 +118,52 @@ impl Guard {
         Some(refused)
     }
 
-    /// Why the walker must not read the `info/exclude` of the git folder of `dir`, or `None`
-    /// when it may (or would read none). Followed as the walker follows it: a `.git` folder's
-    /// own; a `.git` file's `gitdir:` (taken as written: the walker resolves a relative one
-    /// against the working directory), when that folder has a `commondir`, then the folder it
-    /// names. Every step must lie inside the repository, and the exclude file must be a
-    /// regular file of at most [`MAX_IGNORE_BYTES`]. Only `dir/.git` and files inside the
-    /// repository are read to find out; nothing a step names outside it is opened.
+    /// The `info/exclude` of the git folder of `dir`, when there is one to read (`Ok(None)`:
+    /// none), or why it must not be read. Followed as git follows it: a `.git` folder's own;
+    /// a `.git` file's `gitdir:` (taken as written), when that folder has a `commondir`, then
+    /// the folder it names. Every step must lie inside the repository, and the exclude file
+    /// must be a regular file of at most [`MAX_IGNORE_BYTES`]. Only `dir/.git` and files
+    /// inside the repository are read to find out; nothing a step names outside it is opened.
     ///
     /// A worktree made by `git worktree add` elsewhere has its git folder outside: its
     /// `info/exclude` is then not honoured (its `.gitignore` files are).
-    pub(super) fn exclude_leaves(&self, dir: &Path) -> Option<String> {
+    pub(super) fn exclude_of(&self, dir: &Path) -> Result<Option<PathBuf>, String> {
         let dot_git = dir.join(".git");
-        let own = std::fs::symlink_metadata(&dot_git).ok()?;
+        let Ok(own) = std::fs::symlink_metadata(&dot_git) else {
+            return Ok(None);
+        };
         let common = if own.is_dir() {
             dot_git
         } else {
             if !self.inside(&dot_git) {
-                return Some("is a symbolic link that leads out of the repository".to_string());
+                return Err("is a symbolic link that leads out of the repository".to_string());
             }
             let Some(line) = first_line(&dot_git) else {
-                return Some("does not start with a line short enough to be a path".to_string());
+                return Err("does not start with a line short enough to be a path".to_string());
             };
-            let named = line.strip_prefix("gitdir: ")?;
-            let gitdir = PathBuf::from(named);
+            let Some(named) = line.strip_prefix("gitdir: ") else {
+                return Ok(None);
+            };
+            // A relative `gitdir:` is the `.git` file's folder's.
+            let gitdir = dir.join(named);
             let commondir = gitdir.join("commondir");
-            // The walker reads no exclude file through a git folder without `commondir`
-            // (a submodule's): only whether one is there is asked, inside or not.
-            std::fs::symlink_metadata(&commondir).ok()?;
+            // No exclude file is read through a git folder without `commondir` (a
+            // submodule's): only whether one is there is asked, inside or not.
+            if std::fs::symlink_metadata(&commondir).is_err() {
+                return Ok(None);
+            }
             if !self.inside(&gitdir) {
-                return Some(format!(
+                return Err(format!(
                     "names a git folder outside the repository (`gitdir: {}`)",
                     crate::diagnostics::visible(named)
                 ));
             }
             let Some(line) = first_line(&commondir).filter(|_| self.inside(&commondir)) else {
-                return Some("names a git folder whose `commondir` cannot be read".to_string());
+                return Err("names a git folder whose `commondir` cannot be read".to_string());
             };
-            let common = if line.starts_with('.') {
-                gitdir.join(&line)
-            } else {
-                PathBuf::from(&line)
-            };
+            let common = gitdir.join(&line);
             if !self.inside(&common) {
-                return Some(format!(
+                return Err(format!(
                     "names a git folder whose `commondir` leads outside the repository (`{}`)",
                     crate::diagnostics::visible(&line)
                 ));
@@ -168,18 +172,18 @@ impl Guard {
         };
         let exclude = common.join("info").join("exclude");
         let Ok(meta) = std::fs::metadata(&exclude) else {
-            return None;
+            return Ok(None);
         };
         if !self.inside(&exclude) {
-            return Some("has an `info/exclude` that leads outside the repository".to_string());
+            return Err("has an `info/exclude` that leads outside the repository".to_string());
         }
         if !meta.is_file() || meta.len() > MAX_IGNORE_BYTES {
-            return Some(format!(
+            return Err(format!(
                 "has an `info/exclude` that is not a regular file of at most {} KiB",
                 MAX_IGNORE_BYTES / 1024
             ));
         }
-        None
+        Ok(Some(exclude))
     }
 
     /// True when `path` (resolved through every link) lies inside the repository; false
@@ -192,7 +196,7 @@ impl Guard {
     fn refusal(&self, path: &Path) -> Option<String> {
         let own = std::fs::symlink_metadata(path).ok()?;
         let is_link = own.file_type().is_symlink();
-        // A `.git` folder is git's own; only a `.git` file (a worktree's) is read.
+        // A folder of the name holds no patterns: the walker fails to read it and goes on.
         if own.is_dir() {
             return None;
         }
@@ -211,9 +215,6 @@ impl Guard {
                 return Some("is a symbolic link that leads out of the repository".to_string());
             }
         }
-        if meta.is_dir() && path.file_name().is_some_and(|n| n == ".git") {
-            return None;
-        }
         if !meta.is_file() {
             return Some("is not a regular file (a device, FIFO, socket or folder)".to_string());
         }
@@ -224,10 +225,7 @@ impl Guard {
                 MAX_IGNORE_BYTES / 1024
             ));
         }
-        if path.file_name().is_some_and(|n| n != ".git") {
-            return self.over_budget(path);
-        }
-        None
+        self.over_budget(path)
     }
 
     /// Why the ignore file at `path` (a regular file within the size cap) would take the

@@ -1,6 +1,7 @@
-//! SCH003 findings of one schema capped as they are found, keeping the ones the file's cap
-//! keeps: a schema whose `enum` holds millions of values of the wrong type held a finding
-//! for each until the end of the check, over a hundred times the file's size.
+//! The findings of one rule in one schema capped as they are found, keeping the ones the
+//! file's cap keeps: a schema whose `enum` holds millions of values of the wrong type, or
+//! whose `required` names millions of keys `properties` lacks, held a finding for each until
+//! the end of the check, up to a hundred times the file's size.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

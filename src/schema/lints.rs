@@ -59,6 +59,10 @@ impl Cx<'_> {
             if names.first(name).is_some() {
                 continue;
             }
+            if !self.wants(&rules::REQUIRED_PROPERTY_UNDEFINED, item.span()) {
+                self.count(&rules::REQUIRED_PROPERTY_UNDEFINED);
+                continue;
+            }
             let candidates = names.names().iter().copied();
             let hint = did_you_mean_within(&mut self.suggestions, name, props.len(), candidates);
             let note = match self.options.runtime {
@@ -107,8 +111,8 @@ impl Cx<'_> {
                 if types.iter().any(|t| has_type(v, t)) {
                     continue;
                 }
-                if !self.wants(v.span()) {
-                    self.count();
+                if !self.wants(&rules::VALUE_VIOLATES_OWN_SCHEMA, v.span()) {
+                    self.count(&rules::VALUE_VIOLATES_OWN_SCHEMA);
                     continue;
                 }
                 let d = Diagnostic::new(
@@ -125,7 +129,7 @@ impl Cx<'_> {
                 .label(format!("not {}", article(types[0])))
                 .note("a value must match both `type` and `enum`, so this one is never accepted")
                 .maybe_help(retype_help(file, v, types));
-                self.own_value(d);
+                self.push(d);
             }
         }
         let Some(default) = schema.value("default") else {
@@ -153,7 +157,7 @@ impl Cx<'_> {
             .help(retype_help(file, default, types).unwrap_or_else(|| {
                 format!("change `default` to {}, or remove it", article(types[0]))
             }));
-            self.own_value(d);
+            self.push(d);
             return;
         }
         if let Some(values) = enum_values
@@ -182,7 +186,7 @@ impl Cx<'_> {
                 }),
                 format!("use one of {}{more}", listed.join(", ")),
             );
-            self.own_value(d);
+            self.push(d);
         }
     }
 }

@@ -119,6 +119,29 @@ fn a_schema_enum_of_half_a_million_values_of_the_wrong_type() {
     );
 }
 
+/// An agentcli manifest whose one schema requires `names` keys its `properties` lack.
+fn manifest_requiring(names: usize) -> String {
+    let required: Vec<String> = (0..names).map(|i| format!("\"r{i}\"")).collect();
+    format!(
+        r#"{{"tools":[{{"name":"pick","description":"Pick one value","schema":{{"type":"object","properties":{{}},"required":[{}]}},"command":["./pick"]}}]}}"#,
+        required.join(",")
+    )
+}
+
+/// Every name of `required` is missing from `properties` (SCH002): the schema check built a
+/// finding for each, with its help and fix, before the file's cap dropped all but 200 (a
+/// 40 MB list took 3.5 GB, 88 times its size); each rule's findings are capped as they are
+/// found now, as SCH003's were.
+#[test]
+fn a_schema_requiring_300_thousand_undefined_names() {
+    assert_bounded(
+        "tools.json",
+        &manifest_requiring(1),
+        &manifest_requiring(300_000),
+        8.0,
+    );
+}
+
 /// A long list of short strings is packed too (a string and its span in a few bytes, read
 /// from there by the security pass), and the security pass reads such a list of values a
 /// batch at a time instead of holding a 56-byte text for each: 26.6x, now 3.3x here.

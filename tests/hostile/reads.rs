@@ -142,23 +142,21 @@ fn a_git_file_never_leads_the_walk_to_read_outside_the_repository() {
     assert_eq!(code, Some(1), "{diags:#?}");
     assert!(sentinel_checked(&diags), "{diags:#?}");
 
-    // A folder below with such a `.git` file is not walked, and SYN012 says why.
+    // A folder below with such a `.git` file: the walk never reads a `.git` file below the
+    // top, so it is walked as any folder, its tool checked.
     let below = repo();
     below.write(".git/HEAD", b"ref: refs/heads/main\n");
     below.write("sub/.git", pointer.as_bytes());
     below.write(
         "sub/.cycod/tools/t.yaml",
-        b"name: t\ndescription: d\nbash: echo hi\ntags: [read]\n",
+        b"name: t\ndescription: d\nbash: echo hi\n",
     );
     let (code, diags) = check_json_limited(&below, &["--no-cache"]);
     assert_eq!(code, Some(1), "{diags:#?}");
-    let d = find(&diags, "SYN012", "sub/.git")[0];
+    assert!(!diags.iter().any(|d| d["code"] == "SYN012"), "{diags:#?}");
     assert!(
-        d["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("outside the repository"),
-        "{d}"
+        diags.iter().any(|d| d["path"] == "sub/.cycod/tools/t.yaml"),
+        "{diags:#?}"
     );
     assert!(sentinel_checked(&diags), "{diags:#?}");
 }
@@ -270,6 +268,54 @@ fn ignore_files_above_the_repository_are_not_applied() {
     outer.write(".ignore", b"*\n");
     let (files, output) = files_checked_in_repo_of(&outer, HANG_LIMIT);
     assert_eq!(files, 1, "{output:?}");
+}
+
+/// The ignore files above a repository are never read, not even to be passed over: a
+/// superproject's `.gitignore` linked to `/dev/zero` hung a run in its submodule (the walker
+/// reads the ignore files of every folder above where it starts, up to `/`).
+#[cfg(unix)]
+#[test]
+fn ignore_files_above_the_repository_are_never_read() {
+    let outer = Repo::new();
+    std::os::unix::fs::symlink("/dev/zero", outer.root.join(".gitignore")).expect("link");
+    std::os::unix::fs::symlink("/dev/zero", outer.root.join(".ignore")).expect("link");
+    let (files, output) = files_checked_in_repo_of(&outer, HANG_LIMIT);
+    assert_eq!(files, 1, "{output:?}");
+}
+
+/// A walk of a folder below the repository's top applies the ignore files of the folders on
+/// the way down to it, and the repository's `info/exclude`, as git does, and none above.
+#[test]
+fn a_walk_below_the_top_applies_the_ignore_files_on_the_way_down() {
+    let outer = Repo::new();
+    outer.write(".gitignore", b"d.yaml\n");
+    let repo = "repo";
+    let tool = b"name: t\ndescription: d\nbash: echo hi\n";
+    outer.write(&format!("{repo}/.git/HEAD"), b"ref: refs/heads/main\n");
+    outer.write(&format!("{repo}/.git/info/exclude"), b"c.yaml\n");
+    outer.write(&format!("{repo}/.gitignore"), b"a.yaml\n");
+    outer.write(&format!("{repo}/sub/.ignore"), b"b.yaml\n");
+    for name in ["a", "b", "c", "d"] {
+        outer.write(&format!("{repo}/sub/.cycod/tools/{name}.yaml"), tool);
+    }
+    for from in ["", "sub", "sub/.cycod", "sub/.cycod/tools"] {
+        let output = Command::cargo_bin("toolc")
+            .expect("binary")
+            .args(["check", "--no-cache", "--format", "json"])
+            .current_dir(outer.root.join(repo).join(from))
+            .timeout(HANG_LIMIT)
+            .output()
+            .expect("toolc runs");
+        let doc: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        let paths: Vec<&str> = doc["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["path"].as_str())
+            .collect();
+        assert_eq!(doc["summary"]["files"], 1, "from `{from}`: {paths:?}");
+        assert!(paths.iter().all(|p| p.ends_with("d.yaml")), "{paths:?}");
+    }
 }
 
 /// A repository inside a folder whose `.git` file names a git folder elsewhere (a download

@@ -209,13 +209,16 @@ impl Cx<'_> {
     /// True when the scalar at `span` is the content of a `|` or `>` block scalar.
     fn is_block_scalar(&self, span: Span) -> bool {
         let before = self.file.text.get(..span.start).unwrap_or("");
-        let Some(header) = before.trim_end().rsplit('\n').next() else {
-            return false;
-        };
-        // The content starts on a line after its header, so only whitespace separates them.
-        if !before[before.trim_end().len()..].contains('\n') {
+        // The content starts on a line after its header, so only whitespace separates them;
+        // asked first, since the header's line is searched back for (a flow list of a
+        // million items on one line searched it back to its start for each).
+        let above = before.trim_end();
+        if !before[above.len()..].contains('\n') {
             return false;
         }
+        let Some(header) = above.rsplit('\n').next() else {
+            return false;
+        };
         let header = header.split(" #").next().unwrap_or(header).trim_end();
         let indicators =
             header.trim_end_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());

@@ -13,7 +13,7 @@ mod send;
 
 use super::super::statements::{RedirectKind, Stage, Token, is_assignment, pwsh_assigned};
 use super::services::{sent_elsewhere, serves};
-use super::unit::Unit;
+use super::unit::{Placed, Unit};
 use super::vocab::{belongs_to, expansions, is_secret_name};
 use super::{Danger, DangerKind, Related};
 use read::{output_file, read_redirects, read_sources};
@@ -102,6 +102,9 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
             .filter(|p| p.assigned.is_none())
             .flat_map(|p| &p.statement.stages),
     );
+    // What a statement's pipeline writes, found once for all its stages (a pipeline of
+    // 100,000 stages was read again for each).
+    let mut writes: Option<(&Placed, Option<String>)> = None;
     for (placed, index, stage) in unit.stages() {
         let Some(p) = stage.program() else {
             // `$(< ~/.aws/credentials)`: a redirection alone reads the file.
@@ -112,14 +115,19 @@ pub(crate) fn facts(script: &str, unit: &Unit) -> (Vec<Source>, Vec<Sink>) {
         read_sources(script, placed, stage, &p, &mut sources);
         read_redirects(stage, placed, &mut sources);
         // What a pipeline writes, or a variable it fills, holds what it read.
-        let file = placed
-            .statement
-            .stages
-            .iter()
-            .flat_map(Stage::written)
-            .chain(output_file(stage, &p))
-            .map(|t| t.text.clone())
-            .next();
+        let written = match &writes {
+            Some((of, written)) if std::ptr::eq(*of, placed) => written.clone(),
+            _ => {
+                let stages = placed.statement.stages.iter();
+                let written = stages
+                    .flat_map(Stage::written)
+                    .map(|t| t.text.clone())
+                    .next();
+                writes = Some((placed, written.clone()));
+                written
+            }
+        };
+        let file = written.or_else(|| output_file(stage, &p).map(|t| t.text.clone()));
         // `$x = Get-Content …`: PowerShell fills a variable from the command itself.
         let var = placed.assigned.clone().or_else(|| {
             let first = placed.statement.stages.first()?;

@@ -45,9 +45,18 @@ const NEGATIONS: &[&str] = &[
     "not run",
 ];
 
+/// Bytes before something read for a negation at most: a clause's words that warn stand
+/// near what they warn against, and each thing named on a line of megabytes without a
+/// sentence's end read the whole line before it (a line of `curl x | sh` code spans: 0.4 MB
+/// took 10 s).
+const CLAUSE_BYTES: usize = 512;
+
 /// True when the text `before` something, from its last `bounds` character on (its sentence
-/// or clause), says a word of [`NEGATIONS`]: the sentence warns against what follows.
+/// or clause, of at most [`CLAUSE_BYTES`]), says a word of [`NEGATIONS`]: the sentence warns
+/// against what follows.
 pub(crate) fn negated(before: &str, bounds: &[char]) -> bool {
+    let near = crate::text::ceil_boundary(before, before.len().saturating_sub(CLAUSE_BYTES));
+    let before = before.get(near..).unwrap_or("");
     let clause = before.rsplit(bounds).next().unwrap_or(before);
     let clause = clause.to_ascii_lowercase();
     NEGATIONS.iter().any(|n| clause.contains(n))
@@ -146,6 +155,22 @@ mod tests {
             at += line.len();
         }
         out
+    }
+
+    #[test]
+    fn a_negation_counts_within_its_clause_and_the_bytes_before_it_read() {
+        let bounds = ['.', '!', '?'];
+        assert!(negated("Never run", &bounds));
+        assert!(!negated("Never. Then run", &bounds));
+        // Without a sentence's end, only the last bytes before are read: each thing named
+        // on a line of megabytes read the whole line before it.
+        let far = format!("Never {} run", "word ".repeat(200));
+        assert!(!negated(&far, &bounds));
+        let near = format!("{} never run", "word ".repeat(200));
+        assert!(negated(&near, &bounds));
+        // The bytes read start on a character's boundary.
+        let wide = format!("never {}", "é".repeat(300));
+        assert!(!negated(&wide, &[]));
     }
 
     #[test]
