@@ -272,3 +272,22 @@ fn a_hidden_character_deep_in_long_examples_is_found() {
     let hidden = find(&diags, "SEC061", "tools.json");
     assert!(!hidden.is_empty(), "{diags:#?}");
 }
+
+/// A DojOps policy whose allowlist names `n` tools the project does not define.
+fn policy_of_unknown_tools(n: usize) -> String {
+    let entries: String = (0..n).map(|i| format!("  - tool{i}\n")).collect();
+    format!("allowedTools:\n{entries}")
+}
+
+/// Each allowlist entry that matches no tool (DOJ016) was a finding built with its note and
+/// help in the cross-file pass, all before the file's cap dropped them (a 40 MB list took
+/// 1.9 GB); the first 200 are built now, and the rest counted.
+#[test]
+fn a_policy_of_400_thousand_unknown_tools() {
+    assert_bounded(
+        ".dojops/policy.yaml",
+        &policy_of_unknown_tools(1),
+        &policy_of_unknown_tools(400_000),
+        10.0,
+    );
+}
