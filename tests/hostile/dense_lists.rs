@@ -291,3 +291,26 @@ fn a_policy_of_400_thousand_unknown_tools() {
         10.0,
     );
 }
+
+/// An agent whose `tools.refs` names `n` tools no `*.tool.md` registers.
+fn agent_of_unknown_refs(n: usize) -> String {
+    let refs: String = (0..n)
+        .map(|i| format!("    - ref: \"tool{i}\"\n      max_calls_per_run: 1\n"))
+        .collect();
+    format!(
+        "---\nspec_version: \"1.2\"\nagent_id: \"ag\"\nversion: \"1.0.0\"\nstatus: \"active\"\nmeta:\n  name: \"A\"\n  owner: \"o\"\ntools:\n  tool_choice: auto\n  refs:\n{refs}---\n"
+    )
+}
+
+/// Each ref to an unregistered tool was a finding built in the cross-file pass before the
+/// file's cap dropped all but 200 (40 MB of refs took 665 MB); they are capped per agent as
+/// they are found now.
+#[test]
+fn an_agent_of_100_thousand_refs_to_unknown_tools() {
+    assert_bounded(
+        "agents/ag.agent.md",
+        &agent_of_unknown_refs(1),
+        &agent_of_unknown_refs(100_000),
+        10.0,
+    );
+}

@@ -249,7 +249,8 @@ pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 /// Every defect of a rule that rejects the file says what the compiler does with it, unless
 /// the emit site says something more precise already.
 fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
-    if d.notes.is_empty() && d.rule.rejects_file {
+    // A line that stands for findings left out (capped as they were found) says only that.
+    if d.notes.is_empty() && d.rule.rejects_file && d.omitted == 0 {
         d.note(consequence.to_string())
     } else {
         d

@@ -11,6 +11,7 @@ use super::tool::{Status, Tool, ToolType};
 use super::{Item, Spanned};
 use crate::analysis::names::Suggester;
 use crate::analysis::registry;
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
 use crate::formats::format::FileResult;
@@ -90,10 +91,17 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             .iter()
             .map(|c| c.value.as_str())
             .collect();
+        // Capped per rule as they are found: an agent of 400,000 refs to unknown tools built
+        // a finding for each (665 MB for 40 MB of refs).
+        let mut found = Findings::default();
         for r in &agent.refs {
             let Some(&i) = index.get(r.id.as_str()) else {
+                if found.is_full(&refs::UNREGISTERED_TOOL_REF) {
+                    found.count(&refs::UNREGISTERED_TOOL_REF);
+                    continue;
+                }
                 let suggestion = suggester.suggest(&r.id).map(|(_, i)| &tools[i]);
-                out.push(unregistered(
+                found.push(unregistered(
                     file,
                     &r.id,
                     r.span,
@@ -104,7 +112,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
             };
             let t = &tools[i];
             if let Some(d) = status_diagnostic(file, &r.id, r.span, t) {
-                out.push(d);
+                found.push(d);
             }
             let confirmed = r.approval_required
                 || agent.approval_for_every_call
@@ -113,7 +121,11 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                 && kind.value == ToolType::Action
                 && !confirmed
             {
-                out.push(
+                if found.is_full(&security::UNCONFIRMED_ACTION_TOOL) {
+                    found.count(&security::UNCONFIRMED_ACTION_TOOL);
+                    continue;
+                }
+                found.push(
                     Diagnostic::new(
                         &security::UNCONFIRMED_ACTION_TOOL,
                         file,
@@ -128,6 +140,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                 );
             }
         }
+        out.extend(found);
     }
     out
 }
