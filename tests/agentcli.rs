@@ -330,6 +330,25 @@ fn env_names_normalised_by_the_runtime() {
         report.diagnostics[0].help.as_deref(),
         Some("write the list as agentcli reads it: `\"envPassthrough\": [\"PATH\"]`")
     );
+    // A long list is spelled by its first names in each finding's note and help: every
+    // finding held a copy of the whole list (a list of megabytes on one line, 25 times its
+    // size).
+    let names: Vec<String> = (0..30).map(|i| format!("\"v{i}\"")).collect();
+    let manifest = with(
+        "\"timeoutSec\": 5",
+        &format!(
+            "\"timeoutSec\": 5, \"envPassthrough\": [{}]",
+            names.join(", ")
+        ),
+    );
+    let report = Repo::with(&[(M, &manifest), (BIN, "")])
+        .check()
+        .expect("config");
+    let help = report.diagnostics[0].help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("\"V19\", … (10 more)]") && !help.contains("V20"),
+        "{help}"
+    );
 }
 
 #[test]

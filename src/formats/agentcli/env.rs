@@ -12,6 +12,9 @@ use crate::rules::security;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
+/// Names a finding's note spells out at most.
+const MAX_LISTED: usize = 20;
+
 /// An `envPassthrough` entry agentcli rewrites: trimmed or upper-cased, or a repeat.
 struct Rewritten<'n> {
     index: usize,
@@ -109,11 +112,17 @@ impl Cx<'_> {
         if changed.is_empty() {
             return;
         }
-        let list = kept
+        // Each finding's note spells the list: a long one is shown by its start (a list of
+        // megabytes was copied into every finding).
+        let mut list = kept
             .iter()
+            .take(MAX_LISTED)
             .map(|k| format!("{k:?}"))
             .collect::<Vec<_>>()
             .join(", ");
+        if kept.len() > MAX_LISTED {
+            list.push_str(&format!(", … ({} more)", kept.len() - MAX_LISTED));
+        }
         for Rewritten {
             index: j,
             node: item,
