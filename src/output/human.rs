@@ -361,7 +361,17 @@ fn header_fix(file: &SourceFile, w: &Window<'_>, span: Span) -> Option<(String, 
 
 #[cfg(test)]
 mod tests {
-    use super::spell_out_c1;
+    use super::{MAX_SHOWN_LINE, spell_out_c1, window};
+    use crate::source::{FormatId, SourceFile, Span};
+
+    #[test]
+    fn a_long_span_on_a_huge_line_is_shown_by_its_start() {
+        let text = format!("{{\"a\": [{}]}}\n", "\"x\",".repeat(100_000));
+        let file = SourceFile::new("t.json".into(), "t.json".into(), FormatId::ToolMd, text);
+        let w = window(&file, &[Span::new(7, 300_000)]);
+        assert!(w.text.len() <= MAX_SHOWN_LINE + 8, "{}", w.text.len());
+        assert!(w.text.starts_with("{\"a\": [\"x\""), "{}", w.text);
+    }
 
     #[test]
     fn a_snippet_shows_line_and_paragraph_separators_as_it_shows_next_line() {
