@@ -531,15 +531,19 @@ impl Lexer<'_> {
     }
 
     fn end_stage(&mut self) {
-        let stage = std::mem::take(&mut self.stage);
+        let mut stage = std::mem::take(&mut self.stage);
         if !stage.words.is_empty() || !stage.redirects.is_empty() {
+            // In exact room: a pipeline of a million stages of two words each held room
+            // for four.
+            stage.words.shrink_to_fit();
             self.statement.stages.push(stage);
         }
     }
 
     fn end_statement(&mut self) {
         self.end_stage();
-        let statement = std::mem::take(&mut self.statement);
+        let mut statement = std::mem::take(&mut self.statement);
+        statement.stages.shrink_to_fit();
         if !statement.stages.is_empty() {
             self.out.push(statement);
         }
