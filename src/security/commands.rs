@@ -129,7 +129,12 @@ pub(super) fn told_in<'t>(
         service: says_it_installs_a_service(tool),
         ..Found::default()
     };
-    for text in texts.iter().filter(|t| t.kind == TextKind::Instructions) {
+    // As [`check`] reads them: instructions, and guidance that may name a command.
+    let read = |t: &&Text<'_>| {
+        t.kind == TextKind::Instructions
+            || (t.kind == TextKind::Guidance && may_tell_a_command(&t.value))
+    };
+    for text in texts.iter().filter(read) {
         told::check(text, out, &mut found, memo);
     }
     found

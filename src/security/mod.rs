@@ -106,6 +106,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         let look = patterns::look(&joined);
         let commands = commands::check(tool, &mut found.findings, &mut memo);
         let mut signals = Vec::new();
+        let mut calling = Vec::new();
         for list in &tool.values {
             check_values(
                 tool,
@@ -114,6 +115,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
                 &mut found,
                 &mut signals,
                 &mut memo,
+                &mut calling,
             );
         }
         instructions::check(
@@ -130,7 +132,9 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         // Built afresh rather than collected in place: a collected `Vec` would keep the
         // capacity of every text the tool had, for each file, for the whole run.
         if tool.callable {
-            out.kept.push(kept(tool, look.calls));
+            let mut own = kept(tool, look.calls);
+            own.texts.extend(calling);
+            out.kept.push(own);
         }
         tool.texts
             .iter()
@@ -150,9 +154,11 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
 /// How many values of a long list are held as texts at once.
 const BATCH: usize = 4096;
 
-/// A long list of `tool`'s (schema values, parameter names, tags) a batch of texts at a
-/// time: of the checks above, only those of hidden characters, mixed scripts, instructions,
-/// side channels and what instructions tell the agent to run read them, and each reads one
+/// A long list of `tool`'s (schema values, parameter names, tags, guidance) a batch of texts
+/// at a time: of the checks above, only those of hidden characters, mixed scripts,
+/// instructions, side channels and what instructions tell the agent to run read them (and
+/// guidance that says when something is called is kept, in `calling`, for the cross-file
+/// checks), and each reads one
 /// text at a time (their signals join the tool's in `signals`; `chains` are the places of
 /// its commands' whole exfiltrations, already reported).
 fn check_values(
@@ -162,6 +168,7 @@ fn check_values(
     out: &mut Found,
     signals: &mut Vec<instructions::Finding>,
     memo: &mut commands::Memo,
+    calling: &mut Vec<Text<'static>>,
 ) {
     let announced = commands::says_it_sends(tool);
     let expected = instructions::expected(tool, announced);
@@ -181,7 +188,18 @@ fn check_values(
             joined.push_str(&t.value);
             joined.push('\n');
         }
-        if patterns::look(&joined).instructions {
+        let look = patterns::look(&joined);
+        if look.calls {
+            // Guidance that says when something is called, kept for the cross-file checks
+            // as [`kept`] keeps the tool's other texts.
+            calling.extend(
+                batch
+                    .iter()
+                    .filter(|t| t.kind == TextKind::Guidance && patterns::calls(&t.value))
+                    .map(|t| t.clone().into_owned()),
+            );
+        }
+        if look.instructions {
             let chains: Vec<Span> = chains.iter().chain(&told.chains).copied().collect();
             instructions::find(batch.iter().filter(read), &chains, &expected, signals);
         }

@@ -388,9 +388,12 @@ impl<'a> Collector<'a> {
     /// A string, or each string of a sequence.
     pub(crate) fn strings(&mut self, kind: TextKind, node: Option<&'a Node>) {
         match node.map(|n| &n.kind) {
-            // A long list of values or tags is kept as the list, to be read in batches.
+            // A long list of values, tags or guidance is kept as the list, to be read in
+            // batches (a `use_when` list of a million items held a text for each).
             Some(NodeKind::Seq(list))
-                if list.flat() && (kind.is_schema_value() || kind == TextKind::Instructions) =>
+                if list.flat()
+                    && (kind.is_schema_value()
+                        || matches!(kind, TextKind::Instructions | TextKind::Guidance)) =>
             {
                 self.values.push(Values {
                     kind,
