@@ -314,3 +314,24 @@ fn an_agent_of_100_thousand_refs_to_unknown_tools() {
         10.0,
     );
 }
+
+/// A skill whose `allowed-tools` is a flow list of `n` one-letter tools.
+fn skill_allowing(n: usize) -> String {
+    let items = vec!["a"; n].join(", ");
+    format!(
+        "---\nname: big\ndescription: Summarise reports for the user.\nallowed-tools: [{items}]\n---\n\nSummarise.\n"
+    )
+}
+
+/// The entries of a long `allowed-tools` list were read through the list's nodes, which a
+/// packed list builds for the asking (17 times the file's size at 40 MB); they are read
+/// where the list packed them.
+#[test]
+fn a_skill_allowing_1_5_million_tools() {
+    assert_bounded(
+        "skills/big/SKILL.md",
+        &skill_allowing(1),
+        &skill_allowing(1_500_000),
+        8.0,
+    );
+}

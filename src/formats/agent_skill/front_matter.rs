@@ -427,7 +427,9 @@ impl Cx<'_> {
                     .note("Claude Code reads a list too, but agents that follow the spec read a string")
                     .help("write the entries on one line, separated by spaces: `allowed-tools: Read Grep`");
                 lw.push(d);
-                for item in items {
+                // Read where a long list packed them, without building a node for each.
+                for item in items.scan() {
+                    let item = &*item;
                     match scalar_text(self, item) {
                         Some(text) => self.tool_entries(lw, item, &text),
                         None => lw.wrong_type(item, "allowed-tools[]", "a string"),
