@@ -187,8 +187,8 @@ fn window<'a>(file: &'a SourceFile, spans: &[Span]) -> Window<'a> {
             floor_boundary(text, lo.saturating_sub(CROP_CONTEXT).max(line_start)),
             ceil_boundary(text, (hi + CROP_CONTEXT).min(line_end)),
         )
-    } else if line_end - line_start > MAX_SHOWN_LINE {
-        // A long span on a huge line (a list of megabytes on one line) is shown by its
+    } else if line_end - line_start > MAX_SHOWN_LINE && !text[line_start..line_end].contains('\n') {
+        // A long span on one huge line (a list of megabytes on one line) is shown by its
         // start: the renderer holds several times what it is handed.
         (
             floor_boundary(text, lo.saturating_sub(CROP_CONTEXT).max(line_start)),
