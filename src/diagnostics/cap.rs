@@ -124,23 +124,6 @@ pub(crate) fn summary(d: Diagnostic, more: usize) -> Diagnostic {
     }
 }
 
-/// The findings of one rule built from `items` in order, capped as they are built: the first
-/// [`MAX_PER_RULE`] and one that stands for the rest, which are only counted (a policy of a
-/// million entries built a finding for each before the file's cap dropped them).
-pub(crate) fn first_built<T>(
-    items: impl ExactSizeIterator<Item = T>,
-    build: impl FnMut(T) -> Diagnostic,
-) -> Vec<Diagnostic> {
-    let total = items.len();
-    let mut out: Vec<Diagnostic> = items.take(MAX_PER_RULE + 1).map(build).collect();
-    if total > MAX_PER_RULE
-        && let Some(rest) = out.pop()
-    {
-        out.push(summary(rest, total - MAX_PER_RULE));
-    }
-    out
-}
-
 /// The findings of one file, capped per rule as they are found: the first [`MAX_PER_RULE`]
 /// of each rule are kept, the next one stands for all the rest, which are only counted. A
 /// line that already stands for findings left out (capped before) joins that line, and

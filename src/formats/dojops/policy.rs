@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::{Item, Member, Name, SHAPE};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::first_built;
+use crate::diagnostics::cap::Findings;
 use crate::formats::fields::{Lowerer, MapRef, rename_key};
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::item::Item as FileItem;
@@ -389,34 +389,30 @@ fn unknown_allowed(
         .filter(|n| !defined.contains_key(n.value.as_str()))
         .collect();
     let suggest = unknown.len().saturating_mul(members.len()) <= MAX_SUGGESTION_WORK;
-    first_built(unknown.into_iter(), |n| {
-        let mut d = Diagnostic::new(&rules::POLICY_UNKNOWN_TOOL, file, n.span, format!("`{}` in `{}` matches no tool of this project", n.value, allowed.key))
-                .label("no tool or skill has this name")
-                .note("DojOps compares names exactly: this entry allows nothing, and the tool it was meant for stays blocked");
+    // Capped as they are found: an allowlist of a million entries built a finding for each
+    // before the file's cap dropped them.
+    let mut found = Findings::default();
+    for n in unknown {
+        if found.is_full(&rules::POLICY_UNKNOWN_TOOL) {
+            found.count(&rules::POLICY_UNKNOWN_TOOL);
+            continue;
+        }
+        let d = Diagnostic::new(&rules::POLICY_UNKNOWN_TOOL, file, n.span, format!("`{}` in `{}` matches no tool of this project", n.value, allowed.key))
+            .label("no tool or skill has this name")
+            .note("DojOps compares names exactly: this entry allows nothing, and the tool it was meant for stays blocked");
         let hint = if suggest {
             did_you_mean(&n.value, members.iter().map(|m| m.name.value.as_str()))
         } else {
             None
         };
-        match hint.and_then(|h| defined.get(h)) {
-            Some(m) => {
-                d = d
-                    .related(
-                        m.file,
-                        m.name.span,
-                        format!("did you mean `{}`?", m.name.value),
-                    )
-                    .help(format!(
-                        "replace it with `{}`, the name the tool declares",
-                        m.name.value
-                    ));
-            }
-            None => {
-                d = d.help("remove the entry, or fix it to a skill's `name`; if it names a global skill (`~/.dojops/skills/`), suppress this warning with `# toolc: ignore DOJ016 -- global skill`");
-            }
-        }
-        d
-    })
+        found.push(match hint.and_then(|h| defined.get(h)) {
+            Some(m) => d
+                .related(m.file, m.name.span, format!("did you mean `{}`?", m.name.value))
+                .help(format!("replace it with `{}`, the name the tool declares", m.name.value)),
+            None => d.help("remove the entry, or fix it to a skill's `name`; if it names a global skill (`~/.dojops/skills/`), suppress this warning with `# toolc: ignore DOJ016 -- global skill`"),
+        });
+    }
+    found.into_vec()
 }
 
 /// DOJ018: a name both allowed and blocked; DojOps checks the blocklist first, so it is denied.
