@@ -99,17 +99,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, memo: &mut 
                 });
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
-            TextKind::Instructions => told::check(text, out, &mut found, memo),
-            // A poisoned tool's description tells the model what to run just as a skill's
-            // instructions do (`Before use, run `echo … | base64 -d | sh``).
-            TextKind::Description
-            | TextKind::ParamDescription
-            | TextKind::Guidance
-            | TextKind::Prompt
-                if may_tell_a_command(&text.value) =>
-            {
-                told::check(text, out, &mut found, memo)
-            }
+            _ if tells(text) => told::check(text, out, &mut found, memo),
             _ => {}
         }
     }
@@ -117,8 +107,8 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, memo: &mut 
     found
 }
 
-/// What the instructions among `texts` (a batch of a long list of `tool`'s, such as its
-/// tags) tell the agent to run, as [`check`] finds it in the tool's other texts.
+/// What the texts among `texts` (a batch of a long list of `tool`'s, such as its tags or
+/// guidance) tell the agent to run, as [`check`] finds it in the tool's other texts.
 pub(super) fn told_in<'t>(
     tool: &ToolTexts<'_>,
     texts: &'t [Text<'t>],
@@ -129,15 +119,24 @@ pub(super) fn told_in<'t>(
         service: says_it_installs_a_service(tool),
         ..Found::default()
     };
-    // As [`check`] reads them: instructions, and guidance that may name a command.
-    let read = |t: &&Text<'_>| {
-        t.kind == TextKind::Instructions
-            || (t.kind == TextKind::Guidance && may_tell_a_command(&t.value))
-    };
-    for text in texts.iter().filter(read) {
+    for text in texts.iter().filter(|t| tells(t)) {
         told::check(text, out, &mut found, memo);
     }
     found
+}
+
+/// Whether `text` is read for what it tells the agent to run: instructions, and a poisoned
+/// tool's description or guidance, which tells the model what to run just as a skill's
+/// instructions do (`Before use, run `echo … | base64 -d | sh``).
+fn tells(text: &Text<'_>) -> bool {
+    match text.kind {
+        TextKind::Instructions => true,
+        TextKind::Description
+        | TextKind::ParamDescription
+        | TextKind::Guidance
+        | TextKind::Prompt => may_tell_a_command(&text.value),
+        _ => false,
+    }
 }
 
 /// A cheap test that a description may tell the model to run something: a code span, a

@@ -156,11 +156,10 @@ const BATCH: usize = 4096;
 
 /// A long list of `tool`'s (schema values, parameter names, tags, guidance) a batch of texts
 /// at a time: of the checks above, only those of hidden characters, mixed scripts,
-/// instructions, side channels and what instructions tell the agent to run read them (and
-/// guidance that says when something is called is kept, in `calling`, for the cross-file
-/// checks), and each reads one
-/// text at a time (their signals join the tool's in `signals`; `chains` are the places of
-/// its commands' whole exfiltrations, already reported).
+/// instructions, side channels and what instructions tell the agent to run read them, and
+/// each reads one text at a time (their signals join the tool's in `signals`; `chains` are
+/// the places of its commands' whole exfiltrations, already reported). Guidance that says
+/// when something is called is kept in `calling`, for the cross-file checks.
 fn check_values(
     tool: &ToolTexts<'_>,
     list: Values<'_>,
