@@ -338,7 +338,7 @@ pub(crate) fn walk_fresh(
     // The walker wants an owned filter: excluded folders are pruned, never entered.
     let prune = Arc::clone(prune);
     let refused = Arc::clone(&errors);
-    let (under, within) = (root.to_path_buf(), root.to_path_buf());
+    let under = root.to_path_buf();
     walker(&guard)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
@@ -366,7 +366,7 @@ pub(crate) fn walk_fresh(
         .run(|| {
             Box::new(|entry| {
                 match entry {
-                    Ok(e) if !e.path().starts_with(&within) => {}
+                    Ok(e) if !e.path().starts_with(root) => {}
                     Ok(e) => {
                         visit(e.path(), kind_of(&e), None);
                     }
