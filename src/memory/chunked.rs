@@ -53,15 +53,17 @@ impl<T> Chunked<T> {
         }
     }
 
+    /// Whether every full chunk holds [`Self::PER_CHUNK`] items (a list grown from empty, or
+    /// one with no full chunk), so that an index tells its chunk.
+    fn uniform(&self) -> bool {
+        self.full.first().is_none_or(|c| c.len() == Self::PER_CHUNK)
+    }
+
     /// The item at `index`: at once when every full chunk holds [`Self::PER_CHUNK`] items
     /// (a list grown from empty), else by counting the chunks (one made
     /// [`Chunked::with_capacity`] larger holds more in its first).
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
-        if self
-            .full
-            .first()
-            .is_some_and(|c| c.len() != Self::PER_CHUNK)
-        {
+        if !self.uniform() {
             return self.iter().nth(index);
         }
         if index < self.in_full {
@@ -80,11 +82,7 @@ impl<T> Chunked<T> {
         let whole = self
             .full
             .partition_point(|c| c.last().is_some_and(&mut pred));
-        let before = if self
-            .full
-            .first()
-            .is_some_and(|c| c.len() == Self::PER_CHUNK)
-        {
+        let before = if self.uniform() {
             whole * Self::PER_CHUNK
         } else {
             self.full.iter().take(whole).map(Vec::len).sum()
