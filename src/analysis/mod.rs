@@ -2,6 +2,7 @@
 //! path, a name) and knows nothing of the file format it came from, so every format applies
 //! the same rules and words its own diagnostics.
 
+pub(crate) mod argv;
 pub(crate) mod graph;
 pub(crate) mod names;
 pub(crate) mod passages;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::canonical;
 use super::record::{Field, Kind, Record, field};
-use crate::formats::mcp::argv;
+use crate::analysis::argv;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, json as json_syntax};
 

@@ -18,4 +18,5 @@ declare_rules! {
     OPEN_PARAMETER_SCHEMA = "ACL013" "open-parameter-schema" Info ["agentcli-manifest"] "a parameter schema does not set `additionalProperties: false`";
     BYTE_ORDER_MARK = "ACL014" "byte-order-mark" Error breaks ["agentcli-manifest"] "the manifest starts with a UTF-8 byte-order mark, which agentcli's JSON decoder rejects";
     REFUSED_ROOT_KEYWORD = "ACL015" "refused-root-schema-keyword" Error breaks ["agentcli-manifest"] "a parameter schema has `oneOf`, `anyOf`, `allOf`, `enum` or `not` at its top level, which the model providers refuse";
+    COMMAND_LINE_TOO_LONG = "ACL016" "agentcli-command-line-too-long" Warning ["agentcli-manifest"] "a tool's `command` is longer than Windows starts (32,766 characters): toolc checks what fits";
 }

@@ -12,11 +12,60 @@ use crate::analysis::programs::{self, LinkedOut, linked_out};
 use crate::formats::in_value::span_in_value;
 use crate::rules::agentcli as rules;
 use crate::rules::security as sec;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::argv;
 use crate::source::Span;
+use crate::syntax::seq::Item;
 use crate::syntax::{Node, NodeKind, Number};
 
 /// The prefix every relative program must have once cleaned.
 const BIN_PREFIX: &str = "./tools/bin/";
+
+/// An argument vector in two allocations however long it is: its arguments one after
+/// another, and where each ends. A `Box<str>` an argument took 16 bytes and an allocation
+/// for an argument of one letter (a command of millions held 25 times its size).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Argv {
+    text: Box<str>,
+    ends: Box<[u32]>,
+}
+
+impl Argv {
+    /// The arguments, program first.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let end = end as usize;
+            let arg = self.text.get(start..end).unwrap_or_default();
+            start = end;
+            arg
+        })
+    }
+}
+
+/// An [`Argv`] being read.
+#[derive(Default)]
+struct ArgvBuilder {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl ArgvBuilder {
+    fn push(&mut self, arg: &str) {
+        self.text.push_str(arg);
+        // A manifest is read whole below 64 MiB: its arguments end well inside a u32.
+        self.ends
+            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+    }
+
+    fn finish(self) -> Argv {
+        Argv {
+            text: self.text.into_boxed_str(),
+            ends: self.ends.into_boxed_slice(),
+        }
+    }
+}
 
 /// A relative program that passed the path checks, to be looked for next to the manifest.
 pub(super) struct Program {
@@ -82,22 +131,39 @@ impl Cx<'_> {
             self.push(d);
             return;
         }
+        // Read an item at a time, strings borrowed: a command of millions of arguments is
+        // kept as one [`Argv`], never as a node or a string each.
         let mut all_strings = true;
-        let mut argv = Vec::with_capacity(items.len());
-        for (j, item) in items.iter().enumerate() {
-            match item.as_str() {
-                Some(s) => argv.push(s.into()),
-                None => {
-                    all_strings = false;
-                    self.wrong_type(item, format!("{who}: `command[{j}]`"), "a string", None);
+        let mut argv = ArgvBuilder::default();
+        let mut line = argv::Line::new(argv::LONGEST);
+        let mut cut = None;
+        for (j, item) in items.items().enumerate() {
+            let span = match item {
+                Item::Str(s, span) => {
+                    argv.push(s);
+                    if !line.admits(s) {
+                        cut.get_or_insert(span);
+                    }
+                    continue;
                 }
+                Item::Other(node) => {
+                    all_strings = false;
+                    self.wrong_type(&node, format!("{who}: `command[{j}]`"), "a string", None);
+                    node.span()
+                }
+            };
+            if !line.admits(self.file.slice(span)) {
+                cut.get_or_insert(span);
             }
         }
         if all_strings {
-            tool.command = argv.into_boxed_slice();
+            tool.command = argv.finish();
         }
-        if let Some(program) = items.first().filter(|p| p.as_str().is_some())
-            && let Some(path) = self.program(program, who)
+        if let Some(at) = cut {
+            self.too_long(who, at, line.length);
+        }
+        if let Some(program) = items.scan().next().filter(|p| p.as_str().is_some())
+            && let Some(path) = self.program(&program, who)
         {
             programs.push(Program {
                 who: who.clone(),
@@ -105,6 +171,23 @@ impl Cx<'_> {
                 span: program.span(),
             });
         }
+    }
+
+    /// ACL016: a command line longer than Windows starts, from `at` (its length `length`).
+    fn too_long(&mut self, who: &Who, at: Span, length: usize) {
+        let d = self
+            .diag(
+                &rules::COMMAND_LINE_TOO_LONG,
+                at,
+                format!(
+                    "{who}: the command line is {length} characters long, longer than Windows starts ({})",
+                    argv::LONGEST
+                ),
+            )
+            .label("past the limit from here")
+            .note("Windows refuses a command line of 32,767 characters or more, macOS arguments and environment over 1 MiB, Linux an argument over 128 KiB (and all of them over 2 MiB by default): agentcli cannot start the tool there; toolc's security checks read the arguments only as far as Windows starts them, and an inline script as far as some system does")
+            .help("pass long or many values in a file the program reads, or on its standard input with the call's arguments");
+        self.push(d);
     }
 
     /// The checks agentcli makes on `command[0]`; the cleaned relative path when it passes.

@@ -1,7 +1,10 @@
 //! `envPassthrough`: the names agentcli accepts, how it rewrites them, and which look like
 //! credentials (SEC010).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::collections::hash_map::{Entry, RandomState};
+use std::hash::BuildHasher;
 
 use super::{Cx, REFUSED, Who, field};
 use crate::analysis::secrets::secret_name;
@@ -10,20 +13,11 @@ use crate::diagnostics::{Applicability, DidYouMean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::source::Span;
+use crate::syntax::seq::Item;
 use crate::syntax::{Node, NodeKind};
 
 /// Names a finding's note spells out at most.
 const MAX_LISTED: usize = 20;
-
-/// An `envPassthrough` entry agentcli rewrites: trimmed or upper-cased, or a repeat.
-struct Rewritten<'n> {
-    index: usize,
-    node: &'n Node,
-    /// The name agentcli reads.
-    norm: String,
-    /// The earlier entry it repeats (index and span), if it is a repeat.
-    first: Option<(usize, Span)>,
-}
 
 impl Cx<'_> {
     pub(super) fn env(&mut self, node: &Node, who: &Who) {
@@ -43,107 +37,99 @@ impl Cx<'_> {
                 return;
             }
         };
-        // What agentcli ends up with: trimmed, upper-cased, first occurrence kept.
-        let mut kept: Vec<String> = Vec::new();
-        let mut first_of: HashMap<String, (usize, Span)> = HashMap::new();
-        let mut changed: Vec<Rewritten<'_>> = Vec::new();
-        for (j, item) in items.iter().enumerate() {
-            let Some(raw) = item.as_str() else {
-                self.wrong_type(
-                    item,
-                    format!("{who}: `envPassthrough[{j}]`"),
-                    "a string",
-                    None,
-                );
-                continue;
+        // Read twice, strings borrowed, rather than a record kept for each rewritten entry:
+        // a list of millions of repeats held a record and a string each. The first reading
+        // finds what agentcli ends up with (trimmed, upper-cased, first occurrence kept),
+        // each kept name by a keyed hash of it and the index of its first occurrence.
+        let hasher = RandomState::new();
+        let mut first_of: HashMap<u64, First> = HashMap::new();
+        let mut listed: Vec<String> = Vec::new();
+        let mut kept = 0usize;
+        let mut rewritten = false;
+        for (j, item) in items.items().enumerate() {
+            let (raw, span) = match item {
+                Item::Str(raw, span) => (raw, span),
+                Item::Other(node) => {
+                    self.wrong_type(
+                        &node,
+                        format!("{who}: `envPassthrough[{j}]`"),
+                        "a string",
+                        None,
+                    );
+                    continue;
+                }
             };
-            let norm = raw.trim().to_uppercase();
+            let norm = normalized(raw);
             if !is_env_name(&norm) {
-                let bad = norm
-                    .char_indices()
-                    .find(|(i, c)| {
-                        !(c.is_ascii_uppercase() || *c == '_' || (*i > 0 && c.is_ascii_digit()))
-                    })
-                    .map(|(_, c)| c);
-                let label = match bad {
-                    Some(c) if norm.starts_with(c) && c.is_ascii_digit() => {
-                        "starts with a digit".to_string()
-                    }
-                    Some(c) => format!("`{c}` is not allowed"),
-                    None => "empty name".to_string(),
-                };
-                let fixed: String = norm
-                    .chars()
-                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                    .collect();
-                let hint = (!fixed.is_empty() && is_env_name(&fixed)).then(|| {
-                    let fix = replace_scalar(self.file, item.span(), &fixed, Applicability::Unsafe);
-                    DidYouMean::new(&fixed, fix)
-                });
-                let d = self
-                    .diag(
-                        &rules::INVALID_ENV_NAME,
-                        item.span(),
-                        format!("{who}: envPassthrough[{j}]: invalid name {raw:?} (must match [A-Z_][A-Z0-9_]*)"),
-                    )
-                    .label(label)
-                    .note(REFUSED)
-                    .did_you_mean_or(hint, "use letters, digits and `_`, not starting with a digit");
-                self.push(d);
+                self.invalid(who, j, raw, &norm, span);
                 continue;
             }
-            let first = first_of.get(&norm).copied();
-            if first.is_none() {
-                self.credential(item, who, &norm);
-            }
-            if first.is_some() || norm != raw {
-                changed.push(Rewritten {
-                    index: j,
-                    node: item,
-                    norm: norm.clone(),
-                    first,
-                });
-            }
-            if first.is_none() {
-                first_of.insert(norm.clone(), (j, item.span()));
-                kept.push(norm);
+            match first_of.entry(hasher.hash_one(&*norm)) {
+                Entry::Occupied(mut first) => {
+                    first.get_mut().repeated = true;
+                    rewritten = true;
+                }
+                Entry::Vacant(first) => {
+                    first.insert(First {
+                        index: j,
+                        repeated: false,
+                    });
+                    rewritten |= norm != raw;
+                    self.credential(span, who, &norm);
+                    if kept < MAX_LISTED {
+                        listed.push(format!("{norm:?}"));
+                    }
+                    kept += 1;
+                }
             }
         }
-        if changed.is_empty() {
+        if !rewritten {
             return;
         }
         // Each finding's note spells the list: a long one is shown by its start (a list of
         // megabytes was copied into every finding).
-        let mut list = kept
-            .iter()
-            .take(MAX_LISTED)
-            .map(|k| format!("{k:?}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        if kept.len() > MAX_LISTED {
-            list.push_str(&format!(", … ({} more)", kept.len() - MAX_LISTED));
+        let mut list = listed.join(", ");
+        if kept > MAX_LISTED {
+            list.push_str(&format!(", … ({} more)", kept - MAX_LISTED));
         }
-        for Rewritten {
-            index: j,
-            node: item,
-            norm,
-            first,
-        } in changed
-        {
-            let raw = item.as_str().unwrap_or_default();
-            let d = match first {
-                Some((i, span)) => self
-                    .diag(
+        // The second reading reports each entry agentcli rewrites, a repeat with the place
+        // of its first occurrence (kept only for names that repeat).
+        let mut first_spans: HashMap<usize, Span> = HashMap::new();
+        for (j, item) in items.items().enumerate() {
+            let Item::Str(raw, span) = item else {
+                continue;
+            };
+            let norm = normalized(raw);
+            let Some(first) = first_of.get(&hasher.hash_one(&*norm)) else {
+                continue;
+            };
+            if first.index == j {
+                if first.repeated {
+                    first_spans.insert(j, span);
+                }
+                if norm == raw {
+                    continue;
+                }
+            }
+            if self.diags.is_full(&rules::ENV_NAME_NORMALIZED) {
+                self.diags.count(&rules::ENV_NAME_NORMALIZED);
+                continue;
+            }
+            let d = match first_spans.get(&first.index).filter(|_| first.index != j) {
+                Some(&kept_span) => {
+                    let i = first.index;
+                    self.diag(
                         &rules::ENV_NAME_NORMALIZED,
-                        item.span(),
+                        span,
                         format!("{who}: envPassthrough[{j}] {raw:?} duplicates envPassthrough[{i}] once normalised to {norm:?}"),
                     )
                     .label("dropped as a duplicate")
-                    .related(self.file, span, format!("kept from envPassthrough[{i}]")),
+                    .related(self.file, kept_span, format!("kept from envPassthrough[{i}]"))
+                }
                 None => self
                     .diag(
                         &rules::ENV_NAME_NORMALIZED,
-                        item.span(),
+                        span,
                         format!("{who}: envPassthrough[{j}] {raw:?} is passed as {norm:?}"),
                     )
                     .label(format!("read as `{norm}`")),
@@ -159,21 +145,77 @@ impl Cx<'_> {
         }
     }
 
+    /// ACL008: a name agentcli refuses.
+    fn invalid(&mut self, who: &Who, j: usize, raw: &str, norm: &str, span: Span) {
+        let bad = norm
+            .char_indices()
+            .find(|(i, c)| !(c.is_ascii_uppercase() || *c == '_' || (*i > 0 && c.is_ascii_digit())))
+            .map(|(_, c)| c);
+        let label = match bad {
+            Some(c) if norm.starts_with(c) && c.is_ascii_digit() => {
+                "starts with a digit".to_string()
+            }
+            Some(c) => format!("`{c}` is not allowed"),
+            None => "empty name".to_string(),
+        };
+        let fixed: String = norm
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let hint = (!fixed.is_empty() && is_env_name(&fixed)).then(|| {
+            let fix = replace_scalar(self.file, span, &fixed, Applicability::Unsafe);
+            DidYouMean::new(&fixed, fix)
+        });
+        let d = self
+            .diag(
+                &rules::INVALID_ENV_NAME,
+                span,
+                format!(
+                    "{who}: envPassthrough[{j}]: invalid name {raw:?} (must match [A-Z_][A-Z0-9_]*)"
+                ),
+            )
+            .label(label)
+            .note(REFUSED)
+            .did_you_mean_or(
+                hint,
+                "use letters, digits and `_`, not starting with a digit",
+            );
+        self.push(d);
+    }
+
     /// SEC010: a passed-through variable whose name says it holds a credential.
-    fn credential(&mut self, item: &Node, who: &Who, norm: &str) {
+    fn credential(&mut self, span: Span, who: &Who, norm: &str) {
         if secret_name(norm).is_none() {
             return;
         }
         let d = self
             .diag(
                 &security::CREDENTIAL_PASSTHROUGH,
-                item.span(),
+                span,
                 format!("{who}: envPassthrough hands the tool `{norm}`, which looks like a credential"),
             )
             .label("credential passed to the tool")
             .note("the tool process can read and use its value (agentcli's audit log records only the name); allowed, but worth a reviewer's look")
             .help("pass it only to tools that need it; once reviewed, turn `SEC010` off for this file in toolc.toml (`[[overrides]]`)");
         self.push(d);
+    }
+}
+
+/// The first occurrence of a name agentcli keeps.
+struct First {
+    index: usize,
+    /// A later entry repeats it.
+    repeated: bool,
+}
+
+/// The name agentcli reads: trimmed and upper-cased (borrowed when already so).
+fn normalized(raw: &str) -> Cow<'_, str> {
+    let trimmed = raw.trim();
+    if trimmed.len() == raw.len() && !raw.bytes().any(|b| b.is_ascii_lowercase()) && raw.is_ascii()
+    {
+        Cow::Borrowed(raw)
+    } else {
+        Cow::Owned(trimmed.to_uppercase())
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::analysis::argv;
 use crate::analysis::shell::{program_name, shell_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed};
 use crate::source::SourceFile;
@@ -44,7 +45,9 @@ pub(super) fn manifest<'a>(
 }
 
 /// Each argument of `command` runs as is; the script of `["sh", "-c", SCRIPT]` is also read
-/// as a shell script.
+/// as a shell script. The arguments are read as far as Windows starts the line (ACL016 says
+/// where a longer one is cut), the script wherever it stands, up to what any system starts:
+/// padding before it does not hide it.
 fn command<'a>(c: &mut Collector<'a>, entry: &MapItem<'a>) {
     // Read three times rather than collected: a command of millions of arguments is read
     // where it is written.
@@ -61,14 +64,18 @@ fn command<'a>(c: &mut Collector<'a>, entry: &MapItem<'a>) {
         .flatten()
         .and_then(|mut items| items.position(|i| i.is_some_and(|(s, _)| s == "-c")))
         .map(|at| at + 1);
+    let mut line = argv::Line::new(argv::LONGEST);
     for (i, item) in entry.list("command").into_iter().flatten().enumerate() {
-        let shell = if Some(i) == script {
-            Shell::Posix
-        } else {
-            Shell::Process
-        };
-        if let Some((s, span)) = item {
-            c.text(TextKind::Command(shell), s, span);
+        let (s, span) = item.unwrap_or_default();
+        let fits = line.admits(s);
+        if Some(i) == script {
+            if s.len() <= argv::REACH {
+                c.text(TextKind::Command(Shell::Posix), s, span);
+            }
+        } else if fits {
+            c.text(TextKind::Command(Shell::Process), s, span);
+        } else if script.is_none_or(|at| at < i) {
+            break;
         }
     }
 }

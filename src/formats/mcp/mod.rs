@@ -18,7 +18,6 @@
 //! A `tools.json` holding a server's `tools/list` result is an MCP tool list
 //! (`tools_list`; docs/formats/mcp-tools.md): its tools are read like any format's.
 
-pub(crate) mod argv;
 mod claims;
 use crate::runtimes::mcp_clients as client;
 mod config;

@@ -7,7 +7,7 @@
 use std::path::{Component, Path};
 use std::sync::Arc;
 
-use super::argv;
+use crate::analysis::argv;
 use crate::analysis::shell::program_name;
 use crate::formats::format::decode;
 use crate::fs::FileSystem;

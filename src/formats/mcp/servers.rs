@@ -4,10 +4,10 @@
 
 use std::borrow::Cow;
 
-use super::argv;
 use super::local;
 use super::refs::{self, Inputs};
 use super::secrets::{self, Place, Remedy};
+use crate::analysis::argv;
 use crate::analysis::shell::{Ecosystem, unpinned_runs};
 use crate::analysis::urls::Url;
 use crate::formats::fields::{Lowerer, MapRef, Site};

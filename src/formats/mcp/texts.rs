@@ -12,8 +12,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::argv;
 use super::scripts::Started;
+use crate::analysis::argv;
 use crate::analysis::secrets::secret_name;
 use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, language};

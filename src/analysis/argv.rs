@@ -1,11 +1,11 @@
-//! A server's command line (`command` and `args`) as far as an operating system could start
-//! it. Windows starts no command line of 32,767 characters or more (`CreateProcess` counts
-//! the closing null), the smallest of the limits (macOS takes 1 MiB of arguments and
-//! environment, Linux 128 KiB an argument and by default 2 MiB in all): a server whose line
-//! is longer fails to start there, and MCP027 says so. Every reader of the arguments (the configuration's checks,
-//! the scripts it starts, the security pass) reads them through [`read`], which stops at
-//! that length: a list of millions of arguments costs what its first few thousand cost,
-//! and its nodes (a long list of strings is held packed) are never built past them.
+//! A command line (a program and its arguments, run without a shell) as far as an operating
+//! system could start it. Windows starts no command line of 32,767 characters or more
+//! (`CreateProcess` counts the closing null), the smallest of the limits (macOS takes 1 MiB
+//! of arguments and environment, Linux 128 KiB an argument and by default 2 MiB in all): a
+//! line that is longer fails to start there, and the formats say so (MCP027, ACL016). The
+//! readers of a long line read it through [`read`] or a [`Line`], which stop at a length
+//! they choose: a list of millions of arguments costs what its first few thousand cost, and
+//! its nodes (a long list of strings is held packed) are never built past them.
 
 use std::borrow::Cow;
 
@@ -15,6 +15,39 @@ use crate::syntax::{Node, NodeKind, Seq};
 /// The longest command line Windows starts, in UTF-16 units, with a space between words
 /// (32,767 with the closing null).
 pub(crate) const LONGEST: usize = 32_766;
+
+/// Longer than any command line an operating system starts by default (Linux's 2 MiB of
+/// arguments and environment, the largest): what runs on some system is read to here.
+pub(crate) const REACH: usize = 2 << 20;
+
+/// A command line read a word at a time: how long it is so far, and whether it still fits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line {
+    /// The line's length so far, a space between words, as Windows counts it.
+    pub length: usize,
+    /// The length past which a word is no longer read.
+    reach: usize,
+    /// Whether a word was added (the next one follows a space).
+    started: bool,
+}
+
+impl Line {
+    /// An empty line, read as far as `reach`.
+    pub(crate) fn new(reach: usize) -> Line {
+        Line {
+            length: 0,
+            reach,
+            started: false,
+        }
+    }
+
+    /// Add `word` to the line; whether the line still fits within its reach.
+    pub(crate) fn admits(&mut self, word: &str) -> bool {
+        self.length += usize::from(self.started) + units(word);
+        self.started = true;
+        self.length <= self.reach
+    }
+}
 
 /// The arguments of a server read within [`LONGEST`], and where reading stopped.
 pub(crate) struct Argv<'n> {
@@ -67,7 +100,7 @@ pub(crate) fn read<'n>(command: Option<&str>, args: Option<&'n Seq>) -> Argv<'n>
 
 /// The longest start of `text` that fits in [`LONGEST`] (all of it, mostly): what of a
 /// program's name the security pass reads.
-pub(super) fn within(text: &str) -> &str {
+pub(crate) fn within(text: &str) -> &str {
     let mut used = 0;
     for (at, c) in text.char_indices() {
         used += c.len_utf16();
