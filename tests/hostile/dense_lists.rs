@@ -335,3 +335,53 @@ fn a_skill_allowing_1_5_million_tools() {
         8.0,
     );
 }
+
+/// An agentcli manifest of one tool whose `command` holds `args` copies of `arg`, and whose
+/// `envPassthrough` holds `env` copies of `name`.
+fn agentcli_tool(arg: &str, args: usize, name: &str, env: usize) -> String {
+    let args = vec![format!("{arg:?}"); args].join(",");
+    let env = vec![format!("{name:?}"); env].join(",");
+    format!(
+        r#"{{"tools":[{{"name":"t","description":"Count words","command":["./tools/bin/t",{args}],"envPassthrough":[{env}]}}]}}"#
+    )
+}
+
+/// A command of 800,000 arguments: the load built a node and a string for each (from the
+/// packed list), and the security pass a text for each (25x in the release build at 20 MB);
+/// now the arguments are kept as one vector, and read for commands only as far as a command
+/// line starts (ACL016).
+#[test]
+fn an_agentcli_command_of_800_thousand_arguments() {
+    assert_bounded(
+        "tools.json",
+        &agentcli_tool("ab", 1, "TZ", 1),
+        &agentcli_tool("ab", 800_000, "TZ", 1),
+        6.0,
+    );
+}
+
+/// An `envPassthrough` of 800,000 repeats of one name: a record and a string were kept for
+/// each name agentcli drops (26x in the release build at 20 MB); the list is read twice now.
+#[test]
+fn an_agentcli_env_list_of_800_thousand_repeats() {
+    assert_bounded(
+        "tools.json",
+        &agentcli_tool("ab", 1, "TZ", 1),
+        &agentcli_tool("ab", 1, "TZ", 800_000),
+        6.0,
+    );
+}
+
+/// `["sh", "-c", SCRIPT]` where the script is a pipeline of 600,000 stages (5 MB): no
+/// system starts an argument that long, and the security pass no longer reads it as the
+/// statements it would be (34x in the release build at 20 MB).
+#[test]
+fn an_agentcli_script_longer_than_any_system_starts() {
+    let tool = |stages: usize| {
+        format!(
+            r#"{{"tools":[{{"name":"t","description":"Count words","command":["sh","-c","{}cat"]}}]}}"#,
+            "cat x | ".repeat(stages)
+        )
+    };
+    assert_bounded("tools.json", &tool(1), &tool(600_000), 6.0);
+}
