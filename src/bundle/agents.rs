@@ -2,6 +2,8 @@
 //! reference — their canonical name, the `name` in every target file and in
 //! `toolc.bundle.json` — so one agent file serves every provider.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 
 use super::Selection;
@@ -44,6 +46,12 @@ pub(crate) fn compile(
     selection: &Selection<'_>,
     tools: &[Tool],
 ) -> Vec<AgentBundle> {
+    // Agents reference `*.tool.md` ids; the first tool of a name is the one bundled. Looked
+    // up, not searched: an agent of many refs searched every tool for each.
+    let mut by_id: HashMap<&str, &Tool> = HashMap::new();
+    for t in tools.iter().filter(|t| t.provenance.format == "tool-md") {
+        by_id.entry(t.name.as_str()).or_insert(t);
+    }
     let mut out: Vec<AgentBundle> = results
         .iter()
         .filter(|r| selection.takes(r))
@@ -51,7 +59,7 @@ pub(crate) fn compile(
             Some(tool_md::Item::Agent(a)) => agent(
                 a,
                 &crate::fs::display_path(&r.file.path, selection.root),
-                tools,
+                &by_id,
             ),
             _ => None,
         })
@@ -71,19 +79,16 @@ pub(crate) fn all_ids(results: &[FileResult]) -> std::collections::BTreeSet<Stri
         .collect()
 }
 
-fn agent(a: &Agent, path: &str, tools: &[Tool]) -> Option<AgentBundle> {
+fn agent(a: &Agent, path: &str, by_id: &HashMap<&str, &Tool>) -> Option<AgentBundle> {
     let id = a.id.as_ref()?;
     let mut list = Vec::new();
     let mut instructions = String::new();
+    let confirmations: HashSet<&str> = a.confirmations.strs().collect();
     for r in &a.refs {
-        // Agents reference `*.tool.md` ids.
-        let Some(tool) = tools
-            .iter()
-            .find(|t| t.name == r.id && t.provenance.format == "tool-md")
-        else {
+        let Some(tool) = by_id.get(r.id.as_str()) else {
             continue;
         };
-        let confirm = a.confirmations.iter().any(|c| c.value == r.id);
+        let confirm = confirmations.contains(r.id.as_str());
         list.push(AgentTool {
             name: tool.name.clone(),
             approval_required: r.approval_required || confirm || a.approval_for_every_call,

@@ -4,6 +4,7 @@
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::source::Span;
 use crate::syntax::{Entry, Item, MapItem, Node, NodeKind};
 
 /// The string at `path` under `node`.
@@ -14,19 +15,6 @@ pub(crate) fn str_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n str> {
 /// The node at `path` under `node`.
 pub(crate) fn node_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
     path.iter().try_fold(node, |n, key| n.value(key))
-}
-
-/// The strings of a sequence (other items skipped); empty when `node` is not a sequence.
-pub(crate) fn strings(node: Option<&Node>) -> Vec<String> {
-    node.and_then(Node::as_seq)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(Node::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The strings of a sequence (other items skipped) in one buffer, for a field a definition
@@ -122,6 +110,44 @@ impl<'de> Deserialize<'de> for Strings {
             }
         }
         deserializer.deserialize_seq(List)
+    }
+}
+
+/// [`Strings`] with the place each is written, for a list whose items are pointed at (an
+/// agent's confirmations, which its outline links): a `String` and a span each took 40
+/// bytes and an allocation, 40 times the list for one-letter items.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SpannedStrings {
+    strings: Strings,
+    /// Where each is written (files are read up to 64 MiB).
+    spans: Vec<[u32; 2]>,
+}
+
+impl SpannedStrings {
+    /// Add `s`, written at `span`.
+    pub(crate) fn push(&mut self, s: &str, span: Span) {
+        self.strings.push(s);
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.spans.push([at(span.start), at(span.end)]);
+    }
+
+    /// Each string and where it is written, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, Span)> {
+        self.strings
+            .iter()
+            .zip(&self.spans)
+            .map(|(s, &[start, end])| (s, Span::new(start as usize, end as usize)))
+    }
+
+    /// The strings, in order.
+    pub(crate) fn strs(&self) -> impl Iterator<Item = &str> {
+        self.strings.iter()
+    }
+
+    /// Without the spare room of the pushes: held for the whole run.
+    pub(crate) fn shrink(&mut self) {
+        self.strings.shrink();
+        self.spans.shrink_to_fit();
     }
 }
 

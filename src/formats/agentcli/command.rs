@@ -5,67 +5,21 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::{Cx, REFUSED, Tool, Who, field};
+use crate::analysis::argv;
 use crate::analysis::paths::{
     base_name, clean, climbing_dotdot, is_absolute_anywhere, sibling_display,
 };
 use crate::analysis::programs::{self, LinkedOut, linked_out};
 use crate::formats::in_value::span_in_value;
+use crate::formats::tree::Strings;
 use crate::rules::agentcli as rules;
 use crate::rules::security as sec;
-use serde::{Deserialize, Serialize};
-
-use crate::analysis::argv;
 use crate::source::Span;
 use crate::syntax::seq::Item;
 use crate::syntax::{Node, NodeKind, Number};
 
 /// The prefix every relative program must have once cleaned.
 const BIN_PREFIX: &str = "./tools/bin/";
-
-/// An argument vector in two allocations however long it is: its arguments one after
-/// another, and where each ends. A `Box<str>` an argument took 16 bytes and an allocation
-/// for an argument of one letter (a command of millions held 25 times its size).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Argv {
-    text: Box<str>,
-    ends: Box<[u32]>,
-}
-
-impl Argv {
-    /// The arguments, program first.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let end = end as usize;
-            let arg = self.text.get(start..end).unwrap_or_default();
-            start = end;
-            arg
-        })
-    }
-}
-
-/// An [`Argv`] being read.
-#[derive(Default)]
-struct ArgvBuilder {
-    text: String,
-    ends: Vec<u32>,
-}
-
-impl ArgvBuilder {
-    fn push(&mut self, arg: &str) {
-        self.text.push_str(arg);
-        // A manifest is read whole below 64 MiB: its arguments end well inside a u32.
-        self.ends
-            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
-    }
-
-    fn finish(self) -> Argv {
-        Argv {
-            text: self.text.into_boxed_str(),
-            ends: self.ends.into_boxed_slice(),
-        }
-    }
-}
 
 /// A relative program that passed the path checks, to be looked for next to the manifest.
 pub(super) struct Program {
@@ -132,9 +86,9 @@ impl Cx<'_> {
             return;
         }
         // Read an item at a time, strings borrowed: a command of millions of arguments is
-        // kept as one [`Argv`], never as a node or a string each.
+        // kept as one [`Strings`], never as a node or a string each.
         let mut all_strings = true;
-        let mut argv = ArgvBuilder::default();
+        let mut argv = Strings::default();
         let mut line = argv::Line::new(argv::LONGEST);
         let mut cut = None;
         for (j, item) in items.items().enumerate() {
@@ -157,7 +111,8 @@ impl Cx<'_> {
             }
         }
         if all_strings {
-            tool.command = argv.finish();
+            argv.shrink();
+            tool.command = argv;
         }
         if let Some(at) = cut {
             self.too_long(who, at, line.length);

@@ -42,7 +42,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             input_schema: schema_node.map_or_else(empty_object_schema, Packed::to_json),
             output_schema: None,
             run: Run::Argv {
-                argv: t.command.iter().map(str::to_string).collect(),
+                argv: t.command.to_vec(),
             },
             // agentcli runs any program: nothing in the manifest says what it touches, so
             // the hints are MCP's own cautious defaults.

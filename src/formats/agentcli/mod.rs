@@ -82,7 +82,7 @@ pub(crate) struct Tool {
     /// `description`, when it is a string.
     pub description: Option<Box<str>>,
     /// `command` (argv), when every element is a string.
-    pub command: command::Argv,
+    pub command: crate::formats::tree::Strings,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Packed>,
     /// `timeoutSec` and `envPassthrough`: how the command runs besides its argv (boxed:

@@ -37,7 +37,7 @@ impl Cx<'_> {
                 "tool" | "tools" => &mut self.tool.tool_references,
                 "mcp" | "mcps" => &mut self.tool.mcp_references,
                 "configs" | "profiles" => {
-                    self.lw.str_list(&u.value, &key, true);
+                    self.lw.str_items(&u.value, &key, true, |_, _| {});
                     continue;
                 }
                 _ => continue,

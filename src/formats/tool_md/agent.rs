@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Spanned, id_problem, is_valid_id, suggest_id};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::cap::MAX_PER_RULE;
 use crate::diagnostics::{Applicability, DidYouMean, Fix};
 use crate::formats::fields::{Lowerer, MapRef, replace_exact};
 use crate::rules::tool_md as rules;
@@ -68,7 +69,7 @@ pub(crate) struct Agent {
     /// `tools.refs`, first occurrence of each id.
     pub refs: Vec<ToolRef>,
     /// `guardrails.tool_calls.require_user_confirmation_for`.
-    pub confirmations: Vec<Spanned<String>>,
+    pub confirmations: crate::formats::tree::SpannedStrings,
     /// `policies.require_human_approval: true`: every tool call waits for a human.
     pub approval_for_every_call: bool,
     /// References to knowledge bases, models and guardrails.
@@ -248,22 +249,30 @@ fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
     else {
         return;
     };
-    let entries = lw.str_list(
+    // Read as they are written, strings borrowed, into one compact list: a list of a million
+    // one-letter ids held a string, a span and two tuples each (40 times its size). Past the
+    // cap on findings, an entry no ref names is only counted.
+    let referenced: HashSet<&str> = agent.refs.iter().map(|r| r.id.as_str()).collect();
+    let mut unreferenced = Vec::new();
+    let mut uncounted = 0;
+    let confirmations = &mut agent.confirmations;
+    lw.str_items(
         list,
         "guardrails.tool_calls.require_user_confirmation_for",
         true,
+        |id, span| {
+            confirmations.push(id, span);
+            if !id.is_empty() && !referenced.contains(id) {
+                // One past the cap: its finding is the line that counts the rest.
+                if unreferenced.len() <= MAX_PER_RULE {
+                    unreferenced.push((id, span));
+                } else {
+                    uncounted += 1;
+                }
+            }
+        },
     );
-    let referenced: HashSet<&str> = agent.refs.iter().map(|r| r.id.as_str()).collect();
-    let mut unreferenced = Vec::new();
-    for (id, span) in entries {
-        agent.confirmations.push(Spanned {
-            value: id.to_string(),
-            span,
-        });
-        if !id.is_empty() && !referenced.contains(id) {
-            unreferenced.push((id, span));
-        }
-    }
+    confirmations.shrink();
     // Suggestions compare against every ref; a budget keeps a huge agent linear.
     let mut budget = SUGGESTION_BUDGET;
     for (id, span) in unreferenced {
@@ -294,5 +303,8 @@ fn confirmations(lw: &mut Lowerer<'_>, map: MapRef<'_>, agent: &mut Agent) {
             format!("add `- ref: \"{id}\"` to `tools.refs`, or remove this entry"),
         );
         lw.push(d);
+    }
+    for _ in 0..uncounted {
+        lw.diags.count(&rules::CONFIRMATION_FOR_UNREFERENCED_TOOL);
     }
 }

@@ -1,7 +1,7 @@
 //! What the bundles need of a tool file's front matter beyond the checks, lowered once from
 //! the tree so that the tree can be dropped and the IR reads typed fields.
 
-use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at, strings};
+use crate::formats::tree::{Strings, first_site, node_at, site_at, str_at};
 use crate::ir::Sites;
 use crate::source::Span;
 use crate::syntax::{Node, Packed};
@@ -32,15 +32,16 @@ pub(crate) struct ToolDoc {
     pub sites: Sites,
 }
 
-/// `use_guidance`.
+/// `use_guidance`, each list in one buffer (a `String` an item took 28 times a list of
+/// one-letter items).
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub(crate) struct UseGuidance {
     /// `use_when` (strings only).
-    pub use_when: Vec<String>,
+    pub use_when: Strings,
     /// `avoid_when` (strings only).
-    pub avoid_when: Vec<String>,
+    pub avoid_when: Strings,
     /// `side_effects`: the spec's list, or a single string (trimmed).
-    pub side_effects: Vec<String>,
+    pub side_effects: Strings,
 }
 
 impl ToolDoc {
@@ -56,15 +57,12 @@ impl ToolDoc {
             input: node_at(root, &["interface", "input"]).map(Packed::pack),
             output: node_at(root, &["interface", "output"]).map(Packed::pack),
             guidance: root.value("use_guidance").map(|g| UseGuidance {
-                use_when: strings(g.value("use_when")),
-                avoid_when: strings(g.value("avoid_when")),
+                use_when: Strings::of(g.value("use_when")),
+                avoid_when: Strings::of(g.value("avoid_when")),
                 side_effects: match g.value("side_effects") {
-                    Some(n) if n.as_seq().is_some() => strings(Some(n)),
-                    Some(n) => n
-                        .as_str()
-                        .map(|s| vec![s.trim().to_string()])
-                        .unwrap_or_default(),
-                    None => Vec::new(),
+                    Some(n) if n.as_list().is_some() => Strings::of(Some(n)),
+                    Some(n) => n.as_str().map(str::trim).into_iter().collect(),
+                    None => Strings::default(),
                 },
             }),
             sites: Sites {

@@ -82,9 +82,9 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
     let input = doc.input.as_ref();
     let output = doc.output.as_ref();
     let guidance = doc.guidance.as_ref().map(|g| Guidance {
-        use_when: g.use_when.clone(),
-        avoid_when: g.avoid_when.clone(),
-        side_effects: g.side_effects.clone(),
+        use_when: g.use_when.to_vec(),
+        avoid_when: g.avoid_when.to_vec(),
+        side_effects: g.side_effects.to_vec(),
     });
     Some(Lowered {
         tool: Tool {

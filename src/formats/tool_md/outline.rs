@@ -59,12 +59,7 @@ pub(super) fn outline(r: &FileResult) -> Outline {
                 .refs
                 .iter()
                 .map(|r| (r.span, r.id.as_str()))
-                .chain(
-                    agent
-                        .confirmations
-                        .iter()
-                        .map(|c| (c.span, c.value.as_str())),
-                )
+                .chain(agent.confirmations.iter().map(|(id, span)| (span, id)))
                 .map(|(span, id)| Reference {
                     span,
                     target: Target::Name(tool_id(id)),

@@ -86,11 +86,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         SUGGESTION_BUDGET,
     );
     for (file, agent) in agents {
-        let confirmations: HashSet<&str> = agent
-            .confirmations
-            .iter()
-            .map(|c| c.value.as_str())
-            .collect();
+        let confirmations: HashSet<&str> = agent.confirmations.strs().collect();
         // Capped per rule as they are found: an agent of 400,000 refs to unknown tools built
         // a finding for each (665 MB for 40 MB of refs).
         let mut found = Findings::default();

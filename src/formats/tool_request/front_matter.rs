@@ -97,7 +97,9 @@ impl Cx<'_> {
             meta.inputs = Some(front_matter_inputs(&mut lw, &e.value, &mut self.claimed));
         }
         if let Some(e) = map.node.get("allowlist") {
-            meta.allowlist = Some(lw.str_list(&e.value, "allowlist", true).len());
+            let mut strings = 0;
+            lw.str_items(&e.value, "allowlist", true, |_, _| strings += 1);
+            meta.allowlist = Some(strings);
         }
         self.diags.extend(lw.diags);
         meta

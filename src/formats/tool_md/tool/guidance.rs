@@ -37,8 +37,12 @@ pub(super) fn use_guidance(
     ] {
         let (span, message, label) = match u.node.get(key) {
             Some(e) => {
-                let items = lw.str_list(&e.value, &format!("use_guidance.{key}"), true);
-                if !items.is_empty() || e.value.as_seq().is_none_or(|s| !s.is_empty()) {
+                // Counted as read: a list of millions held a tuple each.
+                let mut strings = 0;
+                lw.str_items(&e.value, &format!("use_guidance.{key}"), true, |_, _| {
+                    strings += 1;
+                });
+                if strings > 0 || e.value.as_list().is_none_or(|s| !s.is_empty()) {
                     continue;
                 }
                 (
@@ -70,8 +74,12 @@ pub(super) fn use_guidance(
                 }
             }
             NodeKind::Seq(items) => {
-                let texts = lw.str_list(&e.value, "use_guidance.side_effects", true);
-                if texts.len() == items.len() && texts.iter().all(|(t, _)| declares_none(t)) {
+                let (mut strings, mut all_none) = (0, true);
+                lw.str_items(&e.value, "use_guidance.side_effects", true, |t, _| {
+                    strings += 1;
+                    all_none &= declares_none(t);
+                });
+                if strings == items.len() && all_none {
                     says_none = Some(e.value.span());
                 }
             }
