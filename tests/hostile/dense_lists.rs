@@ -385,3 +385,31 @@ fn an_agentcli_script_longer_than_any_system_starts() {
     };
     assert_bounded("tools.json", &tool(1), &tool(600_000), 6.0);
 }
+
+/// An agent asking confirmation for 1.5 million tools, a flow list of one-letter ids: each
+/// was a string and a span in the agent, a tuple in a list read first, and another for each
+/// id no ref names (40x in the release build at 20 MB); they are one buffer now (8x).
+#[test]
+fn an_agent_confirming_a_million_and_a_half_tools() {
+    let agent = |n: usize| {
+        format!(
+            "---\nspec_version: \"1.2\"\nagent_id: \"a\"\nversion: \"1.0.0\"\nstatus: \"active\"\nmeta:\n  name: \"A\"\n  owner: \"o\"\nguardrails:\n  tool_calls:\n    require_user_confirmation_for: [{}b]\n---\n# A\n",
+            "a, ".repeat(n)
+        )
+    };
+    assert_bounded("agents/a.agent.md", &agent(1), &agent(1_500_000), 10.0);
+}
+
+/// A tool's `use_when` of 1.5 million one-letter items: a string each in the tool, and the
+/// list's nodes built back from its packed form (28x in the release build at 20 MB); one
+/// buffer now, read where it is packed (5x).
+#[test]
+fn a_tool_md_guidance_list_of_a_million_and_a_half_items() {
+    let tool = |n: usize| {
+        format!(
+            "---\nspec_version: \"1.2\"\ntool_id: \"t\"\nversion: \"1.0.0\"\nstatus: \"active\"\nmeta:\n  name: \"T\"\n  description: \"Search things.\"\n  owner: \"o\"\ntype: \"retrieval\"\nuse_guidance:\n  use_when: [{}b]\n---\n# T\n",
+            "a, ".repeat(n)
+        )
+    };
+    assert_bounded("tools/t.tool.md", &tool(1), &tool(1_500_000), 8.0);
+}

@@ -77,6 +77,33 @@ fn tmd038_confirmation_for_unreferenced_tool() {
     );
 }
 
+/// Past the cap of 200 findings a rule has in a file, the rest are counted on one line:
+/// 500 unreferenced confirmations are 200 findings and a line for the other 300.
+#[test]
+fn tmd038_past_the_cap_the_rest_are_counted() {
+    let names: Vec<String> = (0..500).map(|i| format!("\"missing-{i}\"")).collect();
+    let repo = Repo::with(&[
+        (TOOL, BASE_TOOL),
+        (ACTION, ACTION_TOOL),
+        (
+            AGENT,
+            &agent_with(
+                "[\"send-email\"]",
+                &format!("[\"send-email\", {}]", names.join(", ")),
+            ),
+        ),
+    ]);
+    let report = repo.check().expect("config");
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code == "TMD038")
+        .collect();
+    let shown = found.iter().filter(|d| d.omitted == 0).count();
+    let more: usize = found.iter().map(|d| d.omitted).sum();
+    assert_eq!((shown, more), (200, 300));
+}
+
 #[test]
 fn tmd039_invalid_max_calls() {
     for (value, found_text) in [
