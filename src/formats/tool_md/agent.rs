@@ -134,8 +134,8 @@ fn tools_map<'n>(lw: &mut Lowerer<'_>, e: &'n Entry) -> Option<MapRef<'n>> {
     let map = lw.as_map(&e.value, e.key_span(), "tools");
     if map.is_none()
         && e.value
-            .as_seq()
-            .is_some_and(|items| items.iter().any(|i| i.get("ref").is_some()))
+            .as_list()
+            .is_some_and(|items| items.scan().any(|i| i.get("ref").is_some()))
         && let Some(d) = lw.diags.last_mut()
     {
         d.help = Some("put the entries under `refs:`: `tools:` then `  refs:` then `    - ref: \"<tool_id>\"`".to_string().into());
@@ -144,12 +144,15 @@ fn tools_map<'n>(lw: &mut Lowerer<'_>, e: &'n Entry) -> Option<MapRef<'n>> {
 }
 
 fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
-    let Some(items) = node.as_seq() else {
+    let Some(items) = node.as_list() else {
         lw.wrong_type(node, "tools.refs", "a list of `- ref: <tool_id>` entries");
         return;
     };
     let mut seen: HashMap<String, Span> = HashMap::new();
-    for (i, item) in items.iter().enumerate() {
+    // An item at a time: a long list of small refs is held packed, and its nodes were all
+    // built back at once (five times the list).
+    for (i, item) in items.scan().enumerate() {
+        let item = &*item;
         let path = format!("tools.refs[{i}]");
         if let Some(id) = item.as_str() {
             let d = lw
