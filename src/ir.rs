@@ -45,13 +45,51 @@ pub struct Tool {
     /// (environment values only as a hash). Not in the bundles: `toolc.lock` and `toolc diff`
     /// compare them.
     #[serde(skip)]
-    pub settings: Settings,
+    pub(crate) settings: Settings,
     /// Where the tool was defined.
     pub provenance: Provenance,
 }
 
-/// A tool's run settings by key (`timeout`, `steps/0/timeout`, `permissions`).
-pub(crate) type Settings = std::collections::BTreeMap<String, String>;
+/// A tool's run settings by key (`timeout`, `steps/0/timeout`, `permissions`), in the order
+/// they are read: each key is read once. A list, not a `BTreeMap`: most tools set one or two,
+/// and a map's first node took half a kilobyte for a tool's one `timeoutSec` (a manifest of
+/// small tools held more in them than its own size). Readers that need an order sort (the
+/// lock's JSON does).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub(crate) struct Settings(Vec<(String, String)>);
+
+impl Settings {
+    /// No settings.
+    pub(crate) fn new() -> Settings {
+        Settings::default()
+    }
+
+    /// Add `key`, read for the first time, with its `value`.
+    pub(crate) fn insert(&mut self, key: String, value: String) {
+        // Room for one at first: a first push makes room for four, 192 bytes for a tool's
+        // one timeout. More grow by doubling as usual.
+        if self.0.capacity() == 0 {
+            self.0.reserve_exact(1);
+        }
+        self.0.push((key, value));
+    }
+
+    /// Each key and its value.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    /// Whether there is none.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The value of `key`.
+    #[cfg(test)]
+    pub(crate) fn get(&self, key: &str) -> Option<&String> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
 
 /// How a tool runs. Secret values are never copied (transport credentials keep only their
 /// scheme).

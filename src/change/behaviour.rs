@@ -2,6 +2,8 @@
 //! about it (description, title, use guidance). A changed instruction is where poisoning
 //! hides, so each text change carries a word diff for the reviewer.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::Pair;
@@ -196,7 +198,8 @@ fn settings(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     if old == new {
         return;
     }
-    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    let (old, new): (BTreeMap<_, _>, BTreeMap<_, _>) = (old.iter().collect(), new.iter().collect());
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).copied().collect();
     keys.sort();
     keys.dedup();
     let show = |v: Option<&String>| {
@@ -207,7 +210,10 @@ fn settings(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     let changes: Vec<String> = keys
         .into_iter()
         .filter(|k| old.get(*k) != new.get(*k))
-        .map(|k| format!("`{k}`: {} → {}", show(old.get(k)), show(new.get(k))))
+        .map(|k| {
+            let (was, is) = (old.get(k).copied(), new.get(k).copied());
+            format!("`{k}`: {} → {}", show(was), show(is))
+        })
         .collect();
     let name = &pair.new.tool.name;
     out.push(
