@@ -190,13 +190,40 @@ pub(crate) fn compile(
     )
 }
 
-/// One output file: its path relative to the output folder, and its bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Output {
+/// One output file: its path relative to the output folder, and what it holds, made only
+/// when it is compared or written (a build held every target's bytes at once: five copies
+/// of a manifest of many tools).
+pub(crate) struct Output<'c> {
     /// Relative path (`openai.tools.json`, `agents/support.json`).
     pub path: PathBuf,
+    /// What makes its bytes.
+    make: Make<'c>,
+}
+
+/// What an [`Output`] holds.
+enum Make<'c> {
+    /// A target's tool list.
+    Target(&'c Compiled, Target),
+    /// An agent's file.
+    Agent(&'c agents::AgentBundle),
+}
+
+impl Output<'_> {
     /// The file's content.
-    pub bytes: Vec<u8>,
+    pub(crate) fn bytes(&self) -> Vec<u8> {
+        match self.make {
+            Make::Target(compiled, target) => match target {
+                Target::OpenAi => openai::render(&compiled.tools),
+                Target::Anthropic => anthropic::render(&compiled.tools),
+                Target::Mcp => mcp::render(&compiled.tools),
+                Target::Gemini => gemini::render(&compiled.tools),
+                Target::Bundle => {
+                    canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills)
+                }
+            },
+            Make::Agent(agent) => to_json_bytes(agent),
+        }
+    }
 }
 
 /// Pretty JSON with a trailing newline: every output's byte form.
@@ -209,27 +236,18 @@ pub(crate) fn to_json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
 
 /// Every file a build for `targets` writes. Agent files are written with any target: they
 /// refer to tools by canonical name, whatever the provider.
-pub(crate) fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
+pub(crate) fn outputs<'c>(compiled: &'c Compiled, targets: &[Target]) -> Vec<Output<'c>> {
     let mut out = Vec::new();
     for target in Target::ALL.into_iter().filter(|t| targets.contains(t)) {
-        let bytes = match target {
-            Target::OpenAi => openai::render(&compiled.tools),
-            Target::Anthropic => anthropic::render(&compiled.tools),
-            Target::Mcp => mcp::render(&compiled.tools),
-            Target::Gemini => gemini::render(&compiled.tools),
-            Target::Bundle => {
-                canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills)
-            }
-        };
         out.push(Output {
             path: PathBuf::from(target.file_name()),
-            bytes,
+            make: Make::Target(compiled, target),
         });
     }
     for agent in &compiled.agents {
         out.push(Output {
             path: Path::new("agents").join(format!("{}.json", agent.agent_id)),
-            bytes: to_json_bytes(agent),
+            make: Make::Agent(agent),
         });
     }
     out
@@ -241,7 +259,7 @@ pub(crate) fn render(compiled: &Compiled, targets: &[Target]) -> Vec<Output> {
 /// else would ever remove them. Returns the removed paths, relative to `dir`.
 pub(crate) fn write_all(
     out: &RepoPath,
-    outputs: &[Output],
+    outputs: &[Output<'_>],
     agent_ids: &BTreeSet<String>,
 ) -> std::io::Result<Vec<PathBuf>> {
     // Nothing is written or deleted through a link: a committed `dist` or `dist/agents` link
@@ -260,7 +278,8 @@ pub(crate) fn write_all(
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or("bundle");
-            let tmp = crate::fs::boundary::create_exclusive(parent, name, &o.bytes)?;
+            // Made, written and dropped one at a time.
+            let tmp = crate::fs::boundary::create_exclusive(parent, name, &o.bytes())?;
             staged.push((tmp, path));
         }
         Ok(())
@@ -280,7 +299,7 @@ pub(crate) fn write_all(
 }
 
 /// An error when `dir`, a folder an output goes into, or an output file is a symbolic link.
-fn refuse_links(dir: &Path, outputs: &[Output]) -> std::io::Result<()> {
+fn refuse_links(dir: &Path, outputs: &[Output<'_>]) -> std::io::Result<()> {
     let is_link = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
     let mut checked: BTreeSet<PathBuf> = BTreeSet::new();
     // `agents/` too: stale agent files are deleted from it even when no agent is written.
@@ -398,7 +417,11 @@ impl Staleness {
 }
 
 /// Compare `dir` with `outputs` (for `build --check`).
-pub(crate) fn stale(out: &RepoPath, outputs: &[Output], agent_ids: &BTreeSet<String>) -> Staleness {
+pub(crate) fn stale(
+    out: &RepoPath,
+    outputs: &[Output<'_>],
+    agent_ids: &BTreeSet<String>,
+) -> Staleness {
     // What is behind a link is not read, not even to compare: it is not the bundle.
     let read = |rel: &Path| {
         let file = out.join(rel)?;
@@ -411,7 +434,7 @@ pub(crate) fn stale(out: &RepoPath, outputs: &[Output], agent_ids: &BTreeSet<Str
     Staleness {
         differ: outputs
             .iter()
-            .filter(|o| read(&o.path).as_deref() != Some(&o.bytes[..]))
+            .filter(|o| read(&o.path).as_deref() != Some(&o.bytes()[..]))
             .map(|o| o.path.clone())
             .collect(),
         extra: if agents_linked {

@@ -122,7 +122,7 @@ pub(super) fn run(args: BuildArgs) -> ExitCode {
         eprintln!("error: {} error(s) found; {outcome}", report.summary.errors);
         return ExitCode::from(1);
     }
-    let outputs = bundle::render(&compiled, &targets);
+    let outputs = bundle::outputs(&compiled, &targets);
     for l in &compiled.left_out {
         eprintln!(
             "note: `{}` ({}) is not bundled: {}",

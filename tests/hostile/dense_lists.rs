@@ -427,3 +427,36 @@ fn an_agent_of_400_thousand_short_refs() {
     };
     assert_bounded("agents/ag.agent.md", &agent(1), &agent(400_000), 7.0);
 }
+
+/// `toolc build` of a valid manifest of 20,000 small tools: every target's file was made
+/// before the first was written, five copies of the manifest's tools at once; each is made,
+/// written and dropped in turn now. What is left is the lowered tools, whose schemas are
+/// JSON values (docs/security.md, "Not promised yet").
+#[test]
+fn a_build_of_twenty_thousand_tools_holds_one_target_file_at_a_time() {
+    let manifest = |n: usize| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"name":"t{i}","description":"Fetch the thing the user asked for.","schema":{{"type":"object","properties":{{"q":{{"type":"string"}}}},"required":["q"],"additionalProperties":false}},"command":["./tools/bin/x","--q"],"timeoutSec":5}}"#))
+            .collect();
+        format!(r#"{{"tools":[{}]}}"#, tools.join(","))
+    };
+    let build = ["build", "--out", "dist", "-q", "."];
+    let peak = |n: usize| {
+        let repo = Repo::new();
+        repo.write("tools.json", manifest(n).as_bytes());
+        repo.write("tools/bin/x", b"#!/bin/sh\n");
+        let peak = peak_memory_of(&repo, &build);
+        assert!(repo.root.join("dist/openai.tools.json").is_file(), "built");
+        peak
+    };
+    let Some(fixed) = peak(1) else {
+        return;
+    };
+    let size = manifest(20_000).len() as f64;
+    let ratio = (peak(20_000).expect("measured before") - fixed) / size;
+    // 34x before, 26x here now.
+    assert!(
+        ratio <= 29.0,
+        "toolc build took {ratio:.1}x the manifest's size"
+    );
+}
