@@ -18,7 +18,8 @@ use crate::analysis::secrets::secret_name;
 use crate::analysis::shell::{Dialect, Inline, inline_script, program_name};
 use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, language};
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node};
+use crate::syntax::seq::Item;
+use crate::syntax::{Entry, Node, Seq};
 
 /// Keys of a client's server that hold the URL it connects to.
 const URL_KEYS: &[&str] = &["url", "serverUrl", "httpUrl"];
@@ -176,8 +177,10 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
         );
     }
     let name = program.and_then(Node::as_str).unwrap_or_default();
+    let list = args.and_then(Node::as_list);
+    let listed = list.map_or(0, Seq::len);
     // What the configuration's checks read too: the arguments that fit in a command line.
-    let args = argv::read(program.and_then(Node::as_str), args.and_then(Node::as_list)).items;
+    let args = argv::read(program.and_then(Node::as_str), list).items;
     // `env [-i] [NAME=value] bash -c …`: the program is the first word after them.
     let (name, from) = if program_name(name) == "env" {
         args.iter()
@@ -189,30 +192,44 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
     } else {
         (name, 0)
     };
-    let script = args
-        .iter()
-        .enumerate()
-        .skip(from)
-        .find_map(|(i, a)| inline_script(program_name(name), a.as_str()?).map(|l| (i + 1, l)));
+    // Looked for in the whole list, strings borrowed: padding before the flag does not push
+    // the script out of what is read.
+    let script = list.and_then(|list| {
+        list.items()
+            .enumerate()
+            .skip(from)
+            .find_map(|(i, item)| match item {
+                Item::Str(flag, _) => inline_script(program_name(name), flag).map(|l| (i + 1, l)),
+                Item::Other(_) => None,
+            })
+    });
+    let shell_at = |i: usize| match script {
+        Some((at, Inline::Shell(Dialect::Posix))) if at == i => Shell::Posix,
+        Some((at, Inline::Shell(Dialect::Pwsh))) if at == i => Shell::Pwsh,
+        // `cmd /c npx -y pkg`: `cmd` runs the rest of the line, read as the vector it is.
+        Some((at, Inline::Shell(Dialect::Cmd))) if at == i && i + 1 == listed => Shell::Cmd,
+        Some((at, Inline::Python)) if at == i => Shell::Python,
+        Some((at, Inline::JavaScript)) if at == i => Shell::Node,
+        _ => Shell::Process,
+    };
     for (i, arg) in args.iter().enumerate() {
-        let shell = match script {
-            Some((at, Inline::Shell(Dialect::Posix))) if at == i => Shell::Posix,
-            Some((at, Inline::Shell(Dialect::Pwsh))) if at == i => Shell::Pwsh,
-            // `cmd /c npx -y pkg`: `cmd` runs the rest of the line, read as the vector it is.
-            Some((at, Inline::Shell(Dialect::Cmd))) if at == i && i + 1 == args.len() => Shell::Cmd,
-            Some((at, Inline::Python)) if at == i => Shell::Python,
-            Some((at, Inline::JavaScript)) if at == i => Shell::Node,
-            _ => Shell::Process,
-        };
         match arg {
-            Cow::Borrowed(node) => c.scalar(TextKind::Command(shell), Some(node)),
+            Cow::Borrowed(node) => c.scalar(TextKind::Command(shell_at(i)), Some(node)),
             // An item of a packed list, built for this reading only.
             Cow::Owned(node) => {
                 if let Some(s) = node.as_str() {
-                    c.text(TextKind::Command(shell), s.to_string(), node.span());
+                    c.text(TextKind::Command(shell_at(i)), s.to_string(), node.span());
                 }
             }
         }
+    }
+    // A script past the arguments read (MCP027 says the line is cut) is read all the same,
+    // up to what some system starts.
+    if let Some((at, _)) = script.filter(|(at, _)| *at >= args.len())
+        && let Some(Item::Str(s, span)) = list.and_then(|l| l.items().nth(at))
+        && s.len() <= argv::REACH
+    {
+        c.text(TextKind::Command(shell_at(at)), s, span);
     }
 }
 
