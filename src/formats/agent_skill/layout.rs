@@ -263,18 +263,21 @@ fn intro(text: &str, at: usize) -> String {
         .to_lowercase()
 }
 
-/// Where each line of a text starts, to find the line of an offset in logarithmic time.
+/// Where each line of a text starts, to find the line of an offset in logarithmic time. In
+/// 32 bits (files are read up to 64 MiB) and of exactly their number: a body of millions of
+/// short lines took 16 bytes a line here, grown by doubling (6.7 times the file).
 pub(super) struct Lines {
-    starts: Vec<usize>,
+    starts: Vec<u32>,
     len: usize,
 }
 
 impl Lines {
     /// The line starts of `text`.
     pub(super) fn new(text: &str) -> Lines {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let at = |offset: usize| u32::try_from(offset).unwrap_or(u32::MAX);
+        let mut starts = Vec::with_capacity(1 + text.bytes().filter(|b| *b == b'\n').count());
+        starts.push(0);
+        starts.extend(text.match_indices('\n').map(|(i, _)| at(i + 1)));
         Lines {
             starts,
             len: text.len(),
@@ -283,12 +286,16 @@ impl Lines {
 
     /// The line holding `offset` in `text` (the text `self` was made of), without its break.
     pub(super) fn at(&self, text: &str, offset: usize) -> Span {
-        let i = self.starts.partition_point(|s| *s <= offset).max(1) - 1;
-        let start = self.starts.get(i).copied().unwrap_or(0);
+        let i = self
+            .starts
+            .partition_point(|s| *s as usize <= offset)
+            .max(1)
+            - 1;
+        let start = self.starts.get(i).map_or(0, |s| *s as usize);
         let end = self
             .starts
             .get(i + 1)
-            .map_or(self.len, |next| next.saturating_sub(1));
+            .map_or(self.len, |next| (*next as usize).saturating_sub(1));
         let end = if text.get(..end).is_some_and(|t| t.ends_with('\r')) {
             end - 1
         } else {
