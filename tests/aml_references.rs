@@ -172,3 +172,35 @@ fn a_project_on_aml_1_0_names_no_definitions() {
     }
     assert_eq!(lines(&repo.check().expect("config")), Vec::<String>::new());
 }
+
+/// Past 200 findings of a rule in a file, the rest are counted on one line: an agent of 250
+/// refs to unknown knowledge bases is 200 findings and a line for the other 50.
+#[test]
+fn refs_to_unknown_definitions_past_the_cap_are_counted() {
+    let refs: String = (0..250)
+        .map(|i| format!("    - ref: \"missing-{i}\"\n"))
+        .collect();
+    let agent = HELPER.replace(
+        "    - ref: \"product-docs\"\n",
+        &format!("    - ref: \"product-docs\"\n{refs}"),
+    );
+    let mut files: Vec<(String, String)> = definitions();
+    files.push((AGENT.to_string(), agent));
+    files.push((
+        "tools/search-docs.tool.md".to_string(),
+        BASE_TOOL.to_string(),
+    ));
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let report = Repo::with(&borrowed).check().expect("config");
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code == "REF024")
+        .collect();
+    let shown = found.iter().filter(|d| d.omitted == 0).count();
+    let more: usize = found.iter().map(|d| d.omitted).sum();
+    assert_eq!((shown, more), (200, 50));
+}

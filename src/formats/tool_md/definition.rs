@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::tool::Status;
 use super::{Item, Spanned};
 use crate::analysis::names::did_you_mean;
+use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
 use crate::formats::format::FileResult;
@@ -88,11 +89,30 @@ pub(crate) struct DefinitionRef {
     /// What it refers to.
     pub kind: Kind,
     /// The id referred to.
-    pub id: String,
+    pub id: Box<str>,
     /// Where the id is written.
     pub span: Span,
     /// The field that holds it (`runtime.model`, `knowledge.refs[0].ref`), for messages.
-    pub field: String,
+    pub field: Field,
+}
+
+/// Where a reference is written, spelled when a message needs it: the list's path is shared
+/// by its items (a string each took more than the reference, for millions of them).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Field {
+    /// The key (`runtime.model`), or the list (`knowledge.refs`).
+    path: Arc<str>,
+    /// The item of the list, whose `ref` it is.
+    item: Option<u32>,
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.item {
+            Some(i) => write!(f, "{}[{i}].ref", self.path),
+            None => f.write_str(&self.path),
+        }
+    }
 }
 
 /// Read the id and status of a definition file of `kind`.
@@ -129,48 +149,68 @@ pub(super) fn load(file: &Arc<SourceFile>, kind: Kind) -> Definition {
     def
 }
 
-/// The references of an agent's front matter `root` to definitions.
+/// The references of an agent's front matter `root` to definitions. A list is read an item
+/// at a time: a long list of small refs is held packed, and building its nodes back at once
+/// took five times the list.
 pub(super) fn references(root: &Node) -> Vec<DefinitionRef> {
     let mut out = Vec::new();
-    let mut push = |kind, node: &Node, field: String| {
-        if let Some(id) = node.as_str().filter(|s| !s.trim().is_empty()) {
-            out.push(DefinitionRef {
-                kind,
-                id: id.to_string(),
-                span: node.span(),
-                field,
-            });
-        }
-    };
     if let Some(runtime) = root.value("runtime") {
         for key in ["model", "fallback_model"] {
             if let Some(v) = runtime.value(key) {
-                push(Kind::Model, v, format!("runtime.{key}"));
+                let path = Arc::from(format!("runtime.{key}"));
+                push_ref(&mut out, Kind::Model, v, Field { path, item: None });
             }
         }
     }
     // `knowledge.refs` (the examples' layout) or `knowledge` as the list itself.
     if let Some(k) = root.value("knowledge") {
-        let (list, path) = match k.value("refs") {
-            Some(r) => (r, "knowledge.refs"),
-            None => (k, "knowledge"),
-        };
-        for (i, item) in list.as_seq().unwrap_or_default().iter().enumerate() {
-            if let Some(v) = item.value("ref") {
-                push(Kind::Knowledge, v, format!("{path}[{i}].ref"));
-            }
+        match k.value("refs") {
+            Some(r) => push_list(&mut out, Kind::Knowledge, r, "knowledge.refs".to_string()),
+            None => push_list(&mut out, Kind::Knowledge, k, "knowledge".to_string()),
         }
     }
     if let Some(entries) = root.value("guardrails").and_then(Node::as_map) {
         for e in entries {
-            for (i, item) in e.value.as_seq().unwrap_or_default().iter().enumerate() {
-                if let Some(v) = item.value("ref") {
-                    push(Kind::Guardrail, v, format!("guardrails.{}[{i}].ref", e.key));
-                }
-            }
+            push_list(
+                &mut out,
+                Kind::Guardrail,
+                &e.value,
+                format!("guardrails.{}", e.key),
+            );
         }
     }
     out
+}
+
+/// The reference `node` holds, if it names an id.
+fn push_ref(out: &mut Vec<DefinitionRef>, kind: Kind, node: &Node, field: Field) {
+    if let Some(id) = node.as_str().filter(|s| !s.trim().is_empty()) {
+        out.push(DefinitionRef {
+            kind,
+            id: id.into(),
+            span: node.span(),
+            field,
+        });
+    }
+}
+
+/// The `ref` of each item of `list`, written under `path`; room is made for all at once.
+fn push_list(out: &mut Vec<DefinitionRef>, kind: Kind, list: &Node, path: String) {
+    let Some(list) = list.as_list() else {
+        return;
+    };
+    out.reserve_exact(list.len());
+    let path: Arc<str> = Arc::from(path);
+    for (i, item) in list.scan().enumerate() {
+        if let Some(v) = item.value("ref") {
+            let item = Some(u32::try_from(i).unwrap_or(u32::MAX));
+            let field = Field {
+                path: Arc::clone(&path),
+                item,
+            };
+            push_ref(out, kind, v, field);
+        }
+    }
 }
 
 /// A definition with an id, and its file.
@@ -213,21 +253,33 @@ pub(super) fn resolve_references(results: &[FileResult]) -> Vec<Diagnostic> {
         let Some(Item::Agent(agent)) = r.item.get::<Item>() else {
             continue;
         };
+        // Capped per agent as they are found: an agent of millions of refs to unknown
+        // definitions built a finding for each.
+        let mut found = Findings::default();
         for d in &agent.definitions {
             if !present.contains(&d.kind) {
                 continue;
             }
-            match known.get(&(d.kind, d.id.as_str())) {
+            match known.get(&(d.kind, &*d.id)) {
                 None => {
+                    if found.is_full(&refs::UNREGISTERED_DEFINITION_REF) {
+                        found.count(&refs::UNREGISTERED_DEFINITION_REF);
+                        continue;
+                    }
                     let ids = by_kind.get(&d.kind).map(Vec::as_slice).unwrap_or_default();
                     // One reference compares with the ids of its kind only: a handful.
                     let hint = did_you_mean(&d.id, ids.iter().copied())
                         .and_then(|h| known.get(&(d.kind, h)));
-                    out.push(unregistered(&r.file, d, hint));
+                    found.push(unregistered(&r.file, d, hint));
                 }
-                Some(k) => out.extend(status(&r.file, d, k)),
+                Some(k) => {
+                    if let Some(d) = status(&r.file, d, k) {
+                        found.push(d);
+                    }
+                }
             }
         }
+        out.extend(found.into_vec());
     }
     out
 }
