@@ -72,12 +72,14 @@ impl Cx<'_> {
         }
         if let Some(m) = e.value.get("mcps") {
             let mpath = join_path(&wpath, "mcps");
-            match m.value.as_seq() {
+            match m.value.as_list() {
                 None => self
                     .lw
                     .wrong_type(&m.value, &mpath, "a list of MCP servers"),
                 Some(items) => {
-                    for (i, item) in items.iter().enumerate() {
+                    // An item at a time: a long list of small entries is held packed.
+                    for (i, item) in items.scan().enumerate() {
+                        let item = &*item;
                         let ipath = format!("{mpath}[{i}]");
                         if self.lw.as_map(item, item.span(), &ipath).is_some()
                             && let Some(name) = item.value("name").and_then(Node::as_str)
@@ -90,14 +92,15 @@ impl Cx<'_> {
         }
         if let Some(t) = e.value.get("tools") {
             let tpath = join_path(&wpath, "tools");
-            match t.value.as_seq() {
+            match t.value.as_list() {
                 None => self
                     .lw
                     .wrong_type(&t.value, &tpath, "a list of tool definitions"),
                 Some(items) => {
                     // By name: a file of many inline tools compared each with those before.
                     let mut seen: HashMap<String, Span> = HashMap::new();
-                    for (i, item) in items.iter().enumerate() {
+                    for (i, item) in items.scan().enumerate() {
+                        let item = &*item;
                         let ipath = format!("{tpath}[{i}]");
                         let Some(name) = self.definition(item, item.span(), &ipath, None) else {
                             continue;

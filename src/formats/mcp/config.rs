@@ -147,12 +147,14 @@ fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Opt
 
 /// VS Code's `inputs`: each needs a `type`, an `id` and a `description`; ids are unique.
 fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
-    let Some(items) = entry.value.as_seq() else {
+    let Some(items) = entry.value.as_list() else {
         lw.wrong_type(&entry.value, "inputs", "a list of inputs");
         return Inputs::new();
     };
     let mut written = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    // An item at a time: a long list of small inputs is held packed.
+    for (i, item) in items.scan().enumerate() {
+        let item = &*item;
         let path = format!("inputs[{i}]");
         let brace = Span::new(item.span().start, item.span().start + 1);
         let Some(map) = lw.as_map(item, brace, &path) else {

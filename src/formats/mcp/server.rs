@@ -420,11 +420,13 @@ fn icons(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(entry) = map.node.get("icons") else {
         return;
     };
-    let Some(items) = entry.value.as_seq() else {
+    let Some(items) = entry.value.as_list() else {
         lw.wrong_type(&entry.value, "icons", "a list of icons");
         return;
     };
-    for (i, item) in items.iter().enumerate() {
+    // An item at a time: a long list of small icons is held packed.
+    for (i, item) in items.scan().enumerate() {
+        let item = &*item;
         let path = format!("icons[{i}]");
         let brace = Span::new(item.span().start, item.span().start + 1);
         let Some(icon) = lw.as_map(item, brace, &path) else {

@@ -247,12 +247,14 @@ fn front_matter_inputs(
     v: &Node,
     claimed: &mut HashSet<String>,
 ) -> Vec<Declared> {
-    let Some(items) = v.as_seq() else {
+    let Some(items) = v.as_list() else {
         lw.wrong_type(v, "inputs", "a list of `{path, sha256}` entries");
         return Vec::new();
     };
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    // An item at a time: a long list of small entries is held packed.
+    for (i, item) in items.scan().enumerate() {
+        let item = &*item;
         let path = format!("inputs[{i}]");
         let Some(map) = lw.as_map(item, item.span(), &path) else {
             continue;
