@@ -504,3 +504,20 @@ fn a_vs_code_configuration_of_120_thousand_inputs() {
     };
     assert_bounded(".vscode/mcp.json", &config(1), &config(120_000), 8.0);
 }
+
+/// A cycod tool whose `bash` is one pipeline of 600,000 stages (5 MB): each stage was held
+/// by the reader of data flow, and every simple command by the two readers that look at
+/// one command at a time, all at once (35x in the release build at 10 MB). Those look at
+/// each command as it is read now, and data flow is read for the first 16,384 stages (7x).
+#[test]
+fn a_cycod_command_of_600_thousand_pipeline_stages() {
+    let tool = |stages: usize| cycod(&format!("bash: \"{}cat\"\n", "curl x | ".repeat(stages)));
+    assert_bounded(".cycod/tools/many.yaml", &tool(1), &tool(600_000), 10.0);
+}
+
+/// The same for a script of 600,000 lines (35x in the release build at 10 MB; 6x).
+#[test]
+fn a_cycod_script_of_600_thousand_lines() {
+    let tool = |lines: usize| cycod(&format!("bash: |\n{}", "  curl x\n".repeat(lines)));
+    assert_bounded(".cycod/tools/many.yaml", &tool(1), &tool(600_000), 10.0);
+}

@@ -8,7 +8,7 @@
 //!
 //! Pipelines and substitutions are read line by line on the text (so a command inside a
 //! quoted `bash -c "…"` counts); deletion, permissions and privileges on the simple commands
-//! of [`simple_commands`], so quotes and escapes are resolved first; what flows between
+//! of [`each_simple_command`], so quotes and escapes are resolved first; what flows between
 //! statements on [`super::statements`].
 
 mod clone;
@@ -28,7 +28,7 @@ mod stdin;
 mod unit;
 mod vocab;
 
-use super::lex::{Dialect, simple_commands};
+use super::lex::{Dialect, each_simple_command};
 use super::{OpKind, ops, program_name, words};
 
 pub(crate) use pipes::runs_its_input;
@@ -224,9 +224,9 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
         WATCHED.iter().any(|x| x.eq_ignore_ascii_case(p))
     });
     if watched {
-        for command in simple_commands(script, dialect) {
+        each_simple_command(script, dialect, |command| {
             simple::check(script, &command, &mut out);
-        }
+        });
     }
     let mut facts = Facts::default();
     if dialect != Dialect::Process {

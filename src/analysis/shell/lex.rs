@@ -60,10 +60,19 @@ struct PendingHeredoc {
     strip_tabs: bool,
 }
 
-/// Split `script` into simple commands: at line breaks and at `;`, `|`, `&`, `(`, `)` and
-/// backticks (none of them outside a shell), with comments, here-documents and
-/// input redirections left out.
+/// The simple commands of `script` as [`each_simple_command`] reads them, in a list.
+#[cfg(test)]
 pub(crate) fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
+    let mut commands = Vec::new();
+    each_simple_command(script, dialect, |c| commands.push(c));
+    commands
+}
+
+/// Split `script` into simple commands: at line breaks and at `;`, `|`, `&`, `(`, `)` and
+/// backticks (none of them outside a shell), with comments, here-documents and input
+/// redirections left out. Each is handed to `each` as it ends: a script of a million
+/// commands is never held as a list of them.
+pub(crate) fn each_simple_command(script: &str, dialect: Dialect, mut each: impl FnMut(Command)) {
     let bytes = script.as_bytes();
     let escape = match dialect {
         Dialect::Posix | Dialect::Process | Dialect::Python => b'\\',
@@ -71,7 +80,6 @@ pub(crate) fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
         Dialect::Cmd => b'^',
     };
     let shell = dialect.is_shell();
-    let mut commands = Vec::new();
     let mut current = Command::default();
     let mut word: Option<Word> = None;
     let mut redirect_pending: Option<(usize, usize)> = None;
@@ -116,7 +124,7 @@ pub(crate) fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
         match c {
             '\n' => {
                 finish_word(&mut word, &mut current, &mut redirect_pending);
-                end_command(&mut commands, &mut current, &mut redirect_pending);
+                end_command(&mut each, &mut current, &mut redirect_pending);
                 i += 1;
                 if !heredocs.is_empty() {
                     i = skip_heredoc_bodies(script, i, &mut heredocs);
@@ -205,7 +213,7 @@ pub(crate) fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
                     w.text.pop();
                 }
                 finish_word(&mut word, &mut current, &mut redirect_pending);
-                end_command(&mut commands, &mut current, &mut redirect_pending);
+                end_command(&mut each, &mut current, &mut redirect_pending);
                 i += 1;
             }
             '>' if shell => {
@@ -290,12 +298,11 @@ pub(crate) fn simple_commands(script: &str, dialect: Dialect) -> Vec<Command> {
         }
     }
     finish_word(&mut word, &mut current, &mut redirect_pending);
-    end_command(&mut commands, &mut current, &mut redirect_pending);
-    commands
+    end_command(&mut each, &mut current, &mut redirect_pending);
 }
 
 fn end_command(
-    commands: &mut Vec<Command>,
+    each: &mut impl FnMut(Command),
     current: &mut Command,
     redirect_pending: &mut Option<(usize, usize)>,
 ) {
@@ -307,7 +314,7 @@ fn end_command(
         });
     }
     if !current.words.is_empty() || !current.redirects.is_empty() {
-        commands.push(std::mem::take(current));
+        each(std::mem::take(current));
     }
 }
 

@@ -20,7 +20,7 @@ pub(crate) use danger::{
     may_run_download, negated, script_dangers, suspicious_host,
 };
 pub(crate) use install::package_installs;
-pub(crate) use lex::{Command, Dialect, Word, simple_commands};
+pub(crate) use lex::{Command, Dialect, Word, each_simple_command};
 pub(crate) use literal::{ShellMeaning, ShellSyntax, shell_syntax};
 pub(crate) use make::{recipes, spoken};
 pub(crate) use runners::{Ecosystem, unpinned_runs};

@@ -4,7 +4,7 @@
 //!
 //! This is what the analysers of what a script does with data read: what a command sends
 //! and where (`curl -d "$(env)" …`), what a variable holds when it runs later, which file a
-//! later command runs. [`super::simple_commands`] splits at substitutions instead, which
+//! later command runs. [`super::each_simple_command`] splits at substitutions instead, which
 //! suits the checks of one command.
 
 use crate::source::Span;
@@ -229,9 +229,14 @@ pub(super) struct Read {
     pub stopped: usize,
 }
 
-/// The first statements of `script`: once more than `max` are read whole the rest is not
-/// read, so a hostile script of a million lines costs what its first `max` cost. The first
-/// `max` are those [`statements`] gives.
+/// Stages (the commands of pipelines) read in one script at most, in all its statements:
+/// a pipeline of a million stages on one line held each (40 times the script).
+const MAX_STAGES: usize = 16_384;
+
+/// The first statements of `script`: once more than `max` are read whole, or more than
+/// [`MAX_STAGES`] stages in all (the statement being read is then cut there), the rest is
+/// not read, so a hostile script of a million lines or stages costs what its first cost.
+/// The first `max` are those [`statements`] gives.
 pub(super) fn first_statements(script: &str, max: usize) -> Read {
     let mut lexer = Lexer {
         s: script,
@@ -241,6 +246,7 @@ pub(super) fn first_statements(script: &str, max: usize) -> Read {
         out: Vec::new(),
         statement: Statement::default(),
         stage: Stage::default(),
+        stages: 0,
         heredocs: Vec::new(),
     };
     lexer.run();
@@ -267,6 +273,8 @@ struct Lexer<'a> {
     out: Vec<Statement>,
     statement: Statement,
     stage: Stage,
+    /// Stages read so far, in all statements.
+    stages: usize,
     heredocs: Vec<Pending>,
 }
 
@@ -274,7 +282,9 @@ impl Lexer<'_> {
     fn run(&mut self) {
         while self.i < self.b.len() {
             // A here-document still waiting for its body belongs to a statement read.
-            if self.out.len() > self.max && self.heredocs.is_empty() {
+            if (self.out.len() > self.max || self.stages > MAX_STAGES) && self.heredocs.is_empty() {
+                // The statement being read ends where the reading does.
+                self.end_statement();
                 return;
             }
             let c = self.b[self.i];
@@ -537,6 +547,7 @@ impl Lexer<'_> {
             // for four.
             stage.words.shrink_to_fit();
             self.statement.stages.push(stage);
+            self.stages += 1;
         }
     }
 

@@ -2,11 +2,11 @@
 //! `git push`, an HTTP request that changes something.
 //!
 //! This is a lint for mislabelled `read` tools, so it only reports what is unmistakable: a
-//! shell lexer (`analysis::shell::simple_commands`) splits the script into simple commands
+//! shell lexer (`analysis::shell::each_simple_command`) splits the script into simple commands
 //! (quotes, comments, heredoc bodies and `$(…)` handled), and each command is matched
 //! against commands and flags that write.
 
-use crate::analysis::shell::{Command, Dialect, Word, simple_commands};
+use crate::analysis::shell::{Command, Dialect, Word, each_simple_command};
 
 /// An obvious write: where it is in the command and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,13 +24,14 @@ pub(crate) fn first_write(script: &str, dialect: Dialect) -> Option<Write> {
     if dialect == Dialect::Python {
         return python_write(script);
     }
-    let commands = simple_commands(script, dialect);
-    for command in &commands {
-        if let Some(w) = command_write(command, dialect) {
-            return Some(w);
+    // Each command as it is read: a script of a million commands was held as a list.
+    let mut first = None;
+    each_simple_command(script, dialect, |command| {
+        if first.is_none() {
+            first = command_write(&command, dialect);
         }
-    }
-    None
+    });
+    first
 }
 
 /// Words that start a command without being it.

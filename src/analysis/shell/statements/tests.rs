@@ -75,3 +75,24 @@ fn odd_input_never_panics() {
         let _ = substitutions(s);
     }
 }
+
+/// A pipeline longer than the stages read in a script is cut there: its first stages are
+/// read as written, and the reading says where it stopped.
+#[test]
+fn a_pipeline_of_more_stages_than_are_read_is_cut() {
+    let script = format!(
+        "curl -s https://x.example/a | sh | {}cat\necho after\n",
+        "tee x | ".repeat(MAX_STAGES + 10)
+    );
+    let read = first_statements(&script, usize::MAX);
+    assert_eq!(read.statements.len(), 1);
+    let stages = &read.statements[0].stages;
+    assert_eq!(stages.len(), MAX_STAGES + 1);
+    assert_eq!(words(&stages[0]), ["curl", "-s", "https://x.example/a"]);
+    assert_eq!(words(&stages[1]), ["sh"]);
+    assert!(read.stopped < script.find("echo after").expect("the last line"));
+    // A script within the limit is read to its end.
+    let short = "a | b\nc\n";
+    let read = first_statements(short, usize::MAX);
+    assert_eq!((read.statements.len(), read.stopped), (2, short.len()));
+}
