@@ -202,7 +202,16 @@ pub(crate) fn runnable_blocks(text: &str) -> impl Iterator<Item = Block> + '_ {
 /// each made into a [`Block`] with its text when it is read: a text of a million blocks is
 /// never held as a list of them.
 pub(crate) fn runnable_places(text: &str) -> impl Iterator<Item = BlockPlace> + '_ {
-    each_fence(text, 0).filter_map(|fence| runnable(text, &fence))
+    places_of(text, each_fence(text, 0))
+}
+
+/// [`runnable_places`] of `text` whose fenced blocks are `fences` (offsets into `text`),
+/// already found by a reading of the same Markdown: it is not parsed again.
+pub(crate) fn places_of<'t>(
+    text: &'t str,
+    fences: impl Iterator<Item = Fence> + 't,
+) -> impl Iterator<Item = BlockPlace> + 't {
+    fences.filter_map(|fence| runnable(text, &fence))
 }
 
 /// The block of code `fence` of `text` holds, if it holds code.

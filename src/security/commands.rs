@@ -99,7 +99,7 @@ pub(super) fn check<'t>(tool: &'t ToolTexts<'t>, out: &mut Findings, memo: &mut 
                 });
                 emit(text, 0, Place::Runs, dangers, out, &mut found);
             }
-            _ if tells(text) => told::check(text, out, &mut found, memo),
+            _ if tells(text) => told::check(text, tool.fences_of(text), out, &mut found, memo),
             _ => {}
         }
     }
@@ -120,7 +120,7 @@ pub(super) fn told_in<'t>(
         ..Found::default()
     };
     for text in texts.iter().filter(|t| tells(t)) {
-        told::check(text, out, &mut found, memo);
+        told::check(text, None, out, &mut found, memo);
     }
     found
 }

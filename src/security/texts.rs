@@ -248,9 +248,33 @@ pub(crate) struct ToolTexts<'a> {
     /// a text each (an `enum` of millions of `"a"`s took fourteen times its size in texts).
     #[serde(skip)]
     pub values: Vec<Values<'a>>,
+    /// The fenced blocks of one of its instructions texts, when the format's own reading of
+    /// that Markdown found them: the security pass does not parse it again for them.
+    #[serde(skip)]
+    pub fences: Option<KnownFences>,
+}
+
+/// The fenced blocks of the text written at `span` of `file`, all of them, with offsets into
+/// the text.
+#[derive(Debug, Clone)]
+pub(crate) struct KnownFences {
+    /// The file of the text.
+    pub file: Arc<SourceFile>,
+    /// Where the text is written.
+    pub span: Span,
+    /// Its fenced blocks, in order.
+    pub fences: Vec<crate::syntax::markdown::Fence>,
 }
 
 impl<'a> ToolTexts<'a> {
+    /// The fenced blocks of `text`, with offsets into its value, when they are known.
+    pub(crate) fn fences_of(&self, text: &Text<'_>) -> Option<&[crate::syntax::markdown::Fence]> {
+        self.fences
+            .as_ref()
+            .filter(|k| k.span == text.span && Arc::ptr_eq(&k.file, &text.file))
+            .map(|k| k.fences.as_slice())
+    }
+
     /// The name (when there is one) and every other text.
     pub(crate) fn all(&self) -> impl Iterator<Item = &Text<'a>> {
         self.name.iter().chain(&self.texts)
@@ -337,6 +361,7 @@ pub(crate) fn listed<'a>(
         credentials: None,
         handed: None,
         values,
+        fences: None,
     }
 }
 

@@ -341,8 +341,9 @@ impl Cx<'_> {
             }
         };
         self.size(body_start);
-        let reach = self.references(body_start);
+        let mut reach = self.references(body_start);
         self.fences(body_start, &reach.fences);
+        let fences = std::mem::take(&mut reach.fences);
         let scripts = self.scripts(&reach.runs);
         if self.folder.truncated {
             self.not_listed(anchor);
@@ -358,6 +359,7 @@ impl Cx<'_> {
             body_start,
             &self.companions,
             &scripts,
+            fences,
         ));
         if let Some(root) = parsed.and_then(|p| p.root) {
             self.tree = Some(root);

@@ -5,9 +5,12 @@
 
 use std::sync::Arc;
 
-use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, is_script, language};
+use crate::security::texts::{
+    Collector, KnownFences, Shell, TextKind, ToolTexts, is_script, language,
+};
 use crate::security::units;
 use crate::source::{SourceFile, Span};
+use crate::syntax::markdown::Fence;
 use crate::syntax::{Node, NodeKind};
 
 /// The texts of one skill: the front matter `root`, the body from `body_start`, and every
@@ -18,6 +21,7 @@ pub(super) fn skill<'a>(
     body_start: usize,
     companions: &'a [Arc<SourceFile>],
     scripts: &[Arc<SourceFile>],
+    fences: Vec<Fence>,
 ) -> Vec<ToolTexts<'a>> {
     let mut c = Collector::new(file);
     c.scalar(
@@ -53,7 +57,15 @@ pub(super) fn skill<'a>(
     }
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.and_then(|r| r.value("name")));
+    // The body's fenced blocks, which the reading of its references found: the security
+    // pass does not parse the body again for them.
+    let fences = (body_start < file.text.len()).then(|| KnownFences {
+        file: Arc::clone(file),
+        span: Span::new(body_start, file.text.len()),
+        fences: in_body(fences, body_start),
+    });
     vec![ToolTexts {
+        fences,
         values: Vec::new(),
         name: name.finish().pop(),
         // An agent picks a skill by its description, not by a call to its name.
@@ -62,6 +74,22 @@ pub(super) fn skill<'a>(
         credentials: None,
         handed: None,
     }]
+}
+
+/// `fences` (file offsets) with offsets into the body that starts at `body_start`, moved in
+/// place.
+fn in_body(mut fences: Vec<Fence>, body_start: usize) -> Vec<Fence> {
+    let shift = |s: Span| {
+        Span::new(
+            s.start.saturating_sub(body_start),
+            s.end.saturating_sub(body_start),
+        )
+    };
+    for f in &mut fences {
+        f.span = shift(f.span);
+        f.info = f.info.map(shift);
+    }
+    fences
 }
 
 /// The `command` of every hook in the front matter (Claude Code runs them on its events,

@@ -72,6 +72,7 @@ pub(super) fn tool<'a>(
     };
     let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
+        fences: None,
         values,
         name,
         callable: true,

@@ -37,6 +37,7 @@ pub(super) fn tool_yaml<'a>(
         texts.extend(s.finish());
     }
     vec![ToolTexts {
+        fences: None,
         values,
         name: name(file, root.value("name")),
         callable: true,
@@ -79,6 +80,7 @@ pub(super) fn skill<'a>(
     }
     let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
+        fences: None,
         values,
         name: name(file, meta.and_then(|m| m.value("name"))),
         callable: true,

@@ -60,6 +60,7 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     // A long list of `choices` is read a batch at a time.
     let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
+        fences: None,
         values,
         name: name.finish().pop(),
         callable: false,
@@ -152,6 +153,7 @@ pub(super) fn config<'a>(
             let mut name = Collector::new(file);
             name.key(TextKind::Name, entry);
             ToolTexts {
+                fences: None,
                 values: Vec::new(),
                 name: name.finish().pop(),
                 callable: false,

@@ -64,6 +64,7 @@ pub(super) fn file<'a>(
     name.scalar(TextKind::Name, root.and_then(|r| r.value(id_key)));
     let (texts, values) = c.finish_with_values();
     vec![ToolTexts {
+        fences: None,
         values,
         name: name.finish().pop(),
         callable: !agent,

@@ -5,13 +5,16 @@
 
 use super::memo::{Memo, Reading, Said};
 use super::{Found, MAX_PER_COMMAND, Place, emit};
-use crate::analysis::runnable::{Block, Code, Setting, looks_like_command, runnable_places};
+use crate::analysis::runnable::{
+    Block, BlockPlace, Code, Setting, looks_like_command, places_of, runnable_places,
+};
 use crate::analysis::shell::{
     Danger, DangerKind, Dialect, Language, Prose, dangers, downloads_in_prose, flow_extent,
     may_run_download, negated, script_dangers,
 };
 use crate::diagnostics::cap::Findings;
 use crate::security::texts::Text;
+use crate::syntax::markdown::Fence as Fenced;
 
 /// The reading of a command written in prose: as a POSIX shell block's.
 const POSIX: Reading = Reading::Code(Code::Shell(Dialect::Posix));
@@ -40,6 +43,7 @@ const FILE_CONTENT_LANGUAGES: &[&str] = &[
 /// short text read before in the file (`memo`) says again what it said then.
 pub(super) fn check<'t>(
     text: &'t Text<'t>,
+    fences: Option<&[Fenced]>,
     out: &mut Findings,
     found: &mut Found<'t>,
     memo: &mut Memo,
@@ -63,7 +67,7 @@ pub(super) fn check<'t>(
     // Where the blocks are, for the reading of the prose between them: the Markdown is
     // parsed once (a body of a million links spent a sixth of its run in a second parse).
     let mut spans = Vec::new();
-    for place in runnable_places(&text.value) {
+    for place in places(&text.value, fences) {
         spans.push(place.span);
         let b = place.block(&text.value);
         let read = memo.dangers(Reading::Code(b.code), &b.text, |t| match b.code {
@@ -91,7 +95,7 @@ pub(super) fn check<'t>(
     if joined.blocks >= 2 {
         // What joins two blocks depends on what the tool said before: not kept.
         say.said = None;
-        across_blocks(text, joined, say.out, say.found);
+        across_blocks(text, fences, joined, say.out, say.found);
     }
     let mut at = 0;
     let mut reported = 0;
@@ -333,6 +337,18 @@ impl Joined {
     }
 }
 
+/// The blocks of code of `text`: among `fences` when a reading of the same Markdown found
+/// them, else found by parsing it.
+fn places<'t>(
+    text: &'t str,
+    fences: Option<&'t [Fenced]>,
+) -> Box<dyn Iterator<Item = BlockPlace> + 't> {
+    match fences {
+        Some(fences) => Box::new(places_of(text, fences.iter().cloned())),
+        None => Box::new(runnable_places(text)),
+    }
+}
+
 /// Shell blocks of one text read together, at their places: a secret read into a file in
 /// one block and uploaded in a later one, a download saved in one and run in the next. Only
 /// what joins two blocks is new here; each block alone was read already. The joined script
@@ -340,6 +356,7 @@ impl Joined {
 /// reading it line by line again would find nothing that joins two blocks.
 fn across_blocks<'t>(
     text: &'t Text<'t>,
+    fences: Option<&[Fenced]>,
     mut joined: Joined,
     out: &mut Findings,
     found: &mut Found<'t>,
@@ -368,7 +385,7 @@ fn across_blocks<'t>(
         .collect();
     at.sort_unstable();
     at.dedup();
-    let holding = blocks_holding(&text.value, &at);
+    let holding = blocks_holding(&text.value, fences, &at);
     let block_of = |p: usize| {
         at.binary_search(&p)
             .ok()
@@ -410,13 +427,13 @@ fn across_blocks<'t>(
 
 /// For each of the offsets `at` (sorted), the index among the joined shell blocks of `text`
 /// of the block holding it, if one does: one more reading of the blocks' places.
-fn blocks_holding(text: &str, at: &[usize]) -> Vec<Option<usize>> {
+fn blocks_holding(text: &str, fences: Option<&[Fenced]>, at: &[usize]) -> Vec<Option<usize>> {
     let mut holding = vec![None; at.len()];
     if at.is_empty() {
         return holding;
     }
     let mut next = 0;
-    let places = runnable_places(text).filter(|p| joins(&p.code, p.setting));
+    let places = places(text, fences).filter(|p| joins(&p.code, p.setting));
     for (i, p) in places.enumerate() {
         next += at[next..].iter().take_while(|&&a| a < p.span.start).count();
         if next >= at.len() {
