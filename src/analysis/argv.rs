@@ -43,7 +43,12 @@ impl Line {
 
     /// Add `word` to the line; whether the line still fits within its reach.
     pub(crate) fn admits(&mut self, word: &str) -> bool {
-        self.length += usize::from(self.started) + units(word);
+        self.grows(units(word))
+    }
+
+    /// Add a word of `units` UTF-16 units to the line, as [`Line::admits`] does.
+    fn grows(&mut self, units: usize) -> bool {
+        self.length += usize::from(self.started) + units;
         self.started = true;
         self.length <= self.reach
     }
@@ -67,23 +72,26 @@ pub(crate) struct Cut {
 
 /// The arguments `args` of the program `command`, read while the line fits in [`LONGEST`].
 pub(crate) fn read<'n>(command: Option<&str>, args: Option<&'n Seq>) -> Argv<'n> {
-    let mut length = command.map_or(0, units);
+    // Every argument follows a space, the program's or a missing one's.
+    let mut line = Line::new(LONGEST);
+    let mut fits = line.admits(command.unwrap_or(""));
     let mut items = Vec::new();
     let mut at = None;
     if let Some(args) = args {
         for item in args.scan() {
-            length += 1 + match &item.kind {
+            fits = line.grows(match &item.kind {
                 NodeKind::String(s) => units(s),
                 _ => item.span().len(),
-            };
-            if length > LONGEST {
+            });
+            if !fits {
                 at = Some(item.span());
                 break;
             }
             items.push(item);
         }
     }
-    if length <= LONGEST {
+    let length = line.length;
+    if fits {
         return Argv { items, cut: None };
     }
     // The rest of the line, for the finding, read without building nodes.

@@ -530,18 +530,20 @@ impl<'a> Lowerer<'a> {
     }
 
     /// [`Lowerer::str_list`], each string handed to `each` as it is read: a long list's
-    /// strings are read from its packed bytes, with no node or copy each.
+    /// strings are read from its packed bytes, with no node or copy each. How many strings
+    /// were read.
     pub(crate) fn str_items<'n>(
         &mut self,
         node: &'n Node,
         path: &str,
         non_empty_items: bool,
         mut each: impl FnMut(&'n str, Span),
-    ) {
+    ) -> usize {
         let Some(items) = node.as_list() else {
             self.wrong_type(node, path, "a list of strings");
-            return;
+            return 0;
         };
+        let mut strings = 0;
         for (i, item) in items.items().enumerate() {
             let at = || format!("{path}[{i}]");
             match item {
@@ -550,10 +552,12 @@ impl<'a> Lowerer<'a> {
                         self.check_len(span, &at(), 0, 1, usize::MAX, "characters");
                     }
                     each(s, span);
+                    strings += 1;
                 }
                 Item::Other(n) => self.wrong_type(&n, &at(), "a string"),
             }
         }
+        strings
     }
 }
 

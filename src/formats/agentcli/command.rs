@@ -92,21 +92,19 @@ impl Cx<'_> {
         let mut line = argv::Line::new(argv::LONGEST);
         let mut cut = None;
         for (j, item) in items.items().enumerate() {
-            let span = match item {
+            // Another value counts as written.
+            let (word, span) = match item {
                 Item::Str(s, span) => {
                     argv.push(s);
-                    if !line.admits(s) {
-                        cut.get_or_insert(span);
-                    }
-                    continue;
+                    (s, span)
                 }
                 Item::Other(node) => {
                     all_strings = false;
                     self.wrong_type(&node, format!("{who}: `command[{j}]`"), "a string", None);
-                    node.span()
+                    (self.file.slice(node.span()), node.span())
                 }
             };
-            if !line.admits(self.file.slice(span)) {
+            if !line.admits(word) {
                 cut.get_or_insert(span);
             }
         }

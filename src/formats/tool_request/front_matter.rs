@@ -97,9 +97,7 @@ impl Cx<'_> {
             meta.inputs = Some(front_matter_inputs(&mut lw, &e.value, &mut self.claimed));
         }
         if let Some(e) = map.node.get("allowlist") {
-            let mut strings = 0;
-            lw.str_items(&e.value, "allowlist", true, |_, _| strings += 1);
-            meta.allowlist = Some(strings);
+            meta.allowlist = Some(lw.str_items(&e.value, "allowlist", true, |_, _| {}));
         }
         self.diags.extend(lw.diags);
         meta

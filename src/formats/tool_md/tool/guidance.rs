@@ -38,10 +38,8 @@ pub(super) fn use_guidance(
         let (span, message, label) = match u.node.get(key) {
             Some(e) => {
                 // Counted as read: a list of millions held a tuple each.
-                let mut strings = 0;
-                lw.str_items(&e.value, &format!("use_guidance.{key}"), true, |_, _| {
-                    strings += 1;
-                });
+                let strings =
+                    lw.str_items(&e.value, &format!("use_guidance.{key}"), true, |_, _| {});
                 if strings > 0 || e.value.as_list().is_none_or(|s| !s.is_empty()) {
                     continue;
                 }
@@ -74,9 +72,8 @@ pub(super) fn use_guidance(
                 }
             }
             NodeKind::Seq(items) => {
-                let (mut strings, mut all_none) = (0, true);
-                lw.str_items(&e.value, "use_guidance.side_effects", true, |t, _| {
-                    strings += 1;
+                let mut all_none = true;
+                let strings = lw.str_items(&e.value, "use_guidance.side_effects", true, |t, _| {
                     all_none &= declares_none(t);
                 });
                 if strings == items.len() && all_none {
