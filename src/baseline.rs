@@ -196,7 +196,7 @@ fn load(at: &RepoPath, cwd: &Path) -> Result<Loaded, Box<Diagnostic>> {
             ));
         }
     };
-    let (file, _) = SourceFile::from_bytes(path.to_path_buf(), display, FormatId::Config, &bytes);
+    let (file, _) = SourceFile::from_bytes(path.to_path_buf(), display, FormatId::Config, bytes);
     let parsed: File = match serde_json::from_str(file.body()) {
         Ok(parsed) => parsed,
         Err(e) => {

@@ -164,14 +164,7 @@ impl FileSystem for Disk {
         // after a check of the path would hold a plain open for ever.
         #[cfg(target_os = "linux")]
         {
-            use std::os::unix::fs::OpenOptionsExt;
-            let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(flags.bits() as i32)
-                .open(path)
-                .map_err(io)?;
-            return read_opened(file).bytes;
+            return read_opened(open_without_waiting(path).map_err(io)?).bytes;
         };
         // Elsewhere checked before opening (a FIFO would block the open).
         #[cfg(not(target_os = "linux"))]
@@ -241,6 +234,42 @@ impl FileSystem for Disk {
 }
 
 /// Refuse what [`Disk::read`] never reads: folders, special files, files over the limit.
+/// `path` opened for reading without waiting: a FIFO opens at once, and reads of a regular
+/// file are not changed by it.
+#[cfg(target_os = "linux")]
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+}
+
+/// `path` opened to be read a piece at a time, when it is a regular file (of any size: the
+/// reader never holds it whole). Its kind is checked as [`Disk`] checks it before a read.
+pub(crate) fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
+    let io = |e: std::io::Error| ReadError::from_io(&e);
+    #[cfg(target_os = "linux")]
+    let file = open_without_waiting(path).map_err(io)?;
+    #[cfg(not(target_os = "linux"))]
+    let file = {
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(ReadError::Special);
+        }
+        std::fs::File::open(path).map_err(io)?
+    };
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_dir() {
+        return Err(ReadError::Directory);
+    }
+    if !meta.is_file() {
+        return Err(ReadError::Special);
+    }
+    Ok(file)
+}
+
 fn check_kind(meta: &std::fs::Metadata) -> Result<(), ReadError> {
     if meta.len() > MAX_READ_BYTES {
         return Err(ReadError::TooLarge(Some(meta.len())));

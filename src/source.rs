@@ -387,11 +387,12 @@ impl SourceFile {
         path: PathBuf,
         display: String,
         format: FormatId,
-        bytes: &[u8],
+        bytes: Vec<u8>,
     ) -> (Arc<SourceFile>, Option<usize>) {
+        let digest = sha256(&bytes);
         let (decoded, first_invalid) = Decoded::of(bytes);
         let file = SourceFile::of_decoded(path, display, format, decoded);
-        file.set_digest(sha256(bytes));
+        file.set_digest(digest);
         (file, first_invalid)
     }
 
@@ -578,7 +579,7 @@ mod tests {
         // stored bytes, one U+FFFD), then the last byte of the file is bad.
         let bytes = b"a\xffb\xe2\x82c\xfe";
         let (file, first) =
-            SourceFile::from_bytes("f".into(), "f".into(), FormatId::DojopsTool, bytes);
+            SourceFile::from_bytes("f".into(), "f".into(), FormatId::DojopsTool, bytes.to_vec());
         assert_eq!(first, Some(1));
         assert_eq!(file.text, "a\u{fffd}b\u{fffd}c\u{fffd}");
         let b = file.text.find('b').unwrap_or_default();

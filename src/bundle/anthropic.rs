@@ -1,27 +1,29 @@
 //! `anthropic.tools.json`: the Messages API `tools` array.
 
-use serde::Serialize;
-use serde_json::Value;
+use std::io::Write;
 
-use super::to_json_bytes;
-use crate::ir::Tool;
+use serde::Serialize;
+
+use super::{Each, write_json};
+use crate::ir::{Schema, Tool};
 
 #[derive(Serialize)]
 struct Entry<'a> {
     name: &'a str,
     description: &'a str,
-    input_schema: &'a Value,
+    input_schema: &'a Schema,
 }
 
-/// The file's bytes.
-pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
-    let entries: Vec<Entry<'_>> = tools
-        .iter()
-        .map(|t| Entry {
-            name: &t.name,
-            description: &t.description,
-            input_schema: &t.input_schema,
-        })
-        .collect();
-    to_json_bytes(&entries)
+/// Write the file to `out`.
+pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+    write_json(
+        out,
+        &Each(|| {
+            tools.iter().map(|t| Entry {
+                name: &t.name,
+                description: &t.description,
+                input_schema: &t.input_schema,
+            })
+        }),
+    )
 }

@@ -1,9 +1,11 @@
 //! `toolc.bundle.json`: the canonical IR of every tool, with provenance, and an index of the
 //! repository's Agent Skills.
 
+use std::io::Write;
+
 use serde::Serialize;
 
-use super::to_json_bytes;
+use super::write_json;
 use crate::ir::{LeftOut, SkillEntry, Tool};
 
 /// The bundle format's version; bumped on an incompatible change.
@@ -26,19 +28,27 @@ struct Skipped<'a> {
     reason: &'a str,
 }
 
-/// The file's bytes.
-pub(crate) fn render(tools: &[Tool], left_out: &[LeftOut], skills: &[SkillEntry]) -> Vec<u8> {
-    to_json_bytes(&Bundle {
-        version: BUNDLE_VERSION,
-        tools,
-        left_out: left_out
-            .iter()
-            .map(|l| Skipped {
-                name: &l.name,
-                path: &l.path,
-                reason: &l.reason,
-            })
-            .collect(),
-        skills,
-    })
+/// Write the file to `out`.
+pub(crate) fn render(
+    tools: &[Tool],
+    left_out: &[LeftOut],
+    skills: &[SkillEntry],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    write_json(
+        out,
+        &Bundle {
+            version: BUNDLE_VERSION,
+            tools,
+            left_out: left_out
+                .iter()
+                .map(|l| Skipped {
+                    name: &l.name,
+                    path: &l.path,
+                    reason: &l.reason,
+                })
+                .collect(),
+            skills,
+        },
+    )
 }

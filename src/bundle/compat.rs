@@ -12,7 +12,7 @@ use crate::analysis::names::{PORTABLE, suggest_valid_name};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
-use crate::ir::Lowered;
+use crate::ir::{Lowered, Schema};
 use crate::rules::compat as cmp;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind, Packed};
@@ -70,12 +70,14 @@ fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
     if let Some(d) = name_finding(t, providers) {
         out.push(d);
     }
-    let root_is_object = tool.input_schema.get("type").and_then(Value::as_str) == Some("object");
+    // Read back from its text once for all the tool's findings.
+    let input = tool.input_schema.value();
+    let root_is_object = input.get("type").and_then(Value::as_str) == Some("object");
     if !root_is_object {
-        out.push(non_object_root(t));
+        out.push(non_object_root(t, &input));
     } else {
         if providers.contains(&Target::Gemini)
-            && let Err(problems) = gemini::convert(&tool.input_schema)
+            && let Err(problems) = gemini::convert(&input)
         {
             let found = problems
                 .iter()
@@ -86,7 +88,7 @@ fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
             }));
         }
         if providers.contains(&Target::OpenAi) {
-            out.extend(strict_finding(t));
+            out.extend(strict_finding(t, &input));
         }
     }
     // agentcli's own ACL012 already reports a missing description there.
@@ -121,7 +123,7 @@ fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
         );
     }
     if providers.contains(&Target::Mcp)
-        && let Some(output) = &tool.output_schema
+        && let Some(output) = tool.output_schema.as_ref().map(Schema::value)
         && output.get("type").and_then(Value::as_str) != Some("object")
     {
         let (file, span) = match t.output {
@@ -139,7 +141,7 @@ fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
                 format!(
                     "the output schema of `{}` is {}, but MCP's `outputSchema` must describe an object",
                     tool.name,
-                    describe_type(output)
+                    describe_type(&output)
                 ),
             )
             .label("not `type: object`")
@@ -250,7 +252,7 @@ fn portable_name(name: &str) -> String {
 }
 
 /// CMP003: the root of the input schema is not an object.
-fn non_object_root(t: &Lowered<'_>) -> Diagnostic {
+fn non_object_root(t: &Lowered<'_>, input: &Value) -> Diagnostic {
     let (file, span) = match t.schema {
         Some((file, root)) => {
             let root = root.unpack();
@@ -258,7 +260,7 @@ fn non_object_root(t: &Lowered<'_>) -> Diagnostic {
         }
         None => (t.file, t.name_span),
     };
-    let found = describe_type(&t.tool.input_schema);
+    let found = describe_type(input);
     Diagnostic::new(
         &cmp::NON_OBJECT_INPUT_SCHEMA,
         file,
@@ -270,7 +272,7 @@ fn non_object_root(t: &Lowered<'_>) -> Diagnostic {
     )
     .label("must be `type: object`")
     .note("OpenAI, Anthropic, MCP and Gemini all pass a tool's arguments as one JSON object and reject any other root schema")
-    .help(if t.tool.input_schema.get("type").is_none() {
+    .help(if input.get("type").is_none() {
         "add `type: object` at the root of the schema"
     } else {
         "make the root an object and the value one of its properties, e.g. `{\"type\": \"object\", \"properties\": {\"value\": …}, \"required\": [\"value\"]}`"
@@ -289,8 +291,8 @@ fn describe_type(schema: &Value) -> String {
 
 /// CMP005: one finding per tool, on the first place strict mode cannot take; the others are
 /// related places.
-fn strict_finding(t: &Lowered<'_>) -> Option<Diagnostic> {
-    let problems = openai::strict_violations(&t.tool.input_schema);
+fn strict_finding(t: &Lowered<'_>, input: &Value) -> Option<Diagnostic> {
+    let problems = openai::strict_violations(input);
     let first = problems.first()?;
     let mut d = schema_finding(&cmp::OPENAI_STRICT_INCOMPATIBLE, t, first, "OpenAI strict mode")
         .note("toolc bundles it without `strict: true`, so OpenAI does not guarantee that the arguments match the schema");

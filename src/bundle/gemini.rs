@@ -2,10 +2,12 @@
 //! OpenAPI 3.0 subset. A keyword the subset cannot express is a problem (CMP rule), never
 //! silently dropped; only annotations that constrain nothing are left out.
 
+use std::io::Write;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{SchemaProblem, escape, to_json_bytes};
+use super::{Each, SchemaProblem, escape, write_json};
 use crate::ir::Tool;
 
 /// Keywords of the subset, kept as they are (`type` is converted).
@@ -48,14 +50,14 @@ const STRING_FORMATS: &[&str] = &["enum", "date-time"];
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct File {
-    function_declarations: Vec<Declaration>,
+struct File<T> {
+    function_declarations: T,
 }
 
 #[derive(Serialize)]
-struct Declaration {
-    name: String,
-    description: String,
+struct Declaration<'a> {
+    name: &'a str,
+    description: &'a str,
     /// Left out for a tool that takes nothing: Gemini refuses an `OBJECT` without properties.
     #[serde(skip_serializing_if = "Option::is_none")]
     parameters: Option<Value>,
@@ -63,20 +65,24 @@ struct Declaration {
 
 /// The file's bytes. Tools whose schema cannot be converted were reported (CMP) and the
 /// build stopped; should one get here, it is left out rather than half-converted.
-pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
-    let declarations = tools
-        .iter()
-        .filter_map(|t| {
-            convert(&t.input_schema).ok().map(|parameters| Declaration {
-                name: t.name.clone(),
-                description: t.description.clone(),
-                parameters: takes_something(&parameters).then_some(parameters),
-            })
+pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+    let declarations = Each(|| {
+        tools.iter().filter_map(|t| {
+            convert(&t.input_schema.value())
+                .ok()
+                .map(|parameters| Declaration {
+                    name: &t.name,
+                    description: &t.description,
+                    parameters: takes_something(&parameters).then_some(parameters),
+                })
         })
-        .collect();
-    to_json_bytes(&File {
-        function_declarations: declarations,
-    })
+    });
+    write_json(
+        out,
+        &File {
+            function_declarations: declarations,
+        },
+    )
 }
 
 /// True when a converted root schema declares at least one property.

@@ -1,14 +1,15 @@
 //! `mcp.tools.json`: a `tools/list` result, with annotations from the risk model.
 
-use serde::Serialize;
-use serde_json::Value;
+use std::io::Write;
 
-use super::to_json_bytes;
-use crate::ir::Tool;
+use serde::Serialize;
+
+use super::{Each, write_json};
+use crate::ir::{Schema, Tool};
 
 #[derive(Serialize)]
-struct List<'a> {
-    tools: Vec<Entry<'a>>,
+struct List<T> {
+    tools: T,
 }
 
 #[derive(Serialize)]
@@ -18,9 +19,9 @@ struct Entry<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'a str>,
     description: &'a str,
-    input_schema: &'a Value,
+    input_schema: &'a Schema,
     #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<&'a Value>,
+    output_schema: Option<&'a Schema>,
     annotations: Annotations,
 }
 
@@ -34,12 +35,11 @@ struct Annotations {
     open_world_hint: bool,
 }
 
-/// The file's bytes.
-pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
+/// Write the file to `out`.
+pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
     let list = List {
-        tools: tools
-            .iter()
-            .map(|t| Entry {
+        tools: Each(|| {
+            tools.iter().map(|t| Entry {
                 name: &t.name,
                 title: t.title.as_deref(),
                 description: &t.description,
@@ -48,7 +48,7 @@ pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
                 output_schema: t
                     .output_schema
                     .as_ref()
-                    .filter(|s| s.get("type").and_then(Value::as_str) == Some("object")),
+                    .filter(|s| s.root_type().as_deref() == Some("object")),
                 annotations: Annotations {
                     read_only_hint: t.risk.read_only,
                     destructive_hint: t.risk.destructive,
@@ -56,7 +56,7 @@ pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
                     open_world_hint: t.risk.open_world,
                 },
             })
-            .collect(),
+        }),
     };
-    to_json_bytes(&list)
+    write_json(out, &list)
 }

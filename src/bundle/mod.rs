@@ -4,12 +4,14 @@
 pub(crate) mod agents;
 pub(crate) mod anthropic;
 pub(crate) mod canonical;
+mod compare;
 pub(crate) mod compat;
 pub(crate) mod gemini;
 pub(crate) mod mcp;
 pub(crate) mod openai;
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -209,29 +211,42 @@ enum Make<'c> {
 }
 
 impl Output<'_> {
-    /// The file's content.
-    pub(crate) fn bytes(&self) -> Vec<u8> {
+    /// Write the file's content to `out`, an entry at a time.
+    pub(crate) fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
         match self.make {
             Make::Target(compiled, target) => match target {
-                Target::OpenAi => openai::render(&compiled.tools),
-                Target::Anthropic => anthropic::render(&compiled.tools),
-                Target::Mcp => mcp::render(&compiled.tools),
-                Target::Gemini => gemini::render(&compiled.tools),
+                Target::OpenAi => openai::render(&compiled.tools, out),
+                Target::Anthropic => anthropic::render(&compiled.tools, out),
+                Target::Mcp => mcp::render(&compiled.tools, out),
+                Target::Gemini => gemini::render(&compiled.tools, out),
                 Target::Bundle => {
-                    canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills)
+                    canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills, out)
                 }
             },
-            Make::Agent(agent) => to_json_bytes(agent),
+            Make::Agent(agent) => write_json(out, agent),
         }
     }
 }
 
-/// Pretty JSON with a trailing newline: every output's byte form.
-pub(crate) fn to_json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
-    // Serializing plain data to a Vec cannot fail; an empty file would be caught by --check.
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
+/// A list written an entry at a time from a fresh iterator over what it lists: a target's
+/// entries (and their schemas read back, or converted) are never all made at once.
+pub(crate) struct Each<F>(pub F);
+
+impl<F, I> Serialize for Each<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// Write `value` to `out` as pretty JSON with a trailing newline: every output's byte form.
+pub(crate) fn write_json<T: Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    out.write_all(b"\n")
 }
 
 /// Every file a build for `targets` writes. Agent files are written with any target: they
@@ -278,8 +293,12 @@ pub(crate) fn write_all(
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or("bundle");
-            // Made, written and dropped one at a time.
-            let tmp = crate::fs::boundary::create_exclusive(parent, name, &o.bytes())?;
+            // Written as it is made, one file at a time.
+            let tmp = crate::fs::boundary::create_exclusive(parent, name, |f| {
+                let mut out = std::io::BufWriter::new(f);
+                o.write_to(&mut out)?;
+                out.flush()
+            })?;
             staged.push((tmp, path));
         }
         Ok(())
@@ -423,10 +442,10 @@ pub(crate) fn stale(
     agent_ids: &BTreeSet<String>,
 ) -> Staleness {
     // What is behind a link is not read, not even to compare: it is not the bundle.
-    let read = |rel: &Path| {
+    let open = |rel: &Path| {
         let file = out.join(rel)?;
         file.refuse_links().ok()?;
-        file.read().ok()
+        file.open().ok()
     };
     let agents_linked = out
         .join(Path::new("agents"))
@@ -434,7 +453,7 @@ pub(crate) fn stale(
     Staleness {
         differ: outputs
             .iter()
-            .filter(|o| read(&o.path).as_deref() != Some(&o.bytes()[..]))
+            .filter(|o| !open(&o.path).is_some_and(|f| compare::holds(f, |w| o.write_to(w))))
             .map(|o| o.path.clone())
             .collect(),
         extra: if agents_linked {

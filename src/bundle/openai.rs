@@ -2,10 +2,12 @@
 //! the schema meets strict mode's rules, since OpenAI rejects a strict tool whose schema does
 //! not.
 
+use std::io::Write;
+
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{SchemaProblem, escape, to_json_bytes};
+use super::{Each, SchemaProblem, escape, write_json};
 use crate::ir::Tool;
 
 /// Keywords strict mode does not support (OpenAI structured outputs).
@@ -45,26 +47,30 @@ struct Entry<'a> {
 struct Function<'a> {
     name: &'a str,
     description: &'a str,
-    parameters: &'a Value,
+    parameters: Value,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     strict: bool,
 }
 
-/// The file's bytes.
-pub(crate) fn render(tools: &[Tool]) -> Vec<u8> {
-    let entries: Vec<Entry<'_>> = tools
-        .iter()
-        .map(|t| Entry {
-            r#type: "function",
-            function: Function {
-                name: &t.name,
-                description: &t.description,
-                parameters: &t.input_schema,
-                strict: strict_violations(&t.input_schema).is_empty(),
-            },
-        })
-        .collect();
-    to_json_bytes(&entries)
+/// Write the file to `out`.
+pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+    write_json(
+        out,
+        &Each(|| {
+            tools.iter().map(|t| {
+                let parameters = t.input_schema.value();
+                Entry {
+                    r#type: "function",
+                    function: Function {
+                        name: &t.name,
+                        description: &t.description,
+                        strict: strict_violations(&parameters).is_empty(),
+                        parameters,
+                    },
+                }
+            })
+        }),
+    )
 }
 
 /// Why a schema cannot be used in strict mode. Empty: it can.

@@ -350,8 +350,8 @@ fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
         out: Vec::new(),
     };
     input.node(
-        &pair.old.tool.input_schema,
-        &pair.new.tool.input_schema,
+        &pair.old.tool.input_schema.value(),
+        &pair.new.tool.input_schema.value(),
         &mut Vec::new(),
     );
     out.append(&mut input.out);
@@ -364,7 +364,9 @@ fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
             out: Vec::new(),
         };
         match &pair.new.tool.output_schema {
-            Some(new_output) => output.node(old_output, new_output, &mut Vec::new()),
+            Some(new_output) => {
+                output.node(&old_output.value(), &new_output.value(), &mut Vec::new())
+            }
             None => output.output_removed(),
         }
         out.append(&mut output.out);

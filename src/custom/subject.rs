@@ -185,7 +185,7 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
     if reach.open("parameters") {
         let parameters = match lowered.schema {
             Some((_, TreeRef::Held(tree))) => Field::Tree(tree),
-            _ => Field::Json(lowered.tool.input_schema.take()),
+            _ => Field::Json(lowered.tool.input_schema.value()),
         };
         view.push(("parameters", parameters));
     }
@@ -193,8 +193,8 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
         match lowered.output {
             Some((_, TreeRef::Held(tree))) => view.push(("output", Field::Tree(tree))),
             _ => {
-                if let Some(v) = lowered.tool.output_schema.take() {
-                    view.push(("output", Field::Json(v)));
+                if let Some(v) = &lowered.tool.output_schema {
+                    view.push(("output", Field::Json(v.value())));
                 }
             }
         }

@@ -198,7 +198,7 @@ pub(crate) fn decode(
         .help("check that the right file is committed under this name");
         return (file, Some(d));
     }
-    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, &bytes);
+    let (file, utf8_error) = SourceFile::from_bytes(path.to_path_buf(), display, format, bytes);
     let fatal = if let Some(at) = utf8_error {
         // `at` is the stored offset, which is also where the first U+FFFD sits in the text.
         let span = Span::new(at, at + '\u{fffd}'.len_utf8());

@@ -97,14 +97,20 @@ pub(crate) fn lower_all<'a>(
             left_out,
             skills,
         } = format.lower(results, takes);
-        all.tools.extend(tools);
+        // Moved, not copied, when one format has them all: a copy was a second list of
+        // every tool (770 bytes each) while the first was still held.
+        if all.tools.is_empty() {
+            all.tools = tools;
+        } else {
+            all.tools.extend(tools);
+        }
         all.left_out.extend(left_out);
         all.skills.extend(skills);
     }
     for lowered in &mut all.tools {
         lowered.tool.provenance.path = crate::fs::display_path(&lowered.file.path, root);
     }
-    all.tools.sort_by(|a, b| {
+    sort_by_places(&mut all.tools, |a, b| {
         (
             &a.tool.name,
             &a.tool.provenance.path,
@@ -121,6 +127,28 @@ pub(crate) fn lower_all<'a>(
     all.skills
         .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     all
+}
+
+/// Sort `items` stably by `compare`, as `sort_by` does, but through a sorted list of their
+/// places: a stable sort of large items takes room for half of them (a build of 100,000
+/// lowered tools took 38 MB more for it), a list of places 8 bytes an item.
+fn sort_by_places<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&a, &b| compare(&items[a], &items[b]));
+    // Place `i` takes the item at `order[i]`: each cycle of the permutation is followed once,
+    // each item swapped straight into its place.
+    for start in 0..items.len() {
+        let mut at = start;
+        loop {
+            let from = order[at];
+            order[at] = at;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// The tools of `results`, unsorted and with the display paths of their files: what the
@@ -296,6 +324,26 @@ pub(crate) fn resolve_passes(
 mod tests {
     use super::*;
     use crate::config::Config;
+
+    /// Sorting through places gives what a stable sort gives, ties in their first order.
+    #[test]
+    fn a_sort_through_places_is_the_stable_sort() {
+        let mut seed = 7u32;
+        let items: Vec<(u32, usize)> = (0..500)
+            .map(|i| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                ((seed >> 16) % 40, i)
+            })
+            .collect();
+        let mut expected = items.clone();
+        expected.sort_by_key(|&(key, _)| key);
+        let mut sorted = items;
+        sort_by_places(&mut sorted, |a, b| a.0.cmp(&b.0));
+        assert_eq!(sorted, expected);
+        let mut none: Vec<u8> = Vec::new();
+        sort_by_places(&mut none, u8::cmp);
+        assert!(none.is_empty());
+    }
 
     /// Every definition format is read by exactly one registered format; schema files and
     /// the configuration only as companions.

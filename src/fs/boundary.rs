@@ -289,6 +289,14 @@ impl RepoPath {
         Disk.read(&self.path)
     }
 
+    /// The file opened to be read a piece at a time (of any size), when it is a regular file
+    /// inside the repository.
+    pub fn open(&self) -> Result<std::fs::File, ReadError> {
+        self.resolves_inside()
+            .map_err(|_| ReadError::LeavesRepository)?;
+        super::open_regular(&self.path)
+    }
+
     /// An error when the path or a folder on its way below its repository's top (all of
     /// them, outside a repository) is a symbolic link: nothing is written or deleted
     /// through one.
@@ -363,7 +371,7 @@ impl RepoPath {
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("file");
-        let tmp = create_exclusive_with(&parent.path, name, fill)?;
+        let tmp = create_exclusive(&parent.path, name, fill)?;
         if let Ok(meta) = std::fs::metadata(&self.path) {
             let _ = std::fs::set_permissions(&tmp, meta.permissions());
         }
@@ -393,18 +401,9 @@ fn write_special(
     fill(&mut options.open(path)?)
 }
 
-/// Write `bytes` to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
+/// Write what `fill` writes to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
 /// a name nobody can predict, so a planted link or file cannot redirect it. Returns its path.
 pub(crate) fn create_exclusive(
-    folder: &Path,
-    name: &str,
-    bytes: &[u8],
-) -> std::io::Result<PathBuf> {
-    create_exclusive_with(folder, name, |f| std::io::Write::write_all(f, bytes))
-}
-
-/// [`create_exclusive`] of what `fill` writes.
-fn create_exclusive_with(
     folder: &Path,
     name: &str,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,

@@ -54,7 +54,19 @@ pub(super) const REPLACEMENT_LEN: usize = '\u{fffd}'.len_utf8();
 impl Decoded {
     /// `bytes` as text, each invalid UTF-8 sequence one U+FFFD; with the stored offset of the
     /// first one.
-    pub(super) fn of(bytes: &[u8]) -> (Decoded, Option<usize>) {
+    pub(super) fn of(bytes: Vec<u8>) -> (Decoded, Option<usize>) {
+        // Valid UTF-8 (nearly every file) becomes the text without a copy: a copy held the
+        // file twice while it was made.
+        let bytes = match String::from_utf8(bytes) {
+            Ok(text) => {
+                let decoded = Decoded {
+                    text,
+                    replaced: Box::default(),
+                };
+                return (decoded, None);
+            }
+            Err(e) => e.into_bytes(),
+        };
         let mut text = String::with_capacity(bytes.len());
         let mut replaced = Vec::new();
         let mut first_invalid = None;
@@ -161,7 +173,7 @@ impl Origin {
         if sha256(&bytes) != *digest {
             return Decoded::empty();
         }
-        Decoded::of(&bytes).0
+        Decoded::of(bytes).0
     }
 }
 

@@ -429,9 +429,10 @@ fn an_agent_of_400_thousand_short_refs() {
 }
 
 /// `toolc build` of a valid manifest of 20,000 small tools: every target's file was made
-/// before the first was written, five copies of the manifest's tools at once; each is made,
-/// written and dropped in turn now. What is left is the lowered tools, whose schemas are
-/// JSON values (docs/security.md, "Not promised yet").
+/// before the first was written, five copies of the manifest's tools at once (34x), then
+/// each file whole in turn, with every schema a tree of JSON maps (26x). Now each file is
+/// written as it is made, a schema is held as its text, and the lowered tools are sorted
+/// without a copy of half of them (7.9x in the release build).
 #[test]
 fn a_build_of_twenty_thousand_tools_holds_one_target_file_at_a_time() {
     let manifest = |n: usize| {
@@ -454,9 +455,8 @@ fn a_build_of_twenty_thousand_tools_holds_one_target_file_at_a_time() {
     };
     let size = manifest(20_000).len() as f64;
     let ratio = (peak(20_000).expect("measured before") - fixed) / size;
-    // 34x before, 26x here now.
     assert!(
-        ratio <= 29.0,
+        ratio <= 10.0,
         "toolc build took {ratio:.1}x the manifest's size"
     );
 }

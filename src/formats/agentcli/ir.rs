@@ -20,6 +20,9 @@ pub(super) fn lower<'a>(
         if let Some(m) = r.item.get::<Manifest>()
             && takes(r)
         {
+            // In room of their number: grown by doubling, a manifest's list of lowered tools
+            // held a third more than they take.
+            out.tools.reserve(m.tools.len());
             out.tools
                 .extend(m.tools.iter().filter_map(|t| agentcli_tool(&r.file, t)));
         }
@@ -39,7 +42,9 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             title: None,
             version: None,
             description: t.description.as_deref().unwrap_or_default().to_string(),
-            input_schema: schema_node.map_or_else(empty_object_schema, Packed::to_json),
+            input_schema: schema_node
+                .map_or_else(empty_object_schema, Packed::to_json)
+                .into(),
             output_schema: None,
             run: Run::Argv {
                 argv: t.command.to_vec(),

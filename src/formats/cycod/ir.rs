@@ -133,7 +133,7 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
             title: None,
             version: None,
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: cycod_schema(doc.parameters.as_ref()),
+            input_schema: cycod_schema(doc.parameters.as_ref()).into(),
             output_schema: None,
             run,
             risk: Risk {

@@ -105,8 +105,9 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
             input_schema: schema
-                .map_or_else(empty_object_schema, |(_, tree)| tree.json_unless_held()),
-            output_schema: output.map(|(_, tree)| tree.json_unless_held()),
+                .map_or_else(empty_object_schema, |(_, tree)| tree.json_unless_held())
+                .into(),
+            output_schema: output.map(|(_, tree)| tree.json_unless_held().into()),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),
@@ -180,7 +181,7 @@ fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Low
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: dops_input_schema(),
+            input_schema: dops_input_schema().into(),
             output_schema: None,
             run: Run::Generate {
                 files: doc.files.clone(),

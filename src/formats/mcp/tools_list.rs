@@ -265,7 +265,8 @@ fn lowered<'a>(file: &'a Arc<SourceFile>, t: &'a ListedTool) -> Lowered<'a> {
             input_schema: t
                 .schema
                 .as_ref()
-                .map_or_else(empty_object_schema, Packed::to_json),
+                .map_or_else(empty_object_schema, Packed::to_json)
+                .into(),
             output_schema: None,
             run: Run::Tool {
                 tool: t.name.clone(),

@@ -92,8 +92,10 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
             title: doc.title.clone(),
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: input.map_or_else(empty_object_schema, Packed::to_json),
-            output_schema: output.map(Packed::to_json),
+            input_schema: input
+                .map_or_else(empty_object_schema, Packed::to_json)
+                .into(),
+            output_schema: output.map(|o| o.to_json().into()),
             run,
             risk: Risk {
                 access,
