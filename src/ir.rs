@@ -367,3 +367,32 @@ pub(crate) fn provenance(file: &SourceFile) -> Provenance {
 pub(crate) fn empty_object_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A schema reads back as the value it was made from, written as that value is, however
+    /// deep the parsers let it be (past serde_json's own limit of 128 levels).
+    #[test]
+    fn a_schema_reads_back_as_its_value() {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..95 {
+            deep = json!({"type": "object", "properties": {"a": deep}});
+        }
+        for value in [
+            empty_object_schema(),
+            json!({"enum": [1.5, -2, null]}),
+            deep,
+        ] {
+            let schema = Schema::from(value.clone());
+            assert_eq!(schema.value(), value);
+            assert_eq!(
+                serde_json::to_string_pretty(&schema).ok(),
+                serde_json::to_string_pretty(&value).ok()
+            );
+        }
+        let root = Schema::from(empty_object_schema()).root_type();
+        assert_eq!(root.as_deref(), Some("object"));
+    }
+}
