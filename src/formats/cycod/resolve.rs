@@ -169,7 +169,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                     if known.is_empty() {
                         "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string()
                     } else {
-                        format!("defined servers: {}", known.join(", "))
+                        format!("defined servers: {}", crate::analysis::names::listed(known.iter().map(String::as_str)))
                     },
                 ),
             );

@@ -7,7 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{Item, Name, NameKind, SHAPE, check_name};
-use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean, did_you_mean_within};
+use crate::analysis::names::{
+    NameIndex, SUGGESTION_BUDGET, did_you_mean, did_you_mean_within, listed,
+};
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
@@ -257,11 +259,18 @@ fn lower(
         lw.optional_str(g, "existingDelimiter", 0, usize::MAX);
         lw.optional_str(g, "userPromptTemplate", 0, usize::MAX);
     }
-    let mut template_paths: Vec<&Node> = Vec::new();
+    // Only the paths with a placeholder are kept, copied: a long `files` list is read an
+    // entry at a time, and its nodes were all built back to be kept (9.6 times its size).
+    let mut template_paths: Vec<Node> = Vec::new();
+    let mut keep = |node: &Node| {
+        if node.as_str().is_some_and(|s| s.contains('{')) {
+            template_paths.push(node.clone());
+        }
+    };
     if let Some(e) = lw.required(map, "files") {
-        match e.value.as_seq() {
+        match e.value.as_list() {
             None => lw.wrong_type(&e.value, "files", "a list of `{path, serializer}` entries"),
-            Some([]) => {
+            Some(items) if items.is_empty() => {
                 let d = lw
                     .diag(
                         &rules::INVALID_FIELD_LENGTH,
@@ -272,7 +281,8 @@ fn lower(
                 lw.push(d);
             }
             Some(items) => {
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.scan().enumerate() {
+                    let item = &*item;
                     let path = format!("files[{i}]");
                     let Some(f) = lw.as_map(item, item.span(), &path) else {
                         continue;
@@ -285,11 +295,9 @@ fn lower(
                     {
                         check_traversal(lw, &e.value, &format!("{path}.path"));
                     }
-                    // Re-fetched through `item` so the borrow outlives this entry's path string.
-                    template_paths.extend(
-                        item.value("path")
-                            .filter(|n| n.as_str().is_some_and(|s| !s.is_empty())),
-                    );
+                    if let Some(node) = item.value("path") {
+                        keep(node);
+                    }
                     if let Some(e) = lw.required(f, "serializer") {
                         lw.enum_value(&e.value, &format!("{path}.serializer"), SERIALIZERS);
                     }
@@ -332,7 +340,7 @@ fn lower(
                         .is_some()
                     {
                         check_traversal(lw, &p.value, "detector.path");
-                        template_paths.push(&p.value);
+                        keep(&p.value);
                     }
                 }
                 NodeKind::Seq(items) if items.is_empty() => {
@@ -350,7 +358,7 @@ fn lower(
                         let path = format!("detector.path[{i}]");
                         if lw.str_value(item, &path, 1, usize::MAX).is_some() {
                             check_traversal(lw, item, &path);
-                            template_paths.push(item);
+                            keep(item);
                         }
                     }
                 }
@@ -404,8 +412,10 @@ fn lower(
         companions.push(schema_file);
     }
     if let Some(props) = input_properties {
-        for node in template_paths {
-            check_placeholders(lw, node, &props, input.map(|(_, s)| s));
+        // Indexed once for every path, not once for each.
+        let names = NameIndex::new(props.iter().map(String::as_str).collect());
+        for node in &template_paths {
+            check_placeholders(lw, node, &props, &names, input.map(|(_, s)| s));
         }
     }
 }
@@ -522,12 +532,12 @@ fn check_placeholders(
     lw: &mut Lowerer<'_>,
     node: &Node,
     props: &[String],
+    names: &NameIndex<'_>,
     input_span: Option<Span>,
 ) {
     let Some(value) = node.as_str() else { return };
     // Looked up, placed and suggested without going over every property for each
     // placeholder: a template of many placeholders and a schema of many properties.
-    let names = NameIndex::new(props.iter().map(String::as_str).collect());
     let mut spans = InValue::new(lw.file, node);
     let mut budget = SUGGESTION_BUDGET;
     let mut search = 0;
@@ -577,7 +587,10 @@ fn check_placeholders(
             d = d.help(if props.is_empty() {
                 "the input schema defines no properties".to_string()
             } else {
-                format!("input properties: {}", props.join(", "))
+                format!(
+                    "input properties: {}",
+                    listed(props.iter().map(String::as_str))
+                )
             });
         }
         if let Some(s) = input_span {
