@@ -14,7 +14,7 @@ use super::{NameRef, Tool};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
-use crate::diagnostics::cap::Findings;
+use crate::diagnostics::cap::{self, Findings, MAX_PER_RULE};
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
 use crate::formats::format::FileResult;
@@ -326,10 +326,24 @@ fn cycles(members: &[Member<'_>], edges: &[Vec<(usize, NameRef<'_>)>]) -> Vec<Di
         .iter()
         .map(|e| e.iter().map(|&(to, _)| to).collect())
         .collect();
-    graph::cycles(&targets)
+    let found = graph::cycles(&targets);
+    let mut out: Vec<Diagnostic> = found
+        .whole
         .iter()
         .filter_map(|c| cycle_diagnostic(members, edges, c))
-        .collect()
+        .collect();
+    // Past the budget of steps, each cycle is a line of the count for the rest.
+    out.extend(found.counted.iter().filter_map(|s| {
+        let (_, r) = edges.get(s.node)?.get(s.edge)?;
+        let d = Diagnostic::new(
+            &refs::TOOL_REFERENCE_CYCLE,
+            members[s.node].file,
+            r.span,
+            "",
+        );
+        Some(cap::summary(d, 1))
+    }));
+    out
 }
 
 fn label(members: &[Member<'_>], i: usize) -> String {
@@ -356,7 +370,7 @@ fn cycle_diagnostic(
     let closing = edge(&last)?;
     let mut names: Vec<String> = cycle.steps.iter().map(|s| label(members, s.node)).collect();
     names.push(closing.name.to_string());
-    let chain = names.join(" → ");
+    let chain = graph::chain(&names);
     let mut d = Diagnostic::new(
         &refs::TOOL_REFERENCE_CYCLE,
         members[last.node].file,
@@ -370,7 +384,10 @@ fn cycle_diagnostic(
     })
     .note("running any tool of the cycle calls the next one forever, until cycod gives up")
     .help("break the cycle: remove this reference or one of the others");
-    for step in &cycle.steps[..cycle.steps.len() - 1] {
+    for step in cycle.steps[..cycle.steps.len() - 1]
+        .iter()
+        .take(MAX_PER_RULE)
+    {
         let Some(r) = edge(step) else { continue };
         d = d.related(
             members[step.node].file,

@@ -8,6 +8,7 @@ use super::access::{SkillLowerer, Want};
 use super::{Dependency, Skill};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::Suggester;
+use crate::diagnostics::cap::{self, MAX_PER_RULE};
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::dojops::{NameKind, check_name};
 use crate::formats::fields::{MapRef, replace_exact};
@@ -145,10 +146,21 @@ fn cycles(skills: &[(&Arc<SourceFile>, &Skill)], index: &HashMap<&str, usize>) -
         targets.push(t);
         deps.push(d);
     }
-    graph::cycles(&targets)
+    let found = graph::cycles(&targets);
+    let mut out: Vec<Diagnostic> = found
+        .whole
         .iter()
         .filter_map(|c| cycle_diagnostic(skills, &deps, c))
-        .collect()
+        .collect();
+    // Past the budget of steps, each cycle is a line of the count for the rest.
+    out.extend(found.counted.iter().filter_map(|s| {
+        let i = *deps.get(s.node)?.get(s.edge)?;
+        let (file, skill) = skills.get(s.node)?;
+        let span = skill.dependencies.get(i)?.span;
+        let d = Diagnostic::new(&refs::DEPENDENCY_CYCLE, file, span, "");
+        Some(cap::summary(d, 1))
+    }));
+    out
 }
 
 fn skill_label(skills: &[(&Arc<SourceFile>, &Skill)], i: usize) -> String {
@@ -180,7 +192,7 @@ fn cycle_diagnostic(
         .map(|s| skill_label(skills, s.node))
         .collect();
     names.push(closing.skill.clone());
-    let chain = names.join(" → ");
+    let chain = graph::chain(&names);
     let label = if cycle.steps.len() == 1 {
         "a skill cannot depend on itself"
     } else {
@@ -195,7 +207,10 @@ fn cycle_diagnostic(
     .label(label)
     .note("skills in a cycle cannot run their dependencies first: none of them can be ordered")
     .help("remove one dependency of the cycle, for example this one");
-    for step in &cycle.steps[..cycle.steps.len() - 1] {
+    for step in cycle.steps[..cycle.steps.len() - 1]
+        .iter()
+        .take(MAX_PER_RULE)
+    {
         let (Some(dep), Some((file, _))) = (dep(step), skills.get(step.node)) else {
             continue;
         };
