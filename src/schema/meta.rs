@@ -8,7 +8,7 @@ use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 
 use super::Cx;
-use super::values::{found, json_eq, short, shown};
+use super::values::{first_repeat, found, short, shown};
 use super::vocab::{self, Draft};
 use super::walk::{Target, locate};
 use crate::diagnostics::Diagnostic;
@@ -177,12 +177,7 @@ impl Cx<'_> {
                 "not a schema".to_string(),
             ),
             (Target::Keyword(k) | Target::InValue(k), MetaKind::Unique) => {
-                let items = node.as_seq().unwrap_or_default();
-                let dup = items
-                    .iter()
-                    .enumerate()
-                    .find(|(i, a)| items[..*i].iter().any(|b| json_eq(a, b, 0)))
-                    .map(|(_, a)| a);
+                let dup = first_repeat(node.as_seq().unwrap_or_default());
                 match dup {
                     Some(a) => (
                         a.span(),

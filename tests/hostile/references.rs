@@ -305,3 +305,37 @@ fn a_cycod_chain_closed_a_hundred_thousand_times() {
     let counts = check_counts(&repo);
     assert_eq!(counts.get("REF011"), Some(&1), "{counts:?}");
 }
+
+/// A schema whose `required` lists 200,000 names and then the first again: the repeat was
+/// looked for by comparing each name with every one before it (50 s in the release build).
+#[test]
+fn a_schema_requiring_200_thousand_names_one_twice() {
+    let mut required: Vec<String> = (0..200_000).map(|i| format!("p{i}")).collect();
+    required.push("p0".into());
+    let schema = serde_json::json!({"type": "object", "properties": {"p0": {"type": "string"}}, "required": required});
+    let output = run(
+        &dojops_repo("a", &schema),
+        &["check", "--no-cache", "--format", "json"],
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    let found = doc["diagnostics"].as_array().map_or(&[][..], Vec::as_slice);
+    let repeat = found.iter().find(|d| d["code"] == "SCH001");
+    assert_eq!(
+        repeat.and_then(|d| d["message"].as_str()),
+        Some("`required` lists `\"p0\"` more than once")
+    );
+}
+
+/// A `default` mapping of 100,000 keys beside an `enum` of one mapping that differs in the
+/// last: each key was looked for among all the other's (8 s in the release build).
+#[test]
+fn a_default_mapping_of_100_thousand_keys() {
+    let keys: serde_json::Map<String, Value> = (0..100_000)
+        .map(|i| (format!("k{i}"), Value::from(i)))
+        .collect();
+    let mut other = keys.clone();
+    other.insert("k99999".into(), Value::from(-1));
+    let schema = serde_json::json!({"type": "object", "properties": {"a": {"type": "object", "default": keys, "enum": [other]}}});
+    let counts = check_counts(&dojops_repo("a", &schema));
+    assert_eq!(counts.get("SCH003"), Some(&1), "{counts:?}");
+}
