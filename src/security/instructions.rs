@@ -4,6 +4,7 @@
 //! independent kinds (hiding something, reading a sensitive file, sending data out), that is
 //! the shape of a poisoned tool: one error (SEC053) that points at each of them instead.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::patterns::{self, Match, Signal};
@@ -22,7 +23,7 @@ const MAX_QUOTED: usize = 60;
 const MAX_RELATED: usize = 6;
 
 /// The independent kinds of signal whose combination is poisoning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Class {
     /// Overriding the model's instructions or keeping something from the user.
     Hide,
@@ -111,17 +112,14 @@ pub(super) fn command_signals(
     announced: bool,
     found: &mut Vec<Finding>,
 ) {
+    let mut taken = Taken::of(found);
     for signal in signals.into_iter().filter(|s| !s.weak || !announced) {
         let (rule, class) = if signal.read {
             (&sec::SENSITIVE_FILE_ACCESS, Class::Read)
         } else {
             (&sec::EXFILTRATION, Class::Send)
         };
-        if found.iter().any(|f| {
-            f.class == Some(class)
-                && Arc::ptr_eq(&f.file, &signal.text.file)
-                && overlaps(f.span, signal.span)
-        }) {
+        if !taken.take(&signal.text.file, class, signal.span) {
             continue;
         }
         found.push(Finding {
@@ -138,6 +136,63 @@ pub(super) fn command_signals(
             quoted: signal.text.file.slice(signal.span).to_string(),
             message: Some(signal.message),
         });
+    }
+}
+
+/// The places of a tool's findings a signal of the same file and class must not overlap,
+/// looked up rather than compared with each: a skill of 100,000 fenced commands compared
+/// every signal with every finding before it (5 s for 2.4 MB).
+struct Taken {
+    /// The findings before the signals: by start, each with the furthest end up to it.
+    before: HashMap<(*const SourceFile, Class), Vec<(usize, usize)>>,
+    /// The signals kept, by start then end. They overlap no other (a signal that would is
+    /// not kept), so if any reaches a place, the last to start before its end does.
+    kept: HashMap<(*const SourceFile, Class), BTreeSet<(usize, usize)>>,
+}
+
+impl Taken {
+    fn of(found: &[Finding]) -> Taken {
+        let mut before: HashMap<_, Vec<(usize, usize)>> = HashMap::new();
+        for f in found {
+            if let Some(class) = f.class {
+                let key = (Arc::as_ptr(&f.file), class);
+                before
+                    .entry(key)
+                    .or_default()
+                    .push((f.span.start, f.span.end));
+            }
+        }
+        for spans in before.values_mut() {
+            spans.sort_unstable();
+            let mut furthest = 0;
+            for (_, end) in spans.iter_mut() {
+                furthest = furthest.max(*end);
+                *end = furthest;
+            }
+        }
+        Taken {
+            before,
+            kept: HashMap::new(),
+        }
+    }
+
+    /// False when `span` overlaps a place taken in `file` for `class`; else it is taken now.
+    fn take(&mut self, file: &Arc<SourceFile>, class: Class, span: Span) -> bool {
+        let key = (Arc::as_ptr(file), class);
+        // Some place starts before `span` ends and reaches past its start.
+        let reaches =
+            |start_before_end: Option<usize>| start_before_end.is_some_and(|end| end > span.start);
+        let before = self.before.get(&key).and_then(|spans| {
+            let n = spans.partition_point(|&(start, _)| start < span.end);
+            n.checked_sub(1).map(|i| spans[i].1)
+        });
+        let kept = self.kept.entry(key).or_default();
+        let last_kept = kept.range(..(span.end, 0)).next_back().map(|&(_, end)| end);
+        if reaches(before) || reaches(last_kept) {
+            return false;
+        }
+        kept.insert((span.start, span.end));
+        true
     }
 }
 
@@ -325,4 +380,63 @@ fn poisoned(found: &[Finding]) -> Diagnostic {
     }
     d.note("independent signs in one tool (a sensitive file, a way to send it out, an instruction to keep it from the user) are how tool-poisoning attacks read: the model follows them when it reads the tool list, even if the tool is never called")
         .help("remove the instructions from the tool's texts and the side-channel parameters; check who added them")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+
+    /// A signal is taken exactly when it overlaps no finding before it and no signal taken,
+    /// as comparing it with each of them says; however they nest, touch or are empty.
+    #[test]
+    fn a_place_is_taken_as_comparing_with_each_says() {
+        let file = Arc::new(SourceFile::new(
+            "f".into(),
+            "f".into(),
+            FormatId::AgentSkill,
+            String::new(),
+        ));
+        let seed = std::cell::Cell::new(11u64);
+        let next = |n: u64| {
+            seed.set(
+                seed.get()
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1),
+            );
+            ((seed.get() >> 33) % n) as usize
+        };
+        let span = || {
+            let start = next(60);
+            Span::new(start, start + next(8))
+        };
+        for _ in 0..50 {
+            let found: Vec<Finding> = (0..next(12))
+                .map(|_| Finding {
+                    file: Arc::clone(&file),
+                    kind: TextKind::Description,
+                    span: span(),
+                    rule: &sec::EXFILTRATION,
+                    class: Some(Class::Send),
+                    what: String::new(),
+                    quoted: String::new(),
+                    message: None,
+                })
+                .collect();
+            let mut all: Vec<Span> = found.iter().map(|f| f.span).collect();
+            let mut taken = Taken::of(&found);
+            for _ in 0..30 {
+                let s = span();
+                let free = !all.iter().any(|t| overlaps(*t, s));
+                assert_eq!(
+                    taken.take(&file, Class::Send, s),
+                    free,
+                    "{s:?} among {all:?}"
+                );
+                if free {
+                    all.push(s);
+                }
+            }
+        }
+    }
 }

@@ -3,6 +3,7 @@
 //! at a time as any other body is, and one of many fenced blocks holds little for each. Measured as `dense.rs` measures, with the debug binary.
 
 use super::dense::assert_bounded;
+use super::*;
 
 /// A skill whose body is `n` lines `line`.
 fn skill_of_lines(line: &str, n: usize) -> String {
@@ -82,4 +83,34 @@ fn a_skill_of_a_million_and_a_half_short_paragraphs() {
         skill_of_lines("a\n\n", 1_500_000),
     );
     assert_bounded("skills/big/SKILL.md", &small, &dense, 9.0);
+}
+
+/// A skill of one line of 500,000 `make`: each was looked back from to the start of the line
+/// to see whether it runs the Makefile (18 s in the release build for 2 MB).
+#[test]
+fn a_skill_of_one_line_of_half_a_million_makes() {
+    let repo = Repo::new();
+    let body = format!("{}\n", "make".repeat(500_000));
+    repo.write("skills/s/SKILL.md", skill_of_lines(&body, 1).as_bytes());
+    run(&repo, &["check", "--no-cache", "-q"]);
+}
+
+/// A skill of 250,000 fenced commands reading a credential store: each command's signal was
+/// compared with every finding before it (30 s in the release build for 6 MB).
+#[test]
+fn a_skill_of_250_thousand_commands_reading_a_credential_store() {
+    let repo = Repo::new();
+    let body = "```sh\ncat ~/.pgpass\n```\n\n";
+    repo.write(
+        "skills/s/SKILL.md",
+        skill_of_lines(body, 250_000).as_bytes(),
+    );
+    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    assert!(
+        doc["diagnostics"]
+            .as_array()
+            .is_some_and(|d| d.iter().any(|d| d["code"] == "SEC051")),
+        "{doc}"
+    );
 }

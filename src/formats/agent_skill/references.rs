@@ -299,15 +299,15 @@ const CONVENTIONS: &[(&str, &[&str])] = &[
 fn read_by_convention(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
     for (program, names) in CONVENTIONS {
+        // What stands before the name, back to the line's start, read from its end only: a
+        // search back to the line's start for each match was quadratic on one long line.
         let at_command = |before: &str| {
             let before = before.trim_end_matches([' ', '$']);
             before.is_empty() || before.ends_with(['`', '\n', '(', ';', '&', '|'])
         };
         let runs = text.match_indices(program).any(|(at, _)| {
             let after = text[at + program.len()..].chars().next();
-            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            matches!(after, Some(' ' | '`' | '\n') | None)
-                && (at_command(&text[line_start..at]) || text[..at].ends_with('`'))
+            matches!(after, Some(' ' | '`' | '\n') | None) && at_command(&text[..at])
         });
         if runs {
             out.extend(names.iter().copied());
