@@ -65,16 +65,33 @@ const RESTRICTIONS: &[&str] = &[
 /// Lines of a list of restrictions read at most.
 const MAX_RULES: usize = 24;
 
+/// Bytes read back from a claim of precedence for its sentence's start, and on from it for
+/// the end of its line and the list it introduces. A preamble guarding restrictions is a
+/// short sentence on a short line; each claim on a line of megabytes read the whole line
+/// (a 4 MB line of them took 16 s).
+const SENTENCE_BYTES: usize = 512;
+const LIST_BYTES: usize = 16 * 1024;
+
+/// Bytes of a restriction compared with [`RESTRICTIONS`]: the words it starts with.
+const RESTRICTION_START: usize = 16;
+
 /// True when the claim of precedence matched at `start..end` guards the text's own
 /// restrictions: its sentence makes "these rules" take precedence, and everything it
 /// introduces (the rest of its line, then the list or lines up to a blank line) forbids
 /// or asks first. Such a preamble keeps the model safe; an injection that overrides the
-/// user's instructions goes on to order something else.
+/// user's instructions goes on to order something else. A sentence or line too long for a
+/// preamble is not one.
 pub(super) fn protective(text: &str, start: usize, end: usize) -> bool {
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let sentence_start = text[line_start..start]
-        .rfind(['.', '!', '?'])
-        .map_or(line_start, |i| line_start + i + 1);
+    use crate::text::{ceil_boundary, floor_boundary};
+    let near = ceil_boundary(text, start.saturating_sub(SENTENCE_BYTES));
+    let before = text.get(near..start).unwrap_or("");
+    let Some(sentence_start) = before
+        .rfind(['.', '!', '?', '\n'])
+        .map(|i| near + i + 1)
+        .or((near == 0).then_some(0))
+    else {
+        return false;
+    };
     let subject = text.get(sentence_start..start).unwrap_or("");
     if !RULES_SUBJECT
         .as_ref()
@@ -82,8 +99,15 @@ pub(super) fn protective(text: &str, start: usize, end: usize) -> bool {
     {
         return false;
     }
-    let rest = text.get(end..).unwrap_or("");
-    let (same_line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+    let whole = text.get(end..).unwrap_or("");
+    let rest = &whole[..floor_boundary(whole, LIST_BYTES)];
+    // Past what is read the list may go on: what it says there is not known.
+    let cut = rest.len() < whole.len();
+    let (same_line, after) = match rest.split_once('\n') {
+        Some(parts) => parts,
+        None if cut => return false,
+        None => (rest, ""),
+    };
     // What the rest of the sentence's line introduces after a colon or a dash.
     let tail = same_line
         .split_once([':', '\u{2014}'])
@@ -93,7 +117,9 @@ pub(super) fn protective(text: &str, start: usize, end: usize) -> bool {
     if !tail.is_empty() {
         items.push(tail);
     }
-    for line in after.lines().take(MAX_RULES) {
+    let mut lines = after.lines();
+    let mut ended = false;
+    for line in lines.by_ref().take(MAX_RULES) {
         let item = line
             .trim()
             .trim_start_matches(|c: char| {
@@ -106,13 +132,19 @@ pub(super) fn protective(text: &str, start: usize, end: usize) -> bool {
             if items.is_empty() {
                 continue;
             }
+            ended = true;
             break;
         }
         items.push(item);
     }
+    // A list cut by the end of what is read, before its blank line or its last line read.
+    if cut && !ended && lines.next().is_none() {
+        return false;
+    }
     !items.is_empty()
         && items.iter().all(|item| {
-            let lower = item.to_ascii_lowercase();
+            let head = &item[..crate::text::floor_boundary(item, RESTRICTION_START)];
+            let lower = head.to_ascii_lowercase();
             RESTRICTIONS.iter().any(|r| lower.starts_with(r))
         })
 }
