@@ -140,7 +140,7 @@ impl Cx<'_> {
     }
 
     /// SCH005: `$ref`s to absolute URLs.
-    pub(super) fn remote_refs(&mut self, site: &Site<'_>, ids: &[&str]) {
+    pub(super) fn remote_refs(&mut self, site: &Site<'_>, ids: &std::collections::HashSet<&str>) {
         for key in REFERENCES {
             let Some(entry) = site.node.get(key) else {
                 continue;
@@ -152,7 +152,7 @@ impl Cx<'_> {
                 continue;
             };
             let base = reference.split('#').next().unwrap_or(reference);
-            if ids.iter().any(|id| !id.is_empty() && *id == base) {
+            if ids.contains(base) {
                 continue;
             }
             let d = Diagnostic::new(
