@@ -219,3 +219,28 @@ then = { field = "path", function = "pattern", options = { pattern = "^src/" } }
         ]
     );
 }
+
+/// A rule allowing thousands of values names the first twenty of them when a value is none,
+/// and counts the rest: each finding copied them all.
+#[test]
+fn an_enumeration_of_thousands_lists_twenty() {
+    let values: Vec<String> = (0..5_000).map(|i| format!("\"tag{i}\"")).collect();
+    let rules = format!(
+        "[[custom-rules]]\ncode = \"ORG007\"\nname = \"known-tags\"\nseverity = \"info\"\nmessage = \"known-tags\"\nsubject = \"file\"\nformats = [\"dojops-tool\"]\ngiven = \"$.tags[*]\"\nthen = {{ function = \"enumeration\", options = {{ values = [{}] }} }}\n",
+        values.join(", ")
+    );
+    let repo = Repo::with(&[
+        ("toolc.toml", &rules),
+        (".dojops/tools/deploy-config/tool.yaml", TOOL),
+        (".dojops/tools/deploy-config/input.schema.json", SCHEMA),
+    ]);
+    let found = findings(&repo);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].ends_with(
+            "| the value is \"deploy\", not one of \"tag0\", \"tag1\", \"tag2\", \"tag3\", \"tag4\", \"tag5\", \"tag6\", \"tag7\", \"tag8\", \"tag9\", \"tag10\", \"tag11\", \"tag12\", \"tag13\", \"tag14\", \"tag15\", \"tag16\", \"tag17\", \"tag18\", \"tag19\", and 4980 more"
+        ),
+        "{}",
+        found[0]
+    );
+}

@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use super::error::RuleError;
 use super::val::{Peek, Val};
+use crate::analysis::names::listed;
 
 /// The functions, as `then.function` names them.
 pub(crate) const NAMES: &[&str] = &[
@@ -437,9 +438,11 @@ impl Function {
                 if one_of(values, v) {
                     return None;
                 }
+                // The first few allowed values and how many more: a rule may list thousands,
+                // and each finding of it copied them all.
                 say(&|w| {
-                    let allowed: Vec<String> = values.iter().map(shown).collect();
-                    format!("{w} is {}, not one of {}", shown_val(v), allowed.join(", "))
+                    let allowed = listed(values.iter().map(shown), values.len());
+                    format!("{w} is {}, not one of {allowed}", shown_val(v))
                 })
             }
             (Function::Length { min, max }, Some(v)) => {

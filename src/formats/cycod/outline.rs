@@ -65,11 +65,14 @@ pub(super) fn outline(r: &FileResult) -> Outline {
             .children(params)
         })
         .collect();
+    // A tool defined inline under `with.tools` has no file to go to. Looked up: a tool may
+    // name and define hundreds of thousands.
+    let inline: std::collections::HashSet<&str> =
+        tool.inline_tools.iter().map(String::as_str).collect();
     let references = tool
         .tool_references
         .iter()
-        // A tool defined inline under `with.tools` has no file to go to.
-        .filter(|n| !tool.inline_tools.iter().any(|t| t == n.name))
+        .filter(|n| !inline.contains(n.name))
         .map(|n| Reference {
             span: n.span,
             target: Target::Name(tool_name(&folder, n.name)),

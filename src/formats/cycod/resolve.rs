@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::{NameRef, Tool};
 use crate::analysis::graph::{self, Cycle, Step};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{did_you_mean, did_you_mean_within};
 use crate::analysis::registry;
 use crate::diagnostics::cap::{self, Findings, MAX_PER_RULE};
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
@@ -126,31 +126,38 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
     out.extend(cycles(&members, &edges));
 
     // MCP names, checked only where the scope has an `mcp.json` to check against.
-    let mut servers: HashMap<&Path, Option<Vec<String>>> = HashMap::new();
+    // Each scope's servers are read and indexed once for all its tools, and "did you mean"
+    // spends one budget for the run: many tools each naming many unknown servers among many
+    // defined compared every pair.
+    let mut servers: HashMap<&Path, Option<(Vec<String>, HashSet<String>)>> = HashMap::new();
+    let mut budget = SUGGESTION_BUDGET;
     for m in members.iter().filter(|m| m.scope) {
         if m.tool.mcp_references.is_empty() {
             continue;
         }
-        let known = servers
-            .entry(&m.folder)
-            .or_insert_with(|| mcp_servers(fs, &m.folder));
-        let Some(known) = known else { continue };
-        let defined: HashSet<&str> = known
-            .iter()
-            .chain(&m.tool.inline_mcps)
-            .map(String::as_str)
-            .collect();
+        let known = servers.entry(&m.folder).or_insert_with(|| {
+            mcp_servers(fs, &m.folder).map(|names| {
+                let index = names.iter().cloned().collect();
+                (names, index)
+            })
+        });
+        let Some((known, index)) = known else {
+            continue;
+        };
+        let inline: HashSet<&str> = m.tool.inline_mcps.iter().map(String::as_str).collect();
         let mut unknown = Findings::default();
         for r in m.tool.mcp_references.iter() {
-            if defined.contains(r.name) {
+            if index.contains(r.name) || inline.contains(r.name) {
                 continue;
             }
             if unknown.is_full(&refs::UNKNOWN_MCP_REFERENCE) {
                 unknown.count(&refs::UNKNOWN_MCP_REFERENCE);
                 continue;
             }
-            let hint = did_you_mean(
+            let hint = did_you_mean_within(
+                &mut budget,
                 r.name,
+                known.len() + inline.len(),
                 known.iter().chain(&m.tool.inline_mcps).map(String::as_str),
             );
             unknown.push(
@@ -169,7 +176,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
                     if known.is_empty() {
                         "`mcp.json` defines no servers; add this one with `cycod mcp add`".to_string()
                     } else {
-                        format!("defined servers: {}", crate::analysis::names::listed(known.iter().map(String::as_str)))
+                        format!("defined servers: {}", crate::analysis::names::listed(known.iter(), known.len()))
                     },
                 ),
             );

@@ -587,10 +587,7 @@ fn check_placeholders(
             d = d.help(if props.is_empty() {
                 "the input schema defines no properties".to_string()
             } else {
-                format!(
-                    "input properties: {}",
-                    listed(props.iter().map(String::as_str))
-                )
+                format!("input properties: {}", listed(props, props.len()))
             });
         }
         if let Some(s) = input_span {
