@@ -129,19 +129,23 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
     // Each scope's servers are read and indexed once for all its tools, and "did you mean"
     // spends one budget for the run: many tools each naming many unknown servers among many
     // defined compared every pair.
-    let mut servers: HashMap<&Path, Option<(Vec<String>, HashSet<String>)>> = HashMap::new();
+    let mut servers: HashMap<&Path, Option<Servers>> = HashMap::new();
     let mut budget = SUGGESTION_BUDGET;
     for m in members.iter().filter(|m| m.scope) {
         if m.tool.mcp_references.is_empty() {
             continue;
         }
         let known = servers.entry(&m.folder).or_insert_with(|| {
-            mcp_servers(fs, &m.folder).map(|names| {
-                let index = names.iter().cloned().collect();
-                (names, index)
+            mcp_servers(fs, &m.folder).map(|names| Servers {
+                index: names.iter().cloned().collect(),
+                names,
             })
         });
-        let Some((known, index)) = known else {
+        let Some(Servers {
+            names: known,
+            index,
+        }) = known
+        else {
             continue;
         };
         let inline: HashSet<&str> = m.tool.inline_mcps.iter().map(String::as_str).collect();
@@ -213,6 +217,12 @@ impl Member<'_> {
     fn file_span(&self) -> crate::source::Span {
         crate::source::Span::point(self.file.bom_len)
     }
+}
+
+/// A scope's MCP servers: their names in `mcp.json`'s order (for messages), and indexed.
+struct Servers {
+    names: Vec<String>,
+    index: HashSet<String>,
 }
 
 /// How many name comparisons "did you mean" may spend on a whole run's unknown references.
