@@ -1,11 +1,10 @@
-//! Where a part of a tool's schema is written: the IR holds schemas as JSON values, findings
+//! Where a part of a tool's schema is written: the IR holds schemas as their JSON text, findings
 //! point at the file that wrote them (a schema file, a front matter's `interface.input`, or
 //! cycod `parameters`, from which the schema is derived).
 
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
-
-use serde_json::Value;
 
 use crate::ir::Lowered;
 use crate::source::{SourceFile, Span};
@@ -126,16 +125,20 @@ impl<'a> Located<'a> {
         }
     }
 
-    /// Where `value` is written in the list at `path` (an `enum` value, a `required` name),
-    /// else where the list is.
-    pub(crate) fn item(&self, path: &[String], value: &Value) -> Span {
+    /// Where each value of the list at `path` is first written, by its JSON text: looked up
+    /// for each value changed, rather than searched for (two `enum`s of 50,000: 32 s).
+    pub(crate) fn items(&self, path: &[String]) -> HashMap<String, Span> {
+        let mut places = HashMap::new();
         if let Some((_, node, 0)) = self.deepest(path)
             && let Some(items) = node.as_seq()
-            && let Some(item) = items.iter().find(|i| i.to_json() == *value)
         {
-            return item.span();
+            for item in items {
+                places
+                    .entry(item.to_json().to_string())
+                    .or_insert(item.span());
+            }
         }
-        self.at(path)
+        places
     }
 
     /// Where property `name` of the object at `parent` is said to be required: its entry in
@@ -170,6 +173,7 @@ impl<'a> Located<'a> {
 mod tests {
     use super::*;
     use crate::source::FormatId;
+    use serde_json::Value;
 
     fn file(text: &str) -> Arc<SourceFile> {
         SourceFile::new(
@@ -197,10 +201,9 @@ mod tests {
             "\"string\""
         );
         assert_eq!(slice(at.key(&path(&["properties", "q"]))), "\"q\"");
-        assert_eq!(
-            slice(at.item(&path(&["properties", "q", "enum"]), &Value::from("b"))),
-            "\"b\""
-        );
+        let places = at.items(&path(&["properties", "q", "enum"]));
+        let b = places.get(&Value::from("b").to_string()).copied();
+        assert_eq!(b.map(slice), Some("\"b\""));
         assert_eq!(slice(at.required(&[], "q")), "\"q\"");
         // Not written: the deepest key that is.
         assert_eq!(

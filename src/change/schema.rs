@@ -3,7 +3,7 @@
 //! `properties` and `items`; `$ref` targets and `anyOf`/`oneOf`/`allOf` branches are not
 //! followed.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -270,7 +270,7 @@ impl<'a> Walk<'a> {
                 let at = with(path, &[key(n)]);
                 let subject = self.subject(path);
                 let (new_span, old_span) = (self.new.at(&at), self.old.key(path));
-                let listed = new.iter().map(short).collect::<Vec<_>>().join(", ");
+                let listed = crate::analysis::names::listed(new.iter().map(short), new.len());
                 let d = self.push(
                     &rules::CONSTRAINT_TIGHTENED,
                     new_span,
@@ -290,8 +290,15 @@ impl<'a> Walk<'a> {
         match (self.direction, new) {
             (Direction::Input, Some(new)) => {
                 let at = with(path, &[key(n)]);
-                for value in old.iter().filter(|v| !new.contains(v)) {
-                    let (new_span, old_span) = (self.new.at(&at), self.old.item(&old_at, value));
+                let kept = written(&new);
+                let removed = old.iter().filter(|v| !kept.contains(&v.to_string()));
+                let places = self.old.items(&old_at);
+                for value in removed {
+                    let old_span = places
+                        .get(&value.to_string())
+                        .copied()
+                        .unwrap_or_else(|| self.old.at(&old_at));
+                    let new_span = self.new.at(&at);
                     let d = self.push(
                         &rules::ENUM_VALUE_REMOVED,
                         new_span,
@@ -312,8 +319,15 @@ impl<'a> Walk<'a> {
             }
             (Direction::Output, Some(new)) => {
                 let at = with(path, &[key(n)]);
-                for value in new.iter().filter(|v| !old.contains(v)) {
-                    let (new_span, old_span) = (self.new.item(&at, value), self.old.at(&old_at));
+                let known = written(&old);
+                let added = new.iter().filter(|v| !known.contains(&v.to_string()));
+                let places = self.new.items(&at);
+                for value in added {
+                    let new_span = places
+                        .get(&value.to_string())
+                        .copied()
+                        .unwrap_or_else(|| self.new.at(&at));
+                    let old_span = self.old.at(&old_at);
                     let d = self.push(
                         &rules::OUTPUT_ENUM_VALUE_ADDED,
                         new_span,
@@ -405,4 +419,10 @@ impl<'a> Walk<'a> {
                 .into(),
         );
     }
+}
+
+/// The values of an `enum` as their JSON text, to be looked up: two lists of 100,000 were
+/// compared value by value. JSON text is equal exactly when the values are (keys sorted).
+fn written(values: &[Value]) -> HashSet<String> {
+    values.iter().map(Value::to_string).collect()
 }
