@@ -233,7 +233,6 @@ impl FileSystem for Disk {
     }
 }
 
-/// Refuse what [`Disk::read`] never reads: folders, special files, files over the limit.
 /// `path` opened for reading without waiting: a FIFO opens at once, and reads of a regular
 /// file are not changed by it.
 #[cfg(target_os = "linux")]
@@ -254,26 +253,24 @@ pub(crate) fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
     let file = open_without_waiting(path).map_err(io)?;
     #[cfg(not(target_os = "linux"))]
     let file = {
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if !meta.is_file() {
-            return Err(ReadError::Special);
-        }
+        // Checked before opening too: a FIFO would block the open.
+        check_regular(&std::fs::metadata(path).map_err(io)?)?;
         std::fs::File::open(path).map_err(io)?
     };
-    let meta = file.metadata().map_err(io)?;
-    if meta.is_dir() {
-        return Err(ReadError::Directory);
-    }
-    if !meta.is_file() {
-        return Err(ReadError::Special);
-    }
+    check_regular(&file.metadata().map_err(io)?)?;
     Ok(file)
 }
 
+/// Refuse what [`Disk::read`] never reads: folders, special files, files over the limit.
 fn check_kind(meta: &std::fs::Metadata) -> Result<(), ReadError> {
     if meta.len() > MAX_READ_BYTES {
         return Err(ReadError::TooLarge(Some(meta.len())));
     }
+    check_regular(meta)
+}
+
+/// Refuse folders and special files.
+fn check_regular(meta: &std::fs::Metadata) -> Result<(), ReadError> {
     if meta.is_dir() {
         return Err(ReadError::Directory);
     }

@@ -125,20 +125,24 @@ impl<'a> Located<'a> {
         }
     }
 
-    /// Where each value of the list at `path` is first written, by its JSON text: looked up
-    /// for each value changed, rather than searched for (two `enum`s of 50,000: 32 s).
-    pub(crate) fn items(&self, path: &[String]) -> HashMap<String, Span> {
-        let mut places = HashMap::new();
+    /// Where each value of the list at `path` is first written, by its JSON text, else
+    /// where the list is: looked up for each value changed, rather than searched for (two
+    /// `enum`s of 50,000: 32 s).
+    pub(crate) fn items(&self, path: &[String]) -> Places {
+        let mut by_text = HashMap::new();
         if let Some((_, node, 0)) = self.deepest(path)
             && let Some(items) = node.as_seq()
         {
             for item in items {
-                places
+                by_text
                     .entry(item.to_json().to_string())
                     .or_insert(item.span());
             }
         }
-        places
+        Places {
+            by_text,
+            list: self.at(path),
+        }
     }
 
     /// Where property `name` of the object at `parent` is said to be required: its entry in
@@ -166,6 +170,19 @@ impl<'a> Located<'a> {
             return item.span();
         }
         self.key(&property)
+    }
+}
+
+/// Where the values of a list are written ([`Located::items`]).
+pub(crate) struct Places {
+    by_text: HashMap<String, Span>,
+    list: Span,
+}
+
+impl Places {
+    /// Where the value whose JSON text is `text` is written, else where the list is.
+    pub(crate) fn of(&self, text: &str) -> Span {
+        self.by_text.get(text).copied().unwrap_or(self.list)
     }
 }
 
@@ -202,8 +219,8 @@ mod tests {
         );
         assert_eq!(slice(at.key(&path(&["properties", "q"]))), "\"q\"");
         let places = at.items(&path(&["properties", "q", "enum"]));
-        let b = places.get(&Value::from("b").to_string()).copied();
-        assert_eq!(b.map(slice), Some("\"b\""));
+        assert_eq!(slice(places.of(&Value::from("b").to_string())), "\"b\"");
+        assert_eq!(slice(places.of("\"z\"")), "[\"a\", \"b\"]");
         assert_eq!(slice(at.required(&[], "q")), "\"q\"");
         // Not written: the deepest key that is.
         assert_eq!(

@@ -290,15 +290,9 @@ impl<'a> Walk<'a> {
         match (self.direction, new) {
             (Direction::Input, Some(new)) => {
                 let at = with(path, &[key(n)]);
-                let kept = written(&new);
-                let removed = old.iter().filter(|v| !kept.contains(&v.to_string()));
                 let places = self.old.items(&old_at);
-                for value in removed {
-                    let old_span = places
-                        .get(&value.to_string())
-                        .copied()
-                        .unwrap_or_else(|| self.old.at(&old_at));
-                    let new_span = self.new.at(&at);
+                for (value, text) in missing(&old, &new) {
+                    let (new_span, old_span) = (self.new.at(&at), places.of(&text));
                     let d = self.push(
                         &rules::ENUM_VALUE_REMOVED,
                         new_span,
@@ -319,15 +313,9 @@ impl<'a> Walk<'a> {
             }
             (Direction::Output, Some(new)) => {
                 let at = with(path, &[key(n)]);
-                let known = written(&old);
-                let added = new.iter().filter(|v| !known.contains(&v.to_string()));
                 let places = self.new.items(&at);
-                for value in added {
-                    let new_span = places
-                        .get(&value.to_string())
-                        .copied()
-                        .unwrap_or_else(|| self.new.at(&at));
-                    let old_span = self.old.at(&old_at);
+                for (value, text) in missing(&new, &old) {
+                    let (new_span, old_span) = (places.of(&text), self.old.at(&old_at));
                     let d = self.push(
                         &rules::OUTPUT_ENUM_VALUE_ADDED,
                         new_span,
@@ -421,8 +409,14 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The values of an `enum` as their JSON text, to be looked up: two lists of 100,000 were
-/// compared value by value. JSON text is equal exactly when the values are (keys sorted).
-fn written(values: &[Value]) -> HashSet<String> {
-    values.iter().map(Value::to_string).collect()
+/// The values of `these` that `others` lacks, each with its JSON text. Looked up by that
+/// text: two lists of 100,000 were compared value by value. JSON text is equal exactly when
+/// the values are (keys sorted).
+fn missing<'v>(these: &'v [Value], others: &[Value]) -> Vec<(&'v Value, String)> {
+    let others: HashSet<String> = others.iter().map(Value::to_string).collect();
+    these
+        .iter()
+        .map(|v| (v, v.to_string()))
+        .filter(|(_, text)| !others.contains(text))
+        .collect()
 }

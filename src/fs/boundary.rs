@@ -401,8 +401,9 @@ fn write_special(
     fill(&mut options.open(path)?)
 }
 
-/// Write what `fill` writes to a new file beside `name` in `folder`, created exclusively (`O_EXCL`) under
-/// a name nobody can predict, so a planted link or file cannot redirect it. Returns its path.
+/// Write what `fill` writes to a new file beside `name` in `folder`, created exclusively
+/// (`O_EXCL`) under a name nobody can predict, so a planted link or file cannot redirect it.
+/// Returns its path.
 pub(crate) fn create_exclusive(
     folder: &Path,
     name: &str,

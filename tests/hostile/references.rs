@@ -145,11 +145,24 @@ fn an_mcp_header_of_50_thousand_variables_each_named() {
     assert_eq!(first["message"], "`{w0}` names no entry of `variables`");
 }
 
-/// Codes of the findings of `check --no-cache --format json` in `repo`, with how many of each.
-fn check_counts(repo: &Repo) -> std::collections::BTreeMap<String, usize> {
+/// The findings of `check --no-cache --format json` in `repo`.
+fn findings(repo: &Repo) -> Vec<Value> {
     let output = run(repo, &["check", "--no-cache", "--format", "json"]);
     let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
-    counts(doc["diagnostics"].as_array().map_or(&[][..], Vec::as_slice))
+    doc["diagnostics"].as_array().cloned().unwrap_or_default()
+}
+
+/// Codes of the findings of `check --no-cache --format json` in `repo`, with how many of each.
+fn check_counts(repo: &Repo) -> std::collections::BTreeMap<String, usize> {
+    counts(&findings(repo))
+}
+
+/// An object schema of `count` string properties `p0…`.
+fn string_properties(count: usize) -> Value {
+    let properties: serde_json::Map<String, Value> = (0..count)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
+        .collect();
+    serde_json::json!({"type": "object", "properties": properties})
 }
 
 /// A DojOps `files` path of 50,000 placeholders naming properties of an input schema of
@@ -158,10 +171,7 @@ fn check_counts(repo: &Repo) -> std::collections::BTreeMap<String, usize> {
 #[test]
 fn a_dojops_path_of_50_thousand_placeholders() {
     let count = 50_000;
-    let properties: serde_json::Map<String, Value> = (0..count)
-        .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
-        .collect();
-    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let schema = string_properties(count);
     let path: Vec<String> = (0..count).map(|i| format!("{{p{i}}}{{q{i}}}")).collect();
     let counts = check_counts(&dojops_repo(&path.join("/"), &schema));
     assert_eq!(counts.get("DOJ012"), Some(&201), "{counts:?}");
@@ -173,21 +183,15 @@ fn a_dojops_path_of_50_thousand_placeholders() {
 /// (390 KB); it lists twenty and counts the rest.
 #[test]
 fn a_dojops_tool_of_20_thousand_paths_with_placeholders() {
-    let count = 50_000;
-    let properties: serde_json::Map<String, Value> = (0..count)
-        .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
-        .collect();
-    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let schema = string_properties(50_000);
     let repo = dojops_repo("{p0}/{q0}", &schema);
     let entries = "  - path: \"{p1}/{q1}\"\n    serializer: yaml\n".repeat(20_000);
     let tool = std::fs::read_to_string(repo.root.join(".dojops/tools/t/tool.yaml"))
         .expect("written")
         + &entries;
     repo.write(".dojops/tools/t/tool.yaml", tool.as_bytes());
-    let output = run(&repo, &["check", "--no-cache", "--format", "json"]);
-    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
-    let found = doc["diagnostics"].as_array().map_or(&[][..], Vec::as_slice);
-    assert_eq!(counts(found).get("DOJ012"), Some(&201));
+    let found = findings(&repo);
+    assert_eq!(counts(&found).get("DOJ012"), Some(&201));
     let first = found.iter().find(|d| d["code"] == "DOJ012");
     let help = first.and_then(|d| d["help"].as_str()).unwrap_or_default();
     assert!(
@@ -313,12 +317,7 @@ fn a_schema_requiring_200_thousand_names_one_twice() {
     let mut required: Vec<String> = (0..200_000).map(|i| format!("p{i}")).collect();
     required.push("p0".into());
     let schema = serde_json::json!({"type": "object", "properties": {"p0": {"type": "string"}}, "required": required});
-    let output = run(
-        &dojops_repo("a", &schema),
-        &["check", "--no-cache", "--format", "json"],
-    );
-    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
-    let found = doc["diagnostics"].as_array().map_or(&[][..], Vec::as_slice);
+    let found = findings(&dojops_repo("a", &schema));
     let repeat = found.iter().find(|d| d["code"] == "SCH001");
     assert_eq!(
         repeat.and_then(|d| d["message"].as_str()),

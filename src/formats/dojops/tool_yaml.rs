@@ -259,8 +259,7 @@ fn lower(
         lw.optional_str(g, "existingDelimiter", 0, usize::MAX);
         lw.optional_str(g, "userPromptTemplate", 0, usize::MAX);
     }
-    // Only the paths with a placeholder are kept, copied: a long `files` list is read an
-    // entry at a time, and its nodes were all built back to be kept (9.6 times its size).
+    // Only the paths with a placeholder are kept (copied): `files` is read an entry at a time.
     let mut template_paths: Vec<Node> = Vec::new();
     let mut keep = |node: &Node| {
         if node.as_str().is_some_and(|s| s.contains('{')) {
@@ -282,9 +281,8 @@ fn lower(
             }
             Some(items) => {
                 for (i, item) in items.scan().enumerate() {
-                    let item = &*item;
                     let path = format!("files[{i}]");
-                    let Some(f) = lw.as_map(item, item.span(), &path) else {
+                    let Some(f) = lw.as_map(&item, item.span(), &path) else {
                         continue;
                     };
                     lw.unknown_keys(f, FILE_KEYS, DROPPED_NOTE);
