@@ -1,10 +1,63 @@
 //! Properties compared: removed, renamed, added as required, made required (input) or made
 //! optional (output), and each common property walked in turn.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
 use super::schema::{Direction, Pointer, Walk, required, shape, with};
 use crate::rules::breaking as rules;
+
+/// A removed and an added property of the same shape, when no other removed or added
+/// property has that shape: a rename. Shapes are compared by their JSON text, which is
+/// canonical (keys sorted), so each property is shaped once: comparing every removed
+/// property with every other took time in the square of their number.
+fn renames(
+    op: &Map<String, Value>,
+    np: &Map<String, Value>,
+    removed: &[&String],
+    added: &[&String],
+) -> Vec<(String, String)> {
+    let (gone, gone_texts) = tally(removed, op);
+    let (new, _) = tally(added, np);
+    removed
+        .iter()
+        .zip(&gone_texts)
+        .filter(|(_, text)| gone.get(*text).is_some_and(|s| s.count == 1))
+        .filter_map(|(from, text)| {
+            let to = new.get(text).filter(|s| s.count == 1)?.first?;
+            Some(((*from).clone(), to.clone()))
+        })
+        .collect()
+}
+
+/// How many properties of one side have a shape, and the first of them.
+#[derive(Default)]
+struct Seen<'a> {
+    count: usize,
+    first: Option<&'a String>,
+}
+
+/// The shapes of `names` in `props`, tallied, and each name's shape text in order.
+fn tally<'a>(
+    names: &[&'a String],
+    props: &Map<String, Value>,
+) -> (HashMap<String, Seen<'a>>, Vec<String>) {
+    let mut seen: HashMap<String, Seen<'a>> = HashMap::new();
+    let mut texts = Vec::with_capacity(names.len());
+    for name in names {
+        let text = props
+            .get(name.as_str())
+            .map(shape)
+            .unwrap_or_default()
+            .to_string();
+        let entry = seen.entry(text.clone()).or_default();
+        entry.count += 1;
+        entry.first.get_or_insert(name);
+        texts.push(text);
+    }
+    (seen, texts)
+}
 
 impl Walk<'_> {
     /// Compare the `properties` and `required` of one object schema of both sides.
@@ -27,27 +80,14 @@ impl Walk<'_> {
         let mut removed: Vec<&String> = op.keys().filter(|k| !np.contains_key(*k)).collect();
         let mut added: Vec<&String> = np.keys().filter(|k| !op.contains_key(*k)).collect();
         if self.direction == Direction::Input {
-            // A removed and an added property of the same shape, and only one such pair: a
-            // rename.
-            let mut renames = Vec::new();
-            for r in &removed {
-                let same: Vec<&&String> = added
-                    .iter()
-                    .filter(|a| shape(&op[r.as_str()]) == shape(&np[a.as_str()]))
-                    .collect();
-                let twins = removed
-                    .iter()
-                    .filter(|r2| shape(&op[r2.as_str()]) == shape(&op[r.as_str()]))
-                    .count();
-                if let [only] = same.as_slice()
-                    && twins == 1
-                {
-                    renames.push(((*r).clone(), (**only).clone()));
-                }
-            }
+            let renames = renames(op, np, &removed, &added);
+            let (from, to): (HashSet<&str>, HashSet<&str>) = renames
+                .iter()
+                .map(|(f, t)| (f.as_str(), t.as_str()))
+                .unzip();
+            removed.retain(|r| !from.contains(r.as_str()));
+            added.retain(|a| !to.contains(a.as_str()));
             for (from, to) in &renames {
-                removed.retain(|r| *r != from);
-                added.retain(|a| *a != to);
                 self.renamed(path, from, to);
             }
         }
