@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::ir::{LeftOut, Lowered};
 use crate::lock::canonical;
+use crate::lock::claims::Claims;
 
 /// What became of one tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,34 +60,29 @@ pub(super) fn pair(
     fn key<'l>(l: &'l Lowered<'_>) -> (&'static str, &'l str) {
         (l.tool.provenance.format, l.tool.name.as_str())
     }
-    let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-    for (j, n) in new.iter().enumerate() {
-        by_key.entry(key(n)).or_default().push(j);
-    }
+    let homes: Vec<PathBuf> = old.iter().map(|o| home(&o.file.path)).collect();
+    let by_name = Claims::new(
+        new.iter()
+            .enumerate()
+            .map(|(j, n)| (j, key(n), n.file.path.as_path())),
+    );
     for (i, o) in old.iter().enumerate() {
-        let o_home = home(&o.file.path);
-        let candidates = by_key.get(&key(o)).map_or(&[][..], Vec::as_slice);
-        let free = || candidates.iter().copied().filter(|&j| !taken[j]);
-        let best = free()
-            .find(|&j| new[j].file.path == o_home)
-            .or_else(|| free().next());
-        match best {
-            Some(j) => {
-                taken[j] = true;
-                out.push(Pairing::Same { old: i, new: j });
-            }
+        match by_name.claim(key(o), &homes[i], &mut taken) {
+            Some(j) => out.push(Pairing::Same { old: i, new: j }),
             None => unmatched.push(i),
         }
     }
     let mut gone = Vec::new();
+    let left: HashMap<(&str, String), usize> = left_out
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(l, out)| ((out.name.as_str(), out.path.clone()), l))
+        .collect();
     for i in unmatched {
         let o = &old[i];
-        let path = display(&home(&o.file.path));
-        match left_out
-            .iter()
-            .position(|l| l.name == o.tool.name && l.path == path)
-        {
-            Some(l) => out.push(Pairing::Disabled {
+        match left.get(&(o.tool.name.as_str(), display(&homes[i]))) {
+            Some(&l) => out.push(Pairing::Disabled {
                 old: i,
                 left_out: l,
             }),
@@ -94,30 +90,15 @@ pub(super) fn pair(
         }
     }
     // Renames: definitions without their names, hashed, among what is left.
-    let mut by_definition: HashMap<(&str, String), Vec<usize>> = HashMap::new();
-    for j in (0..new.len()).filter(|&j| !taken[j]) {
-        let def = canonical::sha256(&canonical::without_name(&new[j].tool));
-        by_definition
-            .entry((new[j].tool.provenance.format, def))
-            .or_default()
-            .push(j);
-    }
+    let definition = |l: &Lowered<'_>| canonical::sha256(&canonical::without_name(&l.tool));
+    let by_definition = Claims::new((0..new.len()).filter(|&j| !taken[j]).map(|j| {
+        let key = (new[j].tool.provenance.format, definition(&new[j]));
+        (j, key, new[j].file.path.as_path())
+    }));
     for i in gone {
-        let o = &old[i];
-        let def = canonical::sha256(&canonical::without_name(&o.tool));
-        let candidates = by_definition
-            .get(&(o.tool.provenance.format, def))
-            .map_or(&[][..], Vec::as_slice);
-        let o_home = home(&o.file.path);
-        let free = || candidates.iter().copied().filter(|&j| !taken[j]);
-        let found = free()
-            .find(|&j| new[j].file.path == o_home)
-            .or_else(|| free().next());
-        match found {
-            Some(j) => {
-                taken[j] = true;
-                out.push(Pairing::Renamed { old: i, new: j });
-            }
+        let key = (old[i].tool.provenance.format, definition(&old[i]));
+        match by_definition.claim(key, &homes[i], &mut taken) {
+            Some(j) => out.push(Pairing::Renamed { old: i, new: j }),
             None => out.push(Pairing::Removed { old: i }),
         }
     }

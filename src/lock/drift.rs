@@ -2,10 +2,11 @@
 //! longer matches is reported at each part that changed; a tool the lock does not list, and a
 //! listed tool that is gone, are reported too.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::claims::Claims;
 use super::file::{self, FILE_NAME, Locked};
 use super::record::Kind;
 use super::{Entry, entry, root};
@@ -93,25 +94,16 @@ pub(crate) fn drift(
     let mut out = super::drift_records::drift(&records, &others, &root, scope, &lock_file);
     let lowering = formats::lower_all(results, &|_| true, &root);
     let mut taken = vec![false; locked.len()];
-    let mut by_key: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-    for (i, l) in locked.iter().enumerate() {
-        by_key
-            .entry((l.entry.format.as_str(), l.entry.name.as_str()))
-            .or_default()
-            .push(i);
-    }
+    let claims = Claims::new(locked.iter().enumerate().map(|(i, l)| {
+        let key = (l.entry.format.as_str(), l.entry.name.as_str());
+        (i, key, l.entry.path.as_str())
+    }));
     for tool in &lowering.tools {
         let now = entry(tool, &root);
-        let candidates = by_key
-            .get(&(now.format.as_str(), now.name.as_str()))
-            .map_or(&[][..], Vec::as_slice);
-        let free = || candidates.iter().copied().filter(|&i| !taken[i]);
-        let found = free()
-            .find(|&i| locked[i].entry.path == now.path)
-            .or_else(|| free().next());
+        let key = (now.format.as_str(), now.name.as_str());
+        let found = claims.claim(key, now.path.as_str(), &mut taken);
         match found {
             Some(i) => {
-                taken[i] = true;
                 if locked[i].entry.sha256 != now.sha256 {
                     out.extend(changed(tool, &locked[i], &now, &lock_file));
                 }

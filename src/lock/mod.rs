@@ -13,6 +13,7 @@
 //! `server.rs`), and checked by `drift_records.rs`.
 
 pub(crate) mod canonical;
+pub(crate) mod claims;
 mod drift;
 mod drift_records;
 mod file;
