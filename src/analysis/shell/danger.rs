@@ -345,13 +345,18 @@ fn finish(script: &str, mut out: Vec<Danger>) -> Vec<Danger> {
         .filter(|d| d.kind == DangerKind::ReverseShell)
         .map(|d| (d.start, d.end))
         .collect();
-    let lines_of = |a: usize| script[..a.min(script.len())].matches('\n').count();
-    out.retain(|d| {
-        d.kind != DangerKind::SendsData
-            || !shells
-                .iter()
-                .any(|(s, _)| lines_of(*s) == lines_of(d.start))
-    });
+    // Line ends found once: counting them from the start for each pair of findings read the
+    // script again up to 64 × 64 times.
+    if !shells.is_empty() {
+        let ends: Vec<usize> = script.match_indices('\n').map(|(i, _)| i).collect();
+        let lines_of = |a: usize| ends.partition_point(|&e| e < a);
+        out.retain(|d| {
+            d.kind != DangerKind::SendsData
+                || !shells
+                    .iter()
+                    .any(|(s, _)| lines_of(*s) == lines_of(d.start))
+        });
+    }
     out.sort_by_key(|d| (d.start, d.end));
     out.dedup_by(|a, b| a.kind == b.kind && a.start < b.end && b.start < a.end);
     out

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::tool::Status;
 use super::{Item, Spanned};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{SUGGESTION_BUDGET, did_you_mean_within};
 use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::fields::replace_exact;
@@ -249,6 +249,9 @@ pub(super) fn resolve_references(results: &[FileResult]) -> Vec<Diagnostic> {
         ids.sort_unstable();
     }
     let mut out = Vec::new();
+    // One budget for the run: many agents each naming many unknown ids among many
+    // definitions compared every pair.
+    let mut budget = SUGGESTION_BUDGET;
     for r in results {
         let Some(Item::Agent(agent)) = r.item.get::<Item>() else {
             continue;
@@ -267,9 +270,9 @@ pub(super) fn resolve_references(results: &[FileResult]) -> Vec<Diagnostic> {
                         continue;
                     }
                     let ids = by_kind.get(&d.kind).map(Vec::as_slice).unwrap_or_default();
-                    // One reference compares with the ids of its kind only: a handful.
-                    let hint = did_you_mean(&d.id, ids.iter().copied())
-                        .and_then(|h| known.get(&(d.kind, h)));
+                    let hint =
+                        did_you_mean_within(&mut budget, &d.id, ids.len(), ids.iter().copied())
+                            .and_then(|h| known.get(&(d.kind, h)));
                     found.push(unregistered(&r.file, d, hint));
                 }
                 Some(k) => {
