@@ -398,3 +398,39 @@ fn agents_of_30_thousand_unknown_references_among_3_thousand_knowledge_bases() {
     let help = hinted.and_then(|d| d["help"].as_str()).unwrap_or_default();
     assert!(help.contains("kb-41"), "{hinted:?}");
 }
+
+/// A cycod scope whose `mcp/mcp.json` defines 40,000 servers (2.5 MB): it was parsed whole
+/// under a cap of its own (1 MiB), past which every `uses.mcps` reference of the scope went
+/// unchecked without a word. It is now read for its server names only, under the read cap
+/// of every file, and 500 tools of 200 unknown names each are each reported.
+#[test]
+fn a_cycod_scope_of_40_thousand_mcp_servers_checks_its_references() {
+    let repo = Repo::new();
+    let servers: serde_json::Map<String, Value> = (0..40_000)
+        .map(|i| {
+            let server = serde_json::json!({"command": "npx", "args": ["-y", format!("pkg-{i}")]});
+            (format!("server-{i}"), server)
+        })
+        .collect();
+    let mcp = serde_json::json!({ "mcpServers": servers }).to_string();
+    assert!(mcp.len() > 2 << 20, "{}", mcp.len());
+    repo.write(".cycod/mcp/mcp.json", mcp.as_bytes());
+    for t in 0..500 {
+        let names: Vec<String> = (0..200).map(|j| format!("zz-{t}-{j}")).collect();
+        repo.write(
+            &format!(".cycod/tools/t{t}.yaml"),
+            format!(
+                "name: t{t}\ndescription: Runs step {t}.\nuses:\n  mcps: [{}, server-7, server-39999]\nbash: echo {t}\ntags: [read]\n",
+                names.join(", ")
+            )
+            .as_bytes(),
+        );
+    }
+    let found = findings(&repo);
+    let unknown: Vec<&Value> = found.iter().filter(|d| d["code"] == "REF012").collect();
+    assert_eq!(unknown.len(), 100_000);
+    assert!(unknown.iter().all(|d| {
+        let message = d["message"].as_str().unwrap_or_default();
+        message.contains("`zz-")
+    }));
+}

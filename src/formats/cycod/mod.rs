@@ -10,6 +10,7 @@ mod commands;
 pub(crate) mod doc;
 mod ir;
 mod lower;
+mod mcp_json;
 mod names;
 mod outline;
 mod params;

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::mcp_json::mcp_servers;
 use super::{NameRef, Tool};
 use crate::analysis::graph::{self, Cycle, Step};
 use crate::analysis::names::{did_you_mean, did_you_mean_within};
@@ -23,8 +24,6 @@ use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
 
 /// `mcp.json` files larger than this are not read (it lists a few servers).
-const MAX_MCP_JSON: u64 = 1024 * 1024;
-
 /// A tool file taking part in resolution.
 struct Member<'a> {
     file: &'a Arc<SourceFile>,
@@ -126,32 +125,26 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
     out.extend(cycles(&members, &edges));
 
     // MCP names, checked only where the scope has an `mcp.json` to check against.
-    // Each scope's servers are read and indexed once for all its tools, and "did you mean"
-    // spends one budget for the run: many tools each naming many unknown servers among many
-    // defined compared every pair.
-    let mut servers: HashMap<&Path, Option<Servers>> = HashMap::new();
+    // Each scope's servers are read once for all its tools, sorted to be looked up, and
+    // "did you mean" spends one budget for the run: many tools each naming many unknown
+    // servers among many defined compared every pair.
+    let mut servers: HashMap<&Path, Option<Vec<String>>> = HashMap::new();
     let mut budget = SUGGESTION_BUDGET;
     for m in members.iter().filter(|m| m.scope) {
         if m.tool.mcp_references.is_empty() {
             continue;
         }
-        let known = servers.entry(&m.folder).or_insert_with(|| {
-            mcp_servers(fs, &m.folder).map(|names| Servers {
-                index: names.iter().cloned().collect(),
-                names,
-            })
-        });
-        let Some(Servers {
-            names: known,
-            index,
-        }) = known
-        else {
+        let known = servers
+            .entry(&m.folder)
+            .or_insert_with(|| mcp_servers(fs, &m.folder));
+        let Some(known) = known else {
             continue;
         };
         let inline: HashSet<&str> = m.tool.inline_mcps.iter().map(String::as_str).collect();
         let mut unknown = Findings::default();
         for r in m.tool.mcp_references.iter() {
-            if index.contains(r.name) || inline.contains(r.name) {
+            let defined = known.binary_search_by(|n| n.as_str().cmp(r.name)).is_ok();
+            if defined || inline.contains(r.name) {
                 continue;
             }
             if unknown.is_full(&refs::UNKNOWN_MCP_REFERENCE) {
@@ -217,12 +210,6 @@ impl Member<'_> {
     fn file_span(&self) -> crate::source::Span {
         crate::source::Span::point(self.file.bom_len)
     }
-}
-
-/// A scope's MCP servers: their names in `mcp.json`'s order (for messages), and indexed.
-struct Servers {
-    names: Vec<String>,
-    index: HashSet<String>,
 }
 
 /// How many name comparisons "did you mean" may spend on a whole run's unknown references.
@@ -413,23 +400,4 @@ fn cycle_diagnostic(
         );
     }
     Some(d)
-}
-
-/// Server names of the scope's `mcp/mcp.json` (next to `tools/`), when it exists and reads.
-fn mcp_servers(fs: &dyn FileSystem, tools_folder: &Path) -> Option<Vec<String>> {
-    let path = tools_folder.parent()?.join("mcp").join("mcp.json");
-    let bytes = fs.read(&path).ok()?;
-    if bytes.len() as u64 > MAX_MCP_JSON {
-        return None;
-    }
-    let text = String::from_utf8(bytes).ok()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    // cycod reads the key case-insensitively (`McpServers`, `mcpServers`).
-    let servers = value
-        .as_object()?
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("mcpservers"))?
-        .1
-        .as_object()?;
-    Some(servers.keys().cloned().collect())
 }
