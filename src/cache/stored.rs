@@ -11,6 +11,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use super::bytes::Blob;
+use crate::analysis::secrets::scan_text;
 use crate::diagnostics::{Diagnostic, Fix, Related};
 use crate::formats::{self, FileResult, Item};
 use crate::fs::FileSystem;
@@ -67,14 +68,20 @@ struct StoredDiagnostic {
 }
 
 impl Stored {
-    /// What to store of `r`; `None` when its format does not opt into the cache, or a
-    /// diagnostic points into a file that is neither `r`'s nor a companion's.
+    /// What to store of `r`; `None` when its format does not opt into the cache, one of its
+    /// files holds a credential, or a diagnostic points into a file that is neither `r`'s
+    /// nor a companion's.
     pub(super) fn of(r: &FileResult) -> Option<Stored> {
         let codec = formats::format_of(r.file.format)?.cache()?;
         let sources: Vec<Arc<SourceFile>> = std::iter::once(&r.file)
             .chain(&r.companions)
             .cloned()
             .collect();
+        // Its item and findings would carry a credential whole into the cache (output masks
+        // it; `--fix` needs it whole): such a file is checked again each run instead.
+        if sources.iter().any(|f| !scan_text(&f.text).is_empty()) {
+            return None;
+        }
         let item = match r.item.is_none() {
             true => None,
             false => Some(Blob(codec.encode(&r.item, &sources)?)),

@@ -102,3 +102,38 @@ fn a_cache_file_made_to_order_is_not_read_whole() {
     let written = std::fs::metadata(&file).expect("cache file").len();
     assert!(written < 10 * own.len() as u64, "{written} bytes");
 }
+
+/// A definition that holds a credential is not stored in the cache: its item and findings
+/// would carry the credential whole into `.toolc_cache/…/files.bin` (every output masks it).
+/// It is checked again each run, with the same report.
+#[test]
+fn a_definition_holding_a_credential_is_not_stored_in_the_cache() {
+    let repo = three_tools();
+    let token = "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";
+    let path = repo.root.join(".dojops/tools/b/tool.yaml");
+    let tool = std::fs::read_to_string(&path).expect("tool b");
+    let tool = tool.replacen(
+        "description: \"",
+        &format!("description: \"Call with {token}. "),
+        1,
+    );
+    assert!(tool.contains(token), "{tool}");
+    std::fs::write(&path, tool).expect("write");
+    let expected = json(&cached(&repo.root, &["--no-cache"]));
+    assert!(
+        expected.contains("ghp_ab"),
+        "the credential is reported: {expected}"
+    );
+    assert!(!expected.contains(token), "and masked: {expected}");
+    cached(&repo.root, &[]);
+    let stored = std::fs::read(cache_file(&repo.root)).expect("cache file");
+    let holds = |needle: &[u8]| stored.windows(needle.len()).any(|w| w == needle);
+    assert!(
+        !holds(b"LolCm") && !holds(b"tool-b"),
+        "tool b is not stored"
+    );
+    assert!(holds(b"tool-a"), "the others are");
+    let again = cached(&repo.root, &[]);
+    assert_eq!(counts(&again), (2, 1));
+    assert_eq!(json(&again), expected);
+}
