@@ -20,7 +20,8 @@ pub(super) struct Discovery {
     pub classifier: Classifier,
     /// The configuration of each file.
     pub configs: ConfigTree,
-    /// Nested configuration files that cannot be used.
+    /// Findings on nested configuration files: those that cannot be used, and what their
+    /// excludes hide (TLC009).
     pub config_errors: Vec<Diagnostic>,
     /// The definition files to load, sorted by path.
     pub found: Vec<Discovered>,
@@ -97,7 +98,18 @@ pub(super) fn discover(
         }
     }
     // A nested configuration's exclude globs are known only now; nothing overrides them.
-    found.retain(|d| !classifier.excluded(&d.path));
+    // What they hide is said (TLC009): the configuration above would have checked it.
+    let (hidden, kept): (Vec<Discovered>, Vec<Discovered>) = found
+        .into_iter()
+        .partition(|d| classifier.excluded(&d.path));
+    found = kept;
+    let hidden: Vec<&Path> = hidden.iter().map(|d| d.path.as_path()).collect();
+    let mut config_errors = config_errors;
+    config_errors.extend(super::turned_off::excluded_below(
+        &configs,
+        &hidden,
+        &options.cwd,
+    ));
     misnamed.retain(|p| !classifier.excluded(p));
     for d in &mut found {
         if named == Some(d.path.as_path()) {

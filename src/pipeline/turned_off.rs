@@ -64,6 +64,78 @@ pub(super) fn security_off_below<'p>(
         .collect()
 }
 
+/// One TLC009 for each nested configuration whose `exclude` hides definitions of `hidden`
+/// (what the walk found and a nested exclude then removed): the configuration above it
+/// would have checked them, and an excluded file is never read, so nothing else says so.
+pub(super) fn excluded_below(
+    configs: &ConfigTree,
+    hidden: &[&Path],
+    cwd: &Path,
+) -> Vec<Diagnostic> {
+    let mut by_config: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
+    for &path in hidden {
+        let excluding = configs
+            .nested()
+            .find(|c| c.excludes.iter().any(|e| e.matches(path)));
+        if let Some(config) = excluding {
+            by_config
+                .entry(config.root.as_path())
+                .or_insert_with(|| (config, Vec::new()))
+                .1
+                .push(path);
+        }
+    }
+    by_config
+        .into_values()
+        .filter_map(|(nested, paths)| {
+            let file = nested.file.as_ref()?;
+            let shown = paths
+                .iter()
+                .map(|p| format!("`{}`", crate::fs::display_path(p, cwd)));
+            let list = crate::analysis::names::listed(shown, paths.len());
+            let (span, label) = match exclude_key(&file.text) {
+                Some(span) => (span, "excluded here"),
+                None => (first_line(&file.text), "excludes definitions"),
+            };
+            let n = paths.len();
+            Some(
+                Diagnostic::new(
+                    &syn::SECURITY_RULES_OFF_BELOW,
+                    file,
+                    span,
+                    format!(
+                        "this configuration excludes {n} definition{} that the configuration above checks: {list}",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                )
+                .label(label)
+                .note("an excluded file is never read: the tools there are not checked for prompt injection, exfiltration or dangerous commands, and nothing else says so")
+                .help("exclude only what is not a definition; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above"),
+            )
+        })
+        .collect()
+}
+
+/// The key of the `exclude` setting (under `[discovery]`).
+fn exclude_key(text: &str) -> Option<Span> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let key = line.trim_start();
+        let indent = line.len() - key.len();
+        let rest = key
+            .strip_prefix("exclude")
+            .or_else(|| key.strip_prefix("\"exclude\""))
+            .or_else(|| key.strip_prefix("'exclude'"));
+        if rest.is_some_and(|r| r.trim_start().starts_with('=')) {
+            let len = key.len() - rest.map_or(0, str::len);
+            return Some(Span::new(start + indent, start + indent + len));
+        }
+    }
+    None
+}
+
 /// The finding for `file` (the configuration of `folder`), which turns `off` off.
 fn finding(
     file: &std::sync::Arc<SourceFile>,
@@ -157,5 +229,13 @@ mod tests {
         let span = setting_of(text, &[sec]).expect("found");
         assert_eq!(&text[span.start..span.end], "SEC001");
         assert_eq!(first_line("extend = 'x'\n"), Span::new(0, 12));
+    }
+
+    #[test]
+    fn the_exclude_key_is_found() {
+        let text = "[discovery]\n# exclude = [\"a\"]\n  \"exclude\" = [\"**\"]\n";
+        let span = exclude_key(text).expect("found");
+        assert_eq!(&text[span.start..span.end], "\"exclude\"");
+        assert_eq!(exclude_key("[discovery]\nexcluded = 1\n"), None);
     }
 }
