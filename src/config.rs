@@ -13,7 +13,7 @@ use raw::RawConfig;
 use read::read_config_file;
 use selectors::build_globs;
 
-pub(crate) use exclude::Exclude;
+pub(crate) use exclude::{Exclude, Excludes};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -447,6 +447,7 @@ impl Config {
                 globs: build_globs(&d.exclude, budget, &mut |span, msg| {
                     err(&mut errors, shift(span), msg)
                 }),
+                patterns: d.exclude.iter().map(|p| p.get_ref().clone()).collect(),
             })
             .into_iter()
             .collect();

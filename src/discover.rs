@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use globset::{Candidate, Glob, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 
-use crate::config::{Config, Exclude, Include};
+use crate::config::{Config, Excludes, Include};
 use crate::source::FormatId;
 
 mod ignore_files;
@@ -69,7 +69,7 @@ pub(crate) struct Classifier {
     /// paths of a repository are ruled out by name before the whole path is matched.
     names: Option<GlobSet>,
     includes: Vec<Include>,
-    excludes: Vec<Exclude>,
+    excludes: Excludes,
     named_by_content: bool,
     by_name: fn(&Path) -> Option<FormatId>,
 }
@@ -102,7 +102,11 @@ impl Classifier {
             builtin_formats,
             names,
             includes: config.includes.clone(),
-            excludes: config.excludes.clone(),
+            excludes: {
+                let mut excludes = Excludes::default();
+                excludes.add(&config.excludes);
+                excludes
+            },
             named_by_content: config.named_by_content,
             by_name: formats.by_name,
         }
@@ -110,13 +114,13 @@ impl Classifier {
 
     /// Also the exclude globs of `config` (a nested `toolc.toml`).
     pub(crate) fn add_excludes(&mut self, config: &Config) {
-        self.excludes.extend(config.excludes.iter().cloned());
+        self.excludes.add(&config.excludes);
     }
 
     /// True when an exclude glob matches `path` (absolute) or a folder above it: such a path
     /// is never read, whatever names it.
     pub(crate) fn excluded(&self, path: &Path) -> bool {
-        self.excludes.iter().any(|e| e.matches(path))
+        self.excludes.matches(path)
     }
 
     /// How a file found at `path` as `format` is claimed: always when an `include` of that
@@ -411,7 +415,7 @@ pub(crate) fn discover_with(
     let mut errors = Vec::new();
     let mut walked = Vec::new();
     let excludes = classifier.excludes.clone();
-    let prune: Prune = Arc::new(move |p: &Path| excludes.iter().any(|x| x.matches(p)));
+    let prune: Prune = Arc::new(move |p: &Path| excludes.matches(p));
     let visit = |path: &Path, kind: Kind, hint: Option<Option<FormatId>>| {
         let (format, builtin) = classifier.classify_hinted(path, hint);
         // Excluded folders were never entered; an excluded file is left out here.

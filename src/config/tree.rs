@@ -262,6 +262,11 @@ impl ConfigTree {
     pub(crate) fn nested(&self) -> impl Iterator<Item = &Config> {
         self.nested.values()
     }
+
+    /// The nested configuration of the folder `dir`, when it has one.
+    pub(crate) fn nested_at(&self, dir: &Path) -> Option<&Config> {
+        self.nested.get(dir)
+    }
 }
 
 /// Read and load one nested configuration file through `fs`.

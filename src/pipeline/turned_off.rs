@@ -74,8 +74,12 @@ pub(super) fn excluded_below(
 ) -> Vec<Diagnostic> {
     let mut by_config: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
     for &path in hidden {
-        let excluding = configs
-            .nested()
+        // The nested configurations above the path, nearest first: asking each of the run's
+        // took the hidden files times the configurations.
+        let excluding = path
+            .ancestors()
+            .skip(1)
+            .filter_map(|dir| configs.nested_at(dir))
             .find(|c| c.excludes.iter().any(|e| e.matches(path)));
         if let Some(config) = excluding {
             by_config
