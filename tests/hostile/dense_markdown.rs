@@ -111,6 +111,18 @@ fn a_skill_of_one_command_line_of_400_thousand_words() {
     assert_finds(&repo, "SEC040");
 }
 
+/// One heading of 20,000 words over 20,000 headings: each heading kept the titles above it as
+/// one string (350 KB took 4.4 GB). Each heading's verdict is kept, where it changes.
+#[test]
+fn a_skill_of_one_long_heading_over_20_thousand_headings() {
+    let long = |n: usize| {
+        let title: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+        let subs: String = (0..n).map(|i| format!("## h{i}\n\n")).collect();
+        skill_of_lines(&format!("# {}\n\n{subs}", title.join(" ")), 1)
+    };
+    assert_bounded("skills/big/SKILL.md", &long(1), &long(20_000), 10.0);
+}
+
 /// A skill of 250,000 fenced commands reading a credential store: each command's signal was
 /// compared with every finding before it (30 s in the release build for 6 MB).
 #[test]

@@ -49,7 +49,8 @@ impl Cx<'_> {
         }
         // Ids are written as code (`async-parallel`): a word of prose ("cropping") that is
         // also a file's name is not a reference to it.
-        let layout = Layout::read(text, body_start);
+        // Only its code is read here, not what its headings say.
+        let layout = Layout::read(text, body_start, |_| false);
         let tokens: HashSet<&str> = layout
             .codes()
             .iter()

@@ -9,6 +9,9 @@ use crate::memory::Chunked;
 use crate::source::Span;
 use crate::syntax::markdown::{Fence, events, fence_at};
 
+/// Bytes of a heading's title that are judged.
+const MAX_TITLE: usize = 256;
+
 /// A code span or code block: 24 bytes, a block's words held by the layout (a body of a
 /// million code spans held 72 bytes for each 4-byte span, and one of 600,000 fenced blocks
 /// a box and a string for each).
@@ -68,12 +71,11 @@ impl Code {
 pub(super) struct Layout {
     /// Code spans and blocks, in order, none inside another.
     codes: Vec<Code>,
-    /// Where each heading starts, with its chain of titles in `chains`; a heading under the
-    /// same titles as the one before it has no entry of its own.
-    headings: Vec<(usize, Word)>,
-    /// The titles of each heading and the headings above it, lower case: a body of a
-    /// million headings held a string and 32 bytes for each.
-    chains: Words,
+    /// Where the headings' verdict changes: from each start on, whether the place is under
+    /// headings that set what follows aside (see [`Reader`]'s `aside`), until the next.
+    /// Each heading kept its chain of titles: one long title above thousands of headings
+    /// was copied into each (350 KB took 4.4 GB).
+    headings: Vec<(usize, bool)>,
     /// The fenced code blocks, as [`crate::syntax::markdown::blocks`] finds them (SKL022
     /// reads those of `SKILL.md` from this parse rather than parse the body again).
     pub fences: Vec<Fence>,
@@ -90,15 +92,21 @@ pub(super) struct Reader<'t> {
     text: &'t str,
     body_start: usize,
     out: Layout,
-    /// (level, title) of the headings the current place is under.
+    /// (level, title) of the headings the current place is under, each title at most
+    /// [`MAX_TITLE`] bytes.
     stack: Vec<(usize, String)>,
+    /// Whether a chain of titles (`steps / never do this`, lower case) sets what is under
+    /// it aside.
+    aside: fn(&str) -> bool,
     /// The code block being read: where it starts, its info word.
     block: Option<(usize, String)>,
     /// The codes so far, grown by chunks (a body of millions of spans doubled its list by
     /// copying).
     codes: Chunked<Code>,
     /// The headings so far, as [`Layout`] holds them, grown by chunks.
-    headings: Chunked<(usize, Word)>,
+    headings: Chunked<(usize, bool)>,
+    /// The verdict of the last heading kept.
+    last_aside: bool,
     /// The fences so far, grown by chunks.
     fences: Chunked<Fence>,
 }
@@ -150,16 +158,18 @@ impl<'t> Reader<'t> {
                     .unwrap_or("")
                     .trim()
                     .trim_matches(['#', '=', '-'])
-                    .trim()
-                    .to_lowercase();
-                stack.push((level, title));
+                    .trim();
+                // A real title is a few words: a longer one is judged by its start, so that
+                // each heading costs at most six of them.
+                let title = &title[..crate::text::floor_boundary(title, MAX_TITLE)];
+                stack.push((level, title.to_lowercase()));
                 let chain: Vec<&str> = stack.iter().map(|(_, t)| t.as_str()).collect();
+                let chain = chain.join(" / ");
                 // A heading with no title under none keeps none: the same as no entry.
-                let before = self.out.chains.last;
-                if let Some(chain) = self.out.chains.add(&chain.join(" / "))
-                    && chain != before
-                {
-                    self.headings.push((start, chain));
+                let aside = (self.aside)(&chain);
+                if !chain.is_empty() && aside != self.last_aside {
+                    self.headings.push((start, aside));
+                    self.last_aside = aside;
                 }
             }
             _ => {}
@@ -176,10 +186,10 @@ impl<'t> Reader<'t> {
 }
 
 impl Layout {
-    /// Read the Markdown of `text` from `body_start`.
-    pub(super) fn read(text: &str, body_start: usize) -> Layout {
+    /// Read the Markdown of `text` from `body_start`, judging headings by `aside`.
+    pub(super) fn read(text: &str, body_start: usize, aside: fn(&str) -> bool) -> Layout {
         let body = text.get(body_start..).unwrap_or("");
-        let mut reader = Layout::reader(text, body_start);
+        let mut reader = Layout::reader(text, body_start, aside);
         for (event, range) in events(body) {
             reader.feed(&event, range);
         }
@@ -187,13 +197,15 @@ impl Layout {
     }
 
     /// A reader of the Markdown of `text` from `body_start`, fed the body's events by the
-    /// caller (who reads them for something else too).
-    pub(super) fn reader(text: &str, body_start: usize) -> Reader<'_> {
+    /// caller (who reads them for something else too); `aside` judges each chain of titles.
+    pub(super) fn reader(text: &str, body_start: usize, aside: fn(&str) -> bool) -> Reader<'_> {
         Reader {
             text,
             body_start,
             out: Layout::default(),
             stack: Vec::new(),
+            aside,
+            last_aside: false,
             block: None,
             codes: Chunked::default(),
             headings: Chunked::default(),
@@ -241,12 +253,12 @@ impl Layout {
         (offset < code.span.end).then_some(code)
     }
 
-    /// The titles of the headings `offset` is under (`steps / what to never include`).
-    pub(super) fn headings_at(&self, offset: usize) -> &str {
+    /// Whether the headings `offset` is under set it aside (`steps / what to never include`).
+    pub(super) fn aside_at(&self, offset: usize) -> bool {
         let i = self.headings.partition_point(|(at, _)| *at <= offset);
         i.checked_sub(1)
             .and_then(|i| self.headings.get(i))
-            .map_or("", |(_, chain)| self.chains.get(*chain))
+            .is_some_and(|(_, aside)| *aside)
     }
 }
 
@@ -312,7 +324,7 @@ mod tests {
     #[test]
     fn code_and_headings_by_place() {
         let text = "# Steps\nRun `a.sh` now.\n## Never do this\n\nBad:\n```bash\nrm -rf x\n```\n";
-        let layout = Layout::read(text, 0);
+        let layout = Layout::read(text, 0, |chain| chain.contains("never"));
         let at = |s: &str| text.find(s).unwrap_or(0);
         assert!(
             layout
@@ -326,7 +338,7 @@ mod tests {
             && layout.intro(c) == "bad:"));
         // Blocks with the same words share them; others keep their own.
         let blocks = "```sh\na\n```\n\n```sh\nb\n```\n\n```sh\nc\n```\n\n```\nd\n```\n";
-        let shared = Layout::read(blocks, 0);
+        let shared = Layout::read(blocks, 0, |_| false);
         assert_eq!(shared.blocks.len(), 3);
         let words: Vec<(&str, &str)> = shared
             .codes()
@@ -338,18 +350,27 @@ mod tests {
             words,
             [("sh", ""), ("sh", fence), ("sh", fence), ("", fence)]
         );
-        assert_eq!(layout.headings_at(at("a.sh")), "steps");
-        assert_eq!(layout.headings_at(at("rm -rf")), "steps / never do this");
-        assert_eq!(layout.headings_at(0), "steps");
-        // A heading under the same titles as the one before keeps no chain of its own.
-        let nested = "intro\n# A\n## B\nx\n## B\ny\n# C\nz\n";
-        let repeated = Layout::read(nested, 0);
+        assert!(!layout.aside_at(at("a.sh")));
+        assert!(layout.aside_at(at("rm -rf")));
+        assert!(!layout.aside_at(0));
+        // Only where the verdict changes is kept; an empty title changes nothing.
+        let nested = "intro\n# A\n## B\nx\n## B\ny\n# C\nz\n#\nw\n# a / b\nv\n";
+        let repeated = Layout::read(nested, 0, |chain| chain == "a / b");
         assert_eq!(repeated.headings.len(), 3);
-        assert_eq!(repeated.headings_at(0), "");
+        assert!(!repeated.aside_at(0));
         let place = |s: &str| nested.find(s).unwrap_or(0);
-        assert_eq!(repeated.headings_at(place("x")), "a / b");
-        assert_eq!(repeated.headings_at(place("y")), "a / b");
-        assert_eq!(repeated.headings_at(place("z")), "c");
+        assert!(repeated.aside_at(place("x")) && repeated.aside_at(place("y")));
+        assert!(!repeated.aside_at(place("z")) && !repeated.aside_at(place("w")));
+        assert!(repeated.aside_at(place("v")));
+        // A long title is judged by its start.
+        let long = format!(
+            "# {}never\nx\n# {}never\ny\n",
+            "a ".repeat(200),
+            "a ".repeat(10)
+        );
+        let cut = Layout::read(&long, 0, |chain| chain.contains("never"));
+        assert!(!cut.aside_at(long.find('x').unwrap_or(0)));
+        assert!(cut.aside_at(long.find('y').unwrap_or(0)));
         let lines = Lines::new(text);
         let line = lines.at(text, at("now"));
         assert_eq!(&text[line.start..line.end], "Run `a.sh` now.");

@@ -152,7 +152,7 @@ pub(super) fn in_markdown<'t>(
     limit: usize,
 ) -> (Option<Span>, impl Iterator<Item = Reference> + use<'t>) {
     // One parse of the body for its layout, its links and its fences.
-    let mut reader = Layout::reader(text, body_start);
+    let mut reader = Layout::reader(text, body_start, headings_aside);
     let found = links_and(text, body_start, limit, |event, range| {
         reader.feed(event, range)
     });
@@ -250,15 +250,13 @@ fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -
     let line = lines.at(text, span.start);
     let before = window(text, line.start, span.start);
     let lower_before = before.to_lowercase();
-    let headings = layout.headings_at(span.start);
     let dot_slash = text
         .get(span.start.saturating_sub(2)..span.start)
         .is_some_and(|p| p == "./");
     let code = layout.code_at(span.start);
     let mut aside = told_not(clause(&lower_before))
         || EXAMPLE.iter().any(|e| lower_before.contains(e))
-        || told_not(headings)
-        || TEMPLATE_HEADINGS.iter().any(|t| headings.contains(t))
+        || layout.aside_at(span.start)
         || ends_with_any(&lower_before, CREATE);
     let cue = code.is_none() && ends_with_any(&lower_before, SEND);
     let run = match code {
@@ -400,6 +398,12 @@ fn clause(before: &str) -> &str {
 }
 
 /// True when `text` (lower case) tells the agent not to do something.
+/// Whether the headings a place is under (`steps / never do this`) set the paths there aside:
+/// they say not to, or they show an output or a template.
+fn headings_aside(chain: &str) -> bool {
+    told_not(chain) || TEMPLATE_HEADINGS.iter().any(|t| chain.contains(t))
+}
+
 fn told_not(text: &str) -> bool {
     // One pass says whether any of the words is there at all (most texts have none); setting
     // up a search per word for each of two million links was a seventh of their check.
