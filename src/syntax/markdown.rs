@@ -143,9 +143,7 @@ impl Blocks {
             if let Some(last) = out.last_mut() {
                 last.content.end = line.start;
             }
-            let next = text[line.end..]
-                .find('\n')
-                .map_or(text.len(), |i| line.end + i + 1);
+            let next = next_line(text, line.end);
             out.push(Section {
                 title: text[line.start + level + 1..line.end].trim().to_string(),
                 heading: line,
@@ -221,16 +219,24 @@ pub(crate) fn fence_at(text: &str, body: &str, body_start: usize, range: Range<u
     }
 }
 
-/// The whole line (without its break) that holds the byte at `at`.
+/// The whole line (without its break) that holds the byte at `at`. A lone `\r` ends a line
+/// too, as in CommonMark: in a file of such line ends, each heading's line was the whole
+/// file, and each section's title a copy of it (150 KB of headings took 4.5 GB).
 fn line_at(text: &str, at: usize) -> Span {
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    let end = if text[..end].ends_with('\r') {
-        end - 1
-    } else {
-        end
-    };
+    let start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
     Span::new(start, end.max(start))
+}
+
+/// Where the line after the one ending at `end` starts (past `\n`, `\r\n` or a lone `\r`).
+fn next_line(text: &str, end: usize) -> usize {
+    let rest = &text[end..];
+    let newline = if rest.starts_with("\r\n") {
+        2
+    } else {
+        usize::from(rest.starts_with(['\n', '\r']))
+    };
+    end + newline
 }
 
 /// The first word of the info string on the opening fence line starting at `at`.

@@ -123,6 +123,31 @@ fn a_skill_of_one_long_heading_over_20_thousand_headings() {
     assert_bounded("skills/big/SKILL.md", &long(1), &long(20_000), 10.0);
 }
 
+/// Headings on lines that end in a lone `\r`, which CommonMark reads as line ends: each
+/// heading's line was found by `\n` alone, so it was the whole body, and each section's title
+/// a copy of it (a `*.tool.md` of 150 KB took 4.5 GB; a `TR-*.md` of 100 KB, 87 s).
+#[test]
+fn markdown_of_headings_on_lines_that_end_in_a_lone_cr() {
+    // As much as the same headings with `\n` line ends take.
+    let tool = |end: &str| {
+        let body = format!("# h{end}{end}").repeat(30_000);
+        let repo = Repo::new();
+        let text = format!("---\ntool_id: x\nspec_version: 1\n---\n{body}");
+        repo.write("tools/x.tool.md", text.as_bytes());
+        super::dense::peak_memory(&repo)
+    };
+    if let (Some(lf), Some(cr)) = (tool("\n"), tool("\r")) {
+        assert!(cr < lf * 1.5, "{cr} bytes with lone CRs, {lf} with LFs");
+    }
+    let repo = Repo::new();
+    let request = format!(
+        "---\nrequest_type: era\nrequest_id: x\n---\n{}",
+        "## h\r\r".repeat(20_000)
+    );
+    repo.write("TR-x.md", request.as_bytes());
+    run(&repo, &["check", "--no-cache", "-q"]);
+}
+
 /// A skill of 250,000 fenced commands reading a credential store: each command's signal was
 /// compared with every finding before it (30 s in the release build for 6 MB).
 #[test]
