@@ -101,19 +101,32 @@ impl Pattern {
     }
 }
 
-/// Levels of a pattern against the parts of a path; `**` takes any number of folders.
+/// Levels of a pattern against the parts of a path; `**` takes any number of folders. Read a
+/// level at a time over every part at once: trying each way a `**` could go, one after
+/// another, took time exponential in the `**`s (a pattern of 17 of them: minutes).
 fn match_levels(levels: &[&str], parts: &[&str]) -> bool {
-    match (levels.first(), parts.first()) {
-        (None, None) => true,
-        (Some(&"**"), _) => {
-            match_levels(&levels[1..], parts)
-                || (!parts.is_empty() && match_levels(levels, &parts[1..]))
+    // reach[j]: the levels so far can take exactly the first j parts.
+    let mut reach = vec![false; parts.len() + 1];
+    reach[0] = true;
+    for level in levels {
+        let mut next = vec![false; parts.len() + 1];
+        if *level == "**" {
+            let mut any = false;
+            for (to, from) in next.iter_mut().zip(&reach) {
+                any |= *from;
+                *to = any;
+            }
+        } else {
+            for (j, part) in parts.iter().enumerate() {
+                next[j + 1] = reach[j] && matches_glob(level, part);
+            }
         }
-        (Some(level), Some(part)) => {
-            matches_glob(level, part) && match_levels(&levels[1..], &parts[1..])
+        if !next.contains(&true) {
+            return false;
         }
-        _ => false,
+        reach = next;
     }
+    reach[parts.len()]
 }
 
 /// One level of a path with each placeholder (`<id>`, `{name}`, `${x}`, `$X`, `[n]`) as `*`.
@@ -245,6 +258,13 @@ mod tests {
         assert!(matches("docs/**/*.md", "docs/a/b/c.md"));
         assert!(!matches("rules/*.md", "rules/a/b.md"));
         assert!(!matches("rules/*.md", "other/a.md"));
+        assert!(matches("docs/**/*.md", "docs/c.md") && matches("docs/**", "docs/a/b"));
+        assert!(matches("docs/**/x/**/*.md", "docs/a/x/b/x/c.md"));
+        assert!(!matches("docs/**/x/**/*.md", "docs/a/b/c.md"));
+        // Thirty `**` against a path of thirty folders that none fits: at once.
+        let deep = format!("scripts/{}/z*.py", ["**"; 30].join("/"));
+        let path = format!("scripts/{}/f.txt", ["a"; 30].join("/"));
+        assert!(!matches(&deep, &path));
         // A pattern needs a plain folder before its wildcard, and a wildcard.
         assert!(Pattern::parse("*/x.md").is_none() && Pattern::parse("rules/a.md").is_none());
     }
