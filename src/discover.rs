@@ -102,19 +102,15 @@ impl Classifier {
             builtin_formats,
             names,
             includes: config.includes.clone(),
-            excludes: {
-                let mut excludes = Excludes::default();
-                excludes.add(&config.excludes);
-                excludes
-            },
+            excludes: Excludes::new(&config.excludes),
             named_by_content: config.named_by_content,
             by_name: formats.by_name,
         }
     }
 
-    /// Also the exclude globs of `config` (a nested `toolc.toml`).
+    /// Also the exclude globs of `config` (a nested `toolc.toml`), for the paths in its folder.
     pub(crate) fn add_excludes(&mut self, config: &Config) {
-        self.excludes.add(&config.excludes);
+        self.excludes.add(&config.root, &config.excludes);
     }
 
     /// True when an exclude glob matches `path` (absolute) or a folder above it: such a path

@@ -31,11 +31,16 @@ pub(super) fn security_off_below<'p>(
         .into_iter()
         .filter(|r| r.code.starts_with("SEC"))
         .collect();
+    let is_nested = |c: &Config| {
+        configs
+            .nested_at(&c.root)
+            .is_some_and(|n| std::ptr::eq(n, c))
+    };
     // The definitions of each nested configuration, by its folder.
     let mut governed: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
     for path in paths {
         let config = configs.for_path(path);
-        if config.file.is_some() && configs.nested().any(|n| std::ptr::eq(n, config)) {
+        if config.file.is_some() && is_nested(config) {
             governed
                 .entry(config.root.as_path())
                 .or_insert_with(|| (config, Vec::new()))
@@ -43,23 +48,50 @@ pub(super) fn security_off_below<'p>(
                 .push(path);
         }
     }
-    governed
-        .into_values()
-        .filter_map(|(nested, paths)| {
-            let file = nested.file.as_ref()?;
-            // The configuration the file replaces or extends: the one above its folder.
-            let above = configs.for_path(&nested.root);
-            let off: Vec<&Rule> = security
-                .iter()
-                .copied()
-                .filter(|r| {
-                    paths.iter().any(|p| {
-                        enabled(options, above, r, p).is_some()
-                            && enabled(options, nested, r, p).is_none()
-                    })
+    let mut off: BTreeMap<&Path, (&Config, Vec<&Rule>)> = BTreeMap::new();
+    for (nested, paths) in governed.into_values() {
+        // The configuration the file replaces or extends: the one above its folder.
+        let above = configs.for_path(&nested.root);
+        let rules: Vec<&Rule> = security
+            .iter()
+            .copied()
+            .filter(|r| {
+                paths.iter().any(|p| {
+                    enabled(options, above, r, p).is_some()
+                        && enabled(options, nested, r, p).is_none()
                 })
-                .collect();
-            (!off.is_empty()).then(|| finding(file, &nested.root, &off, &options.cwd))
+            })
+            .collect();
+        if !rules.is_empty() {
+            off.insert(&nested.root, (nested, rules));
+        }
+    }
+    // A nested configuration judges what is said of the configuration files below it, TLC009
+    // among it: one that turns TLC009 off where the configuration above it runs it let a
+    // second, below it, turn every security rule off without a word.
+    let tlc009 = &syn::SECURITY_RULES_OFF_BELOW;
+    for below in configs.nested() {
+        let Some(file) = &below.file else { continue };
+        let judge = configs.for_path(&file.path);
+        if judge.file.is_none() || !is_nested(judge) {
+            continue;
+        }
+        let above = configs.for_path(&judge.root);
+        if enabled(options, above, tlc009, &file.path).is_some()
+            && enabled(options, judge, tlc009, &file.path).is_none()
+        {
+            let (_, rules) = off
+                .entry(&judge.root)
+                .or_insert_with(|| (judge, Vec::new()));
+            if !rules.contains(&tlc009) {
+                rules.push(tlc009);
+            }
+        }
+    }
+    off.into_values()
+        .filter_map(|(nested, rules)| {
+            let file = nested.file.as_ref()?;
+            Some(finding(file, &nested.root, &rules, &options.cwd))
         })
         .collect()
 }
@@ -74,14 +106,17 @@ pub(super) fn excluded_below(
 ) -> Vec<Diagnostic> {
     let mut by_config: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
     for &path in hidden {
-        // The nested configurations above the path, nearest first: asking each of the run's
-        // took the hidden files times the configurations.
+        // Each nested configuration above the path that excludes it: a nested exclude applies
+        // in its configuration's folder only, and each is judged by the configuration above
+        // it, so blaming only the nearest let one that turns TLC009 off hide what a second
+        // one, below it, excludes too. (Asking each of the run's configurations took the
+        // hidden files times the configurations.)
         let excluding = path
             .ancestors()
             .skip(1)
             .filter_map(|dir| configs.nested_at(dir))
-            .find(|c| c.excludes.iter().any(|e| e.matches(path)));
-        if let Some(config) = excluding {
+            .filter(|c| c.excludes.iter().any(|e| e.matches(path)));
+        for config in excluding {
             by_config
                 .entry(config.root.as_path())
                 .or_insert_with(|| (config, Vec::new()))
@@ -108,7 +143,7 @@ pub(super) fn excluded_below(
                     file,
                     span,
                     format!(
-                        "this configuration excludes {n} definition{} that the configuration above checks: {list}",
+                        "this configuration excludes {n} file{} that the configuration above would check for definitions: {list}",
                         if n == 1 { "" } else { "s" }
                     ),
                 )
