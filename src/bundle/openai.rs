@@ -172,7 +172,8 @@ impl StrictWalk {
                     help: "add `additionalProperties: false` to this object".into(),
                 });
             }
-            let required: Vec<&str> = map
+            // Looked up for each property: a list took the properties times the names.
+            let required: std::collections::HashSet<&str> = map
                 .get("required")
                 .and_then(Value::as_array)
                 .map(|r| r.iter().filter_map(Value::as_str).collect())

@@ -97,8 +97,8 @@ fn a_skill_of_one_line_of_half_a_million_makes() {
 
 /// A skill whose fenced line runs `bash` on 400,000 words and then `$(curl …)`: each word
 /// after the runner looked back over every word before it for a group that opens (40,000
-/// words: 5 s in the release build; 400,000 would take ten minutes). The download run is
-/// still found.
+/// words: 5 s in the release build; 400,000 would take ten minutes), and each `echo` after
+/// an opened group read the rest of the line for a decoder. The download run is still found.
 #[test]
 fn a_skill_of_one_command_line_of_400_thousand_words() {
     let repo = Repo::new();
@@ -108,6 +108,9 @@ fn a_skill_of_one_command_line_of_400_thousand_words() {
     );
     let body = format!("```sh\n{line}```\n");
     repo.write("skills/s/SKILL.md", skill_of_lines(&body, 1).as_bytes());
+    // Each `echo` after an opened group read the rest of the line for a decoder (40,000: 9 s).
+    let echoes = format!("```sh\nbash $(true) {}\n```\n", "echo ".repeat(200_000));
+    repo.write("skills/t/SKILL.md", skill_of_lines(&echoes, 1).as_bytes());
     assert_finds(&repo, "SEC040");
 }
 

@@ -434,3 +434,58 @@ fn a_cycod_scope_of_40_thousand_mcp_servers_checks_its_references() {
         message.contains("`zz-")
     }));
 }
+
+/// A tool request whose command reads `/in/` through 200,000 folders: each folder of the path
+/// was hashed to see whether a declared input covers it (320,000: 22 s in the release build).
+/// Only folders as long as a declared input are looked up; the undeclared read is reported.
+#[test]
+fn a_tool_request_reading_a_path_of_200_thousand_folders() {
+    let hash = "3f0a8c2d9b7e41f6a5c8d0e2b4f6a8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2";
+    let request = format!(
+        "---\nrequest_type: tool_request\nschema_version: \"1\"\nrequest_id: TR-20250301-120000Z-count-rows\ncreated_utc: 2025-03-01T12:00:00Z\nrequested_by: core\napproved_by: dana\napproved_utc: 2025-03-01T12:10:00Z\npurpose: Count rows\nbackend: ERA\nlanguage: python\nnetwork: none\ncpu_limit: \"1\"\nmemory_limit_mb: 256\ntime_limit_sec: 60\ninputs:\n  - path: /in/count.py\n    sha256: {hash}\n---\n\n## Command\n\npython -u /in/count.py /in/{}x.csv\n\n## Input Files\n\n- `/in/count.py` — sha256 `{hash}`\n\n## Output Expectations\n\n- `/out/count.json`: one JSON object\n\n## Risk Assessment\n\nRisk level: low\nJustification: reads one mounted file\nData sensitivity: internal\nNetwork rationale: none needed\n",
+        "a/".repeat(200_000)
+    );
+    let repo = Repo::new();
+    repo.write(
+        "requests/TR-20250301-120000Z-count-rows.md",
+        request.as_bytes(),
+    );
+    let started = std::time::Instant::now();
+    let counts = check_counts(&repo);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert_eq!(counts.get("TRQ016"), Some(&1), "{counts:?}");
+}
+
+/// An input schema of 100,000 properties, all required, checked for OpenAI's strict mode:
+/// each property was looked for in the `required` list (160,000: 14 s in the release build).
+#[test]
+fn a_strict_mode_check_of_100_thousand_required_properties() {
+    let names: Vec<String> = (0..100_000).map(|i| format!("p{i}")).collect();
+    let properties: serde_json::Map<String, Value> = names
+        .iter()
+        .map(|n| (n.clone(), serde_json::json!({"type": "string"})))
+        .collect();
+    let required: Vec<&String> = names.iter().rev().collect();
+    let tools = serde_json::json!({"tools": [{"name": "t", "description": "Does a thing.", "command": ["./tools/bin/t"], "schema": {"type": "object", "properties": properties, "required": required, "additionalProperties": false}}]});
+    let repo = Repo::new();
+    repo.write("tools.json", tools.to_string().as_bytes());
+    let started = std::time::Instant::now();
+    let output = run(
+        &repo,
+        &[
+            "check",
+            "--no-cache",
+            "--format",
+            "json",
+            "--target",
+            "openai",
+        ],
+    );
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !text.contains("is not in `required`"),
+        "every property is required"
+    );
+    assert!(text.contains("\"summary\""), "{text}");
+}

@@ -23,7 +23,6 @@ use crate::fs::FileSystem;
 use crate::rules::{cycod as rules, references as refs};
 use crate::source::SourceFile;
 
-/// `mcp.json` files larger than this are not read (it lists a few servers).
 /// A tool file taking part in resolution.
 struct Member<'a> {
     file: &'a Arc<SourceFile>,

@@ -193,16 +193,20 @@ impl Cx<'_> {
             .chain(front.unwrap_or_default())
             .map(|d| d.path.as_str())
             .collect();
+        let longest = declared.iter().map(|d| d.len()).max().unwrap_or(0);
         for region in [body.program, body.program_data].into_iter().flatten() {
             for tok in path_tokens(self.text(), region) {
                 if tok.kind != PathKind::Absolute || sandbox_dir(&tok.text) != Some("/in") {
                     continue;
                 }
                 let path = clean(&tok.text);
-                // A file inside a declared folder is declared with it.
+                // A file inside a declared folder is declared with it. Only the folders as
+                // long as a declared input can be one: hashing every folder of a path of
+                // thousands took its length squared.
                 let covered = path
                     .match_indices('/')
                     .map(|(at, _)| &path[..at])
+                    .take_while(|prefix| prefix.len() <= longest)
                     .chain(std::iter::once(path.as_str()))
                     .any(|prefix| declared.contains(prefix));
                 if path == "/in" || covered {
