@@ -99,11 +99,9 @@ fn parse_at(line: &str, at: usize, line_start: usize, line_no: usize) -> Option<
         return None;
     }
     let offset = line_start + at + MARKER.len() + (rest.len() - after_ws.len()) + "ignore".len();
-    let end = [directive.find("--"), directive.find("-->")]
-        .into_iter()
-        .flatten()
-        .min()
-        .unwrap_or(directive.len());
+    // `-->` starts with `--`, so the first `--` ends the list either way. Looking for `-->`
+    // too read the rest of the line for each marker (80,000 on a line: 8.5 s).
+    let end = directive.find("--").unwrap_or(directive.len());
     let list = &directive[..end];
     let mut codes = Vec::new();
     for piece in list.split(|c: char| c == ',' || c.is_whitespace()) {

@@ -19,6 +19,7 @@ pub(crate) mod rule;
 pub(crate) mod subject;
 pub(crate) mod val;
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -313,8 +314,12 @@ pub(crate) struct Checked {
     pub matched: Vec<&'static str>,
     /// The file's size: what its budgets are made of.
     bytes: usize,
-    /// Each rule's budget on the file, by code, shared by its subjects.
-    budgets: Vec<(&'static str, Budget)>,
+    /// Each rule's budget on the file, by code, shared by its subjects. Looked up, as
+    /// `matched` is through `seen`, for each rule on each subject: a list took the rules
+    /// squared for each file (9,000 rules over 200 files: 26 s).
+    budgets: HashMap<&'static str, Budget>,
+    /// The codes in `matched`.
+    seen: HashSet<&'static str>,
 }
 
 impl Checked {
@@ -323,24 +328,16 @@ impl Checked {
     fn reads_also(&mut self, other: &SourceFile) {
         let bytes = other.text.len();
         self.bytes = self.bytes.saturating_add(bytes);
-        self.budgets.iter().for_each(|(_, b)| b.grow(bytes));
+        self.budgets.values().for_each(|b| b.grow(bytes));
     }
 
     fn run(&mut self, rule: &CustomRule, subject: &Subject<'_>) {
-        // A rule's code is one string for the run: the same rule is found by its address.
         let code = rule.rule.code;
-        let at = match self
+        let bytes = self.bytes;
+        let budget = self
             .budgets
-            .iter()
-            .position(|(c, _)| std::ptr::eq(*c, code))
-        {
-            Some(at) => at,
-            None => {
-                self.budgets.push((code, Budget::for_file(self.bytes)));
-                self.budgets.len() - 1
-            }
-        };
-        let budget = &self.budgets[at].1;
+            .entry(code)
+            .or_insert_with(|| Budget::for_file(bytes));
         // Stopped on an earlier subject of the file, and said so there.
         if budget.stopped().is_some() {
             return;
@@ -349,7 +346,7 @@ impl Checked {
         if let Some(stop) = budget.stopped() {
             self.found.push(not_fully_checked(rule, subject, stop));
         }
-        if selected && !self.matched.iter().any(|m| std::ptr::eq(*m, code)) {
+        if selected && self.seen.insert(code) {
             self.matched.push(code);
         }
     }

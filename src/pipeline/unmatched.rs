@@ -3,7 +3,7 @@
 //! a run from the cache warns exactly as a fresh one. And TLC008 only for a rule the run
 //! shows.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::CheckOptions;
@@ -27,7 +27,9 @@ struct Seen {
 struct PlanSeen {
     plan: Arc<Plan>,
     read: usize,
-    matched: Vec<&'static str>,
+    /// Looked up for each code of each file, and for each rule: a list took the files times
+    /// the rules squared (9,000 rules over 200 files: 13 s).
+    matched: HashSet<&'static str>,
 }
 
 /// True when `given` selects wherever something appears (a descendant `..`, a filter
@@ -55,14 +57,10 @@ pub(super) fn selected_nothing(configs: &ConfigTree, results: &[FileResult]) -> 
             .or_insert_with(|| PlanSeen {
                 plan,
                 read: 0,
-                matched: Vec::new(),
+                matched: HashSet::new(),
             });
         entry.read += 1;
-        for code in &r.custom_matched {
-            if !entry.matched.contains(code) {
-                entry.matched.push(code);
-            }
-        }
+        entry.matched.extend(r.custom_matched.iter().copied());
     }
     // By the rule itself: two configurations may declare different rules with one code.
     let mut seen: HashMap<*const CustomRule, Seen> = HashMap::new();

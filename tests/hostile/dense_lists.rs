@@ -521,3 +521,18 @@ fn a_cycod_script_of_600_thousand_lines() {
     let tool = |lines: usize| cycod(&format!("bash: |\n{}", "  curl x\n".repeat(lines)));
     assert_bounded(".cycod/tools/many.yaml", &tool(1), &tool(600_000), 10.0);
 }
+
+/// A line of 300,000 suppression comments that name no rule: each looked for `-->` to the end
+/// of the line (80,000: 8.5 s in the release build). The first `--` ends the list either way.
+#[test]
+fn a_line_of_300_thousand_empty_suppressions() {
+    let repo = Repo::new();
+    let tool = format!(
+        "name: t\ndescription: Says hi.\nbash: echo hi\ntags: [read]\nx: 1 {}\n",
+        "# toolc: ignore --".repeat(300_000)
+    );
+    repo.write(".cycod/tools/t.yaml", tool.as_bytes());
+    let started = std::time::Instant::now();
+    run(&repo, &["check", "--no-cache", "-q"]);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}
