@@ -96,14 +96,20 @@ pub(super) fn confusables(tools: &[&Kept]) -> Vec<Diagnostic> {
             .push(name);
     }
     let mut out = Vec::new();
-    for names in by_skeleton.values().filter(|n| n.len() > 1) {
+    for names in by_skeleton.values_mut().filter(|n| n.len() > 1) {
+        // The name each imitates is the first, in this order, of another spelling: the
+        // group is sorted once (each name looked through the whole group: 40,000 took 17 s).
+        names.sort_by_key(|o| (!o.value.is_ascii(), o.file.display(), o.span.start));
+        let first = names[0];
+        let other_than_first = names.iter().find(|o| o.value != first.value).copied();
         for name in names.iter().filter(|n| !n.value.is_ascii()) {
-            let Some(original) = names
-                .iter()
-                .filter(|o| o.value != name.value)
-                .min_by_key(|o| (!o.value.is_ascii(), o.file.display(), o.span.start))
-            else {
-                continue;
+            let original = if name.value != first.value {
+                first
+            } else {
+                let Some(other) = other_than_first else {
+                    continue;
+                };
+                other
             };
             let at = original.file.position(original.span.start);
             out.push(

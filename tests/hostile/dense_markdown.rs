@@ -188,3 +188,19 @@ fn assert_finds(repo: &Repo, code: &str) {
         "no {code} in {doc}"
     );
 }
+
+/// A fenced line and a code span of 100,000 paths each: every path counted the words of its
+/// whole line to see whether it is a command of more than one word (480 KB: 19 s in the
+/// release build), and a line of over a megabyte, cut where the body is read in pieces,
+/// became the introducing line of a block that every path after it read (minutes).
+#[test]
+fn a_skill_of_a_command_line_of_100_thousand_paths() {
+    let paths: Vec<String> = (0..100_000).map(|i| format!("/tmp/f{i}")).collect();
+    let line = format!("echo {}", paths.join(" "));
+    let body = format!("```bash\n{line}\n```\n\nRun `{line}` now.\n");
+    let repo = Repo::new();
+    repo.write("skills/s/SKILL.md", skill_of_lines(&body, 1).as_bytes());
+    let started = std::time::Instant::now();
+    run(&repo, &["check", "--no-cache", "-q"]);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}

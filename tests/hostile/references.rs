@@ -489,3 +489,35 @@ fn a_strict_mode_check_of_100_thousand_required_properties() {
     );
     assert!(text.contains("\"summary\""), "{text}");
 }
+
+/// 20,000 tool names that all look like one another (`a` and Cyrillic `а` in twenty places):
+/// each looked through the whole group for the name it imitates (40,000: 17 s in the release
+/// build). The group is sorted once; each is still reported against the first of another
+/// spelling.
+#[test]
+fn twenty_thousand_look_alike_tool_names() {
+    let name = |i: usize| -> String {
+        (0..20)
+            .map(|b| if (i >> b) & 1 == 1 { '\u{430}' } else { 'a' })
+            .collect()
+    };
+    let tools: Vec<Value> = (0..20_000)
+        .map(|i| serde_json::json!({"name": name(i), "description": "Adds.", "inputSchema": {"type": "object", "properties": {}}}))
+        .collect();
+    let repo = Repo::new();
+    repo.write(
+        "tools.json",
+        serde_json::json!({ "tools": tools }).to_string().as_bytes(),
+    );
+    let started = std::time::Instant::now();
+    let found = findings(&repo);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let first = found.iter().find(|d| d["code"] == "SEC063");
+    let message = first
+        .and_then(|d| d["message"].as_str())
+        .unwrap_or_default();
+    assert!(
+        message.contains(&format!("looks the same as `{}`", name(0))),
+        "{message}"
+    );
+}

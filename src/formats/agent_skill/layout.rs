@@ -9,7 +9,7 @@ use crate::memory::Chunked;
 use crate::source::Span;
 use crate::syntax::markdown::{Fence, events, fence_at};
 
-/// Bytes of a heading's title that are judged.
+/// Bytes of a heading's title, or of the line that introduces a block, that are judged.
 const MAX_TITLE: usize = 256;
 
 /// A code span or code block: 24 bytes, a block's words held by the layout (a body of a
@@ -262,17 +262,20 @@ impl Layout {
     }
 }
 
-/// The last line with text before the line at `at`, lower case.
+/// The last line with text before the line at `at`, lower case: its last [`MAX_TITLE`]
+/// bytes, which say what the block is ("Never run this:"). Every path in the block reads
+/// it, and a line of a megabyte before a block made each path read a megabyte.
 fn intro(text: &str, at: usize) -> String {
     let before = text.get(..at).unwrap_or("");
     let before = before.get(..before.rfind('\n').unwrap_or(0)).unwrap_or("");
-    before
+    let line = before
         .lines()
         .rev()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .unwrap_or("")
-        .to_lowercase()
+        .unwrap_or("");
+    let from = crate::text::ceil_boundary(line, line.len().saturating_sub(MAX_TITLE));
+    line[from..].to_lowercase()
 }
 
 /// Where each line of a text starts, to find the line of an offset in logarithmic time. In
