@@ -396,7 +396,7 @@ fn agents_of_30_thousand_unknown_references_among_3_thousand_knowledge_bases() {
             .is_some_and(|m| m.contains("`kb-41x`"))
     });
     let help = hinted.and_then(|d| d["help"].as_str()).unwrap_or_default();
-    assert!(help.contains("kb-41"), "{hinted:?}");
+    assert!(help.contains("`kb-41`"), "{hinted:?}");
 }
 
 /// A cycod scope whose `mcp/mcp.json` defines 40,000 servers (2.5 MB): it was parsed whole

@@ -8,6 +8,9 @@ use super::folder::Folder;
 use super::mentions::{Form, Reference, has_extension};
 use crate::analysis::paths::{clean, is_absolute_anywhere};
 
+/// Folders above a program's own that a path it names is tried from.
+const MAX_UP: usize = 16;
+
 /// The folders the spec names for a skill's files: a path starting with one, anywhere in
 /// `SKILL.md`, is meant to exist.
 const SKILL_DIRS: &[&str] = &["scripts/", "references/", "assets/"];
@@ -96,8 +99,11 @@ pub(super) fn resolve(dir: &str, r: &Reference, name: &str, folder: &Folder) -> 
                 let bases: Vec<&str> = match r.form {
                     Form::Link => Vec::new(),
                     Form::Program => {
+                        // The nearest folders only: each word of a script 800 folders deep
+                        // was tried from each of them (2,000 words: 22 s).
                         let mut up: Vec<&str> = super::folder::ancestors(dir).collect();
                         up.reverse();
+                        up.truncate(MAX_UP);
                         up.push("");
                         up
                     }
