@@ -80,3 +80,14 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The files of `report` that hold a credential its findings name (`SEC013`, `MCP019`): the
+/// cache stores none of them.
+pub fn holding_credentials(report: &toolc::Report) -> std::collections::BTreeSet<&str> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.rule.code, "SEC013" | "MCP019"))
+        .map(|d| d.file.display())
+        .collect()
+}
