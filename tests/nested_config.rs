@@ -231,6 +231,16 @@ fn build_reads_the_built_folder_configuration_and_names_paths_from_its_root() {
     );
 }
 
+/// With `TLC009 = "off"` in the top configuration, no TLC009 is left.
+fn assert_silenced_above(repo: &Repo) {
+    repo.write(
+        "toolc.toml",
+        b"[runtimes]\ndojops = \"1.0.9\"\n[rules]\nTLC009 = \"off\"\n",
+    );
+    let found = findings(&repo.root, &[]);
+    assert!(!found.iter().any(|f| f.ends_with("TLC009")), "{found:?}");
+}
+
 /// TLC009: a nested file that turns security rules off for its folder is reported on the
 /// setting that does it, whatever else it turns off; one that leaves them on is not; and
 /// only the configuration above may silence the finding, not the file itself.
@@ -290,12 +300,7 @@ fn a_nested_configuration_that_turns_security_rules_off_is_reported() {
         "{found:?}"
     );
     // Silenced above, not by itself.
-    repo.write(
-        "toolc.toml",
-        b"[runtimes]\ndojops = \"1.0.9\"\n[rules]\nTLC009 = \"off\"\n",
-    );
-    let found = findings(&repo.root, &[]);
-    assert!(!found.iter().any(|f| f.ends_with("TLC009")), "{found:?}");
+    assert_silenced_above(&repo);
 }
 
 /// TLC009: a nested file whose `exclude` hides definitions the configuration above would
@@ -333,13 +338,7 @@ fn a_nested_configuration_that_excludes_definitions_is_reported() {
             && text.contains("excludes 2 files that the configuration above would check for definitions: `plugins/.cycod/tools/fetch.yaml`, `plugins/.cycod/tools/more.yaml`"),
         "{text}"
     );
-    // Silenced above.
-    repo.write(
-        "toolc.toml",
-        b"[runtimes]\ndojops = \"1.0.9\"\n[rules]\nTLC009 = \"off\"\n",
-    );
-    let found = findings(&repo.root, &[]);
-    assert!(!found.iter().any(|f| f.ends_with("TLC009")), "{found:?}");
+    assert_silenced_above(&repo);
 }
 
 /// TLC009 cannot be turned off by a second nested file: one that turns it off where the
