@@ -158,11 +158,25 @@ pub(super) fn excluded_below(
 /// The key of the `exclude` setting (under `[discovery]`).
 fn exclude_key(text: &str) -> Option<Span> {
     let mut at = 0;
+    let mut discovery = false;
     for line in text.split_inclusive('\n') {
         let start = at;
         at += line.len();
         let key = line.trim_start();
         let indent = line.len() - key.len();
+        // A table header says which table the keys below it are in.
+        if key.starts_with('[') {
+            discovery = key
+                .trim_end()
+                .trim_end_matches(']')
+                .trim_start_matches('[')
+                .trim()
+                == "discovery";
+            continue;
+        }
+        if !discovery {
+            continue;
+        }
         let rest = key
             .strip_prefix("exclude")
             .or_else(|| key.strip_prefix("\"exclude\""))
@@ -276,5 +290,9 @@ mod tests {
         let span = exclude_key(text).expect("found");
         assert_eq!(&text[span.start..span.end], "\"exclude\"");
         assert_eq!(exclude_key("[discovery]\nexcluded = 1\n"), None);
+        // Only under `[discovery]`.
+        let text = "[other]\nexclude = 1\n[ discovery ]\nexclude = [\"x\"]\n";
+        let span = exclude_key(text).expect("found");
+        assert_eq!(span.start, text.rfind("exclude").unwrap_or(0));
     }
 }
