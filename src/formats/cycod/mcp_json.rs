@@ -6,7 +6,7 @@
 use std::fmt;
 use std::path::Path;
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::fs::FileSystem;
 
@@ -16,15 +16,15 @@ pub(super) fn mcp_servers(fs: &dyn FileSystem, tools_folder: &Path) -> Option<Ve
     let path = tools_folder.parent()?.join("mcp").join("mcp.json");
     let bytes = fs.read(&path).ok()?;
     let Top(found) = serde_json::from_slice(&bytes).ok()?;
-    let mut names = found?.names;
-    names.sort_unstable();
-    Some(names)
+    found?.names
 }
 
 /// The servers object, under the key it was found at.
 struct Found {
+    /// The key, as written.
     key: String,
-    names: Vec<String>,
+    /// Its servers' names, sorted; none when its value is not an object.
+    names: Option<Vec<String>>,
 }
 
 /// The top-level object of `mcp.json`. cycod reads the servers key whatever its case
@@ -38,6 +38,7 @@ impl<'de> Deserialize<'de> for Top {
     }
 }
 
+/// Reads [`Top`].
 struct TopVisitor;
 
 impl<'de> Visitor<'de> for TopVisitor {
@@ -62,15 +63,17 @@ impl<'de> Visitor<'de> for TopVisitor {
     }
 }
 
-/// The keys of the servers object, each server's definition passed over.
-struct Names(Vec<String>);
+/// The keys of the servers object, each server's definition passed over; none when the
+/// value is not an object (then nothing is checked against it, whatever other key follows).
+struct Names(Option<Vec<String>>);
 
 impl<'de> Deserialize<'de> for Names {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Names, D::Error> {
-        d.deserialize_map(NamesVisitor)
+        d.deserialize_any(NamesVisitor)
     }
 }
 
+/// Reads [`Names`].
 struct NamesVisitor;
 
 impl<'de> Visitor<'de> for NamesVisitor {
@@ -89,7 +92,36 @@ impl<'de> Visitor<'de> for NamesVisitor {
         // A name written twice is one server.
         names.sort_unstable();
         names.dedup();
-        Ok(Names(names))
+        Ok(Names(Some(names)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Names, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Names(None))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Names, E> {
+        Ok(Names(None))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Names, E> {
+        Ok(Names(None))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Names, E> {
+        Ok(Names(None))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Names, E> {
+        Ok(Names(None))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Names, E> {
+        Ok(Names(None))
+    }
+
+    fn visit_unit<E>(self) -> Result<Names, E> {
+        Ok(Names(None))
     }
 }
 
@@ -99,7 +131,7 @@ mod tests {
 
     fn names(json: &str) -> Option<Vec<String>> {
         let Top(found) = serde_json::from_str(json).ok()?;
-        Some(found?.names)
+        found?.names
     }
 
     #[test]
@@ -116,6 +148,17 @@ mod tests {
         );
         assert_eq!(names(r#"{"servers": {"c": {}}}"#), None);
         assert_eq!(names(r#"{"mcpServers": [1]}"#), None);
+        // The first key in byte order counts, and of one key written twice the last, as a
+        // whole reading of the file found them; a value that is not an object checks nothing.
+        assert_eq!(
+            names(r#"{"mcpServers": [1], "McpServers": {"c": {}}}"#),
+            Some(vec!["c".into()])
+        );
+        assert_eq!(names(r#"{"McpServers": 5, "mcpServers": {"c": {}}}"#), None);
+        assert_eq!(
+            names(r#"{"mcpServers": null, "mcpServers": {"d": {}}}"#),
+            Some(vec!["d".into()])
+        );
         assert_eq!(names("[]"), None);
     }
 }
