@@ -204,3 +204,22 @@ fn a_skill_of_a_command_line_of_100_thousand_paths() {
     run(&repo, &["check", "--no-cache", "-q"]);
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }
+
+/// A skill's script of 200,000 lines each naming the package `lib`, of 3,000 files: the
+/// package was listed again for each (250,000 and 4,900: 10 s in the release build).
+#[test]
+fn a_script_naming_one_package_200_thousand_times() {
+    let repo = Repo::new();
+    let skill = skill_of_lines("Run `python scripts/run.py` now.\n", 1);
+    repo.write("skills/s/SKILL.md", skill.as_bytes());
+    repo.write(
+        "skills/s/scripts/run.py",
+        "lib\n".repeat(200_000).as_bytes(),
+    );
+    for i in 0..3_000 {
+        repo.write(&format!("skills/s/scripts/lib/deep/f{i}.txt"), b"x");
+    }
+    let started = std::time::Instant::now();
+    run(&repo, &["check", "--no-cache", "-q"]);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}
