@@ -18,6 +18,17 @@ use crate::source::{SourceFile, Span};
 /// Security rules named in the message before "and N more".
 const NAMED: usize = 5;
 
+/// Paths by the nested configuration they are under, by its folder.
+type ByConfig<'a> = BTreeMap<&'a Path, (&'a Config, Vec<&'a Path>)>;
+
+/// `path`, under `config`.
+fn add<'a>(map: &mut ByConfig<'a>, config: &'a Config, path: &'a Path) {
+    map.entry(config.root.as_path())
+        .or_insert_with(|| (config, Vec::new()))
+        .1
+        .push(path);
+}
+
 /// One TLC009 for each nested configuration that turns off security rules on the
 /// definitions it governs (`paths`, every definition of the run) that the configuration
 /// above it runs there. Each definition is asked, not a made-up path: an override whose
@@ -37,15 +48,11 @@ pub(super) fn security_off_below<'p>(
             .is_some_and(|n| std::ptr::eq(n, c))
     };
     // The definitions of each nested configuration, by its folder.
-    let mut governed: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
+    let mut governed = ByConfig::new();
     for path in paths {
         let config = configs.for_path(path);
         if config.file.is_some() && is_nested(config) {
-            governed
-                .entry(config.root.as_path())
-                .or_insert_with(|| (config, Vec::new()))
-                .1
-                .push(path);
+            add(&mut governed, config, path);
         }
     }
     let mut off: BTreeMap<&Path, (&Config, Vec<&Rule>)> = BTreeMap::new();
@@ -104,7 +111,7 @@ pub(super) fn excluded_below(
     hidden: &[&Path],
     cwd: &Path,
 ) -> Vec<Diagnostic> {
-    let mut by_config: BTreeMap<&Path, (&Config, Vec<&Path>)> = BTreeMap::new();
+    let mut by_config = ByConfig::new();
     for &path in hidden {
         // Each nested configuration above the path that excludes it: a nested exclude applies
         // in its configuration's folder only, and each is judged by the configuration above
@@ -117,11 +124,7 @@ pub(super) fn excluded_below(
             .filter_map(|dir| configs.nested_at(dir))
             .filter(|c| c.excludes.iter().any(|e| e.matches(path)));
         for config in excluding {
-            by_config
-                .entry(config.root.as_path())
-                .or_insert_with(|| (config, Vec::new()))
-                .1
-                .push(path);
+            add(&mut by_config, config, path);
         }
     }
     by_config

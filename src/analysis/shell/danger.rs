@@ -491,6 +491,11 @@ fn port_probe(line: &str, at: usize) -> bool {
     !wired && empty.contains(&command)
 }
 
+/// Programs whose output a substitution may decode into what a shell runs.
+const DECODERS: &[&str] = &[
+    "base64", "xxd", "openssl", "printf", "echo", "uudecode", "tr", "certutil",
+];
+
 /// `bash -c "$(curl …)"`, `sh <(wget …)`, `eval "$(echo … | base64 -d)"`, `iex (iwr …)`.
 fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
     if !line.contains(['(', '`']) {
@@ -532,11 +537,7 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
         let fetches = w.to_ascii_lowercase().contains("downloadstring");
         let kind = if FETCHERS.contains(&l.as_str()) || fetches {
             DangerKind::DownloadExecute
-        } else if matches!(
-            l.as_str(),
-            "base64" | "xxd" | "openssl" | "printf" | "echo" | "uudecode" | "tr" | "certutil"
-        ) && decoder_ahead
-            && later::decodes(&line[*at..])
+        } else if DECODERS.contains(&l.as_str()) && decoder_ahead && later::decodes(&line[*at..])
             || l.starts_with("base64") && dash_d_ahead && line[*at..].contains(" -d")
         {
             DangerKind::DecodeExecute
@@ -546,10 +547,7 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
             if l.starts_with("base64") {
                 dash_d_ahead = false;
             }
-            decoder_ahead &= !matches!(
-                l.as_str(),
-                "base64" | "xxd" | "openssl" | "printf" | "echo" | "uudecode" | "tr" | "certutil"
-            );
+            decoder_ahead &= !DECODERS.contains(&l.as_str());
             continue;
         };
         let (r_at, r) = ws[runner];
