@@ -116,3 +116,18 @@ fn links_within_the_budget_of_references_are_all_followed() {
     let page = ".claude/skills/setup/references/setup.md";
     assert!(diags.iter().any(|d| d["path"] == page), "{diags:#?}");
 }
+
+/// A script at the end of a chain of 1,500 folders inside a skill: each folder listed was
+/// first resolved part by part (a `readlink` per part, each from `/`), so the listing grew
+/// with the depth squared (800 folders: 5 s; 2,000: 75 s). The script is still read.
+#[test]
+fn a_script_at_the_end_of_a_chain_of_1500_folders() {
+    let repo = repo();
+    repo.write(".claude/skills/setup/SKILL.md", SKILL.as_bytes());
+    let deep = format!(".claude/skills/setup/scripts/{}evil.sh", "a/".repeat(1_500));
+    repo.write(&deep, SHELL.as_bytes());
+    let started = std::time::Instant::now();
+    let diags = diagnostics(&repo);
+    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    assert_eq!(find(&diags, "SEC042", &deep).len(), 1, "{diags:#?}");
+}
