@@ -48,7 +48,8 @@ fn is_mark(b: u8) -> bool {
 /// emphasis or code span across the line break. A piece also ends once it holds as many
 /// characters that pulldown-cmark makes a node of (brackets, emphasis, code and quote marks)
 /// as the body may ([`MARKS`], [`BYTES_PER_MARK`]): at a line that starts a block, else at
-/// any line start outside a fence once it holds twice that, else inside the line. A single
+/// any line start outside a fence once it holds twice that, else inside the line (see
+/// [`inside_line`]); a fenced line is never cut. A single
 /// line of two million `[` took 130 times its size. Outside a fence, a piece ends at any
 /// line's start once it holds [`INDENTED`] bytes: an indented code block of a million lines
 /// (a node each) took 35 times its size.
@@ -93,7 +94,14 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
     let mut at = 0;
     let mut blank_before = false;
     let mut held = 0;
+    // Inside a line longer than a window: what follows is not a line's start.
+    let mut continued = false;
     while let Some((line, whole)) = next_line(&text[at..]) {
+        if continued {
+            at += line.len();
+            continued = !whole;
+            continue;
+        }
         let starts_block = !line.starts_with([' ', '\t']) && !is_blank(line);
         // After a blank line; in a paragraph that never ends, at a line's start after twice
         // as much (what changes is only an emphasis or span across that line break).
@@ -115,20 +123,29 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         if line_marks > budget {
             // One line denser than a piece may be: cut after its last mark that fits.
             let fits = budget.saturating_sub(held).max(1);
-            return Some(at + mark_after(line, fits).unwrap_or(line.len()));
-        }
-        // A line longer than [`LONG_LINE`] is taken a window at a time: when its marks do not
-        // end the piece first, it ends at the window's end (no line a person writes is that
-        // long).
-        if !whole {
-            return Some(at + line.len());
+            let after = mark_after(line, fits).unwrap_or(line.len());
+            return Some(at + inside_line(&text[at..], after));
         }
         held += line_marks;
         fence = match fence {
-            Some(open) if open.closed_by(line) => None,
+            // Only a whole line closes a fence: one a window longer may go on with text.
+            Some(open) if whole && open.closed_by(line) => None,
             Some(open) => Some(open),
             None => Fence::opened_by(line),
         };
+        // A line longer than [`LONG_LINE`] is taken a window at a time. Code makes no node:
+        // a fence's line is read to its end, as the rest of the fence is (cut there, the
+        // next piece read its code as text and its closing fence as an opening one). Any
+        // other line ends the piece at the window's end, when its marks did not first (no
+        // line a person writes is that long).
+        if !whole {
+            if fence.is_some() {
+                at += line.len();
+                continued = true;
+                continue;
+            }
+            return Some(at + inside_line(&text[at..], line.len()));
+        }
         blank_before = is_blank(line);
         at += line.len();
     }
@@ -159,6 +176,35 @@ fn next_line(text: &str) -> Option<(&str, bool)> {
         Some(i) => (&window[..=i], true),
         None => (window, end == text.len()),
     })
+}
+
+/// How far back from a cut inside a line a better place is looked for.
+const SEEK_BACK: usize = 1024;
+
+/// Where a piece that must end inside the line `text` starts with ends: at `at`, or a little
+/// before it, just before a character that cannot start a block, so that the next piece
+/// reads on as the same paragraph (cut before `` ``` `` or four spaces, it read the rest of
+/// the line as a code block). Never at the line's start.
+fn inside_line(text: &str, at: usize) -> usize {
+    let mut from = at.saturating_sub(SEEK_BACK).max(1);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text.get(from..)
+        .into_iter()
+        .flat_map(str::char_indices)
+        .map(|(i, c)| (from + i, c))
+        .take_while(|(i, _)| *i <= at)
+        .filter(|(_, c)| !may_start_block(*c))
+        .last()
+        .map_or(at, |(i, _)| i)
+}
+
+/// True for a character a block may start with, at a line's start: indentation, a list's
+/// number or bullet, a heading's `#`, a quote, a fence, a thematic break or setext
+/// underline, HTML, a table's pipe, a link reference definition.
+fn may_start_block(c: char) -> bool {
+    c.is_whitespace() || c.is_ascii_digit() || "#>-+*_=`~<|[".contains(c)
 }
 
 /// How many marks `text` holds.
@@ -337,5 +383,34 @@ mod tests {
         let parts = cuts(&body);
         assert_eq!(parts.len(), 2);
         assert!(body[parts[1]..].starts_with("Text."));
+    }
+
+    #[test]
+    fn a_fenced_line_longer_than_a_window_is_read_to_its_end() {
+        let fence = format!("```text\n{}\n```\n", "x".repeat(LONG_LINE + 10));
+        let body = format!("{fence}\nText.\n");
+        // Cut only after the fence closes, never inside its long line.
+        let parts = cuts(&body);
+        assert!(
+            parts.iter().all(|p| *p == 0 || *p >= fence.len()),
+            "{parts:?}"
+        );
+    }
+
+    #[test]
+    fn a_line_is_cut_before_a_character_that_cannot_start_a_block() {
+        // The window's end falls on a fence: the cut comes before the `x` ahead of it.
+        let line = format!("Run {}```\n", "x".repeat(LONG_LINE - 4));
+        let parts = cuts(&line);
+        assert_eq!(parts, [0, LONG_LINE - 1]);
+        // At the window's end when that is a letter.
+        let plain = format!("Run {}y\n", "x".repeat(LONG_LINE));
+        assert_eq!(cuts(&plain), [0, LONG_LINE]);
+        // Dense marks: after the last mark that fits, back to the last letter.
+        let dense = "x[ ".repeat(3 * MARKS);
+        let parts: Vec<&str> = pieces(&dense).map(|(_, p)| p).collect();
+        assert!(parts.len() >= 3, "{}", parts.len());
+        assert!(parts.iter().all(|p| p.starts_with('x')), "{parts:?}");
+        assert!(parts.iter().all(|p| marks(p) <= MARKS));
     }
 }

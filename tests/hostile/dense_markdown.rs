@@ -223,3 +223,37 @@ fn a_script_naming_one_package_200_thousand_times() {
     run(&repo, &["check", "--no-cache", "-q"]);
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }
+
+/// `check` of `repo` finds nothing of rule `code`.
+fn assert_finds_none(repo: &Repo, code: &str) {
+    let output = run(repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    assert!(
+        doc["diagnostics"]
+            .as_array()
+            .is_some_and(|d| !d.iter().any(|d| d["code"] == code)),
+        "{code} in {doc}"
+    );
+}
+
+/// A body is read in pieces, and a line longer than a megabyte was cut at the megabyte: the
+/// next piece read the rest of the line from a line's start. A fence there opened a code
+/// block that never closed (a false `SKL022`), and a fenced line cut so made the code text
+/// and its closing fence an opening one. A piece now ends before a character that cannot
+/// start a block, and a fenced line is read to its end.
+#[test]
+fn a_line_of_a_megabyte_makes_no_phantom_code_block() {
+    const WINDOW: usize = 1 << 20;
+    let prose = format!("Run {}```\n\nDone.\n", "x".repeat(WINDOW - 4));
+    let fenced = format!("```text\n{}\n```\n\nDone.\n", "x".repeat(WINDOW + 100));
+    for body in [prose, fenced] {
+        let repo = Repo::new();
+        repo.write("skills/s/SKILL.md", skill_of_lines(&body, 1).as_bytes());
+        assert_finds_none(&repo, "SKL022");
+        // The same body with a fence left open is still said to be.
+        let repo = Repo::new();
+        let open = format!("{body}\n```bash\nls\n");
+        repo.write("skills/s/SKILL.md", skill_of_lines(&open, 1).as_bytes());
+        assert_finds(&repo, "SKL022");
+    }
+}
