@@ -124,13 +124,14 @@ impl Mentions {
     pub(crate) fn of(text: &str, body_start: usize) -> Mentions {
         let blocks = markdown::blocks(text, body_start);
         let mut ranges = Vec::new();
-        let headings = blocks.headings();
-        for (i, &(level, line)) in headings.iter().enumerate() {
+        let mut headings = blocks.headings(text);
+        while let Some((level, line)) = headings.next() {
             if !about_attacks(&text[line.start..line.end].to_lowercase()) {
                 continue;
             }
-            let end = headings[i + 1..]
-                .iter()
+            // Linear: a heading is passed over only by those above it of a lower level.
+            let end = headings
+                .clone()
                 .find(|(l, _)| *l <= level)
                 .map_or(text.len(), |(_, next)| next.start);
             ranges.push((Span::new(line.start, end), Why::Section));

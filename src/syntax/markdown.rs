@@ -8,6 +8,7 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag};
 
 use super::pieces::pieces;
+use super::sections::{self, Section};
 use crate::memory::Chunked;
 use crate::source::Span;
 
@@ -30,44 +31,6 @@ pub(crate) fn lines(text: &str, start: usize) -> impl Iterator<Item = (Span, usi
         pos = next;
         Some((span, next))
     })
-}
-
-/// A `## ` section of a Markdown body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Section {
-    /// The heading text, trimmed (`Prompt` for `## Prompt`).
-    pub title: String,
-    /// The whole heading line.
-    pub heading: Span,
-    /// The content up to the next `## ` heading or the end.
-    pub content: Span,
-}
-
-/// The `## ` sections of the body starting at `body_start`, split on lines that begin with
-/// `## ` the way DojOps splits them (code fences are not special to it either).
-pub(crate) fn h2_sections(text: &str, body_start: usize) -> Vec<Section> {
-    sections_at(text, body_start, 2)
-}
-
-/// The sections of heading `level` (`# ` for 1, `## ` for 2) of the body starting at
-/// `body_start`, each up to the next heading of that level, code fences not considered.
-pub(crate) fn sections_at(text: &str, body_start: usize, level: usize) -> Vec<Section> {
-    let marker = format!("{} ", "#".repeat(level));
-    let mut sections: Vec<Section> = Vec::new();
-    for (line, next) in lines(text, body_start) {
-        let s = &text[line.start..line.end];
-        if let Some(title) = s.strip_prefix(marker.as_str()) {
-            if let Some(last) = sections.last_mut() {
-                last.content.end = line.start;
-            }
-            sections.push(Section {
-                title: title.trim().to_string(),
-                heading: line,
-                content: Span::new(next, text.len()),
-            });
-        }
-    }
-    sections
 }
 
 /// A fenced code block of the body.
@@ -124,33 +87,34 @@ pub(crate) fn inside_fence(text: &str, region: Span) -> Span {
 pub(crate) struct Blocks {
     /// Fenced code blocks.
     pub fences: Vec<Fence>,
-    /// (level, whole heading line).
-    headings: Vec<(usize, Span)>,
+    /// Where each heading's line starts: its level is its count of `#`, and its line is
+    /// read again when asked for (a level and a span each took 24 bytes a heading).
+    headings: Vec<usize>,
 }
 
 impl Blocks {
     /// Each heading's level and whole line, in order.
-    pub(crate) fn headings(&self) -> &[(usize, Span)] {
-        &self.headings
+    pub(crate) fn headings(&self, text: &str) -> impl Iterator<Item = (usize, Span)> + Clone {
+        self.headings.iter().map(move |&start| {
+            let line = line_at(text, start);
+            let marker = &text[line.start..line.end];
+            (marker.len() - marker.trim_start_matches('#').len(), line)
+        })
     }
 
-    /// The sections of heading `level`: each from its `#`-line up to the next one of that
-    /// level. Heading-like lines inside code blocks (a Python comment, say) are not
-    /// headings, so they stay in the section they are in.
-    pub(crate) fn sections(&self, text: &str, level: usize) -> Vec<Section> {
-        let mut out: Vec<Section> = Vec::new();
-        for &(_, line) in self.headings.iter().filter(|(l, _)| *l == level) {
-            if let Some(last) = out.last_mut() {
-                last.content.end = line.start;
-            }
-            let next = next_line(text, line.end);
-            out.push(Section {
-                title: text[line.start + level + 1..line.end].trim().to_string(),
-                heading: line,
-                content: Span::new(next, text.len()),
-            });
-        }
-        out
+    /// The sections of heading `level`, one at a time: each from its `#`-line up to the next
+    /// one of that level. Heading-like lines inside code blocks (a Python comment, say) are
+    /// not headings, so they stay in the section they are in.
+    pub(crate) fn sections<'a>(
+        &self,
+        text: &'a str,
+        level: usize,
+    ) -> impl Iterator<Item = Section<'a>> {
+        let heads = self.headings(text).filter(move |(l, _)| *l == level);
+        sections::of_headings(
+            text,
+            heads.map(move |(_, line)| (line, text[line.start + level + 1..line.end].trim())),
+        )
     }
 }
 
@@ -175,7 +139,7 @@ pub(crate) fn blocks(text: &str, body_start: usize) -> Blocks {
                 let hashes = marker.len() - marker.trim_start_matches('#').len();
                 // Only `## Title` as written at the start of a line: not setext, not indented.
                 if hashes == level && marker[hashes..].starts_with(' ') {
-                    out.headings.push((level, line));
+                    out.headings.push(line.start);
                 }
             }
             _ => {}
@@ -229,7 +193,7 @@ fn line_at(text: &str, at: usize) -> Span {
 }
 
 /// Where the line after the one ending at `end` starts (past `\n`, `\r\n` or a lone `\r`).
-fn next_line(text: &str, end: usize) -> usize {
+pub(crate) fn next_line(text: &str, end: usize) -> usize {
     let rest = &text[end..];
     let newline = if rest.starts_with("\r\n") {
         2
@@ -395,8 +359,9 @@ pub(crate) fn fences(text: &str, body_start: usize) -> Vec<Fence> {
 }
 
 /// The sections of heading `level` of the body (see [`Blocks::sections`]).
-pub(crate) fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section> {
-    blocks(text, body_start).sections(text, level)
+#[cfg(test)]
+pub(crate) fn body_sections(text: &str, body_start: usize, level: usize) -> Vec<Section<'_>> {
+    blocks(text, body_start).sections(text, level).collect()
 }
 
 /// The first line that looks meant as the heading `## {title}` but is not one: another
@@ -446,20 +411,6 @@ pub(crate) fn list_items(text: &str, region: Span) -> Vec<Span> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::front_matter::split_front_matter;
-
-    #[test]
-    fn sections_after_the_front_matter() {
-        let text = "\u{feff}---\r\na: 1\r\n---\r\n## Prompt\r\nhi\r\n## Two\r\n";
-        let fm = split_front_matter(text, 3).unwrap();
-        let sections = h2_sections(text, fm.body_start);
-        assert_eq!(sections[0].title, "Prompt");
-        assert_eq!(
-            &text[sections[0].content.start..sections[0].content.end],
-            "hi\r\n"
-        );
-        assert_eq!(sections[1].title, "Two");
-    }
 
     /// Fences of backticks and of tildes are found; a body whose backticks never make three
     /// in a row has none, however its spans are written.
@@ -515,14 +466,14 @@ mod tests {
     fn a_heading_inside_a_fence_continues_its_section() {
         let text = "## Code\n```python\n## a comment\n```\n## Risk\nlow\n";
         let found = body_sections(text, 0, 2);
-        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        let titles: Vec<&str> = found.iter().map(|s| s.title).collect();
         assert_eq!(titles, ["Code", "Risk"]);
         assert_eq!(found[0].content.end, text.find("## Risk").unwrap_or(0));
         // The way DojOps reads the same body.
-        assert_eq!(h2_sections(text, 0).len(), 3);
+        assert_eq!(super::sections::h2_sections(text, 0).count(), 3);
         let h1 = "# A\n## a.1\n~~~\n# not\n~~~\n# B\n";
         let found = body_sections(h1, 0, 1);
-        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        let titles: Vec<&str> = found.iter().map(|s| s.title).collect();
         assert_eq!(titles, ["A", "B"]);
     }
 
@@ -530,7 +481,7 @@ mod tests {
     fn headings_are_what_commonmark_reads() {
         let text = "## A\nSetext\n---\n   ## indented\n    ## code\n- item\n  ```\n## B ##\n";
         let found = body_sections(text, 0, 2);
-        let titles: Vec<&str> = found.iter().map(|s| s.title.as_str()).collect();
+        let titles: Vec<&str> = found.iter().map(|s| s.title).collect();
         // A setext or indented heading is not a `## ` line; a fence inside a list item ends
         // with the item, so `## B` after it is a heading.
         assert_eq!(titles, ["A", "B ##"]);

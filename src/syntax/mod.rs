@@ -9,6 +9,7 @@ pub(crate) mod packed;
 pub(crate) mod pieces;
 pub(crate) mod repeats;
 pub(crate) mod scalar;
+pub(crate) mod sections;
 pub(crate) mod seq;
 pub(crate) mod sniff;
 pub(crate) mod yaml;

@@ -257,3 +257,23 @@ fn a_line_of_a_megabyte_makes_no_phantom_code_block() {
         assert_finds(&repo, "SKL022");
     }
 }
+
+/// A body of nothing but headings, in each format whose body has sections: each section was
+/// a title `String` and three spans, and a `*.tool.md` body's H1 sections were listed (for
+/// nothing). A `.dops` of three million `## a` lines took 17 times its size, a `TR-*.md` 22,
+/// a `*.tool.md` of `# h` lines 21 (release build); sections are now read one at a time.
+#[test]
+fn bodies_of_a_million_and_a_half_headings() {
+    let dops =
+        "---\ndops: v2\nkind: skill\nmeta:\n  name: a\n---\n## Prompt\nHelp.\n## Keywords\na\n";
+    let request = "---\nrequest_type: tool\nbackend: era\n---\n## Command\nls\n";
+    let tool = "---\nspec_version: \"1.2\"\ntool_id: \"a\"\n---\n";
+    for (path, head, line) in [
+        (".dojops/skills/a.dops", dops, "## a\n"),
+        ("requests/TR-20250101-000000Z-a.md", request, "## a\n"),
+        ("tools/a.tool.md", tool, "# h\n"),
+    ] {
+        let dense = format!("{head}{}", line.repeat(1_500_000));
+        assert_bounded(path, head, &dense, 6.0);
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::security::texts::{Collector, Shell, Text, TextKind, ToolTexts};
 use crate::source::SourceFile;
 use crate::syntax::Node;
-use crate::syntax::markdown::h2_sections;
+use crate::syntax::sections::h2_sections;
 
 /// The texts of a `tool.yaml` (`root`) and of the schema files its load read (`schemas`:
 /// each file and its tree).

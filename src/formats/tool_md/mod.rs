@@ -273,7 +273,6 @@ fn check_tool(file: &Arc<SourceFile>, schema: bool) -> Checked<Tool> {
             return (tool, diags, None);
         }
     };
-    tool.documentation = tool::doc_sections(&file.text, fm.body_start);
     let yaml_text = file.text.get(fm.yaml.start..fm.yaml.end).unwrap_or("");
     let parsed = yaml::parse(yaml_text, fm.yaml.start);
     diags.extend(yaml_errors(

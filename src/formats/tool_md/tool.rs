@@ -20,7 +20,6 @@ use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::Node;
 use crate::syntax::front_matter::FrontMatter;
-use crate::syntax::markdown::body_sections;
 
 /// Keys a tool file may have at the top level.
 const TOP_KEYS: &[&str] = &[
@@ -104,15 +103,6 @@ impl Status {
     }
 }
 
-/// An editorial `# Purpose`, `# Side effects` or `# Notes` section of the body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct DocSection {
-    /// The heading, lower-cased (`purpose`, `side effects`, `notes`).
-    pub title: String,
-    /// The text up to the next `# ` heading or the end.
-    pub content: Span,
-}
-
 /// A lowered tool file: what the cross-file checks and the bundles need.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Tool {
@@ -124,25 +114,10 @@ pub(crate) struct Tool {
     pub kind: Option<Spanned<ToolType>>,
     /// The `<stem>` of the file name `<stem>.tool.md`.
     pub file_stem: Option<String>,
-    /// The editorial body sections the spec names.
-    pub documentation: Vec<DocSection>,
     /// What the bundle lowering needs of the front matter (`ir.rs`).
     pub doc: Option<Box<super::doc::ToolDoc>>,
     /// What the model reads, for the security pass (`texts.rs`).
     pub texts: crate::security::texts::FileTexts,
-}
-
-/// The `# Purpose`, `# Side effects` and `# Notes` sections (H1, any case) of the body
-/// starting at `body_start`; headings inside code fences do not count.
-pub(super) fn doc_sections(text: &str, body_start: usize) -> Vec<DocSection> {
-    body_sections(text, body_start, 1)
-        .into_iter()
-        .map(|s| DocSection {
-            title: s.title.to_lowercase(),
-            content: s.content,
-        })
-        .filter(|s| matches!(s.title.as_str(), "purpose" | "side effects" | "notes"))
-        .collect()
 }
 
 /// Lower the front matter `root` of a tool file into `tool`, reporting into `lw`.
@@ -259,23 +234,5 @@ fn interface_block(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         if let Some(e) = entry {
             interface::check(lw, &e.value, path);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn body_sections() {
-        let text = "---\na: 1\n---\n# Purpose\nx\n```\n# Notes\n```\n# Other\ny\n# notes\nz\n";
-        let s = doc_sections(text, 13);
-        assert_eq!(s.len(), 2);
-        assert_eq!(s[0].title, "purpose");
-        assert_eq!(
-            &text[s[0].content.start..s[0].content.end],
-            "x\n```\n# Notes\n```\n"
-        );
-        assert_eq!(s[1].title, "notes");
     }
 }

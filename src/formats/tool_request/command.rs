@@ -9,7 +9,8 @@ use crate::analysis::shell::{
 use crate::rules::security as sec;
 use crate::source::Span;
 use crate::syntax::json;
-use crate::syntax::markdown::{Fence, Section, inside_fence, lines_in};
+use crate::syntax::markdown::{Fence, inside_fence, lines_in};
+use crate::syntax::sections::Section;
 
 impl Cx<'_> {
     /// TRQ012–TRQ014 and SEC012 on the ERA command line.

@@ -7,11 +7,11 @@ use crate::analysis::paths::{PathKind, clean, is_harmless_device, is_host_device
 use crate::analysis::shell::{is_escalator, is_privileged_flag, words};
 use crate::rules::security as sec;
 use crate::source::Span;
-use crate::syntax::markdown::{Section, lines_in};
+use crate::syntax::markdown::{Blocks, lines_in};
 
 impl Cx<'_> {
     /// SEC011/SEC012: host paths and devices.
-    pub(super) fn host_paths(&mut self, sections: &[Section], backend: Backend) {
+    pub(super) fn host_paths(&mut self, blocks: &Blocks, backend: Backend) {
         let start = self.file.bom_len;
         let text = self.text();
         for tok in path_tokens(text, Span::new(start, text.len())) {
@@ -77,8 +77,8 @@ impl Cx<'_> {
         }
         // Privilege flags are never prose, so they count anywhere; `sudo` and friends only in
         // what runs (ERA's command line is checked in `command`).
-        let program = sections
-            .iter()
+        let program = blocks
+            .sections(text, 2)
             .find(|s| {
                 s.title
                     == if backend == Backend::Era {

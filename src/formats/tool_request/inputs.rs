@@ -7,7 +7,8 @@ use super::{BodyFacts, Cx, Declared, Meta, rules};
 use crate::analysis::paths::{PathKind, PathToken, clean, is_within, path_tokens};
 use crate::analysis::shell::words;
 use crate::source::Span;
-use crate::syntax::markdown::{Section, list_items};
+use crate::syntax::markdown::list_items;
+use crate::syntax::sections::Section;
 
 impl Cx<'_> {
     /// TRQ016/TRQ017 on the `## Input Files` list; the inputs it declares.

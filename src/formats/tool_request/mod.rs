@@ -326,13 +326,12 @@ impl<'a> Cx<'a> {
         };
         let closing = Span::new(fm.yaml.end, (fm.yaml.end + 3).min(fm.body_start));
         let body = blocks(self.text(), fm.body_start);
-        let sections = body.sections(self.text(), 2);
-        self.sections(&sections, &meta, closing, fm.body_start);
+        self.sections(&body, &meta, closing, fm.body_start);
         self.approval_order(&meta);
         self.allowlist(&meta);
         self.shell_fences(&body.fences);
         self.package_installation();
-        self.host_paths(&sections, meta.backend);
+        self.host_paths(&body, meta.backend);
         self.file_name(meta.created.as_ref());
         request
     }

@@ -5,7 +5,8 @@ use crate::analysis::names::did_you_mean;
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, DidYouMean};
 use crate::source::Span;
-use crate::syntax::markdown::{Section, lines_in};
+use crate::syntax::markdown::lines_in;
+use crate::syntax::sections::Section;
 
 impl Cx<'_> {
     /// TRQ020: the four lines of the risk assessment.

@@ -5,26 +5,26 @@ use super::{Backend, BodyFacts, Cx, Meta, rules};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{DidYouMean, Fix};
 use crate::source::Span;
-use crate::syntax::markdown::{Section, near_heading};
+use crate::syntax::markdown::{Blocks, near_heading};
+use crate::syntax::sections::Section;
 
 impl Cx<'_> {
     /// The sections the backend wants, each checked; TRQ007–TRQ010 on the set.
     pub(super) fn sections(
         &mut self,
-        sections: &[Section],
+        blocks: &Blocks,
         meta: &Meta,
         closing: Span,
         body_start: usize,
     ) {
         let backend = meta.backend;
         let expected = backend.sections();
-        let mut found: Vec<Option<&Section>> = vec![None; expected.len()];
+        let text = self.text();
+        let mut found: Vec<Option<Section>> = vec![None; expected.len()];
         let mut near: Vec<Option<Span>> = vec![None; expected.len()];
-        let mut strays: Vec<&Section> = Vec::new();
-        let mut furthest: Option<(usize, &Section)> = None;
-        for s in sections {
+        let mut furthest: Option<(usize, Section)> = None;
+        for s in blocks.sections(text, 2) {
             let Some(i) = expected.iter().position(|(t, _)| *t == s.title) else {
-                strays.push(s);
                 continue;
             };
             if let Some(first) = found[i] {
@@ -62,9 +62,13 @@ impl Cx<'_> {
             }
         }
         // Judged once every wanted section is known, so a near miss of a section that does
-        // exist is reported rather than taken for it.
+        // exist is reported rather than taken for it: the sections are read again, rather
+        // than each kept (a body of millions of headings).
+        let strays = blocks
+            .sections(text, 2)
+            .filter(|s| !expected.iter().any(|(t, _)| *t == s.title));
         for s in strays {
-            self.stray_section(s, backend, &found, &mut near);
+            self.stray_section(&s, backend, &found, &mut near);
         }
         for (i, (title, required)) in expected.iter().enumerate() {
             if found[i].is_some() || !required {
@@ -97,7 +101,7 @@ impl Cx<'_> {
         }
         let mut body = BodyFacts::default();
         for (i, (title, _)) in expected.iter().enumerate() {
-            let Some(s) = found[i] else { continue };
+            let Some(s) = &found[i] else { continue };
             if self
                 .text()
                 .get(s.content.start..s.content.end)
@@ -157,7 +161,7 @@ impl Cx<'_> {
         &mut self,
         s: &Section,
         backend: Backend,
-        found: &[Option<&Section>],
+        found: &[Option<Section>],
         near: &mut [Option<Span>],
     ) {
         let expected = backend.sections();
@@ -166,7 +170,7 @@ impl Cx<'_> {
         let close = (!of_other)
             .then(|| {
                 expected.iter().position(|(t, _)| {
-                    t.eq_ignore_ascii_case(&s.title) || did_you_mean(&s.title, [*t]).is_some()
+                    t.eq_ignore_ascii_case(s.title) || did_you_mean(s.title, [*t]).is_some()
                 })
             })
             .flatten();

@@ -7,7 +7,8 @@ use crate::diagnostics::Diagnostic;
 use crate::rules::dojops as doj;
 use crate::source::{SourceFile, Span};
 use crate::syntax::front_matter::FrontMatter;
-use crate::syntax::markdown::{Section, h2_sections, near_heading};
+use crate::syntax::markdown::near_heading;
+use crate::syntax::sections::h2_sections;
 
 /// The body sections DojOps requires, with what goes in each.
 const REQUIRED_SECTIONS: &[(&str, &str)] = &[
@@ -26,15 +27,13 @@ const OTHER_SECTIONS: &[&str] = &["update prompt", "examples", "constraints"];
 
 /// DOJ020: `## Prompt` and `## Keywords` must exist and not be blank.
 pub(super) fn check_sections(file: &Arc<SourceFile>, fm: &FrontMatter) -> Vec<Diagnostic> {
-    let sections = h2_sections(&file.text, fm.body_start);
     let closing = Span::new(fm.yaml.end, (fm.yaml.end + 3).min(fm.body_start));
     let mut out = Vec::new();
     for (title, what) in REQUIRED_SECTIONS {
         // DojOps keeps the last of two sections with one title.
-        let found = sections
-            .iter()
-            .rev()
-            .find(|s| s.title.eq_ignore_ascii_case(title));
+        let found = h2_sections(&file.text, fm.body_start)
+            .filter(|s| s.title.eq_ignore_ascii_case(title))
+            .last();
         let note =
             format!("DojOps refuses to load a skill without a non-empty `## {title}` section");
         let d = match found {
@@ -48,7 +47,7 @@ pub(super) fn check_sections(file: &Arc<SourceFile>, fm: &FrontMatter) -> Vec<Di
             .note(note)
             .help(format!("write {what} under `## {title}`")),
             Some(_) => continue,
-            None => match near_miss_heading(file, fm.body_start, title, &sections) {
+            None => match near_miss_heading(file, fm.body_start, title) {
                 Some(heading) => Diagnostic::new(
                     &doj::MISSING_DOPS_SECTION,
                     file,
@@ -76,17 +75,11 @@ pub(super) fn check_sections(file: &Arc<SourceFile>, fm: &FrontMatter) -> Vec<Di
 
 /// A heading that was probably meant as `## {title}`: the right words at the wrong level
 /// (`# Prompt`, `##Prompt`), or a misspelt `##` title (`## Keyword`).
-fn near_miss_heading(
-    file: &SourceFile,
-    body_start: usize,
-    title: &str,
-    sections: &[Section],
-) -> Option<Span> {
+fn near_miss_heading(file: &SourceFile, body_start: usize, title: &str) -> Option<Span> {
     if let Some(heading) = near_heading(&file.text, body_start, title) {
         return Some(heading);
     }
-    sections
-        .iter()
+    h2_sections(&file.text, body_start)
         .filter(|s| {
             let lower = s.title.to_ascii_lowercase();
             !OTHER_SECTIONS.contains(&lower.as_str())
@@ -94,6 +87,6 @@ fn near_miss_heading(
                     .iter()
                     .any(|(t, _)| t.eq_ignore_ascii_case(&lower))
         })
-        .find(|s| did_you_mean(&s.title, [title]).is_some())
+        .find(|s| did_you_mean(s.title, [title]).is_some())
         .map(|s| s.heading)
 }
