@@ -250,3 +250,37 @@ fn a_million_repeated_keys_cost_a_count_each() {
         );
     }
 }
+
+/// A line of 40,000 private-key headers with no body: each header searched the rest of the
+/// line, and the next line whole, for the lines of its body (1.1 MB: 5.2 s, 2.2 MB: 21 s in
+/// the release build; 0.09 s now, a body being looked for up to its footer). A key written
+/// after them is still found.
+#[test]
+fn a_line_of_40_thousand_private_key_headers() {
+    // Pseudo-random base64: a made-up key body, varied enough to be taken for a real one.
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut state: u32 = 0x2545_f491;
+    let body: String = (0..640)
+        .map(|i| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let c = char::from(B64[(state >> 26) as usize]);
+            if i % 64 == 63 {
+                format!("{c}\n")
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    let headers = "-----BEGIN PRIVATE KEY----- ".repeat(40_000);
+    let skill = format!(
+        "---\nname: s\ndescription: Sign the release when the user asks.\n---\n\n{headers}\n\n```\n-----BEGIN PRIVATE KEY-----\n{body}-----END PRIVATE KEY-----\n```\n"
+    );
+    let repo = repo();
+    repo.write("skills/s/SKILL.md", skill.as_bytes());
+    let started = Instant::now();
+    let diags = diagnostics(&repo);
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    let found = find(&diags, "SEC013", "skills/s/SKILL.md");
+    assert_eq!(found.len(), 1, "{diags:#?}");
+    assert_eq!(start(found[0]).0, 9, "{found:#?}");
+}

@@ -10,6 +10,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use base64::Engine as _;
 
 use super::strength::{entropy, is_placeholder, looks_random};
+use crate::text::floor_boundary;
 
 /// A format's prefix and its check: from the prefix at byte `at` of `line` (and the text
 /// after the line, for a key block's body), the token it starts, if it is one.
@@ -480,6 +481,22 @@ fn json_object(part: &str) -> Option<serde_json::Map<String, serde_json::Value>>
 /// Bytes of a key block's body looked at, at most: a real key is well within it.
 const MAX_KEY_BODY: usize = 8 * 1024;
 
+/// Bytes after a key's header in which its body's lines are looked for: far more than the
+/// longest real key's (an RSA key of 16,384 bits has about 13 KB of base64).
+const KEY_WINDOW: usize = 4 * MAX_KEY_BODY;
+
+/// What of `text` (after a key's header) may hold its body: up to the footer or the next
+/// header (`-----`), within [`KEY_WINDOW`]; and whether that ends it. Each header of a line
+/// searched the rest of the line, and the next line whole, for its line breaks: a megabyte
+/// of headers with no body took 5 s, two megabytes 21 s.
+fn before_footer(text: &str) -> (&str, bool) {
+    let window = &text[..floor_boundary(text, KEY_WINDOW)];
+    match window.find("-----") {
+        Some(i) => (&window[..i], true),
+        None => (window, false),
+    }
+}
+
 /// Base64 characters a private key's body has at least (the shortest real key, an
 /// Ed25519 one, has a few hundred).
 const MIN_KEY_BODY: usize = 64;
@@ -509,6 +526,13 @@ fn private_key(c: &Cursor<'_>) -> Option<Token> {
 /// body's start they reach. Lines are the line's own (`\n` written out, as in a JSON
 /// string) and then the text's; quotes, commas and `+` around them are joined strings'.
 fn key_body(on_line: &str, after: &str, after_at: usize) -> (String, usize) {
+    let (on_line, ends) = before_footer(on_line);
+    // The next lines, when the body does not end on this one.
+    let after = if ends || after_at > MAX_KEY_BODY {
+        ""
+    } else {
+        before_footer(after).0
+    };
     let written = on_line.split("\\n").scan(0, |next, s| {
         let at = *next;
         *next += s.len() + 2;
