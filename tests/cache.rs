@@ -559,6 +559,7 @@ fn every_format_says_the_same_with_and_without_the_cache() {
     let holding = common::cache::holding_credentials(&uncached);
     assert!(!holding.is_empty());
     assert_eq!(loaded, holding.len(), "{hits} hits; {holding:?}");
+    common::cache::assert_every_format_stored(&uncached, &holding);
 }
 
 /// The costly passes (ShellCheck, the secret scan, schema validation) do not run when none of

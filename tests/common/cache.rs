@@ -91,3 +91,18 @@ pub fn holding_credentials(report: &toolc::Report) -> std::collections::BTreeSet
         .map(|d| d.file.display())
         .collect()
 }
+
+/// Each format has a file of `report` that holds no credential (of `holding`): in a warm run
+/// where every other file was a hit, each format's stored form was read back.
+pub fn assert_every_format_stored(
+    report: &toolc::Report,
+    holding: &std::collections::BTreeSet<&str>,
+) {
+    for format in toolc::FormatId::CONFIGURABLE {
+        let stored = report
+            .files
+            .iter()
+            .any(|f| f.format.as_str() == *format && !holding.contains(f.display()));
+        assert!(stored, "every file of {format} holds a credential");
+    }
+}
