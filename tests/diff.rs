@@ -477,3 +477,20 @@ fn eight_thousand_removed_properties_are_paired_by_their_shapes_once() {
         .find(|d| d.message.contains("`a3999` was renamed to `b3999`"));
     assert!(renamed.is_some(), "each rename pairs the two of one shape");
 }
+
+/// Two tools of one name in two folders, the first moved to a folder that sorts last: each
+/// pairs with its own new version (the one that stayed, by its place), so neither is said to
+/// have changed; paired one at a time, the moved one took the other's new version and both
+/// were said to have new descriptions and programs.
+#[test]
+fn tools_of_one_name_pair_with_their_own_old_versions() {
+    let other = TOOLS_V1
+        .replace("Fetch a URL and return its body", "Fetch a page as text")
+        .replace("./bin/fetch", "./bin/page");
+    let repo = history(
+        &[("0/tools.json", &other), ("a/tools.json", TOOLS_V1)],
+        &[("0/tools.json", None), ("z/tools.json", Some(&other))],
+    );
+    let report = diff(&repo.root, "HEAD~1");
+    assert_eq!(codes(&report), Vec::<String>::new());
+}

@@ -375,3 +375,43 @@ fn a_lock_linked_out_of_the_repository_is_not_read() {
         "{d:?}"
     );
 }
+
+/// Tools of one name in two folders are each paired with their own lock entry, by path: a
+/// change to the second is the second's drift, related to its entry, and the first says
+/// nothing; moved elsewhere, the second pairs with the entry left over, whatever the order.
+#[test]
+fn tools_of_one_name_are_paired_with_their_own_entries() {
+    let (a, b) = ("a/search-docs.tool.md", "b/search-docs.tool.md");
+    let repo = Repo::with(&[(a, BASE_TOOL), (b, BASE_TOOL)]);
+    std::fs::create_dir(repo.root.join(".git")).expect("a repository root");
+    lock(&repo.root);
+    let lock = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("lock");
+    // An entry's `name` is two lines above its `path`.
+    let entry = |path: &str| line(&lock, &format!("path = \"{path}\"")) - 2;
+    let changed = BASE_TOOL.replacen("for product questions.", "for every question.", 1);
+    let drifted = |repo: &Repo| {
+        let mut f = found(&check_locked(&repo.root));
+        f.retain(|(c, ..)| c.starts_with("LCK"));
+        f.into_iter()
+            .map(|(c, p, _, r)| (c, p, r))
+            .collect::<Vec<_>>()
+    };
+    repo.write(b, changed.as_bytes());
+    assert_eq!(
+        drifted(&repo),
+        [("LCK001".into(), b.into(), vec![entry(b)])]
+    );
+    // `b/` moved to `0/`, which sorts first, and the first tool changed too.
+    let moved = "0/search-docs.tool.md";
+    std::fs::rename(repo.root.join("b"), repo.root.join("0")).expect("move");
+    repo.write(a, changed.as_bytes());
+    let mut f = drifted(&repo);
+    f.sort();
+    assert_eq!(
+        f,
+        [
+            ("LCK001".into(), moved.into(), vec![entry(b)]),
+            ("LCK001".into(), a.into(), vec![entry(a)]),
+        ]
+    );
+}

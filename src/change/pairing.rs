@@ -66,8 +66,13 @@ pub(super) fn pair(
             .enumerate()
             .map(|(j, n)| (j, key(n), n.file.path.as_path())),
     );
-    for (i, o) in old.iter().enumerate() {
-        match by_name.claim(key(o), &homes[i], &mut taken) {
+    let wants = old.iter().zip(&homes).map(|(o, h)| (key(o), h.as_path()));
+    for (i, found) in by_name
+        .pair(wants.collect(), &mut taken)
+        .into_iter()
+        .enumerate()
+    {
+        match found {
             Some(j) => out.push(Pairing::Same { old: i, new: j }),
             None => unmatched.push(i),
         }
@@ -95,9 +100,13 @@ pub(super) fn pair(
         let key = (new[j].tool.provenance.format, definition(&new[j]));
         (j, key, new[j].file.path.as_path())
     }));
-    for i in gone {
+    let wants = gone.iter().map(|&i| {
         let key = (old[i].tool.provenance.format, definition(&old[i]));
-        match by_definition.claim(key, &homes[i], &mut taken) {
+        (key, homes[i].as_path())
+    });
+    let found = by_definition.pair(wants.collect(), &mut taken);
+    for (&i, found) in gone.iter().zip(found) {
+        match found {
             Some(j) => out.push(Pairing::Renamed { old: i, new: j }),
             None => out.push(Pairing::Removed { old: i }),
         }

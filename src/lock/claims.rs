@@ -46,17 +46,37 @@ impl<K: Hash + Eq + Clone, P: Hash + Eq> Claims<K, P> {
         Claims { by_key, by_place }
     }
 
-    /// The first candidate of `key` not yet `taken`, at `place` if one is there; marked taken.
-    pub(crate) fn claim(&self, key: K, place: P, taken: &mut [bool]) -> Option<usize> {
-        let at_place = self
-            .by_place
-            .get(&(key.clone(), place))
-            .and_then(|q| q.first_free(taken));
-        let found = at_place.or_else(|| self.by_key.get(&key)?.first_free(taken))?;
-        if let Some(slot) = taken.get_mut(found) {
-            *slot = true;
+    /// A candidate for each of `wants` (key and place), in order, each marked `taken`: first
+    /// every one there is at its own place, then the first free one of its key for the rest.
+    /// Claimed one want at a time, a tool moved away took the candidate of one that had not
+    /// moved, and both were then compared with the other's (two false changes).
+    pub(crate) fn pair(&self, wants: Vec<(K, P)>, taken: &mut [bool]) -> Vec<Option<usize>> {
+        let mut found: Vec<Option<usize>> = Vec::with_capacity(wants.len());
+        let mut keys = Vec::with_capacity(wants.len());
+        for (key, place) in wants {
+            let at_place = self
+                .by_place
+                .get(&(key.clone(), place))
+                .and_then(|q| q.first_free(taken));
+            found.push(at_place.inspect(|&i| mark(taken, i)));
+            keys.push(key);
         }
-        Some(found)
+        for (slot, key) in found.iter_mut().zip(keys) {
+            if slot.is_none() {
+                *slot = self
+                    .by_key
+                    .get(&key)
+                    .and_then(|q| q.first_free(taken))
+                    .inspect(|&i| mark(taken, i));
+            }
+        }
+        found
+    }
+}
+
+fn mark(taken: &mut [bool], i: usize) {
+    if let Some(slot) = taken.get_mut(i) {
+        *slot = true;
     }
 }
 
@@ -68,19 +88,29 @@ mod tests {
     fn the_same_place_first_then_the_first_free_and_each_once() {
         let claims = Claims::new([(0, "a", "x"), (1, "a", "y"), (2, "a", "y"), (3, "b", "x")]);
         let mut taken = vec![false; 4];
-        assert_eq!(claims.claim("a", "y", &mut taken), Some(1));
-        assert_eq!(claims.claim("a", "z", &mut taken), Some(0));
-        assert_eq!(claims.claim("a", "x", &mut taken), Some(2));
-        assert_eq!(claims.claim("a", "y", &mut taken), None);
-        assert_eq!(claims.claim("c", "x", &mut taken), None);
+        let wants = vec![("a", "y"), ("a", "z"), ("a", "x"), ("a", "y"), ("c", "x")];
+        let found = claims.pair(wants, &mut taken);
+        // The second `y` is at its place too; `z` is at none, and none of `a` is left.
+        assert_eq!(found, [Some(1), None, Some(0), Some(2), None]);
         assert_eq!(taken, [true, true, true, false]);
+    }
+
+    #[test]
+    fn one_at_its_place_is_paired_there_whatever_comes_first() {
+        let claims = Claims::new([(0, "a", "x"), (1, "a", "y")]);
+        let mut taken = vec![false; 2];
+        // `y` moved to `w` and comes first: it takes what `x` leaves, not `x`'s.
+        let found = claims.pair(vec![("a", "w"), ("a", "x")], &mut taken);
+        assert_eq!(found, [Some(1), Some(0)]);
     }
 
     #[test]
     fn a_candidate_taken_elsewhere_is_passed() {
         let claims = Claims::new([(0, "a", "x"), (1, "a", "x")]);
         let mut taken = vec![true, false];
-        assert_eq!(claims.claim("a", "x", &mut taken), Some(1));
-        assert_eq!(claims.claim("a", "w", &mut taken), None);
+        assert_eq!(
+            claims.pair(vec![("a", "x"), ("a", "w")], &mut taken),
+            [Some(1), None]
+        );
     }
 }

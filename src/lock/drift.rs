@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::claims::Claims;
 use super::file::{self, FILE_NAME, Locked};
 use super::record::Kind;
-use super::{Entry, entry, root};
+use super::{Entry, entry, entry_path, root};
 use crate::change::locate::Located;
 use crate::change::schema::display;
 use crate::config::Config;
@@ -98,10 +98,19 @@ pub(crate) fn drift(
         let key = (l.entry.format.as_str(), l.entry.name.as_str());
         (i, key, l.entry.path.as_str())
     }));
-    for tool in &lowering.tools {
+    // Each tool's entry is made when it is compared: only its key and path are kept for all.
+    let paths: Vec<String> = lowering
+        .tools
+        .iter()
+        .map(|t| entry_path(t, &root))
+        .collect();
+    let wants = lowering.tools.iter().zip(&paths).map(|(t, path)| {
+        let key = (t.tool.provenance.format, t.tool.name.as_str());
+        (key, path.as_str())
+    });
+    let found = claims.pair(wants.collect(), &mut taken);
+    for (tool, found) in lowering.tools.iter().zip(found) {
         let now = entry(tool, &root);
-        let key = (now.format.as_str(), now.name.as_str());
-        let found = claims.claim(key, now.path.as_str(), &mut taken);
         match found {
             Some(i) => {
                 if locked[i].entry.sha256 != now.sha256 {

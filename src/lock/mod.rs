@@ -141,16 +141,21 @@ pub(crate) fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
             }
         }
     }
-    let rel = tool.file.path.strip_prefix(root).unwrap_or(&tool.file.path);
     Entry {
         kind: record::Kind::Tool,
         format: tool.tool.provenance.format.to_string(),
-        path: rel.to_string_lossy().replace('\\', "/"),
+        path: entry_path(tool, root),
         name: tool.tool.name.clone(),
         sha256: canonical::sha256(&definition),
         parts,
         texts,
     }
+}
+
+/// The path a lock entry names `tool`'s file by, relative to `root`, the lock's folder.
+pub(crate) fn entry_path(tool: &Lowered<'_>, root: &Path) -> String {
+    let rel = tool.file.path.strip_prefix(root).unwrap_or(&tool.file.path);
+    rel.to_string_lossy().replace('\\', "/")
 }
 
 /// The entries of `tools`, in the lock's order: by path, then format, then name.
