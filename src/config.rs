@@ -440,12 +440,10 @@ impl Config {
                 ),
             }
         }
-        let excludes = Vec::from_iter(raw.discovery.map(|d| Exclude {
-            root: root.clone(),
-            globs: build_globs(&d.exclude, budget, &mut |span, msg| {
+        let excludes = Vec::from_iter(raw.discovery.map(|d| {
+            Exclude::written(&root, &file, &d.exclude, budget, &mut |span, msg| {
                 err(&mut errors, shift(span), msg)
-            }),
-            patterns: d.exclude.iter().map(|p| p.get_ref().clone()).collect(),
+            })
         }));
         // Paths the file chooses stay in its repository, out of `.git`, and off links that
         // leave it: a hostile `toolc.toml` must not point a write at a hook or outside.

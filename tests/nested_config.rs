@@ -304,7 +304,8 @@ fn a_nested_configuration_that_turns_security_rules_off_is_reported() {
 }
 
 /// TLC009: a nested file whose `exclude` hides definitions the configuration above would
-/// check is reported on its `exclude` key, naming them (a pull request that adds a folder
+/// check is reported on the glob that hides them (each other glob that hides one is a
+/// related place), naming them (a pull request that adds a folder
 /// with `exclude = ["**"]` beside its tool made the tool vanish, "All checks passed"). An
 /// exclude that hides no definition is silent, and the file cannot silence the finding.
 #[test]
@@ -314,7 +315,7 @@ fn a_nested_configuration_that_excludes_definitions_is_reported() {
         ("toolc.toml", "[runtimes]\ndojops = \"1.0.9\"\n"),
         (
             "plugins/toolc.toml",
-            "[rules]\nTLC009 = \"off\"\n\n[discovery]\n  exclude = [\"**\"]\n",
+            "[rules]\nTLC009 = \"off\"\n\n[discovery]\n  exclude = [\"drafts\", \".cycod/tools/fetch.yaml\", \"**\"]\n",
         ),
         ("plugins/.cycod/tools/fetch.yaml", fetch),
         ("plugins/.cycod/tools/more.yaml", fetch),
@@ -334,7 +335,8 @@ fn a_nested_configuration_that_excludes_definitions_is_reported() {
     let out = toolc(&repo.root, &["check"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("plugins/toolc.toml:5:3")
+        text.contains("plugins/toolc.toml:5:24")
+            && text.contains("^^^^^^^^^^^^^^^^^^^^^^^^^  ---- excludes definitions too")
             && text.contains("excludes 2 files that the configuration above would check for definitions: `plugins/.cycod/tools/fetch.yaml`, `plugins/.cycod/tools/more.yaml`"),
         "{text}"
     );

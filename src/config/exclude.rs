@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
+use super::selectors::{GlobBudget, globs_kept};
+use crate::source::{SourceFile, Span};
+use toml::Spanned;
+
 /// Globs of paths never read, relative to a folder.
 #[derive(Debug, Clone)]
 pub struct Exclude {
@@ -16,6 +20,9 @@ pub struct Exclude {
     pub globs: GlobSet,
     /// The globs as written: what makes two excludes of one folder the same.
     pub patterns: Vec<String>,
+    /// Where each glob of `globs` is written, for those a configuration file wrote: that
+    /// file's path and the spans, in the order of `globs`.
+    pub written: Option<(PathBuf, Vec<Span>)>,
 }
 
 impl Exclude {
@@ -31,7 +38,44 @@ impl Exclude {
             root: root.to_path_buf(),
             globs,
             patterns: patterns.to_vec(),
+            written: None,
         })
+    }
+
+    /// The `[discovery] exclude` globs `patterns` of the configuration file `file`, in the
+    /// folder `root`: each that does not compile reported through `err`, as many as `budget`
+    /// has room for (see [`super::selectors::globs_kept`]).
+    pub(super) fn written(
+        root: &Path,
+        file: &SourceFile,
+        patterns: &[Spanned<String>],
+        budget: &mut GlobBudget,
+        err: &mut dyn FnMut(std::ops::Range<usize>, String),
+    ) -> Exclude {
+        let (globs, kept) = globs_kept(patterns, budget, err);
+        let spans = kept.iter().filter_map(|&i| {
+            let at = patterns.get(i)?.span();
+            Some(Span::new(at.start + file.bom_len, at.end + file.bom_len))
+        });
+        Exclude {
+            root: root.to_path_buf(),
+            globs,
+            patterns: patterns.iter().map(|p| p.get_ref().clone()).collect(),
+            written: Some((file.path.clone(), spans.collect())),
+        }
+    }
+
+    /// Where the first glob that excludes `path` (as [`Exclude::matches`] does) is written,
+    /// when it is written in the configuration file `file`.
+    pub(crate) fn written_for(&self, path: &Path, file: &Path) -> Option<Span> {
+        let (_, spans) = self.written.as_ref().filter(|(f, _)| f == file)?;
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let glob = rel
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .filter_map(|a| self.globs.matches(a).into_iter().min())
+            .min()?;
+        spans.get(glob).copied()
     }
 
     /// True when `path` (absolute) or a folder above it, up to the root, matches: excluding a

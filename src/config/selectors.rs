@@ -112,8 +112,18 @@ pub(super) fn build_globs(
     budget: &mut GlobBudget,
     err: &mut dyn FnMut(std::ops::Range<usize>, String),
 ) -> GlobSet {
+    globs_kept(patterns, budget, err).0
+}
+
+/// [`build_globs`], and the index in `patterns` of each glob of the set, in its order.
+pub(super) fn globs_kept(
+    patterns: &[Spanned<String>],
+    budget: &mut GlobBudget,
+    err: &mut dyn FnMut(std::ops::Range<usize>, String),
+) -> (GlobSet, Vec<usize>) {
     let mut builder = GlobSetBuilder::new();
-    for p in patterns {
+    let mut kept = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
         let wildcards = p.get_ref().matches(['*', '?', '[', '{']).count();
         let mut run = RUN.get();
         let past = if !budget.take(wildcards) {
@@ -132,6 +142,7 @@ pub(super) fn build_globs(
         match Glob::new(p.get_ref()) {
             Ok(g) => {
                 builder.add(g);
+                kept.push(i);
             }
             Err(e) => err(
                 p.span(),
@@ -139,5 +150,8 @@ pub(super) fn build_globs(
             ),
         }
     }
-    builder.build().unwrap_or_else(|_| GlobSet::empty())
+    match builder.build() {
+        Ok(set) => (set, kept),
+        Err(_) => (GlobSet::empty(), Vec::new()),
+    }
 }

@@ -4,7 +4,7 @@
 //! injection, exfiltration and dangerous commands, and the run said "All checks passed".
 //! The finding is judged by the configuration above the file, never by the file itself.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::CheckOptions;
@@ -135,13 +135,22 @@ pub(super) fn excluded_below(
                 .iter()
                 .map(|p| format!("`{}`", crate::fs::display_path(p, cwd)));
             let list = crate::analysis::names::listed(shown, paths.len());
-            let (span, label) = match exclude_key(&file.text) {
+            // The globs of this file that hid them, in the file's order: the first is where
+            // the finding is, the others are related places.
+            let globs: BTreeSet<Span> = paths
+                .iter()
+                .filter_map(|p| {
+                    let mut own = nested.excludes.iter();
+                    own.find_map(|e| e.written_for(p, &file.path))
+                })
+                .collect();
+            let mut globs = globs.into_iter();
+            let (span, label) = match globs.next().or_else(|| exclude_key(&file.text)) {
                 Some(span) => (span, "excluded here"),
                 None => (first_line(&file.text), "excludes definitions"),
             };
             let n = paths.len();
-            Some(
-                Diagnostic::new(
+            let mut d = Diagnostic::new(
                     &syn::SECURITY_RULES_OFF_BELOW,
                     file,
                     span,
@@ -152,8 +161,11 @@ pub(super) fn excluded_below(
                 )
                 .label(label)
                 .note("an excluded file is never read: the tools there are not checked for prompt injection, exfiltration or dangerous commands, and nothing else says so")
-                .help("exclude only what is not a definition; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above"),
-            )
+                .help("exclude only what is not a definition; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above");
+            for other in globs {
+                d = d.related(file, other, "excludes definitions too");
+            }
+            Some(d)
         })
         .collect()
 }
