@@ -126,6 +126,9 @@ pub(super) fn shape(schema: &Value) -> Value {
                 .map(|(k, v)| (k.clone(), shape(v)))
                 .collect(),
         ),
+        Value::Array(items) => Value::Array(items.iter().map(shape).collect()),
+        // Equal as values, not as text, and shapes are compared by their text.
+        Value::Number(n) if n.is_f64() && n.as_f64() == Some(0.0) => Value::from(0.0),
         other => other.clone(),
     }
 }
@@ -419,4 +422,21 @@ fn missing<'v>(these: &'v [Value], others: &[Value]) -> Vec<(&'v Value, String)>
         .map(|v| (v, v.to_string()))
         .filter(|(_, text)| !others.contains(text))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shape;
+    use serde_json::json;
+
+    #[test]
+    fn a_shape_leaves_out_what_the_model_reads_and_its_text_is_its_value() {
+        let a = json!({"type": "number", "minimum": -0.0, "description": "a", "enum": [-0.0]});
+        let b = json!({"enum": [0.0], "minimum": 0.0, "type": "number", "title": "b"});
+        assert_eq!(shape(&a).to_string(), shape(&b).to_string());
+        assert_ne!(
+            shape(&a).to_string(),
+            shape(&json!({"minimum": 1.0})).to_string()
+        );
+    }
 }
