@@ -11,6 +11,7 @@ use super::super::statements::{RedirectKind, Stage, Token};
 use super::later::decodes;
 use super::unit::Unit;
 use super::{DangerKind, Related, push};
+use std::cell::OnceCell;
 
 /// Start-up files of shells, read by every new shell.
 const RC_FILES: &[&str] = &[
@@ -195,6 +196,13 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
             .checked_sub(1)
             .and_then(|i| placed.statement.stages.get(i));
         let start = stage.words.first().map_or(stage.start, |w| w.start);
+        // Judged once for all the files the stage writes: `echo a >>.bashrc a >>.bashrc …`
+        // built and searched the text of all its words again for each (25,000 files: 6 s).
+        let plain = OnceCell::new();
+        let plain =
+            || *plain.get_or_init(|| !suspicious(content(script, stage, &p, previous).as_deref()));
+        let own = OnceCell::new();
+        let own = || *own.get_or_init(|| own_hook(stage, &p, plain));
         for target in written(stage, &p) {
             let lower = target.text.to_ascii_lowercase().replace('\\', "/");
             if lower.contains("/etc/sudoers") {
@@ -206,7 +214,7 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 // A project's own hook, copied from the checkout or spelled out plainly,
                 // is how repositories share hooks; one fetched, decoded or brought in from
                 // outside the checkout is not.
-                if *place == "a git hook" && own_hook(script, stage, &p, previous) {
+                if *place == "a git hook" && own() {
                     continue;
                 }
                 let kind = if own_unit(stage, &p, place) {
@@ -230,7 +238,7 @@ fn acts(script: &str, unit: &Unit, out: &mut Vec<Danger>) {
                 "cp" | "mv" | "install" | "ln" | "copy-item" | "move-item"
             );
             let rc = !copied && RC_FILES.iter().any(|f| lower.ends_with(f));
-            if rc && suspicious(content(script, stage, &p, previous).as_deref()) {
+            if rc && !plain() {
                 push(
                     out,
                     start,
@@ -392,8 +400,9 @@ fn content(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> Op
 }
 
 /// A git hook written from a file of the checkout (`cp scripts/pre-commit .git/hooks/`) or
-/// from plain text that does nothing suspicious.
-fn own_hook(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> bool {
+/// from plain text that does nothing suspicious (`plain`: what the stage writes is seen and
+/// is nothing [`suspicious`]).
+fn own_hook(stage: &Stage, p: &str, plain: impl FnOnce() -> bool) -> bool {
     if matches!(p, "cp" | "install" | "ln" | "copy-item") {
         let sources: Vec<&str> = stage
             .args()
@@ -411,15 +420,24 @@ fn own_hook(script: &str, stage: &Stage, p: &str, previous: Option<&Stage>) -> b
                         .any(|part| part.starts_with('.') && part != "." && part != "..")
             });
     }
-    matches!(p, "echo" | "printf" | "cat" | "tee")
-        && content(script, stage, p, previous).is_some_and(|c| !suspicious(Some(&c)))
+    matches!(p, "echo" | "printf" | "cat" | "tee") && plain()
 }
+
+/// How far before a `crontab` the group piped into it is looked for. A group that keeps the
+/// old table and spells out a line or two is far shorter; reading back to the start of the
+/// line for each `| crontab` of a long one took 42 s for a line of 64 MB.
+const GROUP_LOOK_BACK: usize = 4096;
 
 /// What a group or subshell piped into `stage` prints, as written (`{ crontab -l; echo "…"; }`,
 /// `(crontab -l; echo "…")`), when it prints only the old table and lines it spells out.
 fn grouped(script: &str, stage: &Stage) -> Option<String> {
     let before = script.get(..stage.start)?;
-    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let mut from = before.len().saturating_sub(GROUP_LOOK_BACK);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &before[from..];
+    let line = &window[window.rfind('\n').map_or(0, |i| i + 1)..];
     let piped = line.trim_end().strip_suffix('|')?.trim_end();
     let (open, close) = if piped.ends_with('}') {
         ('{', '}')

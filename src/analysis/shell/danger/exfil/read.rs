@@ -122,6 +122,26 @@ pub(super) fn output_file<'s>(stage: &'s Stage, p: &str) -> Option<&'s Token> {
     }
 }
 
+/// At most this much of a statement names a source that is the whole statement: its name is
+/// shown in a message, and each of the statement's stages (16,384 at most) made a copy of
+/// all of it (a statement of 16 MB took 2 GB).
+const MAX_WHOLE: usize = 4096;
+
+/// A source that is the whole statement `placed`, named by its text (cut after
+/// [`MAX_WHOLE`] bytes).
+fn whole_source(script: &str, placed: &Placed) -> Source {
+    let (start, end) = (placed.statement.start(), placed.statement.end());
+    let text = script.get(start..end).unwrap_or("");
+    if text.len() <= MAX_WHOLE {
+        return source(start, end, text, placed);
+    }
+    let mut cut = MAX_WHOLE;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    source(start, end, &format!("{}…", &text[..cut]), placed)
+}
+
 fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
     Source {
         start,
@@ -139,19 +159,47 @@ fn source(start: usize, end: usize, what: &str, placed: &Placed) -> Source {
     }
 }
 
+/// What [`read_sources`] asks of a statement as a whole, answered once for all its stages:
+/// each `env` of a pipeline of 16,000 `| env` ending in `| grep proxy` looked at every stage
+/// for the filter again (13 s).
+#[derive(Default)]
+pub(super) struct Whole<'u> {
+    /// The statement the answers are of.
+    of: Option<&'u Placed>,
+    /// [`filters_for_other_things`].
+    other_filters: Option<bool>,
+    /// It names a browser's key to its saved passwords.
+    safe_storage: Option<bool>,
+}
+
+impl<'u> Whole<'u> {
+    /// The answers for `placed`, forgotten when the stage is of another statement.
+    fn of(&mut self, placed: &'u Placed) -> &mut Self {
+        if !self.of.is_some_and(|p| std::ptr::eq(p, placed)) {
+            *self = Whole {
+                of: Some(placed),
+                ..Whole::default()
+            };
+        }
+        self
+    }
+}
+
 /// What one command reads that is secret.
-pub(super) fn read_sources(
+pub(super) fn read_sources<'u>(
     script: &str,
-    placed: &Placed,
+    placed: &'u Placed,
     stage: &Stage,
     p: &str,
+    memo: &mut Whole<'u>,
     out: &mut Vec<Source>,
 ) {
+    let memo = memo.of(placed);
     let args = stage.args();
     let text = |i: usize| args.get(i).map_or("", |t| t.text.as_str());
     // What reads the environment or a token is shown as its whole pipeline: the filter and
     // the file it writes say what is kept.
-    let whole = (placed.statement.start(), placed.statement.end());
+    let whole = || whole_source(script, placed);
     // A credential store given to a program that reads it.
     if READERS.contains(&p) {
         // A substitution is read as the statements inside it.
@@ -204,8 +252,12 @@ pub(super) fn read_sources(
         }
         _ => false,
     } || args.iter().any(|a| is_proc_environ(&a.text));
-    if all_env && !filters_for_other_things(placed) {
-        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+    if all_env
+        && !*memo
+            .other_filters
+            .get_or_insert_with(|| filters_for_other_things(placed))
+    {
+        let mut s = whole();
         s.label = Some("the environment");
         s.flow_only = true;
         s.alone = false;
@@ -259,21 +311,23 @@ pub(super) fn read_sources(
         || (p == "cmdkey" && args.iter().any(|a| a.text.eq_ignore_ascii_case("/list")))
         || (p == "secret-tool" && text(0) == "search" && args.iter().any(|a| a.text == "--all"));
     if harvest {
-        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        let mut s = whole();
         s.label = Some("stored credentials");
         out.push(s);
     } else if keychain_item {
-        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        let mut s = whole();
         s.label = Some("a keychain item");
         s.flow_only = true;
         // A tool's own item (`-s mytool`) is read to be used; a browser's key to its
         // saved passwords (`Chrome Safe Storage`) is not the tool's to read.
-        s.alone = script[whole.0..whole.1]
-            .to_ascii_lowercase()
-            .contains("safe storage");
+        s.alone = *memo.safe_storage.get_or_insert_with(|| {
+            script
+                .get(s.start..s.end)
+                .is_some_and(|t| t.to_ascii_lowercase().contains("safe storage"))
+        });
         out.push(s);
     } else if printed_secret || token_cli {
-        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        let mut s = whole();
         s.label = Some("a token");
         s.strong = false;
         s.flow_only = true;
@@ -301,7 +355,7 @@ pub(super) fn read_sources(
     }
     // Hunting for keys over the home or root folder.
     if hunts_credentials(p, args) {
-        let mut s = source(whole.0, whole.1, &script[whole.0..whole.1], placed);
+        let mut s = whole();
         s.label = Some("the keys a search finds");
         out.push(s);
     }
