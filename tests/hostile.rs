@@ -26,10 +26,14 @@ mod commands_budget;
 mod config;
 #[path = "hostile/dense.rs"]
 mod dense;
+#[path = "hostile/dense_findings.rs"]
+mod dense_findings;
 #[path = "hostile/dense_lists.rs"]
 mod dense_lists;
 #[path = "hostile/dense_markdown.rs"]
 mod dense_markdown;
+#[path = "hostile/dense_shell.rs"]
+mod dense_shell;
 #[path = "hostile/fixes.rs"]
 mod fixes;
 #[path = "hostile/folders.rs"]

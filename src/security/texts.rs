@@ -136,12 +136,16 @@ pub(crate) struct Text<'a> {
     /// The bytes it is written on: the scalar with its quotes or block header, or a Markdown
     /// region.
     pub span: Span,
+    /// What mapping parts of a long value to its source learnt ([`Text::span_of`]).
+    #[serde(skip)]
+    pub marks: scalar::Marks,
 }
 
 impl Text<'_> {
     /// The same text, owning its value.
     pub(crate) fn into_owned(self) -> Text<'static> {
         Text {
+            marks: Default::default(),
             kind: self.kind,
             value: Cow::Owned(self.value.into_owned()),
             file: self.file,
@@ -153,12 +157,11 @@ impl Text<'_> {
     /// block scalars.
     pub(crate) fn span_of(&self, range: Range<usize>) -> Span {
         let raw = self.file.slice(self.span);
-        // The text is the file's own bytes (a Markdown body): comparing the two, a text of
-        // megabytes for every finding, made a body of many findings quadratic.
+        // The file's own bytes (a Markdown body): comparing the two per finding was quadratic.
         if std::ptr::eq(raw, &*self.value) && range.start <= range.end && range.end <= raw.len() {
             return Span::new(self.span.start + range.start, self.span.start + range.end);
         }
-        let r = scalar::source_range(raw, &self.value, range);
+        let r = scalar::source_range_marked(raw, &self.value, range, &self.marks);
         Span::new(self.span.start + r.start, self.span.start + r.end)
     }
 }
@@ -394,6 +397,7 @@ impl<'a> Collector<'a> {
             return;
         }
         self.texts.push(Text {
+            marks: Default::default(),
             kind,
             value,
             file: Arc::clone(self.file),

@@ -98,8 +98,15 @@ fn unknown_dependencies(
     );
     let mut out = Vec::new();
     for (file, skill) in skills {
+        // Capped per skill as they are found: a list of a million unknown dependencies
+        // built a finding for each (25 MB: 2.8 GB).
+        let mut found = cap::Findings::default();
         for dep in &skill.dependencies {
             if dep.optional || index.contains_key(dep.skill.as_str()) {
+                continue;
+            }
+            if found.is_full(&refs::UNKNOWN_DEPENDENCY) {
+                found.count(&refs::UNKNOWN_DEPENDENCY);
                 continue;
             }
             let suggestion = suggester.suggest(&dep.skill).map(|(name, ())| name);
@@ -107,7 +114,7 @@ fn unknown_dependencies(
                 "add the skill (e.g. `.dojops/skills/{}.dops`), or mark the dependency `optional: true`",
                 dep.skill
             );
-            out.push(
+            found.push(
                 Diagnostic::new(
                     &refs::UNKNOWN_DEPENDENCY,
                     file,
@@ -126,6 +133,7 @@ fn unknown_dependencies(
                 ),
             );
         }
+        out.extend(found.into_vec());
     }
     out
 }
