@@ -52,6 +52,10 @@ const SCHEMA_MAP: &[&str] = &[
     "properties",
 ];
 
+/// Keywords whose lists may be split: keywords of every draft (`prefixItems` is only one of
+/// 2020-12's, elsewhere data that must not be read as schemas).
+const SPLIT_LIST: &[&str] = &["allOf", "anyOf", "oneOf"];
+
 /// Keywords whose value lists schemas.
 const SCHEMA_LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
@@ -212,7 +216,7 @@ impl<'n> Instance<'n> {
                 Value::Object(Map::new())
             }
             // One empty schema: every draft's meta-schema wants a non-empty list of schemas.
-            (_, NodeKind::Seq(items)) if items.len() > SPLIT_FROM && SCHEMA_LIST.contains(&key) => {
+            (_, NodeKind::Seq(items)) if items.len() > SPLIT_FROM && SPLIT_LIST.contains(&key) => {
                 let pointer = self.pointer();
                 self.splits.push(Split {
                     pointer,

@@ -384,7 +384,6 @@ mod robustness {
             };
             let file = SourceFile::new("t".into(), "t".into(), FormatId::CycodTool, source.clone());
             let text = |kind| Text {
-                marks: Default::default(),
                 kind,
                 value: value.clone().into(),
                 file: Arc::clone(&file),
@@ -464,7 +463,6 @@ mod known_fences {
         let file = SourceFile::new("s".into(), "SKILL.md".into(), FormatId::AgentSkill, source);
         let span = Span::new(start, file.text.len());
         let text = Text {
-            marks: Default::default(),
             kind: TextKind::Instructions,
             value: body.into(),
             file: Arc::clone(&file),

@@ -16,9 +16,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, NodeKind, scalar};
+use crate::syntax::{Entry, Node, NodeKind};
 
 mod found;
+mod placed;
 mod values;
 pub(crate) use found::{Covered, CoveredFiles, Found, Handoff};
 use values::LONG_MAP;
@@ -136,16 +137,12 @@ pub(crate) struct Text<'a> {
     /// The bytes it is written on: the scalar with its quotes or block header, or a Markdown
     /// region.
     pub span: Span,
-    /// What mapping parts of a long value to its source learnt ([`Text::span_of`]).
-    #[serde(skip)]
-    pub marks: scalar::Marks,
 }
 
 impl Text<'_> {
     /// The same text, owning its value.
     pub(crate) fn into_owned(self) -> Text<'static> {
         Text {
-            marks: Default::default(),
             kind: self.kind,
             value: Cow::Owned(self.value.into_owned()),
             file: self.file,
@@ -161,7 +158,7 @@ impl Text<'_> {
         if std::ptr::eq(raw, &*self.value) && range.start <= range.end && range.end <= raw.len() {
             return Span::new(self.span.start + range.start, self.span.start + range.end);
         }
-        let r = scalar::source_range_marked(raw, &self.value, range, &self.marks);
+        let r = placed::source_range(self, raw, range);
         Span::new(self.span.start + r.start, self.span.start + r.end)
     }
 }
@@ -397,7 +394,6 @@ impl<'a> Collector<'a> {
             return;
         }
         self.texts.push(Text {
-            marks: Default::default(),
             kind,
             value,
             file: Arc::clone(self.file),

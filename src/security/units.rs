@@ -51,7 +51,6 @@ pub(crate) fn commands(file: &Arc<SourceFile>) -> Vec<Text<'static>> {
         .into_iter()
         .take(MAX_COMMANDS)
         .map(|(span, value)| Text {
-            marks: Default::default(),
             kind: TextKind::Command(Shell::Posix),
             value: Cow::Owned(value),
             file: Arc::clone(file),

@@ -94,12 +94,21 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
     let mut at = 0;
     let mut blank_before = false;
     let mut held = 0;
-    // Inside a line longer than a window: what follows is not a line's start.
+    // Inside a fenced line longer than a window: what follows is not a line's start, and
+    // whether the line closes the fence is known at its end (nothing but spaces after the
+    // marks).
     let mut continued = false;
+    let mut closing = false;
     while let Some((line, whole)) = next_line(&text[at..]) {
         if continued {
             at += line.len();
-            continued = !whole;
+            closing &= is_blank(line);
+            if whole {
+                if closing {
+                    fence = None;
+                }
+                (continued, closing) = (false, false);
+            }
             continue;
         }
         let starts_block = !line.starts_with([' ', '\t']) && !is_blank(line);
@@ -120,6 +129,11 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         if fence.is_none() && at > 0 && (((at >= enough || over) && starts_block) || far_over) {
             return Some(at);
         }
+        // A fence this reading and pulldown-cmark's disagree on (one in an HTML block) must
+        // not hold the rest of a body: past [`FENCED`], at a line's start even so.
+        if fence.is_some() && at >= FENCED {
+            return Some(at);
+        }
         if line_marks > budget {
             // One line denser than a piece may be: cut after its last mark that fits.
             let fits = budget.saturating_sub(held).max(1);
@@ -128,10 +142,14 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         }
         held += line_marks;
         fence = match fence {
-            // Only a whole line closes a fence: one a window longer may go on with text.
-            Some(open) if whole && open.closed_by(line) => None,
-            Some(open) => Some(open),
-            None => Fence::opened_by(line),
+            Some(open) if open.closed_by(line) && whole => None,
+            Some(open) => {
+                closing = open.closed_by(line);
+                Some(open)
+            }
+            // Only a whole line opens one: a backtick past the window makes it no fence.
+            None if whole => Fence::opened_by(line),
+            None => None,
         };
         // A line longer than [`LONG_LINE`] is taken a window at a time. Code makes no node:
         // a fence's line is read to its end, as the rest of the fence is (cut there, the
@@ -156,6 +174,9 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
 /// or not (an indented code block's next lines are an indented code block of their own, and
 /// so is a list item's indented paragraph then).
 const INDENTED: usize = 4 * PIECE;
+
+/// How many bytes a piece holds before it ends at a line's start inside a fence too.
+const FENCED: usize = 8 * PIECE;
 
 /// How many bytes of a line are looked at before a piece may end inside it.
 const LONG_LINE: usize = 4 * PIECE;
@@ -186,10 +207,7 @@ const SEEK_BACK: usize = 1024;
 /// reads on as the same paragraph (cut before `` ``` `` or four spaces, it read the rest of
 /// the line as a code block). Never at the line's start.
 fn inside_line(text: &str, at: usize) -> usize {
-    let mut from = at.saturating_sub(SEEK_BACK).max(1);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = crate::text::ceil_boundary(text, at.saturating_sub(SEEK_BACK).max(1));
     text.get(from..)
         .into_iter()
         .flat_map(str::char_indices)
@@ -412,5 +430,24 @@ mod tests {
         assert!(parts.len() >= 3, "{}", parts.len());
         assert!(parts.iter().all(|p| p.starts_with('x')), "{parts:?}");
         assert!(parts.iter().all(|p| marks(p) <= MARKS));
+    }
+
+    #[test]
+    fn a_fence_is_opened_and_closed_by_whole_lines_and_never_holds_a_body() {
+        let links = "[a](b)\n".repeat(FENCED / 4);
+        let bodies = [
+            // Not a fence: a backtick in its info string, past the window.
+            format!("```{}`x\n{links}", "a".repeat(LONG_LINE)),
+            // Closed by a line of marks and a window of spaces.
+            format!("```\ncode\n```{}\n{links}", " ".repeat(LONG_LINE)),
+            // A fence pulldown-cmark reads as part of an HTML block.
+            format!("<div>\n```\n{links}"),
+        ];
+        for body in &bodies {
+            let longest = pieces(body).map(|(_, p)| p.len()).max().unwrap_or(0);
+            assert!(longest <= FENCED + LONG_LINE, "{longest}");
+        }
+        // The closed fence lets the links be cut as any paragraph's lines are.
+        assert!(cuts(&bodies[1]).len() > 4, "{:?}", cuts(&bodies[1]));
     }
 }

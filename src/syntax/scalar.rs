@@ -8,20 +8,20 @@
 //! what it can align, the whole scalar stands for the part.
 
 use std::ops::Range;
-use std::sync::{Mutex, OnceLock};
 
 /// How far apart (in bytes of the value) a long scalar's walk leaves [`Marks`].
-const MARK_EVERY: usize = 4096;
+pub(crate) const MARK_EVERY: usize = 4096;
 
 /// What is known of one long scalar for mapping parts of it: how it is written, and where
 /// the walks of it found bytes of its value in its source, every [`MARK_EVERY`] bytes (a
 /// later walk starts at the last mark before the part it maps, not at the scalar's start).
 /// A description of thousands of findings was compared whole with its source and walked
-/// from its start for each (32,000 in 816 KB took 18 s).
+/// from its start for each (32,000 in 816 KB took 18 s). Kept by the caller, for as long as
+/// it maps parts of the same scalar.
 #[derive(Default)]
 pub(crate) struct Marks {
-    written: OnceLock<Written>,
-    walks: OnceLock<Mutex<Vec<(usize, usize)>>>,
+    written: Option<Written>,
+    walks: Vec<(usize, usize)>,
 }
 
 /// How a scalar's value is written in its source.
@@ -50,37 +50,20 @@ impl Written {
     }
 }
 
-impl Clone for Marks {
-    fn clone(&self) -> Marks {
-        Marks::default()
-    }
-}
-
-impl std::fmt::Debug for Marks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Marks")
-    }
-}
-
 impl Marks {
     /// The last mark at or before value byte `at`.
     fn before(&self, at: usize) -> Option<(usize, usize)> {
-        let marks = self.walks.get()?.lock().ok()?;
-        let i = marks.partition_point(|(m, _)| *m <= at);
-        i.checked_sub(1).and_then(|i| marks.get(i).copied())
+        let i = self.walks.partition_point(|(m, _)| *m <= at);
+        i.checked_sub(1).and_then(|i| self.walks.get(i).copied())
     }
 
     /// Keep `found` (in order), those past every mark held.
-    fn keep(&self, found: Vec<(usize, usize)>) {
-        let Ok(mut marks) = self.walks.get_or_init(Mutex::default).lock() else {
-            return;
-        };
-        let last = marks.last().map(|(m, _)| *m);
-        marks.extend(
-            found
-                .into_iter()
-                .filter(|(m, _)| last.is_none_or(|l| *m > l)),
-        );
+    fn keep(&mut self, found: Vec<(usize, usize)>) {
+        let last = self.walks.last().map(|(m, _)| *m);
+        let past = found
+            .into_iter()
+            .filter(|(m, _)| last.is_none_or(|l| *m > l));
+        self.walks.extend(past);
     }
 }
 
@@ -89,7 +72,7 @@ impl Marks {
 /// whole of `raw` when the two cannot be aligned.
 #[cfg(test)]
 pub(crate) fn source_range(raw: &str, value: &str, range: Range<usize>) -> Range<usize> {
-    source_range_marked(raw, value, range, &Marks::default())
+    source_range_marked(raw, value, range, &mut Marks::default())
 }
 
 /// [`source_range`], the walk of a long value starting at the last of `marks` before
@@ -98,7 +81,7 @@ pub(crate) fn source_range_marked(
     raw: &str,
     value: &str,
     range: Range<usize>,
-    marks: &Marks,
+    marks: &mut Marks,
 ) -> Range<usize> {
     let whole = 0..raw.len();
     if range.start > range.end || range.end > value.len() {
@@ -106,7 +89,7 @@ pub(crate) fn source_range_marked(
     }
     let long = value.len() > MARK_EVERY;
     let written = if long {
-        *marks.written.get_or_init(|| Written::of(raw, value))
+        *marks.written.get_or_insert_with(|| Written::of(raw, value))
     } else {
         Written::of(raw, value)
     };

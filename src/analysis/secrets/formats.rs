@@ -493,7 +493,16 @@ fn before_footer(text: &str) -> (&str, bool) {
     let window = &text[..floor_boundary(text, KEY_WINDOW)];
     match window.find("-----") {
         Some(i) => (&window[..i], true),
-        None => (window, false),
+        // A body that runs on past the window is taken to its end, so that all of it is
+        // masked in what toolc prints (linear: a run of base64 holds no other header).
+        None => {
+            let rest = text.get(window.len()..).unwrap_or("");
+            let run = rest
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+                .count();
+            (&text[..window.len() + run], false)
+        }
     }
 }
 

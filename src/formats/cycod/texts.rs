@@ -64,7 +64,6 @@ pub(super) fn tool<'a>(
         }
         // The file stem is the name: it is written nowhere in the file.
         None => stem.map(|s| Text {
-            marks: Default::default(),
             kind: TextKind::Name,
             value: s.to_string().into(),
             file: Arc::clone(file),

@@ -135,7 +135,6 @@ impl Scripts {
     pub(super) fn at(&self, place: &Place) -> Option<Text<'_>> {
         let t = self.texts().get(place.text as usize)?;
         Some(Text {
-            marks: Default::default(),
             kind: t.kind,
             value: Cow::Borrowed(&t.value),
             file: Arc::clone(&t.file),

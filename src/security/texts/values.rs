@@ -52,7 +52,6 @@ impl<'a> Values<'a> {
         strings
             .filter(|(s, _)| !s.is_empty())
             .map(move |(s, span)| Text {
-                marks: Default::default(),
                 kind: self.kind,
                 value: s,
                 file: Arc::clone(self.file),

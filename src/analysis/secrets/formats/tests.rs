@@ -305,3 +305,14 @@ fn hostile_lines_stay_linear() {
         );
     }
 }
+
+/// A key body on one line that runs past the window a body is looked for in is reached to
+/// its end, so that all of it is masked; a footer ends it, and the next header too.
+#[test]
+fn a_key_body_reaches_its_end() {
+    let body: String = (0..40_000).map(|i| ['Q', 'k', '7', 'w'][i % 4]).collect();
+    let (_, reach) = super::key_body(&format!("{body}\" next"), "", 0);
+    assert_eq!(reach, body.len());
+    let (found, reach) = super::key_body("\\nAAAA\\n-----END PRIVATE KEY-----\\nBBBB", "CCCC", 99);
+    assert_eq!((found.as_str(), reach), ("AAAA", 6));
+}

@@ -432,10 +432,7 @@ const GROUP_LOOK_BACK: usize = 4096;
 /// `(crontab -l; echo "…")`), when it prints only the old table and lines it spells out.
 fn grouped(script: &str, stage: &Stage) -> Option<String> {
     let before = script.get(..stage.start)?;
-    let mut from = before.len().saturating_sub(GROUP_LOOK_BACK);
-    while !before.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = crate::text::ceil_boundary(before, before.len().saturating_sub(GROUP_LOOK_BACK));
     let window = &before[from..];
     let line = &window[window.rfind('\n').map_or(0, |i| i + 1)..];
     let piped = line.trim_end().strip_suffix('|')?.trim_end();

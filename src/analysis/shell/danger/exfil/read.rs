@@ -135,10 +135,7 @@ fn whole_source(script: &str, placed: &Placed) -> Source {
     if text.len() <= MAX_WHOLE {
         return source(start, end, text, placed);
     }
-    let mut cut = MAX_WHOLE;
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = crate::text::floor_boundary(text, MAX_WHOLE);
     source(start, end, &format!("{}…", &text[..cut]), placed)
 }
 
