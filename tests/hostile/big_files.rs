@@ -45,7 +45,7 @@ fn check_limited(repo: &Repo) -> Vec<Value> {
 }
 
 /// How many findings of `code` in `path` are listed, and the "N more" line's N, if any.
-fn listed(diags: &[Value], code: &str, path: &str) -> (usize, Option<usize>) {
+pub(super) fn listed(diags: &[Value], code: &str, path: &str) -> (usize, Option<usize>) {
     let of: Vec<&Value> = diags
         .iter()
         .filter(|d| d["code"] == code && d["path"] == path)

@@ -3,21 +3,9 @@
 //! starts where the last placing stopped, not at the text's start. Findings past the cap are
 //! counted in the "N more" line. Run by the debug binary; figures are of the release build.
 
+use super::big_files::listed as capped;
 use super::dense::assert_bounded;
 use super::*;
-
-/// The findings of `code` in `path`, and the N of the "N more" line, if any.
-fn capped(diags: &[Value], code: &str, path: &str) -> (usize, Option<u64>) {
-    let of = find(diags, code, path);
-    let more = of.iter().find_map(|d| {
-        d["message"]
-            .as_str()?
-            .strip_suffix(" more findings of this rule in this file are not shown")?
-            .parse()
-            .ok()
-    });
-    (of.len(), more)
-}
 
 /// A description of 30,000 lines each telling the agent to run `rm -rf /`, in an escaped JSON
 /// string: each finding's place was found by walking the description from its start, and by
