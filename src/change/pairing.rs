@@ -67,11 +67,7 @@ pub(super) fn pair(
             .map(|(j, n)| (j, key(n), n.file.path.as_path())),
     );
     let wants = old.iter().zip(&homes).map(|(o, h)| (key(o), h.as_path()));
-    for (i, found) in by_name
-        .pair(wants.collect(), &mut taken)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, found) in by_name.pair(wants, &mut taken).into_iter().enumerate() {
         match found {
             Some(j) => out.push(Pairing::Same { old: i, new: j }),
             None => unmatched.push(i),
@@ -104,7 +100,7 @@ pub(super) fn pair(
         let key = (old[i].tool.provenance.format, definition(&old[i]));
         (key, homes[i].as_path())
     });
-    let found = by_definition.pair(wants.collect(), &mut taken);
+    let found = by_definition.pair(wants, &mut taken);
     for (&i, found) in gone.iter().zip(found) {
         match found {
             Some(j) => out.push(Pairing::Renamed { old: i, new: j }),

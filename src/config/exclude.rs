@@ -69,24 +69,25 @@ impl Exclude {
     /// when it is written in the configuration file `file`.
     pub(crate) fn written_for(&self, path: &Path, file: &Path) -> Option<Span> {
         let (_, spans) = self.written.as_ref().filter(|(f, _)| f == file)?;
-        let rel = path.strip_prefix(&self.root).ok()?;
-        let glob = rel
-            .ancestors()
-            .filter(|a| !a.as_os_str().is_empty())
+        let glob = self
+            .ancestors_of(path)
             .filter_map(|a| self.globs.matches(a).into_iter().min())
             .min()?;
         spans.get(glob).copied()
     }
 
+    /// `path` (absolute) relative to the root, and each folder above it below the root.
+    fn ancestors_of<'p>(&self, path: &'p Path) -> impl Iterator<Item = &'p Path> {
+        let rel = path.strip_prefix(&self.root).ok();
+        rel.into_iter()
+            .flat_map(Path::ancestors)
+            .filter(|a| !a.as_os_str().is_empty())
+    }
+
     /// True when `path` (absolute) or a folder above it, up to the root, matches: excluding a
     /// folder excludes everything in it.
     pub fn matches(&self, path: &Path) -> bool {
-        let Ok(rel) = path.strip_prefix(&self.root) else {
-            return false;
-        };
-        rel.ancestors()
-            .filter(|a| !a.as_os_str().is_empty())
-            .any(|a| self.globs.is_match(a))
+        self.ancestors_of(path).any(|a| self.globs.is_match(a))
     }
 }
 

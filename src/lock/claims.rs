@@ -50,9 +50,13 @@ impl<K: Hash + Eq + Clone, P: Hash + Eq> Claims<K, P> {
     /// every one there is at its own place, then the first free one of its key for the rest.
     /// Claimed one want at a time, a tool moved away took the candidate of one that had not
     /// moved, and both were then compared with the other's (two false changes).
-    pub(crate) fn pair(&self, wants: Vec<(K, P)>, taken: &mut [bool]) -> Vec<Option<usize>> {
-        let mut found: Vec<Option<usize>> = Vec::with_capacity(wants.len());
-        let mut keys = Vec::with_capacity(wants.len());
+    pub(crate) fn pair(
+        &self,
+        wants: impl IntoIterator<Item = (K, P)>,
+        taken: &mut [bool],
+    ) -> Vec<Option<usize>> {
+        let mut found: Vec<Option<usize>> = Vec::new();
+        let mut keys = Vec::new();
         for (key, place) in wants {
             let at_place = self
                 .by_place

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::claims::Claims;
 use super::file::{self, FILE_NAME, Locked};
 use super::record::Kind;
-use super::{Entry, entry, entry_path, root};
+use super::{Entry, entry_at, entry_path, root};
 use crate::change::locate::Located;
 use crate::change::schema::display;
 use crate::config::Config;
@@ -108,9 +108,9 @@ pub(crate) fn drift(
         let key = (t.tool.provenance.format, t.tool.name.as_str());
         (key, path.as_str())
     });
-    let found = claims.pair(wants.collect(), &mut taken);
-    for (tool, found) in lowering.tools.iter().zip(found) {
-        let now = entry(tool, &root);
+    let found = claims.pair(wants, &mut taken);
+    for ((tool, path), found) in lowering.tools.iter().zip(paths).zip(found) {
+        let now = entry_at(tool, path);
         match found {
             Some(i) => {
                 if locked[i].entry.sha256 != now.sha256 {

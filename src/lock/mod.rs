@@ -95,6 +95,11 @@ fn split_texts(value: &mut Value, prefix: &str, texts: &mut BTreeMap<String, Str
 
 /// The lock entry of a lowered tool; `root` is the lock's folder.
 pub(crate) fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
+    entry_at(tool, entry_path(tool, root))
+}
+
+/// The lock entry of a lowered tool whose [`entry_path`] is `path`.
+pub(crate) fn entry_at(tool: &Lowered<'_>, path: String) -> Entry {
     let definition = canonical::definition(&tool.tool);
     let mut parts = BTreeMap::new();
     let mut texts = BTreeMap::new();
@@ -144,7 +149,7 @@ pub(crate) fn entry(tool: &Lowered<'_>, root: &Path) -> Entry {
     Entry {
         kind: record::Kind::Tool,
         format: tool.tool.provenance.format.to_string(),
-        path: entry_path(tool, root),
+        path,
         name: tool.tool.name.clone(),
         sha256: canonical::sha256(&definition),
         parts,

@@ -49,7 +49,8 @@ fn is_mark(b: u8) -> bool {
 /// characters that pulldown-cmark makes a node of (brackets, emphasis, code and quote marks)
 /// as the body may ([`MARKS`], [`BYTES_PER_MARK`]): at a line that starts a block, else at
 /// any line start outside a fence once it holds twice that, else inside the line (see
-/// [`inside_line`]); a fenced line is never cut. A single
+/// [`inside_line`]); a fenced line is never cut, and a fence only at a line's start once a
+/// piece holds [`FENCED`] bytes. A single
 /// line of two million `[` took 130 times its size. Outside a fence, a piece ends at any
 /// line's start once it holds [`INDENTED`] bytes: an indented code block of a million lines
 /// (a node each) took 35 times its size.
@@ -142,11 +143,12 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         }
         held += line_marks;
         fence = match fence {
-            Some(open) if open.closed_by(line) && whole => None,
-            Some(open) => {
-                closing = open.closed_by(line);
-                Some(open)
+            // A line longer than a window closes it only if the rest is blank (see above).
+            Some(open) if open.closed_by(line) => {
+                closing = !whole;
+                (!whole).then_some(open)
             }
+            Some(open) => Some(open),
             // Only a whole line opens one: a backtick past the window makes it no fence.
             None if whole => Fence::opened_by(line),
             None => None,

@@ -57,20 +57,18 @@ impl Marks {
         i.checked_sub(1).and_then(|i| self.walks.get(i).copied())
     }
 
-    /// Keep `found` (in order), those past every mark held.
-    fn keep(&mut self, found: Vec<(usize, usize)>) {
-        let last = self.walks.last().map(|(m, _)| *m);
-        let past = found
-            .into_iter()
-            .filter(|(m, _)| last.is_none_or(|l| *m > l));
-        self.walks.extend(past);
+    /// Keep the mark at `at`, a walk's place before value byte `at`, when it is past every
+    /// mark held (a walk that started at an earlier mark passes those again).
+    fn keep(&mut self, at: usize, src: usize) {
+        if self.walks.last().is_none_or(|(m, _)| at > *m) {
+            self.walks.push((at, src));
+        }
     }
 }
 
 /// The bytes of `raw` (a scalar as written: its node's span in the file) that hold bytes
 /// `range` of its parsed `value`. Exact for plain, quoted, escaped and block scalars; the
 /// whole of `raw` when the two cannot be aligned.
-#[cfg(test)]
 pub(crate) fn source_range(raw: &str, value: &str, range: Range<usize>) -> Range<usize> {
     source_range_marked(raw, value, range, &mut Marks::default())
 }
@@ -106,12 +104,11 @@ pub(crate) fn source_range_marked(
         .unwrap_or((0, body_start(raw)));
     let mut start = None;
     let mut last_end = src;
-    let mut found = Vec::new();
     let mut next_mark = (walked_from / MARK_EVERY + 1) * MARK_EVERY;
     for (i, c) in value[walked_from..].char_indices() {
         let at = walked_from + i;
         if long && at >= next_mark {
-            found.push((at, src));
+            marks.keep(at, src);
             next_mark = (at / MARK_EVERY + 1) * MARK_EVERY;
         }
         let Some((from, to)) = align(raw, &mut src, c, escapes) else {
@@ -124,9 +121,6 @@ pub(crate) fn source_range_marked(
             break;
         }
         last_end = to;
-    }
-    if !found.is_empty() {
-        marks.keep(found);
     }
     match start {
         Some(s) => s..last_end.max(s),

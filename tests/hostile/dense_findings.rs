@@ -64,10 +64,16 @@ fn a_policy_allowing_and_blocking_300_thousand_names() {
         format!("allowedTools: [{list}]\nblockedTools: [{list}]\n")
     };
     assert_bounded(".dojops/policy.yaml", &policy(1), &policy(300_000), 16.0);
+    assert_a_thousand_capped(".dojops/policy.yaml", &policy(1_000), "DOJ018");
+}
+
+/// A file `path` of `text`, which holds 1,000 findings of `code`: 200 are shown, and one
+/// line stands for the other 800.
+fn assert_a_thousand_capped(path: &str, text: &str, code: &str) {
     let repo = repo();
-    repo.write(".dojops/policy.yaml", policy(1_000).as_bytes());
+    repo.write(path, text.as_bytes());
     let diags = diagnostics(&repo);
-    let (shown, more) = capped(&diags, "DOJ018", ".dojops/policy.yaml");
+    let (shown, more) = capped(&diags, code, path);
     assert_eq!((shown, more), (201, Some(800)), "{diags:#?}");
 }
 
@@ -84,11 +90,7 @@ fn a_skill_of_300_thousand_unknown_dependencies() {
     };
     // About 13 times here: each dependency's name and place are held.
     assert_bounded(".dojops/skills/s.dops", &skill(1), &skill(300_000), 16.0);
-    let repo = repo();
-    repo.write(".dojops/skills/s.dops", skill(1_000).as_bytes());
-    let diags = diagnostics(&repo);
-    let (shown, more) = capped(&diags, "REF001", ".dojops/skills/s.dops");
-    assert_eq!((shown, more), (201, Some(800)), "{diags:#?}");
+    assert_a_thousand_capped(".dojops/skills/s.dops", &skill(1_000), "REF001");
 }
 
 /// A tool of 300,000 suppression comments that suppress nothing: each built a finding, and

@@ -28,10 +28,7 @@ impl Known {
     fn is(&self, text: &Text<'_>) -> bool {
         self.span == text.span
             && self.value == (text.value.as_ptr() as usize, text.value.len())
-            && self
-                .file
-                .upgrade()
-                .is_some_and(|f| Arc::ptr_eq(&f, &text.file))
+            && std::ptr::eq(self.file.as_ptr(), Arc::as_ptr(&text.file))
     }
 }
 
@@ -42,7 +39,7 @@ thread_local! {
 /// The bytes of `raw` (`text`'s source) that hold bytes `range` of its value.
 pub(super) fn source_range(text: &Text<'_>, raw: &str, range: Range<usize>) -> Range<usize> {
     if text.value.len() <= MARK_EVERY {
-        return scalar::source_range_marked(raw, &text.value, range, &mut Marks::default());
+        return scalar::source_range(raw, &text.value, range);
     }
     KNOWN.with(|known| {
         let mut known = known.borrow_mut();
