@@ -219,6 +219,8 @@ pub(super) fn emit<'t>(
                 "the instructions in `{}` tell the agent to run a download: `{shown}`",
                 visible(&file_name(&text.file))
             )
+        } else if d.kind == DangerKind::NotRead {
+            format!("{} {}", subject(text, place), phrase(d.kind))
         } else {
             format!("{} {}: `{shown}`", subject(text, place), phrase(d.kind))
         };
@@ -474,6 +476,9 @@ fn phrase(kind: DangerKind) -> &'static str {
             "installs code from outside the package index"
         }
         DangerKind::Persistence | DangerKind::ServiceInstall => "makes something run again later",
+        DangerKind::NotRead => {
+            "is too long to be read to its end: what follows was not checked for secrets sent out, downloads run later or files written to run again"
+        }
     }
 }
 
@@ -551,6 +556,12 @@ fn words(kind: DangerKind) -> (&'static Rule, &'static str, &'static str, &'stat
             "runs again later",
             "this keeps running after the agent is done, without the user asking: how malware survives a session (and a key in `authorized_keys` lets its owner log in)",
             "do the work while the agent runs; if something must be scheduled, tell the user how to set it up themselves",
+        ),
+        DangerKind::NotRead => (
+            &sec::COMMANDS_NOT_READ,
+            "not read from here on",
+            "toolc reads a script's first 4,096 statements and 65,536 words (with those inside `$(…)`) for what flows between its commands; an exfiltration, a download run later or a start-up file written past them goes unreported",
+            "move a long script into a file of its own, or split it into several",
         ),
     }
 }

@@ -122,6 +122,9 @@ pub(crate) enum DangerKind {
     /// A service or agent of the project's own (its unit or plist copied from the checkout)
     /// installed to run again later: persistence as a service's own setup does it.
     ServiceInstall,
+    /// Where the reading of what flows between commands stopped: a script of more
+    /// statements or words than are read (what follows may hide any of the above).
+    NotRead,
 }
 
 /// A dangerous command found in a script.
@@ -231,6 +234,7 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
     let mut facts = Facts::default();
     if dialect != Dialect::Process {
         let unit = unit::Unit::of(script);
+        not_read(script, &unit, &mut out);
         let (sources, sinks) = exfil::facts(script, &unit);
         if judge {
             exfil::judge(script, &sources, &sinks, true, &mut out);
@@ -247,9 +251,29 @@ fn shell_dangers(script: &str, dialect: Dialect, judge: bool) -> (Vec<Danger>, F
     } else {
         // An argument vector has no flow to follow, but installs what it names
         // (`uvx --from git+https://…`).
-        outside::check(&unit::Unit::of(script), &mut out);
+        let unit = unit::Unit::of(script);
+        not_read(script, &unit, &mut out);
+        outside::check(&unit, &mut out);
     }
     (finish(script, out), facts)
+}
+
+/// Where the reading of `script` for what flows between its commands stopped, if it did:
+/// on the first word left unread. Kept even when the script's dangers are already as many
+/// as are kept, since it says that more may be hidden.
+fn not_read(script: &str, unit: &unit::Unit, out: &mut Vec<Danger>) {
+    let Some(at) = unit.unread else {
+        return;
+    };
+    let rest = script.get(at..).unwrap_or("");
+    let word = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    out.push(Danger {
+        start: at,
+        end: at + word,
+        kind: DangerKind::NotRead,
+        what: String::new(),
+        related: None,
+    });
 }
 
 /// The dangerous commands written as text in source that is not a shell (Python): shell
@@ -501,28 +525,30 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
     if !line.contains(['(', '`']) {
         return;
     }
-    let ws: Vec<(usize, &str)> = words(line).collect();
-    let lower: Vec<String> = ws
-        .iter()
-        .map(|(_, w)| program(w.trim_start_matches(['"', '\'', '(', '$', '<', '`'])))
-        .collect();
-    let runner = ws
-        .iter()
-        .zip(&lower)
-        .position(|((_, w), l)| RUNNERS.contains(&l.as_str()) && !w.starts_with(['$', '<', '(']));
-    let Some(runner) = runner else {
-        return;
-    };
+    let program_in = |w: &str| program(w.trim_start_matches(['"', '\'', '(', '$', '<', '`']));
     let opens =
         |p: &str| p.contains("$(") || p.contains("<(") || p.contains('`') || p.ends_with('(');
-    // Whether a word before this one opens a group, and whether one after the runner starts
-    // with `(`: carried along, as looking back over every word for each took time in the
-    // square of a line's words (40,000 words: 5 s).
-    let mut group_before = ws[..=runner].iter().any(|(_, p)| opens(p));
+    // Whether a word up to the runner opens a group, and whether one after it starts with
+    // `(`: carried along, as looking back over every word for each took time in the square
+    // of a line's words (40,000 words: 5 s). The words are read as they come, not held: a
+    // line of two million held 50 times its length.
+    let mut group_before = false;
+    let mut runner = None;
+    for (i, (at, w)) in words(line).enumerate() {
+        group_before |= opens(w);
+        if RUNNERS.contains(&program_in(w).as_str()) && !w.starts_with(['$', '<', '(']) {
+            runner = Some((i, at, w));
+            break;
+        }
+    }
+    let Some((runner, r_at, r)) = runner else {
+        return;
+    };
     let mut paren_since_runner = false;
     // Whether the rest of the line may still decode (see below).
     let (mut decoder_ahead, mut dash_d_ahead) = (true, true);
-    for ((at, w), l) in ws.iter().zip(&lower).skip(runner + 1) {
+    for (at, w) in words(line).skip(runner + 1) {
+        let l = program_in(w);
         // `iex (New-Object Net.WebClient).DownloadString(…)`: a group opened after the
         // runner holds what it runs.
         let opened =
@@ -537,8 +563,8 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
         let fetches = w.to_ascii_lowercase().contains("downloadstring");
         let kind = if FETCHERS.contains(&l.as_str()) || fetches {
             DangerKind::DownloadExecute
-        } else if DECODERS.contains(&l.as_str()) && decoder_ahead && later::decodes(&line[*at..])
-            || l.starts_with("base64") && dash_d_ahead && line[*at..].contains(" -d")
+        } else if DECODERS.contains(&l.as_str()) && decoder_ahead && later::decodes(&line[at..])
+            || l.starts_with("base64") && dash_d_ahead && line[at..].contains(" -d")
         {
             DangerKind::DecodeExecute
         } else {
@@ -550,7 +576,6 @@ fn substitutions(line: &str, base: usize, out: &mut Vec<Danger>) {
             decoder_ahead &= !DECODERS.contains(&l.as_str());
             continue;
         };
-        let (r_at, r) = ws[runner];
         let source = if fetches && !FETCHERS.contains(&l.as_str()) {
             "DownloadString"
         } else {

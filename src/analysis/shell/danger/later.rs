@@ -58,14 +58,21 @@ fn verifies(p: &str, args: &[Token]) -> bool {
 /// `openssl enc -d`, `uudecode`, a ROT13 `tr`).
 pub(crate) fn decodes(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
-    let ws: Vec<&str> = lower
+    // The words that matter, noted as they come: a statement of millions of words is not
+    // held as a list of them.
+    let mut seen = std::collections::HashSet::new();
+    let mut ends_base64 = false;
+    for w in lower
         .split(|c: char| c.is_whitespace() || matches!(c, '|' | '(' | ')' | ';' | '"' | '\'' | '`'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let has = |f: &str| ws.contains(&f);
-    (ws.iter().any(|w| w.ends_with("base64") || *w == "b64")
-        && (has("-d") || has("--decode") || has("-di") || has("-id")))
-        || (has("xxd") && (has("-r") || has("-r -p") || has("-rp")))
+    {
+        ends_base64 |= w.ends_with("base64") || w == "b64";
+        if DECODING_WORDS.contains(&w) {
+            seen.insert(w);
+        }
+    }
+    let has = |f: &str| seen.contains(f);
+    (ends_base64 && (has("-d") || has("--decode") || has("-di") || has("-id")))
+        || (has("xxd") && (has("-r") || has("-rp")))
         || (has("openssl") && has("-d"))
         || has("uudecode")
         || (has("base64") && text.contains(" -D"))
@@ -77,6 +84,12 @@ pub(crate) fn decodes(text: &str) -> bool {
             && lower.contains("\\x")
             && text.matches("\\x").count() >= 4)
 }
+
+/// The words [`decodes`] asks about.
+const DECODING_WORDS: &[&str] = &[
+    "-d", "--decode", "-di", "-id", "xxd", "-r", "-rp", "openssl", "uudecode", "base64",
+    "certutil", "-decode", "tr", "rev", "printf", "echo",
+];
 
 /// What a file or variable was made by.
 struct Made {

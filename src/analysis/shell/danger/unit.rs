@@ -2,7 +2,9 @@
 //! those inside command substitutions too, each placed in the top-level statement it is
 //! part of and, inside `NAME=$(…)`, tied to the variable it fills.
 
-use super::super::statements::{Statement, Token, first_statements, is_assignment, substitutions};
+use super::super::statements::{
+    Limits, MAX_WORDS, Statement, Token, first_statements, is_assignment, substitutions,
+};
 
 /// Substitutions inside substitutions read at most this deep.
 const MAX_NESTING: usize = 3;
@@ -29,15 +31,22 @@ pub(crate) struct Placed {
 pub(crate) struct Unit {
     /// The statements.
     pub placed: Vec<Placed>,
+    /// Where the first part of the script left unread starts: past [`MAX_STATEMENTS`]
+    /// statements or [`MAX_WORDS`] words, at the top or inside substitutions.
+    pub unread: Option<usize>,
+    /// Words of substitutions read so far (they share one budget).
+    nested_words: usize,
 }
 
 impl Unit {
     /// Read `script`.
     pub(crate) fn of(script: &str) -> Unit {
         let mut unit = Unit::default();
-        let top = first_statements(script, MAX_STATEMENTS).statements;
-        for (i, statement) in top.into_iter().enumerate() {
+        let top = first_statements(script, Limits::statements(MAX_STATEMENTS));
+        unit.unread = top.unread;
+        for (i, statement) in top.statements.into_iter().enumerate() {
             if unit.placed.len() >= MAX_STATEMENTS {
+                unit.left_unread(statement.start());
                 break;
             }
             let span = (statement.start(), statement.end());
@@ -85,13 +94,27 @@ impl Unit {
                     .or_else(|| looped.clone());
                 let raw = script.get(token.start..token.end).unwrap_or("");
                 for range in substitutions(raw) {
-                    if self.placed.len() >= MAX_STATEMENTS {
+                    let base = token.start + range.start;
+                    let words = MAX_WORDS.saturating_sub(self.nested_words);
+                    if self.placed.len() >= MAX_STATEMENTS || words == 0 {
+                        self.left_unread(base);
                         return;
                     }
-                    let base = token.start + range.start;
                     let inner = raw.get(range).unwrap_or("");
-                    for mut s in first_statements(inner, MAX_STATEMENTS).statements {
+                    let read = first_statements(
+                        inner,
+                        Limits {
+                            statements: MAX_STATEMENTS,
+                            words,
+                        },
+                    );
+                    self.nested_words += read.words;
+                    if let Some(at) = read.unread {
+                        self.left_unread(base + at);
+                    }
+                    for mut s in read.statements {
                         if self.placed.len() >= MAX_STATEMENTS {
+                            self.left_unread(s.start() + base);
                             return;
                         }
                         shift(&mut s, base);
@@ -108,10 +131,15 @@ impl Unit {
         }
     }
 
+    /// What starts at `at` was not read; the first such place is kept.
+    fn left_unread(&mut self, at: usize) {
+        self.unread = Some(self.unread.map_or(at, |u| u.min(at)));
+    }
+
     /// How much of `script` a unit reads: the whole, or up to the end of the line where
     /// its reading stopped. What follows is read by none of the analysers of data flow.
     pub(crate) fn extent(script: &str) -> usize {
-        let stopped = first_statements(script, MAX_STATEMENTS).stopped;
+        let stopped = first_statements(script, Limits::statements(MAX_STATEMENTS)).stopped;
         script
             .get(stopped..)
             .and_then(|rest| rest.find('\n'))
@@ -177,5 +205,18 @@ mod tests {
                 (1, None, "env"),
             ]
         );
+    }
+
+    /// The words of substitutions share one budget: a script of many substitutions, each
+    /// within the words of one reading, is read up to it, and says where it stopped.
+    #[test]
+    fn substitutions_share_the_words_read() {
+        let inner = "a ".repeat(30_000);
+        let script = format!("echo $({inner}) $({inner}) $({inner})");
+        let unit = Unit::of(&script);
+        let third = script.rfind("$(").expect("three") + 2;
+        assert_eq!(unit.unread, Some(third + 2 * (MAX_WORDS - 60_000)));
+        let script = format!("echo $({inner}) $({inner})");
+        assert_eq!(Unit::of(&script).unread, None);
     }
 }

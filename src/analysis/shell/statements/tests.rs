@@ -84,7 +84,7 @@ fn a_pipeline_of_more_stages_than_are_read_is_cut() {
         "curl -s https://x.example/a | sh | {}cat\necho after\n",
         "tee x | ".repeat(MAX_STAGES + 10)
     );
-    let read = first_statements(&script, usize::MAX);
+    let read = first_statements(&script, Limits::statements(usize::MAX));
     assert_eq!(read.statements.len(), 1);
     let stages = &read.statements[0].stages;
     assert_eq!(stages.len(), MAX_STAGES + 1);
@@ -93,6 +93,35 @@ fn a_pipeline_of_more_stages_than_are_read_is_cut() {
     assert!(read.stopped < script.find("echo after").expect("the last line"));
     // A script within the limit is read to its end.
     let short = "a | b\nc\n";
-    let read = first_statements(short, usize::MAX);
+    let read = first_statements(short, Limits::statements(usize::MAX));
     assert_eq!((read.statements.len(), read.stopped), (2, short.len()));
+}
+
+/// Past the words a reading keeps, the rest is left unread from the first word not kept;
+/// redirections count as words. A script within the limits is read whole.
+#[test]
+fn past_the_words_kept_the_reading_stops_and_says_where() {
+    let limits = Limits {
+        statements: usize::MAX,
+        words: 4,
+    };
+    let script = "echo a >b c d e\nrm -rf /\n";
+    let read = first_statements(script, limits);
+    assert_eq!(read.words, 4);
+    assert_eq!(read.unread, script.find("d e"));
+    assert_eq!(read.statements.len(), 1);
+    let stage = &read.statements[0].stages[0];
+    assert_eq!(words(stage), ["echo", "a", "c"]);
+    assert_eq!(stage.redirects.len(), 1);
+    // A here-document waits for its body: the words of its line past the limit are read
+    // past, not kept, and its body is still its own.
+    let script = "cat <<EOF a b c d\nbody\nEOF\nnext\n";
+    let read = first_statements(script, limits);
+    assert_eq!(read.unread, script.find("c d"));
+    let doc = &read.statements[0].stages[0].redirects[0];
+    let body = doc.body.expect("the body is read");
+    assert_eq!(&script[body.start..body.end], "body\n");
+    // Only blanks after the last word: nothing left unread.
+    let read = first_statements("a b c d \n\n", limits);
+    assert_eq!((read.words, read.unread), (4, None));
 }
