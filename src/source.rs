@@ -311,7 +311,7 @@ pub struct SourceFile {
     // Boxed: most files never need them, and a repository has many files.
     lines: OnceLock<Box<LineIndex>>,
     digest: OnceLock<Digest>,
-    suppressions: OnceLock<Box<[Suppression]>>,
+    suppressions: OnceLock<Arc<[Suppression]>>,
 }
 
 /// The path shown to users as `SourceFile` keeps it: where it starts in `path` when it is
@@ -404,7 +404,7 @@ impl SourceFile {
         format: FormatId,
         bom_len: usize,
         digest: Digest,
-        suppressions: Vec<Suppression>,
+        suppressions: Arc<[Suppression]>,
         fs: &Arc<dyn FileSystem>,
     ) -> Arc<SourceFile> {
         // The text, when read back, is read from this file's path and checked against its
@@ -425,7 +425,7 @@ impl SourceFile {
             bom_len,
             lines: OnceLock::new(),
             digest: OnceLock::from(digest),
-            suppressions: OnceLock::from(suppressions.into_boxed_slice()),
+            suppressions: OnceLock::from(suppressions),
         })
     }
 
@@ -473,15 +473,25 @@ impl SourceFile {
             self.format,
             self.bom_len,
             digest,
-            self.suppressions().to_vec(),
+            self.shared_suppressions(),
             fs,
         ))
     }
 
     /// The suppression comments in the file.
     pub fn suppressions(&self) -> &[Suppression] {
+        self.shared()
+    }
+
+    /// [`SourceFile::suppressions`], shared rather than copied (a file released of its text
+    /// keeps them, and a run marks which were used apart from them).
+    pub(crate) fn shared_suppressions(&self) -> Arc<[Suppression]> {
+        Arc::clone(self.shared())
+    }
+
+    fn shared(&self) -> &Arc<[Suppression]> {
         self.suppressions
-            .get_or_init(|| crate::suppress::scan(self).into_boxed_slice())
+            .get_or_init(|| crate::suppress::scan(self).into())
     }
 
     /// Line/column of a byte offset into `text`; the position's `offset` is the byte offset

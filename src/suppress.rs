@@ -4,20 +4,30 @@
 //! A comment alone on its line covers that line and the next; a comment after content covers
 //! its own line only.
 
+use compact_str::CompactString;
+
 use crate::rules::{self, Rule};
 use crate::source::{SourceFile, Span};
 
 /// One code named in a suppression comment.
 #[derive(Debug, Clone)]
 pub struct SuppressedCode {
-    /// The code or name as written.
-    pub text: String,
+    /// The code or name as written (held inline: a file of 400,000 comments held a heap
+    /// string for each).
+    pub text: CompactString,
     /// Where it is written.
     pub span: Span,
     /// The rule it names, if any.
     pub rule: Option<&'static Rule>,
-    /// Whether it suppressed a diagnostic.
-    pub used: bool,
+}
+
+impl SuppressedCode {
+    /// Whether this code covers a diagnostic of `rule`: it names the rule, or its kind
+    /// (`unknown-key` covers that kind of problem in every format, as in `--ignore`).
+    pub fn covers(&self, rule: &Rule) -> bool {
+        self.rule
+            .is_some_and(|r| std::ptr::eq(r, rule) || crate::rules::kind(rule.name) == self.text)
+    }
 }
 
 /// One suppression comment.
@@ -27,31 +37,19 @@ pub struct Suppression {
     pub first_line: usize,
     /// Last line covered (1-based).
     pub last_line: usize,
-    /// The codes it names.
-    pub codes: Vec<SuppressedCode>,
+    /// The codes it names, in exact room (a list grown one by one held room for four).
+    pub codes: Box<[SuppressedCode]>,
 }
 
 impl Suppression {
-    /// Whether this comment covers a diagnostic of `rule` starting on `line`; marks it used.
-    pub fn covers(&mut self, rule: &Rule, line: usize) -> bool {
-        if line < self.first_line || line > self.last_line {
-            return false;
-        }
-        let mut hit = false;
-        for c in self
-            .codes
-            .iter_mut()
-            // `unknown-key` covers that kind of problem in every format, as in `--ignore`.
-            .filter(|c| {
-                c.rule.is_some_and(|r| {
-                    std::ptr::eq(r, rule) || crate::rules::kind(rule.name) == c.text
-                })
-            })
-        {
-            c.used = true;
-            hit = true;
-        }
-        hit
+    /// Whether this comment covers `line`.
+    pub fn covers_line(&self, line: usize) -> bool {
+        (self.first_line..=self.last_line).contains(&line)
+    }
+
+    /// Whether this comment covers a diagnostic of `rule` starting on `line`.
+    pub fn covers(&self, rule: &Rule, line: usize) -> bool {
+        self.covers_line(line) && self.codes.iter().any(|c| c.covers(rule))
     }
 }
 
@@ -109,10 +107,9 @@ fn parse_at(line: &str, at: usize, line_start: usize, line_no: usize) -> Option<
             // Separators may be multi-byte whitespace: take the piece's real offset in `list`.
             let start = offset + (piece.as_ptr() as usize - list.as_ptr() as usize);
             codes.push(SuppressedCode {
-                text: piece.to_string(),
+                text: piece.into(),
                 span: Span::new(start, start + piece.len()),
                 rule: rules::lookup(piece),
-                used: false,
             });
         }
     }
@@ -123,7 +120,7 @@ fn parse_at(line: &str, at: usize, line_start: usize, line_no: usize) -> Option<
     Some(Suppression {
         first_line: line_no,
         last_line: if alone { line_no + 1 } else { line_no },
-        codes,
+        codes: codes.into_boxed_slice(),
     })
 }
 

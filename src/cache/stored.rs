@@ -147,7 +147,8 @@ impl Stored {
                     .unwrap_or_default()
                     .into_iter()
                     .map(StoredSuppression::load)
-                    .collect();
+                    .collect::<Vec<_>>()
+                    .into();
                 let path = PathBuf::from(f.path);
                 let display = crate::discover::display_path(&path, cwd);
                 SourceFile::unread(
@@ -216,7 +217,11 @@ impl StoredSuppression {
         StoredSuppression {
             first_line: s.first_line,
             last_line: s.last_line,
-            codes: s.codes.iter().map(|c| (c.text.clone(), c.span)).collect(),
+            codes: s
+                .codes
+                .iter()
+                .map(|c| (c.text.to_string(), c.span))
+                .collect(),
         }
     }
 
@@ -229,9 +234,8 @@ impl StoredSuppression {
                 .into_iter()
                 .map(|(text, span)| SuppressedCode {
                     rule: rules::lookup(&text),
-                    text,
+                    text: text.into(),
                     span,
-                    used: false,
                 })
                 .collect(),
         }

@@ -157,7 +157,7 @@ fn text_read_back_must_match_the_digest() {
         FormatId::DojopsTool,
         0,
         sha256(&bytes),
-        Vec::new(),
+        Arc::new([]),
         &(Arc::new(Disk) as Arc<dyn FileSystem>),
     );
     std::fs::write(&path, "name: changed\n").expect("write");

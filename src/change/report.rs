@@ -118,7 +118,7 @@ pub(super) fn assemble(
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .collect();
     // Keyed by the file itself: an old file has the same path as its new version.
-    let mut suppressions: HashMap<*const SourceFile, Vec<Suppression>> = sources
+    let suppressions: HashMap<*const SourceFile, Vec<Suppression>> = sources
         .iter()
         .map(|f| (Arc::as_ptr(f), suppress::scan(f)))
         .filter(|(_, s)| !s.is_empty())
@@ -140,14 +140,9 @@ pub(super) fn assemble(
         }
         let d = f.diagnostic;
         let line = d.file.position(d.span.start).line;
-        let mut hit = false;
-        for s in suppressions
-            .get_mut(&Arc::as_ptr(&d.file))
-            .into_iter()
-            .flatten()
-        {
-            hit |= s.covers(d.rule, line);
-        }
+        let hit = suppressions
+            .get(&Arc::as_ptr(&d.file))
+            .is_some_and(|list| list.iter().any(|s| s.covers(d.rule, line)));
         if hit {
             suppressed.push(d);
         } else {

@@ -14,7 +14,7 @@ use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
 use crate::rules::{self, Rule, Severity, syntax as syn};
 use crate::source::SourceFile;
-use crate::suppress::Suppression;
+use crate::suppress::{SuppressedCode, Suppression};
 
 /// The severity `rule` has on the file at `path` in a run of `options`; `None` when it does
 /// not run there (`--select`, `--ignore`, configured `off`).
@@ -80,7 +80,67 @@ pub(super) struct Judged {
 }
 
 /// The suppression comments of the files reported on, by path: marked as they are used.
-pub(super) type Comments = HashMap<PathBuf, Vec<Suppression>>;
+pub(super) type Comments = HashMap<PathBuf, Marked>;
+
+/// A file's suppression comments (shared with the file, not copied) and which of their codes
+/// suppressed a finding in this run.
+pub(super) struct Marked {
+    list: Arc<[Suppression]>,
+    /// Whether each code, in the order of the comments and then of their codes, was used.
+    used: Vec<bool>,
+    /// Where each comment's codes start in `used`.
+    starts: Vec<usize>,
+}
+
+impl Marked {
+    /// `list`, none of its codes used yet.
+    pub(super) fn new(list: Arc<[Suppression]>) -> Marked {
+        let mut starts = Vec::with_capacity(list.len());
+        let mut codes = 0;
+        for s in list.iter() {
+            starts.push(codes);
+            codes += s.codes.len();
+        }
+        Marked {
+            list,
+            used: vec![false; codes],
+            starts,
+        }
+    }
+
+    /// Whether a comment covers a finding of `rule` on `line`; every code that does is
+    /// marked used. The comments are in line order and each covers its line or the next,
+    /// so only those starting on the line or the one before are asked.
+    fn covers(&mut self, rule: &Rule, line: usize) -> bool {
+        let from = self.list.partition_point(|s| s.last_line < line);
+        let mut hit = false;
+        for (i, s) in self.list.iter().enumerate().skip(from) {
+            if s.first_line > line {
+                break;
+            }
+            if !s.covers_line(line) {
+                continue;
+            }
+            for (k, code) in s.codes.iter().enumerate() {
+                if code.covers(rule)
+                    && let Some(used) = self.used.get_mut(self.starts[i] + k)
+                {
+                    *used = true;
+                    hit = true;
+                }
+            }
+        }
+        hit
+    }
+
+    /// Every code with whether it was used.
+    fn codes(&self) -> impl Iterator<Item = (&SuppressedCode, bool)> {
+        self.list
+            .iter()
+            .flat_map(|s| s.codes.iter())
+            .zip(self.used.iter().copied())
+    }
+}
 
 impl Judged {
     /// Stage 4 then 5 for `raw`: configure each finding, then suppress it when a comment
@@ -101,16 +161,12 @@ impl Judged {
             None => false,
         });
         let covered = |d: &mut Diagnostic| {
-            let Some(list) = comments.get_mut(&d.file.path) else {
+            let Some(marked) = comments.get_mut(&d.file.path) else {
                 return false;
             };
             // Only here is the line needed: a file without comments is not read for it.
             let line = d.file.position(d.span.start).line;
-            let mut hit = false;
-            for s in list {
-                hit |= s.covers(d.rule, line);
-            }
-            hit
+            marked.covers(d.rule, line)
         };
         self.suppressed.extend(raw.extract_if(.., covered));
         if self.diagnostics.is_empty() {
@@ -130,17 +186,17 @@ impl Judged {
         config: &Config,
     ) {
         for file in sources {
-            let Some(list) = comments.get(&file.path) else {
+            let Some(marked) = comments.get(&file.path) else {
                 continue;
             };
             // Capped as they are found, as a file's other findings are: 1.6 million unused
             // suppressions made a finding each (36 MB: 1.5 GB).
             let mut found = Findings::default();
-            for code in list.iter().flat_map(|s| &s.codes) {
+            for (code, used) in marked.codes() {
                 let rule = match code.rule {
                     None => &syn::UNKNOWN_SUPPRESSION_CODE,
                     Some(rule)
-                        if !code.used
+                        if !used
                             && enabled(rule, &file.path).is_some()
                             && rules::emitted_by_check(rule, config.lock_required) =>
                     {

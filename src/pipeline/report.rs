@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::Loaded;
 use super::emit::{self, ErrorFiles};
-use super::judge::{Comments, Judged};
+use super::judge::{Comments, Judged, Marked};
 use super::{CheckOptions, Report};
 use crate::bundle::Compiled;
 use crate::config::Config;
@@ -138,7 +138,7 @@ fn sources(loaded: &Loaded) -> (Vec<&Arc<SourceFile>>, Comments) {
     let comments: HashMap<_, _> = sources
         .par_iter()
         .filter(|f| !f.suppressions().is_empty())
-        .map(|f| (f.path.clone(), f.suppressions().to_vec()))
+        .map(|f| (f.path.clone(), Marked::new(f.shared_suppressions())))
         .collect();
     (sources, comments)
 }

@@ -112,3 +112,18 @@ fn a_tool_of_300_thousand_unused_suppressions() {
     let (shown, more) = capped(&diags, "TLC001", ".cycod/tools/t.yaml");
     assert_eq!((shown, more), (201, Some(299_800)), "{diags:#?}");
 }
+
+/// 400,000 suppression comments in one tool: each held its code in a heap string, in a list
+/// with room for four, and the run copied them all to mark which were used (release build,
+/// 9 MB: 190 MB, 19 times its size; 7 times now). They are shared with the file, and the
+/// marks are a flag per code.
+#[test]
+fn a_tool_of_400_thousand_suppression_comments() {
+    let tool = |n: usize| {
+        format!(
+            "name: t\ndescription: Print hi\nbash: echo hi\ntags: [read]\n{}",
+            "# toolc: ignore SEC001\n".repeat(n)
+        )
+    };
+    super::dense::assert_bounded(".cycod/tools/t.yaml", &tool(1), &tool(400_000), 8.0);
+}
