@@ -191,46 +191,74 @@ impl FileSystem for Disk {
         let Ok(entries) = std::fs::read_dir(path) else {
             return Vec::new();
         };
-        // The first entries by name, not in the order the file system returns them: which
-        // entries a folder too large to list leaves out is the same on every machine, and a
-        // file cannot hide past the limit by where it was written. At most twice the limit
-        // is held while the folder is read.
-        let mut kept: Vec<(String, std::fs::DirEntry)> = Vec::new();
-        let by_name = |kept: &mut Vec<(String, std::fs::DirEntry)>| {
-            kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            kept.truncate(MAX_DIR_ENTRIES);
-        };
-        for e in entries.filter_map(Result::ok).take(MAX_DIR_SCANNED) {
-            kept.push((e.file_name().to_string_lossy().into_owned(), e));
-            if kept.len() == 2 * MAX_DIR_ENTRIES {
-                by_name(&mut kept);
-            }
-        }
-        by_name(&mut kept);
-        kept.into_iter()
-            .filter_map(|(name, e)| {
-                // The entry itself, not what a link points at.
-                let meta = e.file_type().ok()?;
-                let kind = if meta.is_symlink() {
-                    EntryKind::Link
-                } else if meta.is_dir() {
-                    EntryKind::Dir
-                } else if meta.is_file() {
-                    EntryKind::File
-                } else {
-                    EntryKind::Other
-                };
-                let executable = (kind == EntryKind::File)
-                    .then(|| e.metadata().ok().and_then(|m| is_executable(&m)))
-                    .flatten();
-                Some(DirEntry {
-                    name,
-                    kind,
-                    executable,
-                })
-            })
-            .collect()
+        first_by_name(
+            entries
+                .filter_map(Result::ok)
+                .map(|e| (e.file_name().to_string_lossy().into_owned(), e)),
+        )
     }
+}
+
+/// An entry of a folder being listed, asked what it is only once it is among the first by
+/// name: a million entries scanned cost no `stat` each.
+trait Listed {
+    /// What the entry itself is, a link not followed; none when that cannot be told.
+    fn kind(&self) -> Option<EntryKind>;
+    /// Whether any execute bit of the entry is set, where the platform says.
+    fn executable(&self) -> Option<bool>;
+}
+
+impl Listed for std::fs::DirEntry {
+    fn kind(&self) -> Option<EntryKind> {
+        let kind = self.file_type().ok()?;
+        Some(if kind.is_symlink() {
+            EntryKind::Link
+        } else if kind.is_dir() {
+            EntryKind::Dir
+        } else if kind.is_file() {
+            EntryKind::File
+        } else {
+            EntryKind::Other
+        })
+    }
+
+    fn executable(&self) -> Option<bool> {
+        // The entry's own (`lstat`): a file swapped for a link since its kind was read
+        // says nothing of where the link leads.
+        self.metadata().ok().and_then(|m| is_executable(&m))
+    }
+}
+
+/// The first [`MAX_DIR_ENTRIES`] by name of a folder's `entries` (each with its lossily
+/// decoded name; `.` and `..` are not among them), of the first [`MAX_DIR_SCANNED`]; sorted.
+fn first_by_name<E: Listed>(entries: impl Iterator<Item = (String, E)>) -> Vec<DirEntry> {
+    // The first entries by name, not in the order the file system returns them: which
+    // entries a folder too large to list leaves out is the same on every machine, and a
+    // file cannot hide past the limit by where it was written. At most twice the limit
+    // is held while the folder is read.
+    let mut kept: Vec<(String, E)> = Vec::new();
+    let by_name = |kept: &mut Vec<(String, E)>| {
+        kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        kept.truncate(MAX_DIR_ENTRIES);
+    };
+    for entry in entries.take(MAX_DIR_SCANNED) {
+        kept.push(entry);
+        if kept.len() == 2 * MAX_DIR_ENTRIES {
+            by_name(&mut kept);
+        }
+    }
+    by_name(&mut kept);
+    kept.into_iter()
+        .filter_map(|(name, e)| {
+            let kind = e.kind()?;
+            let executable = (kind == EntryKind::File).then(|| e.executable()).flatten();
+            Some(DirEntry {
+                name,
+                kind,
+                executable,
+            })
+        })
+        .collect()
 }
 
 /// `path` opened for reading without waiting: a FIFO opens at once, and reads of a regular

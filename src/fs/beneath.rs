@@ -1,15 +1,16 @@
-//! Reading beneath a root with `openat2(RESOLVE_NO_SYMLINKS)`: a file whose path under a
-//! root (itself a real path) passes through no link is inside it, which saves resolving the
-//! path's every part (a `readlink` each) on every read.
+//! Reading beneath a root with `openat2(RESOLVE_NO_SYMLINKS)`: a file or folder whose path
+//! under a root (itself a real path) passes through no link is inside it, which saves
+//! resolving the path's every part (a `readlink` each) on every read and listing.
 
+use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::fd::OwnedFd;
-use rustix::fs::{Mode, OFlags, ResolveFlags};
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
+use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, ResolveFlags};
 
-use super::{Noted, ReadError};
+use super::{DirEntry, EntryKind, Listed, Noted, ReadError};
 
 /// Set once the kernel said it has no `openat2` (before Linux 5.6): every path then takes
 /// the slow way at once, rather than after a failed call each.
@@ -106,4 +107,78 @@ pub(super) fn read(roots: &[Root], path: &Path) -> Option<Noted> {
         // that refuses it (EPERM), anything else: resolved the slow way.
         Err(_) => None,
     }
+}
+
+/// The listing of the folder `path` when it lies beneath one of `roots` through no link,
+/// read from the folder the call that proved it opened; `None` when that is not known (a
+/// link on the way, a kernel without `openat2`): the caller decides.
+pub(super) fn list_dir(roots: &[Root], path: &Path) -> Option<Vec<DirEntry>> {
+    let (rel, fd) = beneath(roots, path)?;
+    // `DIRECTORY`: anything else in its place (a FIFO) fails the open rather than holding it.
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    match open_beneath(fd, rel, flags) {
+        Ok(folder) => Some(list_opened(&folder)),
+        // Nothing there, or not a folder: empty, as the disk lists it; no link on the way
+        // (that is `ELOOP`), so the slow way would find no more.
+        Err(e) if e == rustix::io::Errno::NOENT || e == rustix::io::Errno::NOTDIR => {
+            Some(Vec::new())
+        }
+        Err(_) => None,
+    }
+}
+
+/// The entries of the open `folder`, each asked about relative to it, never by path: a link
+/// swapped in for the folder once it was opened is not followed.
+fn list_opened(folder: &OwnedFd) -> Vec<DirEntry> {
+    // A second descriptor reads the entries while the first answers the `stat`s of those
+    // kept; it shares the open folder, not its path.
+    let Ok(dir) = rustix::io::fcntl_dupfd_cloexec(folder, 0).and_then(Dir::new) else {
+        return Vec::new();
+    };
+    let folder = folder.as_fd();
+    super::first_by_name(
+        dir.filter_map(Result::ok)
+            .filter(|e| !matches!(e.file_name().to_bytes(), b"." | b".."))
+            .map(|entry| {
+                let name = String::from_utf8_lossy(entry.file_name().to_bytes()).into_owned();
+                (name, Opened { folder, entry })
+            }),
+    )
+}
+
+/// An entry of a folder opened beneath a root.
+struct Opened<'a> {
+    folder: BorrowedFd<'a>,
+    entry: rustix::fs::DirEntry,
+}
+
+impl Listed for Opened<'_> {
+    fn kind(&self) -> Option<EntryKind> {
+        kind_at(self.folder, self.entry.file_name(), self.entry.file_type())
+    }
+
+    fn executable(&self) -> Option<bool> {
+        let stat = lstat_at(self.folder, self.entry.file_name())?;
+        Some(Mode::from_raw_mode(stat.st_mode).intersects(Mode::XUSR | Mode::XGRP | Mode::XOTH))
+    }
+}
+
+/// What the entry `name` of `folder` is, by the kind its listing gave (`d_type`), else by
+/// its own `stat`: some file systems leave the kind unknown.
+pub(super) fn kind_at(folder: BorrowedFd<'_>, name: &CStr, listed: FileType) -> Option<EntryKind> {
+    let kind = match listed {
+        FileType::Unknown => FileType::from_raw_mode(lstat_at(folder, name)?.st_mode),
+        known => known,
+    };
+    Some(match kind {
+        FileType::Symlink => EntryKind::Link,
+        FileType::Directory => EntryKind::Dir,
+        FileType::RegularFile => EntryKind::File,
+        _ => EntryKind::Other,
+    })
+}
+
+/// The `stat` of the entry `name` of `folder` itself, a link not followed.
+fn lstat_at(folder: BorrowedFd<'_>, name: &CStr) -> Option<rustix::fs::Stat> {
+    rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW).ok()
 }

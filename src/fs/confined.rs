@@ -163,12 +163,13 @@ impl FileSystem for Confined {
         if self.spelt_into_git(path) {
             return Vec::new();
         }
-        // Most folders are reached through no link: one call proves it. Resolving every
-        // part instead made listing a chain of 800 folders take 5 s (a `readlink` per part
-        // per folder, each resolved from `/`).
+        // Most folders are reached through no link: one call proves it and opens them, and
+        // the listing is read from what it opened (listed again by name, a link swapped in
+        // meanwhile would be followed). Resolving every part instead made listing a chain
+        // of 800 folders take 5 s (a `readlink` per part per folder, each from `/`).
         #[cfg(target_os = "linux")]
-        if beneath::no_link(&self.opened, path) {
-            return Disk.list_dir(path);
+        if let Some(listed) = beneath::list_dir(&self.opened, path) {
+            return listed;
         }
         if self.link_refusal(path).is_some() {
             return Vec::new();

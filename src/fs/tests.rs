@@ -232,3 +232,96 @@ fn a_folder_too_large_is_listed_by_its_first_names_whatever_order_they_were_made
     let want: Vec<String> = (0..MAX_DIR_ENTRIES).map(|i| format!("f{i:06}")).collect();
     assert_eq!(names, want);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_listed_from_its_descriptor_lists_as_the_disk_does() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = temp_dir("descriptor-listing");
+    std::fs::write(dir.join("plain.txt"), "a").expect("write");
+    std::fs::write(dir.join("run.sh"), "#!/bin/sh").expect("write");
+    std::fs::set_permissions(dir.join("run.sh"), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
+    symlink("/etc", dir.join("link")).expect("link");
+    let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9.md");
+    std::fs::write(dir.join(latin1), "b").expect("write");
+    let dir = std::fs::canonicalize(&dir).expect("real path");
+
+    let disk = Disk.list_dir(&dir);
+    let named: Vec<(&str, EntryKind, Option<bool>)> = disk
+        .iter()
+        .map(|e| (e.name.as_str(), e.kind, e.executable))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("caf\u{fffd}.md", EntryKind::File, Some(false)),
+            ("link", EntryKind::Link, None),
+            ("plain.txt", EntryKind::File, Some(false)),
+            ("run.sh", EntryKind::File, Some(true)),
+            ("sub", EntryKind::Dir, None),
+        ]
+    );
+    let roots: Vec<beneath::Root> = beneath::Root::open(&dir).into_iter().collect();
+    let Some(opened) = beneath::list_dir(&roots, &dir) else {
+        // Only where `openat2` is missing or refused (old kernels, some sandboxes).
+        assert!(!beneath::no_link(&roots, &dir), "`openat2` works here");
+        return;
+    };
+    assert_eq!(opened, disk);
+    assert_eq!(Confined::new([dir.as_path()]).list_dir(&dir), disk);
+    assert_eq!(
+        beneath::list_dir(&roots, &dir.join("plain.txt")),
+        Some(vec![])
+    );
+    assert_eq!(beneath::list_dir(&roots, &dir.join("none")), Some(vec![]));
+    // Through a link: proved by the slow way, not by the descriptor.
+    assert_eq!(beneath::list_dir(&roots, &dir.join("link")), None);
+    // A file system that gives no kind in its listing: the entry's own `stat` tells it.
+    let flags = rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC;
+    let folder = rustix::fs::open(&dir, flags, rustix::fs::Mode::empty()).expect("open");
+    let unknown = |name: &str| {
+        let name = std::ffi::CString::new(name).expect("a name");
+        beneath::kind_at(
+            rustix::fd::AsFd::as_fd(&folder),
+            &name,
+            rustix::fs::FileType::Unknown,
+        )
+    };
+    assert_eq!(unknown("link"), Some(EntryKind::Link));
+    assert_eq!(unknown("sub"), Some(EntryKind::Dir));
+    assert_eq!(unknown("run.sh"), Some(EntryKind::File));
+    assert_eq!(unknown("gone"), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn confined_lists_no_folder_a_link_leads_out_to() {
+    use std::os::unix::fs::symlink;
+    let outside = temp_dir("listing-outside");
+    std::fs::write(outside.join("secret.txt"), "hunter2").expect("write");
+    let repo = temp_dir("listing-repo");
+    std::fs::create_dir_all(repo.join("a/b")).expect("mkdir");
+    std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+    std::fs::write(repo.join("a/b/tool.yaml"), "name: x").expect("write");
+    std::fs::write(repo.join(".git/config"), "[core]").expect("write");
+    symlink(&outside, repo.join("out")).expect("link");
+    symlink(repo.join("a"), repo.join("in")).expect("link");
+    let fs = Confined::new([repo.as_path()]);
+    let repo = std::fs::canonicalize(&repo).expect("real path");
+    let names =
+        |path: &Path| -> Vec<String> { fs.list_dir(path).into_iter().map(|e| e.name).collect() };
+
+    assert_eq!(names(&repo.join("a/b")), ["tool.yaml"]);
+    assert_eq!(names(&repo), [".git", "a", "in", "out"]);
+    // Through a link that stays inside: listed.
+    assert_eq!(names(&repo.join("in/b")), ["tool.yaml"]);
+    // Through a link that leaves, `..` out of the root, or into `.git`: nothing.
+    assert!(names(&repo.join("out")).is_empty());
+    let climbing = repo.join("..").join(outside.file_name().expect("a name"));
+    assert!(names(&climbing).is_empty());
+    assert!(names(&repo.join(".git")).is_empty());
+    assert!(names(&repo.join("a/b/tool.yaml")).is_empty());
+}
