@@ -100,7 +100,7 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
     let output = companion(&t.output);
     Some(Lowered {
         tool: Tool {
-            name: name.value.clone(),
+            name: name.value.to_string(),
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
@@ -177,7 +177,7 @@ fn dojops_skill<'a>(file: &'a Arc<SourceFile>, s: &'a dops::Skill) -> Option<Low
     };
     Some(Lowered {
         tool: Tool {
-            name: name.value.clone(),
+            name: name.value.to_string(),
             title: None,
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),

@@ -35,7 +35,7 @@ pub(super) fn outline(r: &FileResult) -> Outline {
                 .name
                 .iter()
                 .map(|n| {
-                    Symbol::new(&n.value, SymbolKind::Tool, n.span, whole)
+                    Symbol::new(n.value.as_str(), SymbolKind::Tool, n.span, whole)
                         .defines(member(path, &n.value))
                 })
                 .collect(),
@@ -50,7 +50,7 @@ pub(super) fn outline(r: &FileResult) -> Outline {
                 .name
                 .iter()
                 .map(|n| {
-                    Symbol::new(&n.value, SymbolKind::Skill, n.span, whole)
+                    Symbol::new(n.value.as_str(), SymbolKind::Skill, n.span, whole)
                         .defines(member(path, &n.value))
                 })
                 .collect(),

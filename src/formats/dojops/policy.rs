@@ -292,7 +292,7 @@ fn list_in_force(
     for (i, item) in items.iter().enumerate() {
         if let Some(s) = item.as_str() {
             entries.push(Name {
-                value: s.to_string(),
+                value: s.into(),
                 span: item.span(),
             });
             continue;

@@ -17,7 +17,7 @@ fn synthetic(n: usize, deps: impl Fn(usize) -> Vec<String>) -> (Arc<SourceFile>,
     let skills = (0..n)
         .map(|i| Skill {
             name: Some(Name {
-                value: format!("s{i}"),
+                value: format!("s{i}").into(),
                 span: Span::point(0),
             }),
             dependencies: deps(i)

@@ -209,14 +209,14 @@ fn lower(
     check_spec(lw, map);
     if let Some((name, span)) = lw.required_str(map, "name", 0, usize::MAX) {
         tool.written_name = Some(Name {
-            value: name.to_string(),
+            value: name.into(),
             span,
         });
         // DojOps never registers a tool with an invalid name, so only a valid one takes part
         // in duplicate and policy checks (no knock-on findings).
         if check_name(lw, NameKind::Tool, "name", name, span) {
             tool.name = Some(Name {
-                value: name.to_string(),
+                value: name.into(),
                 span,
             });
         }

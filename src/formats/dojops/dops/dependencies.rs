@@ -176,7 +176,7 @@ fn skill_label(skills: &[(&Arc<SourceFile>, &Skill)], i: usize) -> String {
         skill
             .name
             .as_ref()
-            .map_or_else(|| file.display().to_string(), |n| n.value.clone())
+            .map_or_else(|| file.display().to_string(), |n| n.value.to_string())
     })
 }
 

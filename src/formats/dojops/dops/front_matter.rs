@@ -145,7 +145,7 @@ impl SkillLowerer<'_> {
             node.span(),
         ) {
             self.skill.name = Some(Name {
-                value: name.to_string(),
+                value: name.into(),
                 span: node.span(),
             });
         }

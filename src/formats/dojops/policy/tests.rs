@@ -47,7 +47,7 @@ fn members(names: &[&str]) -> Vec<(Arc<SourceFile>, Name)> {
             (
                 file,
                 Name {
-                    value: (*n).to_string(),
+                    value: (*n).into(),
                     span: Span::new(6, 6 + n.len()),
                 },
             )
