@@ -16,15 +16,26 @@ use jsonschema::ValidationError;
 use jsonschema::meta::MetaValidator;
 use serde_json::{Map, Value};
 
+use super::vocab::Draft;
 use crate::syntax::{Entry, Node, NodeKind, Seq};
 
 /// Maps of schemas longer than this are validated a schema at a time.
 const SPLIT_FROM: usize = 1024;
 
-/// Keywords whose maps may be split: every value is a schema, read as the root of the
-/// meta-schema (not `dependencies`, whose values may be lists of names, nor
-/// `patternProperties`, whose keys the meta-schema reads too).
-const SPLIT: &[&str] = &["properties", "$defs", "definitions", "dependentSchemas"];
+/// Keywords whose maps may be split in every draft: every value is a schema, read as the
+/// root of the meta-schema (not `dependencies`, whose values may be lists of names, nor
+/// `patternProperties`, whose keys the meta-schema reads too). The meta-schemas of 2019-09
+/// and 2020-12 still read `definitions` as schemas.
+const SPLIT: &[&str] = &["properties", "definitions"];
+
+/// Keywords whose maps may be split from 2019-09 on: before, they are no keywords, and
+/// their values data the meta-schema does not read.
+const SPLIT_SINCE_2019: &[&str] = &["$defs", "dependentSchemas"];
+
+/// Whether the map of `key` may be split in a schema of `draft`.
+fn splits_map(key: &str, draft: Draft) -> bool {
+    SPLIT.contains(&key) || (draft >= Draft::D201909 && SPLIT_SINCE_2019.contains(&key))
+}
 
 /// Keywords whose value is a schema.
 const ONE_SCHEMA: &[&str] = &[
@@ -75,27 +86,36 @@ enum Role {
 /// `schema` as the meta-validator reads it.
 #[cfg(test)]
 fn meta_instance(schema: &Node) -> Value {
-    Instance::default().convert(schema, Role::Schema)
+    Instance::new(Draft::D202012).convert(schema, Role::Schema)
 }
 
 /// Each meta-schema error of `schema` (at most until `each` returns false), with the JSON
 /// pointer of the part of the schema it was found in (the error's path is below it).
+/// `validator` is `draft`'s.
 pub(super) fn meta_errors(
     validator: &MetaValidator<'_>,
+    draft: Draft,
     schema: &Node,
     each: &mut dyn FnMut(&str, &ValidationError<'_>) -> bool,
 ) {
-    part(validator, schema, "", each);
+    part(&Meta { validator, draft }, schema, "", each);
+}
+
+/// A meta-schema and the draft it is of.
+struct Meta<'v, 'm> {
+    validator: &'v MetaValidator<'m>,
+    draft: Draft,
 }
 
 /// [`meta_errors`] of the part `node` at `pointer`; false once `each` wants no more.
 fn part(
-    validator: &MetaValidator<'_>,
+    meta: &Meta<'_, '_>,
     node: &Node,
     pointer: &str,
     each: &mut dyn FnMut(&str, &ValidationError<'_>) -> bool,
 ) -> bool {
-    let mut instance = Instance::default();
+    let validator = meta.validator;
+    let mut instance = Instance::new(meta.draft);
     let value = instance.convert(node, Role::Schema);
     if !validator.is_valid(&value) && !validator.iter_errors(&value).all(|e| each(pointer, &e)) {
         return false;
@@ -104,11 +124,11 @@ fn part(
     instance.splits.iter().all(|split| match split.schemas {
         Schemas::Map(entries) => entries.iter().all(|e| {
             let at = format!("{pointer}{}/{}", split.pointer, escape(&e.key));
-            part(validator, &e.value, &at, each)
+            part(meta, &e.value, &at, each)
         }),
         Schemas::List(items) => items.iter().enumerate().all(|(i, item)| {
             let at = format!("{pointer}{}/{i}", split.pointer);
-            part(validator, item, &at, each)
+            part(meta, item, &at, each)
         }),
     })
 }
@@ -125,9 +145,10 @@ enum Step<'n> {
     Index(usize),
 }
 
-/// A schema being converted: where the conversion is, and the maps left out of it.
-#[derive(Default)]
+/// A schema of `draft` being converted: where the conversion is, and the maps left out of
+/// it.
 struct Instance<'n> {
+    draft: Draft,
     path: Vec<Step<'n>>,
     splits: Vec<Split<'n>>,
 }
@@ -146,6 +167,15 @@ enum Schemas<'n> {
 }
 
 impl Instance<'_> {
+    /// A schema of `draft`, before its conversion.
+    fn new(draft: Draft) -> Self {
+        Instance {
+            draft,
+            path: Vec::new(),
+            splits: Vec::new(),
+        }
+    }
+
     /// The JSON pointer of where the conversion is.
     fn pointer(&self) -> String {
         self.path.iter().fold(String::new(), |mut p, step| {
@@ -209,7 +239,9 @@ impl<'n> Instance<'n> {
             ("enum" | "examples", NodeKind::Seq(_)) => Value::Array(Vec::new()),
             // Any value at all.
             ("const" | "default", _) => Value::Null,
-            (_, NodeKind::Map(entries)) if entries.len() > SPLIT_FROM && SPLIT.contains(&key) => {
+            (_, NodeKind::Map(entries))
+                if entries.len() > SPLIT_FROM && splits_map(key, self.draft) =>
+            {
                 let pointer = self.pointer();
                 let schemas = Schemas::Map(entries);
                 self.splits.push(Split { pointer, schemas });
@@ -237,13 +269,13 @@ mod tests {
     use super::*;
     use crate::syntax::json;
 
-    fn validators() -> Vec<jsonschema::meta::MetaValidator<'static>> {
+    fn validators() -> Vec<(Draft, jsonschema::meta::MetaValidator<'static>)> {
         vec![
-            jsonschema::draft4::meta::validator(),
-            jsonschema::draft6::meta::validator(),
-            jsonschema::draft7::meta::validator(),
-            jsonschema::draft201909::meta::validator(),
-            jsonschema::draft202012::meta::validator(),
+            (Draft::D4, jsonschema::draft4::meta::validator()),
+            (Draft::D6, jsonschema::draft6::meta::validator()),
+            (Draft::D7, jsonschema::draft7::meta::validator()),
+            (Draft::D201909, jsonschema::draft201909::meta::validator()),
+            (Draft::D202012, jsonschema::draft202012::meta::validator()),
         ]
     }
 
@@ -276,7 +308,7 @@ mod tests {
         ];
         for text in schemas {
             let root = json::parse(text, 0).root.expect("parses");
-            for v in validators() {
+            for (_, v) in validators() {
                 assert_eq!(
                     errors(&v, &meta_instance(&root)),
                     errors(&v, &root.to_json()),
@@ -307,8 +339,8 @@ mod tests {
             properties.join(",")
         );
         let root = json::parse(&text, 0).root.expect("parses");
-        for v in validators() {
-            let split = split_and_whole(&v, &root);
+        for (draft, v) in validators() {
+            let split = split_and_whole(draft, &v, &root);
             assert!(split.contains(&"/properties/deep/properties/q9".to_string()));
             assert!(split.contains(&"/properties/a~1b~0".to_string()));
         }
@@ -316,9 +348,13 @@ mod tests {
 
     /// The places of the errors of `root` validated a part at a time, which are those of
     /// `root` validated whole.
-    fn split_and_whole(v: &jsonschema::meta::MetaValidator<'static>, root: &Node) -> Vec<String> {
+    fn split_and_whole(
+        draft: Draft,
+        v: &jsonschema::meta::MetaValidator<'static>,
+        root: &Node,
+    ) -> Vec<String> {
         let mut split = Vec::new();
-        meta_errors(v, root, &mut |at, e| {
+        meta_errors(v, draft, root, &mut |at, e| {
             split.push(format!("{at}{}", e.instance_path()));
             true
         });
@@ -360,9 +396,34 @@ mod tests {
             items.join(",")
         );
         let root = json::parse(&text, 0).root.expect("parses");
-        for v in validators() {
-            let split = split_and_whole(&v, &root);
+        for (draft, v) in validators() {
+            let split = split_and_whole(draft, &v, &root);
             assert!(split.contains(&"/oneOf/5".to_string()), "{split:?}");
+        }
+    }
+
+    /// `$defs` and `dependentSchemas` are keywords from 2019-09 on: before, a long map of
+    /// values that are not schemas is data, and no error of them is made up by reading each
+    /// as a schema; from 2019-09 on, each such value is an error, as the whole gives.
+    #[test]
+    fn a_long_map_is_split_only_where_its_keyword_holds_schemas() {
+        let entries: Vec<String> = (0..SPLIT_FROM + 10)
+            .map(|i| format!(r#""d{i}": {i}"#))
+            .collect();
+        let map = entries.join(",");
+        for key in ["$defs", "dependentSchemas"] {
+            let text = format!(r#"{{"{key}": {{{map}}}}}"#);
+            let root = json::parse(&text, 0).root.expect("parses");
+            for (draft, v) in validators() {
+                let mut places = split_and_whole(draft, &v, &root);
+                places.dedup();
+                let expected = if draft >= Draft::D201909 {
+                    SPLIT_FROM + 10
+                } else {
+                    0
+                };
+                assert_eq!(places.len(), expected, "{key} in {draft:?}");
+            }
         }
     }
 }

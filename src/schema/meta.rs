@@ -125,7 +125,7 @@ impl Cx<'_> {
         let draft = known.unwrap_or(Draft::D7);
         let validator = meta_validator(draft);
         let mut errors: Vec<MetaError> = Vec::new();
-        super::instance::meta_errors(&validator, self.root, &mut |at, e| {
+        super::instance::meta_errors(&validator, draft, self.root, &mut |at, e| {
             let mut err = simplify(e, MAX_DEPTH);
             err.pointer.insert_str(0, at);
             errors.push(err);
