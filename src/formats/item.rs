@@ -110,6 +110,25 @@ impl Item {
         }
     }
 
+    /// Decode it now, when it came from the cache or was repointed, and hold it as a decoded
+    /// item: the encoded form's wrapper (its fetch, its files, its count) is let go. A run
+    /// without the cache holds one for each file until the report.
+    pub(crate) fn decode_now(&mut self) {
+        let Inner::Encoded(e) = &mut self.0 else {
+            return;
+        };
+        let decoded = match e.decoded.take() {
+            Some(decoded) => decoded,
+            None => e.decode(),
+        };
+        match decoded {
+            Some(boxed) => self.0 = Inner::Ready(boxed),
+            None => {
+                let _ = e.decoded.set(None);
+            }
+        }
+    }
+
     /// The item by value, when it is a `T`.
     #[cfg(test)]
     pub(crate) fn take<T: Any>(self) -> Option<T> {

@@ -54,7 +54,7 @@ impl FileResult {
             return;
         }
         if decode {
-            self.item.prepare();
+            self.item.decode_now();
         }
         let mut new = new.into_iter();
         if let Some(file) = new.next() {

@@ -7,9 +7,13 @@ use serde::{Deserialize, Serialize};
 use crate::formats::tree::Strings;
 use crate::source::Span;
 
-/// A tool's references of one kind (tools or MCP servers), in the order written.
+/// A tool's references of one kind (tools or MCP servers), in the order written: boxed,
+/// since most tools have none and every tool of a run is held until its report.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub(crate) struct NameRefs {
+pub(crate) struct NameRefs(Option<Box<Refs>>);
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Refs {
     names: Strings,
     /// Where each is written (files are read up to 64 MiB).
     spans: Vec<(u32, u32)>,
@@ -29,55 +33,71 @@ pub(crate) struct NameRef<'a> {
 }
 
 impl NameRefs {
+    fn refs(&mut self) -> &mut Refs {
+        self.0.get_or_insert_with(Box::default)
+    }
+
     /// Room for `more` references.
     pub(crate) fn reserve(&mut self, more: usize) {
-        self.spans.reserve_exact(more);
-        self.names.reserve(more);
+        if more == 0 {
+            return;
+        }
+        let refs = self.refs();
+        refs.spans.reserve_exact(more);
+        refs.names.reserve(more);
     }
 
     /// Add the reference `name`, written at `span` under `key`.
     pub(crate) fn push(&mut self, name: &str, span: Span, key: &str) {
         let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        if self.keys.last().is_none_or(|(_, k)| k != key) {
-            self.keys.push((at(self.spans.len()), key.to_string()));
+        let refs = self.refs();
+        if refs.keys.last().is_none_or(|(_, k)| k != key) {
+            refs.keys.push((at(refs.spans.len()), key.to_string()));
         }
-        self.names.push(name);
-        self.spans.push((at(span.start), at(span.end)));
+        refs.names.push(name);
+        refs.spans.push((at(span.start), at(span.end)));
     }
 
     /// Without the spare room of the pushes: held for the whole run.
     pub(crate) fn shrink(&mut self) {
-        self.names.shrink();
-        self.spans.shrink_to_fit();
-        self.keys.shrink_to_fit();
+        if self.is_empty() {
+            self.0 = None;
+        }
+        if let Some(refs) = &mut self.0 {
+            refs.names.shrink();
+            refs.spans.shrink_to_fit();
+            refs.keys.shrink_to_fit();
+        }
     }
 
     /// True when there is none.
     pub(crate) fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.0.as_ref().is_none_or(|r| r.spans.is_empty())
     }
 
     /// The references, in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = NameRef<'_>> {
         let mut key = 0;
-        self.names
-            .iter()
-            .zip(&self.spans)
-            .enumerate()
-            .map(move |(i, (name, &(start, end)))| {
-                while self
-                    .keys
-                    .get(key + 1)
-                    .is_some_and(|(from, _)| *from as usize <= i)
-                {
-                    key += 1;
-                }
-                NameRef {
-                    name,
-                    span: Span::new(start as usize, end as usize),
-                    key: self.keys.get(key).map_or("", |(_, k)| k.as_str()),
-                }
-            })
+        self.0.iter().flat_map(move |refs| {
+            refs.names
+                .iter()
+                .zip(&refs.spans)
+                .enumerate()
+                .map(move |(i, (name, &(start, end)))| {
+                    while refs
+                        .keys
+                        .get(key + 1)
+                        .is_some_and(|(from, _)| *from as usize <= i)
+                    {
+                        key += 1;
+                    }
+                    NameRef {
+                        name,
+                        span: Span::new(start as usize, end as usize),
+                        key: refs.keys.get(key).map_or("", |(_, k)| k.as_str()),
+                    }
+                })
+        })
     }
 }
 
@@ -104,5 +124,14 @@ mod tests {
             ]
         );
         assert!(!refs.is_empty());
+    }
+
+    #[test]
+    fn no_reference_holds_no_room() {
+        let mut refs = NameRefs::default();
+        refs.reserve(0);
+        refs.shrink();
+        assert!(refs.is_empty() && refs.0.is_none());
+        assert_eq!(refs.iter().count(), 0);
     }
 }

@@ -34,13 +34,20 @@ struct Held {
     /// Places of scripts past the budget.
     over_places: u32,
     /// The first place of a script past the budget, written there.
-    first_over: Option<Text<'static>>,
+    first_over: Option<Box<Text<'static>>>,
+    /// What only adding needs, let go when it is done: every file with a script is held
+    /// until the report.
+    #[serde(skip)]
+    adding: Option<Box<Adding>>,
+}
+
+/// What adding scripts to a file needs.
+#[derive(Debug, Default)]
+struct Adding {
     /// Distinct scripts by a hash of their file and text ([`OVER`] for one past the
-    /// budget), while they are added.
-    #[serde(skip)]
+    /// budget).
     index: HashMap<u64, u32>,
-    /// The file's budget, while scripts are added.
-    #[serde(skip)]
+    /// The file's budget.
     budget: FileBudget,
 }
 
@@ -65,8 +72,9 @@ impl Scripts {
         (Arc::as_ptr(&text.file) as usize).hash(&mut h);
         text.value.hash(&mut h);
         let key = h.finish();
+        let adding = held.adding.get_or_insert_with(Box::default);
         let same = |t: &Text<'_>| Arc::ptr_eq(&t.file, &text.file) && t.value == text.value;
-        let index = match held.index.get(&key) {
+        let index = match adding.index.get(&key) {
             Some(&OVER) => {
                 held.over_places = held.over_places.saturating_add(1);
                 return;
@@ -74,18 +82,18 @@ impl Scripts {
             Some(&i) if held.texts.get(i as usize).is_some_and(same) => i,
             // A new script (or, rarely, one whose hash another has: kept as a text of its own).
             found => {
-                if held.budget.admit(text.value.len()) == Admit::Over {
+                if adding.budget.admit(text.value.len()) == Admit::Over {
                     held.over = held.over.saturating_add(1);
                     held.over_places = held.over_places.saturating_add(1);
                     held.first_over
-                        .get_or_insert_with(|| text.clone().into_owned());
-                    held.index.entry(key).or_insert(OVER);
+                        .get_or_insert_with(|| Box::new(text.clone().into_owned()));
+                    adding.index.entry(key).or_insert(OVER);
                     return;
                 }
                 let i = u32::try_from(held.texts.len()).unwrap_or(u32::MAX - 1);
                 held.texts.push(text.clone().into_owned());
                 if found.is_none() {
-                    held.index.insert(key, i);
+                    adding.index.insert(key, i);
                 }
                 i
             }
@@ -101,8 +109,7 @@ impl Scripts {
     /// Done adding: the index let go, no spare room kept for the whole run.
     pub(crate) fn finish(&mut self) {
         if let Some(held) = &mut self.0 {
-            held.index = HashMap::new();
-            held.budget = FileBudget::default();
+            held.adding = None;
             held.texts.shrink_to_fit();
             held.places.shrink_to_fit();
         }
@@ -128,7 +135,7 @@ impl Scripts {
     /// scripts were.
     pub(super) fn over(&self) -> Option<(&Text<'static>, usize)> {
         let held = self.0.as_ref()?;
-        Some((held.first_over.as_ref()?, held.over as usize))
+        Some((held.first_over.as_deref()?, held.over as usize))
     }
 
     /// The script at `place`, written there.
