@@ -94,7 +94,7 @@ impl<'a, T: Copy> Suggester<'a, T> {
 /// The places of some names in name order: a name is found by binary search, not compared
 /// with every name (a file of a million names, each looked up, was quadratic). The names
 /// stay with the caller, which gives the name at a place.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(crate) struct NameOrder(Vec<u32>);
 
 impl NameOrder {

@@ -55,7 +55,9 @@ fn a_description_directing_another_tool_100_thousand_times() {
 }
 
 /// A DojOps policy that allows and blocks the same 300,000 names: a finding for each (2
-/// million: 3.8 GB).
+/// million: 3.8 GB). 14 times its size when the lists were read by building their nodes and
+/// looked up through maps of their names; 8.2 times since they are read where the parser
+/// packed them and looked up in name order.
 #[test]
 fn a_policy_allowing_and_blocking_300_thousand_names() {
     let policy = |n: usize| {
@@ -63,7 +65,7 @@ fn a_policy_allowing_and_blocking_300_thousand_names() {
         let list = list.join(",");
         format!("allowedTools: [{list}]\nblockedTools: [{list}]\n")
     };
-    assert_bounded(".dojops/policy.yaml", &policy(1), &policy(300_000), 16.0);
+    assert_bounded(".dojops/policy.yaml", &policy(1), &policy(300_000), 10.0);
     assert_a_thousand_capped(".dojops/policy.yaml", &policy(1_000), "DOJ018");
 }
 

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{Item, Member, Name, SHAPE};
-use crate::analysis::names::did_you_mean;
+use crate::analysis::names::{NameOrder, did_you_mean};
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
 use crate::formats::fields::{Lowerer, MapRef, rename_key};
@@ -27,7 +27,7 @@ use crate::formats::item::Item as FileItem;
 use crate::rules::dojops as rules;
 use crate::rules::syntax as syn;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Node, NodeKind, seq};
 
 use crate::runtimes::dojops::{
     POLICY_ALLOWED_KEYS as ALLOWED_KEYS, POLICY_BLOCKED_KEYS as BLOCKED_KEYS,
@@ -60,6 +60,44 @@ pub(crate) struct NameList {
     pub key_span: Span,
     /// The string entries, in order (non-strings are dropped, as DojOps drops them).
     pub entries: Vec<Name>,
+}
+
+impl NameList {
+    /// The list in name order, to look names up: four bytes an entry, where a map of its
+    /// names took about forty (two lists of 300,000 names: 25 MB).
+    pub(crate) fn sorted(&self) -> Sorted<'_> {
+        Sorted {
+            order: NameOrder::new(self.entries.len(), |i| self.name(i)),
+            list: self,
+        }
+    }
+
+    fn name(&self, i: u32) -> &str {
+        self.entries
+            .get(i as usize)
+            .map_or("", |n| n.value.as_str())
+    }
+}
+
+/// A [`NameList`] in name order ([`NameList::sorted`]).
+#[derive(Debug)]
+pub(crate) struct Sorted<'a> {
+    order: NameOrder,
+    list: &'a NameList,
+}
+
+impl<'a> Sorted<'a> {
+    /// The first entry that is `name`.
+    pub(crate) fn first(&self, name: &str) -> Option<&'a Name> {
+        let list = self.list;
+        let at = self.order.first(name, |i| list.name(i))?;
+        list.entries.get(at)
+    }
+
+    /// True when an entry is `name`.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.first(name).is_some()
+    }
 }
 
 /// A lowered policy: the lists DojOps would apply.
@@ -106,36 +144,26 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
 impl Policy {
     /// The lists as sets, to ask about many tools (what DojOps's `isToolAllowed` decides).
     pub(crate) fn lookup(&self) -> Lookup<'_> {
-        let allowed: HashSet<&str> = names_of(&self.allowed).map(|(n, _)| n).collect();
         Lookup {
-            // The first entry of a name is where it is blocked.
-            blocked: names_of(&self.blocked).rev().collect(),
+            blocked: self.blocked.as_ref().map(NameList::sorted),
             blocked_key: self.blocked.as_ref().map_or(BLOCKED_KEYS[0], |l| l.key),
             allowed_key: self.allowed.as_ref().map_or(ALLOWED_KEYS[0], |l| l.key),
             // An empty allowlist allows everything.
-            allowed: (!allowed.is_empty()).then(|| {
-                let key_span = self
-                    .allowed
-                    .as_ref()
-                    .map_or_else(Span::default, |l| l.key_span);
-                (allowed, key_span)
-            }),
+            allowed: self
+                .allowed
+                .as_ref()
+                .filter(|l| !l.entries.is_empty())
+                .map(|l| (l.sorted(), l.key_span)),
         }
     }
 }
 
-fn names_of(list: &Option<NameList>) -> impl DoubleEndedIterator<Item = (&str, Span)> {
-    list.iter()
-        .flat_map(|l| &l.entries)
-        .map(|n| (n.value.as_str(), n.span))
-}
-
-/// A policy's lists in force, as sets.
+/// A policy's lists in force, in name order.
 #[derive(Debug, Default)]
 pub(crate) struct Lookup<'a> {
-    blocked: HashMap<&'a str, Span>,
+    blocked: Option<Sorted<'a>>,
     blocked_key: &'a str,
-    allowed: Option<(HashSet<&'a str>, Span)>,
+    allowed: Option<(Sorted<'a>, Span)>,
     allowed_key: &'a str,
 }
 
@@ -143,13 +171,13 @@ impl Lookup<'_> {
     /// Why DojOps refuses tool `name` and where the policy says so (the blocklist is checked
     /// first): the blocklist entry, or the key of the allowlist that does not name it.
     pub(crate) fn refusal(&self, name: &str) -> Option<(String, Span)> {
-        if let Some(span) = self.blocked.get(name) {
+        if let Some(entry) = self.blocked.as_ref().and_then(|b| b.first(name)) {
             Some((
                 format!(
                     "blocked by the project's .dojops/policy.yaml (`{}`)",
                     self.blocked_key
                 ),
-                *span,
+                entry.span,
             ))
         } else if let Some((allowed, key_span)) = &self.allowed
             && !allowed.contains(name)
@@ -260,7 +288,7 @@ fn list_in_force(
             .help(format!("move its entries into `{chosen_key}` and delete `{old_key}`"));
         lower.push(d);
     }
-    let Some(items) = chosen.value.as_seq() else {
+    let Some(items) = chosen.value.as_list() else {
         // A list value stops the fallback even when it is not a list: DojOps then applies none.
         let effect = if keys == ALLOWED_KEYS {
             "no allowlist applies and every skill is allowed"
@@ -289,14 +317,18 @@ fn list_in_force(
         return None;
     };
     let mut entries = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        if let Some(s) = item.as_str() {
-            entries.push(Name {
-                value: s.into(),
-                span: item.span(),
-            });
-            continue;
-        }
+    // Read where the list is (a long list of names is packed: its nodes are never built).
+    for (i, item) in items.items().enumerate() {
+        let item = match item {
+            seq::Item::Str(s, span) => {
+                entries.push(Name {
+                    value: s.into(),
+                    span,
+                });
+                continue;
+            }
+            seq::Item::Other(item) => item,
+        };
         let help = match &item.kind {
             NodeKind::Null => "remove the empty entry".to_string(),
             NodeKind::Map(_) | NodeKind::Seq(_) => {
@@ -359,12 +391,7 @@ pub(crate) fn resolve(
         .rev()
         .map(|m| (m.name.value.as_str(), m))
         .collect();
-    let blocked: HashMap<&str, &Name> = policy
-        .blocked
-        .iter()
-        .flat_map(|l| l.entries.iter().rev())
-        .map(|n| (n.value.as_str(), n))
-        .collect();
+    let blocked = policy.blocked.as_ref().map(NameList::sorted);
     if let Some(allowed) = &policy.allowed {
         out.extend(unknown_allowed(file, allowed, members, &defined));
         out.extend(allowed_and_blocked(file, allowed, &blocked));
@@ -419,13 +446,16 @@ fn unknown_allowed(
 fn allowed_and_blocked(
     file: &Arc<SourceFile>,
     allowed: &NameList,
-    blocked: &HashMap<&str, &Name>,
+    blocked: &Option<Sorted<'_>>,
 ) -> Vec<Diagnostic> {
     // Capped as they are found, as DOJ016 is (two lists of 2 million names: 3.8 GB).
     let rule = &rules::POLICY_ALLOWED_AND_BLOCKED;
     let mut found = Findings::default();
+    let Some(blocked) = blocked else {
+        return Vec::new();
+    };
     for n in &allowed.entries {
-        let Some(b) = blocked.get(n.value.as_str()) else {
+        let Some(b) = blocked.first(n.value.as_str()) else {
             continue;
         };
         if found.is_full(rule) {
@@ -453,17 +483,18 @@ fn left_out(
     file: &Arc<SourceFile>,
     allowed: &NameList,
     members: &[Member<'_>],
-    blocked: &HashMap<&str, &Name>,
+    blocked: &Option<Sorted<'_>>,
     blocked_key: &str,
 ) -> Option<Diagnostic> {
     if allowed.entries.is_empty() {
         return None;
     }
-    let listed: HashSet<&str> = allowed.entries.iter().map(|n| n.value.as_str()).collect();
+    let listed = allowed.sorted();
     let missing: Vec<&Member<'_>> = members
         .iter()
         .filter(|m| {
-            !listed.contains(m.name.value.as_str()) && !blocked.contains_key(m.name.value.as_str())
+            let name = m.name.value.as_str();
+            !listed.contains(name) && !blocked.as_ref().is_some_and(|b| b.contains(name))
         })
         .collect();
     let mut names: Vec<&str> = Vec::new();
