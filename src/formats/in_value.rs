@@ -20,6 +20,10 @@ pub(crate) struct InValue<'a> {
     verbatim: Option<usize>,
     /// Bytes the search may still read.
     budget: usize,
+    /// Where the last part found starts, in the value and in the source: the next part,
+    /// when it comes later, is counted and searched for from there (parts looked up in order
+    /// cost the value's length in all, not its length each).
+    mark: (usize, usize),
 }
 
 impl<'a> InValue<'a> {
@@ -36,6 +40,7 @@ impl<'a> InValue<'a> {
             value,
             verbatim,
             budget: SEARCH_BUDGET,
+            mark: (0, 0),
         }
     }
 
@@ -48,19 +53,30 @@ impl<'a> InValue<'a> {
             return Span::new(start, start + needle.len());
         }
         let whole = self.node.span();
-        let prefix = self.value.get(..value_offset).unwrap_or(self.value);
-        let cost = prefix.len() + self.source.len();
-        if cost > self.budget {
+        if self.budget == 0 {
             return whole;
         }
-        self.budget -= cost;
-        let nth = prefix.matches(needle).count();
-        self.source
-            .match_indices(needle)
-            .nth(nth)
-            .map_or(whole, |(i, _)| {
-                Span::new(whole.start + i, whole.start + i + needle.len())
-            })
+        let (from_value, from_source) = if value_offset >= self.mark.0 {
+            self.mark
+        } else {
+            (0, 0)
+        };
+        let (Some(between), Some(rest)) = (
+            self.value.get(from_value..value_offset),
+            self.source.get(from_source..),
+        ) else {
+            return whole;
+        };
+        let nth = between.matches(needle).count();
+        let found = rest.match_indices(needle).nth(nth).map(|(i, _)| i);
+        let read = found.map_or(rest.len(), |i| i + needle.len());
+        self.budget = self.budget.saturating_sub(between.len() + read);
+        let Some(i) = found else {
+            return whole;
+        };
+        let at = from_source + i;
+        self.mark = (value_offset, at);
+        Span::new(whole.start + at, whole.start + at + needle.len())
     }
 }
 

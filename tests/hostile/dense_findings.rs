@@ -129,3 +129,33 @@ fn a_tool_of_400_thousand_suppression_comments() {
     };
     super::dense::assert_bounded(".cycod/tools/t.yaml", &tool(1), &tool(400_000), 8.0);
 }
+
+/// A skill whose folded `allowed-tools` holds 100,000 entries that are not tool names: each
+/// finding's place was searched for from the value's start, and each held its message until
+/// the cap dropped it (50,000: 10 s; 200,000 on one line: 15 s and 19 times the file).
+#[test]
+fn a_skill_of_100_thousand_malformed_allowed_tools() {
+    let skill = |n: usize, folded: bool| {
+        let entries: Vec<String> = (0..n).map(|i| format!("b@d{i}")).collect();
+        let value = if folded {
+            format!(" >\n  {}\n", entries.join("\n  "))
+        } else {
+            format!(" {}\n", entries.join(" "))
+        };
+        format!(
+            "---\nname: big\ndescription: Does big things. Use when asked for big.\nallowed-tools:{value}---\n\n# Big\n"
+        )
+    };
+    let path = "skills/big/SKILL.md";
+    let repo = repo();
+    repo.write(path, skill(100_000, true).as_bytes());
+    let started = Instant::now();
+    let diags = diagnostics(&repo);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let (shown, more) = capped(&diags, "SKL008", path);
+    assert_eq!((shown, more), (201, Some(99_800)), "{diags:#?}");
+    // The 200th is placed on its own line of the folded value.
+    let said = find(&diags, "SKL008", path);
+    assert!(said.iter().any(|d| start(d) == (204, 3)), "{said:#?}");
+    assert_bounded(path, &skill(1, false), &skill(200_000, false), 10.0);
+}

@@ -11,28 +11,93 @@ pub(super) struct Entry {
     pub end: usize,
 }
 
-/// What is wrong with part of the value, by byte offsets into it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What is wrong with part of the value, by byte offsets into it. Its message is made only
+/// for the problems that are shown: a value of a million bad entries held a message each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Problem {
     /// Start of the offending text.
     pub start: usize,
     /// End of the offending text.
     pub end: usize,
-    /// What is wrong.
-    pub message: String,
-    /// Short text under it.
-    pub label: &'static str,
+    kind: Kind,
 }
 
-/// The entries of `value` and what is wrong with them. Commas between entries are one
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Unmatched,
+    Comma,
+    Unclosed,
+    NoName,
+    NotName,
+    EmptyPattern,
+    AfterClose,
+}
+
+impl Problem {
+    /// What is wrong, in `value` (the value it was found in).
+    pub(super) fn message(&self, value: &str) -> String {
+        let entry = value.get(self.start..self.end).unwrap_or_default();
+        match self.kind {
+            Kind::Unmatched => "`)` closes no `(`".into(),
+            Kind::Comma => "entries of `allowed-tools` are separated by spaces, not commas".into(),
+            Kind::Unclosed => {
+                "`(` is never closed: the rest of the value is read as its pattern".into()
+            }
+            Kind::NoName => format!("`{entry}` has a pattern but no tool name"),
+            Kind::NotName => {
+                let name = entry.split_once('(').map_or(entry, |(name, _)| name);
+                format!("`{name}` is not a tool name (letters, digits, `_`, `-`, `.`, `:`, `*`)")
+            }
+            Kind::EmptyPattern => format!("`{entry}` has an empty pattern"),
+            Kind::AfterClose => format!("`{entry}` has text after its closing parenthesis"),
+        }
+    }
+
+    /// Short text under it.
+    pub(super) fn label(&self) -> &'static str {
+        match self.kind {
+            Kind::Unmatched => "unmatched parenthesis",
+            Kind::Comma => "comma",
+            Kind::Unclosed => "unclosed parenthesis",
+            Kind::NoName => "no tool name",
+            Kind::NotName => "not a tool name",
+            Kind::EmptyPattern => "empty pattern",
+            Kind::AfterClose => "text after `)`",
+        }
+    }
+}
+
+/// What is wrong with the entries of `value`, in order. Commas between entries are one
 /// problem (the first comma), since a fix replaces them all.
-pub(super) fn parse(value: &str) -> (Vec<Entry>, Vec<Problem>) {
-    let mut entries = Vec::new();
+pub(super) fn parse(value: &str) -> Vec<Problem> {
     let mut problems = Vec::new();
+    scan(value, &mut problems, |_| {});
+    // An entry's problem is found where it ends, after the parentheses inside it.
+    problems.sort_by_key(|p| p.start);
+    problems
+}
+
+/// The entries of `value`.
+#[cfg(test)]
+pub(super) fn entries(value: &str) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    scan(value, &mut Vec::new(), |e| entries.push(e));
+    entries
+}
+
+/// Read `value`: each entry to `entry` as it ends, each problem into `problems`.
+fn scan(value: &str, problems: &mut Vec<Problem>, mut entry: impl FnMut(Entry)) {
     let mut depth = 0usize;
     let mut start: Option<usize> = None;
     let mut open_at = 0;
     let mut comma_reported = false;
+    let problem = |start, end, kind| Problem { start, end, kind };
+    let mut ended = |start: usize, end: usize, problems: &mut Vec<Problem>| {
+        if let Some(kind) = entry_problem(&value[start..end]) {
+            problems.push(problem(start, end, kind));
+        }
+        entry(Entry { start, end });
+    };
     for (i, c) in value.char_indices() {
         match c {
             '(' => {
@@ -43,12 +108,7 @@ pub(super) fn parse(value: &str) -> (Vec<Entry>, Vec<Problem>) {
                 start.get_or_insert(i);
             }
             ')' if depth == 0 => {
-                problems.push(Problem {
-                    start: i,
-                    end: i + 1,
-                    message: "`)` closes no `(`".into(),
-                    label: "unmatched parenthesis",
-                });
+                problems.push(problem(i, i + 1, Kind::Unmatched));
                 start.get_or_insert(i);
             }
             ')' => {
@@ -57,21 +117,15 @@ pub(super) fn parse(value: &str) -> (Vec<Entry>, Vec<Problem>) {
             ',' if depth == 0 => {
                 if !comma_reported {
                     comma_reported = true;
-                    problems.push(Problem {
-                        start: i,
-                        end: i + 1,
-                        message: "entries of `allowed-tools` are separated by spaces, not commas"
-                            .into(),
-                        label: "comma",
-                    });
+                    problems.push(problem(i, i + 1, Kind::Comma));
                 }
                 if let Some(s) = start.take() {
-                    entries.push(Entry { start: s, end: i });
+                    ended(s, i, problems);
                 }
             }
             c if c.is_whitespace() && depth == 0 => {
                 if let Some(s) = start.take() {
-                    entries.push(Entry { start: s, end: i });
+                    ended(s, i, problems);
                 }
             }
             _ => {
@@ -80,71 +134,33 @@ pub(super) fn parse(value: &str) -> (Vec<Entry>, Vec<Problem>) {
         }
     }
     if depth > 0 {
-        problems.push(Problem {
-            start: open_at,
-            end: open_at + 1,
-            message: "`(` is never closed: the rest of the value is read as its pattern".into(),
-            label: "unclosed parenthesis",
-        });
+        problems.push(problem(open_at, open_at + 1, Kind::Unclosed));
     }
     if let Some(s) = start {
-        entries.push(Entry {
-            start: s,
-            end: value.len(),
-        });
+        ended(s, value.len(), problems);
     }
-    for e in &entries {
-        if let Some(p) = entry_problem(&value[e.start..e.end]) {
-            problems.push(Problem {
-                start: e.start,
-                end: e.end,
-                ..p
-            });
-        }
-    }
-    problems.sort_by_key(|p| p.start);
-    (entries, problems)
 }
 
-/// What is wrong with one entry (offsets left at zero for the caller to fill in).
-fn entry_problem(entry: &str) -> Option<Problem> {
-    let problem = |message: String, label| {
-        Some(Problem {
-            start: 0,
-            end: 0,
-            message,
-            label,
-        })
-    };
+/// What is wrong with one entry.
+fn entry_problem(entry: &str) -> Option<Kind> {
     if entry.contains(')') && !entry.contains('(') {
         return None; // Reported as an unmatched parenthesis.
     }
     let (name, rest) = entry.split_once('(').unwrap_or((entry, ""));
     if name.is_empty() {
-        return problem(
-            format!("`{entry}` has a pattern but no tool name"),
-            "no tool name",
-        );
+        return Some(Kind::NoName);
     }
     if !is_tool_name(name) {
-        return problem(
-            format!("`{name}` is not a tool name (letters, digits, `_`, `-`, `.`, `:`, `*`)"),
-            "not a tool name",
-        );
+        return Some(Kind::NotName);
     }
     if entry.contains('(') {
         // `rest` is `pattern)` plus whatever follows the closing parenthesis.
-        let Some(close) = rest.rfind(')') else {
-            return None; // Reported as an unclosed parenthesis.
-        };
+        let close = rest.rfind(')')?; // None: reported as an unclosed parenthesis.
         if rest[..close].trim().is_empty() {
-            return problem(format!("`{entry}` has an empty pattern"), "empty pattern");
+            return Some(Kind::EmptyPattern);
         }
         if close + 1 < rest.len() {
-            return problem(
-                format!("`{entry}` has text after its closing parenthesis"),
-                "text after `)`",
-            );
+            return Some(Kind::AfterClose);
         }
     }
     None
@@ -184,9 +200,8 @@ pub(super) fn without_commas(value: &str) -> String {
 mod tests {
     use super::*;
 
-    fn entries(value: &str) -> Vec<&str> {
-        parse(value)
-            .0
+    fn entries_of(value: &str) -> Vec<&str> {
+        entries(value)
             .iter()
             .map(|e| &value[e.start..e.end])
             .collect()
@@ -194,9 +209,8 @@ mod tests {
 
     fn problems(value: &str) -> Vec<(&str, &'static str)> {
         parse(value)
-            .1
             .iter()
-            .map(|p| (&value[p.start..p.end], p.label))
+            .map(|p| (&value[p.start..p.end], p.label()))
             .collect()
     }
 
@@ -204,7 +218,7 @@ mod tests {
     fn spaces_inside_a_pattern_do_not_split_entries() {
         let v = "Bash(git diff *) Read  mcp__github__create_issue WebFetch(domain:x.com)";
         assert_eq!(
-            entries(v),
+            entries_of(v),
             [
                 "Bash(git diff *)",
                 "Read",
@@ -227,5 +241,19 @@ mod tests {
         assert_eq!(problems("(x)"), [("(x)", "no tool name")]);
         assert_eq!(problems("Bash(x)y"), [("Bash(x)y", "text after `)`")]);
         assert_eq!(problems("Read/Write"), [("Read/Write", "not a tool name")]);
+        let messages: Vec<String> = ["Read)", "(x)", "Re/ad(x)", "Bash()", "Bash(x)y"]
+            .iter()
+            .map(|v| parse(v)[0].message(v))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "`)` closes no `(`",
+                "`(x)` has a pattern but no tool name",
+                "`Re/ad` is not a tool name (letters, digits, `_`, `-`, `.`, `:`, `*`)",
+                "`Bash()` has an empty pattern",
+                "`Bash(x)y` has text after its closing parenthesis",
+            ]
+        );
     }
 }

@@ -7,6 +7,7 @@ use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, Diagnostic, Fix};
 use crate::formats::fields::{Lowerer, MapRef, ShapeRules, Site, replace_exact};
 use crate::formats::front_matter::FrontMatterWording;
+use crate::formats::in_value::InValue;
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
@@ -456,20 +457,22 @@ impl Cx<'_> {
         }
     }
 
-    /// SKL008 for the entries of one string.
+    /// SKL008 for the entries of one string: capped as they are found, each placed from the
+    /// value's one reading (a value of 50,000 bad entries searched it from its start for
+    /// each: 10 s).
     fn tool_entries(&self, lw: &mut Lowerer<'_>, node: &Node, text: &str) {
-        let (_, problems) = allowed_tools::parse(text);
-        for p in problems {
-            let span = crate::formats::in_value::span_in_value(
-                self.file,
-                node,
-                p.start,
-                &text[p.start..p.end],
-            );
-            let comma = p.label == "comma";
+        let rule = &rules::MALFORMED_ALLOWED_TOOLS;
+        let mut place = InValue::new(self.file, node);
+        for p in allowed_tools::parse(text) {
+            if lw.diags.is_full(rule) {
+                lw.diags.count(rule);
+                continue;
+            }
+            let span = place.span(p.start, &text[p.start..p.end]);
+            let comma = p.label() == "comma";
             let d = lw
-                .diag(&rules::MALFORMED_ALLOWED_TOOLS, span, p.message)
-                .label(p.label)
+                .diag(rule, span, p.message(text))
+                .label(p.label())
                 .note("an agent that cannot read an entry grants nothing for it: the skill then stops to ask for permission")
                 .help(if comma {
                     "separate entries with spaces (`Read Grep Bash(git:*)`)"
