@@ -9,9 +9,11 @@ use crate::fs::FileSystem;
 use crate::suppress::Suppression;
 
 pub(crate) mod file_ref;
+mod lines;
 pub(crate) mod quick;
 mod text;
 
+pub(crate) use lines::LineIndex;
 use text::{Decoded, Origin, REPLACEMENT_LEN};
 pub(crate) use text::{Digest, Text, sha256};
 
@@ -92,114 +94,6 @@ pub struct Position {
     pub utf16_column: usize,
     /// 0-based byte offset.
     pub offset: usize,
-}
-
-/// Byte offsets of line starts, for offset → line/column conversion.
-#[derive(Debug, Clone)]
-pub struct LineIndex {
-    /// In 32 bits (files are read up to 64 MiB) and of exactly their number: a file of
-    /// millions of short lines took 16 bytes a line here, grown by doubling.
-    starts: Vec<u32>,
-    /// Per line: true when it is all ASCII, so a column is a subtraction, not a count. Without
-    /// it, many diagnostics on one long line (minified JSON) cost quadratic time.
-    ascii: Vec<bool>,
-    /// Offsets of the `\r`s not followed by `\n`: line ends for the Language Server Protocol
-    /// (and old Mac files), which toolc's own lines (split at `\n`, as compilers do) are not.
-    lone_cr: Vec<usize>,
-}
-
-impl LineIndex {
-    /// Index `text`; `bom_len` bytes at the start (a UTF-8 BOM) are not part of line 1's columns.
-    pub fn new(text: &str, bom_len: usize) -> LineIndex {
-        let at = |offset: usize| u32::try_from(offset).unwrap_or(u32::MAX);
-        let mut starts = Vec::with_capacity(1 + text.bytes().filter(|b| *b == b'\n').count());
-        starts.push(at(bom_len));
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| at(i + 1)),
-        );
-        let ascii = (0..starts.len())
-            .map(|i| {
-                let start = starts[i] as usize;
-                let end = starts.get(i + 1).map_or(text.len(), |e| *e as usize);
-                text.as_bytes().get(start..end).is_none_or(<[u8]>::is_ascii)
-            })
-            .collect();
-        let bytes = text.as_bytes();
-        // Most texts have no `\r` at all: one fast search says so.
-        let lone_cr = if bytes.contains(&b'\r') {
-            (0..bytes.len())
-                .filter(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        LineIndex {
-            starts,
-            ascii,
-            lone_cr,
-        }
-    }
-
-    /// The Language Server Protocol's position of a byte offset in `text` (the text this
-    /// index was built from): 0-based line and UTF-16 column, where `\n`, `\r\n` and a lone
-    /// `\r` all end a line.
-    pub fn lsp_position(&self, text: &str, offset: usize) -> (usize, usize) {
-        let p = self.position(text, offset);
-        if self.lone_cr.is_empty() {
-            return (p.line - 1, p.utf16_column - 1);
-        }
-        let offset = offset.min(text.len());
-        let before = self.lone_cr.partition_point(|&cr| cr < offset);
-        let line_start = self.starts[p.line - 1] as usize;
-        // The nearest line end before the offset: a lone `\r` on this line, else its start.
-        let start = match before.checked_sub(1).map(|i| self.lone_cr[i]) {
-            Some(cr) if cr >= line_start => cr + 1,
-            _ => line_start,
-        };
-        let end = crate::text::floor_boundary(text, offset).max(start);
-        let column = text.get(start..end).map_or(0, |t| t.encode_utf16().count());
-        (p.line - 1 + before, column)
-    }
-
-    /// Position of a byte offset in `text` (the text this index was built from).
-    pub fn position(&self, text: &str, offset: usize) -> Position {
-        let offset = offset.min(text.len());
-        let line_idx = self
-            .starts
-            .partition_point(|&s| s as usize <= offset)
-            .saturating_sub(1);
-        let start = (self.starts[line_idx] as usize).min(offset);
-        let mut boundary = offset;
-        while boundary > start && !text.is_char_boundary(boundary) {
-            boundary -= 1;
-        }
-        let (column, utf16_column) = if self.ascii.get(line_idx).copied().unwrap_or(false) {
-            (boundary - start + 1, boundary - start + 1)
-        } else {
-            text[start..boundary]
-                .chars()
-                .fold((1, 1), |(c, u), ch| (c + 1, u + ch.len_utf16()))
-        };
-        Position {
-            line: line_idx + 1,
-            column,
-            utf16_column,
-            offset,
-        }
-    }
-
-    /// Byte offset where 1-based `line` starts, if the line exists.
-    pub fn line_start(&self, line: usize) -> Option<usize> {
-        self.starts.get(line.checked_sub(1)?).map(|s| *s as usize)
-    }
-
-    /// Number of lines.
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
-    }
 }
 
 /// Identifies which format a discovered file is read as.

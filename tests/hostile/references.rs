@@ -523,3 +523,55 @@ fn twenty_thousand_look_alike_tool_names() {
         "{message}"
     );
 }
+
+/// 20,000 tools of one minified `tools.json` whose names are variants of each other (case,
+/// `-` for `_`, Cyrillic letters, a zero-width space): the line is not all ASCII, and the
+/// column of each place was counted from the line's start (14 s with the release build, and
+/// as long with every SEC rule ignored). Columns are counted from a mark every 4 KiB now.
+#[test]
+fn twenty_thousand_variant_names_on_one_line_that_is_not_ascii() {
+    let name = |i: usize| -> String {
+        let base = format!("get_cap_{}_ox", i / 6);
+        match i % 6 {
+            0 => base,
+            1 => base.to_uppercase(),
+            2 => base.replace('_', "-"),
+            3 => base.replace('a', "\u{430}").replace('o', "\u{43e}"),
+            4 => format!("{base}\u{200b}"),
+            _ => format!("Get_Cap_{}_Ox", i / 6),
+        }
+    };
+    let tools: Vec<Value> = (0..20_000)
+        .map(|i| serde_json::json!({"name": name(i), "description": "Fetch a record.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}))
+        .collect();
+    let repo = Repo::new();
+    repo.write(
+        "tools.json",
+        serde_json::json!({ "tools": tools }).to_string().as_bytes(),
+    );
+    for ignore in [None, Some("SEC")] {
+        let mut command = Command::cargo_bin("toolc").expect("binary");
+        command
+            .args(["check", "--no-cache", "--format", "json", "."])
+            .args(ignore.map(|rules| format!("--ignore={rules}")))
+            .current_dir(&repo.root)
+            .timeout(HANG_LIMIT);
+        let started = std::time::Instant::now();
+        let output = command.output().expect("toolc runs");
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    }
+    // The look-alike of the fourth tool is placed on its name (the string with its quotes),
+    // its column counted in characters.
+    let found = findings(&repo);
+    let at = found.iter().find(|d| d["code"] == "SEC063").map(|d| {
+        (
+            d["span"]["start"]["line"].clone(),
+            d["span"]["start"]["column"].clone(),
+        )
+    });
+    let text = serde_json::json!({ "tools": tools }).to_string();
+    let offset = text.find(&format!("\"{}\"", name(3))).unwrap_or_default();
+    let column = text[..offset].chars().count() as u64 + 1;
+    assert_eq!(at, Some((Value::from(1), Value::from(column))));
+}
