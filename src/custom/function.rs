@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use regex::Regex;
+use super::rule_regex::{RegexError, RuleRegex};
 use serde_json::Value;
 use toml::Spanned;
 
@@ -101,9 +101,9 @@ pub enum Function {
     /// Missing.
     Undefined,
     /// A string (or number) the expression finds a match in.
-    Pattern(Regex),
+    Pattern(RuleRegex),
     /// A string (or number) the expression finds no match in.
-    NotPattern(Regex),
+    NotPattern(RuleRegex),
     /// One of these values.
     Enumeration(Vec<Value>),
     /// Characters of a string, items of a list, entries of a map, or a number, in bounds.
@@ -185,27 +185,30 @@ pub(crate) fn compile_function(
             )
         })
     };
-    let regex = |key: &str| -> Result<Regex, RuleError> {
+    let regex = |key: &str| -> Result<RuleRegex, RuleError> {
         let text = required(key)?.as_str().ok_or_else(|| {
             error(
                 options_span.clone(),
                 format!("`options.{key}` of `{name}` is a regular expression, written as a string"),
             )
         })?;
-        Regex::new(text).map_err(|e| {
-            error(
-                options_span.clone(),
+        RuleRegex::new(text).map_err(|e| {
+            let why = match e {
                 // The crate's message draws the expression over several lines: its last
                 // line says what is wrong.
-                format!(
+                RegexError::Invalid(message) => format!(
                     "`options.{key}` does not compile as a regular expression: {}",
-                    e.to_string()
+                    message
                         .lines()
                         .last()
                         .unwrap_or_default()
                         .trim_start_matches("error: ")
                 ),
-            )
+                RegexError::Spent => format!(
+                    "`options.{key}` is one regular expression too many: the custom rules' expressions may take 64 MiB in all, compiled (most take 128 KiB, larger ones 512 KiB or 2 MiB)"
+                ),
+            };
+            error(options_span.clone(), why)
         })
     };
     Ok(match name {

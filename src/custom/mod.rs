@@ -16,6 +16,7 @@ pub(crate) mod parts;
 pub(crate) mod preview;
 pub(crate) mod reach;
 pub(crate) mod rule;
+pub(crate) mod rule_regex;
 pub(crate) mod subject;
 pub(crate) mod val;
 

@@ -229,3 +229,48 @@ fn six_thousand_custom_rules_over_a_hundred_tools() {
     // Two hundred on the configuration, and one line that counts the rest.
     assert_eq!(nothing, 201, "{}", doc["summary"]);
 }
+
+/// `[[custom-rules]]` of regular expressions that each compile to megabytes: 200 rules of
+/// `(\w+\s*){100}` in 35 KB took 1.3 GB. Each expression compiles within 1 MiB, and all of
+/// them within 64 MiB: past that, the configuration is refused and says why.
+#[test]
+fn custom_rules_of_costly_regular_expressions() {
+    let rules = |n: usize, pattern: &str| -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "[[custom-rules]]\ncode = \"ORG{i:03}\"\nname = \"r-{i}\"\nseverity = \"info\"\nmessage = \"m\"\nthen = {{ field = \"description\", function = \"pattern\", options = {{ pattern = '{pattern}|x{i}' }} }}\n"
+                )
+            })
+            .collect()
+    };
+    let repo = repo();
+    let fixed = {
+        repo.write("toolc.toml", rules(1, r"^\w+$").as_bytes());
+        super::dense::peak_memory(&repo).unwrap_or_default()
+    };
+    for (pattern, said) in [
+        (r"(\w+\s*){100}", "does not compile as a regular expression"),
+        (r"(\w+\s*){4}", "one regular expression too many"),
+    ] {
+        repo.write("toolc.toml", rules(150, pattern).as_bytes());
+        let output = run_config_error(&repo, &["check", "--no-cache", "."]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(said), "{stderr}");
+        let mut command = Command::cargo_bin("toolc").expect("binary");
+        command
+            .args(["check", "--no-cache", "-q", "."])
+            .current_dir(&repo.root);
+        if let Some(peak) = super::dense::peak_memory_in(command) {
+            assert!(
+                peak - fixed < 160.0 * 1048576.0,
+                "{pattern}: {:.0} MiB beyond one rule",
+                (peak - fixed) / 1048576.0
+            );
+        }
+    }
+    // Many expressions that each take a little all compile.
+    repo.write("toolc.toml", rules(300, r"^[a-z][a-z0-9_-]*$").as_bytes());
+    let output = run(&repo, &["check", "--no-cache", "-q", "."]);
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+}

@@ -27,8 +27,9 @@ pub(super) fn peak_memory_in(mut command: Command) -> Option<f64> {
         .timeout(HANG_LIMIT)
         .output()
         .expect("toolc runs");
+    // 2: a configuration refused, which must cost as little.
     assert!(
-        matches!(output.status.code(), Some(0 | 1)),
+        matches!(output.status.code(), Some(0..=2)),
         "toolc must finish, got {:?}\nstderr tail: {}",
         output.status,
         tail(&output.stderr)
