@@ -4,11 +4,13 @@
 
 mod collect;
 mod exclude;
+mod overrides;
 mod raw;
 mod read;
 mod selectors;
 pub(crate) mod tree;
 
+use overrides::{Override, Overrides};
 use raw::RawConfig;
 use read::read_config_file;
 use selectors::build_globs;
@@ -46,15 +48,6 @@ struct RuleSetting {
     setting: Setting,
 }
 
-/// Rule settings that apply to paths matching some globs.
-#[derive(Debug, Clone)]
-struct Override {
-    /// The folder the globs are relative to (its configuration file's folder).
-    root: PathBuf,
-    paths: GlobSet,
-    rules: Vec<RuleSetting>,
-}
-
 /// Extra paths a format reads, from `[formats.<id>] include`.
 #[derive(Debug, Clone)]
 pub struct Include {
@@ -74,7 +67,7 @@ pub struct Config {
     /// Folder globs are relative to (the config file's folder, or the working directory).
     pub root: PathBuf,
     rules: Vec<RuleSetting>,
-    overrides: Vec<Override>,
+    overrides: Overrides,
     /// Extra include patterns per format (inherited ones keep their own folder).
     pub includes: Vec<Include>,
     /// `[discovery] exclude` (inherited ones keep their own folder) and `--exclude`.
@@ -404,15 +397,18 @@ impl Config {
         });
         let rules = settings(&raw.rules, &mut errors);
         let budget = &mut selectors::GlobBudget::default();
-        let mut overrides = Vec::new();
+        let mut overrides = Overrides::default();
         for o in &raw.overrides {
-            let globs = build_globs(&o.paths, budget, &mut |span, msg| {
+            let globs = selectors::globs(&o.paths, budget, &mut |span, msg| {
                 err(&mut errors, shift(span), msg)
-            });
+            })
+            .into_iter()
+            .map(|(_, g)| g)
+            .collect();
             let rules = settings(&o.rules, &mut errors);
             overrides.push(Override {
                 root: root.clone(),
-                paths: globs,
+                globs,
                 rules,
             });
         }
@@ -552,10 +548,10 @@ impl Config {
         };
         self.preview == Some(true)
             || self.rules.iter().any(|s| names_it(&s))
-            || self.overrides.iter().any(|o| {
-                o.paths.is_match(path.strip_prefix(&o.root).unwrap_or(path))
-                    && o.rules.iter().any(|s| names_it(&s))
-            })
+            || self
+                .overrides
+                .matching(path)
+                .any(|o| o.rules.iter().any(|s| names_it(&s)))
     }
 
     /// The setting for `rule` on a file at `path` (absolute or relative to the config root).
@@ -571,11 +567,7 @@ impl Config {
         {
             setting = s.setting;
         }
-        for o in &self.overrides {
-            let rel = path.strip_prefix(&o.root).unwrap_or(path);
-            if !o.paths.is_match(rel) {
-                continue;
-            }
+        for o in self.overrides.matching(path) {
             for s in o
                 .rules
                 .iter()

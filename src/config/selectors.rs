@@ -123,6 +123,23 @@ pub(super) fn globs_kept(
 ) -> (GlobSet, Vec<usize>) {
     let mut builder = GlobSetBuilder::new();
     let mut kept = Vec::new();
+    for (i, g) in globs(patterns, budget, err) {
+        builder.add(g);
+        kept.push(i);
+    }
+    match builder.build() {
+        Ok(set) => (set, kept),
+        Err(_) => (GlobSet::empty(), Vec::new()),
+    }
+}
+
+/// The globs of [`build_globs`], each with its index in `patterns`, not yet in a set.
+pub(super) fn globs(
+    patterns: &[Spanned<String>],
+    budget: &mut GlobBudget,
+    err: &mut dyn FnMut(std::ops::Range<usize>, String),
+) -> Vec<(usize, Glob)> {
+    let mut kept = Vec::new();
     for (i, p) in patterns.iter().enumerate() {
         let wildcards = p.get_ref().matches(['*', '?', '[', '{']).count();
         let mut run = RUN.get();
@@ -140,18 +157,12 @@ pub(super) fn globs_kept(
         }
         RUN.set(run);
         match Glob::new(p.get_ref()) {
-            Ok(g) => {
-                builder.add(g);
-                kept.push(i);
-            }
+            Ok(g) => kept.push((i, g)),
             Err(e) => err(
                 p.span(),
                 format!("invalid glob `{}`: {}", p.get_ref(), e.kind()),
             ),
         }
     }
-    match builder.build() {
-        Ok(set) => (set, kept),
-        Err(_) => (GlobSet::empty(), Vec::new()),
-    }
+    kept
 }
