@@ -22,6 +22,13 @@ const MAX_INDEX_BYTES: u64 = crate::fs::MAX_READ_BYTES;
 /// compared and copied whole (hours for 64 MiB).
 const MAX_PATH_BYTES: usize = 4096;
 
+/// Bytes of paths an index may spell out, for each byte of it, and beyond: a version-4 index
+/// shares each path's start with the path before, so a hand-made one of 70 bytes an entry
+/// spelt 4 KiB paths (400,000 of them: 56 s). Git's own indexes spell less than a byte of
+/// path for each byte of index. Past it, the index is not believed (the walk alone decides).
+const PATH_BYTES_PER_BYTE: usize = 2;
+const PATH_BYTES_BEYOND: usize = 1 << 20;
+
 /// Every file under `root` that the index of `root`'s repository tracks, whose name `named`
 /// accepts, that `keep` keeps and that is on the disk (a regular file or a link), as absolute
 /// paths spelt from `root`'s repository top, in the index's order. Most tracked files are not
@@ -148,6 +155,10 @@ fn for_each_path(bytes: &[u8], hash: usize, mut each: impl FnMut(&[u8])) -> Opti
     }
     let mut at = 12;
     let mut path: Vec<u8> = Vec::new();
+    let mut spelt = bytes
+        .len()
+        .saturating_mul(PATH_BYTES_PER_BYTE)
+        .saturating_add(PATH_BYTES_BEYOND);
     for _ in 0..count {
         let entry = bytes.get(at..)?;
         let mode = be32(entry, 24)?;
@@ -181,6 +192,7 @@ fn for_each_path(bytes: &[u8], hash: usize, mut each: impl FnMut(&[u8])) -> Opti
         if path.is_empty() || path.len() != length && !(length == 0xfff && path.len() >= length) {
             return None;
         }
+        spelt = spelt.checked_sub(path.len())?;
         if on_disk(mode) && !skip_worktree {
             each(&path);
         }
@@ -315,6 +327,24 @@ mod tests {
             paths(&index(4, &[entry(4, &most, 0o100644, None)])).map(|p| p.len()),
             Some(1)
         );
+    }
+
+    #[test]
+    fn an_index_spelling_far_more_path_than_it_holds_is_refused() {
+        // Each entry keeps all but the last 8 bytes of a path of 4,000: 70 bytes of index
+        // spell 4,000 of path.
+        let spelt = |n: usize| {
+            let mut first = vec![b'a'; 3992];
+            first.extend_from_slice(b"t00000.y");
+            let mut entries = vec![entry(4, &first, 0o100644, None)];
+            for i in 1..n {
+                let suffix = format!("t{i:05}.y");
+                entries.push(entry_of(4, suffix.as_bytes(), 0o100644, Some(8), 4000));
+            }
+            paths(&index(4, &entries)).map(|p| p.len())
+        };
+        assert_eq!(spelt(200), Some(200));
+        assert_eq!(spelt(2_000), None);
     }
 
     /// A SHA-256 repository's index: its object names are 32 bytes, read as such.
