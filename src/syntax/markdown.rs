@@ -8,9 +8,12 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag};
 
 use super::pieces::pieces;
+
+mod definitions;
 use super::sections::{self, Section};
 use crate::memory::Chunked;
 use crate::source::Span;
+use definitions::Definitions;
 
 /// Lines of `text` from `start`, each as (span without line break, offset after the break).
 /// A line ends at LF, CRLF or a lone CR, as CommonMark's and YAML's lines do (and as a
@@ -254,7 +257,9 @@ pub(crate) fn links_and(
     // Grown by chunks: a body of 600,000 images doubled its list of links by copying.
     let mut out = Chunked::default();
     let mut cut = None;
-    // A piece at a time ([`pieces`]): a reference link finds its definition in its own piece.
+    // A piece at a time ([`pieces`]): a reference link finds its definition in its own
+    // piece, else in the others'.
+    let definitions = Definitions::of(body, body_start);
     for (at, piece) in pieces(body) {
         let mut found = |link: Link, whole: Span| {
             if out.len() < limit {
@@ -263,7 +268,7 @@ pub(crate) fn links_and(
                 cut.get_or_insert(whole);
             }
         };
-        links_in(piece, at, body_start, &mut found, &mut each);
+        links_in(piece, at, body_start, &definitions, &mut found, &mut each);
     }
     Links { list: out, cut }
 }
@@ -274,11 +279,14 @@ fn links_in(
     piece: &str,
     at: usize,
     body_start: usize,
+    definitions: &Definitions,
     found: &mut impl FnMut(Link, Span),
     each: &mut impl FnMut(&Event<'_>, Range<usize>),
 ) {
     let base = body_start + at;
-    let parser = Parser::new_ext(piece, Options::empty()).into_offset_iter();
+    let elsewhere = |link| definitions.resolve(link);
+    let parser = Parser::new_with_broken_link_callback(piece, Options::empty(), Some(elsewhere))
+        .into_offset_iter();
     // Looked up by label for each reference link: a list searched from the start made a
     // piece of thousands of definitions and links quadratic.
     let defs: std::collections::HashMap<String, Span> = parser
@@ -315,7 +323,9 @@ fn links_in(
             LinkType::Inline => dest_in(piece, range, &dest).map(|s| s.shifted(base)),
             _ => {
                 let label = id.to_lowercase();
-                defs.get(&label).copied()
+                defs.get(&label)
+                    .copied()
+                    .or_else(|| definitions.get(&label).map(|d| d.span))
             }
         };
         let link = Link {

@@ -44,8 +44,8 @@ fn is_mark(b: u8) -> bool {
 /// once it holds [`PIECE`] bytes, where the next line starts a block of its own: not inside
 /// a fenced code block, and not indented (a list item's or an indented code block's next
 /// paragraph); failing that, at any such line once it holds twice as much. What a cut can
-/// change is only what spans it: a reference link whose definition is in another piece, an
-/// emphasis or code span across the line break. A piece also ends once it holds as many
+/// change is only what spans it: an emphasis, code span or link across the cut (a reference
+/// link whose definition is in another piece finds it there: `markdown/definitions.rs`). A piece also ends once it holds as many
 /// characters that pulldown-cmark makes a node of (brackets, emphasis, code and quote marks)
 /// as the body may ([`MARKS`], [`BYTES_PER_MARK`]): at a line that starts a block, else at
 /// any line start outside a fence once it holds twice that, else inside the line (see
