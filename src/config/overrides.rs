@@ -1,7 +1,7 @@
 //! `[[overrides]]`: rule settings for the files their globs match. A path is matched
 //! against the globs of all overrides at once, one set for each folder they are relative to:
 //! asked one override at a time for each finding, 2,000 overrides over 20,000 files of a
-//! finding each took 28 s.
+//! finding each took 14 s.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

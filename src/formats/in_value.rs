@@ -53,30 +53,37 @@ impl<'a> InValue<'a> {
             return Span::new(start, start + needle.len());
         }
         let whole = self.node.span();
-        if self.budget == 0 {
-            return whole;
-        }
-        let (from_value, from_source) = if value_offset >= self.mark.0 {
+        let from_mark = if value_offset >= self.mark.0 {
             self.mark
         } else {
             (0, 0)
         };
-        let (Some(between), Some(rest)) = (
-            self.value.get(from_value..value_offset),
-            self.source.get(from_source..),
-        ) else {
+        // From the last part found; failing that (an escape spelt a part before it), from
+        // the value's start, as a lookup always was before parts were looked up in order.
+        let found = self.search(from_mark, value_offset, needle).or_else(|| {
+            (from_mark != (0, 0)).then(|| self.search((0, 0), value_offset, needle))?
+        });
+        let Some(at) = found else {
             return whole;
         };
+        self.mark = (value_offset, at);
+        Span::new(whole.start + at, whole.start + at + needle.len())
+    }
+
+    /// Where in the source `needle`, the part at `value_offset`, is written, counted and
+    /// searched for from `from` (a place in the value and the same in the source), within
+    /// the budget.
+    fn search(&mut self, from: (usize, usize), value_offset: usize, needle: &str) -> Option<usize> {
+        if self.budget == 0 {
+            return None;
+        }
+        let between = self.value.get(from.0..value_offset)?;
+        let rest = self.source.get(from.1..)?;
         let nth = between.matches(needle).count();
         let found = rest.match_indices(needle).nth(nth).map(|(i, _)| i);
         let read = found.map_or(rest.len(), |i| i + needle.len());
         self.budget = self.budget.saturating_sub(between.len() + read);
-        let Some(i) = found else {
-            return whole;
-        };
-        let at = from_source + i;
-        self.mark = (value_offset, at);
-        Span::new(whole.start + at, whole.start + at + needle.len())
+        found.map(|i| from.1 + i)
     }
 }
 
@@ -90,4 +97,51 @@ pub(crate) fn span_in_value(
     needle: &str,
 ) -> Span {
     InValue::new(file, node).span(value_offset, needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FormatId;
+
+    /// The text each part of the value of `k` in `yaml` is placed on, parts looked up in
+    /// order.
+    fn placed(yaml: &str, parts: &[&str]) -> Vec<String> {
+        let file = SourceFile::new(
+            "a.yaml".into(),
+            "a.yaml".into(),
+            FormatId::CycodTool,
+            yaml.into(),
+        );
+        let parsed = crate::syntax::yaml::parse(&file.text, 0);
+        let root = parsed.root.expect("parsed");
+        let node = root.value("k").expect("k");
+        let value = node.as_str().unwrap_or_default().to_string();
+        let mut place = InValue::new(&file, node);
+        let mut from = 0;
+        parts
+            .iter()
+            .map(|part| {
+                let at = from + value[from..].find(part).unwrap_or_default();
+                from = at + part.len();
+                let span = place.span(at, part);
+                file.text[span.start..span.end].to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parts_in_order_are_placed_where_written() {
+        // Written with escapes (folded, quoted): each part on its own text.
+        assert_eq!(
+            placed("k: >\n  a/ b/\n  c/\n", &["a/", "b/", "c/"]),
+            ["a/", "b/", "c/"]
+        );
+        // A part an escape spells before another: the search from the last part found
+        // fails, and the one from the start places it.
+        assert_eq!(
+            placed("k: \"\\u002F a/ b/\"\n", &["/", "a/", "b/"]),
+            ["/", "a/", "b/"]
+        );
+    }
 }

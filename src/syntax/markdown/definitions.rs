@@ -17,7 +17,8 @@ use crate::source::Span;
 const MAX_KEPT: usize = 1_000_000;
 
 /// Every piece's definitions, by label (lowercase, as pulldown-cmark matches them): the first
-/// of a label wins, as CommonMark has it.
+/// of a label wins, as CommonMark has it, for a link whose own piece does not define the
+/// label (one that does is resolved by pulldown-cmark, against its own).
 #[derive(Default)]
 pub(super) struct Definitions(HashMap<CompactString, Definition>);
 
