@@ -53,6 +53,11 @@ impl Problem {
         }
     }
 
+    /// True for the commas between entries (one problem, fixed by a rewrite of the value).
+    pub(super) fn is_comma(&self) -> bool {
+        self.kind == Kind::Comma
+    }
+
     /// Short text under it.
     pub(super) fn label(&self) -> &'static str {
         match self.kind {

@@ -469,7 +469,7 @@ impl Cx<'_> {
                 continue;
             }
             let span = place.span(p.start, &text[p.start..p.end]);
-            let comma = p.label() == "comma";
+            let comma = p.is_comma();
             let d = lw
                 .diag(rule, span, p.message(text))
                 .label(p.label())

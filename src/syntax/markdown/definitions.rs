@@ -58,12 +58,9 @@ impl Definitions {
         Definitions(all)
     }
 
-    /// The definition of `label`, if any piece has one.
+    /// The definition of `label` (lowercase), if any piece has one.
     pub(super) fn get(&self, label: &str) -> Option<&Definition> {
-        if self.0.is_empty() {
-            return None;
-        }
-        self.0.get(label.to_lowercase().as_str())
+        self.0.get(label)
     }
 
     /// What pulldown-cmark calls for a reference its piece does not define: the destination
@@ -72,7 +69,10 @@ impl Definitions {
         &self,
         link: BrokenLink<'input>,
     ) -> Option<(CowStr<'input>, CowStr<'input>)> {
-        let def = self.get(&link.reference)?;
+        if self.0.is_empty() {
+            return None;
+        }
+        let def = self.get(&link.reference.to_lowercase())?;
         Some((CowStr::from(def.dest.to_string()), CowStr::Borrowed("")))
     }
 }

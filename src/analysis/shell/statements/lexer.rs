@@ -271,19 +271,8 @@ impl Lexer<'_> {
                     text.push_str(&self.s[self.i..end]);
                     self.i = end;
                 }
-                b'`' => {
-                    let close = self.s[self.i + 1..]
-                        .find('`')
-                        .map_or(self.b.len(), |n| self.i + 1 + n);
-                    let end = (close + 1).min(self.b.len());
-                    text.push_str(&self.s[self.i..end]);
-                    self.i = end;
-                }
-                _ => {
-                    let ch = self.s[self.i..].chars().next().unwrap_or(' ');
-                    text.push(ch);
-                    self.i += ch.len_utf8();
-                }
+                b'`' => self.backquoted(&mut text),
+                _ => self.one_char(&mut text),
             }
         }
         if self.i == start {
@@ -296,6 +285,24 @@ impl Lexer<'_> {
             end: self.i,
             text,
         })
+    }
+
+    /// A command substitution in backquotes from the one at `self.i`, kept as written (to
+    /// the end of the text when it is not closed).
+    fn backquoted(&mut self, text: &mut String) {
+        let close = self.s[self.i + 1..]
+            .find('`')
+            .map_or(self.b.len(), |n| self.i + 1 + n);
+        let end = (close + 1).min(self.b.len());
+        text.push_str(&self.s[self.i..end]);
+        self.i = end;
+    }
+
+    /// The character at `self.i`, kept.
+    fn one_char(&mut self, text: &mut String) {
+        let ch = self.s[self.i..].chars().next().unwrap_or(' ');
+        text.push(ch);
+        self.i += ch.len_utf8();
     }
 
     /// The inside of `"…"` from the opening quote at `self.i`.
@@ -331,19 +338,8 @@ impl Lexer<'_> {
                     text.push_str(&self.s[self.i..end]);
                     self.i = end;
                 }
-                b'`' => {
-                    let close = self.s[self.i + 1..]
-                        .find('`')
-                        .map_or(self.b.len(), |n| self.i + 1 + n);
-                    let end = (close + 1).min(self.b.len());
-                    text.push_str(&self.s[self.i..end]);
-                    self.i = end;
-                }
-                _ => {
-                    let ch = self.s[self.i..].chars().next().unwrap_or(' ');
-                    text.push(ch);
-                    self.i += ch.len_utf8();
-                }
+                b'`' => self.backquoted(text),
+                _ => self.one_char(text),
             }
         }
     }
