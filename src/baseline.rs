@@ -253,6 +253,56 @@ fn standing_for(message: &str) -> usize {
         .unwrap_or(0)
 }
 
+impl Entry {
+    /// True for an entry recording one finding, false for a line that stood for the rest.
+    fn is_finding(&self) -> bool {
+        standing_for(&self.message) == 0
+    }
+}
+
+/// The key of a rule's findings in a file.
+fn group(path: &str, code: &str) -> String {
+    format!("{path}\0{code}")
+}
+
+/// What the baseline recorded of a rule's findings in a file it capped (where it has a line
+/// standing for the rest): as many findings as that line stood for, and as its entries
+/// no finding matched one for one. When a run shows more of them (fewer in another file,
+/// or the cap rose as some were fixed), or fewer (the cap fell), they still hide no more
+/// than were recorded.
+#[derive(Default)]
+struct Pool {
+    left: usize,
+    /// The run has findings of the rule in the file besides those entries match one for one.
+    met: bool,
+}
+
+/// The baseline's pools, by group.
+struct Pools(HashMap<String, Pool>);
+
+impl Pools {
+    fn of(entries: &[Entry]) -> Pools {
+        let mut pools: HashMap<String, Pool> = HashMap::new();
+        for entry in entries {
+            let rest = standing_for(&entry.message);
+            if rest > 0 {
+                pools
+                    .entry(group(&entry.path, &entry.code))
+                    .or_default()
+                    .left += rest;
+            }
+        }
+        Pools(pools)
+    }
+
+    /// An entry of one finding that no finding matched: it counts in its group's pool.
+    fn unmatched(&mut self, entry: &Entry) {
+        if let Some(pool) = self.0.get_mut(&group(&entry.path, &entry.code)) {
+            pool.left += 1;
+        }
+    }
+}
+
 /// Hide the findings of `diagnostics` that the baseline at `path` records, and report its
 /// entries that match nothing among the findings this run `covers`.
 pub(crate) fn apply(
@@ -280,33 +330,77 @@ pub(crate) fn apply(
         unmatched.entry(key).or_default().push(i);
     }
     let mut matched = vec![false; baseline.entries.len()];
-    let mut baselined = Vec::new();
-    diagnostics.retain_mut(|d| {
-        let hash = fingerprint(d, &baseline.root);
+    let mut pools = Pools::of(&baseline.entries);
+    // First the findings an entry records, one for one: a rule's findings in a file the
+    // baseline capped are then compared by count with what it recorded of them.
+    let mut hide = vec![false; diagnostics.len()];
+    let mut pending = Vec::new();
+    for (at, d) in diagnostics.iter().enumerate() {
         let path = relative_path(&d.file, &baseline.root);
-        let found = key(&hash, &path, d.rule.code);
-        let Some(i) = unmatched.get_mut(&found).and_then(Vec::pop) else {
-            return true;
-        };
-        matched[i] = true;
-        // A line standing for findings past the cap is where it was whatever their number:
-        // hidden only while they are no more than the baseline recorded, else new findings
-        // would pass under it unseen.
-        let recorded = standing_for(&baseline.entries[i].message);
-        if d.omitted > recorded {
-            d.notes
-                .push(format!("the baseline hides {recorded} of them; the others are new").into());
-            return true;
+        let found = key(&fingerprint(d, &baseline.root), &path, d.rule.code);
+        let candidates = unmatched.get_mut(&found);
+        let one_for_one = |i: &usize| d.omitted == 0 && baseline.entries[*i].is_finding();
+        if let Some(list) = candidates
+            && list.last().is_some_and(one_for_one)
+            && let Some(i) = list.pop()
+        {
+            matched[i] = true;
+            hide[at] = true;
+        } else {
+            pending.push((at, group(&path, d.rule.code)));
         }
-        baselined.push(d.clone());
-        false
+    }
+    for (i, entry) in baseline.entries.iter().enumerate() {
+        if !matched[i] && entry.is_finding() {
+            pools.unmatched(entry);
+        }
+    }
+    for (at, group) in pending {
+        let d = &mut diagnostics[at];
+        // Where the baseline did not cap the rule, a line standing for findings past the cap
+        // is new findings, whatever entry shares its place.
+        let Some(pool) = pools.0.get_mut(&group) else {
+            if d.omitted > 0 {
+                d.notes
+                    .push("the baseline hides none of them: they are new".into());
+            }
+            continue;
+        };
+        pool.met = true;
+        let needed = d.omitted.max(1);
+        if needed <= pool.left {
+            pool.left -= needed;
+            hide[at] = true;
+        } else if d.omitted > 0 {
+            let left = pool.left;
+            d.notes
+                .push(format!("the baseline hides {left} of them; the others are new").into());
+        }
+    }
+    let mut baselined = Vec::new();
+    let mut hidden = hide.into_iter();
+    diagnostics.retain(|d| {
+        let hide = hidden.next().unwrap_or(false);
+        if hide {
+            baselined.push(d.clone());
+        }
+        !hide
     });
+    // An entry of a rule the baseline capped in a file is in use while the run has findings
+    // of it there that no entry matches one for one (hidden or not).
+    let in_use = |i: usize, entry: &Entry| {
+        matched[i]
+            || pools
+                .0
+                .get(&group(&entry.path, &entry.code))
+                .is_some_and(|p| p.met)
+    };
     let stale: Vec<&Entry> = baseline
         .entries
         .iter()
-        .zip(&matched)
-        .filter(|(entry, matched)| !**matched && entry_covered(entry, &baseline.root, covers))
-        .map(|(entry, _)| entry)
+        .enumerate()
+        .filter(|&(i, entry)| !in_use(i, entry) && entry_covered(entry, &baseline.root, covers))
+        .map(|(_, entry)| entry)
         .collect();
     Applied {
         baselined,

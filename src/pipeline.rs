@@ -68,6 +68,9 @@ pub(crate) struct Loaded {
     pub unclaimed: Vec<Diagnostic>,
     /// Cross-file findings of `results`.
     pub resolved: Vec<Diagnostic>,
+    /// The findings of a rule each file shows at most, as the load capped them
+    /// ([`crate::diagnostics::budget`]).
+    pub level: usize,
     /// With `track`: for each definition, the other paths its load read or looked for
     /// (schema files, programs), so that a change to one of them reloads it.
     pub reads: HashMap<PathBuf, Vec<PathBuf>>,
@@ -135,6 +138,7 @@ fn stages(
         not_claimed: files.not_claimed,
         unclaimed,
         resolved,
+        level: files.level,
         reads: files.reads,
     }
 }

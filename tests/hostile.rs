@@ -50,6 +50,8 @@ mod locks;
 mod malformed;
 #[path = "hostile/many_files.rs"]
 mod many_files;
+#[path = "hostile/many_findings.rs"]
+mod many_findings;
 #[path = "hostile/nesting.rs"]
 mod nesting;
 #[path = "hostile/output.rs"]

@@ -123,15 +123,22 @@ pub(super) fn write(
     }
 }
 
-/// The line after the human summary when the baseline or suppression comments hid
-/// findings.
+/// The lines after the human summary when the baseline or suppression comments hid
+/// findings, or each file shows fewer of a rule than usual.
 pub(super) fn note(report: &Report, config: &Config, cwd: &Path) -> Option<String> {
     let baseline = config
         .baseline
         .as_ref()
         .map(|b| display_path(b.path(), cwd));
-    let line = report.summary.hidden_line_naming(baseline.as_deref())?;
-    Some(format!("{}\n", crate::diagnostics::visible(&line)))
+    let lines: Vec<String> = [
+        report.summary.hidden_line_naming(baseline.as_deref()),
+        report.summary.fewer_shown_line(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|line| format!("{}\n", crate::diagnostics::visible(&line)))
+    .collect();
+    (!lines.is_empty()).then(|| lines.concat())
 }
 
 fn plural(n: usize, word: &str) -> String {

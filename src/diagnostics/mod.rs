@@ -1,5 +1,6 @@
 //! The one diagnostic model every pass produces (its emitters are `output`'s).
 
+pub(crate) mod budget;
 pub(crate) mod cap;
 pub(crate) mod edits;
 pub(crate) mod fix;
@@ -123,6 +124,9 @@ impl Diagnostic {
 
     /// Add a note.
     pub fn note(mut self, note: impl Into<Cow<'static, str>>) -> Diagnostic {
+        // Most findings have one note: a list grown by a push has room for four (72 bytes
+        // of nothing held to the report by each).
+        self.notes.reserve_exact(1);
         self.notes.push(note.into());
         self
     }
@@ -227,9 +231,28 @@ pub struct Summary {
     pub suppressed: usize,
     /// Findings hidden by the baseline (not in the diagnostics).
     pub baselined: usize,
+    /// When the run found more than it holds ([`budget::MAX_HELD`]): the findings of a rule
+    /// each file shows, the rest counted by one line.
+    pub shown_per_rule: Option<usize>,
 }
 
 impl Summary {
+    /// The sentence saying that each file shows fewer findings of a rule than usual, when
+    /// the run found more than it holds.
+    pub fn fewer_shown_line(&self) -> Option<String> {
+        let shown = self.shown_per_rule?;
+        let max = budget::MAX_HELD;
+        let max = format!("{},{:03}", max / 1000, max % 1000);
+        let first = if shown == 1 {
+            "first finding".to_string()
+        } else {
+            format!("first {shown} findings")
+        };
+        Some(format!(
+            "More than {max} findings: each file shows its {first} of each rule, and a line that counts the rest."
+        ))
+    }
+
     /// The sentence saying how many findings were hidden and by what, or `None` when none
     /// was: "3 findings hidden: 2 by the baseline, 1 by `# toolc: ignore` comments."
     pub fn hidden_line(&self) -> Option<String> {

@@ -30,6 +30,14 @@ pub(crate) fn write(
             escape_data(&hidden)
         )?;
     }
+    if let Some(fewer) = summary.fewer_shown_line() {
+        writeln!(
+            out,
+            "::notice title={}::{}",
+            escape_property("toolc (findings not shown)"),
+            escape_data(&fewer)
+        )?;
+    }
     Ok(())
 }
 

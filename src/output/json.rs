@@ -23,6 +23,8 @@ struct JsonSummary {
     infos: usize,
     suppressed: usize,
     baselined: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shown_per_rule: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -114,6 +116,7 @@ pub(crate) fn write(
             infos: summary.infos,
             suppressed: summary.suppressed,
             baselined: summary.baselined,
+            shown_per_rule: summary.shown_per_rule,
         },
         diagnostics: super::Lazy::new(
             diagnostics

@@ -54,8 +54,11 @@ pub(crate) fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
         }
         let _ = writeln!(out, "{mark} {} in {checked}.", found.join(", "));
     }
-    if let Some(hidden) = summary.hidden_line() {
-        let _ = writeln!(out, "\n{hidden}");
+    for line in [summary.hidden_line(), summary.fewer_shown_line()]
+        .into_iter()
+        .flatten()
+    {
+        let _ = writeln!(out, "\n{line}");
     }
     if diagnostics.is_empty() {
         return out;

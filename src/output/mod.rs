@@ -122,6 +122,7 @@ pub(crate) fn write(
             report.diagnostics,
             report.suppressed,
             report.baselined,
+            report.summary.shown_per_rule,
             root,
             out,
         ),

@@ -62,6 +62,9 @@ struct RunProperties {
     suppressed: usize,
     #[serde(rename = "toolc/baselined")]
     baselined: usize,
+    /// Past the findings a run holds: how many of a rule each file shows.
+    #[serde(rename = "toolc/shownPerRule", skip_serializing_if = "Option::is_none")]
+    shown_per_rule: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -208,6 +211,7 @@ pub(crate) fn write(
     diagnostics: &[Diagnostic],
     suppressed: &[Diagnostic],
     baselined: &[Diagnostic],
+    shown_per_rule: Option<usize>,
     root: &Path,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
@@ -290,6 +294,7 @@ pub(crate) fn write(
             properties: RunProperties {
                 suppressed: suppressed.len(),
                 baselined: baselined.len(),
+                shown_per_rule,
             },
         }],
     };

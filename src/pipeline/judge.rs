@@ -77,6 +77,9 @@ pub(super) struct Judged {
     pub diagnostics: Vec<Diagnostic>,
     /// Silenced by `toolc: ignore` comments.
     pub suppressed: Vec<Diagnostic>,
+    /// The rules whose findings in a file were capped before they were judged: a comment
+    /// naming one may cover a finding only counted, so it is not called unused.
+    capped: HashMap<PathBuf, Vec<&'static str>>,
 }
 
 /// The suppression comments of the files reported on, by path: marked as they are used.
@@ -160,6 +163,12 @@ impl Judged {
             }
             None => false,
         });
+        for d in raw.iter().filter(|d| d.omitted > 0) {
+            let codes = self.capped.entry(d.file.path.clone()).or_default();
+            if !codes.contains(&d.rule.code) {
+                codes.push(d.rule.code);
+            }
+        }
         let covered = |d: &mut Diagnostic| {
             let Some(marked) = comments.get_mut(&d.file.path) else {
                 return false;
@@ -189,6 +198,7 @@ impl Judged {
             let Some(marked) = comments.get(&file.path) else {
                 continue;
             };
+            let capped = self.capped.get(&file.path);
             // Capped as they are found, as a file's other findings are: 1.6 million unused
             // suppressions made a finding each (36 MB: 1.5 GB).
             let mut found = Findings::default();
@@ -197,6 +207,7 @@ impl Judged {
                     None => &syn::UNKNOWN_SUPPRESSION_CODE,
                     Some(rule)
                         if !used
+                            && capped.is_none_or(|codes| !codes.contains(&rule.code))
                             && enabled(rule, &file.path).is_some()
                             && rules::emitted_by_check(rule, config.lock_required) =>
                     {

@@ -14,10 +14,12 @@ use super::{CheckOptions, Progress};
 use crate::cache::{Cache, Dep, Lookup, Tracker};
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::budget::Budget;
 use crate::discover::Discovered;
 use crate::formats::{self, FileResult};
 use crate::fs::display_path;
 use crate::fs::{FileSystem, Overlay};
+use crate::rules::Rule;
 use crate::security::Passes;
 
 /// Where a run may take files from the cache, and which files it must read as they are now.
@@ -44,6 +46,9 @@ pub(super) enum Slot {
 pub(super) struct Files {
     /// One result per claimed file, sorted by path.
     pub results: Vec<FileResult>,
+    /// The findings of a rule each file shows at most: every file was capped at it or
+    /// above as it was loaded ([`crate::diagnostics::budget`]).
+    pub level: usize,
     /// Files at a format's paths whose content is not that format's. Sorted.
     pub not_claimed: Vec<PathBuf>,
     /// With `track`: what each definition's load read besides it.
@@ -163,11 +168,17 @@ pub(super) fn load(
         fs: fs.base(),
         buffered: &buffered,
     });
+    let budget = Budget::default();
+    let runs = |rule: &Rule, path: &Path| {
+        super::enabled(options, configs.for_path(path), rule, path).is_some()
+    };
     let loaded: Vec<Slot> = found
         .par_iter()
         .map(|d| {
             let mut slot = load_one(fs, options, configs, d, track, cached);
             if let Slot::Loaded(result, _) = &mut slot {
+                // After the cache kept them whole: what a run shows depends on the others.
+                result.diagnostics = budget.hold(std::mem::take(&mut result.diagnostics), &runs);
                 // Held until the report, in room of their number: a list grown by pushes
                 // has room for four, and a file of one finding held 550 bytes of nothing.
                 result.diagnostics.shrink_to_fit();
@@ -205,6 +216,7 @@ pub(super) fn load(
         .collect();
     Files {
         results,
+        level: budget.level(),
         not_claimed,
         reads,
     }

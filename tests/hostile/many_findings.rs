@@ -1,0 +1,204 @@
+//! A repository of many files of many findings each (issue 29): the cap of a rule's
+//! findings in a file bounds one file, not a run, so 2,000 `tools.json` of 603 findings
+//! each (6.5 MB) held 1.2 million findings to the report: 792 MB and 11 s. Past 50,000
+//! findings a run shows fewer of each rule in every file, and still counts them all.
+
+use super::dense::peak_memory_in;
+use super::*;
+
+/// Bytes a run may hold for each byte of the repository beyond what a run over one of its
+/// files takes. Measured with the debug binary: the 36,000 findings shown take about 30 MB;
+/// most of the rest is the 402,000 tools (16 bytes each in the files) that the checks across
+/// files read, each held as its lowered form.
+const PER_BYTE: f64 = 40.0;
+
+/// `n` files of 201 tools that have no name, description or command: three findings each.
+fn nameless(n: usize) -> Repo {
+    let repo = Repo::new();
+    let tools = vec![r#"{"command":[]}"#; 201].join(",\n");
+    let text = format!("{{\"tools\":[\n{tools}]}}\n");
+    for i in 0..n {
+        repo.write(&format!("m{i}/tools.json"), text.as_bytes());
+    }
+    repo
+}
+
+fn json(repo: &Repo, args: &[&str]) -> Value {
+    let output = run(repo, args);
+    serde_json::from_slice(&output.stdout).expect("JSON output")
+}
+
+/// How many findings of `code` the diagnostics stand for: each, and each line's count.
+fn standing_for(doc: &Value, code: &str) -> u64 {
+    let more = |m: &str| {
+        m.strip_suffix(" more findings of this rule in this file are not shown")
+            .and_then(|n| n.parse().ok())
+    };
+    doc["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["code"] == code)
+        .map(|d| d["message"].as_str().and_then(more).unwrap_or(1))
+        .sum()
+}
+
+#[test]
+fn two_thousand_files_of_six_hundred_findings_each() {
+    const FILES: usize = 2_000;
+    let repo = nameless(FILES);
+    let doc = json(&repo, &["check", "--no-cache", "--format", "json", "."]);
+    // Each file shows the same first findings of each rule, and a line counts the rest.
+    assert_eq!(doc["summary"]["shown_per_rule"], 5, "{}", doc["summary"]);
+    let shown = doc["diagnostics"].as_array().map_or(0, Vec::len);
+    assert!(shown <= 50_000, "{shown} findings shown");
+    assert_eq!(standing_for(&doc, "ACL001"), (FILES * 201) as u64);
+    let first = doc["diagnostics"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["code"] == "ACL001"))
+        .expect("a finding");
+    assert_eq!(first["message"], "tool[0]: name is required");
+    // The human summary says so.
+    let human = run(&repo, &["check", "--no-cache", "."]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("each file shows its first 5 findings of each rule"),
+        "{}",
+        text.lines().rev().take(3).collect::<Vec<_>>().join("\n")
+    );
+
+    let peak = |repo: &Repo| {
+        let mut command = Command::cargo_bin("toolc").expect("binary");
+        command
+            .args(["check", "--no-cache", "-q", "."])
+            .current_dir(&repo.root);
+        peak_memory_in(command)
+    };
+    let Some(one) = peak(&nameless(1)) else {
+        return;
+    };
+    let all = peak(&repo).expect("measured before");
+    let bytes = (FILES * 3_227) as f64;
+    let per_byte = (all - one) / bytes;
+    assert!(
+        per_byte <= PER_BYTE,
+        "{FILES} files took {:.1} MiB beyond one: {per_byte:.1} times their size",
+        (all - one) / 1048576.0
+    );
+}
+
+/// Past the findings a run holds, a comment suppressing a finding of a rule only counted in
+/// its file is not called unused: it may cover one of those not shown. Within the cap, an
+/// unused one still is.
+#[test]
+fn a_suppression_among_findings_past_the_cap_is_not_called_unused() {
+    let repo = Repo::new();
+    let keys = |n: usize, commented: usize| -> String {
+        (0..n)
+            .map(|i| match i == commented {
+                true => format!("extra_{i}: 1 # toolc: ignore CYC001\n"),
+                false => format!("extra_{i}: 1\n"),
+            })
+            .collect()
+    };
+    let tool =
+        |keys: String| format!("name: t\ndescription: d\nbash: echo hi\ntags: [read]\n{keys}");
+    repo.write(".cycod/tools/t.yaml", tool(keys(260, 250)).as_bytes());
+    repo.write(".cycod/tools/u.yaml", tool(keys(3, 99)).as_bytes());
+    repo.write(
+        ".cycod/tools/v.yaml",
+        format!("{}# toolc: ignore CYC001\n", tool(keys(3, 99))).as_bytes(),
+    );
+    let doc = json(&repo, &["check", "--format", "json", "."]);
+    let unused: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("matches no diagnostic"))
+        })
+        .collect();
+    assert_eq!(unused.len(), 1, "{unused:#?}");
+    assert_eq!(unused[0]["path"], ".cycod/tools/v.yaml");
+}
+
+/// A baseline keeps hiding a file's findings past the cap when the run shows a different
+/// number of them: fewer, once the repository holds more findings than a run shows, and
+/// more again once they are fixed elsewhere. It hides no more than it recorded.
+#[test]
+fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
+    let repo = Repo::new();
+    let tool = |name: &str, n: usize| {
+        let keys: String = (0..n).map(|i| format!("extra_{i}: 1\n")).collect();
+        format!("name: {name}\ndescription: d\nbash: echo hi\ntags: [read]\n{keys}")
+    };
+    let crowd = |repo: &Repo, on: bool| {
+        for i in 0..260 {
+            let path = repo.root.join(format!(".cycod/tools/c{i}.yaml"));
+            if on {
+                repo.write(
+                    &format!(".cycod/tools/c{i}.yaml"),
+                    tool(&format!("c{i}"), 201).as_bytes(),
+                );
+            } else {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    };
+    // The level the run showed, the findings of `t` shown, and the stale entries.
+    let shown = |repo: &Repo| {
+        let doc = json(
+            repo,
+            &[
+                "check",
+                "--baseline",
+                "toolc-baseline.json",
+                "--format",
+                "json",
+                ".",
+            ],
+        );
+        let all = doc["diagnostics"].as_array().cloned().unwrap_or_default();
+        let of = |keep: &dyn Fn(&Value) -> bool| all.iter().filter(|d| keep(d)).count();
+        let of_t: Vec<Value> = all
+            .iter()
+            .filter(|d| d["path"] == ".cycod/tools/t.yaml")
+            .cloned()
+            .collect();
+        let level = doc["summary"]["shown_per_rule"].as_u64();
+        (level, of_t, of(&|d| d["code"] == "TLC004"))
+    };
+    repo.write(".cycod/tools/t.yaml", tool("t", 250).as_bytes());
+    // Recorded at the usual cap: 200 findings and a line for 50.
+    assert_eq!(
+        run(&repo, &["check", "--write-baseline"]).status.code(),
+        Some(0)
+    );
+    crowd(&repo, true);
+    assert_eq!(shown(&repo), (Some(100), Vec::new(), 0));
+    crowd(&repo, false);
+    assert_eq!(shown(&repo), (None, Vec::new(), 0));
+    // Recorded at a lower cap: 100 findings and a line for 150, then shown at 200 (the
+    // other files' entries are stale then).
+    crowd(&repo, true);
+    assert_eq!(
+        run(&repo, &["check", "--write-baseline"]).status.code(),
+        Some(0)
+    );
+    crowd(&repo, false);
+    let (level, of_t, _) = shown(&repo);
+    assert_eq!((level, of_t), (None, Vec::new()));
+    // One more finding than recorded is shown: the line for the rest, which says how many
+    // of them the baseline still hides.
+    repo.write(".cycod/tools/t.yaml", tool("t", 251).as_bytes());
+    let (_, of_t, _) = shown(&repo);
+    assert_eq!(of_t.len(), 1, "{of_t:#?}");
+    assert!(
+        of_t[0]["notes"]
+            .to_string()
+            .contains("the baseline hides 50 of them"),
+        "{of_t:#?}"
+    );
+}
