@@ -265,9 +265,9 @@ fn group(path: &str, code: &str) -> String {
     format!("{path}\0{code}")
 }
 
-/// What the baseline recorded of a rule's findings in a file it capped (where it has a line
-/// standing for the rest): as many findings as that line stood for, and as its entries
-/// no finding matched one for one. When a run shows more of them (fewer in another file,
+/// What the baseline recorded of a rule's findings in a file it or the run capped (where
+/// either has a line standing for the rest): as many findings as the baseline's line stood
+/// for, and as its entries no finding matched one for one. When a run shows more of them (fewer in another file,
 /// or the cap rose as some were fixed), or fewer (the cap fell), they still hide no more
 /// than were recorded.
 #[derive(Default)]
@@ -350,6 +350,14 @@ pub(crate) fn apply(
             pending.push((at, group(&path, d.rule.code)));
         }
     }
+    // A rule the run capped in a file is compared by count too: a baseline written when the
+    // run showed more of it (the repository had fewer findings) records some that are now
+    // counted by the run's line.
+    for (at, group) in &pending {
+        if diagnostics[*at].omitted > 0 {
+            pools.0.entry(group.clone()).or_default();
+        }
+    }
     for (i, entry) in baseline.entries.iter().enumerate() {
         if !matched[i] && entry.is_finding() {
             pools.unmatched(entry);
@@ -357,13 +365,8 @@ pub(crate) fn apply(
     }
     for (at, group) in pending {
         let d = &mut diagnostics[at];
-        // Where the baseline did not cap the rule, a line standing for findings past the cap
-        // is new findings, whatever entry shares its place.
+        // A finding of a rule neither capped in its file is new.
         let Some(pool) = pools.0.get_mut(&group) else {
-            if d.omitted > 0 {
-                d.notes
-                    .push("the baseline hides none of them: they are new".into());
-            }
             continue;
         };
         pool.met = true;
@@ -372,7 +375,8 @@ pub(crate) fn apply(
             pool.left -= needed;
             hide[at] = true;
         } else if d.omitted > 0 {
-            let left = pool.left;
+            // Shown whole: what the baseline still hid of the rule is among them.
+            let left = std::mem::take(&mut pool.left);
             d.notes
                 .push(format!("the baseline hides {left} of them; the others are new").into());
         }

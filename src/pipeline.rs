@@ -114,7 +114,7 @@ fn stages(
     let files = load::load(
         options,
         fs,
-        &discovery.configs,
+        (&discovery.configs, &discovery.scope),
         found,
         &progress,
         track,

@@ -22,6 +22,17 @@ pub(crate) const BASE: u64 = 1_000_000;
 /// file, as its parsing is.
 pub(crate) const PER_BYTE: u64 = 4;
 
+/// Nodes all the custom rules together may read in any file, however small, beyond which
+/// each rule has what its file's size allows ([`SHARED_PER_BYTE`]): a repository writes its
+/// rules and files both, and 3,000 rules that each read a small tool's few nodes, over
+/// 2,000 tools, took 13 s; one rule reading a nested list of 500 bytes a million times, in
+/// each of 400 skills, 8 s. This much is about what loading a small file costs.
+pub(crate) const SHARED_BASE: u64 = 10_000;
+
+/// Nodes all the custom rules together may read per byte of the file, beyond
+/// [`SHARED_BASE`]: sixteen rules of `$..*` read any file to its end.
+pub(crate) const SHARED_PER_BYTE: u64 = 64;
+
 /// Why a rule stopped on a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -34,6 +45,45 @@ pub(crate) enum Stop {
         /// What was left of the budget.
         left: u64,
     },
+    /// The rules of the file read all they may read together.
+    Shared {
+        /// All they may read.
+        total: u64,
+        /// What this rule read of it.
+        read: u64,
+    },
+}
+
+/// What all the custom rules may still read of one file, and all they could.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Shared {
+    left: u64,
+    total: u64,
+}
+
+impl Shared {
+    /// The share of a file of `bytes` bytes.
+    pub(crate) fn for_file(bytes: usize) -> Shared {
+        let mut shared = Shared::default();
+        shared.grow(bytes);
+        shared.left = shared.left.saturating_add(SHARED_BASE);
+        shared.total = shared.left;
+        shared
+    }
+
+    /// `bytes` more bytes' worth: a subject read another file.
+    pub(crate) fn grow(&mut self, bytes: usize) {
+        let more = u64::try_from(bytes)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(SHARED_PER_BYTE);
+        self.left = self.left.saturating_add(more);
+        self.total = self.total.saturating_add(more);
+    }
+
+    /// True once the rules read all of it.
+    pub(crate) fn spent(&self) -> bool {
+        self.left == 0
+    }
 }
 
 /// The nodes a rule may still read in one file. Shared by the walk and the function calls
@@ -43,6 +93,10 @@ pub(crate) struct Budget {
     /// All it may read, grown by the other files its subjects read.
     total: Cell<u64>,
     left: Cell<u64>,
+    /// What the file's share keeps back of `left` while one subject is read.
+    withheld: Cell<u64>,
+    /// The share's total, for the stop it makes.
+    shared: Cell<u64>,
     stop: Cell<Option<Stop>>,
 }
 
@@ -52,7 +106,55 @@ impl Budget {
         Budget {
             total: Cell::new(total),
             left: Cell::new(total),
+            withheld: Cell::new(0),
+            shared: Cell::new(0),
             stop: Cell::new(None),
+        }
+    }
+
+    /// Read one subject within what the file's rules may still read together, `shared`,
+    /// then take from it what was read, and one more for the subject itself (a rule that
+    /// reads nothing still costs its turn).
+    pub(crate) fn within<T>(&self, shared: &mut Shared, read: impl FnOnce(&Budget) -> T) -> T {
+        let own = self.left.get();
+        let held = own.saturating_sub(shared.left);
+        self.withheld.set(held);
+        self.shared.set(shared.total);
+        self.left.set(own - held);
+        let out = read(self);
+        let read = (own - held).saturating_sub(self.left.get());
+        shared.left = shared.left.saturating_sub(read.saturating_add(1));
+        if self.stop.get().is_none() {
+            self.left.set(self.left.get().saturating_add(held));
+        }
+        self.withheld.set(0);
+        out
+    }
+
+    /// Stop before reading anything: the file's rules read all they may read together.
+    pub(crate) fn stop_shared(&self, shared: &Shared) {
+        if self.stop.get().is_none() {
+            let read = self.total.get().saturating_sub(self.left.get());
+            self.left.set(0);
+            self.stop.set(Some(Stop::Shared {
+                total: shared.total,
+                read,
+            }));
+        }
+    }
+
+    /// Why a budget that ran out stopped: its own end, or the file's share.
+    fn out(&self) -> Stop {
+        let withheld = self.withheld.get();
+        match withheld {
+            0 => Stop::Spent(self.total.get()),
+            _ => Stop::Shared {
+                total: self.shared.get(),
+                read: self
+                    .total
+                    .get()
+                    .saturating_sub(self.left.get().saturating_add(withheld)),
+            },
         }
     }
 
@@ -85,8 +187,9 @@ impl Budget {
                 true
             }
             None => {
+                let stop = self.out();
                 self.left.set(0);
-                self.stop.set(Some(Stop::Spent(self.total.get())));
+                self.stop.set(Some(stop));
                 false
             }
         }
@@ -97,8 +200,15 @@ impl Budget {
     pub(crate) fn take_estimate(&self, estimate: u64) -> bool {
         let left = self.left.get();
         if self.stop.get().is_none() && estimate > left {
+            // The share stopped it only when the rule's own budget had room.
+            let withheld = self.withheld.get();
+            let stop = if withheld > 0 && estimate <= left.saturating_add(withheld) {
+                self.out()
+            } else {
+                Stop::Engine { estimate, left }
+            };
             self.left.set(0);
-            self.stop.set(Some(Stop::Engine { estimate, left }));
+            self.stop.set(Some(stop));
         }
         self.take(estimate)
     }
@@ -139,6 +249,44 @@ mod tests {
             })
         );
         assert!(!engine.take(1));
+    }
+
+    /// The rules of a file read within one share: each as far as its own budget and what
+    /// the others left, and a subject's turn costs one node even when it reads none.
+    #[test]
+    fn the_rules_of_a_file_read_within_one_share() {
+        let mut shared = Shared::for_file(0);
+        assert_eq!(shared.left, SHARED_BASE);
+        let first = Budget::new(BASE);
+        let read = first.within(&mut shared, |b| b.take(SHARED_BASE - 100));
+        assert!(read);
+        assert_eq!(shared.left, 99);
+        // What the share held back is the rule's again once the subject is read.
+        assert_eq!(first.left(), BASE - (SHARED_BASE - 100));
+        let second = Budget::new(BASE);
+        assert!(!second.within(&mut shared, |b| b.take(500)));
+        assert_eq!(
+            second.stopped(),
+            Some(Stop::Shared {
+                total: SHARED_BASE,
+                read: 0
+            })
+        );
+        assert!(shared.spent());
+        // A rule whose turn comes after is stopped before it reads.
+        let third = Budget::new(BASE);
+        third.stop_shared(&shared);
+        assert!(matches!(third.stopped(), Some(Stop::Shared { .. })));
+        // Its own budget still stops a rule first when it is the smaller.
+        let mut roomy = Shared::for_file(1_000_000);
+        let small = Budget::new(10);
+        assert!(!small.within(&mut roomy, |b| b.take(11)));
+        assert_eq!(small.stopped(), Some(Stop::Spent(10)));
+        // And the engine's estimate past the share is the share's stop.
+        let mut little = Shared::for_file(0);
+        let engine = Budget::new(BASE);
+        assert!(!engine.within(&mut little, |b| b.take_estimate(SHARED_BASE + 1)));
+        assert!(matches!(engine.stopped(), Some(Stop::Shared { .. })));
     }
 
     #[test]

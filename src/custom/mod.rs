@@ -34,7 +34,7 @@ use crate::rules::syntax::CUSTOM_RULE_NOT_FULLY_CHECKED;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
 use crate::text::grouped;
-use budget::{Budget, Stop};
+use budget::{Budget, Shared, Stop};
 use function::Reads;
 use given::Step;
 use parts::{Part, Then};
@@ -281,16 +281,30 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
             grouped(estimate),
             grouped(left)
         ),
+        Stop::Shared { total, read } => format!(
+            "the custom rules read the {} nodes they may read of it together ({} of them by this rule)",
+            grouped(total),
+            grouped(read)
+        ),
     };
-    Diagnostic::new(
+    let d = Diagnostic::new(
         &CUSTOM_RULE_NOT_FULLY_CHECKED,
         place.file,
         place.span,
         format!("{STOPPED}{}{STOPPED_WHY}{why}", rule.rule.code),
     )
-    .label("not fully checked by this rule")
+    .label("not fully checked by this rule");
+    if let Stop::Shared { .. } = stop {
+        return d
+            .note(format!(
+                "all the custom rules of a file may read {} nodes of it together, and {} more per byte of it, each node and each rule's turn on a subject counted",
+                grouped(budget::SHARED_BASE),
+                budget::SHARED_PER_BYTE
+            ))
+            .help("run fewer custom rules on such files (`formats`, `subject`), or narrower ones: a `given` that selects each node once (one `..`) and only what the rule checks (`$.parameters..description`)");
+    }
     // The path is the repository's text: cut like a message.
-    .note(cut(format!(
+    d.note(cut(format!(
         "a rule may read {} nodes of a file, and {} more per byte of it; `given = \"{}\"` selects the nodes below each node again for every node above it when it has several descendant segments (`..`)",
         grouped(budget::BASE),
         budget::PER_BYTE,
@@ -315,6 +329,8 @@ pub(crate) struct Checked {
     pub matched: Vec<&'static str>,
     /// The file's size: what its budgets are made of.
     bytes: usize,
+    /// What all the rules may still read of the file together.
+    shared: Shared,
     /// Each rule's budget on the file, by code, shared by its subjects. Looked up, as
     /// `matched` is through `seen`, for each rule on each subject: a list took the rules
     /// squared for each file (9,000 rules over 200 files: 26 s).
@@ -329,6 +345,7 @@ impl Checked {
     fn reads_also(&mut self, other: &SourceFile) {
         let bytes = other.text.len();
         self.bytes = self.bytes.saturating_add(bytes);
+        self.shared.grow(bytes);
         self.budgets.values().for_each(|b| b.grow(bytes));
     }
 
@@ -343,7 +360,20 @@ impl Checked {
         if budget.stopped().is_some() {
             return;
         }
-        let selected = evaluate(rule, subject, budget, &mut self.found);
+        if self.shared.spent() {
+            budget.stop_shared(&self.shared);
+            // Thousands of rules may stop on each file: past the cap, each is a count.
+            if self.found.is_full(&CUSTOM_RULE_NOT_FULLY_CHECKED) {
+                self.found.count(&CUSTOM_RULE_NOT_FULLY_CHECKED);
+            } else if let Some(stop) = budget.stopped() {
+                self.found.push(not_fully_checked(rule, subject, stop));
+            }
+            return;
+        }
+        let found = &mut self.found;
+        let selected = budget.within(&mut self.shared, |budget| {
+            evaluate(rule, subject, budget, found)
+        });
         if let Some(stop) = budget.stopped() {
             self.found.push(not_fully_checked(rule, subject, stop));
         }
@@ -365,6 +395,7 @@ pub(crate) fn check_one<'a>(
     let plan_of = |file: &SourceFile| configs.for_path(&file.path).custom.plan(file.format);
     let mut checked = Checked {
         bytes: file.text.len(),
+        shared: Shared::for_file(file.text.len()),
         ..Checked::default()
     };
     let plan = plan_of(file);

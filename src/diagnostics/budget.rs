@@ -2,14 +2,15 @@
 //! rule and file, so thousands of small files of hundreds of findings each (2,000
 //! `tools.json` of 603: 6.5 MB) held 1.2 million findings, 792 MB. Past [`MAX_HELD`] the
 //! run shows fewer findings of each rule in each file, the same number in every file: the
-//! highest of [`LEVELS`] that keeps it within the bound. A line still stands for the rest
-//! of each rule in each file and counts them.
+//! highest of [`LEVELS`] that keeps it within the bound (or the lowest). A line still stands
+//! for the rest of each rule in each file and counts them.
 //!
 //! Files are capped as they are loaded, at the level what was loaded so far needs, which
-//! only falls as files come; the report caps again at the level the whole run needs. A
-//! file's findings are sorted before either cap, so whatever the order the files were
-//! loaded in, the findings shown are each file's first by position: the report is the same
-//! from run to run.
+//! only falls as files come (so while loading, at most [`MAX_HELD`] entries are held at each
+//! level). The report brings every file to the level the whole load reached
+//! ([`to_level`]) before anything drops a finding, then caps again at the level its own
+//! findings need. A file's findings are sorted before each cap, so whatever the order the
+//! files were loaded in, the report is the same from run to run.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -72,6 +73,19 @@ impl Budget {
             .position(|n| n.load(Ordering::Relaxed) <= MAX_HELD);
         LEVELS[at.unwrap_or(LEVELS.len() - 1)]
     }
+}
+
+/// `diags` at `level`, when it is below the usual cap: each file's first findings of each
+/// rule (by position), and a line for the rest. The report does this before anything drops
+/// a finding (configuration, comments, scope): files capped as they loaded, at whatever
+/// level the run had reached by then, all come to the level the whole run reached, so what
+/// is shown never depends on the order the threads loaded them in.
+pub(crate) fn to_level(mut diags: Vec<Diagnostic>, level: usize) -> Vec<Diagnostic> {
+    if level >= MAX_PER_RULE {
+        return diags;
+    }
+    diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    cap_per_file(diags, level)
 }
 
 /// The highest of [`LEVELS`] no higher than `ceiling` at which `diags` (sorted by file) hold

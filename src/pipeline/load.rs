@@ -20,6 +20,7 @@ use crate::formats::{self, FileResult};
 use crate::fs::display_path;
 use crate::fs::{FileSystem, Overlay};
 use crate::rules::Rule;
+use crate::scope::Scope;
 use crate::security::Passes;
 
 /// Where a run may take files from the cache, and which files it must read as they are now.
@@ -156,7 +157,7 @@ pub(super) fn load_one(
 pub(super) fn load(
     options: &CheckOptions,
     fs: &Overlay,
-    configs: &ConfigTree,
+    (configs, scope): (&ConfigTree, &Scope),
     found: Vec<Discovered>,
     progress: &(dyn Fn(Progress) + Sync),
     track: bool,
@@ -169,8 +170,11 @@ pub(super) fn load(
         buffered: &buffered,
     });
     let budget = Budget::default();
+    // What the report shows: a rule that runs on a file reported on (`check FILE` reads the
+    // whole repository).
     let runs = |rule: &Rule, path: &Path| {
-        super::enabled(options, configs.for_path(path), rule, path).is_some()
+        scope.reports_on(path)
+            && super::enabled(options, configs.for_path(path), rule, path).is_some()
     };
     let loaded: Vec<Slot> = found
         .par_iter()

@@ -38,7 +38,7 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
             .flat_map(|r| r.diagnostics.iter().filter(targeted).cloned()),
     );
     raw.extend(loaded.resolved.iter().filter(targeted).cloned());
-    gathered(options, loaded, raw, own)
+    gathered(options, loaded, budget::to_level(raw, loaded.level), own)
 }
 
 /// [`findings`] taken out of `loaded`, whose results are not read for them again (a run of
@@ -50,7 +50,7 @@ fn taken(options: &CheckOptions, config: &Config, loaded: &mut Loaded) -> Vec<Di
         raw.append(&mut std::mem::take(&mut result.diagnostics));
     }
     raw.append(&mut std::mem::take(&mut loaded.resolved));
-    gathered(options, loaded, raw, own)
+    gathered(options, loaded, budget::to_level(raw, loaded.level), own)
 }
 
 /// Whether the project targets a release `d` holds for (when it holds for some only).

@@ -190,8 +190,25 @@ fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
     crowd(&repo, false);
     let (level, of_t, _) = shown(&repo);
     assert_eq!((level, of_t), (None, Vec::new()));
+    // Recorded where the rule was not capped in the file, then counted by the run's line
+    // once the repository holds more findings: still hidden, and no entry is stale.
+    repo.write(".cycod/tools/t.yaml", tool("t", 150).as_bytes());
+    assert_eq!(
+        run(&repo, &["check", "--write-baseline"]).status.code(),
+        Some(0)
+    );
+    crowd(&repo, true);
+    assert_eq!(shown(&repo), (Some(100), Vec::new(), 0));
+    crowd(&repo, false);
     // One more finding than recorded is shown: the line for the rest, which says how many
     // of them the baseline still hides.
+    repo.write(".cycod/tools/t.yaml", tool("t", 250).as_bytes());
+    crowd(&repo, true);
+    assert_eq!(
+        run(&repo, &["check", "--write-baseline"]).status.code(),
+        Some(0)
+    );
+    crowd(&repo, false);
     repo.write(".cycod/tools/t.yaml", tool("t", 251).as_bytes());
     let (_, of_t, _) = shown(&repo);
     assert_eq!(of_t.len(), 1, "{of_t:#?}");
