@@ -211,6 +211,13 @@ impl Diagnostic {
     }
 }
 
+/// How many findings `diags` stand for: each one, and each line standing for findings past
+/// the cap its count. What a comment or the baseline hid is counted so: a line of 150 hidden
+/// is 150 findings hidden, not one.
+pub(crate) fn standing_for(diags: &[Diagnostic]) -> usize {
+    diags.iter().map(|d| d.omitted.max(1)).sum()
+}
+
 /// Counts for the summary line and the JSON `summary` object.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {

@@ -53,11 +53,12 @@ pub(crate) fn render(
             .copied()
             .unwrap_or(d.file.format.as_str())
     };
+    // A line standing for findings past the cap hides as many as it counts.
     for d in suppressed {
-        hidden.entry(suite_of(d)).or_default().0 += 1;
+        hidden.entry(suite_of(d)).or_default().0 += d.omitted.max(1);
     }
     for d in baselined {
-        hidden.entry(suite_of(d)).or_default().1 += 1;
+        hidden.entry(suite_of(d)).or_default().1 += d.omitted.max(1);
     }
     for format in hidden.keys() {
         suites.entry(format).or_default();

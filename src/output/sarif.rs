@@ -292,8 +292,8 @@ pub(crate) fn write(
             column_kind: "unicodeCodePoints",
             results: super::Lazy::new(results),
             properties: RunProperties {
-                suppressed: suppressed.len(),
-                baselined: baselined.len(),
+                suppressed: crate::diagnostics::standing_for(suppressed),
+                baselined: crate::diagnostics::standing_for(baselined),
                 shown_per_rule,
             },
         }],

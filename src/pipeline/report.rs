@@ -247,8 +247,8 @@ fn report_of(
         .map(FileResult::tool_count)
         .sum();
     let mut summary = Summary::count(sources.len(), tools, &diagnostics);
-    summary.suppressed = suppressed.len();
-    summary.baselined = baselined.len();
+    summary.suppressed = crate::diagnostics::standing_for(&suppressed);
+    summary.baselined = crate::diagnostics::standing_for(&baselined);
     summary.shown_per_rule = (level < MAX_PER_RULE).then_some(level);
     summary.not_claimed = match only {
         Some(_) => 0,

@@ -219,3 +219,45 @@ fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
         "{of_t:#?}"
     );
 }
+
+/// A line standing for findings past the cap hides all it counts: a comment on its line, or
+/// the baseline, hides that many findings, and every summary says that many (it said one).
+#[test]
+fn what_a_line_for_the_rest_hides_is_counted_whole() {
+    let keys = |commented: Option<usize>| -> String {
+        (0..250)
+            .map(|i| match Some(i) == commented {
+                true => format!("extra_{i}: 1 # toolc: ignore CYC001\n"),
+                false => format!("extra_{i}: 1\n"),
+            })
+            .collect()
+    };
+    let tool =
+        |keys: String| format!("name: t\ndescription: d\nbash: echo hi\ntags: [read]\n{keys}");
+    let repo = Repo::new();
+    // The 201st finding is where the line for the other 49 and itself is.
+    repo.write(".cycod/tools/t.yaml", tool(keys(Some(200))).as_bytes());
+    let doc = json(&repo, &["check", "--format", "json", "."]);
+    assert_eq!(doc["summary"]["suppressed"], 50, "{}", doc["summary"]);
+    let sarif = run(&repo, &["check", "--format", "sarif", "."]);
+    let sarif: Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    assert_eq!(sarif["runs"][0]["properties"]["toolc/suppressed"], 50);
+
+    repo.write(".cycod/tools/t.yaml", tool(keys(None)).as_bytes());
+    assert_eq!(
+        run(&repo, &["check", "--write-baseline"]).status.code(),
+        Some(0)
+    );
+    let doc = json(
+        &repo,
+        &[
+            "check",
+            "--baseline",
+            "toolc-baseline.json",
+            "--format",
+            "json",
+            ".",
+        ],
+    );
+    assert_eq!(doc["summary"]["baselined"], 250, "{}", doc["summary"]);
+}
