@@ -281,6 +281,10 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
             grouped(estimate),
             grouped(left)
         ),
+        Stop::Shared { total, read: 0 } => format!(
+            "the other custom rules read the {} nodes they may read of it together before its turn",
+            grouped(total)
+        ),
         Stop::Shared { total, read } => format!(
             "the custom rules read the {} nodes they may read of it together ({} of them by this rule)",
             grouped(total),
