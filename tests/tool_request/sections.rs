@@ -91,3 +91,27 @@ fn inputs_json_must_parse() {
         &["26:1 TRQ011 error the `## Inputs (JSON)` section holds no JSON"],
     );
 }
+
+/// The help of a missing section names the backend that needs it, in a sentence that reads
+/// for any backend's name ("a ERA request" before).
+#[test]
+fn a_missing_section_s_help_names_the_backend() {
+    let text = edit(
+        ERA,
+        "## Output Expectations\n\n- `/out/summary.json`: totals per region, as one JSON object\n\n",
+        "",
+    );
+    let repo = Repo::with(&[(ERA_PATH, &text)]);
+    let report = repo.check().expect("config");
+    let help = report
+        .diagnostics
+        .iter()
+        .find(|d| d.rule.code == "TRQ007")
+        .and_then(|d| d.help.as_deref())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        help.starts_with("add `## Output Expectations`: a request to the ERA backend needs `## "),
+        "{help}"
+    );
+}

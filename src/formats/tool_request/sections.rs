@@ -92,7 +92,7 @@ impl Cx<'_> {
                     )
                     .label(format!("no `## {title}` after the front matter"))
                     .help(format!(
-                        "add `## {title}`; a {} request needs {}",
+                        "add `## {title}`: a request to the {} backend needs {}",
                         backend.as_str(),
                         order_list(expected)
                     )),
