@@ -28,6 +28,25 @@ fn json(repo: &Repo, args: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("JSON output")
 }
 
+/// Write the baseline of `repo`.
+fn record(repo: &Repo) {
+    let written = run(repo, &["check", "--write-baseline"]);
+    assert_eq!(written.status.code(), Some(0));
+}
+
+/// The JSON report of `repo` with its baseline.
+fn with_baseline(repo: &Repo) -> Value {
+    let args = [
+        "check",
+        "--baseline",
+        "toolc-baseline.json",
+        "--format",
+        "json",
+        ".",
+    ];
+    json(repo, &args)
+}
+
 /// How many findings of `code` the diagnostics stand for: each, and each line's count.
 fn standing_for(doc: &Value, code: &str) -> u64 {
     let more = |m: &str| {
@@ -149,17 +168,7 @@ fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
     };
     // The level the run showed, the findings of `t` shown, and the stale entries.
     let shown = |repo: &Repo| {
-        let doc = json(
-            repo,
-            &[
-                "check",
-                "--baseline",
-                "toolc-baseline.json",
-                "--format",
-                "json",
-                ".",
-            ],
-        );
+        let doc = with_baseline(repo);
         let all = doc["diagnostics"].as_array().cloned().unwrap_or_default();
         let of = |keep: &dyn Fn(&Value) -> bool| all.iter().filter(|d| keep(d)).count();
         let of_t: Vec<Value> = all
@@ -172,10 +181,7 @@ fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
     };
     repo.write(".cycod/tools/t.yaml", tool("t", 250).as_bytes());
     // Recorded at the usual cap: 200 findings and a line for 50.
-    assert_eq!(
-        run(&repo, &["check", "--write-baseline"]).status.code(),
-        Some(0)
-    );
+    record(&repo);
     crowd(&repo, true);
     assert_eq!(shown(&repo), (Some(100), Vec::new(), 0));
     crowd(&repo, false);
@@ -183,20 +189,14 @@ fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
     // Recorded at a lower cap: 100 findings and a line for 150, then shown at 200 (the
     // other files' entries are stale then).
     crowd(&repo, true);
-    assert_eq!(
-        run(&repo, &["check", "--write-baseline"]).status.code(),
-        Some(0)
-    );
+    record(&repo);
     crowd(&repo, false);
     let (level, of_t, _) = shown(&repo);
     assert_eq!((level, of_t), (None, Vec::new()));
     // Recorded where the rule was not capped in the file, then counted by the run's line
     // once the repository holds more findings: still hidden, and no entry is stale.
     repo.write(".cycod/tools/t.yaml", tool("t", 150).as_bytes());
-    assert_eq!(
-        run(&repo, &["check", "--write-baseline"]).status.code(),
-        Some(0)
-    );
+    record(&repo);
     crowd(&repo, true);
     assert_eq!(shown(&repo), (Some(100), Vec::new(), 0));
     crowd(&repo, false);
@@ -204,10 +204,7 @@ fn a_baseline_hides_what_it_recorded_whatever_the_run_shows_of_it() {
     // of them the baseline still hides.
     repo.write(".cycod/tools/t.yaml", tool("t", 250).as_bytes());
     crowd(&repo, true);
-    assert_eq!(
-        run(&repo, &["check", "--write-baseline"]).status.code(),
-        Some(0)
-    );
+    record(&repo);
     crowd(&repo, false);
     repo.write(".cycod/tools/t.yaml", tool("t", 251).as_bytes());
     let (_, of_t, _) = shown(&repo);
@@ -244,20 +241,7 @@ fn what_a_line_for_the_rest_hides_is_counted_whole() {
     assert_eq!(sarif["runs"][0]["properties"]["toolc/suppressed"], 50);
 
     repo.write(".cycod/tools/t.yaml", tool(keys(None)).as_bytes());
-    assert_eq!(
-        run(&repo, &["check", "--write-baseline"]).status.code(),
-        Some(0)
-    );
-    let doc = json(
-        &repo,
-        &[
-            "check",
-            "--baseline",
-            "toolc-baseline.json",
-            "--format",
-            "json",
-            ".",
-        ],
-    );
+    record(&repo);
+    let doc = with_baseline(&repo);
     assert_eq!(doc["summary"]["baselined"], 250, "{}", doc["summary"]);
 }
