@@ -134,7 +134,11 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         if tool.callable {
             let mut own = kept(tool, look.calls);
             own.texts.extend(calling);
-            out.kept.push(own);
+            // A tool with no name and no text that names a call gives them nothing to
+            // compare (80 bytes each: a `tools.json` of 400,000 nameless tools held 32 MB).
+            if own.name.is_some() || !own.texts.is_empty() {
+                out.kept.push(own);
+            }
         }
         tool.texts
             .iter()
@@ -506,5 +510,42 @@ mod known_fences {
         let parsed = findings(body, false);
         assert!(!parsed.is_empty(), "the blocks are read");
         assert_eq!(findings(body, true), parsed);
+    }
+}
+
+#[cfg(test)]
+mod kept_for_the_run {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::source::{FormatId, SourceFile, Span};
+
+    /// The cross-file checks compare names and the sentences that name a call: a tool with
+    /// neither is not held for them (a `tools.json` of 400,000 nameless tools held 32 MB).
+    #[test]
+    fn only_tools_with_a_name_or_a_call_are_kept_for_the_cross_file_checks() {
+        let file = SourceFile::new(
+            "tools.json".into(),
+            "tools.json".into(),
+            FormatId::AgentcliManifest,
+            "fetch".into(),
+        );
+        let tool = |name: Option<&str>| ToolTexts {
+            name: name.map(|n| Text {
+                kind: TextKind::Name,
+                value: n.to_string().into(),
+                file: Arc::clone(&file),
+                span: Span::new(0, n.len()),
+            }),
+            callable: true,
+            ..ToolTexts::default()
+        };
+        let checked = check_texts(vec![tool(None), tool(Some("fetch")), tool(None)]);
+        let names: Vec<Option<&str>> = checked
+            .kept
+            .iter()
+            .map(|k| k.name.as_ref().map(|n| n.value.as_ref()))
+            .collect();
+        assert_eq!(names, [Some("fetch")]);
     }
 }

@@ -7,9 +7,8 @@ use super::dense::peak_memory_in;
 use super::*;
 
 /// Bytes a run may hold for each byte of the repository beyond what a run over one of its
-/// files takes. Measured with the debug binary: the 36,000 findings shown take about 30 MB;
-/// most of the rest is the 402,000 tools (16 bytes each in the files) that the checks across
-/// files read, each held as its lowered form.
+/// files takes. The 36,000 findings shown take about 30 MB; most of the rest is the 402,000
+/// tools (16 bytes each in the files), each held as its lowered form.
 const PER_BYTE: f64 = 40.0;
 
 /// `n` files of 201 tools that have no name, description or command: three findings each.
