@@ -64,10 +64,11 @@ pub(crate) struct Shared {
 impl Shared {
     /// The share of a file of `bytes` bytes.
     pub(crate) fn for_file(bytes: usize) -> Shared {
-        let mut shared = Shared::default();
+        let mut shared = Shared {
+            left: SHARED_BASE,
+            total: SHARED_BASE,
+        };
         shared.grow(bytes);
-        shared.left = shared.left.saturating_add(SHARED_BASE);
-        shared.total = shared.left;
         shared
     }
 

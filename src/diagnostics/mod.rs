@@ -248,8 +248,7 @@ impl Summary {
     /// the run found more than it holds.
     pub fn fewer_shown_line(&self) -> Option<String> {
         let shown = self.shown_per_rule?;
-        let max = budget::MAX_HELD;
-        let max = format!("{},{:03}", max / 1000, max % 1000);
+        let max = crate::text::grouped(budget::MAX_HELD as u64);
         let first = if shown == 1 {
             "first finding".to_string()
         } else {
