@@ -2,6 +2,7 @@
 //! fields uses (the IR lowering reads those fields, never the tree).
 
 use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::source::Span;
@@ -18,18 +19,28 @@ pub(crate) fn node_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
 }
 
 /// The strings of a sequence (other items skipped) in one buffer, for a field a definition
-/// keeps for the whole run (a tool's tags): a `String` each took 24 bytes and an allocation,
-/// for a file of millions of them many times its size. Written to the cache as the list of
-/// strings it holds.
+/// keeps for the whole run (a tool's tags, an argv): a `String` each took 24 bytes and an
+/// allocation, for a file of millions of them many times its size. Each string is its
+/// length (LEB128) then its bytes: one allocation, and a list of one short word takes a few
+/// bytes (a text and a list of ends were two allocations and 48 bytes in place). Written to
+/// the cache as the list of strings it holds.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct Strings {
-    /// The strings, one after the other.
-    text: String,
-    /// Where each ends in `text` (files are read up to 64 MiB).
-    ends: Vec<u32>,
+    /// Each string's length, then the string.
+    bytes: Vec<u8>,
 }
 
 impl Strings {
+    /// No strings.
+    pub(crate) const fn new() -> Strings {
+        Strings { bytes: Vec::new() }
+    }
+
+    /// Whether it holds no string.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
     /// The strings of the sequence `node` (none when it is not one), read without building
     /// a packed list's nodes.
     pub(crate) fn of(node: Option<&Node>) -> Strings {
@@ -47,28 +58,52 @@ impl Strings {
 
     /// The strings, in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(start, end)| self.text.get(start as usize..*end as usize).unwrap_or(""))
+        let mut rest = self.bytes.as_slice();
+        std::iter::from_fn(move || {
+            if rest.is_empty() {
+                return None;
+            }
+            let mut len = 0usize;
+            let mut shift = 0;
+            loop {
+                let (&byte, after) = rest.split_first()?;
+                rest = after;
+                len |= usize::from(byte & 0x7f) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 || shift > 28 {
+                    break;
+                }
+            }
+            let (string, after) = rest.split_at_checked(len).unwrap_or((rest, &[]));
+            rest = after;
+            // Only whole `&str`s are pushed: never anything else.
+            Some(std::str::from_utf8(string).unwrap_or_default())
+        })
     }
 
     /// Add `s` at the end.
     pub(crate) fn push(&mut self, s: &str) {
-        self.text.push_str(s);
-        self.ends
-            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+        let mut len = s.len();
+        loop {
+            let low = (len & 0x7f) as u8;
+            len >>= 7;
+            if len == 0 {
+                self.bytes.push(low);
+                break;
+            }
+            self.bytes.push(low | 0x80);
+        }
+        self.bytes.extend_from_slice(s.as_bytes());
     }
 
-    /// Room for `more` strings.
+    /// Room for `more` strings (of a byte or less each: more grow the buffer).
     pub(crate) fn reserve(&mut self, more: usize) {
-        self.ends.reserve_exact(more);
+        self.bytes.reserve(more.saturating_mul(2));
     }
 
     /// Without the spare room of the pushes: held for the whole run.
     pub(crate) fn shrink(&mut self) {
-        self.text.shrink_to_fit();
-        self.ends.shrink_to_fit();
+        self.bytes.shrink_to_fit();
     }
 
     /// The strings, each its own.
@@ -88,7 +123,12 @@ impl<'s> FromIterator<&'s str> for Strings {
 
 impl Serialize for Strings {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
+        // With its length first: the cache's encoding writes it before the items.
+        let mut seq = serializer.serialize_seq(Some(self.iter().count()))?;
+        for s in self.iter() {
+            seq.serialize_element(s)?;
+        }
+        seq.end()
     }
 }
 
@@ -247,6 +287,29 @@ fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Strings of every length class of their prefix come back as pushed, in order, and
+    /// through JSON and the cache's encoding.
+    #[test]
+    fn strings_come_back_as_pushed() {
+        let long = "é".repeat(70);
+        let longer = "x".repeat(20_000);
+        let pushed = ["", "a", long.as_str(), "", longer.as_str(), "日本"];
+        let strings: Strings = pushed.iter().copied().collect();
+        assert_eq!(strings.iter().collect::<Vec<_>>(), pushed);
+        assert_eq!(strings.to_vec().len(), pushed.len());
+        assert!(!strings.is_empty() && Strings::new().is_empty());
+        assert_eq!(Strings::new().iter().count(), 0);
+        let json = serde_json::to_string(&strings).expect("serialized");
+        let back: Strings = serde_json::from_str(&json).expect("read back");
+        assert_eq!(back, strings);
+        // The cache's encoding writes a list's length before its items.
+        let stored = postcard::to_stdvec(&strings).expect("stored");
+        let back: Strings = postcard::from_bytes(&stored).expect("read back");
+        assert_eq!(back, strings);
+        // One word takes its length and its bytes.
+        assert_eq!(std::iter::once("x").collect::<Strings>().bytes.len(), 2);
+    }
 
     /// Settings are written as serde_json writes the value with its keys sorted, and an
     /// environment's values only as short hashes of that JSON.

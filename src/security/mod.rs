@@ -132,8 +132,7 @@ pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) ->
         // Built afresh rather than collected in place: a collected `Vec` would keep the
         // capacity of every text the tool had, for each file, for the whole run.
         if tool.callable {
-            let mut own = kept(tool, look.calls);
-            own.texts.extend(calling);
+            let own = kept(tool, look.calls, calling);
             // A tool with no name and no text that names a call gives them nothing to
             // compare (80 bytes each: a `tools.json` of 400,000 nameless tools held 32 MB).
             if own.name.is_some() || !own.texts.is_empty() {
@@ -212,8 +211,9 @@ fn check_values(
 
 /// What the cross-file checks read of a tool: its name, and the prose that says when
 /// something is called (only such a sentence can direct another tool's calls); `calls`
-/// says whether one look at all its texts saw such a sentence.
-fn kept(tool: &ToolTexts<'_>, calls: bool) -> Kept {
+/// says whether one look at all its texts saw such a sentence; `calling` is the guidance
+/// of its long lists that does.
+fn kept(tool: &ToolTexts<'_>, calls: bool, calling: Vec<Text<'static>>) -> Kept {
     let texts = tool
         .texts
         .iter()
@@ -226,6 +226,7 @@ fn kept(tool: &ToolTexts<'_>, calls: bool) -> Kept {
                 && patterns::calls(&t.value)
         })
         .map(|t| t.clone().into_owned())
+        .chain(calling)
         .collect();
     Kept {
         name: tool.name.clone().map(Text::into_owned),

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Cx, REFUSED, Tool, Who, field};
+use super::{Cx, Details, REFUSED, Who, field};
 use crate::analysis::argv;
 use crate::analysis::paths::{
     base_name, clean, climbing_dotdot, is_absolute_anywhere, sibling_display,
@@ -34,7 +34,7 @@ impl Cx<'_> {
         &mut self,
         node: &Node,
         who: &Who,
-        tool: &mut Tool,
+        tool: &mut Details,
         programs: &mut Vec<Program>,
     ) {
         let Some(entry) =

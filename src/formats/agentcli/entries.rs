@@ -2,7 +2,9 @@
 //! descriptions, the parameter schema, and keys agentcli does not read as written.
 
 use super::command::Program;
-use super::{Cx, Manifest, REFUSED, Site, TOOL_KEYS, Tool, Who, field, json_type};
+use super::{
+    Cx, Details, Manifest, REFUSED, Site, TOOL_KEYS, Tool, Unnamed, Who, field, json_type,
+};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
 use crate::diagnostics::DidYouMean;
@@ -71,9 +73,6 @@ impl Cx<'_> {
         // a tool (72 bytes) was most of what a manifest of a million tools `{"name":"tN",
         // "command":["x"]}` took beside its tree.
         let mut programs = Vec::new();
-        // Exact room: grown by doubling, a manifest of many small tools held up to twice
-        // their room.
-        manifest.tools.reserve_exact(items.len());
         // Each entry read where it is: a long list of small tools is packed, and an entry is
         // built from its bytes only while it is checked.
         for (index, item) in items.maps().enumerate() {
@@ -86,14 +85,26 @@ impl Cx<'_> {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
-            let mut tool = self.tool(node, index, &mut programs);
-            tool.span = Site::of(Some(node.span()));
-            tool.name_span = Site::of(node.value("name").map(|n| n.span()));
-            tool.description_span = Site::of(node.value("description").map(|n| n.span()));
-            tool.command_span = Site::of(crate::formats::tree::site_at(node, &["command"]));
-            tool.schema = node.value("schema").map(crate::syntax::Packed::pack);
-            manifest.tools.push(tool);
+            let (name, mut details) = self.tool(node, index, &mut programs);
+            let index = u32::try_from(index).unwrap_or(u32::MAX);
+            let span = Site::of(Some(node.span()));
+            let Some(name) = name else {
+                manifest.unnamed.push(Unnamed { index, span });
+                continue;
+            };
+            details.description_span = Site::of(node.value("description").map(|n| n.span()));
+            details.command_span = Site::of(crate::formats::tree::site_at(node, &["command"]));
+            details.schema = node.value("schema").map(crate::syntax::Packed::pack);
+            let name_span = Site::of(node.value("name").map(|n| n.span()));
+            manifest
+                .tools
+                .push(Tool::new(index, span, name_span, name, details));
         }
+        // Held for the whole run: without the spare room of the pushes (their number is not
+        // known before the entries are read, and room for every entry in both lists was
+        // half of what a manifest of a million tiny tools took).
+        manifest.tools.shrink_to_fit();
+        manifest.unnamed.shrink_to_fit();
         self.duplicate_names(&manifest.tools);
         self.programs(&programs, tools.key_span());
     }
@@ -101,17 +112,13 @@ impl Cx<'_> {
     /// ACL003: the scope of a tool name is its manifest (a tool keeps its name only when it
     /// is a non-empty string).
     fn duplicate_names(&mut self, tools: &[Tool]) {
-        let names = tools.iter().map(|t| Some(((), t.name.as_deref()?)));
+        let names = tools.iter().map(|t| Some(((), &*t.name)));
         for dup in registry::duplicates(names) {
             let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
                 continue;
             };
             let (first, first_span) = (first.index, first.name_at());
-            let (index, name, span) = (
-                again.index as usize,
-                again.name.as_deref().unwrap_or_default(),
-                again.name_at(),
-            );
+            let (index, name, span) = (again.index as usize, &*again.name, again.name_at());
             let who = Who {
                 index,
                 name: Some(name.to_string()),
@@ -134,12 +141,17 @@ impl Cx<'_> {
         }
     }
 
-    fn tool(&mut self, node: &Node, index: usize, programs: &mut Vec<Program>) -> Tool {
+    /// Check the tool entry `node`, the `index`th: its name, when it is a non-empty string,
+    /// and the rest of what it sets.
+    fn tool(
+        &mut self,
+        node: &Node,
+        index: usize,
+        programs: &mut Vec<Program>,
+    ) -> (Option<Box<str>>, Details) {
         let mut who = Who { index, name: None };
-        let mut tool = Tool {
-            index: u32::try_from(index).unwrap_or(u32::MAX),
-            ..Tool::default()
-        };
+        let mut tool = Details::default();
+        let mut own_name = None;
         let keys = ["timeoutSec", "envPassthrough"];
         let mut settings = crate::ir::Settings::new();
         crate::formats::tree::settings(
@@ -161,7 +173,7 @@ impl Cx<'_> {
                 ..
             }) if !s.is_empty() => {
                 who.name = Some(s.to_string());
-                tool.name = Some((**s).into());
+                own_name = Some((**s).into());
             }
             Some(
                 v @ Node {
@@ -204,10 +216,10 @@ impl Cx<'_> {
         self.timeout(node, &who);
         self.env(node, &who);
         self.schema(node, &who);
-        tool
+        (own_name, tool)
     }
 
-    fn description(&mut self, node: &Node, who: &Who, tool: &mut Tool) {
+    fn description(&mut self, node: &Node, who: &Who, tool: &mut Details) {
         let entry = field(node, "description");
         let (span, label) = match entry.map(|e| &e.value) {
             Some(Node {

@@ -24,30 +24,31 @@ pub(super) fn lower<'a>(
             // held a third more than they take.
             out.tools.reserve(m.tools.len());
             out.tools
-                .extend(m.tools.iter().filter_map(|t| agentcli_tool(&r.file, t)));
+                .extend(m.tools.iter().map(|t| agentcli_tool(&r.file, t)));
         }
     }
     out
 }
 
-fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<'a>> {
-    let name = t.name.as_deref()?;
+fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
+    let name = &*t.name;
     let name_span = t.name_at();
-    let schema_node = t.schema.as_ref();
+    let d = t.details();
+    let schema_node = d.schema.as_ref();
     let mut provenance = provenance(file);
     provenance.index = Some(t.index as usize);
-    Some(Lowered {
+    Lowered {
         tool: Tool {
             name: name.to_string(),
             title: None,
             version: None,
-            description: t.description.as_deref().unwrap_or_default().to_string(),
+            description: d.description.as_deref().unwrap_or_default().to_string(),
             input_schema: schema_node
                 .map_or_else(empty_object_schema, Packed::to_json)
                 .into(),
             output_schema: None,
             run: Run::Argv {
-                argv: t.command.to_vec(),
+                argv: d.command.to_vec(),
             },
             // agentcli runs any program: nothing in the manifest says what it touches, so
             // the hints are MCP's own cautious defaults.
@@ -62,19 +63,19 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Option<Lowered<
             },
             guidance: None,
             tags: Vec::new(),
-            settings: t.settings.as_deref().cloned().unwrap_or_default(),
+            settings: d.settings.as_deref().cloned().unwrap_or_default(),
             provenance,
         },
         file,
         name_span,
         schema: schema_node.map(|n| (file, TreeRef::Packed(n))),
-        description_span: t.description_span.get().unwrap_or(name_span),
+        description_span: d.description_span.get().unwrap_or(name_span),
         output: None,
         parameters: None,
         sites: Sites {
-            run: t.command_span.get(),
-            settings: t.settings_span.get(),
+            run: d.command_span.get(),
+            settings: d.settings_span.get(),
             ..Sites::default()
         },
-    })
+    }
 }

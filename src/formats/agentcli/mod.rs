@@ -47,8 +47,11 @@ const REFUSED: &str =
 /// A lowered `tools.json`.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Manifest {
-    /// The entries of `tools` that are JSON objects, in order.
+    /// The entries of `tools` that are JSON objects with a name, in order.
     pub tools: Vec<Tool>,
+    /// Those without one: only where they are (agentcli refuses them; nothing is built from
+    /// them, and a manifest of a million `{}` holds 12 bytes for each).
+    pub unnamed: Vec<Unnamed>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
     pub texts: crate::security::texts::FileTexts,
 }
@@ -56,13 +59,14 @@ pub(crate) struct Manifest {
 impl Manifest {
     /// Tool definitions in this manifest.
     pub(crate) fn tool_count(&self) -> usize {
-        self.tools.len()
+        self.tools.len() + self.unnamed.len()
     }
 }
 
-/// One entry of `tools`, as far as it could be read. Lean (120 bytes, spans as [`Site`]s,
-/// strings boxed): a manifest of a million tiny tools keeps one for each.
-#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+/// One entry of `tools` with a non-empty string name, as far as it could be read. Lean (48
+/// bytes, spans as [`Site`]s, the rest boxed apart): a manifest of a million tiny tools
+/// keeps one for each.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Tool {
     /// Position in the `tools` list.
     pub index: u32,
@@ -70,15 +74,21 @@ pub(crate) struct Tool {
     pub span: Site,
     /// Where its `name` value is written.
     pub name_span: Site,
+    /// `name`.
+    pub name: Box<str>,
+    /// What it sets besides its name, when it sets anything.
+    details: Option<Box<Details>>,
+}
+
+/// What a tool entry sets besides its name.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+pub(crate) struct Details {
     /// Where its `description` value is written.
     pub description_span: Site,
     /// Where its `command` is written.
     pub command_span: Site,
     /// Where the first of `timeoutSec` and `envPassthrough` is written.
-    #[serde(default)]
     pub settings_span: Site,
-    /// `name`, when it is a non-empty string.
-    pub name: Option<Box<str>>,
     /// `description`, when it is a string.
     pub description: Option<Box<str>>,
     /// `command` (argv), when every element is a string.
@@ -87,8 +97,40 @@ pub(crate) struct Tool {
     pub schema: Option<Packed>,
     /// `timeoutSec` and `envPassthrough`: how the command runs besides its argv (boxed:
     /// most tools set neither).
-    #[serde(default)]
     pub settings: Option<Box<crate::ir::Settings>>,
+}
+
+/// The details of a tool that sets nothing besides its name.
+static NO_DETAILS: Details = Details {
+    description_span: Site::NONE,
+    command_span: Site::NONE,
+    settings_span: Site::NONE,
+    description: None,
+    command: crate::formats::tree::Strings::new(),
+    schema: None,
+    settings: None,
+};
+
+impl Details {
+    /// Whether it holds nothing.
+    fn is_empty(&self) -> bool {
+        [self.description_span, self.command_span, self.settings_span]
+            .iter()
+            .all(|s| s.get().is_none())
+            && self.description.is_none()
+            && self.command.is_empty()
+            && self.schema.is_none()
+            && self.settings.is_none()
+    }
+}
+
+/// An entry of `tools` that is an object without a usable name.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(crate) struct Unnamed {
+    /// Position in the `tools` list.
+    pub index: u32,
+    /// Where the entry is written.
+    pub span: Site,
 }
 
 /// A span of a manifest, maybe absent, in eight bytes (a manifest is far below 4 GiB).
@@ -123,6 +165,22 @@ impl Site {
 }
 
 impl Tool {
+    /// A tool of `name` at `index`, written at `span` (its name at `name_span`).
+    fn new(index: u32, span: Site, name_span: Site, name: Box<str>, details: Details) -> Tool {
+        Tool {
+            index,
+            span,
+            name_span,
+            name,
+            details: (!details.is_empty()).then(|| Box::new(details)),
+        }
+    }
+
+    /// What it sets besides its name.
+    pub(crate) fn details(&self) -> &Details {
+        self.details.as_deref().unwrap_or(&NO_DETAILS)
+    }
+
     /// Where the entry is written.
     pub(crate) fn at(&self) -> Span {
         self.span.get().unwrap_or(Span::point(0))
