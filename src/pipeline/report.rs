@@ -30,13 +30,17 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
     // before it is copied (a whole repository's may be, one per file).
     let targeted = |d: &&Diagnostic| targeted(loaded, d);
     let own = own(options, config, loaded);
-    let mut raw = Vec::with_capacity(held(loaded) + own.len());
-    raw.extend(
-        loaded
-            .results
-            .iter()
-            .flat_map(|r| r.diagnostics.iter().filter(targeted).cloned()),
-    );
+    let files: Vec<Vec<Diagnostic>> = loaded
+        .results
+        .iter()
+        .map(|r| {
+            let copied = r.diagnostics.iter().filter(targeted).cloned().collect();
+            budget::to_level(copied, loaded.level)
+        })
+        .collect();
+    let room = files.iter().map(Vec::len).sum::<usize>() + loaded.resolved.len() + own.len();
+    let mut raw = Vec::with_capacity(room);
+    raw.extend(files.into_iter().flatten());
     raw.extend(loaded.resolved.iter().filter(targeted).cloned());
     gathered(options, loaded, raw, own)
 }
@@ -45,6 +49,13 @@ fn findings(options: &CheckOptions, config: &Config, loaded: &Loaded) -> Vec<Dia
 /// the command line): a repository's findings are not held twice.
 fn taken(options: &CheckOptions, config: &Config, loaded: &mut Loaded) -> Vec<Diagnostic> {
     let own = own(options, config, loaded);
+    // Each file brought to the load's level first: files checked before the level fell
+    // hold more (up to 50,000 findings at each level), and the list of them all was as
+    // long as all of that, with the copy the whole list's cap made beside it.
+    for result in &mut loaded.results {
+        let diagnostics = std::mem::take(&mut result.diagnostics);
+        result.diagnostics = budget::to_level(diagnostics, loaded.level);
+    }
     let mut raw = Vec::with_capacity(held(loaded) + own.len());
     for result in &mut loaded.results {
         raw.append(&mut std::mem::take(&mut result.diagnostics));
