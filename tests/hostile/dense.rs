@@ -501,6 +501,70 @@ fn server_json_with_choices(n: usize) -> String {
     )
 }
 
+/// A `server.json` whose `key` lists `n` empty mappings.
+fn server_json_listing(key: &str, n: usize) -> String {
+    let items = vec!["{}"; n].join(",");
+    format!(
+        r#"{{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"io.github.x/y","description":"d","version":"1.0.0","{key}":[{items}]}}"#
+    )
+}
+
+/// The check and the security pass built a long list of packages or remotes into nodes
+/// all at once, 32 bytes for each 3 of `{},` (11x here for packages, 17x for remotes; 14x
+/// and 15x release at 1.5 MB); each entry is read where it is packed now (3.0x and 4.2x
+/// here, 2.4x and 4.1x release).
+#[test]
+fn a_server_json_of_200_thousand_empty_packages_or_remotes() {
+    for key in ["packages", "remotes"] {
+        assert_bounded(
+            "server.json",
+            &server_json_listing(key, 1),
+            &server_json_listing(key, 200_000),
+            8.0,
+        );
+    }
+}
+
+/// The URLs of packed packages and remotes are read from the list's bytes: a credential in
+/// the last of 300 of each is found where it is written.
+#[test]
+fn a_credential_in_the_last_of_many_packages_or_remotes_is_found() {
+    let token = "token=abcdef0123456789abcdef0123456789";
+    let mut packages =
+        vec![r#"{"registryType":"npm","identifier":"a","version":"1.0.0"}"#.to_string(); 299];
+    packages.push(format!(
+        r#"{{"registryType":"mcpb","identifier":"http://github.com/x/y.mcpb?{token}","version":"1.0.0"}}"#
+    ));
+    let mut remotes = vec![r#"{"type":"sse","url":"https://r.example/sse"}"#.to_string(); 299];
+    remotes.push(format!(
+        r#"{{"type":"sse","url":"http://last.example/sse?{token}"}}"#
+    ));
+    let file = server_json_listing("packages", 1).replace(
+        r#""packages":[{}]"#,
+        &format!(
+            r#""packages":[{}],"remotes":[{}]"#,
+            packages.join(","),
+            remotes.join(",")
+        ),
+    );
+    let repo = repo();
+    repo.write("server.json", file.as_bytes());
+    let diags = diagnostics(&repo);
+    let lines: Vec<(u64, u64)> = find(&diags, "SEC070", "server.json")
+        .into_iter()
+        .map(start)
+        .collect();
+    for url in ["http://github.com/x/y.mcpb?", "http://last.example/sse?"] {
+        let at = file.find(url).expect("written") as u64 + 1;
+        assert!(
+            lines
+                .iter()
+                .any(|&(line, column)| line == 1 && column <= at + 1 && column + 1 >= at),
+            "no SEC070 at {url} (column {at}): {lines:?}"
+        );
+    }
+}
+
 /// The input's check collected every choice, through their nodes, and the security pass
 /// held a text for each (31x here); the check reads them through and the security pass
 /// a batch at a time (2.2x here).

@@ -11,7 +11,7 @@ use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::source::Span;
-use crate::syntax::Node;
+use crate::syntax::{Node, Seq};
 
 /// Keys of an input (the schema's `Input`).
 const INPUT_KEYS: &[&str] = &[
@@ -76,17 +76,20 @@ pub(super) fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> O
 
 /// The items of the list at `map.key`, or a wrong-type diagnostic.
 pub(super) fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n [Node] {
-    let Some(entry) = map.node.get(key) else {
-        return &[];
-    };
-    match entry.value.as_seq() {
-        Some(items) => items,
-        None => {
-            let path = crate::formats::fields::join_path(map.path, key);
-            lw.wrong_type(&entry.value, &path, "a list");
-            &[]
-        }
+    seq(lw, map, key).map_or(&[], |items| &**items)
+}
+
+/// The list at `map.key`, to be read an item at a time ([`Seq::maps`]), or a wrong-type
+/// diagnostic: a long list of small items is packed, and built whole into nodes it took 32
+/// bytes an item (a `server.json` of 500,000 `{}` packages: 15 times its size).
+pub(super) fn seq<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> Option<&'n Seq> {
+    let entry = map.node.get(key)?;
+    let items = entry.value.as_list();
+    if items.is_none() {
+        let path = crate::formats::fields::join_path(map.path, key);
+        lw.wrong_type(&entry.value, &path, "a list");
     }
+    items
 }
 
 /// Choices named in the finding of a default that is none of them, at most.

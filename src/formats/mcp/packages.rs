@@ -66,9 +66,15 @@ const NOT_PUBLISHED: &str =
 
 /// Check every package.
 pub(super) fn packages(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
-    for (i, node) in inputs::list(lw, map, "packages").iter().enumerate() {
+    let Some(list) = inputs::seq(lw, map, "packages") else {
+        return;
+    };
+    for (i, item) in list.maps().enumerate() {
+        let Some(node) = item.node() else {
+            continue;
+        };
         let path = format!("packages[{i}]");
-        if let Some(pkg) = inputs::item(lw, node, &path) {
+        if let Some(pkg) = inputs::item(lw, &node, &path) {
             package(lw, pkg, &path);
         }
     }

@@ -17,9 +17,15 @@ const REMOTE_KEYS: &[&str] = &["type", "url", "headers", "variables"];
 
 /// Check every remote.
 pub(super) fn remotes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
-    for (i, node) in inputs::list(lw, map, "remotes").iter().enumerate() {
+    let Some(list) = inputs::seq(lw, map, "remotes") else {
+        return;
+    };
+    for (i, item) in list.maps().enumerate() {
+        let Some(node) = item.node() else {
+            continue;
+        };
         let path = format!("remotes[{i}]");
-        if let Some(remote) = inputs::item(lw, node, &path) {
+        if let Some(remote) = inputs::item(lw, &node, &path) {
             keys::unknown_keys(lw, remote, REMOTE_KEYS, UNREAD);
             let declared = inputs::remote_variables(lw, remote);
             transport(lw, remote, &path, &declared, true);
