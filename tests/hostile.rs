@@ -34,6 +34,8 @@ mod dense_lists;
 mod dense_markdown;
 #[path = "hostile/dense_shell.rs"]
 mod dense_shell;
+#[path = "hostile/dense_tools.rs"]
+mod dense_tools;
 #[path = "hostile/fixes.rs"]
 mod fixes;
 #[path = "hostile/folders.rs"]
