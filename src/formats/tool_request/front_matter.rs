@@ -249,7 +249,8 @@ fn front_matter_inputs(
         lw.wrong_type(v, "inputs", "a list of `{path, sha256}` entries");
         return Vec::new();
     };
-    let mut out = Vec::new();
+    // Room for every entry at once (grown by doubling, 200,000 entries held a third more).
+    let mut out = Vec::with_capacity(items.len());
     // An item at a time: a long list of small entries is held packed.
     for (i, item) in items.scan().enumerate() {
         let item = &*item;
