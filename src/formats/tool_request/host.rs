@@ -15,7 +15,7 @@ impl Cx<'_> {
         let start = self.file.bom_len;
         let text = self.text();
         for tok in path_tokens(text, Span::new(start, text.len())) {
-            let cleaned = clean(&tok.text);
+            let cleaned = clean(tok.text);
             if self.claimed.contains(&cleaned) {
                 continue;
             }

@@ -65,12 +65,12 @@ impl Cx<'_> {
                     .diag(&rules::INPUT_OUTSIDE_IN, tok.span, why)
                     .label("outside /in/")
                     .note("the executor mounts inputs read-only under `/in/` and nothing else: any other path is the host's")
-                    .help(format!("mount it as `/in/{}`", base_name(&tok.text)));
+                    .help(format!("mount it as `/in/{}`", base_name(tok.text)));
                 self.push(d);
                 continue;
             }
             out.push(Declared {
-                path: clean(&tok.text),
+                path: clean(tok.text),
                 span: tok.span,
                 hash,
                 bad_hash,
@@ -200,10 +200,10 @@ impl Cx<'_> {
         let longest = declared.iter().map(|d| d.len()).max().unwrap_or(0);
         for region in [body.program, body.program_data].into_iter().flatten() {
             for tok in path_tokens(self.text(), region) {
-                if tok.kind != PathKind::Absolute || sandbox_dir(&tok.text) != Some("/in") {
+                if tok.kind != PathKind::Absolute || sandbox_dir(tok.text) != Some("/in") {
                     continue;
                 }
-                let path = clean(&tok.text);
+                let path = clean(tok.text);
                 // A file inside a declared folder is declared with it. Only the folders as
                 // long as a declared input can be one: hashing every folder of a path of
                 // thousands took its length squared.
@@ -233,16 +233,16 @@ impl Cx<'_> {
             if tok.kind != PathKind::Absolute {
                 continue;
             }
-            if sandbox_dir(&tok.text) == Some("/out") {
+            if sandbox_dir(tok.text) == Some("/out") {
                 any_out = true;
                 continue;
             }
-            self.claimed.insert(clean(&tok.text));
+            self.claimed.insert(clean(tok.text));
             let why = if tok.text.starts_with("/out/") {
                 format!(
                     "output `{}` leaves `/out/` once `..` is resolved (`{}`)",
                     tok.text,
-                    clean(&tok.text)
+                    clean(tok.text)
                 )
             } else {
                 format!("output `{}` is not under `/out/`", tok.text)
@@ -251,7 +251,7 @@ impl Cx<'_> {
                 .diag(&rules::OUTPUT_OUTSIDE_OUT, tok.span, why)
                 .label("outside /out/")
                 .note("the executor collects results from `/out/` only: anything written elsewhere is lost, or lands on the host")
-                .help(format!("write it to `/out/{}`", base_name(&tok.text)));
+                .help(format!("write it to `/out/{}`", base_name(tok.text)));
             self.push(d);
         }
         for item in list_items(self.text(), s.content) {
