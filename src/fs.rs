@@ -487,3 +487,18 @@ impl FileSystem for Overlay {
 
 #[cfg(test)]
 mod tests;
+
+/// A file system with no files (tests: only what an overlay holds, or nothing, exists).
+#[cfg(test)]
+pub(crate) struct NoFiles;
+
+#[cfg(test)]
+impl FileSystem for NoFiles {
+    fn read(&self, _path: &Path) -> Result<Vec<u8>, ReadError> {
+        Err(ReadError::Missing("no such file".into()))
+    }
+
+    fn is_file(&self, _path: &Path) -> bool {
+        false
+    }
+}

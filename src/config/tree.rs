@@ -298,7 +298,7 @@ mod tests {
     use crate::rules::{self, Severity};
 
     fn overlay(files: &[(&str, &str)]) -> Overlay {
-        let mut fs = Overlay::new(Box::new(Empty));
+        let mut fs = Overlay::new(Box::new(crate::fs::NoFiles));
         for (path, text) in files {
             fs.set(PathBuf::from(path), text.as_bytes().to_vec());
         }
@@ -323,19 +323,6 @@ mod tests {
                 expected,
                 "{path} in {dir}"
             );
-        }
-    }
-
-    /// A disk with nothing on it, so only the overlay's buffers exist.
-    struct Empty;
-
-    impl FileSystem for Empty {
-        fn read(&self, _: &Path) -> Result<Vec<u8>, crate::fs::ReadError> {
-            Err(crate::fs::ReadError::Missing("no such file".into()))
-        }
-
-        fn is_file(&self, _: &Path) -> bool {
-            false
         }
     }
 

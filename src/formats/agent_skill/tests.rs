@@ -15,7 +15,7 @@ struct Noting {
 
 impl Noting {
     fn new(files: &[(&str, &str)]) -> Noting {
-        let mut overlay = Overlay::new(Box::new(Nothing));
+        let mut overlay = Overlay::new(Box::new(crate::fs::NoFiles));
         for (path, text) in files {
             overlay.set(Path::new("/repo").join(path), text.as_bytes().to_vec());
         }
@@ -30,19 +30,6 @@ impl Noting {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(path.to_path_buf());
-    }
-}
-
-/// A file system with no files: the overlay's buffers are all there is.
-struct Nothing;
-
-impl FileSystem for Nothing {
-    fn read(&self, _path: &Path) -> Result<Vec<u8>, ReadError> {
-        Err(ReadError::Missing("no such file".into()))
-    }
-
-    fn is_file(&self, _path: &Path) -> bool {
-        false
     }
 }
 

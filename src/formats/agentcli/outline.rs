@@ -54,21 +54,8 @@ pub(super) fn outline(r: &FileResult) -> Outline {
 mod tests {
     use std::path::Path;
 
-    use crate::fs::{FileSystem, ReadError};
+    use crate::fs::NoFiles;
     use crate::source::{FormatId, SourceFile};
-
-    /// No file besides the manifest.
-    struct Nothing;
-
-    impl FileSystem for Nothing {
-        fn read(&self, _path: &Path) -> Result<Vec<u8>, ReadError> {
-            Err(ReadError::Missing("no such file".into()))
-        }
-
-        fn is_file(&self, _path: &Path) -> bool {
-            false
-        }
-    }
 
     /// An entry without a name is listed where it is written, between the named ones, and
     /// counted as a tool.
@@ -81,7 +68,7 @@ mod tests {
             FormatId::AgentcliManifest,
             text.into(),
         );
-        let result = super::super::load(file, &Nothing, false);
+        let result = super::super::load(file, &NoFiles, false);
         let outline = super::outline(&result);
         let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["a", "tools[1]", "tools[2]", "b", "tools[4]"]);
