@@ -118,3 +118,49 @@ fn a_change_to_a_schema_file_rechecks_the_manifest_that_reads_it() {
     ws.remove_buffer(schema);
     assert_eq!(codes(&ws.check_file(schema)), Vec::<String>::new());
 }
+
+/// `count` nameless, commandless tools: three findings each (no name, no description, no
+/// command).
+fn nameless_tools(count: usize) -> String {
+    format!(
+        r#"{{"tools":[{}]}}"#,
+        vec![r#"{"command":[]}"#; count].join(",")
+    )
+}
+
+/// How many findings of `code` in `path` the report shows one by one.
+fn shown(report: &toolc::Report, path: &str, code: &str) -> usize {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.file.display() == path && d.rule.code == code && d.omitted == 0)
+        .count()
+}
+
+/// A workspace past the findings a run holds shows fewer of each rule in each file; once
+/// an edit fixes enough of them, a re-check shows as many as a new check would.
+#[test]
+fn a_re_check_shows_as_many_findings_as_the_workspace_now_needs() {
+    let files: Vec<(String, String)> = (0..100)
+        .map(|i| (format!("m{i}/tools.json"), nameless_tools(201)))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let repo = Repo::with(&refs);
+    let mut ws = workspace(&repo);
+    // 100 files of 603 findings: past 50,000 at 200 of a rule in a file, within it at 100.
+    let full = ws.check();
+    assert_eq!(full.summary.shown_per_rule, Some(100));
+    assert_eq!(shown(&full, "m99/tools.json", "ACL001"), 100);
+    let fixed = r#"{"tools":[]}"#;
+    for i in 0..30 {
+        ws.set_buffer(format!("m{i}/tools.json"), fixed);
+        ws.check_file(format!("m{i}/tools.json"));
+    }
+    ws.set_buffer("m99/tools.json", nameless_tools(202));
+    let report = ws.check_file("m99/tools.json");
+    assert_eq!(shown(&report, "m99/tools.json", "ACL001"), 200);
+    assert_eq!(report.summary.shown_per_rule, None);
+}

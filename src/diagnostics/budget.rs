@@ -48,7 +48,24 @@ impl Budget {
             return diags;
         }
         let groups = Groups::of(&diags, runs);
-        // The first level within the bound with this file counted is the run's so far.
+        let level = self.add(&groups);
+        let max = LEVELS[level.unwrap_or(LEVELS.len() - 1)];
+        if max < MAX_PER_RULE && groups.held_at(max) < diags.len() {
+            diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            diags = cap_per_file(diags, max);
+        }
+        diags
+    }
+
+    /// Count one file's findings `diags` as held, as they are (an editor's re-check counts
+    /// every file again, the one it reloaded whole).
+    pub(crate) fn count(&self, diags: &[Diagnostic], runs: &dyn Fn(&Rule, &Path) -> bool) {
+        self.add(&Groups::of(diags, runs));
+    }
+
+    /// Add `groups` at every level: the first level within the bound with them counted is
+    /// the run's so far.
+    fn add(&self, groups: &Groups) -> Option<usize> {
         let mut level = None;
         for (i, counter) in self.held.iter().enumerate() {
             let added = groups.held_at(LEVELS[i]);
@@ -57,12 +74,7 @@ impl Budget {
                 level = Some(i);
             }
         }
-        let max = LEVELS[level.unwrap_or(LEVELS.len() - 1)];
-        if max < MAX_PER_RULE && groups.held_at(max) < diags.len() {
-            diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-            diags = cap_per_file(diags, max);
-        }
-        diags
+        level
     }
 
     /// The level every file loaded so far was capped at, or above.

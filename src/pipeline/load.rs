@@ -170,12 +170,7 @@ pub(super) fn load(
         buffered: &buffered,
     });
     let budget = Budget::default();
-    // What the report shows: a rule that runs on a file reported on (`check FILE` reads the
-    // whole repository).
-    let runs = |rule: &Rule, path: &Path| {
-        scope.reports_on(path)
-            && super::enabled(options, configs.for_path(path), rule, path).is_some()
-    };
+    let runs = shown(options, configs, scope);
     let loaded: Vec<Slot> = found
         .par_iter()
         .map(|d| {
@@ -223,6 +218,20 @@ pub(super) fn load(
         level: budget.level(),
         not_claimed,
         reads,
+    }
+}
+
+/// Whether a finding of a rule in a file is counted toward the run's findings: the report
+/// shows it (a rule that runs, on a file reported on: `check FILE` reads the whole
+/// repository).
+pub(super) fn shown<'a>(
+    options: &'a CheckOptions,
+    configs: &'a ConfigTree,
+    scope: &'a Scope,
+) -> impl Fn(&Rule, &Path) -> bool + 'a {
+    move |rule, path| {
+        scope.reports_on(path)
+            && super::enabled(options, configs.for_path(path), rule, path).is_some()
     }
 }
 

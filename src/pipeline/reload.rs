@@ -7,6 +7,7 @@ use super::CheckOptions;
 use super::Loaded;
 use super::load::{Slot, load_one};
 use crate::config::Config;
+use crate::diagnostics::budget::Budget;
 use crate::discover::Discovered;
 use crate::formats;
 use crate::fs::{FileSystem, Overlay};
@@ -38,6 +39,14 @@ pub(crate) fn reload(
     if any {
         let scope = &loaded.scope;
         loaded.resolved = formats::resolve_with(fs, &loaded.results, &|p| scope.reports_on(p));
+        // The level the files need now: an edit that fixes (or makes) most of a workspace's
+        // findings shows more (or fewer) of each rule in each file, as a new load would.
+        let budget = Budget::default();
+        let runs = super::load::shown(options, &loaded.configs, scope);
+        for result in &loaded.results {
+            budget.count(&result.diagnostics, &runs);
+        }
+        loaded.level = budget.level();
     }
     any
 }
