@@ -80,7 +80,8 @@ fn assert_a_thousand_capped(path: &str, text: &str, code: &str) {
 }
 
 /// A `.dops` skill of 300,000 dependencies on skills the project does not have: a finding for
-/// each (1.6 million: 2.8 GB).
+/// each (1.6 million: 2.8 GB). The list was built whole into nodes to be checked (12x release
+/// for a million); each entry is built as it is read now (5.8x).
 #[test]
 fn a_skill_of_300_thousand_unknown_dependencies() {
     let skill = |n: usize| {
@@ -90,8 +91,8 @@ fn a_skill_of_300_thousand_unknown_dependencies() {
             deps.join(",")
         )
     };
-    // About 13 times here: each dependency's name and place are held.
-    assert_bounded(".dojops/skills/s.dops", &skill(1), &skill(300_000), 16.0);
+    // Each dependency's name and place are held.
+    assert_bounded(".dojops/skills/s.dops", &skill(1), &skill(300_000), 9.0);
     assert_a_thousand_capped(".dojops/skills/s.dops", &skill(1_000), "REF001");
 }
 

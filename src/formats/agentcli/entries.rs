@@ -75,10 +75,7 @@ impl Cx<'_> {
         let mut programs = Vec::new();
         // Each entry read where it is: a long list of small tools is packed, and an entry is
         // built from its bytes only while it is checked.
-        for (index, item) in items.maps().enumerate() {
-            let Some(node) = item.node() else {
-                continue;
-            };
+        for (index, node) in items.scan().enumerate() {
             let node = &*node;
             let who = Who { index, name: None };
             if node.as_map().is_none() {

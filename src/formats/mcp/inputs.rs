@@ -5,6 +5,8 @@
 use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::secrets::{self, Place, Remedy};
 use super::{keys, templates};
+use std::borrow::Cow;
+
 use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean_within};
 use crate::analysis::registry;
 use crate::formats::fields::{Lowerer, MapRef, Site};
@@ -74,9 +76,14 @@ pub(super) fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> O
     lw.as_map(node, brace, path)
 }
 
-/// The items of the list at `map.key`, or a wrong-type diagnostic.
-pub(super) fn list<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, key: &str) -> &'n [Node] {
-    seq(lw, map, key).map_or(&[], |items| &**items)
+/// The items of the list at `map.key`, each built as it is read ([`Seq::scan`]), or a
+/// wrong-type diagnostic.
+pub(super) fn items<'n>(
+    lw: &mut Lowerer<'_>,
+    map: MapRef<'n>,
+    key: &str,
+) -> impl Iterator<Item = Cow<'n, Node>> + use<'n> {
+    seq(lw, map, key).into_iter().flat_map(Seq::scan)
 }
 
 /// The list at `map.key`, to be read an item at a time ([`Seq::maps`]), or a wrong-type

@@ -12,6 +12,7 @@ use crate::diagnostics::{Applicability, DidYouMean};
 use crate::formats::fields::{Lowerer, MapRef, replace_scalar};
 use crate::rules::mcp as rules;
 use crate::source::Span;
+use crate::syntax::Seq;
 
 const PACKAGE_KEYS: &[&str] = &[
     "registryType",
@@ -69,10 +70,7 @@ pub(super) fn packages(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(list) = inputs::seq(lw, map, "packages") else {
         return;
     };
-    for (i, item) in list.maps().enumerate() {
-        let Some(node) = item.node() else {
-            continue;
-        };
+    for (i, node) in list.scan().enumerate() {
         let path = format!("packages[{i}]");
         if let Some(pkg) = inputs::item(lw, &node, &path) {
             package(lw, pkg, &path);
@@ -153,8 +151,11 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
             lw.push(d);
         }
     }
-    let runtime_args = inputs::list(lw, pkg, "runtimeArguments");
-    if !runtime_args.is_empty() && hint.is_none() && pkg.node.get("runtimeHint").is_none() {
+    let runtime_args = inputs::seq(lw, pkg, "runtimeArguments");
+    if runtime_args.is_some_and(|args| !args.is_empty())
+        && hint.is_none()
+        && pkg.node.get("runtimeHint").is_none()
+    {
         let at = pkg
             .node
             .get("runtimeArguments")
@@ -171,21 +172,20 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         lw.push(d);
     }
     let mut declared: Vec<Declared> = Vec::new();
-    let package_args = inputs::list(lw, pkg, "packageArguments");
+    let package_args = inputs::seq(lw, pkg, "packageArguments");
     for (key, list) in [
         ("runtimeArguments", runtime_args),
         ("packageArguments", package_args),
     ] {
-        for (i, node) in list.iter().enumerate() {
+        for (i, node) in list.into_iter().flat_map(Seq::scan).enumerate() {
+            let node = &*node;
             let item = format!("{path}.{key}[{i}]");
             declared.extend(inputs::argument(lw, node, &item, &format!("`{path}`")));
         }
     }
     let mut env: Vec<Declared> = Vec::new();
-    for (i, node) in inputs::list(lw, pkg, "environmentVariables")
-        .iter()
-        .enumerate()
-    {
+    for (i, node) in inputs::items(lw, pkg, "environmentVariables").enumerate() {
+        let node = &*node;
         let item = format!("{path}.environmentVariables[{i}]");
         if let Some(name) = inputs::key_value(
             lw,
@@ -364,10 +364,8 @@ fn registry_rules(
 
 /// `postInstallInstructions` (schema draft): each needs a `description`.
 fn post_install(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
-    for (i, node) in inputs::list(lw, pkg, "postInstallInstructions")
-        .iter()
-        .enumerate()
-    {
+    for (i, node) in inputs::items(lw, pkg, "postInstallInstructions").enumerate() {
+        let node = &*node;
         let item = format!("{path}.postInstallInstructions[{i}]");
         let Some(step) = inputs::item(lw, node, &item) else {
             continue;

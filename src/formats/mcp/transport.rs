@@ -20,10 +20,7 @@ pub(super) fn remotes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(list) = inputs::seq(lw, map, "remotes") else {
         return;
     };
-    for (i, item) in list.maps().enumerate() {
-        let Some(node) = item.node() else {
-            continue;
-        };
+    for (i, node) in list.scan().enumerate() {
         let path = format!("remotes[{i}]");
         if let Some(remote) = inputs::item(lw, &node, &path) {
             keys::unknown_keys(lw, remote, REMOTE_KEYS, UNREAD);
@@ -70,7 +67,7 @@ pub(super) fn transport(
         lw.enum_value(&type_entry.value, &format!("{path}.type"), allowed)
     };
     let Some(kind) = kind else { return };
-    let headers = inputs::list(lw, t, "headers");
+    let headers = inputs::items(lw, t, "headers");
     if kind == "stdio" {
         if let Some(url) = t.node.get("url") {
             let d = lw
@@ -87,7 +84,8 @@ pub(super) fn transport(
         return;
     }
     let mut names: Vec<Declared> = Vec::new();
-    for (i, node) in headers.iter().enumerate() {
+    for (i, node) in headers.enumerate() {
+        let node = &*node;
         let item = format!("{path}.headers[{i}]");
         if let Some(name) = inputs::key_value(lw, node, &item, "header", &format!("`{path}`")) {
             names.push(name);

@@ -5,7 +5,7 @@
 use super::{SHAPE, Skill};
 use crate::formats::fields::{Lowerer, MapRef, Site, join_path};
 use crate::source::Span;
-use crate::syntax::{Node, NodeKind, Number};
+use crate::syntax::{Node, NodeKind, Number, Seq};
 
 /// The note of DOJ007 on a key DojOps does not know.
 pub(super) const IGNORED_KEY: &str =
@@ -235,16 +235,11 @@ impl SkillLowerer<'_> {
     }
 
     /// A list with at least `min` items.
-    pub(super) fn list<'n>(
-        &mut self,
-        node: &'n Node,
-        path: &str,
-        min: usize,
-    ) -> Option<&'n [Node]> {
+    pub(super) fn list<'n>(&mut self, node: &'n Node, path: &str, min: usize) -> Option<&'n Seq> {
         if !self.expect(node, path, Want::List) {
             return None;
         }
-        let items = node.as_seq()?;
+        let items = node.as_list()?;
         let mark = self.lw.diags.len();
         self.lw
             .check_len(node.span(), path, items.len(), min, usize::MAX, "items");
@@ -257,7 +252,8 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, path, min_items) else {
             return;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.scan().enumerate() {
+            let item = &*item;
             self.string(item, &format!("{path}[{i}]"), min, usize::MAX);
         }
     }

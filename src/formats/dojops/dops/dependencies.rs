@@ -25,7 +25,8 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, "dependencies", 0) else {
             return;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.scan().enumerate() {
+            let item = &*item;
             let path = format!("dependencies[{i}]");
             let Some(dep) = self.item_map(item, &path, "skill") else {
                 continue;

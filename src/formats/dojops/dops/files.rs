@@ -25,7 +25,8 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, "files", 1) else {
             return;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.scan().enumerate() {
+            let item = &*item;
             let path = format!("files[{i}]");
             let Some(file) = self.item_map(item, &path, "path") else {
                 continue;
@@ -98,7 +99,8 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(v, "scope.write", 1) else {
             return;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.scan().enumerate() {
+            let item = &*item;
             if let Some(path) = self.string(item, &format!("scope.write[{i}]"), 1, usize::MAX) {
                 self.traversal(item, path);
             }

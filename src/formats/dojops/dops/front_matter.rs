@@ -237,7 +237,8 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(libraries, "context.context7Libraries", 0) else {
             return;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.scan().enumerate() {
+            let item = &*item;
             let path = format!("context.context7Libraries[{i}]");
             let Some(lib) = self.item_map(item, &path, "name") else {
                 continue;

@@ -74,7 +74,8 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, "verification.structural", 0) else {
             return;
         };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.scan().enumerate() {
+            let item = &*item;
             let path = format!("verification.structural[{i}]");
             let Some(rule) = self.item_map(item, &path, "path") else {
                 continue;
