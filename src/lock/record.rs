@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
+use sha2::{Digest as _, Sha256};
 
 use super::{Entry, canonical, short};
 use crate::formats::FileResult;
@@ -74,27 +75,50 @@ pub(crate) struct Record<'a> {
 }
 
 impl Record<'_> {
-    /// The fields' values as one JSON object (what the full hash is of).
-    fn values(&self) -> Value {
-        Value::Object(
-            self.fields
-                .iter()
-                .map(|(k, f)| (k.clone(), f.value.clone()))
-                .collect(),
-        )
+    /// SHA-256 (hex) of the fields as one JSON object, with `name` among them when given,
+    /// hashed as it is written: the fields are not copied into one JSON value first (a record
+    /// of many fields was held twice more).
+    fn hash(&self, name: Option<&str>) -> String {
+        use canonical::Sink as _;
+        let mut hash = Sha256::new();
+        hash.put(b"{");
+        let mut first = true;
+        let mut member = |hash: &mut Sha256, key: &str, value: &Value| {
+            if !first {
+                hash.put(b",");
+            }
+            first = false;
+            canonical::key(key, hash);
+            canonical::write(value, hash);
+        };
+        // The fields are sorted by key, as canonical JSON's members are.
+        let mut name = name.map(|n| Value::String(n.to_string()));
+        for (key, field) in &self.fields {
+            if key.as_str() >= "name"
+                && let Some(n) = name.take()
+            {
+                member(&mut hash, "name", &n);
+                if key == "name" {
+                    // The record's name stands in for a field of that name.
+                    continue;
+                }
+            }
+            member(&mut hash, key, &field.value);
+        }
+        if let Some(n) = name {
+            member(&mut hash, "name", &n);
+        }
+        hash.put(b"}");
+        crate::text::hex(&hash.finalize())
     }
 
     /// SHA-256 of everything but the name: equal for a record and the same one renamed.
     pub(crate) fn identity(&self) -> String {
-        canonical::sha256(&self.values())
+        self.hash(None)
     }
 
     /// The lock entry; `root` is the lock's folder.
     pub(crate) fn entry(&self, root: &Path) -> Entry {
-        let mut all = self.values();
-        if let Value::Object(map) = &mut all {
-            map.insert("name".into(), Value::String(self.name.clone()));
-        }
         let mut parts = BTreeMap::new();
         let mut texts = BTreeMap::new();
         for (key, field) in &self.fields {
@@ -107,7 +131,7 @@ impl Record<'_> {
             format: self.file.format.as_str().to_string(),
             path: rel.to_string_lossy().replace('\\', "/"),
             name: self.name.clone(),
-            sha256: canonical::sha256(&all),
+            sha256: self.hash(Some(&self.name)),
             parts,
             texts,
         }
@@ -139,6 +163,23 @@ pub(crate) fn field(value: Value, span: Span, text: bool) -> Field {
     Field { value, span, text }
 }
 
+/// A list or mapping written in more bytes than this is recorded as the hash of its JSON.
+const HELD_UP_TO: usize = 64 * 1024;
+
+/// What a record holds of `node`: its JSON, or for a list or mapping of more than 64 KiB, the
+/// [`canonical::node_digest`] of it (a server's list of a million `{}` was held as JSON, with
+/// a copy for the record's hash: about 100 bytes for each 3 of the file).
+pub(crate) fn recorded(node: &crate::syntax::Node) -> Value {
+    let span = node.span();
+    let large =
+        span.end - span.start > HELD_UP_TO && (node.as_list().is_some() || node.as_map().is_some());
+    if large {
+        canonical::node_digest(node)
+    } else {
+        node.to_json()
+    }
+}
+
 /// `sha256:` and the hex SHA-256 of `bytes`: how a body or a file is recorded.
 pub(crate) fn digest(bytes: &[u8]) -> Value {
     Value::String(format!("sha256:{}", crate::text::sha256_hex(bytes)))
@@ -152,6 +193,7 @@ pub(crate) fn describe(kind: Kind, key: &str, name: &str) -> String {
     match (first, rest) {
         ("files", rel) => format!("file `{rel}` of {owner}"),
         ("front-matter" | "settings", k) => format!("`{k}` of {owner}"),
+        ("packages", "") => format!("the packages of {owner}"),
         ("packages", id) => match id.rsplit_once('/') {
             Some((id, "run")) => format!("how package `{id}` of {owner} runs"),
             Some((id, "env")) => {
@@ -159,6 +201,7 @@ pub(crate) fn describe(kind: Kind, key: &str, name: &str) -> String {
             }
             _ => format!("package `{id}` of {owner}"),
         },
+        ("remotes", "") => format!("the remotes of {owner}"),
         ("remotes", id) => format!("remote `{id}` of {owner}"),
         ("allowed-tools", _) => format!("the allowed tools of {owner}"),
         ("args", _) => format!("the arguments of {owner}"),
@@ -167,5 +210,59 @@ pub(crate) fn describe(kind: Kind, key: &str, name: &str) -> String {
         ("env", _) => format!("the environment variable names of {owner}"),
         ("headers", _) => format!("the header names of {owner}"),
         (k, _) => format!("the {k} of {owner}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The hashes, taken as the fields are written, are those of the fields as one JSON
+    /// object: the record's name stands in for a field called `name` and sorts among them.
+    #[test]
+    fn records_hash_as_their_fields_in_one_object() {
+        let file = SourceFile::new(
+            "server.json".into(),
+            "server.json".into(),
+            FormatId::McpServer,
+            String::new(),
+        );
+        let at = Span::point(0);
+        for keys in [
+            &["a", "name", "z"][..],
+            &["a", "b"],
+            &["o", "p/q"],
+            &[],
+            &["na", "name/x", "namf"],
+        ] {
+            let fields: BTreeMap<String, Field> = keys
+                .iter()
+                .map(|k| (k.to_string(), field(json!({"k": [k, 1]}), at, false)))
+                .collect();
+            let record = Record {
+                kind: Kind::Server,
+                file: &file,
+                name: "weather \"x\"".into(),
+                name_span: at,
+                fields,
+            };
+            let mut all: serde_json::Map<String, Value> = record
+                .fields
+                .iter()
+                .map(|(k, f)| (k.clone(), f.value.clone()))
+                .collect();
+            assert_eq!(
+                record.identity(),
+                canonical::sha256(&Value::Object(all.clone()))
+            );
+            all.insert("name".into(), json!(record.name));
+            let entry = record.entry(Path::new(""));
+            assert_eq!(
+                entry.sha256,
+                canonical::sha256(&Value::Object(all)),
+                "{keys:?}"
+            );
+        }
     }
 }

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::canonical;
-use super::record::{Field, Kind, Record, field};
+use super::record::{Field, Kind, Record, digest, field, recorded};
 use crate::analysis::argv;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, json as json_syntax};
+use crate::syntax::{Node, Seq, json as json_syntax};
 
 /// Server keys recorded as written, under their own name.
 const RUN_KEYS: &[&str] = &["type", "command", "args", "url", "cwd"];
@@ -63,23 +63,23 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
         if key == "args" && too_long {
             fields.insert(
                 key.to_string(),
-                field(long_args(&e.value), e.value.span(), false),
+                field(canonical::node_digest(&e.value), e.value.span(), false),
             );
         } else if RUN_KEYS.contains(&key) {
             fields.insert(
                 key.to_string(),
-                field(e.value.to_json(), e.value.span(), false),
+                field(recorded(&e.value), e.value.span(), false),
             );
         } else if NAMED_KEYS.contains(&key) {
             fields.insert(key.to_string(), names(&e.value, e.key_span()));
         } else if key == "description" {
             fields.insert(
                 key.to_string(),
-                field(e.value.to_json(), e.value.span(), true),
+                field(recorded(&e.value), e.value.span(), true),
             );
         } else {
             let name = format!("settings/{key}");
-            fields.insert(name, field(e.value.to_json(), e.value.span(), false));
+            fields.insert(name, field(recorded(&e.value), e.value.span(), false));
         }
     }
     let args: Vec<&Node> = argv.items.iter().map(|n| &**n).collect();
@@ -102,27 +102,6 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
     fields
 }
 
-/// `args` longer than a command line can be, as `sha256:` and the hex SHA-256 of their
-/// canonical JSON (what the field holds for a list that fits), hashed an argument at a time.
-fn long_args(args: &Node) -> Value {
-    use sha2::Digest;
-    let mut hash = sha2::Sha256::new();
-    hash.update(b"[");
-    for (i, item) in args
-        .as_list()
-        .into_iter()
-        .flat_map(|l| l.scan())
-        .enumerate()
-    {
-        if i > 0 {
-            hash.update(b",");
-        }
-        hash.update(canonical::bytes(&item.to_json()));
-    }
-    hash.update(b"]");
-    Value::String(format!("sha256:{}", crate::text::hex(&hash.finalize())))
-}
-
 /// The sorted key names of a map (an environment, headers): what a server is given, not
 /// the values, which may be secrets.
 fn names(node: &Node, span: Span) -> Field {
@@ -134,7 +113,17 @@ fn names(node: &Node, span: Span) -> Field {
         .collect();
     keys.sort_unstable();
     keys.dedup();
-    field(json!(keys), span, false)
+    field(sorted_names(&keys), span, false)
+}
+
+/// Sorted names as recorded: the list, or past [`MAX_EACH`] the hash of its canonical JSON
+/// (400,000 names were held as JSON strings beside the tree).
+fn sorted_names(names: &[&str]) -> Value {
+    if names.len() <= MAX_EACH {
+        return json!(names);
+    }
+    // A list of strings is its canonical JSON as serde_json writes it.
+    digest(&serde_json::to_vec(names).unwrap_or_default())
 }
 
 /// A package a launcher fetches and runs.
@@ -299,26 +288,38 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
             "description" | "title" => {
                 fields.insert(
                     e.key.to_string(),
-                    field(e.value.to_json(), e.value.span(), true),
+                    field(recorded(&e.value), e.value.span(), true),
+                );
+            }
+            "packages" | "remotes" if listed(&e.value) > MAX_EACH => {
+                fields.insert(
+                    e.key.to_string(),
+                    field(canonical::node_digest(&e.value), e.value.span(), false),
                 );
             }
             "packages" => packages(&e.value, &mut fields),
             "remotes" => {
-                for (i, remote) in e.value.as_seq().unwrap_or_default().iter().enumerate() {
+                for (i, remote) in e
+                    .value
+                    .as_list()
+                    .into_iter()
+                    .flat_map(Seq::scan)
+                    .enumerate()
+                {
                     let id = remote
                         .value("url")
                         .and_then(Node::as_str)
                         .map_or_else(|| i.to_string(), str::to_string);
                     fields.insert(
                         format!("remotes/{id}"),
-                        field(remote.to_json(), remote.span(), false),
+                        field(recorded(&remote), remote.span(), false),
                     );
                 }
             }
             other => {
                 fields.insert(
                     other.to_string(),
-                    field(e.value.to_json(), e.value.span(), false),
+                    field(recorded(&e.value), e.value.span(), false),
                 );
             }
         }
@@ -332,12 +333,23 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     })
 }
 
+/// Packages or remotes recorded each as their own fields, at most: a longer list is recorded
+/// whole, as one hash (no published server has more than a few; a million `{}` packages took
+/// 170 times their size as fields).
+const MAX_EACH: usize = 256;
+
+/// How many items `node` lists, when it is a list.
+fn listed(node: &Node) -> usize {
+    node.as_list().map_or(0, Seq::len)
+}
+
 /// Each package of a `server.json`, keyed `packages/REGISTRY:IDENTIFIER`: what is fetched
 /// (`registryType`, `identifier`, `version`, `registryBaseUrl`), how it is run (every other
 /// field but its environment) and the names of its environment variables.
 fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
     const WHAT: &[&str] = &["registryType", "identifier", "version", "registryBaseUrl"];
-    for (i, p) in node.as_seq().unwrap_or_default().iter().enumerate() {
+    for (i, p) in node.as_list().into_iter().flat_map(Seq::scan).enumerate() {
+        let p = &*p;
         let get = |k: &str| p.value(k).and_then(Node::as_str);
         let id = match (get("registryType"), get("identifier")) {
             (Some(r), Some(n)) => format!("{r}:{n}"),
@@ -349,17 +361,18 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
         let mut env = Vec::new();
         for e in p.as_map().unwrap_or_default() {
             if WHAT.contains(&e.key.as_str()) {
-                what.insert(e.key.to_string(), e.value.to_json());
+                what.insert(e.key.to_string(), recorded(&e.value));
             } else if e.key == "environmentVariables" {
+                // Read where they are: a packed variable's name is borrowed from its bytes.
                 env.extend(
                     e.value
-                        .as_seq()
-                        .unwrap_or_default()
-                        .iter()
-                        .filter_map(|v| v.value("name").and_then(Node::as_str)),
+                        .as_list()
+                        .into_iter()
+                        .flat_map(Seq::maps)
+                        .filter_map(|v| Some(v.str("name")?.0)),
                 );
             } else {
-                how.insert(e.key.to_string(), e.value.to_json());
+                how.insert(e.key.to_string(), recorded(&e.value));
             }
         }
         env.sort_unstable();
@@ -378,7 +391,7 @@ fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
         if !env.is_empty() {
             fields.insert(
                 format!("packages/{id}/env"),
-                field(json!(env), at("environmentVariables"), false),
+                field(sorted_names(&env), at("environmentVariables"), false),
             );
         }
     }

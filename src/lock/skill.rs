@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::record::{Field, Kind, Record, digest, field};
+use super::record::{Field, Kind, Record, digest, field, recorded};
 use crate::formats::agent_skill::folder::Folder;
 use crate::fs::FileSystem;
 use crate::source::{SourceFile, Span};
@@ -39,7 +39,7 @@ pub(super) fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Opti
         let text = key == "description";
         let value = match entry.value.as_str() {
             Some(s) if text => Value::String(s.trim().to_string()),
-            _ => entry.value.to_json(),
+            _ => recorded(&entry.value),
         };
         fields.insert(key, field(value, entry.value.span(), text));
     }

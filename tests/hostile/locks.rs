@@ -94,3 +94,50 @@ fn a_lock_piece_of_megabytes_is_refused_unread() {
         }
     }
 }
+
+/// A `server.json` whose `key` lists `n` items: an empty package or remote, and the last
+/// one `last`.
+fn server_listing(key: &str, n: usize, last: &str) -> String {
+    let mut items = vec!["{}"; n.saturating_sub(1)];
+    items.push(last);
+    format!(
+        r#"{{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"io.github.x/y","description":"d","version":"1.0.0","{key}":[{}]}}"#,
+        items.join(",")
+    )
+}
+
+/// `toolc lock` and `toolc diff` recorded each package and remote of a `server.json` as its
+/// own field, as JSON, and copied every field again to hash the record: a million `{}`
+/// packages took 170 times their size to lock and 113 times to diff. Past 256 the list is
+/// recorded as one hash of its JSON, taken as it is read (about 4x now, release build), and a
+/// change anywhere in it is still found.
+#[test]
+fn a_lock_or_diff_of_a_server_json_of_a_million_packages() {
+    let peak = |text: &str, args: &[&str]| {
+        let repo = common::change::history(&[("server.json", "{}")], &[]);
+        repo.write("server.json", text.as_bytes());
+        dense::peak_memory_of(&repo, args)
+    };
+    // Remotes are recorded by the same code.
+    let dense = server_listing("packages", 1_000_000, "{}");
+    for args in [&["lock", "-q"][..], &["diff", "--against", "HEAD", "-q"]] {
+        let Some(small) = peak(&server_listing("packages", 1, "{}"), args) else {
+            break;
+        };
+        let large = peak(&dense, args).expect("measured before");
+        let ratio = (large - small) / dense.len() as f64;
+        assert!(ratio <= 8.0, "{args:?}: {ratio:.1}x the file's size");
+    }
+    for key in ["packages", "remotes"] {
+        let dense = server_listing(key, 300, "{}");
+        let repo = common::change::history(&[("server.json", dense.as_str())], &[]);
+        let changed = server_listing(key, 300, r#"{"url":"https://x.example"}"#);
+        repo.write("server.json", changed.as_bytes());
+        let out = run(&repo, &["diff", "--against", "HEAD"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("the {key} of MCP server `io.github.x/y` changed")),
+            "{text}"
+        );
+    }
+}
