@@ -13,7 +13,7 @@ impl Lowerer<'_> {
 
     /// [`Lowerer::unknown_keys`], reported as `site` says (its note is the consequence).
     pub(crate) fn unknown_keys_at(&mut self, map: MapRef<'_>, known: &[&str], site: Site<'_>) {
-        let Some(entries) = map.node.as_map() else {
+        let Some(entries) = map.node.as_map().filter(|e| !e.is_empty()) else {
             return;
         };
         let unknown_rule = site.rule_or(self.rules.unknown_key);
