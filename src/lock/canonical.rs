@@ -107,25 +107,7 @@ pub(crate) fn key(name: &str, out: &mut impl Sink) {
 /// packed list an item at a time: a key written twice keeps its last value, as in JSON.
 fn write_node(node: &Node, out: &mut impl Sink) {
     match &node.kind {
-        NodeKind::Map(entries) => {
-            let mut sorted: Vec<&Entry> = entries.iter().collect();
-            // Stable: of equal keys, the last written stays last, and is the one kept.
-            sorted.sort_by(|a, b| a.key.cmp(&b.key));
-            out.put(b"{");
-            let mut first = true;
-            for (i, e) in sorted.iter().enumerate() {
-                if sorted.get(i + 1).is_some_and(|next| next.key == e.key) {
-                    continue;
-                }
-                if !first {
-                    out.put(b",");
-                }
-                first = false;
-                key(&e.key, out);
-                write_node(&e.value, out);
-            }
-            out.put(b"}");
-        }
+        NodeKind::Map(entries) => write_entries(entries.iter().collect(), out),
         NodeKind::Seq(items) => {
             out.put(b"[");
             for (i, item) in items.scan().enumerate() {
@@ -138,6 +120,33 @@ fn write_node(node: &Node, out: &mut impl Sink) {
         }
         _ => write(&node.to_json(), out),
     }
+}
+
+/// Writes `entries` as a canonical JSON object.
+fn write_entries(mut entries: Vec<&Entry>, out: &mut impl Sink) {
+    // Stable: of equal keys, the last written stays last, and is the one kept.
+    entries.sort_by(|a, b| a.key.cmp(&b.key));
+    out.put(b"{");
+    let mut first = true;
+    for (i, e) in entries.iter().enumerate() {
+        if entries.get(i + 1).is_some_and(|next| next.key == e.key) {
+            continue;
+        }
+        if !first {
+            out.put(b",");
+        }
+        first = false;
+        key(&e.key, out);
+        write_node(&e.value, out);
+    }
+    out.put(b"}");
+}
+
+/// [`node_digest`] of a mapping of `entries`.
+pub(crate) fn entries_digest(entries: Vec<&Entry>) -> Value {
+    let mut hash = Sha256::new();
+    write_entries(entries, &mut hash);
+    Value::String(format!("sha256:{}", hex(&hash.finalize())))
 }
 
 /// `sha256:` and the hex SHA-256 of the canonical JSON of `node`, hashed as it is read: what

@@ -192,6 +192,7 @@ pub(crate) fn describe(kind: Kind, key: &str, name: &str) -> String {
     let (first, rest) = key.split_once('/').unwrap_or((key, ""));
     match (first, rest) {
         ("files", rel) => format!("file `{rel}` of {owner}"),
+        ("settings", "") => format!("the settings of {owner}"),
         ("front-matter" | "settings", k) => format!("`{k}` of {owner}"),
         ("packages", "") => format!("the packages of {owner}"),
         ("packages", id) => match id.rsplit_once('/') {

@@ -14,7 +14,7 @@ use super::canonical;
 use super::record::{Field, Kind, Record, digest, field, recorded};
 use crate::analysis::argv;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Node, Seq, json as json_syntax};
+use crate::syntax::{Entry, Node, Seq, json as json_syntax};
 
 /// Server keys recorded as written, under their own name.
 const RUN_KEYS: &[&str] = &["type", "command", "args", "url", "cwd"];
@@ -58,6 +58,7 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
     let argv = argv::read(command, list);
     // Recorded as written while the arguments alone fit in a command line.
     let too_long = list.is_some() && argv::read(None, list).cut.is_some();
+    let mut settings = Vec::new();
     for e in server.as_map().unwrap_or_default() {
         let key = e.key.as_str();
         if key == "args" && too_long {
@@ -78,10 +79,10 @@ fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
                 field(recorded(&e.value), e.value.span(), true),
             );
         } else {
-            let name = format!("settings/{key}");
-            fields.insert(name, field(recorded(&e.value), e.value.span(), false));
+            settings.push(e);
         }
     }
+    other_settings(&mut fields, settings, "settings/");
     let args: Vec<&Node> = argv.items.iter().map(|n| &**n).collect();
     if let Some(command) = command
         && let Some(package) = package(command, &args)
@@ -282,6 +283,7 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     let root = json_syntax::parse(file.body(), file.bom_len).root?;
     let name = root.get("name")?;
     let mut fields = BTreeMap::new();
+    let mut settings = Vec::new();
     for e in root.as_map().unwrap_or_default() {
         match e.key.as_str() {
             "name" | "$schema" | "_meta" => {}
@@ -316,14 +318,10 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
                     );
                 }
             }
-            other => {
-                fields.insert(
-                    other.to_string(),
-                    field(recorded(&e.value), e.value.span(), false),
-                );
-            }
+            _ => settings.push(e),
         }
     }
+    other_settings(&mut fields, settings, "");
     Some(Record {
         kind: Kind::Server,
         file,
@@ -337,6 +335,28 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
 /// whole, as one hash (no published server has more than a few; a million `{}` packages took
 /// 170 times their size as fields).
 const MAX_EACH: usize = 256;
+
+/// The settings a record has no part of its own for, each under `prefix` and its key: past
+/// [`MAX_EACH`], one part `settings`, the hash of them all as one mapping (400,000 keys of
+/// one server took 34 times their size as parts).
+fn other_settings(fields: &mut BTreeMap<String, Field>, settings: Vec<&Entry>, prefix: &str) {
+    if let (true, Some(first), Some(last)) =
+        (settings.len() > MAX_EACH, settings.first(), settings.last())
+    {
+        let span = first.key_span().join(last.value.span());
+        fields.insert(
+            "settings".into(),
+            field(canonical::entries_digest(settings), span, false),
+        );
+        return;
+    }
+    for e in settings {
+        fields.insert(
+            format!("{prefix}{}", e.key),
+            field(recorded(&e.value), e.value.span(), false),
+        );
+    }
+}
 
 /// How many items `node` lists, when it is a list.
 fn listed(node: &Node) -> usize {

@@ -141,3 +141,60 @@ fn a_lock_or_diff_of_a_server_json_of_a_million_packages() {
         );
     }
 }
+
+/// Every setting of a server that has no part of its own (an unknown top-level key of a
+/// `server.json`, any key of a client's server but its command, arguments, URL and the like)
+/// was a part of its own, as JSON: 400,000 of them took 42 times their size to lock. Past 256
+/// they are one part, `settings`, a hash taken as they are read (6.8x release), and a change
+/// to any of them is still drift.
+#[test]
+fn a_lock_of_400_thousand_settings_of_one_server() {
+    let keys = |n: usize, last: &str| {
+        let mut keys: Vec<String> = (0..n.saturating_sub(1))
+            .map(|i| format!(r#""k{i}":1"#))
+            .collect();
+        keys.push(format!(r#""last":{last}"#));
+        keys.join(",")
+    };
+    let files = [
+        (
+            "server.json",
+            "io.github.x/y",
+            r#"{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"io.github.x/y","description":"d","version":"1.0.0","#,
+        ),
+        (".mcp.json", "s", r#"{"mcpServers":{"s":{"command":"x","#),
+    ];
+    for (path, name, head) in files {
+        let close = if path == "server.json" { "}" } else { "}}}" };
+        let file = |n: usize, last: &str| format!("{head}{}{close}", keys(n, last));
+        let lock = |text: &str| {
+            let repo = repo();
+            repo.write(path, text.as_bytes());
+            dense::peak_memory_of(&repo, &["lock", "-q"])
+        };
+        let dense = file(400_000, "1");
+        if let Some(small) = lock(&file(1, "1")) {
+            let ratio = (lock(&dense).expect("measured before") - small) / dense.len() as f64;
+            assert!(ratio <= 9.0, "{path}: {ratio:.1}x the file's size");
+        }
+        // Locked with 300 settings, then the last one changed.
+        let repo = repo();
+        repo.write(path, file(300, "1").as_bytes());
+        run(&repo, &["lock", "-q"]);
+        repo.write(path, file(300, "2").as_bytes());
+        let out = run(&repo, &["check", "--locked", "--format", "json"]);
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+        let changed = format!("the settings of MCP server `{name}` changed");
+        assert!(
+            doc["diagnostics"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|d| d["code"] == "LCK005"
+                    && d["message"]
+                        .as_str()
+                        .is_some_and(|m| m.starts_with(&changed))),
+            "{doc:#}"
+        );
+    }
+}
