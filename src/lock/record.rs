@@ -71,7 +71,55 @@ pub(crate) struct Record<'a> {
     pub name_span: Span,
     /// Its fields by key (`description`, `instructions`, `files/scripts/run.py`, `command`,
     /// `package`, `env`, `packages/npm:@acme/weather`).
-    pub fields: BTreeMap<String, Field>,
+    pub fields: Fields,
+}
+
+/// A record's fields, sorted by key: a list, not a `BTreeMap`, whose first node took 900
+/// bytes for a server's one `command` (a configuration of many small servers held 38 times
+/// its size in them). Made by [`Fields::insert`] in any order, then [`Fields::sorted`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Fields(Vec<(String, Field)>);
+
+impl Fields {
+    /// Add `key`; of a key added twice, the last counts.
+    pub(crate) fn insert(&mut self, key: String, field: Field) {
+        self.0.push((key, field));
+    }
+
+    /// The fields sorted by key, each key once (its last value).
+    pub(crate) fn sorted(mut self) -> Fields {
+        // Stable: of equal keys, the one added last stays last.
+        self.0.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(String, Field)> = Vec::with_capacity(self.0.len());
+        for (key, field) in self.0 {
+            match out.last_mut() {
+                Some(last) if last.0 == key => last.1 = field,
+                _ => out.push((key, field)),
+            }
+        }
+        Fields(out)
+    }
+
+    /// The field `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Field> {
+        let at = self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
+        self.0.get(at).map(|(_, f)| f)
+    }
+
+    /// True when there is a field `key`.
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The keys, in order.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// Each key and field, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&String, &Field)> {
+        self.0.iter().map(|(k, f)| (k, f))
+    }
 }
 
 impl Record<'_> {
@@ -93,7 +141,7 @@ impl Record<'_> {
         };
         // The fields are sorted by key, as canonical JSON's members are.
         let mut name = name.map(|n| Value::String(n.to_string()));
-        for (key, field) in &self.fields {
+        for (key, field) in self.fields.iter() {
             if key.as_str() >= "name"
                 && let Some(n) = name.take()
             {
@@ -121,7 +169,7 @@ impl Record<'_> {
     pub(crate) fn entry(&self, root: &Path) -> Entry {
         let mut parts = BTreeMap::new();
         let mut texts = BTreeMap::new();
-        for (key, field) in &self.fields {
+        for (key, field) in self.fields.iter() {
             let to = if field.text { &mut texts } else { &mut parts };
             to.insert(key.clone(), short(&field.value));
         }
@@ -219,6 +267,24 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Fields added in any order read back sorted, a key added twice holding its last value.
+    #[test]
+    fn fields_are_sorted_and_the_last_of_a_key_counts() {
+        let at = Span::point(0);
+        let mut fields = Fields::default();
+        for (key, value) in [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)] {
+            fields.insert(key.to_string(), field(json!(value), at, false));
+        }
+        let fields = fields.sorted();
+        let read: Vec<(&str, Value)> = fields
+            .iter()
+            .map(|(k, f)| (k.as_str(), f.value.clone()))
+            .collect();
+        assert_eq!(read, [("a", json!(5)), ("b", json!(3)), ("c", json!(4))]);
+        assert_eq!(fields.get("b").map(|f| &f.value), Some(&json!(3)));
+        assert!(fields.contains_key("c") && !fields.contains_key("d"));
+    }
+
     /// The hashes, taken as the fields are written, are those of the fields as one JSON
     /// object: the record's name stands in for a field called `name` and sorts among them.
     #[test]
@@ -237,10 +303,11 @@ mod tests {
             &[],
             &["na", "name/x", "namf"],
         ] {
-            let fields: BTreeMap<String, Field> = keys
-                .iter()
-                .map(|k| (k.to_string(), field(json!({"k": [k, 1]}), at, false)))
-                .collect();
+            let mut fields = Fields::default();
+            for k in keys {
+                fields.insert(k.to_string(), field(json!({"k": [k, 1]}), at, false));
+            }
+            let fields = fields.sorted();
             let record = Record {
                 kind: Kind::Server,
                 file: &file,

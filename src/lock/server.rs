@@ -5,13 +5,12 @@
 //! description, each package (registry, identifier, version, transport, arguments, the names
 //! of its environment variables) and each remote.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::canonical;
-use super::record::{Field, Kind, Record, digest, field, recorded};
+use super::record::{Field, Fields, Kind, Record, digest, field, recorded};
 use crate::analysis::argv;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, Seq, json as json_syntax};
@@ -44,13 +43,13 @@ pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
             file,
             name: e.key.to_string(),
             name_span: e.key_span(),
-            fields: entry_fields(&e.value),
+            fields: entry_fields(&e.value).sorted(),
         })
         .collect()
 }
 
-fn entry_fields(server: &Node) -> BTreeMap<String, Field> {
-    let mut fields = BTreeMap::new();
+fn entry_fields(server: &Node) -> Fields {
+    let mut fields = Fields::default();
     let command = server.value("command").and_then(Node::as_str);
     // The arguments as far as an operating system starts a command line (as `check` reads
     // them, MCP027): a list of millions was read whole, as nodes and as JSON.
@@ -282,7 +281,7 @@ fn spec<'n>(registry: &'static str, spec: &str, at: Option<&'n Node>) -> Package
 pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     let root = json_syntax::parse(file.body(), file.bom_len).root?;
     let name = root.get("name")?;
-    let mut fields = BTreeMap::new();
+    let mut fields = Fields::default();
     let mut settings = Vec::new();
     for e in root.as_map().unwrap_or_default() {
         match e.key.as_str() {
@@ -327,7 +326,7 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
         file,
         name: name.value.as_str()?.to_string(),
         name_span: name.value.span(),
-        fields,
+        fields: fields.sorted(),
     })
 }
 
@@ -339,7 +338,7 @@ const MAX_EACH: usize = 256;
 /// The settings a record has no part of its own for, each under `prefix` and its key: past
 /// [`MAX_EACH`], one part `settings`, the hash of them all as one mapping (400,000 keys of
 /// one server took 34 times their size as parts).
-fn other_settings(fields: &mut BTreeMap<String, Field>, settings: Vec<&Entry>, prefix: &str) {
+fn other_settings(fields: &mut Fields, settings: Vec<&Entry>, prefix: &str) {
     if let (true, Some(first), Some(last)) =
         (settings.len() > MAX_EACH, settings.first(), settings.last())
     {
@@ -366,7 +365,7 @@ fn listed(node: &Node) -> usize {
 /// Each package of a `server.json`, keyed `packages/REGISTRY:IDENTIFIER`: what is fetched
 /// (`registryType`, `identifier`, `version`, `registryBaseUrl`), how it is run (every other
 /// field but its environment) and the names of its environment variables.
-fn packages(node: &Node, fields: &mut BTreeMap<String, Field>) {
+fn packages(node: &Node, fields: &mut Fields) {
     const WHAT: &[&str] = &["registryType", "identifier", "version", "registryBaseUrl"];
     for (i, p) in node.as_list().into_iter().flat_map(Seq::scan).enumerate() {
         let p = &*p;

@@ -2,12 +2,11 @@
 //! fields, the hash of its instructions (the body of `SKILL.md`) and of every file its folder
 //! ships (the same listing the skill's checks use: no hidden files, no nested skills).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::record::{Field, Kind, Record, digest, field, recorded};
+use super::record::{Fields, Kind, Record, digest, field, recorded};
 use crate::formats::agent_skill::folder::Folder;
 use crate::fs::FileSystem;
 use crate::source::{SourceFile, Span};
@@ -23,7 +22,7 @@ pub(super) fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Opti
     let fm = split_front_matter(text, file.bom_len).ok()?;
     let yaml_text = text.get(fm.yaml.start..fm.yaml.end)?;
     let root = yaml::parse(yaml_text, fm.yaml.start).root?;
-    let mut fields: BTreeMap<String, Field> = BTreeMap::new();
+    let mut fields = Fields::default();
     let folder = file.path.parent()?;
     let name_entry = root.get("name");
     let (name, name_span) = match name_entry.and_then(|e| e.value.as_str().map(|s| (e, s))) {
@@ -70,6 +69,6 @@ pub(super) fn record<'a>(file: &'a Arc<SourceFile>, fs: &dyn FileSystem) -> Opti
         file,
         name,
         name_span,
-        fields,
+        fields: fields.sorted(),
     })
 }
