@@ -6,6 +6,7 @@ use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::source::Span;
+use crate::syntax::canonical::write_node;
 use crate::syntax::{Entry, Item, MapItem, Node, NodeKind};
 
 /// The string at `path` under `node`.
@@ -229,37 +230,17 @@ pub(crate) fn settings(
                 let mut one = Vec::new();
                 write_sorted(entries, &mut json, |v, out| {
                     one.clear();
-                    canonical(v, &mut one);
+                    write_node(v, &mut one);
                     let digest = crate::text::sha256_hex(&one);
                     write(out, &format!("sha256:{}", &digest[..16]));
                 });
             }
-            _ => canonical(&value, &mut json),
+            _ => write_node(&value, &mut json),
         }
         // serde_json writes UTF-8.
         let json = String::from_utf8(json)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         out.insert(format!("{prefix}{key}"), json);
-    }
-}
-
-/// `node` as compact JSON with the keys of every mapping sorted (as serde_json writes a
-/// `Value`, whose map is sorted).
-fn canonical(node: &Node, out: &mut Vec<u8>) {
-    match &node.kind {
-        NodeKind::Map(entries) => write_sorted(entries, out, canonical),
-        NodeKind::Seq(items) => {
-            out.push(b'[');
-            for (i, item) in items.scan().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical(&item, out);
-            }
-            out.push(b']');
-        }
-        NodeKind::String(s) => write(out, &**s),
-        _ => write(out, &node.to_json()),
     }
 }
 

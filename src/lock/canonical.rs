@@ -5,7 +5,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::ir::Tool;
-use crate::syntax::{Entry, Node, NodeKind};
+use crate::syntax::canonical::{write, write_entries, write_node};
+use crate::syntax::{Entry, Node};
 use crate::text::{hex, sha256_hex};
 
 /// The definition of `tool`: name, title, version, description, schemas, how it runs, risk,
@@ -45,101 +46,6 @@ pub(crate) fn bytes(value: &Value) -> Vec<u8> {
     let mut out = Vec::new();
     write(value, &mut out);
     out
-}
-
-/// Where canonical JSON goes: a buffer, or a hash fed as it is written (a large value is
-/// hashed without its text or its JSON being held whole).
-pub(crate) trait Sink {
-    /// Append `bytes`.
-    fn put(&mut self, bytes: &[u8]);
-}
-
-impl Sink for Vec<u8> {
-    fn put(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-}
-
-impl Sink for Sha256 {
-    fn put(&mut self, bytes: &[u8]) {
-        self.update(bytes);
-    }
-}
-
-/// Writes `value` as canonical JSON.
-pub(crate) fn write(value: &Value, out: &mut impl Sink) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            // Sorted here, whatever order the map keeps (serde_json's `preserve_order`).
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.put(b"{");
-            for (i, (k, v)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.put(b",");
-                }
-                key(k, out);
-                write(v, out);
-            }
-            out.put(b"}");
-        }
-        Value::Array(items) => {
-            out.put(b"[");
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.put(b",");
-                }
-                write(v, out);
-            }
-            out.put(b"]");
-        }
-        scalar => out.put(scalar.to_string().as_bytes()),
-    }
-}
-
-/// Writes `name` as an object's key and its colon.
-pub(crate) fn key(name: &str, out: &mut impl Sink) {
-    out.put(Value::String(name.to_string()).to_string().as_bytes());
-    out.put(b":");
-}
-
-/// Writes `node` as canonical JSON, the same bytes as [`write`] of its JSON, reading a
-/// packed list an item at a time: a key written twice keeps its last value, as in JSON.
-fn write_node(node: &Node, out: &mut impl Sink) {
-    match &node.kind {
-        NodeKind::Map(entries) => write_entries(entries.iter().collect(), out),
-        NodeKind::Seq(items) => {
-            out.put(b"[");
-            for (i, item) in items.scan().enumerate() {
-                if i > 0 {
-                    out.put(b",");
-                }
-                write_node(&item, out);
-            }
-            out.put(b"]");
-        }
-        _ => write(&node.to_json(), out),
-    }
-}
-
-/// Writes `entries` as a canonical JSON object.
-fn write_entries(mut entries: Vec<&Entry>, out: &mut impl Sink) {
-    // Stable: of equal keys, the last written stays last, and is the one kept.
-    entries.sort_by(|a, b| a.key.cmp(&b.key));
-    out.put(b"{");
-    let mut first = true;
-    for (i, e) in entries.iter().enumerate() {
-        if entries.get(i + 1).is_some_and(|next| next.key == e.key) {
-            continue;
-        }
-        if !first {
-            out.put(b",");
-        }
-        first = false;
-        key(&e.key, out);
-        write_node(&e.value, out);
-    }
-    out.put(b"}");
 }
 
 /// [`node_digest`] of a mapping of `entries`.

@@ -127,7 +127,7 @@ impl Record<'_> {
     /// hashed as it is written: the fields are not copied into one JSON value first (a record
     /// of many fields was held twice more).
     fn hash(&self, name: Option<&str>) -> String {
-        use canonical::Sink as _;
+        use crate::syntax::canonical::{self as json, Sink as _};
         let mut hash = Sha256::new();
         hash.put(b"{");
         let mut first = true;
@@ -136,8 +136,8 @@ impl Record<'_> {
                 hash.put(b",");
             }
             first = false;
-            canonical::key(key, hash);
-            canonical::write(value, hash);
+            json::key(key, hash);
+            json::write(value, hash);
         };
         // The fields are sorted by key, as canonical JSON's members are.
         let mut name = name.map(|n| Value::String(n.to_string()));
