@@ -2,11 +2,11 @@
 //! their `{variables}`, key-value inputs (environment variables and headers) and command-line
 //! arguments (positional or named).
 
+use std::borrow::Cow;
+
 use super::keys::{REFUSED, UNREAD_BY_CLIENTS as UNREAD};
 use super::secrets::{self, Place, Remedy};
 use super::{keys, templates};
-use std::borrow::Cow;
-
 use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean_within};
 use crate::analysis::registry;
 use crate::formats::fields::{Lowerer, MapRef, Site};

@@ -172,6 +172,7 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         lw.push(d);
     }
     let mut declared: Vec<Declared> = Vec::new();
+    let owner = format!("`{path}`");
     let package_args = inputs::seq(lw, pkg, "packageArguments");
     for (key, list) in [
         ("runtimeArguments", runtime_args),
@@ -180,20 +181,14 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         for (i, node) in list.into_iter().flat_map(Seq::scan).enumerate() {
             let node = &*node;
             let item = format!("{path}.{key}[{i}]");
-            declared.extend(inputs::argument(lw, node, &item, &format!("`{path}`")));
+            declared.extend(inputs::argument(lw, node, &item, &owner));
         }
     }
     let mut env: Vec<Declared> = Vec::new();
     for (i, node) in inputs::items(lw, pkg, "environmentVariables").enumerate() {
         let node = &*node;
         let item = format!("{path}.environmentVariables[{i}]");
-        if let Some(name) = inputs::key_value(
-            lw,
-            node,
-            &item,
-            "environment variable",
-            &format!("`{path}`"),
-        ) {
+        if let Some(name) = inputs::key_value(lw, node, &item, "environment variable", &owner) {
             env.push(name);
         }
     }

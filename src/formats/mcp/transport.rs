@@ -84,10 +84,11 @@ pub(super) fn transport(
         return;
     }
     let mut names: Vec<Declared> = Vec::new();
+    let owner = format!("`{path}`");
     for (i, node) in headers.enumerate() {
         let node = &*node;
         let item = format!("{path}.headers[{i}]");
-        if let Some(name) = inputs::key_value(lw, node, &item, "header", &format!("`{path}`")) {
+        if let Some(name) = inputs::key_value(lw, node, &item, "header", &owner) {
             names.push(name);
         }
     }
