@@ -330,9 +330,9 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     })
 }
 
-/// Packages or remotes recorded each as their own fields, at most: a longer list is recorded
-/// whole, as one hash (no published server has more than a few; a million `{}` packages took
-/// 170 times their size as fields).
+/// Packages, remotes, settings or names of one server recorded each on its own, at most: past
+/// this they are recorded together, as one hash (no published server has more than a few; a
+/// million `{}` packages took 170 times their size as fields).
 const MAX_EACH: usize = 256;
 
 /// The settings a record has no part of its own for, each under `prefix` and its key: past
