@@ -243,8 +243,8 @@ impl<'a> Lowerer<'a> {
         let found = map.node.get(key);
         let rule = site.rule_or(self.rules.missing);
         if found.is_none() && self.diags.is_full(rule) {
-            // Past the file's cap it is only counted: built, a million `{}` packages' three
-            // findings each took 1.5 seconds a megabyte.
+            // Past the file's cap it is only counted: built first, 60 MB of `{}` packages
+            // (three missing keys each) took 31 s.
             self.diags.count(rule);
         } else if found.is_none() {
             let full = join_path(map.path, key);

@@ -52,7 +52,7 @@ pub(crate) fn bytes(value: &Value) -> Vec<u8> {
 pub(crate) fn entries_digest(entries: Vec<&Entry>) -> Value {
     let mut hash = Sha256::new();
     write_entries(entries, &mut hash);
-    Value::String(format!("sha256:{}", hex(&hash.finalize())))
+    sealed(hash)
 }
 
 /// `sha256:` and the hex SHA-256 of the canonical JSON of `node`, hashed as it is read: what
@@ -60,6 +60,11 @@ pub(crate) fn entries_digest(entries: Vec<&Entry>) -> Value {
 pub(crate) fn node_digest(node: &Node) -> Value {
     let mut hash = Sha256::new();
     write_node(node, &mut hash);
+    sealed(hash)
+}
+
+/// `sha256:` and the hex of what `hash` was fed: how a hashed value is recorded.
+fn sealed(hash: Sha256) -> Value {
     Value::String(format!("sha256:{}", hex(&hash.finalize())))
 }
 

@@ -51,8 +51,8 @@ impl Cx<'_> {
             };
             if sandbox_dir(tok.text) != Some("/in") {
                 // Not reported again as a host path (one under `/in/` never is).
-                self.claimed.insert(clean(tok.text));
                 let cleaned = clean(tok.text);
+                self.claimed.insert(cleaned.clone());
                 let why = if tok.text.starts_with("/in/") {
                     format!(
                         "input `{}` leaves `/in/` once `..` is resolved (`{cleaned}`)",
