@@ -335,6 +335,37 @@ pub(crate) struct Lowering<'a> {
     pub skills: Vec<SkillEntry>,
 }
 
+/// Where lowering puts what it makes: a [`Lowering`] keeps all of it; `toolc lock` turns
+/// each tool into its lock entry as it comes, so no list of every lowered tool is held.
+pub(crate) trait Sink<'a> {
+    /// A tool to bundle.
+    fn tool(&mut self, tool: Lowered<'a>);
+    /// A tool the runtime would not load.
+    fn left_out(&mut self, _left_out: LeftOut) {}
+    /// An Agent Skill.
+    fn skill(&mut self, _skill: SkillEntry) {}
+    /// Room for `additional` more tools.
+    fn reserve(&mut self, _additional: usize) {}
+}
+
+impl<'a> Sink<'a> for Lowering<'a> {
+    fn tool(&mut self, tool: Lowered<'a>) {
+        self.tools.push(tool);
+    }
+
+    fn left_out(&mut self, left_out: LeftOut) {
+        self.left_out.push(left_out);
+    }
+
+    fn skill(&mut self, skill: SkillEntry) {
+        self.skills.push(skill);
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        self.tools.reserve(additional);
+    }
+}
+
 /// An Agent Skill as `toolc.bundle.json` lists it: enough for a runtime to offer it (name,
 /// description) and load it (path), and to notice a change (sha256).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::item::{Item, ItemCodec};
 use super::{outline, yaml_words};
 use crate::diagnostics::Diagnostic;
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::rules::syntax as syn;
 use crate::security::{Passes, texts};
 use crate::source::{FormatId, SourceFile, Span};
@@ -126,13 +126,13 @@ pub(crate) trait Format: Sync {
     }
 
     /// The tools of this format's files among `results` that `takes` accepts, and the ones
-    /// the runtime would leave out; none unless the format defines tools.
+    /// the runtime would leave out, put into `out`; none unless the format defines tools.
     fn lower<'a>(
         &self,
         _results: &'a [FileResult],
         _takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        Lowering::default()
+        _out: &mut dyn Sink<'a>,
+    ) {
     }
 
     /// What an editor navigates in `r` (one of this format's files): the tools and

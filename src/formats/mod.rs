@@ -91,22 +91,7 @@ pub(crate) fn lower_all<'a>(
     root: &Path,
 ) -> Lowering<'a> {
     let mut all = Lowering::default();
-    for format in REGISTRY {
-        let Lowering {
-            tools,
-            left_out,
-            skills,
-        } = format.lower(results, takes);
-        // Moved, not copied, when one format has them all: a copy was a second list of
-        // every tool (770 bytes each) while the first was still held.
-        if all.tools.is_empty() {
-            all.tools = tools;
-        } else {
-            all.tools.extend(tools);
-        }
-        all.left_out.extend(left_out);
-        all.skills.extend(skills);
-    }
+    lower_each(results, takes, &mut all);
     for lowered in &mut all.tools {
         lowered.tool.provenance.path = crate::fs::display_path(&lowered.file.path, root);
     }
@@ -127,6 +112,18 @@ pub(crate) fn lower_all<'a>(
     all.skills
         .sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     all
+}
+
+/// Every format's tools (and left-out tools and skills) of the files `takes` accepts, put
+/// into `out` as they are lowered: format by format, each in the order of `results`.
+pub(crate) fn lower_each<'a>(
+    results: &'a [FileResult],
+    takes: &dyn Fn(&FileResult) -> bool,
+    out: &mut dyn crate::ir::Sink<'a>,
+) {
+    for format in REGISTRY {
+        format.lower(results, takes, out);
+    }
 }
 
 /// Sort `items` stably by `compare`, as `sort_by` does, but through a sorted list of their
@@ -154,10 +151,9 @@ fn sort_by_places<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std::cmp::Orde
 /// The tools of `results`, unsorted and with the display paths of their files: what the
 /// custom rules read right after a load, which needs no order nor paths relative to a root.
 pub(crate) fn lower_tools(results: &[FileResult]) -> Vec<crate::ir::Lowered<'_>> {
-    REGISTRY
-        .iter()
-        .flat_map(|format| format.lower(results, &|_| true).tools)
-        .collect()
+    let mut all = Lowering::default();
+    lower_each(results, &|_| true, &mut all);
+    all.tools
 }
 
 /// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the

@@ -409,6 +409,18 @@ pub(crate) fn create_exclusive(
     name: &str,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<PathBuf> {
+    let (tmp, mut f) = open_new(folder, name, false)?;
+    // Removed unless whole: `fill` may fail, or panic while it encodes.
+    let mut unfinished = Unfinished(Some(&tmp));
+    fill(&mut f).and_then(|()| f.sync_all())?;
+    unfinished.0 = None;
+    drop(unfinished);
+    Ok(tmp)
+}
+
+/// A new file beside `name` in `folder`, created exclusively (`O_EXCL`, which never follows
+/// a link) under a name nobody can predict, open to write (and to read, when `read`).
+fn open_new(folder: &Path, name: &str, read: bool) -> std::io::Result<(PathBuf, std::fs::File)> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -419,18 +431,12 @@ pub(crate) fn create_exclusive(
         let short = tag.get(..16).unwrap_or(&tag);
         let tmp = folder.join(format!(".{name}.toolc-tmp-{short}"));
         match std::fs::OpenOptions::new()
+            .read(read)
             .write(true)
             .create_new(true)
             .open(&tmp)
         {
-            Ok(mut f) => {
-                // Removed unless whole: `fill` may fail, or panic while it encodes.
-                let mut unfinished = Unfinished(Some(&tmp));
-                fill(&mut f).and_then(|()| f.sync_all())?;
-                unfinished.0 = None;
-                drop(unfinished);
-                return Ok(tmp);
-            }
+            Ok(f) => return Ok((tmp, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
@@ -439,6 +445,63 @@ pub(crate) fn create_exclusive(
         std::io::ErrorKind::AlreadyExists,
         format!("cannot create a temporary file in {}", folder.display()),
     ))
+}
+
+/// A file a command writes and reads back while it runs (what would not fit in memory),
+/// made beside `name` in `folder` as [`create_exclusive`] makes one. Where the system allows
+/// it is removed at once and lives on while open; elsewhere it is removed when dropped.
+pub(crate) struct Scratch {
+    file: std::fs::File,
+    /// Its path while it still has one.
+    path: Option<PathBuf>,
+}
+
+impl Scratch {
+    /// A new scratch file beside `name` in `folder`.
+    pub(crate) fn new(folder: &Path, name: &str) -> std::io::Result<Scratch> {
+        let (path, file) = open_new(folder, name, true)?;
+        let mut scratch = Scratch {
+            file,
+            path: Some(path),
+        };
+        if cfg!(unix)
+            && let Some(path) = &scratch.path
+            && std::fs::remove_file(path).is_ok()
+        {
+            scratch.path = None;
+        }
+        Ok(scratch)
+    }
+}
+
+impl std::io::Read for Scratch {
+    fn read(&mut self, bytes: &mut [u8]) -> std::io::Result<usize> {
+        self.file.read(bytes)
+    }
+}
+
+impl std::io::Seek for Scratch {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.file.seek(to)
+    }
+}
+
+impl std::io::Write for Scratch {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.file.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(path) = &self.path {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// A temporary file removed when dropped, unless it was finished (its path taken out).

@@ -38,29 +38,41 @@ fn string(s: &str) -> String {
 }
 
 /// The lock's text for `entries` (already in order).
+#[cfg(test)]
 pub(super) fn render(entries: &[Entry]) -> String {
-    let mut out = format!("{HEADER}version = {VERSION}\n");
+    let mut out = head();
     for e in entries {
-        let table = e.kind.table();
-        let _ = write!(
-            out,
-            "\n[[{table}]]\nname = {}\nformat = {}\npath = {}\nsha256 = {}\n",
-            string(&e.name),
-            string(&e.format),
-            string(&e.path),
-            string(&e.sha256)
-        );
-        for (part, map) in [("parts", &e.parts), ("texts", &e.texts)] {
-            if map.is_empty() {
-                continue;
-            }
-            let _ = writeln!(out, "\n[{}.{part}]", e.kind.table());
-            for (k, v) in map {
-                let _ = writeln!(out, "{} = {}", key(k), string(v));
-            }
-        }
+        render_entry(e, &mut out);
     }
     out
+}
+
+/// The lock's text before its entries: the header and the version.
+pub(super) fn head() -> String {
+    format!("{HEADER}version = {VERSION}\n")
+}
+
+/// The lock's text of `e`, appended to `out`: its table, then the tables of its parts and
+/// texts.
+pub(super) fn render_entry(e: &Entry, out: &mut String) {
+    let table = e.kind.table();
+    let _ = write!(
+        out,
+        "\n[[{table}]]\nname = {}\nformat = {}\npath = {}\nsha256 = {}\n",
+        string(&e.name),
+        string(&e.format),
+        string(&e.path),
+        string(&e.sha256)
+    );
+    for (part, map) in [("parts", &e.parts), ("texts", &e.texts)] {
+        if map.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n[{table}.{part}]");
+        for (k, v) in map {
+            let _ = writeln!(out, "{} = {}", key(k), string(v));
+        }
+    }
 }
 
 /// A lock as TOML: the whole of it, or one piece (the head with its `version`, or an entry

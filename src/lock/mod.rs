@@ -20,6 +20,7 @@ mod file;
 pub(crate) mod record;
 pub(crate) mod server;
 mod skill;
+mod spool;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -163,18 +164,6 @@ pub(crate) fn entry_path(tool: &Lowered<'_>, root: &Path) -> String {
     rel.to_string_lossy().replace('\\', "/")
 }
 
-/// The entries of `tools`, in the lock's order: by path, then format, then name.
-pub(crate) fn entries(tools: &[Lowered<'_>], root: &Path) -> Vec<Entry> {
-    let mut out: Vec<(Option<usize>, Entry)> = tools
-        .iter()
-        .map(|t| (t.tool.provenance.index, entry(t, root)))
-        .collect();
-    out.sort_by(|a, b| {
-        (&a.1.path, &a.1.format, &a.1.name, a.0).cmp(&(&b.1.path, &b.1.format, &b.1.name, b.0))
-    });
-    out.into_iter().map(|(_, e)| e).collect()
-}
-
 /// What `toolc lock` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {
@@ -200,45 +189,29 @@ pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
     };
     let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
     let loaded = crate::pipeline::load(&options, config, &fs, None, false);
-    let lowering = crate::formats::lower_all(&loaded.results, &|_| true, &root);
-    let records = record::records(&loaded.results, &fs);
-    write(&lowering.tools, &records, &root)
-}
-
-/// Write `toolc.lock` for `tools` and `records` (skills, servers) into `root` (atomically: a
-/// temporary file, then a rename).
-pub(crate) fn write(
-    tools: &[Lowered<'_>],
-    records: &[record::Record<'_>],
-    root: &Path,
-) -> std::io::Result<Written> {
-    let mut entries = entries(tools, root);
-    let mut others: Vec<Entry> = records.iter().map(|r| r.entry(root)).collect();
-    others.sort_by(|a, b| (a.kind, &a.path, &a.name).cmp(&(b.kind, &b.path, &b.name)));
-    entries.extend(others);
-    let count = |k: record::Kind| entries.iter().filter(|e| e.kind == k).count();
-    let (tools, skills, servers) = (
-        count(record::Kind::Tool),
-        count(record::Kind::Skill),
-        count(record::Kind::Server),
-    );
-    let text = file::render(&entries);
     // Through the boundary: never a lock file linked out of the repository, read or written.
-    let at = crate::fs::Repository::of(root)
-        .configured(Path::new(FILE_NAME), root)
+    let at = crate::fs::Repository::of(&root)
+        .configured(Path::new(FILE_NAME), &root)
         .map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::PermissionDenied,
                 format!("{FILE_NAME} is {e}"),
             )
         })?;
-    let path = at.path().to_path_buf();
-    let changed = at.read().map_or(true, |old| old != text.as_bytes());
-    if changed {
-        at.write(text.as_bytes())?;
-    }
+    // Each entry is made as its tool or server is read, never a list of all of them.
+    // A lock `check --locked` would refuse to read is not written.
+    let limit = u32::try_from(crate::fs::MAX_READ_BYTES).unwrap_or(u32::MAX);
+    let mut spool = spool::Spool::new(&root, at.path().parent().unwrap_or(&root), limit);
+    crate::formats::lower_each(&loaded.results, &|_| true, &mut spool.tools());
+    record::each_record(&loaded.results, &fs, &mut |r| spool.add(&r.entry(&root), None));
+    let (tools, skills, servers) = (
+        spool.count(record::Kind::Tool),
+        spool.count(record::Kind::Skill),
+        spool.count(record::Kind::Server),
+    );
+    let changed = spool.finish(&at)?;
     Ok(Written {
-        path,
+        path: at.path().to_path_buf(),
         tools,
         skills,
         servers,

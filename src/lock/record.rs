@@ -194,16 +194,32 @@ impl Record<'_> {
 /// Every skill and server of `results`, sorted by file then name; `fs` reads skill folders.
 pub(crate) fn records<'a>(results: &'a [FileResult], fs: &dyn FileSystem) -> Vec<Record<'a>> {
     let mut out = Vec::new();
-    for r in results {
-        match r.file.format {
-            FormatId::AgentSkill => out.extend(super::skill::record(&r.file, fs)),
-            FormatId::McpConfig => out.extend(super::server::client_config(&r.file)),
-            FormatId::McpServer => out.extend(super::server::server_json(&r.file)),
-            _ => {}
-        }
-    }
+    each_record(results, fs, &mut |r| out.push(r));
     out.sort_by(|a, b| (&a.file.path, &a.name).cmp(&(&b.file.path, &b.name)));
     out
+}
+
+/// Every skill and server of `results`, handed to `each` as it is made: file by file, a
+/// file's servers in the order written.
+pub(crate) fn each_record<'a>(
+    results: &'a [FileResult],
+    fs: &dyn FileSystem,
+    each: &mut dyn FnMut(Record<'a>),
+) {
+    for r in results {
+        let one = match r.file.format {
+            FormatId::AgentSkill => super::skill::record(&r.file, fs),
+            FormatId::McpConfig => {
+                super::server::client_config(&r.file, each);
+                None
+            }
+            FormatId::McpServer => super::server::server_json(&r.file),
+            _ => None,
+        };
+        if let Some(record) = one {
+            each(record);
+        }
+    }
 }
 
 /// A field holding `value` at `span`.

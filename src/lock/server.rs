@@ -21,9 +21,9 @@ const RUN_KEYS: &[&str] = &["type", "command", "args", "url", "cwd"];
 const NAMED_KEYS: &[&str] = &["env", "headers"];
 
 /// The servers of a client configuration.
-pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
+pub(crate) fn client_config<'a>(file: &'a Arc<SourceFile>, each: &mut dyn FnMut(Record<'a>)) {
     let Some(root) = json_syntax::parse_jsonc(file.body(), file.bom_len).root else {
-        return Vec::new();
+        return;
     };
     let servers = ["mcpServers", "servers"]
         .iter()
@@ -34,18 +34,17 @@ pub(crate) fn client_config(file: &Arc<SourceFile>) -> Vec<Record<'_>> {
                 .filter(|n| n.as_map().is_some())
         });
     let Some(entries) = servers.and_then(Node::as_map) else {
-        return Vec::new();
+        return;
     };
-    entries
-        .iter()
-        .map(|e| Record {
+    for e in entries {
+        each(Record {
             kind: Kind::Server,
             file,
             name: e.key.to_string(),
             name_span: e.key_span(),
             fields: entry_fields(&e.value).sorted(),
-        })
-        .collect()
+        });
+    }
 }
 
 fn entry_fields(server: &Node) -> Fields {

@@ -49,7 +49,7 @@ use crate::formats::format::{FileResult, Format, decode, syntax_diagnostics};
 use crate::formats::front_matter::front_matter_error;
 use crate::formats::item::Item;
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::rules::{Rule, Severity, skill as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::split_front_matter;
@@ -173,8 +173,9 @@ impl Format for AgentSkill {
         &self,
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        ir::lower(results, takes)
+        out: &mut dyn Sink<'a>,
+    ) {
+        ir::lower(results, takes, out);
     }
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {

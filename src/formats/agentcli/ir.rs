@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::{Manifest, Tool as Entry};
 use crate::formats::format::FileResult;
 use crate::ir::{
-    Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
+    Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
 use crate::syntax::{Packed, TreeRef};
@@ -14,20 +14,20 @@ use crate::syntax::{Packed, TreeRef};
 pub(super) fn lower<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
-) -> Lowering<'a> {
-    let mut out = Lowering::default();
+    out: &mut dyn Sink<'a>,
+) {
     for r in results {
         if let Some(m) = r.item.get::<Manifest>()
             && takes(r)
         {
             // In room of their number: grown by doubling, a manifest's list of lowered tools
             // held a third more than they take.
-            out.tools.reserve(m.tools.len());
-            out.tools
-                .extend(m.tools.iter().map(|t| agentcli_tool(&r.file, t)));
+            out.reserve(m.tools.len());
+            for t in &m.tools {
+                out.tool(agentcli_tool(&r.file, t));
+            }
         }
     }
-    out
 }
 
 fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {

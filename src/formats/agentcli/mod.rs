@@ -24,7 +24,7 @@ use crate::diagnostics::cap::Findings;
 use crate::formats::format::{FileResult, Format, syntax_diagnostics};
 use crate::formats::item::Item;
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::rules::agentcli as rules;
 use crate::source::FormatId;
 use crate::source::{SourceFile, Span};
@@ -273,8 +273,9 @@ impl Format for Agentcli {
         &self,
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        ir::lower(results, takes)
+        out: &mut dyn Sink<'a>,
+    ) {
+        ir::lower(results, takes, out);
     }
 
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::Tool as CycodTool;
 use super::doc::{Action, Param};
 use crate::formats::format::FileResult;
-use crate::ir::{Access, Lowered, Lowering, Risk, Run, Tool, provenance};
+use crate::ir::{Access, Lowered, Risk, Run, Sink, Tool, provenance};
 use crate::source::SourceFile;
 use crate::syntax::Packed;
 
@@ -15,16 +15,17 @@ use crate::syntax::Packed;
 pub(super) fn lower<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
-) -> Lowering<'a> {
-    let mut out = Lowering::default();
+    out: &mut dyn Sink<'a>,
+) {
     for r in results {
         if let Some(t) = r.item.get::<CycodTool>()
             && takes(r)
         {
-            out.tools.extend(cycod_tool(&r.file, t));
+            if let Some(t) = cycod_tool(&r.file, t) {
+                out.tool(t);
+            }
         }
     }
-    out
 }
 
 /// How one cycod step (or a single-step tool) runs.

@@ -31,7 +31,7 @@ use crate::diagnostics::Diagnostic;
 use crate::formats::format::{FileResult, Format, syntax_diagnostics};
 use crate::formats::item::Item;
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::source::FormatId;
 use crate::source::{SourceFile, Span};
 use crate::syntax::yaml;
@@ -148,8 +148,9 @@ impl Format for Cycod {
         &self,
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        ir::lower(results, takes)
+        out: &mut dyn Sink<'a>,
+    ) {
+        ir::lower(results, takes, out);
     }
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::{Item, dops, policy, project_of, tool_yaml};
 use crate::formats::format::FileResult;
 use crate::ir::{
-    Access, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema, provenance,
+    Access, LeftOut, Lowered, Risk, Run, Sink, Site, Tool, empty_object_schema, provenance,
 };
 use crate::source::SourceFile;
 use crate::syntax::TreeRef;
@@ -21,9 +21,9 @@ use crate::text::hex;
 pub(crate) fn lower<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
-) -> Lowering<'a> {
+    out: &mut dyn Sink<'a>,
+) {
     let policies = policies(results);
-    let mut out = Lowering::default();
     for r in results {
         let Some(item) = r.item.get::<Item>() else {
             continue;
@@ -46,7 +46,7 @@ pub(crate) fn lower<'a>(
                 .and_then(|(file, p)| Some((file, p.refusal(&t.tool.name)?)))
         };
         match refused {
-            Some((policy, (reason, span))) => out.left_out.push(LeftOut {
+            Some((policy, (reason, span))) => out.left_out(LeftOut {
                 name: t.tool.name.clone(),
                 path: r.file.display().to_string(),
                 reason,
@@ -55,10 +55,9 @@ pub(crate) fn lower<'a>(
                     span,
                 }),
             }),
-            None => out.tools.push(t),
+            None => out.tool(t),
         }
     }
-    out
 }
 
 /// Each DojOps project's policy in force and its file, by project folder (the last file by

@@ -26,7 +26,7 @@ use crate::analysis::registry;
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::formats::format::{FileResult, Format};
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::rules::dojops as rules;
 use crate::runtimes::Releases;
 use crate::source::{FormatId, SourceFile, Span};
@@ -277,8 +277,9 @@ impl Format for Dojops {
         &self,
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        ir::lower(results, takes)
+        out: &mut dyn Sink<'a>,
+    ) {
+        ir::lower(results, takes, out);
     }
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {

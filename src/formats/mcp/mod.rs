@@ -44,7 +44,7 @@ use crate::diagnostics::Diagnostic;
 use crate::formats::format::{FileResult, Format, syntax_diagnostics};
 use crate::formats::item::{Item, ItemCodec};
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::rules::mcp as rules;
 use crate::security::texts::FileTexts;
 use crate::source::{FormatId, SourceFile};
@@ -128,10 +128,11 @@ impl Format for Mcp {
         &self,
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
+        out: &mut dyn Sink<'a>,
+    ) {
         // Server metadata and client configurations describe servers: only tool lists
         // hold tools.
-        tools_list::lower(results, takes)
+        tools_list::lower(results, takes, out);
     }
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r FileTexts> {

@@ -14,7 +14,7 @@ use crate::diagnostics::Diagnostic;
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::item::Item;
 use crate::ir::{
-    Access, Lowered, Lowering, Risk, Run, Sites, Tool, empty_object_schema, provenance,
+    Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance,
 };
 use crate::schema::{SchemaOptions, check_schema};
 use crate::security::texts::{FileTexts, ToolTexts, listed};
@@ -239,17 +239,17 @@ fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> impl Iterator<Item = 
 pub(crate) fn lower<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
-) -> Lowering<'a> {
-    let mut out = Lowering::default();
+    out: &mut dyn Sink<'a>,
+) {
     for r in results {
         if let Some(list) = r.item.get::<ToolList>()
             && takes(r)
         {
-            out.tools
-                .extend(list.tools.iter().map(|t| lowered(&r.file, t)));
+            for t in &list.tools {
+                out.tool(lowered(&r.file, t));
+            }
         }
     }
-    out
 }
 
 fn lowered<'a>(file: &'a Arc<SourceFile>, t: &'a ListedTool) -> Lowered<'a> {

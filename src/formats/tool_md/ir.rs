@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::{Item, Status, Tool as ToolMd, ToolType};
 use crate::formats::format::FileResult;
 use crate::ir::{
-    Access, Guidance, LeftOut, Lowered, Lowering, Risk, Run, Site, Tool, empty_object_schema,
+    Access, Guidance, LeftOut, Lowered, Risk, Run, Sink, Site, Tool, empty_object_schema,
     provenance,
 };
 use crate::source::SourceFile;
@@ -17,8 +17,8 @@ use crate::syntax::{Packed, TreeRef};
 pub(super) fn lower<'a>(
     results: &'a [FileResult],
     takes: &dyn Fn(&FileResult) -> bool,
-) -> Lowering<'a> {
-    let mut out = Lowering::default();
+    out: &mut dyn Sink<'a>,
+) {
     for r in results {
         let Some(Item::Tool(t)) = r.item.get::<Item>() else {
             continue;
@@ -26,12 +26,14 @@ pub(super) fn lower<'a>(
         if !takes(r) {
             continue;
         }
-        out.tools.extend(tool_md_tool(&r.file, t));
+        if let Some(t) = tool_md_tool(&r.file, t) {
+            out.tool(t);
+        }
         if let Some(s) = &t.status
             && s.value == Status::Disabled
             && let Some(id) = &t.id
         {
-            out.left_out.push(LeftOut {
+            out.left_out(LeftOut {
                 name: id.value.clone(),
                 path: r.file.display().to_string(),
                 reason: "`status: disabled`".into(),
@@ -42,7 +44,6 @@ pub(super) fn lower<'a>(
             });
         }
     }
-    out
 }
 
 fn tool_kind_name(kind: ToolType) -> &'static str {

@@ -32,7 +32,7 @@ use crate::formats::format::{FileResult, Format, syntax_diagnostics};
 use crate::formats::front_matter::{FrontMatterWording, front_matter_error};
 use crate::formats::item::Item as FileItem;
 use crate::fs::FileSystem;
-use crate::ir::Lowering;
+use crate::ir::Sink;
 use crate::rules::{syntax as syn, tool_md as rules};
 use crate::source::{FormatId, SourceFile, Span};
 use crate::syntax::front_matter::split_front_matter;
@@ -222,8 +222,9 @@ impl Format for ToolMd {
         &self,
         results: &'a [FileResult],
         takes: &dyn Fn(&FileResult) -> bool,
-    ) -> Lowering<'a> {
-        ir::lower(results, takes)
+        out: &mut dyn Sink<'a>,
+    ) {
+        ir::lower(results, takes, out);
     }
 
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
