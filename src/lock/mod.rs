@@ -203,7 +203,9 @@ pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
     let limit = u32::try_from(crate::fs::MAX_READ_BYTES).unwrap_or(u32::MAX);
     let mut spool = spool::Spool::new(&root, at.path().parent().unwrap_or(&root), limit);
     crate::formats::lower_each(&loaded.results, &|_| true, &mut spool.tools());
-    record::each_record(&loaded.results, &fs, &mut |r| spool.add(&r.entry(&root), None));
+    record::each_record(&loaded.results, &fs, &mut |r| {
+        spool.add(&r.entry(&root), None)
+    });
     let (tools, skills, servers) = (
         spool.count(record::Kind::Tool),
         spool.count(record::Kind::Skill),

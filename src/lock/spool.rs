@@ -115,7 +115,9 @@ impl<'r> Spool<'r> {
             name: entry.name.as_str().into(),
             owner: u32::try_from(self.owners.len() - 1).unwrap_or(u32::MAX),
             // A file within the limit holds fewer definitions.
-            index: index.map_or(0, |i| u32::try_from(i).map_or(u32::MAX, |i| i.saturating_add(1))),
+            index: index.map_or(0, |i| {
+                u32::try_from(i).map_or(u32::MAX, |i| i.saturating_add(1))
+            }),
             at: self.end,
             len,
         });
@@ -178,11 +180,7 @@ impl<'a> Sink<'a> for Tools<'_, '_> {
 }
 
 /// Write the lock's head, then the text of each of `pending` read from `scratch`, to `out`.
-fn copy(
-    pending: &[Pending],
-    scratch: &mut dyn Store,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
+fn copy(pending: &[Pending], scratch: &mut dyn Store, out: &mut dyn Write) -> std::io::Result<()> {
     out.write_all(file::head().as_bytes())?;
     let mut text = Vec::new();
     for p in pending {
@@ -274,18 +272,24 @@ mod tests {
             (entry(Kind::Tool, "a.md", "y", "7"), None),
         ];
         let order = [6, 4, 5, 2, 1, 3, 0];
-        let spool = |limit: u32| {
-            let mut spool = Spool::new(&dir, &dir, limit);
+        let spool_in = |folder: &Path, limit: u32| {
+            let mut spool = Spool::new(&dir, folder, limit);
             for (e, index) in &made {
                 spool.add(e, *index);
             }
             spool.finish(&at)
         };
+        let spool = |limit: u32| spool_in(&dir, limit);
         assert!(spool(u32::MAX).expect("written"));
         let sorted: Vec<Entry> = order.iter().map(|&i| made[i].0.clone()).collect();
         let text = std::fs::read_to_string(at.path()).expect("read");
         assert_eq!(text, file::render(&sorted));
         assert!(!spool(u32::MAX).expect("checked"), "the same lock again");
+        // Where no scratch file can be made, the texts wait in memory: the same lock.
+        assert!(!spool_in(&dir.join("missing"), u32::MAX).expect("checked"));
+        std::fs::remove_file(at.path()).expect("removed");
+        assert!(spool_in(&dir.join("missing"), u32::MAX).expect("written"));
+        assert_eq!(std::fs::read_to_string(at.path()).expect("read"), text);
         let left: Vec<_> = std::fs::read_dir(&dir).expect("listed").collect();
         assert_eq!(left.len(), 2, "only .git and the lock: {left:?}");
 

@@ -198,3 +198,59 @@ fn a_lock_of_400_thousand_settings_of_one_server() {
         );
     }
 }
+
+/// `toolc lock` held every tool lowered, every entry and the lock's whole text at once: an
+/// agentcli manifest of 300,000 tools `{"name":"tN","command":["x"]}` took 86 times its size,
+/// an `.mcp.json` of 300,000 servers `{"command":"x"}` 56 times (release build; an entry's
+/// text alone is seven times a tool this small). Each entry's text goes to a scratch file as
+/// it is made and is copied into the lock in its order: about 8x here and in release, what
+/// the check of the same file takes. The lock still lists every entry, in order.
+#[test]
+fn a_lock_of_many_small_tools_or_servers() {
+    fn manifest(n: usize) -> String {
+        let tools: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"name":"t{i}","command":["x"]}}"#))
+            .collect();
+        format!(r#"{{"tools":[{}]}}"#, tools.join(","))
+    }
+    fn config(n: usize) -> String {
+        let servers: Vec<String> = (0..n)
+            .map(|i| format!(r#""s{i}":{{"command":"x"}}"#))
+            .collect();
+        format!(r#"{{"mcpServers":{{{}}}}}"#, servers.join(","))
+    }
+    type Made = fn(usize) -> String;
+    let cases: [(&str, Made, &str); 2] = [
+        ("tools.json", manifest, "[[tool]]\nname = \"t"),
+        (".mcp.json", config, "[[server]]\nname = \"s"),
+    ];
+    for (path, file, table) in cases {
+        let lock = |text: &str| {
+            let repo = repo();
+            repo.write(path, text.as_bytes());
+            let peak = dense::peak_memory_of(&repo, &["lock", "-q"]);
+            (repo, peak)
+        };
+        let Some(small) = lock(&file(1)).1 else {
+            return;
+        };
+        let dense = file(60_000);
+        let (repo, peak) = lock(&dense);
+        let ratio = (peak.expect("measured before") - small) / dense.len() as f64;
+        assert!(ratio <= 10.0, "{path}: {ratio:.1}x the file's size");
+        let written = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("a lock");
+        let names: Vec<&str> = written
+            .split(table)
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        assert_eq!(names.len(), 60_000, "{path}: every entry is in the lock");
+        assert!(
+            names.is_sorted(),
+            "{path}: the entries are in order of name"
+        );
+        assert_eq!(names.first(), Some(&"0"));
+        assert_eq!(names.get(1), Some(&"1"));
+        assert_eq!(names.get(2), Some(&"10"));
+    }
+}

@@ -4,9 +4,7 @@ use std::sync::Arc;
 
 use super::{Manifest, Tool as Entry};
 use crate::formats::format::FileResult;
-use crate::ir::{
-    Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance,
-};
+use crate::ir::{Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance};
 use crate::source::SourceFile;
 use crate::syntax::{Packed, TreeRef};
 

@@ -20,10 +20,9 @@ pub(super) fn lower<'a>(
     for r in results {
         if let Some(t) = r.item.get::<CycodTool>()
             && takes(r)
+            && let Some(t) = cycod_tool(&r.file, t)
         {
-            if let Some(t) = cycod_tool(&r.file, t) {
-                out.tool(t);
-            }
+            out.tool(t);
         }
     }
 }

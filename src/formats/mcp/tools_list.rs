@@ -13,9 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::diagnostics::Diagnostic;
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::item::Item;
-use crate::ir::{
-    Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance,
-};
+use crate::ir::{Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance};
 use crate::schema::{SchemaOptions, check_schema};
 use crate::security::texts::{FileTexts, ToolTexts, listed};
 use crate::source::{SourceFile, Span};
