@@ -12,13 +12,13 @@ use sha2::{Digest as _, Sha256};
 use super::record::Kind;
 use super::{Entry, file};
 use crate::fs::boundary::{RepoPath, Scratch};
+use crate::ir::{Lowered, Sink};
 
 /// Where entries' texts wait: a scratch file, or memory when none can be made (a folder
 /// toolc may not write in, where a lock that is already up to date is still checked).
 trait Store: std::io::Read + Write + std::io::Seek {}
 
 impl<T: std::io::Read + Write + std::io::Seek> Store for T {}
-use crate::ir::{Lowered, Sink};
 
 /// Where one entry's text is in the scratch file, and what orders it in the lock: by its
 /// file's [`Owner`], then name, then where it is in its file. 32 bytes: a lock may have

@@ -27,6 +27,11 @@ const SERVER_JSON_KEYS: &[&str] = &[
 /// configuration): read leniently, with comments and trailing commas as the clients allow,
 /// then judged by its shape; text that does not parse, by what it names.
 pub(super) fn claims(server: bool, text: &str) -> bool {
+    opens_as_its_kind(server, text) || by_reading(server, text)
+}
+
+/// [`claims`], the whole text read.
+fn by_reading(server: bool, text: &str) -> bool {
     let parsed = json::parse_jsonc(text, 0);
     match &parsed.root {
         Some(root) if parsed.errors.is_empty() => {
@@ -76,6 +81,85 @@ pub(super) fn is_client_config(root: &Node) -> bool {
     has_servers(root) || root.value("mcp").is_some_and(has_servers)
 }
 
+/// Whether the first member of `text`'s object says what it is: a `server.json` whose
+/// `$schema` names the registry, a client configuration opening with its `mcpServers` or
+/// `servers` object. Such a file is claimed whether or not the rest parses (parsed, by its
+/// shape; not, by [`looks_like`], which finds the same words), so the rest is not read: the
+/// claim parsed the whole file, and the load then parsed it again (a fifth of the time of a
+/// 60 MB `server.json`). Anything unexpected on the way leaves it to the full reading.
+fn opens_as_its_kind(server: bool, text: &str) -> bool {
+    let mut rest = text.as_bytes();
+    let token = |rest: &mut &[u8]| -> Option<u8> {
+        skip_space(rest);
+        let (&first, _) = rest.split_first()?;
+        Some(first)
+    };
+    if token(&mut rest) != Some(b'{') {
+        return false;
+    }
+    rest = &rest[1..];
+    let Some(key) = token(&mut rest)
+        .filter(|&b| b == b'"')
+        .and_then(|_| string(&mut rest))
+    else {
+        return false;
+    };
+    if token(&mut rest) != Some(b':') {
+        return false;
+    }
+    rest = &rest[1..];
+    let value = token(&mut rest);
+    if server {
+        key == b"\"$schema\""
+            && value == Some(b'"')
+            && string(&mut rest).is_some_and(|v| {
+                v.windows(b"modelcontextprotocol".len())
+                    .any(|w| w == b"modelcontextprotocol")
+            })
+    } else {
+        (key == b"\"mcpServers\"" || key == b"\"servers\"") && value == Some(b'{')
+    }
+}
+
+/// Skip white space and comments at the start of `rest`.
+fn skip_space(rest: &mut &[u8]) {
+    loop {
+        let start = rest.len();
+        *rest = rest.trim_ascii_start();
+        if let Some(after) = rest.strip_prefix(b"//") {
+            let end = after
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(after.len());
+            *rest = &after[end..];
+        } else if let Some(after) = rest.strip_prefix(b"/*") {
+            let end = after.windows(2).position(|w| w == b"*/");
+            *rest = end.map_or(&[][..], |end| &after[end + 2..]);
+        }
+        if rest.len() == start {
+            return;
+        }
+    }
+}
+
+/// The string at the start of `rest` (its quotes included, escapes as written), and `rest`
+/// past it; none when it does not end.
+fn string<'t>(rest: &mut &'t [u8]) -> Option<&'t [u8]> {
+    let text: &'t [u8] = rest;
+    let mut i = 1;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'\\' => i += 2,
+            b'"' => {
+                *rest = &text[i + 1..];
+                return text.get(..=i);
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// A file that does not parse is claimed when its text names what only MCP files name.
 pub(super) fn looks_like(text: &str, server: bool) -> bool {
     if server {
@@ -96,6 +180,70 @@ mod tests {
 
     fn root(text: &str) -> Node {
         json::parse(text, 0).root.expect("JSON")
+    }
+
+    /// What the first member decides, reading the whole text decides the same way, parsed
+    /// or not; and the usual openings are decided by it.
+    #[test]
+    fn the_first_member_decides_as_the_whole_text_would() {
+        let schema = r#""$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json""#;
+        let cases = [
+            (true, format!("{{{schema}, \"name\": \"a/b\"}}"), true),
+            (
+                true,
+                format!(" // c\n/* d */ {{ /**/ {schema} , \"name\": \"a/b\"}}"),
+                true,
+            ),
+            (true, format!("{{{schema}, \"name\": broken"), true),
+            (true, format!("{{{schema}, \"$schema\": \"x\"}}"), true),
+            (
+                true,
+                r#"{"$schema": "https://x/model\u0063ontextprotocol"}"#.into(),
+                false,
+            ),
+            (
+                true,
+                r#"{"$schema": "https://json.schemastore.org/x", "name": "a"}"#.into(),
+                false,
+            ),
+            (
+                true,
+                r#"{"name": "a/b", "$schema": "modelcontextprotocol"}"#.into(),
+                false,
+            ),
+            (
+                true,
+                r#"{"$schema": "unterminated modelcontextprotocol"#.into(),
+                false,
+            ),
+            (
+                false,
+                r#"{"mcpServers": {"a": {"command": "x"}}}"#.into(),
+                true,
+            ),
+            (
+                false,
+                "{\n  // servers\n  \"servers\": {}, \"inputs\": [}".into(),
+                true,
+            ),
+            (
+                false,
+                r#"{"mcpServers": {"a": {}}, "mcpServers": 1}"#.into(),
+                true,
+            ),
+            (false, r#"{"mcpServers": [1]}"#.into(), false),
+            (false, r#"{"mcp\u0053ervers": {}}"#.into(), false),
+            (false, r#"{"mcp": {"servers": {}}}"#.into(), false),
+            (false, r#"{"port": 1, "mcpServers": {}}"#.into(), false),
+            (false, "\u{feff}{\"mcpServers\": {}}".into(), false),
+            (false, "{\"servers\" /* unterminated".into(), false),
+        ];
+        for (server, text, first) in cases {
+            assert_eq!(opens_as_its_kind(server, &text), first, "{text}");
+            if first {
+                assert!(by_reading(server, &text), "read whole, not claimed: {text}");
+            }
+        }
     }
 
     #[test]
