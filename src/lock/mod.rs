@@ -201,7 +201,9 @@ pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
     // Each entry is made as its tool or server is read, never a list of all of them.
     // A lock `check --locked` would refuse to read is not written.
     let limit = u32::try_from(crate::fs::MAX_READ_BYTES).unwrap_or(u32::MAX);
-    let mut spool = spool::Spool::new(&root, at.path().parent().unwrap_or(&root), limit);
+    // The scratch file goes beside the lock, never through a link (as the lock itself).
+    let folder = at.refuse_links().ok().and(at.path().parent());
+    let mut spool = spool::Spool::new(&root, folder, limit);
     crate::formats::lower_each(&loaded.results, &|_| true, &mut spool.tools());
     record::each_record(&loaded.results, &fs, &mut |r| {
         spool.add(&r.entry(&root), None)

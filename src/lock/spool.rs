@@ -62,11 +62,12 @@ pub(super) struct Spool<'r> {
 
 impl<'r> Spool<'r> {
     /// A lock of no entries yet, for the folder `root`, of at most `limit` bytes, its scratch
-    /// file in `folder` (the lock's).
-    pub(super) fn new(root: &'r Path, folder: &Path, limit: u32) -> Spool<'r> {
-        let store: Box<dyn Store> = match Scratch::new(folder, file::FILE_NAME) {
-            Ok(scratch) => Box::new(scratch),
-            Err(_) => Box::new(std::io::Cursor::new(Vec::new())),
+    /// file in `folder` (the lock's; none, the texts wait in memory).
+    pub(super) fn new(root: &'r Path, folder: Option<&Path>, limit: u32) -> Spool<'r> {
+        let scratch = folder.and_then(|f| Scratch::new(f, file::FILE_NAME).ok());
+        let store: Box<dyn Store> = match scratch {
+            Some(scratch) => Box::new(scratch),
+            None => Box::new(std::io::Cursor::new(Vec::new())),
         };
         Spool {
             root,
@@ -272,23 +273,24 @@ mod tests {
             (entry(Kind::Tool, "a.md", "y", "7"), None),
         ];
         let order = [6, 4, 5, 2, 1, 3, 0];
-        let spool_in = |folder: &Path, limit: u32| {
+        let spool_in = |folder: Option<&Path>, limit: u32| {
             let mut spool = Spool::new(&dir, folder, limit);
             for (e, index) in &made {
                 spool.add(e, *index);
             }
             spool.finish(&at)
         };
-        let spool = |limit: u32| spool_in(&dir, limit);
+        let spool = |limit: u32| spool_in(Some(&dir), limit);
         assert!(spool(u32::MAX).expect("written"));
         let sorted: Vec<Entry> = order.iter().map(|&i| made[i].0.clone()).collect();
         let text = std::fs::read_to_string(at.path()).expect("read");
         assert_eq!(text, file::render(&sorted));
         assert!(!spool(u32::MAX).expect("checked"), "the same lock again");
         // Where no scratch file can be made, the texts wait in memory: the same lock.
-        assert!(!spool_in(&dir.join("missing"), u32::MAX).expect("checked"));
+        let missing = dir.join("missing");
+        assert!(!spool_in(Some(&missing), u32::MAX).expect("checked"));
         std::fs::remove_file(at.path()).expect("removed");
-        assert!(spool_in(&dir.join("missing"), u32::MAX).expect("written"));
+        assert!(spool_in(None, u32::MAX).expect("written"));
         assert_eq!(std::fs::read_to_string(at.path()).expect("read"), text);
         let left: Vec<_> = std::fs::read_dir(&dir).expect("listed").collect();
         assert_eq!(left.len(), 2, "only .git and the lock: {left:?}");
