@@ -6,6 +6,7 @@
 //! (`report.rs`), on the new side with the old side as a related place.
 
 mod behaviour;
+mod briefs;
 mod constraints;
 pub(crate) mod git;
 mod input;
@@ -164,96 +165,108 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     }
     let found: HashSet<PathBuf> = new.results.iter().map(|r| r.file.path.clone()).collect();
     let old = input::load(&against, &options.cwd, &new.scope, config, &found)?;
-    let all = |_: &crate::formats::FileResult| true;
+    crate::timing::mark("old side");
     let root = config.project_root();
-    let old_tools = crate::formats::lower_all(&old.results, &all, &root);
-    let new_tools = crate::formats::lower_all(&new.results, &all, &root);
+    let old_tools = briefs::Briefs::of(&old.results, &root);
+    let new_tools = briefs::Briefs::of(&new.results, &root);
+    crate::timing::mark("lower");
     let base = old.label.as_str();
     let home = |p: &std::path::Path| old.home(p);
     let display = |p: &std::path::Path| crate::fs::display_path(p, &options.cwd);
-    let pairings = pairing::pair(
-        &old_tools.tools,
-        &new_tools.tools,
-        &new_tools.left_out,
-        &home,
-        &display,
-    );
-
+    let pairings = pairing::pair(&old_tools, &new_tools, &home, &display);
+    let unchanged = |p: &Pairing| matches!(*p, Pairing::Same { old: o, new: n } if old_tools.get(o).unnamed == new_tools.get(n).unnamed);
+    // Only the tools compared are lowered in full: those paired with a different definition
+    // of theirs, and the renamed.
+    let compared = |p: &Pairing| match *p {
+        Pairing::Same { old: o, new: n } | Pairing::Renamed { old: o, new: n } => {
+            (!unchanged(p)).then_some((o, n))
+        }
+        _ => None,
+    };
+    let (old_wanted, new_wanted): (Vec<usize>, Vec<usize>) =
+        pairings.iter().filter_map(compared).unzip();
+    let old_full = old_tools.lower(&old.results, &old_wanted);
+    let new_full = new_tools.lower(&new.results, &new_wanted);
+    drop((old_wanted, new_wanted));
+    let full_pair = |o: usize, n: usize| -> Option<Pair<'_>> {
+        Some(Pair {
+            old: old_full.get(old_tools.at(o))?,
+            new: new_full.get(new_tools.at(n))?,
+            base,
+        })
+    };
+    crate::timing::mark("pair");
     let old_files: HashSet<*const crate::source::SourceFile> = old
         .results
         .iter()
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .map(std::sync::Arc::as_ptr)
         .collect();
-    let mut changes = Vec::new();
+    // Room for exactly the tools that changed: a list grown by doubling held up to twice
+    // what 300,000 added tools need.
+    let mut changes = Vec::with_capacity(pairings.iter().filter(|p| !unchanged(p)).count());
     let mut findings = Vec::new();
     let mut pairs = Vec::new();
     let mut renamed = HashMap::new();
     for p in &pairings {
         let tool = changes.len();
-        let (change, lowered, home_path, diags) = match *p {
+        let (change, named, home_path, diags) = match *p {
             Pairing::Same { old: o, new: n } => {
-                let pair = Pair {
-                    old: &old_tools.tools[o],
-                    new: &new_tools.tools[n],
-                    base,
-                };
-                let diags = compare(&pair);
-                let same = crate::lock::canonical::definition(&pair.old.tool)
-                    == crate::lock::canonical::definition(&pair.new.tool);
-                if same && diags.is_empty() {
+                if unchanged(p) {
                     continue;
                 }
+                let Some(pair) = full_pair(o, n) else {
+                    continue;
+                };
+                let diags = compare(&pair);
                 pairs.push((tool, o, n));
                 (
                     ChangeKind::Changed,
-                    pair.new,
+                    new_tools.get(n),
                     pair.new.file.path.clone(),
                     diags,
                 )
             }
             Pairing::Renamed { old: o, new: n } => {
-                let pair = Pair {
-                    old: &old_tools.tools[o],
-                    new: &new_tools.tools[n],
-                    base,
+                let Some(pair) = full_pair(o, n) else {
+                    continue;
                 };
-                renamed.insert(pair.old.tool.name.as_str(), pair.new.tool.name.as_str());
+                renamed.insert(old_tools.get(o).name, new_tools.get(n).name);
                 let from = pair.old.tool.name.clone();
                 pairs.push((tool, o, n));
                 let d = tools::renamed(&pair);
                 (
                     ChangeKind::Renamed { from },
-                    pair.new,
+                    new_tools.get(n),
                     pair.new.file.path.clone(),
                     vec![d],
                 )
             }
             Pairing::Disabled { old: o, left_out } => {
-                let l = &old_tools.tools[o];
-                let d = tools::disabled(l, &new_tools.left_out[left_out], base);
+                let l = old_tools.get(o);
+                let d = tools::disabled(&l, &new_tools.left_out[left_out], base);
                 (ChangeKind::Disabled, l, old.home(&l.file.path), vec![d])
             }
             Pairing::Removed { old: o } => {
-                let l = &old_tools.tools[o];
+                let l = old_tools.get(o);
                 let home = old.home(&l.file.path);
                 let now = new
                     .results
                     .binary_search_by(|r| r.file.path.as_path().cmp(&home))
                     .ok()
                     .map(|i| &new.results[i]);
-                let d = tools::removed(l, now, base);
-                (ChangeKind::Removed, l, old.home(&l.file.path), vec![d])
+                let d = tools::removed(&l, now, base);
+                (ChangeKind::Removed, l, home, vec![d])
             }
             Pairing::Added { new: n } => {
-                let l = &new_tools.tools[n];
+                let l = new_tools.get(n);
                 (ChangeKind::Added, l, l.file.path.clone(), Vec::new())
             }
         };
         changes.push(ToolChange {
-            name: lowered.tool.name.clone(),
+            name: named.name.to_string(),
             definition: crate::lock::record::Kind::Tool,
-            format: lowered.tool.provenance.format,
+            format: named.format,
             path: display(&home_path),
             change,
             breaking: false,
@@ -265,6 +278,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             diagnostic: d,
         }));
     }
+    crate::timing::mark("compare");
     // Skills and servers: the old side's folders are listed in what it was read from.
     let old_records = crate::lock::record::records(&old.results, old.fs.as_ref());
     let new_records = crate::lock::record::records(&new.results, &fs);
@@ -278,25 +292,11 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             diagnostic: d,
         }));
     }
-    let agent_findings = tools::agents(
-        &new.results,
-        &old_tools.tools,
-        &new_tools.tools,
-        &renamed,
-        base,
-    );
+    crate::timing::mark("records");
+    let agent_findings = tools::agents(&new.results, &old_tools, &new_tools, &renamed, base);
     let versioned: Vec<(usize, Pair<'_>)> = pairs
         .iter()
-        .map(|&(tool, o, n)| {
-            (
-                tool,
-                Pair {
-                    old: &old_tools.tools[o],
-                    new: &new_tools.tools[n],
-                    base,
-                },
-            )
-        })
+        .filter_map(|&(tool, o, n)| Some((tool, full_pair(o, n)?)))
         .collect();
     let report = report::assemble(
         report::Inputs {
@@ -304,13 +304,14 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             configs: &new.configs,
             scope: &new.scope,
             results: &new.results,
-            tools: new_tools.tools.len(),
+            tools: new_tools.len(),
         },
         findings,
         agent_findings,
         &versioned,
         &mut changes,
     );
+    crate::timing::mark("report");
     changes.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     changes.retain(|c| {
         new.scope.reports_on(&options.cwd.join(&c.path)) || c.findings.iter().sum::<usize>() > 0

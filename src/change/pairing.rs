@@ -4,10 +4,11 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::ir::{LeftOut, Lowered};
-use crate::lock::canonical;
+use super::briefs::{Briefs, Named};
 use crate::lock::claims::Claims;
+use crate::source::SourceFile;
 
 /// What became of one tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,41 +49,60 @@ pub(super) enum Pairing {
 /// Pair the tools of both sides. `home` maps an old file's path to where it is in the working
 /// tree; `display` says a path as the new side's left-out tools name their file.
 pub(super) fn pair(
-    old: &[Lowered<'_>],
-    new: &[Lowered<'_>],
-    left_out: &[LeftOut],
+    old: &Briefs<'_>,
+    new: &Briefs<'_>,
     home: &dyn Fn(&Path) -> PathBuf,
     display: &dyn Fn(&Path) -> String,
 ) -> Vec<Pairing> {
     let mut taken = vec![false; new.len()];
     let mut out = Vec::new();
     let mut unmatched = Vec::new();
-    fn key<'l>(l: &'l Lowered<'_>) -> (&'static str, &'l str) {
-        (l.tool.provenance.format, l.tool.name.as_str())
+    // Places as numbers: the new side's files, and where each old file is now (a file that
+    // is not on the new side is no new tool's place).
+    let mut places: HashMap<&Path, u32> = HashMap::new();
+    for n in new.iter() {
+        let next = places.len() as u32;
+        places.entry(n.file.path.as_path()).or_insert(next);
     }
-    let homes: Vec<PathBuf> = old.iter().map(|o| home(&o.file.path)).collect();
+    let mut homes: HashMap<*const SourceFile, (PathBuf, u32)> = HashMap::new();
+    for o in old.iter() {
+        homes.entry(Arc::as_ptr(o.file)).or_insert_with(|| {
+            let h = home(&o.file.path);
+            let place = places.get(h.as_path()).copied().unwrap_or(u32::MAX);
+            (h, place)
+        });
+    }
+    let home_of = |o: &Named<'_, '_>| &homes[&Arc::as_ptr(o.file)];
+    let place = |n: &Named<'_, '_>| {
+        places
+            .get(n.file.path.as_path())
+            .copied()
+            .unwrap_or(u32::MAX)
+    };
     let by_name = Claims::new(
         new.iter()
             .enumerate()
-            .map(|(j, n)| (j, key(n), n.file.path.as_path())),
+            .map(|(j, n)| (j, (n.format, n.name), place(&n))),
     );
-    let wants = old.iter().zip(&homes).map(|(o, h)| (key(o), h.as_path()));
+    let wants = old.iter().map(|o| ((o.format, o.name), home_of(&o).1));
     for (i, found) in by_name.pair(wants, &mut taken).into_iter().enumerate() {
         match found {
             Some(j) => out.push(Pairing::Same { old: i, new: j }),
             None => unmatched.push(i),
         }
     }
+    drop(by_name);
     let mut gone = Vec::new();
-    let left: HashMap<(&str, String), usize> = left_out
+    let left: HashMap<(&str, String), usize> = new
+        .left_out
         .iter()
         .enumerate()
         .rev()
         .map(|(l, out)| ((out.name.as_str(), out.path.clone()), l))
         .collect();
     for i in unmatched {
-        let o = &old[i];
-        match left.get(&(o.tool.name.as_str(), display(&homes[i]))) {
+        let o = old.get(i);
+        match left.get(&(o.name, display(&home_of(&o).0))) {
             Some(&l) => out.push(Pairing::Disabled {
                 old: i,
                 left_out: l,
@@ -90,21 +110,22 @@ pub(super) fn pair(
             None => gone.push(i),
         }
     }
-    // Renames: definitions without their names, hashed, among what is left.
-    let definition = |l: &Lowered<'_>| canonical::sha256(&canonical::without_name(&l.tool));
-    let by_definition = Claims::new((0..new.len()).filter(|&j| !taken[j]).map(|j| {
-        let key = (new[j].tool.provenance.format, definition(&new[j]));
-        (j, key, new[j].file.path.as_path())
-    }));
-    let wants = gone.iter().map(|&i| {
-        let key = (old[i].tool.provenance.format, definition(&old[i]));
-        (key, homes[i].as_path())
-    });
-    let found = by_definition.pair(wants, &mut taken);
-    for (&i, found) in gone.iter().zip(found) {
-        match found {
-            Some(j) => out.push(Pairing::Renamed { old: i, new: j }),
-            None => out.push(Pairing::Removed { old: i }),
+    // Renames: definitions without their names, among what is left.
+    if !gone.is_empty() {
+        let by_definition = Claims::new((0..new.len()).filter(|&j| !taken[j]).map(|j| {
+            let n = new.get(j);
+            (j, (n.format, n.unnamed), place(&n))
+        }));
+        let wants = gone.iter().map(|&i| {
+            let o = old.get(i);
+            ((o.format, o.unnamed), home_of(&o).1)
+        });
+        let found = by_definition.pair(wants, &mut taken);
+        for (&i, found) in gone.iter().zip(found) {
+            match found {
+                Some(j) => out.push(Pairing::Renamed { old: i, new: j }),
+                None => out.push(Pairing::Removed { old: i }),
+            }
         }
     }
     out.extend(

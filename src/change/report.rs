@@ -1,6 +1,7 @@
 //! A diff's findings as a report: configured (`[rules]`, `[[overrides]]`, `--select`,
 //! `--ignore`), checked for a missing major bump, suppressed by `# toolc: ignore` comments in
-//! the working tree's files, scoped to the paths asked about, sorted and counted.
+//! the working tree's files, scoped to the paths asked about, sorted, capped per rule and
+//! file as `check`'s are, and counted.
 //!
 //! A suppression of a `BRK` rule that matches nothing is not reported: whether it matches
 //! depends on what the working tree is compared with, and after the change is merged it
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use super::{DiffOptions, Finding, Pair, ToolChange, version};
 use crate::config::Setting;
 use crate::config::tree::ConfigTree;
+use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_file};
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
 use crate::pipeline::Report;
@@ -91,14 +93,18 @@ pub(super) fn assemble(
         .collect();
     // The version check counts the breaking changes as configured, suppressed or not: a
     // suppression accepts a break, it does not make it compatible.
+    // Grouped once: a change of every tool of a large file has as many findings as pairs.
+    let mut breaking_of: HashMap<usize, Vec<&Diagnostic>> = HashMap::new();
+    for f in configured
+        .iter()
+        .filter(|f| f.diagnostic.severity == Severity::Error)
+    {
+        breaking_of.entry(f.tool).or_default().push(&f.diagnostic);
+    }
     let mut versions = Vec::new();
     for (tool, pair) in pairs {
-        let breaking: Vec<&Diagnostic> = configured
-            .iter()
-            .filter(|f| f.tool == *tool && f.diagnostic.severity == Severity::Error)
-            .map(|f| &f.diagnostic)
-            .collect();
-        if let Some(mut d) = version::check(pair, &breaking) {
+        let breaking = breaking_of.get(tool).map_or(&[][..], Vec::as_slice);
+        if let Some(mut d) = version::check(pair, breaking) {
             let home = d.file.path.clone();
             if let Some(severity) = inputs.severity(d.rule, &home) {
                 d.severity = severity;
@@ -123,8 +129,7 @@ pub(super) fn assemble(
         .map(|f| (Arc::as_ptr(f), suppress::scan(f)))
         .filter(|(_, s)| !s.is_empty())
         .collect();
-    let mut diagnostics = Vec::new();
-    let mut suppressed = Vec::new();
+    let mut found = Vec::new();
     for f in configured {
         if !(inputs.scope.reports_on(&f.home) || inputs.scope.reports(&f.diagnostic)) {
             continue;
@@ -138,19 +143,20 @@ pub(super) fn assemble(
             change.findings[slot] += 1;
             change.breaking |= slot == 0;
         }
-        let d = f.diagnostic;
-        let line = d.file.position(d.span.start).line;
-        let hit = suppressions
-            .get(&Arc::as_ptr(&d.file))
-            .is_some_and(|list| list.iter().any(|s| s.covers(d.rule, line)));
-        if hit {
-            suppressed.push(d);
-        } else {
-            diagnostics.push(d);
-        }
+        found.push(f.diagnostic);
     }
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    // Capped as `check` caps a file's findings, after each tool's are counted: a change to
+    // every tool of a large file shows 200 of each rule and a line for the rest.
+    found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let (suppressed, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        cap_per_file(found, MAX_PER_RULE)
+            .into_iter()
+            .partition(|d| {
+                let line = d.file.position(d.span.start).line;
+                suppressions
+                    .get(&Arc::as_ptr(&d.file))
+                    .is_some_and(|list| list.iter().any(|s| s.covers(d.rule, line)))
+            });
     let mut files: Vec<Arc<SourceFile>> = inputs
         .results
         .iter()

@@ -4,16 +4,17 @@
 use std::collections::HashMap;
 
 use super::Pair;
+use super::briefs::{Briefs, Named};
 use crate::diagnostics::Diagnostic;
 use crate::formats::FileResult;
 use crate::formats::tool_md;
-use crate::ir::{LeftOut, Lowered};
+use crate::ir::LeftOut;
 use crate::rules::breaking as rules;
 
 /// BRK001, on the old file: the tool is not there to point at in the new one. `now` is the
 /// working tree's version of its file, when there is one.
-pub(super) fn removed(old: &Lowered<'_>, now: Option<&FileResult>, base: &str) -> Diagnostic {
-    let name = &old.tool.name;
+pub(super) fn removed(old: &Named<'_, '_>, now: Option<&FileResult>, base: &str) -> Diagnostic {
+    let name = old.name;
     let d = Diagnostic::new(
         &rules::TOOL_REMOVED,
         old.file,
@@ -61,8 +62,8 @@ pub(super) fn renamed(pair: &Pair<'_>) -> Diagnostic {
 }
 
 /// BRK003, on what now leaves the tool out (its `status`, the policy's entry).
-pub(super) fn disabled(old: &Lowered<'_>, left_out: &LeftOut, base: &str) -> Diagnostic {
-    let name = &old.tool.name;
+pub(super) fn disabled(old: &Named<'_, '_>, left_out: &LeftOut, base: &str) -> Diagnostic {
+    let name = old.name;
     let message = format!("tool `{name}` is now left out: {}", left_out.reason);
     let d = match &left_out.site {
         Some(site) => Diagnostic::new(&rules::TOOL_DISABLED, &site.file, site.span, message)
@@ -80,21 +81,21 @@ pub(super) fn disabled(old: &Lowered<'_>, left_out: &LeftOut, base: &str) -> Dia
 /// BRK004: each agent reference to a tool-md tool the old side had and the new side lacks.
 pub(super) fn agents(
     results: &[FileResult],
-    old: &[Lowered<'_>],
-    new: &[Lowered<'_>],
+    old: &Briefs<'_>,
+    new: &Briefs<'_>,
     renamed: &HashMap<&str, &str>,
     base: &str,
 ) -> Vec<Diagnostic> {
     let tool_md = "tool-md";
-    let had: HashMap<&str, &Lowered<'_>> = old
+    let had: HashMap<&str, Named<'_, '_>> = old
         .iter()
-        .filter(|l| l.tool.provenance.format == tool_md)
-        .map(|l| (l.tool.name.as_str(), l))
+        .filter(|l| l.format == tool_md)
+        .map(|l| (l.name, l))
         .collect();
     let now: std::collections::HashSet<&str> = new
         .iter()
-        .filter(|l| l.tool.provenance.format == tool_md)
-        .map(|l| l.tool.name.as_str())
+        .filter(|l| l.format == tool_md)
+        .map(|l| l.name)
         .collect();
     let has = |id: &str| now.contains(id);
     let mut out = Vec::new();

@@ -1,6 +1,7 @@
 //! `toolc diff`: argument handling for the breaking-change report; the work is in
 //! `crate::change`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -132,37 +133,45 @@ pub(super) fn run(args: DiffArgs) -> ExitCode {
         Err(e) => return usage_error(&e.to_string()),
     };
     let color = stdout_color(args.no_color);
-    let text = match (args.stat, args.format.output()) {
-        (true, _) => match args.format {
-            DiffFormat::Json => change::output::json(&outcome),
-            DiffFormat::Markdown => change::output::markdown(&outcome),
-            _ => change::output::human(&outcome),
-        },
+    match (args.stat, args.format.output()) {
+        (true, _) => {
+            print(&match args.format {
+                DiffFormat::Json => change::output::json(&outcome),
+                DiffFormat::Markdown => change::output::markdown(&outcome),
+                _ => change::output::human(&outcome),
+            });
+        }
         (false, Some(format)) => {
-            let mut text = crate::output::render(
+            // Written as it is made, as `check`'s findings are.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            // A closed pipe (`toolc diff | head`) is not an error worth a panic.
+            let _ = crate::output::write(
                 format,
                 &super::findings(&outcome.report),
                 &cwd,
                 color,
                 args.quiet,
+                &mut out,
             );
             if format == OutputFormat::Human && !args.quiet {
-                text.push_str(&format!("Compared with {}.\n", outcome.base));
+                let _ = writeln!(out, "Compared with {}.", outcome.base);
             }
-            text
+            let _ = out.flush();
         }
-        (false, None) => String::new(),
-    };
-    print(&text);
+        (false, None) => {}
+    }
     for (format, path) in &targets {
-        let text = crate::output::render(
-            *format,
-            &super::findings(&outcome.report),
-            &cwd,
-            false,
-            false,
-        );
-        if let Err(e) = crate::fs::write_output(path, &cwd, text.as_bytes()) {
+        let written = crate::fs::write_output_with(path, &cwd, |out| {
+            crate::output::write(
+                *format,
+                &super::findings(&outcome.report),
+                &cwd,
+                false,
+                false,
+                out,
+            )
+        });
+        if let Err(e) = written {
             return usage_error(&format!("cannot write {}: {e}", path.display()));
         }
     }

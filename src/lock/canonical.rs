@@ -68,6 +68,13 @@ fn sealed(hash: Sha256) -> Value {
     Value::String(format!("sha256:{}", hex(&hash.finalize())))
 }
 
+/// SHA-256 of the canonical bytes of `value`, hashed as they are written.
+pub(crate) fn digest(value: &Value) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    write(value, &mut hash);
+    hash.finalize().into()
+}
+
 /// SHA-256 (hex) of the canonical bytes of `value`.
 pub(crate) fn sha256(value: &Value) -> String {
     sha256_hex(&bytes(value))

@@ -1,49 +1,43 @@
 //! Candidates claimed once each: for a key, the first free one at the wanted place, else the
 //! first free one. Pairing the tools of two sides (the lock and the tree, two revisions)
 //! looked through every candidate of a name for each tool, which took time in the square of
-//! the number of tools that share a name; each queue here passes a taken candidate once.
+//! the number of tools that share a name; each run of candidates here passes a taken one once.
 
 use std::cell::Cell;
-use std::collections::HashMap;
-use std::hash::Hash;
 
-/// Candidate indices in their order, and how many at the front are known to be taken. The
-/// count is a `Cell` so that a claim needs only a shared borrow of the index, which lets its
-/// key borrow from a value that lives shorter than the index.
-#[derive(Default)]
-struct Queue {
-    items: Vec<usize>,
-    next: Cell<usize>,
-}
-
-impl Queue {
-    fn first_free(&self, taken: &[bool]) -> Option<usize> {
-        loop {
-            let i = *self.items.get(self.next.get())?;
-            if !taken.get(i).copied().unwrap_or(true) {
-                return Some(i);
-            }
-            self.next.set(self.next.get() + 1);
-        }
-    }
-}
-
-/// The candidates of one side, by key and by key and place.
+/// The candidates of one side, sorted by key and by key and place. Sorted lists of
+/// positions rather than a map of queues: a queue and its map entry took about 300 bytes
+/// a candidate, which for 300,000 tools was more than the file they came from.
 pub(crate) struct Claims<K, P> {
-    by_key: HashMap<K, Queue>,
-    by_place: HashMap<(K, P), Queue>,
+    /// The candidates (index, key, place), in the order given.
+    candidates: Vec<(usize, K, P)>,
+    /// Their positions, sorted by key and place (then as given).
+    by_place: Vec<u32>,
+    /// Their positions, sorted by key (then as given).
+    by_key: Vec<u32>,
+    /// At the first of each run of equal keys and places (of `by_place`), and of equal keys
+    /// (of `by_key`): how many at its front are known to be taken. A `Cell`, so that a claim
+    /// needs only a shared borrow of the index, which lets its key borrow from a value that
+    /// lives shorter than the index.
+    skip: Vec<(Cell<u32>, Cell<u32>)>,
 }
 
-impl<K: Hash + Eq + Clone, P: Hash + Eq> Claims<K, P> {
+impl<K: Ord, P: Ord> Claims<K, P> {
     /// Index `candidates` (index, key, place), in the order given.
     pub(crate) fn new(candidates: impl IntoIterator<Item = (usize, K, P)>) -> Self {
-        let mut by_key: HashMap<K, Queue> = HashMap::new();
-        let mut by_place: HashMap<(K, P), Queue> = HashMap::new();
-        for (i, key, place) in candidates {
-            by_key.entry(key.clone()).or_default().items.push(i);
-            by_place.entry((key, place)).or_default().items.push(i);
+        let candidates: Vec<(usize, K, P)> = candidates.into_iter().collect();
+        let mut by_place: Vec<u32> = (0..candidates.len() as u32).collect();
+        let mut by_key = by_place.clone();
+        let of = |p: &u32| &candidates[*p as usize];
+        by_place.sort_by(|a, b| (&of(a).1, &of(a).2, a).cmp(&(&of(b).1, &of(b).2, b)));
+        by_key.sort_by(|a, b| (&of(a).1, a).cmp(&(&of(b).1, b)));
+        let skip = (0..candidates.len()).map(|_| Default::default()).collect();
+        Claims {
+            candidates,
+            by_place,
+            by_key,
+            skip,
         }
-        Claims { by_key, by_place }
     }
 
     /// A candidate for each of `wants` (key and place), in order, each marked `taken`: first
@@ -58,23 +52,48 @@ impl<K: Hash + Eq + Clone, P: Hash + Eq> Claims<K, P> {
         let mut found: Vec<Option<usize>> = Vec::new();
         let mut keys = Vec::new();
         for (key, place) in wants {
-            let at_place = self
-                .by_place
-                .get(&(key.clone(), place))
-                .and_then(|q| q.first_free(taken));
+            let at_place = self.first_free(
+                &self.by_place,
+                |c| (&c.1, &c.2).cmp(&(&key, &place)),
+                |s| &s.0,
+                taken,
+            );
             found.push(at_place.inspect(|&i| mark(taken, i)));
             keys.push(key);
         }
         for (slot, key) in found.iter_mut().zip(keys) {
             if slot.is_none() {
                 *slot = self
-                    .by_key
-                    .get(&key)
-                    .and_then(|q| q.first_free(taken))
+                    .first_free(&self.by_key, |c| c.1.cmp(&key), |s| &s.1, taken)
                     .inspect(|&i| mark(taken, i));
             }
         }
         found
+    }
+
+    /// The first candidate not `taken` of the run of `order` that `compare` finds equal,
+    /// passing for good those at its front found taken.
+    fn first_free(
+        &self,
+        order: &[u32],
+        compare: impl Fn(&(usize, K, P)) -> std::cmp::Ordering,
+        skip: impl Fn(&(Cell<u32>, Cell<u32>)) -> &Cell<u32>,
+        taken: &[bool],
+    ) -> Option<usize> {
+        let of = |p: u32| &self.candidates[p as usize];
+        let start = order.partition_point(|&p| compare(of(p)).is_lt());
+        let passed = skip(self.skip.get(start)?);
+        loop {
+            let &p = order.get(start + passed.get() as usize)?;
+            let candidate = of(p);
+            if !compare(candidate).is_eq() {
+                return None;
+            }
+            if !taken.get(candidate.0).copied().unwrap_or(true) {
+                return Some(candidate.0);
+            }
+            passed.set(passed.get() + 1);
+        }
     }
 }
 
