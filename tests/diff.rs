@@ -501,3 +501,25 @@ fn tools_of_one_name_pair_with_their_own_old_versions() {
     let report = diff(&repo.root, "HEAD~1");
     assert_eq!(codes(&report), Vec::<String>::new());
 }
+
+/// Without `--stat` the changes are counted, not listed: the findings are the same.
+#[test]
+fn a_summary_only_diff_finds_the_same_and_lists_nothing() {
+    let v2 = TOOLS_V1.replace("Fetch a URL and return its body", "Fetch a page");
+    let repo = history(&[("tools.json", TOOLS_V1)], &[("tools.json", Some(&v2))]);
+    let config = Config::discover(&repo.root, None).expect("config");
+    let run = |summary_only: bool| {
+        let options = DiffOptions {
+            cwd: repo.root.clone(),
+            against: Some("HEAD~1".into()),
+            summary_only,
+            ..DiffOptions::default()
+        };
+        toolc::diff(&options, &config).expect("runs")
+    };
+    let (listed, counted) = (run(false), run(true));
+    assert_eq!(listed.tools.len(), 1);
+    assert!(counted.tools.is_empty());
+    assert_eq!(codes(&listed), codes(&counted));
+    assert!(!codes(&counted).is_empty());
+}

@@ -51,6 +51,10 @@ pub struct DiffOptions {
     pub ignore: Vec<String>,
     /// `--preview`: preview rules run too.
     pub preview: bool,
+    /// Count the tools that changed without listing them ([`DiffReport::tools`] is left
+    /// empty): all a report without `--stat` needs, and a line for each of 300,000 added
+    /// tools took more than their file.
+    pub summary_only: bool,
 }
 
 /// Why a diff could not run (exit code 2): no repository, an unknown revision, no git.
@@ -138,6 +142,26 @@ impl Pair<'_> {
     }
 }
 
+/// The tools that changed, listed for `--stat` or only counted.
+struct Changes {
+    list: Vec<ToolChange>,
+    /// How many were found (the index of the next).
+    count: usize,
+    /// Whether they are listed.
+    listed: bool,
+}
+
+impl Changes {
+    /// Count a change, and list it when they are listed; its index.
+    fn push(&mut self, make: impl FnOnce() -> ToolChange) -> usize {
+        if self.listed {
+            self.list.push(make());
+        }
+        self.count += 1;
+        self.count - 1
+    }
+}
+
 /// A finding before configuration: which tool (index into the changes) it is about.
 pub(crate) struct Finding {
     pub tool: usize,
@@ -202,14 +226,22 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
         .map(std::sync::Arc::as_ptr)
         .collect();
-    // Room for exactly the tools that changed: a list grown by doubling held up to twice
-    // what 300,000 added tools need.
-    let mut changes = Vec::with_capacity(pairings.iter().filter(|p| !unchanged(p)).count());
+    let mut changes = Changes {
+        list: Vec::new(),
+        count: 0,
+        listed: !options.summary_only,
+    };
+    if changes.listed {
+        // Room for exactly the tools that changed: a list grown by doubling held up to twice
+        // what 300,000 added tools need.
+        changes
+            .list
+            .reserve_exact(pairings.iter().filter(|p| !unchanged(p)).count());
+    }
     let mut findings = Vec::new();
     let mut pairs = Vec::new();
     let mut renamed = HashMap::new();
     for p in &pairings {
-        let tool = changes.len();
         let (change, named, home_path, diags) = match *p {
             Pairing::Same { old: o, new: n } => {
                 if unchanged(p) {
@@ -219,7 +251,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                     continue;
                 };
                 let diags = compare(&pair);
-                pairs.push((tool, o, n));
+                pairs.push((changes.count, o, n));
                 (
                     ChangeKind::Changed,
                     new_tools.get(n),
@@ -233,7 +265,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                 };
                 renamed.insert(old_tools.get(o).name, new_tools.get(n).name);
                 let from = pair.old.tool.name.clone();
-                pairs.push((tool, o, n));
+                pairs.push((changes.count, o, n));
                 let d = tools::renamed(&pair);
                 (
                     ChangeKind::Renamed { from },
@@ -263,7 +295,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                 (ChangeKind::Added, l, l.file.path.clone(), Vec::new())
             }
         };
-        changes.push(ToolChange {
+        let tool = changes.push(|| ToolChange {
             name: named.name.to_string(),
             definition: crate::lock::record::Kind::Tool,
             format: named.format,
@@ -283,8 +315,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let old_records = crate::lock::record::records(&old.results, old.fs.as_ref());
     let new_records = crate::lock::record::records(&new.results, &fs);
     for c in records::compare(&old_records, &new_records, &home, &display, base) {
-        let tool = changes.len();
-        changes.push(c.change);
+        let tool = changes.push(|| c.change);
         let fallback = c.home;
         findings.extend(c.diagnostics.into_iter().map(|d| Finding {
             tool,
@@ -309,9 +340,10 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         findings,
         agent_findings,
         &versioned,
-        &mut changes,
+        &mut changes.list,
     );
     crate::timing::mark("report");
+    let mut changes = changes.list;
     changes.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     changes.retain(|c| {
         new.scope.reports_on(&options.cwd.join(&c.path)) || c.findings.iter().sum::<usize>() > 0

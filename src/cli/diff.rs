@@ -127,6 +127,8 @@ pub(super) fn run(args: DiffArgs) -> ExitCode {
         select: args.rules.select,
         ignore: args.rules.ignore,
         preview: args.rules.preview,
+        // Only `--stat` and its Markdown list each tool.
+        summary_only: !args.stat && markdown_paths.is_empty(),
     };
     let outcome = match change::diff(&options, &config) {
         Ok(o) => o,
