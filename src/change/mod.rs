@@ -238,11 +238,16 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             .list
             .reserve_exact(pairings.iter().filter(|p| !unchanged(p)).count());
     }
-    let mut findings = Vec::new();
-    let mut pairs = Vec::new();
+    let mut collector = report::Collector::new(report::Inputs {
+        options,
+        configs: &new.configs,
+        scope: &new.scope,
+        results: &new.results,
+        tools: new_tools.len(),
+    });
     let mut renamed = HashMap::new();
     for p in &pairings {
-        let (change, named, home_path, diags) = match *p {
+        let (change, named, home_path, diags, pair) = match *p {
             Pairing::Same { old: o, new: n } => {
                 if unchanged(p) {
                     continue;
@@ -251,12 +256,13 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                     continue;
                 };
                 let diags = compare(&pair);
-                pairs.push((changes.count, o, n));
+                let home = pair.new.file.path.clone();
                 (
                     ChangeKind::Changed,
                     new_tools.get(n),
-                    pair.new.file.path.clone(),
+                    home,
                     diags,
+                    Some(pair),
                 )
             }
             Pairing::Renamed { old: o, new: n } => {
@@ -265,19 +271,21 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                 };
                 renamed.insert(old_tools.get(o).name, new_tools.get(n).name);
                 let from = pair.old.tool.name.clone();
-                pairs.push((changes.count, o, n));
-                let d = tools::renamed(&pair);
-                (
-                    ChangeKind::Renamed { from },
-                    new_tools.get(n),
-                    pair.new.file.path.clone(),
-                    vec![d],
-                )
+                let diags = vec![tools::renamed(&pair)];
+                let home = pair.new.file.path.clone();
+                let change = ChangeKind::Renamed { from };
+                (change, new_tools.get(n), home, diags, Some(pair))
             }
             Pairing::Disabled { old: o, left_out } => {
                 let l = old_tools.get(o);
                 let d = tools::disabled(&l, &new_tools.left_out[left_out], base);
-                (ChangeKind::Disabled, l, old.home(&l.file.path), vec![d])
+                (
+                    ChangeKind::Disabled,
+                    l,
+                    old.home(&l.file.path),
+                    vec![d],
+                    None,
+                )
             }
             Pairing::Removed { old: o } => {
                 let l = old_tools.get(o);
@@ -288,11 +296,11 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                     .ok()
                     .map(|i| &new.results[i]);
                 let d = tools::removed(&l, now, base);
-                (ChangeKind::Removed, l, home, vec![d])
+                (ChangeKind::Removed, l, home, vec![d], None)
             }
             Pairing::Added { new: n } => {
                 let l = new_tools.get(n);
-                (ChangeKind::Added, l, l.file.path.clone(), Vec::new())
+                (ChangeKind::Added, l, l.file.path.clone(), Vec::new(), None)
             }
         };
         let tool = changes.push(|| ToolChange {
@@ -304,11 +312,15 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             breaking: false,
             findings: [0; 3],
         });
-        findings.extend(diags.into_iter().map(|d| Finding {
-            tool,
-            home: home_of(&d, &old, &old_files, &home_path),
-            diagnostic: d,
-        }));
+        let found = diags
+            .into_iter()
+            .map(|d| Finding {
+                tool,
+                home: home_of(&d, &old, &old_files, &home_path),
+                diagnostic: d,
+            })
+            .collect();
+        collector.add(found, pair.as_ref().map(|p| (tool, p)), &mut changes.list);
     }
     crate::timing::mark("compare");
     // Skills and servers: the old side's folders are listed in what it was read from.
@@ -317,31 +329,28 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     for c in records::compare(&old_records, &new_records, &home, &display, base) {
         let tool = changes.push(|| c.change);
         let fallback = c.home;
-        findings.extend(c.diagnostics.into_iter().map(|d| Finding {
-            tool,
-            home: home_of(&d, &old, &old_files, &fallback),
-            diagnostic: d,
-        }));
+        let found = c
+            .diagnostics
+            .into_iter()
+            .map(|d| Finding {
+                tool,
+                home: home_of(&d, &old, &old_files, &fallback),
+                diagnostic: d,
+            })
+            .collect();
+        collector.add(found, None, &mut changes.list);
     }
     crate::timing::mark("records");
-    let agent_findings = tools::agents(&new.results, &old_tools, &new_tools, &renamed, base);
-    let versioned: Vec<(usize, Pair<'_>)> = pairs
-        .iter()
-        .filter_map(|&(tool, o, n)| Some((tool, full_pair(o, n)?)))
+    let agents = tools::agents(&new.results, &old_tools, &new_tools, &renamed, base)
+        .into_iter()
+        .map(|d| Finding {
+            tool: usize::MAX,
+            home: d.file.path.clone(),
+            diagnostic: d,
+        })
         .collect();
-    let report = report::assemble(
-        report::Inputs {
-            options,
-            configs: &new.configs,
-            scope: &new.scope,
-            results: &new.results,
-            tools: new_tools.len(),
-        },
-        findings,
-        agent_findings,
-        &versioned,
-        &mut changes.list,
-    );
+    collector.add(agents, None, &mut changes.list);
+    let report = collector.report();
     crate::timing::mark("report");
     let mut changes = changes.list;
     changes.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::{DiffOptions, Finding, Pair, ToolChange, version};
 use crate::config::Setting;
 use crate::config::tree::ConfigTree;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_file};
+use crate::diagnostics::first::First;
 use crate::diagnostics::{Diagnostic, Summary};
 use crate::formats::FileResult;
 use crate::pipeline::Report;
@@ -70,107 +70,121 @@ impl Inputs<'_> {
     }
 }
 
-/// Configure, check versions, suppress, scope and count the findings; `changes` gets each
-/// tool's counts.
-pub(super) fn assemble(
-    inputs: Inputs<'_>,
-    findings: Vec<Finding>,
-    agents: Vec<Diagnostic>,
-    pairs: &[(usize, Pair<'_>)],
-    changes: &mut [ToolChange],
-) -> Report {
-    let mut configured: Vec<Finding> = findings
-        .into_iter()
-        .chain(agents.into_iter().map(|d| Finding {
-            tool: usize::MAX,
-            home: d.file.path.clone(),
-            diagnostic: d,
-        }))
-        .filter_map(|mut f| {
-            f.diagnostic.severity = inputs.severity(f.diagnostic.rule, &f.home)?;
-            Some(f)
-        })
-        .collect();
-    // The version check counts the breaking changes as configured, suppressed or not: a
-    // suppression accepts a break, it does not make it compatible.
-    // Grouped once: a change of every tool of a large file has as many findings as pairs.
-    let mut breaking_of: HashMap<usize, Vec<&Diagnostic>> = HashMap::new();
-    for f in configured
-        .iter()
-        .filter(|f| f.diagnostic.severity == Severity::Error)
-    {
-        breaking_of.entry(f.tool).or_default().push(&f.diagnostic);
+/// The findings of a diff as they are found: configured, checked for a missing major bump,
+/// scoped, counted on their tool's change, and capped per rule and file as `check` caps
+/// them (a change to every one of 300,000 tools built a finding for each and held them all).
+pub(super) struct Collector<'i> {
+    inputs: Inputs<'i>,
+    /// The first findings of each file and rule, by path and code.
+    kept: HashMap<(std::path::PathBuf, &'static str), First>,
+}
+
+impl<'i> Collector<'i> {
+    /// An empty collector for a report against `inputs`.
+    pub(super) fn new(inputs: Inputs<'i>) -> Self {
+        Collector {
+            inputs,
+            kept: HashMap::new(),
+        }
     }
-    let mut versions = Vec::new();
-    for (tool, pair) in pairs {
-        let breaking = breaking_of.get(tool).map_or(&[][..], Vec::as_slice);
-        if let Some(mut d) = version::check(pair, breaking) {
-            let home = d.file.path.clone();
-            if let Some(severity) = inputs.severity(d.rule, &home) {
-                d.severity = severity;
-                versions.push(Finding {
-                    tool: *tool,
-                    home,
-                    diagnostic: d,
-                });
+
+    /// Add the findings of one tool (`pair`, when both versions are there, for the version
+    /// check); `changes` gets its counts.
+    pub(super) fn add(
+        &mut self,
+        found: Vec<Finding>,
+        pair: Option<(usize, &Pair<'_>)>,
+        changes: &mut [ToolChange],
+    ) {
+        let mut configured: Vec<Finding> = found
+            .into_iter()
+            .filter_map(|mut f| {
+                f.diagnostic.severity = self.inputs.severity(f.diagnostic.rule, &f.home)?;
+                Some(f)
+            })
+            .collect();
+        // The version check counts the breaking changes as configured, suppressed or not: a
+        // suppression accepts a break, it does not make it compatible.
+        if let Some((tool, pair)) = pair {
+            let breaking: Vec<&Diagnostic> = configured
+                .iter()
+                .filter(|f| f.diagnostic.severity == Severity::Error)
+                .map(|f| &f.diagnostic)
+                .collect();
+            if let Some(mut d) = version::check(pair, &breaking) {
+                let home = d.file.path.clone();
+                if let Some(severity) = self.inputs.severity(d.rule, &home) {
+                    d.severity = severity;
+                    configured.push(Finding {
+                        tool,
+                        home,
+                        diagnostic: d,
+                    });
+                }
             }
         }
+        for f in configured {
+            if !(self.inputs.scope.reports_on(&f.home) || self.inputs.scope.reports(&f.diagnostic))
+            {
+                continue;
+            }
+            if let Some(change) = changes.get_mut(f.tool) {
+                let slot = match f.diagnostic.severity {
+                    Severity::Error => 0,
+                    Severity::Warning => 1,
+                    Severity::Info => 2,
+                };
+                change.findings[slot] += 1;
+                change.breaking |= slot == 0;
+            }
+            let d = f.diagnostic;
+            self.kept
+                .entry((d.file.path.clone(), d.rule.code))
+                .or_default()
+                .push(d);
+        }
     }
-    configured.extend(versions);
 
-    let sources: Vec<&Arc<SourceFile>> = inputs
-        .results
-        .iter()
-        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
-        .collect();
-    // Keyed by the file itself: an old file has the same path as its new version.
-    let suppressions: HashMap<*const SourceFile, Vec<Suppression>> = sources
-        .iter()
-        .map(|f| (Arc::as_ptr(f), suppress::scan(f)))
-        .filter(|(_, s)| !s.is_empty())
-        .collect();
-    let mut found = Vec::new();
-    for f in configured {
-        if !(inputs.scope.reports_on(&f.home) || inputs.scope.reports(&f.diagnostic)) {
-            continue;
-        }
-        if let Some(change) = changes.get_mut(f.tool) {
-            let slot = match f.diagnostic.severity {
-                Severity::Error => 0,
-                Severity::Warning => 1,
-                Severity::Info => 2,
-            };
-            change.findings[slot] += 1;
-            change.breaking |= slot == 0;
-        }
-        found.push(f.diagnostic);
-    }
-    // Capped as `check` caps a file's findings, after each tool's are counted: a change to
-    // every tool of a large file shows 200 of each rule and a line for the rest.
-    found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let (suppressed, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) =
-        cap_per_file(found, MAX_PER_RULE)
-            .into_iter()
-            .partition(|d| {
+    /// The report: what was kept, sorted, and split by the suppression comments of the
+    /// working tree's files.
+    pub(super) fn report(self) -> Report {
+        let inputs = self.inputs;
+        let mut found: Vec<Diagnostic> =
+            self.kept.into_values().flat_map(First::into_vec).collect();
+        found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let sources: Vec<&Arc<SourceFile>> = inputs
+            .results
+            .iter()
+            .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+            .collect();
+        // Keyed by the file itself: an old file has the same path as its new version.
+        let suppressions: HashMap<*const SourceFile, Vec<Suppression>> = sources
+            .iter()
+            .map(|f| (Arc::as_ptr(f), suppress::scan(f)))
+            .filter(|(_, s)| !s.is_empty())
+            .collect();
+        let (suppressed, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            found.into_iter().partition(|d| {
                 let line = d.file.position(d.span.start).line;
                 suppressions
                     .get(&Arc::as_ptr(&d.file))
                     .is_some_and(|list| list.iter().any(|s| s.covers(d.rule, line)))
             });
-    let mut files: Vec<Arc<SourceFile>> = inputs
-        .results
-        .iter()
-        .filter(|r| inputs.scope.reports_on(&r.file.path))
-        .map(|r| Arc::clone(&r.file))
-        .collect();
-    files.sort_by(|a, b| a.display().cmp(b.display()));
-    let summary = Summary::count(files.len(), inputs.tools, &diagnostics);
-    Report {
-        diagnostics,
-        suppressed,
-        // A diff compares two versions: no baseline of today's findings applies to it.
-        baselined: Vec::new(),
-        summary,
-        files,
+        let mut files: Vec<Arc<SourceFile>> = inputs
+            .results
+            .iter()
+            .filter(|r| inputs.scope.reports_on(&r.file.path))
+            .map(|r| Arc::clone(&r.file))
+            .collect();
+        files.sort_by(|a, b| a.display().cmp(b.display()));
+        let summary = Summary::count(files.len(), inputs.tools, &diagnostics);
+        Report {
+            diagnostics,
+            suppressed,
+            // A diff compares two versions: no baseline of today's findings applies to it.
+            baselined: Vec::new(),
+            summary,
+            files,
+        }
     }
 }

@@ -3,6 +3,7 @@
 pub(crate) mod budget;
 pub(crate) mod cap;
 pub(crate) mod edits;
+pub(crate) mod first;
 pub(crate) mod fix;
 pub(crate) mod md_inline;
 mod visible;

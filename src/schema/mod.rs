@@ -8,7 +8,6 @@
 //! than validating them (and drops what it does not convert) plugs in as a [`Runtime`]; this
 //! module itself knows no format.
 
-mod first;
 mod instance;
 mod lints;
 mod meta;
@@ -95,7 +94,7 @@ pub(crate) fn check_schema(
     let mut out: Vec<Diagnostic> = cx
         .found
         .into_values()
-        .flat_map(first::First::into_vec)
+        .flat_map(crate::diagnostics::first::First::into_vec)
         .collect();
     out.sort_by(|a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
@@ -119,7 +118,7 @@ struct Cx<'a> {
     options: SchemaOptions,
     /// The findings of each rule, capped as they are found: a `required` list of millions
     /// of names `properties` lacks held a finding for each (88 times the file's size).
-    found: BTreeMap<&'static str, first::First>,
+    found: BTreeMap<&'static str, crate::diagnostics::first::First>,
     /// Name comparisons "did you mean" may still spend in this schema.
     suggestions: usize,
 }

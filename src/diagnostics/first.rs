@@ -1,19 +1,20 @@
-//! The findings of one rule in one schema capped as they are found, keeping the ones the
-//! file's cap keeps: a schema whose `enum` holds millions of values of the wrong type, or
-//! whose `required` names millions of keys `properties` lacks, held a finding for each until
-//! the end of the check, up to a hundred times the file's size.
+//! The findings of one rule in one file capped as they are found, keeping the ones the
+//! file's cap keeps (the first by [`Diagnostic::sort_key`]): a schema whose `enum` holds
+//! millions of values of the wrong type, or whose `required` names millions of keys
+//! `properties` lacks, held a finding for each until the end of the check, up to a hundred
+//! times the file's size; so did `toolc diff` of a change to every tool of a large file.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, summary};
+use super::Diagnostic;
+use super::cap::{MAX_PER_RULE, summary};
 use crate::source::Span;
 
-/// The first [`MAX_PER_RULE`] findings by position (the check's output is sorted by
-/// position before the file's cap applies), and the rest counted.
+/// The first [`MAX_PER_RULE`] findings by place (the output is sorted so before the file's
+/// cap applies), and the rest counted.
 #[derive(Default)]
-pub(super) struct First {
+pub(crate) struct First {
     kept: BinaryHeap<ByPosition>,
     /// The first finding left out, which stands for the rest.
     rest: Option<Diagnostic>,
@@ -23,20 +24,21 @@ pub(super) struct First {
 impl First {
     /// False when a finding at `span` would only be counted: [`First::count`] it instead
     /// of building it.
-    pub(super) fn wants(&self, span: Span) -> bool {
-        let before = |d: &Diagnostic| key(span) < key(d.span);
+    pub(crate) fn wants(&self, span: Span) -> bool {
+        // At the same place, the message decides: built, and then kept or counted.
+        let before = |d: &Diagnostic| key(span) <= key(d.span);
         self.kept.len() < MAX_PER_RULE
             || self.kept.peek().is_some_and(|last| before(&last.0))
             || self.rest.as_ref().is_none_or(before)
     }
 
     /// A finding [`First::wants`] said need not be built.
-    pub(super) fn count(&mut self) {
+    pub(crate) fn count(&mut self) {
         self.omitted += 1;
     }
 
     /// Add a finding.
-    pub(super) fn push(&mut self, d: Diagnostic) {
+    pub(crate) fn push(&mut self, d: Diagnostic) {
         self.kept.push(ByPosition(d));
         if self.kept.len() > MAX_PER_RULE
             && let Some(ByPosition(last)) = self.kept.pop()
@@ -45,7 +47,7 @@ impl First {
             if self
                 .rest
                 .as_ref()
-                .is_none_or(|r| key(last.span) < key(r.span))
+                .is_none_or(|r| last.sort_key() < r.sort_key())
             {
                 self.rest = Some(last);
             }
@@ -53,7 +55,7 @@ impl First {
     }
 
     /// The findings kept, and the line standing for the rest.
-    pub(super) fn into_vec(self) -> Vec<Diagnostic> {
+    pub(crate) fn into_vec(self) -> Vec<Diagnostic> {
         let mut out: Vec<Diagnostic> = self.kept.into_iter().map(|d| d.0).collect();
         out.extend(self.rest.map(|d| summary(d, self.omitted)));
         out
@@ -64,7 +66,7 @@ fn key(span: Span) -> (usize, usize) {
     (span.start, span.end)
 }
 
-/// A finding ordered by where it is (the greatest on top of the heap).
+/// A finding ordered as the output is (the greatest on top of the heap).
 struct ByPosition(Diagnostic);
 
 impl PartialEq for ByPosition {
@@ -83,7 +85,7 @@ impl PartialOrd for ByPosition {
 
 impl Ord for ByPosition {
     fn cmp(&self, other: &Self) -> Ordering {
-        key(self.0.span).cmp(&key(other.0.span))
+        self.0.sort_key().cmp(&other.0.sort_key())
     }
 }
 
