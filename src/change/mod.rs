@@ -198,7 +198,10 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let home = |p: &std::path::Path| old.home(p);
     let display = |p: &std::path::Path| crate::fs::display_path(p, &options.cwd);
     let pairings = pairing::pair(&old_tools, &new_tools, &home, &display);
-    let unchanged = |p: &Pairing| matches!(*p, Pairing::Same { old: o, new: n } if old_tools.get(o).unnamed == new_tools.get(n).unnamed);
+    let unchanged = |p: &Pairing| match *p {
+        Pairing::Same { old: o, new: n } => old_tools.get(o).unnamed == new_tools.get(n).unnamed,
+        _ => false,
+    };
     // Only the tools compared are lowered in full: those paired with a different definition
     // of theirs, and the renamed.
     let compared = |p: &Pairing| match *p {
@@ -245,6 +248,17 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         results: &new.results,
         tools: new_tools.len(),
     });
+    // Each finding about change `tool`, with where it belongs in the working tree.
+    let findings_of = |tool: usize, diags: Vec<Diagnostic>, fallback: &std::path::Path| {
+        diags
+            .into_iter()
+            .map(|d| Finding {
+                tool,
+                home: home_of(&d, &old, &old_files, fallback),
+                diagnostic: d,
+            })
+            .collect::<Vec<_>>()
+    };
     let mut renamed = HashMap::new();
     for p in &pairings {
         let (change, named, home_path, diags, pair) = match *p {
@@ -312,14 +326,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             breaking: false,
             findings: [0; 3],
         });
-        let found = diags
-            .into_iter()
-            .map(|d| Finding {
-                tool,
-                home: home_of(&d, &old, &old_files, &home_path),
-                diagnostic: d,
-            })
-            .collect();
+        let found = findings_of(tool, diags, &home_path);
         collector.add(found, pair.as_ref().map(|p| (tool, p)), &mut changes.list);
     }
     crate::timing::mark("compare");
@@ -328,16 +335,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let new_records = crate::lock::record::records(&new.results, &fs);
     for c in records::compare(&old_records, &new_records, &home, &display, base) {
         let tool = changes.push(|| c.change);
-        let fallback = c.home;
-        let found = c
-            .diagnostics
-            .into_iter()
-            .map(|d| Finding {
-                tool,
-                home: home_of(&d, &old, &old_files, &fallback),
-                diagnostic: d,
-            })
-            .collect();
+        let found = findings_of(tool, c.diagnostics, &c.home);
         collector.add(found, None, &mut changes.list);
     }
     crate::timing::mark("records");
