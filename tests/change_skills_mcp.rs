@@ -479,3 +479,20 @@ fn arguments_past_the_longest_command_line_are_locked_by_their_digest() {
     );
     assert_eq!(found.len(), 1, "{found:#?}");
 }
+
+/// Two servers of one name in two folders, the second moved to a folder that sorts first:
+/// each pairs with its own old version (the one that stayed, by its place, before any is
+/// paired by name alone), so neither is said to have changed. Paired one new server at a
+/// time, the moved one took the old version of the one that stayed, and both were said to
+/// run another command.
+#[test]
+fn servers_of_one_name_pair_with_their_own_old_versions() {
+    let config = |command: &str| format!(r#"{{"mcpServers":{{"s":{{"command":"{command}"}}}}}}"#);
+    let (stays, moves) = (config("stays"), config("moves"));
+    let repo = history(
+        &[("a/.mcp.json", &stays), ("b/.mcp.json", &moves)],
+        &[("b/.mcp.json", None), ("0/.mcp.json", Some(&moves))],
+    );
+    let report = diff(&repo.root, "HEAD~1");
+    assert_eq!(codes(&report), Vec::<String>::new());
+}
