@@ -346,6 +346,11 @@ pub(crate) trait Sink<'a> {
     fn skill(&mut self, _skill: SkillEntry) {}
     /// Room for `additional` more tools.
     fn reserve(&mut self, _additional: usize) {}
+    /// Whether to lower the tool of entry `index` of `file`'s list (formats that define many
+    /// tools in one file ask, so that a diff can lower a few of them again cheaply).
+    fn wants(&mut self, _file: &Arc<SourceFile>, _index: usize) -> bool {
+        true
+    }
 }
 
 impl<'a> Sink<'a> for Lowering<'a> {

@@ -85,11 +85,22 @@ pub(crate) fn load(
     progress: Option<&(dyn Fn(Progress) + Sync)>,
     track: bool,
 ) -> Loaded {
-    stages(options, config, fs, progress, track, None, None)
+    let mut loaded = stages(options, config, fs, progress, track, None, None);
+    loaded.resolved = resolve(fs, &loaded, None, options);
+    loaded
 }
 
-/// The stages up to resolve; `named` is checked whatever its content, `cache` is used when
-/// given.
+/// Discover and load the files of `options.paths` through `fs`, without the checks across
+/// files (nor ShellCheck): what `toolc diff` and `toolc lock` read, which report none of
+/// `check`'s findings.
+pub(crate) fn load_definitions(options: &CheckOptions, config: &Config, fs: &Overlay) -> Loaded {
+    let mut loaded = stages(options, config, fs, None, false, None, None);
+    loaded.results.iter_mut().for_each(formats::forget_texts);
+    loaded
+}
+
+/// Discover and load; `named` is checked whatever its content, `cache` is used when given.
+/// The checks across files are left to [`resolve`].
 fn stages(
     options: &CheckOptions,
     config: &Config,
@@ -121,7 +132,6 @@ fn stages(
         cache,
     );
     let unclaimed = load::unread(options, fs, &discovery, &files);
-    let resolved = resolve(fs, &files.results, cache, options, &discovery);
     let discover::Discovery {
         scope,
         configs,
@@ -137,7 +147,7 @@ fn stages(
         walk_errors,
         not_claimed: files.not_claimed,
         unclaimed,
-        resolved,
+        resolved: Vec::new(),
         level: files.level,
         reads: files.reads,
     }
@@ -150,12 +160,11 @@ fn stages(
 /// 1.0: one per manifest).
 fn resolve(
     fs: &dyn FileSystem,
-    results: &[FileResult],
+    loaded: &Loaded,
     cache: Option<&Cache>,
     options: &CheckOptions,
-    discovery: &discover::Discovery,
 ) -> Vec<Diagnostic> {
-    let (configs, scope) = (&discovery.configs, &discovery.scope);
+    let (configs, scope, results) = (&loaded.configs, &loaded.scope, &loaded.results);
     let reported = |path: &Path| scope.reports_on(path);
     let targeted = |d: &Diagnostic| {
         let runtimes = &configs.for_path(&d.file.path).runtimes;
@@ -211,6 +220,7 @@ pub(crate) fn run(
         only,
         cache.as_ref(),
     );
+    loaded.resolved = resolve(&fs, &loaded, cache.as_ref(), options);
     let finish = |loaded: &mut Loaded| {
         let made = report::report_taking(options, config, loaded, only, bundles);
         crate::timing::mark("report");

@@ -1,15 +1,15 @@
 //! What a diff keeps of every lowered tool until it knows which it compares: its name, its
 //! place and a digest of its definition. A tool is lowered in full a second time only when
-//! it is compared: paired with a tool whose definition differs, or renamed. Both sides of a
-//! `tools.json` of 300,000 tiny tools were held lowered (about 1 KB a tool) to find that
-//! none changed.
+//! it is compared (paired with a tool whose definition differs, or renamed), and then a round
+//! of pairs at a time. Both sides of a `tools.json` of 300,000 tiny tools were held lowered
+//! (about 1 KB a tool) to find that none changed, or to compare each.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::formats::FileResult;
-use crate::ir::{LeftOut, Lowered, Lowering, Sink};
+use crate::ir::{LeftOut, Lowered, Sink};
 use crate::lock::canonical;
 use crate::source::{SourceFile, Span};
 
@@ -21,8 +21,6 @@ struct Brief {
     span: (u32, u32),
     /// Its file, in [`Briefs::files`].
     file: u32,
-    /// Its place in the order the formats lower tools.
-    at: u32,
     /// Its entry's index in its file's list, plus one (zero: none).
     index: u32,
     /// Its format, in [`Briefs::formats`].
@@ -40,6 +38,8 @@ pub(super) struct Briefs<'a> {
     names: String,
     /// Each file a tool is defined in, with its path relative to the repository's root.
     files: Vec<(&'a Arc<SourceFile>, String)>,
+    /// Each file's place in `files`.
+    file_ids: HashMap<*const SourceFile, u32>,
     formats: Vec<&'static str>,
     /// The tools left out, sorted by name and path.
     pub left_out: Vec<LeftOut>,
@@ -66,24 +66,16 @@ impl<'a> Briefs<'a> {
         let mut sink = Making {
             briefs: Briefs::default(),
             root,
-            file_ids: HashMap::new(),
         };
         crate::formats::lower_each(results, &|_| true, &mut sink);
         let mut briefs = sink.briefs;
         let mut list = std::mem::take(&mut briefs.list);
         list.sort_unstable_by(|a, b| {
-            (
-                briefs.name_of(a),
-                &briefs.files[a.file as usize].1,
-                a.index,
-                a.at,
-            )
-                .cmp(&(
-                    briefs.name_of(b),
-                    &briefs.files[b.file as usize].1,
-                    b.index,
-                    b.at,
-                ))
+            (briefs.name_of(a), &briefs.files[a.file as usize].1, a.index).cmp(&(
+                briefs.name_of(b),
+                &briefs.files[b.file as usize].1,
+                b.index,
+            ))
         });
         briefs.list = list;
         briefs
@@ -118,49 +110,108 @@ impl<'a> Briefs<'a> {
         self.names.get(b.name.0..b.name.1).unwrap_or_default()
     }
 
-    /// Tools `wanted` (indices in the sorted order), lowered in full again: in the order of
-    /// `wanted`'s places, with the lowering's positions to find them by.
-    pub(super) fn lower(&self, results: &'a [FileResult], wanted: &[usize]) -> Full<'a> {
-        let mut at: Vec<u32> = wanted.iter().map(|&i| self.list[i].at).collect();
-        at.sort_unstable();
-        at.dedup();
-        let mut sink = Picking {
-            wanted: &at,
-            seen: 0,
-            kept: Lowering::default(),
-        };
-        crate::formats::lower_each(results, &|_| true, &mut sink);
-        let mut tools = sink.kept.tools;
-        let paths: HashMap<*const SourceFile, &String> = self
-            .files
-            .iter()
-            .map(|(file, path)| (Arc::as_ptr(file), path))
-            .collect();
-        for lowered in &mut tools {
-            if let Some(path) = paths.get(&Arc::as_ptr(lowered.file)) {
-                lowered.tool.provenance.path = (*path).clone();
-            }
+    /// Where tool `i` is lowered: its file and entry.
+    fn key(&self, i: usize) -> Key {
+        let b = &self.list[i];
+        (Arc::as_ptr(self.files[b.file as usize].0), b.index)
+    }
+
+    /// `lowered` with its file's path relative to the repository's root, as the briefs
+    /// name it.
+    fn relative(&self, mut lowered: Lowered<'a>) -> Lowered<'a> {
+        if let Some(&id) = self.file_ids.get(&Arc::as_ptr(lowered.file)) {
+            lowered.tool.provenance.path = self.files[id as usize].1.clone();
         }
-        Full { at, tools }
-    }
-
-    /// The lowering position of tool `i`.
-    pub(super) fn at(&self, i: usize) -> u32 {
-        self.list[i].at
+        lowered
     }
 }
 
-/// Tools lowered in full again, by their lowering positions.
-pub(super) struct Full<'a> {
-    at: Vec<u32>,
-    tools: Vec<Lowered<'a>>,
+/// Where a tool is lowered: its file and its entry's index plus one (zero: the file's one
+/// tool). List formats number their entries and the others lower at most one tool a file, so
+/// this names one tool.
+type Key = (*const SourceFile, u32);
+
+fn key_of(lowered: &Lowered<'_>) -> Key {
+    (
+        Arc::as_ptr(lowered.file),
+        entry(lowered.tool.provenance.index),
+    )
 }
 
-impl<'a> Full<'a> {
-    /// The tool lowered at position `at`.
-    pub(super) fn get(&self, at: u32) -> Option<&Lowered<'a>> {
-        let i = self.at.binary_search(&at).ok()?;
-        self.tools.get(i)
+fn entry(index: Option<usize>) -> u32 {
+    index.map_or(0, |i| u32::try_from(i + 1).unwrap_or(u32::MAX))
+}
+
+/// One side of a diff: its tools, briefly, and what they are lowered from.
+#[derive(Clone, Copy)]
+pub(super) struct Side<'b, 'a> {
+    /// Its tools.
+    pub briefs: &'b Briefs<'a>,
+    /// Its files.
+    pub results: &'a [FileResult],
+}
+
+impl<'a> Side<'_, 'a> {
+    /// Lower the tools of the files that hold `wanted` into `sink`.
+    fn lower(&self, wanted: impl Iterator<Item = Key>, sink: &mut dyn Sink<'a>) {
+        let files: HashSet<*const SourceFile> = wanted.map(|k| k.0).collect();
+        crate::formats::lower_each(
+            self.results,
+            &|r| files.contains(&Arc::as_ptr(&r.file)),
+            sink,
+        );
+    }
+}
+
+/// Each pair of tools (old and new indices) lowered in full again and handed to `visit` with
+/// its index in `pairs`. A round at a time: a round keeps a bounded number of the new
+/// side's tools, then lowers the old side past them and visits each pair as its old tool is
+/// made. Both sides of a change to every one of 300,000 tools were held lowered at once
+/// (about 1 KB a tool, 50 times their files).
+pub(super) fn each_pair<'a>(
+    old: Side<'_, 'a>,
+    new: Side<'_, 'a>,
+    pairs: &[(usize, usize)],
+    visit: &mut dyn FnMut(usize, &Lowered<'a>, &Lowered<'a>),
+) {
+    // A lowered tool takes about 1 KB however small its entry: one kept for every 512 bytes
+    // of the new side's files holds at most twice their size (a few MB for small ones).
+    let bytes: usize = new
+        .briefs
+        .files
+        .iter()
+        .map(|(f, _)| f.text.as_str().len())
+        .sum();
+    let per_round = (bytes / 512).max(4096);
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    // A round's new tools are neighbours: few files to lower for them.
+    order.sort_unstable_by_key(|&p| {
+        let b = &new.briefs.list[pairs[p].1];
+        (b.file, b.index)
+    });
+    for round in order.chunks(per_round) {
+        let wanted: HashSet<Key> = round.iter().map(|&p| new.briefs.key(pairs[p].1)).collect();
+        let mut keeping = Keeping {
+            wanted: &wanted,
+            briefs: new.briefs,
+            kept: HashMap::with_capacity(round.len()),
+        };
+        new.lower(wanted.iter().copied(), &mut keeping);
+        let kept = keeping.kept;
+        let olds: HashMap<Key, usize> = round
+            .iter()
+            .map(|&p| (old.briefs.key(pairs[p].0), p))
+            .collect();
+        let mut streaming = Streaming {
+            wanted: &olds,
+            briefs: old.briefs,
+            visit: &mut |p, old_tool: &Lowered<'a>| {
+                if let Some(new_tool) = kept.get(&new.briefs.key(pairs[p].1)) {
+                    visit(p, old_tool, new_tool);
+                }
+            },
+        };
+        old.lower(olds.keys().copied(), &mut streaming);
     }
 }
 
@@ -168,13 +219,12 @@ impl<'a> Full<'a> {
 struct Making<'a, 'r> {
     briefs: Briefs<'a>,
     root: &'r Path,
-    file_ids: HashMap<*const SourceFile, u32>,
 }
 
 impl<'a> Sink<'a> for Making<'a, '_> {
     fn tool(&mut self, lowered: Lowered<'a>) {
         let briefs = &mut self.briefs;
-        let file = *self
+        let file = *briefs
             .file_ids
             .entry(Arc::as_ptr(lowered.file))
             .or_insert_with(|| {
@@ -198,8 +248,7 @@ impl<'a> Sink<'a> for Making<'a, '_> {
             name: (start, briefs.names.len()),
             span: (span.start as u32, span.end as u32),
             file,
-            at: briefs.list.len() as u32,
-            index: lowered.tool.provenance.index.map_or(0, |i| i as u32 + 1),
+            index: entry(lowered.tool.provenance.index),
             format: format as u8,
             unnamed,
         });
@@ -214,18 +263,43 @@ impl<'a> Sink<'a> for Making<'a, '_> {
     }
 }
 
-/// The sink that keeps the tools lowered at the positions `wanted` (sorted).
-struct Picking<'a, 'w> {
-    wanted: &'w [u32],
-    seen: u32,
-    kept: Lowering<'a>,
+/// The sink that keeps the tools `wanted`.
+struct Keeping<'a, 'k> {
+    wanted: &'k HashSet<Key>,
+    briefs: &'k Briefs<'a>,
+    kept: HashMap<Key, Lowered<'a>>,
 }
 
-impl<'a> Sink<'a> for Picking<'a, '_> {
+impl<'a> Sink<'a> for Keeping<'a, '_> {
+    fn wants(&mut self, file: &Arc<SourceFile>, index: usize) -> bool {
+        self.wanted
+            .contains(&(Arc::as_ptr(file), entry(Some(index))))
+    }
+
     fn tool(&mut self, lowered: Lowered<'a>) {
-        if self.wanted.binary_search(&self.seen).is_ok() {
-            self.kept.tools.push(lowered);
+        let key = key_of(&lowered);
+        if self.wanted.contains(&key) {
+            self.kept.insert(key, self.briefs.relative(lowered));
         }
-        self.seen += 1;
+    }
+}
+
+/// The sink that visits the tools `wanted` (with their pairs' indices) as they are made.
+struct Streaming<'a, 'k, 'v> {
+    wanted: &'k HashMap<Key, usize>,
+    briefs: &'k Briefs<'a>,
+    visit: &'v mut dyn FnMut(usize, &Lowered<'a>),
+}
+
+impl<'a> Sink<'a> for Streaming<'a, '_, '_> {
+    fn wants(&mut self, file: &Arc<SourceFile>, index: usize) -> bool {
+        self.wanted
+            .contains_key(&(Arc::as_ptr(file), entry(Some(index))))
+    }
+
+    fn tool(&mut self, lowered: Lowered<'a>) {
+        if let Some(&p) = self.wanted.get(&key_of(&lowered)) {
+            (self.visit)(p, &self.briefs.relative(lowered));
+        }
     }
 }

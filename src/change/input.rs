@@ -109,7 +109,11 @@ fn load_all(fs: &dyn FileSystem, found: Vec<discover::Discovered>, cwd: &Path) -
     found
         .par_iter()
         .filter_map(|d| {
-            formats::load_claimed(fs, &d.path, display_path(&d.path, cwd), d.format, d.claim)
+            let mut r =
+                formats::load_claimed(fs, &d.path, display_path(&d.path, cwd), d.format, d.claim)?;
+            // Nothing is checked across the old side's files.
+            formats::forget_texts(&mut r);
+            Some(r)
         })
         .collect()
 }

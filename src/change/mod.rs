@@ -22,7 +22,7 @@ mod version;
 mod words;
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::diagnostics::Diagnostic;
@@ -180,7 +180,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     };
     // Links out of the repository are never followed, as in `check`.
     let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
-    let mut new = pipeline::load(&check, config, &fs, None, false);
+    let mut new = pipeline::load_definitions(&check, config, &fs);
     let against = Against::parse(options.against.as_deref(), &options.cwd)?;
     // A folder compared with may sit in the working tree (`--against old/`): it is not part of
     // the new version.
@@ -198,49 +198,21 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let home = |p: &std::path::Path| old.home(p);
     let display = |p: &std::path::Path| crate::fs::display_path(p, &options.cwd);
     let pairings = pairing::pair(&old_tools, &new_tools, &home, &display);
-    let unchanged = |p: &Pairing| match *p {
-        Pairing::Same { old: o, new: n } => old_tools.get(o).unnamed == new_tools.get(n).unnamed,
-        _ => false,
-    };
-    // Only the tools compared are lowered in full: those paired with a different definition
-    // of theirs, and the renamed.
-    let compared = |p: &Pairing| match *p {
-        Pairing::Same { old: o, new: n } | Pairing::Renamed { old: o, new: n } => {
-            (!unchanged(p)).then_some((o, n))
-        }
-        _ => None,
-    };
-    let (old_wanted, new_wanted): (Vec<usize>, Vec<usize>) =
-        pairings.iter().filter_map(compared).unzip();
-    let old_full = old_tools.lower(&old.results, &old_wanted);
-    let new_full = new_tools.lower(&new.results, &new_wanted);
-    drop((old_wanted, new_wanted));
-    let full_pair = |o: usize, n: usize| -> Option<Pair<'_>> {
-        Some(Pair {
-            old: old_full.get(old_tools.at(o))?,
-            new: new_full.get(new_tools.at(n))?,
-            base,
-        })
-    };
     crate::timing::mark("pair");
-    let old_files: HashSet<*const crate::source::SourceFile> = old
-        .results
-        .iter()
-        .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
-        .map(std::sync::Arc::as_ptr)
-        .collect();
+    let homes = Homes {
+        old: &old,
+        old_files: old
+            .results
+            .iter()
+            .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+            .map(std::sync::Arc::as_ptr)
+            .collect(),
+    };
     let mut changes = Changes {
         list: Vec::new(),
         count: 0,
         listed: !options.summary_only,
     };
-    if changes.listed {
-        // Room for exactly the tools that changed: a list grown by doubling held up to twice
-        // what 300,000 added tools need.
-        changes
-            .list
-            .reserve_exact(pairings.iter().filter(|p| !unchanged(p)).count());
-    }
     let mut collector = report::Collector::new(report::Inputs {
         options,
         configs: &new.configs,
@@ -248,94 +220,26 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         results: &new.results,
         tools: new_tools.len(),
     });
-    // Each finding about change `tool`, with where it belongs in the working tree.
-    let findings_of = |tool: usize, diags: Vec<Diagnostic>, fallback: &std::path::Path| {
-        diags
-            .into_iter()
-            .map(|d| Finding {
-                tool,
-                home: home_of(&d, &old, &old_files, fallback),
-                diagnostic: d,
-            })
-            .collect::<Vec<_>>()
+    let sides = Sides {
+        old: briefs::Side {
+            briefs: &old_tools,
+            results: &old.results,
+        },
+        new: briefs::Side {
+            briefs: &new_tools,
+            results: &new.results,
+        },
+        base,
+        cwd: &options.cwd,
     };
-    let mut renamed = HashMap::new();
-    for p in &pairings {
-        let (change, named, home_path, diags, pair) = match *p {
-            Pairing::Same { old: o, new: n } => {
-                if unchanged(p) {
-                    continue;
-                }
-                let Some(pair) = full_pair(o, n) else {
-                    continue;
-                };
-                let diags = compare(&pair);
-                let home = pair.new.file.path.clone();
-                (
-                    ChangeKind::Changed,
-                    new_tools.get(n),
-                    home,
-                    diags,
-                    Some(pair),
-                )
-            }
-            Pairing::Renamed { old: o, new: n } => {
-                let Some(pair) = full_pair(o, n) else {
-                    continue;
-                };
-                renamed.insert(old_tools.get(o).name, new_tools.get(n).name);
-                let from = pair.old.tool.name.clone();
-                let diags = vec![tools::renamed(&pair)];
-                let home = pair.new.file.path.clone();
-                let change = ChangeKind::Renamed { from };
-                (change, new_tools.get(n), home, diags, Some(pair))
-            }
-            Pairing::Disabled { old: o, left_out } => {
-                let l = old_tools.get(o);
-                let d = tools::disabled(&l, &new_tools.left_out[left_out], base);
-                (
-                    ChangeKind::Disabled,
-                    l,
-                    old.home(&l.file.path),
-                    vec![d],
-                    None,
-                )
-            }
-            Pairing::Removed { old: o } => {
-                let l = old_tools.get(o);
-                let home = old.home(&l.file.path);
-                let now = new
-                    .results
-                    .binary_search_by(|r| r.file.path.as_path().cmp(&home))
-                    .ok()
-                    .map(|i| &new.results[i]);
-                let d = tools::removed(&l, now, base);
-                (ChangeKind::Removed, l, home, vec![d], None)
-            }
-            Pairing::Added { new: n } => {
-                let l = new_tools.get(n);
-                (ChangeKind::Added, l, l.file.path.clone(), Vec::new(), None)
-            }
-        };
-        let tool = changes.push(|| ToolChange {
-            name: named.name.to_string(),
-            definition: crate::lock::record::Kind::Tool,
-            format: named.format,
-            path: display(&home_path),
-            change,
-            breaking: false,
-            findings: [0; 3],
-        });
-        let found = findings_of(tool, diags, &home_path);
-        collector.add(found, pair.as_ref().map(|p| (tool, p)), &mut changes.list);
-    }
+    let renamed = tool_changes(&sides, &pairings, &homes, &mut changes, &mut collector);
     crate::timing::mark("compare");
     // Skills and servers: the old side's folders are listed in what it was read from.
     let old_records = crate::lock::record::records(&old.results, old.fs.as_ref());
     let new_records = crate::lock::record::records(&new.results, &fs);
     for c in records::compare(&old_records, &new_records, &home, &display, base) {
         let tool = changes.push(|| c.change);
-        let found = findings_of(tool, c.diagnostics, &c.home);
+        let found = homes.findings(tool, c.diagnostics, &c.home);
         collector.add(found, None, &mut changes.list);
     }
     crate::timing::mark("records");
@@ -362,21 +266,146 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     })
 }
 
-/// Where a finding belongs in the working tree: its own file when that is on the new side,
-/// else the new home of the old file it points at.
-fn home_of(
-    d: &Diagnostic,
-    old: &input::OldSide,
-    old_files: &HashSet<*const crate::source::SourceFile>,
-    fallback: &std::path::Path,
-) -> PathBuf {
-    if old_files.contains(&std::sync::Arc::as_ptr(&d.file)) {
-        old.home(&d.file.path)
-    } else if d.file.path.as_os_str().is_empty() {
-        fallback.to_path_buf()
-    } else {
-        d.file.path.clone()
+/// Where findings belong in the working tree: the old side's files have new homes.
+struct Homes<'o> {
+    old: &'o input::OldSide,
+    /// The old side's files.
+    old_files: HashSet<*const crate::source::SourceFile>,
+}
+
+impl Homes<'_> {
+    /// Each finding about change `tool`, with where it belongs: its own file when that is
+    /// on the new side, else the new home of the old file it points at (`fallback` for a
+    /// finding about no file).
+    fn findings(&self, tool: usize, diags: Vec<Diagnostic>, fallback: &Path) -> Vec<Finding> {
+        diags
+            .into_iter()
+            .map(|d| {
+                let home = if self.old_files.contains(&std::sync::Arc::as_ptr(&d.file)) {
+                    self.old.home(&d.file.path)
+                } else if d.file.path.as_os_str().is_empty() {
+                    fallback.to_path_buf()
+                } else {
+                    d.file.path.clone()
+                };
+                Finding {
+                    tool,
+                    home,
+                    diagnostic: d,
+                }
+            })
+            .collect()
     }
+}
+
+/// Both sides' tools, and how messages name the old one.
+struct Sides<'b, 'a> {
+    old: briefs::Side<'b, 'a>,
+    new: briefs::Side<'b, 'a>,
+    base: &'b str,
+    /// The working directory, which the changes' paths are relative to.
+    cwd: &'b Path,
+}
+
+/// The tools that changed and their findings: each pairing's change in order, the findings
+/// about whole tools at once, then the tools compared (a different definition under the same
+/// name, or a rename) lowered again a round at a time. The renames, old name to new.
+fn tool_changes<'b>(
+    sides: &Sides<'b, '_>,
+    pairings: &[Pairing],
+    homes: &Homes<'_>,
+    changes: &mut Changes,
+    collector: &mut report::Collector<'_>,
+) -> HashMap<&'b str, &'b str> {
+    let (old_tools, new_tools, base) = (sides.old.briefs, sides.new.briefs, sides.base);
+    let unchanged = |o: usize, n: usize| old_tools.get(o).unnamed == new_tools.get(n).unnamed;
+    if changes.listed {
+        // Room for exactly the tools that changed: a list grown by doubling held up to twice
+        // what 300,000 added tools need.
+        let count = pairings
+            .iter()
+            .filter(|p| !matches!(**p, Pairing::Same { old, new } if unchanged(old, new)))
+            .count();
+        changes.list.reserve_exact(count);
+    }
+    let mut renamed = HashMap::new();
+    // The pairs compared, and for each its change and whether it is a rename.
+    let mut compared = Vec::new();
+    let mut of_compared = Vec::new();
+    for p in pairings {
+        let (change, named, home, diags) = match *p {
+            Pairing::Same { old: o, new: n } => {
+                if unchanged(o, n) {
+                    continue;
+                }
+                let named = new_tools.get(n);
+                (ChangeKind::Changed, named, named.file.path.clone(), None)
+            }
+            Pairing::Renamed { old: o, new: n } => {
+                let (from, named) = (old_tools.get(o).name, new_tools.get(n));
+                renamed.insert(from, named.name);
+                let change = ChangeKind::Renamed {
+                    from: from.to_string(),
+                };
+                (change, named, named.file.path.clone(), None)
+            }
+            Pairing::Disabled { old: o, left_out } => {
+                let l = old_tools.get(o);
+                let d = tools::disabled(&l, &new_tools.left_out[left_out], base);
+                let home = homes.old.home(&l.file.path);
+                (ChangeKind::Disabled, l, home, Some(d))
+            }
+            Pairing::Removed { old: o } => {
+                let l = old_tools.get(o);
+                let home = homes.old.home(&l.file.path);
+                let results = sides.new.results;
+                let now = results
+                    .binary_search_by(|r| r.file.path.as_path().cmp(&home))
+                    .ok()
+                    .map(|i| &results[i]);
+                let d = tools::removed(&l, now, base);
+                (ChangeKind::Removed, l, home, Some(d))
+            }
+            Pairing::Added { new: n } => {
+                let l = new_tools.get(n);
+                (ChangeKind::Added, l, l.file.path.clone(), None)
+            }
+        };
+        let is_rename = matches!(change, ChangeKind::Renamed { .. });
+        let tool = changes.push(|| ToolChange {
+            name: named.name.to_string(),
+            definition: crate::lock::record::Kind::Tool,
+            format: named.format,
+            path: crate::fs::display_path(&home, sides.cwd),
+            change,
+            breaking: false,
+            findings: [0; 3],
+        });
+        match (*p, diags) {
+            (Pairing::Same { old, new } | Pairing::Renamed { old, new }, _) => {
+                compared.push((old, new));
+                of_compared.push((tool, is_rename));
+            }
+            (_, Some(d)) => collector.add(
+                homes.findings(tool, vec![d], &home),
+                None,
+                &mut changes.list,
+            ),
+            (_, None) => {}
+        }
+    }
+    briefs::each_pair(sides.old, sides.new, &compared, &mut |i, old, new| {
+        let pair = Pair { old, new, base };
+        let (tool, is_rename) = of_compared[i];
+        let diags = if is_rename {
+            vec![tools::renamed(&pair)]
+        } else {
+            compare(&pair)
+        };
+        let found = homes.findings(tool, diags, &new.file.path);
+        collector.add(found, Some((tool, &pair)), &mut changes.list);
+    });
+    renamed
 }
 
 /// Every finding about one tool present on both sides.

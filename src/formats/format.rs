@@ -158,6 +158,11 @@ pub(crate) trait Format: Sync {
     fn texts<'r>(&self, _r: &'r FileResult) -> Option<&'r texts::FileTexts> {
         None
     }
+
+    /// [`Format::texts`], to let go of.
+    fn texts_mut<'r>(&self, _r: &'r mut FileResult) -> Option<&'r mut texts::FileTexts> {
+        None
+    }
 }
 
 /// A file as text, from a read made through a [`FileSystem`]: the source (lossily decoded if

@@ -69,6 +69,14 @@ impl Item {
         self.boxed()?.downcast_ref()
     }
 
+    /// The item to change, when it is a `T` in hand (not one still encoded).
+    pub(crate) fn get_mut<T: Any>(&mut self) -> Option<&mut T> {
+        match &mut self.0 {
+            Inner::Ready(b) => b.downcast_mut(),
+            _ => None,
+        }
+    }
+
     /// Decode it now, when it came from the cache (callers decode many at once, in
     /// parallel, before a pass that looks into each).
     pub(crate) fn prepare(&self) {

@@ -56,6 +56,15 @@ pub(crate) static REGISTRY: &[&dyn Format] = &[
     &agent_skill::AgentSkill,
 ];
 
+/// Let go of what `r`'s item keeps for the checks across files (its tools' texts, its shell
+/// scripts): a run that makes none (`toolc diff`, `toolc lock`) held twice a manifest's size
+/// in them.
+pub(crate) fn forget_texts(r: &mut FileResult) {
+    if let Some(texts) = format_of(r.file.format).and_then(|f| f.texts_mut(r)) {
+        *texts = crate::security::texts::FileTexts::default();
+    }
+}
+
 /// The implementation that reads `format`, if any (schema files and configuration are read
 /// only as companions).
 pub(crate) fn format_of(format: FormatId) -> Option<&'static dyn Format> {

@@ -1,7 +1,9 @@
 //! `toolc diff` of a pull request that adds, or changes, every tool of a large file: both
-//! sides were held lowered whole (a `tools.json` of tiny tools took 49 times its size), and
-//! the version check looked through every finding for each changed tool (300,000 changed
-//! tools took 497 s in the release build).
+//! sides were held lowered whole (a `tools.json` of tiny tools took 49 times its size, 98
+//! times when every tool changed), and the version check looked through every finding for
+//! each changed tool (300,000 changed tools took 497 s in the release build). And `toolc
+//! diff` and `toolc lock` ran ShellCheck on the repository's scripts for findings they never
+//! report.
 
 use super::*;
 
@@ -34,6 +36,72 @@ fn a_diff_adding_or_removing_sixty_thousand_tools_is_held_briefly() {
             "{old} -> {new} tools: {ratio:.1}x the larger file"
         );
     }
+}
+
+/// Every one of 60,000 tools runs another program: the pairs are compared a round at a time,
+/// a bounded number of new tools held lowered while the old side is lowered past them.
+/// Release build: 20x the larger file, both sides' loads included (98x when both sides were
+/// held lowered whole).
+#[test]
+fn a_diff_changing_sixty_thousand_tools_compares_them_a_round_at_a_time() {
+    let peak = |n: usize| {
+        let repo = common::change::history(&[("tools.json", &manifest(n, "x"))], &[]);
+        repo.write("tools.json", manifest(n, "y").as_bytes());
+        dense::peak_memory_of(&repo, &["diff", "--against", "HEAD", "-q"])
+    };
+    let Some(small) = peak(1) else {
+        return;
+    };
+    let size = manifest(60_000, "y").len() as f64;
+    let ratio = (peak(60_000).expect("measured before") - small) / size;
+    assert!(ratio <= 30.0, "{ratio:.1}x the larger file");
+}
+
+/// `toolc diff` and `toolc lock` report no finding of `check`'s: they never run ShellCheck
+/// on what a pull request brings (it ran on every script of the working tree, and its output
+/// was dropped). `toolc check` runs the same stand-in, so the stand-in is seen to work.
+#[cfg(unix)]
+#[test]
+fn a_diff_and_a_lock_run_no_program_on_the_repository_s_scripts() {
+    use std::os::unix::fs::PermissionsExt;
+    let tool = |script: &str| {
+        format!(
+            "name: show\ndescription: Show a thing\nsteps:\n  - name: show\n    bash: {script}\ntags: [read]\n"
+        )
+    };
+    let repo = common::change::history(
+        &[(".cycod/tools/show.yaml", &tool("echo one"))],
+        &[(".cycod/tools/show.yaml", Some(&tool("echo two")))],
+    );
+    let stand_in = Repo::new();
+    let program = stand_in.root.join("shellcheck");
+    let marker = stand_in.root.join("ran");
+    std::fs::write(
+        &program,
+        format!(
+            "#!/bin/sh\ntouch '{}'\necho '{{\"comments\":[]}}'\n",
+            marker.display()
+        ),
+    )
+    .expect("write the stand-in");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let toolc = |args: &[&str]| {
+        Command::cargo_bin("toolc")
+            .expect("binary")
+            .current_dir(&repo.root)
+            .env("TOOLC_SHELLCHECK", &program)
+            .args(args)
+            .timeout(HANG_LIMIT)
+            .output()
+            .expect("toolc runs")
+    };
+    let diff = toolc(&["diff", "--against", "HEAD~1", "--stat"]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(text.contains("show"), "the change is found: {text}");
+    assert!(toolc(&["lock"]).status.success());
+    assert!(!marker.exists(), "ShellCheck ran for diff or lock");
+    toolc(&["check", "--no-cache"]);
+    assert!(marker.exists(), "the stand-in runs for check");
 }
 
 /// Every one of 30,000 tools runs another program: each change is still found and counted,

@@ -181,6 +181,13 @@ impl Format for AgentSkill {
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Skill>().map(|s| &s.texts)
     }
+
+    fn texts_mut<'r>(
+        &self,
+        r: &'r mut FileResult,
+    ) -> Option<&'r mut crate::security::texts::FileTexts> {
+        r.item.get_mut::<Skill>().map(|s| &mut s.texts)
+    }
 }
 
 /// SKL017: two skills of one skills folder (the folder that holds the skill folders) with

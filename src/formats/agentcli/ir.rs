@@ -22,7 +22,9 @@ pub(super) fn lower<'a>(
             // held a third more than they take.
             out.reserve(m.tools.len());
             for t in &m.tools {
-                out.tool(agentcli_tool(&r.file, t));
+                if out.wants(&r.file, t.index as usize) {
+                    out.tool(agentcli_tool(&r.file, t));
+                }
             }
         }
     }

@@ -285,6 +285,13 @@ impl Format for Agentcli {
     fn texts<'r>(&self, r: &'r FileResult) -> Option<&'r crate::security::texts::FileTexts> {
         r.item.get::<Manifest>().map(|m| &m.texts)
     }
+
+    fn texts_mut<'r>(
+        &self,
+        r: &'r mut FileResult,
+    ) -> Option<&'r mut crate::security::texts::FileTexts> {
+        r.item.get_mut::<Manifest>().map(|m| &mut m.texts)
+    }
 }
 
 /// `tool[3] "fs_read"` (or `tool[3]` before a name is known), as agentcli writes it.

@@ -157,6 +157,13 @@ impl Format for Cycod {
         r.item.get::<Tool>().map(|t| &t.texts)
     }
 
+    fn texts_mut<'r>(
+        &self,
+        r: &'r mut FileResult,
+    ) -> Option<&'r mut crate::security::texts::FileTexts> {
+        r.item.get_mut::<Tool>().map(|t| &mut t.texts)
+    }
+
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
         outline::outline(r)
     }

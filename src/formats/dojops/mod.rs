@@ -290,6 +290,17 @@ impl Format for Dojops {
         }
     }
 
+    fn texts_mut<'r>(
+        &self,
+        r: &'r mut FileResult,
+    ) -> Option<&'r mut crate::security::texts::FileTexts> {
+        match r.item.get_mut::<Item>()? {
+            Item::Tool(t) => Some(&mut t.texts),
+            Item::Skill(s) => Some(&mut s.texts),
+            Item::Policy(_) => None,
+        }
+    }
+
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
         outline::outline(r)
     }

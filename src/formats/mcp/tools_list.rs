@@ -244,7 +244,9 @@ pub(crate) fn lower<'a>(
             && takes(r)
         {
             for t in &list.tools {
-                out.tool(lowered(&r.file, t));
+                if out.wants(&r.file, t.index) {
+                    out.tool(lowered(&r.file, t));
+                }
             }
         }
     }

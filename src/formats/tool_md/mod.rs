@@ -235,6 +235,17 @@ impl Format for ToolMd {
         }
     }
 
+    fn texts_mut<'r>(
+        &self,
+        r: &'r mut FileResult,
+    ) -> Option<&'r mut crate::security::texts::FileTexts> {
+        match r.item.get_mut::<Item>()? {
+            Item::Tool(t) => Some(&mut t.texts),
+            Item::Agent(a) => Some(&mut a.texts),
+            Item::Definition(_) => None,
+        }
+    }
+
     fn outline(&self, r: &FileResult) -> crate::formats::outline::Outline {
         outline::outline(r)
     }
