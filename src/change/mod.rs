@@ -237,11 +237,19 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     // Skills and servers: the old side's folders are listed in what it was read from.
     let old_records = crate::lock::record::records(&old.results, old.fs.as_ref());
     let new_records = crate::lock::record::records(&new.results, &fs);
-    for c in records::compare(&old_records, &new_records, &home, &display, base) {
-        let tool = changes.push(|| c.change);
+    records::compare(&old_records, &new_records, &home, base, &mut |c| {
+        let tool = changes.push(|| ToolChange {
+            name: c.record.name.clone(),
+            definition: c.record.kind,
+            format: c.record.file.format.as_str(),
+            path: display(&c.home),
+            change: c.change,
+            breaking: false,
+            findings: [0; 3],
+        });
         let found = homes.findings(tool, c.diagnostics, &c.home);
         collector.add(found, None, &mut changes.list);
-    }
+    });
     crate::timing::mark("records");
     let agents = tools::agents(&new.results, &old_tools, &new_tools, &renamed, base)
         .into_iter()

@@ -138,7 +138,7 @@ pub(crate) fn lower_each<'a>(
 /// Sort `items` stably by `compare`, as `sort_by` does, but through a sorted list of their
 /// places: a stable sort of large items takes room for half of them (a build of 100,000
 /// lowered tools took 38 MB more for it), a list of places 8 bytes an item.
-fn sort_by_places<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std::cmp::Ordering) {
+pub(crate) fn sort_by_places<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std::cmp::Ordering) {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by(|&a, &b| compare(&items[a], &items[b]));
     // Place `i` takes the item at `order[i]`: each cycle of the permutation is followed once,

@@ -40,6 +40,11 @@ impl<K: Ord, P: Ord> Claims<K, P> {
         }
     }
 
+    /// Whether there is no candidate.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.candidates.is_empty()
+    }
+
     /// A candidate for each of `wants` (key and place), in order, each marked `taken`: first
     /// every one there is at its own place, then the first free one of its key for the rest.
     /// Claimed one want at a time, a tool moved away took the candidate of one that had not

@@ -140,3 +140,25 @@ fn a_diff_changing_every_tool_of_a_large_file() {
         .count();
     assert_eq!(changed, n, "every tool changed, each with its finding");
 }
+
+/// 100,000 MCP servers added to an `.mcp.json` of one: each change is handed on as it is
+/// found, not made and held for all of them first, and no server is looked up by content when
+/// no old one is left to be renamed. Release build: 14x the file (38x before).
+#[test]
+fn a_diff_adding_a_hundred_thousand_servers_holds_no_list_of_changes() {
+    let config = |n: usize| {
+        let servers: Vec<String> = (0..n).map(|i| format!(r#""s{i}":{{}}"#)).collect();
+        format!(r#"{{"mcpServers":{{{}}}}}"#, servers.join(","))
+    };
+    let peak = |n: usize| {
+        let repo = common::change::history(&[(".mcp.json", &config(1))], &[]);
+        repo.write(".mcp.json", config(n).as_bytes());
+        dense::peak_memory_of(&repo, &["diff", "--against", "HEAD", "-q"])
+    };
+    let Some(small) = peak(1) else {
+        return;
+    };
+    let size = config(100_000).len() as f64;
+    let ratio = (peak(100_000).expect("measured before") - small) / size;
+    assert!(ratio <= 20.0, "{ratio:.1}x the file");
+}
