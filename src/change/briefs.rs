@@ -152,13 +152,18 @@ pub(super) struct Side<'b, 'a> {
 }
 
 impl<'a> Side<'_, 'a> {
-    /// Lower the tools of the files that hold `wanted` into `sink`.
-    fn lower(&self, wanted: impl Iterator<Item = Key>, sink: &mut dyn Sink<'a>) {
-        let files: HashSet<*const SourceFile> = wanted.map(|k| k.0).collect();
+    /// Hand each tool `wanted` to `visit` as it is lowered (with its pair's index).
+    fn lower(&self, mut wanted: Wanted, visit: &mut dyn FnMut(usize, Lowered<'a>)) {
+        let files: HashSet<*const SourceFile> = wanted.files.iter().map(|f| f.0).collect();
+        let mut sink = Picking {
+            wanted: &mut wanted,
+            briefs: self.briefs,
+            visit,
+        };
         crate::formats::lower_each(
             self.results,
             &|r| files.contains(&Arc::as_ptr(&r.file)),
-            sink,
+            &mut sink,
         );
     }
 }
@@ -190,28 +195,67 @@ pub(super) fn each_pair<'a>(
         (b.file, b.index)
     });
     for round in order.chunks(per_round) {
-        let wanted: HashSet<Key> = round.iter().map(|&p| new.briefs.key(pairs[p].1)).collect();
-        let mut keeping = Keeping {
-            wanted: &wanted,
-            briefs: new.briefs,
-            kept: HashMap::with_capacity(round.len()),
-        };
-        new.lower(wanted.iter().copied(), &mut keeping);
-        let kept = keeping.kept;
-        let olds: HashMap<Key, usize> = round
-            .iter()
-            .map(|&p| (old.briefs.key(pairs[p].0), p))
-            .collect();
-        let mut streaming = Streaming {
-            wanted: &olds,
-            briefs: old.briefs,
-            visit: &mut |p, old_tool: &Lowered<'a>| {
-                if let Some(new_tool) = kept.get(&new.briefs.key(pairs[p].1)) {
-                    visit(p, old_tool, new_tool);
-                }
-            },
-        };
-        old.lower(olds.keys().copied(), &mut streaming);
+        let mut kept: HashMap<usize, Lowered<'a>> = HashMap::with_capacity(round.len());
+        let wanted = Wanted::new(round.iter().map(|&p| (new.briefs.key(pairs[p].1), p)));
+        new.lower(wanted, &mut |p, tool| {
+            kept.insert(p, tool);
+        });
+        let wanted = Wanted::new(round.iter().map(|&p| (old.briefs.key(pairs[p].0), p)));
+        old.lower(wanted, &mut |p, old_tool| {
+            if let Some(new_tool) = kept.get(&p) {
+                visit(p, &old_tool, new_tool);
+            }
+        });
+    }
+}
+
+/// The entries wanted of each file, sorted by index, each with its pair's index: looked up as
+/// a format lowers a file's entries in order, without hashing each of them (300,000 entries
+/// are passed in each round).
+struct Wanted {
+    files: Vec<(*const SourceFile, Vec<(u32, usize)>)>,
+    /// The file last asked about, in `files`.
+    file: usize,
+    /// In that file's list: the first entry not below the index last asked about.
+    cursor: usize,
+}
+
+impl Wanted {
+    fn new(keys: impl Iterator<Item = (Key, usize)>) -> Wanted {
+        let mut all: Vec<(Key, usize)> = keys.collect();
+        all.sort_unstable();
+        let mut files: Vec<(*const SourceFile, Vec<(u32, usize)>)> = Vec::new();
+        for ((file, index), p) in all {
+            match files.last_mut() {
+                Some((f, list)) if *f == file => list.push((index, p)),
+                _ => files.push((file, vec![(index, p)])),
+            }
+        }
+        Wanted {
+            files,
+            file: usize::MAX,
+            cursor: 0,
+        }
+    }
+
+    /// The pair whose tool is at `key`, if it is wanted.
+    fn get(&mut self, (file, index): Key) -> Option<usize> {
+        if self.files.get(self.file).map(|f| f.0) != Some(file) {
+            self.file = self
+                .files
+                .binary_search_by_key(&file, |f| f.0)
+                .unwrap_or(usize::MAX);
+            self.cursor = 0;
+        }
+        let list = &self.files.get(self.file)?.1;
+        if self.cursor > 0 && list[self.cursor - 1].0 >= index {
+            // Asked out of order: looked up.
+            self.cursor = list.partition_point(|e| e.0 < index);
+        }
+        while list.get(self.cursor).is_some_and(|e| e.0 < index) {
+            self.cursor += 1;
+        }
+        list.get(self.cursor).filter(|e| e.0 == index).map(|e| e.1)
     }
 }
 
@@ -263,43 +307,23 @@ impl<'a> Sink<'a> for Making<'a, '_> {
     }
 }
 
-/// The sink that keeps the tools `wanted`.
-struct Keeping<'a, 'k> {
-    wanted: &'k HashSet<Key>,
+/// The sink that hands the tools `wanted` on as they are made.
+struct Picking<'a, 'k, 'v> {
+    wanted: &'k mut Wanted,
     briefs: &'k Briefs<'a>,
-    kept: HashMap<Key, Lowered<'a>>,
+    visit: &'v mut dyn FnMut(usize, Lowered<'a>),
 }
 
-impl<'a> Sink<'a> for Keeping<'a, '_> {
+impl<'a> Sink<'a> for Picking<'a, '_, '_> {
     fn wants(&mut self, file: &Arc<SourceFile>, index: usize) -> bool {
         self.wanted
-            .contains(&(Arc::as_ptr(file), entry(Some(index))))
+            .get((Arc::as_ptr(file), entry(Some(index))))
+            .is_some()
     }
 
     fn tool(&mut self, lowered: Lowered<'a>) {
-        let key = key_of(&lowered);
-        if self.wanted.contains(&key) {
-            self.kept.insert(key, self.briefs.relative(lowered));
-        }
-    }
-}
-
-/// The sink that visits the tools `wanted` (with their pairs' indices) as they are made.
-struct Streaming<'a, 'k, 'v> {
-    wanted: &'k HashMap<Key, usize>,
-    briefs: &'k Briefs<'a>,
-    visit: &'v mut dyn FnMut(usize, &Lowered<'a>),
-}
-
-impl<'a> Sink<'a> for Streaming<'a, '_, '_> {
-    fn wants(&mut self, file: &Arc<SourceFile>, index: usize) -> bool {
-        self.wanted
-            .contains_key(&(Arc::as_ptr(file), entry(Some(index))))
-    }
-
-    fn tool(&mut self, lowered: Lowered<'a>) {
-        if let Some(&p) = self.wanted.get(&key_of(&lowered)) {
-            (self.visit)(p, &self.briefs.relative(lowered));
+        if let Some(p) = self.wanted.get(key_of(&lowered)) {
+            (self.visit)(p, self.briefs.relative(lowered));
         }
     }
 }
