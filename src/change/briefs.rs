@@ -327,3 +327,35 @@ impl<'a> Sink<'a> for Picking<'a, '_, '_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries asked in order, twice each (a format asks, then lowers), out of order, and in a
+    /// file with none wanted: each wanted one found with its pair, no other.
+    #[test]
+    fn wanted_entries_are_found_in_any_order() {
+        let (a, b, c) = (
+            std::ptr::without_provenance::<SourceFile>(8),
+            std::ptr::without_provenance::<SourceFile>(16),
+            std::ptr::without_provenance::<SourceFile>(24),
+        );
+        let mut wanted =
+            Wanted::new([((b, 3), 30), ((a, 5), 50), ((a, 1), 10), ((b, 0), 0)].into_iter());
+        let asked: Vec<Option<usize>> = [(a, 0), (a, 1), (a, 1), (a, 2), (a, 5), (a, 5), (a, 6)]
+            .into_iter()
+            .map(|k| wanted.get(k))
+            .collect();
+        assert_eq!(
+            asked,
+            [None, Some(10), Some(10), None, Some(50), Some(50), None]
+        );
+        assert_eq!(wanted.get((c, 1)), None);
+        assert_eq!(wanted.get((b, 3)), Some(30));
+        assert_eq!(wanted.get((b, 0)), Some(0), "asked after a later entry");
+        assert_eq!(wanted.get((a, 1)), Some(10), "back to an earlier file");
+        assert_eq!(wanted.get((a, 4)), None);
+        assert_eq!(wanted.get((a, 5)), Some(50));
+    }
+}
