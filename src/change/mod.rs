@@ -14,6 +14,7 @@ pub(crate) mod locate;
 pub(crate) mod output;
 mod pairing;
 mod properties;
+mod record_briefs;
 mod records;
 mod report;
 pub(crate) mod schema;
@@ -235,11 +236,11 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let renamed = tool_changes(&sides, &pairings, &homes, &mut changes, &mut collector);
     crate::timing::mark("compare");
     // Skills and servers: the old side's folders are listed in what it was read from.
-    let old_records = crate::lock::record::records(&old.results, old.fs.as_ref());
-    let new_records = crate::lock::record::records(&new.results, &fs);
+    let old_records = record_briefs::Briefs::of(&old.results, old.fs.as_ref());
+    let new_records = record_briefs::Briefs::of(&new.results, &fs);
     records::compare(&old_records, &new_records, &home, base, &mut |c| {
         let tool = changes.push(|| ToolChange {
-            name: c.record.name.clone(),
+            name: c.record.name.to_string(),
             definition: c.record.kind,
             format: c.record.file.format.as_str(),
             path: display(&c.home),

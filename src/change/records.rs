@@ -6,17 +6,18 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::ChangeKind;
+use super::record_briefs::{Briefs, Seen};
 use crate::diagnostics::Diagnostic;
 use crate::lock::claims::Claims;
 use crate::lock::record::{Field, Kind, Record, describe};
 use crate::rules::{Rule, breaking as rules};
 
 /// One skill or server that changed, with its findings and where it is in the working tree.
-pub(crate) struct Changed<'r, 'a> {
+pub(crate) struct Changed<'b, 'a> {
     /// What became of it.
     pub change: ChangeKind,
     /// It (the old version when it was removed).
-    pub record: &'r Record<'a>,
+    pub record: Seen<'b, 'a>,
     /// Its file in the working tree (the old file's new home when it was removed).
     pub home: PathBuf,
     /// The findings about it.
@@ -26,97 +27,113 @@ pub(crate) struct Changed<'r, 'a> {
 /// Every skill and server added, removed, renamed or changed from `old` to `new`, handed to
 /// `each` as it is found (400,000 added servers were each made a change and held). `home`
 /// maps an old file to its place in the working tree.
-pub(crate) fn compare<'r, 'a>(
-    old: &'r [Record<'a>],
-    new: &'r [Record<'a>],
+pub(crate) fn compare<'b, 'a>(
+    old: &'b Briefs<'a>,
+    new: &'b Briefs<'a>,
     home: &dyn Fn(&Path) -> PathBuf,
     base: &str,
-    each: &mut dyn FnMut(Changed<'r, 'a>),
+    each: &mut dyn FnMut(Changed<'b, 'a>),
 ) {
     let mut old_taken = vec![false; old.len()];
     // Same file and name, then the same name elsewhere (a moved file), then the same content
     // under another name (a rename); each through an index that passes a taken candidate
     // once (8,000 moved files of one server name took 7.6 s, one home made for each pair).
-    let homes: Vec<PathBuf> = old.iter().map(|r| home(&r.file.path)).collect();
-    let by_name = Claims::new(
-        old.iter()
-            .zip(&homes)
-            .enumerate()
-            .map(|(o, (r, h))| (o, (r.kind, r.name.as_str()), h.as_path())),
-    );
-    let wants = new
-        .iter()
-        .map(|r| ((r.kind, r.name.as_str()), r.file.path.as_path()));
+    let homes: Vec<PathBuf> = old.files().map(|f| home(&f.path)).collect();
+    let home_of = |o: usize| homes[old.file_id(o)].as_path();
+    let by_name = Claims::new((0..old.len()).map(|o| {
+        let r = old.get(o);
+        (o, (r.kind, r.name), home_of(o))
+    }));
+    let wants = (0..new.len()).map(|n| {
+        let r = new.get(n);
+        ((r.kind, r.name), new.path(n))
+    });
     let named = by_name.pair(wants, &mut old_taken);
     drop(by_name);
-    let old_identity: Vec<[u8; 32]> = old.iter().map(Record::identity).collect();
-    let by_identity = Claims::new(
-        (0..old.len())
-            .filter(|&o| !old_taken[o])
-            .map(|o| (o, (old[o].kind, old_identity[o]), ())),
-    );
+    let by_identity = Claims::new((0..old.len()).filter(|&o| !old_taken[o]).map(|o| {
+        let r = old.get(o);
+        (o, (r.kind, r.identity), ())
+    }));
     // Only the records no old one of their name took can be renames, and only when an old
     // one is left: nothing to look up for 400,000 added servers when none was there before.
     let unnamed = (0..new.len()).filter(|&n| named[n].is_none());
     let renamed_from = if by_identity.is_empty() {
         Vec::new()
     } else {
-        let wants = unnamed
-            .clone()
-            .map(|n| ((new[n].kind, new[n].identity()), ()));
+        let wants = unnamed.clone().map(|n| {
+            let r = new.get(n);
+            ((r.kind, r.identity), ())
+        });
         by_identity.pair(wants, &mut old_taken)
     };
     drop(by_identity);
-    let paired = named
-        .iter()
-        .enumerate()
-        .filter_map(|(n, o)| Some((Some((*o)?), n)));
-    let renamed_or_added = unnamed
-        .zip(renamed_from.into_iter().chain(std::iter::repeat(None)))
-        .map(|(n, o)| (o, n));
-    for (o, n) in paired.chain(renamed_or_added) {
-        let changed = match o {
-            Some(o) if old[o].name == new[n].name => {
-                // Equal digests: equal fields, so no finding either.
-                if old_identity[o] == new[n].identity() {
+    // Each new record with its old version, if any: by name first, then by content.
+    let pairs = || {
+        let paired = named
+            .iter()
+            .enumerate()
+            .filter_map(|(n, o)| Some((Some((*o)?), n)));
+        let renamed_or_added = unnamed
+            .clone()
+            .zip(renamed_from.iter().copied().chain(std::iter::repeat(None)))
+            .map(|(n, o)| (o, n));
+        paired.chain(renamed_or_added)
+    };
+    // Only the versions of one name whose fields differ are compared field by field: they
+    // alone are made in full again.
+    let changed = |o: usize, n: usize| {
+        let (a, b) = (old.get(o), new.get(n));
+        a.name == b.name && a.identity != b.identity
+    };
+    let compared = || {
+        pairs()
+            .filter_map(|(o, n)| Some((o?, n)))
+            .filter(|&(o, n)| changed(o, n))
+    };
+    let old_full = old.full(compared().map(|(o, _)| o));
+    let new_full = new.full(compared().map(|(_, n)| n));
+    for (o, n) in pairs() {
+        let record = new.get(n);
+        let path = new.path(n).to_path_buf();
+        let (change, diagnostics) = match o {
+            Some(o) if old.get(o).name == record.name => {
+                if !changed(o, n) {
                     continue;
                 }
-                Changed {
-                    change: ChangeKind::Changed,
-                    record: &new[n],
-                    home: new[n].file.path.clone(),
-                    diagnostics: fields(&old[o], &new[n], base),
-                }
+                let (Some(a), Some(b)) = (old_full.get(&o), new_full.get(&n)) else {
+                    continue;
+                };
+                (ChangeKind::Changed, fields(a, b, base))
             }
-            Some(o) => Changed {
-                change: ChangeKind::Renamed {
-                    from: old[o].name.clone(),
-                },
-                record: &new[n],
-                home: new[n].file.path.clone(),
-                diagnostics: vec![renamed(&old[o], &new[n], base)],
-            },
-            None => Changed {
-                change: ChangeKind::Added,
-                record: &new[n],
-                home: new[n].file.path.clone(),
-                diagnostics: Vec::new(),
-            },
+            Some(o) => {
+                let from = old.get(o);
+                let change = ChangeKind::Renamed {
+                    from: from.name.to_string(),
+                };
+                (change, vec![renamed(&from, &record, base)])
+            }
+            None => (ChangeKind::Added, Vec::new()),
         };
-        each(changed);
+        each(Changed {
+            change,
+            record,
+            home: path,
+            diagnostics,
+        });
     }
     for o in (0..old.len()).filter(|&o| !old_taken[o]) {
+        let record = old.get(o);
         each(Changed {
             change: ChangeKind::Removed,
-            record: &old[o],
-            home: homes[o].clone(),
-            diagnostics: vec![removed(&old[o], base)],
+            record,
+            home: home_of(o).to_path_buf(),
+            diagnostics: vec![removed(&record, base)],
         });
     }
 }
 
 /// BRK050 or BRK060, on the old file.
-fn removed(old: &Record<'_>, base: &str) -> Diagnostic {
+fn removed(old: &Seen<'_, '_>, base: &str) -> Diagnostic {
     let (rule, who) = match old.kind {
         Kind::Skill => (
             &rules::SKILL_REMOVED,
@@ -139,12 +156,12 @@ fn removed(old: &Record<'_>, base: &str) -> Diagnostic {
 }
 
 /// BRK051 or BRK061, on the new name.
-fn renamed(old: &Record<'_>, new: &Record<'_>, base: &str) -> Diagnostic {
+fn renamed(old: &Seen<'_, '_>, new: &Seen<'_, '_>, base: &str) -> Diagnostic {
     let rule = match new.kind {
         Kind::Skill => &rules::SKILL_RENAMED,
         _ => &rules::SERVER_RENAMED,
     };
-    let (from, to) = (&old.name, &new.name);
+    let (from, to) = (old.name, new.name);
     Diagnostic::new(
         rule,
         new.file,

@@ -210,7 +210,7 @@ pub(crate) fn records<'a>(results: &'a [FileResult], fs: &dyn FileSystem) -> Vec
 /// Every skill and server of `results`, handed to `each` as it is made: file by file, a
 /// file's servers in the order written.
 pub(crate) fn each_record<'a>(
-    results: &'a [FileResult],
+    results: impl IntoIterator<Item = &'a FileResult>,
     fs: &dyn FileSystem,
     each: &mut dyn FnMut(Record<'a>),
 ) {
