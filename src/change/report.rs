@@ -75,8 +75,8 @@ impl Inputs<'_> {
 /// them (a change to every one of 300,000 tools built a finding for each and held them all).
 pub(super) struct Collector<'i> {
     inputs: Inputs<'i>,
-    /// The first findings of each file and rule, by path and code.
-    kept: HashMap<(std::path::PathBuf, &'static str), First>,
+    /// The first findings of each file and rule, by path, then code.
+    kept: HashMap<std::path::PathBuf, HashMap<&'static str, First>>,
 }
 
 impl<'i> Collector<'i> {
@@ -138,10 +138,13 @@ impl<'i> Collector<'i> {
                 change.breaking |= slot == 0;
             }
             let d = f.diagnostic;
-            self.kept
-                .entry((d.file.path.clone(), d.rule.code))
-                .or_default()
-                .push(d);
+            // The path is copied once a file, not once a finding.
+            if !self.kept.contains_key(&d.file.path) {
+                self.kept.insert(d.file.path.clone(), HashMap::new());
+            }
+            if let Some(by_rule) = self.kept.get_mut(&d.file.path) {
+                by_rule.entry(d.rule.code).or_default().push(d);
+            }
         }
     }
 
@@ -149,8 +152,12 @@ impl<'i> Collector<'i> {
     /// working tree's files.
     pub(super) fn report(self) -> Report {
         let inputs = self.inputs;
-        let mut found: Vec<Diagnostic> =
-            self.kept.into_values().flat_map(First::into_vec).collect();
+        let mut found: Vec<Diagnostic> = self
+            .kept
+            .into_values()
+            .flat_map(HashMap::into_values)
+            .flat_map(First::into_vec)
+            .collect();
         found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         let sources: Vec<&Arc<SourceFile>> = inputs
             .results
