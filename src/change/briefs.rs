@@ -179,12 +179,18 @@ pub(super) fn each_pair<'a>(
     pairs: &[(usize, usize)],
     visit: &mut dyn FnMut(usize, &Lowered<'a>, &Lowered<'a>),
 ) {
+    if pairs.is_empty() {
+        return;
+    }
     // A lowered tool takes about 1 KB however small its entry: one kept for every 512 bytes
-    // of the new side's files holds at most twice their size (a few MB for small ones).
+    // of the new side's files holds at most twice their size (a few MB for small ones). Only
+    // the texts in hand are measured: a file without findings of its own let its text go,
+    // and is not read back for this (it counts as none: smaller rounds).
     let bytes: usize = new
         .briefs
         .files
         .iter()
+        .filter(|(f, _)| f.text.is_held())
         .map(|(f, _)| f.text.as_str().len())
         .sum();
     let per_round = (bytes / 512).max(4096);
