@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use crate::analysis::names::did_you_mean;
 
+mod item_path;
 mod unknown;
+
+pub(crate) use item_path::ItemPaths;
 
 pub(crate) use crate::diagnostics::edits::{
     rename_key, replace_exact, replace_scalar, replace_text,
@@ -547,17 +550,17 @@ impl<'a> Lowerer<'a> {
             return 0;
         };
         let mut strings = 0;
+        let mut paths = ItemPaths::new(path);
         for (i, item) in items.items().enumerate() {
-            let at = || format!("{path}[{i}]");
             match item {
                 Item::Str(s, span) => {
                     if non_empty_items && s.is_empty() {
-                        self.check_len(span, &at(), 0, 1, usize::MAX, "characters");
+                        self.check_len(span, paths.at(i), 0, 1, usize::MAX, "characters");
                     }
                     each(s, span);
                     strings += 1;
                 }
-                Item::Other(n) => self.wrong_type(&n, &at(), "a string"),
+                Item::Other(n) => self.wrong_type(&n, paths.at(i), "a string"),
             }
         }
         strings

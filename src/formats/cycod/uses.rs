@@ -2,6 +2,7 @@
 //! profiles it refers to by name) and `with` (the ones it defines inline, each inline tool
 //! checked as a whole definition).
 
+use crate::formats::fields::ItemPaths;
 use std::collections::HashMap;
 
 use super::lower::{Cx, REJECTED};
@@ -78,10 +79,11 @@ impl Cx<'_> {
                     .wrong_type(&m.value, &mpath, "a list of MCP servers"),
                 Some(items) => {
                     // An item at a time: a long list of small entries is held packed.
+                    let mut paths = ItemPaths::new(&mpath);
                     for (i, item) in items.scan().enumerate() {
                         let item = &*item;
-                        let ipath = format!("{mpath}[{i}]");
-                        if self.lw.as_map(item, item.span(), &ipath).is_some()
+                        let ipath = paths.at(i);
+                        if self.lw.as_map(item, item.span(), ipath).is_some()
                             && let Some(name) = item.value("name").and_then(Node::as_str)
                         {
                             self.tool.inline_mcps.push(name.to_string());
@@ -99,10 +101,11 @@ impl Cx<'_> {
                 Some(items) => {
                     // By name: a file of many inline tools compared each with those before.
                     let mut seen: HashMap<String, Span> = HashMap::new();
+                    let mut paths = ItemPaths::new(&tpath);
                     for (i, item) in items.scan().enumerate() {
                         let item = &*item;
-                        let ipath = format!("{tpath}[{i}]");
-                        let Some(name) = self.definition(item, item.span(), &ipath, None) else {
+                        let ipath = paths.at(i);
+                        let Some(name) = self.definition(item, item.span(), ipath, None) else {
                             continue;
                         };
                         if let Some(first) = seen.get(&name.value) {

@@ -3,6 +3,7 @@
 //! DojOps skips an invalid manifest without a word, so every shape problem here is an error:
 //! the user's tool would otherwise just vanish at run time.
 
+use crate::formats::fields::ItemPaths;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -280,15 +281,16 @@ fn lower(
                 lw.push(d);
             }
             Some(items) => {
+                let mut paths = ItemPaths::new("files");
                 for (i, item) in items.scan().enumerate() {
-                    let path = format!("files[{i}]");
-                    let Some(f) = lw.as_map(&item, item.span(), &path) else {
+                    let path = paths.at(i);
+                    let Some(f) = lw.as_map(&item, item.span(), path) else {
                         continue;
                     };
                     lw.unknown_keys(f, FILE_KEYS, DROPPED_NOTE);
                     if let Some(e) = lw.required(f, "path")
                         && lw
-                            .str_value(&e.value, &join_path(&path, "path"), 1, usize::MAX)
+                            .str_value(&e.value, &join_path(path, "path"), 1, usize::MAX)
                             .is_some()
                     {
                         check_traversal(lw, &e.value, &format!("{path}.path"));
@@ -352,10 +354,11 @@ fn lower(
                     lw.push(d);
                 }
                 NodeKind::Seq(items) => {
+                    let mut paths = ItemPaths::new("detector.path");
                     for (i, item) in items.iter().enumerate() {
-                        let path = format!("detector.path[{i}]");
-                        if lw.str_value(item, &path, 1, usize::MAX).is_some() {
-                            check_traversal(lw, item, &path);
+                        let path = paths.at(i);
+                        if lw.str_value(item, path, 1, usize::MAX).is_some() {
+                            check_traversal(lw, item, path);
                             keep(item);
                         }
                     }

@@ -2,6 +2,7 @@
 //! and the checks across servers (names that collide, inputs nobody uses). Each server is
 //! checked in `servers`.
 
+use crate::formats::fields::ItemPaths;
 use std::sync::Arc;
 
 use super::refs::{Input, Inputs, Repeat};
@@ -153,11 +154,12 @@ fn inputs_of(lw: &mut Lowerer<'_>, entry: &Entry) -> Inputs {
     };
     let mut written = Vec::new();
     // An item at a time: a long list of small inputs is held packed.
+    let mut paths = ItemPaths::new("inputs");
     for (i, item) in items.scan().enumerate() {
         let item = &*item;
-        let path = format!("inputs[{i}]");
+        let path = paths.at(i);
         let brace = Span::new(item.span().start, item.span().start + 1);
-        let Some(map) = lw.as_map(item, brace, &path) else {
+        let Some(map) = lw.as_map(item, brace, path) else {
             continue;
         };
         lw.unknown_keys_at(

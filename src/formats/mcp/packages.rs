@@ -9,7 +9,7 @@ use super::{keys, transport, versions};
 use crate::analysis::names::did_you_mean;
 use crate::analysis::urls::Url;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::{Lowerer, MapRef, replace_scalar};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef, replace_scalar};
 use crate::rules::mcp as rules;
 use crate::source::Span;
 use crate::syntax::Seq;
@@ -70,10 +70,11 @@ pub(super) fn packages(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(list) = inputs::seq(lw, map, "packages") else {
         return;
     };
+    let mut paths = ItemPaths::new("packages");
     for (i, node) in list.scan().enumerate() {
-        let path = format!("packages[{i}]");
-        if let Some(pkg) = inputs::item(lw, &node, &path) {
-            package(lw, pkg, &path);
+        let path = paths.at(i);
+        if let Some(pkg) = inputs::item(lw, &node, path) {
+            package(lw, pkg, path);
         }
     }
 }
@@ -178,17 +179,18 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         ("runtimeArguments", runtime_args),
         ("packageArguments", package_args),
     ] {
+        let mut paths = ItemPaths::new(format_args!("{path}.{key}"));
         for (i, node) in list.into_iter().flat_map(Seq::scan).enumerate() {
             let node = &*node;
-            let item = format!("{path}.{key}[{i}]");
-            declared.extend(inputs::argument(lw, node, &item, &owner));
+            declared.extend(inputs::argument(lw, node, paths.at(i), &owner));
         }
     }
     let mut env: Vec<Declared> = Vec::new();
+    let mut paths = ItemPaths::new(format_args!("{path}.environmentVariables"));
     for (i, node) in inputs::items(lw, pkg, "environmentVariables").enumerate() {
         let node = &*node;
-        let item = format!("{path}.environmentVariables[{i}]");
-        if let Some(name) = inputs::key_value(lw, node, &item, "environment variable", &owner) {
+        let item = paths.at(i);
+        if let Some(name) = inputs::key_value(lw, node, item, "environment variable", &owner) {
             env.push(name);
         }
     }
@@ -359,10 +361,11 @@ fn registry_rules(
 
 /// `postInstallInstructions` (schema draft): each needs a `description`.
 fn post_install(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
+    let mut paths = ItemPaths::new(format_args!("{path}.postInstallInstructions"));
     for (i, node) in inputs::items(lw, pkg, "postInstallInstructions").enumerate() {
         let node = &*node;
-        let item = format!("{path}.postInstallInstructions[{i}]");
-        let Some(step) = inputs::item(lw, node, &item) else {
+        let item = paths.at(i);
+        let Some(step) = inputs::item(lw, node, item) else {
             continue;
         };
         keys::unknown_keys(lw, step, POST_INSTALL_KEYS, UNREAD);

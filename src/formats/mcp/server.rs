@@ -3,6 +3,7 @@
 //! registry does when publishing. The top-level fields are here; packages and remotes are in
 //! `packages`, their arguments and inputs in `inputs`.
 
+use crate::formats::fields::ItemPaths;
 use std::sync::Arc;
 
 use super::keys::REFUSED;
@@ -425,11 +426,12 @@ fn icons(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
         return;
     };
     // An item at a time: a long list of small icons is held packed.
+    let mut paths = ItemPaths::new("icons");
     for (i, item) in items.scan().enumerate() {
         let item = &*item;
-        let path = format!("icons[{i}]");
+        let path = paths.at(i);
         let brace = Span::new(item.span().start, item.span().start + 1);
-        let Some(icon) = lw.as_map(item, brace, &path) else {
+        let Some(icon) = lw.as_map(item, brace, path) else {
             continue;
         };
         keys::unknown_keys(lw, icon, ICON_KEYS, UNREAD);

@@ -7,7 +7,7 @@ use super::{keys, templates};
 use crate::analysis::names::{NameIndex, SUGGESTION_BUDGET, did_you_mean_within};
 use crate::analysis::urls::Url;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::{Lowerer, MapRef, replace_text};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef, replace_text};
 use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::source::Span;
@@ -20,12 +20,13 @@ pub(super) fn remotes(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(list) = inputs::seq(lw, map, "remotes") else {
         return;
     };
+    let mut paths = ItemPaths::new("remotes");
     for (i, node) in list.scan().enumerate() {
-        let path = format!("remotes[{i}]");
-        if let Some(remote) = inputs::item(lw, &node, &path) {
+        let path = paths.at(i);
+        if let Some(remote) = inputs::item(lw, &node, path) {
             keys::unknown_keys(lw, remote, REMOTE_KEYS, UNREAD);
             let declared = inputs::remote_variables(lw, remote);
-            transport(lw, remote, &path, &declared, true);
+            transport(lw, remote, path, &declared, true);
         }
     }
 }
@@ -85,10 +86,10 @@ pub(super) fn transport(
     }
     let mut names: Vec<Declared> = Vec::new();
     let owner = format!("`{path}`");
+    let mut paths = ItemPaths::new(format_args!("{path}.headers"));
     for (i, node) in headers.enumerate() {
         let node = &*node;
-        let item = format!("{path}.headers[{i}]");
-        if let Some(name) = inputs::key_value(lw, node, &item, "header", &owner) {
+        if let Some(name) = inputs::key_value(lw, node, paths.at(i), "header", &owner) {
             names.push(name);
         }
     }

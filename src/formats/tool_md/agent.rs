@@ -1,6 +1,7 @@
 //! One `*.agent.md` file: its id, its tool references and the confirmations it asks for.
 //! Whether the referenced tools exist and may be used is checked in `resolve`.
 
+use crate::formats::fields::ItemPaths;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -151,9 +152,10 @@ fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
     let mut seen: HashMap<String, Span> = HashMap::new();
     // An item at a time: a long list of small refs is held packed, and its nodes were all
     // built back at once (five times the list).
+    let mut paths = ItemPaths::new("tools.refs");
     for (i, item) in items.scan().enumerate() {
         let item = &*item;
-        let path = format!("tools.refs[{i}]");
+        let path = paths.at(i);
         if let Some(id) = item.as_str() {
             let d = lw
                 .diag(
@@ -170,7 +172,7 @@ fn tool_refs(lw: &mut Lowerer<'_>, node: &Node, agent: &mut Agent) {
             .as_map()
             .and_then(|m| m.first())
             .map_or(item.span(), |e| e.key_span());
-        let Some(r) = lw.as_map(item, anchor, &path) else {
+        let Some(r) = lw.as_map(item, anchor, path) else {
             continue;
         };
         lw.unknown_keys(r, REF_KEYS, UNKNOWN_NOTE);

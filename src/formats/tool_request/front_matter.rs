@@ -6,6 +6,7 @@ use super::time::parse_timestamp;
 use super::{Backend, Cx, Declared, KEYS, Meta, REJECTED, Request, RequestId, SHAPE, Stamp, rules};
 use crate::analysis::paths::clean;
 use crate::analysis::shell::shell_name;
+use crate::formats::fields::ItemPaths;
 use crate::formats::fields::{Lowerer, MapRef, as_int};
 use crate::formats::front_matter::FrontMatterWording;
 use crate::source::Span;
@@ -252,10 +253,11 @@ fn front_matter_inputs(
     // Room for every entry at once (grown by doubling, 200,000 entries held a third more).
     let mut out = Vec::with_capacity(items.len());
     // An item at a time: a long list of small entries is held packed.
+    let mut paths = ItemPaths::new("inputs");
     for (i, item) in items.scan().enumerate() {
         let item = &*item;
-        let path = format!("inputs[{i}]");
-        let Some(map) = lw.as_map(item, item.span(), &path) else {
+        let path = paths.at(i);
+        let Some(map) = lw.as_map(item, item.span(), path) else {
             continue;
         };
         lw.unknown_keys(

@@ -1,6 +1,7 @@
 //! Skill dependencies: `dependencies[]` in the front matter, and across the skills of one
 //! project the unknown ones (REF001) and the cycles (REF002).
 
+use crate::formats::fields::ItemPaths;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -25,10 +26,11 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, "dependencies", 0) else {
             return;
         };
+        let mut paths = ItemPaths::new("dependencies");
         for (i, item) in items.scan().enumerate() {
             let item = &*item;
-            let path = format!("dependencies[{i}]");
-            let Some(dep) = self.item_map(item, &path, "skill") else {
+            let path = paths.at(i);
+            let Some(dep) = self.item_map(item, path, "skill") else {
                 continue;
             };
             self.unknown_keys(dep, DEPENDENCY_KEYS);

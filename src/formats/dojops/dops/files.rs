@@ -2,6 +2,7 @@
 
 use super::SHAPE;
 use super::access::{SkillLowerer, Want};
+use crate::formats::fields::ItemPaths;
 use crate::formats::fields::MapRef;
 use crate::rules::security as sec;
 use crate::source::Span;
@@ -25,10 +26,11 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, "files", 1) else {
             return;
         };
+        let mut paths = ItemPaths::new("files");
         for (i, item) in items.scan().enumerate() {
             let item = &*item;
-            let path = format!("files[{i}]");
-            let Some(file) = self.item_map(item, &path, "path") else {
+            let path = paths.at(i);
+            let Some(file) = self.item_map(item, path, "path") else {
                 continue;
             };
             self.unknown_keys(file, FILE_KEYS);

@@ -5,6 +5,7 @@ use super::access::{SkillLowerer, Want};
 use super::files::FILE_FORMATS;
 use super::{Gate, Name};
 use crate::formats::dojops::{NameKind, check_name};
+use crate::formats::fields::ItemPaths;
 use crate::formats::fields::MapRef;
 use crate::rules::dojops as doj;
 use crate::source::Span;
@@ -237,10 +238,11 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(libraries, "context.context7Libraries", 0) else {
             return;
         };
+        let mut paths = ItemPaths::new("context.context7Libraries");
         for (i, item) in items.scan().enumerate() {
             let item = &*item;
-            let path = format!("context.context7Libraries[{i}]");
-            let Some(lib) = self.item_map(item, &path, "name") else {
+            let path = paths.at(i);
+            let Some(lib) = self.item_map(item, path, "name") else {
                 continue;
             };
             self.unknown_keys(lib, LIBRARY_KEYS);

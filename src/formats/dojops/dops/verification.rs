@@ -5,6 +5,7 @@ use super::SHAPE;
 use super::access::SkillLowerer;
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, DidYouMean};
+use crate::formats::fields::ItemPaths;
 use crate::formats::fields::{MapRef, join_path, replace_exact};
 use crate::rules::dojops as doj;
 use crate::syntax::Node;
@@ -74,10 +75,11 @@ impl SkillLowerer<'_> {
         let Some(items) = self.list(node, "verification.structural", 0) else {
             return;
         };
+        let mut paths = ItemPaths::new("verification.structural");
         for (i, item) in items.scan().enumerate() {
             let item = &*item;
-            let path = format!("verification.structural[{i}]");
-            let Some(rule) = self.item_map(item, &path, "path") else {
+            let path = paths.at(i);
+            let Some(rule) = self.item_map(item, path, "path") else {
                 continue;
             };
             self.unknown_keys(rule, STRUCTURAL_KEYS);
