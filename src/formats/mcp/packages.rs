@@ -173,20 +173,33 @@ fn package(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
         lw.push(d);
     }
     let mut declared: Vec<Declared> = Vec::new();
-    let owner = format!("`{path}`");
+    // Named in messages about its arguments and variables only: not formatted for the
+    // millions of packages that have none.
+    let has_inputs = [
+        "runtimeArguments",
+        "packageArguments",
+        "environmentVariables",
+    ]
+    .iter()
+    .any(|key| pkg.node.get(key).is_some());
+    let owner = if has_inputs {
+        format!("`{path}`")
+    } else {
+        String::new()
+    };
     let package_args = inputs::seq(lw, pkg, "packageArguments");
     for (key, list) in [
         ("runtimeArguments", runtime_args),
         ("packageArguments", package_args),
     ] {
-        let mut paths = ItemPaths::new(format_args!("{path}.{key}"));
+        let mut paths = ItemPaths::of(path, key);
         for (i, node) in list.into_iter().flat_map(Seq::scan).enumerate() {
             let node = &*node;
             declared.extend(inputs::argument(lw, node, paths.at(i), &owner));
         }
     }
     let mut env: Vec<Declared> = Vec::new();
-    let mut paths = ItemPaths::new(format_args!("{path}.environmentVariables"));
+    let mut paths = ItemPaths::of(path, "environmentVariables");
     for (i, node) in inputs::items(lw, pkg, "environmentVariables").enumerate() {
         let node = &*node;
         let item = paths.at(i);
@@ -361,7 +374,7 @@ fn registry_rules(
 
 /// `postInstallInstructions` (schema draft): each needs a `description`.
 fn post_install(lw: &mut Lowerer<'_>, pkg: MapRef<'_>, path: &str) {
-    let mut paths = ItemPaths::new(format_args!("{path}.postInstallInstructions"));
+    let mut paths = ItemPaths::of(path, "postInstallInstructions");
     for (i, node) in inputs::items(lw, pkg, "postInstallInstructions").enumerate() {
         let node = &*node;
         let item = paths.at(i);

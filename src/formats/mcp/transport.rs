@@ -86,7 +86,7 @@ pub(super) fn transport(
     }
     let mut names: Vec<Declared> = Vec::new();
     let owner = format!("`{path}`");
-    let mut paths = ItemPaths::new(format_args!("{path}.headers"));
+    let mut paths = ItemPaths::of(path, "headers");
     for (i, node) in headers.enumerate() {
         let node = &*node;
         if let Some(name) = inputs::key_value(lw, node, paths.at(i), "header", &owner) {
