@@ -325,8 +325,18 @@ fn read_opened(file: std::fs::File) -> Noted {
     }
 }
 
+/// How many files the facade has read in this process: printed under `TOOLC_DEBUG_TIMES`, so
+/// a test can hold a command to reading each file once.
+static FILES_READ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many files the facade has read so far.
+pub(crate) fn files_read() -> usize {
+    FILES_READ.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The bytes of the regular file `file`, `len` bytes long when it was checked.
 fn read_open(file: std::fs::File, len: u64) -> Result<Vec<u8>, ReadError> {
+    FILES_READ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     // The size was checked, but the file may grow between stat and read. Sizing the buffer
     // from the stat saves the repeated grow-and-read calls of an empty Vec.
     if len >= crate::memory::LARGE_FILE {

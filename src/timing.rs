@@ -1,7 +1,8 @@
 //! Where a run's wall time and memory go, on stderr under `TOOLC_DEBUG_TIMES` (for
 //! measuring; silent otherwise): each mark prints the time since the previous one and since
 //! the first, and on Linux the resident memory now and at its peak so far (not under
-//! `TOOLC_DEBUG_TIMES=wall`: reading it stalls the other threads' page faults).
+//! `TOOLC_DEBUG_TIMES=wall`: reading it stalls the other threads' page faults), and how many
+//! files the repository facade has read.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -60,8 +61,9 @@ fn note(label: &str, phase: bool) {
         String::new()
     };
     eprintln!(
-        "toolc: time: {label:<12} {took} at {:>7.2} ms{memory}",
-        ms(now - first)
+        "toolc: time: {label:<12} {took} at {:>7.2} ms  files read {:>6}{memory}",
+        ms(now - first),
+        crate::fs::files_read()
     );
     if phase {
         *marks = Some((first, now));

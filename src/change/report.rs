@@ -7,7 +7,7 @@
 //! depends on what the working tree is compared with, and after the change is merged it
 //! matches nothing by design.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{DiffOptions, Finding, Pair, ToolChange, version};
@@ -20,7 +20,6 @@ use crate::pipeline::Report;
 use crate::rules::{self, Rule, Severity};
 use crate::scope::Scope;
 use crate::source::SourceFile;
-use crate::suppress::{self, Suppression};
 
 /// What the report is assembled against.
 pub(super) struct Inputs<'a> {
@@ -159,23 +158,22 @@ impl<'i> Collector<'i> {
             .flat_map(First::into_vec)
             .collect();
         found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        let sources: Vec<&Arc<SourceFile>> = inputs
+        // Known by the file itself: an old file has the same path as its new version, and
+        // only the working tree's comments suppress.
+        let sources: HashSet<*const SourceFile> = inputs
             .results
             .iter()
             .flat_map(|r| std::iter::once(&r.file).chain(&r.companions))
+            .map(Arc::as_ptr)
             .collect();
-        // Keyed by the file itself: an old file has the same path as its new version.
-        let suppressions: HashMap<*const SourceFile, Vec<Suppression>> = sources
-            .iter()
-            .map(|f| (Arc::as_ptr(f), suppress::scan(f)))
-            .filter(|(_, s)| !s.is_empty())
-            .collect();
+        // The comments each file kept when it let its text go: a file without a finding is
+        // not read back for them.
         let (suppressed, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) =
             found.into_iter().partition(|d| {
-                let line = d.file.position(d.span.start).line;
-                suppressions
-                    .get(&Arc::as_ptr(&d.file))
-                    .is_some_and(|list| list.iter().any(|s| s.covers(d.rule, line)))
+                sources.contains(&Arc::as_ptr(&d.file)) && {
+                    let line = d.file.position(d.span.start).line;
+                    d.file.suppressions().iter().any(|s| s.covers(d.rule, line))
+                }
             });
         let mut files: Vec<Arc<SourceFile>> = inputs
             .results

@@ -164,3 +164,90 @@ fn a_diff_adding_a_hundred_thousand_servers_holds_no_list_of_changes() {
     let ratio = (peak(100_000).expect("measured before") - small) / size;
     assert!(ratio <= 25.0, "{ratio:.1}x the file");
 }
+
+/// How many files toolc's repository facade read in `repo` for `args` (its last
+/// `TOOLC_DEBUG_TIMES` line says).
+fn files_read(repo: &Repo, args: &[&str]) -> usize {
+    let output = Command::cargo_bin("toolc")
+        .expect("binary")
+        .args(args)
+        .current_dir(&repo.root)
+        .env("TOOLC_DEBUG_TIMES", "wall")
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    stderr
+        .lines()
+        .rev()
+        .find_map(|l| {
+            l.split("files read")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no count of files read in: {stderr}"))
+}
+
+/// A `tools.json` of `n` tools without a finding (each file lets its text go once loaded),
+/// the descriptions ending with `word`, and the program they run.
+fn clean_tools(repo: &Repo, dir: &str, n: usize, word: &str) {
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"name":"t{i}","description":"Print the greeting for user {i} {word}","command":["./tools/bin/hello"],"schema":{{"type":"object","properties":{{}},"additionalProperties":false}}}}"#
+            )
+        })
+        .collect();
+    repo.write(
+        &format!("{dir}/tools.json"),
+        format!(r#"{{"tools":[{}]}}"#, tools.join(",")).as_bytes(),
+    );
+    let program = format!("{dir}/tools/bin/hello");
+    repo.write(&program, b"#!/bin/sh\necho hello\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            repo.root.join(&program),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .expect("chmod");
+    }
+}
+
+/// `toolc diff` and `toolc lock` read each definition of the working tree once, as `check`
+/// does: a diff read back every file without a finding (which had let its text go) for the
+/// suppression comments it had kept, and sized its rounds by reading them back too. The file
+/// of a changed tool is read once more, to show the change.
+#[test]
+fn a_diff_and_a_lock_read_each_file_of_the_working_tree_once() {
+    let files = 12;
+    let repo = Repo::new();
+    for i in 0..files {
+        clean_tools(&repo, &format!("m{i}"), 30, "today");
+    }
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["add", "-A"],
+        &["commit", "-q", "-m", "v1"],
+    ] {
+        common::change::git(&repo.root, args);
+    }
+    let check = files_read(&repo, &["check", "--no-cache", "-q"]);
+    assert_eq!(check, files, "check reads each manifest once");
+    assert_eq!(
+        files_read(&repo, &["diff", "--against", "HEAD", "-q"]),
+        files
+    );
+    clean_tools(&repo, "m3", 30, "now");
+    let changed = files_read(&repo, &["diff", "--against", "HEAD", "-q"]);
+    assert_eq!(
+        changed,
+        files + 1,
+        "the changed file is read again to show it"
+    );
+    assert_eq!(files_read(&repo, &["lock"]), files, "lock");
+}
