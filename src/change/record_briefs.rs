@@ -12,6 +12,10 @@ use crate::fs::FileSystem;
 use crate::lock::record::{Kind, Record, each_record};
 use crate::source::{SourceFile, Span};
 
+/// Skills whose records a side keeps whole, at most (a record is its fields and a digest per
+/// file of the skill's folder: a few KB).
+const SKILLS_KEPT: usize = 4096;
+
 /// One record, briefly.
 struct Brief {
     /// Where its name is in [`Briefs::names`].
@@ -31,6 +35,9 @@ struct Brief {
 /// [`crate::lock::record::records`] sorts them), with what they are made from.
 pub(super) struct Briefs<'a> {
     list: Vec<Brief>,
+    /// The first skills' records, kept whole by (file, place): making one again reads its
+    /// folder again. Servers are many and cheap to make from their file; skills are few.
+    skills: HashMap<(u32, u32), Record<'a>>,
     names: String,
     files: Vec<&'a Arc<SourceFile>>,
     results: &'a [FileResult],
@@ -57,6 +64,7 @@ impl<'a> Briefs<'a> {
     pub(super) fn of(results: &'a [FileResult], fs: &'a dyn FileSystem) -> Briefs<'a> {
         let mut briefs = Briefs {
             list: Vec::new(),
+            skills: HashMap::new(),
             names: String::new(),
             files: Vec::new(),
             results,
@@ -73,14 +81,18 @@ impl<'a> Briefs<'a> {
             }
             let start = briefs.names.len();
             briefs.names.push_str(&r.name);
+            let file = (briefs.files.len() - 1) as u32;
             briefs.list.push(Brief {
                 name: (start, briefs.names.len()),
                 span: (r.name_span.start as u32, r.name_span.end as u32),
-                file: (briefs.files.len() - 1) as u32,
+                file,
                 at,
                 kind: r.kind,
                 identity: r.identity(),
             });
+            if r.kind == Kind::Skill && briefs.skills.len() < SKILLS_KEPT {
+                briefs.skills.insert((file, at), r);
+            }
             at += 1;
         });
         let mut list = std::mem::take(&mut briefs.list);
@@ -113,16 +125,25 @@ impl<'a> Briefs<'a> {
         self.names.get(b.name.0..b.name.1).unwrap_or_default()
     }
 
-    /// Records `wanted` (indices in the sorted order) made in full again, by index: only
-    /// their files are read again.
+    /// Records `wanted` (indices in the sorted order) in full, by index: a kept skill's as
+    /// kept, the others made again (only their files are read again).
     pub(super) fn full(&self, wanted: impl Iterator<Item = usize>) -> HashMap<usize, Record<'a>> {
-        let by_place: HashMap<(*const SourceFile, u32), usize> = wanted
-            .map(|i| {
-                let b = &self.list[i];
-                ((Arc::as_ptr(self.files[b.file as usize]), b.at), i)
-            })
-            .collect();
-        let mut out = HashMap::with_capacity(by_place.len());
+        let mut out = HashMap::new();
+        let mut by_place: HashMap<(*const SourceFile, u32), usize> = HashMap::new();
+        for i in wanted {
+            let b = &self.list[i];
+            match self.skills.get(&(b.file, b.at)) {
+                Some(kept) => {
+                    out.insert(i, kept.clone());
+                }
+                None => {
+                    by_place.insert((Arc::as_ptr(self.files[b.file as usize]), b.at), i);
+                }
+            }
+        }
+        if by_place.is_empty() {
+            return out;
+        }
         let files: HashSet<*const SourceFile> = by_place.keys().map(|k| k.0).collect();
         let mut last: Option<*const SourceFile> = None;
         let mut at = 0;

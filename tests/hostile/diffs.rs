@@ -251,3 +251,35 @@ fn a_diff_and_a_lock_read_each_file_of_the_working_tree_once() {
     );
     assert_eq!(files_read(&repo, &["lock"]), files, "lock");
 }
+
+/// A skill whose description changed is compared with its old version without its folder
+/// being read again: the record made when the skills were first listed is kept (it was made
+/// again, reading every file of the folder a second time).
+#[test]
+fn a_diff_of_a_changed_skill_reads_its_folder_once() {
+    let skill = |how: &str| {
+        format!(
+            "---\nname: review\ndescription: Review a pull request and list the problems found, {how}.\n---\n\n# Review\n\nRead `notes.md` first.\n"
+        )
+    };
+    let mut files = vec![("skills/review/SKILL.md".to_string(), skill("by file"))];
+    for i in 0..8 {
+        files.push((format!("skills/review/notes{i}.md"), format!("note {i}\n")));
+    }
+    files.push(("skills/review/notes.md".to_string(), "notes\n".to_string()));
+    let v1: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let repo = common::change::history(&v1, &[]);
+    let unchanged = files_read(&repo, &["diff", "--against", "HEAD", "-q"]);
+    repo.write(
+        "skills/review/SKILL.md",
+        skill("by file and line").as_bytes(),
+    );
+    let changed = files_read(&repo, &["diff", "--against", "HEAD", "-q"]);
+    assert!(
+        changed <= unchanged + 1,
+        "{changed} files read for a changed skill, {unchanged} for none"
+    );
+}
