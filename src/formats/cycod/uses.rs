@@ -2,11 +2,10 @@
 //! profiles it refers to by name) and `with` (the ones it defines inline, each inline tool
 //! checked as a whole definition).
 
-use crate::formats::fields::ItemPaths;
 use std::collections::HashMap;
 
 use super::lower::{Cx, REJECTED};
-use crate::formats::fields::join_path;
+use crate::formats::fields::{ItemPaths, join_path};
 use crate::rules::cycod as rules;
 use crate::source::Span;
 use crate::syntax::Node;

@@ -3,7 +3,6 @@
 //! DojOps skips an invalid manifest without a word, so every shape problem here is an error:
 //! the user's tool would otherwise just vanish at run time.
 
-use crate::formats::fields::ItemPaths;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -14,7 +13,7 @@ use crate::analysis::names::{
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
-use crate::formats::fields::{Lowerer, MapRef, as_int, join_path};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef, as_int, join_path};
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::in_value::{InValue, span_in_value};
 use crate::formats::item::Item as FileItem;

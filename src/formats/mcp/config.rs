@@ -2,13 +2,12 @@
 //! and the checks across servers (names that collide, inputs nobody uses). Each server is
 //! checked in `servers`.
 
-use crate::formats::fields::ItemPaths;
 use std::sync::Arc;
 
 use super::refs::{Input, Inputs, Repeat};
 use super::{SHAPE, servers};
 use crate::diagnostics::Diagnostic;
-use crate::formats::fields::{Lowerer, MapRef, Site, rename_key};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef, Site, rename_key};
 use crate::rules::mcp as rules;
 use crate::runtimes::mcp_clients::{Client, Expansion};
 use crate::source::{SourceFile, Span};

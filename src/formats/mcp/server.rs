@@ -3,13 +3,12 @@
 //! registry does when publishing. The top-level fields are here; packages and remotes are in
 //! `packages`, their arguments and inputs in `inputs`.
 
-use crate::formats::fields::ItemPaths;
 use std::sync::Arc;
 
 use super::keys::REFUSED;
 use super::{SHAPE, keys, packages, transport, versions};
 use crate::analysis::urls::Url;
-use crate::formats::fields::{Lowerer, MapRef};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef};
 use crate::rules::mcp as rules;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind};

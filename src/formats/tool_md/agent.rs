@@ -1,7 +1,6 @@
 //! One `*.agent.md` file: its id, its tool references and the confirmations it asks for.
 //! Whether the referenced tools exist and may be used is checked in `resolve`.
 
-use crate::formats::fields::ItemPaths;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -9,7 +8,7 @@ use super::{Spanned, id_problem, is_valid_id, suggest_id};
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::cap::MAX_PER_RULE;
 use crate::diagnostics::{Applicability, DidYouMean, Fix};
-use crate::formats::fields::{Lowerer, MapRef, replace_exact};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef, replace_exact};
 use crate::rules::tool_md as rules;
 use crate::source::Span;
 use crate::syntax::{Entry, Node, NodeKind, Number};

@@ -1,7 +1,6 @@
 //! Skill dependencies: `dependencies[]` in the front matter, and across the skills of one
 //! project the unknown ones (REF001) and the cycles (REF002).
 
-use crate::formats::fields::ItemPaths;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -12,7 +11,7 @@ use crate::analysis::names::Suggester;
 use crate::diagnostics::cap::{self, MAX_PER_RULE};
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
 use crate::formats::dojops::{NameKind, check_name};
-use crate::formats::fields::{MapRef, replace_exact};
+use crate::formats::fields::{ItemPaths, MapRef, replace_exact};
 use crate::rules::references as refs;
 use crate::source::SourceFile;
 

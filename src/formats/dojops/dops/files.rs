@@ -2,8 +2,7 @@
 
 use super::SHAPE;
 use super::access::{SkillLowerer, Want};
-use crate::formats::fields::ItemPaths;
-use crate::formats::fields::MapRef;
+use crate::formats::fields::{ItemPaths, MapRef};
 use crate::rules::security as sec;
 use crate::source::Span;
 use crate::syntax::Node;

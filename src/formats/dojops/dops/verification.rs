@@ -5,8 +5,7 @@ use super::SHAPE;
 use super::access::SkillLowerer;
 use crate::analysis::names::did_you_mean;
 use crate::diagnostics::{Applicability, DidYouMean};
-use crate::formats::fields::ItemPaths;
-use crate::formats::fields::{MapRef, join_path, replace_exact};
+use crate::formats::fields::{ItemPaths, MapRef, join_path, replace_exact};
 use crate::rules::dojops as doj;
 use crate::syntax::Node;
 
