@@ -13,7 +13,7 @@ use crate::analysis::names::{
 use crate::analysis::shell::first_chaining;
 use crate::diagnostics::edits::replace_text;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
-use crate::formats::fields::{ItemPaths, Lowerer, MapRef, as_int, join_path};
+use crate::formats::fields::{ItemPaths, Lowerer, MapRef, as_int};
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::in_value::{InValue, span_in_value};
 use crate::formats::item::Item as FileItem;
@@ -267,42 +267,7 @@ fn lower(
         }
     };
     if let Some(e) = lw.required(map, "files") {
-        match e.value.as_list() {
-            None => lw.wrong_type(&e.value, "files", "a list of `{path, serializer}` entries"),
-            Some(items) if items.is_empty() => {
-                let d = lw
-                    .diag(
-                        &rules::INVALID_FIELD_LENGTH,
-                        e.value.span(),
-                        "`files` must list at least one output file",
-                    )
-                    .label("empty list");
-                lw.push(d);
-            }
-            Some(items) => {
-                let mut paths = ItemPaths::new("files");
-                for (i, item) in items.scan().enumerate() {
-                    let path = paths.at(i);
-                    let Some(f) = lw.as_map(&item, item.span(), path) else {
-                        continue;
-                    };
-                    lw.unknown_keys(f, FILE_KEYS, DROPPED_NOTE);
-                    if let Some(e) = lw.required(f, "path")
-                        && lw
-                            .str_value(&e.value, &join_path(path, "path"), 1, usize::MAX)
-                            .is_some()
-                    {
-                        check_traversal(lw, &e.value, &format!("{path}.path"));
-                    }
-                    if let Some(node) = item.value("path") {
-                        keep(node);
-                    }
-                    if let Some(e) = lw.required(f, "serializer") {
-                        lw.enum_value(&e.value, &format!("{path}.serializer"), SERIALIZERS);
-                    }
-                }
-            }
-        }
+        output_files::lower(lw, &e.value, &mut keep);
     }
     let child_process = map
         .node
@@ -597,6 +562,7 @@ fn check_placeholders(
     }
 }
 
+mod output_files;
 mod schema_files;
 #[cfg(test)]
 mod tests;
