@@ -98,6 +98,18 @@ impl Settings {
 pub struct Schema(Box<str>);
 
 impl Schema {
+    /// The schema that takes nothing ([`empty_object_schema`]), without building its value:
+    /// every agentcli tool without a `schema` is given it.
+    pub(crate) fn empty_object() -> Schema {
+        Schema(EMPTY_OBJECT.into())
+    }
+
+    /// Its compact JSON: canonical (keys sorted, as `serde_json`'s maps keep them), so two
+    /// schemas are equal exactly when their texts are.
+    pub(crate) fn text(&self) -> &str {
+        &self.0
+    }
+
     /// The schema as a JSON value.
     pub fn value(&self) -> Value {
         // The text was written from a value, so it reads back; as deep as any tree the
@@ -398,6 +410,9 @@ pub(crate) fn provenance(file: &SourceFile) -> Provenance {
     }
 }
 
+/// The text of [`empty_object_schema`].
+const EMPTY_OBJECT: &str = r#"{"additionalProperties":false,"properties":{},"type":"object"}"#;
+
 /// A schema that takes nothing: what a tool without inputs is given, so every target gets an
 /// object.
 pub(crate) fn empty_object_schema() -> Value {
@@ -407,6 +422,13 @@ pub(crate) fn empty_object_schema() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The empty schema's text is the one its value is written as.
+    #[test]
+    fn the_empty_object_schema_is_its_value() {
+        assert_eq!(Schema::empty_object(), Schema::from(empty_object_schema()));
+        assert_eq!(Schema::empty_object().value(), empty_object_schema());
+    }
 
     /// A schema reads back as the value it was made from, written as that value is, however
     /// deep the parsers let it be (past serde_json's own limit of 128 levels).

@@ -16,7 +16,7 @@
 //! the editor's workspace (`src/workspace.rs`) keeps what [`load`] gives and re-runs the
 //! stages after it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::bundle;
@@ -94,9 +94,31 @@ pub(crate) fn load(
 /// files (nor ShellCheck): what `toolc diff` and `toolc lock` read, which report none of
 /// `check`'s findings.
 pub(crate) fn load_definitions(options: &CheckOptions, config: &Config, fs: &Overlay) -> Loaded {
-    let mut loaded = stages(options, config, fs, None, false, None, None);
+    load_definitions_beside(options, config, fs, |_, _| ()).0
+}
+
+/// [`load_definitions`], running `beside` at the same time once the files are found (given
+/// what is walked and the paths found): `toolc diff` loads the old side on another core
+/// while the working tree loads (a large file is loaded by one core).
+pub(crate) fn load_definitions_beside<T: Send>(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    beside: impl FnOnce(&Scope, &HashSet<PathBuf>) -> T + Send,
+) -> (Loaded, T) {
+    let mut discovery = discover::discover(options, config, fs, None, &crate::discover::Fresh);
+    let found = std::mem::take(&mut discovery.found);
+    let paths: HashSet<PathBuf> = found.iter().map(|d| d.path.clone()).collect();
+    let (files, other) = rayon::join(
+        || {
+            let configs = (&discovery.configs, &discovery.scope);
+            load::load(options, fs, configs, found, &|_| {}, false, None)
+        },
+        || beside(&discovery.scope, &paths),
+    );
+    let mut loaded = assemble(options, fs, discovery, files);
     loaded.results.iter_mut().for_each(formats::forget_texts);
-    loaded
+    (loaded, other)
 }
 
 /// Discover and load; `named` is checked whatever its content, `cache` is used when given.
@@ -131,6 +153,16 @@ fn stages(
         track,
         cache,
     );
+    assemble(options, fs, discovery, files)
+}
+
+/// What discovery found and the load made of it, as the later stages take it.
+fn assemble(
+    options: &CheckOptions,
+    fs: &Overlay,
+    discovery: discover::Discovery,
+    files: load::Files,
+) -> Loaded {
     let unclaimed = load::unread(options, fs, &discovery, &files);
     let discover::Discovery {
         scope,

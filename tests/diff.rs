@@ -364,6 +364,27 @@ fn configuration_paths_and_ignored_files_apply() {
     );
 }
 
+/// A `tools.json` that is now another program's file (no format claims its content) is not
+/// compared with the manifest it was: its tools are not "removed". The old side is loaded
+/// while the working tree is, before it is known which files the working tree claims.
+#[test]
+fn a_manifest_that_is_now_another_programs_file_is_not_compared() {
+    let repo = history(
+        &[("tools.json", TOOLS_V1), ("b/tools.json", TOOLS_V1)],
+        &[
+            ("tools.json", Some("{\"editor\": {\"tabSize\": 2}}\n")),
+            (
+                "b/tools.json",
+                Some(&TOOLS_V1.replace("\"fetch\"", "\"get\"")),
+            ),
+        ],
+    );
+    let report = diff(&repo.root, "HEAD~1");
+    let found = hits(&report);
+    assert_eq!(codes(&report), ["BRK002"], "{found:#?}");
+    assert_eq!(found[0].path, "b/tools.json");
+}
+
 #[test]
 fn a_tool_whose_file_no_longer_parses_is_removed_and_the_note_says_why() {
     let weather =

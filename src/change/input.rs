@@ -76,6 +76,19 @@ pub(super) struct OldSide {
 }
 
 impl OldSide {
+    /// Leave out the files of a commit that the working tree has but did not load: a file
+    /// whose content is another tool's now (a `tools.json` that is not a manifest) is not
+    /// compared with what it was. The old side was loaded beside the working tree, before
+    /// knowing which files it would claim.
+    pub(super) fn keep_found(&mut self, new: &[FileResult]) {
+        if self.moved.is_some() {
+            return;
+        }
+        let found: HashSet<&Path> = new.iter().map(|r| r.file.path.as_path()).collect();
+        self.results
+            .retain(|r| found.contains(r.file.path.as_path()) || !r.file.path.is_file());
+    }
+
     /// Where an old file is in the working tree.
     pub(super) fn home(&self, path: &Path) -> PathBuf {
         match &self.moved {
@@ -89,7 +102,9 @@ impl OldSide {
 }
 
 /// Load the old side. `scope` is the new side's (what is walked); `found` the definition
-/// files the new side found, to skip old files the walk ignores (`.gitignore`).
+/// files the new side found, to skip old files the walk ignores (`.gitignore`). Those of
+/// them whose content the new side does not claim are left out after
+/// ([`OldSide::keep_found`]).
 pub(super) fn load(
     against: &Against,
     cwd: &Path,

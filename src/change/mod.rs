@@ -181,19 +181,24 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     };
     // Links out of the repository are never followed, as in `check`.
     let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
-    let mut new = pipeline::load_definitions(&check, config, &fs);
     let against = Against::parse(options.against.as_deref(), &options.cwd)?;
+    // Both sides at once: a large file is loaded by one core.
+    let (mut new, old) = pipeline::load_definitions_beside(&check, config, &fs, |scope, found| {
+        input::load(&against, &options.cwd, scope, config, found)
+    });
+    let mut old = old?;
+    crate::timing::mark("old side");
     // A folder compared with may sit in the working tree (`--against old/`): it is not part of
     // the new version.
     if let Against::Dir(dir) = &against {
         new.results.retain(|r| !r.file.path.starts_with(dir));
     }
-    let found: HashSet<PathBuf> = new.results.iter().map(|r| r.file.path.clone()).collect();
-    let old = input::load(&against, &options.cwd, &new.scope, config, &found)?;
-    crate::timing::mark("old side");
+    old.keep_found(&new.results);
     let root = config.project_root();
-    let old_tools = briefs::Briefs::of(&old.results, &root);
-    let new_tools = briefs::Briefs::of(&new.results, &root);
+    let (old_tools, new_tools) = rayon::join(
+        || briefs::Briefs::of(&old.results, &root),
+        || briefs::Briefs::of(&new.results, &root),
+    );
     crate::timing::mark("lower");
     let base = old.label.as_str();
     let home = |p: &std::path::Path| old.home(p);

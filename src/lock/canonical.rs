@@ -32,15 +32,6 @@ pub(crate) fn definition(tool: &Tool) -> Value {
     value
 }
 
-/// The definition without its name: what two tools share when one is the other renamed.
-pub(crate) fn without_name(tool: &Tool) -> Value {
-    let mut value = definition(tool);
-    if let Value::Object(map) = &mut value {
-        map.remove("name");
-    }
-    value
-}
-
 /// `value` as canonical JSON: object keys sorted, no insignificant whitespace.
 pub(crate) fn bytes(value: &Value) -> Vec<u8> {
     let mut out = Vec::new();
@@ -66,13 +57,6 @@ pub(crate) fn node_digest(node: &Node) -> Value {
 /// `sha256:` and the hex of what `hash` was fed: how a hashed value is recorded.
 fn sealed(hash: Sha256) -> Value {
     Value::String(format!("sha256:{}", hex(&hash.finalize())))
-}
-
-/// SHA-256 of the canonical bytes of `value`, hashed as they are written.
-pub(crate) fn digest(value: &Value) -> [u8; 32] {
-    let mut hash = Sha256::new();
-    write(value, &mut hash);
-    hash.finalize().into()
 }
 
 /// SHA-256 (hex) of the canonical bytes of `value`.

@@ -56,6 +56,14 @@ impl Default for Passes {
 }
 
 impl Passes {
+    /// No costly pass: what a load whose findings nobody reads needs (the old side of a
+    /// diff).
+    pub(crate) const NONE: Passes = Passes {
+        shellcheck: false,
+        secrets: false,
+        schema: false,
+    };
+
     /// The passes a run with these `--select` (empty: every rule) and `--ignore` selectors
     /// needs: a pass none of whose rules is selected, or all of whose rules are ignored, is
     /// skipped (the selectors apply to every file of the run).

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use super::{Manifest, Tool as Entry};
 use crate::formats::format::FileResult;
-use crate::ir::{Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance};
+use crate::ir::{Access, Lowered, Risk, Run, Schema, Sink, Sites, Tool, provenance};
 use crate::source::SourceFile;
-use crate::syntax::{Packed, TreeRef};
+use crate::syntax::TreeRef;
 
 /// Every entry of the manifests `takes` accepts.
 pub(super) fn lower<'a>(
@@ -43,9 +43,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
             title: None,
             version: None,
             description: d.description.as_deref().unwrap_or_default().to_string(),
-            input_schema: schema_node
-                .map_or_else(empty_object_schema, Packed::to_json)
-                .into(),
+            input_schema: schema_node.map_or_else(Schema::empty_object, |n| n.to_json().into()),
             output_schema: None,
             run: Run::Argv {
                 argv: d.command.to_vec(),
