@@ -183,14 +183,15 @@ impl<'a> Side<'_, 'a> {
 pub(super) fn each_pair<'a>(
     old: Side<'_, 'a>,
     new: Side<'_, 'a>,
-    pairs: &[(usize, usize)],
+    pairs: &[(u32, u32)],
     visit: &mut dyn FnMut(usize, &Lowered<'a>, &Lowered<'a>),
 ) {
     if pairs.is_empty() {
         return;
     }
-    // A lowered tool takes about 1 KB however small its entry: one kept for every 512 bytes
-    // of the new side's files holds at most twice their size (a few MB for small ones). Only
+    // A lowered tool takes about 1 KB however small its entry: one kept for every 2 KiB of
+    // the new side's files holds at most half their size (a few MB for small ones; one for
+    // every 512 bytes made a round the peak of a diff changing every tool of a file). Only
     // the texts in hand are measured: a file without findings of its own let its text go,
     // and is not read back for this (it counts as none: smaller rounds).
     let bytes: usize = new
@@ -200,20 +201,28 @@ pub(super) fn each_pair<'a>(
         .filter(|(f, _)| f.text.is_held())
         .map(|(f, _)| f.text.as_str().len())
         .sum();
-    let per_round = (bytes / 512).max(4096);
+    let per_round = (bytes / 2048).max(4096);
     let mut order: Vec<usize> = (0..pairs.len()).collect();
     // A round's new tools are neighbours: few files to lower for them.
     order.sort_unstable_by_key(|&p| {
-        let b = &new.briefs.list[pairs[p].1];
+        let b = &new.briefs.list[pairs[p].1 as usize];
         (b.file, b.index)
     });
     for round in order.chunks(per_round) {
         let mut kept: HashMap<usize, Lowered<'a>> = HashMap::with_capacity(round.len());
-        let wanted = Wanted::new(round.iter().map(|&p| (new.briefs.key(pairs[p].1), p)));
+        let wanted = Wanted::new(
+            round
+                .iter()
+                .map(|&p| (new.briefs.key(pairs[p].1 as usize), p)),
+        );
         new.lower(wanted, &mut |p, tool| {
             kept.insert(p, tool);
         });
-        let wanted = Wanted::new(round.iter().map(|&p| (old.briefs.key(pairs[p].0), p)));
+        let wanted = Wanted::new(
+            round
+                .iter()
+                .map(|&p| (old.briefs.key(pairs[p].0 as usize), p)),
+        );
         old.lower(wanted, &mut |p, old_tool| {
             if let Some(new_tool) = kept.get(&p) {
                 visit(p, &old_tool, new_tool);

@@ -333,6 +333,11 @@ fn tool_changes<'b>(
 ) -> HashMap<&'b str, &'b str> {
     let (old_tools, new_tools, base) = (sides.old.briefs, sides.new.briefs, sides.base);
     let unchanged = |o: usize, n: usize| old_tools.get(o).unnamed == new_tools.get(n).unnamed;
+    let compares = |p: &Pairing| match *p {
+        Pairing::Same { old, new } => !unchanged(old, new),
+        Pairing::Renamed { .. } => true,
+        _ => false,
+    };
     if changes.listed {
         // Room for exactly the tools that changed: a list grown by doubling held up to twice
         // what 300,000 added tools need.
@@ -343,9 +348,11 @@ fn tool_changes<'b>(
         changes.list.reserve_exact(count);
     }
     let mut renamed = HashMap::new();
-    // The pairs compared, and for each its change and whether it is a rename.
-    let mut compared = Vec::new();
-    let mut of_compared = Vec::new();
+    // The pairs compared, and for each its change and whether it is a rename, in room of their
+    // number (as `u32`s: every tool is bytes of a file held in memory, far fewer than 2³²).
+    let count = pairings.iter().filter(|p| compares(p)).count();
+    let mut compared: Vec<(u32, u32)> = Vec::with_capacity(count);
+    let mut of_compared: Vec<(u32, bool)> = Vec::with_capacity(count);
     for p in pairings {
         let (change, named, home, diags) = match *p {
             Pairing::Same { old: o, new: n } => {
@@ -397,8 +404,8 @@ fn tool_changes<'b>(
         });
         match (*p, diags) {
             (Pairing::Same { old, new } | Pairing::Renamed { old, new }, _) => {
-                compared.push((old, new));
-                of_compared.push((tool, is_rename));
+                compared.push((old as u32, new as u32));
+                of_compared.push((tool as u32, is_rename));
             }
             (_, Some(d)) => collector.add(
                 homes.findings(tool, vec![d], &home),
@@ -411,6 +418,7 @@ fn tool_changes<'b>(
     briefs::each_pair(sides.old, sides.new, &compared, &mut |i, old, new| {
         let pair = Pair { old, new, base };
         let (tool, is_rename) = of_compared[i];
+        let tool = tool as usize;
         let diags = if is_rename {
             vec![tools::renamed(&pair)]
         } else {

@@ -55,7 +55,8 @@ pub(super) fn pair(
     display: &dyn Fn(&Path) -> String,
 ) -> Vec<Pairing> {
     let mut taken = vec![false; new.len()];
-    let mut out = Vec::new();
+    // Room for a pairing of each old tool, most of what there will be.
+    let mut out = Vec::with_capacity(old.len());
     let mut unmatched = Vec::new();
     // Places as numbers: the new side's files, and where each old file is now (a file that
     // is not on the new side is no new tool's place).
