@@ -39,6 +39,7 @@ mod discover;
 mod emit;
 mod judge;
 mod load;
+pub(crate) use load::KeepsText;
 mod reload;
 mod report;
 mod turned_off;
@@ -93,8 +94,13 @@ pub(crate) fn load(
 /// Discover and load the files of `options.paths` through `fs`, without the checks across
 /// files (nor ShellCheck): what `toolc diff` and `toolc lock` read, which report none of
 /// `check`'s findings.
-pub(crate) fn load_definitions(options: &CheckOptions, config: &Config, fs: &Overlay) -> Loaded {
-    load_definitions_beside(options, config, fs, |_, _| ()).0
+pub(crate) fn load_definitions(
+    options: &CheckOptions,
+    config: &Config,
+    fs: &Overlay,
+    keeps_text: KeepsText,
+) -> Loaded {
+    load_definitions_beside(options, config, fs, keeps_text, |_, _| ()).0
 }
 
 /// [`load_definitions`], running `beside` at the same time once the files are found (given
@@ -104,6 +110,7 @@ pub(crate) fn load_definitions_beside<T: Send>(
     options: &CheckOptions,
     config: &Config,
     fs: &Overlay,
+    keeps_text: KeepsText,
     beside: impl FnOnce(&Scope, &HashSet<PathBuf>) -> T + Send,
 ) -> (Loaded, T) {
     let mut discovery = discover::discover(options, config, fs, None, &crate::discover::Fresh);
@@ -112,7 +119,16 @@ pub(crate) fn load_definitions_beside<T: Send>(
     let (files, other) = rayon::join(
         || {
             let configs = (&discovery.configs, &discovery.scope);
-            load::load(options, fs, configs, found, &|_| {}, false, None)
+            load::load(
+                options,
+                fs,
+                configs,
+                found,
+                &|_| {},
+                false,
+                None,
+                keeps_text,
+            )
         },
         || beside(&discovery.scope, &paths),
     );
@@ -152,6 +168,7 @@ fn stages(
         &progress,
         track,
         cache,
+        |_| false,
     );
     assemble(options, fs, discovery, files)
 }

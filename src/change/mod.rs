@@ -183,9 +183,12 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
     let against = Against::parse(options.against.as_deref(), &options.cwd)?;
     // Both sides at once: a large file is loaded by one core.
-    let (mut new, old) = pipeline::load_definitions_beside(&check, config, &fs, |scope, found| {
-        input::load(&against, &options.cwd, scope, config, found)
-    });
+    // Files whose records are made from their text keep it: not read twice.
+    let keeps_text = crate::lock::record::made_from_text;
+    let (mut new, old) =
+        pipeline::load_definitions_beside(&check, config, &fs, keeps_text, |scope, found| {
+            input::load(&against, &options.cwd, scope, config, found)
+        });
     let mut old = old?;
     crate::timing::mark("old side");
     // A folder compared with may sit in the working tree (`--against old/`): it is not part of

@@ -188,7 +188,7 @@ pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
         ..crate::pipeline::CheckOptions::default()
     };
     let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
-    let loaded = crate::pipeline::load_definitions(&options, config, &fs);
+    let loaded = crate::pipeline::load_definitions(&options, config, &fs, record::made_from_text);
     // Through the boundary: never a lock file linked out of the repository, read or written.
     let at = crate::fs::Repository::of(&root)
         .configured(Path::new(FILE_NAME), &root)

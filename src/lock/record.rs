@@ -207,6 +207,12 @@ pub(crate) fn records<'a>(results: &'a [FileResult], fs: &dyn FileSystem) -> Vec
     out
 }
 
+/// Whether the records of a file of `format` are made from its text ([`each_record`] parses
+/// it): a load for records keeps that text rather than let it go and read the file again.
+pub(crate) fn made_from_text(format: FormatId) -> bool {
+    matches!(format, FormatId::McpConfig | FormatId::McpServer)
+}
+
 /// Every skill and server of `results`, handed to `each` as it is made: file by file, a
 /// file's servers in the order written.
 pub(crate) fn each_record<'a>(

@@ -153,6 +153,11 @@ pub(super) fn load_one(
     }
 }
 
+/// Whether a loaded file of a format keeps its text though it has no finding: what reads the
+/// file again after the load (the records of `toolc lock` and `toolc diff`) reads it from
+/// there instead.
+pub(crate) type KeepsText = fn(crate::source::FormatId) -> bool;
+
 /// Load every file `found` holds, on every core, reporting progress.
 pub(super) fn load(
     options: &CheckOptions,
@@ -162,6 +167,7 @@ pub(super) fn load(
     progress: &(dyn Fn(Progress) + Sync),
     track: bool,
     cache: Option<&Cache>,
+    keeps_text: KeepsText,
 ) -> Files {
     let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
     let cached = cache.map(|cache| Cached {
@@ -181,7 +187,7 @@ pub(super) fn load(
                 // Held until the report, in room of their number: a list grown by pushes
                 // has room for four, and a file of one finding held 550 bytes of nothing.
                 result.diagnostics.shrink_to_fit();
-                if !track {
+                if !track && !keeps_text(result.file.format) {
                     // A file with no finding of its own lets its text go as soon as it is
                     // loaded: a large repository is never all in memory at once, and a
                     // finding elsewhere that points into it reads it back.

@@ -220,15 +220,27 @@ fn clean_tools(repo: &Repo, dir: &str, n: usize, word: &str) {
 
 /// `toolc diff` and `toolc lock` read each definition of the working tree once, as `check`
 /// does: a diff read back every file without a finding (which had let its text go) for the
-/// suppression comments it had kept, and sized its rounds by reading them back too. The file
-/// of a changed tool is read once more, to show the change.
+/// suppression comments it had kept, and sized its rounds by reading them back too; both read
+/// back an MCP configuration and a `server.json` without findings to make their servers'
+/// records. The file of a changed tool is read once more, to show the change.
 #[test]
 fn a_diff_and_a_lock_read_each_file_of_the_working_tree_once() {
-    let files = 12;
+    let manifests = 12;
     let repo = Repo::new();
-    for i in 0..files {
+    for i in 0..manifests {
         clean_tools(&repo, &format!("m{i}"), 30, "today");
     }
+    repo.write(
+        ".mcp.json",
+        br#"{"mcpServers":{"files":{"command":"node","args":["./servers/files.js"]}}}"#,
+    );
+    repo.write("servers/files.js", b"console.log('files');\n");
+    repo.write(
+        "server.json",
+        br#"{"$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+  "name": "io.github.example/weather", "description": "Weather forecasts for a city",
+  "version": "1.0.2", "remotes": [{"type": "streamable-http", "url": "https://weather.example.com/mcp"}]}"#,
+    );
     for args in [
         &["init", "-q", "-b", "main"][..],
         &["add", "-A"],
@@ -236,8 +248,10 @@ fn a_diff_and_a_lock_read_each_file_of_the_working_tree_once() {
     ] {
         common::change::git(&repo.root, args);
     }
+    // The manifests, the MCP configuration with the script its server runs, the server.json.
+    let files = manifests + 3;
     let check = files_read(&repo, &["check", "--no-cache", "-q"]);
-    assert_eq!(check, files, "check reads each manifest once");
+    assert_eq!(check, files, "check reads each file once");
     assert_eq!(
         files_read(&repo, &["diff", "--against", "HEAD", "-q"]),
         files
