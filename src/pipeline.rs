@@ -119,16 +119,8 @@ pub(crate) fn load_definitions_beside<T: Send>(
     let (files, other) = rayon::join(
         || {
             let configs = (&discovery.configs, &discovery.scope);
-            load::load(
-                options,
-                fs,
-                configs,
-                found,
-                &|_| {},
-                false,
-                None,
-                keeps_text,
-            )
+            let keep = load::Keep::Texts(keeps_text);
+            load::load(options, fs, configs, found, &|_| {}, keep, None)
         },
         || beside(&discovery.scope, &paths),
     );
@@ -166,9 +158,11 @@ fn stages(
         (&discovery.configs, &discovery.scope),
         found,
         &progress,
-        track,
+        match track {
+            true => load::Keep::Tracked,
+            false => load::Keep::Texts(|_| false),
+        },
         cache,
-        |_| false,
     );
     assemble(options, fs, discovery, files)
 }

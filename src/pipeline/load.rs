@@ -158,6 +158,15 @@ pub(super) fn load_one(
 /// there instead.
 pub(crate) type KeepsText = fn(crate::source::FormatId) -> bool;
 
+/// What a load keeps of the files it read.
+#[derive(Clone, Copy)]
+pub(super) enum Keep {
+    /// The texts of the files with findings, and of those the format keeps.
+    Texts(KeepsText),
+    /// Every text, and what each definition's load read besides it (for `reload`).
+    Tracked,
+}
+
 /// Load every file `found` holds, on every core, reporting progress.
 pub(super) fn load(
     options: &CheckOptions,
@@ -165,10 +174,13 @@ pub(super) fn load(
     (configs, scope): (&ConfigTree, &Scope),
     found: Vec<Discovered>,
     progress: &(dyn Fn(Progress) + Sync),
-    track: bool,
+    keep: Keep,
     cache: Option<&Cache>,
-    keeps_text: KeepsText,
 ) -> Files {
+    let (track, keeps_text): (bool, KeepsText) = match keep {
+        Keep::Texts(keeps) => (false, keeps),
+        Keep::Tracked => (true, |_| true),
+    };
     let buffered: HashSet<&Path> = fs.buffered().into_iter().collect();
     let cached = cache.map(|cache| Cached {
         cache,
@@ -187,7 +199,7 @@ pub(super) fn load(
                 // Held until the report, in room of their number: a list grown by pushes
                 // has room for four, and a file of one finding held 550 bytes of nothing.
                 result.diagnostics.shrink_to_fit();
-                if !track && !keeps_text(result.file.format) {
+                if !keeps_text(result.file.format) {
                     // A file with no finding of its own lets its text go as soon as it is
                     // loaded: a large repository is never all in memory at once, and a
                     // finding elsewhere that points into it reads it back.
