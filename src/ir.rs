@@ -231,6 +231,22 @@ pub struct Risk {
     pub open_world: bool,
 }
 
+impl Risk {
+    /// A tool that runs any program, with nothing said of what it touches: MCP's own cautious
+    /// defaults for its hints.
+    pub(crate) fn runs_anything() -> Risk {
+        Risk {
+            access: Access::Run,
+            kind: None,
+            level: None,
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
+        }
+    }
+}
+
 /// tool.md `use_guidance`.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Guidance {

@@ -39,7 +39,6 @@ mod discover;
 mod emit;
 mod judge;
 mod load;
-pub(crate) use load::KeepsText;
 mod reload;
 mod report;
 mod turned_off;
@@ -47,6 +46,7 @@ mod unmatched;
 
 pub(crate) use baseline::write_baseline;
 pub(crate) use judge::{checked_targets, enabled, preview_runs};
+pub(crate) use load::KeepsText;
 pub(crate) use reload::reload;
 pub(crate) use report::report;
 

@@ -8,9 +8,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::formats::FileResult;
 use sha2::{Digest as _, Sha256};
 
+use crate::formats::FileResult;
 use crate::ir::{LeftOut, Lowered, Provenance, Schema, Sink, Tool};
 use crate::source::{SourceFile, Span};
 
@@ -418,15 +418,7 @@ mod tests {
             run: crate::ir::Run::Argv {
                 argv: vec!["curl".into()],
             },
-            risk: crate::ir::Risk {
-                access: crate::ir::Access::Run,
-                kind: None,
-                level: None,
-                read_only: false,
-                destructive: true,
-                idempotent: false,
-                open_world: true,
-            },
+            risk: crate::ir::Risk::runs_anything(),
             guidance: None,
             tags: Vec::new(),
             settings,
@@ -475,6 +467,16 @@ mod tests {
             settings.insert("timeoutSec".into(), "30".into());
             t.settings = settings;
         });
+        // Keys written in another order (a map that kept its keys in the order given would
+        // write another text, and the digest would tell them apart).
+        add("schema key order", &|t| {
+            let mut properties = serde_json::Map::new();
+            properties.insert("url".into(), serde_json::json!({"type": "string"}));
+            let mut schema = serde_json::Map::new();
+            schema.insert("properties".into(), properties.into());
+            schema.insert("type".into(), "object".into());
+            t.input_schema = serde_json::Value::Object(schema).into();
+        });
         add("description", &|t| t.description = "Fetch a URL".into());
         add("schema", &|t| {
             t.input_schema = serde_json::json!({"type": "object"}).into();
@@ -508,7 +510,10 @@ mod tests {
                 equal.then_some(what)
             })
             .collect();
-        assert_eq!(same, ["name", "place", "settings order"]);
+        assert_eq!(
+            same,
+            ["name", "place", "settings order", "schema key order"]
+        );
     }
 
     /// Entries asked in order, twice each (a format asks, then lowers), out of order, and in a

@@ -182,9 +182,9 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     // Links out of the repository are never followed, as in `check`.
     let fs = Overlay::new(Box::new(Confined::for_paths(&options.paths, &options.cwd)));
     let against = Against::parse(options.against.as_deref(), &options.cwd)?;
-    // Both sides at once: a large file is loaded by one core.
     // Files whose records are made from their text keep it: not read twice.
     let keeps_text = crate::lock::record::made_from_text;
+    // Both sides at once: a large file is loaded by one core.
     let (mut new, old) =
         pipeline::load_definitions_beside(&check, config, &fs, keeps_text, |scope, found| {
             input::load(&against, &options.cwd, scope, config, found)

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::{Manifest, Tool as Entry};
 use crate::formats::format::FileResult;
-use crate::ir::{Access, Lowered, Risk, Run, Schema, Sink, Sites, Tool, provenance};
+use crate::ir::{Lowered, Risk, Run, Schema, Sink, Sites, Tool, provenance};
 use crate::source::SourceFile;
 use crate::syntax::TreeRef;
 
@@ -48,17 +48,8 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
             run: Run::Argv {
                 argv: d.command.to_vec(),
             },
-            // agentcli runs any program: nothing in the manifest says what it touches, so
-            // the hints are MCP's own cautious defaults.
-            risk: Risk {
-                access: Access::Run,
-                kind: None,
-                level: None,
-                read_only: false,
-                destructive: true,
-                idempotent: false,
-                open_world: true,
-            },
+            // agentcli runs any program: nothing in the manifest says what it touches.
+            risk: Risk::runs_anything(),
             guidance: None,
             tags: Vec::new(),
             settings: d.settings.as_deref().cloned().unwrap_or_default(),
