@@ -443,11 +443,12 @@ fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
         base: pair.base,
         out: Vec::new(),
     };
-    input.node(
-        &pair.old.tool.input_schema.value(),
-        &pair.new.tool.input_schema.value(),
-        &mut Vec::new(),
-    );
+    // An equal schema (most changes leave it be) has nothing to compare: neither read back
+    // into values nor walked.
+    let (old_input, new_input) = (&pair.old.tool.input_schema, &pair.new.tool.input_schema);
+    if old_input != new_input {
+        input.node(&old_input.value(), &new_input.value(), &mut Vec::new());
+    }
     out.append(&mut input.out);
     if let Some(old_output) = &pair.old.tool.output_schema {
         let mut output = schema::Walk {
@@ -458,6 +459,7 @@ fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
             out: Vec::new(),
         };
         match &pair.new.tool.output_schema {
+            Some(new_output) if new_output == old_output => {}
             Some(new_output) => {
                 output.node(&old_output.value(), &new_output.value(), &mut Vec::new())
             }
