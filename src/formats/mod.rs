@@ -169,7 +169,8 @@ pub(crate) fn lower_tools(results: &[FileResult]) -> Vec<crate::ir::Lowered<'_>>
 /// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
 /// and the file is not toolc's to report. The trees the load parsed are let go: only the
 /// check's custom rules read them, right after the load (a DojOps schema lowered from a held
-/// tree leaves its JSON to them).
+/// tree leaves its JSON to them). No costly pass runs ([`Passes::NONE`]): what this loads is
+/// compared, its findings never read (the old side of a diff).
 pub(crate) fn load_claimed(
     fs: &dyn FileSystem,
     path: &Path,
