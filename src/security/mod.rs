@@ -42,6 +42,10 @@ pub(crate) struct Passes {
     pub secrets: bool,
     /// JSON Schema validation of the schemas definitions hold or name (the `SCH` rules).
     pub schema: bool,
+    /// The security rules on what the model reads: every tool's texts, and hidden characters
+    /// in every line (the `SEC` rules; the look-alike and shadowing checks across files read
+    /// what it keeps of each tool).
+    pub texts: bool,
 }
 
 impl Default for Passes {
@@ -51,17 +55,18 @@ impl Default for Passes {
             shellcheck: true,
             secrets: true,
             schema: true,
+            texts: true,
         }
     }
 }
 
 impl Passes {
-    /// No costly pass: what a load whose findings nobody reads needs (the old side of a
-    /// diff).
+    /// No pass: what a load whose own findings nobody reads needs (both sides of a diff).
     pub(crate) const NONE: Passes = Passes {
         shellcheck: false,
         secrets: false,
         schema: false,
+        texts: false,
     };
 
     /// The passes a run with these `--select` (empty: every rule) and `--ignore` selectors
@@ -76,13 +81,17 @@ impl Passes {
             shellcheck: crate::rules::shellcheck::RULES.iter().any(|r| runs(r)),
             secrets: runs(&crate::rules::security::EMBEDDED_SECRET),
             schema: crate::rules::schema::RULES.iter().any(|r| runs(r)),
+            texts: crate::rules::security::RULES.iter().any(|r| runs(r)),
         }
     }
 
     /// The passes as bits, for the cache's key: a result computed without a pass is never
     /// served to a run that needs it.
     pub(crate) fn bits(self) -> u8 {
-        u8::from(self.shellcheck) | u8::from(self.secrets) << 1 | u8::from(self.schema) << 2
+        u8::from(self.shellcheck)
+            | u8::from(self.secrets) << 1
+            | u8::from(self.schema) << 2
+            | u8::from(self.texts) << 3
     }
 }
 
@@ -257,7 +266,9 @@ pub(crate) fn check_file(
     let covered = found.covered.by_file();
     let mut out: Vec<Diagnostic> = found.findings.into_vec();
     for file in files {
-        hidden::check_file(file, &covered, &mut out);
+        if passes.texts {
+            hidden::check_file(file, &covered, &mut out);
+        }
         if passes.secrets {
             secrets::check(file, reported, &mut out);
         }
@@ -437,13 +448,15 @@ mod passes {
     #[test]
     fn a_pass_runs_when_one_of_its_rules_may_report() {
         assert_eq!(selected(&[], &[]), Passes::default());
-        let none = Passes {
-            shellcheck: false,
-            secrets: false,
-            schema: false,
-        };
-        assert_eq!(selected(&["CYC"], &[]), none);
-        assert_eq!(selected(&[], &["SHC", "embedded-secret", "SCH"]), none);
+        assert_eq!(selected(&["CYC"], &[]), Passes::NONE);
+        assert_eq!(
+            selected(&[], &["SHC", "embedded-secret", "SCH"]),
+            Passes {
+                texts: true,
+                ..Passes::NONE
+            }
+        );
+        assert!(!selected(&[], &["SEC"]).texts);
         // Schema validation runs for any `SCH` rule, by code or by name.
         assert!(selected(&["value-violates-own-schema"], &[]).schema);
         assert!(!selected(&[], &["SCH"]).schema);
@@ -452,9 +465,9 @@ mod passes {
         assert_eq!(
             selected(&["SEC0"], &[]),
             Passes {
-                shellcheck: false,
                 secrets: true,
-                schema: false,
+                texts: true,
+                ..Passes::NONE
             }
         );
     }

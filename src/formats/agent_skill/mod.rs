@@ -85,7 +85,11 @@ pub(crate) struct Skill {
 }
 
 /// Parse, lower, validate and lint one `SKILL.md` and the folder it heads.
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+pub(crate) fn load(
+    file: Arc<SourceFile>,
+    fs: &dyn FileSystem,
+    passes: crate::security::Passes,
+) -> FileResult {
     let root = file
         .path
         .parent()
@@ -99,6 +103,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
     let mut cx = Cx {
         file: &file,
         fs,
+        passes,
         root: root.clone(),
         display_dir,
         folder,
@@ -156,9 +161,9 @@ impl Format for AgentSkill {
         &self,
         file: Arc<SourceFile>,
         fs: &dyn FileSystem,
-        _passes: crate::security::Passes,
+        passes: crate::security::Passes,
     ) -> FileResult {
-        load(file, fs)
+        load(file, fs, passes)
     }
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
@@ -228,6 +233,8 @@ pub(crate) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
 pub(crate) struct Cx<'a> {
     file: &'a Arc<SourceFile>,
     fs: &'a dyn FileSystem,
+    /// Which costly passes run (the texts' security pass among them).
+    passes: crate::security::Passes,
     /// The skill's folder.
     root: PathBuf,
     /// How the skill's folder is shown (`skills/pdf/`, or `""`).
@@ -361,14 +368,17 @@ impl Cx<'_> {
             self.unreferenced(&reach, anchor);
         }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());
-        skill.texts = crate::security::texts::FileTexts::check(texts::skill(
-            self.file,
-            root,
-            body_start,
-            &self.companions,
-            &scripts,
-            fences,
-        ));
+        skill.texts = crate::security::texts::FileTexts::check(
+            self.passes,
+            texts::skill(
+                self.file,
+                root,
+                body_start,
+                &self.companions,
+                &scripts,
+                fences,
+            ),
+        );
         if let Some(root) = parsed.and_then(|p| p.root) {
             self.tree = Some(root);
         }

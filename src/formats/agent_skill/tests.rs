@@ -72,7 +72,7 @@ fn check(fs: &Noting, rel: &str) -> FileResult {
     let path = Path::new("/repo").join(rel);
     let text = String::from_utf8(fs.files.read(&path).unwrap_or_default()).unwrap_or_default();
     let file = SourceFile::new(path, rel.to_string(), FormatId::AgentSkill, text);
-    load(file, fs)
+    load(file, fs, crate::security::Passes::default())
 }
 
 fn codes(r: &FileResult) -> Vec<(&'static str, String)> {

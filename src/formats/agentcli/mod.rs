@@ -199,12 +199,16 @@ impl Default for Site {
 }
 
 /// Parse, lower, validate and lint one manifest; programs are looked for through `fs`,
-/// schemas validated with `schema`.
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> FileResult {
+/// the costly `passes` run.
+pub(crate) fn load(
+    file: Arc<SourceFile>,
+    fs: &dyn FileSystem,
+    passes: crate::security::Passes,
+) -> FileResult {
     let mut cx = Cx {
         file: &file,
         fs,
-        schema,
+        schema: passes.schema,
         diags: Findings::default(),
     };
     if file.bom_len > 0 {
@@ -228,7 +232,8 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> 
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
-        manifest.texts = crate::security::texts::FileTexts::check(texts::manifest(&file, root));
+        manifest.texts =
+            crate::security::texts::FileTexts::check(passes, texts::manifest(&file, root));
     }
     let diagnostics = cx.diags.into_vec();
     let mut result = FileResult::new(file, diagnostics, Item::new(manifest));
@@ -262,7 +267,7 @@ impl Format for Agentcli {
         fs: &dyn FileSystem,
         passes: crate::security::Passes,
     ) -> FileResult {
-        load(file, fs, passes.schema)
+        load(file, fs, passes)
     }
 
     fn tool_count(&self, r: &FileResult) -> usize {

@@ -68,7 +68,7 @@ mod tests {
             FormatId::AgentcliManifest,
             text.into(),
         );
-        let result = super::super::load(file, &NoFiles, false);
+        let result = super::super::load(file, &NoFiles, crate::security::Passes::NONE);
         let outline = super::outline(&result);
         let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["a", "tools[1]", "tools[2]", "b", "tools[4]"]);

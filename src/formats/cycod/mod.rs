@@ -68,7 +68,7 @@ pub(crate) struct ToolName {
 }
 
 /// Parse, lower, validate and lint one tool file.
-pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> FileResult {
     let parsed = yaml::parse(file.body(), file.bom_len);
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let Some(root) = parsed.root else {
@@ -94,8 +94,10 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
         .map(|n| n.value.clone());
     // The texts before the document: both are a few words a step, and the texts are let go
     // once checked (a tool of millions of steps held both with its tree).
-    tool.texts =
-        crate::security::texts::FileTexts::check(texts::tool(&file, &root, stem.as_deref()));
+    tool.texts = crate::security::texts::FileTexts::check(
+        passes,
+        texts::tool(&file, &root, stem.as_deref()),
+    );
     tool.doc = Some(doc::ToolDoc::lower(&root));
     diagnostics.extend(found);
     let mut result = FileResult::new(file, diagnostics, Item::new(tool));
@@ -130,9 +132,9 @@ impl Format for Cycod {
         &self,
         file: Arc<SourceFile>,
         _fs: &dyn FileSystem,
-        _passes: crate::security::Passes,
+        passes: crate::security::Passes,
     ) -> FileResult {
-        load(file)
+        load(file, passes)
     }
 
     fn resolve(&self, results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagnostic> {

@@ -205,11 +205,15 @@ pub(crate) fn project_of(path: &Path) -> PathBuf {
 }
 
 /// Parse and lower one DojOps file; a manifest's schema files are read through `fs` (and
-/// validated with `schema`).
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> FileResult {
+/// validated when `passes` say so).
+pub(crate) fn load(
+    file: Arc<SourceFile>,
+    fs: &dyn FileSystem,
+    passes: crate::security::Passes,
+) -> FileResult {
     match file.format {
-        FormatId::DojopsTool => tool_yaml::load(file, fs, schema),
-        FormatId::DojopsDops => dops::load(file),
+        FormatId::DojopsTool => tool_yaml::load(file, fs, passes),
+        FormatId::DojopsDops => dops::load(file, passes),
         _ => policy::load(file),
     }
 }
@@ -258,7 +262,7 @@ impl Format for Dojops {
         fs: &dyn FileSystem,
         passes: crate::security::Passes,
     ) -> FileResult {
-        load(file, fs, passes.schema)
+        load(file, fs, passes)
     }
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {

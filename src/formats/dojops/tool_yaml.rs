@@ -96,8 +96,12 @@ impl Tool {
 pub(crate) use super::schema_file::SchemaFile;
 
 /// Parse, lower, validate and lint one manifest and the schema files it names (read through
-/// `fs`; validated with `schema`).
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> FileResult {
+/// `fs`; validated when `passes` say so).
+pub(crate) fn load(
+    file: Arc<SourceFile>,
+    fs: &dyn FileSystem,
+    passes: crate::security::Passes,
+) -> FileResult {
     let mut result = FileResult::new(Arc::clone(&file), Vec::new(), FileItem::none());
     if file.text.len() > MAX_DOJOPS_FILE {
         result.diagnostics.push(too_large(&file, "manifest"));
@@ -123,7 +127,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> 
         return result;
     };
     let mut lw = Lowerer::new(&file, &SHAPE);
-    lw.schema = schema;
+    lw.schema = passes.schema;
     let mut tool = Tool::default();
     // The schema files' trees, while the texts are collected from them: not kept after.
     let mut schemas: Vec<(Arc<SourceFile>, Node)> = Vec::new();
@@ -139,7 +143,7 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem, schema: bool) -> 
     }
     result.diagnostics.extend(lw.diags);
     tool.doc = Again::new(super::doc::ManifestDoc::lower(&root));
-    let texts = FileTexts::check(super::texts::tool_yaml(&file, &root, &schemas));
+    let texts = FileTexts::check(passes, super::texts::tool_yaml(&file, &root, &schemas));
     tool.texts = texts;
     // Kept until the end of the run, for every tool of the repository: no spare room.
     result.companions.shrink_to_fit();

@@ -108,8 +108,8 @@ impl Format for Mcp {
         passes: crate::security::Passes,
     ) -> FileResult {
         match file.format {
-            FormatId::McpTools => tools_list::load(file, passes.schema),
-            _ => load(file, fs),
+            FormatId::McpTools => tools_list::load(file, passes),
+            _ => load(file, fs, passes),
         }
     }
 
@@ -180,7 +180,11 @@ fn decode(bytes: &[u8]) -> Option<Item> {
 }
 
 /// Parse and check one file (claimed already: [`Format::claims`]).
-pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
+pub(crate) fn load(
+    file: Arc<SourceFile>,
+    fs: &dyn FileSystem,
+    passes: crate::security::Passes,
+) -> FileResult {
     let server = file.format == FormatId::McpServer;
     let client = client::Client::of(&file.path);
     let parsed = if !server && client.reads_comments() {
@@ -194,14 +198,14 @@ pub(crate) fn load(file: Arc<SourceFile>, fs: &dyn FileSystem) -> FileResult {
         Some(root) if server => {
             let (mut item, diags) = server::check(&file, root);
             diagnostics.extend(diags);
-            item.texts = FileTexts::check(texts::server(&file, root));
+            item.texts = FileTexts::check(passes, texts::server(&file, root));
             Item::new(item)
         }
         Some(root) => {
             let (mut item, diags) = config::check(&file, root, client);
             diagnostics.extend(diags);
             let started = scripts::started(&file, texts::servers(root), fs);
-            item.texts = FileTexts::check(texts::config(&file, root, &started));
+            item.texts = FileTexts::check(passes, texts::config(&file, root, &started));
             companions.extend(started.into_iter().map(|s| s.file));
             Item::new(item)
         }

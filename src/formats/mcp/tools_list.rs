@@ -138,7 +138,7 @@ fn unnamed(file: &Arc<SourceFile>, entry: &Node, index: usize) -> Option<Diagnos
 }
 
 /// Parse and check one tool list (claimed already: [`is_tool_list`]).
-pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> FileResult {
     let parsed = json::parse(file.body(), file.bom_len);
     let mut diagnostics = syntax_diagnostics(&file, &parsed);
     let mut list = ToolList::default();
@@ -158,7 +158,7 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
                 .iter()
                 .find_map(|k| entry.value(k))
                 .filter(|s| s.as_map().is_some());
-            if let (true, Some(s)) = (schema, &input) {
+            if let (true, Some(s)) = (passes.schema, &input) {
                 let who = format!("tool[{index}] {text:?}: ");
                 diagnostics.extend(
                     check_schema(&file, s, SchemaOptions::default())
@@ -182,7 +182,7 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
                 hints: hints(entry.value("annotations").as_deref()),
             });
         }
-        list.texts = FileTexts::check(texts(&file, root));
+        list.texts = FileTexts::check(passes, texts(&file, root));
     }
     let trees = parsed.root.map(|root| {
         Box::new(crate::formats::format::Trees {

@@ -92,7 +92,7 @@ static AGENT_SHAPE: ShapeRules = ShapeRules {
 };
 
 /// Parse, lower, validate and lint one tool or agent file (its schemas only with `schema`).
-pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> FileResult {
     let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if file.format == FormatId::AgentMd
         && let Some(kind) = definition::Kind::of_file(name)
@@ -102,10 +102,10 @@ pub(crate) fn load(file: Arc<SourceFile>, schema: bool) -> FileResult {
     }
     let is_agent = file.format == FormatId::AgentMd;
     let (item, diagnostics, front) = if is_agent {
-        let (agent, diags, front) = check_agent(&file);
+        let (agent, diags, front) = check_agent(&file, passes);
         (Item::Agent(agent), diags, front)
     } else {
-        let (tool, diags, front) = check_tool(&file, schema);
+        let (tool, diags, front) = check_tool(&file, passes);
         (Item::Tool(tool), diags, front)
     };
     let consequence = if is_agent {
@@ -203,7 +203,7 @@ impl Format for ToolMd {
         _fs: &dyn FileSystem,
         passes: crate::security::Passes,
     ) -> FileResult {
-        load(file, passes.schema)
+        load(file, passes)
     }
 
     fn resolve(&self, results: &[FileResult], _fs: &dyn FileSystem) -> Vec<Diagnostic> {
@@ -272,7 +272,7 @@ fn with_consequence(d: Diagnostic, consequence: &str) -> Diagnostic {
 /// A file's item, its findings and the tree of its front matter.
 type Checked<T> = (T, Vec<Diagnostic>, Option<crate::syntax::Node>);
 
-fn check_tool(file: &Arc<SourceFile>, schema: bool) -> Checked<Tool> {
+fn check_tool(file: &Arc<SourceFile>, passes: crate::security::Passes) -> Checked<Tool> {
     let mut tool = Tool {
         file_stem: file_stem(file, ".tool.md"),
         ..Tool::default()
@@ -296,7 +296,7 @@ fn check_tool(file: &Arc<SourceFile>, schema: bool) -> Checked<Tool> {
     let mut lw = Lowerer::new(file, &TOOL_SHAPE).with_missing_help(|field, file| {
         missing_field_help(field, &id_for(file_stem(file, ".tool.md").as_deref()))
     });
-    lw.schema = schema;
+    lw.schema = passes.schema;
     match &parsed.root {
         Some(root) => tool::lower(&mut lw, root, &fm, &mut tool),
         None if parsed.errors.is_empty() => empty_front_matter(
@@ -312,11 +312,11 @@ fn check_tool(file: &Arc<SourceFile>, schema: bool) -> Checked<Tool> {
         .as_ref()
         .map(|r| Box::new(doc::ToolDoc::lower(r)));
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, false);
-    tool.texts = crate::security::texts::FileTexts::check(checked);
+    tool.texts = crate::security::texts::FileTexts::check(passes, checked);
     (tool, diags, parsed.root)
 }
 
-fn check_agent(file: &Arc<SourceFile>) -> Checked<Agent> {
+fn check_agent(file: &Arc<SourceFile>, passes: crate::security::Passes) -> Checked<Agent> {
     let mut agent = Agent::default();
     let mut diags = Vec::new();
     let fm = match split_front_matter(&file.text, file.bom_len) {
@@ -353,7 +353,7 @@ fn check_agent(file: &Arc<SourceFile>) -> Checked<Agent> {
         .and_then(crate::syntax::Node::as_str)
         .map(str::to_string);
     let checked = texts::file(file, parsed.root.as_ref(), fm.body_start, true);
-    agent.texts = crate::security::texts::FileTexts::check(checked);
+    agent.texts = crate::security::texts::FileTexts::check(passes, checked);
     (agent, diags, parsed.root)
 }
 

@@ -61,9 +61,9 @@ pub(crate) struct Skill {
 }
 
 /// Parse, lower, validate and lint one `.dops` file.
-pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
+pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> FileResult {
     let mut tree = None;
-    let (skill, diagnostics) = check_file(&file, &mut tree);
+    let (skill, diagnostics) = check_file(&file, &mut tree, passes);
     let mut result = FileResult::new(
         file,
         diagnostics,
@@ -74,7 +74,11 @@ pub(crate) fn load(file: Arc<SourceFile>) -> FileResult {
 }
 
 /// Check one `.dops` file; its front matter's tree is left in `tree` (for the custom rules).
-fn check_file(file: &Arc<SourceFile>, tree: &mut Option<Node>) -> (Skill, Vec<Diagnostic>) {
+fn check_file(
+    file: &Arc<SourceFile>,
+    tree: &mut Option<Node>,
+    passes: crate::security::Passes,
+) -> (Skill, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     if file.text.len() > MAX_FILE_BYTES {
         diags.push(too_large(file));
@@ -114,11 +118,10 @@ fn check_file(file: &Arc<SourceFile>, tree: &mut Option<Node>) -> (Skill, Vec<Di
     };
     let SkillLowerer { lw, mut skill } = lower;
     skill.doc = parsed.root.as_ref().map(super::doc::SkillDoc::lower);
-    skill.texts = crate::security::texts::FileTexts::check(super::texts::skill(
-        file,
-        parsed.root.as_ref(),
-        fm.body_start,
-    ));
+    skill.texts = crate::security::texts::FileTexts::check(
+        passes,
+        super::texts::skill(file, parsed.root.as_ref(), fm.body_start),
+    );
     diags.extend(lw.diags.into_iter().map(with_consequence));
     if gate == Gate::Continue {
         diags.extend(check_sections(file, &fm));
