@@ -379,6 +379,11 @@ pub(crate) trait Sink<'a> {
     fn wants(&mut self, _file: &Arc<SourceFile>, _index: usize) -> bool {
         true
     }
+    /// The entries of `file`'s list that [`Sink::wants`] may want: a format asks about
+    /// those only (a diff's round wants a few thousand of a list of millions).
+    fn entries(&mut self, _file: &Arc<SourceFile>) -> std::ops::Range<usize> {
+        0..usize::MAX
+    }
 }
 
 impl<'a> Sink<'a> for Lowering<'a> {

@@ -260,8 +260,19 @@ impl Wanted {
         }
     }
 
-    /// The pair whose tool is at `key`, if it is wanted.
-    fn get(&mut self, (file, index): Key) -> Option<usize> {
+    /// The entries of `file`'s list wanted, by index (none of a file not wanted).
+    fn entries(&mut self, file: *const SourceFile) -> std::ops::Range<usize> {
+        self.select(file);
+        let list = self.files.get(self.file).map_or(&[][..], |f| &f.1[..]);
+        match (list.first(), list.last()) {
+            // Entries are numbered from one: zero is a file's one tool.
+            (Some(first), Some(last)) => first.0.saturating_sub(1) as usize..last.0 as usize,
+            _ => 0..0,
+        }
+    }
+
+    /// Remember `file` for the questions about its entries.
+    fn select(&mut self, file: *const SourceFile) {
         if self.files.get(self.file).map(|f| f.0) != Some(file) {
             self.file = self
                 .files
@@ -269,6 +280,11 @@ impl Wanted {
                 .unwrap_or(usize::MAX);
             self.cursor = 0;
         }
+    }
+
+    /// The pair whose tool is at `key`, if it is wanted.
+    fn get(&mut self, (file, index): Key) -> Option<usize> {
+        self.select(file);
         let list = &self.files.get(self.file)?.1;
         if self.cursor > 0 && list[self.cursor - 1].0 >= index {
             // Asked out of order: looked up.
@@ -389,6 +405,10 @@ impl<'a> Sink<'a> for Picking<'a, '_, '_> {
         self.wanted
             .get((Arc::as_ptr(file), entry(Some(index))))
             .is_some()
+    }
+
+    fn entries(&mut self, file: &Arc<SourceFile>) -> std::ops::Range<usize> {
+        self.wanted.entries(Arc::as_ptr(file))
     }
 
     fn tool(&mut self, lowered: Lowered<'a>) {

@@ -39,18 +39,28 @@ impl First {
 
     /// Add a finding.
     pub(crate) fn push(&mut self, d: Diagnostic) {
-        self.kept.push(ByPosition(d));
-        if self.kept.len() > MAX_PER_RULE
-            && let Some(ByPosition(last)) = self.kept.pop()
-        {
-            self.omitted += 1;
-            if self
-                .rest
-                .as_ref()
-                .is_none_or(|r| last.sort_key() < r.sort_key())
-            {
-                self.rest = Some(last);
+        // Past every finding kept, it would come straight back off the heap: findings found
+        // in order (a diff's, tool after tool) skip the heap's two walks.
+        let last = match self.kept.peek() {
+            Some(top) if self.kept.len() >= MAX_PER_RULE && d.sort_key() > top.0.sort_key() => d,
+            _ => {
+                self.kept.push(ByPosition(d));
+                if self.kept.len() <= MAX_PER_RULE {
+                    return;
+                }
+                match self.kept.pop() {
+                    Some(ByPosition(last)) => last,
+                    None => return,
+                }
             }
+        };
+        self.omitted += 1;
+        if self
+            .rest
+            .as_ref()
+            .is_none_or(|r| last.sort_key() < r.sort_key())
+        {
+            self.rest = Some(last);
         }
     }
 
@@ -91,8 +101,54 @@ impl Ord for ByPosition {
 
 #[cfg(test)]
 mod tests {
-    use super::MAX_PER_RULE;
+    use super::{First, MAX_PER_RULE};
+    use crate::diagnostics::Diagnostic;
     use crate::schema::tests::diagnostics;
+    use crate::source::{FormatId, SourceFile, Span};
+
+    /// Found in order, in reverse or shuffled, the same findings keep the same first ones
+    /// and the same line for the rest (in order, each past the cap skips the heap).
+    #[test]
+    fn the_order_findings_come_in_changes_nothing() {
+        let file = SourceFile::new(
+            "tools.json".into(),
+            "tools.json".into(),
+            FormatId::AgentcliManifest,
+            "{}".into(),
+        );
+        let rule = &crate::rules::breaking::TOOL_REMOVED;
+        let n = 500;
+        let kept = |order: &mut dyn Iterator<Item = usize>| {
+            let mut first = First::default();
+            for i in order {
+                first.push(Diagnostic::new(
+                    rule,
+                    &file,
+                    Span::new(i, i + 1),
+                    format!("t{i}"),
+                ));
+            }
+            first
+                .into_vec()
+                .iter()
+                .map(|d| (d.span.start, d.omitted))
+                .collect::<Vec<_>>()
+        };
+        // The first 200 by place, and the 201st standing for the 300 left out.
+        let expected: Vec<(usize, usize)> = (0..MAX_PER_RULE)
+            .map(|i| (i, 0))
+            .chain([(MAX_PER_RULE, n - MAX_PER_RULE)])
+            .collect();
+        for order in [
+            &mut (0..n) as &mut dyn Iterator<Item = usize>,
+            &mut (0..n).rev(),
+            &mut (0..n).map(|i| i * 7 % n),
+        ] {
+            let mut got = kept(order);
+            got.sort();
+            assert_eq!(got, expected);
+        }
+    }
 
     /// The findings kept are the first by position, whatever order the walk found them in
     /// (a subschema's `enum` written before its parent's is found after it), and the line

@@ -243,7 +243,10 @@ pub(crate) fn lower<'a>(
         if let Some(list) = r.item.get::<ToolList>()
             && takes(r)
         {
-            for t in &list.tools {
+            let range = out.entries(&r.file);
+            let from = list.tools.partition_point(|t| t.index < range.start);
+            let asked = list.tools[from..].iter();
+            for t in asked.take_while(|t| t.index < range.end) {
                 if out.wants(&r.file, t.index) {
                     out.tool(lowered(&r.file, t));
                 }
