@@ -6,19 +6,19 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::Pair;
 use super::words;
+use super::{Pair, Shown};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Access, Guidance, Risk, Run};
 use crate::rules::breaking as rules;
 
 /// Findings about the behaviour of one matched tool.
-pub(super) fn compare(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
-    run(pair, out);
-    settings(pair, out);
+pub(super) fn compare(pair: &Pair<'_>, shown: &Shown<'_>, out: &mut Vec<Diagnostic>) {
+    run(pair, shown, out);
+    settings(pair, shown, out);
     risk(pair, out);
-    texts(pair, out);
-    guidance(pair, out);
+    texts(pair, shown, out);
+    guidance(pair, shown, out);
 }
 
 /// One line saying how a tool runs.
@@ -166,16 +166,23 @@ fn run_change(old: &Run, new: &Run) -> Option<(String, Option<String>)> {
     })
 }
 
-fn run(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
+fn run(pair: &Pair<'_>, shown: &Shown<'_>, out: &mut Vec<Diagnostic>) {
     let (old, new) = (&pair.old.tool.run, &pair.new.tool.run);
-    let Some((what, text)) = run_change(old, new) else {
+    if old == new {
         return;
-    };
+    }
+    let span = pair.new_site(pair.new.sites.run);
+    out.push(pair.finding(shown, &rules::RUN_CHANGED, span, || run_changed(pair, span)));
+}
+
+fn run_changed(pair: &Pair<'_>, span: crate::source::Span) -> Diagnostic {
+    let (old, new) = (&pair.old.tool.run, &pair.new.tool.run);
+    let (what, text) = run_change(old, new).unwrap_or_default();
     let name = &pair.new.tool.name;
     let mut d = Diagnostic::new(
         &rules::RUN_CHANGED,
         pair.new.file,
-        pair.new_site(pair.new.sites.run),
+        span,
         format!("`{name}` {what}"),
     )
     .label("runs differently")
@@ -189,15 +196,23 @@ fn run(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     if let Some(text) = text {
         d = d.note(format!("changed: {text}"));
     }
-    out.push(d);
+    d
 }
 
 /// BRK034: one finding naming every run setting (timeout, permissions, …) that changed.
-fn settings(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
+fn settings(pair: &Pair<'_>, shown: &Shown<'_>, out: &mut Vec<Diagnostic>) {
     let (old, new) = (&pair.old.tool.settings, &pair.new.tool.settings);
     if old == new {
         return;
     }
+    let span = pair.new_site(pair.new.sites.settings);
+    out.push(pair.finding(shown, &rules::RUN_SETTINGS_CHANGED, span, || {
+        settings_changed(pair, span)
+    }));
+}
+
+fn settings_changed(pair: &Pair<'_>, span: crate::source::Span) -> Diagnostic {
+    let (old, new) = (&pair.old.tool.settings, &pair.new.tool.settings);
     let (old, new): (BTreeMap<_, _>, BTreeMap<_, _>) = (old.iter().collect(), new.iter().collect());
     let mut keys: Vec<&String> = old.keys().chain(new.keys()).copied().collect();
     keys.sort();
@@ -216,22 +231,20 @@ fn settings(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
         })
         .collect();
     let name = &pair.new.tool.name;
-    out.push(
-        Diagnostic::new(
-            &rules::RUN_SETTINGS_CHANGED,
-            pair.new.file,
-            pair.new_site(pair.new.sites.settings),
-            format!("a run setting of `{name}` changed: {}", changes.join("; ")),
-        )
-        .label("runs with other settings")
-        .related(
-            pair.old.file,
-            pair.old_site(pair.old.sites.settings),
-            format!("in {}", pair.base),
-        )
-        .note("a timeout, a working folder, an environment or a permission decides what a run may do and when it is stopped")
-        .help("review the new settings as part of the tool"),
-    );
+    Diagnostic::new(
+        &rules::RUN_SETTINGS_CHANGED,
+        pair.new.file,
+        span,
+        format!("a run setting of `{name}` changed: {}", changes.join("; ")),
+    )
+    .label("runs with other settings")
+    .related(
+        pair.old.file,
+        pair.old_site(pair.old.sites.settings),
+        format!("in {}", pair.base),
+    )
+    .note("a timeout, a working folder, an environment or a permission decides what a run may do and when it is stopped")
+    .help("review the new settings as part of the tool")
 }
 
 fn level(l: &Option<String>) -> u8 {
@@ -308,12 +321,12 @@ fn risk(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     out.push(d);
 }
 
-fn texts(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
+fn texts(pair: &Pair<'_>, shown: &Shown<'_>, out: &mut Vec<Diagnostic>) {
     let (old, new) = (&pair.old.tool, &pair.new.tool);
     if old.description.trim() != new.description.trim() {
         out.push(text_change(
-            pair,
-            format!("the description of `{}` changed", new.name),
+            (pair, shown),
+            || format!("the description of `{}` changed", new.name),
             (pair.new.description_span, pair.old.description_span),
             &old.description,
             &new.description,
@@ -325,8 +338,8 @@ fn texts(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     );
     if ot.trim() != nt.trim() {
         out.push(text_change(
-            pair,
-            format!("the title of `{}` changed", new.name),
+            (pair, shown),
+            || format!("the title of `{}` changed", new.name),
             (
                 pair.new_site(pair.new.sites.title),
                 pair.old_site(pair.old.sites.title),
@@ -338,29 +351,33 @@ fn texts(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 fn text_change(
-    pair: &Pair<'_>,
-    message: String,
+    (pair, shown): (&Pair<'_>, &Shown<'_>),
+    message: impl FnOnce() -> String,
     (new_span, old_span): (crate::source::Span, crate::source::Span),
     old: &str,
     new: &str,
 ) -> Diagnostic {
-    Diagnostic::new(
-        &rules::DESCRIPTION_CHANGED,
-        pair.new.file,
-        new_span,
-        message,
-    )
-    .label("the model reads this")
-    .related(
-        pair.old.file,
-        old_span,
-        format!("in {}: the old text", pair.base),
-    )
-    .note(format!("changed: {}", words::diff(old, new)))
-    .help("read the new text as the model will: instructions hidden in a description are obeyed")
+    pair.finding(shown, &rules::DESCRIPTION_CHANGED, new_span, || {
+        Diagnostic::new(
+            &rules::DESCRIPTION_CHANGED,
+            pair.new.file,
+            new_span,
+            message(),
+        )
+        .label("the model reads this")
+        .related(
+            pair.old.file,
+            old_span,
+            format!("in {}: the old text", pair.base),
+        )
+        .note(format!("changed: {}", words::diff(old, new)))
+        .help(
+            "read the new text as the model will: instructions hidden in a description are obeyed",
+        )
+    })
 }
 
-fn guidance(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
+fn guidance(pair: &Pair<'_>, shown: &Shown<'_>, out: &mut Vec<Diagnostic>) {
     let empty = Guidance::default();
     let old = pair.old.tool.guidance.as_ref().unwrap_or(&empty);
     let new = pair.new.tool.guidance.as_ref().unwrap_or(&empty);
@@ -373,11 +390,25 @@ fn guidance(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
     if changed.is_empty() {
         return;
     }
+    let span = pair.new_site(pair.new.sites.guidance);
+    out.push(pair.finding(shown, &rules::GUIDANCE_CHANGED, span, || {
+        guidance_changed(pair, span, &changed)
+    }));
+}
+
+/// The `(key, old, new)` of each list of the guidance that changed.
+type Changed<'l> = [&'l (&'static str, &'l Vec<String>, &'l Vec<String>)];
+
+fn guidance_changed(
+    pair: &Pair<'_>,
+    span: crate::source::Span,
+    changed: &Changed<'_>,
+) -> Diagnostic {
     let keys: Vec<String> = changed.iter().map(|(k, _, _)| format!("`{k}`")).collect();
     let mut d = Diagnostic::new(
         &rules::GUIDANCE_CHANGED,
         pair.new.file,
-        pair.new_site(pair.new.sites.guidance),
+        span,
         format!(
             "the use guidance of `{}` changed ({})",
             pair.new.tool.name,
@@ -397,7 +428,7 @@ fn guidance(pair: &Pair<'_>, out: &mut Vec<Diagnostic>) {
             words::diff(&o.join(" / "), &n.join(" / "))
         ));
     }
-    out.push(d);
+    d
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use crate::fs::{Confined, Overlay};
 use crate::ir::Lowered;
 use crate::pipeline;
 use crate::pipeline::{CheckOptions, Report};
+use crate::rules::Rule;
 use crate::source::Span;
 
 pub(crate) use input::Against;
@@ -131,7 +132,29 @@ pub(crate) struct Pair<'a> {
     pub base: &'a str,
 }
 
+/// Whether a finding of a rule at a place of a file would be shown: one that would only be
+/// counted is made without its words (the report keeps a rule's first 200 of a file, and a
+/// change to each of a million tools made a message for each).
+pub(crate) type Shown<'s> = dyn Fn(&'static Rule, &Path, Span) -> bool + 's;
+
 impl Pair<'_> {
+    /// A finding of `rule` at `span` of the new tool's file, when it would be shown; else
+    /// the same finding without words, which the report only counts. Always whole when both
+    /// versions have a version, whose check quotes the breaking findings.
+    pub(crate) fn finding(
+        &self,
+        shown: &Shown<'_>,
+        rule: &'static Rule,
+        span: Span,
+        make: impl FnOnce() -> Diagnostic,
+    ) -> Diagnostic {
+        let versioned = self.old.tool.version.is_some() && self.new.tool.version.is_some();
+        match versioned || shown(rule, &self.new.file.path, span) {
+            true => make(),
+            false => Diagnostic::new(rule, self.new.file, span, String::new()),
+        }
+    }
+
     /// `site` in the new tool's file, else its name.
     pub(crate) fn new_site(&self, site: Option<Span>) -> Span {
         site.unwrap_or(self.new.name_span)
@@ -422,13 +445,13 @@ fn tool_changes<'b>(
         }
     }
     briefs::each_pair(sides.old, sides.new, &compared, &mut |i, old, new| {
-        let pair = Pair { old, new, base };
         let (tool, is_rename) = of_compared[i];
         let tool = tool as usize;
+        let pair = Pair { old, new, base };
         let diags = if is_rename {
             vec![tools::renamed(&pair)]
         } else {
-            compare(&pair)
+            compare(&pair, &|rule, path, span| collector.shows(rule, path, span))
         };
         let found = homes.findings(tool, diags, &new.file.path);
         collector.add(found, Some((tool, &pair)), &mut changes.list);
@@ -436,8 +459,8 @@ fn tool_changes<'b>(
     renamed
 }
 
-/// Every finding about one tool present on both sides.
-fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
+/// Every finding about one tool present on both sides (made whole where `shown`).
+fn compare(pair: &Pair<'_>, shown: &Shown<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut input = schema::Walk {
         direction: schema::Direction::Input,
@@ -470,6 +493,6 @@ fn compare(pair: &Pair<'_>) -> Vec<Diagnostic> {
         }
         out.append(&mut output.out);
     }
-    behaviour::compare(pair, &mut out);
+    behaviour::compare(pair, shown, &mut out);
     out
 }

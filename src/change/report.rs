@@ -19,7 +19,7 @@ use crate::formats::FileResult;
 use crate::pipeline::Report;
 use crate::rules::{self, Rule, Severity};
 use crate::scope::Scope;
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 
 /// What the report is assembled against.
 pub(super) struct Inputs<'a> {
@@ -85,6 +85,16 @@ impl<'i> Collector<'i> {
             inputs,
             kept: HashMap::new(),
         }
+    }
+
+    /// Whether a finding of `rule` at `span` of the file at `path` would be shown, not only
+    /// counted: one the rule's first findings of the file leave out.
+    pub(super) fn shows(&self, rule: &Rule, path: &std::path::Path, span: Span) -> bool {
+        let first = self
+            .kept
+            .get(path)
+            .and_then(|by_rule| by_rule.get(rule.code));
+        first.is_none_or(|f| f.wants(span))
     }
 
     /// Add the findings of one tool (`pair`, when both versions are there, for the version

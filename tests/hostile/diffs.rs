@@ -104,8 +104,38 @@ fn a_diff_and_a_lock_run_no_program_on_the_repository_s_scripts() {
     assert!(marker.exists(), "the stand-in runs for check");
 }
 
+/// The findings of a rule `report` shows: each of the first 200 whole (a finding that is only
+/// counted is made without its words), the line for the rest counting `rest`.
+fn shown_whole(report: &Value, code: &str, rest: usize) -> Vec<String> {
+    let shown: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|d| d["code"] == code)
+        .collect();
+    assert_eq!(shown.len(), 201, "200 and a line for the rest");
+    for d in &shown[..200] {
+        let notes = d["notes"].as_array().map_or(0, Vec::len);
+        assert!(
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("runs program"))
+                && notes == 2,
+            "{d}"
+        );
+    }
+    let last = shown[200]["message"].as_str().unwrap_or_default();
+    assert!(last.starts_with(&format!("{rest} more")), "{last}");
+    shown[..200]
+        .iter()
+        .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
 /// Every one of 30,000 tools runs another program: each change is still found and counted,
-/// 200 are shown with one line for the rest, as `check` caps a rule in a file.
+/// 200 are shown with one line for the rest, as `check` caps a rule in a file; the same 200,
+/// whole, when the new file lists its tools the other way round (the changes are then found
+/// last first).
 #[test]
 fn a_diff_changing_every_tool_of_a_large_file() {
     let n = 30_000;
@@ -113,20 +143,24 @@ fn a_diff_changing_every_tool_of_a_large_file() {
     repo.write("tools.json", manifest(n, "y").as_bytes());
     let out = run(&repo, &["diff", "--against", "HEAD", "--format", "json"]);
     let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let shown: Vec<&Value> = report["diagnostics"]
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter(|d| d["code"] == "BRK030")
+    let first = shown_whole(&report, "BRK030", n - 200);
+    assert_eq!(first[199], "`t199` now runs program `y` instead of `x`");
+    let reversed: Vec<String> = (0..n)
+        .rev()
+        .map(|i| format!(r#"{{"name":"t{i}","command":["y"]}}"#))
         .collect();
-    assert_eq!(shown.len(), 201, "200 and a line for the rest");
-    assert!(
-        shown[200]["message"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("29800 more")),
-        "{}",
-        shown[200]
+    repo.write(
+        "tools.json",
+        format!(r#"{{"tools":[{}]}}"#, reversed.join(",")).as_bytes(),
     );
+    let out = run(&repo, &["diff", "--against", "HEAD", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let last = shown_whole(&report, "BRK030", n - 200);
+    assert_eq!(
+        last[0],
+        format!("`t{}` now runs program `y` instead of `x`", n - 1)
+    );
+    repo.write("tools.json", manifest(n, "y").as_bytes());
     let out = run(
         &repo,
         &["diff", "--against", "HEAD", "--stat", "--format", "json"],
