@@ -97,9 +97,17 @@ impl Passes {
 
 /// Check the texts of one file's tools, and keep what the cross-file checks read: each
 /// tool's name, and the texts that could direct another tool's calls.
-pub(crate) fn check_texts<'a>(tools: impl IntoIterator<Item = ToolTexts<'a>>) -> FileTexts {
-    let tools = tools.into_iter();
+pub(crate) fn check_texts<'a>(
+    passes: Passes,
+    tools: impl IntoIterator<Item = ToolTexts<'a>>,
+) -> FileTexts {
     let mut out = FileTexts::default();
+    // Nothing, the tools not even listed, when no `SEC` rule is to report and ShellCheck
+    // (which reads the scripts gathered here) does not run.
+    if !(passes.texts || passes.shellcheck) {
+        return out;
+    }
+    let tools = tools.into_iter();
     let mut found = Found::default();
     // Room for every tool at once (a list says how long it is): grown by doubling, a list
     // of many small tools held up to twice what it keeps.
@@ -422,7 +430,7 @@ mod robustness {
                 credentials: Some(Span::new(0, 1)),
                 handed: None,
             };
-            let checked = check_texts(vec![tool]);
+            let checked = check_texts(Passes::default(), vec![tool]);
             let found = checked.found.take();
             for d in found.findings.iter() {
                 assert!(d.span.end <= source.len(), "{d:?}");
@@ -517,7 +525,7 @@ mod known_fences {
         };
         // The known fences are the ones read, not a parse as a fallback.
         assert_eq!(tool.fences_of(&tool.texts[0]).is_some(), known);
-        let checked = check_texts(vec![tool]);
+        let checked = check_texts(Passes::default(), vec![tool]);
         let found = checked.found.take();
         found
             .findings
@@ -562,7 +570,10 @@ mod kept_for_the_run {
             callable: true,
             ..ToolTexts::default()
         };
-        let checked = check_texts(vec![tool(None), tool(Some("fetch")), tool(None)]);
+        let checked = check_texts(
+            Passes::default(),
+            vec![tool(None), tool(Some("fetch")), tool(None)],
+        );
         let names: Vec<Option<&str>> = checked
             .kept
             .iter()

@@ -326,17 +326,12 @@ pub(crate) struct FileTexts {
 }
 
 impl FileTexts {
-    /// Check the texts of a file's tools now, and keep what cross-file checks need; nothing
-    /// when `passes` runs neither the texts' rules nor ShellCheck (which reads the scripts
-    /// gathered here): the tools are then not even listed.
+    /// Check the texts of a file's tools now, and keep what cross-file checks need.
     pub(crate) fn check<'a>(
         passes: super::Passes,
         tools: impl IntoIterator<Item = ToolTexts<'a>>,
     ) -> FileTexts {
-        match passes.texts || passes.shellcheck {
-            true => super::check_texts(tools),
-            false => FileTexts::default(),
-        }
+        super::check_texts(passes, tools)
     }
 }
 
