@@ -139,8 +139,9 @@ pub(crate) type Shown<'s> = dyn Fn(&'static Rule, &Path, Span) -> bool + 's;
 
 impl Pair<'_> {
     /// A finding of `rule` at `span` of the new tool's file, when it would be shown; else
-    /// the same finding without words, which the report only counts. Always whole when both
-    /// versions have a version, whose check quotes the breaking findings.
+    /// the same finding without words, which the report only counts (it still points at the
+    /// old file, as a run on some paths reports what points into them). Always whole when
+    /// both versions have a version, whose check quotes the breaking findings.
     pub(crate) fn finding(
         &self,
         shown: &Shown<'_>,
@@ -151,7 +152,11 @@ impl Pair<'_> {
         let versioned = self.old.tool.version.is_some() && self.new.tool.version.is_some();
         match versioned || shown(rule, &self.new.file.path, span) {
             true => make(),
-            false => Diagnostic::new(rule, self.new.file, span, String::new()),
+            false => Diagnostic::new(rule, self.new.file, span, String::new()).related(
+                self.old.file,
+                self.old.name_span,
+                String::new(),
+            ),
         }
     }
 
