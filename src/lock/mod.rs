@@ -185,6 +185,9 @@ pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
     // The whole repository is locked, wherever toolc runs from.
     let options = crate::pipeline::CheckOptions {
         cwd: root.clone(),
+        // A lock reports no finding: selecting only its own rules leaves out every pass
+        // that looks for them (secrets, schemas, the texts' security rules).
+        select: vec!["LCK".into()],
         ..crate::pipeline::CheckOptions::default()
     };
     let fs = crate::fs::Overlay::new(Box::new(crate::fs::Confined::for_paths(&[], &root)));
