@@ -386,6 +386,19 @@ pub(crate) trait Sink<'a> {
     }
 }
 
+/// The part of a list of entries (in order of `index`) that `out` may want of `file`'s.
+pub(crate) fn asked<'t, T>(
+    out: &mut dyn Sink<'_>,
+    file: &Arc<SourceFile>,
+    entries: &'t [T],
+    index: impl Fn(&T) -> usize,
+) -> &'t [T] {
+    let range = out.entries(file);
+    let from = entries.partition_point(|e| index(e) < range.start);
+    let to = from + entries[from..].partition_point(|e| index(e) < range.end);
+    &entries[from..to]
+}
+
 impl<'a> Sink<'a> for Lowering<'a> {
     fn tool(&mut self, tool: Lowered<'a>) {
         self.tools.push(tool);

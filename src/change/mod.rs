@@ -151,7 +151,13 @@ impl Pair<'_> {
     ) -> Diagnostic {
         let versioned = self.old.tool.version.is_some() && self.new.tool.version.is_some();
         match versioned || shown(rule, &self.new.file.path, span) {
-            true => make(),
+            true => {
+                let d = make();
+                // Counted under the rule asked about: a finding made under another would
+                // be shown or counted against the wrong rule's cap.
+                debug_assert_eq!(d.rule.code, rule.code);
+                d
+            }
             false => Diagnostic::new(rule, self.new.file, span, String::new()).related(
                 self.old.file,
                 self.old.name_span,

@@ -21,12 +21,7 @@ pub(super) fn lower<'a>(
             // In room of their number: grown by doubling, a manifest's list of lowered tools
             // held a third more than they take.
             out.reserve(m.tools.len());
-            let range = out.entries(&r.file);
-            let from = m
-                .tools
-                .partition_point(|t| (t.index as usize) < range.start);
-            let asked = m.tools[from..].iter();
-            for t in asked.take_while(|t| (t.index as usize) < range.end) {
+            for t in crate::ir::asked(out, &r.file, &m.tools, |t| t.index as usize) {
                 if out.wants(&r.file, t.index as usize) {
                     out.tool(agentcli_tool(&r.file, t));
                 }

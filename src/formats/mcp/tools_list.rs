@@ -243,10 +243,7 @@ pub(crate) fn lower<'a>(
         if let Some(list) = r.item.get::<ToolList>()
             && takes(r)
         {
-            let range = out.entries(&r.file);
-            let from = list.tools.partition_point(|t| t.index < range.start);
-            let asked = list.tools[from..].iter();
-            for t in asked.take_while(|t| t.index < range.end) {
+            for t in crate::ir::asked(out, &r.file, &list.tools, |t| t.index) {
                 if out.wants(&r.file, t.index) {
                     out.tool(lowered(&r.file, t));
                 }

@@ -91,7 +91,7 @@ static AGENT_SHAPE: ShapeRules = ShapeRules {
     unknown_key: &rules::UNKNOWN_AGENT_KEY,
 };
 
-/// Parse, lower, validate and lint one tool or agent file (its schemas only with `schema`).
+/// Parse, lower, validate and lint one tool or agent file (the costly `passes` run).
 pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> FileResult {
     let name = file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if file.format == FormatId::AgentMd
