@@ -37,11 +37,6 @@ impl Strings {
         Strings { bytes: Vec::new() }
     }
 
-    /// Whether it holds no string.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// The strings of the sequence `node` (none when it is not one), read without building
     /// a packed list's nodes.
     pub(crate) fn of(node: Option<&Node>) -> Strings {
@@ -59,27 +54,18 @@ impl Strings {
 
     /// The strings, in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
-        let mut rest = self.bytes.as_slice();
-        std::iter::from_fn(move || {
-            if rest.is_empty() {
-                return None;
-            }
-            let mut len = 0usize;
-            let mut shift = 0;
-            loop {
-                let (&byte, after) = rest.split_first()?;
-                rest = after;
-                len |= usize::from(byte & 0x7f) << shift;
-                shift += 7;
-                if byte & 0x80 == 0 || shift > 28 {
-                    break;
-                }
-            }
-            let (string, after) = rest.split_at_checked(len).unwrap_or((rest, &[]));
-            rest = after;
-            // Only whole `&str`s are pushed: never anything else.
-            Some(std::str::from_utf8(string).unwrap_or_default())
-        })
+        strings_of(&self.bytes)
+    }
+
+    /// The strings of `other` added at the end.
+    pub(crate) fn append(&mut self, other: &Strings) {
+        self.bytes.extend_from_slice(&other.bytes);
+    }
+
+    /// The buffer alone, without room to grow: for a list kept for the whole run whose
+    /// 8 bytes of capacity count (read back with [`strings_of`]).
+    pub(crate) fn into_boxed(self) -> Box<[u8]> {
+        self.bytes.into_boxed_slice()
     }
 
     /// Add `s` at the end.
@@ -111,6 +97,31 @@ impl Strings {
     pub(crate) fn to_vec(&self) -> Vec<String> {
         self.iter().map(str::to_string).collect()
     }
+}
+
+/// The strings of a buffer a [`Strings`] wrote (bytes that are not one read as far as they go).
+pub(crate) fn strings_of(bytes: &[u8]) -> impl Iterator<Item = &str> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut len = 0usize;
+        let mut shift = 0;
+        loop {
+            let (&byte, after) = rest.split_first()?;
+            rest = after;
+            len |= usize::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 || shift > 28 {
+                break;
+            }
+        }
+        let (string, after) = rest.split_at_checked(len).unwrap_or((rest, &[]));
+        rest = after;
+        // Only whole `&str`s are pushed: never anything else.
+        Some(std::str::from_utf8(string).unwrap_or_default())
+    })
 }
 
 impl<'s> FromIterator<&'s str> for Strings {
@@ -279,7 +290,12 @@ mod tests {
         let strings: Strings = pushed.iter().copied().collect();
         assert_eq!(strings.iter().collect::<Vec<_>>(), pushed);
         assert_eq!(strings.to_vec().len(), pushed.len());
-        assert!(!strings.is_empty() && Strings::new().is_empty());
+        // Appended after a name and boxed, as a tool keeps its name and argv: read back whole.
+        let mut words: Strings = ["name"].into_iter().collect();
+        words.append(&strings);
+        let boxed = words.into_boxed();
+        assert_eq!(strings_of(&boxed).skip(1).collect::<Vec<_>>(), pushed);
+        assert_eq!(strings_of(&boxed).next(), Some("name"));
         assert_eq!(Strings::new().iter().count(), 0);
         let json = serde_json::to_string(&strings).expect("serialized");
         let back: Strings = serde_json::from_str(&json).expect("read back");

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Cx, Details, REFUSED, Who, field};
+use super::{Cx, REFUSED, Who, field};
 use crate::analysis::argv;
 use crate::analysis::paths::{
     base_name, clean, climbing_dotdot, is_absolute_anywhere, sibling_display,
@@ -34,9 +34,8 @@ impl Cx<'_> {
         &mut self,
         node: &Node,
         who: &Who,
-        tool: &mut Details,
         programs: &mut Vec<Program>,
-    ) {
+    ) -> Strings {
         let Some(entry) =
             field(node, "command").filter(|e| !matches!(e.value.kind, NodeKind::Null))
         else {
@@ -46,7 +45,7 @@ impl Cx<'_> {
                 .note(REFUSED)
                 .help("add `\"command\": [\"./tools/bin/NAME\"]`: the program agentcli runs for this tool");
             self.push(d);
-            return;
+            return Strings::new();
         };
         let items = match &entry.value.kind {
             NodeKind::Seq(items) => items,
@@ -60,7 +59,7 @@ impl Cx<'_> {
                     "a list of strings (program, then arguments)",
                     help,
                 );
-                return;
+                return Strings::new();
             }
             _ => {
                 self.wrong_type(
@@ -69,7 +68,7 @@ impl Cx<'_> {
                     "a list of strings (program, then arguments)",
                     None,
                 );
-                return;
+                return Strings::new();
             }
         };
         if items.is_empty() {
@@ -83,7 +82,7 @@ impl Cx<'_> {
                 .note(REFUSED)
                 .help("put the program first: `[\"./tools/bin/NAME\"]`");
             self.push(d);
-            return;
+            return Strings::new();
         }
         // Read an item at a time, strings borrowed: a command of millions of arguments is
         // kept as one [`Strings`], never as a node or a string each.
@@ -108,9 +107,9 @@ impl Cx<'_> {
                 cut.get_or_insert(span);
             }
         }
-        if all_strings {
-            argv.shrink();
-            tool.command = argv;
+        // The argv only when every element is a string: agentcli runs no other.
+        if !all_strings {
+            argv = Strings::new();
         }
         if let Some(at) = cut {
             self.too_long(who, at, line.length);
@@ -124,6 +123,7 @@ impl Cx<'_> {
                 span: program.span(),
             });
         }
+        argv
     }
 
     /// ACL016: a command line longer than Windows starts, from `at` (its length `length`).

@@ -9,6 +9,7 @@ use crate::analysis::names::did_you_mean;
 use crate::analysis::registry;
 use crate::diagnostics::DidYouMean;
 use crate::formats::fields::rename_key;
+use crate::formats::tree::Strings;
 use crate::rules::agentcli as rules;
 use crate::schema::{SchemaOptions, check_schema};
 use crate::syntax::{Entry, Node, NodeKind};
@@ -82,7 +83,7 @@ impl Cx<'_> {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }
-            let (name, mut details) = self.tool(node, index, &mut programs);
+            let (name, argv, mut details) = self.tool(node, index, &mut programs);
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             let span = Site::of(Some(node.span()));
             let Some(name) = name else {
@@ -90,12 +91,16 @@ impl Cx<'_> {
                 continue;
             };
             details.description_span = Site::of(node.value("description").map(|n| n.span()));
-            details.command_span = Site::of(crate::formats::tree::site_at(node, &["command"]));
+            let command_span = Site::of(crate::formats::tree::site_at(node, &["command"]));
             details.schema = node.value("schema").map(crate::syntax::Packed::pack);
             let name_span = Site::of(node.value("name").map(|n| n.span()));
-            manifest
-                .tools
-                .push(Tool::new(index, span, name_span, name, details));
+            manifest.tools.push(Tool::new(
+                index,
+                [span, name_span, command_span],
+                &name,
+                &argv,
+                details,
+            ));
         }
         // Held for the whole run: without the spare room of the pushes (their number is not
         // known before the entries are read, and room for every entry in both lists was
@@ -109,13 +114,13 @@ impl Cx<'_> {
     /// ACL003: the scope of a tool name is its manifest (a tool keeps its name only when it
     /// is a non-empty string).
     fn duplicate_names(&mut self, tools: &[Tool]) {
-        let names = tools.iter().map(|t| Some(((), &*t.name)));
+        let names = tools.iter().map(|t| Some(((), t.name())));
         for dup in registry::duplicates(names) {
             let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
                 continue;
             };
             let (first, first_span) = (first.index, first.name_at());
-            let (index, name, span) = (again.index as usize, &*again.name, again.name_at());
+            let (index, name, span) = (again.index as usize, again.name(), again.name_at());
             let who = Who {
                 index,
                 name: Some(name.to_string()),
@@ -145,7 +150,7 @@ impl Cx<'_> {
         node: &Node,
         index: usize,
         programs: &mut Vec<Program>,
-    ) -> (Option<Box<str>>, Details) {
+    ) -> (Option<Box<str>>, Strings, Details) {
         let mut who = Who { index, name: None };
         let mut tool = Details::default();
         let mut own_name = None;
@@ -209,11 +214,11 @@ impl Cx<'_> {
             self.unknown_keys(entries, TOOL_KEYS, Some(&who));
         }
         self.description(node, &who, &mut tool);
-        self.command(node, &who, &mut tool, programs);
+        let argv = self.command(node, &who, programs);
         self.timeout(node, &who);
         self.env(node, &who);
         self.schema(node, &who);
-        (own_name, tool)
+        (own_name, argv, tool)
     }
 
     fn description(&mut self, node: &Node, who: &Who, tool: &mut Details) {

@@ -31,7 +31,7 @@ pub(super) fn lower<'a>(
 }
 
 fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
-    let name = &*t.name;
+    let name = t.name();
     let name_span = t.name_at();
     let d = t.details();
     let schema_node = d.schema.as_ref();
@@ -46,7 +46,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
             input_schema: schema_node.map_or_else(Schema::empty_object, |n| n.to_json().into()),
             output_schema: None,
             run: Run::Argv {
-                argv: d.command.to_vec(),
+                argv: t.command().map(str::to_string).collect(),
             },
             // agentcli runs any program: nothing in the manifest says what it touches.
             risk: Risk::runs_anything(),
@@ -62,7 +62,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
         output: None,
         parameters: None,
         sites: Sites {
-            run: d.command_span.get(),
+            run: t.command_span.get(),
             settings: d.settings_span.get(),
             ..Sites::default()
         },

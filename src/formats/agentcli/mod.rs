@@ -23,6 +23,7 @@ use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
 use crate::formats::format::{FileResult, Format, syntax_diagnostics};
 use crate::formats::item::Item;
+use crate::formats::tree::{Strings, strings_of};
 use crate::fs::FileSystem;
 use crate::ir::Sink;
 use crate::rules::agentcli as rules;
@@ -63,9 +64,9 @@ impl Manifest {
     }
 }
 
-/// One entry of `tools` with a non-empty string name, as far as it could be read. Lean (48
-/// bytes, spans as [`Site`]s, the rest boxed apart): a manifest of a million tiny tools
-/// keeps one for each.
+/// One entry of `tools` with a non-empty string name, as far as it could be read. Lean (56
+/// bytes, spans as [`Site`]s, its name and argv in one buffer, the rest boxed apart): a
+/// manifest of a million tiny tools keeps one for each.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Tool {
     /// Position in the `tools` list.
@@ -74,25 +75,24 @@ pub(crate) struct Tool {
     pub span: Site,
     /// Where its `name` value is written.
     pub name_span: Site,
-    /// `name`.
-    pub name: Box<str>,
-    /// What it sets besides its name, when it sets anything.
+    /// Where its `command` is written.
+    pub command_span: Site,
+    /// `name`, then `command` (argv) when every element is a string, as
+    /// [`crate::formats::tree::Strings`] writes them: the two in one small allocation.
+    words: Box<[u8]>,
+    /// What it sets besides its name and command, when it sets anything.
     details: Option<Box<Details>>,
 }
 
-/// What a tool entry sets besides its name.
+/// What a tool entry sets besides its name and command.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub(crate) struct Details {
     /// Where its `description` value is written.
     pub description_span: Site,
-    /// Where its `command` is written.
-    pub command_span: Site,
     /// Where the first of `timeoutSec` and `envPassthrough` is written.
     pub settings_span: Site,
     /// `description`, when it is a string.
     pub description: Option<Box<str>>,
-    /// `command` (argv), when every element is a string.
-    pub command: crate::formats::tree::Strings,
     /// `schema`, kept for the bundle lowering and the provider checks (`ir.rs`).
     pub schema: Option<Packed>,
     /// `timeoutSec` and `envPassthrough`: how the command runs besides its argv (boxed:
@@ -100,13 +100,11 @@ pub(crate) struct Details {
     pub settings: Option<Box<crate::ir::Settings>>,
 }
 
-/// The details of a tool that sets nothing besides its name.
+/// The details of a tool that sets nothing besides its name and command.
 static NO_DETAILS: Details = Details {
     description_span: Site::NONE,
-    command_span: Site::NONE,
     settings_span: Site::NONE,
     description: None,
-    command: crate::formats::tree::Strings::new(),
     schema: None,
     settings: None,
 };
@@ -114,11 +112,10 @@ static NO_DETAILS: Details = Details {
 impl Details {
     /// Whether it holds nothing.
     fn is_empty(&self) -> bool {
-        [self.description_span, self.command_span, self.settings_span]
+        [self.description_span, self.settings_span]
             .iter()
             .all(|s| s.get().is_none())
             && self.description.is_none()
-            && self.command.is_empty()
             && self.schema.is_none()
             && self.settings.is_none()
     }
@@ -165,18 +162,34 @@ impl Site {
 }
 
 impl Tool {
-    /// A tool of `name` at `index`, written at `span` (its name at `name_span`).
-    fn new(index: u32, span: Site, name_span: Site, name: Box<str>, details: Details) -> Tool {
+    /// A tool of `name` at `index`, written at `span` (its name at `name_span`, its
+    /// command, `argv`, at `command_span`).
+    fn new(index: u32, sites: [Site; 3], name: &str, argv: &Strings, details: Details) -> Tool {
+        let [span, name_span, command_span] = sites;
+        let mut words = Strings::new();
+        words.push(name);
+        words.append(argv);
         Tool {
             index,
             span,
             name_span,
-            name,
+            command_span,
+            words: words.into_boxed(),
             details: (!details.is_empty()).then(|| Box::new(details)),
         }
     }
 
-    /// What it sets besides its name.
+    /// `name`.
+    pub(crate) fn name(&self) -> &str {
+        strings_of(&self.words).next().unwrap_or_default()
+    }
+
+    /// `command`, when every element is a string (else nothing).
+    pub(crate) fn command(&self) -> impl Iterator<Item = &str> {
+        strings_of(&self.words).skip(1)
+    }
+
+    /// What it sets besides its name and command.
     pub(crate) fn details(&self) -> &Details {
         self.details.as_deref().unwrap_or(&NO_DETAILS)
     }
