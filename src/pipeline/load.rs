@@ -200,10 +200,11 @@ pub(super) fn load(
                 // has room for four, and a file of one finding held 550 bytes of nothing.
                 result.diagnostics.shrink_to_fit();
                 if !keeps_text(result.file.format) {
-                    // A file with no finding of its own lets its text go as soon as it is
-                    // loaded: a large repository is never all in memory at once, and a
+                    // A file with no finding of its own to show lets its text go as soon as
+                    // it is loaded: a large repository is never all in memory at once, and a
                     // finding elsewhere that points into it reads it back.
-                    result.release_texts(fs.base(), &buffered, cached.is_none());
+                    let shown = |d: &Diagnostic| runs(d.rule, &d.file.path);
+                    result.release_texts(fs.base(), &buffered, cached.is_none(), &shown);
                 }
             }
             progress(Progress::Loaded);
