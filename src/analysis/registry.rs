@@ -2,9 +2,6 @@
 //! `.cycod/tools` folder, a manifest, the whole repository). The scope is part of the key,
 //! so the caller says exactly where a name must be unique.
 
-use std::collections::HashMap;
-use std::hash::Hash;
-
 /// A later definition of a name that an earlier one already holds in the same scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Duplicate {
@@ -19,23 +16,33 @@ pub(crate) struct Duplicate {
 /// (`None`) take part in nothing.
 pub(crate) fn duplicates<S, N>(entries: impl IntoIterator<Item = Option<(S, N)>>) -> Vec<Duplicate>
 where
-    S: Eq + Hash,
-    N: Eq + Hash,
+    S: Ord,
+    N: Ord,
 {
-    let entries = entries.into_iter();
-    // Room for every entry at once: grown by doubling, the table and the one it was
-    // moving to were both held (1.5 times the room) for a list of many names.
-    let mut first: HashMap<(S, N), usize> = HashMap::with_capacity(entries.size_hint().0);
+    let keys: Vec<Option<(S, N)>> = entries.into_iter().collect();
+    duplicates_by(keys.len(), |i| keys.get(i)?.as_ref())
+}
+
+/// [`duplicates`] among `count` entries whose keys `key` gives by index: a long list (a
+/// manifest of millions of tools) need not be copied to be looked through.
+pub(crate) fn duplicates_by<K: Ord>(
+    count: usize,
+    key: impl Fn(usize) -> Option<K>,
+) -> Vec<Duplicate> {
+    // Sorted, not hashed: a table of every name with room to spare took about 60 bytes a
+    // name, the most of a manifest of millions of tiny tools while it loaded.
+    // In room of every entry at once (a list grown by doubling holds up to twice that).
+    let mut named: Vec<usize> = Vec::with_capacity(count);
+    named.extend((0..count).filter(|&i| key(i).is_some()));
+    // By key, then index: each run's head is its first definition.
+    named.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
     let mut out = Vec::new();
-    for (i, entry) in entries.enumerate() {
-        let Some(key) = entry else { continue };
-        match first.get(&key) {
-            Some(&f) => out.push(Duplicate { first: f, again: i }),
-            None => {
-                first.insert(key, i);
-            }
+    for run in named.chunk_by(|&a, &b| key(a) == key(b)) {
+        if let Some((&first, again)) = run.split_first() {
+            out.extend(again.iter().map(|&again| Duplicate { first, again }));
         }
     }
+    out.sort_unstable_by_key(|d| d.again);
     out
 }
 

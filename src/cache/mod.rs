@@ -259,7 +259,7 @@ impl Cache {
         };
         let result = stored
             .as_ref()
-            .map(postcard::to_allocvec)
+            .map(|s| crate::memory::exact::encode(s).ok_or(()))
             .transpose()
             .ok()?;
         let entry = Entry {

@@ -119,14 +119,9 @@ impl Stored {
 
     /// The item's bytes and the files it names, to hold in place of the decoded item (they
     /// are smaller until something looks into it).
-    pub(super) fn item(&self, r: &FileResult) -> Option<Item> {
+    pub(super) fn item(self, r: &FileResult) -> Option<Item> {
         let files = std::iter::once(&r.file).chain(&r.companions).cloned();
-        encoded(
-            r.file.format,
-            self.item.clone()?.0,
-            self.tools,
-            files.collect(),
-        )
+        encoded(r.file.format, self.item?.0, self.tools, files.collect())
     }
 
     /// The loaded file again, at `path`, of the format it was read as; paths are shown from

@@ -16,8 +16,8 @@ use crate::source::{SourceFile, Span};
 
 /// One lowered tool, briefly.
 struct Brief {
-    /// Where its name is in [`Briefs::names`].
-    name: (usize, usize),
+    /// Where its name is in [`Briefs::names`] (start and end; past 4 GiB of names, none).
+    name: (u32, u32),
     /// Its name's span, in its file (files are at most 64 MiB).
     span: (u32, u32),
     /// Its file, in [`Briefs::files`].
@@ -109,7 +109,9 @@ impl<'a> Briefs<'a> {
     }
 
     fn name_of(&self, b: &Brief) -> &str {
-        self.names.get(b.name.0..b.name.1).unwrap_or_default()
+        self.names
+            .get(b.name.0 as usize..b.name.1 as usize)
+            .unwrap_or_default()
     }
 
     /// Where tool `i` is lowered: its file and entry.
@@ -335,10 +337,14 @@ impl<'a> Sink<'a> for Making<'a, '_> {
         };
         let start = briefs.names.len();
         briefs.names.push_str(&lowered.tool.name);
+        let name = match (u32::try_from(start), u32::try_from(briefs.names.len())) {
+            (Ok(start), Ok(end)) => (start, end),
+            _ => (u32::MAX, u32::MAX),
+        };
         let span = lowered.name_span;
         let index = entry(lowered.tool.provenance.index);
         briefs.list.push(Brief {
-            name: (start, briefs.names.len()),
+            name,
             span: (span.start as u32, span.end as u32),
             file,
             index,

@@ -278,7 +278,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         base,
         cwd: &options.cwd,
     };
-    let renamed = tool_changes(&sides, &pairings, &homes, &mut changes, &mut collector);
+    let renamed = tool_changes(&sides, pairings, &homes, &mut changes, &mut collector);
     crate::timing::mark("compare");
     // Skills and servers: the old side's folders are listed in what it was read from.
     let old_records = record_briefs::Briefs::of(&old.results, old.fs.as_ref());
@@ -306,6 +306,10 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
         })
         .collect();
     collector.add(agents, None, &mut changes.list);
+    // What was compared is done with: the report reads texts back, and a large diff's briefs
+    // and old side would be held beside them.
+    drop((old_tools, new_tools));
+    old.results = Vec::new();
     let report = collector.report();
     crate::timing::mark("report");
     let mut changes = changes.list;
@@ -366,13 +370,14 @@ struct Sides<'b, 'a> {
 /// name, or a rename) lowered again a round at a time. The renames, old name to new.
 fn tool_changes<'b>(
     sides: &Sides<'b, '_>,
-    pairings: &[Pairing],
+    pairings: Vec<Pairing>,
     homes: &Homes<'_>,
     changes: &mut Changes,
     collector: &mut report::Collector<'_>,
 ) -> HashMap<&'b str, &'b str> {
     let (old_tools, new_tools, base) = (sides.old.briefs, sides.new.briefs, sides.base);
-    let unchanged = |o: usize, n: usize| old_tools.get(o).unnamed == new_tools.get(n).unnamed;
+    let unchanged =
+        |o: u32, n: u32| old_tools.get(o as usize).unnamed == new_tools.get(n as usize).unnamed;
     let compares = |p: &Pairing| match *p {
         Pairing::Same { old, new } => !unchanged(old, new),
         Pairing::Renamed { .. } => true,
@@ -393,17 +398,17 @@ fn tool_changes<'b>(
     let count = pairings.iter().filter(|p| compares(p)).count();
     let mut compared: Vec<(u32, u32)> = Vec::with_capacity(count);
     let mut of_compared: Vec<(u32, bool)> = Vec::with_capacity(count);
-    for p in pairings {
+    for p in &pairings {
         let (change, named, home, diags) = match *p {
             Pairing::Same { old: o, new: n } => {
                 if unchanged(o, n) {
                     continue;
                 }
-                let named = new_tools.get(n);
+                let named = new_tools.get(n as usize);
                 (ChangeKind::Changed, named, named.file.path.clone(), None)
             }
             Pairing::Renamed { old: o, new: n } => {
-                let (from, named) = (old_tools.get(o).name, new_tools.get(n));
+                let (from, named) = (old_tools.get(o as usize).name, new_tools.get(n as usize));
                 renamed.insert(from, named.name);
                 let change = ChangeKind::Renamed {
                     from: from.to_string(),
@@ -411,13 +416,13 @@ fn tool_changes<'b>(
                 (change, named, named.file.path.clone(), None)
             }
             Pairing::Disabled { old: o, left_out } => {
-                let l = old_tools.get(o);
-                let d = tools::disabled(&l, &new_tools.left_out[left_out], base);
+                let l = old_tools.get(o as usize);
+                let d = tools::disabled(&l, &new_tools.left_out[left_out as usize], base);
                 let home = homes.old.home(&l.file.path);
                 (ChangeKind::Disabled, l, home, Some(d))
             }
             Pairing::Removed { old: o } => {
-                let l = old_tools.get(o);
+                let l = old_tools.get(o as usize);
                 let home = homes.old.home(&l.file.path);
                 let results = sides.new.results;
                 let now = results
@@ -428,7 +433,7 @@ fn tool_changes<'b>(
                 (ChangeKind::Removed, l, home, Some(d))
             }
             Pairing::Added { new: n } => {
-                let l = new_tools.get(n);
+                let l = new_tools.get(n as usize);
                 (ChangeKind::Added, l, l.file.path.clone(), None)
             }
         };
@@ -444,7 +449,7 @@ fn tool_changes<'b>(
         });
         match (*p, diags) {
             (Pairing::Same { old, new } | Pairing::Renamed { old, new }, _) => {
-                compared.push((old as u32, new as u32));
+                compared.push((old, new));
                 of_compared.push((tool as u32, is_rename));
             }
             (_, Some(d)) => collector.add(
@@ -455,6 +460,9 @@ fn tool_changes<'b>(
             (_, None) => {}
         }
     }
+    // Each pairing is in `compared` or done: a large diff's list would be held beside the
+    // tools lowered again.
+    drop(pairings);
     briefs::each_pair(sides.old, sides.new, &compared, &mut |i, old, new| {
         let (tool, is_rename) = of_compared[i];
         let tool = tool as usize;

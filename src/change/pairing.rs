@@ -10,39 +10,41 @@ use super::briefs::{Briefs, Named};
 use crate::lock::claims::Claims;
 use crate::source::SourceFile;
 
-/// What became of one tool.
+/// What became of one tool. Indices as `u32`s, as the briefs hold them (every tool is bytes of a
+/// file held in memory, far fewer than 2³²): a pairing of every tool of a large diff is held
+/// while the tools compared are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pairing {
     /// The same tool on both sides (indices into the old and new tools).
     Same {
         /// The old tool.
-        old: usize,
+        old: u32,
         /// The new tool.
-        new: usize,
+        new: u32,
     },
     /// The old tool under a new name, otherwise equal.
     Renamed {
         /// The old tool.
-        old: usize,
+        old: u32,
         /// The new tool.
-        new: usize,
+        new: u32,
     },
     /// The old tool is now left out of what the runtime loads.
     Disabled {
         /// The old tool.
-        old: usize,
+        old: u32,
         /// Why it is left out (index into the new side's left-out tools).
-        left_out: usize,
+        left_out: u32,
     },
     /// The old tool is gone.
     Removed {
         /// The old tool.
-        old: usize,
+        old: u32,
     },
     /// A tool the old side did not have.
     Added {
         /// The new tool.
-        new: usize,
+        new: u32,
     },
 }
 
@@ -80,19 +82,46 @@ pub(super) fn pair(
             .copied()
             .unwrap_or(u32::MAX)
     };
-    let by_name = Claims::new(
-        new.iter()
-            .enumerate()
-            .map(|(j, n)| (j, (n.format, n.name), place(&n))),
-    );
-    let wants = old.iter().map(|o| ((o.format, o.name), home_of(&o).1));
-    for (i, found) in by_name.pair(wants, &mut taken).into_iter().enumerate() {
-        match found {
-            Some(j) => out.push(Pairing::Same { old: i, new: j }),
+    // By name: both lists are sorted by name, so a name's tools on each side are a run, paired
+    // with each other alone (an index of every new tool took 64 bytes a tool at its peak).
+    let mut j = 0;
+    for (olds, name) in runs(old, 0) {
+        while j < new.len() && new.get(j).name < name {
+            j += 1;
+        }
+        let news = j..runs(new, j)
+            .next()
+            .filter(|r| r.1 == name)
+            .map_or(j, |r| r.0.end);
+        j = news.end;
+        let mut record = |i: usize, found: Option<usize>| match found {
+            Some(j) => out.push(Pairing::Same {
+                old: at(i),
+                new: at(j),
+            }),
             None => unmatched.push(i),
+        };
+        if olds.len() == 1 && news.len() == 1 {
+            // Most names are one tool on each side.
+            let same = old.get(olds.start).format == new.get(news.start).format;
+            if same {
+                taken[news.start] = true;
+            }
+            record(olds.start, same.then_some(news.start));
+            continue;
+        }
+        let claims = Claims::new(news.map(|j| {
+            let n = new.get(j);
+            (j, n.format, place(&n))
+        }));
+        let wants = olds.clone().map(|i| {
+            let o = old.get(i);
+            (o.format, home_of(&o).1)
+        });
+        for (i, found) in olds.zip(claims.pair(wants, &mut taken)) {
+            record(i, found);
         }
     }
-    drop(by_name);
     let mut gone = Vec::new();
     let left: HashMap<(&str, String), usize> = new
         .left_out
@@ -105,8 +134,8 @@ pub(super) fn pair(
         let o = old.get(i);
         match left.get(&(o.name, display(&home_of(&o).0))) {
             Some(&l) => out.push(Pairing::Disabled {
-                old: i,
-                left_out: l,
+                old: at(i),
+                left_out: at(l),
             }),
             None => gone.push(i),
         }
@@ -124,15 +153,42 @@ pub(super) fn pair(
         let found = by_definition.pair(wants, &mut taken);
         for (&i, found) in gone.iter().zip(found) {
             match found {
-                Some(j) => out.push(Pairing::Renamed { old: i, new: j }),
-                None => out.push(Pairing::Removed { old: i }),
+                Some(j) => out.push(Pairing::Renamed {
+                    old: at(i),
+                    new: at(j),
+                }),
+                None => out.push(Pairing::Removed { old: at(i) }),
             }
         }
     }
     out.extend(
         (0..new.len())
             .filter(|&j| !taken[j])
-            .map(|j| Pairing::Added { new: j }),
+            .map(|j| Pairing::Added { new: at(j) }),
     );
     out
+}
+
+/// The runs of tools of one name in `briefs` from `start` on: their indices, and the name.
+fn runs<'b>(
+    briefs: &'b Briefs<'_>,
+    start: usize,
+) -> impl Iterator<Item = (std::ops::Range<usize>, &'b str)> {
+    let mut at = start;
+    std::iter::from_fn(move || {
+        if at >= briefs.len() {
+            return None;
+        }
+        let name = briefs.get(at).name;
+        let from = at;
+        while at < briefs.len() && briefs.get(at).name == name {
+            at += 1;
+        }
+        Some((from..at, name))
+    })
+}
+
+/// An index as the pairings hold it.
+fn at(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }

@@ -209,18 +209,7 @@ impl ItemCodec {
         T: Any + Send + Sync + serde::Serialize + serde::de::DeserializeOwned,
     {
         ItemCodec {
-            // Measured first, then written into room of exactly that size: grown by
-            // doubling, the bytes of a cycod tool of 2 million steps were the peak of its
-            // check (held with the item they are written from).
-            encode: |item| {
-                let item = item.get::<T>()?;
-                let size = postcard::serialize_with_flavor::<T, _, usize>(
-                    item,
-                    postcard::ser_flavors::Size::default(),
-                )
-                .ok()?;
-                postcard::to_extend(item, Vec::with_capacity(size)).ok()
-            },
+            encode: |item| crate::memory::exact::encode(item.get::<T>()?),
             decode: |bytes| {
                 crate::memory::exact::with_input(bytes.len(), || {
                     postcard::from_bytes::<T>(bytes).ok()

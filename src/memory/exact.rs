@@ -23,6 +23,18 @@ pub(crate) fn with_input<R>(len: usize, f: impl FnOnce() -> R) -> R {
     out
 }
 
+/// `value` in postcard's bytes, measured first and then written into room of exactly that
+/// size: grown by doubling, the bytes of a large item were held in up to twice their room
+/// beside the item they are written from (the peak of its check).
+pub(crate) fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Option<Vec<u8>> {
+    let size = postcard::serialize_with_flavor::<T, _, usize>(
+        value,
+        postcard::ser_flavors::Size::default(),
+    )
+    .ok()?;
+    postcard::to_extend(value, Vec::with_capacity(size)).ok()
+}
+
 struct Items<T>(PhantomData<T>);
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<T> {

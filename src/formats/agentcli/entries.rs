@@ -114,8 +114,8 @@ impl Cx<'_> {
     /// ACL003: the scope of a tool name is its manifest (a tool keeps its name only when it
     /// is a non-empty string).
     fn duplicate_names(&mut self, tools: &[Tool]) {
-        let names = tools.iter().map(|t| Some(((), t.name())));
-        for dup in registry::duplicates(names) {
+        let name = |i: usize| tools.get(i).map(Tool::name);
+        for dup in registry::duplicates_by(tools.len(), name) {
             let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
                 continue;
             };
