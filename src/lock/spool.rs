@@ -6,6 +6,7 @@
 
 use std::io::{SeekFrom, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use sha2::{Digest as _, Sha256};
 
@@ -13,6 +14,7 @@ use super::record::Kind;
 use super::{Entry, file};
 use crate::fs::boundary::{RepoPath, Scratch};
 use crate::ir::{Lowered, Sink};
+use crate::source::SourceFile;
 
 /// Where entries' texts wait: a scratch file, or memory when none can be made (a folder
 /// toolc may not write in, where a lock that is already up to date is still checked).
@@ -178,6 +180,19 @@ impl<'a> Sink<'a> for Tools<'_, '_> {
     fn reserve(&mut self, additional: usize) {
         self.0.pending.reserve(additional);
     }
+
+    // A lock that cannot be written wants no more tools: lowering the rest of a manifest of
+    // millions only to drop them took most of the time of its refusal.
+    fn wants(&mut self, _file: &Arc<SourceFile>, _index: usize) -> bool {
+        self.0.failed.is_none()
+    }
+
+    fn entries(&mut self, _file: &Arc<SourceFile>) -> std::ops::Range<usize> {
+        match self.0.failed {
+            None => 0..usize::MAX,
+            Some(_) => 0..0,
+        }
+    }
 }
 
 /// Write the lock's head, then the text of each of `pending` read from `scratch`, to `out`.
@@ -301,6 +316,36 @@ mod tests {
         let refused = spool(text.len() as u32 - 1).expect_err("too large");
         assert!(refused.to_string().contains("more than"), "{refused}");
         assert!(!at.path().exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Once the lock is refused, lowering asks for no more tools: a manifest of millions
+    /// past the limit is not lowered to the end only to be dropped.
+    #[test]
+    fn a_refused_lock_wants_no_more_tools() {
+        let dir = folder("refused");
+        let file = SourceFile::new(
+            dir.join("tools.json"),
+            "tools.json".into(),
+            crate::source::FormatId::AgentcliManifest,
+            String::new(),
+        );
+        let mut spool = Spool::new(&dir, None, u32::MAX);
+        assert!(spool.tools().wants(&file, 1));
+        assert_eq!(spool.tools().entries(&file), 0..usize::MAX);
+        let mut small = Spool::new(&dir, None, file::head().len() as u32 + 1);
+        small.add(&entry(Kind::Tool, "tools.json", "t", "x"), Some(0));
+        assert!(!small.tools().wants(&file, 1));
+        assert!(small.tools().entries(&file).is_empty());
+        assert!(
+            small
+                .finish(
+                    &crate::fs::Repository::of(&dir)
+                        .configured(Path::new(file::FILE_NAME), &dir)
+                        .expect("inside")
+                )
+                .is_err()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
