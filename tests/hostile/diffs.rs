@@ -17,7 +17,7 @@ fn manifest(n: usize, program: &str) -> String {
 
 /// 60,000 tools added to a file of one, or removed from it: held briefly (a name, a place and
 /// a digest each), not lowered whole, and the findings of the removed capped as they are
-/// found. Release build: 12x and 13x the larger file (49x and 73x before).
+/// found. Release build: 5x and 9x the larger file (49x and 73x before).
 #[test]
 fn a_diff_adding_or_removing_sixty_thousand_tools_is_held_briefly() {
     let peak = |old: usize, new: usize| {
@@ -32,7 +32,7 @@ fn a_diff_adding_or_removing_sixty_thousand_tools_is_held_briefly() {
     for (old, new) in [(1, 60_000), (60_000, 1)] {
         let ratio = (peak(old, new).expect("measured before") - small) / size;
         assert!(
-            ratio <= 20.0,
+            ratio <= 15.0,
             "{old} -> {new} tools: {ratio:.1}x the larger file"
         );
     }
@@ -40,7 +40,7 @@ fn a_diff_adding_or_removing_sixty_thousand_tools_is_held_briefly() {
 
 /// Every one of 60,000 tools runs another program: the pairs are compared a round at a time,
 /// a bounded number of new tools held lowered while the old side is lowered past them.
-/// Release build: 20x the larger file, both sides' loads included (98x when both sides were
+/// Release build: 13x the larger file, both sides' loads included (98x when both sides were
 /// held lowered whole).
 #[test]
 fn a_diff_changing_sixty_thousand_tools_compares_them_a_round_at_a_time() {
@@ -54,7 +54,7 @@ fn a_diff_changing_sixty_thousand_tools_compares_them_a_round_at_a_time() {
     };
     let size = manifest(60_000, "y").len() as f64;
     let ratio = (peak(60_000).expect("measured before") - small) / size;
-    assert!(ratio <= 30.0, "{ratio:.1}x the larger file");
+    assert!(ratio <= 20.0, "{ratio:.1}x the larger file");
 }
 
 /// `toolc diff` and `toolc lock` report no finding of `check`'s: they never run ShellCheck
