@@ -136,7 +136,13 @@ impl From<Value> for Schema {
 
 impl Serialize for Schema {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.value().serialize(serializer)
+        // Every agentcli tool without a `schema` has the empty one: its value is read once,
+        // not once a tool (a tenth of a diff's briefs of millions of such tools).
+        static EMPTY: std::sync::LazyLock<Value> = std::sync::LazyLock::new(empty_object_schema);
+        match &*self.0 {
+            EMPTY_OBJECT => EMPTY.serialize(serializer),
+            _ => self.value().serialize(serializer),
+        }
     }
 }
 
@@ -462,6 +468,14 @@ mod tests {
     fn the_empty_object_schema_is_its_value() {
         assert_eq!(Schema::empty_object(), Schema::from(empty_object_schema()));
         assert_eq!(Schema::empty_object().value(), empty_object_schema());
+        // Written from the value read once, as any other schema is written.
+        let written = serde_json::to_string(&Schema::empty_object()).expect("written");
+        assert_eq!(written, EMPTY_OBJECT);
+        let stored = postcard::to_stdvec(&Schema::empty_object()).expect("stored");
+        assert_eq!(
+            stored,
+            postcard::to_stdvec(&empty_object_schema()).expect("stored")
+        );
     }
 
     /// A schema reads back as the value it was made from, written as that value is, however

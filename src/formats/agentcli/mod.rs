@@ -79,7 +79,7 @@ pub(crate) struct Tool {
     pub command_span: Site,
     /// `name`, then `command` (argv) when every element is a string, as
     /// [`crate::formats::tree::Strings`] writes them: the two in one small allocation.
-    words: Box<[u8]>,
+    words: Box<str>,
     /// What it sets besides its name and command, when it sets anything.
     details: Option<Box<Details>>,
 }
