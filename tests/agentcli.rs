@@ -610,3 +610,31 @@ fn a_script_after_thousands_of_options_is_still_read() {
     padded.retain(|c| c != "ACL016");
     assert_eq!(padded, plain);
 }
+
+/// A manifest of many tools each missing its description and naming a program outside
+/// `tools/bin/`: the first 200 findings of each rule are shown whole, in order, and the rest
+/// counted on the last one (past the cap they are counted without being built).
+#[test]
+fn findings_past_the_cap_are_counted_in_order() {
+    let tools: Vec<String> = (0..250)
+        .map(|i| format!(r#"{{"name":"t{i}","command":["y"]}}"#))
+        .collect();
+    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
+    let repo = Repo::with(&[(M, &manifest)]);
+    let report = repo.check().expect("config");
+    for code in ["ACL012", "ACL005"] {
+        let found: Vec<_> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.code == code)
+            .collect();
+        let shown: Vec<_> = found.iter().filter(|d| d.omitted == 0).collect();
+        let more: usize = found.iter().map(|d| d.omitted).sum();
+        assert_eq!((shown.len(), more), (200, 50), "{code}");
+        assert!(shown[0].message.starts_with("tool[0] \"t0\""), "{code}");
+        assert!(
+            shown[199].message.starts_with("tool[199] \"t199\""),
+            "{code}"
+        );
+    }
+}
