@@ -62,6 +62,11 @@ impl Strings {
         strings_of(&self.bytes)
     }
 
+    /// How many bytes the strings take, their lengths included.
+    pub(crate) fn byte_len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// The strings of `other` added at the end.
     pub(crate) fn append(&mut self, other: &Strings) {
         self.bytes.push_str(&other.bytes);

@@ -74,6 +74,7 @@ impl Cx<'_> {
         // a tool (72 bytes) was most of what a manifest of a million tools `{"name":"tN",
         // "command":["x"]}` took beside its tree.
         let mut programs = Vec::new();
+        let mut words = Strings::new();
         // Each entry read where it is: a long list of small tools is packed, and an entry is
         // built from its bytes only while it is checked.
         for (index, node) in items.scan().enumerate() {
@@ -97,8 +98,8 @@ impl Cx<'_> {
             manifest.tools.push(Tool::new(
                 index,
                 [span, name_span, command_span],
-                &name,
-                &argv,
+                &mut words,
+                (&name, &argv),
                 details,
             ));
         }
@@ -107,20 +108,23 @@ impl Cx<'_> {
         // half of what a manifest of a million tiny tools took).
         manifest.tools.shrink_to_fit();
         manifest.unnamed.shrink_to_fit();
-        self.duplicate_names(&manifest.tools);
+        manifest.words = words.into_boxed();
+        self.duplicate_names(manifest);
         self.programs(&programs, tools.key_span());
     }
 
     /// ACL003: the scope of a tool name is its manifest (a tool keeps its name only when it
     /// is a non-empty string).
-    fn duplicate_names(&mut self, tools: &[Tool]) {
-        let name = |i: usize| tools.get(i).map(Tool::name);
+    fn duplicate_names(&mut self, manifest: &Manifest) {
+        let tools = &manifest.tools;
+        let name = |i: usize| tools.get(i).map(|t| manifest.name(t));
         for dup in registry::duplicates_by(tools.len(), name) {
             let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
                 continue;
             };
             let (first, first_span) = (first.index, first.name_at());
-            let (index, name, span) = (again.index as usize, again.name(), again.name_at());
+            let name = manifest.name(again);
+            let (index, span) = (again.index as usize, again.name_at());
             let who = Who {
                 index,
                 name: Some(name.to_string()),

@@ -23,15 +23,15 @@ pub(super) fn lower<'a>(
             out.reserve(m.tools.len());
             for t in crate::ir::asked(out, &r.file, &m.tools, |t| t.index as usize) {
                 if out.wants(&r.file, t.index as usize) {
-                    out.tool(agentcli_tool(&r.file, t));
+                    out.tool(agentcli_tool(&r.file, m, t));
                 }
             }
         }
     }
 }
 
-fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
-    let name = t.name();
+fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, m: &'a Manifest, t: &'a Entry) -> Lowered<'a> {
+    let name = m.name(t);
     let name_span = t.name_at();
     let d = t.details();
     let schema_node = d.schema.as_ref();
@@ -46,7 +46,7 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, t: &'a Entry) -> Lowered<'a> {
             input_schema: schema_node.map_or_else(Schema::empty_object, |n| n.to_json().into()),
             output_schema: None,
             run: Run::Argv {
-                argv: t.command().map(str::to_string).collect(),
+                argv: m.command(t).map(str::to_string).collect(),
             },
             // agentcli runs any program: nothing in the manifest says what it touches.
             risk: Risk::runs_anything(),

@@ -55,6 +55,11 @@ pub(crate) struct Manifest {
     pub unnamed: Vec<Unnamed>,
     /// What the model reads and what runs, for the security pass (`texts.rs`).
     pub texts: crate::security::texts::FileTexts,
+    /// Every tool's name and argv, as [`crate::formats::tree::Strings`] writes them, one
+    /// tool after another: a buffer of its own for each tool took 16 bytes in place and a
+    /// heap block of at least 16 more, for a manifest of millions of tiny tools a third of
+    /// what it keeps.
+    words: Box<str>,
 }
 
 impl Manifest {
@@ -62,11 +67,28 @@ impl Manifest {
     pub(crate) fn tool_count(&self) -> usize {
         self.tools.len() + self.unnamed.len()
     }
+
+    /// The name of `tool`, one of [`Manifest::tools`].
+    pub(crate) fn name<'m>(&'m self, tool: &Tool) -> &'m str {
+        strings_of(self.words_of(tool)).next().unwrap_or_default()
+    }
+
+    /// The `command` of `tool` when every element is a string (else nothing).
+    pub(crate) fn command<'m>(&'m self, tool: &Tool) -> impl Iterator<Item = &'m str> {
+        strings_of(self.words_of(tool)).skip(1)
+    }
+
+    fn words_of(&self, tool: &Tool) -> &str {
+        let at = tool.words.0 as usize;
+        self.words
+            .get(at..at.saturating_add(tool.words.1 as usize))
+            .unwrap_or_default()
+    }
 }
 
-/// One entry of `tools` with a non-empty string name, as far as it could be read. Lean (56
-/// bytes, spans as [`Site`]s, its name and argv in one buffer, the rest boxed apart): a
-/// manifest of a million tiny tools keeps one for each.
+/// One entry of `tools` with a non-empty string name, as far as it could be read. Lean (48
+/// bytes, spans as [`Site`]s, its name and argv in its manifest's buffer, the rest boxed
+/// apart): a manifest of a million tiny tools keeps one for each.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Tool {
     /// Position in the `tools` list.
@@ -77,9 +99,9 @@ pub(crate) struct Tool {
     pub name_span: Site,
     /// Where its `command` is written.
     pub command_span: Site,
-    /// `name`, then `command` (argv) when every element is a string, as
-    /// [`crate::formats::tree::Strings`] writes them: the two in one small allocation.
-    words: Box<str>,
+    /// Where in [`Manifest`]'s words its `name`, then its `command` (argv) when every
+    /// element is a string, are written: the start and the length.
+    words: (u32, u32),
     /// What it sets besides its name and command, when it sets anything.
     details: Option<Box<Details>>,
 }
@@ -163,30 +185,34 @@ impl Site {
 
 impl Tool {
     /// A tool of `name` at `index`, written at `span` (its name at `name_span`, its
-    /// command, `argv`, at `command_span`).
-    fn new(index: u32, sites: [Site; 3], name: &str, argv: &Strings, details: Details) -> Tool {
+    /// command, `argv`, at `command_span`), its words added to `words`.
+    fn new(
+        index: u32,
+        sites: [Site; 3],
+        words: &mut Strings,
+        named: (&str, &Strings),
+        details: Details,
+    ) -> Tool {
         let [span, name_span, command_span] = sites;
-        let mut words = Strings::new();
-        words.push(name);
-        words.append(argv);
+        let start = words.byte_len();
+        words.push(named.0);
+        words.append(named.1);
+        // A manifest is far below 4 GiB: its words too (a tool past it has none).
+        let words = match (
+            u32::try_from(start),
+            u32::try_from(words.byte_len() - start),
+        ) {
+            (Ok(start), Ok(len)) => (start, len),
+            _ => (0, 0),
+        };
         Tool {
             index,
             span,
             name_span,
             command_span,
-            words: words.into_boxed(),
+            words,
             details: (!details.is_empty()).then(|| Box::new(details)),
         }
-    }
-
-    /// `name`.
-    pub(crate) fn name(&self) -> &str {
-        strings_of(&self.words).next().unwrap_or_default()
-    }
-
-    /// `command`, when every element is a string (else nothing).
-    pub(crate) fn command(&self) -> impl Iterator<Item = &str> {
-        strings_of(&self.words).skip(1)
     }
 
     /// What it sets besides its name and command.

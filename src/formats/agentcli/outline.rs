@@ -18,7 +18,7 @@ pub(super) fn outline(r: &FileResult) -> Outline {
             .map(outline::parameters)
             .unwrap_or_default();
         let symbol = Symbol::new(
-            tool.name().to_string(),
+            manifest.name(tool).to_string(),
             SymbolKind::Tool,
             tool.name_at(),
             tool.at(),
