@@ -367,9 +367,9 @@ impl Checked {
         if self.shared.spent() {
             budget.stop_shared(&self.shared);
             // Thousands of rules may stop on each file: past the cap, each is a count.
-            if self.found.is_full(&CUSTOM_RULE_NOT_FULLY_CHECKED) {
-                self.found.count(&CUSTOM_RULE_NOT_FULLY_CHECKED);
-            } else if let Some(stop) = budget.stopped() {
+            if !self.found.counted(&CUSTOM_RULE_NOT_FULLY_CHECKED)
+                && let Some(stop) = budget.stopped()
+            {
                 self.found.push(not_fully_checked(rule, subject, stop));
             }
             return;

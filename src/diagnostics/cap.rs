@@ -225,6 +225,16 @@ impl Findings {
             .is_some_and(|(kept, rest)| *kept >= MAX_PER_RULE && rest.is_some())
     }
 
+    /// True when a finding of `rule` would only be counted, and then it is: the emit site
+    /// builds nothing (the usual way to ask [`Findings::is_full`]).
+    pub fn counted(&mut self, rule: &Rule) -> bool {
+        let full = self.is_full(rule);
+        if full {
+            self.count(rule);
+        }
+        full
+    }
+
     /// Count a finding of `rule` that [`Findings::is_full`] said need not be built.
     pub fn count(&mut self, rule: &Rule) {
         self.last_kept = false;

@@ -138,8 +138,7 @@ pub(crate) fn drift(
         }
         // Every finding here is on the lock: a lock of a million entries for tools that do
         // not exist costs a count past the cap, not a finding each.
-        if missing.is_full(&rules::LOCKED_TOOL_MISSING) {
-            missing.count(&rules::LOCKED_TOOL_MISSING);
+        if missing.counted(&rules::LOCKED_TOOL_MISSING) {
             continue;
         }
         missing.push(

@@ -74,8 +74,7 @@ pub(super) fn drift(
         }
         // Every finding here is on the lock: a lock of a million entries for tools that do
         // not exist costs a count past the cap, not a finding each.
-        if missing.is_full(&rules::LOCKED_ENTRY_MISSING) {
-            missing.count(&rules::LOCKED_ENTRY_MISSING);
+        if missing.counted(&rules::LOCKED_ENTRY_MISSING) {
             continue;
         }
         let noun = l.entry.kind.noun();

@@ -218,8 +218,7 @@ impl Judged {
                 let Some(severity) = enabled(rule, &file.path) else {
                     continue;
                 };
-                if found.is_full(rule) {
-                    found.count(rule);
+                if found.counted(rule) {
                     continue;
                 }
                 let d = match code.rule {

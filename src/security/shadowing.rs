@@ -63,8 +63,7 @@ pub(super) fn check(tools: &[&Kept]) -> Vec<Diagnostic> {
                     continue;
                 };
                 let found = out.entry(&text.file.path).or_default();
-                if found.is_full(&sec::TOOL_SHADOWING) {
-                    found.count(&sec::TOOL_SHADOWING);
+                if found.counted(&sec::TOOL_SHADOWING) {
                     continue;
                 }
                 let span = text.span_of(start + at.start..start + at.end);

@@ -101,8 +101,7 @@ impl Cx<'_> {
     /// SKL011, with the file meant (`suggested`) or the closest file of the skill.
     fn broken(&mut self, doc: &Doc, r: &Reference, rel: &str, suggested: Option<&str>) {
         // Past the cap a finding is only counted: no closest file is looked for.
-        if self.diags.is_full(&rules::BROKEN_REFERENCE) {
-            self.diags.count(&rules::BROKEN_REFERENCE);
+        if self.diags.counted(&rules::BROKEN_REFERENCE) {
             return;
         }
         let suggestion = suggested.map(str::to_string).or_else(|| self.closest(rel));

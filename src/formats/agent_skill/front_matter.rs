@@ -464,8 +464,7 @@ impl Cx<'_> {
         let rule = &rules::MALFORMED_ALLOWED_TOOLS;
         let mut place = InValue::new(self.file, node);
         for p in allowed_tools::parse(text) {
-            if lw.diags.is_full(rule) {
-                lw.diags.count(rule);
+            if lw.diags.counted(rule) {
                 continue;
             }
             let span = place.span(p.start, &text[p.start..p.end]);

@@ -186,7 +186,7 @@ impl Cx<'_> {
                 return None;
             }
         } else if !norm.starts_with(BIN_PREFIX) {
-            if self.counted(&rules::COMMAND_OUTSIDE_TOOLS_BIN) {
+            if self.diags.counted(&rules::COMMAND_OUTSIDE_TOOLS_BIN) {
                 return None;
             }
             let d = self

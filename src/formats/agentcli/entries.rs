@@ -256,7 +256,7 @@ impl Cx<'_> {
                 "no `description`",
             ),
         };
-        if self.counted(&rules::MISSING_DESCRIPTION) {
+        if self.diags.counted(&rules::MISSING_DESCRIPTION) {
             return;
         }
         let d = self
@@ -347,7 +347,7 @@ impl Cx<'_> {
         let at = who.map_or("the manifest".to_string(), ToString::to_string);
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
             // Past the cap an unknown key is only counted: no suggestion is looked for.
-            if self.counted(&rules::UNKNOWN_KEY) {
+            if self.diags.counted(&rules::UNKNOWN_KEY) {
                 continue;
             }
             let d = match known.iter().find(|k| k.eq_ignore_ascii_case(&e.key)) {

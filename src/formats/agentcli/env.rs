@@ -111,8 +111,7 @@ impl Cx<'_> {
                     continue;
                 }
             }
-            if self.diags.is_full(&rules::ENV_NAME_NORMALIZED) {
-                self.diags.count(&rules::ENV_NAME_NORMALIZED);
+            if self.diags.counted(&rules::ENV_NAME_NORMALIZED) {
                 continue;
             }
             let d = match first_spans.get(&first.index).filter(|_| first.index != j) {

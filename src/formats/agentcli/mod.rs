@@ -376,16 +376,6 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
-    /// True when a finding of `rule` would only be counted, and it is: the caller builds
-    /// nothing (a manifest of millions of tools has a finding of it on each).
-    fn counted(&mut self, rule: &'static crate::rules::Rule) -> bool {
-        let full = self.diags.is_full(rule);
-        if full {
-            self.diags.count(rule);
-        }
-        full
-    }
-
     /// The opening brace of a mapping: where a missing key is reported.
     fn brace(node: &Node) -> Span {
         Span::new(

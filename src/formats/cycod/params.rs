@@ -95,8 +95,7 @@ impl Cx<'_> {
                 let Some(earlier) = first.and_then(|at| entries.get(at)) else {
                     continue;
                 };
-                if self.lw.diags.is_full(&rules::DEFAULT_NAMES_PARAMETER) {
-                    self.lw.diags.count(&rules::DEFAULT_NAMES_PARAMETER);
+                if self.lw.diags.counted(&rules::DEFAULT_NAMES_PARAMETER) {
                     continue;
                 }
                 let span = spans.span(r.at, r.text);

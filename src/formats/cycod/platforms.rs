@@ -58,8 +58,7 @@ impl Cx<'_> {
             other => did_you_mean(other, PLATFORMS.iter().copied())
                 .and_then(|h| PLATFORMS.iter().copied().find(|p| *p == h)),
         };
-        if self.lw.diags.is_full(&rules::INVALID_PLATFORM) {
-            self.lw.diags.count(&rules::INVALID_PLATFORM);
+        if self.lw.diags.counted(&rules::INVALID_PLATFORM) {
             return hint;
         }
         let d = self

@@ -106,8 +106,7 @@ impl Cx<'_> {
         if !(looks_like_parameter || suggestion.is_some() || is_step) {
             return;
         }
-        if self.lw.diags.is_full(&rules::UNKNOWN_PARAMETER_REFERENCE) {
-            self.lw.diags.count(&rules::UNKNOWN_PARAMETER_REFERENCE);
+        if self.lw.diags.counted(&rules::UNKNOWN_PARAMETER_REFERENCE) {
             return;
         }
         let mut d = self
@@ -159,8 +158,7 @@ impl Cx<'_> {
                 // `{obj.attr}` in a Python f-string, say: not cycod's.
                 return;
             }
-            if self.lw.diags.is_full(&rules::UNKNOWN_STEP_REFERENCE) {
-                self.lw.diags.count(&rules::UNKNOWN_STEP_REFERENCE);
+            if self.lw.diags.counted(&rules::UNKNOWN_STEP_REFERENCE) {
                 return;
             }
             let mut d = self

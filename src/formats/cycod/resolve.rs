@@ -146,8 +146,7 @@ pub(super) fn resolve(results: &[FileResult], fs: &dyn FileSystem) -> Vec<Diagno
             if defined || inline.contains(r.name) {
                 continue;
             }
-            if unknown.is_full(&refs::UNKNOWN_MCP_REFERENCE) {
-                unknown.count(&refs::UNKNOWN_MCP_REFERENCE);
+            if unknown.counted(&refs::UNKNOWN_MCP_REFERENCE) {
                 continue;
             }
             let hint = did_you_mean_within(

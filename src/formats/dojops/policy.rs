@@ -420,8 +420,7 @@ fn unknown_allowed(
     // before the file's cap dropped them.
     let mut found = Findings::default();
     for n in unknown {
-        if found.is_full(&rules::POLICY_UNKNOWN_TOOL) {
-            found.count(&rules::POLICY_UNKNOWN_TOOL);
+        if found.counted(&rules::POLICY_UNKNOWN_TOOL) {
             continue;
         }
         let d = Diagnostic::new(&rules::POLICY_UNKNOWN_TOOL, file, n.span, format!("`{}` in `{}` matches no tool of this project", n.value, allowed.key))
@@ -458,8 +457,7 @@ fn allowed_and_blocked(
         let Some(b) = blocked.first(n.value.as_str()) else {
             continue;
         };
-        if found.is_full(rule) {
-            found.count(rule);
+        if found.counted(rule) {
             continue;
         }
         let said = format!("`{}` is both allowed and blocked", n.value);

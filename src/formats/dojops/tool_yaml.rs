@@ -523,8 +523,7 @@ fn check_placeholders(
         if !is_identifier || names.first(name).is_some() {
             continue;
         }
-        if lw.diags.is_full(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER) {
-            lw.diags.count(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER);
+        if lw.diags.counted(&rules::UNKNOWN_TEMPLATE_PLACEHOLDER) {
             continue;
         }
         let span = spans.span(open, &value[open..=close]);

@@ -240,8 +240,7 @@ fn undefined_in_value(
         if !identifier || names.first(r.body).is_some() {
             continue;
         }
-        if lw.diags.is_full(&rules::UNDEFINED_VARIABLE) {
-            lw.diags.count(&rules::UNDEFINED_VARIABLE);
+        if lw.diags.counted(&rules::UNDEFINED_VARIABLE) {
             continue;
         }
         let at = spans.span(r.start, r.text(text));

@@ -129,8 +129,7 @@ pub(super) fn transport(
             continue;
         }
         undefined = true;
-        if lw.diags.is_full(&rules::UNDEFINED_VARIABLE) {
-            lw.diags.count(&rules::UNDEFINED_VARIABLE);
+        if lw.diags.counted(&rules::UNDEFINED_VARIABLE) {
             continue;
         }
         let at = spans.span(r.start, r.text(url));

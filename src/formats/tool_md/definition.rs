@@ -265,8 +265,7 @@ pub(super) fn resolve_references(results: &[FileResult]) -> Vec<Diagnostic> {
             }
             match known.get(&(d.kind, &*d.id)) {
                 None => {
-                    if found.is_full(&refs::UNREGISTERED_DEFINITION_REF) {
-                        found.count(&refs::UNREGISTERED_DEFINITION_REF);
+                    if found.counted(&refs::UNREGISTERED_DEFINITION_REF) {
                         continue;
                     }
                     let ids = by_kind.get(&d.kind).map(Vec::as_slice).unwrap_or_default();

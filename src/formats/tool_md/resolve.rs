@@ -92,8 +92,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
         let mut found = Findings::default();
         for r in &agent.refs {
             let Some(&i) = index.get(r.id.as_str()) else {
-                if found.is_full(&refs::UNREGISTERED_TOOL_REF) {
-                    found.count(&refs::UNREGISTERED_TOOL_REF);
+                if found.counted(&refs::UNREGISTERED_TOOL_REF) {
                     continue;
                 }
                 let suggestion = suggester.suggest(&r.id).map(|(_, i)| &tools[i]);
@@ -117,8 +116,7 @@ pub(super) fn resolve(results: &[FileResult]) -> Vec<Diagnostic> {
                 && kind.value == ToolType::Action
                 && !confirmed
             {
-                if found.is_full(&security::UNCONFIRMED_ACTION_TOOL) {
-                    found.count(&security::UNCONFIRMED_ACTION_TOOL);
+                if found.counted(&security::UNCONFIRMED_ACTION_TOOL) {
                     continue;
                 }
                 found.push(

@@ -34,8 +34,7 @@ impl Cx<'_> {
             };
             // Past the cap a finding is only counted: a request of a million paths builds
             // no million messages.
-            if self.diags.is_full(rule) {
-                self.diags.count(rule);
+            if self.diags.counted(rule) {
                 continue;
             }
             let d = match tok.kind {

@@ -107,8 +107,7 @@ fn unknown_dependencies(
             if dep.optional || index.contains_key(dep.skill.as_str()) {
                 continue;
             }
-            if found.is_full(&refs::UNKNOWN_DEPENDENCY) {
-                found.count(&refs::UNKNOWN_DEPENDENCY);
+            if found.counted(&refs::UNKNOWN_DEPENDENCY) {
                 continue;
             }
             let suggestion = suggester.suggest(&dep.skill).map(|(name, ())| name);
