@@ -364,7 +364,7 @@ fn is_executable(_meta: &std::fs::Metadata) -> Option<bool> {
 }
 
 pub(crate) mod boundary;
-pub(crate) use boundary::{write_output, write_output_with};
+pub(crate) use boundary::write_output_with;
 pub(crate) mod child;
 pub(crate) use boundary::{RepoPath, Repository};
 pub(crate) mod project;

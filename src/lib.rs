@@ -41,7 +41,7 @@ pub(crate) mod workspace;
 pub mod cli;
 
 pub use bundle::Target;
-pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, diff};
+pub use change::{ChangeKind, DiffError, DiffOptions, DiffReport, ToolChange, ToolChanges, diff};
 pub use config::{Config, ConfigError};
 pub use diagnostics::{Applicability, Diagnostic, Edit, Fix, Related, Summary};
 pub use output::OutputFormat;

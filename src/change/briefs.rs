@@ -26,9 +26,8 @@ struct Brief {
     index: u32,
     /// Its format, in [`Briefs::formats`].
     format: u8,
-    /// SHA-256 of its canonical definition without its name: tools paired by name are the
-    /// same when these are, and a tool is renamed when another's is the same.
-    unnamed: [u8; 32],
+    /// Its digest, in [`Briefs::digests`].
+    digest: u32,
 }
 
 /// A side's tools, briefly, sorted as [`crate::formats::lower_all`] sorts them (by name, path
@@ -37,6 +36,11 @@ struct Brief {
 pub(super) struct Briefs<'a> {
     list: Vec<Brief>,
     names: String,
+    /// SHA-256 of each tool's canonical definition without its name, in the order the
+    /// tools were made: tools paired by name are the same when these are, and a tool is
+    /// renamed when another's is the same. Apart from the tools, to be let go once they are
+    /// paired (two sides of 1.8 million tools held 115 MB of them through the compare).
+    digests: Vec<[u8; 32]>,
     /// Each file a tool is defined in, with its path relative to the repository's root.
     files: Vec<(&'a Arc<SourceFile>, String)>,
     /// Each file's place in `files`, by the file's address (a number, not a pointer: both
@@ -58,8 +62,8 @@ pub(super) struct Named<'b, 'a> {
     pub file: &'a Arc<SourceFile>,
     /// The span of its name.
     pub name_span: Span,
-    /// SHA-256 of its definition without its name.
-    pub unnamed: &'b [u8; 32],
+    /// SHA-256 of its definition without its name (none once [`Briefs::paired`]).
+    pub unnamed: Option<&'b [u8; 32]>,
 }
 
 impl<'a> Briefs<'a> {
@@ -86,6 +90,11 @@ impl<'a> Briefs<'a> {
         briefs
     }
 
+    /// The tools are paired: their digests are let go.
+    pub(super) fn paired(&mut self) {
+        self.digests = Vec::new();
+    }
+
     /// How many tools.
     pub(super) fn len(&self) -> usize {
         self.list.len()
@@ -99,7 +108,7 @@ impl<'a> Briefs<'a> {
             format: self.formats[usize::from(b.format)],
             file: self.files[b.file as usize].0,
             name_span: Span::new(b.span.0 as usize, b.span.1 as usize),
-            unnamed: &b.unnamed,
+            unnamed: self.digests.get(b.digest as usize),
         }
     }
 
@@ -177,20 +186,18 @@ impl<'a> Side<'_, 'a> {
     }
 }
 
-/// Each pair of tools (old and new indices) lowered in full again and handed to `visit` with
-/// its index in `pairs`. A round at a time: a round keeps a bounded number of the new
+/// Each pair of tools (old and new indices; `pair(i)` for `i` below `count`, `None` for an
+/// index that is not a pair) lowered in full again and handed to `visit` with its index. A round at a time: a round keeps a bounded number of the new
 /// side's tools, then lowers the old side past them and visits each pair as its old tool is
 /// made. Both sides of a change to every one of 300,000 tools were held lowered at once
 /// (about 1 KB a tool, 50 times their files).
 pub(super) fn each_pair<'a>(
     old: Side<'_, 'a>,
     new: Side<'_, 'a>,
-    pairs: &[(u32, u32)],
+    count: usize,
+    pair: &dyn Fn(usize) -> Option<(u32, u32)>,
     visit: &mut dyn FnMut(usize, &Lowered<'a>, &Lowered<'a>),
 ) {
-    if pairs.is_empty() {
-        return;
-    }
     // A lowered tool takes about 1 KB however small its entry: one kept for every 2 KiB of
     // the new side's files holds at most half their size (a few MB for small ones; one for
     // every 512 bytes made a round the peak of a diff changing every tool of a file). Only
@@ -204,10 +211,14 @@ pub(super) fn each_pair<'a>(
         .map(|(f, _)| f.text.as_str().len())
         .sum();
     let per_round = (bytes / 2048).max(4096);
-    let mut order: Vec<usize> = (0..pairs.len()).collect();
-    // A round's new tools are neighbours: few files to lower for them.
+    // The pairs, as `u32`s as the briefs count tools; a round's new tools are neighbours:
+    // few files to lower for them.
+    let pairs = |p: u32| pair(p as usize).unwrap_or_default();
+    let mut order: Vec<u32> = (0..count as u32)
+        .filter(|&p| pair(p as usize).is_some())
+        .collect();
     order.sort_unstable_by_key(|&p| {
-        let b = &new.briefs.list[pairs[p].1 as usize];
+        let b = &new.briefs.list[pairs(p).1 as usize];
         (b.file, b.index)
     });
     // A round's new tools by their pair's index, found by a binary search (hashing each
@@ -216,14 +227,14 @@ pub(super) fn each_pair<'a>(
     let mut kept: Vec<Option<Lowered<'a>>> = Vec::new();
     for round in order.chunks(per_round) {
         ids.clear();
-        ids.extend_from_slice(round);
+        ids.extend(round.iter().map(|&p| p as usize));
         ids.sort_unstable();
         kept.clear();
         kept.resize_with(round.len(), || None);
         let wanted = Wanted::new(
             round
                 .iter()
-                .map(|&p| (new.briefs.key(pairs[p].1 as usize), p)),
+                .map(|&p| (new.briefs.key(pairs(p).1 as usize), p as usize)),
         );
         new.lower(wanted, &mut |p, tool| {
             if let Ok(i) = ids.binary_search(&p) {
@@ -233,7 +244,7 @@ pub(super) fn each_pair<'a>(
         let wanted = Wanted::new(
             round
                 .iter()
-                .map(|&p| (old.briefs.key(pairs[p].0 as usize), p)),
+                .map(|&p| (old.briefs.key(pairs(p).0 as usize), p as usize)),
         );
         old.lower(wanted, &mut |p, old_tool| {
             let new_tool = ids.binary_search(&p).ok().and_then(|i| kept[i].as_ref());
@@ -343,13 +354,15 @@ impl<'a> Sink<'a> for Making<'a, '_> {
         };
         let span = lowered.name_span;
         let index = entry(lowered.tool.provenance.index);
+        let digest = briefs.digests.len() as u32;
+        briefs.digests.push(unnamed(lowered.tool));
         briefs.list.push(Brief {
             name,
             span: (span.start as u32, span.end as u32),
             file,
             index,
             format: format as u8,
-            unnamed: unnamed(lowered.tool),
+            digest,
         });
     }
 
@@ -359,6 +372,7 @@ impl<'a> Sink<'a> for Making<'a, '_> {
 
     fn reserve(&mut self, additional: usize) {
         self.briefs.list.reserve(additional);
+        self.briefs.digests.reserve(additional);
     }
 }
 

@@ -10,6 +10,7 @@ mod briefs;
 mod constraints;
 pub(crate) mod git;
 mod input;
+mod list;
 pub(crate) mod locate;
 pub(crate) mod output;
 mod pairing;
@@ -35,6 +36,7 @@ use crate::rules::Rule;
 use crate::source::Span;
 
 pub(crate) use input::Against;
+pub use list::{ChangeKind, ToolChange, ToolChanges};
 use pairing::Pairing;
 
 /// What to compare and how to filter the findings.
@@ -71,53 +73,13 @@ impl std::fmt::Display for DiffError {
 
 impl std::error::Error for DiffError {}
 
-/// What became of a tool between the versions.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ChangeKind {
-    /// New in the working tree.
-    Added,
-    /// Gone.
-    Removed,
-    /// Now left out (disabled, refused by policy).
-    Disabled,
-    /// The same definition under a new name.
-    Renamed {
-        /// The old name.
-        from: String,
-    },
-    /// Its definition changed.
-    Changed,
-}
-
-/// One tool's, skill's or MCP server's change, for the `--stat` summary.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct ToolChange {
-    /// Its name (the new one when renamed).
-    pub name: String,
-    /// What it is: `tool`, `skill` or `server`.
-    pub definition: crate::lock::record::Kind,
-    /// Its format id.
-    pub format: &'static str,
-    /// Its file (the old one when removed), relative to the working directory.
-    pub path: String,
-    /// What happened to it.
-    #[serde(flatten)]
-    pub change: ChangeKind,
-    /// Some error-level finding is about it (suppressed ones included: an accepted break is
-    /// still a break).
-    pub breaking: bool,
-    /// Findings about it, by severity: errors, warnings, infos.
-    pub findings: [usize; 3],
-}
-
 /// The outcome of a diff.
 #[derive(Debug)]
 pub struct DiffReport {
     /// The findings, as `check` reports them.
     pub report: Report,
     /// Every tool added, removed or changed, sorted by name then path.
-    pub tools: Vec<ToolChange>,
+    pub tools: ToolChanges,
     /// How the old version is named (`` `HEAD` ``, a folder).
     pub base: String,
 }
@@ -179,7 +141,7 @@ impl Pair<'_> {
 
 /// The tools that changed, listed for `--stat` or only counted.
 struct Changes {
-    list: Vec<ToolChange>,
+    list: ToolChanges,
     /// How many were found (the index of the next).
     count: usize,
     /// Whether they are listed.
@@ -187,10 +149,10 @@ struct Changes {
 }
 
 impl Changes {
-    /// Count a change, and list it when they are listed; its index.
-    fn push(&mut self, make: impl FnOnce() -> ToolChange) -> usize {
+    /// Count a change, and list it (`add` pushes it) when they are listed; its index.
+    fn push(&mut self, add: impl FnOnce(&mut ToolChanges)) -> usize {
         if self.listed {
-            self.list.push(make());
+            add(&mut self.list);
         }
         self.count += 1;
         self.count - 1
@@ -235,7 +197,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     }
     old.keep_found(&new.results);
     let root = config.project_root();
-    let (old_tools, new_tools) = rayon::join(
+    let (mut old_tools, mut new_tools) = rayon::join(
         || briefs::Briefs::of(&old.results, &root),
         || briefs::Briefs::of(&new.results, &root),
     );
@@ -244,6 +206,8 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let home = |p: &std::path::Path| old.home(p);
     let display = |p: &std::path::Path| crate::fs::display_path(p, &options.cwd);
     let pairings = pairing::pair(&old_tools, &new_tools, &home, &display);
+    old_tools.paired();
+    new_tools.paired();
     crate::timing::mark("pair");
     let homes = Homes {
         old: &old,
@@ -255,7 +219,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             .collect(),
     };
     let mut changes = Changes {
-        list: Vec::new(),
+        list: ToolChanges::default(),
         count: 0,
         listed: !options.summary_only,
     };
@@ -284,17 +248,18 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let old_records = record_briefs::Briefs::of(&old.results, old.fs.as_ref());
     let new_records = record_briefs::Briefs::of(&new.results, &fs);
     records::compare(&old_records, &new_records, &home, base, &mut |c| {
-        let tool = changes.push(|| ToolChange {
-            name: c.record.name.to_string(),
-            definition: c.record.kind,
-            format: c.record.file.format.as_str(),
-            path: display(&c.home),
-            change: c.change,
-            breaking: false,
-            findings: [0; 3],
+        let tool = changes.push(|list| {
+            let path = list.path(display(&c.home));
+            list.push(list::New {
+                name: c.record.name,
+                definition: c.record.kind,
+                format: c.record.file.format.as_str(),
+                path,
+                change: c.change,
+            });
         });
         let found = homes.findings(tool, c.diagnostics, &c.home);
-        collector.add(found, None, &mut changes.list);
+        collector.add(found, None, changes.list.counts());
     });
     crate::timing::mark("records");
     let agents = tools::agents(&new.results, &old_tools, &new_tools, &renamed, base)
@@ -305,7 +270,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
             diagnostic: d,
         })
         .collect();
-    collector.add(agents, None, &mut changes.list);
+    collector.add(agents, None, changes.list.counts());
     // What was compared is done with: the report reads texts back, and a large diff's briefs
     // and old side would be held beside them.
     drop((old_tools, new_tools));
@@ -313,10 +278,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let report = collector.report();
     crate::timing::mark("report");
     let mut changes = changes.list;
-    changes.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
-    changes.retain(|c| {
-        new.scope.reports_on(&options.cwd.join(&c.path)) || c.findings.iter().sum::<usize>() > 0
-    });
+    changes.finish(&|path| new.scope.reports_on(&options.cwd.join(path)));
     Ok(DiffReport {
         report,
         tools: changes,
@@ -376,50 +338,24 @@ fn tool_changes<'b>(
     collector: &mut report::Collector<'_>,
 ) -> HashMap<&'b str, &'b str> {
     let (old_tools, new_tools, base) = (sides.old.briefs, sides.new.briefs, sides.base);
-    let unchanged =
-        |o: u32, n: u32| old_tools.get(o as usize).unnamed == new_tools.get(n as usize).unnamed;
-    let compares = |p: &Pairing| match *p {
-        Pairing::Same { old, new } => !unchanged(old, new),
-        Pairing::Renamed { .. } => true,
-        _ => false,
-    };
+    // Each pairing is a change, numbered as it stands.
     if changes.listed {
-        // Room for exactly the tools that changed: a list grown by doubling held up to twice
-        // what 300,000 added tools need.
-        let count = pairings
-            .iter()
-            .filter(|p| !matches!(**p, Pairing::Same { old, new } if unchanged(old, new)))
-            .count();
-        changes.list.reserve_exact(count);
+        changes.list.count_for(pairings.len());
     }
     let mut renamed = HashMap::new();
-    // The pairs compared, and for each its change and whether it is a rename, in room of their
-    // number (as `u32`s: every tool is bytes of a file held in memory, far fewer than 2³²).
-    let count = pairings.iter().filter(|p| compares(p)).count();
-    let mut compared: Vec<(u32, u32)> = Vec::with_capacity(count);
-    let mut of_compared: Vec<(u32, bool)> = Vec::with_capacity(count);
-    for p in &pairings {
-        let (change, named, home, diags) = match *p {
-            Pairing::Same { old: o, new: n } => {
-                if unchanged(o, n) {
-                    continue;
-                }
-                let named = new_tools.get(n as usize);
-                (ChangeKind::Changed, named, named.file.path.clone(), None)
-            }
+    for (tool, p) in pairings.iter().enumerate() {
+        let (home, d) = match *p {
             Pairing::Renamed { old: o, new: n } => {
-                let (from, named) = (old_tools.get(o as usize).name, new_tools.get(n as usize));
-                renamed.insert(from, named.name);
-                let change = ChangeKind::Renamed {
-                    from: from.to_string(),
-                };
-                (change, named, named.file.path.clone(), None)
+                renamed.insert(
+                    old_tools.get(o as usize).name,
+                    new_tools.get(n as usize).name,
+                );
+                continue;
             }
             Pairing::Disabled { old: o, left_out } => {
                 let l = old_tools.get(o as usize);
                 let d = tools::disabled(&l, &new_tools.left_out[left_out as usize], base);
-                let home = homes.old.home(&l.file.path);
-                (ChangeKind::Disabled, l, home, Some(d))
+                (homes.old.home(&l.file.path), d)
             }
             Pairing::Removed { old: o } => {
                 let l = old_tools.get(o as usize);
@@ -430,52 +366,92 @@ fn tool_changes<'b>(
                     .ok()
                     .map(|i| &results[i]);
                 let d = tools::removed(&l, now, base);
-                (ChangeKind::Removed, l, home, Some(d))
+                (home, d)
             }
-            Pairing::Added { new: n } => {
-                let l = new_tools.get(n as usize);
-                (ChangeKind::Added, l, l.file.path.clone(), None)
+            Pairing::Same { .. } | Pairing::Added { .. } => continue,
+        };
+        let found = homes.findings(tool, vec![d], &home);
+        collector.add(found, None, changes.list.counts());
+    }
+    let compared = |i: usize| match pairings[i] {
+        Pairing::Same { old, new } | Pairing::Renamed { old, new } => Some((old, new)),
+        _ => None,
+    };
+    briefs::each_pair(
+        sides.old,
+        sides.new,
+        pairings.len(),
+        &compared,
+        &mut |tool, old, new| {
+            let pair = Pair { old, new, base };
+            let diags = if matches!(pairings[tool], Pairing::Renamed { .. }) {
+                vec![tools::renamed(&pair)]
+            } else {
+                compare(&pair, &|rule, path, span| collector.shows(rule, path, span))
+            };
+            let found = homes.findings(tool, diags, &new.file.path);
+            collector.add(found, Some((tool, &pair)), changes.list.counts());
+        },
+    );
+    if changes.listed {
+        list_tools(sides, &pairings, homes, &mut changes.list);
+    }
+    changes.count = pairings.len();
+    renamed
+}
+
+/// Each tool change into the list, in the order of its pairing (its findings are counted
+/// at that index).
+fn list_tools(
+    sides: &Sides<'_, '_>,
+    pairings: &[Pairing],
+    homes: &Homes<'_>,
+    list: &mut ToolChanges,
+) {
+    let (old_tools, new_tools) = (sides.old.briefs, sides.new.briefs);
+    let named = |p: &Pairing| match *p {
+        Pairing::Same { new, .. } | Pairing::Renamed { new, .. } | Pairing::Added { new } => {
+            new_tools.get(new as usize)
+        }
+        Pairing::Disabled { old, .. } | Pairing::Removed { old } => old_tools.get(old as usize),
+    };
+    let words = pairings.iter().map(|p| named(p).name.len()).sum();
+    list.reserve(pairings.len(), words);
+    // A file's path is said once: a file of a million tools has one.
+    let mut paths: HashMap<(bool, *const crate::source::SourceFile), u32> = HashMap::new();
+    for p in pairings {
+        let (change, old) = match *p {
+            Pairing::Same { .. } => (ChangeKind::Changed, false),
+            Pairing::Renamed { old, .. } => {
+                let from = old_tools.get(old as usize).name;
+                (ChangeKind::Renamed { from }, false)
+            }
+            Pairing::Disabled { .. } => (ChangeKind::Disabled, true),
+            Pairing::Removed { .. } => (ChangeKind::Removed, true),
+            Pairing::Added { .. } => (ChangeKind::Added, false),
+        };
+        let named = named(p);
+        let key = (old, std::sync::Arc::as_ptr(named.file));
+        let path = match paths.get(&key) {
+            Some(&id) => id,
+            None => {
+                let home = match old {
+                    true => homes.old.home(&named.file.path),
+                    false => named.file.path.clone(),
+                };
+                let id = list.path(crate::fs::display_path(&home, sides.cwd));
+                paths.insert(key, id);
+                id
             }
         };
-        let is_rename = matches!(change, ChangeKind::Renamed { .. });
-        let tool = changes.push(|| ToolChange {
-            name: named.name.to_string(),
+        list.push(list::New {
+            name: named.name,
             definition: crate::lock::record::Kind::Tool,
             format: named.format,
-            path: crate::fs::display_path(&home, sides.cwd),
+            path,
             change,
-            breaking: false,
-            findings: [0; 3],
         });
-        match (*p, diags) {
-            (Pairing::Same { old, new } | Pairing::Renamed { old, new }, _) => {
-                compared.push((old, new));
-                of_compared.push((tool as u32, is_rename));
-            }
-            (_, Some(d)) => collector.add(
-                homes.findings(tool, vec![d], &home),
-                None,
-                &mut changes.list,
-            ),
-            (_, None) => {}
-        }
     }
-    // Each pairing is in `compared` or done: a large diff's list would be held beside the
-    // tools lowered again.
-    drop(pairings);
-    briefs::each_pair(sides.old, sides.new, &compared, &mut |i, old, new| {
-        let (tool, is_rename) = of_compared[i];
-        let tool = tool as usize;
-        let pair = Pair { old, new, base };
-        let diags = if is_rename {
-            vec![tools::renamed(&pair)]
-        } else {
-            compare(&pair, &|rule, path, span| collector.shows(rule, path, span))
-        };
-        let found = homes.findings(tool, diags, &new.file.path);
-        collector.add(found, Some((tool, &pair)), &mut changes.list);
-    });
-    renamed
 }
 
 /// Every finding about one tool present on both sides (made whole where `shown`).

@@ -4,15 +4,17 @@
 
 use serde::Serialize;
 
-use super::{ChangeKind, DiffReport, ToolChange};
+use std::io::Write;
+
+use super::{ChangeKind, DiffReport, ToolChange, ToolChanges};
 use crate::diagnostics::visible;
 use crate::lock::record::Kind;
 
 /// The version of the `--stat --format json` document.
 pub(crate) const STAT_VERSION: u32 = 1;
 
-fn change_text(c: &ToolChange) -> String {
-    match &c.change {
+fn change_text(c: &ToolChange<'_>) -> String {
+    match c.change {
         ChangeKind::Added => "added".to_string(),
         ChangeKind::Removed => "removed".to_string(),
         ChangeKind::Disabled => "disabled".to_string(),
@@ -47,7 +49,7 @@ fn findings_text(counts: [usize; 3]) -> String {
     }
 }
 
-fn count(report: &DiffReport, f: &dyn Fn(&ChangeKind) -> bool) -> usize {
+fn count(report: &DiffReport, f: &dyn Fn(&ChangeKind<'_>) -> bool) -> usize {
     report.tools.iter().filter(|t| f(&t.change)).count()
 }
 
@@ -94,44 +96,51 @@ fn headline(report: &DiffReport) -> String {
     )
 }
 
-/// The summary as aligned text.
-pub(crate) fn human(report: &DiffReport) -> String {
-    let mut out = format!("{}\n", headline(report));
+/// The summary as aligned text, written to `out` as it is made (a line of each of a million
+/// changes).
+pub(crate) fn human(report: &DiffReport, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "{}", headline(report))?;
     if report.tools.is_empty() {
-        return out;
+        return Ok(());
     }
-    let rows: Vec<[String; 6]> = report
-        .tools
-        .iter()
-        .map(|t| {
-            [
-                visible(&t.name).into_owned(),
-                kind_text(t.definition).to_string(),
-                t.format.to_string(),
-                change_text(t),
-                if t.breaking { "breaking" } else { "compatible" }.to_string(),
-                findings_text(t.findings),
-            ]
-        })
-        .collect();
     let header = ["name", "kind", "format", "change", "breaking", "findings"];
+    // Two passes: the widths, then the lines (the rows of a large diff as strings took more
+    // than the rest of its run).
     let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+    for t in report.tools.iter() {
+        for (w, cell) in widths.iter_mut().zip(row(&t)) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    out.push('\n');
-    for row in std::iter::once(header.map(str::to_string)).chain(rows) {
-        let line: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .map(|(cell, w)| format!("{cell:<w$}"))
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
+    writeln!(out)?;
+    let mut line = String::new();
+    let header = header.map(std::borrow::Cow::Borrowed);
+    for cells in std::iter::once(header).chain(report.tools.iter().map(|t| row(&t))) {
+        line.clear();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(cell);
+            let pad = w.saturating_sub(cell.chars().count());
+            line.extend(std::iter::repeat_n(' ', pad));
+        }
+        writeln!(out, "{}", line.trim_end())?;
     }
-    out
+    Ok(())
+}
+
+/// A change's cells in the text summary.
+fn row<'t>(t: &ToolChange<'t>) -> [std::borrow::Cow<'t, str>; 6] {
+    use std::borrow::Cow;
+    [
+        visible(t.name),
+        Cow::Borrowed(kind_text(t.definition)),
+        Cow::Borrowed(t.format),
+        Cow::Owned(change_text(t)),
+        Cow::Borrowed(if t.breaking { "breaking" } else { "compatible" }),
+        Cow::Owned(findings_text(t.findings)),
+    ]
 }
 
 /// A Markdown table cell: one line, pipes escaped, in a code span when it can be one, else
@@ -146,33 +155,35 @@ fn cell(text: &str, code: bool) -> String {
 }
 
 /// The summary as Markdown, for a pull-request comment or a job summary.
-pub(crate) fn markdown(report: &DiffReport) -> String {
-    let mut out = format!("### toolc diff\n\n{}\n", cell(&headline(report), false));
+pub(crate) fn markdown(report: &DiffReport, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "### toolc diff\n\n{}", cell(&headline(report), false))?;
     if report.tools.is_empty() {
-        return out;
+        return Ok(());
     }
-    out.push_str(
-        "\n| name | kind | format | change | breaking | findings |\n|---|---|---|---|---|---|\n",
-    );
-    for t in &report.tools {
-        let change = match &t.change {
+    writeln!(
+        out,
+        "\n| name | kind | format | change | breaking | findings |\n|---|---|---|---|---|---|"
+    )?;
+    for t in report.tools.iter() {
+        let change = match t.change {
             ChangeKind::Renamed { from } => format!("renamed from {}", cell(from, true)),
-            _ => change_text(t),
+            _ => change_text(&t),
         };
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
-            cell(&t.name, true),
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(t.name, true),
             kind_text(t.definition),
             t.format,
             change,
             if t.breaking { "❌ yes" } else { "no" },
             findings_text(t.findings)
-        ));
+        )?;
     }
-    out.push_str(
-        "\nRun `toolc diff` locally for the findings, each with its place on both sides.\n",
-    );
-    out
+    writeln!(
+        out,
+        "\nRun `toolc diff` locally for the findings, each with its place on both sides."
+    )
 }
 
 #[derive(Serialize)]
@@ -180,7 +191,7 @@ struct Stat<'a> {
     version: u32,
     base: &'a str,
     summary: Counts,
-    tools: &'a [ToolChange],
+    tools: &'a ToolChanges,
 }
 
 #[derive(Serialize)]
@@ -194,8 +205,8 @@ struct Counts {
     infos: usize,
 }
 
-/// The summary as JSON.
-pub(crate) fn json(report: &DiffReport) -> String {
+/// The summary as JSON, written as it is made.
+pub(crate) fn json(report: &DiffReport, out: &mut dyn Write) -> std::io::Result<()> {
     let stat = Stat {
         version: STAT_VERSION,
         base: &report.base,
@@ -214,7 +225,6 @@ pub(crate) fn json(report: &DiffReport) -> String {
         },
         tools: &report.tools,
     };
-    let mut text = serde_json::to_string_pretty(&stat).unwrap_or_default();
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &stat)?;
+    writeln!(out)
 }

@@ -15,7 +15,7 @@ use crate::source::SourceFile;
 /// while the tools compared are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pairing {
-    /// The same tool on both sides (indices into the old and new tools).
+    /// The same tool on both sides, changed (indices into the old and new tools).
     Same {
         /// The old tool.
         old: u32,
@@ -48,7 +48,8 @@ pub(super) enum Pairing {
     },
 }
 
-/// Pair the tools of both sides. `home` maps an old file's path to where it is in the working
+/// Pair the tools of both sides: what became of each tool that changed (one defined the same
+/// on both sides is not listed). `home` maps an old file's path to where it is in the working
 /// tree; `display` says a path as the new side's left-out tools name their file.
 pub(super) fn pair(
     old: &Briefs<'_>,
@@ -94,7 +95,9 @@ pub(super) fn pair(
             .filter(|r| r.1 == name)
             .map_or(j, |r| r.0.end);
         j = news.end;
+        // A tool whose definition is the same on both sides is no change: not kept.
         let mut record = |i: usize, found: Option<usize>| match found {
+            Some(j) if old.get(i).unnamed == new.get(j).unnamed => {}
             Some(j) => out.push(Pairing::Same {
                 old: at(i),
                 new: at(j),

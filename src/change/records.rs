@@ -15,7 +15,7 @@ use crate::rules::{Rule, breaking as rules};
 /// One skill or server that changed, with its findings and where it is in the working tree.
 pub(crate) struct Changed<'b, 'a> {
     /// What became of it.
-    pub change: ChangeKind,
+    pub change: ChangeKind<'b>,
     /// It (the old version when it was removed).
     pub record: Seen<'b, 'a>,
     /// Its file in the working tree (the old file's new home when it was removed).
@@ -107,9 +107,7 @@ pub(crate) fn compare<'b, 'a>(
             }
             Some(o) => {
                 let from = old.get(o);
-                let change = ChangeKind::Renamed {
-                    from: from.name.to_string(),
-                };
+                let change = ChangeKind::Renamed { from: from.name };
                 (change, vec![renamed(&from, &record, base)])
             }
             None => (ChangeKind::Added, Vec::new()),

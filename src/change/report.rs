@@ -10,7 +10,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{DiffOptions, Finding, Pair, ToolChange, version};
+use super::list::Counts;
+use super::{DiffOptions, Finding, Pair, version};
 use crate::config::Setting;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::first::First;
@@ -103,7 +104,7 @@ impl<'i> Collector<'i> {
         &mut self,
         found: Vec<Finding>,
         pair: Option<(usize, &Pair<'_>)>,
-        changes: &mut [ToolChange],
+        changes: &mut [Counts],
     ) {
         let mut configured: Vec<Finding> = found
             .into_iter()
@@ -143,8 +144,7 @@ impl<'i> Collector<'i> {
                     Severity::Warning => 1,
                     Severity::Info => 2,
                 };
-                change.findings[slot] += 1;
-                change.breaking |= slot == 0;
+                change[slot] = change[slot].saturating_add(1);
             }
             let d = f.diagnostic;
             // The path is copied once a file, not once a finding.

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::rule_args::{RuleArgs, stdout_color};
-use super::{parse_targets, print, usage_error};
+use super::{parse_targets, usage_error};
 use crate::change::{self, DiffOptions};
 use crate::config::{Config, ConfigError};
 use crate::diagnostics::Summary;
@@ -137,11 +137,14 @@ pub(super) fn run(args: DiffArgs) -> ExitCode {
     let color = stdout_color(args.no_color);
     match (args.stat, args.format.output()) {
         (true, _) => {
-            print(&match args.format {
-                DiffFormat::Json => change::output::json(&outcome),
-                DiffFormat::Markdown => change::output::markdown(&outcome),
-                _ => change::output::human(&outcome),
-            });
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let stat = match args.format {
+                DiffFormat::Json => change::output::json,
+                DiffFormat::Markdown => change::output::markdown,
+                _ => change::output::human,
+            };
+            // A closed pipe (`toolc diff --stat | head`) is not an error worth a panic.
+            let _ = stat(&outcome, &mut out).and_then(|()| out.flush());
         }
         (false, Some(format)) => {
             // Written as it is made, as `check`'s findings are.
@@ -184,8 +187,10 @@ pub(super) fn run(args: DiffArgs) -> ExitCode {
                 "`--output-format {value}`: expected markdown:PATH"
             ));
         }
-        let markdown = change::output::markdown(&outcome);
-        if let Err(e) = crate::fs::write_output(Path::new(path), &cwd, markdown.as_bytes()) {
+        let written = crate::fs::write_output_with(Path::new(path), &cwd, |out| {
+            change::output::markdown(&outcome, out)
+        });
+        if let Err(e) = written {
             return usage_error(&format!("cannot write {path}: {e}"));
         }
     }

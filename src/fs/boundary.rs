@@ -125,14 +125,10 @@ pub(crate) fn check_named(paths: &[PathBuf], cwd: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Write a report file (`--output-format FORMAT:PATH`, relative to `cwd`), creating its
-/// folders, but never through a symbolic link: a committed `reports` link must not make a CI
-/// run write outside the checkout. Written atomically (see [`RepoPath::write`]).
-pub(crate) fn write_output(path: &Path, cwd: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_output_with(path, cwd, |out| out.write_all(bytes))
-}
-
-/// [`write_output`] of what `fill` writes, as it writes it (through a buffer).
+/// Write a report file (`--output-format FORMAT:PATH`, relative to `cwd`) as `fill` writes
+/// it (through a buffer), creating its folders, but never through a symbolic link: a
+/// committed `reports` link must not make a CI run write outside the checkout. Written
+/// atomically (see [`RepoPath::write`]).
 pub(crate) fn write_output_with(
     path: &Path,
     cwd: &Path,
