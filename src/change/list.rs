@@ -82,14 +82,15 @@ struct Entry {
 }
 
 /// Findings about one change, by severity: errors, warnings, infos.
-pub(crate) type Counts = [u32; 3];
+pub(crate) type FindingCounts = [u32; 3];
 
-/// Every tool, skill and server added, removed or changed, sorted by name then path.
+/// Every tool, skill and server added, removed or changed, sorted by name then path (once
+/// the diff has made it: what is listed is what [`ToolChanges::finish`] kept).
 #[derive(Default)]
 pub struct ToolChanges {
     entries: Vec<Entry>,
     /// Each entry's findings, by the entry's index.
-    counts: Vec<Counts>,
+    counts: Vec<FindingCounts>,
     /// The entries listed, in order (a stable sort of indices: the entries stay where their
     /// counts are).
     order: Vec<u32>,
@@ -184,7 +185,7 @@ impl ToolChanges {
     }
 
     /// Each change's findings, by the index it was (or will be) pushed at.
-    pub(crate) fn counts(&mut self) -> &mut [Counts] {
+    pub(crate) fn counts(&mut self) -> &mut [FindingCounts] {
         &mut self.counts
     }
 
@@ -197,6 +198,11 @@ impl ToolChanges {
         self.paths.push(path.clone());
         self.path_ids.insert(path, id);
         id
+    }
+
+    /// How many changes were added.
+    pub(crate) fn entries(&self) -> usize {
+        self.entries.len()
     }
 
     /// Add a change; its index.
@@ -240,13 +246,14 @@ impl ToolChanges {
         let mut order: Vec<u32> = (0..self.entries.len() as u32)
             .filter(|&i| {
                 let i = i as usize;
-                reported[self.entries[i].path as usize]
+                reported.get(self.entries[i].path as usize) == Some(&true)
                     || self.counts.get(i).is_some_and(|c| c.iter().any(|&n| n > 0))
             })
             .collect();
         let key = |i: u32| {
             let e = &self.entries[i as usize];
-            (self.text(e.name), &self.paths[e.path as usize], i)
+            let path = self.paths.get(e.path as usize).map_or("", String::as_str);
+            (self.text(e.name), path, i)
         };
         order.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)));
         self.order = order;
@@ -292,16 +299,27 @@ mod tests {
         );
         push(&mut list, "a", "x.json", ChangeKind::Removed);
         push(&mut list, "c", "hidden.json", ChangeKind::Changed);
+        // One name removed from a file and added to it again: in the order they came.
+        push(&mut list, "a", "x.json", ChangeKind::Added);
         list.counts()[renamed] = [1, 2, 0];
         list.finish(&|p| p != "hidden.json");
-        let got: Vec<(&str, &str)> = list.iter().map(|c| (c.name, c.path)).collect();
-        assert_eq!(got, [("a", "x.json"), ("a", "y.json"), ("b", "x.json")]);
-        let a = list.get(1).expect("second");
+        let got: Vec<(&str, &str, ChangeKind<'_>)> =
+            list.iter().map(|c| (c.name, c.path, c.change)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a", "x.json", ChangeKind::Removed),
+                ("a", "x.json", ChangeKind::Added),
+                ("a", "y.json", ChangeKind::Renamed { from: "old" }),
+                ("b", "x.json", ChangeKind::Added)
+            ]
+        );
+        let a = list.get(2).expect("third");
         assert_eq!(a.change, ChangeKind::Renamed { from: "old" });
         assert!(a.breaking);
         assert_eq!(a.findings, [1, 2, 0]);
         assert_eq!(list.get(0).map(|c| c.breaking), Some(false));
-        assert!(list.get(3).is_none());
+        assert!(list.get(4).is_none());
     }
 
     #[test]

@@ -149,10 +149,12 @@ struct Changes {
 }
 
 impl Changes {
-    /// Count a change, and list it (`add` pushes it) when they are listed; its index.
-    fn push(&mut self, add: impl FnOnce(&mut ToolChanges)) -> usize {
+    /// Count a change, and list it (`add` pushes it and says where) when they are listed; its
+    /// index.
+    fn push(&mut self, add: impl FnOnce(&mut ToolChanges) -> usize) -> usize {
         if self.listed {
-            add(&mut self.list);
+            let listed = add(&mut self.list);
+            debug_assert_eq!(listed, self.count, "a change is listed at its index");
         }
         self.count += 1;
         self.count - 1
@@ -205,9 +207,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
     let base = old.label.as_str();
     let home = |p: &std::path::Path| old.home(p);
     let display = |p: &std::path::Path| crate::fs::display_path(p, &options.cwd);
-    let pairings = pairing::pair(&old_tools, &new_tools, &home, &display);
-    old_tools.paired();
-    new_tools.paired();
+    let pairings = pairing::pair(&mut old_tools, &mut new_tools, &home, &display);
     crate::timing::mark("pair");
     let homes = Homes {
         old: &old,
@@ -256,7 +256,7 @@ pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffEr
                 format: c.record.file.format.as_str(),
                 path,
                 change: c.change,
-            });
+            })
         });
         let found = homes.findings(tool, c.diagnostics, &c.home);
         collector.add(found, None, changes.list.counts());
@@ -327,9 +327,10 @@ struct Sides<'b, 'a> {
     cwd: &'b Path,
 }
 
-/// The tools that changed and their findings: each pairing's change in order, the findings
-/// about whole tools at once, then the tools compared (a different definition under the same
-/// name, or a rename) lowered again a round at a time. The renames, old name to new.
+/// The tools that changed and their findings: the findings about whole tools (removed,
+/// disabled) in the pairings' order, then the tools compared (a different definition under
+/// the same name, or a rename) lowered again a round at a time; then, for `--stat`, each
+/// change listed. The renames, old name to new.
 fn tool_changes<'b>(
     sides: &Sides<'b, '_>,
     pairings: Vec<Pairing>,
@@ -338,7 +339,9 @@ fn tool_changes<'b>(
     collector: &mut report::Collector<'_>,
 ) -> HashMap<&'b str, &'b str> {
     let (old_tools, new_tools, base) = (sides.old.briefs, sides.new.briefs, sides.base);
-    // Each pairing is a change, numbered as it stands.
+    // Each pairing is a change, numbered as it stands: the first changes are the tools'.
+    debug_assert_eq!(changes.count, 0);
+    changes.count = pairings.len();
     if changes.listed {
         changes.list.count_for(pairings.len());
     }
@@ -373,10 +376,7 @@ fn tool_changes<'b>(
         let found = homes.findings(tool, vec![d], &home);
         collector.add(found, None, changes.list.counts());
     }
-    let compared = |i: usize| match pairings[i] {
-        Pairing::Same { old, new } | Pairing::Renamed { old, new } => Some((old, new)),
-        _ => None,
-    };
+    let compared = |i: usize| pairings[i].compared();
     briefs::each_pair(
         sides.old,
         sides.new,
@@ -396,7 +396,6 @@ fn tool_changes<'b>(
     if changes.listed {
         list_tools(sides, &pairings, homes, &mut changes.list);
     }
-    changes.count = pairings.len();
     renamed
 }
 
@@ -409,28 +408,34 @@ fn list_tools(
     list: &mut ToolChanges,
 ) {
     let (old_tools, new_tools) = (sides.old.briefs, sides.new.briefs);
-    let named = |p: &Pairing| match *p {
-        Pairing::Same { new, .. } | Pairing::Renamed { new, .. } | Pairing::Added { new } => {
-            new_tools.get(new as usize)
-        }
-        Pairing::Disabled { old, .. } | Pairing::Removed { old } => old_tools.get(old as usize),
+    let named = |p: Pairing| match p.named() {
+        pairing::ToolOf::Old(o) => (true, old_tools.get(o as usize)),
+        pairing::ToolOf::New(n) => (false, new_tools.get(n as usize)),
     };
-    let words = pairings.iter().map(|p| named(p).name.len()).sum();
+    let from = |p: Pairing| match p {
+        Pairing::Renamed { old, .. } => Some(old_tools.get(old as usize).name),
+        _ => None,
+    };
+    // Room for exactly what is listed: grown by doubling, the list of a large diff held up to
+    // twice what it needs at its peak.
+    let words = pairings
+        .iter()
+        .map(|&p| named(p).1.name.len() + from(p).map_or(0, str::len))
+        .sum();
     list.reserve(pairings.len(), words);
     // A file's path is said once: a file of a million tools has one.
     let mut paths: HashMap<(bool, *const crate::source::SourceFile), u32> = HashMap::new();
-    for p in pairings {
-        let (change, old) = match *p {
-            Pairing::Same { .. } => (ChangeKind::Changed, false),
-            Pairing::Renamed { old, .. } => {
-                let from = old_tools.get(old as usize).name;
-                (ChangeKind::Renamed { from }, false)
-            }
-            Pairing::Disabled { .. } => (ChangeKind::Disabled, true),
-            Pairing::Removed { .. } => (ChangeKind::Removed, true),
-            Pairing::Added { .. } => (ChangeKind::Added, false),
+    for &p in pairings {
+        let change = match p {
+            Pairing::Same { .. } => ChangeKind::Changed,
+            Pairing::Renamed { .. } => ChangeKind::Renamed {
+                from: from(p).unwrap_or_default(),
+            },
+            Pairing::Disabled { .. } => ChangeKind::Disabled,
+            Pairing::Removed { .. } => ChangeKind::Removed,
+            Pairing::Added { .. } => ChangeKind::Added,
         };
-        let named = named(p);
+        let (old, named) = named(p);
         let key = (old, std::sync::Arc::as_ptr(named.file));
         let path = match paths.get(&key) {
             Some(&id) => id,
@@ -452,6 +457,11 @@ fn list_tools(
             change,
         });
     }
+    debug_assert_eq!(
+        list.entries(),
+        pairings.len(),
+        "each tool change listed at its index"
+    );
 }
 
 /// Every finding about one tool present on both sides (made whole where `shown`).

@@ -10,9 +10,9 @@ use super::briefs::{Briefs, Named};
 use crate::lock::claims::Claims;
 use crate::source::SourceFile;
 
-/// What became of one tool. Indices as `u32`s, as the briefs hold them (every tool is bytes of a
-/// file held in memory, far fewer than 2³²): a pairing of every tool of a large diff is held
-/// while the tools compared are listed.
+/// What became of one tool that changed. Indices as `u32`s, as the briefs hold them (every
+/// tool is bytes of a file held in memory, far fewer than 2³²): a pairing of every change of a
+/// large diff is held while the tools are compared and listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Pairing {
     /// The same tool on both sides, changed (indices into the old and new tools).
@@ -48,17 +48,61 @@ pub(super) enum Pairing {
     },
 }
 
+/// Which side's tool a change is named by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ToolOf {
+    /// The old side's (the tool is gone or left out).
+    Old(u32),
+    /// The new side's.
+    New(u32),
+}
+
+impl Pairing {
+    /// The old and new tools, when the change is of a tool on both sides (compared).
+    pub(super) fn compared(self) -> Option<(u32, u32)> {
+        match self {
+            Pairing::Same { old, new } | Pairing::Renamed { old, new } => Some((old, new)),
+            _ => None,
+        }
+    }
+
+    /// The tool that names the change: the new one, else the old one.
+    pub(super) fn named(self) -> ToolOf {
+        match self {
+            Pairing::Same { new, .. } | Pairing::Renamed { new, .. } | Pairing::Added { new } => {
+                ToolOf::New(new)
+            }
+            Pairing::Disabled { old, .. } | Pairing::Removed { old } => ToolOf::Old(old),
+        }
+    }
+}
+
 /// Pair the tools of both sides: what became of each tool that changed (one defined the same
 /// on both sides is not listed). `home` maps an old file's path to where it is in the working
-/// tree; `display` says a path as the new side's left-out tools name their file.
+/// tree; `display` says a path as the new side's left-out tools name their file. Both sides'
+/// digests are let go once they are paired ([`Briefs::paired`]): nothing pairs after.
 pub(super) fn pair(
+    old: &mut Briefs<'_>,
+    new: &mut Briefs<'_>,
+    home: &dyn Fn(&Path) -> PathBuf,
+    display: &dyn Fn(&Path) -> String,
+) -> Vec<Pairing> {
+    let out = pairings(old, new, home, display);
+    old.paired();
+    new.paired();
+    out
+}
+
+fn pairings(
     old: &Briefs<'_>,
     new: &Briefs<'_>,
     home: &dyn Fn(&Path) -> PathBuf,
     display: &dyn Fn(&Path) -> String,
 ) -> Vec<Pairing> {
     let mut taken = vec![false; new.len()];
-    // Room for a pairing of each old tool, most of what there will be.
+    // Room for a pairing of each old tool: what a change to every tool needs (grown by
+    // doubling, its copies were the peak of such a diff); of a diff with few changes the
+    // room is never written, and memory never written to is not taken.
     let mut out = Vec::with_capacity(old.len());
     let mut unmatched = Vec::new();
     // Places as numbers: the new side's files, and where each old file is now (a file that

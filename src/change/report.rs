@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::list::Counts;
+use super::list::FindingCounts;
 use super::{DiffOptions, Finding, Pair, version};
 use crate::config::Setting;
 use crate::config::tree::ConfigTree;
@@ -99,12 +99,12 @@ impl<'i> Collector<'i> {
     }
 
     /// Add the findings of one tool (`pair`, when both versions are there, for the version
-    /// check); `changes` gets its counts.
+    /// check); `counts` gets them counted at their change's index (when changes are listed).
     pub(super) fn add(
         &mut self,
         found: Vec<Finding>,
         pair: Option<(usize, &Pair<'_>)>,
-        changes: &mut [Counts],
+        counts: &mut [FindingCounts],
     ) {
         let mut configured: Vec<Finding> = found
             .into_iter()
@@ -138,7 +138,7 @@ impl<'i> Collector<'i> {
             {
                 continue;
             }
-            if let Some(change) = changes.get_mut(f.tool) {
+            if let Some(change) = counts.get_mut(f.tool) {
                 let slot = match f.diagnostic.severity {
                     Severity::Error => 0,
                     Severity::Warning => 1,

@@ -79,11 +79,18 @@ impl Manifest {
     }
 
     fn words_of(&self, tool: &Tool) -> &str {
-        let at = tool.words.0 as usize;
+        let at = tool.words.start as usize;
         self.words
-            .get(at..at.saturating_add(tool.words.1 as usize))
+            .get(at..at.saturating_add(tool.words.len as usize))
             .unwrap_or_default()
     }
+}
+
+/// Where a tool's words are in its [`Manifest`]'s buffer.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+struct WordsAt {
+    start: u32,
+    len: u32,
 }
 
 /// One entry of `tools` with a non-empty string name, as far as it could be read. Lean (48
@@ -100,8 +107,8 @@ pub(crate) struct Tool {
     /// Where its `command` is written.
     pub command_span: Site,
     /// Where in [`Manifest`]'s words its `name`, then its `command` (argv) when every
-    /// element is a string, are written: the start and the length.
-    words: (u32, u32),
+    /// element is a string, are written.
+    words: WordsAt,
     /// What it sets besides its name and command, when it sets anything.
     details: Option<Box<Details>>,
 }
@@ -202,8 +209,8 @@ impl Tool {
             u32::try_from(start),
             u32::try_from(words.byte_len() - start),
         ) {
-            (Ok(start), Ok(len)) => (start, len),
-            _ => (0, 0),
+            (Ok(start), Ok(len)) => WordsAt { start, len },
+            _ => WordsAt::default(),
         };
         Tool {
             index,
