@@ -622,7 +622,29 @@ fn findings_past_the_cap_are_counted_in_order() {
     let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
     let repo = Repo::with(&[(M, &manifest)]);
     let report = repo.check().expect("config");
-    for code in ["ACL012", "ACL005"] {
+    assert_counted_in_order(&report, &["ACL012", "ACL005"]);
+    // A wrong type (ACL002) and a program climbing out of tools/bin (ACL006), each a tool's
+    // own finding: past the first 200 counted too.
+    let tools: Vec<String> = (0..250)
+        .map(|i| {
+            let program = if i % 2 == 0 {
+                "../x"
+            } else {
+                "./tools/bin/../../x"
+            };
+            format!(r#"{{"name":"t{i}","description":{i},"command":["{program}"]}}"#)
+        })
+        .collect();
+    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
+    let repo = Repo::with(&[(M, &manifest)]);
+    let report = repo.check().expect("config");
+    assert_counted_in_order(&report, &["ACL002", "ACL006"]);
+}
+
+/// Each of `codes` shows 200 findings, the first of tool 0 and the last of tool 199, and
+/// counts 50 more.
+fn assert_counted_in_order(report: &toolc::Report, codes: &[&str]) {
+    for &code in codes {
         let found: Vec<_> = report
             .diagnostics
             .iter()

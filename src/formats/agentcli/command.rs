@@ -155,6 +155,9 @@ impl Cx<'_> {
             norm = format!("./{norm}");
         }
         if norm.starts_with("../") || norm == ".." {
+            if self.diags.counted(&rules::COMMAND_ESCAPES_TOOLS_BIN) {
+                return None;
+            }
             let span = climbing_dotdot(&raw, 0)
                 .map_or(node.span(), |at| span_in_value(self.file, node, at, ".."));
             let d = self
@@ -171,6 +174,9 @@ impl Cx<'_> {
         }
         if raw.starts_with(BIN_PREFIX) || raw == "./tools/bin" {
             if !norm.starts_with(BIN_PREFIX) {
+                if self.diags.counted(&rules::COMMAND_ESCAPES_TOOLS_BIN) {
+                    return None;
+                }
                 let span = climbing_dotdot(&raw, 2)
                     .map_or(node.span(), |at| span_in_value(self.file, node, at, ".."));
                 let d = self

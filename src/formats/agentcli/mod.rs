@@ -392,6 +392,10 @@ impl Cx<'_> {
     }
 
     fn wrong_type(&mut self, node: &Node, what: String, expected: &str, help: Option<String>) {
+        // Past the rule's first findings in the file, counted without being built.
+        if self.diags.counted(&rules::WRONG_FIELD_TYPE) {
+            return;
+        }
         let d = self
             .diag(
                 &rules::WRONG_FIELD_TYPE,
