@@ -100,6 +100,33 @@ fn findings_past_the_cap_are_counted_in_order() {
     let repo = Repo::with(&[(M, &manifest)]);
     let report = repo.check().expect("config");
     assert_counted_in_order(&report, &["ACL002", "ACL006"]);
+    // A missing command (ACL001), an empty one (ACL004) and a duplicate name (ACL003: tool
+    // 250 + i repeats tool i's name, so the first 200 duplicates are of tools 0 to 199).
+    let tools: Vec<String> = (0..500)
+        .map(|i| match i {
+            0..250 if i % 2 == 0 => format!(r#"{{"name":"t{i}","description":"d"}}"#),
+            0..250 => format!(r#"{{"name":"t{i}","description":"d","command":[]}}"#),
+            _ => format!(r#"{{"name":"t{}","description":"d"}}"#, i - 250),
+        })
+        .collect();
+    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
+    let report = Repo::with(&[(M, &manifest)]).check().expect("config");
+    let count = |code: &str| -> (usize, usize) {
+        let found = report.diagnostics.iter().filter(|d| d.rule.code == code);
+        let shown = found.clone().filter(|d| d.omitted == 0).count();
+        (shown, found.map(|d| d.omitted).sum())
+    };
+    // 125 + 250 missing commands, 125 empty ones, 250 duplicates.
+    assert_eq!(count("ACL001"), (200, 175));
+    assert_eq!(count("ACL004"), (125, 0));
+    assert_eq!(count("ACL003"), (200, 50));
+    let duplicates: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code == "ACL003" && d.omitted == 0)
+        .collect();
+    assert!(duplicates[0].message.starts_with("tool[250] \"t0\""));
+    assert!(duplicates[199].message.starts_with("tool[449] \"t199\""));
 }
 
 /// Each of `codes` shows 200 findings, the first of tool 0 and the last of tool 199, and

@@ -39,6 +39,9 @@ impl Cx<'_> {
         let Some(entry) =
             field(node, "command").filter(|e| !matches!(e.value.kind, NodeKind::Null))
         else {
+            if self.diags.counted(&rules::MISSING_REQUIRED_FIELD) {
+                return Strings::new();
+            }
             let d = self
                 .diag(&rules::MISSING_REQUIRED_FIELD, Self::brace(node), format!("{who}: command is required"))
                 .label("this tool has no `command`")
@@ -72,6 +75,9 @@ impl Cx<'_> {
             }
         };
         if items.is_empty() {
+            if self.diags.counted(&rules::EMPTY_COMMAND) {
+                return Strings::new();
+            }
             let d = self
                 .diag(
                     &rules::EMPTY_COMMAND,

@@ -122,6 +122,9 @@ impl Cx<'_> {
             let (Some(first), Some(again)) = (tools.get(dup.first), tools.get(dup.again)) else {
                 continue;
             };
+            if self.diags.counted(&rules::DUPLICATE_TOOL_NAME) {
+                continue;
+            }
             let (first, first_span) = (first.index, first.name_at());
             let name = manifest.name(again);
             let (index, span) = (again.index as usize, again.name_at());
