@@ -189,8 +189,9 @@ impl<'a> Side<'_, 'a> {
 /// Each pair of tools (old and new indices; `pair(i)` for `i` below `count`, `None` for an
 /// index that is not a pair) lowered in full again and handed to `visit` with its index. A
 /// round at a time: a round keeps a bounded number of the new side's tools, then lowers the
-/// old side past them and visits each pair as its old tool is made. Both sides of a change to every one of 300,000 tools were held lowered at once
-/// (about 1 KB a tool, 50 times their files).
+/// old side past them and visits each pair as its old tool is made. Both sides of a change
+/// to every one of 300,000 tools were held lowered at once (about 1 KB a tool, 50 times
+/// their files).
 pub(super) fn each_pair<'a>(
     old: Side<'_, 'a>,
     new: Side<'_, 'a>,

@@ -77,69 +77,61 @@ fn a_script_after_thousands_of_options_is_still_read() {
 /// counted on the last one (past the cap they are counted without being built).
 #[test]
 fn findings_past_the_cap_are_counted_in_order() {
-    let tools: Vec<String> = (0..250)
-        .map(|i| format!(r#"{{"name":"t{i}","command":["y"]}}"#))
-        .collect();
-    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
-    let repo = Repo::with(&[(M, &manifest)]);
-    let report = repo.check().expect("config");
+    let report = check_tools((0..250).map(|i| format!(r#"{{"name":"t{i}","command":["y"]}}"#)));
     assert_counted_in_order(&report, &["ACL012", "ACL005"]);
     // A wrong type (ACL002) and a program climbing out of tools/bin (ACL006), each a tool's
     // own finding: past the first 200 counted too.
-    let tools: Vec<String> = (0..250)
-        .map(|i| {
-            let program = if i % 2 == 0 {
-                "../x"
-            } else {
-                "./tools/bin/../../x"
-            };
-            format!(r#"{{"name":"t{i}","description":{i},"command":["{program}"]}}"#)
-        })
-        .collect();
-    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
-    let repo = Repo::with(&[(M, &manifest)]);
-    let report = repo.check().expect("config");
+    let report = check_tools((0..250).map(|i| {
+        let program = if i % 2 == 0 {
+            "../x"
+        } else {
+            "./tools/bin/../../x"
+        };
+        format!(r#"{{"name":"t{i}","description":{i},"command":["{program}"]}}"#)
+    }));
     assert_counted_in_order(&report, &["ACL002", "ACL006"]);
     // A missing command (ACL001), an empty one (ACL004) and a duplicate name (ACL003: tool
     // 250 + i repeats tool i's name, so the first 200 duplicates are of tools 0 to 199).
-    let tools: Vec<String> = (0..500)
-        .map(|i| match i {
-            0..250 if i % 2 == 0 => format!(r#"{{"name":"t{i}","description":"d"}}"#),
-            0..250 => format!(r#"{{"name":"t{i}","description":"d","command":[]}}"#),
-            _ => format!(r#"{{"name":"t{}","description":"d"}}"#, i - 250),
-        })
-        .collect();
-    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
-    let report = Repo::with(&[(M, &manifest)]).check().expect("config");
-    let count = |code: &str| -> (usize, usize) {
-        let found = report.diagnostics.iter().filter(|d| d.rule.code == code);
-        let shown = found.clone().filter(|d| d.omitted == 0).count();
-        (shown, found.map(|d| d.omitted).sum())
+    let report = check_tools((0..500).map(|i| match i {
+        0..250 if i % 2 == 0 => format!(r#"{{"name":"t{i}","description":"d"}}"#),
+        0..250 => format!(r#"{{"name":"t{i}","description":"d","command":[]}}"#),
+        _ => format!(r#"{{"name":"t{}","description":"d"}}"#, i - 250),
+    }));
+    let count = |code: &str| {
+        let (shown, more) = shown_and_counted(&report, code);
+        (shown.len(), more)
     };
     // 125 + 250 missing commands, 125 empty ones, 250 duplicates.
     assert_eq!(count("ACL001"), (200, 175));
     assert_eq!(count("ACL004"), (125, 0));
     assert_eq!(count("ACL003"), (200, 50));
-    let duplicates: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.rule.code == "ACL003" && d.omitted == 0)
-        .collect();
+    let (duplicates, _) = shown_and_counted(&report, "ACL003");
     assert!(duplicates[0].message.starts_with("tool[250] \"t0\""));
     assert!(duplicates[199].message.starts_with("tool[449] \"t199\""));
+}
+
+/// The check of a manifest of `tools` (each an entry's JSON).
+fn check_tools(tools: impl Iterator<Item = String>) -> toolc::Report {
+    let tools: Vec<String> = tools.collect();
+    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
+    Repo::with(&[(M, &manifest)]).check().expect("config")
+}
+
+/// The findings of `code` shown whole, and how many more were only counted.
+fn shown_and_counted<'r>(
+    report: &'r toolc::Report,
+    code: &str,
+) -> (Vec<&'r toolc::Diagnostic>, usize) {
+    let found = report.diagnostics.iter().filter(|d| d.rule.code == code);
+    let shown = found.clone().filter(|d| d.omitted == 0).collect();
+    (shown, found.map(|d| d.omitted).sum())
 }
 
 /// Each of `codes` shows 200 findings, the first of tool 0 and the last of tool 199, and
 /// counts 50 more.
 fn assert_counted_in_order(report: &toolc::Report, codes: &[&str]) {
     for &code in codes {
-        let found: Vec<_> = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule.code == code)
-            .collect();
-        let shown: Vec<_> = found.iter().filter(|d| d.omitted == 0).collect();
-        let more: usize = found.iter().map(|d| d.omitted).sum();
+        let (shown, more) = shown_and_counted(report, code);
         assert_eq!((shown.len(), more), (200, 50), "{code}");
         assert!(shown[0].message.starts_with("tool[0] \"t0\""), "{code}");
         assert!(
