@@ -72,9 +72,9 @@ fn a_script_after_thousands_of_options_is_still_read() {
     assert_eq!(padded, plain);
 }
 
-/// A manifest of many tools each missing its description and naming a program outside
-/// `tools/bin/`: the first 200 findings of each rule are shown whole, in order, and the rest
-/// counted on the last one (past the cap they are counted without being built).
+/// Manifests of many tools with the same mistake, for each finding a tool has of its own: the
+/// first 200 findings of each rule are shown whole, in order, and the rest counted on the last
+/// one (past the cap they are counted without being built).
 #[test]
 fn findings_past_the_cap_are_counted_in_order() {
     let report = check_tools((0..250).map(|i| format!(r#"{{"name":"t{i}","command":["y"]}}"#)));
@@ -108,6 +108,39 @@ fn findings_past_the_cap_are_counted_in_order() {
     let (duplicates, _) = shown_and_counted(&report, "ACL003");
     assert!(duplicates[0].message.starts_with("tool[250] \"t0\""));
     assert!(duplicates[199].message.starts_with("tool[449] \"t199\""));
+    // A timeout that is not positive (ACL007), a schema open to extra arguments (ACL013) with
+    // `oneOf` at its root (ACL015), and a program missing from tools/bin (ACL011: one
+    // program is there, so each missing one is its own finding).
+    let tools: Vec<String> = (0..250)
+        .map(|i| {
+            format!(
+                r#"{{"name":"t{i}","description":"d","command":["./tools/bin/p{i}"],"timeoutSec":0,"schema":{{"type":"object","oneOf":[]}}}}"#
+            )
+        })
+        .chain([r#"{"name":"z","description":"d","command":["./tools/bin/z"]}"#.to_string()])
+        .collect();
+    let manifest = format!(r#"{{"tools":[{}]}}"#, tools.join(","));
+    let report = Repo::with(&[(M, &manifest), ("tools/bin/z", "#!/bin/sh\n")])
+        .check()
+        .expect("config");
+    assert_counted_in_order(&report, &["ACL007", "ACL011", "ACL013", "ACL015"]);
+    // An empty name and a missing one (ACL001), 125 of each.
+    let report = check_tools((0..250).map(|i| match i % 2 {
+        0 => r#"{"name":"","description":"d","command":["y"]}"#.to_string(),
+        _ => r#"{"description":"d","command":["y"]}"#.to_string(),
+    }));
+    let (shown, more) = shown_and_counted(&report, "ACL001");
+    assert_eq!((shown.len(), more), (200, 50));
+    assert!(
+        shown[0]
+            .message
+            .starts_with("tool[0]: name is required (it is empty)")
+    );
+    assert!(
+        shown[199]
+            .message
+            .starts_with("tool[199]: name is required")
+    );
 }
 
 /// The check of a manifest of `tools` (each an entry's JSON).

@@ -269,6 +269,9 @@ impl Cx<'_> {
             return;
         }
         for p in missing {
+            if self.diags.counted(&rules::MISSING_TOOL_PROGRAM) {
+                continue;
+            }
             let d = self
                 .diag(
                     &rules::MISSING_TOOL_PROGRAM,
@@ -326,6 +329,9 @@ impl Cx<'_> {
                 return;
             }
         };
+        if self.diags.counted(&rules::INVALID_TIMEOUT) {
+            return;
+        }
         let text = self.file.slice(v.span()).to_string();
         let note = if matches!(v.kind, NodeKind::Number(Number::Float(_))) {
             "agentcli decodes `timeoutSec` into an integer: a fraction makes the decoder reject the whole manifest"

@@ -190,20 +190,24 @@ impl Cx<'_> {
                     ..
                 },
             ) => {
-                let d = self
-                    .diag(
-                        &rules::MISSING_REQUIRED_FIELD,
-                        v.span(),
-                        format!("{who}: name is required (it is empty)"),
-                    )
-                    .label("empty name")
-                    .note(REFUSED)
-                    .help("name the tool: the model calls it by this name");
-                self.push(d);
+                // Past the rule's first findings in the file, counted without being built.
+                if !self.diags.counted(&rules::MISSING_REQUIRED_FIELD) {
+                    let d = self
+                        .diag(
+                            &rules::MISSING_REQUIRED_FIELD,
+                            v.span(),
+                            format!("{who}: name is required (it is empty)"),
+                        )
+                        .label("empty name")
+                        .note(REFUSED)
+                        .help("name the tool: the model calls it by this name");
+                    self.push(d);
+                }
             }
             Some(v) if !matches!(v.kind, NodeKind::Null) => {
                 self.wrong_type(v, format!("{who}: `name`"), "a string", None);
             }
+            _ if self.diags.counted(&rules::MISSING_REQUIRED_FIELD) => {}
             _ => {
                 let d = self
                     .diag(
@@ -304,7 +308,10 @@ impl Cx<'_> {
             Some(NodeKind::Seq(ts)) => ts.iter().any(|t| t.as_str() == Some("object")),
             Some(_) => false,
         };
-        if type_is_object && schema.get("additionalProperties").is_none() {
+        if type_is_object
+            && schema.get("additionalProperties").is_none()
+            && !self.diags.counted(&rules::OPEN_PARAMETER_SCHEMA)
+        {
             let d = self
                 .diag(
                     &rules::OPEN_PARAMETER_SCHEMA,
@@ -321,7 +328,9 @@ impl Cx<'_> {
     /// ACL015: keywords the providers refuse at the root of a function's `parameters`.
     fn refused_at_root(&mut self, schema: &Node, who: &Who) {
         for e in schema.as_map().into_iter().flatten() {
-            if !ROOT_REFUSED.contains(&e.key.as_str()) {
+            if !ROOT_REFUSED.contains(&e.key.as_str())
+                || self.diags.counted(&rules::REFUSED_ROOT_KEYWORD)
+            {
                 continue;
             }
             let help = if e.key == "enum" {
