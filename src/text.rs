@@ -36,6 +36,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn digests_are_lowercase_hex() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+    }
+
+    #[test]
     fn offsets_stay_on_character_boundaries() {
         let text = "a\u{3000}b\u{2028}";
         assert_eq!(after_char(text, 1), 4);
