@@ -205,7 +205,7 @@ pub enum Run {
 }
 
 /// What a tool may touch.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     /// Reads only.
@@ -217,7 +217,7 @@ pub enum Access {
 }
 
 /// The risk model: access plus the hints MCP annotations carry.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Hash)]
 pub struct Risk {
     /// Read, write or run.
     pub access: Access,
@@ -254,7 +254,7 @@ impl Risk {
 }
 
 /// tool.md `use_guidance`.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Hash)]
 pub struct Guidance {
     /// `use_when`.
     pub use_when: Vec<String>,

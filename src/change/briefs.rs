@@ -8,10 +8,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use sha2::{Digest as _, Sha256};
-
+use super::digest::unnamed;
 use crate::formats::FileResult;
-use crate::ir::{LeftOut, Lowered, Provenance, Schema, Sink, Tool};
+use crate::ir::{LeftOut, Lowered, Sink};
 use crate::source::{SourceFile, Span};
 
 /// One lowered tool, briefly.
@@ -356,7 +355,7 @@ impl<'a> Sink<'a> for Making<'a, '_> {
         let span = lowered.name_span;
         let index = entry(lowered.tool.provenance.index);
         let digest = briefs.digests.len() as u32;
-        briefs.digests.push(unnamed(lowered.tool));
+        briefs.digests.push(unnamed(&lowered.tool));
         briefs.list.push(Brief {
             name,
             span: (span.start as u32, span.end as u32),
@@ -374,54 +373,6 @@ impl<'a> Sink<'a> for Making<'a, '_> {
     fn reserve(&mut self, additional: usize) {
         self.briefs.list.reserve(additional);
         self.briefs.digests.reserve(additional);
-    }
-}
-
-/// SHA-256 of `tool`'s definition without its name: equal for two tools exactly when their
-/// canonical definitions ([`crate::lock::canonical::definition`]) but for the name are,
-/// without building that value (a tree of maps, the schema read back into one) for each tool
-/// of both sides. Only briefs compare it; a lock records the canonical digest.
-fn unnamed(mut tool: Tool) -> [u8; 32] {
-    // Every field but the name and the provenance, whatever fields a tool gains: blanked in
-    // place, the tool is written as itself.
-    tool.name = String::new();
-    let system_prompt = tool.provenance.system_prompt_hash.take();
-    tool.provenance = Provenance {
-        format: "",
-        path: String::new(),
-        index: None,
-        sha256: String::new(),
-        tool_hash: None,
-        system_prompt_hash: None,
-    };
-    // A schema's text is canonical already: written as a string, not read back.
-    let input = std::mem::replace(&mut tool.input_schema, Schema::empty_object());
-    let output = tool.output_schema.take();
-    let mut settings: Vec<(&String, &String)> = tool.settings.iter().collect();
-    settings.sort_unstable();
-    let rest = (
-        input.text(),
-        output.as_ref().map(Schema::text),
-        settings,
-        system_prompt,
-    );
-    let mut hash = Hashing(Sha256::new());
-    // Written into the hash, which takes any bytes: nothing to fail.
-    let _ = serde_json::to_writer(&mut hash, &(&tool, rest));
-    hash.0.finalize().into()
-}
-
-/// A hash fed as JSON is written into it.
-struct Hashing(Sha256);
-
-impl std::io::Write for Hashing {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
@@ -453,120 +404,6 @@ impl<'a> Sink<'a> for Picking<'a, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tool() -> Tool {
-        let mut settings = crate::ir::Settings::new();
-        settings.insert("timeoutSec".into(), "30".into());
-        settings.insert("envPassthrough".into(), r#"["HOME"]"#.into());
-        Tool {
-            name: "fetch".into(),
-            title: None,
-            version: None,
-            description: "Fetch a page".into(),
-            input_schema:
-                serde_json::json!({"type": "object", "properties": {"url": {"type": "string"}}})
-                    .into(),
-            output_schema: None,
-            run: crate::ir::Run::Argv {
-                argv: vec!["curl".into()],
-            },
-            risk: crate::ir::Risk::runs_anything(),
-            guidance: None,
-            tags: Vec::new(),
-            settings,
-            provenance: Provenance {
-                format: "agentcli-manifest",
-                path: "tools.json".into(),
-                index: Some(0),
-                sha256: "00".into(),
-                tool_hash: None,
-                system_prompt_hash: None,
-            },
-        }
-    }
-
-    /// The canonical definition without the name, as a lock would record it.
-    fn definition(tool: &Tool) -> serde_json::Value {
-        let mut value = crate::lock::canonical::definition(tool);
-        if let Some(map) = value.as_object_mut() {
-            map.remove("name");
-        }
-        value
-    }
-
-    /// The digest of a brief tells two tools apart exactly when their canonical definitions
-    /// but for the name differ: a new name, file or place, or settings read in another order,
-    /// change nothing; a change to any part of the definition does.
-    #[test]
-    fn the_digest_of_a_brief_is_as_equal_as_the_canonical_definition() {
-        let base = tool();
-        let mut variants: Vec<(&str, Tool)> = Vec::new();
-        let mut add = |what, change: &dyn Fn(&mut Tool)| {
-            let mut t = tool();
-            change(&mut t);
-            variants.push((what, t));
-        };
-        add("name", &|t| t.name = "get".into());
-        add("place", &|t| {
-            t.provenance.path = "b/tools.json".into();
-            t.provenance.index = Some(7);
-            t.provenance.sha256 = "ff".into();
-            t.provenance.tool_hash = Some("aa".into());
-        });
-        add("settings order", &|t| {
-            let mut settings = crate::ir::Settings::new();
-            settings.insert("envPassthrough".into(), r#"["HOME"]"#.into());
-            settings.insert("timeoutSec".into(), "30".into());
-            t.settings = settings;
-        });
-        // Keys written in another order (a map that kept its keys in the order given would
-        // write another text, and the digest would tell them apart).
-        add("schema key order", &|t| {
-            let mut properties = serde_json::Map::new();
-            properties.insert("url".into(), serde_json::json!({"type": "string"}));
-            let mut schema = serde_json::Map::new();
-            schema.insert("properties".into(), properties.into());
-            schema.insert("type".into(), "object".into());
-            t.input_schema = serde_json::Value::Object(schema).into();
-        });
-        add("description", &|t| t.description = "Fetch a URL".into());
-        add("schema", &|t| {
-            t.input_schema = serde_json::json!({"type": "object"}).into();
-        });
-        add("output schema", &|t| {
-            t.output_schema = Some(serde_json::json!({"type": "string"}).into());
-        });
-        add("setting", &|t| {
-            let mut settings = crate::ir::Settings::new();
-            settings.insert("timeoutSec".into(), "31".into());
-            t.settings = settings;
-        });
-        add("system prompt", &|t| {
-            t.provenance.system_prompt_hash = Some("ab".into());
-        });
-        add("program", &|t| {
-            t.run = crate::ir::Run::Argv {
-                argv: vec!["wget".into()],
-            };
-        });
-        add("risk", &|t| t.risk.read_only = true);
-        add("tags", &|t| t.tags = vec!["net".into()]);
-        add("title", &|t| t.title = Some("Fetch".into()));
-        let canonical = definition(&base);
-        let digest = unnamed(base);
-        let same: Vec<&str> = variants
-            .into_iter()
-            .filter_map(|(what, t)| {
-                let equal = definition(&t) == canonical;
-                assert_eq!(unnamed(t) == digest, equal, "{what}");
-                equal.then_some(what)
-            })
-            .collect();
-        assert_eq!(
-            same,
-            ["name", "place", "settings order", "schema key order"]
-        );
-    }
 
     /// Entries asked in order, twice each (a format asks, then lowers), out of order, and in a
     /// file with none wanted: each wanted one found with its pair, no other.

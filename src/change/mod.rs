@@ -8,6 +8,7 @@
 mod behaviour;
 mod briefs;
 mod constraints;
+mod digest;
 pub(crate) mod git;
 mod input;
 mod list;
