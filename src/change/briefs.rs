@@ -188,9 +188,10 @@ impl<'a> Side<'_, 'a> {
 /// Each pair of tools (old and new indices; `pair(i)` for `i` below `count`, `None` for an
 /// index that is not a pair) lowered in full again and handed to `visit` with its index. A
 /// round at a time: a round keeps a bounded number of the new side's tools, then lowers the
-/// old side past them and visits each pair as its old tool is made. Both sides of a change
-/// to every one of 300,000 tools were held lowered at once (about 1 KB a tool, 50 times
-/// their files).
+/// old side past them and visits each pair as its old tool is made, while another core
+/// lowers the next round's new tools (two rounds held at most). Both sides of a change to
+/// every one of 300,000 tools were held lowered at once (about 1 KB a tool, 50 times their
+/// files).
 pub(super) fn each_pair<'a>(
     old: Side<'_, 'a>,
     new: Side<'_, 'a>,
@@ -221,37 +222,66 @@ pub(super) fn each_pair<'a>(
         let b = &new.briefs.list[pairs(p).1 as usize];
         (b.file, b.index)
     });
-    // A round's new tools by their pair's index, found by a binary search (hashing each
-    // index was a tenth of a change to every tool).
-    let mut ids: Vec<usize> = Vec::new();
-    let mut kept: Vec<Option<Lowered<'a>>> = Vec::new();
-    for round in order.chunks(per_round) {
-        ids.clear();
-        ids.extend(round.iter().map(|&p| p as usize));
-        ids.sort_unstable();
-        kept.clear();
-        kept.resize_with(round.len(), || None);
-        let wanted = Wanted::new(
-            round
-                .iter()
-                .map(|&p| (new.briefs.key(pairs(p).1 as usize), p as usize)),
-        );
-        new.lower(wanted, &mut |p, tool| {
-            if let Ok(i) = ids.binary_search(&p) {
-                kept[i] = Some(tool);
+    let new_of: Vec<u32> = order.iter().map(|&p| pairs(p).1).collect();
+    let (order, new_of) = (&order, &new_of);
+    // The new side of the next round is lowered on another core while this one's pairs are
+    // compared; a compared round goes back to be let go where its tools were made.
+    std::thread::scope(|scope| {
+        let (made, next) = std::sync::mpsc::sync_channel::<Round<'a>>(0);
+        let (done, spent) = std::sync::mpsc::channel::<Round<'a>>();
+        scope.spawn(move || {
+            for (round, news) in order.chunks(per_round).zip(new_of.chunks(per_round)) {
+                spent.try_iter().for_each(drop);
+                let mut ids: Vec<usize> = round.iter().map(|&p| p as usize).collect();
+                ids.sort_unstable();
+                let mut kept: Vec<Option<Lowered<'a>>> = Vec::new();
+                kept.resize_with(round.len(), || None);
+                let keys = round.iter().zip(news);
+                let wanted =
+                    Wanted::new(keys.map(|(&p, &n)| (new.briefs.key(n as usize), p as usize)));
+                new.lower(wanted, &mut |p, tool| {
+                    if let Ok(i) = ids.binary_search(&p) {
+                        kept[i] = Some(tool);
+                    }
+                });
+                if made.send(Round { ids, kept }).is_err() {
+                    return;
+                }
             }
         });
-        let wanted = Wanted::new(
-            round
-                .iter()
-                .map(|&p| (old.briefs.key(pairs(p).0 as usize), p as usize)),
-        );
-        old.lower(wanted, &mut |p, old_tool| {
-            let new_tool = ids.binary_search(&p).ok().and_then(|i| kept[i].as_ref());
-            if let Some(new_tool) = new_tool {
-                visit(p, &old_tool, new_tool);
-            }
-        });
+        for round in order.chunks(per_round) {
+            let Ok(new_tools) = next.recv() else {
+                return;
+            };
+            let wanted = Wanted::new(
+                round
+                    .iter()
+                    .map(|&p| (old.briefs.key(pairs(p).0 as usize), p as usize)),
+            );
+            old.lower(wanted, &mut |p, old_tool| {
+                if let Some(new_tool) = new_tools.get(p) {
+                    visit(p, &old_tool, new_tool);
+                }
+            });
+            // Past the other side's last round, let go here.
+            let _ = done.send(new_tools);
+        }
+    });
+}
+
+/// A round's new tools, by their pair's index.
+struct Round<'a> {
+    /// The pairs' indices, sorted (found by a binary search: hashing each index was a tenth
+    /// of a change to every tool).
+    ids: Vec<usize>,
+    /// Pair `ids[i]`'s new tool.
+    kept: Vec<Option<Lowered<'a>>>,
+}
+
+impl<'a> Round<'a> {
+    fn get(&self, p: usize) -> Option<&Lowered<'a>> {
+        let i = self.ids.binary_search(&p).ok()?;
+        self.kept.get(i)?.as_ref()
     }
 }
 
