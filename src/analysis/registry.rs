@@ -2,6 +2,8 @@
 //! `.cycod/tools` folder, a manifest, the whole repository). The scope is part of the key,
 //! so the caller says exactly where a name must be unique.
 
+use std::hash::{Hash, Hasher};
+
 /// A later definition of a name that an earlier one already holds in the same scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Duplicate {
@@ -16,8 +18,8 @@ pub(crate) struct Duplicate {
 /// (`None`) take part in nothing.
 pub(crate) fn duplicates<S, N>(entries: impl IntoIterator<Item = Option<(S, N)>>) -> Vec<Duplicate>
 where
-    S: Ord,
-    N: Ord,
+    S: Ord + Hash,
+    N: Ord + Hash,
 {
     let keys: Vec<Option<(S, N)>> = entries.into_iter().collect();
     duplicates_by(keys.len(), |i| keys.get(i)?.as_ref())
@@ -25,25 +27,62 @@ where
 
 /// [`duplicates`] among `count` entries whose keys `key` gives by index: a long list (a
 /// manifest of millions of tools) need not be copied to be looked through.
-pub(crate) fn duplicates_by<K: Ord>(
+pub(crate) fn duplicates_by<K: Ord + Hash>(
     count: usize,
     key: impl Fn(usize) -> Option<K>,
 ) -> Vec<Duplicate> {
-    // Sorted, not hashed: a table of every name with room to spare took about 60 bytes a
-    // name, the most of a manifest of millions of tiny tools while it loaded.
-    // In room of every entry at once (a list grown by doubling holds up to twice that).
-    let mut named: Vec<usize> = Vec::with_capacity(count);
-    named.extend((0..count).filter(|&i| key(i).is_some()));
-    // By key, then index: each run's head is its first definition.
-    named.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
+    let Ok(count) = u32::try_from(count) else {
+        return by_key(count, key);
+    };
+    // Sorted, not hashed into a table: a table of every name with room to spare took about
+    // 60 bytes a name, the most of a manifest of millions of tiny tools while it loaded.
+    // Sorted by a hash of the key before the key itself: comparing names read them from all
+    // over the file (half a second for 1.8 million), two numbers read nothing. A hash and an
+    // index packed in one `u64`, in room of every entry at once.
+    let mut hashed: Vec<u64> = Vec::with_capacity(count as usize);
+    hashed.extend((0..count).filter_map(|i| {
+        let key = key(i as usize)?;
+        let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+        key.hash(&mut hasher);
+        // The high half of the hash, the index below it: sorted by hash, then index.
+        Some((hasher.finish() & !u64::from(u32::MAX)) | u64::from(i))
+    }));
+    hashed.sort_unstable();
+    let index = |packed: &u64| (packed & u64::from(u32::MAX)) as usize;
     let mut out = Vec::new();
-    for run in named.chunk_by(|&a, &b| key(a) == key(b)) {
-        if let Some((&first, again)) = run.split_first() {
-            out.extend(again.iter().map(|&again| Duplicate { first, again }));
+    let mut run = Vec::new();
+    for same_hash in hashed.chunk_by(|a, b| a >> 32 == b >> 32) {
+        if let [_, _, ..] = same_hash {
+            // Keys that share a hash, most often one key defined again: told apart by the
+            // key itself, in index order.
+            run.clear();
+            run.extend(same_hash.iter().map(index));
+            out.extend(duplicates_in(&mut run, &key));
         }
     }
     out.sort_unstable_by_key(|d| d.again);
     out
+}
+
+/// [`duplicates_by`] comparing the keys themselves, for more entries than a `u32` counts.
+fn by_key<K: Ord>(count: usize, key: impl Fn(usize) -> Option<K>) -> Vec<Duplicate> {
+    let mut named: Vec<usize> = (0..count).filter(|&i| key(i).is_some()).collect();
+    let mut out: Vec<Duplicate> = duplicates_in(&mut named, &key).collect();
+    out.sort_unstable_by_key(|d| d.again);
+    out
+}
+
+/// The duplicates among the entries `indices` names (each with a key), unordered.
+fn duplicates_in<K: Ord>(
+    indices: &mut [usize],
+    key: &impl Fn(usize) -> Option<K>,
+) -> impl Iterator<Item = Duplicate> {
+    // By key, then index: each run's head is its first definition.
+    indices.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
+    indices
+        .chunk_by(|&a, &b| key(a) == key(b))
+        .filter_map(|run| run.split_first())
+        .flat_map(|(&first, again)| again.iter().map(move |&again| Duplicate { first, again }))
 }
 
 #[cfg(test)]
@@ -73,5 +112,42 @@ mod tests {
     fn one_scope_for_the_whole_repository() {
         let names = ["send", "fetch", "send"].map(|n| Some(((), n)));
         assert_eq!(duplicates(names), [Duplicate { first: 0, again: 2 }]);
+    }
+
+    /// A key whose every value hashes the same: only the key itself tells them apart.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    struct Colliding<'a>(&'a str);
+
+    impl Hash for Colliding<'_> {
+        fn hash<H: Hasher>(&self, _: &mut H) {}
+    }
+
+    #[test]
+    fn keys_that_share_a_hash_are_told_apart() {
+        let names = ["b", "a", "b", "c", "a", "b"];
+        let found = duplicates_by(names.len(), |i| names.get(i).map(|n| Colliding(n)));
+        assert_eq!(
+            found,
+            [
+                Duplicate { first: 0, again: 2 },
+                Duplicate { first: 1, again: 4 },
+                Duplicate { first: 0, again: 5 }
+            ]
+        );
+    }
+
+    #[test]
+    fn hashed_and_compared_keys_find_the_same_duplicates() {
+        // Names drawn from a few hundred, some entries without one.
+        let keys: Vec<Option<String>> = (0u64..5_000)
+            .map(|i| {
+                let mixed = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                (mixed % 7 != 0).then(|| format!("tool-{}", mixed % 300))
+            })
+            .collect();
+        let key = |i: usize| keys.get(i)?.as_deref();
+        let hashed = duplicates_by(keys.len(), key);
+        assert!(hashed.len() > 3_000, "most entries repeat a name");
+        assert_eq!(hashed, by_key(keys.len(), key));
     }
 }
