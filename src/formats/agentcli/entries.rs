@@ -356,12 +356,13 @@ impl Cx<'_> {
 
     /// ACL010: keys agentcli does not read as written.
     fn unknown_keys(&mut self, entries: &[Entry], known: &[&str], who: Option<&Who>) {
-        let at = who.map_or("the manifest".to_string(), ToString::to_string);
         for e in entries.iter().filter(|e| !known.contains(&e.key.as_str())) {
             // Past the cap an unknown key is only counted: no suggestion is looked for.
             if self.diags.counted(&rules::UNKNOWN_KEY) {
                 continue;
             }
+            // Named only for a key to report: a manifest of millions of tools has few.
+            let at = who.map_or("the manifest".to_string(), ToString::to_string);
             let d = match known.iter().find(|k| k.eq_ignore_ascii_case(&e.key)) {
                 Some(k) => self
                     .diag(
