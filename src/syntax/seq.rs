@@ -230,9 +230,11 @@ impl<'a> MapItem<'a> {
         }
     }
 
-    /// The item when it is held as a node. A packed item holds no text below its values
-    /// but the strings of a list (no mapping there has a key): a reader of text that finds
-    /// none here has only [`MapItem::str`]'s and [`MapItem::list`]'s strings to read.
+    /// The item when it is held as a node. A packed item of [`Seq::maps`] holds no text
+    /// below its values but the strings of a list (no mapping there has a key): a reader of
+    /// text that finds none here has only [`MapItem::str`]'s and [`MapItem::list`]'s strings
+    /// to read. One of [`Seq::maps_unbuilt`] may be a small tree: its other texts are in
+    /// its values ([`MapItem::value`]).
     pub(crate) fn held(&self) -> Option<&'a Node> {
         match &self.0 {
             Held::Node(node) => Some(node),
@@ -274,21 +276,34 @@ impl Seq {
     /// Every item as a [`MapItem`], without building a packed list's nodes.
     pub(crate) fn maps(&self) -> impl Iterator<Item = MapItem<'_>> {
         // A small tree's texts are read from its nodes ([`MapItem::held`]).
-        let mut scan = if self.deep() {
+        map_items(if self.deep() {
             Scan(Items::Nodes(self.iter()))
         } else {
             self.scan()
-        };
-        std::iter::from_fn(move || match &mut scan.0 {
-            Items::Nodes(nodes) => nodes.next().map(MapItem::of),
-            Items::Packed { reader, left } => {
-                *left = left.checked_sub(1)?;
-                let at = reader.clone();
-                reader.skip(0)?;
-                Some(MapItem(Held::Packed(at)))
-            }
         })
     }
+
+    /// Every item as a [`MapItem`] read where it is, a small tree's too: [`MapItem::held`]
+    /// is then none for every packed item, and a reader of a small tree's texts builds that
+    /// item's values alone ([`MapItem::value`]). [`Seq::maps`] built the whole list's nodes
+    /// for them and kept them while the file loaded: a million tools
+    /// `{"name": "tN", "inputSchema": {"type": "object"}}` took eight times their text.
+    pub(crate) fn maps_unbuilt(&self) -> impl Iterator<Item = MapItem<'_>> {
+        map_items(self.scan())
+    }
+}
+
+/// The items `scan` reads, each as a [`MapItem`].
+fn map_items(mut scan: Scan<'_>) -> impl Iterator<Item = MapItem<'_>> {
+    std::iter::from_fn(move || match &mut scan.0 {
+        Items::Nodes(nodes) => nodes.next().map(MapItem::of),
+        Items::Packed { reader, left } => {
+            *left = left.checked_sub(1)?;
+            let at = reader.clone();
+            reader.skip(0)?;
+            Some(MapItem(Held::Packed(at)))
+        }
+    })
 }
 
 impl Deref for Seq {

@@ -1,4 +1,6 @@
 //! Tests of packed lists: what is packed, and that it reads as the nodes it stands for.
+use std::borrow::Cow;
+
 use super::PACK_FROM;
 use super::build::SMALL_TREE;
 use crate::syntax::{MapItem, Node, NodeKind, Number, Packed, json, yaml};
@@ -144,6 +146,34 @@ fn a_long_list_of_small_trees_is_packed_and_reads_as_its_nodes() {
         assert!(list.maps().all(|m| m.held().is_some()), "{item}");
         assert_eq!(Packed::pack(&root).unpack(), root, "{item}");
     }
+}
+
+/// Read a mapping at a time where they are packed, small trees' values are built for each
+/// item alone, as they are asked for: the list's nodes are never built.
+#[test]
+fn a_long_list_of_small_trees_is_read_unbuilt() {
+    let item = "{name: t, schema: {type: object}}";
+    let text = yaml_list(&vec![item; PACK_FROM * 2]);
+    let root = yaml::parse(&text, 0).root.expect("parses");
+    let list = root.value("k").and_then(Node::as_list).expect("a list");
+    assert!(list.packed() && !list.flat(), "packed as small trees");
+    let mut read = 0;
+    for m in list.maps_unbuilt() {
+        assert!(
+            m.held().is_none(),
+            "a packed item is not a node of the tree"
+        );
+        assert_eq!(m.str("name").map(|(s, _)| s), Some("t"));
+        let schema = m.value("schema").expect("a schema");
+        let kind = schema.value("type").and_then(Node::as_str);
+        assert_eq!(kind, Some("object"));
+        read += 1;
+    }
+    assert_eq!(read, PACK_FROM * 2);
+    assert!(
+        list.scan().all(|n| matches!(n, Cow::Owned(_))),
+        "still unbuilt"
+    );
 }
 
 /// A cycod tool's steps: a long list of mappings of scalars is packed, and each step's

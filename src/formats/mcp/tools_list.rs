@@ -107,7 +107,7 @@ fn entries(root: &Node) -> (usize, impl Iterator<Item = MapItem<'_>>) {
     let len = list.map_or(usize::from(single.is_some()), Seq::len);
     // `take(len)` only says how many come at most (a chain of lists cannot): the security
     // pass makes room for every tool's kept texts at once instead of doubling it.
-    let items = list.into_iter().flat_map(Seq::maps).chain(single);
+    let items = list.into_iter().flat_map(Seq::maps_unbuilt).chain(single);
     (len, items.take(len))
 }
 
@@ -221,14 +221,15 @@ fn hints(annotations: Option<&Node>) -> Hints {
 /// made as the security pass reads them (never all held at once).
 fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> impl Iterator<Item = ToolTexts<'a>> {
     entries(root).1.filter(MapItem::is_map).map(|entry| {
-        let schema = entry.held().and_then(schema_of);
-        listed(
-            file,
-            entry.str("name"),
-            entry.str("description"),
-            schema,
-            |_| {},
-        )
+        let (name, description) = (entry.str("name"), entry.str("description"));
+        match entry.held() {
+            Some(held) => listed(file, name, description, schema_of(held), |_| {}),
+            // A packed entry's schema is built for it alone, and its texts copied out.
+            None => match SCHEMA_KEYS.iter().find_map(|k| entry.value(k)) {
+                Some(schema) => listed(file, name, description, Some(&schema), |_| {}).into_owned(),
+                None => listed(file, name, description, None, |_| {}),
+            },
+        }
     })
 }
 
