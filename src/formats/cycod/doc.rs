@@ -49,7 +49,7 @@ fn settings_of(root: &Node) -> crate::ir::Settings {
     let Some(steps) = root.value("steps").and_then(Node::as_list) else {
         return out;
     };
-    for (i, step) in steps.maps().enumerate() {
+    for (i, step) in steps.maps_unbuilt().enumerate() {
         let prefix = format!("steps/{i}/");
         crate::formats::tree::settings(&step, SETTINGS, &["environment"], &prefix, &mut out);
     }
@@ -132,7 +132,7 @@ impl ToolDoc {
         // Each step read where it is: a long list of steps is packed.
         let steps = root.value("steps").and_then(Node::as_list).map(|steps| {
             let mut out = Vec::with_capacity(steps.len());
-            out.extend(steps.maps().filter_map(|step| action(&step)));
+            out.extend(steps.maps_unbuilt().filter_map(|step| action(&step)));
             out.shrink_to_fit();
             out
         });

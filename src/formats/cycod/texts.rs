@@ -52,7 +52,7 @@ pub(super) fn tool<'a>(
         c.reserve(steps.len());
         // Read where they are: a long list of steps is packed, its commands borrowed from
         // its bytes.
-        for step in steps.maps() {
+        for step in steps.maps_unbuilt() {
             runs(&mut c, &step);
         }
     }
