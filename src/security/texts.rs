@@ -551,6 +551,13 @@ impl<'a> Collector<'a> {
         texts
     }
 
+    /// Texts of nodes built for the asking (a packed item's), which they outlive: copied in.
+    pub(crate) fn owned(&mut self, texts: Vec<Text<'_>>) {
+        for text in texts {
+            self.texts.push(text.into_owned());
+        }
+    }
+
     /// The texts collected, and the long lists of values apart ([`ToolTexts::values`]).
     pub(crate) fn finish_with_values(self) -> (Vec<Text<'a>>, Vec<Values<'a>>) {
         (self.texts, self.values)

@@ -93,6 +93,10 @@ fn strings_are_packed_and_read_from_the_bytes() {
 #[test]
 fn a_string_below_an_item_makes_the_list_not_flat_and_a_large_one_nodes() {
     let large = format!("[{}, \"x\"]", ["1"; SMALL_TREE].join(", "));
+    // Mappings nested deeper than a small tree has nodes.
+    let deep = (0..SMALL_TREE).fold("\"x\"".to_string(), |inner, i| {
+        format!("{{\"k{i}\": {inner}}}")
+    });
     for (odd, packed) in [
         ("[1, \"x\"]", true),
         ("[{\"a\": 1}]", true),
@@ -102,7 +106,7 @@ fn a_string_below_an_item_makes_the_list_not_flat_and_a_large_one_nodes() {
         ("{\"a\": 1}", true),
         ("{\"a\": \"x\", \"b\": [1]}", true),
         (large.as_str(), false),
-        ("{\"a\": {\"b\": {\"c\": {\"d\": {\"e\": \"x\"}}}}}", false),
+        (deep.as_str(), false),
     ] {
         let mut items = vec!["7"; PACK_FROM + 10];
         items[PACK_FROM + 3] = odd;

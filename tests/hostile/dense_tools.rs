@@ -195,6 +195,41 @@ fn a_server_json_of_a_million_empty_packages_or_remotes() {
     }
 }
 
+/// Remotes of a few keys and a header each are small trees: packed, they were built into
+/// nodes all at once for the security pass (a list of nine nodes an item was nodes from the
+/// start: 8.8x release at 58 MB); each is built for itself alone now (4.8x release).
+#[test]
+fn a_server_json_of_200_thousand_remotes_with_headers() {
+    let remotes = |n: usize| {
+        let items: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"type":"sse","url":"https://e.example/{i}","headers":[{{"name":"A"}}]}}"#
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"io.github.x/y","description":"d","version":"1.0.0","remotes":[{}]}}"#,
+            items.join(",")
+        )
+    };
+    assert_bounded("server.json", &remotes(1), &remotes(200_000), 7.0);
+}
+
+/// An agentcli manifest whose tools each carry a small nested mapping under a key agentcli
+/// does not know: as nodes, 11.9x release at 58 MB; packed as small trees and read an entry
+/// at a time, 5.4x.
+#[test]
+fn an_agentcli_manifest_of_200_thousand_tools_with_a_nested_unknown_key() {
+    let tool = |i: usize| format!(r#"{{"name":"t{i}","command":["x"],"x":{{"a":{{}}}}}}"#);
+    assert_bounded(
+        "tools.json",
+        &tool_list(1, tool),
+        &tool_list(200_000, tool),
+        8.0,
+    );
+}
+
 /// The URLs of packed packages and remotes are read from the list's bytes: a credential in
 /// the last of 300 of each is found where it is written.
 #[test]

@@ -27,22 +27,31 @@ pub(super) fn manifest<'a>(
     // pass makes room for every tool's kept texts at once instead of doubling it.
     entries
         .into_iter()
-        .flat_map(Seq::maps)
+        .flat_map(Seq::maps_unbuilt)
         .take(len)
         .filter(MapItem::is_map)
         .map(move |entry| {
-            // agentcli's `schema`; an MCP tool's `inputSchema`, a function's `parameters`,
-            // under which the same poisoning hides. A packed entry has none (a schema is a
-            // mapping of keys).
-            let schema = entry.held().and_then(|held| {
-                ["schema", "inputSchema", "input_schema", "parameters"]
-                    .iter()
-                    .find_map(|k| held.value(k))
-            });
             let (name, description) = (entry.str("name"), entry.str("description"));
-            listed(file, name, description, schema, |c| command(c, &entry))
+            match entry.held() {
+                Some(held) => {
+                    let schema = SCHEMA_KEYS.iter().find_map(|k| held.value(k));
+                    listed(file, name, description, schema, |c| command(c, &entry))
+                }
+                // A packed entry's schema is built for it alone, and its texts copied out.
+                None => match SCHEMA_KEYS.iter().find_map(|k| entry.value(k)) {
+                    Some(schema) => listed(file, name, description, Some(&schema), |c| {
+                        command(c, &entry)
+                    })
+                    .into_owned(),
+                    None => listed(file, name, description, None, |c| command(c, &entry)),
+                },
+            }
         })
 }
+
+/// agentcli's `schema`; an MCP tool's `inputSchema`, a function's `parameters`, under which
+/// the same poisoning hides.
+const SCHEMA_KEYS: [&str; 4] = ["schema", "inputSchema", "input_schema", "parameters"];
 
 /// Each argument of `command` runs as is; the script of `["sh", "-c", SCRIPT]` is also read
 /// as a shell script. The arguments are read as far as Windows starts the line (ACL016 says

@@ -30,30 +30,35 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     c.scalar(TextKind::Title, root.value("title"));
     c.scalar(TextKind::Description, root.value("description"));
     // Each entry read where it is: a long list of small entries is packed, and a packed
-    // entry holds only strings and lists of strings (no input, transport or header, which
-    // are mappings), read from its bytes (built into nodes, 500,000 `{}` took 32 bytes each).
-    for entry in items(root.value("packages")) {
+    // entry is built for itself alone, its texts copied out (the whole list built into nodes
+    // for its readers, 500,000 `{}` took 32 bytes each, and small trees eight times their
+    // text).
+    let unbuilt = |key| {
+        root.value(key)
+            .and_then(Node::as_list)
+            .into_iter()
+            .flat_map(Seq::maps_unbuilt)
+    };
+    for entry in unbuilt("packages") {
         match entry.held() {
             Some(package) => self::package(&mut c, package),
             None => {
-                let registry = entry.str("registryType").map(|(s, _)| s);
-                let urls = ["registryBaseUrl"]
-                    .into_iter()
-                    .chain((registry == Some("mcpb")).then_some("identifier"));
-                for key in urls {
-                    if let Some((url, span)) = entry.str(key) {
-                        c.text(TextKind::Endpoint, url, span);
-                    }
+                if let Some(package) = entry.node() {
+                    let mut own = Collector::new(file);
+                    self::package(&mut own, &package);
+                    c.owned(own.finish());
                 }
             }
         }
     }
-    for entry in items(root.value("remotes")) {
+    for entry in unbuilt("remotes") {
         match entry.held() {
             Some(r) => remote(&mut c, r),
             None => {
-                if let Some((url, span)) = entry.str("url") {
-                    c.text(TextKind::Endpoint, url, span);
+                if let Some(r) = entry.node() {
+                    let mut own = Collector::new(file);
+                    remote(&mut own, &r);
+                    c.owned(own.finish());
                 }
             }
         }

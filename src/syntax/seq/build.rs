@@ -57,8 +57,10 @@ fn packs(node: &Node) -> Option<Holds> {
     })
 }
 
-/// Nodes a [`small_tree`] has at most.
-pub(super) const SMALL_TREE: usize = 8;
+/// Nodes a [`small_tree`] has at most. Sixteen takes in a tool with a small schema or a
+/// nested setting (`{"name": "t", "command": ["x"], "x": {"a": {}}}`): as nodes, a long list
+/// of them took up to twelve times its text.
+pub(super) const SMALL_TREE: usize = 16;
 
 /// True when `node` has at most [`SMALL_TREE`] nodes (an entry counts as one): a long list
 /// of such items (`- [a]`, `- {a: {b: c}}`) took a node and an allocation for each level
