@@ -143,7 +143,8 @@ impl Node {
         }
     }
 
-    /// The items, if this is a sequence.
+    /// The items, if this is a sequence: a packed list's nodes are built and kept for it
+    /// ([`Node::as_list`] tells a list apart without building them).
     pub(crate) fn as_seq(&self) -> Option<&[Node]> {
         match &self.kind {
             NodeKind::Seq(items) => Some(items),

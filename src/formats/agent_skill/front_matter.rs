@@ -397,7 +397,7 @@ impl Cx<'_> {
         };
         for e in entries {
             let path = format!("metadata.{}", e.key);
-            if e.value.as_seq().is_some() || e.value.as_map().is_some() {
+            if e.value.as_list().is_some() || e.value.as_map().is_some() {
                 let d = lw
                     .diag(
                         &rules::WRONG_FIELD_TYPE,

@@ -55,8 +55,10 @@ pub(super) fn is_server_json(root: &Node) -> bool {
     if let Some(schema) = root.value("$schema").and_then(Node::as_str) {
         return is_registry_schema(schema);
     }
-    if root.value("packages").is_some_and(|p| p.as_seq().is_some())
-        || root.value("remotes").is_some_and(|r| r.as_seq().is_some())
+    if root
+        .value("packages")
+        .is_some_and(|p| p.as_list().is_some())
+        || root.value("remotes").is_some_and(|r| r.as_list().is_some())
     {
         return true;
     }
