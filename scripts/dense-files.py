@@ -66,6 +66,15 @@ and that of "Dense files, eighth pass (time)":
 steps-distinct/...                  a cycod tool of 50,000 steps, each a different script
                                     `echo N` (each handed to ShellCheck)
 
+and those of "Lists of small trees" (each about 58 MB):
+
+mcp-small-schema/tools.json         MCP tools `{"name":"tN","inputSchema":{"type":"object"}}`
+mcp-required/tools.json             MCP tools whose schema has `required` and a property
+acl-nested/tools.json               agentcli tools with a nested unknown key `"x":{"a":{}}`
+server-remotes/server.json          remotes of a URL and one header each
+cycod-env/...                       a cycod tool of steps `bash: a` with an `env` mapping
+skill-metadata/...                  a `SKILL.md` whose `metadata` lists small mappings
+
 SCALE (default 1) multiplies every count: 0.1 writes the sizes tests/hostile/dense.rs uses.
 """
 
@@ -206,6 +215,7 @@ def main():
     seventh(root, n)
     eighth(root, n)
     marks(root, n)
+    small_trees(root, n)
 
 
 def sixth(root, n):
@@ -274,6 +284,27 @@ def marks(root, n):
     steps = "".join("  - bash: echo %d\n" % i for i in range(n(1_000_000)))
     write(root, "steps-million/.cycod/tools/many.yaml",
           "name: many\ndescription: d\ntags: [read]\nsteps:\n" + steps)
+
+
+def small_trees(root, n):
+    """The shapes of "Lists of small trees": long lists whose items each hold a mapping."""
+    def listing(path, head, item, count, tail="]}", sep=","):
+        write(root, path, head + sep.join(item % i for i in range(n(count))) + tail)
+    listing("mcp-small-schema/tools.json", '{"tools":[',
+            '{"name":"t%d","inputSchema":{"type":"object"}}', 1_175_000)
+    listing("mcp-required/tools.json", '{"tools":[',
+            '{"name":"t%d","inputSchema":{"type":"object","required":["a"],"properties":{"a":{}}}}',
+            650_000)
+    listing("acl-nested/tools.json", '{"tools":[', '{"name":"t%d","command":["x"],"x":{"a":{}}}',
+            1_300_000)
+    listing("server-remotes/server.json",
+            '{"name":"io.github.a/b","description":"d","version":"1.0.0","remotes":[',
+            '{"type":"sse","url":"https://e.example/%d","headers":[{"name":"A"}]}', 850_000)
+    listing("cycod-env/.cycod/tools/big.yaml", "name: big\ndescription: d\nsteps:\n",
+            "  - bash: a\n    env: {A: b%d}", 1_700_000, tail="\n", sep="\n")
+    listing("skill-metadata/skills/big/SKILL.md",
+            "---\nname: big\ndescription: Summarise reports.\nmetadata:\n  x:\n",
+            "    - {a: {b: c, d: e}, f: g%d}", 1_600_000, tail="\n---\n# big\n", sep="\n")
 
 
 if __name__ == "__main__":
