@@ -19,6 +19,7 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::{Entry, Node, NodeKind};
 
 mod found;
+mod owned;
 mod placed;
 mod values;
 pub(crate) use found::{Covered, CoveredFiles, Found, Handoff};
@@ -140,16 +141,6 @@ pub(crate) struct Text<'a> {
 }
 
 impl Text<'_> {
-    /// The same text, owning its value.
-    pub(crate) fn into_owned(self) -> Text<'static> {
-        Text {
-            kind: self.kind,
-            value: Cow::Owned(self.value.into_owned()),
-            file: self.file,
-            span: self.span,
-        }
-    }
-
     /// Where bytes `range` of [`Text::value`] are written: exact inside quoted, escaped and
     /// block scalars.
     pub(crate) fn span_of(&self, range: Range<usize>) -> Span {
@@ -549,13 +540,6 @@ impl<'a> Collector<'a> {
         let mut texts = self.texts;
         texts.extend(self.values.into_iter().flat_map(Values::texts));
         texts
-    }
-
-    /// Texts of nodes built for the asking (a packed item's), which they outlive: copied in.
-    pub(crate) fn owned(&mut self, texts: Vec<Text<'_>>) {
-        for text in texts {
-            self.texts.push(text.into_owned());
-        }
     }
 
     /// The texts collected, and the long lists of values apart ([`ToolTexts::values`]).

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::{Text, TextKind, ToolTexts};
+use super::{Text, TextKind};
 use crate::source::{SourceFile, Span};
 use crate::syntax::seq::Item;
 use crate::syntax::{Entry, Node, NodeKind, Seq};
@@ -96,38 +96,5 @@ fn each_string<'n>(node: &'n Node, out: &mut Vec<(Cow<'n, str>, Span)>) {
             }
         }
         _ => {}
-    }
-}
-
-impl ToolTexts<'_> {
-    /// The same texts, owning their strings: the texts of nodes built for one tool alone (a
-    /// packed small tree's, [`crate::syntax::Seq::maps_unbuilt`]) outlive the nodes. A long
-    /// list's strings become a text each (a small tree holds no long list).
-    pub(crate) fn into_owned(self) -> ToolTexts<'static> {
-        let ToolTexts {
-            name,
-            callable,
-            texts,
-            credentials,
-            handed,
-            values,
-            fences,
-        } = self;
-        let listed = values
-            .into_iter()
-            .flat_map(|v| v.texts().map(Text::into_owned).collect::<Vec<_>>());
-        ToolTexts {
-            name: name.map(Text::into_owned),
-            callable,
-            texts: texts
-                .into_iter()
-                .map(Text::into_owned)
-                .chain(listed)
-                .collect(),
-            credentials,
-            handed,
-            values: Vec::new(),
-            fences,
-        }
     }
 }
