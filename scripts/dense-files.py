@@ -75,6 +75,15 @@ server-remotes/server.json          remotes of a URL and one header each
 cycod-env/...                       a cycod tool of steps `bash: a` with an `env` mapping
 skill-metadata/...                  a `SKILL.md` whose `metadata` lists small mappings
 
+and those of "Lists of any items, and data no meta-schema reads" (each about 58 MB):
+
+mcp-described/tools.json            MCP tools with a description, two described properties
+                                    and `required`
+skill-deep/...                      a `SKILL.md` whose `metadata` lists mappings nine deep
+schema-data/tools.json              a schema carrying a list of deep mappings under `x-data`
+schema-prefix-items/tools.json      a draft-07 schema whose `prefixItems` lists small schemas
+schema-any-of/tools.json            a schema whose `anyOf` lists small schemas
+
 SCALE (default 1) multiplies every count: 0.1 writes the sizes tests/hostile/dense.rs uses.
 """
 
@@ -216,6 +225,7 @@ def main():
     eighth(root, n)
     marks(root, n)
     small_trees(root, n)
+    deeper_trees(root, n)
 
 
 def sixth(root, n):
@@ -305,6 +315,31 @@ def small_trees(root, n):
     listing("skill-metadata/skills/big/SKILL.md",
             "---\nname: big\ndescription: Summarise reports.\nmetadata:\n  x:\n",
             "    - {a: {b: c, d: e}, f: g%d}", 1_600_000, tail="\n---\n# big\n", sep="\n")
+
+
+
+def deeper_trees(root, n):
+    """The shapes of "Lists of any items, and data no meta-schema reads"."""
+    def listing(path, head, item, count, tail="]}", sep=","):
+        write(root, path, head + sep.join(item % i for i in range(n(count))) + tail)
+    listing("mcp-described/tools.json", '{"tools":[',
+            '{"name":"t%d","description":"d","inputSchema":{"type":"object","properties":'
+            '{"a":{"type":"string","description":"d"},"b":{"type":"string","enum":["c","f"]}},'
+            '"required":["a"]}}', 330_000)
+    listing("skill-deep/skills/big/SKILL.md",
+            "---\nname: big\ndescription: Summarise reports.\nmetadata:\n  x:\n",
+            "    - {a: {b: {c: {d: {e: {f: {g: {h: {i: c%d}}}}}}}}}", 1_000_000,
+            tail="\n---\n# big\n", sep="\n")
+    deep = '{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":%d}}}}}}}}}'
+    listing("schema-data/tools.json",
+            '{"tools":[{"name":"t","inputSchema":{"type":"object","x-data":[', deep, 1_000_000,
+            tail="]}}]}")
+    small = ('{"type":"object","properties":{"a%d":{"type":"string"},'
+             '"b":{"type":"string","description":"d"}}}')
+    for name, key in [("schema-prefix-items", "prefixItems"), ("schema-any-of", "anyOf")]:
+        listing(name + "/tools.json",
+                '{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"a":{"' + key
+                + '":[', small, 600_000, tail="]}}}}]}")
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ mod dense_markdown;
 mod dense_shell;
 #[path = "hostile/dense_tools.rs"]
 mod dense_tools;
+#[path = "hostile/dense_trees.rs"]
+mod dense_trees;
 #[path = "hostile/diffs.rs"]
 mod diffs;
 #[path = "hostile/fixes.rs"]

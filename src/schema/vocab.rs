@@ -101,8 +101,7 @@ pub(crate) struct Keyword {
     pub kind: Kind,
     /// How its value holds subschemas.
     pub holds: Holds,
-    /// The first draft that defines it (the table records it; only the tests ask yet).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// The first draft that defines it.
     pub since: Draft,
     /// The last draft that defines it, when a later draft dropped it.
     pub until: Option<Draft>,

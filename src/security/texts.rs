@@ -510,16 +510,11 @@ impl<'a> Collector<'a> {
                         self.schema(&p.value);
                     }
                 }
-                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                    for s in v.as_seq().unwrap_or_default() {
-                        self.schema(s);
-                    }
-                }
-                "items" | "additionalItems" => match v.as_seq() {
-                    Some(items) => items.iter().for_each(|s| self.schema(s)),
-                    None => self.schema(v),
-                },
-                "additionalProperties"
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => self.schemas(v),
+                "items" | "additionalItems" if v.as_list().is_some() => self.schemas(v),
+                "items"
+                | "additionalItems"
+                | "additionalProperties"
                 | "unevaluatedProperties"
                 | "unevaluatedItems"
                 | "contains"

@@ -7,7 +7,8 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, MAX_DEPTH, Node, NodeKind, Number};
+use super::seq::PACK_FROM;
+use super::{Entry, MAX_DEPTH, Node, NodeKind, Number, Seq};
 use crate::source::Span;
 
 /// A [`Node`] tree in a compact byte form.
@@ -329,6 +330,9 @@ impl<'a> Reader<'a> {
             STRING => NodeKind::String(self.str()?.into()),
             SEQ => {
                 let n = self.len()?;
+                if n >= PACK_FROM {
+                    return Some(Node::new(span, NodeKind::Seq(self.packed_items(n, depth)?)));
+                }
                 let mut items = Vec::with_capacity(n);
                 for _ in 0..n {
                     items.push(self.node(depth + 1)?);
@@ -349,6 +353,23 @@ impl<'a> Reader<'a> {
             _ => return None,
         };
         Some(Node::new(span, kind))
+    }
+
+    /// The `n` items of a list whose count was just read, kept packed as they are: a long
+    /// list inside a tree built for one reader (a tool's `enum`) is not built into nodes,
+    /// nor are its strings made a text each. Its items were a long list's when written.
+    fn packed_items(&mut self, n: usize, depth: usize) -> Option<Seq> {
+        let (start, from) = (self.at, self.last);
+        for _ in 0..n {
+            self.skip(depth + 1)?;
+        }
+        let bytes = self.bytes.get(start..self.at)?;
+        Some(Seq::read_back(n, bytes, from, self.last))
+    }
+
+    /// True when the next node is a null, a boolean or a number.
+    pub(super) fn at_scalar(&self) -> bool {
+        self.bytes.get(self.at).is_some_and(|tag| *tag <= FLOAT)
     }
 
     /// True when the next node is a mapping.

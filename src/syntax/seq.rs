@@ -1,15 +1,14 @@
-//! The items of a list ([`Seq`]). A long list of scalars (strings, nulls, booleans,
-//! numbers, and lists and empty mappings without text) is held in the packed form of
+//! The items of a list ([`Seq`]). A long list is held in the packed form of
 //! [`super::Packed`] (a few bytes an item, where a [`Node`] takes 32 and a string its own
 //! allocation besides): a schema's `enum` of millions of `1`s cost sixteen times its text as
-//! nodes, of `"a"`s more. Strings are packed decoded, so readers of text (the security pass)
-//! borrow them from the packed bytes ([`Seq::strings`]). So is a long list of mappings of
-//! such scalars (a cycod tool's steps `bash: a`: a node, a member and a string each took
-//! nine times the step's text), read a mapping at a time ([`Seq::maps`]), and of mappings
-//! whose values are lists of such scalars (agentcli tools `{"name": "t", "command": ["x"]}`).
-//! A list with a mapping below a mapping's values, or a string below a list item, is nodes. Readers see a slice of
-//! nodes as before (built the first time one is asked for); the readers that walk whole
-//! trees ([`Seq::scan`]) and read their strings do not build it.
+//! nodes, of `"a"`s more, and a list of tools with their schemas up to fifteen times.
+//! Strings are packed decoded, so readers of text (the security pass) borrow them from the
+//! packed bytes ([`Seq::strings`]); a mapping of scalars and lists of them (a cycod tool's
+//! step `bash: a`, an agentcli tool `{"name": "t", "command": ["x"]}`) is read a mapping at a
+//! time ([`Seq::maps`]), its strings borrowed too; an item of any other shape is built for
+//! its reader alone ([`Seq::scan`], [`Seq::maps_unbuilt`]). Readers that want a slice of
+//! nodes see one as before (built the first time one is asked for, and kept beside the
+//! bytes).
 
 use std::borrow::Cow;
 use std::ops::Deref;
@@ -24,7 +23,7 @@ mod build;
 pub(crate) use build::SeqBuilder;
 
 /// Lists shorter than this are always held as nodes: packing pays only for dense lists.
-const PACK_FROM: usize = 256;
+pub(super) const PACK_FROM: usize = 256;
 
 /// The items of a list, in order.
 pub(crate) struct Seq(Repr);
@@ -43,8 +42,8 @@ struct Holds {
     strings: bool,
     /// Some item is a mapping of [`small_map`] (its keys and string values are text too).
     maps: bool,
-    /// Some item is a small tree of another shape ([`small_tree`]: `[a]`, `{a: {b: c}}`),
-    /// whose texts are read from its nodes.
+    /// Some item is a tree of another shape (`[a]`, `{a: {b: c}}`), whose texts are read
+    /// from its nodes.
     deep: bool,
 }
 
@@ -116,6 +115,32 @@ impl Seq {
         }
     }
 
+    /// The `len` items packed in `bytes` (their first span relative to `from`, the last
+    /// item's start `last`), as a tree built from packed bytes finds them. What they hold is
+    /// told from each item's kind alone: a mapping or a list may hold text.
+    pub(super) fn read_back(len: usize, bytes: &[u8], from: usize, last: usize) -> Seq {
+        let mut holds = Holds::default();
+        let mut reader = Reader::new(bytes, from);
+        for _ in 0..len {
+            if reader.at_string() {
+                holds.strings = true;
+            } else if !reader.at_scalar() {
+                holds.deep = true;
+            }
+            if reader.skip(0).is_none() {
+                break;
+            }
+        }
+        Seq(Repr::Packed(Box::new(Plain {
+            len,
+            holds,
+            bytes: bytes.into(),
+            from,
+            last,
+            nodes: OnceLock::new(),
+        })))
+    }
+
     /// True when the items are known to hold no text (no string and no mapping key at any
     /// depth): a reader looking for text has nothing to find in it.
     pub(crate) fn all_plain(&self) -> bool {
@@ -127,7 +152,8 @@ impl Seq {
         matches!(&self.0, Repr::Packed(plain) if !plain.holds.maps && !plain.holds.deep)
     }
 
-    /// True when some packed item is a small tree ([`small_tree`]).
+    /// True when some packed item is a tree of another shape than a string or a mapping of
+    /// scalars ([`Holds::deep`]).
     fn deep(&self) -> bool {
         matches!(&self.0, Repr::Packed(plain) if plain.holds.deep)
     }
@@ -233,8 +259,8 @@ impl<'a> MapItem<'a> {
     /// The item when it is held as a node. A packed item of [`Seq::maps`] holds no text
     /// below its values but the strings of a list (no mapping there has a key): a reader of
     /// text that finds none here has only [`MapItem::str`]'s and [`MapItem::list`]'s strings
-    /// to read. One of [`Seq::maps_unbuilt`] may be a small tree: its other texts are in
-    /// its values ([`MapItem::value`]).
+    /// to read. One of [`Seq::maps_unbuilt`] may be a tree of any shape: its other texts are
+    /// in its values ([`MapItem::value`]).
     pub(crate) fn held(&self) -> Option<&'a Node> {
         match &self.0 {
             Held::Node(node) => Some(node),
@@ -273,9 +299,10 @@ impl<'a> MapItem<'a> {
 }
 
 impl Seq {
-    /// Every item as a [`MapItem`], without building a packed list's nodes.
+    /// Every item as a [`MapItem`]: a packed list's nodes are built (and kept) only when
+    /// some item is a deeper tree than a mapping of scalars, whose texts its readers read
+    /// from its node ([`MapItem::held`]).
     pub(crate) fn maps(&self) -> impl Iterator<Item = MapItem<'_>> {
-        // A small tree's texts are read from its nodes ([`MapItem::held`]).
         map_items(if self.deep() {
             Scan(Items::Nodes(self.iter()))
         } else {
@@ -283,8 +310,8 @@ impl Seq {
         })
     }
 
-    /// Every item as a [`MapItem`] read where it is, a small tree's too: [`MapItem::held`]
-    /// is then none for every packed item, and a reader of a small tree's texts builds that
+    /// Every item as a [`MapItem`] read where it is, a deeper tree's too: [`MapItem::held`]
+    /// is then none for every packed item, and a reader of such a tree's texts builds that
     /// item's values alone ([`MapItem::value`]). [`Seq::maps`] built the whole list's nodes
     /// for them and kept them while the file loaded: a million tools
     /// `{"name": "tN", "inputSchema": {"type": "object"}}` took eight times their text.

@@ -2,7 +2,6 @@
 use std::borrow::Cow;
 
 use super::PACK_FROM;
-use super::build::SMALL_TREE;
 use crate::syntax::{MapItem, Node, NodeKind, Number, Packed, json, yaml};
 
 fn parse(text: &str) -> Node {
@@ -87,35 +86,35 @@ fn strings_are_packed_and_read_from_the_bytes() {
 }
 
 /// A string below a list item, or a mapping below an item's values, makes the list hold
-/// more text than [`super::Seq::strings`] (not flat); such an item is packed while it is a
-/// small tree, and makes the list nodes when it is larger. A mapping of scalars and lists of
-/// them is packed too.
+/// more text than [`super::Seq::strings`] (not flat); such an item is packed whatever its
+/// size (a tool and its schema, settings nested deeper than a parser's list is long). A
+/// mapping of scalars and lists of them is packed too, its texts read from the bytes.
 #[test]
-fn a_string_below_an_item_makes_the_list_not_flat_and_a_large_one_nodes() {
-    let large = format!("[{}, \"x\"]", ["1"; SMALL_TREE].join(", "));
-    // Mappings nested deeper than a small tree has nodes.
-    let deep = (0..SMALL_TREE).fold("\"x\"".to_string(), |inner, i| {
+fn a_string_below_an_item_makes_the_list_not_flat_whatever_its_size() {
+    let large = format!("[{}, \"x\"]", ["1"; 40].join(", "));
+    let deep = (0..40).fold("\"x\"".to_string(), |inner, i| {
         format!("{{\"k{i}\": {inner}}}")
     });
-    for (odd, packed) in [
-        ("[1, \"x\"]", true),
-        ("[{\"a\": 1}]", true),
-        ("{\"a\": {\"b\": \"x\"}}", true),
-        ("{\"a\": [{\"b\": 1}]}", true),
-        ("{\"a\": [\"x\", 2]}", true),
-        ("{\"a\": 1}", true),
-        ("{\"a\": \"x\", \"b\": [1]}", true),
-        (large.as_str(), false),
-        (deep.as_str(), false),
+    for odd in [
+        "[1, \"x\"]",
+        "[{\"a\": 1}]",
+        "{\"a\": {\"b\": \"x\"}}",
+        "{\"a\": [{\"b\": 1}]}",
+        "{\"a\": [\"x\", 2]}",
+        "{\"a\": 1}",
+        "{\"a\": \"x\", \"b\": [1]}",
+        large.as_str(),
+        deep.as_str(),
     ] {
         let mut items = vec!["7"; PACK_FROM + 10];
         items[PACK_FROM + 3] = odd;
         let text = format!("[{}]", items.join(","));
         let root = parse(&text);
         let list = root.as_list().expect("a list");
-        assert_eq!(list.packed(), packed, "{odd}");
+        assert!(list.packed(), "{odd}");
         assert!(!list.all_plain() && !list.flat(), "{odd}");
         assert_eq!(list.len(), items.len());
+        let unbuilt: Vec<Node> = list.scan().map(Cow::into_owned).collect();
         // Readers of a mapping's texts are handed its node where it holds more than
         // `MapItem::str` and `MapItem::list` read (before the nodes are built below).
         let held = list
@@ -126,8 +125,9 @@ fn a_string_below_an_item_makes_the_list_not_flat_and_a_large_one_nodes() {
             odd,
             "{\"a\": [\"x\", 2]}" | "{\"a\": 1}" | "{\"a\": \"x\", \"b\": [1]}"
         );
-        assert_eq!(held.is_none(), packed && small_map, "{odd}");
+        assert_eq!(held.is_none(), small_map, "{odd}");
         assert_eq!(texts(&text, list.iter().cloned()), items);
+        assert_eq!(unbuilt, list.to_vec(), "{odd}");
     }
 }
 
@@ -367,4 +367,27 @@ fn a_list_below_a_packed_mapping_is_read_item_by_item() {
     );
     assert_eq!(packed[1], Some(vec![None, s("x", "\"x\""), None]));
     assert_eq!((packed[2].clone(), packed[3].clone()), (None, None));
+}
+
+/// A long list inside a packed item stays packed when the item is built for its reader (a
+/// tool's `enum`), says what it holds, and reads as the list the parser made.
+#[test]
+fn a_long_list_inside_a_packed_item_stays_packed_when_the_item_is_built() {
+    let strings = vec!["\"a\""; PACK_FROM + 1].join(",");
+    let maps = vec!["{\"k\": \"v\"}"; PACK_FROM].join(",");
+    let item = format!("{{\"enum\": [{strings}], \"maps\": [{maps}], \"few\": [[1], \"b\"]}}");
+    let text = format!("[{}]", vec![item.as_str(); PACK_FROM].join(","));
+    let root = parse(&text);
+    let list = root.as_list().expect("a list");
+    let built = list.scan().next().expect("an item").into_owned();
+    let as_parsed = json::parse(&item, 4).root.expect("parses");
+    assert_eq!(built, as_parsed);
+    let listed = |key: &str| built.value(key).and_then(Node::as_list).expect("a list");
+    let (values, nested) = (listed("enum"), listed("maps"));
+    assert!(values.packed() && values.flat() && !values.all_plain());
+    assert_eq!(values.strings().count(), PACK_FROM + 1);
+    assert!(nested.packed() && !nested.flat());
+    assert!(nested.maps().all(|m| m.held().is_some()));
+    assert!(!listed("few").packed());
+    assert_eq!(Packed::pack(&built).unpack(), built);
 }

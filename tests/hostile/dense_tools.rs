@@ -6,7 +6,7 @@ use super::dense::assert_bounded;
 use super::*;
 
 /// A JSON tool list of `n` small tools, each made by `tool` from its index.
-fn tool_list(n: usize, tool: impl Fn(usize) -> String) -> String {
+pub(super) fn tool_list(n: usize, tool: impl Fn(usize) -> String) -> String {
     let tools: Vec<String> = (0..n).map(tool).collect();
     format!(r#"{{"tools":[{}]}}"#, tools.join(","))
 }

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::{Collector, Text, ToolTexts};
+use crate::syntax::{Node, Seq};
 
 impl Text<'_> {
     /// The same text, owning its value.
@@ -17,11 +18,27 @@ impl Text<'_> {
     }
 }
 
-impl Collector<'_> {
+impl<'a> Collector<'a> {
     /// Texts of nodes built for the asking (a packed item's), which they outlive: copied in.
     pub(crate) fn owned(&mut self, texts: Vec<Text<'_>>) {
         for text in texts {
             self.texts.push(text.into_owned());
+        }
+    }
+
+    /// The texts of each schema of the list `list` (`anyOf`, `items`): a packed item is
+    /// built for itself alone and its texts copied. The whole list built into nodes beside
+    /// its bytes, a `oneOf` of 600,000 small schemas took ten times its file.
+    pub(crate) fn schemas(&mut self, list: &'a Node) {
+        for item in list.as_list().into_iter().flat_map(Seq::scan) {
+            match item {
+                Cow::Borrowed(schema) => self.schema(schema),
+                Cow::Owned(schema) => {
+                    let mut own = Collector::new(self.file);
+                    own.schema(&schema);
+                    self.owned(own.finish());
+                }
+            }
         }
     }
 }

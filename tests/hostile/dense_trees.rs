@@ -1,0 +1,60 @@
+//! Long lists of deeper trees, and data a schema carries under keys no meta-schema reads
+//! (issue 29, row 10): each test holds the peak memory beyond a small file's to a multiple
+//! of the dense file's size, as `dense.rs` does.
+
+use super::dense::assert_bounded;
+use super::dense_tools::tool_list;
+
+/// MCP tools as they are written: a description and a schema of two described properties
+/// and a `required` list. Larger than a small tree (16 nodes), the list was held as nodes
+/// (9.1x with the release binary at 58 MB); any item of a long list is packed now, and each
+/// tool built for its readers alone (4.9x).
+#[test]
+fn an_mcp_tool_list_of_100_thousand_tools_with_described_properties() {
+    let tool = |i: usize| {
+        format!(
+            r#"{{"name":"t{i}","description":"d","inputSchema":{{"type":"object","properties":{{"a":{{"type":"string","description":"d"}},"b":{{"type":"string","enum":["c","f"]}}}},"required":["a"]}}}}"#
+        )
+    };
+    assert_bounded(
+        "tools.json",
+        &tool_list(1, tool),
+        &tool_list(100_000, tool),
+        7.0,
+    );
+}
+
+/// A skill's `metadata` listing mappings nested nine deep: as nodes, a node and an
+/// allocation for each level of each item (14.4x with the release binary at 58 MB); packed
+/// now, and read an item at a time (5.3x).
+#[test]
+fn a_skill_metadata_list_of_200_thousand_deep_mappings() {
+    let skill = |n: usize| {
+        let items: String = (0..n)
+            .map(|i| {
+                format!(
+                    "    - {{a: {{b: {{c: {{d: {{e: {{f: {{g: {{h: {{i: c{i}}}}}}}}}}}}}}}}}}}\n"
+                )
+            })
+            .collect();
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\nmetadata:\n  x:\n{items}---\n\nBody.\n"
+        )
+    };
+    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(200_000), 7.0);
+}
+
+/// A schema carrying a long list of deep mappings under a key that is no keyword: the
+/// meta-validation copied it whole into JSON values (105x with the release binary at 58 MB,
+/// 17 s); no meta-schema reads such a key, and its value is left out now (5.2x).
+#[test]
+fn a_schema_carrying_300_thousand_mappings_under_a_key_that_is_no_keyword() {
+    let schema = |n: usize| {
+        let item = r#"{"a":{"b":{"c":{"d":{"e":1}}}}}"#;
+        let data = vec![item; n].join(",");
+        tool_list(1, |_| {
+            format!(r#"{{"name":"t","inputSchema":{{"type":"object","x-data":[{data}]}}}}"#)
+        })
+    };
+    assert_bounded("tools.json", &schema(1), &schema(300_000), 7.0);
+}
