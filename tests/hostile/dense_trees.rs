@@ -58,3 +58,20 @@ fn a_schema_carrying_300_thousand_mappings_under_a_key_that_is_no_keyword() {
     };
     assert_bounded("tools.json", &schema(1), &schema(300_000), 7.0);
 }
+
+/// A skill's front matter of many flow mappings: the scan for constructs the reference
+/// validator refuses masked every key and scalar it had read (8 bytes each, and a sort of
+/// them), four times the front matter's size beside its tree (5.0x with the release binary
+/// at 58 MB); it masks only those that hold a character it looks for now (3.6x).
+#[test]
+fn a_skill_metadata_list_of_300_thousand_flow_mappings() {
+    let skill = |n: usize| {
+        let items: String = (0..n)
+            .map(|i| format!("    - {{a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: {i}}}\n"))
+            .collect();
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\nmetadata:\n  x:\n{items}---\n\nBody.\n"
+        )
+    };
+    assert_bounded("skills/big/SKILL.md", &skill(1), &skill(300_000), 4.0);
+}

@@ -105,7 +105,7 @@ impl Cx<'_> {
         let mut found: Vec<(Construct, Span)> = Vec::new();
         let mut masks: Vec<Mask> = Vec::new();
         self.visit(root, false, &mut masks, &mut found);
-        masks.sort();
+        masks.sort_unstable();
         let text = &self.file.text;
         let mut masks = masks.into_iter().peekable();
         let mut comment = false;
@@ -191,18 +191,28 @@ impl Cx<'_> {
                     found.push((Construct::Flow, node.span()));
                 }
                 for e in entries {
-                    masks.push(mask(e.key_span()));
+                    self.mask(e.key_span(), masks);
                     self.visit(&e.value, in_flow || flow, masks, found);
                 }
             }
             _ => {
-                masks.push(mask(node.span()));
+                self.mask(node.span(), masks);
                 let plain = !source.starts_with(['"', '\'']) && !self.is_block_scalar(node.span());
                 if plain && let Some(i) = source.find('\t') {
                     let at = node.span().start + i;
                     found.push((Construct::Tab, Span::new(at, at + 1)));
                 }
             }
+        }
+    }
+
+    /// Mask the scalar (or key) at `span` from the scan for constructs when it holds a
+    /// character the scan reads (`#`, `&`, `!`, a tab): elsewhere the scan finds nothing in
+    /// it unmasked (a line end inside it ends no comment: none runs into a scalar). A mask
+    /// for every scalar of front matter of 250,000 flow mappings took four times its size.
+    fn mask(&self, span: Span, masks: &mut Vec<Mask>) {
+        if self.file.slice(span).contains(['#', '&', '!', '\t']) {
+            masks.push(mask(span));
         }
     }
 
