@@ -83,6 +83,9 @@ skill-deep/...                      a `SKILL.md` whose `metadata` lists mappings
 schema-data/tools.json              a schema carrying a list of deep mappings under `x-data`
 schema-prefix-items/tools.json      a draft-07 schema whose `prefixItems` lists small schemas
 schema-any-of/tools.json            a schema whose `anyOf` lists small schemas
+skill-metadata-map/...              a `SKILL.md` whose `metadata` maps keys to `{a: b, c: d}`
+properties-described/tools.json     a schema of described string properties
+mcp-servers/.mcp.json               an `.mcp.json` of servers with args and env
 
 SCALE (default 1) multiplies every count: 0.1 writes the sizes tests/hostile/dense.rs uses.
 """
@@ -340,6 +343,15 @@ def deeper_trees(root, n):
         listing(name + "/tools.json",
                 '{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"a":{"' + key
                 + '":[', small, 600_000, tail="]}}}}]}")
+    # Long mappings (still nodes: "What is left" of that section).
+    listing("skill-metadata-map/skills/big/SKILL.md",
+            "---\nname: big\ndescription: Summarise reports.\nmetadata:\n",
+            "  k%d: {a: b, c: d}", 2_360_000, tail="\n---\n# big\n", sep="\n")
+    listing("properties-described/tools.json",
+            '{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{',
+            '"p%d":{"type":"string","description":"d"}', 1_250_000, tail="}}}]}")
+    listing("mcp-servers/.mcp.json", '{"mcpServers":{',
+            '"s%d":{"command":"npx","args":["-y","p"],"env":{"A":"b"}}', 930_000, tail="}}")
 
 
 if __name__ == "__main__":
