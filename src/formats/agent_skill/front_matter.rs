@@ -396,8 +396,13 @@ impl Cx<'_> {
             return;
         };
         for e in entries {
+            let nested = e.value.as_list().is_some() || e.value.as_map().is_some();
+            // Past the rule's cap, counted without a finding (or its path) built for it.
+            if nested && lw.diags.counted(&rules::WRONG_FIELD_TYPE) {
+                continue;
+            }
             let path = format!("metadata.{}", e.key);
-            if e.value.as_list().is_some() || e.value.as_map().is_some() {
+            if nested {
                 let d = lw
                     .diag(
                         &rules::WRONG_FIELD_TYPE,

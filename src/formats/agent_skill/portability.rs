@@ -147,6 +147,10 @@ impl Cx<'_> {
         }
         found.sort_by_key(|(_, span)| *span);
         for (construct, span) in found {
+            // Past the rule's cap, counted without a finding built for it.
+            if self.diags.counted(&rules::UNPORTABLE_FRONT_MATTER) {
+                continue;
+            }
             let d = self
                 .diag(&rules::UNPORTABLE_FRONT_MATTER, span, construct.message())
                 .label(construct.label())
