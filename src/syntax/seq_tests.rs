@@ -131,7 +131,7 @@ fn a_string_below_an_item_makes_the_list_not_flat_whatever_its_size() {
     }
 }
 
-/// A long list of small trees (`- [a]`, `- {a: {b: c}}`) is packed, and reads as its nodes.
+/// A long list of trees (`- [a]`, `- {a: {b: c}}`) is packed, and reads as its nodes.
 #[test]
 fn a_long_list_of_small_trees_is_packed_and_reads_as_its_nodes() {
     for item in ["[a]", "[[a]]", "{a: {b: c}}", "[{a: b}, c]"] {
@@ -152,7 +152,7 @@ fn a_long_list_of_small_trees_is_packed_and_reads_as_its_nodes() {
     }
 }
 
-/// Read a mapping at a time where they are packed, small trees' values are built for each
+/// Read a mapping at a time where they are packed, trees' values are built for each
 /// item alone, as they are asked for: the list's nodes are never built.
 #[test]
 fn a_long_list_of_small_trees_is_read_unbuilt() {
@@ -160,7 +160,7 @@ fn a_long_list_of_small_trees_is_read_unbuilt() {
     let text = yaml_list(&vec![item; PACK_FROM * 2]);
     let root = yaml::parse(&text, 0).root.expect("parses");
     let list = root.value("k").and_then(Node::as_list).expect("a list");
-    assert!(list.packed() && !list.flat(), "packed as small trees");
+    assert!(list.packed() && !list.flat(), "packed as trees");
     let mut read = 0;
     for m in list.maps_unbuilt() {
         assert!(

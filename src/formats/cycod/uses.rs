@@ -77,7 +77,7 @@ impl Cx<'_> {
                     .lw
                     .wrong_type(&m.value, &mpath, "a list of MCP servers"),
                 Some(items) => {
-                    // An item at a time: a long list of small entries is held packed.
+                    // An item at a time: a long list is held packed.
                     let mut paths = ItemPaths::new(&mpath);
                     for (i, item) in items.scan().enumerate() {
                         let item = &*item;

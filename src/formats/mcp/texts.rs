@@ -46,7 +46,7 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     }]
 }
 
-/// Each entry of `list` read by `read` where it is: a long list of small entries is packed,
+/// Each entry of `list` read by `read` where it is: a long list is packed,
 /// and a packed entry is built for itself alone, its texts copied out (the whole list built
 /// into nodes for its readers, 500,000 `{}` took 32 bytes each, and small trees eight times
 /// their text).

@@ -93,7 +93,7 @@ impl Default for Hints {
 
 /// The entries of the list: `tools` of an object (or of the `result` of the JSON-RPC
 /// response that carried it), the root list, or the root when it is one tool; how many, and
-/// each read where it is (a long list of small entries is packed: built into nodes, a
+/// each read where it is (a long list is packed: built into nodes, a
 /// million tools `{"name":"tN","inputSchema":{}}` took twice their room again).
 fn entries(root: &Node) -> (usize, impl Iterator<Item = MapItem<'_>>) {
     let object = root.value("result").unwrap_or(root);

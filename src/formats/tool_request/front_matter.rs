@@ -251,7 +251,7 @@ fn front_matter_inputs(
     };
     // Room for every entry at once (grown by doubling, 200,000 entries held a third more).
     let mut out = Vec::with_capacity(items.len());
-    // An item at a time: a long list of small entries is held packed.
+    // An item at a time: a long list is held packed.
     let mut paths = ItemPaths::new("inputs");
     for (i, item) in items.scan().enumerate() {
         let item = &*item;

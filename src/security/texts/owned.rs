@@ -27,8 +27,9 @@ impl<'a> Collector<'a> {
     }
 
     /// The texts of each schema of the list `list` (`anyOf`, `items`): a packed item is
-    /// built for itself alone and its texts copied. The whole list built into nodes beside
-    /// its bytes, a `oneOf` of 600,000 small schemas took ten times its file.
+    /// built for itself alone and its texts copied, not the whole list into nodes kept
+    /// beside its bytes (the schema check's walk still builds it: a `oneOf` of 600,000 small
+    /// schemas takes ten times its file).
     pub(crate) fn schemas(&mut self, list: &'a Node) {
         for item in list.as_list().into_iter().flat_map(Seq::scan) {
             match item {
@@ -45,8 +46,9 @@ impl<'a> Collector<'a> {
 
 impl ToolTexts<'_> {
     /// The same texts, owning their strings: the texts of nodes built for one tool alone (a
-    /// packed small tree's, [`crate::syntax::Seq::maps_unbuilt`]) outlive the nodes. A long
-    /// list's strings become a text each (a small tree holds no long list).
+    /// packed item's, [`crate::syntax::Seq::maps_unbuilt`]) outlive the nodes. A long list's
+    /// strings become a text each (a tool's `enum` of thousands of values: the time of a copy
+    /// each, held until the security pass reads the tool).
     pub(crate) fn into_owned(self) -> ToolTexts<'static> {
         let ToolTexts {
             name,
