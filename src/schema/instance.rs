@@ -373,8 +373,6 @@ mod tests {
         }
     }
 
-    /// The places of the errors of `root` validated a part at a time, which are those of
-    /// `root` validated whole.
     /// Where [`meta_errors`] finds each error of `root`, sorted.
     fn split_errors(
         draft: Draft,
@@ -390,6 +388,8 @@ mod tests {
         split
     }
 
+    /// The places of the errors of `root` validated a part at a time, which are those of
+    /// `root` validated whole.
     fn split_and_whole(
         draft: Draft,
         v: &jsonschema::meta::MetaValidator<'static>,

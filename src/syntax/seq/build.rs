@@ -72,7 +72,7 @@ enum Build {
     /// As nodes, while the list is short; grown by chunks, as a long list of lists
     /// (`- [a]`) doubled its room by copying.
     Nodes(Chunked<Node>),
-    /// `len` small items packed so far, holding what `holds` says.
+    /// `len` items packed so far, holding what `holds` says.
     Packed {
         writer: Writer,
         len: usize,
