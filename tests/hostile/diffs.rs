@@ -342,3 +342,36 @@ fn a_diff_of_a_changed_skill_reads_its_folder_once() {
         "{changed} files read for a changed skill, {unchanged} for none"
     );
 }
+
+/// A one-line MCP tool list whose every tool's description changed: where each changed
+/// tool's schema is pointed at, the end of the schema's first line was searched for to the
+/// end of the file, once a tool (a 58 MB file of 330,000 such tools ran past 15 minutes in
+/// the release build; 4.4 s now). Each change is still found and counted.
+#[test]
+fn a_diff_of_a_one_line_tool_list_whose_every_tool_changed() {
+    let n = 150_000;
+    let list = |description: &str| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"name":"t{i}","description":"{description}","inputSchema":{{"type":"object","properties":{{"a":{{"type":"string","description":"d"}}}}}}}}"#
+                )
+            })
+            .collect();
+        format!(r#"{{"tools":[{}]}}"#, tools.join(","))
+    };
+    let repo = common::change::history(&[("tools.json", &list("Reads a file."))], &[]);
+    repo.write("tools.json", list("Reads a file or a folder.").as_bytes());
+    let out = run(
+        &repo,
+        &["diff", "--against", "HEAD", "--stat", "--format", "json"],
+    );
+    let stat: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let changed = stat["tools"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|t| t["kind"] == "changed")
+        .count();
+    assert_eq!(changed, n, "every tool changed");
+}
