@@ -143,6 +143,21 @@ fn shown_whole(report: &Value, code: &str, rest: usize) -> Vec<String> {
         .collect()
 }
 
+/// How many tools `diff --stat` of `repo` against `HEAD` lists as changed and `with` holds of.
+fn changed_tools(repo: &Repo, with: impl Fn(&Value) -> bool) -> usize {
+    let out = run(
+        repo,
+        &["diff", "--against", "HEAD", "--stat", "--format", "json"],
+    );
+    let stat: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    stat["tools"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|t| t["kind"] == "changed" && with(t))
+        .count()
+}
+
 /// Every one of 30,000 tools runs another program: each change is still found and counted,
 /// 200 are shown with one line for the rest, as `check` caps a rule in a file; the same 200,
 /// whole, when the new file lists its tools the other way round (the changes are then found
@@ -172,17 +187,7 @@ fn a_diff_changing_every_tool_of_a_large_file() {
         format!("`t{}` now runs program `y` instead of `x`", n - 1)
     );
     repo.write("tools.json", manifest(n, "y").as_bytes());
-    let out = run(
-        &repo,
-        &["diff", "--against", "HEAD", "--stat", "--format", "json"],
-    );
-    let stat: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let changed = stat["tools"]
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter(|t| t["kind"] == "changed" && t["findings"][1] == 1)
-        .count();
+    let changed = changed_tools(&repo, |t| t["findings"][1] == 1);
     assert_eq!(changed, n, "every tool changed, each with its finding");
 }
 
@@ -362,16 +367,6 @@ fn a_diff_of_a_one_line_tool_list_whose_every_tool_changed() {
     };
     let repo = common::change::history(&[("tools.json", &list("Reads a file."))], &[]);
     repo.write("tools.json", list("Reads a file or a folder.").as_bytes());
-    let out = run(
-        &repo,
-        &["diff", "--against", "HEAD", "--stat", "--format", "json"],
-    );
-    let stat: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let changed = stat["tools"]
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter(|t| t["kind"] == "changed")
-        .count();
+    let changed = changed_tools(&repo, |_| true);
     assert_eq!(changed, n, "every tool changed");
 }

@@ -29,8 +29,8 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     let mut c = Collector::new(file);
     c.scalar(TextKind::Title, root.value("title"));
     c.scalar(TextKind::Description, root.value("description"));
-    in_place(&mut c, file, root.value("packages"), package);
-    in_place(&mut c, file, root.value("remotes"), remote);
+    in_place(&mut c, root.value("packages"), package);
+    in_place(&mut c, root.value("remotes"), remote);
     let mut name = Collector::new(file);
     name.scalar(TextKind::Name, root.value("name"));
     // A long list of `choices` is read a batch at a time.
@@ -46,31 +46,17 @@ pub(super) fn server<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> Vec<ToolT
     }]
 }
 
-/// Each entry of `list` read by `read` where it is: a long list is packed,
-/// and a packed entry is built for itself alone, its texts copied out (the whole list built
-/// into nodes for its readers, 500,000 `{}` took 32 bytes each, and small trees eight times
-/// their text).
+/// Each entry of `list` read by `read` where it is: a long list is packed, and a packed
+/// entry is built for itself alone, its texts copied out (the whole list built into nodes
+/// for its readers, 500,000 `{}` took 32 bytes each, and small trees eight times their
+/// text).
 fn in_place<'a>(
     c: &mut Collector<'a>,
-    file: &'a Arc<SourceFile>,
     list: Option<&'a Node>,
     read: impl for<'n> Fn(&mut Collector<'n>, &'n Node),
 ) {
-    for entry in list
-        .and_then(Node::as_list)
-        .into_iter()
-        .flat_map(Seq::maps_unbuilt)
-    {
-        match entry.held() {
-            Some(node) => read(c, node),
-            None => {
-                if let Some(node) = entry.node() {
-                    let mut own = Collector::new(file);
-                    read(&mut own, &node);
-                    c.owned(own.finish());
-                }
-            }
-        }
+    for entry in list.and_then(Node::as_list).into_iter().flat_map(Seq::scan) {
+        c.read_item(entry, &read);
     }
 }
 

@@ -26,20 +26,30 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// What `read` collects of `node`: in place when it is a node of the tree, else (an item
+    /// a packed list built for the asking) into a collector of its own, copied in.
+    pub(crate) fn read_item(
+        &mut self,
+        node: Cow<'a, Node>,
+        read: impl for<'n> Fn(&mut Collector<'n>, &'n Node),
+    ) {
+        match node {
+            Cow::Borrowed(node) => read(self, node),
+            Cow::Owned(node) => {
+                let mut own = Collector::new(self.file);
+                read(&mut own, &node);
+                self.owned(own.finish());
+            }
+        }
+    }
+
     /// The texts of each schema of the list `list` (`anyOf`, `items`): a packed item is
     /// built for itself alone and its texts copied, not the whole list into nodes kept
     /// beside its bytes (the schema check's walk still builds it: a `oneOf` of 600,000 small
     /// schemas takes ten times its file).
     pub(crate) fn schemas(&mut self, list: &'a Node) {
         for item in list.as_list().into_iter().flat_map(Seq::scan) {
-            match item {
-                Cow::Borrowed(schema) => self.schema(schema),
-                Cow::Owned(schema) => {
-                    let mut own = Collector::new(self.file);
-                    own.schema(&schema);
-                    self.owned(own.finish());
-                }
-            }
+            self.read_item(item, |c, schema| c.schema(schema));
         }
     }
 }
