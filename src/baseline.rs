@@ -72,7 +72,8 @@ pub(crate) struct Applied {
 pub(crate) fn fingerprint(d: &Diagnostic, root: &Path) -> String {
     let text = &d.file.text;
     let start = d.span.start.min(text.len());
-    let line = line_around(text, start);
+    let lines = d.file.lines();
+    let line = lines.line_around(text, start);
     let token = text.get(start..d.span.end.min(text.len())).unwrap_or("");
     let before = text.get(line.start..start).unwrap_or("");
     let after = text
@@ -83,7 +84,10 @@ pub(crate) fn fingerprint(d: &Diagnostic, root: &Path) -> String {
         tail.into_iter().rev().collect()
     };
     let after: String = after.chars().take(CONTEXT_CHARS).collect();
-    let parent = parent_line(text, line.start);
+    let parent = lines
+        .nested_under(text, start)
+        .and_then(|l| text.get(l))
+        .map_or("", str::trim);
     let path = relative_path(&d.file, root);
     let mut hasher = Sha256::new();
     for part in [d.rule.code, path.as_str()] {
@@ -111,39 +115,6 @@ fn relative_path(file: &SourceFile, root: &Path) -> String {
 /// Runs of whitespace as one space, none at the ends: re-indenting is not a change.
 fn squeeze(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The bytes of the line holding `at`, without its newline.
-fn line_around(text: &str, at: usize) -> std::ops::Range<usize> {
-    let start = text
-        .get(..at)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let end = text
-        .get(at..)
-        .and_then(|t| t.find('\n'))
-        .map_or(text.len(), |i| at + i);
-    start..end
-}
-
-/// The nearest non-blank line above the line starting at `line_start` that is indented less:
-/// the key a YAML or pretty JSON line is nested under. Empty at the top level.
-fn parent_line(text: &str, line_start: usize) -> &str {
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let own_end = text
-        .get(line_start..)
-        .and_then(|t| t.find('\n'))
-        .map_or(text.len(), |i| line_start + i);
-    let own = indent(text.get(line_start..own_end).unwrap_or(""));
-    if own == 0 {
-        return "";
-    }
-    text.get(..line_start)
-        .unwrap_or("")
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty() && indent(l) < own)
-        .map_or("", str::trim)
 }
 
 /// Fingerprints of `diagnostics` in their order, each with its number among equal ones

@@ -1,5 +1,8 @@
 //! Lines of a file: where each starts, and the line and column of a byte offset.
 
+use std::ops::Range;
+use std::sync::OnceLock;
+
 use super::Position;
 
 /// Byte offsets of line starts, for offset → line/column conversion.
@@ -19,6 +22,19 @@ pub struct LineIndex {
     /// Offsets of the `\r`s not followed by `\n`: line ends for the Language Server Protocol
     /// (and old Mac files), which toolc's own lines (split at `\n`, as compilers do) are not.
     lone_cr: Vec<usize>,
+    /// Per line, once asked for ([`LineIndex::nested_under`]): the nearest line above it that
+    /// is not blank and is indented less (for a blank line: the nearest line that is not
+    /// blank), or [`NO_LINE`]. Searched line by line for each finding, a key under a list of
+    /// millions of lines took a walk of the whole list each.
+    up: OnceLock<Box<[u32]>>,
+}
+
+/// No line (in [`LineIndex::up`]).
+const NO_LINE: u32 = u32::MAX;
+
+/// Bytes of indentation of `line`: all of it when it is blank.
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
 }
 
 /// Bytes of a line that is not all ASCII between two [`Mark`]s.
@@ -92,7 +108,81 @@ impl LineIndex {
             ascii,
             marks,
             lone_cr,
+            up: OnceLock::new(),
         }
+    }
+
+    /// The 0-based index of the line holding `offset`.
+    fn index_of(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|&s| s as usize <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The bytes of the 0-based line `index`, without its `\n`; the first line starts at
+    /// the text's start (a BOM is part of it).
+    fn bytes_of(&self, text: &str, index: usize) -> Range<usize> {
+        let start = match index {
+            0 => 0,
+            _ => self.starts.get(index).map_or(text.len(), |s| *s as usize),
+        };
+        let end = self
+            .starts
+            .get(index + 1)
+            .map_or(text.len(), |s| (*s as usize).saturating_sub(1));
+        start.min(text.len())..end.clamp(start.min(text.len()), text.len())
+    }
+
+    /// The bytes of the line of `text` holding `offset`, without its `\n` (the first line
+    /// from the text's start, a BOM included).
+    pub fn line_around(&self, text: &str, offset: usize) -> Range<usize> {
+        self.bytes_of(text, self.index_of(offset.min(text.len())))
+    }
+
+    /// The line the line holding `offset` is nested under: the nearest line above it that is
+    /// not blank and is indented less (a YAML or pretty JSON line's key). `None` for a line
+    /// that is not indented, or when no line above is indented less.
+    pub fn nested_under(&self, text: &str, offset: usize) -> Option<Range<usize>> {
+        let index = self.index_of(offset.min(text.len()));
+        let line = |i: usize| text.get(self.bytes_of(text, i)).unwrap_or("");
+        // The line's own `\r` counts when it is blank, as its other whitespace does.
+        let own = indent(line(index));
+        if own == 0 {
+            return None;
+        }
+        let up = self.up.get_or_init(|| self.ups(text));
+        let mut at = *up.get(index)?;
+        // A blank line's nearest line may be indented as much: each step up skips only lines
+        // indented at least as much as the one it leaves.
+        while at != NO_LINE && indent(line(at as usize)) >= own {
+            at = *up.get(at as usize)?;
+        }
+        (at != NO_LINE).then(|| self.bytes_of(text, at as usize))
+    }
+
+    /// [`LineIndex::up`] of every line, in one pass keeping the lines above that are
+    /// indented less than every line after them.
+    fn ups(&self, text: &str) -> Box<[u32]> {
+        let mut ups = Vec::with_capacity(self.starts.len());
+        let mut open: Vec<(usize, u32)> = Vec::new();
+        let mut last_full = NO_LINE;
+        for i in 0..self.starts.len() {
+            let line = text.get(self.bytes_of(text, i)).unwrap_or("");
+            let rest = line.trim_start();
+            if rest.is_empty() {
+                ups.push(last_full);
+                continue;
+            }
+            let own = line.len() - rest.len();
+            while open.last().is_some_and(|&(d, _)| d >= own) {
+                open.pop();
+            }
+            ups.push(open.last().map_or(NO_LINE, |&(_, j)| j));
+            let i = u32::try_from(i).unwrap_or(NO_LINE);
+            open.push((own, i));
+            last_full = i;
+        }
+        ups.into_boxed_slice()
     }
 
     /// The Language Server Protocol's position of a byte offset in `text` (the text this
@@ -200,6 +290,48 @@ mod tests {
                 counted(&text, offset),
                 "{offset}"
             );
+        }
+    }
+
+    /// The line holding `at` and the line it is nested under, found by searching `text`
+    /// itself: what the index must answer.
+    fn searched(text: &str, at: usize) -> (&str, Option<&str>) {
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let own = indent(&text[start..end]);
+        let parent = (own > 0)
+            .then(|| {
+                text[..start]
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty() && indent(l) < own)
+            })
+            .flatten();
+        (&text[start..end], parent.map(str::trim_end))
+    }
+
+    #[test]
+    fn the_line_a_line_is_nested_under_is_the_one_a_search_up_finds() {
+        let texts = [
+            "a:\n  b: 1\n  c:\n    d: 2\n\n    e: 3\n  f: 4\ng: 5\n",
+            "\u{feff}  x: 1\n  y:\n      \n    z\n",
+            "tools:\r\n  - name: a\r\n    bash: b\r\n  \r\n  - name: c\r\n",
+            "{\n  \"a\": [\n    1,\n\t2\n  ]\n}",
+            "  \n \n   x\n  \n y\n\n",
+            "one line, no end",
+            "",
+        ];
+        for text in texts {
+            let index = LineIndex::new(text, usize::from(text.starts_with('\u{feff}')) * 3);
+            for (at, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                let line = index.line_around(text, at);
+                let parent = index.nested_under(text, at).map(|l| &text[l]);
+                assert_eq!(
+                    (&text[line], parent.map(str::trim_end)),
+                    searched(text, at),
+                    "{text:?} at {at}"
+                );
+            }
         }
     }
 }

@@ -245,3 +245,40 @@ fn what_a_line_for_the_rest_hides_is_counted_whole() {
     let doc = with_baseline(&repo);
     assert_eq!(doc["summary"]["baselined"], 250, "{}", doc["summary"]);
 }
+
+/// Findings far below the key their lines are nested under: a skill's `metadata` of 400,000
+/// plain entries, then 300 flow mappings (not strings, and not portable). A finding's fingerprint (SARIF, GitLab, a
+/// baseline) searched the lines above it one by one for that key, so its 200 findings walked
+/// the whole list each (2.4 million entries: 23 s for SARIF in the release build, 2.6 s
+/// without fingerprints; as fast with them now). The fingerprints stay what they were: the
+/// baseline written hides every finding it recorded.
+#[test]
+fn fingerprints_of_findings_far_below_their_key() {
+    let repo = Repo::new();
+    let mut skill =
+        String::from("---\nname: big\ndescription: Summarise reports for the user.\nmetadata:\n");
+    skill.extend((0..400_000).map(|i| format!("  k{i}: v\n")));
+    skill.extend((0..300).map(|i| format!("  z{i}: {{a: b}}\n")));
+    skill.push_str("---\n\n# Big\n");
+    repo.write("skills/big/SKILL.md", skill.as_bytes());
+    for format in ["sarif", "gitlab"] {
+        let started = Instant::now();
+        let out = run(&repo, &["check", "--format", format]);
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{format}: {:?}",
+            started.elapsed()
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.matches("SKL002").count() >= 200,
+            "{format}: {text:.2000}"
+        );
+    }
+    let started = Instant::now();
+    record(&repo);
+    let doc = with_baseline(&repo);
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    assert_eq!(standing_for(&doc, "SKL002"), 0, "{doc:#}");
+    assert_eq!(standing_for(&doc, "SKL010"), 0, "{doc:#}");
+}
