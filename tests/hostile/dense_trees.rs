@@ -75,3 +75,22 @@ fn a_skill_metadata_list_of_300_thousand_flow_mappings() {
     };
     assert_bounded("skills/big/SKILL.md", &skill(1), &skill(300_000), 4.0);
 }
+
+/// MCP tools whose every schema is wrong (a misspelt `type`, a `required` key not among the
+/// properties): each tool's findings were held to the end of the file before the cap of a
+/// rule's findings applied (14.1x with the release binary at 43 MB); capped as they are
+/// found now (4.6x).
+#[test]
+fn an_mcp_tool_list_of_100_thousand_tools_with_a_wrong_schema_each() {
+    let tool = |i: usize| {
+        format!(
+            r#"{{"name":"t{i}","description":"d","inputSchema":{{"type":"object","properties":{{"a":{{"type":"strin"}}}},"required":["z"]}}}}"#
+        )
+    };
+    assert_bounded(
+        "tools.json",
+        &tool_list(1, tool),
+        &tool_list(100_000, tool),
+        7.0,
+    );
+}

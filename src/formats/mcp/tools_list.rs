@@ -11,6 +11,7 @@ use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::diagnostics::Diagnostic;
+use crate::diagnostics::cap::Findings;
 use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::item::Item;
 use crate::ir::{Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance};
@@ -141,7 +142,10 @@ fn unnamed(file: &Arc<SourceFile>, entry: &Node, index: usize) -> Option<Diagnos
 /// Parse and check one tool list (claimed already: [`is_tool_list`]).
 pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> FileResult {
     let parsed = json::parse(file.body(), file.bom_len);
-    let mut diagnostics = syntax_diagnostics(&file, &parsed);
+    // Capped as found: a list of 300,000 tools with a bad schema each held every finding
+    // to the end of the file (14 times its size).
+    let mut diagnostics = Findings::default();
+    diagnostics.extend(syntax_diagnostics(&file, &parsed));
     let mut list = ToolList::default();
     if let Some(root) = &parsed.root {
         let (len, items) = entries(root);
@@ -191,7 +195,7 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
     FileResult {
         file,
         companions: Vec::new(),
-        diagnostics,
+        diagnostics: diagnostics.into_vec(),
         item: Item::new(list),
         trees,
         custom_matched: Vec::new(),
