@@ -193,3 +193,30 @@ fn fix_on_the_demo_fixes_every_safe_finding_and_the_recheck_shows_only_the_rest(
     expected.retain(|_, n| *n > 0);
     assert_eq!(tally(&after), expected);
 }
+
+/// A round of fixes fixes the 200 findings a rule shows in a file; past ten rounds the rest
+/// is left for the next run, and the run says so.
+#[test]
+fn fixes_left_when_the_rounds_run_out_are_counted_and_a_second_run_fixes_them() {
+    let tools: Vec<String> = (0..2_050)
+        .map(|i| format!(r#"{{"name":"t{i}","inputSchema":{{"type":"strin"}}}}"#))
+        .collect();
+    let repo = Repo::with(&[(
+        "tools.json",
+        &format!(r#"{{"tools":[{}]}}"#, tools.join(",")),
+    )]);
+    let out = toolc(&repo.root, &["check", "--fix"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("fixed 2000 findings in 1 file"), "{stderr}");
+    assert!(
+        stderr.contains("50 findings have a safe fix still to apply")
+            && stderr.contains("run it again"),
+        "{stderr}"
+    );
+    assert_eq!(read(&repo, "tools.json").matches(r#""strin""#).count(), 50);
+    let again = toolc(&repo.root, &["check", "--fix"]);
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!stderr.contains("still to apply"), "{stderr}");
+    assert_eq!(read(&repo, "tools.json").matches(r#""strin""#).count(), 0);
+}
