@@ -11,7 +11,7 @@ use super::{SchemaProblem, Target, gemini, openai};
 use crate::analysis::names::{PORTABLE, suggest_valid_name};
 use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
-use crate::diagnostics::cap::{MAX_PER_RULE, cap_per_rule};
+use crate::diagnostics::cap::{Findings, MAX_PER_RULE, cap_per_rule};
 use crate::ir::{Lowered, Schema};
 use crate::rules::compat as cmp;
 use crate::source::{SourceFile, Span};
@@ -33,10 +33,7 @@ pub(crate) fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic
         .copied()
         .filter(|t| *t != Target::Bundle)
         .collect();
-    let mut out: Vec<Diagnostic> = tools
-        .par_iter()
-        .flat_map_iter(|t| tool_findings(t, &providers))
-        .collect();
+    let mut out = capped_by_file(tools, |i| tool_findings(&tools[i], &providers));
     out.extend(duplicate_names(tools));
     if providers.contains(&Target::OpenAi)
         && let Some(extra) = tools.get(openai::MAX_TOOLS)
@@ -61,6 +58,31 @@ pub(crate) fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic
 }
 
 /// The findings about one tool for `providers` (the targets other than `bundle`).
+/// The findings `find` gives for each tool (by index), capped per file and rule as they are
+/// found, each file's tools taken in their order in it: a build of 1.5 million tools with no
+/// description held a finding for each (about 600 bytes apiece) before the report capped
+/// them. The first findings of a file are the ones its report shows, as before.
+fn capped_by_file(
+    tools: &[Lowered<'_>],
+    find: impl Fn(usize) -> Vec<Diagnostic> + Sync,
+) -> Vec<Diagnostic> {
+    // Tools come sorted by name; the files' order is what a cap keeps the first of.
+    let mut order: Vec<usize> = (0..tools.len()).collect();
+    let place = |i: &usize| (&tools[*i].file.path, tools[*i].name_span.start);
+    order.sort_by(|a, b| place(a).cmp(&place(b)));
+    let mut out = Vec::new();
+    for file in order.chunk_by(|a, b| tools[*a].file.path == tools[*b].file.path) {
+        let mut found = Findings::default();
+        // A few thousand at a time: in parallel, and never all of a file's at once.
+        for some in file.chunks(4096) {
+            let each: Vec<Vec<Diagnostic>> = some.par_iter().map(|&i| find(i)).collect();
+            found.extend(each.into_iter().flatten());
+        }
+        out.extend(found.into_vec());
+    }
+    out
+}
+
 fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if providers.is_empty() {
@@ -403,10 +425,21 @@ fn locate(root: &Node, pointer: &str, on_key: bool) -> Option<Span> {
 fn duplicate_names(tools: &[Lowered<'_>]) -> Vec<Diagnostic> {
     // One bundle is the scope. `tools` is sorted by name then path, so the first of a name
     // is the one kept in place.
-    registry::duplicates(tools.iter().map(|t| Some(((), t.tool.name.as_str()))))
-        .into_iter()
-        .map(|dup| {
-            let (f, t) = (&tools[dup.first], &tools[dup.again]);
+    let dups = registry::duplicates(tools.iter().map(|t| Some(((), t.tool.name.as_str()))));
+    // By the second tool of each pair: a tool is the second of at most one.
+    let mut second: Vec<Option<usize>> = Vec::new();
+    if !dups.is_empty() {
+        second.resize(tools.len(), None);
+        for dup in &dups {
+            second[dup.again] = Some(dup.first);
+        }
+    }
+    capped_by_file(tools, |again| {
+        let Some(first) = second.get(again).copied().flatten() else {
+            return Vec::new();
+        };
+        let (f, t) = (&tools[first], &tools[again]);
+        vec![
             Diagnostic::new(
                 &cmp::DUPLICATE_BUNDLED_NAME,
                 t.file,
@@ -419,9 +452,9 @@ fn duplicate_names(tools: &[Lowered<'_>]) -> Vec<Diagnostic> {
             .label("second tool of this name")
             .related(f.file, f.name_span, "first tool of this name")
             .note("providers tell tools apart by name alone: OpenAI and Anthropic reject a request with two tools of one name, and an MCP client or agent file cannot say which one it means")
-            .help("rename one of them, or build the two into separate bundles (`toolc build PATH`)")
-        })
-        .collect()
+            .help("rename one of them, or build the two into separate bundles (`toolc build PATH`)"),
+        ]
+    })
 }
 
 /// `A`, `A and B`, `A, B and C`.
