@@ -265,8 +265,12 @@ pub(crate) fn run(
     );
     loaded.resolved = resolve(&fs, &loaded, cache.as_ref(), options);
     let finish = |loaded: &mut Loaded| {
-        let made = report::report_taking(options, config, loaded, only, bundles);
+        let mut made = report::report_taking(options, config, loaded, only, bundles);
         crate::timing::mark("report");
+        // A build reads its tools from the loaded files as it writes them.
+        if bundles {
+            made.1.hold(std::mem::take(&mut loaded.results));
+        }
         made
     };
     let Some(cache) = cache else {

@@ -8,21 +8,24 @@ use super::{Each, write_json};
 use crate::ir::{Schema, Tool};
 
 #[derive(Serialize)]
-struct Entry<'a> {
-    name: &'a str,
-    description: &'a str,
-    input_schema: &'a Schema,
+struct Entry {
+    name: String,
+    description: String,
+    input_schema: Schema,
 }
 
 /// Write the file to `out`.
-pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render<I: Iterator<Item = Tool>>(
+    tools: impl Fn() -> I,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     write_json(
         out,
         &Each(|| {
-            tools.iter().map(|t| Entry {
-                name: &t.name,
-                description: &t.description,
-                input_schema: &t.input_schema,
+            tools().map(|t| Entry {
+                name: t.name,
+                description: t.description,
+                input_schema: t.input_schema,
             })
         }),
     )

@@ -5,16 +5,16 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::write_json;
+use super::{Each, write_json};
 use crate::ir::{LeftOut, SkillEntry, Tool};
 
 /// The bundle format's version; bumped on an incompatible change.
 pub(crate) const BUNDLE_VERSION: u32 = 1;
 
 #[derive(Serialize)]
-struct Bundle<'a> {
+struct Bundle<'a, T> {
     version: u32,
-    tools: &'a [Tool],
+    tools: T,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     left_out: Vec<Skipped<'a>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -29,8 +29,8 @@ struct Skipped<'a> {
 }
 
 /// Write the file to `out`.
-pub(crate) fn render(
-    tools: &[Tool],
+pub(crate) fn render<I: Iterator<Item = Tool>>(
+    tools: impl Fn() -> I,
     left_out: &[LeftOut],
     skills: &[SkillEntry],
     out: &mut dyn Write,
@@ -39,7 +39,7 @@ pub(crate) fn render(
         out,
         &Bundle {
             version: BUNDLE_VERSION,
-            tools,
+            tools: Each(tools),
             left_out: left_out
                 .iter()
                 .map(|l| Skipped {

@@ -23,26 +23,39 @@ pub(crate) const OPENAI_MAX_DESCRIPTION: usize = 1024;
 /// Most schema places listed as related spans under one strict-mode finding.
 const MAX_RELATED: usize = 8;
 
-/// Every CMP finding for `tools` when built for `targets`, in tool order.
-pub(crate) fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic> {
-    if targets.is_empty() {
-        return Vec::new();
-    }
-    let providers: Vec<Target> = targets
+/// The targets whose providers the CMP rules hold tools to: all but toolc's own bundle.
+pub(crate) fn providers(targets: &[Target]) -> Vec<Target> {
+    targets
         .iter()
         .copied()
         .filter(|t| *t != Target::Bundle)
-        .collect();
-    let mut out = capped_by_file(tools, |i| tool_findings(&tools[i], &providers));
-    out.extend(duplicate_names(tools));
-    if providers.contains(&Target::OpenAi)
-        && let Some(extra) = tools.get(openai::MAX_TOOLS)
-    {
+        .collect()
+}
+
+/// The bundled tools, in bundle order (name, then path), as the rules about the whole bundle
+/// read them: without holding the tools themselves.
+pub(crate) trait Bundled: Sync {
+    /// How many tools there are.
+    fn len(&self) -> usize;
+    /// The name of tool `i`.
+    fn name(&self, i: usize) -> &str;
+    /// The file of tool `i`, and where its name is.
+    fn site(&self, i: usize) -> (&Arc<SourceFile>, Span);
+    /// The display path of the file of tool `i`.
+    fn path(&self, i: usize) -> &str;
+}
+
+/// The CMP findings about the bundle as a whole, for `providers`: names given twice, and more
+/// tools than OpenAI takes.
+pub(crate) fn bundle_findings(tools: &dyn Bundled, providers: &[Target]) -> Vec<Diagnostic> {
+    let mut out = duplicate_names(tools);
+    if providers.contains(&Target::OpenAi) && tools.len() > openai::MAX_TOOLS {
+        let (file, span) = tools.site(openai::MAX_TOOLS);
         out.push(
             Diagnostic::new(
                 &cmp::TOO_MANY_OPENAI_TOOLS,
-                extra.file,
-                extra.name_span,
+                file,
+                span,
                 format!(
                     "the OpenAI bundle holds {} tools; OpenAI accepts at most {} in one request",
                     tools.len(),
@@ -57,21 +70,22 @@ pub(crate) fn check(tools: &[Lowered<'_>], targets: &[Target]) -> Vec<Diagnostic
     out
 }
 
-/// The findings about one tool for `providers` (the targets other than `bundle`).
 /// The findings `find` gives for each tool (by index), capped per file and rule as they are
-/// found, each file's tools taken in their order in it: a build of 1.5 million tools with no
-/// description held a finding for each (about 600 bytes apiece) before the report capped
-/// them. The first findings of a file are the ones its report shows, as before.
+/// found, each file's tools taken in their order in it: the first findings of a file are the
+/// ones its report shows.
 fn capped_by_file(
-    tools: &[Lowered<'_>],
+    tools: &dyn Bundled,
     find: impl Fn(usize) -> Vec<Diagnostic> + Sync,
 ) -> Vec<Diagnostic> {
     // Tools come sorted by name; the files' order is what a cap keeps the first of.
     let mut order: Vec<usize> = (0..tools.len()).collect();
-    let place = |i: &usize| (&tools[*i].file.path, tools[*i].name_span.start);
+    let place = |i: &usize| {
+        let (file, span) = tools.site(*i);
+        (&file.path, span.start)
+    };
     order.sort_by(|a, b| place(a).cmp(&place(b)));
     let mut out = Vec::new();
-    for file in order.chunk_by(|a, b| tools[*a].file.path == tools[*b].file.path) {
+    for file in order.chunk_by(|a, b| tools.site(*a).0.path == tools.site(*b).0.path) {
         let mut found = Findings::default();
         // A few thousand at a time: in parallel, and never all of a file's at once.
         for some in file.chunks(4096) {
@@ -83,7 +97,8 @@ fn capped_by_file(
     out
 }
 
-fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
+/// The findings about one tool for `providers` (the targets other than `bundle`).
+pub(crate) fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if providers.is_empty() {
         return out;
@@ -422,35 +437,36 @@ fn locate(root: &Node, pointer: &str, on_key: bool) -> Option<Span> {
 }
 
 /// CMP002: every tool after the first of its name, pointing back at the first.
-fn duplicate_names(tools: &[Lowered<'_>]) -> Vec<Diagnostic> {
+fn duplicate_names(tools: &dyn Bundled) -> Vec<Diagnostic> {
     // One bundle is the scope. `tools` is sorted by name then path, so the first of a name
     // is the one kept in place.
-    let dups = registry::duplicates(tools.iter().map(|t| Some(((), t.tool.name.as_str()))));
+    let dups = registry::duplicates_by(tools.len(), |i| Some(((), tools.name(i))));
+    if dups.is_empty() {
+        return Vec::new();
+    }
     // By the second tool of each pair: a tool is the second of at most one.
-    let mut second: Vec<Option<usize>> = Vec::new();
-    if !dups.is_empty() {
-        second.resize(tools.len(), None);
-        for dup in &dups {
-            second[dup.again] = Some(dup.first);
-        }
+    let mut second: Vec<Option<usize>> = vec![None; tools.len()];
+    for dup in &dups {
+        second[dup.again] = Some(dup.first);
     }
     capped_by_file(tools, |again| {
         let Some(first) = second.get(again).copied().flatten() else {
             return Vec::new();
         };
-        let (f, t) = (&tools[first], &tools[again]);
+        let ((file, span), (first_file, first_span)) = (tools.site(again), tools.site(first));
         vec![
             Diagnostic::new(
                 &cmp::DUPLICATE_BUNDLED_NAME,
-                t.file,
-                t.name_span,
+                file,
+                span,
                 format!(
                     "a tool named `{}` is already in the bundle, from {}",
-                    t.tool.name, f.tool.provenance.path
+                    tools.name(again),
+                    tools.path(first)
                 ),
             )
             .label("second tool of this name")
-            .related(f.file, f.name_span, "first tool of this name")
+            .related(first_file, first_span, "first tool of this name")
             .note("providers tell tools apart by name alone: OpenAI and Anthropic reject a request with two tools of one name, and an MCP client or agent file cannot say which one it means")
             .help("rename one of them, or build the two into separate bundles (`toolc build PATH`)"),
         ]

@@ -55,9 +55,9 @@ struct File<T> {
 }
 
 #[derive(Serialize)]
-struct Declaration<'a> {
-    name: &'a str,
-    description: &'a str,
+struct Declaration {
+    name: String,
+    description: String,
     /// Left out for a tool that takes nothing: Gemini refuses an `OBJECT` without properties.
     #[serde(skip_serializing_if = "Option::is_none")]
     parameters: Option<Value>,
@@ -65,14 +65,17 @@ struct Declaration<'a> {
 
 /// The file's bytes. Tools whose schema cannot be converted were reported (CMP) and the
 /// build stopped; should one get here, it is left out rather than half-converted.
-pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render<I: Iterator<Item = Tool>>(
+    tools: impl Fn() -> I,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let declarations = Each(|| {
-        tools.iter().filter_map(|t| {
+        tools().filter_map(|t| {
             convert(&t.input_schema.value())
                 .ok()
                 .map(|parameters| Declaration {
-                    name: &t.name,
-                    description: &t.description,
+                    name: t.name,
+                    description: t.description,
                     parameters: takes_something(&parameters).then_some(parameters),
                 })
         })

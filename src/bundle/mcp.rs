@@ -14,14 +14,14 @@ struct List<T> {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Entry<'a> {
-    name: &'a str,
+struct Entry {
+    name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    description: &'a str,
-    input_schema: &'a Schema,
+    title: Option<String>,
+    description: String,
+    input_schema: Schema,
     #[serde(skip_serializing_if = "Option::is_none")]
-    output_schema: Option<&'a Schema>,
+    output_schema: Option<Schema>,
     annotations: Annotations,
 }
 
@@ -36,18 +36,20 @@ struct Annotations {
 }
 
 /// Write the file to `out`.
-pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render<I: Iterator<Item = Tool>>(
+    tools: impl Fn() -> I,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let list = List {
         tools: Each(|| {
-            tools.iter().map(|t| Entry {
-                name: &t.name,
-                title: t.title.as_deref(),
-                description: &t.description,
-                input_schema: &t.input_schema,
+            tools().map(|t| Entry {
+                name: t.name,
+                title: t.title,
+                description: t.description,
+                input_schema: t.input_schema,
                 // MCP requires an output schema to describe an object; others stay out.
                 output_schema: t
                     .output_schema
-                    .as_ref()
                     .filter(|s| s.root_type().as_deref() == Some("object")),
                 annotations: Annotations {
                     read_only_hint: t.risk.read_only,

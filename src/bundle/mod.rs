@@ -6,6 +6,7 @@ pub(crate) mod anthropic;
 pub(crate) mod canonical;
 mod compare;
 pub(crate) mod compat;
+mod compile;
 pub(crate) mod gemini;
 pub(crate) mod mcp;
 pub(crate) mod openai;
@@ -17,11 +18,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::config::Config;
-use crate::diagnostics::Diagnostic;
-use crate::formats::FileResult;
+
 use crate::fs::RepoPath;
-use crate::ir::{LeftOut, SkillEntry, Tool};
-use crate::source::SourceFile;
+pub(crate) use compile::{Compiled, Selection, compile};
 
 /// A provider (or toolc's own bundle) that `build` writes a file for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -126,72 +125,6 @@ pub(crate) fn parse_targets(names: &[String]) -> Vec<Target> {
     targets
 }
 
-/// Everything a build writes, computed during the check.
-#[derive(Debug, Clone, Default)]
-pub struct Compiled {
-    /// Every bundled tool, sorted by name then path.
-    pub tools: Vec<Tool>,
-    /// Every agent with an id, sorted by id.
-    pub agents: Vec<agents::AgentBundle>,
-    /// Tools left out of the bundles, and why.
-    pub left_out: Vec<LeftOut>,
-    /// Agent Skills, listed in `toolc.bundle.json`, sorted by name then path.
-    pub skills: Vec<SkillEntry>,
-    /// The id of every agent file of the repository, built or not (out of the paths built,
-    /// or with errors): an agent file in the output folder is stale only when its id is not
-    /// here.
-    pub agent_ids: BTreeSet<String>,
-}
-
-/// Which files a build compiles.
-pub(crate) struct Selection<'a> {
-    /// The file, or a file it reads (a schema), has an error: it contributes nothing, the
-    /// check already says why.
-    pub has_error: &'a (dyn Fn(&SourceFile) -> bool + Sync),
-    /// The file is among the paths built (a file named on the command line builds alone).
-    pub in_scope: &'a (dyn Fn(&SourceFile) -> bool + Sync),
-    /// The repository root: paths in bundles are relative to it.
-    pub root: &'a std::path::Path,
-}
-
-impl Selection<'_> {
-    /// True when the tools or agent of `r` go into the bundles.
-    pub(crate) fn takes(&self, r: &FileResult) -> bool {
-        (self.in_scope)(&r.file)
-            && !(self.has_error)(&r.file)
-            && !r.companions.iter().any(|c| (self.has_error)(c))
-    }
-}
-
-/// Lower every selected tool of `results` and assemble the selected agents; the diagnostics
-/// are the provider-compatibility (CMP) findings for `targets`.
-pub(crate) fn compile(
-    results: &[FileResult],
-    selection: &Selection<'_>,
-    targets: &[Target],
-) -> (Compiled, Vec<Diagnostic>) {
-    let takes = |r: &FileResult| selection.takes(r);
-    let crate::ir::Lowering {
-        tools: lowered,
-        left_out,
-        skills,
-    } = crate::formats::lower_all(results, &takes, selection.root);
-    let diagnostics = compat::check(&lowered, targets);
-    let tools: Vec<Tool> = lowered.into_iter().map(|l| l.tool).collect();
-    let agents = agents::compile(results, selection, &tools);
-    let agent_ids = agents::all_ids(results);
-    (
-        Compiled {
-            tools,
-            agents,
-            left_out,
-            skills,
-            agent_ids,
-        },
-        diagnostics,
-    )
-}
-
 /// One output file: its path relative to the output folder, and what it holds, made only
 /// when it is compared or written (a build held every target's bytes at once: five copies
 /// of a manifest of many tools).
@@ -215,13 +148,16 @@ impl Output<'_> {
     pub(crate) fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
         match self.make {
             Make::Target(compiled, target) => match target {
-                Target::OpenAi => openai::render(&compiled.tools, out),
-                Target::Anthropic => anthropic::render(&compiled.tools, out),
-                Target::Mcp => mcp::render(&compiled.tools, out),
-                Target::Gemini => gemini::render(&compiled.tools, out),
-                Target::Bundle => {
-                    canonical::render(&compiled.tools, &compiled.left_out, &compiled.skills, out)
-                }
+                Target::OpenAi => openai::render(|| compiled.tools(), out),
+                Target::Anthropic => anthropic::render(|| compiled.tools(), out),
+                Target::Mcp => mcp::render(|| compiled.tools(), out),
+                Target::Gemini => gemini::render(|| compiled.tools(), out),
+                Target::Bundle => canonical::render(
+                    || compiled.tools(),
+                    &compiled.left_out,
+                    &compiled.skills,
+                    out,
+                ),
             },
             Make::Agent(agent) => write_json(out, agent),
         }

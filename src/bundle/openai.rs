@@ -38,32 +38,35 @@ pub(crate) const STRICT_MAX_ENUM_VALUES: usize = 1000;
 pub(crate) const MAX_TOOLS: usize = 128;
 
 #[derive(Serialize)]
-struct Entry<'a> {
+struct Entry {
     r#type: &'static str,
-    function: Function<'a>,
+    function: Function,
 }
 
 #[derive(Serialize)]
-struct Function<'a> {
-    name: &'a str,
-    description: &'a str,
+struct Function {
+    name: String,
+    description: String,
     parameters: Value,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     strict: bool,
 }
 
 /// Write the file to `out`.
-pub(crate) fn render(tools: &[Tool], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn render<I: Iterator<Item = Tool>>(
+    tools: impl Fn() -> I,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     write_json(
         out,
         &Each(|| {
-            tools.iter().map(|t| {
+            tools().map(|t| {
                 let parameters = t.input_schema.value();
                 Entry {
                     r#type: "function",
                     function: Function {
-                        name: &t.name,
-                        description: &t.description,
+                        name: t.name,
+                        description: t.description,
                         strict: strict_violations(&parameters).is_empty(),
                         parameters,
                     },

@@ -169,7 +169,7 @@ pub(super) fn run(args: BuildArgs) -> ExitCode {
             "wrote {} file(s) to {} ({} tool(s), {} agent(s))",
             outputs.len(),
             shown.display(),
-            compiled.tools.len(),
+            compiled.tool_count(),
             compiled.agents.len()
         );
     }
