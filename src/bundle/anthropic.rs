@@ -4,29 +4,26 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::{Each, write_json};
+use super::{NoTools, write_json};
 use crate::ir::{Schema, Tool};
 
 #[derive(Serialize)]
-struct Entry {
-    name: String,
-    description: String,
-    input_schema: Schema,
+pub(super) struct Entry<'t> {
+    name: &'t str,
+    description: &'t str,
+    input_schema: &'t Schema,
 }
 
-/// Write the file to `out`.
-pub(crate) fn render<I: Iterator<Item = Tool>>(
-    tools: impl Fn() -> I,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    write_json(
-        out,
-        &Each(|| {
-            tools().map(|t| Entry {
-                name: t.name,
-                description: t.description,
-                input_schema: t.input_schema,
-            })
-        }),
-    )
+/// The file with an empty list where its tools go.
+pub(super) fn document(out: &mut dyn Write) -> std::io::Result<()> {
+    write_json(out, &NoTools)
+}
+
+/// The entry of `t` in the list.
+pub(super) fn entry(t: &Tool) -> Entry<'_> {
+    Entry {
+        name: &t.name,
+        description: &t.description,
+        input_schema: &t.input_schema,
+    }
 }

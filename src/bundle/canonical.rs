@@ -5,16 +5,16 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::{Each, write_json};
+use super::{NoTools, write_json};
 use crate::ir::{LeftOut, SkillEntry, Tool};
 
 /// The bundle format's version; bumped on an incompatible change.
 pub(crate) const BUNDLE_VERSION: u32 = 1;
 
 #[derive(Serialize)]
-struct Bundle<'a, T> {
+struct Bundle<'a> {
     version: u32,
-    tools: T,
+    tools: NoTools,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     left_out: Vec<Skipped<'a>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -28,9 +28,8 @@ struct Skipped<'a> {
     reason: &'a str,
 }
 
-/// Write the file to `out`.
-pub(crate) fn render<I: Iterator<Item = Tool>>(
-    tools: impl Fn() -> I,
+/// The file with an empty list where its tools go.
+pub(super) fn document(
     left_out: &[LeftOut],
     skills: &[SkillEntry],
     out: &mut dyn Write,
@@ -39,7 +38,7 @@ pub(crate) fn render<I: Iterator<Item = Tool>>(
         out,
         &Bundle {
             version: BUNDLE_VERSION,
-            tools: Each(tools),
+            tools: NoTools,
             left_out: left_out
                 .iter()
                 .map(|l| Skipped {
@@ -51,4 +50,9 @@ pub(crate) fn render<I: Iterator<Item = Tool>>(
             skills,
         },
     )
+}
+
+/// The entry of `t` in the list: the tool as the IR holds it.
+pub(super) fn entry(t: &Tool) -> &Tool {
+    t
 }

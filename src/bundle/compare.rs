@@ -7,25 +7,39 @@ use std::io::{BufReader, BufWriter, Read, Write};
 /// How many bytes are compared at once.
 const COMPARED: usize = 64 * 1024;
 
-/// Whether `file` holds exactly what `write` writes: false at the first byte that differs,
-/// when the file ends first, or when it goes on after.
-pub(super) fn holds(
-    file: std::fs::File,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> bool {
-    let mut compare = BufWriter::with_capacity(
-        COMPARED,
-        Compare {
-            file: BufReader::with_capacity(COMPARED, file),
-            scratch: vec![0; COMPARED],
-        },
-    );
-    if write(&mut compare).is_err() {
-        return false;
+/// A writer that tells whether `file` holds exactly what was written to it: not at the first
+/// byte that differs (the write fails there), when the file ends first, or when it goes on
+/// after.
+pub(super) struct Holds(BufWriter<Compare>);
+
+impl Holds {
+    /// Compare what is written with `file`.
+    pub(super) fn new(file: std::fs::File) -> Holds {
+        Holds(BufWriter::with_capacity(
+            COMPARED,
+            Compare {
+                file: BufReader::with_capacity(COMPARED, file),
+                scratch: vec![0; COMPARED],
+            },
+        ))
     }
-    match compare.into_inner() {
-        Ok(mut c) => matches!(c.file.read(&mut c.scratch[..1]), Ok(0)),
-        Err(_) => false,
+
+    /// True when everything written was the file, and the file ends there.
+    pub(super) fn held_whole(self) -> bool {
+        match self.0.into_inner() {
+            Ok(mut c) => matches!(c.file.read(&mut c.scratch[..1]), Ok(0)),
+            Err(_) => false,
+        }
+    }
+}
+
+impl Write for Holds {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.write(data)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 
@@ -67,13 +81,10 @@ mod tests {
             let path = dir.join("f");
             std::fs::write(&path, on_disk).expect("written");
             let file = std::fs::File::open(&path).expect("opened");
-            holds(file, |w| {
-                // In pieces of uneven sizes, across the buffer's edges.
-                for piece in content.chunks(7_001) {
-                    w.write_all(piece)?;
-                }
-                Ok(())
-            })
+            let mut holds = Holds::new(file);
+            // In pieces of uneven sizes, across the buffer's edges.
+            let written = content.chunks(7_001).try_for_each(|p| holds.write_all(p));
+            written.is_ok() && holds.held_whole()
         };
         assert!(holds_after(&content));
         let mut changed = content.clone();

@@ -1,7 +1,7 @@
 //! Compiling the bundles. Every selected tool is lowered once, for the provider-compatibility
 //! (CMP) rules, and only its place is kept: a build of a million tiny tools held each one
 //! lowered (some 850 bytes) until the bundles were written, thirty times the file they came
-//! from. Each target's file lowers its tools again, a few thousand at a time, from the loaded
+//! from. The bundles' writer lowers them again, a few thousand at a time, from the loaded
 //! files the compilation keeps.
 
 use std::collections::{BTreeSet, HashMap};
@@ -18,6 +18,8 @@ use crate::source::{SourceFile, Span};
 
 /// Tools lowered at a time: in parallel, and never a whole list of them at once.
 const CHUNK: usize = 4096;
+/// Tools lowered by one task, and handed on together.
+const FEW: usize = 64;
 
 /// Everything a build writes, computed during the check.
 #[derive(Default)]
@@ -58,12 +60,25 @@ impl Compiled {
 
     /// Every bundled tool in bundle order (name, then path), lowered again as it is asked for.
     pub fn tools(&self) -> impl Iterator<Item = Tool> + '_ {
-        self.places.chunks(CHUNK).flat_map(|some| {
-            let tools: Vec<Option<Tool>> = some
-                .par_iter()
-                .map(|p| lower_again(&self.results, &self.paths, p))
-                .collect();
-            tools.into_iter().flatten()
+        self.map_tools(|tools| tools).flatten().flatten()
+    }
+
+    /// What `f` makes of the bundled tools, in bundle order, given a few at a time: each few
+    /// lowered again and handed to `f` in parallel, a few thousand tools' worth at once.
+    pub(crate) fn map_tools<'s, R: Send>(
+        &'s self,
+        f: impl Fn(Vec<Tool>) -> R + Sync + 's,
+    ) -> impl Iterator<Item = Vec<R>> + 's {
+        self.places.chunks(CHUNK).map(move |some| {
+            some.par_chunks(FEW)
+                .map(|few| {
+                    let tools = few
+                        .iter()
+                        .filter_map(|p| lower_again(&self.results, &self.paths, p))
+                        .collect();
+                    f(tools)
+                })
+                .collect()
         })
     }
 

@@ -7,7 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Each, SchemaProblem, escape, write_json};
+use super::{NoTools, SchemaProblem, escape, write_json};
 use crate::ir::Tool;
 
 /// Keywords of the subset, kept as they are (`type` is converted).
@@ -55,37 +55,34 @@ struct File<T> {
 }
 
 #[derive(Serialize)]
-struct Declaration {
-    name: String,
-    description: String,
+pub(super) struct Declaration<'t> {
+    name: &'t str,
+    description: &'t str,
     /// Left out for a tool that takes nothing: Gemini refuses an `OBJECT` without properties.
     #[serde(skip_serializing_if = "Option::is_none")]
     parameters: Option<Value>,
 }
 
-/// The file's bytes. Tools whose schema cannot be converted were reported (CMP) and the
-/// build stopped; should one get here, it is left out rather than half-converted.
-pub(crate) fn render<I: Iterator<Item = Tool>>(
-    tools: impl Fn() -> I,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    let declarations = Each(|| {
-        tools().filter_map(|t| {
-            convert(&t.input_schema.value())
-                .ok()
-                .map(|parameters| Declaration {
-                    name: t.name,
-                    description: t.description,
-                    parameters: takes_something(&parameters).then_some(parameters),
-                })
-        })
-    });
+/// The file with an empty list where its tools go.
+pub(super) fn document(out: &mut dyn Write) -> std::io::Result<()> {
     write_json(
         out,
         &File {
-            function_declarations: declarations,
+            function_declarations: NoTools,
         },
     )
+}
+
+/// The declaration of `t`. Tools whose schema cannot be converted were reported (CMP) and the
+/// build stopped; should one get here, it is left out rather than half-converted.
+pub(super) fn entry(t: &Tool) -> Option<Declaration<'_>> {
+    convert(&t.input_schema.value())
+        .ok()
+        .map(|parameters| Declaration {
+            name: &t.name,
+            description: &t.description,
+            parameters: takes_something(&parameters).then_some(parameters),
+        })
 }
 
 /// True when a converted root schema declares at least one property.

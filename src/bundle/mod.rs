@@ -10,6 +10,7 @@ mod compile;
 pub(crate) mod gemini;
 pub(crate) mod mcp;
 pub(crate) mod openai;
+mod targets;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -143,39 +144,43 @@ enum Make<'c> {
     Agent(&'c agents::AgentBundle),
 }
 
-impl Output<'_> {
-    /// Write the file's content to `out`, an entry at a time.
-    pub(crate) fn write_to(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        match self.make {
-            Make::Target(compiled, target) => match target {
-                Target::OpenAi => openai::render(|| compiled.tools(), out),
-                Target::Anthropic => anthropic::render(|| compiled.tools(), out),
-                Target::Mcp => mcp::render(|| compiled.tools(), out),
-                Target::Gemini => gemini::render(|| compiled.tools(), out),
-                Target::Bundle => canonical::render(
-                    || compiled.tools(),
-                    &compiled.left_out,
-                    &compiled.skills,
-                    out,
-                ),
-            },
-            Make::Agent(agent) => write_json(out, agent),
+/// Write the content of every output to its writer, each list of tools from one pass over
+/// the bundled tools. A writer that fails stops only its own output. Each output's outcome,
+/// in order.
+fn write_each(outs: Vec<(&Output<'_>, &mut dyn Write)>) -> Vec<std::io::Result<()>> {
+    let mut results: Vec<Option<std::io::Result<()>>> = Vec::new();
+    let mut lists = Vec::new();
+    let mut compiled = None;
+    for (i, (o, out)) in outs.into_iter().enumerate() {
+        results.push(None);
+        match o.make {
+            Make::Target(c, target) => {
+                compiled = Some(c);
+                lists.push((i, target, out));
+            }
+            Make::Agent(agent) => results[i] = Some(write_json(out, agent)),
         }
     }
+    if let Some(compiled) = compiled {
+        let (places, outs): (Vec<usize>, Vec<(Target, &mut dyn Write)>) =
+            lists.into_iter().map(|(i, t, out)| (i, (t, out))).unzip();
+        for (i, written) in places.into_iter().zip(targets::write(compiled, outs)) {
+            results[i] = Some(written);
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(std::io::Error::other("not written"))))
+        .collect()
 }
 
-/// A list written an entry at a time from a fresh iterator over what it lists: a target's
-/// entries (and their schemas read back, or converted) are never all made at once.
-pub(crate) struct Each<F>(pub F);
+/// The empty list a target's file is made around: its entries are written into it as they
+/// are made (`targets.rs`), never all at once.
+pub(crate) struct NoTools;
 
-impl<F, I> Serialize for Each<F>
-where
-    F: Fn() -> I,
-    I: Iterator,
-    I::Item: Serialize,
-{
+impl Serialize for NoTools {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq((self.0)())
+        serializer.collect_seq(std::iter::empty::<()>())
     }
 }
 
@@ -218,33 +223,51 @@ pub(crate) fn write_all(
     out.refuse_links()?;
     let dir = out.path();
     refuse_links(dir, outputs)?;
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let result = (|| {
-        for o in outputs {
-            let path = dir.join(&o.path);
-            let parent = path.parent().unwrap_or(dir);
-            std::fs::create_dir_all(parent)?;
-            let name = o
-                .path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("bundle");
-            // Written as it is made, one file at a time.
-            let tmp = crate::fs::boundary::create_exclusive(parent, name, |f| {
-                let mut out = std::io::BufWriter::new(f);
-                o.write_to(&mut out)?;
-                out.flush()
-            })?;
-            staged.push((tmp, path));
-        }
-        Ok(())
-    })();
-    if let Err(e) = result {
-        for (tmp, _) in &staged {
-            let _ = std::fs::remove_file(tmp);
-        }
-        return Err(e);
+    // Every file written at once, each to a temporary file beside it: the lists of tools
+    // are made in one pass.
+    let mut files = Vec::new();
+    for o in outputs {
+        let path = dir.join(&o.path);
+        let parent = path.parent().unwrap_or(dir);
+        std::fs::create_dir_all(parent)?;
+        let name = o
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("bundle");
+        let file = crate::fs::boundary::Staged::new(parent, name)?;
+        files.push((file, path));
     }
+    let mut writers: Vec<std::io::BufWriter<&mut std::fs::File>> = files
+        .iter_mut()
+        .map(|(f, _)| std::io::BufWriter::new(f.file()))
+        .collect();
+    let written = write_each(
+        outputs
+            .iter()
+            .zip(writers.iter_mut())
+            .map(|(o, w)| (o, w as &mut dyn Write))
+            .collect(),
+    );
+    for (w, result) in writers.iter_mut().zip(written) {
+        result.and_then(|()| w.flush())?;
+    }
+    drop(writers);
+    crate::timing::mark("write");
+    // A failure from here on drops the files not finished, which removes them.
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for (file, path) in files {
+        match file.finish() {
+            Ok(tmp) => staged.push((tmp, path)),
+            Err(e) => {
+                for (tmp, _) in &staged {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                return Err(e);
+            }
+        }
+    }
+    crate::timing::mark("sync");
     replace_all(&staged)?;
     let removed = gone_agent_files(dir, agent_ids);
     for rel in &removed {
@@ -386,11 +409,32 @@ pub(crate) fn stale(
     let agents_linked = out
         .join(Path::new("agents"))
         .is_none_or(|a| a.refuse_links().is_err());
+    // A missing file is compared with nothing, and differs.
+    let mut holds: Vec<Option<compare::Holds>> = outputs
+        .iter()
+        .map(|o| open(&o.path).map(compare::Holds::new))
+        .collect();
+    let mut nothing: Vec<std::io::Sink> = outputs.iter().map(|_| std::io::sink()).collect();
+    let written = write_each(
+        outputs
+            .iter()
+            .zip(holds.iter_mut().zip(nothing.iter_mut()))
+            .map(|(o, (h, none))| match h {
+                Some(h) => (o, h as &mut dyn Write),
+                None => (o, none as &mut dyn Write),
+            })
+            .collect(),
+    );
+    let same = written
+        .into_iter()
+        .zip(holds)
+        .map(|(w, h)| w.is_ok() && h.is_some_and(compare::Holds::held_whole));
     Staleness {
         differ: outputs
             .iter()
-            .filter(|o| !open(&o.path).is_some_and(|f| compare::holds(f, |w| o.write_to(w))))
-            .map(|o| o.path.clone())
+            .zip(same)
+            .filter(|(_, same)| !same)
+            .map(|(o, _)| o.path.clone())
             .collect(),
         extra: if agents_linked {
             Vec::new()

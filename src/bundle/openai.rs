@@ -7,7 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Each, SchemaProblem, escape, write_json};
+use super::{NoTools, SchemaProblem, escape, write_json};
 use crate::ir::Tool;
 
 /// Keywords strict mode does not support (OpenAI structured outputs).
@@ -38,42 +38,37 @@ pub(crate) const STRICT_MAX_ENUM_VALUES: usize = 1000;
 pub(crate) const MAX_TOOLS: usize = 128;
 
 #[derive(Serialize)]
-struct Entry {
+pub(super) struct Entry<'t> {
     r#type: &'static str,
-    function: Function,
+    function: Function<'t>,
 }
 
 #[derive(Serialize)]
-struct Function {
-    name: String,
-    description: String,
+struct Function<'t> {
+    name: &'t str,
+    description: &'t str,
     parameters: Value,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     strict: bool,
 }
 
-/// Write the file to `out`.
-pub(crate) fn render<I: Iterator<Item = Tool>>(
-    tools: impl Fn() -> I,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    write_json(
-        out,
-        &Each(|| {
-            tools().map(|t| {
-                let parameters = t.input_schema.value();
-                Entry {
-                    r#type: "function",
-                    function: Function {
-                        name: t.name,
-                        description: t.description,
-                        strict: strict_violations(&parameters).is_empty(),
-                        parameters,
-                    },
-                }
-            })
-        }),
-    )
+/// The file with an empty list where its tools go.
+pub(super) fn document(out: &mut dyn Write) -> std::io::Result<()> {
+    write_json(out, &NoTools)
+}
+
+/// The entry of `t` in the list.
+pub(super) fn entry(t: &Tool) -> Entry<'_> {
+    let parameters = t.input_schema.value();
+    Entry {
+        r#type: "function",
+        function: Function {
+            name: &t.name,
+            description: &t.description,
+            strict: strict_violations(&parameters).is_empty(),
+            parameters,
+        },
+    }
 }
 
 /// Why a schema cannot be used in strict mode. Empty: it can.

@@ -405,13 +405,50 @@ pub(crate) fn create_exclusive(
     name: &str,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<PathBuf> {
-    let (tmp, mut f) = open_new(folder, name, false)?;
-    // Removed unless whole: `fill` may fail, or panic while it encodes.
-    let mut unfinished = Unfinished(Some(&tmp));
-    fill(&mut f).and_then(|()| f.sync_all())?;
-    unfinished.0 = None;
-    drop(unfinished);
-    Ok(tmp)
+    let mut staged = Staged::new(folder, name)?;
+    fill(staged.file())?;
+    staged.finish()
+}
+
+/// A new file being written beside `name` in `folder`, made as [`create_exclusive`] makes
+/// one, for a caller that writes several at once. Removed when dropped unfinished: a write
+/// may fail, or panic while it encodes.
+pub(crate) struct Staged {
+    file: std::fs::File,
+    /// Its path until it is finished.
+    path: Option<PathBuf>,
+}
+
+impl Staged {
+    /// A new file beside `name` in `folder`.
+    pub(crate) fn new(folder: &Path, name: &str) -> std::io::Result<Staged> {
+        let (path, file) = open_new(folder, name, false)?;
+        Ok(Staged {
+            file,
+            path: Some(path),
+        })
+    }
+
+    /// The open file.
+    pub(crate) fn file(&mut self) -> &mut std::fs::File {
+        &mut self.file
+    }
+
+    /// Its path, once what was written is on disk.
+    pub(crate) fn finish(mut self) -> std::io::Result<PathBuf> {
+        self.file.sync_all()?;
+        self.path
+            .take()
+            .ok_or_else(|| std::io::Error::other("finished twice"))
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(path) = &self.path {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// A new file beside `name` in `folder`, created exclusively (`O_EXCL`, which never follows
@@ -495,17 +532,6 @@ impl std::io::Write for Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         if let Some(path) = &self.path {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
-/// A temporary file removed when dropped, unless it was finished (its path taken out).
-struct Unfinished<'a>(Option<&'a Path>);
-
-impl Drop for Unfinished<'_> {
-    fn drop(&mut self) {
-        if let Some(path) = self.0 {
             let _ = std::fs::remove_file(path);
         }
     }
