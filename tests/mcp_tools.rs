@@ -296,3 +296,58 @@ fn a_poisoned_schema_in_a_long_list_of_small_tools_is_found() {
         lines(&report)
     );
 }
+
+/// Two tools of one list with one name: the later one is reported (MCP022), pointing at its
+/// name and at the first; in a long packed list too. Names that differ, even only in case,
+/// are two tools, and tools of two lists never clash.
+#[test]
+fn a_tool_named_twice_in_one_list_is_reported_at_the_second() {
+    let list = r#"{"tools": [
+  {"name": "search", "description": "Searches the docs.", "inputSchema": {"type": "object"}},
+  {"name": "fetch", "description": "Fetches a page.", "inputSchema": {"type": "object"}},
+  {"name": "search", "description": "Searches the web.", "inputSchema": {"type": "object"}},
+  {"name": "Fetch", "description": "Fetches a file.", "inputSchema": {"type": "object"}}
+]}
+"#;
+    let long: Vec<String> = (0..600)
+        .map(|i| format!(r#"{{"name":"t{}","inputSchema":{{}}}}"#, i % 500))
+        .collect();
+    let repo = Repo::with(&[
+        ("a/tools.json", list),
+        ("b/tools.json", &format!("[{}]", long.join(","))),
+        ("c/tools.json", BENIGN),
+        ("d/tools.json", BENIGN),
+    ]);
+    let report = repo.check().expect("config");
+    let dups: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code == "MCP022")
+        .collect();
+    let in_a: Vec<_> = dups
+        .iter()
+        .filter(|d| d.file.display() == "a/tools.json")
+        .collect();
+    assert_eq!(in_a.len(), 1, "{:#?}", lines(&report));
+    let d = in_a[0];
+    let body = d.file.body();
+    assert_eq!(&body[d.span.start..d.span.end], "\"search\"");
+    assert_eq!(d.message, "tool[2] is named `search`, as tool[0] is");
+    // The first is the first `"search"` of the file.
+    let first = d.related[0].span;
+    assert_eq!(first.start, body.find("\"search\"").expect("named"));
+    assert_eq!(&body[first.start..first.end], "\"search\"");
+    // 100 repeats in the long list, each reported, capped as findings are.
+    let in_b = dups
+        .iter()
+        .filter(|d| d.file.display() == "b/tools.json")
+        .count();
+    assert!(in_b > 0, "{:#?}", lines(&report));
+    assert!(
+        dups.iter()
+            .all(|d| !d.file.display().starts_with('c') && !d.file.display().starts_with('d'))
+    );
+    // Every name its own: nothing to report.
+    let repo = Repo::with(&[("tools.json", BENIGN)]);
+    assert!(lines(&repo.check().expect("config")).is_empty());
+}

@@ -24,7 +24,7 @@ declare_rules! {
     LITERAL_SECRET = "MCP019" "mcp-literal-secret" Error threat ["mcp-server", "mcp-config"] "a credential is written literally in `env`, `headers`, arguments, a URL or a default value";
     UNPINNED_PACKAGE_RUNNER = "MCP020" "unpinned-package-runner" Warning ["mcp-config"] "a server runs a package through `npx`, `uvx`, `pipx run`, … without pinning its version";
     PLAINTEXT_URL = "MCP021" "plaintext-mcp-url" Warning ["mcp-config"] "a server URL uses `http://` to a host other than this machine";
-    DUPLICATE_NAME = "MCP022" "mcp-duplicate-name" Error breaks ["mcp-server", "mcp-config"] "two servers, inputs, headers or environment variables share a name";
+    DUPLICATE_NAME = "MCP022" "mcp-duplicate-name" Error breaks ["mcp-server", "mcp-config", "mcp-tools"] "two servers, inputs, headers, environment variables or listed tools share a name";
     UNUSED_INPUT = "MCP023" "unused-mcp-input" Warning ["mcp-config"] "an input is declared but no server references it";
     REMOTE_SERVER_IN_DESKTOP_CONFIG = "MCP024" "remote-server-in-desktop-config" Error breaks ["mcp-config"] "a server with a `url` in `claude_desktop_config.json`, which Claude Desktop reads only for servers it starts: it skips the entry";
     USER_SPECIFIC_PATH = "MCP025" "user-specific-path" Warning ["mcp-config"] "a shared configuration runs a path in one user's home folder (`/Users/…`, `/home/…`, `C:\\Users\\…`), which exists only on that machine";

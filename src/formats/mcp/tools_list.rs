@@ -184,6 +184,7 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
                 hints: hints(entry.value("annotations").as_deref()),
             });
         }
+        diagnostics.extend(duplicates(&file, &list.tools));
         list.texts = FileTexts::check(passes, texts(&file, root));
     }
     let trees = parsed.root.map(|root| {
@@ -200,6 +201,35 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
         trees,
         custom_matched: Vec::new(),
     }
+}
+
+/// MCP022 on each tool named as an earlier one was: a client keys the tools it offers the
+/// model by name, so one of the two is never called (and an API that takes the list as it
+/// is, as Anthropic's does, refuses the request).
+fn duplicates<'a>(
+    file: &'a Arc<SourceFile>,
+    tools: &'a [ListedTool],
+) -> impl Iterator<Item = Diagnostic> + 'a {
+    let name = |i: usize| tools.get(i).map(|t| &*t.name);
+    let found = crate::analysis::registry::duplicates_by(tools.len(), name);
+    found.into_iter().filter_map(move |dup| {
+        let (first, again) = (tools.get(dup.first)?, tools.get(dup.again)?);
+        Some(
+            Diagnostic::new(
+                &crate::rules::mcp::DUPLICATE_NAME,
+                file,
+                again.name_span,
+                format!(
+                    "tool[{}] is named `{}`, as tool[{}] is",
+                    again.index, again.name, first.index
+                ),
+            )
+            .label("named again")
+            .related(file, first.name_span, "first named here")
+            .note("a client calls tools by name: it offers the model one of the two, and an API that takes the list as it is (Anthropic's) refuses it")
+            .help("give each tool its own name, or remove the one left over"),
+        )
+    })
 }
 
 fn hints(annotations: Option<&Node>) -> Hints {
