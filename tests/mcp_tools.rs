@@ -351,3 +351,44 @@ fn a_tool_named_twice_in_one_list_is_reported_at_the_second() {
     let repo = Repo::with(&[("tools.json", BENIGN)]);
     assert!(lines(&repo.check().expect("config")).is_empty());
 }
+
+/// A long list of small subschemas (`anyOf`) is packed as it is parsed and each item read
+/// from its bytes one at a time: a broken type, a reference to nothing and a remote
+/// reference deep in the list are still found, each on its own words.
+#[test]
+fn findings_deep_in_a_long_list_of_subschemas_are_found() {
+    let item = |i: usize| match i {
+        300 => r#"{"type":"strnig"}"#.to_string(),
+        350 => r##"{"$ref":"#/definitions/missing"}"##.to_string(),
+        360 => r#"{"$ref":"https://example.com/item.json"}"#.to_string(),
+        _ => format!(r#"{{"type":"string","maxLength":{i}}}"#),
+    };
+    let items: Vec<String> = (0..400).map(item).collect();
+    let list = format!(
+        r#"{{"tools":[{{"name":"pick","description":"Picks one.","inputSchema":{{"type":"object","properties":{{"x":{{"anyOf":[{}]}}}}}}}}]}}"#,
+        items.join(",")
+    );
+    let repo = Repo::with(&[("tools.json", &list)]);
+    let report = repo.check().expect("config");
+    let mut found: Vec<(String, String)> = found(&report)
+        .into_iter()
+        .map(|(code, _, text)| (code, text))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "SCH001".to_string(),
+                "\"#/definitions/missing\"".to_string()
+            ),
+            ("SCH001".to_string(), "\"strnig\"".to_string()),
+            (
+                "SCH005".to_string(),
+                "\"https://example.com/item.json\"".to_string()
+            ),
+        ],
+        "{:#?}",
+        lines(&report)
+    );
+}

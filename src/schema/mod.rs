@@ -68,29 +68,25 @@ pub(crate) fn check_schema(
         found: BTreeMap::new(),
         suggestions: crate::analysis::names::SUGGESTION_BUDGET,
     };
-    let sites = walk::subschemas(root, options.runtime);
     cx.meta_validate();
-    cx.dangling_refs(sites.clone());
+    cx.dangling_refs();
     // Looked up by each remote `$ref`, not searched: a schema of 100,000 of each took 3 s.
-    let ids: std::collections::HashSet<&str> = refs::embedded_ids(sites.clone())
-        .into_iter()
-        .filter(|id| !id.is_empty())
-        .collect();
-    for site in sites {
-        cx.required_undefined(&site);
-        cx.own_values(&site);
-        cx.remote_refs(&site, &ids);
+    let ids = refs::embedded_ids(root, options.runtime);
+    walk::visit(root, options.runtime, &mut |site| {
+        cx.required_undefined(site);
+        cx.own_values(site);
+        cx.remote_refs(site, &ids);
         // With a broken `type` (SCH001) the conversion is anyone's guess until it is fixed.
         let type_is_valid = site.node.get("type").is_none() || declared_types(site.node).is_some();
         if let Some(runtime) = options.runtime
             && site.converted
             && type_is_valid
         {
-            for d in runtime.lint(file, &site) {
+            for d in runtime.lint(file, site) {
                 cx.push(d);
             }
         }
-    }
+    });
     let mut out: Vec<Diagnostic> = cx
         .found
         .into_values()

@@ -4,9 +4,9 @@
 
 use std::collections::HashSet;
 
-use super::Cx;
 use super::values::short;
-use super::walk::{Pointers, Site, Subschemas};
+use super::walk::{Pointers, Site};
+use super::{Cx, Runtime};
 use crate::analysis::names::did_you_mean_within;
 use crate::diagnostics::edits::replace_scalar;
 use crate::diagnostics::{Applicability, Diagnostic, DidYouMean};
@@ -26,11 +26,16 @@ fn identifier(schema: &Node) -> Option<&str> {
 
 /// `$id`s declared anywhere (without a trailing `#`), so references to embedded resources are
 /// recognised as local.
-pub(super) fn embedded_ids<'a>(sites: Subschemas<'a>) -> Vec<&'a str> {
-    sites
-        .filter_map(|s| identifier(s.node))
-        .map(|id| id.trim_end_matches('#'))
-        .collect()
+pub(super) fn embedded_ids(root: &Node, runtime: Option<&dyn Runtime>) -> HashSet<String> {
+    let mut ids = HashSet::new();
+    super::walk::visit(root, runtime, &mut |s| {
+        if let Some(id) = identifier(s.node).map(|id| id.trim_end_matches('#'))
+            && !id.is_empty()
+        {
+            ids.insert(id.to_string());
+        }
+    });
+    ids
 }
 
 /// The scheme of a reference that is a URI with one, i.e. remote. `C:\schemas\a.json` is a
@@ -71,39 +76,40 @@ fn percent_decode(s: &str) -> String {
 
 impl Cx<'_> {
     /// SCH001 for local `$ref`s that point at nothing (a validator cannot compile them).
-    pub(super) fn dangling_refs(&mut self, sites: Subschemas<'_>) {
+    pub(super) fn dangling_refs(&mut self) {
+        let runtime = self.options.runtime;
+        let root = self.root;
         // A nested `$id` changes what `#...` means below it; rather than model base URIs, skip.
-        if sites.clone().skip(1).any(|s| identifier(s.node).is_some()) {
+        let mut nested_id = false;
+        let mut anchors: Vec<String> = Vec::new();
+        super::walk::visit(root, runtime, &mut |s| {
+            nested_id |= !std::ptr::eq(s.node, root) && identifier(s.node).is_some();
+            let anchor = s
+                .node
+                .value("$anchor")
+                .or_else(|| s.node.value("$dynamicAnchor"))
+                .and_then(Node::as_str);
+            let id_anchor = identifier(s.node).and_then(|id| id.strip_prefix('#'));
+            anchors.extend([anchor, id_anchor].into_iter().flatten().map(String::from));
+        });
+        if nested_id {
             return;
         }
-        let anchors: Vec<&str> = sites
-            .clone()
-            .flat_map(|s| {
-                let anchor = s
-                    .node
-                    .value("$anchor")
-                    .or_else(|| s.node.value("$dynamicAnchor"))
-                    .and_then(Node::as_str);
-                let id_anchor = identifier(s.node).and_then(|id| id.strip_prefix('#'));
-                [anchor, id_anchor]
-            })
-            .flatten()
-            .collect();
         // Looked up once per `$ref`: a set, as a schema may hold thousands of each.
-        let anchor_set: HashSet<&str> = anchors.iter().copied().collect();
-        let mut pointers = Pointers::new(self.root);
-        for site in sites {
+        let anchor_set: HashSet<&str> = anchors.iter().map(String::as_str).collect();
+        let mut pointers = Pointers::new(root);
+        super::walk::visit(root, runtime, &mut |site| {
             let Some(entry) = site.node.get("$ref") else {
-                continue;
+                return;
             };
             let Some(reference) = entry.value.as_str() else {
-                continue;
+                return;
             };
             let Some(fragment) = reference.strip_prefix('#') else {
-                continue;
+                return;
             };
             if fragment.is_empty() {
-                continue;
+                return;
             }
             let fragment = percent_decode(fragment);
             let problem = if let Some(pointer) = fragment.strip_prefix('/') {
@@ -115,11 +121,11 @@ impl Cx<'_> {
                     &mut self.suggestions,
                     &fragment,
                     anchors.len(),
-                    anchors.iter().copied(),
+                    anchors.iter().map(String::as_str),
                 );
                 Some(hint.map(|a| format!("#{a}")))
             };
-            let Some(hint) = problem else { continue };
+            let Some(hint) = problem else { return };
             let d = Diagnostic::new(
                 &rules::INVALID_JSON_SCHEMA,
                 self.file,
@@ -136,11 +142,11 @@ impl Cx<'_> {
                 DidYouMean::new(h, fix)
             }));
             self.push(d);
-        }
+        });
     }
 
     /// SCH005: `$ref`s to absolute URLs.
-    pub(super) fn remote_refs(&mut self, site: &Site<'_>, ids: &std::collections::HashSet<&str>) {
+    pub(super) fn remote_refs(&mut self, site: &Site<'_>, ids: &HashSet<String>) {
         for key in REFERENCES {
             let Some(entry) = site.node.get(key) else {
                 continue;

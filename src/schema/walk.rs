@@ -4,6 +4,7 @@
 
 use super::Runtime;
 use super::vocab::{self, Holds};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::analysis::names::did_you_mean_within;
@@ -21,32 +22,72 @@ pub(crate) struct Site<'a> {
     pub is_property: bool,
 }
 
-/// Every subschema that is a mapping, found iteratively (depth-capped at [`MAX_DEPTH`]), in
-/// source order. Cheap to clone before it starts, so a check walks again rather than holds
-/// every site: a map of a million properties held a place for each, twice over, before.
-pub(crate) fn subschemas<'a>(root: &'a Node, runtime: Option<&'a dyn Runtime>) -> Subschemas<'a> {
+/// Give `f` every subschema of `root` that is a mapping, found iteratively (depth-capped at
+/// [`MAX_DEPTH`]), in source order. A check walks again rather than holds every site: a map
+/// of a million properties held a place for each, twice over, before. The items of a packed
+/// list are read one at a time and visited while they are held, never built all at once (a
+/// list of 600,000 small schemas built as nodes took eight times its text).
+pub(crate) fn visit(root: &Node, runtime: Option<&dyn Runtime>, f: &mut dyn FnMut(&Site<'_>)) {
     let top = Site {
         node: root,
         converted: true,
         is_property: false,
     };
-    Subschemas {
+    visit_from(top, 0, runtime, f);
+}
+
+/// [`visit`] from `top`, at `depth`.
+fn visit_from(
+    top: Site<'_>,
+    depth: usize,
+    runtime: Option<&dyn Runtime>,
+    f: &mut dyn FnMut(&Site<'_>),
+) {
+    let walk = Subschemas {
         runtime,
-        top: Some(top),
+        top: Some((top, depth)),
         open: Vec::new(),
+    };
+    for step in walk {
+        match step {
+            Step::Site(site) => f(&site),
+            Step::Read {
+                node,
+                converted,
+                depth,
+            } => {
+                let site = Site {
+                    node: &node,
+                    converted,
+                    is_property: false,
+                };
+                visit_from(site, depth, runtime, f);
+            }
+        }
     }
 }
 
-/// The walk of [`subschemas`]: one frame per open mapping, so its memory follows the depth.
-#[derive(Clone)]
-pub(crate) struct Subschemas<'a> {
+/// The walk of [`visit`]: one frame per open mapping, so its memory follows the depth.
+struct Subschemas<'a> {
     runtime: Option<&'a dyn Runtime>,
-    top: Option<Site<'a>>,
+    top: Option<(Site<'a>, usize)>,
     open: Vec<Frame<'a>>,
 }
 
+/// What the walk finds next.
+enum Step<'a> {
+    /// A subschema held in the tree.
+    Site(Site<'a>),
+    /// An item of a packed list, read from its bytes: visited (with what lies below it) while
+    /// it is held.
+    Read {
+        node: Node,
+        converted: bool,
+        depth: usize,
+    },
+}
+
 /// A subschema whose children are being walked.
-#[derive(Clone)]
 struct Frame<'a> {
     node: &'a Node,
     entries: std::slice::Iter<'a, Entry>,
@@ -57,7 +98,6 @@ struct Frame<'a> {
 }
 
 /// The children of one keyword that holds several subschemas.
-#[derive(Clone)]
 enum Several<'a> {
     None,
     /// A mapping of named subschemas (`properties`, `$defs`, ...).
@@ -68,18 +108,20 @@ enum Several<'a> {
     },
     /// A list of subschemas (`anyOf`, `items` as a list, ...).
     List {
-        children: std::slice::Iter<'a, Node>,
+        children: crate::syntax::seq::Scan<'a>,
         converted: bool,
     },
 }
 
 impl<'a> Frame<'a> {
     /// The next child of this subschema that is a mapping, in source order.
-    fn next_child(&mut self, runtime: Option<&dyn Runtime>) -> Option<Site<'a>> {
-        let site = |node, converted, is_property| Site {
-            node,
-            converted,
-            is_property,
+    fn next_child(&mut self, runtime: Option<&dyn Runtime>, depth: usize) -> Option<Step<'a>> {
+        let site = |node, converted, is_property| {
+            Step::Site(Site {
+                node,
+                converted,
+                is_property,
+            })
         };
         loop {
             match &mut self.several {
@@ -95,7 +137,14 @@ impl<'a> Frame<'a> {
                     children,
                     converted,
                 } => match children.find(|c| c.as_map().is_some()) {
-                    Some(c) => return Some(site(c, *converted, false)),
+                    Some(Cow::Borrowed(c)) => return Some(site(c, *converted, false)),
+                    Some(Cow::Owned(node)) => {
+                        return Some(Step::Read {
+                            node,
+                            converted: *converted,
+                            depth,
+                        });
+                    }
                     None => self.several = Several::None,
                 },
                 Several::None => {}
@@ -118,7 +167,7 @@ impl<'a> Frame<'a> {
                 // A packed list holds no mapping.
                 (Holds::List | Holds::OneOrList, NodeKind::Seq(items)) if !items.flat() => {
                     self.several = Several::List {
-                        children: items.iter(),
+                        children: items.scan(),
                         converted,
                     };
                 }
@@ -130,7 +179,7 @@ impl<'a> Frame<'a> {
 
 impl<'a> Subschemas<'a> {
     /// Visit `site`, a mapping at `depth`: its children come next.
-    fn enter(&mut self, site: Site<'a>, depth: usize) -> Option<Site<'a>> {
+    fn enter(&mut self, site: Site<'a>, depth: usize) -> Option<Step<'a>> {
         let entries = site.node.as_map()?;
         if depth < MAX_DEPTH {
             self.open.push(Frame {
@@ -141,23 +190,24 @@ impl<'a> Subschemas<'a> {
                 depth,
             });
         }
-        Some(site)
+        Some(Step::Site(site))
     }
 }
 
 impl<'a> Iterator for Subschemas<'a> {
-    type Item = Site<'a>;
+    type Item = Step<'a>;
 
-    fn next(&mut self) -> Option<Site<'a>> {
-        if let Some(top) = self.top.take() {
-            return self.enter(top, 0);
+    fn next(&mut self) -> Option<Step<'a>> {
+        if let Some((top, depth)) = self.top.take() {
+            return self.enter(top, depth);
         }
         loop {
             let runtime = self.runtime;
             let frame = self.open.last_mut()?;
             let depth = frame.depth + 1;
-            match frame.next_child(runtime) {
-                Some(child) => return self.enter(child, depth),
+            match frame.next_child(runtime, depth) {
+                Some(Step::Site(child)) => return self.enter(child, depth),
+                Some(read) => return Some(read),
                 None => {
                     self.open.pop();
                 }
@@ -345,15 +395,18 @@ mod tests {
             r#"{"properties": {"a": {"items": {"type": "string"}}, "b": {}},
                 "anyOf": [{"not": {}}], "enum": [{"type": "x"}], "definitions": {"d": true}}"#,
         );
-        let sites: Vec<_> = subschemas(&root, None).collect();
+        let mut sites: Vec<(Node, bool, bool)> = Vec::new();
+        visit(&root, None, &mut |s| {
+            sites.push((s.node.clone(), s.converted, s.is_property));
+        });
         // root, a, a.items, b, anyOf[0], anyOf[0].not; `enum` holds data, `true` is no mapping.
         assert_eq!(sites.len(), 6);
-        assert!(sites[1].is_property && sites[3].is_property && !sites[4].is_property);
+        assert!(sites[1].2 && sites[3].2 && !sites[4].2);
         assert_eq!(
-            sites[2].node.value("type").and_then(Node::as_str),
+            sites[2].0.value("type").and_then(Node::as_str),
             Some("string")
         );
-        assert!(sites[0].converted && sites[1..].iter().all(|s| !s.converted));
+        assert!(sites[0].1 && sites[1..].iter().all(|s| !s.1));
     }
 
     #[test]
