@@ -242,3 +242,40 @@ fn unknown_target_is_a_usage_error() {
     );
     assert_eq!(run.status.code(), Some(2));
 }
+
+/// A repository of more agents than a process may hold files open builds, and checks as
+/// current: the agent files are written and compared one at a time, not all at once.
+#[test]
+fn more_agents_than_open_files_allowed_build_and_check() {
+    let repo = Repo::with(&[(
+        "tools/search-docs.tool.md",
+        &read(&fixture(), "tools/search-docs.tool.md"),
+    )]);
+    const AGENTS: usize = 1_200;
+    for i in 0..AGENTS {
+        let agent = read(&fixture(), "agents/support.agent.md").replace(
+            "agent_id: \"support\"",
+            &format!("agent_id: \"support-{i}\""),
+        );
+        repo.write(&format!("agents/support-{i}.agent.md"), agent.as_bytes());
+    }
+    // A limit of 256 open files, as many a system's default is, far below the agent count.
+    let limited = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -n 256 && exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_toolc"))
+            .current_dir(&repo.root)
+            .env("RAYON_NUM_THREADS", "2")
+            .output()
+            .expect("run toolc")
+    };
+    let run = limited("build --out dist");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let written = std::fs::read_dir(repo.root.join("dist/agents"))
+        .expect("dist/agents")
+        .count();
+    assert_eq!(written, AGENTS);
+    let run = limited("build --check --out dist");
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+}

@@ -223,10 +223,52 @@ pub(crate) fn write_all(
     out.refuse_links()?;
     let dir = out.path();
     refuse_links(dir, outputs)?;
-    // Every file written at once, each to a temporary file beside it: the lists of tools
-    // are made in one pass.
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut written = Ok(());
+    for batch in batches(outputs) {
+        written = write_batch(dir, &batch, &mut staged);
+        if written.is_err() {
+            break;
+        }
+    }
+    // Each file is on disk once written ("write" counts the syncs too).
+    crate::timing::mark("write");
+    if let Err(e) = written {
+        for (tmp, _) in &staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(e);
+    }
+    replace_all(&staged)?;
+    let removed = gone_agent_files(dir, agent_ids);
+    for rel in &removed {
+        std::fs::remove_file(dir.join(rel))?;
+    }
+    Ok(removed)
+}
+
+/// The outputs in the groups they are made in: the lists of tools together (each made in one
+/// pass over the bundled tools), every agent file alone, so only a few files are ever open
+/// at once however many agents there are.
+fn batches<'o, 'c>(outputs: &'o [Output<'c>]) -> Vec<Vec<&'o Output<'c>>> {
+    let (lists, agents): (Vec<&Output<'c>>, Vec<&Output<'c>>) = outputs
+        .iter()
+        .partition(|o| matches!(o.make, Make::Target(..)));
+    std::iter::once(lists)
+        .filter(|l| !l.is_empty())
+        .chain(agents.into_iter().map(|a| vec![a]))
+        .collect()
+}
+
+/// Write one batch of outputs under `dir`, each to a temporary file beside its place, and
+/// add those finished to `staged` (temporary path, final path).
+fn write_batch(
+    dir: &Path,
+    batch: &[&Output<'_>],
+    staged: &mut Vec<(PathBuf, PathBuf)>,
+) -> std::io::Result<()> {
     let mut files = Vec::new();
-    for o in outputs {
+    for o in batch {
         let path = dir.join(&o.path);
         let parent = path.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent)?;
@@ -235,45 +277,28 @@ pub(crate) fn write_all(
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("bundle");
-        let file = crate::fs::boundary::Staged::new(parent, name)?;
-        files.push((file, path));
+        files.push((crate::fs::boundary::Staged::new(parent, name)?, path));
     }
     let mut writers: Vec<std::io::BufWriter<&mut std::fs::File>> = files
         .iter_mut()
         .map(|(f, _)| std::io::BufWriter::new(f.file()))
         .collect();
     let written = write_each(
-        outputs
+        batch
             .iter()
             .zip(writers.iter_mut())
-            .map(|(o, w)| (o, w as &mut dyn Write))
+            .map(|(o, w)| (*o, w as &mut dyn Write))
             .collect(),
     );
     for (w, result) in writers.iter_mut().zip(written) {
         result.and_then(|()| w.flush())?;
     }
     drop(writers);
-    crate::timing::mark("write");
-    // A failure from here on drops the files not finished, which removes them.
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // A failure here drops the files not finished, which removes them.
     for (file, path) in files {
-        match file.finish() {
-            Ok(tmp) => staged.push((tmp, path)),
-            Err(e) => {
-                for (tmp, _) in &staged {
-                    let _ = std::fs::remove_file(tmp);
-                }
-                return Err(e);
-            }
-        }
+        staged.push((file.finish()?, path));
     }
-    crate::timing::mark("sync");
-    replace_all(&staged)?;
-    let removed = gone_agent_files(dir, agent_ids);
-    for rel in &removed {
-        std::fs::remove_file(dir.join(rel))?;
-    }
-    Ok(removed)
+    Ok(())
 }
 
 /// An error when `dir`, a folder an output goes into, or an output file is a symbolic link.
@@ -409,33 +434,32 @@ pub(crate) fn stale(
     let agents_linked = out
         .join(Path::new("agents"))
         .is_none_or(|a| a.refuse_links().is_err());
-    // A missing file is compared with nothing, and differs.
-    let mut holds: Vec<Option<compare::Holds>> = outputs
-        .iter()
-        .map(|o| open(&o.path).map(compare::Holds::new))
-        .collect();
-    let mut nothing: Vec<std::io::Sink> = outputs.iter().map(|_| std::io::sink()).collect();
-    let written = write_each(
-        outputs
+    // A missing file is compared with nothing, and differs. One batch open at a time.
+    let mut differ = Vec::new();
+    for batch in batches(outputs) {
+        let mut holds: Vec<Option<compare::Holds>> = batch
             .iter()
-            .zip(holds.iter_mut().zip(nothing.iter_mut()))
-            .map(|(o, (h, none))| match h {
-                Some(h) => (o, h as &mut dyn Write),
-                None => (o, none as &mut dyn Write),
-            })
-            .collect(),
-    );
-    let same = written
-        .into_iter()
-        .zip(holds)
-        .map(|(w, h)| w.is_ok() && h.is_some_and(compare::Holds::held_whole));
+            .map(|o| open(&o.path).map(compare::Holds::new))
+            .collect();
+        let mut nothing: Vec<std::io::Sink> = batch.iter().map(|_| std::io::sink()).collect();
+        let written = write_each(
+            batch
+                .iter()
+                .zip(holds.iter_mut().zip(nothing.iter_mut()))
+                .map(|(o, (h, none))| match h {
+                    Some(h) => (*o, h as &mut dyn Write),
+                    None => (*o, none as &mut dyn Write),
+                })
+                .collect(),
+        );
+        for ((o, w), h) in batch.iter().zip(written).zip(holds) {
+            if !(w.is_ok() && h.is_some_and(compare::Holds::held_whole)) {
+                differ.push(o.path.clone());
+            }
+        }
+    }
     Staleness {
-        differ: outputs
-            .iter()
-            .zip(same)
-            .filter(|(_, same)| !same)
-            .map(|(o, _)| o.path.clone())
-            .collect(),
+        differ,
         extra: if agents_linked {
             Vec::new()
         } else {
