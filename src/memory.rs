@@ -10,8 +10,10 @@
 
 mod chunked;
 pub(crate) mod exact;
+mod least;
 
 pub(crate) use chunked::Chunked;
+pub(crate) use least::Least;
 
 use std::os::raw::c_long;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};

@@ -138,8 +138,9 @@ fn a_schema_of_600_thousand_small_subschemas_in_a_list() {
 /// A skill's `metadata` of many small flow mappings: each mapping of two entries, grown to
 /// room for four, was shrunk in place and kept that room (the allocator keeps a block still
 /// half used), 16.8x at 58 MB with the release binary; each is moved into room of exactly
-/// its entries now (about 11x: a 24-byte line still holds a 64-byte entry, its mapping's
-/// two of 64 bytes and two strings, which only a packed mapping would save).
+/// its entries now. The strict-YAML check (SKL010) then held a finding for every flow
+/// mapping to sort them (11x); it holds the first few by place now (9.6x: a 24-byte line
+/// still holds a 64-byte entry, its mapping's two of 64 bytes and two strings).
 #[test]
 fn a_skill_metadata_mapping_of_400_thousand_small_flow_mappings() {
     let skill = |n: usize| {
@@ -150,5 +151,5 @@ fn a_skill_metadata_mapping_of_400_thousand_small_flow_mappings() {
             "---\nname: big\ndescription: Summarise reports for the user.\nmetadata:\n{entries}---\n\nBody.\n"
         )
     };
-    assert_bounded("big/SKILL.md", &skill(1), &skill(400_000), 12.5);
+    assert_bounded("big/SKILL.md", &skill(1), &skill(400_000), 10.0);
 }

@@ -4,10 +4,15 @@
 //! collections, anchors, aliases, tags and tabs between tokens.
 
 use super::{Cx, rules};
+use crate::diagnostics::cap::MAX_PER_RULE;
 use crate::diagnostics::{Applicability, Fix};
+use crate::memory::Least;
 use crate::source::Span;
 use crate::syntax::front_matter::FrontMatter;
 use crate::syntax::{Node, NodeKind};
+
+/// The constructs found, each where it is, the first by place kept.
+type Found = Least<(Construct, Span), Span>;
 
 /// What the reference validator does with such front matter.
 const REFUSED: &str = "the reference validator (`skills-ref validate`) refuses this front matter, and so may agents whose YAML reader is as strict";
@@ -102,7 +107,9 @@ impl Cx<'_> {
 
     /// Flow collections, aliases, anchors, tags and tabs of the front matter under `root`.
     pub(super) fn strict_yaml(&mut self, root: &Node, yaml: Span) {
-        let mut found: Vec<(Construct, Span)> = Vec::new();
+        // Only those the rule's cap may show are held: every flow mapping of a long front
+        // matter is one (2.4 million took 80 MiB to sort).
+        let mut found: Found = Least::new(MAX_PER_RULE + 1, |(_, span)| *span);
         let mut masks: Vec<Mask> = Vec::new();
         self.visit(root, false, &mut masks, &mut found);
         masks.sort_unstable();
@@ -145,7 +152,7 @@ impl Cx<'_> {
                 _ => {}
             }
         }
-        found.sort_by_key(|(_, span)| *span);
+        let (found, more) = found.finish();
         for (construct, span) in found {
             // Past the rule's cap, counted without a finding built for it.
             if self.diags.counted(&rules::UNPORTABLE_FRONT_MATTER) {
@@ -158,16 +165,14 @@ impl Cx<'_> {
                 .help(construct.help());
             self.push(d);
         }
+        // Past the cap (which the first `MAX_PER_RULE + 1` reached).
+        for _ in 0..more {
+            self.diags.count(&rules::UNPORTABLE_FRONT_MATTER);
+        }
     }
 
     /// Note the constructs of `node` and mask the text its scalars (and keys) cover.
-    fn visit(
-        &self,
-        node: &Node,
-        in_flow: bool,
-        masks: &mut Vec<Mask>,
-        found: &mut Vec<(Construct, Span)>,
-    ) {
+    fn visit(&self, node: &Node, in_flow: bool, masks: &mut Vec<Mask>, found: &mut Found) {
         let source = self.file.slice(node.span());
         if source.starts_with('*') {
             found.push((

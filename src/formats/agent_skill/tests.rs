@@ -139,6 +139,36 @@ fn constructs_the_strict_reader_refuses_are_pointed_at() {
     );
 }
 
+/// Found in two passes (flow collections from the tree, tags from the text), the first
+/// findings by place are shown and the rest counted, as if all were held and sorted.
+#[test]
+fn constructs_past_the_cap_are_counted_and_the_first_by_place_shown() {
+    let lines: String = (0..150).map(|i| format!("  k{i}: !t [x]\n")).collect();
+    let text = format!(
+        "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user mentions PDFs.\nmetadata:\n{lines}---\n"
+    );
+    let fs = Noting::new(&[("s/pdf-tools/SKILL.md", &text)]);
+    let r = check(&fs, "s/pdf-tools/SKILL.md");
+    let found: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.code == "SKL010")
+        .collect();
+    let shown: Vec<&str> = found.iter().map(|d| d.file.slice(d.span)).collect();
+    let expected: Vec<&str> = ["!t", "[x]"].repeat(101);
+    assert_eq!(
+        shown,
+        expected[..201],
+        "the tag then the list, line by line"
+    );
+    assert!(found[..200].iter().all(|d| d.omitted == 0));
+    assert_eq!(
+        found[200].omitted, 100,
+        "the 100 not shown, from the 201st on"
+    );
+    assert_eq!(found[200].file.position(found[200].span.start).line, 105);
+}
+
 #[test]
 fn the_reference_cut_is_at_the_first_three_hyphens() {
     let text =
