@@ -1,7 +1,7 @@
 //! The first few of many items by a key, found in any order: a check that finds its
-//! findings in two passes sorts them by place before the rule's cap keeps the first
-//! [`MAX_PER_RULE`](crate::diagnostics::cap::MAX_PER_RULE) of them, and held every one to sort
-//! (a skill's front matter of 2.4 million flow mappings held a finding for each, 80 MiB).
+//! findings in two passes sorts them by place before the rule's cap keeps the first 200 of
+//! them, and held every one to sort (a skill's front matter of 2.4 million flow mappings
+//! held a finding for each, 80 MiB).
 
 /// The `keep` items of least key among those pushed (the first pushed of equal keys), and
 /// how many others there were. Sorted and cut whenever it holds twice `keep`, so it never
@@ -54,19 +54,22 @@ mod tests {
 
     #[test]
     fn the_least_are_kept_in_order_and_the_rest_counted() {
-        for (n, keep) in [
-            (0, 3),
-            (2, 3),
-            (3, 3),
-            (7, 3),
-            (1000, 3),
-            (1000, 0),
-            (50, 1),
+        // (items, kept, distinct keys): few distinct keys among many items, so that a cut
+        // of dozens of equal keys shows whether the first pushed stay.
+        for (n, keep, distinct) in [
+            (0, 3, 1),
+            (2, 3, 2),
+            (3, 3, 2),
+            (7, 3, 4),
+            (1000, 3, 501),
+            (1000, 0, 501),
+            (50, 1, 26),
+            (5000, 25, 7),
+            (5000, 201, 7),
         ] {
-            // Keys in a scrambled order, each twice; the item says when it was pushed.
-            let all: Vec<(u32, usize)> = (0..n)
-                .map(|i| ((i as u32 * 7919) % (n as u32 / 2 + 1), i))
-                .collect();
+            // Keys in a scrambled order; the item says when it was pushed.
+            let all: Vec<(u32, usize)> =
+                (0..n).map(|i| ((i as u32 * 7919) % distinct, i)).collect();
             let mut least = Least::new(keep, |&(k, _): &(u32, usize)| k);
             all.iter().for_each(|&item| least.push(item));
             let (kept, dropped) = least.finish();

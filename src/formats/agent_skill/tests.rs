@@ -143,7 +143,8 @@ fn constructs_the_strict_reader_refuses_are_pointed_at() {
 /// findings by place are shown and the rest counted, as if all were held and sorted.
 #[test]
 fn constructs_past_the_cap_are_counted_and_the_first_by_place_shown() {
-    let lines: String = (0..150).map(|i| format!("  k{i}: !t [x]\n")).collect();
+    // 500 findings: more than twice the 201 held, so the list is cut as it is found too.
+    let lines: String = (0..250).map(|i| format!("  k{i}: !t [x]\n")).collect();
     let text = format!(
         "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user mentions PDFs.\nmetadata:\n{lines}---\n"
     );
@@ -163,8 +164,8 @@ fn constructs_past_the_cap_are_counted_and_the_first_by_place_shown() {
     );
     assert!(found[..200].iter().all(|d| d.omitted == 0));
     assert_eq!(
-        found[200].omitted, 100,
-        "the 100 not shown, from the 201st on"
+        found[200].omitted, 300,
+        "the 300 not shown, from the 201st on"
     );
     assert_eq!(found[200].file.position(found[200].span.start).line, 105);
 }
