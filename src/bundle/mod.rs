@@ -224,13 +224,9 @@ pub(crate) fn write_all(
     let dir = out.path();
     refuse_links(dir, outputs)?;
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let mut written = Ok(());
-    for batch in batches(outputs) {
-        written = write_batch(dir, &batch, &mut staged);
-        if written.is_err() {
-            break;
-        }
-    }
+    let written = batches(outputs)
+        .iter()
+        .try_for_each(|batch| write_batch(dir, batch, &mut staged));
     // Each file is on disk once written ("write" counts the syncs too).
     crate::timing::mark("write");
     if let Err(e) = written {
