@@ -281,7 +281,7 @@ fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
         let next = match (&reached.node.kind, step) {
             (NodeKind::Map(entries), Step::Key(k)) => entries
                 .iter()
-                .find(|e| e.key == k)
+                .find(|e| e.key == k.as_str())
                 .map(|e| (&e.value, Some(e.key_span()))),
             (NodeKind::Seq(items), Step::Index(i)) => items.get(*i).map(|n| (n, None)),
             _ => None,

@@ -75,9 +75,35 @@ fn each_container_is_given_the_room_it_needs() {
 /// What one value of a parsed file costs at least: the figures of docs/performance.md
 /// (a dense list takes about 16 times its text) follow from these sizes.
 #[test]
-fn a_value_costs_at_most_32_bytes_and_a_member_64() {
+fn a_value_costs_at_most_32_bytes_and_a_member_56() {
     assert!(std::mem::size_of::<Node>() <= 32);
-    assert!(std::mem::size_of::<Entry>() <= 64);
+    assert!(std::mem::size_of::<Entry>() <= 56);
+}
+
+/// Keys and string values of up to 16 bytes are held in place: a mapping of short entries
+/// (`{a: a, b: b}`) is one allocation, not one an entry besides.
+#[test]
+fn short_keys_and_string_values_are_held_in_place() {
+    let root = parse(
+        r#"{"a": "b", "sixteen_bytes_ok": "0123456789abcdef", "k": "a longer text than sixteen"}"#,
+        0,
+    )
+    .root
+    .expect("parses");
+    let entries = root.as_map().expect("a mapping");
+    let text = |n: &Node| match &n.kind {
+        NodeKind::String(s) => s.clone(),
+        _ => panic!("a string"),
+    };
+    assert!(!entries[0].key.is_heap_allocated());
+    assert!(!text(&entries[0].value).is_heap_allocated());
+    assert!(!entries[1].key.is_heap_allocated());
+    assert!(!text(&entries[1].value).is_heap_allocated());
+    assert!(text(&entries[2].value).is_heap_allocated());
+    assert_eq!(
+        text(&entries[2].value).as_str(),
+        "a longer text than sixteen"
+    );
 }
 
 /// Spans past 4 GiB (never read: files are capped far below) are held at the last offset

@@ -68,7 +68,7 @@ pub(crate) enum NodeKind {
     /// A number, with its source text kept (JSON Schema needs exactness).
     Number(Number),
     /// A string (after escape processing).
-    String(Box<str>),
+    String(Text),
     /// A sequence.
     Seq(Seq),
     /// A mapping, in source order (duplicates already diagnosed and dropped).
@@ -84,12 +84,16 @@ pub(crate) enum Number {
     Float(f64),
 }
 
+/// The text of a key or a string value: 16 bytes, a text of up to 16 held in place, not in
+/// an allocation of its own. A mapping of many short entries (`{a: a, b: b, …}`, six bytes an
+/// entry) costs one allocation for all its entries, each entry 56 bytes.
+pub(crate) type Text = lean_string::LeanStr;
+
 /// A mapping entry: key and value, each spanned.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Entry {
-    /// The key as text: held in place up to 24 bytes (nearly every key), not in a string of
-    /// its own, so a map of many short keys costs one allocation, not one a key.
-    pub key: compact_str::CompactString,
+    /// The key as text.
+    pub key: Text,
     /// Bytes of the key ([`Entry::key_span`]).
     key_at: Spot,
     /// The value.
@@ -98,11 +102,7 @@ pub(crate) struct Entry {
 
 impl Entry {
     /// A new entry.
-    pub(crate) fn new(
-        key: impl Into<compact_str::CompactString>,
-        key_span: Span,
-        value: Node,
-    ) -> Entry {
+    pub(crate) fn new(key: impl Into<Text>, key_span: Span, value: Node) -> Entry {
         Entry {
             key: key.into(),
             key_at: Spot::of(key_span),

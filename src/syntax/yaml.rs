@@ -10,7 +10,7 @@ use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 use super::yaml_marks::{scan_error, token_span};
 use super::{
     DropAt, Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, Repeats, SeqBuilder, SyntaxError,
-    SyntaxErrorKind, drop_duplicate_keys, drop_duplicate_keys_chunked,
+    SyntaxErrorKind, Text, drop_duplicate_keys, drop_duplicate_keys_chunked,
 };
 use crate::memory::Chunked;
 use crate::source::Span;
@@ -99,7 +99,7 @@ enum Frame {
         entries: Chunked<Entry>,
         /// When its repeats are dropped next, before it ends.
         drop_at: DropAt,
-        key: Option<(String, Span)>,
+        key: Option<(Text, Span)>,
         anchor: usize,
     },
 }
@@ -352,14 +352,16 @@ impl Builder<'_> {
                     let span = node.span();
                     // The key's node is done with: its text is moved, not copied.
                     let text = match node.kind {
-                        NodeKind::String(s) => s.into_string(),
-                        NodeKind::Null => String::new(),
-                        NodeKind::Bool(b) => b.to_string(),
-                        NodeKind::Number(_) => self
-                            .text
-                            .get(span.start - self.base..span.end - self.base)
-                            .unwrap_or_default()
-                            .to_string(),
+                        NodeKind::String(s) => s,
+                        NodeKind::Null => Text::new(),
+                        NodeKind::Bool(b) => {
+                            Text::from_static_str(if b { "true" } else { "false" })
+                        }
+                        NodeKind::Number(_) => Text::from(
+                            self.text
+                                .get(span.start - self.base..span.end - self.base)
+                                .unwrap_or_default(),
+                        ),
                         NodeKind::Seq(_) | NodeKind::Map(_) => {
                             return Err(SyntaxError {
                                 kind: SyntaxErrorKind::Yaml,

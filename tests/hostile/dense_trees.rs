@@ -140,7 +140,8 @@ fn a_schema_of_600_thousand_small_subschemas_in_a_list() {
 /// half used), 16.8x at 58 MB with the release binary; each is moved into room of exactly
 /// its entries now. The strict-YAML check (SKL010) then held a finding for every flow
 /// mapping to sort them (11x); it holds the first few by place now (9.6x: a 24-byte line
-/// still holds a 64-byte entry, its mapping's two of 64 bytes and two strings).
+/// still held a 64-byte entry, its mapping's two of 64 bytes and two strings). Entries are
+/// 56 bytes and short strings held in them now (8.6x).
 #[test]
 fn a_skill_metadata_mapping_of_400_thousand_small_flow_mappings() {
     let skill = |n: usize| {
@@ -152,4 +153,23 @@ fn a_skill_metadata_mapping_of_400_thousand_small_flow_mappings() {
         )
     };
     assert_bounded("big/SKILL.md", &skill(1), &skill(400_000), 10.0);
+}
+
+/// Mappings of one-letter entries (`"a":"a",`, eight bytes of text an entry): an entry was
+/// 64 bytes with its key in place and its value's string in an allocation of its own (10.7x
+/// with the release binary at 12 MB); an entry is 56 bytes now, its short value in place
+/// too (7.8x).
+#[test]
+fn an_mcp_server_holding_40_thousand_mappings_of_one_letter_entries() {
+    let config = |n: usize| {
+        let letters = "abcdefghijklmnopqrstuvwxyz0123456789";
+        let inner: Vec<String> = letters.chars().map(|c| format!(r#""{c}":"{c}""#)).collect();
+        let inner = inner.join(",");
+        let data: Vec<String> = (0..n).map(|i| format!(r#""k{i}":{{{inner}}}"#)).collect();
+        format!(
+            r#"{{"mcpServers":{{"s":{{"command":"node","args":["x.js"],"x-data":{{{}}}}}}}}}"#,
+            data.join(",")
+        )
+    };
+    assert_bounded(".mcp.json", &config(1), &config(40_000), 9.0);
 }
