@@ -10,6 +10,9 @@ use serde::Serialize;
 use super::{Compiled, Target, anthropic, canonical, gemini, mcp, openai};
 use crate::ir::Tool;
 
+/// At most this much room is made for a few tools' entries before they are rendered.
+const ROOM_GUESSED: usize = 1 << 20;
+
 /// One target's file as it is written.
 struct Stream<'w> {
     target: Target,
@@ -130,7 +133,8 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
         entries: 0,
     };
     let mut scratch = Vec::new();
-    for t in tools {
+    let pad = " ".repeat(indent + 2);
+    for (i, t) in tools.iter().enumerate() {
         scratch.clear();
         let made = match target {
             Target::OpenAi => pretty(&mut scratch, Some(openai::entry(t))),
@@ -142,9 +146,9 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
         if !made {
             continue;
         }
+        let start = out.bytes.len();
         // An entry's lines one level deeper than the list's line: pretty JSON writes a line
         // break only between tokens (a string holds `\n` escaped), so every one is a line's.
-        let pad = " ".repeat(indent + 2);
         out.bytes.extend_from_slice(b",\n");
         out.bytes.extend_from_slice(pad.as_bytes());
         for (i, line) in scratch.split(|&b| b == b'\n').enumerate() {
@@ -155,6 +159,14 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
             out.bytes.extend_from_slice(line);
         }
         out.entries += 1;
+        if out.entries == 1 {
+            // Room for the rest as long as the first (up to a bound: a long first entry
+            // says nothing of the others): grown by doubling, the few tools' text was copied
+            // about once more (a tenth of a build of 960,000 tiny tools' writing).
+            let first = out.bytes.len() - start;
+            let rest = first.saturating_mul(tools.len() - i - 1);
+            out.bytes.reserve(rest.min(ROOM_GUESSED));
+        }
     }
     out
 }

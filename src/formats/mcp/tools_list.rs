@@ -148,44 +148,15 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
     diagnostics.extend(syntax_diagnostics(&file, &parsed));
     let mut list = ToolList::default();
     if let Some(root) = &parsed.root {
-        let (len, items) = entries(root);
-        list.tools.reserve_exact(len);
-        for (index, entry) in items.enumerate() {
-            let Some((text, name_span)) = entry.str("name").filter(|(t, _)| !t.trim().is_empty())
-            else {
-                if let Some(node) = entry.node() {
-                    diagnostics.extend(unnamed(&file, &node, index));
-                }
-                continue;
-            };
-            let description = entry.value("description");
-            let input = SCHEMA_KEYS
-                .iter()
-                .find_map(|k| entry.value(k))
-                .filter(|s| s.as_map().is_some());
-            if let (true, Some(s)) = (passes.schema, &input) {
-                let who = format!("tool[{index}] {text:?}: ");
-                diagnostics.extend(
-                    check_schema(&file, s, SchemaOptions::default())
-                        .into_iter()
-                        .map(|mut d| {
-                            d.message.insert_str(0, &who);
-                            d
-                        }),
-                );
-            }
-            list.tools.push(ListedTool {
-                index: u32::try_from(index).unwrap_or(u32::MAX),
-                name: text.into(),
-                description: description.as_deref().and_then(Node::as_str).map(Box::from),
-                name_span,
-                description_span: description.map(|d| d.span()),
-                schema: input.map(|s| Packed::pack(&s)),
-                hints: hints(entry.value("annotations").as_deref()),
-            });
-        }
+        // The tools and the security pass read the tree apart, each on a core: a list of
+        // 960,000 tiny tools (63 MiB) loaded on one core for 4.7 s, and built in 10.8 s.
+        let (tools, texts) = rayon::join(
+            || tools_of(&file, root, passes, &mut diagnostics),
+            || FileTexts::check(passes, texts(&file, root)),
+        );
+        list.tools = tools;
         diagnostics.extend(duplicates(&file, &list.tools));
-        list.texts = FileTexts::check(passes, texts(&file, root));
+        list.texts = texts;
     }
     let trees = parsed.root.map(|root| {
         Box::new(crate::formats::format::Trees {
@@ -201,6 +172,53 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
         trees,
         custom_matched: Vec::new(),
     }
+}
+
+/// The named tools of the list `root`, each schema checked (its findings into
+/// `diagnostics`, as an unnamed entry's).
+fn tools_of(
+    file: &Arc<SourceFile>,
+    root: &Node,
+    passes: crate::security::Passes,
+    diagnostics: &mut Findings,
+) -> Vec<ListedTool> {
+    let (len, items) = entries(root);
+    let mut tools = Vec::with_capacity(len);
+    for (index, entry) in items.enumerate() {
+        let Some((text, name_span)) = entry.str("name").filter(|(t, _)| !t.trim().is_empty())
+        else {
+            if let Some(node) = entry.node() {
+                diagnostics.extend(unnamed(file, &node, index));
+            }
+            continue;
+        };
+        let description = entry.value("description");
+        let input = SCHEMA_KEYS
+            .iter()
+            .find_map(|k| entry.value(k))
+            .filter(|s| s.as_map().is_some());
+        if let (true, Some(s)) = (passes.schema, &input) {
+            let who = format!("tool[{index}] {text:?}: ");
+            diagnostics.extend(
+                check_schema(file, s, SchemaOptions::default())
+                    .into_iter()
+                    .map(|mut d| {
+                        d.message.insert_str(0, &who);
+                        d
+                    }),
+            );
+        }
+        tools.push(ListedTool {
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+            name: text.into(),
+            description: description.as_deref().and_then(Node::as_str).map(Box::from),
+            name_span,
+            description_span: description.map(|d| d.span()),
+            schema: input.map(|s| Packed::pack(&s)),
+            hints: hints(entry.value("annotations").as_deref()),
+        });
+    }
+    tools
 }
 
 /// MCP022 on each tool named as an earlier one was: a client keys the tools it offers the
