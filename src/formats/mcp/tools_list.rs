@@ -148,15 +148,13 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
     diagnostics.extend(syntax_diagnostics(&file, &parsed));
     let mut list = ToolList::default();
     if let Some(root) = &parsed.root {
-        // The tools and the security pass read the tree apart, each on a core: a list of
-        // 960,000 tiny tools (63 MiB) loaded on one core for 4.7 s, and built in 10.8 s.
-        let (tools, texts) = rayon::join(
-            || tools_of(&file, root, passes, &mut diagnostics),
-            || FileTexts::check(passes, texts(&file, root)),
-        );
-        list.tools = tools;
+        // One after the other, not side by side: both build each packed tool for
+        // themselves, and a list whose one tool is most of the file held it twice (a
+        // 4.6 MB list: 16.5 -> 19.4 times its size). Side by side, a list of 960,000 tiny
+        // tools loaded in 3.3 s instead of 4.7.
+        list.tools = tools_of(&file, root, passes, &mut diagnostics);
         diagnostics.extend(duplicates(&file, &list.tools));
-        list.texts = texts;
+        list.texts = FileTexts::check(passes, texts(&file, root));
     }
     let trees = parsed.root.map(|root| {
         Box::new(crate::formats::format::Trees {
