@@ -442,6 +442,19 @@ fn duplicates_and_secrets() {
         &with("{\"name\": \"UNITS\"", "{\"name\": \"WEATHER_API_KEY\""),
         "21:18 MCP022 error environment variable `WEATHER_API_KEY` is declared twice",
     );
+    // Header names are compared ignoring case, as HTTP does; environment variables are not.
+    let headers = r#"[{"name": "Authorization", "value": "Bearer {token}", "variables": {"token": {"isSecret": true}}}]"#;
+    expect_one(
+        &with(
+            headers,
+            &headers.replace("]", r#", {"name": "AUTHORIZATION", "isSecret": true}]"#),
+        ),
+        "36:126 MCP022 error header `AUTHORIZATION` is declared twice",
+    );
+    assert_eq!(
+        check(&with("{\"name\": \"UNITS\"", "{\"name\": \"units\"")),
+        Vec::<String>::new()
+    );
     let found = check(&with(
         "\"isRequired\": true, \"description\": \"API key\"",
         "\"value\": \"Zq8x3Lw9Pk2Rv7Tn4Ys1\"",

@@ -301,7 +301,9 @@ fn server_json_nested(key: &str, n: usize, item: &str) -> String {
 /// The lists inside one package or remote (its arguments, environment variables, post-install
 /// steps and headers) were built into nodes all at once by the check and by the security
 /// pass (15x to 18x for a million `{}`, 15x for 400,000 `{"name":"A"}`, release); each item
-/// is built or read where it is packed as it comes now (2.0x to 3.6x, and 7.2x).
+/// is built or read where it is packed as it comes now (2.0x to 3.6x). The 400,000 names
+/// were then copied once more to be looked through for duplicates (9.2x); they are read in
+/// place, each held in place in its 16 bytes (6.4x).
 #[test]
 fn a_server_json_package_of_a_million_arguments_or_variables() {
     for key in [
@@ -322,7 +324,7 @@ fn a_server_json_package_of_a_million_arguments_or_variables() {
         "server.json",
         &server_json_nested("environmentVariables", 1, r#"{"name":"A"}"#),
         &server_json_nested("environmentVariables", 400_000, r#"{"name":"A"}"#),
-        9.5,
+        8.0,
     );
 }
 

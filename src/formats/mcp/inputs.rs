@@ -13,7 +13,7 @@ use crate::formats::fields::{Lowerer, MapRef, Site};
 use crate::formats::in_value::InValue;
 use crate::rules::mcp as rules;
 use crate::source::Span;
-use crate::syntax::{Node, Seq};
+use crate::syntax::{Node, Seq, Text};
 
 /// Keys of an input (the schema's `Input`).
 const INPUT_KEYS: &[&str] = &[
@@ -68,7 +68,7 @@ const SECRET_REMEDY: Remedy<'static> = Remedy {
 };
 
 /// A declared name that `{name}` templates may use, and where it is declared.
-pub(super) type Declared = (String, Span);
+pub(super) type Declared = (Text, Span);
 
 /// A mapping item of a list: the item as a map, anchored at its opening brace.
 pub(super) fn item<'n>(lw: &mut Lowerer<'_>, node: &'n Node, path: &'n str) -> Option<MapRef<'n>> {
@@ -192,7 +192,7 @@ fn variables(lw: &mut Lowerer<'_>, map: MapRef<'_>) -> Vec<Declared> {
     };
     let mut out = Vec::new();
     for e in vars.node.as_map().unwrap_or_default() {
-        out.push((e.key.to_string(), e.key_span()));
+        out.push((e.key.clone(), e.key_span()));
         let var_path = format!("{path}.{}", e.key);
         if let Some(var) = lw.as_map(&e.value, e.key_span(), &var_path) {
             keys::unknown_keys(lw, var, INPUT_KEYS, UNREAD);
@@ -309,7 +309,7 @@ pub(super) fn key_value(
             secrets::literal_secret(lw, node, (text, 0), &place, secret, &SECRET_REMEDY);
         }
     }
-    name.map(|(n, s)| (n.to_string(), s))
+    name.map(|(n, s)| (Text::from(n), s))
 }
 
 /// What an argument declares for `{name}` templates: its `name` and its `valueHint`.
@@ -378,7 +378,7 @@ pub(super) fn argument(
     [name, hint]
         .into_iter()
         .flatten()
-        .map(|(n, s)| (n.to_string(), s))
+        .map(|(n, s)| (Text::from(n), s))
         .collect()
 }
 
@@ -432,17 +432,17 @@ fn named(lw: &mut Lowerer<'_>, flag: &str, span: Span, values: [Option<(&str, Sp
 
 /// MCP022: names given twice in one list (`fold`: compared ignoring case, as HTTP does).
 pub(super) fn duplicates(lw: &mut Lowerer<'_>, names: &[Declared], what: &str, fold: bool) {
-    let keys = names.iter().map(|(n, _)| {
-        Some((
-            (),
-            if fold {
-                n.to_ascii_lowercase()
-            } else {
-                n.clone()
-            },
-        ))
-    });
-    for dup in registry::duplicates(keys) {
+    // Keys borrowed where they can be: a list of 400,000 variables is not copied to be
+    // looked through.
+    let key = |i: usize| {
+        let (name, _) = names.get(i)?;
+        Some(if fold && name.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(name.as_str().to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(name.as_str())
+        })
+    };
+    for dup in registry::duplicates_by(names.len(), key) {
         let (name, span) = &names[dup.again];
         let (_, first) = &names[dup.first];
         let d = lw
