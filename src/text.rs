@@ -45,6 +45,17 @@ mod tests {
     }
 
     #[test]
+    fn words_are_found_as_written_or_in_any_case() {
+        static AS_WRITTEN: AnyOf = AnyOf::new(&["upload", "at boot"]);
+        static ANY_CASE: AnyOf = AnyOf::any_case(&["upload", "at boot"]);
+        assert!(AS_WRITTEN.in_text("it uploads files"));
+        assert!(!AS_WRITTEN.in_text("Uploads files; runs AT BOOT"));
+        assert!(ANY_CASE.in_text("Uploads files"));
+        assert!(ANY_CASE.in_text("runs AT BOOT"));
+        assert!(!ANY_CASE.in_text("reads files at login"));
+    }
+
+    #[test]
     fn offsets_stay_on_character_boundaries() {
         let text = "a\u{3000}b\u{2028}";
         assert_eq!(after_char(text, 1), 4);
@@ -65,25 +76,44 @@ mod tests {
 /// percent of a file of a million texts). The search is built on first use.
 pub(crate) struct AnyOf {
     words: &'static [&'static str],
+    /// Whether ASCII letters match in either case (the words are written in lower case).
+    any_case: bool,
     search: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>>,
 }
 
 impl AnyOf {
-    /// Any of `words`.
+    /// Any of `words`, as written.
     pub(crate) const fn new(words: &'static [&'static str]) -> AnyOf {
         AnyOf {
             words,
+            any_case: false,
+            search: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Any of `words` (lower case) in any case: no lower-case copy of each text searched.
+    pub(crate) const fn any_case(words: &'static [&'static str]) -> AnyOf {
+        AnyOf {
+            words,
+            any_case: true,
             search: std::sync::OnceLock::new(),
         }
     }
 
     /// True when `text` holds one of the words.
     pub(crate) fn in_text(&self, text: &str) -> bool {
-        let search = self
-            .search
-            .get_or_init(|| aho_corasick::AhoCorasick::new(self.words).ok());
+        let search = self.search.get_or_init(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(self.any_case)
+                .build(self.words)
+                .ok()
+        });
         match search {
             Some(search) => search.is_match(text),
+            None if self.any_case => {
+                let lower = text.to_ascii_lowercase();
+                self.words.iter().any(|w| lower.contains(w))
+            }
             None => self.words.iter().any(|w| text.contains(w)),
         }
     }

@@ -151,8 +151,8 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
         // break only between tokens (a string holds `\n` escaped), so every one is a line's.
         out.bytes.extend_from_slice(b",\n");
         out.bytes.extend_from_slice(pad.as_bytes());
-        for (i, line) in scratch.split(|&b| b == b'\n').enumerate() {
-            if i > 0 {
+        for (n, line) in scratch.split(|&b| b == b'\n').enumerate() {
+            if n > 0 {
                 out.bytes.push(b'\n');
                 out.bytes.extend_from_slice(pad.as_bytes());
             }
@@ -167,6 +167,11 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
             let rest = first.saturating_mul(tools.len() - i - 1);
             out.bytes.reserve(rest.min(ROOM_GUESSED));
         }
+    }
+    // A long first entry over short others guessed too much room: not kept while the other
+    // groups are rendered.
+    if out.bytes.capacity() > 2 * out.bytes.len() {
+        out.bytes.shrink_to_fit();
     }
     out
 }

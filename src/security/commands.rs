@@ -25,6 +25,7 @@ use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::{Rule, Severity, security as sec};
 use crate::security::texts::{Shell, Text, TextKind, ToolTexts};
 use crate::source::Span;
+use crate::text::AnyOf;
 
 /// A script that does this many dangerous things says enough with these.
 const MAX_PER_COMMAND: usize = 20;
@@ -403,7 +404,8 @@ const SENDING_WORDS: &[&str] = &[
 /// description to judge by).
 pub(super) fn says_it_sends(tool: &ToolTexts<'_>) -> bool {
     let described = tool.own_words().any(|t| t.kind == TextKind::Description);
-    !described || tool.says_any(SENDING_WORDS)
+    static SENDING: AnyOf = AnyOf::any_case(SENDING_WORDS);
+    !described || tool.says_one_of(&SENDING)
 }
 
 /// Words that say a tool installs something that keeps running: a service, a daemon, a
@@ -426,7 +428,8 @@ const SERVICE_WORDS: &[&str] = &[
 /// Whether a tool's name or description says it installs a service (or something else that
 /// keeps running).
 fn says_it_installs_a_service(tool: &ToolTexts<'_>) -> bool {
-    tool.says_any(SERVICE_WORDS)
+    static SERVICE: AnyOf = AnyOf::any_case(SERVICE_WORDS);
+    tool.says_one_of(&SERVICE)
 }
 
 /// Who does it, for a message: `a command`, `the instructions in `SKILL.md` tell the agent

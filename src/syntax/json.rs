@@ -451,7 +451,7 @@ impl<'t> Parser<'t> {
                     let Some(value) = self.value(depth + 1)? else {
                         return Err(self.here(&ParseErrorKind::ExpectedObjectValue));
                     };
-                    entries.push(Entry::new(key.into_owned(), key_span, value));
+                    entries.push(Entry::new(key.as_ref(), key_span, value));
                     // Its room is what the object needs; repeats dropped on the way leave the
                     // rest of it untouched (a million `"a":1` took 13 times the file).
                     if drop_at.due(entries.len()) {

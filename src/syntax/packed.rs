@@ -343,7 +343,7 @@ impl<'a> Reader<'a> {
                 let n = self.len()?;
                 let mut entries = Vec::with_capacity(n);
                 for _ in 0..n {
-                    let key = self.str()?.to_string();
+                    let key = self.str()?;
                     let key_span = self.span()?;
                     let value = self.node(depth + 1)?;
                     entries.push(Entry::new(key, key_span, value));
@@ -434,6 +434,12 @@ impl<'a> Reader<'a> {
         self.span()?;
         let len = self.len()?;
         Some((self, len))
+    }
+
+    /// Where the next node is written, read without moving on.
+    pub(super) fn node_span(mut self) -> Option<Span> {
+        self.byte()?;
+        self.span()
     }
 
     /// [`Reader::node`] without building anything: checks the bytes.

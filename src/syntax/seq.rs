@@ -239,6 +239,14 @@ impl<'a> MapItem<'a> {
         }
     }
 
+    /// Where the item is written (none when a packed list's bytes are not an item).
+    pub(crate) fn span(&self) -> Option<Span> {
+        match &self.0 {
+            Held::Node(node) => Some(node.span()),
+            Held::Packed(reader) => reader.clone().node_span(),
+        }
+    }
+
     /// True when the item is a mapping.
     pub(crate) fn is_map(&self) -> bool {
         match &self.0 {

@@ -62,6 +62,8 @@ pub(super) fn assert_bounded(path: &str, small: &str, dense: &str, times: f64) {
     let peak = peak_memory(&repo).expect("measured before");
     let size = dense.len() as f64;
     let ratio = (peak - fixed) / size;
+    // Seen with `--nocapture`: how near each bound a run came.
+    eprintln!("{path}: {ratio:.2}x of at most {times}x");
     assert!(
         ratio <= times,
         "{path} of {:.1} MB took {:.1} MiB beyond the {:.1} MiB of a small one: {ratio:.1}x its size, more than {times}x",
