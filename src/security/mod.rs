@@ -101,35 +101,73 @@ pub(crate) fn check_texts<'a>(
     passes: Passes,
     tools: impl IntoIterator<Item = ToolTexts<'a>>,
 ) -> FileTexts {
-    let mut out = FileTexts::default();
-    // Nothing, the tools not even listed, when no `SEC` rule is to report and ShellCheck
-    // (which reads the scripts gathered here) does not run.
-    if !(passes.texts || passes.shellcheck) {
-        return out;
-    }
     let tools = tools.into_iter();
-    let mut found = Found::default();
-    // Room for every tool at once (a list says how long it is): grown by doubling, a list
-    // of many small tools held up to twice what it keeps.
-    out.kept.reserve(tools.size_hint().1.unwrap_or(0));
-    let mut context = context::Context::default();
-    let mut joined = String::new();
-    let mut memo = commands::Memo::default();
-    // One tool at a time: a file of a million servers never holds all their texts at once.
-    for tool in tools {
-        let tool = &tool;
+    let mut check = Checking::new(passes, tools.size_hint().1.unwrap_or(0));
+    if check.wanted() {
+        for tool in tools {
+            check.tool(&tool);
+        }
+    }
+    check.finish()
+}
+
+/// The security pass over one file's tools, given one at a time: a tool built for the asking
+/// (a packed list's) is checked while it lives, its texts not copied out of it.
+pub(crate) struct Checking {
+    out: FileTexts,
+    found: Found,
+    context: context::Context,
+    joined: String,
+    memo: commands::Memo,
+    wanted: bool,
+}
+
+impl Checking {
+    /// Before the first of about `tools` tools.
+    pub(crate) fn new(passes: Passes, tools: usize) -> Checking {
+        let mut out = FileTexts::default();
+        // Nothing, the tools not even listed, when no `SEC` rule is to report and
+        // ShellCheck (which reads the scripts gathered here) does not run.
+        let wanted = passes.texts || passes.shellcheck;
+        // Room for every tool at once (a list says how long it is): grown by doubling, a
+        // list of many small tools held up to twice what it keeps.
+        if wanted {
+            out.kept.reserve(tools);
+        }
+        Checking {
+            out,
+            found: Found::default(),
+            context: context::Context::default(),
+            joined: String::new(),
+            memo: commands::Memo::default(),
+            wanted,
+        }
+    }
+
+    /// Whether the tools are to be read at all.
+    pub(crate) fn wanted(&self) -> bool {
+        self.wanted
+    }
+
+    /// Check one tool: one at a time, a file of a million servers never holds all their
+    /// texts at once.
+    pub(crate) fn tool(&mut self, tool: &ToolTexts<'_>) {
+        if !self.wanted {
+            return;
+        }
+        let (found, out) = (&mut self.found, &mut self.out);
         hidden::check_texts(tool.all(), &mut found.covered, &mut found.findings);
         names::mixed_scripts(tool.all(), &mut found.findings);
-        joined.clear();
+        self.joined.clear();
         for t in tool
             .all()
             .filter(|t| t.kind.is_schema_value() || instructions::is_prose(t.kind))
         {
-            joined.push_str(&t.value);
-            joined.push('\n');
+            self.joined.push_str(&t.value);
+            self.joined.push('\n');
         }
-        let look = patterns::look(&joined);
-        let commands = commands::check(tool, &mut found.findings, &mut memo);
+        let look = patterns::look(&self.joined);
+        let commands = commands::check(tool, &mut found.findings, &mut self.memo);
         let mut signals = Vec::new();
         let mut calling = Vec::new();
         for list in &tool.values {
@@ -137,9 +175,9 @@ pub(crate) fn check_texts<'a>(
                 tool,
                 *list,
                 &commands.chains,
-                &mut found,
+                found,
                 &mut signals,
-                &mut memo,
+                &mut self.memo,
                 &mut calling,
             );
         }
@@ -148,7 +186,7 @@ pub(crate) fn check_texts<'a>(
             look.instructions,
             commands,
             signals,
-            &mut context,
+            &mut self.context,
             &mut found.findings,
         );
         transport::check(tool, &mut found.findings);
@@ -169,14 +207,28 @@ pub(crate) fn check_texts<'a>(
             .filter(|t| t.kind == TextKind::Command(Shell::Posix))
             .for_each(|t| out.scripts.add(t));
     }
-    if let Some(finding) = memo.not_read() {
-        found.findings.push(finding);
+
+    /// What the cross-file checks keep, the findings handed over with it.
+    pub(crate) fn finish(self) -> FileTexts {
+        let Checking {
+            mut out,
+            mut found,
+            memo,
+            wanted,
+            ..
+        } = self;
+        if !wanted {
+            return FileTexts::default();
+        }
+        if let Some(finding) = memo.not_read() {
+            found.findings.push(finding);
+        }
+        // Held for the whole run, for every file: without the spare room a push leaves.
+        out.kept.shrink_to_fit();
+        out.scripts.finish();
+        out.found = Handoff::new(found);
+        out
     }
-    // Held for the whole run, for every file: without the spare room a push leaves.
-    out.kept.shrink_to_fit();
-    out.scripts.finish();
-    out.found = Handoff::new(found);
-    out
 }
 
 /// How many values of a long list are held as texts at once.

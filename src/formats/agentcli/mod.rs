@@ -278,8 +278,7 @@ pub(crate) fn load(
     let mut manifest = Manifest::default();
     if let Some(root) = &parsed.root {
         cx.manifest(root, &mut manifest);
-        manifest.texts =
-            crate::security::texts::FileTexts::check(passes, texts::manifest(&file, root));
+        manifest.texts = texts::manifest(&file, root, passes);
     }
     let diagnostics = cx.diags.into_vec();
     let mut result = FileResult::new(file, diagnostics, Item::new(manifest));

@@ -5,17 +5,16 @@ use std::sync::Arc;
 
 use crate::analysis::argv;
 use crate::analysis::shell::{program_name, shell_name};
-use crate::security::texts::{Collector, Shell, TextKind, ToolTexts, listed};
+use crate::security::texts::{Collector, FileTexts, Shell, TextKind, listed};
+use crate::security::{Checking, Passes};
 use crate::source::SourceFile;
 use crate::syntax::{MapItem, Node, Seq};
 
-/// One [`ToolTexts`] per object entry of `tools`, made as the security pass reads them: a
-/// manifest of many tools never holds every tool's texts at once. Entries are read where
-/// they are: a long list of small tools is packed, its strings borrowed from its bytes.
-pub(super) fn manifest<'a>(
-    file: &'a Arc<SourceFile>,
-    root: &'a Node,
-) -> impl Iterator<Item = ToolTexts<'a>> {
+/// The security pass over each object entry of `tools`, one tool at a time: a manifest of
+/// many tools never holds every tool's texts at once. Entries are read where they are: a
+/// long list of small tools is packed, its strings borrowed from its bytes, and a packed
+/// entry's schema is built for it alone and checked while it lives.
+pub(super) fn manifest(file: &Arc<SourceFile>, root: &Node, passes: Passes) -> FileTexts {
     // A list without its `{"tools": …}` wrapper (ACL002) is still what some client shows the
     // model: an MCP server's tool list is read the same way.
     let entries = root
@@ -23,30 +22,21 @@ pub(super) fn manifest<'a>(
         .and_then(Node::as_list)
         .or_else(|| root.as_list());
     let len = entries.map_or(0, Seq::len);
-    // `take(len)` says how many come at most, which the flattened list cannot: the security
-    // pass makes room for every tool's kept texts at once instead of doubling it.
-    entries
-        .into_iter()
-        .flat_map(Seq::maps_unbuilt)
-        .take(len)
-        .filter(MapItem::is_map)
-        .map(move |entry| {
-            let (name, description) = (entry.str("name"), entry.str("description"));
-            match entry.held() {
-                Some(held) => {
-                    let schema = SCHEMA_KEYS.iter().find_map(|k| held.value(k));
-                    listed(file, name, description, schema, |c| command(c, &entry))
-                }
-                // A packed entry's schema is built for it alone, and its texts copied out.
-                None => match SCHEMA_KEYS.iter().find_map(|k| entry.value(k)) {
-                    Some(schema) => listed(file, name, description, Some(&schema), |c| {
-                        command(c, &entry)
-                    })
-                    .into_owned(),
-                    None => listed(file, name, description, None, |c| command(c, &entry)),
-                },
-            }
-        })
+    // The length known at once: the security pass makes room for every tool's kept texts
+    // instead of doubling it.
+    let mut check = Checking::new(passes, len);
+    if !check.wanted() {
+        return check.finish();
+    }
+    let items = entries.into_iter().flat_map(Seq::maps_unbuilt).take(len);
+    for entry in items.filter(MapItem::is_map) {
+        let (name, description) = (entry.str("name"), entry.str("description"));
+        let schema = SCHEMA_KEYS.iter().find_map(|k| entry.value(k));
+        check.tool(&listed(file, name, description, schema.as_deref(), |c| {
+            command(c, &entry);
+        }));
+    }
+    check.finish()
 }
 
 /// agentcli's `schema`; an MCP tool's `inputSchema`, a function's `parameters`, under which

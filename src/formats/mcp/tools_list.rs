@@ -16,7 +16,8 @@ use crate::formats::format::{FileResult, syntax_diagnostics};
 use crate::formats::item::Item;
 use crate::ir::{Access, Lowered, Risk, Run, Sink, Sites, Tool, empty_object_schema, provenance};
 use crate::schema::{SchemaOptions, check_schema};
-use crate::security::texts::{FileTexts, ToolTexts, listed};
+use crate::security::Checking;
+use crate::security::texts::{FileTexts, listed};
 use crate::source::{SourceFile, Span};
 use crate::syntax::{MapItem, Node, NodeKind, Packed, Seq, TreeRef, json};
 
@@ -113,10 +114,6 @@ fn entries(root: &Node) -> (usize, impl Iterator<Item = MapItem<'_>>) {
     (len, items.take(len))
 }
 
-fn schema_of(entry: &Node) -> Option<&Node> {
-    SCHEMA_KEYS.iter().find_map(|k| entry.value(k))
-}
-
 /// MCP001 on an entry of the list with no name, or an empty one: a client that checks the
 /// result refuses the whole list, and one that does not still shows the model its
 /// description (which the security checks read) under no name a lock or a diff can follow.
@@ -156,13 +153,13 @@ pub(crate) fn load(file: Arc<SourceFile>, passes: crate::security::Passes) -> Fi
         if side_by_side(root) {
             let (tools, texts) = rayon::join(
                 || tools_of(&file, root, passes, &mut diagnostics),
-                || FileTexts::check(passes, texts(&file, root)),
+                || texts(&file, root, passes),
             );
             list.tools = tools;
             list.texts = texts;
         } else {
             list.tools = tools_of(&file, root, passes, &mut diagnostics);
-            list.texts = FileTexts::check(passes, texts(&file, root));
+            list.texts = texts(&file, root, passes);
         }
         diagnostics.extend(duplicates(&file, &list.tools));
     }
@@ -289,20 +286,21 @@ fn hints(annotations: Option<&Node>) -> Hints {
     }
 }
 
-/// One [`ToolTexts`] per object of the list: its name, description and schema strings,
-/// made as the security pass reads them (never all held at once).
-fn texts<'a>(file: &'a Arc<SourceFile>, root: &'a Node) -> impl Iterator<Item = ToolTexts<'a>> {
-    entries(root).1.filter(MapItem::is_map).map(|entry| {
+/// The security pass over each object of the list, one tool at a time: its name,
+/// description and schema strings, a packed entry's schema built for it alone and checked
+/// while it lives (never every tool's texts at once, nor a long schema's copied out).
+fn texts(file: &Arc<SourceFile>, root: &Node, passes: crate::security::Passes) -> FileTexts {
+    let (len, items) = entries(root);
+    let mut check = Checking::new(passes, len);
+    if !check.wanted() {
+        return check.finish();
+    }
+    for entry in items.filter(MapItem::is_map) {
         let (name, description) = (entry.str("name"), entry.str("description"));
-        match entry.held() {
-            Some(held) => listed(file, name, description, schema_of(held), |_| {}),
-            // A packed entry's schema is built for it alone, and its texts copied out.
-            None => match SCHEMA_KEYS.iter().find_map(|k| entry.value(k)) {
-                Some(schema) => listed(file, name, description, Some(&schema), |_| {}).into_owned(),
-                None => listed(file, name, description, None, |_| {}),
-            },
-        }
-    })
+        let schema = SCHEMA_KEYS.iter().find_map(|k| entry.value(k));
+        check.tool(&listed(file, name, description, schema.as_deref(), |_| {}));
+    }
+    check.finish()
 }
 
 /// Every tool of the lists `takes` accepts, as the format-neutral tool: run by the server

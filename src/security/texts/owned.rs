@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Collector, Text, ToolTexts};
+use super::{Collector, Text};
 use crate::syntax::{Node, Seq};
 
 impl Text<'_> {
@@ -50,40 +50,6 @@ impl<'a> Collector<'a> {
     pub(crate) fn schemas(&mut self, list: &'a Node) {
         for item in list.as_list().into_iter().flat_map(Seq::scan) {
             self.read_item(item, |c, schema| c.schema(schema));
-        }
-    }
-}
-
-impl ToolTexts<'_> {
-    /// The same texts, owning their strings: the texts of nodes built for one tool alone (a
-    /// packed item's, [`crate::syntax::Seq::maps_unbuilt`]) outlive the nodes. A long list's
-    /// strings become a text each (a tool's `enum` of thousands of values: the time of a copy
-    /// each, held until the security pass reads the tool).
-    pub(crate) fn into_owned(self) -> ToolTexts<'static> {
-        let ToolTexts {
-            name,
-            callable,
-            texts,
-            credentials,
-            handed,
-            values,
-            fences,
-        } = self;
-        let listed = values
-            .into_iter()
-            .flat_map(|v| v.texts().map(Text::into_owned).collect::<Vec<_>>());
-        ToolTexts {
-            name: name.map(Text::into_owned),
-            callable,
-            texts: texts
-                .into_iter()
-                .map(Text::into_owned)
-                .chain(listed)
-                .collect(),
-            credentials,
-            handed,
-            values: Vec::new(),
-            fences,
         }
     }
 }
