@@ -137,3 +137,37 @@ fn a_definition_holding_a_credential_is_not_stored_in_the_cache() {
     assert_eq!(counts(&again), (2, 1));
     assert_eq!(json(&again), expected);
 }
+
+/// A configuration named on the command line from outside the repository (a shared one, the
+/// Action's `config:` input) is only read: the cache of the files checked is written in
+/// their repository, a git one or not, and `toolc clean` with the same configuration
+/// removes it there; nothing is written beside the configuration.
+#[test]
+fn a_configuration_named_from_outside_gets_no_cache_beside_it() {
+    let shared = Repo::with(&[("toolc.toml", "[rules]\n")]);
+    let config = shared.root.join("toolc.toml");
+    let config = config.to_str().expect("a UTF-8 path");
+    for git in [false, true] {
+        let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+        if git {
+            repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+        }
+        let toolc = |args: &[&str]| {
+            Command::cargo_bin("toolc")
+                .expect("the toolc binary is built")
+                .current_dir(&repo.root)
+                .args(args)
+                .timeout(HANG_LIMIT)
+                .output()
+                .expect("toolc runs")
+        };
+        let checked = toolc(&["check", "-q", "--config", config, "."]);
+        // 1: the tool's own findings.
+        assert!(matches!(checked.status.code(), Some(0 | 1)), "{checked:?}");
+        assert!(repo.root.join(".toolc_cache").is_dir(), "git: {git}");
+        assert!(!shared.root.join(".toolc_cache").exists(), "git: {git}");
+        let cleaned = toolc(&["clean", "--config", config]);
+        assert_eq!(cleaned.status.code(), Some(0), "{cleaned:?}");
+        assert!(!repo.root.join(".toolc_cache").exists(), "git: {git}");
+    }
+}
