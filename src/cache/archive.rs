@@ -274,13 +274,15 @@ fn mark(root: &Path) {
 
 /// The folder whose `.toolc_cache/` a run in `cwd` with `config` uses: the git repository
 /// around the configuration (or `cwd`), else the configuration's folder, else `cwd`; the same
-/// for `check .` and `check FILE` run from one place. A configuration named from outside the
-/// repository of `cwd` (`--config ../shared/toolc.toml`) is only read: the cache of the files
-/// checked goes in their repository, never beside it.
+/// for `check .` and `check FILE` run from one place. A configuration named with `--config`
+/// that lies neither in the repository of `cwd` nor, outside git, above `cwd`
+/// (`--config ../shared/toolc.toml`) is only read: the cache goes in the repository of `cwd`,
+/// never beside it.
 pub(crate) fn root_for(config: &Config, cwd: &Path) -> PathBuf {
     let configured = crate::discover::normalize(&config.root);
     let here = crate::fs::project::repository_of(cwd);
-    let ours = configured.starts_with(&here)
+    let ours = !config.explicit
+        || configured.starts_with(&here)
         || (crate::fs::project::git_root(cwd).is_none() && cwd.starts_with(&configured));
     let from = if config.file.is_some() && ours {
         configured

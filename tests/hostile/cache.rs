@@ -140,8 +140,8 @@ fn a_definition_holding_a_credential_is_not_stored_in_the_cache() {
 
 /// A configuration named on the command line from outside the repository (a shared one, the
 /// Action's `config:` input) is only read: the cache of the files checked is written in
-/// their repository, a git one or not, and `toolc clean` with the same configuration
-/// removes it there; nothing is written beside the configuration.
+/// the repository of the working directory, a git one or not, and `toolc clean` with the
+/// same configuration removes it there; nothing is written beside the configuration.
 #[test]
 fn a_configuration_named_from_outside_gets_no_cache_beside_it() {
     let shared = Repo::with(&[("toolc.toml", "[rules]\n")]);
@@ -170,4 +170,20 @@ fn a_configuration_named_from_outside_gets_no_cache_beside_it() {
         assert_eq!(cleaned.status.code(), Some(0), "{cleaned:?}");
         assert!(!repo.root.join(".toolc_cache").exists(), "git: {git}");
     }
+    // Found, not named: the configuration of another repository checked from here keeps
+    // the cache in that repository.
+    shared.write(".git/HEAD", b"ref: refs/heads/main\n");
+    shared.write(".dojops/tools/my-tool/tool.yaml", VALID_TOOL.as_bytes());
+    let here = Repo::new();
+    let other = shared.root.to_str().expect("a UTF-8 path");
+    let checked = Command::cargo_bin("toolc")
+        .expect("the toolc binary is built")
+        .current_dir(&here.root)
+        .args(["check", "-q", other])
+        .timeout(HANG_LIMIT)
+        .output()
+        .expect("toolc runs");
+    assert!(matches!(checked.status.code(), Some(0 | 1)), "{checked:?}");
+    assert!(shared.root.join(".toolc_cache").is_dir());
+    assert!(!here.root.join(".toolc_cache").exists());
 }

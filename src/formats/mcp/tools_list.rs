@@ -108,8 +108,8 @@ fn entries(root: &Node) -> (usize, impl Iterator<Item = MapItem<'_>>) {
         .then(|| root.value("name").map(|_| MapItem::of(root)))
         .flatten();
     let len = list.map_or(usize::from(single.is_some()), Seq::len);
-    // `take(len)` only says how many come at most (a chain of lists cannot): the security
-    // pass makes room for every tool's kept texts at once instead of doubling it.
+    // The list's items, or the root as its one tool: `len` of them (the security pass makes
+    // room for every tool's kept texts at once, instead of doubling it).
     let items = list.into_iter().flat_map(Seq::maps_unbuilt).chain(single);
     (len, items.take(len))
 }
