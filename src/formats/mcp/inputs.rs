@@ -432,17 +432,14 @@ fn named(lw: &mut Lowerer<'_>, flag: &str, span: Span, values: [Option<(&str, Sp
 
 /// MCP022: names given twice in one list (`fold`: compared ignoring case, as HTTP does).
 pub(super) fn duplicates(lw: &mut Lowerer<'_>, names: &[Declared], what: &str, fold: bool) {
-    // Keys borrowed where they can be: a list of 400,000 variables is not copied to be
-    // looked through.
-    let key = |i: usize| {
-        let (name, _) = names.get(i)?;
-        Some(if fold && name.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(name.as_str().to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(name.as_str())
-        })
+    // Keys borrowed: a list of 400,000 variables is not copied to be looked through.
+    let name = |i: usize| names.get(i).map(|(n, _)| n.as_str());
+    let found = if fold {
+        registry::duplicates_by(names.len(), |i| name(i).map(registry::CaseFolded))
+    } else {
+        registry::duplicates_by(names.len(), name)
     };
-    for dup in registry::duplicates_by(names.len(), key) {
+    for dup in found {
         let (name, span) = &names[dup.again];
         let (_, first) = &names[dup.first];
         let d = lw
