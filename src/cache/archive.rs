@@ -276,7 +276,7 @@ fn mark(root: &Path) {
 /// around the configuration (or `cwd`), else the configuration's folder, else `cwd`; the same
 /// for `check .` and `check FILE` run from one place. A configuration named with `--config`
 /// that lies neither in the repository of `cwd` nor, outside git, above `cwd`
-/// (`--config ../shared/toolc.toml`) is only read: the cache goes in the repository of `cwd`,
+/// (`--config ../common/toolc.toml`) is only read: the cache goes in the repository of `cwd`,
 /// never beside it.
 pub(crate) fn root_for(config: &Config, cwd: &Path) -> PathBuf {
     let configured = crate::discover::normalize(&config.root);

@@ -271,10 +271,7 @@ fn duplicates<'a>(
 
 fn hints(annotations: Option<&Node>) -> Hints {
     let flag = |key: &str, default: bool| match annotations.and_then(|a| a.value(key)) {
-        Some(Node {
-            kind: NodeKind::Bool(b),
-            ..
-        }) => *b,
+        Some(node) if let NodeKind::Bool(b) = node.kind => b,
         _ => default,
     };
     let d = Hints::default();
