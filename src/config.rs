@@ -181,7 +181,11 @@ impl Config {
                     .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
                 let file = SourceFile::new(path, display, FormatId::Config, text);
                 let read = |p: &Path| Config::read_buffered(p, buffer);
-                let mut config = Config::load(file, root, cwd, &read)?;
+                // Named from outside, it writes where the run is, as the cache does.
+                let outside =
+                    explicit.is_some() && crate::fs::project::named_from_outside(&root, cwd);
+                let writes = outside.then(|| crate::fs::project::repository_of(cwd));
+                let mut config = Config::load(file, root, cwd, writes.as_deref(), &read)?;
                 config.explicit = explicit.is_some();
                 Ok(config)
             }
@@ -219,15 +223,18 @@ impl Config {
     }
 
     /// Parse `file` and, when it says `extend = "…"`, the files it extends (read with `read`),
-    /// each at most once and never outside the repository of `file`.
+    /// each at most once and never outside the repository of `file`. The paths it writes
+    /// (`[baseline] path`, `[build] out`) are relative to `writes` when given, else to the
+    /// folder of the file that names them.
     pub(crate) fn load(
         file: Arc<SourceFile>,
         root: PathBuf,
         cwd: &Path,
+        writes: Option<&Path>,
         read: &dyn Fn(&Path) -> std::io::Result<String>,
     ) -> Result<Config, ConfigError> {
         let repository = crate::fs::project::boundary(&root, cwd);
-        let mut chain = vec![Config::parse(file, root)?];
+        let mut chain = vec![Config::parse_in(file, root, writes)?];
         while let Some((extend, span)) = chain.last().and_then(Config::extend_target) {
             let last = chain.last().and_then(|c| c.file.clone());
             let invalid = |message: String| match &last {
@@ -266,7 +273,7 @@ impl Config {
                 .parent()
                 .map_or_else(|| repository.clone(), Path::to_path_buf);
             let parent = SourceFile::new(extend, display, FormatId::Config, text);
-            chain.push(Config::parse(parent, folder)?);
+            chain.push(Config::parse_in(parent, folder, writes)?);
         }
         let unknown = selectors::still_unknown(&chain);
         if !unknown.is_empty() {
@@ -332,6 +339,15 @@ impl Config {
 
     /// Parse configuration text.
     pub fn parse(file: Arc<SourceFile>, root: PathBuf) -> Result<Config, ConfigError> {
+        Config::parse_in(file, root, None)
+    }
+
+    /// Parse configuration text whose written paths are relative to `writes`, when given.
+    fn parse_in(
+        file: Arc<SourceFile>,
+        root: PathBuf,
+        writes: Option<&Path>,
+    ) -> Result<Config, ConfigError> {
         let mut errors = Vec::new();
         let err = |errors: &mut Vec<Diagnostic>, span: std::ops::Range<usize>, msg: String| {
             errors.push(Diagnostic::new(
@@ -443,10 +459,11 @@ impl Config {
         }));
         // Paths the file chooses stay in its repository, out of `.git`, and off links that
         // leave it: a hostile `toolc.toml` must not point a write at a hook or outside.
-        let repository = Repository::of(&root);
+        let base = writes.unwrap_or(&root);
+        let repository = Repository::of(base);
         let confine =
             |key: &str, value: &Spanned<String>, errors: &mut Vec<Diagnostic>| match repository
-                .configured(Path::new(value.get_ref()), &root)
+                .configured(Path::new(value.get_ref()), base)
             {
                 Ok(path) => Some(path),
                 Err(refused) => {

@@ -279,13 +279,9 @@ fn mark(root: &Path) {
 /// (`--config ../common/toolc.toml`) is only read: the cache goes in the repository of `cwd`,
 /// never beside it.
 pub(crate) fn root_for(config: &Config, cwd: &Path) -> PathBuf {
-    let configured = crate::discover::normalize(&config.root);
-    let here = crate::fs::project::repository_of(cwd);
-    let ours = !config.explicit
-        || configured.starts_with(&here)
-        || (crate::fs::project::git_root(cwd).is_none() && cwd.starts_with(&configured));
+    let ours = !config.explicit || !crate::fs::project::named_from_outside(&config.root, cwd);
     let from = if config.file.is_some() && ours {
-        configured
+        crate::discover::normalize(&config.root)
     } else {
         cwd.to_path_buf()
     };

@@ -288,7 +288,7 @@ fn load_nested(
     })?;
     let display = crate::fs::display_path(path, cwd);
     let file = SourceFile::new(path.to_path_buf(), display, FormatId::Config, text);
-    Config::load(file, folder.to_path_buf(), cwd, &read)
+    Config::load(file, folder.to_path_buf(), cwd, None, &read)
 }
 
 #[cfg(test)]

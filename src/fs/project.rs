@@ -25,6 +25,16 @@ pub(crate) fn git_root(folder: &Path) -> Option<&Path> {
     folder.ancestors().find(|d| d.join(".git").exists())
 }
 
+/// True when a configuration in `folder`, named on the command line from `cwd`, lies
+/// neither in the repository of `cwd` nor, outside git, above `cwd`
+/// (`--config ../common/toolc.toml`): it is only read, and what a run writes (the cache, a
+/// baseline, bundles) goes in the repository of `cwd`.
+pub(crate) fn named_from_outside(folder: &Path, cwd: &Path) -> bool {
+    let folder = super::normalize(folder);
+    !(folder.starts_with(repository_of(cwd))
+        || (git_root(cwd).is_none() && cwd.starts_with(&folder)))
+}
+
 /// The folder a configuration file in `folder` may read within: its git repository, else
 /// the working directory when `folder` is inside it, else `folder` itself.
 pub(crate) fn boundary(folder: &Path, cwd: &Path) -> PathBuf {

@@ -450,7 +450,9 @@ fn load_config(
                 .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
             let file = SourceFile::new(path, display, FormatId::Config, text);
             // The files it extends, from their buffers too.
-            Config::load(file, folder, root, &|p| Config::read_buffered(p, buffered))
+            Config::load(file, folder, root, None, &|p| {
+                Config::read_buffered(p, buffered)
+            })
         }
         None => Config::discover_from(root, root, explicit, buffered),
     };

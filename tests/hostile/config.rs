@@ -312,3 +312,60 @@ fn two_thousand_overrides_over_two_thousand_findings() {
     assert_eq!(severity("pkg0/"), ["warning"]);
     assert_eq!(severity("pkg1/"), ["info"]);
 }
+
+/// A configuration named with `--config` from outside the repository checked (a shared
+/// `../common/toolc.toml`) is only read: the baseline and bundles it names are written in
+/// the repository checked, never beside it, and a path of it that leaves that repository is
+/// refused.
+#[test]
+fn a_configuration_named_from_outside_writes_in_the_repository_checked() {
+    let shared = Repo::with(&[(
+        "toolc.toml",
+        "[baseline]\npath = \"toolc-baseline.json\"\n\n[build]\nout = \"dist\"\n",
+    )]);
+    let config = shared.root.join("toolc.toml");
+    let config = config.to_str().expect("a UTF-8 path");
+    for git in [false, true] {
+        let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+        if git {
+            repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+        }
+        let toolc = |args: &[&str]| {
+            Command::cargo_bin("toolc")
+                .expect("the toolc binary is built")
+                .current_dir(&repo.root)
+                .args(args)
+                .timeout(HANG_LIMIT)
+                .output()
+                .expect("toolc runs")
+        };
+        let written = toolc(&["check", "-q", ".", "--config", config, "--write-baseline"]);
+        assert_eq!(written.status.code(), Some(0), "git: {git}: {written:?}");
+        assert!(
+            repo.root.join("toolc-baseline.json").is_file(),
+            "git: {git}"
+        );
+        let built = toolc(&["build", "-q", "--config", config, "."]);
+        assert_eq!(built.status.code(), Some(0), "git: {git}: {built:?}");
+        assert!(repo.root.join("dist").is_dir(), "git: {git}");
+        assert!(
+            !shared.root.join("toolc-baseline.json").exists(),
+            "git: {git}"
+        );
+        assert!(!shared.root.join("dist").exists(), "git: {git}");
+    }
+    shared.write(
+        "toolc.toml",
+        b"[baseline]\npath = \"../toolc-baseline.json\"\n",
+    );
+    let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+    let refused = run_config_error(&repo, &["check", "--config", config, "--write-baseline"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("outside the repository"), "{stderr}");
+    let above = repo
+        .root
+        .parent()
+        .expect("a folder above")
+        .join("toolc-baseline.json");
+    assert!(!above.exists());
+}
