@@ -4,6 +4,7 @@
 
 mod collect;
 mod exclude;
+mod extend;
 mod overrides;
 mod raw;
 mod read;
@@ -83,6 +84,10 @@ pub struct Config {
     extend: Option<(String, Span)>,
     /// Given with `--config`: it governs every file, and nested `toolc.toml` files are not read.
     pub explicit: bool,
+    /// Given with `--config` from outside the repository checked: that repository's top
+    /// folder, where the run writes (cache, baseline, bundles, lock) and what the paths it
+    /// records are relative to.
+    pub home: Option<PathBuf>,
     /// `[baseline] path`, resolved against `root` (or `--baseline FILE`): findings to hide.
     pub baseline: Option<RepoPath>,
     /// `[build] out`, resolved against `root`: where `toolc build` writes without `--out`.
@@ -184,9 +189,10 @@ impl Config {
                 // Named from outside, it writes where the run is, as the cache does.
                 let outside =
                     explicit.is_some() && crate::fs::project::named_from_outside(&root, cwd);
-                let writes = outside.then(|| crate::fs::project::repository_of(cwd));
-                let mut config = Config::load(file, root, cwd, writes.as_deref(), &read)?;
+                let home = outside.then(|| crate::fs::project::repository_of(cwd));
+                let mut config = Config::load(file, root, cwd, home.as_deref(), &read)?;
                 config.explicit = explicit.is_some();
+                config.home = home;
                 Ok(config)
             }
         }
@@ -222,115 +228,13 @@ impl Config {
         Config::discover_from(&from, cwd, None, &|_| None)
     }
 
-    /// Parse `file` and, when it says `extend = "…"`, the files it extends (read with `read`),
-    /// each at most once and never outside the repository of `file`. The paths it writes
-    /// (`[baseline] path`, `[build] out`) are relative to `writes` when given, else to the
-    /// folder of the file that names them.
-    pub(crate) fn load(
-        file: Arc<SourceFile>,
-        root: PathBuf,
-        cwd: &Path,
-        writes: Option<&Path>,
-        read: &dyn Fn(&Path) -> std::io::Result<String>,
-    ) -> Result<Config, ConfigError> {
-        let repository = crate::fs::project::boundary(&root, cwd);
-        let mut chain = vec![Config::parse_in(file, root, writes)?];
-        while let Some((extend, span)) = chain.last().and_then(Config::extend_target) {
-            let last = chain.last().and_then(|c| c.file.clone());
-            let invalid = |message: String| match &last {
-                Some(f) => {
-                    ConfigError::Invalid(vec![Diagnostic::new(&INVALID_CONFIG, f, span, message)])
-                }
-                None => ConfigError::Io {
-                    path: extend.clone(),
-                    source: std::io::Error::other(message),
-                },
-            };
-            // The boundary of every configured path: never outside the repository, never in
-            // `.git` (its `config` holds the remotes, which a snippet would print), never
-            // through a link that leaves the repository or leads into `.git`.
-            if let Err(refused) =
-                crate::fs::Repository::of(&repository).configured(&extend, &repository)
-            {
-                return Err(invalid(format!(
-                    "`extend` names `{}`, {refused}",
-                    extend.display()
-                )));
-            }
-            if chain
-                .iter()
-                .any(|c| c.file.as_ref().is_some_and(|f| f.path == extend))
-            {
-                return Err(invalid(format!(
-                    "`extend` names `{}`, which already extends this file: the chain is a cycle",
-                    extend.display()
-                )));
-            }
-            let text = read(&extend)
-                .map_err(|e| invalid(format!("cannot read `{}`: {e}", extend.display())))?;
-            let display = crate::fs::display_path(&extend, cwd);
-            let folder = extend
-                .parent()
-                .map_or_else(|| repository.clone(), Path::to_path_buf);
-            let parent = SourceFile::new(extend, display, FormatId::Config, text);
-            chain.push(Config::parse_in(parent, folder, writes)?);
-        }
-        let unknown = selectors::still_unknown(&chain);
-        if !unknown.is_empty() {
-            return Err(ConfigError::Invalid(unknown));
-        }
-        let extends = chain
-            .iter()
-            .skip(1)
-            .filter_map(|c| Some(c.file.as_ref()?.path.clone()))
-            .collect();
-        let mut config = chain.pop().unwrap_or_default();
-        while let Some(child) = chain.pop() {
-            config = config.extended_by(child);
-        }
-        config.extends = extends;
-        Ok(config)
-    }
-
-    /// The absolute path `extend` names, and the span of its value.
-    fn extend_target(&self) -> Option<(PathBuf, Span)> {
-        let (value, span) = self.extend.as_ref()?;
-        Some((crate::fs::normalize(&self.root.join(value)), *span))
-    }
-
-    /// `self` with `child`'s settings on top: the child's rules and overrides win, includes
-    /// add up, the child's `[build] targets` replace the parent's.
-    fn extended_by(mut self, child: Config) -> Config {
-        self.rules.extend(child.rules);
-        self.overrides.extend(child.overrides);
-        self.includes.extend(child.includes);
-        self.excludes.extend(child.excludes);
-        Config {
-            file: child.file,
-            root: child.root,
-            rules: self.rules,
-            overrides: self.overrides,
-            includes: self.includes,
-            excludes: self.excludes,
-            named_by_content: child.named_by_content,
-            build_targets: child.build_targets.or(self.build_targets),
-            baseline: child.baseline.or(self.baseline),
-            build_out: child.build_out.or(self.build_out),
-            lock_required: child.lock_required || self.lock_required,
-            explicit: child.explicit,
-            extend: None,
-            preview: child.preview.or(self.preview),
-            runtimes: self.runtimes.extended_by(child.runtimes),
-            custom: self.custom.extended_by(child.custom),
-            pending_selectors: Vec::new(),
-            extends: Vec::new(),
-        }
-    }
-
-    /// The folder paths in bundles are relative to: the configuration's folder, else the
-    /// repository around `root` (the nearest folder with `.git`), else `root`.
+    /// The folder paths in bundles are relative to: the configuration's folder (its
+    /// [`Config::home`] when named from outside), else the repository around `root` (the
+    /// nearest folder with `.git`), else `root`.
     pub fn project_root(&self) -> PathBuf {
-        if self.file.is_some() {
+        if let Some(home) = &self.home {
+            home.clone()
+        } else if self.file.is_some() {
             self.root.clone()
         } else {
             crate::fs::project::repository_of(&self.root)
@@ -535,6 +439,7 @@ impl Config {
             lock_required: raw.lock.is_some_and(|l| l.required),
             extend,
             explicit: false,
+            home: None,
             baseline,
             build_out,
             preview: raw.preview,

@@ -279,11 +279,10 @@ fn mark(root: &Path) {
 /// (`--config ../common/toolc.toml`) is only read: the cache goes in the repository of `cwd`,
 /// never beside it.
 pub(crate) fn root_for(config: &Config, cwd: &Path) -> PathBuf {
-    let ours = !config.explicit || !crate::fs::project::named_from_outside(&config.root, cwd);
-    let from = if config.file.is_some() && ours {
-        crate::discover::normalize(&config.root)
-    } else {
-        cwd.to_path_buf()
+    let from = match (&config.home, &config.file) {
+        (Some(home), _) => home.clone(),
+        (None, Some(_)) => crate::discover::normalize(&config.root),
+        (None, None) => cwd.to_path_buf(),
     };
     from.ancestors()
         .find(|d| d.join(".git").exists())

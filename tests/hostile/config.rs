@@ -314,9 +314,9 @@ fn two_thousand_overrides_over_two_thousand_findings() {
 }
 
 /// A configuration named with `--config` from outside the repository checked (a shared
-/// `../common/toolc.toml`) is only read: the baseline and bundles it names are written in
-/// the repository checked, never beside it, and a path of it that leaves that repository is
-/// refused.
+/// `../common/toolc.toml`) is only read: the baseline, bundles and lock it names are written
+/// in the repository checked, never beside it, with paths relative to that repository, and a
+/// path of it that leaves that repository is refused.
 #[test]
 fn a_configuration_named_from_outside_writes_in_the_repository_checked() {
     let shared = Repo::with(&[(
@@ -348,11 +348,16 @@ fn a_configuration_named_from_outside_writes_in_the_repository_checked() {
         let built = toolc(&["build", "-q", "--config", config, "."]);
         assert_eq!(built.status.code(), Some(0), "git: {git}: {built:?}");
         assert!(repo.root.join("dist").is_dir(), "git: {git}");
+        let locked = toolc(&["lock", "-q", "--config", config]);
+        assert_eq!(locked.status.code(), Some(0), "git: {git}: {locked:?}");
+        let lock = std::fs::read_to_string(repo.root.join("toolc.lock")).expect("the lock");
         assert!(
-            !shared.root.join("toolc-baseline.json").exists(),
-            "git: {git}"
+            lock.contains("\".dojops/tools/my-tool/tool.yaml\""),
+            "{lock}"
         );
-        assert!(!shared.root.join("dist").exists(), "git: {git}");
+        for written in ["toolc-baseline.json", "dist", "toolc.lock"] {
+            assert!(!shared.root.join(written).exists(), "git: {git}: {written}");
+        }
     }
     shared.write(
         "toolc.toml",
