@@ -77,7 +77,10 @@ pub(crate) fn file_tree(file: &SourceFile) -> Option<Node> {
         let parsed = yaml::parse(yaml_text, fm.yaml.start);
         if parsed.root.is_none() && parsed.errors.is_empty() {
             // An empty front matter is an empty map.
-            return Some(Node::new(fm.open, NodeKind::Map(Box::default())));
+            return Some(Node::new(
+                fm.open,
+                NodeKind::Map(crate::syntax::Map::default()),
+            ));
         }
         parsed
     } else if file.path.extension().is_some_and(|e| e == "json") {

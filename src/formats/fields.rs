@@ -211,7 +211,7 @@ impl<'a> Lowerer<'a> {
         anchor: Span,
         path: &'n str,
     ) -> Option<MapRef<'n>> {
-        if node.as_map().is_some() {
+        if node.entries().is_some() {
             Some(MapRef { node, anchor, path })
         } else {
             let what = if path.is_empty() {

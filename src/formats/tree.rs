@@ -1,6 +1,8 @@
 //! Reading values out of a syntax tree by key path: what a format's lowering into its typed
 //! fields uses (the IR lowering reads those fields, never the tree).
 
+use std::borrow::Cow;
+
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
@@ -249,7 +251,9 @@ pub(crate) fn settings(
         match &value.kind {
             NodeKind::Map(entries) if hashed.contains(key) => {
                 let mut one = Vec::new();
-                write_sorted(entries, &mut json, |v, out| {
+                // Read an entry at a time and let go after: a long mapping is held packed.
+                let entries: Vec<_> = entries.scan().collect();
+                write_sorted(&entries, &mut json, |v, out| {
                     one.clear();
                     write_node(v, &mut one);
                     let digest = crate::text::sha256_hex(&one);
@@ -266,8 +270,12 @@ pub(crate) fn settings(
 }
 
 /// A mapping's entries as a JSON object in key order, each value written by `value`.
-fn write_sorted(entries: &[Entry], out: &mut Vec<u8>, mut value: impl FnMut(&Node, &mut Vec<u8>)) {
-    let mut sorted: Vec<&Entry> = entries.iter().collect();
+fn write_sorted(
+    entries: &[Cow<'_, Entry>],
+    out: &mut Vec<u8>,
+    mut value: impl FnMut(&Node, &mut Vec<u8>),
+) {
+    let mut sorted: Vec<&Entry> = entries.iter().map(|e| &**e).collect();
     sorted.sort_unstable_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
     out.push(b'{');
     for (i, e) in sorted.into_iter().enumerate() {

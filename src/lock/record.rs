@@ -249,8 +249,8 @@ const HELD_UP_TO: usize = 64 * 1024;
 /// a copy for the record's hash: about 100 bytes for each 3 of the file).
 pub(crate) fn recorded(node: &crate::syntax::Node) -> Value {
     let span = node.span();
-    let large =
-        span.end - span.start > HELD_UP_TO && (node.as_list().is_some() || node.as_map().is_some());
+    let large = span.end - span.start > HELD_UP_TO
+        && (node.as_list().is_some() || node.entries().is_some());
     if large {
         canonical::node_digest(node)
     } else {

@@ -27,11 +27,11 @@ pub(crate) fn client_config<'a>(file: &'a Arc<SourceFile>, each: &mut dyn FnMut(
     };
     let servers = ["mcpServers", "servers"]
         .iter()
-        .find_map(|k| root.value(k).filter(|n| n.as_map().is_some()))
+        .find_map(|k| root.value(k).filter(|n| n.entries().is_some()))
         .or_else(|| {
             root.value("mcp")
                 .and_then(|m| m.value("servers"))
-                .filter(|n| n.as_map().is_some())
+                .filter(|n| n.entries().is_some())
         });
     let Some(entries) = servers.and_then(Node::as_map) else {
         return;

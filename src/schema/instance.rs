@@ -17,7 +17,7 @@ use jsonschema::meta::MetaValidator;
 use serde_json::{Map, Value};
 
 use super::vocab::{Draft, keyword};
-use crate::syntax::{Entry, Node, NodeKind, Seq};
+use crate::syntax::{Node, NodeKind, Seq};
 
 /// Maps of schemas longer than this are validated a schema at a time.
 const SPLIT_FROM: usize = 1024;
@@ -139,7 +139,8 @@ fn part(
     }
     drop(value);
     instance.splits.iter().all(|split| match split.schemas {
-        Schemas::Map(entries) => entries.iter().all(|e| {
+        // An entry at a time too: a long mapping is held packed.
+        Schemas::Map(entries) => entries.scan().all(|e| {
             let at = format!("{pointer}{}/{}", split.pointer, escape(&e.key));
             part(meta, &e.value, &at, each)
         }),
@@ -180,7 +181,7 @@ struct Split<'n> {
 
 /// The schemas of a [`Split`].
 enum Schemas<'n> {
-    Map(&'n [Entry]),
+    Map(&'n crate::syntax::Map),
     List(&'n Seq),
 }
 

@@ -47,7 +47,7 @@ impl Cx<'_> {
         let elsewhere = DEFINES_ELSEWHERE.iter().any(|k| schema.get(k).is_some())
             || schema
                 .value("additionalProperties")
-                .is_some_and(|a| a.as_map().is_some());
+                .is_some_and(|a| a.entries().is_some());
         if elsewhere {
             return;
         }

@@ -54,12 +54,13 @@ fn visit_from(
             Step::Read {
                 node,
                 converted,
+                is_property,
                 depth,
             } => {
                 let site = Site {
                     node: &node,
                     converted,
-                    is_property: false,
+                    is_property,
                 };
                 visit_from(site, depth, runtime, f);
             }
@@ -78,11 +79,12 @@ struct Subschemas<'a> {
 enum Step<'a> {
     /// A subschema held in the tree.
     Site(Site<'a>),
-    /// An item of a packed list, read from its bytes: visited (with what lies below it) while
-    /// it is held.
+    /// An item of a packed list or a value of a packed mapping, read from its bytes:
+    /// visited (with what lies below it) while it is held.
     Read {
         node: Node,
         converted: bool,
+        is_property: bool,
         depth: usize,
     },
 }
@@ -102,7 +104,7 @@ enum Several<'a> {
     None,
     /// A mapping of named subschemas (`properties`, `$defs`, ...).
     Named {
-        children: std::slice::Iter<'a, Entry>,
+        children: crate::syntax::map::Scan<'a>,
         converted: bool,
         is_property: bool,
     },
@@ -129,19 +131,30 @@ impl<'a> Frame<'a> {
                     children,
                     converted,
                     is_property,
-                } => match children.find(|c| c.value.as_map().is_some()) {
-                    Some(c) => return Some(site(&c.value, *converted, *is_property)),
+                } => match children.find(|c| c.value.entries().is_some()) {
+                    Some(Cow::Borrowed(c)) => {
+                        return Some(site(&c.value, *converted, *is_property));
+                    }
+                    Some(Cow::Owned(c)) => {
+                        return Some(Step::Read {
+                            node: c.value,
+                            converted: *converted,
+                            is_property: *is_property,
+                            depth,
+                        });
+                    }
                     None => self.several = Several::None,
                 },
                 Several::List {
                     children,
                     converted,
-                } => match children.find(|c| c.as_map().is_some()) {
+                } => match children.find(|c| c.entries().is_some()) {
                     Some(Cow::Borrowed(c)) => return Some(site(c, *converted, false)),
                     Some(Cow::Owned(node)) => {
                         return Some(Step::Read {
                             node,
                             converted: *converted,
+                            is_property: false,
                             depth,
                         });
                     }
@@ -159,7 +172,7 @@ impl<'a> Frame<'a> {
                 }
                 (Holds::Named | Holds::SchemaOrNames, NodeKind::Map(named)) => {
                     self.several = Several::Named {
-                        children: named.iter(),
+                        children: named.scan(),
                         converted,
                         is_property,
                     };

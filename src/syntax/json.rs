@@ -434,8 +434,11 @@ impl<'t> Parser<'t> {
     /// The object whose `{` is the current token.
     fn object(&mut self, depth: usize) -> Result<Node, Stop> {
         let (start, size) = self.enter(depth)?;
-        let mut entries = Vec::with_capacity(size);
-        let mut drop_at = super::DropAt::default();
+        // Entries are packed relative to the mapping's start, as in a packed tree.
+        let from = Node::new(self.span(start, start), NodeKind::Null)
+            .span()
+            .start;
+        let mut entries = super::MapBuilder::with_capacity(size, from);
         self.next()?;
         loop {
             match self.token.take() {
@@ -451,13 +454,7 @@ impl<'t> Parser<'t> {
                     let Some(value) = self.value(depth + 1)? else {
                         return Err(self.here(&ParseErrorKind::ExpectedObjectValue));
                     };
-                    entries.push(Entry::new(key.as_ref(), key_span, value));
-                    // Its room is what the object needs; repeats dropped on the way leave the
-                    // rest of it untouched (a million `"a":1` took 13 times the file).
-                    if drop_at.due(entries.len()) {
-                        super::drop_duplicate_keys(&mut entries, &mut self.repeats);
-                        drop_at.dropped(entries.len());
-                    }
+                    entries.push(Entry::new(key.as_ref(), key_span, value), &mut self.repeats);
                 }
                 None => {
                     let end = self.scanner.token_end();
@@ -474,9 +471,9 @@ impl<'t> Parser<'t> {
             }
             self.separator(&Token::CloseBrace)?;
         }
-        super::drop_duplicate_keys(&mut entries, &mut self.repeats);
+        let (entries, _) = entries.finish(&mut self.repeats);
         let span = self.span(start, self.scanner.token_end());
-        Ok(Node::new(span, NodeKind::Map(entries.into_boxed_slice())))
+        Ok(Node::new(span, NodeKind::Map(entries)))
     }
 
     /// The array whose `[` is the current token.

@@ -5,6 +5,7 @@ pub(crate) mod canonical;
 pub(crate) mod front_matter;
 pub(crate) mod json;
 pub(crate) mod later;
+pub(crate) mod map;
 pub(crate) mod markdown;
 pub(crate) mod packed;
 pub(crate) mod pieces;
@@ -17,8 +18,9 @@ pub(crate) mod yaml;
 mod yaml_marks;
 
 pub(crate) use later::{Again, Later};
+pub(crate) use map::{Map, MapBuilder};
 pub(crate) use packed::{Packed, TreeRef};
-pub(crate) use repeats::{DropAt, Repeats, drop_duplicate_keys, drop_duplicate_keys_chunked};
+pub(crate) use repeats::{Repeats, drop_duplicate_keys};
 pub(crate) use seq::{Item, MapItem, Seq, SeqBuilder};
 
 use crate::source::Span;
@@ -72,7 +74,7 @@ pub(crate) enum NodeKind {
     /// A sequence.
     Seq(Seq),
     /// A mapping, in source order (duplicates already diagnosed and dropped).
-    Map(Box<[Entry]>),
+    Map(Map),
 }
 
 /// A parsed number.
@@ -137,6 +139,15 @@ impl Node {
 
     /// The mapping entries, if this is a mapping.
     pub(crate) fn as_map(&self) -> Option<&[Entry]> {
+        match &self.kind {
+            NodeKind::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The entries as a [`Map`], if this is a mapping: read through [`Map::scan`], a long
+    /// mapping is not built into entries.
+    pub(crate) fn entries(&self) -> Option<&Map> {
         match &self.kind {
             NodeKind::Map(entries) => Some(entries),
             _ => None,
@@ -208,7 +219,7 @@ impl Node {
             NodeKind::Seq(items) => Value::Array(items.scan().map(|n| n.to_json()).collect()),
             NodeKind::Map(entries) => Value::Object(
                 entries
-                    .iter()
+                    .scan()
                     .map(|e| (String::from(e.key.as_str()), e.value.to_json()))
                     .collect(),
             ),
@@ -238,7 +249,7 @@ impl Node {
     pub(crate) fn size(&self) -> usize {
         match &self.kind {
             NodeKind::Seq(items) => 1 + items.scan().map(|n| n.size()).sum::<usize>(),
-            NodeKind::Map(entries) => 1 + entries.iter().map(|e| 1 + e.value.size()).sum::<usize>(),
+            NodeKind::Map(entries) => 1 + entries.scan().map(|e| 1 + e.value.size()).sum::<usize>(),
             _ => 1,
         }
     }
@@ -250,7 +261,7 @@ impl Node {
             NodeKind::String(s) => s.len(),
             NodeKind::Seq(items) => items.scan().map(|n| n.text_len()).sum(),
             NodeKind::Map(entries) => entries
-                .iter()
+                .scan()
                 .map(|e| e.key.len() + e.value.text_len())
                 .sum(),
             _ => 0,
@@ -262,7 +273,7 @@ impl Node {
         match &self.kind {
             NodeKind::Seq(items) => 1 + items.scan().map(|n| n.height()).max().unwrap_or(0),
             NodeKind::Map(entries) => {
-                1 + entries.iter().map(|e| e.value.height()).max().unwrap_or(0)
+                1 + entries.scan().map(|e| e.value.height()).max().unwrap_or(0)
             }
             _ => 1,
         }

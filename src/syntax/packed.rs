@@ -164,6 +164,16 @@ impl Writer {
         }
     }
 
+    /// A writer going on after `bytes`, whose last span started at `last`.
+    pub(super) fn resume(bytes: Vec<u8>, last: usize) -> Writer {
+        Writer {
+            len: bytes.len(),
+            bytes,
+            last,
+            write: true,
+        }
+    }
+
     /// The bytes written, and the start of the last span (where the next is relative to).
     pub(super) fn finish(self) -> (Box<[u8]>, usize) {
         (self.bytes.into_boxed_slice(), self.last)
@@ -236,13 +246,27 @@ impl Writer {
             }
             NodeKind::Map(entries) => {
                 self.varint(entries.len() as u64);
-                for e in entries {
-                    self.str(&e.key);
-                    self.span(e.key_span());
-                    self.node(&e.value);
+                match entries.packed_from(self.last) {
+                    // A packed mapping's entries are already these bytes.
+                    Some((bytes, last)) => {
+                        self.extend(bytes);
+                        self.last = last;
+                    }
+                    None => {
+                        for e in entries.scan() {
+                            self.entry(&e);
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Write the entry `e` of a mapping and everything in its value.
+    pub(super) fn entry(&mut self, e: &Entry) {
+        self.str(&e.key);
+        self.span(e.key_span());
+        self.node(&e.value);
     }
 }
 
@@ -343,16 +367,45 @@ impl<'a> Reader<'a> {
                 let n = self.len()?;
                 let mut entries = Vec::with_capacity(n);
                 for _ in 0..n {
-                    let key = self.str()?;
-                    let key_span = self.span()?;
-                    let value = self.node(depth + 1)?;
-                    entries.push(Entry::new(key, key_span, value));
+                    entries.push(self.entry(depth + 1)?);
                 }
-                NodeKind::Map(entries.into_boxed_slice())
+                NodeKind::Map(entries.into())
             }
             _ => return None,
         };
         Some(Node::new(span, kind))
+    }
+
+    /// The next entry of a mapping, its value `depth` levels down.
+    pub(super) fn entry(&mut self, depth: usize) -> Option<Entry> {
+        let key = self.str()?;
+        let key_span = self.span()?;
+        let value = self.node(depth)?;
+        Some(Entry::new(key, key_span, value))
+    }
+
+    /// Where it is in its bytes.
+    pub(super) fn offset(&self) -> usize {
+        self.at
+    }
+
+    /// The bytes of the key of the entry of a mapping at `offset` of `bytes` (compared as
+    /// they are: text checked once when written).
+    pub(super) fn key_at(bytes: &'a [u8], offset: usize) -> Option<&'a [u8]> {
+        let mut reader = Reader {
+            bytes,
+            at: offset,
+            last: 0,
+        };
+        let n = reader.len()?;
+        bytes.get(reader.at..reader.at + n)
+    }
+
+    /// Past the next entry of a mapping, its value `depth` levels down.
+    pub(super) fn skip_entry(&mut self, depth: usize) -> Option<()> {
+        self.str()?;
+        self.span()?;
+        self.skip(depth)
     }
 
     /// The `n` items of a list whose count was just read, kept packed as they are: a long
@@ -467,9 +520,7 @@ impl<'a> Reader<'a> {
             }
             MAP => {
                 for _ in 0..self.len()? {
-                    self.str()?;
-                    self.span()?;
-                    self.skip(depth + 1)?;
+                    self.skip_entry(depth + 1)?;
                 }
             }
             _ => return None,

@@ -48,7 +48,7 @@ impl Ord for ByStart {
 impl Repeats {
     /// Note the repeat of a key at `span`, whose first is at `first`; `key` is asked for only
     /// when the repeat is kept.
-    fn note(&mut self, span: Span, first: Span, key: impl FnOnce() -> String) {
+    pub(super) fn note(&mut self, span: Span, first: Span, key: impl FnOnce() -> String) {
         let full = self.kept.len() >= REPEATS_KEPT;
         if full
             && self
@@ -88,39 +88,11 @@ impl Repeats {
     }
 }
 
-/// Entries a mapping still open may hold before its repeats are dropped, and after that
-/// twice what was left: a mapping of a million `a:` lines held an entry for each (72 bytes
-/// for a line of 3) until it closed. Sorting what is there each time costs, in all, about
-/// as much as sorting once.
-const FIRST_DROP: usize = 1 << 16;
-
-/// When the repeats of a mapping still open are dropped next.
-#[derive(Debug)]
-pub(crate) struct DropAt(usize);
-
-impl Default for DropAt {
-    fn default() -> Self {
-        DropAt(FIRST_DROP)
-    }
-}
-
-impl DropAt {
-    /// Whether a mapping of `len` entries is due.
-    pub(crate) fn due(&self, len: usize) -> bool {
-        len >= self.0
-    }
-
-    /// Its repeats were dropped, `len` entries left.
-    pub(crate) fn dropped(&mut self, len: usize) {
-        self.0 = len.saturating_mul(2).max(FIRST_DROP);
-    }
-}
-
 /// The repeats among `len` keys (`key(i)` the `i`th), each with the first of its key, in
 /// the keys' order. The keys are ordered through a list of their indices (four bytes an
 /// entry, where a map of the keys took forty, and in YAML a copy of each key besides), so a
 /// mapping of millions of keys costs little more than its entries.
-fn repeats_among<'k>(len: usize, key: impl Fn(u32) -> &'k str) -> Vec<(u32, u32)> {
+pub(super) fn repeats_among<'k>(len: usize, key: impl Fn(u32) -> &'k [u8]) -> Vec<(u32, u32)> {
     if len < 2 {
         return Vec::new();
     }
@@ -159,7 +131,7 @@ fn is_repeat(again: &[(u32, u32)], index: usize) -> bool {
 /// Report each key that appears again in `entries` to `repeats` and keep only its first
 /// entry.
 pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, repeats: &mut Repeats) {
-    let again = repeats_among(entries.len(), |i| entries[i as usize].key.as_str());
+    let again = repeats_among(entries.len(), |i| entries[i as usize].key.as_bytes());
     if again.is_empty() {
         return;
     }
@@ -175,8 +147,12 @@ pub(crate) fn drop_duplicate_keys(entries: &mut Vec<Entry>, repeats: &mut Repeat
 /// [`drop_duplicate_keys`] for the entries of a mapping still open, held by chunks: only
 /// when there are repeats is the list rebuilt, a chunk at a time, so it is never held
 /// twice.
-pub(crate) fn drop_duplicate_keys_chunked(entries: &mut Chunked<Entry>, repeats: &mut Repeats) {
-    let key = |i: u32| entries.get(i as usize).map_or("", |e| e.key.as_str());
+pub(super) fn drop_duplicate_keys_chunked(entries: &mut Chunked<Entry>, repeats: &mut Repeats) {
+    let key = |i: u32| {
+        entries
+            .get(i as usize)
+            .map_or(&[][..], |e| e.key.as_bytes())
+    };
     let again = repeats_among(entries.len(), key);
     if again.is_empty() {
         return;

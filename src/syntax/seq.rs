@@ -250,7 +250,7 @@ impl<'a> MapItem<'a> {
     /// True when the item is a mapping.
     pub(crate) fn is_map(&self) -> bool {
         match &self.0 {
-            Held::Node(node) => node.as_map().is_some(),
+            Held::Node(node) => node.entries().is_some(),
             Held::Packed(reader) => reader.at_map(),
         }
     }

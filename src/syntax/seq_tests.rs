@@ -310,7 +310,7 @@ fn a_packed_list_packs_into_a_tree_as_its_nodes_do() {
                     crate::syntax::Entry::new(e.key.clone(), e.key_span(), value)
                 })
                 .collect::<Vec<_>>()
-                .into_boxed_slice(),
+                .into(),
         ),
     );
     assert!(

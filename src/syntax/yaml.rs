@@ -9,10 +9,9 @@ use granit_parser::{Event, Parser, ScalarStyle, Span as YSpan};
 
 use super::yaml_marks::{scan_error, token_span};
 use super::{
-    DropAt, Entry, MAX_DEPTH, Node, NodeKind, Number, Parsed, Repeats, SeqBuilder, SyntaxError,
-    SyntaxErrorKind, Text, drop_duplicate_keys, drop_duplicate_keys_chunked,
+    Entry, MAX_DEPTH, MapBuilder, Node, NodeKind, Number, Parsed, Repeats, SeqBuilder, SyntaxError,
+    SyntaxErrorKind, Text,
 };
-use crate::memory::Chunked;
 use crate::source::Span;
 
 /// Budget of nodes a document may expand to through aliases (a billion-laughs guard).
@@ -66,7 +65,7 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
     // of more repeats than the cap shows its first.
     for frame in std::mem::take(&mut builder.stack) {
         if let Frame::Map { entries, .. } = frame {
-            drop_duplicate_keys(&mut entries.into_vec(), &mut builder.repeats);
+            let _ = entries.finish(&mut builder.repeats);
         }
     }
     let (repeats, left_out) = builder.repeats.finish();
@@ -95,10 +94,8 @@ enum Frame {
     },
     Map {
         start: usize,
-        /// Grown by chunks: a mapping of millions of keys doubled its room by copying.
-        entries: Chunked<Entry>,
-        /// When its repeats are dropped next, before it ends.
-        drop_at: DropAt,
+        /// Packed once long (a mapping of millions of keys took 56 bytes an entry).
+        entries: MapBuilder,
         key: Option<(Text, Span)>,
         anchor: usize,
     },
@@ -167,8 +164,7 @@ impl Builder<'_> {
                 self.check_depth(span)?;
                 self.stack.push(Frame::Map {
                     start: span.start,
-                    entries: Chunked::default(),
-                    drop_at: DropAt::default(),
+                    entries: MapBuilder::with_capacity(0, span.start),
                     key: None,
                     anchor,
                 });
@@ -204,21 +200,15 @@ impl Builder<'_> {
                         anchor,
                         ..
                     } => {
-                        let mut entries = entries.into_vec();
-                        drop_duplicate_keys(&mut entries, &mut self.repeats);
-                        let end = entries
-                            .last()
-                            .map_or(span.end, |e| e.value.span().end.max(e.key_span().end));
+                        let (entries, last_end) = entries.finish(&mut self.repeats);
+                        let end = last_end.unwrap_or(span.end);
                         let end = if self.is_flow_close(span) {
                             span.end
                         } else {
                             end
                         };
                         (
-                            Node::new(
-                                Span::new(start, end.max(start)),
-                                NodeKind::Map(entries.into_boxed_slice()),
-                            ),
+                            Node::new(Span::new(start, end.max(start)), NodeKind::Map(entries)),
                             anchor,
                         )
                     }
@@ -342,12 +332,7 @@ impl Builder<'_> {
                 *last_end = Some(node.span().end);
                 items.push(node);
             }
-            Some(Frame::Map {
-                entries,
-                key,
-                drop_at,
-                ..
-            }) => match key.take() {
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
                 None => {
                     let span = node.span();
                     // The key's node is done with: its text is moved, not copied.
@@ -376,14 +361,9 @@ impl Builder<'_> {
                     };
                     *key = Some((text, span));
                 }
-                // Repeated keys are found when the mapping ends (`drop_duplicate_keys`), and
-                // on the way when it grows long.
+                // Repeated keys are found when the mapping ends (`MapBuilder::finish`).
                 Some((k, key_span)) => {
-                    entries.push(Entry::new(k, key_span, node));
-                    if drop_at.due(entries.len()) {
-                        drop_duplicate_keys_chunked(entries, &mut self.repeats);
-                        drop_at.dropped(entries.len());
-                    }
+                    entries.push(Entry::new(k, key_span, node), &mut self.repeats);
                 }
             },
         }

@@ -173,3 +173,41 @@ fn an_mcp_server_holding_40_thousand_mappings_of_one_letter_entries() {
     };
     assert_bounded(".mcp.json", &config(1), &config(40_000), 9.0);
 }
+
+/// Mappings whose entries are a few bytes of text each, in a mapping long enough to be
+/// packed: as entries and nodes, 56 bytes an entry, a skill's `metadata` of flow mappings of
+/// one-letter keys without values took 18 times its size (17.9x with the release binary at
+/// 4.7 MB), values nested forty deep 13 times in YAML and 11 in JSON. The long mapping is
+/// packed as it is parsed and read an entry at a time now (2.2 to 3.0x).
+#[test]
+fn mappings_of_entries_of_a_few_bytes() {
+    let letters = "abcdefghijklmnopqrstuvwxyz0123456789";
+    let no_values: Vec<String> = letters.chars().map(String::from).collect();
+    let no_values = no_values.join(", ");
+    let skill = |n: usize| {
+        let entries: String = (0..n)
+            .map(|i| format!("  k{i}: {{{no_values}}}\n"))
+            .collect();
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\nmetadata:\n{entries}---\n\nBody.\n"
+        )
+    };
+    assert_bounded("big/SKILL.md", &skill(1), &skill(40_000), 6.0);
+    let deep = |n: usize| {
+        let value = format!("{}0{}", r#"{"a":"#.repeat(40), "}".repeat(40));
+        let data: Vec<String> = (0..n).map(|i| format!(r#""k{i}":{value}"#)).collect();
+        format!(
+            r#"{{"mcpServers":{{"s":{{"command":"node","args":["x.js"],"x-data":{{{}}}}}}}}}"#,
+            data.join(",")
+        )
+    };
+    assert_bounded(".mcp.json", &deep(1), &deep(40_000), 6.0);
+    let yaml_deep = |n: usize| {
+        let value = format!("{}0{}", "{a: ".repeat(40), "}".repeat(40));
+        let entries: String = (0..n).map(|i| format!("  k{i}: {value}\n")).collect();
+        format!(
+            "---\nname: big\ndescription: Summarise reports for the user.\nmetadata:\n{entries}---\n\nBody.\n"
+        )
+    };
+    assert_bounded("big/SKILL.md", &yaml_deep(1), &yaml_deep(40_000), 6.0);
+}

@@ -376,7 +376,7 @@ impl Cx<'_> {
 
     /// SKL002 and SKL009 for `metadata`: a mapping of strings to strings.
     fn metadata(&self, lw: &mut Lowerer<'_>, node: &Node) {
-        let Some(entries) = node.as_map() else {
+        let Some(entries) = node.entries() else {
             if matches!(node.kind, NodeKind::Null) {
                 return;
             }
@@ -395,8 +395,8 @@ impl Cx<'_> {
             lw.push(d);
             return;
         };
-        for e in entries {
-            let nested = e.value.as_list().is_some() || e.value.as_map().is_some();
+        for e in entries.scan() {
+            let nested = e.value.as_list().is_some() || e.value.entries().is_some();
             // Past the rule's cap, counted without a finding (or its path) built for it.
             if nested && lw.diags.counted(&rules::WRONG_FIELD_TYPE) {
                 continue;

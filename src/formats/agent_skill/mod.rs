@@ -333,7 +333,10 @@ impl Cx<'_> {
                     }
                     None if parsed.errors.is_empty() => {
                         // The tree a custom rule reads: an empty map.
-                        self.tree = Some(Node::new(fm.open, NodeKind::Map(Box::default())));
+                        self.tree = Some(Node::new(
+                            fm.open,
+                            NodeKind::Map(crate::syntax::Map::default()),
+                        ));
                         let d = self
                             .diag(&rules::MISSING_REQUIRED_FIELD, fm.open, "the front matter is empty")
                             .label("no keys follow this line")

@@ -199,7 +199,7 @@ impl Cx<'_> {
                 if flow && !in_flow {
                     found.push((Construct::Flow, node.span()));
                 }
-                for e in entries {
+                for e in entries.scan() {
                     self.mask(e.key_span(), masks);
                     self.visit(&e.value, in_flow || flow, masks, found);
                 }

@@ -80,7 +80,7 @@ impl Cx<'_> {
         for (index, node) in items.scan().enumerate() {
             let node = &*node;
             let who = Who { index, name: None };
-            if node.as_map().is_none() {
+            if node.entries().is_none() {
                 self.wrong_type(node, format!("{who}"), "a JSON object", None);
                 continue;
             }

@@ -133,17 +133,25 @@ impl<'a> Cx<'a> {
         step: Option<usize>,
         fields: &mut Vec<Field<'n>>,
     ) {
-        let Some(entries) = node.as_map() else {
+        let Some(entries) = node.entries() else {
             if node.kind != NodeKind::Null {
                 self.lw
                     .wrong_type(node, path, "a mapping of variable names to values");
             }
             return;
         };
-        for e in entries {
+        // An entry at a time: a long mapping is held packed.
+        for e in entries.scan() {
             // References inside a misshapen value still count, so one mistake does not
             // also make its parameters look unused.
-            collect_strings(&e.value, step, fields);
+            match &e {
+                Cow::Borrowed(e) => collect_strings(&e.value, step, fields),
+                Cow::Owned(e) => {
+                    let mut found = Vec::new();
+                    collect_strings(&e.value, step, &mut found);
+                    fields.extend(found.into_iter().map(Field::owned));
+                }
+            }
             if !matches!(e.value.kind, NodeKind::Seq(_) | NodeKind::Map(_)) {
                 continue;
             }

@@ -208,7 +208,7 @@ fn lower_root(lower: &mut Lowerer<'_>, root: &Node, policy: &mut Policy) {
         return;
     }
     let (allow, block) = (ALLOWED_KEYS[0], BLOCKED_KEYS[0]);
-    if root.as_map().is_none() {
+    if root.entries().is_none() {
         let d = lower
             .diag(&rules::WRONG_FIELD_TYPE, root.span(), format!("a policy must be a mapping with `{allow}` and/or `{block}`, found {}", root.type_name()))
             .label("expected a mapping")

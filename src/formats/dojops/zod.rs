@@ -61,7 +61,7 @@ impl Runtime for DojopsZod {
         match keyword {
             "properties" => mode(schema) == Mode::Object,
             // A tuple-form `items` is not converted, whatever its parent.
-            "items" => mode(schema) == Mode::Array && value.as_map().is_some(),
+            "items" => mode(schema) == Mode::Array && value.entries().is_some(),
             _ => false,
         }
     }
@@ -116,7 +116,7 @@ fn dropped(file: &Arc<SourceFile>, site: &Site<'_>) -> Vec<Diagnostic> {
     let mode = mode(schema);
     let has_properties = schema
         .value("properties")
-        .is_some_and(|p| p.as_map().is_some());
+        .is_some_and(|p| p.entries().is_some());
     let mut out = Vec::new();
     for e in entries {
         let k = e.key.as_str();
@@ -153,7 +153,7 @@ fn dropped(file: &Arc<SourceFile>, site: &Site<'_>) -> Vec<Diagnostic> {
                 note: "DojOps turns an object without `properties` into a free-form record, so no key is required at run time".into(),
                 help: "define the required keys under `properties`".into(),
             }),
-            "items" if mode == Mode::Array && e.value.as_map().is_some() => None,
+            "items" if mode == Mode::Array && e.value.entries().is_some() => None,
             "items" if mode == Mode::Array => Some(Dropped::Plain {
                 message: "this form of `items` is not converted by DojOps".into(),
                 note: "DojOps converts `items` only when it is one schema: the array's items are not checked at run time".into(),

@@ -78,7 +78,7 @@ pub(super) fn is_client_config(root: &Node) -> bool {
     let has_servers = |node: &Node| {
         ["mcpServers", "servers"]
             .iter()
-            .any(|k| node.value(k).is_some_and(|v| v.as_map().is_some()))
+            .any(|k| node.value(k).is_some_and(|v| v.entries().is_some()))
     };
     has_servers(root) || root.value("mcp").is_some_and(has_servers)
 }

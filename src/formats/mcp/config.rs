@@ -87,7 +87,7 @@ pub(super) fn check(
 
 /// The entry that lists the servers; MCP017 when it is the key another client reads.
 fn servers_key<'n>(lw: &mut Lowerer<'_>, map: MapRef<'n>, client: Client) -> Option<&'n Entry> {
-    let find = |key: &str| map.node.get(key).filter(|e| e.value.as_map().is_some());
+    let find = |key: &str| map.node.get(key).filter(|e| e.value.entries().is_some());
     let Some(expected) = client.servers_key() else {
         return find("mcpServers").or_else(|| find("servers"));
     };

@@ -479,7 +479,11 @@ fn meta(lw: &mut Lowerer<'_>, map: MapRef<'_>) {
     let Some(meta) = lw.as_map(&entry.value, entry.key_span(), "_meta") else {
         return;
     };
-    for e in meta.node.as_map().unwrap_or_default() {
+    // An entry at a time: a long mapping is held packed.
+    let Some(entries) = meta.node.entries() else {
+        return;
+    };
+    for e in entries.scan() {
         if e.key == PUBLISHER_META {
             if !matches!(e.value.kind, NodeKind::Map(_)) {
                 lw.wrong_type(&e.value, &format!("_meta.{PUBLISHER_META}"), "an object");

@@ -179,7 +179,7 @@ pub(super) fn config<'a>(
 ) -> impl Iterator<Item = ToolTexts<'a>> + 'a {
     servers(root)
         .iter()
-        .filter(|e| e.value.as_map().is_some())
+        .filter(|e| e.value.entries().is_some())
         .map(move |entry| {
             let server = &entry.value;
             let mut c = Collector::new(file);
@@ -304,7 +304,7 @@ fn command<'a>(c: &mut Collector<'a>, program: Option<&'a Node>, args: Option<&'
 pub(super) fn servers(root: &Node) -> &[Entry] {
     ["mcpServers", "servers"]
         .iter()
-        .find_map(|k| root.value(k).filter(|v| v.as_map().is_some()))
+        .find_map(|k| root.value(k).filter(|v| v.entries().is_some()))
         .or_else(|| {
             let mcp = root.value("mcp")?;
             mcp.value("servers").or_else(|| mcp.value("mcpServers"))

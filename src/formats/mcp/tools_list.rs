@@ -215,7 +215,7 @@ fn tools_of(
         let input = SCHEMA_KEYS
             .iter()
             .find_map(|k| entry.value(k))
-            .filter(|s| s.as_map().is_some());
+            .filter(|s| s.entries().is_some());
         if let (true, Some(s)) = (passes.schema, &input) {
             let who = format!("tool[{index}] {text:?}: ");
             diagnostics.extend(

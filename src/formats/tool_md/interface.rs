@@ -13,7 +13,7 @@ use crate::syntax::{Node, NodeKind, Number};
 
 /// Check the schema `node` written at `path` (`interface.input`).
 pub(super) fn check(lw: &mut Lowerer<'_>, node: &Node, path: &str) {
-    if node.as_map().is_none() {
+    if node.entries().is_none() {
         lw.wrong_type(node, path, "a JSON Schema (a mapping)");
         if let Some(d) = lw.diags.last_mut() {
             d.help = Some(

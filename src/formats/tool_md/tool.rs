@@ -147,7 +147,7 @@ pub(super) fn lower(lw: &mut Lowerer<'_>, root: &Node, fm: &FrontMatter, tool: &
         && map
             .node
             .get("meta")
-            .is_some_and(|m| m.value.as_map().is_some())
+            .is_some_and(|m| m.value.entries().is_some())
     {
         let d = lw
             .diag(

@@ -29,7 +29,7 @@ fn small_map(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Map(entries) => {
             !entries.is_empty()
-                && entries.iter().all(|e| match &e.value.kind {
+                && entries.scan().all(|e| match &e.value.kind {
                     NodeKind::Seq(items) if items.packed() => items.flat(),
                     NodeKind::Seq(items) => items.iter().all(plain),
                     _ => plain(&e.value),

@@ -105,7 +105,10 @@ fn check_file(
     let gate = match &parsed.root {
         Some(root) => lower.front_matter(root, fm.open),
         None if parsed.errors.is_empty() => {
-            *tree = Some(Node::new(fm.open, NodeKind::Map(Box::default())));
+            *tree = Some(Node::new(
+                fm.open,
+                NodeKind::Map(crate::syntax::Map::default()),
+            ));
             let d = lower
                 .lw
                 .diag(SHAPE.missing, fm.open, "the front matter is empty")
