@@ -98,6 +98,16 @@ fn repo() -> Repo {
     repo
 }
 
+/// A repository of one DojOps tool (whose schema file is missing), a git repository when
+/// `git`.
+fn one_tool(git: bool) -> Repo {
+    let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
+    if git {
+        repo.write(".git/HEAD", b"ref: refs/heads/main\n");
+    }
+    repo
+}
+
 /// Write a tool folder: `tool.yaml` with `manifest`, and the valid input schema.
 fn tool(repo: &Repo, name: &str, manifest: &[u8]) {
     repo.write(&format!(".dojops/tools/{name}/tool.yaml"), manifest);

@@ -6,16 +6,15 @@
 //! entries one by one ([`Map::scan`]) build one entry at a time; readers that want a slice
 //! see one as before (built the first time one is asked for, and kept beside the bytes).
 
-use std::borrow::Cow;
-use std::ops::Deref;
-use std::sync::OnceLock;
-
 use super::Entry;
+use super::body::Body;
 use super::packed::{Reader, Writer};
 use super::repeats::Repeats;
 use super::seq::PACK_FROM;
 use crate::memory::Chunked;
 use crate::source::Span;
+use std::borrow::Cow;
+use std::ops::Deref;
 
 /// The entries of a mapping, in source order, keys unique.
 pub(crate) struct Map(Repr);
@@ -23,27 +22,7 @@ pub(crate) struct Map(Repr);
 enum Repr {
     Entries(Box<[Entry]>),
     // Boxed: a `Map` stays the size of a boxed slice, so a `Node` does not grow.
-    Packed(Box<Plain>),
-}
-
-/// Entries, packed.
-struct Plain {
-    len: usize,
-    /// The entries as [`super::Packed`] writes a mapping's after its start, `from`.
-    bytes: Box<[u8]>,
-    from: usize,
-    /// The start of the last span written (where the next is relative to).
-    last: usize,
-    /// The entries, once a reader asked for the slice.
-    entries: OnceLock<Box<[Entry]>>,
-}
-
-impl Plain {
-    fn unpack(&self) -> Box<[Entry]> {
-        let mut reader = Reader::new(&self.bytes, self.from);
-        // The bytes were written by `MapBuilder` from these very entries.
-        (0..self.len).map_while(|_| reader.entry(1)).collect()
-    }
+    Packed(Box<Body<Entry>>),
 }
 
 impl Map {
@@ -64,10 +43,10 @@ impl Map {
     pub(crate) fn scan(&self) -> Scan<'_> {
         match &self.0 {
             Repr::Entries(entries) => Scan(Items::Entries(entries.iter())),
-            Repr::Packed(plain) => Scan(match plain.entries.get() {
+            Repr::Packed(plain) => Scan(match plain.built() {
                 Some(entries) => Items::Entries(entries.iter()),
                 None => Items::Packed {
-                    reader: Reader::new(&plain.bytes, plain.from),
+                    reader: plain.reader(),
                     left: plain.len,
                 },
             }),
@@ -78,8 +57,8 @@ impl Map {
     /// mapping's start), and the start of the last span in them.
     pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
         match &self.0 {
-            Repr::Packed(plain) if plain.from == from => Some((&plain.bytes, plain.last)),
-            _ => None,
+            Repr::Packed(plain) => plain.packed_from(from),
+            Repr::Entries(_) => None,
         }
     }
 }
@@ -90,7 +69,7 @@ impl Deref for Map {
     fn deref(&self) -> &[Entry] {
         match &self.0 {
             Repr::Entries(entries) => entries,
-            Repr::Packed(plain) => plain.entries.get_or_init(|| plain.unpack()),
+            Repr::Packed(plain) => plain.slice(|reader| reader.entry(1)),
         }
     }
 }
@@ -120,13 +99,7 @@ impl Clone for Map {
     fn clone(&self) -> Map {
         match &self.0 {
             Repr::Entries(entries) => Map(Repr::Entries(entries.clone())),
-            Repr::Packed(plain) => Map(Repr::Packed(Box::new(Plain {
-                len: plain.len,
-                bytes: plain.bytes.clone(),
-                from: plain.from,
-                last: plain.last,
-                entries: OnceLock::new(),
-            }))),
+            Repr::Packed(plain) => Map(Repr::Packed(plain.clone())),
         }
     }
 }
@@ -271,13 +244,7 @@ impl MapBuilder {
             }
             Build::Packed { writer, len } => {
                 let (bytes, last) = std::mem::replace(writer, Writer::new(0, 0)).finish();
-                let plain = Plain {
-                    len: *len,
-                    bytes,
-                    from: self.from,
-                    last,
-                    entries: OnceLock::new(),
-                };
+                let plain = Body::new(*len, bytes, self.from, last);
                 let (plain, end) = without_repeats(plain, repeats);
                 self.last_end = end.or(self.last_end);
                 *writer = Writer::resume(plain.bytes.into_vec(), plain.last);
@@ -300,13 +267,7 @@ impl MapBuilder {
             }
             Build::Packed { writer, len } => {
                 let (bytes, last) = writer.finish();
-                let plain = Plain {
-                    len,
-                    bytes,
-                    from: self.from,
-                    last,
-                    entries: OnceLock::new(),
-                };
+                let plain = Body::new(len, bytes, self.from, last);
                 let (plain, end) = without_repeats(plain, repeats);
                 (Map(Repr::Packed(Box::new(plain))), end.or(self.last_end))
             }
@@ -323,10 +284,10 @@ fn end_of(entry: &Entry) -> usize {
 /// keys are compared where they are written (an offset an entry); only a mapping that has
 /// repeats is written again, an entry at a time; it comes back with where its last kept
 /// entry ends.
-fn without_repeats(plain: Plain, repeats: &mut Repeats) -> (Plain, Option<usize>) {
+fn without_repeats(plain: Body<Entry>, repeats: &mut Repeats) -> (Body<Entry>, Option<usize>) {
     // Four bytes an entry: a mapping's bytes are far within 4 GiB for a file read whole.
     let mut at: Vec<u32> = Vec::with_capacity(plain.len);
-    let mut reader = Reader::new(&plain.bytes, plain.from);
+    let mut reader = plain.reader();
     for _ in 0..plain.len {
         let Ok(offset) = u32::try_from(reader.offset()) else {
             return (plain, None);
@@ -350,7 +311,7 @@ fn without_repeats(plain: Plain, repeats: &mut Repeats) -> (Plain, Option<usize>
     let mut firsts: Vec<(u32, Span)> = again.iter().map(|&(_, f)| (f, Span::point(0))).collect();
     firsts.sort_unstable_by_key(|&(f, _)| f);
     firsts.dedup_by_key(|&mut (f, _)| f);
-    let mut reader = Reader::new(&plain.bytes, plain.from);
+    let mut reader = plain.reader();
     let mut writer = Writer::new(plain.bytes.len(), plain.from);
     let mut len = 0;
     let mut end = None;
@@ -377,13 +338,7 @@ fn without_repeats(plain: Plain, repeats: &mut Repeats) -> (Plain, Option<usize>
         }
     }
     let (bytes, last) = writer.finish();
-    let plain = Plain {
-        len,
-        bytes,
-        last,
-        ..plain
-    };
-    (plain, end)
+    (Body::new(len, bytes, plain.from, last), end)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ impl Map {
 
     /// Whether a packed mapping's entries were built for a reader of the slice.
     fn built(&self) -> bool {
-        matches!(&self.0, super::Repr::Packed(plain) if plain.entries.get().is_some())
+        matches!(&self.0, super::Repr::Packed(plain) if plain.built().is_some())
     }
 }
 

@@ -1,6 +1,7 @@
 //! Spanned syntax trees shared by every format: YAML, JSON and Markdown front matter all
 //! lower into [`Node`], so rules never care which syntax a file used.
 
+mod body;
 pub(crate) mod canonical;
 pub(crate) mod front_matter;
 pub(crate) mod json;

@@ -10,13 +10,12 @@
 //! nodes see one as before (built the first time one is asked for, and kept beside the
 //! bytes).
 
-use std::borrow::Cow;
-use std::ops::Deref;
-use std::sync::OnceLock;
-
+use super::body::Body;
 use super::packed::Reader;
 use super::{Node, NodeKind};
 use crate::source::Span;
+use std::borrow::Cow;
+use std::ops::Deref;
 
 mod build;
 
@@ -57,25 +56,11 @@ impl Holds {
     }
 }
 
-/// Small items, packed.
+/// Items, packed, and what they hold.
+#[derive(Clone)]
 struct Plain {
-    len: usize,
     holds: Holds,
-    /// The items as [`super::Packed`] writes them after their list's start, `from`.
-    bytes: Box<[u8]>,
-    from: usize,
-    /// The start of the last item (where the next span of a packed tree is relative to).
-    last: usize,
-    /// The items as nodes, once a reader asked for the slice.
-    nodes: OnceLock<Box<[Node]>>,
-}
-
-impl Plain {
-    fn unpack(&self) -> Box<[Node]> {
-        let mut reader = Reader::new(&self.bytes, self.from);
-        // The bytes were written by `SeqBuilder` from these very items.
-        (0..self.len).map_while(|_| reader.node(0)).collect()
-    }
+    items: Body<Node>,
 }
 
 impl Seq {
@@ -83,7 +68,7 @@ impl Seq {
     pub(crate) fn len(&self) -> usize {
         match &self.0 {
             Repr::Nodes(nodes) => nodes.len(),
-            Repr::Packed(plain) => plain.len,
+            Repr::Packed(plain) => plain.items.len,
         }
     }
 
@@ -96,11 +81,11 @@ impl Seq {
     pub(crate) fn scan(&self) -> Scan<'_> {
         match &self.0 {
             Repr::Nodes(nodes) => Scan(Items::Nodes(nodes.iter())),
-            Repr::Packed(plain) => Scan(match plain.nodes.get() {
+            Repr::Packed(plain) => Scan(match plain.items.built() {
                 Some(nodes) => Items::Nodes(nodes.iter()),
                 None => Items::Packed {
-                    reader: Reader::new(&plain.bytes, plain.from),
-                    left: plain.len,
+                    reader: plain.items.reader(),
+                    left: plain.items.len,
                 },
             }),
         }
@@ -110,8 +95,8 @@ impl Seq {
     /// start), and the start of the last item.
     pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
         match &self.0 {
-            Repr::Packed(plain) if plain.from == from => Some((&plain.bytes, plain.last)),
-            _ => None,
+            Repr::Packed(plain) => plain.items.packed_from(from),
+            Repr::Nodes(_) => None,
         }
     }
 
@@ -132,12 +117,8 @@ impl Seq {
             }
         }
         Seq(Repr::Packed(Box::new(Plain {
-            len,
             holds,
-            bytes: bytes.into(),
-            from,
-            last,
-            nodes: OnceLock::new(),
+            items: Body::new(len, bytes.into(), from, last),
         })))
     }
 
@@ -167,9 +148,13 @@ impl Seq {
     /// The items that are strings, with their spans, borrowed without building nodes.
     pub(crate) fn strings(&self) -> Strings<'_> {
         match &self.0 {
-            Repr::Packed(plain) if plain.nodes.get().is_none() => Strings(Items::Packed {
-                reader: Reader::new(&plain.bytes, plain.from),
-                left: if plain.holds.strings { plain.len } else { 0 },
+            Repr::Packed(plain) if plain.items.built().is_none() => Strings(Items::Packed {
+                reader: plain.items.reader(),
+                left: if plain.holds.strings {
+                    plain.items.len
+                } else {
+                    0
+                },
             }),
             _ => Strings(Items::Nodes(self.iter())),
         }
@@ -347,7 +332,7 @@ impl Deref for Seq {
     fn deref(&self) -> &[Node] {
         match &self.0 {
             Repr::Nodes(nodes) => nodes,
-            Repr::Packed(plain) => plain.nodes.get_or_init(|| plain.unpack()),
+            Repr::Packed(plain) => plain.items.slice(|reader| reader.node(0)),
         }
     }
 }
@@ -371,14 +356,7 @@ impl Clone for Seq {
     fn clone(&self) -> Seq {
         match &self.0 {
             Repr::Nodes(nodes) => Seq(Repr::Nodes(nodes.clone())),
-            Repr::Packed(plain) => Seq(Repr::Packed(Box::new(Plain {
-                len: plain.len,
-                holds: plain.holds,
-                bytes: plain.bytes.clone(),
-                from: plain.from,
-                last: plain.last,
-                nodes: OnceLock::new(),
-            }))),
+            Repr::Packed(plain) => Seq(Repr::Packed(plain.clone())),
         }
     }
 }

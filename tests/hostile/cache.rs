@@ -148,10 +148,7 @@ fn a_configuration_named_from_outside_gets_no_cache_beside_it() {
     let config = shared.root.join("toolc.toml");
     let config = config.to_str().expect("a UTF-8 path");
     for git in [false, true] {
-        let repo = Repo::with(&[(".dojops/tools/my-tool/tool.yaml", VALID_TOOL)]);
-        if git {
-            repo.write(".git/HEAD", b"ref: refs/heads/main\n");
-        }
+        let repo = one_tool(git);
         // Exits 0 or 1 within the hang limit.
         let toolc = |args: &[&str]| run(&repo, args);
         let checked = toolc(&["check", "-q", "--config", config, "."]);

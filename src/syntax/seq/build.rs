@@ -1,10 +1,9 @@
 //! How a parser builds a [`Seq`]: which items a packed list may hold, and the builder that
 //! packs a long list as its items come.
 
-use std::sync::OnceLock;
-
 use super::{Holds, PACK_FROM, Plain, Repr, Seq};
 use crate::memory::Chunked;
+use crate::syntax::body::Body;
 use crate::syntax::packed::Writer;
 use crate::syntax::{Node, NodeKind};
 
@@ -153,12 +152,8 @@ impl SeqBuilder {
             Build::Packed { writer, len, holds } => {
                 let (bytes, last) = writer.finish();
                 Seq(Repr::Packed(Box::new(Plain {
-                    len,
                     holds,
-                    bytes,
-                    from: self.from,
-                    last,
-                    nodes: OnceLock::new(),
+                    items: Body::new(len, bytes, self.from, last),
                 })))
             }
         }
