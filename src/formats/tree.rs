@@ -252,8 +252,7 @@ pub(crate) fn settings(
             NodeKind::Map(entries) if hashed.contains(key) => {
                 let mut one = Vec::new();
                 // Read an entry at a time and let go after: a long mapping is held packed.
-                let entries: Vec<_> = entries.scan().collect();
-                write_sorted(&entries, &mut json, |v, out| {
+                write_sorted(entries.scan().collect(), &mut json, |v, out| {
                     one.clear();
                     write_node(v, &mut one);
                     let digest = crate::text::sha256_hex(&one);
@@ -271,11 +270,10 @@ pub(crate) fn settings(
 
 /// A mapping's entries as a JSON object in key order, each value written by `value`.
 fn write_sorted(
-    entries: &[Cow<'_, Entry>],
+    mut sorted: Vec<Cow<'_, Entry>>,
     out: &mut Vec<u8>,
     mut value: impl FnMut(&Node, &mut Vec<u8>),
 ) {
-    let mut sorted: Vec<&Entry> = entries.iter().map(|e| &**e).collect();
     sorted.sort_unstable_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
     out.push(b'{');
     for (i, e) in sorted.into_iter().enumerate() {

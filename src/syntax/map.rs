@@ -30,7 +30,7 @@ impl Map {
     pub(crate) fn len(&self) -> usize {
         match &self.0 {
             Repr::Entries(entries) => entries.len(),
-            Repr::Packed(plain) => plain.len,
+            Repr::Packed(packed) => packed.len,
         }
     }
 
@@ -43,11 +43,11 @@ impl Map {
     pub(crate) fn scan(&self) -> Scan<'_> {
         match &self.0 {
             Repr::Entries(entries) => Scan(Items::Entries(entries.iter())),
-            Repr::Packed(plain) => Scan(match plain.built() {
+            Repr::Packed(packed) => Scan(match packed.built() {
                 Some(entries) => Items::Entries(entries.iter()),
                 None => Items::Packed {
-                    reader: plain.reader(),
-                    left: plain.len,
+                    reader: packed.reader(),
+                    left: packed.len,
                 },
             }),
         }
@@ -57,7 +57,7 @@ impl Map {
     /// mapping's start), and the start of the last span in them.
     pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
         match &self.0 {
-            Repr::Packed(plain) => plain.packed_from(from),
+            Repr::Packed(packed) => packed.packed_from(from),
             Repr::Entries(_) => None,
         }
     }
@@ -69,7 +69,7 @@ impl Deref for Map {
     fn deref(&self) -> &[Entry] {
         match &self.0 {
             Repr::Entries(entries) => entries,
-            Repr::Packed(plain) => plain.slice(|reader| reader.entry(1)),
+            Repr::Packed(packed) => packed.slice(|reader| reader.entry(1)),
         }
     }
 }
@@ -99,7 +99,7 @@ impl Clone for Map {
     fn clone(&self) -> Map {
         match &self.0 {
             Repr::Entries(entries) => Map(Repr::Entries(entries.clone())),
-            Repr::Packed(plain) => Map(Repr::Packed(plain.clone())),
+            Repr::Packed(packed) => Map(Repr::Packed(packed.clone())),
         }
     }
 }
@@ -244,12 +244,12 @@ impl MapBuilder {
             }
             Build::Packed { writer, len } => {
                 let (bytes, last) = std::mem::replace(writer, Writer::new(0, 0)).finish();
-                let plain = Body::new(*len, bytes, self.from, last);
-                let (plain, end) = without_repeats(plain, repeats);
+                let packed = Body::new(*len, bytes, self.from, last);
+                let (packed, end) = without_repeats(packed, repeats);
                 self.last_end = end.or(self.last_end);
-                *writer = Writer::resume(plain.bytes.into_vec(), plain.last);
-                *len = plain.len;
-                plain.len
+                *writer = Writer::resume(packed.bytes.into_vec(), packed.last);
+                *len = packed.len;
+                packed.len
             }
         };
         self.drop_at = left.saturating_mul(2).max(FIRST_DROP);
@@ -267,9 +267,9 @@ impl MapBuilder {
             }
             Build::Packed { writer, len } => {
                 let (bytes, last) = writer.finish();
-                let plain = Body::new(len, bytes, self.from, last);
-                let (plain, end) = without_repeats(plain, repeats);
-                (Map(Repr::Packed(Box::new(plain))), end.or(self.last_end))
+                let packed = Body::new(len, bytes, self.from, last);
+                let (packed, end) = without_repeats(packed, repeats);
+                (Map(Repr::Packed(Box::new(packed))), end.or(self.last_end))
             }
         }
     }
@@ -280,24 +280,24 @@ fn end_of(entry: &Entry) -> usize {
     entry.value.span().end.max(entry.key_span().end)
 }
 
-/// `plain` with each repeated key reported to `repeats` and only its first entry kept. The
+/// `packed` with each repeated key reported to `repeats` and only its first entry kept. The
 /// keys are compared where they are written (an offset an entry); only a mapping that has
 /// repeats is written again, an entry at a time; it comes back with where its last kept
 /// entry ends.
-fn without_repeats(plain: Body<Entry>, repeats: &mut Repeats) -> (Body<Entry>, Option<usize>) {
+fn without_repeats(packed: Body<Entry>, repeats: &mut Repeats) -> (Body<Entry>, Option<usize>) {
     // Four bytes an entry: a mapping's bytes are far within 4 GiB for a file read whole.
-    let mut at: Vec<u32> = Vec::with_capacity(plain.len);
-    let mut reader = plain.reader();
-    for _ in 0..plain.len {
+    let mut at: Vec<u32> = Vec::with_capacity(packed.len);
+    let mut reader = packed.reader();
+    for _ in 0..packed.len {
         let Ok(offset) = u32::try_from(reader.offset()) else {
-            return (plain, None);
+            return (packed, None);
         };
         at.push(offset);
         if reader.skip_entry(1).is_none() {
-            return (plain, None);
+            return (packed, None);
         }
     }
-    let bytes = &plain.bytes;
+    let bytes = &packed.bytes;
     let again = super::repeats::repeats_among(at.len(), |i| {
         at.get(i as usize)
             .and_then(|&offset| Reader::key_at(bytes, offset as usize))
@@ -305,17 +305,17 @@ fn without_repeats(plain: Body<Entry>, repeats: &mut Repeats) -> (Body<Entry>, O
     });
     drop(at);
     if again.is_empty() {
-        return (plain, None);
+        return (packed, None);
     }
     // The first entry of each repeated key, with its span once passed.
     let mut firsts: Vec<(u32, Span)> = again.iter().map(|&(_, f)| (f, Span::point(0))).collect();
     firsts.sort_unstable_by_key(|&(f, _)| f);
     firsts.dedup_by_key(|&mut (f, _)| f);
-    let mut reader = plain.reader();
-    let mut writer = Writer::new(plain.bytes.len(), plain.from);
+    let mut reader = packed.reader();
+    let mut writer = Writer::new(packed.bytes.len(), packed.from);
     let mut len = 0;
     let mut end = None;
-    for index in 0..plain.len as u32 {
+    for index in 0..packed.len as u32 {
         let Some(entry) = reader.entry(1) else {
             break;
         };
@@ -338,7 +338,7 @@ fn without_repeats(plain: Body<Entry>, repeats: &mut Repeats) -> (Body<Entry>, O
         }
     }
     let (bytes, last) = writer.finish();
-    (Body::new(len, bytes, plain.from, last), end)
+    (Body::new(len, bytes, packed.from, last), end)
 }
 
 #[cfg(test)]

@@ -230,35 +230,31 @@ impl Writer {
             NodeKind::Number(Number::Float(f)) => self.extend(&f.to_le_bytes()),
             NodeKind::String(s) => self.str(s),
             NodeKind::Seq(items) => {
-                self.varint(items.len() as u64);
-                match items.packed_from(self.last) {
-                    // A packed list's items are already these bytes.
-                    Some((bytes, last)) => {
-                        self.extend(bytes);
-                        self.last = last;
-                    }
-                    None => {
-                        for item in items.scan() {
-                            self.node(&item);
-                        }
-                    }
-                }
+                let packed = items.packed_from(self.last);
+                self.body(items.len(), packed, |w| {
+                    items.scan().for_each(|item| w.node(&item));
+                });
             }
             NodeKind::Map(entries) => {
-                self.varint(entries.len() as u64);
-                match entries.packed_from(self.last) {
-                    // A packed mapping's entries are already these bytes.
-                    Some((bytes, last)) => {
-                        self.extend(bytes);
-                        self.last = last;
-                    }
-                    None => {
-                        for e in entries.scan() {
-                            self.entry(&e);
-                        }
-                    }
-                }
+                let packed = entries.packed_from(self.last);
+                self.body(entries.len(), packed, |w| {
+                    entries.scan().for_each(|e| w.entry(&e));
+                });
             }
+        }
+    }
+
+    /// A list's items or a mapping's entries, `len` of them: copied when they are already
+    /// `packed` relative to here (their bytes and the start of their last span), else
+    /// written one by one by `each`.
+    fn body(&mut self, len: usize, packed: Option<(&[u8], usize)>, each: impl FnOnce(&mut Writer)) {
+        self.varint(len as u64);
+        match packed {
+            Some((bytes, last)) => {
+                self.extend(bytes);
+                self.last = last;
+            }
+            None => each(self),
         }
     }
 

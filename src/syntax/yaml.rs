@@ -94,7 +94,8 @@ enum Frame {
     },
     Map {
         start: usize,
-        /// Packed once long (a mapping of millions of keys took 56 bytes an entry).
+        /// Packed once long and dense (a mapping of millions of one-letter entries took 56
+        /// bytes an entry); its repeats dropped as it grows.
         entries: MapBuilder,
         key: Option<(Text, Span)>,
         anchor: usize,
