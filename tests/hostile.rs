@@ -30,6 +30,8 @@ mod dense;
 mod dense_findings;
 #[path = "hostile/dense_lists.rs"]
 mod dense_lists;
+#[path = "hostile/dense_maps.rs"]
+mod dense_maps;
 #[path = "hostile/dense_markdown.rs"]
 mod dense_markdown;
 #[path = "hostile/dense_shell.rs"]

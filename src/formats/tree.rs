@@ -1,6 +1,7 @@
 //! Reading values out of a syntax tree by key path: what a format's lowering into its typed
 //! fields uses (the IR lowering reads those fields, never the tree).
 
+use sha2::Digest as _;
 use std::borrow::Cow;
 
 use serde::de::{Deserializer, SeqAccess, Visitor};
@@ -231,9 +232,15 @@ pub(crate) fn first_site(node: &Node, paths: &[&[&str]]) -> Option<crate::source
     paths.iter().find_map(|p| site_at(node, p))
 }
 
+/// Members of a hashed setting spelled out at most, each with a hash of its value; a longer
+/// one (an environment of a million variables) is kept as their count and one digest of
+/// them all, which a lock or a diff compares as well.
+const SPELLED_OUT_MAX: usize = 256;
+
 /// The run settings `keys` of `node` into `out` under `prefix` (`steps/0/`), each as compact
 /// JSON with sorted keys; the values of `hashed` keys (an environment, which may hold
-/// secrets) are kept only as a short hash of each value. Written from the tree as it is read:
+/// secrets) are kept only as a short hash of each value (or, past [`SPELLED_OUT_MAX`], one
+/// digest of the whole). Written from the tree as it is read:
 /// a `serde_json::Value` of an environment of a million members took more memory than the
 /// tree.
 pub(crate) fn settings(
@@ -251,13 +258,24 @@ pub(crate) fn settings(
         match &value.kind {
             NodeKind::Map(entries) if hashed.contains(key) => {
                 let mut one = Vec::new();
-                // Read an entry at a time and let go after: a long mapping is held packed.
-                write_sorted(entries.scan().collect(), &mut json, |v, out| {
+                let hash_value = |v: &Node, out: &mut Vec<u8>| {
                     one.clear();
                     write_node(v, &mut one);
                     let digest = crate::text::sha256_hex(&one);
                     write(out, &format!("sha256:{}", &digest[..16]));
-                });
+                };
+                // Read in key order an entry at a time: a long mapping is held packed.
+                if entries.len() <= SPELLED_OUT_MAX {
+                    write_sorted(entries.sorted(), |b| json.extend_from_slice(b), hash_value);
+                } else {
+                    let mut whole = sha2::Sha256::new();
+                    write_sorted(entries.sorted(), |b| whole.update(b), hash_value);
+                    let digest = crate::text::hex(&whole.finalize());
+                    write(
+                        &mut json,
+                        &format!("{} members, sha256:{digest}", entries.len()),
+                    );
+                }
             }
             _ => write_node(&value, &mut json),
         }
@@ -268,23 +286,26 @@ pub(crate) fn settings(
     }
 }
 
-/// A mapping's entries as a JSON object in key order, each value written by `value`.
-fn write_sorted(
-    mut sorted: Vec<Cow<'_, Entry>>,
-    out: &mut Vec<u8>,
+/// Entries (in key order) as a JSON object, each value written by `value`, handed to `out` a
+/// piece at a time.
+fn write_sorted<'e>(
+    sorted: impl Iterator<Item = Cow<'e, Entry>>,
+    mut out: impl FnMut(&[u8]),
     mut value: impl FnMut(&Node, &mut Vec<u8>),
 ) {
-    sorted.sort_unstable_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
-    out.push(b'{');
-    for (i, e) in sorted.into_iter().enumerate() {
+    let mut one = Vec::new();
+    out(b"{");
+    for (i, e) in sorted.enumerate() {
+        one.clear();
         if i > 0 {
-            out.push(b',');
+            one.push(b',');
         }
-        write(out, e.key.as_str());
-        out.push(b':');
-        value(&e.value, out);
+        write(&mut one, e.key.as_str());
+        one.push(b':');
+        value(&e.value, &mut one);
+        out(&one);
     }
-    out.push(b'}');
+    out(b"}");
 }
 
 /// A scalar as serde_json writes it (writing into a `Vec` cannot fail).
@@ -380,5 +401,44 @@ mod tests {
         assert_eq!(out.get("p/environment"), Some(&expected));
         assert!(expected.starts_with(r#"{"AA":"sha256:"#), "{expected}");
         assert!(out.get("p/absent").is_none());
+    }
+
+    /// A long environment is kept as its count and one digest: the same in any order, another
+    /// for any value changed.
+    #[test]
+    fn a_long_environment_is_kept_as_one_digest_of_its_members() {
+        let of = |members: &[(String, String)]| {
+            let body: String = members
+                .iter()
+                .map(|(k, v)| format!("  {k}: {v}\n"))
+                .collect();
+            let root = crate::syntax::yaml::parse(&format!("environment:\n{body}"), 0)
+                .root
+                .expect("yaml");
+            let mut out = crate::ir::Settings::new();
+            settings(
+                &MapItem::of(&root),
+                &["environment"],
+                &["environment"],
+                "",
+                &mut out,
+            );
+            out.get("environment").cloned().expect("written")
+        };
+        let n = SPELLED_OUT_MAX * 4;
+        let mut members: Vec<(String, String)> =
+            (0..n).map(|i| (format!("K{i}"), "v".to_string())).collect();
+        let whole = of(&members);
+        assert!(
+            whole.starts_with(&format!("\"{n} members, sha256:")) && whole.len() < 100,
+            "{whole}"
+        );
+        members.reverse();
+        assert_eq!(of(&members), whole);
+        members[7].1 = "w".to_string();
+        assert_ne!(of(&members), whole);
+        // Spelled out up to the limit.
+        members.truncate(SPELLED_OUT_MAX);
+        assert!(of(&members).starts_with(r#"{"K"#));
     }
 }

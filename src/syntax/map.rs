@@ -53,6 +53,28 @@ impl Map {
         }
     }
 
+    /// The entries in the order of their keys, one at a time: a packed mapping's are put in
+    /// order by where they are written (eight bytes an entry), not built.
+    pub(crate) fn sorted(&self) -> impl Iterator<Item = Cow<'_, Entry>> {
+        let (held, packed) = match &self.0 {
+            Repr::Packed(packed) if packed.built().is_none() => (Vec::new(), Some(&**packed)),
+            _ => {
+                let mut held: Vec<&Entry> = self.iter().collect();
+                held.sort_unstable_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
+                (held, None)
+            }
+        };
+        let places = packed.map(places_by_key).unwrap_or_default();
+        let read = move |&(at, last): &(u32, u32)| {
+            let bytes = &packed?.bytes;
+            Reader::resume(bytes, (at as usize, last as usize)).entry(1)
+        };
+        let packed = places.into_iter().map_while(move |place| read(&place));
+        held.into_iter()
+            .map(Cow::Borrowed)
+            .chain(packed.map(Cow::Owned))
+    }
+
     /// The packed entries' bytes, when they are packed relative to offset `from` (the
     /// mapping's start), and the start of the last span in them.
     pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
@@ -276,6 +298,26 @@ impl MapBuilder {
 }
 
 /// Where `entry` ends: its key or its value, whichever ends later.
+/// Where each entry of `packed` is written ([`Reader::place`]), in the order of their keys.
+fn places_by_key(packed: &Body<Entry>) -> Vec<(u32, u32)> {
+    let mut places = Vec::with_capacity(packed.len);
+    let mut reader = packed.reader();
+    for _ in 0..packed.len {
+        let (at, last) = reader.place();
+        // The bytes of a file read whole are far within 4 GiB.
+        let (Ok(at), Ok(last)) = (u32::try_from(at), u32::try_from(last)) else {
+            break;
+        };
+        places.push((at, last));
+        if reader.skip_entry(1).is_none() {
+            break;
+        }
+    }
+    let key = |at: u32| Reader::key_at(&packed.bytes, at as usize);
+    places.sort_unstable_by(|a, b| key(a.0).cmp(&key(b.0)));
+    places
+}
+
 fn end_of(entry: &Entry) -> usize {
     entry.value.span().end.max(entry.key_span().end)
 }

@@ -101,6 +101,33 @@ fn a_long_mapping_is_packed_and_reads_as_its_entries() {
     }
 }
 
+/// In key order, a packed mapping reads as its entries sorted, spans and all, without
+/// building them; a held one as its own.
+#[test]
+fn a_mapping_reads_in_key_order_as_its_entries_sorted() {
+    for n in [PACK_FROM - 1, PACK_FROM * 3 + 7] {
+        // Keys out of order in the text.
+        let mut keyed = entries(n);
+        keyed.reverse();
+        let root = yaml::parse(&yaml_text(&keyed), BASE).root.expect("parses");
+        let map = map_of(&root);
+        let sorted: Vec<_> = map.sorted().map(|e| e.into_owned()).collect();
+        assert_eq!(map.is_packed(), n > PACK_FROM);
+        assert!(!map.built(), "n = {n}");
+        let mut expected: Vec<_> = map.scan().map(|e| e.into_owned()).collect();
+        expected.sort_by(|a, b| a.key.as_str().cmp(b.key.as_str()));
+        assert_eq!(sorted.len(), n);
+        assert_eq!(sorted, expected, "n = {n}");
+        let spans = |entries: &[crate::syntax::Entry]| -> Vec<_> {
+            entries
+                .iter()
+                .map(|e| (e.key_span(), e.value.span()))
+                .collect()
+        };
+        assert_eq!(spans(&sorted), spans(&expected));
+    }
+}
+
 #[test]
 fn a_short_mapping_is_held_as_entries() {
     let short = entries(PACK_FROM - 1);

@@ -259,7 +259,7 @@ pub(crate) fn links_and(
     let mut cut = None;
     // A piece at a time ([`pieces`]): a reference link finds its definition in its own
     // piece, else in the others'.
-    let definitions = Definitions::of(body, body_start);
+    let definitions = Definitions::of(text, body, body_start);
     for (at, piece) in pieces(body) {
         let mut found = |link: Link, whole: Span| {
             if out.len() < limit {
@@ -279,7 +279,7 @@ fn links_in(
     piece: &str,
     at: usize,
     body_start: usize,
-    definitions: &Definitions,
+    definitions: &Definitions<'_>,
     found: &mut impl FnMut(Link, Span),
     each: &mut impl FnMut(&Event<'_>, Range<usize>),
 ) {
@@ -325,7 +325,7 @@ fn links_in(
                 let label = id.to_lowercase();
                 defs.get(&label)
                     .copied()
-                    .or_else(|| definitions.get(&label).map(|d| d.span))
+                    .or_else(|| definitions.get(&label))
             }
         };
         let link = Link {

@@ -385,6 +385,17 @@ impl<'a> Reader<'a> {
         self.at
     }
 
+    /// Where it is in its bytes, and the start of the span the next is relative to: what
+    /// [`Reader::resume`] takes to read on from here.
+    pub(super) fn place(&self) -> (usize, usize) {
+        (self.at, self.last)
+    }
+
+    /// A reader of `bytes` at a [`Reader::place`] of theirs.
+    pub(super) fn resume(bytes: &'a [u8], (at, last): (usize, usize)) -> Reader<'a> {
+        Reader { bytes, at, last }
+    }
+
     /// The bytes of the key of the entry of a mapping at `offset` of `bytes` (compared as
     /// they are: text checked once when written).
     pub(super) fn key_at(bytes: &'a [u8], offset: usize) -> Option<&'a [u8]> {

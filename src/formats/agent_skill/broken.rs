@@ -17,6 +17,10 @@ use crate::source::SourceFile;
 /// Files of one folder compared with a broken path at most, for the closest name.
 const MAX_SUGGESTED_FROM: usize = 200;
 
+/// Paths whose place in a project's folder is remembered, at most: past them each is
+/// looked up again.
+const MAX_REMEMBERED: usize = 4_096;
+
 /// Folders of agents that hold a project's own skills (`<project>/.claude/skills/<name>`).
 const PROJECT_SKILLS: &str = "skills";
 
@@ -89,12 +93,17 @@ impl Cx<'_> {
     /// True when the skill is a project's own (`<project>/.claude/skills/<name>/`) and `rel`
     /// is in the project: agents run a project's skills from the project's folder.
     fn in_project(&mut self, rel: &str) -> bool {
+        let Some(project) = project_of(&self.root) else {
+            return false;
+        };
         if let Some(&known) = self.in_project.get(rel) {
             return known;
         }
-        let project = project_of(&self.root);
-        let found = project.is_some_and(|p| self.fs.exists(&p.join(rel)));
-        self.in_project.insert(rel.to_string(), found);
+        let found = self.fs.exists(&project.join(rel));
+        // The first paths only: a body of half a million broken links held a path each.
+        if self.in_project.len() < MAX_REMEMBERED {
+            self.in_project.insert(rel.to_string(), found);
+        }
         found
     }
 

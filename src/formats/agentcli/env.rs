@@ -3,16 +3,18 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::collections::hash_map::{Entry, RandomState};
+use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
 use super::{Cx, REFUSED, Who, field};
 use crate::analysis::secrets::secret_name;
+use crate::diagnostics::cap::MAX_PER_RULE;
 use crate::diagnostics::edits::replace_scalar;
 use crate::diagnostics::{Applicability, DidYouMean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::source::Span;
+use crate::syntax::repeats::repeats_among;
 use crate::syntax::seq::Item;
 use crate::syntax::{Node, NodeKind};
 
@@ -37,15 +39,37 @@ impl Cx<'_> {
                 return;
             }
         };
-        // Read twice, strings borrowed, rather than a record kept for each rewritten entry:
-        // a list of millions of repeats held a record and a string each. The first reading
-        // finds what agentcli ends up with (trimmed, upper-cased, first occurrence kept),
-        // each kept name by a keyed hash of it and the index of its first occurrence.
+        // Read three times, strings borrowed, rather than a record kept for each rewritten
+        // entry or each name: a list of millions held a record and a string each, and a map
+        // of their hashes five times the list. The first reading hashes each name agentcli
+        // accepts (trimmed, upper-cased); their repeats are found by sorting (the first
+        // occurrence is kept); the second reports each name's problems in order.
         let hasher = RandomState::new();
-        let mut first_of: HashMap<u64, First> = HashMap::new();
+        let mut names: Vec<(u64, u32)> = Vec::new();
+        for (j, item) in items.items().enumerate() {
+            if let (Item::Str(raw, _), Ok(j)) = (item, u32::try_from(j)) {
+                let norm = normalized(raw);
+                if is_env_name(&norm) {
+                    names.push((hasher.hash_one(&*norm), j));
+                }
+            }
+        }
+        let again: Vec<(u32, u32)> = repeats_among(names.len(), |i| names[i as usize].0)
+            .into_iter()
+            .map(|(repeat, first)| (names[repeat as usize].1, names[first as usize].1))
+            .collect();
+        drop(names);
+        let first_of = |j: usize| -> Option<u32> {
+            let i = again.binary_search_by_key(&j, |&(r, _)| r as usize).ok()?;
+            Some(again[i].1)
+        };
+        // The first occurrences a finding names: those of the repeats reported before the
+        // rule's findings are only counted.
+        let mut named: Vec<u32> = again.iter().take(MAX_PER_RULE).map(|&(_, f)| f).collect();
+        named.sort_unstable();
         let mut listed: Vec<String> = Vec::new();
         let mut kept = 0usize;
-        let mut rewritten = false;
+        let mut rewritten = !again.is_empty();
         for (j, item) in items.items().enumerate() {
             let (raw, span) = match item {
                 Item::Str(raw, span) => (raw, span),
@@ -64,24 +88,15 @@ impl Cx<'_> {
                 self.invalid(who, j, raw, &norm, span);
                 continue;
             }
-            match first_of.entry(hasher.hash_one(&*norm)) {
-                Entry::Occupied(mut first) => {
-                    first.get_mut().repeated = true;
-                    rewritten = true;
-                }
-                Entry::Vacant(first) => {
-                    first.insert(First {
-                        index: j,
-                        repeated: false,
-                    });
-                    rewritten |= norm != raw;
-                    self.credential(span, who, &norm);
-                    if kept < MAX_LISTED {
-                        listed.push(format!("{norm:?}"));
-                    }
-                    kept += 1;
-                }
+            if first_of(j).is_some() {
+                continue;
             }
+            rewritten |= norm != raw;
+            self.credential(span, who, &norm);
+            if kept < MAX_LISTED {
+                listed.push(format!("{norm:?}"));
+            }
+            kept += 1;
         }
         if !rewritten {
             return;
@@ -100,11 +115,12 @@ impl Cx<'_> {
                 continue;
             };
             let norm = normalized(raw);
-            let Some(first) = first_of.get(&hasher.hash_one(&*norm)) else {
+            if !is_env_name(&norm) {
                 continue;
-            };
-            if first.index == j {
-                if first.repeated {
+            }
+            let first = first_of(j).map_or(j, |f| f as usize);
+            if first == j {
+                if named.binary_search(&(j as u32)).is_ok() {
                     first_spans.insert(j, span);
                 }
                 if norm == raw {
@@ -114,9 +130,9 @@ impl Cx<'_> {
             if self.diags.counted(&rules::ENV_NAME_NORMALIZED) {
                 continue;
             }
-            let d = match first_spans.get(&first.index).filter(|_| first.index != j) {
+            let d = match first_spans.get(&first).filter(|_| first != j) {
                 Some(&kept_span) => {
-                    let i = first.index;
+                    let i = first;
                     self.diag(
                         &rules::ENV_NAME_NORMALIZED,
                         span,
@@ -198,13 +214,6 @@ impl Cx<'_> {
             .help("pass it only to tools that need it; once reviewed, turn `SEC010` off for this file in toolc.toml (`[[overrides]]`)");
         self.push(d);
     }
-}
-
-/// The first occurrence of a name agentcli keeps.
-struct First {
-    index: usize,
-    /// A later entry repeats it.
-    repeated: bool,
 }
 
 /// The name agentcli reads: trimmed and upper-cased (borrowed when already so).

@@ -5,6 +5,7 @@
 //! gathered first, and a link its own piece does not define is resolved against them.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 use compact_str::CompactString;
 use pulldown_cmark::{BrokenLink, CowStr, Options, Parser};
@@ -12,55 +13,87 @@ use pulldown_cmark::{BrokenLink, CowStr, Options, Parser};
 use super::{dest_in, pieces};
 use crate::source::Span;
 
-/// The most definitions kept: each takes about 64 bytes here, and is at least five of its
-/// file (`[a]:b`), so a body of nothing else stays within its size ten times over.
+/// The most definitions kept: sixteen bytes each (a definition is at least five bytes of
+/// its file, `[a]:b`).
 const MAX_KEPT: usize = 1_000_000;
 
 /// Every piece's definitions, by label (lowercase, as pulldown-cmark matches them): the first
 /// of a label wins, as CommonMark has it, for a link whose own piece does not define the
-/// label (one that does is resolved by pulldown-cmark, against its own).
-#[derive(Default)]
-pub(super) struct Definitions(HashMap<CompactString, Definition>);
-
-/// Where a definition sends, and where its destination is written in the file.
-pub(super) struct Definition {
-    dest: CompactString,
-    /// The destination's place in the file.
-    pub span: Span,
+/// label (one that does is resolved by pulldown-cmark, against its own). Each is held as a
+/// keyed hash of its label and the place of its destination, read from the file when asked
+/// for: a label and a destination held as strings in a map took forty times the file of a
+/// body of nothing but `[N]:b` lines.
+pub(super) struct Definitions<'t> {
+    /// The file the places are in.
+    text: &'t str,
+    hasher: RandomState,
+    /// Sorted by label hash; one per label, the first.
+    kept: Box<[Kept]>,
+    /// The destinations not written as they read (escaped), by where they start: few.
+    unescaped: HashMap<u32, CompactString>,
 }
 
-impl Definitions {
-    /// The definitions of `body` (which starts at `body_start` of its file), when it is
-    /// parsed in more than one piece; none otherwise (its one piece defines them all).
-    pub(super) fn of(body: &str, body_start: usize) -> Definitions {
-        let mut all = HashMap::new();
+/// A definition: its label's hash and where its destination is written.
+#[derive(Clone, Copy)]
+struct Kept {
+    label: u64,
+    start: u32,
+    end: u32,
+}
+
+impl<'t> Definitions<'t> {
+    /// The definitions of `body` (which starts at `body_start` of `text`), when it is parsed
+    /// in more than one piece; none otherwise (its one piece defines them all).
+    pub(super) fn of(text: &'t str, body: &str, body_start: usize) -> Definitions<'t> {
+        let mut all = Definitions {
+            text,
+            hasher: RandomState::new(),
+            kept: Box::default(),
+            unescaped: HashMap::new(),
+        };
         let mut split = pieces(body).peekable();
         let first = split.next();
         if split.peek().is_none() {
-            return Definitions(all);
+            return all;
         }
+        let mut kept = Vec::new();
         for (at, piece) in first.into_iter().chain(split) {
             let parser = Parser::new_ext(piece, Options::empty());
             for (label, def) in parser.reference_definitions().iter() {
-                if all.len() >= MAX_KEPT {
+                if kept.len() >= MAX_KEPT {
                     break;
                 }
                 let span = dest_in(piece, def.span.clone(), &def.dest)
                     .unwrap_or_else(|| Span::new(def.span.start, def.span.end))
                     .shifted(body_start + at);
-                all.entry(CompactString::from(label.to_lowercase()))
-                    .or_insert(Definition {
-                        dest: CompactString::from(&*def.dest),
-                        span,
-                    });
+                let (Ok(start), Ok(end)) = (u32::try_from(span.start), u32::try_from(span.end))
+                else {
+                    continue;
+                };
+                if text.get(span.start..span.end) != Some(&*def.dest) {
+                    all.unescaped.insert(start, CompactString::from(&*def.dest));
+                }
+                let label = all.hasher.hash_one(label.to_lowercase());
+                kept.push(Kept { label, start, end });
             }
         }
-        Definitions(all)
+        // Stable: the first definition of a label stays first among its own.
+        kept.sort_by_key(|k| k.label);
+        kept.dedup_by_key(|k| k.label);
+        all.kept = kept.into_boxed_slice();
+        all
     }
 
-    /// The definition of `label` (lowercase), if any piece has one.
-    pub(super) fn get(&self, label: &str) -> Option<&Definition> {
-        self.0.get(label)
+    /// Where the destination of `label` (lowercase) is written, if any piece defines it.
+    pub(super) fn get(&self, label: &str) -> Option<Span> {
+        self.find(label)
+            .map(|k| Span::new(k.start as usize, k.end as usize))
+    }
+
+    fn find(&self, label: &str) -> Option<Kept> {
+        let label = self.hasher.hash_one(label);
+        let i = self.kept.binary_search_by_key(&label, |k| k.label).ok()?;
+        self.kept.get(i).copied()
     }
 
     /// What pulldown-cmark calls for a reference its piece does not define: the destination
@@ -69,11 +102,18 @@ impl Definitions {
         &self,
         link: BrokenLink<'input>,
     ) -> Option<(CowStr<'input>, CowStr<'input>)> {
-        if self.0.is_empty() {
+        if self.kept.is_empty() {
             return None;
         }
-        let def = self.get(&link.reference.to_lowercase())?;
-        Some((CowStr::from(def.dest.to_string()), CowStr::Borrowed("")))
+        let kept = self.find(&link.reference.to_lowercase())?;
+        let dest = match self.unescaped.get(&kept.start) {
+            Some(dest) => dest.to_string(),
+            None => self
+                .text
+                .get(kept.start as usize..kept.end as usize)?
+                .to_string(),
+        };
+        Some((CowStr::from(dest), CowStr::Borrowed("")))
     }
 }
 
