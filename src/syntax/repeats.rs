@@ -92,12 +92,12 @@ impl Repeats {
 /// the keys' order. The keys are ordered through a list of their indices (four bytes an
 /// entry, where a map of the keys took forty, and in YAML a copy of each key besides), so a
 /// mapping of millions of keys costs little more than its entries.
-pub(crate) fn repeats_among<K: Ord>(len: usize, key: impl Fn(u32) -> K) -> Vec<(u32, u32)> {
+pub(super) fn repeats_among<'k>(len: usize, key: impl Fn(u32) -> &'k [u8]) -> Vec<(u32, u32)> {
     if len < 2 {
         return Vec::new();
     }
     let mut order: Vec<u32> = (0..len as u32).collect();
-    order.sort_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
     // Each repeat with the first of its key: the first of its run in key order.
     let mut again: Vec<(u32, u32)> = order
         .chunk_by(|&a, &b| key(a) == key(b))

@@ -2,8 +2,8 @@
 //! credentials (SEC010).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
+use std::collections::{BinaryHeap, HashMap};
 use std::hash::BuildHasher;
 
 use super::{Cx, REFUSED, Who, field};
@@ -14,7 +14,6 @@ use crate::diagnostics::{Applicability, DidYouMean};
 use crate::rules::agentcli as rules;
 use crate::rules::security;
 use crate::source::Span;
-use crate::syntax::repeats::repeats_among;
 use crate::syntax::seq::Item;
 use crate::syntax::{Node, NodeKind};
 
@@ -42,34 +41,11 @@ impl Cx<'_> {
         // Read three times, strings borrowed, rather than a record kept for each rewritten
         // entry or each name: a list of millions held a record and a string each, and a map
         // of their hashes five times the list. The first reading hashes each name agentcli
-        // accepts (trimmed, upper-cased); their repeats are found by sorting (the first
-        // occurrence is kept); the second reports each name's problems in order.
-        let hasher = RandomState::new();
-        let mut names: Vec<(u64, u32)> = Vec::new();
-        for (j, item) in items.items().enumerate() {
-            if let (Item::Str(raw, _), Ok(j)) = (item, u32::try_from(j)) {
-                let norm = normalized(raw);
-                if is_env_name(&norm) {
-                    names.push((hasher.hash_one(&*norm), j));
-                }
-            }
-        }
-        let again: Vec<(u32, u32)> = repeats_among(names.len(), |i| names[i as usize].0)
-            .into_iter()
-            .map(|(repeat, first)| (names[repeat as usize].1, names[first as usize].1))
-            .collect();
-        drop(names);
-        let first_of = |j: usize| -> Option<u32> {
-            let i = again.binary_search_by_key(&j, |&(r, _)| r as usize).ok()?;
-            Some(again[i].1)
-        };
-        // The first occurrences a finding names: those of the repeats reported before the
-        // rule's findings are only counted.
-        let mut named: Vec<u32> = again.iter().take(MAX_PER_RULE).map(|&(_, f)| f).collect();
-        named.sort_unstable();
+        // accepts (trimmed, upper-cased), the second reports each name's problems in order.
+        let occurrences = Occurrences::of(items.items(), items.len());
         let mut listed: Vec<String> = Vec::new();
         let mut kept = 0usize;
-        let mut rewritten = !again.is_empty();
+        let mut rewritten = false;
         for (j, item) in items.items().enumerate() {
             let (raw, span) = match item {
                 Item::Str(raw, span) => (raw, span),
@@ -88,7 +64,8 @@ impl Cx<'_> {
                 self.invalid(who, j, raw, &norm, span);
                 continue;
             }
-            if first_of(j).is_some() {
+            if !occurrences.is_first(j) {
+                rewritten = true;
                 continue;
             }
             rewritten |= norm != raw;
@@ -107,6 +84,9 @@ impl Cx<'_> {
         if kept > MAX_LISTED {
             list.push_str(&format!(", … ({} more)", kept - MAX_LISTED));
         }
+        // The firsts a reported repeat names.
+        let mut named: Vec<usize> = occurrences.repeats.iter().map(|&(_, f)| f).collect();
+        named.sort_unstable();
         // The second reading reports each entry agentcli rewrites, a repeat with the place
         // of its first occurrence (kept only for names that repeat).
         let mut first_spans: HashMap<usize, Span> = HashMap::new();
@@ -115,18 +95,20 @@ impl Cx<'_> {
                 continue;
             };
             let norm = normalized(raw);
-            if !is_env_name(&norm) {
-                continue;
-            }
-            let first = first_of(j).map_or(j, |f| f as usize);
-            if first == j {
-                if named.binary_search(&(j as u32)).is_ok() {
+            let first = if occurrences.is_first(j) {
+                if named.binary_search(&j).is_ok() {
                     first_spans.insert(j, span);
                 }
                 if norm == raw {
                     continue;
                 }
-            }
+                j
+            } else if is_env_name(&norm) {
+                // Past the first repeats, findings are only counted.
+                occurrences.first_of(j).unwrap_or(j)
+            } else {
+                continue;
+            };
             if self.diags.counted(&rules::ENV_NAME_NORMALIZED) {
                 continue;
             }
@@ -213,6 +195,70 @@ impl Cx<'_> {
             .note("the tool process can read and use its value (agentcli's audit log records only the name); allowed, but worth a reviewer's look")
             .help("pass it only to tools that need it; once reviewed, turn `SEC010` off for this file in toolc.toml (`[[overrides]]`)");
         self.push(d);
+    }
+}
+
+/// Which entries of an `envPassthrough` are the first of the name agentcli reads, found by
+/// sorting a keyed hash of each name with its place (sixteen bytes an entry while sorting, a
+/// bit after, where a map of the names took five times the list), and the first repeats
+/// with the place of their first.
+struct Occurrences {
+    /// A bit for each entry: the first of its name (not an entry agentcli refuses).
+    firsts: Vec<u64>,
+    /// The first [`MAX_PER_RULE`] repeats in order, each with where its name first occurs:
+    /// past them, findings are only counted.
+    repeats: Vec<(usize, usize)>,
+}
+
+impl Occurrences {
+    fn of<'a>(items: impl Iterator<Item = Item<'a>>, len: usize) -> Occurrences {
+        let hasher = RandomState::new();
+        let mut names: Vec<(u64, u32)> = Vec::with_capacity(len);
+        for (j, item) in items.enumerate() {
+            // A list read from a file is far shorter than 4 billion entries.
+            if let (Item::Str(raw, _), Ok(j)) = (item, u32::try_from(j)) {
+                let norm = normalized(raw);
+                if is_env_name(&norm) {
+                    names.push((hasher.hash_one(&*norm), j));
+                }
+            }
+        }
+        names.sort_unstable();
+        let mut firsts = vec![0u64; len.div_ceil(64)];
+        // The repeats of the lowest places, the highest on top.
+        let mut repeats = BinaryHeap::new();
+        for run in names.chunk_by(|a, b| a.0 == b.0) {
+            let first = run[0].1 as usize;
+            if let Some(word) = firsts.get_mut(first / 64) {
+                *word |= 1 << (first % 64);
+            }
+            for &(_, j) in &run[1..] {
+                let j = j as usize;
+                if repeats.len() < MAX_PER_RULE {
+                    repeats.push((j, first));
+                } else if repeats.peek().is_some_and(|&(last, _)| j < last) {
+                    repeats.pop();
+                    repeats.push((j, first));
+                }
+            }
+        }
+        Occurrences {
+            firsts,
+            repeats: repeats.into_sorted_vec(),
+        }
+    }
+
+    /// Whether the entry at `j` is the first of its name.
+    fn is_first(&self, j: usize) -> bool {
+        self.firsts
+            .get(j / 64)
+            .is_some_and(|word| word >> (j % 64) & 1 == 1)
+    }
+
+    /// Where the name of the repeat at `j` first occurs, for the first repeats.
+    fn first_of(&self, j: usize) -> Option<usize> {
+        let i = self.repeats.binary_search_by_key(&j, |&(r, _)| r).ok()?;
+        Some(self.repeats[i].1)
     }
 }
 
