@@ -156,6 +156,13 @@ fn diagnostics(repo: &Repo) -> Vec<Value> {
     diags
 }
 
+/// The findings of `check --no-cache --format json` in `repo`.
+fn findings(repo: &Repo) -> Vec<Value> {
+    let output = run(repo, &["check", "--no-cache", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+    doc["diagnostics"].as_array().cloned().unwrap_or_default()
+}
+
 /// The diagnostics of `code` in `path`.
 fn find<'a>(diags: &'a [Value], code: &str, path: &str) -> Vec<&'a Value> {
     let found: Vec<_> = diags

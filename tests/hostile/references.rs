@@ -145,13 +145,6 @@ fn an_mcp_header_of_50_thousand_variables_each_named() {
     assert_eq!(first["message"], "`{w0}` names no entry of `variables`");
 }
 
-/// The findings of `check --no-cache --format json` in `repo`.
-fn findings(repo: &Repo) -> Vec<Value> {
-    let output = run(repo, &["check", "--no-cache", "--format", "json"]);
-    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
-    doc["diagnostics"].as_array().cloned().unwrap_or_default()
-}
-
 /// Codes of the findings of `check --no-cache --format json` in `repo`, with how many of each.
 fn check_counts(repo: &Repo) -> std::collections::BTreeMap<String, usize> {
     counts(&findings(repo))

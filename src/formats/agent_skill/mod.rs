@@ -38,7 +38,7 @@ mod scripts;
 mod texts;
 mod unreferenced;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -112,6 +112,7 @@ pub(crate) fn load(
         companions: Vec::new(),
         unread: Vec::new(),
         read: HashMap::new(),
+        oversized: BTreeSet::new(),
         in_project: HashMap::new(),
         tree: None,
     };
@@ -252,6 +253,8 @@ pub(crate) struct Cx<'a> {
     /// Each file read once: relative path → file (`None`: not readable as text), and
     /// whether it is a companion yet.
     read: HashMap<String, (Option<Arc<SourceFile>>, bool)>,
+    /// Files of the skill not read for their size alone (over [`MAX_COMPANION_BYTES`]).
+    oversized: BTreeSet<String>,
     /// Whether the project around a project's own skill has each path asked about: a body
     /// of millions of links to one missing file asked the disk each time.
     in_project: HashMap<String, bool>,
@@ -409,10 +412,14 @@ impl Cx<'_> {
             return known.clone();
         }
         let path = self.root.join(rel);
-        let file = self
-            .fs
-            .read(&path)
-            .ok()
+        let bytes = self.fs.read(&path).ok();
+        if bytes
+            .as_ref()
+            .is_some_and(|b| b.len() > MAX_COMPANION_BYTES)
+        {
+            self.oversized.insert(rel.to_string());
+        }
+        let file = bytes
             .filter(|b| b.len() <= MAX_COMPANION_BYTES)
             .and_then(|bytes| {
                 let display = format!("{}{rel}", self.display_dir);

@@ -91,15 +91,27 @@ impl Cx<'_> {
         if !self.folder.files.contains_key(rel) {
             return;
         }
-        let d = crate::diagnostics::Diagnostic::new(
-            &sec::OPAQUE_PROGRAM,
-            &at.0,
-            at.1,
-            format!("the instructions run `{rel}`, which the skill ships as a binary"),
-        )
-        .label("runs a program nobody can read")
-        .note("what a binary does cannot be reviewed in the repository: it runs with the user's permissions, and whoever built it decides what that is")
-        .help("ship the program's source and build or install it from a pinned release, or run a script in clear");
+        let d = if self.oversized.contains(rel) {
+            crate::diagnostics::Diagnostic::new(
+                &sec::OPAQUE_PROGRAM,
+                &at.0,
+                at.1,
+                format!("the instructions run `{rel}`, which is larger than the 1 MiB toolc reads of a skill's file"),
+            )
+            .label("runs a program toolc did not read")
+            .note("what it does is not checked: a script this large is not reviewed line by line either, and it runs with the user's permissions")
+            .help("keep scripts small, and data the script reads in files of their own")
+        } else {
+            crate::diagnostics::Diagnostic::new(
+                &sec::OPAQUE_PROGRAM,
+                &at.0,
+                at.1,
+                format!("the instructions run `{rel}`, which the skill ships as a binary"),
+            )
+            .label("runs a program nobody can read")
+            .note("what a binary does cannot be reviewed in the repository: it runs with the user's permissions, and whoever built it decides what that is")
+            .help("ship the program's source and build or install it from a pinned release, or run a script in clear")
+        };
         self.push(d);
     }
 

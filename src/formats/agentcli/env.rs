@@ -41,7 +41,8 @@ impl Cx<'_> {
         // Read three times, strings borrowed, rather than a record kept for each rewritten
         // entry or each name: a list of millions held a record and a string each, and a map
         // of their hashes five times the list. The first reading hashes each name agentcli
-        // accepts (trimmed, upper-cased), the second reports each name's problems in order.
+        // accepts (trimmed, upper-cased) and finds their repeats; the second reports each
+        // name's problems in order; the third each entry agentcli rewrites.
         let occurrences = Occurrences::of(items.items(), items.len());
         let mut listed: Vec<String> = Vec::new();
         let mut kept = 0usize;
@@ -84,11 +85,10 @@ impl Cx<'_> {
         if kept > MAX_LISTED {
             list.push_str(&format!(", … ({} more)", kept - MAX_LISTED));
         }
-        // The firsts a reported repeat names.
         let mut named: Vec<usize> = occurrences.repeats.iter().map(|&(_, f)| f).collect();
         named.sort_unstable();
-        // The second reading reports each entry agentcli rewrites, a repeat with the place
-        // of its first occurrence (kept only for names that repeat).
+        // The third reading: each entry agentcli rewrites, a repeat with the place of its
+        // first occurrence (kept only for the firsts a reported repeat names).
         let mut first_spans: HashMap<usize, Span> = HashMap::new();
         for (j, item) in items.items().enumerate() {
             let Item::Str(raw, span) = item else {
