@@ -288,6 +288,28 @@ impl Cx<'_> {
         self.push(d);
     }
 
+    /// SEC004: `rel`, which `r` of `file` leads to, is larger than a skill's file is read up
+    /// to, so it was not checked; said where the skill first names it (a program the
+    /// instructions run is SEC049's).
+    fn too_large(&mut self, file: &Arc<SourceFile>, r: &mentions::Reference, rel: &str) {
+        if !self.oversized.contains(rel) || matches!(r.run, mentions::Run::Direct { .. }) {
+            return;
+        }
+        let d = Diagnostic::new(
+            &crate::rules::security::FILES_NOT_READ,
+            file,
+            r.span,
+            format!(
+                "`{rel}` is larger than the {} MiB toolc reads of a skill's file: it was not checked for dangerous commands, secrets or hidden instructions",
+                MAX_COMPANION_BYTES >> 20
+            ),
+        )
+        .label("not read")
+        .note("the agent is sent to this file, and reads what toolc did not")
+        .help("keep what the skill ships small: split a long reference into pages, and move data sets out of the skill");
+        self.push(d);
+    }
+
     /// SEC004: the skill names more links and paths than toolc follows, so files named only
     /// past that were never read; said where it stopped, never silent.
     fn not_followed(&mut self, file: &Arc<SourceFile>, at: Span) {

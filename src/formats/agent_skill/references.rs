@@ -251,7 +251,9 @@ impl Cx<'_> {
         // A page a program opens (a template, a prompt) is read for the security checks, but
         // it is the program's, not instructions: its links are not followed.
         if paths::is_markdown(rel) && r.form == Form::Program {
-            self.companion(rel);
+            if self.companion(rel).is_none() {
+                self.too_large(&doc.file, r, rel);
+            }
             return;
         }
         let file =
@@ -263,6 +265,9 @@ impl Cx<'_> {
             } else {
                 None
             };
+        if file.is_none() && (paths::is_markdown(rel) || paths::is_code(rel)) {
+            self.too_large(&doc.file, r, rel);
+        }
         if let Some(file) = file {
             walk.followed += 1;
             walk.queue.push_back(Doc {
