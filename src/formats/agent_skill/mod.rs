@@ -62,6 +62,14 @@ const REJECTED: &str = "the reference validator (`skills-ref validate`) rejects 
 /// Files of a skill read at most this large (a script or reference page, not a data set).
 const MAX_COMPANION_BYTES: usize = 1024 * 1024;
 
+/// What a file over [`MAX_COMPANION_BYTES`] is, as findings say it.
+fn past_read_cap() -> String {
+    format!(
+        "larger than the {} MiB toolc reads of a skill's file",
+        MAX_COMPANION_BYTES >> 20
+    )
+}
+
 /// A `name` as the reference compares it (trimmed, NFKC), and where it is written.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Named {
@@ -300,8 +308,8 @@ impl Cx<'_> {
             file,
             r.span,
             format!(
-                "`{rel}` is larger than the {} MiB toolc reads of a skill's file: it was not checked for dangerous commands, secrets or hidden instructions",
-                MAX_COMPANION_BYTES >> 20
+                "`{rel}` is {}: it was not checked for dangerous commands, secrets or hidden instructions",
+                past_read_cap()
             ),
         )
         .label("not read")

@@ -248,14 +248,6 @@ impl Cx<'_> {
         if walk.followed >= MAX_FOLLOWED {
             return;
         }
-        // A page a program opens (a template, a prompt) is read for the security checks, but
-        // it is the program's, not instructions: its links are not followed.
-        if paths::is_markdown(rel) && r.form == Form::Program {
-            if self.companion(rel).is_none() {
-                self.too_large(&doc.file, r, rel);
-            }
-            return;
-        }
         let file =
             if paths::is_markdown(rel) || (rel.starts_with("scripts/") && paths::is_code(rel)) {
                 self.companion(rel)
@@ -265,8 +257,13 @@ impl Cx<'_> {
             } else {
                 None
             };
-        if file.is_none() && (paths::is_markdown(rel) || paths::is_code(rel)) {
+        if file.is_none() {
             self.too_large(&doc.file, r, rel);
+        }
+        // A page a program opens (a template, a prompt) is read for the security checks, but
+        // it is the program's, not instructions: its links are not followed.
+        if paths::is_markdown(rel) && r.form == Form::Program {
+            return;
         }
         if let Some(file) = file {
             walk.followed += 1;

@@ -91,27 +91,28 @@ impl Cx<'_> {
         if !self.folder.files.contains_key(rel) {
             return;
         }
-        let d = if self.oversized.contains(rel) {
-            crate::diagnostics::Diagnostic::new(
-                &sec::OPAQUE_PROGRAM,
-                &at.0,
-                at.1,
-                format!("the instructions run `{rel}`, which is larger than the 1 MiB toolc reads of a skill's file"),
+        let (message, label, note, help) = if self.oversized.contains(rel) {
+            (
+                format!(
+                    "the instructions run `{rel}`, which is {}",
+                    super::past_read_cap()
+                ),
+                "runs a program toolc did not read",
+                "what it does is not checked: a script this large is not reviewed line by line either, and it runs with the user's permissions",
+                "keep scripts small, and data the script reads in files of their own",
             )
-            .label("runs a program toolc did not read")
-            .note("what it does is not checked: a script this large is not reviewed line by line either, and it runs with the user's permissions")
-            .help("keep scripts small, and data the script reads in files of their own")
         } else {
-            crate::diagnostics::Diagnostic::new(
-                &sec::OPAQUE_PROGRAM,
-                &at.0,
-                at.1,
+            (
                 format!("the instructions run `{rel}`, which the skill ships as a binary"),
+                "runs a program nobody can read",
+                "what a binary does cannot be reviewed in the repository: it runs with the user's permissions, and whoever built it decides what that is",
+                "ship the program's source and build or install it from a pinned release, or run a script in clear",
             )
-            .label("runs a program nobody can read")
-            .note("what a binary does cannot be reviewed in the repository: it runs with the user's permissions, and whoever built it decides what that is")
-            .help("ship the program's source and build or install it from a pinned release, or run a script in clear")
         };
+        let d = crate::diagnostics::Diagnostic::new(&sec::OPAQUE_PROGRAM, &at.0, at.1, message)
+            .label(label)
+            .note(note)
+            .help(help);
         self.push(d);
     }
 
