@@ -400,9 +400,30 @@ pub(crate) fn asked<'t, T>(
     index: impl Fn(&T) -> usize,
 ) -> &'t [T] {
     let range = out.entries(file);
-    let from = entries.partition_point(|e| index(e) < range.start);
-    let to = from + entries[from..].partition_point(|e| index(e) < range.end);
+    let from = first_from(entries, &index, range.start);
+    let to = first_from(entries, &index, range.end).max(from);
     &entries[from..to]
+}
+
+/// The place of the first of `entries` (in order of `index`) whose index is `at` or more.
+/// Indices rise by one an entry but where an entry was not listed: the place is then at most
+/// those gaps before `at`, and a search of them alone does not walk the whole list (a build
+/// asked for each of 900,000 tools in turn, each search a score of cache misses: a tenth of
+/// its writing).
+fn first_from<T>(entries: &[T], index: &impl Fn(&T) -> usize, at: usize) -> usize {
+    let before = |i: usize| entries.get(i).is_some_and(|e| index(e) < at);
+    let gaps = entries
+        .last()
+        .map_or(0, |e| index(e).saturating_sub(entries.len() - 1));
+    let hi = at.min(entries.len());
+    let lo = at.saturating_sub(gaps).min(hi);
+    let guess = lo + entries[lo..hi].partition_point(|e| index(e) < at);
+    // Entries out of order, or two with one index, break the bound: searched whole then.
+    let found = (guess == 0 || before(guess - 1)) && !before(guess);
+    match found {
+        true => guess,
+        false => entries.partition_point(|e| index(e) < at),
+    }
 }
 
 impl<'a> Sink<'a> for Lowering<'a> {
@@ -500,5 +521,28 @@ mod tests {
         }
         let root = Schema::from(empty_object_schema()).root_type();
         assert_eq!(root.as_deref(), Some("object"));
+    }
+
+    /// The entries asked for are found by index whatever gaps the list has, and in a list
+    /// that gives one index twice as a whole search of it finds them.
+    #[test]
+    fn the_entries_from_an_index_are_found_across_gaps() {
+        let lists: [Vec<usize>; 5] = [
+            vec![],
+            (0..50).collect(),
+            (0..50).filter(|i| i % 7 != 3).collect(),
+            vec![5, 6, 40, 41, 90],
+            vec![0, 1, 1, 2, 2, 2, 7],
+        ];
+        for list in &lists {
+            for at in (0..100).chain([usize::MAX]) {
+                let whole = list.partition_point(|&i| i < at);
+                assert_eq!(
+                    first_from(list, &|&i: &usize| i, at),
+                    whole,
+                    "{list:?} at {at}"
+                );
+            }
+        }
     }
 }

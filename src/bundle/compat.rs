@@ -13,6 +13,7 @@ use crate::analysis::registry;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::{Findings, MAX_PER_RULE, cap_per_rule};
 use crate::ir::{Lowered, Schema};
+use crate::rules::Rule;
 use crate::rules::compat as cmp;
 use crate::source::{SourceFile, Span};
 use crate::syntax::{Node, NodeKind, Packed};
@@ -97,80 +98,142 @@ fn capped_by_file(
     out
 }
 
-/// The findings about one tool for `providers` (the targets other than `bundle`).
-pub(crate) fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+/// The findings of one tool, each built only when its file's cap still keeps its rule: a
+/// build of 900,000 tools that each broke strict mode built as many findings (1.2 of its
+/// 9 seconds) to keep 200 of them.
+#[derive(Default)]
+pub(crate) struct ToolFindings {
+    built: Vec<Diagnostic>,
+    /// Findings of rules whose cap was full, only counted.
+    counted: Vec<(&'static Rule, usize)>,
+}
+
+impl ToolFindings {
+    /// Add them to `found`, in the order they were found.
+    pub(crate) fn add_to(self, found: &mut Findings) {
+        found.extend(self.built);
+        for (rule, n) in self.counted {
+            for _ in 0..n {
+                found.count(rule);
+            }
+        }
+    }
+}
+
+/// Where one tool's findings go: built, or counted when `full` says its rule is.
+struct Gate<'f> {
+    full: &'f (dyn Fn(&Rule) -> bool + Sync),
+    out: ToolFindings,
+}
+
+impl Gate<'_> {
+    /// `n` findings of `rule`, made by `make` unless the rule's cap is full.
+    fn add(&mut self, rule: &'static Rule, n: usize, make: impl FnOnce() -> Vec<Diagnostic>) {
+        if n == 0 {
+        } else if (self.full)(rule) {
+            self.out.counted.push((rule, n));
+        } else {
+            self.out.built.extend(make());
+        }
+    }
+
+    /// One finding of `rule` when `found`, made by `make` unless the rule's cap is full.
+    fn one(&mut self, rule: &'static Rule, found: bool, make: impl FnOnce() -> Diagnostic) {
+        self.add(rule, usize::from(found), || vec![make()]);
+    }
+}
+
+/// The findings about one tool for `providers` (the targets other than `bundle`); a finding
+/// of a rule `full` says its file's cap no longer keeps is counted, not built.
+pub(crate) fn tool_findings(
+    t: &Lowered<'_>,
+    providers: &[Target],
+    full: &(dyn Fn(&Rule) -> bool + Sync),
+) -> ToolFindings {
+    let mut out = Gate {
+        full,
+        out: ToolFindings::default(),
+    };
     if providers.is_empty() {
-        return out;
+        return out.out;
     }
     let tool = &t.tool;
-    if let Some(d) = name_finding(t, providers) {
-        out.push(d);
-    }
+    let rejecting = rejecting(&tool.name, providers);
+    out.one(&cmp::PROVIDER_TOOL_NAME, !rejecting.is_empty(), || {
+        name_finding(t, providers, &rejecting)
+    });
     // Read back from its text once for all the tool's findings.
     let input = tool.input_schema.value();
     let root_is_object = input.get("type").and_then(Value::as_str) == Some("object");
     if !root_is_object {
-        out.push(non_object_root(t, &input));
+        out.one(&cmp::NON_OBJECT_INPUT_SCHEMA, true, || {
+            non_object_root(t, &input)
+        });
     } else {
         if providers.contains(&Target::Gemini)
             && let Err(problems) = gemini::convert(&input)
         {
-            let found = problems
-                .iter()
-                .map(|p| schema_finding(&cmp::GEMINI_UNSUPPORTED_SCHEMA, t, p, "Gemini"))
-                .collect();
-            out.extend(cap_per_rule(found, MAX_PER_RULE).into_iter().map(|d| {
-                d.note("Gemini takes function parameters in a subset of OpenAPI 3.0 and rejects the whole request when a declaration holds anything else")
-            }));
+            out.add(&cmp::GEMINI_UNSUPPORTED_SCHEMA, problems.len(), || {
+                let found = problems
+                    .iter()
+                    .map(|p| schema_finding(&cmp::GEMINI_UNSUPPORTED_SCHEMA, t, p, "Gemini"))
+                    .collect();
+                cap_per_rule(found, MAX_PER_RULE).into_iter().map(|d| {
+                    d.note("Gemini takes function parameters in a subset of OpenAPI 3.0 and rejects the whole request when a declaration holds anything else")
+                }).collect()
+            });
         }
         if providers.contains(&Target::OpenAi) {
-            out.extend(strict_finding(t, &input));
+            let problems = openai::strict_violations(&input);
+            if let Some((first, rest)) = problems.split_first() {
+                out.one(&cmp::OPENAI_STRICT_INCOMPATIBLE, true, || {
+                    strict_finding(t, first, rest)
+                });
+            }
         }
     }
     // agentcli's own ACL012 already reports a missing description there.
-    if tool.description.trim().is_empty() && tool.provenance.format != "agentcli-manifest" {
-        out.push(
-            Diagnostic::new(
-                &cmp::EMPTY_TOOL_DESCRIPTION,
-                t.file,
-                t.description_span,
-                format!("`{}` has no description", tool.name),
-            )
-            .label("no description")
-            .note("every provider shows the model only a tool's name, description and parameters: with no description it guesses when to call the tool")
-            .help("say in a sentence or two what the tool does and when to use it"),
-        );
-    }
+    let undescribed =
+        tool.description.trim().is_empty() && tool.provenance.format != "agentcli-manifest";
+    out.one(&cmp::EMPTY_TOOL_DESCRIPTION, undescribed, || {
+        Diagnostic::new(
+            &cmp::EMPTY_TOOL_DESCRIPTION,
+            t.file,
+            t.description_span,
+            format!("`{}` has no description", tool.name),
+        )
+        .label("no description")
+        .note("every provider shows the model only a tool's name, description and parameters: with no description it guesses when to call the tool")
+        .help("say in a sentence or two what the tool does and when to use it")
+    });
     let length = tool.description.chars().count();
-    if providers.contains(&Target::OpenAi) && length > OPENAI_MAX_DESCRIPTION {
-        out.push(
-            Diagnostic::new(
-                &cmp::LONG_TOOL_DESCRIPTION,
-                t.file,
-                t.description_span,
-                format!(
-                    "the description of `{}` is {length} characters long, over OpenAI's limit of {OPENAI_MAX_DESCRIPTION}",
-                    tool.name
-                ),
-            )
-            .label(format!("{length} characters"))
-            .note("OpenAI rejects the whole request (`string_above_max_length`) when one function description is longer")
-            .help("keep what the model needs to choose the tool; move the rest into the parameters' descriptions or the agent's instructions"),
-        );
-    }
+    let too_long = providers.contains(&Target::OpenAi) && length > OPENAI_MAX_DESCRIPTION;
+    out.one(&cmp::LONG_TOOL_DESCRIPTION, too_long, || {
+        Diagnostic::new(
+            &cmp::LONG_TOOL_DESCRIPTION,
+            t.file,
+            t.description_span,
+            format!(
+                "the description of `{}` is {length} characters long, over OpenAI's limit of {OPENAI_MAX_DESCRIPTION}",
+                tool.name
+            ),
+        )
+        .label(format!("{length} characters"))
+        .note("OpenAI rejects the whole request (`string_above_max_length`) when one function description is longer")
+        .help("keep what the model needs to choose the tool; move the rest into the parameters' descriptions or the agent's instructions")
+    });
     if providers.contains(&Target::Mcp)
         && let Some(output) = tool.output_schema.as_ref().map(Schema::value)
         && output.get("type").and_then(Value::as_str) != Some("object")
     {
-        let (file, span) = match t.output {
-            Some((file, root)) => {
-                let root = root.unpack();
-                (file, locate(&root, "/type", false).unwrap_or(root.span()))
-            }
-            None => (t.file, t.name_span),
-        };
-        out.push(
+        out.one(&cmp::MCP_OUTPUT_SCHEMA_NOT_OBJECT, true, || {
+            let (file, span) = match t.output {
+                Some((file, root)) => {
+                    let root = root.unpack();
+                    (file, locate(&root, "/type", false).unwrap_or(root.span()))
+                }
+                None => (t.file, t.name_span),
+            };
             Diagnostic::new(
                 &cmp::MCP_OUTPUT_SCHEMA_NOT_OBJECT,
                 file,
@@ -183,23 +246,25 @@ pub(crate) fn tool_findings(t: &Lowered<'_>, providers: &[Target]) -> Vec<Diagno
             )
             .label("not `type: object`")
             .note("toolc leaves it out of mcp.tools.json: MCP clients get no structured-output schema for this tool")
-            .help("return an object, e.g. `{\"type\": \"object\", \"properties\": {\"result\": …}, \"required\": [\"result\"]}`"),
-        );
+            .help("return an object, e.g. `{\"type\": \"object\", \"properties\": {\"result\": …}, \"required\": [\"result\"]}`")
+        });
     }
-    out
+    out.out
 }
 
-/// CMP001: the providers whose name pattern rejects the tool's name, in one finding.
-fn name_finding(t: &Lowered<'_>, providers: &[Target]) -> Option<Diagnostic> {
-    let name = &t.tool.name;
-    let rejecting: Vec<Target> = providers
+/// The providers whose name pattern rejects `name`.
+fn rejecting(name: &str, providers: &[Target]) -> Vec<Target> {
+    providers
         .iter()
         .copied()
         .filter(|p| !name_is_valid(*p, name))
-        .collect();
-    if rejecting.is_empty() {
-        return None;
-    }
+        .collect()
+}
+
+/// CMP001: the providers whose name pattern rejects the tool's name (`rejecting`, not
+/// empty), in one finding.
+fn name_finding(t: &Lowered<'_>, providers: &[Target], rejecting: &[Target]) -> Diagnostic {
+    let name = &t.tool.name;
     let who = list(rejecting.iter().map(|p| p.provider()));
     let mut d = Diagnostic::new(
         &cmp::PROVIDER_TOOL_NAME,
@@ -237,7 +302,7 @@ fn name_finding(t: &Lowered<'_>, providers: &[Target]) -> Option<Diagnostic> {
             "rename it, or leave {who} out of the build targets (`--target`, `[build] targets`)"
         )
     };
-    Some(d.help(help))
+    d.help(help)
 }
 
 /// True when `target` accepts `name` as a tool name.
@@ -328,31 +393,29 @@ fn describe_type(schema: &Value) -> String {
 
 /// CMP005: one finding per tool, on the first place strict mode cannot take; the others are
 /// related places.
-fn strict_finding(t: &Lowered<'_>, input: &Value) -> Option<Diagnostic> {
-    let problems = openai::strict_violations(input);
-    let first = problems.first()?;
+fn strict_finding(t: &Lowered<'_>, first: &SchemaProblem, rest: &[SchemaProblem]) -> Diagnostic {
     let mut d = schema_finding(&cmp::OPENAI_STRICT_INCOMPATIBLE, t, first, "OpenAI strict mode")
         .note("toolc bundles it without `strict: true`, so OpenAI does not guarantee that the arguments match the schema");
     if t.parameters.is_some() {
         // A cycod parameter is optional when it has a default: that is what to change.
         d = d.help("remove the parameter's `default` (or set `required: true`), so the model always passes it");
     }
-    for p in problems.iter().skip(1).take(MAX_RELATED) {
+    for p in rest.iter().take(MAX_RELATED) {
         let (file, span) = place(t, p);
         d = d.related(file, span, p.message.clone());
     }
-    if problems.len() > MAX_RELATED + 1 {
+    if rest.len() > MAX_RELATED {
         d = d.note(format!(
             "{} more places are not listed",
-            problems.len() - MAX_RELATED - 1
+            rest.len() - MAX_RELATED
         ));
     }
-    Some(d)
+    d
 }
 
 /// A finding of `rule` on the schema place `p` of `t`, naming `who` cannot take it.
 fn schema_finding(
-    rule: &'static crate::rules::Rule,
+    rule: &'static Rule,
     t: &Lowered<'_>,
     p: &SchemaProblem,
     who: &str,

@@ -14,6 +14,7 @@ use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
 use crate::formats::FileResult;
 use crate::ir::{LeftOut, Lowered, Sink, SkillEntry, Tool};
+use crate::rules::Rule;
 use crate::source::{SourceFile, Span};
 
 /// Tools lowered at a time: in parallel, and never a whole list of them at once.
@@ -221,12 +222,17 @@ impl Compiling<'_, '_> {
     /// Check the pending tools and keep their places; at the end of their file, its findings.
     fn flush(&mut self, file_ends: bool) {
         if let Some(providers) = self.providers {
-            let each: Vec<Vec<Diagnostic>> = self
+            // A rule whose cap is full now stays full: its findings need not be built.
+            let full = self.found.full_codes();
+            let full = |rule: &Rule| full.contains(&rule.code);
+            let each: Vec<compat::ToolFindings> = self
                 .pending
                 .par_iter()
-                .map(|t| compat::tool_findings(t, providers))
+                .map(|t| compat::tool_findings(t, providers, &full))
                 .collect();
-            self.found.extend(each.into_iter().flatten());
+            for one in each {
+                one.add_to(&mut self.found);
+            }
         }
         for t in self.pending.drain(..) {
             let Some(&result) = self.index_of.get(&Arc::as_ptr(t.file)) else {

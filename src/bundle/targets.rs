@@ -132,31 +132,22 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
         bytes: Vec::new(),
         entries: 0,
     };
-    let mut scratch = Vec::new();
-    let pad = " ".repeat(indent + 2);
+    // An entry's lines one level deeper than the list's line.
+    let base = indent + 2;
     for (i, t) in tools.iter().enumerate() {
-        scratch.clear();
+        let start = out.bytes.len();
+        out.bytes.extend_from_slice(b",\n");
+        out.bytes.extend(std::iter::repeat_n(b' ', base));
         let made = match target {
-            Target::OpenAi => pretty(&mut scratch, Some(openai::entry(t))),
-            Target::Anthropic => pretty(&mut scratch, Some(anthropic::entry(t))),
-            Target::Mcp => pretty(&mut scratch, Some(mcp::entry(t))),
-            Target::Gemini => pretty(&mut scratch, gemini::entry(t)),
-            Target::Bundle => pretty(&mut scratch, Some(canonical::entry(t))),
+            Target::OpenAi => pretty(&mut out.bytes, base, Some(openai::entry(t))),
+            Target::Anthropic => pretty(&mut out.bytes, base, Some(anthropic::entry(t))),
+            Target::Mcp => pretty(&mut out.bytes, base, Some(mcp::entry(t))),
+            Target::Gemini => pretty(&mut out.bytes, base, gemini::entry(t)),
+            Target::Bundle => pretty(&mut out.bytes, base, Some(canonical::entry(t))),
         };
         if !made {
+            out.bytes.truncate(start);
             continue;
-        }
-        let start = out.bytes.len();
-        // An entry's lines one level deeper than the list's line: pretty JSON writes a line
-        // break only between tokens (a string holds `\n` escaped), so every one is a line's.
-        out.bytes.extend_from_slice(b",\n");
-        out.bytes.extend_from_slice(pad.as_bytes());
-        for (n, line) in scratch.split(|&b| b == b'\n').enumerate() {
-            if n > 0 {
-                out.bytes.push(b'\n');
-                out.bytes.extend_from_slice(pad.as_bytes());
-            }
-            out.bytes.extend_from_slice(line);
         }
         out.entries += 1;
         if out.entries == 1 {
@@ -176,7 +167,112 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
     out
 }
 
-/// Write `entry` to `out` as pretty JSON; false when there is none, or it cannot be written.
-fn pretty(out: &mut Vec<u8>, entry: Option<impl Serialize>) -> bool {
-    entry.is_some_and(|e| serde_json::to_writer_pretty(&mut *out, &e).is_ok())
+/// Write `entry` to `out` as pretty JSON whose lines after the first are indented `base`
+/// spaces more; false when there is none, or it cannot be written.
+fn pretty(out: &mut Vec<u8>, base: usize, entry: Option<impl Serialize>) -> bool {
+    let mut to = serde_json::Serializer::with_formatter(out, Indented::new(base));
+    entry.is_some_and(|e| e.serialize(&mut to).is_ok())
+}
+
+/// Pretty JSON as `serde_json` writes it (two spaces a level), each line after the first
+/// `base` spaces further in: an entry written straight into its place in its list. (Written
+/// flush left and then indented line by line, each entry was copied once more: a tenth of a
+/// build's writing.)
+struct Indented {
+    base: usize,
+    depth: usize,
+    /// The array or object open now has a value (it closes on a line of its own).
+    has_value: bool,
+}
+
+impl Indented {
+    fn new(base: usize) -> Indented {
+        Indented {
+            base,
+            depth: 0,
+            has_value: false,
+        }
+    }
+
+    /// A line break, then the indentation of the level open now.
+    fn line<W: ?Sized + Write>(&self, w: &mut W) -> std::io::Result<()> {
+        const SPACES: &[u8] = &[b' '; 64];
+        w.write_all(b"\n")?;
+        let mut left = self.base + 2 * self.depth;
+        while left > 0 {
+            let n = left.min(SPACES.len());
+            w.write_all(&SPACES[..n])?;
+            left -= n;
+        }
+        Ok(())
+    }
+
+    fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            self.line(w)?;
+        }
+        w.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.line(w)
+    }
+}
+
+impl serde_json::ser::Formatter for Indented {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }

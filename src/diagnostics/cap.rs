@@ -225,6 +225,17 @@ impl Findings {
             .is_some_and(|(kept, rest)| *kept >= MAX_PER_RULE && rest.is_some())
     }
 
+    /// The codes of the rules [`Findings::is_full`] says are full: what threads finding in
+    /// parallel ask (the findings themselves are not shared between threads).
+    pub(crate) fn full_codes(&self) -> Vec<&'static str> {
+        self.rules
+            .list
+            .iter()
+            .filter(|(_, (kept, rest))| *kept >= MAX_PER_RULE && rest.is_some())
+            .map(|(code, _)| *code)
+            .collect()
+    }
+
     /// True when a finding of `rule` would only be counted, and then it is: the emit site
     /// builds nothing (the usual way to ask [`Findings::is_full`]).
     pub fn counted(&mut self, rule: &Rule) -> bool {
