@@ -130,7 +130,9 @@ impl Gate<'_> {
     /// `n` findings of `rule`, made by `make` unless the rule's cap is full.
     fn add(&mut self, rule: &'static Rule, n: usize, make: impl FnOnce() -> Vec<Diagnostic>) {
         if n == 0 {
-        } else if (self.full)(rule) {
+            return;
+        }
+        if (self.full)(rule) {
             self.out.counted.push((rule, n));
         } else {
             self.out.built.extend(make());
