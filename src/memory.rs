@@ -66,6 +66,16 @@ fn options() {
 /// A file of at least [`LARGE_FILE`] bytes is being read: from now on freed memory goes back
 /// at once, so that what a dense file's parse frees is not held beside what it builds.
 pub(crate) fn large_file() {
+    give_back_at_once();
+}
+
+/// From now on freed memory goes back at once, whatever the size of the files: for a run
+/// that parses what it loaded again on another thread (`toolc lock` its servers' records,
+/// `toolc diff` the pairs it compares). What a loading thread frees stays its own, waiting
+/// for the delay while the thread waits for work, beside the second parse: the lock of an
+/// `.mcp.json` of 60,000 one-line servers (1.5 MB) held its tree twice, 10.4 times the
+/// file's size instead of 9.1.
+pub(crate) fn give_back_at_once() {
     BASE_DELAY.store(0, Ordering::SeqCst);
     if KEEPERS.load(Ordering::SeqCst) == 0 || !TUNED.load(Ordering::SeqCst) {
         set_delay(0);

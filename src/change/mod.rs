@@ -172,6 +172,8 @@ pub(crate) struct Finding {
 
 /// Compare the repository at `options.against` with the working tree.
 pub fn diff(options: &DiffOptions, config: &Config) -> Result<DiffReport, DiffError> {
+    // Both sides are lowered again, a round at a time, after their load.
+    crate::memory::give_back_at_once();
     let check = CheckOptions {
         paths: options.paths.clone(),
         cwd: options.cwd.clone(),

@@ -181,6 +181,8 @@ pub struct Written {
 
 /// Lock every tool of the repository `cwd` is in (see [`root`]), as it is now.
 pub(crate) fn lock(config: &Config) -> std::io::Result<Written> {
+    // The records are parsed again after the load.
+    crate::memory::give_back_at_once();
     let root = root(config);
     // The whole repository is locked, wherever toolc runs from.
     let options = crate::pipeline::CheckOptions {
