@@ -161,6 +161,12 @@ impl Tallies {
     }
 }
 
+/// A rule's tally (findings kept, where the line standing for the rest is) says its next
+/// finding is only counted.
+fn only_counted((kept, rest): (usize, Option<usize>)) -> bool {
+    kept >= MAX_PER_RULE && rest.is_some()
+}
+
 /// The findings of one file, capped per rule as they are found: the first [`MAX_PER_RULE`]
 /// of each rule are kept, the next one stands for all the rest, which are only counted. A
 /// line that already stands for findings left out (capped before) joins that line, and
@@ -222,7 +228,7 @@ impl Findings {
     pub fn is_full(&self, rule: &Rule) -> bool {
         self.rules
             .get(rule.code)
-            .is_some_and(|(kept, rest)| *kept >= MAX_PER_RULE && rest.is_some())
+            .is_some_and(|tally| only_counted(*tally))
     }
 
     /// The codes of the rules [`Findings::is_full`] says are full: what threads finding in
@@ -231,7 +237,7 @@ impl Findings {
         self.rules
             .list
             .iter()
-            .filter(|(_, (kept, rest))| *kept >= MAX_PER_RULE && rest.is_some())
+            .filter(|(_, tally)| only_counted(*tally))
             .map(|(code, _)| *code)
             .collect()
     }
