@@ -5,7 +5,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::ir::Tool;
-use crate::syntax::canonical::{write, write_entries, write_node};
+use crate::syntax::canonical::{write, write_node, write_sorted};
 use crate::syntax::{Entry, Node};
 use crate::text::{hex, sha256_hex};
 
@@ -39,10 +39,13 @@ pub(crate) fn bytes(value: &Value) -> Vec<u8> {
     out
 }
 
-/// [`node_digest`] of a mapping of `entries`.
-pub(crate) fn entries_digest(entries: Vec<&Entry>) -> Value {
+/// [`node_digest`] of a mapping of `entries`, given in the order of their keys, each key
+/// once.
+pub(crate) fn sorted_entries_digest<E: std::ops::Deref<Target = Entry>>(
+    entries: impl Iterator<Item = E>,
+) -> Value {
     let mut hash = Sha256::new();
-    write_entries(entries, &mut hash);
+    write_sorted(entries, &mut hash);
     sealed(hash)
 }
 
@@ -51,6 +54,24 @@ pub(crate) fn entries_digest(entries: Vec<&Entry>) -> Value {
 pub(crate) fn node_digest(node: &Node) -> Value {
     let mut hash = Sha256::new();
     write_node(node, &mut hash);
+    sealed(hash)
+}
+
+/// [`node_digest`] of a list of the strings `items`, hashed as they come.
+pub(crate) fn strings_digest<S: AsRef<str>>(items: impl Iterator<Item = S>) -> Value {
+    let mut hash = Sha256::new();
+    hash.update(b"[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            hash.update(b",");
+        }
+        hash.update(
+            Value::String(item.as_ref().to_string())
+                .to_string()
+                .as_bytes(),
+        );
+    }
+    hash.update(b"]");
     sealed(hash)
 }
 

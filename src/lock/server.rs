@@ -5,15 +5,16 @@
 //! description, each package (registry, identifier, version, transport, arguments, the names
 //! of its environment variables) and each remote.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::canonical;
-use super::record::{Field, Fields, Kind, Record, digest, field, recorded};
+use super::record::{Field, Fields, Kind, Record, field, recorded};
 use crate::analysis::argv;
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Entry, Node, Seq, json as json_syntax};
+use crate::syntax::{Entry, Map, Node, Seq, json as json_syntax};
 
 /// Server keys recorded as written, under their own name.
 const RUN_KEYS: &[&str] = &["type", "command", "args", "url", "cwd"];
@@ -22,7 +23,7 @@ const NAMED_KEYS: &[&str] = &["env", "headers"];
 
 /// The servers of a client configuration.
 pub(crate) fn client_config<'a>(file: &'a Arc<SourceFile>, each: &mut dyn FnMut(Record<'a>)) {
-    let Some(root) = json_syntax::parse_jsonc(file.body(), file.bom_len).root else {
+    let Some(root) = json_syntax::parse_jsonc_scanned(file.body(), file.bom_len).root else {
         return;
     };
     let servers = ["mcpServers", "servers"]
@@ -33,10 +34,11 @@ pub(crate) fn client_config<'a>(file: &'a Arc<SourceFile>, each: &mut dyn FnMut(
                 .and_then(|m| m.value("servers"))
                 .filter(|n| n.entries().is_some())
         });
-    let Some(entries) = servers.and_then(Node::as_map) else {
+    // One server at a time: a long list of servers stays packed.
+    let Some(entries) = servers.and_then(Node::entries) else {
         return;
     };
-    for e in entries {
+    for e in entries.scan() {
         each(Record {
             kind: Kind::Server,
             file,
@@ -49,15 +51,22 @@ pub(crate) fn client_config<'a>(file: &'a Arc<SourceFile>, each: &mut dyn FnMut(
 
 fn entry_fields(server: &Node) -> Fields {
     let mut fields = Fields::default();
-    let command = server.value("command").and_then(Node::as_str);
+    let map = server.entries();
+    // Found without building a long server's entries (its parse packs them).
+    let find = |key: &str| map.and_then(|m| m.find(key));
+    let command_entry = find("command");
+    let command = command_entry.as_ref().and_then(|e| e.value.as_str());
     // The arguments as far as an operating system starts a command line (as `check` reads
     // them, MCP027): a list of millions was read whole, as nodes and as JSON.
-    let list = server.value("args").and_then(Node::as_list);
+    let args_entry = find("args");
+    let list = args_entry.as_ref().and_then(|e| e.value.as_list());
     let argv = argv::read(command, list);
     // Recorded as written while the arguments alone fit in a command line.
     let too_long = list.is_some() && argv::read(None, list).cut.is_some();
-    let mut settings = Vec::new();
-    for e in server.as_map().unwrap_or_default() {
+    let own_part =
+        |key: &str| RUN_KEYS.contains(&key) || NAMED_KEYS.contains(&key) || key == "description";
+    let mut settings = Settings::default();
+    for e in map.into_iter().flat_map(Map::scan) {
         let key = e.key.as_str();
         if key == "args" && too_long {
             fields.insert(
@@ -77,16 +86,19 @@ fn entry_fields(server: &Node) -> Fields {
                 field(recorded(&e.value), e.value.span(), true),
             );
         } else {
-            settings.push(e);
+            settings.add(e);
         }
     }
-    other_settings(&mut fields, settings, "settings/");
+    settings.record(&mut fields, "settings/", || {
+        let all = map.into_iter().flat_map(Map::sorted);
+        canonical::sorted_entries_digest(all.filter(|e| !own_part(&e.key)))
+    });
     let args: Vec<&Node> = argv.items.iter().map(|n| &**n).collect();
     if let Some(command) = command
         && let Some(package) = package(command, &args)
     {
         let span = package.at.map_or_else(
-            || server.value("command").map_or(server.span(), |n| n.span()),
+            || command_entry.map_or(server.span(), |e| e.value.span()),
             |n| n.span(),
         );
         fields.insert(
@@ -102,27 +114,26 @@ fn entry_fields(server: &Node) -> Fields {
 }
 
 /// The sorted key names of a map (an environment, headers): what a server is given, not
-/// the values, which may be secrets.
+/// the values, which may be secrets. Read in order of key, one at a time.
 fn names(node: &Node, span: Span) -> Field {
-    let mut keys: Vec<&str> = node
-        .as_map()
-        .unwrap_or_default()
-        .iter()
-        .map(|e| e.key.as_str())
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    field(sorted_names(&keys), span, false)
+    let map = node.entries();
+    let keys = map.into_iter().flat_map(Map::sorted);
+    let count = map.map_or(0, Map::len);
+    field(
+        sorted_names(keys.map(|e| e.key.to_string()), count),
+        span,
+        false,
+    )
 }
 
-/// Sorted names as recorded: the list, or past [`MAX_EACH`] the hash of its canonical JSON
-/// (400,000 names were held as JSON strings beside the tree).
-fn sorted_names(names: &[&str]) -> Value {
-    if names.len() <= MAX_EACH {
-        return json!(names);
+/// The `count` sorted `names` as recorded: the list, or past [`MAX_EACH`] the hash of its
+/// canonical JSON, taken as they come (400,000 names were held as JSON strings beside the
+/// tree).
+fn sorted_names<S: AsRef<str>>(names: impl Iterator<Item = S>, count: usize) -> Value {
+    if count <= MAX_EACH {
+        return json!(names.map(|n| n.as_ref().to_string()).collect::<Vec<_>>());
     }
-    // A list of strings is its canonical JSON as serde_json writes it.
-    digest(&serde_json::to_vec(names).unwrap_or_default())
+    canonical::strings_digest(names)
 }
 
 /// A package a launcher fetches and runs.
@@ -281,8 +292,9 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     let root = json_syntax::parse(file.body(), file.bom_len).root?;
     let name = root.get("name")?;
     let mut fields = Fields::default();
-    let mut settings = Vec::new();
-    for e in root.as_map().unwrap_or_default() {
+    let mut settings = Settings::default();
+    let map = root.entries();
+    for e in map.into_iter().flat_map(Map::scan) {
         match e.key.as_str() {
             "name" | "$schema" | "_meta" => {}
             "description" | "title" => {
@@ -316,10 +328,13 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
                     );
                 }
             }
-            _ => settings.push(e),
+            _ => settings.add(e),
         }
     }
-    other_settings(&mut fields, settings, "");
+    settings.record(&mut fields, "", || {
+        let all = map.into_iter().flat_map(Map::sorted);
+        canonical::sorted_entries_digest(all.filter(|e| !OWN_KEYS.contains(&e.key.as_str())))
+    });
     Some(Record {
         kind: Kind::Server,
         file,
@@ -334,25 +349,53 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
 /// million `{}` packages took 170 times their size as fields).
 const MAX_EACH: usize = 256;
 
-/// The settings a record has no part of its own for, each under `prefix` and its key: past
-/// [`MAX_EACH`], one part `settings`, the hash of them all as one mapping (400,000 keys of
-/// one server took 34 times their size as parts).
-fn other_settings(fields: &mut Fields, settings: Vec<&Entry>, prefix: &str) {
-    if let (true, Some(first), Some(last)) =
-        (settings.len() > MAX_EACH, settings.first(), settings.last())
-    {
-        let span = first.key_span().join(last.value.span());
-        fields.insert(
-            "settings".into(),
-            field(canonical::entries_digest(settings), span, false),
-        );
-        return;
+/// The keys of a `server.json` recorded on their own, or not at all (its name).
+const OWN_KEYS: &[&str] = &[
+    "name",
+    "$schema",
+    "_meta",
+    "description",
+    "title",
+    "packages",
+    "remotes",
+];
+
+/// The settings a record has no part of its own for, as a server's entries are read: the
+/// first few kept, all of them counted.
+#[derive(Default)]
+struct Settings<'n> {
+    few: Vec<Cow<'n, Entry>>,
+    count: usize,
+    span: Option<Span>,
+}
+
+impl<'n> Settings<'n> {
+    fn add(&mut self, e: Cow<'n, Entry>) {
+        let span = e.key_span().join(e.value.span());
+        self.span = Some(self.span.map_or(span, |s| s.join(span)));
+        self.count += 1;
+        if self.count <= MAX_EACH {
+            self.few.push(e);
+        }
     }
-    for e in settings {
-        fields.insert(
-            format!("{prefix}{}", e.key),
-            field(recorded(&e.value), e.value.span(), false),
-        );
+
+    /// Each setting under `prefix` and its key; past [`MAX_EACH`], one part `settings`,
+    /// `all` (the hash of them all as one mapping: 400,000 keys of one server took 34 times
+    /// their size as parts).
+    fn record(self, fields: &mut Fields, prefix: &str, all: impl FnOnce() -> Value) {
+        match self.span {
+            Some(span) if self.count > MAX_EACH => {
+                fields.insert("settings".into(), field(all(), span, false));
+            }
+            _ => {
+                for e in self.few {
+                    fields.insert(
+                        format!("{prefix}{}", e.key),
+                        field(recorded(&e.value), e.value.span(), false),
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -409,7 +452,11 @@ fn packages(node: &Node, fields: &mut Fields) {
         if !env.is_empty() {
             fields.insert(
                 format!("packages/{id}/env"),
-                field(sorted_names(&env), at("environmentVariables"), false),
+                field(
+                    sorted_names(env.iter(), env.len()),
+                    at("environmentVariables"),
+                    false,
+                ),
             );
         }
     }

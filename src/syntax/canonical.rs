@@ -64,10 +64,10 @@ pub(crate) fn key(name: &str, out: &mut impl Sink) {
 }
 
 /// Writes `node` as canonical JSON, the same bytes as [`write`] of its JSON, reading a
-/// packed list an item at a time: a key written twice keeps its last value, as in JSON.
+/// packed list or mapping an item at a time (a parsed mapping holds each key once).
 pub(crate) fn write_node(node: &Node, out: &mut impl Sink) {
     match &node.kind {
-        NodeKind::Map(entries) => write_entries(entries.iter().collect(), out),
+        NodeKind::Map(entries) => write_sorted(entries.sorted(), out),
         NodeKind::Seq(items) => {
             out.put(b"[");
             for (i, item) in items.scan().enumerate() {
@@ -82,20 +82,17 @@ pub(crate) fn write_node(node: &Node, out: &mut impl Sink) {
     }
 }
 
-/// Writes `entries` as a canonical JSON object.
-pub(crate) fn write_entries(mut entries: Vec<&Entry>, out: &mut impl Sink) {
-    // Stable: of equal keys, the last written stays last, and is the one kept.
-    entries.sort_by(|a, b| a.key.cmp(&b.key));
+/// Writes `entries`, already in the order of their keys and each key once, as a canonical
+/// JSON object: a long mapping read one entry at a time ([`super::Map::sorted`]).
+pub(crate) fn write_sorted<E: std::ops::Deref<Target = Entry>>(
+    entries: impl Iterator<Item = E>,
+    out: &mut impl Sink,
+) {
     out.put(b"{");
-    let mut first = true;
-    for (i, e) in entries.iter().enumerate() {
-        if entries.get(i + 1).is_some_and(|next| next.key == e.key) {
-            continue;
-        }
-        if !first {
+    for (i, e) in entries.enumerate() {
+        if i > 0 {
             out.put(b",");
         }
-        first = false;
         key(&e.key, out);
         write_node(&e.value, out);
     }

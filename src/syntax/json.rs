@@ -29,7 +29,7 @@ pub(crate) fn parse(text: &str, base: usize) -> Parsed {
         comments: false,
         trailing_commas: false,
     };
-    parse_with(text, base, strict)
+    parse_with(text, base, strict, Held::AsRead)
 }
 
 /// Parse `text` as JSON with comments and trailing commas, as VS Code reads its
@@ -39,10 +39,31 @@ pub(crate) fn parse_jsonc(text: &str, base: usize) -> Parsed {
         comments: true,
         trailing_commas: true,
     };
-    parse_with(text, base, jsonc)
+    parse_with(text, base, jsonc, Held::AsRead)
 }
 
-fn parse_with(text: &str, base: usize, extensions: Extensions) -> Parsed {
+/// Parse `text` as [`parse_jsonc`] does, for a reader that reads each long mapping one
+/// entry at a time ([`super::Map::scan`]): every long mapping is packed, however little
+/// text its entries have (a lock of 400,000 servers `"1":{}` held nine times the file).
+pub(crate) fn parse_jsonc_scanned(text: &str, base: usize) -> Parsed {
+    let jsonc = Extensions {
+        comments: true,
+        trailing_commas: true,
+    };
+    parse_with(text, base, jsonc, Held::Scanned)
+}
+
+/// How the tree will be read, which sets how its long mappings are held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// By readers of slices too: mappings are packed only when entries would take many
+    /// times their text.
+    AsRead,
+    /// One entry at a time: long mappings are always packed.
+    Scanned,
+}
+
+fn parse_with(text: &str, base: usize, extensions: Extensions, held: Held) -> Parsed {
     let strict = ScannerOptions {
         allow_single_quoted_strings: false,
         allow_hexadecimal_numbers: false,
@@ -56,6 +77,7 @@ fn parse_with(text: &str, base: usize, extensions: Extensions) -> Parsed {
         text,
         base,
         extensions,
+        held,
         token: None,
         last_end: 0,
         found: Vec::new(),
@@ -282,6 +304,7 @@ struct Parser<'t> {
     text: &'t str,
     base: usize,
     extensions: Extensions,
+    held: Held,
     token: Option<Token<'t>>,
     /// End of the last token that was not a comment.
     last_end: usize,
@@ -439,6 +462,9 @@ impl<'t> Parser<'t> {
             .span()
             .start;
         let mut entries = super::MapBuilder::with_capacity(size, from);
+        if self.held == Held::Scanned {
+            entries = entries.packed_when_long();
+        }
         self.next()?;
         loop {
             match self.token.take() {

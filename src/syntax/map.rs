@@ -53,6 +53,11 @@ impl Map {
         }
     }
 
+    /// The entry of `key`, found without building a packed mapping's entries.
+    pub(crate) fn find(&self, key: &str) -> Option<Cow<'_, Entry>> {
+        self.scan().find(|e| e.key == key)
+    }
+
     /// The entries in the order of their keys, one at a time: a packed mapping's are put in
     /// order by where they are written (eight bytes an entry), not built.
     pub(crate) fn sorted(&self) -> impl Iterator<Item = Cow<'_, Entry>> {
@@ -178,6 +183,8 @@ pub(crate) struct MapBuilder {
     /// all until it closed. Sorting what is there each time costs, in all, about as much as
     /// sorting once.
     drop_at: usize,
+    /// How many times their text its first entries may take before it is packed.
+    dense: usize,
 }
 
 /// Entries a mapping still open holds before its repeats are first dropped.
@@ -203,7 +210,14 @@ impl MapBuilder {
             build: Build::Entries(Chunked::with_capacity(expected.min(PACK_FROM))),
             undecided: true,
             drop_at: FIRST_DROP,
+            dense: DENSE,
         }
+    }
+
+    /// The same builder, packing a long mapping whatever its entries take: for a tree read
+    /// one entry at a time.
+    pub(crate) fn packed_when_long(self) -> MapBuilder {
+        MapBuilder { dense: 0, ..self }
     }
 
     /// The next entry; when the mapping has grown long, its repeated keys so far are
@@ -229,7 +243,8 @@ impl MapBuilder {
         }
     }
 
-    /// The entries so far packed, when they hold more than [`DENSE`] times their text.
+    /// The entries so far packed, when they hold more than `dense` ([`DENSE`]) times their
+    /// text.
     fn pack_when_dense(&mut self) {
         let Build::Entries(entries) = &self.build else {
             return;
@@ -245,7 +260,7 @@ impl MapBuilder {
             .iter()
             .map(|e| entry + entry / 2 * e.value.size().saturating_sub(1))
             .sum();
-        if held <= DENSE.saturating_mul(text) {
+        if held <= self.dense.saturating_mul(text) {
             return;
         }
         // Eight bytes is what a one-letter key, a one-digit value and their spans take.

@@ -220,6 +220,25 @@ fn a_long_mapping_of_entries_of_some_text_is_held_as_entries() {
     }
 }
 
+/// A tree its reader reads one entry at a time packs a long mapping of entries of some
+/// text too, and finds a key in it without building its entries.
+#[test]
+fn a_scanned_parse_packs_every_long_mapping() {
+    let scalars: Vec<(String, &str)> = (0..PACK_FROM * 2)
+        .map(|i| (format!("k{i}"), "\"a value\""))
+        .collect();
+    let text = json_text(&scalars);
+    let root = json::parse_jsonc_scanned(&text, BASE).root.expect("parses");
+    let map = map_of(&root);
+    assert!(map.is_packed());
+    let found = map.find("k300").expect("found");
+    assert_eq!(found.value.as_str(), Some("a value"));
+    assert!(map.find("k").is_none());
+    assert!(!map.built(), "found without building the entries");
+    let plain = json::parse_jsonc(&text, BASE).root.expect("parses");
+    assert_eq!(spelt(&text, map), spelt(&text, map_of(&plain)));
+}
+
 /// Repeats of a mapping still open are dropped as it grows, packed or not: three keys are
 /// left of 70,000 entries, and every repeat is reported or counted.
 #[test]
