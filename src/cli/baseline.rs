@@ -103,6 +103,7 @@ pub(super) fn write(
                 String::new()
             };
             let shown = display_path(target.path.path(), &options.cwd);
+            let shown = crate::diagnostics::visible(&shown);
             let next = if target.configured {
                 "`toolc check` now reports only new findings".to_string()
             } else {
@@ -116,10 +117,7 @@ pub(super) fn write(
             );
             ExitCode::SUCCESS
         }
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
+        Err(message) => super::usage_error(&message),
     }
 }
 

@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::bundle::{self, Target};
 use crate::config::{Config, ConfigError};
-use crate::diagnostics::Summary;
+use crate::diagnostics::{Summary, visible, visible_path};
 use crate::output::human;
 use crate::pipeline::{CheckOptions, check_and_compile};
 use crate::rules::Severity;
@@ -40,8 +40,7 @@ pub(super) struct BuildArgs {
 }
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
+    super::usage_error(message)
 }
 
 /// Run `toolc build`.
@@ -115,9 +114,9 @@ pub(super) fn run(args: BuildArgs) -> ExitCode {
     }
     if report.fails_at(Severity::Error) {
         let outcome = if args.check {
-            format!("the bundles in {} were not compared", shown.display())
+            format!("the bundles in {} were not compared", visible_path(&shown))
         } else {
-            format!("nothing was written to {}", shown.display())
+            format!("nothing was written to {}", visible_path(&shown))
         };
         eprintln!("error: {} error(s) found; {outcome}", report.summary.errors);
         return ExitCode::from(1);
@@ -126,7 +125,9 @@ pub(super) fn run(args: BuildArgs) -> ExitCode {
     for l in &compiled.left_out {
         eprintln!(
             "note: `{}` ({}) is not bundled: {}",
-            l.name, l.path, l.reason
+            visible(&l.name),
+            visible(&l.path),
+            l.reason
         );
     }
     if args.check {
@@ -136,39 +137,42 @@ pub(super) fn run(args: BuildArgs) -> ExitCode {
                 eprintln!(
                     "{} bundle file(s) in {} are up to date",
                     outputs.len(),
-                    shown.display()
+                    visible_path(&shown)
                 );
             }
             return ExitCode::SUCCESS;
         }
         for path in &stale.differ {
-            eprintln!("out of date: {}", shown.join(path).display());
+            eprintln!("out of date: {}", visible_path(&shown.join(path)));
         }
         for path in &stale.extra {
             eprintln!(
                 "no longer built: {} (its agent is gone)",
-                shown.join(path).display()
+                visible_path(&shown.join(path))
             );
         }
         eprintln!(
             "error: the bundles in {} are not what `toolc build` writes now; run it and commit the result",
-            shown.display()
+            visible_path(&shown)
         );
         return ExitCode::from(1);
     }
     match bundle::write_all(&out_dir, &outputs, &compiled.agent_ids) {
         Ok(removed) => {
             for path in removed {
-                eprintln!("removed {}: its agent is gone", shown.join(path).display());
+                eprintln!(
+                    "removed {}: its agent is gone",
+                    visible_path(&shown.join(path))
+                );
             }
         }
-        Err(e) => return fail(&format!("cannot write to {}: {e}", shown.display())),
+        Err(e) => return fail(&format!("cannot write to {}: {e}", visible_path(&shown))),
     }
     if !args.quiet {
         eprintln!(
             "wrote {} file(s) to {} ({} tool(s), {} agent(s))",
             outputs.len(),
-            shown.display(),
+            visible_path(&shown),
             compiled.tool_count(),
             compiled.agents.len()
         );

@@ -32,14 +32,13 @@ pub(super) fn run(args: &CleanArgs) -> ExitCode {
     };
     match crate::cache::clean(&root) {
         Ok(Some(dir)) => {
-            eprintln!("removed {}", crate::fs::display_path(&dir, &cwd));
+            let shown = crate::fs::display_path(&dir, &cwd);
+            eprintln!("removed {}", crate::diagnostics::visible(&shown));
             ExitCode::SUCCESS
         }
         Ok(None) => {
-            eprintln!(
-                "no cache at {}",
-                crate::fs::display_path(&root.join(crate::cache::DIR), &cwd)
-            );
+            let shown = crate::fs::display_path(&root.join(crate::cache::DIR), &cwd);
+            eprintln!("no cache at {}", crate::diagnostics::visible(&shown));
             ExitCode::SUCCESS
         }
         Err(e) => super::usage_error(&format!("cannot remove the cache: {e}")),

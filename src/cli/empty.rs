@@ -16,7 +16,8 @@ pub(super) struct EmptyArgs {
     allow_empty: bool,
 }
 
-/// The error to print when `report` read no definition and that is not allowed.
+/// The error to print when `report` read no definition and that is not allowed (two
+/// lines; the paths in it shown, not obeyed).
 pub(super) fn refusal(args: &EmptyArgs, paths: &[PathBuf], report: &Report) -> Option<String> {
     if args.allow_empty || !report.files.is_empty() {
         return None;
@@ -24,7 +25,10 @@ pub(super) fn refusal(args: &EmptyArgs, paths: &[PathBuf], report: &Report) -> O
     let place = if paths.is_empty() {
         "in `.`".to_string()
     } else {
-        let names: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
+        let names: Vec<String> = paths
+            .iter()
+            .map(|p| format!("`{}`", crate::diagnostics::visible_path(p)))
+            .collect();
         format!("in {}", names.join(", "))
     };
     // Files at format paths that were left alone explain an empty run better than the list.

@@ -20,6 +20,6 @@ pub(super) fn named(config: &Config, cwd: &Path, paths: &[PathBuf]) -> Vec<PathB
 pub(super) fn warning(path: &Path) -> String {
     format!(
         "warning: `{}` is excluded (`[discovery] exclude` in toolc.toml, or `--exclude`): it was not checked",
-        path.display()
+        crate::diagnostics::visible_path(path)
     )
 }

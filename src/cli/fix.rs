@@ -107,7 +107,10 @@ pub(super) fn run(options: &CheckOptions, config: &Config, mode: Mode, quiet: bo
             let mut failed = false;
             for c in fixed.files.values() {
                 if let Err(why) = write(c, &options.cwd) {
-                    eprintln!("error: {}: {why}; the file was not changed", c.display);
+                    eprintln!(
+                        "error: {}: {why}; the file was not changed",
+                        crate::diagnostics::visible(&c.display)
+                    );
                     failed = true;
                 }
             }

@@ -39,6 +39,7 @@ pub(super) fn run(args: LockArgs) -> ExitCode {
         Ok(written) => {
             if !args.quiet {
                 let path = crate::fs::display_path(&written.path, &cwd);
+                let path = crate::diagnostics::visible(&path);
                 let counts = format!(
                     "{} tool(s), {} skill(s), {} MCP server(s)",
                     written.tools, written.skills, written.servers

@@ -179,8 +179,10 @@ pub fn main() -> ExitCode {
     code
 }
 
+/// Print `message`, one line, as an error: what it names (a path, a revision) is shown, not
+/// obeyed.
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", crate::diagnostics::visible(message));
     ExitCode::from(2)
 }
 
@@ -421,7 +423,9 @@ fn run_check(args: CheckArgs) -> ExitCode {
         }
     }
     if let Some(message) = refused {
-        return usage_error(&message);
+        // Two lines, the paths in them already shown (`empty::refusal`).
+        eprintln!("error: {message}");
+        return ExitCode::from(2);
     }
     let threshold = if args.rules.deny_warnings {
         Severity::Warning

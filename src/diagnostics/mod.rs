@@ -8,7 +8,7 @@ pub(crate) mod fix;
 pub(crate) mod md_inline;
 mod visible;
 
-pub(crate) use visible::{shown, visible};
+pub(crate) use visible::{shown, visible, visible_path};
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -36,6 +36,12 @@ pub(crate) fn visible(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// [`visible`] of a path as it is displayed: a path named on the command line, in a
+/// configuration or in a repository may hold any character too.
+pub(crate) fn visible_path(path: &std::path::Path) -> String {
+    visible(&path.display().to_string()).into_owned()
+}
+
 /// Whether `c` is shown spelt out rather than written as it is: a control, a line or
 /// paragraph separator, an invisible or bidirectional character.
 pub(crate) fn shown(c: char) -> bool {

@@ -4,20 +4,7 @@ use super::*;
 
 /// Run toolc where its configuration must be refused: exit 2, within seconds.
 fn run_config_error(repo: &Repo, args: &[&str]) -> Output {
-    let output = Command::cargo_bin("toolc")
-        .expect("the toolc binary is built")
-        .current_dir(&repo.root)
-        .args(args)
-        .timeout(HANG_LIMIT)
-        .output()
-        .expect("toolc runs");
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
+    run_exiting(repo, args, &[2])
 }
 
 #[cfg(unix)]

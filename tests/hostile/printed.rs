@@ -42,6 +42,47 @@ fn control_characters_from_files_never_reach_the_terminal_or_the_ci_log() {
     }
 }
 
+/// What the command line names is printed on stderr, which GitHub's runner reads for workflow
+/// commands as it reads stdout: a path a pre-commit hook passes (a committed file's name), an
+/// output folder, a revision. Each is shown, not obeyed.
+#[test]
+fn names_from_the_command_line_never_reach_stderr_as_controls() {
+    let repo = common::change::history(
+        &[
+            (
+                "skills/good/SKILL.md",
+                "---\nname: good\ndescription: Does good. Use when good is needed for the job.\n---\nBody.\n",
+            ),
+            ("toolc.toml", "[discovery]\nexclude = [\"vendor\"]\n"),
+        ],
+        &[],
+    );
+    let hostile = "x\n::error file=README.md::injected\u{1b}]0;PWNED\u{7}";
+    let excluded = format!("vendor/{hostile}.md");
+    repo.write(&excluded, b"hi");
+    let missing = format!("gone{hostile}");
+    let out = format!("dist{hostile}");
+    let runs: [&[&str]; 5] = [
+        &["check", "--allow-empty", "skills/good/SKILL.md", &excluded],
+        &["check", &missing],
+        &["check", "--no-cache", &missing, "--allow-empty"],
+        &["build", "--out", &out, "."],
+        &["diff", "--against", hostile, "."],
+    ];
+    for args in runs {
+        let output = run_exiting(&repo, args, &[0, 1, 2]);
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(text.contains("injected"), "{args:?}: {text}");
+        for c in ['\u{1b}', '\u{7}'] {
+            assert!(!text.contains(c), "{args:?}: {c:?} printed raw: {text}");
+        }
+        assert!(
+            !text.lines().any(|l| l.starts_with("::")),
+            "{args:?}: an injected line in {text}"
+        );
+    }
+}
+
 /// A JUnit report is shown as a web page by CI test views: the C1 controls, line separators,
 /// invisible and bidirectional characters of a name are spelt out there too, as in every
 /// other output (XML could carry them raw).
