@@ -225,6 +225,6 @@ pub(crate) fn json(report: &DiffReport, out: &mut dyn Write) -> std::io::Result<
         },
         tools: &report.tools,
     };
-    serde_json::to_writer_pretty(&mut *out, &stat)?;
+    crate::output::write_json(&mut *out, &stat)?;
     writeln!(out)
 }

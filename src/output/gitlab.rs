@@ -98,6 +98,6 @@ pub(crate) fn write(
             },
         }
     });
-    serde_json::to_writer_pretty(&mut *out, &super::Lazy::new(issues))?;
+    super::write_json(&mut *out, &super::Lazy::new(issues))?;
     out.write_all(b"\n")
 }

@@ -124,7 +124,7 @@ pub(crate) fn write(
                 .map(|d| Shown(super::masked::masked_one(d))),
         ),
     };
-    serde_json::to_writer_pretty(&mut *out, &output)?;
+    super::write_json(&mut *out, &output)?;
     out.write_all(b"\n")
 }
 

@@ -6,6 +6,8 @@ pub(crate) mod github;
 pub(crate) mod gitlab;
 pub(crate) mod human;
 pub(crate) mod json;
+mod json_text;
+pub(crate) use json_text::write_json;
 pub(crate) mod junit;
 pub(crate) mod markdown;
 pub(crate) mod masked;

@@ -144,6 +144,6 @@ pub(crate) fn write(
         },
         diagnostics: super::Lazy::new(diagnostics),
     };
-    serde_json::to_writer_pretty(&mut *out, &result)?;
+    super::write_json(&mut *out, &result)?;
     out.write_all(b"\n")
 }

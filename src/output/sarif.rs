@@ -298,7 +298,7 @@ pub(crate) fn write(
             },
         }],
     };
-    serde_json::to_writer_pretty(&mut *out, &log)?;
+    super::write_json(&mut *out, &log)?;
     out.write_all(b"\n")
 }
 

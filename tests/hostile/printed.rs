@@ -83,6 +83,31 @@ fn names_from_the_command_line_never_reach_stderr_as_controls() {
     }
 }
 
+/// JSON, SARIF, GitLab's and reviewdog's JSON carry a name's bidirectional and invisible
+/// characters, C1 controls and line separators as `\u` escapes: serde_json writes them raw,
+/// and a code-scanning view showing the message would obey them.
+#[test]
+fn machine_read_formats_escape_what_a_reader_would_obey() {
+    let repo = Repo::with(&[(
+        "tools.json",
+        r#"{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{},"required":["adm\u202eni\u2028x\u0085\u200b"]}}]}"#,
+    )]);
+    for format in ["json", "sarif", "gitlab", "rdjson"] {
+        let output = run(&repo, &["check", "--no-cache", "--format", format]);
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("adm"), "{format}: {text}");
+        // Escaped in JSON, or already spelt out as the text outputs do.
+        assert!(
+            text.contains(r"\u202e") || text.contains(r"\\u{202e}"),
+            "{format}: {text}"
+        );
+        for c in ['\u{202e}', '\u{2028}', '\u{85}', '\u{200b}'] {
+            assert!(!text.contains(c), "{format}: {c:?} written raw: {text}");
+        }
+        let _: Value = serde_json::from_str(&text).expect("still JSON");
+    }
+}
+
 /// A JUnit report is shown as a web page by CI test views: the C1 controls, line separators,
 /// invisible and bidirectional characters of a name are spelt out there too, as in every
 /// other output (XML could carry them raw).
