@@ -125,7 +125,8 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Find `toolc.toml` upward from `cwd` (or use `explicit`) and load it.
+    /// Find `toolc.toml` upward from `cwd` within its repository (or use `explicit`) and
+    /// load it.
     pub fn discover(cwd: &Path, explicit: Option<&Path>) -> Result<Config, ConfigError> {
         Config::discover_from(cwd, cwd, explicit, &|_| None)
     }
@@ -138,8 +139,8 @@ impl Config {
         buffer(path).map_or_else(|| read_config_file(path, true), Ok)
     }
 
-    /// Find `toolc.toml` upward from `start` (or use `explicit`, relative to `cwd`) and load
-    /// it, with the files it extends read through `buffer` (an editor's unsaved texts)
+    /// Find `toolc.toml` upward from `start` up to its repository's top folder (or use
+    /// `explicit`, relative to `cwd`) and load it, with the files it extends read through `buffer` (an editor's unsaved texts)
     /// first; paths in its diagnostics are shown relative to `cwd`.
     pub(crate) fn discover_from(
         start: &Path,
@@ -166,10 +167,16 @@ impl Config {
             },
             // Whatever is there: a `toolc.toml` that is a device, a FIFO or a dangling link is
             // an error, not a reason to look further up (or to run with no configuration).
-            None => start
-                .ancestors()
-                .map(|d| d.join(FILE_NAME))
-                .find(|p| std::fs::symlink_metadata(p).is_ok()),
+            // Up to the repository's top folder: a file above it (a hostile parent folder's,
+            // or an unrelated project's) is not the repository's, and is not read.
+            None => {
+                let above = crate::fs::project::git_root(start).and_then(Path::parent);
+                start
+                    .ancestors()
+                    .take_while(|d| above.is_none_or(|a| d.as_os_str() != a.as_os_str()))
+                    .map(|d| d.join(FILE_NAME))
+                    .find(|p| std::fs::symlink_metadata(p).is_ok())
+            }
         };
         match path {
             None => Ok(Config::defaults_at(start)),

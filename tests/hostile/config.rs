@@ -351,3 +351,38 @@ fn a_configuration_named_from_outside_writes_in_the_repository_checked() {
         .join("toolc-baseline.json");
     assert!(!above.exists());
 }
+
+/// A `toolc.toml` in a folder above the repository (a clone made where someone else writes)
+/// is not the repository's: it is not read, and cannot turn the repository's rules off.
+/// Outside git, where no folder marks the repository's top, the nearest above is read.
+#[test]
+fn a_configuration_above_the_repository_is_not_read() {
+    let outer = Repo::with(&[
+        ("toolc.toml", "[rules]\nALL = \"off\"\n"),
+        (
+            "clone/.cycod/tools/t.yaml",
+            "name: t\ndescription: d\nbash: echo {RAW:x}\n",
+        ),
+    ]);
+    let findings = |git: bool| {
+        let clone = outer.root.join("clone");
+        if git {
+            std::fs::create_dir_all(clone.join(".git")).expect("mkdir .git");
+        }
+        let output = Command::cargo_bin("toolc")
+            .expect("the toolc binary is built")
+            .current_dir(&clone)
+            .args(["check", "--no-cache", "--format", "json"])
+            .timeout(HANG_LIMIT)
+            .output()
+            .expect("toolc runs");
+        let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+        doc["diagnostics"].as_array().map_or(0, Vec::len)
+    };
+    assert_eq!(
+        findings(false),
+        0,
+        "outside git, the folder above configures"
+    );
+    assert!(findings(true) > 0, "the repository's own rules apply");
+}
