@@ -119,18 +119,65 @@ pub(super) fn offset(text: &str, at: lsp::Position) -> usize {
     start + line.len()
 }
 
-/// `text` with a protocol change applied (a range replaced, or everything).
-pub(super) fn apply_change(text: &str, change: &lsp::TextDocumentContentChangeEvent) -> String {
-    let Some(r) = change.range else {
-        return change.text.clone();
+/// `text` with the protocol's `changes` applied in order (a range replaced, or everything).
+/// The text is held as a rope while they are: a ranged change costs about the logarithm of
+/// its length, where copying the text for each change took 80 s for 16,000 one-letter edits
+/// of an 8 MB document in one message.
+pub(super) fn apply_changes(
+    text: String,
+    changes: &[lsp::TextDocumentContentChangeEvent],
+) -> String {
+    // What came before the last change of the whole text does not matter.
+    let (text, ranged) = match changes.iter().rposition(|c| c.range.is_none()) {
+        Some(i) => (changes[i].text.clone(), &changes[i + 1..]),
+        None => (text, changes),
     };
-    let start = offset(text, r.start);
-    let end = offset(text, r.end).max(start);
-    let mut out = String::with_capacity(text.len() + change.text.len());
-    out.push_str(&text[..start]);
-    out.push_str(&change.text);
-    out.push_str(&text[end..]);
-    out
+    if ranged.is_empty() {
+        return text;
+    }
+    let mut rope = ropey::Rope::from_str(&text);
+    drop(text);
+    for c in ranged {
+        let Some(r) = c.range else { continue };
+        let start = char_at(&rope, r.start);
+        let end = char_at(&rope, r.end).max(start);
+        rope.remove(start..end);
+        rope.insert(start, &c.text);
+    }
+    rope.to_string()
+}
+
+/// The char index of a protocol position in `rope`, as [`offset`] finds its byte offset in
+/// a text: a column past the end of its line is the end of the line, a line past the end is
+/// the end of the text, a column inside a surrogate pair is the character after it, and a
+/// leading byte-order mark is not part of line 0's columns.
+fn char_at(rope: &ropey::Rope, at: lsp::Position) -> usize {
+    let line = at.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let chars = rope.line(line);
+    // Without its line end: `\n`, `\r\n` or a lone `\r` (the rope counts the same ends).
+    let mut len = chars.len_chars();
+    for end in ['\n', '\r'] {
+        if len > 0 && chars.char(len - 1) == end {
+            len -= 1;
+        }
+    }
+    let bom = usize::from(line == 0 && len > 0 && chars.char(0) == '\u{feff}');
+    let target = rope
+        .char_to_utf16_cu(start + bom)
+        .saturating_add(at.character as usize);
+    if target >= rope.char_to_utf16_cu(start + len) {
+        return start + len;
+    }
+    let c = rope.utf16_cu_to_char(target);
+    if rope.char_to_utf16_cu(c) < target {
+        c + 1
+    } else {
+        c
+    }
 }
 
 /// The protocol severity of a toolc severity.
@@ -321,6 +368,41 @@ mod tests {
             range_length: None,
             text: "Z".into(),
         };
-        assert_eq!(apply_change("é🔧ab\n", &change), "é🔧Z\n");
+        assert_eq!(apply_changes("é🔧ab\n".into(), &[change]), "é🔧Z\n");
+    }
+
+    /// The rope finds every position where [`offset`] finds it in the text: line ends of
+    /// each kind, a byte-order mark, characters of two UTF-16 units, columns and lines past
+    /// the end. Applied one after another, the changes give what replacing byte ranges does.
+    #[test]
+    fn changes_land_where_offsets_say() {
+        let texts = [
+            "ab\ncd\r\nef\rgh",
+            "\u{feff}é🔧x\r\n\r\n🔧\n",
+            "",
+            "one line",
+            "\n\r\r\n\n",
+        ];
+        for text in texts {
+            let mut expected = text.to_string();
+            let mut changes = Vec::new();
+            for line in 0..7 {
+                for character in 0..6 {
+                    let at = lsp::Position::new(line, character);
+                    let to = lsp::Position::new(line, character + 1);
+                    let change = lsp::TextDocumentContentChangeEvent {
+                        range: Some(lsp::Range::new(at, to)),
+                        range_length: None,
+                        text: format!("<{line}.{character}>"),
+                    };
+                    let start = offset(&expected, at);
+                    let end = offset(&expected, to).max(start);
+                    expected.replace_range(start..end, &change.text);
+                    changes.push(change);
+                    let applied = apply_changes(text.to_string(), &changes);
+                    assert_eq!(applied, expected, "{text:?} after {line}:{character}");
+                }
+            }
+        }
     }
 }

@@ -275,10 +275,7 @@ impl Server {
             .get(&path)
             .map(|d| d.text.clone())
             .unwrap_or_default();
-        let text = p
-            .content_changes
-            .iter()
-            .fold(text, |text, c| convert::apply_change(&text, c));
+        let text = convert::apply_changes(text, &p.content_changes);
         self.set_document(p.text_document.uri, p.text_document.version, text);
     }
 

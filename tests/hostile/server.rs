@@ -333,3 +333,53 @@ fn fix_all_in_the_editor_never_applies_two_fixes_that_add_the_same_key() {
         "one misspelling is left for a person: {fixed}"
     );
 }
+
+/// One `didChange` of 16,000 ranged edits to a document of 4 MB: each edit copied the whole
+/// text (80 s for 8 MB). The edits land as a text editor applies them, one after another,
+/// and the server answers the next request in the time it answers any other.
+#[test]
+fn many_edits_in_one_message_cost_what_the_edits_are() {
+    let repo = repo();
+    let path = repo.root.join(".cycod/tools/t.yaml");
+    let uri = format!("file://{}", path.display());
+    let head = "name: t\ndescription: Lists the files of the folder.\nbash: ls\ntags: [read]\n";
+    let text = format!("{head}{}", "# c\n".repeat(1_000_000));
+    let mut server = Raw::start(&repo.root);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    server
+        .wait(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 1);
+    // Each inserts one letter at the start of line 4: a run of `#` that joins the comment
+    // there, then `foo: 1` and a line end typed backwards in front of it.
+    let typed = "foo: 1\n";
+    let edits: Vec<Value> = std::iter::repeat_n('#', 16_000 - typed.len())
+        .chain(typed.chars().rev())
+        .map(|c| {
+            let at = serde_json::json!({"line": 4, "character": 0});
+            serde_json::json!({"range": {"start": at, "end": at}, "text": c.to_string()})
+        })
+        .collect();
+    let started = Instant::now();
+    server.message(
+        &serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+        "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": edits}}),
+    );
+    let published = server
+        .wait(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    // The typed key is an unknown cycod key on line 4.
+    let diags = published["params"]["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let foo = diags
+        .iter()
+        .find(|d| d["code"] == "CYC001")
+        .unwrap_or_else(|| panic!("{published}"));
+    assert_eq!(foo["range"]["start"]["line"], 4, "{foo}");
+    assert_eq!(foo["range"]["start"]["character"], 0, "{foo}");
+}
