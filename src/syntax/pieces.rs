@@ -17,6 +17,17 @@ const MARKS: usize = 8 * 1024;
 /// more, and only a body over [`PIECE`] is cut for any other reason).
 const BYTES_PER_MARK: usize = 128;
 
+/// How many lines outside a fence a piece may hold, at least: pulldown-cmark makes two nodes
+/// of each line of a paragraph (its text and the line break), 64 bytes each, so a paragraph
+/// of half a mebibyte of `a` lines took 50 MiB as one piece's tree.
+const LINES: usize = 8 * 1024;
+
+/// A piece may hold a line for every this many bytes of the body, if that is more than
+/// [`LINES`] (and at most eight times as many): its tree is then about three times the
+/// body's size. A body of shorter lines than this on average is cut for its lines where its
+/// bytes would not cut it; what a cut changes is only what spans it (see [`pieces`]).
+const BYTES_PER_LINE: usize = 64;
+
 /// True for a character pulldown-cmark may make a node of, or open a container with (`#`
 /// for a heading, `.` and `)` for an ordered list's item: a body of `# h` lines took 18
 /// times its size, one of `1. a` 11, their pieces cut only for their bytes).
@@ -58,7 +69,10 @@ pub(crate) fn pieces(body: &str) -> Pieces<'_> {
     Pieces {
         body,
         at: 0,
-        marks: (body.len() / BYTES_PER_MARK).clamp(MARKS, 8 * MARKS),
+        budget: Budget {
+            marks: (body.len() / BYTES_PER_MARK).clamp(MARKS, 8 * MARKS),
+            lines: (body.len() / BYTES_PER_LINE).clamp(LINES, 8 * LINES),
+        },
         _keep: (body.len() > PIECE).then(crate::memory::KeepFreed::new),
     }
 }
@@ -67,8 +81,8 @@ pub(crate) fn pieces(body: &str) -> Pieces<'_> {
 pub(crate) struct Pieces<'a> {
     body: &'a str,
     at: usize,
-    /// How many marks a piece may hold.
-    marks: usize,
+    /// What a piece may hold.
+    budget: Budget,
     /// A body of more than one piece keeps freed memory for the next piece's tree.
     _keep: Option<crate::memory::KeepFreed>,
 }
@@ -79,18 +93,32 @@ impl<'a> Iterator for Pieces<'a> {
     fn next(&mut self) -> Option<(usize, &'a str)> {
         let rest = self.body.get(self.at..).filter(|r| !r.is_empty())?;
         let start = self.at;
-        let len = cut(rest, self.marks).unwrap_or(rest.len());
+        let len = cut(rest, self.budget).unwrap_or(rest.len());
         self.at += len;
         Some((start, &rest[..len]))
     }
 }
 
+/// How many marks, and lines outside a fence, a piece may hold.
+#[derive(Clone, Copy)]
+struct Budget {
+    marks: usize,
+    lines: usize,
+}
+
 /// Where the first piece of `text` ends, if before its end: a piece holds at most `budget`
-/// marks.
-fn cut(text: &str, budget: usize) -> Option<usize> {
-    if text.len() <= PIECE && marks(text) <= budget {
+/// marks and lines.
+fn cut(
+    text: &str,
+    Budget {
+        marks: budget,
+        lines,
+    }: Budget,
+) -> Option<usize> {
+    if text.len() <= PIECE && marks(text) <= budget && text.lines().count() <= lines {
         return None;
     }
+    let mut held_lines = 0;
     let mut fence: Option<Fence> = None;
     let mut at = 0;
     let mut blank_before = false;
@@ -125,7 +153,7 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
         } else {
             0
         };
-        let over = held + line_marks > budget;
+        let over = held + line_marks > budget || (counted && held_lines >= lines);
         let far_over = (held > 0 && held + line_marks > 2 * budget) || at >= INDENTED;
         if fence.is_none() && at > 0 && (((at >= enough || over) && starts_block) || far_over) {
             return Some(at);
@@ -142,6 +170,7 @@ fn cut(text: &str, budget: usize) -> Option<usize> {
             return Some(at + inside_line(&text[at..], after));
         }
         held += line_marks;
+        held_lines += usize::from(counted);
         fence = match fence {
             // A line longer than a window closes it only if the rest is blank (see above).
             Some(open) if open.closed_by(line) => {
@@ -344,6 +373,23 @@ mod tests {
         let parts = cuts(&body);
         assert!(parts.len() > 2, "{parts:?}");
         assert!(parts.iter().all(|p| p % 4 == 0));
+    }
+
+    /// Lines make nodes too: a paragraph of short lines is cut at a line's start once a
+    /// piece holds as many lines as the body may, well before its bytes would cut it.
+    #[test]
+    fn lines_count_as_marks_do() {
+        let body = "a\n".repeat(100_000);
+        let parts: Vec<(usize, &str)> = pieces(&body).collect();
+        let budget = (body.len() / BYTES_PER_LINE).max(LINES);
+        assert!(parts.len() >= 100_000 / budget, "{}", parts.len());
+        for (at, piece) in &parts {
+            assert_eq!(at % 2, 0, "at a line's start");
+            assert!(piece.lines().count() <= budget, "{}", piece.lines().count());
+        }
+        // Prose of the same length is one piece: its lines are long.
+        let prose = "A line of prose as a person writes it, some words long.\n".repeat(3_000);
+        assert_eq!(cuts(&prose), [0]);
     }
 
     #[test]

@@ -85,6 +85,16 @@ fn a_skill_of_a_million_and_a_half_short_paragraphs() {
     assert_bounded("skills/big/SKILL.md", &small, &dense, 9.0);
 }
 
+/// A paragraph of short lines: pulldown-cmark makes two nodes of each line, and a piece was
+/// cut only for its bytes (at 512 KiB in a paragraph), so 0.75 MB of `a` lines peaked at
+/// 89 MiB (93x, release build) and 30 MB took 9 s. Lines count toward a piece's budget as
+/// marks do: about 2x now.
+#[test]
+fn a_skill_of_a_paragraph_of_400_thousand_lines() {
+    let (small, dense) = (skill_of_lines("a\n", 1), skill_of_lines("a\n", 400_000));
+    assert_bounded("skills/big/SKILL.md", &small, &dense, 10.0);
+}
+
 /// A skill of one line of 500,000 `make`: each was looked back from to the start of the line
 /// to see whether it runs the Makefile (18 s in the release build for 2 MB).
 #[test]
