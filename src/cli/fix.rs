@@ -25,14 +25,15 @@ struct Limits {
     rounds: usize,
     /// Bytes checked over the rounds past which no round after the first starts: a round
     /// checks every definition again (a file of 300,000 fixable findings, 43 MB, took eleven
-    /// checks: 42 s). A repository of a few megabytes is bounded by `rounds` alone.
+    /// checks: 42 s; a 15 MB `SKILL.md` of one fixable link five: 37 s). A repository of a
+    /// megabyte or two is bounded by `rounds` alone.
     bytes: usize,
 }
 
 /// The limits of `--fix`, `--diff` and the editor's "fix all".
 const LIMITS: Limits = Limits {
     rounds: 10,
-    bytes: 64 << 20,
+    bytes: 16 << 20,
 };
 
 /// What to do with the fixed files.
@@ -87,7 +88,7 @@ pub(super) fn run(options: &CheckOptions, config: &Config, mode: Mode, quiet: bo
         Mode::Diff => {
             let mut out = String::new();
             for c in fixed.files.values() {
-                out.push_str(&unified_diff(c));
+                out.push_str(&super::patch::unified_diff(&c.display, &c.before, &c.after));
             }
             super::print(&out);
             if !quiet {
@@ -376,55 +377,6 @@ fn write(c: &Changed, cwd: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write it: {e}"))
 }
 
-/// The change to one file as a unified diff with three lines of context, made safe to print
-/// (see [`printable`]) and with credentials masked past their first characters, as every
-/// output masks them: the diff's context shows lines a finding never quotes.
-fn unified_diff(c: &Changed) -> String {
-    let display = crate::diagnostics::visible(&c.display);
-    // Masked in the whole texts, not line by line, so a key block over several lines is
-    // found; masking keeps every line's length, so the two sides still line up.
-    let before = crate::analysis::secrets::redact(&c.before);
-    let after = crate::analysis::secrets::redact(&c.after);
-    let diff = similar::TextDiff::from_lines(&*before, &*after)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{display}"), &format!("b/{display}"))
-        .to_string();
-    printable(&diff)
-}
-
-/// A diff of a repository's lines, printed where a terminal or a CI log reads it: control
-/// characters (an escape sequence, a lone `\r` that hides what precedes it) are shown as
-/// escapes (a tab and a line's `\r\n` stay), and a line that GitHub's runner would take as a
-/// workflow command (`::` after leading blanks: a context line of `::error …`) has its first
-/// `:` spelt `\u{3a}`. A diff so changed no longer applies as a patch: it is for reading.
-fn printable(diff: &str) -> String {
-    let mut out = String::with_capacity(diff.len());
-    for line in diff.split_inclusive('\n') {
-        let (body, end) = match line.strip_suffix("\r\n") {
-            Some(body) => (body, "\r\n"),
-            None => match line.strip_suffix('\n') {
-                Some(body) => (body, "\n"),
-                None => (line, ""),
-            },
-        };
-        let mut shown = String::with_capacity(body.len());
-        for (i, part) in body.split('\t').enumerate() {
-            if i > 0 {
-                shown.push('\t');
-            }
-            shown.push_str(&crate::diagnostics::visible(part));
-        }
-        let blanks = shown.len() - shown.trim_start().len();
-        if shown[blanks..].starts_with("::") {
-            shown.replace_range(blanks..blanks + 1, "\\u{3a}");
-        }
-        out.push_str(&shown);
-        out.push_str(end);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,17 +435,5 @@ mod tests {
         assert_eq!((rounds.count, rounds.left), (200, 50));
         assert!(left_hint(50).is_some_and(|h| h.starts_with("50 findings have a safe fix")));
         assert_eq!(left_hint(0), None);
-    }
-
-    #[test]
-    fn a_diff_is_printed_without_controls_or_workflow_commands() {
-        let diff =
-            " ::error file=a::x\n+::warning::y\n-\tkey: \u{1b}]0;T\u{7}\r\n  \t::debug::z\n a\rb\n";
-        assert_eq!(
-            printable(diff),
-            " \\u{3a}:error file=a::x\n+::warning::y\n-\tkey: ␛]0;T␇\r\n  \t\\u{3a}:debug::z\n a\\rb\n"
-        );
-        let plain = "@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n";
-        assert_eq!(printable(plain), plain);
     }
 }

@@ -14,6 +14,7 @@ mod excluded;
 mod explain;
 pub(crate) mod fix;
 mod lock;
+mod patch;
 mod rule_args;
 mod rule_list;
 mod server;
