@@ -274,3 +274,23 @@ fn what_flows_past_the_words_and_statements_read_is_said_to_be_unread() {
         "{stopped:#?}"
     );
 }
+
+/// One command of two million words (`{ { { … ls; }; }; }`), or one line of half a million
+/// here-documents: the lexer of simple commands held every word, or every pending
+/// delimiter, as a string (13 and 11 times the script, release build). It holds no more
+/// than the script's word budget, past which `SEC057` already says reading stopped.
+#[test]
+fn a_cycod_step_of_one_command_of_millions_of_words() {
+    let path = ".cycod/tools/t.yaml";
+    let braces = |n: usize| format!("{}ls; {}", "{ ".repeat(n), "}; ".repeat(n));
+    let heredocs = |n: usize| format!("cat {}\nx\nE", "<<E ".repeat(n));
+    type Made = fn(usize) -> String;
+    let shapes: [Made; 2] = [braces, heredocs];
+    for shape in shapes {
+        assert_bounded(path, &cycod(&shape(1)), &cycod(&shape(1_000_000)), 8.0);
+        let repo = Repo::new();
+        repo.write(path, cycod(&shape(100_000)).as_bytes());
+        let (codes, _) = codes_in(&repo, path);
+        assert!(codes.iter().any(|c| c == "SEC057"), "{codes:?}");
+    }
+}

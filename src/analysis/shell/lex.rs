@@ -1,5 +1,7 @@
 //! A quote-aware split of a script into simple commands, with words and redirections.
 
+use super::statements::MAX_WORDS;
+
 /// The language a script is written in, for quoting, escapes and operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Dialect {
@@ -91,7 +93,11 @@ pub(crate) fn each_simple_command(script: &str, dialect: Dialect, mut each: impl
                        current: &mut Command,
                        redirect_pending: &mut Option<(usize, usize)>| {
         if let Some(w) = word.take() {
+            // Words past the script's budget are not read (`SEC057` says where reading
+            // stopped); a command of two million `{` held each, 13 times the script.
+            let held = current.words.len() + current.redirects.len();
             match redirect_pending.take() {
+                _ if held >= MAX_WORDS => {}
                 Some((start, end)) => current.redirects.push(Redirect {
                     start,
                     end,
@@ -269,7 +275,7 @@ pub(crate) fn each_simple_command(script: &str, dialect: Dialect, mut each: impl
                     .chars()
                     .filter(|c| !matches!(c, '\'' | '"' | '\\'))
                     .collect();
-                if !delimiter.is_empty() {
+                if !delimiter.is_empty() && heredocs.len() < MAX_WORDS {
                     heredocs.push(PendingHeredoc {
                         delimiter,
                         strip_tabs,

@@ -241,7 +241,8 @@ const MAX_STAGES: usize = 16_384;
 
 /// Words and redirections read in one script at most, in all its statements: a command of
 /// two million words held each (50 times the script). Four times the words of the longest
-/// command line Windows starts, and far more than a script a person writes.
+/// command line Windows starts, and far more than a script a person writes. The lexer of
+/// simple commands holds no more of one command's words, nor of a line's here-documents.
 pub(super) const MAX_WORDS: usize = 65_536;
 
 /// How much of a script [`first_statements`] reads at most.
