@@ -67,6 +67,11 @@ fn entry_fields(server: &Node) -> Fields {
         |key: &str| RUN_KEYS.contains(&key) || NAMED_KEYS.contains(&key) || key == "description";
     let mut settings = Settings::default();
     for e in map.into_iter().flat_map(Map::scan) {
+        // The one test of what is a setting: the digest of them all below asks it too.
+        if !own_part(&e.key) {
+            settings.add(e);
+            continue;
+        }
         let key = e.key.as_str();
         if key == "args" && too_long {
             fields.insert(
@@ -80,13 +85,11 @@ fn entry_fields(server: &Node) -> Fields {
             );
         } else if NAMED_KEYS.contains(&key) {
             fields.insert(key.to_string(), names(&e.value, e.key_span()));
-        } else if key == "description" {
+        } else {
             fields.insert(
                 key.to_string(),
                 field(recorded(&e.value), e.value.span(), true),
             );
-        } else {
-            settings.add(e);
         }
     }
     settings.record(&mut fields, "settings/", || {
@@ -295,6 +298,11 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
     let mut settings = Settings::default();
     let map = root.entries();
     for e in map.into_iter().flat_map(Map::scan) {
+        // The one test of what is a setting: the digest of them all below asks it too.
+        if !OWN_KEYS.contains(&e.key.as_str()) {
+            settings.add(e);
+            continue;
+        }
         match e.key.as_str() {
             "name" | "$schema" | "_meta" => {}
             "description" | "title" => {
@@ -328,7 +336,8 @@ pub(crate) fn server_json(file: &Arc<SourceFile>) -> Option<Record<'_>> {
                     );
                 }
             }
-            _ => settings.add(e),
+            // Every other key is a setting, added above.
+            _ => {}
         }
     }
     settings.record(&mut fields, "", || {
