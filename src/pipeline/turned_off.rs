@@ -12,7 +12,7 @@ use super::judge::enabled;
 use crate::config::Config;
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
-use crate::rules::{self, Rule, syntax as syn};
+use crate::rules::{self, Rule, Severity, syntax as syn};
 use crate::source::{SourceFile, Span};
 
 /// Security rules named in the message before "and N more".
@@ -29,10 +29,46 @@ fn add<'a>(map: &mut ByConfig<'a>, config: &'a Config, path: &'a Path) {
         .push(path);
 }
 
-/// One TLC009 for each nested configuration that turns off security rules on the
+/// A rule a nested configuration runs less than the configuration above it does, on at least
+/// one of its definitions: off (`now` is `None`) or at a lower severity.
+#[derive(Clone, Copy, PartialEq)]
+struct Weakened<'r> {
+    rule: &'r Rule,
+    now: Option<Severity>,
+}
+
+/// What `rule` becomes on the definitions `paths` under `nested`, at its weakest, when the
+/// configuration `above` runs it stronger on one of them. `None` is less than any severity,
+/// so the minimum is the weakest.
+fn weakened<'r>(
+    options: &CheckOptions,
+    above: &Config,
+    nested: &Config,
+    rule: &'r Rule,
+    paths: &[&Path],
+) -> Option<Weakened<'r>> {
+    let mut weakest: Option<Option<Severity>> = None;
+    for p in paths {
+        let Some(was) = enabled(options, above, rule, p) else {
+            continue;
+        };
+        let now = enabled(options, nested, rule, p);
+        if now.is_none_or(|now| now < was) {
+            weakest = Some(weakest.map_or(now, |w| w.min(now)));
+            if now.is_none() {
+                break;
+            }
+        }
+    }
+    weakest.map(|now| Weakened { rule, now })
+}
+
+/// One TLC009 for each nested configuration that turns off, or lowers, security rules on the
 /// definitions it governs (`paths`, every definition of the run) that the configuration
 /// above it runs there. Each definition is asked, not a made-up path: an override whose
-/// globs name the folder's files turns rules off as surely as `[rules]` does.
+/// globs name the folder's files turns rules off as surely as `[rules]` does. A rule lowered
+/// to `info` never fails the run, and one lowered to `warning` fails it only with
+/// `--deny-warnings`: a gate opened as surely as by `off`.
 pub(super) fn security_off_below<'p>(
     options: &CheckOptions,
     configs: &ConfigTree,
@@ -55,19 +91,13 @@ pub(super) fn security_off_below<'p>(
             add(&mut governed, config, path);
         }
     }
-    let mut off: BTreeMap<&Path, (&Config, Vec<&Rule>)> = BTreeMap::new();
+    let mut off: BTreeMap<&Path, (&Config, Vec<Weakened>)> = BTreeMap::new();
     for (nested, paths) in governed.into_values() {
         // The configuration the file replaces or extends: the one above its folder.
         let above = configs.for_path(&nested.root);
-        let rules: Vec<&Rule> = security
+        let rules: Vec<Weakened> = security
             .iter()
-            .copied()
-            .filter(|r| {
-                paths.iter().any(|p| {
-                    enabled(options, above, r, p).is_some()
-                        && enabled(options, nested, r, p).is_none()
-                })
-            })
+            .filter_map(|r| weakened(options, above, nested, r, &paths))
             .collect();
         if !rules.is_empty() {
             off.insert(&nested.root, (nested, rules));
@@ -84,15 +114,14 @@ pub(super) fn security_off_below<'p>(
             continue;
         }
         let above = configs.for_path(&judge.root);
-        if enabled(options, above, tlc009, &file.path).is_some()
-            && enabled(options, judge, tlc009, &file.path).is_none()
-        {
-            let (_, rules) = off
-                .entry(&judge.root)
-                .or_insert_with(|| (judge, Vec::new()));
-            if !rules.contains(&tlc009) {
-                rules.push(tlc009);
-            }
+        let Some(weak) = weakened(options, above, judge, tlc009, &[file.path.as_path()]) else {
+            continue;
+        };
+        let (_, rules) = off
+            .entry(&judge.root)
+            .or_insert_with(|| (judge, Vec::new()));
+        if !rules.iter().any(|w| std::ptr::eq(w.rule, tlc009)) {
+            rules.push(weak);
         }
     }
     off.into_values()
@@ -204,14 +233,23 @@ fn exclude_key(text: &str) -> Option<Span> {
     None
 }
 
-/// The finding for `file` (the configuration of `folder`), which turns `off` off.
+/// The finding for `file` (the configuration of `folder`), which weakens `off`.
 fn finding(
     file: &std::sync::Arc<SourceFile>,
     folder: &Path,
-    off: &[&Rule],
+    off: &[Weakened],
     cwd: &Path,
 ) -> Diagnostic {
-    let named: Vec<&str> = off.iter().take(NAMED).map(|r| r.code).collect();
+    let all_off = off.iter().all(|w| w.now.is_none());
+    let named: Vec<String> = off
+        .iter()
+        .take(NAMED)
+        .map(|w| match (all_off, w.now) {
+            (true, _) => w.rule.code.to_string(),
+            (false, None) => format!("{} (off)", w.rule.code),
+            (false, Some(now)) => format!("{} ({})", w.rule.code, now.as_str()),
+        })
+        .collect();
     let more = off.len().saturating_sub(NAMED);
     let list = if more > 0 {
         format!("{}, and {more} more", named.join(", "))
@@ -225,49 +263,74 @@ fn finding(
         shown
     };
     let (span, label) = match setting_of(&file.text, off) {
-        Some(span) => (span, "turned off here"),
+        Some((span, None)) => (span, "turned off here"),
+        Some((span, Some(_))) => (span, "lowered here"),
         // Not named here: the file replaces the configuration that ran them.
         None => (
             first_line(&file.text),
             "replaces the run's configuration for its folder",
         ),
     };
+    let (verb, note) = if all_off {
+        (
+            "turns off",
+            "a nested `toolc.toml` replaces the configuration above it for its folder: the tools there are not checked for prompt injection, exfiltration or dangerous commands, and nothing else says so",
+        )
+    } else {
+        (
+            "turns off or lowers",
+            "a nested `toolc.toml` replaces the configuration above it for its folder: a finding at `info` never fails the run and one at `warning` fails it only with `--deny-warnings`, so prompt injection, exfiltration or dangerous commands there pass the gate",
+        )
+    };
     Diagnostic::new(
         &syn::SECURITY_RULES_OFF_BELOW,
         file,
         span,
         format!(
-            "this configuration turns off {} security rule{} that the configuration above runs, for the definitions under `{folder}/`: {list}",
+            "this configuration {verb} {} security rule{} that the configuration above runs, for the definitions under `{folder}/`: {list}",
             off.len(),
             if off.len() == 1 { "" } else { "s" }
         ),
     )
     .label(label)
-    .note("a nested `toolc.toml` replaces the configuration above it for its folder: the tools there are not checked for prompt injection, exfiltration or dangerous commands, and nothing else says so")
-    .help("start it with `extend = \"<path to the configuration above>\"` and leave the security rules on, silencing a finding you reviewed with `# toolc: ignore CODE -- why`; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above")
+    .note(note)
+    .help("start it with `extend = \"<path to the configuration above>\"` and leave the security rules as they are, silencing a finding you reviewed with `# toolc: ignore CODE -- why`; if the folder is meant to go unchecked, set `TLC009 = \"off\"` in the configuration above")
 }
 
-/// The key of the first setting that turns a rule of `off` off: `SEC = "off"` under
-/// `[rules]`, or inside an override's inline table (`rules = { SEC = "off" }`).
-fn setting_of(text: &str, off: &[&Rule]) -> Option<Span> {
+/// The key of the first setting that gives a rule of `off` what it became: `SEC = "off"`
+/// (or `"info"`, `"warning"`) under `[rules]`, or inside an override's inline table
+/// (`rules = { SEC = "off" }`), with what it sets.
+fn setting_of(text: &str, off: &[Weakened]) -> Option<(Span, Option<Severity>)> {
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let start = at;
         at += line.len();
         let code = line.split('#').next().unwrap_or("");
-        for (value, _) in code
-            .match_indices("\"off\"")
-            .chain(code.match_indices("'off'"))
-        {
-            let Some(before) = code[..value].trim_end().strip_suffix('=') else {
+        let values = code.char_indices().filter(|&(_, c)| c == '"' || c == '\'');
+        for (quote_at, quote) in values {
+            let rest = &code[quote_at + 1..];
+            let Some(end) = rest.find(quote) else {
+                continue;
+            };
+            let now = match &rest[..end] {
+                "off" => None,
+                level => match Severity::parse(level) {
+                    Some(level) => Some(level),
+                    None => continue,
+                },
+            };
+            let Some(before) = code[..quote_at].trim_end().strip_suffix('=') else {
                 continue;
             };
             let before = before.trim_end();
             let key_at = before.rfind(['{', ',', ' ', '\t']).map_or(0, |i| i + 1);
             let key = &before[key_at..];
             let selector = key.trim_matches(['"', '\'']);
-            if off.iter().any(|r| rules::selector_matches(selector, r)) {
-                return Some(Span::new(start + key_at, start + before.len()));
+            if off
+                .iter()
+                .any(|w| w.now == now && rules::selector_matches(selector, w.rule))
+            {
+                return Some((Span::new(start + key_at, start + before.len()), now));
             }
         }
     }
@@ -289,14 +352,30 @@ mod tests {
             .into_iter()
             .find(|r| r.code == "SEC001")
             .expect("SEC001");
+        let off = [Weakened {
+            rule: sec,
+            now: None,
+        }];
         let text = "[rules]\nDOJ014 = \"off\"\n  \"SEC\" = 'off' # fixtures\n";
-        let span = setting_of(text, &[sec]).expect("found");
-        assert_eq!(&text[span.start..span.end], "\"SEC\"");
-        assert_eq!(setting_of("[rules]\nSEC = \"warning\"\n", &[sec]), None);
+        let (span, now) = setting_of(text, &off).expect("found");
+        assert_eq!((&text[span.start..span.end], now), ("\"SEC\"", None));
+        assert_eq!(setting_of("[rules]\nSEC = \"warning\"\n", &off), None);
         let text = "[[overrides]]\npaths = [\"**\"]\nrules = { DOJ = \"off\", SEC001 = \"off\" }\n";
-        let span = setting_of(text, &[sec]).expect("found");
+        let (span, _) = setting_of(text, &off).expect("found");
         assert_eq!(&text[span.start..span.end], "SEC001");
         assert_eq!(first_line("extend = 'x'\n"), Span::new(0, 12));
+        // A lowered rule is found on the setting that gives it the level it has now.
+        let info = [Weakened {
+            rule: sec,
+            now: Some(Severity::Info),
+        }];
+        let text = "[rules]\nSEC = \"warning\"\nDOJ = \"info\"\nSEC001 = \"info\"\n";
+        let (span, now) = setting_of(text, &info).expect("found");
+        assert_eq!(
+            (&text[span.start..span.end], now),
+            ("SEC001", Some(Severity::Info))
+        );
+        assert_eq!(setting_of("[rules]\nSEC = \"Info\"\n", &info), None);
     }
 
     #[test]

@@ -24,5 +24,5 @@ declare_rules! {
     UNRECOGNIZED_FILE = "TLC006" "unrecognized-file" Warning [] "a file named on the command line, or misnamed where a format looks, is read by no format";
     CUSTOM_RULE_SELECTS_NOTHING = "TLC007" "custom-rule-selects-nothing" Warning [] "a custom rule's `given` selected nothing in any file it read";
     CUSTOM_RULE_NOT_FULLY_CHECKED = "TLC008" "custom-rule-not-fully-checked" Warning [] "a custom rule read all it may read of a file and stopped: the rest of the file was not checked by it";
-    SECURITY_RULES_OFF_BELOW = "TLC009" "security-rules-off-below" Warning [] "a nested `toolc.toml` turns off security rules on its definitions, or excludes definitions, that the configuration above it checks";
+    SECURITY_RULES_OFF_BELOW = "TLC009" "security-rules-off-below" Warning [] "a nested `toolc.toml` turns off or lowers security rules on its definitions, or excludes definitions, that the configuration above it checks";
 }
