@@ -35,7 +35,7 @@ declare_rules! {
     SIDE_CHANNEL_PARAMETER = "SEC054" "side-channel-parameter" Warning [] "a parameter name is a side channel or a sentence (`sidenote`, `note_to_assistant`)";
     INSTRUCTION_IN_VALUE = "SEC055" "instruction-in-schema-value" Warning [] "an enum value, default or example holds instructions to the model";
     TOOL_SHADOWING = "SEC056" "tool-shadowing" Warning [] "a tool's text tells the model how to call another tool of the repository";
-    COMMANDS_NOT_READ = "SEC057" "commands-not-read" Warning [] "a file's instructions hold more different code than toolc reads for dangerous commands: the rest was not checked";
+    COMMANDS_NOT_READ = "SEC057" "commands-not-read" Warning [] "a file's instructions hold more different code than toolc reads for dangerous commands, or a script a server starts is too large to read: the rest was not checked";
     HIDDEN_CHARACTER_IN_NAME = "SEC060" "hidden-character-in-name" Error threat [] "a name, id, enum value, endpoint or command holds an invisible or bidirectional character";
     HIDDEN_CHARACTER = "SEC061" "hidden-character" Warning [] "text the model reads holds an invisible or bidirectional character, or hidden tag characters";
     MIXED_SCRIPT_NAME = "SEC062" "mixed-script-name" Error threat [] "a tool or parameter name mixes scripts (a Cyrillic `е` among Latin letters)";

@@ -204,9 +204,10 @@ pub(crate) fn load(
         Some(root) => {
             let (mut item, diags) = config::check(&file, root, client);
             diagnostics.extend(diags);
-            let started = scripts::started(&file, texts::servers(root), fs);
-            item.texts = FileTexts::check(passes, texts::config(&file, root, &started));
-            companions.extend(started.into_iter().map(|s| s.file));
+            let scripts = scripts::started(&file, texts::servers(root), fs);
+            diagnostics.extend(scripts.not_read);
+            item.texts = FileTexts::check(passes, texts::config(&file, root, &scripts.started));
+            companions.extend(scripts.started.into_iter().map(|s| s.file));
             Item::new(item)
         }
         None => Item::none(),

@@ -9,12 +9,14 @@ use std::sync::Arc;
 
 use crate::analysis::argv;
 use crate::analysis::shell::program_name;
+use crate::diagnostics::Diagnostic;
 use crate::formats::format::decode;
-use crate::fs::FileSystem;
-use crate::source::SourceFile;
+use crate::fs::{FileSystem, ReadError};
+use crate::rules::security as sec;
+use crate::source::{SourceFile, Span};
 use crate::syntax::Node;
 
-/// A script larger than this is not read.
+/// A script larger than this is not read (and said so: [`not_read`]).
 const MAX_SCRIPT_BYTES: usize = 1024 * 1024;
 
 /// Scripts read at most for one configuration file.
@@ -33,14 +35,24 @@ pub(super) struct Started {
     pub file: Arc<SourceFile>,
 }
 
+/// The scripts a configuration's servers start, and what says a script was too large to read.
+#[derive(Default)]
+pub(super) struct Scripts {
+    /// The scripts read.
+    pub started: Vec<Started>,
+    /// One `SEC057` for each script larger than [`MAX_SCRIPT_BYTES`]: padding a script past
+    /// it must not hide what it runs in silence.
+    pub not_read: Vec<Diagnostic>,
+}
+
 /// The scripts the servers of `servers` start, read through `fs` relative to the folder
 /// the client runs them from: the configuration's own folder, or the project's when the
 /// configuration sits in a client's dot-folder (`.cursor/mcp.json`, `.vscode/mcp.json`).
 pub(super) fn started(
-    file: &SourceFile,
+    file: &Arc<SourceFile>,
     servers: &[crate::syntax::Entry],
     fs: &dyn FileSystem,
-) -> Vec<Started> {
+) -> Scripts {
     let mut dir = file.path.parent().unwrap_or(Path::new(""));
     let mut display = parent(file.display());
     if dir
@@ -51,34 +63,43 @@ pub(super) fn started(
         dir = dir.parent().unwrap_or(Path::new(""));
         display = parent(display.trim_end_matches('/'));
     }
-    let mut out: Vec<Started> = Vec::new();
+    let mut out = Scripts::default();
     for entry in servers {
         let server = &entry.value;
-        let program = server.value("command").and_then(Node::as_str);
+        let command = server.value("command");
+        let program = command.and_then(Node::as_str);
         let args = argv::read(program, server.value("args").and_then(Node::as_list)).items;
-        let words = program
+        let words = command
+            .and_then(|c| Some((c.as_str()?, c.span())))
             .into_iter()
-            .chain(args.iter().filter_map(|a| a.as_str()));
-        for (i, word) in words.enumerate() {
-            if out.len() >= MAX_SCRIPTS {
+            .chain(args.iter().filter_map(|a| Some((a.as_str()?, a.span()))));
+        for (i, (word, span)) in words.enumerate() {
+            if out.started.len() + out.not_read.len() >= MAX_SCRIPTS {
                 return out;
             }
             let Some(rel) = local_script(word, i == 0) else {
                 continue;
             };
             if out
+                .started
                 .iter()
                 .any(|s| s.server == entry.key && s.file.path == dir.join(rel))
             {
                 continue;
             }
             let path = dir.join(rel);
-            let Some(bytes) = fs.read(&path).ok().filter(|b| b.len() <= MAX_SCRIPT_BYTES) else {
-                continue;
+            let bytes = match fs.read(&path) {
+                Ok(bytes) if bytes.len() <= MAX_SCRIPT_BYTES => bytes,
+                Ok(_) | Err(ReadError::TooLarge(_)) => {
+                    out.not_read.push(not_read(file, span, rel));
+                    continue;
+                }
+                // Absent, a folder, or a link out of the repository: nothing to read.
+                Err(_) => continue,
             };
             let shown = format!("{display}{}", rel.trim_start_matches("./"));
             if let (script, None) = decode(&path, shown, file.format, bytes) {
-                out.push(Started {
+                out.started.push(Started {
                     server: entry.key.to_string(),
                     file: script,
                 });
@@ -86,6 +107,22 @@ pub(super) fn started(
         }
     }
     out
+}
+
+/// The `SEC057` for the script `rel`, named at `span`, that is too large to read.
+fn not_read(file: &Arc<SourceFile>, span: Span, rel: &str) -> Diagnostic {
+    Diagnostic::new(
+        &sec::COMMANDS_NOT_READ,
+        file,
+        span,
+        format!(
+            "the script `{}` this server starts is larger than 1 MiB: it was not read for dangerous commands",
+            rel.trim_start_matches("./")
+        ),
+    )
+    .label("not read")
+    .note("toolc reads a script a server starts up to 1 MiB, as it reads the server's command: what a larger one runs as the server starts (a download piped into a shell, a start-up file written) goes unreported")
+    .help("keep the script the server starts small: move data it holds into files of their own, or split it")
 }
 
 /// The folder part of a shown path, with its `/` (`""` at the top).
