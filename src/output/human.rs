@@ -345,7 +345,7 @@ fn render_one(renderer: &Renderer, d: &Diagnostic) -> String {
 /// The header the renderer prints for a cropped window, and the one it should print.
 fn header_fix(file: &SourceFile, w: &Window<'_>, span: Span) -> Option<(String, String)> {
     let pos = file.position(span.start);
-    let line_start = file.lines().line_start(pos.line)?;
+    let line_start = file.lines().line_start(&file.text, pos.line)?;
     if w.start <= line_start {
         return None;
     }

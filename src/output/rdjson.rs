@@ -75,7 +75,7 @@ fn severity(severity: Severity) -> &'static str {
 /// Line and UTF-8 byte column of a text offset, counted in the file as stored.
 fn position(file: &SourceFile, offset: usize) -> Position {
     let p = file.position(offset);
-    let line_start = file.lines().line_start(p.line).unwrap_or(0);
+    let line_start = file.lines().line_start(&file.text, p.line).unwrap_or(0);
     Position {
         line: p.line,
         column: p.offset.saturating_sub(file.stored_offset(line_start)) + 1,
