@@ -122,11 +122,17 @@ fn names(node: &Node, span: Span) -> Field {
     let map = node.entries();
     let keys = map.into_iter().flat_map(Map::sorted);
     let count = map.map_or(0, Map::len);
-    field(
-        sorted_names(keys.map(|e| e.key.to_string()), count),
-        span,
-        false,
-    )
+    field(sorted_names(keys.map(KeyOf), count), span, false)
+}
+
+/// An entry read for its key alone: past [`MAX_EACH`] only the keys' hash is recorded, and
+/// copying each key into a string of its own to hash it was an allocation per key.
+struct KeyOf<'a>(Cow<'a, Entry>);
+
+impl AsRef<str> for KeyOf<'_> {
+    fn as_ref(&self) -> &str {
+        self.0.key.as_str()
+    }
 }
 
 /// The `count` sorted `names` as recorded: the list, or past [`MAX_EACH`] the hash of its

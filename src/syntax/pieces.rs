@@ -115,8 +115,11 @@ fn cut(
         lines,
     }: Budget,
 ) -> Option<usize> {
-    if text.len() <= PIECE && marks(text) <= budget && text.lines().count() <= lines {
-        return None;
+    if text.len() <= PIECE {
+        let (held_marks, held_lines) = marks_and_lines(text);
+        if held_marks <= budget && held_lines <= lines {
+            return None;
+        }
     }
     let mut held_lines = 0;
     let mut fence: Option<Fence> = None;
@@ -257,8 +260,21 @@ fn may_start_block(c: char) -> bool {
 }
 
 /// How many marks `text` holds.
+#[cfg(test)]
 fn marks(text: &str) -> usize {
     text.bytes().filter(|b| is_mark(*b)).count()
+}
+
+/// How many marks and lines `text` holds, in one pass.
+fn marks_and_lines(text: &str) -> (usize, usize) {
+    let (marks, breaks) = text.bytes().fold((0, 0), |(m, n), b| {
+        (m + usize::from(is_mark(b)), n + usize::from(b == b'\n'))
+    });
+    // As `str::lines` counts: a last line without its `\n` is a line too.
+    (
+        marks,
+        breaks + usize::from(!text.is_empty() && !text.ends_with('\n')),
+    )
 }
 
 /// How many marks `text` holds, counted up to `cap`.
