@@ -64,6 +64,9 @@ pub(super) fn started(
         display = parent(display.trim_end_matches('/'));
     }
     let mut out = Scripts::default();
+    // The paths read, the scripts too large to read among them: each is read once, and at
+    // most [`MAX_SCRIPTS`] of them; naming one more is said, never a silent stop.
+    let mut read: Vec<(std::path::PathBuf, Option<Arc<SourceFile>>)> = Vec::new();
     for entry in servers {
         let server = &entry.value;
         let command = server.value("command");
@@ -74,31 +77,44 @@ pub(super) fn started(
             .into_iter()
             .chain(args.iter().filter_map(|a| Some((a.as_str()?, a.span()))));
         for (i, (word, span)) in words.enumerate() {
-            if out.started.len() + out.not_read.len() >= MAX_SCRIPTS {
-                return out;
-            }
             let Some(rel) = local_script(word, i == 0) else {
                 continue;
             };
+            let path = dir.join(rel);
             if out
                 .started
                 .iter()
-                .any(|s| s.server == entry.key && s.file.path == dir.join(rel))
+                .any(|s| s.server == entry.key && s.file.path == path)
             {
                 continue;
             }
-            let path = dir.join(rel);
-            let bytes = match fs.read(&path) {
-                Ok(bytes) if bytes.len() <= MAX_SCRIPT_BYTES => bytes,
-                Ok(_) | Err(ReadError::TooLarge(_)) => {
-                    out.not_read.push(not_read(file, span, rel));
-                    continue;
+            let script = match read.iter().find(|(p, _)| *p == path) {
+                // Read before: started by another server, or too large (said once).
+                Some((_, script)) => script.clone(),
+                None if read.len() >= MAX_SCRIPTS => {
+                    out.not_read
+                        .push(not_read(file, span, rel, Unread::PastCount));
+                    return out;
                 }
-                // Absent, a folder, or a link out of the repository: nothing to read.
-                Err(_) => continue,
+                None => {
+                    let script = match fs.read(&path) {
+                        Ok(bytes) if bytes.len() <= MAX_SCRIPT_BYTES => {
+                            let shown = format!("{display}{}", rel.trim_start_matches("./"));
+                            Some(as_script(&path, shown, file.format, bytes))
+                        }
+                        Ok(_) | Err(ReadError::TooLarge(_)) => {
+                            out.not_read
+                                .push(not_read(file, span, rel, Unread::TooLarge));
+                            None
+                        }
+                        // Absent, a folder, or a link out of the repository: nothing to read.
+                        Err(_) => continue,
+                    };
+                    read.push((path, script.clone()));
+                    script
+                }
             };
-            let shown = format!("{display}{}", rel.trim_start_matches("./"));
-            if let (script, None) = decode(&path, shown, file.format, bytes) {
+            if let Some(script) = script.filter(|s| !s.text.is_empty()) {
                 out.started.push(Started {
                     server: entry.key.to_string(),
                     file: script,
@@ -109,20 +125,45 @@ pub(super) fn started(
     out
 }
 
-/// The `SEC057` for the script `rel`, named at `span`, that is too large to read.
-fn not_read(file: &Arc<SourceFile>, span: Span, rel: &str) -> Diagnostic {
-    Diagnostic::new(
-        &sec::COMMANDS_NOT_READ,
-        file,
-        span,
-        format!(
-            "the script `{}` this server starts is larger than 1 MiB: it was not read for dangerous commands",
-            rel.trim_start_matches("./")
+/// The script of `bytes`, as a shell or an interpreter reads it: a NUL byte is nothing to a
+/// shell (and a blank here), a byte that is not UTF-8 is read as U+FFFD. Refused as a
+/// definition is, one such byte in a comment hid the whole script.
+fn as_script(
+    path: &Path,
+    shown: String,
+    format: crate::formats::FormatId,
+    mut bytes: Vec<u8>,
+) -> Arc<SourceFile> {
+    bytes
+        .iter_mut()
+        .filter(|b| **b == 0)
+        .for_each(|b| *b = b' ');
+    decode(path, shown, format, bytes).0
+}
+
+/// Why a script a server starts was not read.
+enum Unread {
+    /// Larger than [`MAX_SCRIPT_BYTES`].
+    TooLarge,
+    /// Named after [`MAX_SCRIPTS`] others were read.
+    PastCount,
+}
+
+/// The `SEC057` for the script `rel`, named at `span`, that was not read.
+fn not_read(file: &Arc<SourceFile>, span: Span, rel: &str, why: Unread) -> Diagnostic {
+    let name = rel.trim_start_matches("./");
+    let message = match why {
+        Unread::TooLarge => format!(
+            "the script `{name}` this server starts is larger than 1 MiB: it was not read for dangerous commands"
         ),
-    )
-    .label("not read")
-    .note("toolc reads a script a server starts up to 1 MiB, as it reads the server's command: what a larger one runs as the server starts (a download piped into a shell, a start-up file written) goes unreported")
-    .help("keep the script the server starts small: move data it holds into files of their own, or split it")
+        Unread::PastCount => format!(
+            "the servers of this file start more than {MAX_SCRIPTS} scripts: `{name}`, and any named after it, were not read for dangerous commands"
+        ),
+    };
+    Diagnostic::new(&sec::COMMANDS_NOT_READ, file, span, message)
+        .label("not read")
+        .note(format!("toolc reads up to {MAX_SCRIPTS} scripts the servers of a file start, each up to 1 MiB, as it reads the servers' commands: what another one runs as its server starts (a download piped into a shell, a start-up file written) goes unreported"))
+        .help("keep the scripts the servers start few and small: move data a script holds into files of its own")
 }
 
 /// The folder part of a shown path, with its `/` (`""` at the top).
