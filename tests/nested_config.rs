@@ -354,7 +354,7 @@ fn a_nested_configuration_that_lowers_security_rules_is_reported() {
     assert!(
         text.contains("legacy/toolc.toml:4:1")
             && text.contains("lowered here")
-            && text.contains("turns off or lowers"),
+            && text.contains("this configuration lowers "),
         "{text}"
     );
     // Lowered on some rules and off on others: each rule says what it became.
@@ -372,7 +372,9 @@ fn a_nested_configuration_that_lowers_security_rules_is_reported() {
         .unwrap_or_default()
         .to_string();
     assert!(
-        message.contains("(warning)") && message.contains("(off)"),
+        message.contains("turns off or lowers")
+            && message.contains("(warning)")
+            && message.contains("(off)"),
         "{message}"
     );
     assert_silenced_above(&repo);

@@ -271,6 +271,7 @@ fn finding(
             "replaces the run's configuration for its folder",
         ),
     };
+    let none_off = off.iter().all(|w| w.now.is_some());
     let (verb, note) = if all_off {
         (
             "turns off",
@@ -278,7 +279,11 @@ fn finding(
         )
     } else {
         (
-            "turns off or lowers",
+            if none_off {
+                "lowers"
+            } else {
+                "turns off or lowers"
+            },
             "a nested `toolc.toml` replaces the configuration above it for its folder: a finding at `info` never fails the run and one at `warning` fails it only with `--deny-warnings`, so prompt injection, exfiltration or dangerous commands there pass the gate",
         )
     };
