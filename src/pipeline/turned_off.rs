@@ -330,7 +330,9 @@ fn setting_of(text: &str, off: &[Weakened]) -> Option<(Span, Option<Severity>)> 
             let before = before.trim_end();
             let key_at = before.rfind(['{', ',', ' ', '\t']).map_or(0, |i| i + 1);
             let key = &before[key_at..];
-            let selector = key.trim_matches(['"', '\'']);
+            // A dotted key (`rules.SEC = "off"`) names the rule last.
+            let last = key.rsplit('.').next().unwrap_or(key);
+            let selector = last.trim_matches(['"', '\'']);
             if off
                 .iter()
                 .any(|w| w.now == now && rules::selector_matches(selector, w.rule))
@@ -381,6 +383,9 @@ mod tests {
             ("SEC001", Some(Severity::Info))
         );
         assert_eq!(setting_of("[rules]\nSEC = \"Info\"\n", &info), None);
+        let text = "extend = \"../toolc.toml\"\nrules.\"SEC001\" = \"info\"\n";
+        let (span, _) = setting_of(text, &info).expect("found");
+        assert_eq!(&text[span.start..span.end], "rules.\"SEC001\"");
     }
 
     #[test]
