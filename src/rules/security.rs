@@ -8,7 +8,7 @@ declare_rules! {
     PATH_TRAVERSAL = "SEC001" "path-traversal" Error threat ["dojops-tool", "dojops-dops"] "a path has a `..` segment that can escape the project";
     UNCHECKED_COMMAND_CHAINING = "SEC002" "unchecked-command-chaining" Warning ["dojops-tool"] "a verification command chains further commands the whitelist never checks";
     PROGRAM_OUTSIDE_REPOSITORY = "SEC003" "program-outside-repository" Warning ["agentcli-manifest", "agent-skill"] "a program the definition runs is a symbolic link to a file outside the repository";
-    FILES_NOT_READ = "SEC004" "files-not-read" Warning ["agent-skill"] "a skill holds more files than toolc lists, names more links and paths than it follows, or leads to a file larger than it reads: the rest, scripts among them, were not checked";
+    FILES_NOT_READ = "SEC004" "files-not-read" Warning ["agent-skill"] "a skill holds more files than toolc lists, names more links and paths than it follows, leads to more files or to a file larger than it reads: the rest, scripts among them, were not checked";
     CREDENTIAL_PASSTHROUGH = "SEC010" "credential-passthrough" Info ["agentcli-manifest"] "a tool is handed an environment variable that looks like a credential";
     HOST_PATH_ACCESS = "SEC011" "host-path-access" Error rejects ["tool-request"] "a request names a path outside `/in/`, `/out/` and its working folder";
     PRIVILEGED_ACCESS = "SEC012" "privileged-access" Error rejects ["tool-request"] "a request asks for devices or privileges (`/dev/…`, `--privileged`, `sudo`)";

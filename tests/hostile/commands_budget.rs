@@ -271,3 +271,46 @@ fn scripts_past_what_is_read_cannot_hide_one_after_them() {
         "{said:#?}"
     );
 }
+
+/// A skill's pages and programs are read up to two hundred of them: a page of hidden
+/// instructions placed after two hundred harmless ones was skipped in silence. The first
+/// one left unread is said (SEC004), where the skill names it; at two hundred, nothing is.
+#[test]
+fn a_page_past_the_pages_a_skill_is_read_for_is_said() {
+    let repo = repo();
+    let skill = |pages: usize| {
+        let links: String = (0..pages)
+            .map(|i| format!("- [Page {i}](references/p{i}.md)\n"))
+            .collect();
+        repo.write(
+            "skills/big/SKILL.md",
+            format!("{HEAD}# Big\n\n{links}").as_bytes(),
+        );
+        for i in 0..pages {
+            repo.write(
+                &format!("skills/big/references/p{i}.md"),
+                format!("# Page {i}\n\nNotes on part {i} of the reports.\n").as_bytes(),
+            );
+        }
+    };
+    skill(200);
+    let diags = diagnostics(&repo);
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["code"] == "SEC004" && d["path"] == "skills/big/SKILL.md"),
+        "{diags:#?}"
+    );
+    skill(203);
+    let diags = diagnostics(&repo);
+    let said = find(&diags, "SEC004", "skills/big/SKILL.md");
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert!(
+        said[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("more than 200") && m.contains("`references/p200.md`")),
+        "{said:#?}"
+    );
+    // On the link to the first page left unread: line 8 is the first link's.
+    assert_eq!(start(said[0]), (208, 14), "{said:#?}");
+}

@@ -336,6 +336,24 @@ impl Cx<'_> {
         self.push(d);
     }
 
+    /// SEC004: the skill leads to more files than toolc reads of one skill, so `rel`, named
+    /// at `at`, and any reached after it were not read; said once, never silent.
+    fn past_followed(&mut self, file: &Arc<SourceFile>, at: Span, rel: &str) {
+        let d = Diagnostic::new(
+            &crate::rules::security::FILES_NOT_READ,
+            file,
+            at,
+            format!(
+                "this skill leads to more than {} pages and programs: `{rel}`, and any reached after it, were not checked for dangerous commands, secrets or hidden instructions",
+                references::MAX_FOLLOWED
+            ),
+        )
+        .label("not read")
+        .note("the agent may be sent to these files, and reads what toolc did not")
+        .help("keep what the skill ships small: merge short pages, and move data sets out of the skill");
+        self.push(d);
+    }
+
     fn check(&mut self) -> Skill {
         let mut skill = Skill::default();
         self.byte_order_mark();
@@ -402,6 +420,9 @@ impl Cx<'_> {
             self.not_followed(file, *at);
         } else {
             self.unreferenced(&reach, anchor);
+        }
+        if let Some((file, at, rel)) = &reach.past_followed {
+            self.past_followed(file, *at, rel);
         }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());
         skill.texts = crate::security::texts::FileTexts::check(

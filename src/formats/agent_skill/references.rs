@@ -15,7 +15,7 @@ use crate::source::{SourceFile, Span};
 use crate::syntax::markdown::Fence;
 
 /// Files followed at most for one skill, so a skill of thousands of pages stays quick.
-const MAX_FOLLOWED: usize = 200;
+pub(super) const MAX_FOLLOWED: usize = 200;
 
 /// Links and paths followed at most for one skill, in all its files: each costs a few
 /// lookups of the folder (a `SKILL.md` of 42 MB of links to a missing file took 9.8 s). A
@@ -36,6 +36,9 @@ pub(super) struct Reach {
     /// Where the references of the skill stopped being followed, past [`MAX_REFERENCES`]:
     /// the file and the first reference left.
     pub stopped: Option<(Arc<SourceFile>, Span)>,
+    /// The first file the skill leads to that was not read because [`MAX_FOLLOWED`] were:
+    /// the file that names it, where, and its path.
+    pub past_followed: Option<(Arc<SourceFile>, Span, String)>,
 }
 
 /// How the instructions run one file.
@@ -246,6 +249,12 @@ impl Cx<'_> {
             self.too_deep(doc, r, rel);
         }
         if walk.followed >= MAX_FOLLOWED {
+            // Said once, on the first page or program left unread: a page of hidden
+            // instructions placed after two hundred harmless ones was skipped in silence.
+            let readable = paths::is_markdown(rel) || paths::is_code(rel);
+            if readable && walk.reach.past_followed.is_none() {
+                walk.reach.past_followed = Some((Arc::clone(&doc.file), r.span, rel.to_string()));
+            }
             return;
         }
         let file =
