@@ -413,7 +413,7 @@ impl Cx<'_> {
         let mut reach = self.references(body_start);
         self.fences(body_start, &reach.fences);
         let fences = std::mem::take(&mut reach.fences);
-        let scripts = self.scripts(&reach.runs);
+        let scripts = self.scripts(&reach.runs, anchor);
         if self.folder.truncated {
             self.not_listed(anchor);
         } else if let Some((file, at)) = &reach.stopped {

@@ -24,7 +24,12 @@ const MAX_SERVICE_FILES: usize = 16;
 impl Cx<'_> {
     /// The text files of `scripts/` and the other programs the instructions run (each read
     /// once), for the security checks; SKL016 on those run by their path (`runs`).
-    pub(super) fn scripts(&mut self, runs: &HashMap<String, Runs>) -> Vec<Arc<SourceFile>> {
+    /// `anchor` is where a finding on the skill as a whole goes (its `name`).
+    pub(super) fn scripts(
+        &mut self,
+        runs: &HashMap<String, Runs>,
+        anchor: crate::source::Span,
+    ) -> Vec<Arc<SourceFile>> {
         let mut paths: Vec<String> = self.folder.files_under("scripts").cloned().collect();
         // Whatever the instructions run, by its path or through an interpreter
         // (`node setup.js`), runs: it is read wherever it lies in the skill.
@@ -52,11 +57,26 @@ impl Cx<'_> {
         // (`cp x.service ~/.config/systemd/user/`): read, however the skill installs it.
         let services: Vec<String> = (self.folder.files.keys())
             .filter(|rel| crate::security::units::is_service_file(rel))
-            .take(MAX_SERVICE_FILES)
+            .take(MAX_SERVICE_FILES + 1)
             .cloned()
             .collect();
-        for rel in services {
-            self.companion(&rel);
+        for rel in services.iter().take(MAX_SERVICE_FILES) {
+            self.companion(rel);
+        }
+        // The first one past them is said: a unit that starts a download, shipped after
+        // sixteen harmless ones, was not read in silence.
+        if let Some(rel) = services.get(MAX_SERVICE_FILES) {
+            let d = self
+                .diag(
+                    &crate::rules::security::FILES_NOT_READ,
+                    anchor,
+                    format!(
+                        "this skill ships more than {MAX_SERVICE_FILES} service files: `{rel}`, and those after it by name, were not checked for the commands they run"
+                    ),
+                )
+                .note("a service file runs its commands once the skill's code installs it, with the user's permissions, and again at every start")
+                .help("ship only the service files the skill installs");
+            self.push(d);
         }
         let mut out = Vec::new();
         for rel in paths {
