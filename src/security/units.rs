@@ -3,19 +3,16 @@
 //! Copied in place and enabled, the service manager runs them at every start, long after the
 //! agent is done: they are read as the commands they are, by the same analysis as any
 //! script, so a reverse shell behind a "service" description is found where it is written.
-//! Only the first [`MAX_READ`] bytes of a file are read.
+//! A file is read to its end (a companion is read up to 1 MiB), every command of it: the
+//! commands' budget of different code (`SEC057`) bounds what is analysed, and says so. A
+//! unit padded past 64 KiB, or with 32 harmless commands before its download, was read only
+//! that far, in silence.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::security::texts::{Shell, Text, TextKind};
 use crate::source::{SourceFile, Span};
-
-/// Bytes of a service file read at most: a unit is a few lines.
-const MAX_READ: usize = 64 * 1024;
-
-/// Commands read from one file at most.
-const MAX_COMMANDS: usize = 32;
 
 /// The keys of a systemd unit or desktop entry whose value is a command line.
 const EXEC_KEYS: &[&str] = &[
@@ -40,8 +37,7 @@ pub(crate) fn is_service_file(path: &str) -> bool {
 
 /// Each command of the service file `file`, as a text that runs.
 pub(crate) fn commands(file: &Arc<SourceFile>) -> Vec<Text<'static>> {
-    let end = crate::text::floor_boundary(&file.text, MAX_READ);
-    let body = &file.text[..end];
+    let body = file.text.as_str();
     let spans = if body.trim_start().starts_with("<?xml") || body.contains("<plist") {
         plist_commands(body)
     } else {
@@ -49,7 +45,6 @@ pub(crate) fn commands(file: &Arc<SourceFile>) -> Vec<Text<'static>> {
     };
     spans
         .into_iter()
-        .take(MAX_COMMANDS)
         .map(|(span, value)| Text {
             kind: TextKind::Command(Shell::Posix),
             value: Cow::Owned(value),
@@ -112,7 +107,6 @@ fn plist_commands(body: &str) -> Vec<(Span, String)> {
         let mut from = 0;
         while let Some(found) = body[from..].find(key) {
             let after = from + found + key.len();
-            from = after;
             let rest = &body[after..];
             // The value is the next element: an array, or a string.
             let Some(open) = rest.find('<') else {
@@ -127,6 +121,9 @@ fn plist_commands(body: &str) -> Vec<(Span, String)> {
                 break;
             };
             let region = (after + open, after + open + close + close_tag.len());
+            // The next key is looked for after this value: each byte is searched once (a
+            // thousand keys inside one long array searched to its end each).
+            from = region.1;
             let strings = strings_in(body, region);
             let Some(command) = command_of(&strings, region) else {
                 continue;
