@@ -36,7 +36,8 @@ impl RuleArgs {
             .chain(&self.ignore)
             .find(|s| !rules::selector_is_known(s))?;
         Some(format!(
-            "`{selector}` is not a rule code, rule name or code prefix (see `toolc rules`)"
+            "{} (see `toolc rules`)",
+            rules::unknown_selector(selector)
         ))
     }
 }

@@ -37,9 +37,7 @@ pub(super) struct RulesArgs {
 /// Run `toolc rules`.
 pub(super) fn run(args: &RulesArgs) -> ExitCode {
     if let Some(s) = args.selectors.iter().find(|s| !rules::selector_is_known(s)) {
-        return usage_error(&format!(
-            "`{s}` is not a rule code, rule name or code prefix"
-        ));
+        return usage_error(&rules::unknown_selector(s));
     }
     if let Some(f) = &args.for_format
         && FormatId::from_config_name(f).is_none()

@@ -24,7 +24,7 @@ pub(super) fn unknown(file: &Arc<SourceFile>, span: Span, selector: &str) -> Dia
         let fix = replace_scalar(file, span, h, Applicability::Safe);
         DidYouMean::new(h, fix)
     });
-    let msg = format!("`{selector}` is not a rule code, rule name or code prefix");
+    let msg = rules::unknown_selector(selector);
     Diagnostic::new(&INVALID_CONFIG, file, span, msg).maybe_did_you_mean(hint)
 }
 

@@ -234,11 +234,23 @@ pub(crate) fn kind(name: &str) -> &str {
 /// A name without a format prefix selects every rule of that kind: `unknown-key` is DOJ007
 /// and also `agentcli-unknown-key`, `cycod-unknown-key`, ….
 pub(crate) fn selector_matches(selector: &str, rule: &Rule) -> bool {
-    selector.eq_ignore_ascii_case("ALL")
-        || rule.name == selector
-        || kind(rule.name) == selector
-        || rule.code.len() >= selector.len()
-            && rule.code[..selector.len()].eq_ignore_ascii_case(selector)
+    // Empty, it is the prefix of every code: `--ignore SEC010,` (a comma too many) turned
+    // every rule off and the run said "All checks passed".
+    !selector.is_empty()
+        && (selector.eq_ignore_ascii_case("ALL")
+            || rule.name == selector
+            || kind(rule.name) == selector
+            || rule.code.len() >= selector.len()
+                && rule.code[..selector.len()].eq_ignore_ascii_case(selector))
+}
+
+/// Why `selector`, which selects no rule, is refused: for an error message.
+pub(crate) fn unknown_selector(selector: &str) -> String {
+    if selector.trim().is_empty() {
+        "an empty rule selector names no rule (a comma too many?)".to_string()
+    } else {
+        format!("`{selector}` is not a rule code, rule name or code prefix")
+    }
 }
 
 /// True when `selector` selects at least one rule.

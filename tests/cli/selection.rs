@@ -37,6 +37,38 @@ fn select_and_ignore_by_code_name_and_prefix() {
     assert!(stderr(&output).contains("DOJ999"), "{}", stderr(&output));
 }
 
+/// An empty selector is the prefix of every code: `--ignore DOJ003,` (a comma too many)
+/// turned every rule off, and `"" = "off"` in `toolc.toml` too, and the run passed. Both are
+/// refused, as a selector that names no rule is.
+#[test]
+fn an_empty_rule_selector_is_refused_not_read_as_every_rule() {
+    let repo = Repo::new();
+    tool(&repo, "a", "Bad_A");
+    let dir = &repo.root;
+    for args in [
+        vec!["check", "--ignore", "DOJ003,"],
+        vec!["check", "--ignore", ""],
+        vec!["check", "--select", ",DOJ003"],
+        vec!["rules", ""],
+    ] {
+        let output = toolc(dir, &args);
+        assert_eq!(code(&output), 2, "{args:?}: {}", stdout(&output));
+        assert!(
+            stderr(&output).contains("an empty rule selector"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    config(&repo, "toolc.toml", "[rules]\n\"\" = \"off\"\n");
+    let output = toolc(dir, &["check"]);
+    assert_eq!(code(&output), 2, "{}", stdout(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains("an empty rule selector") && err.contains("TLC003"),
+        "{err}"
+    );
+}
+
 #[test]
 fn exit_codes_and_deny_warnings() {
     let repo = Repo::new();
