@@ -28,6 +28,15 @@ fn codes_in<'a>(diags: &'a [Value], code: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// The one finding of `code` in `path`, whose message holds each of `words`.
+fn said_once<'a>(diags: &'a [Value], code: &str, path: &str, words: &[&str]) -> &'a Value {
+    let said = find(diags, code, path);
+    assert_eq!(said.len(), 1, "{said:#?}");
+    let message = said[0]["message"].as_str().unwrap_or_default();
+    assert!(words.iter().all(|w| message.contains(w)), "{message}");
+    said[0]
+}
+
 #[test]
 fn past_the_budget_of_different_code_the_reading_stops_and_says_where() {
     let repo = repo();
@@ -204,15 +213,8 @@ fn a_server_script_padded_past_what_is_read_is_said() {
     };
     repo.write("start.sh", script(120_000).as_bytes());
     let diags = diagnostics(&repo);
-    let said = find(&diags, "SEC057", ".mcp.json");
-    assert_eq!(said.len(), 1, "{diags:#?}");
-    assert!(
-        said[0]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("`start.sh`") && m.contains("not read")),
-        "{said:#?}"
-    );
-    assert_eq!(start(said[0]), (1, 55), "on `\"./start.sh\"`: {said:#?}");
+    let said = said_once(&diags, "SEC057", ".mcp.json", &["`start.sh`", "not read"]);
+    assert_eq!(start(said), (1, 55), "on `\"./start.sh\"`: {said:#?}");
     repo.write("start.sh", script(100_000).as_bytes());
     let diags = diagnostics(&repo);
     assert!(
@@ -262,13 +264,11 @@ fn scripts_past_what_is_read_cannot_hide_one_after_them() {
         .as_bytes(),
     );
     let diags = diagnostics(&repo);
-    let said = find(&diags, "SEC057", ".mcp.json");
-    assert_eq!(said.len(), 1, "{diags:#?}");
-    assert!(
-        said[0]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("more than 8 scripts") && m.contains("`s8.sh`")),
-        "{said:#?}"
+    said_once(
+        &diags,
+        "SEC057",
+        ".mcp.json",
+        &["more than 8 scripts", "`s8.sh`"],
     );
 }
 
@@ -303,16 +303,14 @@ fn a_page_past_the_pages_a_skill_is_read_for_is_said() {
     );
     skill(203);
     let diags = diagnostics(&repo);
-    let said = find(&diags, "SEC004", "skills/big/SKILL.md");
-    assert_eq!(said.len(), 1, "{said:#?}");
-    assert!(
-        said[0]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("more than 200") && m.contains("`references/p200.md`")),
-        "{said:#?}"
+    let said = said_once(
+        &diags,
+        "SEC004",
+        "skills/big/SKILL.md",
+        &["more than 200", "`references/p200.md`"],
     );
     // On the link to the first page left unread: line 8 is the first link's.
-    assert_eq!(start(said[0]), (208, 14), "{said:#?}");
+    assert_eq!(start(said), (208, 14), "{said:#?}");
 }
 
 /// A skill's service files are read up to sixteen, by name: a seventeenth, which starts a
@@ -352,12 +350,11 @@ fn a_service_file_past_those_a_skill_is_read_for_is_said() {
         unit("/usr/bin/true").as_bytes(),
     );
     let diags = diagnostics(&repo);
-    let said = find(&diags, "SEC004", "skills/big/SKILL.md");
-    assert!(
-        said[0]["message"].as_str().is_some_and(
-            |m| m.contains("more than 16 service files") && m.contains("`units/z.service`")
-        ),
-        "{said:#?}"
+    said_once(
+        &diags,
+        "SEC004",
+        "skills/big/SKILL.md",
+        &["more than 16 service files", "`units/z.service`"],
     );
 }
 
