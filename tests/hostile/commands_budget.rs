@@ -311,6 +311,18 @@ fn a_page_past_the_pages_a_skill_is_read_for_is_said() {
     );
     // On the link to the first page left unread: line 8 is the first link's.
     assert_eq!(start(said), (208, 14), "{said:#?}");
+    // A script of `scripts/` linked past them is read all the same: not the one named.
+    let body = std::fs::read_to_string(repo.root.join("skills/big/SKILL.md")).unwrap_or_default();
+    let body = body.replace("- [Page 200]", "- [Tool](scripts/tool.sh)\n- [Page 200]");
+    repo.write("skills/big/SKILL.md", body.as_bytes());
+    repo.write("skills/big/scripts/tool.sh", b"#!/bin/sh\necho ready\n");
+    let diags = diagnostics(&repo);
+    said_once(
+        &diags,
+        "SEC004",
+        "skills/big/SKILL.md",
+        &["`references/p200.md`"],
+    );
 }
 
 /// A skill's service files are read up to sixteen, by name: a seventeenth, which starts a

@@ -421,7 +421,9 @@ impl Cx<'_> {
         } else {
             self.unreferenced(&reach, anchor);
         }
-        if let Some((file, at, rel)) = &reach.past_followed {
+        let unread = (reach.past_followed.iter())
+            .find(|(_, _, rel)| !scripts::read_as_script(rel, &reach.runs));
+        if let Some((file, at, rel)) = unread {
             self.past_followed(file, *at, rel);
         }
         let root = parsed.as_ref().and_then(|p| p.root.as_ref());

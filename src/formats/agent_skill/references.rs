@@ -36,9 +36,9 @@ pub(super) struct Reach {
     /// Where the references of the skill stopped being followed, past [`MAX_REFERENCES`]:
     /// the file and the first reference left.
     pub stopped: Option<(Arc<SourceFile>, Span)>,
-    /// The first file the skill leads to that was not read because [`MAX_FOLLOWED`] were:
-    /// the file that names it, where, and its path.
-    pub past_followed: Option<(Arc<SourceFile>, Span, String)>,
+    /// The files the skill leads to that were not read because [`MAX_FOLLOWED`] were: the
+    /// file that names each, where, and its path.
+    pub past_followed: Vec<(Arc<SourceFile>, Span, String)>,
 }
 
 /// How the instructions run one file.
@@ -249,11 +249,14 @@ impl Cx<'_> {
             self.too_deep(doc, r, rel);
         }
         if walk.followed >= MAX_FOLLOWED {
-            // Said once, on the first page or program left unread: a page of hidden
-            // instructions placed after two hundred harmless ones was skipped in silence.
-            let readable = paths::is_markdown(rel) || paths::is_code(rel);
-            if readable && walk.reach.past_followed.is_none() {
-                walk.reach.past_followed = Some((Arc::clone(&doc.file), r.span, rel.to_string()));
+            // Said, on the first page or program left unread: a page of hidden instructions
+            // placed after two hundred harmless ones was skipped in silence. (A program the
+            // skill runs, or one of `scripts/`, is read as a script all the same: which of
+            // them are is known once the walk is done.)
+            if paths::is_markdown(rel) || paths::is_code(rel) {
+                walk.reach
+                    .past_followed
+                    .push((Arc::clone(&doc.file), r.span, rel.to_string()));
             }
             return;
         }

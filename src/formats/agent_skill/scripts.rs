@@ -21,6 +21,19 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
 /// Service files of one skill read at most.
 const MAX_SERVICE_FILES: usize = 16;
 
+/// True when the instructions run `rel` as `r` says: such a file is read as a script
+/// wherever it lies in the skill, as every file of `scripts/` is.
+fn is_run(rel: &str, r: &Runs) -> bool {
+    (r.literal.is_some() || r.told.is_some()) && is_program(rel)
+        || r.through && has_script_extension(rel)
+}
+
+/// True when [`Cx::scripts`] reads `rel` whatever else reads of the skill: a file of
+/// `scripts/`, or one the instructions run.
+pub(super) fn read_as_script(rel: &str, runs: &HashMap<String, Runs>) -> bool {
+    rel.starts_with("scripts/") || runs.get(rel).is_some_and(|r| is_run(rel, r))
+}
+
 impl Cx<'_> {
     /// The text files of `scripts/` and the other programs the instructions run (each read
     /// once), for the security checks; SKL016 on those run by their path (`runs`).
@@ -33,13 +46,8 @@ impl Cx<'_> {
         let mut paths: Vec<String> = self.folder.files_under("scripts").cloned().collect();
         // Whatever the instructions run, by its path or through an interpreter
         // (`node setup.js`), runs: it is read wherever it lies in the skill.
-        let mut direct: Vec<(&String, &Runs)> = runs
-            .iter()
-            .filter(|(rel, r)| {
-                (r.literal.is_some() || r.told.is_some()) && is_program(rel)
-                    || r.through && has_script_extension(rel)
-            })
-            .collect();
+        let mut direct: Vec<(&String, &Runs)> =
+            runs.iter().filter(|(rel, r)| is_run(rel, r)).collect();
         direct.sort_by(|a, b| a.0.cmp(b.0));
         paths.extend(
             direct
