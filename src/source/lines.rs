@@ -264,7 +264,7 @@ impl LineIndex {
     /// index was built from): 0-based line and UTF-16 column, where `\n`, `\r\n` and a lone
     /// `\r` all end a line.
     pub fn lsp_position(&self, text: &str, offset: usize) -> (usize, usize) {
-        let p = self.position(text, offset);
+        let (p, line_start) = self.position_and_start(text, offset);
         let offset = offset.min(text.len());
         let Some(chunk) = self.lone_cr.get(offset / CR_CHUNK) else {
             return (p.line - 1, p.utf16_column - 1);
@@ -277,7 +277,6 @@ impl LineIndex {
             (before, last) = (before + 1, Some(i));
         }
         // The nearest line end before the offset: a lone `\r` on this line, else its start.
-        let (_, line_start) = self.locate(text, offset);
         let column = match last {
             Some(cr) if cr >= line_start => {
                 p.utf16_column - self.position(text, cr + 1).utf16_column
@@ -289,6 +288,11 @@ impl LineIndex {
 
     /// Position of a byte offset in `text` (the text this index was built from).
     pub fn position(&self, text: &str, offset: usize) -> Position {
+        self.position_and_start(text, offset).0
+    }
+
+    /// [`LineIndex::position`], and where the offset's line starts (at most the offset).
+    fn position_and_start(&self, text: &str, offset: usize) -> (Position, usize) {
         let offset = offset.min(text.len());
         let (line_idx, start) = self.locate(text, offset);
         let start = start.min(offset);
@@ -311,12 +315,13 @@ impl LineIndex {
                 (c + 1, u + ch.len_utf16())
             })
         };
-        Position {
+        let position = Position {
             line: line_idx + 1,
             column,
             utf16_column,
             offset,
-        }
+        };
+        (position, start)
     }
 
     /// Byte offset where 1-based `line` starts, if the line exists.

@@ -35,13 +35,14 @@ pub(super) struct Started {
     pub file: Arc<SourceFile>,
 }
 
-/// The scripts a configuration's servers start, and what says a script was too large to read.
+/// The scripts a configuration's servers start, and what says a script was not read.
 #[derive(Default)]
 pub(super) struct Scripts {
     /// The scripts read.
     pub started: Vec<Started>,
-    /// One `SEC057` for each script larger than [`MAX_SCRIPT_BYTES`]: padding a script past
-    /// it must not hide what it runs in silence.
+    /// One `SEC057` for each script larger than [`MAX_SCRIPT_BYTES`], and one for the first
+    /// named past [`MAX_SCRIPTS`]: neither padding a script nor naming others before it may
+    /// hide what it runs in silence.
     pub not_read: Vec<Diagnostic>,
 }
 
