@@ -475,6 +475,12 @@ pub(crate) fn discover_with(
     (found, errors, misnamed)
 }
 
+/// Whether git's index tracks a file under `dir` (a folder of a repository) that is on the
+/// disk: what a commit brought there was made by whoever made the commit.
+pub(crate) fn tracks_any_under(dir: &Path) -> bool {
+    !tracked::files_under(dir, |_| true, |_| true).is_empty()
+}
+
 /// The definitions under the folders `walked` that git tracks but an ignore file hid from the
 /// walk (see [`tracked`]): found as the walk would have found them. An excluded file stays
 /// out; a nested `toolc.toml` is not one of them (a configuration no walk saw applies nowhere).

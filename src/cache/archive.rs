@@ -6,6 +6,7 @@
 //! renamed into place, so a reader sees the old archive or the new one, never half of one.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
@@ -150,9 +151,26 @@ fn file_of(root: &Path) -> Option<RepoPath> {
     Repository::of(root).configured(&rel, root).ok()
 }
 
+/// Whether git tracks a file of the cache of the repository at `root`. A committed cache is
+/// one whoever made the commit wrote, and its checksum and key can be made to order (the key
+/// is guessed where a runner's paths and build are): it is neither read nor written.
+pub(super) fn committed(root: &Path) -> bool {
+    crate::discover::tracks_any_under(&root.join(DIR))
+}
+
 /// The archive of the repository at `root`, when its file is whole and its key is `key`;
-/// its walks are sent through `walks` as soon as they are decoded.
-pub(super) fn read(root: &Path, key: &Key, walks: Sender<Vec<Walk>>) -> Option<Archive> {
+/// its walks are sent through `walks` as soon as they are decoded. None, with `is_committed`
+/// set, when git tracks the cache ([`committed`]: asked here, off the walk's way).
+pub(super) fn read(
+    root: &Path,
+    key: &Key,
+    walks: Sender<Vec<Walk>>,
+    is_committed: &AtomicBool,
+) -> Option<Archive> {
+    if committed(root) {
+        is_committed.store(true, Ordering::Relaxed);
+        return None;
+    }
     let file = file_of(root)?;
     // Never read through a link: a committed one could lead to a cache made to order.
     file.refuse_links().ok()?;

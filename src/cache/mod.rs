@@ -23,7 +23,7 @@ mod walk;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -118,6 +118,9 @@ pub(crate) struct Cache {
     walks: Mutex<WalksNow>,
     hits: AtomicUsize,
     loaded: AtomicUsize,
+    /// Set by the thread that reads the archive when git tracks the cache: it is not read,
+    /// and not written either.
+    committed: Arc<AtomicBool>,
 }
 
 impl Cache {
@@ -145,11 +148,13 @@ impl Cache {
         // What this process's ShellCheck said is kept for this repository's run alone.
         shellcheck::start_run();
         let (send, walks_sent) = std::sync::mpsc::channel();
+        let committed = Arc::new(AtomicBool::new(false));
         let reading = {
             let (root, key) = (root.to_path_buf(), key.clone());
+            let committed = Arc::clone(&committed);
             // No thread to be had: no cache this run.
             std::thread::Builder::new()
-                .spawn(move || archive::read(&root, &key, send))
+                .spawn(move || archive::read(&root, &key, send, &committed))
                 .ok()
         };
         Cache {
@@ -167,6 +172,7 @@ impl Cache {
             walks: Mutex::new(WalksNow::default()),
             hits: AtomicUsize::new(0),
             loaded: AtomicUsize::new(0),
+            committed,
         }
     }
 
@@ -336,6 +342,9 @@ impl Cache {
     pub(crate) fn save(self, roots: &[PathBuf]) {
         // Read in full, whether or not this run needed them.
         let _ = (self.old(), walk::Walks::old_walks(&self));
+        if self.committed.load(Ordering::Relaxed) {
+            return;
+        }
         let (new, resolved) = (take(self.new), take(self.resolved));
         let (old, used, had_old) = match self.old.into_inner().flatten() {
             Some(Old { archive, used }) => (archive, used, true),

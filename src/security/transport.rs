@@ -38,9 +38,6 @@ const AUTH_WORDS: &[&str] = &[
     "--password",
 ];
 
-/// Past this many URLs on one line, the line is read no further.
-const MAX_PER_LINE: usize = 8;
-
 /// A plain `http://` URL in a text.
 struct HttpUrl {
     /// Byte range of the whole URL.
@@ -67,10 +64,14 @@ pub(super) fn check(tool: &ToolTexts, out: &mut Findings) {
         }
         for (line_start, line) in lines(&text.value) {
             let lower = line.to_ascii_lowercase();
-            for url in http_urls(line).into_iter().take(MAX_PER_LINE) {
+            let sends_auth = in_command && AUTH_WORDS.iter().any(|w| lower.contains(w));
+            for url in http_urls(line) {
+                if out.counted(&sec::PLAINTEXT_CREDENTIALS) {
+                    continue;
+                }
                 let why = if let Some(what) = url.carries {
                     Some(what.to_string())
-                } else if in_command && AUTH_WORDS.iter().any(|w| lower.contains(w)) {
+                } else if sends_auth {
                     Some("the command sends credentials with the request".to_string())
                 } else if text.kind == TextKind::Endpoint && tool.credentials.is_some() {
                     Some("the transport sends its credentials to this endpoint".to_string())
@@ -154,19 +155,40 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// The `http://` URLs of `line` whose host is not loopback.
+/// The `http://` URLs of `line` whose host is not loopback. Linear in the line, however
+/// many URLs it holds: one URL may run into the next (`http://http://…` has no blank between
+/// them), so where each ends, where its query starts and which credentials its query names
+/// are found from marks made in one pass, not by reading each URL to its end.
 fn http_urls(line: &str) -> Vec<HttpUrl> {
     let lower = line.to_ascii_lowercase();
+    let marks = QueryMarks::of(&lower);
     let mut out = Vec::new();
+    // The first character that ends a URL at or after some place, found once for every URL
+    // that starts before it.
+    let mut ender: Option<usize> = None;
     for (start, _) in lower.match_indices("http://") {
         if start > 0 && lower.as_bytes()[start - 1].is_ascii_alphanumeric() {
             continue;
         }
-        let end = line[start..]
-            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')'))
-            .map_or(line.len(), |e| start + e);
-        let url = &lower[start + 7..end];
-        let authority = url.split(['/', '?', '#']).next().unwrap_or("");
+        let end = match ender {
+            Some(e) if e >= start => e,
+            _ => {
+                let e = line[start..]
+                    .find(|c: char| {
+                        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')')
+                    })
+                    .map_or(line.len(), |e| start + e);
+                ender = Some(e);
+                e
+            }
+        };
+        let after_scheme = start + "http://".len();
+        // The authority ends at the first `/`: every later `http://` holds one, so no byte is
+        // read for two authorities.
+        let authority_len = lower[after_scheme..end]
+            .find(['/', '?', '#'])
+            .unwrap_or(end - after_scheme);
+        let authority = &lower[after_scheme..after_scheme + authority_len];
         let (userinfo, host) = match authority.rsplit_once('@') {
             Some((u, h)) => (Some(u), h),
             None => (None, authority),
@@ -174,13 +196,9 @@ fn http_urls(line: &str) -> Vec<HttpUrl> {
         if is_loopback(host) {
             continue;
         }
-        let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
         let carries = if userinfo.is_some_and(|u| u.contains(':')) {
             Some("the URL carries a user and password")
-        } else if query.split('&').any(|kv| {
-            let key = kv.split('=').next().unwrap_or("");
-            CREDENTIAL_PARAMS.contains(&key) && kv.contains('=')
-        }) {
+        } else if marks.credential_in_query(after_scheme + authority_len, end) {
             Some("the URL carries a credential in its query")
         } else {
             None
@@ -192,6 +210,56 @@ fn http_urls(line: &str) -> Vec<HttpUrl> {
         });
     }
     out
+}
+
+/// Where a line's `?`s stand, and where a parameter that names a credential
+/// (`CREDENTIAL_PARAMS`, then `=`) starts right after an `&`: both in order.
+struct QueryMarks<'a> {
+    lower: &'a [u8],
+    questions: Vec<usize>,
+    credentials: Vec<usize>,
+}
+
+impl QueryMarks<'_> {
+    fn of(lower: &str) -> QueryMarks<'_> {
+        let bytes = lower.as_bytes();
+        let mut marks = QueryMarks {
+            lower: bytes,
+            questions: Vec::new(),
+            credentials: Vec::new(),
+        };
+        for (at, &b) in bytes.iter().enumerate() {
+            if b == b'?' {
+                marks.questions.push(at);
+            } else if b == b'&' && marks.names_credential(at + 1) {
+                marks.credentials.push(at + 1);
+            }
+        }
+        marks
+    }
+
+    /// Whether a parameter that names a credential starts at `at`.
+    fn names_credential(&self, at: usize) -> bool {
+        let rest = self.lower.get(at..).unwrap_or_default();
+        CREDENTIAL_PARAMS
+            .iter()
+            .any(|p| rest.starts_with(p.as_bytes()) && rest.get(p.len()) == Some(&b'='))
+    }
+
+    /// Whether the query of a URL whose path starts at `from` and which ends at `end` names a
+    /// credential: its query starts at the first `?` from `from`, and its parameters start
+    /// right after that `?` and after each `&` past it (a later `?` is part of a value).
+    fn credential_in_query(&self, from: usize, end: usize) -> bool {
+        let q = self.questions.partition_point(|&at| at < from);
+        let Some(&question) = self.questions.get(q).filter(|&&at| at < end) else {
+            return false;
+        };
+        if self.names_credential(question + 1) {
+            return true;
+        }
+        let c = self.credentials.partition_point(|&at| at <= question);
+        self.credentials.get(c).is_some_and(|&at| at < end)
+    }
 }
 
 /// `localhost`, `*.localhost`, `127.…`, `[::1]`, `0.0.0.0`, with or without a port.

@@ -294,3 +294,42 @@ fn a_cycod_step_of_one_command_of_millions_of_words() {
         assert!(codes.iter().any(|c| c == "SEC057"), "{codes:?}");
     }
 }
+
+/// A cycod step of 1 MB of `http://` run together after an `Authorization` header: each URL
+/// was read to the end of the line for its query, and the line for the header again (release
+/// build: past 100 s; 0.2 s now). Every URL of a line is read: one that carries a credential
+/// after eight harmless ones was left unread.
+#[test]
+fn a_cycod_tool_of_150_thousand_plain_http_urls_run_together() {
+    let path = ".cycod/tools/t.yaml";
+    let repo = Repo::new();
+    let script = format!(
+        "curl -H 'Authorization: Bearer x' {}",
+        "http://".repeat(150_000)
+    );
+    repo.write(path, cycod(&script).as_bytes());
+    let (codes, took) = codes_in(&repo, path);
+    assert!(took.as_secs() < 20, "{took:?}");
+    assert!(codes.iter().any(|c| c == "SEC070"), "{codes:?}");
+    let harmless: Vec<String> = (0..9)
+        .map(|i| format!("http://docs{i}.example.com/page?a=1&b=2"))
+        .collect();
+    for (last, reported) in [
+        ("http://api.example.com/v1?api_key=abc", true),
+        ("http://api.example.com/v1?a=1&token=abc", true),
+        ("http://api.example.com/v1?a=1?token=abc", false),
+        ("http://api.example.com/v1?tokens=abc", false),
+    ] {
+        let repo = Repo::new();
+        repo.write(
+            path,
+            cycod(&format!("curl {} {last}", harmless.join(" "))).as_bytes(),
+        );
+        let (codes, _) = codes_in(&repo, path);
+        assert_eq!(
+            codes.iter().any(|c| c == "SEC070"),
+            reported,
+            "{last}: {codes:?}"
+        );
+    }
+}
