@@ -13,6 +13,7 @@
 //! (time, memory, output: `git/limits.rs`), and an error says when one stopped it.
 
 mod limits;
+mod owner;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -82,7 +83,8 @@ fn text(bytes: Vec<u8>) -> String {
 }
 
 /// The repository `cwd` is in: its top folder as seen from `cwd` (the working directory with
-/// git's prefix taken off, so a symlinked path stays what the user typed).
+/// git's prefix taken off, so a symlinked path stays what the user typed), when its git
+/// folder is its own ([`owner::check`]).
 pub(crate) fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
     let prefix = run(cwd, &["rev-parse", "--show-prefix"]).map_err(|e| {
         if e.0.starts_with("`git` is not installed") || e.0.contains("was stopped") {
@@ -100,6 +102,7 @@ pub(crate) fn top_level(cwd: &Path) -> Result<PathBuf, GitError> {
     for _ in 0..depth {
         top.pop();
     }
+    owner::check(cwd, &top)?;
     Ok(top)
 }
 

@@ -370,3 +370,49 @@ fn a_diff_of_a_one_line_tool_list_whose_every_tool_changed() {
     let changed = changed_tools(&repo, |_| true);
     assert_eq!(changed, n, "every tool changed");
 }
+
+/// A tree whose `.git` names another repository's git folder (a `gitdir:` file, or a link):
+/// git would read that repository's history as the tree's, and the diff print its
+/// definitions. git never checks one out, but a tree unpacked from an archive can carry one.
+/// The diff is refused; a linked worktree, whose git folder names it back, is compared.
+#[test]
+fn a_dot_git_naming_another_repositorys_history_is_refused() {
+    let private =
+        "name: deploy\ndescription: PRIVATE-CANARY deploys to production\nbash: ./deploy.sh\n";
+    let other = common::change::history(&[(".cycod/tools/deploy.yaml", private)], &[]);
+    let other_git = other.root.join(".git");
+    let tool = "name: deploy\ndescription: Deploys the site when asked\nbash: ./deploy.sh\n";
+    for link in [false, true] {
+        let tree = Repo::with(&[(".cycod/tools/deploy.yaml", tool)]);
+        if link {
+            std::os::unix::fs::symlink(&other_git, tree.root.join(".git")).expect("link");
+        } else {
+            tree.write(
+                ".git",
+                format!("gitdir: {}\n", other_git.display()).as_bytes(),
+            );
+        }
+        let out = run_exiting(&tree, &["diff", "--against", "HEAD"], &[2]);
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(2), "link {link}: {said}");
+        assert!(!said.contains("PRIVATE-CANARY"), "{said}");
+        assert!(said.contains("does not name this folder"), "{said}");
+    }
+    let worktree = Repo::new();
+    let at = worktree.root.join("wt");
+    common::change::git(
+        &other.root,
+        &["worktree", "add", "-q", &at.to_string_lossy()],
+    );
+    let out = Command::cargo_bin("toolc")
+        .expect("binary")
+        .args(["diff", "--against", "HEAD"])
+        .current_dir(&at)
+        .output()
+        .expect("toolc runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
