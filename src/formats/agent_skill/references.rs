@@ -201,7 +201,9 @@ impl Cx<'_> {
                         .folder
                         .files_in(c)
                         .filter(|f| paths::is_code(f))
-                        .take(MAX_FOLLOWED)
+                        // One past what is followed: the walk then names the first module
+                        // left unread (SEC004) rather than stop at the package in silence.
+                        .take(MAX_FOLLOWED + 1)
                         .cloned()
                         .collect();
                     for m in modules {
