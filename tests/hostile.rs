@@ -54,6 +54,8 @@ mod hidden;
 mod links;
 #[path = "hostile/locks.rs"]
 mod locks;
+#[path = "hostile/long_words.rs"]
+mod long_words;
 #[path = "hostile/malformed.rs"]
 mod malformed;
 #[path = "hostile/many_files.rs"]

@@ -8,9 +8,13 @@ pub(crate) fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    if name.len() > MAX_SUGGESTED {
+        return None;
+    }
     let lower = name.to_ascii_lowercase();
     candidates
         .into_iter()
+        .filter(|c| c.len() <= MAX_SUGGESTED)
         .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
         .filter(|(score, _)| *score >= 0.84)
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -29,6 +33,10 @@ pub(crate) fn did_you_mean_within<'a>(
     did_you_mean(name, candidates)
 }
 
+/// The longest name "did you mean" compares: a comparison costs the product of the two
+/// lengths (two names of 100 KB: 7 s), and no one misspells a name that long.
+const MAX_SUGGESTED: usize = 256;
+
 /// Comparisons "did you mean" may spend on one file's (or one value's) missing names, for
 /// [`did_you_mean_within`].
 pub(crate) const SUGGESTION_BUDGET: usize = 100_000;
@@ -40,8 +48,19 @@ const SAFETY_ROOTS: &[&str] = &["approv", "confirm", "permission", "polic", "net
 /// True when `key`, unknown, is a near misspelling (at most two edits) of `known`, a key that
 /// carries safety meaning: the gate it was written to set is silently not in effect.
 pub(crate) fn misspelt_safety_key(key: &str, known: &str) -> bool {
+    // Two edits change the length by two at most; the distance costs the product of the
+    // lengths (and as much memory), so a key of megabytes is never compared.
     is_safety_key(known)
+        && within_two_in_length(key, known)
         && strsim::damerau_levenshtein(&key.to_ascii_lowercase(), &known.to_ascii_lowercase()) <= 2
+}
+
+/// Whether `a` and `b` differ in length by two characters at most, counting `a` no further
+/// than that needs.
+fn within_two_in_length(a: &str, b: &str) -> bool {
+    let b_chars = b.chars().count();
+    let a_chars = a.chars().take(b_chars + 3).count();
+    a_chars.abs_diff(b_chars) <= 2
 }
 
 /// True when `key` sets a safety gate (an approval, a permission, network access…).

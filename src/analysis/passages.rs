@@ -113,17 +113,20 @@ impl Why {
     }
 }
 
-/// The mention passages of one Markdown file, as byte ranges of the whole file.
+/// The mention passages of one Markdown file, as byte ranges of the whole file, in three
+/// layers asked in turn: sections, then code blocks marked bad, then passages of one line.
+/// Each layer is sorted and its ranges do not overlap, so a place is found by a binary
+/// search (a file of 50,000 findings asked every passage for each: 2 MB, 6 s).
 #[derive(Debug, Default)]
 pub(crate) struct Mentions {
-    ranges: Vec<(Span, Why)>,
+    layers: [Vec<(Span, Why)>; 3],
 }
 
 impl Mentions {
     /// The mention passages of `text`, whose Markdown body starts at `body_start`.
     pub(crate) fn of(text: &str, body_start: usize) -> Mentions {
         let blocks = markdown::blocks(text, body_start);
-        let mut ranges = Vec::new();
+        let mut sections = Vec::new();
         let mut headings = blocks.headings(text);
         while let Some((level, line)) = headings.next() {
             if !about_attacks(&text[line.start..line.end].to_lowercase()) {
@@ -134,13 +137,17 @@ impl Mentions {
                 .clone()
                 .find(|(l, _)| *l <= level)
                 .map_or(text.len(), |(_, next)| next.start);
-            ranges.push((Span::new(line.start, end), Why::Section));
+            sections.push((Span::new(line.start, end), Why::Section));
         }
+        let mut bad = Vec::new();
         for fence in &blocks.fences {
             if marked_bad(text, fence.span) {
-                ranges.push((fence.span, Why::BadExample));
+                bad.push((fence.span, Why::BadExample));
             }
         }
+        // One line after another, and the quotes of a line one after another: in order, and
+        // none overlaps another.
+        let mut ranges = Vec::new();
         let mut at = body_start.min(text.len());
         let mut checklist = false;
         for line in text.get(at..).unwrap_or("").split_inclusive('\n') {
@@ -165,16 +172,33 @@ impl Mentions {
             }
             at += line.len();
         }
-        Mentions { ranges }
+        Mentions {
+            layers: [merged(sections), merged(bad), ranges],
+        }
     }
 
     /// Why the byte at `at` is in a mention passage, when it is.
     pub(crate) fn at(&self, at: usize) -> Option<Why> {
-        self.ranges
-            .iter()
-            .find(|(span, _)| span.start <= at && at < span.end)
-            .map(|(_, why)| *why)
+        self.layers.iter().find_map(|layer| {
+            let after = layer.partition_point(|(span, _)| span.start <= at);
+            let (span, why) = layer.get(after.checked_sub(1)?)?;
+            (at < span.end).then_some(*why)
+        })
     }
+}
+
+/// `ranges` (all of one kind) sorted, the ones that overlap or touch made one: nested
+/// sections, or a section inside another.
+fn merged(mut ranges: Vec<(Span, Why)>) -> Vec<(Span, Why)> {
+    ranges.sort_by_key(|(span, _)| span.start);
+    let mut out: Vec<(Span, Why)> = Vec::with_capacity(ranges.len());
+    for (span, why) in ranges {
+        match out.last_mut() {
+            Some((last, _)) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => out.push((span, why)),
+        }
+    }
+    out
 }
 
 /// The text of a list item (`- `, `* `, `+ `, `1.`, `1)`) after its marker and an

@@ -101,9 +101,10 @@ pub(super) fn expected<'a>(
     tool: &'a ToolTexts<'a>,
     announced: bool,
 ) -> impl Fn(&Text<'_>, &Match) -> bool + 'a {
+    let words = sending::OwnWords::of(tool);
     move |text: &Text<'_>, m: &Match| {
         m.pattern.id == "send-file-to-address"
-            && sending::expected(tool, &text.value, m.start, m.end, announced)
+            && sending::expected(&words, &text.value, m.start, m.end, announced)
     }
 }
 

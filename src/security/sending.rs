@@ -3,8 +3,60 @@
 //! is about, or it is this machine. A key, a credential file or `.env` sent out counts
 //! wherever the tool says it sends, except to this machine.
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
 use crate::analysis::urls::{Url, is_loopback_host};
 use crate::security::texts::ToolTexts;
+
+/// Different hosts looked for in one tool's own words; past them a host counts as not named
+/// (the send is reported, never let pass unread).
+const MAX_HOSTS: usize = 256;
+
+/// A tool's own words (name, title, description), asked host after host whether they name
+/// it: lowered once, each host answered once, and at most [`MAX_HOSTS`] looked for. A list
+/// of 32,000 addresses read the whole description again for each (2 MB: 8 s).
+pub(super) struct OwnWords<'t> {
+    tool: &'t ToolTexts<'t>,
+    lower: OnceCell<String>,
+    asked: RefCell<HashMap<String, bool>>,
+}
+
+impl<'t> OwnWords<'t> {
+    pub(super) fn of(tool: &'t ToolTexts<'t>) -> OwnWords<'t> {
+        OwnWords {
+            tool,
+            lower: OnceCell::new(),
+            asked: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Whether a label of `host` that names a service is in the tool's own words (`acme` of
+    /// `uploads.acme.io` in "Manage Acme projects").
+    fn name(&self, host: &str) -> bool {
+        if let Some(&named) = self.asked.borrow().get(host) {
+            return named;
+        }
+        if self.asked.borrow().len() >= MAX_HOSTS {
+            return false;
+        }
+        let lower = self.lower.get_or_init(|| {
+            let mut all = String::new();
+            for t in self.tool.own_words() {
+                all.push_str(&t.value.to_ascii_lowercase());
+                // No label holds a line end: none is found across two texts.
+                all.push('\n');
+            }
+            all
+        });
+        let named = host
+            .split('.')
+            .filter(|l| l.len() >= 3 && !GENERIC_LABELS.contains(l))
+            .any(|l| lower.contains(l));
+        self.asked.borrow_mut().insert(host.to_string(), named);
+        named
+    }
+}
 
 /// Parts of a file name or path that say it holds a secret: sent anywhere but this machine,
 /// it is stolen, whatever the tool says it does.
@@ -40,7 +92,7 @@ const GENERIC_LABELS: &[&str] = &[
 /// sends where the tool says it does: to this machine, to the service the tool names, or
 /// anywhere when the tool says it sends (`announced`) and what is sent is no secret.
 pub(super) fn expected(
-    tool: &ToolTexts<'_>,
+    tool: &OwnWords<'_>,
     text: &str,
     start: usize,
     end: usize,
@@ -57,7 +109,7 @@ pub(super) fn expected(
     if SECRET_FILES.iter().any(|s| lower.contains(s)) {
         return false;
     }
-    announced || host.is_some_and(|h| named_by(tool, &h))
+    announced || host.is_some_and(|h| tool.name(&h))
 }
 
 /// The end of the address a match of `send-file-to-address` ends in (it ends after a URL's
@@ -90,16 +142,6 @@ fn host_at(text: &str, end: usize) -> Option<String> {
 fn local(host: &str) -> bool {
     let h = host.trim_start_matches('[').trim_end_matches(']');
     is_loopback_host(h) || h == "host.docker.internal"
-}
-
-/// Whether a label of `host` that names a service is in the tool's name or description
-/// (`acme` of `uploads.acme.io` in "Manage Acme projects").
-fn named_by(tool: &ToolTexts<'_>, host: &str) -> bool {
-    let labels: Vec<&str> = host
-        .split('.')
-        .filter(|l| l.len() >= 3 && !GENERIC_LABELS.contains(l))
-        .collect();
-    !labels.is_empty() && tool.says_any(&labels)
 }
 
 #[cfg(test)]

@@ -285,15 +285,6 @@ impl<'a> ToolTexts<'a> {
     pub(crate) fn says_one_of(&self, words: &crate::text::AnyOf) -> bool {
         self.own_words().any(|t| words.in_text(&t.value))
     }
-
-    /// True when its own words ([`Self::own_words`]) hold one of `words` (lower case), in
-    /// any case; for words known only at run time ([`Self::says_one_of`] for a fixed list).
-    pub(crate) fn says_any(&self, words: &[&str]) -> bool {
-        self.own_words().any(|t| {
-            let lower = t.value.to_ascii_lowercase();
-            words.iter().any(|w| lower.contains(w))
-        })
-    }
 }
 
 /// What the cross-file checks (look-alike names, shadowing) read of one tool a model calls

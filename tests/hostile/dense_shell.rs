@@ -7,14 +7,14 @@ use super::dense::assert_bounded;
 use super::*;
 
 /// A skill whose body is `body`.
-fn skill(body: &str) -> String {
+pub(super) fn skill(body: &str) -> String {
     format!(
         "---\nname: s\ndescription: Does things when asked to do things with files.\n---\n\n# S\n\n{body}\n"
     )
 }
 
 /// A cycod tool whose `bash:` step is `script`.
-fn cycod(script: &str) -> String {
+pub(super) fn cycod(script: &str) -> String {
     format!(
         "name: t\ndescription: Show how much disk space a folder takes\nbash: {}\ntimeout: 10000\n",
         serde_json::Value::from(script)
@@ -22,7 +22,7 @@ fn cycod(script: &str) -> String {
 }
 
 /// The codes `check` reports in `path` of `repo`, and how long it took.
-fn codes_in(repo: &Repo, path: &str) -> (Vec<String>, Duration) {
+pub(super) fn codes_in(repo: &Repo, path: &str) -> (Vec<String>, Duration) {
     let started = Instant::now();
     let output = run(repo, &["check", "--no-cache", "--format", "json"]);
     let took = started.elapsed();

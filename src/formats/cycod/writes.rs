@@ -458,13 +458,15 @@ fn python_write(script: &str) -> Option<Write> {
                 });
             }
         }
-        let mut search = 0;
-        while let Some(at) = code[search..].find("open(").map(|n| search + n) {
-            search = at + 5;
+        let mut next = code.find("open(");
+        while let Some(at) = next {
+            next = code[at + 5..].find("open(").map(|n| at + 5 + n);
             let preceded_ok = at == 0
                 || !code.as_bytes()[at - 1].is_ascii_alphanumeric()
                     && code.as_bytes()[at - 1] != b'_';
-            let args = &code[at + 5..];
+            // Its arguments end at the next `open(` too: a line of many with no `)` was read
+            // to its end for each of them.
+            let args = &code[at + 5..next.unwrap_or(code.len())];
             let args = &args[..args.find(')').unwrap_or(args.len())];
             let writing = args.split(['\'', '"']).skip(1).step_by(2).any(|lit| {
                 !lit.is_empty()

@@ -99,6 +99,9 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
     } else {
         text
     };
+    // Asked of each match, but found once for the text: a word may name a store many times.
+    let mut word_end: Option<usize> = None;
+    let mut profile_named_by: Option<Option<usize>> = None;
     ac.find_iter(hay).find_map(|m| {
         let i = m.pattern().as_usize();
         let alarming = i < ALARMING.len();
@@ -107,10 +110,22 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
         let before = &hay[..m.start()];
         let ok = match name {
             // A public key, `known_hosts` and `config` are not secrets.
-            ".ssh/id_" => !after
-                .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ','))
-                .next()
-                .is_some_and(|rest| rest.to_ascii_lowercase().ends_with(".pub")),
+            ".ssh/id_" => {
+                let end = match word_end {
+                    Some(e) if e >= m.end() => e,
+                    _ => {
+                        let e = after
+                            .find(|c: char| {
+                                c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ',')
+                            })
+                            .map_or(hay.len(), |n| m.end() + n);
+                        word_end = Some(e);
+                        e
+                    }
+                };
+                let rest = hay.as_bytes().get(m.end()..end).unwrap_or_default();
+                !(rest.len() >= 4 && rest[rest.len() - 4..].eq_ignore_ascii_case(b".pub"))
+            }
             // The whole folder (`tar czf x ~/.ssh`), not a file in it (`~/.ssh/config`).
             // The folder of every program's settings, in the home folder, not `app.config`.
             ".config" if !before.ends_with('/') => false,
@@ -130,8 +145,14 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
             // Firefox's `logins.json` and `key4.db` are in a profile; anything named so
             // elsewhere is some program's own file.
             "logins.json" | "cookies.sqlite" => {
-                let lower = before.to_ascii_lowercase();
-                lower.contains("firefox") || lower.contains("mozilla") || lower.contains("profile")
+                let named_by = *profile_named_by.get_or_insert_with(|| {
+                    let lower = hay.to_ascii_lowercase();
+                    ["firefox", "mozilla", "profile"]
+                        .iter()
+                        .filter_map(|w| lower.find(w).map(|at| at + w.len()))
+                        .min()
+                });
+                named_by.is_some_and(|end| end <= before.len())
             }
             _ => true,
         };
@@ -311,11 +332,14 @@ const CATCHERS: &[&str] = &[
 
 /// The host a URL (or `host:port`, or bare host) names, lower case, without user and port.
 pub(super) fn host_of(url: &str) -> Option<String> {
+    let quote = |c: char| matches!(c, '"' | '\'' | '<' | '>');
     let rest = url
-        .trim_matches(|c: char| matches!(c, '"' | '\'' | '<' | '>'))
+        .trim_start_matches(quote)
         .split_once("://")
         .map_or(url, |(_, r)| r);
-    let authority = rest.split(['/', '?', '#']).next()?;
+    // Trimmed at the authority's end, not the URL's: a URL of many that run together ends
+    // where they all do, and trimming there again for each was quadratic.
+    let authority = rest.split(['/', '?', '#']).next()?.trim_end_matches(quote);
     let host = authority.rsplit('@').next()?;
     let host = if host.starts_with('[') {
         host
@@ -359,8 +383,11 @@ fn ipv4(host: &str) -> Option<[u8; 4]> {
     parts.next().is_none().then_some(out)
 }
 
-/// The URLs written in `text` (`http://`, `https://`, `ftp://`), with their offsets.
+/// The URLs written in `text` (`http://`, `https://`, `ftp://`), with their offsets. Where
+/// URLs run together (`http://http://…`, no blank between them) they all end where the first
+/// blank or quote after them is: found once for all of them, not read again for each.
 pub(super) fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut ender: Option<usize> = None;
     text.match_indices("://").filter_map(move |(at, _)| {
         let scheme_start = text[..at]
             .char_indices()
@@ -374,9 +401,18 @@ pub(super) fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
         {
             return None;
         }
-        let end = text[at..]
-            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ')' | '>' | ','))
-            .map_or(text.len(), |n| at + n);
+        let end = match ender {
+            Some(e) if e >= at => e,
+            _ => {
+                let e = text[at..]
+                    .find(|c: char| {
+                        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ')' | '>' | ',')
+                    })
+                    .map_or(text.len(), |n| at + n);
+                ender = Some(e);
+                e
+            }
+        };
         Some((scheme_start, &text[scheme_start..end]))
     })
 }
