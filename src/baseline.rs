@@ -95,7 +95,7 @@ pub(crate) fn fingerprint(d: &Diagnostic, root: &Path) -> String {
         hasher.update([0]);
     }
     for part in [token, &before, &after, parent] {
-        hasher.update(squeeze(part).as_bytes());
+        hash_squeezed(&mut hasher, part);
         hasher.update([0]);
     }
     hasher
@@ -112,9 +112,15 @@ fn relative_path(file: &SourceFile, root: &Path) -> String {
     display_path(&file.path, root)
 }
 
-/// Runs of whitespace as one space, none at the ends: re-indenting is not a change.
-fn squeeze(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Hash `text` with its runs of whitespace as one space and none at the ends (re-indenting
+/// is not a change), a word at a time: a finding's token may be a value of megabytes.
+fn hash_squeezed(hasher: &mut Sha256, text: &str) {
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            hasher.update(b" ");
+        }
+        hasher.update(word.as_bytes());
+    }
 }
 
 /// Fingerprints of `diagnostics` in their order, each with its number among equal ones

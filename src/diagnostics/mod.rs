@@ -83,7 +83,7 @@ impl Diagnostic {
         Diagnostic {
             rule,
             severity: rule.severity,
-            message: message.into(),
+            message: bounded(message.into()),
             file: Arc::clone(file),
             span,
             label: None,
@@ -104,7 +104,7 @@ impl Diagnostic {
 
     /// Set the label under the offending token.
     pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
-        self.label = Some(label.into());
+        self.label = Some(bounded(label.into()));
         self
     }
 
@@ -118,7 +118,7 @@ impl Diagnostic {
         self.related.push(Related {
             file: Arc::clone(file),
             span,
-            message: message.into(),
+            message: bounded(message.into()),
         });
         self
     }
@@ -128,13 +128,13 @@ impl Diagnostic {
         // Most findings have one note: a list grown by a push has room for four (72 bytes
         // of nothing held to the report by each).
         self.notes.reserve_exact(1);
-        self.notes.push(note.into());
+        self.notes.push(bounded_cow(note.into()));
         self
     }
 
     /// Set the help text.
     pub fn help(mut self, help: impl Into<Cow<'static, str>>) -> Diagnostic {
-        self.help = Some(help.into());
+        self.help = Some(bounded_cow(help.into()));
         self
     }
 
@@ -147,7 +147,7 @@ impl Diagnostic {
     /// A "did you mean" hint: its help, and the fix that writes what it names.
     pub fn did_you_mean(mut self, hint: DidYouMean) -> Diagnostic {
         let (help, fix) = hint.into_parts();
-        self.help = Some(help.into());
+        self.help = Some(bounded_cow(help.into()));
         self.fix = Some(Box::new(fix));
         self
     }
@@ -302,5 +302,31 @@ impl Summary {
             }
         }
         s
+    }
+}
+
+/// The most a finding says in one text (message, label, note, help, a related place's
+/// message). A value quoted whole could make it any size: a cycod tool's name of 14 MB was
+/// said three times by one finding (506 MB, and 42 MB of output).
+const MAX_SAID: usize = 8 * 1024;
+
+/// `text` cut to [`MAX_SAID`] bytes, at a blank so that no credential in it is cut (a cut
+/// token would no longer be known as one, and its start would be printed), then `…`.
+fn bounded(mut text: String) -> String {
+    if text.len() > MAX_SAID {
+        let end = crate::text::floor_boundary(&text, MAX_SAID);
+        let cut = text[..end].rfind(char::is_whitespace).unwrap_or(0);
+        text.truncate(cut);
+        text.push_str(" …");
+    }
+    text
+}
+
+/// [`bounded`] for a text that is most often a literal.
+fn bounded_cow(text: Cow<'static, str>) -> Cow<'static, str> {
+    if text.len() > MAX_SAID {
+        Cow::Owned(bounded(text.into_owned()))
+    } else {
+        text
     }
 }

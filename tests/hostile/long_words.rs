@@ -196,3 +196,52 @@ fn did_you_mean_of_names_of_a_hundred_kilobytes() {
     assert!(took < BOUND, "{took:?}");
     assert!(codes.iter().any(|c| c == "TLC002"), "{codes:?}");
 }
+
+/// A value of 4 MB that findings quote: a cycod tool's `name`, said whole by `CYC003` in its
+/// message, note and help (release build: 36x the file at 14 MB, and three times its size
+/// printed), and a server's `name`, copied whole by each SARIF fingerprint (13x). A finding
+/// says at most 8 KiB in each of its texts, cut at a blank; a fingerprint hashes a word at a
+/// time.
+#[test]
+fn a_value_of_megabytes_quoted_by_its_findings() {
+    let name = "A ".repeat(2_000_000);
+    let small = "name: t\ndescription: d\nbash: echo hi\n";
+    let large = small.replacen("name: t", &format!("name: {name}"), 1);
+    super::dense::assert_bounded(".cycod/tools/t.yaml", small, &large, 10.0);
+    let repo = Repo::new();
+    repo.write(".cycod/tools/t.yaml", large.as_bytes());
+    let output = run(&repo, &["check", "--no-cache"]);
+    assert!(
+        output.stdout.len() < 100_000,
+        "{} bytes",
+        output.stdout.len()
+    );
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("CYC003") && said.contains(" …"),
+        "{said:.2000}"
+    );
+
+    let server = |name: &str| {
+        serde_json::json!({
+            "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+            "name": format!("io.github.example/wea{name}"),
+            "description": "Weather forecasts and alerts for any city.",
+            "version": "1.0.0",
+            "title": "t"
+        })
+        .to_string()
+    };
+    let sarif = ["check", "--no-cache", "-q", "--format", "sarif", "."];
+    let base = Repo::new();
+    base.write("server.json", server("ther").as_bytes());
+    let Some(fixed) = super::dense::peak_memory_of(&base, &sarif) else {
+        return;
+    };
+    let large = server(&name);
+    let repo = Repo::new();
+    repo.write("server.json", large.as_bytes());
+    let peak = super::dense::peak_memory_of(&repo, &sarif).expect("measured before");
+    let ratio = (peak - fixed) / large.len() as f64;
+    assert!(ratio <= 10.0, "SARIF: {ratio:.1}x the file");
+}
