@@ -14,7 +14,7 @@ pub(crate) mod quick;
 mod text;
 
 pub(crate) use lines::LineIndex;
-use text::{Decoded, Origin, REPLACEMENT_LEN};
+use text::{Decoded, Origin, Replacements};
 pub(crate) use text::{Digest, Text, sha256};
 
 /// A half-open byte range `[start, end)` into a [`SourceFile`]'s text.
@@ -244,7 +244,7 @@ impl SourceFile {
             format,
             Decoded {
                 text,
-                replaced: Box::default(),
+                replaced: Replacements::default(),
             },
         )
     }
@@ -399,17 +399,7 @@ impl SourceFile {
     /// The offset in the stored file of `offset` in the decoded text. Inside a U+FFFD, the
     /// start maps to the start of the bytes it replaced and any later offset to their end.
     pub fn stored_offset(&self, offset: usize) -> usize {
-        let mut shift: isize = 0;
-        for r in &self.text.decoded().replaced {
-            if offset <= r.at {
-                break;
-            }
-            if offset < r.at + REPLACEMENT_LEN {
-                return r.at.saturating_add_signed(shift) + r.stored_len;
-            }
-            shift += r.stored_len as isize - REPLACEMENT_LEN as isize;
-        }
-        offset.saturating_add_signed(shift)
+        self.text.decoded().replaced.stored_offset(offset)
     }
 
     /// The line index.

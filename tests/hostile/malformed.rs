@@ -187,3 +187,27 @@ fn second_yaml_document() {
         "only the first document is read: {diags:#?}"
     );
 }
+
+/// A `SKILL.md` of 4 MB of bytes that are not UTF-8 after a valid head: each became a U+FFFD
+/// and an entry of 16 bytes saying what it replaced (release build: 22x the file at 14 MB).
+/// Runs of them are held once; a file where they alternate with ASCII stays within the bound
+/// too.
+#[test]
+fn megabytes_of_bytes_that_are_not_utf8_are_held_as_runs() {
+    let head = "---\nname: s\ndescription: Does things when asked to do things with files.\n---\n\n# S\n\n";
+    let small = format!("{head}ok\n");
+    for filler in [vec![0xffu8; 4_000_000], b"\xffa".repeat(2_000_000)] {
+        let mut dense = head.as_bytes().to_vec();
+        dense.extend_from_slice(&filler);
+        let base = Repo::new();
+        base.write("skills/s/SKILL.md", small.as_bytes());
+        let Some(fixed) = super::dense::peak_memory(&base) else {
+            return;
+        };
+        let repo = Repo::new();
+        repo.write("skills/s/SKILL.md", &dense);
+        let peak = super::dense::peak_memory(&repo).expect("measured before");
+        let ratio = (peak - fixed) / dense.len() as f64;
+        assert!(ratio <= 10.0, "{ratio:.1}x the file");
+    }
+}
