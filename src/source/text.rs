@@ -105,7 +105,7 @@ impl Replacements {
             last.count_len += 1 << 2;
             return;
         }
-        if self.runs.len() % CHECKPOINT == 0 {
+        if self.runs.len().is_multiple_of(CHECKPOINT) {
             self.shifts.push(before);
         }
         self.runs.push(Run {
@@ -299,7 +299,7 @@ mod tests {
                 seed ^= seed << 17;
                 let piece = pieces[(seed % pieces.len() as u64) as usize];
                 // One piece in eight repeated up to 40 times: a run.
-                let times = if (seed >> 20) % 8 == 0 {
+                let times = if (seed >> 20).is_multiple_of(8) {
                     (seed >> 30) % 40
                 } else {
                     1
