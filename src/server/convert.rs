@@ -263,7 +263,15 @@ pub(super) fn quick_fix(d: &Diagnostic, fix: &Fix) -> Option<lsp::CodeAction> {
 }
 
 /// An outline symbol of `file` as a protocol document symbol.
-pub(super) fn document_symbol(file: &SourceFile, s: &Symbol) -> lsp::DocumentSymbol {
+/// `s` and its children as the protocol has them, while `left` (symbols the answer may
+/// still hold) lasts: an outline of 60,000 parameters was built whole as a JSON tree (336 MB
+/// for a 3.8 MB document), and no editor shows that many.
+pub(super) fn document_symbol(
+    file: &SourceFile,
+    s: &Symbol,
+    left: &mut usize,
+) -> Option<lsp::DocumentSymbol> {
+    *left = left.checked_sub(1)?;
     let kind = match s.kind {
         SymbolKind::Tool | SymbolKind::Skill => lsp::SymbolKind::FUNCTION,
         SymbolKind::Agent => lsp::SymbolKind::CLASS,
@@ -272,10 +280,10 @@ pub(super) fn document_symbol(file: &SourceFile, s: &Symbol) -> lsp::DocumentSym
     let children: Vec<lsp::DocumentSymbol> = s
         .children
         .iter()
-        .map(|c| document_symbol(file, c))
+        .map_while(|c| document_symbol(file, c, left))
         .collect();
     #[allow(deprecated)] // `deprecated` has no default; `tags` replaces it.
-    lsp::DocumentSymbol {
+    Some(lsp::DocumentSymbol {
         name: s.name.clone(),
         detail: s.detail.clone(),
         kind,
@@ -284,7 +292,7 @@ pub(super) fn document_symbol(file: &SourceFile, s: &Symbol) -> lsp::DocumentSym
         range: range(file, s.span),
         selection_range: range(file, s.name_span),
         children: (!children.is_empty()).then_some(children),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -280,18 +280,22 @@ fn definition(
     }
 }
 
+/// The most symbols an outline holds, in the file's order: what lies past them is not listed.
+const MAX_SYMBOLS: usize = 5_000;
+
 /// The tools (with their parameters), skills and agents the file defines.
 fn document_symbols(
     server: &Server,
     p: lsp::DocumentSymbolParams,
 ) -> Option<lsp::DocumentSymbolResponse> {
     let doc = server.doc(&p.text_document.uri)?;
+    let mut left = MAX_SYMBOLS;
     let symbols = doc
         .result
         .map(|r| r.outline().symbols)
         .unwrap_or_default()
         .iter()
-        .map(|s| convert::document_symbol(doc.file, s))
+        .map_while(|s| convert::document_symbol(doc.file, s, &mut left))
         .collect();
     Some(lsp::DocumentSymbolResponse::Nested(symbols))
 }

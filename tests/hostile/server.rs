@@ -380,3 +380,36 @@ fn unknown_key_at(published: &Value) -> (u64, u64) {
         start["character"].as_u64().unwrap_or(u64::MAX),
     )
 }
+
+/// The outline of a cycod tool of 30,000 parameters: every symbol was built into the answer
+/// as a JSON tree (release build: 336 MB for a document of 3.8 MB, and a 12 MB reply). An
+/// outline holds the first 5,000 symbols, the tool first.
+#[test]
+fn the_outline_of_a_tool_of_thirty_thousand_parameters_is_bounded() {
+    let repo = repo();
+    let mut server = Raw::start(&repo.root);
+    let path = repo.root.join(".cycod/tools/t.yaml");
+    let uri = format!("file://{}", path.display());
+    let params: String = (0..30_000)
+        .map(|i| format!("  P{i}:\n    description: Pattern {i}\n    required: true\n"))
+        .collect();
+    let text = format!("name: t\ndescription: d\nbash: echo {{P0}}\nparameters:\n{params}");
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    server.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str()
+    });
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 5,
+        "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}}));
+    let reply = server.wait(|m| m["id"] == 5);
+    let tools = reply["result"].as_array().expect("symbols");
+    assert_eq!(tools.len(), 1, "{reply:.300}");
+    assert_eq!(tools[0]["name"], "t");
+    let children = tools[0]["children"].as_array().expect("parameters").len();
+    assert_eq!(children, 4_999);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    server.wait(|m| m["id"] == 9);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (code, stderr) = server.finish();
+    assert_eq!(code, Some(0), "{stderr}");
+}
