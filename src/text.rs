@@ -31,9 +31,53 @@ pub(crate) fn after_char(text: &str, at: usize) -> usize {
         .map_or(start, |c| start + c.len_utf8())
 }
 
+/// Where words that start at places given in order end: the first character `ends` accepts
+/// at or after a place, found once for all the places before it. Words that run together
+/// (`http://http://…`) all end where the first blank after them is, and looking for it again
+/// from each was quadratic.
+pub(crate) struct WordEnds<F> {
+    ends: F,
+    last: Option<usize>,
+}
+
+impl<F: Fn(char) -> bool> WordEnds<F> {
+    /// Ends found by `ends`.
+    pub(crate) fn new(ends: F) -> WordEnds<F> {
+        WordEnds { ends, last: None }
+    }
+
+    /// The end of the word of `text` that starts at `at` (the end of `text` when nothing
+    /// ends it); `at` is at or after the place asked before.
+    pub(crate) fn of(&mut self, text: &str, at: usize) -> usize {
+        match self.last {
+            Some(end) if end >= at => end,
+            _ => {
+                let end = text
+                    .get(at..)
+                    .and_then(|rest| rest.find(&self.ends))
+                    .map_or(text.len(), |n| at + n);
+                self.last = Some(end);
+                end
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_that_run_together_end_where_the_first_blank_after_them_is() {
+        let text = "a http://b http://c\"d e";
+        let mut ends = WordEnds::new(|c: char| c.is_whitespace() || c == '"');
+        assert_eq!(ends.of(text, 2), 10);
+        assert_eq!(ends.of(text, 11), 19);
+        // A place before the end found last shares it; one past it looks again.
+        assert_eq!(ends.of(text, 15), 19);
+        assert_eq!(ends.of(text, 20), 21);
+        assert_eq!(ends.of(text, 22), text.len());
+    }
 
     #[test]
     fn digests_are_lowercase_hex() {

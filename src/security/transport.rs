@@ -10,6 +10,7 @@ use crate::diagnostics::cap::Findings;
 use crate::diagnostics::{Diagnostic, visible};
 use crate::rules::security as sec;
 use crate::security::texts::{Text, TextKind, ToolTexts};
+use crate::text::WordEnds;
 
 /// Query parameters that carry a credential.
 const CREDENTIAL_PARAMS: &[&str] = &[
@@ -163,25 +164,14 @@ fn http_urls(line: &str) -> Vec<HttpUrl> {
     let lower = line.to_ascii_lowercase();
     let marks = QueryMarks::of(&lower);
     let mut out = Vec::new();
-    // The first character that ends a URL at or after some place, found once for every URL
-    // that starts before it.
-    let mut ender: Option<usize> = None;
+    let mut ends = WordEnds::new(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')')
+    });
     for (start, _) in lower.match_indices("http://") {
         if start > 0 && lower.as_bytes()[start - 1].is_ascii_alphanumeric() {
             continue;
         }
-        let end = match ender {
-            Some(e) if e >= start => e,
-            _ => {
-                let e = line[start..]
-                    .find(|c: char| {
-                        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>' | ')')
-                    })
-                    .map_or(line.len(), |e| start + e);
-                ender = Some(e);
-                e
-            }
-        };
+        let end = ends.of(line, start);
         let after_scheme = start + "http://".len();
         // The authority ends at the first `/`: every later `http://` holds one, so no byte is
         // read for two authorities.

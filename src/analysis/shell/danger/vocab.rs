@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
+use crate::text::WordEnds;
+
 /// Files and folders that hold credentials, as written after the home folder (or anywhere,
 /// for the browser and system stores), lower case with `/` separators. These are the ones
 /// whose reading alone is worth a warning: keys, tokens and password stores.
@@ -100,7 +102,8 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
         text
     };
     // Asked of each match, but found once for the text: a word may name a store many times.
-    let mut word_end: Option<usize> = None;
+    let mut word_ends =
+        WordEnds::new(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ','));
     let mut profile_named_by: Option<Option<usize>> = None;
     ac.find_iter(hay).find_map(|m| {
         let i = m.pattern().as_usize();
@@ -111,18 +114,7 @@ pub(super) fn credential_store(text: &str) -> Option<Store> {
         let ok = match name {
             // A public key, `known_hosts` and `config` are not secrets.
             ".ssh/id_" => {
-                let end = match word_end {
-                    Some(e) if e >= m.end() => e,
-                    _ => {
-                        let e = after
-                            .find(|c: char| {
-                                c.is_whitespace() || matches!(c, '"' | '\'' | ')' | ',')
-                            })
-                            .map_or(hay.len(), |n| m.end() + n);
-                        word_end = Some(e);
-                        e
-                    }
-                };
+                let end = word_ends.of(hay, m.end());
                 let rest = hay.as_bytes().get(m.end()..end).unwrap_or_default();
                 !(rest.len() >= 4 && rest[rest.len() - 4..].eq_ignore_ascii_case(b".pub"))
             }
@@ -387,7 +379,9 @@ fn ipv4(host: &str) -> Option<[u8; 4]> {
 /// URLs run together (`http://http://…`, no blank between them) they all end where the first
 /// blank or quote after them is: found once for all of them, not read again for each.
 pub(super) fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut ender: Option<usize> = None;
+    let mut ends = WordEnds::new(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ')' | '>' | ',')
+    });
     text.match_indices("://").filter_map(move |(at, _)| {
         let scheme_start = text[..at]
             .char_indices()
@@ -401,18 +395,7 @@ pub(super) fn urls(text: &str) -> impl Iterator<Item = (usize, &str)> {
         {
             return None;
         }
-        let end = match ender {
-            Some(e) if e >= at => e,
-            _ => {
-                let e = text[at..]
-                    .find(|c: char| {
-                        c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ')' | '>' | ',')
-                    })
-                    .map_or(text.len(), |n| at + n);
-                ender = Some(e);
-                e
-            }
-        };
+        let end = ends.of(text, at);
         Some((scheme_start, &text[scheme_start..end]))
     })
 }
