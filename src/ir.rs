@@ -9,8 +9,12 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::source::{SourceFile, Span};
-use crate::syntax::{Packed, TreeRef};
+use crate::syntax::{Node, Packed, TreeRef, canonical};
 use crate::text::hex;
+
+mod json;
+
+pub(crate) use json::{Json, Member};
 
 /// One tool, whatever format it came from. Field order is the output order.
 #[derive(Debug, Clone, Serialize)]
@@ -104,10 +108,35 @@ impl Schema {
         Schema(EMPTY_OBJECT.into())
     }
 
+    /// The schema `node` is, written as canonical text straight from the tree: a JSON value
+    /// between them took eleven times the text.
+    pub(crate) fn of_node(node: &Node) -> Schema {
+        let mut text = Vec::new();
+        canonical::write_node(node, &mut text);
+        // Canonical JSON is UTF-8.
+        Schema(String::from_utf8(text).unwrap_or_default().into_boxed_str())
+    }
+
+    /// The schema of a tree a lowered tool points into; `null` while the load still holds it:
+    /// a held tree is lowered right after its load, for the custom rules, whose view makes
+    /// its JSON only when a rule reads it (`custom::subject::of_tool` reads the tree).
+    pub(crate) fn of_tree(tree: TreeRef<'_>) -> Schema {
+        match tree {
+            TreeRef::Packed(packed) => Schema::of_node(&packed.unpack()),
+            TreeRef::Held(_) => Schema("null".into()),
+        }
+    }
+
     /// Its compact JSON: canonical (keys sorted, as `serde_json`'s maps keep them), so two
     /// schemas are equal exactly when their texts are.
     pub(crate) fn text(&self) -> &str {
         &self.0
+    }
+
+    /// The schema as a lean tree borrowing from its text: what provider rules and bundle
+    /// writers walk.
+    pub(crate) fn tree(&self) -> Json<'_> {
+        Json::parse(&self.0)
     }
 
     /// The schema as a JSON value.
@@ -121,10 +150,15 @@ impl Schema {
 
     /// The root's `type`, when it is a string.
     pub fn root_type(&self) -> Option<String> {
-        match self.value().get("type")? {
-            Value::String(t) => Some(t.clone()),
-            _ => None,
-        }
+        self.tree().get("type")?.as_str().map(str::to_string)
+    }
+}
+
+impl From<&Json<'_>> for Schema {
+    /// `tree` is canonical when its objects were made by [`Json::object`] or read from a
+    /// schema's text.
+    fn from(tree: &Json<'_>) -> Schema {
+        Schema(tree.to_string().into_boxed_str())
     }
 }
 
@@ -141,7 +175,7 @@ impl Serialize for Schema {
         static EMPTY: std::sync::LazyLock<Value> = std::sync::LazyLock::new(empty_object_schema);
         match &*self.0 {
             EMPTY_OBJECT => EMPTY.serialize(serializer),
-            _ => self.value().serialize(serializer),
+            _ => self.tree().serialize(serializer),
         }
     }
 }

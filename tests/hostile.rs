@@ -80,6 +80,8 @@ mod references;
 mod server;
 #[path = "hostile/shellcheck.rs"]
 mod shellcheck;
+#[path = "hostile/targets.rs"]
+mod targets;
 
 /// How long a run may take before it counts as hung. Generous on purpose: this is the debug
 /// binary on a shared CI machine, and speed is measured in `benches/`, not here; a hang or a

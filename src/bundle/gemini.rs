@@ -4,11 +4,13 @@
 
 use std::io::Write;
 
-use serde::Serialize;
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-use super::{NoTools, SchemaProblem, escape, write_json};
-use crate::ir::Tool;
+use serde::Serialize;
+
+use super::{NoTools, SchemaProblem, SchemaProblems, escape, write_json};
+use crate::diagnostics::cap::MAX_PER_RULE;
+use crate::ir::{Json, Member, Tool};
 
 /// Keywords of the subset, kept as they are (`type` is converted).
 const SUPPORTED: &[&str] = &[
@@ -60,7 +62,7 @@ pub(super) struct Declaration<'t> {
     description: &'t str,
     /// Left out for a tool that takes nothing: Gemini refuses an `OBJECT` without properties.
     #[serde(skip_serializing_if = "Option::is_none")]
-    parameters: Option<Value>,
+    parameters: Option<Json<'t>>,
 }
 
 /// The file with an empty list where its tools go.
@@ -76,7 +78,7 @@ pub(super) fn document(out: &mut dyn Write) -> std::io::Result<()> {
 /// The declaration of `t`. Tools whose schema cannot be converted were reported (CMP) and the
 /// build stopped; should one get here, it is left out rather than half-converted.
 pub(super) fn entry(t: &Tool) -> Option<Declaration<'_>> {
-    convert(&t.input_schema.value())
+    convert(&t.input_schema.tree())
         .ok()
         .map(|parameters| Declaration {
             name: &t.name,
@@ -86,16 +88,17 @@ pub(super) fn entry(t: &Tool) -> Option<Declaration<'_>> {
 }
 
 /// True when a converted root schema declares at least one property.
-fn takes_something(parameters: &Value) -> bool {
+fn takes_something(parameters: &Json) -> bool {
     parameters
         .get("properties")
-        .and_then(Value::as_object)
+        .and_then(Json::as_object)
         .is_some_and(|p| !p.is_empty())
 }
 
-/// Convert a JSON Schema to Gemini's subset, or say everything that stands in the way.
-pub(crate) fn convert(schema: &Value) -> Result<Value, Vec<SchemaProblem>> {
-    let mut problems = Vec::new();
+/// Convert a JSON Schema to Gemini's subset, or say what stands in the way: the first
+/// problems, one past what a file shows of a rule, and how many there are in all.
+pub(crate) fn convert<'a>(schema: &Json<'a>) -> Result<Json<'a>, SchemaProblems> {
+    let mut problems = SchemaProblems::keeping(MAX_PER_RULE + 1);
     let out = convert_at(schema, "", &mut problems);
     if problems.is_empty() {
         Ok(out)
@@ -126,8 +129,8 @@ fn keyword_help(key: &str) -> String {
     }
 }
 
-fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Value {
-    let Value::Object(map) = schema else {
+fn convert_at<'a>(schema: &Json<'a>, at: &str, problems: &mut SchemaProblems) -> Json<'a> {
+    let Some(map) = schema.as_object() else {
         problems.push(
             SchemaProblem::value(
                 at,
@@ -136,18 +139,18 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
             )
             .label("boolean schema"),
         );
-        return Value::Null;
+        return Json::Null;
     };
-    let mut out = Map::new();
-    let mut nested: Vec<(&str, &Value)> = Vec::new();
+    let mut out: Vec<Member<'a>> = Vec::new();
+    let mut nested: Vec<(&Cow<'a, str>, &Json<'a>)> = Vec::new();
     for (key, value) in map {
         let here = format!("{at}/{}", escape(key));
-        match key.as_str() {
+        match key.as_ref() {
             "type" => match gemini_type(value) {
                 Ok((ty, nullable)) => {
-                    out.insert("type".into(), Value::String(ty.into()));
+                    out.push(("type".into(), Json::String(ty.into())));
                     if nullable {
-                        out.insert("nullable".into(), Value::Bool(true));
+                        out.push(("nullable".into(), Json::Bool(true)));
                     }
                 }
                 Err(m) => problems.push(
@@ -161,9 +164,9 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
             },
             // Gemini's Schema has no such field and sends it back as an unknown name; a
             // declaration's parameters are closed anyway, so `false` is what Gemini does.
-            "additionalProperties" if *value == Value::Bool(false) => {}
+            "additionalProperties" if *value == Json::Bool(false) => {}
             "format" => {
-                let ty = map
+                let ty = schema
                     .get("type")
                     .and_then(|t| gemini_type(t).ok())
                     .map(|(t, _)| t);
@@ -174,7 +177,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                     _ => false,
                 };
                 if ok {
-                    out.insert(key.clone(), value.clone());
+                    out.push((key.clone(), value.clone()));
                 } else {
                     problems.push(SchemaProblem::value(
                         &here,
@@ -186,12 +189,12 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
             "enum" => {
                 let all_strings = value
                     .as_array()
-                    .is_some_and(|v| v.iter().all(Value::is_string));
+                    .is_some_and(|v| v.iter().all(Json::is_string));
                 if all_strings {
-                    out.insert(key.clone(), value.clone());
+                    out.push((key.clone(), value.clone()));
                     // An enum of strings is a string: Gemini wants the type said.
-                    if !map.contains_key("type") {
-                        out.insert("type".into(), Value::String("STRING".into()));
+                    if schema.get("type").is_none() {
+                        out.push(("type".into(), Json::String("STRING".into())));
                     }
                 } else {
                     problems.push(SchemaProblem::value(
@@ -203,7 +206,7 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
             }
             "properties" | "items" | "anyOf" => nested.push((key, value)),
             k if SUPPORTED.contains(&k) => {
-                out.insert(key.clone(), value.clone());
+                out.push((key.clone(), value.clone()));
             }
             k if ANNOTATIONS.contains(&k) => {}
             k => problems.push(
@@ -218,9 +221,9 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
     }
     for (key, value) in nested {
         let here = format!("{at}/{key}");
-        let converted = match (key, value) {
+        let converted = match (key.as_ref(), value) {
             // At the root, no properties means no parameters at all (see `render`).
-            ("properties", Value::Object(props)) if props.is_empty() && !at.is_empty() => {
+            ("properties", Json::Object(props)) if props.is_empty() && !at.is_empty() => {
                 problems.push(SchemaProblem::value(
                     &here,
                     "an object with no properties, which Gemini refuses",
@@ -228,7 +231,8 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                 ).label("empty"));
                 continue;
             }
-            ("properties", Value::Object(props)) => Value::Object(
+            // Sorted and of distinct keys already, as the schema's text is.
+            ("properties", Json::Object(props)) => Json::Object(
                 props
                     .iter()
                     .map(|(name, sub)| {
@@ -237,13 +241,13 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                     })
                     .collect(),
             ),
-            ("anyOf", Value::Array(subs)) => Value::Array(
+            ("anyOf", Json::Array(subs)) => Json::Array(
                 subs.iter()
                     .enumerate()
                     .map(|(i, sub)| convert_at(sub, &format!("{here}/{i}"), problems))
                     .collect(),
             ),
-            ("items", sub @ Value::Object(_)) => convert_at(sub, &here, problems),
+            ("items", sub @ Json::Object(_)) => convert_at(sub, &here, problems),
             _ => {
                 problems.push(SchemaProblem::value(
                     &here,
@@ -253,13 +257,13 @@ fn convert_at(schema: &Value, at: &str, problems: &mut Vec<SchemaProblem>) -> Va
                 continue;
             }
         };
-        out.insert(key.into(), converted);
+        out.push((key.clone(), converted));
     }
-    Value::Object(out)
+    Json::object(out)
 }
 /// A JSON Schema `type` as Gemini's upper-case `Type`, plus whether it was nullable
 /// (`["string", "null"]` is `STRING` with `nullable: true`).
-fn gemini_type(value: &Value) -> Result<(&'static str, bool), String> {
+fn gemini_type(value: &Json) -> Result<(&'static str, bool), String> {
     let one = |name: &str| -> Result<&'static str, String> {
         Ok(match name {
             "string" => "STRING",
@@ -272,9 +276,9 @@ fn gemini_type(value: &Value) -> Result<(&'static str, bool), String> {
         })
     };
     match value {
-        Value::String(s) => one(s).map(|t| (t, false)),
-        Value::Array(types) => {
-            let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+        Json::String(s) => one(s).map(|t| (t, false)),
+        Json::Array(types) => {
+            let named: Vec<&str> = types.iter().filter_map(Json::as_str).collect();
             let non_null: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
             match non_null.as_slice() {
                 [single] if named.len() == 2 && named.len() == types.len() => {

@@ -5,10 +5,9 @@
 use std::io::Write;
 
 use serde::Serialize;
-use serde_json::Value;
 
-use super::{NoTools, SchemaProblem, escape, write_json};
-use crate::ir::Tool;
+use super::{NoTools, SchemaProblem, SchemaProblems, escape, write_json};
+use crate::ir::{Json, Tool};
 
 /// Keywords strict mode does not support (OpenAI structured outputs).
 pub(crate) const STRICT_UNSUPPORTED: &[&str] = &[
@@ -47,7 +46,7 @@ pub(super) struct Entry<'t> {
 struct Function<'t> {
     name: &'t str,
     description: &'t str,
-    parameters: Value,
+    parameters: Json<'t>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     strict: bool,
 }
@@ -59,21 +58,26 @@ pub(super) fn document(out: &mut dyn Write) -> std::io::Result<()> {
 
 /// The entry of `t` in the list.
 pub(super) fn entry(t: &Tool) -> Entry<'_> {
-    let parameters = t.input_schema.value();
+    let parameters = t.input_schema.tree();
     Entry {
         r#type: "function",
         function: Function {
             name: &t.name,
             description: &t.description,
-            strict: strict_violations(&parameters).is_empty(),
+            strict: strict_violations(&parameters, 0).is_empty(),
             parameters,
         },
     }
 }
 
-/// Why a schema cannot be used in strict mode. Empty: it can.
-pub(crate) fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
-    let mut walk = StrictWalk::default();
+/// Why a schema cannot be used in strict mode, the first `keep` problems kept and all
+/// counted. Empty: it can.
+pub(crate) fn strict_violations(schema: &Json, keep: usize) -> SchemaProblems {
+    let mut walk = StrictWalk {
+        out: SchemaProblems::keeping(keep),
+        properties: 0,
+        enum_values: 0,
+    };
     if schema.get("anyOf").is_some() {
         walk.out.push(
             SchemaProblem::key(
@@ -114,18 +118,19 @@ pub(crate) fn strict_violations(schema: &Value) -> Vec<SchemaProblem> {
     walk.out
 }
 
-#[derive(Default)]
 struct StrictWalk {
-    out: Vec<SchemaProblem>,
+    out: SchemaProblems,
     properties: usize,
     enum_values: usize,
 }
 
 impl StrictWalk {
-    fn visit(&mut self, schema: &Value, at: String, depth: usize) {
-        let Value::Object(map) = schema else { return };
+    fn visit(&mut self, schema: &Json, at: String, depth: usize) {
+        if !schema.is_object() {
+            return;
+        }
         for key in STRICT_UNSUPPORTED {
-            if map.contains_key(*key) {
+            if schema.get(key).is_some() {
                 self.out.push(
                     SchemaProblem::key(
                         &format!("{at}/{key}"),
@@ -136,11 +141,11 @@ impl StrictWalk {
                 );
             }
         }
-        if let Some(Value::Array(values)) = map.get("enum") {
+        if let Some(Json::Array(values)) = schema.get("enum") {
             self.enum_values += values.len();
         }
-        let is_object = map.get("type").and_then(Value::as_str) == Some("object")
-            || map.contains_key("properties");
+        let is_object = schema.get("type").and_then(Json::as_str) == Some("object")
+            || schema.get("properties").is_some();
         if is_object {
             if depth > STRICT_MAX_DEPTH {
                 self.out.push(
@@ -153,11 +158,11 @@ impl StrictWalk {
                 );
                 return;
             }
-            if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+            if schema.get("additionalProperties") != Some(&Json::Bool(false)) {
                 // On the keyword when there is one, else on `type`, else on the object.
-                let (pointer, on_key) = if map.contains_key("additionalProperties") {
+                let (pointer, on_key) = if schema.get("additionalProperties").is_some() {
                     (format!("{at}/additionalProperties"), false)
-                } else if map.contains_key("type") {
+                } else if schema.get("type").is_some() {
                     (format!("{at}/type"), true)
                 } else {
                     (at.clone(), false)
@@ -171,16 +176,16 @@ impl StrictWalk {
                 });
             }
             // Looked up for each property: a list took the properties times the names.
-            let required: std::collections::HashSet<&str> = map
+            let required: std::collections::HashSet<&str> = schema
                 .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .and_then(Json::as_array)
+                .map(|r| r.iter().filter_map(Json::as_str).collect())
                 .unwrap_or_default();
-            if let Some(Value::Object(props)) = map.get("properties") {
+            if let Some(Json::Object(props)) = schema.get("properties") {
                 self.properties += props.len();
-                for (name, sub) in props {
+                for (name, sub) in props.iter() {
                     let here = format!("{at}/properties/{}", escape(name));
-                    if !required.contains(&name.as_str()) {
+                    if !required.contains(name.as_ref()) {
                         self.out.push(SchemaProblem::key(
                             &here,
                             format!("property `{name}` is not in `required`"),
@@ -192,20 +197,20 @@ impl StrictWalk {
             }
         }
         for key in ["items", "additionalProperties"] {
-            if let Some(sub @ Value::Object(_)) = map.get(key) {
+            if let Some(sub @ Json::Object(_)) = schema.get(key) {
                 self.visit(sub, format!("{at}/{key}"), depth);
             }
         }
         for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(subs)) = map.get(key) {
+            if let Some(Json::Array(subs)) = schema.get(key) {
                 for (i, sub) in subs.iter().enumerate() {
                     self.visit(sub, format!("{at}/{key}/{i}"), depth);
                 }
             }
         }
         for key in ["$defs", "definitions"] {
-            if let Some(Value::Object(defs)) = map.get(key) {
-                for (name, sub) in defs {
+            if let Some(Json::Object(defs)) = schema.get(key) {
+                for (name, sub) in defs.iter() {
                     self.visit(sub, format!("{at}/{key}/{}", escape(name)), depth);
                 }
             }

@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{Compiled, Target, anthropic, canonical, gemini, mcp, openai};
@@ -36,6 +37,53 @@ impl Stream<'_> {
             self.failed = Some(e);
         }
     }
+
+    /// Write the entry of `t`, if it has one, straight into the file.
+    fn entry(&mut self, t: &Tool) {
+        let Some(entry) = entry_of(t, self.target) else {
+            return;
+        };
+        if self.failed.is_some() {
+            return;
+        }
+        // An entry's lines one level deeper than the list's line.
+        let base = self.indent + 2;
+        let mut out = std::io::BufWriter::new(&mut *self.out);
+        let head = if self.entries == 0 { "\n" } else { ",\n" };
+        let written = out
+            .write_all(head.as_bytes())
+            .and_then(|()| out.write_all(" ".repeat(base).as_bytes()))
+            .and_then(|()| pretty(&mut out, base, entry).map_err(std::io::Error::from))
+            .and_then(|()| out.flush());
+        match written {
+            Ok(()) => self.entries += 1,
+            Err(e) => self.failed = Some(e),
+        }
+    }
+}
+
+/// What the renderer hands the writer: one target's entries of a round, rendered, or a
+/// round of large tools to write straight into each file.
+enum Part {
+    Rendered(usize, Vec<Rendered>),
+    Large(Vec<Vec<Tool>>),
+}
+
+/// Schema and description text in one round past which its tools are written straight into
+/// each file, one target after the other, by the writer: rendered ahead, the text of one tool
+/// of 60,000 parameters was held for two targets at once, beside all it was made from.
+const LARGE_ROUND: usize = 1 << 20;
+
+/// The schema and description text of `tools`.
+fn text_of(tools: &[Vec<Tool>]) -> usize {
+    tools
+        .iter()
+        .flatten()
+        .map(|t| {
+            let output = t.output_schema.as_ref().map_or(0, |s| s.text().len());
+            t.input_schema.text().len() + output + t.description.len()
+        })
+        .sum()
 }
 
 /// Write the file of each target in `outs` to its writer. A writer that fails (a compared
@@ -86,34 +134,53 @@ pub(super) fn write(
         s.write(&head);
     }
     let targets: Vec<(Target, usize)> = streams.iter().map(|s| (s.target, s.indent)).collect();
-    // The next round is rendered while this one is written (writing a gigabyte of bundles
-    // took a third of the build of 900,000 tools while the cores waited): never more than
-    // two rounds at once, as a round is handed over only when the last is written.
+    // The next target's entries are rendered while this one's are written (writing a
+    // gigabyte of bundles took a third of the build of 900,000 tools while the cores
+    // waited). One target at a time: every target's text of one tool of 60,000 parameters
+    // at once was 17 times its file.
     std::thread::scope(|scope| {
-        let (rounds, rendered) = std::sync::mpsc::sync_channel(0);
+        let (sender, parts) = std::sync::mpsc::sync_channel(0);
         scope.spawn(move || {
-            let each_round = compiled.map_tools(|tools| {
-                let each: Vec<Rendered> = targets.iter().map(|&t| render(&tools, t)).collect();
-                each
-            });
-            for round in each_round {
-                // The writer is gone: nothing is left to render for.
-                if rounds.send(round).is_err() {
-                    break;
+            for round in compiled.map_tools(|tools| tools) {
+                if text_of(&round) > LARGE_ROUND {
+                    if sender.send(Part::Large(round)).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                for (i, &target) in targets.iter().enumerate() {
+                    let pieces: Vec<Rendered> = round
+                        .par_iter()
+                        .map(|tools| render(tools, target))
+                        .collect();
+                    // The writer is gone: nothing is left to render for.
+                    if sender.send(Part::Rendered(i, pieces)).is_err() {
+                        return;
+                    }
                 }
             }
         });
-        for pieces in rendered {
-            for piece in pieces {
-                for (s, r) in streams.iter_mut().zip(piece) {
-                    // Each entry is written after a comma; the list's first has none.
-                    let bytes = if s.entries == 0 {
-                        r.bytes.get(1..).unwrap_or_default()
-                    } else {
-                        &r.bytes
+        for part in parts {
+            match part {
+                Part::Rendered(i, pieces) => {
+                    let Some(s) = streams.get_mut(i) else {
+                        continue;
                     };
-                    s.write(bytes);
-                    s.entries += r.entries;
+                    for r in pieces {
+                        // Each entry is written after a comma; the list's first has none.
+                        let bytes = if s.entries == 0 {
+                            r.bytes.get(1..).unwrap_or_default()
+                        } else {
+                            &r.bytes
+                        };
+                        s.write(bytes);
+                        s.entries += r.entries;
+                    }
+                }
+                Part::Large(round) => {
+                    for s in &mut streams {
+                        round.iter().flatten().for_each(|t| s.entry(t));
+                    }
                 }
             }
         }
@@ -152,13 +219,7 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
         let start = out.bytes.len();
         out.bytes.extend_from_slice(b",\n");
         out.bytes.extend(std::iter::repeat_n(b' ', base));
-        let made = match target {
-            Target::OpenAi => pretty(&mut out.bytes, base, Some(openai::entry(t))),
-            Target::Anthropic => pretty(&mut out.bytes, base, Some(anthropic::entry(t))),
-            Target::Mcp => pretty(&mut out.bytes, base, Some(mcp::entry(t))),
-            Target::Gemini => pretty(&mut out.bytes, base, gemini::entry(t)),
-            Target::Bundle => pretty(&mut out.bytes, base, Some(canonical::entry(t))),
-        };
+        let made = entry_of(t, target).is_some_and(|e| pretty(&mut out.bytes, base, e).is_ok());
         if !made {
             out.bytes.truncate(start);
             continue;
@@ -181,11 +242,32 @@ fn render(tools: &[Tool], (target, indent): (Target, usize)) -> Rendered {
     out
 }
 
+/// The entry of `t` in `target`'s list, if it has one.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry<'t> {
+    OpenAi(openai::Entry<'t>),
+    Anthropic(anthropic::Entry<'t>),
+    Mcp(mcp::Entry<'t>),
+    Gemini(gemini::Declaration<'t>),
+    Bundle(&'t Tool),
+}
+
+fn entry_of(t: &Tool, target: Target) -> Option<Entry<'_>> {
+    Some(match target {
+        Target::OpenAi => Entry::OpenAi(openai::entry(t)),
+        Target::Anthropic => Entry::Anthropic(anthropic::entry(t)),
+        Target::Mcp => Entry::Mcp(mcp::entry(t)),
+        Target::Gemini => Entry::Gemini(gemini::entry(t)?),
+        Target::Bundle => Entry::Bundle(canonical::entry(t)),
+    })
+}
+
 /// Write `entry` to `out` as pretty JSON whose lines after the first are indented `base`
-/// spaces more; false when there is none, or it cannot be written.
-fn pretty(out: &mut Vec<u8>, base: usize, entry: Option<impl Serialize>) -> bool {
+/// spaces more (an error of `out` kept as it is).
+fn pretty(out: &mut impl Write, base: usize, entry: impl Serialize) -> serde_json::Result<()> {
     let mut to = serde_json::Serializer::with_formatter(out, Indented::new(base));
-    entry.is_some_and(|e| e.serialize(&mut to).is_ok())
+    entry.serialize(&mut to)
 }
 
 /// Pretty JSON as `serde_json` writes it (two spaces a level), each line after the first

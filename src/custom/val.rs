@@ -14,6 +14,8 @@ pub(crate) enum Field<'a> {
     Json(Value),
     /// A tree its load holds (a DojOps schema).
     Tree(&'a Node),
+    /// A tree read again for the rule (a schema unpacked, or read from its text).
+    Owned(Node),
 }
 
 /// A value as a rule reads it: its members and items are values too, and its JSON is the
@@ -93,6 +95,7 @@ fn field_val<'v>(field: &'v Field<'_>) -> Val<'v> {
     match field {
         Field::Json(v) => Val::Json(v),
         Field::Tree(n) => Val::Tree(n),
+        Field::Owned(n) => Val::Tree(n),
     }
 }
 

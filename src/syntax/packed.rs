@@ -34,16 +34,6 @@ impl<'a> TreeRef<'a> {
             TreeRef::Held(n) => std::borrow::Cow::Borrowed(n),
         }
     }
-
-    /// The tree as JSON when packed; `null` when held. A held tree is lowered right after
-    /// its load, for the custom rules, whose view makes its JSON only when a rule reads it
-    /// (`custom::subject::of_tool`, which reads a held tree as it is).
-    pub(crate) fn json_unless_held(self) -> serde_json::Value {
-        match self {
-            TreeRef::Packed(p) => p.to_json(),
-            TreeRef::Held(_) => serde_json::Value::Null,
-        }
-    }
 }
 
 const NULL: u8 = 0;

@@ -43,7 +43,8 @@ fn agentcli_tool<'a>(file: &'a Arc<SourceFile>, m: &'a Manifest, t: &'a Entry) -
             title: None,
             version: None,
             description: d.description.as_deref().unwrap_or_default().to_string(),
-            input_schema: schema_node.map_or_else(Schema::empty_object, |n| n.to_json().into()),
+            input_schema: schema_node
+                .map_or_else(Schema::empty_object, |n| Schema::of_node(&n.unpack())),
             output_schema: None,
             run: Run::Argv {
                 argv: m.command(t).map(str::to_string).collect(),

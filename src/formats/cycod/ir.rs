@@ -1,13 +1,12 @@
 //! cycod tools lowered into the canonical IR.
 
+use std::borrow::Cow;
 use std::sync::Arc;
-
-use serde_json::{Map, Value, json};
 
 use super::Tool as CycodTool;
 use super::doc::{Action, Param};
 use crate::formats::format::FileResult;
-use crate::ir::{Access, Lowered, Risk, Run, Sink, Tool, provenance};
+use crate::ir::{Access, Json, Lowered, Risk, Run, Schema, Sink, Tool, provenance};
 use crate::source::SourceFile;
 use crate::syntax::Packed;
 
@@ -61,38 +60,40 @@ fn split_command_line(line: &str) -> Vec<String> {
 /// cycod `parameters` as a JSON Schema object: each parameter a property with its type
 /// (default string), description and default; `required: true`, or no default, puts it in
 /// `required` as cycod does; no other property is accepted.
-fn cycod_schema(parameters: Option<&Packed>) -> Value {
-    let mut properties = Map::new();
+fn cycod_schema(parameters: Option<&Packed>) -> Schema {
+    let text = |s: &str| Json::String(Cow::Owned(s.to_string()));
+    let mut properties = Vec::new();
     let mut required = Vec::new();
     let parameters = parameters.map(Packed::unpack);
     for p in parameters.iter().flat_map(Param::all) {
-        let mut prop = Map::new();
         let ty = p.kind.map_or("string", cycod_type);
-        prop.insert("type".into(), Value::String(ty.into()));
+        let mut prop = vec![("type".into(), text(ty))];
         if ty == "array" {
-            prop.insert("items".into(), json!({"type": "string"}));
+            let items = Json::object(vec![("type".into(), text("string"))]);
+            prop.push(("items".into(), items));
         }
         if let Some(d) = p.description {
-            prop.insert("description".into(), Value::String(d.to_string()));
+            prop.push(("description".into(), Json::String(d.into())));
         }
         let required_here = p.required.unwrap_or(p.default.is_none());
         if let Some(d) = p.default {
-            prop.insert("default".into(), d);
+            prop.push(("default".into(), Json::from(d)));
         }
         if required_here {
-            required.push(Value::String(p.name.to_string()));
+            required.push(Json::String(p.name.into()));
         }
-        properties.insert(p.name.to_string(), Value::Object(prop));
+        properties.push((Cow::Borrowed(p.name), Json::object(prop)));
     }
-    let mut schema = Map::new();
-    schema.insert("type".into(), "object".into());
-    schema.insert("properties".into(), Value::Object(properties));
+    let mut schema = vec![
+        ("type".into(), text("object")),
+        ("properties".into(), Json::object(properties)),
+    ];
     if !required.is_empty() {
-        schema.insert("required".into(), Value::Array(required));
+        schema.push(("required".into(), Json::Array(required.into())));
     }
     // cycod fills only the parameters it declares into the command.
-    schema.insert("additionalProperties".into(), Value::Bool(false));
-    Value::Object(schema)
+    schema.push(("additionalProperties".into(), Json::Bool(false)));
+    Schema::from(&Json::object(schema))
 }
 
 /// cycod's type names and their aliases, as JSON Schema types.
@@ -133,7 +134,7 @@ fn cycod_tool<'a>(file: &'a Arc<SourceFile>, t: &'a CycodTool) -> Option<Lowered
             title: None,
             version: None,
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: cycod_schema(doc.parameters.as_ref()).into(),
+            input_schema: cycod_schema(doc.parameters.as_ref()),
             output_schema: None,
             run,
             risk: Risk {

@@ -9,9 +9,7 @@ use serde_json::{Value, json};
 
 use super::{Item, dops, policy, project_of, tool_yaml};
 use crate::formats::format::FileResult;
-use crate::ir::{
-    Access, LeftOut, Lowered, Risk, Run, Sink, Site, Tool, empty_object_schema, provenance,
-};
+use crate::ir::{Access, LeftOut, Lowered, Risk, Run, Schema, Sink, Site, Tool, provenance};
 use crate::source::SourceFile;
 use crate::syntax::TreeRef;
 use crate::text::hex;
@@ -104,9 +102,8 @@ fn dojops_tool<'a>(r: &'a FileResult, t: &'a tool_yaml::Tool) -> Option<Lowered<
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
             input_schema: schema
-                .map_or_else(empty_object_schema, |(_, tree)| tree.json_unless_held())
-                .into(),
-            output_schema: output.map(|(_, tree)| tree.json_unless_held().into()),
+                .map_or_else(Schema::empty_object, |(_, tree)| Schema::of_tree(tree)),
+            output_schema: output.map(|(_, tree)| Schema::of_tree(tree)),
             run: Run::Generate {
                 files: doc.files.clone(),
                 verification: doc.verification.clone(),

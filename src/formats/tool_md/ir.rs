@@ -7,8 +7,7 @@ use serde_json::{Value, json};
 use super::{Item, Status, Tool as ToolMd, ToolType};
 use crate::formats::format::FileResult;
 use crate::ir::{
-    Access, Guidance, LeftOut, Lowered, Risk, Run, Sink, Site, Tool, empty_object_schema,
-    provenance,
+    Access, Guidance, LeftOut, Lowered, Risk, Run, Schema, Sink, Site, Tool, provenance,
 };
 use crate::source::SourceFile;
 use crate::syntax::{Packed, TreeRef};
@@ -93,10 +92,8 @@ fn tool_md_tool<'a>(file: &'a Arc<SourceFile>, t: &'a ToolMd) -> Option<Lowered<
             title: doc.title.clone(),
             version: doc.version.clone(),
             description: doc.description.clone().unwrap_or_default(),
-            input_schema: input
-                .map_or_else(empty_object_schema, Packed::to_json)
-                .into(),
-            output_schema: output.map(|o| o.to_json().into()),
+            input_schema: input.map_or_else(Schema::empty_object, |p| Schema::of_node(&p.unpack())),
+            output_schema: output.map(|o| Schema::of_node(&o.unpack())),
             run,
             risk: Risk {
                 access,
