@@ -245,13 +245,16 @@ fn a_script_naming_one_package_200_thousand_times() {
 /// next piece read the rest of the line from a line's start. A fence there opened a code
 /// block that never closed (a false `SKL022`), and a fenced line cut so made the code text
 /// and its closing fence an opening one. A piece now ends before a character that cannot
-/// start a block, and a fenced line is read to its end.
+/// start a block, and a fenced line is read to its end. A block of more than 2 MiB of short
+/// lines is still cut at a line's start: the line that closes it read as opening a block
+/// that never closed, and is now taken for the closing line it is.
 #[test]
 fn a_line_of_a_megabyte_makes_no_phantom_code_block() {
     const WINDOW: usize = 1 << 20;
     let prose = format!("Run {}```\n\nDone.\n", "x".repeat(WINDOW - 4));
     let fenced = format!("```text\n{}\n```\n\nDone.\n", "x".repeat(WINDOW + 100));
-    for body in [prose, fenced] {
+    let long = format!("```python\n{}```\n\nDone.\n", "b = 1\n".repeat(500_000));
+    for body in [prose, fenced, long] {
         let repo = Repo::new();
         repo.write("skills/s/SKILL.md", skill_of_lines(&body, 1).as_bytes());
         assert_finds_none(&repo, "SKL022");
@@ -280,5 +283,20 @@ fn bodies_of_a_million_and_a_half_headings() {
     ] {
         let dense = format!("{head}{}", line.repeat(1_500_000));
         assert_bounded(path, head, &dense, 6.0);
+    }
+}
+
+/// Only a block cut to be parsed has its closing line taken for one: a block that ends with
+/// its list item or quote does end there for a Markdown reader, and the fence line after it
+/// opens a block of its own (unclosed in the first body, closed in the second).
+#[test]
+fn a_block_that_ends_with_its_list_item_or_quote_is_not_taken_for_a_cut_one() {
+    for (body, unclosed) in [
+        ("- item\n  ```\n  code\n```\nmore text\n", true),
+        ("> ```\n> code\n```\ntext\n```\n", false),
+    ] {
+        let repo = Repo::new();
+        repo.write("skills/s/SKILL.md", skill_of_lines(body, 1).as_bytes());
+        assert_eq!(finds(&repo, "SKL022"), unclosed, "{body}");
     }
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::{Cx, rules};
 use crate::source::Span;
 use crate::syntax::markdown::{Fence, lines_in};
+use crate::syntax::pieces::{PIECE, pieces};
 
 impl Cx<'_> {
     /// SKL022 on the first of `fences` (those of the body from `body_start`) that no later
@@ -16,29 +17,50 @@ impl Cx<'_> {
         // Read once, when a block first ends early: scanning on from every such block made
         // a body of many made quadratic.
         let mut closers: Option<Closers> = None;
-        let unclosed = fences.iter().enumerate().find_map(|(i, fence)| {
-            let open = opening(text, fence.span.start)?;
-            let last = lines_in(text, fence.span).skip(1).last();
-            if last.is_some_and(|(_, l)| open.closed_by(l)) {
-                return None;
+        // A block taken as closed further on: the line that closes it is read as opening a
+        // block of its own, which is not one.
+        let mut closed_on: Option<Open> = None;
+        let mut cuts: Option<Vec<usize>> = None;
+        let mut unclosed: Option<(usize, Option<usize>, Open)> = None;
+        for (i, fence) in fences.iter().enumerate() {
+            let Some(open) = opening(text, fence.span.start) else {
+                continue;
+            };
+            let mut lines = lines_in(text, fence.span);
+            let (first, first_line) = lines.next().unwrap_or((fence.span, ""));
+            if closed_on.take().is_some_and(|o| o.closed_by(first_line)) {
+                // Past a block of megabytes cut to be parsed, the parser reads each fence
+                // the wrong way round: the rest is paired line by line.
+                unclosed = unpaired(text, first.end).map(|(at, open)| (at, None, open));
+                break;
             }
-            // Closed further on at another indentation (inside a list item, say): a Markdown
-            // reader ends the block early, but the agent reading the text sees it closed.
+            if lines.last().is_some_and(|(_, l)| open.closed_by(l)) {
+                continue;
+            }
+            // Closed further on at another indentation (inside a list item, say), or past
+            // where a block of megabytes was cut to be parsed: the block ends early for the
+            // parser, but the agent reading the text sees it closed.
             let closed_later = closers
                 .get_or_insert_with(|| Closers::of(text, body_start))
                 .close_after(open, fence.span.start);
-            (!closed_later).then_some((i, open))
-        });
-        let Some((i, open)) = unclosed else {
+            if !closed_later {
+                unclosed = Some((fence.span.start, Some(i), open));
+                break;
+            }
+            // Only a block cut to be parsed: one that ends with its list item or quote does
+            // end there, and the fence line after it opens a block.
+            let cuts = cuts.get_or_insert_with(|| piece_ends(text, body_start));
+            closed_on = ends_at_cut(text, cuts, fence.span.end).then_some(open);
+        }
+        let Some((at, i, open)) = unclosed else {
             return;
         };
-        let at = fences[i].span.start;
         let line = line_of(text, at);
         // The usual cause: a block before it holds a fence of its own (a ```python inside a
         // ```markdown template), whose closing line closed the outer block, so the line
         // meant to close that one opens this block instead.
         let inner = i
-            .checked_sub(1)
+            .and_then(|i| i.checked_sub(1))
             .and_then(|p| fences.get(p))
             .and_then(|outer| {
                 let mark = opening(text, outer.span.start)?;
@@ -154,6 +176,42 @@ impl Closers {
         slot.and_then(|i| self.last.get(i))
             .is_some_and(|runs| runs.range(open.run..).any(|(_, start)| *start > at))
     }
+}
+
+/// Where the body from `body_start` was cut into pieces to be parsed, but its end.
+fn piece_ends(text: &str, body_start: usize) -> Vec<usize> {
+    let body = text.get(body_start..).unwrap_or("");
+    if body.len() <= PIECE {
+        return Vec::new();
+    }
+    let mut ends: Vec<usize> = pieces(body)
+        .map(|(at, piece)| body_start + at + piece.len())
+        .collect();
+    ends.pop();
+    ends
+}
+
+/// Whether a code block whose text ends at `end` (its line breaks after left out) ended
+/// where the body was cut, one of `cuts` (in order).
+fn ends_at_cut(text: &str, cuts: &[usize], end: usize) -> bool {
+    let after = text.get(end..).unwrap_or("");
+    let breaks = after.len() - after.trim_start_matches(['\n', '\r']).len();
+    let i = cuts.partition_point(|&c| c < end);
+    cuts.get(i).is_some_and(|&c| c <= end + breaks)
+}
+
+/// The first fence of `text` from `from` on that no later line closes, pairing each fence
+/// line with the next that can close it.
+fn unpaired(text: &str, from: usize) -> Option<(usize, Open)> {
+    let mut open: Option<(usize, Open)> = None;
+    for (span, line) in lines_in(text, Span::new(from, text.len())) {
+        match open {
+            Some((_, o)) if o.closed_by(line) => open = None,
+            Some(_) => {}
+            None => open = opening(text, span.start).map(|o| (span.start, o)),
+        }
+    }
+    open
 }
 
 /// The marks a fence is made of.

@@ -6,7 +6,7 @@
 use crate::source::Span;
 use crate::syntax::markdown::{Fence, links_and};
 
-use super::commands::{self, Role};
+use super::commands::{self, Role, Roles};
 use super::layout::{Code, Layout, Lines};
 
 /// How a path is written.
@@ -178,6 +178,7 @@ pub(super) fn in_markdown<'t>(
     let mut next = 0;
     let mut words =
         words(text).take_while(move |(span, _)| cut.is_none_or(|c| span.start < c.start));
+    let mut roles = Roles::default();
     let references = std::iter::from_fn(move || {
         if let Some(l) = links.get(next) {
             next += 1;
@@ -213,7 +214,7 @@ pub(super) fn in_markdown<'t>(
             if !might_be_path(word) && !is_module(word) && !dot_slash {
                 continue;
             }
-            return Some(mention(text, &layout, &lines, span, word));
+            return Some(mention(text, &layout, &lines, &mut roles, span, word));
         }
     });
     (cut, references)
@@ -246,7 +247,14 @@ pub(super) fn in_program(text: &str) -> Vec<Reference> {
 }
 
 /// A path named in the text of a Markdown file, judged by its place.
-fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -> Reference {
+fn mention<'t>(
+    text: &'t str,
+    layout: &Layout,
+    lines: &Lines,
+    roles: &mut Roles<'t>,
+    span: Span,
+    word: &str,
+) -> Reference {
     let line = lines.at(text, span.start);
     let before = window(text, line.start, span.start);
     let lower_before = before.to_lowercase();
@@ -269,7 +277,7 @@ fn mention(text: &str, layout: &Layout, lines: &Lines, span: Span, word: &str) -
             }
             let (command, at) = command_of(text, code, line, span.start);
             let role = if command.len() <= MAX_COMMAND {
-                commands::role(command, at)
+                roles.role(command, at)
             } else {
                 None
             };
