@@ -33,6 +33,22 @@ pub(crate) const SHARED_BASE: u64 = 10_000;
 /// [`SHARED_BASE`]: sixteen rules of `$..*` read any file to its end.
 pub(crate) const SHARED_PER_BYTE: u64 = 64;
 
+/// Bytes of JSON a rule may build at once of any file, however small, beyond which it has
+/// [`JSON_PER_BYTE`] of its file: the JSONPath engine reads a subject's JSON, and a value a
+/// function compares or validates whole is made JSON, and such JSON takes 16 to 60 times
+/// the bytes of a text of small values (a filter over a `tools.json` of 10 MB built 250 MB;
+/// nodes alone do not say it).
+pub(crate) const JSON_BASE: u64 = 32 << 20;
+
+/// Bytes of JSON a rule may build at once per byte of its file, beyond [`JSON_BASE`].
+pub(crate) const JSON_PER_BYTE: u64 = 1;
+
+/// The bytes of JSON a rule may build at once of a file of `bytes` bytes.
+pub(crate) fn json_cap(bytes: usize) -> u64 {
+    let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+    JSON_BASE.saturating_add(bytes.saturating_mul(JSON_PER_BYTE))
+}
+
 /// Why a rule stopped on a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -44,6 +60,11 @@ pub(crate) enum Stop {
         estimate: u64,
         /// What was left of the budget.
         left: u64,
+    },
+    /// Its JSON would take more than the `cap` a rule may build at once.
+    Json {
+        /// What a rule may build at once of this file.
+        cap: u64,
     },
     /// The rules of the file read all they may read together.
     Shared {
@@ -98,6 +119,8 @@ pub(crate) struct Budget {
     withheld: Cell<u64>,
     /// The share's total, for the stop it makes.
     shared: Cell<u64>,
+    /// Bytes of JSON it may build at once.
+    json_cap: Cell<u64>,
     stop: Cell<Option<Stop>>,
 }
 
@@ -109,6 +132,7 @@ impl Budget {
             left: Cell::new(total),
             withheld: Cell::new(0),
             shared: Cell::new(0),
+            json_cap: Cell::new(JSON_BASE),
             stop: Cell::new(None),
         }
     }
@@ -161,8 +185,15 @@ impl Budget {
 
     /// The budget of a rule on a file of `bytes` bytes.
     pub(crate) fn for_file(bytes: usize) -> Budget {
-        let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
-        Budget::new(BASE.saturating_add(bytes.saturating_mul(PER_BYTE)))
+        let budget = Budget::new(
+            BASE.saturating_add(
+                u64::try_from(bytes)
+                    .unwrap_or(u64::MAX)
+                    .saturating_mul(PER_BYTE),
+            ),
+        );
+        budget.json_cap.set(json_cap(bytes));
+        budget
     }
 
     /// Allow `bytes` more bytes' worth: a subject read another file (a tool's schema in
@@ -174,6 +205,33 @@ impl Budget {
                 .saturating_mul(PER_BYTE);
             self.left.set(self.left.get().saturating_add(more));
             self.total.set(self.total.get().saturating_add(more));
+            let json = u64::try_from(bytes)
+                .unwrap_or(u64::MAX)
+                .saturating_mul(JSON_PER_BYTE);
+            self.json_cap.set(self.json_cap.get().saturating_add(json));
+        }
+    }
+
+    /// The bytes of JSON it may build at once.
+    pub(crate) fn json_cap(&self) -> u64 {
+        self.json_cap.get()
+    }
+
+    /// True when a JSON of about `bytes` may be built; else false, and stopped.
+    pub(crate) fn builds(&self, bytes: u64) -> bool {
+        if bytes > self.json_cap.get() {
+            self.refuse_json();
+        }
+        self.stop.get().is_none()
+    }
+
+    /// Stop: a JSON was more than it may build at once.
+    pub(crate) fn refuse_json(&self) {
+        if self.stop.get().is_none() {
+            self.left.set(0);
+            self.stop.set(Some(Stop::Json {
+                cap: self.json_cap.get(),
+            }));
         }
     }
 

@@ -29,7 +29,7 @@ pub(crate) use rule::{CustomRules, RawRule, compile};
 use crate::config::tree::ConfigTree;
 use crate::diagnostics::Diagnostic;
 use crate::diagnostics::cap::Findings;
-use crate::ir::Lowered;
+use crate::ir::{Lowered, Sink};
 use crate::rules::syntax::CUSTOM_RULE_NOT_FULLY_CHECKED;
 use crate::source::{FormatId, SourceFile};
 use crate::syntax::Node;
@@ -38,9 +38,9 @@ use budget::{Budget, Shared, Stop};
 use function::Reads;
 use given::Step;
 use parts::{Part, Then};
-use rule::CustomRule;
+use rule::{CustomRule, Plan};
 use subject::Subject;
-use val::Val;
+use val::{JSON_ENTRY, JSON_MAP, Val};
 
 /// The value at `path` in `node`: the value (or `None`), and the steps to the deepest value
 /// found along the way.
@@ -129,21 +129,35 @@ fn value_at<'v>(node: Val<'v>, path: &[String]) -> Option<Val<'v>> {
     path.iter().try_fold(node, |at, key| at.get(key))
 }
 
-/// Why the first `then` of `rule` that fails on `node` fails, and the value it looked at.
+/// Why the first `then` of `rule` that fails on `node` fails, and the value it looked at;
+/// none when all hold, or when `budget` stopped before the reason was made.
 fn failing<'r, 'v>(
     rule: &'r CustomRule,
     node: Val<'v>,
+    budget: &Budget,
 ) -> Option<(&'r Then, Option<Val<'v>>, String)> {
-    rule.thens.iter().find_map(|then| {
+    for then in &rule.thens {
         let target = match &then.field {
             None => Some(node),
             Some(path) => value_at(node, path),
         };
-        let reason = then
+        // A schema of the value's own level is checked on that level (`pay`), its reason
+        // on the whole value; one that reads the value whole was paid for whole.
+        if let Some(v) = target
+            && let Reads::Level(_) = then.function.reads(v)
+            && !then.function.holds(target)
+            && !budget.builds(v.json_bytes_within(budget.json_cap()))
+        {
+            return None;
+        }
+        if let Some(reason) = then
             .function
-            .fails(target, &What(then.field_text.as_deref()))?;
-        Some((then, target, reason))
-    })
+            .fails(target, &What(then.field_text.as_deref()))
+        {
+            return Some((then, target, reason));
+        }
+    }
+    None
 }
 
 /// True when every `then` of `rule` holds of `node` (no reason made).
@@ -172,8 +186,20 @@ fn pay(rule: &CustomRule, node: Val<'_>, budget: &Budget) -> bool {
         cost = cost.saturating_add(then.function.weight());
         cost = cost.saturating_add(match then.function.reads(target) {
             Reads::Node => 0,
-            Reads::Level(n) => u64::try_from(n).unwrap_or(u64::MAX),
-            Reads::Whole => target.size_within(budget.left()),
+            Reads::Level(n) => {
+                // Its level is made JSON: each entry with a `null`.
+                let n = u64::try_from(n).unwrap_or(u64::MAX);
+                if !budget.builds(JSON_MAP.saturating_add(n.saturating_mul(JSON_ENTRY))) {
+                    return false;
+                }
+                n
+            }
+            Reads::Whole => {
+                if !budget.builds(target.json_bytes_within(budget.json_cap())) {
+                    return false;
+                }
+                target.size_within(budget.left())
+            }
         });
     }
     budget.take(cost)
@@ -198,8 +224,8 @@ fn judge(
         }
         return false;
     }
-    let Some((then, target, reason)) = failing(rule, node) else {
-        return false;
+    let Some((then, target, reason)) = failing(rule, node, budget) else {
+        return budget.stopped().is_some();
     };
     // A schema's reason validated the value again, errors and all.
     if let (function::Function::Schema(_), Some(v)) = (&then.function, target)
@@ -237,6 +263,10 @@ fn evaluate(
     budget: &Budget,
     found: &mut Findings,
 ) -> bool {
+    if subject.too_large(rule.given.needs_json()) {
+        budget.refuse_json();
+        return true;
+    }
     let (root, json) = (subject.root(), subject.json());
     // `$` (most rules) selects the subject itself: no walk at all.
     if rule.given.is_root() {
@@ -281,6 +311,10 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
             grouped(estimate),
             grouped(left)
         ),
+        Stop::Json { cap } => format!(
+            "it would make more JSON of it at once than the {} a rule may make of this file",
+            mebibytes(cap)
+        ),
         Stop::Shared { total, read: 0 } => format!(
             "the other custom rules read the {} nodes they may read of it together before its turn",
             grouped(total)
@@ -307,6 +341,15 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
             ))
             .help("run fewer custom rules on such files (`formats`, `subject`), or narrower ones: a `given` that selects each node once (one `..`) and only what the rule checks (`$.parameters..description`)");
     }
+    if let Stop::Json { .. } = stop {
+        return d
+            .note(format!(
+                "a rule may make {} of JSON of a file at once, and {} byte more per byte of it: the JSONPath engine (a `given` with filters, slices or unions) reads its subject as JSON, and `enumeration` and `schema` compare lists and maps as JSON",
+                mebibytes(budget::JSON_BASE),
+                budget::JSON_PER_BYTE
+            ))
+            .help("a `given` of names, indexes, `*` and `..` only is read where it is, without JSON; or check smaller values (a `field` below the list)");
+    }
     // The path is the repository's text: cut like a message.
     d.note(cut(format!(
         "a rule may read {} nodes of a file, and {} more per byte of it; `given = \"{}\"` selects the nodes below each node again for every node above it when it has several descendant segments (`..`)",
@@ -315,6 +358,11 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
         rule.given_at.text
     )))
     .help("select each node once: one descendant segment (`$..*`, `$..description`), or a narrower `given` (`$.parameters..description`)")
+}
+
+/// `bytes` in MiB, as a message says it.
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20))
 }
 
 /// The fingerprint of the custom rules that read `file` (a path of format `format`): what a
@@ -389,20 +437,21 @@ impl Checked {
 
 /// The findings of the custom rules of `file`'s configuration on it: its tree (`kept`, the
 /// one its load parsed, else parsed now) and the tools `lower` gives of it, lowered only when
-/// a rule reads tools. Each subject's JSON is built only as far as its rules read.
+/// a rule reads tools, and each checked as it is lowered (a list of 300,000 tools held
+/// lowered took 36 times its file). Each subject's JSON is built only as far as its rules
+/// read.
 pub(crate) fn check_one<'a>(
     configs: &ConfigTree,
     file: &'a Arc<SourceFile>,
     kept: Option<Node>,
-    lower: &dyn Fn() -> Vec<Lowered<'a>>,
+    lower: &dyn Fn(&mut dyn Sink<'a>),
 ) -> Checked {
-    let plan_of = |file: &SourceFile| configs.for_path(&file.path).custom.plan(file.format);
     let mut checked = Checked {
         bytes: file.text.len(),
         shared: Shared::for_file(file.text.len()),
         ..Checked::default()
     };
-    let plan = plan_of(file);
+    let plan = configs.for_path(&file.path).custom.plan(file.format);
     let (on_file, on_tools) = (&plan.on_file, &plan.on_tools);
     if on_file.is_empty() && on_tools.is_empty() {
         return checked;
@@ -415,47 +464,71 @@ pub(crate) fn check_one<'a>(
     };
     if let Some(tree) = tree {
         if skill && !on_tools.is_empty() {
-            let view = subject::of_skill(file, tree.clone(), &plan.tool_reach);
+            let cap = budget::json_cap(checked.bytes);
+            let view = subject::of_skill(file, tree.clone(), &plan.tool_reach, cap);
             on_tools.iter().for_each(|rule| checked.run(rule, &view));
         }
         if !on_file.is_empty() {
-            let whole = subject::of_file(file, tree, &plan.file_reach);
+            let cap = budget::json_cap(checked.bytes);
+            let whole = subject::of_file(file, tree, &plan.file_reach, cap);
             on_file.iter().for_each(|rule| checked.run(rule, &whole));
         }
     }
     if !skill && !on_tools.is_empty() {
-        for lowered in lower() {
-            // A tool may be defined in a file other than the result's own.
-            let elsewhere;
-            let plan = if lowered.file.path == file.path {
-                &plan
-            } else {
-                elsewhere = plan_of(lowered.file);
-                &elsewhere
-            };
-            // What the tool reads from other files is read by its rules too.
-            let others = [
-                Some(lowered.file),
-                lowered.schema.map(|s| s.0),
-                lowered.output.map(|o| o.0),
-            ];
-            for (i, other) in others.iter().enumerate() {
-                if let Some(other) = other
-                    && other.path != file.path
-                    && !others[..i]
-                        .iter()
-                        .any(|o| o.is_some_and(|o| o.path == other.path))
-                {
-                    checked.reads_also(other);
-                }
-            }
-            let view = subject::of_tool(lowered, &plan.tool_reach);
-            plan.on_tools
-                .iter()
-                .for_each(|rule| checked.run(rule, &view));
-        }
+        lower(&mut OnTools {
+            configs,
+            file,
+            plan: &plan,
+            checked: &mut checked,
+        });
     }
     checked
+}
+
+/// Runs the tool rules on each tool as it is lowered, then lets it go.
+struct OnTools<'c> {
+    configs: &'c ConfigTree,
+    file: &'c SourceFile,
+    plan: &'c Plan,
+    checked: &'c mut Checked,
+}
+
+impl<'a> Sink<'a> for OnTools<'_> {
+    fn tool(&mut self, lowered: Lowered<'a>) {
+        // A tool may be defined in a file other than the result's own.
+        let elsewhere;
+        let plan: &Plan = if lowered.file.path == self.file.path {
+            self.plan
+        } else {
+            elsewhere = self
+                .configs
+                .for_path(&lowered.file.path)
+                .custom
+                .plan(lowered.file.format);
+            &elsewhere
+        };
+        // What the tool reads from other files is read by its rules too.
+        let others = [
+            Some(lowered.file),
+            lowered.schema.map(|s| s.0),
+            lowered.output.map(|o| o.0),
+        ];
+        for (i, other) in others.iter().enumerate() {
+            if let Some(other) = other
+                && other.path != self.file.path
+                && !others[..i]
+                    .iter()
+                    .any(|o| o.is_some_and(|o| o.path == other.path))
+            {
+                self.checked.reads_also(other);
+            }
+        }
+        let cap = budget::json_cap(self.checked.bytes);
+        let view = subject::of_tool(lowered, &plan.tool_reach, cap);
+        plan.on_tools
+            .iter()
+            .for_each(|rule| self.checked.run(rule, &view));
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::given::{bracketed, shorthand};
 use super::parts::{Part, Then};
+use super::val::{JSON_ENTRY, JSON_MAP, Val};
 use crate::syntax::{Node, NodeKind};
 
 /// The part of a subject some rules read.
@@ -142,6 +143,26 @@ impl Reach {
                 Value::Object(out)
             }
             _ => self.deep(node).unwrap_or(Value::Null),
+        }
+    }
+
+    /// About the bytes [`Reach::json`] of `node` takes, counted no further than past
+    /// `limit`: a value these rules read only in part counted whole.
+    pub(crate) fn json_bytes_within(&self, node: &Node, limit: u64) -> u64 {
+        match &node.kind {
+            NodeKind::Map(entries) if !self.all && self.anywhere.is_empty() => {
+                let mut total = JSON_MAP;
+                for e in entries.iter().filter(|e| self.whole(&e.key)) {
+                    let value = Val::Tree(&e.value).json_bytes_within(limit);
+                    let entry = JSON_ENTRY + e.key.len() as u64;
+                    total = total.saturating_add(entry.saturating_add(value));
+                    if total > limit {
+                        break;
+                    }
+                }
+                total
+            }
+            _ => Val::Tree(node).json_bytes_within(limit),
         }
     }
 

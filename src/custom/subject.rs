@@ -40,7 +40,29 @@ pub(crate) struct Subject<'a> {
     /// Its values, and the way back to bytes.
     pub shape: Shape<'a>,
     /// Its JSON, for a rule whose `given` the JSONPath engine runs (only then built).
-    json: Option<Value>,
+    json: Built,
+}
+
+/// A subject's JSON, as far as it was built.
+enum Built {
+    /// No rule needs it.
+    Unneeded,
+    /// Built.
+    Json(Value),
+    /// Not built: it would take more than a rule may build at once
+    /// ([`super::budget::json_cap`]).
+    TooLarge,
+}
+
+impl Built {
+    /// `value`'s JSON, made by `make`, unless it would take more than `cap` bytes.
+    fn within(cap: u64, bytes: u64, make: impl FnOnce() -> Value) -> Built {
+        if bytes > cap {
+            Built::TooLarge
+        } else {
+            Built::Json(make())
+        }
+    }
 }
 
 impl Subject<'_> {
@@ -55,10 +77,19 @@ impl Subject<'_> {
 
     /// Its JSON, when built: for the JSONPath engine.
     pub(crate) fn json(&self) -> Option<&Value> {
-        match &self.shape {
-            Shape::Skill(_, view) => Some(view),
-            _ => self.json.as_ref(),
+        match (&self.shape, &self.json) {
+            (Shape::Skill(_, view), Built::Unneeded) => Some(view),
+            (_, Built::Json(json)) => Some(json),
+            _ => None,
         }
+    }
+
+    /// True when its JSON would take too much to build it: no rule that reads it (one the
+    /// JSONPath engine runs, with `engine`; any, on a skill, whose view is JSON) reads
+    /// anything.
+    pub(crate) fn too_large(&self, engine: bool) -> bool {
+        let skill = matches!(self.shape, Shape::Skill(..));
+        matches!(self.json, Built::TooLarge) && (engine || skill)
     }
 }
 
@@ -92,11 +123,23 @@ pub(crate) fn file_tree(file: &SourceFile) -> Option<Node> {
 }
 
 /// The subject a file's tree gives; its JSON, as far as rules that read `reach` see it,
-/// only when one of them needs it.
-pub(crate) fn of_file<'a>(file: &'a Arc<SourceFile>, tree: Node, reach: &Reach) -> Subject<'a> {
+/// only when one of them needs it and it takes at most `cap` bytes.
+pub(crate) fn of_file<'a>(
+    file: &'a Arc<SourceFile>,
+    tree: Node,
+    reach: &Reach,
+    cap: u64,
+) -> Subject<'a> {
+    let json = if reach.engine {
+        Built::within(cap, reach.json_bytes_within(&tree, cap), || {
+            reach.json(&tree)
+        })
+    } else {
+        Built::Unneeded
+    };
     Subject {
         file,
-        json: reach.engine.then(|| reach.json(&tree)),
+        json,
         shape: Shape::Tree(tree),
     }
 }
@@ -106,11 +149,19 @@ const SKILL_MADE: &[&str] = &["parameters", "commands", "format", "path"];
 
 /// An Agent Skill seen as a tool: its `name` and `description`, no parameters, no
 /// commands (the skill's folder is not a command line), and the other keys of its front
-/// matter as written (`license`, `metadata`, …), as far as rules that read `reach` see it.
-pub(crate) fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node, reach: &Reach) -> Subject<'a> {
-    let mut view = match reach.json(&front) {
-        Value::Object(map) => map,
-        _ => Map::new(),
+/// matter as written (`license`, `metadata`, …), as far as rules that read `reach` see it,
+/// when that takes at most `cap` bytes.
+pub(crate) fn of_skill<'a>(
+    file: &'a Arc<SourceFile>,
+    front: Node,
+    reach: &Reach,
+    cap: u64,
+) -> Subject<'a> {
+    let bytes = reach.json_bytes_within(&front, cap);
+    let (mut view, json) = match Built::within(cap, bytes, || reach.json(&front)) {
+        Built::Json(Value::Object(map)) => (map, Built::Unneeded),
+        Built::TooLarge => (Map::new(), Built::TooLarge),
+        _ => (Map::new(), Built::Unneeded),
     };
     for made in SKILL_MADE {
         view.remove(*made);
@@ -121,7 +172,7 @@ pub(crate) fn of_skill<'a>(file: &'a Arc<SourceFile>, front: Node, reach: &Reach
     view.insert("path".into(), json!(file.display()));
     Subject {
         file,
-        json: None,
+        json,
         shape: Shape::Skill(front, Value::Object(view)),
     }
 }
@@ -195,7 +246,7 @@ fn schema_field<'a>(tree: Option<TreeRef<'a>>, schema: &Schema) -> Field<'a> {
 /// schema), `commands`, `format` and `path` named alike in every format, the fields rules
 /// that read `reach` see. The values are moved out of the tool, not copied (it is read only
 /// through the view after this); a schema whose tree the load still holds is read there.
-pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a> {
+pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach, cap: u64) -> Subject<'a> {
     let file = lowered.file;
     let path = file.display();
     let mut view: Vec<(&'static str, Field<'a>)> = Vec::new();
@@ -262,9 +313,13 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach) -> Subject<'a
     }
     // In the order of a JSON map's keys, which the engine and the walk read in.
     view.sort_unstable_by_key(|(k, _)| *k);
-    let json = reach
-        .engine
-        .then(|| Val::Fields(&view).to_json().into_owned());
+    let json = if reach.engine {
+        Built::within(cap, Val::Fields(&view).json_bytes_within(cap), || {
+            Val::Fields(&view).to_json().into_owned()
+        })
+    } else {
+        Built::Unneeded
+    };
     Subject {
         file: lowered.file,
         json,

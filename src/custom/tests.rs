@@ -17,7 +17,7 @@ fn line_of(file: &Arc<SourceFile>, steps: &[Step], missing: bool) -> (usize, Str
         all: true,
         ..Default::default()
     };
-    let subject = subject::of_file(file, tree, &all);
+    let subject = subject::of_file(file, tree, &all, u64::MAX);
     let place = subject.place(steps, missing);
     (
         place.file.position(place.span.start).line,
@@ -64,7 +64,7 @@ fn a_skill_tree_is_its_front_matter() {
         all: true,
         ..Default::default()
     };
-    let skill = subject::of_skill(&f, tree, &all);
+    let skill = subject::of_skill(&f, tree, &all, u64::MAX);
     let view = skill.json().expect("a skill's view is JSON");
     assert_eq!(view["license"], "MIT");
     assert_eq!(view["parameters"]["type"], "object");
@@ -136,7 +136,7 @@ fn checked_skill(toml: &str, skill: &str) -> (Vec<Diagnostic>, Vec<&'static str>
         crate::config::Config::parse(config_file, "/repo".into()).expect("the rules compile");
     let configs = ConfigTree::single(&config);
     let f = file(".claude/skills/s/SKILL.md", FormatId::AgentSkill, skill);
-    let checked = check_one(&configs, &f, None, &Vec::new);
+    let checked = check_one(&configs, &f, None, &|_| {});
     (checked.found.into_vec(), checked.matched)
 }
 

@@ -8,6 +8,14 @@ use serde_json::{Map, Value};
 use super::given::Step;
 use crate::syntax::{Node, NodeKind};
 
+/// Bytes of a `serde_json::Value`'s slot.
+const JSON_SLOT: u64 = 32;
+/// Bytes of a JSON map's first node, however few entries it holds (a tree map's node has
+/// room for eleven).
+pub(crate) const JSON_MAP: u64 = 640;
+/// Bytes of each entry of a JSON map, beyond its key's text.
+pub(crate) const JSON_ENTRY: u64 = 64;
+
 /// A field of a tool's view.
 pub(crate) enum Field<'a> {
     /// Made from the IR.
@@ -181,6 +189,30 @@ impl<'v> Val<'v> {
         let mut count = 0;
         any(self, &mut count, limit);
         count
+    }
+
+    /// About the bytes a `serde_json::Value` of it takes, counted no further than past
+    /// `limit`: a value's slot, a string's bytes, and a map's tree (whose first node has room
+    /// for eleven entries however few it holds) with its keys.
+    pub(crate) fn json_bytes_within(self, limit: u64) -> u64 {
+        fn any(v: Val<'_>, total: &mut u64, limit: u64) -> bool {
+            let own = match v.peek() {
+                Peek::Str(s) => s.len() as u64,
+                Peek::Map(n) => JSON_MAP + JSON_ENTRY * n as u64,
+                Peek::List(_) | Peek::Scalar(_) => 0,
+            };
+            *total = total.saturating_add(JSON_SLOT + own);
+            *total > limit
+                || v.children(&mut |edge, child| {
+                    if let Edge::Key(k) = edge {
+                        *total = total.saturating_add(k.len() as u64);
+                    }
+                    any(child, total, limit)
+                })
+        }
+        let mut total = 0;
+        any(self, &mut total, limit);
+        total
     }
 
     /// What it is, as far as a function asks.

@@ -157,14 +157,6 @@ pub(crate) fn sort_by_places<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std
     }
 }
 
-/// The tools of `results`, unsorted and with the display paths of their files: what the
-/// custom rules read right after a load, which needs no order nor paths relative to a root.
-pub(crate) fn lower_tools(results: &[FileResult]) -> Vec<crate::ir::Lowered<'_>> {
-    let mut all = Lowering::default();
-    lower_each(results, &|_| true, &mut all);
-    all.tools
-}
-
 /// Read through `fs`, parse and lower one discovered file, unless `claim` leaves it to the
 /// content and the content is not in the shape of `format` ([`Format::claims`]): then `None`,
 /// and the file is not toolc's to report. The trees the load parsed are let go: only the

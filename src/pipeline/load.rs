@@ -62,8 +62,8 @@ fn run_custom(configs: &ConfigTree, result: &mut FileResult) {
     let kept = result.trees.as_mut().and_then(|t| t.root.take());
     let checked = {
         let r = &*result;
-        crate::custom::check_one(configs, &r.file, kept, &|| {
-            formats::lower_tools(std::slice::from_ref(r))
+        crate::custom::check_one(configs, &r.file, kept, &|sink| {
+            formats::lower_each(std::slice::from_ref(r), &|_| true, sink)
         })
     };
     result.trees = None;

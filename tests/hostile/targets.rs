@@ -161,3 +161,105 @@ then = { function = "truthy" }
         .collect();
     assert_eq!(found.len(), 1, "{found:?}");
 }
+
+/// A manifest of `n` tools of a few bytes each (`{"name":"tN","command":["x"]}`).
+fn tiny_tools(n: usize) -> String {
+    let tools: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"name":"t{i}","command":["x"]}}"#))
+        .collect();
+    format!(r#"{{"tools":[{}]}}"#, tools.join(","))
+}
+
+/// Custom rules whose JSON would be many times the file: a `given` left to the JSONPath
+/// engine reads its subject as a JSON value, and `enumeration` and `schema` compare a list
+/// whole as JSON; such a value of small maps takes 16 to 60 times their text (60,000 tiny
+/// tools, 2 MB: 28 times the file; 300,000 rules on tools lowered and held at once, 36).
+/// Past what a rule may make of a file at once the rule stops and says so; each tool is
+/// checked as it is lowered.
+#[test]
+fn custom_rules_that_would_make_json_of_a_list_many_times_its_file_stop_and_say_so() {
+    let rule = |subject: &str, given: &str, then: &str| {
+        format!(
+            "[[custom-rules]]\ncode = \"ORGA001\"\nname = \"x\"\nseverity = \"warning\"\nmessage = \"m\"\nsubject = \"{subject}\"\ngiven = \"{given}\"\nthen = {then}\n"
+        )
+    };
+    let truthy = r#"{ function = "truthy" }"#;
+    let rules = [
+        rule("file", "$.tools[?@.name == 'x']", truthy),
+        rule(
+            "file",
+            "$",
+            r#"{ field = "tools", function = "enumeration", options = { values = [[]] } }"#,
+        ),
+        rule(
+            "file",
+            "$",
+            r#"{ field = "tools", function = "schema", options = { schema = { type = "array", maxItems = 1 } } }"#,
+        ),
+    ];
+    let args = ["check", "--no-cache", "--format", "json", "."];
+    let many = tiny_tools(60_000);
+    for toml in &rules {
+        let base = repo_of(&tiny_tools(1));
+        base.write("toolc.toml", toml.as_bytes());
+        let Some(fixed) = peak_memory_of(&base, &args) else {
+            return;
+        };
+        let repo = repo_of(&many);
+        repo.write("toolc.toml", toml.as_bytes());
+        let peak = peak_memory_of(&repo, &args).expect("measured before");
+        let ratio = (peak - fixed) / many.len() as f64;
+        eprintln!("{toml}: {ratio:.2}x of at most 12x");
+        // The file's own tree, which a rule on the file walks, is about six times its text
+        // of tiny values; the rest is the check's.
+        assert!(ratio <= 12.0, "{ratio:.1}x the file");
+        let output = run(&repo, &args);
+        let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+        let said: Vec<&str> = doc["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["code"] == "TLC008")
+            .filter_map(|d| d["message"].as_str())
+            .collect();
+        assert_eq!(said.len(), 1, "{toml}: {said:?}");
+        assert!(
+            said[0].contains("more JSON of it at once than"),
+            "{}",
+            said[0]
+        );
+        // On a small file the same rule runs, and finds what it finds.
+        let output = run(&base, &args);
+        let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON output");
+        let codes: Vec<&str> = doc["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["code"].as_str())
+            .collect();
+        assert!(!codes.contains(&"TLC008"), "{toml}: {codes:?}");
+    }
+    // A rule on each tool reads one tool's JSON at a time: no stop, and a finding on each
+    // tool whose name does not match, counted past the first 200.
+    let toml = rule(
+        "tool",
+        "$['name','title']",
+        r#"{ function = "pattern", options = { pattern = "^t[0-9]$" } }"#,
+    );
+    let base = repo_of(&tiny_tools(1));
+    base.write("toolc.toml", toml.as_bytes());
+    let fixed = peak_memory_of(&base, &args).expect("measured before");
+    let repo = repo_of(&many);
+    repo.write("toolc.toml", toml.as_bytes());
+    let peak = peak_memory_of(&repo, &args).expect("measured before");
+    let ratio = (peak - fixed) / many.len() as f64;
+    eprintln!("a rule on each tool: {ratio:.2}x of at most 10x");
+    assert!(ratio <= 10.0, "{ratio:.1}x the file");
+    let output = run(&repo, &["check", "--no-cache", "."]);
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("59790 more findings of this rule in this file are not shown"),
+        "{said:.3000}"
+    );
+    assert!(!said.contains("TLC008"), "{said:.3000}");
+}
