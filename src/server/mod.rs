@@ -80,10 +80,48 @@ pub(crate) fn serve(connection: &Connection, options: &Options) -> Result<(), Se
         "capabilities": capabilities(),
         "serverInfo": {"name": "toolc", "version": env!("CARGO_PKG_VERSION")},
     });
-    connection.initialize_finish(id, result)?;
+    finish_initialize(connection, id, result)?;
     let mut server = Server::new(root, options.config.clone());
     server.check_all(connection);
     server.main_loop(connection)
+}
+
+/// What a second `initialize` is answered.
+const ALREADY_INITIALIZED: &str = "the server is already initialized";
+
+/// Answer `initialize` with `result`, then wait for the client's `initialized`. Until then a
+/// request (a second `initialize` too) is answered with an error and a notification is
+/// dropped, as the protocol asks of a server, rather than ending the session (lsp-server's
+/// own handshake ends it on any message but `initialized`).
+fn finish_initialize(
+    connection: &Connection,
+    id: lsp_server::RequestId,
+    result: Value,
+) -> Result<(), ServerError> {
+    send(connection, Response::new_ok(id, result).into());
+    loop {
+        match connection.receiver.recv() {
+            Ok(Message::Notification(n)) if n.method == "initialized" => return Ok(()),
+            Ok(Message::Notification(n)) if n.method == "exit" => {
+                return Err(ServerError("`exit` before `shutdown`".to_string()));
+            }
+            Ok(Message::Request(request)) => {
+                let message = if request.method == "initialize" {
+                    ALREADY_INITIALIZED
+                } else {
+                    "the server waits for the `initialized` notification"
+                };
+                let error = Response::new_err(
+                    request.id,
+                    ErrorCode::InvalidRequest as i32,
+                    message.to_string(),
+                );
+                send(connection, error.into());
+            }
+            Ok(_) => {}
+            Err(_) => return Err(ServerError("the client closed the connection".to_string())),
+        }
+    }
 }
 
 /// What the server can do: full-text sync with save notifications, hover, code actions
@@ -206,6 +244,13 @@ impl Server {
                 request.id,
                 ErrorCode::InvalidRequest as i32,
                 "the server is shutting down".to_string(),
+            );
+        }
+        if request.method == "initialize" {
+            return Response::new_err(
+                request.id,
+                ErrorCode::InvalidRequest as i32,
+                ALREADY_INITIALIZED.to_string(),
             );
         }
         if request.method == "shutdown" {

@@ -20,6 +20,24 @@ struct Raw {
 impl Raw {
     /// `toolc server` in `root`, initialized.
     fn start(root: &std::path::Path) -> Raw {
+        let mut raw = Raw::spawn(root);
+        raw.initialize(root, 1);
+        raw.message(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+        raw
+    }
+
+    /// Send `initialize` (as request `id`) for the workspace `root`, and wait for its answer.
+    fn initialize(&mut self, root: &std::path::Path, id: u64) -> Value {
+        let root_uri = format!("file://{}", root.display());
+        self.message(
+            &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
+            "params": {"processId": null, "rootUri": root_uri, "capabilities": {}}}),
+        );
+        self.wait(|m| m["id"] == id)
+    }
+
+    /// `toolc server` in `root`, not yet initialized.
+    fn spawn(root: &std::path::Path) -> Raw {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("toolc"))
             .arg("server")
             .current_dir(root)
@@ -60,19 +78,11 @@ impl Raw {
                 }
             }
         });
-        let mut raw = Raw {
+        Raw {
             child,
             stdin,
             incoming,
-        };
-        let root_uri = format!("file://{}", root.display());
-        raw.message(
-            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"processId": null, "rootUri": root_uri, "capabilities": {}}}),
-        );
-        raw.wait(|m| m["id"] == 1);
-        raw.message(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-        raw
+        }
     }
 
     fn bytes(&mut self, bytes: &[u8]) {
@@ -140,6 +150,33 @@ fn the_server_answers_a_body_that_is_not_json_and_goes_on() {
     assert_eq!(error["id"], 5);
     server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
     server.wait(|m| m["id"] == 9);
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (code, stderr) = server.finish();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// A second `initialize`, before `initialized` or after it, is answered with an error and the
+/// session goes on (lsp-server's handshake ended it, exit code 1, on any message but
+/// `initialized`); a request before `initialized` is answered with an error too.
+#[test]
+fn a_second_initialize_is_refused_and_the_session_goes_on() {
+    let repo = repo();
+    let mut server = Raw::spawn(&repo.root);
+    let first = server.initialize(&repo.root, 1);
+    assert!(first.get("result").is_some(), "{first}");
+    let again = server.initialize(&repo.root, 2);
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    server.message(
+        &serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol",
+        "params": {"textDocument": {"uri": "file:///nowhere.json"}}}),
+    );
+    let early = server.wait(|m| m["id"] == 3);
+    assert_eq!(early["error"]["code"], -32600, "{early}");
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let late = server.initialize(&repo.root, 4);
+    assert_eq!(late["error"]["code"], -32600, "{late}");
+    server.message(&serde_json::json!({"jsonrpc": "2.0", "id": 5, "method": "shutdown"}));
+    server.wait(|m| m["id"] == 5);
     server.message(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
     let (code, stderr) = server.finish();
     assert_eq!(code, Some(0), "{stderr}");
