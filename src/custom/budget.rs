@@ -361,4 +361,23 @@ mod tests {
         budget.grow(5);
         assert_eq!(budget.left(), 0);
     }
+
+    #[test]
+    fn json_is_made_within_its_cap_which_grows_with_the_file() {
+        let budget = Budget::for_file(1000);
+        assert_eq!(budget.json_cap(), JSON_BASE + 1000);
+        budget.grow(24);
+        assert_eq!(budget.json_cap(), JSON_BASE + 1024);
+        assert!(budget.builds(JSON_BASE + 1024));
+        assert_eq!(budget.stopped(), None);
+        assert!(!budget.builds(JSON_BASE + 1025));
+        assert_eq!(
+            budget.stopped(),
+            Some(Stop::Json {
+                cap: JSON_BASE + 1024
+            })
+        );
+        // Stopped, it reads nothing more.
+        assert!(!budget.builds(1) && !budget.take(1));
+    }
 }

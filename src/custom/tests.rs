@@ -243,3 +243,34 @@ fn numbers_and_long_texts() {
         "value: [1,2]"
     );
 }
+
+/// A subject whose JSON would take more than a rule may make at once is not made JSON: the
+/// rules the engine runs on a file stop, the walked ones read its tree; a skill's view,
+/// which every rule on it reads, stops them all.
+#[test]
+fn json_past_the_cap_is_not_made() {
+    let f = file(
+        "skills/a/SKILL.md",
+        FormatId::AgentSkill,
+        "---\nname: a\nmetadata:\n  tags: [x, y, z]\n---\n\nBody.\n",
+    );
+    let tree = subject::file_tree(&f).expect("front matter");
+    let engine = reach::Reach {
+        all: true,
+        engine: true,
+        ..Default::default()
+    };
+    let whole = tree.clone();
+    let estimate = Val::Tree(&whole).json_bytes_within(u64::MAX);
+    // Two maps, each its first node, and the values in them.
+    assert!(estimate >= 2 * val::JSON_MAP, "{estimate}");
+    let small = subject::of_file(&f, tree.clone(), &engine, estimate - 1);
+    assert!(small.too_large(true));
+    assert!(!small.too_large(false));
+    assert!(small.json().is_none());
+    let fits = subject::of_file(&f, tree.clone(), &engine, estimate);
+    assert!(!fits.too_large(true));
+    assert_eq!(fits.json(), Some(&whole.to_json()));
+    let skill = subject::of_skill(&f, tree, &engine, estimate - 1);
+    assert!(skill.too_large(false));
+}
