@@ -145,10 +145,13 @@ fn failing<'r, 'v>(
         // on the whole value; one that reads the value whole was paid for whole.
         if let Some(v) = target
             && let Reads::Level(_) = then.function.reads(v)
-            && !then.function.holds(target)
-            && !budget.builds(v.json_bytes_within(budget.json_cap()))
         {
-            return None;
+            if then.function.holds(target) {
+                continue;
+            }
+            if !budget.builds(v.json_bytes_within(budget.json_cap())) {
+                return None;
+            }
         }
         if let Some(reason) = then
             .function
