@@ -60,7 +60,7 @@ pub(super) fn shorthand(text: &str) -> Option<(String, &str)> {
 }
 
 /// `['name']` or `["name"]` with a plain name (no escape, no second selector).
-pub(super) fn bracketed(text: &str) -> Option<String> {
+fn bracketed(text: &str) -> Option<String> {
     let inner = text.strip_prefix('[')?.trim_start();
     let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
     let rest = &inner[1..];

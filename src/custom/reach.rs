@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::given::{bracketed, shorthand};
+use super::given::shorthand;
 use super::parts::{Part, Then};
 use super::val::{JSON_ENTRY, JSON_MAP, Val};
 use crate::syntax::{Node, NodeKind};
@@ -29,10 +29,10 @@ pub struct Reach {
 enum First {
     /// `$` alone.
     Root,
-    /// `$.name` or `$['name']`.
-    Key(String),
-    /// `$..name` or `$..['name']`.
-    Descendant(String),
+    /// `$.name`, `$['name']` or `$['name', 'other']`.
+    Keys(Vec<String>),
+    /// `$..name`, `$..['name']` or `$..['name', 'other']`.
+    Descendants(Vec<String>),
     /// Anything else.
     Other,
 }
@@ -46,18 +46,38 @@ fn first_segment(given: &str) -> First {
         return First::Root;
     }
     if let Some(after) = rest.strip_prefix("..") {
-        return match shorthand(after)
-            .map(|(n, _)| n)
-            .or_else(|| bracketed(after))
-        {
-            Some(name) => First::Descendant(name),
-            None => First::Other,
+        return match shorthand(after).map(|(n, _)| vec![n]) {
+            Some(names) => First::Descendants(names),
+            None => names_bracketed(after).map_or(First::Other, First::Descendants),
         };
     }
     if let Some(after) = rest.strip_prefix('.') {
-        return shorthand(after).map_or(First::Other, |(n, _)| First::Key(n));
+        return shorthand(after).map_or(First::Other, |(n, _)| First::Keys(vec![n]));
     }
-    bracketed(rest).map_or(First::Other, First::Key)
+    names_bracketed(rest).map_or(First::Other, First::Keys)
+}
+
+/// The names of `['name']` or `['name', 'other', …]` when every selector is a plain quoted
+/// name (a union of names reads those members only, as one name does).
+fn names_bracketed(text: &str) -> Option<Vec<String>> {
+    let mut rest = text.strip_prefix('[')?;
+    let mut names = Vec::new();
+    loop {
+        let inner = rest.trim_start();
+        let quote = inner.chars().next().filter(|q| *q == '\'' || *q == '"')?;
+        let after_quote = &inner[1..];
+        let end = after_quote.find(quote)?;
+        let name = &after_quote[..end];
+        if name.contains('\\') {
+            return None;
+        }
+        names.push(name.to_string());
+        let after = after_quote[end + 1..].trim_start();
+        if after.starts_with(']') {
+            return Some(names);
+        }
+        rest = after.strip_prefix(',')?;
+    }
 }
 
 impl Reach {
@@ -69,8 +89,8 @@ impl Reach {
             ..Reach::default()
         };
         match first_segment(given) {
-            First::Key(key) => reach.keys.push(key),
-            First::Descendant(name) => reach.anywhere.push(name),
+            First::Keys(keys) => reach.keys.extend(keys),
+            First::Descendants(names) => reach.anywhere.extend(names),
             First::Other => reach.all = true,
             First::Root => {
                 let fields = thens.iter().map(|t| t.field.as_deref());

@@ -122,6 +122,20 @@ fn a_rule_reads_only_the_keys_it_can_reach() {
         reached("$..description", None, text),
         json!({"parameters": {"DIR": {"description": "d"}}, "steps": [null, {"description": "e"}]})
     );
+    // A union of names: those keys, whole; of descendant names, the parts holding them.
+    assert_eq!(
+        reached("$['timeout', 'name']", None, text),
+        json!({"timeout": 5, "name": "t"})
+    );
+    assert_eq!(
+        reached("$..[\"type\",'timeout']", None, text),
+        json!({"timeout": 5, "parameters": {"DIR": {"type": "string"}, "N": {"type": "int"}}})
+    );
+    // A union that is not only names: everything.
+    assert_eq!(
+        reached("$['name', 0]", None, text)["steps"][1]["bash"],
+        json!("ls")
+    );
     // The whole node, a wildcard, a filter: everything.
     for given in ["$", "$.*", "$[?@.name]"] {
         assert_eq!(reached(given, None, text)["timeout"], json!(5), "{given}");
