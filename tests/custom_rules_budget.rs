@@ -173,6 +173,49 @@ then = { function = "truthy" }
     assert_eq!(stopped.len(), 1, "{stopped:#?}");
     assert!(message(stopped[0]).contains("ORGB001"));
     assert_eq!(stopped[0]["path"], "tools.json");
+    // The note says why: the `given` reads the nodes below each node again and again.
+    let note = format!("{:?}", stopped[0]["notes"]);
+    assert!(
+        note.contains("selects the nodes below each node again"),
+        "{note}"
+    );
+}
+
+/// A `given` that selects each node once can still read more than the budget with what
+/// its `then` reads: `enumeration` on every value of a list nested 150 deep reads each
+/// level's whole list. The note says so, not that the path reads nodes again.
+#[test]
+fn a_rule_that_reads_each_node_once_says_its_then_read_too_much() {
+    let repo = Repo::new();
+    repo.write(
+        "toolc.toml",
+        br#"[[custom-rules]]
+code = "ORGD001"
+name = "no-empty-lists"
+severity = "warning"
+message = "an empty list"
+subject = "file"
+given = "$..*"
+then = { function = "enumeration", options = { values = [[]] } }
+"#,
+    );
+    let zeros = vec!["0"; 10_000].join(",");
+    let nested = format!("{}{zeros}{}", "[".repeat(150), "]".repeat(150));
+    repo.write(
+        "tools.json",
+        format!(r#"{{"tools": [{{"name": "t", "command": ["true"], "x": {nested}}}]}}"#).as_bytes(),
+    );
+    let (found, _) = run(&repo);
+    let stopped = of(&found, "TLC008");
+    assert_eq!(stopped.len(), 1, "{found:#?}");
+    assert!(
+        message(stopped[0]).contains("nodes a rule may read in this file"),
+        "{}",
+        message(stopped[0])
+    );
+    let note = format!("{:?}", stopped[0]["notes"]);
+    assert!(note.contains("what its `then` reads"), "{note}");
+    assert!(!note.contains("again"), "{note}");
 }
 
 /// A path left to the JSONPath engine (here a slice) runs only when the estimate of what it

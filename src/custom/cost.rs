@@ -40,6 +40,15 @@ struct Scan<'t> {
     n: u64,
 }
 
+/// True when `path` reads nodes over and over: its estimate grows faster than the document
+/// (`$..*..*`, about four times the cost for twice the nodes), where one that reads each
+/// node once grows as it does (`$..*`, twice).
+pub(crate) fn rereads(path: &str) -> bool {
+    const N: u64 = 64;
+    let once = estimate(path, N);
+    once == u64::MAX || estimate(path, 2 * N) > 3 * once
+}
+
 /// The estimated cost of running `path` (as written, already parsed by the engine) on a
 /// document of `n` nodes.
 pub(crate) fn estimate(path: &str, n: u64) -> u64 {
@@ -289,6 +298,7 @@ mod tests {
         ] {
             let cost = estimate(path, n);
             assert!(cost <= 20 * n, "{path}: {cost}");
+            assert!(!rereads(path), "{path}");
         }
     }
 
@@ -297,6 +307,14 @@ mod tests {
         let n = 150;
         // What the walk would take, as the engine reads it: n³ and more.
         assert!(estimate("$..*..*..[0:1]", n) >= n.pow(4));
+        for path in [
+            "$..*..*",
+            "$..*..*..[0:1]",
+            "$..[?@..x]",
+            "$.a..*..description",
+        ] {
+            assert!(rereads(path), "{path}");
+        }
         // A union repeats its nodes: each segment multiplies.
         let unions = "$[*,*,*,*][*,*,*,*][*,*,*,*][*,*,*,*]";
         assert!(estimate(unions, n) >= 4u64.pow(4) * n);

@@ -335,7 +335,16 @@ mod tests {
     /// takes, and leaves the others to it.
     #[test]
     fn walk_agrees_with_the_engine() {
+        // Lists and mappings long enough to be packed in the tree: read where they are.
+        let tools: Vec<Value> = (0..300)
+            .map(|i| json!({"name": format!("t{i}"), "description": i, "items": [{"image": i}]}))
+            .collect();
+        let many: serde_json::Map<String, Value> = (0..300)
+            .map(|i| (format!("k{i}"), json!({"description": [i]})))
+            .collect();
         let doc = json!({
+            "tools": tools,
+            "many": many,
             "name": "a",
             "description": "top",
             "parameters": {"type": "object", "properties": {
@@ -374,6 +383,11 @@ mod tests {
             "$..['description']",
             "$.*..*",
             "$.name..*",
+            "$.tools[299].items[0].image",
+            "$.tools[-1].name",
+            "$.tools[*].name",
+            "$.many.k299",
+            "$.many.*.description[0]",
         ];
         // The same document as a syntax tree, its keys in another order than JSON's.
         let tree = crate::syntax::json::parse(&doc.to_string(), 0)
@@ -401,7 +415,11 @@ mod tests {
             }
             // On the tree: the same values at the same steps.
             let from_engine = given.located(Val::Json(&doc), Some(&doc), &plenty());
-            let on_tree = given.located(Val::Tree(&tree), None, &plenty());
+            let on_tree = given.located(
+                Val::Tree(crate::syntax::NodeAt::from(&tree)),
+                None,
+                &plenty(),
+            );
             assert_eq!(as_json(on_tree), as_json(from_engine.clone()), "{text}");
             let engine_located: Vec<(Val<'_>, Vec<Step>)> = given
                 .path

@@ -353,14 +353,24 @@ fn not_fully_checked(rule: &CustomRule, subject: &Subject<'_>, stop: Stop) -> Di
             ))
             .help("a `given` of names, indexes, `*` and `..` only is read where it is, without JSON; or check smaller values (a `field` below the list)");
     }
-    // The path is the repository's text: cut like a message.
-    d.note(cut(format!(
-        "a rule may read {} nodes of a file, and {} more per byte of it; `given = \"{}\"` selects the nodes below each node again for every node above it when it has several descendant segments (`..`)",
+    let may = format!(
+        "a rule may read {} nodes of a file, and {} more per byte of it",
         grouped(budget::BASE),
-        budget::PER_BYTE,
+        budget::PER_BYTE
+    );
+    // The path is the repository's text: cut like a message.
+    if cost::rereads(&rule.given_at.text) {
+        return d.note(cut(format!(
+            "{may}; `given = \"{}\"` selects the nodes below each node again for every node above it (several descendant segments `..`, or wildcards over them)",
+            rule.given_at.text
+        )))
+        .help("select each node once: one descendant segment (`$..*`, `$..description`), or a narrower `given` (`$.parameters..description`)");
+    }
+    d.note(cut(format!(
+        "{may}; `given = \"{}\"` and what its `then` reads of each node it selects read more of this file than that",
         rule.given_at.text
     )))
-    .help("select each node once: one descendant segment (`$..*`, `$..description`), or a narrower `given` (`$.parameters..description`)")
+    .help("narrow the `given` to what the rule checks (`$.parameters..description`), or leave such files out of the rule (`formats`, `subject`)")
 }
 
 /// `bytes` in MiB, as a message says it.
@@ -395,6 +405,11 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
+    /// The JSON a rule may make of one subject of the file at once.
+    fn json_cap(&self) -> u64 {
+        budget::json_cap(self.bytes)
+    }
+
     /// A subject of the file reads `other` too (a tool's schema in its own file): each
     /// rule may read that much more.
     fn reads_also(&mut self, other: &SourceFile) {
@@ -467,12 +482,12 @@ pub(crate) fn check_one<'a>(
     };
     if let Some(tree) = tree {
         if skill && !on_tools.is_empty() {
-            let cap = budget::json_cap(checked.bytes);
+            let cap = checked.json_cap();
             let view = subject::of_skill(file, tree.clone(), &plan.tool_reach, cap);
             on_tools.iter().for_each(|rule| checked.run(rule, &view));
         }
         if !on_file.is_empty() {
-            let cap = budget::json_cap(checked.bytes);
+            let cap = checked.json_cap();
             let whole = subject::of_file(file, tree, &plan.file_reach, cap);
             on_file.iter().for_each(|rule| checked.run(rule, &whole));
         }
@@ -526,7 +541,7 @@ impl<'a> Sink<'a> for OnTools<'_> {
                 self.checked.reads_also(other);
             }
         }
-        let cap = budget::json_cap(self.checked.bytes);
+        let cap = self.checked.json_cap();
         let view = subject::of_tool(lowered, &plan.tool_reach, cap);
         plan.on_tools
             .iter()

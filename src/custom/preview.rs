@@ -9,7 +9,7 @@ use std::io;
 use serde::Serialize;
 
 use super::val::{Peek, Val};
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Kind, NodeAt};
 
 /// A writer that keeps at most `room` bytes and then fails: the writing stops there.
 struct Capped {
@@ -64,42 +64,53 @@ fn put_json<T: Serialize + ?Sized>(w: &mut Capped, value: &T) -> io::Result<()> 
 fn write(v: Val<'_>, w: &mut Capped) -> io::Result<()> {
     match v {
         Val::Json(value) => put_json(w, value),
-        Val::Tree(node) => match &node.kind {
-            NodeKind::Map(entries) => {
+        Val::Tree(node) => match node.kind() {
+            Kind::Map(_) => {
                 put(w, "{")?;
-                // A JSON map sorts its keys, and keeps the last of two alike.
+                // A JSON map sorts its keys, and keeps the last of two alike. Each pass over
+                // the entries takes the next keys in order, a batch of them: one key a pass
+                // read a map of a million entries a hundred times for a short preview.
+                const BATCH: usize = 64;
                 let mut last: Option<&str> = None;
                 let mut first = true;
                 loop {
-                    let mut next: Option<(&str, &Node)> = None;
-                    for e in entries.iter() {
-                        let k = e.key.as_str();
-                        let after = last.is_none_or(|l| k > l);
-                        if after && next.is_none_or(|(n, _)| k <= n) {
-                            next = Some((k, &e.value));
+                    let mut next: Vec<(&str, NodeAt<'_>)> = Vec::with_capacity(BATCH + 1);
+                    for (k, _, value) in node.entries() {
+                        if last.is_some_and(|l| k <= l) {
+                            continue;
+                        }
+                        match next.binary_search_by(|(n, _)| (*n).cmp(k)) {
+                            Ok(i) => next[i].1 = value,
+                            Err(i) if i < BATCH => {
+                                next.insert(i, (k, value));
+                                next.truncate(BATCH);
+                            }
+                            Err(_) => {}
                         }
                     }
-                    let Some((k, value)) = next else {
+                    let Some(&(end, _)) = next.last() else {
                         break;
                     };
-                    if !first {
-                        put(w, ",")?;
+                    for (k, value) in next {
+                        if !first {
+                            put(w, ",")?;
+                        }
+                        first = false;
+                        put_json(w, k)?;
+                        put(w, ":")?;
+                        write(Val::Tree(value), w)?;
                     }
-                    first = false;
-                    put_json(w, k)?;
-                    put(w, ":")?;
-                    write(Val::Tree(value), w)?;
-                    last = Some(k);
+                    last = Some(end);
                 }
                 put(w, "}")
             }
-            NodeKind::Seq(items) => {
+            Kind::Seq(_) => {
                 put(w, "[")?;
-                for (i, item) in items.scan().enumerate() {
+                for (i, item) in node.items().enumerate() {
                     if i > 0 {
                         put(w, ",")?;
                     }
-                    write(Val::Tree(&item), w)?;
+                    write(Val::Tree(item), w)?;
                 }
                 put(w, "]")
             }
@@ -156,9 +167,15 @@ mod tests {
         .root
         .expect("parses");
         let tree_json = tree.to_json();
+        // More keys than a pass over the entries takes at once, written out of order.
+        let keys: Vec<String> = (0..150).rev().map(|i| format!("k{i}: {i}\n")).collect();
+        let wide = crate::syntax::yaml::parse(&keys.concat(), 0)
+            .root
+            .expect("parses");
         for (v, whole) in [
             (Val::Json(&doc), doc.to_string()),
-            (Val::Tree(&tree), tree_json.to_string()),
+            (Val::Tree(NodeAt::from(&tree)), tree_json.to_string()),
+            (Val::Tree(NodeAt::from(&wide)), wide.to_json().to_string()),
         ] {
             assert_eq!(json_start(v, 10_000), (whole.clone(), false));
             for room in 0..whole.len() {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::given::shorthand;
 use super::parts::{Part, Then};
 use super::val::{JSON_ENTRY, JSON_MAP, Val};
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Kind, Node, NodeAt};
 
 /// The part of a subject some rules read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -150,14 +150,15 @@ impl Reach {
         if self.all {
             return node.to_json();
         }
-        match &node.kind {
-            NodeKind::Map(entries) => {
+        let node = NodeAt::from(node);
+        match node.kind() {
+            Kind::Map(_) => {
                 let mut out = Map::new();
-                for e in entries.iter() {
-                    if self.whole(&e.key) {
-                        out.insert(String::from(e.key.as_str()), e.value.to_json());
-                    } else if let Some(v) = self.deep(&e.value) {
-                        out.insert(String::from(e.key.as_str()), v);
+                for (key, _, value) in node.entries() {
+                    if self.whole(key) {
+                        out.insert(String::from(key), value.to_json());
+                    } else if let Some(v) = self.deep(value) {
+                        out.insert(String::from(key), v);
                     }
                 }
                 Value::Object(out)
@@ -169,12 +170,13 @@ impl Reach {
     /// About the bytes [`Reach::json`] of `node` takes, counted no further than past
     /// `limit`: a value these rules read only in part counted whole.
     pub(crate) fn json_bytes_within(&self, node: &Node, limit: u64) -> u64 {
-        match &node.kind {
-            NodeKind::Map(entries) if !self.all && self.anywhere.is_empty() => {
+        let node = NodeAt::from(node);
+        match node.kind() {
+            Kind::Map(_) if !self.all && self.anywhere.is_empty() => {
                 let mut total = JSON_MAP;
-                for e in entries.iter().filter(|e| self.whole(&e.key)) {
-                    let value = Val::Tree(&e.value).json_bytes_within(limit);
-                    let entry = JSON_ENTRY + e.key.len() as u64;
+                for (key, _, value) in node.entries().filter(|(k, _, _)| self.whole(k)) {
+                    let value = Val::Tree(value).json_bytes_within(limit);
+                    let entry = JSON_ENTRY + key.len() as u64;
                     total = total.saturating_add(entry.saturating_add(value));
                     if total > limit {
                         break;
@@ -189,24 +191,24 @@ impl Reach {
     /// The parts of `node` that hold a key of `anywhere`: `None` when none does. The items
     /// of a list stay at their indexes (an item without such a key is `null`), so the place
     /// of a node selected in it is its place in the file.
-    fn deep(&self, node: &Node) -> Option<Value> {
+    fn deep(&self, node: NodeAt<'_>) -> Option<Value> {
         if self.anywhere.is_empty() {
             return None;
         }
-        match &node.kind {
-            NodeKind::Map(entries) => {
+        match node.kind() {
+            Kind::Map(_) => {
                 let mut out = Map::new();
-                for e in entries.iter() {
-                    if self.anywhere.iter().any(|a| a == e.key.as_str()) {
-                        out.insert(String::from(e.key.as_str()), e.value.to_json());
-                    } else if let Some(v) = self.deep(&e.value) {
-                        out.insert(String::from(e.key.as_str()), v);
+                for (key, _, value) in node.entries() {
+                    if self.anywhere.iter().any(|a| a == key) {
+                        out.insert(String::from(key), value.to_json());
+                    } else if let Some(v) = self.deep(value) {
+                        out.insert(String::from(key), v);
                     }
                 }
                 (!out.is_empty()).then_some(Value::Object(out))
             }
-            NodeKind::Seq(items) => {
-                let built: Vec<Option<Value>> = items.iter().map(|i| self.deep(i)).collect();
+            Kind::Seq(_) => {
+                let built: Vec<Option<Value>> = node.items().map(|i| self.deep(i)).collect();
                 built.iter().any(Option::is_some).then(|| {
                     Value::Array(built.into_iter().map(Option::unwrap_or_default).collect())
                 })

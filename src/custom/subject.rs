@@ -11,7 +11,7 @@ use super::reach::Reach;
 use super::val::{Field, Val};
 use crate::ir::{Lowered, Run, Schema, empty_object_schema};
 use crate::source::{FormatId, SourceFile, Span};
-use crate::syntax::{Node, NodeKind, TreeRef, front_matter, json as json_syntax, yaml};
+use crate::syntax::{Node, NodeAt, NodeKind, TreeRef, front_matter, json as json_syntax, yaml};
 
 /// Bytes of a file.
 #[derive(Clone, Copy)]
@@ -69,7 +69,7 @@ impl Subject<'_> {
     /// What its rules read.
     pub(crate) fn root(&self) -> Val<'_> {
         match &self.shape {
-            Shape::Tree(root) => Val::Tree(root),
+            Shape::Tree(root) => Val::Tree(NodeAt::from(root)),
             Shape::Tool(_, fields) => Val::Fields(fields),
             Shape::Skill(_, view) => Val::Json(view),
         }
@@ -329,27 +329,25 @@ pub(crate) fn of_tool<'a>(mut lowered: Lowered<'a>, reach: &Reach, cap: u64) -> 
 
 /// Where a walk into a tree stopped.
 struct Reached<'n> {
-    node: &'n Node,
+    node: NodeAt<'n>,
     /// The key of the map entry last taken, when the node is one's value.
     key: Option<Span>,
     /// Every step was taken.
     whole: bool,
 }
 
+/// Walk `steps` into `root`: a long list's items passed over where they are packed, not
+/// built (a finding deep in a list of a million tools built them all).
 fn walk<'n>(root: &'n Node, steps: &[Step]) -> Reached<'n> {
     let mut reached = Reached {
-        node: root,
+        node: NodeAt::from(root),
         key: None,
         whole: true,
     };
     for step in steps {
-        let next = match (&reached.node.kind, step) {
-            (NodeKind::Map(entries), Step::Key(k)) => entries
-                .iter()
-                .find(|e| e.key == k.as_str())
-                .map(|e| (&e.value, Some(e.key_span()))),
-            (NodeKind::Seq(items), Step::Index(i)) => items.get(*i).map(|n| (n, None)),
-            _ => None,
+        let next = match step {
+            Step::Key(k) => reached.node.member(k).map(|(key, v)| (v, Some(key))),
+            Step::Index(i) => reached.node.item(*i).map(|v| (v, None)),
         };
         match next {
             Some((node, key)) => {
@@ -375,12 +373,11 @@ fn tree_span(root: &Node, steps: &[Step], missing: bool) -> Span {
     }
     match reached.key {
         Some(key) => key,
-        None => match &reached.node.kind {
-            NodeKind::Map(entries) => entries
-                .first()
-                .map_or(reached.node.span(), |e| e.key_span()),
-            _ => reached.node.span(),
-        },
+        None => reached
+            .node
+            .entries()
+            .next()
+            .map_or(reached.node.span(), |(_, key, _)| key),
     }
 }
 

@@ -275,7 +275,7 @@ fn json_past_the_cap_is_not_made() {
         ..Default::default()
     };
     let whole = tree.clone();
-    let estimate = Val::Tree(&whole).json_bytes_within(u64::MAX);
+    let estimate = Val::Tree(crate::syntax::NodeAt::from(&whole)).json_bytes_within(u64::MAX);
     // Two maps, each its first node, and the values in them.
     assert!(estimate >= 2 * val::JSON_MAP, "{estimate}");
     let small = subject::of_file(&f, tree.clone(), &engine, estimate - 1);

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::given::Step;
-use crate::syntax::{Node, NodeKind};
+use crate::syntax::{Kind, Node, NodeAt, Number};
 
 /// Bytes of a `serde_json::Value`'s slot.
 const JSON_SLOT: u64 = 32;
@@ -32,8 +32,9 @@ pub(crate) enum Field<'a> {
 pub(crate) enum Val<'v> {
     /// JSON.
     Json(&'v Value),
-    /// A syntax tree: its JSON is [`Node::to_json`].
-    Tree(&'v Node),
+    /// A syntax tree (a packed list's items read where they are): its JSON is
+    /// [`Node::to_json`].
+    Tree(NodeAt<'v>),
     /// A tool's view: a map of these fields, sorted by key (as a JSON map is).
     Fields(&'v [(&'static str, Field<'v>)]),
 }
@@ -102,8 +103,8 @@ impl<'t> Trail<'t> {
 fn field_val<'v>(field: &'v Field<'_>) -> Val<'v> {
     match field {
         Field::Json(v) => Val::Json(v),
-        Field::Tree(n) => Val::Tree(n),
-        Field::Owned(n) => Val::Tree(n),
+        Field::Tree(n) => Val::Tree(NodeAt::from(*n)),
+        Field::Owned(n) => Val::Tree(NodeAt::from(n)),
     }
 }
 
@@ -112,7 +113,7 @@ impl<'v> Val<'v> {
     pub(crate) fn get(self, key: &str) -> Option<Val<'v>> {
         match self {
             Val::Json(v) => v.as_object()?.get(key).map(Val::Json),
-            Val::Tree(n) => n.value(key).map(Val::Tree),
+            Val::Tree(n) => n.member(key).map(|(_, v)| Val::Tree(v)),
             Val::Fields(fields) => fields
                 .iter()
                 .find(|(k, _)| *k == key)
@@ -124,7 +125,10 @@ impl<'v> Val<'v> {
     pub(crate) fn len_of_list(self) -> Option<usize> {
         match self {
             Val::Json(Value::Array(items)) => Some(items.len()),
-            Val::Tree(n) => n.as_list().map(|s| s.len()),
+            Val::Tree(n) => match n.kind() {
+                Kind::Seq(len) => Some(len),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -133,7 +137,7 @@ impl<'v> Val<'v> {
     pub(crate) fn item(self, i: usize) -> Option<Val<'v>> {
         match self {
             Val::Json(v) => v.as_array()?.get(i).map(Val::Json),
-            Val::Tree(n) => n.as_seq()?.get(i).map(Val::Tree),
+            Val::Tree(n) => n.item(i).map(Val::Tree),
             Val::Fields(_) => None,
         }
     }
@@ -150,12 +154,12 @@ impl<'v> Val<'v> {
                 .enumerate()
                 .any(|(i, v)| each(Edge::Index(i), Val::Json(v))),
             Val::Json(_) => false,
-            Val::Tree(n) => match &n.kind {
-                NodeKind::Map(entries) => entries
-                    .iter()
-                    .any(|e| each(Edge::Key(e.key.as_str()), Val::Tree(&e.value))),
-                NodeKind::Seq(items) => items
-                    .iter()
+            Val::Tree(n) => match n.kind() {
+                Kind::Map(_) => n
+                    .entries()
+                    .any(|(k, _, v)| each(Edge::Key(k), Val::Tree(v))),
+                Kind::Seq(_) => n
+                    .items()
                     .enumerate()
                     .any(|(i, v)| each(Edge::Index(i), Val::Tree(v))),
                 _ => false,
@@ -168,21 +172,7 @@ impl<'v> Val<'v> {
     /// `limit + 1`: what a function that reads it whole reads, known for at most the cost
     /// of what may still be read. A packed list is counted as it is read, never unpacked.
     pub(crate) fn size_within(self, limit: u64) -> u64 {
-        fn tree(node: &Node, count: &mut u64, limit: u64) -> bool {
-            *count += 1;
-            if *count > limit {
-                return true;
-            }
-            match &node.kind {
-                NodeKind::Map(entries) => entries.iter().any(|e| tree(&e.value, count, limit)),
-                NodeKind::Seq(items) => items.scan().any(|item| tree(&item, count, limit)),
-                _ => false,
-            }
-        }
         fn any(v: Val<'_>, count: &mut u64, limit: u64) -> bool {
-            if let Val::Tree(node) = v {
-                return tree(node, count, limit);
-            }
             *count += 1;
             *count > limit || v.children(&mut |_, child| any(child, count, limit))
         }
@@ -222,11 +212,16 @@ impl<'v> Val<'v> {
             Val::Json(Value::Array(items)) => Peek::List(items.len()),
             Val::Json(Value::Object(map)) => Peek::Map(map.len()),
             Val::Json(other) => Peek::Scalar(other.clone()),
-            Val::Tree(n) => match &n.kind {
-                NodeKind::String(s) => Peek::Str(s),
-                NodeKind::Seq(items) => Peek::List(items.len()),
-                NodeKind::Map(entries) => Peek::Map(entries.len()),
-                _ => Peek::Scalar(n.to_json()),
+            Val::Tree(n) => match n.kind() {
+                Kind::Str(s) => Peek::Str(s),
+                Kind::Seq(len) => Peek::List(len),
+                Kind::Map(len) => Peek::Map(len),
+                Kind::Null => Peek::Scalar(Value::Null),
+                Kind::Bool(b) => Peek::Scalar(Value::Bool(b)),
+                Kind::Number(Number::Int(i)) => Peek::Scalar(Value::from(i)),
+                Kind::Number(Number::Float(f)) => {
+                    Peek::Scalar(serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number))
+                }
             },
             Val::Fields(fields) => Peek::Map(fields.len()),
         }
@@ -267,11 +262,9 @@ impl<'v> Val<'v> {
         };
         match self {
             Val::Json(_) => self.to_json(),
-            Val::Tree(n) => match &n.kind {
-                NodeKind::Map(entries) => {
-                    Cow::Owned(keys(&mut entries.iter().map(|e| e.key.as_str())))
-                }
-                NodeKind::Seq(items) => Cow::Owned(Value::Array(vec![Value::Null; items.len()])),
+            Val::Tree(n) => match n.kind() {
+                Kind::Map(_) => Cow::Owned(keys(&mut n.entries().map(|(k, _, _)| k))),
+                Kind::Seq(len) => Cow::Owned(Value::Array(vec![Value::Null; len])),
                 _ => self.to_json(),
             },
             Val::Fields(fields) => Cow::Owned(keys(&mut fields.iter().map(|(k, _)| *k))),

@@ -53,6 +53,18 @@ impl Map {
         }
     }
 
+    /// The entries when they are held (or were built), else a reader at the first packed
+    /// one and how many there are: what [`super::NodeAt`] reads without building.
+    pub(super) fn held_or_packed(&self) -> Result<&[Entry], (Reader<'_>, usize)> {
+        match &self.0 {
+            Repr::Entries(entries) => Ok(entries),
+            Repr::Packed(packed) => match packed.built() {
+                Some(entries) => Ok(entries),
+                None => Err((packed.reader(), packed.len)),
+            },
+        }
+    }
+
     /// The entry of `key`, found without building a packed mapping's entries.
     pub(crate) fn find(&self, key: &str) -> Option<Cow<'_, Entry>> {
         self.scan().find(|e| e.key == key)

@@ -8,6 +8,7 @@ pub(crate) mod json;
 pub(crate) mod later;
 pub(crate) mod map;
 pub(crate) mod markdown;
+mod node_at;
 pub(crate) mod packed;
 pub(crate) mod pieces;
 pub(crate) mod repeats;
@@ -20,6 +21,7 @@ mod yaml_marks;
 
 pub(crate) use later::{Again, Later};
 pub(crate) use map::{Map, MapBuilder};
+pub(crate) use node_at::{Kind, NodeAt};
 pub(crate) use packed::{Packed, TreeRef};
 pub(crate) use repeats::{Repeats, drop_duplicate_keys};
 pub(crate) use seq::{Item, MapItem, Seq, SeqBuilder};

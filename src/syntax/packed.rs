@@ -256,8 +256,20 @@ impl Writer {
     }
 }
 
+/// What a packed node is ([`Reader::look`]).
+pub(super) enum Look<'a> {
+    /// `null`, a boolean or a number.
+    Scalar(NodeKind),
+    /// A string, borrowed.
+    Str(&'a str),
+    /// A list: a reader at its first item, and how many.
+    Seq(Reader<'a>, usize),
+    /// A mapping: a reader at its first entry, and how many.
+    Map(Reader<'a>, usize),
+}
+
 /// Reads what a [`Writer`] wrote.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -415,6 +427,37 @@ impl<'a> Reader<'a> {
         }
         let bytes = self.bytes.get(start..self.at)?;
         Some(Seq::read_back(n, bytes, from, self.last))
+    }
+
+    /// The next node's span and what it is, read without moving on: a list or mapping with
+    /// a reader at its first item or entry.
+    pub(super) fn look(mut self) -> Option<(Span, Look<'a>)> {
+        let tag = self.byte()?;
+        let span = self.span()?;
+        let look = match tag {
+            NULL => Look::Scalar(NodeKind::Null),
+            FALSE => Look::Scalar(NodeKind::Bool(false)),
+            TRUE => Look::Scalar(NodeKind::Bool(true)),
+            INT => Look::Scalar(NodeKind::Number(Number::Int(self.zigzag()?))),
+            FLOAT => Look::Scalar(NodeKind::Number(Number::Float(self.float()?))),
+            STRING => Look::Str(self.str()?),
+            SEQ => {
+                let n = self.len()?;
+                Look::Seq(self, n)
+            }
+            MAP => {
+                let n = self.len()?;
+                Look::Map(self, n)
+            }
+            _ => return None,
+        };
+        Some((span, look))
+    }
+
+    /// The key of the next entry of a mapping and its span, the reader then at its value.
+    pub(super) fn key(&mut self) -> Option<(&'a str, Span)> {
+        let key = self.str()?;
+        Some((key, self.span()?))
     }
 
     /// True when the next node is a null, a boolean or a number.

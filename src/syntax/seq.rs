@@ -91,6 +91,18 @@ impl Seq {
         }
     }
 
+    /// The items as nodes when they are held (or were built), else a reader at the first
+    /// packed one and how many there are: what [`super::NodeAt`] reads without building.
+    pub(super) fn held_or_packed(&self) -> Result<&[Node], (Reader<'_>, usize)> {
+        match &self.0 {
+            Repr::Nodes(nodes) => Ok(nodes),
+            Repr::Packed(plain) => match plain.items.built() {
+                Some(nodes) => Ok(nodes),
+                None => Err((plain.items.reader(), plain.items.len)),
+            },
+        }
+    }
+
     /// The packed items' bytes, when they are packed relative to offset `from` (the list's
     /// start), and the start of the last item.
     pub(super) fn packed_from(&self, from: usize) -> Option<(&[u8], usize)> {
@@ -220,7 +232,7 @@ impl<'a> MapItem<'a> {
                 let value = node.value(key)?;
                 Some((value.as_str()?, value.span()))
             }
-            Held::Packed(reader) => reader.clone().map_str(key),
+            Held::Packed(reader) => (*reader).map_str(key),
         }
     }
 
@@ -228,7 +240,7 @@ impl<'a> MapItem<'a> {
     pub(crate) fn span(&self) -> Option<Span> {
         match &self.0 {
             Held::Node(node) => Some(node.span()),
-            Held::Packed(reader) => reader.clone().node_span(),
+            Held::Packed(reader) => (*reader).node_span(),
         }
     }
 
@@ -265,7 +277,7 @@ impl<'a> MapItem<'a> {
     pub(crate) fn value(&self, key: &str) -> Option<Cow<'a, Node>> {
         match &self.0 {
             Held::Node(node) => node.value(key).map(Cow::Borrowed),
-            Held::Packed(reader) => reader.clone().map_value(key).map(Cow::Owned),
+            Held::Packed(reader) => (*reader).map_value(key).map(Cow::Owned),
         }
     }
 
@@ -281,7 +293,7 @@ impl<'a> MapItem<'a> {
                 })))
             }
             Held::Packed(reader) => {
-                let (mut reader, mut left) = reader.clone().map_list(key)?;
+                let (mut reader, mut left) = (*reader).map_list(key)?;
                 Some(Box::new(std::iter::from_fn(move || {
                     left = left.checked_sub(1)?;
                     reader.string()
@@ -319,7 +331,7 @@ fn map_items(mut scan: Scan<'_>) -> impl Iterator<Item = MapItem<'_>> {
         Items::Nodes(nodes) => nodes.next().map(MapItem::of),
         Items::Packed { reader, left } => {
             *left = left.checked_sub(1)?;
-            let at = reader.clone();
+            let at = *reader;
             reader.skip(0)?;
             Some(MapItem(Held::Packed(at)))
         }
